@@ -1,0 +1,158 @@
+// Memories: synchronous or asynchronous read ports and (masked) write ports over an array of words.
+import { readFileSync } from 'node:fs';
+import type { SourceLoc } from '../ir/netlist.ts';
+import { hdlError } from '../ir/diagnostics.ts';
+import type { Expr, Sig } from './ast.ts';
+import { Sig as SigClass } from './ast.ts';
+import { callerLocation } from './sourceLocation.ts';
+import { UIntType, type GroundType } from './types.ts';
+import { Bits, literalExpr, wrap, type Literal } from './values.ts';
+import type { ValueOf } from './aggregates.ts';
+
+export interface MemoryOptions {
+  /** Initial contents from word 0: an array of words, or a `$readmemh`-style hex file. */
+  init?: readonly (number | bigint)[] | { hexFile: string };
+  name?: string;
+}
+
+/** What the memory asks of the module that owns it (the builder). */
+export interface MemoryOwner {
+  readonly moduleName: string;
+  currentGuard(): Expr | null;
+  and(a: Expr, b: Expr): Expr;
+  readonly sigs: Sig[];
+}
+
+export interface ReadPortRecord {
+  readonly kind: 'sync' | 'async';
+  readonly addr: Expr;
+  readonly en: Expr | null;
+  readonly data: Sig;
+  readonly loc: SourceLoc;
+}
+
+export interface WritePortRecord {
+  readonly addr: Expr;
+  readonly data: Expr;
+  readonly en: Expr | null;
+  readonly mask?: Expr;
+  readonly maskGranularity?: number;
+  readonly loc: SourceLoc;
+}
+
+export class MemoryHandle<T extends GroundType = GroundType> {
+  readonly readPorts: ReadPortRecord[] = [];
+  readonly writePorts: WritePortRecord[] = [];
+  readonly init: bigint[] | undefined;
+  readonly name: string | undefined;
+
+  constructor(
+    private readonly owner: MemoryOwner,
+    readonly type: T,
+    readonly depth: number,
+    opts: MemoryOptions,
+    readonly loc: SourceLoc,
+  ) {
+    if (!Number.isInteger(depth) || depth < 1 || depth > 1 << 24) throw hdlError('InvalidArgument', `memory depth must be an integer from 1 to 2^24, got ${depth}`, loc);
+    this.name = opts.name;
+    this.init = opts.init === undefined ? undefined : loadInit(opts.init, type.width, depth, loc);
+  }
+
+  /** The narrowest address width that reaches every word. */
+  get addrWidth(): number {
+    return Math.max(1, Math.ceil(Math.log2(this.depth)));
+  }
+
+  /**
+   * A synchronous read port: the word at `addr` appears on the returned value after the next rising edge
+   * (read-first: a write on the same edge is not seen). Inside `when`, the port reads only under its condition.
+   */
+  read(addr: Bits | number, opts: { en?: Bits } = {}): ValueOf<T> {
+    return this.readPort('sync', addr, opts.en, callerLocation());
+  }
+
+  /** An asynchronous (combinational) read port, for small LUT memories and register files. */
+  readAsync(addr: Bits | number): ValueOf<T> {
+    return this.readPort('async', addr, undefined, callerLocation());
+  }
+
+  /**
+   * A write port: at the rising edge, word `addr` takes `data` (under the active `when` conditions).
+   * With `mask`, bit i enables data bits [i*g+g-1 : i*g], g = width / mask width (e.g. byte enables).
+   */
+  write(addr: Bits | number, data: Bits | Literal, opts: { mask?: Bits } = {}): void {
+    const loc = callerLocation();
+    const d = data instanceof Bits ? data : wrap(literalExpr(data, this.type, loc), this.type);
+    if (d.width !== this.type.width) throw hdlError('WidthMismatch', `memory word is ${this.type.width} bits, data is ${d.width} bits`, loc);
+    let maskGranularity: number | undefined;
+    if (opts.mask) {
+      const mw = opts.mask.width;
+      if (this.type.width % mw !== 0) throw hdlError('InvalidArgument', `mask width ${mw} does not divide the word width ${this.type.width}`, loc);
+      maskGranularity = this.type.width / mw;
+    }
+    this.writePorts.push({ addr: this.addrExpr(addr, loc), data: d.expr, en: this.owner.currentGuard(), mask: opts.mask?.expr, maskGranularity, loc });
+  }
+
+  private readPort(kind: 'sync' | 'async', addr: Bits | number, en: Bits | undefined, loc: SourceLoc): ValueOf<T> {
+    if (en && en.width !== 1) throw hdlError('WidthMismatch', `read enable must be 1 bit, got ${en.width}`, loc);
+    const guard = kind === 'sync' ? this.owner.currentGuard() : null;
+    const enExpr = guard && en ? this.owner.and(guard, en.expr) : (guard ?? en?.expr ?? null);
+    const t = this.type;
+    const data = new SigClass('memread', t.width, this.owner as never, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
+    this.owner.sigs.push(data);
+    this.readPorts.push({ kind, addr: this.addrExpr(addr, loc), en: enExpr, data, loc });
+    return wrap({ kind: 'sig', width: t.width, sig: data, loc }, t) as ValueOf<T>;
+  }
+
+  private addrExpr(addr: Bits | number, loc: SourceLoc): Expr {
+    if (typeof addr === 'number') {
+      if (!Number.isInteger(addr) || addr < 0 || addr >= this.depth) throw hdlError('ValueOutOfRange', `address ${addr} is outside a memory of ${this.depth} words`, loc);
+      return literalExpr(addr, new UIntType(this.addrWidth), loc);
+    }
+    if (addr.type.kind === 'sint') throw hdlError('TypeMismatch', 'memory addresses are unsigned; use .asUInt()', loc);
+    return addr.expr;
+  }
+}
+
+function loadInit(init: readonly (number | bigint)[] | { hexFile: string }, width: number, depth: number, loc: SourceLoc): bigint[] {
+  const max = (1n << BigInt(width)) - 1n;
+  if (Array.isArray(init)) {
+    if (init.length > depth) throw hdlError('InvalidArgument', `${init.length} initial words do not fit a memory of ${depth}`, loc);
+    return init.map((v, i) => {
+      const b = BigInt(v);
+      if (b < 0n || b > max) throw hdlError('ValueOutOfRange', `initial word ${i} (${v}) does not fit ${width} bits`, loc);
+      return b;
+    });
+  }
+  return parseHexFile((init as { hexFile: string }).hexFile, width, depth, loc);
+}
+
+/** Parse a `$readmemh` file: hex words separated by white space, `//` comments, `@addr` jumps. */
+export function parseHexFile(path: string, width: number, depth: number, loc: SourceLoc): bigint[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw hdlError('BadInitFile', `cannot read memory init file ${path}: ${(e as Error).message}`, loc);
+  }
+  const words: bigint[] = [];
+  const max = (1n << BigInt(width)) - 1n;
+  let addr = 0;
+  text.split('\n').forEach((raw, i) => {
+    const at = { file: path, line: i + 1, col: 1 };
+    for (const tok of raw.replace(/\/\/.*$/, '').trim().split(/\s+/).filter(Boolean)) {
+      if (tok.startsWith('@')) {
+        if (!/^@[0-9a-fA-F]+$/.test(tok)) throw hdlError('BadInitFile', `bad address '${tok}'`, at, [{ message: 'memory declared here', loc }]);
+        addr = parseInt(tok.slice(1), 16);
+        continue;
+      }
+      if (!/^[0-9a-fA-F_]+$/.test(tok)) throw hdlError('BadInitFile', `'${tok}' is not a hex word`, at, [{ message: 'memory declared here', loc }]);
+      const v = BigInt('0x' + tok.replace(/_/g, ''));
+      if (v > max) throw hdlError('BadInitFile', `word ${tok} does not fit ${width} bits`, at, [{ message: 'memory declared here', loc }]);
+      if (addr >= depth) throw hdlError('BadInitFile', `address ${addr} is past the memory's ${depth} words`, at, [{ message: 'memory declared here', loc }]);
+      while (words.length < addr) words.push(0n);
+      words[addr++] = v;
+    }
+  });
+  return words;
+}

@@ -1,0 +1,394 @@
+// The module builder: ports, wires, registers, conditional assignment, memories and submodule instances.
+import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
+import { hdlError } from '../ir/diagnostics.ts';
+import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
+import { Sig as SigClass } from './ast.ts';
+import { buildValue, leaves, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
+import { popContext, pushContext, type BuildContext } from './context.ts';
+import { MemoryHandle, type MemoryOptions } from './memory.ts';
+import { callerLocation } from './sourceLocation.ts';
+import { Bool as BoolT, EnumType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
+import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
+
+// ---------------------------------------------------------------- ports
+
+export interface PortSpec<T extends HType = HType> {
+  readonly dir: 'input' | 'output';
+  readonly type: T;
+}
+export type PortSpecs = Record<string, PortSpec>;
+export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: ValueOf<S[K]['type']> };
+
+/** A port driven from outside the module (flipped fields of a bundle point outward). */
+export function input<T extends HType>(type: T): PortSpec<T> {
+  return { dir: 'input', type };
+}
+/** A port driven by the module (flipped fields of a bundle point inward). */
+export function output<T extends HType>(type: T): PortSpec<T> {
+  return { dir: 'output', type };
+}
+
+// ---------------------------------------------------------------- module definitions
+
+export type Params = Record<string, unknown> | void;
+
+export interface ModuleDef<P extends Params, S extends PortSpecs> {
+  readonly name: string;
+  readonly ports: (p: P) => S;
+  readonly body: (m: ModuleBuilder, io: PortsValue<S>, p: P) => void;
+  readonly loc: SourceLoc;
+}
+
+/**
+ * Define a module: `ports(p)` gives its interface, `body(m, io, p)` its contents. Each distinct
+ * parameter object elaborates to its own uniquely named SystemVerilog module.
+ */
+export function defineModule<P extends Params, S extends PortSpecs>(
+  name: string,
+  ports: (p: P) => S,
+  body: (m: ModuleBuilder, io: PortsValue<S>, p: P) => void,
+): ModuleDef<P, S> {
+  const loc = callerLocation();
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) throw hdlError('InvalidArgument', `module name '${name}' is not an identifier`, loc);
+  return { name, ports, body, loc };
+}
+
+/** What elaborating one parameterization produced; instances read the child's IR and port specs. */
+export interface ElaboratedModule {
+  readonly ir: ModuleIR;
+  readonly specs: PortSpecs;
+}
+
+/** Supplied by the elaboration session: elaborates (or fetches) a child module. */
+export interface ModuleElaborator {
+  elaborateChild(def: ModuleDef<any, any>, params: unknown, loc: SourceLoc): ElaboratedModule;
+}
+
+// ---------------------------------------------------------------- builder
+
+export interface WireOptions<T extends HType> {
+  /** Value when no assignment applies (otherwise every path must assign). */
+  default?: DefaultOf<T>;
+  name?: string;
+}
+
+export interface RegOptions<T extends HType> {
+  /** Reset value, applied while `rst_n` is low. Omit for a register without reset (powers on at `init`, default 0). */
+  reset?: DefaultOf<T>;
+  /** Asynchronous reset (`always_ff @(posedge clk or negedge rst_n)`). Default: synchronous. */
+  async?: boolean;
+  /** Power-on value of a register without reset (FPGA init / simulation start). */
+  init?: DefaultOf<T>;
+  /** Load enable: the register keeps its value unless this is 1. */
+  enable?: Bool;
+  name?: string;
+}
+
+/** Literal forms accepted for a type: numbers for ground types, member names for enums, objects/arrays for aggregates. */
+export type DefaultOf<T extends HType> = T extends EnumType<infer N> ? N | Literal | Bits : T extends GroundType ? Literal | Bits : unknown;
+
+export interface InstanceHandle<S extends PortSpecs> {
+  readonly io: PortsValue<S>;
+  readonly moduleName: string;
+}
+
+export interface InstanceRecord {
+  readonly nameHint: string | undefined;
+  readonly loc: SourceLoc;
+  readonly child: ElaboratedModule;
+  /** Child port name -> the parent-side signal for it. */
+  readonly ports: ReadonlyMap<string, Sig>;
+  name?: string;
+}
+
+/** A when/elsewhen/otherwise chain: each branch runs under "all earlier conditions false, mine true". */
+class WhenChain {
+  constructor(
+    private readonly m: ModuleBuilder,
+    private readonly earlier: Expr[],
+  ) {}
+  /** Runs `body` when no earlier branch of this chain applied and `cond` holds. */
+  elsewhen(cond: Bits | boolean, body: () => void): WhenChain {
+    const c = this.m.condition(cond);
+    this.m.underPath([...this.earlier.map((e) => ({ cond: e, pos: false })), { cond: c, pos: true }], body);
+    this.earlier.push(c);
+    return this;
+  }
+  /** Runs `body` when no branch of this chain applied. */
+  otherwise(body: () => void): void {
+    this.m.underPath(this.earlier.map((e) => ({ cond: e, pos: false })), body);
+  }
+}
+
+class SwitchChain<V extends Bits> {
+  private readonly chain: WhenChain;
+  private started = false;
+  constructor(
+    private readonly m: ModuleBuilder,
+    private readonly subject: V,
+  ) {
+    this.chain = new WhenChain(m, []);
+  }
+  /** Runs `body` when the subject equals one of `values` (and no earlier `is` matched). */
+  is(values: V extends EnumValue<infer N> ? N | N[] | Literal | Literal[] : Literal | Literal[] | Bits, body: () => void): this {
+    const list = (Array.isArray(values) ? values : [values]) as (Literal | string | Bits)[];
+    let hit: Expr | null = null;
+    for (const v of list) {
+      const eq = this.subject.eq(v as never).expr;
+      hit = hit ? this.m.or(hit, eq) : eq;
+    }
+    this.chain.elsewhen(wrap(hit!, BoolT), body);
+    this.started = true;
+    return this;
+  }
+  /** Runs `body` when no `is` matched. */
+  default(body: () => void): void {
+    if (this.started) this.chain.otherwise(body);
+    else body();
+  }
+}
+
+/**
+ * The object a module body receives. Everything it records is lowered to the netlist after the body
+ * returns. Fields below the public methods are read by the lowering pass only.
+ */
+export class ModuleBuilder implements BuildContext {
+  readonly sigs: Sig[] = [];
+  readonly portSigs: { path: string; sig: Sig }[] = [];
+  readonly memories: MemoryHandle[] = [];
+  readonly instances: InstanceRecord[] = [];
+  resetSig: Sig | undefined;
+  private path: PathStep[] = [];
+  private guardCache: Expr | null = null;
+
+  constructor(
+    readonly moduleName: string,
+    readonly loc: SourceLoc,
+    private readonly elaborator: ModuleElaborator,
+  ) {}
+
+  // -------- declarations
+
+  /** A combinational signal. Without a default, every path through `when`s must assign it. */
+  wire<T extends HType>(type: T, opts: WireOptions<T> = {}): ValueOf<T> {
+    const loc = callerLocation();
+    return this.declare(type, 'wire', loc, opts.name, (sig, t) => {
+      if (opts.default !== undefined) sig.defaultValue = this.leafLiteral(opts.default, t, loc, sig);
+    });
+  }
+
+  /** A register clocked by `clk`. Assign its next value with `set`; reading gives the current value. */
+  reg<T extends HType>(type: T, opts: RegOptions<T> = {}): ValueOf<T> {
+    const loc = callerLocation();
+    if (opts.reset !== undefined) this.useReset();
+    if (opts.reset !== undefined && opts.init !== undefined) throw hdlError('InvalidArgument', 'a register has either a reset value or an init value, not both', loc);
+    const enable = opts.enable?.expr;
+    if (enable && enable.width !== 1) throw hdlError('WidthMismatch', `register enable must be 1 bit, got ${enable.width}`, loc);
+    return this.declare(type, 'reg', loc, opts.name, (sig, t) => {
+      const reset = opts.reset === undefined ? undefined : this.constOf(this.leafLiteral(opts.reset, t, loc, sig), loc);
+      const init = opts.init === undefined ? undefined : this.constOf(this.leafLiteral(opts.init, t, loc, sig), loc);
+      sig.reg = { reset, async: opts.async ?? false, init, enable };
+    });
+  }
+
+  /** A register that takes `value` every cycle (optionally with reset or enable). */
+  regNext<V extends Bits>(value: V, opts: Omit<RegOptions<GroundType>, 'reset' | 'init'> & { reset?: Literal | string } = {}): V['_self'] {
+    const r = this.reg(value.type, opts as RegOptions<GroundType>) as unknown as Bits;
+    r.set(value);
+    return r as V['_self'];
+  }
+
+  /** Declare the module's ports; call once, usually handled by `defineModule`. */
+  ports<S extends PortSpecs>(specs: S, loc: SourceLoc = callerLocation()): PortsValue<S> {
+    const out: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(specs)) {
+      if (name === 'clk' || name === 'rst_n') throw hdlError('InvalidArgument', `port name '${name}' is reserved for the implicit clock/reset`, loc);
+      out[name] = buildValue(spec.type, (t, path, flipped) => {
+        const isOut = (spec.dir === 'output') !== flipped;
+        const full = [name, ...path].join('_');
+        const sig = new SigClass(isOut ? 'output' : 'input', t.width, this, loc, full, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
+        this.sigs.push(sig);
+        this.portSigs.push({ path: full, sig });
+        return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
+      });
+    }
+    return out as PortsValue<S>;
+  }
+
+  /** A memory of `depth` words of `type`; see MemoryHandle for its ports. */
+  memory<T extends GroundType>(type: T, depth: number, opts: MemoryOptions = {}): MemoryHandle<T> {
+    const loc = callerLocation();
+    const mem = new MemoryHandle(this, type, depth, opts, loc);
+    this.memories.push(mem);
+    return mem;
+  }
+
+  /** Instantiate a submodule. Its inputs must all be connected by this module. */
+  instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: { name?: string } = {}): InstanceHandle<S> {
+    const loc = callerLocation();
+    const child = this.elaborator.elaborateChild(def, params, loc);
+    const ports = new Map<string, Sig>();
+    const rec: InstanceRecord = { nameHint: opts.name, loc, child, ports };
+    const io: Record<string, unknown> = {};
+    for (const [name, spec] of Object.entries(child.specs)) {
+      io[name] = buildValue(spec.type, (t, path, flipped) => {
+        const isOut = (spec.dir === 'output') !== flipped;
+        const port = [name, ...path].join('_');
+        const sig = new SigClass(isOut ? 'childout' : 'childin', t.width, this, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
+        sig.instance = { name: () => rec.name ?? 'u', port };
+        this.sigs.push(sig);
+        ports.set(port, sig);
+        return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
+      });
+    }
+    if (child.ir.ports.some((p) => child.ir.nets[p]!.name === 'rst_n')) this.useReset();
+    this.instances.push(rec);
+    return { io: io as PortsValue<S>, moduleName: child.ir.name };
+  }
+
+  // -------- conditional assignment
+
+  /** Assignments inside `body` apply only while `cond` holds. */
+  when(cond: Bits | boolean, body: () => void): WhenChain {
+    const c = this.condition(cond);
+    this.underPath([{ cond: c, pos: true }], body);
+    return new WhenChain(this, [c]);
+  }
+
+  /** Compare a value against alternatives: `m.switch(op).is(0, …).is([1, 2], …).default(…)`. */
+  switch<V extends Bits>(subject: V): SwitchChain<V> {
+    return new SwitchChain(this, subject);
+  }
+
+  /**
+   * Connect two values of the same shape: each leaf flows from `src` to `dst`, except flipped fields,
+   * which flow the other way (so a consumer port connects to a producer port in one call).
+   */
+  connect(dst: HValue, src: HValue): void {
+    const loc = callerLocation();
+    const td = typeOf(dst);
+    const ts = typeOf(src);
+    if (!sameType(td, ts)) throw hdlError('TypeMismatch', `connect: ${typeName(td)} and ${typeName(ts)} differ`, loc);
+    zipLeaves(dst, src, (d, s, flipped) => (flipped ? s : d).set(flipped ? d : s));
+  }
+
+  // -------- BuildContext
+
+  assign(sig: Sig, value: Expr, loc: SourceLoc): void {
+    if (sig.owner !== this) {
+      throw hdlError('CrossModuleReference', `this signal belongs to module ${sig.owner.moduleName}, not ${this.moduleName}; pass values through ports`, loc);
+    }
+    sig.assignments.push({ value, path: [...this.path], loc } satisfies Assignment);
+  }
+
+  // -------- helpers used by chains, memories and lowering
+
+  /** @internal */
+  condition(cond: Bits | boolean): Expr {
+    const loc = callerLocation();
+    if (typeof cond === 'boolean') return literalExpr(cond, BoolT, loc);
+    if (cond.width !== 1) throw hdlError('WidthMismatch', `a condition must be 1 bit, got ${cond.width} bits (compare with .ne(0) or reduce with .orR())`, loc);
+    return cond.expr;
+  }
+
+  /** @internal */
+  under(cond: Expr, body: () => void): void {
+    this.underPath([{ cond, pos: true }], body);
+  }
+
+  /** @internal */
+  underPath(steps: readonly PathStep[], body: () => void): void {
+    const saved = this.path;
+    this.path = [...saved, ...steps];
+    this.guardCache = null;
+    try {
+      body();
+    } finally {
+      this.path = saved;
+      this.guardCache = null;
+    }
+  }
+
+  /** The conjunction of the active path, or null outside any `when` (memory ports use it as enable). @internal */
+  currentGuard(): Expr | null {
+    if (this.path.length === 0) return null;
+    if (!this.guardCache) this.guardCache = this.path.map((s) => (s.pos ? s.cond : this.not(s.cond))).reduce((a, b) => this.and(a, b));
+    return this.guardCache;
+  }
+
+  /** @internal */
+  and(a: Expr, b: Expr): Expr {
+    return { kind: 'op', op: 'and', width: 1, args: [a, b], loc: b.loc, name: '_guard' };
+  }
+  /** @internal */
+  or(a: Expr, b: Expr): Expr {
+    return { kind: 'op', op: 'or', width: 1, args: [a, b], loc: b.loc, name: '_match' };
+  }
+  /** @internal */
+  not(a: Expr): Expr {
+    return { kind: 'op', op: 'not', width: 1, args: [a], loc: a.loc, name: '_else' };
+  }
+  /** @internal */
+  constTrue(): Expr {
+    return { kind: 'const', width: 1, value: 1n, loc: this.loc };
+  }
+
+  /** The implicit active-low reset input, created on first use. @internal */
+  useReset(): Sig {
+    if (!this.resetSig) {
+      this.resetSig = new SigClass('input', 1, this, this.loc, 'rst_n', false);
+      this.sigs.push(this.resetSig);
+    }
+    return this.resetSig;
+  }
+
+  /** Run the body of a module definition with this builder as the current context. @internal */
+  run(body: () => void): void {
+    pushContext(this);
+    try {
+      body();
+    } finally {
+      popContext(this);
+    }
+  }
+
+  private declare<T extends HType>(type: T, kind: 'wire' | 'reg', loc: SourceLoc, name: string | undefined, init: (sig: Sig, t: GroundType) => void): ValueOf<T> {
+    if (!isGround(type) && !('kind' in type)) throw hdlError('InvalidArgument', 'not a hardware type', loc);
+    return buildValue(type, (t, path) => {
+      const leafName = name !== undefined ? [name, ...path].join('_') : undefined;
+      const sig = new SigClass(kind, t.width, this, loc, leafName, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
+      if (path.length) sig.pathSuffix = path;
+      init(sig, t);
+      this.sigs.push(sig);
+      return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
+    });
+  }
+
+  /** The literal (or value) for one leaf of a default/reset spec given for the whole aggregate. */
+  private leafLiteral(spec: unknown, t: GroundType, loc: SourceLoc, sig: Sig): Expr {
+    const v = pickLeaf(spec, sig.pathSuffix);
+    if (v instanceof Bits) {
+      if (v.width > t.width) throw hdlError('WidthMismatch', `a ${v.width}-bit value cannot initialize a ${t.width}-bit signal`, loc);
+      return v.width === t.width ? v.expr : { kind: 'op', op: t.kind === 'sint' ? 'sext' : 'zext', width: t.width, args: [v.expr], loc };
+    }
+    return literalExpr(v as Literal | string, t, loc);
+  }
+
+  private constOf(e: Expr, loc: SourceLoc): bigint {
+    if (e.kind !== 'const') throw hdlError('InvalidArgument', 'reset and init values must be constants', loc);
+    return e.value;
+  }
+}
+
+/** For aggregate specs ({a: 1, b: [0, 1]}), the entry at a leaf's path; a scalar spec applies to every leaf. */
+function pickLeaf(spec: unknown, path: readonly string[] | undefined): unknown {
+  if (path === undefined || spec instanceof Bits || typeof spec !== 'object' || spec === null) return spec;
+  let cur: unknown = spec;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return cur;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+export { leaves };

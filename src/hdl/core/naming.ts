@@ -1,0 +1,96 @@
+// Recovers the TypeScript variable a DSL call was assigned to, so generated signals carry the user's names.
+import { readFileSync } from 'node:fs';
+import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import type { SourceLoc } from '../ir/netlist.ts';
+
+export interface InferredName {
+  /** The name of the declaration the call initializes, or of the nearest enclosing declaration. */
+  readonly name: string;
+  /** True when the call's value is assigned to that name directly (not a subexpression of it). */
+  readonly exact: boolean;
+}
+
+let project: Project | undefined;
+const files = new Map<string, SourceFile | null>();
+const cache = new Map<string, InferredName | null>();
+
+function sourceFile(path: string): SourceFile | null {
+  let sf = files.get(path);
+  if (sf === undefined) {
+    try {
+      project ??= new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+      sf = project.createSourceFile(path, readFileSync(path, 'utf8'), { overwrite: true });
+    } catch {
+      sf = null;
+    }
+    files.set(path, sf);
+  }
+  return sf;
+}
+
+// Wrappers that do not change which value a call produces.
+const transparent = new Set([
+  SyntaxKind.ParenthesizedExpression,
+  SyntaxKind.AsExpression,
+  SyntaxKind.NonNullExpression,
+  SyntaxKind.TypeAssertionExpression,
+  SyntaxKind.SatisfiesExpression,
+  SyntaxKind.AwaitExpression,
+]);
+
+function declaredName(node: Node, child: Node): string | undefined {
+  if (Node.isVariableDeclaration(node) && node.getInitializer() === child) {
+    const n = node.getNameNode();
+    return Node.isIdentifier(n) ? n.getText() : undefined;
+  }
+  if ((Node.isPropertyAssignment(node) || Node.isPropertyDeclaration(node)) && node.getInitializer() === child) {
+    return node.getName();
+  }
+  if (Node.isBinaryExpression(node) && node.getOperatorToken().getKind() === SyntaxKind.EqualsToken && node.getRight() === child) {
+    const left = node.getLeft();
+    if (Node.isIdentifier(left)) return left.getText();
+    if (Node.isPropertyAccessExpression(left)) return left.getName();
+  }
+  return undefined;
+}
+
+/** The call expression a stack position points into (V8 points at the callee's name). */
+function callAt(sf: SourceFile, loc: SourceLoc): Node | undefined {
+  let pos: number;
+  try {
+    pos = sf.compilerNode.getPositionOfLineAndCharacter(loc.line - 1, loc.col - 1);
+  } catch {
+    return undefined;
+  }
+  let node: Node | undefined = sf.getDescendantAtPos(pos);
+  while (node && !Node.isCallExpression(node) && !Node.isNewExpression(node)) {
+    if (Node.isStatement(node) || Node.isSourceFile(node)) return undefined;
+    node = node.getParent();
+  }
+  return node;
+}
+
+/** Infer the name for the value produced by the DSL call at `loc`; null when nothing sensible exists. */
+export function inferName(loc: SourceLoc): InferredName | null {
+  const key = `${loc.file}:${loc.line}:${loc.col}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  let result: InferredName | null = null;
+  const sf = loc.line > 0 ? sourceFile(loc.file) : null;
+  const call = sf ? callAt(sf, loc) : undefined;
+  if (call) {
+    let child: Node = call;
+    let exact = true;
+    for (let node = call.getParent(); node && !Node.isSourceFile(node); child = node, node = node.getParent()) {
+      const name = declaredName(node, child);
+      if (name) {
+        result = { name, exact };
+        break;
+      }
+      if (!transparent.has(node.getKind())) exact = false;
+      if (Node.isFunctionLikeDeclaration(node) || Node.isClassDeclaration(node)) break;
+    }
+  }
+  cache.set(key, result);
+  return result;
+}

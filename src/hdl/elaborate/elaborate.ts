@@ -1,0 +1,76 @@
+// Elaborates a module definition and everything it instantiates into a checked netlist Design.
+import type { Design, ModuleIR, SourceLoc } from '../ir/netlist.ts';
+import { HdlError, type Diagnostic } from '../ir/diagnostics.ts';
+import { flattenDesign } from '../ir/flatten.ts';
+import { findCombinationalLoop } from '../ir/combinationalLoops.ts';
+import { ModuleBuilder, type ElaboratedModule, type ModuleDef, type ModuleElaborator, type Params, type PortSpecs } from '../core/module.ts';
+import { lowerModule } from './lower.ts';
+import { moduleVariantName, paramsKey } from './variantName.ts';
+
+export interface Elaboration {
+  readonly design: Design;
+  /** Warnings (errors are thrown as HdlError). */
+  readonly warnings: readonly Diagnostic[];
+}
+
+/** Elaborate `def` with `params` as the top module. Throws HdlError listing every error found. */
+export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P): Elaboration {
+  const session = new Session();
+  const top = session.elaborateChild(def, params, def.loc);
+  const design: Design = { top: top.ir.name, modules: session.order };
+  session.checkLoops(design);
+  return { design, warnings: session.warnings };
+}
+
+class Session implements ModuleElaborator {
+  readonly order: ModuleIR[] = [];
+  readonly warnings: Diagnostic[] = [];
+  private readonly done = new Map<string, ElaboratedModule>();
+  private readonly nameOwner = new Map<string, string>();
+  private readonly active = new Set<string>();
+
+  elaborateChild(def: ModuleDef<any, any>, params: unknown, loc: SourceLoc): ElaboratedModule {
+    const p = (params ?? {}) as Record<string, unknown>;
+    const key = `${def.name}\u0000${paramsKey(p)}`;
+    const hit = this.done.get(key);
+    if (hit) return hit;
+    if (this.active.has(key)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `module ${def.name} instantiates itself`, loc }]);
+    this.active.add(key);
+    let name = moduleVariantName(def.name, p);
+    const owner = this.nameOwner.get(name);
+    if (owner !== undefined && owner !== key) name = `${name}_${this.nameOwner.size}`;
+    this.nameOwner.set(name, key);
+
+    const b = new ModuleBuilder(name, def.loc, this);
+    b.run(() => {
+      const io = b.ports(def.ports(params as never), def.loc);
+      def.body(b, io, params as never);
+    });
+    const { ir, diagnostics } = lowerModule(b, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false);
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw new HdlError(errors);
+    this.warnings.push(...diagnostics.filter((d) => d.severity === 'warning'));
+    const rec: ElaboratedModule = { ir, specs: def.ports(params as never) };
+    this.order.push(ir);
+    this.done.set(key, rec);
+    this.active.delete(key);
+    return rec;
+  }
+
+  checkLoops(design: Design): void {
+    const flat = flattenDesign(design);
+    const loop = findCombinationalLoop(flat);
+    if (!loop) return;
+    const nets = loop.map((n) => flat.nets[n]!);
+    const path = [...nets, nets[0]!].map((n) => n.name).join(' -> ');
+    throw new HdlError([
+      {
+        code: 'CombinationalLoop',
+        severity: 'error',
+        message: `combinational loop: ${path}`,
+        loc: nets[0]!.loc,
+        notes: nets.map((n) => ({ message: `'${n.name}' is on the loop`, loc: n.loc })),
+      },
+    ]);
+  }
+}

@@ -1,0 +1,318 @@
+// Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
+import type { Cell, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
+import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
+import { cellInputs } from '../ir/netlist.ts';
+import type { Expr, PathStep, Sig } from '../core/ast.ts';
+import type { ModuleBuilder } from '../core/module.ts';
+import { inferName } from '../core/naming.ts';
+import { NameTable } from './nameTable.ts';
+
+/** The value a signal takes along each path: undefined on paths where nothing assigns it. */
+type Drive = { k: 'undef' } | { k: 'expr'; e: Expr } | { k: 'mux'; sel: Expr; a: Drive; b: Drive };
+
+const sameLoc = (a: SourceLoc, b: SourceLoc | undefined) => !!b && a.line === b.line && a.col === b.col && a.file === b.file;
+
+export interface LoweringResult {
+  readonly ir: ModuleIR;
+  readonly diagnostics: Diagnostic[];
+}
+
+export function lowerModule(b: ModuleBuilder, name: string, params: Record<string, unknown>, childClocked: (inst: string) => boolean): LoweringResult {
+  return new Lowering(b, name, params, childClocked).run();
+}
+
+class Lowering {
+  private readonly nets: Net[] = [];
+  private readonly cells: Cell[] = [];
+  private readonly names = new NameTable(['clk']);
+  private readonly sigNet = new Map<Sig, NetId>();
+  private readonly exprNet = new Map<Expr, NetId>();
+  private readonly constNet = new Map<string, NetId>();
+  private readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly b: ModuleBuilder,
+    private readonly name: string,
+    private readonly params: Record<string, unknown>,
+    private readonly childClocked: (moduleName: string) => boolean,
+  ) {}
+
+  run(): LoweringResult {
+    const b = this.b;
+    const ports: NetId[] = [];
+    if (b.resetSig) ports.push(this.declareSig(b.resetSig, 'input', 'rst_n'));
+    for (const { path, sig } of b.portSigs) {
+      if (this.names.has(path)) this.error('InvalidArgument', `two ports are both named '${path}'`, sig.loc);
+      ports.push(this.declareSig(sig, sig.kind === 'input' ? 'input' : 'output', path));
+    }
+    for (const inst of b.instances) inst.name = this.names.claim(inst.nameHint ?? this.inferred(inst.loc) ?? `u_${inst.child.ir.name}`);
+    const memNames = b.memories.map((m) => this.names.claim(m.name ?? this.inferred(m.loc) ?? 'mem'));
+    for (const sig of b.sigs) if (!this.sigNet.has(sig)) this.declareSig(sig, netKind(sig), this.sigName(sig));
+
+    const regs: Reg[] = [];
+    for (const sig of b.sigs) {
+      if (sig.kind === 'reg') regs.push(this.lowerReg(sig));
+      else if (sig.assignable) this.lowerComb(sig);
+    }
+    const memories = b.memories.map((m, i): Memory => ({
+      name: memNames[i]!,
+      width: m.type.width,
+      depth: m.depth,
+      init: m.init,
+      loc: m.loc,
+      readPorts: m.readPorts.map((p) => ({
+        kind: p.kind,
+        addr: this.expr(p.addr),
+        en: p.en ? this.expr(p.en) : undefined,
+        data: this.sigNet.get(p.data)!,
+      })),
+      writePorts: m.writePorts.map((p) => ({
+        addr: this.expr(p.addr),
+        data: this.expr(p.data),
+        en: this.expr(p.en ?? { kind: 'const', width: 1, value: 1n, loc: p.loc }),
+        mask: p.mask ? this.expr(p.mask) : undefined,
+        maskGranularity: p.maskGranularity,
+      })),
+    }));
+    const instances = b.instances.map((inst): Instance => {
+      const inputs: Record<string, NetId> = {};
+      const outputs: Record<string, NetId> = {};
+      for (const p of inst.child.ir.ports) {
+        const net = inst.child.ir.nets[p]!;
+        if (net.name === 'rst_n' && !inst.ports.has('rst_n')) {
+          inputs.rst_n = this.sigNet.get(b.resetSig!)!;
+          continue;
+        }
+        const sig = inst.ports.get(net.name)!;
+        (net.kind === 'input' ? inputs : outputs)[net.name] = this.sigNet.get(sig)!;
+      }
+      return { name: inst.name!, module: inst.child.ir.name, inputs, outputs, loc: inst.loc };
+    });
+    const clocked =
+      regs.length > 0 ||
+      memories.some((m) => m.writePorts.length > 0 || m.readPorts.some((p) => p.kind === 'sync')) ||
+      instances.some((i) => this.childClocked(i.module));
+    const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, cells: this.cells, regs, memories, instances };
+    this.warnUnusedInputs(ir);
+    return { ir, diagnostics: this.diagnostics };
+  }
+
+  // ---------------------------------------------------------------- naming
+
+  private inferred(loc: SourceLoc): string | undefined {
+    const n = inferName(loc);
+    return n ? n.name : undefined;
+  }
+
+  private sigName(sig: Sig): string {
+    if (sig.name) return sig.name;
+    if (sig.instance) return `${sig.instance.name()}_${sig.instance.port}`;
+    const base = this.inferred(sig.loc) ?? (sig.kind === 'memread' ? 'rdata' : `_${sig.kind}`);
+    return sig.pathSuffix ? [base, ...sig.pathSuffix].join('_') : base;
+  }
+
+  private declareSig(sig: Sig, kind: NetKind, name: string): NetId {
+    const id = this.newNet(name, sig.width, kind, sig.loc, sig.signed, sig.enumType);
+    this.sigNet.set(sig, id);
+    return id;
+  }
+
+  private newNet(name: string, width: number, kind: NetKind, loc: SourceLoc, signed = false, enumType?: Net['enumType']): NetId {
+    const id = this.nets.length;
+    this.nets.push({ id, name: this.names.claim(name), width, kind, signed, loc, ...(enumType ? { enumType } : {}) });
+    return id;
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  /** Lower an expression; `hint` names anonymous operator results after the signal they feed. */
+  private expr(e: Expr, parentLoc?: SourceLoc, target?: NetId, hint?: string): NetId {
+    const net = this.exprNetOf(e, parentLoc, target, hint);
+    if (target !== undefined && net !== target) this.cells.push({ op: 'buf', out: target, a: net });
+    return target ?? net;
+  }
+
+  private exprNetOf(e: Expr, parentLoc: SourceLoc | undefined, target: NetId | undefined, hint: string | undefined): NetId {
+    if (e.kind === 'const') {
+      const key = `${e.width}:${e.value}`;
+      let id = this.constNet.get(key);
+      if (id === undefined) {
+        id = this.newNet(`_k${e.width}_${e.value.toString(16)}`, e.width, 'node', e.loc);
+        this.cells.push({ op: 'const', out: id, value: e.value });
+        this.constNet.set(key, id);
+      }
+      return id;
+    }
+    if (e.kind === 'sig') {
+      const id = this.sigNet.get(e.sig);
+      if (id === undefined) {
+        this.error('CrossModuleReference', `a signal of module ${e.sig.owner.moduleName} is used in module ${this.b.moduleName}; pass values through ports`, e.loc);
+        return this.expr({ kind: 'const', width: e.width, value: 0n, loc: e.loc });
+      }
+      return id;
+    }
+    const memo = this.exprNet.get(e);
+    if (memo !== undefined) return memo;
+    const args = e.args.map((a) => this.expr(a, e.loc, undefined, hint));
+    const out = target ?? this.newNet(this.opName(e, parentLoc, hint), e.width, 'node', e.loc);
+    this.exprNet.set(e, out);
+    const a = args[0]!;
+    switch (e.op) {
+      case 'mux':
+        this.cells.push({ op: 'mux', out, sel: a, a: args[1]!, b: args[2]! });
+        break;
+      case 'concat':
+        this.cells.push({ op: 'concat', out, parts: args });
+        break;
+      case 'slice':
+        this.cells.push({ op: 'slice', out, a, lo: e.lo! });
+        break;
+      case 'buf':
+      case 'not':
+      case 'redand':
+      case 'redor':
+      case 'redxor':
+      case 'zext':
+      case 'sext':
+        this.cells.push({ op: e.op, out, a });
+        break;
+      default:
+        this.cells.push({ op: e.op, out, a, b: args[1]! });
+    }
+    return out;
+  }
+
+  /** The variable an operator result was assigned to; helper nodes of the same call get a suffix. */
+  private opName(e: Extract<Expr, { kind: 'op' }>, parentLoc: SourceLoc | undefined, hint: string | undefined): string {
+    if (e.name) return e.name;
+    const n = inferName(e.loc);
+    if (!n) return hint ? `${hint}_${e.op}` : `_${e.op}`;
+    return n.exact && !sameLoc(e.loc, parentLoc) ? n.name : `${n.name}_${e.op}`;
+  }
+
+  // ---------------------------------------------------------------- assignments
+
+  /** Insert each assignment into a decision tree keyed by the `when` conditions (last connect wins). */
+  private fold(sig: Sig, start: Drive): Drive {
+    let d = start;
+    const as = sig.assignments;
+    as.forEach((x, i) => {
+      const later = as.slice(i + 1).find((y) => covers(y.path, x.path));
+      if (later) {
+        this.error('MultipleDrivers', `'${this.nets[this.sigNet.get(sig)!]!.name}' is assigned here and assigned again under the same condition, so this assignment never takes effect`, x.loc, [
+          { message: 'overridden here', loc: later.loc },
+        ]);
+      }
+      d = insert(d, x.path, { k: 'expr', e: x.value });
+    });
+    return d;
+  }
+
+  private lowerComb(sig: Sig): void {
+    const net = this.sigNet.get(sig)!;
+    const name = this.nets[net]!.name;
+    const d = this.fold(sig, sig.defaultValue ? { k: 'expr', e: sig.defaultValue } : { k: 'undef' });
+    if (d.k === 'undef') {
+      const [code, what]: [DiagnosticCode, string] =
+        sig.kind === 'output' ? ['UndrivenOutput', `output '${name}' is never assigned`] :
+        sig.kind === 'childin' ? ['UnconnectedInput', `input '${sig.instance!.port}' of instance '${sig.instance!.name()}' is never connected`] :
+        ['UndrivenWire', `wire '${name}' is never assigned`];
+      this.error(code, what, sig.loc);
+      this.expr({ kind: 'const', width: sig.width, value: 0n, loc: sig.loc }, undefined, net);
+      return;
+    }
+    if (hasUndef(d)) {
+      this.error('Latch', `'${name}' is not assigned on every path; give it a default (m.wire(T, { default })) or assign it in every branch`, sig.loc, sig.assignments.map((a) => ({ message: 'assigned here', loc: a.loc })));
+    }
+    this.drive(d, net, name, sig.width);
+  }
+
+  private lowerReg(sig: Sig): Reg {
+    const q = this.sigNet.get(sig)!;
+    const spec = sig.reg!;
+    const name = this.nets[q]!.name;
+    const hold: Drive = { k: 'expr', e: { kind: 'sig', width: sig.width, sig, loc: sig.loc } };
+    const d = this.fold(sig, hold);
+    const dNet = d.k === 'mux' ? this.drive(d, this.newNet(`${name}_next`, sig.width, 'node', sig.loc, sig.signed), name, sig.width) : this.drive(d, undefined, name, sig.width);
+    return {
+      q,
+      d: dNet,
+      en: spec.enable ? this.expr(spec.enable) : undefined,
+      reset: spec.reset === undefined ? undefined : { kind: spec.async ? 'async' : 'sync', net: this.sigNet.get(this.b.resetSig!)!, value: spec.reset },
+      init: spec.init,
+      loc: sig.loc,
+    };
+  }
+
+  /** Lower a drive tree; the root lands on `target` when given. Shared subtrees are lowered once. */
+  private drive(d: Drive, target: NetId | undefined, name: string, width: number, memo = new Map<Drive, NetId>()): NetId {
+    if (d.k === 'undef') return this.expr({ kind: 'const', width, value: 0n, loc: this.b.loc }, undefined, target);
+    if (d.k === 'expr') return this.expr(d.e, undefined, target, name);
+    const hit = target === undefined ? memo.get(d) : undefined;
+    if (hit !== undefined) return hit;
+    const sel = this.expr(d.sel, undefined, undefined, `${name}_sel`);
+    const a = this.drive(d.a, undefined, name, width, memo);
+    const b = this.drive(d.b, undefined, name, width, memo);
+    const out = target ?? this.newNet(`${name}_p`, width, 'node', d.sel.loc);
+    this.cells.push({ op: 'mux', out, sel, a, b });
+    memo.set(d, out);
+    return out;
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  private warnUnusedInputs(ir: ModuleIR): void {
+    const read = new Set<NetId>();
+    for (const c of ir.cells) for (const i of cellInputs(c)) read.add(i);
+    for (const r of ir.regs) {
+      read.add(r.d);
+      if (r.en !== undefined) read.add(r.en);
+      if (r.reset) read.add(r.reset.net);
+    }
+    for (const m of ir.memories) {
+      for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && read.add(x));
+      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && read.add(x));
+    }
+    for (const i of ir.instances) for (const n of Object.values(i.inputs)) read.add(n);
+    for (const p of ir.ports) {
+      const net = ir.nets[p]!;
+      if (net.kind === 'input' && !read.has(p)) {
+        this.diagnostics.push({ code: 'UnusedInput', severity: 'warning', message: `input '${net.name}' of module ${ir.name} is never read`, loc: net.loc });
+      }
+    }
+  }
+
+  private error(code: DiagnosticCode, message: string, loc: SourceLoc, notes?: Diagnostic['notes']): void {
+    this.diagnostics.push({ code, severity: 'error', message, loc, notes });
+  }
+}
+
+function netKind(sig: Sig): NetKind {
+  switch (sig.kind) {
+    case 'childin':
+      return 'wire';
+    case 'childout':
+      return 'instout';
+    default:
+      return sig.kind;
+  }
+}
+
+/** Whether every situation where path `inner` holds is also one where `outer` holds (outer is a prefix). */
+function covers(outer: readonly PathStep[], inner: readonly PathStep[]): boolean {
+  return outer.length <= inner.length && outer.every((s, i) => s.cond === inner[i]!.cond && s.pos === inner[i]!.pos);
+}
+
+/** Replace the part of `tree` selected by `path` with `leaf`. */
+function insert(tree: Drive, path: readonly PathStep[], leaf: Drive): Drive {
+  if (path.length === 0) return leaf;
+  const [step, ...rest] = path as [PathStep, ...PathStep[]];
+  if (tree.k === 'mux' && tree.sel === step.cond) {
+    return step.pos ? { ...tree, a: insert(tree.a, rest, leaf) } : { ...tree, b: insert(tree.b, rest, leaf) };
+  }
+  return step.pos ? { k: 'mux', sel: step.cond, a: insert(tree, rest, leaf), b: tree } : { k: 'mux', sel: step.cond, a: tree, b: insert(tree, rest, leaf) };
+}
+
+function hasUndef(d: Drive): boolean {
+  return d.k === 'undef' || (d.k === 'mux' && (hasUndef(d.a) || hasUndef(d.b)));
+}

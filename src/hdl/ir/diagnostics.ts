@@ -1,0 +1,60 @@
+// The catalogue of named elaboration errors and warnings, each tied to the user's source location.
+import type { SourceLoc } from './netlist.ts';
+
+/** Every diagnostic the elaborator can report. Names are stable: tests and users match on them. */
+export const diagnosticCodes = {
+  WidthMismatch: 'a value is wider than its destination; truncate explicitly with .trunc(w) or .bits(hi, lo)',
+  TypeMismatch: 'operands or destination have incompatible types (UInt/SInt/enum/bundle shape)',
+  ValueOutOfRange: 'a literal does not fit its width or type',
+  InvalidArgument: 'a DSL call received an argument outside its domain',
+  CombinationalLoop: 'a combinational path leads from a signal back to itself',
+  UndrivenOutput: 'an output port is never assigned',
+  UndrivenWire: 'a wire is read but never assigned',
+  UnconnectedInput: 'an input port of a submodule instance is never connected',
+  MultipleDrivers: 'a signal that already has a driver is assigned',
+  Latch: 'a combinational signal is not assigned on every path (it would infer a latch)',
+  ReadOnly: 'the target cannot be assigned (an input, a submodule output, or an expression)',
+  CrossModuleReference: 'a signal of one module is used inside another module',
+  OutsideModule: 'a DSL call that needs a module was made outside module elaboration',
+  BadInitFile: 'a memory initialization file is malformed',
+  UnusedInput: 'an input port is never read',
+} as const;
+
+export type DiagnosticCode = keyof typeof diagnosticCodes;
+
+export interface DiagnosticNote {
+  readonly message: string;
+  readonly loc?: SourceLoc;
+}
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly loc: SourceLoc;
+  readonly notes?: readonly DiagnosticNote[];
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const head = `${d.loc.file}:${d.loc.line}:${d.loc.col}: ${d.severity}[${d.code}]: ${d.message}`;
+  const notes = (d.notes ?? []).map((n) => (n.loc ? `\n  note: ${n.loc.file}:${n.loc.line}:${n.loc.col}: ${n.message}` : `\n  note: ${n.message}`));
+  return head + notes.join('');
+}
+
+/** Thrown when elaboration fails; carries every error found, not only the first. */
+export class HdlError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'HdlError';
+    this.diagnostics = diagnostics;
+  }
+  /** The first diagnostic's code, for quick matching. */
+  get code(): DiagnosticCode {
+    return this.diagnostics[0]!.code;
+  }
+}
+
+export function hdlError(code: DiagnosticCode, message: string, loc: SourceLoc, notes?: DiagnosticNote[]): HdlError {
+  return new HdlError([{ code, severity: 'error', message, loc, notes }]);
+}

@@ -1,0 +1,208 @@
+// The netlist IR: typed nets driven by cells, registers, memories and instances; what every back end reads.
+//
+// Invariants (established by lowering, checked by `validateDesign`):
+// - Every net is driven exactly once: by a cell (`out`), a register (`q`), a memory read port (`data`),
+//   an instance output, or it is an input port of its module.
+// - Operand widths are exact. Binary arithmetic/bitwise cells have a.width == b.width == out.width;
+//   comparisons have a.width == b.width and out.width == 1. Front ends insert zext/sext/slice cells;
+//   back ends never guess widths.
+// - Values are plain bit vectors. Signedness lives in the operation (slt, ashr, sext), not in the net;
+//   `Net.signed` only tells viewers how to display the value.
+// - One clock domain: every register and memory port is clocked by the module's `clk` port on its
+//   rising edge. Reset is an ordinary active-low input net named by the register.
+
+/** Where a DSL call was made in the user's TypeScript (1-based line and column). */
+export interface SourceLoc {
+  readonly file: string;
+  readonly line: number;
+  readonly col: number;
+}
+
+export type NetId = number;
+
+export type NetKind =
+  | 'input' // module input port (driven from outside)
+  | 'output' // module output port (driven by a cell inside)
+  | 'wire' // user-declared combinational signal
+  | 'reg' // register output q
+  | 'node' // anonymous intermediate result of an operator
+  | 'memread' // memory read-port data
+  | 'instout'; // output of a submodule instance, seen from the parent
+
+/** Names of an enumeration's members, for SV localparams and waveform display. */
+export interface EnumInfo {
+  readonly name: string;
+  readonly members: readonly { readonly name: string; readonly value: number }[];
+}
+
+export interface Net {
+  readonly id: NetId;
+  /** Legal identifier, unique within its module. Back ends escape only target-language keywords. */
+  readonly name: string;
+  readonly width: number;
+  readonly kind: NetKind;
+  /** Display hint only: show as two's complement. */
+  readonly signed: boolean;
+  readonly loc: SourceLoc;
+  readonly enumType?: EnumInfo;
+}
+
+type Unary = 'buf' | 'not' | 'redand' | 'redor' | 'redxor' | 'zext' | 'sext';
+type Binary = 'and' | 'or' | 'xor' | 'add' | 'sub' | 'mul';
+type Compare = 'eq' | 'ne' | 'ult' | 'ule' | 'slt' | 'sle';
+type Shift = 'shl' | 'lshr' | 'ashr';
+
+/**
+ * Combinational cells. Semantics (w = out.width):
+ * - const: out = value (0 <= value < 2^w).
+ * - buf: out = a (same width). not: bitwise complement.
+ * - redand/redor/redxor: 1-bit reductions of a.
+ * - zext/sext: widen a to w (w > a.width).
+ * - and/or/xor/add/sub/mul: w-bit result, modulo 2^w (mul is the low w bits of the product, sign-agnostic).
+ * - eq/ne/ult/ule/slt/sle: 1-bit comparison of equal-width a and b (gt/ge are built by swapping operands).
+ * - shl/lshr/ashr: a shifted by the unsigned value of b (any width); a shift >= w gives 0 (ashr: sign fill).
+ * - mux: out = sel ? a : b, sel 1 bit, a/b/out same width.
+ * - concat: parts[0] is the most significant; widths sum to w.
+ * - slice: out = a[lo + w - 1 : lo].
+ */
+export type Cell =
+  | { readonly op: 'const'; readonly out: NetId; readonly value: bigint }
+  | { readonly op: Unary; readonly out: NetId; readonly a: NetId }
+  | { readonly op: Binary | Compare | Shift; readonly out: NetId; readonly a: NetId; readonly b: NetId }
+  | { readonly op: 'mux'; readonly out: NetId; readonly sel: NetId; readonly a: NetId; readonly b: NetId }
+  | { readonly op: 'concat'; readonly out: NetId; readonly parts: readonly NetId[] }
+  | { readonly op: 'slice'; readonly out: NetId; readonly a: NetId; readonly lo: number };
+
+export type CellOp = Cell['op'];
+
+export interface RegReset {
+  /** 'sync': sampled at the clock edge; 'async': takes effect as soon as the reset net is low. */
+  readonly kind: 'sync' | 'async';
+  /** The active-low reset net (an input of the module, normally `rst_n`). */
+  readonly net: NetId;
+  readonly value: bigint;
+}
+
+/**
+ * A D flip-flop bank. At each rising clock edge: if reset is active, q = reset.value; else if en is absent
+ * or 1, q = d. Without reset, q powers on as `init` (0 if absent) in every simulator and on FPGAs.
+ */
+export interface Reg {
+  readonly q: NetId;
+  readonly d: NetId;
+  readonly en?: NetId;
+  readonly reset?: RegReset;
+  readonly init?: bigint;
+  readonly loc: SourceLoc;
+}
+
+/**
+ * A read port. 'sync': at the rising edge, if en is absent or 1, data = mem[addr] (the contents before
+ * this edge's writes: read-first); data powers on as 0. 'async': data = mem[addr] combinationally.
+ * Either way an address >= depth reads 0.
+ */
+export interface MemReadPort {
+  readonly kind: 'sync' | 'async';
+  readonly addr: NetId;
+  readonly en?: NetId;
+  readonly data: NetId;
+}
+
+/**
+ * A write port. At the rising edge, if en is 1 and addr < depth, the selected bits of mem[addr] take data.
+ * With a mask (width = memory width / maskGranularity), bit i of mask enables bits
+ * [i*g + g - 1 : i*g]. Ports write in list order: when two hit the same word, the later port wins.
+ */
+export interface MemWritePort {
+  readonly addr: NetId;
+  readonly data: NetId;
+  readonly en: NetId;
+  readonly mask?: NetId;
+  readonly maskGranularity?: number;
+}
+
+export interface Memory {
+  /** Unique among the module's nets and memories. */
+  readonly name: string;
+  readonly width: number;
+  readonly depth: number;
+  /** Initial contents from word 0 (missing words are 0). */
+  readonly init?: readonly bigint[];
+  readonly readPorts: readonly MemReadPort[];
+  readonly writePorts: readonly MemWritePort[];
+  readonly loc: SourceLoc;
+}
+
+export interface Instance {
+  /** Instance name, unique among the module's nets, memories and instances. */
+  readonly name: string;
+  /** Name of a ModuleIR of the same design. */
+  readonly module: string;
+  /** Child input port name -> parent net that drives it. `clk` is implicit and not listed. */
+  readonly inputs: Readonly<Record<string, NetId>>;
+  /** Child output port name -> parent net of kind 'instout' that it drives. */
+  readonly outputs: Readonly<Record<string, NetId>>;
+  readonly loc: SourceLoc;
+}
+
+export interface ModuleIR {
+  /** Unique SV module name (one per parameterization). */
+  readonly name: string;
+  readonly loc: SourceLoc;
+  /** The TypeScript parameters this module was elaborated with (for docs and manifests). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Indexed by NetId. */
+  readonly nets: readonly Net[];
+  /** Port nets in declaration order (kinds 'input' and 'output'); excludes the implicit clock. */
+  readonly ports: readonly NetId[];
+  /** True if the module has a `clk` input (it, or a submodule, holds state). */
+  readonly clocked: boolean;
+  readonly cells: readonly Cell[];
+  readonly regs: readonly Reg[];
+  readonly memories: readonly Memory[];
+  readonly instances: readonly Instance[];
+}
+
+export interface Design {
+  readonly top: string;
+  /** Children before parents; the top module is last. */
+  readonly modules: readonly ModuleIR[];
+}
+
+/** Bit mask of a width as a bigint. */
+export function widthMask(width: number): bigint {
+  return (1n << BigInt(width)) - 1n;
+}
+
+export function findModule(design: Design, name: string): ModuleIR {
+  const m = design.modules.find((x) => x.name === name);
+  if (!m) throw new Error(`design has no module '${name}'`);
+  return m;
+}
+
+export function topModule(design: Design): ModuleIR {
+  return findModule(design, design.top);
+}
+
+/** Operand nets read by a cell, in a fixed order. */
+export function cellInputs(cell: Cell): NetId[] {
+  switch (cell.op) {
+    case 'const':
+      return [];
+    case 'mux':
+      return [cell.sel, cell.a, cell.b];
+    case 'concat':
+      return [...cell.parts];
+    case 'slice':
+    case 'buf':
+    case 'not':
+    case 'redand':
+    case 'redor':
+    case 'redxor':
+    case 'zext':
+    case 'sext':
+      return [cell.a];
+    default:
+      return [cell.a, cell.b];
+  }
+}

@@ -1,0 +1,193 @@
+import { describe, expect, test } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { Bool, HdlError, UInt, SInt, defineModule, elaborate, input, output, type DiagnosticCode } from '../../src/hdl/index.ts';
+import { markerLine } from './markers.ts';
+
+const here = fileURLToPath(import.meta.url);
+
+function expectError(run: () => unknown, code: DiagnosticCode, mark: string, message: RegExp): HdlError {
+  let err: unknown;
+  try {
+    run();
+  } catch (e) {
+    err = e;
+  }
+  expect(err).toBeInstanceOf(HdlError);
+  const h = err as HdlError;
+  const d = h.diagnostics.find((x) => x.code === code);
+  expect(d, `expected ${code}, got ${h.message}`).toBeDefined();
+  expect(d!.loc.file).toBe(here);
+  expect(d!.loc.line).toBe(markerLine(here, mark));
+  expect(d!.message).toMatch(message);
+  expect(h.message).toContain(`${here}:${markerLine(here, mark)}:`);
+  expect(h.message).toContain(`error[${code}]`);
+  return h;
+}
+
+describe('named elaboration errors point at the user line', () => {
+  test('WidthMismatch: assigning a wider value needs explicit truncation', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(4)) }), (m, io) => {
+      io.y.set(io.a); // @mark:width
+    });
+    expectError(() => elaborate(M, undefined), 'WidthMismatch', 'width', /8-bit value to a 4-bit signal.*trunc\(4\)/);
+  });
+
+  test('explicit truncation and implicit widening are accepted', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(4)), z: output(UInt(12)) }), (m, io) => {
+      io.y.set(io.a.trunc(4));
+      io.z.set(io.a);
+    });
+    expect(elaborate(M, undefined).design.modules).toHaveLength(1);
+  });
+
+  test('TypeMismatch: SInt into UInt', () => {
+    const M = defineModule('M', () => ({ a: input(SInt(8)), y: output(UInt(8)) }), (m, io) => {
+      io.y.set(io.a); // @mark:type
+    });
+    expectError(() => elaborate(M, undefined), 'TypeMismatch', 'type', /SInt\(8\) to UInt\(8\).*asUInt/);
+  });
+
+  test('ValueOutOfRange: literal too wide', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(4)), y: output(UInt(4)) }), (m, io) => {
+      io.y.set(io.a.add(16)); // @mark:range
+    });
+    expectError(() => elaborate(M, undefined), 'ValueOutOfRange', 'range', /16 does not fit UInt\(4\)/);
+  });
+
+  test('CombinationalLoop names the signals on the cycle', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      const x = m.wire(UInt(8)); // @mark:loop
+      const z = x.add(io.a);
+      x.set(z.xor(1));
+      io.y.set(x);
+    });
+    const h = expectError(() => elaborate(M, undefined), 'CombinationalLoop', 'loop', /combinational loop: .*x.*z.*/);
+    expect(h.message).toMatch(/x -> .* -> x|z -> .* -> z/);
+  });
+
+  test('CombinationalLoop across a submodule boundary', () => {
+    const Pass = defineModule('Pass', () => ({ i: input(UInt(4)), o: output(UInt(4)) }), (m, io) => io.o.set(io.i));
+    const M = defineModule('M', () => ({ y: output(UInt(4)) }), (m, io) => {
+      const p = m.instance(Pass, undefined);
+      p.io.i.set(p.io.o.add(1));
+      io.y.set(p.io.o);
+    });
+    expect(() => elaborate(M, undefined)).toThrow(/CombinationalLoop.*p\.o/s);
+  });
+
+  test('UndrivenOutput', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m) => {
+      void m;
+    }); // @mark:undriven
+    // Port declarations are attributed to the defineModule call.
+    const h = (() => {
+      try {
+        elaborate(M, undefined);
+      } catch (e) {
+        return e as HdlError;
+      }
+      throw new Error('no error');
+    })();
+    const d = h.diagnostics.find((x) => x.code === 'UndrivenOutput')!;
+    expect(d.message).toMatch(/output 'y' is never assigned/);
+    expect(d.loc.file).toBe(here);
+    expect(d.loc.line).toBe(markerLine(here, 'undriven') - 2);
+  });
+
+  test('UndrivenWire', () => {
+    const M = defineModule('M', () => ({ y: output(UInt(8)) }), (m, io) => {
+      const w = m.wire(UInt(8)); // @mark:wire
+      io.y.set(w);
+    });
+    expectError(() => elaborate(M, undefined), 'UndrivenWire', 'wire', /wire 'w' is never assigned/);
+  });
+
+  test('Latch: a combinational signal assigned on some paths only', () => {
+    const M = defineModule('M', () => ({ c: input(Bool), a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      const w = m.wire(UInt(8)); // @mark:latch
+      m.when(io.c, () => w.set(io.a));
+      io.y.set(w);
+    });
+    expectError(() => elaborate(M, undefined), 'Latch', 'latch', /'w' is not assigned on every path/);
+  });
+
+  test('no latch when every branch assigns or a default exists', () => {
+    const M = defineModule('M', () => ({ c: input(Bool), a: input(UInt(8)), y: output(UInt(8)), z: output(UInt(8)) }), (m, io) => {
+      const w = m.wire(UInt(8));
+      m.when(io.c, () => w.set(io.a)).otherwise(() => w.set(3));
+      const d = m.wire(UInt(8), { default: 7 });
+      m.when(io.c, () => d.set(io.a));
+      io.y.set(w);
+      io.z.set(d);
+    });
+    expect(() => elaborate(M, undefined)).not.toThrow();
+  });
+
+  test('MultipleDrivers: an assignment overridden under the same condition', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      io.y.set(io.a); // @mark:multi
+      io.y.set(0);
+    });
+    const h = expectError(() => elaborate(M, undefined), 'MultipleDrivers', 'multi', /assigned again under the same condition/);
+    expect(h.diagnostics[0]!.notes![0]!.loc!.line).toBe(markerLine(here, 'multi') + 1);
+  });
+
+  test('UnconnectedInput of a submodule', () => {
+    const Child = defineModule('Child', () => ({ i: input(UInt(4)), o: output(UInt(4)) }), (m, io) => io.o.set(io.i));
+    const M = defineModule('M', () => ({ y: output(UInt(4)) }), (m, io) => {
+      const child = m.instance(Child, undefined); // @mark:unconnected
+      io.y.set(child.io.o);
+    });
+    expectError(() => elaborate(M, undefined), 'UnconnectedInput', 'unconnected', /input 'i' of instance 'child' is never connected/);
+  });
+
+  test('ReadOnly: assigning an input or a submodule output', () => {
+    const Child = defineModule('Child', () => ({ o: output(UInt(4)) }), (m, io) => io.o.set(1));
+    const M = defineModule('M', () => ({ a: input(UInt(4)), y: output(UInt(4)) }), (m, io) => {
+      const child = m.instance(Child, undefined);
+      io.y.set(child.io.o);
+      child.io.o.set(io.a); // @mark:readonly
+    });
+    expectError(() => elaborate(M, undefined), 'ReadOnly', 'readonly', /cannot assign to an output of a submodule/);
+  });
+
+  test('CrossModuleReference: a signal captured from another module', () => {
+    let leaked: ReturnType<typeof UInt> | undefined;
+    let leakedValue: any;
+    const A = defineModule('A', () => ({ o: output(UInt(4)) }), (m, io) => {
+      leakedValue = m.reg(UInt(4), { reset: 0 });
+      io.o.set(leakedValue);
+    });
+    const B = defineModule('B', () => ({ o: output(UInt(4)) }), (m, io) => {
+      const a = m.instance(A, undefined);
+      io.o.set(a.io.o);
+      leakedValue.set(1); // @mark:cross
+    });
+    void leaked;
+    expectError(() => elaborate(B, undefined), 'CrossModuleReference', 'cross', /belongs to module A/);
+  });
+
+  test('OutsideModule: set() with no module under elaboration', () => {
+    let v: any;
+    const M = defineModule('M', () => ({ y: output(UInt(4)) }), (m, io) => {
+      v = io.y;
+      io.y.set(1);
+    });
+    elaborate(M, undefined);
+    expectError(() => v.set(2), 'OutsideModule', 'outside', /must be called while a module is being elaborated/); // @mark:outside
+  });
+
+  test('UnusedInput is a warning with the port location', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(4)), b: input(UInt(4)), y: output(UInt(4)) }), (m, io) => io.y.set(io.a));
+    const { warnings } = elaborate(M, undefined);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.code).toBe('UnusedInput');
+    expect(warnings[0]!.message).toMatch(/input 'b'/);
+    expect(warnings[0]!.severity).toBe('warning');
+  });
+
+  test('several errors are reported together', () => {
+    const M = defineModule('M', () => ({ y: output(UInt(4)), z: output(UInt(4)) }), (m) => void m);
+    expect(() => elaborate(M, undefined)).toThrow(/output 'y'[\s\S]*output 'z'/);
+  });
+});
