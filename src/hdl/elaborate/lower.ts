@@ -127,7 +127,9 @@ class Lowering {
 
   /** Lower an expression; `hint` names anonymous operator results after the signal they feed. */
   private expr(e: Expr, parentLoc?: SourceLoc, target?: NetId, hint?: string): NetId {
-    const net = this.exprNetOf(e, parentLoc, target, hint);
+    // Only an anonymous, not yet lowered result is computed straight into the target; a named one keeps its net.
+    const direct = target !== undefined && e.kind === 'op' && !this.exprNet.has(e) && !this.hasOwnName(e);
+    const net = this.exprNetOf(e, parentLoc, direct ? target : undefined, hint);
     if (target !== undefined && net !== target) this.cells.push({ op: 'buf', out: target, a: net });
     return target ?? net;
   }
@@ -180,6 +182,12 @@ class Lowering {
         this.cells.push({ op: e.op, out, a, b: args[1]! });
     }
     return out;
+  }
+
+  private hasOwnName(e: Extract<Expr, { kind: 'op' }>): boolean {
+    if (e.name) return true;
+    const n = inferName(e.loc);
+    return !!n && n.exact;
   }
 
   /** The variable an operator result was assigned to; helper nodes of the same call get a suffix. */

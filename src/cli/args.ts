@@ -1,0 +1,22 @@
+// Strict flag parsing for subcommands on top of node:util parseArgs, with errors that name the bad flag.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError } from './cliError.ts';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parseFlags<O extends Options>(argv: string[], options: O, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message.replace(/\. To specify.*$/s, '')}\n\n${usage}`);
+  }
+}
+
+/** A non-negative integer flag value, or a CliError naming the flag. */
+export function intFlag(name: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new CliError(`--${name} expects a whole number, got '${value}'`);
+  const n = Number(value);
+  if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}

@@ -1,0 +1,10 @@
+// A user-facing command-line error: printed without a stack trace, exit status 2 (usage) or 1 (failure).
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 2,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}

@@ -1,0 +1,52 @@
+// `rtgpu bench`: simulation speed of the TS simulator against Verilator and Icarus, as a table or JSON.
+import { parseFlags, intFlag } from '../args.ts';
+import { CliError } from '../cliError.ts';
+import { findDesign } from '../../designs/index.ts';
+import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
+import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
+
+const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
+
+  --design NAME  design to measure (default: bench, plus the small block fifo)
+  --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
+  --json         print one JSON object {"rows": [...], "metrics": {...}}`;
+
+export const benchCommand = {
+  summary: 'measure simulation speed',
+  async run(argv: string[]): Promise<number> {
+    const { values, positionals } = parseFlags(argv, { design: { type: 'string' }, cycles: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, usage);
+    if (values.help) {
+      console.log(usage);
+      return 0;
+    }
+    if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
+    const n = intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000);
+    const names = values.design ? [values.design] : ['bench', 'fifo'];
+    const log = values.json ? () => {} : (s: string) => console.log(s);
+    const rows: BenchRow[] = [];
+    for (const name of names) {
+      log(`measuring ${name} …`);
+      rows.push(...(await benchmarkDesign(await findDesign(name), { ts: n, verilator: n, icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
+    }
+    const rate = (design: string, sim: string) => rows.find((r) => r.design === design && r.sim === sim)?.cyclesPerSecond ?? NaN;
+    const metrics: Record<string, number> = {};
+    for (const name of names) {
+      const prefix = name === 'bench' ? '' : `${name}.`;
+      metrics[`${prefix}tsOverVerilator`] = rate(name, 'ts') / rate(name, 'verilator');
+      metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
+    }
+    if (!values.design) Object.assign(metrics, await measureLibraryFlow());
+    if (values.json) {
+      console.log(JSON.stringify({ rows, metrics }));
+      return 0;
+    }
+    console.log('');
+    console.log(`${'design'.padEnd(10)} ${'sim'.padEnd(10)} ${'cycles'.padStart(10)} ${'seconds'.padStart(9)} ${'cycles/s'.padStart(12)}`);
+    for (const r of rows) {
+      console.log(`${r.design.padEnd(10)} ${r.sim.padEnd(10)} ${String(r.cycles).padStart(10)} ${r.seconds.toFixed(3).padStart(9)} ${Math.round(r.cyclesPerSecond).toLocaleString('en-US').padStart(12)}`);
+    }
+    console.log('');
+    for (const [k, v] of Object.entries(metrics)) console.log(`${k}: ${v.toFixed(3)}`);
+    return 0;
+  },
+};

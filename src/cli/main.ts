@@ -1,0 +1,58 @@
+// Entry point of the `rtgpu` command: dispatches to one file per subcommand and turns errors into clean exits.
+import { HdlError } from '../hdl/index.ts';
+import { CliError } from './cliError.ts';
+
+interface Command {
+  readonly summary: string;
+  readonly run: (argv: string[]) => Promise<number>;
+}
+
+const commands: Record<string, () => Promise<Command>> = {
+  cosim: async () => (await import('./commands/cosim.ts')).cosimCommand,
+  rtl: async () => (await import('./commands/rtl.ts')).rtlCommand,
+  bench: async () => (await import('./commands/bench.ts')).benchCommand,
+};
+
+function usage(): string {
+  return [
+    'usage: rtgpu <command> [options]',
+    '',
+    'commands:',
+    '  cosim   run a design in lockstep on the TS simulator, Verilator and Icarus',
+    '  rtl     write the generated SystemVerilog, file lists and memory images',
+    '  bench   measure simulation speed (cycles per second) of each simulator',
+    '',
+    "run 'rtgpu <command> --help' for a command's options",
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const load = commands[name];
+  if (!load) throw new CliError(`unknown command '${name}'\n\n${usage()}`);
+  return (await load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof HdlError) {
+      console.error(e.message);
+      process.exitCode = 1;
+    } else if (e instanceof CliError) {
+      console.error(`rtgpu: ${e.message}`);
+      process.exitCode = e.exitCode;
+    } else {
+      const err = e as Error;
+      console.error(`rtgpu: ${err?.message ?? String(e)}`);
+      if (process.env.RTGPU_DEBUG) console.error(err?.stack);
+      process.exitCode = 1;
+    }
+  },
+);

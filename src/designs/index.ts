@@ -1,0 +1,18 @@
+// The catalogue of named designs that `cosim`, `bench` and `rtl` know: library blocks, float units, GPU blocks.
+import type { CosimDesign } from '../hdl/cosim/design.ts';
+
+/** Loaded lazily so that commands which need one design do not elaborate them all. */
+export async function allDesigns(): Promise<CosimDesign[]> {
+  const groups = await Promise.all([
+    import('../hdl/lib/cosimDesigns.ts').then((m) => m.libraryDesigns as CosimDesign[]),
+    import('./benchDesign.ts').then((m) => [m.benchDesign]),
+  ]);
+  return groups.flat();
+}
+
+export async function findDesign(name: string): Promise<CosimDesign> {
+  const all = await allDesigns();
+  const d = all.find((x) => x.name === name);
+  if (!d) throw new Error(`unknown design '${name}'; 'rtgpu cosim --list' lists them: ${all.map((x) => x.name).join(', ')}`);
+  return d;
+}

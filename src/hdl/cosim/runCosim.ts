@@ -1,0 +1,194 @@
+// Runs one co-simulation design on several simulators with the same stimulus and compares every output, every cycle.
+import { basename } from 'node:path';
+import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
+import { topModule } from '../ir/netlist.ts';
+import { compileSimulator } from '../sim/index.ts';
+import { emitSystemVerilog } from '../emit/index.ts';
+import type { CosimDesign } from './design.ts';
+import { createRng } from './rng.ts';
+import { externalSimulator, type SimulatorName } from './backends.ts';
+import type { HarnessDesign } from './harness.ts';
+
+export interface CosimOptions {
+  readonly cycles: number;
+  readonly seed: number;
+  readonly sims: readonly SimulatorName[];
+  /** Called with a line of progress (builds, runs). */
+  readonly log?: (line: string) => void;
+}
+
+export interface CosimMismatch {
+  readonly cycle: number;
+  readonly port: string;
+  readonly values: Readonly<Record<string, bigint>>;
+  readonly width: number;
+  /** TypeScript line that declared the port, and the SV line that drives it. */
+  readonly tsLoc: string;
+  readonly svLoc: string;
+}
+
+export interface CosimReport {
+  readonly design: string;
+  readonly cycles: number;
+  readonly seed: number;
+  readonly sims: readonly SimulatorName[];
+  readonly mismatch: CosimMismatch | null;
+  readonly golden: { readonly cycle: number; readonly message: string } | null;
+  readonly seconds: Readonly<Record<string, number>>;
+}
+
+interface PortInfo {
+  readonly net: Net;
+  readonly words: number;
+  readonly offset: number;
+}
+
+function portLayout(nets: readonly Net[]): { ports: PortInfo[]; rowWords: number } {
+  let offset = 0;
+  const ports = nets.map((net) => {
+    const words = Math.ceil(net.width / 32);
+    const p = { net, words, offset };
+    offset += words;
+    return p;
+  });
+  return { ports, rowWords: offset };
+}
+
+function writeValue(buf: Uint32Array, at: number, words: number, v: bigint): void {
+  for (let w = 0; w < words; w++) buf[at + w] = Number((v >> BigInt(32 * w)) & 0xffffffffn);
+}
+
+function readValue(buf: Uint32Array, at: number, words: number): bigint {
+  let v = 0n;
+  for (let w = words - 1; w >= 0; w--) v = (v << 32n) | BigInt(buf[at + w]!);
+  return v;
+}
+
+/** The stimulus for every cycle as packed words, validated against the top module's inputs. */
+export function buildStimulus(d: CosimDesign, top: ModuleIR, cycles: number, seed: number): { data: Uint32Array; inputs: PortInfo[]; rowWords: number } {
+  const inputNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input');
+  const { ports, rowWords } = portLayout(inputNets);
+  const data = new Uint32Array(rowWords * cycles);
+  const rng = createRng(seed);
+  for (let c = 0; c < cycles; c++) {
+    const values = d.stimulus(c, rng);
+    for (const p of ports) {
+      const v = values[p.net.name];
+      if (v === undefined) throw new Error(`design '${d.name}': stimulus gave no value for input '${p.net.name}' at cycle ${c}`);
+      if (v < 0n || v >> BigInt(p.net.width) !== 0n) throw new Error(`design '${d.name}': stimulus value ${v} for input '${p.net.name}' does not fit ${p.net.width} bits (cycle ${c})`);
+      writeValue(data, c * rowWords + p.offset, p.words, v);
+    }
+    for (const k of Object.keys(values)) {
+      if (!ports.some((p) => p.net.name === k)) throw new Error(`design '${d.name}': stimulus drives '${k}', which is not an input of ${top.name}`);
+    }
+  }
+  return { data, inputs: ports, rowWords };
+}
+
+export function harnessDesign(design: Design): { harness: HarnessDesign; lines: Record<string, Record<string, number>> } {
+  const top = topModule(design);
+  const emitted = emitSystemVerilog(design);
+  return {
+    harness: {
+      top: top.name,
+      svFiles: emitted.files,
+      fileList: emitted.fileList,
+      clocked: top.clocked,
+      ports: top.ports.map((p) => {
+        const n = top.nets[p]!;
+        return { name: n.name, width: n.width, dir: n.kind === 'input' ? ('input' as const) : ('output' as const) };
+      }),
+    },
+    lines: emitted.lines,
+  };
+}
+
+export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<CosimReport> {
+  const log = opts.log ?? (() => {});
+  const design = d.elaborate();
+  const top = topModule(design);
+  const stim = buildStimulus(d, top, opts.cycles, opts.seed);
+  const outNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output');
+  const out = portLayout(outNets);
+  const traces: Record<string, Uint32Array> = {};
+  const seconds: Record<string, number> = {};
+
+  const needsSv = opts.sims.some((s) => s !== 'ts');
+  const sv = needsSv ? harnessDesign(design) : undefined;
+  for (const sim of opts.sims) {
+    if (sim === 'ts') {
+      const s = compileSimulator(design);
+      const t0 = performance.now();
+      traces.ts = s.runVectors(stim.inputs.map((p) => p.net.name), outNets.map((n) => n.name), stim.data, opts.cycles);
+      seconds.ts = (performance.now() - t0) / 1000;
+      continue;
+    }
+    const backend = externalSimulator(sim);
+    log(`${sim}: preparing ${top.name}`);
+    const prepared = await backend.prepare(sv!.harness);
+    log(`${sim}: running ${opts.cycles} cycles`);
+    const r = await prepared.run(stim.data, opts.cycles);
+    traces[sim] = r.outputs;
+    seconds[sim] = r.seconds;
+  }
+
+  const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, sv?.lines[top.name] ?? {}, top.name);
+  let golden: CosimReport['golden'] = null;
+  if (d.golden && traces[opts.sims[0]!]) {
+    const model = d.golden();
+    const trace = traces[opts.sims[0]!]!;
+    for (let c = 0; c < opts.cycles && !golden; c++) {
+      const inputs: Record<string, bigint> = {};
+      for (const p of stim.inputs) inputs[p.net.name] = readValue(stim.data, c * stim.rowWords + p.offset, p.words);
+      const outputs: Record<string, bigint> = {};
+      for (const p of out.ports) outputs[p.net.name] = readValue(trace, c * out.rowWords + p.offset, p.words);
+      const msg = model.check(c, inputs, outputs);
+      if (msg !== null) golden = { cycle: c, message: msg };
+    }
+  }
+  return { design: d.name, cycles: opts.cycles, seed: opts.seed, sims: opts.sims, mismatch, golden, seconds };
+}
+
+function firstMismatch(
+  sims: readonly string[],
+  traces: Record<string, Uint32Array>,
+  ports: readonly PortInfo[],
+  rowWords: number,
+  cycles: number,
+  svLines: Record<string, number>,
+  topName: string,
+): CosimMismatch | null {
+  if (sims.length < 2) return null;
+  const ref = traces[sims[0]!]!;
+  for (let c = 0; c < cycles; c++) {
+    const row = c * rowWords;
+    for (const p of ports) {
+      for (const s of sims.slice(1)) {
+        const t = traces[s]!;
+        let same = true;
+        for (let w = 0; w < p.words; w++) if (t[row + p.offset + w] !== ref[row + p.offset + w]) same = false;
+        if (same) continue;
+        const values: Record<string, bigint> = {};
+        for (const name of sims) values[name] = readValue(traces[name]!, row + p.offset, p.words);
+        const loc = p.net.loc;
+        return {
+          cycle: c,
+          port: `${topName}.${p.net.name}`,
+          values,
+          width: p.net.width,
+          tsLoc: `${loc.file}:${loc.line}`,
+          svLoc: `${topName}.sv:${svLines[p.net.name] ?? '?'}`,
+        };
+      }
+    }
+  }
+  return null;
+}
+
+export function formatMismatch(m: CosimMismatch): string {
+  const hexDigits = Math.ceil(m.width / 4);
+  const vals = Object.entries(m.values)
+    .map(([s, v]) => `  ${s.padEnd(10)} ${m.width}'h${v.toString(16).padStart(hexDigits, '0')}`)
+    .join('\n');
+  return `mismatch at cycle ${m.cycle} on ${m.port}:\n${vals}\n  declared at ${m.tsLoc} (${basename(m.tsLoc)}), driven at ${m.svLoc}`;
+}
