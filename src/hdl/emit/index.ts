@@ -1,0 +1,32 @@
+// The SystemVerilog back end: one file per module (children first) plus memory images.
+import type { Design } from '../ir/netlist.ts';
+import { emitModule } from './emitModule.ts';
+
+export { legalizeIdentifier } from './identifiers.ts';
+
+export interface EmittedFile {
+  /** Relative to the output directory: `Counter.sv`, `Rom_mem.hex`. */
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface EmittedDesign {
+  readonly files: EmittedFile[];
+  /** The .sv files in dependency order (children first, top last). */
+  readonly fileList: string[];
+  /** Module name -> net name -> 1-based line in that module's file where the net is declared or driven. */
+  readonly lines: Record<string, Record<string, number>>;
+}
+
+export function emitSystemVerilog(design: Design): EmittedDesign {
+  const files: EmittedFile[] = [];
+  const fileList: string[] = [];
+  const lines: Record<string, Record<string, number>> = {};
+  for (const mod of design.modules) {
+    const e = emitModule(design, mod);
+    files.push({ path: `${mod.name}.sv`, text: e.text }, ...e.hexFiles);
+    fileList.push(`${mod.name}.sv`);
+    lines[mod.name] = e.lines;
+  }
+  return { files, fileList, lines };
+}
