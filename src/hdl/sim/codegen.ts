@@ -1,0 +1,297 @@
+// Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
+import type { Cell, NetId } from '../ir/netlist.ts';
+import type { Layout } from './layout.ts';
+import { topMask, wordsOf } from './wideOps.ts';
+
+/** Steps per generated function: keeps each function far below V8's optimization size limit. */
+const CHUNK = 1200;
+
+export interface GeneratedCode {
+  /** Body of `function (s, t, m, W, parity)` returning `{ comb, commit }`. */
+  readonly source: string;
+}
+
+const mask = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
+const narrowConst = (v: bigint, w: number) => String(w === 32 ? Number(BigInt.asIntN(32, v)) : Number(v));
+
+export function generateCode(L: Layout): GeneratedCode {
+  const g = new Gen(L);
+  return { source: g.program() };
+}
+
+class Gen {
+  constructor(private readonly L: Layout) {}
+
+  private slot(id: NetId) {
+    return this.L.slots[this.L.root[id]!]!;
+  }
+  private w(id: NetId): number {
+    return this.L.flat.nets[id]!.width;
+  }
+  private wide(id: NetId): boolean {
+    return this.w(id) > 32;
+  }
+  private o(id: NetId): number {
+    return this.slot(id).off;
+  }
+  private nm(id: NetId): string {
+    return this.L.flat.nets[id]!.name.replace(/\*\//g, '* /');
+  }
+
+  /** A narrow operand: an inlined constant or a state read. */
+  private r(id: NetId): string {
+    const c = this.L.consts.get(this.L.root[id]!);
+    return c !== undefined ? narrowConst(c, this.w(id)) : `s[${this.o(id)}]`;
+  }
+
+  /** The unsigned value of a (narrow or wide) net, e.g. a shift amount or an address. */
+  private unsigned(id: NetId): string {
+    if (this.wide(id)) return `W.amount(s, ${this.o(id)}, ${wordsOf(this.w(id))})`;
+    return this.w(id) === 32 ? `(${this.r(id)} >>> 0)` : this.r(id);
+  }
+
+  program(): string {
+    const comb = this.L.steps.map((st) => (st.kind === 'cell' ? this.cell(st.cell) : this.asyncRead(st.mem, st.port)));
+    const asyncResets = this.L.flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
+    const chunks: string[][] = [];
+    const all = [...asyncResets, ...comb];
+    for (let i = 0; i < all.length; i += CHUNK) chunks.push(all.slice(i, i + CHUNK));
+    const fns = chunks.map((c, i) => `function comb${i}() {\n${c.map((x) => `  ${x}`).join('\n')}\n}`);
+    const commit = this.commit();
+    return [
+      ...fns,
+      `function comb() {\n${chunks.map((_, i) => `  comb${i}();`).join('\n')}\n}`,
+      `function commit() {\n${commit.map((x) => `  ${x}`).join('\n')}\n}`,
+      'return { comb, commit };',
+    ].join('\n\n');
+  }
+
+  private setConst(id: NetId, v: bigint): string {
+    const sl = this.slot(id);
+    if (!this.wide(id)) return `s[${sl.off}] = ${narrowConst(v, sl.width)};`;
+    const parts: string[] = [];
+    for (let k = 0; k < sl.words; k++) parts.push(`s[${sl.off + k}] = ${Number(BigInt.asIntN(32, v >> BigInt(32 * k)))};`);
+    return parts.join(' ');
+  }
+
+  private cell(c: Cell): string {
+    const out = c.out;
+    const w = this.w(out);
+    const cm = ` // ${this.nm(out)}`;
+    if (w > 32 || ('a' in c && this.wide(c.a as NetId)) || ('b' in c && c.op !== 'mux' && c.op !== 'shl' && c.op !== 'lshr' && c.op !== 'ashr' && this.wide((c as { b: NetId }).b))) {
+      return this.wideCell(c) + cm;
+    }
+    if (c.op === 'shl' || c.op === 'lshr' || c.op === 'ashr') return `${this.shift(c as { op: string; out: NetId; a: NetId; b: NetId }, w)}${cm}`;
+    return `s[${this.o(out)}] = ${this.narrow(c, w)};${cm}`;
+  }
+
+  private narrow(c: Cell, w: number): string {
+    const M = mask(w);
+    const wrap = (e: string) => (w === 32 ? `(${e}) | 0` : `(${e}) & ${M}`);
+    switch (c.op) {
+      case 'const':
+      case 'buf':
+        throw new Error('internal: const/buf are not steps');
+      case 'not':
+        return w === 32 ? `~${this.r(c.a)}` : `~${this.r(c.a)} & ${M}`;
+      case 'and':
+        return `${this.r(c.a)} & ${this.r(c.b)}`;
+      case 'or':
+        return `${this.r(c.a)} | ${this.r(c.b)}`;
+      case 'xor':
+        return `${this.r(c.a)} ^ ${this.r(c.b)}`;
+      case 'add':
+        return wrap(`${this.r(c.a)} + ${this.r(c.b)}`);
+      case 'sub':
+        return wrap(`${this.r(c.a)} - ${this.r(c.b)}`);
+      case 'mul':
+        return w === 32 ? `Math.imul(${this.r(c.a)}, ${this.r(c.b)})` : `Math.imul(${this.r(c.a)}, ${this.r(c.b)}) & ${M}`;
+      case 'eq':
+        return `${this.r(c.a)} === ${this.r(c.b)} ? 1 : 0`;
+      case 'ne':
+        return `${this.r(c.a)} !== ${this.r(c.b)} ? 1 : 0`;
+      case 'ult':
+      case 'ule': {
+        const op = c.op === 'ult' ? '<' : '<=';
+        return this.w(c.a) === 32 ? `(${this.r(c.a)} >>> 0) ${op} (${this.r(c.b)} >>> 0) ? 1 : 0` : `${this.r(c.a)} ${op} ${this.r(c.b)} ? 1 : 0`;
+      }
+      case 'slt':
+      case 'sle': {
+        const op = c.op === 'slt' ? '<' : '<=';
+        const k = 32 - this.w(c.a);
+        return k === 0 ? `${this.r(c.a)} ${op} ${this.r(c.b)} ? 1 : 0` : `(${this.r(c.a)} << ${k}) ${op} (${this.r(c.b)} << ${k}) ? 1 : 0`;
+      }
+      case 'redand':
+        return `${this.r(c.a)} === ${mask(this.w(c.a))} ? 1 : 0`;
+      case 'redor':
+        return `${this.r(c.a)} !== 0 ? 1 : 0`;
+      case 'redxor':
+        return `parity(${this.r(c.a)})`;
+      case 'mux':
+        return `${this.r(c.sel)} ? ${this.r(c.a)} : ${this.r(c.b)}`;
+      case 'concat': {
+        let pos = w;
+        const terms = c.parts.map((p) => {
+          pos -= this.w(p);
+          return pos === 0 ? this.r(p) : `(${this.r(p)} << ${pos})`;
+        });
+        return w === 32 ? `(${terms.join(' | ')}) | 0` : terms.join(' | ');
+      }
+      case 'slice':
+        if (c.lo === 0 && w === this.w(c.a)) return this.r(c.a);
+        return w === 32 ? `${this.r(c.a)}` : `(${this.r(c.a)} >>> ${c.lo}) & ${M}`;
+      case 'zext':
+        return this.r(c.a);
+      case 'sext': {
+        const k = 32 - this.w(c.a);
+        return w === 32 ? `(${this.r(c.a)} << ${k}) >> ${k}` : `((${this.r(c.a)} << ${k}) >> ${k}) & ${M}`;
+      }
+      default:
+        throw new Error(`internal: no narrow form for ${c.op}`);
+    }
+  }
+
+  private shift(c: { op: string; out: NetId; a: NetId; b: NetId }, w: number): string {
+    const o = this.o(c.out);
+    const M = mask(w);
+    const a = this.r(c.a);
+    const sh = this.unsigned(c.b);
+    if (c.op === 'shl') return `{ const n = ${sh}; s[${o}] = n >= ${w} ? 0 : ${w === 32 ? `${a} << n` : `(${a} << n) & ${M}`}; }`;
+    if (c.op === 'lshr') return `{ const n = ${sh}; s[${o}] = n >= ${w} ? 0 : ${w === 32 ? `(${a} >>> n) | 0` : `${a} >>> n`}; }`;
+    const k = 32 - w;
+    const x = k === 0 ? a : `((${a} << ${k}) >> ${k})`;
+    return `{ const n = ${sh}; const x = ${x}; s[${o}] = ${w === 32 ? `n >= 32 ? x >> 31 : x >> n` : `(n >= ${w} ? x >> 31 : x >> n) & ${M}`}; }`;
+  }
+
+  private wideCell(c: Cell): string {
+    const out = c.out;
+    const w = this.w(out);
+    const o = this.o(out);
+    const n = wordsOf(w);
+    const tm = topMask(w);
+    const A = 'a' in c ? this.o(c.a as NetId) : -1;
+    switch (c.op) {
+      case 'not':
+        return `W.not(s, ${o}, ${A}, ${n}, ${tm});`;
+      case 'and':
+      case 'or':
+      case 'xor':
+        return `W.${c.op}(s, ${o}, ${A}, ${this.o(c.b)}, ${n});`;
+      case 'add':
+      case 'sub':
+      case 'mul':
+        return `W.${c.op}(s, ${o}, ${A}, ${this.o(c.b)}, ${n}, ${tm});`;
+      case 'eq':
+        return `s[${o}] = W.eq(s, ${A}, ${this.o(c.b)}, ${wordsOf(this.w(c.a))});`;
+      case 'ne':
+        return `s[${o}] = 1 - W.eq(s, ${A}, ${this.o(c.b)}, ${wordsOf(this.w(c.a))});`;
+      case 'ult':
+      case 'ule':
+        return `s[${o}] = W.ult(s, ${A}, ${this.o(c.b)}, ${wordsOf(this.w(c.a))}, ${c.op === 'ule' ? 1 : 0});`;
+      case 'slt':
+      case 'sle':
+        return `s[${o}] = W.slt(s, ${A}, ${this.o(c.b)}, ${this.w(c.a)}, ${c.op === 'sle' ? 1 : 0});`;
+      case 'shl':
+        return `W.shl(s, ${o}, ${A}, ${n}, Math.min(${this.unsigned(c.b)}, ${w}), ${tm});`;
+      case 'lshr':
+      case 'ashr':
+        return `W.shr(s, ${o}, ${A}, ${w}, Math.min(${this.unsigned(c.b)}, ${w}), ${c.op === 'ashr' ? 1 : 0});`;
+      case 'redand':
+        return `s[${o}] = W.redand(s, ${A}, ${wordsOf(this.w(c.a))}, ${topMask(this.w(c.a))});`;
+      case 'redor':
+        return `s[${o}] = W.redor(s, ${A}, ${wordsOf(this.w(c.a))});`;
+      case 'redxor':
+        return `s[${o}] = W.redxor(s, ${A}, ${wordsOf(this.w(c.a))});`;
+      case 'mux':
+        return `if (${this.r(c.sel)}) W.copy(s, ${o}, ${A}, ${n}); else W.copy(s, ${o}, ${this.o(c.b)}, ${n});`;
+      case 'concat': {
+        let pos = w;
+        const ins = c.parts.map((p) => {
+          pos -= this.w(p);
+          return `W.insert(s, ${o}, ${pos}, ${this.o(p)}, ${this.w(p)});`;
+        });
+        return `W.clear(s, ${o}, ${n}); ${ins.join(' ')}`;
+      }
+      case 'slice':
+        if (w <= 32) return `s[${o}] = W.extract(s, ${A}, ${wordsOf(this.w(c.a))}, ${c.lo}, ${w});`;
+        return `W.extractTo(s, ${o}, ${n}, ${A}, ${wordsOf(this.w(c.a))}, ${c.lo}, ${tm});`;
+      case 'zext':
+        return `W.zext(s, ${o}, ${n}, ${A}, ${wordsOf(this.w(c.a))});`;
+      case 'sext':
+        return `W.sext(s, ${o}, ${n}, ${A}, ${this.w(c.a)}, ${tm});`;
+      default:
+        throw new Error(`internal: no wide form for ${c.op}`);
+    }
+  }
+
+  private asyncRead(mi: number, pi: number): string {
+    const mem = this.L.flat.memories[mi]!;
+    const p = mem.readPorts[pi]!;
+    const o = this.o(p.data);
+    const n = wordsOf(mem.width);
+    const body = n === 1 ? `s[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
+    return `{ const ad = ${this.unsigned(p.addr)}; ${body} } // ${this.nm(p.data)}`;
+  }
+
+  private commit(): string[] {
+    const L = this.L;
+    const lines: string[] = [];
+    const copyBack: string[] = [];
+    const words = (id: NetId) => wordsOf(this.w(id));
+    // 1. Synchronous reads see the memory before this edge's writes.
+    L.flat.memories.forEach((mem, mi) =>
+      mem.readPorts.forEach((p) => {
+        if (p.kind !== 'sync') return;
+        const o = this.o(p.data);
+        const n = wordsOf(mem.width);
+        const read = n === 1 ? `t[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
+        const hold = n === 1 ? `t[${o}] = s[${o}];` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = s[${o} + k];`;
+        lines.push(`${p.en === undefined ? '' : `if (${this.r(p.en)}) `}{ const ad = ${this.unsigned(p.addr)}; ${read} }${p.en === undefined ? '' : ` else { ${hold} }`} // ${this.nm(p.data)}`);
+        copyBack.push(n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`);
+      }),
+    );
+    // 2. Registers: next value into the shadow array.
+    for (const r of L.flat.regs) {
+      const q = this.o(r.q);
+      const n = words(r.q);
+      const d = r.d;
+      const take = n === 1 ? `t[${q}] = ${this.r(d)};` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${this.o(d)} + k];`;
+      const hold = n === 1 ? `t[${q}] = s[${q}];` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${q} + k];`;
+      let stmt = r.en === undefined ? take : `if (${this.r(r.en)}) { ${take} } else { ${hold} }`;
+      if (r.reset) stmt = `if (${this.r(r.reset.net)} === 0) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, 't[')} } else { ${stmt} }`;
+      lines.push(`${stmt} // ${this.nm(r.q)}`);
+      copyBack.push(n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`);
+    }
+    // 3. Memory writes, in port order.
+    L.flat.memories.forEach((mem, mi) =>
+      mem.writePorts.forEach((p) => {
+        const n = wordsOf(mem.width);
+        const d = this.o(p.data);
+        let body: string;
+        if (p.mask === undefined) {
+          body = n === 1 ? `m[${mi}][ad] = ${this.r(p.data)};` : `for (let k = 0; k < ${n}; k++) m[${mi}][ad * ${n} + k] = s[${d} + k];`;
+        } else {
+          const g = p.maskGranularity!;
+          const lanes: string[] = [];
+          for (let i = 0; i < mem.width / g; i++) {
+            const bit = this.wide(p.mask) ? `W.extract(s, ${this.o(p.mask)}, ${words(p.mask)}, ${i}, 1)` : `((${this.r(p.mask)} >>> ${i}) & 1)`;
+            const parts: string[] = [];
+            for (let b = i * g; b < (i + 1) * g; ) {
+              const k = b >> 5;
+              const lo = b & 31;
+              const hi = Math.min(31, lo + ((i + 1) * g - b) - 1);
+              const wm = hi - lo + 1 === 32 ? -1 : ((2 ** (hi - lo + 1) - 1) << lo) | 0;
+              const dv = n === 1 ? this.r(p.data) : `s[${d + k}]`;
+              parts.push(`m[${mi}][ad * ${n} + ${k}] = (m[${mi}][ad * ${n} + ${k}] & ${~wm}) | (${dv} & ${wm | 0});`);
+              b += hi - lo + 1;
+            }
+            lanes.push(`if (${bit}) { ${parts.join(' ')} }`);
+          }
+          body = lanes.join(' ');
+        }
+        lines.push(`if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } } // write ${mem.name}`);
+      }),
+    );
+    return [...lines, ...copyBack];
+  }
+}

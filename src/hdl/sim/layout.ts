@@ -1,0 +1,96 @@
+// Prepares a flat netlist for code generation: copy propagation, state slots, and a topological cell order.
+import type { Cell, Memory, ModuleIR, Net, NetId } from '../ir/netlist.ts';
+import { cellInputs } from '../ir/netlist.ts';
+import { wordsOf } from './wideOps.ts';
+
+export interface Slot {
+  readonly off: number;
+  readonly words: number;
+  readonly width: number;
+}
+
+/** A combinational step: a cell, or an asynchronous memory read. */
+export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number };
+
+export interface Layout {
+  readonly flat: ModuleIR;
+  /** Net -> the net that holds its value (after removing `buf` copies). */
+  readonly root: Int32Array;
+  readonly slots: readonly Slot[];
+  readonly stateWords: number;
+  /** Constant values by root net (initialized once, never recomputed). */
+  readonly consts: ReadonlyMap<NetId, bigint>;
+  readonly steps: readonly CombStep[];
+}
+
+export function layoutNetlist(flat: ModuleIR): Layout {
+  const n = flat.nets.length;
+  const parent = new Int32Array(n).map((_, i) => i);
+  for (const c of flat.cells) if (c.op === 'buf') parent[c.out] = c.a;
+  const root = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    let r = i;
+    for (let guard = 0; parent[r] !== r; guard++) {
+      if (guard > n) throw new Error(`combinational loop through copies at '${flat.nets[i]!.name}'`);
+      r = parent[r]!;
+    }
+    root[i] = r;
+  }
+  let off = 0;
+  const slots: Slot[] = flat.nets.map((net) => {
+    if (root[net.id] !== net.id) return { off: -1, words: 0, width: net.width };
+    const s = { off, words: wordsOf(net.width), width: net.width };
+    off += s.words;
+    return s;
+  });
+  for (const net of flat.nets) if (root[net.id] !== net.id) slots[net.id] = slots[root[net.id]!]!;
+
+  const consts = new Map<NetId, bigint>();
+  for (const c of flat.cells) if (c.op === 'const') consts.set(c.out, c.value);
+  const steps = order(flat, root, consts);
+  return { flat, root, slots, stateWords: off, consts, steps };
+}
+
+/** Kahn's algorithm over combinational dependencies (sources: inputs, registers, sync reads, constants). */
+function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>): CombStep[] {
+  const steps: { step: CombStep; out: NetId; ins: NetId[] }[] = [];
+  for (const c of flat.cells) {
+    if (c.op === 'buf' || c.op === 'const') continue;
+    steps.push({ step: { kind: 'cell', cell: c }, out: root[c.out]!, ins: cellInputs(c).map((i) => root[i]!) });
+  }
+  flat.memories.forEach((m: Memory, mi) =>
+    m.readPorts.forEach((p, pi) => {
+      if (p.kind === 'async') steps.push({ step: { kind: 'aread', mem: mi, port: pi }, out: root[p.data]!, ins: [root[p.addr]!] });
+    }),
+  );
+  const producer = new Map<NetId, number>();
+  steps.forEach((s, i) => producer.set(s.out, i));
+  const indegree = new Int32Array(steps.length);
+  const users: number[][] = steps.map(() => []);
+  steps.forEach((s, i) => {
+    for (const inp of new Set(s.ins)) {
+      const p = producer.get(inp);
+      if (p !== undefined && !consts.has(inp)) {
+        indegree[i]!++;
+        users[p]!.push(i);
+      }
+    }
+  });
+  const ready: number[] = [];
+  indegree.forEach((d, i) => d === 0 && ready.push(i));
+  const out: CombStep[] = [];
+  for (let k = 0; k < ready.length; k++) {
+    const i = ready[k]!;
+    out.push(steps[i]!.step);
+    for (const u of users[i]!) if (--indegree[u]! === 0) ready.push(u);
+  }
+  if (out.length !== steps.length) {
+    const stuck = steps.filter((_, i) => indegree[i]! > 0).map((s) => flat.nets[s.out]!.name);
+    throw new Error(`combinational loop among: ${stuck.slice(0, 12).join(', ')}${stuck.length > 12 ? ', …' : ''}`);
+  }
+  return out;
+}
+
+export function netByName(flat: ModuleIR): Map<string, Net> {
+  return new Map(flat.nets.map((n) => [n.name, n]));
+}

@@ -1,0 +1,255 @@
+// The compiled two-state simulator: testbench API over the generated combinational and commit functions.
+import { writeFileSync } from 'node:fs';
+import type { Design, ModuleIR, Net, NetId } from '../ir/netlist.ts';
+import { flattenDesign } from '../ir/flatten.ts';
+import { generateCode } from './codegen.ts';
+import { layoutNetlist, type Layout } from './layout.ts';
+import { VcdWriter } from './vcd.ts';
+import { W, parity, wordsOf } from './wideOps.ts';
+
+export interface PortHandle {
+  readonly width: number;
+  /** For ports up to 32 bits: the value as an unsigned number. */
+  get(): number;
+  set(v: number): void;
+}
+
+export interface Simulator {
+  /** Rising clock edges so far. */
+  readonly cycle: number;
+  poke(name: string, value: bigint | number): void;
+  peek(name: string): bigint;
+  step(cycles?: number): void;
+  reset(cycles?: number, resetName?: string): void;
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number;
+  loadMemory(path: string, words: readonly (bigint | number)[], offset?: number): void;
+  dumpMemory(path: string): bigint[];
+  port(name: string): PortHandle;
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array;
+  traceVcd(path: string): void;
+  close(): void;
+  readonly generatedSource: string;
+  readonly nets: readonly { readonly name: string; readonly width: number }[];
+}
+
+export interface SimulatorOptions {
+  /** Write the generated JavaScript here (for debugging). */
+  readonly dumpSourceTo?: string;
+}
+
+export function compileSimulator(design: Design, opts: SimulatorOptions = {}): Simulator {
+  return new CompiledSimulator(flattenDesign(design), opts);
+}
+
+function closest(name: string, names: Iterable<string>): string {
+  const list = [...names].filter((n) => n.includes(name) || name.includes(n)).slice(0, 5);
+  return list.length ? ` (did you mean ${list.map((n) => `'${n}'`).join(', ')}?)` : '';
+}
+
+class CompiledSimulator implements Simulator {
+  cycle = 0;
+  readonly generatedSource: string;
+  readonly nets: readonly Net[];
+  private readonly L: Layout;
+  private readonly s: Int32Array;
+  private readonly t: Int32Array;
+  private readonly mems: Int32Array[];
+  private readonly comb: () => void;
+  private readonly commit: () => void;
+  private readonly byName: Map<string, Net>;
+  private readonly inputs: Map<string, Net>;
+  private dirty = true;
+  private vcd: VcdWriter | undefined;
+
+  constructor(flat: ModuleIR, opts: SimulatorOptions) {
+    this.L = layoutNetlist(flat);
+    this.nets = flat.nets;
+    this.byName = new Map(flat.nets.map((n) => [n.name, n]));
+    this.inputs = new Map(flat.ports.map((p) => flat.nets[p]!).filter((n) => n.kind === 'input').map((n) => [n.name, n]));
+    this.s = new Int32Array(Math.max(1, this.L.stateWords));
+    this.t = new Int32Array(this.s.length);
+    this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
+    this.generatedSource = generateCode(this.L).source;
+    if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
+    const fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as { comb: () => void; commit: () => void };
+    this.comb = fns.comb;
+    this.commit = fns.commit;
+    for (const [id, v] of this.L.consts) this.write(id, v);
+    for (const r of flat.regs) if (r.init !== undefined) this.write(r.q, r.init);
+    flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
+  }
+
+  // ---------------------------------------------------------------- raw access
+
+  private write(id: NetId, v: bigint): void {
+    const sl = this.L.slots[id]!;
+    if (sl.width <= 32) this.s[sl.off] = Number(BigInt.asIntN(32, v));
+    else for (let k = 0; k < sl.words; k++) this.s[sl.off + k] = Number(BigInt.asIntN(32, v >> BigInt(32 * k)));
+  }
+
+  private read(id: NetId): bigint {
+    const sl = this.L.slots[id]!;
+    let v = 0n;
+    for (let k = sl.words - 1; k >= 0; k--) v = (v << 32n) | BigInt(this.s[sl.off + k]! >>> 0);
+    return v;
+  }
+
+  private settle(): void {
+    if (this.dirty) {
+      this.comb();
+      this.dirty = false;
+    }
+  }
+
+  private net(name: string): Net {
+    const n = this.byName.get(name);
+    if (!n) throw new Error(`no signal '${name}' in ${this.L.flat.name}${closest(name, this.byName.keys())}`);
+    return n;
+  }
+
+  private input(name: string): Net {
+    const n = this.inputs.get(name);
+    if (!n) throw new Error(`'${name}' is not an input port of ${this.L.flat.name}; inputs: ${[...this.inputs.keys()].join(', ')}`);
+    return n;
+  }
+
+  // ---------------------------------------------------------------- testbench API
+
+  poke(name: string, value: bigint | number): void {
+    const n = this.input(name);
+    const v = BigInt(value);
+    if (v < 0n || v >> BigInt(n.width) !== 0n) throw new Error(`value ${value} does not fit input '${name}' (${n.width} bits, unsigned)`);
+    this.write(n.id, v);
+    this.dirty = true;
+  }
+
+  peek(name: string): bigint {
+    this.settle();
+    return this.read(this.net(name).id);
+  }
+
+  step(cycles = 1): void {
+    for (let i = 0; i < cycles; i++) {
+      this.settle();
+      this.vcd?.sample(this.cycle);
+      this.commit();
+      this.cycle++;
+      this.dirty = true;
+    }
+  }
+
+  reset(cycles = 1, resetName = 'rst_n'): void {
+    this.poke(resetName, 0);
+    this.step(cycles);
+    this.poke(resetName, 1);
+  }
+
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
+    for (let i = 0; i <= maxCycles; i++) {
+      if (pred(this)) return i;
+      if (i < maxCycles) this.step();
+    }
+    throw new Error(`runUntil: condition not met within ${maxCycles} cycles (at cycle ${this.cycle})`);
+  }
+
+  private memoryIndex(path: string): number {
+    const i = this.L.flat.memories.findIndex((m) => m.name === path);
+    if (i < 0) throw new Error(`no memory '${path}'; memories: ${this.L.flat.memories.map((m) => m.name).join(', ') || 'none'}`);
+    return i;
+  }
+
+  private fillMemory(i: number, words: readonly (bigint | number)[], offset: number): void {
+    const m = this.L.flat.memories[i]!;
+    const n = wordsOf(m.width);
+    if (offset < 0 || offset + words.length > m.depth) throw new Error(`${words.length} words at ${offset} do not fit memory '${m.name}' of ${m.depth}`);
+    words.forEach((w, j) => {
+      const v = BigInt(w);
+      if (v < 0n || v >> BigInt(m.width) !== 0n) throw new Error(`word ${j} (${w}) does not fit memory '${m.name}' (${m.width} bits)`);
+      for (let k = 0; k < n; k++) this.mems[i]![(offset + j) * n + k] = Number(BigInt.asIntN(32, v >> BigInt(32 * k)));
+    });
+  }
+
+  loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
+    this.fillMemory(this.memoryIndex(path), words, offset);
+    this.dirty = true;
+  }
+
+  dumpMemory(path: string): bigint[] {
+    const i = this.memoryIndex(path);
+    const m = this.L.flat.memories[i]!;
+    const n = wordsOf(m.width);
+    const out: bigint[] = [];
+    for (let a = 0; a < m.depth; a++) {
+      let v = 0n;
+      for (let k = n - 1; k >= 0; k--) v = (v << 32n) | BigInt(this.mems[i]![a * n + k]! >>> 0);
+      out.push(v);
+    }
+    return out;
+  }
+
+  port(name: string): PortHandle {
+    const n = this.net(name);
+    if (n.width > 32) throw new Error(`port(): '${name}' is ${n.width} bits; use poke/peek for values wider than 32 bits`);
+    const off = this.L.slots[n.id]!.off;
+    const isInput = this.inputs.has(name);
+    const limit = 2 ** n.width;
+    return {
+      width: n.width,
+      get: () => {
+        this.settle();
+        return this.s[off]! >>> 0;
+      },
+      set: (v: number) => {
+        if (!isInput) throw new Error(`'${name}' is not an input port`);
+        if (!Number.isInteger(v) || v < 0 || v >= limit) throw new Error(`value ${v} does not fit input '${name}' (${n.width} bits)`);
+        this.s[off] = v | 0;
+        this.dirty = true;
+      },
+    };
+  }
+
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
+    const ins = inputs.map((name) => {
+      const n = this.input(name);
+      return { off: this.L.slots[n.id]!.off, words: wordsOf(n.width), mask: n.width % 32 === 0 ? -1 : 2 ** (n.width % 32) - 1 };
+    });
+    const outs = outputs.map((name) => {
+      const n = this.net(name);
+      return { off: this.L.slots[n.id]!.off, words: wordsOf(n.width) };
+    });
+    const inRow = ins.reduce((a, p) => a + p.words, 0);
+    const outRow = outs.reduce((a, p) => a + p.words, 0);
+    if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
+    const result = new Uint32Array(outRow * cycles);
+    const s = this.s;
+    let si = 0;
+    let ri = 0;
+    for (let c = 0; c < cycles; c++) {
+      for (const p of ins) {
+        for (let k = 0; k < p.words - 1; k++) s[p.off + k] = stimulus[si++]! | 0;
+        s[p.off + p.words - 1] = stimulus[si++]! & p.mask;
+      }
+      this.comb();
+      for (const p of outs) for (let k = 0; k < p.words; k++) result[ri++] = s[p.off + k]!;
+      this.vcd?.sample(this.cycle);
+      this.commit();
+      this.cycle++;
+    }
+    this.dirty = true;
+    return result;
+  }
+
+  traceVcd(path: string): void {
+    this.vcd?.close();
+    const seen = new Set<string>();
+    const signals = this.L.flat.nets
+      .filter((n) => !n.name.split('.').at(-1)!.startsWith('_k') && !seen.has(n.name) && seen.add(n.name))
+      .map((net) => ({ net, read: () => this.read(net.id) }));
+    this.vcd = new VcdWriter(path, this.L.flat.name, signals);
+  }
+
+  close(): void {
+    this.vcd?.close();
+    this.vcd = undefined;
+  }
+}

@@ -1,0 +1,102 @@
+// A VCD waveform writer: module scopes from hierarchical net names, value changes only, enum state names as strings.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { Net } from '../ir/netlist.ts';
+
+export interface VcdSignal {
+  readonly net: Net;
+  /** Reads the current value. */
+  readonly read: () => bigint;
+}
+
+/** Short printable identifier codes: !, ", #, … then two characters, … */
+function idCode(i: number): string {
+  let s = '';
+  do {
+    s += String.fromCharCode(33 + (i % 94));
+    i = Math.floor(i / 94);
+  } while (i > 0);
+  return s;
+}
+
+interface Var {
+  readonly code: string;
+  readonly width: number;
+  readonly read: () => bigint;
+  readonly names?: ReadonlyMap<bigint, string>;
+  last: bigint | undefined;
+}
+
+/**
+ * Time runs 10 units per cycle: values settle at 10·c with clk low, clk rises at 10·c + 5. Enum-typed nets
+ * get a companion `<name>_state` variable of type `string` that GTKWave shows as the member name.
+ */
+export class VcdWriter {
+  private readonly fd: number;
+  private readonly vars: Var[] = [];
+  private buf: string[] = [];
+  private readonly clk: string;
+
+  constructor(path: string, top: string, signals: readonly VcdSignal[]) {
+    this.fd = openSync(path, 'w');
+    const header: string[] = ['$version rtgpu $end', '$timescale 1ns $end', `$scope module ${top} $end`];
+    let next = 0;
+    this.clk = idCode(next++);
+    header.push(`$var wire 1 ${this.clk} clk $end`);
+    // Group by scope path; emit scopes in name order so the file is deterministic.
+    const tree = new Map<string, VcdSignal[]>();
+    for (const sig of signals) {
+      const parts = sig.net.name.split('.');
+      const scope = parts.slice(0, -1).join('.');
+      tree.set(scope, [...(tree.get(scope) ?? []), sig]);
+    }
+    let open: string[] = [];
+    for (const scope of [...tree.keys()].sort()) {
+      const path = scope ? scope.split('.') : [];
+      let common = 0;
+      while (common < open.length && common < path.length && open[common] === path[common]) common++;
+      for (let i = open.length; i > common; i--) header.push('$upscope $end');
+      for (let i = common; i < path.length; i++) header.push(`$scope module ${path[i]} $end`);
+      open = path;
+      for (const sig of tree.get(scope)!) {
+        const leaf = sig.net.name.split('.').at(-1)!;
+        const code = idCode(next++);
+        header.push(`$var wire ${sig.net.width} ${code} ${leaf}${sig.net.width > 1 ? ` [${sig.net.width - 1}:0]` : ''} $end`);
+        this.vars.push({ code, width: sig.net.width, read: sig.read, last: undefined });
+        if (sig.net.enumType) {
+          const scode = idCode(next++);
+          header.push(`$var string 1 ${scode} ${leaf}_state $end`);
+          const names = new Map(sig.net.enumType.members.map((m) => [BigInt(m.value), m.name] as const));
+          this.vars.push({ code: scode, width: 0, read: sig.read, names, last: undefined });
+        }
+      }
+    }
+    for (let i = open.length; i > 0; i--) header.push('$upscope $end');
+    header.push('$upscope $end', '$enddefinitions $end');
+    writeSync(this.fd, header.join('\n') + '\n');
+  }
+
+  /** Record the settled values of cycle `c` and the rising clock edge that ends it. */
+  sample(c: number): void {
+    this.buf.push(`#${10 * c}`, '0' + this.clk);
+    for (const v of this.vars) {
+      const x = v.read();
+      if (x === v.last) continue;
+      v.last = x;
+      if (v.names) this.buf.push(`s${v.names.get(x) ?? `?${x}`} ${v.code}`);
+      else if (v.width === 1) this.buf.push(`${x}${v.code}`);
+      else this.buf.push(`b${x.toString(2)} ${v.code}`);
+    }
+    this.buf.push(`#${10 * c + 5}`, '1' + this.clk);
+    if (this.buf.length > 4096) this.flush();
+  }
+
+  flush(): void {
+    if (this.buf.length) writeSync(this.fd, this.buf.join('\n') + '\n');
+    this.buf = [];
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
