@@ -30,7 +30,7 @@ export function output<T extends HType>(type: T): PortSpec<T> {
 
 // ---------------------------------------------------------------- module definitions
 
-export type Params = Record<string, unknown> | void;
+export type Params = object | void;
 
 export interface ModuleDef<P extends Params, S extends PortSpecs> {
   readonly name: string;

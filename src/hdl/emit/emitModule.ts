@@ -217,13 +217,13 @@ class ModuleEmitter {
       const key = r.reset ? `${r.reset.kind}:${r.reset.net}` : 'none';
       groups.set(key, [...(groups.get(key) ?? []), r]);
     }
-    const noReset = groups.get('none') ?? [];
-    if (noReset.length) {
-      // Power-on values for simulators (Icarus is 4-state); FPGA flows take them from the same initial block.
+    if (regs.length) {
+      // Power-on values for simulators (Icarus is 4-state and would show X until the first reset edge);
+      // FPGA flows take initial values from the same block when they honour it.
       this.line('');
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of noReset) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, r.init ?? 0n)};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, r.init ?? 0n)};`);
       this.line('  end');
       this.line('`endif');
     }

@@ -85,7 +85,8 @@ export interface RegReset {
 
 /**
  * A D flip-flop bank. At each rising clock edge: if reset is active, q = reset.value; else if en is absent
- * or 1, q = d. Without reset, q powers on as `init` (0 if absent) in every simulator and on FPGAs.
+ * or 1, q = d. An async reset also forces q = reset.value whenever the reset net is 0. Before any edge,
+ * q powers on as `init` (0 if absent) in every simulator and, where the FPGA flow honours it, in hardware.
  */
 export interface Reg {
   readonly q: NetId;

@@ -1,0 +1,13 @@
+// Runs before the tests: makes sure Verilator, Icarus Verilog and Yosys are installed (installs them as root).
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const tools = [['verilator', '--version'], ['iverilog', '-V'], ['vvp', '-V'], ['yosys', '-V']];
+const missing = tools.filter(([t, flag]) => spawnSync(t, [flag], { stdio: 'ignore' }).error);
+if (missing.length) {
+  console.log(`ensure-tools: missing ${missing.map(([t]) => t).join(', ')}`);
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'install-tools.sh');
+  const r = spawnSync('bash', [script], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}

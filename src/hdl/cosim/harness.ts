@@ -1,0 +1,47 @@
+// What an external simulator backend needs to know about a design, and what it returns.
+export interface HarnessPort {
+  readonly name: string;
+  readonly width: number;
+  readonly dir: 'input' | 'output';
+}
+
+export interface HarnessDesign {
+  readonly top: string;
+  /** Every .sv and .hex file; written side by side, simulators run with that directory as cwd. */
+  readonly svFiles: readonly { readonly path: string; readonly text: string }[];
+  /** The .sv paths in compile order. */
+  readonly fileList: readonly string[];
+  /** The top has an `input logic clk` (not listed in ports). */
+  readonly clocked: boolean;
+  /** In declaration order, clk excluded. */
+  readonly ports: readonly HarnessPort[];
+}
+
+export interface ExternalRunResult {
+  /** cycles × (sum of ceil(width/32) over outputs) words, outputs in port order. */
+  readonly outputs: Uint32Array;
+  readonly cycles: number;
+  /** Time of the stepping loop alone, measured inside the harness. */
+  readonly seconds: number;
+}
+
+export interface PreparedSimulation {
+  run(stimulus: Uint32Array, cycles: number): Promise<ExternalRunResult>;
+}
+
+export interface ExternalSimulator {
+  readonly name: 'verilator' | 'icarus';
+  prepare(design: HarnessDesign): Promise<PreparedSimulation>;
+}
+
+export const wordsOf = (w: number): number => Math.ceil(w / 32);
+
+export function inputsOf(d: HarnessDesign): HarnessPort[] {
+  return d.ports.filter((p) => p.dir === 'input');
+}
+
+export function outputsOf(d: HarnessDesign): HarnessPort[] {
+  return d.ports.filter((p) => p.dir === 'output');
+}
+
+export const rowWords = (ports: readonly HarnessPort[]): number => ports.reduce((s, p) => s + wordsOf(p.width), 0);

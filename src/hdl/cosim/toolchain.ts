@@ -1,0 +1,30 @@
+// Locates the external tools and explains how to install them when they are missing.
+import { execa } from 'execa';
+
+export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'yosys';
+
+const versionArgs: Record<ToolName, string[]> = { verilator: ['--version'], iverilog: ['-V'], vvp: ['-V'], yosys: ['-V'] };
+const debianPackage: Record<ToolName, string> = { verilator: 'verilator', iverilog: 'iverilog', vvp: 'iverilog', yosys: 'yosys' };
+const found = new Map<ToolName, Promise<string>>();
+
+export class MissingToolError extends Error {
+  constructor(readonly tool: ToolName) {
+    super(`${tool} not found on PATH: run 'bash scripts/install-tools.sh' (Debian: apt-get install ${debianPackage[tool]})`);
+    this.name = 'MissingToolError';
+  }
+}
+
+/** The tool's version line; throws MissingToolError when it cannot be run. */
+export function toolVersion(tool: ToolName): Promise<string> {
+  let p = found.get(tool);
+  if (!p) {
+    p = execa(tool, versionArgs[tool], { reject: false, all: true }).then((r) => {
+      if (r.failed && (r as { code?: string }).code === 'ENOENT') throw new MissingToolError(tool);
+      const line = (r.all ?? '').split('\n').find((l) => l.trim()) ?? '';
+      if (!line) throw new MissingToolError(tool);
+      return line.trim();
+    });
+    found.set(tool, p);
+  }
+  return p;
+}

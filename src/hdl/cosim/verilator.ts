@@ -1,0 +1,82 @@
+// The Verilator back end: a generated C++ harness steps the whole run in one process from a vector file.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { cachedBuild, contentHash } from './buildCache.ts';
+import { toolVersion } from './toolchain.ts';
+import { inputsOf, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
+
+const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
+
+/** One place for every flag: they are part of the build cache key. */
+export const verilatorFlags = ['--cc', '--exe', '--build', '-j', '2', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', '-O2', '--Mdir', 'obj'];
+
+function assignIn(p: HarnessPort, at: number): string {
+  const w = wordsOf(p.width);
+  if (p.width <= 32) return `    top.${p.name} = in[${at}];`;
+  if (p.width <= 64) return `    top.${p.name} = (uint64_t)in[${at}] | ((uint64_t)in[${at + 1}] << 32);`;
+  return Array.from({ length: w }, (_, k) => `    top.${p.name}[${k}] = in[${at + k}];`).join('\n');
+}
+
+function sampleOut(p: HarnessPort, at: number): string {
+  const w = wordsOf(p.width);
+  if (p.width <= 32) return `    o[${at}] = top.${p.name};`;
+  if (p.width <= 64) return `    o[${at}] = (uint32_t)top.${p.name}; o[${at + 1}] = (uint32_t)(top.${p.name} >> 32);`;
+  return Array.from({ length: w }, (_, k) => `    o[${at + k}] = top.${p.name}[${k}];`).join('\n');
+}
+
+export function harnessSource(d: HarnessDesign): string {
+  const ins = inputsOf(d);
+  const outs = outputsOf(d);
+  let at = 0;
+  const apply = [...(d.clocked ? ['    top.clk = 0;'] : []), ...ins.map((p) => assignIn(p, (at += wordsOf(p.width)) - wordsOf(p.width)))];
+  at = 0;
+  const sample = outs.map((p) => sampleOut(p, (at += wordsOf(p.width)) - wordsOf(p.width)));
+  const powerOn = ins.filter((p) => p.width === 1).map((p) => `  top.${p.name} = 1;`);
+  return readFileSync(template, 'utf8')
+    .replaceAll('{{TOP}}', d.top)
+    .replace('{{IN_WORDS}}', String(rowWords(ins)))
+    .replace('{{OUT_WORDS}}', String(rowWords(outs)))
+    .replace('{{POWER_ON}}', powerOn.join('\n'))
+    .replace('{{APPLY}}', apply.join('\n'))
+    .replace('{{SAMPLE}}', sample.join('\n'))
+    .replace('{{CLOCK}}', d.clocked ? '    top.clk = 1;\n    top.eval();' : '');
+}
+
+export const verilator: ExternalSimulator = {
+  name: 'verilator',
+  async prepare(d: HarnessDesign): Promise<PreparedSimulation> {
+    const version = await toolVersion('verilator');
+    const cpp = harnessSource(d);
+    const key = contentHash([version, ...verilatorFlags, cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
+    const { dir } = await cachedBuild('verilator', key, async (tmp) => {
+      for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);
+      writeFileSync(join(tmp, 'harness.cpp'), cpp);
+      const r = await execa('verilator', [...verilatorFlags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true });
+      if (r.exitCode !== 0) throw new Error(`verilator build of ${d.top} failed:\n${(r.all ?? '').slice(-4000)}`);
+    });
+    const outWords = rowWords(outputsOf(d));
+    return {
+      async run(stimulus: Uint32Array, cycles: number) {
+        const work = mkdtempSync(join(tmpdir(), 'rtgpu-vl-'));
+        try {
+          const stim = join(work, 'stim.bin');
+          const out = join(work, 'out.bin');
+          writeFileSync(stim, new Uint8Array(stimulus.buffer, stimulus.byteOffset, stimulus.byteLength));
+          // Memory images are read relative to the working directory, so run where the sources are.
+          const r = await execa(join(dir, 'obj', 'sim'), [stim, out, String(cycles)], { cwd: dir, reject: false, all: true });
+          if (r.exitCode !== 0) throw new Error(`verilator simulation of ${d.top} failed:\n${(r.all ?? '').slice(-2000)}`);
+          const seconds = Number(/seconds ([0-9.e-]+)/.exec(r.stdout)?.[1] ?? NaN);
+          const bytes = readFileSync(out);
+          const outputs = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+          if (outputs.length !== outWords * cycles) throw new Error(`verilator wrote ${outputs.length} words, expected ${outWords * cycles}`);
+          return { outputs, cycles, seconds };
+        } finally {
+          rmSync(work, { recursive: true, force: true });
+        }
+      },
+    };
+  },
+};
