@@ -37,13 +37,13 @@ export interface CosimReport {
   readonly seconds: Readonly<Record<string, number>>;
 }
 
-interface PortInfo {
+export interface PortInfo {
   readonly net: Net;
   readonly words: number;
   readonly offset: number;
 }
 
-function portLayout(nets: readonly Net[]): { ports: PortInfo[]; rowWords: number } {
+export function portLayout(nets: readonly Net[]): { ports: PortInfo[]; rowWords: number } {
   let offset = 0;
   const ports = nets.map((net) => {
     const words = Math.ceil(net.width / 32);
@@ -149,7 +149,8 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   return { design: d.name, cycles: opts.cycles, seed: opts.seed, sims: opts.sims, mismatch, golden, seconds };
 }
 
-function firstMismatch(
+/** The first cycle and output port where any simulator disagrees with the first one listed. */
+export function firstMismatch(
   sims: readonly string[],
   traces: Record<string, Uint32Array>,
   ports: readonly PortInfo[],

@@ -1,0 +1,39 @@
+// Round-robin arbiter: grants the first requester after the last one granted, so no requester starves.
+import { Decoupled, UInt, Vec, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../index.ts';
+import { clog2 } from './clog2.ts';
+
+export interface ArbiterParams {
+  readonly n: number;
+  readonly width: number;
+}
+
+export const RoundRobinArbiter = defineModule(
+  'RoundRobinArbiter',
+  (p: ArbiterParams) => ({
+    in: input(Vec(p.n, Decoupled(UInt(p.width)))),
+    out: output(Decoupled(UInt(p.width))),
+    chosen: output(UInt(clog2(p.n))),
+  }),
+  (m, io, p) => {
+    const iw = clog2(p.n);
+    const last = m.reg(UInt(iw), { reset: p.n - 1 });
+    const valid = io.in.map((x) => x.valid);
+    // For each possible `last`, the first valid requester in the order last+1, last+2, … (a static priority chain).
+    const firstAfter = (l: number): UIntValue => {
+      let pick: UIntValue = lit(l, iw);
+      for (let k = p.n; k >= 1; k--) {
+        const i = (l + k) % p.n;
+        pick = mux(valid[i]!, lit(i, iw), pick);
+      }
+      return pick;
+    };
+    let grant: UIntValue = firstAfter(p.n - 1);
+    for (let l = p.n - 2; l >= 0; l--) grant = mux(last.eq(l), firstAfter(l), grant);
+    const any = valid.reduce((a: BoolValue, b) => a.or(b));
+    io.out.valid.set(any);
+    io.out.bits.set(io.in.map((x) => x.bits).reduce((acc, bits, i) => (i === 0 ? bits : mux(grant.eq(i), bits, acc))));
+    io.in.elems.forEach((x, i) => x.ready.set(io.out.ready.and(any).and(grant.eq(i))));
+    io.chosen.set(grant);
+    m.when(io.out.fire, () => last.set(grant));
+  },
+);

@@ -1,0 +1,48 @@
+// Synchronous FIFO with first-word fall-through: the head word is on deq.bits whenever deq.valid is 1.
+import { Bool, Decoupled, UInt, defineModule, input, mux, output } from '../index.ts';
+import { clog2 } from './clog2.ts';
+
+export interface FifoParams {
+  readonly width: number;
+  /** Any positive integer (not only powers of two). */
+  readonly depth: number;
+}
+
+/**
+ * Storage is a memory with an asynchronous read port (LUT RAM), so the head is visible without a
+ * cycle of latency. A full FIFO does not accept a word even if one leaves in the same cycle, and an
+ * empty one does not pass a word straight through: ready and valid depend only on registers.
+ */
+export const Fifo = defineModule(
+  'Fifo',
+  (p: FifoParams) => ({
+    enq: input(Decoupled(UInt(p.width))),
+    deq: output(Decoupled(UInt(p.width))),
+    count: output(UInt(clog2(p.depth + 1))),
+    full: output(Bool),
+    empty: output(Bool),
+  }),
+  (m, io, p) => {
+    const aw = clog2(p.depth);
+    const storage = m.memory(UInt(p.width), p.depth);
+    const head = m.reg(UInt(aw), { reset: 0 });
+    const tail = m.reg(UInt(aw), { reset: 0 });
+    const count = m.reg(UInt(clog2(p.depth + 1)), { reset: 0 });
+    const full = count.eq(p.depth);
+    const empty = count.eq(0);
+    const next = (ptr: typeof head) => mux(ptr.eq(p.depth - 1), 0, ptr.add(p.depth === 1 ? 0 : 1));
+
+    io.enq.ready.set(full.not());
+    io.deq.valid.set(empty.not());
+    io.deq.bits.set(storage.readAsync(head));
+    m.when(io.enq.fire, () => {
+      storage.write(tail, io.enq.bits);
+      tail.set(next(tail));
+    });
+    m.when(io.deq.fire, () => head.set(next(head)));
+    m.when(io.enq.fire.and(io.deq.fire.not()), () => count.set(count.add(1))).elsewhen(io.deq.fire.and(io.enq.fire.not()), () => count.set(count.sub(1)));
+    io.count.set(count);
+    io.full.set(full);
+    io.empty.set(empty);
+  },
+);
