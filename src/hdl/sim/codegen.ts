@@ -1,10 +1,11 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
 import type { Cell, NetId } from '../ir/netlist.ts';
+import { cellInputs } from '../ir/netlist.ts';
 import type { Layout } from './layout.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 
 /** Steps per generated function: keeps each function far below V8's optimization size limit. */
-const CHUNK = 1200;
+const CHUNK = 2500;
 
 export interface GeneratedCode {
   /** Body of `function (s, t, m, W, parity)` returning `{ comb, commit }`. */
@@ -20,6 +21,8 @@ export function generateCode(L: Layout): GeneratedCode {
 }
 
 class Gen {
+  /** Roots computed as locals in the function being generated. */
+  private locals = new Set<NetId>();
   constructor(private readonly L: Layout) {}
 
   private slot(id: NetId) {
@@ -40,8 +43,10 @@ class Gen {
 
   /** A narrow operand: an inlined constant or a state read. */
   private r(id: NetId): string {
-    const c = this.L.consts.get(this.L.root[id]!);
-    return c !== undefined ? narrowConst(c, this.w(id)) : `s[${this.o(id)}]`;
+    const root = this.L.root[id]!;
+    const c = this.L.consts.get(root);
+    if (c !== undefined) return narrowConst(c, this.w(id));
+    return this.locals.has(root) ? `v${root}` : `s[${this.o(id)}]`;
   }
 
   /** The unsigned value of a (narrow or wide) net, e.g. a shift amount or an address. */
@@ -51,19 +56,95 @@ class Gen {
   }
 
   program(): string {
-    const comb = this.L.steps.map((st) => (st.kind === 'cell' ? this.cell(st.cell) : this.asyncRead(st.mem, st.port)));
-    const asyncResets = this.L.flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
-    const chunks: string[][] = [];
-    const all = [...asyncResets, ...comb];
-    for (let i = 0; i < all.length; i += CHUNK) chunks.push(all.slice(i, i + CHUNK));
-    const fns = chunks.map((c, i) => `function comb${i}() {\n${c.map((x) => `  ${x}`).join('\n')}\n}`);
+    const fast = this.combFunctions('comb', false);
+    const full = this.combFunctions('combAll', true);
     const commit = this.commit();
     return [
-      ...fns,
-      `function comb() {\n${chunks.map((_, i) => `  comb${i}();`).join('\n')}\n}`,
+      ...fast,
+      ...full,
       `function commit() {\n${commit.map((x) => `  ${x}`).join('\n')}\n}`,
-      'return { comb, commit };',
+      'return { comb, combAll, commit };',
     ].join('\n\n');
+  }
+
+  /** Nets that must live in the state array in the fast variant: sources, ports, and everything read outside comb. */
+  private observable(): Set<NetId> {
+    const L = this.L;
+    const keep = new Set<NetId>();
+    const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
+    for (const n of L.flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
+    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+    for (const m of L.flat.memories) {
+      for (const p of m.readPorts) [p.addr, p.en].forEach(add);
+      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
+    }
+    // Wide helpers read their operands from the state array by offset.
+    for (const st of L.steps) {
+      if (st.kind !== 'cell') continue;
+      const c = st.cell;
+      if (this.isWideCell(c)) for (const i of cellInputs(c)) add(i);
+    }
+    return keep;
+  }
+
+  private combFunctions(name: string, storeAll: boolean): string[] {
+    const keep = storeAll ? null : this.observable();
+    const asyncResets = this.L.flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
+    const chunks: (typeof this.L.steps)[] = [];
+    for (let i = 0; i < this.L.steps.length; i += CHUNK) chunks.push(this.L.steps.slice(i, i + CHUNK));
+    // A value consumed in a later chunk must be stored.
+    const chunkOf = new Map<NetId, number>();
+    chunks.forEach((ch, k) => ch.forEach((st) => chunkOf.set(this.stepOut(st), k)));
+    if (keep) {
+      chunks.forEach((ch, k) =>
+        ch.forEach((st) => {
+          for (const i of this.stepInputs(st)) {
+            const r = this.L.root[i]!;
+            const from = chunkOf.get(r);
+            if (from !== undefined && from !== k) keep.add(r);
+          }
+        }),
+      );
+    }
+    const fns = chunks.map((ch, k) => {
+      this.locals = new Set();
+      const body = ch.map((st) => this.step(st, keep));
+      if (k === 0) body.unshift(...asyncResets);
+      return `function ${name}${k}() {\n${body.map((x) => `  ${x}`).join('\n')}\n}`;
+    });
+    this.locals = new Set();
+    if (chunks.length === 0) fns.push(`function ${name}0() {\n${asyncResets.map((x) => `  ${x}`).join('\n')}\n}`);
+    return [...fns, `function ${name}() {\n${fns.map((_, k) => `  ${name}${k}();`).join('\n')}\n}`];
+  }
+
+  private stepOut(st: (typeof this.L.steps)[number]): NetId {
+    return this.L.root[st.kind === 'cell' ? st.cell.out : this.L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
+  }
+
+  private stepInputs(st: (typeof this.L.steps)[number]): NetId[] {
+    return st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  }
+
+  /** One combinational step: a local `vN` for narrow results (stored when observable), helpers for wide ones. */
+  private step(st: (typeof this.L.steps)[number], keep: Set<NetId> | null): string {
+    const out = this.stepOut(st);
+    const store = keep === null || keep.has(out);
+    if (st.kind === 'aread') {
+      const code = this.asyncRead(st.mem, st.port, store);
+      return code;
+    }
+    const c = st.cell;
+    const cm = ` // ${this.nm(c.out)}`;
+    if (this.isWideCell(c) && this.w(c.out) > 32) return this.wideCell(c) + cm;
+    const expr = this.isWideCell(c) ? this.wideNarrowExpr(c) : c.op === 'shl' || c.op === 'lshr' || c.op === 'ashr' ? this.shiftExpr(c as { op: string; out: NetId; a: NetId; b: NetId }, this.w(c.out)) : this.narrow(c, this.w(c.out));
+    this.locals.add(out);
+    return `const v${out} = ${expr};${store ? ` s[${this.o(out)}] = v${out};` : ''}${cm}`;
+  }
+
+  private isWideCell(c: Cell): boolean {
+    if (this.w(c.out) > 32) return true;
+    if ('a' in c && this.wide(c.a as NetId)) return true;
+    return 'b' in c && c.op !== 'mux' && c.op !== 'shl' && c.op !== 'lshr' && c.op !== 'ashr' && this.wide((c as { b: NetId }).b);
   }
 
   private setConst(id: NetId, v: bigint): string {
@@ -72,17 +153,6 @@ class Gen {
     const parts: string[] = [];
     for (let k = 0; k < sl.words; k++) parts.push(`s[${sl.off + k}] = ${Number(BigInt.asIntN(32, v >> BigInt(32 * k)))};`);
     return parts.join(' ');
-  }
-
-  private cell(c: Cell): string {
-    const out = c.out;
-    const w = this.w(out);
-    const cm = ` // ${this.nm(out)}`;
-    if (w > 32 || ('a' in c && this.wide(c.a as NetId)) || ('b' in c && c.op !== 'mux' && c.op !== 'shl' && c.op !== 'lshr' && c.op !== 'ashr' && this.wide((c as { b: NetId }).b))) {
-      return this.wideCell(c) + cm;
-    }
-    if (c.op === 'shl' || c.op === 'lshr' || c.op === 'ashr') return `${this.shift(c as { op: string; out: NetId; a: NetId; b: NetId }, w)}${cm}`;
-    return `s[${this.o(out)}] = ${this.narrow(c, w)};${cm}`;
   }
 
   private narrow(c: Cell, w: number): string {
@@ -131,15 +201,18 @@ class Gen {
         return `${this.r(c.sel)} ? ${this.r(c.a)} : ${this.r(c.b)}`;
       case 'concat': {
         let pos = w;
-        const terms = c.parts.map((p) => {
+        const terms = c.parts.flatMap((p) => {
           pos -= this.w(p);
-          return pos === 0 ? this.r(p) : `(${this.r(p)} << ${pos})`;
+          if (this.L.consts.get(this.L.root[p]!) === 0n) return [];
+          return [pos === 0 ? this.r(p) : `(${this.r(p)} << ${pos})`];
         });
+        if (terms.length === 0) return '0';
         return w === 32 ? `(${terms.join(' | ')}) | 0` : terms.join(' | ');
       }
       case 'slice':
         if (c.lo === 0 && w === this.w(c.a)) return this.r(c.a);
-        return w === 32 ? `${this.r(c.a)}` : `(${this.r(c.a)} >>> ${c.lo}) & ${M}`;
+        if (w === 32) return this.r(c.a);
+        return c.lo === 0 ? `${this.r(c.a)} & ${M}` : `(${this.r(c.a)} >>> ${c.lo}) & ${M}`;
       case 'zext':
         return this.r(c.a);
       case 'sext': {
@@ -151,16 +224,43 @@ class Gen {
     }
   }
 
-  private shift(c: { op: string; out: NetId; a: NetId; b: NetId }, w: number): string {
-    const o = this.o(c.out);
+  private shiftExpr(c: { op: string; out: NetId; a: NetId; b: NetId }, w: number): string {
     const M = mask(w);
     const a = this.r(c.a);
     const sh = this.unsigned(c.b);
-    if (c.op === 'shl') return `{ const n = ${sh}; s[${o}] = n >= ${w} ? 0 : ${w === 32 ? `${a} << n` : `(${a} << n) & ${M}`}; }`;
-    if (c.op === 'lshr') return `{ const n = ${sh}; s[${o}] = n >= ${w} ? 0 : ${w === 32 ? `(${a} >>> n) | 0` : `${a} >>> n`}; }`;
+    if (c.op === 'shl') return `${sh} >= ${w} ? 0 : ${w === 32 ? `${a} << ${sh}` : `(${a} << ${sh}) & ${M}`}`;
+    if (c.op === 'lshr') return `${sh} >= ${w} ? 0 : ${w === 32 ? `(${a} >>> ${sh}) | 0` : `${a} >>> ${sh}`}`;
     const k = 32 - w;
     const x = k === 0 ? a : `((${a} << ${k}) >> ${k})`;
-    return `{ const n = ${sh}; const x = ${x}; s[${o}] = ${w === 32 ? `n >= 32 ? x >> 31 : x >> n` : `(n >= ${w} ? x >> 31 : x >> n) & ${M}`}; }`;
+    return w === 32 ? `${sh} >= 32 ? ${x} >> 31 : ${x} >> ${sh}` : `(${sh} >= ${w} ? ${x} >> 31 : ${x} >> ${sh}) & ${M}`;
+  }
+
+  /** Narrow results computed from wide operands. */
+  private wideNarrowExpr(c: Cell): string {
+    const A = 'a' in c ? this.o(c.a as NetId) : -1;
+    const aw = 'a' in c ? this.w(c.a as NetId) : 0;
+    switch (c.op) {
+      case 'eq':
+        return `W.eq(s, ${A}, ${this.o(c.b)}, ${wordsOf(aw)})`;
+      case 'ne':
+        return `1 - W.eq(s, ${A}, ${this.o(c.b)}, ${wordsOf(aw)})`;
+      case 'ult':
+      case 'ule':
+        return `W.ult(s, ${A}, ${this.o(c.b)}, ${wordsOf(aw)}, ${c.op === 'ule' ? 1 : 0})`;
+      case 'slt':
+      case 'sle':
+        return `W.slt(s, ${A}, ${this.o(c.b)}, ${aw}, ${c.op === 'sle' ? 1 : 0})`;
+      case 'redand':
+        return `W.redand(s, ${A}, ${wordsOf(aw)}, ${topMask(aw)})`;
+      case 'redor':
+        return `W.redor(s, ${A}, ${wordsOf(aw)})`;
+      case 'redxor':
+        return `W.redxor(s, ${A}, ${wordsOf(aw)})`;
+      case 'slice':
+        return `W.extract(s, ${A}, ${wordsOf(aw)}, ${c.lo}, ${this.w(c.out)})`;
+      default:
+        throw new Error(`internal: no narrow result of wide ${c.op}`);
+    }
   }
 
   private wideCell(c: Cell): string {
@@ -224,13 +324,16 @@ class Gen {
     }
   }
 
-  private asyncRead(mi: number, pi: number): string {
+  private asyncRead(mi: number, pi: number, store: boolean): string {
     const mem = this.L.flat.memories[mi]!;
     const p = mem.readPorts[pi]!;
+    const out = this.L.root[p.data]!;
     const o = this.o(p.data);
     const n = wordsOf(mem.width);
-    const body = n === 1 ? `s[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
-    return `{ const ad = ${this.unsigned(p.addr)}; ${body} } // ${this.nm(p.data)}`;
+    if (n > 1) return `{ const ad = ${this.unsigned(p.addr)}; for (let k = 0; k < ${n}; k++) s[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0; } // ${this.nm(p.data)}`;
+    const code = `const a${out} = ${this.unsigned(p.addr)}; const v${out} = a${out} < ${mem.depth} ? m[${mi}][a${out}] : 0;${store ? ` s[${o}] = v${out};` : ''} // ${this.nm(p.data)}`;
+    this.locals.add(out);
+    return code;
   }
 
   private commit(): string[] {
@@ -250,17 +353,27 @@ class Gen {
         copyBack.push(n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`);
       }),
     );
-    // 2. Registers: next value into the shadow array.
+    // 2. Registers. One whose inputs include a register or read port output must see the old value,
+    // so it goes through the shadow array; the rest (the common case) are written directly after the
+    // memory writes, which may also read register outputs.
+    const isState = (id: NetId | undefined) => {
+      if (id === undefined) return false;
+      const k = L.flat.nets[L.root[id]!]!.kind;
+      return k === 'reg' || k === 'memread';
+    };
+    const direct: string[] = [];
     for (const r of L.flat.regs) {
+      const shadow = isState(r.d) || isState(r.en) || isState(r.reset?.net);
+      const A = shadow ? 't' : 's';
       const q = this.o(r.q);
       const n = words(r.q);
       const d = r.d;
-      const take = n === 1 ? `t[${q}] = ${this.r(d)};` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${this.o(d)} + k];`;
-      const hold = n === 1 ? `t[${q}] = s[${q}];` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${q} + k];`;
-      let stmt = r.en === undefined ? take : `if (${this.r(r.en)}) { ${take} } else { ${hold} }`;
-      if (r.reset) stmt = `if (${this.r(r.reset.net)} === 0) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, 't[')} } else { ${stmt} }`;
-      lines.push(`${stmt} // ${this.nm(r.q)}`);
-      copyBack.push(n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`);
+      const take = n === 1 ? `${A}[${q}] = ${this.r(d)};` : `for (let k = 0; k < ${n}; k++) ${A}[${q} + k] = s[${this.o(d)} + k];`;
+      const hold = !shadow ? '' : n === 1 ? `t[${q}] = s[${q}];` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${q} + k];`;
+      let stmt = r.en === undefined ? take : `if (${this.r(r.en)}) { ${take} }${hold ? ` else { ${hold} }` : ''}`;
+      if (r.reset) stmt = `if (${this.r(r.reset.net)} === 0) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, `${A}[`)} } else { ${stmt} }`;
+      (shadow ? lines : direct).push(`${stmt} // ${this.nm(r.q)}`);
+      if (shadow) copyBack.push(n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`);
     }
     // 3. Memory writes, in port order.
     L.flat.memories.forEach((mem, mi) =>
@@ -292,6 +405,6 @@ class Gen {
         lines.push(`if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } } // write ${mem.name}`);
       }),
     );
-    return [...lines, ...copyBack];
+    return [...lines, ...direct, ...copyBack];
   }
 }

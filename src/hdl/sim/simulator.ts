@@ -54,8 +54,13 @@ class CompiledSimulator implements Simulator {
   private readonly s: Int32Array;
   private readonly t: Int32Array;
   private readonly mems: Int32Array[];
+  /** Computes what the clock edge and the ports need; internal-only values stay in locals. */
   private readonly comb: () => void;
+  /** Computes and stores every net, for peek and waveforms. */
+  private readonly combAll: () => void;
   private readonly commit: () => void;
+  private dirtyAll = true;
+  private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
   private readonly byName: Map<string, Net>;
   private readonly inputs: Map<string, Net>;
   private dirty = true;
@@ -71,8 +76,9 @@ class CompiledSimulator implements Simulator {
     this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
     this.generatedSource = generateCode(this.L).source;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
-    const fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as { comb: () => void; commit: () => void };
+    const fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as { comb: () => void; combAll: () => void; commit: () => void };
     this.comb = fns.comb;
+    this.combAll = fns.combAll;
     this.commit = fns.commit;
     for (const [id, v] of this.L.consts) this.write(id, v);
     for (const r of flat.regs) if (r.init !== undefined) this.write(r.q, r.init);
@@ -101,6 +107,19 @@ class CompiledSimulator implements Simulator {
     }
   }
 
+  private settleAll(): void {
+    if (this.dirtyAll) {
+      this.combAll();
+      this.dirtyAll = false;
+      this.dirty = false;
+    }
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    this.dirtyAll = true;
+  }
+
   private net(name: string): Net {
     const n = this.byName.get(name);
     if (!n) throw new Error(`no signal '${name}' in ${this.L.flat.name}${closest(name, this.byName.keys())}`);
@@ -120,21 +139,23 @@ class CompiledSimulator implements Simulator {
     const v = BigInt(value);
     if (v < 0n || v >> BigInt(n.width) !== 0n) throw new Error(`value ${value} does not fit input '${name}' (${n.width} bits, unsigned)`);
     this.write(n.id, v);
-    this.dirty = true;
+    this.changed();
   }
 
   peek(name: string): bigint {
-    this.settle();
+    this.settleAll();
     return this.read(this.net(name).id);
   }
 
   step(cycles = 1): void {
     for (let i = 0; i < cycles; i++) {
-      this.settle();
-      this.vcd?.sample(this.cycle);
+      if (this.vcd) {
+        this.settleAll();
+        this.vcd.sample(this.cycle);
+      } else this.settle();
       this.commit();
       this.cycle++;
-      this.dirty = true;
+      this.changed();
     }
   }
 
@@ -171,7 +192,7 @@ class CompiledSimulator implements Simulator {
 
   loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
     this.fillMemory(this.memoryIndex(path), words, offset);
-    this.dirty = true;
+    this.changed();
   }
 
   dumpMemory(path: string): bigint[] {
@@ -196,14 +217,14 @@ class CompiledSimulator implements Simulator {
     return {
       width: n.width,
       get: () => {
-        this.settle();
+        this.settleAll();
         return this.s[off]! >>> 0;
       },
       set: (v: number) => {
         if (!isInput) throw new Error(`'${name}' is not an input port`);
         if (!Number.isInteger(v) || v < 0 || v >= limit) throw new Error(`value ${v} does not fit input '${name}' (${n.width} bits)`);
         this.s[off] = v | 0;
-        this.dirty = true;
+        this.changed();
       },
     };
   }
@@ -221,6 +242,23 @@ class CompiledSimulator implements Simulator {
     const outRow = outs.reduce((a, p) => a + p.words, 0);
     if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
     const result = new Uint32Array(outRow * cycles);
+    if (this.vcd) {
+      this.vectorLoopTraced(ins, outs, stimulus, result, cycles);
+    } else {
+      const key = `${inputs.join(',')}|${outputs.join(',')}`;
+      let loop = this.loops.get(key);
+      if (!loop) {
+        loop = vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        this.loops.set(key, loop);
+      }
+      loop(stimulus, result, cycles);
+      this.cycle += cycles;
+    }
+    this.changed();
+    return result;
+  }
+
+  private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {
     const s = this.s;
     let si = 0;
     let ri = 0;
@@ -229,14 +267,12 @@ class CompiledSimulator implements Simulator {
         for (let k = 0; k < p.words - 1; k++) s[p.off + k] = stimulus[si++]! | 0;
         s[p.off + p.words - 1] = stimulus[si++]! & p.mask;
       }
-      this.comb();
+      this.combAll();
+      this.vcd!.sample(this.cycle);
       for (const p of outs) for (let k = 0; k < p.words; k++) result[ri++] = s[p.off + k]!;
-      this.vcd?.sample(this.cycle);
       this.commit();
       this.cycle++;
     }
-    this.dirty = true;
-    return result;
   }
 
   traceVcd(path: string): void {
@@ -252,4 +288,34 @@ class CompiledSimulator implements Simulator {
     this.vcd?.close();
     this.vcd = undefined;
   }
+}
+
+/** A vector loop specialized to one list of ports: straight-line port copies, no per-port iteration. */
+function vectorLoop(
+  ins: readonly { off: number; words: number; mask: number }[],
+  outs: readonly { off: number; words: number }[],
+  comb: () => void,
+  commit: () => void,
+  s: Int32Array,
+): (stim: Uint32Array, out: Uint32Array, cycles: number) => void {
+  const inRow = ins.reduce((a, p) => a + p.words, 0);
+  const outRow = outs.reduce((a, p) => a + p.words, 0);
+  const apply: string[] = [];
+  let at = 0;
+  for (const p of ins) {
+    for (let k = 0; k < p.words - 1; k++) apply.push(`s[${p.off + k}] = stim[i + ${at++}] | 0;`);
+    apply.push(`s[${p.off + p.words - 1}] = stim[i + ${at++}] & ${p.mask};`);
+  }
+  const sample: string[] = [];
+  at = 0;
+  for (const p of outs) for (let k = 0; k < p.words; k++) sample.push(`out[o + ${at++}] = s[${p.off + k}];`);
+  const body = `return function run(stim, out, cycles) {
+  for (let c = 0, i = 0, o = 0; c < cycles; c++, i += ${inRow}, o += ${outRow}) {
+    ${apply.join('\n    ')}
+    comb();
+    ${sample.join('\n    ')}
+    commit();
+  }
+};`;
+  return new Function('s', 'comb', 'commit', body)(s, comb, commit) as (stim: Uint32Array, out: Uint32Array, cycles: number) => void;
 }
