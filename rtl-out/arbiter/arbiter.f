@@ -1,0 +1,1 @@
+RoundRobinArbiter_n4_width8.sv

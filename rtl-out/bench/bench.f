@@ -1,0 +1,4 @@
+RoundRobinArbiter_n4_width32.sv
+Fifo_depth64_width32.sv
+MacPipeline_lanes16_stages12.sv
+BenchTop_lanes16_stages12.sv

@@ -1,0 +1,1 @@
+Counter_max9.sv

@@ -1,0 +1,1 @@
+Decoder_n6.sv

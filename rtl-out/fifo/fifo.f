@@ -1,0 +1,1 @@
+Fifo_depth16_width8.sv

@@ -1,0 +1,1 @@
+OneHotEncoder_n8.sv

@@ -1,0 +1,1 @@
+PriorityEncoder_n12.sv

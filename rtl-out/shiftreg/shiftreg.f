@@ -1,0 +1,1 @@
+ShiftRegister_length5_width16.sv

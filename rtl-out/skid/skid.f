@@ -1,0 +1,1 @@
+SkidBuffer_width8.sv

@@ -1,0 +1,30 @@
+// rtl-out/ is what `npm run rtl` generates, and every design in it passes Verilator -Wall, iverilog -Wall and Yosys.
+import { describe, expect, test } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { allDesigns } from '../../src/designs/index.ts';
+import { rtlDifferences, rtlFiles } from '../../src/designs/rtlOutput.ts';
+import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
+
+const root = 'rtl-out';
+
+test('rtl-out is up to date (run `npm run rtl` after changing a design)', async () => {
+  expect(rtlDifferences(root, rtlFiles(await allDesigns()))).toEqual([]);
+}, 60_000);
+
+describe('every design in rtl-out passes the three tools', () => {
+  const dirs = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  test('there are designs to check', () => expect(dirs.length).toBeGreaterThanOrEqual(9));
+  for (const dir of dirs) {
+    test(dir, async () => {
+      const fileList = readFileSync(join(root, dir, `${dir}.f`), 'utf8').trim().split('\n');
+      const files = readdirSync(join(root, dir)).map((path) => ({ path, text: readFileSync(join(root, dir, path), 'utf8') }));
+      const top = fileList.at(-1)!.replace(/\.sv$/, '');
+      const src = { top, files, fileList };
+      const [v, i, y] = await Promise.all([verilatorLint(src), icarusCompile(src), yosysSynth(src)]);
+      expect(v.output, 'verilator --lint-only -Wall').toBe('');
+      expect(i.output, 'iverilog -g2012 -Wall').toBe('');
+      expect(y.ok, `yosys synth:\n${y.output}`).toBe(true);
+    }, 300_000);
+  }
+});

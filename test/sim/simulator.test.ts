@@ -1,0 +1,136 @@
+// The simulator's testbench API: poke/peek rules, reset, run limits, memories, batch vectors and VCD output.
+import { describe, expect, test } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
+import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+
+const Leaf = defineModule('Leaf', () => ({ i: input(UInt(8)), o: output(UInt(8)) }), (m, io) => {
+  const acc = m.reg(UInt(8), { reset: 0 });
+  acc.set(acc.add(io.i));
+  io.o.set(acc);
+});
+
+const Top = defineModule('Top', () => ({ go: input(Bool), x: input(UInt(8)), y: output(UInt(8)), busy: output(Bool), wide: input(UInt(70)), wout: output(UInt(70)), q: output(UInt(16)), addr: input(UInt(3)) }), (m, io) => {
+  const leaf = m.instance(Leaf, undefined);
+  leaf.io.i.set(io.x);
+  io.y.set(leaf.io.o);
+  const ctrl = fsm(m, 'ctrl', ['idle', 'run'], 'idle');
+  ctrl.on({ idle: () => m.when(io.go, () => ctrl.goto('run')), run: () => m.when(io.go.not(), () => ctrl.goto('idle')) });
+  io.busy.set(ctrl.is('run'));
+  io.wout.set(io.wide.add(1));
+  const rom = m.memory(UInt(16), 8, { init: [10, 20, 30] });
+  io.q.set(rom.read(io.addr));
+});
+
+const design = elaborate(Top, undefined).design;
+
+describe('testbench API', () => {
+  test('poke, peek (hierarchical too), step and reset', () => {
+    const sim = compileSimulator(design);
+    sim.reset(2);
+    sim.poke('x', 5);
+    expect(sim.peek('y')).toBe(0n);
+    sim.step();
+    expect(sim.peek('y')).toBe(5n);
+    expect(sim.peek('leaf.acc')).toBe(5n);
+    sim.step(3);
+    expect(sim.peek('y')).toBe(20n);
+    expect(sim.cycle).toBe(6);
+    sim.reset();
+    expect(sim.peek('y')).toBe(0n);
+  });
+
+  test('wide ports take bigints', () => {
+    const sim = compileSimulator(design);
+    sim.poke('wide', (1n << 70n) - 1n);
+    expect(sim.peek('wout')).toBe(0n);
+    sim.poke('wide', 0xffffffffn);
+    expect(sim.peek('wout')).toBe(0x100000000n);
+  });
+
+  test('clear errors for unknown names and values that do not fit', () => {
+    const sim = compileSimulator(design);
+    expect(() => sim.poke('nope', 1)).toThrow(/'nope' is not an input port of Top; inputs: rst_n, go, x, wide, addr/);
+    expect(() => sim.poke('x', 256)).toThrow(/value 256 does not fit input 'x' \(8 bits, unsigned\)/);
+    expect(() => sim.poke('x', -1)).toThrow(/does not fit/);
+    expect(() => sim.peek('lef.acc')).toThrow(/no signal 'lef.acc'/);
+    expect(() => sim.loadMemory('ram', [1])).toThrow(/no memory 'ram'; memories: rom/);
+  });
+
+  test('runUntil stops at the condition and never hangs', () => {
+    const sim = compileSimulator(design);
+    sim.reset();
+    sim.poke('x', 1);
+    expect(sim.runUntil((s) => s.peek('y') === 10n, 100)).toBe(10);
+    expect(() => sim.runUntil(() => false, 50)).toThrow(/not met within 50 cycles/);
+  });
+
+  test('memories: initial contents, synchronous read, load and dump', () => {
+    const sim = compileSimulator(design);
+    sim.poke('addr', 1);
+    expect(sim.peek('q')).toBe(0n); // synchronous: nothing read before the first edge
+    sim.step();
+    expect(sim.peek('q')).toBe(20n);
+    sim.loadMemory('rom', [7, 8], 5);
+    expect(sim.dumpMemory('rom')).toEqual([10n, 20n, 30n, 0n, 0n, 7n, 8n, 0n]);
+    sim.poke('addr', 6);
+    sim.step();
+    expect(sim.peek('q')).toBe(8n);
+  });
+
+  test('batch vectors give the same outputs as stepping one cycle at a time', () => {
+    const seed = seedFromEnv();
+    const rng = createRng(seed);
+    const cycles = 500;
+    const ins = ['go', 'x', 'addr'];
+    const stim = new Uint32Array(cycles * 3);
+    for (let i = 0; i < stim.length; i += 3) [stim[i], stim[i + 1], stim[i + 2]] = [rng.int(2), rng.int(256), rng.int(8)];
+    const batch = compileSimulator(design).runVectors(ins, ['y', 'busy', 'q'], stim, cycles);
+    const one = compileSimulator(design);
+    for (let c = 0; c < cycles; c++) {
+      ins.forEach((name, k) => one.poke(name, stim[c * 3 + k]!));
+      expect([one.peek('y'), one.peek('busy'), one.peek('q')], `cycle ${c} (SEED=${seed})`).toEqual([BigInt(batch[c * 3]!), BigInt(batch[c * 3 + 1]!), BigInt(batch[c * 3 + 2]!)]);
+      one.step();
+    }
+  });
+
+  test('the generated JavaScript is readable: one statement per net, named', () => {
+    const src = compileSimulator(design).generatedSource;
+    expect(src).toContain('function comb0()');
+    expect(src).toContain('function commit()');
+    expect(src).toMatch(/\/\/ leaf\.acc_add/);
+  });
+});
+
+describe('VCD', () => {
+  test('hierarchy, value changes and FSM state names', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-vcd-'));
+    const file = join(dir, 'top.vcd');
+    const sim = compileSimulator(design);
+    sim.traceVcd(file);
+    sim.poke('rst_n', 1);
+    sim.poke('go', 1);
+    sim.poke('x', 3);
+    sim.step(2);
+    sim.poke('go', 0);
+    sim.step(2);
+    sim.close();
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    expect(lines).toContain('$scope module Top $end');
+    expect(lines).toContain('$scope module leaf $end');
+    const acc = lines.find((l) => / acc \[7:0\] \$end$/.test(l))!;
+    expect(acc).toMatch(/^\$var wire 8 \S+ acc \[7:0\] \$end$/);
+    const state = lines.find((l) => l.includes(' ctrl_state_state '))!;
+    expect(state).toMatch(/^\$var string 1 (\S+) ctrl_state_state \$end$/);
+    const id = state.split(' ')[3]!;
+    // idle at cycle 0, run after the first edge, idle again after go falls.
+    expect(lines.filter((l) => l.endsWith(` ${id}`) && l.startsWith('s'))).toEqual([`sidle ${id}`, `srun ${id}`, `sidle ${id}`]);
+    expect(lines).toContain('#0');
+    expect(lines).toContain('#35');
+    expect(text.indexOf('$enddefinitions $end')).toBeGreaterThan(0);
+  });
+});
