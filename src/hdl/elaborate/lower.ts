@@ -1,7 +1,7 @@
 // Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
 import type { Cell, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
-import { cellInputs } from '../ir/netlist.ts';
+import { cellFromOperands, cellInputs } from '../ir/netlist.ts';
 import type { Expr, PathStep, Sig } from '../core/ast.ts';
 import type { ModuleBuilder } from '../core/module.ts';
 import { inferName } from '../core/naming.ts';
@@ -158,29 +158,7 @@ class Lowering {
     const args = e.args.map((a) => this.expr(a, e.loc, undefined, hint));
     const out = target ?? this.newNet(this.opName(e, parentLoc, hint), e.width, 'node', e.loc);
     this.exprNet.set(e, out);
-    const a = args[0]!;
-    switch (e.op) {
-      case 'mux':
-        this.cells.push({ op: 'mux', out, sel: a, a: args[1]!, b: args[2]! });
-        break;
-      case 'concat':
-        this.cells.push({ op: 'concat', out, parts: args });
-        break;
-      case 'slice':
-        this.cells.push({ op: 'slice', out, a, lo: e.lo! });
-        break;
-      case 'buf':
-      case 'not':
-      case 'redand':
-      case 'redor':
-      case 'redxor':
-      case 'zext':
-      case 'sext':
-        this.cells.push({ op: e.op, out, a });
-        break;
-      default:
-        this.cells.push({ op: e.op, out, a, b: args[1]! });
-    }
+    this.cells.push(cellFromOperands(e.op, out, args, e.lo));
     return out;
   }
 

@@ -1,6 +1,6 @@
 // Inlines every instance of a design into one module whose net names are hierarchical paths ("u_fifo.count").
 import type { Cell, Design, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
-import { findModule } from './netlist.ts';
+import { findModule, mapCell } from './netlist.ts';
 
 /**
  * The flat module keeps the top's ports (same names, same order). A child's input port becomes a 'wire'
@@ -21,7 +21,7 @@ export function flattenDesign(design: Design): ModuleIR {
       return id;
     });
     const m = (id: NetId) => map[id]!;
-    for (const c of mod.cells) cells.push(remapCell(c, m));
+    for (const c of mod.cells) cells.push(mapCell(c, m));
     for (const r of mod.regs) {
       regs.push({
         ...r,
@@ -73,26 +73,4 @@ export function flattenDesign(design: Design): ModuleIR {
     memories,
     instances: [],
   };
-}
-
-function remapCell(c: Cell, m: (id: NetId) => NetId): Cell {
-  switch (c.op) {
-    case 'const':
-      return { ...c, out: m(c.out) };
-    case 'mux':
-      return { ...c, out: m(c.out), sel: m(c.sel), a: m(c.a), b: m(c.b) };
-    case 'concat':
-      return { ...c, out: m(c.out), parts: c.parts.map(m) };
-    case 'slice':
-    case 'buf':
-    case 'not':
-    case 'redand':
-    case 'redor':
-    case 'redxor':
-    case 'zext':
-    case 'sext':
-      return { ...c, out: m(c.out), a: m(c.a) };
-    default:
-      return { ...c, out: m(c.out), a: m(c.a), b: m(c.b) };
-  }
 }

@@ -207,3 +207,31 @@ export function cellInputs(cell: Cell): NetId[] {
       return [cell.a, cell.b];
   }
 }
+
+/** Builds a cell from its operands in `cellInputs` order (the inverse of `cellInputs`). */
+export function cellFromOperands(op: Exclude<CellOp, 'const'>, out: NetId, args: readonly NetId[], lo = 0): Cell {
+  switch (op) {
+    case 'mux':
+      return { op, out, sel: args[0]!, a: args[1]!, b: args[2]! };
+    case 'concat':
+      return { op, out, parts: [...args] };
+    case 'slice':
+      return { op, out, a: args[0]!, lo };
+    case 'buf':
+    case 'not':
+    case 'redand':
+    case 'redor':
+    case 'redxor':
+    case 'zext':
+    case 'sext':
+      return { op, out, a: args[0]! };
+    default:
+      return { op, out, a: args[0]!, b: args[1]! };
+  }
+}
+
+/** The same cell over renamed nets. */
+export function mapCell(c: Cell, f: (id: NetId) => NetId): Cell {
+  if (c.op === 'const') return { ...c, out: f(c.out) };
+  return cellFromOperands(c.op, f(c.out), cellInputs(c).map(f), c.op === 'slice' ? c.lo : 0);
+}
