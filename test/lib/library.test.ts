@@ -29,7 +29,7 @@ describe('FIFO at corner depths against a queue model', () => {
       const queue: bigint[] = [];
       let sawFull = false;
       for (let c = 0; c < 5000; c++) {
-        const fill = Math.floor(c / 50) % 2 === 0;
+        const fill = Math.floor(c / 400) % 2 === 0;
         const enq = rng.int(4) < (fill ? 3 : 1);
         const deq = rng.int(4) < (fill ? 1 : 3);
         const bits = BigInt(rng.int(256));

@@ -5,6 +5,7 @@ import { flattenDesign } from '../ir/flatten.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from './vcd.ts';
+import { generateWasm, wasmEligible, wasmLayout } from './wasmCodegen.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
 export interface PortHandle {
@@ -30,11 +31,18 @@ export interface Simulator {
   close(): void;
   readonly generatedSource: string;
   readonly nets: readonly { readonly name: string; readonly width: number }[];
+  /** Which code runs the netlist. */
+  readonly backend: 'wasm' | 'js';
 }
 
 export interface SimulatorOptions {
   /** Write the generated JavaScript here (for debugging). */
   readonly dumpSourceTo?: string;
+  /**
+   * 'wasm' (the default when every net fits 32 bits) runs the netlist compiled to WebAssembly; 'js' runs
+   * the generated JavaScript. Both come from the same levelized netlist and agree bit for bit.
+   */
+  readonly backend?: 'wasm' | 'js';
 }
 
 export function compileSimulator(design: Design, opts: SimulatorOptions = {}): Simulator {
@@ -48,6 +56,7 @@ function closest(name: string, names: Iterable<string>): string {
 
 class CompiledSimulator implements Simulator {
   cycle = 0;
+  readonly backend: 'wasm' | 'js';
   readonly generatedSource: string;
   readonly nets: readonly Net[];
   private readonly L: Layout;
@@ -71,12 +80,25 @@ class CompiledSimulator implements Simulator {
     this.nets = flat.nets;
     this.byName = new Map(flat.nets.map((n) => [n.name, n]));
     this.inputs = new Map(flat.ports.map((p) => flat.nets[p]!).filter((n) => n.kind === 'input').map((n) => [n.name, n]));
-    this.s = new Int32Array(Math.max(1, this.L.stateWords));
-    this.t = new Int32Array(this.s.length);
-    this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
     this.generatedSource = generateCode(this.L).source;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
-    const fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as { comb: () => void; combAll: () => void; commit: () => void };
+    let fns: { comb: () => void; combAll: () => void; commit: () => void };
+    if (opts.backend !== 'js' && wasmEligible(this.L)) {
+      const wl = wasmLayout(this.L);
+      const memory = new WebAssembly.Memory({ initial: wl.pages });
+      this.s = new Int32Array(memory.buffer, 0, Math.max(1, this.L.stateWords));
+      this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
+      this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth));
+      const instance = new WebAssembly.Instance(new WebAssembly.Module(generateWasm(this.L, wl)), { env: { memory } });
+      fns = instance.exports as unknown as typeof fns;
+      this.backend = 'wasm';
+    } else {
+      this.s = new Int32Array(Math.max(1, this.L.stateWords));
+      this.t = new Int32Array(this.s.length);
+      this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
+      fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as typeof fns;
+      this.backend = 'js';
+    }
     this.comb = fns.comb;
     this.combAll = fns.combAll;
     this.commit = fns.commit;

@@ -1,0 +1,128 @@
+// Datapath pieces shared by the float units: field decoding, leading-zero count, right shift with
+// sticky ("jamming") and the final round-to-nearest-even and pack.
+import { cat, lit, mux, type BoolValue, type SIntValue, type UIntValue } from '../../index.ts';
+
+export const CANONICAL_NAN = 0x7fc00000;
+export const INF_BITS = 0x7f800000;
+
+/** The fields and classes of one binary32 operand. */
+export interface Unpacked {
+  readonly sign: BoolValue;
+  readonly exp: UIntValue;
+  readonly frac: UIntValue;
+  /** Exponent field of 0: zero or subnormal. */
+  readonly expIsZero: BoolValue;
+  readonly isZero: BoolValue;
+  readonly isInf: BoolValue;
+  readonly isNaN: BoolValue;
+  /** 24-bit significand with the hidden bit (0 for subnormals). */
+  readonly sig: UIntValue;
+  /** Exponent of the significand's units: the field, or 1 for subnormals (8 bits). */
+  readonly expEff: UIntValue;
+}
+
+export function unpack(x: UIntValue, name: string): Unpacked {
+  const sign = x.bit(31).named(`${name}_sign`);
+  const exp = x.bits(30, 23).named(`${name}_exp`);
+  const frac = x.bits(22, 0).named(`${name}_frac`);
+  const expIsZero = exp.eq(0).named(`${name}_exp_is_zero`);
+  const expIsMax = exp.eq(255).named(`${name}_exp_is_max`);
+  const fracIsZero = frac.eq(0).named(`${name}_frac_is_zero`);
+  return {
+    sign,
+    exp,
+    frac,
+    expIsZero,
+    isZero: expIsZero.and(fracIsZero).named(`${name}_is_zero`),
+    isInf: expIsMax.and(fracIsZero).named(`${name}_is_inf`),
+    isNaN: expIsMax.and(fracIsZero.not()).named(`${name}_is_nan`),
+    sig: cat(expIsZero.not(), frac).named(`${name}_sig`),
+    expEff: mux(expIsZero, lit(1, 8), exp).named(`${name}_exp_eff`),
+  };
+}
+
+const clog2 = (n: number) => Math.max(0, Math.ceil(Math.log2(n)));
+
+/**
+ * Leading-zero count as a tree: each node of 2^k bits merges its halves' counts (the upper count if
+ * the upper half has a one, else 2^(k-1) + the lower count). The input is padded below with ones to a
+ * power of two, so an all-zero input counts `width`. Result width: clog2(width + 1).
+ */
+export function leadingZeros(x: UIntValue, name: string): UIntValue {
+  const w = x.width;
+  const padded = 1 << clog2(w);
+  const bits = padded === w ? x : cat(x, lit((1 << (padded - w)) - 1, padded - w));
+  // level 0: for each bit, "is zero"; a node holds (allZero, count) with count of width level.
+  let nodes: { zero: BoolValue; count: UIntValue | null }[] = [];
+  for (let i = padded - 1; i >= 0; i--) nodes.push({ zero: bits.bit(i).not(), count: null });
+  for (let level = 0; nodes.length > 1; level++) {
+    const next: typeof nodes = [];
+    for (let i = 0; i < nodes.length; i += 2) {
+      const hi = nodes[i]!;
+      const lo = nodes[i + 1]!;
+      const zero = hi.zero.and(lo.zero);
+      // count of a node at level+1 has level+1 bits: {hi.zero, hi.zero ? lo.count : hi.count}
+      const low = hi.count === null ? null : mux(hi.zero, lo.count!, hi.count);
+      next.push({ zero, count: low === null ? hi.zero : cat(hi.zero, low) });
+    }
+    nodes = next;
+  }
+  const root = nodes[0]!;
+  // An all-zero padded word can only come from an all-zero x when the padding is ones; then count = w.
+  const count = root.count ?? root.zero;
+  const outWidth = clog2(w + 1);
+  if (padded === w) return cat(root.zero, count).trunc(Math.max(outWidth, 1)).named(name) as UIntValue;
+  return count.width >= outWidth ? count.trunc(outWidth).named(name) : count.zext(outWidth).named(name);
+}
+
+/**
+ * Logical right shift by `amount` where every bit shifted out is ORed into the result's lowest bit
+ * (the sticky bit). Built as log2 stages; each stage ORs the bits it drops into a running sticky.
+ * Shifts of `width` or more leave only the sticky bit.
+ */
+export function shiftRightJam(x: UIntValue, amount: UIntValue, name: string): UIntValue {
+  const w = x.width;
+  let value = x;
+  let sticky: BoolValue | null = null;
+  for (let k = amount.width - 1; k >= 0; k--) {
+    const dist = 2 ** k;
+    const take = amount.bit(k);
+    const dropped = dist >= w ? value.orR() : value.bits(dist - 1, 0).orR();
+    const shifted = dist >= w ? lit(0, w) : value.shr(dist);
+    value = mux(take, shifted, value);
+    const lost = take.and(dropped);
+    sticky = sticky === null ? lost : sticky.or(lost);
+  }
+  if (sticky === null) return x;
+  return value.or(sticky.zext(w)).named(name);
+}
+
+/**
+ * Round to nearest even and pack. `expBase` (8 bits) is the biased exponent minus one for a normal
+ * result and 0 for a subnormal one; `sig` is the 24-bit significand with the hidden bit at 23 (0 when
+ * subnormal). The hidden bit and the rounding increment are added to the exponent field by the same
+ * carry chain, so a significand that rounds up to 2^24 (or a subnormal that rounds up to the smallest
+ * normal) bumps the exponent, and a result reaching exponent 255 becomes infinity.
+ */
+export function roundPack(sign: BoolValue, expBase: UIntValue, sig: UIntValue, roundBit: BoolValue, sticky: BoolValue, overflow: BoolValue): UIntValue {
+  const roundUp = roundBit.and(sticky.or(sig.bit(0)));
+  const expField = expBase.addw(sig.bit(23));
+  const packed = cat(expField, sig.bits(22, 0));
+  const rounded = packed.add(roundUp);
+  const isInf = overflow.or(rounded.ge(INF_BITS));
+  const magnitude = mux(isInf, lit(INF_BITS, 31), rounded.trunc(31));
+  return cat(sign, magnitude);
+}
+
+/** The result with special cases applied: canonical NaN, signed infinity, signed zero, else `normal`. */
+export function selectSpecial(
+  normal: UIntValue,
+  cases: { isNaN: BoolValue; isInf: BoolValue; infSign: BoolValue; isZero: BoolValue; zeroSign: BoolValue },
+): UIntValue {
+  const inf = cat(cases.infSign, lit(INF_BITS, 31));
+  const zero = cat(cases.zeroSign, lit(0, 31));
+  return mux(cases.isNaN, lit(CANONICAL_NAN, 32), mux(cases.isInf, inf, mux(cases.isZero, zero, normal)));
+}
+
+/** Signed 10-bit exponent arithmetic helpers. */
+export const sext10 = (x: UIntValue): SIntValue => x.zext(10).asSInt();

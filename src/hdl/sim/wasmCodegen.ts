@@ -1,0 +1,340 @@
+// Compiles a levelized netlist whose nets are all at most 32 bits to WebAssembly (comb, combAll, commit).
+// The state array, the commit shadow and the memories live in one linear memory that the JavaScript
+// simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
+import type { Cell, NetId } from '../ir/netlist.ts';
+import type { CombStep, Layout } from './layout.ts';
+import { Code, op, wasmModule } from './wasmEncoding.ts';
+
+export interface WasmLayout {
+  /** Byte offsets in linear memory. */
+  readonly shadowByte: number;
+  readonly memoryBytes: readonly number[];
+  readonly pages: number;
+}
+
+/** Whether the WebAssembly back end can run this netlist (all values fit one 32-bit word). */
+export function wasmEligible(L: Layout): boolean {
+  return L.flat.nets.every((n) => n.width <= 32) && L.flat.memories.every((m) => m.width <= 32);
+}
+
+export function wasmLayout(L: Layout): WasmLayout {
+  const shadowByte = L.stateWords * 4;
+  let at = shadowByte + L.stateWords * 4;
+  const memoryBytes = L.flat.memories.map((m) => {
+    const b = at;
+    at += m.depth * 4;
+    return b;
+  });
+  return { shadowByte, memoryBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+}
+
+const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
+
+export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
+  const g = new WasmGen(L, W);
+  return wasmModule(W.pages, [g.comb('comb', false), g.comb('combAll', true), g.commit()]);
+}
+
+class WasmGen {
+  private local = new Map<NetId, number>();
+  private nextLocal = 0;
+  private c = new Code();
+
+  constructor(
+    private readonly L: Layout,
+    private readonly W: WasmLayout,
+  ) {}
+
+  private root(id: NetId): NetId {
+    return this.L.root[id]!;
+  }
+  private w(id: NetId): number {
+    return this.L.flat.nets[id]!.width;
+  }
+  private byte(id: NetId): number {
+    return this.L.slots[this.root(id)]!.off * 4;
+  }
+  private temp(): number {
+    return this.nextLocal++;
+  }
+
+  /** Push an operand's value: a constant, a local computed earlier in this function, or a state load. */
+  private push(id: NetId): void {
+    const r = this.root(id);
+    const k = this.L.consts.get(r);
+    if (k !== undefined) this.c.const(Number(BigInt.asIntN(32, k)));
+    else if (this.local.has(r)) this.c.get(this.local.get(r)!);
+    else this.c.loadAt(this.byte(r));
+  }
+
+  private maskTo(w: number): void {
+    if (w < 32) this.c.const(maskOf(w)).emit(op.i32And);
+  }
+
+  /** Sign-extend the w-bit value on the stack to 32 bits. */
+  private sext(w: number): void {
+    if (w < 32) this.c.const(32 - w).emit(op.i32Shl).const(32 - w).emit(op.i32ShrS);
+  }
+
+  private begin(): void {
+    this.local = new Map();
+    this.nextLocal = 0;
+    this.c = new Code();
+  }
+
+  comb(name: string, storeAll: boolean): { name: string; locals: number; code: Code } {
+    this.begin();
+    const keep = storeAll ? null : this.observable();
+    for (const r of this.L.flat.regs) {
+      if (r.reset?.kind !== 'async') continue;
+      this.push(r.reset.net);
+      this.c.emit(op.i32Eqz, op.if, 0x40).const(0).const(Number(BigInt.asIntN(32, r.reset.value))).store(this.byte(r.q)).emit(op.end);
+    }
+    for (const st of this.L.steps) this.step(st, keep);
+    return { name, locals: this.nextLocal, code: this.c };
+  }
+
+  private observable(): Set<NetId> {
+    const L = this.L;
+    const keep = new Set<NetId>();
+    const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
+    for (const n of L.flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
+    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+    for (const m of L.flat.memories) {
+      for (const p of m.readPorts) [p.addr, p.en].forEach(add);
+      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
+    }
+    return keep;
+  }
+
+  private step(st: CombStep, keep: Set<NetId> | null): void {
+    const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
+    const store = keep === null || keep.has(out);
+    if (store) this.c.const(0);
+    if (st.kind === 'cell') this.cell(st.cell);
+    else this.asyncRead(st.mem, st.port);
+    const v = this.temp();
+    this.local.set(out, v);
+    if (store) this.c.tee(v).store(this.byte(out));
+    else this.c.set(v);
+  }
+
+  private asyncRead(mi: number, pi: number): void {
+    const mem = this.L.flat.memories[mi]!;
+    const p = mem.readPorts[pi]!;
+    const a = this.temp();
+    this.push(p.addr);
+    this.c.set(a);
+    this.readWord(mi, a);
+  }
+
+  /** Push mem[addr] (0 when addr >= depth); `a` is a local holding the address. */
+  private readWord(mi: number, a: number): void {
+    const mem = this.L.flat.memories[mi]!;
+    const inRange = () => this.c.get(a).const(mem.depth).emit(op.i32LtU);
+    // Clamp the address so the load stays inside the memory, then select 0 for out-of-range reads.
+    this.c.get(a).const(0);
+    inRange();
+    this.c.emit(op.select).const(2).emit(op.i32Shl).load(this.W.memoryBytes[mi]!);
+    this.c.const(0);
+    inRange();
+    this.c.emit(op.select);
+  }
+
+  private cell(c: Cell): void {
+    const w = this.w(c.out);
+    const C = this.c;
+    switch (c.op) {
+      case 'const':
+      case 'buf':
+        throw new Error('internal: const/buf are not steps');
+      case 'not':
+        this.push(c.a);
+        C.const(-1).emit(op.i32Xor);
+        return this.maskTo(w);
+      case 'and':
+      case 'or':
+      case 'xor':
+        this.push(c.a);
+        this.push(c.b);
+        C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
+        return;
+      case 'add':
+      case 'sub':
+      case 'mul':
+        this.push(c.a);
+        this.push(c.b);
+        C.emit(c.op === 'add' ? op.i32Add : c.op === 'sub' ? op.i32Sub : op.i32Mul);
+        return this.maskTo(w);
+      case 'eq':
+      case 'ne':
+      case 'ult':
+      case 'ule':
+        this.push(c.a);
+        this.push(c.b);
+        C.emit({ eq: op.i32Eq, ne: op.i32Ne, ult: op.i32LtU, ule: op.i32LeU }[c.op]);
+        return;
+      case 'slt':
+      case 'sle': {
+        const aw = this.w(c.a);
+        this.push(c.a);
+        this.sext(aw);
+        this.push(c.b);
+        this.sext(aw);
+        C.emit(c.op === 'slt' ? op.i32LtS : op.i32LeS);
+        return;
+      }
+      case 'shl':
+      case 'lshr':
+      case 'ashr': {
+        const sh = this.temp();
+        this.push(c.b);
+        C.set(sh);
+        if (c.op === 'ashr') {
+          this.push(c.a);
+          this.sext(w);
+          // Shifting the sign-extended value by min(sh, 31) gives the sign fill for sh >= w.
+          C.get(sh).const(31).get(sh).const(31).emit(op.i32LtU, op.select, op.i32ShrS);
+          return this.maskTo(w);
+        }
+        this.push(c.a);
+        C.get(sh).emit(c.op === 'shl' ? op.i32Shl : op.i32ShrU);
+        this.maskTo(w);
+        C.const(0).get(sh).const(w).emit(op.i32LtU, op.select);
+        return;
+      }
+      case 'redand':
+        this.push(c.a);
+        C.const(maskOf(this.w(c.a))).emit(op.i32Eq);
+        return;
+      case 'redor':
+        this.push(c.a);
+        C.const(0).emit(op.i32Ne);
+        return;
+      case 'redxor':
+        this.push(c.a);
+        C.emit(op.i32Popcnt).const(1).emit(op.i32And);
+        return;
+      case 'mux':
+        this.push(c.a);
+        this.push(c.b);
+        this.push(c.sel);
+        C.emit(op.select);
+        return;
+      case 'concat': {
+        let pos = w;
+        let first = true;
+        for (const p of c.parts) {
+          pos -= this.w(p);
+          if (this.L.consts.get(this.root(p)) === 0n) continue;
+          this.push(p);
+          if (pos > 0) C.const(pos).emit(op.i32Shl);
+          if (!first) C.emit(op.i32Or);
+          first = false;
+        }
+        if (first) C.const(0);
+        return;
+      }
+      case 'slice':
+        this.push(c.a);
+        if (c.lo > 0) C.const(c.lo).emit(op.i32ShrU);
+        return this.maskTo(w);
+      case 'zext':
+        return this.push(c.a);
+      case 'sext':
+        this.push(c.a);
+        this.sext(this.w(c.a));
+        return this.maskTo(w);
+    }
+  }
+
+  /** The clock edge: sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back. */
+  commit(): { name: string; locals: number; code: Code } {
+    this.begin();
+    const L = this.L;
+    const C = this.c;
+    const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
+    const copyBack: NetId[] = [];
+    L.flat.memories.forEach((mem, mi) =>
+      mem.readPorts.forEach((p) => {
+        if (p.kind !== 'sync') return;
+        C.const(0);
+        const a = this.temp();
+        this.push(p.addr);
+        C.set(a);
+        this.readWord(mi, a);
+        if (p.en !== undefined) {
+          this.push(p.data);
+          this.push(p.en);
+          C.emit(op.select);
+        }
+        C.store(shadow(p.data));
+        copyBack.push(p.data);
+      }),
+    );
+    const isState = (id: NetId | undefined) => {
+      if (id === undefined) return false;
+      const k = L.flat.nets[this.root(id)]!.kind;
+      return k === 'reg' || k === 'memread';
+    };
+    const regValue = (r: (typeof L.flat.regs)[number]) => {
+      this.push(r.d);
+      if (r.en !== undefined) {
+        this.push(r.q);
+        this.push(r.en);
+        C.emit(op.select);
+      }
+      if (r.reset) {
+        // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
+        C.const(Number(BigInt.asIntN(32, r.reset.value)));
+        this.push(r.reset.net);
+        C.emit(op.select);
+      }
+    };
+    const direct: (typeof L.flat.regs)[number][] = [];
+    for (const r of L.flat.regs) {
+      if (isState(r.d) || isState(r.en) || isState(r.reset?.net)) {
+        C.const(0);
+        regValue(r);
+        C.store(shadow(r.q));
+        copyBack.push(r.q);
+      } else direct.push(r);
+    }
+    L.flat.memories.forEach((mem, mi) =>
+      mem.writePorts.forEach((p) => {
+        const a = this.temp();
+        this.push(p.addr);
+        C.set(a);
+        this.push(p.en);
+        C.get(a).const(mem.depth).emit(op.i32LtU, op.i32And, op.if, 0x40);
+        const base = this.W.memoryBytes[mi]!;
+        C.get(a).const(2).emit(op.i32Shl);
+        if (p.mask === undefined) {
+          this.push(p.data);
+        } else {
+          // new = (old & ~bits) | (data & bits), bits = the lanes enabled by the mask.
+          const g = p.maskGranularity!;
+          const bits = this.temp();
+          C.const(0).set(bits);
+          for (let i = 0; i < mem.width / g; i++) {
+            const lane = g >= 32 ? -1 : ((2 ** g - 1) * 2 ** (i * g)) | 0;
+            C.const(0);
+            this.push(p.mask);
+            C.const(i).emit(op.i32ShrU).const(1).emit(op.i32And, op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
+          }
+          C.get(a).const(2).emit(op.i32Shl).load(base).get(bits).const(-1).emit(op.i32Xor, op.i32And);
+          this.push(p.data);
+          C.get(bits).emit(op.i32And, op.i32Or);
+        }
+        C.store(base).emit(op.end);
+      }),
+    );
+    for (const r of direct) {
+      C.const(0);
+      regValue(r);
+      C.store(this.byte(r.q));
+    }
+    for (const id of copyBack) C.const(0).loadAt(shadow(id)).store(this.byte(id));
+    return { name: 'commit', locals: this.nextLocal, code: C };
+  }
+}

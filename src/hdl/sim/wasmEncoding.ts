@@ -1,0 +1,107 @@
+// A minimal WebAssembly binary writer: LEB128, the i32 instructions the simulator uses, and module sections.
+
+export const op = {
+  if: 0x04,
+  else: 0x05,
+  end: 0x0b,
+  select: 0x1b,
+  localGet: 0x20,
+  localSet: 0x21,
+  localTee: 0x22,
+  i32Load: 0x28,
+  i32Store: 0x36,
+  i32Const: 0x41,
+  i32Eqz: 0x45,
+  i32Eq: 0x46,
+  i32Ne: 0x47,
+  i32LtS: 0x48,
+  i32LtU: 0x49,
+  i32LeS: 0x4c,
+  i32LeU: 0x4d,
+  i32Popcnt: 0x69,
+  i32Add: 0x6a,
+  i32Sub: 0x6b,
+  i32Mul: 0x6c,
+  i32And: 0x71,
+  i32Or: 0x72,
+  i32Xor: 0x73,
+  i32Shl: 0x74,
+  i32ShrS: 0x75,
+  i32ShrU: 0x76,
+} as const;
+
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+export function sleb(n: number): number[] {
+  const out: number[] = [];
+  n |= 0;
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** Instruction sequence builder for one function body. */
+export class Code {
+  readonly bytes: number[] = [];
+  emit(...b: number[]): this {
+    for (const x of b) this.bytes.push(x);
+    return this;
+  }
+  const(v: number): this {
+    return this.emit(op.i32Const, ...sleb(v));
+  }
+  get(local: number): this {
+    return this.emit(op.localGet, ...uleb(local));
+  }
+  set(local: number): this {
+    return this.emit(op.localSet, ...uleb(local));
+  }
+  tee(local: number): this {
+    return this.emit(op.localTee, ...uleb(local));
+  }
+  /** i32.load from a constant byte address (address operand 0, offset immediate). */
+  loadAt(byte: number): this {
+    return this.const(0).emit(op.i32Load, 2, ...uleb(byte));
+  }
+  /** i32.load with the address already on the stack. */
+  load(offset = 0): this {
+    return this.emit(op.i32Load, 2, ...uleb(offset));
+  }
+  store(offset = 0): this {
+    return this.emit(op.i32Store, 2, ...uleb(offset));
+  }
+}
+
+const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
+const name = (s: string) => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
+
+/** A module importing `env.memory` and exporting `() -> ()` functions, each with `locals` i32 locals. */
+export function wasmModule(memoryPages: number, functions: readonly { name: string; locals: number; code: Code }[]): Uint8Array<ArrayBuffer> {
+  const type = section(1, vec([[0x60, 0, 0]]));
+  const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(memoryPages)]]));
+  const funcs = section(3, vec(functions.map(() => [0])));
+  const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
+  const bodies = functions.map((f) => {
+    const locals = f.locals > 0 ? vec([[...uleb(f.locals), 0x7f]]) : [0];
+    const body = [...locals, ...f.code.bytes, op.end];
+    return [...uleb(body.length), ...body];
+  });
+  const code = section(10, vec(bodies));
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...funcs, ...exports, ...code]);
+}
