@@ -51,3 +51,21 @@ describe('FIFO at corner depths against a queue model', () => {
     });
   }
 });
+
+describe('the WebAssembly and JavaScript back ends agree', () => {
+  for (const d of libraryDesigns) {
+    test(d.name, async () => {
+      const { buildStimulus } = await import('../../src/hdl/cosim/runCosim.ts');
+      const { topModule } = await import('../../src/hdl/ir/netlist.ts');
+      const design = d.elaborate();
+      const top = topModule(design);
+      const stim = buildStimulus(d, top, 5000, seed);
+      const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
+      const ins = stim.inputs.map((p) => p.net.name);
+      const wasm = compileSimulator(design, { backend: 'wasm' });
+      const js = compileSimulator(design, { backend: 'js' });
+      expect(wasm.backend).toBe('wasm');
+      expect(Buffer.from(wasm.runVectors(ins, outs, stim.data, 5000).buffer).equals(Buffer.from(js.runVectors(ins, outs, stim.data, 5000).buffer))).toBe(true);
+    });
+  }
+});

@@ -68,11 +68,12 @@ export function leadingZeros(x: UIntValue, name: string): UIntValue {
     nodes = next;
   }
   const root = nodes[0]!;
-  // An all-zero padded word can only come from an all-zero x when the padding is ones; then count = w.
-  const count = root.count ?? root.zero;
+  const count = root.count!;
   const outWidth = clog2(w + 1);
-  if (padded === w) return cat(root.zero, count).trunc(Math.max(outWidth, 1)).named(name) as UIntValue;
-  return count.width >= outWidth ? count.trunc(outWidth).named(name) : count.zext(outWidth).named(name);
+  // With ones padded below, the word is never all zero and the tree's count is at most w. Without
+  // padding (w a power of two) an all-zero input gives count = w: the top bit, lower bits cleared.
+  if (padded === w) return cat(root.zero, mux(root.zero, lit(0, count.width), count)).named(name);
+  return count.trunc(outWidth).named(name);
 }
 
 /**

@@ -129,3 +129,10 @@ export class Pipeline {
     return cur as T;
   }
 }
+
+/** The named fields of a stage record, to pass on only what later steps use. */
+export function pick<T extends Record<string, unknown>, K extends keyof T>(o: T, ...keys: K[]): Pick<T, K> {
+  const r = {} as Pick<T, K>;
+  for (const k of keys) r[k] = o[k];
+  return r;
+}
