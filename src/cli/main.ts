@@ -3,7 +3,6 @@ import { HdlError } from '../hdl/index.ts';
 import { CliError } from './cliError.ts';
 
 interface Command {
-  readonly summary: string;
   readonly run: (argv: string[]) => Promise<number>;
 }
 

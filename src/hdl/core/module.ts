@@ -3,7 +3,7 @@ import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
 import { Sig as SigClass } from './ast.ts';
-import { buildValue, leaves, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
+import { buildValue, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { callerLocation } from './sourceLocation.ts';
@@ -353,7 +353,7 @@ export class ModuleBuilder implements BuildContext {
   }
 
   private declare<T extends HType>(type: T, kind: 'wire' | 'reg', loc: SourceLoc, name: string | undefined, init: (sig: Sig, t: GroundType) => void): ValueOf<T> {
-    if (!isGround(type) && !('kind' in type)) throw hdlError('InvalidArgument', 'not a hardware type', loc);
+    if (typeof type !== 'object' || type === null || !('kind' in type)) throw hdlError('InvalidArgument', 'not a hardware type', loc);
     return buildValue(type, (t, path) => {
       const leafName = name !== undefined ? [name, ...path].join('_') : undefined;
       const sig = new SigClass(kind, t.width, this, loc, leafName, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
@@ -391,4 +391,3 @@ function pickLeaf(spec: unknown, path: readonly string[] | undefined): unknown {
   return cur;
 }
 
-export { leaves };

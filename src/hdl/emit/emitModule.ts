@@ -87,12 +87,14 @@ class ModuleEmitter {
     m.memories.forEach((mem) => this.emitMemory(mem));
     m.instances.forEach((inst) => {
       const child = findModule(this.design, inst.module);
+      // The child escapes its port names the same way: ports are mapped first there too.
+      const childIds = new IdentifierMap(child.clocked ? ['clk'] : []);
       const conns = [
         ...(child.clocked ? ['.clk(clk)'] : []),
         ...child.ports.map((p) => {
           const pn = child.nets[p]!.name;
           const parent = inst.inputs[pn] ?? inst.outputs[pn];
-          return `.${this.childPortId(child, pn)}(${parent === undefined ? '' : this.ref(parent)})`;
+          return `.${childIds.get(pn)}(${parent === undefined ? '' : this.ref(parent)})`;
         }),
       ];
       this.line('');
@@ -117,18 +119,6 @@ class ModuleEmitter {
     return { text, lines, hexFiles };
   }
 
-  private childPortId(child: ModuleIR, port: string): string {
-    // The child's own identifier map escapes the same way; ports are mapped first there too.
-    const map = new IdentifierMap(child.clocked ? ['clk'] : []);
-    let id = '';
-    for (const p of child.ports) {
-      const n = child.nets[p]!.name;
-      const got = map.get(n);
-      if (n === port) id = got;
-    }
-    return id;
-  }
-
   private expr(c: Cell): string {
     const w = this.net(c.out).width;
     const enumOf = this.net(c.out).enumType;
@@ -140,11 +130,11 @@ class ModuleEmitter {
       case 'not':
         return `~${this.ref(c.a)}`;
       case 'redand':
-        return `&${this.operandSel(c.a)}`;
+        return `&${this.ref(c.a)}`;
       case 'redor':
-        return `|${this.operandSel(c.a)}`;
+        return `|${this.ref(c.a)}`;
       case 'redxor':
-        return `^${this.operandSel(c.a)}`;
+        return `^${this.ref(c.a)}`;
       case 'zext':
         return `{${w - this.net(c.a).width}'d0, ${this.ref(c.a)}}`;
       case 'sext': {
@@ -189,11 +179,6 @@ class ModuleEmitter {
       case 'slice':
         return this.sliceOf(c.a, c.lo + w - 1, c.lo);
     }
-  }
-
-  /** A reduction operand must be a name or a literal; both are fine as is. */
-  private operandSel(id: NetId): string {
-    return this.ref(id);
   }
 
   private bitOf(id: NetId, bit: number): string {
