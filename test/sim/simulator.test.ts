@@ -134,3 +134,24 @@ describe('VCD', () => {
     expect(text.indexOf('$enddefinitions $end')).toBeGreaterThan(0);
   });
 });
+
+describe('WebAssembly peepholes', () => {
+  test('rotations written as a concatenation of two slices', async () => {
+    const { cat } = await import('../../src/hdl/index.ts');
+    const Rot = defineModule('Rot', () => ({ x: input(UInt(32)), y: output(UInt(32)), z: output(UInt(32)), n: output(UInt(16)) }), (m, io) => {
+      io.y.set(cat(io.x.bits(4, 0), io.x.bits(31, 5)));
+      io.z.set(cat(io.x.bits(30, 0), io.x.bits(31, 31)));
+      io.n.set(cat(io.x.bits(3, 0), io.x.bits(15, 4))); // 16 bits: not a 32-bit rotation
+    });
+    const d = elaborate(Rot, undefined).design;
+    const wasm = compileSimulator(d, { backend: 'wasm' });
+    const rng = createRng(seedFromEnv());
+    for (let i = 0; i < 200; i++) {
+      const x = BigInt(rng.u32());
+      wasm.poke('x', x);
+      expect(wasm.peek('y')).toBe(((x << 27n) | (x >> 5n)) & 0xffffffffn);
+      expect(wasm.peek('z')).toBe(((x << 1n) | (x >> 31n)) & 0xffffffffn);
+      expect(wasm.peek('n')).toBe((((x & 0xfn) << 12n) | ((x >> 4n) & 0xfffn)));
+    }
+  });
+});

@@ -40,10 +40,25 @@ class WasmGen {
   private nextLocal = 0;
   private c = new Code();
 
+  /** The cell computing each root net (for peepholes that look through an operand). */
+  private readonly producer = new Map<NetId, Cell>();
+
   constructor(
     private readonly L: Layout,
     private readonly W: WasmLayout,
-  ) {}
+  ) {
+    for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
+  }
+
+  /** {x[k-1:0], x[31:k]} of a 32-bit x is a rotation: return x and k, or null. */
+  private rotation(c: Extract<Cell, { op: 'concat' }>): { x: NetId; k: number } | null {
+    if (this.w(c.out) !== 32 || c.parts.length !== 2) return null;
+    const hi = this.producer.get(this.root(c.parts[0]!));
+    const lo = this.producer.get(this.root(c.parts[1]!));
+    if (hi?.op !== 'slice' || lo?.op !== 'slice' || this.root(hi.a) !== this.root(lo.a) || this.w(hi.a) !== 32) return null;
+    const k = this.w(hi.out);
+    return hi.lo === 0 && lo.lo === k && this.w(lo.out) === 32 - k ? { x: hi.a, k } : null;
+  }
 
   private root(id: NetId): NetId {
     return this.L.root[id]!;
@@ -222,6 +237,13 @@ class WasmGen {
         C.emit(op.select);
         return;
       case 'concat': {
+        const rot = this.rotation(c);
+        if (rot) {
+          // The two slices feeding it are then dead and dropped by the WebAssembly compiler.
+          this.push(rot.x);
+          C.const(32 - rot.k).emit(op.i32Rotl);
+          return;
+        }
         let pos = w;
         let first = true;
         for (const p of c.parts) {

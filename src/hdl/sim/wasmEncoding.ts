@@ -28,6 +28,7 @@ export const op = {
   i32Shl: 0x74,
   i32ShrS: 0x75,
   i32ShrU: 0x76,
+  i32Rotl: 0x77,
 } as const;
 
 export function uleb(n: number): number[] {
