@@ -1,6 +1,7 @@
 // The rtgpu command as a user meets it: exit codes, messages without stack traces, and the cosim report line.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
+import { tempDir } from '../tempDir.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false });
 
@@ -9,7 +10,7 @@ describe('rtgpu', () => {
     const r = await rtgpu();
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toMatch(/usage: rtgpu <command>/);
-  });
+  }, 60_000);
 
   test('an unknown command or flag is a usage error, not a stack trace', async () => {
     const a = await rtgpu('frobnicate');
@@ -24,19 +25,19 @@ describe('rtgpu', () => {
     const d = await rtgpu('cosim', 'fifo', '--sim', 'ts,modelsim');
     expect(d.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from ts, verilator, icarus)");
     for (const r of [a, b, c, d]) expect(r.stderr).not.toMatch(/\n\s+at /);
-  });
+  }, 60_000);
 
   test('an unknown design names the ones that exist', async () => {
     const r = await rtgpu('cosim', 'fifoo', '--sim', 'ts');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/unknown design 'fifoo'; 'rtgpu cosim --list' lists them: fifo, skid, arbiter/);
-  });
+  }, 60_000);
 
   test('cosim --list lists the library designs', async () => {
     const r = await rtgpu('cosim', '--list');
     expect(r.exitCode).toBe(0);
     for (const name of ['fifo', 'skid', 'arbiter', 'counter', 'shiftreg', 'prienc', 'onehot', 'decoder', 'bench']) expect(r.stdout).toMatch(new RegExp(`^${name}\\s`, 'm'));
-  });
+  }, 60_000);
 
   test('cosim prints "<N> cycles, 0 mismatches" and exits 0', async () => {
     const r = await rtgpu('cosim', 'arbiter', '--cycles', '3000', '--seed', '11', '--sim', 'ts,verilator,icarus');
@@ -56,9 +57,8 @@ describe('rtgpu', () => {
   }, 300_000);
 
   test('rtl refuses to overwrite a directory it did not generate', async () => {
-    const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(`${tmpdir()}/rtgpu-user-`);
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const dir = tempDir('user');
     writeFileSync(`${dir}/notes.txt`, 'mine');
     const r = await rtgpu('rtl', '--out', dir);
     expect(r.exitCode).toBe(1);

@@ -5,6 +5,7 @@ import { emitSystemVerilog, legalizeIdentifier } from '../../src/hdl/emit/index.
 import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
 import { topModule } from '../../src/hdl/ir/netlist.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
+import { tempDir } from '../tempDir.ts';
 
 const Counter = defineModule('Counter', (p: { width: number }) => ({ en: input(Bool), count: output(UInt(p.width)) }), (m, io, p) => {
   const count = m.reg(UInt(p.width), { reset: 0 });
@@ -98,15 +99,14 @@ describe('every emitted design passes Verilator -Wall, iverilog -Wall and Yosys 
 
 describe('memories map to FPGA block RAM', () => {
   test('a 1024 x 32 memory with byte enables and a synchronous read is one RAMB36E1 under synth_xilinx', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { writeFileSync } = await import('node:fs');
     const { execa } = await import('execa');
     const Ram = defineModule('Ram', () => ({ we: input(Bool), wa: input(UInt(10)), ra: input(UInt(10)), d: input(UInt(32)), be: input(UInt(4)), q: output(UInt(32)) }), (m, io) => {
       const mem = m.memory(UInt(32), 1024, { init: [1, 2, 3] });
       m.when(io.we, () => mem.write(io.wa, io.d, { mask: io.be }));
       io.q.set(mem.read(io.ra));
     });
-    const dir = mkdtempSync(`${tmpdir()}/rtgpu-bram-`);
+    const dir = tempDir('bram');
     for (const f of emitSystemVerilog(elaborate(Ram, undefined).design).files) writeFileSync(`${dir}/${f.path}`, f.text);
     const r = await execa('yosys', ['-p', 'read_verilog -sv Ram.sv; synth_xilinx -top Ram; stat'], { cwd: dir });
     const stat = r.stdout.slice(r.stdout.lastIndexOf('Number of cells'));

@@ -1,7 +1,7 @@
 // Elaboration results: names from the TypeScript source, module variants, memories, FSM enums, determinism.
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from '../tempDir.ts';
 import { join } from 'node:path';
 import { Bool, Decoupled, Enum, HdlError, SInt, UInt, Vec, defineModule, elaborate, fsm, input, output, type ModuleIR } from '../../src/hdl/index.ts';
 
@@ -131,7 +131,7 @@ describe('memories', () => {
   });
 
   test('a malformed hex file is reported at its own line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-hex-'));
+    const dir = tempDir('hex');
     const file = join(dir, 'rom.hex');
     writeFileSync(file, '// rom\n0a\nzz\n');
     const M = defineModule('M', () => ({ a: input(UInt(2)), q: output(UInt(8)) }), (m, io) => {

@@ -1,7 +1,7 @@
 // The simulator's testbench API: poke/peek rules, reset, run limits, memories, batch vectors and VCD output.
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { tempDir } from '../tempDir.ts';
 import { join } from 'node:path';
 import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
@@ -107,7 +107,7 @@ describe('testbench API', () => {
 
 describe('VCD', () => {
   test('hierarchy, value changes and FSM state names', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-vcd-'));
+    const dir = tempDir('vcd');
     const file = join(dir, 'top.vcd');
     const sim = compileSimulator(design);
     sim.traceVcd(file);
