@@ -3,6 +3,7 @@
 // Per cycle: apply one row of input words, evaluate, record one row of output words, rising clock edge.
 // The whole run happens in this process; only the stepping loop is timed.
 #include "V{{TOP}}.h"
+{{ROOT_INCLUDE}}
 #include "verilated.h"
 
 #include <chrono>

@@ -20,20 +20,30 @@ describe('three simulators agree on every output, every cycle', () => {
   }
 });
 
+describe('registers compared every cycle too', () => {
+  for (const name of ['mixed', 'asyncreset']) {
+    test(name, async () => {
+      const d = fixtureDesigns.find((x) => x.name === name)!;
+      const r = await runCosim(d, { cycles: 3000, seed, sims: ['ts', 'verilator', 'icarus'], compareRegisters: true });
+      expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
+    }, 300_000);
+  }
+});
+
 describe('reports', () => {
   const net = (name: string, width: number): Net => ({ id: 0, name, width, kind: 'output', signed: false, loc: { file: '/x/top.ts', line: 12, col: 3 } });
   test('the first mismatch names cycle, port, every value and both source lines', () => {
     const { ports, rowWords } = portLayout([net('a', 8), net('wide', 40)]);
     const ts = new Uint32Array([1, 5, 0, 2, 6, 0, 3, 7, 1]);
     const vl = new Uint32Array([1, 5, 0, 2, 6, 0, 3, 7, 0]);
-    const m = firstMismatch(['ts', 'verilator'], { ts, verilator: vl }, ports, rowWords, 3, { wide: 9 }, 'Top')!;
+    const m = firstMismatch(['ts', 'verilator'], { ts, verilator: vl }, ports, rowWords, 3, (n) => `Top.sv:${n === 'wide' ? 9 : '?'}`, 'Top')!;
     expect(m).toMatchObject({ cycle: 2, port: 'Top.wide', width: 40, values: { ts: 0x100000007n, verilator: 7n }, tsLoc: '/x/top.ts:12', svLoc: 'Top.sv:9' });
     expect(formatMismatch(m)).toBe("mismatch at cycle 2 on Top.wide:\n  ts         40'h0100000007\n  verilator  40'h0000000007\n  declared at /x/top.ts:12 (top.ts:12), driven at Top.sv:9");
   });
 
   test('no mismatch when traces agree', () => {
     const { ports, rowWords } = portLayout([net('a', 8)]);
-    expect(firstMismatch(['ts', 'icarus'], { ts: new Uint32Array([4, 5]), icarus: new Uint32Array([4, 5]) }, ports, rowWords, 2, {}, 'T')).toBeNull();
+    expect(firstMismatch(['ts', 'icarus'], { ts: new Uint32Array([4, 5]), icarus: new Uint32Array([4, 5]) }, ports, rowWords, 2, () => 'T.sv:?', 'T')).toBeNull();
   });
 
   test('an X reaching an output in Icarus is an error naming port and cycle', async () => {

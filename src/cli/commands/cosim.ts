@@ -6,13 +6,14 @@ import { runCosim, formatMismatch } from '../../hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../hdl/cosim/rng.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/backends.ts';
 
-const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,verilator,icarus]
+const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,verilator,icarus] [--registers]
        rtgpu cosim --list
 
-  --cycles N   cycles to simulate (default 10000)
-  --seed S     stimulus seed (default: random, printed)
-  --sim LIST   comma-separated simulators (default ts,verilator,icarus)
-  --list       list the designs`;
+  --cycles N    cycles to simulate (default 10000)
+  --seed S      stimulus seed (default: random, printed)
+  --sim LIST    comma-separated simulators (default ts,verilator,icarus)
+  --registers   also compare every register in the hierarchy, every cycle
+  --list        list the designs`;
 
 export const cosimCommand = {
   summary: 'run a design in lockstep on several simulators',
@@ -24,6 +25,7 @@ export const cosimCommand = {
         seed: { type: 'string' },
         sim: { type: 'string' },
         list: { type: 'boolean' },
+        registers: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       usage,
@@ -44,13 +46,13 @@ export const cosimCommand = {
     const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
     const sims = parseSims(values.sim ?? 'ts,verilator,icarus');
     console.log(`cosim ${design.name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
-    const report = await runCosim(design, { cycles, seed, sims, log: (l) => console.log(`  ${l}`) });
+    const report = await runCosim(design, { cycles, seed, sims, compareRegisters: values.registers ?? false, log: (l) => console.log(`  ${l}`) });
     const times = Object.entries(report.seconds)
       .map(([s, t]) => `${s} ${t.toFixed(3)} s`)
       .join(', ');
     if (report.mismatch) {
       console.log(formatMismatch(report.mismatch));
-      console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}`);
+      console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${values.registers ? ' --registers' : ''}`);
       return 1;
     }
     if (report.golden) {
@@ -59,7 +61,7 @@ export const cosimCommand = {
       return 1;
     }
     console.log(`  (${times})`);
-    console.log(`${cycles} cycles, 0 mismatches`);
+    console.log(`${cycles} cycles, 0 mismatches${values.registers ? ' (outputs and registers)' : ''}`);
     return 0;
   },
 };

@@ -15,6 +15,11 @@ export interface HarnessDesign {
   readonly clocked: boolean;
   /** In declaration order, clk excluded. */
   readonly ports: readonly HarnessPort[];
+  /**
+   * Internal signals to record after the outputs, each row: instance path and signal name as SV
+   * identifiers (`['fifo', 'count_1']`). Verilator then builds with --public-flat-rw.
+   */
+  readonly probes?: readonly { readonly path: readonly string[]; readonly width: number }[];
 }
 
 export interface ExternalRunResult {
@@ -44,4 +49,7 @@ export function outputsOf(d: HarnessDesign): HarnessPort[] {
   return d.ports.filter((p) => p.dir === 'output');
 }
 
-export const rowWords = (ports: readonly HarnessPort[]): number => ports.reduce((s, p) => s + wordsOf(p.width), 0);
+export const rowWords = (ports: readonly { readonly width: number }[]): number => ports.reduce((s, p) => s + wordsOf(p.width), 0);
+
+/** Words of one output row: the outputs, then the probes. */
+export const outputRowWords = (d: HarnessDesign): number => rowWords(outputsOf(d)) + rowWords(d.probes ?? []);

@@ -30,8 +30,8 @@ export function testbenchSource(d: HarnessDesign): string {
     .replace('{{CONNS}}', conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'))
     .replace('{{POWER_ON}}', ins.filter((p) => p.width === 1).map((p) => `    p_${p.name} = 1'b1;`).join('\n'))
     .replace('{{APPLY}}', apply.join('\n'))
-    .replace('{{FORMAT}}', outs.map(() => '%h').join(' '))
-    .replace('{{OUTS}}', outs.map((p) => `, p_${p.name}`).join(''))
+    .replace('{{FORMAT}}', [...outs, ...(d.probes ?? [])].map(() => '%h').join(' '))
+    .replace('{{OUTS}}', [...outs.map((p) => `, p_${p.name}`), ...(d.probes ?? []).map((p) => `, ${['dut', ...p.path].join('.')}`)].join(''))
     .replace('{{CLOCK}}', d.clocked ? '      clk = 1\'b1;\n      #1;\n      clk = 1\'b0;' : '      #1;');
 }
 
@@ -48,7 +48,7 @@ function stimulusText(d: HarnessDesign, stimulus: Uint32Array, cycles: number): 
 
 /** Parse the testbench's hex rows into words; an X or Z bit is an error naming the port and cycle. */
 function parseOutputs(d: HarnessDesign, text: string, cycles: number): Uint32Array {
-  const outs = outputsOf(d);
+  const outs = [...outputsOf(d), ...(d.probes ?? []).map((p) => ({ name: p.path.join('.'), width: p.width }))];
   const n = rowWords(outs);
   const result = new Uint32Array(n * cycles);
   const rows = text.split('\n');

@@ -1,7 +1,9 @@
 // Runs one co-simulation design on several simulators with the same stimulus and compares every output, every cycle.
 import { basename } from 'node:path';
 import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
-import { topModule } from '../ir/netlist.ts';
+import { findModule, topModule } from '../ir/netlist.ts';
+import { flattenDesign } from '../ir/flatten.ts';
+import { legalizeIdentifier } from '../emit/index.ts';
 import { compileSimulator } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
@@ -13,6 +15,8 @@ export interface CosimOptions {
   readonly cycles: number;
   readonly seed: number;
   readonly sims: readonly SimulatorName[];
+  /** Also compare every register of the design (anywhere in the hierarchy) every cycle. */
+  readonly compareRegisters?: boolean;
   /** Called with a line of progress (builds, runs). */
   readonly log?: (line: string) => void;
 }
@@ -85,11 +89,31 @@ export function buildStimulus(d: CosimDesign, top: ModuleIR, cycles: number, see
   return { data, inputs: ports, rowWords };
 }
 
-export function harnessDesign(design: Design): { harness: HarnessDesign; lines: Record<string, Record<string, number>> } {
+/** Registers of the flattened design, by hierarchical name, as probes for the external simulators. */
+export function registerProbes(design: Design): { nets: Net[]; probes: NonNullable<HarnessDesign['probes']> } {
+  const flat = flattenDesign(design);
+  const nets = flat.regs.map((r) => flat.nets[r.q]!);
+  return { nets, probes: nets.map((n) => ({ path: n.name.split('.').map(legalizeIdentifier), width: n.width })) };
+}
+
+/** `Module.sv:line` for a hierarchical net name, following instance names from the top. */
+function svLocation(design: Design, lines: Record<string, Record<string, number>>, dotted: string): string {
+  let mod = topModule(design);
+  const parts = dotted.split('.');
+  for (const inst of parts.slice(0, -1)) {
+    const next = mod.instances.find((i) => i.name === inst);
+    if (!next) return `${mod.name}.sv:?`;
+    mod = findModule(design, next.module);
+  }
+  return `${mod.name}.sv:${lines[mod.name]?.[parts.at(-1)!] ?? '?'}`;
+}
+
+export function harnessDesign(design: Design, probes?: HarnessDesign['probes']): { harness: HarnessDesign; lines: Record<string, Record<string, number>> } {
   const top = topModule(design);
   const emitted = emitSystemVerilog(design);
   return {
     harness: {
+      probes,
       top: top.name,
       svFiles: emitted.files,
       fileList: emitted.fileList,
@@ -108,13 +132,14 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   const design = d.elaborate();
   const top = topModule(design);
   const stim = buildStimulus(d, top, opts.cycles, opts.seed);
-  const outNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output');
+  const reg = opts.compareRegisters ? registerProbes(design) : undefined;
+  const outNets = [...top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output'), ...(reg?.nets ?? [])];
   const out = portLayout(outNets);
   const traces: Record<string, Uint32Array> = {};
   const seconds: Record<string, number> = {};
 
   const needsSv = opts.sims.some((s) => s !== 'ts');
-  const sv = needsSv ? harnessDesign(design) : undefined;
+  const sv = needsSv ? harnessDesign(design, reg?.probes) : undefined;
   for (const sim of opts.sims) {
     if (sim === 'ts') {
       const s = compileSimulator(design);
@@ -132,7 +157,7 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
     seconds[sim] = r.seconds;
   }
 
-  const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, sv?.lines[top.name] ?? {}, top.name);
+  const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, (name) => (sv ? svLocation(design, sv.lines, name) : '?'), top.name);
   let golden: CosimReport['golden'] = null;
   if (d.golden && traces[opts.sims[0]!]) {
     const model = d.golden();
@@ -156,7 +181,7 @@ export function firstMismatch(
   ports: readonly PortInfo[],
   rowWords: number,
   cycles: number,
-  svLines: Record<string, number>,
+  svLocOf: (netName: string) => string,
   topName: string,
 ): CosimMismatch | null {
   if (sims.length < 2) return null;
@@ -178,7 +203,7 @@ export function firstMismatch(
           values,
           width: p.net.width,
           tsLoc: `${loc.file}:${loc.line}`,
-          svLoc: `${topName}.sv:${svLines[p.net.name] ?? '?'}`,
+          svLoc: svLocOf(p.net.name),
         };
       }
     }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from './buildCache.ts';
 import { toolVersion } from './toolchain.ts';
-import { inputsOf, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
+import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
 
@@ -20,11 +20,12 @@ function assignIn(p: HarnessPort, at: number): string {
   return Array.from({ length: w }, (_, k) => `    top.${p.name}[${k}] = in[${at + k}];`).join('\n');
 }
 
-function sampleOut(p: HarnessPort, at: number): string {
-  const w = wordsOf(p.width);
-  if (p.width <= 32) return `    o[${at}] = top.${p.name};`;
-  if (p.width <= 64) return `    o[${at}] = (uint32_t)top.${p.name}; o[${at + 1}] = (uint32_t)(top.${p.name} >> 32);`;
-  return Array.from({ length: w }, (_, k) => `    o[${at + k}] = top.${p.name}[${k}];`).join('\n');
+/** Copy a value (a port `top.x`, or an internal `top.rootp->…`) into output words. */
+function sampleOut(expr: string, width: number, at: number): string {
+  const w = wordsOf(width);
+  if (width <= 32) return `    o[${at}] = ${expr};`;
+  if (width <= 64) return `    o[${at}] = (uint32_t)${expr}; o[${at + 1}] = (uint32_t)(${expr} >> 32);`;
+  return Array.from({ length: w }, (_, k) => `    o[${at + k}] = ${expr}[${k}];`).join('\n');
 }
 
 export function harnessSource(d: HarnessDesign): string {
@@ -33,12 +34,16 @@ export function harnessSource(d: HarnessDesign): string {
   let at = 0;
   const apply = [...(d.clocked ? ['    top.clk = 0;'] : []), ...ins.map((p) => assignIn(p, (at += wordsOf(p.width)) - wordsOf(p.width)))];
   at = 0;
-  const sample = outs.map((p) => sampleOut(p, (at += wordsOf(p.width)) - wordsOf(p.width)));
+  const sample = [
+    ...outs.map((p) => sampleOut(`top.${p.name}`, p.width, (at += wordsOf(p.width)) - wordsOf(p.width))),
+    ...(d.probes ?? []).map((p) => sampleOut(`top.rootp->${[d.top, ...p.path].join('__DOT__')}`, p.width, (at += wordsOf(p.width)) - wordsOf(p.width))),
+  ];
   const powerOn = ins.filter((p) => p.width === 1).map((p) => `  top.${p.name} = 1;`);
   return readFileSync(template, 'utf8')
     .replaceAll('{{TOP}}', d.top)
     .replace('{{IN_WORDS}}', String(rowWords(ins)))
-    .replace('{{OUT_WORDS}}', String(rowWords(outs)))
+    .replace('{{OUT_WORDS}}', String(outputRowWords(d)))
+    .replace('{{ROOT_INCLUDE}}', d.probes?.length ? `#include "V${d.top}___024root.h"` : '')
     .replace('{{POWER_ON}}', powerOn.join('\n'))
     .replace('{{APPLY}}', apply.join('\n'))
     .replace('{{SAMPLE}}', sample.join('\n'))
@@ -50,14 +55,15 @@ export const verilator: ExternalSimulator = {
   async prepare(d: HarnessDesign): Promise<PreparedSimulation> {
     const version = await toolVersion('verilator');
     const cpp = harnessSource(d);
-    const key = contentHash([version, ...verilatorFlags, cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
+    const flags = d.probes?.length ? [...verilatorFlags, '--public-flat-rw'] : verilatorFlags;
+    const key = contentHash([version, ...flags, cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
     const { dir } = await cachedBuild('verilator', key, async (tmp) => {
       for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);
       writeFileSync(join(tmp, 'harness.cpp'), cpp);
-      const r = await execa('verilator', [...verilatorFlags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true });
+      const r = await execa('verilator', [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true });
       if (r.exitCode !== 0) throw new Error(`verilator build of ${d.top} failed:\n${(r.all ?? '').slice(-4000)}`);
     });
-    const outWords = rowWords(outputsOf(d));
+    const outWords = outputRowWords(d);
     return {
       async run(stimulus: Uint32Array, cycles: number) {
         const work = mkdtempSync(join(tmpdir(), 'rtgpu-vl-'));
