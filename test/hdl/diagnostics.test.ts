@@ -186,6 +186,16 @@ describe('named elaboration errors point at the user line', () => {
     expect(warnings[0]!.severity).toBe('warning');
   });
 
+  test('MixedResetKinds warns about one reset used both ways', () => {
+    const M = defineModule('M', () => ({ y: output(UInt(4)), z: output(UInt(4)) }), (m, io) => {
+      io.y.set(m.reg(UInt(4), { reset: 1 }));
+      io.z.set(m.reg(UInt(4), { reset: 2, async: true }));
+    });
+    const { warnings } = elaborate(M, undefined);
+    expect(warnings.map((w) => w.code)).toEqual(['MixedResetKinds']);
+    expect(warnings[0]!.message).toMatch(/'rst_n' resets .* asynchronously and .* synchronously/);
+  });
+
   test('several errors are reported together', () => {
     const M = defineModule('M', () => ({ y: output(UInt(4)), z: output(UInt(4)) }), (m) => void m);
     expect(() => elaborate(M, undefined)).toThrow(/output 'y'[\s\S]*output 'z'/);

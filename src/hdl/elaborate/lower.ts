@@ -94,6 +94,7 @@ class Lowering {
       instances.some((i) => this.childClocked(i.module));
     const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, cells: this.cells, regs, memories, instances };
     this.warnUnusedInputs(ir);
+    this.warnMixedResets(regs);
     return { ir, diagnostics: this.diagnostics };
   }
 
@@ -266,6 +267,19 @@ class Lowering {
         this.diagnostics.push({ code: 'UnusedInput', severity: 'warning', message: `input '${net.name}' of module ${ir.name} is never read`, loc: net.loc });
       }
     }
+  }
+
+  private warnMixedResets(regs: readonly Reg[]): void {
+    const sync = regs.find((r) => r.reset?.kind === 'sync');
+    const async = regs.find((r) => r.reset?.kind === 'async' && r.reset.net === sync?.reset?.net);
+    if (!sync || !async) return;
+    this.diagnostics.push({
+      code: 'MixedResetKinds',
+      severity: 'warning',
+      message: `'${this.nets[async.reset!.net]!.name}' resets '${this.nets[async.q]!.name}' asynchronously and '${this.nets[sync.q]!.name}' synchronously; Verilator -Wall reports SYNCASYNCNET for this`,
+      loc: async.loc,
+      notes: [{ message: 'synchronous reset here', loc: sync.loc }],
+    });
   }
 
   private error(code: DiagnosticCode, message: string, loc: SourceLoc, notes?: Diagnostic['notes']): void {

@@ -18,6 +18,7 @@ export const diagnosticCodes = {
   OutsideModule: 'a DSL call that needs a module was made outside module elaboration',
   BadInitFile: 'a memory initialization file is malformed',
   UnusedInput: 'an input port is never read',
+  MixedResetKinds: 'one reset net resets some registers synchronously and others asynchronously',
 } as const;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;
