@@ -5,7 +5,7 @@ import { flattenDesign } from '../ir/flatten.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from './vcd.ts';
-import { generateWasm, wasmEligible, wasmLayout } from './wasmCodegen.ts';
+import { generateWasm, generateWasmRun, wasmEligible, wasmLayout, type WasmLayout } from './wasmCodegen.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
 export interface PortHandle {
@@ -70,6 +70,7 @@ class CompiledSimulator implements Simulator {
   private readonly commit: () => void;
   private dirtyAll = true;
   private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
+  private wasm: { memory: WebAssembly.Memory; layout: WasmLayout } | undefined;
   private readonly byName: Map<string, Net>;
   private readonly inputs: Map<string, Net>;
   private dirty = true;
@@ -92,6 +93,7 @@ class CompiledSimulator implements Simulator {
       const instance = new WebAssembly.Instance(new WebAssembly.Module(generateWasm(this.L, wl)), { env: { memory } });
       fns = instance.exports as unknown as typeof fns;
       this.backend = 'wasm';
+      this.wasm = { memory, layout: wl };
     } else {
       this.s = new Int32Array(Math.max(1, this.L.stateWords));
       this.t = new Int32Array(this.s.length);
@@ -270,7 +272,7 @@ class CompiledSimulator implements Simulator {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
       if (!loop) {
-        loop = vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        loop = this.wasm ? this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id)) : vectorLoop(ins, outs, this.comb, this.commit, this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
@@ -278,6 +280,26 @@ class CompiledSimulator implements Simulator {
     }
     this.changed();
     return result;
+  }
+
+  /** The fused WebAssembly loop for one port list, run in batches through a reserved memory region. */
+  private wasmLoop(inputs: NetId[], outputs: NetId[]): (stim: Uint32Array, out: Uint32Array, cycles: number) => void {
+    const { memory, layout } = this.wasm!;
+    const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs));
+    const run = (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
+    const nIn = inputs.length;
+    const nOut = outputs.length;
+    // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
+    const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
+    const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);
+    return (stim, out, cycles) => {
+      for (let c = 0; c < cycles; c += batch) {
+        const n = Math.min(batch, cycles - c);
+        words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
+        run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
+        out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
+      }
+    };
   }
 
   private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {

@@ -9,6 +9,9 @@ export interface WasmLayout {
   /** Byte offsets in linear memory. */
   readonly shadowByte: number;
   readonly memoryBytes: readonly number[];
+  /** A region for batches of stimulus and output rows of the fused run loop. */
+  readonly batchByte: number;
+  readonly batchWords: number;
   readonly pages: number;
 }
 
@@ -25,14 +28,26 @@ export function wasmLayout(L: Layout): WasmLayout {
     at += m.depth * 4;
     return b;
   });
-  return { shadowByte, memoryBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  const batchWords = 1 << 18;
+  const batchByte = at;
+  at += batchWords * 4;
+  return { shadowByte, memoryBytes, batchByte, batchWords, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
+
+type Reg = Layout['flat']['regs'][number];
+type ReadPort = Layout['flat']['memories'][number]['readPorts'][number];
+type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
 
 const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
 
 export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
   const g = new WasmGen(L, W);
   return wasmModule(W.pages, [g.comb('comb', false), g.comb('combAll', true), g.commit()]);
+}
+
+/** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
+export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[]): Uint8Array<ArrayBuffer> {
+  return wasmModule(W.pages, [new WasmGen(L, W).run(inputs, outputs)]);
 }
 
 class WasmGen {
@@ -79,7 +94,12 @@ class WasmGen {
     const k = this.L.consts.get(r);
     if (k !== undefined) this.c.const(Number(BigInt.asIntN(32, k)));
     else if (this.local.has(r)) this.c.get(this.local.get(r)!);
-    else this.c.loadAt(this.byte(r));
+    else {
+      // State is loaded once per function: every later use before the clock edge sees the same value.
+      const v = this.temp();
+      this.c.loadAt(this.byte(r)).tee(v);
+      this.local.set(r, v);
+    }
   }
 
   private maskTo(w: number): void {
@@ -91,22 +111,56 @@ class WasmGen {
     if (w < 32) this.c.const(32 - w).emit(op.i32Shl).const(32 - w).emit(op.i32ShrS);
   }
 
-  private begin(): void {
+  private begin(params = 0): void {
     this.local = new Map();
-    this.nextLocal = 0;
+    this.nextLocal = params;
     this.c = new Code();
   }
 
   comb(name: string, storeAll: boolean): { name: string; locals: number; code: Code } {
     this.begin();
-    const keep = storeAll ? null : this.observable();
+    this.combBody(storeAll ? null : this.observable());
+    return { name, locals: this.nextLocal, code: this.c };
+  }
+
+  private combBody(keep: Set<NetId> | null): void {
     for (const r of this.L.flat.regs) {
       if (r.reset?.kind !== 'async') continue;
       this.push(r.reset.net);
       this.c.emit(op.i32Eqz, op.if, 0x40).const(0).const(Number(BigInt.asIntN(32, r.reset.value))).store(this.byte(r.q)).emit(op.end);
+      this.local.delete(this.root(r.q));
     }
     for (const st of this.L.steps) this.step(st, keep);
-    return { name, locals: this.nextLocal, code: this.c };
+  }
+
+  /**
+   * `run(cycles, stimByte, outByte)`: per cycle, store one row of inputs, evaluate, write one row of
+   * outputs, clock edge, all inside WebAssembly. Combinational values stay in locals: nothing outside
+   * this function reads them, so none is stored. (Registers stay in linear memory: holding a few hundred
+   * of them in loop-carried locals measured 2x slower, as the register allocator spills them anyway.)
+   */
+  run(inputs: readonly NetId[], outputs: readonly NetId[]): { name: string; params: number; locals: number; code: Code } {
+    this.begin(3);
+    const C = this.c;
+    C.emit(op.block, 0x40, op.loop, 0x40);
+    C.get(0).emit(op.i32Eqz, op.brIf, 1);
+    inputs.forEach((id, k) => {
+      C.const(0).get(1).load(k * 4);
+      this.maskTo(this.w(id));
+      C.store(this.byte(id));
+    });
+    this.combBody(new Set());
+    outputs.forEach((id, k) => {
+      C.get(2);
+      this.push(id);
+      C.store(k * 4);
+    });
+    this.commitBody();
+    C.get(1).const(inputs.length * 4).emit(op.i32Add).set(1);
+    C.get(2).const(outputs.length * 4).emit(op.i32Add).set(2);
+    C.get(0).const(1).emit(op.i32Sub).set(0);
+    C.emit(op.br, 0, op.end, op.end);
+    return { name: 'run', params: 3, locals: this.nextLocal - 3, code: C };
   }
 
   private observable(): Set<NetId> {
@@ -273,6 +327,11 @@ class WasmGen {
   /** The clock edge: sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back. */
   commit(): { name: string; locals: number; code: Code } {
     this.begin();
+    this.commitBody();
+    return { name: 'commit', locals: this.nextLocal, code: this.c };
+  }
+
+  private commitBody(): void {
     const L = this.L;
     const C = this.c;
     const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
@@ -281,15 +340,7 @@ class WasmGen {
       mem.readPorts.forEach((p) => {
         if (p.kind !== 'sync') return;
         C.const(0);
-        const a = this.temp();
-        this.push(p.addr);
-        C.set(a);
-        this.readWord(mi, a);
-        if (p.en !== undefined) {
-          this.push(p.data);
-          this.push(p.en);
-          C.emit(op.select);
-        }
+        this.syncReadValue(mi, p);
         C.store(shadow(p.data));
         copyBack.push(p.data);
       }),
@@ -299,64 +350,85 @@ class WasmGen {
       const k = L.flat.nets[this.root(id)]!.kind;
       return k === 'reg' || k === 'memread';
     };
-    const regValue = (r: (typeof L.flat.regs)[number]) => {
-      this.push(r.d);
-      if (r.en !== undefined) {
-        this.push(r.q);
-        this.push(r.en);
-        C.emit(op.select);
-      }
-      if (r.reset) {
-        // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
-        C.const(Number(BigInt.asIntN(32, r.reset.value)));
-        this.push(r.reset.net);
-        C.emit(op.select);
-      }
-    };
-    const direct: (typeof L.flat.regs)[number][] = [];
+    const direct: Reg[] = [];
     for (const r of L.flat.regs) {
       if (isState(r.d) || isState(r.en) || isState(r.reset?.net)) {
         C.const(0);
-        regValue(r);
+        this.regValue(r);
         C.store(shadow(r.q));
         copyBack.push(r.q);
       } else direct.push(r);
     }
-    L.flat.memories.forEach((mem, mi) =>
-      mem.writePorts.forEach((p) => {
-        const a = this.temp();
-        this.push(p.addr);
-        C.set(a);
-        this.push(p.en);
-        C.get(a).const(mem.depth).emit(op.i32LtU, op.i32And, op.if, 0x40);
-        const base = this.W.memoryBytes[mi]!;
-        C.get(a).const(2).emit(op.i32Shl);
-        if (p.mask === undefined) {
-          this.push(p.data);
-        } else {
-          // new = (old & ~bits) | (data & bits), bits = the lanes enabled by the mask.
-          const g = p.maskGranularity!;
-          const bits = this.temp();
-          C.const(0).set(bits);
-          for (let i = 0; i < mem.width / g; i++) {
-            const lane = g >= 32 ? -1 : ((2 ** g - 1) * 2 ** (i * g)) | 0;
-            C.const(0);
-            this.push(p.mask);
-            C.const(i).emit(op.i32ShrU).const(1).emit(op.i32And, op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
-          }
-          C.get(a).const(2).emit(op.i32Shl).load(base).get(bits).const(-1).emit(op.i32Xor, op.i32And);
-          this.push(p.data);
-          C.get(bits).emit(op.i32And, op.i32Or);
-        }
-        C.store(base).emit(op.end);
-      }),
-    );
+    L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.memoryWrite(mi, p)));
     for (const r of direct) {
       C.const(0);
-      regValue(r);
+      this.regValue(r);
       C.store(this.byte(r.q));
     }
     for (const id of copyBack) C.const(0).loadAt(shadow(id)).store(this.byte(id));
-    return { name: 'commit', locals: this.nextLocal, code: C };
+  }
+
+  /** Push the value a sync read port holds after the clock edge. */
+  private syncReadValue(mi: number, p: ReadPort): void {
+    const a = this.temp();
+    this.push(p.addr);
+    this.c.set(a);
+    this.readWord(mi, a);
+    if (p.en !== undefined) {
+      this.push(p.data);
+      this.push(p.en);
+      this.c.emit(op.select);
+    }
+  }
+
+  /** Push a register's value after the clock edge. */
+  private regValue(r: Reg): void {
+    const C = this.c;
+    this.push(r.d);
+    if (r.en !== undefined) {
+      this.push(r.q);
+      this.push(r.en);
+      C.emit(op.select);
+    }
+    if (r.reset) {
+      // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
+      C.const(Number(BigInt.asIntN(32, r.reset.value)));
+      this.push(r.reset.net);
+      C.emit(op.select);
+    }
+  }
+
+  /** One write port at the clock edge (masked lanes merged with the old word). */
+  private memoryWrite(mi: number, p: WritePort): void {
+    const mem = this.L.flat.memories[mi]!;
+    const C = this.c;
+    const a = this.temp();
+    this.push(p.addr);
+    C.set(a);
+    this.push(p.en);
+    C.get(a).const(mem.depth).emit(op.i32LtU, op.i32And, op.if, 0x40);
+    // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
+    const outside = new Map(this.local);
+    const base = this.W.memoryBytes[mi]!;
+    C.get(a).const(2).emit(op.i32Shl);
+    if (p.mask === undefined) {
+      this.push(p.data);
+    } else {
+      // new = (old & ~bits) | (data & bits), bits = the lanes enabled by the mask.
+      const g = p.maskGranularity!;
+      const bits = this.temp();
+      C.const(0).set(bits);
+      for (let i = 0; i < mem.width / g; i++) {
+        const lane = g >= 32 ? -1 : ((2 ** g - 1) * 2 ** (i * g)) | 0;
+        C.const(0);
+        this.push(p.mask);
+        C.const(i).emit(op.i32ShrU).const(1).emit(op.i32And, op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
+      }
+      C.get(a).const(2).emit(op.i32Shl).load(base).get(bits).const(-1).emit(op.i32Xor, op.i32And);
+      this.push(p.data);
+      C.get(bits).emit(op.i32And, op.i32Or);
+    }
+    C.store(base).emit(op.end);
+    this.local = outside;
   }
 }

@@ -1,9 +1,13 @@
 // A minimal WebAssembly binary writer: LEB128, the i32 instructions the simulator uses, and module sections.
 
 export const op = {
+  block: 0x02,
+  loop: 0x03,
   if: 0x04,
   else: 0x05,
   end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
   select: 0x1b,
   localGet: 0x20,
   localSet: 0x21,
@@ -92,11 +96,21 @@ const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...bo
 const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
 const name = (s: string) => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
 
-/** A module importing `env.memory` and exporting `() -> ()` functions, each with `locals` i32 locals. */
-export function wasmModule(memoryPages: number, functions: readonly { name: string; locals: number; code: Code }[]): Uint8Array<ArrayBuffer> {
-  const type = section(1, vec([[0x60, 0, 0]]));
+export interface WasmFunction {
+  readonly name: string;
+  /** i32 parameters (they are locals 0 … params-1); the function returns nothing. */
+  readonly params?: number;
+  /** i32 locals besides the parameters. */
+  readonly locals: number;
+  readonly code: Code;
+}
+
+/** A module importing `env.memory` and exporting the given functions. */
+export function wasmModule(memoryPages: number, functions: readonly WasmFunction[]): Uint8Array<ArrayBuffer> {
+  const arities = [...new Set(functions.map((f) => f.params ?? 0))];
+  const type = section(1, vec(arities.map((n) => [0x60, ...uleb(n), ...Array(n).fill(0x7f), 0])));
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(memoryPages)]]));
-  const funcs = section(3, vec(functions.map(() => [0])));
+  const funcs = section(3, vec(functions.map((f) => uleb(arities.indexOf(f.params ?? 0)))));
   const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
   const bodies = functions.map((f) => {
     const locals = f.locals > 0 ? vec([[...uleb(f.locals), 0x7f]]) : [0];
