@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<Command>> = {
   cosim: async () => (await import('./commands/cosim.ts')).cosimCommand,
   rtl: async () => (await import('./commands/rtl.ts')).rtlCommand,
   bench: async () => (await import('./commands/bench.ts')).benchCommand,
+  fp: async () => (await import('./commands/fp.ts')).fpCommand,
 };
 
 function usage(): string {
@@ -20,6 +21,7 @@ function usage(): string {
     '  cosim   run a design in lockstep on the TS simulator, Verilator and Icarus',
     '  rtl     write the generated SystemVerilog, file lists and memory images',
     '  bench   measure simulation speed (cycles per second) of each simulator',
+    '  fp      run operand lines (hex) through a float unit and print the results',
     '',
     "run 'rtgpu <command> --help' for a command's options",
   ].join('\n');

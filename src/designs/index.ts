@@ -5,6 +5,7 @@ import type { CosimDesign } from '../hdl/cosim/design.ts';
 export async function allDesigns(): Promise<CosimDesign[]> {
   const groups = await Promise.all([
     import('../hdl/lib/cosimDesigns.ts').then((m) => m.libraryDesigns as CosimDesign[]),
+    import('../hdl/lib/float/cosimDesigns.ts').then((m) => m.floatDesigns),
     import('./benchDesign.ts').then((m) => [m.benchDesign]),
   ]);
   return groups.flat();

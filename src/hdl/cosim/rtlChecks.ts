@@ -1,5 +1,5 @@
 // Runs the external checks every generated file must pass: Verilator lint, Icarus compile, Yosys synthesis.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -49,5 +49,29 @@ export function yosysSynth(src: RtlSource): Promise<CheckResult> {
     const script = `read_verilog -sv ${src.fileList.join(' ')}; synth -top ${src.top}`;
     const r = await execa('yosys', ['-q', '-p', script], { cwd: dir, reject: false, all: true });
     return { tool: 'yosys', ok: r.exitCode === 0 && !/ERROR/.test(r.all ?? ''), output: r.all ?? '' };
+  });
+}
+
+export interface SynthStats {
+  /** Generic gate-level cells after `synth -flatten` (flip-flops included). */
+  readonly cells: number;
+  readonly flipFlops: number;
+  /** Longest combinational path in cells (`ltp -noff`): the logic depth between registers and ports. */
+  readonly depth: number;
+}
+
+/** Yosys generic synthesis, flattened, with cell count and logic depth. */
+export function yosysSynthStats(src: RtlSource): Promise<SynthStats> {
+  return inDir(src, async (dir) => {
+    const script = `read_verilog -sv ${src.fileList.join(' ')}; synth -flatten -top ${src.top}; tee -o stat.txt stat; ltp -noff`;
+    const r = await execa('yosys', ['-p', script], { cwd: dir, reject: false, all: true });
+    const out = r.all ?? '';
+    if (r.exitCode !== 0) throw new Error(`yosys synth of ${src.top} failed:\n${out.slice(-2000)}`);
+    const stat = readFileSync(join(dir, 'stat.txt'), 'utf8');
+    const cells = /Number of cells:\s+(\d+)/.exec(stat);
+    const depth = /Longest topological path in \S+ \(length=(\d+)\)/.exec(out);
+    if (!cells || !depth) throw new Error(`could not read yosys statistics of ${src.top}`);
+    const flipFlops = [...stat.matchAll(/^\s+\$_S?DFFE?_\S+\s+(\d+)/gm)].reduce((s, m) => s + Number(m[1]), 0);
+    return { cells: Number(cells[1]), flipFlops, depth: Number(depth[1]) };
   });
 }

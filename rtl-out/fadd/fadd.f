@@ -1,0 +1,1 @@
+FAdd_stages3.sv

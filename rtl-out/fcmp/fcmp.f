@@ -1,0 +1,1 @@
+FCmp_stages1.sv

@@ -1,0 +1,1 @@
+FDiv_stages14.sv

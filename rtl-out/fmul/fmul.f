@@ -1,0 +1,1 @@
+FMul_stages3.sv

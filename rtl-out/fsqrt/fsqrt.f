@@ -1,0 +1,1 @@
+FSqrt_stages13.sv

@@ -1,0 +1,1 @@
+FToI_stages2.sv

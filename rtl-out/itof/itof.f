@@ -1,0 +1,1 @@
+IToF_stages2.sv
