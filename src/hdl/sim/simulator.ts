@@ -167,8 +167,11 @@ class CompiledSimulator implements Simulator {
   }
 
   peek(name: string): bigint {
-    this.settleAll();
-    return this.read(this.net(name).id);
+    const n = this.net(name);
+    // Ports and state are stored by the fast comb function; other nets only by the store-everything variant.
+    if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') this.settle();
+    else this.settleAll();
+    return this.read(n.id);
   }
 
   step(cycles = 1): void {
