@@ -7,19 +7,35 @@ import { parseArgs } from 'node:util';
 import { UnitRunner, floatUnit, floatUnits, formatVectorMismatch } from '../src/hdl/lib/float/vectors.ts';
 import { createRng, seedFromEnv } from '../src/hdl/cosim/rng.ts';
 
-const { values } = parseArgs({
-  options: {
-    count: { type: 'string', default: '1000000' },
-    seed: { type: 'string' },
-    op: { type: 'string' },
-    stages: { type: 'string' },
-    exhaustive: { type: 'boolean', default: false },
-    from: { type: 'string', default: '0' },
-    to: { type: 'string', default: '0xffffffff' },
-  },
-});
+/** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
+function fail(message: string): never {
+  console.error(`float-soak: ${message}`);
+  process.exit(2);
+}
+
+function flags() {
+  try {
+    return parseArgs({
+      options: {
+        count: { type: 'string', default: '1000000' },
+        seed: { type: 'string' },
+        op: { type: 'string' },
+        stages: { type: 'string' },
+        exhaustive: { type: 'boolean', default: false },
+        from: { type: 'string', default: '0' },
+        to: { type: 'string', default: '0xffffffff' },
+      },
+    }).values;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+const values = flags();
 const count = Number(values.count);
-if (!Number.isInteger(count) || count < 1) throw new Error(`--count must be a positive integer, got '${values.count}'`);
+if (!Number.isInteger(count) || count < 1) fail(`--count must be a positive integer, got '${values.count}'`);
+if (values.stages !== undefined && !/^\d+$/.test(values.stages)) fail(`--stages must be a whole number, got '${values.stages}'`);
+const known = new Set(floatUnits.map((u) => u.op as string));
+for (const op of values.op?.split(',') ?? []) if (!known.has(op)) fail(`unknown op '${op}'; ops: ${[...known].join(', ')}`);
 const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : seedFromEnv();
 const specs = values.op ? values.op.split(',').map(floatUnit) : floatUnits;
 let failed = false;
@@ -27,9 +43,9 @@ let failed = false;
 if (values.exhaustive) {
   const from = Number(values.from);
   const to = Number(values.to);
-  if (!(from >= 0 && to <= 0xffffffff && from <= to)) throw new Error(`--from/--to must satisfy 0 <= from <= to <= 0xffffffff`);
+  if (!(from >= 0 && to <= 0xffffffff && from <= to)) fail(`--from/--to must satisfy 0 <= from <= to <= 0xffffffff`);
   for (const spec of specs) {
-    if (spec.operands.length !== 1) throw new Error(`--exhaustive needs a one-operand unit; ${spec.op} has two`);
+    if (spec.operands.length !== 1) fail(`--exhaustive needs a one-operand unit; ${spec.op} has two`);
     const stages = values.stages !== undefined ? Number(values.stages) : spec.stages;
     const runner = new UnitRunner(spec, stages);
     const t0 = performance.now();
@@ -45,7 +61,9 @@ if (values.exhaustive) {
       }
       if (((start - from) / batch) % 256 === 255) console.log(`  ${spec.op}: through 0x${(start + n - 1).toString(16)}, ${bad} mismatches, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
-    console.log(`${spec.op.padEnd(5)} stages ${String(stages).padStart(2)}: exhaustive 0x${from.toString(16)}..0x${to.toString(16)} (${to - from + 1} inputs), ${bad} mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `${spec.op.padEnd(5)} stages ${String(stages).padStart(2)}: exhaustive 0x${from.toString(16)}..0x${to.toString(16)} (${to - from + 1} inputs), ${bad} mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     failed ||= bad > 0;
   }
   process.exit(failed ? 1 : 0);

@@ -61,6 +61,12 @@ const Comb = defineModule('Comb', () => ({ a: input(UInt(70)), b: input(UInt(70)
   io.lt.set(io.a.asSInt().lt(io.b.asSInt()));
 });
 
+// Ports named after SV and C++ reserved words: the SV escapes them, the harnesses must follow.
+const Reserved = defineModule('Reserved', () => ({ begin: input(UInt(8)), this: input(UInt(8)), end: output(UInt(8)), delete: output(Bool) }), (m, io) => {
+  io.end.set(io.begin.add(io.this));
+  io.delete.set(io.begin.eq(io.this));
+});
+
 const reset = (cycle: number, rng: () => number) => (cycle < 2 || rng() < 0.01 ? 0n : 1n);
 
 export const fixtureDesigns: CosimDesign[] = [
@@ -92,5 +98,11 @@ export const fixtureDesigns: CosimDesign[] = [
     description: 'combinational only, 70-bit ports',
     elaborate: () => elaborate(Comb, undefined).design,
     stimulus: (_c, rng) => ({ a: rng.bits(70), b: rng.bits(70) }),
+  },
+  {
+    name: 'reserved',
+    description: 'ports named begin, this, end, delete',
+    elaborate: () => elaborate(Reserved, undefined).design,
+    stimulus: (_c, rng) => ({ begin: rng.bits(8), this: rng.bits(8) }),
   },
 ];

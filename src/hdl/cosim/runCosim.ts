@@ -97,7 +97,7 @@ export function registerProbes(design: Design): { nets: Net[]; probes: NonNullab
 }
 
 /** `Module.sv:line` for a hierarchical net name, following instance names from the top. */
-function svLocation(design: Design, lines: Record<string, Record<string, number>>, dotted: string): string {
+export function svLocation(design: Design, lines: Record<string, Record<string, number>>, dotted: string): string {
   let mod = topModule(design);
   const parts = dotted.split('.');
   for (const inst of parts.slice(0, -1)) {
@@ -120,7 +120,8 @@ export function harnessDesign(design: Design, probes?: HarnessDesign['probes']):
       clocked: top.clocked,
       ports: top.ports.map((p) => {
         const n = top.nets[p]!;
-        return { name: n.name, width: n.width, dir: n.kind === 'input' ? ('input' as const) : ('output' as const) };
+        // The SV name: a port called after a reserved word (`end`) is emitted escaped (`end_`).
+        return { name: legalizeIdentifier(n.name), width: n.width, dir: n.kind === 'input' ? ('input' as const) : ('output' as const) };
       }),
     },
     lines: emitted.lines,

@@ -5,6 +5,7 @@ import { compileSimulator } from '../sim/index.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import { inputsOf, outputsOf, wordsOf } from './harness.ts';
 import { harnessDesign } from './runCosim.ts';
+import { legalizeIdentifier } from '../emit/index.ts';
 
 /**
  * `stimulus` holds `cycles` rows of the named inputs (each ceil(width/32) words, in the order given);
@@ -37,7 +38,7 @@ export async function runVectorsOn(
   const outAt = columns(hOut);
   const inRow = hIn.reduce((s, p) => s + wordsOf(p.width), 0);
   const outRow = hOut.reduce((s, p) => s + wordsOf(p.width), 0);
-  const given = inputs.map((n) => ({ at: inAt.get(n) ?? -1, words: wordsOf(widthOf(n)), name: n }));
+  const given = inputs.map((n) => ({ at: inAt.get(legalizeIdentifier(n)) ?? -1, words: wordsOf(widthOf(n)), name: n }));
   for (const g of given) if (g.at < 0) throw new Error(`'${g.name}' is not an input of ${top.name}`);
   const givenRow = given.reduce((s, g) => s + g.words, 0);
   if (stimulus.length < givenRow * cycles) throw new Error(`runVectorsOn: stimulus has ${stimulus.length} words, ${cycles} cycles need ${givenRow * cycles}`);
@@ -47,7 +48,7 @@ export async function runVectorsOn(
     for (const g of given) for (let w = 0; w < g.words; w++) data[c * inRow + g.at + w] = stimulus[k++]!;
   }
   const result = await (await externalSimulator(sim).prepare(harness)).run(data, cycles);
-  const wanted = outputs.map((n) => ({ at: outAt.get(n) ?? -1, words: wordsOf(widthOf(n)), name: n }));
+  const wanted = outputs.map((n) => ({ at: outAt.get(legalizeIdentifier(n)) ?? -1, words: wordsOf(widthOf(n)), name: n }));
   for (const w of wanted) if (w.at < 0) throw new Error(`'${w.name}' is not an output of ${top.name}`);
   const wantedRow = wanted.reduce((s, w) => s + w.words, 0);
   const out = new Uint32Array(wantedRow * cycles);

@@ -1,6 +1,6 @@
 // SystemVerilog identifier legalization: escapes reserved words of the languages our tools read.
 
-// IEEE 1800-2017 keywords plus Verilog-2005 and a few tool-reserved names.
+// IEEE 1800-2017 keywords plus Verilog-2005 and a few tool-reserved names (C++ keywords are added below).
 const reserved = new Set(
   `accept_on alias always always_comb always_ff always_latch and assert assign assume automatic before begin bind bins binsof bit break
 buf bufif0 bufif1 byte case casex casez cell chandle checker class clocking cmos config const constraint context continue cover covergroup
@@ -17,6 +17,14 @@ static string strong strong0 strong1 struct super supply0 supply1 sync_accept_on
 timeprecision timeunit tran tranif0 tranif1 tri tri0 tri1 triand trior trireg type typedef union unique unique0 unsigned until until_with
 untyped use uwire var vectored virtual void wait wait_order wand weak weak0 weak1 while wildcard wire with within wor xnor xor`.split(/\s+/),
 );
+
+// C++ keywords: Verilator turns every signal into a C++ member and warns (SYMRSVDWORD) on these.
+const cppReserved = `alignas alignof and_eq asm atomic_cancel atomic_commit atomic_noexcept auto bitand bitor bool case catch char char8_t char16_t
+char32_t compl concept const_cast consteval constexpr constinit co_await co_return co_yield decltype delete double dynamic_cast explicit
+false float friend goto inline long mutable namespace noexcept not_eq nullptr operator or_eq private public reflexpr register
+reinterpret_cast requires short sizeof static_assert static_cast switch template thread_local throw true try typeid typename using
+volatile wchar_t xor_eq NULL`.split(/\s+/);
+for (const w of cppReserved) reserved.add(w);
 
 /** A legal SV identifier for `name`: reserved words get a trailing underscore. */
 export function legalizeIdentifier(name: string): string {

@@ -1,0 +1,46 @@
+// Lockstep co-simulation of a recorded stimulus: a reactive testbench ran on the TS simulator and
+// recorded every cycle's inputs; the same rows run on the other simulators and every output is compared.
+import type { Design } from '../ir/netlist.ts';
+import { topModule } from '../ir/netlist.ts';
+import { compileSimulator } from '../sim/index.ts';
+import { externalSimulator, type SimulatorName } from './backends.ts';
+import { firstMismatch, harnessDesign, portLayout, svLocation, type CosimMismatch } from './runCosim.ts';
+
+export interface Recording {
+  /** Every input of the design's top except clk, in port order (each row holds them in this order). */
+  readonly inputs: readonly string[];
+  readonly rows: Uint32Array;
+  readonly cycles: number;
+}
+
+export interface ReplayReport {
+  readonly mismatch: CosimMismatch | null;
+  readonly seconds: Readonly<Record<string, number>>;
+}
+
+export async function replayRecording(design: Design, rec: Recording, sims: readonly SimulatorName[], log: (line: string) => void = () => {}): Promise<ReplayReport> {
+  const top = topModule(design);
+  const inputNames = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk').map((n) => n.name);
+  if (inputNames.join() !== rec.inputs.join()) throw new Error(`the recording's inputs (${rec.inputs.join(', ')}) are not the inputs of ${top.name} (${inputNames.join(', ')})`);
+  const outNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output');
+  const out = portLayout(outNets);
+  const sv = sims.some((s) => s !== 'ts') ? harnessDesign(design) : undefined;
+  const traces: Record<string, Uint32Array> = {};
+  const seconds: Record<string, number> = {};
+  for (const sim of sims) {
+    const t0 = performance.now();
+    if (sim === 'ts') {
+      traces.ts = compileSimulator(design).runVectors(rec.inputs, outNets.map((n) => n.name), rec.rows, rec.cycles);
+      seconds.ts = (performance.now() - t0) / 1000;
+      continue;
+    }
+    log(`${sim}: preparing ${top.name}`);
+    const prepared = await externalSimulator(sim).prepare(sv!.harness);
+    log(`${sim}: running ${rec.cycles} cycles`);
+    const r = await prepared.run(rec.rows, rec.cycles);
+    traces[sim] = r.outputs;
+    seconds[sim] = r.seconds;
+  }
+  const mismatch = firstMismatch(sims, traces, out.ports, out.rowWords, rec.cycles, (name) => (sv ? svLocation(design, sv.lines, name) : '?'), top.name);
+  return { mismatch, seconds };
+}
