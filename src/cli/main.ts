@@ -11,6 +11,9 @@ const commands: Record<string, () => Promise<Command>> = {
   rtl: async () => (await import('./commands/rtl.ts')).rtlCommand,
   bench: async () => (await import('./commands/bench.ts')).benchCommand,
   fp: async () => (await import('./commands/fp.ts')).fpCommand,
+  asm: async () => (await import('./commands/asm.ts')).asmCommand,
+  disasm: async () => (await import('./commands/disasm.ts')).disasmCommand,
+  run: async () => (await import('./commands/run.ts')).runCommand,
 };
 
 function usage(): string {
@@ -22,6 +25,9 @@ function usage(): string {
     '  rtl     write the generated SystemVerilog, file lists and memory images',
     '  bench   measure simulation speed (cycles per second) of each simulator',
     '  fp      run operand lines (hex) through a float unit and print the results',
+    '  asm     assemble RT core assembly to hex (or raw binary) words',
+    '  disasm  disassemble hex words back to assembly',
+    '  run     run a kernel for N pixels on the ISA simulator or the RT core and print each pixel\'s result',
     '',
     "run 'rtgpu <command> --help' for a command's options",
   ].join('\n');

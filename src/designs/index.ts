@@ -6,6 +6,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
   const groups = await Promise.all([
     import('../hdl/lib/cosimDesigns.ts').then((m) => m.libraryDesigns as CosimDesign[]),
     import('../hdl/lib/float/cosimDesigns.ts').then((m) => m.floatDesigns),
+    import('../gpu/rtCore/cosimDesign.ts').then((m) => [m.rtCoreCosimDesign]),
     import('./benchDesign.ts').then((m) => [m.benchDesign]),
   ]);
   return groups.flat();

@@ -4,10 +4,12 @@ import { CliError } from '../cliError.ts';
 import { findDesign } from '../../designs/index.ts';
 import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
+import { measureCoreCpi } from '../../designs/coreCpi.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
-  --design NAME  design to measure (default: bench, plus the small block fifo)
+  --design NAME  design to measure (default: bench and the small block fifo, then the library
+                 flow time and the RT core CPI on an integer and a float kernel)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
@@ -35,7 +37,11 @@ export const benchCommand = {
       metrics[`${prefix}tsOverVerilator`] = rate(name, 'ts') / rate(name, 'verilator');
       metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
     }
-    if (!values.design) Object.assign(metrics, await measureLibraryFlow());
+    if (!values.design) {
+      Object.assign(metrics, await measureLibraryFlow());
+      log('measuring RT core CPI …');
+      Object.assign(metrics, measureCoreCpi());
+    }
     if (values.json) {
       console.log(JSON.stringify({ rows, metrics }));
       return 0;

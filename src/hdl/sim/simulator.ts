@@ -22,6 +22,8 @@ export interface Simulator {
   peek(name: string): bigint;
   step(cycles?: number): void;
   reset(cycles?: number, resetName?: string): void;
+  /** Back to the power-on state: every register, input and memory as at construction, cycle 0 (cheaper than compiling again). */
+  powerOn(): void;
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number;
   loadMemory(path: string, words: readonly (bigint | number)[], offset?: number): void;
   dumpMemory(path: string): bigint[];
@@ -104,9 +106,19 @@ class CompiledSimulator implements Simulator {
     this.comb = fns.comb;
     this.combAll = fns.combAll;
     this.commit = fns.commit;
+    this.powerOn();
+  }
+
+  powerOn(): void {
+    const flat = this.L.flat;
+    this.s.fill(0);
+    this.t.fill(0);
+    for (const m of this.mems) m.fill(0);
     for (const [id, v] of this.L.consts) this.write(id, v);
     for (const r of flat.regs) if (r.init !== undefined) this.write(r.q, r.init);
     flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
+    this.cycle = 0;
+    this.changed();
   }
 
   // ---------------------------------------------------------------- raw access

@@ -1,0 +1,85 @@
+// `rtgpu asm`: assemble RT core assembly into hex text (one word per line) or raw little-endian words.
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseFlags } from '../args.ts';
+import { CliError } from '../cliError.ts';
+import { AsmError, assemble } from '../../isa/assembler.ts';
+import { formatHexWords, wordsToBytes } from '../../isa/hexWords.ts';
+
+const usage = `usage: rtgpu asm [FILE] [-o OUT] [--format hex|bin]
+
+Assembles FILE (default: standard input); the syntax is in docs/isa.md. Errors are printed as
+'file:line:col: error: message' (up to 20) and the exit status is 1.
+
+  -o OUT        write the words to OUT (default: hex to standard output)
+  --format F    hex: one word per line as 8 lowercase hex digits (default);
+                bin: raw 32-bit little-endian words (needs -o)`;
+
+// File helpers shared with `rtgpu disasm`.
+
+export type WordFormat = 'hex' | 'bin';
+
+export function checkFormat(value: string | undefined): WordFormat {
+  if (value === undefined || value === 'hex' || value === 'bin') return value ?? 'hex';
+  throw new CliError(`unknown format '${value}' (choose from hex, bin)`);
+}
+
+/** FILE, or standard input when none is given. */
+export function readInput(file: string | undefined): Buffer {
+  try {
+    return readFileSync(file ?? 0);
+  } catch (e) {
+    throw new CliError(`cannot read ${file ?? 'standard input'}: ${(e as Error).message}`, 1);
+  }
+}
+
+/** Whether two paths name the same file (same path, or same device and inode behind links). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const sa = statSync(realpathSync(a)), sb = statSync(realpathSync(b));
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
+export function refuseToOverwrite(input: string, output: string): void {
+  if (sameFile(input, output)) throw new CliError(`refusing to overwrite the input file ${input} with the output`);
+}
+
+export function writeOutput(file: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(file, data);
+  } catch (e) {
+    throw new CliError(`cannot write ${file}: ${(e as Error).message}`, 1);
+  }
+}
+
+export const asmCommand = {
+  summary: 'assemble RT core assembly to hex (or raw binary) words',
+  async run(argv: string[]): Promise<number> {
+    const { values, positionals } = parseFlags(argv, { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage);
+    if (values.help) {
+      console.log(usage);
+      return 0;
+    }
+    if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
+    const format = checkFormat(values.format);
+    const input = positionals[0];
+    const out = values.output;
+    if (format === 'bin' && out === undefined) throw new CliError('--format bin writes raw bytes: give an output file with -o');
+    if (out !== undefined && input !== undefined) refuseToOverwrite(input, out);
+    const source = readInput(input).toString('utf8');
+    let words: Uint32Array;
+    try {
+      words = assemble(source, input ?? '<stdin>').words;
+    } catch (e) {
+      if (e instanceof AsmError) throw new CliError(e.message, 1);
+      throw e;
+    }
+    if (out === undefined) process.stdout.write(formatHexWords(words));
+    else writeOutput(out, format === 'hex' ? formatHexWords(words) : wordsToBytes(words));
+    return 0;
+  },
+};

@@ -1,0 +1,43 @@
+// `rtgpu disasm`: print hex (or raw binary) words as assembly that `rtgpu asm` turns back into the same words.
+import { parseFlags } from '../args.ts';
+import { CliError } from '../cliError.ts';
+import { disassemble } from '../../isa/disassembler.ts';
+import { HexWordsError, parseHexWords, wordsFromBytes } from '../../isa/hexWords.ts';
+import { checkFormat, readInput, refuseToOverwrite, writeOutput } from './asm.ts';
+
+const usage = `usage: rtgpu disasm [FILE] [-o OUT] [--format hex|bin]
+
+Disassembles FILE (default: standard input), one line per word with its address in a comment.
+Words that are not instructions the assembler would produce print as '.word 0x…'.
+
+  -o OUT        write the assembly to OUT (default: standard output)
+  --format F    hex: words in hex, one or more per line, '//' and '#' comments (default);
+                bin: raw 32-bit little-endian words`;
+
+export const disasmCommand = {
+  summary: 'disassemble hex words back to assembly',
+  async run(argv: string[]): Promise<number> {
+    const { values, positionals } = parseFlags(argv, { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage);
+    if (values.help) {
+      console.log(usage);
+      return 0;
+    }
+    if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
+    const format = checkFormat(values.format);
+    const input = positionals[0];
+    const name = input ?? '<stdin>';
+    if (values.output !== undefined && input !== undefined) refuseToOverwrite(input, values.output);
+    const data = readInput(input);
+    let words: Uint32Array;
+    try {
+      words = format === 'bin' ? wordsFromBytes(data, name) : parseHexWords(data.toString('utf8'), name);
+    } catch (e) {
+      if (e instanceof HexWordsError) throw new CliError(e.message, 1);
+      throw e;
+    }
+    const text = disassemble(words);
+    if (values.output === undefined) process.stdout.write(text);
+    else writeOutput(values.output, text);
+    return 0;
+  },
+};

@@ -1,0 +1,78 @@
+// The built-in scene: a small Cornell-box-like room (36 triangles) used when `rtgpu run` is given no --scene.
+import { fromNumber } from './float32.ts';
+import type { Scene } from './scene.ts';
+
+/**
+ * Shader ids of the default scene. Kernels choose colours by these numbers; 0 is a miss.
+ */
+export const DEFAULT_SHADERS = { white: 1, red: 2, green: 3, light: 4, box: 5, tetrahedron: 6 } as const;
+
+/*
+ * Geometry (right-handed, y up): the room spans x ∈ [−1, 1], y ∈ [0, 2], z ∈ [−1, 1] and is open
+ * towards +z, where a camera at about (0, 1, 3.5) looking down −z sees it whole. Floor, ceiling and
+ * back wall are white, the left wall (x = −1) red, the right wall (x = 1) green; a light panel hangs
+ * just below the ceiling. A tall box stands on the left of the floor, a short box at the back right
+ * and a tetrahedron at the front right.
+ * Every coordinate is a short binary fraction, so each is exact in binary32.
+ */
+type P = readonly [number, number, number];
+
+class Builder {
+  readonly vertices: number[] = [];
+  readonly triangles: number[] = [];
+
+  private vertex(p: P): number {
+    this.vertices.push(...p.map(fromNumber));
+    return this.vertices.length / 3 - 1;
+  }
+
+  triangle(a: P, b: P, c: P, shader: number): void {
+    this.triangles.push(this.vertex(a), this.vertex(b), this.vertex(c), shader);
+  }
+
+  /** A quad a-b-c-d (in order around its edge) as triangles a-b-c and a-c-d. */
+  quad(a: P, b: P, c: P, d: P, shader: number): void {
+    const [ia, ib, ic, id] = [a, b, c, d].map((p) => this.vertex(p)) as [number, number, number, number];
+    this.triangles.push(ia, ib, ic, shader, ia, ic, id, shader);
+  }
+
+  /** An axis-aligned box from lo to hi without its bottom face (it stands on the floor): 10 triangles. */
+  box(lo: P, hi: P, shader: number): void {
+    const [x0, y0, z0] = lo;
+    const [x1, y1, z1] = hi;
+    this.quad([x0, y1, z0], [x0, y1, z1], [x1, y1, z1], [x1, y1, z0], shader); // top
+    this.quad([x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1], shader); // front (+z)
+    this.quad([x1, y0, z0], [x0, y0, z0], [x0, y1, z0], [x1, y1, z0], shader); // back (−z)
+    this.quad([x0, y0, z0], [x0, y0, z1], [x0, y1, z1], [x0, y1, z0], shader); // left (−x)
+    this.quad([x1, y0, z1], [x1, y0, z0], [x1, y1, z0], [x1, y1, z1], shader); // right (+x)
+  }
+
+  build(): Scene {
+    return { vertices: Uint32Array.from(this.vertices), triangles: Uint32Array.from(this.triangles) };
+  }
+}
+
+/** The default scene (vertices are not shared between faces: 36 triangles, 76 vertices). */
+export function defaultScene(): Scene {
+  const s = new Builder();
+  const S = DEFAULT_SHADERS;
+  s.quad([-1, 0, 1], [1, 0, 1], [1, 0, -1], [-1, 0, -1], S.white); // floor
+  s.quad([-1, 2, -1], [1, 2, -1], [1, 2, 1], [-1, 2, 1], S.white); // ceiling
+  s.quad([-1, 0, -1], [1, 0, -1], [1, 2, -1], [-1, 2, -1], S.white); // back wall
+  s.quad([-1, 0, 1], [-1, 0, -1], [-1, 2, -1], [-1, 2, 1], S.red); // left wall
+  s.quad([1, 0, -1], [1, 0, 1], [1, 2, 1], [1, 2, -1], S.green); // right wall
+  s.quad([-0.25, 1.9375, -0.25], [0.25, 1.9375, -0.25], [0.25, 1.9375, 0.25], [-0.25, 1.9375, 0.25], S.light); // light
+  s.box([-0.75, 0, -0.5], [-0.125, 1.25, 0.125], S.box);
+  s.box([0.25, 0, -0.75], [0.75, 0.5, -0.25], S.box);
+  const apex: P = [0.5, 0.875, 0.25];
+  const base: P[] = [
+    [0.25, 0, 0],
+    [0.875, 0, 0],
+    [0.5, 0, 0.625],
+  ];
+  s.triangle(base[0]!, base[2]!, base[1]!, S.tetrahedron);
+  s.triangle(base[0]!, base[1]!, apex, S.tetrahedron);
+  s.triangle(base[1]!, base[2]!, apex, S.tetrahedron);
+  s.triangle(base[2]!, base[0]!, apex, S.tetrahedron);
+  return s.build();
+}

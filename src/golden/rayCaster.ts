@@ -1,0 +1,109 @@
+// The golden ray caster: double-sided Möller–Trumbore on binary32 bits, the exact op sequence of docs/intersection.md.
+import { fadd, fsub, fmul, fdiv, fcmp, FLAG_ZERO, FLAG_POSITIVE, FLAG_NEGATIVE } from './float32.ts';
+import { triangleCount, type Scene } from './scene.ts';
+
+/** Three binary32 bit patterns. */
+export type Vec3 = readonly [number, number, number];
+/** Four 32-bit words (a vector register). */
+export type Vec4 = [number, number, number, number];
+
+export interface TraceResult {
+  /** RV14 after trace: hit x, y, z and the shader id (an integer); all zero on a miss. */
+  readonly hit: Vec4;
+  /** RV15 after trace: the unnormalized geometric normal cross(e1, e2) and 0; all zero on a miss. */
+  readonly normal: Vec4;
+  /** Index of the closest triangle hit, −1 on a miss. */
+  readonly triangle: number;
+  /** Ray parameter of the hit (binary32 bits), 0 on a miss. */
+  readonly t: number;
+}
+
+/** Per-triangle quantities of the intersection test, every one rounded to binary32. */
+export interface TriangleTest {
+  readonly e1: Vec3;
+  readonly e2: Vec3;
+  readonly det: number;
+  readonly u: number;
+  readonly v: number;
+  readonly t: number;
+  readonly hit: boolean;
+}
+
+const ONE = 0x3f800000;
+const ZERO = 0;
+
+const sub3 = (a: Vec3, b: Vec3): Vec3 => [fsub(a[0], b[0]), fsub(a[1], b[1]), fsub(a[2], b[2])];
+
+/** cross(a, b) = (ay·bz − az·by, az·bx − ax·bz, ax·by − ay·bx), each product and difference rounded. */
+export const cross = (a: Vec3, b: Vec3): Vec3 => [
+  fsub(fmul(a[1], b[2]), fmul(a[2], b[1])),
+  fsub(fmul(a[2], b[0]), fmul(a[0], b[2])),
+  fsub(fmul(a[0], b[1]), fmul(a[1], b[0])),
+];
+
+/** dot(a, b) = (ax·bx + ay·by) + az·bz. */
+export const dot = (a: Vec3, b: Vec3): number => fadd(fadd(fmul(a[0], b[0]), fmul(a[1], b[1])), fmul(a[2], b[2]));
+
+const isFinite32 = (x: number): boolean => ((x >>> 23) & 0xff) !== 0xff;
+const isZero32 = (x: number): boolean => (x & 0x7fffffff) === 0;
+
+/** A ray takes part only if all six components are finite and the direction is not all zero. */
+export const rayIsValid = (o: Vec3, d: Vec3): boolean => [...o, ...d].every(isFinite32) && !d.every(isZero32);
+
+/** Vertex k (0, 1, 2) of triangle t. */
+export function triangleVertex(scene: Scene, t: number, k: number): Vec3 {
+  const v = scene.triangles[4 * t + k]!;
+  return [scene.vertices[3 * v]!, scene.vertices[3 * v + 1]!, scene.vertices[3 * v + 2]!];
+}
+
+/** The intersection test of one ray against one triangle (ray validity is checked by the caller). */
+export function testTriangle(o: Vec3, d: Vec3, v0: Vec3, v1: Vec3, v2: Vec3): TriangleTest {
+  const e1 = sub3(v1, v0);
+  const e2 = sub3(v2, v0);
+  const p = cross(d, e2);
+  const det = dot(e1, p);
+  const s = sub3(o, v0);
+  const q = cross(s, e1);
+  const inv = fdiv(ONE, det);
+  const u = fmul(dot(s, p), inv);
+  const v = fmul(dot(d, q), inv);
+  const t = fmul(dot(e2, q), inv);
+  const geZero = (x: number) => {
+    const f = fcmp(x, ZERO).flags;
+    return f === FLAG_POSITIVE || f === FLAG_ZERO;
+  };
+  const sumFlag = fcmp(fadd(u, v), ONE).flags;
+  const hit =
+    fcmp(det, ZERO).flags !== FLAG_ZERO &&
+    geZero(u) &&
+    geZero(v) &&
+    (sumFlag === FLAG_NEGATIVE || sumFlag === FLAG_ZERO) &&
+    fcmp(t, ZERO).flags === FLAG_POSITIVE;
+  return { e1, e2, det, u, v, t, hit };
+}
+
+const miss = (): TraceResult => ({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], triangle: -1, t: 0 });
+
+/** Cast one ray over every triangle; the closest hit wins, on equal t the lower triangle index. */
+export function castRay(scene: Scene, o: Vec3, d: Vec3): TraceResult {
+  if (!rayIsValid(o, d)) return miss();
+  let best = -1;
+  let bestTest: TriangleTest | undefined;
+  const n = triangleCount(scene);
+  for (let i = 0; i < n; i++) {
+    const r = testTriangle(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
+    if (r.hit && (bestTest === undefined || fcmp(r.t, bestTest.t).flags === FLAG_NEGATIVE)) {
+      best = i;
+      bestTest = r;
+    }
+  }
+  if (bestTest === undefined) return miss();
+  const t = bestTest.t;
+  const nrm = cross(bestTest.e1, bestTest.e2);
+  return {
+    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), scene.triangles[4 * best + 3]!],
+    normal: [nrm[0], nrm[1], nrm[2], 0],
+    triangle: best,
+    t,
+  };
+}

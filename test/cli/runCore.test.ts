@@ -1,0 +1,49 @@
+// `rtgpu run --sim ts|verilator|icarus`: the RT core gives the ISA simulator's results; limits are errors.
+import { describe, expect, test } from 'vitest';
+import { execa } from 'execa';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../tempDir.ts';
+
+const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', 'run', ...args], { reject: false });
+
+// Result = (pixel, pixel × 3, 1.0 × pixel as float, 0); derived by hand below.
+const kernel = `
+    ii_muli R2, R1, 3
+    s_itof R3, R1
+    s_mov R7, R29
+    s_write_low R7, #0xfff0
+    s_store_4byte R1, R7, 0
+    s_store_4byte R2, R7, 4
+    s_store_4byte R3, R7, 8
+    fin
+`;
+
+describe('rtgpu run on the RT core', () => {
+  for (const sim of ['ts', 'verilator', 'icarus']) {
+    test(`--sim ${sim}`, async () => {
+      const file = join(tempDir('runcore'), 'k.s');
+      writeFileSync(file, kernel);
+      const r = await rtgpu(file, '--pixels', '3', '--sim', sim, '--json');
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      const out = JSON.parse(r.stdout) as { cycles: number; instructions: number; pixels: { pixel: number; ret: string[] }[]; faults: number[] };
+      expect(out.instructions).toBe(24);
+      expect(out.cycles).toBeGreaterThan(24);
+      expect(out.faults).toEqual([]);
+      expect(out.pixels.map((p) => p.ret)).toEqual([
+        ['00000000', '00000000', '00000000', '00000000'],
+        ['00000001', '00000003', '3f800000', '00000000'],
+        ['00000002', '00000006', '40000000', '00000000'],
+      ]);
+    }, 600_000);
+  }
+
+  test('a kernel that never ends stops at the instruction limit with its source line', async () => {
+    const file = join(tempDir('runcore'), 'spin.s');
+    writeFileSync(file, 'loop:\n  jmp loop\n');
+    const r = await rtgpu(file, '--sim', 'ts', '--max-instructions', '500');
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`rtgpu: pixel 0: no fin after 500 instructions (last retired PC 0x0000 in ${file}:2); raise --max-instructions if the kernel is just long`);
+  }, 120_000);
+});

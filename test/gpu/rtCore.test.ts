@@ -1,0 +1,196 @@
+// The RT core against the ISA simulator (retired PCs, registers, memory, results, faults), random
+// programs on the TS simulator, a seeded subset replayed on Verilator and Icarus, and its parts.
+import { describe, expect, test } from 'vitest';
+import { assemble } from '../../src/isa/assembler.ts';
+import { generateProgram, generateScene } from '../../src/isa/randomProgram.ts';
+import { checkCoreAgainstIss } from '../../src/gpu/rtCore/lockstep.ts';
+import { runOnCore } from '../../src/gpu/rtCore/coreTestbench.ts';
+import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
+import { MainMemory } from '../../src/gpu/memory/mainMemory.ts';
+import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
+import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
+import { replayRecording } from '../../src/hdl/cosim/replay.ts';
+import { formatMismatch } from '../../src/hdl/cosim/runCosim.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { elaborate } from '../../src/hdl/index.ts';
+import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { PROGRAMS } from '../programs/index.ts';
+
+const seed = seedFromEnv();
+console.log(`rtCore.test seed=${seed} (rerun with SEED=${seed})`);
+
+const lockstep = (source: string, pixels: number, file = 'test.s') => {
+  const r = checkCoreAgainstIss({ program: assemble(source, file).words, scene: defaultScene(), pixels });
+  expect(r.difference).toBeNull();
+  return r;
+};
+
+const resultAddress = 's_mov R7, R29\n s_write_low R7, #0xfff0';
+
+describe('directed programs, core against the ISA simulator', () => {
+  test('a counted loop: sum 10 + 9 + … + 1 = 55 = 0x37 (hand-derived)', () => {
+    const r = lockstep(`ii_addi R2, R0, 10\nloop:\n ii_add R3, R3, R2\n ii_subi R2, R2, 1\n cmp_i R2, R0\n bg loop\n ${resultAddress}\n s_store_4byte R3, R7, 0\n s_store_4byte R1, R7, 4\n fin`, 3);
+    expect(r.core.pixels.map((p) => p.ret)).toEqual([0, 1, 2].map((pixel) => [0x37, pixel, 0, 0]));
+  });
+
+  test('forwarding: back-to-back, load-use, float chains, ret right after its register is written', () => {
+    lockstep(
+      `ii_addi R2, R0, 3
+       ii_add R3, R2, R2        // EX -> EX
+       ii_add R4, R3, R2        // MEM -> EX and EX -> EX
+       ${resultAddress}
+       s_store_4byte R4, R7, 0
+       s_load_4byte R5, R7, 0
+       ii_add R6, R5, R5        // load-use
+       s_itof R8, R6
+       ff_mul R9, R8, R8        // float result used at once
+       ff_add R10, R9, R8
+       v_get_from_s RV1, R10, #0
+       v_get_from_s RV1, R9, #3
+       vv_add RV2, RV1, RV1
+       v_reduce R11, RV2
+       cmp_f R11, R10
+       bg over
+       ii_addi R12, R0, 1
+over:
+       ii_addi R30, R31, 8      // the link written just before ret
+       ret
+       fin
+       s_store_4byte R11, R7, 4
+       v_store_16byte RV2, R7, -16
+       fin`,
+      2,
+    );
+  });
+
+  test('the CPI kernels (integer and float) and a trace with its state saved on the stack', () => {
+    lockstep(INTEGER_KERNEL, 2, 'integer-kernel.s');
+    lockstep(FLOAT_KERNEL, 2, 'float-kernel.s');
+    lockstep(
+      `s_write_high R5, #0x3f80
+       v_get_from_s RV15, R5, #2
+       s_write_high R6, #0xc0a0
+       v_get_from_s RV14, R6, #2
+       s_push R5
+       trace
+       s_pop R5
+       ${resultAddress}
+       v_store_16byte RV14, R7, 0
+       s_store_4byte R5, R7, 12
+       fin`,
+      2,
+    );
+  });
+
+  test('faults: a store outside the thread, an illegal opcode, a PC past instruction memory', () => {
+    const store = lockstep(`s_write_high R2, #0x8001\n s_store_4byte R1, R2, 0\n fin`, 1);
+    expect(store.core.faults).toEqual([0]);
+    const illegal = lockstep(`ii_addi R2, R0, 1\n .word 0x1C000000\n ii_addi R2, R0, 2\n fin`, 1);
+    expect(illegal.core.faults).toEqual([0]);
+    const runaway = lockstep(`s_write_low R2, #0x4000\n ret R2`, 1);
+    expect(runaway.core.faults).toEqual([0]);
+  });
+});
+
+describe('hand-written hazard and directed programs (test/programs)', () => {
+  const empty = { vertices: new Uint32Array(0), triangles: new Uint32Array(0) };
+  for (const p of PROGRAMS) {
+    test(`${p.file}: the core agrees with the ISS and gives the hand-derived results`, () => {
+      const r = checkCoreAgainstIss({ program: assemble(p.source, p.path).words, constants: p.constants, scene: p.scene === 'default' ? defaultScene() : empty, pixels: p.pixels });
+      expect(r.difference).toBeNull();
+      for (const e of p.expected) expect(r.core.pixels[e.pixel]!.ret, `pixel ${e.pixel}`).toEqual(e.ret.map((w) => w >>> 0));
+      expect(r.core.faults).toEqual(p.faults);
+    });
+  }
+});
+
+describe('random programs', () => {
+  const COUNT = 150;
+  test(`${COUNT} random programs on the TS simulator agree with the ISA simulator`, () => {
+    let instructions = 0;
+    for (let i = 0; i < COUNT; i++) {
+      const rng = createRng((seed + i) >>> 0);
+      const p = generateProgram(rng);
+      const scene = generateScene(rng);
+      const file = `random-${(seed + i) >>> 0}.s`;
+      const r = checkCoreAgainstIss({ program: assemble(p.source, file).words, constants: p.constants, scene, pixels: 2 });
+      expect(r.difference, `${file} (SEED=${seed}, program ${i})`).toBeNull();
+      instructions += r.instructions;
+    }
+    expect(instructions).toBeGreaterThan(COUNT * 200);
+  }, 300_000);
+
+  test('a seeded subset replays on Verilator and Icarus with every output equal every cycle', async () => {
+    for (let i = 0; i < 2; i++) {
+      const rng = createRng((seed + 7919 * (i + 1)) >>> 0);
+      const p = generateProgram(rng, { size: 120 });
+      const run = runOnCore({ program: assemble(p.source, 'replay.s').words, constants: p.constants, scene: generateScene(rng), pixels: 1 });
+      const r = await replayRecording(run.design, run.recording, ['ts', 'verilator', 'icarus']);
+      expect(r.mismatch && formatMismatch(r.mismatch), `SEED=${seed}, replay ${i}`).toBeNull();
+    }
+  }, 600_000);
+});
+
+describe('parts', () => {
+  test('the integer divider: truncation, signs, x / 0 = -1, INT_MIN / -1, in 33 cycles', () => {
+    const s = compileSimulator(elaborate(IntDivider, undefined).design);
+    s.reset();
+    const cases: [number, number, number][] = [
+      [7, 2, 3],
+      [-7, 2, -3],
+      [7, -2, -3],
+      [-7, -2, 3],
+      [-0x80000000, -1, -0x80000000],
+      [5, 0, -1],
+      [-5, 0, -1],
+      [0x7fffffff, 0x7fffffff, 1],
+      [1, -0x80000000, 0],
+    ];
+    for (const [a, b, q] of cases) {
+      s.poke('a', a >>> 0);
+      s.poke('b', b >>> 0);
+      s.poke('start', 1);
+      s.step();
+      s.poke('start', 0);
+      let n = 1;
+      while (s.peek('done') === 0n && n < 100) {
+        s.step();
+        n++;
+      }
+      expect([n, Number(s.peek('quotient')) | 0], `${a} / ${b}`).toEqual([33, q]);
+      s.step();
+    }
+  });
+
+  test('main memory: vectors at any word address, scalars in lane 0, one answer per request', () => {
+    const s = compileSimulator(elaborate(MainMemory, { words: 64 }).design);
+    s.reset();
+    const request = (addr: number, write: boolean, vector: boolean, data = 0n) => {
+      s.poke('addr', addr);
+      s.poke('write_en', write ? 1 : 0);
+      s.poke('read_en', write ? 0 : 1);
+      s.poke('s_or_v', vector ? 1 : 0);
+      s.poke('data_write', data);
+      s.step();
+      expect(s.peek('done')).toBe(1n);
+      const out = s.peek('data_read');
+      s.step(); // still requested: not answered again
+      expect(s.peek('done')).toBe(0n);
+      s.poke('write_en', 0);
+      s.poke('read_en', 0);
+      s.step();
+      return out;
+    };
+    const vec = (w: number[]) => w.reduce((acc, x, i) => acc | (BigInt(x) << BigInt(32 * i)), 0n);
+    request(5, true, true, vec([0x11, 0x22, 0x33, 0x44])); // words 5..8: banks 1, 2, 3, 0
+    request(9, true, false, 0x55n);
+    expect(request(6, false, true)).toBe(vec([0x22, 0x33, 0x44, 0x55]));
+    expect(request(8, false, false) & 0xffffffffn).toBe(0x44n);
+  });
+
+  test('the core elaborates with its latencies in the module name and rejects impossible ones', () => {
+    expect(elaborate(RtCore, defaultRtCoreParams).design.top).toBe('RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2');
+    expect(() => elaborate(RtCore, { ...defaultRtCoreParams, fdiv: 40 })).toThrow('RtCore: fdiv latency must be an integer from 0 to 30, got 40');
+  });
+});
