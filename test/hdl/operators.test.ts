@@ -68,12 +68,19 @@ function cases(w: number): Case[] {
 /** Cases whose result and operands fit 32 bits, so the design can run on the WebAssembly back end. */
 const narrowCases = (w: number) => cases(w).filter((c) => c.width <= 32 && (!['smulw', 'mulw', 'cat'].includes(c.name) || 2 * w <= 32));
 
+/** Cases built from the operations the WebAssembly back end computes word by word on wider nets. */
+const WASM_WIDE = ['add', 'addw', 'sub', 'subw', 'mul', 'mulw', 'smulw', 'saddw', 'and', 'or', 'xor', 'not', 'neg', 'eq', 'ne', 'top', 'mid', 'cat', 'mux', 'zext', 'sext', 'trunc'];
+const wasmWideCases = (w: number) => cases(w).filter((c) => WASM_WIDE.includes(c.name));
+
+type Subset = 'narrow' | 'wasmWide' | 'all';
+const casesOf = (subset: Subset, w: number) => (subset === 'narrow' ? narrowCases(w) : subset === 'wasmWide' ? wasmWideCases(w) : cases(w));
+
 function opsModule(w: number) {
   return defineModule(
     'Ops',
-    (p: { w: number; narrow: boolean }) => {
+    (p: { w: number; subset: Subset }) => {
       const outs: Record<string, ReturnType<typeof output>> = {};
-      for (const c of p.narrow ? narrowCases(p.w) : cases(p.w)) outs[c.name] = output(UInt(c.width));
+      for (const c of casesOf(p.subset, p.w)) outs[c.name] = output(UInt(c.width));
       return { a: input(UInt(p.w)), b: input(UInt(p.w)), sh: input(UInt(8)), sel: input(Bool), ...outs };
     },
     (m, io, p) => {
@@ -144,14 +151,27 @@ function interesting(rng: ReturnType<typeof createRng>, w: number): bigint {
 }
 
 describe('operators match a BigInt reference', () => {
-  for (const [w, backend] of [[1, 'wasm'], [31, 'wasm'], [32, 'wasm'], [1, 'js'], [31, 'js'], [32, 'js'], [33, 'js'], [64, 'js'], [128, 'js']] as const) {
-    test(`width ${w} (${backend} back end)`, () => {
+  const runs: [number, 'wasm' | 'js', Subset][] = [
+    [1, 'wasm', 'narrow'],
+    [31, 'wasm', 'narrow'],
+    [32, 'wasm', 'narrow'],
+    [33, 'wasm', 'wasmWide'],
+    [64, 'wasm', 'wasmWide'],
+    [128, 'wasm', 'wasmWide'],
+    [1, 'js', 'all'],
+    [31, 'js', 'all'],
+    [32, 'js', 'all'],
+    [33, 'js', 'all'],
+    [64, 'js', 'all'],
+    [128, 'js', 'all'],
+  ];
+  for (const [w, backend, subset] of runs) {
+    test(`width ${w} (${backend} back end${subset === 'wasmWide' ? ', word-by-word operations' : ''})`, () => {
       const rng = createRng(seed ^ w);
-      const narrow = backend === 'wasm';
-      const { design } = elaborate(opsModule(w), { w, narrow });
+      const { design } = elaborate(opsModule(w), { w, subset });
       const sim = compileSimulator(design, { backend });
       expect(sim.backend).toBe(backend);
-      const all = narrow ? narrowCases(w) : cases(w);
+      const all = casesOf(subset, w);
       for (let i = 0; i < 300; i++) {
         const a = interesting(rng, w);
         const b = rng.int(4) === 0 ? a : interesting(rng, w);

@@ -302,8 +302,8 @@ class CompiledSimulator implements Simulator {
     const { memory, layout } = this.wasm!;
     const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs));
     const run = (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
-    const nIn = inputs.length;
-    const nOut = outputs.length;
+    const nIn = inputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
+    const nOut = outputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
     const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
     const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);

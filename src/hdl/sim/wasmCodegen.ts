@@ -1,9 +1,9 @@
 // Compiles a levelized netlist whose nets are all at most 32 bits to WebAssembly (comb, combAll, commit).
 // The state array, the commit shadow and the memories live in one linear memory that the JavaScript
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
-import type { Cell, NetId } from '../ir/netlist.ts';
+import { cellInputs, type Cell, type NetId } from '../ir/netlist.ts';
 import type { CombStep, Layout } from './layout.ts';
-import { Code, op, wasmModule } from './wasmEncoding.ts';
+import { Code, I64_LOCALS, op, wasmModule } from './wasmEncoding.ts';
 
 export interface WasmLayout {
   /** Byte offsets in linear memory. */
@@ -15,10 +15,28 @@ export interface WasmLayout {
   readonly pages: number;
 }
 
-/** Whether the WebAssembly back end can run this netlist (all values fit one 32-bit word). */
+/** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
+const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', 'sext', 'and', 'or', 'xor', 'not', 'add', 'sub', 'mul']);
+/** Cells with a result of at most 32 bits that may read wider operands (only their low words matter, or word-wise equality). */
+const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne']);
+
+/**
+ * Whether the WebAssembly back end can run this netlist: memories at most 32 bits wide, and every cell
+ * touching a wider net one it computes word by word (the rest stays with the JavaScript back end).
+ */
 export function wasmEligible(L: Layout): boolean {
-  return L.flat.nets.every((n) => n.width <= 32) && L.flat.memories.every((m) => m.width <= 32);
+  const wide = (id: NetId) => L.flat.nets[id]!.width > 32;
+  return (
+    L.flat.memories.every((m) => m.width <= 32) &&
+    L.steps.every((st) => {
+      if (st.kind !== 'cell') return true;
+      const c = st.cell;
+      if (wide(c.out)) return WIDE_RESULT_OPS.has(c.op);
+      return !cellInputs(c).some(wide) || WIDE_OPERAND_OPS.has(c.op);
+    })
+  );
 }
+
 
 export function wasmLayout(L: Layout): WasmLayout {
   const shadowByte = L.stateWords * 4;
@@ -53,6 +71,8 @@ export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId
 class WasmGen {
   private local = new Map<NetId, number>();
   private nextLocal = 0;
+  /** Index of the i64 scratch local of the current function. */
+  private i64 = 0;
   private c = new Code();
 
   /** The cell computing each root net (for peepholes that look through an operand). */
@@ -91,6 +111,7 @@ class WasmGen {
   /** Push an operand's value: a constant, a local computed earlier in this function, or a state load. */
   private push(id: NetId): void {
     const r = this.root(id);
+    if (this.w(r) > 32) throw new Error(`internal: wasm push of the ${this.w(r)}-bit net ${this.L.flat.nets[r]!.name}`);
     const k = this.L.consts.get(r);
     if (k !== undefined) this.c.const(Number(BigInt.asIntN(32, k)));
     else if (this.local.has(r)) this.c.get(this.local.get(r)!);
@@ -100,6 +121,177 @@ class WasmGen {
       this.c.loadAt(this.byte(r)).tee(v);
       this.local.set(r, v);
     }
+  }
+
+  // ---------------------------------------------------------------- nets wider than 32 bits
+  // A wide net lives only in linear memory (its words at byte(id) + 4k, the top word masked to its
+  // width); a cell producing one stores every word, and readers load the words they need.
+
+  private words(id: NetId): number {
+    return Math.ceil(this.w(id) / 32);
+  }
+
+  /** Push word k of any net (zero past its width). */
+  private pushWord(id: NetId, k: number): void {
+    const r = this.root(id);
+    const c = this.L.consts.get(r);
+    if (c !== undefined) this.c.const(Number(BigInt.asIntN(32, c >> BigInt(32 * k))));
+    else if (k >= this.words(r)) this.c.const(0);
+    else if (this.w(r) <= 32) this.push(r);
+    else this.c.loadAt(this.byte(r) + 4 * k);
+  }
+
+  /** Push bits [lo, lo + n) of any net as a zero-extended i32 (n <= 32). */
+  private pushBits(id: NetId, lo: number, n: number): void {
+    const q = lo >> 5;
+    const sh = lo & 31;
+    this.pushWord(id, q);
+    if (sh > 0) {
+      this.c.const(sh).emit(op.i32ShrU);
+      if (sh + n > 32) {
+        this.pushWord(id, q + 1);
+        this.c.const(32 - sh).emit(op.i32Shl, op.i32Or);
+      }
+    }
+    this.maskTo(n);
+  }
+
+  /** Store word k of a wide result: `value` pushes it; the top word is masked to the net's width. */
+  private storeWord(out: NetId, k: number, value: () => void): void {
+    this.c.const(0);
+    value();
+    if (k === this.words(out) - 1) this.maskTo(this.w(out) - 32 * k);
+    this.c.store(this.byte(out) + 4 * k);
+  }
+
+  private wideCell(c: Cell): void {
+    const out = this.root(c.out);
+    const n = this.words(out);
+    const C = this.c;
+    const each = (value: (k: number) => void) => {
+      for (let k = 0; k < n; k++) this.storeWord(out, k, () => value(k));
+    };
+    switch (c.op) {
+      case 'mux':
+        return each((k) => {
+          this.pushWord(c.a, k);
+          this.pushWord(c.b, k);
+          this.push(c.sel);
+          C.emit(op.select);
+        });
+      case 'and':
+      case 'or':
+      case 'xor':
+        return each((k) => {
+          this.pushWord(c.a, k);
+          this.pushWord(c.b, k);
+          C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
+        });
+      case 'not':
+        return each((k) => {
+          this.pushWord(c.a, k);
+          C.const(-1).emit(op.i32Xor);
+        });
+      case 'zext':
+        return each((k) => this.pushWord(c.a, k));
+      case 'sext': {
+        // Words wholly inside the operand are copied; the rest is filled with its sign (0 or -1).
+        const wa = this.w(c.a);
+        const fill = () => {
+          C.const(0);
+          this.pushBits(c.a, wa - 1, 1);
+          C.emit(op.i32Sub);
+        };
+        return each((k) => {
+          if (32 * (k + 1) <= wa) return this.pushWord(c.a, k);
+          if (32 * k >= wa) return fill();
+          this.pushWord(c.a, k);
+          fill();
+          C.const(wa - 32 * k).emit(op.i32Shl, op.i32Or);
+        });
+      }
+      case 'slice':
+        return each((k) => this.pushBits(c.a, c.lo + 32 * k, Math.min(32, this.w(out) - 32 * k)));
+      case 'concat':
+        return each((k) => {
+          // The parts, most significant first, that overlap bits [32k, 32k + 32) of the result.
+          let pos = this.w(out);
+          let first = true;
+          for (const part of c.parts) {
+            const pw = this.w(part);
+            pos -= pw;
+            const lo = Math.max(pos, 32 * k);
+            const hi = Math.min(pos + pw, 32 * k + 32);
+            if (lo >= hi) continue;
+            this.pushBits(part, lo - pos, hi - lo);
+            if (lo - 32 * k > 0) C.const(lo - 32 * k).emit(op.i32Shl);
+            if (!first) C.emit(op.i32Or);
+            first = false;
+          }
+          if (first) C.const(0);
+        });
+      case 'add':
+      case 'sub':
+        return this.wideAddSub(out, c.a, c.b, c.op === 'sub');
+      case 'mul':
+        return this.wideMul(out, c.a, c.b);
+      default:
+        throw new Error(`internal: no wide wasm code for ${c.op}`);
+    }
+  }
+
+  /** a ± b word by word with a carry (or borrow) in an i32 local. */
+  private wideAddSub(out: NetId, a: NetId, b: NetId, subtract: boolean): void {
+    const C = this.c;
+    const carry = this.temp();
+    const x = this.temp();
+    const y = this.temp();
+    const r = this.temp();
+    C.const(0).set(carry);
+    for (let k = 0; k < this.words(out); k++) {
+      this.pushWord(a, k);
+      C.set(x);
+      this.pushWord(b, k);
+      C.set(y);
+      // r = x ± y ± carry; the next carry is (r < x) without an incoming carry, (r <= x) with one
+      // (a borrow: x < y, or x <= y).
+      C.get(x).get(y).emit(subtract ? op.i32Sub : op.i32Add).get(carry).emit(subtract ? op.i32Sub : op.i32Add).set(r);
+      this.storeWord(out, k, () => C.get(r));
+      if (subtract) C.get(x).get(y).emit(op.i32LeU).get(x).get(y).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
+      else C.get(r).get(x).emit(op.i32LeU).get(r).get(x).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
+    }
+  }
+
+  /** Schoolbook product, truncated to the result's words, accumulated in linear memory with i64 arithmetic. */
+  private wideMul(out: NetId, a: NetId, b: NetId): void {
+    const C = this.c;
+    const n = this.words(out);
+    const na = Math.min(this.words(a), n);
+    const nb = Math.min(this.words(b), n);
+    const base = this.byte(out);
+    const carry = this.temp();
+    for (let k = 0; k < n; k++) C.const(0).const(0).store(base + 4 * k);
+    const u64 = (push: () => void) => {
+      push();
+      C.emit(op.i64ExtendI32U);
+    };
+    for (let i = 0; i < na; i++) {
+      C.const(0).set(carry);
+      for (let j = 0; j < nb && i + j < n; j++) {
+        // t = out[i+j] + a_i * b_j + carry < 2^64; out[i+j] = t mod 2^32, carry = t >> 32.
+        u64(() => C.loadAt(base + 4 * (i + j)));
+        u64(() => this.pushWord(a, i));
+        u64(() => this.pushWord(b, j));
+        C.emit(op.i64Mul, op.i64Add);
+        u64(() => C.get(carry));
+        C.emit(op.i64Add).emit(op.localSet, this.i64);
+        C.const(0).emit(op.localGet, this.i64, op.i32WrapI64).store(base + 4 * (i + j));
+        C.emit(op.localGet, this.i64, op.i64Const, 32, op.i64ShrU, op.i32WrapI64).set(carry);
+      }
+      if (i + nb < n) C.const(0).get(carry).store(base + 4 * (i + nb));
+    }
+    const top = this.w(out) - 32 * (n - 1);
+    if (top < 32) C.const(0).loadAt(base + 4 * (n - 1)).const(maskOf(top)).emit(op.i32And).store(base + 4 * (n - 1));
   }
 
   private maskTo(w: number): void {
@@ -113,21 +305,24 @@ class WasmGen {
 
   private begin(params = 0): void {
     this.local = new Map();
-    this.nextLocal = params;
+    this.nextLocal = params + I64_LOCALS;
+    this.i64 = params;
     this.c = new Code();
   }
 
   comb(name: string, storeAll: boolean): { name: string; locals: number; code: Code } {
     this.begin();
     this.combBody(storeAll ? null : this.observable());
-    return { name, locals: this.nextLocal, code: this.c };
+    return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
   private combBody(keep: Set<NetId> | null): void {
     for (const r of this.L.flat.regs) {
       if (r.reset?.kind !== 'async') continue;
       this.push(r.reset.net);
-      this.c.emit(op.i32Eqz, op.if, 0x40).const(0).const(Number(BigInt.asIntN(32, r.reset.value))).store(this.byte(r.q)).emit(op.end);
+      this.c.emit(op.i32Eqz, op.if, 0x40);
+      for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
+      this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
     for (const st of this.L.steps) this.step(st, keep);
@@ -144,23 +339,30 @@ class WasmGen {
     const C = this.c;
     C.emit(op.block, 0x40, op.loop, 0x40);
     C.get(0).emit(op.i32Eqz, op.brIf, 1);
-    inputs.forEach((id, k) => {
-      C.const(0).get(1).load(k * 4);
-      this.maskTo(this.w(id));
-      C.store(this.byte(id));
-    });
+    // A row holds each port's words, least significant first.
+    let inWords = 0;
+    for (const id of inputs) {
+      for (let k = 0; k < this.words(id); k++) {
+        C.const(0).get(1).load(4 * inWords++);
+        if (k === this.words(id) - 1) this.maskTo(this.w(id) - 32 * k);
+        C.store(this.byte(id) + 4 * k);
+      }
+    }
     this.combBody(new Set());
-    outputs.forEach((id, k) => {
-      C.get(2);
-      this.push(id);
-      C.store(k * 4);
-    });
+    let outWords = 0;
+    for (const id of outputs) {
+      for (let k = 0; k < this.words(id); k++) {
+        C.get(2);
+        this.pushWord(id, k);
+        C.store(4 * outWords++);
+      }
+    }
     this.commitBody();
-    C.get(1).const(inputs.length * 4).emit(op.i32Add).set(1);
-    C.get(2).const(outputs.length * 4).emit(op.i32Add).set(2);
+    C.get(1).const(inWords * 4).emit(op.i32Add).set(1);
+    C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    return { name: 'run', params: 3, locals: this.nextLocal - 3, code: C };
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
   }
 
   private observable(): Set<NetId> {
@@ -177,6 +379,7 @@ class WasmGen {
   }
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
+    if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
     const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
     const store = keep === null || keep.has(out);
     if (store) this.c.const(0);
@@ -210,6 +413,12 @@ class WasmGen {
     this.c.emit(op.select);
   }
 
+  private compareNarrow(a: NetId, b: NetId, kind: 'eq' | 'ne' | 'ult' | 'ule'): void {
+    this.push(a);
+    this.push(b);
+    this.c.emit({ eq: op.i32Eq, ne: op.i32Ne, ult: op.i32LtU, ule: op.i32LeU }[kind]);
+  }
+
   private cell(c: Cell): void {
     const w = this.w(c.out);
     const C = this.c;
@@ -217,32 +426,42 @@ class WasmGen {
       case 'const':
       case 'buf':
         throw new Error('internal: const/buf are not steps');
+      // Wider operands of these narrow results: only their low word matters (arithmetic mod 2^w).
       case 'not':
-        this.push(c.a);
+        this.pushWord(c.a, 0);
         C.const(-1).emit(op.i32Xor);
         return this.maskTo(w);
       case 'and':
       case 'or':
       case 'xor':
-        this.push(c.a);
-        this.push(c.b);
+        this.pushWord(c.a, 0);
+        this.pushWord(c.b, 0);
         C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
-        return;
+        return this.maskTo(w);
       case 'add':
       case 'sub':
       case 'mul':
-        this.push(c.a);
-        this.push(c.b);
+        this.pushWord(c.a, 0);
+        this.pushWord(c.b, 0);
         C.emit(c.op === 'add' ? op.i32Add : c.op === 'sub' ? op.i32Sub : op.i32Mul);
         return this.maskTo(w);
       case 'eq':
       case 'ne':
+        if (this.w(c.a) > 32) {
+          // Word by word: all equal.
+          for (let k = 0; k < this.words(c.a); k++) {
+            this.pushWord(c.a, k);
+            this.pushWord(c.b, k);
+            C.emit(op.i32Eq);
+            if (k > 0) C.emit(op.i32And);
+          }
+          if (c.op === 'ne') C.emit(op.i32Eqz);
+          return;
+        }
+        return this.compareNarrow(c.a, c.b, c.op);
       case 'ult':
       case 'ule':
-        this.push(c.a);
-        this.push(c.b);
-        C.emit({ eq: op.i32Eq, ne: op.i32Ne, ult: op.i32LtU, ule: op.i32LeU }[c.op]);
-        return;
+        return this.compareNarrow(c.a, c.b, c.op);
       case 'slt':
       case 'sle': {
         const aw = this.w(c.a);
@@ -312,6 +531,7 @@ class WasmGen {
         return;
       }
       case 'slice':
+        if (this.w(c.a) > 32) return this.pushBits(c.a, c.lo, w);
         this.push(c.a);
         if (c.lo > 0) C.const(c.lo).emit(op.i32ShrU);
         return this.maskTo(w);
@@ -328,7 +548,7 @@ class WasmGen {
   commit(): { name: string; locals: number; code: Code } {
     this.begin();
     this.commitBody();
-    return { name: 'commit', locals: this.nextLocal, code: this.c };
+    return { name: 'commit', locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
   private commitBody(): void {
@@ -353,19 +573,23 @@ class WasmGen {
     const direct: Reg[] = [];
     for (const r of L.flat.regs) {
       if (isState(r.d) || isState(r.en) || isState(r.reset?.net)) {
-        C.const(0);
-        this.regValue(r);
-        C.store(shadow(r.q));
+        for (let k = 0; k < this.words(r.q); k++) {
+          C.const(0);
+          this.regValue(r, k);
+          C.store(shadow(r.q) + 4 * k);
+        }
         copyBack.push(r.q);
       } else direct.push(r);
     }
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.memoryWrite(mi, p)));
     for (const r of direct) {
-      C.const(0);
-      this.regValue(r);
-      C.store(this.byte(r.q));
+      for (let k = 0; k < this.words(r.q); k++) {
+        C.const(0);
+        this.regValue(r, k);
+        C.store(this.byte(r.q) + 4 * k);
+      }
     }
-    for (const id of copyBack) C.const(0).loadAt(shadow(id)).store(this.byte(id));
+    for (const id of copyBack) for (let k = 0; k < this.words(id); k++) C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
   }
 
   /** Push the value a sync read port holds after the clock edge. */
@@ -381,18 +605,18 @@ class WasmGen {
     }
   }
 
-  /** Push a register's value after the clock edge. */
-  private regValue(r: Reg): void {
+  /** Push word k of a register's value after the clock edge. */
+  private regValue(r: Reg, k = 0): void {
     const C = this.c;
-    this.push(r.d);
+    this.pushWord(r.d, k);
     if (r.en !== undefined) {
-      this.push(r.q);
+      this.pushWord(r.q, k);
       this.push(r.en);
       C.emit(op.select);
     }
     if (r.reset) {
       // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
-      C.const(Number(BigInt.asIntN(32, r.reset.value)));
+      C.const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k))));
       this.push(r.reset.net);
       C.emit(op.select);
     }

@@ -33,7 +33,16 @@ export const op = {
   i32ShrS: 0x75,
   i32ShrU: 0x76,
   i32Rotl: 0x77,
+  i64Const: 0x42,
+  i64Add: 0x7c,
+  i64Mul: 0x7e,
+  i64ShrU: 0x88,
+  i32WrapI64: 0xa7,
+  i64ExtendI32U: 0xad,
 } as const;
+
+/** Every function declares this many i64 locals first (right after its parameters): scratch for wide arithmetic. */
+export const I64_LOCALS = 1;
 
 export function uleb(n: number): number[] {
   const out: number[] = [];
@@ -100,7 +109,7 @@ export interface WasmFunction {
   readonly name: string;
   /** i32 parameters (they are locals 0 … params-1); the function returns nothing. */
   readonly params?: number;
-  /** i32 locals besides the parameters. */
+  /** i32 locals besides the parameters and the I64_LOCALS i64 scratch locals that follow them. */
   readonly locals: number;
   readonly code: Code;
 }
@@ -113,7 +122,7 @@ export function wasmModule(memoryPages: number, functions: readonly WasmFunction
   const funcs = section(3, vec(functions.map((f) => uleb(arities.indexOf(f.params ?? 0)))));
   const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
   const bodies = functions.map((f) => {
-    const locals = f.locals > 0 ? vec([[...uleb(f.locals), 0x7f]]) : [0];
+    const locals = vec([[...uleb(I64_LOCALS), 0x7e], ...(f.locals > 0 ? [[...uleb(f.locals), 0x7f]] : [])]);
     const body = [...locals, ...f.code.bytes, op.end];
     return [...uleb(body.length), ...body];
   });

@@ -1,0 +1,1 @@
+TriangleMemory_triangles24_vertices40.sv

@@ -1,0 +1,172 @@
+// IC buffer: the rt2ic and ic2rt queues between RT and IC cores, each written from a one-hot selected core.
+import { Bool, UInt, Vec, cat, defineModule, input, mux, output, type UIntValue } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
+
+export interface IcBufferParams {
+  /** RT cores feeding the rt2ic queue (1 to 4). */
+  readonly rtCores: number;
+  /** IC cores feeding the ic2rt queue (1 to 32). */
+  readonly icCores: number;
+  /** Entries per queue (1 to 4096); one per thread by default. */
+  readonly depth: number;
+}
+
+export const defaultIcBufferParams: IcBufferParams = { rtCores: 4, icCores: 4, depth: 32 };
+
+/** Bits of a queue's `*_error` output, each sticky until reset or `clear_errors`. */
+export const QUEUE_ERROR = {
+  /** An enqueue while full with no dequeue in the same cycle; the enqueue was dropped. */
+  overflow: 1,
+  /** A dequeue while empty; ignored. */
+  underflow: 2,
+  /** An enqueue whose core id was not one-hot (zero or several bits); ignored. */
+  badCoreId: 4,
+} as const;
+
+export interface IcQueueParams {
+  /** Bits per entry. */
+  readonly width: number;
+  readonly depth: number;
+  /** Cores that can be selected as the source of an enqueue. */
+  readonly sources: number;
+}
+
+/**
+ * One queue with first-word fall-through: `front` shows the oldest entry (0 when empty). A full queue
+ * accepts an enqueue in a cycle that also dequeues; an empty one never passes an entry straight through.
+ */
+export const IcQueue = defineModule(
+  'IcQueue',
+  (p: IcQueueParams) => ({
+    data: input(Vec(p.sources, UInt(p.width))),
+    enqueue: input(Bool),
+    /** One-hot: which element of `data` to enqueue. */
+    source: input(UInt(p.sources)),
+    dequeue: input(Bool),
+    clear_errors: input(Bool),
+    front: output(UInt(p.width)),
+    count: output(UInt(clog2(p.depth + 1))),
+    empty: output(Bool),
+    full: output(Bool),
+    /** Sticky QUEUE_ERROR bits. */
+    error: output(UInt(3)),
+  }),
+  (m, io, p) => {
+    const slots = m.memory(UInt(p.width), p.depth, { name: 'slots' });
+    const head = m.reg(UInt(clog2(p.depth)), { reset: 0 });
+    const tail = m.reg(UInt(clog2(p.depth)), { reset: 0 });
+    const count = m.reg(UInt(clog2(p.depth + 1)), { reset: 0 });
+    const errors = m.reg(UInt(3), { reset: 0 });
+    const full = count.eq(p.depth);
+    const empty = count.eq(0);
+    const next = (ptr: UIntValue): UIntValue => mux(ptr.eq(p.depth - 1), 0, ptr.add(p.depth === 1 ? 0 : 1));
+
+    const sourceOneHot = isOneHot(io.source);
+    const dequeued = io.dequeue.and(empty.not());
+    // A full queue takes a new entry when one leaves in the same cycle: the freed slot is the tail.
+    const enqueued = io.enqueue.and(sourceOneHot).and(full.not().or(dequeued));
+    const overflow = io.enqueue.and(sourceOneHot).and(full).and(dequeued.not());
+    const underflow = io.dequeue.and(empty);
+    const badCoreId = io.enqueue.and(sourceOneHot.not());
+
+    m.when(enqueued, () => {
+      slots.write(tail, selectOneHot(io.source, p.sources, (i) => io.data.at(i)));
+      tail.set(next(tail));
+    });
+    m.when(dequeued, () => head.set(next(head)));
+    m.when(enqueued.and(dequeued.not()), () => count.set(count.add(1))).elsewhen(dequeued.and(enqueued.not()), () => count.set(count.sub(1)));
+    // An error in the same cycle as clear_errors is kept: no event is lost.
+    errors.set(mux(io.clear_errors, 0, errors).or(cat(badCoreId, underflow, overflow)));
+
+    io.front.set(mux(empty, 0, slots.readAsync(head)));
+    io.count.set(count);
+    io.empty.set(empty);
+    io.full.set(full);
+    io.error.set(errors);
+  },
+);
+
+/** Exactly one bit set. */
+function isOneHot(x: UIntValue): UIntValue {
+  return x.ne(0).and(x.and(x.sub(1)).eq(0));
+}
+
+/** The OR of the values whose select bit is set: the selected one when `select` is one-hot. */
+function selectOneHot(select: UIntValue, n: number, value: (i: number) => UIntValue): UIntValue {
+  let acc: UIntValue = mux(select.bit(0), value(0), 0);
+  for (let i = 1; i < n; i++) acc = acc.or(mux(select.bit(i), value(i), 0));
+  return acc;
+}
+
+function checkParams(p: IcBufferParams): void {
+  const inRange = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
+  if (!inRange(p.rtCores, 1, 4)) throw new Error(`IcBuffer: rtCores must be 1 to 4, got ${p.rtCores}`);
+  if (!inRange(p.icCores, 1, 32)) throw new Error(`IcBuffer: icCores must be 1 to 32, got ${p.icCores}`);
+  if (!inRange(p.depth, 1, 4096)) throw new Error(`IcBuffer: depth must be 1 to 4096, got ${p.depth}`);
+}
+
+export const IcBuffer = defineModule(
+  'IcBuffer',
+  (p: IcBufferParams) => ({
+    // rt2ic: rays from the selected RT core to the IC cores.
+    ray_origin_rt: input(Vec(p.rtCores, UInt(96))),
+    ray_direction_rt: input(Vec(p.rtCores, UInt(96))),
+    q_en_rt2ic: input(Bool),
+    core_id_rt2ic: input(UInt(p.rtCores)),
+    dequeue_ic: input(Bool),
+    ray_origin_ic: output(UInt(96)),
+    ray_direction_ic: output(UInt(96)),
+    rt2ic_count: output(UInt(clog2(p.depth + 1))),
+    rt2ic_empty: output(Bool),
+    rt2ic_full: output(Bool),
+    rt2ic_error: output(UInt(3)),
+    // ic2rt: hit point and shader id (x [31:0], y, z, shader id [127:96]) and normal back to an RT core.
+    shader_info_ic: input(Vec(p.icCores, UInt(128))),
+    normal_ic: input(Vec(p.icCores, UInt(96))),
+    q_en_ic2rt: input(Bool),
+    core_id_ic2rt: input(UInt(p.icCores)),
+    dequeue_rt: input(Bool),
+    shader_info_rt: output(UInt(128)),
+    shader_normal_rt: output(UInt(96)),
+    ic2rt_count: output(UInt(clog2(p.depth + 1))),
+    ic2rt_empty: output(Bool),
+    ic2rt_full: output(Bool),
+    ic2rt_error: output(UInt(3)),
+    /** Clears both queues' error bits (an error in the same cycle still sets its bit). */
+    clear_errors: input(Bool),
+    /** Any error bit of either queue. */
+    error: output(Bool),
+  }),
+  (m, io, p) => {
+    checkParams(p);
+    // rt2ic entry: direction [191:96], origin [95:0].
+    const rt2ic = m.instance(IcQueue, { width: 192, depth: p.depth, sources: p.rtCores }, { name: 'rt2ic' });
+    for (let i = 0; i < p.rtCores; i++) rt2ic.io.data.at(i).set(cat(io.ray_direction_rt.at(i), io.ray_origin_rt.at(i)));
+    rt2ic.io.enqueue.set(io.q_en_rt2ic);
+    rt2ic.io.source.set(io.core_id_rt2ic);
+    rt2ic.io.dequeue.set(io.dequeue_ic);
+    rt2ic.io.clear_errors.set(io.clear_errors);
+    io.ray_origin_ic.set(rt2ic.io.front.bits(95, 0));
+    io.ray_direction_ic.set(rt2ic.io.front.bits(191, 96));
+    io.rt2ic_count.set(rt2ic.io.count);
+    io.rt2ic_empty.set(rt2ic.io.empty);
+    io.rt2ic_full.set(rt2ic.io.full);
+    io.rt2ic_error.set(rt2ic.io.error);
+
+    // ic2rt entry: normal [223:128], shader info [127:0].
+    const ic2rt = m.instance(IcQueue, { width: 224, depth: p.depth, sources: p.icCores }, { name: 'ic2rt' });
+    for (let i = 0; i < p.icCores; i++) ic2rt.io.data.at(i).set(cat(io.normal_ic.at(i), io.shader_info_ic.at(i)));
+    ic2rt.io.enqueue.set(io.q_en_ic2rt);
+    ic2rt.io.source.set(io.core_id_ic2rt);
+    ic2rt.io.dequeue.set(io.dequeue_rt);
+    ic2rt.io.clear_errors.set(io.clear_errors);
+    io.shader_info_rt.set(ic2rt.io.front.bits(127, 0));
+    io.shader_normal_rt.set(ic2rt.io.front.bits(223, 128));
+    io.ic2rt_count.set(ic2rt.io.count);
+    io.ic2rt_empty.set(ic2rt.io.empty);
+    io.ic2rt_full.set(ic2rt.io.full);
+    io.ic2rt_error.set(ic2rt.io.error);
+
+    io.error.set(rt2ic.io.error.orR().or(ic2rt.io.error.orR()));
+  },
+);

@@ -1,0 +1,161 @@
+// Triangle memory: parses the streamed scene image and answers one triangle per cycle (index table, then X/Y/Z banks).
+import { Bool, UInt, cat, defineModule, input, mux, output, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
+
+export interface TriangleMemoryParams {
+  /** Capacity of the index table (2 to 2^20). */
+  readonly triangles: number;
+  /** Capacity of each vertex bank (2 to 2^20). */
+  readonly vertices: number;
+}
+
+export const defaultTriangleMemoryParams: TriangleMemoryParams = { triangles: 512, vertices: 2048 };
+
+/** Cycles from `req_valid` to `resp_valid`: the index table read, then the vertex bank reads. */
+export const TRIANGLE_MEMORY_LATENCY = 2;
+
+/** Bits of a vertex index as stored in the index table. */
+export const vertexIndexBits = (p: TriangleMemoryParams): number => clog2(p.vertices);
+
+/** Bits of a triangle id or count: they reach `triangles` itself, the first id past a full table. */
+export const triangleIdBits = (p: TriangleMemoryParams): number => clog2(p.triangles + 1);
+
+function checkParams(p: TriangleMemoryParams): void {
+  const ok = (n: number) => Number.isInteger(n) && n >= 2 && n <= 1 << 20;
+  if (!ok(p.triangles) || !ok(p.vertices)) throw new Error(`TriangleMemory: triangles and vertices must be integers from 2 to 2^20, got ${p.triangles} and ${p.vertices}`);
+}
+
+const triangleMemoryPorts = (p: TriangleMemoryParams) => ({
+  /** Pulse: forget the old scene; a word on load_data in this same cycle (with load_valid) is word 0. */
+  load_start: input(Bool),
+  load_valid: input(Bool),
+  load_data: input(UInt(32)),
+  /** Sticky: the image did not fit, or named a vertex past the banks; the load stopped. Cleared by load_start. */
+  load_error: output(Bool),
+  /** Triangles loaded so far (final once the index table's terminator has been seen). */
+  triangle_count: output(UInt(triangleIdBits(p))),
+  req_valid: input(Bool),
+  req_id: input(UInt(triangleIdBits(p))),
+  resp_valid: output(Bool),
+  /** The requested id was >= triangle_count in the request cycle; the data outputs are 0. */
+  resp_not_valid: output(Bool),
+  /** x [31:0], y [63:32], z [95:64] of vertex 0, 1 and 2. */
+  resp_v0: output(UInt(96)),
+  resp_v1: output(UInt(96)),
+  resp_v2: output(UInt(96)),
+  resp_shader: output(UInt(32)),
+});
+
+type TriangleMemoryIo = PortsValue<ReturnType<typeof triangleMemoryPorts>>;
+type WordMemory = MemoryHandle<UIntType>;
+
+export const TriangleMemory = defineModule('TriangleMemory', triangleMemoryPorts, (m, io, p) => {
+  checkParams(p);
+  const vw = vertexIndexBits(p);
+  // One index-table entry per triangle: shader id [3vw+31 : 3vw], then v2, v1, v0 (v0 lowest).
+  const indexTable = m.memory(UInt(3 * vw + 32), p.triangles, { name: 'index_table' });
+  const banks = ['bank_x', 'bank_y', 'bank_z'].map((name) => m.memory(UInt(32), p.vertices, { name }));
+  const triangleCount = loadParser(m, io, p, indexTable, banks);
+  io.triangle_count.set(triangleCount);
+  lookupPipeline(m, io, vw, triangleCount, indexTable, banks);
+});
+
+/**
+ * The load side: walks the image word by word. In the triangle phase it collects v0, v1, v2 and writes
+ * the entry when the shader id arrives (a zero shader id ends the table); in the vertex phase it writes
+ * x, y, z of record k to word k of the X, Y, Z banks. Returns the triangle count register.
+ */
+function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryParams, indexTable: WordMemory, banks: readonly WordMemory[]): UIntValue {
+  const vw = vertexIndexBits(p);
+  const inVertexPhase = m.reg(Bool, { reset: 0 });
+  const wordOfRecord = m.reg(UInt(2), { reset: 0 });
+  const triangleCount = m.reg(UInt(triangleIdBits(p)), { reset: 0 });
+  // Up to vertices + 1: record number `vertices` may only be the all-zero terminator.
+  const vertexRecord = m.reg(UInt(clog2(p.vertices + 2)), { reset: 0 });
+  const loadError = m.reg(Bool, { reset: 0 });
+  const stagedIndex = [0, 1, 2].map((k) => m.reg(UInt(vw), { name: `staged_v${k}` }));
+  const stagedIndexBad = m.reg(Bool, { name: 'staged_index_bad' });
+
+  // load_start restarts the parse at once, so a word arriving with it is word 0 of the new image.
+  const start = io.load_start;
+  const phaseNow = inVertexPhase.and(start.not());
+  const wordNow = mux(start, 0, wordOfRecord);
+  const countNow = mux(start, 0, triangleCount);
+  const recordNow = mux(start, 0, vertexRecord);
+  const errorNow = loadError.and(start.not());
+  const word = io.load_data;
+  // After an error the rest of the image is ignored until the next load_start.
+  const accept = io.load_valid.and(errorNow.not());
+  const indexOutOfRange = word.ge(p.vertices);
+
+  m.when(start, () => {
+    inVertexPhase.set(0);
+    wordOfRecord.set(0);
+    triangleCount.set(0);
+    vertexRecord.set(0);
+    loadError.set(0);
+  });
+  m.when(accept, () => {
+    wordOfRecord.set(wordNow.add(1));
+    m.when(phaseNow.not(), () => {
+      m.switch(wordNow)
+        .is(0, () => {
+          stagedIndex[0]!.set(word.bits(vw - 1, 0));
+          stagedIndexBad.set(indexOutOfRange);
+        })
+        .is(1, () => {
+          stagedIndex[1]!.set(word.bits(vw - 1, 0));
+          stagedIndexBad.set(stagedIndexBad.or(indexOutOfRange));
+        })
+        .is(2, () => {
+          stagedIndex[2]!.set(word.bits(vw - 1, 0));
+          stagedIndexBad.set(stagedIndexBad.or(indexOutOfRange));
+        })
+        .default(() => {
+          // The shader id word: 0 ends the table; otherwise the triangle must fit and name real vertices.
+          m.when(word.eq(0), () => inVertexPhase.set(1))
+            .elsewhen(countNow.eq(p.triangles).or(stagedIndexBad), () => loadError.set(1))
+            .otherwise(() => {
+              indexTable.write(countNow, cat(word, stagedIndex[2]!, stagedIndex[1]!, stagedIndex[0]!));
+              triangleCount.set(countNow.add(1));
+            });
+        });
+    }).otherwise(() => {
+      m.when(wordNow.eq(3), () => vertexRecord.set(recordNow.add(1)));
+      m.when(recordNow.lt(p.vertices), () => {
+        banks.forEach((bank, k) => m.when(wordNow.eq(k), () => bank.write(recordNow, word)));
+      }).elsewhen(recordNow.gt(p.vertices).or(word.ne(0)), () => loadError.set(1));
+    });
+  });
+  io.load_error.set(loadError);
+  return triangleCount;
+}
+
+/**
+ * The read side, two stages: the request reads the index table; the entry's three vertex indices then
+ * read all three ports of every bank at once. Only a valid answer carries data.
+ */
+function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, triangleCount: UIntValue, indexTable: WordMemory, banks: readonly WordMemory[]): void {
+  const entry = indexTable.read(io.req_id);
+  const stage1Valid = m.regNext(io.req_valid, { reset: 0 });
+  const stage1NotValid = m.regNext(io.req_valid.and(io.req_id.ge(triangleCount)), { reset: 0 });
+
+  const vertexWords = [0, 1, 2].map((k) => {
+    const vertex = entry.bits(vw * k + vw - 1, vw * k).named(`stage1_v${k}`);
+    const stage2X = banks[0]!.read(vertex);
+    const stage2Y = banks[1]!.read(vertex);
+    const stage2Z = banks[2]!.read(vertex);
+    return cat(stage2Z, stage2Y, stage2X);
+  });
+  const stage2Shader = m.regNext(entry.bits(3 * vw + 31, 3 * vw));
+  const stage2Valid = m.regNext(stage1Valid, { reset: 0 });
+  const stage2NotValid = m.regNext(stage1NotValid, { reset: 0 });
+
+  const answer = stage2Valid.and(stage2NotValid.not());
+  io.resp_valid.set(stage2Valid);
+  io.resp_not_valid.set(stage2NotValid);
+  io.resp_v0.set(mux(answer, vertexWords[0]!, 0));
+  io.resp_v1.set(mux(answer, vertexWords[1]!, 0));
+  io.resp_v2.set(mux(answer, vertexWords[2]!, 0));
+  io.resp_shader.set(mux(answer, stage2Shader, 0));
+}

@@ -1,0 +1,58 @@
+// The IC core (Möller–Trumbore pipeline) against the golden ray caster, bit for bit, with a TypeScript
+// model of the triangle memory. (Issue 5 adds the eDSL triangle memory, cosim and the 1M-test run.)
+import { describe, expect, test } from 'vitest';
+import { IcCoreBench } from '../../src/gpu/icCore/icTestbench.ts';
+import { icPipelineDepth, defaultIcCoreParams } from '../../src/gpu/icCore/icCore.ts';
+import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { generateScene } from '../../src/isa/randomProgram.ts';
+import { triangleCount } from '../../src/golden/scene.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+
+const seed = seedFromEnv();
+console.log(`icCore.test seed=${seed} (rerun with SEED=${seed})`);
+const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+
+describe('IC core against the golden caster', () => {
+  const bench = new IcCoreBench();
+
+  test('random rays over random and default scenes: identical hit, normal and shader id', () => {
+    const rng = createRng(seed);
+    let hits = 0;
+    let tests = 0;
+    for (let i = 0; i < 300; i++) {
+      const scene = i % 3 === 0 ? defaultScene() : generateScene(rng);
+      const o: Vec3 = [bits(rng() * 4 - 2), bits(rng() * 4 - 2), bits(rng() * 2 - 6)];
+      const d: Vec3 = [bits(rng() - 0.5), bits(rng() - 0.5), bits(rng() < 0.1 ? -1 : 1)];
+      const want = castRay(scene, o, d);
+      const got = bench.trace(scene, o, d);
+      expect([got.hit, got.normal], `ray ${i} (SEED=${seed})`).toEqual([want.hit.map((x) => x >>> 0), want.normal.map((x) => x >>> 0)]);
+      if (want.triangle >= 0) hits++;
+      tests += triangleCount(scene);
+    }
+    expect(hits).toBeGreaterThan(10);
+    expect(tests).toBeGreaterThan(3000);
+  });
+
+  test('NaN, infinite and all-zero rays miss; an empty scene misses', () => {
+    const scene = defaultScene();
+    const nan = 0x7fc00000;
+    const inf = 0x7f800000;
+    for (const [o, d] of [
+      [[0, 0, nan], [0, 0, bits(1)]],
+      [[0, 0, 0], [inf, 0, bits(1)]],
+      [[0, 0, 0], [0, 0x80000000, 0]],
+    ] as [Vec3, Vec3][]) {
+      expect(bench.trace(scene, o, d).hit).toEqual([0, 0, 0, 0]);
+    }
+    expect(bench.trace({ vertices: new Uint32Array(0), triangles: new Uint32Array(0) }, [0, 0, 0], [0, 0, bits(1)]).hit).toEqual([0, 0, 0, 0]);
+  });
+
+  test('a sweep of N triangles takes N + a constant number of cycles (one test per cycle)', () => {
+    const scene = defaultScene();
+    const n = triangleCount(scene);
+    const r = bench.trace(scene, [0, 0, bits(-5)], [0, 0, bits(1)]);
+    const p = defaultIcCoreParams;
+    expect(r.cycles).toBe(n + p.memory + 1 + icPipelineDepth(p) + 1 + (p.memory + 2 * p.fadd + p.fmul) + 1);
+  });
+});
