@@ -7,6 +7,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../hdl/lib/cosimDesigns.ts').then((m) => m.libraryDesigns as CosimDesign[]),
     import('../hdl/lib/float/cosimDesigns.ts').then((m) => m.floatDesigns),
     import('../gpu/rtCore/cosimDesign.ts').then((m) => [m.rtCoreCosimDesign]),
+    import('../gpu/icCore/cosimDesign.ts').then((m) => [m.icCoreCosimDesign]),
     import('../gpu/memory/triangleMemoryCosim.ts').then((m) => [m.triangleMemoryCosimDesign]),
     import('../gpu/icBuffer/cosimDesign.ts').then((m) => [m.icBufferCosimDesign]),
     import('./benchDesign.ts').then((m) => [m.benchDesign]),

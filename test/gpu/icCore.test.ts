@@ -1,5 +1,5 @@
-// The IC core (Möller–Trumbore pipeline) against the golden ray caster, bit for bit, with a TypeScript
-// model of the triangle memory. (Issue 5 adds the eDSL triangle memory, cosim and the 1M-test run.)
+// The IC core (Möller–Trumbore pipeline) against the golden ray caster, bit for bit: with a TypeScript
+// model of the triangle memory, and as the IC system (core + triangle memory) on all three simulators.
 import { describe, expect, test } from 'vitest';
 import { IcCoreBench } from '../../src/gpu/icCore/icTestbench.ts';
 import { icPipelineDepth, defaultIcCoreParams } from '../../src/gpu/icCore/icCore.ts';
@@ -8,6 +8,10 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
+import { randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
+import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
+import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 
 const seed = seedFromEnv();
 console.log(`icCore.test seed=${seed} (rerun with SEED=${seed})`);
@@ -54,5 +58,42 @@ describe('IC core against the golden caster', () => {
     const r = bench.trace(scene, [0, 0, bits(-5)], [0, 0, bits(1)]);
     const p = defaultIcCoreParams;
     expect(r.cycles).toBe(n + p.memory + 1 + icPipelineDepth(p) + 1 + (p.memory + 2 * p.fadd + p.fmul) + 1);
+  });
+});
+
+describe('IC system (core + triangle memory)', () => {
+  test('200,000 ray-triangle tests: tricky small scenes, 40 and 512 triangles, every answer on time and exact', () => {
+    const rng = createRng(seed ^ 0x1c);
+    let tests = 0;
+    for (const [size, rays] of [
+      [0, 400],
+      [0, 400],
+      [40, 600],
+      [512, 380],
+    ] as const) {
+      const scene = randomIcScene(rng, size);
+      const r = runRays(
+        scene,
+        Array.from({ length: rays }, () => randomRay(rng, scene)),
+      );
+      expect(r.difference, `scene of ${size || 'a few'} triangles (SEED=${seed})`).toBeNull();
+      tests += r.tests;
+    }
+    expect(tests).toBeGreaterThan(200_000);
+  }, 120_000);
+
+  test('ic_core on the TS simulator, Verilator and Icarus, with the caster as golden model', async () => {
+    const r = await runCosim(icCoreCosimDesign, { cycles: 20_000, seed, sims: ['ts', 'verilator', 'icarus'] });
+    expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
+    expect(r.golden).toBeNull();
+  }, 600_000);
+
+  test('the golden model notices a wrong answer', () => {
+    const model = icCoreCosimDesign.golden!();
+    const ray = { rst_n: 1n, ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, load_start: 0n, load_valid: 0n, load_data: 0n };
+    expect(model.check(0, ray, { ready: 1n, done: 0n })).toBeNull();
+    const idle = { ...ray, ray_start: 0n };
+    // An empty scene: the answer must be a miss (all zero) for thread 5.
+    expect(model.check(1, idle, { ready: 0n, done: 1n, hit_info: 1n, hit_normal: 0n, done_thread: 5n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '../tempDir.ts';
 import { join } from 'node:path';
-import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
+import { Bool, UInt, cat, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
 
@@ -161,7 +161,7 @@ describe('WebAssembly fused run loop', () => {
   // conditional block, then again by its own enable; an async reset; read-before-write of a sync port.
   const Edge = defineModule(
     'Edge',
-    () => ({ we: input(Bool), en: input(Bool), a: input(UInt(3)), d: input(UInt(32)), m: input(UInt(4)), q: output(UInt(32)), c: output(UInt(8)) }),
+    () => ({ we: input(Bool), en: input(Bool), a: input(UInt(3)), d: input(UInt(32)), m: input(UInt(4)), q: output(UInt(32)), c: output(UInt(8)), wq: output(UInt(70)), wa: output(UInt(70)), ws: output(UInt(70)) }),
     (m, io) => {
       const held = m.reg(UInt(32), { reset: 0, enable: io.en });
       held.set(io.d);
@@ -171,6 +171,15 @@ describe('WebAssembly fused run loop', () => {
       const c = m.reg(UInt(8), { reset: 0, async: true });
       c.set(c.add(1));
       io.c.set(c);
+      // Nets and a memory wider than 32 bits: word-by-word code on the WebAssembly back end.
+      const wide = m.memory(UInt(70), 8);
+      const word = cat(io.m.zext(6), io.d, held);
+      m.when(io.en, () => wide.write(io.a, word));
+      io.wq.set(wide.read(io.a.xor(1)));
+      io.wa.set(wide.readAsync(io.a));
+      const acc = m.reg(UInt(70), { reset: 0 });
+      acc.set(acc.add(word).sub(wide.readAsync(io.a.xor(2))));
+      io.ws.set(mux(io.we, acc, word.mul(acc)));
     },
   );
 
@@ -179,7 +188,7 @@ describe('WebAssembly fused run loop', () => {
     const d = elaborate(Edge, undefined).design;
     const rng = createRng(seed);
     const ins = ['rst_n', 'we', 'en', 'a', 'd', 'm'];
-    const outs = ['q', 'c'];
+    const outs = ['q', 'c', 'wq', 'wa', 'ws'];
     const cycles = 20_000;
     const stim = new Uint32Array(cycles * ins.length);
     for (let c = 0; c < cycles; c++) {
@@ -192,10 +201,30 @@ describe('WebAssembly fused run loop', () => {
     const got = wasm.runVectors(ins, outs, stim, cycles);
     expect(wasm.backend).toBe('wasm');
     expect(Array.from(got), `SEED=${seed}`).toEqual(Array.from(js.runVectors(ins, outs, stim, cycles)));
+    expect(stepped.backend).toBe('wasm');
+    // Output rows hold each port's words (three for the 70-bit ones).
+    const widths = [32, 8, 70, 70, 70];
+    const rowWords = widths.reduce((n, w) => n + Math.ceil(w / 32), 0);
     for (let c = 0; c < 300; c++) {
       ins.forEach((n, k) => stepped.poke(n, BigInt(stim[c * ins.length + k]!)));
-      outs.forEach((n, k) => expect(stepped.peek(n), `cycle ${c} ${n} SEED=${seed}`).toBe(BigInt(got[c * outs.length + k]!)));
+      let at = c * rowWords;
+      outs.forEach((n, k) => {
+        let want = 0n;
+        for (let i = Math.ceil(widths[k]! / 32) - 1; i >= 0; i--) want = (want << 32n) | BigInt(got[at + i]!);
+        at += Math.ceil(widths[k]! / 32);
+        expect(stepped.peek(n), `cycle ${c} ${n} SEED=${seed}`).toBe(want);
+      });
       stepped.step();
     }
+  });
+});
+
+describe('back end choice', () => {
+  test('asking for WebAssembly on a netlist it cannot run names the first unsupported cell', async () => {
+    const { SInt } = await import('../../src/hdl/index.ts');
+    const Cmp = defineModule('WideCompare', () => ({ a: input(SInt(40)), b: input(SInt(40)), lt: output(Bool) }), (m, io) => io.lt.set(io.a.lt(io.b)));
+    const d = elaborate(Cmp, undefined).design;
+    expect(() => compileSimulator(d, { backend: 'wasm' })).toThrow("the WebAssembly back end cannot run WideCompare: 'slt' on the 40-bit net 'lt'; use the default or { backend: 'js' }");
+    expect(compileSimulator(d).backend).toBe('js');
   });
 });

@@ -5,11 +5,13 @@ import { findDesign } from '../../designs/index.ts';
 import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
+import { measureIcThroughput } from '../../designs/icThroughput.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
   --design NAME  design to measure (default: bench and the small block fifo, then the library
-                 flow time and the RT core CPI on an integer and a float kernel)
+                 flow time, the RT core CPI on an integer and a float kernel, and the IC core's
+                 triangle tests per cycle over 512-triangle sweeps)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
@@ -41,6 +43,8 @@ export const benchCommand = {
       Object.assign(metrics, await measureLibraryFlow());
       log('measuring RT core CPI …');
       Object.assign(metrics, measureCoreCpi());
+      log('measuring IC core throughput …');
+      Object.assign(metrics, measureIcThroughput());
     }
     if (values.json) {
       console.log(JSON.stringify({ rows, metrics }));

@@ -73,15 +73,32 @@ function delayBool(m: ModuleBuilder, value: BoolValue, cycles: number, name: str
   return v;
 }
 
+/**
+ * The core's side toward the dispatcher and the host: a ray in, the answer out, the counters. Shared
+ * with the systems that wrap the core, which pass these ports straight through.
+ */
+export const rayPorts = () => ({
+  // A ray arrives (accepted while `ready`).
+  ray_start: input(Bool),
+  ray_origin: input(UInt(96)),
+  ray_direction: input(UInt(96)),
+  ray_thread: input(UInt(5)),
+  ready: output(Bool),
+  // The answer: hit point and shader id (0 = miss), the unnormalized geometric normal, the thread.
+  done: output(Bool),
+  hit_info: output(UInt(128)),
+  hit_normal: output(UInt(96)),
+  done_thread: output(UInt(5)),
+  // Counters for the host.
+  rays: output(UInt(32)),
+  tests: output(UInt(32)),
+  busy_cycles: output(UInt(32)),
+});
+
 export const IcCore = defineModule(
   'IcCore',
   (_p: IcCoreParams) => ({
-    // A ray arrives (accepted while `ready`).
-    ray_start: input(Bool),
-    ray_origin: input(UInt(96)),
-    ray_direction: input(UInt(96)),
-    ray_thread: input(UInt(5)),
-    ready: output(Bool),
+    ...rayPorts(),
     // The triangle memory's read side.
     tri_req_valid: output(Bool),
     tri_req_id: output(UInt(TRIANGLE_ID_BITS)),
@@ -91,15 +108,6 @@ export const IcCore = defineModule(
     tri_resp_v2: input(UInt(96)),
     tri_resp_shader: input(UInt(32)),
     tri_resp_not_valid: input(Bool),
-    // The answer: hit point and shader id (0 = miss), the unnormalized geometric normal, the thread.
-    done: output(Bool),
-    hit_info: output(UInt(128)),
-    hit_normal: output(UInt(96)),
-    done_thread: output(UInt(5)),
-    // Counters for the host.
-    rays: output(UInt(32)),
-    tests: output(UInt(32)),
-    busy_cycles: output(UInt(32)),
   }),
   (m, io, p) => {
     for (const [k, v] of Object.entries(p)) if (!Number.isInteger(v) || v < 0 || v > 40) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);

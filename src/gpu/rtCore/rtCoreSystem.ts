@@ -4,6 +4,7 @@ import { Bool, UInt, cat, defineModule, input, mux, output } from '../../hdl/ind
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
 import { RtCore, dispatcherPorts, type RtCoreParams } from './rtCore.ts';
+import { passThrough } from '../passThrough.ts';
 
 const THREAD_WORDS = MEMORY_MAP.threadBytes / 4;
 
@@ -26,10 +27,7 @@ export const RtCoreSystem = defineModule(
   (m, io, p) => {
     const core = m.instance(RtCore, p, { name: 'core' });
     // The dispatcher ports pass straight through, each in its own direction.
-    for (const [name, spec] of Object.entries(dispatcherPorts()) as [keyof ReturnType<typeof dispatcherPorts>, { dir: string }][]) {
-      if (spec.dir === 'input') core.io[name].set(io[name] as never);
-      else io[name].set(core.io[name] as never);
-    }
+    passThrough(dispatcherPorts(), io, core.io);
 
     const imem = m.memory(UInt(32), MEMORY_MAP.instructionWords, { name: 'imem' });
     core.io.imem_data.set(imem.read(core.io.imem_addr.bits(13, 2)));

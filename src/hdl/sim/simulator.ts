@@ -5,7 +5,7 @@ import { flattenDesign } from '../ir/flatten.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from './vcd.ts';
-import { generateWasm, generateWasmRun, wasmEligible, wasmLayout, type WasmLayout } from './wasmCodegen.ts';
+import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
 export interface PortHandle {
@@ -41,8 +41,9 @@ export interface SimulatorOptions {
   /** Write the generated JavaScript here (for debugging). */
   readonly dumpSourceTo?: string;
   /**
-   * 'wasm' (the default when every net fits 32 bits) runs the netlist compiled to WebAssembly; 'js' runs
-   * the generated JavaScript. Both come from the same levelized netlist and agree bit for bit.
+   * Default: WebAssembly when the netlist uses only cells it supports (`wasmObstacle`), else the
+   * generated JavaScript. 'wasm' insists (an error names the first unsupported cell); 'js' forces
+   * JavaScript. Both come from the same levelized netlist and agree bit for bit.
    */
   readonly backend?: 'wasm' | 'js';
 }
@@ -86,12 +87,14 @@ class CompiledSimulator implements Simulator {
     this.generatedSource = generateCode(this.L).source;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
     let fns: { comb: () => void; combAll: () => void; commit: () => void };
-    if (opts.backend !== 'js' && wasmEligible(this.L)) {
+    const obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
+    if (opts.backend === 'wasm' && obstacle !== null) throw new Error(`the WebAssembly back end cannot run ${flat.name}: ${obstacle}; use the default or { backend: 'js' }`);
+    if (obstacle === null) {
       const wl = wasmLayout(this.L);
       const memory = new WebAssembly.Memory({ initial: wl.pages });
       this.s = new Int32Array(memory.buffer, 0, Math.max(1, this.L.stateWords));
       this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
-      this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth));
+      this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
       const instance = new WebAssembly.Instance(new WebAssembly.Module(generateWasm(this.L, wl)), { env: { memory } });
       fns = instance.exports as unknown as typeof fns;
       this.backend = 'wasm';

@@ -1,4 +1,5 @@
-// Compiles a levelized netlist whose nets are all at most 32 bits to WebAssembly (comb, combAll, commit).
+// Compiles a levelized netlist to WebAssembly (comb, combAll, commit, and a fused run loop per port list);
+// nets wider than 32 bits are computed word by word for the cells listed below.
 // The state array, the commit shadow and the memories live in one linear memory that the JavaScript
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../ir/netlist.ts';
@@ -21,20 +22,21 @@ const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', '
 const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne']);
 
 /**
- * Whether the WebAssembly back end can run this netlist: memories at most 32 bits wide, and every cell
- * touching a wider net one it computes word by word (the rest stays with the JavaScript back end).
+ * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null. It runs memories
+ * wider than 32 bits only without write masks, and on wider nets only the cells above.
  */
-export function wasmEligible(L: Layout): boolean {
-  const wide = (id: NetId) => L.flat.nets[id]!.width > 32;
-  return (
-    L.flat.memories.every((m) => m.width <= 32) &&
-    L.steps.every((st) => {
-      if (st.kind !== 'cell') return true;
-      const c = st.cell;
-      if (wide(c.out)) return WIDE_RESULT_OPS.has(c.op);
-      return !cellInputs(c).some(wide) || WIDE_OPERAND_OPS.has(c.op);
-    })
-  );
+export function wasmObstacle(L: Layout): string | null {
+  const net = (id: NetId) => L.flat.nets[id]!;
+  const wide = (id: NetId) => net(id).width > 32;
+  const mem = L.flat.memories.find((m) => m.width > 32 && m.writePorts.some((p) => p.mask !== undefined));
+  if (mem) return `memory '${mem.name}' is ${mem.width} bits wide with a write mask`;
+  for (const st of L.steps) {
+    if (st.kind !== 'cell') continue;
+    const c = st.cell;
+    const ok = wide(c.out) ? WIDE_RESULT_OPS.has(c.op) : !cellInputs(c).some(wide) || WIDE_OPERAND_OPS.has(c.op);
+    if (!ok) return `'${c.op}' on the ${Math.max(net(c.out).width, ...cellInputs(c).map((i) => net(i).width))}-bit net '${net(c.out).name}'`;
+  }
+  return null;
 }
 
 
@@ -43,7 +45,7 @@ export function wasmLayout(L: Layout): WasmLayout {
   let at = shadowByte + L.stateWords * 4;
   const memoryBytes = L.flat.memories.map((m) => {
     const b = at;
-    at += m.depth * 4;
+    at += m.depth * Math.ceil(m.width / 32) * 4;
     return b;
   });
   const batchWords = 1 << 18;
@@ -380,6 +382,7 @@ class WasmGen {
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
     if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
+    if (st.kind !== 'cell' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
     const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
     const store = keep === null || keep.has(out);
     if (store) this.c.const(0);
@@ -391,6 +394,15 @@ class WasmGen {
     else this.c.set(v);
   }
 
+  private wideAsyncRead(mi: number, pi: number): void {
+    const p = this.L.flat.memories[mi]!.readPorts[pi]!;
+    const a = this.temp();
+    this.push(p.addr);
+    this.c.set(a);
+    const out = this.root(p.data);
+    for (let k = 0; k < this.words(out); k++) this.storeWord(out, k, () => this.readWord(mi, a, k));
+  }
+
   private asyncRead(mi: number, pi: number): void {
     const mem = this.L.flat.memories[mi]!;
     const p = mem.readPorts[pi]!;
@@ -400,14 +412,23 @@ class WasmGen {
     this.readWord(mi, a);
   }
 
-  /** Push mem[addr] (0 when addr >= depth); `a` is a local holding the address. */
-  private readWord(mi: number, a: number): void {
+  /** Word address on the stack -> byte offset of the entry (entries of a wide memory take several words). */
+  private scaleAddress(width: number): void {
+    const bytes = Math.ceil(width / 32) * 4;
+    if (bytes === 4) this.c.const(2).emit(op.i32Shl);
+    else this.c.const(bytes).emit(op.i32Mul);
+  }
+
+  /** Push word k of mem[addr] (0 when addr >= depth); `a` is a local holding the address. */
+  private readWord(mi: number, a: number, k = 0): void {
     const mem = this.L.flat.memories[mi]!;
     const inRange = () => this.c.get(a).const(mem.depth).emit(op.i32LtU);
     // Clamp the address so the load stays inside the memory, then select 0 for out-of-range reads.
     this.c.get(a).const(0);
     inRange();
-    this.c.emit(op.select).const(2).emit(op.i32Shl).load(this.W.memoryBytes[mi]!);
+    this.c.emit(op.select);
+    this.scaleAddress(mem.width);
+    this.c.load(this.W.memoryBytes[mi]! + 4 * k);
     this.c.const(0);
     inRange();
     this.c.emit(op.select);
@@ -559,9 +580,14 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) =>
       mem.readPorts.forEach((p) => {
         if (p.kind !== 'sync') return;
-        C.const(0);
-        this.syncReadValue(mi, p);
-        C.store(shadow(p.data));
+        const a = this.temp();
+        this.push(p.addr);
+        C.set(a);
+        for (let k = 0; k < this.words(p.data); k++) {
+          C.const(0);
+          this.syncReadValue(mi, p, a, k);
+          C.store(shadow(p.data) + 4 * k);
+        }
         copyBack.push(p.data);
       }),
     );
@@ -592,14 +618,11 @@ class WasmGen {
     for (const id of copyBack) for (let k = 0; k < this.words(id); k++) C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
   }
 
-  /** Push the value a sync read port holds after the clock edge. */
-  private syncReadValue(mi: number, p: ReadPort): void {
-    const a = this.temp();
-    this.push(p.addr);
-    this.c.set(a);
-    this.readWord(mi, a);
+  /** Push word k of the value a sync read port holds after the clock edge (`a`: a local with the address). */
+  private syncReadValue(mi: number, p: ReadPort, a: number, k: number): void {
+    this.readWord(mi, a, k);
     if (p.en !== undefined) {
-      this.push(p.data);
+      this.pushWord(p.data, k);
       this.push(p.en);
       this.c.emit(op.select);
     }
@@ -634,6 +657,18 @@ class WasmGen {
     // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
     const outside = new Map(this.local);
     const base = this.W.memoryBytes[mi]!;
+    if (mem.width > 32) {
+      // Wide words (never masked here: such memories stay with the JavaScript back end).
+      for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
+        C.get(a);
+        this.scaleAddress(mem.width);
+        this.pushWord(p.data, k);
+        C.store(base + 4 * k);
+      }
+      C.emit(op.end);
+      this.local = outside;
+      return;
+    }
     C.get(a).const(2).emit(op.i32Shl);
     if (p.mask === undefined) {
       this.push(p.data);

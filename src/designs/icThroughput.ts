@@ -1,0 +1,14 @@
+// Triangle tests per busy cycle of one IC core over 512-triangle sweeps, for `rtgpu bench` (icTestsPerCycle).
+import { runRays } from '../gpu/icCore/rayRunner.ts';
+import { randomIcScene, randomRay } from '../gpu/icCore/rays.ts';
+import { createRng } from '../hdl/cosim/rng.ts';
+
+export function measureIcThroughput(): { icTestsPerCycle: number } {
+  const rng = createRng(512);
+  const scene = randomIcScene(rng, 512);
+  // Valid rays only: an invalid ray ends at once and would flatter nothing but the count.
+  const rays = Array.from({ length: 20 }, () => randomRay(rng, scene)).filter((r) => [...r.origin, ...r.direction].every((x) => ((x >>> 23) & 0xff) !== 0xff));
+  const r = runRays(scene, rays);
+  if (r.difference) throw new Error(`IC throughput run disagrees with the caster: ${r.difference}`);
+  return { icTestsPerCycle: r.testsPerBusyCycle };
+}

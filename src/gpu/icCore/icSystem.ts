@@ -1,0 +1,48 @@
+// One IC core with its own triangle memory (seed 9.5: one triangle memory per IC core): the unit the
+// golden caster checks, loaded through the memory controller's image port.
+import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
+import { IcCore, rayPorts } from './icCore.ts';
+import { passThrough } from '../passThrough.ts';
+
+/** Flat, so module names read `IcSystem_fadd3_…_triangles512_vertices2048`. */
+export interface IcSystemParams {
+  readonly fadd: number;
+  readonly fmul: number;
+  readonly fdiv: number;
+  readonly triangles: number;
+  readonly vertices: number;
+}
+
+export const defaultIcSystemParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 512, vertices: 2048 };
+
+export const IcSystem = defineModule(
+  'IcSystem',
+  (p: IcSystemParams) => ({
+    load_start: input(Bool),
+    load_valid: input(Bool),
+    load_data: input(UInt(32)),
+    load_error: output(Bool),
+    triangle_count: output(UInt(triangleIdBits(p))),
+    ...rayPorts(),
+  }),
+  (m, io, p) => {
+    const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY }, { name: 'core' });
+    const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
+    for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
+    io.load_error.set(mem.io.load_error);
+    io.triangle_count.set(mem.io.triangle_count);
+    passThrough(rayPorts(), io, core.io);
+    // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
+    const tw = triangleIdBits(p);
+    const id = core.io.tri_req_id;
+    mem.io.req_valid.set(core.io.tri_req_valid);
+    mem.io.req_id.set(tw >= 16 ? id.zext(tw) : mux(id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), id.trunc(tw)));
+    core.io.tri_resp_valid.set(mem.io.resp_valid);
+    core.io.tri_resp_not_valid.set(mem.io.resp_not_valid);
+    core.io.tri_resp_v0.set(mem.io.resp_v0);
+    core.io.tri_resp_v1.set(mem.io.resp_v1);
+    core.io.tri_resp_v2.set(mem.io.resp_v2);
+    core.io.tri_resp_shader.set(mem.io.resp_shader);
+  },
+);

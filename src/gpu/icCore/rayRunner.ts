@@ -1,0 +1,101 @@
+// Runs many rays through one IC system (core + triangle memory) as a precomputed vector run: the scene
+// is loaded through the image port, then each ray starts as soon as the previous answer is out. The
+// answer is expected exactly when the documented timing says; results are checked against the caster.
+import { elaborate, type Design } from '../../hdl/index.ts';
+import { topModule } from '../../hdl/ir/netlist.ts';
+import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
+import { castRay } from '../../golden/rayCaster.ts';
+import { sceneToImage, triangleCount, type Scene } from '../../golden/scene.ts';
+import { TRIANGLE_MEMORY_LATENCY } from '../memory/triangleMemory.ts';
+import { icPipelineDepth, type IcCoreParams } from './icCore.ts';
+import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem.ts';
+import type { Ray } from './rays.ts';
+
+const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY });
+
+/** Cycles from a ray's start to its `done`: a sweep of n triangles, the drain and the finish. */
+export function icRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
+  const c = coreParams(p);
+  const finish = c.memory + 2 * c.fadd + c.fmul;
+  return valid ? n + c.memory + 1 + icPipelineDepth(c) + 1 + finish + 1 : 1 + finish;
+}
+
+const isFinite32 = (x: number) => ((x >>> 23) & 0xff) !== 0xff;
+const rayIsValid = (r: Ray) => [...r.origin, ...r.direction].every(isFinite32) && !r.direction.every((x) => (x & 0x7fffffff) === 0);
+
+export interface RayRunReport {
+  readonly rays: number;
+  readonly tests: number;
+  readonly cycles: number;
+  /** Triangle tests over the cycles the core was busy (from its own counters). */
+  readonly testsPerBusyCycle: number;
+  /** The first disagreement with the caster or the timing, or null. */
+  readonly difference: string | null;
+}
+
+const designs = new Map<string, { design: Design; sim: Simulator }>();
+
+export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = defaultIcSystemParams): RayRunReport {
+  const key = JSON.stringify(p);
+  let entry = designs.get(key);
+  if (!entry) {
+    const design = elaborate(IcSystem, p).design;
+    designs.set(key, (entry = { design, sim: compileSimulator(design) }));
+  } else entry.sim.powerOn();
+  const { design, sim } = entry;
+  const top = topModule(design);
+  const inputs = top.ports.map((id) => top.nets[id]!).filter((n) => n.kind === 'input' && n.name !== 'clk');
+  const col = new Map<string, number>();
+  let rowWords = 0;
+  for (const n of inputs) {
+    col.set(n.name, rowWords);
+    rowWords += Math.ceil(n.width / 32);
+  }
+  const image = sceneToImage(scene);
+  const n = triangleCount(scene);
+  const rowsForRay = rays.map((r) => icRayCycles(p, n, rayIsValid(r)) + 1);
+  const loadCycles = 2 + 1 + image.length + 1;
+  const cycles = loadCycles + rowsForRay.reduce((a, b) => a + b, 0);
+  const stim = new Uint32Array(cycles * rowWords);
+  const put = (cycle: number, name: string, words: readonly number[]) => words.forEach((w, k) => (stim[cycle * rowWords + col.get(name)! + k] = w >>> 0));
+  for (let c = 2; c < cycles; c++) put(c, 'rst_n', [1]);
+  put(2, 'load_start', [1]);
+  image.forEach((w, i) => {
+    put(3 + i, 'load_valid', [1]);
+    put(3 + i, 'load_data', [w]);
+  });
+  const starts: number[] = [];
+  let at = loadCycles;
+  rays.forEach((r, i) => {
+    starts.push(at);
+    put(at, 'ray_start', [1]);
+    put(at, 'ray_origin', r.origin);
+    put(at, 'ray_direction', r.direction);
+    put(at, 'ray_thread', [i & 31]);
+    at += rowsForRay[i]!;
+  });
+  const outs = ['done', 'hit_info', 'hit_normal', 'done_thread', 'tests', 'busy_cycles'];
+  const outWords = [1, 4, 3, 1, 1, 1];
+  const outRow = outWords.reduce((a, b) => a + b, 0);
+  const result = sim.runVectors(inputs.map((x) => x.name), outs, stim, cycles);
+  const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
+  let difference: string | null = null;
+  for (let i = 0; i < rays.length && difference === null; i++) {
+    const doneAt = starts[i]! + rowsForRay[i]! - 1;
+    const row = result.subarray(doneAt * outRow, (doneAt + 1) * outRow);
+    const r = rays[i]!;
+    const want = castRay(scene, r.origin, r.direction);
+    const got = { hit: Array.from(row.subarray(1, 5)), normal: [...Array.from(row.subarray(5, 8)), 0], thread: row[8]! };
+    const wantHit = want.hit.map((x) => x >>> 0);
+    const wantNormal = want.normal.map((x) => x >>> 0);
+    const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
+    if (row[0] !== 1) difference = `${ray}: no done at cycle ${doneAt - starts[i]!} after its start`;
+    else if (got.hit.join() !== wantHit.join() || got.normal.join() !== wantNormal.join())
+      difference = `${ray}: hit ${got.hit.map(hex).join(' ')} normal ${got.normal.map(hex).join(' ')}; caster ${wantHit.map(hex).join(' ')} / ${wantNormal.map(hex).join(' ')}`;
+    else if (got.thread !== (i & 31)) difference = `${ray}: thread ${got.thread}, expected ${i & 31}`;
+  }
+  const last = result.subarray((cycles - 1) * outRow);
+  const tests = last[9]!;
+  const busy = last[10]!;
+  return { rays: rays.length, tests, cycles, testsPerBusyCycle: busy ? tests / busy : 0, difference };
+}

@@ -1,0 +1,81 @@
+// Random rays and scenes for checking IC cores (verification code, not hardware): rays aimed at
+// triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones.
+import type { Rng } from '../../hdl/cosim/rng.ts';
+import type { Vec3 } from '../../golden/rayCaster.ts';
+import { triangleCount, type Scene } from '../../golden/scene.ts';
+import { generateScene } from '../../isa/randomProgram.ts';
+
+const bits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
+const value = (b: number): number => new Float32Array(new Uint32Array([b]).buffer)[0]!;
+
+export interface Ray {
+  readonly origin: Vec3;
+  readonly direction: Vec3;
+}
+
+function vertex(scene: Scene, t: number, k: number): number[] {
+  const v = scene.triangles[4 * t + k]!;
+  return [0, 1, 2].map((i) => value(scene.vertices[3 * v + i]!));
+}
+
+/** A scene: a small tricky one (degenerate, coplanar, duplicated triangles) or `size` random triangles. */
+export function randomIcScene(rng: Rng, size = 0): Scene {
+  if (size === 0) return generateScene(rng);
+  const vertices: number[] = [];
+  const triangles: number[] = [];
+  for (let t = 0; t < size; t++) {
+    const c = [rng() * 4 - 2, rng() * 4 - 2, rng() * 4 - 2];
+    for (let k = 0; k < 3; k++) vertices.push(...c.map((x) => bits(x + rng() - 0.5)));
+    triangles.push(3 * t, 3 * t + 1, 3 * t + 2, 1 + rng.int(15));
+  }
+  return { vertices: Uint32Array.from(vertices), triangles: Uint32Array.from(triangles) };
+}
+
+export function randomRay(rng: Rng, scene: Scene): Ray {
+  const o = [rng() * 6 - 3, rng() * 6 - 3, rng() * 4 - 8];
+  const n = triangleCount(scene);
+  const toward = (p: number[]) => p.map((x, i) => x - o[i]!);
+  let d = [rng() - 0.5, rng() - 0.5, rng() * 2 - 0.5];
+  if (n > 0) {
+    const t = rng.int(n);
+    const [a, b, c] = [0, 1, 2].map((k) => vertex(scene, t, k)) as [number[], number[], number[]];
+    switch (rng.int(8)) {
+      case 0:
+        d = toward(a); // through a vertex
+        break;
+      case 1: {
+        const s = rng();
+        d = toward(a.map((x, i) => x + s * (b[i]! - x))); // through an edge
+        break;
+      }
+      case 2: {
+        // Along the triangle's plane (near-parallel).
+        d = b.map((x, i) => x - a[i]!);
+        break;
+      }
+      case 3:
+        d = toward(a).map((x) => -x); // away from it: t <= 0
+        break;
+      default: {
+        const u = rng();
+        const v = rng() * (1 - u);
+        d = toward(a.map((x, i) => x + u * (b[i]! - x) + v * (c[i]! - x))); // through the interior
+      }
+    }
+  }
+  const origin = o.map(bits) as unknown as number[];
+  const direction = d.map(bits);
+  switch (rng.int(40)) {
+    case 0:
+      origin[rng.int(3)] = 0x7fc00000; // NaN
+      break;
+    case 1:
+      direction[rng.int(3)] = rng.int(2) ? 0x7f800000 : 0xff800000; // ±inf
+      break;
+    case 2:
+      direction.fill(0);
+      direction[rng.int(3)] = 0x80000000; // all zero (one of them negative)
+      break;
+  }
+  return { origin: origin as unknown as Vec3, direction: direction as unknown as Vec3 };
+}
