@@ -1,5 +1,6 @@
-// The intersection (IC) core: one ray against every triangle of its triangle memory, a new triangle
-// entering the Möller–Trumbore pipeline every cycle, the closest hit kept (docs/intersection.md).
+// The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle
+// entering the Möller–Trumbore pipeline every cycle, two rays in flight (the next one sweeps while the
+// last drains), the closest hit kept per ray (docs/intersection.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/float/index.ts';
 
@@ -113,35 +114,72 @@ export const IcCore = defineModule(
     for (const [k, v] of Object.entries(p)) if (!Number.isInteger(v) || v < 0 || v > 40) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);
     const f = new FloatOps(m, p);
     const depth = icPipelineDepth(p);
-    const finishCycles = p.memory + 2 * p.fadd + p.fmul;
 
-    // ------------------------------------------------------------------ ray and sweep control
-    const state = m.reg(UInt(2), { reset: 0 }); // 0 idle, 1 sweep, 2 drain, 3 finish
-    const idle = state.eq(0);
-    const origin = m.reg(UInt(96));
-    const direction = m.reg(UInt(96));
-    const thread = m.reg(UInt(5));
-    const o = split3(origin);
-    const d = split3(direction);
+    // ------------------------------------------------------------------ rays: two slots, used in turn
+    // A ray holds its slot from acceptance to its answer; the next ray may sweep while it drains.
+    const slotRegs = [0, 1].map((k) => ({
+      busy: m.reg(Bool, { reset: 0, name: `slot${k}_busy` }),
+      origin: m.reg(UInt(96), { name: `slot${k}_origin` }),
+      direction: m.reg(UInt(96), { name: `slot${k}_direction` }),
+      thread: m.reg(UInt(5), { name: `slot${k}_thread` }),
+      haveBest: m.reg(Bool, { reset: 0, name: `slot${k}_have_best` }),
+      bestT: m.reg(UInt(32), { name: `slot${k}_best_t` }),
+      bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
+      bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
+    }));
+    const bySlot = (slot: BoolValue, pick: (r: (typeof slotRegs)[number]) => UIntValue): UIntValue => mux(slot, pick(slotRegs[1]!), pick(slotRegs[0]!));
+    const nextSlot = m.reg(Bool, { reset: 0 });
+    const sweeping = m.reg(Bool, { reset: 0 });
+    const sweepSlot = m.reg(Bool, { reset: 0 });
     const nextId = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0 });
-    const countdown = m.reg(UInt(8), { reset: 0 });
-    const start = io.ray_start.and(idle);
+    const ready = sweeping.not().and(mux(nextSlot, slotRegs[1]!.busy, slotRegs[0]!.busy).not());
+    const accept = io.ray_start.and(ready);
     const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
     const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
     const rayValid = [...split3(io.ray_origin), ...split3(io.ray_direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(io.ray_direction).map(isZero).reduce((a, b) => a.and(b)).not());
 
+    // ------------------------------------------------------------------ the sweep: one request per cycle
+    io.tri_req_valid.set(sweeping);
+    io.tri_req_id.set(nextId);
+    // Each answer belongs to the slot whose sweep asked for it.
+    const respSlot = delayBool(m, sweepSlot, p.memory, 'resp_slot');
+    const ours = io.tri_resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
+    const entering = ours.and(io.tri_resp_not_valid.not());
+    // The first id past the last triangle ends the sweep: an end token follows the ray's last test
+    // down the pipeline. An invalid ray sends only the token, at once.
+    const sweepEnd = ours.and(io.tri_resp_not_valid);
+    const endToken = sweepEnd.or(accept.and(rayValid.not()));
+    const tokenSlot = mux(sweepEnd, sweepSlot, nextSlot);
+    m.when(accept, () => {
+      nextSlot.set(nextSlot.not());
+      m.when(rayValid, () => {
+        sweeping.set(true);
+        sweepSlot.set(nextSlot);
+        nextId.set(0);
+      });
+    })
+      .elsewhen(sweepEnd, () => sweeping.set(false))
+      .elsewhen(sweeping, () => nextId.set(nextId.add(1)));
+
     // ------------------------------------------------------------------ the test pipeline
-    const entering = io.tri_resp_valid.and(io.tri_resp_not_valid.not()).and(state.eq(1));
+    const slotIn = mux(endToken.and(sweepEnd.not()), nextSlot, mux(entering.or(sweepEnd), respSlot, lit(0, 1).asBool()));
     const v0 = split3(io.tri_resp_v0);
     const v1 = split3(io.tri_resp_v1);
     const v2 = split3(io.tri_resp_v2);
+    // The slot of the data at each stage selects the ray's origin and direction there.
+    const slotAt = (cycles: number) => delayBool(m, slotIn, cycles, `slot_at${cycles}`);
+    const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
+    const atS1 = rayOf(slotIn);
+    const atS2 = rayOf(slotAt(p.fadd));
+    const atS4 = rayOf(slotAt(2 * p.fadd + p.fmul));
     // S1 (add): edges and the origin relative to v0.
     const e1 = f.sub3(v1, v0);
     const e2 = f.sub3(v2, v0);
-    const s = f.sub3(o, v0);
-    // S2 (mul), S3 (add): p = cross(d, e2), q = cross(s, e1).
-    const p3 = f.crossDifferences(f.crossProducts(d, e2));
+    const s = f.sub3(atS1.o, v0);
+    // S2 (mul), S3 (add): p = cross(d, e2), q = cross(s, e1), and the normal cross(e1, e2).
+    const p3 = f.crossDifferences(f.crossProducts(atS2.d, e2));
     const q3 = f.crossDifferences(f.crossProducts(s, e1));
+    const normal3 = f.crossDifferences(f.crossProducts(e1, e2));
     // S4 (mul), S5 and S6 (add): dot products, summed (x + y) + z.
     const lag = p.fmul + p.fadd;
     const late = (v: Vec3, name: string): Vec3 => [0, 1, 2].map((i) => delay(m, v[i]!, lag, `${name}${'xyz'[i]}`)) as unknown as Vec3;
@@ -154,7 +192,7 @@ export const IcCore = defineModule(
     };
     const det = dot(e1L, p3, 'det');
     const uNum = dot(sL, p3, 'u');
-    const vNum = dot(d, q3, 'v');
+    const vNum = dot(atS4.d, q3, 'v');
     const tNum = dot(e2L, q3, 't');
     // S7 (div), S8 (mul), S9 (add): u, v, t and u + v.
     const inv = f.div(lit(ONE, 32), det);
@@ -166,12 +204,14 @@ export const IcCore = defineModule(
     const uL = delay(m, u, p.fadd, 'u');
     const vL = delay(m, v, p.fadd, 'v');
     const tL = delay(m, t, p.fadd, 't');
-    // The triangle id and its valid bit travel alongside.
+    const normalL = delay(m, join3(normal3), depth - (2 * p.fadd + p.fmul), 'normal');
+    // Valid bit, end token, slot and shader travel alongside.
     const testValid = delayBool(m, entering, depth, 'test_valid');
-    const testId = delay(m, nextId.sub(p.memory).trunc(TRIANGLE_ID_BITS), depth, 'test_id');
+    const testEnd = delayBool(m, endToken, depth, 'test_end');
+    const testSlot = slotAt(depth);
     const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
 
-    // S10 (combinational): the decision and the closest hit so far (on equal t the earlier triangle stays).
+    // S10 (combinational): the decision and the slot's closest hit (on equal t the earlier triangle stays).
     const zero = lit(0, 32);
     const flagOf = f.compare;
     const geZero = (x: UIntValue) => flagOf(x, zero).eq(0b10).or(flagOf(x, zero).eq(0b00));
@@ -182,71 +222,45 @@ export const IcCore = defineModule(
       .and(geZero(vL))
       .and(uvFlag.eq(0b11).or(uvFlag.eq(0b00)))
       .and(flagOf(tL, zero).eq(0b10));
-    const haveBest = m.reg(Bool, { reset: 0 });
-    const bestT = m.reg(UInt(32));
-    const bestId = m.reg(UInt(TRIANGLE_ID_BITS));
-    const bestShader = m.reg(UInt(32));
-    const closer = haveBest.not().or(flagOf(tL, bestT).eq(0b11));
-    m.when(start, () => haveBest.set(false)).elsewhen(hit.and(closer), () => {
-      haveBest.set(true);
-      bestT.set(tL);
-      bestId.set(testId);
-      bestShader.set(testShader);
+    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(flagOf(tL, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
+    slotRegs.forEach((r, k) => {
+      const mine = k === 1 ? testSlot : testSlot.not();
+      m.when(accept.and(k === 1 ? nextSlot : nextSlot.not()), () => {
+        r.busy.set(true);
+        r.origin.set(io.ray_origin);
+        r.direction.set(io.ray_direction);
+        r.thread.set(io.ray_thread);
+        r.haveBest.set(false);
+      }).elsewhen(hit.and(mine).and(closer), () => {
+        r.haveBest.set(true);
+        r.bestT.set(tL);
+        r.bestShader.set(testShader);
+        r.bestNormal.set(normalL);
+      });
     });
 
-    // ------------------------------------------------------------------ finish: normal and hit point of the best
-    // The best triangle is read again; its normal and the hit point take memory + add + mul + add cycles.
-    const e1F = f.sub3(v1, v0);
-    const e2F = f.sub3(v2, v0);
-    const normal = f.crossDifferences(f.crossProducts(e1F, e2F));
-    const hitPoint = [0, 1, 2].map((i) => f.add(o[i]!, delay(m, f.mul(bestT, d[i]!), p.fadd, `td${'xyz'[i]}`))) as unknown as Vec3;
-
-    // ------------------------------------------------------------------ state machine
-    io.tri_req_valid.set(state.eq(1).or(state.eq(3).and(countdown.eq(finishCycles))));
-    io.tri_req_id.set(mux(state.eq(3), bestId, nextId));
-    const finishing = state.eq(3);
-    const doneNow = finishing.and(countdown.eq(0));
-    m.switch(state)
-      .is(0, () =>
-        m.when(start, () => {
-          origin.set(io.ray_origin);
-          direction.set(io.ray_direction);
-          thread.set(io.ray_thread);
-          nextId.set(0);
-          // An invalid ray misses everything: straight to the finish, with no best.
-          state.set(mux(rayValid, lit(1, 2), lit(3, 2)));
-          countdown.set(finishCycles);
-        }),
-      )
-      .is(1, () => {
-        nextId.set(nextId.add(1));
-        // The first id past the last triangle ends the sweep; the tests in flight drain.
-        m.when(io.tri_resp_valid.and(io.tri_resp_not_valid), () => {
-          state.set(2);
-          countdown.set(depth);
-        });
-      })
-      .is(2, () =>
-        m.when(countdown.eq(0), () => {
-          state.set(3);
-          countdown.set(finishCycles);
-        }).otherwise(() => countdown.set(countdown.sub(1))),
-      )
-      .is(3, () => m.when(countdown.eq(0), () => state.set(0)).otherwise(() => countdown.set(countdown.sub(1))));
-
-    io.ready.set(idle);
-    io.done.set(doneNow);
-    io.done_thread.set(thread);
-    io.hit_info.set(mux(haveBest, cat(bestShader, join3(hitPoint)), lit(0, 128)));
-    io.hit_normal.set(mux(haveBest, join3(normal), lit(0, 96)));
+    // ------------------------------------------------------------------ finish: the hit point o + t·d
+    // The end token starts it; the slot's registers hold still until its answer leaves.
+    const finishRay = rayOf(testSlot);
+    const finishT = bySlot(testSlot, (r) => r.bestT);
+    const point = [0, 1, 2].map((i) => f.add(delay(m, finishRay.o[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(finishT, finishRay.d[i]!))) as unknown as Vec3;
+    const done = delayBool(m, testEnd, p.fmul + p.fadd, 'done');
+    const doneSlot = delayBool(m, testSlot, p.fmul + p.fadd, 'done_slot');
+    const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
+    io.done.set(done);
+    io.done_thread.set(bySlot(doneSlot, (r) => r.thread));
+    io.hit_info.set(mux(have, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
+    io.hit_normal.set(mux(have, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+    slotRegs.forEach((r, k) => m.when(done.and(k === 1 ? doneSlot : doneSlot.not()), () => r.busy.set(false)));
+    io.ready.set(ready);
 
     // ------------------------------------------------------------------ counters
     const rays = m.reg(UInt(32), { reset: 0 });
     const tests = m.reg(UInt(32), { reset: 0 });
     const busy = m.reg(UInt(32), { reset: 0 });
-    m.when(start, () => rays.set(rays.add(1)));
+    m.when(accept, () => rays.set(rays.add(1)));
     m.when(testValid, () => tests.set(tests.add(1)));
-    m.when(idle.not(), () => busy.set(busy.add(1)));
+    m.when(slotRegs[0]!.busy.or(slotRegs[1]!.busy), () => busy.set(busy.add(1)));
     io.rays.set(rays);
     io.tests.set(tests);
     io.busy_cycles.set(busy);

@@ -13,11 +13,16 @@ import type { Ray } from './rays.ts';
 
 const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY });
 
-/** Cycles from a ray's start to its `done`: a sweep of n triangles, the drain and the finish. */
+/** Cycles from a ray's acceptance to its `done`: a sweep of n triangles, the drain and the hit point. */
 export function icRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
   const c = coreParams(p);
-  const finish = c.memory + 2 * c.fadd + c.fmul;
-  return valid ? n + c.memory + 1 + icPipelineDepth(c) + 1 + finish + 1 : 1 + finish;
+  const tail = icPipelineDepth(c) + c.fmul + c.fadd;
+  return valid ? 1 + n + c.memory + tail : tail;
+}
+
+/** Cycles after a ray's acceptance before the next ray can be accepted (its sweep, ended by the first id past the last). */
+export function icSweepCycles(p: IcSystemParams, n: number, valid: boolean): number {
+  return valid ? n + coreParams(p).memory + 2 : 1;
 }
 
 const isFinite32 = (x: number) => ((x >>> 23) & 0xff) !== 0xff;
@@ -53,9 +58,19 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   }
   const image = sceneToImage(scene);
   const n = triangleCount(scene);
-  const rowsForRay = rays.map((r) => icRayCycles(p, n, rayIsValid(r)) + 1);
+  // Rays go in as early as the core takes them: after the previous sweep, into a free slot (slots
+  // alternate, so the ray two back must have been answered).
   const loadCycles = 2 + 1 + image.length + 1;
-  const cycles = loadCycles + rowsForRay.reduce((a, b) => a + b, 0);
+  const starts: number[] = [];
+  const dones: number[] = [];
+  rays.forEach((r, i) => {
+    const valid = rayIsValid(r);
+    let at = i === 0 ? loadCycles : starts[i - 1]! + icSweepCycles(p, n, rayIsValid(rays[i - 1]!));
+    if (i >= 2) at = Math.max(at, dones[i - 2]! + 1);
+    starts.push(at);
+    dones.push(at + icRayCycles(p, n, valid));
+  });
+  const cycles = (dones.length ? Math.max(...dones) : loadCycles) + 2;
   const stim = new Uint32Array(cycles * rowWords);
   const put = (cycle: number, name: string, words: readonly number[]) => words.forEach((w, k) => (stim[cycle * rowWords + col.get(name)! + k] = w >>> 0));
   for (let c = 2; c < cycles; c++) put(c, 'rst_n', [1]);
@@ -64,15 +79,11 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     put(3 + i, 'load_valid', [1]);
     put(3 + i, 'load_data', [w]);
   });
-  const starts: number[] = [];
-  let at = loadCycles;
   rays.forEach((r, i) => {
-    starts.push(at);
-    put(at, 'ray_start', [1]);
-    put(at, 'ray_origin', r.origin);
-    put(at, 'ray_direction', r.direction);
-    put(at, 'ray_thread', [i & 31]);
-    at += rowsForRay[i]!;
+    put(starts[i]!, 'ray_start', [1]);
+    put(starts[i]!, 'ray_origin', r.origin);
+    put(starts[i]!, 'ray_direction', r.direction);
+    put(starts[i]!, 'ray_thread', [i & 31]);
   });
   const outs = ['done', 'hit_info', 'hit_normal', 'done_thread', 'tests', 'busy_cycles'];
   const outWords = [1, 4, 3, 1, 1, 1];
@@ -81,7 +92,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
   let difference: string | null = null;
   for (let i = 0; i < rays.length && difference === null; i++) {
-    const doneAt = starts[i]! + rowsForRay[i]! - 1;
+    const doneAt = dones[i]!;
     const row = result.subarray(doneAt * outRow, (doneAt + 1) * outRow);
     const r = rays[i]!;
     const want = castRay(scene, r.origin, r.direction);
