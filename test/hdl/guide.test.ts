@@ -23,6 +23,23 @@ test('counter', () => {
   expect(sim.peek('count')).toBe(300n % 256n);
 });
 
+test('simulating: step, runUntil, powerOn', () => {
+  const Counter = defineModule('Counter', (p: { width: number }) => ({ en: input(Bool), count: output(UInt(p.width)) }), (m, io, p) => {
+    const count = m.reg(UInt(p.width), { reset: 0 });
+    m.when(io.en, () => count.set(count.add(1)));
+    io.count.set(count);
+  });
+  const sim = compileSimulator(elaborate(Counter, { width: 8 }).design);
+  sim.reset();
+  sim.poke('en', 1);
+  sim.step(10);
+  expect(sim.peek('count')).toBe(10n);
+  expect(sim.runUntil((s) => s.peek('count') === 200n, 1000)).toBe(190);
+  expect(() => sim.runUntil((s) => s.peek('count') === 300n, 100)).toThrow('runUntil: condition not met within 100 cycles');
+  sim.powerOn();
+  expect([sim.peek('count'), sim.peek('en')]).toEqual([0n, 0n]);
+});
+
 test('when/elsewhen/otherwise and switch', () => {
   const Alu = defineModule('Alu', () => ({ op: input(UInt(2)), a: input(UInt(8)), b: input(UInt(8)), start: input(Bool), step: input(Bool), y: output(UInt(8)), r: output(UInt(8)) }), (m, io) => {
     const y = m.wire(UInt(8));

@@ -8,12 +8,11 @@ import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';
 import { IcSystem, type IcSystemParams } from './icSystem.ts';
 import { randomIcScene, randomRay } from './rays.ts';
+import { packWords, unpackWords } from '../words.ts';
 
 /** Small memories so that scenes load quickly; the latencies are the defaults. */
 export const icCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 32, vertices: 96 };
 
-const split = (v: bigint, n: number): number[] => Array.from({ length: n }, (_, i) => Number((v >> BigInt(32 * i)) & 0xffffffffn));
-const join = (w: readonly number[]): bigint => w.reduce((acc, x, i) => acc | (BigInt(x >>> 0) << BigInt(32 * i)), 0n);
 
 /**
  * The plan of inputs, built from the run's random generator on the first cycle: reset, a scene, then a
@@ -32,7 +31,7 @@ function planner() {
     }
     while (rows.length <= cycle) {
       const r = randomRay(rng, scene!);
-      rows.push(rng.int(3) === 0 ? {} : { ray_start: 1n, ray_origin: join(r.origin), ray_direction: join(r.direction), ray_thread: BigInt(rng.int(32)) });
+      rows.push(rng.int(3) === 0 ? {} : { ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(rng.int(32)) });
     }
     return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
   };
@@ -52,8 +51,8 @@ function golden(): GoldenModel {
         if (!ray) msg = 'done without a ray in flight';
         else {
           const want = castRay(scene, ray.origin, ray.direction);
-          const hit = split(outs.hit_info!, 4);
-          const normal = [...split(outs.hit_normal!, 3), 0];
+          const hit = unpackWords(outs.hit_info!, 4);
+          const normal = [...unpackWords(outs.hit_normal!, 3), 0];
           if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.done_thread) !== ray.thread)
             msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: hit ${hex(hit)} normal ${hex(normal)} thread ${outs.done_thread}; caster ${hex(want.hit)} / ${hex(want.normal)} thread ${ray.thread}`;
         }
@@ -61,7 +60,7 @@ function golden(): GoldenModel {
       if (ins.rst_n === 0n) pending = [];
       else if (ins.ray_start === 1n && outs.ready === 1n) {
         if (pending.length >= 2) msg ??= 'a third ray was accepted while two were in flight';
-        pending.push({ origin: split(ins.ray_origin!, 3) as unknown as Vec3, direction: split(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
+        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
       }
       if (ins.load_start === 1n) words = [];
       if (ins.load_valid === 1n) {

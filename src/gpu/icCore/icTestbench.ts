@@ -5,6 +5,7 @@ import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';
 import { triangleVertex, type Vec3 } from '../../golden/rayCaster.ts';
 import { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore.ts';
+import { packWords, unpackWords } from '../words.ts';
 
 export interface IcAnswer {
   /** hit x, y, z, shader id (all zero on a miss). */
@@ -15,8 +16,6 @@ export interface IcAnswer {
   readonly cycles: number;
 }
 
-const pack = (w: readonly number[]): bigint => w.reduce((acc, x, i) => acc | (BigInt(x >>> 0) << BigInt(32 * i)), 0n);
-const words = (v: bigint, n: number): number[] => Array.from({ length: n }, (_, i) => Number((v >> BigInt(32 * i)) & 0xffffffffn));
 
 export class IcCoreBench {
   readonly design: Design;
@@ -33,8 +32,8 @@ export class IcCoreBench {
     const s = this.sim;
     const pending: { at: number; id: number }[] = [];
     const n = triangleCount(scene);
-    s.poke('ray_origin', pack(origin));
-    s.poke('ray_direction', pack(direction));
+    s.poke('ray_origin', packWords(origin));
+    s.poke('ray_direction', packWords(direction));
     s.poke('ray_thread', 0);
     s.poke('ray_start', 1);
     for (let cycle = 0; cycle < limit; cycle++) {
@@ -42,10 +41,10 @@ export class IcCoreBench {
       const ok = due !== undefined && due.id < n;
       s.poke('tri_resp_valid', due ? 1 : 0);
       s.poke('tri_resp_not_valid', due && !ok ? 1 : 0);
-      for (const k of [0, 1, 2]) s.poke(`tri_resp_v${k}`, ok ? pack(triangleVertex(scene, due.id, k)) : 0n);
+      for (const k of [0, 1, 2]) s.poke(`tri_resp_v${k}`, ok ? packWords(triangleVertex(scene, due.id, k)) : 0n);
       s.poke('tri_resp_shader', ok ? scene.triangles[4 * due.id + 3]! : 0);
       if (s.peek('done') === 1n) {
-        const answer: IcAnswer = { hit: words(s.peek('hit_info'), 4) as IcAnswer['hit'], normal: [...words(s.peek('hit_normal'), 3), 0] as IcAnswer['normal'], cycles: cycle };
+        const answer: IcAnswer = { hit: unpackWords(s.peek('hit_info'), 4) as IcAnswer['hit'], normal: [...unpackWords(s.peek('hit_normal'), 3), 0] as IcAnswer['normal'], cycles: cycle };
         s.step();
         s.poke('ray_start', 0);
         return answer;

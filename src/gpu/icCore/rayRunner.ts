@@ -4,7 +4,7 @@
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { topModule } from '../../hdl/ir/netlist.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { castRay } from '../../golden/rayCaster.ts';
+import { castRay, rayIsValid } from '../../golden/rayCaster.ts';
 import { sceneToImage, triangleCount, type Scene } from '../../golden/scene.ts';
 import { TRIANGLE_MEMORY_LATENCY } from '../memory/triangleMemory.ts';
 import { icPipelineDepth, type IcCoreParams } from './icCore.ts';
@@ -25,8 +25,7 @@ export function icSweepCycles(p: IcSystemParams, n: number, valid: boolean): num
   return valid ? n + coreParams(p).memory + 2 : 1;
 }
 
-const isFinite32 = (x: number) => ((x >>> 23) & 0xff) !== 0xff;
-const rayIsValid = (r: Ray) => [...r.origin, ...r.direction].every(isFinite32) && !r.direction.every((x) => (x & 0x7fffffff) === 0);
+const valid = (r: Ray) => rayIsValid(r.origin, r.direction);
 
 export interface RayRunReport {
   readonly rays: number;
@@ -64,11 +63,10 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   const starts: number[] = [];
   const dones: number[] = [];
   rays.forEach((r, i) => {
-    const valid = rayIsValid(r);
-    let at = i === 0 ? loadCycles : starts[i - 1]! + icSweepCycles(p, n, rayIsValid(rays[i - 1]!));
+    let at = i === 0 ? loadCycles : starts[i - 1]! + icSweepCycles(p, n, valid(rays[i - 1]!));
     if (i >= 2) at = Math.max(at, dones[i - 2]! + 1);
     starts.push(at);
-    dones.push(at + icRayCycles(p, n, valid));
+    dones.push(at + icRayCycles(p, n, valid(r)));
   });
   const cycles = (dones.length ? Math.max(...dones) : loadCycles) + 2;
   const stim = new Uint32Array(cycles * rowWords);

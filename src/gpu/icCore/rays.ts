@@ -2,11 +2,12 @@
 // triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones.
 import type { Rng } from '../../hdl/cosim/rng.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
+import { fromNumber, toNumber } from '../../golden/float32.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';
 import { generateScene } from '../../isa/randomProgram.ts';
 
-const bits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
-const value = (b: number): number => new Float32Array(new Uint32Array([b]).buffer)[0]!;
+const bits = fromNumber;
+const value = toNumber;
 
 export interface Ray {
   readonly origin: Vec3;

@@ -8,6 +8,7 @@ import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP, REG, VREG, threadBase } from '../../isa/instructions.ts';
 import { RtCoreSystem } from './rtCoreSystem.ts';
+import { packWords, unpackWords } from '../words.ts';
 import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
 
 export interface CoreJob {
@@ -54,8 +55,7 @@ export class CoreLimitError extends Error {
 /** The longest an instruction can take is an integer divide (34 cycles) behind a memory access: far below this. */
 const STUCK_CYCLES = 10_000;
 
-const words4 = (v: bigint): [number, number, number, number] => [0, 1, 2, 3].map((i) => Number((v >> BigInt(32 * i)) & 0xffffffffn)) as [number, number, number, number];
-const pack4 = (w: readonly number[]): bigint => w.reduce((acc, x, i) => acc | (BigInt(x >>> 0) << BigInt(32 * i)), 0n);
+const words4 = (v: bigint) => unpackWords(v, 4) as [number, number, number, number];
 
 /** The elaborated system (cached per parameter set: elaboration takes about half a second). */
 const designs = new Map<string, Design>();
@@ -137,8 +137,8 @@ class Dispatcher {
   /** Start state of a thread (or its resume state after a trace). */
   load(pixel: number, sp: number, trace?: { hit: readonly number[]; normal: readonly number[] }): void {
     this.kernel({ clear: true });
-    this.kernel({ scalar: [REG.pixelId, pixel], vector: trace ? [VREG.traceOrigin, pack4(trace.hit)] : undefined });
-    this.kernel({ scalar: [REG.sp, sp], vector: trace ? [VREG.traceDirection, pack4(trace.normal)] : undefined });
+    this.kernel({ scalar: [REG.pixelId, pixel], vector: trace ? [VREG.traceOrigin, packWords(trace.hit)] : undefined });
+    this.kernel({ scalar: [REG.sp, sp], vector: trace ? [VREG.traceDirection, packWords(trace.normal)] : undefined });
   }
 
   start(tid: number, pc: number): void {
