@@ -20,3 +20,20 @@ export function intFlag(name: string, value: string | undefined, fallback: numbe
   if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;
 }
+
+/**
+ * `--flag -1,2,3` as `--flag=-1,2,3` for the named flags, so negative numbers need no `=`
+ * (parseArgs would take the value for an option).
+ */
+export function joinNegativeValues(argv: readonly string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (next !== undefined && /^-[\d.]/.test(next) && names.some((n) => arg === `--${n}`)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}

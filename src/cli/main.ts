@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<Command>> = {
   asm: async () => (await import('./commands/asm.ts')).asmCommand,
   disasm: async () => (await import('./commands/disasm.ts')).disasmCommand,
   run: async () => (await import('./commands/run.ts')).runCommand,
+  render: async () => (await import('./commands/render.ts')).renderCommand,
 };
 
 function usage(): string {
@@ -28,6 +29,7 @@ function usage(): string {
     '  asm     assemble RT core assembly to hex (or raw binary) words',
     '  disasm  disassemble hex words back to assembly',
     '  run     run a kernel for N pixels on the ISA simulator or the RT core and print each pixel\'s result',
+    '  render  render a scene (default: the built-in Cornell box) through the simulated GPU to a PNG',
     '',
     "run 'rtgpu <command> --help' for a command's options",
   ].join('\n');

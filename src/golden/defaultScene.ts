@@ -1,6 +1,7 @@
 // The built-in scene: a small Cornell-box-like room (36 triangles) used when `rtgpu run` is given no --scene.
 import { fromNumber } from './float32.ts';
 import type { Scene } from './scene.ts';
+import type { Light, Material } from './materials.ts';
 
 /**
  * Shader ids of the default scene. Kernels choose colours by these numbers; 0 is a miss.
@@ -75,4 +76,24 @@ export function defaultScene(): Scene {
   s.triangle(base[1]!, base[2]!, apex, S.tetrahedron);
   s.triangle(base[2]!, base[0]!, apex, S.tetrahedron);
   return s.build();
+}
+
+/** Materials of the default scene, index = shader id − 1 (DEFAULT_SHADERS): Cornell-box colours. */
+export function defaultMaterials(): Material[] {
+  return [
+    { name: 'white', kd: [0.75, 0.74, 0.72] },
+    { name: 'red', kd: [0.7, 0.08, 0.06] },
+    { name: 'green', kd: [0.12, 0.52, 0.1] },
+    { name: 'light', kd: [0.8, 0.8, 0.8], ke: [1, 0.96, 0.88] },
+    { name: 'box', kd: [0.8, 0.76, 0.62] },
+    { name: 'tetrahedron', kd: [0.2, 0.35, 0.8] },
+  ];
+}
+
+/** Two point lights just under the light panel (which is at y = 1.9375), warm white in total. */
+export function defaultLights(): Light[] {
+  return [
+    { position: [-0.125, 1.875, 0.1875], colour: [0.44, 0.42, 0.38] },
+    { position: [0.125, 1.875, 0.1875], colour: [0.44, 0.42, 0.38] },
+  ];
 }

@@ -34,19 +34,45 @@ interface ObjState {
   readonly vertices: number[];
   readonly triangles: number[];
   readonly materials: Map<string, number>;
+  readonly mtllibs: ObjMaterialLibrary[];
   shader: number;
+}
+
+/** An `mtllib` line of an OBJ file: its line number and the library file names it lists. */
+export interface ObjMaterialLibrary {
+  readonly line: number;
+  readonly files: readonly string[];
+}
+
+/** An OBJ file's scene together with what it says about materials (`loadObjFile` resolves them). */
+export interface ParsedObj {
+  readonly scene: Scene;
+  /** `usemtl` names in order of first use: name i has shader id i + 1. */
+  readonly materialNames: readonly string[];
+  readonly mtllibs: readonly ObjMaterialLibrary[];
 }
 
 /**
  * Parse Wavefront OBJ text: `v x y z [w]` vertices (rounded to binary32), `f a b c …` faces (1-based or
  * negative relative indices; `a/b/c` forms use the vertex index; polygons fan-triangulated from their
  * first vertex), `usemtl NAME` selecting shader id 1 + the name's index in order of first appearance
- * (1 before any usemtl). Every other directive is ignored. A face may only name vertices defined above it.
+ * (1 before any usemtl). Every other directive is ignored (`mtllib` lines are collected by
+ * parseObjWithMaterials; `loadObjFile` in materials.ts reads them). A face may only name vertices defined
+ * above it.
  */
 export function parseObj(text: string, file: string): Scene {
-  const st: ObjState = { file, vertices: [], triangles: [], materials: new Map(), shader: 1 };
+  return parseObjWithMaterials(text, file).scene;
+}
+
+/** parseObj, also returning the `usemtl` names (by shader id) and the `mtllib` lines. */
+export function parseObjWithMaterials(text: string, file: string): ParsedObj {
+  const st: ObjState = { file, vertices: [], triangles: [], materials: new Map(), mtllibs: [], shader: 1 };
   text.split(/\r?\n/).forEach((raw, i) => parseObjLine(st, raw, i + 1));
-  return { vertices: Uint32Array.from(st.vertices), triangles: Uint32Array.from(st.triangles) };
+  return {
+    scene: { vertices: Uint32Array.from(st.vertices), triangles: Uint32Array.from(st.triangles) },
+    materialNames: [...st.materials.keys()],
+    mtllibs: st.mtllibs,
+  };
 }
 
 function parseObjLine(st: ObjState, raw: string, line: number): void {
@@ -62,7 +88,7 @@ function parseObjLine(st: ObjState, raw: string, line: number): void {
     const name = args[0]!;
     if (!st.materials.has(name)) st.materials.set(name, st.materials.size + 1);
     st.shader = st.materials.get(name)!;
-  }
+  } else if (directive === 'mtllib') st.mtllibs.push({ line, files: args });
 }
 
 function parseVertex(st: ObjState, args: string[], fail: (d: string) => never): void {

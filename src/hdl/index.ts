@@ -21,7 +21,7 @@ export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSp
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm } from './core/fsm.ts';
 export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
-export { elaborate, type Elaboration } from './elaborate/elaborate.ts';
+export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
 export type { Design, ModuleIR, Net, Cell, Reg, Memory, Instance, SourceLoc } from './ir/netlist.ts';
 export { flattenDesign } from './ir/flatten.ts';

@@ -1,8 +1,8 @@
 // `rtgpu asm`: assemble RT core assembly into hex text (one word per line) or raw little-endian words.
-import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { sameFile } from '../inputFiles.ts';
 import { AsmError, assemble } from '../../isa/assembler.ts';
 import { formatHexWords, wordsToBytes } from '../../isa/hexWords.ts';
 
@@ -30,17 +30,6 @@ export function readInput(file: string | undefined): Buffer {
     return readFileSync(file ?? 0);
   } catch (e) {
     throw new CliError(`cannot read ${file ?? 'standard input'}: ${(e as Error).message}`, 1);
-  }
-}
-
-/** Whether two paths name the same file (same path, or same device and inode behind links). */
-function sameFile(a: string, b: string): boolean {
-  if (resolve(a) === resolve(b)) return true;
-  try {
-    const sa = statSync(realpathSync(a)), sb = statSync(realpathSync(b));
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return false;
   }
 }
 

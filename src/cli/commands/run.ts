@@ -1,66 +1,61 @@
-// `rtgpu run`: assemble a kernel, run it for N pixels on the ISA simulator (or, later, the RT core) and print each result.
-import { readFileSync } from 'node:fs';
+// `rtgpu run`: assemble a kernel, run it for N pixels on the whole GPU (or the ISA simulator) and print each result.
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { AsmError, assemble } from '../../isa/assembler.ts';
-import { HexWordsError, parseHexWords } from '../../isa/hexWords.ts';
-import { parseObj, SceneError, type Scene } from '../../golden/scene.ts';
-import { defaultScene } from '../../golden/defaultScene.ts';
+import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
+import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, type GpuFlags } from '../gpuFlags.ts';
+import type { Scene } from '../../golden/scene.ts';
+import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
-import { RUN_SIMS, runBackends, type RunSim } from '../../gpu/run/backends.ts';
-import { RunError, type RunJob, type RunResult } from '../../gpu/run/job.ts';
+import { GpuRunError, runGpu, type GpuSim, type RunPixel } from '../../host/runtime/index.ts';
 
-const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--pixels N] [--sim S] [--json] [--max-instructions N]
+const RUN_SIMS = ['iss', 'ts', 'verilator', 'icarus'] as const satisfies readonly GpuSim[];
+type RunSim = (typeof RUN_SIMS)[number];
 
-Runs the kernel PROGRAM (assembly, or hex words if the name ends in .hex) for pixels 0 .. N-1 and
-prints each pixel's returned vector (the 4 words at 0x80(TID)FFF0 when it ended) in hex, then the
-instruction and cycle counts. A pixel whose thread faulted is marked 'fault'.
+const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--pixels N] [--sim S] [--json] [options]
+       rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
 
-  --const FILE          constant memory from 0x20000000: hex words, one per line
-  --scene FILE          triangles for trace, a Wavefront OBJ file (default: the built-in Cornell box)
+Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
+words if it ends in .bin) for pixels 0 .. N-1 and prints each pixel's returned vector (the 4 words
+at 0x80(TID)FFF0 when it ended) in hex, then the instruction and cycle counts. A pixel whose thread
+faulted is marked 'fault'.
+
+  --program FILE        the kernel, instead of the PROGRAM argument
+  --const FILE          constant memory from 0x20000000: hex words (or .bin little-endian words)
+  --scene FILE          triangles for trace: a Wavefront OBJ file, or a triangle-memory image
+                        (.hex words or .bin little-endian words, docs/triangle-memory-and-ic-buffer.md);
+                        default: the built-in Cornell box
+  --triangles FILE      the same as --scene
   --pixels N            pixels to run (default 1)
-  --sim S               ${RUN_SIMS.join('|')} (default iss, the ISA simulator); ts runs one RT core
-                        in the TS simulator (cycles = core cycles); verilator and icarus replay that
-                        run in lockstep and fail if any output differs in any cycle
+  --sim S               ${RUN_SIMS.join('|')} (default iss, the ISA simulator); ts runs the whole GPU
+                        (rtgpu_top) in the TS simulator (cycles = GPU clock cycles); verilator and
+                        icarus replay that run in lockstep and fail if any output differs in any cycle
   --json                print {"cycles","instructions","pixels":[{"pixel","ret"}],"faults"} instead
-  --max-instructions N  instructions one thread may run before the run is abandoned (default ${DEFAULT_MAX_INSTRUCTIONS})`;
+  --max-instructions N  iss: instructions one thread may run before the run is abandoned (default ${DEFAULT_MAX_INSTRUCTIONS})
+${gpuFlagsUsage}
+                        (the GPU simulators; see docs/host.md)`;
 
 const MAX_PIXELS = 1 << 24;
 
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CliError(`cannot read ${file}: ${(e as Error).message}`, 1);
-  }
+/** The input files of a run and its pixel count. */
+export interface RunInputs {
+  readonly program: string;
+  readonly constants?: string;
+  /** OBJ file or triangle-memory image; undefined: the built-in Cornell box. */
+  readonly triangles?: string;
+  readonly pixels: number;
 }
 
-/** Run an input parser; its `file:line…` errors become clean exits with status 1 (as in `rtgpu asm`). */
-function parseInput<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    if (e instanceof AsmError || e instanceof SceneError || e instanceof HexWordsError) throw new CliError(e.message, 1);
-    throw e;
-  }
+/** A whole-GPU job (memory images) plus the scene those triangles decode to. */
+export interface RunJobImages extends GpuJob {
+  readonly scene: Scene;
 }
 
-interface Program {
-  readonly words: Uint32Array;
-  readonly sourceLines?: Int32Array;
-}
-
-function loadProgram(file: string): Program {
-  const text = readText(file);
-  if (/\.hex$/i.test(file)) return { words: parseInput(() => parseHexWords(text, file)) };
-  const { words, sourceLines } = parseInput(() => assemble(text, file));
-  return { words, sourceLines };
-}
-
-function loadScene(file: string | undefined): Scene {
-  if (file === undefined) return defaultScene();
-  const text = readText(file);
-  return parseInput(() => parseObj(text, file));
+/** Load the program, constants and triangles of a run: the job for `runGpu`, errors as clean CliErrors. */
+export function buildRunJob(inputs: RunInputs): RunJobImages {
+  const program = loadProgram(inputs.program);
+  const constants = inputs.constants === undefined ? new Uint32Array(0) : loadConstants(inputs.constants);
+  const { scene, image } = loadTriangles(inputs.triangles);
+  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, scene, pixels: inputs.pixels };
 }
 
 function chooseSim(value: string | undefined): RunSim {
@@ -71,7 +66,15 @@ function chooseSim(value: string | undefined): RunSim {
 
 const hex8 = (x: number): string => (x >>> 0).toString(16).padStart(8, '0');
 
-function formatText(r: RunResult): string {
+/** What the formatters print: the counts, each pixel's returned vector and the faulted pixels. */
+export interface RunOutput {
+  readonly cycles: number;
+  readonly instructions: number;
+  readonly pixels: readonly RunPixel[];
+  readonly faults: readonly number[];
+}
+
+export function formatRunText(r: RunOutput): string {
   const faulted = new Set(r.faults);
   const lines = r.pixels.map((p) => `pixel ${p.pixel}: ${p.ret.map(hex8).join(' ')}${faulted.has(p.pixel) ? ' fault' : ''}`);
   lines.push(`instructions: ${r.instructions}`, `cycles: ${r.cycles}`);
@@ -79,29 +82,61 @@ function formatText(r: RunResult): string {
   return lines.join('\n') + '\n';
 }
 
-function formatJson(r: RunResult): string {
+/** `rtgpu run --json` (and `rtgpu render --dump`): {"cycles","instructions","pixels":[{"pixel","ret":[hex8 …]}],"faults"}. */
+export function formatRunJson(r: RunOutput): string {
   const pixels = r.pixels.map((p) => ({ pixel: p.pixel, ret: p.ret.map(hex8) }));
   return JSON.stringify({ cycles: r.cycles, instructions: r.instructions, pixels, faults: r.faults }) + '\n';
 }
 
-async function execute(argv: string[]): Promise<number> {
-  const flags = { const: { type: 'string' }, scene: { type: 'string' }, pixels: { type: 'string' }, sim: { type: 'string' }, json: { type: 'boolean' }, 'max-instructions': { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const flags = {
+  program: { type: 'string' },
+  const: { type: 'string' },
+  scene: { type: 'string' },
+  triangles: { type: 'string' },
+  pixels: { type: 'string' },
+  sim: { type: 'string' },
+  json: { type: 'boolean' },
+  'max-instructions': { type: 'string' },
+  ...gpuFlagOptions,
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The parsed command line of `rtgpu run`. */
+export interface RunCommandLine {
+  readonly inputs: RunInputs;
+  readonly sim: RunSim;
+  readonly json: boolean;
+  readonly maxInstructions: number;
+  /** For the whole-GPU runtime (`runGpu` options); the per-core backends below do not use them. */
+  readonly gpu: GpuFlags;
+}
+
+/** Parse and check the flags; undefined for --help (usage printed). */
+export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined {
   const { values, positionals } = parseFlags(argv, flags, usage);
   if (values.help) {
     console.log(usage);
-    return 0;
+    return undefined;
   }
-  if (positionals.length !== 1) throw new CliError(`expected one program file\n\n${usage}`);
+  if (positionals.length === 1 && values.program !== undefined) throw new CliError('give the program as an argument or with --program, not both');
+  if (positionals.length + (values.program === undefined ? 0 : 1) !== 1) throw new CliError(`expected one program file\n\n${usage}`);
+  if (values.scene !== undefined && values.triangles !== undefined) throw new CliError('give --scene or --triangles, not both');
   const sim = chooseSim(values.sim);
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
-  const backend = runBackends[sim];
-  const file = positionals[0]!;
-  const program = loadProgram(file);
-  const constants = values.const === undefined ? new Uint32Array(0) : parseInput(() => parseHexWords(readText(values.const!), values.const!));
-  const job: RunJob = { program: program.words, sourceFile: file, sourceLines: program.sourceLines, constants, scene: loadScene(values.scene), pixels, maxInstructions };
-  const result = await backend(job);
-  process.stdout.write(values.json ? formatJson(result) : formatText(result));
+  const gpu = gpuFlags(values);
+  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, pixels };
+  return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
+}
+
+async function execute(argv: string[]): Promise<number> {
+  const cmd = parseRunCommandLine(argv);
+  if (!cmd) return 0;
+  const job = buildRunJob(cmd.inputs);
+  const maxCycles = cmd.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
+  const r = await runGpu(job, { sim: cmd.sim, rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
+  const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults };
+  process.stdout.write(cmd.json ? formatRunJson(result) : formatRunText(result));
   return 0;
 }
 
@@ -111,7 +146,7 @@ export const runCommand = {
     try {
       return await execute(argv);
     } catch (e) {
-      if (e instanceof RunError) throw new CliError(e.message, 1);
+      if (e instanceof GpuRunError) throw new CliError(e.message, 1);
       throw e;
     }
   },

@@ -2,7 +2,8 @@
 // answering `trace` with the golden ray caster; records every cycle's inputs so that the same run can be
 // replayed on Verilator and Icarus and compared cycle by cycle.
 import { elaborate, type Design } from '../../hdl/index.ts';
-import { topModule } from '../../hdl/ir/netlist.ts';
+import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
+import type { Recording } from '../../hdl/cosim/replay.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import type { Scene } from '../../golden/scene.ts';
@@ -73,46 +74,6 @@ function simulatorFor(design: Design): Simulator {
   if (!sim) simulators.set(design, (sim = compileSimulator(design)));
   else sim.powerOn();
   return sim;
-}
-
-/** Every input of the system, poked by name; each step() records one row of all of them. */
-class RecordingDriver {
-  readonly inputs: { name: string; width: number }[];
-  private readonly values = new Map<string, bigint>();
-  private readonly rows: number[] = [];
-  cycles = 0;
-
-  constructor(
-    readonly sim: Simulator,
-    design: Design,
-  ) {
-    const top = topModule(design);
-    this.inputs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk').map((n) => ({ name: n.name, width: n.width }));
-    for (const i of this.inputs) this.values.set(i.name, 0n);
-  }
-
-  poke(name: string, value: bigint | number): void {
-    this.values.set(name, BigInt(value));
-    this.sim.poke(name, value);
-  }
-
-  peek(name: string): bigint {
-    return this.sim.peek(name);
-  }
-
-  step(): void {
-    for (const i of this.inputs) {
-      const v = this.values.get(i.name)!;
-      for (let k = 0; k < Math.ceil(i.width / 32); k++) this.rows.push(Number((v >> BigInt(32 * k)) & 0xffffffffn));
-    }
-    this.sim.step();
-    this.cycles++;
-  }
-
-  /** The recorded stimulus: rows of every input in `inputs` order. */
-  recording(): { inputs: string[]; rows: Uint32Array; cycles: number } {
-    return { inputs: this.inputs.map((i) => i.name), rows: Uint32Array.from(this.rows), cycles: this.cycles };
-  }
 }
 
 /** The dispatcher's side of one RT core, as a sequence of kernel-mode cycles and runs. */
@@ -214,7 +175,7 @@ function loadMemories(d: RecordingDriver, program: Uint32Array, constants: Uint3
 }
 
 export interface CoreRun extends CoreRunResult {
-  readonly recording: { inputs: string[]; rows: Uint32Array; cycles: number };
+  readonly recording: Recording;
   readonly design: Design;
   /** Main memory of thread `tid` at the end of the run (read from the simulator: call before the next run). */
   threadMemory(tid: number): Uint32Array;

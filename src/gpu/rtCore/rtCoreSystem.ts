@@ -1,9 +1,10 @@
-// One RT core with its instruction, constant and main memories and a host port to load and read them:
-// the unit the ISA simulator is checked against until the whole GPU exists.
+// One RT core tile with a main memory and a host port to load and read them: the unit the ISA
+// simulator is checked against core by core (the whole GPU is src/gpu/top/).
 import { Bool, UInt, cat, defineModule, input, mux, output } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
-import { RtCore, dispatcherPorts, type RtCoreParams } from './rtCore.ts';
+import { dispatcherPorts, type RtCoreParams } from './rtCore.ts';
+import { RtCoreTile } from './rtCoreTile.ts';
 import { passThrough } from '../passThrough.ts';
 
 const THREAD_WORDS = MEMORY_MAP.threadBytes / 4;
@@ -25,28 +26,26 @@ export const RtCoreSystem = defineModule(
     host_mem_data: output(UInt(128)),
   }),
   (m, io, p) => {
-    const core = m.instance(RtCore, p, { name: 'core' });
+    const tile = m.instance(RtCoreTile, p, { name: 'tile' });
     // The dispatcher ports pass straight through, each in its own direction.
-    passThrough(dispatcherPorts(), io, core.io);
-
-    const imem = m.memory(UInt(32), MEMORY_MAP.instructionWords, { name: 'imem' });
-    core.io.imem_data.set(imem.read(core.io.imem_addr.bits(13, 2)));
-    m.when(io.host_imem_we, () => imem.write(io.host_imem_addr, io.host_imem_data));
-
-    const cmem = m.memory(UInt(32), MEMORY_MAP.constantBytes / 4, { name: 'cmem' });
-    core.io.cmem_data.set(cmem.read(core.io.cmem_addr));
-    m.when(io.host_cmem_we, () => cmem.write(io.host_cmem_addr, io.host_cmem_data));
+    passThrough(dispatcherPorts(), io, tile.io);
+    tile.io.imem_we.set(io.host_imem_we);
+    tile.io.imem_waddr.set(io.host_imem_addr);
+    tile.io.imem_wdata.set(io.host_imem_data);
+    tile.io.cmem_we.set(io.host_cmem_we);
+    tile.io.cmem_waddr.set(io.host_cmem_addr);
+    tile.io.cmem_wdata.set(io.host_cmem_data);
 
     const main = m.instance(MainMemory, { words: THREAD_WORDS * MEMORY_MAP.threads }, { name: 'main_memory' });
     // The core only issues requests inside its own thread's memory, so thread id and offset make the word address.
-    const hostTurn = io.host_mem_read.and(core.io.busy.not());
-    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(io.thread_id, core.io.mem_addr.bits(15, 2))));
-    main.io.read_en.set(mux(hostTurn, true, core.io.mem_read_en));
-    main.io.write_en.set(core.io.mem_write_en.and(hostTurn.not()));
-    main.io.s_or_v.set(mux(hostTurn, true, core.io.mem_s_or_v));
-    main.io.data_write.set(core.io.mem_data_write);
-    core.io.mem_data_read.set(main.io.data_read);
-    core.io.mem_done.set(main.io.done.and(hostTurn.not()));
+    const hostTurn = io.host_mem_read.and(tile.io.busy.not());
+    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(io.thread_id, tile.io.mem_addr.bits(15, 2))));
+    main.io.read_en.set(mux(hostTurn, true, tile.io.mem_read_en));
+    main.io.write_en.set(tile.io.mem_write_en.and(hostTurn.not()));
+    main.io.s_or_v.set(mux(hostTurn, true, tile.io.mem_s_or_v));
+    main.io.data_write.set(tile.io.mem_data_write);
+    tile.io.mem_data_read.set(main.io.data_read);
+    tile.io.mem_done.set(main.io.done.and(hostTurn.not()));
     io.host_mem_data.set(main.io.data_read);
   },
 );

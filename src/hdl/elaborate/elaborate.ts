@@ -13,9 +13,15 @@ export interface Elaboration {
   readonly warnings: readonly Diagnostic[];
 }
 
+export interface ElaborateOptions {
+  /** The top module's SystemVerilog name, instead of the name derived from its parameters. */
+  readonly topName?: string;
+}
+
 /** Elaborate `def` with `params` as the top module. Throws HdlError listing every error found. */
-export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P): Elaboration {
-  const session = new Session();
+export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: ElaborateOptions = {}): Elaboration {
+  if (opts.topName !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.topName)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `top name '${opts.topName}' is not an identifier`, loc: def.loc }]);
+  const session = new Session(opts.topName);
   const top = session.elaborateChild(def, params, def.loc);
   const design: Design = { top: top.ir.name, modules: session.order };
   session.checkLoops(design);
@@ -29,6 +35,9 @@ class Session implements ModuleElaborator {
   private readonly nameOwner = new Map<string, string>();
   private readonly active = new Set<string>();
 
+  /** `topName` names the first module elaborated (the top). */
+  constructor(private topName?: string) {}
+
   elaborateChild(def: ModuleDef<any, any>, params: unknown, loc: SourceLoc): ElaboratedModule {
     const p = (params ?? {}) as Record<string, unknown>;
     const key = `${def.name}\u0000${paramsKey(p)}`;
@@ -36,7 +45,8 @@ class Session implements ModuleElaborator {
     if (hit) return hit;
     if (this.active.has(key)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `module ${def.name} instantiates itself`, loc }]);
     this.active.add(key);
-    let name = moduleVariantName(def.name, p);
+    let name = this.topName ?? moduleVariantName(def.name, p);
+    this.topName = undefined;
     const owner = this.nameOwner.get(name);
     if (owner !== undefined && owner !== key) name = `${name}_${this.nameOwner.size}`;
     this.nameOwner.set(name, key);

@@ -6,6 +6,7 @@ import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from './vcd.ts';
 import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
+import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
 export interface PortHandle {
@@ -87,15 +88,22 @@ class CompiledSimulator implements Simulator {
     this.generatedSource = generateCode(this.L).source;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
     let fns: { comb: () => void; combAll: () => void; commit: () => void };
-    const obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
+    let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
+    const wl = obstacle === null ? wasmLayout(this.L) : undefined;
+    let bytes: Uint8Array<ArrayBuffer> | undefined;
+    try {
+      if (wl) bytes = generateWasm(this.L, wl);
+    } catch (e) {
+      if (!(e instanceof WasmSizeError)) throw e;
+      obstacle = e.message;
+    }
     if (opts.backend === 'wasm' && obstacle !== null) throw new Error(`the WebAssembly back end cannot run ${flat.name}: ${obstacle}; use the default or { backend: 'js' }`);
-    if (obstacle === null) {
-      const wl = wasmLayout(this.L);
+    if (wl && bytes) {
       const memory = new WebAssembly.Memory({ initial: wl.pages });
       this.s = new Int32Array(memory.buffer, 0, Math.max(1, this.L.stateWords));
       this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
       this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(generateWasm(this.L, wl)), { env: { memory } });
+      const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
       fns = instance.exports as unknown as typeof fns;
       this.backend = 'wasm';
       this.wasm = { memory, layout: wl };
@@ -290,7 +298,7 @@ class CompiledSimulator implements Simulator {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
       if (!loop) {
-        loop = this.wasm ? this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id)) : vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        loop = (this.wasm && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
@@ -301,9 +309,17 @@ class CompiledSimulator implements Simulator {
   }
 
   /** The fused WebAssembly loop for one port list, run in batches through a reserved memory region. */
-  private wasmLoop(inputs: NetId[], outputs: NetId[]): (stim: Uint32Array, out: Uint32Array, cycles: number) => void {
+  private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
     const { memory, layout } = this.wasm!;
-    const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs));
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = generateWasmRun(this.L, layout, inputs, outputs);
+    } catch (e) {
+      // Too large to fuse: the caller steps comb and commit from JavaScript instead.
+      if (e instanceof WasmSizeError) return undefined;
+      throw e;
+    }
+    const module = new WebAssembly.Module(bytes);
     const run = (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     const nIn = inputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     const nOut = outputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);

@@ -73,6 +73,10 @@ export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId
 class WasmGen {
   private local = new Map<NetId, number>();
   private nextLocal = 0;
+  /** Locals free for reuse, and those holding a net's value (the rest are a step's scratch). */
+  private free: number[] = [];
+  private owned = new Set<number>();
+  private stepTemps: number[] | null = null;
   /** Index of the i64 scratch local of the current function. */
   private i64 = 0;
   private c = new Code();
@@ -107,7 +111,36 @@ class WasmGen {
     return this.L.slots[this.root(id)]!.off * 4;
   }
   private temp(): number {
-    return this.nextLocal++;
+    const v = this.free.pop() ?? this.nextLocal++;
+    this.stepTemps?.push(v);
+    return v;
+  }
+
+  private bind(r: NetId, v: number): void {
+    this.local.set(r, v);
+    this.owned.add(v);
+  }
+
+  /**
+   * Per root net, the last step that reads it (Infinity: read after the steps, by the outputs or the
+   * clock edge). A large design has more values than a function may have locals (V8 allows 50,000),
+   * so a value's local is reused once its last reader has run.
+   */
+  private lastReads(afterSteps: readonly NetId[]): Map<NetId, number> {
+    const L = this.L;
+    const last = new Map<NetId, number>();
+    L.steps.forEach((st, i) => {
+      const ins = st.kind === 'cell' ? cellInputs(st.cell) : [L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+      for (const id of ins) last.set(this.root(id), i);
+    });
+    const pin = (id: NetId | undefined) => id !== undefined && last.set(this.root(id), Infinity);
+    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(pin);
+    for (const m of L.flat.memories) {
+      for (const p of m.readPorts) [p.addr, p.en].forEach(pin);
+      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(pin);
+    }
+    afterSteps.forEach(pin);
+    return last;
   }
 
   /** Push an operand's value: a constant, a local computed earlier in this function, or a state load. */
@@ -121,7 +154,7 @@ class WasmGen {
       // State is loaded once per function: every later use before the clock edge sees the same value.
       const v = this.temp();
       this.c.loadAt(this.byte(r)).tee(v);
-      this.local.set(r, v);
+      this.bind(r, v);
     }
   }
 
@@ -307,6 +340,9 @@ class WasmGen {
 
   private begin(params = 0): void {
     this.local = new Map();
+    this.free = [];
+    this.owned = new Set();
+    this.stepTemps = null;
     this.nextLocal = params + I64_LOCALS;
     this.i64 = params;
     this.c = new Code();
@@ -318,7 +354,7 @@ class WasmGen {
     return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
-  private combBody(keep: Set<NetId> | null): void {
+  private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = []): void {
     for (const r of this.L.flat.regs) {
       if (r.reset?.kind !== 'async') continue;
       this.push(r.reset.net);
@@ -327,7 +363,31 @@ class WasmGen {
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
-    for (const st of this.L.steps) this.step(st, keep);
+    const last = this.lastReads(afterSteps);
+    this.L.steps.forEach((st, i) => {
+      this.stepTemps = [];
+      this.step(st, keep);
+      const scratch = this.stepTemps;
+      this.stepTemps = null;
+      for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
+      // A value nothing reads has been stored already (if anyone outside looks at it).
+      const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
+      const outLocal = this.local.get(out);
+      if (outLocal !== undefined && !last.has(out)) {
+        this.local.delete(out);
+        this.owned.delete(outLocal);
+        this.free.push(outLocal);
+      }
+      const ins = st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+      for (const id of ins) {
+        const r = this.root(id);
+        const v = this.local.get(r);
+        if (v === undefined || last.get(r) !== i) continue;
+        this.local.delete(r);
+        this.owned.delete(v);
+        this.free.push(v);
+      }
+    });
   }
 
   /**
@@ -350,7 +410,7 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
-    this.combBody(new Set());
+    this.combBody(new Set(), outputs);
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -389,7 +449,7 @@ class WasmGen {
     if (st.kind === 'cell') this.cell(st.cell);
     else this.asyncRead(st.mem, st.port);
     const v = this.temp();
-    this.local.set(out, v);
+    this.bind(out, v);
     if (store) this.c.tee(v).store(this.byte(out));
     else this.c.set(v);
   }

@@ -114,8 +114,20 @@ export interface WasmFunction {
   readonly code: Code;
 }
 
+/** V8 refuses a function body over 7,654,321 bytes; stay clear of it. */
+export const WASM_FUNCTION_BYTES = 7_000_000;
+
+/** A netlist too large for one WebAssembly function (the caller falls back to JavaScript). */
+export class WasmSizeError extends Error {
+  override name = 'WasmSizeError';
+  constructor(fn: string, bytes: number) {
+    super(`the WebAssembly function '${fn}' would take ${bytes} bytes, over the engine's limit of ${WASM_FUNCTION_BYTES}`);
+  }
+}
+
 /** A module importing `env.memory` and exporting the given functions. */
 export function wasmModule(memoryPages: number, functions: readonly WasmFunction[]): Uint8Array<ArrayBuffer> {
+  for (const f of functions) if (f.code.bytes.length > WASM_FUNCTION_BYTES) throw new WasmSizeError(f.name, f.code.bytes.length);
   const arities = [...new Set(functions.map((f) => f.params ?? 0))];
   const type = section(1, vec(arities.map((n) => [0x60, ...uleb(n), ...Array(n).fill(0x7f), 0])));
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(memoryPages)]]));

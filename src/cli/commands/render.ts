@@ -1,0 +1,211 @@
+// `rtgpu render`: render a scene through the simulated GPU to a PNG and print the run's statistics.
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { joinNegativeValues, parseFlags, intFlag } from '../args.ts';
+import { CliError } from '../cliError.ts';
+import { isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
+import { gpuFlagOptions, gpuFlags, gpuFlagsUsage } from '../gpuFlags.ts';
+import { ProgressBar } from '../progress.ts';
+import { formatRunJson } from './run.ts';
+import { writeOutput } from './asm.ts';
+import { SceneError, type Scene } from '../../golden/scene.ts';
+import { loadObjFile, type Material } from '../../golden/materials.ts';
+import { buildFrame, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
+import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
+import { encodePng } from '../../host/png.ts';
+import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
+import { GPU_SIMS, GpuRunError, runGpu, type GpuRunResult, type GpuSim } from '../../host/runtime/index.ts';
+
+const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
+const MAX_SIZE = 4096;
+const vec = (v: Vec3): string => v.join(',');
+
+const usage = `usage: rtgpu render [SCENE] [--width W] [--height H] [--out FILE] [options]
+
+Renders SCENE (a Wavefront OBJ file with its mtllib materials, or a triangle-memory image .hex/.bin;
+default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
+how busy each core was. Pixel id = y * width + x, from the top left.
+
+  --width W             image width, 1-${MAX_SIZE} (default 64)
+  --height H            image height, 1-${MAX_SIZE} (default 48)
+  --out FILE            the PNG to write (default render.png)
+  --kernel K            ${KERNELS.join('|')} (default ${DEFAULT_KERNEL})
+  --eye X,Y,Z           camera position (default ${vec(defaultCamera.eye)})
+  --look X,Y,Z          the point the camera looks at (default ${vec(defaultCamera.look)})
+  --up X,Y,Z            the up direction (default ${vec(defaultCamera.up)})
+  --fov DEG             vertical field of view in degrees, between 0 and 180 (default ${defaultCamera.fov})
+  --sim S               ${GPU_SIMS.join('|')} (default ts, the TS simulator; iss: the ISA simulator,
+                        no cycle-level figures)
+${gpuFlagsUsage}
+  --dump FILE           also write every pixel's returned vector as JSON (as 'rtgpu run --json')
+  --vcd FILE            write a VCD waveform of the whole run (--sim ts only)`;
+
+const flags = {
+  width: { type: 'string' },
+  height: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  kernel: { type: 'string' },
+  eye: { type: 'string' },
+  look: { type: 'string' },
+  up: { type: 'string' },
+  fov: { type: 'string' },
+  sim: { type: 'string' },
+  ...gpuFlagOptions,
+  dump: { type: 'string' },
+  vcd: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+// A decimal number as people type it (no hex, inf or nan).
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function numberFlag(name: string, text: string): number {
+  if (!NUMBER.test(text.trim())) throw new CliError(`--${name} expects a number, got '${text}'`);
+  const x = Number(text);
+  if (!Number.isFinite(Math.fround(x))) throw new CliError(`--${name}: ${text} is out of binary32 range`);
+  return x;
+}
+
+/** `x,y,z`: exactly three finite numbers. */
+function vectorFlag(name: string, value: string | undefined, fallback: Vec3): Vec3 {
+  if (value === undefined) return fallback;
+  const parts = value.split(',');
+  if (parts.length !== 3) throw new CliError(`--${name} expects three numbers x,y,z, got '${value}'`);
+  const bad = parts.find((p) => !NUMBER.test(p.trim()));
+  if (bad !== undefined) throw new CliError(`--${name} expects three numbers x,y,z, got '${value}' ('${bad}' is not a number)`);
+  return parts.map((p) => numberFlag(name, p)) as unknown as Vec3;
+}
+
+function fovFlag(value: string | undefined): number {
+  if (value === undefined) return defaultCamera.fov;
+  const fov = numberFlag('fov', value);
+  if (!(fov > 0 && fov < 180)) throw new CliError(`--fov must be between 0 and 180 degrees (exclusive), got ${value}`);
+  return fov;
+}
+
+function chooseSim(value: string | undefined): GpuSim {
+  const sim = value ?? 'ts';
+  if (!(GPU_SIMS as readonly string[]).includes(sim)) throw new CliError(`--sim: unknown simulator '${sim}' (choose from ${GPU_SIMS.join(', ')})`);
+  return sim as GpuSim;
+}
+
+function chooseKernel(value: string | undefined): KernelName {
+  const kernel = value ?? DEFAULT_KERNEL;
+  if (!(KERNELS as readonly string[]).includes(kernel)) throw new CliError(`--kernel: unknown kernel '${kernel}' (choose from ${KERNELS.join(', ')})`);
+  return kernel as KernelName;
+}
+
+/** The camera checks of cameraConstants, with messages that name the flags. */
+function checkCamera(camera: Camera, width: number, height: number): void {
+  const d = [0, 1, 2].map((i) => camera.look[i]! - camera.eye[i]!);
+  if (d.every((x) => x === 0)) throw new CliError(`--look must differ from --eye (both ${vec(camera.eye)})`);
+  const len = Math.hypot(d[0]!, d[1]!, d[2]!);
+  const f = d.map((x) => x / len);
+  const u = camera.up;
+  if (u.every((x) => x === 0)) throw new CliError('--up must not be 0,0,0');
+  const side = Math.hypot(f[1]! * u[2] - f[2]! * u[1], f[2]! * u[0] - f[0]! * u[2], f[0]! * u[1] - f[1]! * u[0]);
+  if (side < 1e-9) throw new CliError(`--up ${vec(u)} is parallel to the viewing direction (from --eye to --look)`);
+  try {
+    cameraConstants(camera, width, height);
+  } catch (e) {
+    throw new CliError(`bad camera: ${(e as Error).message}`);
+  }
+}
+
+/** Each output must be writable somewhere, must not be an input, and outputs must differ. */
+function checkOutputs(outputs: readonly (readonly [flag: string, file: string | undefined])[], input: string | undefined): void {
+  const given = outputs.filter((o): o is readonly [string, string] => o[1] !== undefined);
+  for (const [flag, file] of given) {
+    if (input !== undefined && sameFile(file, input)) throw new CliError(`${flag} ${file} is the scene file; refusing to overwrite an input`);
+    if (/\.(obj|mtl)$/i.test(file)) throw new CliError(`${flag} ${file}: refusing to write over a scene file (.obj/.mtl)`);
+    const dir = dirname(resolve(file));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`${flag} ${file}: directory ${dir} does not exist`, 1);
+    if (existsSync(file) && statSync(file).isDirectory()) throw new CliError(`${flag} ${file} is a directory`, 1);
+  }
+  for (let i = 0; i < given.length; i++)
+    for (let j = i + 1; j < given.length; j++) if (sameFile(given[i]![1], given[j]![1])) throw new CliError(`${given[i]![0]} and ${given[j]![0]} name the same file ${given[j]![1]}`);
+}
+
+/** The scene and, for an OBJ file, its materials (from its mtllib files); default: the built-in Cornell box. */
+function loadScene(file: string | undefined): { scene: Scene; materials?: readonly Material[] } {
+  if (file === undefined || isTriangleImage(file)) return { scene: loadTriangles(file).scene };
+  return parseInput(() => loadObjFile(file));
+}
+
+const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
+
+/** The statistics printed after a render (stdout), one `name: value` per line. */
+export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: GpuSim; dump?: string }, r: GpuRunResult): string {
+  const s = r.stats;
+  const iss = opts.sim === 'iss';
+  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel})`];
+  if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores`);
+  else lines.push(`sim: ${opts.sim}${iss ? ' (ISA simulator: cycles = instructions, no per-core figures)' : ''}`);
+  lines.push(`cycles: ${s.cycles}`, `instructions: ${s.instructions}`);
+  if (!iss || s.rays > 0) lines.push(`rays: ${s.rays}`, `triangle tests: ${s.triangleTests}`);
+  if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
+  if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
+  if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${r.faults.slice(0, 8).join(' ')}${r.faults.length > 8 ? ' …' : ''})`);
+  lines.push(`wall time: ${s.wallSeconds.toFixed(2)} s`);
+  const rate = s.wallSeconds > 0 ? Math.round(s.cycles / s.wallSeconds) : 0;
+  lines.push(iss ? `speed: ${rate} instructions/s` : `speed: ${rate} simulated cycles/s`);
+  if (opts.dump !== undefined) lines.push(`dump: ${opts.dump}`);
+  return lines.join('\n') + '\n';
+}
+
+async function execute(argv: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(joinNegativeValues(argv, ['eye', 'look', 'up', 'fov']), flags, usage);
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
+  if (positionals.length > 1) throw new CliError(`expected at most one scene file, got ${positionals.length}\n\n${usage}`);
+  const sceneFile = positionals[0];
+  const width = intFlag('width', values.width, 64, 1, MAX_SIZE);
+  const height = intFlag('height', values.height, 48, 1, MAX_SIZE);
+  const kernel = chooseKernel(values.kernel);
+  const camera: Camera = {
+    eye: vectorFlag('eye', values.eye, defaultCamera.eye),
+    look: vectorFlag('look', values.look, defaultCamera.look),
+    up: vectorFlag('up', values.up, defaultCamera.up),
+    fov: fovFlag(values.fov),
+  };
+  checkCamera(camera, width, height);
+  const sim = chooseSim(values.sim);
+  const gpu = gpuFlags(values);
+  if (values.vcd !== undefined && sim !== 'ts') throw new CliError(`--vcd needs --sim ts (the waveform comes from the TS simulator), got --sim ${sim}`);
+  const out = values.out ?? 'render.png';
+  checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
+
+  const { scene, materials } = loadScene(sceneFile);
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile, materials };
+  const job = parseInput(() => buildFrame(spec));
+
+  const bar = new ProgressBar(`render ${width}x${height} on ${sim}`);
+  let result: GpuRunResult;
+  try {
+    result = await runGpu(job, {
+      sim,
+      rtCores: gpu.rtCores,
+      icCores: gpu.icCores,
+      maxCycles: gpu.maxCycles,
+      vcd: values.vcd,
+      onProgress: (done, total, cycles) => bar.update(done, total, cycles),
+    });
+  } catch (e) {
+    if (e instanceof GpuRunError || e instanceof SceneError) throw new CliError(e.message, 1);
+    throw e;
+  } finally {
+    bar.clear();
+  }
+
+  writeOutput(out, encodePng(width, height, pixelsToImage(spec, result.pixels)));
+  if (values.dump !== undefined) writeOutput(values.dump, formatRunJson({ cycles: result.stats.cycles, instructions: result.stats.instructions, pixels: result.pixels, faults: result.faults }));
+  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim, dump: values.dump }, result));
+  return 0;
+}
+
+export const renderCommand = {
+  summary: 'render a scene through the simulated GPU to a PNG',
+  run: execute,
+};

@@ -1,0 +1,91 @@
+// The unified main memory (seed 9.4): one word-interleaved group of four banks per thread, so the RT
+// cores' ports, each serving a different thread, never compete for a bank; a port reaches only the
+// memory of the thread it names.
+import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
+
+export interface UnifiedMainMemoryParams {
+  /** Requesters (1 to 4): the RT cores; the memory controller borrows port 0 between patches. */
+  readonly ports: number;
+  /** Threads (each its own bank group; a power of two). */
+  readonly threads: number;
+  /** 32-bit words per thread (a power of two, at least 4). */
+  readonly threadWords: number;
+}
+
+export const UnifiedMainMemory = defineModule(
+  'UnifiedMainMemory',
+  (p: UnifiedMainMemoryParams) => ({
+    /** The thread whose memory each port addresses. */
+    thread: input(Vec(p.ports, UInt(clog2(p.threads)))),
+    /** Word address within the thread; a vector access covers addr .. addr + 3 (wrapping in the thread). */
+    addr: input(Vec(p.ports, UInt(clog2(p.threadWords)))),
+    read_en: input(Vec(p.ports, Bool)),
+    write_en: input(Vec(p.ports, Bool)),
+    s_or_v: input(Vec(p.ports, Bool)),
+    data_write: input(Vec(p.ports, UInt(128))),
+    data_read: output(Vec(p.ports, UInt(128))),
+    /** One cycle after a request: the read data is valid, the write has happened. */
+    done: output(Vec(p.ports, Bool)),
+    /** Sticky: two ports named the same thread in one cycle (the lower port was served). */
+    conflict: output(Bool),
+  }),
+  (m, io, p) => {
+    const pow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+    if (!Number.isInteger(p.ports) || p.ports < 1 || p.ports > 4) throw new Error(`UnifiedMainMemory: ports must be 1 to 4, got ${p.ports}`);
+    if (!pow2(p.threads) || !pow2(p.threadWords) || p.threadWords < 4) throw new Error(`UnifiedMainMemory: threads and threadWords must be powers of two (threadWords >= 4), got ${p.threads} and ${p.threadWords}`);
+    const aw = clog2(p.threadWords);
+    const ports = Array.from({ length: p.ports }, (_, i) => i);
+    const request = ports.map((i) => io.read_en.at(i).or(io.write_en.at(i)));
+    // What each port asks of bank k: the row, the word and whether bank k is part of the access.
+    const toBank = ports.map((i) => {
+      const addr = io.addr.at(i);
+      const first = addr.bits(1, 0);
+      return [0, 1, 2, 3].map((k) => {
+        const lane = lit(k, 2).sub(first);
+        const laneAddr = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), addr.add(j), acc), addr);
+        const word = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), io.data_write.at(i).bits(32 * j + 31, 32 * j), acc), io.data_write.at(i).bits(31, 0));
+        return { row: laneAddr.bits(aw - 1, 2), word, write: io.write_en.at(i).and(io.s_or_v.at(i).or(lane.eq(0))) };
+      });
+    });
+
+    // Each thread's group is driven by the lowest port naming it.
+    const groupData: UIntValue[][] = [];
+    let conflictNow: BoolValue = lit(0, 1).asBool();
+    for (let t = 0; t < p.threads; t++) {
+      const names = ports.map((i) => request[i]!.and(io.thread.at(i).eq(t)));
+      const owner = ports.slice(1).reduce<UIntValue>((acc, i) => mux(names.slice(0, i).reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool()).not().and(names[i]!), lit(i, 2), acc), lit(0, 2));
+      const pick = <T extends UIntValue>(f: (i: number) => T): UIntValue => ports.slice(1).reduce<UIntValue>((acc, i) => mux(owner.eq(i), f(i), acc), f(0));
+      const anyName = names.reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool());
+      for (let i = 1; i < p.ports; i++) conflictNow = conflictNow.or(names[i]!.and(names.slice(0, i).reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool())));
+      groupData.push(
+        [0, 1, 2, 3].map((k) => {
+          const bank = m.memory(UInt(32), p.threadWords / 4, { name: `t${t}_bank${k}` });
+          const row = pick((i) => toBank[i]![k]!.row);
+          m.when(anyName.and(pick((i) => toBank[i]![k]!.write).asBool()), () => bank.write(row, pick((i) => toBank[i]![k]!.word)));
+          return bank.read(row);
+        }),
+      );
+    }
+
+    // The answer a cycle later, lanes rotated back from the banks that held them.
+    ports.forEach((i) => {
+      const threadQ = m.regNext(io.thread.at(i), { name: `thread_q${i}` });
+      const firstQ = m.regNext(io.addr.at(i).bits(1, 0), { name: `first_q${i}` });
+      const bankWord = (k: number) => groupData.slice(1).reduce<UIntValue>((acc, g, t) => mux(threadQ.eq(t + 1), g[k]!, acc), groupData[0]![k]!);
+      const words = [0, 1, 2, 3].map(bankWord);
+      const laneWord = (j: number) => {
+        const bankIndex = lit(j, 2).add(firstQ);
+        return [1, 2, 3].reduce<UIntValue>((acc, k) => mux(bankIndex.eq(k), words[k]!, acc), words[0]!);
+      };
+      io.data_read.at(i).set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
+      // Each request is answered once: a requester that holds its request through `done` is not answered twice.
+      const done = m.reg(Bool, { reset: 0, name: `done${i}` });
+      done.set(request[i]!.and(done.not()));
+      io.done.at(i).set(done);
+    });
+    const conflict = m.reg(Bool, { reset: 0 });
+    m.when(conflictNow, () => conflict.set(true));
+    io.conflict.set(conflict);
+  },
+);

@@ -1,0 +1,535 @@
+// The memory controller as a co-simulation design: a blind host (MMIO writes and reads of every register,
+// CONTROL commands also while busy), a DMA port that stalls at random, and random patch traffic; a model of
+// the registers, the read engine, the frame and the write-back engine.
+import { elaborate } from '../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
+import type { Rng } from '../../hdl/cosim/rng.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
+import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { MemoryController, type MemoryControllerParams } from './memoryController.ts';
+import { CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+
+/** Two cores of each kind and a small triangle counter keep the netlist (and Icarus) small. */
+export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10 };
+
+const b = (x: boolean): bigint => (x ? 1n : 0n);
+const U32 = 0xffffffffn;
+const U64 = (1n << 64n) - 1n;
+
+/** The registers the host can write, and the largest word counts the read engine accepts. */
+const WRITABLE = [
+  MMIO.PROGRAM_ADDR_LO, MMIO.PROGRAM_ADDR_HI, MMIO.PROGRAM_WORDS,
+  MMIO.CONST_ADDR_LO, MMIO.CONST_ADDR_HI, MMIO.CONST_WORDS,
+  MMIO.TRI_ADDR_LO, MMIO.TRI_ADDR_HI, MMIO.TRI_WORDS,
+  MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI, MMIO.PIXEL_COUNT,
+  MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI,
+] as const;
+const WORD_LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
+const SOURCES = [
+  { lo: MMIO.PROGRAM_ADDR_LO, hi: MMIO.PROGRAM_ADDR_HI, words: MMIO.PROGRAM_WORDS },
+  { lo: MMIO.CONST_ADDR_LO, hi: MMIO.CONST_ADDR_HI, words: MMIO.CONST_WORDS },
+  { lo: MMIO.TRI_ADDR_LO, hi: MMIO.TRI_ADDR_HI, words: MMIO.TRI_WORDS },
+] as const;
+
+/** Every readable register of a controller with these core counts. */
+export function readableRegisters(p: MemoryControllerParams): number[] {
+  const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, ...WRITABLE];
+  regs.push(MMIO.PATCHES_DONE, MMIO.FAULT_COUNT, MMIO.FAULT_MASK, MMIO.DONE_MASK, MMIO.CYCLES_LO, MMIO.CYCLES_HI, MMIO.INSTRUCTIONS, MMIO.TRACES);
+  for (let c = 0; c < p.rtCores; c++) for (const r of Object.values(RT_CORE_REG)) regs.push(MMIO.RT_CORE + 16 * c + 4 * r);
+  for (let k = 0; k < p.icCores; k++) for (const r of Object.values(IC_CORE_REG)) regs.push(MMIO.IC_CORE + 16 * k + 4 * r);
+  return regs;
+}
+
+// ---------------------------------------------------------------- stimulus
+
+/** A value for a write to `addr`: word counts mostly small (sometimes at or past the limits), addresses random. */
+function writeValue(rng: Rng, addr: number): number {
+  const words = (limit: number) => {
+    const k = rng.int(12);
+    return k === 0 ? limit : k === 1 ? limit + 1 + rng.int(3) : k === 2 ? rng.u32() : k === 3 ? 0 : rng.int(41);
+  };
+  switch (addr) {
+    case MMIO.PROGRAM_WORDS:
+      return words(WORD_LIMITS[0]);
+    case MMIO.CONST_WORDS:
+      return words(WORD_LIMITS[1]);
+    case MMIO.TRI_WORDS:
+      return rng.int(8) === 0 ? 0 : rng.int(8) === 0 ? 41 + rng.int(160) : rng.int(41);
+    case MMIO.REPORT_ADDR_LO:
+    case MMIO.REPORT_ADDR_HI:
+      return rng.int(3) === 0 ? 0 : rng.u32(); // often no reports
+    default:
+      return rng.u32();
+  }
+}
+
+/** A CONTROL word: mostly a sensible command, sometimes junk in the unused bits. */
+function randomCommand(rng: Rng): number {
+  const loads = rng.int(4) === 0 ? 0 : rng.int(8);
+  const cmd = loads | (rng.int(3) !== 0 ? CONTROL.START : 0) | (rng.int(5) < 3 ? CONTROL.CLEAR : 0);
+  return rng.int(10) === 0 ? (rng.u32() & ~0x1f) | cmd : cmd;
+}
+
+/** Odds per phase of 600 cycles: a fast host port, a slow one, a very slow one. */
+const PHASES = [
+  { reqReady: 2, rdValid: 1.3, wrReady: 1.5, memDone: 1.5 },
+  { reqReady: 5, rdValid: 3, wrReady: 3, memDone: 3 },
+  { reqReady: 15, rdValid: 8, wrReady: 8, memDone: 6 },
+] as const;
+
+export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign['stimulus'] {
+  // The stimulus remembers what it wrote to PIXEL_COUNT, so that the patch bases it presents are plausible.
+  let pixels = 0;
+  let patchBase = 0;
+  return (cycle, rng) => {
+    if (cycle === 0) [pixels, patchBase] = [0, 0];
+    const rst = cycle < 2 || rng.int(6000) === 0;
+    const ph = PHASES[Math.floor(cycle / 600) % PHASES.length]!;
+    const odds = (x: number) => rng() * x < 1;
+    const s: Record<string, bigint> = {
+      rst_n: b(!rst),
+      mmio_wr_en: 0n,
+      mmio_wr_addr: 0n,
+      mmio_wr_data: 0n,
+      mmio_rd_en: b(rng.int(3) === 0),
+      mmio_rd_addr: 0n,
+      dma_rd_req_ready: b(odds(ph.reqReady)),
+      dma_rd_valid: b(odds(ph.rdValid)),
+      dma_rd_data: rng.bits(128),
+      dma_wr_ready: b(odds(ph.wrReady)),
+      tri_load_error: b(rng.int(2500) === 0),
+      triangle_count: rng.bits(p.triangleCountBits),
+      patch_complete: b(rng.int(25) === 0),
+      frame_done: b(rng.int(300) === 0),
+      fault_mask: rng.int(3) === 0 ? rng.bits(PATCH_THREADS) : 0n,
+      done_mask: rng.bits(PATCH_THREADS),
+      instructions: rng.bits(32),
+      traces: rng.bits(32),
+      internal_error: b(rng.int(5000) === 0),
+      mem_data_read: rng.bits(128),
+      mem_done: b(odds(ph.memDone)),
+    };
+    for (let c = 0; c < p.rtCores; c++) {
+      s[`core_running_${c}`] = rng.bits(1);
+      s[`core_thread_${c}`] = rng.bits(5);
+      s[`core_pc_${c}`] = rng.bits(32);
+      s[`core_busy_cycles_${c}`] = rng.bits(32);
+    }
+    for (let k = 0; k < p.icCores; k++) for (const f of ['ic_rays', 'ic_tests', 'ic_busy_cycles']) s[`${f}_${k}`] = rng.bits(32);
+    const readable = readableRegisters(p);
+    s.mmio_rd_addr = BigInt(rng.int(10) === 0 ? rng.int(1 << REG_ADDR_BITS) : readable[rng.int(readable.length)]!);
+
+    if (rst) pixels = 0;
+    else if (pixels === 0) {
+      // A frame needs a pixel count: write one first thing after a reset.
+      pixels = 1 + rng.int(100);
+      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.PIXEL_COUNT), mmio_wr_data: BigInt(pixels) });
+    } else if (rng.int(150) === 0) {
+      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng)) });
+    } else if (rng.int(8) === 0) {
+      const k = rng.int(20);
+      const addr = k < 14 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
+      let data = writeValue(rng, addr);
+      if (addr === MMIO.PIXEL_COUNT) pixels = data = 1 + rng.int(100);
+      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(addr), mmio_wr_data: BigInt(data >>> 0) });
+    }
+    // The patcher's patch base: a multiple of 32 below the pixel count, new with each completed patch.
+    if (s.patch_complete === 1n) patchBase = 32 * rng.int(Math.ceil(Math.max(pixels, 1) / 32));
+    if (pixels > 0 && patchBase >= pixels) patchBase = 32 * Math.floor((pixels - 1) / 32);
+    s.patch_base = BigInt(patchBase);
+    return s;
+  };
+}
+
+// ---------------------------------------------------------------- golden model
+
+const STATE = { idle: 0, request: 1, receive: 2, run: 3, readResult: 4, writeResult: 5, writeReport: 6 } as const;
+
+/** Coverage counts over a run, for the tests. */
+export interface MemoryControllerCoverage {
+  loads: [number, number, number];
+  wordsStored: number;
+  beats: number;
+  frames: number;
+  patchesWritten: number;
+  reportsWritten: number;
+  busyErrors: number;
+  tooLong: number;
+  reads: number;
+}
+
+/**
+ * The memory controller as its header and the register map describe it, one clock edge at a time.
+ *
+ * Checked every cycle (qualified data only when its strobe is up):
+ * - MMIO: mmio_rd_valid the cycle after mmio_rd_en, with mmio_rd_data = the register as it was in the
+ *   request cycle: read-back of every writable register, ID, CONFIG, STATUS, ERROR, the frame counters,
+ *   the 64-bit busy-cycle counter, the pass-through status inputs at their documented bit positions,
+ *   0 for CONTROL and unmapped addresses.
+ * - CONTROL: accepted only while not busy (else ERROR = busy); loads in the order program, constants,
+ *   triangles; PROGRAM_WORDS > 4096 / CONST_WORDS > 8192 refused; START only without an error; CLEAR;
+ *   irq = DONE or ERROR.
+ * - DMA read: dma_rd_req_valid, its address and dma_rd_req_beats = ceil(words / 4); dma_rd_ready; the words
+ *   of the accepted beats (dma_rd_valid && dma_rd_ready) leave in order, one per cycle, on imem_we /
+ *   cmem_we / tri_load_valid with mem_waddr = their index, and only the first `words` of them (a
+ *   scoreboard checks this independently of the cycle model); tri_load_start as a triangle load begins.
+ * - The frame: cp_start, pixel_count; per patch_complete the write-back reads each thread's return vector
+ *   (mem_active, mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4) and writes it to
+ *   OUT_ADDR + 16·(patch_base + thread) (dma_wr_valid, dma_wr_addr, dma_wr_data), then the report to
+ *   REPORT_ADDR + 16·patch (when REPORT_ADDR ≠ 0); patch_written; frame_done ends the frame.
+ * Outputs whose strobe is down are compared across the simulators only.
+ */
+export class MemoryControllerModel {
+  private regs = new Map<number, number>();
+  private state: number = STATE.idle;
+  private pendingLoads = 0;
+  private pendingStart = false;
+  private done = false;
+  private error = 0;
+  private current = 0;
+  private wordIndex = 0;
+  private beatsLeft = 0;
+  private buffer: number[] = [0, 0, 0, 0];
+  private bufferWords = 0;
+  private bufferPos = 0;
+  private thread = 0;
+  private patchThreads = 0;
+  private patchFaults = 0;
+  private patchCycles = 0;
+  private result = 0n;
+  private patches = 0;
+  private faults = 0;
+  private faultMask = 0;
+  private cycles = 0n;
+  private rdValid = false;
+  private rdData = 0;
+  /** Scoreboard: the words of the beats accepted for the running load, and how many were stored. */
+  private stream: number[] = [];
+  private stored = 0;
+  private wordsRewritten = false;
+  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, busyErrors: 0, tooLong: 0, reads: 0 };
+
+  constructor(private readonly p: MemoryControllerParams) {}
+
+  private reg(addr: number): number {
+    return this.regs.get(addr) ?? 0;
+  }
+
+  private addr64(lo: number, hi: number): bigint {
+    return (BigInt(this.reg(hi)) << 32n) | BigInt(this.reg(lo));
+  }
+
+  private get busy(): boolean {
+    return this.state !== STATE.idle || this.pendingLoads !== 0 || this.pendingStart;
+  }
+
+  private nextLoad(): number {
+    return [0, 1, 2].find((j) => (this.pendingLoads >> j) & 1) ?? -1;
+  }
+
+  private tooLong(j: number): boolean {
+    return j < 2 && this.reg(SOURCES[j]!.words) > WORD_LIMITS[j as 0 | 1];
+  }
+
+  private get reportsOn(): boolean {
+    return this.addr64(MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI) !== 0n;
+  }
+
+  private status(): number {
+    const loading = this.state === STATE.request || this.state === STATE.receive;
+    const running = this.state >= STATE.run;
+    return b(this.busy) === 1n ? 1 | (this.done ? 2 : 0) | (this.error ? 4 : 0) | (loading ? 8 : 0) | (running ? 16 : 0) : (this.done ? 2 : 0) | (this.error ? 4 : 0);
+  }
+
+  /** What a read of `addr` returns this cycle. */
+  private readRegister(addr: number, ins: Readonly<Record<string, bigint>>): number {
+    const p = this.p;
+    if ((WRITABLE as readonly number[]).includes(addr)) return this.reg(addr);
+    switch (addr) {
+      case MMIO.ID:
+        return MMIO_ID;
+      case MMIO.CONFIG:
+        return ((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores) >>> 0;
+      case MMIO.STATUS:
+        return this.status();
+      case MMIO.ERROR:
+        return this.error;
+      case MMIO.TRIANGLES:
+        return Number(ins.triangle_count);
+      case MMIO.PATCHES_DONE:
+        return this.patches;
+      case MMIO.FAULT_COUNT:
+        return this.faults;
+      case MMIO.FAULT_MASK:
+        return this.faultMask;
+      case MMIO.DONE_MASK:
+        return Number(ins.done_mask);
+      case MMIO.CYCLES_LO:
+        return Number(this.cycles & U32);
+      case MMIO.CYCLES_HI:
+        return Number(this.cycles >> 32n);
+      case MMIO.INSTRUCTIONS:
+        return Number(ins.instructions);
+      case MMIO.TRACES:
+        return Number(ins.traces);
+    }
+    for (let c = 0; c < p.rtCores; c++) {
+      const base = MMIO.RT_CORE + 16 * c;
+      if (addr === base + 4 * RT_CORE_REG.STATUS) return (Number(ins[`core_thread_${c}`]) << 8) | Number(ins[`core_running_${c}`]);
+      if (addr === base + 4 * RT_CORE_REG.PC) return Number(ins[`core_pc_${c}`]);
+      if (addr === base + 4 * RT_CORE_REG.BUSY_CYCLES) return Number(ins[`core_busy_cycles_${c}`]);
+    }
+    for (let k = 0; k < p.icCores; k++) {
+      const base = MMIO.IC_CORE + 16 * k;
+      if (addr === base + 4 * IC_CORE_REG.RAYS) return Number(ins[`ic_rays_${k}`]);
+      if (addr === base + 4 * IC_CORE_REG.TESTS) return Number(ins[`ic_tests_${k}`]);
+      if (addr === base + 4 * IC_CORE_REG.BUSY_CYCLES) return Number(ins[`ic_busy_cycles_${k}`]);
+    }
+    return 0; // CONTROL (write-only) and unmapped offsets
+  }
+
+  /** The outputs this cycle, only those whose value is meaningful (data under a strobe that is up). */
+  outputs(ins: Readonly<Record<string, bigint>>): Record<string, bigint> {
+    const receiving = this.state === STATE.receive;
+    const emit = receiving && this.bufferWords !== 0;
+    const store = emit && this.wordIndex < this.reg(SOURCES[this.current]!.words);
+    const next = this.nextLoad();
+    const beginLoad = this.state === STATE.idle && next >= 0;
+    const startFrame = this.state === STATE.idle && next < 0 && this.pendingStart && this.error === 0;
+    const writingResult = this.state === STATE.writeResult;
+    const writingReport = this.state === STATE.writeReport;
+    const ready = ins.dma_wr_ready === 1n;
+    const lastThread = ((this.thread + 1) & 63) === this.patchThreads;
+    const reading = this.state === STATE.readResult;
+    const out: Record<string, bigint> = {
+      mmio_rd_valid: b(this.rdValid),
+      dma_rd_req_valid: b(this.state === STATE.request),
+      dma_rd_ready: b(receiving && this.beatsLeft !== 0 && this.bufferWords < 2),
+      dma_wr_valid: b(writingResult || writingReport),
+      irq: b(this.done || this.error !== 0),
+      imem_we: b(store && this.current === 0),
+      cmem_we: b(store && this.current === 1),
+      tri_load_valid: b(store && this.current === 2),
+      tri_load_start: b(beginLoad && !this.tooLong(next) && next === 2),
+      cp_start: b(startFrame),
+      pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
+      patch_written: b((writingReport && ready) || (writingResult && ready && lastThread && !this.reportsOn)),
+      mem_active: b(reading),
+      mem_read_en: b(reading),
+    };
+    if (this.rdValid) out.mmio_rd_data = BigInt(this.rdData);
+    if (this.state === STATE.request) {
+      const src = SOURCES[this.current]!;
+      out.dma_rd_req_addr = this.addr64(src.lo, src.hi);
+      out.dma_rd_req_beats = BigInt(this.beatsLeft);
+    }
+    if (store) {
+      out.mem_waddr = BigInt(this.wordIndex & 0x1fff);
+      out.mem_wdata = BigInt(this.buffer[this.bufferPos]!);
+    }
+    if (reading) {
+      out.mem_thread = BigInt(this.thread & 31);
+      out.mem_addr = BigInt(MEMORY_MAP.returnOffset >> 2);
+    }
+    if (writingResult) {
+      const pixel = (Number(ins.patch_base) + this.thread) >>> 0;
+      out.dma_wr_addr = (this.addr64(MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI) + 16n * BigInt(pixel)) & U64;
+      out.dma_wr_data = this.result;
+    }
+    if (writingReport) {
+      out.dma_wr_addr = (this.addr64(MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI) + 16n * BigInt(this.patches)) & U64;
+      out.dma_wr_data = (BigInt(this.patchCycles) << 96n) | (BigInt(this.patchThreads) << 64n) | ((ins.patch_base! & U32) << 32n) | BigInt(this.patchFaults);
+    }
+    return out;
+  }
+
+  check(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
+    const want = this.outputs(ins);
+    const wrong = Object.keys(want).find((k) => outs[k] !== want[k]);
+    if (wrong !== undefined) return `${wrong} is 0x${outs[wrong]?.toString(16)}, the model expects 0x${want[wrong]!.toString(16)}`;
+    const board = this.scoreboard(ins, outs);
+    if (board) return board;
+    this.clock(ins, want);
+    return null;
+  }
+
+  /** The load scoreboard: stored words are the accepted beats' words, in order, at their own index. */
+  private scoreboard(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
+    if (outs.imem_we === 1n || outs.cmem_we === 1n || outs.tri_load_valid === 1n) {
+      if (this.stored >= this.stream.length) return `a word is stored (index ${outs.mem_waddr}) before its beat was accepted`;
+      if (outs.mem_wdata !== BigInt(this.stream[this.stored]!)) return `stored word ${this.stored} is 0x${outs.mem_wdata?.toString(16)}, the beats gave 0x${this.stream[this.stored]!.toString(16)}`;
+      if (outs.mem_waddr !== BigInt(this.stored & 0x1fff)) return `stored word ${this.stored} goes to index ${outs.mem_waddr}`;
+      this.stored++;
+      this.coverage.wordsStored++;
+    }
+    if (outs.dma_rd_valid === 1n) return null;
+    if (ins.dma_rd_valid === 1n && outs.dma_rd_ready === 1n) {
+      const data = ins.dma_rd_data!;
+      for (let w = 0; w < 4; w++) this.stream.push(Number((data >> BigInt(32 * w)) & U32));
+      this.coverage.beats++;
+    }
+    return null;
+  }
+
+  private raise(code: number, now: number): number {
+    return now === 0 ? code : this.error;
+  }
+
+  private clock(ins: Readonly<Record<string, bigint>>, out: Record<string, bigint>): void {
+    const wrEn = ins.mmio_wr_en === 1n;
+    const wrAddr = Number(ins.mmio_wr_addr);
+    const wrData = Number(ins.mmio_wr_data);
+    const control = wrEn && wrAddr === MMIO.CONTROL;
+    const busy = this.busy;
+    const next = this.nextLoad();
+    const beginLoad = this.state === STATE.idle && next >= 0;
+    const receiving = this.state === STATE.receive;
+    const emit = receiving && this.bufferWords !== 0;
+    const accept = out.dma_rd_ready === 1n && ins.dma_rd_valid === 1n;
+    const startFrame = out.cp_start === 1n;
+    const patchWritten = out.patch_written === 1n;
+    const wrReady = ins.dma_wr_ready === 1n;
+    const lastThread = ((this.thread + 1) & 63) === this.patchThreads;
+
+    // Each register's next value; where several rules fire in one cycle the later one below wins.
+    let error = this.error;
+    let done = this.done;
+    let pendingLoads = this.pendingLoads;
+    let pendingStart = this.pendingStart;
+    let state = this.state;
+    let { patches, faults, faultMask } = this;
+
+    if (wrEn && (WRITABLE as readonly number[]).includes(wrAddr)) {
+      this.regs.set(wrAddr, wrData);
+      if (SOURCES.some((s) => s.words === wrAddr)) this.wordsRewritten = true;
+    }
+    if (control && busy) {
+      error = this.raise(ERROR_CODE.busy, this.error);
+      this.coverage.busyErrors++;
+    } else if (control) {
+      pendingLoads = wrData & 7;
+      pendingStart = (wrData & CONTROL.START) !== 0;
+      if (wrData & CONTROL.CLEAR) [done, error] = [false, 0];
+      if (wrData & CONTROL.START) [done, patches, faults, faultMask] = [false, 0, 0, 0];
+    }
+
+    // The read engine.
+    if (beginLoad && this.tooLong(next)) {
+      error = this.raise(next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong, this.error);
+      [pendingLoads, pendingStart] = [0, false];
+      this.coverage.tooLong++;
+    } else if (beginLoad) {
+      const words = this.reg(SOURCES[next]!.words);
+      this.current = next;
+      this.wordIndex = 0;
+      this.beatsLeft = Math.ceil(words / 4);
+      if (words === 0) pendingLoads &= ~(1 << next);
+      else state = STATE.request;
+      [this.stream, this.stored, this.wordsRewritten] = [[], 0, false];
+      this.coverage.loads[next as 0 | 1 | 2]++;
+    }
+    if (this.state === STATE.request && ins.dma_rd_req_ready === 1n) state = STATE.receive;
+    if (emit) {
+      this.wordIndex = (this.wordIndex + 1) >>> 0;
+      this.bufferPos = (this.bufferPos + 1) & 3;
+    }
+    if (accept) {
+      this.buffer = [0, 1, 2, 3].map((w) => Number((ins.dma_rd_data! >> BigInt(32 * w)) & U32));
+      this.bufferWords = 4;
+      this.bufferPos = 0;
+      this.beatsLeft--;
+    } else if (emit) this.bufferWords--;
+    if (receiving && this.beatsLeft === 0 && this.bufferWords === 0 && !accept) {
+      state = STATE.idle;
+      pendingLoads &= ~(1 << this.current);
+      // Every word of the load was stored, and no more (unless the host changed the count meanwhile).
+      const words = this.reg(SOURCES[this.current]!.words);
+      if (!this.wordsRewritten && this.stored !== words) throw new Error(`a load of ${words} words stored ${this.stored}`);
+    }
+    if (ins.tri_load_error === 1n) error = this.raise(ERROR_CODE.triangleImage, this.error);
+    if (ins.internal_error === 1n) error = this.raise(ERROR_CODE.internal, this.error);
+
+    // The frame.
+    if (this.state === STATE.idle && next < 0 && this.pendingStart) {
+      pendingStart = false;
+      if (this.error === 0) state = STATE.run;
+      if (startFrame) this.coverage.frames++;
+    }
+
+    // The write-back engine.
+    if (this.state === STATE.run && ins.patch_complete === 1n) {
+      state = STATE.readResult;
+      this.thread = 0;
+      const remaining = (this.reg(MMIO.PIXEL_COUNT) - Number(ins.patch_base)) >>> 0;
+      this.patchThreads = remaining < PATCH_THREADS ? remaining & 63 : PATCH_THREADS;
+      this.patchFaults = Number(ins.fault_mask);
+    }
+    if (this.state === STATE.readResult && ins.mem_done === 1n) {
+      this.result = ins.mem_data_read!;
+      state = STATE.writeResult;
+    }
+    if (this.state === STATE.writeResult && wrReady) {
+      if ((this.patchFaults >>> this.thread) & 1 && this.thread < 32) faults = (faults + 1) >>> 0;
+      this.thread = (this.thread + 1) & 63;
+      state = lastThread ? (this.reportsOn ? STATE.writeReport : STATE.run) : STATE.readResult;
+    }
+    if (this.state === STATE.writeReport && wrReady) {
+      state = STATE.run;
+      this.coverage.reportsWritten++;
+    }
+    if (patchWritten) {
+      patches = (patches + 1) >>> 0;
+      faultMask = (faultMask | this.patchFaults) >>> 0;
+      this.coverage.patchesWritten++;
+    }
+    this.patchCycles = patchWritten || startFrame ? 0 : (this.patchCycles + 1) >>> 0;
+    if (ins.frame_done === 1n) {
+      state = STATE.idle;
+      done = true;
+    }
+
+    // Status and MMIO reads (from the values before this edge).
+    if (busy) this.cycles = (this.cycles + 1n) & U64;
+    if (ins.mmio_rd_en === 1n) {
+      this.rdData = this.readRegister(Number(ins.mmio_rd_addr), ins) >>> 0;
+      this.coverage.reads++;
+    }
+    this.rdValid = ins.mmio_rd_en === 1n;
+    Object.assign(this, { error, done, pendingLoads, pendingStart, state, patches, faults, faultMask });
+
+    if (ins.rst_n === 0n) this.reset();
+  }
+
+  private reset(): void {
+    Object.assign(this, {
+      regs: new Map<number, number>(),
+      state: STATE.idle, pendingLoads: 0, pendingStart: false, done: false, error: 0,
+      current: 0, wordIndex: 0, beatsLeft: 0, buffer: [0, 0, 0, 0], bufferWords: 0, bufferPos: 0,
+      thread: 0, patchThreads: 0, patchFaults: 0, patchCycles: 0, result: 0n,
+      patches: 0, faults: 0, faultMask: 0, cycles: 0n, rdValid: false, rdData: 0,
+      stream: [], stored: 0, wordsRewritten: true,
+    });
+  }
+}
+
+export function memoryControllerGolden(p: MemoryControllerParams, onModel?: (m: MemoryControllerModel) => void): GoldenModel {
+  const model = new MemoryControllerModel(p);
+  onModel?.(model);
+  return {
+    check(_cycle, ins, outs) {
+      try {
+        return model.check(ins, outs);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    },
+  };
+}
+
+export const memoryControllerCosimDesign: CosimDesign = {
+  name: 'memory_controller',
+  description: `memory controller (${memoryControllerCosimParams.rtCores} RT cores, ${memoryControllerCosimParams.icCores} IC cores): random MMIO traffic and commands, stalling DMA, random patches`,
+  elaborate: () => elaborate(MemoryController, memoryControllerCosimParams).design,
+  stimulus: memoryControllerStimulus(memoryControllerCosimParams),
+  golden: () => memoryControllerGolden(memoryControllerCosimParams),
+};

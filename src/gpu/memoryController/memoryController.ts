@@ -1,0 +1,290 @@
+// The memory controller (seed section 2): MMIO registers for the host, a DMA read engine that streams
+// the program, constants and triangle image into the on-chip memories, and a write engine that copies
+// each finished patch's return vectors (and a patch report) back to host memory.
+import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
+import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
+import { lowestOf, pick } from '../selection.ts';
+import { ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+
+export interface MemoryControllerParams extends PatchDispatcherParams {
+  /** Bits of a triangle count (the triangle memory's `triangle_count`). */
+  readonly triangleCountBits: number;
+}
+
+/** Word limits of the memories the read engine fills: program, constants, triangles (none). */
+const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
+const STATE = { idle: 0, request: 1, receive: 2, run: 3, readResult: 4, writeResult: 5, writeReport: 6 } as const;
+
+export const MemoryController = defineModule(
+  'MemoryController',
+  (p: MemoryControllerParams) => ({
+    // Host: MMIO (registered read: data the cycle after mmio_rd_en).
+    mmio_wr_en: input(Bool),
+    mmio_wr_addr: input(UInt(REG_ADDR_BITS)),
+    mmio_wr_data: input(UInt(32)),
+    mmio_rd_en: input(Bool),
+    mmio_rd_addr: input(UInt(REG_ADDR_BITS)),
+    mmio_rd_valid: output(Bool),
+    mmio_rd_data: output(UInt(32)),
+    // Host: DMA reads (one request of `beats` 16-byte beats, then the beats) and writes (one beat each).
+    dma_rd_req_valid: output(Bool),
+    dma_rd_req_addr: output(UInt(64)),
+    dma_rd_req_beats: output(UInt(32)),
+    dma_rd_req_ready: input(Bool),
+    dma_rd_valid: input(Bool),
+    dma_rd_data: input(UInt(128)),
+    dma_rd_ready: output(Bool),
+    dma_wr_valid: output(Bool),
+    dma_wr_addr: output(UInt(64)),
+    dma_wr_data: output(UInt(128)),
+    dma_wr_ready: input(Bool),
+    /** Level: STATUS.DONE or STATUS.ERROR. */
+    irq: output(Bool),
+    // The memories' load ports (every core's copy is written at once).
+    imem_we: output(Bool),
+    cmem_we: output(Bool),
+    mem_waddr: output(UInt(13)),
+    mem_wdata: output(UInt(32)),
+    tri_load_start: output(Bool),
+    tri_load_valid: output(Bool),
+    tri_load_error: input(Bool),
+    triangle_count: input(UInt(p.triangleCountBits)),
+    // Command patcher.
+    cp_start: output(Bool),
+    pixel_count: output(UInt(32)),
+    patch_base: input(UInt(32)),
+    patch_written: output(Bool),
+    frame_done: input(Bool),
+    // Patch dispatcher.
+    patch_complete: input(Bool),
+    fault_mask: input(UInt(PATCH_THREADS)),
+    done_mask: input(UInt(PATCH_THREADS)),
+    core_running: input(Vec(p.rtCores, Bool)),
+    core_thread: input(Vec(p.rtCores, UInt(5))),
+    core_pc: input(Vec(p.rtCores, UInt(32))),
+    core_busy_cycles: input(Vec(p.rtCores, UInt(32))),
+    instructions: input(UInt(32)),
+    traces: input(UInt(32)),
+    internal_error: input(Bool),
+    ic_rays: input(Vec(p.icCores, UInt(32))),
+    ic_tests: input(Vec(p.icCores, UInt(32))),
+    ic_busy_cycles: input(Vec(p.icCores, UInt(32))),
+    // Main memory (port 0, between patches): the return vectors.
+    mem_active: output(Bool),
+    mem_read_en: output(Bool),
+    mem_thread: output(UInt(5)),
+    mem_addr: output(UInt(14)),
+    mem_data_read: input(UInt(128)),
+    mem_done: input(Bool),
+  }),
+  (m, io, p) => {
+    checkCoreCounts(p, 'MemoryController');
+    const reg32 = (name: string) => m.reg(UInt(32), { reset: 0, name });
+    const addrReg = (name: string) => ({ lo: reg32(`${name}_addr_lo`), hi: reg32(`${name}_addr_hi`) });
+    const sources = [
+      { ...addrReg('program'), words: reg32('program_words') },
+      { ...addrReg('const'), words: reg32('const_words') },
+      { ...addrReg('tri'), words: reg32('tri_words') },
+    ];
+    const out = addrReg('out');
+    const report = addrReg('report');
+    const pixelCount = reg32('pixel_count');
+    const state = m.reg(UInt(3), { reset: 0 });
+    const pendingLoads = m.reg(UInt(3), { reset: 0 });
+    const pendingStart = m.reg(Bool, { reset: 0 });
+    const done = m.reg(Bool, { reset: 0 });
+    const error = m.reg(UInt(3), { reset: 0 });
+    const busy = state.ne(STATE.idle).or(pendingLoads.ne(0)).or(pendingStart);
+    const raise = (code: number | UIntValue) => m.when(error.eq(0), () => error.set(code));
+
+    // ------------------------------------------------------------------ MMIO writes
+    const wr = (addr: number) => io.mmio_wr_en.and(io.mmio_wr_addr.eq(addr));
+    const writable: [number, ReturnType<typeof reg32>][] = [
+      [MMIO.PROGRAM_ADDR_LO, sources[0]!.lo], [MMIO.PROGRAM_ADDR_HI, sources[0]!.hi], [MMIO.PROGRAM_WORDS, sources[0]!.words],
+      [MMIO.CONST_ADDR_LO, sources[1]!.lo], [MMIO.CONST_ADDR_HI, sources[1]!.hi], [MMIO.CONST_WORDS, sources[1]!.words],
+      [MMIO.TRI_ADDR_LO, sources[2]!.lo], [MMIO.TRI_ADDR_HI, sources[2]!.hi], [MMIO.TRI_WORDS, sources[2]!.words],
+      [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount],
+      [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
+    ];
+    for (const [addr, r] of writable) m.when(wr(addr), () => r.set(io.mmio_wr_data));
+    const control = wr(MMIO.CONTROL);
+    const command = io.mmio_wr_data;
+    const frameCounters = { patches: reg32('patches_done'), faults: reg32('fault_count'), faultMask: reg32('fault_mask') };
+    m.when(control.and(busy), () => raise(ERROR_CODE.busy)).elsewhen(control, () => {
+      pendingLoads.set(command.bits(2, 0));
+      pendingStart.set(command.bit(3));
+      m.when(command.bit(4), () => {
+        done.set(false);
+        error.set(0);
+      });
+      m.when(command.bit(3), () => {
+        done.set(false);
+        for (const r of Object.values(frameCounters)) r.set(0);
+      });
+    });
+
+    // ------------------------------------------------------------------ DMA read engine
+    const current = m.reg(UInt(2), { reset: 0 });
+    const wordIndex = reg32('word_index');
+    const beatsLeft = reg32('beats_left');
+    const buffer = m.reg(UInt(128), { reset: 0 });
+    const bufferWords = m.reg(UInt(3), { reset: 0 });
+    const bufferPos = m.reg(UInt(2), { reset: 0 });
+    const nextLoad = lowestOf([0, 1, 2].map((j) => pendingLoads.bit(j)));
+    const words = (j: UIntValue) => pick(j, sources.map((s) => s.words));
+    const nextWords = words(nextLoad.index);
+    const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
+    const idle = state.eq(STATE.idle);
+    const beginLoad = idle.and(nextLoad.any);
+    const clearPending = (j: UIntValue) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not()));
+    m.when(beginLoad.and(tooLong), () => {
+      // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
+      raise(pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]));
+      pendingLoads.set(0);
+      pendingStart.set(false);
+    }).elsewhen(beginLoad, () => {
+      current.set(nextLoad.index);
+      wordIndex.set(0);
+      beatsLeft.set(nextWords.add(3).shr(2));
+      m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => state.set(STATE.request));
+    });
+    // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
+    io.tri_load_start.set(beginLoad.and(tooLong.not()).and(nextLoad.index.eq(2)));
+    const source = { lo: pick(current, sources.map((s) => s.lo)), hi: pick(current, sources.map((s) => s.hi)) };
+    io.dma_rd_req_valid.set(state.eq(STATE.request));
+    io.dma_rd_req_addr.set(cat(source.hi, source.lo));
+    io.dma_rd_req_beats.set(beatsLeft);
+    m.when(state.eq(STATE.request).and(io.dma_rd_req_ready), () => state.set(STATE.receive));
+
+    const receiving = state.eq(STATE.receive);
+    const emit = receiving.and(bufferWords.ne(0));
+    const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
+    io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
+    const word = pick(bufferPos, [0, 1, 2, 3].map((i) => buffer.bits(32 * i + 31, 32 * i)));
+    // The last beat's words past the length are dropped.
+    const store = emit.and(wordIndex.lt(words(current)));
+    io.imem_we.set(store.and(current.eq(0)));
+    io.cmem_we.set(store.and(current.eq(1)));
+    io.tri_load_valid.set(store.and(current.eq(2)));
+    io.mem_waddr.set(wordIndex.trunc(13));
+    io.mem_wdata.set(word);
+    m.when(emit, () => {
+      wordIndex.set(wordIndex.add(1));
+      bufferPos.set(bufferPos.add(1));
+    });
+    m.when(accept, () => {
+      buffer.set(io.dma_rd_data);
+      bufferWords.set(4);
+      bufferPos.set(0);
+      beatsLeft.set(beatsLeft.sub(1));
+    }).elsewhen(emit, () => bufferWords.set(bufferWords.sub(1)));
+    m.when(receiving.and(beatsLeft.eq(0)).and(bufferWords.eq(0)), () => {
+      state.set(STATE.idle);
+      clearPending(current);
+    });
+    m.when(io.tri_load_error, () => raise(ERROR_CODE.triangleImage));
+    m.when(io.internal_error, () => raise(ERROR_CODE.internal));
+
+    // ------------------------------------------------------------------ the frame
+    const startFrame = idle.and(nextLoad.any.not()).and(pendingStart).and(error.eq(0));
+    m.when(idle.and(nextLoad.any.not()).and(pendingStart), () => {
+      pendingStart.set(false);
+      m.when(error.eq(0), () => state.set(STATE.run));
+    });
+    io.cp_start.set(startFrame);
+    io.pixel_count.set(pixelCount);
+
+    // ------------------------------------------------------------------ write engine
+    const thread = m.reg(UInt(6), { reset: 0 });
+    const patchThreads = m.reg(UInt(6), { reset: 0 });
+    const patchFaults = m.reg(UInt(PATCH_THREADS), { reset: 0 });
+    const patchCycles = reg32('patch_cycles');
+    const result = m.reg(UInt(128), { reset: 0 });
+    const remaining = pixelCount.sub(io.patch_base);
+    m.when(state.eq(STATE.run).and(io.patch_complete), () => {
+      state.set(STATE.readResult);
+      thread.set(0);
+      patchThreads.set(mux(remaining.lt(PATCH_THREADS), remaining.trunc(6), PATCH_THREADS));
+      patchFaults.set(io.fault_mask);
+    });
+    const reading = state.eq(STATE.readResult);
+    io.mem_active.set(reading);
+    io.mem_read_en.set(reading);
+    io.mem_thread.set(thread.trunc(5));
+    io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
+    m.when(reading.and(io.mem_done), () => {
+      result.set(io.mem_data_read);
+      state.set(STATE.writeResult);
+    });
+    const writingResult = state.eq(STATE.writeResult);
+    const writingReport = state.eq(STATE.writeReport);
+    const add64 = (base: { lo: UIntValue; hi: UIntValue }, offset: UIntValue) => cat(base.hi, base.lo).add(offset.zext(64));
+    const pixelOffset = cat(io.patch_base.add(thread.zext(32)), lit(0, 4));
+    const patchOffset = cat(frameCounters.patches, lit(0, 4));
+    io.dma_wr_valid.set(writingResult.or(writingReport));
+    io.dma_wr_addr.set(mux(writingReport, add64(report, patchOffset), add64(out, pixelOffset)));
+    io.dma_wr_data.set(mux(writingReport, cat(patchCycles, patchThreads.zext(32), io.patch_base, patchFaults), result));
+    const lastThread = thread.add(1).eq(patchThreads);
+    const reportsOn = cat(report.hi, report.lo).ne(0);
+    m.when(writingResult.and(io.dma_wr_ready), () => {
+      thread.set(thread.add(1));
+      m.when(patchFaults.shr(thread).bit(0), () => frameCounters.faults.set(frameCounters.faults.add(1)));
+      state.set(mux(lastThread, mux(reportsOn, lit(STATE.writeReport, 3), lit(STATE.run, 3)), lit(STATE.readResult, 3)));
+    });
+    const patchWritten = writingReport.and(io.dma_wr_ready).or(writingResult.and(io.dma_wr_ready).and(lastThread).and(reportsOn.not()));
+    io.patch_written.set(patchWritten);
+    m.when(writingReport.and(io.dma_wr_ready), () => state.set(STATE.run));
+    m.when(patchWritten, () => {
+      frameCounters.patches.set(frameCounters.patches.add(1));
+      frameCounters.faultMask.set(frameCounters.faultMask.or(patchFaults));
+    });
+    m.when(patchWritten.or(startFrame), () => patchCycles.set(0)).otherwise(() => patchCycles.set(patchCycles.add(1)));
+    // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
+    m.when(io.frame_done, () => {
+      state.set(STATE.idle);
+      done.set(true);
+    });
+
+    // ------------------------------------------------------------------ status, counters, MMIO reads
+    const cycles = m.reg(UInt(64), { reset: 0 });
+    m.when(busy, () => cycles.set(cycles.add(1)));
+    const status = cat(state.eq(STATE.run).or(state.gt(STATE.run)), receiving.or(state.eq(STATE.request)), error.ne(0), done, busy);
+    io.irq.set(done.or(error.ne(0)));
+    const config = lit((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores, 32);
+    const readable: [number, UIntValue][] = [
+      [MMIO.ID, lit(MMIO_ID, 32)],
+      [MMIO.CONFIG, config],
+      [MMIO.STATUS, status.zext(32)],
+      [MMIO.ERROR, error.zext(32)],
+      [MMIO.TRIANGLES, io.triangle_count.zext(32)],
+      ...writable.map(([a, r]) => [a, r] as [number, UIntValue]),
+      [MMIO.PATCHES_DONE, frameCounters.patches],
+      [MMIO.FAULT_COUNT, frameCounters.faults],
+      [MMIO.FAULT_MASK, frameCounters.faultMask],
+      [MMIO.DONE_MASK, io.done_mask],
+      [MMIO.CYCLES_LO, cycles.bits(31, 0)],
+      [MMIO.CYCLES_HI, cycles.bits(63, 32)],
+      [MMIO.INSTRUCTIONS, io.instructions],
+      [MMIO.TRACES, io.traces],
+    ];
+    for (let c = 0; c < p.rtCores; c++) {
+      const base = MMIO.RT_CORE + 16 * c;
+      readable.push([base + 4 * RT_CORE_REG.STATUS, cat(io.core_thread.at(c), lit(0, 7), io.core_running.at(c)).zext(32)]);
+      readable.push([base + 4 * RT_CORE_REG.PC, io.core_pc.at(c)]);
+      readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, io.core_busy_cycles.at(c)]);
+    }
+    for (let k = 0; k < p.icCores; k++) {
+      const base = MMIO.IC_CORE + 16 * k;
+      readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
+      readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
+      readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
+    }
+    const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
+    const rdData = m.reg(UInt(32), { reset: 0 });
+    m.when(io.mmio_rd_en, () => rdData.set(readData));
+    io.mmio_rd_data.set(rdData);
+    io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
+  },
+);

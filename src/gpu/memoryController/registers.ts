@@ -1,0 +1,93 @@
+// The host interface's register map (byte offsets of 32-bit MMIO registers): one table for the
+// memory controller, the host runtime and docs/host-interface.md.
+
+export const REG_ADDR_BITS = 12;
+
+export const MMIO = {
+  /** RO: 0x52544750 ('RTGP'). */
+  ID: 0x000,
+  /** RO: [7:0] RT cores, [15:8] IC cores, [23:16] threads per patch, [31:24] interface version. */
+  CONFIG: 0x004,
+  /** WO: CONTROL bits; the loads run in order program, constants, triangles, then the frame starts. */
+  CONTROL: 0x008,
+  /** RO: STATUS bits. */
+  STATUS: 0x00c,
+  /** RO: the first ERROR code since the last CLEAR (0: none). */
+  ERROR: 0x010,
+  /** RO: triangles the triangle memories hold. */
+  TRIANGLES: 0x014,
+  PROGRAM_ADDR_LO: 0x020,
+  PROGRAM_ADDR_HI: 0x024,
+  /** Words to load (at most 4096). */
+  PROGRAM_WORDS: 0x028,
+  CONST_ADDR_LO: 0x030,
+  CONST_ADDR_HI: 0x034,
+  /** Words to load (at most 8192). */
+  CONST_WORDS: 0x038,
+  TRI_ADDR_LO: 0x040,
+  TRI_ADDR_HI: 0x044,
+  TRI_WORDS: 0x048,
+  /** Pixel p's 16-byte result is written to OUT_ADDR + 16·p. */
+  OUT_ADDR_LO: 0x050,
+  OUT_ADDR_HI: 0x054,
+  PIXEL_COUNT: 0x058,
+  /** Patch n's 16-byte report is written to REPORT_ADDR + 16·n (0: no reports). */
+  REPORT_ADDR_LO: 0x060,
+  REPORT_ADDR_HI: 0x064,
+  /** RO: patches written this frame; threads that faulted; OR of the patches' fault masks; threads of the running patch that ended. */
+  PATCHES_DONE: 0x070,
+  FAULT_COUNT: 0x074,
+  FAULT_MASK: 0x078,
+  DONE_MASK: 0x07c,
+  /** RO: clock cycles with STATUS.BUSY since reset (64 bits). */
+  CYCLES_LO: 0x080,
+  CYCLES_HI: 0x084,
+  /** RO: instructions retired and traces issued since reset (wrap at 2^32). */
+  INSTRUCTIONS: 0x088,
+  TRACES: 0x08c,
+  /** RO, per RT core c at RT_CORE + 16·c: [0] running, [12:8] thread; the last retired PC; cycles running a thread. */
+  RT_CORE: 0x100,
+  /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight. */
+  IC_CORE: 0x200,
+} as const;
+
+/** Registers of one core's block, at its base + 4·n. */
+export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2 } as const;
+export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2 } as const;
+
+export const MMIO_ID = 0x52544750;
+export const INTERFACE_VERSION = 1;
+
+export const CONTROL = {
+  LOAD_PROGRAM: 1,
+  LOAD_CONSTANTS: 2,
+  LOAD_TRIANGLES: 4,
+  START: 8,
+  /** Clears STATUS.DONE, STATUS.ERROR and ERROR (only while not busy). */
+  CLEAR: 16,
+} as const;
+
+export const STATUS = {
+  /** A command is pending or running. */
+  BUSY: 1,
+  /** The frame's last patch has been written (until the next START or CLEAR). */
+  DONE: 2,
+  /** ERROR holds a code (until CLEAR). */
+  ERROR: 4,
+  LOADING: 8,
+  RUNNING: 16,
+} as const;
+
+export const ERROR_CODE = {
+  none: 0,
+  /** PROGRAM_WORDS > 4096: nothing was loaded and the command was dropped. */
+  programTooLong: 1,
+  /** CONST_WORDS > 8192. */
+  constantsTooLong: 2,
+  /** The triangle memories rejected the image (too many triangles or vertices, or a bad vertex index). */
+  triangleImage: 3,
+  /** CONTROL written while BUSY: ignored. */
+  busy: 4,
+  /** An internal queue overflowed or two RT cores shared a thread's memory: a hardware fault. */
+  internal: 5,
+} as const;

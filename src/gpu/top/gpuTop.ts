@@ -1,0 +1,158 @@
+// The whole GPU (`rtgpu_top`): memory controller, command patcher, patch dispatcher, IC buffer, RT core
+// tiles (core + instruction and constant memories), IC systems (core + triangle memory) and the
+// unified main memory, behind the host interface (MMIO + DMA).
+import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
+import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { IcBuffer } from '../icBuffer/icBuffer.ts';
+import { IcSystem } from '../icCore/icSystem.ts';
+import { MemoryController } from '../memoryController/memoryController.ts';
+import { REG_ADDR_BITS } from '../memoryController/registers.ts';
+import { triangleIdBits } from '../memory/triangleMemory.ts';
+import { UnifiedMainMemory } from '../memory/unifiedMainMemory.ts';
+import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispatcher.ts';
+import { defaultRtCoreParams } from '../rtCore/rtCore.ts';
+import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
+
+/** Flat, so the module reads `GpuTop_icCores2_rtCores4_…` (the RTL names the default `rtgpu_top`). */
+export interface GpuParams {
+  /** RT cores, 1 to 4. */
+  readonly rtCores: number;
+  /** IC cores, 1 to 32. */
+  readonly icCores: number;
+  /** Capacity of each triangle memory: triangles and vertices. */
+  readonly triangles: number;
+  readonly vertices: number;
+}
+
+export const defaultGpuParams: GpuParams = { rtCores: 4, icCores: 2, triangles: 512, vertices: 2048 };
+
+export const GPU_TOP_NAME = 'rtgpu_top';
+
+/** The host interface: MMIO registers (docs/host-interface.md) and the DMA channels. */
+export const hostPorts = () => ({
+  mmio_wr_en: input(Bool),
+  mmio_wr_addr: input(UInt(REG_ADDR_BITS)),
+  mmio_wr_data: input(UInt(32)),
+  mmio_rd_en: input(Bool),
+  mmio_rd_addr: input(UInt(REG_ADDR_BITS)),
+  mmio_rd_valid: output(Bool),
+  mmio_rd_data: output(UInt(32)),
+  dma_rd_req_valid: output(Bool),
+  dma_rd_req_addr: output(UInt(64)),
+  dma_rd_req_beats: output(UInt(32)),
+  dma_rd_req_ready: input(Bool),
+  dma_rd_valid: input(Bool),
+  dma_rd_data: input(UInt(128)),
+  dma_rd_ready: output(Bool),
+  dma_wr_valid: output(Bool),
+  dma_wr_addr: output(UInt(64)),
+  dma_wr_data: output(UInt(128)),
+  dma_wr_ready: input(Bool),
+  irq: output(Bool),
+});
+
+export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m, io, p) => {
+  checkCoreCounts(p, 'GpuTop');
+  const rt = Array.from({ length: p.rtCores }, (_, c) => c);
+  const ic = Array.from({ length: p.icCores }, (_, k) => k);
+  const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p) }, { name: 'memory_controller' });
+  const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
+  const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores }, { name: 'patch_dispatcher' });
+  const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
+  const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
+  const tiles = rt.map((c) => m.instance(RtCoreTile, defaultRtCoreParams, { name: `rt_core${c}` }));
+  const ics = ic.map((k) => m.instance(IcSystem, { fadd: 3, fmul: 3, fdiv: 14, triangles: p.triangles, vertices: p.vertices }, { name: `ic_core${k}` }));
+
+  // Host interface.
+  for (const name of ['mmio_wr_en', 'mmio_wr_addr', 'mmio_wr_data', 'mmio_rd_en', 'mmio_rd_addr', 'dma_rd_req_ready', 'dma_rd_valid', 'dma_rd_data', 'dma_wr_ready'] as const) mc.io[name].set(io[name] as never);
+  for (const name of ['mmio_rd_valid', 'mmio_rd_data', 'dma_rd_req_valid', 'dma_rd_req_addr', 'dma_rd_req_beats', 'dma_rd_ready', 'dma_wr_valid', 'dma_wr_addr', 'dma_wr_data', 'irq'] as const) io[name].set(mc.io[name] as never);
+
+  // Memory controller <-> command patcher.
+  cp.io.start.set(mc.io.cp_start);
+  cp.io.pixel_count.set(mc.io.pixel_count);
+  cp.io.patch_written.set(mc.io.patch_written);
+  mc.io.patch_base.set(cp.io.patch_base);
+  mc.io.frame_done.set(cp.io.frame_done);
+
+  // Command patcher -> patch dispatcher -> memory controller.
+  pd.io.pixel_valid.set(cp.io.pixel_valid);
+  pd.io.pixel_id.set(cp.io.pixel_id);
+  pd.io.pixel_thread.set(cp.io.thread_id);
+  pd.io.patch_loaded.set(cp.io.patch_loaded);
+  pd.io.patch_threads.set(cp.io.patch_threads);
+  mc.io.patch_complete.set(pd.io.patch_complete);
+  mc.io.fault_mask.set(pd.io.fault_mask);
+  mc.io.done_mask.set(pd.io.done_mask);
+  mc.io.instructions.set(pd.io.instructions);
+  mc.io.traces.set(pd.io.traces);
+  mc.io.internal_error.set(buffer.io.error.or(pd.io.answer_overflow).or(main.io.conflict));
+
+  // RT core tiles: loaded by the memory controller, driven by the dispatcher, on main memory port c.
+  tiles.forEach((t, c) => {
+    t.io.imem_we.set(mc.io.imem_we);
+    t.io.imem_waddr.set(mc.io.mem_waddr.trunc(12));
+    t.io.imem_wdata.set(mc.io.mem_wdata);
+    t.io.cmem_we.set(mc.io.cmem_we);
+    t.io.cmem_waddr.set(mc.io.mem_waddr);
+    t.io.cmem_wdata.set(mc.io.mem_wdata);
+    for (const name of ['kernel_mode', 'pd_clear', 'pd_scalar_wen', 'pd_scalar_wb_address', 'pd_scalar_wb_data', 'pd_vector_wen', 'pd_vector_wb_address', 'pd_vector_wb_data', 'pd_scalar_read_address1', 'pd_vector_read_address1', 'pd_vector_read_address2', 'pd_start', 'pd_pc', 'thread_id'] as const) t.io[name].set(pd.io[name].at(c) as never);
+    t.io.pd_scalar_read_address2.set(0);
+    for (const name of ['pd_scalar_read1', 'end', 'context_switch', 'fault', 'pc_out', 'retire_valid', 'retire_pc'] as const) pd.io[name].at(c).set(t.io[name] as never);
+    buffer.io.ray_origin_rt.at(c).set(t.io.pd_vector_read1.bits(95, 0));
+    buffer.io.ray_direction_rt.at(c).set(t.io.pd_vector_read2.bits(95, 0));
+    mc.io.core_running.at(c).set(pd.io.core_running.at(c));
+    mc.io.core_thread.at(c).set(pd.io.core_thread.at(c));
+    mc.io.core_pc.at(c).set(pd.io.core_pc.at(c));
+    mc.io.core_busy_cycles.at(c).set(pd.io.core_busy_cycles.at(c));
+    // Port 0 is the memory controller's between patches (every core is idle then).
+    const mcTurn = c === 0 ? mc.io.mem_active : lit(0, 1).asBool();
+    main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, pd.io.thread_id.at(c)));
+    main.io.addr.at(c).set(mux(mcTurn, mc.io.mem_addr, t.io.mem_addr.bits(15, 2)));
+    main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, t.io.mem_read_en));
+    main.io.write_en.at(c).set(t.io.mem_write_en.and(mcTurn.not()));
+    main.io.s_or_v.at(c).set(t.io.mem_s_or_v.or(mcTurn));
+    main.io.data_write.at(c).set(t.io.mem_data_write);
+    t.io.mem_data_read.set(main.io.data_read.at(c));
+    t.io.mem_done.set(main.io.done.at(c).and(mcTurn.not()));
+  });
+  mc.io.mem_data_read.set(main.io.data_read.at(0));
+  mc.io.mem_done.set(main.io.done.at(0));
+
+  // The IC buffer's queues, steered by the dispatcher.
+  buffer.io.q_en_rt2ic.set(pd.io.q_en_rt2ic);
+  buffer.io.core_id_rt2ic.set(pd.io.core_id_rt2ic);
+  buffer.io.dequeue_ic.set(pd.io.dequeue_ic);
+  buffer.io.q_en_ic2rt.set(pd.io.q_en_ic2rt);
+  buffer.io.core_id_ic2rt.set(pd.io.core_id_ic2rt);
+  buffer.io.dequeue_rt.set(pd.io.dequeue_rt);
+  buffer.io.clear_errors.set(false);
+  pd.io.rt2ic_empty.set(buffer.io.rt2ic_empty);
+  pd.io.ic2rt_empty.set(buffer.io.ic2rt_empty);
+  pd.io.shader_info_rt.set(buffer.io.shader_info_rt);
+  pd.io.shader_normal_rt.set(buffer.io.shader_normal_rt);
+
+  // IC systems: loaded by the memory controller, rays from the buffer, answers to the dispatcher.
+  ics.forEach((s, k) => {
+    s.io.load_start.set(mc.io.tri_load_start);
+    s.io.load_valid.set(mc.io.tri_load_valid);
+    s.io.load_data.set(mc.io.mem_wdata);
+    s.io.ray_start.set(pd.io.ray_start.at(k));
+    s.io.ray_origin.set(buffer.io.ray_origin_ic);
+    s.io.ray_direction.set(buffer.io.ray_direction_ic);
+    s.io.ray_thread.set(pd.io.ray_thread);
+    pd.io.ic_ready.at(k).set(s.io.ready);
+    pd.io.ic_done.at(k).set(s.io.done);
+    pd.io.ic_hit_info.at(k).set(s.io.hit_info);
+    pd.io.ic_hit_normal.at(k).set(s.io.hit_normal);
+    pd.io.ic_done_thread.at(k).set(s.io.done_thread);
+    buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
+    buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
+    mc.io.ic_rays.at(k).set(s.io.rays);
+    mc.io.ic_tests.at(k).set(s.io.tests);
+    mc.io.ic_busy_cycles.at(k).set(s.io.busy_cycles);
+  });
+  // Every IC core loads the same image: core 0 speaks for all.
+  mc.io.tri_load_error.set(ics.map((s) => s.io.load_error).reduce((a, b) => a.or(b)));
+  mc.io.triangle_count.set(ics[0]!.io.triangle_count);
+});

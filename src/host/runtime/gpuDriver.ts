@@ -1,0 +1,260 @@
+// The host driver of `rtgpu_top` on the TS simulator: places the memory images in host memory,
+// programs the MMIO registers, serves DMA, waits for the frame and reads the results and counters.
+// Every input of every cycle is recorded, so Verilator and Icarus can replay the run in lockstep.
+import type { Design } from '../../hdl/index.ts';
+import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
+import type { Recording } from '../../hdl/cosim/replay.ts';
+import { createRng, type Rng } from '../../hdl/cosim/rng.ts';
+import { CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
+import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
+import { defaultGpuParams } from '../../gpu/top/gpuTop.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
+import { HostMemory } from './hostMemory.ts';
+import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
+
+export const DEFAULT_MAX_CYCLES = 50_000_000;
+
+/** Where the driver puts each buffer: above 4 GiB, so the 64-bit address path is exercised. */
+const BUFFER_BASE = { program: 0x1_0000_0000n, constants: 0x1_1000_0000n, triangles: 0x1_2000_0000n, output: 0x1_4000_0000n, reports: 0x1_8000_0000n } as const;
+
+const ERROR_TEXT: Record<number, string> = {
+  [ERROR_CODE.programTooLong]: `the program is longer than the instruction memory (${MEMORY_MAP.instructionWords} words)`,
+  [ERROR_CODE.constantsTooLong]: `the constants are longer than the constant memory (${MEMORY_MAP.constantBytes / 4} words)`,
+  [ERROR_CODE.triangleImage]: 'the triangle memories rejected the scene image (too many triangles or vertices, or a bad vertex index)',
+  [ERROR_CODE.busy]: 'a command was written while the GPU was busy',
+  [ERROR_CODE.internal]: 'an internal queue overflowed (a hardware fault)',
+};
+
+export interface DriverOptions extends GpuRunOptions {
+  /** Serve DMA with random stalls from this seed, cycle by cycle (slow: for tests of the handshakes). */
+  readonly dmaStallSeed?: number;
+}
+
+export interface DriverRun extends GpuRunResult {
+  readonly design: Design;
+  readonly recording: Recording;
+}
+
+const hex4 = (x: number) => `0x${x.toString(16).padStart(4, '0')}`;
+
+class Driver {
+  readonly d: RecordingDriver;
+  readonly memory = new HostMemory();
+  private readonly rng: Rng | undefined;
+  /** The read request being served: its words and the next beat. */
+  reading: { words: Uint32Array; beat: number; beats: number } | undefined;
+  written = 0;
+
+  constructor(
+    design: Design,
+    private readonly opts: DriverOptions,
+  ) {
+    const sim = gpuSimulator(design);
+    if (opts.vcd) sim.traceVcd(opts.vcd);
+    this.d = new RecordingDriver(sim, design);
+    this.rng = opts.dmaStallSeed === undefined ? undefined : createRng(opts.dmaStallSeed);
+  }
+
+  private maybe(): boolean {
+    return this.rng === undefined || this.rng.int(4) !== 0;
+  }
+
+  reset(): void {
+    this.d.poke('rst_n', 0);
+    this.d.step();
+    this.d.poke('rst_n', 1);
+  }
+
+  mmioWrite(addr: number, data: number | bigint): void {
+    this.d.poke('mmio_wr_en', 1);
+    this.d.poke('mmio_wr_addr', addr);
+    this.d.poke('mmio_wr_data', BigInt(data) & 0xffffffffn);
+    this.step();
+    this.d.poke('mmio_wr_en', 0);
+  }
+
+  mmioWrite64(lo: number, base: bigint): void {
+    this.mmioWrite(lo, base & 0xffffffffn);
+    this.mmioWrite(lo + 4, base >> 32n);
+  }
+
+  /** A register read: the address one cycle, the data the next. */
+  mmioRead(addr: number): number {
+    this.d.poke('mmio_rd_en', 1);
+    this.d.poke('mmio_rd_addr', addr);
+    this.step();
+    this.d.poke('mmio_rd_en', 0);
+    return Number(this.d.peek('mmio_rd_data'));
+  }
+
+  /** One cycle, serving both DMA channels for it. */
+  step(): void {
+    const d = this.d;
+    // Read requests: accepted when none is being served.
+    const req = d.peek('dma_rd_req_valid') === 1n && this.reading === undefined && this.maybe();
+    d.poke('dma_rd_req_ready', req ? 1 : 0);
+    if (req) {
+      const beats = Number(d.peek('dma_rd_req_beats'));
+      this.reading = { words: this.memory.read(d.peek('dma_rd_req_addr'), beats), beat: 0, beats };
+    }
+    // Read beats: offered while some remain (not in the request's own cycle).
+    const r = req ? undefined : this.reading;
+    const offer = r !== undefined && r.beat < r.beats && this.maybe();
+    d.poke('dma_rd_valid', offer ? 1 : 0);
+    if (offer) {
+      d.poke('dma_rd_data', beatValue(r.words, r.beat));
+      if (d.peek('dma_rd_ready') === 1n && ++r.beat === r.beats) this.reading = undefined;
+    }
+    // Writes.
+    const take = this.maybe();
+    d.poke('dma_wr_ready', take ? 1 : 0);
+    if (take && d.peek('dma_wr_valid') === 1n) this.write(d.peek('dma_wr_addr'), d.peek('dma_wr_data'));
+    d.step();
+  }
+
+  write(addr: bigint, data: bigint): void {
+    const words = [0, 1, 2, 3].map((k) => Number((data >> BigInt(32 * k)) & 0xffffffffn));
+    if (this.memory.write(addr, words).buffer.name === 'output') this.written++;
+  }
+
+  /** Cycles with the host idle (every write taken), in the fast batch loop; stops early at irq. */
+  runBatch(cycles: number): boolean {
+    const d = this.d;
+    d.poke('dma_rd_req_ready', 0);
+    d.poke('dma_rd_valid', 0);
+    d.poke('dma_wr_ready', 1);
+    const rows = d.hold(cycles, ['dma_wr_valid', 'dma_wr_addr', 'dma_wr_data', 'irq']);
+    let irq = false;
+    for (let c = 0; c < cycles; c++) {
+      const o = 8 * c;
+      if (rows[o] === 1) {
+        const addr = (BigInt(rows[o + 2]!) << 32n) | BigInt(rows[o + 1]!);
+        let data = 0n;
+        for (let k = 3; k >= 0; k--) data = (data << 32n) | BigInt(rows[o + 3 + k]!);
+        this.write(addr, data);
+      }
+      irq ||= rows[o + 7] === 1;
+    }
+    return irq;
+  }
+}
+
+function beatValue(words: Uint32Array, beat: number): bigint {
+  let v = 0n;
+  for (let k = 3; k >= 0; k--) v = (v << 32n) | BigInt(words[4 * beat + k]!);
+  return v;
+}
+
+function checkJob(job: GpuJob): void {
+  if (job.program.length > MEMORY_MAP.instructionWords) throw new GpuRunError(`the program has ${job.program.length} words; the instruction memory holds ${MEMORY_MAP.instructionWords}`);
+  if (job.constants.length > MEMORY_MAP.constantBytes / 4) throw new GpuRunError(`the constants have ${job.constants.length} words; the constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
+  if (!Number.isInteger(job.pixels) || job.pixels < 0 || job.pixels > 0xffffffff) throw new GpuRunError(`pixel count ${job.pixels} is not a 32-bit count`);
+}
+
+/** Run one frame on `rtgpu_top` in the TS simulator. */
+export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
+  checkJob(job);
+  const start = performance.now();
+  const params = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
+  const design = gpuDesign(params);
+  const h = new Driver(design, opts);
+  const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
+  const patches = Math.ceil(job.pixels / 32);
+  h.memory.add('program', BUFFER_BASE.program, job.program);
+  h.memory.add('constants', BUFFER_BASE.constants, job.constants);
+  h.memory.add('triangles', BUFFER_BASE.triangles, job.triangles);
+  const output = h.memory.add('output', BUFFER_BASE.output, new Uint32Array(4 * job.pixels));
+  const reports = h.memory.add('reports', BUFFER_BASE.reports, new Uint32Array(4 * patches));
+
+  h.reset();
+  h.mmioWrite64(MMIO.PROGRAM_ADDR_LO, BUFFER_BASE.program);
+  h.mmioWrite(MMIO.PROGRAM_WORDS, job.program.length);
+  h.mmioWrite64(MMIO.CONST_ADDR_LO, BUFFER_BASE.constants);
+  h.mmioWrite(MMIO.CONST_WORDS, job.constants.length);
+  h.mmioWrite64(MMIO.TRI_ADDR_LO, BUFFER_BASE.triangles);
+  h.mmioWrite(MMIO.TRI_WORDS, job.triangles.length);
+  h.mmioWrite64(MMIO.OUT_ADDR_LO, BUFFER_BASE.output);
+  h.mmioWrite64(MMIO.REPORT_ADDR_LO, BUFFER_BASE.reports);
+  h.mmioWrite(MMIO.PIXEL_COUNT, job.pixels);
+  h.mmioWrite(MMIO.CONTROL, CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES | CONTROL.START);
+  const begin = h.d.cycles;
+
+  // Cycle by cycle while the images stream in (or throughout, with random DMA stalls); then in batches.
+  const irq = () => h.d.peek('irq') === 1n;
+  const elapsed = () => h.d.cycles - begin;
+  // Until the frame runs (or ends), the images are streaming in: DMA reads need answers every cycle.
+  const loading = () => (Number(h.d.peek('mmio_rd_data')) & (STATUS.RUNNING | STATUS.DONE | STATUS.ERROR)) === 0 || h.reading !== undefined;
+  h.d.poke('mmio_rd_en', 1);
+  h.d.poke('mmio_rd_addr', MMIO.STATUS);
+  let done = false;
+  let progressAt = 0;
+  const report = () => opts.onProgress?.(h.written, job.pixels, elapsed());
+  while (!done && elapsed() < maxCycles) {
+    if (opts.dmaStallSeed !== undefined || elapsed() < 4 || loading()) {
+      h.step();
+      done = irq();
+    } else {
+      done = h.runBatch(Math.min(4096, maxCycles - elapsed()));
+    }
+    if (elapsed() - progressAt >= 65536) {
+      progressAt = elapsed();
+      report();
+    }
+  }
+  h.d.poke('mmio_rd_en', 0);
+  if (!done) throw new GpuRunError(stuckMessage(h, job, params.rtCores, maxCycles));
+  report();
+
+  const status = h.mmioRead(MMIO.STATUS);
+  if (status & STATUS.ERROR) {
+    const code = h.mmioRead(MMIO.ERROR);
+    throw new GpuRunError(`the GPU stopped with error ${code}: ${ERROR_TEXT[code] ?? 'unknown error'}`);
+  }
+  const patchesDone = h.mmioRead(MMIO.PATCHES_DONE);
+  if (patchesDone !== patches) throw new GpuRunError(`the GPU reported ${patchesDone} patches written, expected ${patches}: a hardware fault`);
+  if (h.written !== job.pixels) throw new GpuRunError(`the GPU wrote ${h.written} pixel results, expected ${job.pixels}: a hardware fault`);
+  const cycles = h.mmioRead(MMIO.CYCLES_LO) + 2 ** 32 * h.mmioRead(MMIO.CYCLES_HI);
+  const instructions = h.mmioRead(MMIO.INSTRUCTIONS);
+  const rtBusyCycles = Array.from({ length: params.rtCores }, (_, c) => h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.BUSY_CYCLES));
+  const icRead = (k: number, r: number) => h.mmioRead(MMIO.IC_CORE + 16 * k + 4 * r);
+  const icBusyCycles = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.BUSY_CYCLES));
+  const rays = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.RAYS)).reduce((a, b) => a + b, 0);
+  const triangleTests = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.TESTS)).reduce((a, b) => a + b, 0);
+
+  const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, p) => ({ pixel: p, ret: [...output.words.subarray(4 * p, 4 * p + 4)] as [number, number, number, number] }));
+  const faults: number[] = [];
+  for (let n = 0; n < patches; n++) {
+    const [mask, base, threads] = reports.words.subarray(4 * n, 4 * n + 3) as unknown as [number, number, number];
+    if (base !== 32 * n || threads !== Math.min(32, job.pixels - 32 * n)) throw new GpuRunError(`patch report ${n} reads first pixel ${base}, ${threads} threads: a hardware fault`);
+    for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push(base + t);
+  }
+  const wallSeconds = (performance.now() - start) / 1000;
+  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, rtBusyCycles, icBusyCycles, wallSeconds }, design, recording: h.d.recording() };
+}
+
+/** Which threads of the unfinished patch are where, read through the MMIO registers. */
+function stuckMessage(h: Driver, job: GpuJob, rtCores: number, maxCycles: number): string {
+  const patch = h.mmioRead(MMIO.PATCHES_DONE);
+  const doneMask = h.mmioRead(MMIO.DONE_MASK);
+  const threads = Math.min(32, job.pixels - 32 * patch);
+  const source = (pc: number) => {
+    const line = job.sourceLines?.[pc >>> 2];
+    return job.sourceFile && line !== undefined && line > 0 ? ` (${job.sourceFile}:${line})` : '';
+  };
+  const onCores: string[] = [];
+  const running = new Set<number>();
+  for (let c = 0; c < rtCores; c++) {
+    const st = h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.STATUS);
+    if (!(st & 1)) continue;
+    const t = (st >> 8) & 31;
+    const pc = h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.PC);
+    running.add(t);
+    onCores.push(`thread ${t} (pixel ${32 * patch + t}) on RT core ${c} at PC ${hex4(pc)}${source(pc)}`);
+  }
+  const waiting = Array.from({ length: threads }, (_, t) => t).filter((t) => !((doneMask >>> t) & 1) && !running.has(t));
+  const lines = [`the frame did not finish within ${maxCycles} cycles (--max-cycles); patch ${patch} (pixels ${32 * patch}..${32 * patch + threads - 1}) is stuck:`];
+  if (onCores.length) lines.push(`  running: ${onCores.join('; ')}`);
+  if (waiting.length) lines.push(`  waiting for a trace or a core: threads ${waiting.join(', ')}`);
+  lines.push('  a kernel that never reaches fin loops forever; raise --max-cycles if the frame is just long');
+  return lines.join('\n');
+}

@@ -1,0 +1,63 @@
+// What the host runtime hands the GPU (on any backend) and what it gets back.
+
+export interface RunPixel {
+  readonly pixel: number;
+  /** The 4 words the thread left at offset 0xFFF0 of its main memory. */
+  readonly ret: readonly [number, number, number, number];
+}
+
+export const GPU_SIMS = ['ts', 'verilator', 'icarus', 'iss'] as const;
+export type GpuSim = (typeof GPU_SIMS)[number];
+
+/** Memory images and the pixel count: everything a frame needs. */
+export interface GpuJob {
+  /** Instruction words from address 0 (at most 4096). */
+  readonly program: Uint32Array;
+  /** Constant memory words from 0x20000000 (at most 8192). */
+  readonly constants: Uint32Array;
+  /** The triangle-memory image (`sceneToImage`, docs/triangle-memory-and-ic-buffer.md). */
+  readonly triangles: Uint32Array;
+  /** Pixels 0 .. pixels − 1 run, 32 per patch. */
+  readonly pixels: number;
+  /** For messages: the program's source file and the 1-based line of each word (≤ 0: unknown). */
+  readonly sourceFile?: string;
+  readonly sourceLines?: Int32Array;
+}
+
+export interface GpuRunOptions {
+  readonly sim: GpuSim;
+  /** RT cores (1–4, default 4) and IC cores (1–32, default 2). */
+  readonly rtCores?: number;
+  readonly icCores?: number;
+  /** Clock cycles the frame may take before the run stops with a GpuRunError naming the stuck threads. */
+  readonly maxCycles?: number;
+  /** Write a VCD of the whole run (TS simulator only). */
+  readonly vcd?: string;
+  /** Called now and then while the frame runs. */
+  readonly onProgress?: (pixelsDone: number, pixels: number, cycles: number) => void;
+}
+
+export interface GpuStats {
+  /** Clock cycles from the first MMIO write to the last output beat (the ISS counts instructions). */
+  readonly cycles: number;
+  readonly instructions: number;
+  /** Rays traced and ray–triangle tests, over all IC cores. */
+  readonly rays: number;
+  readonly triangleTests: number;
+  /** Cycles each RT core ran a thread, and each IC core had a ray in flight (empty on the ISS). */
+  readonly rtBusyCycles: readonly number[];
+  readonly icBusyCycles: readonly number[];
+  readonly wallSeconds: number;
+}
+
+export interface GpuRunResult {
+  readonly pixels: readonly RunPixel[];
+  /** Pixels whose thread faulted. */
+  readonly faults: readonly number[];
+  readonly stats: GpuStats;
+}
+
+/** A frame that could not complete (stuck kernel, bad image …): a clean message for the user. */
+export class GpuRunError extends Error {
+  override name = 'GpuRunError';
+}

@@ -1,0 +1,46 @@
+// The host runtime: runs a frame (memory images + pixel count) on the GPU on any backend.
+import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
+import { imageToScene } from '../../golden/scene.ts';
+import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult } from './gpuJob.ts';
+
+import { runFrameOnTs, type DriverOptions } from './gpuDriver.ts';
+import { replayRecording } from '../../hdl/cosim/replay.ts';
+import { formatMismatch } from '../../hdl/cosim/runCosim.ts';
+import { gpuSimulator } from '../../gpu/top/gpuDesign.ts';
+
+export * from './gpuJob.ts';
+export { DEFAULT_MAX_CYCLES, type DriverOptions } from './gpuDriver.ts';
+
+/** The ISA simulator as the golden model: cycles = instructions, no per-core figures. */
+function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
+  const start = performance.now();
+  const scene = imageToScene(job.triangles, '<triangle image>');
+  try {
+    const machine = new Machine({ program: job.program, constants: job.constants, scene, maxInstructions: opts.maxCycles });
+    const r = machine.run(job.pixels);
+    const wallSeconds = (performance.now() - start) / 1000;
+    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays: 0, triangleTests: 0, rtBusyCycles: [], icBusyCycles: [], wallSeconds } };
+  } catch (e) {
+    if (e instanceof InstructionLimitError) {
+      const line = job.sourceLines?.[e.pc >>> 2];
+      const at = `PC 0x${e.pc.toString(16).padStart(4, '0')}${job.sourceFile && line !== undefined && line > 0 ? ` in ${job.sourceFile}:${line}` : ''}`;
+      throw new GpuRunError(`pixel ${e.pixel}: no fin after ${e.limit} instructions (stopped at ${at}); raise --max-instructions if the kernel is just long`);
+    }
+    if (e instanceof MemoryImageError) throw new GpuRunError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * Run a frame. 'ts' drives `rtgpu_top` in the TS simulator; 'verilator' and 'icarus' replay that run's
+ * inputs cycle by cycle and fail unless every output agrees in every cycle; 'iss' is the golden model.
+ */
+export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunResult> {
+  if (opts.sim === 'iss') return runOnIss(job, opts);
+  if (opts.vcd && opts.sim !== 'ts') throw new GpuRunError('--vcd needs --sim ts');
+  const run = runFrameOnTs(job, opts);
+  if (opts.sim === 'ts') return run;
+  const replay = await replayRecording(run.design, run.recording, ['ts', opts.sim], () => {}, gpuSimulator(run.design));
+  if (replay.mismatch) throw new GpuRunError(`${opts.sim} disagrees with the TS simulator:\n${formatMismatch(replay.mismatch)}`);
+  return { pixels: run.pixels, faults: run.faults, stats: { ...run.stats, wallSeconds: run.stats.wallSeconds + (replay.seconds[opts.sim] ?? 0) } };
+}

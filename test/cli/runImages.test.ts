@@ -1,0 +1,118 @@
+// `rtgpu run` with raw images: .hex/.bin programs, constants and triangle images give the same results as .s and .obj.
+import { describe, expect, test } from 'vitest';
+import { execa } from 'execa';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../tempDir.ts';
+import { assemble } from '../../src/isa/assembler.ts';
+import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
+import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { buildRunJob, parseRunCommandLine } from '../../src/cli/commands/run.ts';
+import { CliError } from '../../src/cli/cliError.ts';
+
+const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', 'run', ...args], { reject: false });
+
+/** Write files into a fresh temporary directory; returns their paths by name. */
+function files(contents: Record<string, string | Uint8Array>): Record<string, string> {
+  const dir = tempDir('run-images');
+  return Object.fromEntries(
+    Object.entries(contents).map(([name, data]) => {
+      const path = join(dir, name);
+      writeFileSync(path, data);
+      return [name, path];
+    }),
+  );
+}
+
+// Trace from (const[0], 0, 0) along −z (x = const[0] as a float bit pattern) and return RV14 (hit point, shader id).
+const kernel = `    s_write_high R10, 0x2000
+    s_load_4byte R2, R10, 0
+    v_get_from_s RV14, R2, 0
+    s_write_high R2, 0xbf80
+    v_get_from_s RV15, R2, 2
+    trace
+    ii_addi R4, R29, 0x7ff0
+    ii_addi R4, R4, 0x7ff0
+    ii_addi R4, R4, 0x10
+    v_store_16byte RV14, R4, 0
+    fin
+`;
+// Two triangles in z = −2 (material a) and z = −3 (material b); the ray from x = 0.25 hits the first.
+const obj = 'usemtl a\nv -1 -1 -2\nv 1 -1 -2\nv 0 1 -2\nf 1 2 3\nusemtl b\nv -1 -1 -3\nv 1 -1 -3\nv 0 1 -3\nf 4 5 6\n';
+const constants = Uint32Array.from([0x3e800000]); // 0.25
+
+function inputs() {
+  const words = assemble(kernel, 'k.s').words;
+  const image = sceneToImage(parseObj(obj, 'scene.obj'));
+  return files({
+    'k.s': kernel,
+    'k.hex': formatHexWords(words),
+    'k.bin': wordsToBytes(words),
+    'c.hex': formatHexWords(constants),
+    'c.bin': wordsToBytes(constants),
+    'scene.obj': obj,
+    'tri.hex': formatHexWords(image),
+    'tri.bin': wordsToBytes(image),
+    'odd.bin': Uint8Array.from([1, 2, 3, 4, 5, 6]),
+    'short.hex': '1\n2\n3\n',
+  });
+}
+
+describe('rtgpu run: raw images', () => {
+  test('.s, .hex and .bin programs, .hex and .bin constants, .obj and image triangles: identical results', async () => {
+    const f = inputs();
+    const variants = [
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!],
+      ['--program', f['k.hex']!, '--const', f['c.hex']!, '--triangles', f['scene.obj']!],
+      ['--program', f['k.bin']!, '--const', f['c.bin']!, '--triangles', f['tri.hex']!],
+      [f['k.bin']!, '--const', f['c.bin']!, '--triangles', f['tri.bin']!],
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['tri.bin']!],
+    ];
+    const runs = await Promise.all(variants.map((v) => rtgpu(...v, '--pixels', '2')));
+    for (const r of runs) {
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+    }
+    // hit (0.25, 0, −2) on shader 1 (material a)
+    expect(runs[0]!.stdout.split('\n')[0]).toBe('pixel 0: 3e800000 00000000 c0000000 00000001');
+    for (const r of runs.slice(1)) expect(r.stdout).toBe(runs[0]!.stdout);
+  }, 120_000);
+
+  test('bad images are errors that name the file; conflicting flags are usage errors', async () => {
+    const f = inputs();
+    const cases: [string[], number, string][] = [
+      [['--program', f['odd.bin']!], 1, `rtgpu: ${f['odd.bin']}: 6 bytes is not a whole number of 32-bit words`],
+      [[f['k.s']!, '--const', f['odd.bin']!], 1, `rtgpu: ${f['odd.bin']}: 6 bytes is not a whole number of 32-bit words`],
+      [[f['k.s']!, '--triangles', f['odd.bin']!], 1, `rtgpu: ${f['odd.bin']}: 6 bytes is not a whole number of 32-bit words`],
+      [[f['k.s']!, '--triangles', f['short.hex']!], 1, `rtgpu: ${f['short.hex']}: error: image length 3 is not a multiple of 4 words`],
+      [[f['k.s']!, '--program', f['k.s']!], 2, 'rtgpu: give the program as an argument or with --program, not both'],
+      [[f['k.s']!, '--scene', f['scene.obj']!, '--triangles', f['tri.hex']!], 2, 'rtgpu: give --scene or --triangles, not both'],
+      [[f['k.s']!, '--rt-cores', '5'], 2, 'rtgpu: --rt-cores must be between 1 and 4, got 5'],
+      [[f['k.s']!, '--ic-cores', '0'], 2, 'rtgpu: --ic-cores must be between 1 and 32, got 0'],
+      [[f['k.s']!, '--max-cycles', 'x'], 2, "rtgpu: --max-cycles expects a whole number, got 'x'"],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    runs.forEach((r, i) => {
+      const [args, code, message] = cases[i]!;
+      expect(r.stderr, args.join(' ')).toBe(message);
+      expect(r.exitCode, args.join(' ')).toBe(code);
+    });
+  }, 120_000);
+
+  test('buildRunJob: the job of the whole-GPU runtime, and the GPU flags for it', () => {
+    const f = inputs();
+    const cmd = parseRunCommandLine(['--program', f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['tri.bin']!, '--pixels', '7', '--rt-cores', '2', '--ic-cores', '3', '--max-cycles', '1000'])!;
+    expect(cmd.gpu).toEqual({ rtCores: 2, icCores: 3, maxCycles: 1000 });
+    const job = buildRunJob(cmd.inputs);
+    expect([...job.program]).toEqual([...assemble(kernel, 'k.s').words]);
+    expect([...job.constants]).toEqual([...constants]);
+    expect([...job.triangles]).toEqual([...sceneToImage(parseObj(obj, 'scene.obj'))]);
+    expect(job.pixels).toBe(7);
+    const defaults = buildRunJob({ program: f['k.s']!, pixels: 1 });
+    expect(defaults.sourceLines?.[0]).toBe(1);
+    expect([...defaults.triangles]).toEqual([...sceneToImage(defaultScene())]);
+    expect(parseRunCommandLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, maxCycles: 50_000_000 });
+    expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
+  });
+});

@@ -1,0 +1,145 @@
+// The whole GPU (rtgpu_top) on the TS simulator against the ISA simulator: frames of both built-in
+// kernels, partial patches, edge cases of the frame, core counts, faults, endless kernels, DMA stalls.
+import { describe, expect, test } from 'vitest';
+import { assemble } from '../../src/isa/assembler.ts';
+import { buildFrame } from '../../src/host/frame.ts';
+import { defaultCamera } from '../../src/host/camera.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { sceneToImage } from '../../src/golden/scene.ts';
+import { GpuRunError, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
+import { runFrameOnTs } from '../../src/host/runtime/gpuDriver.ts';
+import { cameraConstants } from '../../src/host/camera.ts';
+
+const frame = (kernel: 'id' | 'shade', width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene: defaultScene() });
+
+function kernelJob(source: string, pixels: number, file = 'kernel.s'): GpuJob {
+  const { words, sourceLines } = assemble(source, file);
+  return { program: words, sourceFile: file, sourceLines, constants: new Uint32Array(0), triangles: sceneToImage(defaultScene()), pixels };
+}
+
+/** The GPU's pixels and faults equal the ISA simulator's, bit for bit. */
+async function expectSameAsIss(job: GpuJob, gpu: GpuRunResult): Promise<void> {
+  const iss = await runGpu(job, { sim: 'iss' });
+  expect(gpu.pixels.length).toBe(job.pixels);
+  gpu.pixels.forEach((p, i) => expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: i, ret: [...iss.pixels[i]!.ret] }));
+  expect(gpu.faults).toEqual(iss.faults);
+  expect(gpu.stats.instructions).toBe(iss.stats.instructions);
+}
+
+// Each pixel returns (pixel, pixel × 3, float(pixel), 0): hand-checkable.
+const simpleKernel = `
+    ii_muli R2, R1, 3
+    s_itof R3, R1
+    s_mov R7, R29
+    s_write_low R7, #0xfff0
+    s_store_4byte R1, R7, 0
+    s_store_4byte R2, R7, 4
+    s_store_4byte R3, R7, 8
+    fin
+`;
+
+describe('rtgpu_top on the TS simulator', () => {
+  for (const kernel of ['id', 'shade'] as const) {
+    test(`the built-in scene at 16x12 with ${kernel} equals the ISA simulator`, async () => {
+      const job = frame(kernel, 16, 12);
+      const r = await runGpu(job, { sim: 'ts' });
+      await expectSameAsIss(job, r);
+      expect(r.stats.rays).toBeGreaterThanOrEqual(job.pixels);
+      expect(r.stats.triangleTests).toBe(r.stats.rays * 36);
+      for (const busy of [...r.stats.rtBusyCycles, ...r.stats.icBusyCycles]) expect(busy).toBeGreaterThan(0);
+      for (const busy of r.stats.rtBusyCycles) expect(busy).toBeLessThanOrEqual(r.stats.cycles);
+    }, 300_000);
+  }
+
+  test('hand-checked results, a partial last patch (45 pixels = 32 + 13)', async () => {
+    const job = kernelJob(simpleKernel, 45);
+    const r = await runGpu(job, { sim: 'ts' });
+    r.pixels.forEach((p, i) => expect([...p.ret]).toEqual([i, 3 * i, new Uint32Array(new Float32Array([i]).buffer)[0], 0]));
+    expect(r.stats.instructions).toBe(45 * 8);
+    expect(r.faults).toEqual([]);
+  }, 120_000);
+
+  test('one pixel, and a frame of no pixels', async () => {
+    const one = await runGpu(kernelJob(simpleKernel, 1), { sim: 'ts' });
+    expect(one.pixels.map((p) => [...p.ret])).toEqual([[0, 0, 0, 0]]);
+    const none = await runGpu(kernelJob(simpleKernel, 0), { sim: 'ts' });
+    expect(none.pixels).toEqual([]);
+    expect(none.stats.instructions).toBe(0);
+  }, 120_000);
+
+  test('a scene of no triangles: every ray misses', async () => {
+    const job = { ...frame('id', 8, 4), triangles: sceneToImage({ vertices: new Uint32Array(0), triangles: new Uint32Array(0) }) };
+    const r = await runGpu(job, { sim: 'ts' });
+    await expectSameAsIss(job, r);
+    for (const p of r.pixels) expect([...p.ret]).toEqual([0, 0, 0, 0]);
+    expect(r.stats.rays).toBe(32);
+    expect(r.stats.triangleTests).toBe(0);
+  }, 120_000);
+
+  test('1 RT core with 1 IC core', async () => {
+    const job = frame('shade', 8, 5);
+    const r = await runGpu(job, { sim: 'ts', rtCores: 1, icCores: 1 });
+    await expectSameAsIss(job, r);
+    expect(r.stats.rtBusyCycles).toHaveLength(1);
+    expect(r.stats.icBusyCycles).toHaveLength(1);
+  }, 300_000);
+
+  test('4 RT cores with 32 IC cores', async () => {
+    const job = frame('id', 16, 4);
+    const r = await runGpu(job, { sim: 'ts', rtCores: 4, icCores: 32 });
+    await expectSameAsIss(job, r);
+    expect(r.stats.icBusyCycles).toHaveLength(32);
+    // 64 rays over 32 cores: the dispatcher spreads them.
+    expect(r.stats.icBusyCycles.filter((b) => b > 0).length).toBeGreaterThan(1);
+  }, 600_000);
+
+  test('a thread that faults is reported and the frame completes', async () => {
+    const source = `
+    s_mov R7, R29
+    s_write_low R7, #0xfff0
+    s_store_4byte R1, R7, 0
+    ii_subi R2, R1, 5
+    cmp_i R2, R0
+    bne ok
+    real_jmp #28000          // past the end of instruction memory: a fault
+ok:
+    fin
+`;
+    const job = kernelJob(source, 40);
+    const r = await runGpu(job, { sim: 'ts' });
+    await expectSameAsIss(job, r);
+    expect(r.faults).toEqual([5]);
+    expect(r.pixels[5]!.ret[0]).toBe(5);
+  }, 120_000);
+
+  test('a kernel that never ends stops at the cycle limit naming the stuck threads and their PCs', async () => {
+    const job = kernelJob('    s_mov R2, R1\nloop:\n    jmp loop\n', 2, 'spin.s');
+    const err = await runGpu(job, { sim: 'ts', maxCycles: 3000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GpuRunError);
+    const msg = (err as Error).message;
+    expect(msg).toMatch(/did not finish within 3000 cycles/);
+    expect(msg).toMatch(/thread 0 \(pixel 0\) on RT core \d at PC 0x000[04] \(spin\.s:[23]\)/);
+    expect(msg).toMatch(/thread 1 \(pixel 1\) on RT core \d at PC 0x000[04] \(spin\.s:[23]\)/);
+  }, 120_000);
+
+  test('random DMA stalls change nothing but the timing', async () => {
+    const job = frame('id', 8, 6);
+    const seed = Number(process.env.RTGPU_SEED ?? 6);
+    console.log(`DMA stall seed ${seed} (RTGPU_SEED)`);
+    const calm = runFrameOnTs(job, { sim: 'ts' });
+    const stalled = runFrameOnTs(job, { sim: 'ts', dmaStallSeed: seed });
+    expect(stalled.pixels).toEqual(calm.pixels);
+    expect(stalled.stats.cycles).toBeGreaterThan(calm.stats.cycles);
+  }, 120_000);
+
+  test('the hardware rejects a triangle image over capacity with an error', async () => {
+    const many = { vertices: new Uint32Array(3 * 3), triangles: new Uint32Array(Array.from({ length: 513 }, () => [0, 1, 2, 1]).flat()) };
+    const job = { ...frame('id', 2, 1), triangles: sceneToImage(many) };
+    await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/rejected the scene image/);
+  }, 120_000);
+
+  test('the host refuses a program longer than instruction memory before running', async () => {
+    const job = { ...kernelJob(simpleKernel, 1), program: new Uint32Array(4097), constants: cameraConstants(defaultCamera, 1, 1) };
+    await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/instruction memory holds 4096/);
+  });
+});
