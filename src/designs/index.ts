@@ -10,6 +10,9 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/icCore/cosimDesign.ts').then((m) => [m.icCoreCosimDesign]),
     import('../gpu/memory/triangleMemoryCosim.ts').then((m) => [m.triangleMemoryCosimDesign]),
     import('../gpu/icBuffer/cosimDesign.ts').then((m) => [m.icBufferCosimDesign]),
+    import('../gpu/memory/unifiedMainMemoryCosim.ts').then((m) => [m.unifiedMainMemoryCosimDesign]),
+    import('../gpu/commandPatcher/cosimDesign.ts').then((m) => [m.commandPatcherCosimDesign]),
+    import('../gpu/memoryController/cosimDesign.ts').then((m) => [m.memoryControllerCosimDesign]),
     import('./benchDesign.ts').then((m) => [m.benchDesign]),
   ]);
   return groups.flat();

@@ -1,4 +1,4 @@
-// `rtgpu run --sim ts|verilator|icarus`: the RT core gives the ISA simulator's results; limits are errors.
+// `rtgpu run --sim ts|verilator|icarus`: the whole GPU gives the ISA simulator's results; limits are errors.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ const kernel = `
     fin
 `;
 
-describe('rtgpu run on the RT core', () => {
+describe('rtgpu run on the whole GPU', () => {
   for (const sim of ['ts', 'verilator', 'icarus']) {
     test(`--sim ${sim}`, async () => {
       const file = join(tempDir('runcore'), 'k.s');
@@ -39,11 +39,13 @@ describe('rtgpu run on the RT core', () => {
     }, 600_000);
   }
 
-  test('a kernel that never ends stops at the instruction limit with its source line', async () => {
+  test('a kernel that never ends stops at the cycle limit naming the thread, its core and source line', async () => {
     const file = join(tempDir('runcore'), 'spin.s');
     writeFileSync(file, 'loop:\n  jmp loop\n');
-    const r = await rtgpu(file, '--sim', 'ts', '--max-instructions', '500');
+    const r = await rtgpu(file, '--sim', 'ts', '--max-cycles', '2000');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toBe(`rtgpu: pixel 0: no fin after 500 instructions (last retired PC 0x0000 in ${file}:2); raise --max-instructions if the kernel is just long`);
+    expect(r.stderr).toContain('rtgpu: the frame did not finish within 2000 cycles (--max-cycles); patch 0 (pixels 0..0) is stuck:');
+    expect(r.stderr).toContain(`running: thread 0 (pixel 0) on RT core 0 at PC 0x0000 (${file}:2)`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 120_000);
 });

@@ -6,12 +6,14 @@ import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
+import { measureGpuFrame, measureGpuSpeed } from '../../designs/gpuBench.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
   --design NAME  design to measure (default: bench and the small block fifo, then the library
-                 flow time, the RT core CPI on an integer and a float kernel, and the IC core's
-                 triangle tests per cycle over 512-triangle sweeps)
+                 flow time, the RT core CPI on an integer and a float kernel, the IC core's
+                 triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
+                 three simulators and a 64x48 shade frame)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
@@ -45,6 +47,10 @@ export const benchCommand = {
       Object.assign(metrics, measureCoreCpi());
       log('measuring IC core throughput …');
       Object.assign(metrics, measureIcThroughput());
+      log('measuring the whole GPU (rtgpu_top) …');
+      Object.assign(metrics, await measureGpuSpeed(log));
+      log('rendering the built-in scene at 64x48 with shade …');
+      Object.assign(metrics, measureGpuFrame());
     }
     if (values.json) {
       console.log(JSON.stringify({ rows, metrics }));

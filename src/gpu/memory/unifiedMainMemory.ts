@@ -9,7 +9,7 @@ export interface UnifiedMainMemoryParams {
   readonly ports: number;
   /** Threads (each its own bank group; a power of two). */
   readonly threads: number;
-  /** 32-bit words per thread (a power of two, at least 4). */
+  /** 32-bit words per thread (a power of two, at least 8: two rows per bank). */
   readonly threadWords: number;
 }
 
@@ -33,7 +33,7 @@ export const UnifiedMainMemory = defineModule(
   (m, io, p) => {
     const pow2 = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
     if (!Number.isInteger(p.ports) || p.ports < 1 || p.ports > 4) throw new Error(`UnifiedMainMemory: ports must be 1 to 4, got ${p.ports}`);
-    if (!pow2(p.threads) || !pow2(p.threadWords) || p.threadWords < 4) throw new Error(`UnifiedMainMemory: threads and threadWords must be powers of two (threadWords >= 4), got ${p.threads} and ${p.threadWords}`);
+    if (!pow2(p.threads) || !pow2(p.threadWords) || p.threadWords < 8) throw new Error(`UnifiedMainMemory: threads and threadWords must be powers of two (threadWords >= 8), got ${p.threads} and ${p.threadWords}`);
     const aw = clog2(p.threadWords);
     const ports = Array.from({ length: p.ports }, (_, i) => i);
     const request = ports.map((i) => io.read_en.at(i).or(io.write_en.at(i)));

@@ -57,7 +57,7 @@ function writeValue(rng: Rng, addr: number): number {
       return rng.int(8) === 0 ? 0 : rng.int(8) === 0 ? 41 + rng.int(160) : rng.int(41);
     case MMIO.REPORT_ADDR_LO:
     case MMIO.REPORT_ADDR_HI:
-      return rng.int(3) === 0 ? 0 : rng.u32(); // often no reports
+      return rng.int(2) === 0 ? 0 : rng.u32(); // often no reports (both halves 0)
     default:
       return rng.u32();
   }
@@ -125,7 +125,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       pixels = 1 + rng.int(100);
       Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.PIXEL_COUNT), mmio_wr_data: BigInt(pixels) });
     } else if (rng.int(150) === 0) {
-      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng)) });
+      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng) >>> 0) });
     } else if (rng.int(8) === 0) {
       const k = rng.int(20);
       const addr = k < 14 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
@@ -156,6 +156,8 @@ export interface MemoryControllerCoverage {
   busyErrors: number;
   tooLong: number;
   reads: number;
+  /** Loads restarted after frame_done aborted one with words still buffered. */
+  staleRestarts: number;
 }
 
 /**
@@ -206,8 +208,11 @@ export class MemoryControllerModel {
   /** Scoreboard: the words of the beats accepted for the running load, and how many were stored. */
   private stream: number[] = [];
   private stored = 0;
+  private lastStored = -1;
   private wordsRewritten = false;
-  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, busyErrors: 0, tooLong: 0, reads: 0 };
+  /** Cleared for a load that began with words of an aborted load still buffered (see `clock`). */
+  private scored = true;
+  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, busyErrors: 0, tooLong: 0, reads: 0, staleRestarts: 0 };
 
   constructor(private readonly p: MemoryControllerParams) {}
 
@@ -238,7 +243,7 @@ export class MemoryControllerModel {
   private status(): number {
     const loading = this.state === STATE.request || this.state === STATE.receive;
     const running = this.state >= STATE.run;
-    return b(this.busy) === 1n ? 1 | (this.done ? 2 : 0) | (this.error ? 4 : 0) | (loading ? 8 : 0) | (running ? 16 : 0) : (this.done ? 2 : 0) | (this.error ? 4 : 0);
+    return (this.busy ? 1 : 0) | (this.done ? 2 : 0) | (this.error !== 0 ? 4 : 0) | (loading ? 8 : 0) | (running ? 16 : 0);
   }
 
   /** What a read of `addr` returns this cycle. */
@@ -353,16 +358,22 @@ export class MemoryControllerModel {
     return null;
   }
 
-  /** The load scoreboard: stored words are the accepted beats' words, in order, at their own index. */
+  /**
+   * The load scoreboard: each stored word is the word of the accepted beats at its index, indices rise (the
+   * host may change the word count mid-load, so a count that shrank and grew again can skip some), and a
+   * load whose count was left alone stores words 0 .. count-1 exactly.
+   */
   private scoreboard(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
+    if (!this.scored) return null;
     if (outs.imem_we === 1n || outs.cmem_we === 1n || outs.tri_load_valid === 1n) {
-      if (this.stored >= this.stream.length) return `a word is stored (index ${outs.mem_waddr}) before its beat was accepted`;
-      if (outs.mem_wdata !== BigInt(this.stream[this.stored]!)) return `stored word ${this.stored} is 0x${outs.mem_wdata?.toString(16)}, the beats gave 0x${this.stream[this.stored]!.toString(16)}`;
-      if (outs.mem_waddr !== BigInt(this.stored & 0x1fff)) return `stored word ${this.stored} goes to index ${outs.mem_waddr}`;
+      const at = Number(outs.mem_waddr);
+      if (at >= this.stream.length) return `word ${at} is stored before its beat was accepted (${this.stream.length / 4} beats so far)`;
+      if (outs.mem_wdata !== BigInt(this.stream[at]!)) return `stored word ${at} is 0x${outs.mem_wdata?.toString(16)}, the beats gave 0x${this.stream[at]!.toString(16)}`;
+      if (at <= this.lastStored) return `word ${at} is stored after word ${this.lastStored}`;
+      this.lastStored = at;
       this.stored++;
       this.coverage.wordsStored++;
     }
-    if (outs.dma_rd_valid === 1n) return null;
     if (ins.dma_rd_valid === 1n && outs.dma_rd_ready === 1n) {
       const data = ins.dma_rd_data!;
       for (let w = 0; w < 4; w++) this.stream.push(Number((data >> BigInt(32 * w)) & U32));
@@ -371,11 +382,9 @@ export class MemoryControllerModel {
     return null;
   }
 
-  private raise(code: number, now: number): number {
-    return now === 0 ? code : this.error;
-  }
-
   private clock(ins: Readonly<Record<string, bigint>>, out: Record<string, bigint>): void {
+    // Everything below is decided from the values before this edge.
+    const rdData = ins.mmio_rd_en === 1n ? this.readRegister(Number(ins.mmio_rd_addr), ins) >>> 0 : this.rdData;
     const wrEn = ins.mmio_wr_en === 1n;
     const wrAddr = Number(ins.mmio_wr_addr);
     const wrData = Number(ins.mmio_wr_data);
@@ -383,28 +392,30 @@ export class MemoryControllerModel {
     const busy = this.busy;
     const next = this.nextLoad();
     const beginLoad = this.state === STATE.idle && next >= 0;
+    const tooLong = beginLoad && this.tooLong(next);
     const receiving = this.state === STATE.receive;
     const emit = receiving && this.bufferWords !== 0;
     const accept = out.dma_rd_ready === 1n && ins.dma_rd_valid === 1n;
+    const loadEnds = receiving && this.beatsLeft === 0 && this.bufferWords === 0;
     const startFrame = out.cp_start === 1n;
     const patchWritten = out.patch_written === 1n;
     const wrReady = ins.dma_wr_ready === 1n;
     const lastThread = ((this.thread + 1) & 63) === this.patchThreads;
+    const reportsOn = this.reportsOn;
 
     // Each register's next value; where several rules fire in one cycle the later one below wins.
     let error = this.error;
+    const raise = (code: number) => {
+      if (this.error === 0) error = code; // the first error since CLEAR is kept
+    };
     let done = this.done;
     let pendingLoads = this.pendingLoads;
     let pendingStart = this.pendingStart;
     let state = this.state;
     let { patches, faults, faultMask } = this;
 
-    if (wrEn && (WRITABLE as readonly number[]).includes(wrAddr)) {
-      this.regs.set(wrAddr, wrData);
-      if (SOURCES.some((s) => s.words === wrAddr)) this.wordsRewritten = true;
-    }
     if (control && busy) {
-      error = this.raise(ERROR_CODE.busy, this.error);
+      raise(ERROR_CODE.busy);
       this.coverage.busyErrors++;
     } else if (control) {
       pendingLoads = wrData & 7;
@@ -414,8 +425,8 @@ export class MemoryControllerModel {
     }
 
     // The read engine.
-    if (beginLoad && this.tooLong(next)) {
-      error = this.raise(next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong, this.error);
+    if (tooLong) {
+      raise(next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong);
       [pendingLoads, pendingStart] = [0, false];
       this.coverage.tooLong++;
     } else if (beginLoad) {
@@ -425,10 +436,22 @@ export class MemoryControllerModel {
       this.beatsLeft = Math.ceil(words / 4);
       if (words === 0) pendingLoads &= ~(1 << next);
       else state = STATE.request;
-      [this.stream, this.stored, this.wordsRewritten] = [[], 0, false];
+      [this.stream, this.stored, this.lastStored, this.wordsRewritten] = [[], 0, -1, false];
+      // frame_done in the middle of a load (which the command patcher never sends then) sends the engine
+      // back to idle and the load starts again, but the words left in the beat buffer are not dropped: the
+      // new load stores them first. The cycle model does the same; the scoreboard skips such a load.
+      this.scored = this.bufferWords === 0;
+      if (!this.scored) this.coverage.staleRestarts++;
       this.coverage.loads[next as 0 | 1 | 2]++;
     }
     if (this.state === STATE.request && ins.dma_rd_req_ready === 1n) state = STATE.receive;
+    if (loadEnds) {
+      state = STATE.idle;
+      pendingLoads &= ~(1 << this.current);
+      // Every word of the load was stored, and no more (unless the host changed the count meanwhile).
+      const words = this.reg(SOURCES[this.current]!.words);
+      if (this.scored && !this.wordsRewritten && (this.stored !== words || this.lastStored !== words - 1)) throw new Error(`a load of ${words} words stored ${this.stored}, the last at ${this.lastStored}`);
+    }
     if (emit) {
       this.wordIndex = (this.wordIndex + 1) >>> 0;
       this.bufferPos = (this.bufferPos + 1) & 3;
@@ -439,15 +462,8 @@ export class MemoryControllerModel {
       this.bufferPos = 0;
       this.beatsLeft--;
     } else if (emit) this.bufferWords--;
-    if (receiving && this.beatsLeft === 0 && this.bufferWords === 0 && !accept) {
-      state = STATE.idle;
-      pendingLoads &= ~(1 << this.current);
-      // Every word of the load was stored, and no more (unless the host changed the count meanwhile).
-      const words = this.reg(SOURCES[this.current]!.words);
-      if (!this.wordsRewritten && this.stored !== words) throw new Error(`a load of ${words} words stored ${this.stored}`);
-    }
-    if (ins.tri_load_error === 1n) error = this.raise(ERROR_CODE.triangleImage, this.error);
-    if (ins.internal_error === 1n) error = this.raise(ERROR_CODE.internal, this.error);
+    if (ins.tri_load_error === 1n) raise(ERROR_CODE.triangleImage);
+    if (ins.internal_error === 1n) raise(ERROR_CODE.internal);
 
     // The frame.
     if (this.state === STATE.idle && next < 0 && this.pendingStart) {
@@ -469,9 +485,9 @@ export class MemoryControllerModel {
       state = STATE.writeResult;
     }
     if (this.state === STATE.writeResult && wrReady) {
-      if ((this.patchFaults >>> this.thread) & 1 && this.thread < 32) faults = (faults + 1) >>> 0;
+      if (this.thread < 32 && (this.patchFaults >>> this.thread) & 1) faults = (faults + 1) >>> 0;
       this.thread = (this.thread + 1) & 63;
-      state = lastThread ? (this.reportsOn ? STATE.writeReport : STATE.run) : STATE.readResult;
+      state = lastThread ? (reportsOn ? STATE.writeReport : STATE.run) : STATE.readResult;
     }
     if (this.state === STATE.writeReport && wrReady) {
       state = STATE.run;
@@ -488,14 +504,14 @@ export class MemoryControllerModel {
       done = true;
     }
 
-    // Status and MMIO reads (from the values before this edge).
-    if (busy) this.cycles = (this.cycles + 1n) & U64;
-    if (ins.mmio_rd_en === 1n) {
-      this.rdData = this.readRegister(Number(ins.mmio_rd_addr), ins) >>> 0;
-      this.coverage.reads++;
+    // Registers the host writes, the busy-cycle counter and the MMIO read.
+    if (wrEn && (WRITABLE as readonly number[]).includes(wrAddr)) {
+      this.regs.set(wrAddr, wrData);
+      if (SOURCES.some((s) => s.words === wrAddr)) this.wordsRewritten = true;
     }
-    this.rdValid = ins.mmio_rd_en === 1n;
-    Object.assign(this, { error, done, pendingLoads, pendingStart, state, patches, faults, faultMask });
+    if (busy) this.cycles = (this.cycles + 1n) & U64;
+    if (ins.mmio_rd_en === 1n) this.coverage.reads++;
+    Object.assign(this, { error, done, pendingLoads, pendingStart, state, patches, faults, faultMask, rdData, rdValid: ins.mmio_rd_en === 1n });
 
     if (ins.rst_n === 0n) this.reset();
   }
@@ -507,7 +523,7 @@ export class MemoryControllerModel {
       current: 0, wordIndex: 0, beatsLeft: 0, buffer: [0, 0, 0, 0], bufferWords: 0, bufferPos: 0,
       thread: 0, patchThreads: 0, patchFaults: 0, patchCycles: 0, result: 0n,
       patches: 0, faults: 0, faultMask: 0, cycles: 0n, rdValid: false, rdData: 0,
-      stream: [], stored: 0, wordsRewritten: true,
+      stream: [], stored: 0, lastStored: -1, wordsRewritten: true, scored: true,
     });
   }
 }

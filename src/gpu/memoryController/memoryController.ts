@@ -147,7 +147,10 @@ export const MemoryController = defineModule(
     }).elsewhen(beginLoad, () => {
       current.set(nextLoad.index);
       wordIndex.set(0);
-      beatsLeft.set(nextWords.add(3).shr(2));
+      bufferWords.set(0);
+      bufferPos.set(0);
+      // 33 bits: a word count near 2^32 must not wrap to 0 beats.
+      beatsLeft.set(nextWords.zext(33).add(3).shr(2).trunc(32));
       m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => state.set(STATE.request));
     });
     // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
@@ -184,7 +187,8 @@ export const MemoryController = defineModule(
       state.set(STATE.idle);
       clearPending(current);
     });
-    m.when(io.tri_load_error, () => raise(ERROR_CODE.triangleImage));
+    // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
+    m.when(io.tri_load_error.and(io.tri_load_start.not()), () => raise(ERROR_CODE.triangleImage));
     m.when(io.internal_error, () => raise(ERROR_CODE.internal));
 
     // ------------------------------------------------------------------ the frame

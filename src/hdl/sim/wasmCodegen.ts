@@ -4,7 +4,7 @@
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../ir/netlist.ts';
 import type { CombStep, Layout } from './layout.ts';
-import { Code, I64_LOCALS, op, wasmModule } from './wasmEncoding.ts';
+import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, uleb, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
   /** Byte offsets in linear memory. */
@@ -61,13 +61,64 @@ type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
 const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
 
 export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
-  const g = new WasmGen(L, W);
-  return wasmModule(W.pages, [g.comb('comb', false), g.comb('combAll', true), g.commit()]);
+  return splitIfTooLarge(
+    () => {
+      const g = new WasmGen(L, W);
+      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false)), g.comb('combAll', true), g.commit()]);
+    },
+    (parts) => {
+      const g = new WasmGen(L, W);
+      const comb = g.combParts('comb', false, parts);
+      const combAll = g.combParts('combAll', true, parts);
+      // Functions: the parts of comb, of combAll, then commit, comb and combAll calling their parts.
+      const fns = [...comb, ...combAll, g.commit()];
+      fns.push(callAll('comb', 0, parts), callAll('combAll', parts, parts));
+      return wasmModule(W.pages, fns);
+    },
+  );
 }
 
 /** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[]): Uint8Array<ArrayBuffer> {
-  return wasmModule(W.pages, [new WasmGen(L, W).run(inputs, outputs)]);
+  return splitIfTooLarge(
+    () => wasmModule(W.pages, [new WasmGen(L, W).run(inputs, outputs)]),
+    (parts) => {
+      // run is function 0, then the parts of comb (functions 1 … parts), then commit.
+      const g = new WasmGen(L, W);
+      const comb = g.combParts('comb', false, parts);
+      const commit = g.commit();
+      return wasmModule(W.pages, [g.runCalling(inputs, outputs, 1, parts, parts + 1), ...comb, commit]);
+    },
+  );
+}
+
+/**
+ * One function per phase is fastest, but an engine limits a function's size: a design too large for
+ * that evaluates its combinational steps in `parts` functions, values crossing parts through memory.
+ */
+function splitIfTooLarge(whole: () => Uint8Array<ArrayBuffer>, split: (parts: number) => Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  let parts: number;
+  try {
+    return whole();
+  } catch (e) {
+    if (!(e instanceof WasmSizeError)) throw e;
+    parts = 2 ** Math.ceil(Math.log2(1.5 * e.over));
+  }
+  for (; ; parts *= 2) {
+    try {
+      return split(parts);
+    } catch (e) {
+      // Only the parts shrink as their number grows.
+      if (!(e instanceof WasmSizeError) || !/_p\d+$/.test(e.fn) || parts >= 1024) throw e;
+    }
+  }
+}
+
+/** A function calling functions first … first + count − 1 in order. */
+function callAll(name: string, first: number, count: number): WasmFunction {
+  const c = new Code();
+  for (let i = 0; i < count; i++) c.emit(op.call, ...uleb(first + i));
+  return { name, locals: 0, code: c };
 }
 
 class WasmGen {
@@ -77,6 +128,8 @@ class WasmGen {
   private free: number[] = [];
   private owned = new Set<number>();
   private stepTemps: number[] | null = null;
+  /** Nets bound to locals inside the current `scope` (released when it ends). */
+  private scopeBound: [NetId, number][] | null = null;
   /** Index of the i64 scratch local of the current function. */
   private i64 = 0;
   private c = new Code();
@@ -119,6 +172,7 @@ class WasmGen {
   private bind(r: NetId, v: number): void {
     this.local.set(r, v);
     this.owned.add(v);
+    this.scopeBound?.push([r, v]);
   }
 
   /**
@@ -126,20 +180,20 @@ class WasmGen {
    * clock edge). A large design has more values than a function may have locals (V8 allows 50,000),
    * so a value's local is reused once its last reader has run.
    */
-  private lastReads(afterSteps: readonly NetId[]): Map<NetId, number> {
+  private lastReads(afterSteps: readonly NetId[], pinState: boolean, range: readonly [number, number]): Map<NetId, number> {
     const L = this.L;
     const last = new Map<NetId, number>();
-    L.steps.forEach((st, i) => {
-      const ins = st.kind === 'cell' ? cellInputs(st.cell) : [L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
-      for (const id of ins) last.set(this.root(id), i);
-    });
+    // Only this function's steps count: a later part reloads what it needs from memory.
+    for (let i = range[0]; i < range[1]; i++) for (const id of this.stepInputs(L.steps[i]!)) last.set(this.root(id), i);
     const pin = (id: NetId | undefined) => id !== undefined && last.set(this.root(id), Infinity);
+    afterSteps.forEach(pin);
+    // The fused run loop's clock edge reads these from locals; elsewhere commit loads them from memory.
+    if (!pinState) return last;
     for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(pin);
     for (const m of L.flat.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach(pin);
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(pin);
     }
-    afterSteps.forEach(pin);
     return last;
   }
 
@@ -343,6 +397,7 @@ class WasmGen {
     this.free = [];
     this.owned = new Set();
     this.stepTemps = null;
+    this.scopeBound = null;
     this.nextLocal = params + I64_LOCALS;
     this.i64 = params;
     this.c = new Code();
@@ -354,8 +409,70 @@ class WasmGen {
     return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
-  private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = []): void {
-    for (const r of this.L.flat.regs) {
+  /** comb split into `parts` functions over equal runs of steps (`name_p0` …). */
+  combParts(name: string, storeAll: boolean, parts: number): WasmFunction[] {
+    const n = this.L.steps.length;
+    const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((i * n) / parts));
+    // A value read in a later part than its own is stored for it.
+    const partOf = new Map<NetId, number>();
+    const crossing = new Set<NetId>();
+    this.L.steps.forEach((st, i) => {
+      const part = bounds.findIndex((b, k) => i >= b && i < bounds[k + 1]!);
+      for (const id of this.stepInputs(st)) {
+        const from = partOf.get(this.root(id));
+        if (from !== undefined && from < part) crossing.add(this.root(id));
+      }
+      partOf.set(this.stepOutput(st), part);
+    });
+    const keep = storeAll ? null : new Set([...this.observable(), ...crossing]);
+    return Array.from({ length: parts }, (_, k) => {
+      this.begin();
+      this.combBody(keep, [], [bounds[k]!, bounds[k + 1]!]);
+      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+    });
+  }
+
+  private stepInputs(st: CombStep): readonly NetId[] {
+    return st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  }
+
+  private stepOutput(st: CombStep): NetId {
+    return st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
+  }
+
+  /** The `run` loop of a split design: inputs to memory, the comb parts, outputs from memory, commit. */
+  runCalling(inputs: readonly NetId[], outputs: readonly NetId[], firstPart: number, parts: number, commitFn: number): WasmFunction & { params: number } {
+    this.begin(3);
+    const C = this.c;
+    C.emit(op.block, 0x40, op.loop, 0x40);
+    C.get(0).emit(op.i32Eqz, op.brIf, 1);
+    let inWords = 0;
+    for (const id of inputs) {
+      for (let k = 0; k < this.words(id); k++) {
+        C.const(0).get(1).load(4 * inWords++);
+        if (k === this.words(id) - 1) this.maskTo(this.w(id) - 32 * k);
+        C.store(this.byte(id) + 4 * k);
+      }
+    }
+    for (let i = 0; i < parts; i++) C.emit(op.call, ...uleb(firstPart + i));
+    let outWords = 0;
+    for (const id of outputs) {
+      for (let k = 0; k < this.words(id); k++) {
+        C.get(2);
+        this.pushWord(id, k);
+        C.store(4 * outWords++);
+      }
+    }
+    C.emit(op.call, ...uleb(commitFn));
+    C.get(1).const(inWords * 4).emit(op.i32Add).set(1);
+    C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
+    C.get(0).const(1).emit(op.i32Sub).set(0);
+    C.emit(op.br, 0, op.end, op.end);
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
+  }
+
+  private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
+    for (const r of range[0] === 0 ? this.L.flat.regs : []) {
       if (r.reset?.kind !== 'async') continue;
       this.push(r.reset.net);
       this.c.emit(op.i32Eqz, op.if, 0x40);
@@ -363,8 +480,9 @@ class WasmGen {
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
-    const last = this.lastReads(afterSteps);
+    const last = this.lastReads(afterSteps, pinState, range);
     this.L.steps.forEach((st, i) => {
+      if (i < range[0] || i >= range[1]) return;
       this.stepTemps = [];
       this.step(st, keep);
       const scratch = this.stepTemps;
@@ -410,7 +528,7 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
-    this.combBody(new Set(), outputs);
+    this.combBody(new Set(), outputs, undefined, true);
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -632,6 +750,26 @@ class WasmGen {
     return { name: 'commit', locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
+  /**
+   * Run `body` and then release every local it took: commit handles one register or port at a time,
+   * and a large design has more of them than a function may have locals. Values are reloaded from
+   * memory by later items, which is safe there (docs in commitBody).
+   */
+  private scope(body: () => void): void {
+    const outerTemps = this.stepTemps;
+    const outerBound = this.scopeBound;
+    this.stepTemps = [];
+    this.scopeBound = [];
+    body();
+    for (const [r, v] of this.scopeBound) {
+      if (this.local.get(r) === v) this.local.delete(r);
+      this.owned.delete(v);
+    }
+    for (const v of this.stepTemps) if (!this.owned.has(v)) this.free.push(v);
+    this.stepTemps = outerTemps;
+    this.scopeBound = outerBound;
+  }
+
   private commitBody(): void {
     const L = this.L;
     const C = this.c;
@@ -640,14 +778,16 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) =>
       mem.readPorts.forEach((p) => {
         if (p.kind !== 'sync') return;
-        const a = this.temp();
-        this.push(p.addr);
-        C.set(a);
-        for (let k = 0; k < this.words(p.data); k++) {
-          C.const(0);
-          this.syncReadValue(mi, p, a, k);
-          C.store(shadow(p.data) + 4 * k);
-        }
+        this.scope(() => {
+          const a = this.temp();
+          this.push(p.addr);
+          C.set(a);
+          for (let k = 0; k < this.words(p.data); k++) {
+            C.const(0);
+            this.syncReadValue(mi, p, a, k);
+            C.store(shadow(p.data) + 4 * k);
+          }
+        });
         copyBack.push(p.data);
       }),
     );
@@ -659,21 +799,27 @@ class WasmGen {
     const direct: Reg[] = [];
     for (const r of L.flat.regs) {
       if (isState(r.d) || isState(r.en) || isState(r.reset?.net)) {
-        for (let k = 0; k < this.words(r.q); k++) {
-          C.const(0);
-          this.regValue(r, k);
-          C.store(shadow(r.q) + 4 * k);
-        }
+        this.scope(() => {
+          for (let k = 0; k < this.words(r.q); k++) {
+            C.const(0);
+            this.regValue(r, k);
+            C.store(shadow(r.q) + 4 * k);
+          }
+        });
         copyBack.push(r.q);
       } else direct.push(r);
     }
-    L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.memoryWrite(mi, p)));
+    // Memory writes, then registers whose next value is no state: stored in place. A value reloaded
+    // here after a scope has ended is still the pre-edge one (nothing read below is written above it).
+    L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
     for (const r of direct) {
-      for (let k = 0; k < this.words(r.q); k++) {
-        C.const(0);
-        this.regValue(r, k);
-        C.store(this.byte(r.q) + 4 * k);
-      }
+      this.scope(() => {
+        for (let k = 0; k < this.words(r.q); k++) {
+          C.const(0);
+          this.regValue(r, k);
+          C.store(this.byte(r.q) + 4 * k);
+        }
+      });
     }
     for (const id of copyBack) for (let k = 0; k < this.words(id); k++) C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
   }

@@ -8,6 +8,7 @@ export const op = {
   end: 0x0b,
   br: 0x0c,
   brIf: 0x0d,
+  call: 0x10,
   select: 0x1b,
   localGet: 0x20,
   localSet: 0x21,
@@ -114,20 +115,33 @@ export interface WasmFunction {
   readonly code: Code;
 }
 
-/** V8 refuses a function body over 7,654,321 bytes; stay clear of it. */
-export const WASM_FUNCTION_BYTES = 7_000_000;
+/** V8 refuses a function body over 7,654,321 bytes; stay clear of it (tests lower it to force splitting). */
+export const wasmLimits = { functionBytes: 7_000_000, locals: 50_000 };
 
 /** A netlist too large for one WebAssembly function (the caller falls back to JavaScript). */
 export class WasmSizeError extends Error {
   override name = 'WasmSizeError';
-  constructor(fn: string, bytes: number) {
-    super(`the WebAssembly function '${fn}' would take ${bytes} bytes, over the engine's limit of ${WASM_FUNCTION_BYTES}`);
+  constructor(
+    readonly fn: string,
+    why: string,
+    /** How many times over the tighter limit the function is. */
+    readonly over: number,
+  ) {
+    super(`the WebAssembly function '${fn}' ${why}`);
   }
+}
+
+/** Throws WasmSizeError for a function over the engine's limits (as soon as it is generated: fail fast). */
+export function checkFunctionSize<F extends WasmFunction>(f: F): F {
+  const bytes = f.code.bytes.length / wasmLimits.functionBytes;
+  const locals = (f.locals + I64_LOCALS + (f.params ?? 0)) / wasmLimits.locals;
+  if (bytes > 1 || locals > 1) throw new WasmSizeError(f.name, `would take ${f.code.bytes.length} bytes and ${f.locals} locals, over the limits of ${wasmLimits.functionBytes} and ${wasmLimits.locals}`, Math.max(bytes, locals));
+  return f;
 }
 
 /** A module importing `env.memory` and exporting the given functions. */
 export function wasmModule(memoryPages: number, functions: readonly WasmFunction[]): Uint8Array<ArrayBuffer> {
-  for (const f of functions) if (f.code.bytes.length > WASM_FUNCTION_BYTES) throw new WasmSizeError(f.name, f.code.bytes.length);
+  functions.forEach(checkFunctionSize);
   const arities = [...new Set(functions.map((f) => f.params ?? 0))];
   const type = section(1, vec(arities.map((n) => [0x60, ...uleb(n), ...Array(n).fill(0x7f), 0])));
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(memoryPages)]]));

@@ -1,0 +1,1 @@
+UnifiedMainMemory_ports4_threadWords64_threads4.sv

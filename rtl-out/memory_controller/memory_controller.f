@@ -1,0 +1,1 @@
+MemoryController_icCores2_rtCores2_triangleCountBits10.sv
