@@ -20,7 +20,8 @@ const kernel = `
 `;
 
 describe('rtgpu run on the whole GPU', () => {
-  for (const sim of ['ts', 'verilator', 'icarus']) {
+  // Verilator and Icarus run the same job in test/gpu/gpuCosim.test.ts (one build of rtgpu_top per run).
+  for (const sim of ['ts']) {
     test(`--sim ${sim}`, async () => {
       const file = join(tempDir('runcore'), 'k.s');
       writeFileSync(file, kernel);

@@ -438,10 +438,11 @@ export class MemoryControllerModel {
       else state = STATE.request;
       [this.stream, this.stored, this.lastStored, this.wordsRewritten] = [[], 0, -1, false];
       // frame_done in the middle of a load (which the command patcher never sends then) sends the engine
-      // back to idle and the load starts again, but the words left in the beat buffer are not dropped: the
-      // new load stores them first. The cycle model does the same; the scoreboard skips such a load.
-      this.scored = this.bufferWords === 0;
-      if (!this.scored) this.coverage.staleRestarts++;
+      // back to idle; the load starts again with an empty beat buffer.
+      if (this.bufferWords !== 0) this.coverage.staleRestarts++;
+      this.bufferWords = 0;
+      this.bufferPos = 0;
+      this.scored = true;
       this.coverage.loads[next as 0 | 1 | 2]++;
     }
     if (this.state === STATE.request && ins.dma_rd_req_ready === 1n) state = STATE.receive;
@@ -462,7 +463,8 @@ export class MemoryControllerModel {
       this.bufferPos = 0;
       this.beatsLeft--;
     } else if (emit) this.bufferWords--;
-    if (ins.tri_load_error === 1n) raise(ERROR_CODE.triangleImage);
+    // The triangle memories' sticky error clears at the edge of tri_load_start: not raised in that cycle.
+    if (ins.tri_load_error === 1n && !(beginLoad && !tooLong && next === 2)) raise(ERROR_CODE.triangleImage);
     if (ins.internal_error === 1n) raise(ERROR_CODE.internal);
 
     // The frame.

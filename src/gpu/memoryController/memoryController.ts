@@ -6,7 +6,8 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
 import { lowestOf, pick } from '../selection.ts';
-import { ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+import { hostPorts } from './hostPorts.ts';
+import { ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG } from './registers.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
@@ -20,28 +21,7 @@ const STATE = { idle: 0, request: 1, receive: 2, run: 3, readResult: 4, writeRes
 export const MemoryController = defineModule(
   'MemoryController',
   (p: MemoryControllerParams) => ({
-    // Host: MMIO (registered read: data the cycle after mmio_rd_en).
-    mmio_wr_en: input(Bool),
-    mmio_wr_addr: input(UInt(REG_ADDR_BITS)),
-    mmio_wr_data: input(UInt(32)),
-    mmio_rd_en: input(Bool),
-    mmio_rd_addr: input(UInt(REG_ADDR_BITS)),
-    mmio_rd_valid: output(Bool),
-    mmio_rd_data: output(UInt(32)),
-    // Host: DMA reads (one request of `beats` 16-byte beats, then the beats) and writes (one beat each).
-    dma_rd_req_valid: output(Bool),
-    dma_rd_req_addr: output(UInt(64)),
-    dma_rd_req_beats: output(UInt(32)),
-    dma_rd_req_ready: input(Bool),
-    dma_rd_valid: input(Bool),
-    dma_rd_data: input(UInt(128)),
-    dma_rd_ready: output(Bool),
-    dma_wr_valid: output(Bool),
-    dma_wr_addr: output(UInt(64)),
-    dma_wr_data: output(UInt(128)),
-    dma_wr_ready: input(Bool),
-    /** Level: STATUS.DONE or STATUS.ERROR. */
-    irq: output(Bool),
+    ...hostPorts(),
     // The memories' load ports (every core's copy is written at once).
     imem_we: output(Bool),
     cmem_we: output(Bool),

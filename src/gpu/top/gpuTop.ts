@@ -1,13 +1,14 @@
 // The whole GPU (`rtgpu_top`): memory controller, command patcher, patch dispatcher, IC buffer, RT core
 // tiles (core + instruction and constant memories), IC systems (core + triangle memory) and the
 // unified main memory, behind the host interface (MMIO + DMA).
-import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { defineModule, lit, mux } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
 import { IcSystem } from '../icCore/icSystem.ts';
 import { MemoryController } from '../memoryController/memoryController.ts';
-import { REG_ADDR_BITS } from '../memoryController/registers.ts';
+import { hostPorts } from '../memoryController/hostPorts.ts';
+import { passThrough } from '../passThrough.ts';
 import { triangleIdBits } from '../memory/triangleMemory.ts';
 import { UnifiedMainMemory } from '../memory/unifiedMainMemory.ts';
 import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispatcher.ts';
@@ -29,29 +30,6 @@ export const defaultGpuParams: GpuParams = { rtCores: 4, icCores: 2, triangles: 
 
 export const GPU_TOP_NAME = 'rtgpu_top';
 
-/** The host interface: MMIO registers (docs/host-interface.md) and the DMA channels. */
-export const hostPorts = () => ({
-  mmio_wr_en: input(Bool),
-  mmio_wr_addr: input(UInt(REG_ADDR_BITS)),
-  mmio_wr_data: input(UInt(32)),
-  mmio_rd_en: input(Bool),
-  mmio_rd_addr: input(UInt(REG_ADDR_BITS)),
-  mmio_rd_valid: output(Bool),
-  mmio_rd_data: output(UInt(32)),
-  dma_rd_req_valid: output(Bool),
-  dma_rd_req_addr: output(UInt(64)),
-  dma_rd_req_beats: output(UInt(32)),
-  dma_rd_req_ready: input(Bool),
-  dma_rd_valid: input(Bool),
-  dma_rd_data: input(UInt(128)),
-  dma_rd_ready: output(Bool),
-  dma_wr_valid: output(Bool),
-  dma_wr_addr: output(UInt(64)),
-  dma_wr_data: output(UInt(128)),
-  dma_wr_ready: input(Bool),
-  irq: output(Bool),
-});
-
 export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m, io, p) => {
   checkCoreCounts(p, 'GpuTop');
   const rt = Array.from({ length: p.rtCores }, (_, c) => c);
@@ -65,8 +43,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   const ics = ic.map((k) => m.instance(IcSystem, { fadd: 3, fmul: 3, fdiv: 14, triangles: p.triangles, vertices: p.vertices }, { name: `ic_core${k}` }));
 
   // Host interface.
-  for (const name of ['mmio_wr_en', 'mmio_wr_addr', 'mmio_wr_data', 'mmio_rd_en', 'mmio_rd_addr', 'dma_rd_req_ready', 'dma_rd_valid', 'dma_rd_data', 'dma_wr_ready'] as const) mc.io[name].set(io[name] as never);
-  for (const name of ['mmio_rd_valid', 'mmio_rd_data', 'dma_rd_req_valid', 'dma_rd_req_addr', 'dma_rd_req_beats', 'dma_rd_ready', 'dma_wr_valid', 'dma_wr_addr', 'dma_wr_data', 'irq'] as const) io[name].set(mc.io[name] as never);
+  passThrough(hostPorts(), io, mc.io);
 
   // Memory controller <-> command patcher.
   cp.io.start.set(mc.io.cp_start);
