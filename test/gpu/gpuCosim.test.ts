@@ -31,4 +31,15 @@ describe('rtgpu_top on TS, Verilator and Icarus', () => {
     const iss = await runGpu(job, { sim: 'iss' });
     expect(run.pixels.map((p) => [...p.ret])).toEqual(iss.pixels.map((p) => [...p.ret]));
   }, 1_200_000);
+
+  test('random DMA stalls on both channels: the run replays in lockstep and the pixels do not change', async () => {
+    const seed = Number(process.env.RTGPU_SEED ?? 17);
+    console.log(`DMA stall seed ${seed} (RTGPU_SEED)`);
+    const job = buildFrame({ kernel: 'id', camera: defaultCamera, width: 8, height: 6, scene: defaultScene() });
+    const run = runFrameOnTs(job, { sim: 'ts', dmaStallSeed: seed });
+    const replay = await replayRecording(run.design, run.recording, ['ts', 'verilator', 'icarus'], () => {}, gpuSimulator(run.design));
+    expect(replay.mismatch && formatMismatch(replay.mismatch)).toBeNull();
+    const iss = await runGpu(job, { sim: 'iss' });
+    expect(run.pixels.map((p) => [...p.ret])).toEqual(iss.pixels.map((p) => [...p.ret]));
+  }, 600_000);
 });

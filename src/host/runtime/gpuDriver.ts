@@ -196,7 +196,7 @@ export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
     } else {
       done = h.runBatch(Math.min(4096, maxCycles - elapsed()));
     }
-    if (elapsed() - progressAt >= 65536) {
+    if (elapsed() - progressAt >= 8192) {
       progressAt = elapsed();
       report();
     }
