@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { elaborate } from '../src/hdl/index.ts';
 import { emitSystemVerilog } from '../src/hdl/emit/index.ts';
-import { yosysSynthStats } from '../src/hdl/cosim/rtlChecks.ts';
+import { synthesize } from '../src/hdl/synth/synthesize.ts';
 import { floatUnit, floatUnits } from '../src/hdl/lib/float/vectors.ts';
 
 
@@ -18,7 +18,7 @@ for (const spec of specs) {
   for (const stages of latencies) {
     const design = elaborate(spec.def, { stages }).design;
     const e = emitSystemVerilog(design);
-    const s = await yosysSynthStats({ top: design.top, files: e.files, fileList: e.fileList });
-    console.log(`| ${spec.op} | ${stages} | ${s.cells} | ${s.flipFlops} | ${s.depth} |`);
+    const s = await synthesize({ top: design.top, files: e.files, fileList: e.fileList }, 'generic', { depth: 'top' });
+    console.log(`| ${spec.op} | ${stages} | ${s.total.luts + s.total.ffs} | ${s.total.ffs} | ${s.modules[0]!.depth!.levels} |`);
   }
 }

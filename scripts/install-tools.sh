@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys) from Debian packages when missing.
+# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40) from Debian packages when missing.
 set -euo pipefail
 
 missing=()
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 { command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1; } || missing+=(iverilog)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+command -v nextpnr-ice40 >/dev/null 2>&1 || missing+=(nextpnr-ice40)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-tools: verilator, iverilog and yosys are installed"
+  echo "install-tools: verilator, iverilog, yosys and nextpnr-ice40 are installed"
   exit 0
 fi
 

@@ -131,85 +131,85 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [31:0] fadd3_b; // rtCore.ts:238
   logic fadd3_out_valid; // rtCore.ts:238
   logic [31:0] fadd3_result; // rtCore.ts:238
-  logic fmul0_in_valid; // rtCore.ts:258
-  logic [31:0] fmul0_a; // rtCore.ts:258
-  logic [31:0] fmul0_b; // rtCore.ts:258
-  logic fmul0_out_valid; // rtCore.ts:258
-  logic [31:0] fmul0_result; // rtCore.ts:258
-  logic fmul1_in_valid; // rtCore.ts:258
-  logic [31:0] fmul1_a; // rtCore.ts:258
-  logic [31:0] fmul1_b; // rtCore.ts:258
-  logic fmul1_out_valid; // rtCore.ts:258
-  logic [31:0] fmul1_result; // rtCore.ts:258
-  logic fmul2_in_valid; // rtCore.ts:258
-  logic [31:0] fmul2_a; // rtCore.ts:258
-  logic [31:0] fmul2_b; // rtCore.ts:258
-  logic fmul2_out_valid; // rtCore.ts:258
-  logic [31:0] fmul2_result; // rtCore.ts:258
-  logic fmul3_in_valid; // rtCore.ts:258
-  logic [31:0] fmul3_a; // rtCore.ts:258
-  logic [31:0] fmul3_b; // rtCore.ts:258
-  logic fmul3_out_valid; // rtCore.ts:258
-  logic [31:0] fmul3_result; // rtCore.ts:258
-  logic fdiv0_in_valid; // rtCore.ts:258
-  logic [31:0] fdiv0_a; // rtCore.ts:258
-  logic [31:0] fdiv0_b; // rtCore.ts:258
-  logic fdiv0_out_valid; // rtCore.ts:258
-  logic [31:0] fdiv0_result; // rtCore.ts:258
-  logic fdiv1_in_valid; // rtCore.ts:258
-  logic [31:0] fdiv1_a; // rtCore.ts:258
-  logic [31:0] fdiv1_b; // rtCore.ts:258
-  logic fdiv1_out_valid; // rtCore.ts:258
-  logic [31:0] fdiv1_result; // rtCore.ts:258
-  logic fdiv2_in_valid; // rtCore.ts:258
-  logic [31:0] fdiv2_a; // rtCore.ts:258
-  logic [31:0] fdiv2_b; // rtCore.ts:258
-  logic fdiv2_out_valid; // rtCore.ts:258
-  logic [31:0] fdiv2_result; // rtCore.ts:258
-  logic fdiv3_in_valid; // rtCore.ts:258
-  logic [31:0] fdiv3_a; // rtCore.ts:258
-  logic [31:0] fdiv3_b; // rtCore.ts:258
-  logic fdiv3_out_valid; // rtCore.ts:258
-  logic [31:0] fdiv3_result; // rtCore.ts:258
-  logic fsqrt_in_valid; // rtCore.ts:267
-  logic [31:0] fsqrt_a; // rtCore.ts:267
-  logic fsqrt_out_valid; // rtCore.ts:267
-  logic [31:0] fsqrt_result; // rtCore.ts:267
-  logic itof_in_valid; // rtCore.ts:267
-  logic [31:0] itof_a; // rtCore.ts:267
-  logic itof_out_valid; // rtCore.ts:267
-  logic [31:0] itof_result; // rtCore.ts:267
-  logic ftoi_in_valid; // rtCore.ts:267
-  logic [31:0] ftoi_a; // rtCore.ts:267
-  logic ftoi_out_valid; // rtCore.ts:267
-  logic [31:0] ftoi_result; // rtCore.ts:267
-  logic fcmp_in_valid; // rtCore.ts:275
-  logic [31:0] fcmp_a; // rtCore.ts:275
-  logic [31:0] fcmp_b; // rtCore.ts:275
-  logic fcmp_out_valid; // rtCore.ts:275
-  logic [1:0] fcmp_flags; // rtCore.ts:275
-  logic fcmp_lt; // rtCore.ts:275
-  logic fcmp_eq; // rtCore.ts:275
-  logic fcmp_gt; // rtCore.ts:275
-  logic fcmp_unordered; // rtCore.ts:275
-  logic int_divider_start; // rtCore.ts:279
-  logic [31:0] int_divider_a; // rtCore.ts:279
-  logic [31:0] int_divider_b; // rtCore.ts:279
-  logic int_divider_done; // rtCore.ts:279
-  logic [31:0] int_divider_quotient; // rtCore.ts:279
-  logic [31:0] scalarResult; // rtCore.ts:306
-  logic [127:0] vectorOut; // rtCore.ts:327
-  logic taken; // rtCore.ts:368
+  logic fmul0_in_valid; // rtCore.ts:263
+  logic [31:0] fmul0_a; // rtCore.ts:263
+  logic [31:0] fmul0_b; // rtCore.ts:263
+  logic fmul0_out_valid; // rtCore.ts:263
+  logic [31:0] fmul0_result; // rtCore.ts:263
+  logic fmul1_in_valid; // rtCore.ts:263
+  logic [31:0] fmul1_a; // rtCore.ts:263
+  logic [31:0] fmul1_b; // rtCore.ts:263
+  logic fmul1_out_valid; // rtCore.ts:263
+  logic [31:0] fmul1_result; // rtCore.ts:263
+  logic fmul2_in_valid; // rtCore.ts:263
+  logic [31:0] fmul2_a; // rtCore.ts:263
+  logic [31:0] fmul2_b; // rtCore.ts:263
+  logic fmul2_out_valid; // rtCore.ts:263
+  logic [31:0] fmul2_result; // rtCore.ts:263
+  logic fmul3_in_valid; // rtCore.ts:263
+  logic [31:0] fmul3_a; // rtCore.ts:263
+  logic [31:0] fmul3_b; // rtCore.ts:263
+  logic fmul3_out_valid; // rtCore.ts:263
+  logic [31:0] fmul3_result; // rtCore.ts:263
+  logic fdiv0_in_valid; // rtCore.ts:263
+  logic [31:0] fdiv0_a; // rtCore.ts:263
+  logic [31:0] fdiv0_b; // rtCore.ts:263
+  logic fdiv0_out_valid; // rtCore.ts:263
+  logic [31:0] fdiv0_result; // rtCore.ts:263
+  logic fdiv1_in_valid; // rtCore.ts:263
+  logic [31:0] fdiv1_a; // rtCore.ts:263
+  logic [31:0] fdiv1_b; // rtCore.ts:263
+  logic fdiv1_out_valid; // rtCore.ts:263
+  logic [31:0] fdiv1_result; // rtCore.ts:263
+  logic fdiv2_in_valid; // rtCore.ts:263
+  logic [31:0] fdiv2_a; // rtCore.ts:263
+  logic [31:0] fdiv2_b; // rtCore.ts:263
+  logic fdiv2_out_valid; // rtCore.ts:263
+  logic [31:0] fdiv2_result; // rtCore.ts:263
+  logic fdiv3_in_valid; // rtCore.ts:263
+  logic [31:0] fdiv3_a; // rtCore.ts:263
+  logic [31:0] fdiv3_b; // rtCore.ts:263
+  logic fdiv3_out_valid; // rtCore.ts:263
+  logic [31:0] fdiv3_result; // rtCore.ts:263
+  logic fsqrt_in_valid; // rtCore.ts:272
+  logic [31:0] fsqrt_a; // rtCore.ts:272
+  logic fsqrt_out_valid; // rtCore.ts:272
+  logic [31:0] fsqrt_result; // rtCore.ts:272
+  logic itof_in_valid; // rtCore.ts:272
+  logic [31:0] itof_a; // rtCore.ts:272
+  logic itof_out_valid; // rtCore.ts:272
+  logic [31:0] itof_result; // rtCore.ts:272
+  logic ftoi_in_valid; // rtCore.ts:272
+  logic [31:0] ftoi_a; // rtCore.ts:272
+  logic ftoi_out_valid; // rtCore.ts:272
+  logic [31:0] ftoi_result; // rtCore.ts:272
+  logic fcmp_in_valid; // rtCore.ts:280
+  logic [31:0] fcmp_a; // rtCore.ts:280
+  logic [31:0] fcmp_b; // rtCore.ts:280
+  logic fcmp_out_valid; // rtCore.ts:280
+  logic [1:0] fcmp_flags; // rtCore.ts:280
+  logic fcmp_lt; // rtCore.ts:280
+  logic fcmp_eq; // rtCore.ts:280
+  logic fcmp_gt; // rtCore.ts:280
+  logic fcmp_unordered; // rtCore.ts:280
+  logic int_divider_start; // rtCore.ts:284
+  logic [31:0] int_divider_a; // rtCore.ts:284
+  logic [31:0] int_divider_b; // rtCore.ts:284
+  logic int_divider_done; // rtCore.ts:284
+  logic [31:0] int_divider_quotient; // rtCore.ts:284
+  logic [31:0] scalarResult; // rtCore.ts:311
+  logic [127:0] vectorOut; // rtCore.ts:332
+  logic taken; // rtCore.ts:374
   logic end_eq; // rtCore.ts:158
   logic end_eq_1; // rtCore.ts:158
   logic end_or; // rtCore.ts:158
   logic context_switch_eq; // rtCore.ts:159
   logic fault_eq; // rtCore.ts:160
   logic fault_or; // rtCore.ts:160
-  logic busy_or; // rtCore.ts:389
-  logic busy_or_1; // rtCore.ts:389
-  logic imem_addr_not; // rtCore.ts:381
-  logic imem_addr_and; // rtCore.ts:381
+  logic busy_or; // rtCore.ts:395
+  logic busy_or_1; // rtCore.ts:395
+  logic imem_addr_not; // rtCore.ts:387
+  logic imem_addr_and; // rtCore.ts:387
   logic imem_addr_and_1; // rtCore.ts:220
   logic imem_addr_and_2; // rtCore.ts:220
   logic waitLoad_eq; // rtCore.ts:221
@@ -263,49 +263,49 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic imem_addr_or_9; // decode.ts:35
   logic imem_addr_eq_14; // decode.ts:35
   logic imem_addr_or_10; // decode.ts:35
-  logic latency_or; // rtCore.ts:293
+  logic floatClass; // rtCore.ts:260
   logic [1:0] mul_slice; // decode.ts:48
   logic mul; // decode.ts:48
   logic [1:0] div_slice; // decode.ts:49
   logic div; // decode.ts:49
-  logic [5:0] latency_mux; // rtCore.ts:294
-  logic [5:0] latency_mux_1; // rtCore.ts:294
+  logic [5:0] latency_mux; // rtCore.ts:299
+  logic [5:0] latency_mux_1; // rtCore.ts:299
   logic imem_addr_eq_15; // decode.ts:35
   logic imem_addr_eq_16; // decode.ts:35
   logic imem_addr_eq_17; // decode.ts:35
-  logic [5:0] latency_mux_2; // rtCore.ts:295
-  logic [5:0] latency_mux_3; // rtCore.ts:295
-  logic [5:0] latency_mux_4; // rtCore.ts:295
-  logic [5:0] latency_mux_5; // rtCore.ts:292
-  logic [5:0] latency_mux_6; // rtCore.ts:289
-  logic [5:0] latency; // rtCore.ts:286
-  logic exDone_eq; // rtCore.ts:299
-  logic exDone; // rtCore.ts:299
-  logic access_or; // rtCore.ts:337
-  logic access; // rtCore.ts:337
-  logic [15:0] isOwn_slice; // rtCore.ts:335
-  logic [15:0] ownBase; // rtCore.ts:334
-  logic isOwn_eq; // rtCore.ts:335
-  logic isOwn_not; // rtCore.ts:335
-  logic [13:0] isOwn_slice_1; // rtCore.ts:335
-  logic isOwn_ule; // rtCore.ts:335
-  logic isOwn_or; // rtCore.ts:335
-  logic isOwn; // rtCore.ts:335
-  logic mainAccess; // rtCore.ts:338
-  logic [16:0] isConst_slice; // rtCore.ts:336
-  logic isConst_eq; // rtCore.ts:336
-  logic isConst_and; // rtCore.ts:336
-  logic isConst_not; // rtCore.ts:336
-  logic isConst; // rtCore.ts:336
-  logic constAccess; // rtCore.ts:339
-  logic memDone_mux; // rtCore.ts:348
-  logic memDone; // rtCore.ts:348
-  logic memStall_not; // rtCore.ts:350
-  logic memStall; // rtCore.ts:350
-  logic exAdvance_not; // rtCore.ts:355
-  logic exAdvance; // rtCore.ts:355
-  logic exHold_not; // rtCore.ts:356
-  logic exHold; // rtCore.ts:356
+  logic [5:0] latency_mux_2; // rtCore.ts:300
+  logic [5:0] latency_mux_3; // rtCore.ts:300
+  logic [5:0] latency_mux_4; // rtCore.ts:300
+  logic [5:0] latency_mux_5; // rtCore.ts:297
+  logic [5:0] latency_mux_6; // rtCore.ts:294
+  logic [5:0] latency; // rtCore.ts:291
+  logic exDone_eq; // rtCore.ts:304
+  logic exDone; // rtCore.ts:304
+  logic access_or; // rtCore.ts:342
+  logic access; // rtCore.ts:342
+  logic [15:0] isOwn_slice; // rtCore.ts:340
+  logic [15:0] ownBase; // rtCore.ts:339
+  logic isOwn_eq; // rtCore.ts:340
+  logic isOwn_not; // rtCore.ts:340
+  logic [13:0] isOwn_slice_1; // rtCore.ts:340
+  logic isOwn_ule; // rtCore.ts:340
+  logic isOwn_or; // rtCore.ts:340
+  logic isOwn; // rtCore.ts:340
+  logic mainAccess; // rtCore.ts:343
+  logic [16:0] isConst_slice; // rtCore.ts:341
+  logic isConst_eq; // rtCore.ts:341
+  logic isConst_and; // rtCore.ts:341
+  logic isConst_not; // rtCore.ts:341
+  logic isConst; // rtCore.ts:341
+  logic constAccess; // rtCore.ts:344
+  logic memDone_mux; // rtCore.ts:354
+  logic memDone; // rtCore.ts:354
+  logic memStall_not; // rtCore.ts:356
+  logic memStall; // rtCore.ts:356
+  logic exAdvance_not; // rtCore.ts:361
+  logic exAdvance; // rtCore.ts:361
+  logic exHold_not; // rtCore.ts:362
+  logic exHold; // rtCore.ts:362
   logic [5:0] op; // rtCore.ts:167
   logic imem_addr_eq_18; // decode.ts:35
   logic imem_addr_eq_19; // decode.ts:35
@@ -323,11 +323,11 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic imem_addr_eq_25; // decode.ts:35
   logic imem_addr_eq_26; // decode.ts:35
   logic imem_addr_or_17; // decode.ts:35
-  logic flagPending; // rtCore.ts:358
-  logic flagWait_and; // rtCore.ts:362
-  logic flagWait_not; // rtCore.ts:362
-  logic flagWait; // rtCore.ts:362
-  logic deStall_or; // rtCore.ts:366
+  logic flagPending; // rtCore.ts:364
+  logic flagWait_and; // rtCore.ts:368
+  logic flagWait_not; // rtCore.ts:368
+  logic flagWait; // rtCore.ts:368
+  logic deStall_or; // rtCore.ts:372
   logic imem_addr_eq_27; // decode.ts:35
   logic imem_addr_eq_28; // decode.ts:35
   logic imem_addr_eq_29; // decode.ts:35
@@ -389,18 +389,18 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic writesScalar_and; // decode.ts:55
   logic imem_addr_eq_57; // decode.ts:35
   logic writesScalar; // decode.ts:56
-  logic retWait_and; // rtCore.ts:364
+  logic retWait_and; // rtCore.ts:370
   logic [4:0] fB; // rtCore.ts:169
-  logic retWait_eq; // rtCore.ts:364
-  logic retWait_and_1; // rtCore.ts:364
-  logic retWait_and_2; // rtCore.ts:364
-  logic retWait_and_3; // rtCore.ts:364
-  logic retWait_eq_1; // rtCore.ts:364
-  logic retWait_and_4; // rtCore.ts:364
-  logic retWait_or; // rtCore.ts:364
-  logic retWait; // rtCore.ts:364
-  logic deStall_or_1; // rtCore.ts:366
-  logic deStall; // rtCore.ts:366
+  logic retWait_eq; // rtCore.ts:370
+  logic retWait_and_1; // rtCore.ts:370
+  logic retWait_and_2; // rtCore.ts:370
+  logic retWait_and_3; // rtCore.ts:370
+  logic retWait_eq_1; // rtCore.ts:370
+  logic retWait_and_4; // rtCore.ts:370
+  logic retWait_or; // rtCore.ts:370
+  logic retWait; // rtCore.ts:370
+  logic deStall_or_1; // rtCore.ts:372
+  logic deStall; // rtCore.ts:372
   logic [17:0] pcFault_slice; // rtCore.ts:204
   logic pcFault; // rtCore.ts:204
   logic imem_addr_eq_58; // decode.ts:35
@@ -506,10 +506,10 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [1:0] endKind_mux_1; // rtCore.ts:205
   logic [1:0] endKind; // rtCore.ts:205
   logic halts; // rtCore.ts:206
-  logic imem_addr_or_92; // rtCore.ts:381
-  logic imem_addr_and_13; // rtCore.ts:381
-  logic nextPc_not; // rtCore.ts:380
-  logic nextPc_and; // rtCore.ts:380
+  logic imem_addr_or_92; // rtCore.ts:387
+  logic imem_addr_and_13; // rtCore.ts:387
+  logic nextPc_not; // rtCore.ts:386
+  logic nextPc_and; // rtCore.ts:386
   logic imem_addr_and_14; // rtCore.ts:211
   logic imem_addr_not_1; // rtCore.ts:211
   logic imem_addr_and_15; // rtCore.ts:211
@@ -559,11 +559,12 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [31:0] deImm_sext; // rtCore.ts:195
   logic [31:0] deImm_zext; // rtCore.ts:195
   logic [31:0] deImm; // rtCore.ts:195
-  logic [31:0] target_add; // rtCore.ts:379
-  logic [31:0] target; // rtCore.ts:379
-  logic [31:0] nextPc_mux; // rtCore.ts:380
-  logic [31:0] nextPc; // rtCore.ts:380
-  logic [31:0] imem_addr_mux_4; // rtCore.ts:381
+  logic [31:0] target_add; // rtCore.ts:385
+  logic [31:0] target; // rtCore.ts:385
+  logic [31:0] nextPc_mux; // rtCore.ts:386
+  logic [31:0] nextPc; // rtCore.ts:386
+  logic [31:0] imem_addr_mux_4; // rtCore.ts:387
+  logic mem_data_write_and; // rtCore.ts:348
   logic scalar_rf_raddr_1_eq; // decode.ts:35
   logic [4:0] fA; // rtCore.ts:168
   logic [4:0] fC; // rtCore.ts:170
@@ -577,8 +578,8 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [3:0] v2Addr; // rtCore.ts:177
   logic wbWriteV; // rtCore.ts:142
   logic [1:0] flag_next; // rtCore.ts:90
-  logic flag_sel_and; // rtCore.ts:430
-  logic flag_sel_and_1; // rtCore.ts:429
+  logic flag_sel_and; // rtCore.ts:436
+  logic flag_sel_and_1; // rtCore.ts:435
   logic flag_eq; // decode.ts:35
   logic a_eq; // rtCore.ts:215
   logic flag_and; // rtCore.ts:211
@@ -610,28 +611,28 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [31:0] flag_mux_3; // rtCore.ts:211
   logic [31:0] s2_1; // rtCore.ts:216
   logic [31:0] b; // rtCore.ts:226
-  logic intFlag_eq; // rtCore.ts:303
-  logic signedLess; // rtCore.ts:302
-  logic [1:0] intFlag_mux; // rtCore.ts:303
-  logic [1:0] intFlag; // rtCore.ts:303
-  logic [1:0] exFlag; // rtCore.ts:304
-  logic [1:0] flag_p; // rtCore.ts:429
+  logic intFlag_eq; // rtCore.ts:308
+  logic signedLess; // rtCore.ts:307
+  logic [1:0] intFlag_mux; // rtCore.ts:308
+  logic [1:0] intFlag; // rtCore.ts:308
+  logic [1:0] exFlag; // rtCore.ts:309
+  logic [1:0] flag_p; // rtCore.ts:435
   logic deValid_next; // rtCore.ts:94
-  logic deValid_sel_not; // rtCore.ts:382
-  logic deValid_sel_and; // rtCore.ts:382
-  logic deIssue_not; // rtCore.ts:367
-  logic deIssue; // rtCore.ts:367
-  logic deValid_not; // rtCore.ts:386
-  logic deValid_p; // rtCore.ts:367
+  logic deValid_sel_not; // rtCore.ts:388
+  logic deValid_sel_and; // rtCore.ts:388
+  logic deIssue_not; // rtCore.ts:373
+  logic deIssue; // rtCore.ts:373
+  logic deValid_not; // rtCore.ts:392
+  logic deValid_p; // rtCore.ts:373
   logic [31:0] dePc_next; // rtCore.ts:95
-  logic [31:0] dePc_p; // rtCore.ts:367
+  logic [31:0] dePc_p; // rtCore.ts:373
   logic exValid_next; // rtCore.ts:97
-  logic exValid_p; // rtCore.ts:355
+  logic exValid_p; // rtCore.ts:361
   logic [31:0] exPc_next; // rtCore.ts:98
   logic [5:0] exOp_next; // rtCore.ts:99
   logic [31:0] exS1_next; // rtCore.ts:100
   logic [31:0] exS1_p; // rtCore.ts:97
-  logic [31:0] exS1_p_1; // rtCore.ts:355
+  logic [31:0] exS1_p_1; // rtCore.ts:361
   logic [31:0] exS2_next; // rtCore.ts:101
   logic exS2_eq; // rtCore.ts:188
   logic exS2_eq_1; // rtCore.ts:188
@@ -639,7 +640,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [31:0] exS2_mux; // rtCore.ts:188
   logic [31:0] exS2_mux_1; // rtCore.ts:188
   logic [31:0] exS2_p; // rtCore.ts:97
-  logic [31:0] exS2_p_1; // rtCore.ts:355
+  logic [31:0] exS2_p_1; // rtCore.ts:361
   logic [127:0] exV1_next; // rtCore.ts:102
   logic [3:0] exV1_slice; // rtCore.ts:189
   logic exV1_eq; // rtCore.ts:189
@@ -657,7 +658,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [127:0] exV1_mux_1; // rtCore.ts:213
   logic [127:0] exV1_mux_2; // rtCore.ts:213
   logic [127:0] exV1_p; // rtCore.ts:97
-  logic [127:0] exV1_p_1; // rtCore.ts:355
+  logic [127:0] exV1_p_1; // rtCore.ts:361
   logic [127:0] exV2_next; // rtCore.ts:103
   logic [3:0] exV2_slice; // rtCore.ts:189
   logic exV2_eq; // rtCore.ts:189
@@ -675,10 +676,10 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic [127:0] exV2_mux_1; // rtCore.ts:213
   logic [127:0] exV2_mux_2; // rtCore.ts:213
   logic [127:0] exV2_p; // rtCore.ts:97
-  logic [127:0] exV2_p_1; // rtCore.ts:355
+  logic [127:0] exV2_p_1; // rtCore.ts:361
   logic [31:0] exImm_next; // rtCore.ts:104
   logic [1:0] exLane_next; // rtCore.ts:105
-  logic [1:0] exLane_slice; // rtCore.ts:401
+  logic [1:0] exLane_slice; // rtCore.ts:407
   logic [4:0] exDest_next; // rtCore.ts:106
   logic [4:0] exS1Addr_next; // rtCore.ts:107
   logic [4:0] exS2Addr_next; // rtCore.ts:108
@@ -807,28 +808,28 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic v2_1; // rtCore.ts:202
   logic [1:0] exEnd_next; // rtCore.ts:112
   logic [5:0] exCycle_next; // rtCore.ts:113
-  logic exCycle_sel_ne; // rtCore.ts:424
-  logic exCycle_sel_and; // rtCore.ts:424
-  logic [5:0] exCycle_add; // rtCore.ts:424
-  logic [5:0] exCycle_p; // rtCore.ts:424
+  logic exCycle_sel_ne; // rtCore.ts:430
+  logic exCycle_sel_and; // rtCore.ts:430
+  logic [5:0] exCycle_add; // rtCore.ts:430
+  logic [5:0] exCycle_p; // rtCore.ts:430
   logic [5:0] exCycle_p_1; // rtCore.ts:97
-  logic [5:0] exCycle_p_2; // rtCore.ts:355
+  logic [5:0] exCycle_p_2; // rtCore.ts:361
   logic memValid_next; // rtCore.ts:115
-  logic memValid_sel_not; // rtCore.ts:447
-  logic memValid_p; // rtCore.ts:447
+  logic memValid_sel_not; // rtCore.ts:453
+  logic memValid_p; // rtCore.ts:453
   logic [31:0] memPc_next; // rtCore.ts:116
   logic memLoad_next; // rtCore.ts:117
   logic memLoad_eq; // decode.ts:35
   logic memLoad_eq_1; // decode.ts:35
   logic memLoad_or; // decode.ts:35
-  logic memLoad_eq_2; // rtCore.ts:436
-  logic memLoad_and; // rtCore.ts:436
+  logic memLoad_eq_2; // rtCore.ts:442
+  logic memLoad_and; // rtCore.ts:442
   logic memStore_next; // rtCore.ts:118
   logic memStore_eq; // decode.ts:35
   logic memStore_eq_1; // decode.ts:35
   logic memStore_or; // decode.ts:35
-  logic memStore_eq_2; // rtCore.ts:437
-  logic memStore_and; // rtCore.ts:437
+  logic memStore_eq_2; // rtCore.ts:443
+  logic memStore_and; // rtCore.ts:443
   logic memVector_next; // rtCore.ts:119
   logic memVector_eq; // decode.ts:35
   logic memVector_eq_1; // decode.ts:35
@@ -894,48 +895,48 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic writesScalar_and_1; // decode.ts:55
   logic memWritesS_eq_29; // decode.ts:35
   logic writesScalar_1; // decode.ts:56
-  logic exWritesS_ne; // rtCore.ts:427
-  logic exWritesS_and; // rtCore.ts:427
-  logic exWritesS_ne_1; // rtCore.ts:427
-  logic exWritesS_and_1; // rtCore.ts:427
-  logic exWritesS_eq; // rtCore.ts:427
-  logic exWritesS; // rtCore.ts:427
+  logic exWritesS_ne; // rtCore.ts:433
+  logic exWritesS_and; // rtCore.ts:433
+  logic exWritesS_ne_1; // rtCore.ts:433
+  logic exWritesS_and_1; // rtCore.ts:433
+  logic exWritesS_eq; // rtCore.ts:433
+  logic exWritesS; // rtCore.ts:433
   logic memWritesV_next; // rtCore.ts:121
   logic memWritesV_eq; // decode.ts:35
   logic memWritesV_eq_1; // decode.ts:35
   logic memWritesV_or; // decode.ts:35
   logic writesVector; // decode.ts:57
-  logic [3:0] exWritesV_slice; // rtCore.ts:428
-  logic exWritesV_ne; // rtCore.ts:428
-  logic exWritesV_and; // rtCore.ts:428
-  logic exWritesV_eq; // rtCore.ts:428
-  logic exWritesV; // rtCore.ts:428
+  logic [3:0] exWritesV_slice; // rtCore.ts:434
+  logic exWritesV_ne; // rtCore.ts:434
+  logic exWritesV_and; // rtCore.ts:434
+  logic exWritesV_eq; // rtCore.ts:434
+  logic exWritesV; // rtCore.ts:434
   logic [4:0] memDest_next; // rtCore.ts:122
   logic [31:0] memResultS_next; // rtCore.ts:123
   logic [127:0] memResultV_next; // rtCore.ts:124
   logic [31:0] memAddr_next; // rtCore.ts:125
   logic [127:0] memStoreData_next; // rtCore.ts:126
   logic [1:0] memEnd_next; // rtCore.ts:127
-  logic memWaited_not; // rtCore.ts:349
-  logic memWaited_and; // rtCore.ts:349
+  logic memWaited_not; // rtCore.ts:355
+  logic memWaited_and; // rtCore.ts:355
   logic wbValid_next; // rtCore.ts:130
-  logic wbValid_sel_and; // rtCore.ts:450
+  logic wbValid_sel_and; // rtCore.ts:456
   logic [31:0] wbPc_next; // rtCore.ts:131
   logic wbWritesS_next; // rtCore.ts:132
   logic wbWritesV_next; // rtCore.ts:133
   logic [4:0] wbDest_next; // rtCore.ts:134
   logic [31:0] wbResultS_next; // rtCore.ts:135
-  logic memFaulted_not; // rtCore.ts:340
-  logic memFaulted_and; // rtCore.ts:340
-  logic memFaulted_not_1; // rtCore.ts:340
-  logic memFaulted; // rtCore.ts:340
-  logic [31:0] loadedS_slice; // rtCore.ts:351
-  logic [31:0] loadedS_mux; // rtCore.ts:351
-  logic [31:0] loadedS; // rtCore.ts:351
-  logic [31:0] wbResultS_mux; // rtCore.ts:456
+  logic memFaulted_not; // rtCore.ts:345
+  logic memFaulted_and; // rtCore.ts:345
+  logic memFaulted_not_1; // rtCore.ts:345
+  logic memFaulted; // rtCore.ts:345
+  logic [31:0] loadedS_slice; // rtCore.ts:357
+  logic [31:0] loadedS_mux; // rtCore.ts:357
+  logic [31:0] loadedS; // rtCore.ts:357
+  logic [31:0] wbResultS_mux; // rtCore.ts:462
   logic [127:0] wbResultV_next; // rtCore.ts:136
-  logic [127:0] loadedV; // rtCore.ts:352
-  logic [127:0] wbResultV_mux; // rtCore.ts:457
+  logic [127:0] loadedV; // rtCore.ts:358
+  logic [127:0] wbResultV_mux; // rtCore.ts:463
   logic [1:0] wbEnd_next; // rtCore.ts:137
   logic wbFault_next; // rtCore.ts:138
   logic [31:0] pcOut_next; // rtCore.ts:161
@@ -1006,148 +1007,171 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   logic fadd3_b_slice_1; // rtCore.ts:29
   logic fadd3_b_xor; // rtCore.ts:29
   logic [30:0] fadd3_b_slice_2; // rtCore.ts:29
+  logic multipliers_and; // rtCore.ts:269
   logic [31:0] fmul0_a_slice; // rtCore.ts:27
+  logic [31:0] fmul0_a_mux; // rtCore.ts:235
   logic [31:0] fmul0_b_slice; // rtCore.ts:27
   logic [31:0] fmul0_b_mux; // rtCore.ts:234
+  logic [31:0] fmul0_b_mux_1; // rtCore.ts:236
+  logic [31:0] fmul1_a_slice; // rtCore.ts:27
   logic [31:0] fmul1_b_slice; // rtCore.ts:27
+  logic [31:0] fmul1_b_mux; // rtCore.ts:234
+  logic [31:0] fmul2_a_slice; // rtCore.ts:27
   logic [31:0] fmul2_b_slice; // rtCore.ts:27
+  logic [31:0] fmul2_b_mux; // rtCore.ts:234
+  logic [31:0] fmul3_a_slice; // rtCore.ts:27
   logic [31:0] fmul3_b_slice; // rtCore.ts:27
+  logic [31:0] fmul3_b_mux; // rtCore.ts:234
+  logic dividers_and; // rtCore.ts:270
   logic [31:0] fdiv0_a_slice; // rtCore.ts:27
+  logic [31:0] fdiv0_a_mux; // rtCore.ts:235
   logic [31:0] fdiv0_b_slice; // rtCore.ts:27
   logic [31:0] fdiv0_b_mux; // rtCore.ts:234
+  logic [31:0] fdiv0_b_mux_1; // rtCore.ts:236
+  logic [31:0] fdiv1_a_slice; // rtCore.ts:27
   logic [31:0] fdiv1_b_slice; // rtCore.ts:27
+  logic [31:0] fdiv1_b_mux; // rtCore.ts:234
+  logic [31:0] fdiv2_a_slice; // rtCore.ts:27
   logic [31:0] fdiv2_b_slice; // rtCore.ts:27
+  logic [31:0] fdiv2_b_mux; // rtCore.ts:234
+  logic [31:0] fdiv3_a_slice; // rtCore.ts:27
   logic [31:0] fdiv3_b_slice; // rtCore.ts:27
-  logic int_divider_start_and; // rtCore.ts:281
-  logic int_divider_start_eq; // rtCore.ts:281
-  logic scalarResult_sel_eq; // rtCore.ts:308
-  logic [31:0] scalarResult_not; // rtCore.ts:308
-  logic scalarResult_sel_eq_1; // rtCore.ts:309
-  logic [31:0] scalarResult_and; // rtCore.ts:309
-  logic scalarResult_sel_eq_2; // rtCore.ts:310
-  logic [31:0] scalarResult_or; // rtCore.ts:310
-  logic scalarResult_sel_eq_3; // rtCore.ts:311
-  logic [31:0] scalarResult_xor; // rtCore.ts:311
-  logic scalarResult_sel_eq_4; // rtCore.ts:312
-  logic scalarResult_sel_eq_5; // rtCore.ts:312
-  logic _match; // rtCore.ts:312
-  logic [31:0] scalarResult_add; // rtCore.ts:312
-  logic scalarResult_sel_eq_6; // rtCore.ts:313
-  logic scalarResult_sel_eq_7; // rtCore.ts:313
-  logic _match_1; // rtCore.ts:313
-  logic [31:0] scalarResult_sub; // rtCore.ts:313
-  logic scalarResult_sel_eq_8; // rtCore.ts:314
-  logic scalarResult_sel_eq_9; // rtCore.ts:314
-  logic _match_2; // rtCore.ts:314
-  logic [31:0] scalarResult_mul; // rtCore.ts:314
-  logic scalarResult_sel_eq_10; // rtCore.ts:315
-  logic scalarResult_sel_eq_11; // rtCore.ts:315
-  logic _match_3; // rtCore.ts:315
-  logic scalarResult_sel_eq_12; // rtCore.ts:316
-  logic scalarResult_sel_eq_13; // rtCore.ts:316
-  logic _match_4; // rtCore.ts:316
-  logic scalarResult_sel_eq_14; // rtCore.ts:317
-  logic scalarResult_sel_eq_15; // rtCore.ts:318
-  logic scalarResult_sel_eq_16; // rtCore.ts:319
-  logic [15:0] scalarResult_slice; // rtCore.ts:319
-  logic [15:0] scalarResult_slice_1; // rtCore.ts:319
-  logic [31:0] scalarResult_concat; // rtCore.ts:319
-  logic scalarResult_sel_eq_17; // rtCore.ts:320
-  logic [15:0] scalarResult_slice_2; // rtCore.ts:320
-  logic [15:0] scalarResult_slice_3; // rtCore.ts:320
-  logic [31:0] scalarResult_concat_1; // rtCore.ts:320
-  logic scalarResult_sel_eq_18; // rtCore.ts:321
-  logic scalarResult_sel_eq_19; // rtCore.ts:322
-  logic scalarResult_sel_eq_20; // rtCore.ts:323
-  logic scalarResult_sel_eq_21; // rtCore.ts:324
-  logic scalarResult_eq; // rtCore.ts:305
+  logic [31:0] fdiv3_b_mux; // rtCore.ts:234
+  logic fsqrt_a_eq; // decode.ts:35
+  logic itof_a_eq; // decode.ts:35
+  logic ftoi_a_eq; // decode.ts:35
+  logic fcmp_a_eq; // decode.ts:35
+  logic fcmp_b_eq; // decode.ts:35
+  logic int_divider_start_and; // rtCore.ts:286
+  logic int_divider_start_eq; // rtCore.ts:286
+  logic scalarResult_sel_eq; // rtCore.ts:313
+  logic [31:0] scalarResult_not; // rtCore.ts:313
+  logic scalarResult_sel_eq_1; // rtCore.ts:314
+  logic [31:0] scalarResult_and; // rtCore.ts:314
+  logic scalarResult_sel_eq_2; // rtCore.ts:315
+  logic [31:0] scalarResult_or; // rtCore.ts:315
+  logic scalarResult_sel_eq_3; // rtCore.ts:316
+  logic [31:0] scalarResult_xor; // rtCore.ts:316
+  logic scalarResult_sel_eq_4; // rtCore.ts:317
+  logic scalarResult_sel_eq_5; // rtCore.ts:317
+  logic _match; // rtCore.ts:317
+  logic [31:0] scalarResult_add; // rtCore.ts:317
+  logic scalarResult_sel_eq_6; // rtCore.ts:318
+  logic scalarResult_sel_eq_7; // rtCore.ts:318
+  logic _match_1; // rtCore.ts:318
+  logic [31:0] scalarResult_sub; // rtCore.ts:318
+  logic scalarResult_sel_eq_8; // rtCore.ts:319
+  logic scalarResult_sel_eq_9; // rtCore.ts:319
+  logic _match_2; // rtCore.ts:319
+  logic [31:0] scalarResult_mul; // rtCore.ts:319
+  logic scalarResult_sel_eq_10; // rtCore.ts:320
+  logic scalarResult_sel_eq_11; // rtCore.ts:320
+  logic _match_3; // rtCore.ts:320
+  logic scalarResult_sel_eq_12; // rtCore.ts:321
+  logic scalarResult_sel_eq_13; // rtCore.ts:321
+  logic _match_4; // rtCore.ts:321
+  logic scalarResult_sel_eq_14; // rtCore.ts:322
+  logic scalarResult_sel_eq_15; // rtCore.ts:323
+  logic scalarResult_sel_eq_16; // rtCore.ts:324
+  logic [15:0] scalarResult_slice; // rtCore.ts:324
+  logic [15:0] scalarResult_slice_1; // rtCore.ts:324
+  logic [31:0] scalarResult_concat; // rtCore.ts:324
+  logic scalarResult_sel_eq_17; // rtCore.ts:325
+  logic [15:0] scalarResult_slice_2; // rtCore.ts:325
+  logic [15:0] scalarResult_slice_3; // rtCore.ts:325
+  logic [31:0] scalarResult_concat_1; // rtCore.ts:325
+  logic scalarResult_sel_eq_18; // rtCore.ts:326
+  logic scalarResult_sel_eq_19; // rtCore.ts:327
+  logic scalarResult_sel_eq_20; // rtCore.ts:328
+  logic scalarResult_sel_eq_21; // rtCore.ts:329
+  logic scalarResult_eq; // rtCore.ts:310
   logic [31:0] scalarResult_slice_4; // rtCore.ts:27
-  logic scalarResult_eq_1; // rtCore.ts:305
+  logic scalarResult_eq_1; // rtCore.ts:310
   logic [31:0] scalarResult_slice_5; // rtCore.ts:27
-  logic scalarResult_eq_2; // rtCore.ts:305
+  logic scalarResult_eq_2; // rtCore.ts:310
   logic [31:0] scalarResult_slice_6; // rtCore.ts:27
   logic [31:0] scalarResult_slice_7; // rtCore.ts:27
-  logic [31:0] scalarResult_mux; // rtCore.ts:324
-  logic [31:0] scalarResult_mux_1; // rtCore.ts:324
-  logic [31:0] scalarResult_mux_2; // rtCore.ts:324
-  logic scalarResult_sel_eq_22; // rtCore.ts:325
-  logic scalarResult_sel_eq_23; // rtCore.ts:326
-  logic scalarResult_sel_eq_24; // rtCore.ts:326
-  logic _match_5; // rtCore.ts:326
-  logic scalarResult_sel_eq_25; // rtCore.ts:326
-  logic _match_6; // rtCore.ts:326
-  logic scalarResult_sel_eq_26; // rtCore.ts:326
-  logic _match_7; // rtCore.ts:326
-  logic [31:0] scalarResult_add_1; // rtCore.ts:326
-  logic [31:0] scalarResult_p; // rtCore.ts:326
-  logic [31:0] scalarResult_p_1; // rtCore.ts:325
-  logic [31:0] scalarResult_p_2; // rtCore.ts:324
-  logic [31:0] scalarResult_p_3; // rtCore.ts:323
-  logic [31:0] scalarResult_p_4; // rtCore.ts:322
-  logic [31:0] scalarResult_p_5; // rtCore.ts:321
-  logic [31:0] scalarResult_p_6; // rtCore.ts:320
-  logic [31:0] scalarResult_p_7; // rtCore.ts:319
-  logic [31:0] scalarResult_p_8; // rtCore.ts:318
-  logic [31:0] scalarResult_p_9; // rtCore.ts:317
-  logic [31:0] scalarResult_p_10; // rtCore.ts:316
-  logic [31:0] scalarResult_p_11; // rtCore.ts:315
-  logic [31:0] scalarResult_p_12; // rtCore.ts:314
-  logic [31:0] scalarResult_p_13; // rtCore.ts:313
-  logic [31:0] scalarResult_p_14; // rtCore.ts:312
-  logic [31:0] scalarResult_p_15; // rtCore.ts:311
-  logic [31:0] scalarResult_p_16; // rtCore.ts:310
-  logic [31:0] scalarResult_p_17; // rtCore.ts:309
+  logic [31:0] scalarResult_mux; // rtCore.ts:329
+  logic [31:0] scalarResult_mux_1; // rtCore.ts:329
+  logic [31:0] scalarResult_mux_2; // rtCore.ts:329
+  logic scalarResult_sel_eq_22; // rtCore.ts:330
+  logic scalarResult_sel_eq_23; // rtCore.ts:331
+  logic scalarResult_sel_eq_24; // rtCore.ts:331
+  logic _match_5; // rtCore.ts:331
+  logic scalarResult_sel_eq_25; // rtCore.ts:331
+  logic _match_6; // rtCore.ts:331
+  logic scalarResult_sel_eq_26; // rtCore.ts:331
+  logic _match_7; // rtCore.ts:331
+  logic [31:0] scalarResult_add_1; // rtCore.ts:331
+  logic [31:0] scalarResult_p; // rtCore.ts:331
+  logic [31:0] scalarResult_p_1; // rtCore.ts:330
+  logic [31:0] scalarResult_p_2; // rtCore.ts:329
+  logic [31:0] scalarResult_p_3; // rtCore.ts:328
+  logic [31:0] scalarResult_p_4; // rtCore.ts:327
+  logic [31:0] scalarResult_p_5; // rtCore.ts:326
+  logic [31:0] scalarResult_p_6; // rtCore.ts:325
+  logic [31:0] scalarResult_p_7; // rtCore.ts:324
+  logic [31:0] scalarResult_p_8; // rtCore.ts:323
+  logic [31:0] scalarResult_p_9; // rtCore.ts:322
+  logic [31:0] scalarResult_p_10; // rtCore.ts:321
+  logic [31:0] scalarResult_p_11; // rtCore.ts:320
+  logic [31:0] scalarResult_p_12; // rtCore.ts:319
+  logic [31:0] scalarResult_p_13; // rtCore.ts:318
+  logic [31:0] scalarResult_p_14; // rtCore.ts:317
+  logic [31:0] scalarResult_p_15; // rtCore.ts:316
+  logic [31:0] scalarResult_p_16; // rtCore.ts:315
+  logic [31:0] scalarResult_p_17; // rtCore.ts:314
   logic [127:0] vectorOut_concat; // rtCore.ts:28
   logic [127:0] vectorOut_concat_1; // rtCore.ts:28
   logic [127:0] vectorOut_concat_2; // rtCore.ts:28
-  logic [127:0] vectorOut_mux; // rtCore.ts:328
-  logic [127:0] vectorOut_mux_1; // rtCore.ts:328
+  logic [127:0] vectorOut_mux; // rtCore.ts:333
+  logic [127:0] vectorOut_mux_1; // rtCore.ts:333
   logic vectorOut_sel_eq; // decode.ts:35
-  logic vectorOut_eq; // rtCore.ts:305
+  logic vectorOut_eq; // rtCore.ts:310
   logic [31:0] vectorOut_slice; // rtCore.ts:27
-  logic [31:0] vectorOut_mux_2; // rtCore.ts:329
-  logic vectorOut_eq_1; // rtCore.ts:305
+  logic [31:0] vectorOut_mux_2; // rtCore.ts:334
+  logic vectorOut_eq_1; // rtCore.ts:310
   logic [31:0] vectorOut_slice_1; // rtCore.ts:27
-  logic [31:0] vectorOut_mux_3; // rtCore.ts:329
-  logic vectorOut_eq_2; // rtCore.ts:305
+  logic [31:0] vectorOut_mux_3; // rtCore.ts:334
+  logic vectorOut_eq_2; // rtCore.ts:310
   logic [31:0] vectorOut_slice_2; // rtCore.ts:27
-  logic [31:0] vectorOut_mux_4; // rtCore.ts:329
-  logic vectorOut_eq_3; // rtCore.ts:305
+  logic [31:0] vectorOut_mux_4; // rtCore.ts:334
+  logic vectorOut_eq_3; // rtCore.ts:310
   logic [31:0] vectorOut_slice_3; // rtCore.ts:27
-  logic [31:0] vectorOut_mux_5; // rtCore.ts:329
+  logic [31:0] vectorOut_mux_5; // rtCore.ts:334
   logic [127:0] vectorOut_concat_3; // rtCore.ts:28
   logic vectorOut_sel_eq_1; // decode.ts:35
   logic vectorOut_sel_eq_2; // decode.ts:35
-  logic [127:0] vectorOut_zext; // rtCore.ts:331
+  logic [127:0] vectorOut_zext; // rtCore.ts:336
   logic [127:0] vectorOut_p; // decode.ts:35
   logic [127:0] vectorOut_p_1; // decode.ts:35
   logic [127:0] vectorOut_p_2; // decode.ts:35
-  logic taken_sel_eq; // rtCore.ts:370
-  logic [1:0] flagNow; // rtCore.ts:359
-  logic taken_eq; // rtCore.ts:370
-  logic taken_sel_eq_1; // rtCore.ts:371
-  logic taken_ne; // rtCore.ts:371
-  logic taken_sel_eq_2; // rtCore.ts:372
-  logic taken_eq_1; // rtCore.ts:372
-  logic taken_sel_eq_3; // rtCore.ts:373
-  logic taken_eq_2; // rtCore.ts:373
-  logic taken_eq_3; // rtCore.ts:373
-  logic taken_or; // rtCore.ts:373
-  logic taken_sel_eq_4; // rtCore.ts:374
-  logic taken_eq_4; // rtCore.ts:374
-  logic taken_sel_eq_5; // rtCore.ts:375
-  logic taken_eq_5; // rtCore.ts:375
-  logic taken_eq_6; // rtCore.ts:375
-  logic taken_or_1; // rtCore.ts:375
-  logic taken_sel_eq_6; // rtCore.ts:376
-  logic taken_sel_eq_7; // rtCore.ts:377
-  logic taken_p; // rtCore.ts:377
-  logic taken_p_1; // rtCore.ts:376
-  logic taken_p_2; // rtCore.ts:375
-  logic taken_p_3; // rtCore.ts:374
-  logic taken_p_4; // rtCore.ts:373
-  logic taken_p_5; // rtCore.ts:372
-  logic taken_p_6; // rtCore.ts:371
+  logic taken_sel_eq; // rtCore.ts:376
+  logic [1:0] flagNow; // rtCore.ts:365
+  logic taken_eq; // rtCore.ts:376
+  logic taken_sel_eq_1; // rtCore.ts:377
+  logic taken_ne; // rtCore.ts:377
+  logic taken_sel_eq_2; // rtCore.ts:378
+  logic taken_eq_1; // rtCore.ts:378
+  logic taken_sel_eq_3; // rtCore.ts:379
+  logic taken_eq_2; // rtCore.ts:379
+  logic taken_eq_3; // rtCore.ts:379
+  logic taken_or; // rtCore.ts:379
+  logic taken_sel_eq_4; // rtCore.ts:380
+  logic taken_eq_4; // rtCore.ts:380
+  logic taken_sel_eq_5; // rtCore.ts:381
+  logic taken_eq_5; // rtCore.ts:381
+  logic taken_eq_6; // rtCore.ts:381
+  logic taken_or_1; // rtCore.ts:381
+  logic taken_sel_eq_6; // rtCore.ts:382
+  logic taken_sel_eq_7; // rtCore.ts:383
+  logic taken_p; // rtCore.ts:383
+  logic taken_p_1; // rtCore.ts:382
+  logic taken_p_2; // rtCore.ts:381
+  logic taken_p_3; // rtCore.ts:380
+  logic taken_p_4; // rtCore.ts:379
+  logic taken_p_5; // rtCore.ts:378
+  logic taken_p_6; // rtCore.ts:377
 
   assign pd_scalar_read1 = scalar_rf_rdata_0;
   assign pd_scalar_read2 = scalar_rf_rdata_1;
@@ -1223,7 +1247,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   assign imem_addr_or_9 = imem_addr_or_8 | imem_addr_eq_13;
   assign imem_addr_eq_14 = exOp == 6'd19;
   assign imem_addr_or_10 = imem_addr_or_9 | imem_addr_eq_14;
-  assign latency_or = imem_addr_or_7 | imem_addr_or_10;
+  assign floatClass = imem_addr_or_7 | imem_addr_or_10;
   assign mul_slice = exOp[1:0];
   assign mul = mul_slice == 2'd2;
   assign div_slice = exOp[1:0];
@@ -1236,7 +1260,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   assign latency_mux_2 = imem_addr_eq_17 ? 6'd2 : 6'd0;
   assign latency_mux_3 = imem_addr_eq_16 ? 6'd2 : latency_mux_2;
   assign latency_mux_4 = imem_addr_eq_15 ? 6'd13 : latency_mux_3;
-  assign latency_mux_5 = latency_or ? latency_mux_1 : latency_mux_4;
+  assign latency_mux_5 = floatClass ? latency_mux_1 : latency_mux_4;
   assign latency_mux_6 = imem_addr_eq_2 ? 6'd7 : latency_mux_5;
   assign latency = imem_addr_or ? 6'd33 : latency_mux_6;
   assign exDone_eq = exCycle == latency;
@@ -1526,11 +1550,12 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   assign imem_addr_mux_4 = imem_addr_and_13 ? dePc : nextPc;
   assign imem_addr = imem_addr_and ? pd_pc : imem_addr_mux_4;
   assign cmem_addr = memAddr[14:2];
-  assign mem_addr = memAddr;
-  assign mem_data_write = memStoreData;
+  assign mem_addr = mainAccess ? memAddr : 32'd0;
+  assign mem_data_write_and = mainAccess & memStore;
+  assign mem_data_write = mem_data_write_and ? memStoreData : 128'd0;
   assign mem_read_en = mainAccess & memLoad;
   assign mem_write_en = mainAccess & memStore;
-  assign mem_s_or_v = memVector;
+  assign mem_s_or_v = mainAccess & memVector;
   assign scalar_rf_raddr_0 = kernel_mode ? pd_scalar_read_address1 : fB;
   assign scalar_rf_raddr_1_eq = op == 6'd60;
   assign fA = imem_data[25:21];
@@ -2004,50 +2029,73 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
   assign fadd3_b_slice_2 = fadd3_b_mux[30:0];
   assign fadd3_b = {fadd3_b_xor, fadd3_b_slice_2};
   assign fmul0_in_valid = 1'd1;
+  assign multipliers_and = floatClass & mul;
   assign fmul0_a_slice = exV1_mux_2[31:0];
-  assign fmul0_a = fadd0_a_or_7 ? a : fmul0_a_slice;
+  assign fmul0_a_mux = fadd0_a_or_7 ? a : fmul0_a_slice;
+  assign fmul0_a = multipliers_and ? fmul0_a_mux : 32'd0;
   assign fmul0_b_slice = exV2_mux_2[31:0];
   assign fmul0_b_mux = fadd0_b_or_2 ? s2_1 : fmul0_b_slice;
-  assign fmul0_b = fadd0_a_or_7 ? s2_1 : fmul0_b_mux;
+  assign fmul0_b_mux_1 = fadd0_a_or_7 ? s2_1 : fmul0_b_mux;
+  assign fmul0_b = multipliers_and ? fmul0_b_mux_1 : 32'd0;
   assign fmul1_in_valid = 1'd1;
-  assign fmul1_a = exV1_mux_2[63:32];
+  assign fmul1_a_slice = exV1_mux_2[63:32];
+  assign fmul1_a = multipliers_and ? fmul1_a_slice : 32'd0;
   assign fmul1_b_slice = exV2_mux_2[63:32];
-  assign fmul1_b = fadd0_b_or_2 ? s2_1 : fmul1_b_slice;
+  assign fmul1_b_mux = fadd0_b_or_2 ? s2_1 : fmul1_b_slice;
+  assign fmul1_b = multipliers_and ? fmul1_b_mux : 32'd0;
   assign fmul2_in_valid = 1'd1;
-  assign fmul2_a = exV1_mux_2[95:64];
+  assign fmul2_a_slice = exV1_mux_2[95:64];
+  assign fmul2_a = multipliers_and ? fmul2_a_slice : 32'd0;
   assign fmul2_b_slice = exV2_mux_2[95:64];
-  assign fmul2_b = fadd0_b_or_2 ? s2_1 : fmul2_b_slice;
+  assign fmul2_b_mux = fadd0_b_or_2 ? s2_1 : fmul2_b_slice;
+  assign fmul2_b = multipliers_and ? fmul2_b_mux : 32'd0;
   assign fmul3_in_valid = 1'd1;
-  assign fmul3_a = exV1_mux_2[127:96];
+  assign fmul3_a_slice = exV1_mux_2[127:96];
+  assign fmul3_a = multipliers_and ? fmul3_a_slice : 32'd0;
   assign fmul3_b_slice = exV2_mux_2[127:96];
-  assign fmul3_b = fadd0_b_or_2 ? s2_1 : fmul3_b_slice;
+  assign fmul3_b_mux = fadd0_b_or_2 ? s2_1 : fmul3_b_slice;
+  assign fmul3_b = multipliers_and ? fmul3_b_mux : 32'd0;
   assign fdiv0_in_valid = 1'd1;
+  assign dividers_and = floatClass & div;
   assign fdiv0_a_slice = exV1_mux_2[31:0];
-  assign fdiv0_a = fadd0_a_or_7 ? a : fdiv0_a_slice;
+  assign fdiv0_a_mux = fadd0_a_or_7 ? a : fdiv0_a_slice;
+  assign fdiv0_a = dividers_and ? fdiv0_a_mux : 32'd0;
   assign fdiv0_b_slice = exV2_mux_2[31:0];
   assign fdiv0_b_mux = fadd0_b_or_2 ? s2_1 : fdiv0_b_slice;
-  assign fdiv0_b = fadd0_a_or_7 ? s2_1 : fdiv0_b_mux;
+  assign fdiv0_b_mux_1 = fadd0_a_or_7 ? s2_1 : fdiv0_b_mux;
+  assign fdiv0_b = dividers_and ? fdiv0_b_mux_1 : 32'd0;
   assign fdiv1_in_valid = 1'd1;
-  assign fdiv1_a = exV1_mux_2[63:32];
+  assign fdiv1_a_slice = exV1_mux_2[63:32];
+  assign fdiv1_a = dividers_and ? fdiv1_a_slice : 32'd0;
   assign fdiv1_b_slice = exV2_mux_2[63:32];
-  assign fdiv1_b = fadd0_b_or_2 ? s2_1 : fdiv1_b_slice;
+  assign fdiv1_b_mux = fadd0_b_or_2 ? s2_1 : fdiv1_b_slice;
+  assign fdiv1_b = dividers_and ? fdiv1_b_mux : 32'd0;
   assign fdiv2_in_valid = 1'd1;
-  assign fdiv2_a = exV1_mux_2[95:64];
+  assign fdiv2_a_slice = exV1_mux_2[95:64];
+  assign fdiv2_a = dividers_and ? fdiv2_a_slice : 32'd0;
   assign fdiv2_b_slice = exV2_mux_2[95:64];
-  assign fdiv2_b = fadd0_b_or_2 ? s2_1 : fdiv2_b_slice;
+  assign fdiv2_b_mux = fadd0_b_or_2 ? s2_1 : fdiv2_b_slice;
+  assign fdiv2_b = dividers_and ? fdiv2_b_mux : 32'd0;
   assign fdiv3_in_valid = 1'd1;
-  assign fdiv3_a = exV1_mux_2[127:96];
+  assign fdiv3_a_slice = exV1_mux_2[127:96];
+  assign fdiv3_a = dividers_and ? fdiv3_a_slice : 32'd0;
   assign fdiv3_b_slice = exV2_mux_2[127:96];
-  assign fdiv3_b = fadd0_b_or_2 ? s2_1 : fdiv3_b_slice;
+  assign fdiv3_b_mux = fadd0_b_or_2 ? s2_1 : fdiv3_b_slice;
+  assign fdiv3_b = dividers_and ? fdiv3_b_mux : 32'd0;
   assign fsqrt_in_valid = 1'd1;
-  assign fsqrt_a = a;
+  assign fsqrt_a_eq = exOp == 6'd38;
+  assign fsqrt_a = fsqrt_a_eq ? a : 32'd0;
   assign itof_in_valid = 1'd1;
-  assign itof_a = a;
+  assign itof_a_eq = exOp == 6'd34;
+  assign itof_a = itof_a_eq ? a : 32'd0;
   assign ftoi_in_valid = 1'd1;
-  assign ftoi_a = a;
+  assign ftoi_a_eq = exOp == 6'd35;
+  assign ftoi_a = ftoi_a_eq ? a : 32'd0;
   assign fcmp_in_valid = 1'd1;
-  assign fcmp_a = a;
-  assign fcmp_b = s2_1;
+  assign fcmp_a_eq = exOp == 6'd21;
+  assign fcmp_a = fcmp_a_eq ? a : 32'd0;
+  assign fcmp_b_eq = exOp == 6'd21;
+  assign fcmp_b = fcmp_b_eq ? s2_1 : 32'd0;
   assign int_divider_start_and = ready & imem_addr_or;
   assign int_divider_start_eq = exCycle == 6'd0;
   assign int_divider_start = int_divider_start_and & int_divider_start_eq;
@@ -2378,7 +2426,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fadd3_result)
   );
 
-  FMul_stages3 fmul0 ( // rtCore.ts:258
+  FMul_stages3 fmul0 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul0_in_valid),
@@ -2388,7 +2436,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fmul0_result)
   );
 
-  FMul_stages3 fmul1 ( // rtCore.ts:258
+  FMul_stages3 fmul1 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul1_in_valid),
@@ -2398,7 +2446,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fmul1_result)
   );
 
-  FMul_stages3 fmul2 ( // rtCore.ts:258
+  FMul_stages3 fmul2 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul2_in_valid),
@@ -2408,7 +2456,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fmul2_result)
   );
 
-  FMul_stages3 fmul3 ( // rtCore.ts:258
+  FMul_stages3 fmul3 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul3_in_valid),
@@ -2418,7 +2466,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fmul3_result)
   );
 
-  FDiv_stages14 fdiv0 ( // rtCore.ts:258
+  FDiv_stages14 fdiv0 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv0_in_valid),
@@ -2428,7 +2476,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fdiv0_result)
   );
 
-  FDiv_stages14 fdiv1 ( // rtCore.ts:258
+  FDiv_stages14 fdiv1 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv1_in_valid),
@@ -2438,7 +2486,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fdiv1_result)
   );
 
-  FDiv_stages14 fdiv2 ( // rtCore.ts:258
+  FDiv_stages14 fdiv2 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv2_in_valid),
@@ -2448,7 +2496,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fdiv2_result)
   );
 
-  FDiv_stages14 fdiv3 ( // rtCore.ts:258
+  FDiv_stages14 fdiv3 ( // rtCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv3_in_valid),
@@ -2458,7 +2506,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fdiv3_result)
   );
 
-  FSqrt_stages13 fsqrt ( // rtCore.ts:267
+  FSqrt_stages13 fsqrt ( // rtCore.ts:272
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsqrt_in_valid),
@@ -2467,7 +2515,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(fsqrt_result)
   );
 
-  IToF_stages2 itof ( // rtCore.ts:267
+  IToF_stages2 itof ( // rtCore.ts:272
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(itof_in_valid),
@@ -2476,7 +2524,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(itof_result)
   );
 
-  FToI_stages2 ftoi ( // rtCore.ts:267
+  FToI_stages2 ftoi ( // rtCore.ts:272
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ftoi_in_valid),
@@ -2485,7 +2533,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .result(ftoi_result)
   );
 
-  FCmp_stages0 fcmp ( // rtCore.ts:275
+  FCmp_stages0 fcmp ( // rtCore.ts:280
     .in_valid(fcmp_in_valid),
     .a(fcmp_a),
     .b(fcmp_b),
@@ -2497,7 +2545,7 @@ module RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 (
     .unordered(fcmp_unordered)
   );
 
-  IntDivider int_divider ( // rtCore.ts:279
+  IntDivider int_divider ( // rtCore.ts:284
     .clk(clk),
     .rst_n(rst_n),
     .start(int_divider_start),

@@ -9,6 +9,7 @@ interface Command {
 const commands: Record<string, () => Promise<Command>> = {
   cosim: async () => (await import('./commands/cosim.ts')).cosimCommand,
   rtl: async () => (await import('./commands/rtl.ts')).rtlCommand,
+  synth: async () => (await import('./commands/synth.ts')).synthCommand,
   bench: async () => (await import('./commands/bench.ts')).benchCommand,
   fp: async () => (await import('./commands/fp.ts')).fpCommand,
   asm: async () => (await import('./commands/asm.ts')).asmCommand,
@@ -23,7 +24,8 @@ function usage(): string {
     '',
     'commands:',
     '  cosim   run a design in lockstep on the TS simulator, Verilator and Icarus',
-    '  rtl     write the generated SystemVerilog, file lists and memory images',
+    '  rtl     write the generated SystemVerilog, file lists, memory images and the FPGA handoff of rtgpu_top',
+    '  synth   synthesize a design with Yosys for an FPGA and report its resources, memories and logic depth',
     '  bench   measure simulation speed (cycles per second) of each simulator',
     '  fp      run operand lines (hex) through a float unit and print the results',
     '  asm     assemble RT core assembly to hex (or raw binary) words',

@@ -1,4 +1,4 @@
-// A one-line progress bar on stderr: drawn only on a terminal, redrawn at most ~10 times a second, cleared at the end.
+// One-line progress on stderr (a status line, and the render's bar): drawn only on a terminal, redrawn at most ~10 times a second, cleared at the end.
 
 /** The part of a stream the bar uses (process.stderr, or a fake in tests). */
 export interface ProgressStream {
@@ -15,12 +15,12 @@ export function compactCount(n: number): string {
   return `${(n / d).toPrecision(3)}${unit}`;
 }
 
-export class ProgressBar {
+/** One status line redrawn in place: only on a terminal, at most every intervalMs, erased by clear(). */
+export class StatusLine {
   private lastDraw = -Infinity;
   private shown = 0;
 
   constructor(
-    private readonly label: string,
     private readonly stream: ProgressStream = process.stderr,
     private readonly now: () => number = () => performance.now(),
     private readonly intervalMs = 100,
@@ -30,25 +30,54 @@ export class ProgressBar {
     return this.stream.isTTY === true;
   }
 
-  /** Redraw with the pixels done so far, unless the last redraw was less than intervalMs ago. */
-  update(done: number, total: number, cycles: number): void {
+  /** Redraw with the text `line()` returns, unless the last redraw was less than intervalMs ago. */
+  show(line: () => string): void {
     if (!this.enabled) return;
     const t = this.now();
     if (t - this.lastDraw < this.intervalMs) return;
     this.lastDraw = t;
-    const frac = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
-    const fill = Math.round(frac * BAR);
-    const line = `${this.label} [${'#'.repeat(fill)}${'.'.repeat(BAR - fill)}] ${Math.floor(frac * 100)
-      .toString()
-      .padStart(3)}% ${done}/${total} pixels, ${compactCount(cycles)} cycles`;
-    this.stream.write(`\r${line}${' '.repeat(Math.max(0, this.shown - line.length))}`);
-    this.shown = line.length;
+    const text = line();
+    this.stream.write(`\r${text}${' '.repeat(Math.max(0, this.shown - text.length))}`);
+    this.shown = text.length;
   }
 
-  /** Erase the bar (the cursor is left at the start of the empty line). */
+  /** Erase the line (the cursor is left at the start of the empty line). */
   clear(): void {
     if (this.shown === 0) return;
     this.stream.write(`\r${' '.repeat(this.shown)}\r`);
     this.shown = 0;
+  }
+}
+
+export class ProgressBar {
+  private readonly status: StatusLine;
+
+  constructor(
+    private readonly label: string,
+    stream: ProgressStream = process.stderr,
+    now: () => number = () => performance.now(),
+    intervalMs = 100,
+  ) {
+    this.status = new StatusLine(stream, now, intervalMs);
+  }
+
+  get enabled(): boolean {
+    return this.status.enabled;
+  }
+
+  /** Redraw with the pixels done so far, unless the last redraw was less than intervalMs ago. */
+  update(done: number, total: number, cycles: number): void {
+    this.status.show(() => {
+      const frac = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
+      const fill = Math.round(frac * BAR);
+      return `${this.label} [${'#'.repeat(fill)}${'.'.repeat(BAR - fill)}] ${Math.floor(frac * 100)
+        .toString()
+        .padStart(3)}% ${done}/${total} pixels, ${compactCount(cycles)} cycles`;
+    });
+  }
+
+  /** Erase the bar (the cursor is left at the start of the empty line). */
+  clear(): void {
+    this.status.clear();
   }
 }

@@ -11,8 +11,9 @@ const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,ver
 
   --cycles N    cycles to simulate (default 10000)
   --seed S      stimulus seed (default: random, printed)
-  --sim LIST    comma-separated simulators (default ts,verilator,icarus)
-  --registers   also compare every register in the hierarchy, every cycle
+  --sim LIST    comma-separated simulators (default ts,verilator,icarus); icarus-gate runs
+                Icarus on the gate-level netlist Yosys synthesizes (post-synthesis simulation)
+  --registers   also compare every register in the hierarchy, every cycle (not with icarus-gate)
   --list        list the designs`;
 
 export const cosimCommand = {

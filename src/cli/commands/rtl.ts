@@ -1,30 +1,38 @@
-// `rtgpu rtl`: write the generated SystemVerilog of every design to a directory, or check it is up to date.
+// `rtgpu rtl`: write the generated SystemVerilog of every design and the GPU's FPGA handoff to a directory, or check it is up to date.
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
 import { allDesigns } from '../../designs/index.ts';
-import { rtlDifferences, rtlFiles, writeRtl } from '../../designs/rtlOutput.ts';
+import { checkWritable, rtlDifferences, rtlFiles, writeRtl } from '../../designs/rtlOutput.ts';
 
-const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force]
+const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V]
 
-  --out DIR   output directory (default rtl-out)
-  --check     do not write; exit 1 if DIR differs from what would be generated
-  --force     write into a non-empty directory that rtgpu did not generate`;
+Writes every design's SystemVerilog and, for the whole GPU (rtgpu_top) in the configuration the flags
+select, its FPGA handoff: rtgpu.f, manifest.json, synth/ (Yosys, Quartus, Vivado) and README.md.
+
+  --out DIR             output directory (default rtl-out)
+  --check               do not write; exit 1 if DIR differs from what would be generated
+  --force               write into a non-empty directory that rtgpu did not generate (its files stay)
+${gpuConfigFlagsUsage}`;
 
 export const rtlCommand = {
   summary: 'write generated SystemVerilog',
   async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, usage);
+    const { values, positionals } = parseFlags(argv, { out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, ...gpuConfigFlagOptions, help: { type: 'boolean', short: 'h' } }, usage);
     if (values.help) {
       console.log(usage);
       return 0;
     }
     if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
+    const gpu = gpuConfig(values);
     const dir = values.out ?? 'rtl-out';
-    const files = rtlFiles(await allDesigns());
+    // Refuse before spending seconds on elaboration.
+    if (!values.check) checkWritable(dir, values.force ?? false);
+    const files = rtlFiles(await allDesigns(), gpu);
     if (values.check) {
       const diffs = rtlDifferences(dir, files);
       if (diffs.length) {
-        console.log(`${dir} is out of date (run 'npm run rtl'):\n${diffs.map((d) => `  ${d}`).join('\n')}`);
+        console.log(`${dir} is out of date (regenerate: 'npm run rtl', or 'rtgpu rtl' with these flags):\n${diffs.map((d) => `  ${d}`).join('\n')}`);
         return 1;
       }
       console.log(`${dir} is up to date (${files.length} files)`);

@@ -253,29 +253,34 @@ export const RtCore = defineModule(
       reduceT0.set(adders[0]!);
       reduceT1.set(adders[1]!);
     });
-    const binaryUnit = (def: typeof FMul | typeof FDiv, stages: number, name: string) =>
+    // Operand isolation: a unit that the instruction in EX does not use sees zeros, so its logic does not
+    // toggle (less power in silicon, and regions the simulator can skip). Adders serve too many
+    // instructions to be worth it.
+    const isolate = (use: BoolValue, value: UIntValue) => mux(use, value, lit(0, value.width));
+    const floatClass = x.vector.or(x.is('ff_add', 'ff_sub', 'ff_mul', 'ff_div'));
+    const binaryUnit = (def: typeof FMul | typeof FDiv, stages: number, name: string, use: BoolValue) =>
       lanes.map((i) => {
         const u = m.instance(def, { stages }, { name: `${name}${i}` });
         u.io.in_valid.set(true);
-        u.io.a.set(opA(i));
-        u.io.b.set(opB(i));
+        u.io.a.set(isolate(use, opA(i)));
+        u.io.b.set(isolate(use, opB(i)));
         return u.io.result;
       });
-    const multipliers = binaryUnit(FMul, p.fmul, 'fmul');
-    const dividers = binaryUnit(FDiv, p.fdiv, 'fdiv');
-    const unary = (def: typeof FSqrt | typeof IToF | typeof FToI, stages: number, name: string) => {
+    const multipliers = binaryUnit(FMul, p.fmul, 'fmul', floatClass.and(x.mul));
+    const dividers = binaryUnit(FDiv, p.fdiv, 'fdiv', floatClass.and(x.div));
+    const unary = (def: typeof FSqrt | typeof IToF | typeof FToI, stages: number, name: string, use: BoolValue) => {
       const u = m.instance(def, { stages }, { name });
       u.io.in_valid.set(true);
-      u.io.a.set(a);
+      u.io.a.set(isolate(use, a));
       return u.io.result;
     };
-    const sqrt = unary(FSqrt, p.fsqrt, 'fsqrt');
-    const itof = unary(IToF, p.itof, 'itof');
-    const ftoi = unary(FToI, p.ftoi, 'ftoi');
+    const sqrt = unary(FSqrt, p.fsqrt, 'fsqrt', x.is('s_sqrt'));
+    const itof = unary(IToF, p.itof, 'itof', x.is('s_itof'));
+    const ftoi = unary(FToI, p.ftoi, 'ftoi', x.is('s_ftoi'));
     const fcmp = m.instance(FCmp, { stages: 0 }, { name: 'fcmp' });
     fcmp.io.in_valid.set(true);
-    fcmp.io.a.set(a);
-    fcmp.io.b.set(s2);
+    fcmp.io.a.set(isolate(x.is('cmp_f'), a));
+    fcmp.io.b.set(isolate(x.is('cmp_f'), s2));
     const divider = m.instance(IntDivider, undefined, { name: 'int_divider' });
     const intDivide = x.is('ii_div', 'ii_divi');
     divider.io.start.set(ready.and(intDivide).and(exCycle.eq(0)));
@@ -290,7 +295,7 @@ export const RtCore = defineModule(
         reducing,
         lit(2 * p.fadd + 1, 6),
         mux(
-          x.vector.or(x.is('ff_add', 'ff_sub', 'ff_mul', 'ff_div')),
+          floatClass,
           mux(x.mul, lit(p.fmul, 6), mux(x.div, lit(p.fdiv, 6), lit(p.fadd, 6))),
           mux(x.is('s_sqrt'), lit(p.fsqrt, 6), mux(x.is('s_itof'), lit(p.itof, 6), mux(x.is('s_ftoi'), lit(p.ftoi, 6), lit(0, 6)))),
         ),
@@ -338,11 +343,12 @@ export const RtCore = defineModule(
     const mainAccess = access.and(isOwn);
     const constAccess = access.and(isConst);
     const memFaulted = access.and(isOwn.not()).and(isConst.not());
-    io.mem_addr.set(memAddr);
-    io.mem_data_write.set(memStoreData);
+    // Isolated like the float units: the main memory's port logic only toggles for real accesses.
+    io.mem_addr.set(isolate(mainAccess, memAddr));
+    io.mem_data_write.set(isolate(mainAccess.and(memStore), memStoreData));
     io.mem_read_en.set(mainAccess.and(memLoad));
     io.mem_write_en.set(mainAccess.and(memStore));
-    io.mem_s_or_v.set(memVector);
+    io.mem_s_or_v.set(mainAccess.and(memVector));
     io.cmem_addr.set(memAddr.bits(14, 2));
     // Constant memory answers the cycle after the address; main memory when it raises mem_done.
     const memDone = mux(mainAccess, io.mem_done, mux(constAccess, memWaited, lit(1, 1).asBool()));

@@ -2,12 +2,15 @@
 import type { ExternalSimulator } from './harness.ts';
 import { verilator } from './verilator.ts';
 import { icarus } from './icarus.ts';
+import { icarusGate } from './icarusGate.ts';
 
-export const simulatorNames = ['ts', 'verilator', 'icarus'] as const;
+/** `icarus-gate`: Icarus on Yosys' gate-level netlist of the design (post-synthesis simulation). */
+export const simulatorNames = ['ts', 'verilator', 'icarus', 'icarus-gate'] as const;
 export type SimulatorName = (typeof simulatorNames)[number];
 
 export function externalSimulator(name: Exclude<SimulatorName, 'ts'> | SimulatorName): ExternalSimulator {
   if (name === 'verilator') return verilator;
   if (name === 'icarus') return icarus;
+  if (name === 'icarus-gate') return icarusGate;
   throw new Error(`'${name}' is not an external simulator`);
 }

@@ -35,8 +35,9 @@ export interface PreparedSimulation {
 }
 
 export interface ExternalSimulator {
-  readonly name: 'verilator' | 'icarus';
-  prepare(design: HarnessDesign): Promise<PreparedSimulation>;
+  readonly name: 'verilator' | 'icarus' | 'icarus-gate';
+  /** Builds (or takes from the cache) a simulation of the design; `log` gets a line per long step. */
+  prepare(design: HarnessDesign, log?: (line: string) => void): Promise<PreparedSimulation>;
 }
 
 export const wordsOf = (w: number): number => Math.ceil(w / 32);

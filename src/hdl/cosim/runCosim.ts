@@ -151,7 +151,7 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
     }
     const backend = externalSimulator(sim);
     log(`${sim}: preparing ${top.name}`);
-    const prepared = await backend.prepare(sv!.harness);
+    const prepared = await backend.prepare(sv!.harness, log);
     log(`${sim}: running ${opts.cycles} cycles`);
     const r = await prepared.run(stim.data, opts.cycles);
     traces[sim] = r.outputs;

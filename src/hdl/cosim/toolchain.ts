@@ -1,10 +1,10 @@
 // Locates the external tools and explains how to install them when they are missing.
 import { execa } from 'execa';
 
-export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'yosys';
+export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'yosys' | 'nextpnr-ice40';
 
-const versionArgs: Record<ToolName, string[]> = { verilator: ['--version'], iverilog: ['-V'], vvp: ['-V'], yosys: ['-V'] };
-const debianPackage: Record<ToolName, string> = { verilator: 'verilator', iverilog: 'iverilog', vvp: 'iverilog', yosys: 'yosys' };
+const versionArgs: Record<ToolName, string[]> = { verilator: ['--version'], iverilog: ['-V'], vvp: ['-V'], yosys: ['-V'], 'nextpnr-ice40': ['--version'] };
+const debianPackage: Record<ToolName, string> = { verilator: 'verilator', iverilog: 'iverilog', vvp: 'iverilog', yosys: 'yosys', 'nextpnr-ice40': 'nextpnr-ice40' };
 const found = new Map<ToolName, Promise<string>>();
 
 export class MissingToolError extends Error {

@@ -203,8 +203,8 @@ class ModuleEmitter {
       groups.set(key, [...(groups.get(key) ?? []), r]);
     }
     if (regs.length) {
-      // Power-on values for simulators (Icarus is 4-state and would show X until the first reset edge);
-      // FPGA flows take initial values from the same block when they honour it.
+      // Power-on values for simulators only (Icarus is 4-state and would show X until the first reset
+      // edge); synthesis skips them, so hardware must not rely on them: state that matters has a reset.
       this.line('');
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');

@@ -21,6 +21,15 @@ export interface Layout {
   /** Constant values by root net (initialized once, never recomputed). */
   readonly consts: ReadonlyMap<NetId, bigint>;
   readonly steps: readonly CombStep[];
+  /** Maximal runs of consecutive steps of one instance, covering `steps` in order. */
+  readonly runs: readonly StepRun[];
+}
+
+/** Steps [start, end) all belong to one instance (hierarchical name prefix). */
+export interface StepRun {
+  readonly instance: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 export function layoutNetlist(flat: ModuleIR): Layout {
@@ -47,12 +56,22 @@ export function layoutNetlist(flat: ModuleIR): Layout {
 
   const consts = new Map<NetId, bigint>();
   for (const c of flat.cells) if (c.op === 'const') consts.set(c.out, c.value);
-  const steps = order(flat, root, consts);
-  return { flat, root, slots, stateWords: off, consts, steps };
+  const { steps, runs } = order(flat, root, consts);
+  return { flat, root, slots, stateWords: off, consts, steps, runs };
 }
 
-/** Kahn's algorithm over combinational dependencies (sources: inputs, registers, sync reads, constants). */
-function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>): CombStep[] {
+/** The instance a step belongs to: its output net's hierarchical name without the last component. */
+function instanceOf(flat: ModuleIR, out: NetId): string {
+  const name = flat.nets[out]!.name;
+  return name.slice(0, Math.max(0, name.lastIndexOf('.')));
+}
+
+/**
+ * Kahn's algorithm over combinational dependencies (sources: inputs, registers, sync reads, constants).
+ * Among the ready steps it keeps taking those of the current instance, so that each instance's logic
+ * forms a few long contiguous runs: the unit the WebAssembly back end skips when its inputs are unchanged.
+ */
+function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>): { steps: CombStep[]; runs: StepRun[] } {
   const steps: { step: CombStep; out: NetId; ins: NetId[] }[] = [];
   for (const c of flat.cells) {
     if (c.op === 'buf' || c.op === 'const') continue;
@@ -76,19 +95,46 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
       }
     }
   });
-  const ready: number[] = [];
-  indegree.forEach((d, i) => d === 0 && ready.push(i));
+  const instance = steps.map((s) => instanceOf(flat, s.out));
+  const ready = new Map<string, number[]>();
+  // Instances in the order they first had a ready step (entries may be empty by the time they are reached).
+  const waiting: string[] = [];
+  const makeReady = (i: number) => {
+    const key = instance[i]!;
+    let list = ready.get(key);
+    if (!list) ready.set(key, (list = []));
+    if (!list.length) waiting.push(key);
+    list.push(i);
+  };
+  indegree.forEach((d, i) => d === 0 && makeReady(i));
   const out: CombStep[] = [];
-  for (let k = 0; k < ready.length; k++) {
-    const i = ready[k]!;
+  const runs: StepRun[] = [];
+  let current: number[] | undefined;
+  for (let next = 0; ; ) {
+    while (!current?.length && next < waiting.length) current = ready.get(waiting[next++]!);
+    if (!current?.length) break;
+    const i = current.pop()!;
+    const last = runs[runs.length - 1];
+    if (last && last.instance === instance[i] && last.end === out.length) (last as { end: number }).end++;
+    else runs.push({ instance: instance[i]!, start: out.length, end: out.length + 1 });
     out.push(steps[i]!.step);
-    for (const u of users[i]!) if (--indegree[u]! === 0) ready.push(u);
+    for (const u of users[i]!) if (--indegree[u]! === 0) makeReady(u);
   }
   if (out.length !== steps.length) {
     const stuck = steps.filter((_, i) => indegree[i]! > 0).map((s) => flat.nets[s.out]!.name);
     throw new Error(`combinational loop among: ${stuck.slice(0, 12).join(', ')}${stuck.length > 12 ? ', …' : ''}`);
   }
-  return out;
+  return { steps: out, runs };
+}
+
+/** The nets a step reads (not resolved to roots). */
+export function stepInputs(L: Layout, st: CombStep): readonly NetId[] {
+  return st.kind === 'cell' ? cellInputs(st.cell) : [L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+}
+
+/** The root net a step computes. */
+export function stepOutput(L: Layout, st: CombStep): NetId {
+  return L.root[st.kind === 'cell' ? st.cell.out : L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
 }
 
 export function netByName(flat: ModuleIR): Map<string, Net> {

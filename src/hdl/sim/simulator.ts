@@ -6,6 +6,7 @@ import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from './vcd.ts';
 import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
+import { PROFILE_CYCLES, regionsToEvaluateAlways } from './activityRegions.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 
@@ -130,6 +131,15 @@ class CompiledSimulator implements Simulator {
     flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
     this.cycle = 0;
     this.changed();
+    this.forceFullEvaluation();
+  }
+
+  /**
+   * The WebAssembly comb skips regions whose inputs are as at their last evaluation; after state changed
+   * behind its back (power-on, memory loads, the store-everything comb) it must evaluate them all once.
+   */
+  private forceFullEvaluation(): void {
+    if (this.wasm) new Int32Array(this.wasm.memory.buffer, this.wasm.layout.forceByte, 1)[0] = 1;
   }
 
   // ---------------------------------------------------------------- raw access
@@ -157,6 +167,7 @@ class CompiledSimulator implements Simulator {
   private settleAll(): void {
     if (this.dirtyAll) {
       this.combAll();
+      this.forceFullEvaluation();
       this.dirtyAll = false;
       this.dirty = false;
     }
@@ -243,6 +254,7 @@ class CompiledSimulator implements Simulator {
   loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
     this.fillMemory(this.memoryIndex(path), words, offset);
     this.changed();
+    this.forceFullEvaluation();
   }
 
   dumpMemory(path: string): bigint[] {
@@ -308,30 +320,44 @@ class CompiledSimulator implements Simulator {
     return result;
   }
 
-  /** The fused WebAssembly loop for one port list, run in batches through a reserved memory region. */
+  /**
+   * The fused WebAssembly loop for one port list, run in batches through a reserved memory region.
+   * Its first batches count how often each activity region runs; regions busy nearly every cycle then
+   * lose their guard in a recompiled loop when that saves enough (`regionsToEvaluateAlways`).
+   */
   private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
     const { memory, layout } = this.wasm!;
-    let bytes: Uint8Array<ArrayBuffer>;
+    const compile = (always?: ReadonlySet<number>) => {
+      const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs, always));
+      return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
+    };
+    let run: (n: number, stim: number, out: number) => void;
     try {
-      bytes = generateWasmRun(this.L, layout, inputs, outputs);
+      run = compile();
     } catch (e) {
       // Too large to fuse: the caller steps comb and commit from JavaScript instead.
       if (e instanceof WasmSizeError) return undefined;
       throw e;
     }
-    const module = new WebAssembly.Module(bytes);
-    const run = (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     const nIn = inputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     const nOut = outputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
     // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
     const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
     const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);
+    const evaluations = layout.evaluationBytes.map((b) => new Int32Array(memory.buffer, b, 1));
+    let profile: { start: number[]; cycles: number } | null = { start: evaluations.map((e) => e[0]!), cycles: 0 };
     return (stim, out, cycles) => {
       for (let c = 0; c < cycles; c += batch) {
         const n = Math.min(batch, cycles - c);
         words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
         run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
+        if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
+          const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
+          const always = regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
+          profile = null;
+          if (always) run = compile(always);
+        }
       }
     };
   }

@@ -3,7 +3,8 @@
 // The state array, the commit shadow and the memories live in one linear memory that the JavaScript
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../ir/netlist.ts';
-import type { CombStep, Layout } from './layout.ts';
+import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
+import { activityRegions, crossingNets, guardWords, type ActivityRegion, type RegionInputs } from './activityRegions.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, uleb, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
@@ -14,6 +15,16 @@ export interface WasmLayout {
   readonly batchByte: number;
   readonly batchWords: number;
   readonly pages: number;
+  /** The runs of steps, in order; those with inputs are skipped when their inputs are as last cycle. */
+  readonly regions: readonly ActivityRegion[];
+  /** Per region, where its inputs of the last evaluation are kept (-1: not skipped). */
+  readonly regionCopyBytes: readonly number[];
+  /** Nonzero: evaluate every region (set after power-on, memory loads and the store-everything comb). */
+  readonly forceByte: number;
+  /** Per memory, a count of writes: an asynchronously read memory's contents as a region input. */
+  readonly versionBytes: readonly number[];
+  /** Per region, how many times it was evaluated (skipped regions are not counted). */
+  readonly evaluationBytes: readonly number[];
 }
 
 /** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
@@ -51,7 +62,24 @@ export function wasmLayout(L: Layout): WasmLayout {
   const batchWords = 1 << 18;
   const batchByte = at;
   at += batchWords * 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  const regions = activityRegions(L);
+  const regionCopyBytes = regions.map((r) => {
+    if (!r.inputs) return -1;
+    const b = at;
+    at += 4 * guardWords(L, r.inputs);
+    return b;
+  });
+  const evaluationBytes = regions.map(() => {
+    at += 4;
+    return at - 4;
+  });
+  const forceByte = at;
+  at += 4;
+  const versionBytes = L.flat.memories.map(() => {
+    at += 4;
+    return at - 4;
+  });
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, regionCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -64,11 +92,11 @@ export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> 
   return splitIfTooLarge(
     () => {
       const g = new WasmGen(L, W);
-      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false)), g.comb('combAll', true), g.commit()]);
+      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false, true)), g.comb('combAll', true), g.commit()]);
     },
     (parts) => {
       const g = new WasmGen(L, W);
-      const comb = g.combParts('comb', false, parts);
+      const comb = g.combPartsSkippingIdle('comb', parts);
       const combAll = g.combParts('combAll', true, parts);
       // Functions: the parts of comb, of combAll, then commit, comb and combAll calling their parts.
       const fns = [...comb, ...combAll, g.commit()];
@@ -78,14 +106,17 @@ export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> 
   );
 }
 
-/** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
-export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[]): Uint8Array<ArrayBuffer> {
+/**
+ * A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets; the regions
+ * in `evaluateAlways` are evaluated every cycle without comparing their inputs.
+ */
+export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], evaluateAlways: ReadonlySet<number> = new Set()): Uint8Array<ArrayBuffer> {
   return splitIfTooLarge(
-    () => wasmModule(W.pages, [new WasmGen(L, W).run(inputs, outputs)]),
+    () => wasmModule(W.pages, [new WasmGen(L, W, evaluateAlways).run(inputs, outputs)]),
     (parts) => {
       // run is function 0, then the parts of comb (functions 1 … parts), then commit.
-      const g = new WasmGen(L, W);
-      const comb = g.combParts('comb', false, parts);
+      const g = new WasmGen(L, W, evaluateAlways);
+      const comb = g.combPartsSkippingIdle('comb', parts);
       const commit = g.commit();
       return wasmModule(W.pages, [g.runCalling(inputs, outputs, 1, parts, parts + 1), ...comb, commit]);
     },
@@ -134,12 +165,17 @@ class WasmGen {
   private i64 = 0;
   private c = new Code();
 
+  /** What the gated comb stores: observable values and those crossing regions. */
+  private gatedKeep: Set<NetId> | undefined;
+
   /** The cell computing each root net (for peepholes that look through an operand). */
   private readonly producer = new Map<NetId, Cell>();
 
   constructor(
     private readonly L: Layout,
     private readonly W: WasmLayout,
+    /** Regions evaluated without a guard (their input copies then go stale: see `staleCopies`). */
+    private readonly evaluateAlways: ReadonlySet<number> = new Set(),
   ) {
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
   }
@@ -184,7 +220,7 @@ class WasmGen {
     const L = this.L;
     const last = new Map<NetId, number>();
     // Only this function's steps count: a later part reloads what it needs from memory.
-    for (let i = range[0]; i < range[1]; i++) for (const id of this.stepInputs(L.steps[i]!)) last.set(this.root(id), i);
+    for (let i = range[0]; i < range[1]; i++) for (const id of stepInputs(L, L.steps[i]!)) last.set(this.root(id), i);
     const pin = (id: NetId | undefined) => id !== undefined && last.set(this.root(id), Infinity);
     afterSteps.forEach(pin);
     // The fused run loop's clock edge reads these from locals; elsewhere commit loads them from memory.
@@ -403,10 +439,96 @@ class WasmGen {
     this.c = new Code();
   }
 
-  comb(name: string, storeAll: boolean): { name: string; locals: number; code: Code } {
+  /** `gated`: skip the regions whose inputs did not change (only without storeAll, which must compute everything). */
+  comb(name: string, storeAll: boolean, gated = false): { name: string; locals: number; code: Code } {
     this.begin();
-    this.combBody(storeAll ? null : this.observable());
+    if (gated) this.gatedCombBody();
+    else this.combBody(storeAll ? null : this.observable());
     return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
+  }
+
+  /**
+   * comb over activity regions: a region whose inputs (and asynchronously read memories) are as at
+   * its last evaluation keeps its stored outputs. Values that cross regions therefore live in memory,
+   * and no local survives a region (it may not have been set this cycle).
+   */
+  private gatedCombBody(regions: readonly [number, number] = [0, this.W.regions.length]): void {
+    const keep = (this.gatedKeep ??= new Set([...this.observable(), ...crossingNets(this.L, this.W.regions)]));
+    if (regions[0] === 0) this.asyncResets();
+    this.forgetLocals();
+    const all = this.W.regions;
+    const last = this.lastReads([], false, [all[regions[0]]?.start ?? 0, all[regions[1] - 1]?.end ?? 0]);
+    for (let k = regions[0]; k < regions[1]; k++) {
+      const region = all[k]!;
+      const guarded = region.inputs !== null && !this.evaluateAlways.has(k);
+      if (guarded) this.guard(region.inputs!, this.W.regionCopyBytes[k]!, this.W.evaluationBytes[k]!);
+      for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
+      if (guarded) this.c.emit(op.end);
+      this.forgetLocals();
+    }
+    if (regions[1] === all.length) this.c.const(0).const(0).store(this.W.forceByte);
+  }
+
+  /**
+   * comb in `parts` functions: of whole regions, skipping idle ones, while there are enough regions to
+   * go round; past that (a region too large for one function) of equal runs of steps, evaluating all.
+   */
+  combPartsSkippingIdle(name: string, parts: number): WasmFunction[] {
+    if (parts <= this.W.regions.length) return this.gatedCombParts(name, parts);
+    const fns = this.combParts(name, false, parts);
+    // The region copies were not updated: the next skipping evaluation must run every region.
+    fns[fns.length - 1]!.code.const(0).const(1).store(this.W.forceByte);
+    return fns;
+  }
+
+  /** The gated comb split into `parts` functions of whole regions (`name_p0` …). */
+  private gatedCombParts(name: string, parts: number): WasmFunction[] {
+    const regions = this.W.regions;
+    const total = this.L.steps.length;
+    // Part k takes the regions starting before (k + 1) / parts of the steps.
+    const bounds = [0];
+    for (let k = 1; k < parts; k++) {
+      let r = bounds[k - 1]!;
+      while (r < regions.length && regions[r]!.start < (k * total) / parts) r++;
+      bounds.push(r);
+    }
+    bounds.push(regions.length);
+    return Array.from({ length: parts }, (_, k) => {
+      this.begin();
+      this.gatedCombBody([bounds[k]!, bounds[k + 1]!]);
+      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+    });
+  }
+
+  /** Opens `if (inputs changed or forced)`, recording the inputs for the next comparison and counting the evaluation. */
+  private guard(inputs: RegionInputs, copyByte: number, countByte: number): void {
+    const C = this.c;
+    const changed = this.temp();
+    const value = this.temp();
+    C.loadAt(this.W.forceByte).set(changed);
+    let at = copyByte;
+    const compare = (byte: number) => {
+      C.loadAt(byte).tee(value).loadAt(at).emit(op.i32Xor).get(changed).emit(op.i32Or).set(changed);
+      C.const(0).get(value).store(at);
+      at += 4;
+    };
+    for (const id of inputs.nets) for (let w = 0; w < this.L.slots[id]!.words; w++) compare(this.byte(id) + 4 * w);
+    for (const m of inputs.memories) compare(this.W.versionBytes[m]!);
+    C.get(changed).emit(op.if, 0x40);
+    C.const(0).loadAt(countByte).const(1).emit(op.i32Add).store(countByte);
+    this.free.push(changed, value);
+  }
+
+  /** Regions evaluated without their guard leave stale input copies: the next guarded comb must evaluate everything. */
+  private staleCopies(): void {
+    if (this.evaluateAlways.size) this.c.const(0).const(1).store(this.W.forceByte);
+  }
+
+  /** Release every local: later code reloads values from memory. */
+  private forgetLocals(): void {
+    for (const v of this.owned) this.free.push(v);
+    this.owned.clear();
+    this.local.clear();
   }
 
   /** comb split into `parts` functions over equal runs of steps (`name_p0` …). */
@@ -418,11 +540,11 @@ class WasmGen {
     const crossing = new Set<NetId>();
     this.L.steps.forEach((st, i) => {
       const part = bounds.findIndex((b, k) => i >= b && i < bounds[k + 1]!);
-      for (const id of this.stepInputs(st)) {
+      for (const id of stepInputs(this.L, st)) {
         const from = partOf.get(this.root(id));
         if (from !== undefined && from < part) crossing.add(this.root(id));
       }
-      partOf.set(this.stepOutput(st), part);
+      partOf.set(stepOutput(this.L, st), part);
     });
     const keep = storeAll ? null : new Set([...this.observable(), ...crossing]);
     return Array.from({ length: parts }, (_, k) => {
@@ -430,14 +552,6 @@ class WasmGen {
       this.combBody(keep, [], [bounds[k]!, bounds[k + 1]!]);
       return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
     });
-  }
-
-  private stepInputs(st: CombStep): readonly NetId[] {
-    return st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
-  }
-
-  private stepOutput(st: CombStep): NetId {
-    return st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
   }
 
   /** The `run` loop of a split design: inputs to memory, the comb parts, outputs from memory, commit. */
@@ -468,11 +582,19 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
+    this.staleCopies();
     return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
   }
 
   private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
-    for (const r of range[0] === 0 ? this.L.flat.regs : []) {
+    if (range[0] === 0) this.asyncResets();
+    const last = this.lastReads(afterSteps, pinState, range);
+    for (let i = range[0]; i < range[1]; i++) this.combStep(i, keep, last);
+  }
+
+  /** Registers with an asynchronous reset take their reset value while it is asserted. */
+  private asyncResets(): void {
+    for (const r of this.L.flat.regs) {
       if (r.reset?.kind !== 'async') continue;
       this.push(r.reset.net);
       this.c.emit(op.i32Eqz, op.if, 0x40);
@@ -480,32 +602,32 @@ class WasmGen {
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
-    const last = this.lastReads(afterSteps, pinState, range);
-    this.L.steps.forEach((st, i) => {
-      if (i < range[0] || i >= range[1]) return;
-      this.stepTemps = [];
-      this.step(st, keep);
-      const scratch = this.stepTemps;
-      this.stepTemps = null;
-      for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
-      // A value nothing reads has been stored already (if anyone outside looks at it).
-      const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
-      const outLocal = this.local.get(out);
-      if (outLocal !== undefined && !last.has(out)) {
-        this.local.delete(out);
-        this.owned.delete(outLocal);
-        this.free.push(outLocal);
-      }
-      const ins = st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
-      for (const id of ins) {
-        const r = this.root(id);
-        const v = this.local.get(r);
-        if (v === undefined || last.get(r) !== i) continue;
-        this.local.delete(r);
-        this.owned.delete(v);
-        this.free.push(v);
-      }
-    });
+  }
+
+  /** Step i, then release the locals of values no later step reads. */
+  private combStep(i: number, keep: Set<NetId> | null, last: ReadonlyMap<NetId, number>): void {
+    const st = this.L.steps[i]!;
+    this.stepTemps = [];
+    this.step(st, keep);
+    const scratch = this.stepTemps;
+    this.stepTemps = null;
+    for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
+    // A value nothing reads has been stored already (if anyone outside looks at it).
+    const out = stepOutput(this.L, st);
+    const outLocal = this.local.get(out);
+    if (outLocal !== undefined && !last.has(out)) {
+      this.local.delete(out);
+      this.owned.delete(outLocal);
+      this.free.push(outLocal);
+    }
+    for (const id of stepInputs(this.L, st)) {
+      const r = this.root(id);
+      const v = this.local.get(r);
+      if (v === undefined || last.get(r) !== i) continue;
+      this.local.delete(r);
+      this.owned.delete(v);
+      this.free.push(v);
+    }
   }
 
   /**
@@ -528,7 +650,7 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
-    this.combBody(new Set(), outputs, undefined, true);
+    this.gatedCombBody();
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -542,6 +664,7 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
+    this.staleCopies();
     return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
   }
 
@@ -863,6 +986,8 @@ class WasmGen {
     // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
     const outside = new Map(this.local);
     const base = this.W.memoryBytes[mi]!;
+    const version = this.W.versionBytes[mi]!;
+    if (mem.readPorts.some((r) => r.kind === 'async')) C.const(0).loadAt(version).const(1).emit(op.i32Add).store(version);
     if (mem.width > 32) {
       // Wide words (never masked here: such memories stay with the JavaScript back end).
       for (let k = 0; k < Math.ceil(mem.width / 32); k++) {

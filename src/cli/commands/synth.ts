@@ -1,0 +1,120 @@
+// `rtgpu synth`: synthesize a design with Yosys for an FPGA target and print its resources per module, memory mapping and logic depth.
+import { writeFileSync } from 'node:fs';
+import { parseFlags } from '../args.ts';
+import { CliError } from '../cliError.ts';
+import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
+import { StatusLine } from '../progress.ts';
+import { GPU_DESIGN, designByName, rtlSource } from '../../designs/synthSource.ts';
+import { writeSynthReport } from '../../designs/synthReport.ts';
+import { formatReport } from '../../hdl/synth/formatReport.ts';
+import { synthesize } from '../../hdl/synth/synthesize.ts';
+import { isSynthTarget, synthTargetNames, synthTargets, type SynthTarget } from '../../hdl/synth/targets.ts';
+import type { YosysProgress } from '../../hdl/synth/yosys.ts';
+
+const usage = `usage: rtgpu synth [DESIGN] [--target T] [--top MODULE] [--json] [--out FILE] [GPU flags]
+       rtgpu synth --report FILE [GPU flags]
+
+Synthesizes DESIGN with Yosys (native, else @yowasp/yosys from npm) keeping the hierarchy, and prints
+per module (one instance, its submodules included) the LUTs, flip-flops, block RAMs, LUT-RAM, DSPs and
+logic depth, then which memory became block RAM, LUT-RAM or flip-flops.
+
+  DESIGN          ${GPU_DESIGN} (default: the whole GPU) or a design of 'rtgpu cosim --list' (fadd, ic_core, rtcore, fifo …)
+  --target T      ${synthTargetNames.join(', ')} (default xilinx): ${synthTargetNames.map((t) => `${t} = ${synthTargets[t].family}`).join(', ')}
+  --top MODULE    synthesize this module of the design (and what it instantiates) instead of its top
+  --depth WHICH   logic depth of all modules (default), the top only, or none (faster on the whole GPU)
+  --json          print the report as JSON
+  --out FILE      also write what is printed to FILE
+  --work DIR      run Yosys in DIR and keep the sources, script, log and outputs there
+  --report FILE   synthesize ${GPU_DESIGN} for xilinx and intel and write the Markdown report (rtl-out/REPORT.md)
+${gpuConfigFlagsUsage}
+                  (GPU flags apply to ${GPU_DESIGN} only)`;
+
+const depthChoices = ['all', 'top', 'none'] as const;
+
+/** On a terminal: the Yosys pass running and the time so far, redrawn in place (every second too: some passes print nothing for minutes). */
+function progressLine(label: string): { onProgress: (p: YosysProgress) => void; erase: () => void; stop: () => void } {
+  const line = new StatusLine();
+  const start = performance.now();
+  let pass = 'starting Yosys';
+  const draw = () => line.show(() => `${label}: ${Math.round((performance.now() - start) / 1000)} s, ${pass}`);
+  const timer = line.enabled ? setInterval(draw, 1000) : undefined;
+  timer?.unref();
+  return {
+    onProgress: (p) => {
+      pass = p.pass;
+      draw();
+    },
+    /** Take the line off the screen (before printing); the next redraw puts it back. */
+    erase: () => line.clear(),
+    stop: () => {
+      clearInterval(timer);
+      line.clear();
+    },
+  };
+}
+
+export const synthCommand = {
+  summary: 'synthesize a design with Yosys and report its resources',
+  async run(argv: string[]): Promise<number> {
+    const { values, positionals } = parseFlags(
+      argv,
+      {
+        target: { type: 'string' },
+        top: { type: 'string' },
+        depth: { type: 'string' },
+        json: { type: 'boolean' },
+        out: { type: 'string' },
+        work: { type: 'string' },
+        report: { type: 'string' },
+        ...gpuConfigFlagOptions,
+        help: { type: 'boolean', short: 'h' },
+      },
+      usage,
+    );
+    if (values.help) {
+      console.log(usage);
+      return 0;
+    }
+    if (positionals.length > 1) throw new CliError(`expected at most one design name, got ${positionals.join(' ')}\n\n${usage}`);
+    const name = positionals[0] ?? GPU_DESIGN;
+    const target = values.target ?? 'xilinx';
+    if (!isSynthTarget(target)) throw new CliError(`unknown target '${target}' (choose from ${synthTargetNames.join(', ')})`);
+    const depth = values.depth ?? 'all';
+    if (!depthChoices.includes(depth as (typeof depthChoices)[number])) throw new CliError(`--depth expects one of ${depthChoices.join(', ')}, got '${depth}'`);
+    const gpuFlagGiven = ['rt-cores', 'ic-cores', 'triangles', 'vertices'].some((f) => values[f as keyof typeof values] !== undefined);
+    if (gpuFlagGiven && name !== GPU_DESIGN) throw new CliError(`--rt-cores, --ic-cores, --triangles and --vertices apply to ${GPU_DESIGN} only, not '${name}'`);
+    const gpu = gpuConfig(values);
+
+    if (values.report !== undefined) {
+      if (positionals.length || values.target || values.top || values.json) throw new CliError(`--report synthesizes ${GPU_DESIGN} for xilinx and intel: it takes no DESIGN, --target, --top or --json`);
+      const progress = progressLine('synth');
+      try {
+        await writeSynthReport(values.report, gpu, { onProgress: (t, p) => progress.onProgress({ ...p, pass: `${t}: ${p.pass}` }), log: (l) => (progress.erase(), console.log(l)) });
+      } finally {
+        progress.stop();
+      }
+      console.log(`wrote ${values.report}`);
+      return 0;
+    }
+
+    const design = await designByName(name, gpu);
+    const top = values.top ?? design.top;
+    let src;
+    try {
+      src = rtlSource(design, top);
+    } catch (e) {
+      throw new CliError((e as Error).message, 1);
+    }
+    const progress = progressLine(`synth ${src.top} (${target})`);
+    let report;
+    try {
+      report = await synthesize(src, target as SynthTarget, { depth: depth as (typeof depthChoices)[number], workDir: values.work, onProgress: progress.onProgress });
+    } finally {
+      progress.stop();
+    }
+    const text = values.json ? JSON.stringify(report, null, 2) : formatReport(report);
+    console.log(text);
+    if (values.out) writeFileSync(values.out, `${text}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,69 @@
+// Post-synthesis co-simulation: Yosys' gate-level netlists of the float units, the RT core and the IC core agree with the TS simulator on Icarus, every output, every cycle.
+import { describe, expect, test } from 'vitest';
+import { execa } from 'execa';
+import { floatDesigns } from '../../src/hdl/lib/float/cosimDesigns.ts';
+import { rtCoreCosimDesign } from '../../src/gpu/rtCore/cosimDesign.ts';
+import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
+import { formatMismatch, harnessDesign, registerProbes, runCosim } from '../../src/hdl/cosim/runCosim.ts';
+import { icarusGate } from '../../src/hdl/cosim/icarusGate.ts';
+import { seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { gateNetlist } from '../../src/hdl/synth/gateNetlist.ts';
+import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
+import { fixtureDesigns } from '../cosim/fixtures.ts';
+
+const seed = seedFromEnv();
+console.log(`postSynthCosim.test seed=${seed} (rerun with SEED=${seed})`);
+
+/**
+ * Random cycles per design, sized so that the file costs about four minutes of CPU with an empty
+ * build cache, most of it Yosys and Icarus on the cores' gates (the IC core runs ~10 cycles/s).
+ * The IC core needs up to ~400 cycles to load its scene before rays come back.
+ */
+const cycles: Readonly<Record<string, number>> = { fadd: 2000, fmul: 1500, fdiv: 1000, fsqrt: 1000, fcmp: 3000, itof: 3000, ftoi: 3000, rtcore: 800, ic_core: 600 };
+
+async function expectAgreement(d: CosimDesign, n: number): Promise<void> {
+  const r = await runCosim(d, { cycles: n, seed, sims: ['ts', 'icarus-gate'] });
+  expect(r.mismatch && `${formatMismatch(r.mismatch)}\n(${d.name}, SEED=${seed})`).toBeNull();
+  expect(r.golden && `golden model at cycle ${r.golden.cycle}: ${r.golden.message} (SEED=${seed})`).toBeNull();
+  console.log(`${d.name}: ${n} cycles on the gates, 0 mismatches (icarus-gate ${r.seconds['icarus-gate']!.toFixed(1)} s)`);
+}
+
+describe('the gate-level netlist agrees with the TS simulator', () => {
+  for (const d of [...floatDesigns, rtCoreCosimDesign, icCoreCosimDesign]) {
+    test(d.name, () => expectAgreement(d, cycles[d.name]!), 600_000);
+  }
+});
+
+describe('what synthesis must keep', () => {
+  const fixture = (name: string) => fixtureDesigns.find((d) => d.name === name)!;
+
+  test('$readmemh contents and register power-on values reach the netlist', async () => {
+    const netlist = async (name: string) => {
+      const { harness } = harnessDesign(fixture(name).elaborate());
+      return (await gateNetlist({ top: harness.top, files: harness.svFiles, fileList: harness.fileList })).text;
+    };
+    expect(await netlist('mixed')).toMatch(/mem\[0\] = 48'h123456789abc;/);
+    // `init: 42` on a register without reset: the value only power-on gives it.
+    expect(await netlist('asyncreset')).toMatch(/reg \[15:0\] \S+ = 16'h002a;/);
+  }, 300_000);
+
+  // A masked memory with an image, wide arithmetic, an fsm, an asynchronous reset and power-on
+  // values, a design without a clock, and ports named after reserved words.
+  for (const name of ['mixed', 'asyncreset', 'comb', 'reserved']) {
+    test(`fixture ${name}`, () => expectAgreement(fixture(name), name === 'mixed' ? 300 : 2000), 300_000);
+  }
+
+  test('registers cannot be compared on a netlist: a clear error, not a wrong answer', async () => {
+    const design = fixture('asyncreset').elaborate();
+    await expect(icarusGate.prepare(harnessDesign(design, registerProbes(design).probes).harness)).rejects.toThrow(/icarus-gate compares outputs only/);
+  });
+});
+
+describe('rtgpu cosim --sim icarus-gate', () => {
+  test('runs the netlist next to the other simulators', async () => {
+    const r = await execa(process.execPath, ['bin/rtgpu.mjs', 'cosim', 'counter', '--cycles', '500', '--seed', String(seed), '--sim', 'ts,icarus,icarus-gate'], { reject: false });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/icarus-gate: netlist of [\d.]+ MB/);
+    expect(r.stdout).toMatch(/^500 cycles, 0 mismatches$/m);
+  }, 120_000);
+});
