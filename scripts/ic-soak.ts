@@ -1,8 +1,10 @@
 // Soak test of the IC system: random scenes and rays through the core + triangle memory on the TS
 // simulator against the golden caster. Usage: npx tsx scripts/ic-soak.ts [--tests 1000000] [--seed S]
+// [--watertight] (the watertight triangle test; closed meshes with rays at their shared edges join the mix)
 import { parseArgs } from 'node:util';
 import { runRays } from '../src/gpu/icCore/rayRunner.ts';
-import { randomIcScene, randomRay } from '../src/gpu/icCore/rays.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay } from '../src/gpu/icCore/rays.ts';
+import { defaultIcSystemParams } from '../src/gpu/icCore/icSystem.ts';
 import { createRng, seedFromEnv } from '../src/hdl/cosim/rng.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
@@ -13,7 +15,7 @@ function fail(message: string): never {
 
 function flags() {
   try {
-    return parseArgs({ options: { tests: { type: 'string', default: '1000000' }, seed: { type: 'string' } } }).values;
+    return parseArgs({ options: { tests: { type: 'string', default: '1000000' }, seed: { type: 'string' }, watertight: { type: 'boolean' } } }).values;
   } catch (e) {
     fail((e as Error).message);
   }
@@ -23,7 +25,8 @@ const whole = (name: string, v: string) => (/^\d+$/.test(v) && Number(v) > 0 ? N
 const target = whole('tests', values.tests);
 const seed = values.seed !== undefined ? whole('seed', values.seed) >>> 0 : seedFromEnv();
 const rng = createRng(seed);
-console.log(`ic soak: at least ${target} ray-triangle tests, seed ${seed}`);
+const params = values.watertight ? { ...defaultIcSystemParams, triangleTest: 'watertight' as const } : defaultIcSystemParams;
+console.log(`ic soak: at least ${target} ray-triangle tests, seed ${seed}${values.watertight ? ', watertight test' : ''}`);
 const t0 = performance.now();
 let tests = 0;
 let rays = 0;
@@ -31,9 +34,10 @@ let scenes = 0;
 while (tests < target) {
   // A mix: tricky small scenes (degenerate, coplanar, duplicates), medium and full-size ones.
   const size = [0, 0, 8, 40, 200, 512][rng.int(6)]!;
-  const scene = randomIcScene(rng, size);
-  const batch = Array.from({ length: size >= 200 ? 60 : 300 }, () => randomRay(rng, scene));
-  const r = runRays(scene, batch);
+  const closed = values.watertight && rng.int(3) === 0;
+  const scene = closed ? randomClosedMesh(rng) : randomIcScene(rng, size);
+  const batch = Array.from({ length: size >= 200 ? 60 : 300 }, () => (closed ? closedMeshRay(rng, scene) : randomRay(rng, scene)));
+  const r = runRays(scene, batch, params);
   scenes++;
   rays += r.rays;
   tests += r.tests;

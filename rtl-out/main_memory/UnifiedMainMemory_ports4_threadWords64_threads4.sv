@@ -54,242 +54,242 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   logic [31:0] rdata_15; // unifiedMainMemory.ts:66
   logic [1:0] thread_q0; // unifiedMainMemory.ts:73
   logic [1:0] first_q0; // unifiedMainMemory.ts:74
-  logic done0; // unifiedMainMemory.ts:83
+  logic done0; // unifiedMainMemory.ts:80
   logic [1:0] thread_q1; // unifiedMainMemory.ts:73
   logic [1:0] first_q1; // unifiedMainMemory.ts:74
-  logic done1; // unifiedMainMemory.ts:83
+  logic done1; // unifiedMainMemory.ts:80
   logic [1:0] thread_q2; // unifiedMainMemory.ts:73
   logic [1:0] first_q2; // unifiedMainMemory.ts:74
-  logic done2; // unifiedMainMemory.ts:83
+  logic done2; // unifiedMainMemory.ts:80
   logic [1:0] thread_q3; // unifiedMainMemory.ts:73
   logic [1:0] first_q3; // unifiedMainMemory.ts:74
-  logic done3; // unifiedMainMemory.ts:83
-  logic conflict_1; // unifiedMainMemory.ts:87
-  logic [1:0] bankIndex; // unifiedMainMemory.ts:78
-  logic data_read_0_eq; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_2; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_4; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_5; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_8; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_8; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_12; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_13; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_14; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_1; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_15; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_16; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_17; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_15; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_16; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_17; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_2; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_18; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_19; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_20; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_18; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_19; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_20; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_3; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_21; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_22; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_23; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_21; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_22; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_23; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_4; // unifiedMainMemory.ts:78
-  logic data_read_1_eq; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_2; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_4; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_5; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_8; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_8; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_12; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_13; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_14; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_5; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_15; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_16; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_17; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_15; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_16; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_17; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_6; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_18; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_19; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_20; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_18; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_19; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_20; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_7; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_21; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_22; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_23; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_21; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_22; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_23; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_8; // unifiedMainMemory.ts:78
-  logic data_read_2_eq; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_2; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_4; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_5; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_8; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_8; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_12; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_13; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_14; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_9; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_15; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_16; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_17; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_15; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_16; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_17; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_10; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_18; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_19; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_20; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_18; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_19; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_20; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_11; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_21; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_22; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_23; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_21; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_22; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_23; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_12; // unifiedMainMemory.ts:78
-  logic data_read_3_eq; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_2; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_4; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_5; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_8; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_8; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_12; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_13; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_14; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_13; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_15; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_16; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_17; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_15; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_16; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_17; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_14; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_18; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_19; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_20; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_18; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_19; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_20; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_15; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_21; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_22; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_23; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_21; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_22; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_23; // unifiedMainMemory.ts:79
+  logic done3; // unifiedMainMemory.ts:80
+  logic conflict_1; // unifiedMainMemory.ts:84
+  logic [1:0] data_read_0_add; // unifiedMainMemory.ts:77
+  logic data_read_0_slice; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_3; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_6; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_8; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_9; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_13; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_14; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_1; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_15; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_15; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_17; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_17; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_2; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_18; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_18; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_20; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_20; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_3; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_21; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_21; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_23; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_23; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add; // unifiedMainMemory.ts:77
+  logic data_read_1_slice; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_3; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_6; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_8; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_9; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_13; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_14; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_1; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_15; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_15; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_17; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_17; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_2; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_18; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_18; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_20; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_20; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_3; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_21; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_21; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_23; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_23; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add; // unifiedMainMemory.ts:77
+  logic data_read_2_slice; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_3; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_6; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_8; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_9; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_13; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_14; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_1; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_15; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_15; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_17; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_17; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_2; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_18; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_18; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_20; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_20; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_3; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_21; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_21; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_23; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_23; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add; // unifiedMainMemory.ts:77
+  logic data_read_3_slice; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_3; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_6; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_8; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_9; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_13; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_14; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_1; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_15; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_15; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_17; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_16; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_17; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_2; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_18; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_18; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_20; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_19; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_20; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_3; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_21; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_21; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_23; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_22; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_23; // unifiedMainMemory.ts:77
   logic [1:0] firstQ_slice; // unifiedMainMemory.ts:74
   logic done0_or; // unifiedMainMemory.ts:39
-  logic done0_not; // unifiedMainMemory.ts:84
-  logic done0_and; // unifiedMainMemory.ts:84
+  logic done0_not; // unifiedMainMemory.ts:81
+  logic done0_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_1; // unifiedMainMemory.ts:74
   logic done1_or; // unifiedMainMemory.ts:39
-  logic done1_not; // unifiedMainMemory.ts:84
-  logic done1_and; // unifiedMainMemory.ts:84
+  logic done1_not; // unifiedMainMemory.ts:81
+  logic done1_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_2; // unifiedMainMemory.ts:74
   logic done2_or; // unifiedMainMemory.ts:39
-  logic done2_not; // unifiedMainMemory.ts:84
-  logic done2_and; // unifiedMainMemory.ts:84
+  logic done2_not; // unifiedMainMemory.ts:81
+  logic done2_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_3; // unifiedMainMemory.ts:74
   logic done3_or; // unifiedMainMemory.ts:39
-  logic done3_not; // unifiedMainMemory.ts:84
-  logic done3_and; // unifiedMainMemory.ts:84
-  logic conflict_1_next; // unifiedMainMemory.ts:87
+  logic done3_not; // unifiedMainMemory.ts:81
+  logic done3_and; // unifiedMainMemory.ts:81
+  logic conflict_1_next; // unifiedMainMemory.ts:84
   logic conflict_1_sel_eq; // unifiedMainMemory.ts:56
   logic conflict_1_sel_and; // unifiedMainMemory.ts:56
   logic conflict_1_sel_eq_1; // unifiedMainMemory.ts:56
@@ -1139,217 +1139,217 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   logic _mux_251; // unifiedMainMemory.ts:58
   logic _and_27; // unifiedMainMemory.ts:65
 
-  assign bankIndex = 2'd3 + first_q0;
-  assign data_read_0_eq = bankIndex == 2'd3;
-  assign data_read_0_eq_1 = thread_q0 == 2'd3;
-  assign data_read_0_eq_2 = thread_q0 == 2'd2;
-  assign data_read_0_eq_3 = thread_q0 == 2'd1;
-  assign data_read_0_mux = data_read_0_eq_3 ? rdata_7 : rdata_3;
-  assign data_read_0_mux_1 = data_read_0_eq_2 ? rdata_11 : data_read_0_mux;
-  assign data_read_0_mux_2 = data_read_0_eq_1 ? rdata_15 : data_read_0_mux_1;
-  assign data_read_0_eq_4 = bankIndex == 2'd2;
-  assign data_read_0_eq_5 = thread_q0 == 2'd3;
-  assign data_read_0_eq_6 = thread_q0 == 2'd2;
-  assign data_read_0_eq_7 = thread_q0 == 2'd1;
-  assign data_read_0_mux_3 = data_read_0_eq_7 ? rdata_6 : rdata_2;
-  assign data_read_0_mux_4 = data_read_0_eq_6 ? rdata_10 : data_read_0_mux_3;
-  assign data_read_0_mux_5 = data_read_0_eq_5 ? rdata_14 : data_read_0_mux_4;
-  assign data_read_0_eq_8 = bankIndex == 2'd1;
-  assign data_read_0_eq_9 = thread_q0 == 2'd3;
-  assign data_read_0_eq_10 = thread_q0 == 2'd2;
-  assign data_read_0_eq_11 = thread_q0 == 2'd1;
-  assign data_read_0_mux_6 = data_read_0_eq_11 ? rdata_5 : rdata_1;
-  assign data_read_0_mux_7 = data_read_0_eq_10 ? rdata_9 : data_read_0_mux_6;
-  assign data_read_0_mux_8 = data_read_0_eq_9 ? rdata_13 : data_read_0_mux_7;
-  assign data_read_0_eq_12 = thread_q0 == 2'd3;
-  assign data_read_0_eq_13 = thread_q0 == 2'd2;
-  assign data_read_0_eq_14 = thread_q0 == 2'd1;
-  assign data_read_0_mux_9 = data_read_0_eq_14 ? rdata_4 : rdata;
-  assign data_read_0_mux_10 = data_read_0_eq_13 ? rdata_8 : data_read_0_mux_9;
-  assign data_read_0_mux_11 = data_read_0_eq_12 ? rdata_12 : data_read_0_mux_10;
-  assign data_read_0_mux_12 = data_read_0_eq_8 ? data_read_0_mux_8 : data_read_0_mux_11;
-  assign data_read_0_mux_13 = data_read_0_eq_4 ? data_read_0_mux_5 : data_read_0_mux_12;
-  assign data_read_0_mux_14 = data_read_0_eq ? data_read_0_mux_2 : data_read_0_mux_13;
-  assign bankIndex_1 = 2'd2 + first_q0;
-  assign data_read_0_eq_15 = bankIndex_1 == 2'd3;
-  assign data_read_0_eq_16 = bankIndex_1 == 2'd2;
-  assign data_read_0_eq_17 = bankIndex_1 == 2'd1;
-  assign data_read_0_mux_15 = data_read_0_eq_17 ? data_read_0_mux_8 : data_read_0_mux_11;
-  assign data_read_0_mux_16 = data_read_0_eq_16 ? data_read_0_mux_5 : data_read_0_mux_15;
-  assign data_read_0_mux_17 = data_read_0_eq_15 ? data_read_0_mux_2 : data_read_0_mux_16;
-  assign bankIndex_2 = 2'd1 + first_q0;
-  assign data_read_0_eq_18 = bankIndex_2 == 2'd3;
-  assign data_read_0_eq_19 = bankIndex_2 == 2'd2;
-  assign data_read_0_eq_20 = bankIndex_2 == 2'd1;
-  assign data_read_0_mux_18 = data_read_0_eq_20 ? data_read_0_mux_8 : data_read_0_mux_11;
-  assign data_read_0_mux_19 = data_read_0_eq_19 ? data_read_0_mux_5 : data_read_0_mux_18;
-  assign data_read_0_mux_20 = data_read_0_eq_18 ? data_read_0_mux_2 : data_read_0_mux_19;
-  assign bankIndex_3 = 2'd0 + first_q0;
-  assign data_read_0_eq_21 = bankIndex_3 == 2'd3;
-  assign data_read_0_eq_22 = bankIndex_3 == 2'd2;
-  assign data_read_0_eq_23 = bankIndex_3 == 2'd1;
-  assign data_read_0_mux_21 = data_read_0_eq_23 ? data_read_0_mux_8 : data_read_0_mux_11;
-  assign data_read_0_mux_22 = data_read_0_eq_22 ? data_read_0_mux_5 : data_read_0_mux_21;
-  assign data_read_0_mux_23 = data_read_0_eq_21 ? data_read_0_mux_2 : data_read_0_mux_22;
+  assign data_read_0_add = 2'd3 + first_q0;
+  assign data_read_0_slice = data_read_0_add[1];
+  assign data_read_0_slice_1 = data_read_0_add[0];
+  assign data_read_0_slice_2 = thread_q0[1];
+  assign data_read_0_slice_3 = thread_q0[0];
+  assign data_read_0_mux = data_read_0_slice_3 ? rdata_15 : rdata_11;
+  assign data_read_0_slice_4 = thread_q0[0];
+  assign data_read_0_mux_1 = data_read_0_slice_4 ? rdata_7 : rdata_3;
+  assign data_read_0_mux_2 = data_read_0_slice_2 ? data_read_0_mux : data_read_0_mux_1;
+  assign data_read_0_slice_5 = thread_q0[1];
+  assign data_read_0_slice_6 = thread_q0[0];
+  assign data_read_0_mux_3 = data_read_0_slice_6 ? rdata_14 : rdata_10;
+  assign data_read_0_slice_7 = thread_q0[0];
+  assign data_read_0_mux_4 = data_read_0_slice_7 ? rdata_6 : rdata_2;
+  assign data_read_0_mux_5 = data_read_0_slice_5 ? data_read_0_mux_3 : data_read_0_mux_4;
+  assign data_read_0_mux_6 = data_read_0_slice_1 ? data_read_0_mux_2 : data_read_0_mux_5;
+  assign data_read_0_slice_8 = data_read_0_add[0];
+  assign data_read_0_slice_9 = thread_q0[1];
+  assign data_read_0_slice_10 = thread_q0[0];
+  assign data_read_0_mux_7 = data_read_0_slice_10 ? rdata_13 : rdata_9;
+  assign data_read_0_slice_11 = thread_q0[0];
+  assign data_read_0_mux_8 = data_read_0_slice_11 ? rdata_5 : rdata_1;
+  assign data_read_0_mux_9 = data_read_0_slice_9 ? data_read_0_mux_7 : data_read_0_mux_8;
+  assign data_read_0_slice_12 = thread_q0[1];
+  assign data_read_0_slice_13 = thread_q0[0];
+  assign data_read_0_mux_10 = data_read_0_slice_13 ? rdata_12 : rdata_8;
+  assign data_read_0_slice_14 = thread_q0[0];
+  assign data_read_0_mux_11 = data_read_0_slice_14 ? rdata_4 : rdata;
+  assign data_read_0_mux_12 = data_read_0_slice_12 ? data_read_0_mux_10 : data_read_0_mux_11;
+  assign data_read_0_mux_13 = data_read_0_slice_8 ? data_read_0_mux_9 : data_read_0_mux_12;
+  assign data_read_0_mux_14 = data_read_0_slice ? data_read_0_mux_6 : data_read_0_mux_13;
+  assign data_read_0_add_1 = 2'd2 + first_q0;
+  assign data_read_0_slice_15 = data_read_0_add_1[1];
+  assign data_read_0_slice_16 = data_read_0_add_1[0];
+  assign data_read_0_mux_15 = data_read_0_slice_16 ? data_read_0_mux_2 : data_read_0_mux_5;
+  assign data_read_0_slice_17 = data_read_0_add_1[0];
+  assign data_read_0_mux_16 = data_read_0_slice_17 ? data_read_0_mux_9 : data_read_0_mux_12;
+  assign data_read_0_mux_17 = data_read_0_slice_15 ? data_read_0_mux_15 : data_read_0_mux_16;
+  assign data_read_0_add_2 = 2'd1 + first_q0;
+  assign data_read_0_slice_18 = data_read_0_add_2[1];
+  assign data_read_0_slice_19 = data_read_0_add_2[0];
+  assign data_read_0_mux_18 = data_read_0_slice_19 ? data_read_0_mux_2 : data_read_0_mux_5;
+  assign data_read_0_slice_20 = data_read_0_add_2[0];
+  assign data_read_0_mux_19 = data_read_0_slice_20 ? data_read_0_mux_9 : data_read_0_mux_12;
+  assign data_read_0_mux_20 = data_read_0_slice_18 ? data_read_0_mux_18 : data_read_0_mux_19;
+  assign data_read_0_add_3 = 2'd0 + first_q0;
+  assign data_read_0_slice_21 = data_read_0_add_3[1];
+  assign data_read_0_slice_22 = data_read_0_add_3[0];
+  assign data_read_0_mux_21 = data_read_0_slice_22 ? data_read_0_mux_2 : data_read_0_mux_5;
+  assign data_read_0_slice_23 = data_read_0_add_3[0];
+  assign data_read_0_mux_22 = data_read_0_slice_23 ? data_read_0_mux_9 : data_read_0_mux_12;
+  assign data_read_0_mux_23 = data_read_0_slice_21 ? data_read_0_mux_21 : data_read_0_mux_22;
   assign data_read_0 = {data_read_0_mux_14, data_read_0_mux_17, data_read_0_mux_20, data_read_0_mux_23};
-  assign bankIndex_4 = 2'd3 + first_q1;
-  assign data_read_1_eq = bankIndex_4 == 2'd3;
-  assign data_read_1_eq_1 = thread_q1 == 2'd3;
-  assign data_read_1_eq_2 = thread_q1 == 2'd2;
-  assign data_read_1_eq_3 = thread_q1 == 2'd1;
-  assign data_read_1_mux = data_read_1_eq_3 ? rdata_7 : rdata_3;
-  assign data_read_1_mux_1 = data_read_1_eq_2 ? rdata_11 : data_read_1_mux;
-  assign data_read_1_mux_2 = data_read_1_eq_1 ? rdata_15 : data_read_1_mux_1;
-  assign data_read_1_eq_4 = bankIndex_4 == 2'd2;
-  assign data_read_1_eq_5 = thread_q1 == 2'd3;
-  assign data_read_1_eq_6 = thread_q1 == 2'd2;
-  assign data_read_1_eq_7 = thread_q1 == 2'd1;
-  assign data_read_1_mux_3 = data_read_1_eq_7 ? rdata_6 : rdata_2;
-  assign data_read_1_mux_4 = data_read_1_eq_6 ? rdata_10 : data_read_1_mux_3;
-  assign data_read_1_mux_5 = data_read_1_eq_5 ? rdata_14 : data_read_1_mux_4;
-  assign data_read_1_eq_8 = bankIndex_4 == 2'd1;
-  assign data_read_1_eq_9 = thread_q1 == 2'd3;
-  assign data_read_1_eq_10 = thread_q1 == 2'd2;
-  assign data_read_1_eq_11 = thread_q1 == 2'd1;
-  assign data_read_1_mux_6 = data_read_1_eq_11 ? rdata_5 : rdata_1;
-  assign data_read_1_mux_7 = data_read_1_eq_10 ? rdata_9 : data_read_1_mux_6;
-  assign data_read_1_mux_8 = data_read_1_eq_9 ? rdata_13 : data_read_1_mux_7;
-  assign data_read_1_eq_12 = thread_q1 == 2'd3;
-  assign data_read_1_eq_13 = thread_q1 == 2'd2;
-  assign data_read_1_eq_14 = thread_q1 == 2'd1;
-  assign data_read_1_mux_9 = data_read_1_eq_14 ? rdata_4 : rdata;
-  assign data_read_1_mux_10 = data_read_1_eq_13 ? rdata_8 : data_read_1_mux_9;
-  assign data_read_1_mux_11 = data_read_1_eq_12 ? rdata_12 : data_read_1_mux_10;
-  assign data_read_1_mux_12 = data_read_1_eq_8 ? data_read_1_mux_8 : data_read_1_mux_11;
-  assign data_read_1_mux_13 = data_read_1_eq_4 ? data_read_1_mux_5 : data_read_1_mux_12;
-  assign data_read_1_mux_14 = data_read_1_eq ? data_read_1_mux_2 : data_read_1_mux_13;
-  assign bankIndex_5 = 2'd2 + first_q1;
-  assign data_read_1_eq_15 = bankIndex_5 == 2'd3;
-  assign data_read_1_eq_16 = bankIndex_5 == 2'd2;
-  assign data_read_1_eq_17 = bankIndex_5 == 2'd1;
-  assign data_read_1_mux_15 = data_read_1_eq_17 ? data_read_1_mux_8 : data_read_1_mux_11;
-  assign data_read_1_mux_16 = data_read_1_eq_16 ? data_read_1_mux_5 : data_read_1_mux_15;
-  assign data_read_1_mux_17 = data_read_1_eq_15 ? data_read_1_mux_2 : data_read_1_mux_16;
-  assign bankIndex_6 = 2'd1 + first_q1;
-  assign data_read_1_eq_18 = bankIndex_6 == 2'd3;
-  assign data_read_1_eq_19 = bankIndex_6 == 2'd2;
-  assign data_read_1_eq_20 = bankIndex_6 == 2'd1;
-  assign data_read_1_mux_18 = data_read_1_eq_20 ? data_read_1_mux_8 : data_read_1_mux_11;
-  assign data_read_1_mux_19 = data_read_1_eq_19 ? data_read_1_mux_5 : data_read_1_mux_18;
-  assign data_read_1_mux_20 = data_read_1_eq_18 ? data_read_1_mux_2 : data_read_1_mux_19;
-  assign bankIndex_7 = 2'd0 + first_q1;
-  assign data_read_1_eq_21 = bankIndex_7 == 2'd3;
-  assign data_read_1_eq_22 = bankIndex_7 == 2'd2;
-  assign data_read_1_eq_23 = bankIndex_7 == 2'd1;
-  assign data_read_1_mux_21 = data_read_1_eq_23 ? data_read_1_mux_8 : data_read_1_mux_11;
-  assign data_read_1_mux_22 = data_read_1_eq_22 ? data_read_1_mux_5 : data_read_1_mux_21;
-  assign data_read_1_mux_23 = data_read_1_eq_21 ? data_read_1_mux_2 : data_read_1_mux_22;
+  assign data_read_1_add = 2'd3 + first_q1;
+  assign data_read_1_slice = data_read_1_add[1];
+  assign data_read_1_slice_1 = data_read_1_add[0];
+  assign data_read_1_slice_2 = thread_q1[1];
+  assign data_read_1_slice_3 = thread_q1[0];
+  assign data_read_1_mux = data_read_1_slice_3 ? rdata_15 : rdata_11;
+  assign data_read_1_slice_4 = thread_q1[0];
+  assign data_read_1_mux_1 = data_read_1_slice_4 ? rdata_7 : rdata_3;
+  assign data_read_1_mux_2 = data_read_1_slice_2 ? data_read_1_mux : data_read_1_mux_1;
+  assign data_read_1_slice_5 = thread_q1[1];
+  assign data_read_1_slice_6 = thread_q1[0];
+  assign data_read_1_mux_3 = data_read_1_slice_6 ? rdata_14 : rdata_10;
+  assign data_read_1_slice_7 = thread_q1[0];
+  assign data_read_1_mux_4 = data_read_1_slice_7 ? rdata_6 : rdata_2;
+  assign data_read_1_mux_5 = data_read_1_slice_5 ? data_read_1_mux_3 : data_read_1_mux_4;
+  assign data_read_1_mux_6 = data_read_1_slice_1 ? data_read_1_mux_2 : data_read_1_mux_5;
+  assign data_read_1_slice_8 = data_read_1_add[0];
+  assign data_read_1_slice_9 = thread_q1[1];
+  assign data_read_1_slice_10 = thread_q1[0];
+  assign data_read_1_mux_7 = data_read_1_slice_10 ? rdata_13 : rdata_9;
+  assign data_read_1_slice_11 = thread_q1[0];
+  assign data_read_1_mux_8 = data_read_1_slice_11 ? rdata_5 : rdata_1;
+  assign data_read_1_mux_9 = data_read_1_slice_9 ? data_read_1_mux_7 : data_read_1_mux_8;
+  assign data_read_1_slice_12 = thread_q1[1];
+  assign data_read_1_slice_13 = thread_q1[0];
+  assign data_read_1_mux_10 = data_read_1_slice_13 ? rdata_12 : rdata_8;
+  assign data_read_1_slice_14 = thread_q1[0];
+  assign data_read_1_mux_11 = data_read_1_slice_14 ? rdata_4 : rdata;
+  assign data_read_1_mux_12 = data_read_1_slice_12 ? data_read_1_mux_10 : data_read_1_mux_11;
+  assign data_read_1_mux_13 = data_read_1_slice_8 ? data_read_1_mux_9 : data_read_1_mux_12;
+  assign data_read_1_mux_14 = data_read_1_slice ? data_read_1_mux_6 : data_read_1_mux_13;
+  assign data_read_1_add_1 = 2'd2 + first_q1;
+  assign data_read_1_slice_15 = data_read_1_add_1[1];
+  assign data_read_1_slice_16 = data_read_1_add_1[0];
+  assign data_read_1_mux_15 = data_read_1_slice_16 ? data_read_1_mux_2 : data_read_1_mux_5;
+  assign data_read_1_slice_17 = data_read_1_add_1[0];
+  assign data_read_1_mux_16 = data_read_1_slice_17 ? data_read_1_mux_9 : data_read_1_mux_12;
+  assign data_read_1_mux_17 = data_read_1_slice_15 ? data_read_1_mux_15 : data_read_1_mux_16;
+  assign data_read_1_add_2 = 2'd1 + first_q1;
+  assign data_read_1_slice_18 = data_read_1_add_2[1];
+  assign data_read_1_slice_19 = data_read_1_add_2[0];
+  assign data_read_1_mux_18 = data_read_1_slice_19 ? data_read_1_mux_2 : data_read_1_mux_5;
+  assign data_read_1_slice_20 = data_read_1_add_2[0];
+  assign data_read_1_mux_19 = data_read_1_slice_20 ? data_read_1_mux_9 : data_read_1_mux_12;
+  assign data_read_1_mux_20 = data_read_1_slice_18 ? data_read_1_mux_18 : data_read_1_mux_19;
+  assign data_read_1_add_3 = 2'd0 + first_q1;
+  assign data_read_1_slice_21 = data_read_1_add_3[1];
+  assign data_read_1_slice_22 = data_read_1_add_3[0];
+  assign data_read_1_mux_21 = data_read_1_slice_22 ? data_read_1_mux_2 : data_read_1_mux_5;
+  assign data_read_1_slice_23 = data_read_1_add_3[0];
+  assign data_read_1_mux_22 = data_read_1_slice_23 ? data_read_1_mux_9 : data_read_1_mux_12;
+  assign data_read_1_mux_23 = data_read_1_slice_21 ? data_read_1_mux_21 : data_read_1_mux_22;
   assign data_read_1 = {data_read_1_mux_14, data_read_1_mux_17, data_read_1_mux_20, data_read_1_mux_23};
-  assign bankIndex_8 = 2'd3 + first_q2;
-  assign data_read_2_eq = bankIndex_8 == 2'd3;
-  assign data_read_2_eq_1 = thread_q2 == 2'd3;
-  assign data_read_2_eq_2 = thread_q2 == 2'd2;
-  assign data_read_2_eq_3 = thread_q2 == 2'd1;
-  assign data_read_2_mux = data_read_2_eq_3 ? rdata_7 : rdata_3;
-  assign data_read_2_mux_1 = data_read_2_eq_2 ? rdata_11 : data_read_2_mux;
-  assign data_read_2_mux_2 = data_read_2_eq_1 ? rdata_15 : data_read_2_mux_1;
-  assign data_read_2_eq_4 = bankIndex_8 == 2'd2;
-  assign data_read_2_eq_5 = thread_q2 == 2'd3;
-  assign data_read_2_eq_6 = thread_q2 == 2'd2;
-  assign data_read_2_eq_7 = thread_q2 == 2'd1;
-  assign data_read_2_mux_3 = data_read_2_eq_7 ? rdata_6 : rdata_2;
-  assign data_read_2_mux_4 = data_read_2_eq_6 ? rdata_10 : data_read_2_mux_3;
-  assign data_read_2_mux_5 = data_read_2_eq_5 ? rdata_14 : data_read_2_mux_4;
-  assign data_read_2_eq_8 = bankIndex_8 == 2'd1;
-  assign data_read_2_eq_9 = thread_q2 == 2'd3;
-  assign data_read_2_eq_10 = thread_q2 == 2'd2;
-  assign data_read_2_eq_11 = thread_q2 == 2'd1;
-  assign data_read_2_mux_6 = data_read_2_eq_11 ? rdata_5 : rdata_1;
-  assign data_read_2_mux_7 = data_read_2_eq_10 ? rdata_9 : data_read_2_mux_6;
-  assign data_read_2_mux_8 = data_read_2_eq_9 ? rdata_13 : data_read_2_mux_7;
-  assign data_read_2_eq_12 = thread_q2 == 2'd3;
-  assign data_read_2_eq_13 = thread_q2 == 2'd2;
-  assign data_read_2_eq_14 = thread_q2 == 2'd1;
-  assign data_read_2_mux_9 = data_read_2_eq_14 ? rdata_4 : rdata;
-  assign data_read_2_mux_10 = data_read_2_eq_13 ? rdata_8 : data_read_2_mux_9;
-  assign data_read_2_mux_11 = data_read_2_eq_12 ? rdata_12 : data_read_2_mux_10;
-  assign data_read_2_mux_12 = data_read_2_eq_8 ? data_read_2_mux_8 : data_read_2_mux_11;
-  assign data_read_2_mux_13 = data_read_2_eq_4 ? data_read_2_mux_5 : data_read_2_mux_12;
-  assign data_read_2_mux_14 = data_read_2_eq ? data_read_2_mux_2 : data_read_2_mux_13;
-  assign bankIndex_9 = 2'd2 + first_q2;
-  assign data_read_2_eq_15 = bankIndex_9 == 2'd3;
-  assign data_read_2_eq_16 = bankIndex_9 == 2'd2;
-  assign data_read_2_eq_17 = bankIndex_9 == 2'd1;
-  assign data_read_2_mux_15 = data_read_2_eq_17 ? data_read_2_mux_8 : data_read_2_mux_11;
-  assign data_read_2_mux_16 = data_read_2_eq_16 ? data_read_2_mux_5 : data_read_2_mux_15;
-  assign data_read_2_mux_17 = data_read_2_eq_15 ? data_read_2_mux_2 : data_read_2_mux_16;
-  assign bankIndex_10 = 2'd1 + first_q2;
-  assign data_read_2_eq_18 = bankIndex_10 == 2'd3;
-  assign data_read_2_eq_19 = bankIndex_10 == 2'd2;
-  assign data_read_2_eq_20 = bankIndex_10 == 2'd1;
-  assign data_read_2_mux_18 = data_read_2_eq_20 ? data_read_2_mux_8 : data_read_2_mux_11;
-  assign data_read_2_mux_19 = data_read_2_eq_19 ? data_read_2_mux_5 : data_read_2_mux_18;
-  assign data_read_2_mux_20 = data_read_2_eq_18 ? data_read_2_mux_2 : data_read_2_mux_19;
-  assign bankIndex_11 = 2'd0 + first_q2;
-  assign data_read_2_eq_21 = bankIndex_11 == 2'd3;
-  assign data_read_2_eq_22 = bankIndex_11 == 2'd2;
-  assign data_read_2_eq_23 = bankIndex_11 == 2'd1;
-  assign data_read_2_mux_21 = data_read_2_eq_23 ? data_read_2_mux_8 : data_read_2_mux_11;
-  assign data_read_2_mux_22 = data_read_2_eq_22 ? data_read_2_mux_5 : data_read_2_mux_21;
-  assign data_read_2_mux_23 = data_read_2_eq_21 ? data_read_2_mux_2 : data_read_2_mux_22;
+  assign data_read_2_add = 2'd3 + first_q2;
+  assign data_read_2_slice = data_read_2_add[1];
+  assign data_read_2_slice_1 = data_read_2_add[0];
+  assign data_read_2_slice_2 = thread_q2[1];
+  assign data_read_2_slice_3 = thread_q2[0];
+  assign data_read_2_mux = data_read_2_slice_3 ? rdata_15 : rdata_11;
+  assign data_read_2_slice_4 = thread_q2[0];
+  assign data_read_2_mux_1 = data_read_2_slice_4 ? rdata_7 : rdata_3;
+  assign data_read_2_mux_2 = data_read_2_slice_2 ? data_read_2_mux : data_read_2_mux_1;
+  assign data_read_2_slice_5 = thread_q2[1];
+  assign data_read_2_slice_6 = thread_q2[0];
+  assign data_read_2_mux_3 = data_read_2_slice_6 ? rdata_14 : rdata_10;
+  assign data_read_2_slice_7 = thread_q2[0];
+  assign data_read_2_mux_4 = data_read_2_slice_7 ? rdata_6 : rdata_2;
+  assign data_read_2_mux_5 = data_read_2_slice_5 ? data_read_2_mux_3 : data_read_2_mux_4;
+  assign data_read_2_mux_6 = data_read_2_slice_1 ? data_read_2_mux_2 : data_read_2_mux_5;
+  assign data_read_2_slice_8 = data_read_2_add[0];
+  assign data_read_2_slice_9 = thread_q2[1];
+  assign data_read_2_slice_10 = thread_q2[0];
+  assign data_read_2_mux_7 = data_read_2_slice_10 ? rdata_13 : rdata_9;
+  assign data_read_2_slice_11 = thread_q2[0];
+  assign data_read_2_mux_8 = data_read_2_slice_11 ? rdata_5 : rdata_1;
+  assign data_read_2_mux_9 = data_read_2_slice_9 ? data_read_2_mux_7 : data_read_2_mux_8;
+  assign data_read_2_slice_12 = thread_q2[1];
+  assign data_read_2_slice_13 = thread_q2[0];
+  assign data_read_2_mux_10 = data_read_2_slice_13 ? rdata_12 : rdata_8;
+  assign data_read_2_slice_14 = thread_q2[0];
+  assign data_read_2_mux_11 = data_read_2_slice_14 ? rdata_4 : rdata;
+  assign data_read_2_mux_12 = data_read_2_slice_12 ? data_read_2_mux_10 : data_read_2_mux_11;
+  assign data_read_2_mux_13 = data_read_2_slice_8 ? data_read_2_mux_9 : data_read_2_mux_12;
+  assign data_read_2_mux_14 = data_read_2_slice ? data_read_2_mux_6 : data_read_2_mux_13;
+  assign data_read_2_add_1 = 2'd2 + first_q2;
+  assign data_read_2_slice_15 = data_read_2_add_1[1];
+  assign data_read_2_slice_16 = data_read_2_add_1[0];
+  assign data_read_2_mux_15 = data_read_2_slice_16 ? data_read_2_mux_2 : data_read_2_mux_5;
+  assign data_read_2_slice_17 = data_read_2_add_1[0];
+  assign data_read_2_mux_16 = data_read_2_slice_17 ? data_read_2_mux_9 : data_read_2_mux_12;
+  assign data_read_2_mux_17 = data_read_2_slice_15 ? data_read_2_mux_15 : data_read_2_mux_16;
+  assign data_read_2_add_2 = 2'd1 + first_q2;
+  assign data_read_2_slice_18 = data_read_2_add_2[1];
+  assign data_read_2_slice_19 = data_read_2_add_2[0];
+  assign data_read_2_mux_18 = data_read_2_slice_19 ? data_read_2_mux_2 : data_read_2_mux_5;
+  assign data_read_2_slice_20 = data_read_2_add_2[0];
+  assign data_read_2_mux_19 = data_read_2_slice_20 ? data_read_2_mux_9 : data_read_2_mux_12;
+  assign data_read_2_mux_20 = data_read_2_slice_18 ? data_read_2_mux_18 : data_read_2_mux_19;
+  assign data_read_2_add_3 = 2'd0 + first_q2;
+  assign data_read_2_slice_21 = data_read_2_add_3[1];
+  assign data_read_2_slice_22 = data_read_2_add_3[0];
+  assign data_read_2_mux_21 = data_read_2_slice_22 ? data_read_2_mux_2 : data_read_2_mux_5;
+  assign data_read_2_slice_23 = data_read_2_add_3[0];
+  assign data_read_2_mux_22 = data_read_2_slice_23 ? data_read_2_mux_9 : data_read_2_mux_12;
+  assign data_read_2_mux_23 = data_read_2_slice_21 ? data_read_2_mux_21 : data_read_2_mux_22;
   assign data_read_2 = {data_read_2_mux_14, data_read_2_mux_17, data_read_2_mux_20, data_read_2_mux_23};
-  assign bankIndex_12 = 2'd3 + first_q3;
-  assign data_read_3_eq = bankIndex_12 == 2'd3;
-  assign data_read_3_eq_1 = thread_q3 == 2'd3;
-  assign data_read_3_eq_2 = thread_q3 == 2'd2;
-  assign data_read_3_eq_3 = thread_q3 == 2'd1;
-  assign data_read_3_mux = data_read_3_eq_3 ? rdata_7 : rdata_3;
-  assign data_read_3_mux_1 = data_read_3_eq_2 ? rdata_11 : data_read_3_mux;
-  assign data_read_3_mux_2 = data_read_3_eq_1 ? rdata_15 : data_read_3_mux_1;
-  assign data_read_3_eq_4 = bankIndex_12 == 2'd2;
-  assign data_read_3_eq_5 = thread_q3 == 2'd3;
-  assign data_read_3_eq_6 = thread_q3 == 2'd2;
-  assign data_read_3_eq_7 = thread_q3 == 2'd1;
-  assign data_read_3_mux_3 = data_read_3_eq_7 ? rdata_6 : rdata_2;
-  assign data_read_3_mux_4 = data_read_3_eq_6 ? rdata_10 : data_read_3_mux_3;
-  assign data_read_3_mux_5 = data_read_3_eq_5 ? rdata_14 : data_read_3_mux_4;
-  assign data_read_3_eq_8 = bankIndex_12 == 2'd1;
-  assign data_read_3_eq_9 = thread_q3 == 2'd3;
-  assign data_read_3_eq_10 = thread_q3 == 2'd2;
-  assign data_read_3_eq_11 = thread_q3 == 2'd1;
-  assign data_read_3_mux_6 = data_read_3_eq_11 ? rdata_5 : rdata_1;
-  assign data_read_3_mux_7 = data_read_3_eq_10 ? rdata_9 : data_read_3_mux_6;
-  assign data_read_3_mux_8 = data_read_3_eq_9 ? rdata_13 : data_read_3_mux_7;
-  assign data_read_3_eq_12 = thread_q3 == 2'd3;
-  assign data_read_3_eq_13 = thread_q3 == 2'd2;
-  assign data_read_3_eq_14 = thread_q3 == 2'd1;
-  assign data_read_3_mux_9 = data_read_3_eq_14 ? rdata_4 : rdata;
-  assign data_read_3_mux_10 = data_read_3_eq_13 ? rdata_8 : data_read_3_mux_9;
-  assign data_read_3_mux_11 = data_read_3_eq_12 ? rdata_12 : data_read_3_mux_10;
-  assign data_read_3_mux_12 = data_read_3_eq_8 ? data_read_3_mux_8 : data_read_3_mux_11;
-  assign data_read_3_mux_13 = data_read_3_eq_4 ? data_read_3_mux_5 : data_read_3_mux_12;
-  assign data_read_3_mux_14 = data_read_3_eq ? data_read_3_mux_2 : data_read_3_mux_13;
-  assign bankIndex_13 = 2'd2 + first_q3;
-  assign data_read_3_eq_15 = bankIndex_13 == 2'd3;
-  assign data_read_3_eq_16 = bankIndex_13 == 2'd2;
-  assign data_read_3_eq_17 = bankIndex_13 == 2'd1;
-  assign data_read_3_mux_15 = data_read_3_eq_17 ? data_read_3_mux_8 : data_read_3_mux_11;
-  assign data_read_3_mux_16 = data_read_3_eq_16 ? data_read_3_mux_5 : data_read_3_mux_15;
-  assign data_read_3_mux_17 = data_read_3_eq_15 ? data_read_3_mux_2 : data_read_3_mux_16;
-  assign bankIndex_14 = 2'd1 + first_q3;
-  assign data_read_3_eq_18 = bankIndex_14 == 2'd3;
-  assign data_read_3_eq_19 = bankIndex_14 == 2'd2;
-  assign data_read_3_eq_20 = bankIndex_14 == 2'd1;
-  assign data_read_3_mux_18 = data_read_3_eq_20 ? data_read_3_mux_8 : data_read_3_mux_11;
-  assign data_read_3_mux_19 = data_read_3_eq_19 ? data_read_3_mux_5 : data_read_3_mux_18;
-  assign data_read_3_mux_20 = data_read_3_eq_18 ? data_read_3_mux_2 : data_read_3_mux_19;
-  assign bankIndex_15 = 2'd0 + first_q3;
-  assign data_read_3_eq_21 = bankIndex_15 == 2'd3;
-  assign data_read_3_eq_22 = bankIndex_15 == 2'd2;
-  assign data_read_3_eq_23 = bankIndex_15 == 2'd1;
-  assign data_read_3_mux_21 = data_read_3_eq_23 ? data_read_3_mux_8 : data_read_3_mux_11;
-  assign data_read_3_mux_22 = data_read_3_eq_22 ? data_read_3_mux_5 : data_read_3_mux_21;
-  assign data_read_3_mux_23 = data_read_3_eq_21 ? data_read_3_mux_2 : data_read_3_mux_22;
+  assign data_read_3_add = 2'd3 + first_q3;
+  assign data_read_3_slice = data_read_3_add[1];
+  assign data_read_3_slice_1 = data_read_3_add[0];
+  assign data_read_3_slice_2 = thread_q3[1];
+  assign data_read_3_slice_3 = thread_q3[0];
+  assign data_read_3_mux = data_read_3_slice_3 ? rdata_15 : rdata_11;
+  assign data_read_3_slice_4 = thread_q3[0];
+  assign data_read_3_mux_1 = data_read_3_slice_4 ? rdata_7 : rdata_3;
+  assign data_read_3_mux_2 = data_read_3_slice_2 ? data_read_3_mux : data_read_3_mux_1;
+  assign data_read_3_slice_5 = thread_q3[1];
+  assign data_read_3_slice_6 = thread_q3[0];
+  assign data_read_3_mux_3 = data_read_3_slice_6 ? rdata_14 : rdata_10;
+  assign data_read_3_slice_7 = thread_q3[0];
+  assign data_read_3_mux_4 = data_read_3_slice_7 ? rdata_6 : rdata_2;
+  assign data_read_3_mux_5 = data_read_3_slice_5 ? data_read_3_mux_3 : data_read_3_mux_4;
+  assign data_read_3_mux_6 = data_read_3_slice_1 ? data_read_3_mux_2 : data_read_3_mux_5;
+  assign data_read_3_slice_8 = data_read_3_add[0];
+  assign data_read_3_slice_9 = thread_q3[1];
+  assign data_read_3_slice_10 = thread_q3[0];
+  assign data_read_3_mux_7 = data_read_3_slice_10 ? rdata_13 : rdata_9;
+  assign data_read_3_slice_11 = thread_q3[0];
+  assign data_read_3_mux_8 = data_read_3_slice_11 ? rdata_5 : rdata_1;
+  assign data_read_3_mux_9 = data_read_3_slice_9 ? data_read_3_mux_7 : data_read_3_mux_8;
+  assign data_read_3_slice_12 = thread_q3[1];
+  assign data_read_3_slice_13 = thread_q3[0];
+  assign data_read_3_mux_10 = data_read_3_slice_13 ? rdata_12 : rdata_8;
+  assign data_read_3_slice_14 = thread_q3[0];
+  assign data_read_3_mux_11 = data_read_3_slice_14 ? rdata_4 : rdata;
+  assign data_read_3_mux_12 = data_read_3_slice_12 ? data_read_3_mux_10 : data_read_3_mux_11;
+  assign data_read_3_mux_13 = data_read_3_slice_8 ? data_read_3_mux_9 : data_read_3_mux_12;
+  assign data_read_3_mux_14 = data_read_3_slice ? data_read_3_mux_6 : data_read_3_mux_13;
+  assign data_read_3_add_1 = 2'd2 + first_q3;
+  assign data_read_3_slice_15 = data_read_3_add_1[1];
+  assign data_read_3_slice_16 = data_read_3_add_1[0];
+  assign data_read_3_mux_15 = data_read_3_slice_16 ? data_read_3_mux_2 : data_read_3_mux_5;
+  assign data_read_3_slice_17 = data_read_3_add_1[0];
+  assign data_read_3_mux_16 = data_read_3_slice_17 ? data_read_3_mux_9 : data_read_3_mux_12;
+  assign data_read_3_mux_17 = data_read_3_slice_15 ? data_read_3_mux_15 : data_read_3_mux_16;
+  assign data_read_3_add_2 = 2'd1 + first_q3;
+  assign data_read_3_slice_18 = data_read_3_add_2[1];
+  assign data_read_3_slice_19 = data_read_3_add_2[0];
+  assign data_read_3_mux_18 = data_read_3_slice_19 ? data_read_3_mux_2 : data_read_3_mux_5;
+  assign data_read_3_slice_20 = data_read_3_add_2[0];
+  assign data_read_3_mux_19 = data_read_3_slice_20 ? data_read_3_mux_9 : data_read_3_mux_12;
+  assign data_read_3_mux_20 = data_read_3_slice_18 ? data_read_3_mux_18 : data_read_3_mux_19;
+  assign data_read_3_add_3 = 2'd0 + first_q3;
+  assign data_read_3_slice_21 = data_read_3_add_3[1];
+  assign data_read_3_slice_22 = data_read_3_add_3[0];
+  assign data_read_3_mux_21 = data_read_3_slice_22 ? data_read_3_mux_2 : data_read_3_mux_5;
+  assign data_read_3_slice_23 = data_read_3_add_3[0];
+  assign data_read_3_mux_22 = data_read_3_slice_23 ? data_read_3_mux_9 : data_read_3_mux_12;
+  assign data_read_3_mux_23 = data_read_3_slice_21 ? data_read_3_mux_21 : data_read_3_mux_22;
   assign data_read_3 = {data_read_3_mux_14, data_read_3_mux_17, data_read_3_mux_20, data_read_3_mux_23};
   assign done_0 = done0;
   assign done_1 = done1;

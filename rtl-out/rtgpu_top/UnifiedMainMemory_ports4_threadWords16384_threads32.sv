@@ -166,1138 +166,1138 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   logic [31:0] rdata_127; // unifiedMainMemory.ts:66
   logic [4:0] thread_q0; // unifiedMainMemory.ts:73
   logic [1:0] first_q0; // unifiedMainMemory.ts:74
-  logic done0; // unifiedMainMemory.ts:83
+  logic done0; // unifiedMainMemory.ts:80
   logic [4:0] thread_q1; // unifiedMainMemory.ts:73
   logic [1:0] first_q1; // unifiedMainMemory.ts:74
-  logic done1; // unifiedMainMemory.ts:83
+  logic done1; // unifiedMainMemory.ts:80
   logic [4:0] thread_q2; // unifiedMainMemory.ts:73
   logic [1:0] first_q2; // unifiedMainMemory.ts:74
-  logic done2; // unifiedMainMemory.ts:83
+  logic done2; // unifiedMainMemory.ts:80
   logic [4:0] thread_q3; // unifiedMainMemory.ts:73
   logic [1:0] first_q3; // unifiedMainMemory.ts:74
-  logic done3; // unifiedMainMemory.ts:83
-  logic conflict_1; // unifiedMainMemory.ts:87
-  logic [1:0] bankIndex; // unifiedMainMemory.ts:78
-  logic data_read_0_eq; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_3; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_4; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_7; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_8; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_11; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_14; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_15; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_16; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_17; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_18; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_19; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_20; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_21; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_22; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_23; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_24; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_25; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_26; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_27; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_28; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_29; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_30; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_2; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_5; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_8; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_12; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_13; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_15; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_16; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_17; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_18; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_19; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_20; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_21; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_22; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_23; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_24; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_25; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_26; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_27; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_28; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_29; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_30; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_32; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_33; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_34; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_35; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_36; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_37; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_38; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_39; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_40; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_41; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_42; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_43; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_44; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_45; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_46; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_47; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_48; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_49; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_50; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_51; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_52; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_53; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_54; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_55; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_56; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_57; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_58; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_59; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_60; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_61; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_62; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_32; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_33; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_34; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_35; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_36; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_37; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_38; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_39; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_40; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_41; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_42; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_43; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_44; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_45; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_46; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_47; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_48; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_49; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_50; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_51; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_52; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_53; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_54; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_55; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_56; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_57; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_58; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_59; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_60; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_61; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_64; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_65; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_66; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_67; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_68; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_69; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_70; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_71; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_72; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_73; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_74; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_75; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_76; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_77; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_78; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_79; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_80; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_81; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_82; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_83; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_84; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_85; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_86; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_87; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_88; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_89; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_90; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_91; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_92; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_93; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_94; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_62; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_64; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_65; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_66; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_67; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_68; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_69; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_70; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_71; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_72; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_73; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_74; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_75; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_76; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_77; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_78; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_79; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_80; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_81; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_82; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_83; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_84; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_85; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_86; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_87; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_88; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_89; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_90; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_91; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_92; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_96; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_97; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_98; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_99; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_100; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_101; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_102; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_103; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_104; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_105; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_106; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_107; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_108; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_109; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_110; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_111; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_112; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_113; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_114; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_115; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_116; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_117; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_118; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_119; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_120; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_121; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_122; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_123; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_124; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_125; // unifiedMainMemory.ts:75
-  logic data_read_0_eq_126; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_93; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_94; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_96; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_97; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_98; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_99; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_100; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_101; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_102; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_103; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_104; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_105; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_106; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_107; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_108; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_109; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_110; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_111; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_112; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_113; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_114; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_115; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_116; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_117; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_118; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_119; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_120; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_121; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_122; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_123; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_0_mux_124; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_125; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_126; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_1; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_127; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_128; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_129; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_127; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_128; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_129; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_2; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_130; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_131; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_132; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_130; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_131; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_132; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_3; // unifiedMainMemory.ts:78
-  logic data_read_0_eq_133; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_134; // unifiedMainMemory.ts:79
-  logic data_read_0_eq_135; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_133; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_134; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_0_mux_135; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_4; // unifiedMainMemory.ts:78
-  logic data_read_1_eq; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_3; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_4; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_7; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_8; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_11; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_14; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_15; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_16; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_17; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_18; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_19; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_20; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_21; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_22; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_23; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_24; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_25; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_26; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_27; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_28; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_29; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_30; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_2; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_5; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_8; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_12; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_13; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_15; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_16; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_17; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_18; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_19; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_20; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_21; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_22; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_23; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_24; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_25; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_26; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_27; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_28; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_29; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_30; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_32; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_33; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_34; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_35; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_36; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_37; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_38; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_39; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_40; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_41; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_42; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_43; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_44; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_45; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_46; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_47; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_48; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_49; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_50; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_51; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_52; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_53; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_54; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_55; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_56; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_57; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_58; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_59; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_60; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_61; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_62; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_32; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_33; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_34; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_35; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_36; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_37; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_38; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_39; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_40; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_41; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_42; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_43; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_44; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_45; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_46; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_47; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_48; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_49; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_50; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_51; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_52; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_53; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_54; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_55; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_56; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_57; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_58; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_59; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_60; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_61; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_64; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_65; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_66; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_67; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_68; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_69; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_70; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_71; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_72; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_73; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_74; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_75; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_76; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_77; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_78; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_79; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_80; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_81; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_82; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_83; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_84; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_85; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_86; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_87; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_88; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_89; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_90; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_91; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_92; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_93; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_94; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_62; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_64; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_65; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_66; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_67; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_68; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_69; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_70; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_71; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_72; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_73; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_74; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_75; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_76; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_77; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_78; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_79; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_80; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_81; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_82; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_83; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_84; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_85; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_86; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_87; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_88; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_89; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_90; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_91; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_92; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_96; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_97; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_98; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_99; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_100; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_101; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_102; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_103; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_104; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_105; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_106; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_107; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_108; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_109; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_110; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_111; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_112; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_113; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_114; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_115; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_116; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_117; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_118; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_119; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_120; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_121; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_122; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_123; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_124; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_125; // unifiedMainMemory.ts:75
-  logic data_read_1_eq_126; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_93; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_94; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_96; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_97; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_98; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_99; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_100; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_101; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_102; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_103; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_104; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_105; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_106; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_107; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_108; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_109; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_110; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_111; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_112; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_113; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_114; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_115; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_116; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_117; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_118; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_119; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_120; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_121; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_122; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_123; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_1_mux_124; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_125; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_126; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_5; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_127; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_128; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_129; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_127; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_128; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_129; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_6; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_130; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_131; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_132; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_130; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_131; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_132; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_7; // unifiedMainMemory.ts:78
-  logic data_read_1_eq_133; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_134; // unifiedMainMemory.ts:79
-  logic data_read_1_eq_135; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_133; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_134; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_1_mux_135; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_8; // unifiedMainMemory.ts:78
-  logic data_read_2_eq; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_3; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_4; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_7; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_8; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_11; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_14; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_15; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_16; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_17; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_18; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_19; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_20; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_21; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_22; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_23; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_24; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_25; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_26; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_27; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_28; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_29; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_30; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_2; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_5; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_8; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_12; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_13; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_15; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_16; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_17; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_18; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_19; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_20; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_21; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_22; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_23; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_24; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_25; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_26; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_27; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_28; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_29; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_30; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_32; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_33; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_34; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_35; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_36; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_37; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_38; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_39; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_40; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_41; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_42; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_43; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_44; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_45; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_46; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_47; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_48; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_49; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_50; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_51; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_52; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_53; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_54; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_55; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_56; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_57; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_58; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_59; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_60; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_61; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_62; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_32; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_33; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_34; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_35; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_36; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_37; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_38; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_39; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_40; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_41; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_42; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_43; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_44; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_45; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_46; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_47; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_48; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_49; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_50; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_51; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_52; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_53; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_54; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_55; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_56; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_57; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_58; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_59; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_60; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_61; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_64; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_65; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_66; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_67; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_68; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_69; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_70; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_71; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_72; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_73; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_74; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_75; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_76; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_77; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_78; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_79; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_80; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_81; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_82; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_83; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_84; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_85; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_86; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_87; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_88; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_89; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_90; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_91; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_92; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_93; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_94; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_62; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_64; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_65; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_66; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_67; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_68; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_69; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_70; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_71; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_72; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_73; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_74; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_75; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_76; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_77; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_78; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_79; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_80; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_81; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_82; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_83; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_84; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_85; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_86; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_87; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_88; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_89; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_90; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_91; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_92; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_96; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_97; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_98; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_99; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_100; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_101; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_102; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_103; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_104; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_105; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_106; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_107; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_108; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_109; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_110; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_111; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_112; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_113; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_114; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_115; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_116; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_117; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_118; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_119; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_120; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_121; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_122; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_123; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_124; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_125; // unifiedMainMemory.ts:75
-  logic data_read_2_eq_126; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_93; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_94; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_96; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_97; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_98; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_99; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_100; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_101; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_102; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_103; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_104; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_105; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_106; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_107; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_108; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_109; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_110; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_111; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_112; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_113; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_114; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_115; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_116; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_117; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_118; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_119; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_120; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_121; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_122; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_123; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_2_mux_124; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_125; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_126; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_9; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_127; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_128; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_129; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_127; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_128; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_129; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_10; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_130; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_131; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_132; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_130; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_131; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_132; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_11; // unifiedMainMemory.ts:78
-  logic data_read_2_eq_133; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_134; // unifiedMainMemory.ts:79
-  logic data_read_2_eq_135; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_133; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_134; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_2_mux_135; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_12; // unifiedMainMemory.ts:78
-  logic data_read_3_eq; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_1; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_2; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_3; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_4; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_5; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_6; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_7; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_8; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_9; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_10; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_11; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_12; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_13; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_14; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_15; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_16; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_17; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_18; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_19; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_20; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_21; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_22; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_23; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_24; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_25; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_26; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_27; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_28; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_29; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_30; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_1; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_2; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_3; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_4; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_5; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_6; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_7; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_8; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_9; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_10; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_11; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_12; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_13; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_14; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_15; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_16; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_17; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_18; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_19; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_20; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_21; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_22; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_23; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_24; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_25; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_26; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_27; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_28; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_29; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_30; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_32; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_33; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_34; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_35; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_36; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_37; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_38; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_39; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_40; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_41; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_42; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_43; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_44; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_45; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_46; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_47; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_48; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_49; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_50; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_51; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_52; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_53; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_54; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_55; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_56; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_57; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_58; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_59; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_60; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_61; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_62; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_31; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_32; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_33; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_34; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_35; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_36; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_37; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_38; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_39; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_40; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_41; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_42; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_43; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_44; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_45; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_46; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_47; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_48; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_49; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_50; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_51; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_52; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_53; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_54; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_55; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_56; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_57; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_58; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_59; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_60; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_61; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_64; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_65; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_66; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_67; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_68; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_69; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_70; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_71; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_72; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_73; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_74; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_75; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_76; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_77; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_78; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_79; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_80; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_81; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_82; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_83; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_84; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_85; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_86; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_87; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_88; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_89; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_90; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_91; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_92; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_93; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_94; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_62; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_63; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_64; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_65; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_66; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_67; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_68; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_69; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_70; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_71; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_72; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_73; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_74; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_75; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_76; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_77; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_78; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_79; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_80; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_81; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_82; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_83; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_84; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_85; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_86; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_87; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_88; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_89; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_90; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_91; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_92; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_96; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_97; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_98; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_99; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_100; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_101; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_102; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_103; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_104; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_105; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_106; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_107; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_108; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_109; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_110; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_111; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_112; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_113; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_114; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_115; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_116; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_117; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_118; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_119; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_120; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_121; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_122; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_123; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_124; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_125; // unifiedMainMemory.ts:75
-  logic data_read_3_eq_126; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_93; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_94; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_95; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_96; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_97; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_98; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_99; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_100; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_101; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_102; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_103; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_104; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_105; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_106; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_107; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_108; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_109; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_110; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_111; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_112; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_113; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_114; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_115; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_116; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_117; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_118; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_119; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_120; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_121; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_122; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_123; // unifiedMainMemory.ts:75
-  logic [31:0] data_read_3_mux_124; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_125; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_126; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_13; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_127; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_128; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_129; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_127; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_128; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_129; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_14; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_130; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_131; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_132; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_130; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_131; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_132; // unifiedMainMemory.ts:79
-  logic [1:0] bankIndex_15; // unifiedMainMemory.ts:78
-  logic data_read_3_eq_133; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_134; // unifiedMainMemory.ts:79
-  logic data_read_3_eq_135; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_133; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_134; // unifiedMainMemory.ts:79
-  logic [31:0] data_read_3_mux_135; // unifiedMainMemory.ts:79
+  logic done3; // unifiedMainMemory.ts:80
+  logic conflict_1; // unifiedMainMemory.ts:84
+  logic [1:0] data_read_0_add; // unifiedMainMemory.ts:77
+  logic data_read_0_slice; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_3; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_4; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_8; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_9; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_6; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_11; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_15; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_17; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_14; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_18; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_19; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_20; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_21; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_15; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_22; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_17; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_23; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_24; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_18; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_25; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_19; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_20; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_21; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_26; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_27; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_22; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_23; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_24; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_30; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_31; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_25; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_26; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_27; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_30; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_33; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_34; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_35; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_36; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_37; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_31; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_38; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_33; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_39; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_40; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_34; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_41; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_35; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_36; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_37; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_42; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_43; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_38; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_45; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_39; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_40; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_46; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_41; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_48; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_42; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_43; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_45; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_49; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_50; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_51; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_52; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_46; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_53; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_48; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_54; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_55; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_49; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_56; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_50; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_51; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_52; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_57; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_58; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_53; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_54; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_55; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_61; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_62; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_56; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_63; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_57; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_58; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_61; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_62; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_64; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_65; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_66; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_67; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_68; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_69; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_63; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_70; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_64; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_65; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_71; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_72; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_66; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_73; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_67; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_68; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_69; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_74; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_75; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_70; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_77; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_71; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_72; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_78; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_73; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_80; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_74; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_75; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_77; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_81; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_82; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_83; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_84; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_78; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_85; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_80; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_86; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_87; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_81; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_88; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_82; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_83; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_84; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_89; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_90; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_85; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_86; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_87; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_93; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_94; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_88; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_89; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_90; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_93; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_96; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_97; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_98; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_99; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_100; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_94; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_101; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_96; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_102; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_103; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_97; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_104; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_98; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_99; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_100; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_105; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_106; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_101; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_108; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_102; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_103; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_109; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_104; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_111; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_105; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_106; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_108; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_112; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_113; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_114; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_115; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_109; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_116; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_111; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_117; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_118; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_112; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_119; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_113; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_114; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_115; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_120; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_121; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_116; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_117; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_118; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_124; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_125; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_119; // unifiedMainMemory.ts:76
+  logic data_read_0_slice_126; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_120; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_121; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_124; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_0_mux_125; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_126; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_1; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_127; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_127; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_129; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_129; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_2; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_130; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_130; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_132; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_132; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_0_add_3; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_133; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_133; // unifiedMainMemory.ts:77
+  logic data_read_0_slice_135; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_0_mux_135; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add; // unifiedMainMemory.ts:77
+  logic data_read_1_slice; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_3; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_4; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_8; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_9; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_6; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_11; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_15; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_17; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_14; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_18; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_19; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_20; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_21; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_15; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_22; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_17; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_23; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_24; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_18; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_25; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_19; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_20; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_21; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_26; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_27; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_22; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_23; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_24; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_30; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_31; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_25; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_26; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_27; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_30; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_33; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_34; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_35; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_36; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_37; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_31; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_38; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_33; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_39; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_40; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_34; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_41; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_35; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_36; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_37; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_42; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_43; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_38; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_45; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_39; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_40; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_46; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_41; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_48; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_42; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_43; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_45; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_49; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_50; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_51; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_52; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_46; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_53; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_48; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_54; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_55; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_49; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_56; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_50; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_51; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_52; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_57; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_58; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_53; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_54; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_55; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_61; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_62; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_56; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_63; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_57; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_58; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_61; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_62; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_64; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_65; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_66; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_67; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_68; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_69; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_63; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_70; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_64; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_65; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_71; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_72; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_66; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_73; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_67; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_68; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_69; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_74; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_75; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_70; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_77; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_71; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_72; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_78; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_73; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_80; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_74; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_75; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_77; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_81; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_82; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_83; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_84; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_78; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_85; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_80; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_86; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_87; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_81; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_88; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_82; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_83; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_84; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_89; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_90; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_85; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_86; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_87; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_93; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_94; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_88; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_89; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_90; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_93; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_96; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_97; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_98; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_99; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_100; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_94; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_101; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_96; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_102; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_103; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_97; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_104; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_98; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_99; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_100; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_105; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_106; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_101; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_108; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_102; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_103; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_109; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_104; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_111; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_105; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_106; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_108; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_112; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_113; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_114; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_115; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_109; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_116; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_111; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_117; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_118; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_112; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_119; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_113; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_114; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_115; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_120; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_121; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_116; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_117; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_118; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_124; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_125; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_119; // unifiedMainMemory.ts:76
+  logic data_read_1_slice_126; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_120; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_121; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_124; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_1_mux_125; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_126; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_1; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_127; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_127; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_129; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_129; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_2; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_130; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_130; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_132; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_132; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_1_add_3; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_133; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_133; // unifiedMainMemory.ts:77
+  logic data_read_1_slice_135; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_1_mux_135; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add; // unifiedMainMemory.ts:77
+  logic data_read_2_slice; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_3; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_4; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_8; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_9; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_6; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_11; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_15; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_17; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_14; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_18; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_19; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_20; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_21; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_15; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_22; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_17; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_23; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_24; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_18; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_25; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_19; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_20; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_21; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_26; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_27; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_22; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_23; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_24; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_30; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_31; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_25; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_26; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_27; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_30; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_33; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_34; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_35; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_36; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_37; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_31; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_38; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_33; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_39; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_40; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_34; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_41; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_35; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_36; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_37; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_42; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_43; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_38; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_45; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_39; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_40; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_46; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_41; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_48; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_42; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_43; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_45; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_49; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_50; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_51; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_52; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_46; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_53; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_48; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_54; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_55; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_49; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_56; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_50; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_51; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_52; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_57; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_58; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_53; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_54; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_55; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_61; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_62; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_56; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_63; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_57; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_58; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_61; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_62; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_64; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_65; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_66; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_67; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_68; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_69; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_63; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_70; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_64; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_65; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_71; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_72; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_66; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_73; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_67; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_68; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_69; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_74; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_75; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_70; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_77; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_71; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_72; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_78; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_73; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_80; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_74; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_75; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_77; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_81; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_82; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_83; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_84; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_78; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_85; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_80; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_86; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_87; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_81; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_88; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_82; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_83; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_84; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_89; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_90; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_85; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_86; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_87; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_93; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_94; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_88; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_89; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_90; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_93; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_96; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_97; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_98; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_99; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_100; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_94; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_101; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_96; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_102; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_103; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_97; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_104; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_98; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_99; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_100; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_105; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_106; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_101; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_108; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_102; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_103; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_109; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_104; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_111; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_105; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_106; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_108; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_112; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_113; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_114; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_115; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_109; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_116; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_111; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_117; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_118; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_112; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_119; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_113; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_114; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_115; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_120; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_121; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_116; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_117; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_118; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_124; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_125; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_119; // unifiedMainMemory.ts:76
+  logic data_read_2_slice_126; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_120; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_121; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_124; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_2_mux_125; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_126; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_1; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_127; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_127; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_129; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_129; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_2; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_130; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_130; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_132; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_132; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_2_add_3; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_133; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_133; // unifiedMainMemory.ts:77
+  logic data_read_2_slice_135; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_2_mux_135; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add; // unifiedMainMemory.ts:77
+  logic data_read_3_slice; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_1; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_2; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_3; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_4; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_5; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_6; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_7; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_1; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_2; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_8; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_9; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_3; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_10; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_4; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_5; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_6; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_11; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_12; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_7; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_14; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_8; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_9; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_15; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_10; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_17; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_11; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_12; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_13; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_14; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_18; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_19; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_20; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_21; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_15; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_22; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_16; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_17; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_23; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_24; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_18; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_25; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_19; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_20; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_21; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_26; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_27; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_22; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_23; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_24; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_30; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_31; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_25; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_26; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_27; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_28; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_29; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_30; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_33; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_34; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_35; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_36; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_37; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_31; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_38; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_32; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_33; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_39; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_40; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_34; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_41; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_35; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_36; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_37; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_42; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_43; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_38; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_45; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_39; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_40; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_46; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_41; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_48; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_42; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_43; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_44; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_45; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_49; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_50; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_51; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_52; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_46; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_53; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_47; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_48; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_54; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_55; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_49; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_56; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_50; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_51; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_52; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_57; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_58; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_53; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_54; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_55; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_61; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_62; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_56; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_63; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_57; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_58; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_59; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_60; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_61; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_62; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_64; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_65; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_66; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_67; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_68; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_69; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_63; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_70; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_64; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_65; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_71; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_72; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_66; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_73; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_67; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_68; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_69; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_74; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_75; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_70; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_77; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_71; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_72; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_78; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_73; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_80; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_74; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_75; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_76; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_77; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_81; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_82; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_83; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_84; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_78; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_85; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_79; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_80; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_86; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_87; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_81; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_88; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_82; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_83; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_84; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_89; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_90; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_85; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_86; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_87; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_93; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_94; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_88; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_89; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_90; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_91; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_92; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_93; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_96; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_97; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_98; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_99; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_100; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_94; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_101; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_95; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_96; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_102; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_103; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_97; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_104; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_98; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_99; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_100; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_105; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_106; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_101; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_108; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_102; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_103; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_109; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_104; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_111; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_105; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_106; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_107; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_108; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_112; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_113; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_114; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_115; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_109; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_116; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_110; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_111; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_117; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_118; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_112; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_119; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_113; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_114; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_115; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_120; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_121; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_116; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_117; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_118; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_124; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_125; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_119; // unifiedMainMemory.ts:76
+  logic data_read_3_slice_126; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_120; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_121; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_122; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_123; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_124; // unifiedMainMemory.ts:76
+  logic [31:0] data_read_3_mux_125; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_126; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_1; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_127; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_127; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_129; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_128; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_129; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_2; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_130; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_130; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_132; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_131; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_132; // unifiedMainMemory.ts:77
+  logic [1:0] data_read_3_add_3; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_133; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_133; // unifiedMainMemory.ts:77
+  logic data_read_3_slice_135; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_134; // unifiedMainMemory.ts:77
+  logic [31:0] data_read_3_mux_135; // unifiedMainMemory.ts:77
   logic [1:0] firstQ_slice; // unifiedMainMemory.ts:74
   logic done0_or; // unifiedMainMemory.ts:39
-  logic done0_not; // unifiedMainMemory.ts:84
-  logic done0_and; // unifiedMainMemory.ts:84
+  logic done0_not; // unifiedMainMemory.ts:81
+  logic done0_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_1; // unifiedMainMemory.ts:74
   logic done1_or; // unifiedMainMemory.ts:39
-  logic done1_not; // unifiedMainMemory.ts:84
-  logic done1_and; // unifiedMainMemory.ts:84
+  logic done1_not; // unifiedMainMemory.ts:81
+  logic done1_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_2; // unifiedMainMemory.ts:74
   logic done2_or; // unifiedMainMemory.ts:39
-  logic done2_not; // unifiedMainMemory.ts:84
-  logic done2_and; // unifiedMainMemory.ts:84
+  logic done2_not; // unifiedMainMemory.ts:81
+  logic done2_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_3; // unifiedMainMemory.ts:74
   logic done3_or; // unifiedMainMemory.ts:39
-  logic done3_not; // unifiedMainMemory.ts:84
-  logic done3_and; // unifiedMainMemory.ts:84
-  logic conflict_1_next; // unifiedMainMemory.ts:87
+  logic done3_not; // unifiedMainMemory.ts:81
+  logic done3_and; // unifiedMainMemory.ts:81
+  logic conflict_1_next; // unifiedMainMemory.ts:84
   logic conflict_1_sel_eq; // unifiedMainMemory.ts:56
   logic conflict_1_sel_and; // unifiedMainMemory.ts:56
   logic conflict_1_sel_eq_1; // unifiedMainMemory.ts:56
@@ -5367,1113 +5367,1113 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   logic _mux_1343; // unifiedMainMemory.ts:58
   logic _and_223; // unifiedMainMemory.ts:65
 
-  assign bankIndex = 2'd3 + first_q0;
-  assign data_read_0_eq = bankIndex == 2'd3;
-  assign data_read_0_eq_1 = thread_q0 == 5'd31;
-  assign data_read_0_eq_2 = thread_q0 == 5'd30;
-  assign data_read_0_eq_3 = thread_q0 == 5'd29;
-  assign data_read_0_eq_4 = thread_q0 == 5'd28;
-  assign data_read_0_eq_5 = thread_q0 == 5'd27;
-  assign data_read_0_eq_6 = thread_q0 == 5'd26;
-  assign data_read_0_eq_7 = thread_q0 == 5'd25;
-  assign data_read_0_eq_8 = thread_q0 == 5'd24;
-  assign data_read_0_eq_9 = thread_q0 == 5'd23;
-  assign data_read_0_eq_10 = thread_q0 == 5'd22;
-  assign data_read_0_eq_11 = thread_q0 == 5'd21;
-  assign data_read_0_eq_12 = thread_q0 == 5'd20;
-  assign data_read_0_eq_13 = thread_q0 == 5'd19;
-  assign data_read_0_eq_14 = thread_q0 == 5'd18;
-  assign data_read_0_eq_15 = thread_q0 == 5'd17;
-  assign data_read_0_eq_16 = thread_q0 == 5'd16;
-  assign data_read_0_eq_17 = thread_q0 == 5'd15;
-  assign data_read_0_eq_18 = thread_q0 == 5'd14;
-  assign data_read_0_eq_19 = thread_q0 == 5'd13;
-  assign data_read_0_eq_20 = thread_q0 == 5'd12;
-  assign data_read_0_eq_21 = thread_q0 == 5'd11;
-  assign data_read_0_eq_22 = thread_q0 == 5'd10;
-  assign data_read_0_eq_23 = thread_q0 == 5'd9;
-  assign data_read_0_eq_24 = thread_q0 == 5'd8;
-  assign data_read_0_eq_25 = thread_q0 == 5'd7;
-  assign data_read_0_eq_26 = thread_q0 == 5'd6;
-  assign data_read_0_eq_27 = thread_q0 == 5'd5;
-  assign data_read_0_eq_28 = thread_q0 == 5'd4;
-  assign data_read_0_eq_29 = thread_q0 == 5'd3;
-  assign data_read_0_eq_30 = thread_q0 == 5'd2;
-  assign data_read_0_eq_31 = thread_q0 == 5'd1;
-  assign data_read_0_mux = data_read_0_eq_31 ? rdata_7 : rdata_3;
-  assign data_read_0_mux_1 = data_read_0_eq_30 ? rdata_11 : data_read_0_mux;
-  assign data_read_0_mux_2 = data_read_0_eq_29 ? rdata_15 : data_read_0_mux_1;
-  assign data_read_0_mux_3 = data_read_0_eq_28 ? rdata_19 : data_read_0_mux_2;
-  assign data_read_0_mux_4 = data_read_0_eq_27 ? rdata_23 : data_read_0_mux_3;
-  assign data_read_0_mux_5 = data_read_0_eq_26 ? rdata_27 : data_read_0_mux_4;
-  assign data_read_0_mux_6 = data_read_0_eq_25 ? rdata_31 : data_read_0_mux_5;
-  assign data_read_0_mux_7 = data_read_0_eq_24 ? rdata_35 : data_read_0_mux_6;
-  assign data_read_0_mux_8 = data_read_0_eq_23 ? rdata_39 : data_read_0_mux_7;
-  assign data_read_0_mux_9 = data_read_0_eq_22 ? rdata_43 : data_read_0_mux_8;
-  assign data_read_0_mux_10 = data_read_0_eq_21 ? rdata_47 : data_read_0_mux_9;
-  assign data_read_0_mux_11 = data_read_0_eq_20 ? rdata_51 : data_read_0_mux_10;
-  assign data_read_0_mux_12 = data_read_0_eq_19 ? rdata_55 : data_read_0_mux_11;
-  assign data_read_0_mux_13 = data_read_0_eq_18 ? rdata_59 : data_read_0_mux_12;
-  assign data_read_0_mux_14 = data_read_0_eq_17 ? rdata_63 : data_read_0_mux_13;
-  assign data_read_0_mux_15 = data_read_0_eq_16 ? rdata_67 : data_read_0_mux_14;
-  assign data_read_0_mux_16 = data_read_0_eq_15 ? rdata_71 : data_read_0_mux_15;
-  assign data_read_0_mux_17 = data_read_0_eq_14 ? rdata_75 : data_read_0_mux_16;
-  assign data_read_0_mux_18 = data_read_0_eq_13 ? rdata_79 : data_read_0_mux_17;
-  assign data_read_0_mux_19 = data_read_0_eq_12 ? rdata_83 : data_read_0_mux_18;
-  assign data_read_0_mux_20 = data_read_0_eq_11 ? rdata_87 : data_read_0_mux_19;
-  assign data_read_0_mux_21 = data_read_0_eq_10 ? rdata_91 : data_read_0_mux_20;
-  assign data_read_0_mux_22 = data_read_0_eq_9 ? rdata_95 : data_read_0_mux_21;
-  assign data_read_0_mux_23 = data_read_0_eq_8 ? rdata_99 : data_read_0_mux_22;
-  assign data_read_0_mux_24 = data_read_0_eq_7 ? rdata_103 : data_read_0_mux_23;
-  assign data_read_0_mux_25 = data_read_0_eq_6 ? rdata_107 : data_read_0_mux_24;
-  assign data_read_0_mux_26 = data_read_0_eq_5 ? rdata_111 : data_read_0_mux_25;
-  assign data_read_0_mux_27 = data_read_0_eq_4 ? rdata_115 : data_read_0_mux_26;
-  assign data_read_0_mux_28 = data_read_0_eq_3 ? rdata_119 : data_read_0_mux_27;
-  assign data_read_0_mux_29 = data_read_0_eq_2 ? rdata_123 : data_read_0_mux_28;
-  assign data_read_0_mux_30 = data_read_0_eq_1 ? rdata_127 : data_read_0_mux_29;
-  assign data_read_0_eq_32 = bankIndex == 2'd2;
-  assign data_read_0_eq_33 = thread_q0 == 5'd31;
-  assign data_read_0_eq_34 = thread_q0 == 5'd30;
-  assign data_read_0_eq_35 = thread_q0 == 5'd29;
-  assign data_read_0_eq_36 = thread_q0 == 5'd28;
-  assign data_read_0_eq_37 = thread_q0 == 5'd27;
-  assign data_read_0_eq_38 = thread_q0 == 5'd26;
-  assign data_read_0_eq_39 = thread_q0 == 5'd25;
-  assign data_read_0_eq_40 = thread_q0 == 5'd24;
-  assign data_read_0_eq_41 = thread_q0 == 5'd23;
-  assign data_read_0_eq_42 = thread_q0 == 5'd22;
-  assign data_read_0_eq_43 = thread_q0 == 5'd21;
-  assign data_read_0_eq_44 = thread_q0 == 5'd20;
-  assign data_read_0_eq_45 = thread_q0 == 5'd19;
-  assign data_read_0_eq_46 = thread_q0 == 5'd18;
-  assign data_read_0_eq_47 = thread_q0 == 5'd17;
-  assign data_read_0_eq_48 = thread_q0 == 5'd16;
-  assign data_read_0_eq_49 = thread_q0 == 5'd15;
-  assign data_read_0_eq_50 = thread_q0 == 5'd14;
-  assign data_read_0_eq_51 = thread_q0 == 5'd13;
-  assign data_read_0_eq_52 = thread_q0 == 5'd12;
-  assign data_read_0_eq_53 = thread_q0 == 5'd11;
-  assign data_read_0_eq_54 = thread_q0 == 5'd10;
-  assign data_read_0_eq_55 = thread_q0 == 5'd9;
-  assign data_read_0_eq_56 = thread_q0 == 5'd8;
-  assign data_read_0_eq_57 = thread_q0 == 5'd7;
-  assign data_read_0_eq_58 = thread_q0 == 5'd6;
-  assign data_read_0_eq_59 = thread_q0 == 5'd5;
-  assign data_read_0_eq_60 = thread_q0 == 5'd4;
-  assign data_read_0_eq_61 = thread_q0 == 5'd3;
-  assign data_read_0_eq_62 = thread_q0 == 5'd2;
-  assign data_read_0_eq_63 = thread_q0 == 5'd1;
-  assign data_read_0_mux_31 = data_read_0_eq_63 ? rdata_6 : rdata_2;
-  assign data_read_0_mux_32 = data_read_0_eq_62 ? rdata_10 : data_read_0_mux_31;
-  assign data_read_0_mux_33 = data_read_0_eq_61 ? rdata_14 : data_read_0_mux_32;
-  assign data_read_0_mux_34 = data_read_0_eq_60 ? rdata_18 : data_read_0_mux_33;
-  assign data_read_0_mux_35 = data_read_0_eq_59 ? rdata_22 : data_read_0_mux_34;
-  assign data_read_0_mux_36 = data_read_0_eq_58 ? rdata_26 : data_read_0_mux_35;
-  assign data_read_0_mux_37 = data_read_0_eq_57 ? rdata_30 : data_read_0_mux_36;
-  assign data_read_0_mux_38 = data_read_0_eq_56 ? rdata_34 : data_read_0_mux_37;
-  assign data_read_0_mux_39 = data_read_0_eq_55 ? rdata_38 : data_read_0_mux_38;
-  assign data_read_0_mux_40 = data_read_0_eq_54 ? rdata_42 : data_read_0_mux_39;
-  assign data_read_0_mux_41 = data_read_0_eq_53 ? rdata_46 : data_read_0_mux_40;
-  assign data_read_0_mux_42 = data_read_0_eq_52 ? rdata_50 : data_read_0_mux_41;
-  assign data_read_0_mux_43 = data_read_0_eq_51 ? rdata_54 : data_read_0_mux_42;
-  assign data_read_0_mux_44 = data_read_0_eq_50 ? rdata_58 : data_read_0_mux_43;
-  assign data_read_0_mux_45 = data_read_0_eq_49 ? rdata_62 : data_read_0_mux_44;
-  assign data_read_0_mux_46 = data_read_0_eq_48 ? rdata_66 : data_read_0_mux_45;
-  assign data_read_0_mux_47 = data_read_0_eq_47 ? rdata_70 : data_read_0_mux_46;
-  assign data_read_0_mux_48 = data_read_0_eq_46 ? rdata_74 : data_read_0_mux_47;
-  assign data_read_0_mux_49 = data_read_0_eq_45 ? rdata_78 : data_read_0_mux_48;
-  assign data_read_0_mux_50 = data_read_0_eq_44 ? rdata_82 : data_read_0_mux_49;
-  assign data_read_0_mux_51 = data_read_0_eq_43 ? rdata_86 : data_read_0_mux_50;
-  assign data_read_0_mux_52 = data_read_0_eq_42 ? rdata_90 : data_read_0_mux_51;
-  assign data_read_0_mux_53 = data_read_0_eq_41 ? rdata_94 : data_read_0_mux_52;
-  assign data_read_0_mux_54 = data_read_0_eq_40 ? rdata_98 : data_read_0_mux_53;
-  assign data_read_0_mux_55 = data_read_0_eq_39 ? rdata_102 : data_read_0_mux_54;
-  assign data_read_0_mux_56 = data_read_0_eq_38 ? rdata_106 : data_read_0_mux_55;
-  assign data_read_0_mux_57 = data_read_0_eq_37 ? rdata_110 : data_read_0_mux_56;
-  assign data_read_0_mux_58 = data_read_0_eq_36 ? rdata_114 : data_read_0_mux_57;
-  assign data_read_0_mux_59 = data_read_0_eq_35 ? rdata_118 : data_read_0_mux_58;
-  assign data_read_0_mux_60 = data_read_0_eq_34 ? rdata_122 : data_read_0_mux_59;
-  assign data_read_0_mux_61 = data_read_0_eq_33 ? rdata_126 : data_read_0_mux_60;
-  assign data_read_0_eq_64 = bankIndex == 2'd1;
-  assign data_read_0_eq_65 = thread_q0 == 5'd31;
-  assign data_read_0_eq_66 = thread_q0 == 5'd30;
-  assign data_read_0_eq_67 = thread_q0 == 5'd29;
-  assign data_read_0_eq_68 = thread_q0 == 5'd28;
-  assign data_read_0_eq_69 = thread_q0 == 5'd27;
-  assign data_read_0_eq_70 = thread_q0 == 5'd26;
-  assign data_read_0_eq_71 = thread_q0 == 5'd25;
-  assign data_read_0_eq_72 = thread_q0 == 5'd24;
-  assign data_read_0_eq_73 = thread_q0 == 5'd23;
-  assign data_read_0_eq_74 = thread_q0 == 5'd22;
-  assign data_read_0_eq_75 = thread_q0 == 5'd21;
-  assign data_read_0_eq_76 = thread_q0 == 5'd20;
-  assign data_read_0_eq_77 = thread_q0 == 5'd19;
-  assign data_read_0_eq_78 = thread_q0 == 5'd18;
-  assign data_read_0_eq_79 = thread_q0 == 5'd17;
-  assign data_read_0_eq_80 = thread_q0 == 5'd16;
-  assign data_read_0_eq_81 = thread_q0 == 5'd15;
-  assign data_read_0_eq_82 = thread_q0 == 5'd14;
-  assign data_read_0_eq_83 = thread_q0 == 5'd13;
-  assign data_read_0_eq_84 = thread_q0 == 5'd12;
-  assign data_read_0_eq_85 = thread_q0 == 5'd11;
-  assign data_read_0_eq_86 = thread_q0 == 5'd10;
-  assign data_read_0_eq_87 = thread_q0 == 5'd9;
-  assign data_read_0_eq_88 = thread_q0 == 5'd8;
-  assign data_read_0_eq_89 = thread_q0 == 5'd7;
-  assign data_read_0_eq_90 = thread_q0 == 5'd6;
-  assign data_read_0_eq_91 = thread_q0 == 5'd5;
-  assign data_read_0_eq_92 = thread_q0 == 5'd4;
-  assign data_read_0_eq_93 = thread_q0 == 5'd3;
-  assign data_read_0_eq_94 = thread_q0 == 5'd2;
-  assign data_read_0_eq_95 = thread_q0 == 5'd1;
-  assign data_read_0_mux_62 = data_read_0_eq_95 ? rdata_5 : rdata_1;
-  assign data_read_0_mux_63 = data_read_0_eq_94 ? rdata_9 : data_read_0_mux_62;
-  assign data_read_0_mux_64 = data_read_0_eq_93 ? rdata_13 : data_read_0_mux_63;
-  assign data_read_0_mux_65 = data_read_0_eq_92 ? rdata_17 : data_read_0_mux_64;
-  assign data_read_0_mux_66 = data_read_0_eq_91 ? rdata_21 : data_read_0_mux_65;
-  assign data_read_0_mux_67 = data_read_0_eq_90 ? rdata_25 : data_read_0_mux_66;
-  assign data_read_0_mux_68 = data_read_0_eq_89 ? rdata_29 : data_read_0_mux_67;
-  assign data_read_0_mux_69 = data_read_0_eq_88 ? rdata_33 : data_read_0_mux_68;
-  assign data_read_0_mux_70 = data_read_0_eq_87 ? rdata_37 : data_read_0_mux_69;
-  assign data_read_0_mux_71 = data_read_0_eq_86 ? rdata_41 : data_read_0_mux_70;
-  assign data_read_0_mux_72 = data_read_0_eq_85 ? rdata_45 : data_read_0_mux_71;
-  assign data_read_0_mux_73 = data_read_0_eq_84 ? rdata_49 : data_read_0_mux_72;
-  assign data_read_0_mux_74 = data_read_0_eq_83 ? rdata_53 : data_read_0_mux_73;
-  assign data_read_0_mux_75 = data_read_0_eq_82 ? rdata_57 : data_read_0_mux_74;
-  assign data_read_0_mux_76 = data_read_0_eq_81 ? rdata_61 : data_read_0_mux_75;
-  assign data_read_0_mux_77 = data_read_0_eq_80 ? rdata_65 : data_read_0_mux_76;
-  assign data_read_0_mux_78 = data_read_0_eq_79 ? rdata_69 : data_read_0_mux_77;
-  assign data_read_0_mux_79 = data_read_0_eq_78 ? rdata_73 : data_read_0_mux_78;
-  assign data_read_0_mux_80 = data_read_0_eq_77 ? rdata_77 : data_read_0_mux_79;
-  assign data_read_0_mux_81 = data_read_0_eq_76 ? rdata_81 : data_read_0_mux_80;
-  assign data_read_0_mux_82 = data_read_0_eq_75 ? rdata_85 : data_read_0_mux_81;
-  assign data_read_0_mux_83 = data_read_0_eq_74 ? rdata_89 : data_read_0_mux_82;
-  assign data_read_0_mux_84 = data_read_0_eq_73 ? rdata_93 : data_read_0_mux_83;
-  assign data_read_0_mux_85 = data_read_0_eq_72 ? rdata_97 : data_read_0_mux_84;
-  assign data_read_0_mux_86 = data_read_0_eq_71 ? rdata_101 : data_read_0_mux_85;
-  assign data_read_0_mux_87 = data_read_0_eq_70 ? rdata_105 : data_read_0_mux_86;
-  assign data_read_0_mux_88 = data_read_0_eq_69 ? rdata_109 : data_read_0_mux_87;
-  assign data_read_0_mux_89 = data_read_0_eq_68 ? rdata_113 : data_read_0_mux_88;
-  assign data_read_0_mux_90 = data_read_0_eq_67 ? rdata_117 : data_read_0_mux_89;
-  assign data_read_0_mux_91 = data_read_0_eq_66 ? rdata_121 : data_read_0_mux_90;
-  assign data_read_0_mux_92 = data_read_0_eq_65 ? rdata_125 : data_read_0_mux_91;
-  assign data_read_0_eq_96 = thread_q0 == 5'd31;
-  assign data_read_0_eq_97 = thread_q0 == 5'd30;
-  assign data_read_0_eq_98 = thread_q0 == 5'd29;
-  assign data_read_0_eq_99 = thread_q0 == 5'd28;
-  assign data_read_0_eq_100 = thread_q0 == 5'd27;
-  assign data_read_0_eq_101 = thread_q0 == 5'd26;
-  assign data_read_0_eq_102 = thread_q0 == 5'd25;
-  assign data_read_0_eq_103 = thread_q0 == 5'd24;
-  assign data_read_0_eq_104 = thread_q0 == 5'd23;
-  assign data_read_0_eq_105 = thread_q0 == 5'd22;
-  assign data_read_0_eq_106 = thread_q0 == 5'd21;
-  assign data_read_0_eq_107 = thread_q0 == 5'd20;
-  assign data_read_0_eq_108 = thread_q0 == 5'd19;
-  assign data_read_0_eq_109 = thread_q0 == 5'd18;
-  assign data_read_0_eq_110 = thread_q0 == 5'd17;
-  assign data_read_0_eq_111 = thread_q0 == 5'd16;
-  assign data_read_0_eq_112 = thread_q0 == 5'd15;
-  assign data_read_0_eq_113 = thread_q0 == 5'd14;
-  assign data_read_0_eq_114 = thread_q0 == 5'd13;
-  assign data_read_0_eq_115 = thread_q0 == 5'd12;
-  assign data_read_0_eq_116 = thread_q0 == 5'd11;
-  assign data_read_0_eq_117 = thread_q0 == 5'd10;
-  assign data_read_0_eq_118 = thread_q0 == 5'd9;
-  assign data_read_0_eq_119 = thread_q0 == 5'd8;
-  assign data_read_0_eq_120 = thread_q0 == 5'd7;
-  assign data_read_0_eq_121 = thread_q0 == 5'd6;
-  assign data_read_0_eq_122 = thread_q0 == 5'd5;
-  assign data_read_0_eq_123 = thread_q0 == 5'd4;
-  assign data_read_0_eq_124 = thread_q0 == 5'd3;
-  assign data_read_0_eq_125 = thread_q0 == 5'd2;
-  assign data_read_0_eq_126 = thread_q0 == 5'd1;
-  assign data_read_0_mux_93 = data_read_0_eq_126 ? rdata_4 : rdata;
-  assign data_read_0_mux_94 = data_read_0_eq_125 ? rdata_8 : data_read_0_mux_93;
-  assign data_read_0_mux_95 = data_read_0_eq_124 ? rdata_12 : data_read_0_mux_94;
-  assign data_read_0_mux_96 = data_read_0_eq_123 ? rdata_16 : data_read_0_mux_95;
-  assign data_read_0_mux_97 = data_read_0_eq_122 ? rdata_20 : data_read_0_mux_96;
-  assign data_read_0_mux_98 = data_read_0_eq_121 ? rdata_24 : data_read_0_mux_97;
-  assign data_read_0_mux_99 = data_read_0_eq_120 ? rdata_28 : data_read_0_mux_98;
-  assign data_read_0_mux_100 = data_read_0_eq_119 ? rdata_32 : data_read_0_mux_99;
-  assign data_read_0_mux_101 = data_read_0_eq_118 ? rdata_36 : data_read_0_mux_100;
-  assign data_read_0_mux_102 = data_read_0_eq_117 ? rdata_40 : data_read_0_mux_101;
-  assign data_read_0_mux_103 = data_read_0_eq_116 ? rdata_44 : data_read_0_mux_102;
-  assign data_read_0_mux_104 = data_read_0_eq_115 ? rdata_48 : data_read_0_mux_103;
-  assign data_read_0_mux_105 = data_read_0_eq_114 ? rdata_52 : data_read_0_mux_104;
-  assign data_read_0_mux_106 = data_read_0_eq_113 ? rdata_56 : data_read_0_mux_105;
-  assign data_read_0_mux_107 = data_read_0_eq_112 ? rdata_60 : data_read_0_mux_106;
-  assign data_read_0_mux_108 = data_read_0_eq_111 ? rdata_64 : data_read_0_mux_107;
-  assign data_read_0_mux_109 = data_read_0_eq_110 ? rdata_68 : data_read_0_mux_108;
-  assign data_read_0_mux_110 = data_read_0_eq_109 ? rdata_72 : data_read_0_mux_109;
-  assign data_read_0_mux_111 = data_read_0_eq_108 ? rdata_76 : data_read_0_mux_110;
-  assign data_read_0_mux_112 = data_read_0_eq_107 ? rdata_80 : data_read_0_mux_111;
-  assign data_read_0_mux_113 = data_read_0_eq_106 ? rdata_84 : data_read_0_mux_112;
-  assign data_read_0_mux_114 = data_read_0_eq_105 ? rdata_88 : data_read_0_mux_113;
-  assign data_read_0_mux_115 = data_read_0_eq_104 ? rdata_92 : data_read_0_mux_114;
-  assign data_read_0_mux_116 = data_read_0_eq_103 ? rdata_96 : data_read_0_mux_115;
-  assign data_read_0_mux_117 = data_read_0_eq_102 ? rdata_100 : data_read_0_mux_116;
-  assign data_read_0_mux_118 = data_read_0_eq_101 ? rdata_104 : data_read_0_mux_117;
-  assign data_read_0_mux_119 = data_read_0_eq_100 ? rdata_108 : data_read_0_mux_118;
-  assign data_read_0_mux_120 = data_read_0_eq_99 ? rdata_112 : data_read_0_mux_119;
-  assign data_read_0_mux_121 = data_read_0_eq_98 ? rdata_116 : data_read_0_mux_120;
-  assign data_read_0_mux_122 = data_read_0_eq_97 ? rdata_120 : data_read_0_mux_121;
-  assign data_read_0_mux_123 = data_read_0_eq_96 ? rdata_124 : data_read_0_mux_122;
-  assign data_read_0_mux_124 = data_read_0_eq_64 ? data_read_0_mux_92 : data_read_0_mux_123;
-  assign data_read_0_mux_125 = data_read_0_eq_32 ? data_read_0_mux_61 : data_read_0_mux_124;
-  assign data_read_0_mux_126 = data_read_0_eq ? data_read_0_mux_30 : data_read_0_mux_125;
-  assign bankIndex_1 = 2'd2 + first_q0;
-  assign data_read_0_eq_127 = bankIndex_1 == 2'd3;
-  assign data_read_0_eq_128 = bankIndex_1 == 2'd2;
-  assign data_read_0_eq_129 = bankIndex_1 == 2'd1;
-  assign data_read_0_mux_127 = data_read_0_eq_129 ? data_read_0_mux_92 : data_read_0_mux_123;
-  assign data_read_0_mux_128 = data_read_0_eq_128 ? data_read_0_mux_61 : data_read_0_mux_127;
-  assign data_read_0_mux_129 = data_read_0_eq_127 ? data_read_0_mux_30 : data_read_0_mux_128;
-  assign bankIndex_2 = 2'd1 + first_q0;
-  assign data_read_0_eq_130 = bankIndex_2 == 2'd3;
-  assign data_read_0_eq_131 = bankIndex_2 == 2'd2;
-  assign data_read_0_eq_132 = bankIndex_2 == 2'd1;
-  assign data_read_0_mux_130 = data_read_0_eq_132 ? data_read_0_mux_92 : data_read_0_mux_123;
-  assign data_read_0_mux_131 = data_read_0_eq_131 ? data_read_0_mux_61 : data_read_0_mux_130;
-  assign data_read_0_mux_132 = data_read_0_eq_130 ? data_read_0_mux_30 : data_read_0_mux_131;
-  assign bankIndex_3 = 2'd0 + first_q0;
-  assign data_read_0_eq_133 = bankIndex_3 == 2'd3;
-  assign data_read_0_eq_134 = bankIndex_3 == 2'd2;
-  assign data_read_0_eq_135 = bankIndex_3 == 2'd1;
-  assign data_read_0_mux_133 = data_read_0_eq_135 ? data_read_0_mux_92 : data_read_0_mux_123;
-  assign data_read_0_mux_134 = data_read_0_eq_134 ? data_read_0_mux_61 : data_read_0_mux_133;
-  assign data_read_0_mux_135 = data_read_0_eq_133 ? data_read_0_mux_30 : data_read_0_mux_134;
+  assign data_read_0_add = 2'd3 + first_q0;
+  assign data_read_0_slice = data_read_0_add[1];
+  assign data_read_0_slice_1 = data_read_0_add[0];
+  assign data_read_0_slice_2 = thread_q0[4];
+  assign data_read_0_slice_3 = thread_q0[3];
+  assign data_read_0_slice_4 = thread_q0[2];
+  assign data_read_0_slice_5 = thread_q0[1];
+  assign data_read_0_slice_6 = thread_q0[0];
+  assign data_read_0_mux = data_read_0_slice_6 ? rdata_127 : rdata_123;
+  assign data_read_0_slice_7 = thread_q0[0];
+  assign data_read_0_mux_1 = data_read_0_slice_7 ? rdata_119 : rdata_115;
+  assign data_read_0_mux_2 = data_read_0_slice_5 ? data_read_0_mux : data_read_0_mux_1;
+  assign data_read_0_slice_8 = thread_q0[1];
+  assign data_read_0_slice_9 = thread_q0[0];
+  assign data_read_0_mux_3 = data_read_0_slice_9 ? rdata_111 : rdata_107;
+  assign data_read_0_slice_10 = thread_q0[0];
+  assign data_read_0_mux_4 = data_read_0_slice_10 ? rdata_103 : rdata_99;
+  assign data_read_0_mux_5 = data_read_0_slice_8 ? data_read_0_mux_3 : data_read_0_mux_4;
+  assign data_read_0_mux_6 = data_read_0_slice_4 ? data_read_0_mux_2 : data_read_0_mux_5;
+  assign data_read_0_slice_11 = thread_q0[2];
+  assign data_read_0_slice_12 = thread_q0[1];
+  assign data_read_0_slice_13 = thread_q0[0];
+  assign data_read_0_mux_7 = data_read_0_slice_13 ? rdata_95 : rdata_91;
+  assign data_read_0_slice_14 = thread_q0[0];
+  assign data_read_0_mux_8 = data_read_0_slice_14 ? rdata_87 : rdata_83;
+  assign data_read_0_mux_9 = data_read_0_slice_12 ? data_read_0_mux_7 : data_read_0_mux_8;
+  assign data_read_0_slice_15 = thread_q0[1];
+  assign data_read_0_slice_16 = thread_q0[0];
+  assign data_read_0_mux_10 = data_read_0_slice_16 ? rdata_79 : rdata_75;
+  assign data_read_0_slice_17 = thread_q0[0];
+  assign data_read_0_mux_11 = data_read_0_slice_17 ? rdata_71 : rdata_67;
+  assign data_read_0_mux_12 = data_read_0_slice_15 ? data_read_0_mux_10 : data_read_0_mux_11;
+  assign data_read_0_mux_13 = data_read_0_slice_11 ? data_read_0_mux_9 : data_read_0_mux_12;
+  assign data_read_0_mux_14 = data_read_0_slice_3 ? data_read_0_mux_6 : data_read_0_mux_13;
+  assign data_read_0_slice_18 = thread_q0[3];
+  assign data_read_0_slice_19 = thread_q0[2];
+  assign data_read_0_slice_20 = thread_q0[1];
+  assign data_read_0_slice_21 = thread_q0[0];
+  assign data_read_0_mux_15 = data_read_0_slice_21 ? rdata_63 : rdata_59;
+  assign data_read_0_slice_22 = thread_q0[0];
+  assign data_read_0_mux_16 = data_read_0_slice_22 ? rdata_55 : rdata_51;
+  assign data_read_0_mux_17 = data_read_0_slice_20 ? data_read_0_mux_15 : data_read_0_mux_16;
+  assign data_read_0_slice_23 = thread_q0[1];
+  assign data_read_0_slice_24 = thread_q0[0];
+  assign data_read_0_mux_18 = data_read_0_slice_24 ? rdata_47 : rdata_43;
+  assign data_read_0_slice_25 = thread_q0[0];
+  assign data_read_0_mux_19 = data_read_0_slice_25 ? rdata_39 : rdata_35;
+  assign data_read_0_mux_20 = data_read_0_slice_23 ? data_read_0_mux_18 : data_read_0_mux_19;
+  assign data_read_0_mux_21 = data_read_0_slice_19 ? data_read_0_mux_17 : data_read_0_mux_20;
+  assign data_read_0_slice_26 = thread_q0[2];
+  assign data_read_0_slice_27 = thread_q0[1];
+  assign data_read_0_slice_28 = thread_q0[0];
+  assign data_read_0_mux_22 = data_read_0_slice_28 ? rdata_31 : rdata_27;
+  assign data_read_0_slice_29 = thread_q0[0];
+  assign data_read_0_mux_23 = data_read_0_slice_29 ? rdata_23 : rdata_19;
+  assign data_read_0_mux_24 = data_read_0_slice_27 ? data_read_0_mux_22 : data_read_0_mux_23;
+  assign data_read_0_slice_30 = thread_q0[1];
+  assign data_read_0_slice_31 = thread_q0[0];
+  assign data_read_0_mux_25 = data_read_0_slice_31 ? rdata_15 : rdata_11;
+  assign data_read_0_slice_32 = thread_q0[0];
+  assign data_read_0_mux_26 = data_read_0_slice_32 ? rdata_7 : rdata_3;
+  assign data_read_0_mux_27 = data_read_0_slice_30 ? data_read_0_mux_25 : data_read_0_mux_26;
+  assign data_read_0_mux_28 = data_read_0_slice_26 ? data_read_0_mux_24 : data_read_0_mux_27;
+  assign data_read_0_mux_29 = data_read_0_slice_18 ? data_read_0_mux_21 : data_read_0_mux_28;
+  assign data_read_0_mux_30 = data_read_0_slice_2 ? data_read_0_mux_14 : data_read_0_mux_29;
+  assign data_read_0_slice_33 = thread_q0[4];
+  assign data_read_0_slice_34 = thread_q0[3];
+  assign data_read_0_slice_35 = thread_q0[2];
+  assign data_read_0_slice_36 = thread_q0[1];
+  assign data_read_0_slice_37 = thread_q0[0];
+  assign data_read_0_mux_31 = data_read_0_slice_37 ? rdata_126 : rdata_122;
+  assign data_read_0_slice_38 = thread_q0[0];
+  assign data_read_0_mux_32 = data_read_0_slice_38 ? rdata_118 : rdata_114;
+  assign data_read_0_mux_33 = data_read_0_slice_36 ? data_read_0_mux_31 : data_read_0_mux_32;
+  assign data_read_0_slice_39 = thread_q0[1];
+  assign data_read_0_slice_40 = thread_q0[0];
+  assign data_read_0_mux_34 = data_read_0_slice_40 ? rdata_110 : rdata_106;
+  assign data_read_0_slice_41 = thread_q0[0];
+  assign data_read_0_mux_35 = data_read_0_slice_41 ? rdata_102 : rdata_98;
+  assign data_read_0_mux_36 = data_read_0_slice_39 ? data_read_0_mux_34 : data_read_0_mux_35;
+  assign data_read_0_mux_37 = data_read_0_slice_35 ? data_read_0_mux_33 : data_read_0_mux_36;
+  assign data_read_0_slice_42 = thread_q0[2];
+  assign data_read_0_slice_43 = thread_q0[1];
+  assign data_read_0_slice_44 = thread_q0[0];
+  assign data_read_0_mux_38 = data_read_0_slice_44 ? rdata_94 : rdata_90;
+  assign data_read_0_slice_45 = thread_q0[0];
+  assign data_read_0_mux_39 = data_read_0_slice_45 ? rdata_86 : rdata_82;
+  assign data_read_0_mux_40 = data_read_0_slice_43 ? data_read_0_mux_38 : data_read_0_mux_39;
+  assign data_read_0_slice_46 = thread_q0[1];
+  assign data_read_0_slice_47 = thread_q0[0];
+  assign data_read_0_mux_41 = data_read_0_slice_47 ? rdata_78 : rdata_74;
+  assign data_read_0_slice_48 = thread_q0[0];
+  assign data_read_0_mux_42 = data_read_0_slice_48 ? rdata_70 : rdata_66;
+  assign data_read_0_mux_43 = data_read_0_slice_46 ? data_read_0_mux_41 : data_read_0_mux_42;
+  assign data_read_0_mux_44 = data_read_0_slice_42 ? data_read_0_mux_40 : data_read_0_mux_43;
+  assign data_read_0_mux_45 = data_read_0_slice_34 ? data_read_0_mux_37 : data_read_0_mux_44;
+  assign data_read_0_slice_49 = thread_q0[3];
+  assign data_read_0_slice_50 = thread_q0[2];
+  assign data_read_0_slice_51 = thread_q0[1];
+  assign data_read_0_slice_52 = thread_q0[0];
+  assign data_read_0_mux_46 = data_read_0_slice_52 ? rdata_62 : rdata_58;
+  assign data_read_0_slice_53 = thread_q0[0];
+  assign data_read_0_mux_47 = data_read_0_slice_53 ? rdata_54 : rdata_50;
+  assign data_read_0_mux_48 = data_read_0_slice_51 ? data_read_0_mux_46 : data_read_0_mux_47;
+  assign data_read_0_slice_54 = thread_q0[1];
+  assign data_read_0_slice_55 = thread_q0[0];
+  assign data_read_0_mux_49 = data_read_0_slice_55 ? rdata_46 : rdata_42;
+  assign data_read_0_slice_56 = thread_q0[0];
+  assign data_read_0_mux_50 = data_read_0_slice_56 ? rdata_38 : rdata_34;
+  assign data_read_0_mux_51 = data_read_0_slice_54 ? data_read_0_mux_49 : data_read_0_mux_50;
+  assign data_read_0_mux_52 = data_read_0_slice_50 ? data_read_0_mux_48 : data_read_0_mux_51;
+  assign data_read_0_slice_57 = thread_q0[2];
+  assign data_read_0_slice_58 = thread_q0[1];
+  assign data_read_0_slice_59 = thread_q0[0];
+  assign data_read_0_mux_53 = data_read_0_slice_59 ? rdata_30 : rdata_26;
+  assign data_read_0_slice_60 = thread_q0[0];
+  assign data_read_0_mux_54 = data_read_0_slice_60 ? rdata_22 : rdata_18;
+  assign data_read_0_mux_55 = data_read_0_slice_58 ? data_read_0_mux_53 : data_read_0_mux_54;
+  assign data_read_0_slice_61 = thread_q0[1];
+  assign data_read_0_slice_62 = thread_q0[0];
+  assign data_read_0_mux_56 = data_read_0_slice_62 ? rdata_14 : rdata_10;
+  assign data_read_0_slice_63 = thread_q0[0];
+  assign data_read_0_mux_57 = data_read_0_slice_63 ? rdata_6 : rdata_2;
+  assign data_read_0_mux_58 = data_read_0_slice_61 ? data_read_0_mux_56 : data_read_0_mux_57;
+  assign data_read_0_mux_59 = data_read_0_slice_57 ? data_read_0_mux_55 : data_read_0_mux_58;
+  assign data_read_0_mux_60 = data_read_0_slice_49 ? data_read_0_mux_52 : data_read_0_mux_59;
+  assign data_read_0_mux_61 = data_read_0_slice_33 ? data_read_0_mux_45 : data_read_0_mux_60;
+  assign data_read_0_mux_62 = data_read_0_slice_1 ? data_read_0_mux_30 : data_read_0_mux_61;
+  assign data_read_0_slice_64 = data_read_0_add[0];
+  assign data_read_0_slice_65 = thread_q0[4];
+  assign data_read_0_slice_66 = thread_q0[3];
+  assign data_read_0_slice_67 = thread_q0[2];
+  assign data_read_0_slice_68 = thread_q0[1];
+  assign data_read_0_slice_69 = thread_q0[0];
+  assign data_read_0_mux_63 = data_read_0_slice_69 ? rdata_125 : rdata_121;
+  assign data_read_0_slice_70 = thread_q0[0];
+  assign data_read_0_mux_64 = data_read_0_slice_70 ? rdata_117 : rdata_113;
+  assign data_read_0_mux_65 = data_read_0_slice_68 ? data_read_0_mux_63 : data_read_0_mux_64;
+  assign data_read_0_slice_71 = thread_q0[1];
+  assign data_read_0_slice_72 = thread_q0[0];
+  assign data_read_0_mux_66 = data_read_0_slice_72 ? rdata_109 : rdata_105;
+  assign data_read_0_slice_73 = thread_q0[0];
+  assign data_read_0_mux_67 = data_read_0_slice_73 ? rdata_101 : rdata_97;
+  assign data_read_0_mux_68 = data_read_0_slice_71 ? data_read_0_mux_66 : data_read_0_mux_67;
+  assign data_read_0_mux_69 = data_read_0_slice_67 ? data_read_0_mux_65 : data_read_0_mux_68;
+  assign data_read_0_slice_74 = thread_q0[2];
+  assign data_read_0_slice_75 = thread_q0[1];
+  assign data_read_0_slice_76 = thread_q0[0];
+  assign data_read_0_mux_70 = data_read_0_slice_76 ? rdata_93 : rdata_89;
+  assign data_read_0_slice_77 = thread_q0[0];
+  assign data_read_0_mux_71 = data_read_0_slice_77 ? rdata_85 : rdata_81;
+  assign data_read_0_mux_72 = data_read_0_slice_75 ? data_read_0_mux_70 : data_read_0_mux_71;
+  assign data_read_0_slice_78 = thread_q0[1];
+  assign data_read_0_slice_79 = thread_q0[0];
+  assign data_read_0_mux_73 = data_read_0_slice_79 ? rdata_77 : rdata_73;
+  assign data_read_0_slice_80 = thread_q0[0];
+  assign data_read_0_mux_74 = data_read_0_slice_80 ? rdata_69 : rdata_65;
+  assign data_read_0_mux_75 = data_read_0_slice_78 ? data_read_0_mux_73 : data_read_0_mux_74;
+  assign data_read_0_mux_76 = data_read_0_slice_74 ? data_read_0_mux_72 : data_read_0_mux_75;
+  assign data_read_0_mux_77 = data_read_0_slice_66 ? data_read_0_mux_69 : data_read_0_mux_76;
+  assign data_read_0_slice_81 = thread_q0[3];
+  assign data_read_0_slice_82 = thread_q0[2];
+  assign data_read_0_slice_83 = thread_q0[1];
+  assign data_read_0_slice_84 = thread_q0[0];
+  assign data_read_0_mux_78 = data_read_0_slice_84 ? rdata_61 : rdata_57;
+  assign data_read_0_slice_85 = thread_q0[0];
+  assign data_read_0_mux_79 = data_read_0_slice_85 ? rdata_53 : rdata_49;
+  assign data_read_0_mux_80 = data_read_0_slice_83 ? data_read_0_mux_78 : data_read_0_mux_79;
+  assign data_read_0_slice_86 = thread_q0[1];
+  assign data_read_0_slice_87 = thread_q0[0];
+  assign data_read_0_mux_81 = data_read_0_slice_87 ? rdata_45 : rdata_41;
+  assign data_read_0_slice_88 = thread_q0[0];
+  assign data_read_0_mux_82 = data_read_0_slice_88 ? rdata_37 : rdata_33;
+  assign data_read_0_mux_83 = data_read_0_slice_86 ? data_read_0_mux_81 : data_read_0_mux_82;
+  assign data_read_0_mux_84 = data_read_0_slice_82 ? data_read_0_mux_80 : data_read_0_mux_83;
+  assign data_read_0_slice_89 = thread_q0[2];
+  assign data_read_0_slice_90 = thread_q0[1];
+  assign data_read_0_slice_91 = thread_q0[0];
+  assign data_read_0_mux_85 = data_read_0_slice_91 ? rdata_29 : rdata_25;
+  assign data_read_0_slice_92 = thread_q0[0];
+  assign data_read_0_mux_86 = data_read_0_slice_92 ? rdata_21 : rdata_17;
+  assign data_read_0_mux_87 = data_read_0_slice_90 ? data_read_0_mux_85 : data_read_0_mux_86;
+  assign data_read_0_slice_93 = thread_q0[1];
+  assign data_read_0_slice_94 = thread_q0[0];
+  assign data_read_0_mux_88 = data_read_0_slice_94 ? rdata_13 : rdata_9;
+  assign data_read_0_slice_95 = thread_q0[0];
+  assign data_read_0_mux_89 = data_read_0_slice_95 ? rdata_5 : rdata_1;
+  assign data_read_0_mux_90 = data_read_0_slice_93 ? data_read_0_mux_88 : data_read_0_mux_89;
+  assign data_read_0_mux_91 = data_read_0_slice_89 ? data_read_0_mux_87 : data_read_0_mux_90;
+  assign data_read_0_mux_92 = data_read_0_slice_81 ? data_read_0_mux_84 : data_read_0_mux_91;
+  assign data_read_0_mux_93 = data_read_0_slice_65 ? data_read_0_mux_77 : data_read_0_mux_92;
+  assign data_read_0_slice_96 = thread_q0[4];
+  assign data_read_0_slice_97 = thread_q0[3];
+  assign data_read_0_slice_98 = thread_q0[2];
+  assign data_read_0_slice_99 = thread_q0[1];
+  assign data_read_0_slice_100 = thread_q0[0];
+  assign data_read_0_mux_94 = data_read_0_slice_100 ? rdata_124 : rdata_120;
+  assign data_read_0_slice_101 = thread_q0[0];
+  assign data_read_0_mux_95 = data_read_0_slice_101 ? rdata_116 : rdata_112;
+  assign data_read_0_mux_96 = data_read_0_slice_99 ? data_read_0_mux_94 : data_read_0_mux_95;
+  assign data_read_0_slice_102 = thread_q0[1];
+  assign data_read_0_slice_103 = thread_q0[0];
+  assign data_read_0_mux_97 = data_read_0_slice_103 ? rdata_108 : rdata_104;
+  assign data_read_0_slice_104 = thread_q0[0];
+  assign data_read_0_mux_98 = data_read_0_slice_104 ? rdata_100 : rdata_96;
+  assign data_read_0_mux_99 = data_read_0_slice_102 ? data_read_0_mux_97 : data_read_0_mux_98;
+  assign data_read_0_mux_100 = data_read_0_slice_98 ? data_read_0_mux_96 : data_read_0_mux_99;
+  assign data_read_0_slice_105 = thread_q0[2];
+  assign data_read_0_slice_106 = thread_q0[1];
+  assign data_read_0_slice_107 = thread_q0[0];
+  assign data_read_0_mux_101 = data_read_0_slice_107 ? rdata_92 : rdata_88;
+  assign data_read_0_slice_108 = thread_q0[0];
+  assign data_read_0_mux_102 = data_read_0_slice_108 ? rdata_84 : rdata_80;
+  assign data_read_0_mux_103 = data_read_0_slice_106 ? data_read_0_mux_101 : data_read_0_mux_102;
+  assign data_read_0_slice_109 = thread_q0[1];
+  assign data_read_0_slice_110 = thread_q0[0];
+  assign data_read_0_mux_104 = data_read_0_slice_110 ? rdata_76 : rdata_72;
+  assign data_read_0_slice_111 = thread_q0[0];
+  assign data_read_0_mux_105 = data_read_0_slice_111 ? rdata_68 : rdata_64;
+  assign data_read_0_mux_106 = data_read_0_slice_109 ? data_read_0_mux_104 : data_read_0_mux_105;
+  assign data_read_0_mux_107 = data_read_0_slice_105 ? data_read_0_mux_103 : data_read_0_mux_106;
+  assign data_read_0_mux_108 = data_read_0_slice_97 ? data_read_0_mux_100 : data_read_0_mux_107;
+  assign data_read_0_slice_112 = thread_q0[3];
+  assign data_read_0_slice_113 = thread_q0[2];
+  assign data_read_0_slice_114 = thread_q0[1];
+  assign data_read_0_slice_115 = thread_q0[0];
+  assign data_read_0_mux_109 = data_read_0_slice_115 ? rdata_60 : rdata_56;
+  assign data_read_0_slice_116 = thread_q0[0];
+  assign data_read_0_mux_110 = data_read_0_slice_116 ? rdata_52 : rdata_48;
+  assign data_read_0_mux_111 = data_read_0_slice_114 ? data_read_0_mux_109 : data_read_0_mux_110;
+  assign data_read_0_slice_117 = thread_q0[1];
+  assign data_read_0_slice_118 = thread_q0[0];
+  assign data_read_0_mux_112 = data_read_0_slice_118 ? rdata_44 : rdata_40;
+  assign data_read_0_slice_119 = thread_q0[0];
+  assign data_read_0_mux_113 = data_read_0_slice_119 ? rdata_36 : rdata_32;
+  assign data_read_0_mux_114 = data_read_0_slice_117 ? data_read_0_mux_112 : data_read_0_mux_113;
+  assign data_read_0_mux_115 = data_read_0_slice_113 ? data_read_0_mux_111 : data_read_0_mux_114;
+  assign data_read_0_slice_120 = thread_q0[2];
+  assign data_read_0_slice_121 = thread_q0[1];
+  assign data_read_0_slice_122 = thread_q0[0];
+  assign data_read_0_mux_116 = data_read_0_slice_122 ? rdata_28 : rdata_24;
+  assign data_read_0_slice_123 = thread_q0[0];
+  assign data_read_0_mux_117 = data_read_0_slice_123 ? rdata_20 : rdata_16;
+  assign data_read_0_mux_118 = data_read_0_slice_121 ? data_read_0_mux_116 : data_read_0_mux_117;
+  assign data_read_0_slice_124 = thread_q0[1];
+  assign data_read_0_slice_125 = thread_q0[0];
+  assign data_read_0_mux_119 = data_read_0_slice_125 ? rdata_12 : rdata_8;
+  assign data_read_0_slice_126 = thread_q0[0];
+  assign data_read_0_mux_120 = data_read_0_slice_126 ? rdata_4 : rdata;
+  assign data_read_0_mux_121 = data_read_0_slice_124 ? data_read_0_mux_119 : data_read_0_mux_120;
+  assign data_read_0_mux_122 = data_read_0_slice_120 ? data_read_0_mux_118 : data_read_0_mux_121;
+  assign data_read_0_mux_123 = data_read_0_slice_112 ? data_read_0_mux_115 : data_read_0_mux_122;
+  assign data_read_0_mux_124 = data_read_0_slice_96 ? data_read_0_mux_108 : data_read_0_mux_123;
+  assign data_read_0_mux_125 = data_read_0_slice_64 ? data_read_0_mux_93 : data_read_0_mux_124;
+  assign data_read_0_mux_126 = data_read_0_slice ? data_read_0_mux_62 : data_read_0_mux_125;
+  assign data_read_0_add_1 = 2'd2 + first_q0;
+  assign data_read_0_slice_127 = data_read_0_add_1[1];
+  assign data_read_0_slice_128 = data_read_0_add_1[0];
+  assign data_read_0_mux_127 = data_read_0_slice_128 ? data_read_0_mux_30 : data_read_0_mux_61;
+  assign data_read_0_slice_129 = data_read_0_add_1[0];
+  assign data_read_0_mux_128 = data_read_0_slice_129 ? data_read_0_mux_93 : data_read_0_mux_124;
+  assign data_read_0_mux_129 = data_read_0_slice_127 ? data_read_0_mux_127 : data_read_0_mux_128;
+  assign data_read_0_add_2 = 2'd1 + first_q0;
+  assign data_read_0_slice_130 = data_read_0_add_2[1];
+  assign data_read_0_slice_131 = data_read_0_add_2[0];
+  assign data_read_0_mux_130 = data_read_0_slice_131 ? data_read_0_mux_30 : data_read_0_mux_61;
+  assign data_read_0_slice_132 = data_read_0_add_2[0];
+  assign data_read_0_mux_131 = data_read_0_slice_132 ? data_read_0_mux_93 : data_read_0_mux_124;
+  assign data_read_0_mux_132 = data_read_0_slice_130 ? data_read_0_mux_130 : data_read_0_mux_131;
+  assign data_read_0_add_3 = 2'd0 + first_q0;
+  assign data_read_0_slice_133 = data_read_0_add_3[1];
+  assign data_read_0_slice_134 = data_read_0_add_3[0];
+  assign data_read_0_mux_133 = data_read_0_slice_134 ? data_read_0_mux_30 : data_read_0_mux_61;
+  assign data_read_0_slice_135 = data_read_0_add_3[0];
+  assign data_read_0_mux_134 = data_read_0_slice_135 ? data_read_0_mux_93 : data_read_0_mux_124;
+  assign data_read_0_mux_135 = data_read_0_slice_133 ? data_read_0_mux_133 : data_read_0_mux_134;
   assign data_read_0 = {data_read_0_mux_126, data_read_0_mux_129, data_read_0_mux_132, data_read_0_mux_135};
-  assign bankIndex_4 = 2'd3 + first_q1;
-  assign data_read_1_eq = bankIndex_4 == 2'd3;
-  assign data_read_1_eq_1 = thread_q1 == 5'd31;
-  assign data_read_1_eq_2 = thread_q1 == 5'd30;
-  assign data_read_1_eq_3 = thread_q1 == 5'd29;
-  assign data_read_1_eq_4 = thread_q1 == 5'd28;
-  assign data_read_1_eq_5 = thread_q1 == 5'd27;
-  assign data_read_1_eq_6 = thread_q1 == 5'd26;
-  assign data_read_1_eq_7 = thread_q1 == 5'd25;
-  assign data_read_1_eq_8 = thread_q1 == 5'd24;
-  assign data_read_1_eq_9 = thread_q1 == 5'd23;
-  assign data_read_1_eq_10 = thread_q1 == 5'd22;
-  assign data_read_1_eq_11 = thread_q1 == 5'd21;
-  assign data_read_1_eq_12 = thread_q1 == 5'd20;
-  assign data_read_1_eq_13 = thread_q1 == 5'd19;
-  assign data_read_1_eq_14 = thread_q1 == 5'd18;
-  assign data_read_1_eq_15 = thread_q1 == 5'd17;
-  assign data_read_1_eq_16 = thread_q1 == 5'd16;
-  assign data_read_1_eq_17 = thread_q1 == 5'd15;
-  assign data_read_1_eq_18 = thread_q1 == 5'd14;
-  assign data_read_1_eq_19 = thread_q1 == 5'd13;
-  assign data_read_1_eq_20 = thread_q1 == 5'd12;
-  assign data_read_1_eq_21 = thread_q1 == 5'd11;
-  assign data_read_1_eq_22 = thread_q1 == 5'd10;
-  assign data_read_1_eq_23 = thread_q1 == 5'd9;
-  assign data_read_1_eq_24 = thread_q1 == 5'd8;
-  assign data_read_1_eq_25 = thread_q1 == 5'd7;
-  assign data_read_1_eq_26 = thread_q1 == 5'd6;
-  assign data_read_1_eq_27 = thread_q1 == 5'd5;
-  assign data_read_1_eq_28 = thread_q1 == 5'd4;
-  assign data_read_1_eq_29 = thread_q1 == 5'd3;
-  assign data_read_1_eq_30 = thread_q1 == 5'd2;
-  assign data_read_1_eq_31 = thread_q1 == 5'd1;
-  assign data_read_1_mux = data_read_1_eq_31 ? rdata_7 : rdata_3;
-  assign data_read_1_mux_1 = data_read_1_eq_30 ? rdata_11 : data_read_1_mux;
-  assign data_read_1_mux_2 = data_read_1_eq_29 ? rdata_15 : data_read_1_mux_1;
-  assign data_read_1_mux_3 = data_read_1_eq_28 ? rdata_19 : data_read_1_mux_2;
-  assign data_read_1_mux_4 = data_read_1_eq_27 ? rdata_23 : data_read_1_mux_3;
-  assign data_read_1_mux_5 = data_read_1_eq_26 ? rdata_27 : data_read_1_mux_4;
-  assign data_read_1_mux_6 = data_read_1_eq_25 ? rdata_31 : data_read_1_mux_5;
-  assign data_read_1_mux_7 = data_read_1_eq_24 ? rdata_35 : data_read_1_mux_6;
-  assign data_read_1_mux_8 = data_read_1_eq_23 ? rdata_39 : data_read_1_mux_7;
-  assign data_read_1_mux_9 = data_read_1_eq_22 ? rdata_43 : data_read_1_mux_8;
-  assign data_read_1_mux_10 = data_read_1_eq_21 ? rdata_47 : data_read_1_mux_9;
-  assign data_read_1_mux_11 = data_read_1_eq_20 ? rdata_51 : data_read_1_mux_10;
-  assign data_read_1_mux_12 = data_read_1_eq_19 ? rdata_55 : data_read_1_mux_11;
-  assign data_read_1_mux_13 = data_read_1_eq_18 ? rdata_59 : data_read_1_mux_12;
-  assign data_read_1_mux_14 = data_read_1_eq_17 ? rdata_63 : data_read_1_mux_13;
-  assign data_read_1_mux_15 = data_read_1_eq_16 ? rdata_67 : data_read_1_mux_14;
-  assign data_read_1_mux_16 = data_read_1_eq_15 ? rdata_71 : data_read_1_mux_15;
-  assign data_read_1_mux_17 = data_read_1_eq_14 ? rdata_75 : data_read_1_mux_16;
-  assign data_read_1_mux_18 = data_read_1_eq_13 ? rdata_79 : data_read_1_mux_17;
-  assign data_read_1_mux_19 = data_read_1_eq_12 ? rdata_83 : data_read_1_mux_18;
-  assign data_read_1_mux_20 = data_read_1_eq_11 ? rdata_87 : data_read_1_mux_19;
-  assign data_read_1_mux_21 = data_read_1_eq_10 ? rdata_91 : data_read_1_mux_20;
-  assign data_read_1_mux_22 = data_read_1_eq_9 ? rdata_95 : data_read_1_mux_21;
-  assign data_read_1_mux_23 = data_read_1_eq_8 ? rdata_99 : data_read_1_mux_22;
-  assign data_read_1_mux_24 = data_read_1_eq_7 ? rdata_103 : data_read_1_mux_23;
-  assign data_read_1_mux_25 = data_read_1_eq_6 ? rdata_107 : data_read_1_mux_24;
-  assign data_read_1_mux_26 = data_read_1_eq_5 ? rdata_111 : data_read_1_mux_25;
-  assign data_read_1_mux_27 = data_read_1_eq_4 ? rdata_115 : data_read_1_mux_26;
-  assign data_read_1_mux_28 = data_read_1_eq_3 ? rdata_119 : data_read_1_mux_27;
-  assign data_read_1_mux_29 = data_read_1_eq_2 ? rdata_123 : data_read_1_mux_28;
-  assign data_read_1_mux_30 = data_read_1_eq_1 ? rdata_127 : data_read_1_mux_29;
-  assign data_read_1_eq_32 = bankIndex_4 == 2'd2;
-  assign data_read_1_eq_33 = thread_q1 == 5'd31;
-  assign data_read_1_eq_34 = thread_q1 == 5'd30;
-  assign data_read_1_eq_35 = thread_q1 == 5'd29;
-  assign data_read_1_eq_36 = thread_q1 == 5'd28;
-  assign data_read_1_eq_37 = thread_q1 == 5'd27;
-  assign data_read_1_eq_38 = thread_q1 == 5'd26;
-  assign data_read_1_eq_39 = thread_q1 == 5'd25;
-  assign data_read_1_eq_40 = thread_q1 == 5'd24;
-  assign data_read_1_eq_41 = thread_q1 == 5'd23;
-  assign data_read_1_eq_42 = thread_q1 == 5'd22;
-  assign data_read_1_eq_43 = thread_q1 == 5'd21;
-  assign data_read_1_eq_44 = thread_q1 == 5'd20;
-  assign data_read_1_eq_45 = thread_q1 == 5'd19;
-  assign data_read_1_eq_46 = thread_q1 == 5'd18;
-  assign data_read_1_eq_47 = thread_q1 == 5'd17;
-  assign data_read_1_eq_48 = thread_q1 == 5'd16;
-  assign data_read_1_eq_49 = thread_q1 == 5'd15;
-  assign data_read_1_eq_50 = thread_q1 == 5'd14;
-  assign data_read_1_eq_51 = thread_q1 == 5'd13;
-  assign data_read_1_eq_52 = thread_q1 == 5'd12;
-  assign data_read_1_eq_53 = thread_q1 == 5'd11;
-  assign data_read_1_eq_54 = thread_q1 == 5'd10;
-  assign data_read_1_eq_55 = thread_q1 == 5'd9;
-  assign data_read_1_eq_56 = thread_q1 == 5'd8;
-  assign data_read_1_eq_57 = thread_q1 == 5'd7;
-  assign data_read_1_eq_58 = thread_q1 == 5'd6;
-  assign data_read_1_eq_59 = thread_q1 == 5'd5;
-  assign data_read_1_eq_60 = thread_q1 == 5'd4;
-  assign data_read_1_eq_61 = thread_q1 == 5'd3;
-  assign data_read_1_eq_62 = thread_q1 == 5'd2;
-  assign data_read_1_eq_63 = thread_q1 == 5'd1;
-  assign data_read_1_mux_31 = data_read_1_eq_63 ? rdata_6 : rdata_2;
-  assign data_read_1_mux_32 = data_read_1_eq_62 ? rdata_10 : data_read_1_mux_31;
-  assign data_read_1_mux_33 = data_read_1_eq_61 ? rdata_14 : data_read_1_mux_32;
-  assign data_read_1_mux_34 = data_read_1_eq_60 ? rdata_18 : data_read_1_mux_33;
-  assign data_read_1_mux_35 = data_read_1_eq_59 ? rdata_22 : data_read_1_mux_34;
-  assign data_read_1_mux_36 = data_read_1_eq_58 ? rdata_26 : data_read_1_mux_35;
-  assign data_read_1_mux_37 = data_read_1_eq_57 ? rdata_30 : data_read_1_mux_36;
-  assign data_read_1_mux_38 = data_read_1_eq_56 ? rdata_34 : data_read_1_mux_37;
-  assign data_read_1_mux_39 = data_read_1_eq_55 ? rdata_38 : data_read_1_mux_38;
-  assign data_read_1_mux_40 = data_read_1_eq_54 ? rdata_42 : data_read_1_mux_39;
-  assign data_read_1_mux_41 = data_read_1_eq_53 ? rdata_46 : data_read_1_mux_40;
-  assign data_read_1_mux_42 = data_read_1_eq_52 ? rdata_50 : data_read_1_mux_41;
-  assign data_read_1_mux_43 = data_read_1_eq_51 ? rdata_54 : data_read_1_mux_42;
-  assign data_read_1_mux_44 = data_read_1_eq_50 ? rdata_58 : data_read_1_mux_43;
-  assign data_read_1_mux_45 = data_read_1_eq_49 ? rdata_62 : data_read_1_mux_44;
-  assign data_read_1_mux_46 = data_read_1_eq_48 ? rdata_66 : data_read_1_mux_45;
-  assign data_read_1_mux_47 = data_read_1_eq_47 ? rdata_70 : data_read_1_mux_46;
-  assign data_read_1_mux_48 = data_read_1_eq_46 ? rdata_74 : data_read_1_mux_47;
-  assign data_read_1_mux_49 = data_read_1_eq_45 ? rdata_78 : data_read_1_mux_48;
-  assign data_read_1_mux_50 = data_read_1_eq_44 ? rdata_82 : data_read_1_mux_49;
-  assign data_read_1_mux_51 = data_read_1_eq_43 ? rdata_86 : data_read_1_mux_50;
-  assign data_read_1_mux_52 = data_read_1_eq_42 ? rdata_90 : data_read_1_mux_51;
-  assign data_read_1_mux_53 = data_read_1_eq_41 ? rdata_94 : data_read_1_mux_52;
-  assign data_read_1_mux_54 = data_read_1_eq_40 ? rdata_98 : data_read_1_mux_53;
-  assign data_read_1_mux_55 = data_read_1_eq_39 ? rdata_102 : data_read_1_mux_54;
-  assign data_read_1_mux_56 = data_read_1_eq_38 ? rdata_106 : data_read_1_mux_55;
-  assign data_read_1_mux_57 = data_read_1_eq_37 ? rdata_110 : data_read_1_mux_56;
-  assign data_read_1_mux_58 = data_read_1_eq_36 ? rdata_114 : data_read_1_mux_57;
-  assign data_read_1_mux_59 = data_read_1_eq_35 ? rdata_118 : data_read_1_mux_58;
-  assign data_read_1_mux_60 = data_read_1_eq_34 ? rdata_122 : data_read_1_mux_59;
-  assign data_read_1_mux_61 = data_read_1_eq_33 ? rdata_126 : data_read_1_mux_60;
-  assign data_read_1_eq_64 = bankIndex_4 == 2'd1;
-  assign data_read_1_eq_65 = thread_q1 == 5'd31;
-  assign data_read_1_eq_66 = thread_q1 == 5'd30;
-  assign data_read_1_eq_67 = thread_q1 == 5'd29;
-  assign data_read_1_eq_68 = thread_q1 == 5'd28;
-  assign data_read_1_eq_69 = thread_q1 == 5'd27;
-  assign data_read_1_eq_70 = thread_q1 == 5'd26;
-  assign data_read_1_eq_71 = thread_q1 == 5'd25;
-  assign data_read_1_eq_72 = thread_q1 == 5'd24;
-  assign data_read_1_eq_73 = thread_q1 == 5'd23;
-  assign data_read_1_eq_74 = thread_q1 == 5'd22;
-  assign data_read_1_eq_75 = thread_q1 == 5'd21;
-  assign data_read_1_eq_76 = thread_q1 == 5'd20;
-  assign data_read_1_eq_77 = thread_q1 == 5'd19;
-  assign data_read_1_eq_78 = thread_q1 == 5'd18;
-  assign data_read_1_eq_79 = thread_q1 == 5'd17;
-  assign data_read_1_eq_80 = thread_q1 == 5'd16;
-  assign data_read_1_eq_81 = thread_q1 == 5'd15;
-  assign data_read_1_eq_82 = thread_q1 == 5'd14;
-  assign data_read_1_eq_83 = thread_q1 == 5'd13;
-  assign data_read_1_eq_84 = thread_q1 == 5'd12;
-  assign data_read_1_eq_85 = thread_q1 == 5'd11;
-  assign data_read_1_eq_86 = thread_q1 == 5'd10;
-  assign data_read_1_eq_87 = thread_q1 == 5'd9;
-  assign data_read_1_eq_88 = thread_q1 == 5'd8;
-  assign data_read_1_eq_89 = thread_q1 == 5'd7;
-  assign data_read_1_eq_90 = thread_q1 == 5'd6;
-  assign data_read_1_eq_91 = thread_q1 == 5'd5;
-  assign data_read_1_eq_92 = thread_q1 == 5'd4;
-  assign data_read_1_eq_93 = thread_q1 == 5'd3;
-  assign data_read_1_eq_94 = thread_q1 == 5'd2;
-  assign data_read_1_eq_95 = thread_q1 == 5'd1;
-  assign data_read_1_mux_62 = data_read_1_eq_95 ? rdata_5 : rdata_1;
-  assign data_read_1_mux_63 = data_read_1_eq_94 ? rdata_9 : data_read_1_mux_62;
-  assign data_read_1_mux_64 = data_read_1_eq_93 ? rdata_13 : data_read_1_mux_63;
-  assign data_read_1_mux_65 = data_read_1_eq_92 ? rdata_17 : data_read_1_mux_64;
-  assign data_read_1_mux_66 = data_read_1_eq_91 ? rdata_21 : data_read_1_mux_65;
-  assign data_read_1_mux_67 = data_read_1_eq_90 ? rdata_25 : data_read_1_mux_66;
-  assign data_read_1_mux_68 = data_read_1_eq_89 ? rdata_29 : data_read_1_mux_67;
-  assign data_read_1_mux_69 = data_read_1_eq_88 ? rdata_33 : data_read_1_mux_68;
-  assign data_read_1_mux_70 = data_read_1_eq_87 ? rdata_37 : data_read_1_mux_69;
-  assign data_read_1_mux_71 = data_read_1_eq_86 ? rdata_41 : data_read_1_mux_70;
-  assign data_read_1_mux_72 = data_read_1_eq_85 ? rdata_45 : data_read_1_mux_71;
-  assign data_read_1_mux_73 = data_read_1_eq_84 ? rdata_49 : data_read_1_mux_72;
-  assign data_read_1_mux_74 = data_read_1_eq_83 ? rdata_53 : data_read_1_mux_73;
-  assign data_read_1_mux_75 = data_read_1_eq_82 ? rdata_57 : data_read_1_mux_74;
-  assign data_read_1_mux_76 = data_read_1_eq_81 ? rdata_61 : data_read_1_mux_75;
-  assign data_read_1_mux_77 = data_read_1_eq_80 ? rdata_65 : data_read_1_mux_76;
-  assign data_read_1_mux_78 = data_read_1_eq_79 ? rdata_69 : data_read_1_mux_77;
-  assign data_read_1_mux_79 = data_read_1_eq_78 ? rdata_73 : data_read_1_mux_78;
-  assign data_read_1_mux_80 = data_read_1_eq_77 ? rdata_77 : data_read_1_mux_79;
-  assign data_read_1_mux_81 = data_read_1_eq_76 ? rdata_81 : data_read_1_mux_80;
-  assign data_read_1_mux_82 = data_read_1_eq_75 ? rdata_85 : data_read_1_mux_81;
-  assign data_read_1_mux_83 = data_read_1_eq_74 ? rdata_89 : data_read_1_mux_82;
-  assign data_read_1_mux_84 = data_read_1_eq_73 ? rdata_93 : data_read_1_mux_83;
-  assign data_read_1_mux_85 = data_read_1_eq_72 ? rdata_97 : data_read_1_mux_84;
-  assign data_read_1_mux_86 = data_read_1_eq_71 ? rdata_101 : data_read_1_mux_85;
-  assign data_read_1_mux_87 = data_read_1_eq_70 ? rdata_105 : data_read_1_mux_86;
-  assign data_read_1_mux_88 = data_read_1_eq_69 ? rdata_109 : data_read_1_mux_87;
-  assign data_read_1_mux_89 = data_read_1_eq_68 ? rdata_113 : data_read_1_mux_88;
-  assign data_read_1_mux_90 = data_read_1_eq_67 ? rdata_117 : data_read_1_mux_89;
-  assign data_read_1_mux_91 = data_read_1_eq_66 ? rdata_121 : data_read_1_mux_90;
-  assign data_read_1_mux_92 = data_read_1_eq_65 ? rdata_125 : data_read_1_mux_91;
-  assign data_read_1_eq_96 = thread_q1 == 5'd31;
-  assign data_read_1_eq_97 = thread_q1 == 5'd30;
-  assign data_read_1_eq_98 = thread_q1 == 5'd29;
-  assign data_read_1_eq_99 = thread_q1 == 5'd28;
-  assign data_read_1_eq_100 = thread_q1 == 5'd27;
-  assign data_read_1_eq_101 = thread_q1 == 5'd26;
-  assign data_read_1_eq_102 = thread_q1 == 5'd25;
-  assign data_read_1_eq_103 = thread_q1 == 5'd24;
-  assign data_read_1_eq_104 = thread_q1 == 5'd23;
-  assign data_read_1_eq_105 = thread_q1 == 5'd22;
-  assign data_read_1_eq_106 = thread_q1 == 5'd21;
-  assign data_read_1_eq_107 = thread_q1 == 5'd20;
-  assign data_read_1_eq_108 = thread_q1 == 5'd19;
-  assign data_read_1_eq_109 = thread_q1 == 5'd18;
-  assign data_read_1_eq_110 = thread_q1 == 5'd17;
-  assign data_read_1_eq_111 = thread_q1 == 5'd16;
-  assign data_read_1_eq_112 = thread_q1 == 5'd15;
-  assign data_read_1_eq_113 = thread_q1 == 5'd14;
-  assign data_read_1_eq_114 = thread_q1 == 5'd13;
-  assign data_read_1_eq_115 = thread_q1 == 5'd12;
-  assign data_read_1_eq_116 = thread_q1 == 5'd11;
-  assign data_read_1_eq_117 = thread_q1 == 5'd10;
-  assign data_read_1_eq_118 = thread_q1 == 5'd9;
-  assign data_read_1_eq_119 = thread_q1 == 5'd8;
-  assign data_read_1_eq_120 = thread_q1 == 5'd7;
-  assign data_read_1_eq_121 = thread_q1 == 5'd6;
-  assign data_read_1_eq_122 = thread_q1 == 5'd5;
-  assign data_read_1_eq_123 = thread_q1 == 5'd4;
-  assign data_read_1_eq_124 = thread_q1 == 5'd3;
-  assign data_read_1_eq_125 = thread_q1 == 5'd2;
-  assign data_read_1_eq_126 = thread_q1 == 5'd1;
-  assign data_read_1_mux_93 = data_read_1_eq_126 ? rdata_4 : rdata;
-  assign data_read_1_mux_94 = data_read_1_eq_125 ? rdata_8 : data_read_1_mux_93;
-  assign data_read_1_mux_95 = data_read_1_eq_124 ? rdata_12 : data_read_1_mux_94;
-  assign data_read_1_mux_96 = data_read_1_eq_123 ? rdata_16 : data_read_1_mux_95;
-  assign data_read_1_mux_97 = data_read_1_eq_122 ? rdata_20 : data_read_1_mux_96;
-  assign data_read_1_mux_98 = data_read_1_eq_121 ? rdata_24 : data_read_1_mux_97;
-  assign data_read_1_mux_99 = data_read_1_eq_120 ? rdata_28 : data_read_1_mux_98;
-  assign data_read_1_mux_100 = data_read_1_eq_119 ? rdata_32 : data_read_1_mux_99;
-  assign data_read_1_mux_101 = data_read_1_eq_118 ? rdata_36 : data_read_1_mux_100;
-  assign data_read_1_mux_102 = data_read_1_eq_117 ? rdata_40 : data_read_1_mux_101;
-  assign data_read_1_mux_103 = data_read_1_eq_116 ? rdata_44 : data_read_1_mux_102;
-  assign data_read_1_mux_104 = data_read_1_eq_115 ? rdata_48 : data_read_1_mux_103;
-  assign data_read_1_mux_105 = data_read_1_eq_114 ? rdata_52 : data_read_1_mux_104;
-  assign data_read_1_mux_106 = data_read_1_eq_113 ? rdata_56 : data_read_1_mux_105;
-  assign data_read_1_mux_107 = data_read_1_eq_112 ? rdata_60 : data_read_1_mux_106;
-  assign data_read_1_mux_108 = data_read_1_eq_111 ? rdata_64 : data_read_1_mux_107;
-  assign data_read_1_mux_109 = data_read_1_eq_110 ? rdata_68 : data_read_1_mux_108;
-  assign data_read_1_mux_110 = data_read_1_eq_109 ? rdata_72 : data_read_1_mux_109;
-  assign data_read_1_mux_111 = data_read_1_eq_108 ? rdata_76 : data_read_1_mux_110;
-  assign data_read_1_mux_112 = data_read_1_eq_107 ? rdata_80 : data_read_1_mux_111;
-  assign data_read_1_mux_113 = data_read_1_eq_106 ? rdata_84 : data_read_1_mux_112;
-  assign data_read_1_mux_114 = data_read_1_eq_105 ? rdata_88 : data_read_1_mux_113;
-  assign data_read_1_mux_115 = data_read_1_eq_104 ? rdata_92 : data_read_1_mux_114;
-  assign data_read_1_mux_116 = data_read_1_eq_103 ? rdata_96 : data_read_1_mux_115;
-  assign data_read_1_mux_117 = data_read_1_eq_102 ? rdata_100 : data_read_1_mux_116;
-  assign data_read_1_mux_118 = data_read_1_eq_101 ? rdata_104 : data_read_1_mux_117;
-  assign data_read_1_mux_119 = data_read_1_eq_100 ? rdata_108 : data_read_1_mux_118;
-  assign data_read_1_mux_120 = data_read_1_eq_99 ? rdata_112 : data_read_1_mux_119;
-  assign data_read_1_mux_121 = data_read_1_eq_98 ? rdata_116 : data_read_1_mux_120;
-  assign data_read_1_mux_122 = data_read_1_eq_97 ? rdata_120 : data_read_1_mux_121;
-  assign data_read_1_mux_123 = data_read_1_eq_96 ? rdata_124 : data_read_1_mux_122;
-  assign data_read_1_mux_124 = data_read_1_eq_64 ? data_read_1_mux_92 : data_read_1_mux_123;
-  assign data_read_1_mux_125 = data_read_1_eq_32 ? data_read_1_mux_61 : data_read_1_mux_124;
-  assign data_read_1_mux_126 = data_read_1_eq ? data_read_1_mux_30 : data_read_1_mux_125;
-  assign bankIndex_5 = 2'd2 + first_q1;
-  assign data_read_1_eq_127 = bankIndex_5 == 2'd3;
-  assign data_read_1_eq_128 = bankIndex_5 == 2'd2;
-  assign data_read_1_eq_129 = bankIndex_5 == 2'd1;
-  assign data_read_1_mux_127 = data_read_1_eq_129 ? data_read_1_mux_92 : data_read_1_mux_123;
-  assign data_read_1_mux_128 = data_read_1_eq_128 ? data_read_1_mux_61 : data_read_1_mux_127;
-  assign data_read_1_mux_129 = data_read_1_eq_127 ? data_read_1_mux_30 : data_read_1_mux_128;
-  assign bankIndex_6 = 2'd1 + first_q1;
-  assign data_read_1_eq_130 = bankIndex_6 == 2'd3;
-  assign data_read_1_eq_131 = bankIndex_6 == 2'd2;
-  assign data_read_1_eq_132 = bankIndex_6 == 2'd1;
-  assign data_read_1_mux_130 = data_read_1_eq_132 ? data_read_1_mux_92 : data_read_1_mux_123;
-  assign data_read_1_mux_131 = data_read_1_eq_131 ? data_read_1_mux_61 : data_read_1_mux_130;
-  assign data_read_1_mux_132 = data_read_1_eq_130 ? data_read_1_mux_30 : data_read_1_mux_131;
-  assign bankIndex_7 = 2'd0 + first_q1;
-  assign data_read_1_eq_133 = bankIndex_7 == 2'd3;
-  assign data_read_1_eq_134 = bankIndex_7 == 2'd2;
-  assign data_read_1_eq_135 = bankIndex_7 == 2'd1;
-  assign data_read_1_mux_133 = data_read_1_eq_135 ? data_read_1_mux_92 : data_read_1_mux_123;
-  assign data_read_1_mux_134 = data_read_1_eq_134 ? data_read_1_mux_61 : data_read_1_mux_133;
-  assign data_read_1_mux_135 = data_read_1_eq_133 ? data_read_1_mux_30 : data_read_1_mux_134;
+  assign data_read_1_add = 2'd3 + first_q1;
+  assign data_read_1_slice = data_read_1_add[1];
+  assign data_read_1_slice_1 = data_read_1_add[0];
+  assign data_read_1_slice_2 = thread_q1[4];
+  assign data_read_1_slice_3 = thread_q1[3];
+  assign data_read_1_slice_4 = thread_q1[2];
+  assign data_read_1_slice_5 = thread_q1[1];
+  assign data_read_1_slice_6 = thread_q1[0];
+  assign data_read_1_mux = data_read_1_slice_6 ? rdata_127 : rdata_123;
+  assign data_read_1_slice_7 = thread_q1[0];
+  assign data_read_1_mux_1 = data_read_1_slice_7 ? rdata_119 : rdata_115;
+  assign data_read_1_mux_2 = data_read_1_slice_5 ? data_read_1_mux : data_read_1_mux_1;
+  assign data_read_1_slice_8 = thread_q1[1];
+  assign data_read_1_slice_9 = thread_q1[0];
+  assign data_read_1_mux_3 = data_read_1_slice_9 ? rdata_111 : rdata_107;
+  assign data_read_1_slice_10 = thread_q1[0];
+  assign data_read_1_mux_4 = data_read_1_slice_10 ? rdata_103 : rdata_99;
+  assign data_read_1_mux_5 = data_read_1_slice_8 ? data_read_1_mux_3 : data_read_1_mux_4;
+  assign data_read_1_mux_6 = data_read_1_slice_4 ? data_read_1_mux_2 : data_read_1_mux_5;
+  assign data_read_1_slice_11 = thread_q1[2];
+  assign data_read_1_slice_12 = thread_q1[1];
+  assign data_read_1_slice_13 = thread_q1[0];
+  assign data_read_1_mux_7 = data_read_1_slice_13 ? rdata_95 : rdata_91;
+  assign data_read_1_slice_14 = thread_q1[0];
+  assign data_read_1_mux_8 = data_read_1_slice_14 ? rdata_87 : rdata_83;
+  assign data_read_1_mux_9 = data_read_1_slice_12 ? data_read_1_mux_7 : data_read_1_mux_8;
+  assign data_read_1_slice_15 = thread_q1[1];
+  assign data_read_1_slice_16 = thread_q1[0];
+  assign data_read_1_mux_10 = data_read_1_slice_16 ? rdata_79 : rdata_75;
+  assign data_read_1_slice_17 = thread_q1[0];
+  assign data_read_1_mux_11 = data_read_1_slice_17 ? rdata_71 : rdata_67;
+  assign data_read_1_mux_12 = data_read_1_slice_15 ? data_read_1_mux_10 : data_read_1_mux_11;
+  assign data_read_1_mux_13 = data_read_1_slice_11 ? data_read_1_mux_9 : data_read_1_mux_12;
+  assign data_read_1_mux_14 = data_read_1_slice_3 ? data_read_1_mux_6 : data_read_1_mux_13;
+  assign data_read_1_slice_18 = thread_q1[3];
+  assign data_read_1_slice_19 = thread_q1[2];
+  assign data_read_1_slice_20 = thread_q1[1];
+  assign data_read_1_slice_21 = thread_q1[0];
+  assign data_read_1_mux_15 = data_read_1_slice_21 ? rdata_63 : rdata_59;
+  assign data_read_1_slice_22 = thread_q1[0];
+  assign data_read_1_mux_16 = data_read_1_slice_22 ? rdata_55 : rdata_51;
+  assign data_read_1_mux_17 = data_read_1_slice_20 ? data_read_1_mux_15 : data_read_1_mux_16;
+  assign data_read_1_slice_23 = thread_q1[1];
+  assign data_read_1_slice_24 = thread_q1[0];
+  assign data_read_1_mux_18 = data_read_1_slice_24 ? rdata_47 : rdata_43;
+  assign data_read_1_slice_25 = thread_q1[0];
+  assign data_read_1_mux_19 = data_read_1_slice_25 ? rdata_39 : rdata_35;
+  assign data_read_1_mux_20 = data_read_1_slice_23 ? data_read_1_mux_18 : data_read_1_mux_19;
+  assign data_read_1_mux_21 = data_read_1_slice_19 ? data_read_1_mux_17 : data_read_1_mux_20;
+  assign data_read_1_slice_26 = thread_q1[2];
+  assign data_read_1_slice_27 = thread_q1[1];
+  assign data_read_1_slice_28 = thread_q1[0];
+  assign data_read_1_mux_22 = data_read_1_slice_28 ? rdata_31 : rdata_27;
+  assign data_read_1_slice_29 = thread_q1[0];
+  assign data_read_1_mux_23 = data_read_1_slice_29 ? rdata_23 : rdata_19;
+  assign data_read_1_mux_24 = data_read_1_slice_27 ? data_read_1_mux_22 : data_read_1_mux_23;
+  assign data_read_1_slice_30 = thread_q1[1];
+  assign data_read_1_slice_31 = thread_q1[0];
+  assign data_read_1_mux_25 = data_read_1_slice_31 ? rdata_15 : rdata_11;
+  assign data_read_1_slice_32 = thread_q1[0];
+  assign data_read_1_mux_26 = data_read_1_slice_32 ? rdata_7 : rdata_3;
+  assign data_read_1_mux_27 = data_read_1_slice_30 ? data_read_1_mux_25 : data_read_1_mux_26;
+  assign data_read_1_mux_28 = data_read_1_slice_26 ? data_read_1_mux_24 : data_read_1_mux_27;
+  assign data_read_1_mux_29 = data_read_1_slice_18 ? data_read_1_mux_21 : data_read_1_mux_28;
+  assign data_read_1_mux_30 = data_read_1_slice_2 ? data_read_1_mux_14 : data_read_1_mux_29;
+  assign data_read_1_slice_33 = thread_q1[4];
+  assign data_read_1_slice_34 = thread_q1[3];
+  assign data_read_1_slice_35 = thread_q1[2];
+  assign data_read_1_slice_36 = thread_q1[1];
+  assign data_read_1_slice_37 = thread_q1[0];
+  assign data_read_1_mux_31 = data_read_1_slice_37 ? rdata_126 : rdata_122;
+  assign data_read_1_slice_38 = thread_q1[0];
+  assign data_read_1_mux_32 = data_read_1_slice_38 ? rdata_118 : rdata_114;
+  assign data_read_1_mux_33 = data_read_1_slice_36 ? data_read_1_mux_31 : data_read_1_mux_32;
+  assign data_read_1_slice_39 = thread_q1[1];
+  assign data_read_1_slice_40 = thread_q1[0];
+  assign data_read_1_mux_34 = data_read_1_slice_40 ? rdata_110 : rdata_106;
+  assign data_read_1_slice_41 = thread_q1[0];
+  assign data_read_1_mux_35 = data_read_1_slice_41 ? rdata_102 : rdata_98;
+  assign data_read_1_mux_36 = data_read_1_slice_39 ? data_read_1_mux_34 : data_read_1_mux_35;
+  assign data_read_1_mux_37 = data_read_1_slice_35 ? data_read_1_mux_33 : data_read_1_mux_36;
+  assign data_read_1_slice_42 = thread_q1[2];
+  assign data_read_1_slice_43 = thread_q1[1];
+  assign data_read_1_slice_44 = thread_q1[0];
+  assign data_read_1_mux_38 = data_read_1_slice_44 ? rdata_94 : rdata_90;
+  assign data_read_1_slice_45 = thread_q1[0];
+  assign data_read_1_mux_39 = data_read_1_slice_45 ? rdata_86 : rdata_82;
+  assign data_read_1_mux_40 = data_read_1_slice_43 ? data_read_1_mux_38 : data_read_1_mux_39;
+  assign data_read_1_slice_46 = thread_q1[1];
+  assign data_read_1_slice_47 = thread_q1[0];
+  assign data_read_1_mux_41 = data_read_1_slice_47 ? rdata_78 : rdata_74;
+  assign data_read_1_slice_48 = thread_q1[0];
+  assign data_read_1_mux_42 = data_read_1_slice_48 ? rdata_70 : rdata_66;
+  assign data_read_1_mux_43 = data_read_1_slice_46 ? data_read_1_mux_41 : data_read_1_mux_42;
+  assign data_read_1_mux_44 = data_read_1_slice_42 ? data_read_1_mux_40 : data_read_1_mux_43;
+  assign data_read_1_mux_45 = data_read_1_slice_34 ? data_read_1_mux_37 : data_read_1_mux_44;
+  assign data_read_1_slice_49 = thread_q1[3];
+  assign data_read_1_slice_50 = thread_q1[2];
+  assign data_read_1_slice_51 = thread_q1[1];
+  assign data_read_1_slice_52 = thread_q1[0];
+  assign data_read_1_mux_46 = data_read_1_slice_52 ? rdata_62 : rdata_58;
+  assign data_read_1_slice_53 = thread_q1[0];
+  assign data_read_1_mux_47 = data_read_1_slice_53 ? rdata_54 : rdata_50;
+  assign data_read_1_mux_48 = data_read_1_slice_51 ? data_read_1_mux_46 : data_read_1_mux_47;
+  assign data_read_1_slice_54 = thread_q1[1];
+  assign data_read_1_slice_55 = thread_q1[0];
+  assign data_read_1_mux_49 = data_read_1_slice_55 ? rdata_46 : rdata_42;
+  assign data_read_1_slice_56 = thread_q1[0];
+  assign data_read_1_mux_50 = data_read_1_slice_56 ? rdata_38 : rdata_34;
+  assign data_read_1_mux_51 = data_read_1_slice_54 ? data_read_1_mux_49 : data_read_1_mux_50;
+  assign data_read_1_mux_52 = data_read_1_slice_50 ? data_read_1_mux_48 : data_read_1_mux_51;
+  assign data_read_1_slice_57 = thread_q1[2];
+  assign data_read_1_slice_58 = thread_q1[1];
+  assign data_read_1_slice_59 = thread_q1[0];
+  assign data_read_1_mux_53 = data_read_1_slice_59 ? rdata_30 : rdata_26;
+  assign data_read_1_slice_60 = thread_q1[0];
+  assign data_read_1_mux_54 = data_read_1_slice_60 ? rdata_22 : rdata_18;
+  assign data_read_1_mux_55 = data_read_1_slice_58 ? data_read_1_mux_53 : data_read_1_mux_54;
+  assign data_read_1_slice_61 = thread_q1[1];
+  assign data_read_1_slice_62 = thread_q1[0];
+  assign data_read_1_mux_56 = data_read_1_slice_62 ? rdata_14 : rdata_10;
+  assign data_read_1_slice_63 = thread_q1[0];
+  assign data_read_1_mux_57 = data_read_1_slice_63 ? rdata_6 : rdata_2;
+  assign data_read_1_mux_58 = data_read_1_slice_61 ? data_read_1_mux_56 : data_read_1_mux_57;
+  assign data_read_1_mux_59 = data_read_1_slice_57 ? data_read_1_mux_55 : data_read_1_mux_58;
+  assign data_read_1_mux_60 = data_read_1_slice_49 ? data_read_1_mux_52 : data_read_1_mux_59;
+  assign data_read_1_mux_61 = data_read_1_slice_33 ? data_read_1_mux_45 : data_read_1_mux_60;
+  assign data_read_1_mux_62 = data_read_1_slice_1 ? data_read_1_mux_30 : data_read_1_mux_61;
+  assign data_read_1_slice_64 = data_read_1_add[0];
+  assign data_read_1_slice_65 = thread_q1[4];
+  assign data_read_1_slice_66 = thread_q1[3];
+  assign data_read_1_slice_67 = thread_q1[2];
+  assign data_read_1_slice_68 = thread_q1[1];
+  assign data_read_1_slice_69 = thread_q1[0];
+  assign data_read_1_mux_63 = data_read_1_slice_69 ? rdata_125 : rdata_121;
+  assign data_read_1_slice_70 = thread_q1[0];
+  assign data_read_1_mux_64 = data_read_1_slice_70 ? rdata_117 : rdata_113;
+  assign data_read_1_mux_65 = data_read_1_slice_68 ? data_read_1_mux_63 : data_read_1_mux_64;
+  assign data_read_1_slice_71 = thread_q1[1];
+  assign data_read_1_slice_72 = thread_q1[0];
+  assign data_read_1_mux_66 = data_read_1_slice_72 ? rdata_109 : rdata_105;
+  assign data_read_1_slice_73 = thread_q1[0];
+  assign data_read_1_mux_67 = data_read_1_slice_73 ? rdata_101 : rdata_97;
+  assign data_read_1_mux_68 = data_read_1_slice_71 ? data_read_1_mux_66 : data_read_1_mux_67;
+  assign data_read_1_mux_69 = data_read_1_slice_67 ? data_read_1_mux_65 : data_read_1_mux_68;
+  assign data_read_1_slice_74 = thread_q1[2];
+  assign data_read_1_slice_75 = thread_q1[1];
+  assign data_read_1_slice_76 = thread_q1[0];
+  assign data_read_1_mux_70 = data_read_1_slice_76 ? rdata_93 : rdata_89;
+  assign data_read_1_slice_77 = thread_q1[0];
+  assign data_read_1_mux_71 = data_read_1_slice_77 ? rdata_85 : rdata_81;
+  assign data_read_1_mux_72 = data_read_1_slice_75 ? data_read_1_mux_70 : data_read_1_mux_71;
+  assign data_read_1_slice_78 = thread_q1[1];
+  assign data_read_1_slice_79 = thread_q1[0];
+  assign data_read_1_mux_73 = data_read_1_slice_79 ? rdata_77 : rdata_73;
+  assign data_read_1_slice_80 = thread_q1[0];
+  assign data_read_1_mux_74 = data_read_1_slice_80 ? rdata_69 : rdata_65;
+  assign data_read_1_mux_75 = data_read_1_slice_78 ? data_read_1_mux_73 : data_read_1_mux_74;
+  assign data_read_1_mux_76 = data_read_1_slice_74 ? data_read_1_mux_72 : data_read_1_mux_75;
+  assign data_read_1_mux_77 = data_read_1_slice_66 ? data_read_1_mux_69 : data_read_1_mux_76;
+  assign data_read_1_slice_81 = thread_q1[3];
+  assign data_read_1_slice_82 = thread_q1[2];
+  assign data_read_1_slice_83 = thread_q1[1];
+  assign data_read_1_slice_84 = thread_q1[0];
+  assign data_read_1_mux_78 = data_read_1_slice_84 ? rdata_61 : rdata_57;
+  assign data_read_1_slice_85 = thread_q1[0];
+  assign data_read_1_mux_79 = data_read_1_slice_85 ? rdata_53 : rdata_49;
+  assign data_read_1_mux_80 = data_read_1_slice_83 ? data_read_1_mux_78 : data_read_1_mux_79;
+  assign data_read_1_slice_86 = thread_q1[1];
+  assign data_read_1_slice_87 = thread_q1[0];
+  assign data_read_1_mux_81 = data_read_1_slice_87 ? rdata_45 : rdata_41;
+  assign data_read_1_slice_88 = thread_q1[0];
+  assign data_read_1_mux_82 = data_read_1_slice_88 ? rdata_37 : rdata_33;
+  assign data_read_1_mux_83 = data_read_1_slice_86 ? data_read_1_mux_81 : data_read_1_mux_82;
+  assign data_read_1_mux_84 = data_read_1_slice_82 ? data_read_1_mux_80 : data_read_1_mux_83;
+  assign data_read_1_slice_89 = thread_q1[2];
+  assign data_read_1_slice_90 = thread_q1[1];
+  assign data_read_1_slice_91 = thread_q1[0];
+  assign data_read_1_mux_85 = data_read_1_slice_91 ? rdata_29 : rdata_25;
+  assign data_read_1_slice_92 = thread_q1[0];
+  assign data_read_1_mux_86 = data_read_1_slice_92 ? rdata_21 : rdata_17;
+  assign data_read_1_mux_87 = data_read_1_slice_90 ? data_read_1_mux_85 : data_read_1_mux_86;
+  assign data_read_1_slice_93 = thread_q1[1];
+  assign data_read_1_slice_94 = thread_q1[0];
+  assign data_read_1_mux_88 = data_read_1_slice_94 ? rdata_13 : rdata_9;
+  assign data_read_1_slice_95 = thread_q1[0];
+  assign data_read_1_mux_89 = data_read_1_slice_95 ? rdata_5 : rdata_1;
+  assign data_read_1_mux_90 = data_read_1_slice_93 ? data_read_1_mux_88 : data_read_1_mux_89;
+  assign data_read_1_mux_91 = data_read_1_slice_89 ? data_read_1_mux_87 : data_read_1_mux_90;
+  assign data_read_1_mux_92 = data_read_1_slice_81 ? data_read_1_mux_84 : data_read_1_mux_91;
+  assign data_read_1_mux_93 = data_read_1_slice_65 ? data_read_1_mux_77 : data_read_1_mux_92;
+  assign data_read_1_slice_96 = thread_q1[4];
+  assign data_read_1_slice_97 = thread_q1[3];
+  assign data_read_1_slice_98 = thread_q1[2];
+  assign data_read_1_slice_99 = thread_q1[1];
+  assign data_read_1_slice_100 = thread_q1[0];
+  assign data_read_1_mux_94 = data_read_1_slice_100 ? rdata_124 : rdata_120;
+  assign data_read_1_slice_101 = thread_q1[0];
+  assign data_read_1_mux_95 = data_read_1_slice_101 ? rdata_116 : rdata_112;
+  assign data_read_1_mux_96 = data_read_1_slice_99 ? data_read_1_mux_94 : data_read_1_mux_95;
+  assign data_read_1_slice_102 = thread_q1[1];
+  assign data_read_1_slice_103 = thread_q1[0];
+  assign data_read_1_mux_97 = data_read_1_slice_103 ? rdata_108 : rdata_104;
+  assign data_read_1_slice_104 = thread_q1[0];
+  assign data_read_1_mux_98 = data_read_1_slice_104 ? rdata_100 : rdata_96;
+  assign data_read_1_mux_99 = data_read_1_slice_102 ? data_read_1_mux_97 : data_read_1_mux_98;
+  assign data_read_1_mux_100 = data_read_1_slice_98 ? data_read_1_mux_96 : data_read_1_mux_99;
+  assign data_read_1_slice_105 = thread_q1[2];
+  assign data_read_1_slice_106 = thread_q1[1];
+  assign data_read_1_slice_107 = thread_q1[0];
+  assign data_read_1_mux_101 = data_read_1_slice_107 ? rdata_92 : rdata_88;
+  assign data_read_1_slice_108 = thread_q1[0];
+  assign data_read_1_mux_102 = data_read_1_slice_108 ? rdata_84 : rdata_80;
+  assign data_read_1_mux_103 = data_read_1_slice_106 ? data_read_1_mux_101 : data_read_1_mux_102;
+  assign data_read_1_slice_109 = thread_q1[1];
+  assign data_read_1_slice_110 = thread_q1[0];
+  assign data_read_1_mux_104 = data_read_1_slice_110 ? rdata_76 : rdata_72;
+  assign data_read_1_slice_111 = thread_q1[0];
+  assign data_read_1_mux_105 = data_read_1_slice_111 ? rdata_68 : rdata_64;
+  assign data_read_1_mux_106 = data_read_1_slice_109 ? data_read_1_mux_104 : data_read_1_mux_105;
+  assign data_read_1_mux_107 = data_read_1_slice_105 ? data_read_1_mux_103 : data_read_1_mux_106;
+  assign data_read_1_mux_108 = data_read_1_slice_97 ? data_read_1_mux_100 : data_read_1_mux_107;
+  assign data_read_1_slice_112 = thread_q1[3];
+  assign data_read_1_slice_113 = thread_q1[2];
+  assign data_read_1_slice_114 = thread_q1[1];
+  assign data_read_1_slice_115 = thread_q1[0];
+  assign data_read_1_mux_109 = data_read_1_slice_115 ? rdata_60 : rdata_56;
+  assign data_read_1_slice_116 = thread_q1[0];
+  assign data_read_1_mux_110 = data_read_1_slice_116 ? rdata_52 : rdata_48;
+  assign data_read_1_mux_111 = data_read_1_slice_114 ? data_read_1_mux_109 : data_read_1_mux_110;
+  assign data_read_1_slice_117 = thread_q1[1];
+  assign data_read_1_slice_118 = thread_q1[0];
+  assign data_read_1_mux_112 = data_read_1_slice_118 ? rdata_44 : rdata_40;
+  assign data_read_1_slice_119 = thread_q1[0];
+  assign data_read_1_mux_113 = data_read_1_slice_119 ? rdata_36 : rdata_32;
+  assign data_read_1_mux_114 = data_read_1_slice_117 ? data_read_1_mux_112 : data_read_1_mux_113;
+  assign data_read_1_mux_115 = data_read_1_slice_113 ? data_read_1_mux_111 : data_read_1_mux_114;
+  assign data_read_1_slice_120 = thread_q1[2];
+  assign data_read_1_slice_121 = thread_q1[1];
+  assign data_read_1_slice_122 = thread_q1[0];
+  assign data_read_1_mux_116 = data_read_1_slice_122 ? rdata_28 : rdata_24;
+  assign data_read_1_slice_123 = thread_q1[0];
+  assign data_read_1_mux_117 = data_read_1_slice_123 ? rdata_20 : rdata_16;
+  assign data_read_1_mux_118 = data_read_1_slice_121 ? data_read_1_mux_116 : data_read_1_mux_117;
+  assign data_read_1_slice_124 = thread_q1[1];
+  assign data_read_1_slice_125 = thread_q1[0];
+  assign data_read_1_mux_119 = data_read_1_slice_125 ? rdata_12 : rdata_8;
+  assign data_read_1_slice_126 = thread_q1[0];
+  assign data_read_1_mux_120 = data_read_1_slice_126 ? rdata_4 : rdata;
+  assign data_read_1_mux_121 = data_read_1_slice_124 ? data_read_1_mux_119 : data_read_1_mux_120;
+  assign data_read_1_mux_122 = data_read_1_slice_120 ? data_read_1_mux_118 : data_read_1_mux_121;
+  assign data_read_1_mux_123 = data_read_1_slice_112 ? data_read_1_mux_115 : data_read_1_mux_122;
+  assign data_read_1_mux_124 = data_read_1_slice_96 ? data_read_1_mux_108 : data_read_1_mux_123;
+  assign data_read_1_mux_125 = data_read_1_slice_64 ? data_read_1_mux_93 : data_read_1_mux_124;
+  assign data_read_1_mux_126 = data_read_1_slice ? data_read_1_mux_62 : data_read_1_mux_125;
+  assign data_read_1_add_1 = 2'd2 + first_q1;
+  assign data_read_1_slice_127 = data_read_1_add_1[1];
+  assign data_read_1_slice_128 = data_read_1_add_1[0];
+  assign data_read_1_mux_127 = data_read_1_slice_128 ? data_read_1_mux_30 : data_read_1_mux_61;
+  assign data_read_1_slice_129 = data_read_1_add_1[0];
+  assign data_read_1_mux_128 = data_read_1_slice_129 ? data_read_1_mux_93 : data_read_1_mux_124;
+  assign data_read_1_mux_129 = data_read_1_slice_127 ? data_read_1_mux_127 : data_read_1_mux_128;
+  assign data_read_1_add_2 = 2'd1 + first_q1;
+  assign data_read_1_slice_130 = data_read_1_add_2[1];
+  assign data_read_1_slice_131 = data_read_1_add_2[0];
+  assign data_read_1_mux_130 = data_read_1_slice_131 ? data_read_1_mux_30 : data_read_1_mux_61;
+  assign data_read_1_slice_132 = data_read_1_add_2[0];
+  assign data_read_1_mux_131 = data_read_1_slice_132 ? data_read_1_mux_93 : data_read_1_mux_124;
+  assign data_read_1_mux_132 = data_read_1_slice_130 ? data_read_1_mux_130 : data_read_1_mux_131;
+  assign data_read_1_add_3 = 2'd0 + first_q1;
+  assign data_read_1_slice_133 = data_read_1_add_3[1];
+  assign data_read_1_slice_134 = data_read_1_add_3[0];
+  assign data_read_1_mux_133 = data_read_1_slice_134 ? data_read_1_mux_30 : data_read_1_mux_61;
+  assign data_read_1_slice_135 = data_read_1_add_3[0];
+  assign data_read_1_mux_134 = data_read_1_slice_135 ? data_read_1_mux_93 : data_read_1_mux_124;
+  assign data_read_1_mux_135 = data_read_1_slice_133 ? data_read_1_mux_133 : data_read_1_mux_134;
   assign data_read_1 = {data_read_1_mux_126, data_read_1_mux_129, data_read_1_mux_132, data_read_1_mux_135};
-  assign bankIndex_8 = 2'd3 + first_q2;
-  assign data_read_2_eq = bankIndex_8 == 2'd3;
-  assign data_read_2_eq_1 = thread_q2 == 5'd31;
-  assign data_read_2_eq_2 = thread_q2 == 5'd30;
-  assign data_read_2_eq_3 = thread_q2 == 5'd29;
-  assign data_read_2_eq_4 = thread_q2 == 5'd28;
-  assign data_read_2_eq_5 = thread_q2 == 5'd27;
-  assign data_read_2_eq_6 = thread_q2 == 5'd26;
-  assign data_read_2_eq_7 = thread_q2 == 5'd25;
-  assign data_read_2_eq_8 = thread_q2 == 5'd24;
-  assign data_read_2_eq_9 = thread_q2 == 5'd23;
-  assign data_read_2_eq_10 = thread_q2 == 5'd22;
-  assign data_read_2_eq_11 = thread_q2 == 5'd21;
-  assign data_read_2_eq_12 = thread_q2 == 5'd20;
-  assign data_read_2_eq_13 = thread_q2 == 5'd19;
-  assign data_read_2_eq_14 = thread_q2 == 5'd18;
-  assign data_read_2_eq_15 = thread_q2 == 5'd17;
-  assign data_read_2_eq_16 = thread_q2 == 5'd16;
-  assign data_read_2_eq_17 = thread_q2 == 5'd15;
-  assign data_read_2_eq_18 = thread_q2 == 5'd14;
-  assign data_read_2_eq_19 = thread_q2 == 5'd13;
-  assign data_read_2_eq_20 = thread_q2 == 5'd12;
-  assign data_read_2_eq_21 = thread_q2 == 5'd11;
-  assign data_read_2_eq_22 = thread_q2 == 5'd10;
-  assign data_read_2_eq_23 = thread_q2 == 5'd9;
-  assign data_read_2_eq_24 = thread_q2 == 5'd8;
-  assign data_read_2_eq_25 = thread_q2 == 5'd7;
-  assign data_read_2_eq_26 = thread_q2 == 5'd6;
-  assign data_read_2_eq_27 = thread_q2 == 5'd5;
-  assign data_read_2_eq_28 = thread_q2 == 5'd4;
-  assign data_read_2_eq_29 = thread_q2 == 5'd3;
-  assign data_read_2_eq_30 = thread_q2 == 5'd2;
-  assign data_read_2_eq_31 = thread_q2 == 5'd1;
-  assign data_read_2_mux = data_read_2_eq_31 ? rdata_7 : rdata_3;
-  assign data_read_2_mux_1 = data_read_2_eq_30 ? rdata_11 : data_read_2_mux;
-  assign data_read_2_mux_2 = data_read_2_eq_29 ? rdata_15 : data_read_2_mux_1;
-  assign data_read_2_mux_3 = data_read_2_eq_28 ? rdata_19 : data_read_2_mux_2;
-  assign data_read_2_mux_4 = data_read_2_eq_27 ? rdata_23 : data_read_2_mux_3;
-  assign data_read_2_mux_5 = data_read_2_eq_26 ? rdata_27 : data_read_2_mux_4;
-  assign data_read_2_mux_6 = data_read_2_eq_25 ? rdata_31 : data_read_2_mux_5;
-  assign data_read_2_mux_7 = data_read_2_eq_24 ? rdata_35 : data_read_2_mux_6;
-  assign data_read_2_mux_8 = data_read_2_eq_23 ? rdata_39 : data_read_2_mux_7;
-  assign data_read_2_mux_9 = data_read_2_eq_22 ? rdata_43 : data_read_2_mux_8;
-  assign data_read_2_mux_10 = data_read_2_eq_21 ? rdata_47 : data_read_2_mux_9;
-  assign data_read_2_mux_11 = data_read_2_eq_20 ? rdata_51 : data_read_2_mux_10;
-  assign data_read_2_mux_12 = data_read_2_eq_19 ? rdata_55 : data_read_2_mux_11;
-  assign data_read_2_mux_13 = data_read_2_eq_18 ? rdata_59 : data_read_2_mux_12;
-  assign data_read_2_mux_14 = data_read_2_eq_17 ? rdata_63 : data_read_2_mux_13;
-  assign data_read_2_mux_15 = data_read_2_eq_16 ? rdata_67 : data_read_2_mux_14;
-  assign data_read_2_mux_16 = data_read_2_eq_15 ? rdata_71 : data_read_2_mux_15;
-  assign data_read_2_mux_17 = data_read_2_eq_14 ? rdata_75 : data_read_2_mux_16;
-  assign data_read_2_mux_18 = data_read_2_eq_13 ? rdata_79 : data_read_2_mux_17;
-  assign data_read_2_mux_19 = data_read_2_eq_12 ? rdata_83 : data_read_2_mux_18;
-  assign data_read_2_mux_20 = data_read_2_eq_11 ? rdata_87 : data_read_2_mux_19;
-  assign data_read_2_mux_21 = data_read_2_eq_10 ? rdata_91 : data_read_2_mux_20;
-  assign data_read_2_mux_22 = data_read_2_eq_9 ? rdata_95 : data_read_2_mux_21;
-  assign data_read_2_mux_23 = data_read_2_eq_8 ? rdata_99 : data_read_2_mux_22;
-  assign data_read_2_mux_24 = data_read_2_eq_7 ? rdata_103 : data_read_2_mux_23;
-  assign data_read_2_mux_25 = data_read_2_eq_6 ? rdata_107 : data_read_2_mux_24;
-  assign data_read_2_mux_26 = data_read_2_eq_5 ? rdata_111 : data_read_2_mux_25;
-  assign data_read_2_mux_27 = data_read_2_eq_4 ? rdata_115 : data_read_2_mux_26;
-  assign data_read_2_mux_28 = data_read_2_eq_3 ? rdata_119 : data_read_2_mux_27;
-  assign data_read_2_mux_29 = data_read_2_eq_2 ? rdata_123 : data_read_2_mux_28;
-  assign data_read_2_mux_30 = data_read_2_eq_1 ? rdata_127 : data_read_2_mux_29;
-  assign data_read_2_eq_32 = bankIndex_8 == 2'd2;
-  assign data_read_2_eq_33 = thread_q2 == 5'd31;
-  assign data_read_2_eq_34 = thread_q2 == 5'd30;
-  assign data_read_2_eq_35 = thread_q2 == 5'd29;
-  assign data_read_2_eq_36 = thread_q2 == 5'd28;
-  assign data_read_2_eq_37 = thread_q2 == 5'd27;
-  assign data_read_2_eq_38 = thread_q2 == 5'd26;
-  assign data_read_2_eq_39 = thread_q2 == 5'd25;
-  assign data_read_2_eq_40 = thread_q2 == 5'd24;
-  assign data_read_2_eq_41 = thread_q2 == 5'd23;
-  assign data_read_2_eq_42 = thread_q2 == 5'd22;
-  assign data_read_2_eq_43 = thread_q2 == 5'd21;
-  assign data_read_2_eq_44 = thread_q2 == 5'd20;
-  assign data_read_2_eq_45 = thread_q2 == 5'd19;
-  assign data_read_2_eq_46 = thread_q2 == 5'd18;
-  assign data_read_2_eq_47 = thread_q2 == 5'd17;
-  assign data_read_2_eq_48 = thread_q2 == 5'd16;
-  assign data_read_2_eq_49 = thread_q2 == 5'd15;
-  assign data_read_2_eq_50 = thread_q2 == 5'd14;
-  assign data_read_2_eq_51 = thread_q2 == 5'd13;
-  assign data_read_2_eq_52 = thread_q2 == 5'd12;
-  assign data_read_2_eq_53 = thread_q2 == 5'd11;
-  assign data_read_2_eq_54 = thread_q2 == 5'd10;
-  assign data_read_2_eq_55 = thread_q2 == 5'd9;
-  assign data_read_2_eq_56 = thread_q2 == 5'd8;
-  assign data_read_2_eq_57 = thread_q2 == 5'd7;
-  assign data_read_2_eq_58 = thread_q2 == 5'd6;
-  assign data_read_2_eq_59 = thread_q2 == 5'd5;
-  assign data_read_2_eq_60 = thread_q2 == 5'd4;
-  assign data_read_2_eq_61 = thread_q2 == 5'd3;
-  assign data_read_2_eq_62 = thread_q2 == 5'd2;
-  assign data_read_2_eq_63 = thread_q2 == 5'd1;
-  assign data_read_2_mux_31 = data_read_2_eq_63 ? rdata_6 : rdata_2;
-  assign data_read_2_mux_32 = data_read_2_eq_62 ? rdata_10 : data_read_2_mux_31;
-  assign data_read_2_mux_33 = data_read_2_eq_61 ? rdata_14 : data_read_2_mux_32;
-  assign data_read_2_mux_34 = data_read_2_eq_60 ? rdata_18 : data_read_2_mux_33;
-  assign data_read_2_mux_35 = data_read_2_eq_59 ? rdata_22 : data_read_2_mux_34;
-  assign data_read_2_mux_36 = data_read_2_eq_58 ? rdata_26 : data_read_2_mux_35;
-  assign data_read_2_mux_37 = data_read_2_eq_57 ? rdata_30 : data_read_2_mux_36;
-  assign data_read_2_mux_38 = data_read_2_eq_56 ? rdata_34 : data_read_2_mux_37;
-  assign data_read_2_mux_39 = data_read_2_eq_55 ? rdata_38 : data_read_2_mux_38;
-  assign data_read_2_mux_40 = data_read_2_eq_54 ? rdata_42 : data_read_2_mux_39;
-  assign data_read_2_mux_41 = data_read_2_eq_53 ? rdata_46 : data_read_2_mux_40;
-  assign data_read_2_mux_42 = data_read_2_eq_52 ? rdata_50 : data_read_2_mux_41;
-  assign data_read_2_mux_43 = data_read_2_eq_51 ? rdata_54 : data_read_2_mux_42;
-  assign data_read_2_mux_44 = data_read_2_eq_50 ? rdata_58 : data_read_2_mux_43;
-  assign data_read_2_mux_45 = data_read_2_eq_49 ? rdata_62 : data_read_2_mux_44;
-  assign data_read_2_mux_46 = data_read_2_eq_48 ? rdata_66 : data_read_2_mux_45;
-  assign data_read_2_mux_47 = data_read_2_eq_47 ? rdata_70 : data_read_2_mux_46;
-  assign data_read_2_mux_48 = data_read_2_eq_46 ? rdata_74 : data_read_2_mux_47;
-  assign data_read_2_mux_49 = data_read_2_eq_45 ? rdata_78 : data_read_2_mux_48;
-  assign data_read_2_mux_50 = data_read_2_eq_44 ? rdata_82 : data_read_2_mux_49;
-  assign data_read_2_mux_51 = data_read_2_eq_43 ? rdata_86 : data_read_2_mux_50;
-  assign data_read_2_mux_52 = data_read_2_eq_42 ? rdata_90 : data_read_2_mux_51;
-  assign data_read_2_mux_53 = data_read_2_eq_41 ? rdata_94 : data_read_2_mux_52;
-  assign data_read_2_mux_54 = data_read_2_eq_40 ? rdata_98 : data_read_2_mux_53;
-  assign data_read_2_mux_55 = data_read_2_eq_39 ? rdata_102 : data_read_2_mux_54;
-  assign data_read_2_mux_56 = data_read_2_eq_38 ? rdata_106 : data_read_2_mux_55;
-  assign data_read_2_mux_57 = data_read_2_eq_37 ? rdata_110 : data_read_2_mux_56;
-  assign data_read_2_mux_58 = data_read_2_eq_36 ? rdata_114 : data_read_2_mux_57;
-  assign data_read_2_mux_59 = data_read_2_eq_35 ? rdata_118 : data_read_2_mux_58;
-  assign data_read_2_mux_60 = data_read_2_eq_34 ? rdata_122 : data_read_2_mux_59;
-  assign data_read_2_mux_61 = data_read_2_eq_33 ? rdata_126 : data_read_2_mux_60;
-  assign data_read_2_eq_64 = bankIndex_8 == 2'd1;
-  assign data_read_2_eq_65 = thread_q2 == 5'd31;
-  assign data_read_2_eq_66 = thread_q2 == 5'd30;
-  assign data_read_2_eq_67 = thread_q2 == 5'd29;
-  assign data_read_2_eq_68 = thread_q2 == 5'd28;
-  assign data_read_2_eq_69 = thread_q2 == 5'd27;
-  assign data_read_2_eq_70 = thread_q2 == 5'd26;
-  assign data_read_2_eq_71 = thread_q2 == 5'd25;
-  assign data_read_2_eq_72 = thread_q2 == 5'd24;
-  assign data_read_2_eq_73 = thread_q2 == 5'd23;
-  assign data_read_2_eq_74 = thread_q2 == 5'd22;
-  assign data_read_2_eq_75 = thread_q2 == 5'd21;
-  assign data_read_2_eq_76 = thread_q2 == 5'd20;
-  assign data_read_2_eq_77 = thread_q2 == 5'd19;
-  assign data_read_2_eq_78 = thread_q2 == 5'd18;
-  assign data_read_2_eq_79 = thread_q2 == 5'd17;
-  assign data_read_2_eq_80 = thread_q2 == 5'd16;
-  assign data_read_2_eq_81 = thread_q2 == 5'd15;
-  assign data_read_2_eq_82 = thread_q2 == 5'd14;
-  assign data_read_2_eq_83 = thread_q2 == 5'd13;
-  assign data_read_2_eq_84 = thread_q2 == 5'd12;
-  assign data_read_2_eq_85 = thread_q2 == 5'd11;
-  assign data_read_2_eq_86 = thread_q2 == 5'd10;
-  assign data_read_2_eq_87 = thread_q2 == 5'd9;
-  assign data_read_2_eq_88 = thread_q2 == 5'd8;
-  assign data_read_2_eq_89 = thread_q2 == 5'd7;
-  assign data_read_2_eq_90 = thread_q2 == 5'd6;
-  assign data_read_2_eq_91 = thread_q2 == 5'd5;
-  assign data_read_2_eq_92 = thread_q2 == 5'd4;
-  assign data_read_2_eq_93 = thread_q2 == 5'd3;
-  assign data_read_2_eq_94 = thread_q2 == 5'd2;
-  assign data_read_2_eq_95 = thread_q2 == 5'd1;
-  assign data_read_2_mux_62 = data_read_2_eq_95 ? rdata_5 : rdata_1;
-  assign data_read_2_mux_63 = data_read_2_eq_94 ? rdata_9 : data_read_2_mux_62;
-  assign data_read_2_mux_64 = data_read_2_eq_93 ? rdata_13 : data_read_2_mux_63;
-  assign data_read_2_mux_65 = data_read_2_eq_92 ? rdata_17 : data_read_2_mux_64;
-  assign data_read_2_mux_66 = data_read_2_eq_91 ? rdata_21 : data_read_2_mux_65;
-  assign data_read_2_mux_67 = data_read_2_eq_90 ? rdata_25 : data_read_2_mux_66;
-  assign data_read_2_mux_68 = data_read_2_eq_89 ? rdata_29 : data_read_2_mux_67;
-  assign data_read_2_mux_69 = data_read_2_eq_88 ? rdata_33 : data_read_2_mux_68;
-  assign data_read_2_mux_70 = data_read_2_eq_87 ? rdata_37 : data_read_2_mux_69;
-  assign data_read_2_mux_71 = data_read_2_eq_86 ? rdata_41 : data_read_2_mux_70;
-  assign data_read_2_mux_72 = data_read_2_eq_85 ? rdata_45 : data_read_2_mux_71;
-  assign data_read_2_mux_73 = data_read_2_eq_84 ? rdata_49 : data_read_2_mux_72;
-  assign data_read_2_mux_74 = data_read_2_eq_83 ? rdata_53 : data_read_2_mux_73;
-  assign data_read_2_mux_75 = data_read_2_eq_82 ? rdata_57 : data_read_2_mux_74;
-  assign data_read_2_mux_76 = data_read_2_eq_81 ? rdata_61 : data_read_2_mux_75;
-  assign data_read_2_mux_77 = data_read_2_eq_80 ? rdata_65 : data_read_2_mux_76;
-  assign data_read_2_mux_78 = data_read_2_eq_79 ? rdata_69 : data_read_2_mux_77;
-  assign data_read_2_mux_79 = data_read_2_eq_78 ? rdata_73 : data_read_2_mux_78;
-  assign data_read_2_mux_80 = data_read_2_eq_77 ? rdata_77 : data_read_2_mux_79;
-  assign data_read_2_mux_81 = data_read_2_eq_76 ? rdata_81 : data_read_2_mux_80;
-  assign data_read_2_mux_82 = data_read_2_eq_75 ? rdata_85 : data_read_2_mux_81;
-  assign data_read_2_mux_83 = data_read_2_eq_74 ? rdata_89 : data_read_2_mux_82;
-  assign data_read_2_mux_84 = data_read_2_eq_73 ? rdata_93 : data_read_2_mux_83;
-  assign data_read_2_mux_85 = data_read_2_eq_72 ? rdata_97 : data_read_2_mux_84;
-  assign data_read_2_mux_86 = data_read_2_eq_71 ? rdata_101 : data_read_2_mux_85;
-  assign data_read_2_mux_87 = data_read_2_eq_70 ? rdata_105 : data_read_2_mux_86;
-  assign data_read_2_mux_88 = data_read_2_eq_69 ? rdata_109 : data_read_2_mux_87;
-  assign data_read_2_mux_89 = data_read_2_eq_68 ? rdata_113 : data_read_2_mux_88;
-  assign data_read_2_mux_90 = data_read_2_eq_67 ? rdata_117 : data_read_2_mux_89;
-  assign data_read_2_mux_91 = data_read_2_eq_66 ? rdata_121 : data_read_2_mux_90;
-  assign data_read_2_mux_92 = data_read_2_eq_65 ? rdata_125 : data_read_2_mux_91;
-  assign data_read_2_eq_96 = thread_q2 == 5'd31;
-  assign data_read_2_eq_97 = thread_q2 == 5'd30;
-  assign data_read_2_eq_98 = thread_q2 == 5'd29;
-  assign data_read_2_eq_99 = thread_q2 == 5'd28;
-  assign data_read_2_eq_100 = thread_q2 == 5'd27;
-  assign data_read_2_eq_101 = thread_q2 == 5'd26;
-  assign data_read_2_eq_102 = thread_q2 == 5'd25;
-  assign data_read_2_eq_103 = thread_q2 == 5'd24;
-  assign data_read_2_eq_104 = thread_q2 == 5'd23;
-  assign data_read_2_eq_105 = thread_q2 == 5'd22;
-  assign data_read_2_eq_106 = thread_q2 == 5'd21;
-  assign data_read_2_eq_107 = thread_q2 == 5'd20;
-  assign data_read_2_eq_108 = thread_q2 == 5'd19;
-  assign data_read_2_eq_109 = thread_q2 == 5'd18;
-  assign data_read_2_eq_110 = thread_q2 == 5'd17;
-  assign data_read_2_eq_111 = thread_q2 == 5'd16;
-  assign data_read_2_eq_112 = thread_q2 == 5'd15;
-  assign data_read_2_eq_113 = thread_q2 == 5'd14;
-  assign data_read_2_eq_114 = thread_q2 == 5'd13;
-  assign data_read_2_eq_115 = thread_q2 == 5'd12;
-  assign data_read_2_eq_116 = thread_q2 == 5'd11;
-  assign data_read_2_eq_117 = thread_q2 == 5'd10;
-  assign data_read_2_eq_118 = thread_q2 == 5'd9;
-  assign data_read_2_eq_119 = thread_q2 == 5'd8;
-  assign data_read_2_eq_120 = thread_q2 == 5'd7;
-  assign data_read_2_eq_121 = thread_q2 == 5'd6;
-  assign data_read_2_eq_122 = thread_q2 == 5'd5;
-  assign data_read_2_eq_123 = thread_q2 == 5'd4;
-  assign data_read_2_eq_124 = thread_q2 == 5'd3;
-  assign data_read_2_eq_125 = thread_q2 == 5'd2;
-  assign data_read_2_eq_126 = thread_q2 == 5'd1;
-  assign data_read_2_mux_93 = data_read_2_eq_126 ? rdata_4 : rdata;
-  assign data_read_2_mux_94 = data_read_2_eq_125 ? rdata_8 : data_read_2_mux_93;
-  assign data_read_2_mux_95 = data_read_2_eq_124 ? rdata_12 : data_read_2_mux_94;
-  assign data_read_2_mux_96 = data_read_2_eq_123 ? rdata_16 : data_read_2_mux_95;
-  assign data_read_2_mux_97 = data_read_2_eq_122 ? rdata_20 : data_read_2_mux_96;
-  assign data_read_2_mux_98 = data_read_2_eq_121 ? rdata_24 : data_read_2_mux_97;
-  assign data_read_2_mux_99 = data_read_2_eq_120 ? rdata_28 : data_read_2_mux_98;
-  assign data_read_2_mux_100 = data_read_2_eq_119 ? rdata_32 : data_read_2_mux_99;
-  assign data_read_2_mux_101 = data_read_2_eq_118 ? rdata_36 : data_read_2_mux_100;
-  assign data_read_2_mux_102 = data_read_2_eq_117 ? rdata_40 : data_read_2_mux_101;
-  assign data_read_2_mux_103 = data_read_2_eq_116 ? rdata_44 : data_read_2_mux_102;
-  assign data_read_2_mux_104 = data_read_2_eq_115 ? rdata_48 : data_read_2_mux_103;
-  assign data_read_2_mux_105 = data_read_2_eq_114 ? rdata_52 : data_read_2_mux_104;
-  assign data_read_2_mux_106 = data_read_2_eq_113 ? rdata_56 : data_read_2_mux_105;
-  assign data_read_2_mux_107 = data_read_2_eq_112 ? rdata_60 : data_read_2_mux_106;
-  assign data_read_2_mux_108 = data_read_2_eq_111 ? rdata_64 : data_read_2_mux_107;
-  assign data_read_2_mux_109 = data_read_2_eq_110 ? rdata_68 : data_read_2_mux_108;
-  assign data_read_2_mux_110 = data_read_2_eq_109 ? rdata_72 : data_read_2_mux_109;
-  assign data_read_2_mux_111 = data_read_2_eq_108 ? rdata_76 : data_read_2_mux_110;
-  assign data_read_2_mux_112 = data_read_2_eq_107 ? rdata_80 : data_read_2_mux_111;
-  assign data_read_2_mux_113 = data_read_2_eq_106 ? rdata_84 : data_read_2_mux_112;
-  assign data_read_2_mux_114 = data_read_2_eq_105 ? rdata_88 : data_read_2_mux_113;
-  assign data_read_2_mux_115 = data_read_2_eq_104 ? rdata_92 : data_read_2_mux_114;
-  assign data_read_2_mux_116 = data_read_2_eq_103 ? rdata_96 : data_read_2_mux_115;
-  assign data_read_2_mux_117 = data_read_2_eq_102 ? rdata_100 : data_read_2_mux_116;
-  assign data_read_2_mux_118 = data_read_2_eq_101 ? rdata_104 : data_read_2_mux_117;
-  assign data_read_2_mux_119 = data_read_2_eq_100 ? rdata_108 : data_read_2_mux_118;
-  assign data_read_2_mux_120 = data_read_2_eq_99 ? rdata_112 : data_read_2_mux_119;
-  assign data_read_2_mux_121 = data_read_2_eq_98 ? rdata_116 : data_read_2_mux_120;
-  assign data_read_2_mux_122 = data_read_2_eq_97 ? rdata_120 : data_read_2_mux_121;
-  assign data_read_2_mux_123 = data_read_2_eq_96 ? rdata_124 : data_read_2_mux_122;
-  assign data_read_2_mux_124 = data_read_2_eq_64 ? data_read_2_mux_92 : data_read_2_mux_123;
-  assign data_read_2_mux_125 = data_read_2_eq_32 ? data_read_2_mux_61 : data_read_2_mux_124;
-  assign data_read_2_mux_126 = data_read_2_eq ? data_read_2_mux_30 : data_read_2_mux_125;
-  assign bankIndex_9 = 2'd2 + first_q2;
-  assign data_read_2_eq_127 = bankIndex_9 == 2'd3;
-  assign data_read_2_eq_128 = bankIndex_9 == 2'd2;
-  assign data_read_2_eq_129 = bankIndex_9 == 2'd1;
-  assign data_read_2_mux_127 = data_read_2_eq_129 ? data_read_2_mux_92 : data_read_2_mux_123;
-  assign data_read_2_mux_128 = data_read_2_eq_128 ? data_read_2_mux_61 : data_read_2_mux_127;
-  assign data_read_2_mux_129 = data_read_2_eq_127 ? data_read_2_mux_30 : data_read_2_mux_128;
-  assign bankIndex_10 = 2'd1 + first_q2;
-  assign data_read_2_eq_130 = bankIndex_10 == 2'd3;
-  assign data_read_2_eq_131 = bankIndex_10 == 2'd2;
-  assign data_read_2_eq_132 = bankIndex_10 == 2'd1;
-  assign data_read_2_mux_130 = data_read_2_eq_132 ? data_read_2_mux_92 : data_read_2_mux_123;
-  assign data_read_2_mux_131 = data_read_2_eq_131 ? data_read_2_mux_61 : data_read_2_mux_130;
-  assign data_read_2_mux_132 = data_read_2_eq_130 ? data_read_2_mux_30 : data_read_2_mux_131;
-  assign bankIndex_11 = 2'd0 + first_q2;
-  assign data_read_2_eq_133 = bankIndex_11 == 2'd3;
-  assign data_read_2_eq_134 = bankIndex_11 == 2'd2;
-  assign data_read_2_eq_135 = bankIndex_11 == 2'd1;
-  assign data_read_2_mux_133 = data_read_2_eq_135 ? data_read_2_mux_92 : data_read_2_mux_123;
-  assign data_read_2_mux_134 = data_read_2_eq_134 ? data_read_2_mux_61 : data_read_2_mux_133;
-  assign data_read_2_mux_135 = data_read_2_eq_133 ? data_read_2_mux_30 : data_read_2_mux_134;
+  assign data_read_2_add = 2'd3 + first_q2;
+  assign data_read_2_slice = data_read_2_add[1];
+  assign data_read_2_slice_1 = data_read_2_add[0];
+  assign data_read_2_slice_2 = thread_q2[4];
+  assign data_read_2_slice_3 = thread_q2[3];
+  assign data_read_2_slice_4 = thread_q2[2];
+  assign data_read_2_slice_5 = thread_q2[1];
+  assign data_read_2_slice_6 = thread_q2[0];
+  assign data_read_2_mux = data_read_2_slice_6 ? rdata_127 : rdata_123;
+  assign data_read_2_slice_7 = thread_q2[0];
+  assign data_read_2_mux_1 = data_read_2_slice_7 ? rdata_119 : rdata_115;
+  assign data_read_2_mux_2 = data_read_2_slice_5 ? data_read_2_mux : data_read_2_mux_1;
+  assign data_read_2_slice_8 = thread_q2[1];
+  assign data_read_2_slice_9 = thread_q2[0];
+  assign data_read_2_mux_3 = data_read_2_slice_9 ? rdata_111 : rdata_107;
+  assign data_read_2_slice_10 = thread_q2[0];
+  assign data_read_2_mux_4 = data_read_2_slice_10 ? rdata_103 : rdata_99;
+  assign data_read_2_mux_5 = data_read_2_slice_8 ? data_read_2_mux_3 : data_read_2_mux_4;
+  assign data_read_2_mux_6 = data_read_2_slice_4 ? data_read_2_mux_2 : data_read_2_mux_5;
+  assign data_read_2_slice_11 = thread_q2[2];
+  assign data_read_2_slice_12 = thread_q2[1];
+  assign data_read_2_slice_13 = thread_q2[0];
+  assign data_read_2_mux_7 = data_read_2_slice_13 ? rdata_95 : rdata_91;
+  assign data_read_2_slice_14 = thread_q2[0];
+  assign data_read_2_mux_8 = data_read_2_slice_14 ? rdata_87 : rdata_83;
+  assign data_read_2_mux_9 = data_read_2_slice_12 ? data_read_2_mux_7 : data_read_2_mux_8;
+  assign data_read_2_slice_15 = thread_q2[1];
+  assign data_read_2_slice_16 = thread_q2[0];
+  assign data_read_2_mux_10 = data_read_2_slice_16 ? rdata_79 : rdata_75;
+  assign data_read_2_slice_17 = thread_q2[0];
+  assign data_read_2_mux_11 = data_read_2_slice_17 ? rdata_71 : rdata_67;
+  assign data_read_2_mux_12 = data_read_2_slice_15 ? data_read_2_mux_10 : data_read_2_mux_11;
+  assign data_read_2_mux_13 = data_read_2_slice_11 ? data_read_2_mux_9 : data_read_2_mux_12;
+  assign data_read_2_mux_14 = data_read_2_slice_3 ? data_read_2_mux_6 : data_read_2_mux_13;
+  assign data_read_2_slice_18 = thread_q2[3];
+  assign data_read_2_slice_19 = thread_q2[2];
+  assign data_read_2_slice_20 = thread_q2[1];
+  assign data_read_2_slice_21 = thread_q2[0];
+  assign data_read_2_mux_15 = data_read_2_slice_21 ? rdata_63 : rdata_59;
+  assign data_read_2_slice_22 = thread_q2[0];
+  assign data_read_2_mux_16 = data_read_2_slice_22 ? rdata_55 : rdata_51;
+  assign data_read_2_mux_17 = data_read_2_slice_20 ? data_read_2_mux_15 : data_read_2_mux_16;
+  assign data_read_2_slice_23 = thread_q2[1];
+  assign data_read_2_slice_24 = thread_q2[0];
+  assign data_read_2_mux_18 = data_read_2_slice_24 ? rdata_47 : rdata_43;
+  assign data_read_2_slice_25 = thread_q2[0];
+  assign data_read_2_mux_19 = data_read_2_slice_25 ? rdata_39 : rdata_35;
+  assign data_read_2_mux_20 = data_read_2_slice_23 ? data_read_2_mux_18 : data_read_2_mux_19;
+  assign data_read_2_mux_21 = data_read_2_slice_19 ? data_read_2_mux_17 : data_read_2_mux_20;
+  assign data_read_2_slice_26 = thread_q2[2];
+  assign data_read_2_slice_27 = thread_q2[1];
+  assign data_read_2_slice_28 = thread_q2[0];
+  assign data_read_2_mux_22 = data_read_2_slice_28 ? rdata_31 : rdata_27;
+  assign data_read_2_slice_29 = thread_q2[0];
+  assign data_read_2_mux_23 = data_read_2_slice_29 ? rdata_23 : rdata_19;
+  assign data_read_2_mux_24 = data_read_2_slice_27 ? data_read_2_mux_22 : data_read_2_mux_23;
+  assign data_read_2_slice_30 = thread_q2[1];
+  assign data_read_2_slice_31 = thread_q2[0];
+  assign data_read_2_mux_25 = data_read_2_slice_31 ? rdata_15 : rdata_11;
+  assign data_read_2_slice_32 = thread_q2[0];
+  assign data_read_2_mux_26 = data_read_2_slice_32 ? rdata_7 : rdata_3;
+  assign data_read_2_mux_27 = data_read_2_slice_30 ? data_read_2_mux_25 : data_read_2_mux_26;
+  assign data_read_2_mux_28 = data_read_2_slice_26 ? data_read_2_mux_24 : data_read_2_mux_27;
+  assign data_read_2_mux_29 = data_read_2_slice_18 ? data_read_2_mux_21 : data_read_2_mux_28;
+  assign data_read_2_mux_30 = data_read_2_slice_2 ? data_read_2_mux_14 : data_read_2_mux_29;
+  assign data_read_2_slice_33 = thread_q2[4];
+  assign data_read_2_slice_34 = thread_q2[3];
+  assign data_read_2_slice_35 = thread_q2[2];
+  assign data_read_2_slice_36 = thread_q2[1];
+  assign data_read_2_slice_37 = thread_q2[0];
+  assign data_read_2_mux_31 = data_read_2_slice_37 ? rdata_126 : rdata_122;
+  assign data_read_2_slice_38 = thread_q2[0];
+  assign data_read_2_mux_32 = data_read_2_slice_38 ? rdata_118 : rdata_114;
+  assign data_read_2_mux_33 = data_read_2_slice_36 ? data_read_2_mux_31 : data_read_2_mux_32;
+  assign data_read_2_slice_39 = thread_q2[1];
+  assign data_read_2_slice_40 = thread_q2[0];
+  assign data_read_2_mux_34 = data_read_2_slice_40 ? rdata_110 : rdata_106;
+  assign data_read_2_slice_41 = thread_q2[0];
+  assign data_read_2_mux_35 = data_read_2_slice_41 ? rdata_102 : rdata_98;
+  assign data_read_2_mux_36 = data_read_2_slice_39 ? data_read_2_mux_34 : data_read_2_mux_35;
+  assign data_read_2_mux_37 = data_read_2_slice_35 ? data_read_2_mux_33 : data_read_2_mux_36;
+  assign data_read_2_slice_42 = thread_q2[2];
+  assign data_read_2_slice_43 = thread_q2[1];
+  assign data_read_2_slice_44 = thread_q2[0];
+  assign data_read_2_mux_38 = data_read_2_slice_44 ? rdata_94 : rdata_90;
+  assign data_read_2_slice_45 = thread_q2[0];
+  assign data_read_2_mux_39 = data_read_2_slice_45 ? rdata_86 : rdata_82;
+  assign data_read_2_mux_40 = data_read_2_slice_43 ? data_read_2_mux_38 : data_read_2_mux_39;
+  assign data_read_2_slice_46 = thread_q2[1];
+  assign data_read_2_slice_47 = thread_q2[0];
+  assign data_read_2_mux_41 = data_read_2_slice_47 ? rdata_78 : rdata_74;
+  assign data_read_2_slice_48 = thread_q2[0];
+  assign data_read_2_mux_42 = data_read_2_slice_48 ? rdata_70 : rdata_66;
+  assign data_read_2_mux_43 = data_read_2_slice_46 ? data_read_2_mux_41 : data_read_2_mux_42;
+  assign data_read_2_mux_44 = data_read_2_slice_42 ? data_read_2_mux_40 : data_read_2_mux_43;
+  assign data_read_2_mux_45 = data_read_2_slice_34 ? data_read_2_mux_37 : data_read_2_mux_44;
+  assign data_read_2_slice_49 = thread_q2[3];
+  assign data_read_2_slice_50 = thread_q2[2];
+  assign data_read_2_slice_51 = thread_q2[1];
+  assign data_read_2_slice_52 = thread_q2[0];
+  assign data_read_2_mux_46 = data_read_2_slice_52 ? rdata_62 : rdata_58;
+  assign data_read_2_slice_53 = thread_q2[0];
+  assign data_read_2_mux_47 = data_read_2_slice_53 ? rdata_54 : rdata_50;
+  assign data_read_2_mux_48 = data_read_2_slice_51 ? data_read_2_mux_46 : data_read_2_mux_47;
+  assign data_read_2_slice_54 = thread_q2[1];
+  assign data_read_2_slice_55 = thread_q2[0];
+  assign data_read_2_mux_49 = data_read_2_slice_55 ? rdata_46 : rdata_42;
+  assign data_read_2_slice_56 = thread_q2[0];
+  assign data_read_2_mux_50 = data_read_2_slice_56 ? rdata_38 : rdata_34;
+  assign data_read_2_mux_51 = data_read_2_slice_54 ? data_read_2_mux_49 : data_read_2_mux_50;
+  assign data_read_2_mux_52 = data_read_2_slice_50 ? data_read_2_mux_48 : data_read_2_mux_51;
+  assign data_read_2_slice_57 = thread_q2[2];
+  assign data_read_2_slice_58 = thread_q2[1];
+  assign data_read_2_slice_59 = thread_q2[0];
+  assign data_read_2_mux_53 = data_read_2_slice_59 ? rdata_30 : rdata_26;
+  assign data_read_2_slice_60 = thread_q2[0];
+  assign data_read_2_mux_54 = data_read_2_slice_60 ? rdata_22 : rdata_18;
+  assign data_read_2_mux_55 = data_read_2_slice_58 ? data_read_2_mux_53 : data_read_2_mux_54;
+  assign data_read_2_slice_61 = thread_q2[1];
+  assign data_read_2_slice_62 = thread_q2[0];
+  assign data_read_2_mux_56 = data_read_2_slice_62 ? rdata_14 : rdata_10;
+  assign data_read_2_slice_63 = thread_q2[0];
+  assign data_read_2_mux_57 = data_read_2_slice_63 ? rdata_6 : rdata_2;
+  assign data_read_2_mux_58 = data_read_2_slice_61 ? data_read_2_mux_56 : data_read_2_mux_57;
+  assign data_read_2_mux_59 = data_read_2_slice_57 ? data_read_2_mux_55 : data_read_2_mux_58;
+  assign data_read_2_mux_60 = data_read_2_slice_49 ? data_read_2_mux_52 : data_read_2_mux_59;
+  assign data_read_2_mux_61 = data_read_2_slice_33 ? data_read_2_mux_45 : data_read_2_mux_60;
+  assign data_read_2_mux_62 = data_read_2_slice_1 ? data_read_2_mux_30 : data_read_2_mux_61;
+  assign data_read_2_slice_64 = data_read_2_add[0];
+  assign data_read_2_slice_65 = thread_q2[4];
+  assign data_read_2_slice_66 = thread_q2[3];
+  assign data_read_2_slice_67 = thread_q2[2];
+  assign data_read_2_slice_68 = thread_q2[1];
+  assign data_read_2_slice_69 = thread_q2[0];
+  assign data_read_2_mux_63 = data_read_2_slice_69 ? rdata_125 : rdata_121;
+  assign data_read_2_slice_70 = thread_q2[0];
+  assign data_read_2_mux_64 = data_read_2_slice_70 ? rdata_117 : rdata_113;
+  assign data_read_2_mux_65 = data_read_2_slice_68 ? data_read_2_mux_63 : data_read_2_mux_64;
+  assign data_read_2_slice_71 = thread_q2[1];
+  assign data_read_2_slice_72 = thread_q2[0];
+  assign data_read_2_mux_66 = data_read_2_slice_72 ? rdata_109 : rdata_105;
+  assign data_read_2_slice_73 = thread_q2[0];
+  assign data_read_2_mux_67 = data_read_2_slice_73 ? rdata_101 : rdata_97;
+  assign data_read_2_mux_68 = data_read_2_slice_71 ? data_read_2_mux_66 : data_read_2_mux_67;
+  assign data_read_2_mux_69 = data_read_2_slice_67 ? data_read_2_mux_65 : data_read_2_mux_68;
+  assign data_read_2_slice_74 = thread_q2[2];
+  assign data_read_2_slice_75 = thread_q2[1];
+  assign data_read_2_slice_76 = thread_q2[0];
+  assign data_read_2_mux_70 = data_read_2_slice_76 ? rdata_93 : rdata_89;
+  assign data_read_2_slice_77 = thread_q2[0];
+  assign data_read_2_mux_71 = data_read_2_slice_77 ? rdata_85 : rdata_81;
+  assign data_read_2_mux_72 = data_read_2_slice_75 ? data_read_2_mux_70 : data_read_2_mux_71;
+  assign data_read_2_slice_78 = thread_q2[1];
+  assign data_read_2_slice_79 = thread_q2[0];
+  assign data_read_2_mux_73 = data_read_2_slice_79 ? rdata_77 : rdata_73;
+  assign data_read_2_slice_80 = thread_q2[0];
+  assign data_read_2_mux_74 = data_read_2_slice_80 ? rdata_69 : rdata_65;
+  assign data_read_2_mux_75 = data_read_2_slice_78 ? data_read_2_mux_73 : data_read_2_mux_74;
+  assign data_read_2_mux_76 = data_read_2_slice_74 ? data_read_2_mux_72 : data_read_2_mux_75;
+  assign data_read_2_mux_77 = data_read_2_slice_66 ? data_read_2_mux_69 : data_read_2_mux_76;
+  assign data_read_2_slice_81 = thread_q2[3];
+  assign data_read_2_slice_82 = thread_q2[2];
+  assign data_read_2_slice_83 = thread_q2[1];
+  assign data_read_2_slice_84 = thread_q2[0];
+  assign data_read_2_mux_78 = data_read_2_slice_84 ? rdata_61 : rdata_57;
+  assign data_read_2_slice_85 = thread_q2[0];
+  assign data_read_2_mux_79 = data_read_2_slice_85 ? rdata_53 : rdata_49;
+  assign data_read_2_mux_80 = data_read_2_slice_83 ? data_read_2_mux_78 : data_read_2_mux_79;
+  assign data_read_2_slice_86 = thread_q2[1];
+  assign data_read_2_slice_87 = thread_q2[0];
+  assign data_read_2_mux_81 = data_read_2_slice_87 ? rdata_45 : rdata_41;
+  assign data_read_2_slice_88 = thread_q2[0];
+  assign data_read_2_mux_82 = data_read_2_slice_88 ? rdata_37 : rdata_33;
+  assign data_read_2_mux_83 = data_read_2_slice_86 ? data_read_2_mux_81 : data_read_2_mux_82;
+  assign data_read_2_mux_84 = data_read_2_slice_82 ? data_read_2_mux_80 : data_read_2_mux_83;
+  assign data_read_2_slice_89 = thread_q2[2];
+  assign data_read_2_slice_90 = thread_q2[1];
+  assign data_read_2_slice_91 = thread_q2[0];
+  assign data_read_2_mux_85 = data_read_2_slice_91 ? rdata_29 : rdata_25;
+  assign data_read_2_slice_92 = thread_q2[0];
+  assign data_read_2_mux_86 = data_read_2_slice_92 ? rdata_21 : rdata_17;
+  assign data_read_2_mux_87 = data_read_2_slice_90 ? data_read_2_mux_85 : data_read_2_mux_86;
+  assign data_read_2_slice_93 = thread_q2[1];
+  assign data_read_2_slice_94 = thread_q2[0];
+  assign data_read_2_mux_88 = data_read_2_slice_94 ? rdata_13 : rdata_9;
+  assign data_read_2_slice_95 = thread_q2[0];
+  assign data_read_2_mux_89 = data_read_2_slice_95 ? rdata_5 : rdata_1;
+  assign data_read_2_mux_90 = data_read_2_slice_93 ? data_read_2_mux_88 : data_read_2_mux_89;
+  assign data_read_2_mux_91 = data_read_2_slice_89 ? data_read_2_mux_87 : data_read_2_mux_90;
+  assign data_read_2_mux_92 = data_read_2_slice_81 ? data_read_2_mux_84 : data_read_2_mux_91;
+  assign data_read_2_mux_93 = data_read_2_slice_65 ? data_read_2_mux_77 : data_read_2_mux_92;
+  assign data_read_2_slice_96 = thread_q2[4];
+  assign data_read_2_slice_97 = thread_q2[3];
+  assign data_read_2_slice_98 = thread_q2[2];
+  assign data_read_2_slice_99 = thread_q2[1];
+  assign data_read_2_slice_100 = thread_q2[0];
+  assign data_read_2_mux_94 = data_read_2_slice_100 ? rdata_124 : rdata_120;
+  assign data_read_2_slice_101 = thread_q2[0];
+  assign data_read_2_mux_95 = data_read_2_slice_101 ? rdata_116 : rdata_112;
+  assign data_read_2_mux_96 = data_read_2_slice_99 ? data_read_2_mux_94 : data_read_2_mux_95;
+  assign data_read_2_slice_102 = thread_q2[1];
+  assign data_read_2_slice_103 = thread_q2[0];
+  assign data_read_2_mux_97 = data_read_2_slice_103 ? rdata_108 : rdata_104;
+  assign data_read_2_slice_104 = thread_q2[0];
+  assign data_read_2_mux_98 = data_read_2_slice_104 ? rdata_100 : rdata_96;
+  assign data_read_2_mux_99 = data_read_2_slice_102 ? data_read_2_mux_97 : data_read_2_mux_98;
+  assign data_read_2_mux_100 = data_read_2_slice_98 ? data_read_2_mux_96 : data_read_2_mux_99;
+  assign data_read_2_slice_105 = thread_q2[2];
+  assign data_read_2_slice_106 = thread_q2[1];
+  assign data_read_2_slice_107 = thread_q2[0];
+  assign data_read_2_mux_101 = data_read_2_slice_107 ? rdata_92 : rdata_88;
+  assign data_read_2_slice_108 = thread_q2[0];
+  assign data_read_2_mux_102 = data_read_2_slice_108 ? rdata_84 : rdata_80;
+  assign data_read_2_mux_103 = data_read_2_slice_106 ? data_read_2_mux_101 : data_read_2_mux_102;
+  assign data_read_2_slice_109 = thread_q2[1];
+  assign data_read_2_slice_110 = thread_q2[0];
+  assign data_read_2_mux_104 = data_read_2_slice_110 ? rdata_76 : rdata_72;
+  assign data_read_2_slice_111 = thread_q2[0];
+  assign data_read_2_mux_105 = data_read_2_slice_111 ? rdata_68 : rdata_64;
+  assign data_read_2_mux_106 = data_read_2_slice_109 ? data_read_2_mux_104 : data_read_2_mux_105;
+  assign data_read_2_mux_107 = data_read_2_slice_105 ? data_read_2_mux_103 : data_read_2_mux_106;
+  assign data_read_2_mux_108 = data_read_2_slice_97 ? data_read_2_mux_100 : data_read_2_mux_107;
+  assign data_read_2_slice_112 = thread_q2[3];
+  assign data_read_2_slice_113 = thread_q2[2];
+  assign data_read_2_slice_114 = thread_q2[1];
+  assign data_read_2_slice_115 = thread_q2[0];
+  assign data_read_2_mux_109 = data_read_2_slice_115 ? rdata_60 : rdata_56;
+  assign data_read_2_slice_116 = thread_q2[0];
+  assign data_read_2_mux_110 = data_read_2_slice_116 ? rdata_52 : rdata_48;
+  assign data_read_2_mux_111 = data_read_2_slice_114 ? data_read_2_mux_109 : data_read_2_mux_110;
+  assign data_read_2_slice_117 = thread_q2[1];
+  assign data_read_2_slice_118 = thread_q2[0];
+  assign data_read_2_mux_112 = data_read_2_slice_118 ? rdata_44 : rdata_40;
+  assign data_read_2_slice_119 = thread_q2[0];
+  assign data_read_2_mux_113 = data_read_2_slice_119 ? rdata_36 : rdata_32;
+  assign data_read_2_mux_114 = data_read_2_slice_117 ? data_read_2_mux_112 : data_read_2_mux_113;
+  assign data_read_2_mux_115 = data_read_2_slice_113 ? data_read_2_mux_111 : data_read_2_mux_114;
+  assign data_read_2_slice_120 = thread_q2[2];
+  assign data_read_2_slice_121 = thread_q2[1];
+  assign data_read_2_slice_122 = thread_q2[0];
+  assign data_read_2_mux_116 = data_read_2_slice_122 ? rdata_28 : rdata_24;
+  assign data_read_2_slice_123 = thread_q2[0];
+  assign data_read_2_mux_117 = data_read_2_slice_123 ? rdata_20 : rdata_16;
+  assign data_read_2_mux_118 = data_read_2_slice_121 ? data_read_2_mux_116 : data_read_2_mux_117;
+  assign data_read_2_slice_124 = thread_q2[1];
+  assign data_read_2_slice_125 = thread_q2[0];
+  assign data_read_2_mux_119 = data_read_2_slice_125 ? rdata_12 : rdata_8;
+  assign data_read_2_slice_126 = thread_q2[0];
+  assign data_read_2_mux_120 = data_read_2_slice_126 ? rdata_4 : rdata;
+  assign data_read_2_mux_121 = data_read_2_slice_124 ? data_read_2_mux_119 : data_read_2_mux_120;
+  assign data_read_2_mux_122 = data_read_2_slice_120 ? data_read_2_mux_118 : data_read_2_mux_121;
+  assign data_read_2_mux_123 = data_read_2_slice_112 ? data_read_2_mux_115 : data_read_2_mux_122;
+  assign data_read_2_mux_124 = data_read_2_slice_96 ? data_read_2_mux_108 : data_read_2_mux_123;
+  assign data_read_2_mux_125 = data_read_2_slice_64 ? data_read_2_mux_93 : data_read_2_mux_124;
+  assign data_read_2_mux_126 = data_read_2_slice ? data_read_2_mux_62 : data_read_2_mux_125;
+  assign data_read_2_add_1 = 2'd2 + first_q2;
+  assign data_read_2_slice_127 = data_read_2_add_1[1];
+  assign data_read_2_slice_128 = data_read_2_add_1[0];
+  assign data_read_2_mux_127 = data_read_2_slice_128 ? data_read_2_mux_30 : data_read_2_mux_61;
+  assign data_read_2_slice_129 = data_read_2_add_1[0];
+  assign data_read_2_mux_128 = data_read_2_slice_129 ? data_read_2_mux_93 : data_read_2_mux_124;
+  assign data_read_2_mux_129 = data_read_2_slice_127 ? data_read_2_mux_127 : data_read_2_mux_128;
+  assign data_read_2_add_2 = 2'd1 + first_q2;
+  assign data_read_2_slice_130 = data_read_2_add_2[1];
+  assign data_read_2_slice_131 = data_read_2_add_2[0];
+  assign data_read_2_mux_130 = data_read_2_slice_131 ? data_read_2_mux_30 : data_read_2_mux_61;
+  assign data_read_2_slice_132 = data_read_2_add_2[0];
+  assign data_read_2_mux_131 = data_read_2_slice_132 ? data_read_2_mux_93 : data_read_2_mux_124;
+  assign data_read_2_mux_132 = data_read_2_slice_130 ? data_read_2_mux_130 : data_read_2_mux_131;
+  assign data_read_2_add_3 = 2'd0 + first_q2;
+  assign data_read_2_slice_133 = data_read_2_add_3[1];
+  assign data_read_2_slice_134 = data_read_2_add_3[0];
+  assign data_read_2_mux_133 = data_read_2_slice_134 ? data_read_2_mux_30 : data_read_2_mux_61;
+  assign data_read_2_slice_135 = data_read_2_add_3[0];
+  assign data_read_2_mux_134 = data_read_2_slice_135 ? data_read_2_mux_93 : data_read_2_mux_124;
+  assign data_read_2_mux_135 = data_read_2_slice_133 ? data_read_2_mux_133 : data_read_2_mux_134;
   assign data_read_2 = {data_read_2_mux_126, data_read_2_mux_129, data_read_2_mux_132, data_read_2_mux_135};
-  assign bankIndex_12 = 2'd3 + first_q3;
-  assign data_read_3_eq = bankIndex_12 == 2'd3;
-  assign data_read_3_eq_1 = thread_q3 == 5'd31;
-  assign data_read_3_eq_2 = thread_q3 == 5'd30;
-  assign data_read_3_eq_3 = thread_q3 == 5'd29;
-  assign data_read_3_eq_4 = thread_q3 == 5'd28;
-  assign data_read_3_eq_5 = thread_q3 == 5'd27;
-  assign data_read_3_eq_6 = thread_q3 == 5'd26;
-  assign data_read_3_eq_7 = thread_q3 == 5'd25;
-  assign data_read_3_eq_8 = thread_q3 == 5'd24;
-  assign data_read_3_eq_9 = thread_q3 == 5'd23;
-  assign data_read_3_eq_10 = thread_q3 == 5'd22;
-  assign data_read_3_eq_11 = thread_q3 == 5'd21;
-  assign data_read_3_eq_12 = thread_q3 == 5'd20;
-  assign data_read_3_eq_13 = thread_q3 == 5'd19;
-  assign data_read_3_eq_14 = thread_q3 == 5'd18;
-  assign data_read_3_eq_15 = thread_q3 == 5'd17;
-  assign data_read_3_eq_16 = thread_q3 == 5'd16;
-  assign data_read_3_eq_17 = thread_q3 == 5'd15;
-  assign data_read_3_eq_18 = thread_q3 == 5'd14;
-  assign data_read_3_eq_19 = thread_q3 == 5'd13;
-  assign data_read_3_eq_20 = thread_q3 == 5'd12;
-  assign data_read_3_eq_21 = thread_q3 == 5'd11;
-  assign data_read_3_eq_22 = thread_q3 == 5'd10;
-  assign data_read_3_eq_23 = thread_q3 == 5'd9;
-  assign data_read_3_eq_24 = thread_q3 == 5'd8;
-  assign data_read_3_eq_25 = thread_q3 == 5'd7;
-  assign data_read_3_eq_26 = thread_q3 == 5'd6;
-  assign data_read_3_eq_27 = thread_q3 == 5'd5;
-  assign data_read_3_eq_28 = thread_q3 == 5'd4;
-  assign data_read_3_eq_29 = thread_q3 == 5'd3;
-  assign data_read_3_eq_30 = thread_q3 == 5'd2;
-  assign data_read_3_eq_31 = thread_q3 == 5'd1;
-  assign data_read_3_mux = data_read_3_eq_31 ? rdata_7 : rdata_3;
-  assign data_read_3_mux_1 = data_read_3_eq_30 ? rdata_11 : data_read_3_mux;
-  assign data_read_3_mux_2 = data_read_3_eq_29 ? rdata_15 : data_read_3_mux_1;
-  assign data_read_3_mux_3 = data_read_3_eq_28 ? rdata_19 : data_read_3_mux_2;
-  assign data_read_3_mux_4 = data_read_3_eq_27 ? rdata_23 : data_read_3_mux_3;
-  assign data_read_3_mux_5 = data_read_3_eq_26 ? rdata_27 : data_read_3_mux_4;
-  assign data_read_3_mux_6 = data_read_3_eq_25 ? rdata_31 : data_read_3_mux_5;
-  assign data_read_3_mux_7 = data_read_3_eq_24 ? rdata_35 : data_read_3_mux_6;
-  assign data_read_3_mux_8 = data_read_3_eq_23 ? rdata_39 : data_read_3_mux_7;
-  assign data_read_3_mux_9 = data_read_3_eq_22 ? rdata_43 : data_read_3_mux_8;
-  assign data_read_3_mux_10 = data_read_3_eq_21 ? rdata_47 : data_read_3_mux_9;
-  assign data_read_3_mux_11 = data_read_3_eq_20 ? rdata_51 : data_read_3_mux_10;
-  assign data_read_3_mux_12 = data_read_3_eq_19 ? rdata_55 : data_read_3_mux_11;
-  assign data_read_3_mux_13 = data_read_3_eq_18 ? rdata_59 : data_read_3_mux_12;
-  assign data_read_3_mux_14 = data_read_3_eq_17 ? rdata_63 : data_read_3_mux_13;
-  assign data_read_3_mux_15 = data_read_3_eq_16 ? rdata_67 : data_read_3_mux_14;
-  assign data_read_3_mux_16 = data_read_3_eq_15 ? rdata_71 : data_read_3_mux_15;
-  assign data_read_3_mux_17 = data_read_3_eq_14 ? rdata_75 : data_read_3_mux_16;
-  assign data_read_3_mux_18 = data_read_3_eq_13 ? rdata_79 : data_read_3_mux_17;
-  assign data_read_3_mux_19 = data_read_3_eq_12 ? rdata_83 : data_read_3_mux_18;
-  assign data_read_3_mux_20 = data_read_3_eq_11 ? rdata_87 : data_read_3_mux_19;
-  assign data_read_3_mux_21 = data_read_3_eq_10 ? rdata_91 : data_read_3_mux_20;
-  assign data_read_3_mux_22 = data_read_3_eq_9 ? rdata_95 : data_read_3_mux_21;
-  assign data_read_3_mux_23 = data_read_3_eq_8 ? rdata_99 : data_read_3_mux_22;
-  assign data_read_3_mux_24 = data_read_3_eq_7 ? rdata_103 : data_read_3_mux_23;
-  assign data_read_3_mux_25 = data_read_3_eq_6 ? rdata_107 : data_read_3_mux_24;
-  assign data_read_3_mux_26 = data_read_3_eq_5 ? rdata_111 : data_read_3_mux_25;
-  assign data_read_3_mux_27 = data_read_3_eq_4 ? rdata_115 : data_read_3_mux_26;
-  assign data_read_3_mux_28 = data_read_3_eq_3 ? rdata_119 : data_read_3_mux_27;
-  assign data_read_3_mux_29 = data_read_3_eq_2 ? rdata_123 : data_read_3_mux_28;
-  assign data_read_3_mux_30 = data_read_3_eq_1 ? rdata_127 : data_read_3_mux_29;
-  assign data_read_3_eq_32 = bankIndex_12 == 2'd2;
-  assign data_read_3_eq_33 = thread_q3 == 5'd31;
-  assign data_read_3_eq_34 = thread_q3 == 5'd30;
-  assign data_read_3_eq_35 = thread_q3 == 5'd29;
-  assign data_read_3_eq_36 = thread_q3 == 5'd28;
-  assign data_read_3_eq_37 = thread_q3 == 5'd27;
-  assign data_read_3_eq_38 = thread_q3 == 5'd26;
-  assign data_read_3_eq_39 = thread_q3 == 5'd25;
-  assign data_read_3_eq_40 = thread_q3 == 5'd24;
-  assign data_read_3_eq_41 = thread_q3 == 5'd23;
-  assign data_read_3_eq_42 = thread_q3 == 5'd22;
-  assign data_read_3_eq_43 = thread_q3 == 5'd21;
-  assign data_read_3_eq_44 = thread_q3 == 5'd20;
-  assign data_read_3_eq_45 = thread_q3 == 5'd19;
-  assign data_read_3_eq_46 = thread_q3 == 5'd18;
-  assign data_read_3_eq_47 = thread_q3 == 5'd17;
-  assign data_read_3_eq_48 = thread_q3 == 5'd16;
-  assign data_read_3_eq_49 = thread_q3 == 5'd15;
-  assign data_read_3_eq_50 = thread_q3 == 5'd14;
-  assign data_read_3_eq_51 = thread_q3 == 5'd13;
-  assign data_read_3_eq_52 = thread_q3 == 5'd12;
-  assign data_read_3_eq_53 = thread_q3 == 5'd11;
-  assign data_read_3_eq_54 = thread_q3 == 5'd10;
-  assign data_read_3_eq_55 = thread_q3 == 5'd9;
-  assign data_read_3_eq_56 = thread_q3 == 5'd8;
-  assign data_read_3_eq_57 = thread_q3 == 5'd7;
-  assign data_read_3_eq_58 = thread_q3 == 5'd6;
-  assign data_read_3_eq_59 = thread_q3 == 5'd5;
-  assign data_read_3_eq_60 = thread_q3 == 5'd4;
-  assign data_read_3_eq_61 = thread_q3 == 5'd3;
-  assign data_read_3_eq_62 = thread_q3 == 5'd2;
-  assign data_read_3_eq_63 = thread_q3 == 5'd1;
-  assign data_read_3_mux_31 = data_read_3_eq_63 ? rdata_6 : rdata_2;
-  assign data_read_3_mux_32 = data_read_3_eq_62 ? rdata_10 : data_read_3_mux_31;
-  assign data_read_3_mux_33 = data_read_3_eq_61 ? rdata_14 : data_read_3_mux_32;
-  assign data_read_3_mux_34 = data_read_3_eq_60 ? rdata_18 : data_read_3_mux_33;
-  assign data_read_3_mux_35 = data_read_3_eq_59 ? rdata_22 : data_read_3_mux_34;
-  assign data_read_3_mux_36 = data_read_3_eq_58 ? rdata_26 : data_read_3_mux_35;
-  assign data_read_3_mux_37 = data_read_3_eq_57 ? rdata_30 : data_read_3_mux_36;
-  assign data_read_3_mux_38 = data_read_3_eq_56 ? rdata_34 : data_read_3_mux_37;
-  assign data_read_3_mux_39 = data_read_3_eq_55 ? rdata_38 : data_read_3_mux_38;
-  assign data_read_3_mux_40 = data_read_3_eq_54 ? rdata_42 : data_read_3_mux_39;
-  assign data_read_3_mux_41 = data_read_3_eq_53 ? rdata_46 : data_read_3_mux_40;
-  assign data_read_3_mux_42 = data_read_3_eq_52 ? rdata_50 : data_read_3_mux_41;
-  assign data_read_3_mux_43 = data_read_3_eq_51 ? rdata_54 : data_read_3_mux_42;
-  assign data_read_3_mux_44 = data_read_3_eq_50 ? rdata_58 : data_read_3_mux_43;
-  assign data_read_3_mux_45 = data_read_3_eq_49 ? rdata_62 : data_read_3_mux_44;
-  assign data_read_3_mux_46 = data_read_3_eq_48 ? rdata_66 : data_read_3_mux_45;
-  assign data_read_3_mux_47 = data_read_3_eq_47 ? rdata_70 : data_read_3_mux_46;
-  assign data_read_3_mux_48 = data_read_3_eq_46 ? rdata_74 : data_read_3_mux_47;
-  assign data_read_3_mux_49 = data_read_3_eq_45 ? rdata_78 : data_read_3_mux_48;
-  assign data_read_3_mux_50 = data_read_3_eq_44 ? rdata_82 : data_read_3_mux_49;
-  assign data_read_3_mux_51 = data_read_3_eq_43 ? rdata_86 : data_read_3_mux_50;
-  assign data_read_3_mux_52 = data_read_3_eq_42 ? rdata_90 : data_read_3_mux_51;
-  assign data_read_3_mux_53 = data_read_3_eq_41 ? rdata_94 : data_read_3_mux_52;
-  assign data_read_3_mux_54 = data_read_3_eq_40 ? rdata_98 : data_read_3_mux_53;
-  assign data_read_3_mux_55 = data_read_3_eq_39 ? rdata_102 : data_read_3_mux_54;
-  assign data_read_3_mux_56 = data_read_3_eq_38 ? rdata_106 : data_read_3_mux_55;
-  assign data_read_3_mux_57 = data_read_3_eq_37 ? rdata_110 : data_read_3_mux_56;
-  assign data_read_3_mux_58 = data_read_3_eq_36 ? rdata_114 : data_read_3_mux_57;
-  assign data_read_3_mux_59 = data_read_3_eq_35 ? rdata_118 : data_read_3_mux_58;
-  assign data_read_3_mux_60 = data_read_3_eq_34 ? rdata_122 : data_read_3_mux_59;
-  assign data_read_3_mux_61 = data_read_3_eq_33 ? rdata_126 : data_read_3_mux_60;
-  assign data_read_3_eq_64 = bankIndex_12 == 2'd1;
-  assign data_read_3_eq_65 = thread_q3 == 5'd31;
-  assign data_read_3_eq_66 = thread_q3 == 5'd30;
-  assign data_read_3_eq_67 = thread_q3 == 5'd29;
-  assign data_read_3_eq_68 = thread_q3 == 5'd28;
-  assign data_read_3_eq_69 = thread_q3 == 5'd27;
-  assign data_read_3_eq_70 = thread_q3 == 5'd26;
-  assign data_read_3_eq_71 = thread_q3 == 5'd25;
-  assign data_read_3_eq_72 = thread_q3 == 5'd24;
-  assign data_read_3_eq_73 = thread_q3 == 5'd23;
-  assign data_read_3_eq_74 = thread_q3 == 5'd22;
-  assign data_read_3_eq_75 = thread_q3 == 5'd21;
-  assign data_read_3_eq_76 = thread_q3 == 5'd20;
-  assign data_read_3_eq_77 = thread_q3 == 5'd19;
-  assign data_read_3_eq_78 = thread_q3 == 5'd18;
-  assign data_read_3_eq_79 = thread_q3 == 5'd17;
-  assign data_read_3_eq_80 = thread_q3 == 5'd16;
-  assign data_read_3_eq_81 = thread_q3 == 5'd15;
-  assign data_read_3_eq_82 = thread_q3 == 5'd14;
-  assign data_read_3_eq_83 = thread_q3 == 5'd13;
-  assign data_read_3_eq_84 = thread_q3 == 5'd12;
-  assign data_read_3_eq_85 = thread_q3 == 5'd11;
-  assign data_read_3_eq_86 = thread_q3 == 5'd10;
-  assign data_read_3_eq_87 = thread_q3 == 5'd9;
-  assign data_read_3_eq_88 = thread_q3 == 5'd8;
-  assign data_read_3_eq_89 = thread_q3 == 5'd7;
-  assign data_read_3_eq_90 = thread_q3 == 5'd6;
-  assign data_read_3_eq_91 = thread_q3 == 5'd5;
-  assign data_read_3_eq_92 = thread_q3 == 5'd4;
-  assign data_read_3_eq_93 = thread_q3 == 5'd3;
-  assign data_read_3_eq_94 = thread_q3 == 5'd2;
-  assign data_read_3_eq_95 = thread_q3 == 5'd1;
-  assign data_read_3_mux_62 = data_read_3_eq_95 ? rdata_5 : rdata_1;
-  assign data_read_3_mux_63 = data_read_3_eq_94 ? rdata_9 : data_read_3_mux_62;
-  assign data_read_3_mux_64 = data_read_3_eq_93 ? rdata_13 : data_read_3_mux_63;
-  assign data_read_3_mux_65 = data_read_3_eq_92 ? rdata_17 : data_read_3_mux_64;
-  assign data_read_3_mux_66 = data_read_3_eq_91 ? rdata_21 : data_read_3_mux_65;
-  assign data_read_3_mux_67 = data_read_3_eq_90 ? rdata_25 : data_read_3_mux_66;
-  assign data_read_3_mux_68 = data_read_3_eq_89 ? rdata_29 : data_read_3_mux_67;
-  assign data_read_3_mux_69 = data_read_3_eq_88 ? rdata_33 : data_read_3_mux_68;
-  assign data_read_3_mux_70 = data_read_3_eq_87 ? rdata_37 : data_read_3_mux_69;
-  assign data_read_3_mux_71 = data_read_3_eq_86 ? rdata_41 : data_read_3_mux_70;
-  assign data_read_3_mux_72 = data_read_3_eq_85 ? rdata_45 : data_read_3_mux_71;
-  assign data_read_3_mux_73 = data_read_3_eq_84 ? rdata_49 : data_read_3_mux_72;
-  assign data_read_3_mux_74 = data_read_3_eq_83 ? rdata_53 : data_read_3_mux_73;
-  assign data_read_3_mux_75 = data_read_3_eq_82 ? rdata_57 : data_read_3_mux_74;
-  assign data_read_3_mux_76 = data_read_3_eq_81 ? rdata_61 : data_read_3_mux_75;
-  assign data_read_3_mux_77 = data_read_3_eq_80 ? rdata_65 : data_read_3_mux_76;
-  assign data_read_3_mux_78 = data_read_3_eq_79 ? rdata_69 : data_read_3_mux_77;
-  assign data_read_3_mux_79 = data_read_3_eq_78 ? rdata_73 : data_read_3_mux_78;
-  assign data_read_3_mux_80 = data_read_3_eq_77 ? rdata_77 : data_read_3_mux_79;
-  assign data_read_3_mux_81 = data_read_3_eq_76 ? rdata_81 : data_read_3_mux_80;
-  assign data_read_3_mux_82 = data_read_3_eq_75 ? rdata_85 : data_read_3_mux_81;
-  assign data_read_3_mux_83 = data_read_3_eq_74 ? rdata_89 : data_read_3_mux_82;
-  assign data_read_3_mux_84 = data_read_3_eq_73 ? rdata_93 : data_read_3_mux_83;
-  assign data_read_3_mux_85 = data_read_3_eq_72 ? rdata_97 : data_read_3_mux_84;
-  assign data_read_3_mux_86 = data_read_3_eq_71 ? rdata_101 : data_read_3_mux_85;
-  assign data_read_3_mux_87 = data_read_3_eq_70 ? rdata_105 : data_read_3_mux_86;
-  assign data_read_3_mux_88 = data_read_3_eq_69 ? rdata_109 : data_read_3_mux_87;
-  assign data_read_3_mux_89 = data_read_3_eq_68 ? rdata_113 : data_read_3_mux_88;
-  assign data_read_3_mux_90 = data_read_3_eq_67 ? rdata_117 : data_read_3_mux_89;
-  assign data_read_3_mux_91 = data_read_3_eq_66 ? rdata_121 : data_read_3_mux_90;
-  assign data_read_3_mux_92 = data_read_3_eq_65 ? rdata_125 : data_read_3_mux_91;
-  assign data_read_3_eq_96 = thread_q3 == 5'd31;
-  assign data_read_3_eq_97 = thread_q3 == 5'd30;
-  assign data_read_3_eq_98 = thread_q3 == 5'd29;
-  assign data_read_3_eq_99 = thread_q3 == 5'd28;
-  assign data_read_3_eq_100 = thread_q3 == 5'd27;
-  assign data_read_3_eq_101 = thread_q3 == 5'd26;
-  assign data_read_3_eq_102 = thread_q3 == 5'd25;
-  assign data_read_3_eq_103 = thread_q3 == 5'd24;
-  assign data_read_3_eq_104 = thread_q3 == 5'd23;
-  assign data_read_3_eq_105 = thread_q3 == 5'd22;
-  assign data_read_3_eq_106 = thread_q3 == 5'd21;
-  assign data_read_3_eq_107 = thread_q3 == 5'd20;
-  assign data_read_3_eq_108 = thread_q3 == 5'd19;
-  assign data_read_3_eq_109 = thread_q3 == 5'd18;
-  assign data_read_3_eq_110 = thread_q3 == 5'd17;
-  assign data_read_3_eq_111 = thread_q3 == 5'd16;
-  assign data_read_3_eq_112 = thread_q3 == 5'd15;
-  assign data_read_3_eq_113 = thread_q3 == 5'd14;
-  assign data_read_3_eq_114 = thread_q3 == 5'd13;
-  assign data_read_3_eq_115 = thread_q3 == 5'd12;
-  assign data_read_3_eq_116 = thread_q3 == 5'd11;
-  assign data_read_3_eq_117 = thread_q3 == 5'd10;
-  assign data_read_3_eq_118 = thread_q3 == 5'd9;
-  assign data_read_3_eq_119 = thread_q3 == 5'd8;
-  assign data_read_3_eq_120 = thread_q3 == 5'd7;
-  assign data_read_3_eq_121 = thread_q3 == 5'd6;
-  assign data_read_3_eq_122 = thread_q3 == 5'd5;
-  assign data_read_3_eq_123 = thread_q3 == 5'd4;
-  assign data_read_3_eq_124 = thread_q3 == 5'd3;
-  assign data_read_3_eq_125 = thread_q3 == 5'd2;
-  assign data_read_3_eq_126 = thread_q3 == 5'd1;
-  assign data_read_3_mux_93 = data_read_3_eq_126 ? rdata_4 : rdata;
-  assign data_read_3_mux_94 = data_read_3_eq_125 ? rdata_8 : data_read_3_mux_93;
-  assign data_read_3_mux_95 = data_read_3_eq_124 ? rdata_12 : data_read_3_mux_94;
-  assign data_read_3_mux_96 = data_read_3_eq_123 ? rdata_16 : data_read_3_mux_95;
-  assign data_read_3_mux_97 = data_read_3_eq_122 ? rdata_20 : data_read_3_mux_96;
-  assign data_read_3_mux_98 = data_read_3_eq_121 ? rdata_24 : data_read_3_mux_97;
-  assign data_read_3_mux_99 = data_read_3_eq_120 ? rdata_28 : data_read_3_mux_98;
-  assign data_read_3_mux_100 = data_read_3_eq_119 ? rdata_32 : data_read_3_mux_99;
-  assign data_read_3_mux_101 = data_read_3_eq_118 ? rdata_36 : data_read_3_mux_100;
-  assign data_read_3_mux_102 = data_read_3_eq_117 ? rdata_40 : data_read_3_mux_101;
-  assign data_read_3_mux_103 = data_read_3_eq_116 ? rdata_44 : data_read_3_mux_102;
-  assign data_read_3_mux_104 = data_read_3_eq_115 ? rdata_48 : data_read_3_mux_103;
-  assign data_read_3_mux_105 = data_read_3_eq_114 ? rdata_52 : data_read_3_mux_104;
-  assign data_read_3_mux_106 = data_read_3_eq_113 ? rdata_56 : data_read_3_mux_105;
-  assign data_read_3_mux_107 = data_read_3_eq_112 ? rdata_60 : data_read_3_mux_106;
-  assign data_read_3_mux_108 = data_read_3_eq_111 ? rdata_64 : data_read_3_mux_107;
-  assign data_read_3_mux_109 = data_read_3_eq_110 ? rdata_68 : data_read_3_mux_108;
-  assign data_read_3_mux_110 = data_read_3_eq_109 ? rdata_72 : data_read_3_mux_109;
-  assign data_read_3_mux_111 = data_read_3_eq_108 ? rdata_76 : data_read_3_mux_110;
-  assign data_read_3_mux_112 = data_read_3_eq_107 ? rdata_80 : data_read_3_mux_111;
-  assign data_read_3_mux_113 = data_read_3_eq_106 ? rdata_84 : data_read_3_mux_112;
-  assign data_read_3_mux_114 = data_read_3_eq_105 ? rdata_88 : data_read_3_mux_113;
-  assign data_read_3_mux_115 = data_read_3_eq_104 ? rdata_92 : data_read_3_mux_114;
-  assign data_read_3_mux_116 = data_read_3_eq_103 ? rdata_96 : data_read_3_mux_115;
-  assign data_read_3_mux_117 = data_read_3_eq_102 ? rdata_100 : data_read_3_mux_116;
-  assign data_read_3_mux_118 = data_read_3_eq_101 ? rdata_104 : data_read_3_mux_117;
-  assign data_read_3_mux_119 = data_read_3_eq_100 ? rdata_108 : data_read_3_mux_118;
-  assign data_read_3_mux_120 = data_read_3_eq_99 ? rdata_112 : data_read_3_mux_119;
-  assign data_read_3_mux_121 = data_read_3_eq_98 ? rdata_116 : data_read_3_mux_120;
-  assign data_read_3_mux_122 = data_read_3_eq_97 ? rdata_120 : data_read_3_mux_121;
-  assign data_read_3_mux_123 = data_read_3_eq_96 ? rdata_124 : data_read_3_mux_122;
-  assign data_read_3_mux_124 = data_read_3_eq_64 ? data_read_3_mux_92 : data_read_3_mux_123;
-  assign data_read_3_mux_125 = data_read_3_eq_32 ? data_read_3_mux_61 : data_read_3_mux_124;
-  assign data_read_3_mux_126 = data_read_3_eq ? data_read_3_mux_30 : data_read_3_mux_125;
-  assign bankIndex_13 = 2'd2 + first_q3;
-  assign data_read_3_eq_127 = bankIndex_13 == 2'd3;
-  assign data_read_3_eq_128 = bankIndex_13 == 2'd2;
-  assign data_read_3_eq_129 = bankIndex_13 == 2'd1;
-  assign data_read_3_mux_127 = data_read_3_eq_129 ? data_read_3_mux_92 : data_read_3_mux_123;
-  assign data_read_3_mux_128 = data_read_3_eq_128 ? data_read_3_mux_61 : data_read_3_mux_127;
-  assign data_read_3_mux_129 = data_read_3_eq_127 ? data_read_3_mux_30 : data_read_3_mux_128;
-  assign bankIndex_14 = 2'd1 + first_q3;
-  assign data_read_3_eq_130 = bankIndex_14 == 2'd3;
-  assign data_read_3_eq_131 = bankIndex_14 == 2'd2;
-  assign data_read_3_eq_132 = bankIndex_14 == 2'd1;
-  assign data_read_3_mux_130 = data_read_3_eq_132 ? data_read_3_mux_92 : data_read_3_mux_123;
-  assign data_read_3_mux_131 = data_read_3_eq_131 ? data_read_3_mux_61 : data_read_3_mux_130;
-  assign data_read_3_mux_132 = data_read_3_eq_130 ? data_read_3_mux_30 : data_read_3_mux_131;
-  assign bankIndex_15 = 2'd0 + first_q3;
-  assign data_read_3_eq_133 = bankIndex_15 == 2'd3;
-  assign data_read_3_eq_134 = bankIndex_15 == 2'd2;
-  assign data_read_3_eq_135 = bankIndex_15 == 2'd1;
-  assign data_read_3_mux_133 = data_read_3_eq_135 ? data_read_3_mux_92 : data_read_3_mux_123;
-  assign data_read_3_mux_134 = data_read_3_eq_134 ? data_read_3_mux_61 : data_read_3_mux_133;
-  assign data_read_3_mux_135 = data_read_3_eq_133 ? data_read_3_mux_30 : data_read_3_mux_134;
+  assign data_read_3_add = 2'd3 + first_q3;
+  assign data_read_3_slice = data_read_3_add[1];
+  assign data_read_3_slice_1 = data_read_3_add[0];
+  assign data_read_3_slice_2 = thread_q3[4];
+  assign data_read_3_slice_3 = thread_q3[3];
+  assign data_read_3_slice_4 = thread_q3[2];
+  assign data_read_3_slice_5 = thread_q3[1];
+  assign data_read_3_slice_6 = thread_q3[0];
+  assign data_read_3_mux = data_read_3_slice_6 ? rdata_127 : rdata_123;
+  assign data_read_3_slice_7 = thread_q3[0];
+  assign data_read_3_mux_1 = data_read_3_slice_7 ? rdata_119 : rdata_115;
+  assign data_read_3_mux_2 = data_read_3_slice_5 ? data_read_3_mux : data_read_3_mux_1;
+  assign data_read_3_slice_8 = thread_q3[1];
+  assign data_read_3_slice_9 = thread_q3[0];
+  assign data_read_3_mux_3 = data_read_3_slice_9 ? rdata_111 : rdata_107;
+  assign data_read_3_slice_10 = thread_q3[0];
+  assign data_read_3_mux_4 = data_read_3_slice_10 ? rdata_103 : rdata_99;
+  assign data_read_3_mux_5 = data_read_3_slice_8 ? data_read_3_mux_3 : data_read_3_mux_4;
+  assign data_read_3_mux_6 = data_read_3_slice_4 ? data_read_3_mux_2 : data_read_3_mux_5;
+  assign data_read_3_slice_11 = thread_q3[2];
+  assign data_read_3_slice_12 = thread_q3[1];
+  assign data_read_3_slice_13 = thread_q3[0];
+  assign data_read_3_mux_7 = data_read_3_slice_13 ? rdata_95 : rdata_91;
+  assign data_read_3_slice_14 = thread_q3[0];
+  assign data_read_3_mux_8 = data_read_3_slice_14 ? rdata_87 : rdata_83;
+  assign data_read_3_mux_9 = data_read_3_slice_12 ? data_read_3_mux_7 : data_read_3_mux_8;
+  assign data_read_3_slice_15 = thread_q3[1];
+  assign data_read_3_slice_16 = thread_q3[0];
+  assign data_read_3_mux_10 = data_read_3_slice_16 ? rdata_79 : rdata_75;
+  assign data_read_3_slice_17 = thread_q3[0];
+  assign data_read_3_mux_11 = data_read_3_slice_17 ? rdata_71 : rdata_67;
+  assign data_read_3_mux_12 = data_read_3_slice_15 ? data_read_3_mux_10 : data_read_3_mux_11;
+  assign data_read_3_mux_13 = data_read_3_slice_11 ? data_read_3_mux_9 : data_read_3_mux_12;
+  assign data_read_3_mux_14 = data_read_3_slice_3 ? data_read_3_mux_6 : data_read_3_mux_13;
+  assign data_read_3_slice_18 = thread_q3[3];
+  assign data_read_3_slice_19 = thread_q3[2];
+  assign data_read_3_slice_20 = thread_q3[1];
+  assign data_read_3_slice_21 = thread_q3[0];
+  assign data_read_3_mux_15 = data_read_3_slice_21 ? rdata_63 : rdata_59;
+  assign data_read_3_slice_22 = thread_q3[0];
+  assign data_read_3_mux_16 = data_read_3_slice_22 ? rdata_55 : rdata_51;
+  assign data_read_3_mux_17 = data_read_3_slice_20 ? data_read_3_mux_15 : data_read_3_mux_16;
+  assign data_read_3_slice_23 = thread_q3[1];
+  assign data_read_3_slice_24 = thread_q3[0];
+  assign data_read_3_mux_18 = data_read_3_slice_24 ? rdata_47 : rdata_43;
+  assign data_read_3_slice_25 = thread_q3[0];
+  assign data_read_3_mux_19 = data_read_3_slice_25 ? rdata_39 : rdata_35;
+  assign data_read_3_mux_20 = data_read_3_slice_23 ? data_read_3_mux_18 : data_read_3_mux_19;
+  assign data_read_3_mux_21 = data_read_3_slice_19 ? data_read_3_mux_17 : data_read_3_mux_20;
+  assign data_read_3_slice_26 = thread_q3[2];
+  assign data_read_3_slice_27 = thread_q3[1];
+  assign data_read_3_slice_28 = thread_q3[0];
+  assign data_read_3_mux_22 = data_read_3_slice_28 ? rdata_31 : rdata_27;
+  assign data_read_3_slice_29 = thread_q3[0];
+  assign data_read_3_mux_23 = data_read_3_slice_29 ? rdata_23 : rdata_19;
+  assign data_read_3_mux_24 = data_read_3_slice_27 ? data_read_3_mux_22 : data_read_3_mux_23;
+  assign data_read_3_slice_30 = thread_q3[1];
+  assign data_read_3_slice_31 = thread_q3[0];
+  assign data_read_3_mux_25 = data_read_3_slice_31 ? rdata_15 : rdata_11;
+  assign data_read_3_slice_32 = thread_q3[0];
+  assign data_read_3_mux_26 = data_read_3_slice_32 ? rdata_7 : rdata_3;
+  assign data_read_3_mux_27 = data_read_3_slice_30 ? data_read_3_mux_25 : data_read_3_mux_26;
+  assign data_read_3_mux_28 = data_read_3_slice_26 ? data_read_3_mux_24 : data_read_3_mux_27;
+  assign data_read_3_mux_29 = data_read_3_slice_18 ? data_read_3_mux_21 : data_read_3_mux_28;
+  assign data_read_3_mux_30 = data_read_3_slice_2 ? data_read_3_mux_14 : data_read_3_mux_29;
+  assign data_read_3_slice_33 = thread_q3[4];
+  assign data_read_3_slice_34 = thread_q3[3];
+  assign data_read_3_slice_35 = thread_q3[2];
+  assign data_read_3_slice_36 = thread_q3[1];
+  assign data_read_3_slice_37 = thread_q3[0];
+  assign data_read_3_mux_31 = data_read_3_slice_37 ? rdata_126 : rdata_122;
+  assign data_read_3_slice_38 = thread_q3[0];
+  assign data_read_3_mux_32 = data_read_3_slice_38 ? rdata_118 : rdata_114;
+  assign data_read_3_mux_33 = data_read_3_slice_36 ? data_read_3_mux_31 : data_read_3_mux_32;
+  assign data_read_3_slice_39 = thread_q3[1];
+  assign data_read_3_slice_40 = thread_q3[0];
+  assign data_read_3_mux_34 = data_read_3_slice_40 ? rdata_110 : rdata_106;
+  assign data_read_3_slice_41 = thread_q3[0];
+  assign data_read_3_mux_35 = data_read_3_slice_41 ? rdata_102 : rdata_98;
+  assign data_read_3_mux_36 = data_read_3_slice_39 ? data_read_3_mux_34 : data_read_3_mux_35;
+  assign data_read_3_mux_37 = data_read_3_slice_35 ? data_read_3_mux_33 : data_read_3_mux_36;
+  assign data_read_3_slice_42 = thread_q3[2];
+  assign data_read_3_slice_43 = thread_q3[1];
+  assign data_read_3_slice_44 = thread_q3[0];
+  assign data_read_3_mux_38 = data_read_3_slice_44 ? rdata_94 : rdata_90;
+  assign data_read_3_slice_45 = thread_q3[0];
+  assign data_read_3_mux_39 = data_read_3_slice_45 ? rdata_86 : rdata_82;
+  assign data_read_3_mux_40 = data_read_3_slice_43 ? data_read_3_mux_38 : data_read_3_mux_39;
+  assign data_read_3_slice_46 = thread_q3[1];
+  assign data_read_3_slice_47 = thread_q3[0];
+  assign data_read_3_mux_41 = data_read_3_slice_47 ? rdata_78 : rdata_74;
+  assign data_read_3_slice_48 = thread_q3[0];
+  assign data_read_3_mux_42 = data_read_3_slice_48 ? rdata_70 : rdata_66;
+  assign data_read_3_mux_43 = data_read_3_slice_46 ? data_read_3_mux_41 : data_read_3_mux_42;
+  assign data_read_3_mux_44 = data_read_3_slice_42 ? data_read_3_mux_40 : data_read_3_mux_43;
+  assign data_read_3_mux_45 = data_read_3_slice_34 ? data_read_3_mux_37 : data_read_3_mux_44;
+  assign data_read_3_slice_49 = thread_q3[3];
+  assign data_read_3_slice_50 = thread_q3[2];
+  assign data_read_3_slice_51 = thread_q3[1];
+  assign data_read_3_slice_52 = thread_q3[0];
+  assign data_read_3_mux_46 = data_read_3_slice_52 ? rdata_62 : rdata_58;
+  assign data_read_3_slice_53 = thread_q3[0];
+  assign data_read_3_mux_47 = data_read_3_slice_53 ? rdata_54 : rdata_50;
+  assign data_read_3_mux_48 = data_read_3_slice_51 ? data_read_3_mux_46 : data_read_3_mux_47;
+  assign data_read_3_slice_54 = thread_q3[1];
+  assign data_read_3_slice_55 = thread_q3[0];
+  assign data_read_3_mux_49 = data_read_3_slice_55 ? rdata_46 : rdata_42;
+  assign data_read_3_slice_56 = thread_q3[0];
+  assign data_read_3_mux_50 = data_read_3_slice_56 ? rdata_38 : rdata_34;
+  assign data_read_3_mux_51 = data_read_3_slice_54 ? data_read_3_mux_49 : data_read_3_mux_50;
+  assign data_read_3_mux_52 = data_read_3_slice_50 ? data_read_3_mux_48 : data_read_3_mux_51;
+  assign data_read_3_slice_57 = thread_q3[2];
+  assign data_read_3_slice_58 = thread_q3[1];
+  assign data_read_3_slice_59 = thread_q3[0];
+  assign data_read_3_mux_53 = data_read_3_slice_59 ? rdata_30 : rdata_26;
+  assign data_read_3_slice_60 = thread_q3[0];
+  assign data_read_3_mux_54 = data_read_3_slice_60 ? rdata_22 : rdata_18;
+  assign data_read_3_mux_55 = data_read_3_slice_58 ? data_read_3_mux_53 : data_read_3_mux_54;
+  assign data_read_3_slice_61 = thread_q3[1];
+  assign data_read_3_slice_62 = thread_q3[0];
+  assign data_read_3_mux_56 = data_read_3_slice_62 ? rdata_14 : rdata_10;
+  assign data_read_3_slice_63 = thread_q3[0];
+  assign data_read_3_mux_57 = data_read_3_slice_63 ? rdata_6 : rdata_2;
+  assign data_read_3_mux_58 = data_read_3_slice_61 ? data_read_3_mux_56 : data_read_3_mux_57;
+  assign data_read_3_mux_59 = data_read_3_slice_57 ? data_read_3_mux_55 : data_read_3_mux_58;
+  assign data_read_3_mux_60 = data_read_3_slice_49 ? data_read_3_mux_52 : data_read_3_mux_59;
+  assign data_read_3_mux_61 = data_read_3_slice_33 ? data_read_3_mux_45 : data_read_3_mux_60;
+  assign data_read_3_mux_62 = data_read_3_slice_1 ? data_read_3_mux_30 : data_read_3_mux_61;
+  assign data_read_3_slice_64 = data_read_3_add[0];
+  assign data_read_3_slice_65 = thread_q3[4];
+  assign data_read_3_slice_66 = thread_q3[3];
+  assign data_read_3_slice_67 = thread_q3[2];
+  assign data_read_3_slice_68 = thread_q3[1];
+  assign data_read_3_slice_69 = thread_q3[0];
+  assign data_read_3_mux_63 = data_read_3_slice_69 ? rdata_125 : rdata_121;
+  assign data_read_3_slice_70 = thread_q3[0];
+  assign data_read_3_mux_64 = data_read_3_slice_70 ? rdata_117 : rdata_113;
+  assign data_read_3_mux_65 = data_read_3_slice_68 ? data_read_3_mux_63 : data_read_3_mux_64;
+  assign data_read_3_slice_71 = thread_q3[1];
+  assign data_read_3_slice_72 = thread_q3[0];
+  assign data_read_3_mux_66 = data_read_3_slice_72 ? rdata_109 : rdata_105;
+  assign data_read_3_slice_73 = thread_q3[0];
+  assign data_read_3_mux_67 = data_read_3_slice_73 ? rdata_101 : rdata_97;
+  assign data_read_3_mux_68 = data_read_3_slice_71 ? data_read_3_mux_66 : data_read_3_mux_67;
+  assign data_read_3_mux_69 = data_read_3_slice_67 ? data_read_3_mux_65 : data_read_3_mux_68;
+  assign data_read_3_slice_74 = thread_q3[2];
+  assign data_read_3_slice_75 = thread_q3[1];
+  assign data_read_3_slice_76 = thread_q3[0];
+  assign data_read_3_mux_70 = data_read_3_slice_76 ? rdata_93 : rdata_89;
+  assign data_read_3_slice_77 = thread_q3[0];
+  assign data_read_3_mux_71 = data_read_3_slice_77 ? rdata_85 : rdata_81;
+  assign data_read_3_mux_72 = data_read_3_slice_75 ? data_read_3_mux_70 : data_read_3_mux_71;
+  assign data_read_3_slice_78 = thread_q3[1];
+  assign data_read_3_slice_79 = thread_q3[0];
+  assign data_read_3_mux_73 = data_read_3_slice_79 ? rdata_77 : rdata_73;
+  assign data_read_3_slice_80 = thread_q3[0];
+  assign data_read_3_mux_74 = data_read_3_slice_80 ? rdata_69 : rdata_65;
+  assign data_read_3_mux_75 = data_read_3_slice_78 ? data_read_3_mux_73 : data_read_3_mux_74;
+  assign data_read_3_mux_76 = data_read_3_slice_74 ? data_read_3_mux_72 : data_read_3_mux_75;
+  assign data_read_3_mux_77 = data_read_3_slice_66 ? data_read_3_mux_69 : data_read_3_mux_76;
+  assign data_read_3_slice_81 = thread_q3[3];
+  assign data_read_3_slice_82 = thread_q3[2];
+  assign data_read_3_slice_83 = thread_q3[1];
+  assign data_read_3_slice_84 = thread_q3[0];
+  assign data_read_3_mux_78 = data_read_3_slice_84 ? rdata_61 : rdata_57;
+  assign data_read_3_slice_85 = thread_q3[0];
+  assign data_read_3_mux_79 = data_read_3_slice_85 ? rdata_53 : rdata_49;
+  assign data_read_3_mux_80 = data_read_3_slice_83 ? data_read_3_mux_78 : data_read_3_mux_79;
+  assign data_read_3_slice_86 = thread_q3[1];
+  assign data_read_3_slice_87 = thread_q3[0];
+  assign data_read_3_mux_81 = data_read_3_slice_87 ? rdata_45 : rdata_41;
+  assign data_read_3_slice_88 = thread_q3[0];
+  assign data_read_3_mux_82 = data_read_3_slice_88 ? rdata_37 : rdata_33;
+  assign data_read_3_mux_83 = data_read_3_slice_86 ? data_read_3_mux_81 : data_read_3_mux_82;
+  assign data_read_3_mux_84 = data_read_3_slice_82 ? data_read_3_mux_80 : data_read_3_mux_83;
+  assign data_read_3_slice_89 = thread_q3[2];
+  assign data_read_3_slice_90 = thread_q3[1];
+  assign data_read_3_slice_91 = thread_q3[0];
+  assign data_read_3_mux_85 = data_read_3_slice_91 ? rdata_29 : rdata_25;
+  assign data_read_3_slice_92 = thread_q3[0];
+  assign data_read_3_mux_86 = data_read_3_slice_92 ? rdata_21 : rdata_17;
+  assign data_read_3_mux_87 = data_read_3_slice_90 ? data_read_3_mux_85 : data_read_3_mux_86;
+  assign data_read_3_slice_93 = thread_q3[1];
+  assign data_read_3_slice_94 = thread_q3[0];
+  assign data_read_3_mux_88 = data_read_3_slice_94 ? rdata_13 : rdata_9;
+  assign data_read_3_slice_95 = thread_q3[0];
+  assign data_read_3_mux_89 = data_read_3_slice_95 ? rdata_5 : rdata_1;
+  assign data_read_3_mux_90 = data_read_3_slice_93 ? data_read_3_mux_88 : data_read_3_mux_89;
+  assign data_read_3_mux_91 = data_read_3_slice_89 ? data_read_3_mux_87 : data_read_3_mux_90;
+  assign data_read_3_mux_92 = data_read_3_slice_81 ? data_read_3_mux_84 : data_read_3_mux_91;
+  assign data_read_3_mux_93 = data_read_3_slice_65 ? data_read_3_mux_77 : data_read_3_mux_92;
+  assign data_read_3_slice_96 = thread_q3[4];
+  assign data_read_3_slice_97 = thread_q3[3];
+  assign data_read_3_slice_98 = thread_q3[2];
+  assign data_read_3_slice_99 = thread_q3[1];
+  assign data_read_3_slice_100 = thread_q3[0];
+  assign data_read_3_mux_94 = data_read_3_slice_100 ? rdata_124 : rdata_120;
+  assign data_read_3_slice_101 = thread_q3[0];
+  assign data_read_3_mux_95 = data_read_3_slice_101 ? rdata_116 : rdata_112;
+  assign data_read_3_mux_96 = data_read_3_slice_99 ? data_read_3_mux_94 : data_read_3_mux_95;
+  assign data_read_3_slice_102 = thread_q3[1];
+  assign data_read_3_slice_103 = thread_q3[0];
+  assign data_read_3_mux_97 = data_read_3_slice_103 ? rdata_108 : rdata_104;
+  assign data_read_3_slice_104 = thread_q3[0];
+  assign data_read_3_mux_98 = data_read_3_slice_104 ? rdata_100 : rdata_96;
+  assign data_read_3_mux_99 = data_read_3_slice_102 ? data_read_3_mux_97 : data_read_3_mux_98;
+  assign data_read_3_mux_100 = data_read_3_slice_98 ? data_read_3_mux_96 : data_read_3_mux_99;
+  assign data_read_3_slice_105 = thread_q3[2];
+  assign data_read_3_slice_106 = thread_q3[1];
+  assign data_read_3_slice_107 = thread_q3[0];
+  assign data_read_3_mux_101 = data_read_3_slice_107 ? rdata_92 : rdata_88;
+  assign data_read_3_slice_108 = thread_q3[0];
+  assign data_read_3_mux_102 = data_read_3_slice_108 ? rdata_84 : rdata_80;
+  assign data_read_3_mux_103 = data_read_3_slice_106 ? data_read_3_mux_101 : data_read_3_mux_102;
+  assign data_read_3_slice_109 = thread_q3[1];
+  assign data_read_3_slice_110 = thread_q3[0];
+  assign data_read_3_mux_104 = data_read_3_slice_110 ? rdata_76 : rdata_72;
+  assign data_read_3_slice_111 = thread_q3[0];
+  assign data_read_3_mux_105 = data_read_3_slice_111 ? rdata_68 : rdata_64;
+  assign data_read_3_mux_106 = data_read_3_slice_109 ? data_read_3_mux_104 : data_read_3_mux_105;
+  assign data_read_3_mux_107 = data_read_3_slice_105 ? data_read_3_mux_103 : data_read_3_mux_106;
+  assign data_read_3_mux_108 = data_read_3_slice_97 ? data_read_3_mux_100 : data_read_3_mux_107;
+  assign data_read_3_slice_112 = thread_q3[3];
+  assign data_read_3_slice_113 = thread_q3[2];
+  assign data_read_3_slice_114 = thread_q3[1];
+  assign data_read_3_slice_115 = thread_q3[0];
+  assign data_read_3_mux_109 = data_read_3_slice_115 ? rdata_60 : rdata_56;
+  assign data_read_3_slice_116 = thread_q3[0];
+  assign data_read_3_mux_110 = data_read_3_slice_116 ? rdata_52 : rdata_48;
+  assign data_read_3_mux_111 = data_read_3_slice_114 ? data_read_3_mux_109 : data_read_3_mux_110;
+  assign data_read_3_slice_117 = thread_q3[1];
+  assign data_read_3_slice_118 = thread_q3[0];
+  assign data_read_3_mux_112 = data_read_3_slice_118 ? rdata_44 : rdata_40;
+  assign data_read_3_slice_119 = thread_q3[0];
+  assign data_read_3_mux_113 = data_read_3_slice_119 ? rdata_36 : rdata_32;
+  assign data_read_3_mux_114 = data_read_3_slice_117 ? data_read_3_mux_112 : data_read_3_mux_113;
+  assign data_read_3_mux_115 = data_read_3_slice_113 ? data_read_3_mux_111 : data_read_3_mux_114;
+  assign data_read_3_slice_120 = thread_q3[2];
+  assign data_read_3_slice_121 = thread_q3[1];
+  assign data_read_3_slice_122 = thread_q3[0];
+  assign data_read_3_mux_116 = data_read_3_slice_122 ? rdata_28 : rdata_24;
+  assign data_read_3_slice_123 = thread_q3[0];
+  assign data_read_3_mux_117 = data_read_3_slice_123 ? rdata_20 : rdata_16;
+  assign data_read_3_mux_118 = data_read_3_slice_121 ? data_read_3_mux_116 : data_read_3_mux_117;
+  assign data_read_3_slice_124 = thread_q3[1];
+  assign data_read_3_slice_125 = thread_q3[0];
+  assign data_read_3_mux_119 = data_read_3_slice_125 ? rdata_12 : rdata_8;
+  assign data_read_3_slice_126 = thread_q3[0];
+  assign data_read_3_mux_120 = data_read_3_slice_126 ? rdata_4 : rdata;
+  assign data_read_3_mux_121 = data_read_3_slice_124 ? data_read_3_mux_119 : data_read_3_mux_120;
+  assign data_read_3_mux_122 = data_read_3_slice_120 ? data_read_3_mux_118 : data_read_3_mux_121;
+  assign data_read_3_mux_123 = data_read_3_slice_112 ? data_read_3_mux_115 : data_read_3_mux_122;
+  assign data_read_3_mux_124 = data_read_3_slice_96 ? data_read_3_mux_108 : data_read_3_mux_123;
+  assign data_read_3_mux_125 = data_read_3_slice_64 ? data_read_3_mux_93 : data_read_3_mux_124;
+  assign data_read_3_mux_126 = data_read_3_slice ? data_read_3_mux_62 : data_read_3_mux_125;
+  assign data_read_3_add_1 = 2'd2 + first_q3;
+  assign data_read_3_slice_127 = data_read_3_add_1[1];
+  assign data_read_3_slice_128 = data_read_3_add_1[0];
+  assign data_read_3_mux_127 = data_read_3_slice_128 ? data_read_3_mux_30 : data_read_3_mux_61;
+  assign data_read_3_slice_129 = data_read_3_add_1[0];
+  assign data_read_3_mux_128 = data_read_3_slice_129 ? data_read_3_mux_93 : data_read_3_mux_124;
+  assign data_read_3_mux_129 = data_read_3_slice_127 ? data_read_3_mux_127 : data_read_3_mux_128;
+  assign data_read_3_add_2 = 2'd1 + first_q3;
+  assign data_read_3_slice_130 = data_read_3_add_2[1];
+  assign data_read_3_slice_131 = data_read_3_add_2[0];
+  assign data_read_3_mux_130 = data_read_3_slice_131 ? data_read_3_mux_30 : data_read_3_mux_61;
+  assign data_read_3_slice_132 = data_read_3_add_2[0];
+  assign data_read_3_mux_131 = data_read_3_slice_132 ? data_read_3_mux_93 : data_read_3_mux_124;
+  assign data_read_3_mux_132 = data_read_3_slice_130 ? data_read_3_mux_130 : data_read_3_mux_131;
+  assign data_read_3_add_3 = 2'd0 + first_q3;
+  assign data_read_3_slice_133 = data_read_3_add_3[1];
+  assign data_read_3_slice_134 = data_read_3_add_3[0];
+  assign data_read_3_mux_133 = data_read_3_slice_134 ? data_read_3_mux_30 : data_read_3_mux_61;
+  assign data_read_3_slice_135 = data_read_3_add_3[0];
+  assign data_read_3_mux_134 = data_read_3_slice_135 ? data_read_3_mux_93 : data_read_3_mux_124;
+  assign data_read_3_mux_135 = data_read_3_slice_133 ? data_read_3_mux_133 : data_read_3_mux_134;
   assign data_read_3 = {data_read_3_mux_126, data_read_3_mux_129, data_read_3_mux_132, data_read_3_mux_135};
   assign done_0 = done0;
   assign done_1 = done1;

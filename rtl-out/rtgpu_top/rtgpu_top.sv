@@ -1077,7 +1077,7 @@ module rtgpu_top (
     .conflict(main_memory_conflict)
   );
 
-  RtCoreTile_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 rt_core0 ( // gpuTop.ts:42
+  RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core0 ( // gpuTop.ts:42
     .clk(clk),
     .rst_n(rst_n),
     .kernel_mode(rt_core0_kernel_mode),
@@ -1121,7 +1121,7 @@ module rtgpu_top (
     .cmem_wdata(rt_core0_cmem_wdata)
   );
 
-  RtCoreTile_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 rt_core1 ( // gpuTop.ts:42
+  RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core1 ( // gpuTop.ts:42
     .clk(clk),
     .rst_n(rst_n),
     .kernel_mode(rt_core1_kernel_mode),
@@ -1165,7 +1165,7 @@ module rtgpu_top (
     .cmem_wdata(rt_core1_cmem_wdata)
   );
 
-  RtCoreTile_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 rt_core2 ( // gpuTop.ts:42
+  RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core2 ( // gpuTop.ts:42
     .clk(clk),
     .rst_n(rst_n),
     .kernel_mode(rt_core2_kernel_mode),
@@ -1209,7 +1209,7 @@ module rtgpu_top (
     .cmem_wdata(rt_core2_cmem_wdata)
   );
 
-  RtCoreTile_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2 rt_core3 ( // gpuTop.ts:42
+  RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core3 ( // gpuTop.ts:42
     .clk(clk),
     .rst_n(rst_n),
     .kernel_mode(rt_core3_kernel_mode),
@@ -1253,7 +1253,7 @@ module rtgpu_top (
     .cmem_wdata(rt_core3_cmem_wdata)
   );
 
-  IcSystem_fadd3_fdiv14_fmul3_triangles512_vertices2048 ic_core0 ( // gpuTop.ts:43
+  IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048 ic_core0 ( // gpuTop.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .load_start(ic_core0_load_start),
@@ -1275,7 +1275,7 @@ module rtgpu_top (
     .busy_cycles(ic_core0_busy_cycles)
   );
 
-  IcSystem_fadd3_fdiv14_fmul3_triangles512_vertices2048 ic_core1 ( // gpuTop.ts:43
+  IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048 ic_core1 ( // gpuTop.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .load_start(ic_core1_load_start),

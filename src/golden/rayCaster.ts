@@ -1,4 +1,4 @@
-// The golden ray caster: double-sided Möller–Trumbore on binary32 bits, the exact op sequence of docs/intersection.md.
+// The golden ray caster: double-sided Möller–Trumbore (or another test passed in: watertight.ts) on binary32 bits, the exact op sequence of docs/intersection.md.
 import { fadd, fsub, fmul, fdiv, fcmp, FLAG_ZERO, FLAG_POSITIVE, FLAG_NEGATIVE } from './float32.ts';
 import { triangleCount, type Scene } from './scene.ts';
 
@@ -82,28 +82,37 @@ export function testTriangle(o: Vec3, d: Vec3, v0: Vec3, v1: Vec3, v2: Vec3): Tr
   return { e1, e2, det, u, v, t, hit };
 }
 
-const miss = (): TraceResult => ({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], triangle: -1, t: 0 });
+/** The answer of a ray that hits nothing: RV14 = RV15 = 0, shader id 0. */
+export const missResult = (): TraceResult => ({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], triangle: -1, t: 0 });
 
-/** Cast one ray over every triangle; the closest hit wins, on equal t the lower triangle index. */
-export function castRay(scene: Scene, o: Vec3, d: Vec3): TraceResult {
-  if (!rayIsValid(o, d)) return miss();
+/** A ray–triangle test: testTriangle (Möller–Trumbore, the default) or testTriangleWatertight (watertight.ts). */
+export type TriangleTestFn = (o: Vec3, d: Vec3, v0: Vec3, v1: Vec3, v2: Vec3) => TriangleTest;
+
+/** Cast one ray over every triangle with `test`; the closest hit wins, on equal t the lower triangle index. */
+export function castRay(scene: Scene, o: Vec3, d: Vec3, test: TriangleTestFn = testTriangle): TraceResult {
+  if (!rayIsValid(o, d)) return missResult();
   let best = -1;
   let bestTest: TriangleTest | undefined;
   const n = triangleCount(scene);
   for (let i = 0; i < n; i++) {
-    const r = testTriangle(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
+    const r = test(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
     if (r.hit && (bestTest === undefined || fcmp(r.t, bestTest.t).flags === FLAG_NEGATIVE)) {
       best = i;
       bestTest = r;
     }
   }
-  if (bestTest === undefined) return miss();
-  const t = bestTest.t;
-  const nrm = cross(bestTest.e1, bestTest.e2);
+  if (bestTest === undefined) return missResult();
+  return hitResult(scene, o, d, best, bestTest);
+}
+
+/** The answer for the closest hit, triangle `index` with its test: hit point o + t·d, shader id, normal cross(e1, e2). */
+export function hitResult(scene: Scene, o: Vec3, d: Vec3, index: number, test: TriangleTest): TraceResult {
+  const t = test.t;
+  const nrm = cross(test.e1, test.e2);
   return {
-    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), scene.triangles[4 * best + 3]!],
+    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), scene.triangles[4 * index + 3]!],
     normal: [nrm[0], nrm[1], nrm[2], 0],
-    triangle: best,
+    triangle: index,
     t,
   };
 }

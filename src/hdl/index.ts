@@ -24,4 +24,5 @@ export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/deco
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
 export type { Design, ModuleIR, Net, Cell, Reg, Memory, Instance, SourceLoc } from './ir/netlist.ts';
+export { hideFromSourceLocations } from './core/sourceLocation.ts';
 export { flattenDesign } from './ir/flatten.ts';

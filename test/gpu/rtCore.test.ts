@@ -190,7 +190,7 @@ describe('parts', () => {
   });
 
   test('the core elaborates with its latencies in the module name and rejects impossible ones', () => {
-    expect(elaborate(RtCore, defaultRtCoreParams).design.top).toBe('RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2');
+    expect(elaborate(RtCore, defaultRtCoreParams).design.top).toBe('RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2');
     expect(() => elaborate(RtCore, { ...defaultRtCoreParams, fdiv: 40 })).toThrow('RtCore: fdiv latency must be an integer from 0 to 30, got 40');
   });
 });

@@ -1,11 +1,37 @@
 // Elaboration results: names from the TypeScript source, module variants, memories, FSM enums, determinism.
 import { describe, expect, test } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from '../tempDir.ts';
 import { join } from 'node:path';
 import { Bool, Decoupled, Enum, HdlError, SInt, UInt, Vec, defineModule, elaborate, fsm, input, output, type ModuleIR } from '../../src/hdl/index.ts';
+import { delay, selectByIndex } from '../../src/hdl/lib/index.ts';
 
 const netNames = (m: ModuleIR) => m.nets.map((n) => n.name);
+
+describe('source locations of library helpers', () => {
+  test('a delay line and a mux tree from src/hdl/lib carry the line that called them', () => {
+    const Helped = defineModule(
+      'Helped',
+      () => ({ a: input(UInt(8)), i: input(UInt(2)), y: output(UInt(8)), z: output(UInt(8)) }),
+      (m, io) => {
+        io.y.set(delay(m, io.a, 2, 'late')); // line A
+        io.z.set(selectByIndex(io.i, [io.a, io.a.not(), io.a.xor(0x55)])); // line B
+      },
+    );
+    const ir = elaborate(Helped, undefined).design.modules[0]!;
+    const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+    const lineOf = (tag: string) => lines.findIndex((l) => l.includes(`// ${tag}`)) + 1;
+    const file = fileURLToPath(import.meta.url);
+    const regs = ir.regs.map((r) => ir.nets[r.q]!);
+    expect(regs.map((n) => n.name)).toEqual(['late_d1', 'late_d2']);
+    for (const n of regs) expect(n.loc).toMatchObject({ file, line: lineOf('line A') });
+    // The last mux drives the port z itself; the ones before it are the tree's own nets.
+    const muxes = ir.cells.filter((c) => c.op === 'mux').map((c) => ir.nets[c.out]!).filter((n) => n.name !== 'z');
+    expect(muxes.length).toBeGreaterThan(0);
+    for (const n of muxes) expect(n.loc).toMatchObject({ file, line: lineOf('line B') });
+  });
+});
 
 describe('names come from the TypeScript source', () => {
   const Named = defineModule(

@@ -85,8 +85,8 @@ describe('rtl-out/manifest.json and rtgpu.f', () => {
 
   test('a parameterized module lists its parameters; a memory its shape', () => {
     const ic = manifest.modules.find((m) => m.name.startsWith('IcSystem_'))!;
-    expect(ic.name).toBe('IcSystem_fadd3_fdiv14_fmul3_triangles512_vertices2048');
-    expect(ic.parameters).toEqual({ fadd: 3, fdiv: 14, fmul: 3, triangles: 512, vertices: 2048 });
+    expect(ic.name).toBe('IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048');
+    expect(ic.parameters).toEqual({ fadd: 3, fdiv: 14, fmul: 5, triangles: 512, vertices: 2048 });
     const tm = manifest.modules.find((m) => m.name.startsWith('TriangleMemory_'))!;
     expect(tm.memories).toContainEqual({ name: 'index_table', width: 65, depth: 512 });
     expect(manifest.modules.find((m) => m.name === 'rtgpu_top')!.parameters).toEqual(defaultGpuParams);

@@ -18,18 +18,18 @@ foreach f {
   rtgpu_top/RegisterFile_count32_readPorts2_width32.sv
   rtgpu_top/RegisterFile_count16_readPorts2_width128.sv
   rtgpu_top/FAdd_stages3.sv
-  rtgpu_top/FMul_stages3.sv
+  rtgpu_top/FMul_stages5.sv
   rtgpu_top/FDiv_stages14.sv
   rtgpu_top/FSqrt_stages13.sv
   rtgpu_top/IToF_stages2.sv
   rtgpu_top/FToI_stages2.sv
   rtgpu_top/FCmp_stages0.sv
   rtgpu_top/IntDivider.sv
-  rtgpu_top/RtCore_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2.sv
-  rtgpu_top/RtCoreTile_fadd3_fdiv14_fmul3_fsqrt13_ftoi2_itof2.sv
-  rtgpu_top/IcCore_fadd3_fdiv14_fmul3_memory2.sv
+  rtgpu_top/RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
+  rtgpu_top/RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
+  rtgpu_top/IcCore_fadd3_fdiv14_fmul5_memory2.sv
   rtgpu_top/TriangleMemory_triangles512_vertices2048.sv
-  rtgpu_top/IcSystem_fadd3_fdiv14_fmul3_triangles512_vertices2048.sv
+  rtgpu_top/IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048.sv
   rtgpu_top/rtgpu_top.sv
 } {
   read_verilog -sv [file join $root $f]

@@ -7,13 +7,15 @@ import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed } from '../../designs/gpuBench.ts';
+import { measureBvhTests } from '../../designs/bvhBench.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
   --design NAME  design to measure (default: bench and the small block fifo, then the library
                  flow time, the RT core CPI on an integer and a float kernel, the IC core's
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
-                 three simulators and a 64x48 shade frame)
+                 three simulators, a 64x48 shade frame, and the BVH traversal's tests per
+                 primary ray of the bunny in the Cornell box)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
@@ -47,6 +49,8 @@ export const benchCommand = {
       Object.assign(metrics, measureCoreCpi());
       log('measuring IC core throughput …');
       Object.assign(metrics, measureIcThroughput());
+      log('measuring BVH traversal tests per ray (bunny in the Cornell box, 64x48 primary rays) …');
+      Object.assign(metrics, measureBvhTests());
       log('measuring the whole GPU (rtgpu_top) …');
       Object.assign(metrics, await measureGpuSpeed(log));
       log('rendering the built-in scene at 64x48 with shade …');

@@ -1,6 +1,6 @@
 // The ISA simulator's machine: runs N pixels as 32-thread patches over shared memories and a scene.
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { castRay, type Vec4 } from '../rayCaster.ts';
+import { castRay, type TriangleTestFn, type Vec4 } from '../rayCaster.ts';
 import type { Scene } from '../scene.ts';
 import { Memory } from './memory.ts';
 import { Thread, type Retired, type Tracer } from './thread.ts';
@@ -13,6 +13,8 @@ export interface MachineOptions {
   /** Constant memory contents from 0x20000000 (at most 8192 words; the rest reads zero). */
   readonly constants?: Uint32Array;
   readonly scene: Scene;
+  /** The ray–triangle test `trace` uses (default testTriangle, Möller–Trumbore; testTriangleWatertight for the watertight IC cores). */
+  readonly triangleTest?: TriangleTestFn;
   /** Instructions one thread may retire before the run is abandoned. */
   readonly maxInstructions?: number;
   /** Called for every retired instruction (and the fault-ending fetch) of every thread. */
@@ -57,7 +59,7 @@ export class Machine {
 
   constructor(private readonly opts: MachineOptions) {
     this.memory = new Memory(opts.program, opts.constants);
-    this.tracer = (o, d) => castRay(opts.scene, o, d);
+    this.tracer = (o, d) => castRay(opts.scene, o, d, opts.triangleTest);
     this.limit = opts.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   }
 

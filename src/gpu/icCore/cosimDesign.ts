@@ -1,43 +1,68 @@
-// The IC system (core + triangle memory) as a co-simulation design: a random scene loaded through the
+// The IC system (core + triangle memory) as co-simulation designs: a random scene loaded through the
 // image port, then random rays whenever the core takes them (two in flight); the golden model rebuilds
-// the scene from the loaded words and checks every answer against the caster (`rtgpu cosim ic_core`).
+// the scene from the loaded words and checks every answer against the caster (`rtgpu cosim ic_core`,
+// and `ic_core_watertight` with the watertight test, closed meshes and rays at their shared edges).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
 import type { Rng } from '../../hdl/cosim/rng.ts';
-import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
+import { castRay, testTriangle, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';
 import { IcSystem, type IcSystemParams } from './icSystem.ts';
-import { randomIcScene, randomRay } from './rays.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, type Ray } from './rays.ts';
 import { packWords, unpackWords } from '../words.ts';
 
 /** Small memories so that scenes load quickly; the latencies are the defaults. */
 export const icCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 32, vertices: 96 };
 
+/** The watertight test, with room for the 80-triangle icosphere. */
+export const icWatertightCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 96, vertices: 96, triangleTest: 'watertight' };
+
+/** A run's scene (drawn on the first cycle) and how it draws each ray offered. */
+interface Plan {
+  readonly scene: Scene;
+  readonly ray: (rng: Rng) => Ray;
+}
+
+/** ic_core: a few tricky triangles or up to the memory's capacity of random ones; random rays. */
+function icPlan(rng: Rng): Plan {
+  const scene = randomIcScene(rng, rng.int(3) === 0 ? 0 : 1 + rng.int(icCosimParams.triangles));
+  return { scene, ray: (r) => randomRay(r, scene) };
+}
+
+/** ic_core_watertight: half the runs a closed mesh, most rays from inside exactly at its vertices and edges; half as ic_core. */
+function watertightPlan(rng: Rng): Plan {
+  if (rng.int(2) !== 0) return icPlan(rng);
+  const scene = randomClosedMesh(rng);
+  return { scene, ray: (r) => (r.int(4) === 0 ? randomRay(r, scene) : closedMeshRay(r, scene)) };
+}
 
 /**
  * The plan of inputs, built from the run's random generator on the first cycle: reset, a scene, then a
  * random ray offered most cycles (the core takes one whenever `ready`; the golden model follows it).
  */
-function planner() {
+function planner(draw: (rng: Rng) => Plan) {
   let rows: Record<string, bigint>[] = [];
-  let scene: Scene | undefined;
+  let plan: Plan | undefined;
   return (cycle: number, rng: Rng): Record<string, bigint> => {
     if (cycle === 0) {
       rows = [{ rst_n: 0n }, { rst_n: 0n }];
-      scene = randomIcScene(rng, rng.int(3) === 0 ? 0 : 1 + rng.int(icCosimParams.triangles));
+      plan = draw(rng);
+      const scene = plan.scene;
       rows.push({ load_start: 1n });
       for (const w of sceneToImage(scene)) rows.push({ load_valid: 1n, load_data: BigInt(w) });
       rows.push({});
     }
     while (rows.length <= cycle) {
-      const r = randomRay(rng, scene!);
+      const r = plan!.ray(rng);
       rows.push(rng.int(3) === 0 ? {} : { ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(rng.int(32)) });
     }
     return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
   };
 }
 
-function golden(): GoldenModel {
+/** `inFlight`: the most rays accepted and not yet answered (two slots, and the watertight intake). */
+function golden(test: TriangleTestFn, inFlight: number): GoldenModel {
   let words: number[] = [];
   let scene: Scene = { vertices: new Uint32Array(0), triangles: new Uint32Array(0) };
   // Accepted rays in order: answers come back in the order the rays went in.
@@ -50,7 +75,7 @@ function golden(): GoldenModel {
         const ray = pending.shift();
         if (!ray) msg = 'done without a ray in flight';
         else {
-          const want = castRay(scene, ray.origin, ray.direction);
+          const want = castRay(scene, ray.origin, ray.direction, test);
           const hit = unpackWords(outs.hit_info!, 4);
           const normal = [...unpackWords(outs.hit_normal!, 3), 0];
           if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.done_thread) !== ray.thread)
@@ -59,7 +84,7 @@ function golden(): GoldenModel {
       }
       if (ins.rst_n === 0n) pending = [];
       else if (ins.ray_start === 1n && outs.ready === 1n) {
-        if (pending.length >= 2) msg ??= 'a third ray was accepted while two were in flight';
+        if (pending.length >= inFlight) msg ??= `a ray was accepted while ${inFlight} were in flight`;
         pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
       }
       if (ins.load_start === 1n) words = [];
@@ -81,6 +106,14 @@ export const icCoreCosimDesign: CosimDesign = {
   name: 'ic_core',
   description: 'IC core + triangle memory: a random scene through the image port, then random rays (golden: the ray caster)',
   elaborate: () => elaborate(IcSystem, icCosimParams).design,
-  stimulus: planner(),
-  golden,
+  stimulus: planner(icPlan),
+  golden: () => golden(testTriangle, 2),
+};
+
+export const icCoreWatertightCosimDesign: CosimDesign = {
+  name: 'ic_core_watertight',
+  description: 'IC core with the watertight triangle test + triangle memory: closed meshes and rays at their shared vertices and edges, or as ic_core (golden: the watertight caster)',
+  elaborate: () => elaborate(IcSystem, icWatertightCosimParams).design,
+  stimulus: planner(watertightPlan),
+  golden: () => golden(testTriangleWatertight, 3),
 };

@@ -1,11 +1,12 @@
-// The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle
-// entering the Möller–Trumbore pipeline every cycle, two rays in flight (the next one sweeps while the
-// last drains), the closest hit kept per ray (docs/intersection.md).
+// The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
+// (Möller–Trumbore, or the watertight option) every cycle, two rays in flight, the closest hit kept per ray (docs/intersection.md).
+import { isWatertight, rayIntake, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/float/index.ts';
+import { gpuFloatLatencies } from '../floatLatencies.ts';
 
-/** Latencies of the float units the pipeline is built from. */
-export interface IcCoreParams {
+/** Latencies of the float units the pipeline is built from, and the triangle test (default Möller–Trumbore). */
+export interface IcCoreParams extends TriangleTestOption {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
@@ -13,10 +14,10 @@ export interface IcCoreParams {
   readonly memory: number;
 }
 
-export const defaultIcCoreParams: IcCoreParams = { fadd: 3, fmul: 3, fdiv: 14, memory: 2 };
+export const defaultIcCoreParams: IcCoreParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, memory: 2 };
 
 /** Cycles from a triangle entering the pipeline to its test result reaching the closest-hit register. */
-export const icPipelineDepth = (p: IcCoreParams): number => 5 * p.fadd + 3 * p.fmul + p.fdiv;
+export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : 5 * p.fadd + 3 * p.fmul + p.fdiv);
 
 const ONE = 0x3f800000;
 const SIGN = 0x80000000;
@@ -111,10 +112,10 @@ export const IcCore = defineModule(
     tri_resp_not_valid: input(Bool),
   }),
   (m, io, p) => {
-    for (const [k, v] of Object.entries(p)) if (!Number.isInteger(v) || v < 0 || v > 40) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);
+    for (const [k, v] of Object.entries(p)) if (k !== 'triangleTest' && (!Number.isInteger(v) || v < 0 || v > 40)) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);
     const f = new FloatOps(m, p);
     const depth = icPipelineDepth(p);
-
+    const rayIn = rayIntake(m, io, p); // the ray as the core proper takes it: from the ports, or through the watertight intake
     // ------------------------------------------------------------------ rays: two slots, used in turn
     // A ray holds its slot from acceptance to its answer; the next ray may sweep while it drains.
     const slotRegs = [0, 1].map((k) => ({
@@ -133,10 +134,10 @@ export const IcCore = defineModule(
     const sweepSlot = m.reg(Bool, { reset: 0 });
     const nextId = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0 });
     const ready = sweeping.not().and(mux(nextSlot, slotRegs[1]!.busy, slotRegs[0]!.busy).not());
-    const accept = io.ray_start.and(ready);
+    const accept = rayIn.start.and(ready);
     const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
     const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
-    const rayValid = [...split3(io.ray_origin), ...split3(io.ray_direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(io.ray_direction).map(isZero).reduce((a, b) => a.and(b)).not());
+    const rayValid = [...split3(rayIn.origin), ...split3(rayIn.direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(rayIn.direction).map(isZero).reduce((a, b) => a.and(b)).not());
 
     // ------------------------------------------------------------------ the sweep: one request per cycle
     io.tri_req_valid.set(sweeping);
@@ -169,73 +170,73 @@ export const IcCore = defineModule(
     // The slot of the data at each stage selects the ray's origin and direction there.
     const slotAt = (cycles: number) => delayBool(m, slotIn, cycles, `slot_at${cycles}`);
     const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
-    const atS1 = rayOf(slotIn);
-    const atS2 = rayOf(slotAt(p.fadd));
-    const atS4 = rayOf(slotAt(2 * p.fadd + p.fmul));
-    // S1 (add): edges and the origin relative to v0.
-    const e1 = f.sub3(v1, v0);
-    const e2 = f.sub3(v2, v0);
-    const s = f.sub3(atS1.o, v0);
-    // S2 (mul), S3 (add): p = cross(d, e2), q = cross(s, e1), and the normal cross(e1, e2).
-    const p3 = f.crossDifferences(f.crossProducts(atS2.d, e2));
-    const q3 = f.crossDifferences(f.crossProducts(s, e1));
-    const normal3 = f.crossDifferences(f.crossProducts(e1, e2));
-    // S4 (mul), S5 and S6 (add): dot products, summed (x + y) + z.
-    const lag = p.fmul + p.fadd;
-    const late = (v: Vec3, name: string): Vec3 => [0, 1, 2].map((i) => delay(m, v[i]!, lag, `${name}${'xyz'[i]}`)) as unknown as Vec3;
-    const e1L = late(e1, 'e1');
-    const e2L = late(e2, 'e2');
-    const sL = late(s, 's');
-    const dot = (a: Vec3, b: Vec3, name: string) => {
-      const x = f.products3(a, b);
-      return f.add(f.add(x[0], x[1]), delay(m, x[2], p.fadd, `${name}_z`));
+    // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
+    const mollerTrumbore = () => {
+      const atS1 = rayOf(slotIn);
+      const atS2 = rayOf(slotAt(p.fadd));
+      const atS4 = rayOf(slotAt(2 * p.fadd + p.fmul));
+      // S1 (add): edges and the origin relative to v0.
+      const e1 = f.sub3(v1, v0);
+      const e2 = f.sub3(v2, v0);
+      const s = f.sub3(atS1.o, v0);
+      // S2 (mul), S3 (add): p = cross(d, e2), q = cross(s, e1), and the normal cross(e1, e2).
+      const p3 = f.crossDifferences(f.crossProducts(atS2.d, e2));
+      const q3 = f.crossDifferences(f.crossProducts(s, e1));
+      const normal3 = f.crossDifferences(f.crossProducts(e1, e2));
+      // S4 (mul), S5 and S6 (add): dot products, summed (x + y) + z.
+      const lag = p.fmul + p.fadd;
+      const late = (v: Vec3, name: string): Vec3 => [0, 1, 2].map((i) => delay(m, v[i]!, lag, `${name}${'xyz'[i]}`)) as unknown as Vec3;
+      const e1L = late(e1, 'e1');
+      const e2L = late(e2, 'e2');
+      const sL = late(s, 's');
+      const dot = (a: Vec3, b: Vec3, name: string) => {
+        const x = f.products3(a, b);
+        return f.add(f.add(x[0], x[1]), delay(m, x[2], p.fadd, `${name}_z`));
+      };
+      const det = dot(e1L, p3, 'det');
+      const uNum = dot(sL, p3, 'u');
+      const vNum = dot(atS4.d, q3, 'v');
+      const tNum = dot(e2L, q3, 't');
+      // S7 (div), S8 (mul), S9 (add): u, v, t and u + v.
+      const inv = f.div(lit(ONE, 32), det);
+      const u = f.mul(delay(m, uNum, p.fdiv, 'u_num'), inv);
+      const v = f.mul(delay(m, vNum, p.fdiv, 'v_num'), inv);
+      const t = f.mul(delay(m, tNum, p.fdiv, 't_num'), inv);
+      const uv = f.add(u, v);
+      const detL = delay(m, det, p.fdiv + p.fmul + p.fadd, 'det');
+      return { kind: 'moller-trumbore', uv, det: detL, u: delay(m, u, p.fadd, 'u'), v: delay(m, v, p.fadd, 'v'), t: delay(m, t, p.fadd, 't'), normal: delay(m, join3(normal3), depth - (2 * p.fadd + p.fmul), 'normal') } as const;
     };
-    const det = dot(e1L, p3, 'det');
-    const uNum = dot(sL, p3, 'u');
-    const vNum = dot(atS4.d, q3, 'v');
-    const tNum = dot(e2L, q3, 't');
-    // S7 (div), S8 (mul), S9 (add): u, v, t and u + v.
-    const inv = f.div(lit(ONE, 32), det);
-    const u = f.mul(delay(m, uNum, p.fdiv, 'u_num'), inv);
-    const v = f.mul(delay(m, vNum, p.fdiv, 'v_num'), inv);
-    const t = f.mul(delay(m, tNum, p.fdiv, 't_num'), inv);
-    const uv = f.add(u, v);
-    const detL = delay(m, det, p.fdiv + p.fmul + p.fadd, 'det');
-    const uL = delay(m, u, p.fadd, 'u');
-    const vL = delay(m, v, p.fadd, 'v');
-    const tL = delay(m, t, p.fadd, 't');
-    const normalL = delay(m, join3(normal3), depth - (2 * p.fadd + p.fmul), 'normal');
+    const test = p.triangleTest === 'watertight' ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], slotAt, originOf: (slot) => split3(bySlot(slot, (r) => r.origin)), accept, slot: nextSlot, intake: rayIn }) : mollerTrumbore();
     // Valid bit, end token, slot and shader travel alongside.
     const testValid = delayBool(m, entering, depth, 'test_valid');
     const testEnd = delayBool(m, endToken, depth, 'test_end');
     const testSlot = slotAt(depth);
     const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
-
-    // S10 (combinational): the decision and the slot's closest hit (on equal t the earlier triangle stays).
+    // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
     const zero = lit(0, 32);
     const flagOf = f.compare;
     const geZero = (x: UIntValue) => flagOf(x, zero).eq(0b10).or(flagOf(x, zero).eq(0b00));
-    const uvFlag = flagOf(uv, lit(ONE, 32));
-    const hit = testValid
-      .and(flagOf(detL, zero).ne(0b00))
-      .and(geZero(uL))
-      .and(geZero(vL))
+    const uvFlag = test.kind === 'moller-trumbore' ? flagOf(test.uv, lit(ONE, 32)) : undefined;
+    let hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid;
+    if (test.kind === 'moller-trumbore' && uvFlag) hit = hit.and(flagOf(test.det, zero).ne(0b00))
+      .and(geZero(test.u))
+      .and(geZero(test.v))
       .and(uvFlag.eq(0b11).or(uvFlag.eq(0b00)))
-      .and(flagOf(tL, zero).eq(0b10));
-    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(flagOf(tL, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
+      .and(flagOf(test.t, zero).eq(0b10));
+    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(flagOf(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
     slotRegs.forEach((r, k) => {
       const mine = k === 1 ? testSlot : testSlot.not();
       m.when(accept.and(k === 1 ? nextSlot : nextSlot.not()), () => {
         r.busy.set(true);
-        r.origin.set(io.ray_origin);
-        r.direction.set(io.ray_direction);
-        r.thread.set(io.ray_thread);
+        r.origin.set(rayIn.origin);
+        r.direction.set(rayIn.direction);
+        r.thread.set(rayIn.thread);
         r.haveBest.set(false);
       }).elsewhen(hit.and(mine).and(closer), () => {
         r.haveBest.set(true);
-        r.bestT.set(tL);
+        r.bestT.set(test.t);
         r.bestShader.set(testShader);
-        r.bestNormal.set(normalL);
+        r.bestNormal.set(test.normal);
       });
     });
 
@@ -252,7 +253,7 @@ export const IcCore = defineModule(
     io.hit_info.set(mux(have, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
     io.hit_normal.set(mux(have, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
     slotRegs.forEach((r, k) => m.when(done.and(k === 1 ? doneSlot : doneSlot.not()), () => r.busy.set(false)));
-    io.ready.set(ready);
+    io.ready.set(rayIn.portReady(ready));
 
     // ------------------------------------------------------------------ counters
     const rays = m.reg(UInt(32), { reset: 0 });
@@ -266,3 +267,6 @@ export const IcCore = defineModule(
     io.busy_cycles.set(busy);
   },
 );
+
+/** Cycles from a ray's acceptance to the first cycle the core proper can take it: 0, or the watertight intake's (watertightTest.ts). */
+export const icIntakeCycles = (p: IcCoreParams): number => (isWatertight(p) ? watertightIntakeCycles(p) : 0);

@@ -1,12 +1,13 @@
-// One IC core with its own triangle memory (seed 9.5: one triangle memory per IC core): the unit the
-// golden caster checks, loaded through the memory controller's image port.
+// One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
+import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { IcCore, rayPorts } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
+import { gpuFloatLatencies } from '../floatLatencies.ts';
 
-/** Flat, so module names read `IcSystem_fadd3_…_triangles512_vertices2048`. */
-export interface IcSystemParams {
+/** Flat, so module names read `IcSystem_fadd3_…_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
+export interface IcSystemParams extends TriangleTestOption {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
@@ -14,7 +15,7 @@ export interface IcSystemParams {
   readonly vertices: number;
 }
 
-export const defaultIcSystemParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 512, vertices: 2048 };
+export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, triangles: 512, vertices: 2048 };
 
 export const IcSystem = defineModule(
   'IcSystem',
@@ -27,7 +28,7 @@ export const IcSystem = defineModule(
     ...rayPorts(),
   }),
   (m, io, p) => {
-    const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY }, { name: 'core' });
+    const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) }, { name: 'core' });
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
     io.load_error.set(mem.io.load_error);
@@ -46,3 +47,5 @@ export const IcSystem = defineModule(
     core.io.tri_resp_shader.set(mem.io.resp_shader);
   },
 );
+
+export { triangleTestParam, type TriangleTestKind } from './watertightTest.ts';

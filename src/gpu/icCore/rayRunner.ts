@@ -1,26 +1,34 @@
 // Runs many rays through one IC system (core + triangle memory) as a precomputed vector run: the scene
-// is loaded through the image port, then each ray starts as soon as the previous answer is out. The
-// answer is expected exactly when the documented timing says; results are checked against the caster.
+// is loaded through the image port, then each ray starts as soon as the core takes it. The answer is
+// expected exactly when the documented timing says; results are checked against the caster (with the
+// system's triangle test).
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { topModule } from '../../hdl/ir/netlist.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { castRay, rayIsValid } from '../../golden/rayCaster.ts';
+import { castRay, rayIsValid, testTriangle } from '../../golden/rayCaster.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { sceneToImage, triangleCount, type Scene } from '../../golden/scene.ts';
 import { TRIANGLE_MEMORY_LATENCY } from '../memory/triangleMemory.ts';
-import { icPipelineDepth, type IcCoreParams } from './icCore.ts';
+import { icIntakeCycles, icPipelineDepth, type IcCoreParams } from './icCore.ts';
 import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem.ts';
 import type { Ray } from './rays.ts';
+import { isWatertight, triangleTestParam } from './watertightTest.ts';
 
-const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY });
+const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) });
 
-/** Cycles from a ray's acceptance to its `done`: a sweep of n triangles, the drain and the hit point. */
-export function icRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
+/** Cycles from the core proper taking a ray to its `done`: a sweep of n triangles, the drain and the hit point. */
+function coreRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
   const c = coreParams(p);
   const tail = icPipelineDepth(c) + c.fmul + c.fadd;
   return valid ? 1 + n + c.memory + tail : tail;
 }
 
-/** Cycles after a ray's acceptance before the next ray can be accepted (its sweep, ended by the first id past the last). */
+/** Cycles from a ray's acceptance by an idle core to its `done`: the watertight intake's, if any, then the core proper's. */
+export function icRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
+  return icIntakeCycles(coreParams(p)) + coreRayCycles(p, n, valid);
+}
+
+/** Cycles after the core proper takes a ray before it can take the next (its sweep, ended by the first id past the last). */
 export function icSweepCycles(p: IcSystemParams, n: number, valid: boolean): number {
   return valid ? n + coreParams(p).memory + 2 : 1;
 }
@@ -57,16 +65,23 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   }
   const image = sceneToImage(scene);
   const n = triangleCount(scene);
-  // Rays go in as early as the core takes them: after the previous sweep, into a free slot (slots
-  // alternate, so the ray two back must have been answered).
+  // Rays go in as early as the core takes them. The core proper takes a ray after the previous sweep,
+  // into a free slot (slots alternate, so the ray two back must have been answered). With the
+  // watertight intake in front, a ray enters the intake the cycle after the core took the previous
+  // one, and the core takes it `intake` cycles later at the earliest.
   const loadCycles = 2 + 1 + image.length + 1;
+  const intake = icIntakeCycles(coreParams(p));
   const starts: number[] = [];
+  const takes: number[] = [];
   const dones: number[] = [];
   rays.forEach((r, i) => {
-    let at = i === 0 ? loadCycles : starts[i - 1]! + icSweepCycles(p, n, valid(rays[i - 1]!));
-    if (i >= 2) at = Math.max(at, dones[i - 2]! + 1);
+    const coreFree = i === 0 ? loadCycles : takes[i - 1]! + icSweepCycles(p, n, valid(rays[i - 1]!));
+    const slotFree = i >= 2 ? dones[i - 2]! + 1 : 0;
+    const at = i === 0 ? loadCycles : intake > 0 ? takes[i - 1]! + 1 : Math.max(coreFree, slotFree);
+    const take = Math.max(at + intake, coreFree, slotFree);
     starts.push(at);
-    dones.push(at + icRayCycles(p, n, valid(r)));
+    takes.push(take);
+    dones.push(take + coreRayCycles(p, n, valid(r)));
   });
   const cycles = (dones.length ? Math.max(...dones) : loadCycles) + 2;
   const stim = new Uint32Array(cycles * rowWords);
@@ -93,7 +108,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     const doneAt = dones[i]!;
     const row = result.subarray(doneAt * outRow, (doneAt + 1) * outRow);
     const r = rays[i]!;
-    const want = castRay(scene, r.origin, r.direction);
+    const want = castRay(scene, r.origin, r.direction, isWatertight(p) ? testTriangleWatertight : testTriangle);
     const got = { hit: Array.from(row.subarray(1, 5)), normal: [...Array.from(row.subarray(5, 8)), 0], thread: row[8]! };
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);

@@ -1,10 +1,12 @@
 // Random rays and scenes for checking IC cores (verification code, not hardware): rays aimed at
-// triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones.
+// triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones; closed
+// meshes with rays from inside exactly through their shared vertices and edges.
 import type { Rng } from '../../hdl/cosim/rng.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { fromNumber, toNumber } from '../../golden/float32.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';
 import { generateScene } from '../../isa/randomProgram.ts';
+import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../golden/closedMeshes.ts';
 
 const bits = fromNumber;
 const value = toNumber;
@@ -79,4 +81,22 @@ export function randomRay(rng: Rng, scene: Scene): Ray {
       break;
   }
   return { origin: origin as unknown as Vec3, direction: direction as unknown as Vec3 };
+}
+
+/** A closed mesh: the tetrahedron, the cube or the 80-triangle icosphere (closedMeshes.ts). */
+export function randomClosedMesh(rng: Rng): Scene {
+  return [tetrahedron, cube, () => icosphere(1)][rng.int(3)]!();
+}
+
+/**
+ * A ray from a grid point near the centre (inside each of the closed meshes) exactly through a vertex,
+ * an edge midpoint or a point k/512 along an edge of `scene`: where a ray can slip between triangles.
+ */
+export function closedMeshRay(rng: Rng, scene: Scene): Ray {
+  const origin = [0, 1, 2].map(() => Math.round((rng() - 0.5) * 128) / 256);
+  const edges = meshEdges(scene);
+  const [a, b] = edges[rng.int(edges.length)]!;
+  const kind = rng.int(3);
+  const target = kind === 0 ? vertexValue(scene, a) : edgePoint(scene, a, b, kind === 1 ? 0.5 : (1 + rng.int(511)) / 512);
+  return rayThrough(origin, target);
 }

@@ -2,7 +2,7 @@
 // cores' ports, each serving a different thread, never compete for a bank; a port reaches only the
 // memory of the thread it names.
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { clog2 } from '../../hdl/lib/index.ts';
+import { clog2, selectByIndex } from '../../hdl/lib/index.ts';
 
 export interface UnifiedMainMemoryParams {
   /** Requesters (1 to 4): the RT cores; the memory controller borrows port 0 between patches. */
@@ -72,12 +72,9 @@ export const UnifiedMainMemory = defineModule(
     ports.forEach((i) => {
       const threadQ = m.regNext(io.thread.at(i), { name: `thread_q${i}` });
       const firstQ = m.regNext(io.addr.at(i).bits(1, 0), { name: `first_q${i}` });
-      const bankWord = (k: number) => groupData.slice(1).reduce<UIntValue>((acc, g, t) => mux(threadQ.eq(t + 1), g[k]!, acc), groupData[0]![k]!);
-      const words = [0, 1, 2, 3].map(bankWord);
-      const laneWord = (j: number) => {
-        const bankIndex = lit(j, 2).add(firstQ);
-        return [1, 2, 3].reduce<UIntValue>((acc, k) => mux(bankIndex.eq(k), words[k]!, acc), words[0]!);
-      };
+      // Balanced trees: the 32-way thread select is this path's depth (a priority chain was 9 LUT levels).
+      const words = [0, 1, 2, 3].map((k) => selectByIndex(threadQ, groupData.map((g) => g[k]!)));
+      const laneWord = (j: number) => selectByIndex(lit(j, 2).add(firstQ), words);
       io.data_read.at(i).set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
       // Each request is answered once: a requester that holds its request through `done` is not answered twice.
       const done = m.reg(Bool, { reset: 0, name: `done${i}` });

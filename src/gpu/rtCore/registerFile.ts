@@ -1,23 +1,12 @@
 // A register file in flip-flops: register 0 reads as zero, asynchronous reads, a pipeline write port,
 // a kernel-mode write port for the patch dispatcher, and a clear that zeroes every register at once.
 import { Bool, UInt, Vec, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
-import { clog2 } from '../../hdl/lib/index.ts';
+import { clog2, selectByIndex } from '../../hdl/lib/index.ts';
 
 export interface RegisterFileParams {
   readonly count: number;
   readonly width: number;
   readonly readPorts: number;
-}
-
-/** A balanced multiplexer tree over `values`, selected by the bits of `index`. */
-export function selectByIndex(index: UIntValue, values: readonly UIntValue[]): UIntValue {
-  let items: UIntValue[] = [...values];
-  for (let b = 0; items.length > 1; b++) {
-    const next: UIntValue[] = [];
-    for (let i = 0; i < items.length; i += 2) next.push(i + 1 < items.length ? mux(index.bit(b), items[i + 1]!, items[i]!) : items[i]!);
-    items = next;
-  }
-  return items[0]!;
 }
 
 export const RegisterFile = defineModule(

@@ -7,6 +7,7 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { decode } from './decode.ts';
 import { INT_DIVIDER_LATENCY, IntDivider } from './intDivider.ts';
 import { RegisterFile } from './registerFile.ts';
+import { gpuFloatLatencies } from '../floatLatencies.ts';
 
 /** Pipeline registers of each float unit (its latency in cycles); flat, so module names read `RtCore_fadd3_…`. */
 export interface RtCoreParams {
@@ -18,7 +19,7 @@ export interface RtCoreParams {
   readonly ftoi: number;
 }
 
-export const defaultRtCoreParams: RtCoreParams = { fadd: 3, fmul: 3, fdiv: 14, fsqrt: 13, itof: 2, ftoi: 2 };
+export const defaultRtCoreParams: RtCoreParams = { ...gpuFloatLatencies };
 
 /** What a halting instruction does when it reaches WB. */
 const END = { none: 0, fin: 1, trace: 2, fault: 3 } as const;
@@ -226,8 +227,13 @@ export const RtCore = defineModule(
     const b = mux(x.inClass('immediate'), exImm, s2);
 
     // Float units: four lanes of add, multiply and divide; one square root, conversions, compare.
+    // Their operands are registered first: the forwarding network and a unit's first step would
+    // otherwise share one cycle (13 LUT levels). So a float result is ready `latency + 1` cycles
+    // into EX; the operands hold still while the instruction waits there.
+    const operand = (v: UIntValue, name: string) => m.regNext(v, { name });
+    const cycles = (unitLatency: number) => unitLatency + 1;
     const reducing = x.is('v_reduce');
-    const reduceSecond = exCycle.gt(p.fadd);
+    const reduceSecond = exCycle.gt(cycles(p.fadd));
     const reduceT0 = m.reg(UInt(32));
     const reduceT1 = m.reg(UInt(32));
     const scalarFloat = x.inClass('float');
@@ -237,19 +243,16 @@ export const RtCore = defineModule(
     const adders = lanes.map((i) => {
       const u = m.instance(FAdd, { stages: p.fadd }, { name: `fadd${i}` });
       u.io.in_valid.set(true);
-      if (i === 0) {
-        u.io.a.set(mux(reducing, mux(reduceSecond, reduceT0, laneOf(va, 0)), opA(0)));
-        u.io.b.set(mux(reducing, mux(reduceSecond, reduceT1, laneOf(va, 1)), flipSign(opB(0), x.sub)));
-      } else if (i === 1) {
-        u.io.a.set(mux(reducing, laneOf(va, 2), opA(1)));
-        u.io.b.set(mux(reducing, laneOf(va, 3), flipSign(opB(1), x.sub)));
-      } else {
-        u.io.a.set(opA(i));
-        u.io.b.set(flipSign(opB(i), x.sub));
-      }
+      const setOperands = (a: UIntValue, b: UIntValue) => {
+        u.io.a.set(operand(a, `fadd${i}_a`));
+        u.io.b.set(operand(b, `fadd${i}_b`));
+      };
+      if (i === 0) setOperands(mux(reducing, mux(reduceSecond, reduceT0, laneOf(va, 0)), opA(0)), mux(reducing, mux(reduceSecond, reduceT1, laneOf(va, 1)), flipSign(opB(0), x.sub)));
+      else if (i === 1) setOperands(mux(reducing, laneOf(va, 2), opA(1)), mux(reducing, laneOf(va, 3), flipSign(opB(1), x.sub)));
+      else setOperands(opA(i), flipSign(opB(i), x.sub));
       return u.io.result;
     });
-    m.when(reducing.and(ready).and(exCycle.eq(p.fadd)), () => {
+    m.when(reducing.and(ready).and(exCycle.eq(cycles(p.fadd))), () => {
       reduceT0.set(adders[0]!);
       reduceT1.set(adders[1]!);
     });
@@ -262,8 +265,8 @@ export const RtCore = defineModule(
       lanes.map((i) => {
         const u = m.instance(def, { stages }, { name: `${name}${i}` });
         u.io.in_valid.set(true);
-        u.io.a.set(isolate(use, opA(i)));
-        u.io.b.set(isolate(use, opB(i)));
+        u.io.a.set(operand(isolate(use, opA(i)), `${name}${i}_a`));
+        u.io.b.set(operand(isolate(use, opB(i)), `${name}${i}_b`));
         return u.io.result;
       });
     const multipliers = binaryUnit(FMul, p.fmul, 'fmul', floatClass.and(x.mul));
@@ -271,7 +274,7 @@ export const RtCore = defineModule(
     const unary = (def: typeof FSqrt | typeof IToF | typeof FToI, stages: number, name: string, use: BoolValue) => {
       const u = m.instance(def, { stages }, { name });
       u.io.in_valid.set(true);
-      u.io.a.set(isolate(use, a));
+      u.io.a.set(operand(isolate(use, a), `${name}_a`));
       return u.io.result;
     };
     const sqrt = unary(FSqrt, p.fsqrt, 'fsqrt', x.is('s_sqrt'));
@@ -293,11 +296,11 @@ export const RtCore = defineModule(
       lit(INT_DIVIDER_LATENCY, 6),
       mux(
         reducing,
-        lit(2 * p.fadd + 1, 6),
+        lit(2 * cycles(p.fadd) + 1, 6),
         mux(
           floatClass,
-          mux(x.mul, lit(p.fmul, 6), mux(x.div, lit(p.fdiv, 6), lit(p.fadd, 6))),
-          mux(x.is('s_sqrt'), lit(p.fsqrt, 6), mux(x.is('s_itof'), lit(p.itof, 6), mux(x.is('s_ftoi'), lit(p.ftoi, 6), lit(0, 6)))),
+          mux(x.mul, lit(cycles(p.fmul), 6), mux(x.div, lit(cycles(p.fdiv), 6), lit(cycles(p.fadd), 6))),
+          mux(x.is('s_sqrt'), lit(cycles(p.fsqrt), 6), mux(x.is('s_itof'), lit(cycles(p.itof), 6), mux(x.is('s_ftoi'), lit(cycles(p.ftoi), 6), lit(0, 6)))),
         ),
       ),
     );

@@ -5,7 +5,7 @@ import { defineModule, lit, mux } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
-import { IcSystem } from '../icCore/icSystem.ts';
+import { IcSystem, defaultIcSystemParams, triangleTestParam, type IcSystemParams } from '../icCore/icSystem.ts';
 import { MemoryController } from '../memoryController/memoryController.ts';
 import { hostPorts } from '../memoryController/hostPorts.ts';
 import { passThrough } from '../passThrough.ts';
@@ -16,7 +16,7 @@ import { defaultRtCoreParams } from '../rtCore/rtCore.ts';
 import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
 
 /** Flat, so the module reads `GpuTop_icCores2_rtCores4_…` (the RTL names the default `rtgpu_top`). */
-export interface GpuParams {
+export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
   /** RT cores, 1 to 4. */
   readonly rtCores: number;
   /** IC cores, 1 to 32. */
@@ -40,7 +40,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
   const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
   const tiles = rt.map((c) => m.instance(RtCoreTile, defaultRtCoreParams, { name: `rt_core${c}` }));
-  const ics = ic.map((k) => m.instance(IcSystem, { fadd: 3, fmul: 3, fdiv: 14, triangles: p.triangles, vertices: p.vertices }, { name: `ic_core${k}` }));
+  const ics = ic.map((k) => m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }));
 
   // Host interface.
   passThrough(hostPorts(), io, mc.io);

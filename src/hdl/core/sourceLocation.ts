@@ -6,6 +6,16 @@ import type { SourceLoc } from '../ir/netlist.ts';
 const coreDir = dirname(fileURLToPath(import.meta.url)) + sep;
 const hdlDir = dirname(coreDir.slice(0, -1)) + sep;
 const internalDirs = ['core', 'ir', 'elaborate'].map((d) => hdlDir + d + sep);
+// Helper files whose frames are skipped like the DSL's own (hideFromSourceLocations).
+const hiddenFiles = new Set<string>();
+
+/**
+ * Attribute what the calling file builds to its caller: for small helpers (a delay line, a mux tree)
+ * whose own line would name the same place for every use. Pass `import.meta.url`.
+ */
+export function hideFromSourceLocations(moduleUrl: string): void {
+  hiddenFiles.add(moduleUrl.startsWith('file://') ? fileURLToPath(moduleUrl) : moduleUrl);
+}
 
 const unknownLoc: SourceLoc = { file: '<unknown>', line: 0, col: 0 };
 
@@ -23,7 +33,7 @@ export function callerLocation(): SourceLoc {
     if (!m) continue;
     let file = m[1]!;
     if (file.startsWith('file://')) file = fileURLToPath(file);
-    if (internalDirs.some((d) => file.startsWith(d)) || file.startsWith('node:') || file.includes('/node_modules/')) continue;
+    if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:') || file.includes('/node_modules/')) continue;
     return { file, line: Number(m[2]), col: Number(m[3]) };
   }
   return unknownLoc;

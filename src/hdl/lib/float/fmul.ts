@@ -4,10 +4,13 @@ import { binaryPorts, denormalizeAndRound, normalizeSig, selectSpecial, unpack, 
 import { Pipeline, pick, type FloatUnitParams } from './pipeline.ts';
 
 /**
- * Steps and estimated delays: normalize subnormal inputs, partial products (24x12 each), sum of the
- * partial products, product normalization, denormalizing shift, round and pack.
+ * Steps and estimated delays (LUT levels on Xilinx 7 series): normalize subnormal inputs, partial
+ * products (24x12 each, in DSP blocks), sum of the partial products (a carry chain), product
+ * normalization, denormalizing shift, round and pack. The DSP step weighs as much as the heaviest
+ * LUT step, so from 5 stages on it has registers on both sides (a DSP block without them is slower
+ * than a 200 MHz cycle).
  */
-export const FMUL_STEPS = [3, 5, 3, 2, 3, 3] as const;
+export const FMUL_STEPS = [4, 4, 1, 2, 4, 4] as const;
 export const FMUL_NATURAL_STAGES = FMUL_STEPS.length;
 export const fmulLatency = (p: FloatUnitParams): number => p.stages;
 

@@ -9,5 +9,5 @@ export { FSqrt, FSQRT_NATURAL_STAGES, fsqrtLatency } from './fsqrt.ts';
 export { FCmp, FCMP_NATURAL_STAGES, fcmpLatency, compareFloats, FLAG_ZERO, FLAG_UNORDERED, FLAG_POSITIVE, FLAG_NEGATIVE } from './fcmp.ts';
 export { IToF, ITOF_NATURAL_STAGES, itofLatency } from './itof.ts';
 export { FToI, FTOI_NATURAL_STAGES, ftoiLatency, INT_MAX, INT_MIN } from './ftoi.ts';
-export { FMin, FMax, FMINMAX_NATURAL_STAGES, fminLatency, fmaxLatency } from './fminmax.ts';
+export { FMin, FMax, FMINMAX_NATURAL_STAGES, fminLatency, fmaxLatency, totalOrderLess } from './fminmax.ts';
 export { FAbs, FNeg, fabsLatency, fnegLatency } from './fsign.ts';

@@ -1,0 +1,7 @@
+FDiv_stages14.sv
+FAdd_stages3.sv
+FMul_stages3.sv
+FCmp_stages0.sv
+IcCore_fadd3_fdiv14_fmul3_memory2_triangleTest_watertight.sv
+TriangleMemory_triangles96_vertices96.sv
+IcSystem_0394d5dc.sv

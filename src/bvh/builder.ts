@@ -1,0 +1,243 @@
+// The BVH builder: a binned-SAH binary BVH over triangle centroids, collapsed into the 4-wide BVH of docs/bvh.md.
+import { fromNumber, toNumber } from '../golden/float32.ts';
+import type { Box } from '../golden/rayBox.ts';
+import type { Vec3 } from '../golden/rayCaster.ts';
+import { triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
+import { BVH_WIDTH, EMPTY_CHILD, STACK_DEPTH, bvhDepth, worstCaseStack, type Bvh4, type Bvh4Child, type Bvh4Node, type TriRange } from './bvh4.ts';
+
+export interface BuildOptions {
+  /** A node with at most this many triangles may become a leaf (default 4); larger ones are always split. */
+  readonly maxLeafTriangles?: number;
+  /** SAH bins per axis (default 16). */
+  readonly bins?: number;
+  /** Most levels of BVH4 nodes allowed (the root alone is 1); default: only the stack bound applies. */
+  readonly maxDepth?: number;
+}
+
+/** A scene or option the builder cannot use, or a tree the traversal stack could not hold. */
+export class BvhBuildError extends Error {
+  override name = 'BvhBuildError';
+}
+
+/**
+ * SAH costs of one node visit and one triangle test, in units of one test each: the metric the BVH
+ * is judged by (docs/bvh.md, `bvhTestsPerRay`) counts both alike.
+ */
+const NODE_COST = 1;
+const TRIANGLE_COST = 1;
+
+/** A node of the binary BVH: triangles order[start .. start + count − 1], their box as doubles (binary32 values). */
+interface Node2 {
+  readonly lo: Vec3;
+  readonly hi: Vec3;
+  readonly area: number;
+  readonly start: number;
+  readonly count: number;
+  readonly left?: Node2;
+  readonly right?: Node2;
+}
+
+/** The triangles as the build sees them: per triangle its box and centroid (box centre), and the order being built. */
+interface Prims {
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  readonly centre: Float64Array;
+  readonly order: Uint32Array;
+  readonly scratch: Uint32Array;
+  /** Per-bin triangle counts and boxes, and the right sides' costs, reused by every split search. */
+  readonly bins: { readonly counts: Int32Array; readonly blo: Float64Array; readonly bhi: Float64Array; readonly rightCost: Float64Array };
+}
+
+interface Split {
+  readonly axis: number;
+  /** Bins 0 .. plane go left. */
+  readonly plane: number;
+  /** Σ area · triangles over the two sides. */
+  readonly cost: number;
+}
+
+const surfaceArea = (lo: ArrayLike<number>, hi: ArrayLike<number>): number => {
+  const dx = hi[0]! - lo[0]!;
+  const dy = hi[1]! - lo[1]!;
+  const dz = hi[2]! - lo[2]!;
+  return 2 * (dx * dy + dy * dz + dz * dx);
+};
+
+/** Build the BVH4 of a scene. Deterministic: no randomness, every tie goes to the lower axis, bin or index. */
+export function buildBvh(scene: Scene, opts: BuildOptions = {}): Bvh4 {
+  const maxLeaf = integerOption('maxLeafTriangles', opts.maxLeafTriangles, 4, 1, 1 << 24);
+  const bins = integerOption('bins', opts.bins, 16, 2, 1024);
+  const maxDepth = opts.maxDepth === undefined ? undefined : integerOption('maxDepth', opts.maxDepth, 0, 1, 1 << 20);
+  const prims = primitives(scene, bins);
+  const n = prims.order.length;
+  const root = n === 0 ? undefined : buildNode(prims, 0, n, maxLeaf, bins);
+  const bvh = collapse(root, prims.order);
+  checkLimits(bvh, maxDepth);
+  return bvh;
+}
+
+function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  const v = value ?? fallback;
+  if (!Number.isInteger(v) || v < min || v > max) throw new BvhBuildError(`${name} must be a whole number from ${min} to ${max}, got ${v}`);
+  return v;
+}
+
+/** Per-triangle boxes from the exact binary32 vertex values; rejects bad indices and non-finite coordinates. */
+function primitives(scene: Scene, bins: number): Prims {
+  const n = triangleCount(scene);
+  const nv = vertexCount(scene);
+  const lo = new Float64Array(3 * n).fill(Infinity);
+  const hi = new Float64Array(3 * n).fill(-Infinity);
+  const centre = new Float64Array(3 * n);
+  for (let t = 0; t < n; t++) {
+    for (let k = 0; k < 3; k++) {
+      const v = scene.triangles[4 * t + k]!;
+      if (v >= nv) throw new BvhBuildError(`triangle ${t} names vertex ${v}, but the scene has ${nv} vertices`);
+      for (let a = 0; a < 3; a++) {
+        const x = toNumber(scene.vertices[3 * v + a]!);
+        if (!Number.isFinite(x)) throw new BvhBuildError(`triangle ${t}: vertex ${v} has a non-finite coordinate (${x})`);
+        lo[3 * t + a] = Math.min(lo[3 * t + a]!, x);
+        hi[3 * t + a] = Math.max(hi[3 * t + a]!, x);
+      }
+    }
+    for (let a = 0; a < 3; a++) centre[3 * t + a] = (lo[3 * t + a]! + hi[3 * t + a]!) / 2;
+  }
+  const order = new Uint32Array(n).map((_, i) => i);
+  const binArrays = { counts: new Int32Array(bins), blo: new Float64Array(3 * bins), bhi: new Float64Array(3 * bins), rightCost: new Float64Array(bins) };
+  return { lo, hi, centre, order, scratch: new Uint32Array(n), bins: binArrays };
+}
+
+/** Binary BVH over order[start .. start + count − 1]: SAH split, leaf when that is cheaper and small enough. */
+function buildNode(p: Prims, start: number, count: number, maxLeaf: number, bins: number): Node2 {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  const clo = [Infinity, Infinity, Infinity];
+  const chi = [-Infinity, -Infinity, -Infinity];
+  for (let i = start; i < start + count; i++) {
+    const t = 3 * p.order[i]!;
+    for (let a = 0; a < 3; a++) {
+      if (p.lo[t + a]! < lo[a]!) lo[a] = p.lo[t + a]!;
+      if (p.hi[t + a]! > hi[a]!) hi[a] = p.hi[t + a]!;
+      if (p.centre[t + a]! < clo[a]!) clo[a] = p.centre[t + a]!;
+      if (p.centre[t + a]! > chi[a]!) chi[a] = p.centre[t + a]!;
+    }
+  }
+  const box = { lo: lo as unknown as Vec3, hi: hi as unknown as Vec3, area: surfaceArea(lo, hi), start, count };
+  if (count === 1) return box;
+  const split = bestSplit(p, start, count, clo, chi, bins);
+  const leafCost = TRIANGLE_COST * count * box.area;
+  const splitCost = split === undefined ? Infinity : NODE_COST * box.area + TRIANGLE_COST * split.cost;
+  if (count <= maxLeaf && leafCost <= splitCost) return box;
+  // No usable plane (all centroids in one point): halve the range in index order.
+  const mid = split === undefined ? start + (count >> 1) : partition(p, start, count, split, clo, chi, bins);
+  return { ...box, left: buildNode(p, start, mid - start, maxLeaf, bins), right: buildNode(p, mid, start + count - mid, maxLeaf, bins) };
+}
+
+const binOf = (c: number, lo: number, hi: number, bins: number): number => Math.min(bins - 1, Math.floor((bins * (c - lo)) / (hi - lo)));
+
+/** The cheapest plane between bins over the three axes, both sides non-empty; undefined if there is none. */
+function bestSplit(p: Prims, start: number, count: number, clo: number[], chi: number[], bins: number): Split | undefined {
+  let best: Split | undefined;
+  for (let axis = 0; axis < 3; axis++) {
+    if (!(chi[axis]! > clo[axis]!)) continue;
+    const { counts, blo, bhi, rightCost } = p.bins;
+    counts.fill(0);
+    blo.fill(Infinity);
+    bhi.fill(-Infinity);
+    const [cl, ch] = [clo[axis]!, chi[axis]!];
+    for (let i = start; i < start + count; i++) {
+      const t = 3 * p.order[i]!;
+      const b = binOf(p.centre[t + axis]!, cl, ch, bins);
+      counts[b]!++;
+      for (let a = 0, at = 3 * b; a < 3; a++, at++) {
+        if (p.lo[t + a]! < blo[at]!) blo[at] = p.lo[t + a]!;
+        if (p.hi[t + a]! > bhi[at]!) bhi[at] = p.hi[t + a]!;
+      }
+    }
+    // Right side's area · count for planes after bin j, swept from the right.
+    const rlo = [Infinity, Infinity, Infinity];
+    const rhi = [-Infinity, -Infinity, -Infinity];
+    for (let j = bins - 1, n = 0; j > 0; j--) {
+      n += counts[j]!;
+      for (let a = 0; a < 3; a++) {
+        rlo[a] = Math.min(rlo[a]!, blo[3 * j + a]!);
+        rhi[a] = Math.max(rhi[a]!, bhi[3 * j + a]!);
+      }
+      rightCost[j - 1] = n === 0 ? NaN : n * surfaceArea(rlo, rhi);
+    }
+    const llo = [Infinity, Infinity, Infinity];
+    const lhi = [-Infinity, -Infinity, -Infinity];
+    for (let j = 0, n = 0; j < bins - 1; j++) {
+      n += counts[j]!;
+      for (let a = 0; a < 3; a++) {
+        llo[a] = Math.min(llo[a]!, blo[3 * j + a]!);
+        lhi[a] = Math.max(lhi[a]!, bhi[3 * j + a]!);
+      }
+      if (n === 0 || Number.isNaN(rightCost[j]!)) continue;
+      const cost = n * surfaceArea(llo, lhi) + rightCost[j]!;
+      if (best === undefined || cost < best.cost) best = { axis, plane: j, cost };
+    }
+  }
+  return best;
+}
+
+/** Stable partition of the range by the split; returns where the right side starts. */
+function partition(p: Prims, start: number, count: number, s: Split, clo: number[], chi: number[], bins: number): number {
+  let left = start;
+  let right = 0;
+  for (let i = start; i < start + count; i++) {
+    const t = p.order[i]!;
+    if (binOf(p.centre[3 * t + s.axis]!, clo[s.axis]!, chi[s.axis]!, bins) <= s.plane) p.order[left++] = t;
+    else p.scratch[right++] = t;
+  }
+  p.order.set(p.scratch.subarray(0, right), left);
+  return left;
+}
+
+const toBox = (n: Node2): Box => ({ min: n.lo.map(fromNumber) as unknown as Vec3, max: n.hi.map(fromNumber) as unknown as Vec3 });
+const isLeaf2 = (n: Node2): boolean => n.left === undefined;
+
+/**
+ * The BVH4: each node takes its binary node's two children, then repeatedly replaces the inner child of
+ * largest surface area (first slot on ties) by its two children, until it has four or only leaves.
+ * Nodes and TriRanges are numbered in depth-first order, root 0.
+ */
+function collapse(root: Node2 | undefined, order: Uint32Array): Bvh4 {
+  const nodes: Bvh4Node[] = [];
+  const triRanges: TriRange[] = [];
+  const leaf = (n: Node2): Bvh4Child => {
+    triRanges.push({ first: n.start, count: n.count });
+    return { kind: 'leaf', box: toBox(n), index: triRanges.length - 1 };
+  };
+  const node = (n2: Node2): number => {
+    const at = nodes.length;
+    nodes.push({ children: [] });
+    const kids = isLeaf2(n2) ? [n2] : [n2.left!, n2.right!];
+    while (kids.length < BVH_WIDTH) {
+      let pick = -1;
+      kids.forEach((k, i) => {
+        if (!isLeaf2(k) && (pick < 0 || k.area > kids[pick]!.area)) pick = i;
+      });
+      if (pick < 0) break;
+      kids.splice(pick, 1, kids[pick]!.left!, kids[pick]!.right!);
+    }
+    const children = kids.map((k): Bvh4Child => (isLeaf2(k) ? leaf(k) : { kind: 'node', box: toBox(k), index: node(k) }));
+    while (children.length < BVH_WIDTH) children.push(EMPTY_CHILD);
+    nodes[at] = { children };
+    return at;
+  };
+  if (root === undefined) nodes.push({ children: Array.from({ length: BVH_WIDTH }, () => EMPTY_CHILD) });
+  else node(root);
+  return { nodes, triRanges, perm: order };
+}
+
+/** The depth bound (if given) and the traversal stack bound. */
+function checkLimits(bvh: Bvh4, maxDepth: number | undefined): void {
+  const depth = bvhDepth(bvh);
+  if (maxDepth !== undefined && depth > maxDepth) throw new BvhBuildError(`the BVH has ${depth} levels of nodes, more than maxDepth ${maxDepth}`);
+  const stack = worstCaseStack(bvh);
+  if (stack > STACK_DEPTH)
+    throw new BvhBuildError(
+      `the BVH (${depth} levels) can need ${stack} traversal stack entries, the stack holds ${STACK_DEPTH}; the scene's triangles are spread too unevenly (sizes and distances over many orders of magnitude)`,
+    );
+}

@@ -1,0 +1,90 @@
+// The golden BVH traversal: the closest hit through a BVH4, step for step as the hardware traversal must do it (docs/bvh.md).
+import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from './float32.ts';
+import { childOrder, rayInverse, slabTest, type SlabResult } from './rayBox.ts';
+import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from './rayCaster.ts';
+import { triangleCount, type Scene } from './scene.ts';
+import { STACK_DEPTH, type Bvh4 } from '../bvh/bvh4.ts';
+
+export type { TriangleTestFn };
+
+export interface BvhCounters {
+  /** Nodes popped and tested (entries skipped by the tnear check are not counted). */
+  readonly nodeTests: number;
+  /** Ray–box slab tests: the non-empty children of the tested nodes. */
+  readonly boxTests: number;
+  readonly triangleTests: number;
+  /** The most entries the stack held at once. */
+  readonly maxStack: number;
+}
+
+export interface BvhTraceResult extends TraceResult {
+  readonly counters: BvhCounters;
+}
+
+export interface BvhCastOptions {
+  /** The ray–triangle test (default testTriangle, the Möller–Trumbore sequence of docs/intersection.md). */
+  readonly triangleTest?: TriangleTestFn;
+}
+
+/** A traversal stack entry: a node or a leaf (TriRange) with the entry distance of its box. */
+interface Entry {
+  readonly leaf: boolean;
+  readonly index: number;
+  readonly tnear: number;
+}
+
+/**
+ * Cast one ray through `bvh` over `scene`, which must be the reordered scene (reorderScene): triangle
+ * indices in the result are indices into it. The result equals castRay(scene, o, d) on every ray
+ * whose boxes and triangle tests are consistent (docs/bvh.md says when they can differ).
+ */
+export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhCastOptions = {}): BvhTraceResult {
+  if (triangleCount(scene) !== bvh.perm.length) throw new Error(`the BVH covers ${bvh.perm.length} triangles, the scene has ${triangleCount(scene)}`);
+  const counters = { nodeTests: 0, boxTests: 0, triangleTests: 0, maxStack: 0 };
+  if (!rayIsValid(o, d)) return { ...missResult(), counters };
+  const test = opts.triangleTest ?? testTriangle;
+  const inv = rayInverse(d);
+  const stack: Entry[] = [];
+  const push = (e: Entry): void => {
+    if (stack.length === STACK_DEPTH) throw new Error(`traversal stack overflow (${STACK_DEPTH} entries): the BVH is deeper than the builder allows`);
+    stack.push(e);
+    counters.maxStack = Math.max(counters.maxStack, stack.length);
+  };
+  let best: { index: number; test: TriangleTest } | undefined;
+  push({ leaf: false, index: 0, tnear: 0 });
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (best !== undefined && fcmp(e.tnear, best.test.t).flags === FLAG_POSITIVE) continue;
+    if (e.leaf) {
+      const range = bvh.triRanges[e.index]!;
+      for (let i = range.first; i < range.first + range.count; i++) {
+        counters.triangleTests++;
+        const r = test(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
+        if (r.hit && (best === undefined || closer(r.t, i, best.test.t, best.index))) best = { index: i, test: r };
+      }
+      continue;
+    }
+    counters.nodeTests++;
+    const limit = best === undefined ? POS_INF : best.test.t;
+    const children = bvh.nodes[e.index]!.children;
+    const results = children.map((c): SlabResult | undefined => {
+      if (c.kind === 'empty') return undefined;
+      counters.boxTests++;
+      return slabTest(o, inv, c.box, limit);
+    });
+    // Nearest first: push in reverse so the nearest child is popped next.
+    const order = childOrder(results);
+    for (let k = order.length - 1; k >= 0; k--) {
+      const slot = order[k]!;
+      push({ leaf: children[slot]!.kind === 'leaf', index: children[slot]!.index, tnear: results[slot]!.tnear });
+    }
+  }
+  const hit = best === undefined ? missResult() : hitResult(scene, o, d, best.index, best.test);
+  return { ...hit, counters };
+}
+
+/** Strictly nearer, or as near with a lower triangle index (the brute-force caster's order of preference). */
+function closer(t: number, index: number, bestT: number, bestIndex: number): boolean {
+  const flag = fcmp(t, bestT).flags;
+  return flag === FLAG_NEGATIVE || (flag === FLAG_ZERO && index < bestIndex);
+}

@@ -1,0 +1,47 @@
+// The ray–box unit as a co-simulation design: a random node most cycles (tricky boxes, rays and limits), rare resets; the golden slab test checks every result at the unit's latency (`rtgpu cosim ray_box4`).
+import { elaborate } from '../../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
+import type { Rng } from '../../hdl/cosim/rng.ts';
+import { RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
+import { answerFromOutputs, compareAnswers, describeNode, expectedAnswer, nodeFromInputs, nodeInputs, randomNode, type RayBoxAnswer, type RayBoxNode } from './rayBox4Vectors.ts';
+
+export const rayBox4CosimParams: RayBox4Params = defaultRayBox4Params;
+
+/** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */
+export const rayBox4Stimulus =
+  (p: RayBox4Params) =>
+  (cycle: number, rng: Rng): Record<string, bigint> => {
+    const rst_n = cycle < 2 || rng.int(2000) === 0 ? 0n : 1n;
+    const node = randomNode(rng, p.tagBits);
+    return { rst_n, ...nodeInputs(node), in_valid: rng.int(8) === 0 ? 0n : 1n };
+  };
+
+/** The node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by reset. */
+export function rayBox4Golden(p: RayBox4Params): GoldenModel {
+  const latency = rayBox4Latency(p);
+  type Slot = { node: RayBoxNode; want: RayBoxAnswer } | undefined;
+  let slots: Slot[] = new Array<Slot>(latency).fill(undefined);
+  return {
+    check(_cycle, ins, outs) {
+      const head = slots[latency - 1];
+      let msg: string | null = null;
+      if (outs.out_valid !== (head ? 1n : 0n)) msg = `out_valid is ${outs.out_valid}, expected ${head ? 1 : 0}`;
+      else if (head) {
+        const diff = compareAnswers(answerFromOutputs(outs), head.want);
+        if (diff) msg = `node ${describeNode(head.node)}: ${diff}`;
+      }
+      const node = ins.in_valid === 1n ? nodeFromInputs(ins) : undefined;
+      const incoming: Slot = node && { node, want: expectedAnswer(node) };
+      slots = ins.rst_n === 0n ? new Array<Slot>(latency).fill(undefined) : [incoming, ...slots.slice(0, latency - 1)];
+      return msg;
+    },
+  };
+}
+
+export const rayBox4CosimDesign: CosimDesign = {
+  name: 'ray_box4',
+  description: 'BVH4 ray–box unit: random nodes (boxes ahead, behind, beside, degenerate, NaN/inf, origins on faces, limits) every cycle (golden: the slab test and child order)',
+  elaborate: () => elaborate(RayBox4, rayBox4CosimParams).design,
+  stimulus: rayBox4Stimulus(rayBox4CosimParams),
+  golden: () => rayBox4Golden(rayBox4CosimParams),
+};
