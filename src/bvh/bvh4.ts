@@ -53,19 +53,42 @@ const innerChildren = (bvh: Bvh4, node: number): number[] => bvh.nodes[node]!.ch
 const occupied = (bvh: Bvh4, node: number): number => bvh.nodes[node]!.children.filter((c) => c.kind !== 'empty').length;
 
 /**
+ * The nodes reachable from the root, in a tree each after all its descendants. Iterative, so a
+ * decoded image of a deep chain of nodes cannot overflow the JavaScript stack.
+ */
+function bottomUp(bvh: Bvh4): number[] {
+  const order: number[] = [];
+  const seen = new Uint8Array(bvh.nodes.length);
+  const stack = [0];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen[node]) continue;
+    seen[node] = 1;
+    order.push(node);
+    stack.push(...innerChildren(bvh, node));
+  }
+  return order.reverse();
+}
+
+/** Per node, 1 + `own(node)` + the largest value among its inner children (computed bottom up). */
+function pathMaximum(bvh: Bvh4, own: (node: number) => number): Float64Array {
+  const value = new Float64Array(bvh.nodes.length);
+  for (const node of bottomUp(bvh)) value[node] = own(node) + Math.max(0, ...innerChildren(bvh, node).map((c) => value[c]!));
+  return value;
+}
+
+/**
  * The most stack entries any ray can need: popping a node and pushing its c non-empty children adds
  * c − 1, so the worst case is 1 + the largest sum of (c − 1) along a path from the root, and at least
  * the root's own entry. Assumes a tree (decodeBvh4 and the builder guarantee one).
  */
 export function worstCaseStack(bvh: Bvh4): number {
-  const growth = (node: number): number => occupied(bvh, node) - 1 + Math.max(0, ...innerChildren(bvh, node).map(growth));
-  return Math.max(1, 1 + growth(0));
+  return Math.max(1, 1 + pathMaximum(bvh, (node) => occupied(bvh, node) - 1)[0]!);
 }
 
 /** Levels of nodes: a root alone has depth 1. */
 export function bvhDepth(bvh: Bvh4): number {
-  const depth = (node: number): number => 1 + Math.max(0, ...innerChildren(bvh, node).map(depth));
-  return depth(0);
+  return pathMaximum(bvh, () => 1)[0]!;
 }
 
 const f = (bits: number): number => toNumber(bits >>> 0);
@@ -100,27 +123,36 @@ export function bvhProblems(bvh: Bvh4, scene: Scene): string[] {
   const seen = new Uint8Array(bvh.nodes.length);
   const permOk = problems.length === 0;
   const ordered = permOk ? reorderScene(scene, bvh) : scene;
-  const visit = (node: number): void => {
+  // Depth first in slot order, a node's subtree before its next slot; an explicit stack of (node, next slot), so deep trees cannot overflow.
+  const frames: { node: number; slot: number }[] = [];
+  const enter = (node: number): void => {
     if (seen[node]) return void problems.push(`node ${node} is reached twice`);
     seen[node] = 1;
-    bvh.nodes[node]!.children.forEach((c, slot) => {
-      if (c.kind === 'node') {
-        if (c.index >= bvh.nodes.length) return void problems.push(`node ${node} slot ${slot}: node ${c.index} does not exist`);
-        const inner = bvh.nodes[c.index]!.children.filter((g) => g.kind !== 'empty');
-        if (!inner.every((g) => boxContains(c.box, g.box))) problems.push(`node ${node} slot ${slot}: box does not contain its children's`);
-        visit(c.index);
-      } else if (c.kind === 'leaf') {
-        const r = bvh.triRanges[c.index];
-        if (r === undefined) return void problems.push(`node ${node} slot ${slot}: TriRange ${c.index} does not exist`);
-        for (let t = r.first; t < r.first + r.count && t < n; t++) {
-          if (covered[t]++) problems.push(`triangle ${t} is in two leaves`);
-          if (permOk && !boxContains(c.box, triangleBox(ordered, t))) problems.push(`node ${node} slot ${slot}: box does not contain triangle ${t}`);
-        }
+    frames.push({ node, slot: 0 });
+  };
+  const check = (node: number, c: Bvh4Child, slot: number): void => {
+    if (c.kind === 'node') {
+      if (c.index >= bvh.nodes.length) return void problems.push(`node ${node} slot ${slot}: node ${c.index} does not exist`);
+      const inner = bvh.nodes[c.index]!.children.filter((g) => g.kind !== 'empty');
+      if (!inner.every((g) => boxContains(c.box, g.box))) problems.push(`node ${node} slot ${slot}: box does not contain its children's`);
+      enter(c.index);
+    } else if (c.kind === 'leaf') {
+      const r = bvh.triRanges[c.index];
+      if (r === undefined) return void problems.push(`node ${node} slot ${slot}: TriRange ${c.index} does not exist`);
+      for (let t = r.first; t < r.first + r.count && t < n; t++) {
+        if (covered[t]++) problems.push(`triangle ${t} is in two leaves`);
+        if (permOk && !boxContains(c.box, triangleBox(ordered, t))) problems.push(`node ${node} slot ${slot}: box does not contain triangle ${t}`);
       }
-    });
+    }
   };
   if (bvh.nodes.length === 0) return [...problems, 'no root node'];
-  visit(0);
+  enter(0);
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1]!;
+    const children = bvh.nodes[top.node]!.children;
+    if (top.slot === children.length) frames.pop();
+    else check(top.node, children[top.slot]!, top.slot++);
+  }
   if (seen.some((s) => !s)) problems.push('some nodes are unreachable from the root');
   if (covered.some((c) => c !== 1)) problems.push('some triangles are in no leaf');
   return problems;

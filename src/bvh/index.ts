@@ -16,5 +16,6 @@ export {
   type ChildKind,
   type TriRange,
 } from './bvh4.ts';
-export { encodeBvh4, decodeBvh4, Bvh4FormatError, NODE_WORDS, TRI_RANGE_WORDS, NODE_LAYOUT, CHILD_FLAG, type Bvh4Image } from './node4.ts';
+export { encodeBvh4, decodeBvh4, Bvh4FormatError, NODE_WORDS, TRI_RANGE_WORDS, NODE_LAYOUT, CHILD_FLAG, type Bvh4Image, type Bvh4Place } from './node4.ts';
 export * from './gfx12.ts';
+export { bvhSceneImage, encodeBvhSceneImage, parseBvhSceneImage, bvhSceneImageLayout, type BvhScene, type BvhSceneImage, type BvhSceneImageLayout } from './sceneImage.ts';

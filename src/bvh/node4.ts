@@ -25,9 +25,21 @@ export const NODE_LAYOUT = {
 export const CHILD_FLAG: Readonly<Record<ChildKind, number>> = { empty: 0b00, node: 0b01, leaf: 0b10 };
 const KIND_OF_FLAG: readonly (ChildKind | undefined)[] = ['empty', 'node', 'leaf', undefined];
 
+/** Where in the image a problem is: the node or TriRange it names, when it names one. */
+export interface Bvh4Place {
+  readonly node?: number;
+  readonly triRange?: number;
+}
+
 /** A memory image that is not a valid BVH. */
 export class Bvh4FormatError extends Error {
   override name = 'Bvh4FormatError';
+  constructor(
+    message: string,
+    readonly place: Bvh4Place = {},
+  ) {
+    super(message);
+  }
 }
 
 export interface Bvh4Image {
@@ -76,7 +88,7 @@ export function decodeBvh4(image: Bvh4Image, triangles: number): Bvh4 {
 function decodeTriRange(words: Uint32Array, i: number, triangles: number): TriRange {
   const [first, count, baseLo, baseHi] = words.subarray(TRI_RANGE_WORDS * i, TRI_RANGE_WORDS * (i + 1));
   const fail = (why: string): never => {
-    throw new Bvh4FormatError(`TriRange ${i}: ${why}`);
+    throw new Bvh4FormatError(`TriRange ${i}: ${why}`, { triRange: i });
   };
   if (count === 0) fail('count is 0 (a leaf holds at least one triangle)');
   if (first! + count! > triangles) fail(`triangles ${first} .. ${first! + count! - 1} are out of range (the buffer has ${triangles})`);
@@ -88,7 +100,7 @@ function decodeChildren(words: Uint32Array, n: number, nodeCount: number, rangeC
   const at = NODE_WORDS * n;
   const flags = words[at + NODE_LAYOUT.flags]!;
   const fail = (why: string): never => {
-    throw new Bvh4FormatError(`node ${n}: ${why}`);
+    throw new Bvh4FormatError(`node ${n}: ${why}`, { node: n });
   };
   if (flags >>> (2 * BVH_WIDTH) !== 0) fail(`child_flags bits 31..8 are not 0 (0x${flags.toString(16)})`);
   for (let w = NODE_LAYOUT.padding; w < NODE_WORDS; w++) if (words[at + w] !== 0) fail(`padding word ${w} is not 0`);
@@ -118,17 +130,20 @@ function checkTree(bvh: Bvh4): void {
   const leaves = new Uint32Array(bvh.triRanges.length);
   for (const node of bvh.nodes)
     for (const c of node.children) {
-      if (c.kind === 'node' && parents[c.index]++ > 0) throw new Bvh4FormatError(`node ${c.index} has more than one parent`);
-      if (c.kind === 'leaf' && leaves[c.index]++ > 0) throw new Bvh4FormatError(`TriRange ${c.index} is used by more than one leaf`);
+      if (c.kind === 'node' && parents[c.index]++ > 0) throw new Bvh4FormatError(`node ${c.index} has more than one parent`, { node: c.index });
+      if (c.kind === 'leaf' && leaves[c.index]++ > 0) throw new Bvh4FormatError(`TriRange ${c.index} is used by more than one leaf`, { triRange: c.index });
     }
   const unused = leaves.indexOf(0);
-  if (unused >= 0) throw new Bvh4FormatError(`TriRange ${unused} is used by no leaf`);
+  if (unused >= 0) throw new Bvh4FormatError(`TriRange ${unused} is used by no leaf`, { triRange: unused });
+  // An explicit stack: a decoded image may be a chain of nodes far deeper than JavaScript's call stack.
   const reached = new Uint8Array(bvh.nodes.length);
-  const visit = (n: number): void => {
+  const stack = [0];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (reached[n]) continue;
     reached[n] = 1;
-    for (const c of bvh.nodes[n]!.children) if (c.kind === 'node') visit(c.index);
-  };
-  visit(0);
+    for (const c of bvh.nodes[n]!.children) if (c.kind === 'node') stack.push(c.index);
+  }
   const lost = reached.indexOf(0);
-  if (lost >= 0) throw new Bvh4FormatError(`node ${lost} is not reachable from the root`);
+  if (lost >= 0) throw new Bvh4FormatError(`node ${lost} is not reachable from the root`, { node: lost });
 }

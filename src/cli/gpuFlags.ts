@@ -1,7 +1,8 @@
 // The whole-GPU flags: RT and IC core counts and the cycle limit (`rtgpu run`, `rtgpu render`), and the
 // configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
-import { defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
+import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
+import { CliError } from './cliError.ts';
 
 /** RT cores and IC cores the GPU can be built with (src/host/runtime/gpuJob.ts); the runtime's defaults are 4 and 2. */
 export const RT_CORES = { min: 1, max: 4, default: 4 } as const;
@@ -46,19 +47,45 @@ export const gpuFlagsUsage = `${coreFlagsUsage}
 
 // ---------------------------------------------------------------- the hardware configuration (rtgpu rtl)
 
-export const gpuConfigFlagOptions = { ...coreFlagOptions, triangles: { type: 'string' }, vertices: { type: 'string' } } as const;
+export const gpuConfigFlagOptions = {
+  ...coreFlagOptions,
+  triangles: { type: 'string' },
+  vertices: { type: 'string' },
+  bvh: { type: 'boolean' },
+  'ic-rays': { type: 'string' },
+  nodes: { type: 'string' },
+  'tri-ranges': { type: 'string' },
+} as const;
 
-/** The GpuParams the flags select; an absent flag keeps GpuTop's default. */
-export function gpuConfig(values: CoreFlagValues & { triangles?: string; vertices?: string }): GpuParams {
+/** Ray slots a BVH IC core can have (src/gpu/bvh/bvhIcCore.ts). */
+const IC_RAY_SLOTS = [2, 4, 8, 16, 32] as const;
+
+type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string; bvh?: boolean; 'ic-rays'?: string; nodes?: string; 'tri-ranges'?: string };
+
+/** The GpuParams the flags select; an absent flag keeps the default of GpuTop (or, with --bvh, of its BVH configuration). */
+export function gpuConfig(values: ConfigFlagValues): GpuParams {
   const { min, max } = TRIANGLE_MEMORY_CAPACITY;
-  return {
-    rtCores: coreCount(values, 'rt-cores', RT_CORES) ?? defaultGpuParams.rtCores,
-    icCores: coreCount(values, 'ic-cores', IC_CORES) ?? defaultGpuParams.icCores,
-    triangles: intFlag('triangles', values.triangles, defaultGpuParams.triangles, min, max),
-    vertices: intFlag('vertices', values.vertices, defaultGpuParams.vertices, min, max),
+  const base = values.bvh ? defaultBvhGpuParams : defaultGpuParams;
+  const cores = {
+    rtCores: coreCount(values, 'rt-cores', RT_CORES) ?? base.rtCores,
+    icCores: coreCount(values, 'ic-cores', IC_CORES) ?? base.icCores,
+    triangles: intFlag('triangles', values.triangles, base.triangles, min, max),
+    vertices: intFlag('vertices', values.vertices, base.vertices, min, max),
   };
+  if (!values.bvh) {
+    const stray = (['ic-rays', 'nodes', 'tri-ranges'] as const).find((f) => values[f] !== undefined);
+    if (stray) throw new CliError(`--${stray} configures the BVH IC cores: add --bvh`);
+    return cores;
+  }
+  const icRays = intFlag('ic-rays', values['ic-rays'], base.icRays!, IC_RAY_SLOTS[0], IC_RAY_SLOTS[IC_RAY_SLOTS.length - 1]);
+  if (!(IC_RAY_SLOTS as readonly number[]).includes(icRays)) throw new CliError(`--ic-rays must be one of ${IC_RAY_SLOTS.join(', ')}, got ${icRays}`);
+  return { ...cores, traversal: 'bvh', icRays, nodes: intFlag('nodes', values.nodes, base.nodes!, min, max), triRanges: intFlag('tri-ranges', values['tri-ranges'], base.triRanges!, min, max) };
 }
 
 export const gpuConfigFlagsUsage = `${coreFlagsUsage}
-  --triangles K         triangles each IC core's triangle memory holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.triangles})
-  --vertices V          vertices it holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.vertices})`;
+  --triangles K         triangles each IC core's triangle memory holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.triangles}, ${defaultBvhGpuParams.triangles} with --bvh)
+  --vertices V          vertices it holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.vertices}, ${defaultBvhGpuParams.vertices} with --bvh)
+  --bvh                 BVH IC cores (BVH traversal) instead of the brute-force ones
+  --ic-rays N           with --bvh: rays in flight per IC core, ${IC_RAY_SLOTS.join(', ')} (default ${defaultBvhGpuParams.icRays})
+  --nodes N             with --bvh: BVHNode4 nodes each IC core holds (default ${defaultBvhGpuParams.nodes})
+  --tri-ranges N        with --bvh: TriRanges each IC core holds (default ${defaultBvhGpuParams.triRanges})`;

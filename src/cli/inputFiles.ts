@@ -6,6 +6,8 @@ import { AsmError, assemble } from '../isa/assembler.ts';
 import { HexWordsError, parseHexWords, wordsFromBytes } from '../isa/hexWords.ts';
 import { imageToScene, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
+import type { Traversal } from '../golden/iss/sceneTracer.ts';
+import { Bvh4FormatError, BvhBuildError, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
 
 /** The bytes of FILE, or a CliError (status 1) saying why it cannot be read. */
 export function readBytes(file: string): Buffer {
@@ -18,13 +20,18 @@ export function readBytes(file: string): Buffer {
 
 export const readText = (file: string): string => readBytes(file).toString('utf8');
 
+/** An input error (`file:line…` of a parser, a BVH that cannot be built) as a clean exit with status 1; anything else rethrown. */
+export function inputError(e: unknown, hint?: string): never {
+  if (e instanceof AsmError || e instanceof SceneError || e instanceof HexWordsError || e instanceof Bvh4FormatError || e instanceof BvhBuildError) throw new CliError(hint === undefined ? e.message : `${e.message} (${hint})`, 1);
+  throw e;
+}
+
 /** Run an input parser; its `file:line…` errors become clean exits with status 1 (as in `rtgpu asm`). */
 export function parseInput<T>(parse: () => T): T {
   try {
     return parse();
   } catch (e) {
-    if (e instanceof AsmError || e instanceof SceneError || e instanceof HexWordsError) throw new CliError(e.message, 1);
-    throw e;
+    return inputError(e);
   }
 }
 
@@ -59,23 +66,57 @@ export function loadProgram(file: string): Program {
 export const loadConstants = (file: string): Uint32Array => loadWords(file);
 
 export interface Triangles {
+  /** The scene; for BVH traversal in the BVH's order (the triangle indices of results refer to it). */
   readonly scene: Scene;
-  /** The triangle-memory image of the scene (`sceneToImage`). */
+  /** The image the IC cores load: the triangle-memory image (`sceneToImage`), or the BVH scene image. */
   readonly image: Uint32Array;
+  /** BVH traversal: the BVH the image holds. */
+  readonly bvh?: Bvh4;
 }
 
 /**
  * Triangles for trace: a triangle-memory image (`.hex` or `.bin`, docs/triangle-memory-and-ic-buffer.md),
- * anything else a Wavefront OBJ file; no file: the built-in Cornell box.
+ * anything else a Wavefront OBJ file; no file: the built-in Cornell box. For 'bvh' traversal a `.hex`/`.bin`
+ * file is a BVH scene image (docs/host.md), and the BVH of an OBJ file or the Cornell box is built here.
  */
-export function loadTriangles(file: string | undefined): Triangles {
-  const scene = file === undefined ? defaultScene() : isHex(file) || isBin(file) ? imageScene(file) : parseInput(() => parseObj(readText(file), file));
+export function loadTriangles(file: string | undefined, traversal: Traversal = 'brute-force'): Triangles {
+  if (traversal === 'bvh') return loadBvhTriangles(file);
+  const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : parseInput(() => parseObj(readText(file), file));
   return { scene, image: parseInput(() => sceneToImage(scene)) };
+}
+
+function loadBvhTriangles(file: string | undefined): Triangles {
+  if (file !== undefined && isTriangleImage(file)) {
+    const words = loadWords(file);
+    try {
+      const { ordered, bvh } = parseBvhSceneImage(words, file);
+      return { scene: ordered, image: words, bvh };
+    } catch (e) {
+      return inputError(e, readsAs(() => imageToScene(words, file)) ? 'it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH' : undefined);
+    }
+  }
+  const scene = file === undefined ? defaultScene() : parseInput(() => parseObj(readText(file), file));
+  const { ordered, image, bvh } = parseInput(() => bvhSceneImage(scene));
+  return { scene: ordered, image, bvh };
+}
+
+/** Whether `parse` succeeds (for hints: which kind of image a file is when it is not the expected one). */
+function readsAs(parse: () => unknown): boolean {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function imageScene(file: string): Scene {
   const words = loadWords(file);
-  return parseInput(() => imageToScene(words, file));
+  try {
+    return imageToScene(words, file);
+  } catch (e) {
+    return inputError(e, readsAs(() => parseBvhSceneImage(words, file)) ? 'it is a BVH scene image: add --bvh' : undefined);
+  }
 }
 
 /** Whether a file name says it is a triangle-memory image rather than an OBJ file. */

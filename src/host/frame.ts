@@ -1,4 +1,5 @@
 // A frame: kernel, camera, scene and materials as the GPU's memory images, and its results as an RGB image.
+import { defaultBvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
 import { assemble } from '../isa/assembler.ts';
 import { sceneToImage, SceneError, triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
 import { toNumber } from '../golden/float32.ts';
@@ -6,6 +7,8 @@ import { isEmissive, type Light, type Material, type Rgb } from '../golden/mater
 import { defaultLights, defaultMaterials } from '../golden/defaultScene.ts';
 import { CONSTANT_WORDS } from '../golden/iss/memory.ts';
 import { defaultTriangleMemoryParams, type TriangleMemoryParams } from '../gpu/memory/triangleMemory.ts';
+import { bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { cameraConstants, type Camera } from './camera.ts';
 import { kernelSource, type KernelName } from './kernels/index.ts';
 import type { GpuJob } from './runtime/gpuJob.ts';
@@ -17,6 +20,13 @@ export interface FrameSpec {
   readonly width: number;
   readonly height: number;
   readonly scene: Scene;
+  /**
+   * How the IC cores find hits (default 'brute-force', or 'bvh' when `bvh` is given): 'bvh' loads the
+   * BVH scene image (src/bvh/sceneImage.ts) instead of the triangle-memory image.
+   */
+  readonly traversal?: Traversal;
+  /** A prebuilt BVH of `scene` (e.g. from a loaded BVH scene image), `scene` then in its order; default: built by buildFrame. */
+  readonly bvh?: Bvh4;
   /** The scene's file, for messages (default `<scene>`). */
   readonly sceneFile?: string;
   /** `shade`: materials by shader id − 1 (default: the built-in scene's, `defaultMaterials`). */
@@ -60,16 +70,34 @@ export const SHADE_LAYOUT = {
 
 const bits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
 
+/** What the BVH IC cores hold: triangles and vertices, and the BVH's nodes and TriRanges. */
+export interface BvhCapacity extends TriangleMemoryParams {
+  readonly nodes: number;
+  readonly triRanges: number;
+}
+
+/** The capacity `buildFrame` checks BVH frames against. */
+/** The BVH IC systems' memories in the GPU's BVH configuration (defaultBvhGpuParams). */
+export const defaultBvhCapacity: BvhCapacity = { triangles: defaultBvhIcSystemParams.triangles, vertices: defaultBvhIcSystemParams.vertices, nodes: defaultBvhIcSystemParams.nodes, triRanges: defaultBvhIcSystemParams.triRanges };
+
 /**
  * Throws a SceneError (`file: error: …`) if the scene does not fit the triangle memory. Besides the
  * vertices the image holds the vertex list's all-zero terminator, which the memory accepts as the record
  * one past a full bank, so `vertices` vertices still fit (docs/triangle-memory-and-ic-buffer.md).
+ * With `bvh` (a BVH frame) the BVH's nodes and TriRanges are checked against `capacity` too.
  */
-export function checkSceneFits(scene: Scene, file: string, capacity: TriangleMemoryParams = defaultTriangleMemoryParams): void {
+export function checkSceneFits(scene: Scene, file: string, capacity: TriangleMemoryParams | BvhCapacity = defaultTriangleMemoryParams, bvh?: Pick<Bvh4, 'nodes' | 'triRanges'>): void {
+  const fail = (count: number, what: string, holds: number, memory: string): never => {
+    throw new SceneError(file, undefined, `the scene has ${count} ${what}; the ${memory} holds ${holds}`);
+  };
   const nt = triangleCount(scene);
   const nv = vertexCount(scene);
-  if (nt > capacity.triangles) throw new SceneError(file, undefined, `the scene has ${nt} triangles; the triangle memory holds ${capacity.triangles}`);
-  if (nv > capacity.vertices) throw new SceneError(file, undefined, `the scene has ${nv} vertices; the triangle memory holds ${capacity.vertices}`);
+  if (nt > capacity.triangles) fail(nt, 'triangles', capacity.triangles, 'triangle memory');
+  if (nv > capacity.vertices) fail(nv, 'vertices', capacity.vertices, 'triangle memory');
+  if (bvh === undefined) return;
+  if (!('nodes' in capacity)) throw new Error('checkSceneFits: a BVH frame needs a BvhCapacity (nodes and TriRanges)');
+  if (bvh.nodes.length > capacity.nodes) fail(bvh.nodes.length, 'BVH nodes', capacity.nodes, 'BVH memory');
+  if (bvh.triRanges.length > capacity.triRanges) fail(bvh.triRanges.length, 'TriRanges', capacity.triRanges, 'BVH memory');
 }
 
 /** The largest shader id of the scene (0 for an empty scene). */
@@ -126,13 +154,29 @@ export function shadeConstants(spec: FrameSpec): Uint32Array {
   return words;
 }
 
+/** The image the IC cores load: the triangle-memory image, or for BVH frames the BVH scene image (the BVH built unless given). */
+function triangleImage(spec: FrameSpec, traversal: Traversal): Uint32Array {
+  const file = spec.sceneFile ?? '<scene>';
+  if (traversal === 'brute-force') {
+    if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH was given for a 'brute-force' frame");
+    checkSceneFits(spec.scene, file);
+    return sceneToImage(spec.scene);
+  }
+  // Triangles and vertices first: no BVH is built for a scene that cannot fit anyway.
+  checkSceneFits(spec.scene, file, defaultBvhCapacity);
+  const { image, bvh } = spec.bvh === undefined ? bvhSceneImage(spec.scene) : { image: encodeBvhSceneImage(spec.scene, spec.bvh), bvh: spec.bvh };
+  checkSceneFits(spec.scene, file, defaultBvhCapacity, bvh);
+  return image;
+}
+
 /** The job of one frame: pixel id = py · width + px. Throws if the scene does not fit the GPU. */
 export function buildFrame(spec: FrameSpec): GpuJob {
-  checkSceneFits(spec.scene, spec.sceneFile ?? '<scene>');
+  const traversal = spec.traversal ?? (spec.bvh === undefined ? 'brute-force' : 'bvh');
+  const triangles = triangleImage(spec, traversal);
   const { path, source } = kernelSource(spec.kernel);
   const { words, sourceLines } = assemble(source, path);
   const constants = spec.kernel === 'shade' ? shadeConstants(spec) : cameraConstants(spec.camera, spec.width, spec.height);
-  return { program: words, sourceFile: path, sourceLines, constants, triangles: sceneToImage(spec.scene), pixels: spec.width * spec.height };
+  return { program: words, sourceFile: path, sourceLines, constants, triangles, traversal, pixels: spec.width * spec.height };
 }
 
 /** A float channel as a byte: clamped to [0, 1], × 255, rounded; NaN is 0. */

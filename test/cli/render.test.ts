@@ -9,6 +9,8 @@ import { buildFrame, pixelsToImage, type FrameSpec } from '../../src/host/frame.
 import { defaultCamera } from '../../src/host/camera.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
+import { bunnyMesh } from '../../src/golden/sceneLibrary.ts';
+import { bvhSceneImage } from '../../src/bvh/index.ts';
 import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { formatRenderStats, renderCommand } from '../../src/cli/commands/render.ts';
 import { CliError } from '../../src/cli/cliError.ts';
@@ -178,17 +180,115 @@ describe('rtgpu render --sim iss', () => {
   test('--help lists the flags', async () => {
     const r = await rtgpu('render', '--help');
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--width', '--height', '--out', '--kernel', '--eye', '--look', '--up', '--fov', '--sim', '--rt-cores', '--ic-cores', '--dump', '--vcd', '--max-cycles']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--width', '--height', '--out', '--kernel', '--eye', '--look', '--up', '--fov', '--sim', '--rt-cores', '--ic-cores', '--dump', '--vcd', '--max-cycles', '--scene', '--bvh']) expect(r.stdout).toContain(flag);
     const top = await rtgpu('--help');
     expect(top.stdout).toMatch(/^ {2}render /m);
   }, 60_000);
+});
+
+interface Dump {
+  readonly pixels: { pixel: number; ret: string[] }[];
+}
+
+describe('rtgpu render --bvh', () => {
+  test('--scene bunny on the ISS: the bunny is in the picture (id kernel: the pixels that differ from the empty box hit it)', async () => {
+    const dir = tempDir('render-bvh');
+    const [bunny, box] = await Promise.all(
+      ['bunny', 'cornell'].map((name) => rtgpu('render', '--scene', name, '--bvh', ...small, '--kernel', 'id', '--out', join(dir, `${name}.png`), '--dump', join(dir, `${name}.json`))),
+    );
+    for (const r of [bunny!, box!]) {
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.split('\n')[0]).toMatch(/\(kernel id, BVH traversal\)$/);
+      expect(r.stdout).toMatch(/^node tests: [1-9]\d*$/m);
+    }
+    expect([readPng(readFileSync(join(dir, 'bunny.png'))).width, readPng(readFileSync(join(dir, 'bunny.png'))).height]).toEqual([W, H]);
+    // Every pixel that changed hits the bunny's material inside the bunny's bounding box.
+    const mesh = bunnyMesh();
+    const coords = (a: number) => Array.from(mesh.vertices.filter((_, i) => i % 3 === a), (b) => new Float32Array(new Uint32Array([b]).buffer)[0]!);
+    const lo = [0, 1, 2].map((a) => Math.min(...coords(a)));
+    const hi = [0, 1, 2].map((a) => Math.max(...coords(a)));
+    const [withBunny, without] = ['bunny', 'cornell'].map((name) => (JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as Dump).pixels);
+    const changed = withBunny!.filter((p, i) => p.ret.join() !== without![i]!.ret.join());
+    expect(changed.length).toBeGreaterThan(0);
+    for (const p of changed) {
+      const [x, y, z] = p.ret.slice(0, 3).map((h) => new Float32Array(new Uint32Array([parseInt(h, 16)]).buffer)[0]!);
+      expect(parseInt(p.ret[3]!, 16)).toBe(5);
+      [x!, y!, z!].forEach((v, a) => expect(v >= lo[a]! - 1e-6 && v <= hi[a]! + 1e-6, `pixel ${p.pixel} axis ${a}: ${v}`).toBe(true));
+    }
+  }, 120_000);
+
+  test('the shade kernel at 64x48, as the README shows it', async () => {
+    const dir = tempDir('render-bvh');
+    const r = await rtgpu('render', '--scene', 'bunny', '--bvh', '--sim', 'iss', '--width', '64', '--height', '48', '--out', join(dir, 'bunny.png'));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^rays: [1-9]\d*$/m);
+    expect(readPng(readFileSync(join(dir, 'bunny.png'))).width).toBe(64);
+  }, 120_000);
+
+  test('an OBJ with --bvh and its BVH scene image (.hex, .bin) render the pixels of brute force', async () => {
+    const dir = tempDir('render-bvh');
+    const obj = 'v -1 0 -1\nv 1 0 -1\nv 0 2 -1\nf 1 2 3\nv -1 0 -0.5\nv 0 0 -0.5\nv -1 1 -0.5\nf 4 5 6\n';
+    const image = bvhSceneImage(parseObj(obj, 's.obj')).image;
+    writeFileSync(join(dir, 's.obj'), obj);
+    writeFileSync(join(dir, 'b.hex'), formatHexWords(image));
+    writeFileSync(join(dir, 'b.bin'), wordsToBytes(image));
+    const runs: [string, string[]][] = [['brute', ['s.obj']], ['obj', ['s.obj', '--bvh']], ['hex', ['b.hex', '--bvh']], ['bin', ['b.bin', '--bvh']]];
+    const dumps = await Promise.all(
+      runs.map(async ([name, [file, ...rest]]) => {
+        const r = await rtgpu('render', join(dir, file!), ...rest, ...small, '--kernel', 'id', '--out', join(dir, `${name}.png`), '--dump', join(dir, `${name}.json`));
+        expect(r.stderr, name).toBe('');
+        expect(r.exitCode, name).toBe(0);
+        return readFileSync(join(dir, `${name}.json`), 'utf8');
+      }),
+    );
+    for (const d of dumps.slice(1)) expect(d).toBe(dumps[0]);
+    expect(JSON.parse(dumps[0]!).pixels.some((p: { ret: string[] }) => p.ret[3] !== '00000000')).toBe(true);
+  }, 120_000);
+
+  test('bad combinations: clean errors naming the problem', async () => {
+    const dir = tempDir('render-bvh');
+    const scene = join(dir, 'scene.obj');
+    writeFileSync(scene, 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+    const plain = sceneToImage(defaultScene());
+    const bvhImage = bvhSceneImage(defaultScene()).image;
+    writeFileSync(join(dir, 'plain.hex'), formatHexWords(plain));
+    writeFileSync(join(dir, 'bvh.hex'), formatHexWords(bvhImage));
+    const bad = bvhImage.slice();
+    bad[bvhImage[0]! + 2 + 29] = 1; // node 0's padding
+    writeFileSync(join(dir, 'bad.bin'), wordsToBytes(bad));
+    const out = join(dir, 'x.png');
+    const cases: [string[], RegExp][] = [
+      [['--scene', 'bunny'], /^rtgpu: --scene bunny: error: the scene has 3710 triangles; the triangle memory holds 512 \(with --bvh: 65536 triangles and 65536 vertices\)$/],
+      [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny; a scene file is the SCENE argument\)$/],
+      [[scene, '--scene', 'bunny'], /^rtgpu: give a scene file or --scene bunny, not both$/],
+      [[join(dir, 'plain.hex'), '--bvh'], /^rtgpu: .*plain\.hex: error: .*\(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
+      [[join(dir, 'bvh.hex')], /^rtgpu: .*bvh\.hex: error: .*\(it is a BVH scene image: add --bvh\)$/],
+      [[join(dir, 'bad.bin'), '--bvh'], /^rtgpu: .*bad\.bin: error: node 0: padding word 29 is not 0 \(node 0 is words \d+ \.\. \d+\)$/],
+    ];
+    for (const [args, message] of cases) {
+      const e = await renderCommand.run([...small, '--out', out, ...args]).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      expect(e, args.join(' ')).toBeInstanceOf(CliError);
+      expect(`rtgpu: ${(e as CliError).message}`, args.join(' ')).toMatch(message);
+    }
+    const spawned = await Promise.all([0, 5].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
+    spawned.forEach((r, k) => {
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(cases[[0, 5][k]!]![1]);
+      noStack(r.stderr);
+    });
+  }, 120_000);
 });
 
 describe('render statistics and progress', () => {
   const result = (over: Partial<GpuRunResult['stats']>, faults: number[] = []): GpuRunResult => ({
     pixels: [],
     faults,
-    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, rtBusyCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, ...over },
+    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, nodeTests: 0, rtBusyCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, ...over },
   });
 
   test('cycle-level figures: utilization per core, simulated cycles per second, faults', () => {
@@ -207,6 +307,12 @@ describe('render statistics and progress', () => {
       'speed: 2000 simulated cycles/s',
       '',
     ]);
+  });
+
+  test('BVH traversal: node tests', () => {
+    const text = formatRenderStats({ width: 8, height: 6, out: 'r.png', kernel: 'id', sim: 'iss', traversal: 'bvh' }, result({ rays: 48, triangleTests: 100, nodeTests: 200, rtBusyCycles: [], icBusyCycles: [] }));
+    expect(text.split('\n').slice(0, 1)).toEqual(['image: 8x6 pixels -> r.png (kernel id, BVH traversal)']);
+    expect(text).toMatch(/^rays: 48\ntriangle tests: 100\nnode tests: 200$/m);
   });
 
   test('the ISS: what applies', () => {

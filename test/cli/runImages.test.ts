@@ -8,6 +8,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
 import { buildRunJob, parseRunCommandLine } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
 
@@ -45,6 +46,7 @@ const constants = Uint32Array.from([0x3e800000]); // 0.25
 function inputs() {
   const words = assemble(kernel, 'k.s').words;
   const image = sceneToImage(parseObj(obj, 'scene.obj'));
+  const bvhImage = bvhSceneImage(parseObj(obj, 'scene.obj')).image;
   return files({
     'k.s': kernel,
     'k.hex': formatHexWords(words),
@@ -54,6 +56,8 @@ function inputs() {
     'scene.obj': obj,
     'tri.hex': formatHexWords(image),
     'tri.bin': wordsToBytes(image),
+    'bvh.hex': formatHexWords(bvhImage),
+    'bvh.bin': wordsToBytes(bvhImage),
     'odd.bin': Uint8Array.from([1, 2, 3, 4, 5, 6]),
     'short.hex': '1\n2\n3\n',
   });
@@ -114,5 +118,53 @@ describe('rtgpu run: raw images', () => {
     expect([...defaults.triangles]).toEqual([...sceneToImage(defaultScene())]);
     expect(parseRunCommandLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, maxCycles: 50_000_000 });
     expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
+  });
+
+  test('--bvh: an OBJ (its BVH built), the Cornell box, and BVH scene images give the results of brute force', async () => {
+    const f = inputs();
+    const variants = [
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!],
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!, '--bvh'],
+      ['--program', f['k.hex']!, '--const', f['c.bin']!, '--triangles', f['bvh.hex']!, '--bvh'],
+      [f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['bvh.bin']!, '--bvh'],
+      [f['k.s']!, '--const', f['c.hex']!, '--json'],
+      [f['k.s']!, '--const', f['c.hex']!, '--bvh', '--json'],
+    ];
+    const runs = await Promise.all(variants.map((v) => rtgpu(...v, '--pixels', '2')));
+    runs.forEach((r, i) => {
+      expect(r.stderr, variants[i]!.join(' ')).toBe('');
+      expect(r.exitCode).toBe(0);
+    });
+    expect(runs[0]!.stdout.split('\n')[0]).toBe('pixel 0: 3e800000 00000000 c0000000 00000001');
+    for (const r of runs.slice(1, 4)) expect(r.stdout).toBe(runs[0]!.stdout);
+    expect(runs[5]!.stdout).toBe(runs[4]!.stdout);
+  }, 120_000);
+
+  test('--bvh: bad combinations are errors that say what to do', async () => {
+    const f = inputs();
+    const cases: [string[], number, RegExp][] = [
+      [[f['k.s']!, '--triangles', f['tri.hex']!, '--bvh'], 1, /^rtgpu: .*tri\.hex: error: .* \(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
+      [[f['k.s']!, '--triangles', f['bvh.bin']!], 1, /^rtgpu: .*bvh\.bin: error: .* \(it is a BVH scene image: add --bvh\)$/],
+      [[f['k.s']!, '--triangles', f['short.hex']!, '--bvh'], 1, /^rtgpu: .*short\.hex: error: word 0 gives a triangle section of 1 word, not a multiple of 4/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    runs.forEach((r, i) => {
+      const [args, code, message] = cases[i]!;
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.exitCode, args.join(' ')).toBe(code);
+    });
+  }, 120_000);
+
+  test('buildRunJob with BVH traversal: the job holds the BVH scene image; the scene is in BVH order', () => {
+    const f = inputs();
+    const cmd = parseRunCommandLine([f['k.s']!, '--triangles', f['bvh.bin']!, '--bvh'])!;
+    expect(cmd.inputs.traversal).toBe('bvh');
+    const job = buildRunJob(cmd.inputs);
+    expect(job.traversal).toBe('bvh');
+    expect([...job.triangles]).toEqual([...bvhSceneImage(parseObj(obj, 'scene.obj')).image]);
+    expect(job.scene).toEqual(parseBvhSceneImage(job.triangles).ordered);
+    const built = buildRunJob({ program: f['k.s']!, triangles: f['scene.obj']!, traversal: 'bvh', pixels: 1 });
+    expect([...built.triangles]).toEqual([...job.triangles]);
+    expect(buildRunJob({ program: f['k.s']!, pixels: 1 }).traversal).toBe('brute-force');
   });
 });

@@ -46,6 +46,9 @@ describe('rtgpu_top on the TS simulator', () => {
       await expectSameAsIss(job, r);
       expect(r.stats.rays).toBeGreaterThanOrEqual(job.pixels);
       expect(r.stats.triangleTests).toBe(r.stats.rays * 36);
+      // The ISA simulator counts the same rays and tests.
+      const iss = await runGpu(job, { sim: 'iss' });
+      expect({ rays: iss.stats.rays, tests: iss.stats.triangleTests }).toEqual({ rays: r.stats.rays, tests: r.stats.triangleTests });
       for (const busy of [...r.stats.rtBusyCycles, ...r.stats.icBusyCycles]) expect(busy).toBeGreaterThan(0);
       for (const busy of r.stats.rtBusyCycles) expect(busy).toBeLessThanOrEqual(r.stats.cycles);
     }, 300_000);

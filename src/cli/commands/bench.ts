@@ -8,14 +8,16 @@ import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
+import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
   --design NAME  design to measure (default: bench and the small block fifo, then the library
                  flow time, the RT core CPI on an integer and a float kernel, the IC core's
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
-                 three simulators, a 64x48 shade frame, and the BVH traversal's tests per
-                 primary ray of the bunny in the Cornell box)
+                 three simulators, a 64x48 shade frame, the BVH traversal's tests per
+                 primary ray of the bunny in the Cornell box, and the BVH IC core's cycles per
+                 ray against the brute-force core's and its node tests per cycle)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
@@ -51,6 +53,10 @@ export const benchCommand = {
       Object.assign(metrics, measureIcThroughput());
       log('measuring BVH traversal tests per ray (bunny in the Cornell box, 64x48 primary rays) …');
       Object.assign(metrics, measureBvhTests());
+      log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
+      const core = measureBvhCore();
+      if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');
+      Object.assign(metrics, { bvhCyclesPerRay: core.bvhCyclesPerRay, bvhBruteForceCyclesPerRay: core.bruteForceCyclesPerRay, bvhSpeedup: core.bvhSpeedup, bvhNodeTestsPerCycle: core.bvhNodeTestsPerCycle });
       log('measuring the whole GPU (rtgpu_top) …');
       Object.assign(metrics, await measureGpuSpeed(log));
       log('rendering the built-in scene at 64x48 with shade …');

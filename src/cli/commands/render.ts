@@ -10,21 +10,33 @@ import { formatRunJson } from './run.ts';
 import { writeOutput } from './asm.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
 import { loadObjFile, type Material } from '../../golden/materials.ts';
-import { buildFrame, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
+import { defaultScene } from '../../golden/defaultScene.ts';
+import { bunnyInBox } from '../../golden/sceneLibrary.ts';
+import type { Traversal } from '../../golden/iss/sceneTracer.ts';
+import type { Bvh4 } from '../../bvh/index.ts';
+import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { encodePng } from '../../host/png.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
 import { GPU_SIMS, GpuRunError, runGpu, type GpuRunResult, type GpuSim } from '../../host/runtime/index.ts';
 
+/** Scenes `--scene NAME` selects; both use the built-in materials and lights. */
+const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaultScene, bunny: bunnyInBox };
+
 const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
 const MAX_SIZE = 4096;
 const vec = (v: Vec3): string => v.join(',');
 
-const usage = `usage: rtgpu render [SCENE] [--width W] [--height H] [--out FILE] [options]
+const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh] [--width W] [--height H] [--out FILE] [options]
 
 Renders SCENE (a Wavefront OBJ file with its mtllib materials, or a triangle-memory image .hex/.bin;
 default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
 how busy each core was. Pixel id = y * width + x, from the top left.
+
+  --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
+                        Stanford bunny in the Cornell box, 3,710 triangles; it needs --bvh)
+  --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
+                        a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
 
   --width W             image width, 1-${MAX_SIZE} (default 64)
   --height H            image height, 1-${MAX_SIZE} (default 48)
@@ -50,6 +62,8 @@ const flags = {
   up: { type: 'string' },
   fov: { type: 'string' },
   sim: { type: 'string' },
+  scene: { type: 'string' },
+  bvh: { type: 'boolean' },
   ...gpuFlagOptions,
   dump: { type: 'string' },
   vcd: { type: 'string' },
@@ -126,23 +140,59 @@ function checkOutputs(outputs: readonly (readonly [flag: string, file: string | 
     for (let j = i + 1; j < given.length; j++) if (sameFile(given[i]![1], given[j]![1])) throw new CliError(`${given[i]![0]} and ${given[j]![0]} name the same file ${given[j]![1]}`);
 }
 
-/** The scene and, for an OBJ file, its materials (from its mtllib files); default: the built-in Cornell box. */
-function loadScene(file: string | undefined): { scene: Scene; materials?: readonly Material[] } {
-  if (file === undefined || isTriangleImage(file)) return { scene: loadTriangles(file).scene };
-  return parseInput(() => loadObjFile(file));
+interface LoadedScene {
+  readonly scene: Scene;
+  /** The scene's name in messages. */
+  readonly name: string;
+  /** For an OBJ file: its materials (from its mtllib files); otherwise the built-in ones. */
+  readonly materials?: readonly Material[];
+  /** A BVH scene image's BVH (`scene` then in its order). */
+  readonly bvh?: Bvh4;
+}
+
+/** The scene of a file or a built-in name; default: the built-in Cornell box. */
+function loadScene(file: string | undefined, name: string | undefined, traversal: Traversal): LoadedScene {
+  if (name !== undefined) {
+    const make = BUILT_IN_SCENES[name];
+    if (make === undefined) throw new CliError(`--scene: unknown built-in scene '${name}' (choose from ${Object.keys(BUILT_IN_SCENES).join(', ')}; a scene file is the SCENE argument)`);
+    return { scene: make(), name: `--scene ${name}` };
+  }
+  if (file === undefined) return { scene: defaultScene(), name: '<scene>' };
+  if (isTriangleImage(file)) {
+    const { scene, bvh } = loadTriangles(file, traversal);
+    return { scene, name: file, bvh };
+  }
+  return { ...parseInput(() => loadObjFile(file)), name: file };
+}
+
+/** Without --bvh a scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */
+function checkBruteForceFits(scene: Scene, name: string): void {
+  try {
+    checkSceneFits(scene, name);
+  } catch (e) {
+    if (!(e instanceof SceneError)) throw e;
+    const c = defaultBvhCapacity;
+    try {
+      checkSceneFits(scene, name, c);
+    } catch {
+      throw new CliError(e.message, 1);
+    }
+    throw new CliError(`${e.message} (with --bvh: ${c.triangles} triangles and ${c.vertices} vertices)`, 1);
+  }
 }
 
 const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 
 /** The statistics printed after a render (stdout), one `name: value` per line. */
-export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: GpuSim; dump?: string }, r: GpuRunResult): string {
+export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: GpuSim; traversal?: Traversal; dump?: string }, r: GpuRunResult): string {
   const s = r.stats;
   const iss = opts.sim === 'iss';
-  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel})`];
+  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : ''})`];
   if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores`);
   else lines.push(`sim: ${opts.sim}${iss ? ' (ISA simulator: cycles = instructions, no per-core figures)' : ''}`);
   lines.push(`cycles: ${s.cycles}`, `instructions: ${s.instructions}`);
   if (!iss || s.rays > 0) lines.push(`rays: ${s.rays}`, `triangle tests: ${s.triangleTests}`);
+  if (opts.traversal === 'bvh' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
   if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${r.faults.slice(0, 8).join(' ')}${r.faults.length > 8 ? ' …' : ''})`);
@@ -161,6 +211,8 @@ async function execute(argv: string[]): Promise<number> {
   }
   if (positionals.length > 1) throw new CliError(`expected at most one scene file, got ${positionals.length}\n\n${usage}`);
   const sceneFile = positionals[0];
+  if (sceneFile !== undefined && values.scene !== undefined) throw new CliError(`give a scene file or --scene ${values.scene}, not both`);
+  const traversal: Traversal = values.bvh ? 'bvh' : 'brute-force';
   const width = intFlag('width', values.width, 64, 1, MAX_SIZE);
   const height = intFlag('height', values.height, 48, 1, MAX_SIZE);
   const kernel = chooseKernel(values.kernel);
@@ -177,8 +229,9 @@ async function execute(argv: string[]): Promise<number> {
   const out = values.out ?? 'render.png';
   checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
 
-  const { scene, materials } = loadScene(sceneFile);
-  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile, materials };
+  const { scene, name, materials, bvh } = loadScene(sceneFile, values.scene, traversal);
+  if (traversal === 'brute-force') checkBruteForceFits(scene, name);
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, traversal, bvh };
   const job = parseInput(() => buildFrame(spec));
 
   const bar = new ProgressBar(`render ${width}x${height} on ${sim}`);
@@ -201,7 +254,7 @@ async function execute(argv: string[]): Promise<number> {
 
   writeOutput(out, encodePng(width, height, pixelsToImage(spec, result.pixels)));
   if (values.dump !== undefined) writeOutput(values.dump, formatRunJson({ cycles: result.stats.cycles, instructions: result.stats.instructions, pixels: result.pixels, faults: result.faults }));
-  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim, dump: values.dump }, result));
+  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim, traversal, dump: values.dump }, result));
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlag
 import { allDesigns } from '../../designs/index.ts';
 import { checkWritable, rtlDifferences, rtlFiles, writeRtl } from '../../designs/rtlOutput.ts';
 
-const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V]
+const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V] [--bvh …]
 
 Writes every design's SystemVerilog and, for the whole GPU (rtgpu_top) in the configuration the flags
 select, its FPGA handoff: rtgpu.f, manifest.json, synth/ (Yosys, Quartus, Vivado) and README.md.

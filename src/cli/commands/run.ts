@@ -4,6 +4,7 @@ import { CliError } from '../cliError.ts';
 import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
 import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, type GpuFlags } from '../gpuFlags.ts';
 import type { Scene } from '../../golden/scene.ts';
+import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
 import { GpuRunError, runGpu, type GpuSim, type RunPixel } from '../../host/runtime/index.ts';
@@ -11,7 +12,7 @@ import { GpuRunError, runGpu, type GpuSim, type RunPixel } from '../../host/runt
 const RUN_SIMS = ['iss', 'ts', 'verilator', 'icarus'] as const satisfies readonly GpuSim[];
 type RunSim = (typeof RUN_SIMS)[number];
 
-const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--pixels N] [--sim S] [--json] [options]
+const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh] [--pixels N] [--sim S] [--json] [options]
        rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
 
 Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
@@ -25,6 +26,8 @@ faulted is marked 'fault'.
                         (.hex words or .bin little-endian words, docs/triangle-memory-and-ic-buffer.md);
                         default: the built-in Cornell box
   --triangles FILE      the same as --scene
+  --bvh                 trace through a BVH: an OBJ file (or the Cornell box) gets its BVH built;
+                        a .hex/.bin file must be a BVH scene image (docs/host.md)
   --pixels N            pixels to run (default 1)
   --sim S               ${RUN_SIMS.join('|')} (default iss, the ISA simulator); ts runs the whole GPU
                         (rtgpu_top) in the TS simulator (cycles = GPU clock cycles); verilator and
@@ -42,10 +45,12 @@ export interface RunInputs {
   readonly constants?: string;
   /** OBJ file or triangle-memory image; undefined: the built-in Cornell box. */
   readonly triangles?: string;
+  /** Default 'brute-force'; 'bvh': the triangles as a BVH scene image (built for an OBJ file). */
+  readonly traversal?: Traversal;
   readonly pixels: number;
 }
 
-/** A whole-GPU job (memory images) plus the scene those triangles decode to. */
+/** A whole-GPU job (memory images) plus the scene those triangles decode to (in BVH order for BVH traversal). */
 export interface RunJobImages extends GpuJob {
   readonly scene: Scene;
 }
@@ -54,8 +59,9 @@ export interface RunJobImages extends GpuJob {
 export function buildRunJob(inputs: RunInputs): RunJobImages {
   const program = loadProgram(inputs.program);
   const constants = inputs.constants === undefined ? new Uint32Array(0) : loadConstants(inputs.constants);
-  const { scene, image } = loadTriangles(inputs.triangles);
-  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, scene, pixels: inputs.pixels };
+  const traversal = inputs.traversal ?? 'brute-force';
+  const { scene, image } = loadTriangles(inputs.triangles, traversal);
+  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
 }
 
 function chooseSim(value: string | undefined): RunSim {
@@ -93,6 +99,7 @@ const flags = {
   const: { type: 'string' },
   scene: { type: 'string' },
   triangles: { type: 'string' },
+  bvh: { type: 'boolean' },
   pixels: { type: 'string' },
   sim: { type: 'string' },
   json: { type: 'boolean' },
@@ -125,7 +132,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined 
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values);
-  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, pixels };
+  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : 'brute-force', pixels };
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
 

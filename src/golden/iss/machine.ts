@@ -1,9 +1,11 @@
 // The ISA simulator's machine: runs N pixels as 32-thread patches over shared memories and a scene.
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { castRay, type TriangleTestFn, type Vec4 } from '../rayCaster.ts';
+import type { TriangleTestFn, Vec4 } from '../rayCaster.ts';
 import type { Scene } from '../scene.ts';
+import type { Bvh4 } from '../../bvh/index.ts';
 import { Memory } from './memory.ts';
-import { Thread, type Retired, type Tracer } from './thread.ts';
+import { Thread, type Retired } from './thread.ts';
+import { sceneTracer, type SceneTracer, type TraceCounters, type Traversal } from './sceneTracer.ts';
 
 export const DEFAULT_MAX_INSTRUCTIONS = 10_000_000;
 
@@ -15,6 +17,10 @@ export interface MachineOptions {
   readonly scene: Scene;
   /** The ray–triangle test `trace` uses (default testTriangle, Möller–Trumbore; testTriangleWatertight for the watertight IC cores). */
   readonly triangleTest?: TriangleTestFn;
+  /** How `trace` finds the closest hit (default 'brute-force', or 'bvh' when `bvh` is given; 'bvh' without `bvh` builds a BVH4 of the scene once). */
+  readonly traversal?: Traversal;
+  /** The BVH to traverse, exactly (e.g. parseBvhSceneImage's); `scene` must then be in its order. */
+  readonly bvh?: Bvh4;
   /** Instructions one thread may retire before the run is abandoned. */
   readonly maxInstructions?: number;
   /** Called for every retired instruction (and the fault-ending fetch) of every thread. */
@@ -33,6 +39,8 @@ export interface MachineResult {
   readonly faults: number[];
   /** Instructions retired by all threads. */
   readonly instructions: number;
+  /** Rays traced and the tests they took, over the whole run. */
+  readonly trace: Readonly<TraceCounters>;
 }
 
 /** A thread ran past the instruction limit (most likely an endless loop). */
@@ -54,12 +62,12 @@ export class InstructionLimitError extends Error {
  */
 export class Machine {
   readonly memory: Memory;
-  private readonly tracer: Tracer;
+  private readonly tracer: SceneTracer;
   private readonly limit: number;
 
   constructor(private readonly opts: MachineOptions) {
     this.memory = new Memory(opts.program, opts.constants);
-    this.tracer = (o, d) => castRay(opts.scene, o, d, opts.triangleTest);
+    this.tracer = sceneTracer(opts.scene, { traversal: opts.traversal, triangleTest: opts.triangleTest, bvh: opts.bvh });
     this.limit = opts.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   }
 
@@ -68,18 +76,21 @@ export class Machine {
     const pixels: PixelResult[] = [];
     const faults: number[] = [];
     let instructions = 0;
+    const c = this.tracer.counters;
+    const before = { ...c };
     for (let p = 0; p < count; p++) {
       const t = this.runThread(p);
       pixels.push({ pixel: p, ret: this.memory.result(t.tid) });
       if (t.fault) faults.push(p);
       instructions += t.retired;
     }
-    return { pixels, faults, instructions };
+    const trace = { rays: c.rays - before.rays, triangleTests: c.triangleTests - before.triangleTests, nodeTests: c.nodeTests - before.nodeTests };
+    return { pixels, faults, instructions, trace };
   }
 
   /** Run one pixel's thread until fin or a fault ends it. */
   runThread(pixel: number): Thread {
-    const t = new Thread(pixel % MEMORY_MAP.threads, pixel, this.memory, this.tracer);
+    const t = new Thread(pixel % MEMORY_MAP.threads, pixel, this.memory, this.tracer.trace);
     const onRetire = this.opts.onRetire;
     while (!t.done) {
       if (t.retired >= this.limit) throw new InstructionLimitError(pixel, t.pc, this.limit);

@@ -2,8 +2,8 @@
 // (Möller–Trumbore, or the watertight option) every cycle, two rays in flight, the closest hit kept per ray (docs/intersection.md).
 import { isWatertight, rayIntake, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/float/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
+import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
 
 /** Latencies of the float units the pipeline is built from, and the triangle test (default Möller–Trumbore). */
 export interface IcCoreParams extends TriangleTestOption {
@@ -17,50 +17,9 @@ export interface IcCoreParams extends TriangleTestOption {
 export const defaultIcCoreParams: IcCoreParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, memory: 2 };
 
 /** Cycles from a triangle entering the pipeline to its test result reaching the closest-hit register. */
-export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : 5 * p.fadd + 3 * p.fmul + p.fdiv);
+export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : mollerTrumboreDepth(p));
 
-const ONE = 0x3f800000;
-const SIGN = 0x80000000;
 const TRIANGLE_ID_BITS = 16;
-
-type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
-const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
-const join3 = (v: Vec3): UIntValue => cat(v[2], v[1], v[0]);
-
-/** Float operations as unit instances (each its own hardware: the pipeline needs them all every cycle). */
-class FloatOps {
-  private n = 0;
-  constructor(
-    private readonly m: ModuleBuilder,
-    private readonly p: IcCoreParams,
-  ) {}
-
-  private binary(def: typeof FAdd | typeof FMul | typeof FDiv, stages: number, a: UIntValue, b: UIntValue, name: string): UIntValue {
-    const u = this.m.instance(def, { stages }, { name: `${name}${this.n++}` });
-    u.io.in_valid.set(true);
-    u.io.a.set(a);
-    u.io.b.set(b);
-    return u.io.result;
-  }
-  add = (a: UIntValue, b: UIntValue) => this.binary(FAdd, this.p.fadd, a, b, 'fadd');
-  /** a − b as a + (−b): flipping the sign is exact, so the rounding is that of a subtraction. */
-  sub = (a: UIntValue, b: UIntValue) => this.binary(FAdd, this.p.fadd, a, b.xor(SIGN), 'fsub');
-  mul = (a: UIntValue, b: UIntValue) => this.binary(FMul, this.p.fmul, a, b, 'fmul');
-  div = (a: UIntValue, b: UIntValue) => this.binary(FDiv, this.p.fdiv, a, b, 'fdiv');
-  sub3 = (a: Vec3, b: Vec3): Vec3 => [this.sub(a[0], b[0]), this.sub(a[1], b[1]), this.sub(a[2], b[2])];
-  /** The products of cross(a, b) (one multiplier stage), then their differences (one adder stage). */
-  crossProducts = (a: Vec3, b: Vec3) => [this.mul(a[1], b[2]), this.mul(a[2], b[1]), this.mul(a[2], b[0]), this.mul(a[0], b[2]), this.mul(a[0], b[1]), this.mul(a[1], b[0])] as const;
-  crossDifferences = (x: readonly UIntValue[]): Vec3 => [this.sub(x[0]!, x[1]!), this.sub(x[2]!, x[3]!), this.sub(x[4]!, x[5]!)];
-  products3 = (a: Vec3, b: Vec3): Vec3 => [this.mul(a[0], b[0]), this.mul(a[1], b[1]), this.mul(a[2], b[2])];
-  /** The flag of a − b (Z 00, unordered 01, P 10, N 11), combinational. */
-  compare = (a: UIntValue, b: UIntValue): UIntValue => {
-    const u = this.m.instance(FCmp, { stages: 0 }, { name: `fcmp${this.n++}` });
-    u.io.in_valid.set(true);
-    u.io.a.set(a);
-    u.io.b.set(b);
-    return u.io.flags;
-  };
-}
 
 /** `value` delayed by `cycles` registers (no reset: a valid bit travels alongside). */
 function delay(m: ModuleBuilder, value: UIntValue, cycles: number, name: string): UIntValue {
@@ -171,59 +130,16 @@ export const IcCore = defineModule(
     const slotAt = (cycles: number) => delayBool(m, slotIn, cycles, `slot_at${cycles}`);
     const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
     // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
-    const mollerTrumbore = () => {
-      const atS1 = rayOf(slotIn);
-      const atS2 = rayOf(slotAt(p.fadd));
-      const atS4 = rayOf(slotAt(2 * p.fadd + p.fmul));
-      // S1 (add): edges and the origin relative to v0.
-      const e1 = f.sub3(v1, v0);
-      const e2 = f.sub3(v2, v0);
-      const s = f.sub3(atS1.o, v0);
-      // S2 (mul), S3 (add): p = cross(d, e2), q = cross(s, e1), and the normal cross(e1, e2).
-      const p3 = f.crossDifferences(f.crossProducts(atS2.d, e2));
-      const q3 = f.crossDifferences(f.crossProducts(s, e1));
-      const normal3 = f.crossDifferences(f.crossProducts(e1, e2));
-      // S4 (mul), S5 and S6 (add): dot products, summed (x + y) + z.
-      const lag = p.fmul + p.fadd;
-      const late = (v: Vec3, name: string): Vec3 => [0, 1, 2].map((i) => delay(m, v[i]!, lag, `${name}${'xyz'[i]}`)) as unknown as Vec3;
-      const e1L = late(e1, 'e1');
-      const e2L = late(e2, 'e2');
-      const sL = late(s, 's');
-      const dot = (a: Vec3, b: Vec3, name: string) => {
-        const x = f.products3(a, b);
-        return f.add(f.add(x[0], x[1]), delay(m, x[2], p.fadd, `${name}_z`));
-      };
-      const det = dot(e1L, p3, 'det');
-      const uNum = dot(sL, p3, 'u');
-      const vNum = dot(atS4.d, q3, 'v');
-      const tNum = dot(e2L, q3, 't');
-      // S7 (div), S8 (mul), S9 (add): u, v, t and u + v.
-      const inv = f.div(lit(ONE, 32), det);
-      const u = f.mul(delay(m, uNum, p.fdiv, 'u_num'), inv);
-      const v = f.mul(delay(m, vNum, p.fdiv, 'v_num'), inv);
-      const t = f.mul(delay(m, tNum, p.fdiv, 't_num'), inv);
-      const uv = f.add(u, v);
-      const detL = delay(m, det, p.fdiv + p.fmul + p.fadd, 'det');
-      return { kind: 'moller-trumbore', uv, det: detL, u: delay(m, u, p.fadd, 'u'), v: delay(m, v, p.fadd, 'v'), t: delay(m, t, p.fadd, 't'), normal: delay(m, join3(normal3), depth - (2 * p.fadd + p.fmul), 'normal') } as const;
-    };
-    const test = p.triangleTest === 'watertight' ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], slotAt, originOf: (slot) => split3(bySlot(slot, (r) => r.origin)), accept, slot: nextSlot, intake: rayIn }) : mollerTrumbore();
+    const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
+    const test = p.triangleTest === 'watertight' ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], slotAt, originOf: (slot) => split3(bySlot(slot, (r) => r.origin)), accept, slot: nextSlot, intake: rayIn }) : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
     // Valid bit, end token, slot and shader travel alongside.
     const testValid = delayBool(m, entering, depth, 'test_valid');
     const testEnd = delayBool(m, endToken, depth, 'test_end');
     const testSlot = slotAt(depth);
     const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
     // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
-    const zero = lit(0, 32);
-    const flagOf = f.compare;
-    const geZero = (x: UIntValue) => flagOf(x, zero).eq(0b10).or(flagOf(x, zero).eq(0b00));
-    const uvFlag = test.kind === 'moller-trumbore' ? flagOf(test.uv, lit(ONE, 32)) : undefined;
-    let hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid;
-    if (test.kind === 'moller-trumbore' && uvFlag) hit = hit.and(flagOf(test.det, zero).ne(0b00))
-      .and(geZero(test.u))
-      .and(geZero(test.v))
-      .and(uvFlag.eq(0b11).or(uvFlag.eq(0b00)))
-      .and(flagOf(test.t, zero).eq(0b10));
-    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(flagOf(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
+    const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
+    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
     slotRegs.forEach((r, k) => {
       const mine = k === 1 ? testSlot : testSlot.not();
       m.when(accept.and(k === 1 ? nextSlot : nextSlot.not()), () => {

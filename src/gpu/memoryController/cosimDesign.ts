@@ -115,7 +115,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       s[`core_pc_${c}`] = rng.bits(32);
       s[`core_busy_cycles_${c}`] = rng.bits(32);
     }
-    for (let k = 0; k < p.icCores; k++) for (const f of ['ic_rays', 'ic_tests', 'ic_busy_cycles']) s[`${f}_${k}`] = rng.bits(32);
+    for (let k = 0; k < p.icCores; k++) for (const f of ['ic_rays', 'ic_tests', 'ic_busy_cycles', 'ic_node_tests']) s[`${f}_${k}`] = rng.bits(32);
     const readable = readableRegisters(p);
     s.mmio_rd_addr = BigInt(rng.int(10) === 0 ? rng.int(1 << REG_ADDR_BITS) : readable[rng.int(readable.length)]!);
 
@@ -289,6 +289,7 @@ export class MemoryControllerModel {
       if (addr === base + 4 * IC_CORE_REG.RAYS) return Number(ins[`ic_rays_${k}`]);
       if (addr === base + 4 * IC_CORE_REG.TESTS) return Number(ins[`ic_tests_${k}`]);
       if (addr === base + 4 * IC_CORE_REG.BUSY_CYCLES) return Number(ins[`ic_busy_cycles_${k}`]);
+      if (addr === base + 4 * IC_CORE_REG.NODE_TESTS) return Number(ins[`ic_node_tests_${k}`]);
     }
     return 0; // CONTROL (write-only) and unmapped offsets
   }

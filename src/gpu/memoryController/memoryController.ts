@@ -51,6 +51,7 @@ export const MemoryController = defineModule(
     ic_rays: input(Vec(p.icCores, UInt(32))),
     ic_tests: input(Vec(p.icCores, UInt(32))),
     ic_busy_cycles: input(Vec(p.icCores, UInt(32))),
+    ic_node_tests: input(Vec(p.icCores, UInt(32))),
     // Main memory (port 0, between patches): the return vectors.
     mem_active: output(Bool),
     mem_read_en: output(Bool),
@@ -264,6 +265,7 @@ export const MemoryController = defineModule(
       readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
       readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
       readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
+      readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
     }
     const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
     const rdData = m.reg(UInt(32), { reset: 0 });

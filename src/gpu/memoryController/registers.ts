@@ -47,13 +47,13 @@ export const MMIO = {
   TRACES: 0x08c,
   /** RO, per RT core c at RT_CORE + 16·c: [0] running, [12:8] thread; the last retired PC; cycles running a thread. */
   RT_CORE: 0x100,
-  /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight. */
+  /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight, BVH node tests (0 for brute force). */
   IC_CORE: 0x200,
 } as const;
 
 /** Registers of one core's block, at its base + 4·n. */
 export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2 } as const;
-export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2 } as const;
+export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2, NODE_TESTS: 3 } as const;
 
 export const MMIO_ID = 0x52544750;
 export const INTERFACE_VERSION = 1;

@@ -4,7 +4,7 @@
 // the answer back through the ic2rt queue; each core's events are served one per cycle in fixed
 // descending core order.
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo } from '../../hdl/lib/index.ts';
+import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { REG, VREG } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { highestOf, indexBits, lowestOf, oneHot, pick } from '../selection.ts';
@@ -14,17 +14,20 @@ export interface PatchDispatcherParams {
   readonly rtCores: number;
   /** IC cores (1 to 32). */
   readonly icCores: number;
+  /** Rays one IC core may hold (default 2: the brute-force core's two slots; the BVH core's ray slots). */
+  readonly icRays?: number;
 }
 
 /** An RT core's event waiting to be served. */
 const EVENT = { none: 0, trace: 1, end: 2 } as const;
-/** Rays an IC core may hold: its two ray slots (answers wait in its answer queue until served). */
-const IC_RAYS = 2;
+/** Rays a brute-force IC core may hold: its two ray slots (answers wait in its answer queue until served). */
+const DEFAULT_IC_RAYS = 2;
 
 export function checkCoreCounts(p: PatchDispatcherParams, who: string): void {
   const ok = (n: number, hi: number) => Number.isInteger(n) && n >= 1 && n <= hi;
   if (!ok(p.rtCores, 4)) throw new Error(`${who}: rtCores must be 1 to 4 (the main memory has four ports), got ${p.rtCores}`);
   if (!ok(p.icCores, 32)) throw new Error(`${who}: icCores must be 1 to 32, got ${p.icCores}`);
+  if (p.icRays !== undefined && !ok(p.icRays, 32)) throw new Error(`${who}: icRays must be 1 to 32, got ${p.icRays}`);
 }
 
 export const PatchDispatcher = defineModule(
@@ -230,10 +233,11 @@ export const PatchDispatcher = defineModule(
     io.traces.set(traces);
 
     // ------------------------------------------------------------------ IC cores
-    const inflight = ic.map((k) => m.reg(UInt(2), { reset: 0, name: `ic${k}_rays` }));
-    const answers = ic.map((k) => m.instance(Fifo, { width: 5 + 96 + 128, depth: IC_RAYS }, { name: `ic${k}_answers` }));
+    const icRays = p.icRays ?? DEFAULT_IC_RAYS;
+    const inflight = ic.map((k) => m.reg(UInt(clog2(icRays + 1)), { reset: 0, name: `ic${k}_rays` }));
+    const answers = ic.map((k) => m.instance(Fifo, { width: 5 + 96 + 128, depth: icRays }, { name: `ic${k}_answers` }));
     // A ray from the rt2ic queue goes to the lowest-numbered IC core with a free slot.
-    const takers = ic.map((k) => io.ic_ready.at(k).and(inflight[k]!.lt(IC_RAYS)));
+    const takers = ic.map((k) => io.ic_ready.at(k).and(inflight[k]!.lt(icRays)));
     const taker = lowestOf(takers);
     const assign = taker.any.and(io.rt2ic_empty.not());
     io.dequeue_ic.set(assign);

@@ -6,6 +6,7 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
 import { IcSystem, defaultIcSystemParams, triangleTestParam, type IcSystemParams } from '../icCore/icSystem.ts';
+import { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from '../bvh/bvhIcSystem.ts';
 import { MemoryController } from '../memoryController/memoryController.ts';
 import { hostPorts } from '../memoryController/hostPorts.ts';
 import { passThrough } from '../passThrough.ts';
@@ -24,9 +25,38 @@ export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
   /** Capacity of each triangle memory: triangles and vertices. */
   readonly triangles: number;
   readonly vertices: number;
+  /** 'bvh': the IC cores walk a BVH4 (BvhIcSystem, loaded with the BVH scene image); absent: every triangle (seed 004). */
+  readonly traversal?: 'bvh';
+  /** With 'bvh': ray slots per IC core, and the capacities of the node and TriRange memories. */
+  readonly icRays?: number;
+  readonly nodes?: number;
+  readonly triRanges?: number;
 }
 
 export const defaultGpuParams: GpuParams = { rtCores: 4, icCores: 2, triangles: 512, vertices: 2048 };
+
+/** The BVH configuration: the default cores, BVH IC systems at their default capacities (65,536 triangles). */
+export const defaultBvhGpuParams: GpuParams = {
+  rtCores: 4,
+  icCores: 2,
+  traversal: 'bvh',
+  triangles: defaultBvhIcSystemParams.triangles,
+  vertices: defaultBvhIcSystemParams.vertices,
+  icRays: defaultBvhIcSystemParams.rays,
+  nodes: defaultBvhIcSystemParams.nodes,
+  triRanges: defaultBvhIcSystemParams.triRanges,
+};
+
+/** One IC system of the configuration: brute force (IcSystem) or BVH (BvhIcSystem); both have the ports the top uses. */
+function icSystem(m: Parameters<Parameters<typeof defineModule>[2]>[0], p: GpuParams, k: number) {
+  if (p.traversal === undefined) return { system: m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }), nodeTests: lit(0, 32) };
+  if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh' or absent, got '${String(p.traversal)}'`);
+  if (p.triangleTest === 'watertight') throw new Error('GpuTop: the BVH IC cores test triangles with Möller–Trumbore only (no watertight option yet)');
+  const d = defaultBvhIcSystemParams;
+  const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges };
+  const system = m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
+  return { system, nodeTests: system.io.node_tests };
+}
 
 export const GPU_TOP_NAME = 'rtgpu_top';
 
@@ -36,11 +66,13 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   const ic = Array.from({ length: p.icCores }, (_, k) => k);
   const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p) }, { name: 'memory_controller' });
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
-  const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores }, { name: 'patch_dispatcher' });
+  const bvh = p.traversal === 'bvh';
+  const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, ...(bvh ? { icRays: p.icRays ?? defaultBvhIcSystemParams.rays } : {}) }, { name: 'patch_dispatcher' });
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
   const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
   const tiles = rt.map((c) => m.instance(RtCoreTile, defaultRtCoreParams, { name: `rt_core${c}` }));
-  const ics = ic.map((k) => m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }));
+  const icSystems = ic.map((k) => icSystem(m, p, k));
+  const ics = icSystems.map((x) => x.system);
 
   // Host interface.
   passThrough(hostPorts(), io, mc.io);
@@ -128,6 +160,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
     mc.io.ic_rays.at(k).set(s.io.rays);
     mc.io.ic_tests.at(k).set(s.io.tests);
     mc.io.ic_busy_cycles.at(k).set(s.io.busy_cycles);
+    mc.io.ic_node_tests.at(k).set(icSystems[k]!.nodeTests);
   });
   // Every IC core loads the same image: core 0 speaks for all.
   mc.io.tri_load_error.set(ics.map((s) => s.io.load_error).reduce((a, b) => a.or(b)));

@@ -69,6 +69,48 @@ export class RecordingDriver {
     return this.sim.runVectors(this.inputs.map((i) => i.name), outputs, rows, cycles);
   }
 
+  /**
+   * `cycles` cycles in the simulator's fast batch loop with the inputs named in `columns` taken from
+   * `rows` (one row per cycle: their words in that order, as `Simulator.runVectors`) and every other
+   * input held; afterwards the last row's values stay applied. Returns the named outputs of every cycle.
+   */
+  vectors(columns: readonly string[], rows: Uint32Array, cycles: number, outputs: readonly string[]): Uint32Array {
+    const at: number[] = [];
+    let offset = 0;
+    this.inputs.forEach((i) => {
+      at.push(offset);
+      offset += wordsOf(i.width);
+    });
+    const cols = columns.map((name) => {
+      const k = this.index.get(name);
+      if (k === undefined) throw new Error(`'${name}' is not an input of the recorded design`);
+      const width = this.inputs[k]!.width;
+      // The top word keeps only the input's bits, as runVectors applies them (so the recording replays what ran).
+      return { k, at: at[k]!, words: wordsOf(width), top: width % 32 === 0 ? 0xffffffff : 2 ** (width % 32) - 1 };
+    });
+    const inRow = cols.reduce((s, c) => s + c.words, 0);
+    if (rows.length < inRow * cycles) throw new Error(`vectors: ${rows.length} words for ${cycles} cycles of ${inRow} words`);
+    const base = this.row();
+    const full = new Uint32Array(cycles * this.rowWords);
+    for (let c = 0; c < cycles; c++) {
+      full.set(base, c * this.rowWords);
+      let from = c * inRow;
+      for (const col of cols) for (let w = 0; w < col.words; w++) full[c * this.rowWords + col.at + w] = w === col.words - 1 ? (rows[from++]! & col.top) >>> 0 : rows[from++]!;
+    }
+    if (cycles > 0) {
+      let from = (cycles - 1) * inRow;
+      for (const col of cols) {
+        let v = 0n;
+        for (let w = 0; w < col.words; w++) v |= BigInt(w === col.words - 1 ? (rows[from++]! & col.top) >>> 0 : rows[from++]!) << BigInt(32 * w);
+        this.values[col.k] = v;
+      }
+    }
+    this.flush();
+    this.chunks.push(full);
+    this.cycles += cycles;
+    return this.sim.runVectors(this.inputs.map((i) => i.name), outputs, full, cycles);
+  }
+
   private flush(): void {
     if (this.pending.length) this.chunks.push(Uint32Array.from(this.pending));
     this.pending = [];

@@ -7,7 +7,7 @@ import type { Recording } from '../../hdl/cosim/replay.ts';
 import { createRng, type Rng } from '../../hdl/cosim/rng.ts';
 import { CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
-import { defaultGpuParams } from '../../gpu/top/gpuTop.ts';
+import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
 import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
@@ -155,7 +155,8 @@ function checkJob(job: GpuJob): void {
 export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
   checkJob(job);
   const start = performance.now();
-  const params = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
+  const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
+  const params: GpuParams = job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : { ...defaultGpuParams, ...cores };
   const design = gpuDesign(params);
   const h = new Driver(design, opts);
   const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
@@ -220,6 +221,7 @@ export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
   const icBusyCycles = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.BUSY_CYCLES));
   const rays = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.RAYS)).reduce((a, b) => a + b, 0);
   const triangleTests = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.TESTS)).reduce((a, b) => a + b, 0);
+  const nodeTests = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.NODE_TESTS)).reduce((a, b) => a + b, 0);
 
   const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, p) => ({ pixel: p, ret: [...output.words.subarray(4 * p, 4 * p + 4)] as [number, number, number, number] }));
   const faults: number[] = [];
@@ -229,7 +231,7 @@ export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
     for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push(base + t);
   }
   const wallSeconds = (performance.now() - start) / 1000;
-  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, rtBusyCycles, icBusyCycles, wallSeconds }, design, recording: h.d.recording() };
+  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds }, design, recording: h.d.recording() };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */

@@ -1,4 +1,5 @@
 // What the host runtime hands the GPU (on any backend) and what it gets back.
+import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 
 export interface RunPixel {
   readonly pixel: number;
@@ -15,8 +16,13 @@ export interface GpuJob {
   readonly program: Uint32Array;
   /** Constant memory words from 0x20000000 (at most 8192). */
   readonly constants: Uint32Array;
-  /** The triangle-memory image (`sceneToImage`, docs/triangle-memory-and-ic-buffer.md). */
+  /**
+   * The triangle-memory image (`sceneToImage`, docs/triangle-memory-and-ic-buffer.md), or with
+   * traversal 'bvh' the BVH scene image (`bvhSceneImage`, docs/host.md).
+   */
   readonly triangles: Uint32Array;
+  /** How the IC cores find the closest hit: every triangle (default 'brute-force') or the BVH in `triangles`. */
+  readonly traversal?: Traversal;
   /** Pixels 0 .. pixels − 1 run, 32 per patch. */
   readonly pixels: number;
   /** For messages: the program's source file and the 1-based line of each word (≤ 0: unknown). */
@@ -44,6 +50,8 @@ export interface GpuStats {
   /** Rays traced and ray–triangle tests, over all IC cores. */
   readonly rays: number;
   readonly triangleTests: number;
+  /** BVH nodes tested, over all IC cores (0 for brute force). */
+  readonly nodeTests: number;
   /** Cycles each RT core ran a thread, and each IC core had a ray in flight (empty on the ISS). */
   readonly rtBusyCycles: readonly number[];
   readonly icBusyCycles: readonly number[];

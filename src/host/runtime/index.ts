@@ -1,6 +1,7 @@
 // The host runtime: runs a frame (memory images + pixel count) on the GPU on any backend.
 import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
+import { parseBvhSceneImage } from '../../bvh/index.ts';
 import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult } from './gpuJob.ts';
 
 import { runFrameOnTs, type DriverOptions } from './gpuDriver.ts';
@@ -11,15 +12,23 @@ import { gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 export * from './gpuJob.ts';
 export { DEFAULT_MAX_CYCLES, type DriverOptions } from './gpuDriver.ts';
 
+/** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
+function issScene(job: GpuJob) {
+  if ((job.traversal ?? 'brute-force') === 'brute-force') return { scene: imageToScene(job.triangles, '<triangle image>'), bvh: undefined };
+  const { ordered, bvh } = parseBvhSceneImage(job.triangles, '<BVH scene image>');
+  return { scene: ordered, bvh };
+}
+
 /** The ISA simulator as the golden model: cycles = instructions, no per-core figures. */
 function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
   const start = performance.now();
-  const scene = imageToScene(job.triangles, '<triangle image>');
+  const { scene, bvh } = issScene(job);
   try {
-    const machine = new Machine({ program: job.program, constants: job.constants, scene, maxInstructions: opts.maxCycles });
+    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, maxInstructions: opts.maxCycles });
     const r = machine.run(job.pixels);
     const wallSeconds = (performance.now() - start) / 1000;
-    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays: 0, triangleTests: 0, rtBusyCycles: [], icBusyCycles: [], wallSeconds } };
+    const { rays, triangleTests, nodeTests } = r.trace;
+    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds } };
   } catch (e) {
     if (e instanceof InstructionLimitError) {
       const line = job.sourceLines?.[e.pc >>> 2];

@@ -1,0 +1,71 @@
+// The `trace` of the ISA simulator: brute force over every triangle, or the BVH traversal of the BVH IC cores, with counters.
+import { buildBvh, reorderScene, type Bvh4 } from '../../bvh/index.ts';
+import { castRayBvh } from '../bvhCaster.ts';
+import { castRay, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { triangleCount, type Scene } from '../scene.ts';
+
+/** How `trace` finds the closest hit: every triangle (the seed 004 IC cores) or a BVH4 (src/bvh, the BVH IC cores). */
+export type Traversal = 'brute-force' | 'bvh';
+
+/** What the traced rays cost, counted as the IC cores count it. */
+export interface TraceCounters {
+  /** Every `trace`, valid or not. */
+  rays: number;
+  /** Ray–triangle tests (none for an invalid ray, which answers a miss at once). */
+  triangleTests: number;
+  /** BVH nodes tested (0 for brute force). */
+  nodeTests: number;
+}
+
+export interface SceneTracerOptions {
+  /** Default 'brute-force', or 'bvh' when `bvh` is given. */
+  readonly traversal?: Traversal;
+  /** The ray–triangle test (default testTriangle, Möller–Trumbore). */
+  readonly triangleTest?: TriangleTestFn;
+  /** A prebuilt BVH of the scene, which must then be in the BVH's order. */
+  readonly bvh?: Bvh4;
+}
+
+export interface SceneTracer {
+  readonly trace: (o: Vec3, d: Vec3) => TraceResult;
+  readonly counters: TraceCounters;
+}
+
+/**
+ * A tracer over `scene`. For 'bvh' without `bvh`, the BVH is built here (binned SAH, buildBvh's defaults)
+ * and the scene traced in its order. With `bvh` (a prebuilt BVH, as parseBvhSceneImage returns it),
+ * `scene` must already be in that BVH's order (the triangle memory's) and exactly that BVH is traversed;
+ * `traversal` then defaults to 'bvh'.
+ */
+export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneTracer {
+  const { bvh, triangleTest, traversal = bvh === undefined ? 'brute-force' : 'bvh' } = opts;
+  const counters: TraceCounters = { rays: 0, triangleTests: 0, nodeTests: 0 };
+  if (traversal === 'brute-force') {
+    if (bvh !== undefined) throw new Error("a BVH was given for 'brute-force' traversal; use traversal 'bvh'");
+    const n = triangleCount(scene);
+    return {
+      counters,
+      trace: (o, d) => {
+        counters.rays++;
+        if (rayIsValid(o, d)) counters.triangleTests += n;
+        return castRay(scene, o, d, triangleTest);
+      },
+    };
+  }
+  if (traversal !== 'bvh') throw new Error(`traversal must be 'brute-force' or 'bvh', got '${String(traversal)}'`);
+  const tree = bvh ?? buildBvh(scene);
+  const ordered = bvh === undefined ? reorderScene(scene, tree) : scene;
+  // castRayBvh reads the triangles of every leaf it reaches: a range past the scene would read garbage.
+  const bad = tree.triRanges.findIndex((r) => r.first + r.count > triangleCount(ordered));
+  if (bad >= 0) throw new Error(`the BVH's TriRange ${bad} ends at triangle ${tree.triRanges[bad]!.first + tree.triRanges[bad]!.count - 1}; the scene has ${triangleCount(ordered)}`);
+  return {
+    counters,
+    trace: (o, d) => {
+      const r = castRayBvh(tree, ordered, o, d, { triangleTest });
+      counters.rays++;
+      counters.triangleTests += r.counters.triangleTests;
+      counters.nodeTests += r.counters.nodeTests;
+      return r;
+    },
+  };
+}

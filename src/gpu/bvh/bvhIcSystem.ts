@@ -1,0 +1,172 @@
+// One BVH intersection core with its memories (triangles, BVHNode4 nodes, TriRanges), loaded from the BVH scene image
+// through the same port as the brute-force IC system (docs/bvh-hardware.md).
+import { Bool, UInt, cat, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
+import { gpuFloatLatencies } from '../floatLatencies.ts';
+import { rayPorts } from '../icCore/icCore.ts';
+import { passThrough } from '../passThrough.ts';
+import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
+import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
+import { CHILDREN } from './rayBox4.ts';
+
+/** Flat, so module names read `BvhIcSystem_fadd3_…`. */
+export interface BvhIcSystemParams {
+  readonly fadd: number;
+  readonly fmul: number;
+  readonly fdiv: number;
+  /** Rays in flight (2, 4, 8, 16 or 32). */
+  readonly rays: number;
+  /** Capacities: triangles and vertices of the triangle memory, BVHNode4 nodes, TriRanges (each 2 to 2^20). */
+  readonly triangles: number;
+  readonly vertices: number;
+  readonly nodes: number;
+  readonly triRanges: number;
+}
+
+export const defaultBvhIcSystemParams: BvhIcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 16, triangles: 65536, vertices: 65536, nodes: 32768, triRanges: 65536 };
+
+/** Bits of a node or TriRange index in the stack and the node words. */
+export const bvhIndexBits = (p: Pick<BvhIcSystemParams, 'nodes' | 'triRanges'>): number => clog2(Math.max(p.nodes, p.triRanges));
+
+/** Words of one BVHNode4 and one TriRange in the image (src/bvh/node4.ts). */
+const NODE_WORDS = 32;
+const RANGE_WORDS = 4;
+const BOX_WORDS = 6 * CHILDREN;
+
+/** The loader's place in the BVH scene image (docs/host.md): header, triangle section, node count, nodes, TriRange count, TriRanges, end. */
+const PHASE = { header: 0, triangles: 1, nodeCount: 2, nodes: 3, rangeCount: 4, ranges: 5, done: 6 } as const;
+
+function checkParams(p: BvhIcSystemParams): void {
+  for (const k of ['triangles', 'vertices', 'nodes', 'triRanges'] as const) {
+    if (!Number.isInteger(p[k]) || p[k] < 2 || p[k] > 1 << 20) throw new Error(`BvhIcSystem: ${k} must be an integer from 2 to 2^20, got ${p[k]}`);
+  }
+}
+
+export const BvhIcSystem = defineModule(
+  'BvhIcSystem',
+  (p: BvhIcSystemParams) => ({
+    load_start: input(Bool),
+    load_valid: input(Bool),
+    load_data: input(UInt(32)),
+    /** Sticky until load_start: the image is malformed or too big, a ray came before the image was complete, or a ray overflowed its stack. */
+    load_error: output(Bool),
+    triangle_count: output(UInt(triangleIdBits(p))),
+    ...rayPorts(),
+    node_tests: output(UInt(32)),
+  }),
+  (m, io, p) => {
+    checkParams(p);
+    const ib = bvhIndexBits(p);
+    const tb = triangleIdBits(p);
+    const core = m.instance(BvhIcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, triangleBits: tb, memory: TRIANGLE_MEMORY_LATENCY }, { name: 'core' });
+    const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
+    const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
+    const ranges = m.memory(UInt(2 * tb), p.triRanges, { name: 'tri_ranges' });
+    passThrough(rayPorts(), io, core.io);
+    io.node_tests.set(core.io.node_tests);
+    io.triangle_count.set(tri.io.triangle_count);
+
+    // ---------------------------------------------------------------- the loader: walks the image word by word
+    const start = io.load_start;
+    const phase = m.reg(UInt(3), { reset: PHASE.header });
+    const left = m.reg(UInt(32), { reset: 0 }); // words left in the triangle section, or records left
+    const word = m.reg(UInt(5), { reset: 0 }); // word within the record
+    const record = m.reg(UInt(21), { reset: 0 });
+    const boxes = m.reg(UInt(32 * BOX_WORDS), { name: 'staged_boxes' });
+    const indices = Array.from({ length: CHILDREN }, (_, c) => m.reg(UInt(ib), { name: `staged_index${c}` }));
+    const flags = m.reg(UInt(2 * CHILDREN), { name: 'staged_flags' });
+    const first = m.reg(UInt(tb), { name: 'staged_first' });
+    const error = m.reg(Bool, { reset: 0 });
+    // load_start restarts at once: a word arriving with it is word 0 of the new image.
+    const phaseNow = mux(start, lit(PHASE.header, 3), phase);
+    const wordNow = mux(start, lit(0, 5), word);
+    const accept = io.load_valid.and(error.and(start.not()).not());
+    const data = io.load_data;
+    const fail = () => error.set(true);
+    const fits = (bits: number) => (bits >= 32 ? lit(1, 1).asBool() : data.bits(31, bits).eq(0));
+
+    tri.io.load_start.set(start);
+    tri.io.load_valid.set(accept.and(phaseNow.eq(PHASE.triangles)));
+    tri.io.load_data.set(data);
+    m.when(start, () => {
+      phase.set(PHASE.header);
+      word.set(0);
+      error.set(false);
+    });
+    m.when(accept, () => {
+      m.switch(phaseNow)
+        .is(PHASE.header, () => {
+          // T words of triangle image follow; the smallest valid one is two all-zero records.
+          m.when(data.lt(8), fail);
+          left.set(data);
+          phase.set(PHASE.triangles);
+        })
+        .is(PHASE.triangles, () => {
+          left.set(left.sub(1));
+          m.when(left.eq(1), () => phase.set(PHASE.nodeCount));
+        })
+        .is(PHASE.nodeCount, () => {
+          m.when(data.eq(0).or(data.gt(p.nodes)), fail);
+          left.set(data);
+          record.set(0);
+          word.set(0);
+          phase.set(PHASE.nodes);
+        })
+        .is(PHASE.nodes, () => {
+          word.set(wordNow.add(1));
+          m.when(wordNow.lt(BOX_WORDS), () => boxes.set(cat(data, boxes.bits(32 * BOX_WORDS - 1, 32))));
+          indices.forEach((r, c) => m.when(wordNow.eq(BOX_WORDS + c), () => {
+            r.set(data.trunc(ib));
+            m.when(fits(ib).not(), fail);
+          }));
+          m.when(wordNow.eq(BOX_WORDS + CHILDREN), () => {
+            flags.set(data.trunc(2 * CHILDREN));
+            m.when(fits(2 * CHILDREN).not(), fail);
+          });
+          m.when(wordNow.gt(BOX_WORDS + CHILDREN).and(data.ne(0)), fail);
+          m.when(wordNow.eq(NODE_WORDS - 1), () => {
+            nodes.write(record.trunc(clog2(p.nodes)), cat(flags, ...[...indices].reverse(), boxes));
+            record.set(record.add(1));
+            left.set(left.sub(1));
+            m.when(left.eq(1), () => phase.set(PHASE.rangeCount));
+          });
+        })
+        .is(PHASE.rangeCount, () => {
+          m.when(data.gt(p.triRanges), fail);
+          left.set(data);
+          record.set(0);
+          word.set(0);
+          phase.set(mux(data.eq(0), lit(PHASE.done, 3), lit(PHASE.ranges, 3)));
+        })
+        .is(PHASE.ranges, () => {
+          word.set(wordNow.add(1).bits(1, 0).zext(5));
+          m.when(fits(tb).not().or(wordNow.gt(1).and(data.ne(0))), fail);
+          m.when(wordNow.eq(0), () => first.set(data.trunc(tb)));
+          m.when(wordNow.eq(1), () => ranges.write(record.trunc(clog2(p.triRanges)), cat(first, data.trunc(tb))));
+          m.when(wordNow.eq(RANGE_WORDS - 1), () => {
+            record.set(record.add(1));
+            left.set(left.sub(1));
+            m.when(left.eq(1), () => phase.set(PHASE.done));
+          });
+        })
+        .default(fail); // a word past the end of the image
+    });
+    // A ray before the image is complete would walk a half-written tree.
+    m.when(io.ray_start.and(phase.ne(PHASE.done)).and(start.not()), fail);
+    io.load_error.set(error.or(tri.io.load_error).or(core.io.stack_overflow));
+
+    // ---------------------------------------------------------------- the core's memories
+    core.io.node_resp.set(nodes.read(core.io.node_req_index.trunc(clog2(p.nodes))));
+    const range = ranges.read(core.io.range_req_index.trunc(clog2(p.triRanges)));
+    core.io.range_resp_first.set(range.bits(2 * tb - 1, tb));
+    core.io.range_resp_count.set(range.bits(tb - 1, 0));
+    tri.io.req_valid.set(core.io.tri_req_valid);
+    tri.io.req_id.set(core.io.tri_req_id);
+    core.io.tri_resp_valid.set(tri.io.resp_valid);
+    core.io.tri_resp_not_valid.set(tri.io.resp_not_valid);
+    core.io.tri_resp_v0.set(tri.io.resp_v0);
+    core.io.tri_resp_v1.set(tri.io.resp_v1);
+    core.io.tri_resp_v2.set(tri.io.resp_v2);
+    core.io.tri_resp_shader.set(tri.io.resp_shader);
+  },
+);
