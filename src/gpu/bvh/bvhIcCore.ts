@@ -5,9 +5,10 @@ import { FDiv } from '../../hdl/lib/float/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from '../icCore/mollerTrumbore.ts';
 import { rayPorts } from '../icCore/icCore.ts';
+import { isWatertight, rayAxes, shearOperands, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { CHILDREN, RayBox4, rayBox4Latency } from './rayBox4.ts';
 
-export interface BvhIcCoreParams {
+export interface BvhIcCoreParams extends TriangleTestOption {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
@@ -40,6 +41,7 @@ export function checkBvhIcCoreParams(p: BvhIcCoreParams): void {
   if (![2, 4, 8, 16, 32].includes(p.rays)) throw new Error(`BvhIcCore: rays must be 2, 4, 8, 16 or 32, got ${p.rays}`);
   if (!Number.isInteger(p.indexBits) || p.indexBits < 1 || p.indexBits > 24) throw new Error(`BvhIcCore: indexBits must be an integer from 1 to 24, got ${p.indexBits}`);
   if (!Number.isInteger(p.triangleBits) || p.triangleBits < 1 || p.triangleBits > 24) throw new Error(`BvhIcCore: triangleBits must be an integer from 1 to 24, got ${p.triangleBits}`);
+  isWatertight(p); // throws on an unknown triangle test
 }
 
 /** A BVHNode4 as the node memory answers: child c's box at [192c + 191 : 192c], then child_idx[0..3] (indexBits each), then child_flags. */
@@ -80,6 +82,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const ib = p.indexBits;
   const entryBits = 1 + ib + 32; // leaf flag, index, tnear
   const f = new FloatOps(m, p);
+  const watertight = isWatertight(p);
   const is = (r: UIntValue, s: number) => r.eq(s);
 
   // ------------------------------------------------------------------ ray slots
@@ -97,6 +100,9 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
     bestTri: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
+    // The watertight test's ray constants (unused by Möller–Trumbore, which synthesis then drops).
+    axes: watertight ? m.reg(UInt(6), { name: `ray${k}_axes` }) : lit(0, 6),
+    shear: watertight ? m.reg(UInt(96), { name: `ray${k}_shear` }) : lit(0, 96),
   }));
   type SlotRegs = (typeof slots)[number];
   const pick = (slot: UIntValue, field: (s: SlotRegs) => UIntValue): UIntValue => selectByIndex(slot, slots.map(field));
@@ -124,6 +130,16 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   }) as unknown as Vec3;
   const inverseDone = delayValid(m, divide, p.fdiv, 'inverse_valid');
   const inverseSlot = delay(m, intoSlot, p.fdiv, 'inverse_slot');
+  // Watertight: the ray's axes now, and its shear (d[kx], d[ky], 1) / d[kz] from three more dividers beside the inverse.
+  const axesIn = rayAxes(io.ray_direction);
+  const shearIn = watertight ? shearOperands(io.ray_direction, axesIn) : undefined;
+  const shear = shearIn?.numerators.map((a, i) => {
+    const u = m.instance(FDiv, { stages: p.fdiv }, { name: `shear_${'xyz'[i]}` });
+    u.io.in_valid.set(divide);
+    u.io.a.set(mux(divide, a, lit(ONE, 32)));
+    u.io.b.set(mux(divide, shearIn.denominator, lit(ONE, 32)));
+    return u.io.result;
+  }) as Vec3 | undefined;
 
   // ------------------------------------------------------------------ the stack: four banks, entry d of ray s at bank d mod 4, word {s, d / 4}
   const banks = Array.from({ length: STACK_BANKS }, (_, b) => m.memory(UInt(entryBits), R * (STACK_ENTRIES / STACK_BANKS), { name: `stack_bank${b}` }));
@@ -237,18 +253,29 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const respId = delay(m, reqId, p.memory, 'resp_id');
   const entering = respTest.and(io.tri_resp_valid).and(io.tri_resp_not_valid.not());
   const slotAt = (cycles: number) => delay(m, respSlot, cycles, `test_slot_at${cycles}`);
+  const slotAtStage = (cycles: number) => (cycles === 0 ? respSlot : slotAt(cycles));
   const rayAt = (cycles: number) => {
-    const s = cycles === 0 ? respSlot : slotAt(cycles);
+    const s = slotAtStage(cycles);
     return { o: split3(pick(s, (r) => r.origin)), d: split3(pick(s, (r) => r.direction)) };
   };
-  const test = mollerTrumbore(m, f, p, [split3(io.tri_resp_v0), split3(io.tri_resp_v1), split3(io.tri_resp_v2)], rayAt);
-  const depth = mollerTrumboreDepth(p);
+  const vertices = [split3(io.tri_resp_v0), split3(io.tri_resp_v1), split3(io.tri_resp_v2)] as const;
+  const test = watertight
+    ? watertightTest({
+        m,
+        units: f,
+        p,
+        vertices,
+        originAt: (cycles) => split3(pick(slotAtStage(cycles), (s) => s.origin)),
+        constantsAt: (cycles) => ({ axes: pick(slotAtStage(cycles), (s) => s.axes), shear: pick(slotAtStage(cycles), (s) => s.shear) }),
+      })
+    : mollerTrumbore(m, f, p, vertices, rayAt);
+  const depth = mollerTrumboreDepth(p); // the watertight test's depth is the same (watertightDepth)
   const testValid = delayValid(m, entering, depth, 'test_valid');
   const testEnd = delayValid(m, respLast, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testId = delay(m, respId, depth, 'test_id');
   const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
-  const hit = testValid.and(mollerTrumboreHit(f, test));
+  const hit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
   const tFlag = f.compare(test.t, pick(testSlot, (s) => s.bestT));
   const closer = pick(testSlot, (s) => s.haveBest).asBool().not()
     .or(tFlag.eq(FLAG_NEGATIVE))
@@ -283,8 +310,10 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
       s.haveBest.set(false);
       s.sp.set(0);
     });
+    if (watertight) m.when(accept.and(bySlot(intoSlot, k)), () => (s.axes as typeof s.bestNormal).set(axesIn));
     m.when(inverseDone.and(bySlot(inverseSlot, k)), () => {
       s.inv.set(join3(inverse));
+      if (shear) (s.shear as typeof s.bestNormal).set(join3(shear));
       s.fresh.set(true);
       s.state.set(STATE.ready);
     });

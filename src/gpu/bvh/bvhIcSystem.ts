@@ -4,13 +4,14 @@ import { Bool, UInt, cat, defineModule, input, lit, mux, output } from '../../hd
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
+import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
 import { CHILDREN } from './rayBox4.ts';
 
 /** Flat, so module names read `BvhIcSystem_fadd3_…`. */
-export interface BvhIcSystemParams {
+export interface BvhIcSystemParams extends TriangleTestOption {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
@@ -58,7 +59,7 @@ export const BvhIcSystem = defineModule(
     checkParams(p);
     const ib = bvhIndexBits(p);
     const tb = triangleIdBits(p);
-    const core = m.instance(BvhIcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, triangleBits: tb, memory: TRIANGLE_MEMORY_LATENCY }, { name: 'core' });
+    const core = m.instance(BvhIcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, triangleBits: tb, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) }, { name: 'core' });
     const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
     const ranges = m.memory(UInt(2 * tb), p.triRanges, { name: 'tri_ranges' });

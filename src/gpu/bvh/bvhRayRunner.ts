@@ -6,6 +6,9 @@ import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim
 import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
 import type { Recording } from '../../hdl/cosim/replay.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
+import { testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
+import { isWatertight } from '../icCore/watertightTest.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { bvhSceneImage, type BuildOptions, type Bvh4 } from '../../bvh/index.ts';
 import type { Ray } from '../icCore/rays.ts';
@@ -187,12 +190,12 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
 }
 
 /** Every answer against castRayBvh on the BVH and ordered scene; the golden's counts. */
-export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[], answers: readonly (BvhAnswer | undefined)[]): { difference: string | null; goldenNodeTests: number; goldenTriangleTests: number } {
+export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[], answers: readonly (BvhAnswer | undefined)[], triangleTest?: TriangleTestFn): { difference: string | null; goldenNodeTests: number; goldenTriangleTests: number } {
   let goldenNodeTests = 0;
   let goldenTriangleTests = 0;
   let difference: string | null = null;
   rays.forEach((r, i) => {
-    const want = castRayBvh(bvh, ordered, r.origin, r.direction);
+    const want = castRayBvh(bvh, ordered, r.origin, r.direction, { triangleTest });
     goldenNodeTests += want.counters.nodeTests;
     goldenTriangleTests += want.counters.triangleTests;
     const got = answers[i];
@@ -208,12 +211,12 @@ export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[],
 }
 
 /** Load the scene (after a reset) and cast the rays through `d`; the report against the golden traversal. */
-function traceRays(sim: Simulator, d: BvhDriver, scene: Scene, rays: readonly Ray[], build: BuildOptions, prebuilt?: PrebuiltBvhScene): BvhRunReport {
+function traceRays(sim: Simulator, d: BvhDriver, p: BvhIcSystemParams, scene: Scene, rays: readonly Ray[], build: BuildOptions, prebuilt?: PrebuiltBvhScene): BvhRunReport {
   const { image, bvh, ordered } = prebuilt ?? bvhSceneImage(scene, build);
   loadBvhImage(d, image);
   const loadError = sim.peek('load_error') !== 0n;
   const run = castBvhRays(sim, d, rays);
-  const golden = checkBvhAnswers(bvh, ordered, rays, run.answers);
+  const golden = checkBvhAnswers(bvh, ordered, rays, run.answers, isWatertight(p) ? testTriangleWatertight : testTriangle);
   return {
     rays: rays.length,
     cycles: run.cycles,
@@ -229,13 +232,13 @@ function traceRays(sim: Simulator, d: BvhDriver, scene: Scene, rays: readonly Ra
 
 export function runBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene): BvhRunReport {
   const { sim } = bvhSystemSimulator(p);
-  return traceRays(sim, directDriver(sim), scene, rays, build, prebuilt);
+  return traceRays(sim, directDriver(sim), p, scene, rays, build, prebuilt);
 }
 
 /** runBvhRays, recording every cycle's inputs from power-on: replay them with `replayRecording(design, recording, …)`. */
 export function recordBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene): RecordedBvhRun {
   const { design, sim } = bvhSystemSimulator(p);
   const d = new RecordingDriver(sim, design);
-  const report = traceRays(sim, d, scene, rays, build, prebuilt);
+  const report = traceRays(sim, d, p, scene, rays, build, prebuilt);
   return { report, design, recording: d.recording(), sim };
 }

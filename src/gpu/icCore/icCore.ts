@@ -1,6 +1,6 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, two rays in flight, the closest hit kept per ray (docs/intersection.md).
-import { isWatertight, rayIntake, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
+import { isWatertight, rayIntake, twoSlotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
@@ -131,7 +131,10 @@ export const IcCore = defineModule(
     const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
     // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
     const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
-    const test = p.triangleTest === 'watertight' ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], slotAt, originOf: (slot) => split3(bySlot(slot, (r) => r.origin)), accept, slot: nextSlot, intake: rayIn }) : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
+    const constantsOf = isWatertight(p) ? twoSlotConstants(m, rayIn, accept, nextSlot) : undefined;
+    const test = constantsOf
+      ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], originAt: (cycles) => split3(bySlot(slotAt(cycles), (r) => r.origin)), constantsAt: (cycles) => constantsOf(slotAt(cycles)) })
+      : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
     // Valid bit, end token, slot and shader travel alongside.
     const testValid = delayBool(m, entering, depth, 'test_valid');
     const testEnd = delayBool(m, endToken, depth, 'test_end');

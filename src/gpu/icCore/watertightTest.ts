@@ -72,7 +72,7 @@ const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 
  * kz = the axis of the largest |d| (binary32 magnitudes order as integers; the lowest axis on ties),
  * kx = kz + 1, ky = kz + 2 (mod 3), kx and ky swapped when d[kz] is negative. Combinational.
  */
-function rayAxes(direction: UIntValue): UIntValue {
+export function rayAxes(direction: UIntValue): UIntValue {
   const d = split3(direction);
   const mag = d.map((x) => x.bits(30, 0));
   const yWins = mag[1]!.gt(mag[0]!);
@@ -172,14 +172,10 @@ export interface WatertightContext {
   readonly p: Latencies;
   /** The triangle entering the pipeline. */
   readonly vertices: readonly [Vec3, Vec3, Vec3];
-  /** The slot (ray) of the test that entered `cycles` cycles ago (0: the one entering). */
-  readonly slotAt: (cycles: number) => BoolValue;
-  /** The origin of a slot's ray. */
-  readonly originOf: (slot: BoolValue) => Vec3;
-  /** When the core takes a ray (`accept`) into `slot`, the intake holds its constants. */
-  readonly accept: BoolValue;
-  readonly slot: BoolValue;
-  readonly intake: RayIntake;
+  /** The origin of the ray of the test that entered `cycles` cycles ago (0: the one entering). */
+  readonly originAt: (cycles: number) => Vec3;
+  /** That ray's constants (computed when the ray was taken: `rayAxes`, and the shear from three divisions). */
+  readonly constantsAt: (cycles: number) => RayConstants;
 }
 
 /** What the test hands to S10 (the closest-hit stage), all of the test that entered `depth` cycles ago. */
@@ -192,19 +188,24 @@ export interface WatertightResult {
   readonly normal: UIntValue;
 }
 
-/** Each slot's ray constants, written when the core takes the ray; read back by slot at the stages that need them. */
-function slotConstants(c: WatertightContext): (slot: BoolValue) => RayConstants {
-  const { m } = c;
-  const constants = c.intake.constants;
+/** The brute-force core's two slots' ray constants, written from the intake when the core takes a ray into `slot`; read back by slot. */
+export function twoSlotConstants(m: ModuleBuilder, intake: RayIntake, accept: BoolValue, slot: BoolValue): (slot: BoolValue) => RayConstants {
+  const constants = intake.constants;
   if (!constants) throw new Error('watertightTest: the ray intake computes no constants (it must be the watertight intake, rayIntake with triangleTest watertight)');
   const regs = [0, 1].map((k) => ({ axes: m.reg(UInt(6), { name: `slot${k}_axes` }), shear: m.reg(UInt(96), { name: `slot${k}_shear` }) }));
   regs.forEach((r, k) =>
-    m.when(c.accept.and(k === 1 ? c.slot : c.slot.not()), () => {
+    m.when(accept.and(k === 1 ? slot : slot.not()), () => {
       r.axes.set(constants.axes);
       r.shear.set(constants.shear);
     }),
   );
-  return (slot) => ({ axes: mux(slot, regs[1]!.axes, regs[0]!.axes), shear: mux(slot, regs[1]!.shear, regs[0]!.shear) });
+  return (s) => ({ axes: mux(s, regs[1]!.axes, regs[0]!.axes), shear: mux(s, regs[1]!.shear, regs[0]!.shear) });
+}
+
+/** The shear divisions of a ray in its axes: (d[kx], d[ky], 1) over d[kz] (numerators, then the shared denominator). */
+export function shearOperands(direction: UIntValue, axes: UIntValue): { numerators: Vec3; denominator: UIntValue } {
+  const d = inFrame(split3(direction), axes);
+  return { numerators: [d[0], d[1], lit(ONE, 32)], denominator: d[2] };
 }
 
 /**
@@ -219,20 +220,19 @@ export function watertightTest(c: WatertightContext): WatertightResult {
   const { m, units: f, p } = c;
   const A = p.fadd;
   const M = p.fmul;
-  const constantsOf = slotConstants(c);
   const zero = lit(0, 32);
   const sub3 = (a: Vec3, b: Vec3): Vec3 => map3((i) => f.sub(a[i], b[i]));
   const late3 = (v: Vec3, cycles: number, name: string): Vec3 => map3((i) => delay(m, v[i], cycles, `${name}${'xyz'[i]}`));
   const [v0, v1, v2] = c.vertices;
 
   // S1 (add): the vertices relative to the origin, in the ray's axes; the normal's edges.
-  const axes = constantsOf(c.slotAt(0)).axes;
-  const origin = inFrame(c.originOf(c.slotAt(0)), axes);
+  const axes = c.constantsAt(0).axes;
+  const origin = inFrame(c.originAt(0), axes);
   const rel = c.vertices.map((v) => sub3(inFrame(v, axes), origin));
   const e1 = sub3(v1, v0);
   const e2 = sub3(v2, v0);
   // S2 (mul), S3 (add): x − Sx·z, y − Sy·z, Sz·z per vertex; the normal cross(e1, e2).
-  const [sx, sy, sz] = split3(constantsOf(c.slotAt(A)).shear);
+  const [sx, sy, sz] = split3(c.constantsAt(A).shear);
   const sheared = rel.map((r, k): Vec3 => {
     const [px, py, pz] = [f.mul(sx, r[2]), f.mul(sy, r[2]), f.mul(sz, r[2])];
     return [f.sub(delay(m, r[0], M, `rel${k}x`), px), f.sub(delay(m, r[1], M, `rel${k}y`), py), delay(m, pz, A, `sheared${k}z`)];

@@ -51,9 +51,8 @@ export const defaultBvhGpuParams: GpuParams = {
 function icSystem(m: Parameters<Parameters<typeof defineModule>[2]>[0], p: GpuParams, k: number) {
   if (p.traversal === undefined) return { system: m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }), nodeTests: lit(0, 32) };
   if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh' or absent, got '${String(p.traversal)}'`);
-  if (p.triangleTest === 'watertight') throw new Error('GpuTop: the BVH IC cores test triangles with Möller–Trumbore only (no watertight option yet)');
   const d = defaultBvhIcSystemParams;
-  const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges };
+  const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges, ...triangleTestParam(p) };
   const system = m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
   return { system, nodeTests: system.io.node_tests };
 }
