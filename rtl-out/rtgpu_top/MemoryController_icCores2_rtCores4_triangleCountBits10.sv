@@ -62,6 +62,8 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   input  logic [31:0] ic_tests_1,
   input  logic [31:0] ic_busy_cycles_0,
   input  logic [31:0] ic_busy_cycles_1,
+  input  logic [31:0] ic_node_tests_0,
+  input  logic [31:0] ic_node_tests_1,
   output logic mem_active,
   output logic mem_read_en,
   output logic [4:0] mem_thread,
@@ -69,42 +71,42 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   input  logic [127:0] mem_data_read,
   input  logic mem_done
 );
-  logic [31:0] program_addr_lo; // memoryController.ts:64
-  logic [31:0] program_addr_hi; // memoryController.ts:64
-  logic [31:0] program_words; // memoryController.ts:64
-  logic [31:0] const_addr_lo; // memoryController.ts:64
-  logic [31:0] const_addr_hi; // memoryController.ts:64
-  logic [31:0] const_words; // memoryController.ts:64
-  logic [31:0] tri_addr_lo; // memoryController.ts:64
-  logic [31:0] tri_addr_hi; // memoryController.ts:64
-  logic [31:0] tri_words; // memoryController.ts:64
-  logic [31:0] out_addr_lo; // memoryController.ts:64
-  logic [31:0] out_addr_hi; // memoryController.ts:64
-  logic [31:0] report_addr_lo; // memoryController.ts:64
-  logic [31:0] report_addr_hi; // memoryController.ts:64
-  logic [31:0] pixel_count_1; // memoryController.ts:64
-  logic [2:0] state; // memoryController.ts:74
-  logic [2:0] pendingLoads; // memoryController.ts:75
-  logic pendingStart; // memoryController.ts:76
-  logic done; // memoryController.ts:77
-  logic [2:0] error; // memoryController.ts:78
-  logic [31:0] patches_done; // memoryController.ts:64
-  logic [31:0] fault_count; // memoryController.ts:64
-  logic [31:0] fault_mask_1; // memoryController.ts:64
-  logic [1:0] current; // memoryController.ts:109
-  logic [31:0] word_index; // memoryController.ts:64
-  logic [31:0] beats_left; // memoryController.ts:64
-  logic [127:0] buffer; // memoryController.ts:112
-  logic [2:0] bufferWords; // memoryController.ts:113
-  logic [1:0] bufferPos; // memoryController.ts:114
-  logic [5:0] thread; // memoryController.ts:184
-  logic [5:0] patchThreads; // memoryController.ts:185
-  logic [31:0] patchFaults; // memoryController.ts:186
-  logic [31:0] patch_cycles; // memoryController.ts:64
-  logic [127:0] result; // memoryController.ts:188
-  logic [63:0] cycles; // memoryController.ts:235
-  logic [31:0] rdData; // memoryController.ts:269
-  logic _reg; // memoryController.ts:272
+  logic [31:0] program_addr_lo; // memoryController.ts:65
+  logic [31:0] program_addr_hi; // memoryController.ts:65
+  logic [31:0] program_words; // memoryController.ts:65
+  logic [31:0] const_addr_lo; // memoryController.ts:65
+  logic [31:0] const_addr_hi; // memoryController.ts:65
+  logic [31:0] const_words; // memoryController.ts:65
+  logic [31:0] tri_addr_lo; // memoryController.ts:65
+  logic [31:0] tri_addr_hi; // memoryController.ts:65
+  logic [31:0] tri_words; // memoryController.ts:65
+  logic [31:0] out_addr_lo; // memoryController.ts:65
+  logic [31:0] out_addr_hi; // memoryController.ts:65
+  logic [31:0] report_addr_lo; // memoryController.ts:65
+  logic [31:0] report_addr_hi; // memoryController.ts:65
+  logic [31:0] pixel_count_1; // memoryController.ts:65
+  logic [2:0] state; // memoryController.ts:75
+  logic [2:0] pendingLoads; // memoryController.ts:76
+  logic pendingStart; // memoryController.ts:77
+  logic done; // memoryController.ts:78
+  logic [2:0] error; // memoryController.ts:79
+  logic [31:0] patches_done; // memoryController.ts:65
+  logic [31:0] fault_count; // memoryController.ts:65
+  logic [31:0] fault_mask_1; // memoryController.ts:65
+  logic [1:0] current; // memoryController.ts:110
+  logic [31:0] word_index; // memoryController.ts:65
+  logic [31:0] beats_left; // memoryController.ts:65
+  logic [127:0] buffer; // memoryController.ts:113
+  logic [2:0] bufferWords; // memoryController.ts:114
+  logic [1:0] bufferPos; // memoryController.ts:115
+  logic [5:0] thread; // memoryController.ts:185
+  logic [5:0] patchThreads; // memoryController.ts:186
+  logic [31:0] patchFaults; // memoryController.ts:187
+  logic [31:0] patch_cycles; // memoryController.ts:65
+  logic [127:0] result; // memoryController.ts:189
+  logic [63:0] cycles; // memoryController.ts:236
+  logic [31:0] rdData; // memoryController.ts:271
+  logic _reg; // memoryController.ts:274
   logic dma_rd_req_addr_eq; // selection.ts:33
   logic dma_rd_req_addr_eq_1; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux; // selection.ts:33
@@ -113,52 +115,52 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   logic dma_rd_req_addr_eq_3; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_2; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_3; // selection.ts:33
-  logic receiving; // memoryController.ts:144
-  logic dma_rd_ready_ne; // memoryController.ts:147
-  logic dma_rd_ready_and; // memoryController.ts:147
-  logic dma_rd_ready_ult; // memoryController.ts:147
-  logic writingResult; // memoryController.ts:205
-  logic writingReport; // memoryController.ts:206
-  logic [63:0] dma_wr_addr_concat; // memoryController.ts:207
-  logic [35:0] patchOffset; // memoryController.ts:209
-  logic [63:0] dma_wr_addr_zext; // memoryController.ts:207
-  logic [63:0] dma_wr_addr_add; // memoryController.ts:207
-  logic [63:0] dma_wr_addr_concat_1; // memoryController.ts:207
-  logic [31:0] pixelOffset_zext; // memoryController.ts:208
-  logic [31:0] pixelOffset_add; // memoryController.ts:208
-  logic [35:0] pixelOffset; // memoryController.ts:208
-  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:207
-  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:207
-  logic [31:0] dma_wr_data_zext; // memoryController.ts:212
-  logic [127:0] dma_wr_data_concat; // memoryController.ts:212
-  logic irq_ne; // memoryController.ts:238
-  logic emit_ne; // memoryController.ts:145
-  logic emit; // memoryController.ts:145
+  logic receiving; // memoryController.ts:145
+  logic dma_rd_ready_ne; // memoryController.ts:148
+  logic dma_rd_ready_and; // memoryController.ts:148
+  logic dma_rd_ready_ult; // memoryController.ts:148
+  logic writingResult; // memoryController.ts:206
+  logic writingReport; // memoryController.ts:207
+  logic [63:0] dma_wr_addr_concat; // memoryController.ts:208
+  logic [35:0] patchOffset; // memoryController.ts:210
+  logic [63:0] dma_wr_addr_zext; // memoryController.ts:208
+  logic [63:0] dma_wr_addr_add; // memoryController.ts:208
+  logic [63:0] dma_wr_addr_concat_1; // memoryController.ts:208
+  logic [31:0] pixelOffset_zext; // memoryController.ts:209
+  logic [31:0] pixelOffset_add; // memoryController.ts:209
+  logic [35:0] pixelOffset; // memoryController.ts:209
+  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:208
+  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:208
+  logic [31:0] dma_wr_data_zext; // memoryController.ts:213
+  logic [127:0] dma_wr_data_concat; // memoryController.ts:213
+  logic irq_ne; // memoryController.ts:239
+  logic emit_ne; // memoryController.ts:146
+  logic emit; // memoryController.ts:146
   logic imem_we_eq; // selection.ts:33
   logic imem_we_eq_1; // selection.ts:33
   logic [31:0] imem_we_mux; // selection.ts:33
   logic [31:0] imem_we_mux_1; // selection.ts:33
-  logic store_ult; // memoryController.ts:150
-  logic store; // memoryController.ts:150
-  logic imem_we_eq_2; // memoryController.ts:151
-  logic cmem_we_eq; // memoryController.ts:152
+  logic store_ult; // memoryController.ts:151
+  logic store; // memoryController.ts:151
+  logic imem_we_eq_2; // memoryController.ts:152
+  logic cmem_we_eq; // memoryController.ts:153
   logic mem_wdata_eq; // selection.ts:33
-  logic [31:0] mem_wdata_slice; // memoryController.ts:148
+  logic [31:0] mem_wdata_slice; // memoryController.ts:149
   logic mem_wdata_eq_1; // selection.ts:33
-  logic [31:0] mem_wdata_slice_1; // memoryController.ts:148
+  logic [31:0] mem_wdata_slice_1; // memoryController.ts:149
   logic mem_wdata_eq_2; // selection.ts:33
-  logic [31:0] mem_wdata_slice_2; // memoryController.ts:148
-  logic [31:0] mem_wdata_slice_3; // memoryController.ts:148
+  logic [31:0] mem_wdata_slice_2; // memoryController.ts:149
+  logic [31:0] mem_wdata_slice_3; // memoryController.ts:149
   logic [31:0] mem_wdata_mux; // selection.ts:33
   logic [31:0] mem_wdata_mux_1; // selection.ts:33
-  logic idle; // memoryController.ts:119
-  logic tri_load_start_slice; // memoryController.ts:115
+  logic idle; // memoryController.ts:120
+  logic tri_load_start_slice; // memoryController.ts:116
   logic tri_load_start_or; // selection.ts:13
-  logic tri_load_start_slice_1; // memoryController.ts:115
+  logic tri_load_start_slice_1; // memoryController.ts:116
   logic tri_load_start_or_1; // selection.ts:13
-  logic tri_load_start_slice_2; // memoryController.ts:115
+  logic tri_load_start_slice_2; // memoryController.ts:116
   logic tri_load_start_or_2; // selection.ts:13
-  logic beginLoad; // memoryController.ts:120
+  logic beginLoad; // memoryController.ts:121
   logic [1:0] index_mux; // selection.ts:19
   logic [1:0] index_mux_1; // selection.ts:19
   logic [1:0] index; // selection.ts:19
@@ -168,328 +170,332 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   logic tri_load_start_eq_3; // selection.ts:33
   logic [31:0] tri_load_start_mux; // selection.ts:33
   logic [31:0] tri_load_start_mux_1; // selection.ts:33
-  logic tooLong_ult; // memoryController.ts:118
-  logic tooLong_ult_1; // memoryController.ts:118
+  logic tooLong_ult; // memoryController.ts:119
+  logic tooLong_ult_1; // memoryController.ts:119
   logic tri_load_start_mux_2; // selection.ts:33
   logic tri_load_start_mux_3; // selection.ts:33
-  logic tri_load_start_not; // memoryController.ts:137
-  logic tri_load_start_and; // memoryController.ts:137
-  logic tri_load_start_eq_4; // memoryController.ts:137
-  logic tri_load_valid_eq; // memoryController.ts:153
-  logic startFrame_not; // memoryController.ts:175
-  logic startFrame_and; // memoryController.ts:175
-  logic startFrame_and_1; // memoryController.ts:175
-  logic startFrame_eq; // memoryController.ts:175
-  logic startFrame; // memoryController.ts:175
-  logic patchWritten_and; // memoryController.ts:220
-  logic patchWritten_and_1; // memoryController.ts:220
-  logic [5:0] lastThread_add; // memoryController.ts:213
-  logic lastThread; // memoryController.ts:213
-  logic patchWritten_and_2; // memoryController.ts:220
-  logic [63:0] reportsOn_concat; // memoryController.ts:214
-  logic reportsOn; // memoryController.ts:214
-  logic patchWritten_not; // memoryController.ts:220
-  logic patchWritten_and_3; // memoryController.ts:220
-  logic patchWritten; // memoryController.ts:220
-  logic reading; // memoryController.ts:196
-  logic [31:0] program_addr_lo_next; // memoryController.ts:64
-  logic program_addr_lo_sel_eq; // memoryController.ts:83
-  logic program_addr_lo_sel_and; // memoryController.ts:83
-  logic [31:0] program_addr_hi_next; // memoryController.ts:64
-  logic program_addr_hi_sel_eq; // memoryController.ts:83
-  logic program_addr_hi_sel_and; // memoryController.ts:83
-  logic [31:0] program_words_next; // memoryController.ts:64
-  logic program_words_sel_eq; // memoryController.ts:83
-  logic program_words_sel_and; // memoryController.ts:83
-  logic [31:0] const_addr_lo_next; // memoryController.ts:64
-  logic const_addr_lo_sel_eq; // memoryController.ts:83
-  logic const_addr_lo_sel_and; // memoryController.ts:83
-  logic [31:0] const_addr_hi_next; // memoryController.ts:64
-  logic const_addr_hi_sel_eq; // memoryController.ts:83
-  logic const_addr_hi_sel_and; // memoryController.ts:83
-  logic [31:0] const_words_next; // memoryController.ts:64
-  logic const_words_sel_eq; // memoryController.ts:83
-  logic const_words_sel_and; // memoryController.ts:83
-  logic [31:0] tri_addr_lo_next; // memoryController.ts:64
-  logic tri_addr_lo_sel_eq; // memoryController.ts:83
-  logic tri_addr_lo_sel_and; // memoryController.ts:83
-  logic [31:0] tri_addr_hi_next; // memoryController.ts:64
-  logic tri_addr_hi_sel_eq; // memoryController.ts:83
-  logic tri_addr_hi_sel_and; // memoryController.ts:83
-  logic [31:0] tri_words_next; // memoryController.ts:64
-  logic tri_words_sel_eq; // memoryController.ts:83
-  logic tri_words_sel_and; // memoryController.ts:83
-  logic [31:0] out_addr_lo_next; // memoryController.ts:64
-  logic out_addr_lo_sel_eq; // memoryController.ts:83
-  logic out_addr_lo_sel_and; // memoryController.ts:83
-  logic [31:0] out_addr_hi_next; // memoryController.ts:64
-  logic out_addr_hi_sel_eq; // memoryController.ts:83
-  logic out_addr_hi_sel_and; // memoryController.ts:83
-  logic [31:0] report_addr_lo_next; // memoryController.ts:64
-  logic report_addr_lo_sel_eq; // memoryController.ts:83
-  logic report_addr_lo_sel_and; // memoryController.ts:83
-  logic [31:0] report_addr_hi_next; // memoryController.ts:64
-  logic report_addr_hi_sel_eq; // memoryController.ts:83
-  logic report_addr_hi_sel_and; // memoryController.ts:83
-  logic [31:0] pixel_count_1_next; // memoryController.ts:64
-  logic pixel_count_1_sel_eq; // memoryController.ts:83
-  logic pixel_count_1_sel_and; // memoryController.ts:83
-  logic [2:0] state_next; // memoryController.ts:74
-  logic state_sel_and; // memoryController.ts:222
-  logic state_sel_and_1; // memoryController.ts:215
-  logic [2:0] state_mux; // memoryController.ts:218
-  logic [2:0] state_mux_1; // memoryController.ts:218
-  logic state_sel_and_2; // memoryController.ts:201
-  logic state_sel_eq; // memoryController.ts:190
-  logic state_sel_and_3; // memoryController.ts:190
-  logic state_sel_not; // memoryController.ts:176
-  logic state_sel_and_4; // memoryController.ts:176
-  logic state_sel_and_5; // memoryController.ts:176
-  logic state_sel_eq_1; // memoryController.ts:178
-  logic state_sel_eq_2; // memoryController.ts:166
-  logic state_sel_and_6; // memoryController.ts:166
-  logic state_sel_eq_3; // memoryController.ts:166
-  logic state_sel_and_7; // memoryController.ts:166
-  logic state_sel_eq_4; // memoryController.ts:142
-  logic state_sel_and_8; // memoryController.ts:142
-  logic state_sel_and_9; // memoryController.ts:122
-  logic state_sel_eq_5; // memoryController.ts:134
-  logic [2:0] state_p; // memoryController.ts:134
-  logic [2:0] state_p_1; // memoryController.ts:120
-  logic [2:0] state_p_2; // memoryController.ts:122
-  logic [2:0] state_p_3; // memoryController.ts:142
-  logic [2:0] state_p_4; // memoryController.ts:166
-  logic [2:0] state_p_5; // memoryController.ts:178
-  logic [2:0] state_p_6; // memoryController.ts:176
-  logic [2:0] state_p_7; // memoryController.ts:190
-  logic [2:0] state_p_8; // memoryController.ts:201
-  logic [2:0] state_p_9; // memoryController.ts:215
-  logic [2:0] state_p_10; // memoryController.ts:222
-  logic [2:0] pendingLoads_next; // memoryController.ts:75
-  logic [2:0] pendingLoads_shl; // memoryController.ts:121
-  logic [2:0] pendingLoads_not; // memoryController.ts:121
-  logic [2:0] pendingLoads_and; // memoryController.ts:121
-  logic [2:0] pendingLoads_shl_1; // memoryController.ts:121
-  logic [2:0] pendingLoads_not_1; // memoryController.ts:121
-  logic [2:0] pendingLoads_and_1; // memoryController.ts:121
-  logic pendingLoads_sel_eq; // memoryController.ts:83
-  logic pendingLoads_sel_and; // memoryController.ts:83
-  logic busy_ne; // memoryController.ts:79
-  logic busy_ne_1; // memoryController.ts:79
-  logic busy_or; // memoryController.ts:79
-  logic busy; // memoryController.ts:79
-  logic pendingLoads_sel_and_1; // memoryController.ts:95
-  logic [2:0] pendingLoads_slice; // memoryController.ts:96
-  logic [2:0] pendingLoads_p; // memoryController.ts:83
-  logic [2:0] pendingLoads_p_1; // memoryController.ts:95
-  logic [2:0] pendingLoads_p_2; // memoryController.ts:134
-  logic [2:0] pendingLoads_p_3; // memoryController.ts:120
-  logic [2:0] pendingLoads_p_4; // memoryController.ts:122
-  logic pendingStart_next; // memoryController.ts:76
-  logic pendingStart_slice; // memoryController.ts:97
-  logic pendingStart_p; // memoryController.ts:83
-  logic pendingStart_p_1; // memoryController.ts:95
-  logic pendingStart_p_2; // memoryController.ts:122
-  logic done_next; // memoryController.ts:77
-  logic done_sel_slice; // memoryController.ts:102
-  logic done_sel_slice_1; // memoryController.ts:98
-  logic done_p; // memoryController.ts:98
-  logic done_p_1; // memoryController.ts:102
-  logic done_p_2; // memoryController.ts:83
-  logic done_p_3; // memoryController.ts:95
-  logic [2:0] error_next; // memoryController.ts:78
-  logic error_sel_eq; // memoryController.ts:80
-  logic error_sel_not; // memoryController.ts:171
-  logic error_sel_and; // memoryController.ts:171
-  logic error_sel_eq_1; // memoryController.ts:80
-  logic error_sel_eq_2; // memoryController.ts:80
+  logic tri_load_start_not; // memoryController.ts:138
+  logic tri_load_start_and; // memoryController.ts:138
+  logic tri_load_start_eq_4; // memoryController.ts:138
+  logic tri_load_valid_eq; // memoryController.ts:154
+  logic startFrame_not; // memoryController.ts:176
+  logic startFrame_and; // memoryController.ts:176
+  logic startFrame_and_1; // memoryController.ts:176
+  logic startFrame_eq; // memoryController.ts:176
+  logic startFrame; // memoryController.ts:176
+  logic patchWritten_and; // memoryController.ts:221
+  logic patchWritten_and_1; // memoryController.ts:221
+  logic [5:0] lastThread_add; // memoryController.ts:214
+  logic lastThread; // memoryController.ts:214
+  logic patchWritten_and_2; // memoryController.ts:221
+  logic [63:0] reportsOn_concat; // memoryController.ts:215
+  logic reportsOn; // memoryController.ts:215
+  logic patchWritten_not; // memoryController.ts:221
+  logic patchWritten_and_3; // memoryController.ts:221
+  logic patchWritten; // memoryController.ts:221
+  logic reading; // memoryController.ts:197
+  logic [31:0] program_addr_lo_next; // memoryController.ts:65
+  logic program_addr_lo_sel_eq; // memoryController.ts:84
+  logic program_addr_lo_sel_and; // memoryController.ts:84
+  logic [31:0] program_addr_hi_next; // memoryController.ts:65
+  logic program_addr_hi_sel_eq; // memoryController.ts:84
+  logic program_addr_hi_sel_and; // memoryController.ts:84
+  logic [31:0] program_words_next; // memoryController.ts:65
+  logic program_words_sel_eq; // memoryController.ts:84
+  logic program_words_sel_and; // memoryController.ts:84
+  logic [31:0] const_addr_lo_next; // memoryController.ts:65
+  logic const_addr_lo_sel_eq; // memoryController.ts:84
+  logic const_addr_lo_sel_and; // memoryController.ts:84
+  logic [31:0] const_addr_hi_next; // memoryController.ts:65
+  logic const_addr_hi_sel_eq; // memoryController.ts:84
+  logic const_addr_hi_sel_and; // memoryController.ts:84
+  logic [31:0] const_words_next; // memoryController.ts:65
+  logic const_words_sel_eq; // memoryController.ts:84
+  logic const_words_sel_and; // memoryController.ts:84
+  logic [31:0] tri_addr_lo_next; // memoryController.ts:65
+  logic tri_addr_lo_sel_eq; // memoryController.ts:84
+  logic tri_addr_lo_sel_and; // memoryController.ts:84
+  logic [31:0] tri_addr_hi_next; // memoryController.ts:65
+  logic tri_addr_hi_sel_eq; // memoryController.ts:84
+  logic tri_addr_hi_sel_and; // memoryController.ts:84
+  logic [31:0] tri_words_next; // memoryController.ts:65
+  logic tri_words_sel_eq; // memoryController.ts:84
+  logic tri_words_sel_and; // memoryController.ts:84
+  logic [31:0] out_addr_lo_next; // memoryController.ts:65
+  logic out_addr_lo_sel_eq; // memoryController.ts:84
+  logic out_addr_lo_sel_and; // memoryController.ts:84
+  logic [31:0] out_addr_hi_next; // memoryController.ts:65
+  logic out_addr_hi_sel_eq; // memoryController.ts:84
+  logic out_addr_hi_sel_and; // memoryController.ts:84
+  logic [31:0] report_addr_lo_next; // memoryController.ts:65
+  logic report_addr_lo_sel_eq; // memoryController.ts:84
+  logic report_addr_lo_sel_and; // memoryController.ts:84
+  logic [31:0] report_addr_hi_next; // memoryController.ts:65
+  logic report_addr_hi_sel_eq; // memoryController.ts:84
+  logic report_addr_hi_sel_and; // memoryController.ts:84
+  logic [31:0] pixel_count_1_next; // memoryController.ts:65
+  logic pixel_count_1_sel_eq; // memoryController.ts:84
+  logic pixel_count_1_sel_and; // memoryController.ts:84
+  logic [2:0] state_next; // memoryController.ts:75
+  logic state_sel_and; // memoryController.ts:223
+  logic state_sel_and_1; // memoryController.ts:216
+  logic [2:0] state_mux; // memoryController.ts:219
+  logic [2:0] state_mux_1; // memoryController.ts:219
+  logic state_sel_and_2; // memoryController.ts:202
+  logic state_sel_eq; // memoryController.ts:191
+  logic state_sel_and_3; // memoryController.ts:191
+  logic state_sel_not; // memoryController.ts:177
+  logic state_sel_and_4; // memoryController.ts:177
+  logic state_sel_and_5; // memoryController.ts:177
+  logic state_sel_eq_1; // memoryController.ts:179
+  logic state_sel_eq_2; // memoryController.ts:167
+  logic state_sel_and_6; // memoryController.ts:167
+  logic state_sel_eq_3; // memoryController.ts:167
+  logic state_sel_and_7; // memoryController.ts:167
+  logic state_sel_eq_4; // memoryController.ts:143
+  logic state_sel_and_8; // memoryController.ts:143
+  logic state_sel_and_9; // memoryController.ts:123
+  logic state_sel_eq_5; // memoryController.ts:135
+  logic [2:0] state_p; // memoryController.ts:135
+  logic [2:0] state_p_1; // memoryController.ts:121
+  logic [2:0] state_p_2; // memoryController.ts:123
+  logic [2:0] state_p_3; // memoryController.ts:143
+  logic [2:0] state_p_4; // memoryController.ts:167
+  logic [2:0] state_p_5; // memoryController.ts:179
+  logic [2:0] state_p_6; // memoryController.ts:177
+  logic [2:0] state_p_7; // memoryController.ts:191
+  logic [2:0] state_p_8; // memoryController.ts:202
+  logic [2:0] state_p_9; // memoryController.ts:216
+  logic [2:0] state_p_10; // memoryController.ts:223
+  logic [2:0] pendingLoads_next; // memoryController.ts:76
+  logic [2:0] pendingLoads_shl; // memoryController.ts:122
+  logic [2:0] pendingLoads_not; // memoryController.ts:122
+  logic [2:0] pendingLoads_and; // memoryController.ts:122
+  logic [2:0] pendingLoads_shl_1; // memoryController.ts:122
+  logic [2:0] pendingLoads_not_1; // memoryController.ts:122
+  logic [2:0] pendingLoads_and_1; // memoryController.ts:122
+  logic pendingLoads_sel_eq; // memoryController.ts:84
+  logic pendingLoads_sel_and; // memoryController.ts:84
+  logic busy_ne; // memoryController.ts:80
+  logic busy_ne_1; // memoryController.ts:80
+  logic busy_or; // memoryController.ts:80
+  logic busy; // memoryController.ts:80
+  logic pendingLoads_sel_and_1; // memoryController.ts:96
+  logic [2:0] pendingLoads_slice; // memoryController.ts:97
+  logic [2:0] pendingLoads_p; // memoryController.ts:84
+  logic [2:0] pendingLoads_p_1; // memoryController.ts:96
+  logic [2:0] pendingLoads_p_2; // memoryController.ts:135
+  logic [2:0] pendingLoads_p_3; // memoryController.ts:121
+  logic [2:0] pendingLoads_p_4; // memoryController.ts:123
+  logic pendingStart_next; // memoryController.ts:77
+  logic pendingStart_slice; // memoryController.ts:98
+  logic pendingStart_p; // memoryController.ts:84
+  logic pendingStart_p_1; // memoryController.ts:96
+  logic pendingStart_p_2; // memoryController.ts:123
+  logic done_next; // memoryController.ts:78
+  logic done_sel_slice; // memoryController.ts:103
+  logic done_sel_slice_1; // memoryController.ts:99
+  logic done_p; // memoryController.ts:99
+  logic done_p_1; // memoryController.ts:103
+  logic done_p_2; // memoryController.ts:84
+  logic done_p_3; // memoryController.ts:96
+  logic [2:0] error_next; // memoryController.ts:79
+  logic error_sel_eq; // memoryController.ts:81
+  logic error_sel_not; // memoryController.ts:172
+  logic error_sel_and; // memoryController.ts:172
+  logic error_sel_eq_1; // memoryController.ts:81
+  logic error_sel_eq_2; // memoryController.ts:81
   logic error_eq; // selection.ts:33
   logic [2:0] error_mux; // selection.ts:33
-  logic error_sel_eq_3; // memoryController.ts:80
-  logic [2:0] error_p; // memoryController.ts:80
-  logic [2:0] error_p_1; // memoryController.ts:98
-  logic [2:0] error_p_2; // memoryController.ts:83
-  logic [2:0] error_p_3; // memoryController.ts:95
-  logic [2:0] error_p_4; // memoryController.ts:80
-  logic [2:0] error_p_5; // memoryController.ts:122
-  logic [2:0] error_p_6; // memoryController.ts:80
-  logic [2:0] error_p_7; // memoryController.ts:171
-  logic [2:0] error_p_8; // memoryController.ts:80
-  logic [31:0] patches_done_next; // memoryController.ts:64
-  logic [31:0] patches_done_add; // memoryController.ts:224
-  logic [31:0] patches_done_p; // memoryController.ts:102
-  logic [31:0] patches_done_p_1; // memoryController.ts:83
-  logic [31:0] patches_done_p_2; // memoryController.ts:95
-  logic [31:0] fault_count_next; // memoryController.ts:64
-  logic [31:0] fault_count_sel_lshr; // memoryController.ts:217
-  logic fault_count_sel_slice; // memoryController.ts:217
-  logic [31:0] fault_count_add; // memoryController.ts:217
-  logic [31:0] fault_count_p; // memoryController.ts:102
-  logic [31:0] fault_count_p_1; // memoryController.ts:83
-  logic [31:0] fault_count_p_2; // memoryController.ts:95
-  logic [31:0] fault_count_p_3; // memoryController.ts:217
-  logic [31:0] fault_mask_1_next; // memoryController.ts:64
-  logic [31:0] fault_mask_1_or; // memoryController.ts:225
-  logic [31:0] fault_mask_1_p; // memoryController.ts:102
-  logic [31:0] fault_mask_1_p_1; // memoryController.ts:83
-  logic [31:0] fault_mask_1_p_2; // memoryController.ts:95
-  logic [1:0] current_next; // memoryController.ts:109
-  logic [1:0] current_p; // memoryController.ts:120
-  logic [31:0] word_index_next; // memoryController.ts:64
-  logic [31:0] word_index_add; // memoryController.ts:157
-  logic [31:0] word_index_p; // memoryController.ts:120
-  logic [31:0] word_index_p_1; // memoryController.ts:122
-  logic [31:0] beats_left_next; // memoryController.ts:64
-  logic accept_ne; // memoryController.ts:146
-  logic accept_and; // memoryController.ts:146
-  logic accept_ult; // memoryController.ts:146
-  logic accept_and_1; // memoryController.ts:146
-  logic accept; // memoryController.ts:146
-  logic [31:0] beats_left_sub; // memoryController.ts:164
-  logic [32:0] beats_left_zext; // memoryController.ts:133
-  logic [32:0] beats_left_add; // memoryController.ts:133
-  logic [30:0] beats_left_slice; // memoryController.ts:133
-  logic [32:0] beats_left_zext_1; // memoryController.ts:133
-  logic [31:0] beats_left_slice_1; // memoryController.ts:133
-  logic [31:0] beats_left_p; // memoryController.ts:120
-  logic [31:0] beats_left_p_1; // memoryController.ts:122
-  logic [127:0] buffer_next; // memoryController.ts:112
-  logic [2:0] bufferWords_next; // memoryController.ts:113
-  logic [2:0] bufferWords_sub; // memoryController.ts:165
-  logic [2:0] bufferWords_p; // memoryController.ts:120
-  logic [2:0] bufferWords_p_1; // memoryController.ts:122
-  logic [2:0] bufferWords_p_2; // memoryController.ts:145
-  logic [1:0] bufferPos_next; // memoryController.ts:114
-  logic [1:0] bufferPos_add; // memoryController.ts:158
-  logic [1:0] bufferPos_p; // memoryController.ts:120
-  logic [1:0] bufferPos_p_1; // memoryController.ts:122
-  logic [1:0] bufferPos_p_2; // memoryController.ts:145
-  logic [5:0] thread_next; // memoryController.ts:184
-  logic [5:0] thread_add; // memoryController.ts:216
-  logic [5:0] thread_p; // memoryController.ts:190
-  logic [5:0] patchThreads_next; // memoryController.ts:185
-  logic [31:0] remaining; // memoryController.ts:189
-  logic patchThreads_ult; // memoryController.ts:193
-  logic [5:0] patchThreads_slice; // memoryController.ts:193
-  logic [5:0] patchThreads_mux; // memoryController.ts:193
-  logic [31:0] patchFaults_next; // memoryController.ts:186
-  logic [31:0] patch_cycles_next; // memoryController.ts:64
-  logic patch_cycles_sel_or; // memoryController.ts:227
-  logic [31:0] patch_cycles_add; // memoryController.ts:227
-  logic [127:0] result_next; // memoryController.ts:188
-  logic [63:0] cycles_next; // memoryController.ts:235
-  logic [63:0] cycles_add; // memoryController.ts:236
-  logic [31:0] rdData_next; // memoryController.ts:269
-  logic rdData_eq; // memoryController.ts:268
-  logic rdData_eq_1; // memoryController.ts:268
-  logic rdData_eq_2; // memoryController.ts:268
-  logic rdData_eq_3; // memoryController.ts:268
-  logic rdData_eq_4; // memoryController.ts:268
-  logic rdData_eq_5; // memoryController.ts:268
-  logic rdData_eq_6; // memoryController.ts:268
-  logic rdData_eq_7; // memoryController.ts:268
-  logic rdData_eq_8; // memoryController.ts:268
-  logic [12:0] rdData_concat; // memoryController.ts:258
-  logic [31:0] rdData_zext; // memoryController.ts:258
-  logic rdData_eq_9; // memoryController.ts:268
-  logic rdData_eq_10; // memoryController.ts:268
-  logic rdData_eq_11; // memoryController.ts:268
-  logic [12:0] rdData_concat_1; // memoryController.ts:258
-  logic [31:0] rdData_zext_1; // memoryController.ts:258
-  logic rdData_eq_12; // memoryController.ts:268
-  logic rdData_eq_13; // memoryController.ts:268
-  logic rdData_eq_14; // memoryController.ts:268
-  logic [12:0] rdData_concat_2; // memoryController.ts:258
-  logic [31:0] rdData_zext_2; // memoryController.ts:258
-  logic rdData_eq_15; // memoryController.ts:268
-  logic rdData_eq_16; // memoryController.ts:268
-  logic rdData_eq_17; // memoryController.ts:268
-  logic [12:0] rdData_concat_3; // memoryController.ts:258
-  logic [31:0] rdData_zext_3; // memoryController.ts:258
-  logic rdData_eq_18; // memoryController.ts:268
-  logic rdData_eq_19; // memoryController.ts:268
-  logic rdData_eq_20; // memoryController.ts:268
-  logic [31:0] readable_slice; // memoryController.ts:252
-  logic rdData_eq_21; // memoryController.ts:268
-  logic [31:0] readable_slice_1; // memoryController.ts:251
-  logic rdData_eq_22; // memoryController.ts:268
-  logic rdData_eq_23; // memoryController.ts:268
-  logic rdData_eq_24; // memoryController.ts:268
-  logic rdData_eq_25; // memoryController.ts:268
-  logic rdData_eq_26; // memoryController.ts:268
-  logic rdData_eq_27; // memoryController.ts:268
-  logic rdData_eq_28; // memoryController.ts:268
-  logic rdData_eq_29; // memoryController.ts:268
-  logic rdData_eq_30; // memoryController.ts:268
-  logic rdData_eq_31; // memoryController.ts:268
-  logic rdData_eq_32; // memoryController.ts:268
-  logic rdData_eq_33; // memoryController.ts:268
-  logic rdData_eq_34; // memoryController.ts:268
-  logic rdData_eq_35; // memoryController.ts:268
-  logic rdData_eq_36; // memoryController.ts:268
-  logic rdData_eq_37; // memoryController.ts:268
-  logic rdData_eq_38; // memoryController.ts:268
-  logic rdData_eq_39; // memoryController.ts:268
-  logic rdData_eq_40; // memoryController.ts:268
-  logic [31:0] readable_zext; // memoryController.ts:245
-  logic rdData_eq_41; // memoryController.ts:268
-  logic [31:0] readable_zext_1; // memoryController.ts:244
-  logic rdData_eq_42; // memoryController.ts:268
-  logic status_eq; // memoryController.ts:237
-  logic status_ult; // memoryController.ts:237
-  logic status_or; // memoryController.ts:237
-  logic status_eq_1; // memoryController.ts:237
-  logic status_or_1; // memoryController.ts:237
-  logic status_ne; // memoryController.ts:237
-  logic [4:0] status; // memoryController.ts:237
-  logic [31:0] readable_zext_2; // memoryController.ts:243
-  logic rdData_eq_43; // memoryController.ts:268
-  logic rdData_eq_44; // memoryController.ts:268
-  logic [31:0] rdData_mux; // memoryController.ts:268
-  logic [31:0] rdData_mux_1; // memoryController.ts:268
-  logic [31:0] rdData_mux_2; // memoryController.ts:268
-  logic [31:0] rdData_mux_3; // memoryController.ts:268
-  logic [31:0] rdData_mux_4; // memoryController.ts:268
-  logic [31:0] rdData_mux_5; // memoryController.ts:268
-  logic [31:0] rdData_mux_6; // memoryController.ts:268
-  logic [31:0] rdData_mux_7; // memoryController.ts:268
-  logic [31:0] rdData_mux_8; // memoryController.ts:268
-  logic [31:0] rdData_mux_9; // memoryController.ts:268
-  logic [31:0] rdData_mux_10; // memoryController.ts:268
-  logic [31:0] rdData_mux_11; // memoryController.ts:268
-  logic [31:0] rdData_mux_12; // memoryController.ts:268
-  logic [31:0] rdData_mux_13; // memoryController.ts:268
-  logic [31:0] rdData_mux_14; // memoryController.ts:268
-  logic [31:0] rdData_mux_15; // memoryController.ts:268
-  logic [31:0] rdData_mux_16; // memoryController.ts:268
-  logic [31:0] rdData_mux_17; // memoryController.ts:268
-  logic [31:0] rdData_mux_18; // memoryController.ts:268
-  logic [31:0] rdData_mux_19; // memoryController.ts:268
-  logic [31:0] rdData_mux_20; // memoryController.ts:268
-  logic [31:0] rdData_mux_21; // memoryController.ts:268
-  logic [31:0] rdData_mux_22; // memoryController.ts:268
-  logic [31:0] rdData_mux_23; // memoryController.ts:268
-  logic [31:0] rdData_mux_24; // memoryController.ts:268
-  logic [31:0] rdData_mux_25; // memoryController.ts:268
-  logic [31:0] rdData_mux_26; // memoryController.ts:268
-  logic [31:0] rdData_mux_27; // memoryController.ts:268
-  logic [31:0] rdData_mux_28; // memoryController.ts:268
-  logic [31:0] rdData_mux_29; // memoryController.ts:268
-  logic [31:0] rdData_mux_30; // memoryController.ts:268
-  logic [31:0] rdData_mux_31; // memoryController.ts:268
-  logic [31:0] rdData_mux_32; // memoryController.ts:268
-  logic [31:0] rdData_mux_33; // memoryController.ts:268
-  logic [31:0] rdData_mux_34; // memoryController.ts:268
-  logic [31:0] rdData_mux_35; // memoryController.ts:268
-  logic [31:0] rdData_mux_36; // memoryController.ts:268
-  logic [31:0] rdData_mux_37; // memoryController.ts:268
-  logic [31:0] rdData_mux_38; // memoryController.ts:268
-  logic [31:0] rdData_mux_39; // memoryController.ts:268
-  logic [31:0] rdData_mux_40; // memoryController.ts:268
-  logic [31:0] rdData_mux_41; // memoryController.ts:268
-  logic [31:0] rdData_mux_42; // memoryController.ts:268
-  logic [31:0] rdData_mux_43; // memoryController.ts:268
-  logic [31:0] rdData_mux_44; // memoryController.ts:268
+  logic error_sel_eq_3; // memoryController.ts:81
+  logic [2:0] error_p; // memoryController.ts:81
+  logic [2:0] error_p_1; // memoryController.ts:99
+  logic [2:0] error_p_2; // memoryController.ts:84
+  logic [2:0] error_p_3; // memoryController.ts:96
+  logic [2:0] error_p_4; // memoryController.ts:81
+  logic [2:0] error_p_5; // memoryController.ts:123
+  logic [2:0] error_p_6; // memoryController.ts:81
+  logic [2:0] error_p_7; // memoryController.ts:172
+  logic [2:0] error_p_8; // memoryController.ts:81
+  logic [31:0] patches_done_next; // memoryController.ts:65
+  logic [31:0] patches_done_add; // memoryController.ts:225
+  logic [31:0] patches_done_p; // memoryController.ts:103
+  logic [31:0] patches_done_p_1; // memoryController.ts:84
+  logic [31:0] patches_done_p_2; // memoryController.ts:96
+  logic [31:0] fault_count_next; // memoryController.ts:65
+  logic [31:0] fault_count_sel_lshr; // memoryController.ts:218
+  logic fault_count_sel_slice; // memoryController.ts:218
+  logic [31:0] fault_count_add; // memoryController.ts:218
+  logic [31:0] fault_count_p; // memoryController.ts:103
+  logic [31:0] fault_count_p_1; // memoryController.ts:84
+  logic [31:0] fault_count_p_2; // memoryController.ts:96
+  logic [31:0] fault_count_p_3; // memoryController.ts:218
+  logic [31:0] fault_mask_1_next; // memoryController.ts:65
+  logic [31:0] fault_mask_1_or; // memoryController.ts:226
+  logic [31:0] fault_mask_1_p; // memoryController.ts:103
+  logic [31:0] fault_mask_1_p_1; // memoryController.ts:84
+  logic [31:0] fault_mask_1_p_2; // memoryController.ts:96
+  logic [1:0] current_next; // memoryController.ts:110
+  logic [1:0] current_p; // memoryController.ts:121
+  logic [31:0] word_index_next; // memoryController.ts:65
+  logic [31:0] word_index_add; // memoryController.ts:158
+  logic [31:0] word_index_p; // memoryController.ts:121
+  logic [31:0] word_index_p_1; // memoryController.ts:123
+  logic [31:0] beats_left_next; // memoryController.ts:65
+  logic accept_ne; // memoryController.ts:147
+  logic accept_and; // memoryController.ts:147
+  logic accept_ult; // memoryController.ts:147
+  logic accept_and_1; // memoryController.ts:147
+  logic accept; // memoryController.ts:147
+  logic [31:0] beats_left_sub; // memoryController.ts:165
+  logic [32:0] beats_left_zext; // memoryController.ts:134
+  logic [32:0] beats_left_add; // memoryController.ts:134
+  logic [30:0] beats_left_slice; // memoryController.ts:134
+  logic [32:0] beats_left_zext_1; // memoryController.ts:134
+  logic [31:0] beats_left_slice_1; // memoryController.ts:134
+  logic [31:0] beats_left_p; // memoryController.ts:121
+  logic [31:0] beats_left_p_1; // memoryController.ts:123
+  logic [127:0] buffer_next; // memoryController.ts:113
+  logic [2:0] bufferWords_next; // memoryController.ts:114
+  logic [2:0] bufferWords_sub; // memoryController.ts:166
+  logic [2:0] bufferWords_p; // memoryController.ts:121
+  logic [2:0] bufferWords_p_1; // memoryController.ts:123
+  logic [2:0] bufferWords_p_2; // memoryController.ts:146
+  logic [1:0] bufferPos_next; // memoryController.ts:115
+  logic [1:0] bufferPos_add; // memoryController.ts:159
+  logic [1:0] bufferPos_p; // memoryController.ts:121
+  logic [1:0] bufferPos_p_1; // memoryController.ts:123
+  logic [1:0] bufferPos_p_2; // memoryController.ts:146
+  logic [5:0] thread_next; // memoryController.ts:185
+  logic [5:0] thread_add; // memoryController.ts:217
+  logic [5:0] thread_p; // memoryController.ts:191
+  logic [5:0] patchThreads_next; // memoryController.ts:186
+  logic [31:0] remaining; // memoryController.ts:190
+  logic patchThreads_ult; // memoryController.ts:194
+  logic [5:0] patchThreads_slice; // memoryController.ts:194
+  logic [5:0] patchThreads_mux; // memoryController.ts:194
+  logic [31:0] patchFaults_next; // memoryController.ts:187
+  logic [31:0] patch_cycles_next; // memoryController.ts:65
+  logic patch_cycles_sel_or; // memoryController.ts:228
+  logic [31:0] patch_cycles_add; // memoryController.ts:228
+  logic [127:0] result_next; // memoryController.ts:189
+  logic [63:0] cycles_next; // memoryController.ts:236
+  logic [63:0] cycles_add; // memoryController.ts:237
+  logic [31:0] rdData_next; // memoryController.ts:271
+  logic rdData_eq; // memoryController.ts:270
+  logic rdData_eq_1; // memoryController.ts:270
+  logic rdData_eq_2; // memoryController.ts:270
+  logic rdData_eq_3; // memoryController.ts:270
+  logic rdData_eq_4; // memoryController.ts:270
+  logic rdData_eq_5; // memoryController.ts:270
+  logic rdData_eq_6; // memoryController.ts:270
+  logic rdData_eq_7; // memoryController.ts:270
+  logic rdData_eq_8; // memoryController.ts:270
+  logic rdData_eq_9; // memoryController.ts:270
+  logic rdData_eq_10; // memoryController.ts:270
+  logic [12:0] rdData_concat; // memoryController.ts:259
+  logic [31:0] rdData_zext; // memoryController.ts:259
+  logic rdData_eq_11; // memoryController.ts:270
+  logic rdData_eq_12; // memoryController.ts:270
+  logic rdData_eq_13; // memoryController.ts:270
+  logic [12:0] rdData_concat_1; // memoryController.ts:259
+  logic [31:0] rdData_zext_1; // memoryController.ts:259
+  logic rdData_eq_14; // memoryController.ts:270
+  logic rdData_eq_15; // memoryController.ts:270
+  logic rdData_eq_16; // memoryController.ts:270
+  logic [12:0] rdData_concat_2; // memoryController.ts:259
+  logic [31:0] rdData_zext_2; // memoryController.ts:259
+  logic rdData_eq_17; // memoryController.ts:270
+  logic rdData_eq_18; // memoryController.ts:270
+  logic rdData_eq_19; // memoryController.ts:270
+  logic [12:0] rdData_concat_3; // memoryController.ts:259
+  logic [31:0] rdData_zext_3; // memoryController.ts:259
+  logic rdData_eq_20; // memoryController.ts:270
+  logic rdData_eq_21; // memoryController.ts:270
+  logic rdData_eq_22; // memoryController.ts:270
+  logic [31:0] readable_slice; // memoryController.ts:253
+  logic rdData_eq_23; // memoryController.ts:270
+  logic [31:0] readable_slice_1; // memoryController.ts:252
+  logic rdData_eq_24; // memoryController.ts:270
+  logic rdData_eq_25; // memoryController.ts:270
+  logic rdData_eq_26; // memoryController.ts:270
+  logic rdData_eq_27; // memoryController.ts:270
+  logic rdData_eq_28; // memoryController.ts:270
+  logic rdData_eq_29; // memoryController.ts:270
+  logic rdData_eq_30; // memoryController.ts:270
+  logic rdData_eq_31; // memoryController.ts:270
+  logic rdData_eq_32; // memoryController.ts:270
+  logic rdData_eq_33; // memoryController.ts:270
+  logic rdData_eq_34; // memoryController.ts:270
+  logic rdData_eq_35; // memoryController.ts:270
+  logic rdData_eq_36; // memoryController.ts:270
+  logic rdData_eq_37; // memoryController.ts:270
+  logic rdData_eq_38; // memoryController.ts:270
+  logic rdData_eq_39; // memoryController.ts:270
+  logic rdData_eq_40; // memoryController.ts:270
+  logic rdData_eq_41; // memoryController.ts:270
+  logic rdData_eq_42; // memoryController.ts:270
+  logic [31:0] readable_zext; // memoryController.ts:246
+  logic rdData_eq_43; // memoryController.ts:270
+  logic [31:0] readable_zext_1; // memoryController.ts:245
+  logic rdData_eq_44; // memoryController.ts:270
+  logic status_eq; // memoryController.ts:238
+  logic status_ult; // memoryController.ts:238
+  logic status_or; // memoryController.ts:238
+  logic status_eq_1; // memoryController.ts:238
+  logic status_or_1; // memoryController.ts:238
+  logic status_ne; // memoryController.ts:238
+  logic [4:0] status; // memoryController.ts:238
+  logic [31:0] readable_zext_2; // memoryController.ts:244
+  logic rdData_eq_45; // memoryController.ts:270
+  logic rdData_eq_46; // memoryController.ts:270
+  logic [31:0] rdData_mux; // memoryController.ts:270
+  logic [31:0] rdData_mux_1; // memoryController.ts:270
+  logic [31:0] rdData_mux_2; // memoryController.ts:270
+  logic [31:0] rdData_mux_3; // memoryController.ts:270
+  logic [31:0] rdData_mux_4; // memoryController.ts:270
+  logic [31:0] rdData_mux_5; // memoryController.ts:270
+  logic [31:0] rdData_mux_6; // memoryController.ts:270
+  logic [31:0] rdData_mux_7; // memoryController.ts:270
+  logic [31:0] rdData_mux_8; // memoryController.ts:270
+  logic [31:0] rdData_mux_9; // memoryController.ts:270
+  logic [31:0] rdData_mux_10; // memoryController.ts:270
+  logic [31:0] rdData_mux_11; // memoryController.ts:270
+  logic [31:0] rdData_mux_12; // memoryController.ts:270
+  logic [31:0] rdData_mux_13; // memoryController.ts:270
+  logic [31:0] rdData_mux_14; // memoryController.ts:270
+  logic [31:0] rdData_mux_15; // memoryController.ts:270
+  logic [31:0] rdData_mux_16; // memoryController.ts:270
+  logic [31:0] rdData_mux_17; // memoryController.ts:270
+  logic [31:0] rdData_mux_18; // memoryController.ts:270
+  logic [31:0] rdData_mux_19; // memoryController.ts:270
+  logic [31:0] rdData_mux_20; // memoryController.ts:270
+  logic [31:0] rdData_mux_21; // memoryController.ts:270
+  logic [31:0] rdData_mux_22; // memoryController.ts:270
+  logic [31:0] rdData_mux_23; // memoryController.ts:270
+  logic [31:0] rdData_mux_24; // memoryController.ts:270
+  logic [31:0] rdData_mux_25; // memoryController.ts:270
+  logic [31:0] rdData_mux_26; // memoryController.ts:270
+  logic [31:0] rdData_mux_27; // memoryController.ts:270
+  logic [31:0] rdData_mux_28; // memoryController.ts:270
+  logic [31:0] rdData_mux_29; // memoryController.ts:270
+  logic [31:0] rdData_mux_30; // memoryController.ts:270
+  logic [31:0] rdData_mux_31; // memoryController.ts:270
+  logic [31:0] rdData_mux_32; // memoryController.ts:270
+  logic [31:0] rdData_mux_33; // memoryController.ts:270
+  logic [31:0] rdData_mux_34; // memoryController.ts:270
+  logic [31:0] rdData_mux_35; // memoryController.ts:270
+  logic [31:0] rdData_mux_36; // memoryController.ts:270
+  logic [31:0] rdData_mux_37; // memoryController.ts:270
+  logic [31:0] rdData_mux_38; // memoryController.ts:270
+  logic [31:0] rdData_mux_39; // memoryController.ts:270
+  logic [31:0] rdData_mux_40; // memoryController.ts:270
+  logic [31:0] rdData_mux_41; // memoryController.ts:270
+  logic [31:0] rdData_mux_42; // memoryController.ts:270
+  logic [31:0] rdData_mux_43; // memoryController.ts:270
+  logic [31:0] rdData_mux_44; // memoryController.ts:270
+  logic [31:0] rdData_mux_45; // memoryController.ts:270
+  logic [31:0] rdData_mux_46; // memoryController.ts:270
 
   assign mmio_rd_valid = _reg;
   assign mmio_rd_data = rdData;
@@ -788,61 +794,63 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign result_next = state_sel_and_2 ? mem_data_read : result;
   assign cycles_add = cycles + 64'd1;
   assign cycles_next = busy ? cycles_add : cycles;
-  assign rdData_eq = mmio_rd_addr == 12'h218;
-  assign rdData_eq_1 = mmio_rd_addr == 12'h214;
-  assign rdData_eq_2 = mmio_rd_addr == 12'h210;
-  assign rdData_eq_3 = mmio_rd_addr == 12'h208;
-  assign rdData_eq_4 = mmio_rd_addr == 12'h204;
-  assign rdData_eq_5 = mmio_rd_addr == 12'h200;
-  assign rdData_eq_6 = mmio_rd_addr == 12'h138;
-  assign rdData_eq_7 = mmio_rd_addr == 12'h134;
-  assign rdData_eq_8 = mmio_rd_addr == 12'h130;
+  assign rdData_eq = mmio_rd_addr == 12'h21c;
+  assign rdData_eq_1 = mmio_rd_addr == 12'h218;
+  assign rdData_eq_2 = mmio_rd_addr == 12'h214;
+  assign rdData_eq_3 = mmio_rd_addr == 12'h210;
+  assign rdData_eq_4 = mmio_rd_addr == 12'h20c;
+  assign rdData_eq_5 = mmio_rd_addr == 12'h208;
+  assign rdData_eq_6 = mmio_rd_addr == 12'h204;
+  assign rdData_eq_7 = mmio_rd_addr == 12'h200;
+  assign rdData_eq_8 = mmio_rd_addr == 12'h138;
+  assign rdData_eq_9 = mmio_rd_addr == 12'h134;
+  assign rdData_eq_10 = mmio_rd_addr == 12'h130;
   assign rdData_concat = {core_thread_3, 7'd0, core_running_3};
   assign rdData_zext = {19'd0, rdData_concat};
-  assign rdData_eq_9 = mmio_rd_addr == 12'h128;
-  assign rdData_eq_10 = mmio_rd_addr == 12'h124;
-  assign rdData_eq_11 = mmio_rd_addr == 12'h120;
+  assign rdData_eq_11 = mmio_rd_addr == 12'h128;
+  assign rdData_eq_12 = mmio_rd_addr == 12'h124;
+  assign rdData_eq_13 = mmio_rd_addr == 12'h120;
   assign rdData_concat_1 = {core_thread_2, 7'd0, core_running_2};
   assign rdData_zext_1 = {19'd0, rdData_concat_1};
-  assign rdData_eq_12 = mmio_rd_addr == 12'h118;
-  assign rdData_eq_13 = mmio_rd_addr == 12'h114;
-  assign rdData_eq_14 = mmio_rd_addr == 12'h110;
+  assign rdData_eq_14 = mmio_rd_addr == 12'h118;
+  assign rdData_eq_15 = mmio_rd_addr == 12'h114;
+  assign rdData_eq_16 = mmio_rd_addr == 12'h110;
   assign rdData_concat_2 = {core_thread_1, 7'd0, core_running_1};
   assign rdData_zext_2 = {19'd0, rdData_concat_2};
-  assign rdData_eq_15 = mmio_rd_addr == 12'h108;
-  assign rdData_eq_16 = mmio_rd_addr == 12'h104;
-  assign rdData_eq_17 = mmio_rd_addr == 12'h100;
+  assign rdData_eq_17 = mmio_rd_addr == 12'h108;
+  assign rdData_eq_18 = mmio_rd_addr == 12'h104;
+  assign rdData_eq_19 = mmio_rd_addr == 12'h100;
   assign rdData_concat_3 = {core_thread_0, 7'd0, core_running_0};
   assign rdData_zext_3 = {19'd0, rdData_concat_3};
-  assign rdData_eq_18 = mmio_rd_addr == 12'h8c;
-  assign rdData_eq_19 = mmio_rd_addr == 12'h88;
-  assign rdData_eq_20 = mmio_rd_addr == 12'h84;
+  assign rdData_eq_20 = mmio_rd_addr == 12'h8c;
+  assign rdData_eq_21 = mmio_rd_addr == 12'h88;
+  assign rdData_eq_22 = mmio_rd_addr == 12'h84;
   assign readable_slice = cycles[63:32];
-  assign rdData_eq_21 = mmio_rd_addr == 12'h80;
+  assign rdData_eq_23 = mmio_rd_addr == 12'h80;
   assign readable_slice_1 = cycles[31:0];
-  assign rdData_eq_22 = mmio_rd_addr == 12'h7c;
-  assign rdData_eq_23 = mmio_rd_addr == 12'h78;
-  assign rdData_eq_24 = mmio_rd_addr == 12'h74;
-  assign rdData_eq_25 = mmio_rd_addr == 12'h70;
-  assign rdData_eq_26 = mmio_rd_addr == 12'h64;
-  assign rdData_eq_27 = mmio_rd_addr == 12'h60;
-  assign rdData_eq_28 = mmio_rd_addr == 12'h58;
-  assign rdData_eq_29 = mmio_rd_addr == 12'h54;
-  assign rdData_eq_30 = mmio_rd_addr == 12'h50;
-  assign rdData_eq_31 = mmio_rd_addr == 12'h48;
-  assign rdData_eq_32 = mmio_rd_addr == 12'h44;
-  assign rdData_eq_33 = mmio_rd_addr == 12'h40;
-  assign rdData_eq_34 = mmio_rd_addr == 12'h38;
-  assign rdData_eq_35 = mmio_rd_addr == 12'h34;
-  assign rdData_eq_36 = mmio_rd_addr == 12'h30;
-  assign rdData_eq_37 = mmio_rd_addr == 12'h28;
-  assign rdData_eq_38 = mmio_rd_addr == 12'h24;
-  assign rdData_eq_39 = mmio_rd_addr == 12'h20;
-  assign rdData_eq_40 = mmio_rd_addr == 12'h14;
+  assign rdData_eq_24 = mmio_rd_addr == 12'h7c;
+  assign rdData_eq_25 = mmio_rd_addr == 12'h78;
+  assign rdData_eq_26 = mmio_rd_addr == 12'h74;
+  assign rdData_eq_27 = mmio_rd_addr == 12'h70;
+  assign rdData_eq_28 = mmio_rd_addr == 12'h64;
+  assign rdData_eq_29 = mmio_rd_addr == 12'h60;
+  assign rdData_eq_30 = mmio_rd_addr == 12'h58;
+  assign rdData_eq_31 = mmio_rd_addr == 12'h54;
+  assign rdData_eq_32 = mmio_rd_addr == 12'h50;
+  assign rdData_eq_33 = mmio_rd_addr == 12'h48;
+  assign rdData_eq_34 = mmio_rd_addr == 12'h44;
+  assign rdData_eq_35 = mmio_rd_addr == 12'h40;
+  assign rdData_eq_36 = mmio_rd_addr == 12'h38;
+  assign rdData_eq_37 = mmio_rd_addr == 12'h34;
+  assign rdData_eq_38 = mmio_rd_addr == 12'h30;
+  assign rdData_eq_39 = mmio_rd_addr == 12'h28;
+  assign rdData_eq_40 = mmio_rd_addr == 12'h24;
+  assign rdData_eq_41 = mmio_rd_addr == 12'h20;
+  assign rdData_eq_42 = mmio_rd_addr == 12'h14;
   assign readable_zext = {22'd0, triangle_count};
-  assign rdData_eq_41 = mmio_rd_addr == 12'h10;
+  assign rdData_eq_43 = mmio_rd_addr == 12'h10;
   assign readable_zext_1 = {29'd0, error};
-  assign rdData_eq_42 = mmio_rd_addr == 12'hc;
+  assign rdData_eq_44 = mmio_rd_addr == 12'hc;
   assign status_eq = state == 3'd3;
   assign status_ult = 3'd3 < state;
   assign status_or = status_eq | status_ult;
@@ -851,54 +859,56 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign status_ne = error != 3'd0;
   assign status = {status_or, status_or_1, status_ne, done, busy};
   assign readable_zext_2 = {27'd0, status};
-  assign rdData_eq_43 = mmio_rd_addr == 12'd4;
-  assign rdData_eq_44 = mmio_rd_addr == 12'd0;
-  assign rdData_mux = rdData_eq_44 ? 32'h52544750 : 32'd0;
-  assign rdData_mux_1 = rdData_eq_43 ? 32'h1200204 : rdData_mux;
-  assign rdData_mux_2 = rdData_eq_42 ? readable_zext_2 : rdData_mux_1;
-  assign rdData_mux_3 = rdData_eq_41 ? readable_zext_1 : rdData_mux_2;
-  assign rdData_mux_4 = rdData_eq_40 ? readable_zext : rdData_mux_3;
-  assign rdData_mux_5 = rdData_eq_39 ? program_addr_lo : rdData_mux_4;
-  assign rdData_mux_6 = rdData_eq_38 ? program_addr_hi : rdData_mux_5;
-  assign rdData_mux_7 = rdData_eq_37 ? program_words : rdData_mux_6;
-  assign rdData_mux_8 = rdData_eq_36 ? const_addr_lo : rdData_mux_7;
-  assign rdData_mux_9 = rdData_eq_35 ? const_addr_hi : rdData_mux_8;
-  assign rdData_mux_10 = rdData_eq_34 ? const_words : rdData_mux_9;
-  assign rdData_mux_11 = rdData_eq_33 ? tri_addr_lo : rdData_mux_10;
-  assign rdData_mux_12 = rdData_eq_32 ? tri_addr_hi : rdData_mux_11;
-  assign rdData_mux_13 = rdData_eq_31 ? tri_words : rdData_mux_12;
-  assign rdData_mux_14 = rdData_eq_30 ? out_addr_lo : rdData_mux_13;
-  assign rdData_mux_15 = rdData_eq_29 ? out_addr_hi : rdData_mux_14;
-  assign rdData_mux_16 = rdData_eq_28 ? pixel_count_1 : rdData_mux_15;
-  assign rdData_mux_17 = rdData_eq_27 ? report_addr_lo : rdData_mux_16;
-  assign rdData_mux_18 = rdData_eq_26 ? report_addr_hi : rdData_mux_17;
-  assign rdData_mux_19 = rdData_eq_25 ? patches_done : rdData_mux_18;
-  assign rdData_mux_20 = rdData_eq_24 ? fault_count : rdData_mux_19;
-  assign rdData_mux_21 = rdData_eq_23 ? fault_mask_1 : rdData_mux_20;
-  assign rdData_mux_22 = rdData_eq_22 ? done_mask : rdData_mux_21;
-  assign rdData_mux_23 = rdData_eq_21 ? readable_slice_1 : rdData_mux_22;
-  assign rdData_mux_24 = rdData_eq_20 ? readable_slice : rdData_mux_23;
-  assign rdData_mux_25 = rdData_eq_19 ? instructions : rdData_mux_24;
-  assign rdData_mux_26 = rdData_eq_18 ? traces : rdData_mux_25;
-  assign rdData_mux_27 = rdData_eq_17 ? rdData_zext_3 : rdData_mux_26;
-  assign rdData_mux_28 = rdData_eq_16 ? core_pc_0 : rdData_mux_27;
-  assign rdData_mux_29 = rdData_eq_15 ? core_busy_cycles_0 : rdData_mux_28;
-  assign rdData_mux_30 = rdData_eq_14 ? rdData_zext_2 : rdData_mux_29;
-  assign rdData_mux_31 = rdData_eq_13 ? core_pc_1 : rdData_mux_30;
-  assign rdData_mux_32 = rdData_eq_12 ? core_busy_cycles_1 : rdData_mux_31;
-  assign rdData_mux_33 = rdData_eq_11 ? rdData_zext_1 : rdData_mux_32;
-  assign rdData_mux_34 = rdData_eq_10 ? core_pc_2 : rdData_mux_33;
-  assign rdData_mux_35 = rdData_eq_9 ? core_busy_cycles_2 : rdData_mux_34;
-  assign rdData_mux_36 = rdData_eq_8 ? rdData_zext : rdData_mux_35;
-  assign rdData_mux_37 = rdData_eq_7 ? core_pc_3 : rdData_mux_36;
-  assign rdData_mux_38 = rdData_eq_6 ? core_busy_cycles_3 : rdData_mux_37;
-  assign rdData_mux_39 = rdData_eq_5 ? ic_rays_0 : rdData_mux_38;
-  assign rdData_mux_40 = rdData_eq_4 ? ic_tests_0 : rdData_mux_39;
-  assign rdData_mux_41 = rdData_eq_3 ? ic_busy_cycles_0 : rdData_mux_40;
-  assign rdData_mux_42 = rdData_eq_2 ? ic_rays_1 : rdData_mux_41;
-  assign rdData_mux_43 = rdData_eq_1 ? ic_tests_1 : rdData_mux_42;
-  assign rdData_mux_44 = rdData_eq ? ic_busy_cycles_1 : rdData_mux_43;
-  assign rdData_next = mmio_rd_en ? rdData_mux_44 : rdData;
+  assign rdData_eq_45 = mmio_rd_addr == 12'd4;
+  assign rdData_eq_46 = mmio_rd_addr == 12'd0;
+  assign rdData_mux = rdData_eq_46 ? 32'h52544750 : 32'd0;
+  assign rdData_mux_1 = rdData_eq_45 ? 32'h1200204 : rdData_mux;
+  assign rdData_mux_2 = rdData_eq_44 ? readable_zext_2 : rdData_mux_1;
+  assign rdData_mux_3 = rdData_eq_43 ? readable_zext_1 : rdData_mux_2;
+  assign rdData_mux_4 = rdData_eq_42 ? readable_zext : rdData_mux_3;
+  assign rdData_mux_5 = rdData_eq_41 ? program_addr_lo : rdData_mux_4;
+  assign rdData_mux_6 = rdData_eq_40 ? program_addr_hi : rdData_mux_5;
+  assign rdData_mux_7 = rdData_eq_39 ? program_words : rdData_mux_6;
+  assign rdData_mux_8 = rdData_eq_38 ? const_addr_lo : rdData_mux_7;
+  assign rdData_mux_9 = rdData_eq_37 ? const_addr_hi : rdData_mux_8;
+  assign rdData_mux_10 = rdData_eq_36 ? const_words : rdData_mux_9;
+  assign rdData_mux_11 = rdData_eq_35 ? tri_addr_lo : rdData_mux_10;
+  assign rdData_mux_12 = rdData_eq_34 ? tri_addr_hi : rdData_mux_11;
+  assign rdData_mux_13 = rdData_eq_33 ? tri_words : rdData_mux_12;
+  assign rdData_mux_14 = rdData_eq_32 ? out_addr_lo : rdData_mux_13;
+  assign rdData_mux_15 = rdData_eq_31 ? out_addr_hi : rdData_mux_14;
+  assign rdData_mux_16 = rdData_eq_30 ? pixel_count_1 : rdData_mux_15;
+  assign rdData_mux_17 = rdData_eq_29 ? report_addr_lo : rdData_mux_16;
+  assign rdData_mux_18 = rdData_eq_28 ? report_addr_hi : rdData_mux_17;
+  assign rdData_mux_19 = rdData_eq_27 ? patches_done : rdData_mux_18;
+  assign rdData_mux_20 = rdData_eq_26 ? fault_count : rdData_mux_19;
+  assign rdData_mux_21 = rdData_eq_25 ? fault_mask_1 : rdData_mux_20;
+  assign rdData_mux_22 = rdData_eq_24 ? done_mask : rdData_mux_21;
+  assign rdData_mux_23 = rdData_eq_23 ? readable_slice_1 : rdData_mux_22;
+  assign rdData_mux_24 = rdData_eq_22 ? readable_slice : rdData_mux_23;
+  assign rdData_mux_25 = rdData_eq_21 ? instructions : rdData_mux_24;
+  assign rdData_mux_26 = rdData_eq_20 ? traces : rdData_mux_25;
+  assign rdData_mux_27 = rdData_eq_19 ? rdData_zext_3 : rdData_mux_26;
+  assign rdData_mux_28 = rdData_eq_18 ? core_pc_0 : rdData_mux_27;
+  assign rdData_mux_29 = rdData_eq_17 ? core_busy_cycles_0 : rdData_mux_28;
+  assign rdData_mux_30 = rdData_eq_16 ? rdData_zext_2 : rdData_mux_29;
+  assign rdData_mux_31 = rdData_eq_15 ? core_pc_1 : rdData_mux_30;
+  assign rdData_mux_32 = rdData_eq_14 ? core_busy_cycles_1 : rdData_mux_31;
+  assign rdData_mux_33 = rdData_eq_13 ? rdData_zext_1 : rdData_mux_32;
+  assign rdData_mux_34 = rdData_eq_12 ? core_pc_2 : rdData_mux_33;
+  assign rdData_mux_35 = rdData_eq_11 ? core_busy_cycles_2 : rdData_mux_34;
+  assign rdData_mux_36 = rdData_eq_10 ? rdData_zext : rdData_mux_35;
+  assign rdData_mux_37 = rdData_eq_9 ? core_pc_3 : rdData_mux_36;
+  assign rdData_mux_38 = rdData_eq_8 ? core_busy_cycles_3 : rdData_mux_37;
+  assign rdData_mux_39 = rdData_eq_7 ? ic_rays_0 : rdData_mux_38;
+  assign rdData_mux_40 = rdData_eq_6 ? ic_tests_0 : rdData_mux_39;
+  assign rdData_mux_41 = rdData_eq_5 ? ic_busy_cycles_0 : rdData_mux_40;
+  assign rdData_mux_42 = rdData_eq_4 ? ic_node_tests_0 : rdData_mux_41;
+  assign rdData_mux_43 = rdData_eq_3 ? ic_rays_1 : rdData_mux_42;
+  assign rdData_mux_44 = rdData_eq_2 ? ic_tests_1 : rdData_mux_43;
+  assign rdData_mux_45 = rdData_eq_1 ? ic_busy_cycles_1 : rdData_mux_44;
+  assign rdData_mux_46 = rdData_eq ? ic_node_tests_1 : rdData_mux_45;
+  assign rdData_next = mmio_rd_en ? rdData_mux_46 : rdData;
 
 `ifndef SYNTHESIS
   initial begin

@@ -50,7 +50,7 @@ export const nodeWordBits = (indexBits: number): number => 192 * CHILDREN + CHIL
 export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   ...rayPorts(),
   node_tests: output(UInt(32)),
-  /** Sticky: a ray needed more than STACK_ENTRIES stack entries (a malformed BVH); it finished with what it had. */
+  /** One cycle per event: a ray needed more than STACK_ENTRIES stack entries (a malformed BVH); it finishes with what it has. The system keeps it in its sticky load_error. */
   stack_overflow: output(Bool),
   // The node memory's read side: the answer comes one cycle after the request.
   node_req_valid: output(Bool),
@@ -217,9 +217,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
     const depth = pushSp.add(j.zext(SP_BITS));
     m.when(pushValid.and(overflow.not()).and(j.zext(3).lt(hitCount)), () => bank.write(stackWord(pushSlot, depth), selectByIndex(child, [0, 1, 2, 3].map(childEntry))));
   });
-  const stackOverflow = m.reg(Bool, { reset: 0 });
-  m.when(overflow, () => stackOverflow.set(true));
-  io.stack_overflow.set(stackOverflow);
+  io.stack_overflow.set(overflow);
 
   // ------------------------------------------------------------------ leaves: one triangle request per cycle
   const walking = m.reg(Bool, { reset: 0 });

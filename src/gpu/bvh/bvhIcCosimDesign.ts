@@ -6,15 +6,21 @@ import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
 import type { Rng } from '../../hdl/cosim/rng.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
-import { bvhSceneImage, parseBvhSceneImage, type BvhScene } from '../../bvh/index.ts';
+import { testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
+import { testTriangleWatertight } from '../../golden/watertight.ts';
+import { isWatertight } from '../icCore/watertightTest.ts';
+import { bvhSceneImage, parseBvhSceneImage, type BvhScene, type BvhSceneImage } from '../../bvh/index.ts';
 import { packWords, unpackWords } from '../words.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { BvhIcSystem, type BvhIcSystemParams } from './bvhIcSystem.ts';
-import { randomBvhScene } from './bvhRays.ts';
+import { randomBvhScene, type BvhTestScene } from './bvhRays.ts';
 
-/** Small memories, so that the RTL builds and scenes load quickly; the GPU's float latencies. */
-export const bvhIcCosimParams: BvhIcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, triangles: 256, vertices: 256, nodes: 128, triRanges: 256 };
+/**
+ * Small memories, so that the RTL builds, synthesizes and loads quickly (Yosys' generic synthesis turns memories into
+ * flip-flops: at 128 nodes and 256 triangles and vertices it took 4 minutes, here about 1.5), and the GPU's float latencies.
+ * The default scene (36 triangles, 76 vertices) fits.
+ */
+export const bvhIcCosimParams: BvhIcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, triangles: 64, vertices: 128, nodes: 32, triRanges: 64 };
 
 /** Cycles of rays offered after each scene is loaded, then cycles with none, so that every ray finishes before the next load. */
 export const BVH_IC_RAY_CYCLES = 3000;
@@ -36,8 +42,13 @@ export function bvhIcStimulus() {
       thread = 0;
     }
     while (rows.length <= cycle) {
-      const s = randomBvhScene(rng, MAX_TRIANGLES);
-      const { image } = bvhSceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]! });
+      let s: BvhTestScene;
+      let built: BvhSceneImage;
+      do {
+        s = randomBvhScene(rng, MAX_TRIANGLES);
+        built = bvhSceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]! });
+      } while (built.bvh.nodes.length > bvhIcCosimParams.nodes || built.bvh.triRanges.length > bvhIcCosimParams.triRanges);
+      const image = built.image;
       rows.push({ load_start: 1n });
       for (const w of image) rows.push({ load_valid: 1n, load_data: BigInt(w) });
       rows.push({});
@@ -60,6 +71,7 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
   let pending: { origin: Vec3; direction: Vec3; thread: number }[] = [];
   let nodeTests = 0;
   let triangleTests = 0;
+  const triangleTest = isWatertight(p) ? testTriangleWatertight : testTriangle;
   const scene = (): BvhScene | string => {
     if (loaded === undefined) {
       try {
@@ -90,7 +102,7 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
         if (candidates.length === 0) problems.push(`done for thread ${t}, which has no ray in flight`);
         else if (typeof s === 'string') problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
         else {
-          const results = candidates.map((r) => castRayBvh(s.bvh, s.ordered, r.origin, r.direction));
+          const results = candidates.map((r) => castRayBvh(s.bvh, s.ordered, r.origin, r.direction, { triangleTest }));
           const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal));
           if (k < 0) {
             const r = candidates[0]!;

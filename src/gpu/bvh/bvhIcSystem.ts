@@ -154,7 +154,9 @@ export const BvhIcSystem = defineModule(
     });
     // A ray before the image is complete would walk a half-written tree.
     m.when(io.ray_start.and(phase.ne(PHASE.done)).and(start.not()), fail);
-    io.load_error.set(error.or(tri.io.load_error).or(core.io.stack_overflow));
+    // A ray overflowed its stack: the tree is malformed (sticky like the rest, until load_start).
+    m.when(core.io.stack_overflow, fail);
+    io.load_error.set(error.or(tri.io.load_error));
 
     // ---------------------------------------------------------------- the core's memories
     core.io.node_resp.set(nodes.read(core.io.node_req_index.trunc(clog2(p.nodes))));

@@ -1,0 +1,13 @@
+PriorityEncoder_n8.sv
+FDiv_stages14.sv
+RoundRobinArbiter_n8_width1.sv
+FCmp_stages0.sv
+FAdd_stages3.sv
+FMul_stages5.sv
+FMax_stages0.sv
+FMin_stages0.sv
+RayBox4_fadd3_fmul5_tagBits31.sv
+Fifo_depth8_width17.sv
+BvhIcCore_a42b934c.sv
+TriangleMemory_triangles64_vertices128.sv
+BvhIcSystem_cefb1136.sv
