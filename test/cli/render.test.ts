@@ -39,6 +39,19 @@ function readPng(png: Buffer): { width: number; height: number; rgb: Uint8Array 
 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
+
+/** Each case, run in-process, ends in a CliError (printed as 'rtgpu: message', no stack) whose message matches. */
+async function expectCliErrors(cases: readonly (readonly [readonly string[], RegExp])[], out: string): Promise<void> {
+  for (const [args, message] of cases) {
+    const e = await renderCommand.run([...small, '--out', out, ...args]).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e, args.join(' ')).toBeInstanceOf(CliError);
+    expect(`rtgpu: ${(e as CliError).message}`, args.join(' ')).toMatch(message);
+  }
+}
+
 describe('rtgpu render --sim iss', () => {
   test.each(['shade', 'id'] as const)('kernel %s: a PNG of the right size, the statistics, and --dump = run --json', async (kernel) => {
     const dir = tempDir('render');
@@ -151,14 +164,7 @@ describe('rtgpu render --sim iss', () => {
       [[scene, '--max-cycles', '5'], /^rtgpu: .*no fin after 5 instructions/],
     ];
     // In-process: each case must end in a CliError (printed as 'rtgpu: message', no stack), status 1 or 2.
-    for (const [args, message] of cases) {
-      const e = await renderCommand.run([...small, '--out', out, ...args]).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e, args.join(' ')).toBeInstanceOf(CliError);
-      expect(`rtgpu: ${(e as CliError).message}`, args.join(' ')).toMatch(message);
-    }
+    await expectCliErrors(cases, out);
     // And through the command, a few of them: the exit status and stderr as the user sees them.
     const some = [0, 4, 23, 31, 33].map((i) => cases[i]!);
     const spawned = await Promise.all(some.map(([args]) => rtgpu('render', ...small, '--out', out, ...args)));
@@ -267,14 +273,7 @@ describe('rtgpu render --bvh', () => {
       [[join(dir, 'bvh.hex')], /^rtgpu: .*bvh\.hex: error: .*\(it is a BVH scene image: add --bvh\)$/],
       [[join(dir, 'bad.bin'), '--bvh'], /^rtgpu: .*bad\.bin: error: node 0: padding word 29 is not 0 \(node 0 is words \d+ \.\. \d+\)$/],
     ];
-    for (const [args, message] of cases) {
-      const e = await renderCommand.run([...small, '--out', out, ...args]).then(
-        () => undefined,
-        (x: unknown) => x,
-      );
-      expect(e, args.join(' ')).toBeInstanceOf(CliError);
-      expect(`rtgpu: ${(e as CliError).message}`, args.join(' ')).toMatch(message);
-    }
+    await expectCliErrors(cases, out);
     const spawned = await Promise.all([0, 5].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
     spawned.forEach((r, k) => {
       expect(r.exitCode).toBe(1);

@@ -4,7 +4,7 @@ import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue,
 import { FDiv } from '../../hdl/lib/float/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from '../icCore/mollerTrumbore.ts';
-import { rayPorts } from '../icCore/icCore.ts';
+import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
 import { isWatertight, rayAxes, shearOperands, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { CHILDREN, RayBox4, rayBox4Latency } from './rayBox4.ts';
 
@@ -62,14 +62,7 @@ export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   range_resp_first: input(UInt(p.triangleBits)),
   range_resp_count: input(UInt(p.triangleBits)),
   // The triangle memory's read side (`memory` cycles).
-  tri_req_valid: output(Bool),
-  tri_req_id: output(UInt(p.triangleBits)),
-  tri_resp_valid: input(Bool),
-  tri_resp_v0: input(UInt(96)),
-  tri_resp_v1: input(UInt(96)),
-  tri_resp_v2: input(UInt(96)),
-  tri_resp_shader: input(UInt(32)),
-  tri_resp_not_valid: input(Bool),
+  ...triangleReadPorts(p.triangleBits),
 });
 
 /** Cycles from a pop to the node's children on the stack: the stack read, the node read, the ray–box unit. */

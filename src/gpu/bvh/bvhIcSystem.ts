@@ -4,6 +4,7 @@ import { Bool, UInt, cat, defineModule, input, lit, mux, output } from '../../hd
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
+import { connectTriangleAnswers, sceneLoadPorts } from '../icCore/icSystem.ts';
 import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
@@ -45,13 +46,9 @@ function checkParams(p: BvhIcSystemParams): void {
 
 export const BvhIcSystem = defineModule(
   'BvhIcSystem',
+  // load_error: also a malformed or too big BVH section, a ray before the image was complete, a stack overflow.
   (p: BvhIcSystemParams) => ({
-    load_start: input(Bool),
-    load_valid: input(Bool),
-    load_data: input(UInt(32)),
-    /** Sticky until load_start: the image is malformed or too big, a ray came before the image was complete, or a ray overflowed its stack. */
-    load_error: output(Bool),
-    triangle_count: output(UInt(triangleIdBits(p))),
+    ...sceneLoadPorts(p),
     ...rayPorts(),
     node_tests: output(UInt(32)),
   }),
@@ -165,11 +162,6 @@ export const BvhIcSystem = defineModule(
     core.io.range_resp_count.set(range.bits(tb - 1, 0));
     tri.io.req_valid.set(core.io.tri_req_valid);
     tri.io.req_id.set(core.io.tri_req_id);
-    core.io.tri_resp_valid.set(tri.io.resp_valid);
-    core.io.tri_resp_not_valid.set(tri.io.resp_not_valid);
-    core.io.tri_resp_v0.set(tri.io.resp_v0);
-    core.io.tri_resp_v1.set(tri.io.resp_v1);
-    core.io.tri_resp_v2.set(tri.io.resp_v2);
-    core.io.tri_resp_shader.set(tri.io.resp_shader);
+    connectTriangleAnswers(core.io, tri.io);
   },
 );

@@ -56,19 +56,23 @@ export const rayPorts = () => ({
   busy_cycles: output(UInt(32)),
 });
 
+/** A core's side toward its triangle memory: a request of one triangle id per cycle, its answer some cycles later. */
+export const triangleReadPorts = (idBits: number) => ({
+  tri_req_valid: output(Bool),
+  tri_req_id: output(UInt(idBits)),
+  tri_resp_valid: input(Bool),
+  tri_resp_v0: input(UInt(96)),
+  tri_resp_v1: input(UInt(96)),
+  tri_resp_v2: input(UInt(96)),
+  tri_resp_shader: input(UInt(32)),
+  tri_resp_not_valid: input(Bool),
+});
+
 export const IcCore = defineModule(
   'IcCore',
   (_p: IcCoreParams) => ({
     ...rayPorts(),
-    // The triangle memory's read side.
-    tri_req_valid: output(Bool),
-    tri_req_id: output(UInt(TRIANGLE_ID_BITS)),
-    tri_resp_valid: input(Bool),
-    tri_resp_v0: input(UInt(96)),
-    tri_resp_v1: input(UInt(96)),
-    tri_resp_v2: input(UInt(96)),
-    tri_resp_shader: input(UInt(32)),
-    tri_resp_not_valid: input(Bool),
+    ...triangleReadPorts(TRIANGLE_ID_BITS),
   }),
   (m, io, p) => {
     for (const [k, v] of Object.entries(p)) if (k !== 'triangleTest' && (!Number.isInteger(v) || v < 0 || v > 40)) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);

@@ -17,14 +17,28 @@ export interface IcSystemParams extends TriangleTestOption {
 
 export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, triangles: 512, vertices: 2048 };
 
+/** An IC system's load side: the scene image streamed in by the memory controller, and what the triangle memory says of it. */
+export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>) => ({
+  load_start: input(Bool),
+  load_valid: input(Bool),
+  load_data: input(UInt(32)),
+  /** Sticky until load_start: the image was rejected. */
+  load_error: output(Bool),
+  triangle_count: output(UInt(triangleIdBits(p))),
+});
+
+type TriangleAnswerSink = { readonly [K in 'tri_resp_valid' | 'tri_resp_not_valid' | 'tri_resp_v0' | 'tri_resp_v1' | 'tri_resp_v2' | 'tri_resp_shader']: { set(v: never): void } };
+type TriangleAnswerSource = { readonly [K in 'resp_valid' | 'resp_not_valid' | 'resp_v0' | 'resp_v1' | 'resp_v2' | 'resp_shader']: unknown };
+
+/** The triangle memory's answer into a core's tri_resp_* inputs. */
+export function connectTriangleAnswers(core: TriangleAnswerSink, mem: TriangleAnswerSource): void {
+  for (const k of ['valid', 'not_valid', 'v0', 'v1', 'v2', 'shader'] as const) core[`tri_resp_${k}`].set(mem[`resp_${k}`] as never);
+}
+
 export const IcSystem = defineModule(
   'IcSystem',
   (p: IcSystemParams) => ({
-    load_start: input(Bool),
-    load_valid: input(Bool),
-    load_data: input(UInt(32)),
-    load_error: output(Bool),
-    triangle_count: output(UInt(triangleIdBits(p))),
+    ...sceneLoadPorts(p),
     ...rayPorts(),
   }),
   (m, io, p) => {
@@ -39,12 +53,7 @@ export const IcSystem = defineModule(
     const id = core.io.tri_req_id;
     mem.io.req_valid.set(core.io.tri_req_valid);
     mem.io.req_id.set(tw >= 16 ? id.zext(tw) : mux(id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), id.trunc(tw)));
-    core.io.tri_resp_valid.set(mem.io.resp_valid);
-    core.io.tri_resp_not_valid.set(mem.io.resp_not_valid);
-    core.io.tri_resp_v0.set(mem.io.resp_v0);
-    core.io.tri_resp_v1.set(mem.io.resp_v1);
-    core.io.tri_resp_v2.set(mem.io.resp_v2);
-    core.io.tri_resp_shader.set(mem.io.resp_shader);
+    connectTriangleAnswers(core.io, mem.io);
   },
 );
 
