@@ -120,8 +120,10 @@ export interface BvhCastResult {
   /** Per ray, in the order given (undefined: no answer within the cycle limit). */
   readonly answers: readonly (BvhAnswer | undefined)[];
   readonly cycles: number;
-  /** Cycles between the first and the last ray start. */
+  /** Cycles between the first and the last ray start: the steady state, while rays wait for a free slot. */
   readonly startSpan: number;
+  /** Node tests within that span. */
+  readonly startSpanNodeTests: number;
   readonly nodeTests: number;
   readonly triangleTests: number;
   /** Something the system did that no ray explains (an answer for a thread with no ray in flight), or null. */
@@ -144,6 +146,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
   let next = 0;
   let lastStart = 0;
   const nodeTestsAtStart = Number(sim.peek('node_tests'));
+  let nodeTestsAtLastStart = nodeTestsAtStart;
   const triangleTestsAtStart = Number(sim.peek('tests'));
   const firstCycle = sim.cycle;
   let problem: string | null = null;
@@ -175,6 +178,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     if (taken) {
       inFlight.set(thread, next++);
       lastStart = sim.cycle;
+      nodeTestsAtLastStart = Number(sim.peek('node_tests'));
     } else if (offer) freeThreads.push(thread);
     d.step();
   }
@@ -183,6 +187,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     answers,
     cycles: sim.cycle - firstCycle,
     startSpan: Math.max(0, lastStart - firstCycle),
+    startSpanNodeTests: nodeTestsAtLastStart - nodeTestsAtStart,
     nodeTests: Number(sim.peek('node_tests')) - nodeTestsAtStart,
     triangleTests: Number(sim.peek('tests')) - triangleTestsAtStart,
     problem,
@@ -224,7 +229,7 @@ function traceRays(sim: Simulator, d: BvhDriver, p: BvhIcSystemParams, scene: Sc
     triangleTests: run.triangleTests,
     goldenNodeTests: golden.goldenNodeTests,
     goldenTriangleTests: golden.goldenTriangleTests,
-    nodeTestsPerCycle: run.startSpan > 0 ? run.nodeTests / run.startSpan : 0,
+    nodeTestsPerCycle: run.startSpan > 0 ? run.startSpanNodeTests / run.startSpan : 0,
     difference: run.problem ?? golden.difference,
     loadError,
   };
