@@ -65,8 +65,8 @@ export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   ...triangleReadPorts(p.triangleBits),
 });
 
-/** Cycles from a pop to the node's children on the stack: the stack read, the node read, the ray–box unit. */
-export const bvhNodeRoundTrip = (p: BvhIcCoreParams): number => 2 + rayBox4Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
+/** Cycles from one pop of a ray to its next when the entry is a node: the stack read, the node read, the ray–box unit, the push. */
+export const bvhNodeRoundTrip = (p: BvhIcCoreParams): number => 3 + rayBox4Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
 export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) => {
   checkBvhIcCoreParams(p);
@@ -124,8 +124,8 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const inverseDone = delayValid(m, divide, p.fdiv, 'inverse_valid');
   const inverseSlot = delay(m, intoSlot, p.fdiv, 'inverse_slot');
   // Watertight: the ray's axes now, and its shear (d[kx], d[ky], 1) / d[kz] from three more dividers beside the inverse.
-  const axesIn = rayAxes(io.ray_direction);
-  const shearIn = watertight ? shearOperands(io.ray_direction, axesIn) : undefined;
+  const axesIn = watertight ? rayAxes(io.ray_direction) : undefined;
+  const shearIn = axesIn ? shearOperands(io.ray_direction, axesIn) : undefined;
   const shear = shearIn?.numerators.map((a, i) => {
     const u = m.instance(FDiv, { stages: p.fdiv }, { name: `shear_${'xyz'[i]}` });
     u.io.in_valid.set(divide);
@@ -301,7 +301,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
       s.haveBest.set(false);
       s.sp.set(0);
     });
-    if (watertight) m.when(accept.and(bySlot(intoSlot, k)), () => (s.axes as typeof s.bestNormal).set(axesIn));
+    if (axesIn) m.when(accept.and(bySlot(intoSlot, k)), () => (s.axes as typeof s.bestNormal).set(axesIn));
     m.when(inverseDone.and(bySlot(inverseSlot, k)), () => {
       s.inv.set(join3(inverse));
       if (shear) (s.shear as typeof s.bestNormal).set(join3(shear));
