@@ -83,7 +83,8 @@ export function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]):
 
 /** `rtCores=4 icCores=2 triangles=512 vertices=2048`: the configuration as the scripts' headers name it. */
 export function configText(p: GpuParams): string {
-  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}`;
+  const bvh = p.traversal === 'bvh' ? ` traversal=bvh icRays=${p.icRays} nodes=${p.nodes} triRanges=${p.triRanges}` : '';
+  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}`;
 }
 
 export function handoffManifest(design: Design, params: GpuParams): HandoffManifest {
@@ -94,7 +95,7 @@ export function handoffManifest(design: Design, params: GpuParams): HandoffManif
   return {
     generator: generator(),
     top: top.name,
-    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices },
+    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : {}) },
     fileList: handoffLayout.fileList,
     clock: { port: 'clk', mhz: handoffLayout.clockMhz },
     reset: { port: reset.name, activeLow: true, synchronous: !resetKinds.has('async') },

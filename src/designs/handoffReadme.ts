@@ -5,6 +5,7 @@ import { yosysReportPath } from '../hdl/synth/yosysHandoff.ts';
 import { CONTROL, MMIO, STATUS } from '../gpu/memoryController/registers.ts';
 import { handoffLayout as L, yosysScriptPath, type HandoffManifest } from './gpuHandoff.ts';
 import { ICE40_HX8K } from './ice40Blocks.ts';
+import type { GpuParams } from '../gpu/top/gpuTop.ts';
 
 const hex = (n: number, digits = 3) => `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
 const kbit = (bits: number) => `${(bits / 1024).toLocaleString('en-US', { maximumFractionDigits: bits < 10240 ? 1 : 0 })} Kbit`;
@@ -31,7 +32,7 @@ This copy's configuration:
 | \`icCores\` | ${c.icCores} | intersection (IC) cores (1 to 32) |
 | \`triangles\` | ${c.triangles} | triangles each IC core's triangle memory holds |
 | \`vertices\` | ${c.vertices} | vertices it holds |
-
+${c.traversal === 'bvh' ? bvhRows(c) : ''}
 ## What is here
 
 \`\`\`
@@ -148,6 +149,7 @@ From the rtgpu repository (Node.js 20, \`npm ci\`):
 
 \`\`\`
 node bin/rtgpu.mjs rtl --out my-rtl --rt-cores 1 --ic-cores 1 --triangles 256 --vertices 1024
+node bin/rtgpu.mjs rtl --out my-rtl --bvh --ic-rays 8    # BVH intersection cores (65,536 triangles each)
 npm run rtl      # this directory, in the default configuration (rtCores 4, icCores 2, triangles 512, vertices 2048)
 \`\`\`
 
@@ -205,4 +207,13 @@ export function memoryInventory(m: HandoffManifest, design: Design): MemoryRow[]
     }
   }
   return rows;
+}
+
+/** The BVH configuration's rows of the table (the IC cores walk a BVH: docs/bvh-hardware.md). */
+function bvhRows(c: GpuParams): string {
+  return `| \`traversal\` | bvh | BVH IC cores (BvhIcSystem), loaded with the BVH scene image through the triangle DMA channel |
+| \`icRays\` | ${c.icRays} | rays in flight per IC core |
+| \`nodes\` | ${c.nodes} | BVHNode4 nodes each IC core holds |
+| \`triRanges\` | ${c.triRanges} | TriRanges each IC core holds |
+`;
 }

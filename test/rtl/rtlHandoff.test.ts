@@ -247,3 +247,45 @@ describe("Yosys runs rtl-out's scripts", () => {
     expect(totals.get('$_DFF_P_')).toBeGreaterThan(0);
   }, 900_000);
 });
+
+describe('rtgpu rtl --bvh: the GPU with BVH intersection cores', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rtgpu-handoff-bvh-'));
+  beforeAll(async () => {
+    const r = await rtgpu('rtl', '--out', dir, '--bvh', '--rt-cores', '1', '--ic-cores', '1', '--ic-rays', '4', '--triangles', '256', '--vertices', '256', '--nodes', '128', '--tri-ranges', '256');
+    expect(r.exitCode, r.all).toBe(0);
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the manifest, README and script headers name the BVH configuration; the BVH system is in the file list', () => {
+    expect(readManifest(dir).configuration).toEqual({ rtCores: 1, icCores: 1, triangles: 256, vertices: 256, traversal: 'bvh', icRays: 4, nodes: 128, triRanges: 256 });
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/\| `traversal` \| bvh \|[^\n]*\n\| `icRays` \| 4 \|/);
+    expect(readFileSync(join(dir, yosysScriptPath('xilinx')), 'utf8')).toContain('traversal=bvh icRays=4 nodes=128 triRanges=256');
+    const files = readLines(join(dir, handoffLayout.fileList));
+    expect(files.some((f) => /BvhIcSystem_/.test(f))).toBe(true);
+    expect(files.some((f) => /PatchDispatcher_icCores1_icRays4_rtCores1/.test(f))).toBe(true);
+    expect(files.some((f) => /\/IcSystem_/.test(f))).toBe(false);
+  });
+
+  test('verilator -Wall and iverilog are clean on it', async () => {
+    await Promise.all([toolVersion('verilator'), toolVersion('iverilog')]);
+    mkdirSync(join(dir, 'build'), { recursive: true });
+    const v = await execa('verilator', ['--lint-only', '-Wall', '--top-module', 'rtgpu_top', '-f', 'rtgpu.f'], { cwd: dir, reject: false, all: true });
+    expect(v.all, 'verilator').toBe('');
+    const i = await execa('iverilog', ['-g2012', '-Wall', '-s', 'rtgpu_top', '-o', 'build/rtgpu_top.vvp', '-f', 'rtgpu.f'], { cwd: dir, reject: false, all: true });
+    expect(i.all, 'iverilog').toBe('');
+  }, 300_000);
+
+  test('BVH flags need --bvh, and --ic-rays takes a slot count the core can have', async () => {
+    const cases: [string[], string][] = [
+      [['--nodes', '64'], 'rtgpu: --nodes configures the BVH IC cores: add --bvh'],
+      [['--bvh', '--ic-rays', '3'], 'rtgpu: --ic-rays must be one of 2, 4, 8, 16, 32, got 3'],
+      [['--bvh', '--ic-rays', '64'], 'rtgpu: --ic-rays must be between 2 and 32, got 64'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await rtgpu('rtl', '--out', 'never-written', ...args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(message);
+    }
+    expect(existsSync('never-written')).toBe(false);
+  }, 120_000);
+});
