@@ -1,4 +1,5 @@
 // Cycles per ray of the BVH intersection core against the brute-force core on the bunny, and the node-test rate, for `rtgpu bench`.
+import { createRng } from '../hdl/cosim/rng.ts';
 import { sceneToImage, type Scene } from '../golden/scene.ts';
 import { bunnyInBox } from '../golden/sceneLibrary.ts';
 import { fromNumber } from '../golden/float32.ts';
@@ -35,8 +36,7 @@ const benchRays = (): Ray[] => primaryRays(defaultCamera, BVH_BENCH_SIZE.width, 
  * and overlap the rays; its leaf boxes are tiny and mostly missed, so traversal is almost all node tests.
  */
 export function dustScene(n: number, seed = 1): Scene {
-  let s = seed >>> 0;
-  const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rnd = createRng(seed);
   const vertices: number[] = [];
   const triangles: number[] = [];
   for (let t = 0; t < n; t++) {

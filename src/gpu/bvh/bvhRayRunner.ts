@@ -1,6 +1,7 @@
 // Runs rays through one BVH IC system on the TS simulator: the BVH scene image goes in through the load port, then every
 // ray starts as soon as a ray slot is free; each answer is checked against the golden BVH traversal. `recordBvhRays` also
 // records every cycle's inputs, so that Verilator and Icarus can replay the run in lockstep (`replayRecording`).
+import { packWords, unpackWords } from '../words.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
 import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
@@ -130,8 +131,6 @@ export interface BvhCastResult {
   readonly problem: string | null;
 }
 
-const word = (v: bigint, k: number) => Number((v >> BigInt(32 * k)) & 0xffffffffn);
-const pack = (w: readonly number[]) => w.reduce((acc, x, k) => acc | (BigInt(x >>> 0) << BigInt(32 * k)), 0n);
 const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 
 /**
@@ -157,8 +156,8 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     d.poke('ray_start', offer ? 1 : 0);
     if (offer) {
       const r = rays[next]!;
-      d.poke('ray_origin', pack(r.origin));
-      d.poke('ray_direction', pack(r.direction));
+      d.poke('ray_origin', packWords(r.origin));
+      d.poke('ray_direction', packWords(r.direction));
       d.poke('ray_thread', thread);
     }
     const taken = offer && ports.ready!.get() === 1;
@@ -171,7 +170,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
       }
       const info = sim.peek('hit_info');
       const normal = sim.peek('hit_normal');
-      answers[ray] = { hit: [0, 1, 2, 3].map((k) => word(info, k)), normal: [word(normal, 0), word(normal, 1), word(normal, 2), 0] };
+      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0] };
       inFlight.delete(t);
       freeThreads.push(t);
     }

@@ -1,7 +1,8 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, two rays in flight, the closest hit kept per ray (docs/intersection.md).
 import { isWatertight, rayIntake, twoSlotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
 
@@ -20,19 +21,6 @@ export const defaultIcCoreParams: IcCoreParams = { fadd: gpuFloatLatencies.fadd,
 export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : mollerTrumboreDepth(p));
 
 const TRIANGLE_ID_BITS = 16;
-
-/** `value` delayed by `cycles` registers (no reset: a valid bit travels alongside). */
-function delay(m: ModuleBuilder, value: UIntValue, cycles: number, name: string): UIntValue {
-  let v = value;
-  for (let i = 1; i <= cycles; i++) v = m.regNext(v, { name: `${name}_d${i}` });
-  return v;
-}
-
-function delayBool(m: ModuleBuilder, value: BoolValue, cycles: number, name: string): BoolValue {
-  let v = value;
-  for (let i = 1; i <= cycles; i++) v = m.regNext(v, { name: `${name}_d${i}`, reset: 0 });
-  return v;
-}
 
 /**
  * The core's side toward the dispatcher and the host: a ray in, the answer out, the counters. Shared
@@ -106,7 +94,7 @@ export const IcCore = defineModule(
     io.tri_req_valid.set(sweeping);
     io.tri_req_id.set(nextId);
     // Each answer belongs to the slot whose sweep asked for it.
-    const respSlot = delayBool(m, sweepSlot, p.memory, 'resp_slot');
+    const respSlot = delayValid(m, sweepSlot, p.memory, 'resp_slot');
     const ours = io.tri_resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
     const entering = ours.and(io.tri_resp_not_valid.not());
     // The first id past the last triangle ends the sweep: an end token follows the ray's last test
@@ -131,7 +119,7 @@ export const IcCore = defineModule(
     const v1 = split3(io.tri_resp_v1);
     const v2 = split3(io.tri_resp_v2);
     // The slot of the data at each stage selects the ray's origin and direction there.
-    const slotAt = (cycles: number) => delayBool(m, slotIn, cycles, `slot_at${cycles}`);
+    const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
     const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
     // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
     const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
@@ -140,8 +128,8 @@ export const IcCore = defineModule(
       ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], originAt: (cycles) => split3(bySlot(slotAt(cycles), (r) => r.origin)), constantsAt: (cycles) => constantsOf(slotAt(cycles)) })
       : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
     // Valid bit, end token, slot and shader travel alongside.
-    const testValid = delayBool(m, entering, depth, 'test_valid');
-    const testEnd = delayBool(m, endToken, depth, 'test_end');
+    const testValid = delayValid(m, entering, depth, 'test_valid');
+    const testEnd = delayValid(m, endToken, depth, 'test_end');
     const testSlot = slotAt(depth);
     const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
     // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
@@ -168,8 +156,8 @@ export const IcCore = defineModule(
     const finishRay = rayOf(testSlot);
     const finishT = bySlot(testSlot, (r) => r.bestT);
     const point = [0, 1, 2].map((i) => f.add(delay(m, finishRay.o[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(finishT, finishRay.d[i]!))) as unknown as Vec3;
-    const done = delayBool(m, testEnd, p.fmul + p.fadd, 'done');
-    const doneSlot = delayBool(m, testSlot, p.fmul + p.fadd, 'done_slot');
+    const done = delayValid(m, testEnd, p.fmul + p.fadd, 'done');
+    const doneSlot = delayValid(m, testSlot, p.fmul + p.fadd, 'done_slot');
     const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
     io.done.set(done);
     io.done_thread.set(bySlot(doneSlot, (r) => r.thread));
