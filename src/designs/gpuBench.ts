@@ -1,13 +1,14 @@
-// Whole-GPU figures for `rtgpu bench`: simulation speed of rtgpu_top on the TS simulator against
-// Verilator and Icarus (the same recorded run), and a 64x48 `shade` frame of the built-in scene.
+// Whole-GPU figures for `rtgpu bench`: simulation speed of rtgpu_top on the TS simulator against Verilator and
+// Icarus (the same recorded run), the live back ends against their standalone harnesses, and a 64x48 frame.
 import { buildFrame } from '../host/frame.ts';
 import { defaultCamera } from '../host/camera.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
-import { runFrameOnTs } from '../host/runtime/gpuDriver.ts';
+import { gpuParamsFor, runFrame } from '../host/runtime/index.ts';
 import { replayRecording, type Recording } from '../hdl/cosim/replay.ts';
 import { formatMismatch } from '../hdl/cosim/runCosim.ts';
-import { gpuSimulator } from '../gpu/top/gpuDesign.ts';
+import { gpuDesign, gpuSimulator } from '../gpu/top/gpuDesign.ts';
 import { topModule } from '../hdl/ir/netlist.ts';
+import { compileSimulator } from '../hdl/sim/index.ts';
 
 /** Cycles of a recording Icarus replays (it runs a few hundred GPU cycles per second). */
 const ICARUS_CYCLES = 4000;
@@ -20,7 +21,8 @@ function prefix(rec: Recording, cycles: number): Recording {
 /** gpuTsOverVerilator, gpuTsOverIcarus: the 16x12 `shade` frame's inputs replayed on each simulator. */
 export async function measureGpuSpeed(log: (s: string) => void = () => {}): Promise<Record<string, number>> {
   const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 16, height: 12, scene: defaultScene() });
-  const run = runFrameOnTs(job, { sim: 'ts' });
+  const run = await runFrame(job, { sim: 'ts', record: true });
+  const recording = run.recording!;
   const sim = gpuSimulator(run.design);
   const top = topModule(run.design);
   const outputs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
@@ -38,8 +40,8 @@ export async function measureGpuSpeed(log: (s: string) => void = () => {}): Prom
     if (r.mismatch) throw new Error(`rtgpu_top: ${which} disagrees with the TS simulator:\n${formatMismatch(r.mismatch)}`);
     return { tsCold: rec.cycles / r.seconds.ts!, ts: tsRate(rec), other: rec.cycles / r.seconds[which]! };
   };
-  const v = await rate(run.recording, 'verilator');
-  const i = await rate(prefix(run.recording, ICARUS_CYCLES), 'icarus');
+  const v = await rate(recording, 'verilator');
+  const i = await rate(prefix(recording, ICARUS_CYCLES), 'icarus');
   return {
     gpuTsCyclesPerSecond: v.ts,
     gpuTsCyclesPerSecondFirstPass: v.tsCold,
@@ -51,10 +53,50 @@ export async function measureGpuSpeed(log: (s: string) => void = () => {}): Prom
   };
 }
 
-/** The 64x48 `shade` frame of the built-in scene on the TS simulator. */
-export function measureGpuFrame(): Record<string, number> {
+/**
+ * The live back ends against the standalone harnesses on rtgpu_top: the 64x48 `shade` frame driven live on
+ * Verilator (the host runtime reacting to every DMA request) against the C++ harness replaying its inputs
+ * from a file; a short frame driven live on Icarus against Icarus reading the same inputs from a file; and
+ * the time to start a cached Verilator build of rtgpu_top.
+ */
+export async function measureLiveBackends(log: (s: string) => void = () => {}): Promise<Record<string, number>> {
   const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 64, height: 48, scene: defaultScene() });
-  const r = runFrameOnTs(job, { sim: 'ts' });
+  const design = gpuDesign(gpuParamsFor(job, { sim: 'verilator' }));
+  log('building (or finding) the live Verilator model of rtgpu_top …');
+  (await compileSimulator(design, { backend: 'verilator', log })).close();
+  const t0 = performance.now();
+  const warm = await compileSimulator(design, { backend: 'verilator' });
+  const verilatorWarmStartMs = performance.now() - t0;
+  warm.close();
+  log('rendering 64x48 live on Verilator …');
+  const live = await runFrame(job, { sim: 'verilator', record: true });
+  const liveRate = live.recording!.cycles / (live.stats.wallSeconds - live.setupSeconds);
+  log(`replaying its ${live.recording!.cycles} cycles on the standalone Verilator harness …`);
+  const harness = await replayRecording(design, live.recording!, ['verilator']);
+  const harnessRate = live.recording!.cycles / harness.seconds.verilator!;
+
+  const small = buildFrame({ kernel: 'id', camera: defaultCamera, width: 4, height: 2, scene: defaultScene() });
+  log('rendering 4x2 live on Icarus …');
+  const icarusLive = await runFrame(small, { sim: 'icarus', record: true });
+  const icarusLiveRate = icarusLive.recording!.cycles / (icarusLive.stats.wallSeconds - icarusLive.setupSeconds);
+  log(`replaying its ${icarusLive.recording!.cycles} cycles on Icarus from a vector file …`);
+  const file = await replayRecording(design, icarusLive.recording!, ['icarus']);
+  const fileRate = icarusLive.recording!.cycles / file.seconds.icarus!;
+  return {
+    liveVerilatorCyclesPerSecond: liveRate,
+    harnessVerilatorCyclesPerSecond: harnessRate,
+    liveVerilatorOverHarness: liveRate / harnessRate,
+    liveIcarusCyclesPerSecond: icarusLiveRate,
+    fileIcarusCyclesPerSecond: fileRate,
+    liveIcarusOverFile: icarusLiveRate / fileRate,
+    verilatorWarmStartMs,
+  };
+}
+
+/** The 64x48 `shade` frame of the built-in scene on the TS simulator. */
+export async function measureGpuFrame(): Promise<Record<string, number>> {
+  const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 64, height: 48, scene: defaultScene() });
+  const r = await runFrame(job, { sim: 'ts' });
   const s = r.stats;
   const icBusy = s.icBusyCycles.reduce((a, b) => a + b, 0);
   return {

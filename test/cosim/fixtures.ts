@@ -2,7 +2,7 @@
 import { Bool, SInt, UInt, cat, defineModule, elaborate, input, mux, output, fsm } from '../../src/hdl/index.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 
-const Mixed = defineModule(
+export const Mixed = defineModule(
   'Mixed',
   () => ({
     en: input(Bool),
@@ -47,7 +47,7 @@ const Mixed = defineModule(
   },
 );
 
-const AsyncReset = defineModule('AsyncReset', () => ({ en: input(Bool), y: output(UInt(16)), z: output(UInt(16)) }), (m, io) => {
+export const AsyncReset = defineModule('AsyncReset', () => ({ en: input(Bool), y: output(UInt(16)), z: output(UInt(16)) }), (m, io) => {
   const r = m.reg(UInt(16), { reset: 0xbeef, async: true });
   m.when(io.en, () => r.set(r.mul(3).add(1)));
   io.y.set(r);
@@ -56,13 +56,13 @@ const AsyncReset = defineModule('AsyncReset', () => ({ en: input(Bool), y: outpu
   io.z.set(free);
 });
 
-const Comb = defineModule('Comb', () => ({ a: input(UInt(70)), b: input(UInt(70)), y: output(UInt(70)), lt: output(Bool) }), (m, io) => {
+export const Comb = defineModule('Comb', () => ({ a: input(UInt(70)), b: input(UInt(70)), y: output(UInt(70)), lt: output(Bool) }), (m, io) => {
   io.y.set(io.a.xor(io.b).sub(io.b.not()));
   io.lt.set(io.a.asSInt().lt(io.b.asSInt()));
 });
 
 // Ports named after SV and C++ reserved words: the SV escapes them, the harnesses must follow.
-const Reserved = defineModule('Reserved', () => ({ begin: input(UInt(8)), this: input(UInt(8)), end: output(UInt(8)), delete: output(Bool) }), (m, io) => {
+export const Reserved = defineModule('Reserved', () => ({ begin: input(UInt(8)), this: input(UInt(8)), end: output(UInt(8)), delete: output(Bool) }), (m, io) => {
   io.end.set(io.begin.add(io.this));
   io.delete.set(io.begin.eq(io.this));
 });

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 import { replayRecording } from '../../src/hdl/cosim/replay.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { findDesign } from '../../src/designs/index.ts';

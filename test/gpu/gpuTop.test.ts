@@ -7,7 +7,7 @@ import { defaultCamera } from '../../src/host/camera.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
 import { GpuRunError, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
-import { runFrameOnTs } from '../../src/host/runtime/gpuDriver.ts';
+import { runFrame } from '../../src/host/runtime/gpuDriver.ts';
 import { cameraConstants } from '../../src/host/camera.ts';
 
 const frame = (kernel: 'id' | 'shade', width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene: defaultScene() });
@@ -129,8 +129,8 @@ ok:
     const job = frame('id', 8, 6);
     const seed = Number(process.env.RTGPU_SEED ?? 6);
     console.log(`DMA stall seed ${seed} (RTGPU_SEED)`);
-    const calm = runFrameOnTs(job, { sim: 'ts' });
-    const stalled = runFrameOnTs(job, { sim: 'ts', dmaStallSeed: seed });
+    const calm = await runFrame(job, { sim: 'ts' });
+    const stalled = await runFrame(job, { sim: 'ts', dmaStallSeed: seed });
     expect(stalled.pixels).toEqual(calm.pixels);
     expect(stalled.stats.cycles).toBeGreaterThan(calm.stats.cycles);
   }, 120_000);

@@ -7,7 +7,7 @@ import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
 import { randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
 import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';

@@ -11,7 +11,7 @@ import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
 import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
 import { replayRecording } from '../../src/hdl/cosim/replay.ts';
 import { formatMismatch } from '../../src/hdl/cosim/runCosim.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';

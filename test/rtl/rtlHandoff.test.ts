@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { manifestModules } from '../../src/hdl/emit/manifest.ts';
-import { toolVersion } from '../../src/hdl/cosim/toolchain.ts';
+import { toolVersion } from '../../src/hdl/tools/toolchain.ts';
 import { yosysHandoffScript, yosysReportPath } from '../../src/hdl/synth/yosysHandoff.ts';
 import type { Design } from '../../src/hdl/ir/netlist.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';

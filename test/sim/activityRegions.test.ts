@@ -4,12 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import { Bool, UInt, cat, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
-import { layoutNetlist } from '../../src/hdl/sim/layout.ts';
-import { generateWasm, wasmLayout } from '../../src/hdl/sim/wasmCodegen.ts';
-import { wasmLimits } from '../../src/hdl/sim/wasmEncoding.ts';
-import { MIN_REGION_STEPS, PROFILE_CYCLES, regionsToEvaluateAlways } from '../../src/hdl/sim/activityRegions.ts';
+import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
+import { generateWasm, wasmLayout } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
+import { wasmLimits } from '../../src/hdl/sim/compiled/wasmEncoding.ts';
+import { MIN_REGION_STEPS, PROFILE_CYCLES, regionsToEvaluateAlways } from '../../src/hdl/sim/compiled/activityRegions.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
 /** A register file read asynchronously at a held address, and a long chain of logic on what it reads. */
 const Worker = defineModule(

@@ -5,11 +5,11 @@ import { tempDir } from '../tempDir.ts';
 import { join } from 'node:path';
 import { Bool, UInt, cat, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
-import { wasmLimits } from '../../src/hdl/sim/wasmEncoding.ts';
-import { generateWasm, wasmLayout } from '../../src/hdl/sim/wasmCodegen.ts';
-import { layoutNetlist } from '../../src/hdl/sim/layout.ts';
+import { wasmLimits } from '../../src/hdl/sim/compiled/wasmEncoding.ts';
+import { generateWasm, wasmLayout } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
+import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
 const Leaf = defineModule('Leaf', () => ({ i: input(UInt(8)), o: output(UInt(8)) }), (m, io) => {
   const acc = m.reg(UInt(8), { reset: 0 });

@@ -6,7 +6,7 @@ import { rtCoreCosimDesign } from '../../src/gpu/rtCore/cosimDesign.ts';
 import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
 import { formatMismatch, harnessDesign, registerProbes, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusGate } from '../../src/hdl/cosim/icarusGate.ts';
-import { seedFromEnv } from '../../src/hdl/cosim/rng.ts';
+import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 import { gateNetlist } from '../../src/hdl/synth/gateNetlist.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';

@@ -6,7 +6,7 @@ import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
-import { measureGpuFrame, measureGpuSpeed } from '../../designs/gpuBench.ts';
+import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 
@@ -15,7 +15,8 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
   --design NAME  design to measure (default: bench and the small block fifo, then the library
                  flow time, the RT core CPI on an integer and a float kernel, the IC core's
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
-                 three simulators, a 64x48 shade frame, the BVH traversal's tests per
+                 three simulators, a 64x48 shade frame, the live Verilator and Icarus back ends
+                 against their standalone harnesses, the BVH traversal's tests per
                  primary ray of the bunny in the Cornell box, and the BVH IC core's cycles per
                  ray against the brute-force core's and its node tests per cycle)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
@@ -60,7 +61,9 @@ export const benchCommand = {
       log('measuring the whole GPU (rtgpu_top) …');
       Object.assign(metrics, await measureGpuSpeed(log));
       log('rendering the built-in scene at 64x48 with shade …');
-      Object.assign(metrics, measureGpuFrame());
+      Object.assign(metrics, await measureGpuFrame());
+      log('measuring the live Verilator and Icarus back ends on rtgpu_top …');
+      Object.assign(metrics, await measureLiveBackends(log));
     }
     if (values.json) {
       console.log(JSON.stringify({ rows, metrics }));

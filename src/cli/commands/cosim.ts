@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
 import { runCosim, formatMismatch } from '../../hdl/cosim/runCosim.ts';
-import { seedFromEnv } from '../../hdl/cosim/rng.ts';
+import { seedFromEnv } from '../../hdl/testbench/rng.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/backends.ts';
 
 const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,verilator,icarus] [--registers]

@@ -4,7 +4,7 @@
 // whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/cosim/rng.ts';
+import type { Rng } from '../../hdl/testbench/rng.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
 import { testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';

@@ -1,10 +1,10 @@
 // Runs rays through one BVH IC system on the TS simulator: the BVH scene image goes in through the load port, then every
 // ray starts as soon as a ray slot is free; each answer is checked against the golden BVH traversal. `recordBvhRays` also
-// records every cycle's inputs, so that Verilator and Icarus can replay the run in lockstep (`replayRecording`).
+// records every cycle's inputs, so that the run can be replayed from a file (`replayRecording`).
 import { packWords, unpackWords } from '../words.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
-import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
+import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
 import type { Recording } from '../../hdl/cosim/replay.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
 import { testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
@@ -60,7 +60,7 @@ export function bvhSystemSimulator(p: BvhIcSystemParams): { design: Design; sim:
   return entry;
 }
 
-/** What drives the system's inputs: the simulator itself, or a RecordingDriver that keeps every cycle's inputs. */
+/** What drives the system's inputs: a simulator (a recording one keeps every cycle's inputs). */
 export interface BvhDriver {
   poke(name: string, value: bigint | number): void;
   step(): void;
@@ -234,15 +234,19 @@ function traceRays(sim: Simulator, d: BvhDriver, p: BvhIcSystemParams, scene: Sc
   };
 }
 
-export function runBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene): BvhRunReport {
-  const { sim } = bvhSystemSimulator(p);
+/**
+ * Rays through the system on the TS simulator, or on `live` (a simulator of `elaborate(BvhIcSystem, p)` on any
+ * back end, at power-on).
+ */
+export function runBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene, live?: Simulator): BvhRunReport {
+  const sim = live ?? bvhSystemSimulator(p).sim;
   return traceRays(sim, directDriver(sim), p, scene, rays, build, prebuilt);
 }
 
 /** runBvhRays, recording every cycle's inputs from power-on: replay them with `replayRecording(design, recording, …)`. */
 export function recordBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene): RecordedBvhRun {
   const { design, sim } = bvhSystemSimulator(p);
-  const d = new RecordingDriver(sim, design);
-  const report = traceRays(sim, d, p, scene, rays, build, prebuilt);
+  const d = new RecordingSimulator(sim, design);
+  const report = traceRays(d, directDriver(d), p, scene, rays, build, prebuilt);
   return { report, design, recording: d.recording(), sim };
 }

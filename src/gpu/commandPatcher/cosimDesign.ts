@@ -2,7 +2,7 @@
 // busy, when the start is ignored), patch_written raised at random; a model of the patch sequence.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/cosim/rng.ts';
+import type { Rng } from '../../hdl/testbench/rng.ts';
 import { CommandPatcher, PATCH_THREADS } from './commandPatcher.ts';
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);

@@ -3,7 +3,7 @@
 // the registers, the read engine, the frame and the write-back engine.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/cosim/rng.ts';
+import type { Rng } from '../../hdl/testbench/rng.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { MemoryController, type MemoryControllerParams } from './memoryController.ts';

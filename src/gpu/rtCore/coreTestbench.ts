@@ -1,8 +1,8 @@
-// Runs a kernel on one RT core (RtCoreSystem) in the TS simulator, playing the patch dispatcher and
-// answering `trace` with the golden ray caster; records every cycle's inputs so that the same run can be
-// replayed on Verilator and Icarus and compared cycle by cycle.
+// Runs a kernel on one RT core (RtCoreSystem), playing the patch dispatcher and answering `trace` with the
+// golden ray caster, on the TS simulator or any live one; records every cycle's inputs so that the same
+// run can also be replayed from a file.
 import { elaborate, type Design } from '../../hdl/index.ts';
-import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
+import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
 import type { Recording } from '../../hdl/cosim/replay.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
@@ -78,7 +78,7 @@ function simulatorFor(design: Design): Simulator {
 
 /** The dispatcher's side of one RT core, as a sequence of kernel-mode cycles and runs. */
 class Dispatcher {
-  constructor(private readonly d: RecordingDriver) {}
+  constructor(private readonly d: Simulator) {}
 
   /** One kernel-mode cycle: clear and/or register writes. */
   kernel(writes: { clear?: boolean; scalar?: [number, number]; vector?: [number, bigint] }): void {
@@ -155,7 +155,7 @@ class Dispatcher {
 }
 
 /** Load memories through the host ports (one word per cycle, so external simulators see the same). */
-function loadMemories(d: RecordingDriver, program: Uint32Array, constants: Uint32Array): void {
+function loadMemories(d: Simulator, program: Uint32Array, constants: Uint32Array): void {
   if (program.length > MEMORY_MAP.instructionWords) throw new Error(`the program has ${program.length} words; instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (constants.length > MEMORY_MAP.constantBytes / 4) throw new Error(`${constants.length} constant words; constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
   program.forEach((w, i) => {
@@ -199,12 +199,16 @@ function threadMemoryOf(sim: Simulator): (tid: number) => Uint32Array {
   };
 }
 
-/** Run pixels 0 .. pixels − 1 one thread at a time; traces are answered as soon as they are raised. */
-export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCoreParams): CoreRun {
+/**
+ * Run pixels 0 .. pixels − 1 one thread at a time; traces are answered as soon as they are raised. On the TS
+ * simulator, or on `live`: a simulator of `rtCoreSystemDesign(params)` on any back end (powered on here).
+ */
+export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCoreParams, live?: Simulator): CoreRun {
   const design = rtCoreSystemDesign(params);
-  const sim = simulatorFor(design);
+  const sim = live ?? simulatorFor(design);
+  if (live) live.powerOn();
   runs++;
-  const d = new RecordingDriver(sim, design);
+  const d = new RecordingSimulator(sim, design);
   d.poke('rst_n', 0);
   d.step();
   d.poke('rst_n', 1);
@@ -219,20 +223,20 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
     const tid = pixel % MEMORY_MAP.threads;
     let faulted = false;
     let retired = 0;
-    let lastRetire = d.cycles;
+    let lastRetire = d.cycle;
     let lastPc = 0;
     pd.load(pixel, threadBase(tid));
     pd.start(tid, 0);
     for (;;) {
       if (d.peek('retire_valid') === 1n) {
         lastPc = Number(d.peek('retire_pc'));
-        lastRetire = d.cycles;
+        lastRetire = d.cycle;
         // An illegal opcode or a PC outside instruction memory ends the thread without executing: not counted (as the ISS).
         const faultEnd = d.peek('end') === 1n && d.peek('fault') === 1n;
         if (!faultEnd) instructions++;
         if (++retired > limit) throw new CoreLimitError(pixel, lastPc, limit, false);
         job.onRetire?.(pixel, lastPc);
-      } else if (d.cycles - lastRetire > STUCK_CYCLES) throw new CoreLimitError(pixel, lastPc, limit, true);
+      } else if (d.cycle - lastRetire > STUCK_CYCLES) throw new CoreLimitError(pixel, lastPc, limit, true);
       faulted ||= d.peek('fault') === 1n;
       const ended = d.peek('end') === 1n;
       const switched = d.peek('context_switch') === 1n;
@@ -245,12 +249,12 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
         const r = castRay(job.scene, s.origin, s.direction);
         pd.load(pixel, s.sp, r);
         pd.start(tid, resumeAt);
-        lastRetire = d.cycles;
+        lastRetire = d.cycle;
       }
     }
     if (job.onThreadEnd) job.onThreadEnd(pixel, pd.readRegisters());
     pixels.push({ pixel, ret: pd.readResult(tid) });
     if (faulted) faults.push(pixel);
   }
-  return { cycles: d.cycles, coreCycles, instructions, pixels, faults, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
+  return { cycles: d.cycle, coreCycles, instructions, pixels, faults, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
 }

@@ -2,7 +2,7 @@
 // traffic, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/cosim/rng.ts';
+import type { Rng } from '../../hdl/testbench/rng.ts';
 import { INSTRUCTIONS } from '../../isa/instructions.ts';
 import { RtCore, defaultRtCoreParams } from './rtCore.ts';
 

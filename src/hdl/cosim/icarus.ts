@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { cachedBuild, contentHash } from './buildCache.ts';
-import { toolVersion } from './toolchain.ts';
+import { cachedBuild, contentHash } from '../tools/buildCache.ts';
+import { toolVersion } from '../tools/toolchain.ts';
 import { inputsOf, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/icarus_tb.sv', import.meta.url));

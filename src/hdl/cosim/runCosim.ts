@@ -7,7 +7,7 @@ import { legalizeIdentifier } from '../emit/index.ts';
 import { compileSimulator } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../testbench/rng.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import type { HarnessDesign } from './harness.ts';
 
@@ -138,24 +138,30 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   const out = portLayout(outNets);
   const traces: Record<string, Uint32Array> = {};
   const seconds: Record<string, number> = {};
+  const inputNames = stim.inputs.map((p) => p.net.name);
+  const outputNames = outNets.map((n) => n.name);
 
-  const needsSv = opts.sims.some((s) => s !== 'ts');
-  const sv = needsSv ? harnessDesign(design, reg?.probes) : undefined;
+  const sv = opts.sims.some((s) => s !== 'ts') ? harnessDesign(design, reg?.probes) : undefined;
   for (const sim of opts.sims) {
-    if (sim === 'ts') {
-      const s = compileSimulator(design);
-      const t0 = performance.now();
-      traces.ts = s.runVectors(stim.inputs.map((p) => p.net.name), outNets.map((n) => n.name), stim.data, opts.cycles);
-      seconds.ts = (performance.now() - t0) / 1000;
+    if (sim === 'icarus-gate') {
+      // The gate-level netlist runs from a vector file (it is not a live back end).
+      log(`${sim}: preparing ${top.name}`);
+      const prepared = await externalSimulator(sim).prepare(sv!.harness, log);
+      log(`${sim}: running ${opts.cycles} cycles`);
+      const r = await prepared.run(stim.data, opts.cycles);
+      traces[sim] = r.outputs;
+      seconds[sim] = r.seconds;
       continue;
     }
-    const backend = externalSimulator(sim);
-    log(`${sim}: preparing ${top.name}`);
-    const prepared = await backend.prepare(sv!.harness, log);
-    log(`${sim}: running ${opts.cycles} cycles`);
-    const r = await prepared.run(stim.data, opts.cycles);
-    traces[sim] = r.outputs;
-    seconds[sim] = r.seconds;
+    const s = sim === 'ts' ? compileSimulator(design) : await compileSimulator(design, { backend: sim, registers: opts.compareRegisters ?? false, log });
+    try {
+      if (sim !== 'ts') log(`${sim}: running ${opts.cycles} cycles`);
+      const t0 = performance.now();
+      traces[sim] = s.runVectors(inputNames, outputNames, stim.data, opts.cycles);
+      seconds[sim] = (performance.now() - t0) / 1000;
+    } finally {
+      s.close();
+    }
   }
 
   const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, (name) => (sv ? svLocation(design, sv.lines, name) : '?'), top.name);

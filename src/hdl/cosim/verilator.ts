@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { cachedBuild, contentHash } from './buildCache.ts';
-import { toolVersion } from './toolchain.ts';
+import { cachedBuild, contentHash } from '../tools/buildCache.ts';
+import { toolVersion } from '../tools/toolchain.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));

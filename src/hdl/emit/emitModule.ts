@@ -11,6 +11,8 @@ export interface EmittedModule {
   /** Net name -> 1-based line where it is declared or assigned. */
   readonly lines: Record<string, number>;
   readonly hexFiles: { path: string; text: string }[];
+  /** Net, memory and instance name -> its SystemVerilog identifier (reserved words are escaped). */
+  readonly identifiers: Record<string, string>;
 }
 
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
@@ -116,7 +118,7 @@ class ModuleEmitter {
     m.ports.forEach((p, i) => (lines[this.net(p).name] = 2 + (m.clocked ? 1 : 0) + i + 1));
     for (const [k, v] of Object.entries(this.lines)) lines[k] ??= v + pre.length;
     const hexFiles = m.memories.filter((x) => x.init).map((x) => ({ path: hexFileName(m.name, x.name), text: hexText(x) }));
-    return { text, lines, hexFiles };
+    return { text, lines, hexFiles, identifiers: this.ids.entries() };
   }
 
   private expr(c: Cell): string {

@@ -53,4 +53,9 @@ export class IdentifierMap {
     }
     return id;
   }
+
+  /** Every name mapped so far, with its identifier. */
+  entries(): Record<string, string> {
+    return Object.fromEntries(this.map);
+  }
 }

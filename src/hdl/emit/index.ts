@@ -16,17 +16,21 @@ export interface EmittedDesign {
   readonly fileList: string[];
   /** Module name -> net name -> 1-based line in that module's file where the net is declared or driven. */
   readonly lines: Record<string, Record<string, number>>;
+  /** Module name -> net, memory or instance name -> its SystemVerilog identifier. */
+  readonly identifiers: Record<string, Record<string, string>>;
 }
 
 export function emitSystemVerilog(design: Design): EmittedDesign {
   const files: EmittedFile[] = [];
   const fileList: string[] = [];
   const lines: Record<string, Record<string, number>> = {};
+  const identifiers: Record<string, Record<string, string>> = {};
   for (const mod of design.modules) {
     const e = emitModule(design, mod);
     files.push({ path: `${mod.name}.sv`, text: e.text }, ...e.hexFiles);
     fileList.push(`${mod.name}.sv`);
     lines[mod.name] = e.lines;
+    identifiers[mod.name] = e.identifiers;
   }
-  return { files, fileList, lines };
+  return { files, fileList, lines, identifiers };
 }

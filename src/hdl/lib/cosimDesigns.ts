@@ -1,7 +1,7 @@
 // The library blocks as co-simulation designs: representative parameters, corner-biased stimulus, golden models.
 import { elaborate, type Design } from '../index.ts';
 import type { CosimDesign, GoldenModel } from '../cosim/design.ts';
-import type { Rng } from '../cosim/rng.ts';
+import type { Rng } from '../testbench/rng.ts';
 import { Fifo } from './fifo.ts';
 import { SkidBuffer } from './skid.ts';
 import { RoundRobinArbiter } from './arbiter.ts';

@@ -1,14 +1,14 @@
-// The compiled two-state simulator: testbench API over the generated combinational and commit functions.
-import { writeFileSync } from 'node:fs';
-import type { Design, ModuleIR, Net, NetId } from '../ir/netlist.ts';
-import { flattenDesign } from '../ir/flatten.ts';
-import { generateCode } from './codegen.ts';
-import { layoutNetlist, type Layout } from './layout.ts';
-import { VcdWriter } from './vcd.ts';
-import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
-import { PROFILE_CYCLES, regionsToEvaluateAlways } from './activityRegions.ts';
-import { WasmSizeError } from './wasmEncoding.ts';
-import { W, parity, wordsOf } from './wideOps.ts';
+// The Simulator interface: what a testbench sees of a design, whichever engine runs it.
+
+/** The engines behind `compileSimulator` (docs/hdl-guide.md, "Simulators"). */
+export const simulatorBackends = ['js', 'wasm', 'verilator', 'icarus', 'lockstep'] as const;
+export type SimulatorBackend = (typeof simulatorBackends)[number];
+
+export interface PortInfo {
+  readonly name: string;
+  readonly width: number;
+  readonly direction: 'input' | 'output';
+}
 
 export interface PortHandle {
   readonly width: number;
@@ -17,409 +17,42 @@ export interface PortHandle {
   set(v: number): void;
 }
 
+/**
+ * One simulated instance of a design. Every engine keeps the same cycle convention: `poke` applies an
+ * input at once, `peek` sees the combinational result of the inputs applied so far, `step` is one
+ * rising clock edge (outputs are then those of the new state). Values are unsigned bigints of any width.
+ */
 export interface Simulator {
-  /** Rising clock edges so far. */
+  /** Which engine runs the design. */
+  readonly backend: SimulatorBackend;
+  /** The design's top module. */
+  readonly top: string;
+  /** Rising clock edges since power-on. */
   readonly cycle: number;
+  /** The top's ports in declaration order (the clock excluded). */
+  readonly ports: readonly PortInfo[];
   poke(name: string, value: bigint | number): void;
+  /** A port, or (where the engine can see it) a register or any net by hierarchical name (`fifo.count`). */
   peek(name: string): bigint;
   step(cycles?: number): void;
+  /** `resetName` low for `cycles` edges, then high. */
   reset(cycles?: number, resetName?: string): void;
-  /** Back to the power-on state: every register, input and memory as at construction, cycle 0 (cheaper than compiling again). */
+  /** Back to the power-on state: every register, input and memory as at construction, cycle 0. */
   powerOn(): void;
+  /** Steps until `pred` holds (checked before each edge); returns the edges taken, throws past `maxCycles`. */
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number;
   loadMemory(path: string, words: readonly (bigint | number)[], offset?: number): void;
   dumpMemory(path: string): bigint[];
   port(name: string): PortHandle;
+  /**
+   * Runs `cycles` cycles from a table of input words (each row: the named inputs, ceil(width/32) words
+   * each, in the order given) and returns the named outputs sampled before each edge, as rows of words.
+   * Inputs not named keep their values; the named ones keep the last row's. The fastest way to drive a
+   * design: one loop inside the engine, no call per cycle.
+   */
   runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array;
+  /** Starts a VCD waveform of the design (10 time units per cycle, clk rising at 10c + 5). */
   traceVcd(path: string): void;
+  /** Ends the waveform and releases the engine (a child process, a loaded library). */
   close(): void;
-  readonly generatedSource: string;
-  readonly nets: readonly { readonly name: string; readonly width: number }[];
-  /** Which code runs the netlist. */
-  readonly backend: 'wasm' | 'js';
-}
-
-export interface SimulatorOptions {
-  /** Write the generated JavaScript here (for debugging). */
-  readonly dumpSourceTo?: string;
-  /**
-   * Default: WebAssembly when the netlist uses only cells it supports (`wasmObstacle`), else the
-   * generated JavaScript. 'wasm' insists (an error names the first unsupported cell); 'js' forces
-   * JavaScript. Both come from the same levelized netlist and agree bit for bit.
-   */
-  readonly backend?: 'wasm' | 'js';
-}
-
-export function compileSimulator(design: Design, opts: SimulatorOptions = {}): Simulator {
-  return new CompiledSimulator(flattenDesign(design), opts);
-}
-
-function closest(name: string, names: Iterable<string>): string {
-  const list = [...names].filter((n) => n.includes(name) || name.includes(n)).slice(0, 5);
-  return list.length ? ` (did you mean ${list.map((n) => `'${n}'`).join(', ')}?)` : '';
-}
-
-class CompiledSimulator implements Simulator {
-  cycle = 0;
-  readonly backend: 'wasm' | 'js';
-  readonly generatedSource: string;
-  readonly nets: readonly Net[];
-  private readonly L: Layout;
-  private readonly s: Int32Array;
-  private readonly t: Int32Array;
-  private readonly mems: Int32Array[];
-  /** Computes what the clock edge and the ports need; internal-only values stay in locals. */
-  private readonly comb: () => void;
-  /** Computes and stores every net, for peek and waveforms. */
-  private readonly combAll: () => void;
-  private readonly commit: () => void;
-  private dirtyAll = true;
-  private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
-  private wasm: { memory: WebAssembly.Memory; layout: WasmLayout } | undefined;
-  private readonly byName: Map<string, Net>;
-  private readonly inputs: Map<string, Net>;
-  private dirty = true;
-  private vcd: VcdWriter | undefined;
-
-  constructor(flat: ModuleIR, opts: SimulatorOptions) {
-    this.L = layoutNetlist(flat);
-    this.nets = flat.nets;
-    this.byName = new Map(flat.nets.map((n) => [n.name, n]));
-    this.inputs = new Map(flat.ports.map((p) => flat.nets[p]!).filter((n) => n.kind === 'input').map((n) => [n.name, n]));
-    this.generatedSource = generateCode(this.L).source;
-    if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
-    let fns: { comb: () => void; combAll: () => void; commit: () => void };
-    let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
-    const wl = obstacle === null ? wasmLayout(this.L) : undefined;
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      if (wl) bytes = generateWasm(this.L, wl);
-    } catch (e) {
-      if (!(e instanceof WasmSizeError)) throw e;
-      obstacle = e.message;
-    }
-    if (opts.backend === 'wasm' && obstacle !== null) throw new Error(`the WebAssembly back end cannot run ${flat.name}: ${obstacle}; use the default or { backend: 'js' }`);
-    if (wl && bytes) {
-      const memory = new WebAssembly.Memory({ initial: wl.pages });
-      this.s = new Int32Array(memory.buffer, 0, Math.max(1, this.L.stateWords));
-      this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
-      this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-      fns = instance.exports as unknown as typeof fns;
-      this.backend = 'wasm';
-      this.wasm = { memory, layout: wl };
-    } else {
-      this.s = new Int32Array(Math.max(1, this.L.stateWords));
-      this.t = new Int32Array(this.s.length);
-      this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
-      fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as typeof fns;
-      this.backend = 'js';
-    }
-    this.comb = fns.comb;
-    this.combAll = fns.combAll;
-    this.commit = fns.commit;
-    this.powerOn();
-  }
-
-  powerOn(): void {
-    const flat = this.L.flat;
-    this.s.fill(0);
-    this.t.fill(0);
-    for (const m of this.mems) m.fill(0);
-    for (const [id, v] of this.L.consts) this.write(id, v);
-    for (const r of flat.regs) if (r.init !== undefined) this.write(r.q, r.init);
-    flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
-    this.cycle = 0;
-    this.changed();
-    this.forceFullEvaluation();
-  }
-
-  /**
-   * The WebAssembly comb skips regions whose inputs are as at their last evaluation; after state changed
-   * behind its back (power-on, memory loads, the store-everything comb) it must evaluate them all once.
-   */
-  private forceFullEvaluation(): void {
-    if (this.wasm) new Int32Array(this.wasm.memory.buffer, this.wasm.layout.forceByte, 1)[0] = 1;
-  }
-
-  // ---------------------------------------------------------------- raw access
-
-  private write(id: NetId, v: bigint): void {
-    const sl = this.L.slots[id]!;
-    if (sl.width <= 32) this.s[sl.off] = Number(BigInt.asIntN(32, v));
-    else for (let k = 0; k < sl.words; k++) this.s[sl.off + k] = Number(BigInt.asIntN(32, v >> BigInt(32 * k)));
-  }
-
-  private read(id: NetId): bigint {
-    const sl = this.L.slots[id]!;
-    let v = 0n;
-    for (let k = sl.words - 1; k >= 0; k--) v = (v << 32n) | BigInt(this.s[sl.off + k]! >>> 0);
-    return v;
-  }
-
-  private settle(): void {
-    if (this.dirty) {
-      this.comb();
-      this.dirty = false;
-    }
-  }
-
-  private settleAll(): void {
-    if (this.dirtyAll) {
-      this.combAll();
-      this.forceFullEvaluation();
-      this.dirtyAll = false;
-      this.dirty = false;
-    }
-  }
-
-  private changed(): void {
-    this.dirty = true;
-    this.dirtyAll = true;
-  }
-
-  private net(name: string): Net {
-    const n = this.byName.get(name);
-    if (!n) throw new Error(`no signal '${name}' in ${this.L.flat.name}${closest(name, this.byName.keys())}`);
-    return n;
-  }
-
-  private input(name: string): Net {
-    const n = this.inputs.get(name);
-    if (!n) throw new Error(`'${name}' is not an input port of ${this.L.flat.name}; inputs: ${[...this.inputs.keys()].join(', ')}`);
-    return n;
-  }
-
-  // ---------------------------------------------------------------- testbench API
-
-  poke(name: string, value: bigint | number): void {
-    const n = this.input(name);
-    const v = BigInt(value);
-    if (v < 0n || v >> BigInt(n.width) !== 0n) throw new Error(`value ${value} does not fit input '${name}' (${n.width} bits, unsigned)`);
-    this.write(n.id, v);
-    this.changed();
-  }
-
-  peek(name: string): bigint {
-    const n = this.net(name);
-    // Ports and state are stored by the fast comb function; other nets only by the store-everything variant.
-    if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') this.settle();
-    else this.settleAll();
-    return this.read(n.id);
-  }
-
-  step(cycles = 1): void {
-    for (let i = 0; i < cycles; i++) {
-      if (this.vcd) {
-        this.settleAll();
-        this.vcd.sample(this.cycle);
-      } else this.settle();
-      this.commit();
-      this.cycle++;
-      this.changed();
-    }
-  }
-
-  reset(cycles = 1, resetName = 'rst_n'): void {
-    this.poke(resetName, 0);
-    this.step(cycles);
-    this.poke(resetName, 1);
-  }
-
-  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
-    for (let i = 0; i <= maxCycles; i++) {
-      if (pred(this)) return i;
-      if (i < maxCycles) this.step();
-    }
-    throw new Error(`runUntil: condition not met within ${maxCycles} cycles (at cycle ${this.cycle})`);
-  }
-
-  private memoryIndex(path: string): number {
-    const i = this.L.flat.memories.findIndex((m) => m.name === path);
-    if (i < 0) throw new Error(`no memory '${path}'; memories: ${this.L.flat.memories.map((m) => m.name).join(', ') || 'none'}`);
-    return i;
-  }
-
-  private fillMemory(i: number, words: readonly (bigint | number)[], offset: number): void {
-    const m = this.L.flat.memories[i]!;
-    const n = wordsOf(m.width);
-    if (offset < 0 || offset + words.length > m.depth) throw new Error(`${words.length} words at ${offset} do not fit memory '${m.name}' of ${m.depth}`);
-    words.forEach((w, j) => {
-      const v = BigInt(w);
-      if (v < 0n || v >> BigInt(m.width) !== 0n) throw new Error(`word ${j} (${w}) does not fit memory '${m.name}' (${m.width} bits)`);
-      for (let k = 0; k < n; k++) this.mems[i]![(offset + j) * n + k] = Number(BigInt.asIntN(32, v >> BigInt(32 * k)));
-    });
-  }
-
-  loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
-    this.fillMemory(this.memoryIndex(path), words, offset);
-    this.changed();
-    this.forceFullEvaluation();
-  }
-
-  dumpMemory(path: string): bigint[] {
-    const i = this.memoryIndex(path);
-    const m = this.L.flat.memories[i]!;
-    const n = wordsOf(m.width);
-    const out: bigint[] = [];
-    for (let a = 0; a < m.depth; a++) {
-      let v = 0n;
-      for (let k = n - 1; k >= 0; k--) v = (v << 32n) | BigInt(this.mems[i]![a * n + k]! >>> 0);
-      out.push(v);
-    }
-    return out;
-  }
-
-  port(name: string): PortHandle {
-    const n = this.net(name);
-    if (n.width > 32) throw new Error(`port(): '${name}' is ${n.width} bits; use poke/peek for values wider than 32 bits`);
-    const off = this.L.slots[n.id]!.off;
-    const isInput = this.inputs.has(name);
-    const limit = 2 ** n.width;
-    return {
-      width: n.width,
-      get: () => {
-        this.settleAll();
-        return this.s[off]! >>> 0;
-      },
-      set: (v: number) => {
-        if (!isInput) throw new Error(`'${name}' is not an input port`);
-        if (!Number.isInteger(v) || v < 0 || v >= limit) throw new Error(`value ${v} does not fit input '${name}' (${n.width} bits)`);
-        this.s[off] = v | 0;
-        this.changed();
-      },
-    };
-  }
-
-  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
-    const ins = inputs.map((name) => {
-      const n = this.input(name);
-      return { off: this.L.slots[n.id]!.off, words: wordsOf(n.width), mask: n.width % 32 === 0 ? -1 : 2 ** (n.width % 32) - 1 };
-    });
-    const outs = outputs.map((name) => {
-      const n = this.net(name);
-      return { off: this.L.slots[n.id]!.off, words: wordsOf(n.width) };
-    });
-    const inRow = ins.reduce((a, p) => a + p.words, 0);
-    const outRow = outs.reduce((a, p) => a + p.words, 0);
-    if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
-    const result = new Uint32Array(outRow * cycles);
-    if (this.vcd) {
-      this.vectorLoopTraced(ins, outs, stimulus, result, cycles);
-    } else {
-      const key = `${inputs.join(',')}|${outputs.join(',')}`;
-      let loop = this.loops.get(key);
-      if (!loop) {
-        loop = (this.wasm && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
-        this.loops.set(key, loop);
-      }
-      loop(stimulus, result, cycles);
-      this.cycle += cycles;
-    }
-    this.changed();
-    return result;
-  }
-
-  /**
-   * The fused WebAssembly loop for one port list, run in batches through a reserved memory region.
-   * Its first batches count how often each activity region runs; regions busy nearly every cycle then
-   * lose their guard in a recompiled loop when that saves enough (`regionsToEvaluateAlways`).
-   */
-  private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
-    const { memory, layout } = this.wasm!;
-    const compile = (always?: ReadonlySet<number>) => {
-      const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs, always));
-      return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
-    };
-    let run: (n: number, stim: number, out: number) => void;
-    try {
-      run = compile();
-    } catch (e) {
-      // Too large to fuse: the caller steps comb and commit from JavaScript instead.
-      if (e instanceof WasmSizeError) return undefined;
-      throw e;
-    }
-    const nIn = inputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
-    const nOut = outputs.reduce((n, id) => n + wordsOf(this.L.flat.nets[id]!.width), 0);
-    // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
-    const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
-    const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);
-    const evaluations = layout.evaluationBytes.map((b) => new Int32Array(memory.buffer, b, 1));
-    let profile: { start: number[]; cycles: number } | null = { start: evaluations.map((e) => e[0]!), cycles: 0 };
-    return (stim, out, cycles) => {
-      for (let c = 0; c < cycles; c += batch) {
-        const n = Math.min(batch, cycles - c);
-        words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
-        run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
-        out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
-        if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
-          const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
-          const always = regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
-          profile = null;
-          if (always) run = compile(always);
-        }
-      }
-    };
-  }
-
-  private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {
-    const s = this.s;
-    let si = 0;
-    let ri = 0;
-    for (let c = 0; c < cycles; c++) {
-      for (const p of ins) {
-        for (let k = 0; k < p.words - 1; k++) s[p.off + k] = stimulus[si++]! | 0;
-        s[p.off + p.words - 1] = stimulus[si++]! & p.mask;
-      }
-      this.combAll();
-      this.vcd!.sample(this.cycle);
-      for (const p of outs) for (let k = 0; k < p.words; k++) result[ri++] = s[p.off + k]!;
-      this.commit();
-      this.cycle++;
-    }
-  }
-
-  traceVcd(path: string): void {
-    this.vcd?.close();
-    const seen = new Set<string>();
-    const signals = this.L.flat.nets
-      .filter((n) => !n.name.split('.').at(-1)!.startsWith('_k') && !seen.has(n.name) && seen.add(n.name))
-      .map((net) => ({ net, read: () => this.read(net.id) }));
-    this.vcd = new VcdWriter(path, this.L.flat.name, signals);
-  }
-
-  close(): void {
-    this.vcd?.close();
-    this.vcd = undefined;
-  }
-}
-
-/** A vector loop specialized to one list of ports: straight-line port copies, no per-port iteration. */
-function vectorLoop(
-  ins: readonly { off: number; words: number; mask: number }[],
-  outs: readonly { off: number; words: number }[],
-  comb: () => void,
-  commit: () => void,
-  s: Int32Array,
-): (stim: Uint32Array, out: Uint32Array, cycles: number) => void {
-  const inRow = ins.reduce((a, p) => a + p.words, 0);
-  const outRow = outs.reduce((a, p) => a + p.words, 0);
-  const apply: string[] = [];
-  let at = 0;
-  for (const p of ins) {
-    for (let k = 0; k < p.words - 1; k++) apply.push(`s[${p.off + k}] = stim[i + ${at++}] | 0;`);
-    apply.push(`s[${p.off + p.words - 1}] = stim[i + ${at++}] & ${p.mask};`);
-  }
-  const sample: string[] = [];
-  at = 0;
-  for (const p of outs) for (let k = 0; k < p.words; k++) sample.push(`out[o + ${at++}] = s[${p.off + k}];`);
-  const body = `return function run(stim, out, cycles) {
-  for (let c = 0, i = 0, o = 0; c < cycles; c++, i += ${inRow}, o += ${outRow}) {
-    ${apply.join('\n    ')}
-    comb();
-    ${sample.join('\n    ')}
-    commit();
-  }
-};`;
-  return new Function('s', 'comb', 'commit', body)(s, comb, commit) as (stim: Uint32Array, out: Uint32Array, cycles: number) => void;
 }

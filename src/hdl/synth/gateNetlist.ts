@@ -1,7 +1,7 @@
 // Yosys' generic gate-level netlist of an RTL source, for post-synthesis simulation: module by module, each cached by content.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedBuild, contentHash } from '../cosim/buildCache.ts';
+import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { moduleOfFile, type RtlSource } from './rtlSource.ts';
 import { yosysScript } from './targets.ts';
 import { runYosys, yosysIdentity } from './yosys.ts';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { toolVersion } from '../cosim/toolchain.ts';
+import { toolVersion } from '../tools/toolchain.ts';
 import type { ManifestPort } from '../emit/manifest.ts';
 import { inRtlDir, type RtlSource } from './rtlSource.ts';
 import { yosysScript } from './targets.ts';

@@ -1,10 +1,11 @@
-// The host driver of `rtgpu_top` on the TS simulator: places the memory images in host memory,
-// programs the MMIO registers, serves DMA, waits for the frame and reads the results and counters.
-// Every input of every cycle is recorded, so Verilator and Icarus can replay the run in lockstep.
+// The host driver of `rtgpu_top` on any simulator (the TS simulator, Verilator, Icarus, lockstep):
+// places the memory images in host memory, programs the MMIO registers, serves DMA cycle by cycle,
+// waits for the frame and reads the results and counters. The simulator runs live: nothing is replayed.
 import type { Design } from '../../hdl/index.ts';
-import { RecordingDriver } from '../../hdl/cosim/recordingDriver.ts';
+import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
+import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
 import type { Recording } from '../../hdl/cosim/replay.ts';
-import { createRng, type Rng } from '../../hdl/cosim/rng.ts';
+import { createRng, type Rng } from '../../hdl/testbench/rng.ts';
 import { CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
@@ -28,17 +29,45 @@ const ERROR_TEXT: Record<number, string> = {
 export interface DriverOptions extends GpuRunOptions {
   /** Serve DMA with random stalls from this seed, cycle by cycle (slow: for tests of the handshakes). */
   readonly dmaStallSeed?: number;
+  /** Also record every cycle's inputs (for a replay from a file, as the standalone harnesses run). */
+  readonly record?: boolean;
+  /** Lines of progress while an external simulator is built. */
+  readonly log?: (line: string) => void;
 }
 
 export interface DriverRun extends GpuRunResult {
   readonly design: Design;
-  readonly recording: Recording;
+  /** Of the wall time: elaborating the GPU and compiling (or loading) the simulator. */
+  readonly setupSeconds: number;
+  /** With `record`: every input of every cycle from power-on. */
+  readonly recording?: Recording;
 }
 
 const hex4 = (x: number) => `0x${x.toString(16).padStart(4, '0')}`;
 
+/** A simulator of `design` on the engine `opts.sim` names, at power-on (the TS one is compiled once per design). */
+async function gpuSimulatorOn(design: Design, opts: DriverOptions): Promise<{ sim: Simulator; owned: boolean }> {
+  const log = opts.log;
+  switch (opts.sim) {
+    case 'ts':
+      return { sim: gpuSimulator(design), owned: false };
+    case 'verilator':
+      return { sim: await compileSimulator(design, { backend: 'verilator', trace: opts.vcd !== undefined, log }), owned: true };
+    case 'icarus':
+      return { sim: await compileSimulator(design, { backend: 'icarus', log }), owned: true };
+    case 'lockstep': {
+      const members = (opts.lockstep ?? ['ts', 'verilator', 'icarus']).map((m) =>
+        m === 'ts' ? {} : m === 'verilator' ? { backend: 'verilator' as const, trace: opts.vcd !== undefined, log } : { backend: 'icarus' as const, log },
+      );
+      return { sim: await compileSimulator(design, { backend: 'lockstep', backends: members, log }), owned: true };
+    }
+    default:
+      throw new GpuRunError(`the GPU cannot run on '${opts.sim}'`);
+  }
+}
+
 class Driver {
-  readonly d: RecordingDriver;
+  readonly d: Simulator;
   readonly memory = new HostMemory();
   private readonly rng: Rng | undefined;
   /** The read request being served: its words and the next beat. */
@@ -46,12 +75,10 @@ class Driver {
   written = 0;
 
   constructor(
-    design: Design,
+    sim: Simulator,
     private readonly opts: DriverOptions,
   ) {
-    const sim = gpuSimulator(design);
-    if (opts.vcd) sim.traceVcd(opts.vcd);
-    this.d = new RecordingDriver(sim, design);
+    this.d = sim;
     this.rng = opts.dmaStallSeed === undefined ? undefined : createRng(opts.dmaStallSeed);
   }
 
@@ -123,7 +150,7 @@ class Driver {
     d.poke('dma_rd_req_ready', 0);
     d.poke('dma_rd_valid', 0);
     d.poke('dma_wr_ready', 1);
-    const rows = d.hold(cycles, ['dma_wr_valid', 'dma_wr_addr', 'dma_wr_data', 'irq']);
+    const rows = d.runVectors([], ['dma_wr_valid', 'dma_wr_addr', 'dma_wr_data', 'irq'], new Uint32Array(0), cycles);
     let irq = false;
     for (let c = 0; c < cycles; c++) {
       const o = 8 * c;
@@ -151,14 +178,32 @@ function checkJob(job: GpuJob): void {
   if (!Number.isInteger(job.pixels) || job.pixels < 0 || job.pixels > 0xffffffff) throw new GpuRunError(`pixel count ${job.pixels} is not a 32-bit count`);
 }
 
-/** Run one frame on `rtgpu_top` in the TS simulator. */
-export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
+/** The configuration of `rtgpu_top` a job runs on. */
+export function gpuParamsFor(job: GpuJob, opts: GpuRunOptions): GpuParams {
+  const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
+  return job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : { ...defaultGpuParams, ...cores };
+}
+
+/** Run one frame on `rtgpu_top`, live on the simulator `opts.sim` names (ts, verilator, icarus or lockstep). */
+export async function runFrame(job: GpuJob, opts: DriverOptions): Promise<DriverRun> {
   checkJob(job);
   const start = performance.now();
-  const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
-  const params: GpuParams = job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : { ...defaultGpuParams, ...cores };
+  const params = gpuParamsFor(job, opts);
   const design = gpuDesign(params);
-  const h = new Driver(design, opts);
+  const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
+  const setupSeconds = (performance.now() - start) / 1000;
+  try {
+    if (opts.vcd) engine.traceVcd(opts.vcd);
+    const sim = opts.record ? new RecordingSimulator(engine, design) : engine;
+    const run = driveFrame(job, opts, params, new Driver(sim, opts), start);
+    return { ...run, design, setupSeconds, recording: sim instanceof RecordingSimulator ? sim.recording() : undefined };
+  } finally {
+    if (owned) engine.close();
+    else if (opts.vcd) engine.close();
+  }
+}
+
+function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driver, start: number): GpuRunResult {
   const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
   const patches = Math.ceil(job.pixels / 32);
   h.memory.add('program', BUFFER_BASE.program, job.program);
@@ -178,11 +223,11 @@ export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
   h.mmioWrite64(MMIO.REPORT_ADDR_LO, BUFFER_BASE.reports);
   h.mmioWrite(MMIO.PIXEL_COUNT, job.pixels);
   h.mmioWrite(MMIO.CONTROL, CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES | CONTROL.START);
-  const begin = h.d.cycles;
+  const begin = h.d.cycle;
 
   // Cycle by cycle while the images stream in (or throughout, with random DMA stalls); then in batches.
   const irq = () => h.d.peek('irq') === 1n;
-  const elapsed = () => h.d.cycles - begin;
+  const elapsed = () => h.d.cycle - begin;
   // Until the frame runs (or ends), the images are streaming in: DMA reads need answers every cycle.
   const loading = () => (Number(h.d.peek('mmio_rd_data')) & (STATUS.RUNNING | STATUS.DONE | STATUS.ERROR)) === 0 || h.reading !== undefined;
   h.d.poke('mmio_rd_en', 1);
@@ -231,7 +276,7 @@ export function runFrameOnTs(job: GpuJob, opts: DriverOptions): DriverRun {
     for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push(base + t);
   }
   const wallSeconds = (performance.now() - start) / 1000;
-  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds }, design, recording: h.d.recording() };
+  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds } };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */

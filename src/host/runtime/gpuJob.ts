@@ -7,8 +7,11 @@ export interface RunPixel {
   readonly ret: readonly [number, number, number, number];
 }
 
-export const GPU_SIMS = ['ts', 'verilator', 'icarus', 'iss'] as const;
+export const GPU_SIMS = ['ts', 'verilator', 'icarus', 'lockstep', 'iss'] as const;
 export type GpuSim = (typeof GPU_SIMS)[number];
+/** The simulators of the GPU's RTL that lockstep can compare. */
+export const LOCKSTEP_SIMS = ['ts', 'verilator', 'icarus'] as const;
+export type LockstepSim = (typeof LOCKSTEP_SIMS)[number];
 
 /** Memory images and the pixel count: everything a frame needs. */
 export interface GpuJob {
@@ -31,13 +34,16 @@ export interface GpuJob {
 }
 
 export interface GpuRunOptions {
+  /** ts, verilator and icarus run rtgpu_top live; lockstep runs several of them side by side; iss is the golden model. */
   readonly sim: GpuSim;
+  /** With sim 'lockstep': the simulators compared every cycle (default ts, verilator, icarus). */
+  readonly lockstep?: readonly LockstepSim[];
   /** RT cores (1–4, default 4) and IC cores (1–32, default 2). */
   readonly rtCores?: number;
   readonly icCores?: number;
   /** Clock cycles the frame may take before the run stops with a GpuRunError naming the stuck threads. */
   readonly maxCycles?: number;
-  /** Write a VCD of the whole run (TS simulator only). */
+  /** Write a VCD of the whole run (lockstep: one per simulator, `name.<simulator>.vcd`). */
   readonly vcd?: string;
   /** Called now and then while the frame runs. */
   readonly onProgress?: (pixelsDone: number, pixels: number, cycles: number) => void;

@@ -4,13 +4,11 @@ import { imageToScene } from '../../golden/scene.ts';
 import { parseBvhSceneImage } from '../../bvh/index.ts';
 import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult } from './gpuJob.ts';
 
-import { runFrameOnTs, type DriverOptions } from './gpuDriver.ts';
-import { replayRecording } from '../../hdl/cosim/replay.ts';
-import { formatMismatch } from '../../hdl/cosim/runCosim.ts';
-import { gpuSimulator } from '../../gpu/top/gpuDesign.ts';
+import { runFrame, type DriverOptions } from './gpuDriver.ts';
+import { LockstepMismatchError } from '../../hdl/sim/index.ts';
 
 export * from './gpuJob.ts';
-export { DEFAULT_MAX_CYCLES, type DriverOptions } from './gpuDriver.ts';
+export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, type DriverOptions, type DriverRun } from './gpuDriver.ts';
 
 /** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
 function issScene(job: GpuJob) {
@@ -41,15 +39,19 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
 }
 
 /**
- * Run a frame. 'ts' drives `rtgpu_top` in the TS simulator; 'verilator' and 'icarus' replay that run's
- * inputs cycle by cycle and fail unless every output agrees in every cycle; 'iss' is the golden model.
+ * Run a frame. 'ts', 'verilator' and 'icarus' drive `rtgpu_top` live on that simulator; 'lockstep' on
+ * several at once, failing at the first cycle where any output differs; 'iss' is the golden model.
  */
 export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunResult> {
-  if (opts.sim === 'iss') return runOnIss(job, opts);
-  if (opts.vcd && opts.sim !== 'ts') throw new GpuRunError('--vcd needs --sim ts');
-  const run = runFrameOnTs(job, opts);
-  if (opts.sim === 'ts') return run;
-  const replay = await replayRecording(run.design, run.recording, ['ts', opts.sim], () => {}, gpuSimulator(run.design));
-  if (replay.mismatch) throw new GpuRunError(`${opts.sim} disagrees with the TS simulator:\n${formatMismatch(replay.mismatch)}`);
-  return { pixels: run.pixels, faults: run.faults, stats: { ...run.stats, wallSeconds: run.stats.wallSeconds + (replay.seconds[opts.sim] ?? 0) } };
+  if (opts.sim === 'iss') {
+    if (opts.vcd) throw new GpuRunError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not the ISA simulator');
+    return runOnIss(job, opts);
+  }
+  try {
+    const { pixels, faults, stats } = await runFrame(job, opts);
+    return { pixels, faults, stats };
+  } catch (e) {
+    if (e instanceof LockstepMismatchError) throw new GpuRunError(`the simulators disagree:\n${e.message}`);
+    throw e;
+  }
 }

@@ -3,7 +3,7 @@
 // `stages` cycles after its operands went in.
 import { elaborate, type Design } from '../../index.ts';
 import type { CosimDesign, GoldenModel } from '../../cosim/design.ts';
-import type { Rng } from '../../cosim/rng.ts';
+import type { Rng } from '../../testbench/rng.ts';
 import { floatUnit, type FloatUnitSpec } from './vectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight). */

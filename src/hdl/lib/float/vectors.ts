@@ -3,7 +3,7 @@
 // Not hardware: it uses the golden reference, which the units never see.
 import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../../index.ts';
 import { compileSimulator, type Simulator } from '../../sim/index.ts';
-import type { Rng } from '../../cosim/rng.ts';
+import type { Rng } from '../../testbench/rng.ts';
 import * as ref from '../../../golden/float32.ts';
 import type { FloatUnitParams } from './pipeline.ts';
 import { FAdd, FSub, FADD_NATURAL_STAGES } from './fadd.ts';

@@ -1,10 +1,29 @@
-// Locates the external tools and explains how to install them when they are missing.
+// Locates the external tools (Verilator, Icarus, Yosys, nextpnr) and explains how to install them when they are missing.
 import { execa } from 'execa';
 
-export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'yosys' | 'nextpnr-ice40';
+export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'iverilog-vpi' | 'yosys' | 'nextpnr-ice40' | 'make' | 'g++';
 
-const versionArgs: Record<ToolName, string[]> = { verilator: ['--version'], iverilog: ['-V'], vvp: ['-V'], yosys: ['-V'], 'nextpnr-ice40': ['--version'] };
-const debianPackage: Record<ToolName, string> = { verilator: 'verilator', iverilog: 'iverilog', vvp: 'iverilog', yosys: 'yosys', 'nextpnr-ice40': 'nextpnr-ice40' };
+// iverilog-vpi has no version flag: it prints its usage, which is enough to know it runs.
+const versionArgs: Record<ToolName, string[]> = {
+  verilator: ['--version'],
+  iverilog: ['-V'],
+  vvp: ['-V'],
+  'iverilog-vpi': [],
+  yosys: ['-V'],
+  'nextpnr-ice40': ['--version'],
+  make: ['--version'],
+  'g++': ['--version'],
+};
+const debianPackage: Record<ToolName, string> = {
+  verilator: 'verilator',
+  iverilog: 'iverilog',
+  vvp: 'iverilog',
+  'iverilog-vpi': 'iverilog',
+  yosys: 'yosys',
+  'nextpnr-ice40': 'nextpnr-ice40',
+  make: 'make',
+  'g++': 'g++',
+};
 const found = new Map<ToolName, Promise<string>>();
 
 export class MissingToolError extends Error {

@@ -1,6 +1,6 @@
 // Prepares a flat netlist for code generation: copy propagation, state slots, and a topological cell order.
-import type { Cell, Memory, ModuleIR, Net, NetId } from '../ir/netlist.ts';
-import { cellInputs } from '../ir/netlist.ts';
+import type { Cell, Memory, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
+import { cellInputs } from '../../ir/netlist.ts';
 import { wordsOf } from './wideOps.ts';
 
 export interface Slot {

@@ -2,7 +2,7 @@
 // nets wider than 32 bits are computed word by word for the cells listed below.
 // The state array, the commit shadow and the memories live in one linear memory that the JavaScript
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
-import { cellInputs, type Cell, type NetId } from '../ir/netlist.ts';
+import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
 import { activityRegions, crossingNets, guardWords, type ActivityRegion, type RegionInputs } from './activityRegions.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, uleb, wasmModule, type WasmFunction } from './wasmEncoding.ts';

@@ -1,5 +1,5 @@
 // Activity regions: runs of an instance's combinational steps that the WebAssembly back end skips when none of their inputs changed.
-import type { NetId } from '../ir/netlist.ts';
+import type { NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type Layout, type StepRun } from './layout.ts';
 
 /**

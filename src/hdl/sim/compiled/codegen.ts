@@ -1,6 +1,6 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
-import type { Cell, NetId } from '../ir/netlist.ts';
-import { cellInputs } from '../ir/netlist.ts';
+import type { Cell, NetId } from '../../ir/netlist.ts';
+import { cellInputs } from '../../ir/netlist.ts';
 import type { Layout } from './layout.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 

@@ -13,17 +13,22 @@ export function contentHash(parts: readonly string[]): string {
   return h.digest('hex').slice(0, 24);
 }
 
+/** Where `cachedBuild` puts the build of `key`. */
+export function cacheDir(kind: string, key: string): string {
+  return join(cacheRoot(), kind, key);
+}
+
 /**
- * The directory for `key`, built by `build(tmpDir)` on first use. Builds go to a private temporary
- * directory that is renamed into place, so concurrent builders never see a half-built directory.
+ * The directory for `key`, built by `build(tmpDir, dir)` on first use. Builds go to a private temporary
+ * directory that is renamed into place (`dir`), so concurrent builders never see a half-built directory.
  */
-export async function cachedBuild(kind: string, key: string, build: (dir: string) => Promise<void>): Promise<{ dir: string; cached: boolean }> {
-  const dir = join(cacheRoot(), kind, key);
+export async function cachedBuild(kind: string, key: string, build: (tmp: string, dir: string) => Promise<void>): Promise<{ dir: string; cached: boolean }> {
+  const dir = cacheDir(kind, key);
   if (existsSync(join(dir, '.complete'))) return { dir, cached: true };
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   mkdirSync(tmp, { recursive: true });
   try {
-    await build(tmp);
+    await build(tmp, dir);
     mkdirSync(join(tmp, '.complete'));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);

@@ -1,0 +1,171 @@
+// The Simulator API over an external engine (Verilator in-process, Icarus in a child process): names,
+// widths and values are checked here, exactly as the TS simulator checks them; engines see only indices and words.
+import { resolve } from 'node:path';
+import type { Net } from '../../ir/netlist.ts';
+import { runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
+import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
+import type { ExternalDesign } from './externalDesign.ts';
+
+/** What an external simulator does, in the terms of its C side: signal and memory indices, 32-bit words. */
+export interface Engine {
+  poke(signal: number, words: Uint32Array): void;
+  peek(signal: number, into: Uint32Array): void;
+  step(cycles: number): void;
+  /** `ins`/`outs`: signal indices; returns `cycles` rows of `outWords` words. */
+  runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array;
+  memoryWrite(memory: number, addr: number, count: number, words: Uint32Array): void;
+  memoryRead(memory: number, addr: number, count: number): Uint32Array;
+  traceStart(path: string): void;
+  traceStop(): void;
+  /** Back to power-on (a fresh model). */
+  powerOn(): void;
+  close(): void;
+}
+
+/** Longest memory transfer per engine call, in words (keeps pipe messages and buffers bounded). */
+const MEMORY_CHUNK = 1 << 16;
+
+export class ExternalSimulator implements Simulator {
+  cycle = 0;
+  private closed = false;
+  private readonly scratch = new Map<number, Uint32Array>();
+
+  constructor(
+    readonly backend: 'verilator' | 'icarus',
+    private readonly x: ExternalDesign,
+    /** The engine behind the API (for diagnostics and tests). */
+    readonly engine: Engine,
+  ) {}
+
+  get top(): string {
+    return this.x.table.top;
+  }
+
+  get ports(): readonly PortInfo[] {
+    return this.x.table.ports;
+  }
+
+  private live(): Engine {
+    if (this.closed) throw new Error(`the ${this.backend} simulator of ${this.top} is closed`);
+    return this.engine;
+  }
+
+  private buffer(words: number): Uint32Array {
+    let b = this.scratch.get(words);
+    if (!b) this.scratch.set(words, (b = new Uint32Array(words)));
+    return b;
+  }
+
+  /** The engine's index of a signal it can read; a clear error for internal nets it cannot see. */
+  private signal(name: string): { index: number; net: Net } {
+    const index = this.x.indexOf.get(name);
+    if (index !== undefined) return { index, net: this.x.signals[index]!.net };
+    const net = this.x.table.net(name);
+    const isReg = this.x.flat.regs.some((r) => this.x.flat.nets[r.q] === net);
+    const hint = isReg ? `; compile with { registers: true } to read registers on ${this.backend}` : `; ${this.backend} reads ports${this.x.registers ? ' and registers' : ''} only`;
+    throw new Error(`'${name}' is an internal ${isReg ? 'register' : 'net'} of ${this.top}${hint}`);
+  }
+
+  poke(name: string, value: bigint | number): void {
+    const { net, value: v } = this.x.table.inputValue(name, value);
+    this.live().poke(this.x.indexOf.get(net.name)!, valueToWords(v, wordsOf(net.width), this.buffer(wordsOf(net.width))));
+  }
+
+  peek(name: string): bigint {
+    const { index, net } = this.signal(name);
+    const b = this.buffer(wordsOf(net.width));
+    this.live().peek(index, b);
+    return wordsToValue(b, 0, b.length);
+  }
+
+  step(cycles = 1): void {
+    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+    const engine = this.live();
+    // Bounded chunks keep the engines' 32-bit counts in range.
+    for (let left = cycles; left > 0; ) {
+      const n = Math.min(left, 0x4000_0000);
+      engine.step(n);
+      this.cycle += n;
+      left -= n;
+    }
+  }
+
+  reset(cycles = 1, resetName = 'rst_n'): void {
+    this.poke(resetName, 0);
+    this.step(cycles);
+    this.poke(resetName, 1);
+  }
+
+  powerOn(): void {
+    this.live().powerOn();
+    this.cycle = 0;
+  }
+
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
+    return runUntil<Simulator>(this, pred, maxCycles);
+  }
+
+  loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
+    const m = this.x.table.memory(path);
+    const values = this.x.table.memoryWords(m, words, offset);
+    const index = this.x.memories.findIndex((e) => e.memory.name === m.name);
+    const per = wordsOf(m.width);
+    const engine = this.live();
+    for (let at = 0; at < values.length; at += MEMORY_CHUNK) {
+      const chunk = values.slice(at, at + MEMORY_CHUNK);
+      const buf = new Uint32Array(chunk.length * per);
+      chunk.forEach((v, i) => valueToWords(v, per, buf, i * per));
+      engine.memoryWrite(index, offset + at, chunk.length, buf);
+    }
+  }
+
+  dumpMemory(path: string): bigint[] {
+    const m = this.x.table.memory(path);
+    const index = this.x.memories.findIndex((e) => e.memory.name === m.name);
+    const per = wordsOf(m.width);
+    const engine = this.live();
+    const out: bigint[] = [];
+    for (let at = 0; at < m.depth; at += MEMORY_CHUNK) {
+      const count = Math.min(MEMORY_CHUNK, m.depth - at);
+      const words = engine.memoryRead(index, at, count);
+      for (let i = 0; i < count; i++) out.push(wordsToValue(words, i * per, per));
+    }
+    return out;
+  }
+
+  port(name: string): PortHandle {
+    const n = this.x.table.narrowPort(name);
+    const isInput = this.x.table.inputs.has(name);
+    return {
+      width: n.width,
+      get: () => Number(this.peek(name)),
+      set: (v: number) => {
+        if (!isInput) throw new Error(`'${name}' is not an input port`);
+        if (!Number.isInteger(v) || v < 0 || v >= 2 ** n.width) throw new Error(`value ${v} does not fit input '${name}' (${n.width} bits)`);
+        this.poke(name, v);
+      },
+    };
+  }
+
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
+    if (!Number.isSafeInteger(cycles) || cycles < 0 || cycles > 0xffffffff) throw new Error(`runVectors: cycles must be an integer from 0 to 2^32 - 1, got ${cycles}`);
+    const ins = inputs.map((n) => this.x.indexOf.get(this.x.table.input(n).name)!);
+    const outs = outputs.map((n) => this.signal(n).index);
+    const inRow = ins.reduce((s, i) => s + wordsOf(this.x.signals[i]!.net.width), 0);
+    const outRow = outs.reduce((s, i) => s + wordsOf(this.x.signals[i]!.net.width), 0);
+    if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
+    const result = this.live().runVectors(Int32Array.from(ins), Int32Array.from(outs), stimulus.subarray(0, inRow * cycles), cycles, outRow);
+    this.cycle += cycles;
+    return result;
+  }
+
+  traceVcd(path: string): void {
+    this.live().traceStart(resolve(path));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.close();
+  }
+}

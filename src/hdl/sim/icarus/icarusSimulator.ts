@@ -1,0 +1,285 @@
+// The live Icarus back end: vvp runs the design in a child process with our VPI module, which takes
+// batched commands over a pipe; the simulation waits for Node between commands, so it reacts cycle by cycle.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { Design } from '../../ir/netlist.ts';
+import { cachedBuild, contentHash } from '../../tools/buildCache.ts';
+import { toolVersion } from '../../tools/toolchain.ts';
+import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
+import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
+import { annotateToolOutput } from '../external/toolErrors.ts';
+import { wordsOf } from '../signals.ts';
+import { blockingPipe, closeQuietly, readExactly, waitReadable, writeAll } from './blockingPipe.ts';
+
+export interface IcarusOptions {
+  readonly backend: 'icarus';
+  /** Make every register readable by hierarchical name (as with Verilator; Icarus itself sees everything). */
+  readonly registers?: boolean;
+  /** Longest wait for one answer from vvp before it is stopped and an error raised (default: no limit). */
+  readonly timeoutSeconds?: number;
+  readonly log?: (line: string) => void;
+}
+
+const testbenchTemplate = fileURLToPath(new URL('../../../../testbench/icarus_live_tb.sv', import.meta.url));
+const vpiSource = fileURLToPath(new URL('../../../../testbench/icarus_live_vpi.c', import.meta.url));
+const TB = 'rtgpu_live_tb';
+const PROTOCOL_VERSION = 1;
+
+const OP = { BIND: 1, POKE: 2, PEEK: 3, STEP: 4, VECTORS: 5, MEM_WRITE: 6, MEM_READ: 7, DUMP_START: 8, DUMP_OFF: 9, DUMP_ON: 10, FINISH: 11, SYNC: 12 } as const;
+const REPLY = { OK: 0, ERROR: 1, HELLO: 2 } as const;
+
+const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
+
+export function liveTestbenchSource(x: ExternalDesign): string {
+  const ports = x.signals.filter((s) => s.isPort);
+  const decls = ports.map((s) => (s.net.kind === 'input' ? `  logic ${range(s.net.width)}p_${s.sv.path[0]} = '0;` : `  wire ${range(s.net.width)}p_${s.sv.path[0]};`));
+  const conns = [...(x.flat.clocked ? ['.clk(clk)'] : []), ...ports.map((s) => `.${s.sv.path[0]}(p_${s.sv.path[0]})`)];
+  return readFileSync(testbenchTemplate, 'utf8')
+    .replace('{{DECLS}}', decls.join('\n'))
+    .replace('{{POWER_ON_RESETS}}', x.asyncResetInputs.map((n) => `    p_${n} = 1'b1;\n    #0 p_${n} = 1'b0;\n    #0;`).join('\n'))
+    .replace('{{TOP}}', x.design.top)
+    .replace('{{CONNS}}', conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'));
+}
+
+/** The VPI module, built once per Icarus version. */
+async function buildVpiModule(version: string): Promise<string> {
+  await toolVersion('iverilog-vpi');
+  const source = readFileSync(vpiSource, 'utf8');
+  const { dir } = await cachedBuild('icarus-vpi', contentHash([version, source]), async (tmp) => {
+    writeFileSync(join(tmp, 'rtgpu_live.c'), source);
+    const r = await execa('iverilog-vpi', ['rtgpu_live.c'], { cwd: tmp, reject: false, all: true });
+    if (r.exitCode !== 0 || !existsSync(join(tmp, 'rtgpu_live.vpi'))) throw new Error(`iverilog-vpi could not build the rtgpu VPI module:\n${(r.all ?? '').slice(-4000)}`);
+  });
+  return dir;
+}
+
+/** Compiles the design and its live testbench with iverilog (cached); returns the build directory. */
+async function buildIcarusDesign(x: ExternalDesign, log: (line: string) => void): Promise<{ dir: string; vpiDir: string }> {
+  const version = `${await toolVersion('iverilog')} / ${await toolVersion('vvp')}`;
+  const vpiDir = await buildVpiModule(version);
+  const tb = liveTestbenchSource(x);
+  const key = contentHash([version, tb, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
+  const { dir, cached } = await cachedBuild('icarus-live', key, async (tmp) => {
+    log(`icarus: compiling ${x.design.top} (${x.emitted.files.length} files)`);
+    for (const f of x.emitted.files) writeFileSync(join(tmp, f.path), f.text);
+    writeFileSync(join(tmp, `${TB}.sv`), tb);
+    const r = await execa('iverilog', ['-g2012', '-o', 'sim.vvp', '-s', TB, `${TB}.sv`, ...x.emitted.fileList], { cwd: tmp, reject: false, all: true });
+    if (r.exitCode !== 0) throw new Error(`iverilog could not compile ${x.design.top}:\n${annotateToolOutput(r.all ?? '', x)}`);
+  });
+  if (cached) log(`icarus: ${x.design.top} from the build cache`);
+  return { dir, vpiDir };
+}
+
+/** The names the VPI module binds, in the engine's signal order, then the memories. */
+function bindNames(x: ExternalDesign): { kind: 0 | 1; name: string; width: number; depth: number }[] {
+  return [
+    ...x.signals.map((s) => ({ kind: 0 as const, name: s.isPort ? `${TB}.p_${s.sv.path[0]}` : [TB, 'dut', ...s.sv.path].join('.'), width: s.net.width, depth: 0 })),
+    ...x.memories.map((m) => ({ kind: 1 as const, name: [TB, 'dut', ...m.sv.path].join('.'), width: m.memory.width, depth: m.memory.depth })),
+  ];
+}
+
+function stringWords(s: string): number[] {
+  const bytes = Buffer.from(s, 'utf8');
+  const words = new Uint32Array(1 + Math.ceil(bytes.length / 4));
+  words[0] = bytes.length;
+  Buffer.from(words.buffer).set(bytes, 4);
+  return [...words];
+}
+
+/** Reads until end of file (the writer exited) or `timeoutMs` passes. */
+function drain(fd: number, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const buf = Buffer.alloc(4096);
+  while (Date.now() < deadline && waitReadable(fd, Math.max(1, deadline - Date.now()))) {
+    if (readSync(fd, buf, 0, buf.length, null) === 0) return;
+  }
+}
+
+/** One vvp process running the live testbench. */
+export class IcarusEngine implements Engine {
+  private child!: ChildProcess;
+  private cmd = -1;
+  private reply = -1;
+  private work = '';
+  private pending: number[] = [];
+  private failure: string | undefined;
+  private dumping = false;
+
+  constructor(
+    private readonly x: ExternalDesign,
+    private readonly build: { dir: string; vpiDir: string },
+    private readonly timeoutMs: number,
+  ) {
+    this.start();
+  }
+
+  /** The vvp process (a new one after each powerOn). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private start(): void {
+    this.work = mkdtempSync(join(tmpdir(), 'rtgpu-icarus-'));
+    const log = openSync(join(this.work, 'vvp.log'), 'w');
+    const cmd = blockingPipe();
+    const reply = blockingPipe();
+    // vvp -n: $stop ends the run instead of waiting for a command on stdin. Run where the memory images are.
+    this.child = spawn('vvp', ['-n', '-M', this.build.vpiDir, '-m', 'rtgpu_live', join(this.build.dir, 'sim.vvp')], {
+      cwd: this.build.dir,
+      stdio: ['ignore', log, log, cmd.read, reply.write],
+    });
+    this.child.on('error', () => {}); // a failed start shows as end of file on the reply pipe
+    this.child.unref();
+    closeQuietly(log);
+    closeQuietly(cmd.read);
+    closeQuietly(reply.write);
+    this.cmd = cmd.write;
+    this.reply = reply.read;
+    this.failure = undefined;
+    const hello = this.receive(REPLY.HELLO);
+    if (hello[0] !== PROTOCOL_VERSION) this.fail(`the VPI module speaks protocol ${hello[0]}, expected ${PROTOCOL_VERSION}`);
+    const names = bindNames(this.x);
+    const payload = [names.length, ...names.flatMap((n) => [n.kind, ...stringWords(n.name)])];
+    const sizes = this.request(OP.BIND, payload);
+    names.forEach((n, i) => {
+      const [width, depth] = [sizes[2 * i]!, sizes[2 * i + 1]!];
+      if (width !== n.width || depth !== n.depth) this.fail(`the testbench has no ${n.kind ? 'memory' : 'signal'} ${n.name} of ${n.width} bits${n.kind ? ` x ${n.depth}` : ''} (vvp found ${width} bits${n.kind ? ` x ${depth}` : ''})`);
+    });
+  }
+
+  private logTail(): string {
+    try {
+      const text = readFileSync(join(this.work, 'vvp.log'), 'utf8').trim();
+      return text ? `\nvvp said:\n${text.slice(-3000)}` : '';
+    } catch {
+      return '';
+    }
+  }
+
+  private fail(why: string): never {
+    this.failure ??= `icarus: ${this.x.design.top}: ${why}`;
+    this.stopProcess();
+    throw new Error(`${this.failure}\n(powerOn() starts it again)`);
+  }
+
+  private send(words: readonly number[]): void {
+    this.pending.push(...words);
+  }
+
+  private flush(): void {
+    if (this.failure) throw new Error(`${this.failure}\n(powerOn() starts it again)`);
+    if (!this.pending.length) return;
+    const data = new Uint8Array(Uint32Array.from(this.pending).buffer);
+    this.pending = [];
+    if (!writeAll(this.cmd, data)) this.fail(`vvp exited before it took the command${this.logTail()}`);
+  }
+
+  private receive(expect: number): Uint32Array {
+    const timeout = () => this.fail(`vvp did not answer within ${this.timeoutMs / 1000} s (timeoutSeconds)${this.logTail()}`);
+    const head = readExactly(this.reply, 8, this.timeoutMs, timeout);
+    if (!head) this.fail(`vvp exited unexpectedly${this.logTail() || ' (no output)'}`);
+    const code = head.readUInt32LE(0);
+    const n = head.readUInt32LE(4);
+    const body = n ? readExactly(this.reply, 4 * n, this.timeoutMs, timeout) : Buffer.alloc(0);
+    if (!body) this.fail(`vvp exited in the middle of an answer${this.logTail()}`);
+    const words = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+    if (code === REPLY.ERROR) {
+      const msg = body.toString('utf8', 4, 4 + words[0]!);
+      throw new Error(`icarus: ${this.x.design.top}: ${msg}`);
+    }
+    if (code !== expect) this.fail(`unexpected answer ${code} from the VPI module`);
+    return words;
+  }
+
+  private request(op: number, payload: readonly number[]): Uint32Array {
+    this.send([op, payload.length, ...payload]);
+    this.flush();
+    return this.receive(REPLY.OK);
+  }
+
+  poke(signal: number, words: Uint32Array): void {
+    this.send([OP.POKE, 1 + words.length, signal, ...words]);
+  }
+
+  peek(signal: number, into: Uint32Array): void {
+    into.set(this.request(OP.PEEK, [signal]).subarray(0, into.length));
+  }
+
+  step(cycles: number): void {
+    if (cycles > 0) this.request(OP.STEP, [cycles]);
+  }
+
+  runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
+    const head = [cycles, ins.length, ...ins, outs.length, ...outs];
+    this.send([OP.VECTORS, head.length + stimulus.length, ...head]);
+    // The rows go straight from the caller's buffer: a long run is megabytes.
+    this.flush();
+    if (!writeAll(this.cmd, new Uint8Array(stimulus.buffer, stimulus.byteOffset, stimulus.byteLength))) this.fail(`vvp exited before it took the vectors${this.logTail()}`);
+    const out = this.receive(REPLY.OK);
+    if (out.length !== outWords * cycles) this.fail(`the vector run returned ${out.length} words, expected ${outWords * cycles}`);
+    return out;
+  }
+
+  memoryWrite(memory: number, addr: number, count: number, words: Uint32Array): void {
+    this.send([OP.MEM_WRITE, 3 + words.length, this.x.signals.length + memory, addr, count]);
+    this.flush();
+    if (!writeAll(this.cmd, new Uint8Array(words.buffer, words.byteOffset, words.byteLength))) this.fail(`vvp exited before it took the memory contents${this.logTail()}`);
+  }
+
+  memoryRead(memory: number, addr: number, count: number): Uint32Array {
+    const out = this.request(OP.MEM_READ, [this.x.signals.length + memory, addr, count]);
+    if (out.length !== count * wordsOf(this.x.memories[memory]!.memory.width)) this.fail(`a memory read returned ${out.length} words`);
+    return out;
+  }
+
+  traceStart(path: string): void {
+    if (this.dumping) throw new Error(`icarus: ${this.x.design.top} already writes a waveform; Icarus writes one VCD file per run (powerOn() starts a new run)`);
+    this.request(OP.DUMP_START, stringWords(path));
+    this.dumping = true;
+  }
+
+  traceStop(): void {
+    if (this.dumping) this.request(OP.DUMP_OFF, []);
+  }
+
+  private stopProcess(): void {
+    if (this.cmd >= 0) closeQuietly(this.cmd);
+    if (this.reply >= 0) closeQuietly(this.reply);
+    this.cmd = this.reply = -1;
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+
+  powerOn(): void {
+    this.close();
+    this.dumping = false;
+    this.start();
+  }
+
+  close(): void {
+    if (this.cmd >= 0 && !this.failure) {
+      this.pending = [OP.FINISH, 0];
+      // vvp ends the run (closing the waveform) and exits: the reply pipe reaches end of file.
+      if (writeAll(this.cmd, new Uint8Array(Uint32Array.from(this.pending).buffer))) drain(this.reply, this.timeoutMs < 0 ? 60_000 : this.timeoutMs);
+      this.pending = [];
+    }
+    if (this.cmd >= 0) closeQuietly(this.cmd);
+    if (this.reply >= 0) closeQuietly(this.reply);
+    this.cmd = this.reply = -1;
+    rmSync(this.work, { recursive: true, force: true });
+  }
+}
+
+export function compileIcarusSimulator(design: Design, opts: IcarusOptions): Promise<ExternalSimulator> {
+  return startIcarus(externalDesign(design, { registers: opts.registers ?? false }), opts);
+}
+
+/** Compiles an external design (its emitted files as given) and starts vvp on it. */
+export async function startIcarus(x: ExternalDesign, opts: Omit<IcarusOptions, 'backend' | 'registers'>): Promise<ExternalSimulator> {
+  const build = await buildIcarusDesign(x, opts.log ?? (() => {}));
+  const timeoutMs = opts.timeoutSeconds === undefined ? -1 : Math.max(1, Math.round(opts.timeoutSeconds * 1000));
+  return new ExternalSimulator('icarus', x, new IcarusEngine(x, build, timeoutMs));
+}

@@ -1,0 +1,321 @@
+// The lockstep back end: several engines run the same design side by side; every poke goes to all of them,
+// every output (and, on request, every register) is compared every cycle, and the first difference stops the run.
+import { mkdirSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import type { Design, ModuleIR, Net } from '../../ir/netlist.ts';
+import { flattenDesign } from '../../ir/flatten.ts';
+import { emitSystemVerilog } from '../../emit/index.ts';
+import { svName } from '../../emit/svNames.ts';
+import { compileSimulator, type SimulatorOptions } from '../compileSimulator.ts';
+import { SignalTable, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
+import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
+import { VcdWriter } from '../vcd.ts';
+
+/** A back end by name, by its options, or a simulator already compiled (of the same design; closed with the lockstep one). */
+export type LockstepMember = Exclude<SimulatorBackend, 'lockstep'> | Exclude<SimulatorOptions, { backend: 'lockstep' }> | Simulator;
+
+const isSimulator = (m: LockstepMember): m is Simulator => typeof m === 'object' && typeof (m as Simulator).runVectors === 'function';
+
+export interface LockstepOptions {
+  readonly backend: 'lockstep';
+  /**
+   * The engines to run side by side (default: the TS simulator, Verilator and Icarus). The first is the
+   * reference: its values are what `peek` and `runVectors` return.
+   */
+  readonly backends?: readonly LockstepMember[];
+  /** Also compare every register of the hierarchy every cycle (external engines are built to read them). */
+  readonly compareRegisters?: boolean;
+  /** Where the waveforms of a mismatch go (default: the system's temporary directory). */
+  readonly mismatchDir?: string;
+  /** Cycles before a mismatch that its waveforms show (default 64). */
+  readonly historyCycles?: number;
+  readonly log?: (line: string) => void;
+}
+
+/** The first difference between the engines: where, what each one had, and waveforms of the cycles before. */
+export class LockstepMismatchError extends Error {
+  override name = 'LockstepMismatchError';
+  constructor(
+    readonly cycle: number,
+    readonly signal: string,
+    readonly width: number,
+    readonly values: Readonly<Record<string, bigint>>,
+    /** The TypeScript line that declares the signal, and the SystemVerilog line that drives it. */
+    readonly tsLocation: string,
+    readonly svLocation: string,
+    readonly waveforms: readonly string[],
+  ) {
+    const digits = Math.max(1, Math.ceil(width / 4));
+    const rows = Object.entries(values).map(([k, v]) => `  ${k.padEnd(10)} ${width}'h${v.toString(16).padStart(digits, '0')}`);
+    super(
+      [
+        `lockstep mismatch at cycle ${cycle} on ${signal} (${width} bits):`,
+        ...rows,
+        `  declared at ${tsLocation}, driven at ${svLocation}`,
+        ...(waveforms.length ? [`  waveforms of the cycles before: ${waveforms.join(', ')}`] : []),
+      ].join('\n'),
+    );
+  }
+}
+
+interface Member {
+  readonly label: string;
+  readonly sim: Simulator;
+}
+
+/** One cycle of history: the inputs applied, and each member's compared values (all as packed words). */
+interface HistoryRow {
+  readonly cycle: number;
+  readonly inputs: Uint32Array;
+  readonly compared: readonly Uint32Array[];
+}
+
+function memberOptions(m: LockstepMember, registers: boolean, log?: (line: string) => void): SimulatorOptions {
+  const o: SimulatorOptions = typeof m === 'string' ? ({ backend: m } as SimulatorOptions) : m;
+  if ((o as { backend?: string }).backend === 'lockstep') throw new Error('a lockstep simulator cannot contain another lockstep simulator');
+  if (o.backend === 'verilator' || o.backend === 'icarus') return { ...o, registers: o.registers || registers, log: o.log ?? log };
+  return o;
+}
+
+export async function compileLockstepSimulator(design: Design, opts: LockstepOptions): Promise<LockstepSimulator> {
+  const specs = opts.backends ?? [{}, 'verilator', 'icarus'];
+  if (specs.length < 2) throw new Error(`lockstep needs at least two back ends to compare, got ${specs.length}`);
+  const sims: Simulator[] = [];
+  try {
+    for (const s of specs) {
+      if (isSimulator(s)) {
+        if (s.top !== design.top) throw new Error(`a lockstep member simulates ${s.top}, not ${design.top}`);
+        sims.push(s);
+      } else sims.push(await compileSimulator(design, memberOptions(s, opts.compareRegisters ?? false, opts.log)));
+    }
+  } catch (e) {
+    for (const s of sims) s.close();
+    throw e;
+  }
+  const seen = new Map<string, number>();
+  const members = sims.map((sim) => {
+    const n = (seen.get(sim.backend) ?? 0) + 1;
+    seen.set(sim.backend, n);
+    return { label: n === 1 ? sim.backend : `${sim.backend}#${n}`, sim };
+  });
+  return new LockstepSimulator(design, members, opts);
+}
+
+export class LockstepSimulator implements Simulator {
+  readonly backend = 'lockstep' as const;
+  cycle = 0;
+  private readonly flat: ModuleIR;
+  private readonly table: SignalTable;
+  /** Every output port, then (with compareRegisters) every register. */
+  private readonly compared: readonly Net[];
+  private readonly comparedWords: number;
+  private readonly inputNets: readonly Net[];
+  private readonly inputs: Map<string, bigint>;
+  private history: HistoryRow[] = [];
+  private readonly historyCycles: number;
+
+  constructor(
+    private readonly design: Design,
+    private readonly members: readonly Member[],
+    private readonly opts: LockstepOptions,
+  ) {
+    this.flat = flattenDesign(design);
+    this.table = new SignalTable(this.flat);
+    this.inputNets = [...this.table.inputs.values()];
+    this.inputs = new Map(this.inputNets.map((n) => [n.name, 0n]));
+    const registers = opts.compareRegisters ? this.flat.regs.map((r) => this.flat.nets[r.q]!) : [];
+    this.compared = [...this.table.outputs.values(), ...registers];
+    this.comparedWords = this.compared.reduce((s, n) => s + wordsOf(n.width), 0);
+    this.historyCycles = Math.max(1, opts.historyCycles ?? 64);
+  }
+
+  get top(): string {
+    return this.table.top;
+  }
+
+  get ports(): readonly PortInfo[] {
+    return this.table.ports;
+  }
+
+  /** The engines, in order (the first is the reference). */
+  get backends(): readonly string[] {
+    return this.members.map((m) => m.label);
+  }
+
+  poke(name: string, value: bigint | number): void {
+    const { value: v } = this.table.inputValue(name, value);
+    for (const m of this.members) m.sim.poke(name, v);
+    this.inputs.set(name, v);
+  }
+
+  peek(name: string): bigint {
+    const values = this.members.map((m) => m.sim.peek(name));
+    if (values.some((v) => v !== values[0])) this.mismatch(this.cycle, this.table.net(name), values);
+    return values[0]!;
+  }
+
+  step(cycles = 1): void {
+    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+    for (let left = cycles; left > 0; ) {
+      const n = Math.min(left, 4096);
+      this.run([], new Uint32Array(0), n, []);
+      left -= n;
+    }
+  }
+
+  reset(cycles = 1, resetName = 'rst_n'): void {
+    this.poke(resetName, 0);
+    this.step(cycles);
+    this.poke(resetName, 1);
+  }
+
+  powerOn(): void {
+    for (const m of this.members) m.sim.powerOn();
+    for (const k of this.inputs.keys()) this.inputs.set(k, 0n);
+    this.history = [];
+    this.cycle = 0;
+  }
+
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
+    return runUntil<Simulator>(this, pred, maxCycles);
+  }
+
+  loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
+    this.table.memoryWords(this.table.memory(path), words, offset);
+    for (const m of this.members) m.sim.loadMemory(path, words, offset);
+  }
+
+  dumpMemory(path: string): bigint[] {
+    const dumps = this.members.map((m) => m.sim.dumpMemory(path));
+    const mem = this.table.memory(path);
+    for (let a = 0; a < mem.depth; a++) {
+      if (dumps.some((d) => d[a] !== dumps[0]![a])) {
+        const net: Net = { id: -1, name: `${path}[${a}]`, width: mem.width, kind: 'wire', signed: false, loc: mem.loc };
+        this.mismatch(this.cycle, net, dumps.map((d) => d[a]!), false);
+      }
+    }
+    return dumps[0]!;
+  }
+
+  port(name: string): PortHandle {
+    const n = this.table.narrowPort(name);
+    const isInput = this.table.inputs.has(name);
+    return {
+      width: n.width,
+      get: () => Number(this.peek(name)),
+      set: (v: number) => {
+        if (!isInput) throw new Error(`'${name}' is not an input port`);
+        this.poke(name, v);
+      },
+    };
+  }
+
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
+    const inNets = inputs.map((n) => this.table.input(n));
+    const inRow = inNets.reduce((s, n) => s + wordsOf(n.width), 0);
+    if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
+    const outNets = outputs.map((n) => this.table.net(n));
+    const outRow = outNets.reduce((s, n) => s + wordsOf(n.width), 0);
+    const result = new Uint32Array(outRow * cycles);
+    for (let done = 0; done < cycles; ) {
+      const n = Math.min(cycles - done, 4096);
+      const part = this.run(inputs, stimulus.subarray(done * inRow, (done + n) * inRow), n, outputs);
+      result.set(part, done * outRow);
+      done += n;
+    }
+    return result;
+  }
+
+  /** `cycles` cycles on every member, compared cycle by cycle; returns the reference's rows of `extra` outputs. */
+  private run(inputs: readonly string[], stimulus: Uint32Array, cycles: number, extra: readonly string[]): Uint32Array {
+    const names = [...this.compared.map((n) => n.name), ...extra];
+    const rows = this.members.map((m) => m.sim.runVectors(inputs, names, stimulus, cycles));
+    const extraWords = extra.reduce((s, n) => s + wordsOf(this.table.net(n).width), 0);
+    const row = this.comparedWords + extraWords;
+    const inNets = inputs.map((n) => this.table.input(n));
+    const inRow = inNets.reduce((s, n) => s + wordsOf(n.width), 0);
+    const out = new Uint32Array(extraWords * cycles);
+    for (let c = 0; c < cycles; c++) {
+      // The inputs of this cycle: held values, overridden by this row's.
+      let at = c * inRow;
+      for (const n of inNets) {
+        this.inputs.set(n.name, wordsToValue(stimulus, at, wordsOf(n.width)) & ((1n << BigInt(n.width)) - 1n));
+        at += wordsOf(n.width);
+      }
+      this.remember(c, rows, row);
+      let off = c * row;
+      for (const net of this.compared) {
+        const w = wordsOf(net.width);
+        for (let k = 0; k < w; k++) {
+          const ref = rows[0]![off + k];
+          if (rows.some((r) => r[off + k] !== ref)) this.mismatch(this.cycle, net, rows.map((r) => wordsToValue(r, off, w)));
+        }
+        off += w;
+      }
+      out.set(rows[0]!.subarray(c * row + this.comparedWords, (c + 1) * row), c * extraWords);
+      this.cycle++;
+    }
+    return out;
+  }
+
+  private remember(c: number, rows: readonly Uint32Array[], row: number): void {
+    const inputs = new Uint32Array(this.inputNets.reduce((s, n) => s + wordsOf(n.width), 0));
+    let at = 0;
+    for (const n of this.inputNets) {
+      valueToWords(this.inputs.get(n.name)!, wordsOf(n.width), inputs, at);
+      at += wordsOf(n.width);
+    }
+    this.history.push({ cycle: this.cycle, inputs, compared: rows.map((r) => r.slice(c * row, c * row + this.comparedWords)) });
+    if (this.history.length > 2 * this.historyCycles) this.history = this.history.slice(-this.historyCycles);
+  }
+
+  private mismatch(cycle: number, net: Net, values: readonly bigint[], waves = true): never {
+    const emitted = emitSystemVerilog(this.design);
+    const sv = svName(this.design, emitted, net.name);
+    const line = sv ? emitted.lines[sv.module]?.[net.name.split('.').at(-1)!] : undefined;
+    const byMember = Object.fromEntries(this.members.map((m, i) => [m.label, values[i]!]));
+    const files = waves ? this.writeWaveforms() : [];
+    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, `${net.loc.file}:${net.loc.line}`, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files);
+  }
+
+  /** A VCD per member of the remembered cycles: the inputs and every compared signal. */
+  private writeWaveforms(): string[] {
+    const rows = this.history.slice(-this.historyCycles);
+    if (!rows.length) return [];
+    const dir = resolve(this.opts.mismatchDir ?? join(process.env.TMPDIR ?? '/tmp', 'rtgpu-lockstep'));
+    mkdirSync(dir, { recursive: true });
+    return this.members.map((m, i) => {
+      const file = join(dir, `${this.top}.${m.label.replace('#', '-')}.vcd`);
+      let current = rows[0]!;
+      const column = (words: () => Uint32Array, at: number, w: number) => () => wordsToValue(words(), at, w);
+      const signals: { net: Net; read: () => bigint }[] = [];
+      let at = 0;
+      for (const net of this.inputNets) {
+        signals.push({ net, read: column(() => current.inputs, at, wordsOf(net.width)) });
+        at += wordsOf(net.width);
+      }
+      at = 0;
+      for (const net of this.compared) {
+        signals.push({ net, read: column(() => current.compared[i]!, at, wordsOf(net.width)) });
+        at += wordsOf(net.width);
+      }
+      const vcd = new VcdWriter(file, this.top, signals);
+      for (const r of rows) {
+        current = r;
+        vcd.sample(r.cycle);
+      }
+      vcd.close();
+      return file;
+    });
+  }
+
+  traceVcd(path: string): void {
+    const ext = extname(path) || '.vcd';
+    const stem = join(resolve(path, '..'), basename(path, extname(path)));
+    for (const m of this.members) m.sim.traceVcd(`${stem}.${m.label.replace('#', '-')}${ext}`);
+  }
+
+  close(): void {
+    for (const m of this.members) m.sim.close();
+  }
+}

@@ -1,0 +1,103 @@
+// The signals, ports and memories of a flattened design, and the checks every simulator engine applies to them.
+import type { Memory, ModuleIR, Net } from '../ir/netlist.ts';
+import type { PortInfo } from './simulator.ts';
+
+export const wordsOf = (width: number): number => Math.ceil(width / 32);
+
+/** A value as `words` little-endian 32-bit words (the value must fit). */
+export function valueToWords(v: bigint, words: number, into: Uint32Array = new Uint32Array(words), at = 0): Uint32Array {
+  for (let k = 0; k < words; k++) into[at + k] = Number((v >> BigInt(32 * k)) & 0xffffffffn);
+  return into;
+}
+
+export function wordsToValue(from: ArrayLike<number>, at: number, words: number): bigint {
+  let v = 0n;
+  for (let k = words - 1; k >= 0; k--) v = (v << 32n) | BigInt(from[at + k]! >>> 0);
+  return v;
+}
+
+function closest(name: string, names: Iterable<string>): string {
+  const list = [...names].filter((n) => n.includes(name) || name.includes(n)).slice(0, 5);
+  return list.length ? ` (did you mean ${list.map((n) => `'${n}'`).join(', ')}?)` : '';
+}
+
+export class SignalTable {
+  readonly top: string;
+  readonly ports: readonly PortInfo[];
+  readonly inputs: ReadonlyMap<string, Net>;
+  readonly outputs: ReadonlyMap<string, Net>;
+  private readonly byName: ReadonlyMap<string, Net>;
+
+  constructor(readonly flat: ModuleIR) {
+    this.top = flat.name;
+    const ports = flat.ports.map((p) => flat.nets[p]!);
+    this.ports = ports.map((n) => ({ name: n.name, width: n.width, direction: n.kind === 'input' ? 'input' : 'output' }));
+    this.inputs = new Map(ports.filter((n) => n.kind === 'input').map((n) => [n.name, n]));
+    this.outputs = new Map(ports.filter((n) => n.kind === 'output').map((n) => [n.name, n]));
+    this.byName = new Map(flat.nets.map((n) => [n.name, n]));
+  }
+
+  /** Any net by hierarchical name. */
+  net(name: string): Net {
+    const n = this.byName.get(name);
+    if (!n) throw new Error(`no signal '${name}' in ${this.top}${closest(name, this.byName.keys())}`);
+    return n;
+  }
+
+  input(name: string): Net {
+    const n = this.inputs.get(name);
+    if (!n) throw new Error(`'${name}' is not an input port of ${this.top}; inputs: ${[...this.inputs.keys()].join(', ')}`);
+    return n;
+  }
+
+  /** The value to poke into `name`, checked against the input's width. */
+  inputValue(name: string, value: bigint | number): { net: Net; value: bigint } {
+    const net = this.input(name);
+    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error(`value ${value} for input '${name}' is not an integer (${net.width} bits, unsigned)`);
+    const v = BigInt(value);
+    if (v < 0n || v >> BigInt(net.width) !== 0n) throw new Error(`value ${value} does not fit input '${name}' (${net.width} bits, unsigned)`);
+    return { net, value: v };
+  }
+
+  memoryIndex(path: string): number {
+    const i = this.flat.memories.findIndex((m) => m.name === path);
+    if (i < 0) throw new Error(`no memory '${path}'; memories: ${this.flat.memories.map((m) => m.name).join(', ') || 'none'}`);
+    return i;
+  }
+
+  memory(path: string): Memory {
+    return this.flat.memories[this.memoryIndex(path)]!;
+  }
+
+  /** Checks that `words` fit the memory at `offset` and that each fits its width; returns them as bigints. */
+  memoryWords(m: Memory, words: readonly (bigint | number)[], offset: number): bigint[] {
+    if (!Number.isInteger(offset) || offset < 0 || offset + words.length > m.depth) throw new Error(`${words.length} words at ${offset} do not fit memory '${m.name}' of ${m.depth}`);
+    return words.map((w, j) => {
+      if (typeof w === 'number' && !Number.isSafeInteger(w)) throw new Error(`word ${j} (${w}) of memory '${m.name}' is not an integer`);
+      const v = BigInt(w);
+      if (v < 0n || v >> BigInt(m.width) !== 0n) throw new Error(`word ${j} (${w}) does not fit memory '${m.name}' (${m.width} bits)`);
+      return v;
+    });
+  }
+
+  /** The width check of `port()` handles. */
+  narrowPort(name: string): Net {
+    const n = this.net(name);
+    if (n.width > 32) throw new Error(`port(): '${name}' is ${n.width} bits; use poke/peek for values wider than 32 bits`);
+    return n;
+  }
+
+  /** Words of one row of `names` (runVectors), each checked to exist with `check`. */
+  rowWords(names: readonly string[], check: (name: string) => Net): number {
+    return names.reduce((s, n) => s + wordsOf(check(n).width), 0);
+  }
+}
+
+/** The common runUntil loop. */
+export function runUntil<S>(sim: S & { readonly cycle: number; step(): void }, pred: (sim: S) => boolean, maxCycles: number): number {
+  for (let i = 0; i <= maxCycles; i++) {
+    if (pred(sim)) return i;
+    if (i < maxCycles) sim.step();
+  }
+  throw new Error(`runUntil: condition not met within ${maxCycles} cycles (at cycle ${sim.cycle})`);
+}

@@ -1,0 +1,205 @@
+// The live Verilator back end: the design built into a shared library (cached by content) and loaded
+// in-process through koffi; testbench calls become direct C calls, `step(n)` and `runVectors` loop in C.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import koffi from 'koffi';
+import type { Design } from '../../ir/netlist.ts';
+import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
+import { toolVersion } from '../../tools/toolchain.ts';
+import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
+import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
+import { annotateToolOutput } from '../external/toolErrors.ts';
+import { wordsOf } from '../signals.ts';
+import { modelSource, publicSignalsConfig } from './modelSource.ts';
+
+export interface VerilatorOptions {
+  readonly backend: 'verilator';
+  /** Build with waveform support, so that `traceVcd` works (Verilator's tracing slows every cycle a little). */
+  readonly trace?: boolean;
+  /** Make every register readable by hierarchical name (`peek('fifo.count')`, register comparison in lockstep). */
+  readonly registers?: boolean;
+  /** Progress lines (a large design takes minutes to build the first time). */
+  readonly log?: (line: string) => void;
+}
+
+/** Every flag is part of the build cache key. The VL_USER_* defines route $finish/$stop/$fatal to our handlers. */
+export const verilatorModelFlags = [
+  '--cc',
+  '--exe',
+  '--build',
+  '-j',
+  '2',
+  '-O3',
+  '--x-assign',
+  '0',
+  '--x-initial',
+  '0',
+  '-CFLAGS',
+  '-O2 -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf',
+  '-LDFLAGS',
+  '-shared -Wl,-Bsymbolic',
+  '--Mdir',
+  'obj',
+];
+
+const LIBRARY = 'librtgpu_model.so';
+const ABI_VERSION = 1;
+
+/** `$readmemh("X.hex")` resolves against the process's working directory: point it at the build's copy. */
+function absoluteMemoryImages(text: string, dir: string): string {
+  return text.replaceAll('$readmemh("', `$readmemh(${JSON.stringify(dir + '/').slice(0, -1)}`);
+}
+
+/** Builds (or finds in the cache) the shared library of a design; returns its path. */
+export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log: (line: string) => void = () => {}): Promise<string> {
+  const [version] = await Promise.all([toolVersion('verilator'), toolVersion('make'), toolVersion('g++')]);
+  const cpp = modelSource(x, trace);
+  const vlt = publicSignalsConfig(x);
+  const flags = trace ? [...verilatorModelFlags, '--trace'] : verilatorModelFlags;
+  const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
+  const { dir, cached } = await cachedBuild('verilator-model', key, async (tmp, finalDir) => {
+    log(`verilator: building ${x.design.top} (${x.emitted.files.length} files${trace ? ', with tracing' : ''})`);
+    for (const f of x.emitted.files) writeFileSync(join(tmp, f.path), f.path.endsWith('.sv') ? absoluteMemoryImages(f.text, finalDir) : f.text);
+    writeFileSync(join(tmp, 'rtgpu_model.cpp'), cpp);
+    writeFileSync(join(tmp, 'rtgpu_public.vlt'), vlt);
+    // Every translation unit must see the declaration VL_PRINTF now names.
+    writeFileSync(join(tmp, 'rtgpu_printf.h'), 'void rtgpu_vl_printf(const char* format, ...);\n');
+    const buildFlags = flags.map((f) => (f.includes('-DVL_PRINTF=') ? `${f} -include ${join(tmp, 'rtgpu_printf.h')}` : f));
+    const r = await execa('verilator', [...buildFlags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', 'rtgpu_model.cpp', ...x.emitted.fileList], {
+      cwd: tmp,
+      reject: false,
+      all: true,
+    });
+    if (r.exitCode !== 0) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.all ?? '', x)}`);
+  });
+  if (cached) log(`verilator: ${x.design.top} from the build cache`);
+  return join(dir, 'obj', LIBRARY);
+}
+
+interface ModelLibrary {
+  readonly abi: () => number;
+  readonly create: (err: Buffer, len: number) => unknown;
+  readonly destroy: (m: unknown) => void;
+  readonly error: (m: unknown, buf: Buffer, len: number) => number;
+  readonly poke: (m: unknown, signal: number, words: Uint32Array) => void;
+  readonly peek: (m: unknown, signal: number, words: Uint32Array) => number;
+  readonly step: (m: unknown, cycles: number) => number;
+  readonly vectors: (m: unknown, ins: Int32Array, nIn: number, outs: Int32Array, nOut: number, stim: Uint32Array, out: Uint32Array, cycles: number) => number;
+  readonly memoryWrite: (m: unknown, mem: number, addr: number, count: number, words: Uint32Array) => number;
+  readonly memoryRead: (m: unknown, mem: number, addr: number, count: number, words: Uint32Array) => number;
+  readonly traceOpen: (m: unknown, path: string) => number;
+  readonly traceClose: (m: unknown) => void;
+}
+
+const libraries = new Map<string, ModelLibrary>();
+
+function loadLibrary(path: string): ModelLibrary {
+  let lib = libraries.get(path);
+  if (lib) return lib;
+  const so = koffi.load(path);
+  lib = {
+    abi: so.func('uint32_t rtgpu_abi_version()'),
+    create: so.func('void *rtgpu_create(_Out_ char *err, int errLen)'),
+    destroy: so.func('void rtgpu_destroy(void *m)'),
+    error: so.func('int32_t rtgpu_error(void *m, _Out_ char *buf, int32_t len)'),
+    poke: so.func('void rtgpu_poke(void *m, int32_t signal, const uint32_t *words)'),
+    peek: so.func('int32_t rtgpu_peek(void *m, int32_t signal, _Out_ uint32_t *words)'),
+    step: so.func('int32_t rtgpu_step(void *m, uint32_t cycles)'),
+    vectors: so.func('int32_t rtgpu_run_vectors(void *m, const int32_t *ins, int32_t nIn, const int32_t *outs, int32_t nOut, const uint32_t *stim, _Out_ uint32_t *out, uint32_t cycles)'),
+    memoryWrite: so.func('int32_t rtgpu_memory_write(void *m, int32_t mem, uint32_t addr, uint32_t count, const uint32_t *words)'),
+    memoryRead: so.func('int32_t rtgpu_memory_read(void *m, int32_t mem, uint32_t addr, uint32_t count, _Out_ uint32_t *words)'),
+    traceOpen: so.func('int32_t rtgpu_trace_open(void *m, const char *path)'),
+    traceClose: so.func('void rtgpu_trace_close(void *m)'),
+  } as ModelLibrary;
+  if (lib.abi() !== ABI_VERSION) throw new Error(`${path} speaks model ABI ${lib.abi()}, this rtgpu expects ${ABI_VERSION}: delete the build cache`);
+  libraries.set(path, lib);
+  return lib;
+}
+
+const cString = (b: Buffer) => b.toString('utf8', 0, Math.max(0, b.indexOf(0)));
+
+/** One Verilated model instance behind the Engine interface. */
+class VerilatorEngine implements Engine {
+  private model: unknown;
+
+  constructor(
+    private readonly lib: ModelLibrary,
+    private readonly x: ExternalDesign,
+  ) {
+    this.model = this.create();
+  }
+
+  private create(): unknown {
+    const err = Buffer.alloc(1024);
+    const m = this.lib.create(err, err.length);
+    if (!m) throw new Error(`verilator: cannot start ${this.x.design.top}: ${cString(err)}`);
+    return m;
+  }
+
+  /** A status of 1 means the design stopped the simulation ($finish, $stop, $fatal or a runtime error). */
+  private check(status: number): void {
+    if (status === 0) return;
+    const buf = Buffer.alloc(2048);
+    this.lib.error(this.model, buf, buf.length);
+    throw new Error(`verilator: ${this.x.design.top}: ${cString(buf)}\n(powerOn() starts it again)`);
+  }
+
+  poke(signal: number, words: Uint32Array): void {
+    this.lib.poke(this.model, signal, words);
+  }
+
+  peek(signal: number, into: Uint32Array): void {
+    this.check(this.lib.peek(this.model, signal, into));
+  }
+
+  step(cycles: number): void {
+    this.check(this.lib.step(this.model, cycles));
+  }
+
+  runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
+    const out = new Uint32Array(Math.max(1, outWords * cycles));
+    this.check(this.lib.vectors(this.model, ins, ins.length, outs, outs.length, stimulus.length ? stimulus : new Uint32Array(1), out, cycles));
+    return outWords * cycles ? out : new Uint32Array(0);
+  }
+
+  memoryWrite(memory: number, addr: number, count: number, words: Uint32Array): void {
+    if (this.lib.memoryWrite(this.model, memory, addr, count, words) !== 0) throw new Error(`verilator: memory ${this.x.memories[memory]!.memory.name}: ${count} words at ${addr} out of range`);
+  }
+
+  memoryRead(memory: number, addr: number, count: number): Uint32Array {
+    const out = new Uint32Array(Math.max(1, count * wordsOf(this.x.memories[memory]!.memory.width)));
+    if (this.lib.memoryRead(this.model, memory, addr, count, out) !== 0) throw new Error(`verilator: memory ${this.x.memories[memory]!.memory.name}: ${count} words at ${addr} out of range`);
+    return out;
+  }
+
+  traceStart(path: string): void {
+    const r = this.lib.traceOpen(this.model, path);
+    if (r === -1) throw new Error(`verilator: ${this.x.design.top} was built without waveform support; compile it with { backend: 'verilator', trace: true }`);
+    if (r !== 0) throw new Error(`verilator: cannot write the waveform ${path}`);
+  }
+
+  traceStop(): void {
+    this.lib.traceClose(this.model);
+  }
+
+  powerOn(): void {
+    this.lib.destroy(this.model);
+    this.model = this.create();
+  }
+
+  close(): void {
+    this.lib.destroy(this.model);
+  }
+}
+
+export function compileVerilatorSimulator(design: Design, opts: VerilatorOptions): Promise<ExternalSimulator> {
+  return startVerilator(externalDesign(design, { registers: opts.registers ?? false }), opts);
+}
+
+/** Builds and loads the model of an external design (its emitted files as given). */
+export async function startVerilator(x: ExternalDesign, opts: Omit<VerilatorOptions, 'backend' | 'registers'>): Promise<ExternalSimulator> {
+  const library = await buildVerilatorModel(x, opts.trace ?? false, opts.log);
+  const engine = new VerilatorEngine(loadLibrary(library), x);
+  return new ExternalSimulator('verilator', x, engine);
+}

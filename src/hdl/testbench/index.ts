@@ -1,0 +1,6 @@
+// Testbenches over any simulator: clock-driven processes, stream drivers and monitors, memory models, seeded randomness.
+export { Testbench, Process, TestbenchTimeoutError, type Phase, type TestbenchOptions, type RunOptions } from './testbench.ts';
+export { Mailbox } from './mailbox.ts';
+export { StreamSource, StreamSink, StreamMonitor, streamPorts, type StreamPorts, type StreamValue, type StreamItem } from './streams.ts';
+export { ReadResponder, type ReadResponderOptions } from './readResponder.ts';
+export { createRng, seedFromEnv, type Rng } from './rng.ts';

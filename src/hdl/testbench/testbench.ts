@@ -1,0 +1,283 @@
+// Clock-driven testbench processes over any Simulator: `await tb.tick()`, `tb.fork`, `until`, timeouts.
+//
+// A cycle has two phases. In the drive phase every process woken by the clock runs until it waits again;
+// it pokes inputs and may peek. When all are waiting, the settled phase wakes the processes that asked
+// for it (`await tb.settled()`, `until`): the inputs of the cycle are final, so what they peek is what
+// the clock edge will see, and poking is an error (as in cocotb's ReadOnly phase). Then the simulator
+// steps to the earliest cycle some process waits for (many cycles in one call when every process sleeps
+// longer), and the next drive phase begins.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Simulator } from '../sim/simulator.ts';
+import { createRng, type Rng } from './rng.ts';
+
+export type Phase = 'drive' | 'settled';
+
+export interface TestbenchOptions {
+  /** Seed of `tb.rng`, the source of every random choice of the drivers (default 1). */
+  readonly seed?: number;
+  /** The active-low reset `reset()` drives (default 'rst_n'). */
+  readonly resetName?: string;
+}
+
+export interface RunOptions {
+  /** Cycles the body may take; past them the run fails naming what each process waits for (default 1,000,000). */
+  readonly maxCycles?: number;
+}
+
+/** A process ran out of cycles (a `run` limit, an `until` timeout or `withTimeout`). */
+export class TestbenchTimeoutError extends Error {
+  override name = 'TestbenchTimeoutError';
+}
+
+/** A forked process: its result, whether it ended, and a way to wait for it. */
+export class Process<T = unknown> {
+  done = false;
+  /** What the process waits for now (for timeout messages). */
+  waitingFor = 'running';
+  /** @internal Processes blocked in join() on this one. */
+  readonly joiners: (() => void)[] = [];
+  result: T | undefined;
+  readonly finished: Promise<T>;
+  /** @internal */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  settle!: { resolve: (v: any) => void; reject: (e: unknown) => void };
+
+  constructor(readonly name: string) {
+    this.finished = new Promise<T>((resolve, reject) => (this.settle = { resolve, reject }));
+    // A failure is reported by Testbench.run; this only keeps Node from calling it unhandled.
+    this.finished.catch(() => {});
+  }
+}
+
+interface Waiter {
+  readonly process: Process;
+  readonly wake: () => void;
+}
+
+export class Testbench {
+  readonly rng: Rng;
+  private readonly store = new AsyncLocalStorage<Process>();
+  private running = 0;
+  private idleWaiter: (() => void) | undefined;
+  private readonly clockWaiters: { at: number; waiter: Waiter }[] = [];
+  private settledWaiters: Waiter[] = [];
+  private failure: { error: unknown } | undefined;
+  private readonly processes = new Set<Process>();
+  private currentPhase: Phase = 'drive';
+  private readonly resetName: string;
+
+  constructor(
+    readonly sim: Simulator,
+    opts: TestbenchOptions = {},
+  ) {
+    this.rng = createRng(opts.seed ?? 1);
+    this.resetName = opts.resetName ?? 'rst_n';
+  }
+
+  get cycle(): number {
+    return this.sim.cycle;
+  }
+
+  get phase(): Phase {
+    return this.currentPhase;
+  }
+
+  /** The process this code runs in (undefined outside any). */
+  get process(): Process | undefined {
+    return this.store.getStore();
+  }
+
+  // ---------------------------------------------------------------- signals
+
+  /** Drives an input (drive phase only: in the settled phase the cycle's inputs are final). */
+  poke(name: string, value: bigint | number): void {
+    if (this.currentPhase === 'settled') {
+      throw new Error(`poke('${name}') in the settled phase of cycle ${this.cycle} (after settled() or until()): this cycle's inputs are final; await tb.tick() and drive the next cycle`);
+    }
+    this.sim.poke(name, value);
+  }
+
+  peek(name: string): bigint {
+    return this.sim.peek(name);
+  }
+
+  // ---------------------------------------------------------------- processes
+
+  /** Starts `body` as a process in the current phase; it runs until its first wait before the caller continues its cycle. */
+  fork<T>(name: string, body: () => Promise<T>): Process<T> {
+    const p = new Process<T>(name);
+    this.processes.add(p);
+    this.running++;
+    void this.store.run(p as Process, async () => {
+      try {
+        const v = await body();
+        p.result = v;
+        p.done = true;
+        p.settle.resolve(v);
+      } catch (e) {
+        p.done = true;
+        this.failure ??= { error: e };
+        p.settle.reject(e);
+      } finally {
+        p.waitingFor = 'done';
+        this.processes.delete(p as Process);
+        // Joiners run on in this cycle: they count as running before this process stops counting.
+        for (const wake of p.joiners.splice(0)) wake();
+        this.release();
+      }
+    });
+    return p;
+  }
+
+  /** Waits until every given process has ended; returns their results. */
+  async join<T extends readonly Process[]>(...ps: T): Promise<{ [K in keyof T]: T[K] extends Process<infer R> ? R : never }> {
+    for (const p of ps) {
+      if (p.done) continue;
+      await this.suspend(`join(${p.name})`, (wake) => p.joiners.push(wake));
+    }
+    const results = await Promise.all(ps.map((p) => p.finished));
+    return results as { [K in keyof T]: T[K] extends Process<infer R> ? R : never };
+  }
+
+  /** Waits for `cycles` rising edges; resumes in the drive phase. */
+  tick(cycles = 1): Promise<void> {
+    if (!Number.isSafeInteger(cycles) || cycles < 1) throw new Error(`tick: cycles must be a positive integer, got ${cycles}`);
+    const at = this.cycle + cycles;
+    return this.suspend(`tick until cycle ${at}`, (wake, process) => {
+      const entry = { at, waiter: { process, wake } };
+      // Keep the list sorted by cycle, first come first served within a cycle.
+      let i = this.clockWaiters.length;
+      while (i > 0 && this.clockWaiters[i - 1]!.at > at) i--;
+      this.clockWaiters.splice(i, 0, entry);
+    });
+  }
+
+  /** Waits for the settled phase of the current cycle (from the drive phase) or of the next one. */
+  async settled(): Promise<void> {
+    if (this.currentPhase === 'settled') await this.tick();
+    await this.suspend('settled phase', (wake, process) => this.settledWaiters.push({ process, wake }));
+  }
+
+  /**
+   * Waits until `pred` holds in the settled phase of some cycle (this one included); returns the cycles
+   * waited. Fails after `timeout` cycles (default: no limit but the run's).
+   */
+  async until(pred: () => boolean, opts: { timeout?: number; what?: string } = {}): Promise<number> {
+    const start = this.cycle;
+    for (;;) {
+      await this.settled();
+      if (pred()) return this.cycle - start;
+      if (opts.timeout !== undefined && this.cycle - start >= opts.timeout) {
+        throw new TestbenchTimeoutError(`${opts.what ?? 'until()'} did not hold within ${opts.timeout} cycles (cycles ${start} to ${this.cycle})`);
+      }
+      await this.tick();
+    }
+  }
+
+  /** `promise` (typically a process's work), failing if it takes more than `cycles` cycles. */
+  async withTimeout<T>(cycles: number, what: string, body: () => Promise<T>): Promise<T> {
+    const start = this.cycle;
+    const worker = this.fork(what, body);
+    const guard = this.fork(`${what} (timeout)`, async () => {
+      while (!worker.done) {
+        if (this.cycle - start >= cycles) throw new TestbenchTimeoutError(`${what} did not finish within ${cycles} cycles (cycles ${start} to ${this.cycle})`);
+        await this.tick();
+      }
+    });
+    const [v] = await this.join(worker, guard);
+    return v as T;
+  }
+
+  /** The reset held active (low) for `cycles` edges, then released; resumes in the drive phase after. */
+  async reset(cycles = 1): Promise<void> {
+    this.poke(this.resetName, 0);
+    await this.tick(cycles);
+    this.poke(this.resetName, 1);
+  }
+
+  /**
+   * Runs the clock until `body` (started as process 'main') ends; returns its result. Fails with the first
+   * error of any process, or with a TestbenchTimeoutError after `maxCycles`. Processes still waiting when
+   * the body ends stay as they are: a later `run` continues them.
+   */
+  async run<T>(body: () => Promise<T>, opts: RunOptions = {}): Promise<T> {
+    if (this.store.getStore()) throw new Error('tb.run() inside a testbench process: fork the work instead');
+    const limit = this.cycle + (opts.maxCycles ?? 1_000_000);
+    this.failure = undefined;
+    const main = this.fork('main', body);
+    for (;;) {
+      this.currentPhase = 'drive';
+      await this.idle();
+      if (this.failure || main.done) break;
+      this.currentPhase = 'settled';
+      while (this.settledWaiters.length && !this.failure) {
+        for (const w of this.settledWaiters.splice(0)) w.wake();
+        await this.idle();
+      }
+      if (this.failure || main.done) break;
+      const next = this.clockWaiters[0];
+      if (!next) throw new Error(`testbench deadlock at cycle ${this.cycle}: no process waits for the clock (${this.describe()})`);
+      if (next.at > limit) {
+        this.edge(limit - this.cycle);
+        this.currentPhase = 'drive';
+        throw new TestbenchTimeoutError(`the testbench did not finish within ${opts.maxCycles ?? 1_000_000} cycles (now at cycle ${this.cycle}): ${this.describe()}`);
+      }
+      this.edge(next.at - this.cycle);
+      this.currentPhase = 'drive';
+      while (this.clockWaiters.length && this.clockWaiters[0]!.at <= this.cycle) this.clockWaiters.shift()!.waiter.wake();
+    }
+    this.currentPhase = 'drive';
+    const failure = this.failure as { error: unknown } | undefined;
+    if (failure) throw failure.error;
+    return main.result as T;
+  }
+
+  /**
+   * The building block of every wait: suspends the calling process until the `wake` function handed to
+   * `arm` is called (by another process, a driver, or the clock). `what` names the wait in timeout and
+   * deadlock messages. The clock advances when every process waits through this (or what is built on
+   * it); awaiting anything else (a file, a timer) holds the cycle until it resolves.
+   */
+  suspend(what: string, arm: (wake: () => void, process: Process) => void): Promise<void> {
+    const process = this.store.getStore();
+    if (!process) throw new Error(`${what.split(' ')[0]} outside a testbench process: run the code inside tb.run(async () => …) or tb.fork(…)`);
+    return new Promise<void>((resolve) => {
+      process.waitingFor = what;
+      let woken = false;
+      arm(() => {
+        if (woken) return;
+        woken = true;
+        // Counted as running from the moment it is woken, so the phase cannot end before it runs.
+        this.running++;
+        process.waitingFor = 'running';
+        resolve();
+      }, process);
+      this.release();
+    });
+  }
+
+  // ---------------------------------------------------------------- scheduling internals
+
+  private edge(cycles: number): void {
+    if (cycles > 0) this.sim.step(cycles);
+  }
+
+  private release(): void {
+    this.running--;
+    if (this.running === 0 && this.idleWaiter) {
+      const w = this.idleWaiter;
+      this.idleWaiter = undefined;
+      w();
+    }
+  }
+
+  /** Until no process runs. A process woken after the last one stopped (same microtask turn) keeps it waiting. */
+  private async idle(): Promise<void> {
+    while (this.running > 0) await new Promise<void>((resolve) => (this.idleWaiter = resolve));
+  }
+
+  private describe(): string {
+    const list = [...this.processes].map((p) => `'${p.name}' waits for ${p.waitingFor}`);
+    return list.length ? list.join('; ') : 'no process is left';
+  }
+}

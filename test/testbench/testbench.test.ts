@@ -1,0 +1,192 @@
+// The testbench layer: one reactive testbench runs unchanged on every simulator with identical traces;
+// the scheduler's phases, batching, timeouts and errors; stream drivers and the memory model.
+import { describe, expect, test } from 'vitest';
+import { elaborate } from '../../src/hdl/index.ts';
+import { Fifo } from '../../src/hdl/lib/index.ts';
+import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
+import { Mailbox, StreamSink, StreamSource, Testbench, TestbenchTimeoutError, seedFromEnv } from '../../src/hdl/testbench/index.ts';
+import { SumReader, memoryWord, runSumReader } from './sumReader.ts';
+
+const seed = seedFromEnv();
+console.log(`testbench.test seed=${seed} (rerun with SEED=${seed})`);
+
+const fifo = elaborate(Fifo, { width: 8, depth: 4 }).design;
+
+/** A simulator that passes everything on and records each step's cycle count. */
+function countingSteps(sim: Simulator): { sim: Simulator; steps: number[] } {
+  const steps: number[] = [];
+  const wrapped = Object.create(sim) as Simulator;
+  wrapped.step = (n = 1) => {
+    steps.push(n);
+    sim.step(n);
+  };
+  Object.defineProperty(wrapped, 'cycle', { get: () => sim.cycle });
+  return { sim: wrapped, steps };
+}
+
+describe('one reactive testbench on every simulator', () => {
+  test('a memory model answering reads 1 to 6 cycles later: identical traces on js, wasm, verilator, icarus and lockstep', async () => {
+    const design = elaborate(SumReader, {}).design;
+    const traces: Record<string, unknown> = {};
+    for (const backend of ['js', 'wasm', 'verilator', 'icarus', 'lockstep'] as const) {
+      const sim = await compileSimulator(design, backend === 'lockstep' ? { backend, backends: ['wasm', 'verilator', 'icarus'] } : { backend });
+      traces[backend] = await runSumReader(sim, seed);
+      sim.close();
+    }
+    for (const [k, t] of Object.entries(traces)) expect(t, k).toEqual(traces.js);
+    const t = traces.js as Awaited<ReturnType<typeof runSumReader>>;
+    // The sums are the memory's, computed here without the hardware.
+    for (const s of t.sums) {
+      let want = 0n;
+      for (let a = 0; a < s.count; a++) want += memoryWord(BigInt((s.base + a) & 0xffff));
+      expect(s.sum).toBe(want & 0xffffffffn);
+    }
+    expect(t.requestCycles.length).toBe(5 + 17 + 12 + 1);
+    // In order, each answer at least a cycle after its request.
+    t.answerCycles.forEach((c, i) => expect(c).toBeGreaterThan(t.requestCycles[i]!));
+    for (let i = 1; i < t.answerCycles.length; i++) expect(t.answerCycles[i]).toBeGreaterThan(t.answerCycles[i - 1]!);
+  }, 600_000);
+});
+
+describe('scheduler', () => {
+  test('processes that sleep long let the simulator step many cycles in one call', async () => {
+    const { sim, steps } = countingSteps(compileSimulator(fifo));
+    const tb = new Testbench(sim);
+    await tb.run(async () => {
+      tb.fork('slow', async () => {
+        await tb.tick(1000);
+      });
+      await tb.tick(300);
+      await tb.tick(700);
+      await tb.tick(5);
+    });
+    expect(steps).toEqual([300, 700, 5]);
+    expect(sim.cycle).toBe(1005);
+  });
+
+  test('fork and join return results; the settled phase sees every poke of the cycle and refuses new ones', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    const seen: bigint[] = [];
+    const out = await tb.run(async () => {
+      await tb.reset();
+      const reader = tb.fork('reader', async () => {
+        await tb.settled();
+        seen.push(tb.peek('enq_ready'), tb.peek('count'));
+        try {
+          tb.poke('enq_valid', 0);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return 'no error';
+      });
+      const writer = tb.fork('writer', async () => {
+        tb.poke('enq_valid', 1);
+        tb.poke('enq_bits', 7);
+        await tb.tick(2);
+        return tb.peek('count');
+      });
+      return tb.join(reader, writer);
+    });
+    expect(out).toEqual([`poke('enq_valid') in the settled phase of cycle 1 (after settled() or until()): this cycle's inputs are final; await tb.tick() and drive the next cycle`, 2n]);
+    expect(seen).toEqual([1n, 0n]);
+  });
+
+  test('until() fails after its timeout; a run past maxCycles names what each process waits for', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    const e1 = await tb.run(() => tb.until(() => tb.peek('full') === 1n, { timeout: 20, what: 'a full FIFO' })).catch((e: Error) => e);
+    expect(e1).toBeInstanceOf(TestbenchTimeoutError);
+    expect((e1 as Error).message).toBe('a full FIFO did not hold within 20 cycles (cycles 0 to 20)');
+    const tb2 = new Testbench(compileSimulator(fifo));
+    const e2 = await tb2
+      .run(
+        async () => {
+          tb2.fork('watcher', async () => {
+            for (;;) await tb2.tick(7);
+          });
+          await tb2.tick(100);
+        },
+        { maxCycles: 50 },
+      )
+      .catch((e: Error) => e);
+    expect(e2).toBeInstanceOf(TestbenchTimeoutError);
+    expect((e2 as Error).message).toBe("the testbench did not finish within 50 cycles (now at cycle 50): 'main' waits for tick until cycle 100; 'watcher' waits for tick until cycle 56");
+  });
+
+  test('an error in any process fails the run; a deadlock is reported, not a hang', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    await expect(
+      tb.run(async () => {
+        tb.fork('checker', async () => {
+          await tb.tick(3);
+          throw new Error('checker saw something wrong');
+        });
+        await tb.tick(10);
+      }),
+    ).rejects.toThrow('checker saw something wrong');
+    const tb2 = new Testbench(compileSimulator(fifo));
+    const box = new Mailbox<number>(tb2, 'answers');
+    await expect(tb2.run(() => box.get())).rejects.toThrow("testbench deadlock at cycle 0: no process waits for the clock ('main' waits for answers.get())");
+    expect(() => tb2.tick()).toThrow('tick outside a testbench process: run the code inside tb.run(async () => …) or tb.fork(…)');
+  });
+
+  test('a mailbox carries values between processes in simulated time', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    const box = new Mailbox<number>(tb);
+    const got = await tb.run(async () => {
+      tb.fork('producer', async () => {
+        for (let i = 0; i < 5; i++) {
+          await tb.tick(i + 1);
+          box.put(tb.cycle);
+        }
+      });
+      const out: number[] = [];
+      for (let i = 0; i < 5; i++) out.push(await box.get());
+      return out;
+    });
+    expect(got).toEqual([1, 3, 6, 10, 15]);
+  });
+});
+
+describe('stream drivers', () => {
+  async function fifoRun(sim: Simulator, s: number) {
+    const tb = new Testbench(sim, { seed: s });
+    return tb.run(async () => {
+      await tb.reset();
+      const source = new StreamSource(tb, 'enq', { idle: 0.3 });
+      const sink = new StreamSink(tb, 'deq', { backpressure: 0.5 });
+      const values = Array.from({ length: 60 }, (_, i) => BigInt((i * 37 + 11) & 0xff));
+      source.enqueue(...values);
+      const got = await sink.receiveMany(values.length);
+      await source.flush();
+      return { values, got, sent: source.sent.map((x) => x.cycle), received: sink.received.map((x) => x.cycle) };
+    });
+  }
+
+  test('a source and a sink with random gaps and back-pressure move every value once, in order', async () => {
+    const r = await fifoRun(compileSimulator(fifo), seed);
+    expect(r.got).toEqual(r.values);
+    for (let i = 1; i < r.received.length; i++) expect(r.received[i]).toBeGreaterThan(r.received[i - 1]!);
+    // Each value leaves after it entered.
+    r.received.forEach((c, i) => expect(c).toBeGreaterThan(r.sent[i]!));
+    const other = await fifoRun(compileSimulator(fifo), seed + 1);
+    expect(other.received).not.toEqual(r.received); // the seed decides the timing
+    const again = await fifoRun(compileSimulator(fifo), seed);
+    expect(again).toEqual(r); // and reproduces it
+  });
+
+  test('the same stream run on Verilator and Icarus has the same timing', async () => {
+    const want = await fifoRun(compileSimulator(fifo), seed);
+    for (const backend of ['verilator', 'icarus'] as const) {
+      const sim = await compileSimulator(fifo, { backend });
+      expect(await fifoRun(sim, seed), backend).toEqual(want);
+      sim.close();
+    }
+  }, 600_000);
+
+  test('port names and directions are checked with clear errors', () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    expect(() => new StreamSource(tb, 'in')).toThrow("Fifo_depth4_width8 has no port 'in_valid' for the stream 'in' (Decoupled names in_valid, in_ready, in_bits[_*]; or pass the ports)");
+    expect(() => new StreamSource(tb, 'deq')).toThrow("'deq_valid' is an output of Fifo_depth4_width8; the stream 'deq' (Decoupled names deq_valid, deq_ready, deq_bits[_*]; or pass the ports) needs it as an input (the testbench drives valid)");
+    expect(() => new StreamSink(tb, 'deq', { backpressure: 1 })).toThrow('backpressure must be a probability in [0, 1), got 1');
+  });
+});
