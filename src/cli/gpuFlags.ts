@@ -2,6 +2,7 @@
 // configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
+import { GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
 import { CliError } from './cliError.ts';
 
 /** RT cores and IC cores the GPU can be built with (src/host/runtime/gpuJob.ts); the runtime's defaults are 4 and 2. */
@@ -44,6 +45,33 @@ const coreFlagsUsage = `  --rt-cores N          RT cores of the GPU, ${RT_CORES.
 
 export const gpuFlagsUsage = `${coreFlagsUsage}
   --max-cycles N        clock cycles the frame may take before it is stopped (default ${DEFAULT_MAX_CYCLES})`;
+
+// ---------------------------------------------------------------- the simulator (rtgpu run, rtgpu render)
+
+export interface GpuSimChoice {
+  readonly sim: GpuSim;
+  /** With 'lockstep': the simulators compared. */
+  readonly lockstep?: readonly LockstepSim[];
+}
+
+/** `--sim`: one simulator, `lockstep` (all three of the RTL), or a comma list of them run in lockstep. */
+export function gpuSimFlag(value: string | undefined, fallback: GpuSim): GpuSimChoice {
+  const text = value ?? fallback;
+  if (!text.includes(',')) {
+    if (!(GPU_SIMS as readonly string[]).includes(text)) throw new CliError(`--sim: unknown simulator '${text}' (choose from ${GPU_SIMS.join(', ')}, or a comma list of ${LOCKSTEP_SIMS.join(', ')})`);
+    return text === 'lockstep' ? { sim: 'lockstep', lockstep: LOCKSTEP_SIMS } : { sim: text as GpuSim };
+  }
+  const list = text.split(',').map((s) => s.trim());
+  for (const s of list) {
+    if (!(LOCKSTEP_SIMS as readonly string[]).includes(s)) throw new CliError(`--sim ${text}: '${s}' cannot run in lockstep (choose from ${LOCKSTEP_SIMS.join(', ')})`);
+  }
+  if (new Set(list).size !== list.length) throw new CliError(`--sim ${text}: a simulator is listed twice`);
+  return { sim: 'lockstep', lockstep: list as LockstepSim[] };
+}
+
+export const gpuSimUsage = (fallback: string) => `  --sim S               ts, verilator or icarus: rtgpu_top live on that simulator of the RTL; lockstep:
+                        all three side by side, every output compared every cycle (or a comma list,
+                        e.g. ts,verilator); iss: the ISA simulator, no cycle-level figures (default ${fallback})`;
 
 // ---------------------------------------------------------------- the hardware configuration (rtgpu rtl)
 

@@ -81,3 +81,12 @@ export class ProgressBar {
     this.status.clear();
   }
 }
+
+/** What the external simulators report while they get ready, for the user: the builds (they take minutes), not cache hits. */
+export function buildLog(before: () => void = () => {}, stream: ProgressStream = process.stderr): (line: string) => void {
+  return (line) => {
+    if (line.endsWith(' from the build cache')) return;
+    before();
+    stream.write(`${line} (cached for the next run)\n`);
+  };
+}

@@ -144,13 +144,14 @@ describe('rtgpu render --sim iss', () => {
       [['--fov', '-10'], /^rtgpu: --fov must be between 0 and 180/],
       [['--fov', 'wide'], /^rtgpu: --fov expects a number, got 'wide'$/],
       [['--kernel', 'phong'], /^rtgpu: --kernel: unknown kernel 'phong' \(choose from id, shade\)$/],
-      [['--sim', 'modelsim'], /^rtgpu: --sim: unknown simulator 'modelsim' \(choose from ts, verilator, icarus, iss\)$/],
+      [['--sim', 'modelsim'], /^rtgpu: --sim: unknown simulator 'modelsim' \(choose from ts, verilator, icarus, lockstep, iss, or a comma list of ts, verilator, icarus\)$/],
+      [['--sim', 'ts,iss'], /^rtgpu: --sim ts,iss: 'iss' cannot run in lockstep \(choose from ts, verilator, icarus\)$/],
       [['--rt-cores', '0'], /^rtgpu: --rt-cores must be between 1 and 4, got 0$/],
       [['--rt-cores', '5'], /^rtgpu: --rt-cores must be between 1 and 4, got 5$/],
       [['--ic-cores', '33'], /^rtgpu: --ic-cores must be between 1 and 32, got 33$/],
       [['--max-cycles', '0'], /^rtgpu: --max-cycles must be between 1 and/],
       [['--max-cycles', 'lots'], /^rtgpu: --max-cycles expects a whole number, got 'lots'$/],
-      [['--vcd', join(dir, 'w.vcd')], /^rtgpu: --vcd needs --sim ts .* got --sim iss$/],
+      [['--vcd', join(dir, 'w.vcd')], /^rtgpu: --vcd needs a simulator of the RTL \(ts, verilator, icarus or lockstep\), not --sim iss$/],
       [[scene, '--out', scene], /^rtgpu: --out .*scene\.obj is the scene file; refusing to overwrite an input$/],
       [['--out', join(dir, 'y.obj')], /^rtgpu: --out .*y\.obj: refusing to write over a scene file/],
       [[scene, '--dump', scene], /^rtgpu: --dump .*scene\.obj is the scene file/],
@@ -166,7 +167,7 @@ describe('rtgpu render --sim iss', () => {
     // In-process: each case must end in a CliError (printed as 'rtgpu: message', no stack), status 1 or 2.
     await expectCliErrors(cases, out);
     // And through the command, a few of them: the exit status and stderr as the user sees them.
-    const some = [0, 4, 23, 31, 33].map((i) => cases[i]!);
+    const some = [0, 4, 24, 32, 34].map((i) => cases[i]!);
     const spawned = await Promise.all(some.map(([args]) => rtgpu('render', ...small, '--out', out, ...args)));
     spawned.forEach((r, k) => {
       const [args, message] = some[k]!;

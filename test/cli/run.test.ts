@@ -146,7 +146,7 @@ describe('rtgpu run --sim iss', () => {
     const f = files({ 'k.s': pixelKernel });
     const sim = await rtgpu(f['k.s']!, '--sim', 'modelsim');
     expect(sim.exitCode).toBe(2);
-    expect(sim.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from iss, ts, verilator, icarus)");
+    expect(sim.stderr).toBe("rtgpu: --sim: unknown simulator 'modelsim' (choose from ts, verilator, icarus, lockstep, iss, or a comma list of ts, verilator, icarus)");
     const px = await rtgpu(f['k.s']!, '--pixels', '0');
     expect(px.exitCode).toBe(2);
     expect(px.stderr).toBe('rtgpu: --pixels must be between 1 and 16777216, got 0');
@@ -155,6 +155,6 @@ describe('rtgpu run --sim iss', () => {
     expect(none.stderr).toMatch(/^rtgpu: expected one program file\n\nusage: rtgpu run PROGRAM/);
     const help = await rtgpu('--help');
     expect(help.exitCode).toBe(0);
-    expect(help.stdout).toMatch(/--sim S +iss\|ts\|verilator\|icarus/);
+    expect(help.stdout).toMatch(/--sim S +ts, verilator or icarus: rtgpu_top live .*lockstep:/);
   }, 120_000);
 });

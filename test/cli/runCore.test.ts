@@ -20,8 +20,9 @@ const kernel = `
 `;
 
 describe('rtgpu run on the whole GPU', () => {
-  // Verilator and Icarus run the same job in test/gpu/gpuCosim.test.ts (one build of rtgpu_top per run).
-  for (const sim of ['ts']) {
+  // ts alone, and live on all three simulators of the RTL in lockstep (rtgpu_top's Verilator build is
+  // shared with test/gpu/gpuCosim.test.ts through the build cache).
+  for (const sim of ['ts', 'ts,verilator,icarus']) {
     test(`--sim ${sim}`, async () => {
       const file = join(tempDir('runcore'), 'k.s');
       writeFileSync(file, kernel);

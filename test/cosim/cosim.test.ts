@@ -4,7 +4,7 @@ import { execa } from 'execa';
 import { fixtureDesigns } from './fixtures.ts';
 import { firstMismatch, formatMismatch, portLayout, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
-import { icarus } from '../../src/hdl/cosim/icarus.ts';
+import { icarus } from '../../src/hdl/cosim/icarusHarness.ts';
 import type { Net } from '../../src/hdl/ir/netlist.ts';
 
 const seed = seedFromEnv();

@@ -1,16 +1,14 @@
 // The RT core against the ISA simulator (retired PCs, registers, memory, results, faults), random
-// programs on the TS simulator, a seeded subset replayed on Verilator and Icarus, and its parts.
+// programs on the TS simulator, a seeded subset live on Verilator and Icarus in lockstep, and its parts.
 import { describe, expect, test } from 'vitest';
 import { assemble } from '../../src/isa/assembler.ts';
 import { generateProgram, generateScene } from '../../src/isa/randomProgram.ts';
 import { checkCoreAgainstIss } from '../../src/gpu/rtCore/lockstep.ts';
-import { runOnCore } from '../../src/gpu/rtCore/coreTestbench.ts';
+import { rtCoreSystemDesign, runOnCore } from '../../src/gpu/rtCore/coreTestbench.ts';
 import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
 import { MainMemory } from '../../src/gpu/memory/mainMemory.ts';
 import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
 import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
-import { replayRecording } from '../../src/hdl/cosim/replay.ts';
-import { formatMismatch } from '../../src/hdl/cosim/runCosim.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
@@ -121,14 +119,19 @@ describe('random programs', () => {
     expect(instructions).toBeGreaterThan(COUNT * 200);
   }, 300_000);
 
-  test('a seeded subset replays on Verilator and Icarus with every output equal every cycle', async () => {
+  test("a seeded subset runs live on TS, Verilator and Icarus in lockstep: every output equal every cycle, the ISS's results", async () => {
+    const sim = await compileSimulator(rtCoreSystemDesign(), { backend: 'lockstep', backends: [{}, 'verilator', 'icarus'] });
     for (let i = 0; i < 2; i++) {
       const rng = createRng((seed + 7919 * (i + 1)) >>> 0);
       const p = generateProgram(rng, { size: 120 });
-      const run = runOnCore({ program: assemble(p.source, 'replay.s').words, constants: p.constants, scene: generateScene(rng), pixels: 1 });
-      const r = await replayRecording(run.design, run.recording, ['ts', 'verilator', 'icarus']);
-      expect(r.mismatch && formatMismatch(r.mismatch), `SEED=${seed}, replay ${i}`).toBeNull();
+      const job = { program: assemble(p.source, 'lockstep.s').words, constants: p.constants, scene: generateScene(rng), pixels: 1 };
+      const live = runOnCore(job, defaultRtCoreParams, sim);
+      const ts = runOnCore(job);
+      expect(live.pixels, `SEED=${seed}, program ${i}`).toEqual(ts.pixels);
+      expect(live.cycles).toBe(ts.cycles);
+      expect(checkCoreAgainstIss(job).difference, `SEED=${seed}, program ${i}`).toBeNull();
     }
+    sim.close();
   }, 600_000);
 });
 

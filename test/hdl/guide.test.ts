@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { Testbench } from '../../src/hdl/testbench/index.ts';
 
 test('counter', () => {
   const Counter = defineModule(
@@ -116,3 +117,25 @@ test('memory and hierarchy', () => {
   expect(sim.peek('q')).toBe(0x00bb00ddn | (3n & 0xff00ff00n));
   expect(sim.peek('level')).toBe(1n);
 });
+
+test('README and guide: one testbench on every engine', async () => {
+  const Counter = defineModule('Counter', (p: { width: number }) => ({ en: input(Bool), count: output(UInt(p.width)) }), (m, io, p) => {
+    const count = m.reg(UInt(p.width), { reset: 0 });
+    m.when(io.en, () => count.set(count.add(1)));
+    io.count.set(count);
+  });
+  const design = elaborate(Counter, { width: 8 }).design;
+  const cycles: number[] = [];
+  for (const backend of ['wasm', 'verilator', 'icarus', 'lockstep'] as const) {
+    const sim = await compileSimulator(design, { backend });
+    const tb = new Testbench(sim);
+    await tb.run(async () => {
+      await tb.reset();
+      tb.poke('en', 1);
+      await tb.until(() => tb.peek('count') === 100n, { timeout: 1000 });
+    });
+    cycles.push(sim.cycle);
+    sim.close();
+  }
+  expect(cycles).toEqual([101, 101, 101, 101]);
+}, 300_000);

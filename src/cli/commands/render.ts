@@ -4,8 +4,8 @@ import { dirname, resolve } from 'node:path';
 import { joinNegativeValues, parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
-import { gpuFlagOptions, gpuFlags, gpuFlagsUsage } from '../gpuFlags.ts';
-import { ProgressBar } from '../progress.ts';
+import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuSimChoice } from '../gpuFlags.ts';
+import { ProgressBar, buildLog } from '../progress.ts';
 import { formatRunJson } from './run.ts';
 import { writeOutput } from './asm.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
@@ -18,7 +18,7 @@ import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type Fra
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { encodePng } from '../../host/png.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
-import { GPU_SIMS, GpuRunError, runGpu, type GpuRunResult, type GpuSim } from '../../host/runtime/index.ts';
+import { GpuRunError, runGpu, type GpuRunResult } from '../../host/runtime/index.ts';
 
 /** Scenes `--scene NAME` selects; both use the built-in materials and lights. */
 const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaultScene, bunny: bunnyInBox };
@@ -46,11 +46,11 @@ how busy each core was. Pixel id = y * width + x, from the top left.
   --look X,Y,Z          the point the camera looks at (default ${vec(defaultCamera.look)})
   --up X,Y,Z            the up direction (default ${vec(defaultCamera.up)})
   --fov DEG             vertical field of view in degrees, between 0 and 180 (default ${defaultCamera.fov})
-  --sim S               ${GPU_SIMS.join('|')} (default ts, the TS simulator; iss: the ISA simulator,
-                        no cycle-level figures)
+${gpuSimUsage('ts')}
 ${gpuFlagsUsage}
   --dump FILE           also write every pixel's returned vector as JSON (as 'rtgpu run --json')
-  --vcd FILE            write a VCD waveform of the whole run (--sim ts only)`;
+  --vcd FILE            write a VCD waveform of the whole run (not with --sim iss; with lockstep, one
+                        file per simulator: FILE with .ts, .verilator or .icarus before .vcd)`;
 
 const flags = {
   width: { type: 'string' },
@@ -95,12 +95,6 @@ function fovFlag(value: string | undefined): number {
   const fov = numberFlag('fov', value);
   if (!(fov > 0 && fov < 180)) throw new CliError(`--fov must be between 0 and 180 degrees (exclusive), got ${value}`);
   return fov;
-}
-
-function chooseSim(value: string | undefined): GpuSim {
-  const sim = value ?? 'ts';
-  if (!(GPU_SIMS as readonly string[]).includes(sim)) throw new CliError(`--sim: unknown simulator '${sim}' (choose from ${GPU_SIMS.join(', ')})`);
-  return sim as GpuSim;
 }
 
 function chooseKernel(value: string | undefined): KernelName {
@@ -184,7 +178,7 @@ function checkBruteForceFits(scene: Scene, name: string): void {
 const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 
 /** The statistics printed after a render (stdout), one `name: value` per line. */
-export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: GpuSim; traversal?: Traversal; dump?: string }, r: GpuRunResult): string {
+export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: string; traversal?: Traversal; dump?: string }, r: GpuRunResult): string {
   const s = r.stats;
   const iss = opts.sim === 'iss';
   const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : ''})`];
@@ -223,9 +217,10 @@ async function execute(argv: string[]): Promise<number> {
     fov: fovFlag(values.fov),
   };
   checkCamera(camera, width, height);
-  const sim = chooseSim(values.sim);
+  const choice: GpuSimChoice = gpuSimFlag(values.sim, 'ts');
+  const sim = choice.sim;
   const gpu = gpuFlags(values);
-  if (values.vcd !== undefined && sim !== 'ts') throw new CliError(`--vcd needs --sim ts (the waveform comes from the TS simulator), got --sim ${sim}`);
+  if (values.vcd !== undefined && sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const out = values.out ?? 'render.png';
   checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
 
@@ -234,11 +229,14 @@ async function execute(argv: string[]): Promise<number> {
   const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, traversal, bvh };
   const job = parseInput(() => buildFrame(spec));
 
-  const bar = new ProgressBar(`render ${width}x${height} on ${sim}`);
+  const simName = sim === 'lockstep' ? `lockstep ${choice.lockstep!.join(',')}` : sim;
+  const bar = new ProgressBar(`render ${width}x${height} on ${simName}`);
   let result: GpuRunResult;
   try {
     result = await runGpu(job, {
       sim,
+      lockstep: choice.lockstep,
+      log: buildLog(() => bar.clear()),
       rtCores: gpu.rtCores,
       icCores: gpu.icCores,
       maxCycles: gpu.maxCycles,
@@ -254,7 +252,7 @@ async function execute(argv: string[]): Promise<number> {
 
   writeOutput(out, encodePng(width, height, pixelsToImage(spec, result.pixels)));
   if (values.dump !== undefined) writeOutput(values.dump, formatRunJson({ cycles: result.stats.cycles, instructions: result.stats.instructions, pixels: result.pixels, faults: result.faults }));
-  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim, traversal, dump: values.dump }, result));
+  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim: simName, traversal, dump: values.dump }, result));
   return 0;
 }
 

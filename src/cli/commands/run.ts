@@ -1,16 +1,15 @@
 // `rtgpu run`: assemble a kernel, run it for N pixels on the whole GPU (or the ISA simulator) and print each result.
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { buildLog } from '../progress.ts';
 import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
-import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, type GpuFlags } from '../gpuFlags.ts';
+import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import type { Scene } from '../../golden/scene.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
-import { GpuRunError, runGpu, type GpuSim, type RunPixel } from '../../host/runtime/index.ts';
+import { GpuRunError, runGpu, type RunPixel } from '../../host/runtime/index.ts';
 
-const RUN_SIMS = ['iss', 'ts', 'verilator', 'icarus'] as const satisfies readonly GpuSim[];
-type RunSim = (typeof RUN_SIMS)[number];
 
 const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh] [--pixels N] [--sim S] [--json] [options]
        rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
@@ -29,9 +28,8 @@ faulted is marked 'fault'.
   --bvh                 trace through a BVH: an OBJ file (or the Cornell box) gets its BVH built;
                         a .hex/.bin file must be a BVH scene image (docs/host.md)
   --pixels N            pixels to run (default 1)
-  --sim S               ${RUN_SIMS.join('|')} (default iss, the ISA simulator); ts runs the whole GPU
-                        (rtgpu_top) in the TS simulator (cycles = GPU clock cycles); verilator and
-                        icarus replay that run in lockstep and fail if any output differs in any cycle
+${gpuSimUsage('iss')}
+                        (on the RTL, cycles are GPU clock cycles; on the ISS, instructions)
   --json                print {"cycles","instructions","pixels":[{"pixel","ret"}],"faults"} instead
   --max-instructions N  iss: instructions one thread may run before the run is abandoned (default ${DEFAULT_MAX_INSTRUCTIONS})
 ${gpuFlagsUsage}
@@ -62,12 +60,6 @@ export function buildRunJob(inputs: RunInputs): RunJobImages {
   const traversal = inputs.traversal ?? 'brute-force';
   const { scene, image } = loadTriangles(inputs.triangles, traversal);
   return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
-}
-
-function chooseSim(value: string | undefined): RunSim {
-  const sim = value ?? 'iss';
-  if (!(RUN_SIMS as readonly string[]).includes(sim)) throw new CliError(`unknown simulator '${sim}' (choose from ${RUN_SIMS.join(', ')})`);
-  return sim as RunSim;
 }
 
 const hex8 = (x: number): string => (x >>> 0).toString(16).padStart(8, '0');
@@ -111,7 +103,7 @@ const flags = {
 /** The parsed command line of `rtgpu run`. */
 export interface RunCommandLine {
   readonly inputs: RunInputs;
-  readonly sim: RunSim;
+  readonly sim: GpuSimChoice;
   readonly json: boolean;
   readonly maxInstructions: number;
   /** For the whole-GPU runtime (`runGpu` options); the per-core backends below do not use them. */
@@ -128,7 +120,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined 
   if (positionals.length === 1 && values.program !== undefined) throw new CliError('give the program as an argument or with --program, not both');
   if (positionals.length + (values.program === undefined ? 0 : 1) !== 1) throw new CliError(`expected one program file\n\n${usage}`);
   if (values.scene !== undefined && values.triangles !== undefined) throw new CliError('give --scene or --triangles, not both');
-  const sim = chooseSim(values.sim);
+  const sim = gpuSimFlag(values.sim, 'iss');
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values);
@@ -140,8 +132,8 @@ async function execute(argv: string[]): Promise<number> {
   const cmd = parseRunCommandLine(argv);
   if (!cmd) return 0;
   const job = buildRunJob(cmd.inputs);
-  const maxCycles = cmd.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
-  const r = await runGpu(job, { sim: cmd.sim, rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
+  const maxCycles = cmd.sim.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
+  const r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
   const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults };
   process.stdout.write(cmd.json ? formatRunJson(result) : formatRunText(result));
   return 0;

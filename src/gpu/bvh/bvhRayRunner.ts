@@ -1,11 +1,8 @@
-// Runs rays through one BVH IC system on the TS simulator: the BVH scene image goes in through the load port, then every
-// ray starts as soon as a ray slot is free; each answer is checked against the golden BVH traversal. `recordBvhRays` also
-// records every cycle's inputs, so that the run can be replayed from a file (`replayRecording`).
+// Runs rays through one BVH IC system on the TS simulator or any live one: the BVH scene image goes in through the load
+// port, then every ray starts as soon as a ray slot is free; each answer is checked against the golden BVH traversal.
 import { packWords, unpackWords } from '../words.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
-import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
-import type { Recording } from '../../hdl/cosim/replay.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
 import { testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
@@ -29,15 +26,6 @@ export interface BvhRunReport {
   /** The first disagreement with the golden traversal, or null. */
   readonly difference: string | null;
   readonly loadError: boolean;
-}
-
-/** A run that recorded its inputs: the design and every cycle's inputs, for `replayRecording`. */
-export interface RecordedBvhRun {
-  readonly report: BvhRunReport;
-  readonly design: Design;
-  readonly recording: Recording;
-  /** The compiled TS simulator the run used (hand it to replayRecording to skip compiling again). */
-  readonly sim: Simulator;
 }
 
 /** A scene image with the BVH and ordered scene it holds (what `bvhSceneImage` returns). */
@@ -241,12 +229,4 @@ function traceRays(sim: Simulator, d: BvhDriver, p: BvhIcSystemParams, scene: Sc
 export function runBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene, live?: Simulator): BvhRunReport {
   const sim = live ?? bvhSystemSimulator(p).sim;
   return traceRays(sim, directDriver(sim), p, scene, rays, build, prebuilt);
-}
-
-/** runBvhRays, recording every cycle's inputs from power-on: replay them with `replayRecording(design, recording, …)`. */
-export function recordBvhRays(scene: Scene, rays: readonly Ray[], p: BvhIcSystemParams = defaultBvhIcSystemParams, build: BuildOptions = {}, prebuilt?: PrebuiltBvhScene): RecordedBvhRun {
-  const { design, sim } = bvhSystemSimulator(p);
-  const d = new RecordingSimulator(sim, design);
-  const report = traceRays(d, directDriver(d), p, scene, rays, build, prebuilt);
-  return { report, design, recording: d.recording(), sim };
 }

@@ -1,7 +1,7 @@
 // The simulators co-simulation can run: the TypeScript simulator and one back end per external tool.
 import type { ExternalSimulator } from './harness.ts';
-import { verilator } from './verilator.ts';
-import { icarus } from './icarus.ts';
+import { verilator } from './verilatorHarness.ts';
+import { icarus } from './icarusHarness.ts';
 import { icarusGate } from './icarusGate.ts';
 
 /** `icarus-gate`: Icarus on Yosys' gate-level netlist of the design (post-synthesis simulation). */

@@ -1,6 +1,6 @@
 // Post-synthesis simulation: the Icarus back end run on Yosys' gate-level netlist of the design instead of its SystemVerilog.
 import { gateNetlist } from '../synth/gateNetlist.ts';
-import { icarus } from './icarus.ts';
+import { icarus } from './icarusHarness.ts';
 import { toolVersion } from '../tools/toolchain.ts';
 import type { ExternalSimulator, HarnessDesign, PreparedSimulation } from './harness.ts';
 

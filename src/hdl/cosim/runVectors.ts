@@ -1,4 +1,4 @@
-// Runs stimulus rows through one design on any simulator (TS, Verilator, Icarus) and returns the output rows.
+// Runs stimulus rows through one design on any simulator (TS, live Verilator and Icarus, gate-level Icarus) and returns the output rows.
 import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
 import { compileSimulator } from '../sim/index.ts';
@@ -20,7 +20,15 @@ export async function runVectorsOn(
   stimulus: Uint32Array,
   cycles: number,
 ): Promise<Uint32Array> {
-  if (sim === 'ts') return compileSimulator(design).runVectors(inputs, outputs, stimulus, cycles);
+  if (sim !== 'icarus-gate') {
+    const s = sim === 'ts' ? compileSimulator(design) : await compileSimulator(design, { backend: sim });
+    try {
+      return s.runVectors(inputs, outputs, stimulus, cycles);
+    } finally {
+      s.close();
+    }
+  }
+  // The gate-level netlist runs from a vector file (it is not a live back end).
   const top = topModule(design);
   const widthOf = (name: string) => {
     const n = top.ports.map((p) => top.nets[p]!).find((x) => x.name === name);

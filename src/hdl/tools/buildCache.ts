@@ -1,6 +1,7 @@
-// Content-addressed build directories, so a design is compiled once per distinct source and tool version.
+// Content-addressed build directories, so a design is compiled once per distinct source and tool version,
+// also when several processes (test workers, CLI runs) ask for the same build at once.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export function cacheRoot(): string {
@@ -18,24 +19,67 @@ export function cacheDir(kind: string, key: string): string {
   return join(cacheRoot(), kind, key);
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the build lock of `dir` (a directory created atomically, holding the builder's pid); while another
+ * live process holds it, waits. A lock whose process died is taken over. Returns the release function, or
+ * null when the build appeared meanwhile.
+ */
+async function lock(dir: string): Promise<(() => void) | null> {
+  const path = `${dir}.lock`;
+  for (;;) {
+    if (existsSync(join(dir, '.complete'))) return null;
+    try {
+      mkdirSync(path);
+      writeFileSync(join(path, 'pid'), String(process.pid));
+      return () => rmSync(path, { recursive: true, force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(join(path, 'pid'), 'utf8'));
+    } catch {
+      // just created: the holder writes its pid next
+    }
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(path, { recursive: true, force: true });
+    else await sleep(250);
+  }
+}
+
 /**
  * The directory for `key`, built by `build(tmpDir, dir)` on first use. Builds go to a private temporary
- * directory that is renamed into place (`dir`), so concurrent builders never see a half-built directory.
+ * directory that is renamed into place (`dir`), so nobody sees a half-built directory; one process builds
+ * while the others wait for it.
  */
 export async function cachedBuild(kind: string, key: string, build: (tmp: string, dir: string) => Promise<void>): Promise<{ dir: string; cached: boolean }> {
   const dir = cacheDir(kind, key);
   if (existsSync(join(dir, '.complete'))) return { dir, cached: true };
+  mkdirSync(join(cacheRoot(), kind), { recursive: true });
+  const release = await lock(dir);
+  if (!release) return { dir, cached: true };
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
-  mkdirSync(tmp, { recursive: true });
   try {
+    mkdirSync(tmp, { recursive: true });
     await build(tmp, dir);
     mkdirSync(join(tmp, '.complete'));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
-    if (existsSync(join(dir, '.complete'))) return { dir, cached: true };
     throw e;
+  } finally {
+    release();
   }
   return { dir, cached: false };
 }

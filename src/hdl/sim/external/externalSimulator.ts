@@ -136,13 +136,19 @@ export class ExternalSimulator implements Simulator {
   port(name: string): PortHandle {
     const n = this.x.table.narrowPort(name);
     const isInput = this.x.table.inputs.has(name);
+    const { index } = this.signal(name);
+    const word = new Uint32Array(1);
     return {
       width: n.width,
-      get: () => Number(this.peek(name)),
+      get: () => {
+        this.live().peek(index, word);
+        return word[0]!;
+      },
       set: (v: number) => {
         if (!isInput) throw new Error(`'${name}' is not an input port`);
         if (!Number.isInteger(v) || v < 0 || v >= 2 ** n.width) throw new Error(`value ${v} does not fit input '${name}' (${n.width} bits)`);
-        this.poke(name, v);
+        word[0] = v;
+        this.live().poke(index, word);
       },
     };
   }

@@ -1,7 +1,7 @@
 // The lockstep back end: several engines run the same design side by side; every poke goes to all of them,
 // every output (and, on request, every register) is compared every cycle, and the first difference stops the run.
 import { mkdirSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Design, ModuleIR, Net } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
@@ -275,7 +275,8 @@ export class LockstepSimulator implements Simulator {
     const line = sv ? emitted.lines[sv.module]?.[net.name.split('.').at(-1)!] : undefined;
     const byMember = Object.fromEntries(this.members.map((m, i) => [m.label, values[i]!]));
     const files = waves ? this.writeWaveforms() : [];
-    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, `${net.loc.file}:${net.loc.line}`, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files);
+    const ts = `${relative(process.cwd(), net.loc.file) || net.loc.file}:${net.loc.line}`;
+    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files);
   }
 
   /** A VCD per member of the remembered cycles: the inputs and every compared signal. */

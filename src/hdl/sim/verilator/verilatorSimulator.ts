@@ -53,7 +53,10 @@ function absoluteMemoryImages(text: string, dir: string): string {
 
 /** Builds (or finds in the cache) the shared library of a design; returns its path. */
 export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log: (line: string) => void = () => {}): Promise<string> {
-  const [version] = await Promise.all([toolVersion('verilator'), toolVersion('make'), toolVersion('g++')]);
+  // In this order, so that a machine without any of them hears about Verilator first.
+  const version = await toolVersion('verilator');
+  await toolVersion('make');
+  await toolVersion('g++');
   const cpp = modelSource(x, trace);
   const vlt = publicSignalsConfig(x);
   const flags = trace ? [...verilatorModelFlags, '--trace'] : verilatorModelFlags;

@@ -1,4 +1,4 @@
-// The Icarus Verilog back end: a generated SV testbench reads hex stimulus and writes hex outputs, X included.
+// The standalone Icarus testbench: a generated SV testbench reads hex stimulus and writes hex outputs, X included.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The Verilator back end: a generated C++ harness steps the whole run in one process from a vector file.
+// The standalone Verilator harness: a generated C++ program steps a whole run from a vector file (the reference for the live back end).
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,0 +1,54 @@
+// The build cache: one build per key even when several callers ask at once; stale locks and failed builds do not block it.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheDir, cachedBuild } from '../../src/hdl/tools/buildCache.ts';
+
+let root = '';
+let saved: string | undefined;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'rtgpu-cache-'));
+  saved = process.env.RTGPU_CACHE;
+  process.env.RTGPU_CACHE = root;
+});
+afterEach(() => {
+  if (saved === undefined) delete process.env.RTGPU_CACHE;
+  else process.env.RTGPU_CACHE = saved;
+  rmSync(root, { recursive: true, force: true });
+});
+
+const slowBuild = (count: { n: number }) => async (tmp: string) => {
+  count.n++;
+  await new Promise((r) => setTimeout(r, 300));
+  writeFileSync(join(tmp, 'out.txt'), 'built');
+};
+
+describe('cachedBuild', () => {
+  test('concurrent callers of one key share a single build', async () => {
+    const count = { n: 0 };
+    const results = await Promise.all([1, 2, 3].map(() => cachedBuild('k', 'same', slowBuild(count))));
+    expect(count.n).toBe(1);
+    expect(results.filter((r) => !r.cached).length).toBe(1);
+    for (const r of results) expect(readFileSync(join(r.dir, 'out.txt'), 'utf8')).toBe('built');
+    expect((await cachedBuild('k', 'same', slowBuild(count))).cached).toBe(true);
+    expect(count.n).toBe(1);
+  });
+
+  test('a lock left by a process that died is taken over', async () => {
+    const dir = cacheDir('k', 'stale');
+    mkdirSync(`${dir}.lock`, { recursive: true });
+    writeFileSync(join(`${dir}.lock`, 'pid'), '999999999');
+    const count = { n: 0 };
+    const r = await cachedBuild('k', 'stale', slowBuild(count));
+    expect([r.cached, count.n, existsSync(`${dir}.lock`)]).toEqual([false, 1, false]);
+  });
+
+  test('a failed build leaves no directory and no lock; the next call builds again', async () => {
+    await expect(cachedBuild('k', 'bad', async () => Promise.reject(new Error('compiler said no')))).rejects.toThrow('compiler said no');
+    expect(existsSync(cacheDir('k', 'bad'))).toBe(false);
+    expect(existsSync(`${cacheDir('k', 'bad')}.lock`)).toBe(false);
+    const count = { n: 0 };
+    expect((await cachedBuild('k', 'bad', slowBuild(count))).cached).toBe(false);
+  });
+});
