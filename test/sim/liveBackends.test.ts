@@ -329,6 +329,18 @@ describe('when the simulated design or the tool fails', () => {
     sim.close();
   }, 600_000);
 
+  test('a vvp that stops answering is stopped after timeoutSeconds, with an error', async () => {
+    // A zero-delay loop: simulated time never advances again, so the VPI module is never called.
+    const hang = (text: string) => text.replace('endmodule', "  always @(posedge clk) if (count == 8'd6) forever #0;\nendmodule");
+    const sim = await startIcarus(patched(mixed, 'Mixed', hang), { timeoutSeconds: 2 });
+    sim.reset();
+    sim.poke('en', 1);
+    const t0 = performance.now();
+    expect(errorOf(() => sim.step(10))).toMatch(/^icarus: Mixed: vvp did not answer within 2 s \(timeoutSeconds\)/);
+    expect(performance.now() - t0).toBeLessThan(30_000);
+    sim.close();
+  }, 600_000);
+
   test('a killed vvp is an error at the next call', async () => {
     const sim = (await compileSimulator(mixed, { backend: 'icarus' })) as ExternalSimulator;
     sim.reset();

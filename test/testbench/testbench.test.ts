@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
-import { Mailbox, StreamSink, StreamSource, Testbench, TestbenchTimeoutError, seedFromEnv } from '../../src/hdl/testbench/index.ts';
+import { Mailbox, StreamMonitor, StreamSink, StreamSource, Testbench, TestbenchTimeoutError, seedFromEnv } from '../../src/hdl/testbench/index.ts';
 import { SumReader, memoryWord, runSumReader } from './sumReader.ts';
 
 const seed = seedFromEnv();
@@ -129,6 +129,15 @@ describe('scheduler', () => {
     expect(() => tb2.tick()).toThrow('tick outside a testbench process: run the code inside tb.run(async () => …) or tb.fork(…)');
   });
 
+  test('withTimeout: a body that ends in time gives its result; one that does not fails the run', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    expect(await tb.run(() => tb.withTimeout(10, 'a short wait', async () => (await tb.tick(4), 'done')))).toBe('done');
+    const tb2 = new Testbench(compileSimulator(fifo));
+    const err = await tb2.run(() => tb2.withTimeout(10, 'a long wait', () => tb2.tick(50))).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(TestbenchTimeoutError);
+    expect((err as Error).message).toBe('a long wait did not finish within 10 cycles (cycles 0 to 10)');
+  });
+
   test('a mailbox carries values between processes in simulated time', async () => {
     const tb = new Testbench(compileSimulator(fifo));
     const box = new Mailbox<number>(tb);
@@ -154,17 +163,22 @@ describe('stream drivers', () => {
       await tb.reset();
       const source = new StreamSource(tb, 'enq', { idle: 0.3 });
       const sink = new StreamSink(tb, 'deq', { backpressure: 0.5 });
+      const monitor = new StreamMonitor(tb, { valid: 'deq_valid', ready: 'deq_ready', bits: 'deq_bits' });
       const values = Array.from({ length: 60 }, (_, i) => BigInt((i * 37 + 11) & 0xff));
       source.enqueue(...values);
       const got = await sink.receiveMany(values.length);
       await source.flush();
-      return { values, got, sent: source.sent.map((x) => x.cycle), received: sink.received.map((x) => x.cycle) };
+      await tb.tick();
+      return { values, got, sent: source.sent.map((x) => x.cycle), received: sink.received.map((x) => x.cycle), monitored: monitor.items };
     });
   }
 
   test('a source and a sink with random gaps and back-pressure move every value once, in order', async () => {
     const r = await fifoRun(compileSimulator(fifo), seed);
     expect(r.got).toEqual(r.values);
+    // A passive monitor on the sink's side saw exactly what the sink took, in the same cycles.
+    expect(r.monitored.map((x) => x.value)).toEqual(r.values);
+    expect(r.monitored.map((x) => x.cycle)).toEqual(r.received);
     for (let i = 1; i < r.received.length; i++) expect(r.received[i]).toBeGreaterThan(r.received[i - 1]!);
     // Each value leaves after it entered.
     r.received.forEach((c, i) => expect(c).toBeGreaterThan(r.sent[i]!));

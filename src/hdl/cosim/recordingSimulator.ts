@@ -3,7 +3,7 @@
 import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
 import type { PortHandle, PortInfo, Simulator } from '../sim/index.ts';
-import { runUntil } from '../sim/signals.ts';
+import { holdReset, runUntil } from '../sim/signals.ts';
 import type { Recording } from './replay.ts';
 
 const wordsOf = (width: number) => Math.ceil(width / 32);
@@ -85,9 +85,7 @@ export class RecordingSimulator implements Simulator {
   }
 
   reset(cycles = 1, resetName = 'rst_n'): void {
-    this.poke(resetName, 0);
-    this.step(cycles);
-    this.poke(resetName, 1);
+    holdReset(this, cycles, resetName);
   }
 
   /** Powering on starts a new recording. */

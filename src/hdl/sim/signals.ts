@@ -93,6 +93,18 @@ export class SignalTable {
   }
 }
 
+/** `step`'s argument check, the same on every engine. */
+export function checkStepCycles(cycles: number): void {
+  if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+}
+
+/** The common reset: `resetName` low for `cycles` edges, then high. */
+export function holdReset(sim: { poke(name: string, v: number): void; step(cycles: number): void }, cycles: number, resetName: string): void {
+  sim.poke(resetName, 0);
+  sim.step(cycles);
+  sim.poke(resetName, 1);
+}
+
 /** The common runUntil loop. */
 export function runUntil<S>(sim: S & { readonly cycle: number; step(): void }, pred: (sim: S) => boolean, maxCycles: number): number {
   for (let i = 0; i <= maxCycles; i++) {

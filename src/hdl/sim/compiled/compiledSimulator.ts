@@ -8,7 +8,7 @@ import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayou
 import { PROFILE_CYCLES, regionsToEvaluateAlways } from './activityRegions.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
-import { SignalTable, runUntil } from '../signals.ts';
+import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 
 /** The TypeScript simulator: its generated code and every net of the flattened design are visible. */
@@ -185,7 +185,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   }
 
   step(cycles = 1): void {
-    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+    checkStepCycles(cycles);
     for (let i = 0; i < cycles; i++) {
       if (this.vcd) {
         this.settleAll();
@@ -198,9 +198,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   }
 
   reset(cycles = 1, resetName = 'rst_n'): void {
-    this.poke(resetName, 0);
-    this.step(cycles);
-    this.poke(resetName, 1);
+    holdReset(this, cycles, resetName);
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {

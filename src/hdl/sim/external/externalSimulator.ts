@@ -2,7 +2,7 @@
 // widths and values are checked here, exactly as the TS simulator checks them; engines see only indices and words.
 import { resolve } from 'node:path';
 import type { Net } from '../../ir/netlist.ts';
-import { runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
+import { checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 import type { ExternalDesign } from './externalDesign.ts';
 
@@ -79,7 +79,7 @@ export class ExternalSimulator implements Simulator {
   }
 
   step(cycles = 1): void {
-    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+    checkStepCycles(cycles);
     const engine = this.live();
     // Bounded chunks keep the engines' 32-bit counts in range.
     for (let left = cycles; left > 0; ) {
@@ -91,9 +91,7 @@ export class ExternalSimulator implements Simulator {
   }
 
   reset(cycles = 1, resetName = 'rst_n'): void {
-    this.poke(resetName, 0);
-    this.step(cycles);
-    this.poke(resetName, 1);
+    holdReset(this, cycles, resetName);
   }
 
   powerOn(): void {

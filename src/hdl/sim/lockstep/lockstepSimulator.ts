@@ -7,7 +7,7 @@ import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
 import { svName } from '../../emit/svNames.ts';
 import { compileSimulator, type SimulatorOptions } from '../compileSimulator.ts';
-import { SignalTable, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
+import { SignalTable, checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
 import { VcdWriter } from '../vcd.ts';
 
@@ -155,7 +155,7 @@ export class LockstepSimulator implements Simulator {
   }
 
   step(cycles = 1): void {
-    if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+    checkStepCycles(cycles);
     for (let left = cycles; left > 0; ) {
       const n = Math.min(left, 4096);
       this.run([], new Uint32Array(0), n, []);
@@ -164,9 +164,7 @@ export class LockstepSimulator implements Simulator {
   }
 
   reset(cycles = 1, resetName = 'rst_n'): void {
-    this.poke(resetName, 0);
-    this.step(cycles);
-    this.poke(resetName, 1);
+    holdReset(this, cycles, resetName);
   }
 
   powerOn(): void {
