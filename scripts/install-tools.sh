@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40) from Debian packages when missing.
+# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40, and the make and C++ compiler
+# that Verilator builds and Icarus VPI modules need) from Debian packages when missing.
 set -euo pipefail
 
 missing=()
@@ -7,9 +8,11 @@ command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 { command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1; } || missing+=(iverilog)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 command -v nextpnr-ice40 >/dev/null 2>&1 || missing+=(nextpnr-ice40)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-tools: verilator, iverilog, yosys and nextpnr-ice40 are installed"
+  echo "install-tools: verilator, iverilog, yosys, nextpnr-ice40, make and g++ are installed"
   exit 0
 fi
 
