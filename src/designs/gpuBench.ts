@@ -73,7 +73,7 @@ export async function measureLiveBackends(log: (s: string) => void = () => {}): 
   warm.close();
   log('rendering 64x48 live on Verilator …');
   const live = await runFrame(job, { sim: 'verilator', record: true });
-  const liveRate = live.recording!.cycles / (live.stats.wallSeconds - live.setupSeconds);
+  const liveRate = live.recording!.cycles / (live.stats.wallSeconds - live.stats.setupSeconds);
   log(`replaying its ${live.recording!.cycles} cycles on the standalone Verilator harness …`);
   const harness = await replayRecording(design, live.recording!, ['verilator']);
   const harnessRate = live.recording!.cycles / harness.seconds.verilator!;
@@ -81,7 +81,7 @@ export async function measureLiveBackends(log: (s: string) => void = () => {}): 
   const small = buildFrame({ kernel: 'id', camera: defaultCamera, width: 4, height: 2, scene: defaultScene() });
   log('rendering 4x2 live on Icarus …');
   const icarusLive = await runFrame(small, { sim: 'icarus', record: true });
-  const icarusLiveRate = icarusLive.recording!.cycles / (icarusLive.stats.wallSeconds - icarusLive.setupSeconds);
+  const icarusLiveRate = icarusLive.recording!.cycles / (icarusLive.stats.wallSeconds - icarusLive.stats.setupSeconds);
   log(`replaying its ${icarusLive.recording!.cycles} cycles on Icarus from a vector file …`);
   const file = await replayRecording(design, icarusLive.recording!, ['icarus']);
   const fileRate = icarusLive.recording!.cycles / file.seconds.icarus!;

@@ -288,7 +288,7 @@ describe('render statistics and progress', () => {
   const result = (over: Partial<GpuRunResult['stats']>, faults: number[] = []): GpuRunResult => ({
     pixels: [],
     faults,
-    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, nodeTests: 0, rtBusyCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, ...over },
+    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, nodeTests: 0, rtBusyCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, setupSeconds: 0, ...over },
   });
 
   test('cycle-level figures: utilization per core, simulated cycles per second, faults', () => {
@@ -307,6 +307,11 @@ describe('render statistics and progress', () => {
       'speed: 2000 simulated cycles/s',
       '',
     ]);
+  });
+
+  test('the time spent building the simulator is named and left out of the speed', () => {
+    const text = formatRenderStats({ width: 8, height: 6, out: 'r.png', kernel: 'shade', sim: 'verilator' }, result({ wallSeconds: 2.5, setupSeconds: 2 }));
+    expect(text).toMatch(/^wall time: 2\.50 s \(2\.00 s of it elaborating the GPU and compiling or loading the simulator\)\nspeed: 2000 simulated cycles\/s$/m);
   });
 
   test('BVH traversal: node tests', () => {

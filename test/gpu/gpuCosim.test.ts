@@ -27,7 +27,7 @@ describe('rtgpu_top live on TS, Verilator and Icarus', () => {
   test("the built-in scene at 16x12 with shade: three simulators in lockstep, the ISA simulator's pixels", async () => {
     const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 16, height: 12, scene: defaultScene() });
     const run = await runFrame(job, { sim: 'lockstep', lockstep: ['ts', 'verilator', 'icarus'] });
-    console.log(`shade 16x12 in lockstep: ${run.stats.cycles} cycles, ${(run.stats.wallSeconds - run.setupSeconds).toFixed(1)} s`);
+    console.log(`shade 16x12 in lockstep: ${run.stats.cycles} cycles, ${(run.stats.wallSeconds - run.stats.setupSeconds).toFixed(1)} s`);
     const iss = await runGpu(job, { sim: 'iss' });
     expect(pixelsOf(run)).toEqual(pixelsOf(iss));
   }, 1_200_000);

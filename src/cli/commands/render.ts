@@ -190,8 +190,10 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${r.faults.slice(0, 8).join(' ')}${r.faults.length > 8 ? ' …' : ''})`);
-  lines.push(`wall time: ${s.wallSeconds.toFixed(2)} s`);
-  const rate = s.wallSeconds > 0 ? Math.round(s.cycles / s.wallSeconds) : 0;
+  const setup = s.setupSeconds >= 0.005 ? ` (${s.setupSeconds.toFixed(2)} s of it elaborating the GPU and compiling or loading the simulator)` : '';
+  lines.push(`wall time: ${s.wallSeconds.toFixed(2)} s${setup}`);
+  const running = s.wallSeconds - s.setupSeconds;
+  const rate = running > 0 ? Math.round(s.cycles / running) : 0;
   lines.push(iss ? `speed: ${rate} instructions/s` : `speed: ${rate} simulated cycles/s`);
   if (opts.dump !== undefined) lines.push(`dump: ${opts.dump}`);
   return lines.join('\n') + '\n';

@@ -37,8 +37,6 @@ export interface DriverOptions extends GpuRunOptions {
 
 export interface DriverRun extends GpuRunResult {
   readonly design: Design;
-  /** Of the wall time: elaborating the GPU and compiling (or loading) the simulator. */
-  readonly setupSeconds: number;
   /** With `record`: every input of every cycle from power-on. */
   readonly recording?: Recording;
 }
@@ -196,7 +194,7 @@ export async function runFrame(job: GpuJob, opts: DriverOptions): Promise<Driver
     if (opts.vcd) engine.traceVcd(opts.vcd);
     const sim = opts.record ? new RecordingSimulator(engine, design) : engine;
     const run = driveFrame(job, opts, params, new Driver(sim, opts), start);
-    return { ...run, design, setupSeconds, recording: sim instanceof RecordingSimulator ? sim.recording() : undefined };
+    return { ...run, stats: { ...run.stats, setupSeconds }, design, recording: sim instanceof RecordingSimulator ? sim.recording() : undefined };
   } finally {
     if (owned) engine.close();
     else if (opts.vcd) engine.close();
@@ -276,7 +274,7 @@ function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driv
     for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push(base + t);
   }
   const wallSeconds = (performance.now() - start) / 1000;
-  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds } };
+  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds, setupSeconds: 0 } };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */

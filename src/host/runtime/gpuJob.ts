@@ -62,6 +62,8 @@ export interface GpuStats {
   readonly rtBusyCycles: readonly number[];
   readonly icBusyCycles: readonly number[];
   readonly wallSeconds: number;
+  /** Of the wall time: elaborating the GPU and compiling, building or loading its simulator. */
+  readonly setupSeconds: number;
 }
 
 export interface GpuRunResult {

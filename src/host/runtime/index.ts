@@ -26,7 +26,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     const r = machine.run(job.pixels);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
-    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds } };
+    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds, setupSeconds: 0 } };
   } catch (e) {
     if (e instanceof InstructionLimitError) {
       const line = job.sourceLines?.[e.pc >>> 2];
