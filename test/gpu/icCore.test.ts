@@ -67,12 +67,7 @@ describe('IC system (core + triangle memory)', () => {
   test('200,000 ray-triangle tests: tricky small scenes, 40 and 512 triangles, every answer on time and exact', () => {
     const rng = createRng(seed ^ 0x1c);
     let tests = 0;
-    for (const [size, rays] of [
-      [0, 400],
-      [0, 400],
-      [40, 600],
-      [512, 380],
-    ] as const) {
+    const run = (size: number, rays: number) => {
       const scene = randomIcScene(rng, size);
       const r = runRays(
         scene,
@@ -80,8 +75,16 @@ describe('IC system (core + triangle memory)', () => {
       );
       expect(r.difference, `scene of ${size || 'a few'} triangles (SEED=${seed})`).toBeNull();
       tests += r.tests;
-    }
-    expect(tests).toBeGreaterThan(200_000);
+    };
+    for (const [size, rays] of [
+      [0, 400],
+      [0, 400],
+      [40, 600],
+      [512, 380],
+    ] as const)
+      run(size, rays);
+    // Scene sizes are random (a few triangles are degenerate and dropped): top up to the count in the title.
+    while (tests < 200_000) run(512, 20);
   }, 120_000);
 
   test('ic_core on the TS simulator, Verilator and Icarus, with the caster as golden model', async () => {
