@@ -274,7 +274,8 @@ RTGPU_API void* rtgpu_create(char* err, int errLen) {
     const MemorySpec& s = MEMORIES[i];
     const VerilatedScope* scope = m->ctx.scopeFind(s.scope);
     VerilatedVar* var = scope ? scope->varFind(s.name) : nullptr;
-    if (!var || var->udims() != 1) {
+    // (A memory of 1-bit words is listed with one dimension, its address range, not as unpacked.)
+    if (!var || !var->datap()) {
       fail(err, errLen, std::string("the Verilated model has no memory ") + s.scope + "." + s.name);
       destroyModel(m);
       return nullptr;

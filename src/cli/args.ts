@@ -4,7 +4,9 @@ import { CliError } from './cliError.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseFlags<O extends Options>(argv: string[], options: O, usage: string) {
+type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+
+export function parseFlags<O extends Options>(argv: string[], options: O, usage: string): ParsedFlags<O> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {

@@ -1,5 +1,6 @@
 // Entry point of the `rtgpu` command: dispatches to one file per subcommand and turns errors into clean exits.
-import { HdlError } from '../hdl/index.ts';
+import { relative } from 'node:path';
+import { HdlError, formatDiagnostic, type SourceLoc } from '../hdl/index.ts';
 import { CliError } from './cliError.ts';
 
 interface Command {
@@ -7,6 +8,9 @@ interface Command {
 }
 
 const commands: Record<string, () => Promise<Command>> = {
+  emit: async () => (await import('./commands/emit.ts')).emitCommand,
+  lint: async () => (await import('./commands/lint.ts')).lintCommand,
+  sim: async () => (await import('./commands/sim.ts')).simCommand,
   cosim: async () => (await import('./commands/cosim.ts')).cosimCommand,
   rtl: async () => (await import('./commands/rtl.ts')).rtlCommand,
   synth: async () => (await import('./commands/synth.ts')).synthCommand,
@@ -23,9 +27,12 @@ function usage(): string {
     'usage: rtgpu <command> [options]',
     '',
     'commands:',
-    '  cosim   run a design in lockstep on the TS simulator, Verilator and Icarus',
+    '  emit    write the SystemVerilog, file list and manifest of a design file',
+    '  lint    check a design file: the eDSL\'s checks, verilator -Wall, iverilog -Wall',
+    '  sim     run a testbench file on the TS simulator, Verilator, Icarus or several in lockstep',
+    '  cosim   run a design (catalogue or file) in lockstep on the TS simulator, Verilator and Icarus',
     '  rtl     write the generated SystemVerilog, file lists, memory images and the FPGA handoff of rtgpu_top',
-    '  synth   synthesize a design with Yosys for an FPGA and report its resources, memories and logic depth',
+    '  synth   synthesize a design (catalogue or file) with Yosys and report its resources and logic depth',
     '  bench   measure simulation speed (cycles per second) of each simulator',
     '  fp      run operand lines (hex) through a float unit and print the results',
     '  asm     assemble RT core assembly to hex (or raw binary) words',
@@ -54,7 +61,9 @@ main(process.argv.slice(2)).then(
   },
   (e: unknown) => {
     if (e instanceof HdlError) {
-      console.error(e.message);
+      // Paths relative to where the user is, as compilers print them.
+      const here = (loc: SourceLoc) => ({ ...loc, file: relative(process.cwd(), loc.file) || loc.file });
+      console.error(e.diagnostics.map((d) => formatDiagnostic({ ...d, loc: here(d.loc), notes: d.notes?.map((n) => ({ ...n, loc: n.loc && here(n.loc) })) })).join('\n'));
       process.exitCode = 1;
     } else if (e instanceof CliError) {
       console.error(`rtgpu: ${e.message}`);

@@ -4,13 +4,11 @@ import { buildFrame } from '../host/frame.ts';
 import { defaultCamera } from '../host/camera.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
 import { gpuParamsFor, runFrame } from '../host/runtime/index.ts';
-import { replayRecording, type Recording } from '../hdl/cosim/replay.ts';
-import { formatMismatch } from '../hdl/cosim/runCosim.ts';
+import { replayRecording, type Recording } from '../hdl/cosim/index.ts';
+import { formatMismatch } from '../hdl/cosim/index.ts';
 import { gpuDesign, gpuSimulator } from '../gpu/top/gpuDesign.ts';
-import { topModule } from '../hdl/ir/netlist.ts';
-import { compileSimulator } from '../hdl/sim/index.ts';
-import { buildVerilatorModel } from '../hdl/sim/verilator/verilatorSimulator.ts';
-import { externalDesign } from '../hdl/sim/external/externalDesign.ts';
+import { topModule } from '../hdl/index.ts';
+import { compileSimulator, prepareSimulator } from '../hdl/sim/index.ts';
 
 /** Cycles of a recording Icarus replays (it runs a few hundred GPU cycles per second). */
 const ICARUS_CYCLES = 4000;
@@ -66,7 +64,7 @@ export async function measureLiveBackends(log: (s: string) => void = () => {}): 
   const design = gpuDesign(gpuParamsFor(job, { sim: 'verilator' }));
   log('building (or finding) the live Verilator model of rtgpu_top …');
   // Built (not loaded) first, so that the timed start below loads the library as a new process would.
-  await buildVerilatorModel(externalDesign(design, { registers: false }), false, log);
+  await prepareSimulator(design, { backend: 'verilator', log });
   const t0 = performance.now();
   const warm = await compileSimulator(design, { backend: 'verilator' });
   const verilatorWarmStartMs = performance.now() - t0;

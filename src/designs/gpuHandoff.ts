@@ -1,16 +1,17 @@
 // The FPGA handoff of rtgpu_top in rtl-out/: its RTL, file list, manifest, Yosys/Quartus/Vivado scripts and README.
 import { readFileSync } from 'node:fs';
-import { emitSystemVerilog } from '../hdl/emit/index.ts';
-import { manifestModules, type ManifestModule } from '../hdl/emit/manifest.ts';
-import { topModule, type Design } from '../hdl/ir/netlist.ts';
-import { BUILD_DIR, type FpgaProject } from '../hdl/synth/fpgaProject.ts';
-import { quartusProject, type QuartusDevice } from '../hdl/synth/quartusProject.ts';
-import { synthTargets, type SynthTarget } from '../hdl/synth/targets.ts';
-import { vivadoProject } from '../hdl/synth/vivadoProject.ts';
-import { yosysHandoffScript } from '../hdl/synth/yosysHandoff.ts';
+import { emitSystemVerilog } from '../hdl/index.ts';
+import { manifestModules, type ManifestModule } from '../hdl/index.ts';
+import { topModule, type Design } from '../hdl/index.ts';
+import { BUILD_DIR, type FpgaProject } from '../hdl/synth/index.ts';
+import { quartusProject, type QuartusDevice } from '../hdl/synth/index.ts';
+import { synthTargets, type SynthTarget } from '../hdl/synth/index.ts';
+import { vivadoProject } from '../hdl/synth/index.ts';
+import { yosysHandoffScript } from '../hdl/synth/index.ts';
 import { gpuDesign } from '../gpu/top/gpuDesign.ts';
 import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { handoffReadme } from './handoffReadme.ts';
+import { gpuTestbench } from './rtlTestbenches.ts';
 import { ice40Blocks } from './ice40Blocks.ts';
 import type { RtlFile } from './rtlOutput.ts';
 
@@ -25,6 +26,8 @@ export const handoffLayout = {
   topDir: GPU_TOP_NAME,
   fileList: 'rtgpu.f',
   manifest: 'manifest.json',
+  /** rtgpu_top's self-checking testbench and its vectors (the blocks' are in their own directories). */
+  testbenchDir: 'tb',
   clockMhz: 200,
   gpuTargets: ['generic', 'xilinx', 'intel', 'ecp5'] as const satisfies readonly SynthTarget[],
   quartus: { dir: 'synth/quartus', name: 'rtgpu', device: { family: 'Cyclone V', device: '5CSEMA5F31C6' } satisfies QuartusDevice },
@@ -45,7 +48,7 @@ export interface HandoffManifest {
 }
 
 /** Every handoff file for the GPU in configuration `params`; `blocks` are the cosim designs beside it in rtl-out/. */
-export function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]): RtlFile[] {
+export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]): Promise<RtlFile[]> {
   const L = handoffLayout;
   const design = gpuDesign(params);
   const emitted = emitSystemVerilog(design);
@@ -75,9 +78,14 @@ export function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]):
   const v = vivadoProject(project, L.vivado.name, L.vivado.part, L.vivado.dir, [`${manifest.top} on ${L.vivado.part}, Vivado non-project flow.`, ...header]);
   files.push({ path: `${L.vivado.dir}/build.tcl`, text: v.tcl }, { path: `${L.vivado.dir}/${L.vivado.name}.xdc`, text: v.xdc });
 
-  files.push({ path: 'README.md', text: handoffReadme(manifest, design, ice40Blocks) });
-  // Tool outputs stay out of version control; rtgpu rtl neither writes nor deletes them.
-  files.push({ path: '.gitignore', text: [`/${BUILD_DIR}/`, `/${L.quartus.dir}/db/`, `/${L.quartus.dir}/incremental_db/`, `/${L.quartus.dir}/*.qws`, '.Xil/', 'vivado*.jou', 'vivado*.log', ''].join('\n') });
+  const tb = await gpuTestbench(design, params, emitted, { sources: `-f ${L.fileList}`, dir: L.testbenchDir, runFrom: 'rtl-out/ (the directory of rtgpu.f)' });
+  files.push(...tb.files.map((f) => ({ path: `${L.testbenchDir}/${f.path}`, text: f.text })));
+
+  const example = blocks.find((b) => b.name === 'fifo') ?? blocks[0];
+  if (!example) throw new Error('rtgpu rtl: no cosim design to write beside rtgpu_top');
+  files.push({ path: 'README.md', text: handoffReadme(manifest, design, ice40Blocks, tb, example) });
+  // Tool outputs stay out of version control; rtgpu rtl neither writes nor deletes them. The blocks' testbenches build in <block>/build/.
+  files.push({ path: '.gitignore', text: [`${BUILD_DIR}/`, `/${L.quartus.dir}/db/`, `/${L.quartus.dir}/incremental_db/`, `/${L.quartus.dir}/*.qws`, '.Xil/', 'vivado*.jou', 'vivado*.log', ''].join('\n') });
   return files;
 }
 

@@ -1,16 +1,20 @@
 // rtl-out/README.md: what an FPGA engineer needs to build rtgpu_top without rtgpu's Node tooling.
-import type { Design } from '../hdl/ir/netlist.ts';
-import { synthTargets } from '../hdl/synth/targets.ts';
-import { yosysReportPath } from '../hdl/synth/yosysHandoff.ts';
+import type { Design } from '../hdl/index.ts';
+import { synthTargets } from '../hdl/synth/index.ts';
+import { yosysReportPath } from '../hdl/synth/index.ts';
 import { CONTROL, MMIO, STATUS } from '../gpu/memoryController/registers.ts';
-import { handoffLayout as L, yosysScriptPath, type HandoffManifest } from './gpuHandoff.ts';
+import { handoffLayout as L, yosysScriptPath, type BlockRtl, type HandoffManifest } from './gpuHandoff.ts';
 import { ICE40_HX8K } from './ice40Blocks.ts';
+import { designStimulus, handoffFrame } from './rtlTestbenches.ts';
+import { testbenchCommands, type PortableTestbench } from '../hdl/cosim/index.ts';
 import type { GpuParams } from '../gpu/top/gpuTop.ts';
 
 const hex = (n: number, digits = 3) => `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
 const kbit = (bits: number) => `${(bits / 1024).toLocaleString('en-US', { maximumFractionDigits: bits < 10240 ? 1 : 0 })} Kbit`;
 
-export function handoffReadme(m: HandoffManifest, design: Design, ice40: readonly string[]): string {
+/** `tb`: rtgpu_top's testbench in tb/; `block`: a block whose testbench the README shows how to run. */
+export function handoffReadme(m: HandoffManifest, design: Design, ice40: readonly string[], tb: PortableTestbench, block: BlockRtl): string {
+  const blockTb = `tb_${block.fileList.at(-1)!.replace(/\.sv$/, '')}`;
   const c = m.configuration;
   const top = m.modules.at(-1)!;
   const images = m.modules.flatMap((x) => x.memories.flatMap((mem) => (mem.init ? [mem.init] : [])));
@@ -36,7 +40,7 @@ ${c.traversal === 'bvh' ? bvhRows(c) : ''}
 ## What is here
 
 \`\`\`
-${directoryMap(m, images.length > 0)}
+${directoryMap(m, images.length > 0, tb.name)}
 \`\`\`
 
 Every command below runs from this directory. \`${m.top}\` is SystemVerilog-2012 (\`logic\`, \`always_ff\`);
@@ -109,6 +113,33 @@ mkdir -p build && iverilog -g2012 -Wall -s ${m.top} -o build/${m.top}.vvp -f ${L
 
 Both are clean (no warnings). A testbench instantiates \`${m.top}\` with the ports below.
 
+## Self-checking testbenches
+
+\`${L.testbenchDir}/${tb.name}.sv\` replays a recorded run of \`${m.top}\` from \`${L.testbenchDir}/${tb.name}.vec\`: ${tb.cycles.toLocaleString('en-US')} cycles
+of a ${handoffFrame.width}x${handoffFrame.height} frame (the \`${handoffFrame.kernel}\` kernel), from power-on to the interrupt, with the host
+interface driven as rtgpu's host runtime drove it. Every cycle it applies that cycle's inputs and compares
+every output with what rtgpu's TypeScript simulator produced (\`!==\`: an X or Z fails). It prints the
+first 10 mismatches, then one line: \`PASS: ${m.top}: ${tb.cycles} cycles, every output matched\`, or
+\`FAIL: ${m.top}: <M> mismatches in ${tb.cycles} cycles (the first at cycle <C> on <port>)\` and \`$fatal\` (with
+Icarus and Verilator a non-zero exit status). It is plain SystemVerilog-2012; from this directory:
+
+\`\`\`
+${testbenchCommands(tb.name, `-f ${L.fileList}`, `${L.testbenchDir}/${tb.name}.sv`).map((c) => `# ${c.simulator}\n${c.command}`).join('\n')}
+\`\`\`
+
+Icarus needs about a second of CPU per 100 cycles of \`${m.top}\`; Verilator builds it in a minute or more and then runs it at once.
+Every block directory has a testbench of its own, \`<block>/tb_<Module>.sv\` with its \`.vec\` (${designStimulus.minCycles} to ${designStimulus.maxCycles.toLocaleString('en-US')} cycles
+of random stimulus: fewer for wide blocks, to keep each vector file near ${designStimulus.vectorBytes / 1024} KB), run from that directory in the same way, e.g. ${block.name}'s:
+
+\`\`\`
+cd ${block.name}
+${testbenchCommands(blockTb, `-f ${block.name}.f`, `${blockTb}.sv`).slice(0, 2).map((c) => c.command).join('\n')}
+\`\`\`
+
+\`+vec=PATH\` (after the \`vvp\` or Verilator command, or on any simulator's command line) replays
+another vector file. Each \`.vec\` explains its columns in its first lines: per cycle one line of hex
+fields, the inputs, then the expected outputs.
+
 ## Host interface
 
 | port | direction | width |
@@ -159,7 +190,7 @@ generated (listed in \`.rtgpu-generated\`) and leaves others, \`build/\` and \`R
 }
 
 /** The tree of rtl-out/, one entry a line, the descriptions aligned. */
-function directoryMap(m: HandoffManifest, hasImages: boolean): string {
+function directoryMap(m: HandoffManifest, hasImages: boolean, tbName: string): string {
   const q = L.quartus;
   const v = L.vivado;
   const entries: [string, string][] = [
@@ -171,7 +202,9 @@ function directoryMap(m: HandoffManifest, hasImages: boolean): string {
     ['  yosys_ice40_<block>.ys', 'synth_ice40 of each block that fits an iCE40 HX8K'],
     ['  quartus/', `Quartus project ${q.name}.qpf/.qsf/.sdc (${q.device.family} ${q.device.device}, ${m.clock.mhz} MHz)`],
     ['  vivado/', `Vivado non-project script build.tcl and ${v.name}.xdc (${v.part}, ${m.clock.mhz} MHz)`],
-    ['<block>/', 'a block rtgpu co-simulates on its own (fifo, fadd, ic_core, ...): its .sv files and <block>.f'],
+    [`${L.testbenchDir}/`, `${tbName}.sv and .vec: a self-checking testbench of ${m.top} (a recorded frame)`],
+    ['<block>/', 'a block rtgpu co-simulates on its own (fifo, fadd, ic_core, ...): its .sv files, <block>.f,'],
+    ['', '  and a self-checking testbench tb_<Module>.sv with its vectors'],
     ['REPORT.md', 'resource use and logic depth per block and target (written by `rtgpu synth`)'],
     ['build/', 'what the scripts write (not generated, not under version control)'],
   ];

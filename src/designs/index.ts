@@ -1,11 +1,11 @@
 // The catalogue of named designs that `cosim`, `bench` and `rtl` know: library blocks, float units, GPU blocks.
-import type { CosimDesign } from '../hdl/cosim/design.ts';
+import type { CosimDesign } from '../hdl/cosim/index.ts';
 
 /** Loaded lazily so that commands which need one design do not elaborate them all. */
 export async function allDesigns(): Promise<CosimDesign[]> {
   const groups = await Promise.all([
-    import('../hdl/lib/cosimDesigns.ts').then((m) => m.libraryDesigns as CosimDesign[]),
-    import('../hdl/lib/float/cosimDesigns.ts').then((m) => m.floatDesigns),
+    import('./libraryCosim.ts').then((m) => m.libraryDesigns as CosimDesign[]),
+    import('./floatCosim.ts').then((m) => m.floatDesigns),
     import('../gpu/rtCore/cosimDesign.ts').then((m) => [m.rtCoreCosimDesign]),
     import('../gpu/icCore/cosimDesign.ts').then((m) => [m.icCoreCosimDesign, m.icCoreWatertightCosimDesign]),
     import('../gpu/bvh/cosimDesign.ts').then((m) => [m.rayBox4CosimDesign]),

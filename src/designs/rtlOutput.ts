@@ -1,10 +1,11 @@
 // Writes (or checks) the generated RTL under one output directory: every registered design, and the GPU's FPGA handoff.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
-import { emitSystemVerilog } from '../hdl/emit/index.ts';
-import type { CosimDesign } from '../hdl/cosim/design.ts';
+import { emitSystemVerilog } from '../hdl/index.ts';
+import type { CosimDesign } from '../hdl/cosim/index.ts';
 import type { GpuParams } from '../gpu/top/gpuTop.ts';
 import { gpuHandoffFiles, type BlockRtl } from './gpuHandoff.ts';
+import { designTestbench } from './rtlTestbenches.ts';
 
 /** Marks a directory as ours and lists the files we generated there: regenerating replaces or deletes only those. */
 export const generatedMarker = '.rtgpu-generated';
@@ -16,21 +17,30 @@ export interface RtlFile {
 }
 
 /**
- * Every file the rtl output holds: per design `<design>/<Module>.sv`, hex images and `<design>/<design>.f`;
- * the GPU in configuration `gpu` with its FPGA handoff (gpuHandoff.ts); and the marker listing them all.
+ * Every file the rtl output holds: per design `<design>/<Module>.sv`, hex images, `<design>/<design>.f` and
+ * a self-checking testbench; the GPU in configuration `gpu` with its FPGA handoff (gpuHandoff.ts); and the
+ * marker listing them all.
  */
-export function rtlFiles(designs: readonly CosimDesign[], gpu: GpuParams): RtlFile[] {
+export async function rtlFiles(designs: readonly CosimDesign[], gpu: GpuParams): Promise<RtlFile[]> {
   const files: RtlFile[] = [];
   const blocks: BlockRtl[] = [];
   for (const d of designs) {
-    const emitted = emitSystemVerilog(d.elaborate());
+    const design = d.elaborate();
+    const emitted = emitSystemVerilog(design);
     for (const f of emitted.files) files.push({ path: `${d.name}/${f.path}`, text: f.text });
-    files.push({ path: `${d.name}/${d.name}.f`, text: emitted.fileList.map((f) => `${f}\n`).join('') });
+    const fileList = `${d.name}.f`;
+    files.push({ path: `${d.name}/${fileList}`, text: emitted.fileList.map((f) => `${f}\n`).join('') });
     blocks.push({ name: d.name, fileList: emitted.fileList });
+    for (const f of designTestbench(d, design, emitted, fileList).files) files.push({ path: `${d.name}/${f.path}`, text: f.text });
   }
-  files.push(...gpuHandoffFiles(gpu, blocks));
+  files.push(...(await gpuHandoffFiles(gpu, blocks)));
+  return withMarker(files);
+}
+
+/** `files` with the marker that lists them first: what writeRtl and rtlDifferences take. */
+export function withMarker(files: readonly RtlFile[], header = markerHeader): RtlFile[] {
   const paths = files.map((f) => f.path).sort();
-  return [{ path: generatedMarker, text: [markerHeader, '', ...paths, ''].join('\n') }, ...files];
+  return [{ path: generatedMarker, text: [header, '', ...paths, ''].join('\n') }, ...files];
 }
 
 /** The files a directory's marker says we generated (none without a marker). */

@@ -1,7 +1,7 @@
 // The RTL `rtgpu synth` synthesizes: a catalogue design or the whole GPU, optionally cut down to one module and what it instantiates.
-import { emitSystemVerilog } from '../hdl/emit/index.ts';
-import type { Design } from '../hdl/ir/netlist.ts';
-import type { RtlSource } from '../hdl/synth/rtlSource.ts';
+import { emitSystemVerilog } from '../hdl/index.ts';
+import type { Design } from '../hdl/index.ts';
+import type { RtlSource } from '../hdl/synth/index.ts';
 import { gpuDesign } from '../gpu/top/gpuDesign.ts';
 import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { findDesign } from './index.ts';

@@ -1,4 +1,5 @@
 // The public eDSL API: types, values, modules, elaboration, back ends and simulation.
+import './core/singleCopy.ts';
 export { UInt, SInt, Bool, Enum, Bundle, Vec, flip, type HType, type GroundType, UIntType, SIntType, BoolType, EnumType, BundleType, VecType } from './core/types.ts';
 export {
   Bits,
@@ -18,11 +19,14 @@ export {
 } from './core/values.ts';
 export { VecValue, type ValueOf, type BundleValue, type HValue, leaves } from './core/aggregates.ts';
 export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSpec, type PortSpecs, type PortsValue, type InstanceHandle, type Params } from './core/module.ts';
+export { defineBlackBox, type BlackBoxDef, type BlackBoxOptions } from './core/blackBox.ts';
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm } from './core/fsm.ts';
 export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
-export type { Design, ModuleIR, Net, Cell, Reg, Memory, Instance, SourceLoc } from './ir/netlist.ts';
+export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type Memory, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';
+export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type EmittedFile } from './emit/index.ts';
+export { manifestModules, type ManifestModule, type ManifestPort, type ManifestMemory } from './emit/manifest.ts';
 export { hideFromSourceLocations } from './core/sourceLocation.ts';
-export { flattenDesign } from './ir/flatten.ts';
+export { flattenDesign, type FlattenOptions } from './ir/flatten.ts';

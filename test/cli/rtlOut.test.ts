@@ -10,7 +10,7 @@ import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rt
 const root = 'rtl-out';
 
 test('rtl-out is up to date (run `npm run rtl` after changing a design)', async () => {
-  expect(rtlDifferences(root, rtlFiles(await allDesigns(), defaultGpuParams))).toEqual([]);
+  expect(rtlDifferences(root, await rtlFiles(await allDesigns(), defaultGpuParams))).toEqual([]);
 }, 120_000);
 
 describe('every design in rtl-out passes the three tools', () => {

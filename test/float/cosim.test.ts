@@ -1,7 +1,7 @@
 // The float co-simulation designs, 100,000 seeded cycles each: TS simulator, Verilator and Icarus agree every cycle, and the golden
 // model (the TS reference at the unit's latency, with bubbles and resets) accepts every result.
 import { describe, expect, test } from 'vitest';
-import { floatDesigns } from '../../src/hdl/lib/float/cosimDesigns.ts';
+import { floatDesigns } from '../../src/designs/floatCosim.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
-import { libraryDesigns } from '../../src/hdl/lib/cosimDesigns.ts';
+import { libraryDesigns } from '../../src/designs/libraryCosim.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';

@@ -17,7 +17,7 @@ import { Mixed } from '../cosim/fixtures.ts';
 const seed = seedFromEnv();
 console.log(`liveBackends.test seed=${seed} (rerun with SEED=${seed})`);
 
-/** Memories of every storage class the engines use: 8-bit, 64-bit and 100-bit words. */
+/** Memories of every storage class the engines use: 1-bit, 8-bit, 64-bit and 100-bit words. */
 const Memories = defineModule(
   'Memories',
   () => ({
@@ -25,20 +25,24 @@ const Memories = defineModule(
     addr: input(UInt(4)),
     narrow: input(UInt(8)),
     wide: input(UInt(100)),
+    q1: output(Bool),
     q8: output(UInt(8)),
     q64: output(UInt(64)),
     q100: output(UInt(100)),
     total: output(UInt(100)),
   }),
   (m, io) => {
+    const m1 = m.memory(Bool, 16);
     const m8 = m.memory(UInt(8), 16, { init: [1, 2, 3] });
     const m64 = m.memory(UInt(64), 16);
     const m100 = m.memory(UInt(100), 16);
     m.when(io.we, () => {
+      m1.write(io.addr, io.narrow.bit(0));
       m8.write(io.addr, io.narrow);
       m64.write(io.addr, io.wide.trunc(64));
       m100.write(io.addr, io.wide);
     });
+    io.q1.set(m1.readAsync(io.addr));
     io.q8.set(m8.readAsync(io.addr));
     io.q64.set(m64.readAsync(io.addr));
     io.q100.set(m100.read(io.addr));
@@ -131,7 +135,7 @@ describe('the same values on js, wasm, verilator and icarus', () => {
     expect(got.js.at(-1)).toEqual([0, 0n, 0n, [0x123456789abcn, 7n, 9n, 0n]]);
   }, 600_000);
 
-  test('memories of 8, 64 and 100 bits: loadMemory and dumpMemory, seen by the logic', async () => {
+  test('memories of 1, 8, 64 and 100 bits: loadMemory and dumpMemory, seen by the logic', async () => {
     const script = (sim: Simulator, log: (x: unknown) => void) => {
       const rng = createRng(seed + 1);
       log(sim.dumpMemory('m8'));
@@ -139,10 +143,11 @@ describe('the same values on js, wasm, verilator and icarus', () => {
       sim.loadMemory('m100', w100);
       sim.loadMemory('m64', [2n ** 64n - 1n, 5n], 14);
       sim.loadMemory('m8', [255, 0, 17], 3);
+      sim.loadMemory('m1', [1, 0, 1, 1], 5);
       sim.reset();
       for (let a = 0; a < 16; a++) {
         sim.poke('addr', a);
-        log([sim.peek('q8'), sim.peek('q64')]);
+        log([sim.peek('q1'), sim.peek('q8'), sim.peek('q64')]);
         sim.step();
         log([sim.peek('q100'), sim.peek('total')]);
       }
@@ -151,14 +156,15 @@ describe('the same values on js, wasm, verilator and icarus', () => {
       sim.poke('narrow', 0xab);
       sim.poke('wide', (1n << 99n) | 12345n);
       sim.step();
-      log([sim.dumpMemory('m8'), sim.dumpMemory('m64'), sim.dumpMemory('m100')]);
+      log([sim.dumpMemory('m8'), sim.dumpMemory('m64'), sim.dumpMemory('m100'), sim.dumpMemory('m1')]);
       expect(sim.dumpMemory('m100').slice(0, 9)).toEqual(w100.slice(0, 9));
     };
     const got = await onEveryEngine(memories, allEngines, script);
     for (const e of allEngines) expect(got[e], e).toEqual(got.js);
     expect((got.js[0] as bigint[]).slice(0, 4)).toEqual([1n, 2n, 3n, 0n]);
-    const [m8, m64, m100] = got.js.at(-1) as bigint[][];
+    const [m8, m64, m100, m1] = got.js.at(-1) as bigint[][];
     expect([m8![9], m64![9], m100![9], m64![14], m8![3]]).toEqual([0xabn, 12345n, (1n << 99n) | 12345n, 2n ** 64n - 1n, 255n]);
+    expect(m1!.slice(4, 10)).toEqual([0n, 1n, 0n, 1n, 1n, 1n]); // loaded at 5..8, then 0xab's bit 0 written at 9
   }, 600_000);
 
   test('the same errors for unknown names, bad widths and out-of-range values', async () => {

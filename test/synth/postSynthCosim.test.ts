@@ -1,7 +1,7 @@
 // Post-synthesis co-simulation: Yosys' gate-level netlists of the float units, the RT core and the IC core agree with the TS simulator on Icarus, every output, every cycle.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { floatDesigns } from '../../src/hdl/lib/float/cosimDesigns.ts';
+import { floatDesigns } from '../../src/designs/floatCosim.ts';
 import { rtCoreCosimDesign } from '../../src/gpu/rtCore/cosimDesign.ts';
 import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
 import { formatMismatch, harnessDesign, registerProbes, runCosim } from '../../src/hdl/cosim/runCosim.ts';

@@ -2,18 +2,19 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { findDesign } from '../../designs/index.ts';
-import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/benchmark.ts';
+import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/index.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
+import { measureEmitColdStart } from '../../designs/cliBench.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
-  --design NAME  design to measure (default: bench and the small block fifo, then the library
-                 flow time, the RT core CPI on an integer and a float kernel, the IC core's
+  --design NAME  design to measure (default: bench and the small block fifo, then the start of
+                 'rtgpu emit' on examples/gcd/gcd.ts as installed, the library flow time, the RT core CPI on an integer and a float kernel, the IC core's
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
                  three simulators, a 64x48 shade frame, the live Verilator and Icarus back ends
                  against their standalone harnesses, the BVH traversal's tests per
@@ -47,6 +48,8 @@ export const benchCommand = {
       metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
     }
     if (!values.design) {
+      log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
+      Object.assign(metrics, measureEmitColdStart(log));
       Object.assign(metrics, await measureLibraryFlow());
       log('measuring RT core CPI …');
       Object.assign(metrics, measureCoreCpi());

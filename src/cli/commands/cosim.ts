@@ -2,18 +2,31 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
-import { runCosim, formatMismatch } from '../../hdl/cosim/runCosim.ts';
-import { seedFromEnv } from '../../hdl/testbench/rng.ts';
-import { simulatorNames, type SimulatorName } from '../../hdl/cosim/backends.ts';
+import { runCosim, formatMismatch } from '../../hdl/cosim/index.ts';
+import { seedFromEnv } from '../../hdl/testbench/index.ts';
+import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
+import { compileSimulator, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
+import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
+import { isFileArgument, loadUserDesign, shownPath } from '../designFile.ts';
+import { buildLog } from '../progress.ts';
+import { designFileUsage } from './emit.ts';
 
 const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,verilator,icarus] [--registers]
+       rtgpu cosim DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--cycles N] [--seed S] [--sim LIST] [--registers]
        rtgpu cosim --list
+
+A catalogue design (--list) runs its own seeded stimulus and golden model. A design file (a module
+exported by a .ts/.js file) gets random stimulus that keeps the valid/ready promises of its streams
+(ports named X_valid, X_ready, X_bits…: valid and data held until taken, random gaps and
+back-pressure), random values on every other input, rst_n low for two cycles; the simulators run it
+live in lockstep and every output is compared every cycle.
 
   --cycles N    cycles to simulate (default 10000)
   --seed S      stimulus seed (default: random, printed)
   --sim LIST    comma-separated simulators (default ts,verilator,icarus); icarus-gate runs
-                Icarus on the gate-level netlist Yosys synthesizes (post-synthesis simulation)
+                Icarus on the gate-level netlist Yosys synthesizes (catalogue designs only)
   --registers   also compare every register in the hierarchy, every cycle (not with icarus-gate)
+${designFileUsage}
   --list        list the designs`;
 
 export const cosimCommand = {
@@ -27,6 +40,8 @@ export const cosimCommand = {
         sim: { type: 'string' },
         list: { type: 'boolean' },
         registers: { type: 'boolean' },
+        top: { type: 'string' },
+        param: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       usage,
@@ -42,6 +57,8 @@ export const cosimCommand = {
       return 0;
     }
     if (positionals.length !== 1) throw new CliError(`expected one design name\n\n${usage}`);
+    if (isFileArgument(positionals[0]!)) return cosimDesignFile(positionals[0]!, values);
+    if (values.top !== undefined || values.param !== undefined) throw new CliError('--top and --param apply to design files, not catalogue designs');
     const design = await findDesign(positionals[0]!);
     const cycles = intFlag('cycles', values.cycles, 10000, 1, 100_000_000);
     const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
@@ -75,4 +92,40 @@ function parseSims(list: string): SimulatorName[] {
   }
   if (new Set(sims).size !== sims.length) throw new CliError('--sim lists a simulator twice');
   return sims as SimulatorName[];
+}
+
+/** Random, protocol-keeping stimulus on a user's design, live on the chosen simulators in lockstep. */
+async function cosimDesignFile(
+  path: string,
+  values: { cycles?: string; seed?: string; sim?: string; registers?: boolean; top?: string; param?: string[] },
+): Promise<number> {
+  const cycles = intFlag('cycles', values.cycles, 10000, 1, 100_000_000);
+  const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
+  const sims = parseSims(values.sim ?? 'ts,verilator,icarus');
+  if (sims.includes('icarus-gate')) throw new CliError('--sim icarus-gate runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus');
+  const user = await loadUserDesign(path, { top: values.top, params: values.param });
+  const name = `${shownPath(user.file)} (${user.design.top})`;
+  console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
+  const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>
+    s === 'verilator' ? { backend: 'verilator', log: buildLog() } : s === 'icarus' ? { backend: 'icarus', log: buildLog() } : {};
+  const sim = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: values.registers ?? false });
+  try {
+    const tb = new Testbench(sim, { seed });
+    const streams = driveRandomly(tb);
+    if (streams.length) console.log(`  streams: ${streams.map((s) => `${s.name} (${s.direction})`).join(', ')}`);
+    const t0 = performance.now();
+    try {
+      await tb.run(() => tb.tick(cycles), { maxCycles: cycles });
+    } catch (e) {
+      if (!(e instanceof LockstepMismatchError)) throw e;
+      console.log(e.message);
+      console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${values.registers ? ' --registers' : ''}`);
+      return 1;
+    }
+    console.log(`  (${((performance.now() - t0) / 1000).toFixed(3)} s)`);
+    console.log(`${cycles} cycles, ${sims.length > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${values.registers && sims.length > 1 ? ' (outputs and registers)' : ''}`);
+    return 0;
+  } finally {
+    sim.close();
+  }
 }

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
-import { topModule } from '../../hdl/ir/netlist.ts';
-import { floatUnits, type FloatUnitSpec } from '../../hdl/lib/float/vectors.ts';
-import { runVectorsOn } from '../../hdl/cosim/runVectors.ts';
-import { simulatorNames, type SimulatorName } from '../../hdl/cosim/backends.ts';
+import { topModule } from '../../hdl/index.ts';
+import { floatUnits, type FloatUnitSpec } from '../../designs/floatVectors.ts';
+import { runVectorsOn } from '../../hdl/cosim/index.ts';
+import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 
 const ops = floatUnits.map((u) => u.op);
 

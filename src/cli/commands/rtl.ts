@@ -8,7 +8,8 @@ import { checkWritable, rtlDifferences, rtlFiles, writeRtl } from '../../designs
 const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V] [--bvh …]
 
 Writes every design's SystemVerilog and, for the whole GPU (rtgpu_top) in the configuration the flags
-select, its FPGA handoff: rtgpu.f, manifest.json, synth/ (Yosys, Quartus, Vivado) and README.md.
+select, its FPGA handoff: rtgpu.f, manifest.json, synth/ (Yosys, Quartus, Vivado) and README.md. Each
+design, and rtgpu_top in tb/, gets a self-checking testbench that any SystemVerilog simulator runs.
 
   --out DIR             output directory (default rtl-out)
   --check               do not write; exit 1 if DIR differs from what would be generated
@@ -28,7 +29,7 @@ export const rtlCommand = {
     const dir = values.out ?? 'rtl-out';
     // Refuse before spending seconds on elaboration.
     if (!values.check) checkWritable(dir, values.force ?? false);
-    const files = rtlFiles(await allDesigns(), gpu);
+    const files = await rtlFiles(await allDesigns(), gpu);
     if (values.check) {
       const diffs = rtlDifferences(dir, files);
       if (diffs.length) {

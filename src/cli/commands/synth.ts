@@ -4,23 +4,29 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
 import { StatusLine } from '../progress.ts';
+import { isFileArgument, loadUserDesign } from '../designFile.ts';
 import { GPU_DESIGN, designByName, rtlSource } from '../../designs/synthSource.ts';
 import { writeSynthReport } from '../../designs/synthReport.ts';
-import { formatReport } from '../../hdl/synth/formatReport.ts';
-import { synthesize } from '../../hdl/synth/synthesize.ts';
-import { isSynthTarget, synthTargetNames, synthTargets, type SynthTarget } from '../../hdl/synth/targets.ts';
-import type { YosysProgress } from '../../hdl/synth/yosys.ts';
+import { formatReport } from '../../hdl/synth/index.ts';
+import { synthesize } from '../../hdl/synth/index.ts';
+import { isSynthTarget, synthTargetNames, synthTargets, type SynthTarget } from '../../hdl/synth/index.ts';
+import type { YosysProgress } from '../../hdl/synth/index.ts';
 
 const usage = `usage: rtgpu synth [DESIGN] [--target T] [--top MODULE] [--json] [--out FILE] [GPU flags]
+       rtgpu synth DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--target T] [--submodule MODULE] …
        rtgpu synth --report FILE [GPU flags]
 
 Synthesizes DESIGN with Yosys (native, else @yowasp/yosys from npm) keeping the hierarchy, and prints
 per module (one instance, its submodules included) the LUTs, flip-flops, block RAMs, LUT-RAM, DSPs and
 logic depth, then which memory became block RAM, LUT-RAM or flip-flops.
 
-  DESIGN          ${GPU_DESIGN} (default: the whole GPU) or a design of 'rtgpu cosim --list' (fadd, ic_core, rtcore, fifo …)
+  DESIGN          ${GPU_DESIGN} (default: the whole GPU), a design of 'rtgpu cosim --list' (fadd, ic_core, rtcore,
+                  fifo …), or a design file (a .ts/.js file that exports its module)
+  --top NAME      with a design file: the module to use when it exports several (as for emit, lint, cosim)
+  --param K=V     with a design file: a parameter of its module (repeatable)
   --target T      ${synthTargetNames.join(', ')} (default xilinx): ${synthTargetNames.map((t) => `${t} = ${synthTargets[t].family}`).join(', ')}
-  --top MODULE    synthesize this module of the design (and what it instantiates) instead of its top
+  --submodule M   synthesize this module of the design (and what it instantiates) instead of its top
+                  (for a catalogue design, --top M means the same)
   --depth WHICH   logic depth of all modules (default), the top only, or none (faster on the whole GPU)
   --json          print the report as JSON
   --out FILE      also write what is printed to FILE
@@ -66,6 +72,8 @@ export const synthCommand = {
         out: { type: 'string' },
         work: { type: 'string' },
         report: { type: 'string' },
+        submodule: { type: 'string' },
+        param: { type: 'string', multiple: true },
         ...gpuConfigFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
@@ -97,8 +105,11 @@ export const synthCommand = {
       return 0;
     }
 
-    const design = await designByName(name, gpu);
-    const top = values.top ?? design.top;
+    const file = isFileArgument(name);
+    if (!file && values.param !== undefined) throw new CliError('--param applies to design files');
+    if (values.top !== undefined && values.submodule !== undefined && !file) throw new CliError('give --top or --submodule, not both');
+    const design = file ? (await loadUserDesign(name, { top: values.top, params: values.param })).design : await designByName(name, gpu);
+    const top = values.submodule ?? (file ? undefined : values.top) ?? design.top;
     let src;
     try {
       src = rtlSource(design, top);

@@ -1,7 +1,7 @@
 // The BVH intersection core: many rays in flight, each walking its BVH4 depth first exactly as the golden traversal does,
 // one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/float/index.ts';
+import { FDiv } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from '../icCore/mollerTrumbore.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';

@@ -3,8 +3,8 @@
 // the loaded image and checks every answer against the golden BVH traversal, and the node and triangle test counters
 // whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/testbench/rng.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../hdl/testbench/index.ts';
 import { castRayBvh } from '../../golden/bvhCaster.ts';
 import { testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';

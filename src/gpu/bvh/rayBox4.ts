@@ -1,7 +1,7 @@
 // The ray–box unit of BVH traversal: the slab test of one BVH4 node's four child boxes per cycle, the hit children ordered nearest first (docs/bvh-hardware.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FMax, FMin, FMul } from '../../hdl/lib/float/index.ts';
-import { totalOrderLess } from '../../hdl/lib/float/index.ts';
+import { FAdd, FCmp, FMax, FMin, FMul } from '../../hdl/lib/index.ts';
+import { totalOrderLess } from '../../hdl/lib/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 
 /** Latencies of the float units the unit is built from, and the width of the tag that rides along. */

@@ -1,8 +1,8 @@
 // The command patcher as a co-simulation design: frames of 0 to 100 pixels started at random (also while
 // busy, when the start is ignored), patch_written raised at random; a model of the patch sequence.
 import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/testbench/rng.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../hdl/testbench/index.ts';
 import { CommandPatcher, PATCH_THREADS } from './commandPatcher.ts';
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);

@@ -3,8 +3,8 @@
 // the scene from the loaded words and checks every answer against the caster (`rtgpu cosim ic_core`,
 // and `ic_core_watertight` with the watertight test, closed meshes and rays at their shared edges).
 import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/testbench/rng.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../hdl/testbench/index.ts';
 import { castRay, testTriangle, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';

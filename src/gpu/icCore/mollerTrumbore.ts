@@ -1,6 +1,6 @@
 // The Möller–Trumbore ray–triangle datapath shared by the brute-force and the BVH intersection cores (docs/intersection.md).
 import { cat, lit, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/float/index.ts';
+import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/index.ts';
 import { delay } from '../../hdl/lib/index.ts';
 import type { FloatUnits } from './watertightTest.ts';
 

@@ -3,7 +3,7 @@
 // expected exactly when the documented timing says; results are checked against the caster (with the
 // system's triangle test).
 import { elaborate, type Design } from '../../hdl/index.ts';
-import { topModule } from '../../hdl/ir/netlist.ts';
+import { topModule } from '../../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { castRay, rayIsValid, testTriangle } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';

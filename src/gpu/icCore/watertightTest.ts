@@ -1,6 +1,6 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
 import { Bool, UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/float/index.ts';
+import { FDiv } from '../../hdl/lib/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 
 export type TriangleTestKind = 'moller-trumbore' | 'watertight';

@@ -2,8 +2,8 @@
 // CONTROL commands also while busy), a DMA port that stalls at random, and random patch traffic; a model of
 // the registers, the read engine, the frame and the write-back engine.
 import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign, GoldenModel } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/testbench/rng.ts';
+import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../hdl/testbench/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { MemoryController, type MemoryControllerParams } from './memoryController.ts';

@@ -2,8 +2,8 @@
 // golden ray caster, on the TS simulator or any live one; records every cycle's inputs so that the same
 // run can also be replayed from a file.
 import { elaborate, type Design } from '../../hdl/index.ts';
-import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
-import type { Recording } from '../../hdl/cosim/replay.ts';
+import { RecordingSimulator } from '../../hdl/cosim/index.ts';
+import type { Recording } from '../../hdl/cosim/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import type { Scene } from '../../golden/scene.ts';

@@ -1,8 +1,8 @@
 // The RT core as a co-simulation design: random instruction words, memory answers and dispatcher
 // traffic, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
 import { elaborate } from '../../hdl/index.ts';
-import type { CosimDesign } from '../../hdl/cosim/design.ts';
-import type { Rng } from '../../hdl/testbench/rng.ts';
+import type { CosimDesign } from '../../hdl/cosim/index.ts';
+import type { Rng } from '../../hdl/testbench/index.ts';
 import { INSTRUCTIONS } from '../../isa/instructions.ts';
 import { RtCore, defaultRtCoreParams } from './rtCore.ts';
 

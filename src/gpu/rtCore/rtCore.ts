@@ -2,7 +2,7 @@
 // forwarding, multi-cycle float and divide units in EX, a memory handshake in MEM, and the patch
 // dispatcher's kernel-mode register ports (seed 004, micro-architecture section 5).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FDiv, FMul, FSqrt, FToI, IToF } from '../../hdl/lib/float/index.ts';
+import { FAdd, FCmp, FDiv, FMul, FSqrt, FToI, IToF } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { decode } from './decode.ts';
 import { INT_DIVIDER_LATENCY, IntDivider } from './intDivider.ts';

@@ -1,11 +1,43 @@
 // Finds where in the user's TypeScript a DSL call was made, from the JavaScript stack.
+import { readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { dirname, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { SourceLoc } from '../ir/netlist.ts';
 
 const coreDir = dirname(fileURLToPath(import.meta.url)) + sep;
 const hdlDir = dirname(coreDir.slice(0, -1)) + sep;
-const internalDirs = ['core', 'ir', 'elaborate'].map((d) => hdlDir + d + sep);
+// The package's root (src/ and, installed, dist/ lie below it). Its library and GPU code are user code to
+// the DSL even when the package is installed under node_modules.
+const packageRoot = dirname(dirname(hdlDir.slice(0, -1))) + sep;
+const distDir = `${packageRoot}dist${sep}`;
+
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * Installed, the DSL runs from dist/: a frame there is translated through the emitted source map to the
+ * shipped src/*.ts and its line (whether or not Node maps stack traces itself), so the library's signals
+ * carry TypeScript lines and names, as when the sources run directly.
+ */
+function sourceFrame(file: string, line: number, col: number): { file: string; line: number; col: number } {
+  if (!file.startsWith(distDir) || !file.endsWith('.js')) return { file, line, col };
+  let map = sourceMaps.get(file);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8')) as SourceMapPayload);
+    } catch {
+      map = null;
+    }
+    sourceMaps.set(file, map);
+  }
+  const entry = map?.findEntry(line - 1, col - 1) as SourceMapping | Record<string, never> | undefined;
+  if (!entry || !('originalSource' in entry)) return { file: `${packageRoot}src${sep}${file.slice(distDir.length, -3)}.ts`, line, col };
+  const original = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(dirname(file), entry.originalSource);
+  return { file: original, line: entry.originalLine + 1, col: entry.originalColumn + 1 };
+}
+
+// Frames are compared in their source spelling (sourceFrame), so the DSL's folders are those under src/.
+const internalDirs = ['core', 'ir', 'elaborate'].map((d) => `${packageRoot}src${sep}hdl${sep}${d}${sep}`);
 // Helper files whose frames are skipped like the DSL's own (hideFromSourceLocations).
 const hiddenFiles = new Set<string>();
 
@@ -14,7 +46,8 @@ const hiddenFiles = new Set<string>();
  * whose own line would name the same place for every use. Pass `import.meta.url`.
  */
 export function hideFromSourceLocations(moduleUrl: string): void {
-  hiddenFiles.add(moduleUrl.startsWith('file://') ? fileURLToPath(moduleUrl) : moduleUrl);
+  const file = moduleUrl.startsWith('file://') ? fileURLToPath(moduleUrl) : moduleUrl;
+  hiddenFiles.add(file.startsWith(distDir) && file.endsWith('.js') ? `${packageRoot}src${sep}${file.slice(distDir.length, -3)}.ts` : file);
 }
 
 const unknownLoc: SourceLoc = { file: '<unknown>', line: 0, col: 0 };
@@ -31,10 +64,12 @@ export function callerLocation(): SourceLoc {
   for (const line of stack.split('\n').slice(1)) {
     const m = framePattern.exec(line);
     if (!m) continue;
-    let file = m[1]!;
-    if (file.startsWith('file://')) file = fileURLToPath(file);
-    if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:') || file.includes('/node_modules/')) continue;
-    return { file, line: Number(m[2]), col: Number(m[3]) };
+    let raw = m[1]!;
+    if (raw.startsWith('file://')) raw = fileURLToPath(raw);
+    const { file, line: at, col } = sourceFrame(raw, Number(m[2]), Number(m[3]));
+    if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:')) continue;
+    if (file.includes(`${sep}node_modules${sep}`) && !file.startsWith(packageRoot)) continue;
+    return { file, line: at, col };
   }
   return unknownLoc;
 }

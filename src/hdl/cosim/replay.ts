@@ -18,11 +18,19 @@ export interface ReplayReport {
   readonly seconds: Readonly<Record<string, number>>;
 }
 
+/** Throws unless the recording's columns are the design's inputs and its rows hold `cycles` cycles of them. */
+export function checkRecording(design: Design, rec: Recording): void {
+  const top = topModule(design);
+  const inputs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk');
+  if (inputs.map((n) => n.name).join() !== rec.inputs.join()) throw new Error(`the recording's inputs (${rec.inputs.join(', ')}) are not the inputs of ${top.name} (${inputs.map((n) => n.name).join(', ')})`);
+  const rowWords = inputs.reduce((s, n) => s + Math.ceil(n.width / 32), 0);
+  if (rec.rows.length !== rowWords * rec.cycles) throw new Error(`the recording has ${rec.rows.length} words; ${rec.cycles} cycles of ${top.name}'s inputs are ${rowWords * rec.cycles}`);
+}
+
 /** `tsSimulator`: a compiled simulator of `design` to reuse for the 'ts' trace (it is powered on first). */
 export async function replayRecording(design: Design, rec: Recording, sims: readonly SimulatorName[], log: (line: string) => void = () => {}, tsSimulator?: Simulator): Promise<ReplayReport> {
   const top = topModule(design);
-  const inputNames = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk').map((n) => n.name);
-  if (inputNames.join() !== rec.inputs.join()) throw new Error(`the recording's inputs (${rec.inputs.join(', ')}) are not the inputs of ${top.name} (${inputNames.join(', ')})`);
+  checkRecording(design, rec);
   const outNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output');
   const out = portLayout(outNets);
   const sv = sims.some((s) => s !== 'ts') ? harnessDesign(design) : undefined;

@@ -4,6 +4,7 @@ import { execa } from 'execa';
 import { inRtlDir, type RtlSource } from '../synth/rtlSource.ts';
 import { yosysScript } from '../synth/targets.ts';
 import { runYosys, YosysError } from '../synth/yosys.ts';
+import { toolVersion } from '../tools/toolchain.ts';
 
 export interface CheckResult {
   readonly tool: 'verilator' | 'icarus' | 'yosys';
@@ -14,16 +15,18 @@ export interface CheckResult {
 
 export type { RtlSource };
 
-/** `verilator --lint-only -Wall`: clean means exit 0 and nothing printed. */
-export function verilatorLint(src: RtlSource): Promise<CheckResult> {
+/** `verilator --lint-only -Wall`: clean means exit 0 and nothing printed. A missing Verilator is a MissingToolError. */
+export async function verilatorLint(src: RtlSource): Promise<CheckResult> {
+  await toolVersion('verilator');
   return inRtlDir(src, async (dir) => {
     const r = await execa('verilator', ['--lint-only', '-Wall', '--top-module', src.top, ...src.fileList], { cwd: dir, reject: false, all: true });
     return { tool: 'verilator', ok: r.exitCode === 0 && !r.all?.trim(), output: r.all ?? '' };
   });
 }
 
-/** `iverilog -g2012 -Wall`: clean means exit 0 and nothing printed. */
-export function icarusCompile(src: RtlSource): Promise<CheckResult> {
+/** `iverilog -g2012 -Wall`: clean means exit 0 and nothing printed. A missing Icarus is a MissingToolError. */
+export async function icarusCompile(src: RtlSource): Promise<CheckResult> {
+  await toolVersion('iverilog');
   return inRtlDir(src, async (dir) => {
     const r = await execa('iverilog', ['-g2012', '-Wall', '-o', join(dir, 'a.vvp'), '-s', src.top, ...src.fileList], { cwd: dir, reject: false, all: true });
     return { tool: 'icarus', ok: r.exitCode === 0 && !r.all?.trim(), output: r.all ?? '' };

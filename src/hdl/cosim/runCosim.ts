@@ -10,6 +10,7 @@ import type { CosimDesign } from './design.ts';
 import { createRng } from '../testbench/rng.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import type { HarnessDesign } from './harness.ts';
+import type { Recording } from './replay.ts';
 
 export interface CosimOptions {
   readonly cycles: number;
@@ -87,6 +88,12 @@ export function buildStimulus(d: CosimDesign, top: ModuleIR, cycles: number, see
     }
   }
   return { data, inputs: ports, rowWords };
+}
+
+/** A design's seeded stimulus as a recording of its inputs (what `portableTestbench` and `replayRecording` take). */
+export function stimulusRecording(d: CosimDesign, design: Design, cycles: number, seed: number): Recording {
+  const stim = buildStimulus(d, topModule(design), cycles, seed);
+  return { inputs: stim.inputs.map((p) => p.net.name), rows: stim.data, cycles };
 }
 
 /** Registers of the flattened design, by hierarchical name, as probes for the external simulators. */

@@ -1,9 +1,11 @@
 // Elaborates a module definition and everything it instantiates into a checked netlist Design.
 import type { Design, ModuleIR, SourceLoc } from '../ir/netlist.ts';
-import { HdlError, type Diagnostic } from '../ir/diagnostics.ts';
+import { HdlError, hdlError, type Diagnostic } from '../ir/diagnostics.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { findCombinationalLoop } from '../ir/combinationalLoops.ts';
 import { ModuleBuilder, type ElaboratedModule, type ModuleDef, type ModuleElaborator, type Params, type PortSpecs } from '../core/module.ts';
+import { isBlackBox } from '../core/blackBox.ts';
+import { completeBlackBox } from './blackBox.ts';
 import { lowerModule } from './lower.ts';
 import { moduleVariantName, paramsKey } from './variantName.ts';
 
@@ -21,6 +23,7 @@ export interface ElaborateOptions {
 /** Elaborate `def` with `params` as the top module. Throws HdlError listing every error found. */
 export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: ElaborateOptions = {}): Elaboration {
   if (opts.topName !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.topName)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `top name '${opts.topName}' is not an identifier`, loc: def.loc }]);
+  if (isBlackBox(def)) throw hdlError('InvalidArgument', `black box '${def.name}' cannot be the top of a design: instantiate it in a module`, def.loc);
   const session = new Session(opts.topName);
   const top = session.elaborateChild(def, params, def.loc);
   const design: Design = { top: top.ir.name, modules: session.order };
@@ -56,15 +59,24 @@ class Session implements ModuleElaborator {
       const io = b.ports(def.ports(params as never), def.loc);
       def.body(b, io, params as never);
     });
-    const { ir, diagnostics } = lowerModule(b, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false);
+    const blackBox = isBlackBox(def);
+    const { ir: lowered, diagnostics } = lowerModule(b, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false, blackBox);
     const errors = diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) throw new HdlError(errors);
     this.warnings.push(...diagnostics.filter((d) => d.severity === 'warning'));
+    const ir = blackBox ? completeBlackBox(lowered, def, params, (model, q) => this.elaborateModel(model, q)) : lowered;
     const rec: ElaboratedModule = { ir, specs: def.ports(params as never) };
     this.order.push(ir);
     this.done.set(key, rec);
     this.active.delete(key);
     return rec;
+  }
+
+  /** A black box's model, as the top of a design of its own. */
+  private elaborateModel(model: ModuleDef<any, any>, params: unknown): Design {
+    const e = elaborate(model, params as Params);
+    this.warnings.push(...e.warnings);
+    return e.design;
   }
 
   checkLoops(design: Design): void {

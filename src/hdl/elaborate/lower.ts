@@ -17,8 +17,9 @@ export interface LoweringResult {
   readonly diagnostics: Diagnostic[];
 }
 
-export function lowerModule(b: ModuleBuilder, name: string, params: Record<string, unknown>, childClocked: (inst: string) => boolean): LoweringResult {
-  return new Lowering(b, name, params, childClocked).run();
+/** `external`: a black box, whose outputs are driven inside its Verilog and whose inputs it reads there. */
+export function lowerModule(b: ModuleBuilder, name: string, params: Record<string, unknown>, childClocked: (inst: string) => boolean, external = false): LoweringResult {
+  return new Lowering(b, name, params, childClocked, external).run();
 }
 
 class Lowering {
@@ -35,6 +36,7 @@ class Lowering {
     private readonly name: string,
     private readonly params: Record<string, unknown>,
     private readonly childClocked: (moduleName: string) => boolean,
+    private readonly external: boolean,
   ) {}
 
   run(): LoweringResult {
@@ -52,7 +54,7 @@ class Lowering {
     const regs: Reg[] = [];
     for (const sig of b.sigs) {
       if (sig.kind === 'reg') regs.push(this.lowerReg(sig));
-      else if (sig.assignable) this.lowerComb(sig);
+      else if (sig.assignable && !this.external) this.lowerComb(sig);
     }
     const memories = b.memories.map((m, i): Memory => ({
       name: memNames[i]!,
@@ -93,7 +95,7 @@ class Lowering {
       memories.some((m) => m.writePorts.length > 0 || m.readPorts.some((p) => p.kind === 'sync')) ||
       instances.some((i) => this.childClocked(i.module));
     const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, cells: this.cells, regs, memories, instances };
-    this.warnUnusedInputs(ir);
+    if (!this.external) this.warnUnusedInputs(ir);
     this.warnMixedResets(regs);
     return { ir, diagnostics: this.diagnostics };
   }

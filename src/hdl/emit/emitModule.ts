@@ -1,10 +1,11 @@
 // Prints one netlist module as a SystemVerilog module: declarations, one assign per cell, registers, memories, instances.
 import { basename } from 'node:path';
-import type { Cell, Design, Memory, ModuleIR, Net, NetId, Reg } from '../ir/netlist.ts';
+import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '../ir/netlist.ts';
 import { findModule, widthMask } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { BitUsage } from './bitUsage.ts';
+import { svInterface } from './blackBoxes.ts';
 
 export interface EmittedModule {
   readonly text: string;
@@ -87,23 +88,7 @@ class ModuleEmitter {
     for (const c of m.cells) if (c.op !== 'const') this.line(`  assign ${this.name(c.out)} = ${this.expr(c)};`, this.net(c.out).name);
     this.emitRegs(m.regs);
     m.memories.forEach((mem) => this.emitMemory(mem));
-    m.instances.forEach((inst) => {
-      const child = findModule(this.design, inst.module);
-      // The child escapes its port names the same way: ports are mapped first there too.
-      const childIds = new IdentifierMap(child.clocked ? ['clk'] : []);
-      const conns = [
-        ...(child.clocked ? ['.clk(clk)'] : []),
-        ...child.ports.map((p) => {
-          const pn = child.nets[p]!.name;
-          const parent = inst.inputs[pn] ?? inst.outputs[pn];
-          return `.${childIds.get(pn)}(${parent === undefined ? '' : this.ref(parent)})`;
-        }),
-      ];
-      this.line('');
-      this.line(`  ${child.name} ${this.ids.get(inst.name)} (${where(inst).trim() ? ` ${where(inst).trim()}` : ''}`);
-      conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
-      this.line('  );');
-    });
+    m.instances.forEach((inst) => this.emitInstance(inst));
     const sink = this.usage.unusedSink((id) => this.name(id));
     if (sink) {
       this.line('');
@@ -119,6 +104,23 @@ class ModuleEmitter {
     for (const [k, v] of Object.entries(this.lines)) lines[k] ??= v + pre.length;
     const hexFiles = m.memories.filter((x) => x.init).map((x) => ({ path: hexFileName(m.name, x.name), text: hexText(x) }));
     return { text, lines, hexFiles, identifiers: this.ids.entries() };
+  }
+
+  private emitInstance(inst: Instance): void {
+    const child = findModule(this.design, inst.module);
+    const sv = svInterface(child);
+    const conns = [
+      ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
+      ...child.ports.map((p) => {
+        const pn = child.nets[p]!.name;
+        const parent = inst.inputs[pn] ?? inst.outputs[pn];
+        return `.${sv.port(pn)}(${parent === undefined ? '' : this.ref(parent)})`;
+      }),
+    ];
+    this.line('');
+    this.line(`  ${sv.instantiated} ${this.ids.get(inst.name)} (${where(inst).trim() ? ` ${where(inst).trim()}` : ''}`);
+    conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
+    this.line('  );');
   }
 
   private expr(c: Cell): string {

@@ -1,5 +1,6 @@
-// The SystemVerilog back end: one file per module (children first) plus memory images.
+// The SystemVerilog back end: one file per module (children first) plus memory images and the black boxes' Verilog sources.
 import type { Design } from '../ir/netlist.ts';
+import { blackBoxSourceFiles } from './blackBoxes.ts';
 import { emitModule } from './emitModule.ts';
 
 export { legalizeIdentifier } from './identifiers.ts';
@@ -12,7 +13,7 @@ export interface EmittedFile {
 
 export interface EmittedDesign {
   readonly files: EmittedFile[];
-  /** The .sv files in dependency order (children first, top last). */
+  /** The black boxes' Verilog sources, then the .sv files in dependency order (children first, top last). */
   readonly fileList: string[];
   /** Module name -> net name -> 1-based line in that module's file where the net is declared or driven. */
   readonly lines: Record<string, Record<string, number>>;
@@ -20,17 +21,19 @@ export interface EmittedDesign {
   readonly identifiers: Record<string, Record<string, string>>;
 }
 
+/** Black boxes are not emitted: their Verilog sources come first in the files and the file list. */
 export function emitSystemVerilog(design: Design): EmittedDesign {
   const files: EmittedFile[] = [];
   const fileList: string[] = [];
   const lines: Record<string, Record<string, number>> = {};
   const identifiers: Record<string, Record<string, string>> = {};
-  for (const mod of design.modules) {
+  for (const mod of design.modules.filter((m) => !m.blackBox)) {
     const e = emitModule(design, mod);
     files.push({ path: `${mod.name}.sv`, text: e.text }, ...e.hexFiles);
     fileList.push(`${mod.name}.sv`);
     lines[mod.name] = e.lines;
     identifiers[mod.name] = e.identifiers;
   }
-  return { files, fileList, lines, identifiers };
+  const sources = blackBoxSourceFiles(design, files);
+  return { files: [...sources, ...files], fileList: [...sources.map((f) => f.path), ...fileList], lines, identifiers };
 }

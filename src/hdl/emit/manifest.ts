@@ -1,7 +1,9 @@
 // The machine-readable summary of an emitted design, read from the netlist: per module its file, parameters, ports and memories.
+import { basename } from 'node:path';
 import type { Design, ModuleIR } from '../ir/netlist.ts';
+import { findModule } from '../ir/netlist.ts';
 import { paramsKey } from '../elaborate/variantName.ts';
-import { IdentifierMap } from './identifiers.ts';
+import { svInterface, svModuleName } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
 
 export interface ManifestPort {
@@ -18,9 +20,18 @@ export interface ManifestMemory {
   readonly init?: string;
 }
 
+/** A module written in Verilog by the user: its files and the parameter overrides of its instances. */
+export interface ManifestBlackBox {
+  /** Relative to the manifest's directory, the one defining the module first. */
+  readonly sources: readonly string[];
+  /** Verilog parameter overrides (`#(.WIDTH(16))`); bigints as text. */
+  readonly parameters: Readonly<Record<string, unknown>>;
+}
+
 export interface ManifestModule {
+  /** The SystemVerilog module name (a black box's Verilog name: one entry per parameterization). */
   readonly name: string;
-  /** Relative to the manifest's directory. */
+  /** Relative to the manifest's directory (a black box's first source). */
   readonly file: string;
   /** The parameters the module was elaborated with (encoded in its name); bigints and functions as text. */
   readonly parameters: Readonly<Record<string, unknown>>;
@@ -29,15 +40,16 @@ export interface ManifestModule {
   readonly memories: readonly ManifestMemory[];
   /** Modules it instantiates, in order of first use. */
   readonly submodules: readonly string[];
+  /** Present for a black box. */
+  readonly blackBox?: ManifestBlackBox;
 }
 
 /** Every module of `design` in dependency order (children first), its files under `dir` (e.g. `rtgpu_top`). */
 export function manifestModules(design: Design, dir: string): ManifestModule[] {
   return design.modules.map((m) => ({
-    name: m.name,
-    file: `${dir}/${m.name}.sv`,
-    // paramsKey is the text the variant name was derived from: sorted keys, JSON-safe values.
-    parameters: JSON.parse(paramsKey(m.params) || '{}') as Record<string, unknown>,
+    name: svModuleName(m),
+    file: m.blackBox ? `${dir}/${basename(m.blackBox.sources[0]!.path)}` : `${dir}/${m.name}.sv`,
+    parameters: jsonSafe(m.params),
     ports: manifestPorts(m),
     memories: m.memories.map((mem) => ({
       name: mem.name,
@@ -45,16 +57,22 @@ export function manifestModules(design: Design, dir: string): ManifestModule[] {
       depth: mem.depth,
       ...(mem.init ? { init: `${dir}/${hexFileName(m.name, mem.name)}` } : {}),
     })),
-    submodules: [...new Set(m.instances.map((i) => i.module))],
+    submodules: [...new Set(m.instances.map((i) => svModuleName(findModule(design, i.module))))],
+    ...(m.blackBox ? { blackBox: { sources: m.blackBox.sources.map((s) => `${dir}/${basename(s.path)}`), parameters: jsonSafe(m.blackBox.parameters) } } : {}),
   }));
 }
 
+/** paramsKey is the text a variant name is derived from: sorted keys, JSON-safe values. */
+function jsonSafe(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return JSON.parse(paramsKey(values) || '{}') as Record<string, unknown>;
+}
+
 function manifestPorts(m: ModuleIR): ManifestPort[] {
-  // Legalized the way the emitter declares them (clock reserved, ports mapped first), so names match the .sv.
-  const ids = new IdentifierMap(m.clocked ? ['clk'] : []);
+  // Named as instances connect them (clock first, generated names escaped), so names match the SystemVerilog.
+  const sv = svInterface(m);
   const ports = m.ports.map((id) => {
     const n = m.nets[id]!;
-    return { name: ids.get(n.name), direction: n.kind === 'input' ? 'input' : 'output', width: n.width } as const;
+    return { name: sv.port(n.name), direction: n.kind === 'input' ? 'input' : 'output', width: n.width } as const;
   });
-  return [...(m.clocked ? [{ name: 'clk', direction: 'input', width: 1 } as const] : []), ...ports];
+  return [...(sv.clock !== undefined ? [{ name: sv.clock, direction: 'input', width: 1 } as const] : []), ...ports];
 }

@@ -19,6 +19,8 @@ export const diagnosticCodes = {
   BadInitFile: 'a memory initialization file is malformed',
   UnusedInput: 'an input port is never read',
   MixedResetKinds: 'one reset net resets some registers synchronously and others asynchronously',
+  BlackBoxSource: "a black box's Verilog source cannot be read, or two sources share one file name",
+  BlackBoxModel: "a black box's TypeScript model does not match its ports, or the TS simulator needs one it lacks",
 } as const;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -1,19 +1,31 @@
 // Inlines every instance of a design into one module whose net names are hierarchical paths ("u_fifo.count").
-import type { Cell, Design, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
-import { findModule, mapCell } from './netlist.ts';
+import { hdlError } from './diagnostics.ts';
+import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
+import { findModule, mapCell, topModule } from './netlist.ts';
+
+export interface FlattenOptions {
+  /**
+   * 'opaque' (the default): a black box stays its ports, wires that its instance's connections drive or
+   * read; its outputs are driven by nothing in the netlist (its Verilog drives them), and it adds no
+   * registers or memories. 'model': its TypeScript model is inlined in its place (what the TS simulator
+   * runs); a black box without one is an HdlError.
+   */
+  readonly blackBoxes?: 'opaque' | 'model';
+}
 
 /**
  * The flat module keeps the top's ports (same names, same order). A child's input port becomes a 'wire'
  * driven by a `buf` from the parent's net; the parent's 'instout' net is driven by a `buf` from the child's
  * output. Back ends that care about speed propagate these copies away.
  */
-export function flattenDesign(design: Design): ModuleIR {
+export function flattenDesign(design: Design, opts: FlattenOptions = {}): ModuleIR {
   const nets: Net[] = [];
   const cells: Cell[] = [];
   const regs: Reg[] = [];
   const memories: Memory[] = [];
+  const models = opts.blackBoxes === 'model';
 
-  const inline = (mod: ModuleIR, prefix: string, isTop: boolean): NetId[] => {
+  const inline = (des: Design, mod: ModuleIR, prefix: string, isTop: boolean): NetId[] => {
     const map: NetId[] = mod.nets.map((n) => {
       const id = nets.length;
       const kind = !isTop && (n.kind === 'input' || n.kind === 'output') ? 'wire' : n.kind;
@@ -46,21 +58,33 @@ export function flattenDesign(design: Design): ModuleIR {
       });
     }
     for (const inst of mod.instances) {
-      const child = findModule(design, inst.module);
-      const childMap = inline(child, `${prefix}${inst.name}.`, false);
+      const declared = findModule(des, inst.module);
+      const path = `${prefix}${inst.name}`;
+      const body = models && declared.blackBox ? modelOf(declared, inst, path) : { design: des, module: declared };
+      const child = body.module;
+      const childMap = inline(body.design, child, `${path}.`, false);
       const portId = (name: string) => {
         const id = child.ports.find((p) => child.nets[p]!.name === name);
-        if (id === undefined) throw new Error(`module '${child.name}' has no port '${name}'`);
-        return childMap[id]!;
+        return id === undefined ? undefined : childMap[id]!;
       };
-      for (const [port, parentNet] of Object.entries(inst.inputs)) cells.push({ op: 'buf', out: portId(port), a: m(parentNet) });
-      for (const [port, parentNet] of Object.entries(inst.outputs)) cells.push({ op: 'buf', out: m(parentNet), a: portId(port) });
+      for (const [port, parentNet] of Object.entries(inst.inputs)) {
+        const id = portId(port);
+        // A model may leave its black box's reset unused (elaboration checked that nothing else is missing).
+        if (id === undefined && child !== declared) continue;
+        if (id === undefined) throw new Error(`module '${child.name}' has no port '${port}'`);
+        cells.push({ op: 'buf', out: id, a: m(parentNet) });
+      }
+      for (const [port, parentNet] of Object.entries(inst.outputs)) {
+        const id = portId(port);
+        if (id === undefined) throw new Error(`module '${child.name}' has no port '${port}'`);
+        cells.push({ op: 'buf', out: m(parentNet), a: id });
+      }
     }
     return map;
   };
 
-  const top = findModule(design, design.top);
-  const topMap = inline(top, '', true);
+  const top = topModule(design);
+  const topMap = inline(design, top, '', true);
   return {
     name: top.name,
     loc: top.loc,
@@ -73,4 +97,18 @@ export function flattenDesign(design: Design): ModuleIR {
     memories,
     instances: [],
   };
+}
+
+/** The design of a black box's model, inlined in the black box's place. */
+function modelOf(blackBox: ModuleIR, inst: Instance, path: string): { design: Design; module: ModuleIR } {
+  const { model, verilogName } = blackBox.blackBox!;
+  if (!model) {
+    throw hdlError(
+      'BlackBoxModel',
+      `the TS simulator cannot run black box '${verilogName}' (instance '${path}'): it has no TypeScript model; give defineBlackBox a { model }, or simulate on verilator or icarus`,
+      inst.loc,
+      [{ message: `black box '${verilogName}' declared here`, loc: blackBox.loc }],
+    );
+  }
+  return { design: model, module: topModule(model) };
 }

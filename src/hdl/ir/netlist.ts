@@ -146,6 +146,35 @@ export interface Instance {
   readonly loc: SourceLoc;
 }
 
+/** A Verilog source file of a black box, as read at elaboration. */
+export interface VerilogSource {
+  /** Absolute path. */
+  readonly path: string;
+  readonly text: string;
+}
+
+/** A Verilog parameter override: numbers and bigints are written in decimal, booleans as 1 and 0, strings as string literals. */
+export type VerilogParameterValue = number | bigint | boolean | string;
+
+/**
+ * A module written in Verilog by the user (`defineBlackBox`). Its ModuleIR holds its ports only (its outputs
+ * are driven inside the Verilog): no cells, registers, memories or instances.
+ */
+export interface BlackBox {
+  /** The Verilog module's name. */
+  readonly verilogName: string;
+  /** Parameter overrides of the instances of this parameterization (`#(.WIDTH(16))`). */
+  readonly parameters: Readonly<Record<string, VerilogParameterValue>>;
+  /** The files that define it (the one defining the module first). */
+  readonly sources: readonly VerilogSource[];
+  /** The Verilog name of its clock input, driven by `clk` (the module is `clocked`). */
+  readonly clock?: string;
+  /** The Verilog name of its active-low reset input: the port net `rst_n` of the ModuleIR. */
+  readonly reset?: string;
+  /** What the TS simulator runs in its place: its model elaborated with the same parameters (ports checked to match). */
+  readonly model?: Design;
+}
+
 export interface ModuleIR {
   /** Unique SV module name (one per parameterization). */
   readonly name: string;
@@ -162,6 +191,8 @@ export interface ModuleIR {
   readonly regs: readonly Reg[];
   readonly memories: readonly Memory[];
   readonly instances: readonly Instance[];
+  /** Present when the module is a black box: written in Verilog, not emitted. */
+  readonly blackBox?: BlackBox;
 }
 
 export interface Design {

@@ -8,3 +8,4 @@ export { Counter, UpDownCounter } from './counter.ts';
 export { ShiftRegister } from './shiftRegister.ts';
 export { delay, delayValid } from './delay.ts';
 export { PriorityEncoder, OneHotEncoder, Decoder } from './encoders.ts';
+export * from './float/index.ts';

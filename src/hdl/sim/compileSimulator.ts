@@ -2,8 +2,9 @@
 import type { Design } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
-import { compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
-import { compileIcarusSimulator, type IcarusOptions } from './icarus/icarusSimulator.ts';
+import { buildVerilatorModel, compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
+import { buildIcarusDesign, compileIcarusSimulator, type IcarusOptions } from './icarus/icarusSimulator.ts';
+import { externalDesign } from './external/externalDesign.ts';
 import { compileLockstepSimulator, type LockstepOptions } from './lockstep/lockstepSimulator.ts';
 import { simulatorBackends, type Simulator } from './simulator.ts';
 
@@ -32,6 +33,17 @@ export function compileSimulator(design: Design, opts: SimulatorOptions = {}): S
     case 'lockstep':
       return compileLockstepSimulator(design, opts);
     default:
-      return compileNetlist(flattenDesign(design), opts);
+      // Black boxes run as their TypeScript models (an error names one without).
+      return compileNetlist(flattenDesign(design, { blackBoxes: 'model' }), opts);
   }
+}
+
+/**
+ * Builds what an external back end runs (or finds it in the build cache) without starting it: to build
+ * ahead of a run (a CI step, a benchmark that times only the start).
+ */
+export async function prepareSimulator(design: Design, opts: VerilatorOptions | IcarusOptions): Promise<void> {
+  const x = externalDesign(design, { registers: opts.registers ?? false });
+  if (opts.backend === 'verilator') await buildVerilatorModel(x, opts.trace ?? false, opts.log);
+  else await buildIcarusDesign(x, opts.log ?? (() => {}));
 }

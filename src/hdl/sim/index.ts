@@ -1,5 +1,5 @@
 // Simulation of a design: the TypeScript simulator (js, wasm), live Verilator and Icarus, lockstep comparison, VCD.
-export { compileSimulator, type SimulatorOptions, type ExternalSimulatorOptions, type CompiledSimulatorOptions, type VerilatorOptions, type IcarusOptions, type LockstepOptions } from './compileSimulator.ts';
+export { compileSimulator, prepareSimulator, type SimulatorOptions, type ExternalSimulatorOptions, type CompiledSimulatorOptions, type VerilatorOptions, type IcarusOptions, type LockstepOptions } from './compileSimulator.ts';
 export { simulatorBackends, type Simulator, type SimulatorBackend, type PortHandle, type PortInfo } from './simulator.ts';
 export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
 export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';

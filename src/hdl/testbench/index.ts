@@ -3,4 +3,5 @@ export { Testbench, Process, TestbenchTimeoutError, type Phase, type TestbenchOp
 export { Mailbox } from './mailbox.ts';
 export { StreamSource, StreamSink, StreamMonitor, streamPorts, type StreamPorts, type StreamValue, type StreamItem } from './streams.ts';
 export { ReadResponder, type ReadResponderOptions } from './readResponder.ts';
+export { driveRandomly, findStreams, type RandomStimulusOptions, type FoundStream } from './randomStimulus.ts';
 export { createRng, seedFromEnv, type Rng } from './rng.ts';

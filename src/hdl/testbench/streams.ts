@@ -5,8 +5,11 @@ import { Mailbox } from './mailbox.ts';
 import { createRng, type Rng } from './rng.ts';
 import type { Testbench } from './testbench.ts';
 
-/** What a stream carries: one bigint (a `<name>_bits` port), or one per field (`<name>_bits_<field>`). */
-export type StreamValue = bigint | Readonly<Record<string, bigint>>;
+/**
+ * What a stream carries: one bigint (a `<name>_bits` port), or an object of bigints, one per field
+ * (`<name>_bits_<field>`); an interface type works as well as a type alias.
+ */
+export type StreamValue = bigint | object;
 
 export interface StreamPorts {
   readonly valid: string;
@@ -51,7 +54,7 @@ export function streamPorts(sim: Simulator, ports: string | StreamPorts, side: '
 
 function readBits<V extends StreamValue>(tb: Testbench, bits: StreamPorts['bits']): V {
   if (typeof bits === 'string') return tb.peek(bits) as V;
-  return Object.fromEntries(Object.entries(bits).map(([f, port]) => [f, tb.peek(port)])) as V;
+  return Object.fromEntries(Object.entries(bits).map(([f, port]) => [f, tb.peek(port)])) as unknown as V;
 }
 
 function writeBits(tb: Testbench, bits: StreamPorts['bits'], value: StreamValue): void {
@@ -61,8 +64,9 @@ function writeBits(tb: Testbench, bits: StreamPorts['bits'], value: StreamValue)
     return;
   }
   if (typeof value !== 'object') throw new Error(`the stream has fields ${Object.keys(bits).join(', ') || '(none)'}: send an object of them`);
+  const fields = value as Readonly<Record<string, bigint | number | undefined>>;
   for (const [f, port] of Object.entries(bits)) {
-    const v = value[f];
+    const v = fields[f];
     if (v === undefined) throw new Error(`the value sent lacks field '${f}' (port ${port})`);
     tb.poke(port, v);
   }

@@ -2,10 +2,19 @@
 // also when several processes (test workers, CLI runs) ask for the same build at once.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 
+/**
+ * `$RTGPU_CACHE`, else `node_modules/.cache/rtgpu` of the nearest project (a directory with a package.json,
+ * from the working directory up, where tools keep their caches), else `~/.cache/rtgpu`.
+ */
 export function cacheRoot(): string {
-  return resolve(process.env.RTGPU_CACHE ?? join('node_modules', '.cache', 'rtgpu'));
+  if (process.env.RTGPU_CACHE) return resolve(process.env.RTGPU_CACHE);
+  for (let dir = process.cwd(); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return join(dir, 'node_modules', '.cache', 'rtgpu');
+    if (dirname(dir) === dir) return join(homedir(), '.cache', 'rtgpu');
+  }
 }
 
 export function contentHash(parts: readonly string[]): string {

@@ -3,9 +3,9 @@
 // waits for the frame and reads the results and counters. The simulator runs live: nothing is replayed.
 import type { Design } from '../../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { RecordingSimulator } from '../../hdl/cosim/recordingSimulator.ts';
-import type { Recording } from '../../hdl/cosim/replay.ts';
-import { createRng, type Rng } from '../../hdl/testbench/rng.ts';
+import { RecordingSimulator } from '../../hdl/cosim/index.ts';
+import type { Recording } from '../../hdl/cosim/index.ts';
+import { createRng, type Rng } from '../../hdl/testbench/index.ts';
 import { CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
@@ -31,6 +31,8 @@ export interface DriverOptions extends GpuRunOptions {
   readonly dmaStallSeed?: number;
   /** Also record every cycle's inputs (for a replay from a file, as the standalone harnesses run). */
   readonly record?: boolean;
+  /** The whole configuration of `rtgpu_top` (default: `gpuParamsFor`, the job's kind of IC core with the given core counts). */
+  readonly gpu?: GpuParams;
   /** Lines of progress while an external simulator is built. */
   readonly log?: (line: string) => void;
 }
@@ -186,7 +188,8 @@ export function gpuParamsFor(job: GpuJob, opts: GpuRunOptions): GpuParams {
 export async function runFrame(job: GpuJob, opts: DriverOptions): Promise<DriverRun> {
   checkJob(job);
   const start = performance.now();
-  const params = gpuParamsFor(job, opts);
+  const params = opts.gpu ?? gpuParamsFor(job, opts);
+  if ((params.traversal === 'bvh') !== (job.traversal === 'bvh')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : 'brute-force'} IC cores`);
   const design = gpuDesign(params);
   const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
   const setupSeconds = (performance.now() - start) / 1000;

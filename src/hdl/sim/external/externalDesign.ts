@@ -38,7 +38,8 @@ export interface ExternalDesign {
 }
 
 export function externalDesign(design: Design, opts: { registers: boolean }): ExternalDesign {
-  const flat = flattenDesign(design);
+  // Black boxes stay opaque: the engine runs their Verilog, and Node reaches no register or memory inside.
+  const flat = flattenDesign(design, { blackBoxes: 'opaque' });
   const emitted = emitSystemVerilog(design);
   const locate = (name: string): SvName => {
     const sv = svName(design, emitted, name);
@@ -48,7 +49,7 @@ export function externalDesign(design: Design, opts: { registers: boolean }): Ex
   const signals: ExternalSignal[] = flat.ports.map((p) => ({ net: flat.nets[p]!, sv: locate(flat.nets[p]!.name), isPort: true }));
   if (opts.registers) for (const r of flat.regs) signals.push({ net: flat.nets[r.q]!, sv: locate(flat.nets[r.q]!.name), isPort: false });
   const memories = flat.memories.map((memory) => ({ memory, sv: locate(memory.name) }));
-  const asyncResets = new Set(flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => flat.nets[r.reset!.net]!));
+  const asyncResets = new Set(asyncResetPorts(flat));
   const asyncResetInputs = signals.filter((s) => s.isPort && asyncResets.has(s.net)).map((s) => s.sv.path[0]!);
   return {
     asyncResetInputs,
@@ -61,6 +62,12 @@ export function externalDesign(design: Design, opts: { registers: boolean }): Ex
     indexOf: new Map(signals.map((s, i) => [s.net.name, i])),
     registers: opts.registers,
   };
+}
+
+/** The top inputs of a flattened design that reset registers asynchronously (see `asyncResetInputs`). */
+export function asyncResetPorts(flat: ModuleIR): Net[] {
+  const resets = new Set(flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => r.reset!.net));
+  return flat.ports.filter((p) => resets.has(p)).map((p) => flat.nets[p]!);
 }
 
 /** The SV `file:line` of a flattened net, and the TypeScript line that made it. */

@@ -58,7 +58,7 @@ async function buildVpiModule(version: string): Promise<string> {
 }
 
 /** Compiles the design and its live testbench with iverilog (cached); returns the build directory. */
-async function buildIcarusDesign(x: ExternalDesign, log: (line: string) => void): Promise<{ dir: string; vpiDir: string }> {
+export async function buildIcarusDesign(x: ExternalDesign, log: (line: string) => void): Promise<{ dir: string; vpiDir: string }> {
   const version = `${await toolVersion('iverilog')} / ${await toolVersion('vvp')}`;
   const vpiDir = await buildVpiModule(version);
   const tb = liveTestbenchSource(x);

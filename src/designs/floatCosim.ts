@@ -1,10 +1,10 @@
 // The float units as co-simulation designs: a representative latency each, operands biased toward
 // exponent edge cases, and a golden model that checks every valid result against the TS reference
 // `stages` cycles after its operands went in.
-import { elaborate, type Design } from '../../index.ts';
-import type { CosimDesign, GoldenModel } from '../../cosim/design.ts';
-import type { Rng } from '../../testbench/rng.ts';
-import { floatUnit, type FloatUnitSpec } from './vectors.ts';
+import { elaborate, type Design } from '../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
+import type { Rng } from '../hdl/testbench/index.ts';
+import { floatUnit, type FloatUnitSpec } from './floatVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight). */
 const resetFor = (cycle: number, rng: Rng): bigint => (cycle < 2 || rng.int(3000) === 0 ? 0n : 1n);

@@ -1,13 +1,8 @@
 // The library blocks as co-simulation designs: representative parameters, corner-biased stimulus, golden models.
-import { elaborate, type Design } from '../index.ts';
-import type { CosimDesign, GoldenModel } from '../cosim/design.ts';
-import type { Rng } from '../testbench/rng.ts';
-import { Fifo } from './fifo.ts';
-import { SkidBuffer } from './skid.ts';
-import { RoundRobinArbiter } from './arbiter.ts';
-import { Counter } from './counter.ts';
-import { ShiftRegister } from './shiftRegister.ts';
-import { Decoder, OneHotEncoder, PriorityEncoder } from './encoders.ts';
+import { elaborate, type Design } from '../hdl/index.ts';
+import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
+import type { Rng } from '../hdl/testbench/index.ts';
+import { Counter, Decoder, Fifo, OneHotEncoder, PriorityEncoder, RoundRobinArbiter, ShiftRegister, SkidBuffer } from '../hdl/lib/index.ts';
 
 const b = (x: boolean | number) => (x ? 1n : 0n);
 

@@ -1,20 +1,33 @@
 // Verification helpers for the float units (tests, soak script, co-simulation): the unit catalogue,
 // operand generators biased toward exponent edge cases, and a vector runner on the TS simulator.
 // Not hardware: it uses the golden reference, which the units never see.
-import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../../index.ts';
-import { compileSimulator, type Simulator } from '../../sim/index.ts';
-import type { Rng } from '../../testbench/rng.ts';
-import * as ref from '../../../golden/float32.ts';
-import type { FloatUnitParams } from './pipeline.ts';
-import { FAdd, FSub, FADD_NATURAL_STAGES } from './fadd.ts';
-import { FMul, FMUL_NATURAL_STAGES } from './fmul.ts';
-import { FDiv, FDIV_NATURAL_STAGES } from './fdiv.ts';
-import { FSqrt, FSQRT_NATURAL_STAGES } from './fsqrt.ts';
-import { FCmp, FCMP_NATURAL_STAGES } from './fcmp.ts';
-import { IToF, ITOF_NATURAL_STAGES } from './itof.ts';
-import { FToI, FTOI_NATURAL_STAGES } from './ftoi.ts';
-import { FMax, FMin, FMINMAX_NATURAL_STAGES } from './fminmax.ts';
-import { FAbs, FNeg } from './fsign.ts';
+import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../hdl/index.ts';
+import { compileSimulator, type Simulator } from '../hdl/sim/index.ts';
+import type { Rng } from '../hdl/testbench/index.ts';
+import * as ref from '../golden/float32.ts';
+import {
+  FAbs,
+  FAdd,
+  FADD_NATURAL_STAGES,
+  FCmp,
+  FCMP_NATURAL_STAGES,
+  FDiv,
+  FDIV_NATURAL_STAGES,
+  FMax,
+  FMin,
+  FMINMAX_NATURAL_STAGES,
+  FMul,
+  FMUL_NATURAL_STAGES,
+  FNeg,
+  FSqrt,
+  FSQRT_NATURAL_STAGES,
+  FSub,
+  FToI,
+  FTOI_NATURAL_STAGES,
+  IToF,
+  ITOF_NATURAL_STAGES,
+  type FloatUnitParams,
+} from '../hdl/lib/index.ts';
 
 export type FloatOp = 'add' | 'sub' | 'mul' | 'div' | 'sqrt' | 'cmp' | 'itof' | 'ftoi' | 'min' | 'max' | 'abs' | 'neg';
 

@@ -1,0 +1,178 @@
+// Design and testbench files given to the CLI: TypeScript (loaded through tsx, no build needed) or JavaScript
+// modules that export eDSL modules, their parameters, and testbench bodies.
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef } from '../hdl/index.ts';
+import type { Testbench } from '../hdl/testbench/index.ts';
+import { CliError } from './cliError.ts';
+
+/** An argument that names a file rather than a catalogue design: it has a script extension or a path separator. */
+export function isFileArgument(arg: string): boolean {
+  return /\.(m|c)?[jt]sx?$/.test(arg) || arg.includes('/') || arg.includes('\\');
+}
+
+const shown = (path: string) => relative(process.cwd(), path) || path;
+
+/** Where in `file` an error was thrown (its first stack frame there), as `file:line:col`. */
+function placeIn(file: string, e: unknown): string | undefined {
+  const stack = (e as Error)?.stack ?? '';
+  for (const m of stack.matchAll(/\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/gm)) {
+    const f = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
+    if (f === file) return `${shown(f)}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
+/** The error a user's code threw, as the CLI reports it: eDSL errors as they are, others at the user's line. */
+function userError(file: string, e: unknown): Error {
+  if (e instanceof HdlError || e instanceof CliError) return e;
+  const err = e as Error & { code?: string; errors?: { text: string; location?: { file: string; line: number; column: number } }[] };
+  // A .ts file outside an ES-module package is loaded as CommonJS, which cannot import rtgpu (ESM only).
+  if (err?.code === 'ERR_REQUIRE_CYCLE_MODULE' || err?.code === 'ERR_REQUIRE_ESM' || /require\(\) (of )?ES Module/.test(err?.message ?? '')) {
+    return new CliError(`${shown(file)}: design and testbench files are ES modules: add "type": "module" to your project's package.json, or name the file .mts`, 1);
+  }
+  // tsx reports syntax errors of TypeScript files with their location: esbuild's message list, or its text.
+  const syntax = err?.errors?.[0];
+  if (syntax?.location) return new CliError(`${shown(resolve(syntax.location.file))}:${syntax.location.line}:${syntax.location.column + 1}: ${syntax.text}`, 1);
+  const esbuild = /^(\/[^\n:]+):(\d+):(\d+): ERROR: ([^\n]*)/m.exec(err?.message ?? '');
+  if (esbuild) return new CliError(`${shown(esbuild[1]!)}:${esbuild[2]}:${esbuild[3]}: ${esbuild[4]}`, 1);
+  const at = placeIn(file, e);
+  return new CliError(`${at ?? shown(file)}: ${err?.message ?? String(e)}`, 1);
+}
+
+/** Set by whoever registered tsx's loader for the whole process (bin/rtgpu.mjs in a checkout). */
+const tsLoader = Symbol.for('rtgpu.tsLoader');
+
+/**
+ * Imports a user's module: TypeScript through tsx's loader, registered for the whole process (not a
+ * scoped `tsImport`): the file must share this process's modules, so that `rtgpu/hdl` is one copy.
+ */
+export async function importUserFile(path: string): Promise<{ file: string; exports: Record<string, unknown> }> {
+  const file = resolve(path);
+  if (!existsSync(file)) throw new CliError(`${path}: no such file`, 1);
+  if (!statSync(file).isFile()) throw new CliError(`${path} is not a file`, 1);
+  const g = globalThis as Record<symbol, unknown>;
+  if (/\.(m|c)?tsx?$/.test(file) && !g[tsLoader]) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    g[tsLoader] = true;
+  }
+  try {
+    return { file, exports: (await import(pathToFileURL(file).href)) as Record<string, unknown> };
+  } catch (e) {
+    throw userError(file, e);
+  }
+}
+
+export function isModuleDef(x: unknown): x is ModuleDef<never, never> {
+  const d = x as Partial<ModuleDef<never, never>> | null;
+  return typeof d === 'object' && d !== null && typeof d.name === 'string' && typeof d.ports === 'function' && typeof d.body === 'function' && typeof d.loc === 'object';
+}
+
+/** The module a file defines: `top` by export or module name, else its only (or default) exported module. */
+export function chooseModule(file: string, exports: Record<string, unknown>, top?: string): { exportName: string; def: ModuleDef<never, never> } {
+  const defs = Object.entries(exports).filter(([, v]) => isModuleDef(v)) as [string, ModuleDef<never, never>][];
+  if (!defs.length) throw new CliError(`${shown(file)} exports no module: export the result of defineModule (e.g. 'export const Top = defineModule(…)')`, 1);
+  if (top !== undefined) {
+    const hit = defs.find(([k, d]) => k === top || d.name === top);
+    if (!hit) throw new CliError(`${shown(file)} has no module '${top}'; it exports ${defs.map(([k]) => k).join(', ')}`, 1);
+    return { exportName: hit[0], def: hit[1] };
+  }
+  const unique = [...new Map(defs.map(([k, d]) => [d, k])).entries()];
+  if (unique.length === 1) return { exportName: unique[0]![1], def: unique[0]![0] };
+  const byDefault = defs.find(([k]) => k === 'default');
+  if (byDefault) return { exportName: 'default', def: byDefault[1] };
+  throw new CliError(`${shown(file)} exports several modules (${defs.map(([k]) => k).join(', ')}): choose one with --top`, 2);
+}
+
+/** `--param key=value`: numbers (decimal, 0x hex), true/false, JSON arrays and objects, else strings. */
+export function parseParams(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(`--param expects key=value, got '${pair}'`);
+    const key = pair.slice(0, eq);
+    const text = pair.slice(eq + 1);
+    if (!/^[A-Za-z_$][\w$]*$/.test(key)) throw new CliError(`--param ${pair}: '${key}' is not a parameter name`);
+    let value: unknown = text;
+    if (/^-?\d+$/.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);
+    else if (/^0x[0-9a-f]+$/i.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);
+    else if (/^-?\d*\.\d+(e[+-]?\d+)?$/i.test(text)) value = Number(text);
+    else if (text === 'true' || text === 'false') value = text === 'true';
+    else if (/^[[{]/.test(text)) {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new CliError(`--param ${pair}: the value is not valid JSON`);
+      }
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+export interface UserDesign {
+  readonly file: string;
+  readonly def: ModuleDef<never, never>;
+  readonly params: Record<string, unknown>;
+  readonly design: Design;
+  readonly warnings: readonly Diagnostic[];
+}
+
+/**
+ * Elaborates the module a design file defines, with the file's exported `params` (defaults for the
+ * CLI) overridden by `--param` values. eDSL errors come back as HdlError, at the user's lines.
+ */
+export async function loadUserDesign(path: string, opts: { top?: string; params?: readonly string[] } = {}): Promise<UserDesign> {
+  const { file, exports } = await importUserFile(path);
+  const { def } = chooseModule(file, exports, opts.top);
+  const defaults = exports.params;
+  if (defaults !== undefined && (typeof defaults !== 'object' || defaults === null)) throw new CliError(`${shown(file)}: 'params' must be an object of the module's parameters`, 1);
+  const params = { ...(defaults as Record<string, unknown> | undefined), ...parseParams(opts.params ?? []) };
+  try {
+    const { design, warnings } = elaborate(def, params as never);
+    return { file, def, params, design, warnings };
+  } catch (e) {
+    const err = userError(file, e);
+    // A module that needs parameters and got none fails somewhere inside; say what was given.
+    if (Object.keys(params).length > 0 || def.ports.length === 0) throw err;
+    const hint = `${def.name} was elaborated with no parameters: export 'params' from ${shown(file)} or give them with --param key=value`;
+    if (err instanceof HdlError) throw new HdlError(err.diagnostics.map((d, i) => (i === 0 ? { ...d, notes: [...(d.notes ?? []), { message: hint }] } : d)));
+    throw new CliError(`${err.message}\n(${hint})`, 1);
+  }
+}
+
+export interface TestbenchFile {
+  readonly file: string;
+  readonly design: Design;
+  readonly body: (tb: Testbench) => Promise<unknown>;
+  readonly maxCycles?: number;
+}
+
+/**
+ * A testbench file: its design (`export const design`, a Design or a function returning one; or the module
+ * as in a design file, with `params`), and its body (`export default async function (tb) { … }`).
+ */
+export async function loadTestbenchFile(path: string): Promise<TestbenchFile> {
+  const { file, exports } = await importUserFile(path);
+  const body = exports.default ?? exports.testbench;
+  if (typeof body !== 'function') throw new CliError(`${shown(file)} has no testbench: export default async function (tb) { … } (tb: Testbench from rtgpu/hdl/testbench)`, 1);
+  let design: Design;
+  try {
+    const d = typeof exports.design === 'function' ? (exports.design as () => unknown)() : exports.design;
+    if (d !== undefined) {
+      if (typeof (d as Design).top !== 'string' || !Array.isArray((d as Design).modules)) throw new CliError(`${shown(file)}: 'design' must be an elaborated Design (elaborate(Module, params).design) or a function returning one`, 1);
+      design = d as Design;
+    } else {
+      const { def } = chooseModule(file, exports, typeof exports.top === 'string' ? exports.top : undefined);
+      design = elaborate(def, (exports.params ?? {}) as never).design;
+    }
+  } catch (e) {
+    throw userError(file, e);
+  }
+  const maxCycles = typeof exports.maxCycles === 'number' ? exports.maxCycles : undefined;
+  return { file, design, body: (tb) => Promise.resolve((body as (tb: Testbench) => unknown)(tb)), maxCycles };
+}
+
+export { shown as shownPath, userError };

@@ -1,0 +1,10 @@
+// Co-simulation: random-stimulus runs of a design on several simulators, recording and replay from vector files, RTL checks.
+export type { CosimDesign, GoldenModel } from './design.ts';
+export { runCosim, formatMismatch, buildStimulus, stimulusRecording, type CosimOptions, type CosimReport, type CosimMismatch } from './runCosim.ts';
+export { simulatorNames, type SimulatorName } from './backends.ts';
+export { runVectorsOn } from './runVectors.ts';
+export { RecordingSimulator } from './recordingSimulator.ts';
+export { replayRecording, type Recording, type ReplayReport } from './replay.ts';
+export { portableTestbench, testbenchCommands, type PortableTestbench, type PortableTestbenchOptions, type TestbenchLayout, type VectorColumn } from './portableTestbench.ts';
+export { benchmarkDesign, type BenchRow } from './benchmark.ts';
+export { verilatorLint, icarusCompile, yosysSynth, type CheckResult, type RtlSource } from './rtlChecks.ts';

@@ -1,0 +1,12 @@
+// FPGA synthesis with Yosys: targets, resource and timing reports, and the project files of the FPGA handoff.
+export { synthesize, type SynthOptions } from './synthesize.ts';
+export { synthTargets, synthTargetNames, isSynthTarget, type SynthTarget, type SynthTargetInfo } from './targets.ts';
+export type { SynthReport, ModuleReport, MemoryReport, Resources, LogicDepth } from './report.ts';
+export { formatReport, formatTable, formatDepth, formatModules, formatMemories, groupNumberedMemories, memoryName, bramUnit, type TableStyle } from './formatReport.ts';
+export { YosysError, YosysUnavailableError, type YosysProgress } from './yosys.ts';
+export type { RtlSource } from './rtlSource.ts';
+export { BUILD_DIR, type FpgaProject } from './fpgaProject.ts';
+export { quartusProject, type QuartusDevice, type QuartusFiles } from './quartusProject.ts';
+export { vivadoProject, type VivadoFiles } from './vivadoProject.ts';
+export { yosysHandoffScript, yosysReportPath, type YosysSource } from './yosysHandoff.ts';
+export { placeAndRouteIce40, type Ice40Device, type Ice40PnrOptions, type Ice40PnrResult } from './ice40Pnr.ts';

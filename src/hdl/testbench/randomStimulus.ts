@@ -1,0 +1,79 @@
+// Random stimulus for any design that keeps its valid/ready promises: streams found by their Decoupled
+// names get sources and sinks (valid and data held until taken, random gaps and back-pressure), every
+// other input a random value each cycle, the reset low for the first cycles.
+import type { PortInfo } from '../sim/simulator.ts';
+import { StreamSink, StreamSource, type StreamPorts, type StreamValue } from './streams.ts';
+import type { Testbench } from './testbench.ts';
+
+export interface RandomStimulusOptions {
+  /** Probability of a gap cycle between the values a source offers (default 0.3). */
+  readonly idle?: number;
+  /** Probability that a sink's ready is low in a cycle (default 0.3). */
+  readonly backpressure?: number;
+  /** The active-low reset, held low for `resetCycles` (default 'rst_n', 2 cycles; absent: no reset). */
+  readonly resetName?: string;
+  readonly resetCycles?: number;
+}
+
+export interface FoundStream {
+  readonly name: string;
+  readonly ports: StreamPorts;
+  /** 'input': the design takes values (the stimulus drives valid); 'output': the design offers them. */
+  readonly direction: 'input' | 'output';
+}
+
+/** The valid/ready streams among a design's ports: `X_valid` and `X_ready` in opposite directions, data `X_bits` or `X_bits_*`. */
+export function findStreams(ports: readonly PortInfo[]): FoundStream[] {
+  const byName = new Map(ports.map((p) => [p.name, p]));
+  const out: FoundStream[] = [];
+  for (const p of ports) {
+    if (!p.name.endsWith('_valid')) continue;
+    const name = p.name.slice(0, -'_valid'.length);
+    const ready = byName.get(`${name}_ready`);
+    if (!ready || ready.direction === p.direction) continue;
+    const bitsPorts = ports.filter((q) => q.name === `${name}_bits` || q.name.startsWith(`${name}_bits_`));
+    if (bitsPorts.some((q) => q.direction !== p.direction)) continue;
+    const bits = byName.has(`${name}_bits`) ? `${name}_bits` : Object.fromEntries(bitsPorts.map((q) => [q.name.slice(name.length + 6), q.name]));
+    out.push({ name, ports: { valid: p.name, ready: ready.name, bits }, direction: p.direction });
+  }
+  return out;
+}
+
+/** Starts the processes that drive every input of the design at random; returns the streams it found. */
+export function driveRandomly(tb: Testbench, opts: RandomStimulusOptions = {}): FoundStream[] {
+  const ports = tb.sim.ports;
+  const streams = findStreams(ports);
+  const resetName = opts.resetName ?? 'rst_n';
+  const hasReset = ports.some((p) => p.name === resetName && p.direction === 'input');
+  const taken = new Set<string>([...(hasReset ? [resetName] : [])]);
+  for (const s of streams) {
+    const names = [s.ports.valid, s.ports.ready, ...(typeof s.ports.bits === 'string' ? [s.ports.bits] : Object.values(s.ports.bits))];
+    for (const n of names) taken.add(n);
+    if (s.direction === 'input') {
+      const width = (port: string) => ports.find((q) => q.name === port)!.width;
+      const source = new StreamSource<StreamValue>(tb, s.ports, { idle: opts.idle ?? 0.3, name: s.name });
+      const bits = s.ports.bits;
+      const value = () => (typeof bits === 'string' ? tb.rng.bits(width(bits)) : Object.fromEntries(Object.entries(bits).map(([f, port]) => [f, tb.rng.bits(width(port))])));
+      tb.fork(`${s.name} random values`, async () => {
+        for (;;) await source.send(value());
+      });
+    } else {
+      new StreamSink(tb, s.ports, { backpressure: opts.backpressure ?? 0.3, name: s.name });
+    }
+  }
+  const free = ports.filter((p) => p.direction === 'input' && !taken.has(p.name));
+  tb.fork('random inputs', async () => {
+    for (;;) {
+      for (const p of free) tb.poke(p.name, tb.rng.bits(p.width));
+      await tb.tick();
+    }
+  });
+  if (hasReset) {
+    tb.fork('reset', async () => {
+      tb.poke(resetName, 0);
+      await tb.tick(opts.resetCycles ?? 2);
+      tb.poke(resetName, 1);
+    });
+  }
+  return streams;
+}

@@ -1,0 +1,119 @@
+// The CLI on a user's own design and testbench files: emit, lint, sim, cosim and synth, and the errors a
+// user's mistakes get (at their file and line, never a stack trace).
+import { describe, expect, test } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { tempDir } from '../tempDir.ts';
+
+const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false });
+const fixture = (name: string) => `test/cli/fixtures/${name}`;
+const noStack = (text: string) => expect(text).not.toMatch(/\n\s+at /);
+/** `line:col` of the first `new Error` on a line of a fixture: where V8 says the error was made. */
+const throwSite = (name: string, line: number) => `${line}:${readFileSync(fixture(name), 'utf8').split('\n')[line - 1]!.indexOf('new Error') + 1}`;
+
+describe('rtgpu emit', () => {
+  test('writes the SystemVerilog, file list and manifest, with the names of the user\'s file', async () => {
+    const out = join(tempDir('emit'), 'rtl');
+    const r = await rtgpu('emit', fixture('gcdUnit.ts'), '--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`test/cli/fixtures/gcdUnit.ts: GcdUnit_width16 (1 modules) -> ${out}/ (1 source files, GcdUnit_width16.f, manifest.json)`);
+    const sv = readFileSync(join(out, 'GcdUnit_width16.sv'), 'utf8');
+    expect(sv).toMatch(/logic \[15:0\] x; \/\/ gcdUnit\.ts:14/);
+    expect(sv).toMatch(/input\s+logic \[15:0\] req_bits_a,/);
+    expect(readFileSync(join(out, 'GcdUnit_width16.f'), 'utf8')).toBe('GcdUnit_width16.sv\n');
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { top: string; parameters: unknown; modules: { name: string; ports: { name: string }[] }[] };
+    expect(manifest.top).toBe('GcdUnit_width16');
+    expect(manifest.parameters).toEqual({ width: 16 });
+    expect(manifest.modules[0]!.ports.map((p) => p.name)).toEqual(['clk', 'rst_n', 'req_valid', 'req_ready', 'req_bits_a', 'req_bits_b', 'resp_valid', 'resp_ready', 'resp_bits', 'busy']);
+    // --param overrides the file's params; emitting again into our own directory is fine.
+    const again = await rtgpu('emit', fixture('gcdUnit.ts'), '--param', 'width=8', '--out', out);
+    expect(again.exitCode).toBe(0);
+    expect(existsSync(join(out, 'GcdUnit_width8.sv'))).toBe(true);
+    expect(existsSync(join(out, 'GcdUnit_width16.sv'))).toBe(false);
+  }, 120_000);
+
+  test('--top chooses among several modules; parameters reach the module', async () => {
+    const out = join(tempDir('emit'), 'rtl');
+    const none = await rtgpu('emit', fixture('twoModules.ts'), '--out', out);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toBe('rtgpu: test/cli/fixtures/twoModules.ts exports several modules (Adder, Inverter): choose one with --top');
+    const r = await rtgpu('emit', fixture('twoModules.ts'), '--top', 'Adder', '--param', 'width=0x0c', '--out', out);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(out, 'Adder_width12.sv'), 'utf8')).toMatch(/output logic \[12:0\] y/);
+  }, 120_000);
+
+  test('mistakes in the user\'s files are reported at their file and line', async () => {
+    const cjs = tempDir('emit');
+    writeFileSync(join(cjs, 'commonjs.ts'), "import { UInt } from 'rtgpu/hdl';\nexport const x = UInt(8);\n");
+    const dir = tempDir('emit');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(join(dir, 'syntax.ts'), "import { UInt } from 'rtgpu/hdl';\nexport const x = UInt(8;\n");
+    writeFileSync(join(dir, 'notADesign.ts'), 'export const answer = 42;\n');
+    writeFileSync(join(dir, 'existing.txt'), 'mine');
+    const cases: [string[], string | RegExp][] = [
+      [['emit', fixture('widthError.ts')], /^test\/cli\/fixtures\/widthError\.ts:5:\d+: error\[WidthMismatch\]: cannot assign a 8-bit value to a 4-bit signal/],
+      [['emit', fixture('throwsAtLoad.ts')], `rtgpu: test/cli/fixtures/throwsAtLoad.ts:${throwSite('throwsAtLoad.ts', 8)}: no width configured for 'data'`],
+      [['emit', join(dir, 'syntax.ts')], /^rtgpu: .*syntax\.ts:2:\d+: Expected "\)" but found ";"$/],
+      [['emit', join(cjs, 'commonjs.ts')], /^rtgpu: .*commonjs\.ts: design and testbench files are ES modules: add "type": "module" to your project's package\.json, or name the file \.mts$/],
+      [['emit', join(dir, 'notADesign.ts')], /^rtgpu: .*notADesign\.ts exports no module: export the result of defineModule/],
+      [['emit', join(dir, 'missing.ts')], /^rtgpu: .*missing\.ts: no such file$/],
+      [['emit', fixture('twoModules.ts'), '--top', 'Multiplier'], "rtgpu: test/cli/fixtures/twoModules.ts has no module 'Multiplier'; it exports Adder, Inverter"],
+      [['emit', fixture('gcdUnit.ts'), '--param', 'width'], /^rtgpu: --param expects key=value, got 'width'/],
+      [['emit', fixture('gcdUnit.ts'), '--out', dir], /^rtgpu: .* is not empty and was not generated by rtgpu/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    results.forEach((r, i) => {
+      const [args, want] = cases[i]!;
+      expect(r.exitCode, args.join(' ')).not.toBe(0);
+      if (typeof want === 'string') expect(r.stderr, args.join(' ')).toBe(want);
+      else expect(r.stderr, args.join(' ')).toMatch(want);
+      noStack(r.stderr);
+    });
+    expect(readFileSync(join(dir, 'existing.txt'), 'utf8')).toBe('mine');
+  }, 120_000);
+});
+
+describe('rtgpu lint, sim, cosim and synth on design files', () => {
+  test('lint: a clean design passes the eDSL checks, verilator -Wall and iverilog -Wall; a warning fails', async () => {
+    const clean = await rtgpu('lint', fixture('gcdUnit.ts'));
+    expect(clean.exitCode).toBe(0);
+    expect(clean.stdout).toBe('test/cli/fixtures/gcdUnit.ts: GcdUnit_width16: 0 eDSL warnings; verilator -Wall clean; iverilog -Wall clean');
+    const warned = await rtgpu('lint', fixture('unusedInput.ts'));
+    expect(warned.exitCode).toBe(1);
+    expect(warned.stdout).toMatch(/unusedInput\.ts:\d+:\d+: warning\[UnusedInput\]: .*spare/);
+  }, 120_000);
+
+  test('sim: one testbench file passes on js, Verilator, Icarus and in lockstep; a failure is at its line', async () => {
+    for (const sim of ['js', 'verilator', 'icarus', 'ts,verilator,icarus']) {
+      const r = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--sim', sim, '--seed', '9');
+      expect(r.exitCode, `${sim}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^PASS: test/cli/fixtures/gcdUnit\\.tb\\.ts on ${sim.includes(',') ? 'lockstep' : sim}.*: \\d+ cycles in [\\d.]+ s \\(seed 9\\)$`));
+    }
+    const failed = await rtgpu('sim', fixture('failing.tb.ts'), '--sim', 'wasm', '--seed', '1');
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stdout).toBe('FAIL: test/cli/fixtures/failing.tb.ts on wasm, seed 1, at cycle 6');
+    expect(failed.stderr).toBe(`rtgpu: test/cli/fixtures/failing.tb.ts:${throwSite('failing.tb.ts', 9)}: the unit is idle, as it should be, but this testbench expected it busy`);
+  }, 300_000);
+
+  test('sim --vcd writes a waveform', async () => {
+    const vcd = join(tempDir('sim'), 'gcd.vcd');
+    const r = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--sim', 'icarus', '--vcd', vcd, '--seed', '2');
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(vcd, 'utf8')).toMatch(/\$var .* req_valid /);
+  }, 300_000);
+
+  test('cosim: random stimulus that keeps the streams\' promises, three simulators in lockstep', async () => {
+    const r = await rtgpu('cosim', fixture('gcdUnit.ts'), '--cycles', '3000', '--seed', '4', '--param', 'width=8');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^cosim test\/cli\/fixtures\/gcdUnit\.ts \(GcdUnit_width8\): 3000 cycles, seed 4, on ts, verilator, icarus\n {2}streams: req \(input\), resp \(output\)\n/);
+    expect(r.stdout).toMatch(/\n3000 cycles, 0 mismatches$/);
+  }, 300_000);
+
+  test('synth: Yosys resources of the module of a design file', async () => {
+    const r = await rtgpu('synth', fixture('twoModules.ts'), '--top', 'Adder', '--param', 'width=8', '--target', 'generic', '--depth', 'none');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Adder_width8/);
+  }, 300_000);
+});
