@@ -13,7 +13,7 @@ import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { handoffReadme } from './handoffReadme.ts';
 import { gpuTestbench } from './rtlTestbenches.ts';
 import { ice40Blocks } from './ice40Blocks.ts';
-import type { RtlFile } from './rtlOutput.ts';
+import type { RtlFile } from './generatedDir.ts';
 
 /** A cosim design's RTL as rtl-out holds it: `<name>/<file>` for each file of its list (dependency order). */
 export interface BlockRtl {

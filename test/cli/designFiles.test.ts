@@ -97,6 +97,18 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(failed.stderr).toBe(`rtgpu: test/cli/fixtures/failing.tb.ts:${throwSite('failing.tb.ts', 9)}: the unit is idle, as it should be, but this testbench expected it busy`);
   }, 300_000);
 
+  test('sim --portable writes the run as a testbench that Icarus runs without Node', async () => {
+    const dir = join(tempDir('sim'), 'handoff');
+    const r = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--seed', '5', '--portable', dir);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[1]).toMatch(/^wrote .*\/handoff\/tb_GcdUnit_width16\.sv and tb_GcdUnit_width16\.vec \(\d+ cycles\) beside GcdUnit_width16's SystemVerilog$/);
+    const build = await execa('iverilog', ['-g2012', '-s', 'tb_GcdUnit_width16', '-o', 'tb.vvp', 'GcdUnit_width16.sv', 'tb_GcdUnit_width16.sv'], { cwd: dir, reject: false, all: true });
+    expect(build.exitCode, build.all).toBe(0);
+    const run = await execa('vvp', ['-n', 'tb.vvp'], { cwd: dir, reject: false, all: true });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/PASS: GcdUnit_width16: \d+ cycles, every output matched$/);
+  }, 300_000);
+
   test('sim --vcd writes a waveform', async () => {
     const vcd = join(tempDir('sim'), 'gcd.vcd');
     const r = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--sim', 'icarus', '--vcd', vcd, '--seed', '2');

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { allDesigns } from '../../src/designs/index.ts';
-import { rtlDifferences, rtlFiles } from '../../src/designs/rtlOutput.ts';
+import { rtlFiles } from '../../src/designs/rtlOutput.ts';
+import { rtlDifferences } from '../../src/designs/generatedDir.ts';
 import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
 

@@ -17,7 +17,7 @@ import { allDesigns } from '../../src/designs/index.ts';
 import { handoffLayout, yosysScriptPath, type HandoffManifest } from '../../src/designs/gpuHandoff.ts';
 import { memoryInventory } from '../../src/designs/handoffReadme.ts';
 import { ICE40_HX8K, ice40Blocks } from '../../src/designs/ice40Blocks.ts';
-import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/rtlOutput.ts';
+import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/generatedDir.ts';
 import { tempDir } from '../tempDir.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false, all: true });

@@ -4,7 +4,7 @@ import { emitSystemVerilog, formatDiagnostic, manifestModules } from '../../hdl/
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadUserDesign, shownPath } from '../designFile.ts';
-import { checkWritable, withMarker, writeRtl } from '../../designs/rtlOutput.ts';
+import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
 
 export const designFileUsage = `  --top NAME            the module to use when the file exports several (export or module name)
   --param KEY=VALUE     a parameter of the module (repeatable; numbers, 0x hex, true/false, JSON);

@@ -3,7 +3,8 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
 import { allDesigns } from '../../designs/index.ts';
-import { checkWritable, rtlDifferences, rtlFiles, writeRtl } from '../../designs/rtlOutput.ts';
+import { rtlFiles } from '../../designs/rtlOutput.ts';
+import { checkWritable, rtlDifferences, writeRtl } from '../../designs/generatedDir.ts';
 
 const usage = `usage: rtgpu rtl [--out DIR] [--check] [--force] [--rt-cores N] [--ic-cores N] [--triangles K] [--vertices V] [--bvh …]
 
