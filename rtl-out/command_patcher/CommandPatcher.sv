@@ -4,6 +4,7 @@ module CommandPatcher (
   input  logic rst_n,
   input  logic start,
   input  logic [31:0] pixel_count,
+  input  logic [31:0] first_pixel,
   input  logic patch_written,
   output logic pixel_valid,
   output logic [31:0] pixel_id,
@@ -14,50 +15,52 @@ module CommandPatcher (
   output logic frame_done,
   output logic busy
 );
-  logic [1:0] state; // commandPatcher.ts:30
-  logic [31:0] count; // commandPatcher.ts:32
-  logic [31:0] next; // commandPatcher.ts:33
-  logic [31:0] base; // commandPatcher.ts:34
-  logic [4:0] tid; // commandPatcher.ts:35
-  logic emitting; // commandPatcher.ts:36
-  logic last_eq; // commandPatcher.ts:37
-  logic [31:0] last_add; // commandPatcher.ts:37
-  logic last_eq_1; // commandPatcher.ts:37
-  logic last; // commandPatcher.ts:37
-  logic [5:0] patch_threads_zext; // commandPatcher.ts:42
-  logic frame_done_eq; // commandPatcher.ts:46
-  logic frame_done_and; // commandPatcher.ts:46
-  logic frame_done_eq_1; // commandPatcher.ts:46
-  logic frame_done_and_1; // commandPatcher.ts:46
-  logic frame_done_eq_2; // commandPatcher.ts:46
-  logic frame_done_and_2; // commandPatcher.ts:46
-  logic finished; // commandPatcher.ts:45
-  logic frame_done_and_3; // commandPatcher.ts:46
-  logic [1:0] state_next; // commandPatcher.ts:30
-  logic state_sel_eq; // commandPatcher.ts:60
-  logic state_sel_and; // commandPatcher.ts:60
-  logic [1:0] state_mux; // commandPatcher.ts:63
-  logic state_sel_eq_1; // commandPatcher.ts:48
-  logic state_sel_and_1; // commandPatcher.ts:48
-  logic state_sel_ne; // commandPatcher.ts:48
-  logic state_sel_and_2; // commandPatcher.ts:48
-  logic [1:0] state_p; // commandPatcher.ts:48
-  logic [1:0] state_p_1; // commandPatcher.ts:37
-  logic [1:0] state_p_2; // commandPatcher.ts:36
-  logic [31:0] count_next; // commandPatcher.ts:32
-  logic [31:0] next_next; // commandPatcher.ts:33
-  logic [31:0] next_add; // commandPatcher.ts:56
-  logic [31:0] next_p; // commandPatcher.ts:48
-  logic [31:0] base_next; // commandPatcher.ts:34
-  logic [31:0] base_p; // commandPatcher.ts:48
-  logic [4:0] tid_next; // commandPatcher.ts:35
-  logic [4:0] tid_add; // commandPatcher.ts:57
-  logic [4:0] tid_p; // commandPatcher.ts:48
-  logic [4:0] tid_p_1; // commandPatcher.ts:36
+  logic [1:0] state; // commandPatcher.ts:32
+  logic [31:0] count; // commandPatcher.ts:34
+  logic [31:0] next; // commandPatcher.ts:35
+  logic [31:0] base; // commandPatcher.ts:36
+  logic [31:0] first; // commandPatcher.ts:37
+  logic [4:0] tid; // commandPatcher.ts:38
+  logic emitting; // commandPatcher.ts:39
+  logic last_eq; // commandPatcher.ts:40
+  logic [31:0] last_add; // commandPatcher.ts:40
+  logic last_eq_1; // commandPatcher.ts:40
+  logic last; // commandPatcher.ts:40
+  logic [5:0] patch_threads_zext; // commandPatcher.ts:45
+  logic frame_done_eq; // commandPatcher.ts:49
+  logic frame_done_and; // commandPatcher.ts:49
+  logic frame_done_eq_1; // commandPatcher.ts:49
+  logic frame_done_and_1; // commandPatcher.ts:49
+  logic frame_done_eq_2; // commandPatcher.ts:49
+  logic frame_done_and_2; // commandPatcher.ts:49
+  logic finished; // commandPatcher.ts:48
+  logic frame_done_and_3; // commandPatcher.ts:49
+  logic [1:0] state_next; // commandPatcher.ts:32
+  logic state_sel_eq; // commandPatcher.ts:64
+  logic state_sel_and; // commandPatcher.ts:64
+  logic [1:0] state_mux; // commandPatcher.ts:67
+  logic state_sel_eq_1; // commandPatcher.ts:51
+  logic state_sel_and_1; // commandPatcher.ts:51
+  logic state_sel_ne; // commandPatcher.ts:51
+  logic state_sel_and_2; // commandPatcher.ts:51
+  logic [1:0] state_p; // commandPatcher.ts:51
+  logic [1:0] state_p_1; // commandPatcher.ts:40
+  logic [1:0] state_p_2; // commandPatcher.ts:39
+  logic [31:0] count_next; // commandPatcher.ts:34
+  logic [31:0] next_next; // commandPatcher.ts:35
+  logic [31:0] next_add; // commandPatcher.ts:60
+  logic [31:0] next_p; // commandPatcher.ts:51
+  logic [31:0] base_next; // commandPatcher.ts:36
+  logic [31:0] base_p; // commandPatcher.ts:51
+  logic [31:0] first_next; // commandPatcher.ts:37
+  logic [4:0] tid_next; // commandPatcher.ts:38
+  logic [4:0] tid_add; // commandPatcher.ts:61
+  logic [4:0] tid_p; // commandPatcher.ts:51
+  logic [4:0] tid_p_1; // commandPatcher.ts:39
 
   assign emitting = state == 2'd1;
   assign pixel_valid = emitting;
-  assign pixel_id = next;
+  assign pixel_id = first + next;
   assign thread_id = tid;
   assign last_eq = tid == 5'd31;
   assign last_add = next + 32'd1;
@@ -94,6 +97,7 @@ module CommandPatcher (
   assign next_next = emitting ? next_add : next_p;
   assign base_p = state_sel_and_2 ? 32'd0 : base;
   assign base_next = state_sel_and ? next : base_p;
+  assign first_next = state_sel_and_2 ? first_pixel : first;
   assign tid_add = tid + 5'd1;
   assign tid_p = state_sel_and_2 ? 5'd0 : tid;
   assign tid_p_1 = emitting ? tid_add : tid_p;
@@ -105,6 +109,7 @@ module CommandPatcher (
     count = 32'd0;
     next = 32'd0;
     base = 32'd0;
+    first = 32'd0;
     tid = 5'd0;
   end
 `endif
@@ -115,12 +120,14 @@ module CommandPatcher (
       count <= 32'd0;
       next <= 32'd0;
       base <= 32'd0;
+      first <= 32'd0;
       tid <= 5'd0;
     end else begin
       state <= state_next;
       count <= count_next;
       next <= next_next;
       base <= base_next;
+      first <= first_next;
       tid <= tid_next;
     end
   end

@@ -19,12 +19,13 @@
 module tb_CommandPatcher;
   localparam int CYCLES = 1000;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
-  localparam int ROW_BITS = 140;
+  localparam int ROW_BITS = 172;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
   logic p_start = '0;
   logic [31:0] p_pixel_count = '0;
+  logic [31:0] p_first_pixel = '0;
   logic p_patch_written = '0;
   wire p_pixel_valid;
   wire [31:0] p_pixel_id;
@@ -50,6 +51,7 @@ module tb_CommandPatcher;
     .rst_n(p_rst_n),
     .start(p_start),
     .pixel_count(p_pixel_count),
+    .first_pixel(p_first_pixel),
     .patch_written(p_patch_written),
     .pixel_valid(p_pixel_valid),
     .pixel_id(p_pixel_id),
@@ -80,9 +82,10 @@ module tb_CommandPatcher;
     end
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
-      p_rst_n = row[136];
-      p_start = row[132];
-      p_pixel_count = row[131:100];
+      p_rst_n = row[168];
+      p_start = row[164];
+      p_pixel_count = row[163:132];
+      p_first_pixel = row[131:100];
       p_patch_written = row[96];
       #5;
       if (p_pixel_valid !== row[92]) mismatch("pixel_valid", $sformatf("1'h%h", row[92]), $sformatf("1'h%h", p_pixel_valid));

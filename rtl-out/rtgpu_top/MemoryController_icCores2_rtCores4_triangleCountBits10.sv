@@ -31,6 +31,7 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   input  logic [9:0] triangle_count,
   output logic cp_start,
   output logic [31:0] pixel_count,
+  output logic [31:0] first_pixel,
   input  logic [31:0] patch_base,
   output logic patch_written,
   input  logic frame_done,
@@ -71,42 +72,43 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   input  logic [127:0] mem_data_read,
   input  logic mem_done
 );
-  logic [31:0] program_addr_lo; // memoryController.ts:65
-  logic [31:0] program_addr_hi; // memoryController.ts:65
-  logic [31:0] program_words; // memoryController.ts:65
-  logic [31:0] const_addr_lo; // memoryController.ts:65
-  logic [31:0] const_addr_hi; // memoryController.ts:65
-  logic [31:0] const_words; // memoryController.ts:65
-  logic [31:0] tri_addr_lo; // memoryController.ts:65
-  logic [31:0] tri_addr_hi; // memoryController.ts:65
-  logic [31:0] tri_words; // memoryController.ts:65
-  logic [31:0] out_addr_lo; // memoryController.ts:65
-  logic [31:0] out_addr_hi; // memoryController.ts:65
-  logic [31:0] report_addr_lo; // memoryController.ts:65
-  logic [31:0] report_addr_hi; // memoryController.ts:65
-  logic [31:0] pixel_count_1; // memoryController.ts:65
-  logic [2:0] state; // memoryController.ts:75
-  logic [2:0] pendingLoads; // memoryController.ts:76
-  logic pendingStart; // memoryController.ts:77
-  logic done; // memoryController.ts:78
-  logic [2:0] error; // memoryController.ts:79
-  logic [31:0] patches_done; // memoryController.ts:65
-  logic [31:0] fault_count; // memoryController.ts:65
-  logic [31:0] fault_mask_1; // memoryController.ts:65
-  logic [1:0] current; // memoryController.ts:110
-  logic [31:0] word_index; // memoryController.ts:65
-  logic [31:0] beats_left; // memoryController.ts:65
-  logic [127:0] buffer; // memoryController.ts:113
-  logic [2:0] bufferWords; // memoryController.ts:114
-  logic [1:0] bufferPos; // memoryController.ts:115
-  logic [5:0] thread; // memoryController.ts:185
-  logic [5:0] patchThreads; // memoryController.ts:186
-  logic [31:0] patchFaults; // memoryController.ts:187
-  logic [31:0] patch_cycles; // memoryController.ts:65
-  logic [127:0] result; // memoryController.ts:189
-  logic [63:0] cycles; // memoryController.ts:236
-  logic [31:0] rdData; // memoryController.ts:271
-  logic _reg; // memoryController.ts:274
+  logic [31:0] program_addr_lo; // memoryController.ts:66
+  logic [31:0] program_addr_hi; // memoryController.ts:66
+  logic [31:0] program_words; // memoryController.ts:66
+  logic [31:0] const_addr_lo; // memoryController.ts:66
+  logic [31:0] const_addr_hi; // memoryController.ts:66
+  logic [31:0] const_words; // memoryController.ts:66
+  logic [31:0] tri_addr_lo; // memoryController.ts:66
+  logic [31:0] tri_addr_hi; // memoryController.ts:66
+  logic [31:0] tri_words; // memoryController.ts:66
+  logic [31:0] out_addr_lo; // memoryController.ts:66
+  logic [31:0] out_addr_hi; // memoryController.ts:66
+  logic [31:0] report_addr_lo; // memoryController.ts:66
+  logic [31:0] report_addr_hi; // memoryController.ts:66
+  logic [31:0] pixel_count_1; // memoryController.ts:66
+  logic [31:0] first_pixel_1; // memoryController.ts:66
+  logic [2:0] state; // memoryController.ts:77
+  logic [2:0] pendingLoads; // memoryController.ts:78
+  logic pendingStart; // memoryController.ts:79
+  logic done; // memoryController.ts:80
+  logic [2:0] error; // memoryController.ts:81
+  logic [31:0] patches_done; // memoryController.ts:66
+  logic [31:0] fault_count; // memoryController.ts:66
+  logic [31:0] fault_mask_1; // memoryController.ts:66
+  logic [1:0] current; // memoryController.ts:112
+  logic [31:0] word_index; // memoryController.ts:66
+  logic [31:0] beats_left; // memoryController.ts:66
+  logic [127:0] buffer; // memoryController.ts:115
+  logic [2:0] bufferWords; // memoryController.ts:116
+  logic [1:0] bufferPos; // memoryController.ts:117
+  logic [5:0] thread; // memoryController.ts:188
+  logic [5:0] patchThreads; // memoryController.ts:189
+  logic [31:0] patchFaults; // memoryController.ts:190
+  logic [31:0] patch_cycles; // memoryController.ts:66
+  logic [127:0] result; // memoryController.ts:192
+  logic [63:0] cycles; // memoryController.ts:239
+  logic [31:0] rdData; // memoryController.ts:274
+  logic _reg; // memoryController.ts:277
   logic dma_rd_req_addr_eq; // selection.ts:33
   logic dma_rd_req_addr_eq_1; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux; // selection.ts:33
@@ -115,52 +117,52 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   logic dma_rd_req_addr_eq_3; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_2; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_3; // selection.ts:33
-  logic receiving; // memoryController.ts:145
-  logic dma_rd_ready_ne; // memoryController.ts:148
-  logic dma_rd_ready_and; // memoryController.ts:148
-  logic dma_rd_ready_ult; // memoryController.ts:148
-  logic writingResult; // memoryController.ts:206
-  logic writingReport; // memoryController.ts:207
-  logic [63:0] dma_wr_addr_concat; // memoryController.ts:208
-  logic [35:0] patchOffset; // memoryController.ts:210
-  logic [63:0] dma_wr_addr_zext; // memoryController.ts:208
-  logic [63:0] dma_wr_addr_add; // memoryController.ts:208
-  logic [63:0] dma_wr_addr_concat_1; // memoryController.ts:208
-  logic [31:0] pixelOffset_zext; // memoryController.ts:209
-  logic [31:0] pixelOffset_add; // memoryController.ts:209
-  logic [35:0] pixelOffset; // memoryController.ts:209
-  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:208
-  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:208
-  logic [31:0] dma_wr_data_zext; // memoryController.ts:213
-  logic [127:0] dma_wr_data_concat; // memoryController.ts:213
-  logic irq_ne; // memoryController.ts:239
-  logic emit_ne; // memoryController.ts:146
-  logic emit; // memoryController.ts:146
+  logic receiving; // memoryController.ts:147
+  logic dma_rd_ready_ne; // memoryController.ts:150
+  logic dma_rd_ready_and; // memoryController.ts:150
+  logic dma_rd_ready_ult; // memoryController.ts:150
+  logic writingResult; // memoryController.ts:209
+  logic writingReport; // memoryController.ts:210
+  logic [63:0] dma_wr_addr_concat; // memoryController.ts:211
+  logic [35:0] patchOffset; // memoryController.ts:213
+  logic [63:0] dma_wr_addr_zext; // memoryController.ts:211
+  logic [63:0] dma_wr_addr_add; // memoryController.ts:211
+  logic [63:0] dma_wr_addr_concat_1; // memoryController.ts:211
+  logic [31:0] pixelOffset_zext; // memoryController.ts:212
+  logic [31:0] pixelOffset_add; // memoryController.ts:212
+  logic [35:0] pixelOffset; // memoryController.ts:212
+  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:211
+  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:211
+  logic [31:0] dma_wr_data_zext; // memoryController.ts:216
+  logic [127:0] dma_wr_data_concat; // memoryController.ts:216
+  logic irq_ne; // memoryController.ts:242
+  logic emit_ne; // memoryController.ts:148
+  logic emit; // memoryController.ts:148
   logic imem_we_eq; // selection.ts:33
   logic imem_we_eq_1; // selection.ts:33
   logic [31:0] imem_we_mux; // selection.ts:33
   logic [31:0] imem_we_mux_1; // selection.ts:33
-  logic store_ult; // memoryController.ts:151
-  logic store; // memoryController.ts:151
-  logic imem_we_eq_2; // memoryController.ts:152
-  logic cmem_we_eq; // memoryController.ts:153
+  logic store_ult; // memoryController.ts:153
+  logic store; // memoryController.ts:153
+  logic imem_we_eq_2; // memoryController.ts:154
+  logic cmem_we_eq; // memoryController.ts:155
   logic mem_wdata_eq; // selection.ts:33
-  logic [31:0] mem_wdata_slice; // memoryController.ts:149
+  logic [31:0] mem_wdata_slice; // memoryController.ts:151
   logic mem_wdata_eq_1; // selection.ts:33
-  logic [31:0] mem_wdata_slice_1; // memoryController.ts:149
+  logic [31:0] mem_wdata_slice_1; // memoryController.ts:151
   logic mem_wdata_eq_2; // selection.ts:33
-  logic [31:0] mem_wdata_slice_2; // memoryController.ts:149
-  logic [31:0] mem_wdata_slice_3; // memoryController.ts:149
+  logic [31:0] mem_wdata_slice_2; // memoryController.ts:151
+  logic [31:0] mem_wdata_slice_3; // memoryController.ts:151
   logic [31:0] mem_wdata_mux; // selection.ts:33
   logic [31:0] mem_wdata_mux_1; // selection.ts:33
-  logic idle; // memoryController.ts:120
-  logic tri_load_start_slice; // memoryController.ts:116
+  logic idle; // memoryController.ts:122
+  logic tri_load_start_slice; // memoryController.ts:118
   logic tri_load_start_or; // selection.ts:13
-  logic tri_load_start_slice_1; // memoryController.ts:116
+  logic tri_load_start_slice_1; // memoryController.ts:118
   logic tri_load_start_or_1; // selection.ts:13
-  logic tri_load_start_slice_2; // memoryController.ts:116
+  logic tri_load_start_slice_2; // memoryController.ts:118
   logic tri_load_start_or_2; // selection.ts:13
-  logic beginLoad; // memoryController.ts:121
+  logic beginLoad; // memoryController.ts:123
   logic [1:0] index_mux; // selection.ts:19
   logic [1:0] index_mux_1; // selection.ts:19
   logic [1:0] index; // selection.ts:19
@@ -170,332 +172,337 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   logic tri_load_start_eq_3; // selection.ts:33
   logic [31:0] tri_load_start_mux; // selection.ts:33
   logic [31:0] tri_load_start_mux_1; // selection.ts:33
-  logic tooLong_ult; // memoryController.ts:119
-  logic tooLong_ult_1; // memoryController.ts:119
+  logic tooLong_ult; // memoryController.ts:121
+  logic tooLong_ult_1; // memoryController.ts:121
   logic tri_load_start_mux_2; // selection.ts:33
   logic tri_load_start_mux_3; // selection.ts:33
-  logic tri_load_start_not; // memoryController.ts:138
-  logic tri_load_start_and; // memoryController.ts:138
-  logic tri_load_start_eq_4; // memoryController.ts:138
-  logic tri_load_valid_eq; // memoryController.ts:154
-  logic startFrame_not; // memoryController.ts:176
-  logic startFrame_and; // memoryController.ts:176
-  logic startFrame_and_1; // memoryController.ts:176
-  logic startFrame_eq; // memoryController.ts:176
-  logic startFrame; // memoryController.ts:176
-  logic patchWritten_and; // memoryController.ts:221
-  logic patchWritten_and_1; // memoryController.ts:221
-  logic [5:0] lastThread_add; // memoryController.ts:214
-  logic lastThread; // memoryController.ts:214
-  logic patchWritten_and_2; // memoryController.ts:221
-  logic [63:0] reportsOn_concat; // memoryController.ts:215
-  logic reportsOn; // memoryController.ts:215
-  logic patchWritten_not; // memoryController.ts:221
-  logic patchWritten_and_3; // memoryController.ts:221
-  logic patchWritten; // memoryController.ts:221
-  logic reading; // memoryController.ts:197
-  logic [31:0] program_addr_lo_next; // memoryController.ts:65
-  logic program_addr_lo_sel_eq; // memoryController.ts:84
-  logic program_addr_lo_sel_and; // memoryController.ts:84
-  logic [31:0] program_addr_hi_next; // memoryController.ts:65
-  logic program_addr_hi_sel_eq; // memoryController.ts:84
-  logic program_addr_hi_sel_and; // memoryController.ts:84
-  logic [31:0] program_words_next; // memoryController.ts:65
-  logic program_words_sel_eq; // memoryController.ts:84
-  logic program_words_sel_and; // memoryController.ts:84
-  logic [31:0] const_addr_lo_next; // memoryController.ts:65
-  logic const_addr_lo_sel_eq; // memoryController.ts:84
-  logic const_addr_lo_sel_and; // memoryController.ts:84
-  logic [31:0] const_addr_hi_next; // memoryController.ts:65
-  logic const_addr_hi_sel_eq; // memoryController.ts:84
-  logic const_addr_hi_sel_and; // memoryController.ts:84
-  logic [31:0] const_words_next; // memoryController.ts:65
-  logic const_words_sel_eq; // memoryController.ts:84
-  logic const_words_sel_and; // memoryController.ts:84
-  logic [31:0] tri_addr_lo_next; // memoryController.ts:65
-  logic tri_addr_lo_sel_eq; // memoryController.ts:84
-  logic tri_addr_lo_sel_and; // memoryController.ts:84
-  logic [31:0] tri_addr_hi_next; // memoryController.ts:65
-  logic tri_addr_hi_sel_eq; // memoryController.ts:84
-  logic tri_addr_hi_sel_and; // memoryController.ts:84
-  logic [31:0] tri_words_next; // memoryController.ts:65
-  logic tri_words_sel_eq; // memoryController.ts:84
-  logic tri_words_sel_and; // memoryController.ts:84
-  logic [31:0] out_addr_lo_next; // memoryController.ts:65
-  logic out_addr_lo_sel_eq; // memoryController.ts:84
-  logic out_addr_lo_sel_and; // memoryController.ts:84
-  logic [31:0] out_addr_hi_next; // memoryController.ts:65
-  logic out_addr_hi_sel_eq; // memoryController.ts:84
-  logic out_addr_hi_sel_and; // memoryController.ts:84
-  logic [31:0] report_addr_lo_next; // memoryController.ts:65
-  logic report_addr_lo_sel_eq; // memoryController.ts:84
-  logic report_addr_lo_sel_and; // memoryController.ts:84
-  logic [31:0] report_addr_hi_next; // memoryController.ts:65
-  logic report_addr_hi_sel_eq; // memoryController.ts:84
-  logic report_addr_hi_sel_and; // memoryController.ts:84
-  logic [31:0] pixel_count_1_next; // memoryController.ts:65
-  logic pixel_count_1_sel_eq; // memoryController.ts:84
-  logic pixel_count_1_sel_and; // memoryController.ts:84
-  logic [2:0] state_next; // memoryController.ts:75
-  logic state_sel_and; // memoryController.ts:223
-  logic state_sel_and_1; // memoryController.ts:216
-  logic [2:0] state_mux; // memoryController.ts:219
-  logic [2:0] state_mux_1; // memoryController.ts:219
-  logic state_sel_and_2; // memoryController.ts:202
-  logic state_sel_eq; // memoryController.ts:191
-  logic state_sel_and_3; // memoryController.ts:191
-  logic state_sel_not; // memoryController.ts:177
-  logic state_sel_and_4; // memoryController.ts:177
-  logic state_sel_and_5; // memoryController.ts:177
-  logic state_sel_eq_1; // memoryController.ts:179
-  logic state_sel_eq_2; // memoryController.ts:167
-  logic state_sel_and_6; // memoryController.ts:167
-  logic state_sel_eq_3; // memoryController.ts:167
-  logic state_sel_and_7; // memoryController.ts:167
-  logic state_sel_eq_4; // memoryController.ts:143
-  logic state_sel_and_8; // memoryController.ts:143
-  logic state_sel_and_9; // memoryController.ts:123
-  logic state_sel_eq_5; // memoryController.ts:135
-  logic [2:0] state_p; // memoryController.ts:135
-  logic [2:0] state_p_1; // memoryController.ts:121
-  logic [2:0] state_p_2; // memoryController.ts:123
-  logic [2:0] state_p_3; // memoryController.ts:143
-  logic [2:0] state_p_4; // memoryController.ts:167
-  logic [2:0] state_p_5; // memoryController.ts:179
-  logic [2:0] state_p_6; // memoryController.ts:177
-  logic [2:0] state_p_7; // memoryController.ts:191
-  logic [2:0] state_p_8; // memoryController.ts:202
-  logic [2:0] state_p_9; // memoryController.ts:216
-  logic [2:0] state_p_10; // memoryController.ts:223
-  logic [2:0] pendingLoads_next; // memoryController.ts:76
-  logic [2:0] pendingLoads_shl; // memoryController.ts:122
-  logic [2:0] pendingLoads_not; // memoryController.ts:122
-  logic [2:0] pendingLoads_and; // memoryController.ts:122
-  logic [2:0] pendingLoads_shl_1; // memoryController.ts:122
-  logic [2:0] pendingLoads_not_1; // memoryController.ts:122
-  logic [2:0] pendingLoads_and_1; // memoryController.ts:122
-  logic pendingLoads_sel_eq; // memoryController.ts:84
-  logic pendingLoads_sel_and; // memoryController.ts:84
-  logic busy_ne; // memoryController.ts:80
-  logic busy_ne_1; // memoryController.ts:80
-  logic busy_or; // memoryController.ts:80
-  logic busy; // memoryController.ts:80
-  logic pendingLoads_sel_and_1; // memoryController.ts:96
-  logic [2:0] pendingLoads_slice; // memoryController.ts:97
-  logic [2:0] pendingLoads_p; // memoryController.ts:84
-  logic [2:0] pendingLoads_p_1; // memoryController.ts:96
-  logic [2:0] pendingLoads_p_2; // memoryController.ts:135
-  logic [2:0] pendingLoads_p_3; // memoryController.ts:121
-  logic [2:0] pendingLoads_p_4; // memoryController.ts:123
-  logic pendingStart_next; // memoryController.ts:77
-  logic pendingStart_slice; // memoryController.ts:98
-  logic pendingStart_p; // memoryController.ts:84
-  logic pendingStart_p_1; // memoryController.ts:96
-  logic pendingStart_p_2; // memoryController.ts:123
-  logic done_next; // memoryController.ts:78
-  logic done_sel_slice; // memoryController.ts:103
-  logic done_sel_slice_1; // memoryController.ts:99
-  logic done_p; // memoryController.ts:99
-  logic done_p_1; // memoryController.ts:103
-  logic done_p_2; // memoryController.ts:84
-  logic done_p_3; // memoryController.ts:96
-  logic [2:0] error_next; // memoryController.ts:79
-  logic error_sel_eq; // memoryController.ts:81
-  logic error_sel_not; // memoryController.ts:172
-  logic error_sel_and; // memoryController.ts:172
-  logic error_sel_eq_1; // memoryController.ts:81
-  logic error_sel_eq_2; // memoryController.ts:81
+  logic tri_load_start_not; // memoryController.ts:140
+  logic tri_load_start_and; // memoryController.ts:140
+  logic tri_load_start_eq_4; // memoryController.ts:140
+  logic tri_load_valid_eq; // memoryController.ts:156
+  logic startFrame_not; // memoryController.ts:178
+  logic startFrame_and; // memoryController.ts:178
+  logic startFrame_and_1; // memoryController.ts:178
+  logic startFrame_eq; // memoryController.ts:178
+  logic startFrame; // memoryController.ts:178
+  logic patchWritten_and; // memoryController.ts:224
+  logic patchWritten_and_1; // memoryController.ts:224
+  logic [5:0] lastThread_add; // memoryController.ts:217
+  logic lastThread; // memoryController.ts:217
+  logic patchWritten_and_2; // memoryController.ts:224
+  logic [63:0] reportsOn_concat; // memoryController.ts:218
+  logic reportsOn; // memoryController.ts:218
+  logic patchWritten_not; // memoryController.ts:224
+  logic patchWritten_and_3; // memoryController.ts:224
+  logic patchWritten; // memoryController.ts:224
+  logic reading; // memoryController.ts:200
+  logic [31:0] program_addr_lo_next; // memoryController.ts:66
+  logic program_addr_lo_sel_eq; // memoryController.ts:86
+  logic program_addr_lo_sel_and; // memoryController.ts:86
+  logic [31:0] program_addr_hi_next; // memoryController.ts:66
+  logic program_addr_hi_sel_eq; // memoryController.ts:86
+  logic program_addr_hi_sel_and; // memoryController.ts:86
+  logic [31:0] program_words_next; // memoryController.ts:66
+  logic program_words_sel_eq; // memoryController.ts:86
+  logic program_words_sel_and; // memoryController.ts:86
+  logic [31:0] const_addr_lo_next; // memoryController.ts:66
+  logic const_addr_lo_sel_eq; // memoryController.ts:86
+  logic const_addr_lo_sel_and; // memoryController.ts:86
+  logic [31:0] const_addr_hi_next; // memoryController.ts:66
+  logic const_addr_hi_sel_eq; // memoryController.ts:86
+  logic const_addr_hi_sel_and; // memoryController.ts:86
+  logic [31:0] const_words_next; // memoryController.ts:66
+  logic const_words_sel_eq; // memoryController.ts:86
+  logic const_words_sel_and; // memoryController.ts:86
+  logic [31:0] tri_addr_lo_next; // memoryController.ts:66
+  logic tri_addr_lo_sel_eq; // memoryController.ts:86
+  logic tri_addr_lo_sel_and; // memoryController.ts:86
+  logic [31:0] tri_addr_hi_next; // memoryController.ts:66
+  logic tri_addr_hi_sel_eq; // memoryController.ts:86
+  logic tri_addr_hi_sel_and; // memoryController.ts:86
+  logic [31:0] tri_words_next; // memoryController.ts:66
+  logic tri_words_sel_eq; // memoryController.ts:86
+  logic tri_words_sel_and; // memoryController.ts:86
+  logic [31:0] out_addr_lo_next; // memoryController.ts:66
+  logic out_addr_lo_sel_eq; // memoryController.ts:86
+  logic out_addr_lo_sel_and; // memoryController.ts:86
+  logic [31:0] out_addr_hi_next; // memoryController.ts:66
+  logic out_addr_hi_sel_eq; // memoryController.ts:86
+  logic out_addr_hi_sel_and; // memoryController.ts:86
+  logic [31:0] report_addr_lo_next; // memoryController.ts:66
+  logic report_addr_lo_sel_eq; // memoryController.ts:86
+  logic report_addr_lo_sel_and; // memoryController.ts:86
+  logic [31:0] report_addr_hi_next; // memoryController.ts:66
+  logic report_addr_hi_sel_eq; // memoryController.ts:86
+  logic report_addr_hi_sel_and; // memoryController.ts:86
+  logic [31:0] pixel_count_1_next; // memoryController.ts:66
+  logic pixel_count_1_sel_eq; // memoryController.ts:86
+  logic pixel_count_1_sel_and; // memoryController.ts:86
+  logic [31:0] first_pixel_1_next; // memoryController.ts:66
+  logic first_pixel_1_sel_eq; // memoryController.ts:86
+  logic first_pixel_1_sel_and; // memoryController.ts:86
+  logic [2:0] state_next; // memoryController.ts:77
+  logic state_sel_and; // memoryController.ts:226
+  logic state_sel_and_1; // memoryController.ts:219
+  logic [2:0] state_mux; // memoryController.ts:222
+  logic [2:0] state_mux_1; // memoryController.ts:222
+  logic state_sel_and_2; // memoryController.ts:205
+  logic state_sel_eq; // memoryController.ts:194
+  logic state_sel_and_3; // memoryController.ts:194
+  logic state_sel_not; // memoryController.ts:179
+  logic state_sel_and_4; // memoryController.ts:179
+  logic state_sel_and_5; // memoryController.ts:179
+  logic state_sel_eq_1; // memoryController.ts:181
+  logic state_sel_eq_2; // memoryController.ts:169
+  logic state_sel_and_6; // memoryController.ts:169
+  logic state_sel_eq_3; // memoryController.ts:169
+  logic state_sel_and_7; // memoryController.ts:169
+  logic state_sel_eq_4; // memoryController.ts:145
+  logic state_sel_and_8; // memoryController.ts:145
+  logic state_sel_and_9; // memoryController.ts:125
+  logic state_sel_eq_5; // memoryController.ts:137
+  logic [2:0] state_p; // memoryController.ts:137
+  logic [2:0] state_p_1; // memoryController.ts:123
+  logic [2:0] state_p_2; // memoryController.ts:125
+  logic [2:0] state_p_3; // memoryController.ts:145
+  logic [2:0] state_p_4; // memoryController.ts:169
+  logic [2:0] state_p_5; // memoryController.ts:181
+  logic [2:0] state_p_6; // memoryController.ts:179
+  logic [2:0] state_p_7; // memoryController.ts:194
+  logic [2:0] state_p_8; // memoryController.ts:205
+  logic [2:0] state_p_9; // memoryController.ts:219
+  logic [2:0] state_p_10; // memoryController.ts:226
+  logic [2:0] pendingLoads_next; // memoryController.ts:78
+  logic [2:0] pendingLoads_shl; // memoryController.ts:124
+  logic [2:0] pendingLoads_not; // memoryController.ts:124
+  logic [2:0] pendingLoads_and; // memoryController.ts:124
+  logic [2:0] pendingLoads_shl_1; // memoryController.ts:124
+  logic [2:0] pendingLoads_not_1; // memoryController.ts:124
+  logic [2:0] pendingLoads_and_1; // memoryController.ts:124
+  logic pendingLoads_sel_eq; // memoryController.ts:86
+  logic pendingLoads_sel_and; // memoryController.ts:86
+  logic busy_ne; // memoryController.ts:82
+  logic busy_ne_1; // memoryController.ts:82
+  logic busy_or; // memoryController.ts:82
+  logic busy; // memoryController.ts:82
+  logic pendingLoads_sel_and_1; // memoryController.ts:98
+  logic [2:0] pendingLoads_slice; // memoryController.ts:99
+  logic [2:0] pendingLoads_p; // memoryController.ts:86
+  logic [2:0] pendingLoads_p_1; // memoryController.ts:98
+  logic [2:0] pendingLoads_p_2; // memoryController.ts:137
+  logic [2:0] pendingLoads_p_3; // memoryController.ts:123
+  logic [2:0] pendingLoads_p_4; // memoryController.ts:125
+  logic pendingStart_next; // memoryController.ts:79
+  logic pendingStart_slice; // memoryController.ts:100
+  logic pendingStart_p; // memoryController.ts:86
+  logic pendingStart_p_1; // memoryController.ts:98
+  logic pendingStart_p_2; // memoryController.ts:125
+  logic done_next; // memoryController.ts:80
+  logic done_sel_slice; // memoryController.ts:105
+  logic done_sel_slice_1; // memoryController.ts:101
+  logic done_p; // memoryController.ts:101
+  logic done_p_1; // memoryController.ts:105
+  logic done_p_2; // memoryController.ts:86
+  logic done_p_3; // memoryController.ts:98
+  logic [2:0] error_next; // memoryController.ts:81
+  logic error_sel_eq; // memoryController.ts:83
+  logic error_sel_not; // memoryController.ts:174
+  logic error_sel_and; // memoryController.ts:174
+  logic error_sel_eq_1; // memoryController.ts:83
+  logic error_sel_eq_2; // memoryController.ts:83
   logic error_eq; // selection.ts:33
   logic [2:0] error_mux; // selection.ts:33
-  logic error_sel_eq_3; // memoryController.ts:81
-  logic [2:0] error_p; // memoryController.ts:81
-  logic [2:0] error_p_1; // memoryController.ts:99
-  logic [2:0] error_p_2; // memoryController.ts:84
-  logic [2:0] error_p_3; // memoryController.ts:96
-  logic [2:0] error_p_4; // memoryController.ts:81
-  logic [2:0] error_p_5; // memoryController.ts:123
-  logic [2:0] error_p_6; // memoryController.ts:81
-  logic [2:0] error_p_7; // memoryController.ts:172
-  logic [2:0] error_p_8; // memoryController.ts:81
-  logic [31:0] patches_done_next; // memoryController.ts:65
-  logic [31:0] patches_done_add; // memoryController.ts:225
-  logic [31:0] patches_done_p; // memoryController.ts:103
-  logic [31:0] patches_done_p_1; // memoryController.ts:84
-  logic [31:0] patches_done_p_2; // memoryController.ts:96
-  logic [31:0] fault_count_next; // memoryController.ts:65
-  logic [31:0] fault_count_sel_lshr; // memoryController.ts:218
-  logic fault_count_sel_slice; // memoryController.ts:218
-  logic [31:0] fault_count_add; // memoryController.ts:218
-  logic [31:0] fault_count_p; // memoryController.ts:103
-  logic [31:0] fault_count_p_1; // memoryController.ts:84
-  logic [31:0] fault_count_p_2; // memoryController.ts:96
-  logic [31:0] fault_count_p_3; // memoryController.ts:218
-  logic [31:0] fault_mask_1_next; // memoryController.ts:65
-  logic [31:0] fault_mask_1_or; // memoryController.ts:226
-  logic [31:0] fault_mask_1_p; // memoryController.ts:103
-  logic [31:0] fault_mask_1_p_1; // memoryController.ts:84
-  logic [31:0] fault_mask_1_p_2; // memoryController.ts:96
-  logic [1:0] current_next; // memoryController.ts:110
-  logic [1:0] current_p; // memoryController.ts:121
-  logic [31:0] word_index_next; // memoryController.ts:65
-  logic [31:0] word_index_add; // memoryController.ts:158
-  logic [31:0] word_index_p; // memoryController.ts:121
-  logic [31:0] word_index_p_1; // memoryController.ts:123
-  logic [31:0] beats_left_next; // memoryController.ts:65
-  logic accept_ne; // memoryController.ts:147
-  logic accept_and; // memoryController.ts:147
-  logic accept_ult; // memoryController.ts:147
-  logic accept_and_1; // memoryController.ts:147
-  logic accept; // memoryController.ts:147
-  logic [31:0] beats_left_sub; // memoryController.ts:165
-  logic [32:0] beats_left_zext; // memoryController.ts:134
-  logic [32:0] beats_left_add; // memoryController.ts:134
-  logic [30:0] beats_left_slice; // memoryController.ts:134
-  logic [32:0] beats_left_zext_1; // memoryController.ts:134
-  logic [31:0] beats_left_slice_1; // memoryController.ts:134
-  logic [31:0] beats_left_p; // memoryController.ts:121
-  logic [31:0] beats_left_p_1; // memoryController.ts:123
-  logic [127:0] buffer_next; // memoryController.ts:113
-  logic [2:0] bufferWords_next; // memoryController.ts:114
-  logic [2:0] bufferWords_sub; // memoryController.ts:166
-  logic [2:0] bufferWords_p; // memoryController.ts:121
-  logic [2:0] bufferWords_p_1; // memoryController.ts:123
-  logic [2:0] bufferWords_p_2; // memoryController.ts:146
-  logic [1:0] bufferPos_next; // memoryController.ts:115
-  logic [1:0] bufferPos_add; // memoryController.ts:159
-  logic [1:0] bufferPos_p; // memoryController.ts:121
-  logic [1:0] bufferPos_p_1; // memoryController.ts:123
-  logic [1:0] bufferPos_p_2; // memoryController.ts:146
-  logic [5:0] thread_next; // memoryController.ts:185
-  logic [5:0] thread_add; // memoryController.ts:217
-  logic [5:0] thread_p; // memoryController.ts:191
-  logic [5:0] patchThreads_next; // memoryController.ts:186
-  logic [31:0] remaining; // memoryController.ts:190
-  logic patchThreads_ult; // memoryController.ts:194
-  logic [5:0] patchThreads_slice; // memoryController.ts:194
-  logic [5:0] patchThreads_mux; // memoryController.ts:194
-  logic [31:0] patchFaults_next; // memoryController.ts:187
-  logic [31:0] patch_cycles_next; // memoryController.ts:65
-  logic patch_cycles_sel_or; // memoryController.ts:228
-  logic [31:0] patch_cycles_add; // memoryController.ts:228
-  logic [127:0] result_next; // memoryController.ts:189
-  logic [63:0] cycles_next; // memoryController.ts:236
-  logic [63:0] cycles_add; // memoryController.ts:237
-  logic [31:0] rdData_next; // memoryController.ts:271
-  logic rdData_eq; // memoryController.ts:270
-  logic rdData_eq_1; // memoryController.ts:270
-  logic rdData_eq_2; // memoryController.ts:270
-  logic rdData_eq_3; // memoryController.ts:270
-  logic rdData_eq_4; // memoryController.ts:270
-  logic rdData_eq_5; // memoryController.ts:270
-  logic rdData_eq_6; // memoryController.ts:270
-  logic rdData_eq_7; // memoryController.ts:270
-  logic rdData_eq_8; // memoryController.ts:270
-  logic rdData_eq_9; // memoryController.ts:270
-  logic rdData_eq_10; // memoryController.ts:270
-  logic [12:0] rdData_concat; // memoryController.ts:259
-  logic [31:0] rdData_zext; // memoryController.ts:259
-  logic rdData_eq_11; // memoryController.ts:270
-  logic rdData_eq_12; // memoryController.ts:270
-  logic rdData_eq_13; // memoryController.ts:270
-  logic [12:0] rdData_concat_1; // memoryController.ts:259
-  logic [31:0] rdData_zext_1; // memoryController.ts:259
-  logic rdData_eq_14; // memoryController.ts:270
-  logic rdData_eq_15; // memoryController.ts:270
-  logic rdData_eq_16; // memoryController.ts:270
-  logic [12:0] rdData_concat_2; // memoryController.ts:259
-  logic [31:0] rdData_zext_2; // memoryController.ts:259
-  logic rdData_eq_17; // memoryController.ts:270
-  logic rdData_eq_18; // memoryController.ts:270
-  logic rdData_eq_19; // memoryController.ts:270
-  logic [12:0] rdData_concat_3; // memoryController.ts:259
-  logic [31:0] rdData_zext_3; // memoryController.ts:259
-  logic rdData_eq_20; // memoryController.ts:270
-  logic rdData_eq_21; // memoryController.ts:270
-  logic rdData_eq_22; // memoryController.ts:270
-  logic [31:0] readable_slice; // memoryController.ts:253
-  logic rdData_eq_23; // memoryController.ts:270
-  logic [31:0] readable_slice_1; // memoryController.ts:252
-  logic rdData_eq_24; // memoryController.ts:270
-  logic rdData_eq_25; // memoryController.ts:270
-  logic rdData_eq_26; // memoryController.ts:270
-  logic rdData_eq_27; // memoryController.ts:270
-  logic rdData_eq_28; // memoryController.ts:270
-  logic rdData_eq_29; // memoryController.ts:270
-  logic rdData_eq_30; // memoryController.ts:270
-  logic rdData_eq_31; // memoryController.ts:270
-  logic rdData_eq_32; // memoryController.ts:270
-  logic rdData_eq_33; // memoryController.ts:270
-  logic rdData_eq_34; // memoryController.ts:270
-  logic rdData_eq_35; // memoryController.ts:270
-  logic rdData_eq_36; // memoryController.ts:270
-  logic rdData_eq_37; // memoryController.ts:270
-  logic rdData_eq_38; // memoryController.ts:270
-  logic rdData_eq_39; // memoryController.ts:270
-  logic rdData_eq_40; // memoryController.ts:270
-  logic rdData_eq_41; // memoryController.ts:270
-  logic rdData_eq_42; // memoryController.ts:270
-  logic [31:0] readable_zext; // memoryController.ts:246
-  logic rdData_eq_43; // memoryController.ts:270
-  logic [31:0] readable_zext_1; // memoryController.ts:245
-  logic rdData_eq_44; // memoryController.ts:270
-  logic status_eq; // memoryController.ts:238
-  logic status_ult; // memoryController.ts:238
-  logic status_or; // memoryController.ts:238
-  logic status_eq_1; // memoryController.ts:238
-  logic status_or_1; // memoryController.ts:238
-  logic status_ne; // memoryController.ts:238
-  logic [4:0] status; // memoryController.ts:238
-  logic [31:0] readable_zext_2; // memoryController.ts:244
-  logic rdData_eq_45; // memoryController.ts:270
-  logic rdData_eq_46; // memoryController.ts:270
-  logic [31:0] rdData_mux; // memoryController.ts:270
-  logic [31:0] rdData_mux_1; // memoryController.ts:270
-  logic [31:0] rdData_mux_2; // memoryController.ts:270
-  logic [31:0] rdData_mux_3; // memoryController.ts:270
-  logic [31:0] rdData_mux_4; // memoryController.ts:270
-  logic [31:0] rdData_mux_5; // memoryController.ts:270
-  logic [31:0] rdData_mux_6; // memoryController.ts:270
-  logic [31:0] rdData_mux_7; // memoryController.ts:270
-  logic [31:0] rdData_mux_8; // memoryController.ts:270
-  logic [31:0] rdData_mux_9; // memoryController.ts:270
-  logic [31:0] rdData_mux_10; // memoryController.ts:270
-  logic [31:0] rdData_mux_11; // memoryController.ts:270
-  logic [31:0] rdData_mux_12; // memoryController.ts:270
-  logic [31:0] rdData_mux_13; // memoryController.ts:270
-  logic [31:0] rdData_mux_14; // memoryController.ts:270
-  logic [31:0] rdData_mux_15; // memoryController.ts:270
-  logic [31:0] rdData_mux_16; // memoryController.ts:270
-  logic [31:0] rdData_mux_17; // memoryController.ts:270
-  logic [31:0] rdData_mux_18; // memoryController.ts:270
-  logic [31:0] rdData_mux_19; // memoryController.ts:270
-  logic [31:0] rdData_mux_20; // memoryController.ts:270
-  logic [31:0] rdData_mux_21; // memoryController.ts:270
-  logic [31:0] rdData_mux_22; // memoryController.ts:270
-  logic [31:0] rdData_mux_23; // memoryController.ts:270
-  logic [31:0] rdData_mux_24; // memoryController.ts:270
-  logic [31:0] rdData_mux_25; // memoryController.ts:270
-  logic [31:0] rdData_mux_26; // memoryController.ts:270
-  logic [31:0] rdData_mux_27; // memoryController.ts:270
-  logic [31:0] rdData_mux_28; // memoryController.ts:270
-  logic [31:0] rdData_mux_29; // memoryController.ts:270
-  logic [31:0] rdData_mux_30; // memoryController.ts:270
-  logic [31:0] rdData_mux_31; // memoryController.ts:270
-  logic [31:0] rdData_mux_32; // memoryController.ts:270
-  logic [31:0] rdData_mux_33; // memoryController.ts:270
-  logic [31:0] rdData_mux_34; // memoryController.ts:270
-  logic [31:0] rdData_mux_35; // memoryController.ts:270
-  logic [31:0] rdData_mux_36; // memoryController.ts:270
-  logic [31:0] rdData_mux_37; // memoryController.ts:270
-  logic [31:0] rdData_mux_38; // memoryController.ts:270
-  logic [31:0] rdData_mux_39; // memoryController.ts:270
-  logic [31:0] rdData_mux_40; // memoryController.ts:270
-  logic [31:0] rdData_mux_41; // memoryController.ts:270
-  logic [31:0] rdData_mux_42; // memoryController.ts:270
-  logic [31:0] rdData_mux_43; // memoryController.ts:270
-  logic [31:0] rdData_mux_44; // memoryController.ts:270
-  logic [31:0] rdData_mux_45; // memoryController.ts:270
-  logic [31:0] rdData_mux_46; // memoryController.ts:270
+  logic error_sel_eq_3; // memoryController.ts:83
+  logic [2:0] error_p; // memoryController.ts:83
+  logic [2:0] error_p_1; // memoryController.ts:101
+  logic [2:0] error_p_2; // memoryController.ts:86
+  logic [2:0] error_p_3; // memoryController.ts:98
+  logic [2:0] error_p_4; // memoryController.ts:83
+  logic [2:0] error_p_5; // memoryController.ts:125
+  logic [2:0] error_p_6; // memoryController.ts:83
+  logic [2:0] error_p_7; // memoryController.ts:174
+  logic [2:0] error_p_8; // memoryController.ts:83
+  logic [31:0] patches_done_next; // memoryController.ts:66
+  logic [31:0] patches_done_add; // memoryController.ts:228
+  logic [31:0] patches_done_p; // memoryController.ts:105
+  logic [31:0] patches_done_p_1; // memoryController.ts:86
+  logic [31:0] patches_done_p_2; // memoryController.ts:98
+  logic [31:0] fault_count_next; // memoryController.ts:66
+  logic [31:0] fault_count_sel_lshr; // memoryController.ts:221
+  logic fault_count_sel_slice; // memoryController.ts:221
+  logic [31:0] fault_count_add; // memoryController.ts:221
+  logic [31:0] fault_count_p; // memoryController.ts:105
+  logic [31:0] fault_count_p_1; // memoryController.ts:86
+  logic [31:0] fault_count_p_2; // memoryController.ts:98
+  logic [31:0] fault_count_p_3; // memoryController.ts:221
+  logic [31:0] fault_mask_1_next; // memoryController.ts:66
+  logic [31:0] fault_mask_1_or; // memoryController.ts:229
+  logic [31:0] fault_mask_1_p; // memoryController.ts:105
+  logic [31:0] fault_mask_1_p_1; // memoryController.ts:86
+  logic [31:0] fault_mask_1_p_2; // memoryController.ts:98
+  logic [1:0] current_next; // memoryController.ts:112
+  logic [1:0] current_p; // memoryController.ts:123
+  logic [31:0] word_index_next; // memoryController.ts:66
+  logic [31:0] word_index_add; // memoryController.ts:160
+  logic [31:0] word_index_p; // memoryController.ts:123
+  logic [31:0] word_index_p_1; // memoryController.ts:125
+  logic [31:0] beats_left_next; // memoryController.ts:66
+  logic accept_ne; // memoryController.ts:149
+  logic accept_and; // memoryController.ts:149
+  logic accept_ult; // memoryController.ts:149
+  logic accept_and_1; // memoryController.ts:149
+  logic accept; // memoryController.ts:149
+  logic [31:0] beats_left_sub; // memoryController.ts:167
+  logic [32:0] beats_left_zext; // memoryController.ts:136
+  logic [32:0] beats_left_add; // memoryController.ts:136
+  logic [30:0] beats_left_slice; // memoryController.ts:136
+  logic [32:0] beats_left_zext_1; // memoryController.ts:136
+  logic [31:0] beats_left_slice_1; // memoryController.ts:136
+  logic [31:0] beats_left_p; // memoryController.ts:123
+  logic [31:0] beats_left_p_1; // memoryController.ts:125
+  logic [127:0] buffer_next; // memoryController.ts:115
+  logic [2:0] bufferWords_next; // memoryController.ts:116
+  logic [2:0] bufferWords_sub; // memoryController.ts:168
+  logic [2:0] bufferWords_p; // memoryController.ts:123
+  logic [2:0] bufferWords_p_1; // memoryController.ts:125
+  logic [2:0] bufferWords_p_2; // memoryController.ts:148
+  logic [1:0] bufferPos_next; // memoryController.ts:117
+  logic [1:0] bufferPos_add; // memoryController.ts:161
+  logic [1:0] bufferPos_p; // memoryController.ts:123
+  logic [1:0] bufferPos_p_1; // memoryController.ts:125
+  logic [1:0] bufferPos_p_2; // memoryController.ts:148
+  logic [5:0] thread_next; // memoryController.ts:188
+  logic [5:0] thread_add; // memoryController.ts:220
+  logic [5:0] thread_p; // memoryController.ts:194
+  logic [5:0] patchThreads_next; // memoryController.ts:189
+  logic [31:0] remaining; // memoryController.ts:193
+  logic patchThreads_ult; // memoryController.ts:197
+  logic [5:0] patchThreads_slice; // memoryController.ts:197
+  logic [5:0] patchThreads_mux; // memoryController.ts:197
+  logic [31:0] patchFaults_next; // memoryController.ts:190
+  logic [31:0] patch_cycles_next; // memoryController.ts:66
+  logic patch_cycles_sel_or; // memoryController.ts:231
+  logic [31:0] patch_cycles_add; // memoryController.ts:231
+  logic [127:0] result_next; // memoryController.ts:192
+  logic [63:0] cycles_next; // memoryController.ts:239
+  logic [63:0] cycles_add; // memoryController.ts:240
+  logic [31:0] rdData_next; // memoryController.ts:274
+  logic rdData_eq; // memoryController.ts:273
+  logic rdData_eq_1; // memoryController.ts:273
+  logic rdData_eq_2; // memoryController.ts:273
+  logic rdData_eq_3; // memoryController.ts:273
+  logic rdData_eq_4; // memoryController.ts:273
+  logic rdData_eq_5; // memoryController.ts:273
+  logic rdData_eq_6; // memoryController.ts:273
+  logic rdData_eq_7; // memoryController.ts:273
+  logic rdData_eq_8; // memoryController.ts:273
+  logic rdData_eq_9; // memoryController.ts:273
+  logic rdData_eq_10; // memoryController.ts:273
+  logic [12:0] rdData_concat; // memoryController.ts:262
+  logic [31:0] rdData_zext; // memoryController.ts:262
+  logic rdData_eq_11; // memoryController.ts:273
+  logic rdData_eq_12; // memoryController.ts:273
+  logic rdData_eq_13; // memoryController.ts:273
+  logic [12:0] rdData_concat_1; // memoryController.ts:262
+  logic [31:0] rdData_zext_1; // memoryController.ts:262
+  logic rdData_eq_14; // memoryController.ts:273
+  logic rdData_eq_15; // memoryController.ts:273
+  logic rdData_eq_16; // memoryController.ts:273
+  logic [12:0] rdData_concat_2; // memoryController.ts:262
+  logic [31:0] rdData_zext_2; // memoryController.ts:262
+  logic rdData_eq_17; // memoryController.ts:273
+  logic rdData_eq_18; // memoryController.ts:273
+  logic rdData_eq_19; // memoryController.ts:273
+  logic [12:0] rdData_concat_3; // memoryController.ts:262
+  logic [31:0] rdData_zext_3; // memoryController.ts:262
+  logic rdData_eq_20; // memoryController.ts:273
+  logic rdData_eq_21; // memoryController.ts:273
+  logic rdData_eq_22; // memoryController.ts:273
+  logic [31:0] readable_slice; // memoryController.ts:256
+  logic rdData_eq_23; // memoryController.ts:273
+  logic [31:0] readable_slice_1; // memoryController.ts:255
+  logic rdData_eq_24; // memoryController.ts:273
+  logic rdData_eq_25; // memoryController.ts:273
+  logic rdData_eq_26; // memoryController.ts:273
+  logic rdData_eq_27; // memoryController.ts:273
+  logic rdData_eq_28; // memoryController.ts:273
+  logic rdData_eq_29; // memoryController.ts:273
+  logic rdData_eq_30; // memoryController.ts:273
+  logic rdData_eq_31; // memoryController.ts:273
+  logic rdData_eq_32; // memoryController.ts:273
+  logic rdData_eq_33; // memoryController.ts:273
+  logic rdData_eq_34; // memoryController.ts:273
+  logic rdData_eq_35; // memoryController.ts:273
+  logic rdData_eq_36; // memoryController.ts:273
+  logic rdData_eq_37; // memoryController.ts:273
+  logic rdData_eq_38; // memoryController.ts:273
+  logic rdData_eq_39; // memoryController.ts:273
+  logic rdData_eq_40; // memoryController.ts:273
+  logic rdData_eq_41; // memoryController.ts:273
+  logic rdData_eq_42; // memoryController.ts:273
+  logic rdData_eq_43; // memoryController.ts:273
+  logic [31:0] readable_zext; // memoryController.ts:249
+  logic rdData_eq_44; // memoryController.ts:273
+  logic [31:0] readable_zext_1; // memoryController.ts:248
+  logic rdData_eq_45; // memoryController.ts:273
+  logic status_eq; // memoryController.ts:241
+  logic status_ult; // memoryController.ts:241
+  logic status_or; // memoryController.ts:241
+  logic status_eq_1; // memoryController.ts:241
+  logic status_or_1; // memoryController.ts:241
+  logic status_ne; // memoryController.ts:241
+  logic [4:0] status; // memoryController.ts:241
+  logic [31:0] readable_zext_2; // memoryController.ts:247
+  logic rdData_eq_46; // memoryController.ts:273
+  logic rdData_eq_47; // memoryController.ts:273
+  logic [31:0] rdData_mux; // memoryController.ts:273
+  logic [31:0] rdData_mux_1; // memoryController.ts:273
+  logic [31:0] rdData_mux_2; // memoryController.ts:273
+  logic [31:0] rdData_mux_3; // memoryController.ts:273
+  logic [31:0] rdData_mux_4; // memoryController.ts:273
+  logic [31:0] rdData_mux_5; // memoryController.ts:273
+  logic [31:0] rdData_mux_6; // memoryController.ts:273
+  logic [31:0] rdData_mux_7; // memoryController.ts:273
+  logic [31:0] rdData_mux_8; // memoryController.ts:273
+  logic [31:0] rdData_mux_9; // memoryController.ts:273
+  logic [31:0] rdData_mux_10; // memoryController.ts:273
+  logic [31:0] rdData_mux_11; // memoryController.ts:273
+  logic [31:0] rdData_mux_12; // memoryController.ts:273
+  logic [31:0] rdData_mux_13; // memoryController.ts:273
+  logic [31:0] rdData_mux_14; // memoryController.ts:273
+  logic [31:0] rdData_mux_15; // memoryController.ts:273
+  logic [31:0] rdData_mux_16; // memoryController.ts:273
+  logic [31:0] rdData_mux_17; // memoryController.ts:273
+  logic [31:0] rdData_mux_18; // memoryController.ts:273
+  logic [31:0] rdData_mux_19; // memoryController.ts:273
+  logic [31:0] rdData_mux_20; // memoryController.ts:273
+  logic [31:0] rdData_mux_21; // memoryController.ts:273
+  logic [31:0] rdData_mux_22; // memoryController.ts:273
+  logic [31:0] rdData_mux_23; // memoryController.ts:273
+  logic [31:0] rdData_mux_24; // memoryController.ts:273
+  logic [31:0] rdData_mux_25; // memoryController.ts:273
+  logic [31:0] rdData_mux_26; // memoryController.ts:273
+  logic [31:0] rdData_mux_27; // memoryController.ts:273
+  logic [31:0] rdData_mux_28; // memoryController.ts:273
+  logic [31:0] rdData_mux_29; // memoryController.ts:273
+  logic [31:0] rdData_mux_30; // memoryController.ts:273
+  logic [31:0] rdData_mux_31; // memoryController.ts:273
+  logic [31:0] rdData_mux_32; // memoryController.ts:273
+  logic [31:0] rdData_mux_33; // memoryController.ts:273
+  logic [31:0] rdData_mux_34; // memoryController.ts:273
+  logic [31:0] rdData_mux_35; // memoryController.ts:273
+  logic [31:0] rdData_mux_36; // memoryController.ts:273
+  logic [31:0] rdData_mux_37; // memoryController.ts:273
+  logic [31:0] rdData_mux_38; // memoryController.ts:273
+  logic [31:0] rdData_mux_39; // memoryController.ts:273
+  logic [31:0] rdData_mux_40; // memoryController.ts:273
+  logic [31:0] rdData_mux_41; // memoryController.ts:273
+  logic [31:0] rdData_mux_42; // memoryController.ts:273
+  logic [31:0] rdData_mux_43; // memoryController.ts:273
+  logic [31:0] rdData_mux_44; // memoryController.ts:273
+  logic [31:0] rdData_mux_45; // memoryController.ts:273
+  logic [31:0] rdData_mux_46; // memoryController.ts:273
+  logic [31:0] rdData_mux_47; // memoryController.ts:273
 
   assign mmio_rd_valid = _reg;
   assign mmio_rd_data = rdData;
@@ -591,6 +598,7 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign startFrame = startFrame_and_1 & startFrame_eq;
   assign cp_start = startFrame;
   assign pixel_count = pixel_count_1;
+  assign first_pixel = first_pixel_1;
   assign patchWritten_and = writingReport & dma_wr_ready;
   assign patchWritten_and_1 = writingResult & dma_wr_ready;
   assign lastThread_add = thread + 6'd1;
@@ -649,6 +657,9 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign pixel_count_1_sel_eq = mmio_wr_addr == 12'h58;
   assign pixel_count_1_sel_and = mmio_wr_en & pixel_count_1_sel_eq;
   assign pixel_count_1_next = pixel_count_1_sel_and ? mmio_wr_data : pixel_count_1;
+  assign first_pixel_1_sel_eq = mmio_wr_addr == 12'h5c;
+  assign first_pixel_1_sel_and = mmio_wr_en & first_pixel_1_sel_eq;
+  assign first_pixel_1_next = first_pixel_1_sel_and ? mmio_wr_data : first_pixel_1;
   assign state_sel_and = writingReport & dma_wr_ready;
   assign state_sel_and_1 = writingResult & dma_wr_ready;
   assign state_mux = reportsOn ? 3'd6 : 3'd3;
@@ -834,23 +845,24 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign rdData_eq_27 = mmio_rd_addr == 12'h70;
   assign rdData_eq_28 = mmio_rd_addr == 12'h64;
   assign rdData_eq_29 = mmio_rd_addr == 12'h60;
-  assign rdData_eq_30 = mmio_rd_addr == 12'h58;
-  assign rdData_eq_31 = mmio_rd_addr == 12'h54;
-  assign rdData_eq_32 = mmio_rd_addr == 12'h50;
-  assign rdData_eq_33 = mmio_rd_addr == 12'h48;
-  assign rdData_eq_34 = mmio_rd_addr == 12'h44;
-  assign rdData_eq_35 = mmio_rd_addr == 12'h40;
-  assign rdData_eq_36 = mmio_rd_addr == 12'h38;
-  assign rdData_eq_37 = mmio_rd_addr == 12'h34;
-  assign rdData_eq_38 = mmio_rd_addr == 12'h30;
-  assign rdData_eq_39 = mmio_rd_addr == 12'h28;
-  assign rdData_eq_40 = mmio_rd_addr == 12'h24;
-  assign rdData_eq_41 = mmio_rd_addr == 12'h20;
-  assign rdData_eq_42 = mmio_rd_addr == 12'h14;
+  assign rdData_eq_30 = mmio_rd_addr == 12'h5c;
+  assign rdData_eq_31 = mmio_rd_addr == 12'h58;
+  assign rdData_eq_32 = mmio_rd_addr == 12'h54;
+  assign rdData_eq_33 = mmio_rd_addr == 12'h50;
+  assign rdData_eq_34 = mmio_rd_addr == 12'h48;
+  assign rdData_eq_35 = mmio_rd_addr == 12'h44;
+  assign rdData_eq_36 = mmio_rd_addr == 12'h40;
+  assign rdData_eq_37 = mmio_rd_addr == 12'h38;
+  assign rdData_eq_38 = mmio_rd_addr == 12'h34;
+  assign rdData_eq_39 = mmio_rd_addr == 12'h30;
+  assign rdData_eq_40 = mmio_rd_addr == 12'h28;
+  assign rdData_eq_41 = mmio_rd_addr == 12'h24;
+  assign rdData_eq_42 = mmio_rd_addr == 12'h20;
+  assign rdData_eq_43 = mmio_rd_addr == 12'h14;
   assign readable_zext = {22'd0, triangle_count};
-  assign rdData_eq_43 = mmio_rd_addr == 12'h10;
+  assign rdData_eq_44 = mmio_rd_addr == 12'h10;
   assign readable_zext_1 = {29'd0, error};
-  assign rdData_eq_44 = mmio_rd_addr == 12'hc;
+  assign rdData_eq_45 = mmio_rd_addr == 12'hc;
   assign status_eq = state == 3'd3;
   assign status_ult = 3'd3 < state;
   assign status_or = status_eq | status_ult;
@@ -859,56 +871,57 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
   assign status_ne = error != 3'd0;
   assign status = {status_or, status_or_1, status_ne, done, busy};
   assign readable_zext_2 = {27'd0, status};
-  assign rdData_eq_45 = mmio_rd_addr == 12'd4;
-  assign rdData_eq_46 = mmio_rd_addr == 12'd0;
-  assign rdData_mux = rdData_eq_46 ? 32'h52544750 : 32'd0;
-  assign rdData_mux_1 = rdData_eq_45 ? 32'h1200204 : rdData_mux;
-  assign rdData_mux_2 = rdData_eq_44 ? readable_zext_2 : rdData_mux_1;
-  assign rdData_mux_3 = rdData_eq_43 ? readable_zext_1 : rdData_mux_2;
-  assign rdData_mux_4 = rdData_eq_42 ? readable_zext : rdData_mux_3;
-  assign rdData_mux_5 = rdData_eq_41 ? program_addr_lo : rdData_mux_4;
-  assign rdData_mux_6 = rdData_eq_40 ? program_addr_hi : rdData_mux_5;
-  assign rdData_mux_7 = rdData_eq_39 ? program_words : rdData_mux_6;
-  assign rdData_mux_8 = rdData_eq_38 ? const_addr_lo : rdData_mux_7;
-  assign rdData_mux_9 = rdData_eq_37 ? const_addr_hi : rdData_mux_8;
-  assign rdData_mux_10 = rdData_eq_36 ? const_words : rdData_mux_9;
-  assign rdData_mux_11 = rdData_eq_35 ? tri_addr_lo : rdData_mux_10;
-  assign rdData_mux_12 = rdData_eq_34 ? tri_addr_hi : rdData_mux_11;
-  assign rdData_mux_13 = rdData_eq_33 ? tri_words : rdData_mux_12;
-  assign rdData_mux_14 = rdData_eq_32 ? out_addr_lo : rdData_mux_13;
-  assign rdData_mux_15 = rdData_eq_31 ? out_addr_hi : rdData_mux_14;
-  assign rdData_mux_16 = rdData_eq_30 ? pixel_count_1 : rdData_mux_15;
-  assign rdData_mux_17 = rdData_eq_29 ? report_addr_lo : rdData_mux_16;
-  assign rdData_mux_18 = rdData_eq_28 ? report_addr_hi : rdData_mux_17;
-  assign rdData_mux_19 = rdData_eq_27 ? patches_done : rdData_mux_18;
-  assign rdData_mux_20 = rdData_eq_26 ? fault_count : rdData_mux_19;
-  assign rdData_mux_21 = rdData_eq_25 ? fault_mask_1 : rdData_mux_20;
-  assign rdData_mux_22 = rdData_eq_24 ? done_mask : rdData_mux_21;
-  assign rdData_mux_23 = rdData_eq_23 ? readable_slice_1 : rdData_mux_22;
-  assign rdData_mux_24 = rdData_eq_22 ? readable_slice : rdData_mux_23;
-  assign rdData_mux_25 = rdData_eq_21 ? instructions : rdData_mux_24;
-  assign rdData_mux_26 = rdData_eq_20 ? traces : rdData_mux_25;
-  assign rdData_mux_27 = rdData_eq_19 ? rdData_zext_3 : rdData_mux_26;
-  assign rdData_mux_28 = rdData_eq_18 ? core_pc_0 : rdData_mux_27;
-  assign rdData_mux_29 = rdData_eq_17 ? core_busy_cycles_0 : rdData_mux_28;
-  assign rdData_mux_30 = rdData_eq_16 ? rdData_zext_2 : rdData_mux_29;
-  assign rdData_mux_31 = rdData_eq_15 ? core_pc_1 : rdData_mux_30;
-  assign rdData_mux_32 = rdData_eq_14 ? core_busy_cycles_1 : rdData_mux_31;
-  assign rdData_mux_33 = rdData_eq_13 ? rdData_zext_1 : rdData_mux_32;
-  assign rdData_mux_34 = rdData_eq_12 ? core_pc_2 : rdData_mux_33;
-  assign rdData_mux_35 = rdData_eq_11 ? core_busy_cycles_2 : rdData_mux_34;
-  assign rdData_mux_36 = rdData_eq_10 ? rdData_zext : rdData_mux_35;
-  assign rdData_mux_37 = rdData_eq_9 ? core_pc_3 : rdData_mux_36;
-  assign rdData_mux_38 = rdData_eq_8 ? core_busy_cycles_3 : rdData_mux_37;
-  assign rdData_mux_39 = rdData_eq_7 ? ic_rays_0 : rdData_mux_38;
-  assign rdData_mux_40 = rdData_eq_6 ? ic_tests_0 : rdData_mux_39;
-  assign rdData_mux_41 = rdData_eq_5 ? ic_busy_cycles_0 : rdData_mux_40;
-  assign rdData_mux_42 = rdData_eq_4 ? ic_node_tests_0 : rdData_mux_41;
-  assign rdData_mux_43 = rdData_eq_3 ? ic_rays_1 : rdData_mux_42;
-  assign rdData_mux_44 = rdData_eq_2 ? ic_tests_1 : rdData_mux_43;
-  assign rdData_mux_45 = rdData_eq_1 ? ic_busy_cycles_1 : rdData_mux_44;
-  assign rdData_mux_46 = rdData_eq ? ic_node_tests_1 : rdData_mux_45;
-  assign rdData_next = mmio_rd_en ? rdData_mux_46 : rdData;
+  assign rdData_eq_46 = mmio_rd_addr == 12'd4;
+  assign rdData_eq_47 = mmio_rd_addr == 12'd0;
+  assign rdData_mux = rdData_eq_47 ? 32'h52544750 : 32'd0;
+  assign rdData_mux_1 = rdData_eq_46 ? 32'h2200204 : rdData_mux;
+  assign rdData_mux_2 = rdData_eq_45 ? readable_zext_2 : rdData_mux_1;
+  assign rdData_mux_3 = rdData_eq_44 ? readable_zext_1 : rdData_mux_2;
+  assign rdData_mux_4 = rdData_eq_43 ? readable_zext : rdData_mux_3;
+  assign rdData_mux_5 = rdData_eq_42 ? program_addr_lo : rdData_mux_4;
+  assign rdData_mux_6 = rdData_eq_41 ? program_addr_hi : rdData_mux_5;
+  assign rdData_mux_7 = rdData_eq_40 ? program_words : rdData_mux_6;
+  assign rdData_mux_8 = rdData_eq_39 ? const_addr_lo : rdData_mux_7;
+  assign rdData_mux_9 = rdData_eq_38 ? const_addr_hi : rdData_mux_8;
+  assign rdData_mux_10 = rdData_eq_37 ? const_words : rdData_mux_9;
+  assign rdData_mux_11 = rdData_eq_36 ? tri_addr_lo : rdData_mux_10;
+  assign rdData_mux_12 = rdData_eq_35 ? tri_addr_hi : rdData_mux_11;
+  assign rdData_mux_13 = rdData_eq_34 ? tri_words : rdData_mux_12;
+  assign rdData_mux_14 = rdData_eq_33 ? out_addr_lo : rdData_mux_13;
+  assign rdData_mux_15 = rdData_eq_32 ? out_addr_hi : rdData_mux_14;
+  assign rdData_mux_16 = rdData_eq_31 ? pixel_count_1 : rdData_mux_15;
+  assign rdData_mux_17 = rdData_eq_30 ? first_pixel_1 : rdData_mux_16;
+  assign rdData_mux_18 = rdData_eq_29 ? report_addr_lo : rdData_mux_17;
+  assign rdData_mux_19 = rdData_eq_28 ? report_addr_hi : rdData_mux_18;
+  assign rdData_mux_20 = rdData_eq_27 ? patches_done : rdData_mux_19;
+  assign rdData_mux_21 = rdData_eq_26 ? fault_count : rdData_mux_20;
+  assign rdData_mux_22 = rdData_eq_25 ? fault_mask_1 : rdData_mux_21;
+  assign rdData_mux_23 = rdData_eq_24 ? done_mask : rdData_mux_22;
+  assign rdData_mux_24 = rdData_eq_23 ? readable_slice_1 : rdData_mux_23;
+  assign rdData_mux_25 = rdData_eq_22 ? readable_slice : rdData_mux_24;
+  assign rdData_mux_26 = rdData_eq_21 ? instructions : rdData_mux_25;
+  assign rdData_mux_27 = rdData_eq_20 ? traces : rdData_mux_26;
+  assign rdData_mux_28 = rdData_eq_19 ? rdData_zext_3 : rdData_mux_27;
+  assign rdData_mux_29 = rdData_eq_18 ? core_pc_0 : rdData_mux_28;
+  assign rdData_mux_30 = rdData_eq_17 ? core_busy_cycles_0 : rdData_mux_29;
+  assign rdData_mux_31 = rdData_eq_16 ? rdData_zext_2 : rdData_mux_30;
+  assign rdData_mux_32 = rdData_eq_15 ? core_pc_1 : rdData_mux_31;
+  assign rdData_mux_33 = rdData_eq_14 ? core_busy_cycles_1 : rdData_mux_32;
+  assign rdData_mux_34 = rdData_eq_13 ? rdData_zext_1 : rdData_mux_33;
+  assign rdData_mux_35 = rdData_eq_12 ? core_pc_2 : rdData_mux_34;
+  assign rdData_mux_36 = rdData_eq_11 ? core_busy_cycles_2 : rdData_mux_35;
+  assign rdData_mux_37 = rdData_eq_10 ? rdData_zext : rdData_mux_36;
+  assign rdData_mux_38 = rdData_eq_9 ? core_pc_3 : rdData_mux_37;
+  assign rdData_mux_39 = rdData_eq_8 ? core_busy_cycles_3 : rdData_mux_38;
+  assign rdData_mux_40 = rdData_eq_7 ? ic_rays_0 : rdData_mux_39;
+  assign rdData_mux_41 = rdData_eq_6 ? ic_tests_0 : rdData_mux_40;
+  assign rdData_mux_42 = rdData_eq_5 ? ic_busy_cycles_0 : rdData_mux_41;
+  assign rdData_mux_43 = rdData_eq_4 ? ic_node_tests_0 : rdData_mux_42;
+  assign rdData_mux_44 = rdData_eq_3 ? ic_rays_1 : rdData_mux_43;
+  assign rdData_mux_45 = rdData_eq_2 ? ic_tests_1 : rdData_mux_44;
+  assign rdData_mux_46 = rdData_eq_1 ? ic_busy_cycles_1 : rdData_mux_45;
+  assign rdData_mux_47 = rdData_eq ? ic_node_tests_1 : rdData_mux_46;
+  assign rdData_next = mmio_rd_en ? rdData_mux_47 : rdData;
 
 `ifndef SYNTHESIS
   initial begin
@@ -926,6 +939,7 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
     report_addr_lo = 32'd0;
     report_addr_hi = 32'd0;
     pixel_count_1 = 32'd0;
+    first_pixel_1 = 32'd0;
     state = 3'd0;
     pendingLoads = 3'd0;
     pendingStart = 1'd0;
@@ -967,6 +981,7 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
       report_addr_lo <= 32'd0;
       report_addr_hi <= 32'd0;
       pixel_count_1 <= 32'd0;
+      first_pixel_1 <= 32'd0;
       state <= 3'd0;
       pendingLoads <= 3'd0;
       pendingStart <= 1'd0;
@@ -1004,6 +1019,7 @@ module MemoryController_icCores2_rtCores4_triangleCountBits10 (
       report_addr_lo <= report_addr_lo_next;
       report_addr_hi <= report_addr_hi_next;
       pixel_count_1 <= pixel_count_1_next;
+      first_pixel_1 <= first_pixel_1_next;
       state <= state_next;
       pendingLoads <= pendingLoads_next;
       pendingStart <= pendingStart_next;

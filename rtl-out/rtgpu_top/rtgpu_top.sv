@@ -51,6 +51,7 @@ module rtgpu_top (
   logic [9:0] memory_controller_triangle_count; // gpuTop.ts:66
   logic memory_controller_cp_start; // gpuTop.ts:66
   logic [31:0] memory_controller_pixel_count; // gpuTop.ts:66
+  logic [31:0] memory_controller_first_pixel; // gpuTop.ts:66
   logic [31:0] memory_controller_patch_base; // gpuTop.ts:66
   logic memory_controller_patch_written; // gpuTop.ts:66
   logic memory_controller_frame_done; // gpuTop.ts:66
@@ -92,6 +93,7 @@ module rtgpu_top (
   logic memory_controller_mem_done; // gpuTop.ts:66
   logic command_patcher_start; // gpuTop.ts:67
   logic [31:0] command_patcher_pixel_count; // gpuTop.ts:67
+  logic [31:0] command_patcher_first_pixel; // gpuTop.ts:67
   logic command_patcher_patch_written; // gpuTop.ts:67
   logic command_patcher_pixel_valid; // gpuTop.ts:67
   logic [31:0] command_patcher_pixel_id; // gpuTop.ts:67
@@ -494,19 +496,19 @@ module rtgpu_top (
   logic [31:0] ic_core1_rays; // gpuTop.ts:52
   logic [31:0] ic_core1_tests; // gpuTop.ts:52
   logic [31:0] ic_core1_busy_cycles; // gpuTop.ts:52
-  logic memory_controller_internal_error_or; // gpuTop.ts:97
-  logic [13:0] main_memory_addr_0_slice; // gpuTop.ts:119
-  logic [13:0] main_memory_addr_1_slice; // gpuTop.ts:119
-  logic [13:0] main_memory_addr_2_slice; // gpuTop.ts:119
-  logic [13:0] main_memory_addr_3_slice; // gpuTop.ts:119
-  logic main_memory_write_en_0_not; // gpuTop.ts:121
-  logic main_memory_write_en_1_not; // gpuTop.ts:121
-  logic main_memory_write_en_2_not; // gpuTop.ts:121
-  logic main_memory_write_en_3_not; // gpuTop.ts:121
-  logic rt_core0_mem_done_not; // gpuTop.ts:125
-  logic rt_core1_mem_done_not; // gpuTop.ts:125
-  logic rt_core2_mem_done_not; // gpuTop.ts:125
-  logic rt_core3_mem_done_not; // gpuTop.ts:125
+  logic memory_controller_internal_error_or; // gpuTop.ts:98
+  logic [13:0] main_memory_addr_0_slice; // gpuTop.ts:120
+  logic [13:0] main_memory_addr_1_slice; // gpuTop.ts:120
+  logic [13:0] main_memory_addr_2_slice; // gpuTop.ts:120
+  logic [13:0] main_memory_addr_3_slice; // gpuTop.ts:120
+  logic main_memory_write_en_0_not; // gpuTop.ts:122
+  logic main_memory_write_en_1_not; // gpuTop.ts:122
+  logic main_memory_write_en_2_not; // gpuTop.ts:122
+  logic main_memory_write_en_3_not; // gpuTop.ts:122
+  logic rt_core0_mem_done_not; // gpuTop.ts:126
+  logic rt_core1_mem_done_not; // gpuTop.ts:126
+  logic rt_core2_mem_done_not; // gpuTop.ts:126
+  logic rt_core3_mem_done_not; // gpuTop.ts:126
 
   assign mmio_rd_valid = memory_controller_mmio_rd_valid;
   assign mmio_rd_data = memory_controller_mmio_rd_data;
@@ -566,6 +568,7 @@ module rtgpu_top (
   assign memory_controller_mem_done = main_memory_done_0;
   assign command_patcher_start = memory_controller_cp_start;
   assign command_patcher_pixel_count = memory_controller_pixel_count;
+  assign command_patcher_first_pixel = memory_controller_first_pixel;
   assign command_patcher_patch_written = memory_controller_patch_written;
   assign patch_dispatcher_pixel_valid = command_patcher_pixel_valid;
   assign patch_dispatcher_pixel_id = command_patcher_pixel_id;
@@ -808,6 +811,7 @@ module rtgpu_top (
     .triangle_count(memory_controller_triangle_count),
     .cp_start(memory_controller_cp_start),
     .pixel_count(memory_controller_pixel_count),
+    .first_pixel(memory_controller_first_pixel),
     .patch_base(memory_controller_patch_base),
     .patch_written(memory_controller_patch_written),
     .frame_done(memory_controller_frame_done),
@@ -854,6 +858,7 @@ module rtgpu_top (
     .rst_n(rst_n),
     .start(command_patcher_start),
     .pixel_count(command_patcher_pixel_count),
+    .first_pixel(command_patcher_first_pixel),
     .patch_written(command_patcher_patch_written),
     .pixel_valid(command_patcher_pixel_valid),
     .pixel_id(command_patcher_pixel_id),

@@ -164,8 +164,8 @@ ${Object.entries(MMIO).map(([name, off]) => `\`${name}\` ${hex(off)}`).join(', '
 CONTROL bits: ${Object.entries(CONTROL).map(([name, v]) => `${name} ${hex(v, 2)}`).join(', ')}.
 STATUS bits: ${Object.entries(STATUS).map(([name, v]) => `${name} ${hex(v, 2)}`).join(', ')}.
 
-A frame: write the program, constant and triangle image addresses and lengths, OUT_ADDR, REPORT_ADDR and
-PIXEL_COUNT; write CONTROL = 0x0F (load the three images, then start); serve the DMA reads and writes
+A frame: write the program, constant and triangle image addresses and lengths, OUT_ADDR, REPORT_ADDR,
+PIXEL_COUNT and FIRST_PIXEL (0 for a whole picture); write CONTROL = 0x0F (load the three images, then start); serve the DMA reads and writes
 until \`irq\`; read STATUS. The register meanings, error codes and the patch report format are in the
 rtgpu repository's \`docs/host-interface.md\` (the map itself: \`src/gpu/memoryController/registers.ts\`).
 

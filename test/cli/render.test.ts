@@ -163,6 +163,10 @@ describe('rtgpu render --sim iss', () => {
       [[join(dir, 'missing.obj')], /^rtgpu: .*missing\.obj: error: cannot read the scene/],
       [[join(dir, 'bad.bin')], /^rtgpu: .*bad\.bin: 5 bytes is not a whole number of 32-bit words$/],
       [[scene, '--max-cycles', '5'], /^rtgpu: .*no fin after 5 instructions/],
+      [['--jobs', '0'], /^rtgpu: --jobs must be between 1 and 64, got 0$/],
+      [['--jobs', 'two'], /^rtgpu: --jobs expects a whole number, got 'two'$/],
+      [['--jobs', '2'], /^rtgpu: --jobs 2: render workers run the TS simulator only \(--sim ts\), not iss$/],
+      [['--jobs', '2', '--sim', 'ts', '--vcd', join(dir, 'w.vcd')], /^rtgpu: --jobs 2: --vcd records one GPU instance; use --jobs 1$/],
     ];
     // In-process: each case must end in a CliError (printed as 'rtgpu: message', no stack), status 1 or 2.
     await expectCliErrors(cases, out);
@@ -253,6 +257,20 @@ describe('rtgpu render --bvh', () => {
     for (const d of dumps.slice(1)) expect(d).toBe(dumps[0]);
     expect(JSON.parse(dumps[0]!).pixels.some((p: { ret: string[] }) => p.ret[3] !== '00000000')).toBe(true);
   }, 120_000);
+
+  test('--jobs 2 on the TS simulator: the picture of the ISA simulator, the counters of both GPU instances', async () => {
+    const dir = tempDir('render-jobs');
+    const args = ['--width', '16', '--height', '8'];
+    const [two, iss] = await Promise.all([
+      rtgpu('render', ...args, '--sim', 'ts', '--jobs', '2', '--out', join(dir, 'two.png')),
+      rtgpu('render', ...args, '--sim', 'iss', '--out', join(dir, 'iss.png')),
+    ]);
+    expect(two.stderr).toBe('');
+    expect(two.exitCode).toBe(0);
+    expect(two.stdout).toMatch(/^sim: ts, 4 RT cores, 2 IC cores in each of 2 GPU instances \(render workers\)$/m);
+    expect(two.stdout).toMatch(/^cycles: \d+ \(summed over 2 GPU instances\)$/m);
+    expect(readFileSync(join(dir, 'two.png'))).toEqual(readFileSync(join(dir, 'iss.png')));
+  }, 240_000);
 
   test('bad combinations: clean errors naming the problem', async () => {
     const dir = tempDir('render-bvh');

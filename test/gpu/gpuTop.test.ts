@@ -6,7 +6,7 @@ import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
-import { GpuRunError, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
+import { GpuRunError, GpuSession, frameChunks, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
 import { runFrame } from '../../src/host/runtime/gpuDriver.ts';
 import { cameraConstants } from '../../src/host/camera.ts';
 
@@ -21,7 +21,7 @@ function kernelJob(source: string, pixels: number, file = 'kernel.s'): GpuJob {
 async function expectSameAsIss(job: GpuJob, gpu: GpuRunResult): Promise<void> {
   const iss = await runGpu(job, { sim: 'iss' });
   expect(gpu.pixels.length).toBe(job.pixels);
-  gpu.pixels.forEach((p, i) => expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: i, ret: [...iss.pixels[i]!.ret] }));
+  gpu.pixels.forEach((p, i) => expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: ((job.firstPixel ?? 0) + i) >>> 0, ret: [...iss.pixels[i]!.ret] }));
   expect(gpu.faults).toEqual(iss.faults);
   expect(gpu.stats.instructions).toBe(iss.stats.instructions);
 }
@@ -145,4 +145,85 @@ ok:
     const job = { ...kernelJob(simpleKernel, 1), program: new Uint32Array(4097), constants: cameraConstants(defaultCamera, 1, 1) };
     await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/instruction memory holds 4096/);
   });
+});
+
+describe('a frame from a first pixel, several frames on one GPU, a frame across render workers', () => {
+  // s_itof reads R1 as a signed integer.
+  const expected = (p: number) => [p, Math.imul(p, 3) >>> 0, new Uint32Array(new Float32Array([p | 0]).buffer)[0], 0];
+
+  test('FIRST_PIXEL: thread i runs pixel first + i (ids wrap at 2^32); results and reports index from 0', async () => {
+    for (const first of [1000, 2 ** 32 - 10]) {
+      const job = { ...kernelJob(simpleKernel, 45), firstPixel: first };
+      const r = await runGpu(job, { sim: 'ts' });
+      r.pixels.forEach((p, i) => {
+        const id = (first + i) >>> 0;
+        expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: id, ret: expected(id) });
+      });
+      await expectSameAsIss(job, r);
+    }
+  }, 120_000);
+
+  test('one session runs ranges one after another: the images load once, each range equals the ISA simulator', async () => {
+    const job = frame('shade', 16, 6);
+    const iss = await runGpu(job, { sim: 'iss' });
+    const session = await GpuSession.open(job, { sim: 'ts' });
+    try {
+      const ranges = [{ first: 64, count: 32 }, { first: 0, count: 64 }, { first: 96, count: 0 }, { first: 90, count: 6 }];
+      const cycles: number[] = [];
+      for (const { first, count } of ranges) {
+        const r = session.run(first, count);
+        expect(r.pixels.map((p) => p.pixel)).toEqual(Array.from({ length: count }, (_, i) => first + i));
+        expect(r.pixels.map((p) => [...p.ret])).toEqual(iss.pixels.slice(first, first + count).map((p) => [...p.ret]));
+        cycles.push(session.stats().cycles);
+      }
+      // The first range streams the images in; the later ones start at once (no loads): fewer cycles for as many pixels.
+      const again = await runGpu({ ...job, firstPixel: 90, pixels: 6 }, { sim: 'iss' });
+      expect(session.stats().instructions).toBe(iss.stats.instructions + again.stats.instructions);
+      expect(cycles[3]! - cycles[2]!).toBeLessThan(cycles[0]!);
+    } finally {
+      session.close();
+    }
+  }, 300_000);
+
+  test('frameChunks: whole patches in pixel order, covering the frame exactly', () => {
+    expect(frameChunks(0, 100, 2)).toEqual([{ first: 0, count: 64 }, { first: 64, count: 36 }]);
+    expect(frameChunks(5, 65, 8)).toEqual([{ first: 5, count: 32 }, { first: 37, count: 32 }, { first: 69, count: 1 }]);
+    expect(frameChunks(0, 0, 4)).toEqual([]);
+    expect(frameChunks(0, 3072, 8).map((c) => c.count)).toEqual(new Array(8).fill(384));
+  });
+
+  test('two render workers give the frame of one GPU, bit for bit; the counters add up', async () => {
+    const job = frame('shade', 16, 10);
+    const one = await runGpu(job, { sim: 'ts' });
+    const two = await runGpu(job, { sim: 'ts', jobs: 2 });
+    expect(two.pixels).toEqual(one.pixels);
+    expect(two.faults).toEqual(one.faults);
+    expect(two.stats.gpus).toBe(2);
+    expect({ instructions: two.stats.instructions, rays: two.stats.rays, tests: two.stats.triangleTests }).toEqual({ instructions: one.stats.instructions, rays: one.stats.rays, tests: one.stats.triangleTests });
+    expect(two.stats.rtBusyCycles).toHaveLength(4);
+    // The second GPU loads the images again and each chunk starts with an empty pipeline: more cycles in all.
+    expect(two.stats.cycles).toBeGreaterThan(one.stats.cycles);
+  }, 300_000);
+
+  test('workers: faults keep their pixel ids; a stuck kernel in a worker is a GpuRunError naming the pixel', async () => {
+    const faulty = kernelJob(`
+    s_mov R7, R29
+    s_write_low R7, #0xfff0
+    s_store_4byte R1, R7, 0
+    ii_subi R2, R1, 70
+    cmp_i R2, R0
+    bne ok
+    real_jmp #28000
+ok:
+    fin
+`, 100);
+    const r = await runGpu(faulty, { sim: 'ts', jobs: 2 });
+    expect(r.faults).toEqual([70]);
+    expect(r.pixels.map((p) => p.ret[0])).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    const spin = kernelJob('    s_mov R2, R1\nloop:\n    jmp loop\n', 40, 'spin.s');
+    const err = await runGpu(spin, { sim: 'ts', jobs: 2, maxCycles: 3000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GpuRunError);
+    expect((err as Error).message).toMatch(/did not finish within 3000 cycles.*\n.*thread \d+ \(pixel \d+\) on RT core/);
+    await expect(runGpu(faulty, { sim: 'verilator', jobs: 2 })).rejects.toThrow(/render workers run the TS simulator only/);
+  }, 300_000);
 });

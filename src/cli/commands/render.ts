@@ -18,7 +18,7 @@ import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type Fra
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { encodePng } from '../../host/png.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
-import { GpuRunError, runGpu, type GpuRunResult } from '../../host/runtime/index.ts';
+import { GpuRunError, defaultRenderJobs, runGpu, type GpuRunResult } from '../../host/runtime/index.ts';
 
 /** Scenes `--scene NAME` selects; both use the built-in materials and lights. */
 const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaultScene, bunny: bunnyInBox };
@@ -48,6 +48,9 @@ how busy each core was. Pixel id = y * width + x, from the top left.
   --fov DEG             vertical field of view in degrees, between 0 and 180 (default ${defaultCamera.fov})
 ${gpuSimUsage('ts')}
 ${gpuFlagsUsage}
+  --jobs N              GPU instances in worker threads, each rendering whole patches of the frame
+                        (TS simulator only; default: one per core for frames of 8 patches a core or more,
+                        else 1); the image is the same whatever N, the counters add up over the instances
   --dump FILE           also write every pixel's returned vector as JSON (as 'rtgpu run --json')
   --vcd FILE            write a VCD waveform of the whole run (not with --sim iss; with lockstep, one
                         file per simulator: FILE with .ts, .verilator or .icarus before .vcd)`;
@@ -66,6 +69,7 @@ const flags = {
   bvh: { type: 'boolean' },
   ...gpuFlagOptions,
   dump: { type: 'string' },
+  jobs: { type: 'string' },
   vcd: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -182,9 +186,11 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   const s = r.stats;
   const iss = opts.sim === 'iss';
   const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : ''})`];
-  if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores`);
+  const instances = (s.gpus ?? 1) > 1 ? ` in each of ${s.gpus} GPU instances (render workers)` : '';
+  if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores${instances}`);
   else lines.push(`sim: ${opts.sim}${iss ? ' (ISA simulator: cycles = instructions, no per-core figures)' : ''}`);
-  lines.push(`cycles: ${s.cycles}`, `instructions: ${s.instructions}`);
+  const gpus = s.gpus ?? 1;
+  lines.push(`cycles: ${s.cycles}${gpus > 1 ? ` (summed over ${gpus} GPU instances)` : ''}`, `instructions: ${s.instructions}`);
   if (!iss || s.rays > 0) lines.push(`rays: ${s.rays}`, `triangle tests: ${s.triangleTests}`);
   if (opts.traversal === 'bvh' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
   if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
@@ -197,6 +203,15 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   lines.push(iss ? `speed: ${rate} instructions/s` : `speed: ${rate} simulated cycles/s`);
   if (opts.dump !== undefined) lines.push(`dump: ${opts.dump}`);
   return lines.join('\n') + '\n';
+}
+
+/** `--jobs`: workers only on the TS simulator and without --vcd; the default scales with the frame. */
+function jobsFlag(value: string | undefined, sim: string, pixels: number, vcd: boolean): number {
+  if (value === undefined) return sim === 'ts' && !vcd ? defaultRenderJobs(pixels) : 1;
+  const jobs = intFlag('jobs', value, 1, 1, 64);
+  if (jobs > 1 && sim !== 'ts') throw new CliError(`--jobs ${jobs}: render workers run the TS simulator only (--sim ts), not ${sim}`);
+  if (jobs > 1 && vcd) throw new CliError(`--jobs ${jobs}: --vcd records one GPU instance; use --jobs 1`);
+  return jobs;
 }
 
 async function execute(argv: string[]): Promise<number> {
@@ -225,6 +240,7 @@ async function execute(argv: string[]): Promise<number> {
   if (values.vcd !== undefined && sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const out = values.out ?? 'render.png';
   checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
+  const jobs = jobsFlag(values.jobs, sim, width * height, values.vcd !== undefined);
 
   const { scene, name, materials, bvh } = loadScene(sceneFile, values.scene, traversal);
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
@@ -243,6 +259,7 @@ async function execute(argv: string[]): Promise<number> {
       icCores: gpu.icCores,
       maxCycles: gpu.maxCycles,
       vcd: values.vcd,
+      jobs,
       onProgress: (done, total, cycles) => bar.update(done, total, cycles),
     });
   } catch (e) {

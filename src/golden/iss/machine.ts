@@ -56,7 +56,8 @@ export class InstructionLimitError extends Error {
 }
 
 /**
- * Pixel p runs as thread TID p % 32 of patch ⌊p / 32⌋. Patches run in order; within a patch each
+ * Pixel first + i runs as thread TID i % 32 of patch ⌊i / 32⌋ (first = 0 unless given, as the GPU's
+ * FIRST_PIXEL register). Patches run in order; within a patch each
  * thread runs to completion in TID order (threads cannot see each other's memory, so the order does
  * not change results). Main memory of a TID persists from patch to patch.
  */
@@ -71,15 +72,16 @@ export class Machine {
     this.limit = opts.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   }
 
-  /** Run pixels 0 .. count − 1. */
-  run(count: number): MachineResult {
+  /** Run pixels first .. first + count − 1 (ids are 32-bit: they wrap as the GPU's do). */
+  run(count: number, first = 0): MachineResult {
     const pixels: PixelResult[] = [];
     const faults: number[] = [];
     let instructions = 0;
     const c = this.tracer.counters;
     const before = { ...c };
-    for (let p = 0; p < count; p++) {
-      const t = this.runThread(p);
+    for (let i = 0; i < count; i++) {
+      const p = (first + i) >>> 0;
+      const t = this.runThread(p, i % MEMORY_MAP.threads);
       pixels.push({ pixel: p, ret: this.memory.result(t.tid) });
       if (t.fault) faults.push(p);
       instructions += t.retired;
@@ -88,9 +90,9 @@ export class Machine {
     return { pixels, faults, instructions, trace };
   }
 
-  /** Run one pixel's thread until fin or a fault ends it. */
-  runThread(pixel: number): Thread {
-    const t = new Thread(pixel % MEMORY_MAP.threads, pixel, this.memory, this.tracer.trace);
+  /** Run one pixel's thread (as thread `tid` of its patch) until fin or a fault ends it. */
+  runThread(pixel: number, tid = pixel % MEMORY_MAP.threads): Thread {
+    const t = new Thread(tid, pixel, this.memory, this.tracer.trace);
     const onRetire = this.opts.onRetire;
     while (!t.done) {
       if (t.retired >= this.limit) throw new InstructionLimitError(pixel, t.pc, this.limit);
@@ -101,7 +103,7 @@ export class Machine {
   }
 }
 
-/** Run a program over pixels 0 .. count − 1 on a fresh machine. */
-export function runIss(opts: MachineOptions, count: number): MachineResult {
-  return new Machine(opts).run(count);
+/** Run a program over pixels first .. first + count − 1 on a fresh machine. */
+export function runIss(opts: MachineOptions, count: number, first = 0): MachineResult {
+  return new Machine(opts).run(count, first);
 }

@@ -1,5 +1,5 @@
 // The command patcher (seed section 3): cuts the frame's pixels into patches of 32 threads, hands the
-// dispatcher one pixel id per cycle, and starts the next patch once the last one's output is written.
+// dispatcher one pixel id per cycle (from the frame's first pixel), and starts the next patch once the last one's output is written.
 import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 
@@ -11,6 +11,8 @@ export const CommandPatcher = defineModule(
     /** Pulse: start a frame of `pixel_count` pixels (ignored while a frame runs). */
     start: input(Bool),
     pixel_count: input(UInt(32)),
+    /** The frame's first pixel id (taken with `start`): index i of the frame runs pixel first_pixel + i. */
+    first_pixel: input(UInt(32)),
     /** Pulse from the memory controller: the last patch's output is in host memory. */
     patch_written: input(Bool),
     // To the patch dispatcher: thread `thread_id` of the next patch runs pixel `pixel_id`.
@@ -20,7 +22,7 @@ export const CommandPatcher = defineModule(
     /** Pulse after the patch's last pixel: the patch has `patch_threads` threads (1 to 32). */
     patch_loaded: output(Bool),
     patch_threads: output(UInt(6)),
-    /** The first pixel of the current patch. */
+    /** The current patch's first index in the frame (0, 32, 64 …; pixel ids add first_pixel). */
     patch_base: output(UInt(32)),
     /** Pulse: every pixel has been run and written (at once for a frame of 0 pixels). */
     frame_done: output(Bool),
@@ -32,11 +34,12 @@ export const CommandPatcher = defineModule(
     const count = m.reg(UInt(32), { reset: 0 });
     const next = m.reg(UInt(32), { reset: 0 });
     const base = m.reg(UInt(32), { reset: 0 });
+    const first = m.reg(UInt(32), { reset: 0 });
     const tid = m.reg(UInt(5), { reset: 0 });
     const emitting = state.eq(EMIT);
     const last = tid.eq(PATCH_THREADS - 1).or(next.add(1).eq(count));
     io.pixel_valid.set(emitting);
-    io.pixel_id.set(next);
+    io.pixel_id.set(first.add(next));
     io.thread_id.set(tid);
     io.patch_loaded.set(emitting.and(last));
     io.patch_threads.set(tid.zext(6).add(1));
@@ -47,6 +50,7 @@ export const CommandPatcher = defineModule(
 
     m.when(state.eq(IDLE).and(io.start).and(io.pixel_count.ne(0)), () => {
       count.set(io.pixel_count);
+      first.set(io.first_pixel);
       next.set(0);
       base.set(0);
       tid.set(0);

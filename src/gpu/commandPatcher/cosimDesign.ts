@@ -28,6 +28,8 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
       rst_n: cycle < 2 || rng.int(4000) === 0 ? 0n : 1n,
       start: b(rng.int(15) === 0),
       pixel_count: BigInt(randomPixelCount(rng)),
+      // Mostly 0; sometimes anywhere, near 2^32 included (pixel ids wrap as 32-bit sums).
+      first_pixel: BigInt(rng.int(3) === 0 ? rng.int(2 ** 32) : 0),
       // Raised at any time: the patcher only listens while it waits for the write-back.
       patch_written: b(rng.int(writeOdds) === 0),
     };
@@ -38,10 +40,10 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
 
 /**
  * The patcher as its header describes it. A start with pixel_count = 0 while idle is frame_done at once; a
- * start with n > 0 while idle begins a frame: pixels 0 .. n-1 leave one per cycle (pixel_valid, pixel_id,
+ * start with n > 0 while idle begins a frame: pixels first_pixel + 0 .. n-1 (mod 2^32) leave one per cycle (pixel_valid, pixel_id,
  * thread_id counting from 0 in each patch), a patch ends after 32 pixels or at the frame's last pixel, with
  * patch_loaded (and patch_threads) in the cycle of its last pixel; then the patcher waits for
- * patch_written, which starts the next patch (patch_base = its first pixel) or, after the last patch, is
+ * patch_written, which starts the next patch (patch_base = its first index in the frame) or, after the last patch, is
  * frame_done in the same cycle. Starts while busy are ignored. Checked every cycle: pixel_valid,
  * patch_loaded, frame_done, busy; pixel_id and thread_id with pixel_valid; patch_threads with
  * patch_loaded; patch_base while busy. The other outputs' values are checked by lockstep only.
@@ -53,6 +55,7 @@ export class CommandPatcherModel {
   private pixel = 0;
   private thread = 0;
   private base = 0;
+  private first = 0;
   /** For the test's coverage counts. */
   frames = 0;
   patches = 0;
@@ -73,7 +76,7 @@ export class CommandPatcherModel {
     const last = emitting && this.lastOfPatch();
     const frameDone = (this.state === 'idle' && ins.start === 1n && ins.pixel_count === 0n) || (this.state === 'wait' && ins.patch_written === 1n && this.pixel === this.count);
     const out: Record<string, bigint> = { pixel_valid: b(emitting), patch_loaded: b(last), frame_done: b(frameDone), busy: b(this.state !== 'idle') };
-    if (emitting) Object.assign(out, { pixel_id: BigInt(this.pixel), thread_id: BigInt(this.thread) });
+    if (emitting) Object.assign(out, { pixel_id: BigInt((this.first + this.pixel) >>> 0), thread_id: BigInt(this.thread) });
     if (last) out.patch_threads = BigInt(this.thread + 1);
     if (this.state !== 'idle') out.patch_base = BigInt(this.base);
     return out;
@@ -88,6 +91,7 @@ export class CommandPatcherModel {
       case 'idle':
         if (ins.start === 1n && ins.pixel_count !== 0n) {
           this.count = Number(ins.pixel_count);
+          this.first = Number(ins.first_pixel);
           this.pixel = 0;
           this.thread = 0;
           this.base = 0;

@@ -21,7 +21,7 @@ const WRITABLE = [
   MMIO.PROGRAM_ADDR_LO, MMIO.PROGRAM_ADDR_HI, MMIO.PROGRAM_WORDS,
   MMIO.CONST_ADDR_LO, MMIO.CONST_ADDR_HI, MMIO.CONST_WORDS,
   MMIO.TRI_ADDR_LO, MMIO.TRI_ADDR_HI, MMIO.TRI_WORDS,
-  MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI, MMIO.PIXEL_COUNT,
+  MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI, MMIO.PIXEL_COUNT, MMIO.FIRST_PIXEL,
   MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI,
 ] as const;
 const WORD_LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
@@ -127,8 +127,8 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
     } else if (rng.int(150) === 0) {
       Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng) >>> 0) });
     } else if (rng.int(8) === 0) {
-      const k = rng.int(20);
-      const addr = k < 14 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
+      const k = rng.int(21);
+      const addr = k < 15 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
       let data = writeValue(rng, addr);
       if (addr === MMIO.PIXEL_COUNT) pixels = data = 1 + rng.int(100);
       Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(addr), mmio_wr_data: BigInt(data >>> 0) });
@@ -319,6 +319,7 @@ export class MemoryControllerModel {
       tri_load_start: b(beginLoad && !this.tooLong(next) && next === 2),
       cp_start: b(startFrame),
       pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
+      first_pixel: BigInt(this.reg(MMIO.FIRST_PIXEL)),
       patch_written: b((writingReport && ready) || (writingResult && ready && lastThread && !this.reportsOn)),
       mem_active: b(reading),
       mem_read_en: b(reading),

@@ -34,6 +34,7 @@ export const MemoryController = defineModule(
     // Command patcher.
     cp_start: output(Bool),
     pixel_count: output(UInt(32)),
+    first_pixel: output(UInt(32)),
     patch_base: input(UInt(32)),
     patch_written: output(Bool),
     frame_done: input(Bool),
@@ -72,6 +73,7 @@ export const MemoryController = defineModule(
     const out = addrReg('out');
     const report = addrReg('report');
     const pixelCount = reg32('pixel_count');
+    const firstPixel = reg32('first_pixel');
     const state = m.reg(UInt(3), { reset: 0 });
     const pendingLoads = m.reg(UInt(3), { reset: 0 });
     const pendingStart = m.reg(Bool, { reset: 0 });
@@ -86,7 +88,7 @@ export const MemoryController = defineModule(
       [MMIO.PROGRAM_ADDR_LO, sources[0]!.lo], [MMIO.PROGRAM_ADDR_HI, sources[0]!.hi], [MMIO.PROGRAM_WORDS, sources[0]!.words],
       [MMIO.CONST_ADDR_LO, sources[1]!.lo], [MMIO.CONST_ADDR_HI, sources[1]!.hi], [MMIO.CONST_WORDS, sources[1]!.words],
       [MMIO.TRI_ADDR_LO, sources[2]!.lo], [MMIO.TRI_ADDR_HI, sources[2]!.hi], [MMIO.TRI_WORDS, sources[2]!.words],
-      [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount],
+      [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
       [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
     ];
     for (const [addr, r] of writable) m.when(wr(addr), () => r.set(io.mmio_wr_data));
@@ -180,6 +182,7 @@ export const MemoryController = defineModule(
     });
     io.cp_start.set(startFrame);
     io.pixel_count.set(pixelCount);
+    io.first_pixel.set(firstPixel);
 
     // ------------------------------------------------------------------ write engine
     const thread = m.reg(UInt(6), { reset: 0 });

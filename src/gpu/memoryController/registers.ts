@@ -27,10 +27,12 @@ export const MMIO = {
   TRI_ADDR_LO: 0x040,
   TRI_ADDR_HI: 0x044,
   TRI_WORDS: 0x048,
-  /** Pixel p's 16-byte result is written to OUT_ADDR + 16·p. */
+  /** The frame's i-th pixel (pixel FIRST_PIXEL + i) writes its 16-byte result to OUT_ADDR + 16·i. */
   OUT_ADDR_LO: 0x050,
   OUT_ADDR_HI: 0x054,
   PIXEL_COUNT: 0x058,
+  /** The first pixel id of the frame: thread t of patch n runs pixel FIRST_PIXEL + 32·n + t (results and reports stay indexed from the frame's start). */
+  FIRST_PIXEL: 0x05c,
   /** Patch n's 16-byte report is written to REPORT_ADDR + 16·n (0: no reports). */
   REPORT_ADDR_LO: 0x060,
   REPORT_ADDR_HI: 0x064,
@@ -56,7 +58,7 @@ export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2 } as const;
 export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2, NODE_TESTS: 3 } as const;
 
 export const MMIO_ID = 0x52544750;
-export const INTERFACE_VERSION = 1;
+export const INTERFACE_VERSION = 2;
 
 export const CONTROL = {
   LOAD_PROGRAM: 1,

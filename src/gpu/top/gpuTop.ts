@@ -79,6 +79,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   // Memory controller <-> command patcher.
   cp.io.start.set(mc.io.cp_start);
   cp.io.pixel_count.set(mc.io.pixel_count);
+  cp.io.first_pixel.set(mc.io.first_pixel);
   cp.io.patch_written.set(mc.io.patch_written);
   mc.io.patch_base.set(cp.io.patch_base);
   mc.io.frame_done.set(cp.io.frame_done);

@@ -55,23 +55,37 @@ const unknownLoc: SourceLoc = { file: '<unknown>', line: 0, col: 0 };
 // V8 frames look like "    at fn (/abs/file.ts:12:5)" or "    at /abs/file.ts:12:5" or "file:///abs/file.ts:12:5".
 const framePattern = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
-/** The first stack frame outside the DSL's own core and IR folders: the user's call site. */
-export function callerLocation(): SourceLoc {
-  const saved = Error.stackTraceLimit;
-  Error.stackTraceLimit = 40;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = saved;
+const frameFiles = new Map<string, string>();
+
+/** The first frame of `stack` outside the DSL's own core and IR folders, or undefined. */
+function userFrame(stack: string): SourceLoc | undefined {
   for (const line of stack.split('\n').slice(1)) {
     const m = framePattern.exec(line);
     if (!m) continue;
-    let raw = m[1]!;
-    if (raw.startsWith('file://')) raw = fileURLToPath(raw);
+    let raw = frameFiles.get(m[1]!);
+    if (raw === undefined) frameFiles.set(m[1]!, (raw = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!));
     const { file, line: at, col } = sourceFrame(raw, Number(m[2]), Number(m[3]));
     if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:')) continue;
     if (file.includes(`${sep}node_modules${sep}`) && !file.startsWith(packageRoot)) continue;
     return { file, line: at, col };
   }
-  return unknownLoc;
+  return undefined;
+}
+
+function stackOf(frames: number): string {
+  const saved = Error.stackTraceLimit;
+  Error.stackTraceLimit = frames;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = saved;
+  return stack;
+}
+
+/**
+ * The first stack frame outside the DSL's own core and IR folders: the user's call site. A short stack
+ * first: formatting each frame (through source maps under tsx) is most of the cost of elaborating.
+ */
+export function callerLocation(): SourceLoc {
+  return userFrame(stackOf(12)) ?? userFrame(stackOf(40)) ?? unknownLoc;
 }
 
 export function formatLoc(loc: SourceLoc): string {

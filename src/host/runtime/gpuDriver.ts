@@ -11,7 +11,7 @@ import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
-import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
 
 export const DEFAULT_MAX_CYCLES = 50_000_000;
 
@@ -175,7 +175,7 @@ function beatValue(words: Uint32Array, beat: number): bigint {
 function checkJob(job: GpuJob): void {
   if (job.program.length > MEMORY_MAP.instructionWords) throw new GpuRunError(`the program has ${job.program.length} words; the instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (job.constants.length > MEMORY_MAP.constantBytes / 4) throw new GpuRunError(`the constants have ${job.constants.length} words; the constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
-  if (!Number.isInteger(job.pixels) || job.pixels < 0 || job.pixels > 0xffffffff) throw new GpuRunError(`pixel count ${job.pixels} is not a 32-bit count`);
+  checkRange(job.firstPixel ?? 0, job.pixels);
 }
 
 /** The configuration of `rtgpu_top` a job runs on. */
@@ -186,33 +186,96 @@ export function gpuParamsFor(job: GpuJob, opts: GpuRunOptions): GpuParams {
 
 /** Run one frame on `rtgpu_top`, live on the simulator `opts.sim` names (ts, verilator, icarus or lockstep). */
 export async function runFrame(job: GpuJob, opts: DriverOptions): Promise<DriverRun> {
-  checkJob(job);
-  const start = performance.now();
-  const params = opts.gpu ?? gpuParamsFor(job, opts);
-  if ((params.traversal === 'bvh') !== (job.traversal === 'bvh')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : 'brute-force'} IC cores`);
-  const design = gpuDesign(params);
-  const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
-  const setupSeconds = (performance.now() - start) / 1000;
+  const session = await GpuSession.open(job, opts);
   try {
-    if (opts.vcd) engine.traceVcd(opts.vcd);
-    const sim = opts.record ? new RecordingSimulator(engine, design) : engine;
-    const run = driveFrame(job, opts, params, new Driver(sim, opts), start);
-    return { ...run, stats: { ...run.stats, setupSeconds }, design, recording: sim instanceof RecordingSimulator ? sim.recording() : undefined };
+    const { pixels, faults } = session.run(job.firstPixel ?? 0, job.pixels);
+    return { pixels, faults, stats: session.stats(), design: session.design, recording: session.recording() };
   } finally {
-    if (owned) engine.close();
-    else if (opts.vcd) engine.close();
+    session.close();
   }
 }
 
-function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driver, start: number): GpuRunResult {
-  const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
-  const patches = Math.ceil(job.pixels / 32);
+/**
+ * One GPU instance on one simulator with a job's images: `run` renders pixel ranges one after another
+ * (the first one loads the images, the later ones only START), `stats` sums everything since power-on.
+ * Render workers keep one session each and hand it patches of the frame.
+ */
+export class GpuSession {
+  private loaded = false;
+  private ran = false;
+
+  private constructor(
+    readonly design: Design,
+    private readonly job: GpuJob,
+    private readonly opts: DriverOptions,
+    private readonly params: GpuParams,
+    private readonly engine: Simulator,
+    private readonly owned: boolean,
+    private readonly h: Driver,
+    private readonly start: number,
+    private readonly setupSeconds: number,
+  ) {}
+
+  static async open(job: GpuJob, opts: DriverOptions): Promise<GpuSession> {
+    checkJob(job);
+    const start = performance.now();
+    const params = opts.gpu ?? gpuParamsFor(job, opts);
+    if ((params.traversal === 'bvh') !== (job.traversal === 'bvh')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : 'brute-force'} IC cores`);
+    const design = gpuDesign(params);
+    const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
+    const setupSeconds = (performance.now() - start) / 1000;
+    try {
+      if (opts.vcd) engine.traceVcd(opts.vcd);
+      const sim = opts.record ? new RecordingSimulator(engine, design) : engine;
+      const h = new Driver(sim, opts);
+      setUpImages(h, job);
+      return new GpuSession(design, job, opts, params, engine, owned, h, start, setupSeconds);
+    } catch (e) {
+      if (owned || opts.vcd) engine.close();
+      throw e;
+    }
+  }
+
+  /** Pixels first .. first + count − 1 (the images are loaded with the first range). */
+  run(first: number, count: number): Pick<GpuRunResult, 'pixels' | 'faults'> {
+    checkRange(first, count);
+    const r = runRange(this.h, this.job, this.opts, this.params, first, count, !this.loaded);
+    this.loaded = true;
+    this.ran = true;
+    return r;
+  }
+
+  /** The counters of every range run so far (cycles since power-on, busy cycles per core …). */
+  stats(): GpuStats {
+    if (!this.ran) throw new Error('GpuSession.stats: no pixels have run');
+    return { ...readCounters(this.h, this.params), wallSeconds: (performance.now() - this.start) / 1000, setupSeconds: this.setupSeconds };
+  }
+
+  /** Clock cycles simulated since power-on. */
+  get cycle(): number {
+    return this.h.d.cycle;
+  }
+
+  /** With `record`: every input of every cycle from power-on. */
+  recording(): Recording | undefined {
+    return this.h.d instanceof RecordingSimulator ? this.h.d.recording() : undefined;
+  }
+
+  close(): void {
+    if (this.owned || this.opts.vcd) this.engine.close();
+  }
+}
+
+function checkRange(first: number, count: number): void {
+  if (!Number.isInteger(first) || first < 0 || first > 0xffffffff) throw new GpuRunError(`first pixel ${first} is not a 32-bit pixel id`);
+  if (!Number.isInteger(count) || count < 0 || count > 0xffffffff) throw new GpuRunError(`pixel count ${count} is not a 32-bit count`);
+}
+
+/** Power-on reset, the images in host memory and their addresses and lengths in the MMIO registers. */
+function setUpImages(h: Driver, job: GpuJob): void {
   h.memory.add('program', BUFFER_BASE.program, job.program);
   h.memory.add('constants', BUFFER_BASE.constants, job.constants);
   h.memory.add('triangles', BUFFER_BASE.triangles, job.triangles);
-  const output = h.memory.add('output', BUFFER_BASE.output, new Uint32Array(4 * job.pixels));
-  const reports = h.memory.add('reports', BUFFER_BASE.reports, new Uint32Array(4 * patches));
-
   h.reset();
   h.mmioWrite64(MMIO.PROGRAM_ADDR_LO, BUFFER_BASE.program);
   h.mmioWrite(MMIO.PROGRAM_WORDS, job.program.length);
@@ -222,8 +285,20 @@ function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driv
   h.mmioWrite(MMIO.TRI_WORDS, job.triangles.length);
   h.mmioWrite64(MMIO.OUT_ADDR_LO, BUFFER_BASE.output);
   h.mmioWrite64(MMIO.REPORT_ADDR_LO, BUFFER_BASE.reports);
-  h.mmioWrite(MMIO.PIXEL_COUNT, job.pixels);
-  h.mmioWrite(MMIO.CONTROL, CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES | CONTROL.START);
+}
+
+/** One frame of `count` pixels from `first`: START (with the loads the first time), DMA served until irq, results checked. */
+function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams, first: number, count: number, load: boolean): Pick<GpuRunResult, 'pixels' | 'faults'> {
+  const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
+  const patches = Math.ceil(count / 32);
+  h.memory.remove('output');
+  h.memory.remove('reports');
+  const output = h.memory.add('output', BUFFER_BASE.output, new Uint32Array(4 * count));
+  const reports = h.memory.add('reports', BUFFER_BASE.reports, new Uint32Array(4 * patches));
+  h.written = 0;
+  h.mmioWrite(MMIO.PIXEL_COUNT, count);
+  h.mmioWrite(MMIO.FIRST_PIXEL, first);
+  h.mmioWrite(MMIO.CONTROL, (load ? CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES : 0) | CONTROL.START);
   const begin = h.d.cycle;
 
   // Cycle by cycle while the images stream in (or throughout, with random DMA stalls); then in batches.
@@ -235,7 +310,7 @@ function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driv
   h.d.poke('mmio_rd_addr', MMIO.STATUS);
   let done = false;
   let progressAt = 0;
-  const report = () => opts.onProgress?.(h.written, job.pixels, elapsed());
+  const report = () => opts.onProgress?.(h.written, count, elapsed());
   while (!done && elapsed() < maxCycles) {
     if (opts.dmaStallSeed !== undefined || elapsed() < 4 || loading()) {
       h.step();
@@ -249,7 +324,7 @@ function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driv
     }
   }
   h.d.poke('mmio_rd_en', 0);
-  if (!done) throw new GpuRunError(stuckMessage(h, job, params.rtCores, maxCycles));
+  if (!done) throw new GpuRunError(stuckMessage(h, job, first, count, params.rtCores, maxCycles));
   report();
 
   const status = h.mmioRead(MMIO.STATUS);
@@ -259,32 +334,35 @@ function driveFrame(job: GpuJob, opts: DriverOptions, params: GpuParams, h: Driv
   }
   const patchesDone = h.mmioRead(MMIO.PATCHES_DONE);
   if (patchesDone !== patches) throw new GpuRunError(`the GPU reported ${patchesDone} patches written, expected ${patches}: a hardware fault`);
-  if (h.written !== job.pixels) throw new GpuRunError(`the GPU wrote ${h.written} pixel results, expected ${job.pixels}: a hardware fault`);
+  if (h.written !== count) throw new GpuRunError(`the GPU wrote ${h.written} pixel results, expected ${count}: a hardware fault`);
+
+  const pixels: RunPixel[] = Array.from({ length: count }, (_, i) => ({ pixel: (first + i) >>> 0, ret: [...output.words.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] }));
+  const faults: number[] = [];
+  for (let n = 0; n < patches; n++) {
+    const [mask, base, threads] = reports.words.subarray(4 * n, 4 * n + 3) as unknown as [number, number, number];
+    if (base !== 32 * n || threads !== Math.min(32, count - 32 * n)) throw new GpuRunError(`patch report ${n} reads first index ${base}, ${threads} threads: a hardware fault`);
+    for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push((first + base + t) >>> 0);
+  }
+  return { pixels, faults };
+}
+
+/** The GPU's counters since power-on, through the MMIO registers. */
+function readCounters(h: Driver, params: GpuParams): Omit<GpuStats, 'wallSeconds' | 'setupSeconds'> {
   const cycles = h.mmioRead(MMIO.CYCLES_LO) + 2 ** 32 * h.mmioRead(MMIO.CYCLES_HI);
   const instructions = h.mmioRead(MMIO.INSTRUCTIONS);
   const rtBusyCycles = Array.from({ length: params.rtCores }, (_, c) => h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.BUSY_CYCLES));
   const icRead = (k: number, r: number) => h.mmioRead(MMIO.IC_CORE + 16 * k + 4 * r);
+  const icSum = (r: number) => Array.from({ length: params.icCores }, (_, k) => icRead(k, r)).reduce((a, b) => a + b, 0);
   const icBusyCycles = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.BUSY_CYCLES));
-  const rays = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.RAYS)).reduce((a, b) => a + b, 0);
-  const triangleTests = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.TESTS)).reduce((a, b) => a + b, 0);
-  const nodeTests = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.NODE_TESTS)).reduce((a, b) => a + b, 0);
-
-  const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, p) => ({ pixel: p, ret: [...output.words.subarray(4 * p, 4 * p + 4)] as [number, number, number, number] }));
-  const faults: number[] = [];
-  for (let n = 0; n < patches; n++) {
-    const [mask, base, threads] = reports.words.subarray(4 * n, 4 * n + 3) as unknown as [number, number, number];
-    if (base !== 32 * n || threads !== Math.min(32, job.pixels - 32 * n)) throw new GpuRunError(`patch report ${n} reads first pixel ${base}, ${threads} threads: a hardware fault`);
-    for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push(base + t);
-  }
-  const wallSeconds = (performance.now() - start) / 1000;
-  return { pixels, faults, stats: { cycles, instructions, rays, triangleTests, nodeTests, rtBusyCycles, icBusyCycles, wallSeconds, setupSeconds: 0 } };
+  return { cycles, instructions, rays: icSum(IC_CORE_REG.RAYS), triangleTests: icSum(IC_CORE_REG.TESTS), nodeTests: icSum(IC_CORE_REG.NODE_TESTS), rtBusyCycles, icBusyCycles };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */
-function stuckMessage(h: Driver, job: GpuJob, rtCores: number, maxCycles: number): string {
+function stuckMessage(h: Driver, job: GpuJob, first: number, count: number, rtCores: number, maxCycles: number): string {
   const patch = h.mmioRead(MMIO.PATCHES_DONE);
   const doneMask = h.mmioRead(MMIO.DONE_MASK);
-  const threads = Math.min(32, job.pixels - 32 * patch);
+  const threads = Math.min(32, count - 32 * patch);
+  const base = first + 32 * patch;
   const source = (pc: number) => {
     const line = job.sourceLines?.[pc >>> 2];
     return job.sourceFile && line !== undefined && line > 0 ? ` (${job.sourceFile}:${line})` : '';
@@ -297,10 +375,10 @@ function stuckMessage(h: Driver, job: GpuJob, rtCores: number, maxCycles: number
     const t = (st >> 8) & 31;
     const pc = h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.PC);
     running.add(t);
-    onCores.push(`thread ${t} (pixel ${32 * patch + t}) on RT core ${c} at PC ${hex4(pc)}${source(pc)}`);
+    onCores.push(`thread ${t} (pixel ${base + t}) on RT core ${c} at PC ${hex4(pc)}${source(pc)}`);
   }
   const waiting = Array.from({ length: threads }, (_, t) => t).filter((t) => !((doneMask >>> t) & 1) && !running.has(t));
-  const lines = [`the frame did not finish within ${maxCycles} cycles (--max-cycles); patch ${patch} (pixels ${32 * patch}..${32 * patch + threads - 1}) is stuck:`];
+  const lines = [`the frame did not finish within ${maxCycles} cycles (--max-cycles); patch ${patch} (pixels ${base}..${base + threads - 1}) is stuck:`];
   if (onCores.length) lines.push(`  running: ${onCores.join('; ')}`);
   if (waiting.length) lines.push(`  waiting for a trace or a core: threads ${waiting.join(', ')}`);
   lines.push('  a kernel that never reaches fin loops forever; raise --max-cycles if the frame is just long');

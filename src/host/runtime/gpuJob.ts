@@ -26,8 +26,10 @@ export interface GpuJob {
   readonly triangles: Uint32Array;
   /** How the IC cores find the closest hit: every triangle (default 'brute-force') or the BVH in `triangles`. */
   readonly traversal?: Traversal;
-  /** Pixels 0 .. pixels − 1 run, 32 per patch. */
+  /** Pixels firstPixel .. firstPixel + pixels − 1 run, 32 per patch. */
   readonly pixels: number;
+  /** The first pixel id (default 0): the GPU's FIRST_PIXEL register; results keep their pixel ids. */
+  readonly firstPixel?: number;
   /** For messages: the program's source file and the 1-based line of each word (≤ 0: unknown). */
   readonly sourceFile?: string;
   readonly sourceLines?: Int32Array;
@@ -45,6 +47,11 @@ export interface GpuRunOptions {
   readonly maxCycles?: number;
   /** Write a VCD of the whole run (lockstep: one per simulator, `name.<simulator>.vcd`). */
   readonly vcd?: string;
+  /**
+   * GPU instances to split the frame across, each in a worker thread on its own copy of the simulator
+   * (default 1; `defaultRenderJobs` picks one per core for large frames). Not with `vcd` or `record`.
+   */
+  readonly jobs?: number;
   /** Called now and then while the frame runs. */
   readonly onProgress?: (pixelsDone: number, pixels: number, cycles: number) => void;
 }
@@ -64,6 +71,8 @@ export interface GpuStats {
   readonly wallSeconds: number;
   /** Of the wall time: elaborating the GPU and compiling, building or loading its simulator. */
   readonly setupSeconds: number;
+  /** GPU instances whose counters are summed here (render workers; absent: one). */
+  readonly gpus?: number;
 }
 
 export interface GpuRunResult {

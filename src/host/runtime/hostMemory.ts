@@ -20,6 +20,12 @@ export class HostMemory {
     return b;
   }
 
+  /** Forget the buffer named `name` (if any), e.g. to place a new output buffer. */
+  remove(name: string): void {
+    const i = this.buffers.findIndex((b) => b.name === name);
+    if (i >= 0) this.buffers.splice(i, 1);
+  }
+
   private find(addr: bigint, beats: number): { b: Buffer; word: number } {
     for (const b of this.buffers) {
       const end = b.base + BigInt(b.words.length * 4);

@@ -5,10 +5,12 @@ import { parseBvhSceneImage } from '../../bvh/index.ts';
 import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult } from './gpuJob.ts';
 
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
+import { runFrameParallel } from './parallelFrame.ts';
 import { LockstepMismatchError } from '../../hdl/sim/index.ts';
 
 export * from './gpuJob.ts';
-export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, type DriverOptions, type DriverRun } from './gpuDriver.ts';
+export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, GpuSession, type DriverOptions, type DriverRun } from './gpuDriver.ts';
+export { defaultRenderJobs, frameChunks, runFrameParallel } from './parallelFrame.ts';
 
 /** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
 function issScene(job: GpuJob) {
@@ -23,7 +25,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
   const { scene, bvh } = issScene(job);
   try {
     const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, maxInstructions: opts.maxCycles });
-    const r = machine.run(job.pixels);
+    const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
     return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds, setupSeconds: 0 } };
@@ -40,7 +42,8 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
 
 /**
  * Run a frame. 'ts', 'verilator' and 'icarus' drive `rtgpu_top` live on that simulator; 'lockstep' on
- * several at once, failing at the first cycle where any output differs; 'iss' is the golden model.
+ * several at once, failing at the first cycle where any output differs; 'iss' is the golden model
+ * (in-process: `jobs` does not apply). With `jobs` > 1 the frame is split across worker threads.
  */
 export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunResult> {
   if (opts.sim === 'iss') {
@@ -48,6 +51,7 @@ export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunRe
     return runOnIss(job, opts);
   }
   try {
+    if ((opts.jobs ?? 1) > 1) return await runFrameParallel(job, opts, opts.jobs!);
     const { pixels, faults, stats } = await runFrame(job, opts);
     return { pixels, faults, stats };
   } catch (e) {

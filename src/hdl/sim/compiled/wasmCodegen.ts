@@ -5,7 +5,7 @@
 import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
 import { activityRegions, crossingNets, guardWords, type ActivityRegion, type RegionInputs } from './activityRegions.ts';
-import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, uleb, wasmModule, type WasmFunction } from './wasmEncoding.ts';
+import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
   /** Byte offsets in linear memory. */
@@ -148,7 +148,7 @@ function splitIfTooLarge(whole: () => Uint8Array<ArrayBuffer>, split: (parts: nu
 /** A function calling functions first … first + count − 1 in order. */
 function callAll(name: string, first: number, count: number): WasmFunction {
   const c = new Code();
-  for (let i = 0; i < count; i++) c.emit(op.call, ...uleb(first + i));
+  for (let i = 0; i < count; i++) c.call(first + i);
   return { name, locals: 0, code: c };
 }
 
@@ -568,7 +568,7 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
-    for (let i = 0; i < parts; i++) C.emit(op.call, ...uleb(firstPart + i));
+    for (let i = 0; i < parts; i++) C.call(firstPart + i);
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -577,7 +577,7 @@ class WasmGen {
         C.store(4 * outWords++);
       }
     }
-    C.emit(op.call, ...uleb(commitFn));
+    C.call(commitFn);
     C.get(1).const(inWords * 4).emit(op.i32Add).set(1);
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);

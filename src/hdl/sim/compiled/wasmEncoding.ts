@@ -70,35 +70,98 @@ export function sleb(n: number): number[] {
   }
 }
 
-/** Instruction sequence builder for one function body. */
-export class Code {
-  readonly bytes: number[] = [];
-  emit(...b: number[]): this {
-    for (const x of b) this.bytes.push(x);
+/** A growing byte buffer with LEB128 writers (function bodies reach megabytes: no per-byte arrays). */
+export class ByteWriter {
+  private buf = new Uint8Array(1024);
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  byte(b: number): this {
+    this.room(1);
+    this.buf[this.length++] = b;
     return this;
   }
+
+  emit(...b: number[]): this {
+    this.room(b.length);
+    for (const x of b) this.buf[this.length++] = x;
+    return this;
+  }
+
+  append(bytes: Uint8Array | readonly number[]): this {
+    this.room(bytes.length);
+    if (bytes instanceof Uint8Array) this.buf.set(bytes, this.length);
+    else for (let i = 0; i < bytes.length; i++) this.buf[this.length + i] = bytes[i]!;
+    this.length += bytes.length;
+    return this;
+  }
+
+  uleb(n: number): this {
+    this.room(10);
+    do {
+      let b = n & 0x7f;
+      n = Math.floor(n / 128);
+      if (n !== 0) b |= 0x80;
+      this.buf[this.length++] = b;
+    } while (n !== 0);
+    return this;
+  }
+
+  sleb(n: number): this {
+    this.room(5);
+    n |= 0;
+    for (;;) {
+      const b = n & 0x7f;
+      n >>= 7;
+      if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+        this.buf[this.length++] = b;
+        return this;
+      }
+      this.buf[this.length++] = b | 0x80;
+    }
+  }
+
+  /** The bytes written so far (a view: copy it before writing more). */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** Instruction sequence builder for one function body. */
+export class Code extends ByteWriter {
   const(v: number): this {
-    return this.emit(op.i32Const, ...sleb(v));
+    return this.byte(op.i32Const).sleb(v);
   }
   get(local: number): this {
-    return this.emit(op.localGet, ...uleb(local));
+    return this.byte(op.localGet).uleb(local);
   }
   set(local: number): this {
-    return this.emit(op.localSet, ...uleb(local));
+    return this.byte(op.localSet).uleb(local);
   }
   tee(local: number): this {
-    return this.emit(op.localTee, ...uleb(local));
+    return this.byte(op.localTee).uleb(local);
+  }
+  call(fn: number): this {
+    return this.byte(op.call).uleb(fn);
   }
   /** i32.load from a constant byte address (address operand 0, offset immediate). */
   loadAt(byte: number): this {
-    return this.const(0).emit(op.i32Load, 2, ...uleb(byte));
+    return this.const(0).byte(op.i32Load).byte(2).uleb(byte);
   }
   /** i32.load with the address already on the stack. */
   load(offset = 0): this {
-    return this.emit(op.i32Load, 2, ...uleb(offset));
+    return this.byte(op.i32Load).byte(2).uleb(offset);
   }
   store(offset = 0): this {
-    return this.emit(op.i32Store, 2, ...uleb(offset));
+    return this.byte(op.i32Store).byte(2).uleb(offset);
   }
 }
 
@@ -133,9 +196,9 @@ export class WasmSizeError extends Error {
 
 /** Throws WasmSizeError for a function over the engine's limits (as soon as it is generated: fail fast). */
 export function checkFunctionSize<F extends WasmFunction>(f: F): F {
-  const bytes = f.code.bytes.length / wasmLimits.functionBytes;
+  const bytes = f.code.length / wasmLimits.functionBytes;
   const locals = (f.locals + I64_LOCALS + (f.params ?? 0)) / wasmLimits.locals;
-  if (bytes > 1 || locals > 1) throw new WasmSizeError(f.name, `would take ${f.code.bytes.length} bytes and ${f.locals} locals, over the limits of ${wasmLimits.functionBytes} and ${wasmLimits.locals}`, Math.max(bytes, locals));
+  if (bytes > 1 || locals > 1) throw new WasmSizeError(f.name, `would take ${f.code.length} bytes and ${f.locals} locals, over the limits of ${wasmLimits.functionBytes} and ${wasmLimits.locals}`, Math.max(bytes, locals));
   return f;
 }
 
@@ -147,11 +210,12 @@ export function wasmModule(memoryPages: number, functions: readonly WasmFunction
   const imports = section(2, vec([[...name('env'), ...name('memory'), 0x02, 0x00, ...uleb(memoryPages)]]));
   const funcs = section(3, vec(functions.map((f) => uleb(arities.indexOf(f.params ?? 0)))));
   const exports = section(7, vec(functions.map((f, i) => [...name(f.name), 0x00, ...uleb(i)])));
-  const bodies = functions.map((f) => {
+  // The code section streams the (large) bodies into one buffer instead of concatenating arrays.
+  const code = new ByteWriter().uleb(functions.length);
+  for (const f of functions) {
     const locals = vec([[...uleb(I64_LOCALS), 0x7e], ...(f.locals > 0 ? [[...uleb(f.locals), 0x7f]] : [])]);
-    const body = [...locals, ...f.code.bytes, op.end];
-    return [...uleb(body.length), ...body];
-  });
-  const code = section(10, vec(bodies));
-  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...funcs, ...exports, ...code]);
+    code.uleb(locals.length + f.code.length + 1).append(locals).append(f.code.bytes()).byte(op.end);
+  }
+  const head = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...funcs, ...exports];
+  return new ByteWriter().append(head).byte(10).uleb(code.length).append(code.bytes()).bytes().slice() as Uint8Array<ArrayBuffer>;
 }

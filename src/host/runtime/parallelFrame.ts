@@ -1,0 +1,148 @@
+// A frame split across worker threads: each simulates its own GPU instance and renders chunks of whole
+// patches handed out in order; the pixels are those of a single-instance run, the counters add up.
+import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DriverOptions } from './gpuDriver.ts';
+import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
+
+export type ToWorker = { type: 'run'; first: number; count: number } | { type: 'finish' };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'progress'; written: number; cycles: number }
+  | { type: 'done'; first: number; count: number; ret: Uint32Array; faults: number[] }
+  | { type: 'stats'; stats: GpuStats }
+  | { type: 'error'; name: string; message: string; stack?: string };
+
+const PATCH = 32;
+/** Chunks per worker: enough that a worker with cheap pixels (sky) takes more, few enough that chunk overhead (a START, a few hundred cycles) stays small. */
+const CHUNKS_PER_WORKER = 4;
+/** A worker costs a GPU elaboration and simulator compile (seconds); below this many patches per worker it does not pay. */
+const MIN_PATCHES_PER_WORKER = 8;
+
+/** The default worker count: one per core, fewer for small frames (1 means no workers). */
+export function defaultRenderJobs(pixels: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(Math.ceil(pixels / PATCH) / MIN_PATCHES_PER_WORKER)));
+}
+
+/** The frame's pixel ranges: whole patches, `chunks` of them or fewer, in pixel order. */
+export function frameChunks(first: number, pixels: number, chunks: number): { first: number; count: number }[] {
+  const patches = Math.ceil(pixels / PATCH);
+  const per = Math.max(1, Math.ceil(patches / chunks));
+  const out: { first: number; count: number }[] = [];
+  for (let p = 0; p < patches; p += per) out.push({ first: first + PATCH * p, count: Math.min(PATCH * per, pixels - PATCH * p) });
+  return out;
+}
+
+/**
+ * A worker running frameWorker: the compiled file in dist/, or in a checkout (the CLI in development, the
+ * tests) its TypeScript source, loaded through tsx registered in the worker first.
+ */
+function startWorker(workerData: unknown): Worker {
+  const entry = new URL(`./frameWorker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
+  // tsx's ES-module API (require.resolve would give its CommonJS build), from its package exports.
+  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
+  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
+  const tsx = pathToFileURL(join(dirname(pkg), api)).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+/** Counters of several GPU instances: sums (per-core busy cycles core by core). */
+function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
+  const add = (f: (s: GpuStats) => number) => all.reduce((a, s) => a + f(s), 0);
+  const addEach = (f: (s: GpuStats) => readonly number[]) => f(all[0]!).map((_, i) => add((s) => f(s)[i]!));
+  return {
+    cycles: add((s) => s.cycles),
+    instructions: add((s) => s.instructions),
+    rays: add((s) => s.rays),
+    triangleTests: add((s) => s.triangleTests),
+    nodeTests: add((s) => s.nodeTests),
+    rtBusyCycles: addEach((s) => s.rtBusyCycles),
+    icBusyCycles: addEach((s) => s.icBusyCycles),
+    wallSeconds,
+    // The workers set up side by side: the frame waited for the slowest.
+    setupSeconds: Math.max(...all.map((s) => s.setupSeconds)),
+    gpus: all.length,
+  };
+}
+
+/**
+ * Run `job` on `jobs` GPU instances in worker threads (the TS simulator, Verilator or Icarus each
+ * worker builds or loads for itself). Rejects with the first worker's error; the others are stopped.
+ */
+export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: number): Promise<GpuRunResult> {
+  if (!Number.isInteger(jobs) || jobs < 1) throw new GpuRunError(`jobs must be a whole number of at least 1, got ${jobs}`);
+  if (opts.sim !== 'ts') throw new GpuRunError(`render workers run the TS simulator only (not '${opts.sim}'): use --jobs 1`);
+  if (opts.vcd !== undefined) throw new GpuRunError('--vcd writes one waveform of one GPU: render with --jobs 1');
+  if (opts.record) throw new GpuRunError('recording the inputs needs a single GPU instance (--jobs 1)');
+  const start = performance.now();
+  const first = job.firstPixel ?? 0;
+  const queue = frameChunks(first, job.pixels, jobs * CHUNKS_PER_WORKER);
+  const workerCount = Math.min(jobs, queue.length);
+  const ret = new Uint32Array(4 * job.pixels);
+  const faults: number[] = [];
+  const stats: GpuStats[] = [];
+  let rangesDone = 0;
+  let pixelsDone = 0;
+  const written = new Array<number>(workerCount).fill(0);
+  const cycles = new Array<number>(workerCount).fill(0);
+  // Only what a worker can clone: no callbacks.
+  const { onProgress, log: _log, ...plain } = opts;
+  const workers: Worker[] = [];
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (e: Error) => reject(e);
+      for (let w = 0; w < workerCount; w++) {
+        const worker = startWorker({ job, opts: plain });
+        workers.push(worker);
+        let finished = false;
+        const next = () => {
+          const range = queue.shift();
+          worker.postMessage(range === undefined ? ({ type: 'finish' } satisfies ToWorker) : ({ type: 'run', ...range } satisfies ToWorker));
+        };
+        worker.on('message', (m: FromWorker) => {
+          switch (m.type) {
+            case 'ready':
+              return next();
+            case 'progress':
+              written[w] = m.written;
+              cycles[w] = m.cycles;
+              return onProgress?.(pixelsDone + written.reduce((a, b) => a + b, 0), job.pixels, cycles.reduce((a, b) => a + b, 0));
+            case 'done':
+              ret.set(m.ret, 4 * (m.first - first));
+              faults.push(...m.faults);
+              pixelsDone += m.count;
+              written[w] = 0;
+              rangesDone++;
+              return next();
+            case 'stats':
+              finished = true;
+              stats.push(m.stats);
+              if (stats.length === workerCount) resolve();
+              return;
+            case 'error': {
+              const e = m.name === 'GpuRunError' ? new GpuRunError(m.message) : Object.assign(new Error(m.message), { name: m.name, stack: m.stack });
+              return fail(e);
+            }
+          }
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => {
+          if (!finished) fail(new GpuRunError(`a render worker stopped (exit code ${code}) before its GPU finished`));
+        });
+      }
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  if (rangesDone === 0 && job.pixels > 0) throw new GpuRunError('no render worker ran a pixel');
+  const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, i) => ({ pixel: (first + i) >>> 0, ret: [...ret.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] }));
+  faults.sort((a, b) => a - b);
+  return { pixels, faults, stats: sumStats(stats, (performance.now() - start) / 1000) };
+}
