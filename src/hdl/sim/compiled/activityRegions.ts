@@ -72,10 +72,8 @@ export function crossingNets(L: Layout, regions: readonly ActivityRegion[]): Set
 /** Cycles of a fused loop's first batches that measure how busy each activity region is. */
 export const PROFILE_CYCLES = 4096;
 
-/** A region's guard costs about one step per input word it compares. */
-export function guardWords(L: Layout, inputs: RegionInputs): number {
-  return inputs.nets.reduce((n, id) => n + L.slots[id]!.words, 0) + inputs.memories.length;
-}
+/** A region's guard (test and clear its dirty flag, count) costs about as much as this many steps. */
+export const GUARD_STEPS = 4;
 
 /**
  * From how often each region was evaluated over `cycles` cycles: the regions whose guard costs more
@@ -88,10 +86,9 @@ export function regionsToEvaluateAlways(L: Layout, regions: readonly ActivityReg
   regions.forEach((r, k) => {
     if (!r.inputs || cycles <= 0) return;
     const idle = 1 - Math.min(1, evaluations[k]! / cycles);
-    const words = guardWords(L, r.inputs);
-    if (idle * (r.end - r.start) < words) {
+    if (idle * (r.end - r.start) < GUARD_STEPS) {
       always.add(k);
-      guardCost += words;
+      guardCost += GUARD_STEPS;
     }
   });
   return guardCost > 0.05 * L.steps.length ? always : null;

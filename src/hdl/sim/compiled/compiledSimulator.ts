@@ -5,7 +5,7 @@ import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
-import { PROFILE_CYCLES, regionsToEvaluateAlways } from './activityRegions.ts';
+import { PROFILE_CYCLES, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
@@ -321,6 +321,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
         if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
           const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
           const always = regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
+          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, counts, profile.cycles, always);
           profile = null;
           if (always) run = compile(always);
         }
@@ -388,4 +389,25 @@ function vectorLoop(
   }
 };`;
   return new Function('s', 'comb', 'commit', body)(s, comb, commit) as (stim: Uint32Array, out: Uint32Array, cycles: number) => void;
+}
+
+/** RTGPU_SIM_PROFILE=1: how much of the design the fused loop evaluated per cycle, by instance (stderr). */
+function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, always: ReadonlySet<number> | null): void {
+  const byInstance = new Map<string, { steps: number; evaluated: number }>();
+  let evaluated = 0;
+  let guards = 0;
+  regions.forEach((r, k) => {
+    if (r.inputs && !always?.has(k)) guards++;
+    const steps = r.end - r.start;
+    const share = !r.inputs || always?.has(k) ? 1 : counts[k]! / cycles;
+    const key = r.instance.split('.').slice(0, 2).join('.');
+    const e = byInstance.get(key) ?? { steps: 0, evaluated: 0 };
+    e.steps += steps;
+    e.evaluated += steps * share;
+    byInstance.set(key, e);
+    evaluated += steps * share;
+  });
+  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.steps.length} steps, ${((100 * evaluated) / L.steps.length).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean`];
+  for (const [k, e] of [...byInstance].sort((a, b) => b[1].evaluated - a[1].evaluated).slice(0, 25)) lines.push(`  ${k.padEnd(40)} ${String(e.steps).padStart(7)} steps ${(e.evaluated).toFixed(0).padStart(7)} evaluated`);
+  process.stderr.write(lines.join('\n') + '\n');
 }

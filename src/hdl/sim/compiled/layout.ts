@@ -107,7 +107,7 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
     list.push(i);
   };
   indegree.forEach((d, i) => d === 0 && makeReady(i));
-  const out: CombStep[] = [];
+  const out: number[] = [];
   const runs: StepRun[] = [];
   let current: number[] | undefined;
   for (let next = 0; ; ) {
@@ -117,14 +117,69 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
     const last = runs[runs.length - 1];
     if (last && last.instance === instance[i] && last.end === out.length) (last as { end: number }).end++;
     else runs.push({ instance: instance[i]!, start: out.length, end: out.length + 1 });
-    out.push(steps[i]!.step);
+    out.push(i);
     for (const u of users[i]!) if (--indegree[u]! === 0) makeReady(u);
   }
   if (out.length !== steps.length) {
     const stuck = steps.filter((_, i) => indegree[i]! > 0).map((s) => flat.nets[s.out]!.name);
     throw new Error(`combinational loop among: ${stuck.slice(0, 12).join(', ')}${stuck.length > 12 ? ', …' : ''}`);
   }
-  return { steps: out, runs };
+  const split = splitRunsIntoComponents(out, runs, steps, producer, consts);
+  return { steps: split.order.map((i) => steps[i]!.step), runs: split.runs };
+}
+
+/**
+ * Within a run, steps that share no path inside the run (a unit's pipeline stages, the lanes of a
+ * vector unit, a core's independent stages) are independent: grouped into one run each (keeping their
+ * order, so the order stays topological), a change at one stage's inputs no longer wakes the others.
+ * Consecutive components shorter than `minSteps` are kept together.
+ */
+function splitRunsIntoComponents(
+  order: readonly number[],
+  runs: readonly StepRun[],
+  steps: readonly { out: NetId; ins: NetId[] }[],
+  producer: ReadonlyMap<NetId, number>,
+  consts: ReadonlyMap<NetId, bigint>,
+  minSteps = 16,
+): { order: number[]; runs: StepRun[] } {
+  const position = new Int32Array(steps.length);
+  order.forEach((i, k) => (position[i] = k));
+  const parent = new Int32Array(order.length).map((_, k) => k);
+  const find = (k: number): number => {
+    while (parent[k] !== k) k = parent[k] = parent[parent[k]!]!;
+    return k;
+  };
+  const newOrder: number[] = [];
+  const newRuns: StepRun[] = [];
+  for (const run of runs) {
+    for (let k = run.start; k < run.end; k++) {
+      for (const inp of steps[order[k]!]!.ins) {
+        const p = producer.get(inp);
+        if (p === undefined || consts.has(inp)) continue;
+        const q = position[p]!;
+        if (q >= run.start && q < run.end) parent[find(k)] = find(q);
+      }
+    }
+    // Components in the order of their first step; each keeps its steps' order.
+    const members = new Map<number, number[]>();
+    for (let k = run.start; k < run.end; k++) {
+      const c = find(k);
+      let list = members.get(c);
+      if (!list) members.set(c, (list = []));
+      list.push(order[k]!);
+    }
+    let small: StepRun | undefined;
+    for (const list of members.values()) {
+      const start = newOrder.length;
+      newOrder.push(...list);
+      if (list.length >= minSteps) {
+        newRuns.push({ instance: run.instance, start, end: newOrder.length });
+        small = undefined;
+      } else if (small && small.end === start) (small as { end: number }).end = newOrder.length;
+      else newRuns.push((small = { instance: run.instance, start, end: newOrder.length }));
+    }
+  }
+  return { order: newOrder, runs: newRuns };
 }
 
 /** The nets a step reads (not resolved to roots). */

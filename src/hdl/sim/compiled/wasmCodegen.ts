@@ -4,7 +4,7 @@
 // simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
-import { activityRegions, crossingNets, guardWords, type ActivityRegion, type RegionInputs } from './activityRegions.ts';
+import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
@@ -15,10 +15,20 @@ export interface WasmLayout {
   readonly batchByte: number;
   readonly batchWords: number;
   readonly pages: number;
-  /** The runs of steps, in order; those with inputs are skipped when their inputs are as last cycle. */
+  /** The runs of steps, in order; those with inputs are skipped unless one of their inputs changed. */
   readonly regions: readonly ActivityRegion[];
-  /** Per region, where its inputs of the last evaluation are kept (-1: not skipped). */
-  readonly regionCopyBytes: readonly number[];
+  /**
+   * Per region, its dirty flag (i32, nonzero: evaluate it). Whoever changes a region's input sets it:
+   * the region that computes the input, the clock edge (registers, sync reads, memory writes), or the
+   * comparison of the top-level inputs with their copies at the start of comb.
+   */
+  readonly dirtyBytes: readonly number[];
+  /** Per root net read by a skippable region: the regions to mark dirty when its value changes. */
+  readonly readers: ReadonlyMap<NetId, readonly number[]>;
+  /** Per memory: the regions reading it asynchronously, marked at each write. */
+  readonly memoryReaders: readonly (readonly number[])[];
+  /** Per top-level input word read by a skippable region: where its value at the last comb is kept. */
+  readonly inputCopyBytes: ReadonlyMap<NetId, number>;
   /** Nonzero: evaluate every region (set after power-on, memory loads and the store-everything comb). */
   readonly forceByte: number;
   /** Per memory, a count of writes: an asynchronously read memory's contents as a region input. */
@@ -63,12 +73,22 @@ export function wasmLayout(L: Layout): WasmLayout {
   const batchByte = at;
   at += batchWords * 4;
   const regions = activityRegions(L);
-  const regionCopyBytes = regions.map((r) => {
-    if (!r.inputs) return -1;
-    const b = at;
-    at += 4 * guardWords(L, r.inputs);
-    return b;
+  const dirtyBytes = regions.map(() => {
+    at += 4;
+    return at - 4;
   });
+  const readers = new Map<NetId, number[]>();
+  const memoryReaders: number[][] = L.flat.memories.map(() => []);
+  regions.forEach((r, k) => {
+    for (const id of r.inputs?.nets ?? []) (readers.get(id) ?? readers.set(id, []).get(id)!).push(k);
+    for (const m of r.inputs?.memories ?? []) memoryReaders[m]!.push(k);
+  });
+  const inputCopyBytes = new Map<NetId, number>();
+  for (const n of L.flat.nets) {
+    if (n.kind !== 'input' || L.root[n.id] !== n.id || !readers.has(n.id)) continue;
+    inputCopyBytes.set(n.id, at);
+    at += 4 * L.slots[n.id]!.words;
+  }
   const evaluationBytes = regions.map(() => {
     at += 4;
     return at - 4;
@@ -79,7 +99,7 @@ export function wasmLayout(L: Layout): WasmLayout {
     at += 4;
     return at - 4;
   });
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, regionCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, readers, memoryReaders, inputCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -167,6 +187,8 @@ class WasmGen {
 
   /** What the gated comb stores: observable values and those crossing regions. */
   private gatedKeep: Set<NetId> | undefined;
+  /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
+  private marking = false;
 
   /** The cell computing each root net (for peepholes that look through an operand). */
   private readonly producer = new Map<NetId, Cell>();
@@ -174,7 +196,7 @@ class WasmGen {
   constructor(
     private readonly L: Layout,
     private readonly W: WasmLayout,
-    /** Regions evaluated without a guard (their input copies then go stale: see `staleCopies`). */
+    /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
     private readonly evaluateAlways: ReadonlySet<number> = new Set(),
   ) {
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
@@ -283,10 +305,15 @@ class WasmGen {
 
   /** Store word k of a wide result: `value` pushes it; the top word is masked to the net's width. */
   private storeWord(out: NetId, k: number, value: () => void): void {
-    this.c.const(0);
+    const readers = this.markedReaders(out);
+    if (!readers) this.c.const(0);
     value();
     if (k === this.words(out) - 1) this.maskTo(this.w(out) - 32 * k);
-    this.c.store(this.byte(out) + 4 * k);
+    if (!readers) return void this.c.store(this.byte(out) + 4 * k);
+    // A step's scratch local: released when the step ends.
+    const v = this.temp();
+    this.c.set(v);
+    this.storeIfChanged(v, this.byte(out) + 4 * k, readers);
   }
 
   private wideCell(c: Cell): void {
@@ -454,19 +481,75 @@ class WasmGen {
    */
   private gatedCombBody(regions: readonly [number, number] = [0, this.W.regions.length]): void {
     const keep = (this.gatedKeep ??= new Set([...this.observable(), ...crossingNets(this.L, this.W.regions)]));
-    if (regions[0] === 0) this.asyncResets();
+    if (regions[0] === 0) {
+      this.markAllIfForced();
+      this.markChangedInputs();
+      this.asyncResets();
+    }
     this.forgetLocals();
     const all = this.W.regions;
     const last = this.lastReads([], false, [all[regions[0]]?.start ?? 0, all[regions[1] - 1]?.end ?? 0]);
+    this.marking = true;
     for (let k = regions[0]; k < regions[1]; k++) {
       const region = all[k]!;
       const guarded = region.inputs !== null && !this.evaluateAlways.has(k);
-      if (guarded) this.guard(region.inputs!, this.W.regionCopyBytes[k]!, this.W.evaluationBytes[k]!);
+      if (guarded) this.guard(k);
       for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
       if (guarded) this.c.emit(op.end);
       this.forgetLocals();
     }
+    this.marking = false;
     if (regions[1] === all.length) this.c.const(0).const(0).store(this.W.forceByte);
+  }
+
+  /** Set the dirty flags of `regions`. */
+  private mark(regions: readonly number[] | undefined): void {
+    for (const k of regions ?? []) this.c.const(0).const(1).store(this.W.dirtyBytes[k]!);
+  }
+
+  /** After state changed behind the generated code's back (forceByte): every region is dirty. */
+  private markAllIfForced(): void {
+    const C = this.c;
+    const flags = this.W.dirtyBytes;
+    if (!flags.length) return;
+    // The flags are contiguous: a loop over them.
+    const at = this.temp();
+    C.loadAt(this.W.forceByte).emit(op.if, 0x40);
+    C.const(flags[0]!).set(at);
+    C.emit(op.loop, 0x40);
+    C.get(at).const(1).store();
+    C.get(at).const(4).emit(op.i32Add).tee(at).const(flags[flags.length - 1]! + 4).emit(op.i32LtU, op.brIf, 0);
+    C.emit(op.end, op.end);
+    this.free.push(at);
+  }
+
+  /** Top-level inputs (written by pokes or a stimulus row) against their copies: a change marks the readers. */
+  private markChangedInputs(): void {
+    const C = this.c;
+    for (const [id, copy] of this.W.inputCopyBytes) {
+      for (let k = 0; k < this.words(id); k++) {
+        const v = this.temp();
+        C.loadAt(this.byte(id) + 4 * k).tee(v).loadAt(copy + 4 * k).emit(op.i32Ne, op.if, 0x40);
+        C.const(0).get(v).store(copy + 4 * k);
+        this.mark(this.W.readers.get(id));
+        C.emit(op.end);
+        this.free.push(v);
+      }
+    }
+  }
+
+  /** The regions to mark when `out` changes, in the gated comb (undefined: store it plainly). */
+  private markedReaders(out: NetId): readonly number[] | undefined {
+    return this.marking ? this.W.readers.get(this.root(out)) : undefined;
+  }
+
+  /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
+  private storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
+    const C = this.c;
+    C.get(v).loadAt(byte).emit(op.i32Ne, op.if, 0x40);
+    C.const(0).get(v).store(byte);
+    this.mark(readers);
+    C.emit(op.end);
   }
 
   /**
@@ -500,28 +583,14 @@ class WasmGen {
     });
   }
 
-  /** Opens `if (inputs changed or forced)`, recording the inputs for the next comparison and counting the evaluation. */
-  private guard(inputs: RegionInputs, copyByte: number, countByte: number): void {
+  /** Opens `if (region k is dirty)`, clearing its flag and counting the evaluation. */
+  private guard(k: number): void {
     const C = this.c;
-    const changed = this.temp();
-    const value = this.temp();
-    C.loadAt(this.W.forceByte).set(changed);
-    let at = copyByte;
-    const compare = (byte: number) => {
-      C.loadAt(byte).tee(value).loadAt(at).emit(op.i32Xor).get(changed).emit(op.i32Or).set(changed);
-      C.const(0).get(value).store(at);
-      at += 4;
-    };
-    for (const id of inputs.nets) for (let w = 0; w < this.L.slots[id]!.words; w++) compare(this.byte(id) + 4 * w);
-    for (const m of inputs.memories) compare(this.W.versionBytes[m]!);
-    C.get(changed).emit(op.if, 0x40);
-    C.const(0).loadAt(countByte).const(1).emit(op.i32Add).store(countByte);
-    this.free.push(changed, value);
-  }
-
-  /** Regions evaluated without their guard leave stale input copies: the next guarded comb must evaluate everything. */
-  private staleCopies(): void {
-    if (this.evaluateAlways.size) this.c.const(0).const(1).store(this.W.forceByte);
+    const flag = this.W.dirtyBytes[k]!;
+    const count = this.W.evaluationBytes[k]!;
+    C.loadAt(flag).emit(op.if, 0x40);
+    C.const(0).const(0).store(flag);
+    C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
   }
 
   /** Release every local: later code reloads values from memory. */
@@ -582,7 +651,6 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    this.staleCopies();
     return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
   }
 
@@ -599,6 +667,8 @@ class WasmGen {
       this.push(r.reset.net);
       this.c.emit(op.i32Eqz, op.if, 0x40);
       for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
+      // Held in reset: its readers must see the reset value (marking every cycle of the reset is enough).
+      this.mark(this.W.readers.get(this.root(r.q)));
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
@@ -664,7 +734,6 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    this.staleCopies();
     return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
   }
 
@@ -686,12 +755,16 @@ class WasmGen {
     if (st.kind !== 'cell' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
     const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
     const store = keep === null || keep.has(out);
-    if (store) this.c.const(0);
+    const readers = store ? this.markedReaders(out) : undefined;
+    if (store && !readers) this.c.const(0);
     if (st.kind === 'cell') this.cell(st.cell);
     else this.asyncRead(st.mem, st.port);
     const v = this.temp();
     this.bind(out, v);
-    if (store) this.c.tee(v).store(this.byte(out));
+    if (readers) {
+      this.c.set(v);
+      this.storeIfChanged(v, this.byte(out), readers);
+    } else if (store) this.c.tee(v).store(this.byte(out));
     else this.c.set(v);
   }
 
@@ -935,16 +1008,36 @@ class WasmGen {
     // Memory writes, then registers whose next value is no state: stored in place. A value reloaded
     // here after a scope has ended is still the pre-edge one (nothing read below is written above it).
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
+    // A register or sync read whose value changes marks the regions that read it.
     for (const r of direct) {
+      const readers = this.W.readers.get(this.root(r.q));
       this.scope(() => {
         for (let k = 0; k < this.words(r.q); k++) {
-          C.const(0);
+          if (!readers) C.const(0);
           this.regValue(r, k);
-          C.store(this.byte(r.q) + 4 * k);
+          if (!readers) {
+            C.store(this.byte(r.q) + 4 * k);
+            continue;
+          }
+          const v = this.temp();
+          C.set(v);
+          this.storeIfChanged(v, this.byte(r.q) + 4 * k, readers);
         }
       });
     }
-    for (const id of copyBack) for (let k = 0; k < this.words(id); k++) C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
+    for (const id of copyBack) {
+      const readers = this.W.readers.get(this.root(id));
+      for (let k = 0; k < this.words(id); k++) {
+        if (!readers) {
+          C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
+          continue;
+        }
+        const v = this.temp();
+        C.loadAt(shadow(id) + 4 * k).set(v);
+        this.storeIfChanged(v, this.byte(id) + 4 * k, readers);
+        this.free.push(v);
+      }
+    }
   }
 
   /** Push word k of the value a sync read port holds after the clock edge (`a`: a local with the address). */
@@ -988,6 +1081,7 @@ class WasmGen {
     const base = this.W.memoryBytes[mi]!;
     const version = this.W.versionBytes[mi]!;
     if (mem.readPorts.some((r) => r.kind === 'async')) C.const(0).loadAt(version).const(1).emit(op.i32Add).store(version);
+    this.mark(this.W.memoryReaders[mi]);
     if (mem.width > 32) {
       // Wide words (never masked here: such memories stay with the JavaScript back end).
       for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
