@@ -90,7 +90,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.backend = 'js';
     }
     this.comb = fns.comb;
-    this.combAll = fns.combAll;
+    // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.
+    this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
     this.commit = fns.commit;
     this.powerOn();
   }

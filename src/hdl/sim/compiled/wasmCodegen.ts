@@ -5,6 +5,7 @@
 import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
 import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
+import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
@@ -23,9 +24,13 @@ export interface WasmLayout {
    * comparison of the top-level inputs with their copies at the start of comb.
    */
   readonly dirtyBytes: readonly number[];
-  /** Per root net read by a skippable region: the regions to mark dirty when its value changes. */
+  /** The registers in groups the clock edge skips while their inputs hold; per group its dirty flag, and for shadowed groups a flag "updated in this edge's shadow". */
+  readonly commitGroups: readonly CommitGroup[];
+  readonly groupDirtyBytes: readonly number[];
+  readonly groupShadowedBytes: readonly number[];
+  /** Per root net read by a skippable region or a commit group: the dirty flags (byte addresses) to set when its value changes. */
   readonly readers: ReadonlyMap<NetId, readonly number[]>;
-  /** Per memory: the regions reading it asynchronously, marked at each write. */
+  /** Per memory: the dirty flags of the regions reading it asynchronously, set at each write. */
   readonly memoryReaders: readonly (readonly number[])[];
   /** Per top-level input word read by a skippable region: where its value at the last comb is kept. */
   readonly inputCopyBytes: ReadonlyMap<NetId, number>;
@@ -77,12 +82,21 @@ export function wasmLayout(L: Layout): WasmLayout {
     at += 4;
     return at - 4;
   });
+  const groups = commitGroups(L, regions);
+  const flag = () => {
+    at += 4;
+    return at - 4;
+  };
+  const groupDirtyBytes = groups.map(flag);
+  const groupShadowedBytes = groups.map((g) => (g.shadowed ? flag() : -1));
   const readers = new Map<NetId, number[]>();
+  const addReader = (id: NetId, byte: number) => (readers.get(id) ?? readers.set(id, []).get(id)!).push(byte);
   const memoryReaders: number[][] = L.flat.memories.map(() => []);
   regions.forEach((r, k) => {
-    for (const id of r.inputs?.nets ?? []) (readers.get(id) ?? readers.set(id, []).get(id)!).push(k);
-    for (const m of r.inputs?.memories ?? []) memoryReaders[m]!.push(k);
+    for (const id of r.inputs?.nets ?? []) addReader(id, dirtyBytes[k]!);
+    for (const m of r.inputs?.memories ?? []) memoryReaders[m]!.push(dirtyBytes[k]!);
   });
+  groups.forEach((g, k) => g.inputs.forEach((id) => addReader(id, groupDirtyBytes[k]!)));
   const inputCopyBytes = new Map<NetId, number>();
   for (const n of L.flat.nets) {
     if (n.kind !== 'input' || L.root[n.id] !== n.id || !readers.has(n.id)) continue;
@@ -99,7 +113,7 @@ export function wasmLayout(L: Layout): WasmLayout {
     at += 4;
     return at - 4;
   });
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, readers, memoryReaders, inputCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -422,6 +436,13 @@ class WasmGen {
     const nb = Math.min(this.words(b), n);
     const base = this.byte(out);
     const carry = this.temp();
+    // The product accumulates in place: keep the old words to tell the readers whether it changed.
+    const readers = this.markedReaders(out);
+    const old = readers ? Array.from({ length: n }, (_, k) => {
+      const t = this.temp();
+      C.loadAt(base + 4 * k).set(t);
+      return t;
+    }) : [];
     for (let k = 0; k < n; k++) C.const(0).const(0).store(base + 4 * k);
     const u64 = (push: () => void) => {
       push();
@@ -444,6 +465,14 @@ class WasmGen {
     }
     const top = this.w(out) - 32 * (n - 1);
     if (top < 32) C.const(0).loadAt(base + 4 * (n - 1)).const(maskOf(top)).emit(op.i32And).store(base + 4 * (n - 1));
+    if (!readers) return;
+    old.forEach((t, k) => {
+      C.loadAt(base + 4 * k).get(t).emit(op.i32Xor);
+      if (k > 0) C.emit(op.i32Or);
+    });
+    C.emit(op.if, 0x40);
+    this.mark(readers);
+    C.emit(op.end);
   }
 
   private maskTo(w: number): void {
@@ -502,16 +531,18 @@ class WasmGen {
     if (regions[1] === all.length) this.c.const(0).const(0).store(this.W.forceByte);
   }
 
-  /** Set the dirty flags of `regions`. */
-  private mark(regions: readonly number[] | undefined): void {
-    for (const k of regions ?? []) this.c.const(0).const(1).store(this.W.dirtyBytes[k]!);
+  /** Set the dirty flags at these byte addresses. */
+  private mark(flags: readonly number[] | undefined): void {
+    for (const byte of flags ?? []) this.c.const(0).const(1).store(byte);
   }
 
-  /** After state changed behind the generated code's back (forceByte): every region is dirty. */
+  /** After state changed behind the generated code's back (forceByte): every region and commit group is dirty. */
   private markAllIfForced(): void {
     const C = this.c;
-    const flags = this.W.dirtyBytes;
+    // Allocated one after the other in wasmLayout: one contiguous block.
+    const flags = [...this.W.dirtyBytes, ...this.W.groupDirtyBytes];
     if (!flags.length) return;
+    if (flags.some((b, i) => i > 0 && b !== flags[i - 1]! + 4)) throw new Error('internal: dirty flags are not contiguous');
     // The flags are contiguous: a loop over them.
     const at = this.temp();
     C.loadAt(this.W.forceByte).emit(op.if, 0x40);
@@ -970,7 +1001,22 @@ class WasmGen {
     const L = this.L;
     const C = this.c;
     const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
-    const copyBack: NetId[] = [];
+    const groups = this.W.commitGroups;
+    // Forced (after the store-everything comb or a state change from outside): every group updates.
+    const forced = this.temp();
+    C.loadAt(this.W.forceByte).set(forced);
+    /** `if (group g is dirty or forced) { clear its flag; body }`. */
+    const ifDirty = (g: number, body: () => void) => {
+      const flag = this.W.groupDirtyBytes[g]!;
+      C.loadAt(flag).get(forced).emit(op.i32Or, op.if, 0x40);
+      C.const(0).const(0).store(flag);
+      // Values first loaded inside the `if` are not set on the path around it.
+      const outside = new Map(this.local);
+      body();
+      this.local = outside;
+      C.emit(op.end);
+    };
+    const syncReads: NetId[] = [];
     L.flat.memories.forEach((mem, mi) =>
       mem.readPorts.forEach((p) => {
         if (p.kind !== 'sync') return;
@@ -984,59 +1030,65 @@ class WasmGen {
             C.store(shadow(p.data) + 4 * k);
           }
         });
-        copyBack.push(p.data);
+        syncReads.push(p.data);
       }),
     );
-    const isState = (id: NetId | undefined) => {
-      if (id === undefined) return false;
-      const k = L.flat.nets[this.root(id)]!.kind;
-      return k === 'reg' || k === 'memread';
-    };
-    const direct: Reg[] = [];
-    for (const r of L.flat.regs) {
-      if (isState(r.d) || isState(r.en) || isState(r.reset?.net)) {
-        this.scope(() => {
-          for (let k = 0; k < this.words(r.q); k++) {
-            C.const(0);
-            this.regValue(r, k);
-            C.store(shadow(r.q) + 4 * k);
-          }
-        });
-        copyBack.push(r.q);
-      } else direct.push(r);
-    }
+    // Registers whose next value reads state: into the shadow first (every next value sees the pre-edge state).
+    groups.forEach((g, gi) => {
+      if (!g.shadowed) return;
+      ifDirty(gi, () => {
+        C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+        for (const r of g.regs) {
+          this.scope(() => {
+            for (let k = 0; k < this.words(r.q); k++) {
+              C.const(0);
+              this.regValue(r, k);
+              C.store(shadow(r.q) + 4 * k);
+            }
+          });
+        }
+      });
+    });
     // Memory writes, then registers whose next value is no state: stored in place. A value reloaded
     // here after a scope has ended is still the pre-edge one (nothing read below is written above it).
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
-    // A register or sync read whose value changes marks the regions that read it.
-    for (const r of direct) {
-      const readers = this.W.readers.get(this.root(r.q));
-      this.scope(() => {
-        for (let k = 0; k < this.words(r.q); k++) {
-          if (!readers) C.const(0);
-          this.regValue(r, k);
-          if (!readers) {
-            C.store(this.byte(r.q) + 4 * k);
-            continue;
-          }
-          const v = this.temp();
-          C.set(v);
-          this.storeIfChanged(v, this.byte(r.q) + 4 * k, readers);
-        }
+    groups.forEach((g, gi) => {
+      if (g.shadowed) return;
+      ifDirty(gi, () => {
+        for (const r of g.regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
       });
-    }
-    for (const id of copyBack) {
-      const readers = this.W.readers.get(this.root(id));
-      for (let k = 0; k < this.words(id); k++) {
-        if (!readers) {
-          C.const(0).loadAt(shadow(id) + 4 * k).store(this.byte(id) + 4 * k);
-          continue;
-        }
-        const v = this.temp();
-        C.loadAt(shadow(id) + 4 * k).set(v);
-        this.storeIfChanged(v, this.byte(id) + 4 * k, readers);
-        this.free.push(v);
+    });
+    // Copy back from the shadow: a value that changes marks its readers.
+    const copyBack = (id: NetId) => this.scope(() => this.commitWords(id, (k) => C.loadAt(shadow(id) + 4 * k)));
+    syncReads.forEach(copyBack);
+    groups.forEach((g, gi) => {
+      if (!g.shadowed) return;
+      const updated = this.W.groupShadowedBytes[gi]!;
+      C.loadAt(updated).emit(op.if, 0x40);
+      C.const(0).const(0).store(updated);
+      const outside = new Map(this.local);
+      g.regs.forEach((r) => copyBack(r.q));
+      this.local = outside;
+      C.emit(op.end);
+    });
+    this.free.push(forced);
+  }
+
+  /** Store each word of state net `id` (`value(k)` pushes word k); a word that changes marks the net's readers. */
+  private commitWords(id: NetId, value: (k: number) => void): void {
+    const C = this.c;
+    const readers = this.W.readers.get(this.root(id));
+    for (let k = 0; k < this.words(id); k++) {
+      if (!readers) {
+        C.const(0);
+        value(k);
+        C.store(this.byte(id) + 4 * k);
+        continue;
       }
+      const v = this.temp();
+      value(k);
+      C.set(v);
+      this.storeIfChanged(v, this.byte(id) + 4 * k, readers);
     }
   }
 
