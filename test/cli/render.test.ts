@@ -272,6 +272,22 @@ describe('rtgpu render --bvh', () => {
     expect(readFileSync(join(dir, 'two.png'))).toEqual(readFileSync(join(dir, 'iss.png')));
   }, 240_000);
 
+  test('the traversal follows the scene: the Cornell box (36 triangles) brute force, the bunny (3,710) through a BVH', async () => {
+    const dir = tempDir('render-auto');
+    const [box, bunny, forced] = await Promise.all([
+      rtgpu('render', ...small, '--out', join(dir, 'box.png')),
+      rtgpu('render', ...small, '--scene', 'bunny', '--out', join(dir, 'bunny.png')),
+      rtgpu('render', ...small, '--scene', 'cornell', '--bvh', '--out', join(dir, 'bvh.png')),
+    ]);
+    for (const r of [box, bunny, forced]) expect(r.exitCode, r.stderr).toBe(0);
+    expect(box.stdout).toMatch(/^image: .*\(kernel shade\)$/m);
+    expect(box.stdout).not.toMatch(/node tests/);
+    expect(bunny.stdout).toMatch(/^image: .*\(kernel shade, BVH traversal\)$/m);
+    expect(bunny.stdout).toMatch(/^node tests: [1-9]\d*$/m);
+    // The same picture whichever way the hits are found.
+    expect(readFileSync(join(dir, 'bvh.png'))).toEqual(readFileSync(join(dir, 'box.png')));
+  }, 120_000);
+
   test('bad combinations: clean errors naming the problem', async () => {
     const dir = tempDir('render-bvh');
     const scene = join(dir, 'scene.obj');
@@ -285,7 +301,8 @@ describe('rtgpu render --bvh', () => {
     writeFileSync(join(dir, 'bad.bin'), wordsToBytes(bad));
     const out = join(dir, 'x.png');
     const cases: [string[], RegExp][] = [
-      [['--scene', 'bunny'], /^rtgpu: --scene bunny: error: the scene has 3710 triangles; the triangle memory holds 512 \(with --bvh: 65536 triangles and 65536 vertices\)$/],
+      [['--scene', 'bunny', '--brute-force'], /^rtgpu: --scene bunny: error: the scene has 3710 triangles; the triangle memory holds 512 \(without --brute-force, through a BVH: 65536 triangles and 65536 vertices\)$/],
+      [['--bvh', '--brute-force'], /^rtgpu: give --bvh or --brute-force, not both$/],
       [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny; a scene file is the SCENE argument\)$/],
       [[scene, '--scene', 'bunny'], /^rtgpu: give a scene file or --scene bunny, not both$/],
       [[join(dir, 'plain.hex'), '--bvh'], /^rtgpu: .*plain\.hex: error: .*\(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
@@ -293,10 +310,10 @@ describe('rtgpu render --bvh', () => {
       [[join(dir, 'bad.bin'), '--bvh'], /^rtgpu: .*bad\.bin: error: node 0: padding word 29 is not 0 \(node 0 is words \d+ \.\. \d+\)$/],
     ];
     await expectCliErrors(cases, out);
-    const spawned = await Promise.all([0, 5].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
+    const spawned = await Promise.all([0, 6].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
     spawned.forEach((r, k) => {
       expect(r.exitCode).toBe(1);
-      expect(r.stderr).toMatch(cases[[0, 5][k]!]![1]);
+      expect(r.stderr).toMatch(cases[[0, 6][k]!]![1]);
       noStack(r.stderr);
     });
   }, 120_000);

@@ -8,7 +8,7 @@ import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type 
 import { ProgressBar, buildLog } from '../progress.ts';
 import { formatRunJson } from './run.ts';
 import { writeOutput } from './asm.ts';
-import { SceneError, type Scene } from '../../golden/scene.ts';
+import { SceneError, triangleCount, type Scene } from '../../golden/scene.ts';
 import { loadObjFile, type Material } from '../../golden/materials.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
@@ -25,18 +25,27 @@ const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaul
 
 const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
 const MAX_SIZE = 4096;
+/**
+ * Above this many triangles a scene is traced through a BVH unless --brute-force: the brute-force IC
+ * core tests every triangle for every ray (the built-in Cornell box has 36), the BVH core a few nodes
+ * and leaves.
+ */
+export const AUTO_BVH_TRIANGLES = 64;
 const vec = (v: Vec3): string => v.join(',');
 
-const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh] [--width W] [--height H] [--out FILE] [options]
+const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --brute-force] [--width W] [--height H] [--out FILE] [options]
 
 Renders SCENE (a Wavefront OBJ file with its mtllib materials, or a triangle-memory image .hex/.bin;
 default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
 how busy each core was. Pixel id = y * width + x, from the top left.
 
   --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
-                        Stanford bunny in the Cornell box, 3,710 triangles; it needs --bvh)
+                        Stanford bunny in the Cornell box, 3,710 triangles)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
+  --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
+                        scene: a BVH above ${AUTO_BVH_TRIANGLES} triangles, brute force up to it; a .hex/.bin image
+                        is brute force unless --bvh
 
   --width W             image width, 1-${MAX_SIZE} (default 64)
   --height H            image height, 1-${MAX_SIZE} (default 48)
@@ -67,6 +76,7 @@ const flags = {
   sim: { type: 'string' },
   scene: { type: 'string' },
   bvh: { type: 'boolean' },
+  'brute-force': { type: 'boolean' },
   ...gpuFlagOptions,
   dump: { type: 'string' },
   jobs: { type: 'string' },
@@ -163,7 +173,7 @@ function loadScene(file: string | undefined, name: string | undefined, traversal
   return { ...parseInput(() => loadObjFile(file)), name: file };
 }
 
-/** Without --bvh a scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */
+/** Brute force: the scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */
 function checkBruteForceFits(scene: Scene, name: string): void {
   try {
     checkSceneFits(scene, name);
@@ -175,7 +185,7 @@ function checkBruteForceFits(scene: Scene, name: string): void {
     } catch {
       throw new CliError(e.message, 1);
     }
-    throw new CliError(`${e.message} (with --bvh: ${c.triangles} triangles and ${c.vertices} vertices)`, 1);
+    throw new CliError(`${e.message} (without --brute-force, through a BVH: ${c.triangles} triangles and ${c.vertices} vertices)`, 1);
   }
 }
 
@@ -223,7 +233,9 @@ async function execute(argv: string[]): Promise<number> {
   if (positionals.length > 1) throw new CliError(`expected at most one scene file, got ${positionals.length}\n\n${usage}`);
   const sceneFile = positionals[0];
   if (sceneFile !== undefined && values.scene !== undefined) throw new CliError(`give a scene file or --scene ${values.scene}, not both`);
-  const traversal: Traversal = values.bvh ? 'bvh' : 'brute-force';
+  if (values.bvh && values['brute-force']) throw new CliError('give --bvh or --brute-force, not both');
+  // Given, or for a triangle image brute force unless --bvh; otherwise chosen by the scene's size below.
+  const asked: Traversal | undefined = values.bvh ? 'bvh' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
   const width = intFlag('width', values.width, 64, 1, MAX_SIZE);
   const height = intFlag('height', values.height, 48, 1, MAX_SIZE);
   const kernel = chooseKernel(values.kernel);
@@ -242,7 +254,8 @@ async function execute(argv: string[]): Promise<number> {
   checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
   const jobs = jobsFlag(values.jobs, sim, width * height, values.vcd !== undefined);
 
-  const { scene, name, materials, bvh } = loadScene(sceneFile, values.scene, traversal);
+  const { scene, name, materials, bvh } = loadScene(sceneFile, values.scene, asked ?? 'brute-force');
+  const traversal: Traversal = asked ?? (triangleCount(scene) > AUTO_BVH_TRIANGLES ? 'bvh' : 'brute-force');
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
   const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, traversal, bvh };
   const job = parseInput(() => buildFrame(spec));
