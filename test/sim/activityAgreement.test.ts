@@ -60,3 +60,43 @@ describe('WebAssembly with activity flags against JavaScript, every register eve
     }, 300_000);
   }
 });
+
+describe('the fused run loop (gated, partly gated, or without flags once the design proves busy) against JavaScript', () => {
+  // Past PROFILE_CYCLES the loop is recompiled for the activity it measured; then single steps (gated comb and commit) follow.
+  for (const name of ['bench', 'rtcore', 'ic_core', 'memory_controller']) {
+    test(name, async () => {
+      const seed = seedFromEnv();
+      console.log(`${name}: seed ${seed} (SEED=${seed} reruns it)`);
+      const design = await findDesign(name);
+      const d = design.elaborate();
+      const sims = [await compileSimulator(d, { backend: 'wasm' }), await compileSimulator(d, { backend: 'js' })] as const;
+      const flat = flattenDesign(d);
+      const regs = flat.regs.map((r) => flat.nets[r.q]!.name);
+      const narrow = (dir: 'input' | 'output') => sims[0].ports.filter((p) => p.direction === dir && p.width <= 32 && p.name !== 'clk').map((p) => p.name);
+      const inputs = narrow('input');
+      const outputs = narrow('output');
+      const rng = createRng(seed);
+      const batches = 5;
+      const cycles = 2500;
+      for (let b = 0; b < batches; b++) {
+        const rows = new Uint32Array(cycles * inputs.length);
+        for (let c = 0; c < cycles; c++) {
+          const values = design.stimulus(b * cycles + c, rng);
+          inputs.forEach((p, i) => (rows[c * inputs.length + i] = Number(values[p] ?? 0n)));
+          // Wide inputs are held at the batch's first value.
+          if (c === 0) for (const [p, v] of Object.entries(values)) if (!inputs.includes(p)) for (const s of sims) s.poke(p, v);
+        }
+        const [x, y] = sims.map((s) => s.runVectors(inputs, outputs, rows, cycles));
+        expect(Buffer.from(x!.buffer).equals(Buffer.from(y!.buffer)), `output rows of batch ${b}`).toBe(true);
+        expect(firstDifference(sims[0], sims[1], regs, (b + 1) * cycles)).toBeNull();
+        // A few single steps between batches.
+        for (let c = 0; c < 20; c++) {
+          const values = design.stimulus(c, rng);
+          for (const s of sims) for (const [p, v] of Object.entries(values)) s.poke(p, v);
+          for (const s of sims) s.step();
+          expect(firstDifference(sims[0], sims[1], regs, c)).toBeNull();
+        }
+      }
+    }, 300_000);
+  }
+});

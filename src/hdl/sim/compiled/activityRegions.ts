@@ -93,3 +93,17 @@ export function regionsToEvaluateAlways(L: Layout, regions: readonly ActivityReg
   });
   return guardCost > 0.05 * L.steps.length ? always : null;
 }
+
+/**
+ * Above this share of the steps evaluated per cycle, the fused loop runs without dirty flags: every
+ * store then saves a compare and every register a flag test (the `bench` design, busy everywhere, ran
+ * 30 % slower with flags than without).
+ */
+export const UNGATED_ACTIVITY = 0.7;
+
+/** The share of the steps evaluated per cycle, from each region's evaluations over `cycles` cycles. */
+export function evaluatedShare(L: Layout, regions: readonly ActivityRegion[], evaluations: ArrayLike<number>, cycles: number): number {
+  let steps = 0;
+  regions.forEach((r, k) => (steps += (r.end - r.start) * (r.inputs && cycles > 0 ? Math.min(1, evaluations[k]! / cycles) : 1)));
+  return steps / Math.max(1, L.steps.length);
+}

@@ -4,8 +4,8 @@ import type { ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
 import { VcdWriter } from '../vcd.ts';
-import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type WasmLayout } from './wasmCodegen.ts';
-import { PROFILE_CYCLES, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
+import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
+import { PROFILE_CYCLES, UNGATED_ACTIVITY, evaluatedShare, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
@@ -294,8 +294,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
    */
   private wasmLoop(inputs: NetId[], outputs: NetId[]): ((stim: Uint32Array, out: Uint32Array, cycles: number) => void) | undefined {
     const { memory, layout } = this.wasm!;
-    const compile = (always?: ReadonlySet<number>) => {
-      const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs, always));
+    const compile = (activity?: RunActivity) => {
+      const module = new WebAssembly.Module(generateWasmRun(this.L, layout, inputs, outputs, activity));
       return (new WebAssembly.Instance(module, { env: { memory } }).exports as { run: (n: number, stim: number, out: number) => void }).run;
     };
     let run: (n: number, stim: number, out: number) => void;
@@ -321,10 +321,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
         if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
           const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
-          const always = regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
-          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, counts, profile.cycles, always);
+          const ungated = evaluatedShare(this.L, layout.regions, counts, profile.cycles) >= UNGATED_ACTIVITY;
+          const always = ungated ? null : regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
+          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, counts, profile.cycles, always, ungated);
           profile = null;
-          if (always) run = compile(always);
+          if (ungated) run = compile({ ungated });
+          else if (always) run = compile({ evaluateAlways: always });
         }
       }
     };
@@ -393,7 +395,7 @@ function vectorLoop(
 }
 
 /** RTGPU_SIM_PROFILE=1: how much of the design the fused loop evaluated per cycle, by instance (stderr). */
-function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, always: ReadonlySet<number> | null): void {
+function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, always: ReadonlySet<number> | null, ungated: boolean): void {
   const byInstance = new Map<string, { steps: number; evaluated: number }>();
   let evaluated = 0;
   let guards = 0;
@@ -408,7 +410,7 @@ function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: r
     byInstance.set(key, e);
     evaluated += steps * share;
   });
-  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.steps.length} steps, ${((100 * evaluated) / L.steps.length).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean`];
+  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.steps.length} steps, ${((100 * evaluated) / L.steps.length).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean${ungated ? '; busy: the loop runs without dirty flags' : ''}`];
   for (const [k, e] of [...byInstance].sort((a, b) => b[1].evaluated - a[1].evaluated).slice(0, 25)) lines.push(`  ${k.padEnd(40)} ${String(e.steps).padStart(7)} steps ${(e.evaluated).toFixed(0).padStart(7)} evaluated`);
   process.stderr.write(lines.join('\n') + '\n');
 }

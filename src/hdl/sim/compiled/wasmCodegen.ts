@@ -141,15 +141,23 @@ export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> 
 }
 
 /**
- * A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets; the regions
- * in `evaluateAlways` are evaluated every cycle without comparing their inputs.
+ * How the fused loop treats activity: `evaluateAlways` regions are evaluated every cycle without
+ * testing their flag; `ungated` evaluates and commits everything with no flags at all (a design busy
+ * nearly everywhere: testing and setting flags would cost more than skipping saves).
  */
-export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], evaluateAlways: ReadonlySet<number> = new Set()): Uint8Array<ArrayBuffer> {
+export interface RunActivity {
+  readonly evaluateAlways?: ReadonlySet<number>;
+  readonly ungated?: boolean;
+}
+
+/** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
+export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
+  const make = () => new WasmGen(L, W, activity.evaluateAlways, activity.ungated);
   return splitIfTooLarge(
-    () => wasmModule(W.pages, [new WasmGen(L, W, evaluateAlways).run(inputs, outputs)]),
+    () => wasmModule(W.pages, [make().run(inputs, outputs)]),
     (parts) => {
       // run is function 0, then the parts of comb (functions 1 … parts), then commit.
-      const g = new WasmGen(L, W, evaluateAlways);
+      const g = make();
       const comb = g.combPartsSkippingIdle('comb', parts);
       const commit = g.commit();
       return wasmModule(W.pages, [g.runCalling(inputs, outputs, 1, parts, parts + 1), ...comb, commit]);
@@ -212,6 +220,8 @@ class WasmGen {
     private readonly W: WasmLayout,
     /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
     private readonly evaluateAlways: ReadonlySet<number> = new Set(),
+    /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
+    private readonly ungated = false,
   ) {
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
   }
@@ -510,7 +520,8 @@ class WasmGen {
    */
   private gatedCombBody(regions: readonly [number, number] = [0, this.W.regions.length]): void {
     const keep = (this.gatedKeep ??= new Set([...this.observable(), ...crossingNets(this.L, this.W.regions)]));
-    if (regions[0] === 0) {
+    if (regions[0] === 0 && this.ungated) this.asyncResets();
+    else if (regions[0] === 0) {
       this.markAllIfForced();
       this.markChangedInputs();
       this.asyncResets();
@@ -518,17 +529,18 @@ class WasmGen {
     this.forgetLocals();
     const all = this.W.regions;
     const last = this.lastReads([], false, [all[regions[0]]?.start ?? 0, all[regions[1] - 1]?.end ?? 0]);
-    this.marking = true;
+    this.marking = !this.ungated;
     for (let k = regions[0]; k < regions[1]; k++) {
       const region = all[k]!;
-      const guarded = region.inputs !== null && !this.evaluateAlways.has(k);
+      const guarded = region.inputs !== null && !this.evaluateAlways.has(k) && !this.ungated;
       if (guarded) this.guard(k);
       for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
       if (guarded) this.c.emit(op.end);
       this.forgetLocals();
     }
     this.marking = false;
-    if (regions[1] === all.length) this.c.const(0).const(0).store(this.W.forceByte);
+    // Ungated, nothing kept the flags up to date: the next gated evaluation must run everything.
+    if (regions[1] === all.length) this.c.const(0).const(this.ungated ? 1 : 0).store(this.W.forceByte);
   }
 
   /** Set the dirty flags at these byte addresses. */
@@ -1007,6 +1019,7 @@ class WasmGen {
     C.loadAt(this.W.forceByte).set(forced);
     /** `if (group g is dirty or forced) { clear its flag; body }`. */
     const ifDirty = (g: number, body: () => void) => {
+      if (this.ungated) return body();
       const flag = this.W.groupDirtyBytes[g]!;
       C.loadAt(flag).get(forced).emit(op.i32Or, op.if, 0x40);
       C.const(0).const(0).store(flag);
@@ -1037,7 +1050,7 @@ class WasmGen {
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
       ifDirty(gi, () => {
-        C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+        if (!this.ungated) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
         for (const r of g.regs) {
           this.scope(() => {
             for (let k = 0; k < this.words(r.q); k++) {
@@ -1063,6 +1076,7 @@ class WasmGen {
     syncReads.forEach(copyBack);
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
+      if (this.ungated) return g.regs.forEach((r) => copyBack(r.q));
       const updated = this.W.groupShadowedBytes[gi]!;
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
@@ -1077,7 +1091,7 @@ class WasmGen {
   /** Store each word of state net `id` (`value(k)` pushes word k); a word that changes marks the net's readers. */
   private commitWords(id: NetId, value: (k: number) => void): void {
     const C = this.c;
-    const readers = this.W.readers.get(this.root(id));
+    const readers = this.ungated ? undefined : this.W.readers.get(this.root(id));
     for (let k = 0; k < this.words(id); k++) {
       if (!readers) {
         C.const(0);
