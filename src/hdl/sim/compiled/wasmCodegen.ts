@@ -589,10 +589,11 @@ class WasmGen {
   /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
   private storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
     const C = this.c;
-    C.get(v).loadAt(byte).emit(op.i32Ne, op.if, 0x40);
+    // Branch-free: (new != old) ORed into each reader's flag. (Callers run inside a step or a scope, which release the temp.)
+    const changed = this.temp();
+    C.get(v).loadAt(byte).emit(op.i32Ne).set(changed);
     C.const(0).get(v).store(byte);
-    this.mark(readers);
-    C.emit(op.end);
+    for (const flag of readers) C.const(0).loadAt(flag).get(changed).emit(op.i32Or).store(flag);
   }
 
   /**
