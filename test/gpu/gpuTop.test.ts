@@ -225,5 +225,7 @@ ok:
     expect(err).toBeInstanceOf(GpuRunError);
     expect((err as Error).message).toMatch(/did not finish within 3000 cycles.*\n.*thread \d+ \(pixel \d+\) on RT core/);
     await expect(runGpu(faulty, { sim: 'verilator', jobs: 2 })).rejects.toThrow(/render workers run the TS simulator only/);
+    const none = await runGpu({ ...faulty, pixels: 0 }, { sim: 'ts', jobs: 2 });
+    expect(none.pixels).toEqual([]);
   }, 300_000);
 });

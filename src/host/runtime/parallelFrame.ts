@@ -6,7 +6,7 @@ import { dirname, extname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { DriverOptions } from './gpuDriver.ts';
+import { runFrame, type DriverOptions } from './gpuDriver.ts';
 import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
 
 export type ToWorker = { type: 'run'; first: number; count: number } | { type: 'finish' };
@@ -72,8 +72,8 @@ function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
 }
 
 /**
- * Run `job` on `jobs` GPU instances in worker threads (the TS simulator, Verilator or Icarus each
- * worker builds or loads for itself). Rejects with the first worker's error; the others are stopped.
+ * Run `job` on `jobs` GPU instances in worker threads, each compiling its own TS simulator. Rejects with
+ * the first worker's error; the others are stopped. A frame of no pixels runs in this thread.
  */
 export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: number): Promise<GpuRunResult> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new GpuRunError(`jobs must be a whole number of at least 1, got ${jobs}`);
@@ -83,6 +83,10 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
   const start = performance.now();
   const first = job.firstPixel ?? 0;
   const queue = frameChunks(first, job.pixels, jobs * CHUNKS_PER_WORKER);
+  if (queue.length === 0) {
+    const { pixels, faults, stats } = await runFrame(job, opts);
+    return { pixels, faults, stats };
+  }
   const workerCount = Math.min(jobs, queue.length);
   const ret = new Uint32Array(4 * job.pixels);
   const faults: number[] = [];
@@ -143,6 +147,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
   }
   if (rangesDone === 0 && job.pixels > 0) throw new GpuRunError('no render worker ran a pixel');
   const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, i) => ({ pixel: (first + i) >>> 0, ret: [...ret.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] }));
-  faults.sort((a, b) => a - b);
+  // In frame order (pixel ids may wrap past 2^32).
+  faults.sort((a, b) => ((a - first) >>> 0) - ((b - first) >>> 0));
   return { pixels, faults, stats: sumStats(stats, (performance.now() - start) / 1000) };
 }
