@@ -14,7 +14,7 @@ import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 /** The TypeScript simulator: its generated code and every net of the flattened design are visible. */
 export interface CompiledSimulator extends Simulator {
   readonly backend: 'wasm' | 'js';
-  /** The generated JavaScript (always produced; the WebAssembly back end runs the same steps). */
+  /** The generated JavaScript (generated on first read when the WebAssembly back end runs the same steps). */
   readonly generatedSource: string;
   /** Every net of the flattened design: all of them can be peeked. */
   readonly nets: readonly { readonly name: string; readonly width: number }[];
@@ -38,7 +38,7 @@ export function compileNetlist(flat: ModuleIR, opts: CompiledSimulatorOptions = 
 class CompiledNetlistSimulator implements CompiledSimulator {
   cycle = 0;
   readonly backend: 'wasm' | 'js';
-  readonly generatedSource: string;
+  private source: string | undefined;
   readonly nets: readonly Net[];
   private readonly L: Layout;
   private readonly s: Int32Array;
@@ -60,7 +60,6 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.L = layoutNetlist(flat);
     this.nets = flat.nets;
     this.signals = new SignalTable(flat);
-    this.generatedSource = generateCode(this.L).source;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
     let fns: { comb: () => void; combAll: () => void; commit: () => void };
     let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
@@ -94,6 +93,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
     this.commit = fns.commit;
     this.powerOn();
+  }
+
+  /** Generating the JavaScript of a large design takes a noticeable part of the compile: only when asked or needed. */
+  get generatedSource(): string {
+    return (this.source ??= generateCode(this.L).source);
   }
 
   powerOn(): void {
