@@ -36,8 +36,6 @@ export interface WasmLayout {
   readonly inputCopyBytes: ReadonlyMap<NetId, number>;
   /** Nonzero: evaluate every region (set after power-on, memory loads and the store-everything comb). */
   readonly forceByte: number;
-  /** Per memory, a count of writes: an asynchronously read memory's contents as a region input. */
-  readonly versionBytes: readonly number[];
   /** Per region, how many times it was evaluated (skipped regions are not counted). */
   readonly evaluationBytes: readonly number[];
 }
@@ -109,11 +107,7 @@ export function wasmLayout(L: Layout): WasmLayout {
   });
   const forceByte = at;
   at += 4;
-  const versionBytes = L.flat.memories.map(() => {
-    at += 4;
-    return at - 4;
-  });
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, versionBytes, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -1146,8 +1140,6 @@ class WasmGen {
     // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
     const outside = new Map(this.local);
     const base = this.W.memoryBytes[mi]!;
-    const version = this.W.versionBytes[mi]!;
-    if (mem.readPorts.some((r) => r.kind === 'async')) C.const(0).loadAt(version).const(1).emit(op.i32Add).store(version);
     this.mark(this.W.memoryReaders[mi]);
     if (mem.width > 32) {
       // Wide words (never masked here: such memories stay with the JavaScript back end).
