@@ -1,7 +1,7 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
 import type { Cell, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
-import type { Layout } from './layout.ts';
+import { readsState, type Layout } from './layout.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 
 /** Steps per generated function: 200 measured fastest (2,500 ran 10-17x slower once V8 stopped optimizing the large functions). */
@@ -360,14 +360,9 @@ class Gen {
     // 2. Registers. One whose inputs include a register or read port output must see the old value,
     // so it goes through the shadow array; the rest (the common case) are written directly after the
     // memory writes, which may also read register outputs.
-    const isState = (id: NetId | undefined) => {
-      if (id === undefined) return false;
-      const k = L.flat.nets[L.root[id]!]!.kind;
-      return k === 'reg' || k === 'memread';
-    };
     const direct: string[] = [];
     for (const r of L.flat.regs) {
-      const shadow = isState(r.d) || isState(r.en) || isState(r.reset?.net);
+      const shadow = readsState(L, r);
       const A = shadow ? 't' : 's';
       const q = this.o(r.q);
       const n = words(r.q);

@@ -1,6 +1,6 @@
 // Commit groups: registers the clock edge updates together, skipped while nothing they read has changed.
 import type { NetId } from '../../ir/netlist.ts';
-import { stepOutput, type Layout } from './layout.ts';
+import { readsState, stepOutput, type Layout } from './layout.ts';
 import type { ActivityRegion } from './activityRegions.ts';
 
 type Reg = Layout['flat']['regs'][number];
@@ -17,15 +17,6 @@ export interface CommitGroup {
   readonly shadowed: boolean;
   /** The root nets the group's next values read (d, en, reset), constants excluded. */
   readonly inputs: readonly NetId[];
-}
-
-/** Does this register's next value read state (a register or a sync read port's data)? */
-export function readsState(L: Layout, r: Reg): boolean {
-  return [r.d, r.en, r.reset?.net].some((id) => {
-    if (id === undefined) return false;
-    const k = L.flat.nets[L.root[id]!]!.kind;
-    return k === 'reg' || k === 'memread';
-  });
 }
 
 export function commitGroups(L: Layout, regions: readonly ActivityRegion[]): CommitGroup[] {

@@ -182,6 +182,18 @@ function splitRunsIntoComponents(
   return { order: newOrder, runs: newRuns };
 }
 
+/**
+ * Does this register's next value read state (a register or a sync read port's data)? Such a register
+ * is computed into the shadow before any register changes, so that it sees the pre-edge values.
+ */
+export function readsState(L: Layout, r: ModuleIR['regs'][number]): boolean {
+  return [r.d, r.en, r.reset?.net].some((id) => {
+    if (id === undefined) return false;
+    const k = L.flat.nets[L.root[id]!]!.kind;
+    return k === 'reg' || k === 'memread';
+  });
+}
+
 /** The nets a step reads (not resolved to roots). */
 export function stepInputs(L: Layout, st: CombStep): readonly NetId[] {
   return st.kind === 'cell' ? cellInputs(st.cell) : [L.flat.memories[st.mem]!.readPorts[st.port]!.addr];

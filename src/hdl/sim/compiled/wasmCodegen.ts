@@ -1011,7 +1011,7 @@ class WasmGen {
     const groups = this.W.commitGroups;
     // Forced (after the store-everything comb or a state change from outside): every group updates.
     const forced = this.temp();
-    C.loadAt(this.W.forceByte).set(forced);
+    if (!this.ungated) C.loadAt(this.W.forceByte).set(forced);
     /** `if (group g is dirty or forced) { clear its flag; body }`. */
     const ifDirty = (g: number, body: () => void) => {
       if (this.ungated) return body();
