@@ -20,9 +20,13 @@ module rtgpu_live_tb;
       $rtgpu_next(op, count);
       case (op)
         1: #0;
-        2: repeat (count) begin
-          #5 clk = 1'b1;
-          #5 clk = 1'b0;
+        2: begin
+          repeat (count) begin
+            #5 clk = 1'b1;
+            #5 clk = 1'b0;
+          end
+          // The waveform is complete after every step call (a no-op while nothing is dumped).
+          $dumpflush;
         end
         3: begin
           #5 $rtgpu_sample;

@@ -336,6 +336,7 @@ RTGPU_API int32_t rtgpu_step(void* handle, uint32_t cycles) {
   Model* m = use(handle);
   return guarded(m, [&] {
     for (uint32_t c = 0; c < cycles; c++) m->edge();
+    {{TRACE_FLUSH}}
   });
 }
 
@@ -359,6 +360,7 @@ RTGPU_API int32_t rtgpu_run_vectors(void* handle, const int32_t* ins, int32_t nI
       }
       m->edge();
     }
+    {{TRACE_FLUSH}}
   });
 }
 

@@ -20,6 +20,7 @@ const commands: Record<string, () => Promise<Command>> = {
   disasm: async () => (await import('./commands/disasm.ts')).disasmCommand,
   run: async () => (await import('./commands/run.ts')).runCommand,
   render: async () => (await import('./commands/render.ts')).renderCommand,
+  doctor: async () => (await import('./commands/doctor.ts')).doctorCommand,
 };
 
 function usage(): string {
@@ -39,6 +40,7 @@ function usage(): string {
     '  disasm  disassemble hex words back to assembly',
     '  run     run a kernel for N pixels on the ISA simulator or the RT core and print each pixel\'s result',
     '  render  render a scene (default: the built-in Cornell box) through the simulated GPU to a PNG',
+    '  doctor  report the installed external tools, their versions and what each enables',
     '',
     "run 'rtgpu <command> --help' for a command's options",
   ].join('\n');

@@ -66,3 +66,41 @@ describe('rtgpu', () => {
     expect(readFileSync(`${dir}/notes.txt`, 'utf8')).toBe('mine');
   }, 60_000);
 });
+
+describe('rtgpu doctor', () => {
+  test('reports every external tool with its version and what it enables (CI installs them all)', async () => {
+    const r = await rtgpu('doctor', '--json');
+    expect(r.exitCode).toBe(0);
+    const report = JSON.parse(r.stdout) as { tools: { tool: string; found: boolean; detail: string; enables: string }[]; backends: Record<string, boolean>; koffi: { found: boolean } };
+    for (const tool of ['verilator', 'iverilog', 'vvp', 'yosys', 'make', 'g++']) {
+      const t = report.tools.find((x) => x.tool === tool)!;
+      expect(t.found, `${tool}: ${t.detail}`).toBe(true);
+      expect(t.detail).toMatch(/\d+\.\d+/);
+      expect(t.enables.length).toBeGreaterThan(10);
+    }
+    expect(report.backends).toMatchObject({ js: true, wasm: true, verilator: true, icarus: true, synth: true });
+    const text = await rtgpu('doctor');
+    expect(text.stdout).toMatch(/^ {2}ok\s+verilator\s+Verilator \d/m);
+    expect(text.stdout).toContain('simulator back ends usable here: js, wasm, verilator, icarus; synthesis: yes');
+  }, 60_000);
+
+  test('with no tools on PATH: every tool missing with its package, the TS simulator still usable, exit 0', async () => {
+    const { mkdtempSync, symlinkSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const bin = mkdtempSync(join(tmpdir(), 'rtgpu-doctor-'));
+    try {
+      symlinkSync(process.execPath, join(bin, 'node'));
+      const r = await execa(process.execPath, ['bin/rtgpu.mjs', 'doctor'], { reject: false, env: { PATH: bin, HOME: tmpdir() }, extendEnv: false });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/^ {2}missing verilator\s+verilator not found on PATH: .*apt-get install verilator/m);
+      expect(r.stdout).toMatch(/^ {2}missing yosys\s+/m);
+      expect(r.stdout).toContain('simulator back ends usable here: js, wasm; synthesis: no (install yosys)');
+      const bad = await rtgpu('doctor', 'extra');
+      expect(bad.exitCode).toBe(2);
+      expect(bad.stderr).toMatch(/^rtgpu: doctor takes no arguments, got 'extra'/);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

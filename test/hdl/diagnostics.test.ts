@@ -201,3 +201,46 @@ describe('named elaboration errors point at the user line', () => {
     expect(() => elaborate(M, undefined)).toThrow(/output 'y'[\s\S]*output 'z'/);
   });
 });
+
+describe('an uncaught HdlError in a user script', () => {
+  test('prints the error list and the user frames only, without the DSL internals or a field dump', async () => {
+    const { execa } = await import('execa');
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-uncaught-'));
+    try {
+      const script = join(dir, 'script.mts');
+      const root = process.cwd();
+      writeFileSync(
+        script,
+        [
+          `import { UInt, defineModule, elaborate, input, output } from '${root}/src/hdl/index.ts';`,
+          `const Inner = defineModule('Inner', () => ({ y: output(UInt(8)) }), (m, io) => { const w = m.wire(UInt(8)); io.y.set(w); });`,
+          `const Outer = defineModule('Outer', () => ({ y: output(UInt(8)) }), (m, io) => { io.y.set(m.instance(Inner, undefined).io.y); });`,
+          `elaborate(Outer, undefined);`,
+        ].join('\n'),
+      );
+      const r = await execa(process.execPath, ['--import', 'tsx', script], { reject: false, cwd: root });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain(`HdlError: ${script}:2:`);
+      expect(r.stderr).toContain('error[UndrivenWire]');
+      expect(r.stderr).toMatch(new RegExp(`at .*${script.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:4:`));
+      expect(r.stderr).not.toMatch(/src\/hdl\/(core|ir|elaborate)\//);
+      expect(r.stderr).not.toContain('diagnostics:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('keeps the full stack for debugging as internalStack', () => {
+    const M = defineModule('M', () => ({ y: output(UInt(8)) }), (m) => void m.wire(UInt(8)));
+    try {
+      elaborate(M, undefined);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as HdlError).internalStack).toMatch(/src\/hdl\/elaborate\//);
+      expect((e as HdlError).stack).not.toMatch(/src\/hdl\/elaborate\//);
+    }
+  });
+});

@@ -265,11 +265,24 @@ describe('engines side by side, and their tools', () => {
         sim.reset();
         sim.poke('en', 1);
         sim.step(20);
+        // Flushed at the end of every step call: complete before close().
+        const beforeClose = readFileSync(file, 'utf8');
+        expect(beforeClose, sim.backend).toMatch(/#195\b/);
         sim.close();
         const vcd = readFileSync(file, 'utf8');
         expect(vcd, sim.backend).toMatch(/\$var .* count /);
         expect(vcd, sim.backend).toMatch(/#195\b/); // 10 units a cycle, clk rising at 10c + 5
       }
+      // A script that never calls close(): the samples are written when the process exits.
+      const script = join(dir, 'noclose.mts');
+      const root = process.cwd();
+      const exitFile = join(dir, 'exit.vcd');
+      writeFileSync(
+        script,
+        `import { elaborate } from '${root}/src/hdl/index.ts';\nimport { compileSimulator } from '${root}/src/hdl/sim/index.ts';\nimport { Mixed } from '${root}/test/cosim/fixtures.ts';\nconst sim = compileSimulator(elaborate(Mixed, undefined).design);\nsim.traceVcd(${JSON.stringify(exitFile)});\nsim.poke('en', 1);\nsim.step(30);\n`,
+      );
+      await execa(process.execPath, ['--import', 'tsx', script], { cwd: root });
+      expect(readFileSync(exitFile, 'utf8')).toMatch(/#295\b/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

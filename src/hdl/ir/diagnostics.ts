@@ -1,4 +1,6 @@
 // The catalogue of named elaboration errors and warnings, each tied to the user's source location.
+import { fileURLToPath } from 'node:url';
+import { dirname, sep } from 'node:path';
 import type { SourceLoc } from './netlist.ts';
 
 /** Every diagnostic the elaborator can report. Names are stable: tests and users match on them. */
@@ -44,13 +46,41 @@ export function formatDiagnostic(d: Diagnostic): string {
   return head + notes.join('');
 }
 
+// The DSL's own folders (src/hdl/… or, installed, dist/hdl/…): their frames say nothing to a user.
+const hdlDir = dirname(dirname(fileURLToPath(import.meta.url))) + sep;
+const internalFrameDirs = ['core', 'ir', 'elaborate'].map((d) => `${hdlDir}${d}${sep}`);
+const isInternalFrame = (line: string) => {
+  const frame = line.replace(/file:\/\//g, '');
+  return internalFrameDirs.some((d) => frame.includes(d)) || /\(node:|at node:/.test(frame);
+};
+
+/**
+ * The stack as a user reads it: the message, then only the frames of their own code (an uncaught HdlError
+ * in a script shows the `file:line:col: error[Code]` list and where elaborate was called, not the DSL's
+ * internals). The full stack stays available as `internalStack`.
+ */
+function userStack(stack: string, message: string): string {
+  const frames = stack.split('\n').filter((l) => /^\s+at /.test(l));
+  const own = frames.filter((l) => !isInternalFrame(l));
+  return [`HdlError: ${message}`, ...own].join('\n');
+}
+
 /** Thrown when elaboration fails; carries every error found, not only the first. */
 export class HdlError extends Error {
-  readonly diagnostics: readonly Diagnostic[];
+  declare readonly diagnostics: readonly Diagnostic[];
+  declare readonly internalStack: string;
   constructor(diagnostics: readonly Diagnostic[]) {
     super(diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'HdlError';
-    this.diagnostics = diagnostics;
+    // Not enumerable: Node prints an uncaught error's own enumerable fields after its stack.
+    Object.defineProperty(this, 'diagnostics', { value: diagnostics, enumerable: false });
+    // Deep module hierarchies put many DSL frames above the user's call: capture enough to reach it.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = Math.max(limit, 60);
+    Error.captureStackTrace(this, HdlError);
+    Error.stackTraceLimit = limit;
+    Object.defineProperty(this, 'internalStack', { value: this.stack ?? '', enumerable: false });
+    this.stack = userStack(this.stack ?? '', this.message);
   }
   /** The first diagnostic's code, for quick matching. */
   get code(): DiagnosticCode {

@@ -32,6 +32,7 @@ interface Var {
  */
 export class VcdWriter {
   private readonly fd: number;
+  private closed = false;
   private readonly vars: Var[] = [];
   private buf: string[] = [];
   private readonly clk: string;
@@ -90,13 +91,17 @@ export class VcdWriter {
     if (this.buf.length > 4096) this.flush();
   }
 
+  /** Write the buffered samples (simulators call this at the end of every step/run call). */
   flush(): void {
+    if (this.closed) return;
     if (this.buf.length) writeSync(this.fd, this.buf.join('\n') + '\n');
     this.buf = [];
   }
 
   close(): void {
+    if (this.closed) return;
     this.flush();
+    this.closed = true;
     closeSync(this.fd);
   }
 }

@@ -200,6 +200,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.cycle++;
       this.changed();
     }
+    // The file is complete up to here: a viewer or a crash after this call sees every cycle.
+    this.vcd?.flush();
   }
 
   reset(cycles = 1, resetName = 'rst_n'): void {
@@ -277,6 +279,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const result = new Uint32Array(outRow * cycles);
     if (this.vcd) {
       this.vectorLoopTraced(ins, outs, stimulus, result, cycles);
+      this.vcd.flush();
     } else {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);

@@ -49,6 +49,8 @@ export function modelSource(x: ExternalDesign, trace: boolean): string {
     TRACE_EVER_ON: trace ? 'm->ctx.traceEverOn(true);' : '',
     TRACE_DUMP_LOW: trace ? 'if (vcd) vcd->dump(10 * cycle);' : '',
     TRACE_DUMP_HIGH: trace ? 'if (vcd) vcd->dump(10 * cycle + 5);' : '',
+    // The waveform is complete after every step call (a viewer, or a crash later, sees every cycle).
+    TRACE_FLUSH: trace ? 'if (m->vcd) m->vcd->flush();' : '',
     TRACE_OPEN: trace
       ? `${closeTrace}\n  m->vcd = new VerilatedVcdC;\n  m->top->trace(m->vcd, 99);\n  m->vcd->open(path);\n  return m->vcd->isOpen() ? 0 : -2;`
       : 'return -1;',
