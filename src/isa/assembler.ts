@@ -2,16 +2,37 @@
 import { BY_MNEMONIC, BY_OPCODE, FIELD, REG, fieldOf, type InstructionSpec, type OperandKind } from './instructions.ts';
 import { AsmError, LineError, quote, type AsmDiagnostic } from './asmError.ts';
 import { tokenize, type Token } from './asmLexer.ts';
+import { fileIdentity, readIncludeFromDisk, type IncludeReader } from './includeFiles.ts';
 
 export { AsmError, type AsmDiagnostic } from './asmError.ts';
+export type { IncludeReader, IncludedFile } from './includeFiles.ts';
 
 export interface Program {
   readonly words: Uint32Array;
-  /** 1-based source line of the statement each word came from. */
+  /** 1-based source line of the statement each word came from (in the file `sourceFiles` names). */
   readonly sourceLines: Int32Array;
+  /** The assembled file first, then each file `.include` brought in, as named in messages. */
+  readonly files: readonly string[];
+  /** Index into `files` of the file each word came from. */
+  readonly sourceFiles: Uint16Array;
   /** Label → byte address. */
   readonly labels: ReadonlyMap<string, number>;
 }
+
+/** `file:line` of the statement word `index` came from, or undefined (no such word, or not from source). */
+export function sourceLocationOf(p: Pick<Program, 'files' | 'sourceFiles' | 'sourceLines'>, index: number): string | undefined {
+  const line = p.sourceLines[index];
+  const file = p.files[p.sourceFiles[index] ?? -1];
+  return line !== undefined && line > 0 && file !== undefined ? `${file}:${line}` : undefined;
+}
+
+export interface AssembleOptions {
+  /** Reads a `.include`d file (default: from disk, relative to the including file's directory). */
+  readonly readInclude?: IncludeReader;
+}
+
+/** How deep `.include` may nest (a cycle is reported before this). */
+const MAX_INCLUDE_DEPTH = 16;
 
 /** Errors listed in an AsmError before the rest are only counted. */
 export const MAX_ERRORS = 20;
@@ -304,7 +325,7 @@ function directive(name: string, col: number, args: readonly Arg[]): Emit[] {
 }
 
 const DIRECTIVES = new Set(['.word', '.byte', '.space', '.string']);
-const unknownDirective = (name: string, col: number): LineError => new LineError(col, `unknown directive ${quote(name)} (directives: .word, .byte, .space, .string)`);
+const unknownDirective = (name: string, col: number): LineError => new LineError(col, `unknown directive ${quote(name)} (directives: .word, .byte, .space, .string, .include)`);
 
 // ---------------------------------------------------------------------------------------------
 // Lines
@@ -385,27 +406,52 @@ function guessSize(name: string): number {
 // ---------------------------------------------------------------------------------------------
 // The two passes
 
+/** Where a statement is: its file (an index into the program's files) and 1-based line. */
+interface At {
+  readonly file: number;
+  readonly line: number;
+}
+
 /** The errors found, at most one per line (the first; later ones on the line are usually consequences). */
 class Diagnostics {
-  readonly list: AsmDiagnostic[] = [];
-  private readonly lines = new Set<number>();
+  readonly list: (AsmDiagnostic & { readonly fileIndex: number })[] = [];
+  private readonly lines = new Set<string>();
   count = 0;
-  constructor(readonly file: string) {}
-  add(line: number, col: number, message: string): void {
-    if (this.lines.has(line)) return;
-    this.lines.add(line);
+  constructor(private readonly sources: SourceFiles) {}
+  add(at: At, col: number, message: string): void {
+    const key = `${at.file}:${at.line}`;
+    if (this.lines.has(key)) return;
+    this.lines.add(key);
     this.count++;
-    this.list.push({ file: this.file, line, col, message });
+    const from = this.sources.includedFrom[at.file];
+    this.list.push({ file: this.sources.names[at.file]!, fileIndex: at.file, line: at.line, col, message: from ? `${message} (included from ${from})` : message });
   }
   throwIfAny(): void {
     if (!this.count) return;
-    const sorted = [...this.list].sort((a, b) => a.line - b.line || a.col - b.col);
-    throw new AsmError(sorted.slice(0, MAX_ERRORS), this.count - Math.min(this.count, MAX_ERRORS));
+    const sorted = [...this.list].sort((a, b) => a.fileIndex - b.fileIndex || a.line - b.line || a.col - b.col);
+    throw new AsmError(
+      sorted.slice(0, MAX_ERRORS).map(({ fileIndex: _, ...d }) => d),
+      this.count - Math.min(this.count, MAX_ERRORS),
+    );
+  }
+}
+
+/** The files of one assembly: names as shown, where each was included from, and the chain being read. */
+class SourceFiles {
+  readonly names: string[] = [];
+  readonly includedFrom: (string | undefined)[] = [];
+  /** Files being read, outermost first (a file including one of these is a cycle). */
+  readonly open: { readonly id: string; readonly name: string }[] = [];
+  constructor(readonly readInclude: IncludeReader) {}
+  add(name: string, from: string | undefined): number {
+    this.names.push(name);
+    this.includedFrom.push(from);
+    return this.names.length - 1;
   }
 }
 
 /** Labels by name, and (built when first needed) by lowercase name for "did you mean" hints. */
-class LabelTable extends Map<string, { address: number; line: number }> {
+class LabelTable extends Map<string, { address: number; at: At }> {
   private lower?: Map<string, string>;
   caseless(): ReadonlyMap<string, string> {
     if (!this.lower) {
@@ -417,79 +463,115 @@ class LabelTable extends Map<string, { address: number; line: number }> {
 }
 
 interface Placed {
-  readonly line: number;
+  readonly at: At;
   readonly address: number;
   readonly emits: readonly Emit[];
 }
 
-/** Assemble `source`; throws AsmError listing up to MAX_ERRORS errors as `file:line:col: error: …`. */
-export function assemble(source: string, file = '<input>'): Program {
-  const diags = new Diagnostics(file);
-  const labels = new LabelTable();
-  const { placed, bytes } = passOne(source, labels, diags);
-  const { words, sourceLines } = passTwo(placed, bytes / 4, labels, diags);
-  diags.throwIfAny();
-  return { words, sourceLines, labels: new Map([...labels.entries()].map(([k, v]) => [k, v.address])) };
+/** What pass 1 shares while it reads the main file and the files it includes. */
+interface PassOne {
+  readonly sources: SourceFiles;
+  readonly labels: LabelTable;
+  readonly diags: Diagnostics;
+  readonly placed: Placed[];
 }
 
-/** Pass 1: parse every line, define labels, and place each statement's words at its address. */
-function passOne(source: string, labels: LabelTable, diags: Diagnostics): { placed: Placed[]; bytes: number } {
-  const placed: Placed[] = [];
-  let address = 0;
+/** Assemble `source`; throws AsmError listing up to MAX_ERRORS errors as `file:line:col: error: …`. */
+export function assemble(source: string, file = '<input>', options: AssembleOptions = {}): Program {
+  const sources = new SourceFiles(options.readInclude ?? readIncludeFromDisk);
+  const diags = new Diagnostics(sources);
+  const labels = new LabelTable();
+  const pass: PassOne = { sources, labels, diags, placed: [] };
+  const bytes = placeFile(pass, source, file, fileIdentity(file), undefined, 0);
+  const { words, sourceLines, sourceFiles } = passTwo(pass.placed, bytes / 4, labels, diags);
+  diags.throwIfAny();
+  return { words, sourceLines, files: [...sources.names], sourceFiles, labels: new Map([...labels.entries()].map(([k, v]) => [k, v.address])) };
+}
+
+/** Pass 1 over one file: parse every line, define labels, place each statement's words; returns the next address. */
+function placeFile(pass: PassOne, source: string, name: string, id: string, includedFrom: string | undefined, address: number): number {
+  const file = pass.sources.add(name, includedFrom);
+  pass.sources.open.push({ id, name });
   const lines = source.split(/\r?\n/);
   for (let l = 0; l < lines.length && address <= MAX_PROGRAM_BYTES; l++) {
     if (/^\s*@/.test(lines[l]!)) continue;
-    address = placeLine(lines[l]!, l + 1, address, placed, labels, diags);
+    address = placeLine(pass, lines[l]!, { file, line: l + 1 }, address);
   }
-  return { placed, bytes: address };
+  pass.sources.open.pop();
+  return address;
 }
 
 /** One line of pass 1; returns the address after it. */
-function placeLine(text: string, line: number, address: number, placed: Placed[], labels: LabelTable, diags: Diagnostics): number {
+function placeLine(pass: PassOne, text: string, at: At, address: number): number {
+  const { labels, diags } = pass;
   let parsed: ParsedLine;
   try {
     parsed = splitLine(tokenize(text));
   } catch (e) {
     if (!(e instanceof LineError)) throw e;
-    diags.add(line, e.col, e.message);
+    diags.add(at, e.col, e.message);
     return address;
   }
   for (const lab of parsed.labels) {
     const first = labels.get(lab.name);
-    if (first) diags.add(line, lab.col, `duplicate label ${quote(lab.name)} (first defined on line ${first.line})`);
-    else labels.set(lab.name, { address, line });
+    const where = (a: At) => (a.file === at.file ? `line ${a.line}` : `${pass.sources.names[a.file]}:${a.line}`);
+    if (first) diags.add(at, lab.col, `duplicate label ${quote(lab.name)} (first defined on ${where(first.at)})`);
+    else labels.set(lab.name, { address, at });
   }
   if (!parsed.head) return address;
   let next: number;
   try {
+    if (parsed.head.name === '.include') return include(pass, parsed.head, parsed.rest, at, address);
     const emits = statement(parsed.head, parsed.rest);
-    placed.push({ line, address, emits });
+    pass.placed.push({ at, address, emits });
     next = address + emits.length * 4;
   } catch (e) {
     if (!(e instanceof LineError)) throw e;
-    diags.add(line, e.col, e.message);
+    diags.add(at, e.col, e.message);
     next = address + guessSize(parsed.head.name) * 4;
   }
-  if (next > MAX_PROGRAM_BYTES) diags.add(line, parsed.head.col, `program too large: more than ${MAX_PROGRAM_BYTES} bytes`);
+  if (next > MAX_PROGRAM_BYTES) diags.add(at, parsed.head.col, `program too large: more than ${MAX_PROGRAM_BYTES} bytes`);
   return next;
 }
 
+/** `.include "file"`: the file's statements take the place of the line (labels are shared, as in one file). */
+function include(pass: PassOne, head: Head, rest: readonly Token[], at: At, address: number): number {
+  const args = parseArgs(rest);
+  const path = args[0];
+  if (args.length !== 1 || path?.kind !== 'string') throw new LineError(path?.col ?? head.col, `.include takes one file name in double quotes, e.g. .include "lib.s"`);
+  const from = pass.sources.names[at.file]!;
+  const name = new TextDecoder().decode(new Uint8Array(path.bytes));
+  let read: { file: string; id: string; source: string };
+  try {
+    read = pass.sources.readInclude(name, from);
+  } catch (e) {
+    throw new LineError(path.col, (e as Error).message);
+  }
+  const open = pass.sources.open;
+  const cycleFrom = open.findIndex((f) => f.id === read.id);
+  if (cycleFrom >= 0) throw new LineError(path.col, `.include cycle: ${[...open.slice(cycleFrom).map((f) => f.name), read.file].join(' -> ')}`);
+  if (open.length >= MAX_INCLUDE_DEPTH) throw new LineError(path.col, `.include nested more than ${MAX_INCLUDE_DEPTH} files deep`);
+  return placeFile(pass, read.source, read.file, read.id, `${from}:${at.line}`, address);
+}
+
 /** Pass 2: lay the words out and fill in label offsets. */
-function passTwo(placed: readonly Placed[], size: number, labels: LabelTable, diags: Diagnostics): { words: Uint32Array; sourceLines: Int32Array } {
+function passTwo(placed: readonly Placed[], size: number, labels: LabelTable, diags: Diagnostics): { words: Uint32Array; sourceLines: Int32Array; sourceFiles: Uint16Array } {
   const words = new Uint32Array(size);
   const sourceLines = new Int32Array(size);
+  const sourceFiles = new Uint16Array(size);
   for (const p of placed) {
     p.emits.forEach((e, k) => {
       const at = p.address + 4 * k;
-      const offset = e.label ? labelOffset(e.label, at, labels, diags, p.line) : 0;
+      const offset = e.label ? labelOffset(e.label, at, labels, diags, p.at) : 0;
       words[at / 4] = (e.word | ((offset ?? 0) & 0xffff)) >>> 0;
-      sourceLines[at / 4] = p.line;
+      sourceLines[at / 4] = p.at.line;
+      sourceFiles[at / 4] = p.at.file;
     });
   }
-  return { words, sourceLines };
+  return { words, sourceLines, sourceFiles };
 }
 
-function labelOffset(ref: LabelRef, at: number, labels: LabelTable, diags: Diagnostics, line: number): number | undefined {
+function labelOffset(ref: LabelRef, at: number, labels: LabelTable, diags: Diagnostics, line: At): number | undefined {
   const def = labels.get(ref.label);
   if (!def) {
     const similar = labels.caseless().get(ref.label.toLowerCase());

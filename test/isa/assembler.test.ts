@@ -1,5 +1,8 @@
 // Assembler golden tests: every instruction, pseudo-instruction, directive, alias and error, expected words written by hand.
 import { describe, expect, test } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AsmError, assemble } from '../../src/isa/assembler.ts';
 import { INSTRUCTIONS } from '../../src/isa/instructions.ts';
 
@@ -242,7 +245,7 @@ describe('errors name file:line:col', () => {
     ['  foo R1', "t.s:1:3: error: unknown mnemonic 'foo'"],
     ['vv_mul_dot R3, RV1', "t.s:1:1: error: unknown mnemonic 'vv_mul_dot' (did you mean v_reduce?)"],
     ['v_store_4byte RV1, R29, 0', "t.s:1:1: error: unknown mnemonic 'v_store_4byte' (did you mean v_store_16byte?)"],
-    ['.align 4', "t.s:1:1: error: unknown directive '.align' (directives: .word, .byte, .space, .string)"],
+    ['.align 4', "t.s:1:1: error: unknown directive '.align' (directives: .word, .byte, .space, .string, .include)"],
     ['fin\n5 R1', "t.s:2:1: error: expected a mnemonic or directive, got '5'"],
     [', R1', "t.s:1:1: error: expected a mnemonic or directive, got ','"],
     ['"fin"', 't.s:1:1: error: expected a mnemonic or directive, got a string'],
@@ -369,3 +372,81 @@ describe('errors name file:line:col', () => {
     expect(error('ii_add R1, R\u0001, R2')).toBe("t.s:1:12: error: expected a scalar register, got 'R\\x01'");
   });
 });
+
+describe('.include', () => {
+  /** An in-memory file system for the reader option: names are the paths as written. */
+  const fromFiles = (files: Record<string, string>) => ({
+    readInclude: (path: string) => {
+      if (!(path in files)) throw new Error(`cannot include ${path}: no such file`);
+      return { file: path, id: path, source: files[path]! };
+    },
+  });
+
+  test('the included statements take the place of the line; labels are shared both ways; words know their file', () => {
+    const lib = 'helper:\n  ii_addi R3, R0, 1\n  jmp back\n';
+    const p = assemble('  ii_addi R2, R0, 5\n  .include "lib.s"\nback:\n  jmp helper\n  fin', 'main.s', fromFiles({ 'lib.s': lib }));
+    const inline = assemble('  ii_addi R2, R0, 5\nhelper:\n  ii_addi R3, R0, 1\n  jmp back\nback:\n  jmp helper\n  fin', 'one.s');
+    expect(Array.from(p.words)).toEqual(Array.from(inline.words));
+    expect(p.files).toEqual(['main.s', 'lib.s']);
+    expect(Array.from(p.sourceFiles)).toEqual([0, 1, 1, 0, 0]);
+    expect(Array.from(p.sourceLines)).toEqual([1, 2, 3, 4, 5]);
+    expect(p.labels.get('helper')).toBe(4);
+  });
+
+  test('errors name the included file and line, and where it was included from', () => {
+    const e = (() => {
+      try {
+        assemble('  .include "a.s"\n  fin', 'main.s', fromFiles({ 'a.s': 'nop_x R1\n.include "b.s"', 'b.s': 'x:\n.include "a.s"\nx: fin' }));
+      } catch (err) {
+        return err as AsmError;
+      }
+      throw new Error('expected an AsmError');
+    })();
+    expect(e.message.split('\n')).toEqual([
+      "a.s:1:1: error: unknown mnemonic 'nop_x' (included from main.s:1)",
+      'b.s:2:10: error: .include cycle: a.s -> b.s -> a.s (included from a.s:2)',
+      "b.s:3:1: error: duplicate label 'x' (first defined on line 1) (included from a.s:2)",
+    ]);
+  });
+
+  test('a missing file, a bad operand, too deep nesting', () => {
+    expect(asmErrorWith('.include "nope.s"', {}).message).toBe('t.s:1:10: error: cannot include nope.s: no such file');
+    expect(asmErrorWith('.include nope.s', {}).message).toBe('t.s:1:10: error: .include takes one file name in double quotes, e.g. .include "lib.s"');
+    const chain = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.s`, `.include "f${i + 1}.s"`]));
+    expect(asmErrorWith('.include "f0.s"', chain).message).toBe('f14.s:1:10: error: .include nested more than 16 files deep (included from f13.s:1)');
+  });
+
+  test('from disk: relative to the including file; a label defined twice across files names the other file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-include-'));
+    try {
+      mkdirSync(join(dir, 'lib'));
+      writeFileSync(join(dir, 'lib', 'util.s'), 'start:\n  .include "more.s"\n');
+      writeFileSync(join(dir, 'lib', 'more.s'), '  fin\n');
+      writeFileSync(join(dir, 'lib', 'binary.s'), Buffer.from([0x66, 0, 0x69]));
+      const main = join(dir, 'main.s');
+      const p = assemble('  .include "lib/util.s"\n  trace', main);
+      expect(p.files).toEqual([main, join(dir, 'lib', 'util.s'), join(dir, 'lib', 'more.s')]);
+      expect(p.words.length).toBe(2);
+      expect(() => assemble('start:\n  .include "lib/util.s"', main)).toThrow(`${join(dir, 'lib', 'util.s')}:1:1: error: duplicate label 'start' (first defined on ${main}:1) (included from ${main}:2)`);
+      expect(() => assemble('  .include "lib/binary.s"', main)).toThrow(`cannot include ${join(dir, 'lib', 'binary.s')}: not a text file`);
+      expect(() => assemble('  .include "lib"', main)).toThrow(`cannot include ${join(dir, 'lib')}: it is a directory`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function asmErrorWith(source: string, files: Record<string, string>): AsmError {
+  try {
+    assemble(source, 't.s', {
+      readInclude: (path: string) => {
+        if (!(path in files)) throw new Error(`cannot include ${path}: no such file`);
+        return { file: path, id: path, source: files[path]! };
+      },
+    });
+  } catch (e) {
+    if (e instanceof AsmError) return e;
+    throw e;
+  }
+  throw new Error('expected an AsmError');
+}
