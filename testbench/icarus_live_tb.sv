@@ -8,6 +8,8 @@ module rtgpu_live_tb;
   integer op = 0;
   integer count = 0;
   reg [8*4096-1:0] rtgpu_vcd_path = 0;
+  logic rtgpu_power_on_done = 1'b0;
+  logic rtgpu_settled = 1'b0;
 
   {{TOP}} dut (
 {{CONNS}}
@@ -19,7 +21,13 @@ module rtgpu_live_tb;
     forever begin
       $rtgpu_next(op, count);
       case (op)
-        1: #0;
+        // Settle after pokes: past the nonblocking updates an input change causes (an asynchronous
+        // reset asserted between edges), then the logic they feed.
+        1: begin
+          #0 rtgpu_settled <= ~rtgpu_settled;
+          @(rtgpu_settled);
+          #0;
+        end
         2: begin
           repeat (count) begin
             #5 clk = 1'b1;

@@ -111,6 +111,9 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.cycle = 0;
     this.changed();
     this.forceFullEvaluation();
+    // Inputs power on at 0, so active-low asynchronous resets are asserted: their registers take the
+    // reset now, as on Verilator and Icarus, even if the first poke releases the reset before any read.
+    this.settle();
   }
 
   /**

@@ -66,7 +66,18 @@ export function externalDesign(design: Design, opts: { registers: boolean }): Ex
 
 /** The top inputs of a flattened design that reset registers asynchronously (see `asyncResetInputs`). */
 export function asyncResetPorts(flat: ModuleIR): Net[] {
-  const resets = new Set(flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => r.reset!.net));
+  // A submodule's reset is its parent's net through a `buf` per level of hierarchy: follow those to the port.
+  const bufferOf = new Map<number, number>();
+  for (const c of flat.cells) if (c.op === 'buf') bufferOf.set(c.out, c.a);
+  const source = (net: number): number => {
+    for (let n = net, hops = 0; hops <= flat.nets.length; hops++) {
+      const up = bufferOf.get(n);
+      if (up === undefined) return n;
+      n = up;
+    }
+    return net;
+  };
+  const resets = new Set(flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => source(r.reset!.net)));
   return flat.ports.filter((p) => resets.has(p)).map((p) => flat.nets[p]!);
 }
 

@@ -34,13 +34,23 @@ const REPLY = { OK: 0, ERROR: 1, HELLO: 2 } as const;
 
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 
+/**
+ * Pulse each asynchronous reset input high and low, then wait for the registers' nonblocking updates
+ * (the reset values) before the first command: a peek in the same time step would see them still X.
+ */
+function powerOnResets(inputs: readonly string[]): string {
+  if (!inputs.length) return '';
+  const pulses = inputs.map((n) => `    p_${n} = 1'b1;\n    #0 p_${n} = 1'b0;\n    #0;`);
+  return [...pulses, `    #0 rtgpu_power_on_done <= 1'b1;`, '    @(rtgpu_power_on_done);'].join('\n');
+}
+
 export function liveTestbenchSource(x: ExternalDesign): string {
   const ports = x.signals.filter((s) => s.isPort);
   const decls = ports.map((s) => (s.net.kind === 'input' ? `  logic ${range(s.net.width)}p_${s.sv.path[0]} = '0;` : `  wire ${range(s.net.width)}p_${s.sv.path[0]};`));
   const conns = [...(x.flat.clocked ? ['.clk(clk)'] : []), ...ports.map((s) => `.${s.sv.path[0]}(p_${s.sv.path[0]})`)];
   return readFileSync(testbenchTemplate, 'utf8')
     .replace('{{DECLS}}', decls.join('\n'))
-    .replace('{{POWER_ON_RESETS}}', x.asyncResetInputs.map((n) => `    p_${n} = 1'b1;\n    #0 p_${n} = 1'b0;\n    #0;`).join('\n'))
+    .replace('{{POWER_ON_RESETS}}', powerOnResets(x.asyncResetInputs))
     .replace('{{TOP}}', x.design.top)
     .replace('{{CONNS}}', conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'));
 }
