@@ -190,3 +190,23 @@ describe('operators match a BigInt reference', () => {
     });
   }
 });
+
+describe('comparisons against the end of the range are constants', () => {
+  test('x >= 0, x < 0, x <= max (unsigned); x >= min, x > max (signed): folded, never in the SV, the same values', async () => {
+    const { emitSystemVerilog } = await import('../../src/hdl/index.ts');
+    const Ends = defineModule('RangeEnds', () => ({ a: input(UInt(8)), s: input(SInt(8)), y: output(UInt(6)) }), (m, io) => {
+      io.y.set(cat(io.a.ge(0), io.a.lt(0), io.a.le(255), io.s.ge(-128), io.s.gt(127), io.a.lt(1)));
+    });
+    const d = elaborate(Ends, undefined).design;
+    const sv = emitSystemVerilog(d).files.find((f) => f.path === 'RangeEnds.sv')!.text;
+    // Only a < 1 is a real comparison.
+    expect(sv).not.toMatch(/>= 8'd0|< 8'd0|<= 8'd255|8'd0 <=/);
+    expect(sv).toMatch(/a < 8'd1/);
+    const sim = compileSimulator(d);
+    for (const [a, s] of [[0n, 0n], [255n, 127n], [7n, 200n]] as const) {
+      sim.poke('a', a);
+      sim.poke('s', s);
+      expect(sim.peek('y')).toBe((1n << 5n) | (0n << 4n) | (1n << 3n) | (1n << 2n) | (0n << 1n) | (a < 1n ? 1n : 0n));
+    }
+  });
+});

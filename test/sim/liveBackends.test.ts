@@ -288,6 +288,21 @@ describe('engines side by side, and their tools', () => {
     }
   }, 600_000);
 
+  test('a design Verilator lints with a warning still simulates; the warning goes to the log', async () => {
+    // x < x is constant: Verilator's UNSIGNED warning on the comparison after it (found by the random-design test).
+    const Degenerate = defineModule('Degenerate', () => ({ a: input(UInt(3)), b: input(UInt(40)), y: output(Bool) }), (m, io) => {
+      const n = io.a.not().asSInt();
+      const never = n.lt(n);
+      io.y.set(io.b.lt(never.zext(40)));
+    });
+    const lines: string[] = [];
+    const sim = await compileSimulator(elaborate(Degenerate, undefined).design, { backend: 'verilator', log: (l) => lines.push(l) });
+    sim.poke('b', 5);
+    expect(sim.peek('y')).toBe(0n);
+    sim.close();
+    expect(lines.join('\n')).toMatch(/Degenerate built with 1 lint warning\(s\) \('rtgpu lint' reports them as errors\):\n%Warning-UNSIGNED/);
+  }, 600_000);
+
   test('a typo in the back end is an error that lists the back ends', () => {
     expect(() => compileSimulator(mixed, { backend: 'verilatr' } as never)).toThrow(`unknown simulator back end "verilatr": choose one of ${simulatorBackends.join(', ')}`);
   });

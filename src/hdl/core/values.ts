@@ -64,6 +64,40 @@ function extendExpr(v: Bits, width: number, loc: SourceLoc): Expr {
   return op(isSigned(v.type) ? 'sext' : 'zext', width, [v.expr], loc);
 }
 
+/** The value of a constant, also seen through a width extension (its bits, unsigned). */
+function constantOf(e: Expr): bigint | undefined {
+  if (e.kind === 'const') return e.value;
+  if (e.kind !== 'op' || e.args.length !== 1 || (e.op !== 'zext' && e.op !== 'sext')) return undefined;
+  const inner = e.args[0]!;
+  const v = constantOf(inner);
+  if (v === undefined) return undefined;
+  const sign = e.op === 'sext' && (v >> BigInt(inner.width - 1)) & 1n;
+  return sign ? v | (((1n << BigInt(e.width)) - 1n) ^ ((1n << BigInt(inner.width)) - 1n)) : v;
+}
+
+/**
+ * An ordering comparison against the end of its range (unsigned x >= 0, x < 0, x <= max; signed x >= min,
+ * x <= max …) is constant: folded here, it never reaches the SV, where Verilator warns about it
+ * (UNSIGNED, CMPCONST) and the other back ends would only compute the same constant.
+ */
+function constantComparison(cell: CellOp, x: Expr, y: Expr, w: number): boolean | undefined {
+  const a = constantOf(x);
+  const b = constantOf(y);
+  if (a === undefined && b === undefined) return undefined;
+  const ones = (1n << BigInt(w)) - 1n;
+  const [lo, hi] = cell === 'slt' || cell === 'sle' ? [1n << BigInt(w - 1), ones >> 1n] : [0n, ones];
+  switch (cell) {
+    case 'ule':
+    case 'sle':
+      return a === lo || b === hi ? true : undefined;
+    case 'ult':
+    case 'slt':
+      return b === lo || a === hi ? false : undefined;
+    default:
+      return undefined;
+  }
+}
+
 function numberKind(t: GroundType): 'u' | 's' | 'e' {
   return t.kind === 'sint' ? 's' : t.kind === 'enum' ? 'e' : 'u';
 }
@@ -191,6 +225,8 @@ export abstract class Bits {
     let y = extendExpr(b, w, loc);
     if (swap) [x, y] = [y, x];
     const cell: CellOp = o === 'eq' || o === 'ne' ? o : `${isSigned(this.type) ? 's' : 'u'}${o}` as CellOp;
+    const known = constantComparison(cell, x, y, w);
+    if (known !== undefined) return new Bool(constExpr(known ? 1n : 0n, 1, loc), BoolT);
     return new Bool(op(cell as OpExpr['op'], 1, [x, y], loc), BoolT);
   }
 

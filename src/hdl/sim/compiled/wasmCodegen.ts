@@ -41,9 +41,9 @@ export interface WasmLayout {
 }
 
 /** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
-const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', 'sext', 'and', 'or', 'xor', 'not', 'add', 'sub', 'mul']);
+const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', 'sext', 'and', 'or', 'xor', 'not', 'add', 'sub', 'mul', 'shl', 'lshr', 'ashr']);
 /** Cells with a result of at most 32 bits that may read wider operands (only their low words matter, or word-wise equality). */
-const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne']);
+const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne', 'ult', 'ule', 'slt', 'sle', 'redand', 'redor', 'redxor', 'shl', 'lshr', 'ashr']);
 
 /**
  * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null. It runs memories
@@ -364,22 +364,12 @@ class WasmGen {
         });
       case 'zext':
         return each((k) => this.pushWord(c.a, k));
-      case 'sext': {
-        // Words wholly inside the operand are copied; the rest is filled with its sign (0 or -1).
-        const wa = this.w(c.a);
-        const fill = () => {
-          C.const(0);
-          this.pushBits(c.a, wa - 1, 1);
-          C.emit(op.i32Sub);
-        };
-        return each((k) => {
-          if (32 * (k + 1) <= wa) return this.pushWord(c.a, k);
-          if (32 * k >= wa) return fill();
-          this.pushWord(c.a, k);
-          fill();
-          C.const(wa - 32 * k).emit(op.i32Shl, op.i32Or);
-        });
-      }
+      case 'sext':
+        return each((k) => this.pushSignedWord(c.a, k));
+      case 'shl':
+      case 'lshr':
+      case 'ashr':
+        return this.wideShift(c.op, c.a, c.b, out);
       case 'slice':
         return each((k) => this.pushBits(c.a, c.lo + 32 * k, Math.min(32, this.w(out) - 32 * k)));
       case 'concat':
@@ -407,6 +397,82 @@ class WasmGen {
         return this.wideMul(out, c.a, c.b);
       default:
         throw new Error(`internal: no wide wasm code for ${c.op}`);
+    }
+  }
+
+  /** Word k of a net read as signed and extended without end: copied inside it, its sign (0 or -1) above. */
+  private pushSignedWord(id: NetId, k: number): void {
+    const w = this.w(id);
+    const fill = () => {
+      this.c.const(0);
+      this.pushBits(id, w - 1, 1);
+      this.c.emit(op.i32Sub);
+    };
+    if (32 * (k + 1) <= w) return this.pushWord(id, k);
+    if (32 * k >= w) return fill();
+    this.pushWord(id, k);
+    fill();
+    this.c.const(w - 32 * k).emit(op.i32Shl, op.i32Or);
+  }
+
+  /** A shift amount of any width as an unsigned i32: a set bit above the low word saturates it to 2^32 − 1. */
+  private pushShiftAmount(b: NetId): void {
+    this.pushWord(b, 0);
+    if (this.words(b) === 1) return;
+    this.c.const(-1);
+    for (let k = 1; k < this.words(b); k++) {
+      this.pushWord(b, k);
+      if (k > 1) this.c.emit(op.i32Or);
+    }
+    this.c.emit(op.i32Eqz, op.select);
+  }
+
+  /**
+   * A shift of a wide value by a dynamic amount: word k of the result joins two source words picked by
+   * the word offset (a select over every offset the width allows; an offset past it leaves 0; ashr's
+   * amount is clamped to w − 1, which gives the sign everywhere). The second half of each join shifts
+   * by 1 and then 31 − r, so a bit offset r of 0 adds nothing (WebAssembly shifts count mod 32).
+   */
+  private wideShift(kind: 'shl' | 'lshr' | 'ashr', a: NetId, b: NetId, out: NetId): void {
+    const C = this.c;
+    const n = this.words(out);
+    const w = this.w(out);
+    const s = this.temp();
+    this.pushShiftAmount(b);
+    C.set(s);
+    if (kind === 'ashr') C.get(s).const(w - 1).get(s).const(w - 1).emit(op.i32LtU, op.select).set(s);
+    const q = this.temp();
+    const r = this.temp();
+    C.get(s).const(5).emit(op.i32ShrU).set(q);
+    C.get(s).const(31).emit(op.i32And).set(r);
+    const source = (j: number) => (kind === 'ashr' ? this.pushSignedWord(a, j) : j < 0 || j >= this.words(a) ? C.const(0) : this.pushWord(a, j));
+    // Word k for offset d: shl joins source k − d (shifted up) and k − d − 1 (its high bits); right shifts k + d and k + d + 1.
+    const joined = (k: number, d: number) => {
+      if (kind === 'shl') {
+        if (k - d < 0) return void C.const(0);
+        source(k - d);
+        C.get(r).emit(op.i32Shl);
+        if (k - d - 1 >= 0) {
+          source(k - d - 1);
+          C.const(1).emit(op.i32ShrU).const(31).get(r).emit(op.i32Sub, op.i32ShrU, op.i32Or);
+        }
+        return;
+      }
+      // The sign of ashr comes in from the word above (sign-extended past the top).
+      source(k + d);
+      C.get(r).emit(op.i32ShrU);
+      source(k + d + 1);
+      C.const(1).emit(op.i32Shl).const(31).get(r).emit(op.i32Sub, op.i32Shl, op.i32Or);
+    };
+    const acc = this.temp();
+    for (let k = 0; k < n; k++) {
+      // acc = the joined words of the offset q (0 when q is past the width: shl and lshr only).
+      C.const(0).set(acc);
+      for (let d = 0; d < n; d++) {
+        joined(k, d);
+        C.get(acc).get(q).const(d).emit(op.i32Eq, op.select).set(acc);
+      }
+      this.storeWord(out, k, () => C.get(acc));
     }
   }
 
@@ -846,6 +912,37 @@ class WasmGen {
     this.c.emit(op.select);
   }
 
+  /** The words of a net combined with one operator (or, xor). */
+  private foldWords(id: NetId, combine: number): void {
+    for (let k = 0; k < this.words(id); k++) {
+      this.pushWord(id, k);
+      if (k > 0) this.c.emit(combine);
+    }
+  }
+
+  /**
+   * a < b (or <=) on operands wider than 32 bits, from the low word up: a word that differs decides,
+   * unless a higher one does. Signed operands are read sign-extended and their top word compares signed.
+   */
+  private compareWide(a: NetId, b: NetId, strict: boolean, signed: boolean): void {
+    const C = this.c;
+    const n = Math.max(this.words(a), this.words(b));
+    const r = this.temp();
+    const x = this.temp();
+    const y = this.temp();
+    const word = (id: NetId, k: number) => (signed ? this.pushSignedWord(id, k) : this.pushWord(id, k));
+    C.const(strict ? 0 : 1).set(r);
+    for (let k = 0; k < n; k++) {
+      word(a, k);
+      C.set(x);
+      word(b, k);
+      C.set(y);
+      C.get(x).get(y).emit(signed && k === n - 1 ? op.i32LtS : op.i32LtU);
+      C.get(r).get(x).get(y).emit(op.i32Ne, op.select).set(r);
+    }
+    C.get(r);
+  }
+
   private compareNarrow(a: NetId, b: NetId, kind: 'eq' | 'ne' | 'ult' | 'ule'): void {
     this.push(a);
     this.push(b);
@@ -894,9 +991,11 @@ class WasmGen {
         return this.compareNarrow(c.a, c.b, c.op);
       case 'ult':
       case 'ule':
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'ult', false);
         return this.compareNarrow(c.a, c.b, c.op);
       case 'slt':
       case 'sle': {
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'slt', true);
         const aw = this.w(c.a);
         this.push(c.a);
         this.sext(aw);
@@ -909,7 +1008,7 @@ class WasmGen {
       case 'lshr':
       case 'ashr': {
         const sh = this.temp();
-        this.push(c.b);
+        this.pushShiftAmount(c.b);
         C.set(sh);
         if (c.op === 'ashr') {
           this.push(c.a);
@@ -925,15 +1024,19 @@ class WasmGen {
         return;
       }
       case 'redand':
-        this.push(c.a);
-        C.const(maskOf(this.w(c.a))).emit(op.i32Eq);
+        // Every word all ones (the top one up to the width).
+        for (let k = 0; k < this.words(c.a); k++) {
+          this.pushWord(c.a, k);
+          C.const(maskOf(Math.min(32, this.w(c.a) - 32 * k))).emit(op.i32Eq);
+          if (k > 0) C.emit(op.i32And);
+        }
         return;
       case 'redor':
-        this.push(c.a);
+        this.foldWords(c.a, op.i32Or);
         C.const(0).emit(op.i32Ne);
         return;
       case 'redxor':
-        this.push(c.a);
+        this.foldWords(c.a, op.i32Xor);
         C.emit(op.i32Popcnt).const(1).emit(op.i32And);
         return;
       case 'mux':

@@ -1,6 +1,6 @@
 // The live Verilator back end: the design built into a shared library (cached by content) and loaded
 // in-process through koffi; testbench calls become direct C calls, `step(n)` and `runVectors` loop in C.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import koffi from 'koffi';
@@ -35,6 +35,9 @@ export const verilatorModelFlags = [
   '0',
   '--x-initial',
   '0',
+  // A lint warning (a comparison Verilator proves constant, say) must not stop a simulation: it is
+  // passed to the log; 'rtgpu lint' (verilator --lint-only -Wall) is where warnings fail.
+  '-Wno-fatal',
   '-CFLAGS',
   '-O2 -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf',
   '-LDFLAGS',
@@ -44,6 +47,7 @@ export const verilatorModelFlags = [
 ];
 
 const LIBRARY = 'librtgpu_model.so';
+const LINT_WARNINGS = 'lint-warnings.txt';
 const ABI_VERSION = 1;
 
 /** `$readmemh("X.hex")` resolves against the process's working directory: point it at the build's copy. */
@@ -75,8 +79,15 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
       all: true,
     });
     if (r.exitCode !== 0) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.all ?? '', x)}`);
+    // Kept with the build, so that a build from the cache reports them too.
+    const warnings = (r.all ?? '').split('\n').filter((l) => l.startsWith('%Warning'));
+    if (warnings.length) writeFileSync(join(tmp, LINT_WARNINGS), annotateToolOutput(warnings.join('\n'), x));
   });
   if (cached) log(`verilator: ${x.design.top} from the build cache`);
+  if (existsSync(join(dir, LINT_WARNINGS))) {
+    const text = readFileSync(join(dir, LINT_WARNINGS), 'utf8');
+    log(`verilator: ${x.design.top} built with ${text.split('\n').filter((l) => l.startsWith('%Warning')).length} lint warning(s) ('rtgpu lint' reports them as errors):\n${text}`);
+  }
   return join(dir, 'obj', LIBRARY);
 }
 
