@@ -7,17 +7,19 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
 type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
 
 export function parseFlags<O extends Options>(argv: string[], options: O, usage: string): ParsedFlags<O> {
+  // Every flag that takes a value takes a negative one too, so `--width -3` gets its range error.
+  const valued = Object.keys(options).filter((name) => options[name]!.type === 'string');
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, valued), options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new CliError(`${(e as Error).message.replace(/\. To specify.*$/s, '')}\n\n${usage}`);
   }
 }
 
-/** A non-negative integer flag value, or a CliError naming the flag. */
+/** An integer flag value in min .. max, or a CliError naming the flag (a negative number gets the range error). */
 export function intFlag(name: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new CliError(`--${name} expects a whole number, got '${value}'`);
+  if (!/^[+-]?\d+$/.test(value)) throw new CliError(`--${name} expects a whole number, got '${value}'`);
   const n = Number(value);
   if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}`);
   return n;

@@ -8,3 +8,6 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/** Exit status of `rtgpu run` and `rtgpu render` when every output was written but some pixels' threads faulted. */
+export const FAULT_EXIT_STATUS = 3;

@@ -94,7 +94,7 @@ export function parseParams(pairs: readonly string[]): Record<string, unknown> {
     if (eq <= 0) throw new CliError(`--param expects key=value, got '${pair}'`);
     const key = pair.slice(0, eq);
     const text = pair.slice(eq + 1);
-    if (!/^[A-Za-z_$][\w$]*$/.test(key)) throw new CliError(`--param ${pair}: '${key}' is not a parameter name`);
+    if (!/^[A-Za-z_$][\w$]*$/.test(key)) throw new CliError(`--param '${pair}': '${key}' is not a parameter name`);
     let value: unknown = text;
     if (/^-?\d+$/.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);
     else if (/^0x[0-9a-f]+$/i.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);
@@ -104,7 +104,7 @@ export function parseParams(pairs: readonly string[]): Record<string, unknown> {
       try {
         value = JSON.parse(text);
       } catch {
-        throw new CliError(`--param ${pair}: the value is not valid JSON`);
+        throw new CliError(`--param '${pair}': the value is not valid JSON`);
       }
     }
     out[key] = value;

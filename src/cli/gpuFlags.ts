@@ -2,7 +2,7 @@
 // configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
-import { GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
+import { DEFAULT_MAX_CYCLES, GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
 import { CliError } from './cliError.ts';
 
 /** RT cores and IC cores the GPU can be built with (src/host/runtime/gpuJob.ts); the runtime's defaults are 4 and 2. */
@@ -10,7 +10,15 @@ export const RT_CORES = { min: 1, max: 4, default: 4 } as const;
 export const IC_CORES = { min: 1, max: 32, default: 2 } as const;
 /** Triangles and vertices each triangle memory holds (src/gpu/memory/triangleMemory.ts). */
 export const TRIANGLE_MEMORY_CAPACITY = { min: 2, max: 1 << 20 } as const;
-export const DEFAULT_MAX_CYCLES = 50_000_000;
+export { DEFAULT_MAX_CYCLES };
+/**
+ * The default cycle limit per pixel of the frame: a 64x48 shade frame takes 186 cycles a pixel (Cornell
+ * box) and 228 (the bunny through a BVH) on the default GPU, 683 and 759 with one RT and one IC core.
+ */
+export const MAX_CYCLES_PER_PIXEL = 4096;
+
+/** The default --max-cycles of a frame of `pixels` pixels: MAX_CYCLES_PER_PIXEL each, at least DEFAULT_MAX_CYCLES. */
+export const defaultMaxCycles = (pixels: number): number => Math.max(DEFAULT_MAX_CYCLES, MAX_CYCLES_PER_PIXEL * pixels);
 
 const coreFlagOptions = {
   'rt-cores': { type: 'string' },
@@ -32,11 +40,12 @@ function coreCount(values: CoreFlagValues, name: keyof CoreFlagValues, range: ty
   return values[name] === undefined ? undefined : intFlag(name, values[name], range.default, range.min, range.max);
 }
 
-export function gpuFlags(values: CoreFlagValues & { 'max-cycles'?: string }): GpuFlags {
+/** The flags' values; `pixels` scales the default cycle limit (defaultMaxCycles; omitted: the floor). */
+export function gpuFlags(values: CoreFlagValues & { 'max-cycles'?: string }, pixels = 0): GpuFlags {
   return {
     rtCores: coreCount(values, 'rt-cores', RT_CORES),
     icCores: coreCount(values, 'ic-cores', IC_CORES),
-    maxCycles: intFlag('max-cycles', values['max-cycles'], DEFAULT_MAX_CYCLES, 1),
+    maxCycles: intFlag('max-cycles', values['max-cycles'], defaultMaxCycles(pixels), 1),
   };
 }
 
@@ -44,7 +53,8 @@ const coreFlagsUsage = `  --rt-cores N          RT cores of the GPU, ${RT_CORES.
   --ic-cores N          intersection cores, ${IC_CORES.min}-${IC_CORES.max} (default ${IC_CORES.default})`;
 
 export const gpuFlagsUsage = `${coreFlagsUsage}
-  --max-cycles N        clock cycles the frame may take before it is stopped (default ${DEFAULT_MAX_CYCLES})`;
+  --max-cycles N        clock cycles the frame may take before it is stopped (default ${MAX_CYCLES_PER_PIXEL} per
+                        pixel, at least ${DEFAULT_MAX_CYCLES})`;
 
 // ---------------------------------------------------------------- the simulator (rtgpu run, rtgpu render)
 

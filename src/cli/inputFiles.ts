@@ -3,8 +3,9 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from './cliError.ts';
 import { AsmError, assemble } from '../isa/assembler.ts';
+import { checkFitsInstructionMemory } from '../isa/instructionMemory.ts';
 import { HexWordsError, parseHexWords, wordsFromBytes } from '../isa/hexWords.ts';
-import { imageToScene, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
+import { imageToScene, objText, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { Bvh4FormatError, BvhBuildError, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
@@ -58,7 +59,7 @@ export interface Program {
 export function loadProgram(file: string): Program {
   if (isHex(file) || isBin(file)) return { words: loadWords(file) };
   const text = readText(file);
-  const { words, sourceLines } = parseInput(() => assemble(text, file));
+  const { words, sourceLines } = parseInput(() => checkFitsInstructionMemory(assemble(text, file)));
   return { words, sourceLines };
 }
 
@@ -75,13 +76,14 @@ export interface Triangles {
 }
 
 /**
- * Triangles for trace: a triangle-memory image (`.hex` or `.bin`, docs/triangle-memory-and-ic-buffer.md),
- * anything else a Wavefront OBJ file; no file: the built-in Cornell box. For 'bvh' traversal a `.hex`/`.bin`
+ * Triangles for trace: a triangle-memory image (`.hex` or `.bin`, docs/triangle-memory-and-ic-buffer.md)
+ * or a Wavefront OBJ file (`.obj`; any other name is an error); no file: the built-in Cornell box. For 'bvh' traversal a `.hex`/`.bin`
  * file is a BVH scene image (docs/host.md), and the BVH of an OBJ file or the Cornell box is built here.
  */
 export function loadTriangles(file: string | undefined, traversal: Traversal = 'brute-force'): Triangles {
+  if (file !== undefined) checkSceneFileKind(file);
   if (traversal === 'bvh') return loadBvhTriangles(file);
-  const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : parseInput(() => parseObj(readText(file), file));
+  const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : loadObj(file);
   return { scene, image: parseInput(() => sceneToImage(scene)) };
 }
 
@@ -95,7 +97,7 @@ function loadBvhTriangles(file: string | undefined): Triangles {
       return inputError(e, readsAs(() => imageToScene(words, file)) ? 'it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH' : undefined);
     }
   }
-  const scene = file === undefined ? defaultScene() : parseInput(() => parseObj(readText(file), file));
+  const scene = file === undefined ? defaultScene() : loadObj(file);
   const { ordered, image, bvh } = parseInput(() => bvhSceneImage(scene));
   return { scene: ordered, image, bvh };
 }
@@ -121,6 +123,20 @@ function imageScene(file: string): Scene {
 
 /** Whether a file name says it is a triangle-memory image rather than an OBJ file. */
 export const isTriangleImage = (file: string): boolean => isHex(file) || isBin(file);
+
+/** Whether a file name says it is a Wavefront OBJ file. */
+export const isObjFile = (file: string): boolean => /\.obj$/i.test(file);
+
+/**
+ * A scene file must say by its name what it is: `.obj`, or a triangle-memory image `.hex`/`.bin`
+ * (a PNG, a PLY or an assembly file would otherwise be read as an OBJ file without faces).
+ */
+export function checkSceneFileKind(file: string): void {
+  if (!isObjFile(file) && !isTriangleImage(file)) throw new CliError(`${file}: not a scene file: give a Wavefront OBJ file (.obj) or a triangle-memory image (.hex words or .bin little-endian words)`, 1);
+}
+
+/** An OBJ file's triangles (its text checked to be text first). */
+const loadObj = (file: string): Scene => parseInput(() => parseObj(objText(readBytes(file), file), file));
 
 /** Whether two paths name the same file (same path, or same device and inode behind links). */
 export function sameFile(a: string, b: string): boolean {

@@ -15,6 +15,14 @@ export function compactCount(n: number): string {
   return `${(n / d).toPrecision(3)}${unit}`;
 }
 
+/** 42 → "42s", 185 → "3m05s", 7300 → "2h01m" */
+export function compactDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, '0')}m`;
+}
+
 /** One status line redrawn in place: only on a terminal, at most every intervalMs, erased by clear(). */
 export class StatusLine {
   private lastDraw = -Infinity;
@@ -51,11 +59,13 @@ export class StatusLine {
 
 export class ProgressBar {
   private readonly status: StatusLine;
+  /** The first update: the rate (and so the ETA) is measured from it, after the simulator's setup. */
+  private first: { t: number; done: number } | undefined;
 
   constructor(
     private readonly label: string,
     stream: ProgressStream = process.stderr,
-    now: () => number = () => performance.now(),
+    private readonly now: () => number = () => performance.now(),
     intervalMs = 100,
   ) {
     this.status = new StatusLine(stream, now, intervalMs);
@@ -65,14 +75,21 @@ export class ProgressBar {
     return this.status.enabled;
   }
 
-  /** Redraw with the pixels done so far, unless the last redraw was less than intervalMs ago. */
+  /** Redraw with the pixels done so far and the ETA, unless the last redraw was less than intervalMs ago. */
   update(done: number, total: number, cycles: number): void {
+    if (!this.enabled) return;
+    const t = this.now();
+    this.first ??= { t, done };
+    const first = this.first;
     this.status.show(() => {
       const frac = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0;
       const fill = Math.round(frac * BAR);
+      // Remaining pixels at the rate since the first update; none until a pixel more is done.
+      const rate = (done - first.done) / (t - first.t);
+      const eta = done > first.done && t > first.t ? `, ETA ${compactDuration((total - done) / rate / 1000)}` : '';
       return `${this.label} [${'#'.repeat(fill)}${'.'.repeat(BAR - fill)}] ${Math.floor(frac * 100)
         .toString()
-        .padStart(3)}% ${done}/${total} pixels, ${compactCount(cycles)} cycles`;
+        .padStart(3)}% ${done}/${total} pixels, ${compactCount(cycles)} cycles${eta}`;
     });
   }
 

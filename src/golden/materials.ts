@@ -1,7 +1,7 @@
 // Materials of a scene: the Wavefront MTL parser, point lights, and loading an OBJ file with its material libraries.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parseObjWithMaterials, SceneError, type Scene } from './scene.ts';
+import { objText, parseObjWithMaterials, SceneError, type Scene } from './scene.ts';
 
 export type Rgb = readonly [number, number, number];
 
@@ -82,12 +82,13 @@ function readFailure(e: unknown): string {
  * error at its mtllib line.
  */
 export function loadObjFile(path: string): { scene: Scene; materials: Material[] } {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     throw new SceneError(path, undefined, `cannot read the scene: ${readFailure(e)}`);
   }
+  const text = objText(bytes, path);
   const obj = parseObjWithMaterials(text, path);
   const library = new Map<string, Material>();
   for (const lib of obj.mtllibs) {

@@ -52,6 +52,25 @@ export interface ParsedObj {
   readonly mtllibs: readonly ObjMaterialLibrary[];
 }
 
+/** How far into a file objText looks for signs of binary data. */
+const TEXT_PROBE_BYTES = 4096;
+
+/**
+ * The text of an OBJ file's bytes, or a SceneError saying it is not text: a NUL byte, or invalid UTF-8
+ * outside a `#` comment, within the first TEXT_PROBE_BYTES (a PNG, a binary PLY or random bytes would
+ * otherwise read as an OBJ file with no faces; Latin-1 comments stay readable).
+ */
+export function objText(bytes: Uint8Array, file: string): string {
+  const head = bytes.subarray(0, TEXT_PROBE_BYTES);
+  const nul = head.indexOf(0);
+  if (nul >= 0) throw new SceneError(file, undefined, `not a text OBJ file (a NUL byte at byte ${nul}; binary data?)`);
+  // stream: a multi-byte character cut at the probe's end is not an error.
+  const lines = new TextDecoder('utf-8').decode(head, { stream: true }).split('\n');
+  const bad = lines.findIndex((l) => l.replace(/#.*/, '').includes('\uFFFD'));
+  if (bad >= 0) throw new SceneError(file, undefined, `not a text OBJ file (invalid UTF-8 on line ${bad + 1}; binary data?)`);
+  return new TextDecoder('utf-8').decode(bytes); // (a leading byte-order mark dropped)
+}
+
 /**
  * Parse Wavefront OBJ text: `v x y z [w]` vertices (rounded to binary32), `f a b c …` faces (1-based or
  * negative relative indices; `a/b/c` forms use the vertex index; polygons fan-triangulated from their

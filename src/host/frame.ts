@@ -39,6 +39,9 @@ export interface FrameSpec {
   readonly ambient?: Rgb;
 }
 
+/** The frame `rtgpu render` draws unless told otherwise (and whose constants `rtgpu run` loads without --const). */
+export const DEFAULT_FRAME_SIZE = { width: 64, height: 48 } as const;
+
 export const DEFAULT_SKY: Rgb = [0.3, 0.45, 0.7];
 export const DEFAULT_AMBIENT: Rgb = [0.28, 0.28, 0.3];
 

@@ -1,7 +1,7 @@
 // `rtgpu asm` and `rtgpu disasm` end to end: files, formats, round trips, exit codes, errors without stack traces.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
 
@@ -47,6 +47,30 @@ describe('rtgpu asm', () => {
     expect(r.stdout).toBe('');
     const stdin = await rtgpu(['asm'], 'jmp nowhere\n');
     expect(stdin.stderr).toBe("rtgpu: <stdin>:1:5: error: undefined label 'nowhere'");
+    noStack(r.stderr);
+  }, 60_000);
+
+  test('a program longer than the instruction memory: an error at its first word past it, exit 1, nothing written', async () => {
+    const dir = tempDir('asm');
+    const src = join(dir, 'big.s');
+    // 4096 words fit (line 1 is a comment); the 4097th instruction is on line 4098.
+    writeFileSync(src, '; too long\n' + 'fin\n'.repeat(5001));
+    const out = join(dir, 'big.hex');
+    const r = await rtgpu(['asm', src, '-o', out]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`rtgpu: ${src}:4098:1: error: the program does not fit the instruction memory: it holds 4096 words (bytes 0x0000-0x3fff), the program has 5001; word 4096 is the first past it`);
+    expect(existsSync(out)).toBe(false);
+    const piped = await rtgpu(['asm'], 'fin\n'.repeat(4097));
+    expect(piped.exitCode).toBe(1);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).toMatch(/^rtgpu: <stdin>:4097:1: error: the program does not fit/);
+    // Exactly full is fine, and `run` says the same as asm.
+    writeFileSync(src, 'fin\n'.repeat(4096));
+    expect((await rtgpu(['asm', src, '-o', out])).exitCode).toBe(0);
+    writeFileSync(src, 'fin\n'.repeat(4097));
+    const run = await rtgpu(['run', src]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^rtgpu: ${src}:4097:1: error: the program does not fit the instruction memory`));
     noStack(r.stderr);
   }, 60_000);
 

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
+import { expectRenderErrors } from './renderErrors.ts';
 import { buildFrame, pixelsToImage, type FrameSpec } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
@@ -40,17 +41,6 @@ function readPng(png: Buffer): { width: number; height: number; rgb: Uint8Array 
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
 
 
-/** Each case, run in-process, ends in a CliError (printed as 'rtgpu: message', no stack) whose message matches. */
-async function expectCliErrors(cases: readonly (readonly [readonly string[], RegExp])[], out: string): Promise<void> {
-  for (const [args, message] of cases) {
-    const e = await renderCommand.run([...small, '--out', out, ...args]).then(
-      () => undefined,
-      (x: unknown) => x,
-    );
-    expect(e, args.join(' ')).toBeInstanceOf(CliError);
-    expect(`rtgpu: ${(e as CliError).message}`, args.join(' ')).toMatch(message);
-  }
-}
 
 describe('rtgpu render --sim iss', () => {
   test.each(['shade', 'id'] as const)('kernel %s: a PNG of the right size, the statistics, and --dump = run --json', async (kernel) => {
@@ -169,7 +159,7 @@ describe('rtgpu render --sim iss', () => {
       [['--jobs', '2', '--sim', 'ts', '--vcd', join(dir, 'w.vcd')], /^rtgpu: --jobs 2: --vcd records one GPU instance; use --jobs 1$/],
     ];
     // In-process: each case must end in a CliError (printed as 'rtgpu: message', no stack), status 1 or 2.
-    await expectCliErrors(cases, out);
+    await expectRenderErrors(small, cases, out);
     // And through the command, a few of them: the exit status and stderr as the user sees them.
     const some = [0, 4, 24, 32, 34].map((i) => cases[i]!);
     const spawned = await Promise.all(some.map(([args]) => rtgpu('render', ...small, '--out', out, ...args)));
@@ -309,7 +299,7 @@ describe('rtgpu render --bvh', () => {
       [[join(dir, 'bvh.hex')], /^rtgpu: .*bvh\.hex: error: .*\(it is a BVH scene image: add --bvh\)$/],
       [[join(dir, 'bad.bin'), '--bvh'], /^rtgpu: .*bad\.bin: error: node 0: padding word 29 is not 0 \(node 0 is words \d+ \.\. \d+\)$/],
     ];
-    await expectCliErrors(cases, out);
+    await expectRenderErrors(small, cases, out);
     const spawned = await Promise.all([0, 6].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
     spawned.forEach((r, k) => {
       expect(r.exitCode).toBe(1);

@@ -1,7 +1,7 @@
 // `rtgpu run --sim iss`: kernels in, one returned vector per pixel out; bad input gives file:line messages.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
 import { enc } from '../golden/encode.ts';
@@ -104,12 +104,13 @@ describe('rtgpu run --sim iss', () => {
     expect(b.stdout.split('\n')[0]).toBe('pixel 0: 00000000 3f800000 bf800000 00000001');
   }, 60_000);
 
-  test('faulting pixels are marked and listed', async () => {
+  test('faulting pixels are marked and listed, and the exit status is 3', async () => {
     // pixel 1 loads from address 0 (a fault) and still finishes
     const kernel = 'ii_subi R2, R1, 1\ncmp_i R2, R0\nbne done\ns_load_4byte R3, R0, 0\ndone:\nfin\n';
     const f = files({ 'f.s': kernel });
     const r = await rtgpu(f['f.s']!, '--pixels', '3');
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toBe('rtgpu: 1 pixel faulted (pixel 1); exit status 3');
     expect(r.stdout.split('\n')).toEqual([
       'pixel 0: 00000000 00000000 00000000 00000000',
       'pixel 1: 00000000 00000000 00000000 00000000 fault',
@@ -119,8 +120,31 @@ describe('rtgpu run --sim iss', () => {
       'faults: 1 (pixels 1)',
     ]);
     const j = await rtgpu(f['f.s']!, '--pixels', '3', '--json');
+    expect(j.exitCode).toBe(3);
     expect(JSON.parse(j.stdout).faults).toEqual([1]);
-  }, 60_000);
+    // The same on the whole GPU.
+    const ts = await rtgpu(f['f.s']!, '--pixels', '3', '--sim', 'ts', '--json');
+    expect(ts.exitCode).toBe(3);
+    expect(JSON.parse(ts.stdout).faults).toEqual([1]);
+    expect(ts.stderr).toMatch(/^rtgpu: 1 pixel faulted \(pixel 1\); exit status 3$/m);
+  }, 120_000);
+
+  test('the built-in shade kernel gets the default frame\'s constants: the pixels of rtgpu render, not black', async () => {
+    const dir = tempDir('run');
+    const pixels = 64 * 8;
+    const [run, render] = await Promise.all([
+      rtgpu('src/host/kernels/shade.s', '--pixels', String(pixels), '--json'),
+      execa(process.execPath, ['bin/rtgpu.mjs', 'render', '--sim', 'iss', '--out', join(dir, 'r.png'), '--dump', join(dir, 'r.json')], { reject: false }),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(render.exitCode).toBe(0);
+    const got = JSON.parse(run.stdout).pixels as { pixel: number; ret: string[] }[];
+    const want = (JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).pixels as { pixel: number; ret: string[] }[]).slice(0, pixels);
+    expect(got).toEqual(want);
+    // Sky and the room: r, g or b above 0 in every pixel.
+    for (const p of got) expect(p.ret.slice(0, 3).some((w) => w !== '00000000'), `pixel ${p.pixel}`).toBe(true);
+  }, 120_000);
 
   test('input errors name file and line, exit 1, no stack traces', async () => {
     const f = files({ 'bad.s': 'fin\nbogus R1\n', 'k.s': pixelKernel, 'c.hex': '1\nxyz\n', 'bad.obj': 'v 0 0 0\nv 1 x 0\n', 'loop.s': 'loop:\n    jmp loop\n' });

@@ -4,12 +4,15 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { sameFile } from '../inputFiles.ts';
 import { AsmError, assemble } from '../../isa/assembler.ts';
+import { checkFitsInstructionMemory } from '../../isa/instructionMemory.ts';
 import { formatHexWords, wordsToBytes } from '../../isa/hexWords.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
 
 const usage = `usage: rtgpu asm [FILE] [-o OUT] [--format hex|bin]
 
 Assembles FILE (default: standard input); the syntax is in docs/isa.md. Errors are printed as
-'file:line:col: error: message' (up to 20) and the exit status is 1.
+'file:line:col: error: message' (up to 20) and the exit status is 1; so is a program longer than the
+instruction memory (${MEMORY_MAP.instructionWords} words), at the line of its first word past it. Nothing is written on an error.
 
   -o OUT        write the words to OUT (default: hex to standard output)
   --format F    hex: one word per line as 8 lowercase hex digits (default);
@@ -62,7 +65,7 @@ export const asmCommand = {
     const source = readInput(input).toString('utf8');
     let words: Uint32Array;
     try {
-      words = assemble(source, input ?? '<stdin>').words;
+      words = checkFitsInstructionMemory(assemble(source, input ?? '<stdin>')).words;
     } catch (e) {
       if (e instanceof AsmError) throw new CliError(e.message, 1);
       throw e;

@@ -1,24 +1,25 @@
 // `rtgpu render`: render a scene through the simulated GPU to a PNG and print the run's statistics.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { joinNegativeValues, parseFlags, intFlag } from '../args.ts';
-import { CliError } from '../cliError.ts';
-import { isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
-import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuSimChoice } from '../gpuFlags.ts';
+import { parseFlags, intFlag } from '../args.ts';
+import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
+import { checkSceneFileKind, isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
+import { DEFAULT_MAX_CYCLES, gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuSimChoice } from '../gpuFlags.ts';
 import { ProgressBar, buildLog } from '../progress.ts';
-import { formatRunJson } from './run.ts';
+import { faultNote, formatRunJson, someIds } from './run.ts';
 import { writeOutput } from './asm.ts';
 import { SceneError, triangleCount, type Scene } from '../../golden/scene.ts';
-import { loadObjFile, type Material } from '../../golden/materials.ts';
+import { loadObjFile, type Light, type Material } from '../../golden/materials.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { Bvh4 } from '../../bvh/index.ts';
-import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
+import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT, buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
+import { autoCamera, autoLights, lightsAt, sceneBounds } from '../../host/autoFrame.ts';
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { encodePng } from '../../host/png.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
-import { GpuRunError, defaultRenderJobs, runGpu, type GpuRunResult } from '../../host/runtime/index.ts';
+import { GpuRunError, defaultRenderJobs, runGpu, type GpuRunResult, type PartialRun } from '../../host/runtime/index.ts';
 
 /** Scenes `--scene NAME` selects; both use the built-in materials and lights. */
 const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaultScene, bunny: bunnyInBox };
@@ -35,7 +36,7 @@ const vec = (v: Vec3): string => v.join(',');
 
 const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --brute-force] [--width W] [--height H] [--out FILE] [options]
 
-Renders SCENE (a Wavefront OBJ file with its mtllib materials, or a triangle-memory image .hex/.bin;
+Renders SCENE (a Wavefront OBJ file .obj with its mtllib materials, or a triangle-memory image .hex/.bin;
 default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
 how busy each core was. Pixel id = y * width + x, from the top left.
 
@@ -47,14 +48,23 @@ how busy each core was. Pixel id = y * width + x, from the top left.
                         scene: a BVH above ${AUTO_BVH_TRIANGLES} triangles, brute force up to it; a .hex/.bin image
                         is brute force unless --bvh
 
-  --width W             image width, 1-${MAX_SIZE} (default 64)
-  --height H            image height, 1-${MAX_SIZE} (default 48)
+  --width W             image width, 1-${MAX_SIZE} (default ${DEFAULT_FRAME_SIZE.width})
+  --height H            image height, 1-${MAX_SIZE} (default ${DEFAULT_FRAME_SIZE.height})
   --out FILE            the PNG to write (default render.png)
   --kernel K            ${KERNELS.join('|')} (default ${DEFAULT_KERNEL})
-  --eye X,Y,Z           camera position (default ${vec(defaultCamera.eye)})
-  --look X,Y,Z          the point the camera looks at (default ${vec(defaultCamera.look)})
-  --up X,Y,Z            the up direction (default ${vec(defaultCamera.up)})
-  --fov DEG             vertical field of view in degrees, between 0 and 180 (default ${defaultCamera.fov})
+  --eye X,Y,Z           camera position
+  --look X,Y,Z          the point the camera looks at
+  --up X,Y,Z            the up direction
+  --fov DEG             vertical field of view in degrees, between 0 and 180
+                        Defaults: for a SCENE file, auto-framed from its bounds (look at their centre
+                        from the +z side, the bounding sphere fitting the view, up +y, fov ${defaultCamera.fov}; printed
+                        as a 'camera:' line); each flag given replaces only its part (--fov also sets
+                        how far the auto eye stands). Built-in scenes: eye ${vec(defaultCamera.eye)}, look
+                        ${vec(defaultCamera.look)}, up ${vec(defaultCamera.up)}, fov ${defaultCamera.fov}.
+  --light X,Y,Z         a point light of the shade kernel; repeat for more, up to ${SHADE_LAYOUT.maxLights} (N lights share the
+                        built-in lights' warm white equally). Default: a SCENE file gets two lights
+                        above and in front of its bounds' centre (printed as a 'lights:' line), a
+                        built-in scene its own two lights
 ${gpuSimUsage('ts')}
 ${gpuFlagsUsage}
   --jobs N              GPU instances in worker threads, each rendering whole patches of the frame
@@ -62,7 +72,12 @@ ${gpuFlagsUsage}
                         else 1); the image is the same whatever N, the counters add up over the instances
   --dump FILE           also write every pixel's returned vector as JSON (as 'rtgpu run --json')
   --vcd FILE            write a VCD waveform of the whole run (not with --sim iss; with lockstep, one
-                        file per simulator: FILE with .ts, .verilator or .icarus before .vcd)`;
+                        file per simulator: FILE with .ts, .verilator or .icarus before .vcd)
+
+With --sim iss the --max-cycles limit is per thread (instructions; default ${DEFAULT_MAX_CYCLES}).
+A run stopped at --max-cycles (or at the ISS's limit) still writes the PNG, the unfinished pixels
+magenta (255,0,255), reports the stuck threads and exits with status 1. If pixels faulted, the PNG
+and statistics are written and the exit status is ${FAULT_EXIT_STATUS}.`;
 
 const flags = {
   width: { type: 'string' },
@@ -73,6 +88,7 @@ const flags = {
   look: { type: 'string' },
   up: { type: 'string' },
   fov: { type: 'string' },
+  light: { type: 'string', multiple: true },
   sim: { type: 'string' },
   scene: { type: 'string' },
   bvh: { type: 'boolean' },
@@ -94,8 +110,10 @@ function numberFlag(name: string, text: string): number {
   return x;
 }
 
-/** `x,y,z`: exactly three finite numbers. */
-function vectorFlag(name: string, value: string | undefined, fallback: Vec3): Vec3 {
+/** `x,y,z`: exactly three finite numbers; undefined when not given (and no fallback). */
+function vectorFlag(name: string, value: string | undefined): Vec3 | undefined;
+function vectorFlag(name: string, value: string | undefined, fallback: Vec3): Vec3;
+function vectorFlag(name: string, value: string | undefined, fallback?: Vec3): Vec3 | undefined {
   if (value === undefined) return fallback;
   const parts = value.split(',');
   if (parts.length !== 3) throw new CliError(`--${name} expects three numbers x,y,z, got '${value}'`);
@@ -104,11 +122,27 @@ function vectorFlag(name: string, value: string | undefined, fallback: Vec3): Ve
   return parts.map((p) => numberFlag(name, p)) as unknown as Vec3;
 }
 
-function fovFlag(value: string | undefined): number {
-  if (value === undefined) return defaultCamera.fov;
+function fovFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   const fov = numberFlag('fov', value);
   if (!(fov > 0 && fov < 180)) throw new CliError(`--fov must be between 0 and 180 degrees (exclusive), got ${value}`);
   return fov;
+}
+
+/** `--light X,Y,Z`, repeated: the light positions (undefined when none is given). */
+function lightsFlag(values: readonly string[] | undefined, kernel: KernelName): Vec3[] | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  if (kernel !== 'shade') throw new CliError(`--light: the ${kernel} kernel draws no lighting (lights are for --kernel shade)`);
+  if (values.length > SHADE_LAYOUT.maxLights) throw new CliError(`--light: the shade kernel takes at most ${SHADE_LAYOUT.maxLights} lights, got ${values.length}`);
+  return values.map((v) => {
+    if (v.split(',').length !== 3) throw new CliError(`--light expects three numbers x,y,z (one light per --light), got '${v}'`);
+    return vectorFlag('light', v);
+  }) as Vec3[];
+}
+
+/** An auto-framed camera or auto-placed light far out of binary32 range (a scene near the range's end). */
+function checkInRange(name: string, points: readonly Vec3[], what: string, flags: string): void {
+  if (points.some((p) => p.some((x) => !Number.isFinite(Math.fround(x))))) throw new CliError(`${name}: the scene is too large to place the ${what} automatically (out of binary32 range); give ${flags}`, 1);
 }
 
 function chooseKernel(value: string | undefined): KernelName {
@@ -156,7 +190,11 @@ interface LoadedScene {
   readonly materials?: readonly Material[];
   /** A BVH scene image's BVH (`scene` then in its order). */
   readonly bvh?: Bvh4;
+  /** A scene file (not a built-in scene): its default camera and lights come from its bounds. */
+  readonly fromFile?: boolean;
 }
+
+const pickSceneAndBvh = ({ scene, bvh }: { scene: Scene; bvh?: Bvh4 }) => ({ scene, bvh });
 
 /** The scene of a file or a built-in name; default: the built-in Cornell box. */
 function loadScene(file: string | undefined, name: string | undefined, traversal: Traversal): LoadedScene {
@@ -166,11 +204,12 @@ function loadScene(file: string | undefined, name: string | undefined, traversal
     return { scene: make(), name: `--scene ${name}` };
   }
   if (file === undefined) return { scene: defaultScene(), name: '<scene>' };
-  if (isTriangleImage(file)) {
-    const { scene, bvh } = loadTriangles(file, traversal);
-    return { scene, name: file, bvh };
-  }
-  return { ...parseInput(() => loadObjFile(file)), name: file };
+  checkSceneFileKind(file);
+  const image = isTriangleImage(file);
+  const loaded: LoadedScene = image ? { ...pickSceneAndBvh(loadTriangles(file, traversal)), name: file, fromFile: true } : { ...parseInput(() => loadObjFile(file)), name: file, fromFile: true };
+  // Otherwise a file that is no scene at all (a PLY, say) renders as sky and exits 0.
+  if (triangleCount(loaded.scene) === 0) throw new CliError(`${file}: no triangles${image ? '' : " (no 'f' faces)"} — nothing to render`, 1);
+  return loaded;
 }
 
 /** Brute force: the scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */
@@ -189,6 +228,19 @@ function checkBruteForceFits(scene: Scene, name: string): void {
   }
 }
 
+/** The `camera:` and `lights:` lines of a scene file's auto-framed camera and auto-placed lights (nothing when all was given). */
+export function autoFrameLines(given: Partial<Camera>, camera: Camera, autoLights: readonly Light[] | undefined): string {
+  const lines: string[] = [];
+  const parts = ['eye', 'look', 'up', 'fov'] as const;
+  const auto = parts.filter((p) => given[p] === undefined);
+  if (auto.length > 0) {
+    const which = auto.length === parts.length ? 'auto-framed from the scene bounds' : `${auto.join(', ')} auto-framed from the scene bounds, the rest given`;
+    lines.push(`camera: eye ${vec(camera.eye)} look ${vec(camera.look)} up ${vec(camera.up)} fov ${camera.fov} (${which}; --eye, --look, --up, --fov set each part)`);
+  }
+  if (autoLights !== undefined) lines.push(`lights: ${autoLights.map((l) => vec(l.position)).join(' and ')} (auto-placed from the scene bounds; --light X,Y,Z per light sets them)`);
+  return lines.map((l) => l + '\n').join('');
+}
+
 const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 
 /** The statistics printed after a render (stdout), one `name: value` per line. */
@@ -205,7 +257,7 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   if (opts.traversal === 'bvh' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
   if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
-  if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${r.faults.slice(0, 8).join(' ')}${r.faults.length > 8 ? ' …' : ''})`);
+  if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${someIds(r.faults)})`);
   const setup = s.setupSeconds >= 0.005 ? ` (${s.setupSeconds.toFixed(2)} s of it elaborating the GPU and compiling or loading the simulator)` : '';
   lines.push(`wall time: ${s.wallSeconds.toFixed(2)} s${setup}`);
   const running = s.wallSeconds - s.setupSeconds;
@@ -225,7 +277,7 @@ function jobsFlag(value: string | undefined, sim: string, pixels: number, vcd: b
 }
 
 async function execute(argv: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(joinNegativeValues(argv, ['eye', 'look', 'up', 'fov']), flags, usage);
+  const { values, positionals } = parseFlags(argv, flags, usage);
   if (values.help) {
     console.log(usage);
     return 0;
@@ -236,29 +288,37 @@ async function execute(argv: string[]): Promise<number> {
   if (values.bvh && values['brute-force']) throw new CliError('give --bvh or --brute-force, not both');
   // Given, or for a triangle image brute force unless --bvh; otherwise chosen by the scene's size below.
   const asked: Traversal | undefined = values.bvh ? 'bvh' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
-  const width = intFlag('width', values.width, 64, 1, MAX_SIZE);
-  const height = intFlag('height', values.height, 48, 1, MAX_SIZE);
+  const width = intFlag('width', values.width, DEFAULT_FRAME_SIZE.width, 1, MAX_SIZE);
+  const height = intFlag('height', values.height, DEFAULT_FRAME_SIZE.height, 1, MAX_SIZE);
   const kernel = chooseKernel(values.kernel);
-  const camera: Camera = {
-    eye: vectorFlag('eye', values.eye, defaultCamera.eye),
-    look: vectorFlag('look', values.look, defaultCamera.look),
-    up: vectorFlag('up', values.up, defaultCamera.up),
-    fov: fovFlag(values.fov),
-  };
-  checkCamera(camera, width, height);
+  // The camera parts given; the rest is the built-in camera's, or for a scene file framed from its bounds.
+  const given: Partial<Camera> = { eye: vectorFlag('eye', values.eye), look: vectorFlag('look', values.look), up: vectorFlag('up', values.up), fov: fovFlag(values.fov) };
+  const lightPositions = lightsFlag(values.light, kernel);
+  const fixedCamera: Camera = { eye: given.eye ?? defaultCamera.eye, look: given.look ?? defaultCamera.look, up: given.up ?? defaultCamera.up, fov: given.fov ?? defaultCamera.fov };
+  if (sceneFile === undefined) checkCamera(fixedCamera, width, height);
   const choice: GpuSimChoice = gpuSimFlag(values.sim, 'ts');
   const sim = choice.sim;
-  const gpu = gpuFlags(values);
+  // The ISS's limit is per thread: it does not grow with the frame.
+  const gpu = gpuFlags(values, sim === 'iss' ? 0 : width * height);
   if (values.vcd !== undefined && sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const out = values.out ?? 'render.png';
   checkOutputs([['--out', out], ['--dump', values.dump], ['--vcd', values.vcd]], sceneFile);
   const jobs = jobsFlag(values.jobs, sim, width * height, values.vcd !== undefined);
 
-  const { scene, name, materials, bvh } = loadScene(sceneFile, values.scene, asked ?? 'brute-force');
+  const { scene, name, materials, bvh, fromFile } = loadScene(sceneFile, values.scene, asked ?? 'brute-force');
+  const bounds = fromFile ? sceneBounds(scene) : undefined;
+  const camera = bounds === undefined ? fixedCamera : autoCamera(bounds, given, width / height);
+  checkInRange(name, [camera.eye, camera.look], 'camera', '--eye and --look');
+  checkCamera(camera, width, height);
+  const autoLit = lightPositions === undefined && bounds !== undefined && kernel === 'shade';
+  const lights: Light[] | undefined = lightPositions !== undefined ? lightsAt(lightPositions) : autoLit ? autoLights(bounds, camera) : undefined;
+  if (autoLit) checkInRange(name, lights!.map((l) => l.position), 'lights', '--light');
   const traversal: Traversal = asked ?? (triangleCount(scene) > AUTO_BVH_TRIANGLES ? 'bvh' : 'brute-force');
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
-  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, traversal, bvh };
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh };
   const job = parseInput(() => buildFrame(spec));
+  // What was placed automatically, so the user can reproduce or adjust it with flags.
+  if (bounds !== undefined) process.stdout.write(autoFrameLines(given, camera, autoLit ? lights! : undefined));
 
   const simName = sim === 'lockstep' ? `lockstep ${choice.lockstep!.join(',')}` : sim;
   const bar = new ProgressBar(`render ${width}x${height} on ${simName}`);
@@ -276,6 +336,7 @@ async function execute(argv: string[]): Promise<number> {
       onProgress: (done, total, cycles) => bar.update(done, total, cycles),
     });
   } catch (e) {
+    if (e instanceof GpuRunError && e.partial) throw new CliError(writePartialImage(spec, out, e.message, e.partial), 1);
     if (e instanceof GpuRunError || e instanceof SceneError) throw new CliError(e.message, 1);
     throw e;
   } finally {
@@ -285,7 +346,26 @@ async function execute(argv: string[]): Promise<number> {
   writeOutput(out, encodePng(width, height, pixelsToImage(spec, result.pixels)));
   if (values.dump !== undefined) writeOutput(values.dump, formatRunJson({ cycles: result.stats.cycles, instructions: result.stats.instructions, pixels: result.pixels, faults: result.faults }));
   process.stdout.write(formatRenderStats({ width, height, out, kernel, sim: simName, traversal, dump: values.dump }, result));
-  return 0;
+  if (!result.faults.length) return 0;
+  process.stderr.write(faultNote(result.faults, `wrote ${out}`));
+  return FAULT_EXIT_STATUS;
+}
+
+/** The colour of the pixels a stopped render did not finish: magenta, which no lit scene is likely to show. */
+export const UNFINISHED_RGB = [255, 0, 255] as const;
+
+/** Write the PNG of what a stopped run finished (the rest UNFINISHED_RGB); returns the message saying why it stopped and what was written. */
+function writePartialImage(spec: FrameSpec, out: string, why: string, partial: PartialRun): string {
+  const total = spec.width * spec.height;
+  const rgb = pixelsToImage(spec, partial.pixels);
+  const finished = new Uint8Array(total);
+  for (const p of partial.pixels) finished[p.pixel] = 1;
+  finished.forEach((f, i) => f || rgb.set(UNFINISHED_RGB, 3 * i));
+  writeOutput(out, encodePng(spec.width, spec.height, rgb));
+  const wrote = `wrote partial image ${out} (${partial.pixels.length} of ${total} pixels; unfinished pixels are magenta)`;
+  const faults = partial.faults.length ? `\nfaults: ${partial.faults.length} pixels (${someIds(partial.faults)})` : '';
+  const { maxCycles } = partial;
+  return maxCycles === undefined ? `${why}\n${wrote}${faults}` : `stopped after ${maxCycles} cycles (--max-cycles ${maxCycles}): ${wrote}\n${why}${faults}`;
 }
 
 export const renderCommand = {

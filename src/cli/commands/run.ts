@@ -1,13 +1,15 @@
 // `rtgpu run`: assemble a kernel, run it for N pixels on the whole GPU (or the ISA simulator) and print each result.
 import { parseFlags, intFlag } from '../args.ts';
-import { CliError } from '../cliError.ts';
+import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { buildLog } from '../progress.ts';
 import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
 import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
-import type { Scene } from '../../golden/scene.ts';
+import { SceneError, type Scene } from '../../golden/scene.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
+import { DEFAULT_FRAME_SIZE, shadeConstants } from '../../host/frame.ts';
+import { cameraConstants, defaultCamera } from '../../host/camera.ts';
 import { GpuRunError, runGpu, type RunPixel } from '../../host/runtime/index.ts';
 
 
@@ -17,10 +19,16 @@ const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh] [-
 Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
 words if it ends in .bin) for pixels 0 .. N-1 and prints each pixel's returned vector (the 4 words
 at 0x80(TID)FFF0 when it ended) in hex, then the instruction and cycle counts. A pixel whose thread
-faulted is marked 'fault'.
+faulted is marked 'fault', and the exit status is then ${FAULT_EXIT_STATUS} (the results are still printed).
+
+Without --const the constant memory holds what 'rtgpu render' writes for its default frame: the
+default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixels and the shade kernel's sky, lights and built-in materials
+(only the camera when the scene has more shader ids than those materials), so the built-in kernels
+(src/host/kernels/shade.s, id.s) return render's pixels 0 .. N-1.
 
   --program FILE        the kernel, instead of the PROGRAM argument
-  --const FILE          constant memory from 0x20000000: hex words (or .bin little-endian words)
+  --const FILE          constant memory from 0x20000000: hex words (or .bin little-endian words);
+                        default: the default frame's (above)
   --scene FILE          triangles for trace: a Wavefront OBJ file, or a triangle-memory image
                         (.hex words or .bin little-endian words, docs/triangle-memory-and-ic-buffer.md);
                         default: the built-in Cornell box
@@ -56,10 +64,22 @@ export interface RunJobImages extends GpuJob {
 /** Load the program, constants and triangles of a run: the job for `runGpu`, errors as clean CliErrors. */
 export function buildRunJob(inputs: RunInputs): RunJobImages {
   const program = loadProgram(inputs.program);
-  const constants = inputs.constants === undefined ? new Uint32Array(0) : loadConstants(inputs.constants);
   const traversal = inputs.traversal ?? 'brute-force';
   const { scene, image } = loadTriangles(inputs.triangles, traversal);
+  const constants = inputs.constants === undefined ? defaultFrameConstants(scene) : loadConstants(inputs.constants);
   return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
+}
+
+/** The constants of render's default frame over `scene` (the default camera and size, the built-in lights and materials). */
+function defaultFrameConstants(scene: Scene): Uint32Array {
+  const { width, height } = DEFAULT_FRAME_SIZE;
+  try {
+    return shadeConstants({ kernel: 'shade', camera: defaultCamera, width, height, scene });
+  } catch (e) {
+    // More shader ids than built-in materials: a scene of the user's own kernel, which gets the camera.
+    if (e instanceof SceneError) return cameraConstants(defaultCamera, width, height);
+    throw e;
+  }
 }
 
 const hex8 = (x: number): string => (x >>> 0).toString(16).padStart(8, '0');
@@ -78,6 +98,15 @@ export function formatRunText(r: RunOutput): string {
   lines.push(`instructions: ${r.instructions}`, `cycles: ${r.cycles}`);
   if (r.faults.length) lines.push(`faults: ${r.faults.length} (pixels ${r.faults.join(' ')})`);
   return lines.join('\n') + '\n';
+}
+
+/** A few pixel ids for a one-line message: the first 8, then '…'. */
+export const someIds = (ids: readonly number[]): string => `${ids.slice(0, 8).join(' ')}${ids.length > 8 ? ' …' : ''}`;
+
+/** The stderr line of a run or render whose output was written but some pixels faulted (exit status FAULT_EXIT_STATUS). */
+export function faultNote(faults: readonly number[], wrote?: string): string {
+  const one = faults.length === 1;
+  return `rtgpu: ${faults.length} pixel${one ? '' : 's'} faulted (pixel${one ? '' : 's'} ${someIds(faults)})${wrote === undefined ? '' : `; ${wrote}`}; exit status ${FAULT_EXIT_STATUS}\n`;
 }
 
 /** `rtgpu run --json` (and `rtgpu render --dump`): {"cycles","instructions","pixels":[{"pixel","ret":[hex8 …]}],"faults"}. */
@@ -123,7 +152,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined 
   const sim = gpuSimFlag(values.sim, 'iss');
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
-  const gpu = gpuFlags(values);
+  const gpu = gpuFlags(values, pixels);
   const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : 'brute-force', pixels };
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
@@ -136,7 +165,9 @@ async function execute(argv: string[]): Promise<number> {
   const r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
   const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults };
   process.stdout.write(cmd.json ? formatRunJson(result) : formatRunText(result));
-  return 0;
+  if (!r.faults.length) return 0;
+  process.stderr.write(faultNote(r.faults));
+  return FAULT_EXIT_STATUS;
 }
 
 export const runCommand = {

@@ -25,6 +25,8 @@ export interface MachineOptions {
   readonly maxInstructions?: number;
   /** Called for every retired instruction (and the fault-ending fetch) of every thread. */
   readonly onRetire?: (thread: Thread, r: Retired) => void;
+  /** Called when a pixel's thread has ended (progress, or the pixels done before a stop): `instructions` retired by the run so far. */
+  readonly onPixel?: (result: PixelResult, faulted: boolean, instructions: number) => void;
 }
 
 export interface PixelResult {
@@ -82,9 +84,11 @@ export class Machine {
     for (let i = 0; i < count; i++) {
       const p = (first + i) >>> 0;
       const t = this.runThread(p, i % MEMORY_MAP.threads);
-      pixels.push({ pixel: p, ret: this.memory.result(t.tid) });
+      const result = { pixel: p, ret: this.memory.result(t.tid) };
+      pixels.push(result);
       if (t.fault) faults.push(p);
       instructions += t.retired;
+      this.opts.onPixel?.(result, t.fault, instructions);
     }
     const trace = { rays: c.rays - before.rays, triangleTests: c.triangleTests - before.triangleTests, nodeTests: c.nodeTests - before.nodeTests };
     return { pixels, faults, instructions, trace };

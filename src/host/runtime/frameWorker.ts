@@ -1,7 +1,7 @@
 // A render worker thread: one GPU instance (a GpuSession) that runs the pixel ranges the main thread sends it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { GpuSession, type DriverOptions } from './gpuDriver.ts';
-import type { GpuJob } from './gpuJob.ts';
+import { GpuRunError, type GpuJob } from './gpuJob.ts';
 import type { ToWorker, FromWorker } from './parallelFrame.ts';
 
 const port = parentPort!;
@@ -10,7 +10,7 @@ const post = (m: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(m
 
 function failure(e: unknown): FromWorker {
   const err = e instanceof Error ? e : new Error(String(e));
-  return { type: 'error', name: err.name, message: err.message, stack: err.stack };
+  return { type: 'error', name: err.name, message: err.message, stack: err.stack, partial: err instanceof GpuRunError ? err.partial : undefined };
 }
 
 let session: GpuSession | undefined;

@@ -73,6 +73,8 @@ class Driver {
   /** The read request being served: its words and the next beat. */
   reading: { words: Uint32Array; beat: number; beats: number } | undefined;
   written = 0;
+  /** Per beat of the output buffer: 1 once the GPU wrote that pixel's result. */
+  finished = new Uint8Array(0);
 
   constructor(
     sim: Simulator,
@@ -141,7 +143,10 @@ class Driver {
 
   write(addr: bigint, data: bigint): void {
     const words = [0, 1, 2, 3].map((k) => Number((data >> BigInt(32 * k)) & 0xffffffffn));
-    if (this.memory.write(addr, words).buffer.name === 'output') this.written++;
+    const { buffer, beat } = this.memory.write(addr, words);
+    if (buffer.name !== 'output') return;
+    this.written++;
+    this.finished[beat] = 1;
   }
 
   /** Cycles with the host idle (every write taken), in the fast batch loop; stops early at irq. */
@@ -296,6 +301,7 @@ function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams
   const output = h.memory.add('output', BUFFER_BASE.output, new Uint32Array(4 * count));
   const reports = h.memory.add('reports', BUFFER_BASE.reports, new Uint32Array(4 * patches));
   h.written = 0;
+  h.finished = new Uint8Array(count);
   h.mmioWrite(MMIO.PIXEL_COUNT, count);
   h.mmioWrite(MMIO.FIRST_PIXEL, first);
   h.mmioWrite(MMIO.CONTROL, (load ? CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES : 0) | CONTROL.START);
@@ -324,7 +330,7 @@ function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams
     }
   }
   h.d.poke('mmio_rd_en', 0);
-  if (!done) throw new GpuRunError(stuckMessage(h, job, first, count, params.rtCores, maxCycles));
+  if (!done) throw new GpuRunError(stuckMessage(h, job, first, count, params.rtCores, maxCycles), { ...finishedSoFar(h, output.words, reports.words, first), maxCycles });
   report();
 
   const status = h.mmioRead(MMIO.STATUS);
@@ -336,13 +342,33 @@ function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams
   if (patchesDone !== patches) throw new GpuRunError(`the GPU reported ${patchesDone} patches written, expected ${patches}: a hardware fault`);
   if (h.written !== count) throw new GpuRunError(`the GPU wrote ${h.written} pixel results, expected ${count}: a hardware fault`);
 
-  const pixels: RunPixel[] = Array.from({ length: count }, (_, i) => ({ pixel: (first + i) >>> 0, ret: [...output.words.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] }));
+  const pixels: RunPixel[] = Array.from({ length: count }, (_, i) => resultOf(output.words, first, i));
   const faults: number[] = [];
   for (let n = 0; n < patches; n++) {
     const [mask, base, threads] = reports.words.subarray(4 * n, 4 * n + 3) as unknown as [number, number, number];
     if (base !== 32 * n || threads !== Math.min(32, count - 32 * n)) throw new GpuRunError(`patch report ${n} reads first index ${base}, ${threads} threads: a hardware fault`);
-    for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) faults.push((first + base + t) >>> 0);
+    faults.push(...faultsOf(mask, first + base, threads));
   }
+  return { pixels, faults };
+}
+
+/** The result of the range's i-th pixel in the output buffer. */
+const resultOf = (output: Uint32Array, first: number, i: number): RunPixel => ({ pixel: (first + i) >>> 0, ret: [...output.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] });
+
+/** The pixel ids of a patch report's fault mask (patch from pixel `base`). */
+function faultsOf(mask: number, base: number, threads: number): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < threads; t++) if ((mask >>> t) & 1) out.push((base + t) >>> 0);
+  return out;
+}
+
+/** A stopped range: the pixels whose results were written, and the faults of the patches whose reports were. */
+function finishedSoFar(h: Driver, output: Uint32Array, reports: Uint32Array, first: number): { pixels: RunPixel[]; faults: number[] } {
+  const pixels: RunPixel[] = [];
+  h.finished.forEach((f, i) => f && pixels.push(resultOf(output, first, i)));
+  const faults: number[] = [];
+  // A report not yet written reads 0 threads.
+  for (let n = 0; 4 * n < reports.length; n++) faults.push(...faultsOf(reports[4 * n]!, first + reports[4 * n + 1]!, reports[4 * n + 2]!));
   return { pixels, faults };
 }
 

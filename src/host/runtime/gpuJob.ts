@@ -82,7 +82,25 @@ export interface GpuRunResult {
   readonly stats: GpuStats;
 }
 
+/** What a frame that was stopped had finished: for a partial image. */
+export interface PartialRun {
+  /** The pixels whose results are in (any order). */
+  readonly pixels: readonly RunPixel[];
+  /** Those of them whose thread faulted. */
+  readonly faults: readonly number[];
+  /** Set when the frame was stopped at the cycle limit (GpuRunOptions.maxCycles): that limit. */
+  readonly maxCycles?: number;
+}
+
 /** A frame that could not complete (stuck kernel, bad image …): a clean message for the user. */
 export class GpuRunError extends Error {
   override name = 'GpuRunError';
+
+  constructor(
+    message: string,
+    /** When the frame was stopped part way (cycle or instruction limit): what had finished. */
+    readonly partial?: PartialRun,
+  ) {
+    super(message);
+  }
 }

@@ -2,7 +2,7 @@
 import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
 import { parseBvhSceneImage } from '../../bvh/index.ts';
-import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult } from './gpuJob.ts';
+import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
 
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
 import { runFrameParallel } from './parallelFrame.ts';
@@ -19,12 +19,20 @@ function issScene(job: GpuJob) {
   return { scene: ordered, bvh };
 }
 
-/** The ISA simulator as the golden model: cycles = instructions, no per-core figures. */
+/** The ISA simulator as the golden model: cycles = instructions, no per-core figures; progress pixel by pixel. */
 function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
   const start = performance.now();
   const { scene, bvh } = issScene(job);
+  // The pixels done so far: what a stop at the instruction limit leaves.
+  const done: RunPixel[] = [];
+  const faulted: number[] = [];
+  const onPixel = (p: RunPixel, fault: boolean, instructions: number) => {
+    done.push(p);
+    if (fault) faulted.push(p.pixel);
+    opts.onProgress?.(done.length, job.pixels, instructions);
+  };
   try {
-    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, maxInstructions: opts.maxCycles });
+    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, maxInstructions: opts.maxCycles, onPixel });
     const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
@@ -33,7 +41,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     if (e instanceof InstructionLimitError) {
       const line = job.sourceLines?.[e.pc >>> 2];
       const at = `PC 0x${e.pc.toString(16).padStart(4, '0')}${job.sourceFile && line !== undefined && line > 0 ? ` in ${job.sourceFile}:${line}` : ''}`;
-      throw new GpuRunError(`pixel ${e.pixel}: no fin after ${e.limit} instructions (stopped at ${at}); raise --max-instructions if the kernel is just long`);
+      throw new GpuRunError(`pixel ${e.pixel}: no fin after ${e.limit} instructions (stopped at ${at}); raise --max-instructions if the kernel is just long`, { pixels: done, faults: faulted });
     }
     if (e instanceof MemoryImageError) throw new GpuRunError(e.message);
     throw e;
