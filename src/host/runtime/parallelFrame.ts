@@ -1,13 +1,12 @@
 // A frame split across worker threads: each simulates its own GPU instance and renders chunks of whole
 // patches handed out in order; the pixels are those of a single-instance run, the counters add up.
 import { availableParallelism } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { dirname, extname, join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../hdl/tools/typescriptWorker.ts';
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
-import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type PartialRun, type RunPixel } from './gpuJob.ts';
 
 export type ToWorker = { type: 'run'; first: number; count: number } | { type: 'finish' };
 export type FromWorker =
@@ -15,7 +14,7 @@ export type FromWorker =
   | { type: 'progress'; written: number; cycles: number }
   | { type: 'done'; first: number; count: number; ret: Uint32Array; faults: number[] }
   | { type: 'stats'; stats: GpuStats }
-  | { type: 'error'; name: string; message: string; stack?: string };
+  | { type: 'error'; name: string; message: string; stack?: string; partial?: PartialRun };
 
 const PATCH = 32;
 /** Chunks per worker: enough that a worker with cheap pixels (sky) takes more, few enough that chunk overhead (a START, a few hundred cycles) stays small. */
@@ -37,19 +36,17 @@ export function frameChunks(first: number, pixels: number, chunks: number): { fi
   return out;
 }
 
-/**
- * A worker running frameWorker: the compiled file in dist/, or in a checkout (the CLI in development, the
- * tests) its TypeScript source, loaded through tsx registered in the worker first.
- */
-function startWorker(workerData: unknown): Worker {
-  const entry = new URL(`./frameWorker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
-  // tsx's ES-module API (require.resolve would give its CommonJS build), from its package exports.
-  const pkg = createRequire(import.meta.url).resolve('tsx/package.json');
-  const api = (JSON.parse(readFileSync(pkg, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api']!.import.default;
-  const tsx = pathToFileURL(join(dirname(pkg), api)).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+/** A worker running frameWorker: the compiled file in dist/, or in a checkout its TypeScript source. */
+function startFrameWorker(workerData: unknown): Worker {
+  return startWorker(new URL(`./frameWorker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), workerData);
+}
+
+/** Pixels from .. from + count − 1 of the frame's results (`ret`: 4 words a pixel from pixel `first`). */
+function pixelsOf(ret: Uint32Array, first: number, from: number, count: number): RunPixel[] {
+  return Array.from({ length: count }, (_, k) => {
+    const i = from - first + k;
+    return { pixel: (first + i) >>> 0, ret: [...ret.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] };
+  });
 }
 
 /** Counters of several GPU instances: sums (per-core busy cycles core by core). */
@@ -73,7 +70,9 @@ function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
 
 /**
  * Run `job` on `jobs` GPU instances in worker threads, each compiling its own TS simulator. Rejects with
- * the first worker's error; the others are stopped. A frame of no pixels runs in this thread.
+ * the first worker's error; the others are stopped. When that worker was stopped part way (the cycle
+ * limit), the error's `partial` holds the chunks finished so far and that worker's finished pixels.
+ * A frame of no pixels runs in this thread.
  */
 export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: number): Promise<GpuRunResult> {
   if (!Number.isInteger(jobs) || jobs < 1) throw new GpuRunError(`jobs must be a whole number of at least 1, got ${jobs}`);
@@ -89,6 +88,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
   }
   const workerCount = Math.min(jobs, queue.length);
   const ret = new Uint32Array(4 * job.pixels);
+  const chunksDone: { first: number; count: number }[] = [];
   const faults: number[] = [];
   const stats: GpuStats[] = [];
   let rangesDone = 0;
@@ -103,7 +103,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
     await new Promise<void>((resolve, reject) => {
       const fail = (e: Error) => reject(e);
       for (let w = 0; w < workerCount; w++) {
-        const worker = startWorker({ job, opts: plain });
+        const worker = startFrameWorker({ job, opts: plain });
         workers.push(worker);
         let finished = false;
         const next = () => {
@@ -120,6 +120,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
               return onProgress?.(pixelsDone + written.reduce((a, b) => a + b, 0), job.pixels, cycles.reduce((a, b) => a + b, 0));
             case 'done':
               ret.set(m.ret, 4 * (m.first - first));
+              chunksDone.push({ first: m.first, count: m.count });
               faults.push(...m.faults);
               pixelsDone += m.count;
               written[w] = 0;
@@ -131,7 +132,8 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
               if (stats.length === workerCount) resolve();
               return;
             case 'error': {
-              const e = m.name === 'GpuRunError' ? new GpuRunError(m.message) : Object.assign(new Error(m.message), { name: m.name, stack: m.stack });
+              const partial = m.partial && { ...m.partial, pixels: [...chunksDone.flatMap((r) => pixelsOf(ret, first, r.first, r.count)), ...m.partial.pixels], faults: [...faults, ...m.partial.faults] };
+              const e = m.name === 'GpuRunError' ? new GpuRunError(m.message, partial) : Object.assign(new Error(m.message), { name: m.name, stack: m.stack });
               return fail(e);
             }
           }
@@ -146,7 +148,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
     await Promise.all(workers.map((w) => w.terminate()));
   }
   if (rangesDone === 0 && job.pixels > 0) throw new GpuRunError('no render worker ran a pixel');
-  const pixels: RunPixel[] = Array.from({ length: job.pixels }, (_, i) => ({ pixel: (first + i) >>> 0, ret: [...ret.subarray(4 * i, 4 * i + 4)] as [number, number, number, number] }));
+  const pixels = pixelsOf(ret, first, first, job.pixels);
   // In frame order (pixel ids may wrap past 2^32).
   faults.sort((a, b) => ((a - first) >>> 0) - ((b - first) >>> 0));
   return { pixels, faults, stats: sumStats(stats, (performance.now() - start) / 1000) };

@@ -1,0 +1,39 @@
+// Writes the seed corpus of every fuzz target (test/fuzz/corpus/<target>/) from the project's own
+// examples: run `npx tsx test/fuzz/makeCorpus.ts` after a format changes, and commit the result.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assemble } from '../../src/isa/assembler.ts';
+import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
+import { sceneToImage } from '../../src/golden/scene.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bvhSceneImage } from '../../src/bvh/sceneImage.ts';
+import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
+
+const root = fileURLToPath(new URL('./corpus/', import.meta.url));
+const kernel = (name: string) => readFileSync(fileURLToPath(new URL(`../../src/host/kernels/${name}`, import.meta.url)), 'utf8');
+const put = (target: string, name: string, data: string | Uint8Array) => {
+  mkdirSync(join(root, target), { recursive: true });
+  writeFileSync(join(root, target, name), data);
+};
+
+const shade = assemble(kernel('shade.s'), 'shade.s').words;
+put('asm', 'shade.s', kernel('shade.s'));
+put('asm', 'id.s', kernel('id.s'));
+put('asm', 'integer.s', INTEGER_KERNEL);
+put('asm', 'float.s', FLOAT_KERNEL);
+put('asm', 'directives.s', 'data: .word 0xdeadbeef, -1\n .byte 1 2 3\n .space 5\n .string "a\\tb\\x41"\nlab: s_push R1\n s_pop R1\n jmp_link lab\n ii_mod R1, R2, R3\n @ 0x10 ignored\n fin\n');
+put('disasm', 'shade.bin', wordsToBytes(shade));
+put('hex', 'shade.hex', formatHexWords(shade));
+put('hex', 'comments.hex', '// words\ndeadbeef 00000001 # two\n\n0000ffff\n');
+put('bin', 'shade.bin', wordsToBytes(shade));
+const scene = defaultScene();
+put('triangles', 'cornell.bin', wordsToBytes(sceneToImage(scene)));
+// A small scene keeps the BVH image short (mutations reach every section).
+const small = { ...scene, triangles: scene.triangles.slice(0, 4 * 6) };
+put('bvh-image', 'cornell6.bin', wordsToBytes(bvhSceneImage(small).image));
+put('obj', 'quad.obj', '# a quad\nmtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\nvt 0 0\nusemtl red\nf 1/1/1 2/1/1 3/1/1 4/1/1\no tri\nusemtl white\nf -1 -2 -3\n');
+put('mtl', 'quad.mtl', 'newmtl red\nKd 0.8 0.1 0.1\nKs 0.2 0.2 0.2\nNs 10\nnewmtl white\nKd 0.9 0.9 0.9\nnewmtl lamp\nKe 4 4 4\n');
+put('fp-operands', 'add.txt', '3f800000 40000000\n# comment\n0x7f800000 ff800000\n00000001 80000001\n');
+put('design-params', 'params.txt', 'width=8\ndepth=0x10\nscale=0.5\nsigned=true\ntaps=[1,2,3]\nopts={"a":1}\nname=fifo');
+console.log(`corpus written to ${root}`);
