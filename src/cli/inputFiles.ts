@@ -53,14 +53,17 @@ export interface Program {
   readonly words: Uint32Array;
   /** 1-based source line of each word, for assembly sources. */
   readonly sourceLines?: Int32Array;
+  /** Assembly with `.include`: every file and, per word, which one it came from. */
+  readonly files?: readonly string[];
+  readonly sourceFiles?: Uint16Array;
 }
 
 /** A kernel: `.hex` words, `.bin` little-endian words, anything else assembly (docs/isa.md). */
 export function loadProgram(file: string): Program {
   if (isHex(file) || isBin(file)) return { words: loadWords(file) };
   const text = readText(file);
-  const { words, sourceLines } = parseInput(() => checkFitsInstructionMemory(assemble(text, file)));
-  return { words, sourceLines };
+  const { words, sourceLines, files, sourceFiles } = parseInput(() => checkFitsInstructionMemory(assemble(text, file)));
+  return { words, sourceLines, files, sourceFiles };
 }
 
 /** Constant memory words: `.bin` little-endian words, anything else hex text. */

@@ -57,6 +57,13 @@ async function main(argv: string[]): Promise<number> {
   return (await load()).run(rest);
 }
 
+// A reader that stops early (`rtgpu disasm big.hex | head`) closes the pipe: end quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -104,3 +104,17 @@ describe('rtgpu doctor', () => {
     }
   }, 60_000);
 });
+
+describe('output into a pipe the reader closes early', () => {
+  test('rtgpu disasm big.hex | head: exit 0, no EPIPE trace', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(tempDir('epipe'), 'big.hex');
+    writeFileSync(file, Array.from({ length: 200_000 }, (_, i) => (0xe8000000 + i).toString(16)).join('\n'));
+    // A shell pipeline, as a user types it; PIPESTATUS gives rtgpu's own exit status.
+    const r = await execa('bash', ['-c', `'${process.execPath}' bin/rtgpu.mjs disasm '${file}' | head -1; exit \${PIPESTATUS[0]}`], { reject: false });
+    expect(r.stdout).toMatch(/^\s+trace\s+\/\/ 0x0000$/);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+  }, 60_000);
+});

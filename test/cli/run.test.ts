@@ -159,7 +159,7 @@ describe('rtgpu run --sim iss', () => {
     expect(obj.stderr).toBe(`rtgpu: ${f['bad.obj']}:2: error: bad number 'x'`);
     const loop = await rtgpu(f['loop.s']!, '--max-instructions', '50', '--pixels', '2');
     expect(loop.exitCode).toBe(1);
-    expect(loop.stderr).toBe(`rtgpu: pixel 0: no fin after 50 instructions (stopped at PC 0x0000 in ${f['loop.s']}:2); raise --max-instructions if the kernel is just long`);
+    expect(loop.stderr).toBe(`rtgpu: pixel 0: no fin after 50 instructions (stopped at PC 0x0000 in ${f['loop.s']}:2); raise the instruction limit if the kernel is just long (rtgpu run --max-instructions, rtgpu render --max-cycles)`);
     const missing = await rtgpu('/nonexistent/k.s');
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/^rtgpu: cannot read \/nonexistent\/k.s: ENOENT/);
@@ -181,4 +181,21 @@ describe('rtgpu run --sim iss', () => {
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/--sim S +ts, verilator or icarus: rtgpu_top live .*lockstep:/);
   }, 120_000);
+});
+
+describe('kernels with .include', () => {
+  test('run follows the include; a stuck thread is reported at the included file and line', async () => {
+    const dir = tempDir('run-include');
+    writeFileSync(join(dir, 'lib.s'), 'loop:\n  jmp loop\n');
+    writeFileSync(join(dir, 'ok.s'), 'done:\n  fin\n');
+    writeFileSync(join(dir, 'main.s'), '  ii_addi R2, R0, 1\n  .include "lib.s"\n  fin\n');
+    writeFileSync(join(dir, 'good.s'), '  .include "ok.s"\n');
+    const stuck = await rtgpu(join(dir, 'main.s'), '--pixels', '1', '--max-instructions', '50');
+    expect(stuck.exitCode).toBe(1);
+    expect(stuck.stderr).toContain(`(stopped at PC 0x0004 in ${join(dir, 'lib.s')}:2)`);
+    const good = await rtgpu(join(dir, 'good.s'), '--pixels', '2');
+    expect(good.exitCode).toBe(0);
+    const missing = await rtgpu(join(dir, 'nope.s'));
+    expect(missing.exitCode).toBe(1);
+  }, 60_000);
 });

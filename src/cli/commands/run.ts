@@ -67,7 +67,7 @@ export function buildRunJob(inputs: RunInputs): RunJobImages {
   const traversal = inputs.traversal ?? 'brute-force';
   const { scene, image } = loadTriangles(inputs.triangles, traversal);
   const constants = inputs.constants === undefined ? defaultFrameConstants(scene) : loadConstants(inputs.constants);
-  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
+  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, includedFiles: program.files, sourceFileOf: program.sourceFiles, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
 }
 
 /** The constants of render's default frame over `scene` (the default camera and size, the built-in lights and materials). */

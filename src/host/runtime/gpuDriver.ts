@@ -11,7 +11,7 @@ import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
-import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
 
 export const DEFAULT_MAX_CYCLES = 50_000_000;
 
@@ -390,8 +390,8 @@ function stuckMessage(h: Driver, job: GpuJob, first: number, count: number, rtCo
   const threads = Math.min(32, count - 32 * patch);
   const base = first + 32 * patch;
   const source = (pc: number) => {
-    const line = job.sourceLines?.[pc >>> 2];
-    return job.sourceFile && line !== undefined && line > 0 ? ` (${job.sourceFile}:${line})` : '';
+    const at = sourceLineOf(job, pc);
+    return at ? ` (${at})` : '';
   };
   const onCores: string[] = [];
   const running = new Set<number>();

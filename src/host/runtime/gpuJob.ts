@@ -33,6 +33,17 @@ export interface GpuJob {
   /** For messages: the program's source file and the 1-based line of each word (≤ 0: unknown). */
   readonly sourceFile?: string;
   readonly sourceLines?: Int32Array;
+  /** With `.include`: the files (sourceFile first) and, per word, the index of the one it came from. */
+  readonly includedFiles?: readonly string[];
+  readonly sourceFileOf?: Uint16Array;
+}
+
+/** `file:line` of the statement the word at byte address `pc` came from, or undefined. */
+export function sourceLineOf(job: GpuJob, pc: number): string | undefined {
+  const word = pc >>> 2;
+  const line = job.sourceLines?.[word];
+  const file = job.includedFiles?.[job.sourceFileOf?.[word] ?? 0] ?? job.sourceFile;
+  return file && line !== undefined && line > 0 ? `${file}:${line}` : undefined;
 }
 
 export interface GpuRunOptions {

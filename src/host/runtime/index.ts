@@ -2,7 +2,7 @@
 import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
 import { parseBvhSceneImage } from '../../bvh/index.ts';
-import { GpuRunError, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
 
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
 import { runFrameParallel } from './parallelFrame.ts';
@@ -39,9 +39,9 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds, setupSeconds: 0 } };
   } catch (e) {
     if (e instanceof InstructionLimitError) {
-      const line = job.sourceLines?.[e.pc >>> 2];
-      const at = `PC 0x${e.pc.toString(16).padStart(4, '0')}${job.sourceFile && line !== undefined && line > 0 ? ` in ${job.sourceFile}:${line}` : ''}`;
-      throw new GpuRunError(`pixel ${e.pixel}: no fin after ${e.limit} instructions (stopped at ${at}); raise --max-instructions if the kernel is just long`, { pixels: done, faults: faulted });
+      const line = sourceLineOf(job, e.pc);
+      const at = `PC 0x${e.pc.toString(16).padStart(4, '0')}${line ? ` in ${line}` : ''}`;
+      throw new GpuRunError(`pixel ${e.pixel}: no fin after ${e.limit} instructions (stopped at ${at}); raise the instruction limit if the kernel is just long (rtgpu run --max-instructions, rtgpu render --max-cycles)`, { pixels: done, faults: faulted });
     }
     if (e instanceof MemoryImageError) throw new GpuRunError(e.message);
     throw e;

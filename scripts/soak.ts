@@ -1,0 +1,83 @@
+// The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
+// designs on every back end, random programs on the RT core, the float units, the IC system.
+// Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
+import { execa } from 'execa';
+import { parseArgs } from 'node:util';
+import { seedFromEnv } from '../src/hdl/testbench/rng.ts';
+
+interface Step {
+  readonly name: string;
+  readonly what: string;
+  /** The command for a full run and for --quick. */
+  readonly command: (quick: boolean, seed: number) => { file: string; args: string[]; env?: Record<string, string> };
+}
+
+const tsx = (script: string, ...args: string[]) => ({ file: process.execPath, args: ['--import', 'tsx', script, ...args] });
+
+const STEPS: readonly Step[] = [
+  {
+    name: 'fuzz',
+    what: 'every parser of user input, 1,000,000 mutated inputs each',
+    command: (quick, seed) => tsx('scripts/fuzz.ts', '--runs', quick ? '20000' : '1000000', '--seed', String(seed), '--out', 'fuzz-findings'),
+  },
+  {
+    name: 'designs',
+    what: 'random eDSL designs: 50,000 on js/wasm, 2,500 on Verilator and Icarus',
+    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.1' : '5', SEED: String(seed) } }),
+  },
+  {
+    name: 'core',
+    what: 'random programs on the RT core against the ISA simulator (10,000)',
+    command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),
+  },
+  {
+    name: 'float',
+    what: 'every float unit against the reference (1,000,000 operations each)',
+    command: (quick, seed) => tsx('scripts/float-soak.ts', '--count', quick ? '20000' : '1000000', '--seed', String(seed)),
+  },
+  {
+    name: 'ic',
+    what: 'ray-triangle tests through the IC system against the caster (1,000,000)',
+    command: (quick, seed) => tsx('scripts/ic-soak.ts', '--tests', quick ? '5000' : '1000000', '--seed', String(seed)),
+  },
+];
+
+function options() {
+  try {
+    return parseArgs({ options: { quick: { type: 'boolean' }, only: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (e) {
+    console.error(`soak: ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
+
+const values = options();
+if (values.help) {
+  console.log(`usage: npm run soak -- [--quick] [--only ${STEPS.map((s) => s.name).join(',')}] [--seed S]\n\n${STEPS.map((s) => `  ${s.name.padEnd(8)} ${s.what}`).join('\n')}`);
+  process.exit(0);
+}
+const only = values.only?.split(',').map((s) => s.trim());
+const unknown = only?.find((n) => !STEPS.some((s) => s.name === n));
+if (unknown) {
+  console.error(`soak: unknown step '${unknown}' (steps: ${STEPS.map((s) => s.name).join(', ')})`);
+  process.exit(2);
+}
+if (values.seed !== undefined && !/^\d+$/.test(values.seed)) {
+  console.error(`soak: --seed must be a whole number, got '${values.seed}'`);
+  process.exit(2);
+}
+const seed = values.seed !== undefined ? Number(values.seed) >>> 0 : seedFromEnv();
+const steps = STEPS.filter((s) => !only || only.includes(s.name));
+
+console.log(`soak${values.quick ? ' (quick)' : ''}: ${steps.map((s) => s.name).join(', ')}; seed ${seed} (--seed ${seed} reruns it)`);
+const results: { name: string; ok: boolean; seconds: number }[] = [];
+for (const step of steps) {
+  const { file, args, env } = step.command(values.quick ?? false, seed);
+  console.log(`\n=== ${step.name}: ${step.what}\n$ ${[file === process.execPath ? 'node' : file, ...args].join(' ')}`);
+  const t0 = performance.now();
+  const r = await execa(file, args, { stdio: 'inherit', reject: false, env });
+  results.push({ name: step.name, ok: r.exitCode === 0, seconds: (performance.now() - t0) / 1000 });
+}
+console.log('\nstep      result  seconds');
+for (const r of results) console.log(`${r.name.padEnd(9)} ${(r.ok ? 'pass' : 'FAIL').padEnd(7)} ${r.seconds.toFixed(0).padStart(7)}`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
