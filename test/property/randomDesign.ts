@@ -36,6 +36,9 @@ export interface RawMemory {
   readonly addr: number;
   readonly data: number;
   readonly init: readonly bigint[];
+  /** A write mask: none (one time in three), else lanes of a width that divides the word's. */
+  readonly lanes: number;
+  readonly mask: number;
 }
 
 export interface RawFsm {
@@ -82,6 +85,8 @@ const memory: fc.Arbitrary<RawMemory> = fc.record({
   addr: choice,
   data: choice,
   init: fc.array(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), { maxLength: 4 }),
+  lanes: choice,
+  mask: choice,
 });
 const fsmArb: fc.Arbitrary<RawFsm> = fc.record({
   states: fc.integer({ min: 2, max: 5 }),
@@ -349,7 +354,10 @@ function moduleBody(raw: RawModule, child: ChildUse | null): PrintedModule {
   // Writes, transitions and register updates read the whole pool (feedback through registers and memory).
   if (raw.memory) {
     const mem = raw.memory;
-    b.line(`m.when(${cond(b.pick(mem.we), mem.data)}, () => mem.write(${fit(b.pick(mem.addr), mem.addrBits)}, ${fit(b.pick(mem.data), mem.width)}));`);
+    // Lane widths that divide the word (byte enables, bit enables, …).
+    const lanes = [1, 2, 4, 8, 16, 32].filter((g) => g < mem.width && mem.width % g === 0);
+    const mask = mem.lanes % 3 === 0 || !lanes.length ? '' : `, { mask: ${fit(b.pick(mem.mask), mem.width / lanes[mem.lanes % lanes.length]!)} }`;
+    b.line(`m.when(${cond(b.pick(mem.we), mem.data)}, () => mem.write(${fit(b.pick(mem.addr), mem.addrBits)}, ${fit(b.pick(mem.data), mem.width)}${mask}));`);
   }
   if (raw.fsm) {
     const n = raw.fsm.states;

@@ -68,5 +68,6 @@ describe('random designs', () => {
     expect(share(/async: true/)).toBeGreaterThan(0.3);
     expect(share(/m\.switch\(/)).toBeGreaterThan(0.08);
     expect(share(/\.asSInt\(\)\.shr\(/)).toBeGreaterThan(0.15);
+    expect(share(/\{ mask: /)).toBeGreaterThan(0.2);
   });
 });

@@ -46,14 +46,12 @@ const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', '
 const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne', 'ult', 'ule', 'slt', 'sle', 'redand', 'redor', 'redxor', 'shl', 'lshr', 'ashr']);
 
 /**
- * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null. It runs memories
- * wider than 32 bits only without write masks, and on wider nets only the cells above.
+ * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null: a cell on a net
+ * wider than 32 bits that has no wide code (every cell kind has it now; the check guards new ones).
  */
 export function wasmObstacle(L: Layout): string | null {
   const net = (id: NetId) => L.flat.nets[id]!;
   const wide = (id: NetId) => net(id).width > 32;
-  const mem = L.flat.memories.find((m) => m.width > 32 && m.writePorts.some((p) => p.mask !== undefined));
-  if (mem) return `memory '${mem.name}' is ${mem.width} bits wide with a write mask`;
   for (const st of L.steps) {
     if (st.kind !== 'cell') continue;
     const c = st.cell;
@@ -1231,6 +1229,30 @@ class WasmGen {
     }
   }
 
+  /**
+   * Word k of a masked write to a wide memory: (old & ~bits) | (data & bits), where bits are the parts
+   * of word k that the enabled lanes (mask bit i: data bits [i·g, i·g + g)) cover. `a` holds the address.
+   */
+  private mergeMaskedWord(mi: number, p: WritePort, a: number, k: number): void {
+    const C = this.c;
+    const g = p.maskGranularity!;
+    const bits = this.temp();
+    C.const(0).set(bits);
+    for (let i = Math.floor((32 * k) / g); i * g < Math.min(32 * k + 32, this.L.flat.memories[mi]!.width); i++) {
+      const lo = Math.max(i * g, 32 * k);
+      const hi = Math.min(i * g + g, 32 * k + 32);
+      const lane = hi - lo === 32 ? -1 : ((2 ** (hi - lo) - 1) * 2 ** (lo - 32 * k)) | 0;
+      C.const(0);
+      this.pushBits(p.mask!, i, 1);
+      C.emit(op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
+    }
+    C.get(a);
+    this.scaleAddress(this.L.flat.memories[mi]!.width);
+    C.load(this.W.memoryBytes[mi]! + 4 * k).get(bits).const(-1).emit(op.i32Xor, op.i32And);
+    this.pushWord(p.data, k);
+    C.get(bits).emit(op.i32And, op.i32Or);
+  }
+
   /** One write port at the clock edge (masked lanes merged with the old word). */
   private memoryWrite(mi: number, p: WritePort): void {
     const mem = this.L.flat.memories[mi]!;
@@ -1245,11 +1267,11 @@ class WasmGen {
     const base = this.W.memoryBytes[mi]!;
     this.mark(this.W.memoryReaders[mi]);
     if (mem.width > 32) {
-      // Wide words (never masked here: such memories stay with the JavaScript back end).
       for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
         C.get(a);
         this.scaleAddress(mem.width);
-        this.pushWord(p.data, k);
+        if (p.mask === undefined) this.pushWord(p.data, k);
+        else this.mergeMaskedWord(mi, p, a, k);
         C.store(base + 4 * k);
       }
       C.emit(op.end);
