@@ -103,6 +103,9 @@ type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string
 /** The GpuParams the flags select; an absent flag keeps the default of GpuTop (or, with --bvh, of its BVH configuration). */
 export function gpuConfig(values: ConfigFlagValues): GpuParams {
   const { min, max } = TRIANGLE_MEMORY_CAPACITY;
+  // `rtgpu run --triangles FILE` names a scene; here the flag sizes the hardware.
+  if (values.triangles !== undefined && !/^[+-]?\d+$/.test(values.triangles))
+    throw new CliError(`--triangles sets how many triangles each triangle memory holds (a count, ${min}-${max}), got '${values.triangles}'; a scene file goes to 'rtgpu run --scene FILE' or 'rtgpu render FILE'`);
   const base = values.bvh ? defaultBvhGpuParams : defaultGpuParams;
   const cores = {
     rtCores: coreCount(values, 'rt-cores', RT_CORES) ?? base.rtCores,

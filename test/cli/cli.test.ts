@@ -118,3 +118,16 @@ describe('output into a pipe the reader closes early', () => {
     expect(r.exitCode).toBe(0);
   }, 60_000);
 });
+
+describe('--triangles means one thing per command, and says which when given the other form', () => {
+  test('run: a scene file (a count is an error); rtl and synth: a count (a file name is an error)', async () => {
+    const run = await rtgpu('run', 'src/host/kernels/id.s', '--triangles', '4096');
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^rtgpu: --triangles names a scene file here \(the same as --scene\), got the number 4096; .*'rtgpu rtl --triangles K'\)$/);
+    for (const cmd of [['rtl', '--out', tempDir('tri')], ['synth', 'rtgpu_top']]) {
+      const r = await rtgpu(...cmd, '--triangles', 'scene.hex');
+      expect(r.exitCode, cmd[0]).toBe(2);
+      expect(r.stderr, cmd[0]).toMatch(/^rtgpu: --triangles sets how many triangles each triangle memory holds \(a count, 2-1048576\), got 'scene\.hex'; a scene file goes to/);
+    }
+  }, 60_000);
+});

@@ -149,6 +149,9 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined 
   if (positionals.length === 1 && values.program !== undefined) throw new CliError('give the program as an argument or with --program, not both');
   if (positionals.length + (values.program === undefined ? 0 : 1) !== 1) throw new CliError(`expected one program file\n\n${usage}`);
   if (values.scene !== undefined && values.triangles !== undefined) throw new CliError('give --scene or --triangles, not both');
+  // `rtgpu rtl --triangles K` sizes the triangle memories; here the flag names a scene file.
+  if (values.triangles !== undefined && /^[+-]?\d+$/.test(values.triangles))
+    throw new CliError(`--triangles names a scene file here (the same as --scene), got the number ${values.triangles}; the simulated GPU sizes its triangle memories to the scene (a hardware configuration: 'rtgpu rtl --triangles K')`);
   const sim = gpuSimFlag(values.sim, 'iss');
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
