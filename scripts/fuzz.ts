@@ -85,8 +85,9 @@ function save(target: string, kind: 'crash' | 'hang', input: Uint8Array, note: s
 }
 
 /** Fuzz one target in a worker; on a hang, stop the worker, keep the input, and go on with a new one. */
-async function fuzzOne(target: FuzzTarget): Promise<TargetResult> {
+async function fuzzOne(target: FuzzTarget, running: TargetResult[]): Promise<TargetResult> {
   const result: TargetResult = { target: target.name, runs: 0, corpus: 0, seconds: 0, crashes: new Map(), hangs: [] };
+  running.push(result);
   const corpus = [...readInputs(join(fuzzDir, 'corpus', target.name)), ...readInputs(join(fuzzDir, 'regressions', target.name))];
   const t0 = performance.now();
   const deadline = secondsPerTarget === undefined ? undefined : t0 + 1000 * secondsPerTarget;
@@ -103,6 +104,7 @@ async function fuzzOne(target: FuzzTarget): Promise<TargetResult> {
     console.log(`  ${target.name}: hang (over ${inputTimeout} ms): ${save(target.name, 'hang', hang, `an input of ${target.name} ran longer than ${inputTimeout} ms\n`)}`);
   }
   result.seconds = (performance.now() - t0) / 1000;
+  running.splice(running.indexOf(result), 1);
   return result;
 }
 
@@ -130,6 +132,8 @@ function runWorker(job: WorkerJob, result: TargetResult, corpus: Uint8Array[], t
         result.corpus++;
       } else if (m.kind === 'crash') {
         if (!result.crashes.has(m.key)) result.crashes.set(m.key, { input: m.input, key: m.key, message: m.message, stack: m.stack });
+      } else if (m.kind === 'progress') {
+        result.runs = runsBefore + m.runs;
       } else if (m.kind === 'done') {
         clearInterval(watchdog);
         result.runs = runsBefore + m.runs;
@@ -146,12 +150,16 @@ function runWorker(job: WorkerJob, result: TargetResult, corpus: Uint8Array[], t
 
 console.log(`fuzz: ${targets.length} targets, ${runs !== undefined ? `${runs} inputs each` : `${totalSeconds} s`}, seed ${seed} (SEED=${seed} or --seed ${seed} reruns it), findings in ${out}`);
 const results: TargetResult[] = [];
+const running: TargetResult[] = [];
 const queue = [...targets];
+// A line now and then on long runs (the soak), so a log shows where it is.
+const status = setInterval(() => console.log(`  … ${running.map((r) => `${r.target} ${r.runs}`).join(', ')}`), 30_000);
 await Promise.all(
   Array.from({ length: Math.min(PARALLEL, targets.length) }, async () => {
-    for (let t = queue.shift(); t; t = queue.shift()) results.push(await fuzzOne(t));
+    for (let t = queue.shift(); t; t = queue.shift()) results.push(await fuzzOne(t, running));
   }),
 );
+clearInterval(status);
 
 let findings = 0;
 console.log('\ntarget          inputs    inputs/s  corpus+  crashes  hangs');
