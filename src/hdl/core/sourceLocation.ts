@@ -1,6 +1,6 @@
 // Finds where in the user's TypeScript a DSL call was made, from the JavaScript stack.
 import { readFileSync } from 'node:fs';
-import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
+import { SourceMap, findSourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve, sep } from 'node:path';
 import type { SourceLoc } from '../ir/netlist.ts';
@@ -57,14 +57,29 @@ const framePattern = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
 const frameFiles = new Map<string, string>();
 
+const loadedMaps = new Map<string, SourceMap | null>();
+
+/**
+ * A frame of a stack taken with Node's source maps off, mapped through the map Node keeps for the module
+ * (TypeScript that tsx compiled): the same position Node's own mapping would print.
+ */
+function loadedFrame(token: string, line: number, col: number): { token: string; line: number; col: number } {
+  let map = loadedMaps.get(token);
+  if (map === undefined) loadedMaps.set(token, (map = findSourceMap(token) ?? null));
+  const entry = map?.findEntry(line - 1, col - 1) as SourceMapping | Record<string, never> | undefined;
+  if (!entry || !('originalSource' in entry)) return { token, line, col };
+  return { token: entry.originalSource, line: entry.originalLine + 1, col: entry.originalColumn + 1 };
+}
+
 /** The first frame of `stack` outside the DSL's own core and IR folders, or undefined. */
-function userFrame(stack: string): SourceLoc | undefined {
-  for (const line of stack.split('\n').slice(1)) {
-    const m = framePattern.exec(line);
+function userFrame({ stack, unmapped }: { stack: string; unmapped: boolean }): SourceLoc | undefined {
+  for (const text of stack.split('\n').slice(1)) {
+    const m = framePattern.exec(text);
     if (!m) continue;
-    let raw = frameFiles.get(m[1]!);
-    if (raw === undefined) frameFiles.set(m[1]!, (raw = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!));
-    const { file, line: at, col } = sourceFrame(raw, Number(m[2]), Number(m[3]));
+    const f = unmapped ? loadedFrame(m[1]!, Number(m[2]), Number(m[3])) : { token: m[1]!, line: Number(m[2]), col: Number(m[3]) };
+    let raw = frameFiles.get(f.token);
+    if (raw === undefined) frameFiles.set(f.token, (raw = f.token.startsWith('file://') ? fileURLToPath(f.token) : f.token));
+    const { file, line: at, col } = sourceFrame(raw, f.line, f.col);
     if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:')) continue;
     if (file.includes(`${sep}node_modules${sep}`) && !file.startsWith(packageRoot)) continue;
     return { file, line: at, col };
@@ -72,12 +87,22 @@ function userFrame(stack: string): SourceLoc | undefined {
   return undefined;
 }
 
-function stackOf(frames: number): string {
+/**
+ * The stack, `frames` deep. With Node's source maps on (tsx turns them on), they are switched off while it
+ * is taken and only the frames looked at are mapped (loadedFrame): mapping every frame of every stack
+ * cost three quarters of taking it.
+ */
+function stackOf(frames: number): { stack: string; unmapped: boolean } {
   const saved = Error.stackTraceLimit;
+  const unmapped = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true;
   Error.stackTraceLimit = frames;
-  const stack = new Error().stack ?? '';
-  Error.stackTraceLimit = saved;
-  return stack;
+  if (unmapped) process.setSourceMapsEnabled(false);
+  try {
+    return { stack: new Error().stack ?? '', unmapped };
+  } finally {
+    if (unmapped) process.setSourceMapsEnabled(true);
+    Error.stackTraceLimit = saved;
+  }
 }
 
 /**
