@@ -94,7 +94,8 @@ export function parseParams(pairs: readonly string[]): Record<string, unknown> {
     if (eq <= 0) throw new CliError(`--param expects key=value, got '${pair}'`);
     const key = pair.slice(0, eq);
     const text = pair.slice(eq + 1);
-    if (!/^[A-Za-z_$][\w$]*$/.test(key)) throw new CliError(`--param '${pair}': '${key}' is not a parameter name`);
+    // __proto__ would set the prototype of the parameters instead of a parameter.
+    if (!/^[A-Za-z_$][\w$]*$/.test(key) || key === '__proto__') throw new CliError(`--param '${pair}': '${key}' is not a parameter name`);
     let value: unknown = text;
     if (/^-?\d+$/.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);
     else if (/^0x[0-9a-f]+$/i.test(text)) value = Number.isSafeInteger(Number(text)) ? Number(text) : BigInt(text);

@@ -62,3 +62,13 @@ describe('the fuzz runner', () => {
     expect(r.stderr).toMatch(/^fuzz: unknown fuzz target 'nope' \(targets: asm, /);
   }, 60_000);
 });
+
+describe('--param values', () => {
+  test('numbers, hex, booleans, JSON; a name that is not one (also __proto__) is an error naming the pair', async () => {
+    const { parseParams } = await import('../../src/cli/designFile.ts');
+    expect(parseParams(['width=8', 'depth=0x10', 'scale=0.5', 'on=true', 'taps=[1,2]', 'name=fifo'])).toEqual({ width: 8, depth: 16, scale: 0.5, on: true, taps: [1, 2], name: 'fifo' });
+    expect(() => parseParams(['__proto__={"polluted":1}'])).toThrow(`--param '__proto__={"polluted":1}': '__proto__' is not a parameter name`);
+    expect(() => parseParams(['1x=2'])).toThrow("--param '1x=2': '1x' is not a parameter name");
+    expect(() => parseParams(['x=[1,'])).toThrow("--param 'x=[1,': the value is not valid JSON");
+  });
+});
