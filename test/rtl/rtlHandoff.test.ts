@@ -150,7 +150,8 @@ describe('rtgpu rtl --rt-cores/--ic-cores/--triangles/--vertices', () => {
     const cases: [string[], string][] = [
       [['--rt-cores', '5'], 'rtgpu: --rt-cores must be between 1 and 4, got 5'],
       [['--ic-cores', '0'], 'rtgpu: --ic-cores must be between 1 and 32, got 0'],
-      [['--triangles', 'many'], "rtgpu: --triangles expects a whole number, got 'many'"],
+      [['--triangles', 'many'], "rtgpu: --triangles sets how many triangles each triangle memory holds (a count, 2-1048576), got 'many'; a scene file goes to 'rtgpu run --scene FILE' or 'rtgpu render FILE'"],
+      [['--triangles', '1.5'], "rtgpu: --triangles sets how many triangles each triangle memory holds (a count, 2-1048576), got '1.5'; a scene file goes to 'rtgpu run --scene FILE' or 'rtgpu render FILE'"],
       [['--vertices', '1'], 'rtgpu: --vertices must be between 2 and 1048576, got 1'],
     ];
     for (const [args, message] of cases) {
