@@ -26,6 +26,11 @@ const STEPS: readonly Step[] = [
     command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.1' : '5', SEED: String(seed) } }),
   },
   {
+    name: 'handoff',
+    what: "rtl-out's Yosys script on the whole rtgpu_top (about 140 s of Yosys)",
+    command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/rtl/rtlHandoff.test.ts', '-t', 'rtgpu_top', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),

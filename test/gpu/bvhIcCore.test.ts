@@ -289,8 +289,10 @@ describe('BVH IC system on Verilator and Icarus', () => {
     expect(await findDesign('bvh_ic')).toBe(bvhIcCosimDesign);
   });
 
-  test('the default scene at 8x6, live on TS, Verilator and Icarus in lockstep, with the golden traversal', async () => {
-    const sim = await compileSimulator(elaborate(BvhIcSystem, bvhIcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator', 'icarus'], log: (l) => console.log(`  ${l}`) });
+  // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame
+  // took two minutes of CI).
+  test('the default scene at 8x6, live on TS and Verilator in lockstep, with the golden traversal', async () => {
+    const sim = await compileSimulator(elaborate(BvhIcSystem, bvhIcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const report = runBvhRays(defaultScene(), cameraRays(8, 6), bvhIcCosimParams, {}, undefined, sim);
     expectGolden(report, 'default scene 8x6');

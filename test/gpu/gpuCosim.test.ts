@@ -38,11 +38,12 @@ describe('rtgpu_top live on TS, Verilator and Icarus', () => {
     expect(pixelsOf(run)).toEqual(pixelsOf(iss));
   }, 1_200_000);
 
+  // TS and Verilator: the stalls exercise the host side of the GPU, whose RTL Icarus runs in lockstep above.
   test('random DMA stalls on both channels: lockstep agrees every cycle and the pixels do not change', async () => {
     const seed = Number(process.env.RTGPU_SEED ?? 17);
     console.log(`DMA stall seed ${seed} (RTGPU_SEED)`);
     const job = buildFrame({ kernel: 'id', camera: defaultCamera, width: 8, height: 6, scene: defaultScene() });
-    const run = await runFrame(job, { sim: 'lockstep', lockstep: ['ts', 'verilator', 'icarus'], dmaStallSeed: seed });
+    const run = await runFrame(job, { sim: 'lockstep', lockstep: ['ts', 'verilator'], dmaStallSeed: seed });
     const iss = await runGpu(job, { sim: 'iss' });
     expect(pixelsOf(run)).toEqual(pixelsOf(iss));
   }, 600_000);

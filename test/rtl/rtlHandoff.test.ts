@@ -235,18 +235,21 @@ describe("Yosys runs rtl-out's scripts", () => {
     expect(cells.get('$_DFF_P_') ?? 0).toBeLessThan(16 * 8);
   }, 120_000);
 
-  // About 140 s of CPU time for the default GPU (Yosys 0.23): one run, on what we ship.
-  test('synth/yosys_generic.ys on rtgpu_top: gates, and every memory a memory cell', async () => {
-    const script = yosysScriptPath('generic');
-    const { seconds } = await yosys(dir, script);
-    timings.push(`  ${script}: ${seconds.toFixed(1)} s`);
-    const report = readFileSync(join(dir, yosysReportPath('generic', 'rtgpu_top')), 'utf8');
-    const totals = statCells(report.slice(report.indexOf('=== design hierarchy ===')));
-    const memories = memoryInventory(readManifest(dir), gpuDesign(defaultGpuParams)).reduce((s, row) => s + row.copies, 0);
-    expect(memories).toBeGreaterThan(128); // the main memory's banks and the rest
-    expect(totals.get('$mem_v2')).toBe(memories);
-    expect(totals.get('$_DFF_P_')).toBeGreaterThan(0);
-  }, 900_000);
+  // About 140 s of CPU time for the default GPU (Yosys 0.23): in the soak run (npm run soak, step
+  // 'handoff'), not in CI. CI runs this script on a small block (above) and synthesizes the GPU's blocks
+  // on their own (test/cli/rtlOut.test.ts: all but the patch dispatcher).
+  if (process.env.RTGPU_SOAK === '1')
+    test('synth/yosys_generic.ys on rtgpu_top: gates, and every memory a memory cell', async () => {
+      const script = yosysScriptPath('generic');
+      const { seconds } = await yosys(dir, script);
+      timings.push(`  ${script}: ${seconds.toFixed(1)} s`);
+      const report = readFileSync(join(dir, yosysReportPath('generic', 'rtgpu_top')), 'utf8');
+      const totals = statCells(report.slice(report.indexOf('=== design hierarchy ===')));
+      const memories = memoryInventory(readManifest(dir), gpuDesign(defaultGpuParams)).reduce((s, row) => s + row.copies, 0);
+      expect(memories).toBeGreaterThan(128); // the main memory's banks and the rest
+      expect(totals.get('$mem_v2')).toBe(memories);
+      expect(totals.get('$_DFF_P_')).toBeGreaterThan(0);
+    }, 900_000);
 });
 
 describe('rtgpu rtl --bvh: the GPU with BVH intersection cores', () => {
