@@ -199,3 +199,18 @@ describe('kernels with .include', () => {
     expect(missing.exitCode).toBe(1);
   }, 60_000);
 });
+
+describe('a run stopped at the instruction limit', () => {
+  test('prints the pixels that finished (text and JSON), then the reason, exit 1', async () => {
+    const dir = tempDir('run-stopped');
+    // Pixel 1 spins; pixels 0 and 2 end at once (the ISS runs threads one after another).
+    writeFileSync(join(dir, 'stop.s'), '  ii_addi R2, R0, 1\n  cmp_i R1, R2\n  be spin\n  fin\nspin:\n  jmp spin\n');
+    const text = await rtgpu(join(dir, 'stop.s'), '--pixels', '3', '--max-instructions', '50');
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toBe('pixel 0: 00000000 00000000 00000000 00000000\nstopped: 1 of 3 pixels finished');
+    expect(text.stderr).toMatch(/^rtgpu: pixel 1: no fin after 50 instructions \(stopped at PC 0x0010 in .*stop\.s:6\)/);
+    const json = await rtgpu(join(dir, 'stop.s'), '--pixels', '3', '--max-instructions', '50', '--json');
+    expect(json.exitCode).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ stopped: true, finished: 1, pixelCount: 3, pixels: [{ pixel: 0, ret: ['00000000', '00000000', '00000000', '00000000'] }], faults: [] });
+  }, 60_000);
+});

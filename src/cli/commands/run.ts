@@ -10,7 +10,7 @@ import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
 import { DEFAULT_FRAME_SIZE, shadeConstants } from '../../host/frame.ts';
 import { cameraConstants, defaultCamera } from '../../host/camera.ts';
-import { GpuRunError, runGpu, type RunPixel } from '../../host/runtime/index.ts';
+import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel } from '../../host/runtime/index.ts';
 
 
 const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh] [--pixels N] [--sim S] [--json] [options]
@@ -20,6 +20,8 @@ Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw littl
 words if it ends in .bin) for pixels 0 .. N-1 and prints each pixel's returned vector (the 4 words
 at 0x80(TID)FFF0 when it ended) in hex, then the instruction and cycle counts. A pixel whose thread
 faulted is marked 'fault', and the exit status is then ${FAULT_EXIT_STATUS} (the results are still printed).
+A run stopped at --max-instructions (iss) or --max-cycles prints the pixels that finished and
+'stopped: K of N pixels finished' (with --json: {"stopped": true, …}), then the reason; exit status 1.
 
 Without --const the constant memory holds what 'rtgpu render' writes for its default frame: the
 default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixels and the shade kernel's sky, lights and built-in materials
@@ -165,12 +167,28 @@ async function execute(argv: string[]): Promise<number> {
   if (!cmd) return 0;
   const job = buildRunJob(cmd.inputs);
   const maxCycles = cmd.sim.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
-  const r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
+  let r: GpuRunResult;
+  try {
+    r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
+  } catch (e) {
+    if (e instanceof GpuRunError && e.partial) printStopped(e.partial, job.pixels, cmd.json);
+    throw e;
+  }
   const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults };
   process.stdout.write(cmd.json ? formatRunJson(result) : formatRunText(result));
   if (!r.faults.length) return 0;
   process.stderr.write(faultNote(r.faults));
   return FAULT_EXIT_STATUS;
+}
+
+/**
+ * A run stopped (the cycle or instruction limit): the pixels that finished still print, so that the
+ * work done is not lost; the reason follows on stderr (exit 1).
+ */
+function printStopped(partial: PartialRun, total: number, json: boolean): void {
+  const pixels = [...partial.pixels].sort((a, b) => a.pixel - b.pixel);
+  if (json) process.stdout.write(JSON.stringify({ stopped: true, finished: pixels.length, pixelCount: total, pixels: pixels.map((p) => ({ pixel: p.pixel, ret: p.ret.map(hex8) })), faults: partial.faults }) + '\n');
+  else process.stdout.write([...pixels.map((p) => `pixel ${p.pixel}: ${p.ret.map(hex8).join(' ')}`), `stopped: ${pixels.length} of ${total} pixels finished`].join('\n') + '\n');
 }
 
 export const runCommand = {
