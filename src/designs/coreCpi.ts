@@ -68,10 +68,13 @@ export interface CoreCpi {
   readonly cpiFloat: number;
 }
 
-/** Cycles per retired instruction over four pixels of each kernel (dispatcher kernel-mode cycles excluded). */
+/**
+ * Cycles per retired instruction of one core running 32 pixels of each kernel, as many at once as it
+ * has contexts (cycles while it holds a thread; the last threads' tail included).
+ */
 export function measureCoreCpi(): CoreCpi {
   const cpi = (source: string, file: string) => {
-    const r = runOnCore({ program: assemble(source, file).words, scene: defaultScene(), pixels: 4 });
+    const r = runOnCore({ program: assemble(source, file).words, scene: defaultScene(), pixels: 32 });
     return r.coreCycles / r.instructions;
   };
   return { cpiInteger: cpi(INTEGER_KERNEL, 'integer-kernel.s'), cpiFloat: cpi(FLOAT_KERNEL, 'float-kernel.s') };

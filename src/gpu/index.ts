@@ -8,7 +8,8 @@ export { PatchDispatcher, type PatchDispatcherParams } from './patchDispatcher/p
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
 export { RtCoreTile } from './rtCore/rtCoreTile.ts';
 export { RtCoreSystem } from './rtCore/rtCoreSystem.ts';
-export { runOnCore, rtCoreSystemDesign, CoreLimitError, type CoreJob, type CoreRun, type CoreRunResult } from './rtCore/coreTestbench.ts';
+export { runOnCore, rtCoreSystemDesign, CoreLimitError, type CoreJob, type CoreRun, type CoreRunResult, type RetiredInstruction } from './rtCore/coreTestbench.ts';
+export { ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, MemoryRequest, MemoryResponse, ContextState, ContextStatus } from './rtCore/interfaces.ts';
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';

@@ -1,14 +1,11 @@
 // Connects a child's ports straight to the same-named ports of its parent, each in its own direction.
-import type { PortSpecs } from '../hdl/index.ts';
+import type { HValue, ModuleBuilder, PortSpecs } from '../hdl/index.ts';
 
-interface Settable {
-  set(value: never): void;
-}
-
-/** For every port in `specs`: child input ← parent input, parent output ← child output. */
-export function passThrough(specs: PortSpecs, parent: Record<string, unknown>, child: Record<string, unknown>): void {
+/** For every port in `specs`: child input ← parent input, parent output ← child output (bundles field by field). */
+export function passThrough(m: ModuleBuilder, specs: PortSpecs, parent: Record<string, unknown>, child: Record<string, unknown>): void {
   for (const [name, spec] of Object.entries(specs)) {
-    if (spec.dir === 'input') (child[name] as Settable).set(parent[name] as never);
-    else (parent[name] as Settable).set(child[name] as never);
+    const [p, c] = [parent[name] as HValue, child[name] as HValue];
+    if (spec.dir === 'input') m.connect(c, p);
+    else m.connect(p, c);
   }
 }

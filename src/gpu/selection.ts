@@ -1,5 +1,5 @@
 // Combinational choices among cores, built from muxes: the first or last requester, and a value by index.
-import { lit, mux, type BoolValue, type UIntValue } from '../hdl/index.ts';
+import { UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../hdl/index.ts';
 import { clog2 } from '../hdl/lib/index.ts';
 
 /** Bits of an index into `n` things (at least 1). */
@@ -36,4 +36,23 @@ export function pick(index: UIntValue, values: readonly UIntValue[]): UIntValue 
 /** `index` as a one-hot vector of n bits, all zero unless `en`. */
 export function oneHot(index: UIntValue, n: number, en: BoolValue): UIntValue {
   return mux(en, lit(1, n).shl(index), lit(0, n));
+}
+
+/**
+ * The first requester after the one chosen last (round robin), so none starves. `taken` says when the
+ * choice is used: only then does the rotation move on.
+ */
+export function roundRobinOf(m: ModuleBuilder, requests: readonly BoolValue[], taken: BoolValue, name: string): Choice {
+  const n = requests.length;
+  const w = indexBits(n);
+  const last = m.reg(UInt(w), { reset: n - 1, name: `${name}_last` });
+  const firstAfter = (l: number): UIntValue => {
+    let index: UIntValue = lit(l, w);
+    for (let k = n; k >= 1; k--) index = mux(requests[(l + k) % n]!, lit((l + k) % n, w), index);
+    return index;
+  };
+  const index = requests.slice(0, n - 1).reduce<UIntValue>((acc, _, l) => mux(last.eq(l), firstAfter(l), acc), firstAfter(n - 1));
+  const any = anyOf(requests);
+  m.when(taken.and(any), () => last.set(index));
+  return { any, index };
 }

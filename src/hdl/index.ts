@@ -22,6 +22,7 @@ export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSp
 export { defineBlackBox, type BlackBoxDef, type BlackBoxOptions } from './core/blackBox.ts';
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm } from './core/fsm.ts';
+export { packBits, unpackBits } from './core/packing.ts';
 export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';

@@ -313,7 +313,7 @@ describe('render statistics and progress', () => {
   const result = (over: Partial<GpuRunResult['stats']>, faults: number[] = []): GpuRunResult => ({
     pixels: [],
     faults,
-    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, nodeTests: 0, rtBusyCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, setupSeconds: 0, ...over },
+    stats: { cycles: 1000, instructions: 1500, rays: 48, triangleTests: 1728, nodeTests: 0, rtBusyCycles: [950, 900, 850, 0], rtIssueCycles: [900, 850, 800, 0], icBusyCycles: [500, 250], wallSeconds: 0.5, setupSeconds: 0, ...over },
   });
 
   test('cycle-level figures: utilization per core, simulated cycles per second, faults', () => {
@@ -325,7 +325,7 @@ describe('render statistics and progress', () => {
       'instructions: 1500',
       'rays: 48',
       'triangle tests: 1728',
-      'RT core utilization: 90.0% 85.0% 80.0% 0.0%',
+      'RT core utilization (cycles issuing): 90.0% 85.0% 80.0% 0.0%',
       'IC core utilization: 50.0% 25.0%',
       'faults: 10 pixels (3 1 4 5 9 2 6 7 …)',
       'wall time: 0.50 s',

@@ -48,7 +48,7 @@ describe('rtgpu run on the whole GPU', () => {
     const r = await rtgpu(file, '--sim', 'ts', '--max-cycles', '2000');
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('rtgpu: the frame did not finish within 2000 cycles (--max-cycles); patch 0 (pixels 0..0) is stuck:');
-    expect(r.stderr).toContain(`running: thread 0 (pixel 0) on RT core 0 at PC 0x0000 (${file}:2)`);
+    expect(r.stderr).toContain(`running: thread 0 (pixel 0) on RT core 0 context 0 at PC 0x0000 (${file}:2)`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import { UnifiedMainMemory, type UnifiedMainMemoryParams } from '../../src/gpu/m
 import { unifiedMainMemoryCosimDesign, unifiedMainMemoryGolden, unifiedMainMemoryStimulus } from '../../src/gpu/memory/unifiedMainMemoryCosim.ts';
 import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/commandPatcher/cosimDesign.ts';
 import { MemoryController, type MemoryControllerParams } from '../../src/gpu/memoryController/memoryController.ts';
-import { memoryControllerCosimDesign, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/cosimDesign.ts';
+import { memoryControllerCosimDesign, memoryControllerCosimParams, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/cosimDesign.ts';
 import { findDesign } from '../../src/designs/index.ts';
 
 const seed = seedFromEnv();
@@ -114,7 +114,7 @@ describe('command patcher (command_patcher)', () => {
 describe('memory controller (memory_controller)', () => {
   test('the stimulus loads every memory, runs frames, writes patches and reports, hits every error; the model agrees (TS)', async () => {
     let model: MemoryControllerModel | undefined;
-    const d = { ...memoryControllerCosimDesign, golden: () => memoryControllerGolden({ rtCores: 2, icCores: 2, triangleCountBits: 10 }, (m) => (model = m)) };
+    const d = { ...memoryControllerCosimDesign, golden: () => memoryControllerGolden(memoryControllerCosimParams, (m) => (model = m)) };
     const r = await runCosim(d, { cycles: CYCLES, seed, sims: ['ts'] });
     expect(r.golden).toBeNull();
     const c = model!.coverage;
@@ -131,8 +131,8 @@ describe('memory controller (memory_controller)', () => {
   });
 
   const corners: MemoryControllerParams[] = [
-    { rtCores: 1, icCores: 1, triangleCountBits: 2 },
-    { rtCores: 4, icCores: 32, triangleCountBits: 21 },
+    { rtCores: 1, icCores: 1, triangleCountBits: 2, contexts: 1 },
+    { rtCores: 4, icCores: 32, triangleCountBits: 21, contexts: 16 },
   ];
   test.each(corners)('corner parameters against the model (TS): %o', async (p) => {
     const d = { ...memoryControllerCosimDesign, elaborate: () => elaborate(MemoryController, p).design, stimulus: memoryControllerStimulus(p), golden: () => memoryControllerGolden(p) };

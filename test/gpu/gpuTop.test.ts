@@ -121,8 +121,8 @@ ok:
     expect(err).toBeInstanceOf(GpuRunError);
     const msg = (err as Error).message;
     expect(msg).toMatch(/did not finish within 3000 cycles/);
-    expect(msg).toMatch(/thread 0 \(pixel 0\) on RT core \d at PC 0x000[04] \(spin\.s:[23]\)/);
-    expect(msg).toMatch(/thread 1 \(pixel 1\) on RT core \d at PC 0x000[04] \(spin\.s:[23]\)/);
+    expect(msg).toMatch(/thread 0 \(pixel 0\) on RT core \d context \d at PC 0x000[04] \(spin\.s:[23]\)/);
+    expect(msg).toMatch(/thread 1 \(pixel 1\) on RT core \d context \d at PC 0x000[04] \(spin\.s:[23]\)/);
   }, 120_000);
 
   test('random DMA stalls change nothing but the timing', async () => {

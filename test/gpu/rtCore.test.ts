@@ -103,6 +103,38 @@ describe('hand-written hazard and directed programs (test/programs)', () => {
   }
 });
 
+describe('threads in flight', () => {
+  const float = () => assemble(FLOAT_KERNEL, 'float-kernel.s').words;
+  test('one thread at a time and eight at once: the same results, instruction streams and memory (the ISS checks each)', () => {
+    const job = { program: float(), scene: defaultScene(), pixels: 12 };
+    const one = checkCoreAgainstIss({ ...job, concurrency: 1 });
+    const eight = checkCoreAgainstIss({ ...job, concurrency: 8 });
+    expect([one.difference, eight.difference]).toEqual([null, null]);
+    expect(eight.core.pixels).toEqual(one.core.pixels);
+    // Eight threads hide the float latency that one thread waits out.
+    expect(eight.core.coreCycles).toBeLessThan(one.core.coreCycles / 4);
+  });
+
+  test('the dispatcher is slow to launch threads and take events (random backpressure): nothing changes but the timing', () => {
+    const job = { program: float(), scene: defaultScene(), pixels: 24 };
+    const steady = checkCoreAgainstIss(job);
+    const stalled = checkCoreAgainstIss({ ...job, stallSeed: seed });
+    expect([steady.difference, stalled.difference], `SEED=${seed}`).toEqual([null, null]);
+    expect(stalled.core.pixels).toEqual(steady.core.pixels);
+    expect([steady.core.heldBack, stalled.core.heldBack.launches > 0 && stalled.core.heldBack.events > 0]).toEqual([{ launches: 0, events: 0 }, true]);
+  }, 60_000);
+
+  test.each([1, 2, 16])('a core with %i contexts agrees with the ISA simulator on random programs', (contexts) => {
+    for (let i = 0; i < 4; i++) {
+      const rng = createRng((seed + 31 * i + contexts) >>> 0);
+      const p = generateProgram(rng, { size: 80 });
+      const file = `contexts${contexts}-${(seed + 31 * i + contexts) >>> 0}.s`;
+      const r = checkCoreAgainstIss({ program: assemble(p.source, file).words, constants: p.constants, scene: generateScene(rng), pixels: contexts + 2 }, { ...defaultRtCoreParams, contexts });
+      expect(r.difference, `${file} (SEED=${seed})`).toBeNull();
+    }
+  }, 300_000);
+});
+
 describe('random programs', () => {
   const COUNT = 150;
   test(`${COUNT} random programs on the TS simulator agree with the ISA simulator`, () => {
@@ -112,11 +144,13 @@ describe('random programs', () => {
       const p = generateProgram(rng);
       const scene = generateScene(rng);
       const file = `random-${(seed + i) >>> 0}.s`;
-      const r = checkCoreAgainstIss({ program: assemble(p.source, file).words, constants: p.constants, scene, pixels: 2 });
+      // Every context busy for some programs, with the dispatcher sometimes slow for others.
+      const pixels = i % 3 === 0 ? 12 : 2;
+      const r = checkCoreAgainstIss({ program: assemble(p.source, file).words, constants: p.constants, scene, pixels, stallSeed: i % 2 ? seed + i : undefined });
       expect(r.difference, `${file} (SEED=${seed}, program ${i})`).toBeNull();
       instructions += r.instructions;
     }
-    expect(instructions).toBeGreaterThan(COUNT * 200);
+    expect(instructions).toBeGreaterThan(COUNT * 400);
   }, 300_000);
 
   test("a seeded subset runs live on TS, Verilator and Icarus in lockstep: every output equal every cycle, the ISS's results", async () => {
@@ -136,6 +170,42 @@ describe('random programs', () => {
 });
 
 describe('parts', () => {
+  test('a main memory that does not answer: the load faults (zero), the thread ends faulted, mem_error stays set', () => {
+    const program = assemble('s_load_4byte R2, R29, #8\n ii_addi R3, R2, 1\n fin', 'no-answer.s').words;
+    const s = compileSimulator(elaborate(RtCore, defaultRtCoreParams).design);
+    s.reset();
+    s.poke('event_ready', 1);
+    s.poke('mem_resp_done', 0);
+    s.poke('launch_valid', 1);
+    s.poke('launch_bits_thread', 3);
+    s.poke('launch_bits_sp', 0x80030000);
+    const writes: string[] = [];
+    let event: { fault: bigint; kind: bigint } | undefined;
+    let requests = 0;
+    let launching = true;
+    for (let cycle = 0; cycle < 60 && !event; cycle++) {
+      if (launching && s.peek('launch_ready') === 1n) {
+        s.step();
+        s.poke('launch_valid', 0);
+        launching = false;
+        continue;
+      }
+      if (s.peek('mem_read') === 1n) {
+        requests++;
+        expect([s.peek('mem_thread'), s.peek('mem_addr')]).toEqual([3n, 0x80030008n]);
+      }
+      if (s.peek('retire_valid') === 1n && s.peek('retire_scalarWrite') === 1n) writes.push(`R${s.peek('retire_scalarReg')}=${s.peek('retire_scalarValue')}`);
+      if (s.peek('event_valid') === 1n) event = { fault: s.peek('event_bits_fault'), kind: s.peek('event_bits_kind') };
+      const addr = Number(s.peek('imem_addr'));
+      s.step();
+      s.poke('imem_data', program[addr >> 2] ?? 0);
+    }
+    expect(requests).toBe(1);
+    expect(writes).toEqual(['R2=0', 'R3=1']);
+    expect(event).toEqual({ fault: 1n, kind: 1n });
+    expect(s.peek('mem_error')).toBe(1n);
+  });
+
   test('the integer divider: truncation, signs, x / 0 = -1, INT_MIN / -1, in 33 cycles', () => {
     const s = compileSimulator(elaborate(IntDivider, undefined).design);
     s.reset();
@@ -166,7 +236,7 @@ describe('parts', () => {
     }
   });
 
-  test('main memory: vectors at any word address, scalars in lane 0, one answer per request', () => {
+  test('main memory: vectors at any word address, scalars in lane 0, every request cycle answered on the next', () => {
     const s = compileSimulator(elaborate(MainMemory, { words: 64 }).design);
     s.reset();
     const request = (addr: number, write: boolean, vector: boolean, data = 0n) => {
@@ -178,11 +248,10 @@ describe('parts', () => {
       s.step();
       expect(s.peek('done')).toBe(1n);
       const out = s.peek('data_read');
-      s.step(); // still requested: not answered again
-      expect(s.peek('done')).toBe(0n);
       s.poke('write_en', 0);
       s.poke('read_en', 0);
-      s.step();
+      s.step(); // no request in the cycle before: no answer
+      expect(s.peek('done')).toBe(0n);
       return out;
     };
     const vec = (w: number[]) => w.reduce((acc, x, i) => acc | (BigInt(x) << BigInt(32 * i)), 0n);
@@ -193,7 +262,8 @@ describe('parts', () => {
   });
 
   test('the core elaborates with its latencies in the module name and rejects impossible ones', () => {
-    expect(elaborate(RtCore, defaultRtCoreParams).design.top).toBe('RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2');
+    expect(elaborate(RtCore, defaultRtCoreParams).design.top).toBe('RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2');
+    expect(() => elaborate(RtCore, { ...defaultRtCoreParams, contexts: 3 })).toThrow('RtCore: contexts must be 1, 2, 4, 8 or 16, got 3');
     expect(() => elaborate(RtCore, { ...defaultRtCoreParams, fdiv: 40 })).toThrow('RtCore: fdiv latency must be an integer from 0 to 30, got 40');
   });
 });

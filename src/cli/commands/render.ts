@@ -255,7 +255,8 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   lines.push(`cycles: ${s.cycles}${gpus > 1 ? ` (summed over ${gpus} GPU instances)` : ''}`, `instructions: ${s.instructions}`);
   if (!iss || s.rays > 0) lines.push(`rays: ${s.rays}`, `triangle tests: ${s.triangleTests}`);
   if (opts.traversal === 'bvh' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
-  if (s.rtBusyCycles.length) lines.push(`RT core utilization: ${s.rtBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
+  // A multithreaded core is busy while it holds a thread; it is used in the cycles it issues an instruction.
+  if (s.rtIssueCycles.length) lines.push(`RT core utilization (cycles issuing): ${s.rtIssueCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${someIds(r.faults)})`);
   const setup = s.setupSeconds >= 0.005 ? ` (${s.setupSeconds.toFixed(2)} s of it elaborating the GPU and compiling or loading the simulator)` : '';

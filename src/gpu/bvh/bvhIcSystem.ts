@@ -60,7 +60,7 @@ export const BvhIcSystem = defineModule(
     const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
     const ranges = m.memory(UInt(2 * tb), p.triRanges, { name: 'tri_ranges' });
-    passThrough(rayPorts(), io, core.io);
+    passThrough(m, rayPorts(), io, core.io);
     io.node_tests.set(core.io.node_tests);
     io.triangle_count.set(tri.io.triangle_count);
 

@@ -47,7 +47,7 @@ export const IcSystem = defineModule(
     for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
     io.load_error.set(mem.io.load_error);
     io.triangle_count.set(mem.io.triangle_count);
-    passThrough(rayPorts(), io, core.io);
+    passThrough(m, rayPorts(), io, core.io);
     // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
     const tw = triangleIdBits(p);
     const id = core.io.tri_req_id;

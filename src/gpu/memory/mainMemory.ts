@@ -18,7 +18,7 @@ export const MainMemory = defineModule(
     s_or_v: input(Bool),
     data_write: input(UInt(128)),
     data_read: output(UInt(128)),
-    /** One cycle after a request is raised: the read data is valid, the write has happened. */
+    /** One cycle after each request cycle: the read data is valid, the write has happened (requests pipeline, one per cycle). */
     done: output(Bool),
   }),
   (m, io, p) => {
@@ -46,9 +46,7 @@ export const MainMemory = defineModule(
       return bankData.reduce((acc, b, k) => mux(bankIndex.eq(k), b.value, acc), lit(0, 32));
     };
     io.data_read.set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
-    // Each request is answered once: a requester that holds its request through `done` is not answered twice.
-    const done = m.reg(Bool, { reset: 0 });
-    done.set(request.and(done.not()));
-    io.done.set(done);
+    // Every cycle with a request is one access, answered on the next cycle.
+    io.done.set(m.regNext(request, { reset: 0, name: 'done' }));
   },
 );

@@ -25,7 +25,7 @@ export const UnifiedMainMemory = defineModule(
     s_or_v: input(Vec(p.ports, Bool)),
     data_write: input(Vec(p.ports, UInt(128))),
     data_read: output(Vec(p.ports, UInt(128))),
-    /** One cycle after a request: the read data is valid, the write has happened. */
+    /** One cycle after each request cycle: the read data is valid, the write has happened (requests pipeline, one per cycle). */
     done: output(Vec(p.ports, Bool)),
     /** Sticky: two ports named the same thread in one cycle (the lower port was served). */
     conflict: output(Bool),
@@ -76,10 +76,8 @@ export const UnifiedMainMemory = defineModule(
       const words = [0, 1, 2, 3].map((k) => selectByIndex(threadQ, groupData.map((g) => g[k]!)));
       const laneWord = (j: number) => selectByIndex(lit(j, 2).add(firstQ), words);
       io.data_read.at(i).set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
-      // Each request is answered once: a requester that holds its request through `done` is not answered twice.
-      const done = m.reg(Bool, { reset: 0, name: `done${i}` });
-      done.set(request[i]!.and(done.not()));
-      io.done.at(i).set(done);
+      // Every cycle with a request is one access, answered on the next cycle.
+      io.done.at(i).set(m.regNext(request[i]!, { reset: 0, name: `done${i}` }));
     });
     const conflict = m.reg(Bool, { reset: 0 });
     m.when(conflictNow, () => conflict.set(true));

@@ -103,7 +103,7 @@ interface PendingRead {
 /**
  * The main memory as its header describes it: per thread an array of words; a request is served by the
  * lowest port naming its thread; a read returns the words as they were in the request cycle, a write takes
- * effect at the edge (so a read and write on one port return the old words); `done` is request && !done
+ * effect at the edge (so a read and write on one port return the old words); `done` is the request
  * one cycle later; `conflict` is sticky until reset. Checked every cycle: `done`, `conflict`, and
  * `data_read` when `done` follows a served read (all 128 bits for a vector, bits 31:0 for a scalar).
  * Not checked: `data_read` of a port that lost a conflict or made no read (lockstep only).
@@ -162,7 +162,7 @@ export class UnifiedMainMemoryModel {
       this.conflict = false;
       return;
     }
-    this.done = ports.map((i) => request[i]! && !this.done[i]);
+    this.done = ports.map((i) => request[i]!);
     this.conflict ||= conflictNow;
   }
 }

@@ -7,10 +7,11 @@ import type { Rng } from '../../hdl/testbench/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { MemoryController, type MemoryControllerParams } from './memoryController.ts';
-import { CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+import { contextBits } from '../rtCore/registerFile.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
 
 /** Two cores of each kind and a small triangle counter keep the netlist (and Icarus) small. */
-export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10 };
+export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10, contexts: 4 };
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);
 const U32 = 0xffffffffn;
@@ -33,10 +34,11 @@ const SOURCES = [
 
 /** Every readable register of a controller with these core counts. */
 export function readableRegisters(p: MemoryControllerParams): number[] {
-  const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, ...WRITABLE];
+  const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, MMIO.CONTEXTS, ...WRITABLE];
   regs.push(MMIO.PATCHES_DONE, MMIO.FAULT_COUNT, MMIO.FAULT_MASK, MMIO.DONE_MASK, MMIO.CYCLES_LO, MMIO.CYCLES_HI, MMIO.INSTRUCTIONS, MMIO.TRACES);
   for (let c = 0; c < p.rtCores; c++) for (const r of Object.values(RT_CORE_REG)) regs.push(MMIO.RT_CORE + 16 * c + 4 * r);
   for (let k = 0; k < p.icCores; k++) for (const r of Object.values(IC_CORE_REG)) regs.push(MMIO.IC_CORE + 16 * k + 4 * r);
+  for (let i = 0; i < p.rtCores * p.contexts; i++) for (const r of Object.values(CONTEXT_REG)) regs.push(MMIO.CONTEXT + 8 * i + 4 * r);
   return regs;
 }
 
@@ -110,10 +112,13 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       mem_done: b(odds(ph.memDone)),
     };
     for (let c = 0; c < p.rtCores; c++) {
-      s[`core_running_${c}`] = rng.bits(1);
-      s[`core_thread_${c}`] = rng.bits(5);
+      s[`core_busy_${c}`] = rng.bits(1);
       s[`core_pc_${c}`] = rng.bits(32);
       s[`core_busy_cycles_${c}`] = rng.bits(32);
+      s[`core_issue_cycles_${c}`] = rng.bits(32);
+      s[`context_status_${c}_state`] = BigInt(rng.int(Object.keys(CONTEXT_STATE).length));
+      s[`context_status_${c}_thread`] = rng.bits(5);
+      s[`context_status_${c}_pc`] = rng.bits(32);
     }
     for (let k = 0; k < p.icCores; k++) for (const f of ['ic_rays', 'ic_tests', 'ic_busy_cycles', 'ic_node_tests']) s[`${f}_${k}`] = rng.bits(32);
     const readable = readableRegisters(p);
@@ -261,6 +266,8 @@ export class MemoryControllerModel {
         return this.error;
       case MMIO.TRIANGLES:
         return Number(ins.triangle_count);
+      case MMIO.CONTEXTS:
+        return p.contexts;
       case MMIO.PATCHES_DONE:
         return this.patches;
       case MMIO.FAULT_COUNT:
@@ -280,9 +287,17 @@ export class MemoryControllerModel {
     }
     for (let c = 0; c < p.rtCores; c++) {
       const base = MMIO.RT_CORE + 16 * c;
-      if (addr === base + 4 * RT_CORE_REG.STATUS) return (Number(ins[`core_thread_${c}`]) << 8) | Number(ins[`core_running_${c}`]);
+      if (addr === base + 4 * RT_CORE_REG.STATUS) return Number(ins[`core_busy_${c}`]);
       if (addr === base + 4 * RT_CORE_REG.PC) return Number(ins[`core_pc_${c}`]);
       if (addr === base + 4 * RT_CORE_REG.BUSY_CYCLES) return Number(ins[`core_busy_cycles_${c}`]);
+      if (addr === base + 4 * RT_CORE_REG.ISSUE_CYCLES) return Number(ins[`core_issue_cycles_${c}`]);
+    }
+    // A context register shows what its core answers for the context the address selects.
+    const context = (addr - MMIO.CONTEXT) >> 3;
+    if (addr >= MMIO.CONTEXT && context < p.rtCores * p.contexts) {
+      const c = Math.floor(context / p.contexts);
+      if ((addr & 7) === 4 * CONTEXT_REG.STATUS) return (Number(ins[`context_status_${c}_thread`]) << 8) | Number(ins[`context_status_${c}_state`]);
+      if ((addr & 7) === 4 * CONTEXT_REG.PC) return Number(ins[`context_status_${c}_pc`]);
     }
     for (let k = 0; k < p.icCores; k++) {
       const base = MMIO.IC_CORE + 16 * k;
@@ -323,6 +338,8 @@ export class MemoryControllerModel {
       patch_written: b((writingReport && ready) || (writingResult && ready && lastThread && !this.reportsOn)),
       mem_active: b(reading),
       mem_read_en: b(reading),
+      // The context index's low bits (one bit at least, as wide as the port).
+      context_select: BigInt((Number(ins.mmio_rd_addr) >> 3) & ((1 << contextBits(this.p.contexts)) - 1)),
     };
     if (this.rdValid) out.mmio_rd_data = BigInt(this.rdData);
     if (this.state === STATE.request) {

@@ -7,11 +7,15 @@ import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
 import { lowestOf, pick } from '../selection.ts';
 import { hostPorts } from './hostPorts.ts';
-import { ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG } from './registers.ts';
+import { CONTEXT_REG, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG } from './registers.ts';
+import { ContextStatus } from '../rtCore/interfaces.ts';
+import { contextBits } from '../rtCore/registerFile.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
   readonly triangleCountBits: number;
+  /** Hardware contexts per RT core. */
+  readonly contexts: number;
 }
 
 /** Word limits of the memories the read engine fills: program, constants, triangles (none). */
@@ -42,10 +46,13 @@ export const MemoryController = defineModule(
     patch_complete: input(Bool),
     fault_mask: input(UInt(PATCH_THREADS)),
     done_mask: input(UInt(PATCH_THREADS)),
-    core_running: input(Vec(p.rtCores, Bool)),
-    core_thread: input(Vec(p.rtCores, UInt(5))),
+    core_busy: input(Vec(p.rtCores, Bool)),
     core_pc: input(Vec(p.rtCores, UInt(32))),
     core_busy_cycles: input(Vec(p.rtCores, UInt(32))),
+    core_issue_cycles: input(Vec(p.rtCores, UInt(32))),
+    // Every RT core shows the status of the context `context_select` names (read through MMIO).
+    context_select: output(UInt(contextBits(p.contexts))),
+    context_status: input(Vec(p.rtCores, ContextStatus)),
     instructions: input(UInt(32)),
     traces: input(UInt(32)),
     internal_error: input(Bool),
@@ -259,9 +266,23 @@ export const MemoryController = defineModule(
     ];
     for (let c = 0; c < p.rtCores; c++) {
       const base = MMIO.RT_CORE + 16 * c;
-      readable.push([base + 4 * RT_CORE_REG.STATUS, cat(io.core_thread.at(c), lit(0, 7), io.core_running.at(c)).zext(32)]);
+      readable.push([base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)]);
       readable.push([base + 4 * RT_CORE_REG.PC, io.core_pc.at(c)]);
       readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, io.core_busy_cycles.at(c)]);
+      readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, io.core_issue_cycles.at(c)]);
+    }
+    readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
+    // Context x of core c: the address names the context to every core, the core picks the answer.
+    const contextBlock = MMIO.CONTEXT >> 3;
+    const contextIndex = io.mmio_rd_addr.shr(3).sub(contextBlock);
+    io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
+    for (let c = 0; c < p.rtCores; c++) {
+      const status = io.context_status.at(c);
+      for (let x = 0; x < p.contexts; x++) {
+        const base = MMIO.CONTEXT + 8 * (c * p.contexts + x);
+        readable.push([base + 4 * CONTEXT_REG.STATUS, cat(status.thread, lit(0, 5), status.state.asUInt().zext(3)).zext(32)]);
+        readable.push([base + 4 * CONTEXT_REG.PC, status.pc]);
+      }
     }
     for (let k = 0; k < p.icCores; k++) {
       const base = MMIO.IC_CORE + 16 * k;

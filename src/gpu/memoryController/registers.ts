@@ -16,6 +16,8 @@ export const MMIO = {
   ERROR: 0x010,
   /** RO: triangles the triangle memories hold. */
   TRIANGLES: 0x014,
+  /** RO: hardware contexts per RT core (threads each holds at once). */
+  CONTEXTS: 0x018,
   PROGRAM_ADDR_LO: 0x020,
   PROGRAM_ADDR_HI: 0x024,
   /** Words to load (at most 4096). */
@@ -47,18 +49,24 @@ export const MMIO = {
   /** RO: instructions retired and traces issued since reset (wrap at 2^32). */
   INSTRUCTIONS: 0x088,
   TRACES: 0x08c,
-  /** RO, per RT core c at RT_CORE + 16·c: [0] running, [12:8] thread; the last retired PC; cycles running a thread. */
+  /** RO, per RT core c at RT_CORE + 16·c: [0] holds a thread; the last retired PC; cycles holding a thread; cycles issuing an instruction. */
   RT_CORE: 0x100,
   /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight, BVH node tests (0 for brute force). */
   IC_CORE: 0x200,
+  /** RO, per context x of RT core c at CONTEXT + 8·(c·CONTEXTS + x): [2:0] state (CONTEXT_STATE), [12:8] thread; the PC it issued last. */
+  CONTEXT: 0x400,
 } as const;
 
 /** Registers of one core's block, at its base + 4·n. */
-export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2 } as const;
+export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2, ISSUE_CYCLES: 3 } as const;
 export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2, NODE_TESTS: 3 } as const;
+export const CONTEXT_REG = { STATUS: 0, PC: 1 } as const;
+/** A context's state in CONTEXT STATUS [2:0] (the RT core's ContextState). */
+export const CONTEXT_STATE = { free: 0, launching: 1, ready: 2, busy: 3, halted: 4 } as const;
 
 export const MMIO_ID = 0x52544750;
-export const INTERFACE_VERSION = 2;
+/** 3: multithreaded RT cores (CONTEXTS, the CONTEXT blocks, ISSUE_CYCLES; RT core STATUS lost its thread field). */
+export const INTERFACE_VERSION = 3;
 
 export const CONTROL = {
   LOAD_PROGRAM: 1,

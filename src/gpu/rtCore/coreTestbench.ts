@@ -1,16 +1,19 @@
-// Runs a kernel on one RT core (RtCoreSystem), playing the patch dispatcher and answering `trace` with the
-// golden ray caster, on the TS simulator or any live one; records every cycle's inputs so that the same
-// run can also be replayed from a file.
+// Runs a kernel on one RT core (RtCoreSystem), playing the patch dispatcher: threads are launched into
+// free contexts (as many at once as the core holds), traces are answered with the golden ray caster and
+// the thread launched again, results are read back when a thread ends. On the TS simulator or any live
+// one; every cycle's inputs are recorded so the same run can be replayed from a file.
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
+import { createRng, type Rng } from '../../hdl/testbench/index.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import type { Scene } from '../../golden/scene.ts';
-import { MEMORY_MAP, REG, VREG, threadBase } from '../../isa/instructions.ts';
+import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
 import { RtCoreSystem } from './rtCoreSystem.ts';
 import { packWords, unpackWords } from '../words.ts';
 import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
+import { ThreadEventKind } from './interfaces.ts';
 
 export interface CoreJob {
   readonly program: Uint32Array;
@@ -19,24 +22,35 @@ export interface CoreJob {
   readonly pixels: number;
   /** Instructions one thread may retire (a kernel that never ends is an error, not a hang). */
   readonly maxInstructionsPerThread?: number;
-  /** Called for every instruction the core retires, in order. */
-  readonly onRetire?: (pixel: number, pc: number) => void;
-  /** Called when a thread ends, with its registers (R0–R31 with R31 as stored, RV0–RV15 lane by lane). */
-  readonly onThreadEnd?: (pixel: number, regs: ThreadRegisters) => void;
+  /** Threads in flight at most (default: one per context of the core). */
+  readonly concurrency?: number;
+  /** Random backpressure on the launch and event handshakes (the dispatcher is sometimes slow), from this seed. */
+  readonly stallSeed?: number;
+  /** Called for every instruction the core retires, with what it wrote, in each thread's order. */
+  readonly onRetire?: (pixel: number, r: RetiredInstruction) => void;
 }
 
-export interface ThreadRegisters {
-  readonly r: Uint32Array;
-  readonly v: Uint32Array;
+/** What the core's retire port reports for one instruction. */
+export interface RetiredInstruction {
+  readonly pc: number;
+  /** False for the fetch of an illegal opcode or a PC outside instruction memory, which ends the thread without executing. */
+  readonly counted: boolean;
+  readonly scalar?: { reg: number; value: number };
+  readonly vector?: { reg: number; value: [number, number, number, number] };
+  readonly flag?: number;
 }
 
 export interface CoreRunResult {
   readonly cycles: number;
-  /** Cycles the core spent running threads (excluding the dispatcher's kernel-mode work). */
+  /** Cycles with at least one thread on the core. */
   readonly coreCycles: number;
+  /** Cycles in which the core issued an instruction. */
+  readonly issueCycles: number;
   readonly instructions: number;
   readonly pixels: { pixel: number; ret: [number, number, number, number] }[];
   readonly faults: number[];
+  /** Cycles in which the dispatcher held back a launch or an event it could have passed (`stallSeed`). */
+  readonly heldBack: { launches: number; events: number };
 }
 
 /** A thread retired its instruction limit without `fin`, or the core stopped retiring (a hardware fault). */
@@ -53,12 +67,12 @@ export class CoreLimitError extends Error {
   }
 }
 
-/** The longest an instruction can take is an integer divide (34 cycles) behind a memory access: far below this. */
+/** The longest an instruction can take is an integer divide (36 cycles): far below this. */
 const STUCK_CYCLES = 10_000;
 
 const words4 = (v: bigint) => unpackWords(v, 4) as [number, number, number, number];
 
-/** The elaborated system (cached per parameter set: elaboration takes about half a second). */
+/** The elaborated system (cached per parameter set: elaboration takes about a second). */
 const designs = new Map<string, Design>();
 export function rtCoreSystemDesign(params: RtCoreParams = defaultRtCoreParams): Design {
   const key = JSON.stringify(params);
@@ -74,84 +88,6 @@ function simulatorFor(design: Design): Simulator {
   if (!sim) simulators.set(design, (sim = compileSimulator(design)));
   else sim.powerOn();
   return sim;
-}
-
-/** The dispatcher's side of one RT core, as a sequence of kernel-mode cycles and runs. */
-class Dispatcher {
-  constructor(private readonly d: Simulator) {}
-
-  /** One kernel-mode cycle: clear and/or register writes. */
-  kernel(writes: { clear?: boolean; scalar?: [number, number]; vector?: [number, bigint] }): void {
-    const d = this.d;
-    d.poke('kernel_mode', 1);
-    d.poke('pd_clear', writes.clear ? 1 : 0);
-    d.poke('pd_scalar_wen', writes.scalar ? 1 : 0);
-    d.poke('pd_scalar_wb_address', writes.scalar?.[0] ?? 0);
-    d.poke('pd_scalar_wb_data', (writes.scalar?.[1] ?? 0) >>> 0);
-    d.poke('pd_vector_wen', writes.vector ? 1 : 0);
-    d.poke('pd_vector_wb_address', writes.vector?.[0] ?? 0);
-    d.poke('pd_vector_wb_data', writes.vector?.[1] ?? 0n);
-    d.step();
-    for (const n of ['kernel_mode', 'pd_clear', 'pd_scalar_wen', 'pd_vector_wen']) d.poke(n, 0);
-  }
-
-  /** Start state of a thread (or its resume state after a trace). */
-  load(pixel: number, sp: number, trace?: { hit: readonly number[]; normal: readonly number[] }): void {
-    this.kernel({ clear: true });
-    this.kernel({ scalar: [REG.pixelId, pixel], vector: trace ? [VREG.traceOrigin, packWords(trace.hit)] : undefined });
-    this.kernel({ scalar: [REG.sp, sp], vector: trace ? [VREG.traceDirection, packWords(trace.normal)] : undefined });
-  }
-
-  start(tid: number, pc: number): void {
-    const d = this.d;
-    d.poke('thread_id', tid);
-    d.poke('pd_pc', pc);
-    d.poke('pd_start', 1);
-    d.step();
-    d.poke('pd_start', 0);
-  }
-
-  /** Kernel-mode reads (combinational): R29, RV14, RV15. */
-  readTraceState(): { sp: number; origin: Vec3; direction: Vec3 } {
-    const d = this.d;
-    d.poke('kernel_mode', 1);
-    d.poke('pd_scalar_read_address1', REG.sp);
-    d.poke('pd_vector_read_address1', VREG.traceOrigin);
-    d.poke('pd_vector_read_address2', VREG.traceDirection);
-    const sp = Number(d.peek('pd_scalar_read1'));
-    const o = words4(d.peek('pd_vector_read1'));
-    const dir = words4(d.peek('pd_vector_read2'));
-    d.poke('kernel_mode', 0);
-    return { sp, origin: [o[0], o[1], o[2]], direction: [dir[0], dir[1], dir[2]] };
-  }
-
-  /** Every register, through the kernel-mode read ports (combinational: no cycle passes). */
-  readRegisters(): ThreadRegisters {
-    const d = this.d;
-    const r = new Uint32Array(32);
-    const v = new Uint32Array(64);
-    d.poke('kernel_mode', 1);
-    for (let i = 0; i < 32; i++) {
-      d.poke('pd_scalar_read_address1', i);
-      r[i] = Number(d.peek('pd_scalar_read1'));
-      if (i < 16) {
-        d.poke('pd_vector_read_address1', i);
-        v.set(words4(d.peek('pd_vector_read1')), 4 * i);
-      }
-    }
-    d.poke('kernel_mode', 0);
-    return { r, v };
-  }
-
-  /** The 16 bytes a finished thread returns (read through the host port while the core is idle). */
-  readResult(tid: number): [number, number, number, number] {
-    const d = this.d;
-    d.poke('host_mem_read', 1);
-    d.poke('host_mem_addr', (tid << 14) | (MEMORY_MAP.returnOffset >> 2));
-    d.step();
-    d.poke('host_mem_read', 0);
-    return words4(d.peek('host_mem_data'));
-  }
 }
 
 /** Load memories through the host ports (one word per cycle, so external simulators see the same). */
@@ -199,9 +135,63 @@ function threadMemoryOf(sim: Simulator): (tid: number) => Uint32Array {
   };
 }
 
+/** A thread to place into a context: a new pixel, or one resuming after its trace. */
+interface Launch {
+  readonly pixel: number;
+  readonly tid: number;
+  readonly pc: number;
+  readonly sp: number;
+  readonly hit: readonly number[];
+  readonly normal: readonly number[];
+}
+
+/** The dispatcher's bookkeeping: which thread id runs which pixel, what waits to be launched or read back. */
+class DispatcherModel {
+  readonly launches: Launch[] = [];
+  readonly reads: { pixel: number; tid: number }[] = [];
+  readonly pixelOfTid = new Map<number, number>();
+  readonly retired = new Map<number, number>();
+  readonly faulted = new Set<number>();
+  readonly results: CoreRunResult['pixels'] = [];
+  private nextPixel = 0;
+  private inFlight = 0;
+
+  constructor(
+    private readonly job: CoreJob,
+    private readonly concurrency: number,
+  ) {}
+
+  /** Start new pixels in order while threads are below the limit and their thread id is free (its previous pixel read back). */
+  admit(): void {
+    while (this.nextPixel < this.job.pixels && this.inFlight < this.concurrency) {
+      const tid = this.nextPixel % MEMORY_MAP.threads;
+      if (this.pixelOfTid.has(tid)) return;
+      this.pixelOfTid.set(tid, this.nextPixel);
+      this.launches.push({ pixel: this.nextPixel, tid, pc: 0, sp: threadBase(tid), hit: [0, 0, 0, 0], normal: [0, 0, 0, 0] });
+      this.inFlight++;
+      this.nextPixel++;
+    }
+  }
+
+  finished(pixel: number): void {
+    this.inFlight--;
+    this.reads.push({ pixel, tid: pixel % MEMORY_MAP.threads });
+  }
+
+  resultRead(pixel: number, tid: number, ret: [number, number, number, number]): void {
+    this.results.push({ pixel, ret });
+    this.pixelOfTid.delete(tid);
+  }
+
+  get done(): boolean {
+    return this.results.length === this.job.pixels;
+  }
+}
+
 /**
- * Run pixels 0 .. pixels − 1 one thread at a time; traces are answered as soon as they are raised. On the TS
- * simulator, or on `live`: a simulator of `rtCoreSystemDesign(params)` on any back end (powered on here).
+ * Run pixels 0 .. pixels − 1 (pixel p on thread id p % 32, in order for each id), up to `concurrency`
+ * threads at once. On the TS simulator, or on `live`: a simulator of `rtCoreSystemDesign(params)` on any
+ * back end (powered on here).
  */
 export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCoreParams, live?: Simulator): CoreRun {
   const design = rtCoreSystemDesign(params);
@@ -213,48 +203,92 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
   d.step();
   d.poke('rst_n', 1);
   loadMemories(d, job.program, job.constants ?? new Uint32Array(0));
-  const pd = new Dispatcher(d);
+  const model = new DispatcherModel(job, Math.min(job.concurrency ?? params.contexts, MEMORY_MAP.threads));
+  const stalls: Rng | undefined = job.stallSeed === undefined ? undefined : createRng(job.stallSeed);
   const limit = job.maxInstructionsPerThread ?? 10_000_000;
-  const pixels: CoreRunResult['pixels'] = [];
-  const faults: number[] = [];
   let instructions = 0;
   let coreCycles = 0;
-  for (let pixel = 0; pixel < job.pixels; pixel++) {
-    const tid = pixel % MEMORY_MAP.threads;
-    let faulted = false;
-    let retired = 0;
-    let lastRetire = d.cycle;
-    let lastPc = 0;
-    pd.load(pixel, threadBase(tid));
-    pd.start(tid, 0);
-    for (;;) {
-      if (d.peek('retire_valid') === 1n) {
-        lastPc = Number(d.peek('retire_pc'));
-        lastRetire = d.cycle;
-        // An illegal opcode or a PC outside instruction memory ends the thread without executing: not counted (as the ISS).
-        const faultEnd = d.peek('end') === 1n && d.peek('fault') === 1n;
-        if (!faultEnd) instructions++;
-        if (++retired > limit) throw new CoreLimitError(pixel, lastPc, limit, false);
-        job.onRetire?.(pixel, lastPc);
-      } else if (d.cycle - lastRetire > STUCK_CYCLES) throw new CoreLimitError(pixel, lastPc, limit, true);
-      faulted ||= d.peek('fault') === 1n;
-      const ended = d.peek('end') === 1n;
-      const switched = d.peek('context_switch') === 1n;
-      d.step();
-      coreCycles++;
-      if (ended) break;
-      if (switched) {
-        const resumeAt = Number(d.peek('pc_out'));
-        const s = pd.readTraceState();
-        const r = castRay(job.scene, s.origin, s.direction);
-        pd.load(pixel, s.sp, r);
-        pd.start(tid, resumeAt);
-        lastRetire = d.cycle;
-      }
+  let issueCycles = 0;
+  let lastRetire = d.cycle;
+  let lastPc = 0;
+  let lastPixel = 0;
+  let reading: { pixel: number; tid: number } | undefined;
+  const heldBack = { launches: 0, events: 0 };
+  model.admit();
+  while (!model.done) {
+    // Outputs of this cycle (they depend on registers only, except the retire report of write-back).
+    if (d.peek('retire_valid') === 1n) {
+      const pixel = model.pixelOfTid.get(Number(d.peek('retire_thread')))!;
+      const r = retiredOf(d);
+      if (r.counted) instructions++;
+      const n = (model.retired.get(pixel) ?? 0) + 1;
+      model.retired.set(pixel, n);
+      if (n > limit) throw new CoreLimitError(pixel, r.pc, limit, false);
+      [lastRetire, lastPc, lastPixel] = [d.cycle, r.pc, pixel];
+      job.onRetire?.(pixel, r);
+    } else if (d.cycle - lastRetire > STUCK_CYCLES) throw new CoreLimitError(lastPixel, lastPc, limit, true);
+    if (d.peek('busy') === 1n) coreCycles++;
+    if (d.peek('issued') === 1n) issueCycles++;
+    if (reading && d.peek('host_mem_valid') === 1n) {
+      model.resultRead(reading.pixel, reading.tid, words4(d.peek('host_mem_data')));
+      reading = undefined;
+      model.admit();
     }
-    if (job.onThreadEnd) job.onThreadEnd(pixel, pd.readRegisters());
-    pixels.push({ pixel, ret: pd.readResult(tid) });
-    if (faulted) faults.push(pixel);
+    // The dispatcher's side: take an event, offer a launch, read a result.
+    const eventValid = d.peek('event_valid') === 1n;
+    const takeEvent = eventValid && !(stalls && stalls.int(4) === 0);
+    if (eventValid && !takeEvent) heldBack.events++;
+    d.poke('event_ready', takeEvent ? 1 : 0);
+    if (takeEvent) serveEvent(d, job, model);
+    const offer = model.launches[0];
+    const offering = offer !== undefined && !(stalls && stalls.int(4) === 0);
+    if (offer && !offering) heldBack.launches++;
+    d.poke('launch_valid', offering ? 1 : 0);
+    if (offer) pokeLaunch(d, offer);
+    if (offering && d.peek('launch_ready') === 1n) model.launches.shift();
+    reading ??= model.reads.shift();
+    d.poke('host_mem_read', reading ? 1 : 0);
+    d.poke('host_mem_addr', reading ? (reading.tid << 14) | (MEMORY_MAP.returnOffset >> 2) : 0);
+    d.step();
   }
-  return { cycles: d.cycle, coreCycles, instructions, pixels, faults, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
+  d.poke('event_ready', 0);
+  d.poke('launch_valid', 0);
+  d.poke('host_mem_read', 0);
+  const pixels = model.results.sort((a, b) => a.pixel - b.pixel);
+  const faults = [...model.faulted].sort((a, b) => a - b);
+  return { cycles: d.cycle, coreCycles, issueCycles, instructions, pixels, faults, heldBack, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
+}
+
+function retiredOf(d: Simulator): RetiredInstruction {
+  const on = (name: string) => d.peek(name) === 1n;
+  return {
+    pc: Number(d.peek('retire_pc')),
+    counted: on('retire_counted'),
+    ...(on('retire_scalarWrite') ? { scalar: { reg: Number(d.peek('retire_scalarReg')), value: Number(d.peek('retire_scalarValue')) } } : {}),
+    ...(on('retire_vectorWrite') ? { vector: { reg: Number(d.peek('retire_vectorReg')), value: words4(d.peek('retire_vectorValue')) } } : {}),
+    ...(on('retire_flagWrite') ? { flag: Number(d.peek('retire_flag')) } : {}),
+  };
+}
+
+/** The event the core shows is taken this cycle: a trace is cast at once and its thread queued to resume. */
+function serveEvent(d: Simulator, job: CoreJob, model: DispatcherModel): void {
+  const tid = Number(d.peek('event_bits_thread'));
+  const pixel = model.pixelOfTid.get(tid)!;
+  if (d.peek('event_bits_fault') === 1n) model.faulted.add(pixel);
+  if (Number(d.peek('event_bits_kind')) === ThreadEventKind.indexOf('end')) return model.finished(pixel);
+  const vec3 = (name: string): Vec3 => {
+    const w = unpackWords(d.peek(name), 3);
+    return [w[0]!, w[1]!, w[2]!];
+  };
+  const r = castRay(job.scene, vec3('event_bits_origin'), vec3('event_bits_direction'));
+  model.launches.push({ pixel, tid, pc: Number(d.peek('event_bits_pc')), sp: Number(d.peek('event_bits_sp')), hit: r.hit, normal: r.normal });
+}
+
+function pokeLaunch(d: Simulator, l: Launch): void {
+  d.poke('launch_bits_thread', l.tid);
+  d.poke('launch_bits_pc', l.pc >>> 0);
+  d.poke('launch_bits_pixel', l.pixel >>> 0);
+  d.poke('launch_bits_sp', l.sp >>> 0);
+  d.poke('launch_bits_hit', packWords(l.hit));
+  d.poke('launch_bits_normal', packWords(l.normal));
 }

@@ -1,5 +1,5 @@
-// The RT core as a co-simulation design: random instruction words, memory answers and dispatcher
-// traffic, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
+// The RT core as a co-simulation design: random instruction words, memory answers, thread launches and
+// event backpressure, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../hdl/testbench/index.ts';
@@ -10,7 +10,7 @@ import { RtCore, defaultRtCoreParams } from './rtCore.ts';
 function randomWord(rng: Rng): bigint {
   if (rng.int(16) === 0) return BigInt(rng.u32());
   const spec = INSTRUCTIONS[rng.int(INSTRUCTIONS.length)]!;
-  // Small register numbers make dependences (and so forwarding and stalls) frequent.
+  // Small register numbers make dependences frequent.
   const reg = () => BigInt(rng.int(4) === 0 ? rng.int(32) : rng.int(6));
   const imm = rng.int(2) === 0 ? BigInt(rng.int(64) * 4) : BigInt(rng.u32() & 0xffff);
   return (BigInt(spec.opcode) << 26n) | (reg() << 21n) | (reg() << 16n) | (rng.int(2) === 0 ? reg() << 11n : imm);
@@ -18,31 +18,24 @@ function randomWord(rng: Rng): bigint {
 
 export const rtCoreCosimDesign: CosimDesign = {
   name: 'rtcore',
-  description: 'RT core: 5-stage pipeline, random instruction stream, memory answers and dispatcher traffic',
+  description: 'RT core: multithreaded pipeline, random instruction stream, thread launches, memory answers and event backpressure',
   elaborate: () => elaborate(RtCore, defaultRtCoreParams).design,
-  stimulus: (cycle, rng) => {
-    const kernel = rng.int(64) === 0;
-    return {
-      rst_n: cycle < 2 ? 0n : 1n,
-      kernel_mode: kernel ? 1n : 0n,
-      pd_clear: kernel && rng.int(4) === 0 ? 1n : 0n,
-      pd_scalar_wen: BigInt(rng.int(2)),
-      pd_scalar_wb_address: BigInt(rng.int(32)),
-      pd_scalar_wb_data: BigInt(rng.u32()),
-      pd_vector_wen: BigInt(rng.int(2)),
-      pd_vector_wb_address: BigInt(rng.int(16)),
-      pd_vector_wb_data: rng.bits(128),
-      pd_scalar_read_address1: BigInt(rng.int(32)),
-      pd_scalar_read_address2: BigInt(rng.int(32)),
-      pd_vector_read_address1: BigInt(rng.int(16)),
-      pd_vector_read_address2: BigInt(rng.int(16)),
-      pd_start: rng.int(8) === 0 ? 1n : 0n,
-      pd_pc: BigInt(rng.int(4) === 0 ? rng.u32() : rng.int(1024) * 4),
-      thread_id: BigInt(rng.int(32)),
-      imem_data: randomWord(rng),
-      cmem_data: BigInt(rng.u32()),
-      mem_data_read: rng.bits(128),
-      mem_done: rng.int(3) === 0 ? 1n : 0n,
-    };
-  },
+  stimulus: (cycle, rng) => ({
+    rst_n: cycle < 2 ? 0n : 1n,
+    launch_valid: rng.int(6) === 0 ? 1n : 0n,
+    launch_bits_thread: BigInt(rng.int(32)),
+    launch_bits_pc: BigInt(rng.int(4) === 0 ? rng.u32() : rng.int(1024) * 4),
+    launch_bits_pixel: BigInt(rng.u32()),
+    // Mostly the thread's own memory base, so that loads and stores reach main memory.
+    launch_bits_sp: BigInt(rng.int(4) === 0 ? rng.u32() : (0x80000000 | (rng.int(32) << 16)) >>> 0),
+    launch_bits_hit: rng.bits(128),
+    launch_bits_normal: rng.bits(128),
+    event_ready: rng.int(3) === 0 ? 0n : 1n,
+    status_context: BigInt(rng.int(defaultRtCoreParams.contexts)),
+    imem_data: randomWord(rng),
+    cmem_data: BigInt(rng.u32()),
+    mem_resp_data: rng.bits(128),
+    // Usually answered; a missing answer faults the access and sets mem_error.
+    mem_resp_done: rng.int(50) === 0 ? 0n : 1n,
+  }),
 };

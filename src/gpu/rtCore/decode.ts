@@ -1,5 +1,5 @@
 // Instruction decoding for the RT core: which class an opcode belongs to, read from the ISA table.
-import { type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { Enum, fromBits, lit, mux, type BoolValue, type EnumValue, type UIntValue } from '../../hdl/index.ts';
 import { BY_MNEMONIC, INSTRUCTIONS, type InstructionClass } from '../../isa/instructions.ts';
 
 const opcodeOf = (mnemonic: string): number => {
@@ -57,4 +57,52 @@ export function decode(op: UIntValue): Decoded {
     writesVector: vector.or(is('v_get_from_s', 'v_load_16byte')),
     writesFlag: is('cmp_i', 'cmp_f'),
   };
+}
+
+/**
+ * The unit whose result an instruction writes back; the issue stage schedules its write-back slot from
+ * it. `simple`: one EX cycle (integer, logic, moves, compares, branches, stores, halting instructions).
+ */
+export const ExecUnit = Enum('ExecUnit', ['simple', 'fadd', 'fmul', 'fdiv', 'fsqrt', 'itof', 'ftoi', 'reduce', 'intdiv', 'load']);
+export type ExecUnitName = (typeof ExecUnit.members)[number];
+
+export interface UnitLatencyParams {
+  readonly fadd: number;
+  readonly fmul: number;
+  readonly fdiv: number;
+  readonly fsqrt: number;
+  readonly itof: number;
+  readonly ftoi: number;
+}
+
+/** Cycles in the pipeline before the result: issue, register read, then the unit (EX is its first cycle). */
+export const PIPELINE_BEFORE_UNIT = 3;
+
+/**
+ * Cycles from issue to write-back per unit. Operands are registered in the read stage, so a unit of
+ * latency s fed in EX (issue + 2) has its result s cycles later and writes back the cycle after that.
+ * v_reduce is two additions in a row with a register between; a load answers two cycles after EX.
+ */
+export function unitLatencies(p: UnitLatencyParams, intDivider: number): Record<ExecUnitName, number> {
+  const at = (s: number) => PIPELINE_BEFORE_UNIT + s;
+  return { simple: at(0), fadd: at(p.fadd), fmul: at(p.fmul), fdiv: at(p.fdiv), fsqrt: at(p.fsqrt), itof: at(p.itof), ftoi: at(p.ftoi), reduce: at(2 * p.fadd + 1), intdiv: at(intDivider), load: at(2) };
+}
+
+/** The unit of a decoded instruction (anything illegal or halting is `simple`: it only retires). */
+export function unitOf(d: Decoded): EnumValue<ExecUnitName> {
+  const floatOp = d.vector.or(d.is('ff_add', 'ff_sub', 'ff_mul', 'ff_div'));
+  const choices: [BoolValue, ExecUnitName][] = [
+    [floatOp.and(d.mul), 'fmul'],
+    [floatOp.and(d.div), 'fdiv'],
+    [floatOp, 'fadd'],
+    [d.is('s_sqrt'), 'fsqrt'],
+    [d.is('s_itof'), 'itof'],
+    [d.is('s_ftoi'), 'ftoi'],
+    [d.is('v_reduce'), 'reduce'],
+    [d.is('ii_div', 'ii_divi'), 'intdiv'],
+    [d.load, 'load'],
+  ];
+  let unit: UIntValue = lit(ExecUnit.indexOf('simple'), ExecUnit.width);
+  for (const [cond, name] of choices.reverse()) unit = mux(cond, lit(ExecUnit.indexOf(name), ExecUnit.width), unit);
+  return fromBits(ExecUnit, unit) as EnumValue<ExecUnitName>;
 }

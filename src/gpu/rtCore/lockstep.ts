@@ -1,9 +1,10 @@
-// Checks the RT core against the ISA simulator: the same retired instructions in the same order, the
-// same registers when each thread ends, the same main memory, results and faults.
+// Checks the RT core against the ISA simulator: every thread retires the same instructions in the same
+// order with the same register and flag writes, and ends with the same main memory, results and faults.
+// Threads interleave on the core, so the comparison is per thread (pixel), not over one global order.
 import { Machine, type Retired, type Thread } from '../../golden/iss/index.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { runOnCore, type CoreRun, type ThreadRegisters } from './coreTestbench.ts';
+import { runOnCore, type CoreRun, type RetiredInstruction } from './coreTestbench.ts';
 import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
 
 export interface LockstepJob {
@@ -12,6 +13,10 @@ export interface LockstepJob {
   readonly scene: Scene;
   readonly pixels: number;
   readonly maxInstructions?: number;
+  /** Threads in flight on the core at most (default: every context). */
+  readonly concurrency?: number;
+  /** Random backpressure on the core's launch and event handshakes. */
+  readonly stallSeed?: number;
 }
 
 export interface LockstepReport {
@@ -23,30 +28,43 @@ export interface LockstepReport {
 
 const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
 
-function firstRegisterDifference(pixel: number, iss: ThreadRegisters, core: ThreadRegisters): string | null {
-  // R31 is the PC, not a stored register: skip it.
-  for (let i = 1; i < 31; i++) if (iss.r[i] !== core.r[i]) return `pixel ${pixel}: at the end R${i} is ${hex(core.r[i]!)} on the core, ${hex(iss.r[i]!)} on the ISS`;
-  for (let i = 4; i < 64; i++) if (iss.v[i] !== core.v[i]) return `pixel ${pixel}: at the end RV${i >> 2}[${i & 3}] is ${hex(core.v[i]!)} on the core, ${hex(iss.v[i]!)} on the ISS`;
-  return null;
+/** The writes an ISS step made, in the core's retire form (a fault-ending fetch executes nothing). */
+function expectedOf(r: Retired): RetiredInstruction {
+  return {
+    pc: r.pc,
+    counted: r.event !== 'fault-end',
+    ...(r.scalar ? { scalar: { reg: r.scalar.reg, value: r.scalar.value >>> 0 } } : {}),
+    ...(r.vector ? { vector: { reg: r.vector.reg, value: r.vector.value.map((w) => w >>> 0) as [number, number, number, number] } } : {}),
+    ...(r.flag !== undefined ? { flag: r.flag } : {}),
+  };
+}
+
+function describe(r: RetiredInstruction): string {
+  const parts = [`pc ${hex(r.pc)}`];
+  if (!r.counted) parts.push('(fault end)');
+  if (r.scalar) parts.push(`R${r.scalar.reg} = ${hex(r.scalar.value)}`);
+  if (r.vector) parts.push(`RV${r.vector.reg} = ${r.vector.value.map(hex).join(' ')}`);
+  if (r.flag !== undefined) parts.push(`flag = ${r.flag}`);
+  return parts.join(', ');
 }
 
 export function checkCoreAgainstIss(job: LockstepJob, params: RtCoreParams = defaultRtCoreParams): LockstepReport {
-  const issRetired: { pixel: number; pc: number }[] = [];
-  const issRegs = new Map<number, ThreadRegisters>();
+  const issRetired = new Map<number, RetiredInstruction[]>();
   const machine = new Machine({
     program: job.program,
     constants: job.constants,
     scene: job.scene,
     maxInstructions: job.maxInstructions,
     onRetire: (t: Thread, r: Retired) => {
-      issRetired.push({ pixel: t.pixel, pc: r.pc });
-      if (r.event === 'fin' || r.event === 'fault-end') issRegs.set(t.pixel, { r: Uint32Array.from(t.r), v: Uint32Array.from(t.v) });
+      let list = issRetired.get(t.pixel);
+      if (!list) issRetired.set(t.pixel, (list = []));
+      list.push(expectedOf(r));
     },
   });
   const iss = machine.run(job.pixels);
   let difference: string | null = null;
   const note = (d: string | null) => (difference ??= d);
-  let k = 0;
+  const seen = new Map<number, number>();
   const core = runOnCore(
     {
       program: job.program,
@@ -54,16 +72,19 @@ export function checkCoreAgainstIss(job: LockstepJob, params: RtCoreParams = def
       scene: job.scene,
       pixels: job.pixels,
       maxInstructionsPerThread: job.maxInstructions,
-      onRetire: (pixel, pc) => {
-        const want = issRetired[k++];
-        if (!want) note(`pixel ${pixel}: the core retired an extra instruction at ${hex(pc)}`);
-        else if (want.pixel !== pixel || want.pc !== pc) note(`retired instruction #${k - 1}: core pixel ${pixel} pc ${hex(pc)}, ISS pixel ${want.pixel} pc ${hex(want.pc)}`);
+      concurrency: job.concurrency,
+      stallSeed: job.stallSeed,
+      onRetire: (pixel, got) => {
+        const k = seen.get(pixel) ?? 0;
+        seen.set(pixel, k + 1);
+        const want = issRetired.get(pixel)?.[k];
+        if (!want) note(`pixel ${pixel}: the core retired an extra instruction #${k}: ${describe(got)}`);
+        else if (describe(want) !== describe(got)) note(`pixel ${pixel}, instruction #${k}: core ${describe(got)}; ISS ${describe(want)}`);
       },
-      onThreadEnd: (pixel, regs) => note(firstRegisterDifference(pixel, issRegs.get(pixel)!, regs)),
     },
     params,
   );
-  if (k < issRetired.length) note(`the core retired ${k} instructions, the ISS ${issRetired.length}`);
+  for (const [pixel, list] of issRetired) if ((seen.get(pixel) ?? 0) < list.length) note(`pixel ${pixel}: the core retired ${seen.get(pixel) ?? 0} instructions, the ISS ${list.length}`);
   iss.pixels.forEach((p, i) => {
     const c = core.pixels[i]!.ret;
     if (p.ret.some((w, j) => w >>> 0 !== c[j])) note(`pixel ${p.pixel}: result ${c.map(hex).join(' ')} on the core, ${p.ret.map(hex).join(' ')} on the ISS`);

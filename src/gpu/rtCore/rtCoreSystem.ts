@@ -3,7 +3,8 @@
 import { Bool, UInt, cat, defineModule, input, mux, output } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
-import { dispatcherPorts, type RtCoreParams } from './rtCore.ts';
+import { dispatcherPorts } from './interfaces.ts';
+import { type RtCoreParams } from './rtCore.ts';
 import { RtCoreTile } from './rtCoreTile.ts';
 import { passThrough } from '../passThrough.ts';
 
@@ -11,9 +12,9 @@ const THREAD_WORDS = MEMORY_MAP.threadBytes / 4;
 
 export const RtCoreSystem = defineModule(
   'RtCoreSystem',
-  (_p: RtCoreParams) => ({
-    ...dispatcherPorts(),
-    // Host: load the instruction and constant memories, read main memory while the core is idle.
+  (p: RtCoreParams) => ({
+    ...dispatcherPorts(p.contexts),
+    // Host: load the instruction and constant memories; read main memory in cycles the core does not use it.
     host_imem_we: input(Bool),
     host_imem_addr: input(UInt(12)),
     host_imem_data: input(UInt(32)),
@@ -23,12 +24,13 @@ export const RtCoreSystem = defineModule(
     host_mem_read: input(Bool),
     /** Word address in the whole main memory: thread id in [18:14], word in the thread in [13:0]. */
     host_mem_addr: input(UInt(19)),
+    /** The read asked for in the cycle before was served: host_mem_data holds its words. */
+    host_mem_valid: output(Bool),
     host_mem_data: output(UInt(128)),
   }),
   (m, io, p) => {
     const tile = m.instance(RtCoreTile, p, { name: 'tile' });
-    // The dispatcher ports pass straight through, each in its own direction.
-    passThrough(dispatcherPorts(), io, tile.io);
+    passThrough(m, dispatcherPorts(p.contexts), io, tile.io);
     tile.io.imem_we.set(io.host_imem_we);
     tile.io.imem_waddr.set(io.host_imem_addr);
     tile.io.imem_wdata.set(io.host_imem_data);
@@ -38,14 +40,17 @@ export const RtCoreSystem = defineModule(
 
     const main = m.instance(MainMemory, { words: THREAD_WORDS * MEMORY_MAP.threads }, { name: 'main_memory' });
     // The core only issues requests inside its own thread's memory, so thread id and offset make the word address.
-    const hostTurn = io.host_mem_read.and(tile.io.busy.not());
-    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(io.thread_id, tile.io.mem_addr.bits(15, 2))));
-    main.io.read_en.set(mux(hostTurn, true, tile.io.mem_read_en));
-    main.io.write_en.set(tile.io.mem_write_en.and(hostTurn.not()));
-    main.io.s_or_v.set(mux(hostTurn, true, tile.io.mem_s_or_v));
-    main.io.data_write.set(tile.io.mem_data_write);
-    tile.io.mem_data_read.set(main.io.data_read);
-    tile.io.mem_done.set(main.io.done.and(hostTurn.not()));
+    const req = tile.io.mem;
+    const hostTurn = io.host_mem_read.and(req.read.or(req.write).not());
+    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(req.thread, req.addr.bits(15, 2))));
+    main.io.read_en.set(mux(hostTurn, true, req.read));
+    main.io.write_en.set(req.write.and(hostTurn.not()));
+    main.io.s_or_v.set(mux(hostTurn, true, req.vector));
+    main.io.data_write.set(req.data);
+    tile.io.mem_resp.data.set(main.io.data_read);
+    // The core checks `done` only on the cycle after its own requests, so the host's answers never reach it.
+    tile.io.mem_resp.done.set(main.io.done);
+    io.host_mem_valid.set(m.regNext(hostTurn, { reset: 0, name: 'host_turn_q' }));
     io.host_mem_data.set(main.io.data_read);
   },
 );

@@ -13,13 +13,15 @@ import { passThrough } from '../passThrough.ts';
 import { triangleIdBits } from '../memory/triangleMemory.ts';
 import { UnifiedMainMemory } from '../memory/unifiedMainMemory.ts';
 import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispatcher.ts';
-import { defaultRtCoreParams } from '../rtCore/rtCore.ts';
+import { defaultRtCoreParams, type RtCoreParams } from '../rtCore/rtCore.ts';
 import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
 
 /** Flat, so the module reads `GpuTop_icCores2_rtCores4_…` (the RTL names the default `rtgpu_top`). */
 export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
   /** RT cores, 1 to 4. */
   readonly rtCores: number;
+  /** Hardware contexts (threads resident at once) per RT core: 1, 2, 4, 8 or 16 (default 8: four cores hold a whole patch). */
+  readonly contexts?: number;
   /** IC cores, 1 to 32. */
   readonly icCores: number;
   /** Capacity of each triangle memory: triangles and vertices. */
@@ -63,18 +65,19 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   checkCoreCounts(p, 'GpuTop');
   const rt = Array.from({ length: p.rtCores }, (_, c) => c);
   const ic = Array.from({ length: p.icCores }, (_, k) => k);
-  const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p) }, { name: 'memory_controller' });
+  const core: RtCoreParams = { ...defaultRtCoreParams, contexts: p.contexts ?? defaultRtCoreParams.contexts };
+  const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p), contexts: core.contexts }, { name: 'memory_controller' });
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
   const bvh = p.traversal === 'bvh';
   const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, ...(bvh ? { icRays: p.icRays ?? defaultBvhIcSystemParams.rays } : {}) }, { name: 'patch_dispatcher' });
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
   const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
-  const tiles = rt.map((c) => m.instance(RtCoreTile, defaultRtCoreParams, { name: `rt_core${c}` }));
+  const tiles = rt.map((c) => m.instance(RtCoreTile, core, { name: `rt_core${c}` }));
   const icSystems = ic.map((k) => icSystem(m, p, k));
   const ics = icSystems.map((x) => x.system);
 
   // Host interface.
-  passThrough(hostPorts(), io, mc.io);
+  passThrough(m, hostPorts(), io, mc.io);
 
   // Memory controller <-> command patcher.
   cp.io.start.set(mc.io.cp_start);
@@ -95,7 +98,8 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   mc.io.done_mask.set(pd.io.done_mask);
   mc.io.instructions.set(pd.io.instructions);
   mc.io.traces.set(pd.io.traces);
-  mc.io.internal_error.set(buffer.io.error.or(pd.io.answer_overflow).or(main.io.conflict));
+  // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
+  mc.io.internal_error.set(buffer.io.error.or(pd.io.answer_overflow).or(main.io.conflict).or(tiles.map((t) => t.io.mem_error).reduce((a, b) => a.or(b))));
 
   // RT core tiles: loaded by the memory controller, driven by the dispatcher, on main memory port c.
   tiles.forEach((t, c) => {
@@ -105,25 +109,30 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
     t.io.cmem_we.set(mc.io.cmem_we);
     t.io.cmem_waddr.set(mc.io.mem_waddr);
     t.io.cmem_wdata.set(mc.io.mem_wdata);
-    for (const name of ['kernel_mode', 'pd_clear', 'pd_scalar_wen', 'pd_scalar_wb_address', 'pd_scalar_wb_data', 'pd_vector_wen', 'pd_vector_wb_address', 'pd_vector_wb_data', 'pd_scalar_read_address1', 'pd_vector_read_address1', 'pd_vector_read_address2', 'pd_start', 'pd_pc', 'thread_id'] as const) t.io[name].set(pd.io[name].at(c) as never);
-    t.io.pd_scalar_read_address2.set(0);
-    for (const name of ['pd_scalar_read1', 'end', 'context_switch', 'fault', 'pc_out', 'retire_valid', 'retire_pc'] as const) pd.io[name].at(c).set(t.io[name] as never);
-    buffer.io.ray_origin_rt.at(c).set(t.io.pd_vector_read1.bits(95, 0));
-    buffer.io.ray_direction_rt.at(c).set(t.io.pd_vector_read2.bits(95, 0));
-    mc.io.core_running.at(c).set(pd.io.core_running.at(c));
-    mc.io.core_thread.at(c).set(pd.io.core_thread.at(c));
+    m.connect(t.io.launch, pd.io.launch.at(c));
+    m.connect(pd.io.event.at(c), t.io.event);
+    m.connect(pd.io.retire.at(c), t.io.retire);
+    pd.io.core_issued.at(c).set(t.io.issued);
+    pd.io.core_busy.at(c).set(t.io.busy);
+    buffer.io.ray_origin_rt.at(c).set(t.io.event.bits.origin);
+    buffer.io.ray_direction_rt.at(c).set(t.io.event.bits.direction);
+    mc.io.core_busy.at(c).set(t.io.busy);
     mc.io.core_pc.at(c).set(pd.io.core_pc.at(c));
     mc.io.core_busy_cycles.at(c).set(pd.io.core_busy_cycles.at(c));
+    mc.io.core_issue_cycles.at(c).set(pd.io.core_issue_cycles.at(c));
+    t.io.status_context.set(mc.io.context_select);
+    m.connect(mc.io.context_status.at(c), t.io.status);
     // Port 0 is the memory controller's between patches (every core is idle then).
+    const req = t.io.mem;
     const mcTurn = c === 0 ? mc.io.mem_active : lit(0, 1).asBool();
-    main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, pd.io.thread_id.at(c)));
-    main.io.addr.at(c).set(mux(mcTurn, mc.io.mem_addr, t.io.mem_addr.bits(15, 2)));
-    main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, t.io.mem_read_en));
-    main.io.write_en.at(c).set(t.io.mem_write_en.and(mcTurn.not()));
-    main.io.s_or_v.at(c).set(t.io.mem_s_or_v.or(mcTurn));
-    main.io.data_write.at(c).set(t.io.mem_data_write);
-    t.io.mem_data_read.set(main.io.data_read.at(c));
-    t.io.mem_done.set(main.io.done.at(c).and(mcTurn.not()));
+    main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, req.thread));
+    main.io.addr.at(c).set(mux(mcTurn, mc.io.mem_addr, req.addr.bits(15, 2)));
+    main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, req.read));
+    main.io.write_en.at(c).set(req.write.and(mcTurn.not()));
+    main.io.s_or_v.at(c).set(req.vector.or(mcTurn));
+    main.io.data_write.at(c).set(req.data);
+    t.io.mem_resp.data.set(main.io.data_read.at(c));
+    t.io.mem_resp.done.set(main.io.done.at(c).and(mcTurn.not()));
   });
   mc.io.mem_data_read.set(main.io.data_read.at(0));
   mc.io.mem_done.set(main.io.done.at(0));

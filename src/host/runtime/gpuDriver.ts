@@ -6,7 +6,7 @@ import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../hdl/testbench/index.ts';
-import { CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
@@ -376,11 +376,13 @@ function finishedSoFar(h: Driver, output: Uint32Array, reports: Uint32Array, fir
 function readCounters(h: Driver, params: GpuParams): Omit<GpuStats, 'wallSeconds' | 'setupSeconds'> {
   const cycles = h.mmioRead(MMIO.CYCLES_LO) + 2 ** 32 * h.mmioRead(MMIO.CYCLES_HI);
   const instructions = h.mmioRead(MMIO.INSTRUCTIONS);
-  const rtBusyCycles = Array.from({ length: params.rtCores }, (_, c) => h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.BUSY_CYCLES));
+  const rtRead = (c: number, r: number) => h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * r);
+  const rtBusyCycles = Array.from({ length: params.rtCores }, (_, c) => rtRead(c, RT_CORE_REG.BUSY_CYCLES));
+  const rtIssueCycles = Array.from({ length: params.rtCores }, (_, c) => rtRead(c, RT_CORE_REG.ISSUE_CYCLES));
   const icRead = (k: number, r: number) => h.mmioRead(MMIO.IC_CORE + 16 * k + 4 * r);
   const icSum = (r: number) => Array.from({ length: params.icCores }, (_, k) => icRead(k, r)).reduce((a, b) => a + b, 0);
   const icBusyCycles = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.BUSY_CYCLES));
-  return { cycles, instructions, rays: icSum(IC_CORE_REG.RAYS), triangleTests: icSum(IC_CORE_REG.TESTS), nodeTests: icSum(IC_CORE_REG.NODE_TESTS), rtBusyCycles, icBusyCycles };
+  return { cycles, instructions, rays: icSum(IC_CORE_REG.RAYS), triangleTests: icSum(IC_CORE_REG.TESTS), nodeTests: icSum(IC_CORE_REG.NODE_TESTS), rtBusyCycles, rtIssueCycles, icBusyCycles };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */
@@ -395,13 +397,15 @@ function stuckMessage(h: Driver, job: GpuJob, first: number, count: number, rtCo
   };
   const onCores: string[] = [];
   const running = new Set<number>();
-  for (let c = 0; c < rtCores; c++) {
-    const st = h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.STATUS);
-    if (!(st & 1)) continue;
+  const contexts = h.mmioRead(MMIO.CONTEXTS);
+  for (let i = 0; i < rtCores * contexts; i++) {
+    const at = MMIO.CONTEXT + 8 * i;
+    const st = h.mmioRead(at + 4 * CONTEXT_REG.STATUS);
+    if ((st & 7) === CONTEXT_STATE.free) continue;
     const t = (st >> 8) & 31;
-    const pc = h.mmioRead(MMIO.RT_CORE + 16 * c + 4 * RT_CORE_REG.PC);
+    const pc = h.mmioRead(at + 4 * CONTEXT_REG.PC);
     running.add(t);
-    onCores.push(`thread ${t} (pixel ${base + t}) on RT core ${c} at PC ${hex4(pc)}${source(pc)}`);
+    onCores.push(`thread ${t} (pixel ${base + t}) on RT core ${Math.floor(i / contexts)} context ${i % contexts} at PC ${hex4(pc)}${source(pc)}`);
   }
   const waiting = Array.from({ length: threads }, (_, t) => t).filter((t) => !((doneMask >>> t) & 1) && !running.has(t));
   const lines = [`the frame did not finish within ${maxCycles} cycles (--max-cycles); patch ${patch} (pixels ${base}..${base + threads - 1}) is stuck:`];

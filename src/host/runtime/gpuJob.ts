@@ -76,8 +76,9 @@ export interface GpuStats {
   readonly triangleTests: number;
   /** BVH nodes tested, over all IC cores (0 for brute force). */
   readonly nodeTests: number;
-  /** Cycles each RT core ran a thread, and each IC core had a ray in flight (empty on the ISS). */
+  /** Cycles each RT core held a thread, each RT core issued an instruction, and each IC core had a ray in flight (empty on the ISS). */
   readonly rtBusyCycles: readonly number[];
+  readonly rtIssueCycles: readonly number[];
   readonly icBusyCycles: readonly number[];
   readonly wallSeconds: number;
   /** Of the wall time: elaborating the GPU and compiling, building or loading its simulator. */

@@ -36,7 +36,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
-    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], icBusyCycles: [], wallSeconds, setupSeconds: 0 } };
+    return { pixels: r.pixels, faults: r.faults, stats: { cycles: r.instructions, instructions: r.instructions, rays, triangleTests, nodeTests, rtBusyCycles: [], rtIssueCycles: [], icBusyCycles: [], wallSeconds, setupSeconds: 0 } };
   } catch (e) {
     if (e instanceof InstructionLimitError) {
       const line = sourceLineOf(job, e.pc);

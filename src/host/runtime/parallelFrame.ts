@@ -60,6 +60,7 @@ function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
     triangleTests: add((s) => s.triangleTests),
     nodeTests: add((s) => s.nodeTests),
     rtBusyCycles: addEach((s) => s.rtBusyCycles),
+    rtIssueCycles: addEach((s) => s.rtIssueCycles),
     icBusyCycles: addEach((s) => s.icBusyCycles),
     wallSeconds,
     // The workers set up side by side: the frame waited for the slowest.

@@ -1,0 +1,11 @@
+import { elaborate, emitSystemVerilog } from '/work/main/src/hdl/index.ts';
+import { RtCoreSystem } from '/work/main/src/gpu/rtCore/rtCoreSystem.ts';
+import { defaultRtCoreParams } from '/work/main/src/gpu/rtCore/rtCore.ts';
+const t0 = Date.now();
+const e = elaborate(RtCoreSystem, defaultRtCoreParams);
+console.log('elaborated', Date.now() - t0, 'ms; warnings', e.warnings.length);
+for (const w of e.warnings.slice(0, 20)) console.log(w.message ?? w);
+import { verilatorLint, icarusCompile } from '/work/main/src/hdl/cosim/index.ts';
+const em = emitSystemVerilog(e.design);
+const src = { top: e.design.top, files: em.files, fileList: em.fileList };
+for (const r of [await verilatorLint(src as never), await icarusCompile(src as never)]) console.log(r.tool, r.ok, r.output.slice(0, 3000));

@@ -1,0 +1,50 @@
+// The RT core's write-back schedule: which context writes back in each of the coming cycles. Issue
+// reserves an instruction's slot, so units of different latencies never finish in the same cycle and
+// the register files need one write port.
+import { UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
+
+/** What an issued operation is: an instruction, or one of the two register writes of a thread launch. */
+export const MICRO = { instruction: 0, launchFirst: 1, launchSecond: 2 } as const;
+
+export interface ScheduledOp {
+  readonly valid: BoolValue;
+  readonly context: UIntValue;
+  readonly micro: UIntValue;
+}
+
+export interface CompletionSchedule {
+  /** The operation that writes back next cycle (its result is captured this cycle). */
+  readonly next: ScheduledOp;
+  /** No operation writes back `latency` cycles from now. */
+  free(latency: UIntValue): BoolValue;
+  /** Book the slot `latency` cycles from now (latency >= 2) for the operation issued this cycle. */
+  reserve(en: BoolValue, latency: UIntValue, context: UIntValue, micro: UIntValue): void;
+}
+
+/** Slot k is the operation that writes back k cycles from now. */
+export function completionSchedule(m: ModuleBuilder, maxLatency: number, contextBits: number): CompletionSchedule {
+  const lw = clog2(maxLatency + 1);
+  const booked = m.reg(UInt(maxLatency + 1), { reset: 0, name: 'wb_booked' });
+  // An operation booked at latency L moves into slot L - 1 at the clock edge: slots 1 .. maxLatency - 1 hold it.
+  const slotRegs = Array.from({ length: maxLatency - 1 }, (_, i) => ({
+    context: m.reg(UInt(contextBits), { reset: 0, name: `wb_slot${i + 1}_context` }),
+    micro: m.reg(UInt(2), { reset: 0, name: `wb_slot${i + 1}_micro` }),
+  }));
+  const slot = (k: number) => slotRegs[k - 1];
+  return {
+    next: { valid: booked.bit(1), context: slot(1)!.context, micro: slot(1)!.micro },
+    free: (latency) => booked.bit(latency.trunc(lw)).not(),
+    reserve(en, latency, context, micro) {
+      const l = latency.trunc(lw);
+      booked.set(booked.shr(1).or(mux(en, lit(1, maxLatency + 1).shl(l.sub(1)), lit(0, maxLatency + 1))));
+      // Slot k takes slot k + 1's entry, or the new booking when it lands there.
+      for (let k = 1; k < maxLatency; k++) {
+        const lands = en.and(l.eq(k + 1));
+        const above = slot(k + 1);
+        slot(k)!.context.set(mux(lands, context, above ? above.context : lit(0, contextBits)));
+        slot(k)!.micro.set(mux(lands, micro, above ? above.micro : lit(0, 2)));
+      }
+    },
+  };
+}
