@@ -7,6 +7,7 @@ import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolV
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { REG, VREG } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { highestOf, indexBits, lowestOf, oneHot, pick } from '../selection.ts';
 
 export interface PatchDispatcherParams {
@@ -14,14 +15,14 @@ export interface PatchDispatcherParams {
   readonly rtCores: number;
   /** IC cores (1 to 32). */
   readonly icCores: number;
-  /** Rays one IC core may hold (default 2: the brute-force core's two slots; the BVH core's ray slots). */
+  /** Rays one IC core may hold (default: the brute-force core's slots, defaultIcSystemParams.slots; the BVH core's ray slots). */
   readonly icRays?: number;
 }
 
 /** An RT core's event waiting to be served. */
 const EVENT = { none: 0, trace: 1, end: 2 } as const;
-/** Rays a brute-force IC core may hold: its two ray slots (answers wait in its answer queue until served). */
-const DEFAULT_IC_RAYS = 2;
+/** Rays a brute-force IC core may hold: its ray slots (answers wait in its answer queue until served). */
+const DEFAULT_IC_RAYS = defaultIcSystemParams.slots;
 
 export function checkCoreCounts(p: PatchDispatcherParams, who: string): void {
   const ok = (n: number, hi: number) => Number.isInteger(n) && n >= 1 && n <= hi;
