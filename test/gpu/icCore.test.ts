@@ -1,15 +1,25 @@
 // The IC core (Möller–Trumbore pipeline) against the golden ray caster, bit for bit: with a TypeScript
-// model of the triangle memory, and as the IC system (core + triangle memory) on all three simulators.
+// model of the triangle memory, and as the IC system (core + triangle memory) on all three simulators;
+// every slot count with both triangle tests; its pace in cycles per ray; its RTL under lint.
 import { describe, expect, test } from 'vitest';
 import { IcCoreBench } from '../../src/gpu/icCore/icTestbench.ts';
-import { icPipelineDepth, defaultIcCoreParams } from '../../src/gpu/icCore/icCore.ts';
-import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
+import { IcCore, icIntakeCycles, icPipelineDepth, defaultIcCoreParams } from '../../src/gpu/icCore/icCore.ts';
+import { IcSystem, defaultIcSystemParams, type IcSystemParams, type TriangleTestKind } from '../../src/gpu/icCore/icSystem.ts';
+import { castRay, rayIsValid, testTriangle, type Vec3 } from '../../src/golden/rayCaster.ts';
+import { testTriangleWatertight } from '../../src/golden/watertight.ts';
+import { tetrahedron } from '../../src/golden/closedMeshes.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
-import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
-import { randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
+import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/rayRunner.ts';
+import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/backToBack.ts';
+import { closedMeshRay, randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { TRIANGLE_MEMORY_LATENCY } from '../../src/gpu/memory/triangleMemory.ts';
+import { elaborate } from '../../src/hdl/index.ts';
+import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
+import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
+import type { Scene } from '../../src/golden/scene.ts';
 import { icCoreCosimDesign } from '../../src/gpu/icCore/cosimDesign.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 
@@ -101,4 +111,119 @@ describe('IC system (core + triangle memory)', () => {
     // An empty scene: the answer must be a miss (all zero) for thread 5.
     expect(model.check(1, idle, { ready: 0n, done: 1n, hit_info: 1n, hit_normal: 0n, done_thread: 5n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
   });
+});
+
+/** Valid rays only: an invalid ray is answered without a sweep. */
+function validRays(rng: ReturnType<typeof createRng>, scene: Scene, n: number): Ray[] {
+  const rays: Ray[] = [];
+  while (rays.length < n) {
+    const r = randomRay(rng, scene);
+    if (rayIsValid(r.origin, r.direction)) rays.push(r);
+  }
+  return rays;
+}
+
+/** Answers of a back-to-back run in the order the rays were accepted (threads 0, 1, 2, …), each the caster's. */
+function expectExactInOrder(run: PacedRun, scene: Scene, rays: readonly Ray[], p: IcSystemParams): void {
+  const triangleTest = p.triangleTest === 'watertight' ? testTriangleWatertight : testTriangle;
+  run.answers.forEach((a, i) => {
+    const want = castRay(scene, rays[i]!.origin, rays[i]!.direction, triangleTest);
+    expect([a.thread, a.hit, a.normal], `answer ${i}, ${p.slots} slots (SEED=${seed})`).toEqual([i & 31, want.hit.map((x) => x >>> 0), want.normal.map((x) => x >>> 0)]);
+  });
+}
+
+/** The counters of a back-to-back run of valid rays: some slot busy from the first ray's entry into its slot (after the watertight intake, if any) to the last answer; N tests per ray. */
+function expectCounters(run: PacedRun, scene: Scene, rays: readonly Ray[], p: IcSystemParams): void {
+  expect(run.busyCycles).toBe(run.answers.at(-1)!.cycle - run.accepts[0]! - icIntakeCycles({ ...p, memory: TRIANGLE_MEMORY_LATENCY }));
+  expect(run.tests).toBe(rays.length * triangleCount(scene));
+}
+
+describe('ray slots: 2, 3, 4 and 8, both triangle tests', () => {
+  const kinds: readonly TriangleTestKind[] = ['moller-trumbore', 'watertight'];
+  for (const slots of [2, 3, 4, 8])
+    for (const kind of kinds)
+      test(`${slots} slots, ${kind}: tricky, 1–8, 36-triangle scenes (and a tetrahedron), rays back to back by the timing and held until taken; every answer exact, in order and on time`, () => {
+        const rng = createRng(seed ^ (slots << 8) ^ (kind === 'watertight' ? 0x5a : 0));
+        const p: IcSystemParams = { ...defaultIcSystemParams, slots, ...(kind === 'watertight' ? { triangleTest: kind } : {}) };
+        const scenes: [Scene, (s: Scene) => Ray][] = [
+          [randomIcScene(rng), (sc) => randomRay(rng, sc)],
+          [randomIcScene(rng, 1 + rng.int(8)), (sc) => randomRay(rng, sc)],
+          [randomIcScene(rng, 36), (sc) => randomRay(rng, sc)],
+          [tetrahedron(), (sc) => closedMeshRay(rng, sc)],
+        ];
+        for (const [scene, ray] of scenes) {
+          const r = runRays(scene, Array.from({ length: 120 }, () => ray(scene)), p);
+          expect(r.difference, `${slots} slots, ${kind}, ${triangleCount(scene)} triangles (SEED=${seed})`).toBeNull();
+        }
+        // Held on the ports until taken (every slot in use on 1–8 triangles): a ray never lands in a busy slot.
+        const small = randomIcScene(rng, 1 + rng.int(8));
+        const rays = Array.from({ length: 60 }, () => randomRay(rng, small));
+        expectExactInOrder(runBackToBack(small, rays, p), small, rays, p);
+      }, 60_000);
+
+  test('a slot count outside 2 to 8 is refused', () => {
+    for (const slots of [1, 9, 2.5]) expect(() => elaborate(IcCore, { ...defaultIcCoreParams, slots }), `${slots}`).toThrow(/slots must be an integer from 2 to 8/);
+  });
+});
+
+describe('throughput in cycles: each ray held on the ports until the core takes it', () => {
+  // A sweep costs N + memory + 2 cycles: ids 0 … N requested one per cycle (id N is past the last
+  // triangle and ends the sweep), its answer `memory` cycles later, then the next ray is accepted.
+  const sweepCycles = (n: number) => n + TRIANGLE_MEMORY_LATENCY + 2;
+
+  test(`36 triangles (the built-in scene): the default ${defaultIcSystemParams.slots} slots sweep back to back, exactly N + 4 = 40 cycles per ray; 2 slots wait for the drain`, () => {
+    const rng = createRng(seed ^ 0x36);
+    const scene = defaultScene();
+    const n = triangleCount(scene);
+    expect(n).toBe(36);
+    // The default is the fewest slots that keep these sweeps back to back.
+    expect(icBackToBackSlots(defaultIcSystemParams, n)).toBe(defaultIcSystemParams.slots);
+    for (const kind of ['moller-trumbore', 'watertight'] as const) {
+      const p: IcSystemParams = { ...defaultIcSystemParams, ...(kind === 'watertight' ? { triangleTest: kind } : {}) };
+      const rays = validRays(rng, scene, 24);
+      const run = runBackToBack(scene, rays, p);
+      expectExactInOrder(run, scene, rays, p);
+      expectCounters(run, scene, rays, p);
+      expect(steadyCyclesPerRay(run), kind).toBe(sweepCycles(n));
+      // From the third ray on (the watertight intake takes the second D + 5 cycles after the first), each is taken the cycle its predecessor's sweep allows.
+      const gaps = run.accepts.slice(1).map((a, i) => a - run.accepts[i]!);
+      expect(new Set(gaps.slice(1)), kind).toEqual(new Set([sweepCycles(n)]));
+    }
+    // Two slots: a ray waits for the ray two back to drain (52 cycles after its sweep), about 46 cycles per ray.
+    const two = runBackToBack(scene, validRays(rng, scene, 24), { ...defaultIcSystemParams, slots: 2 });
+    expect(steadyCyclesPerRay(two)).toBeGreaterThan(sweepCycles(n) + 4);
+  }, 60_000);
+
+  test("icBackToBackSlots is the hardware's own threshold: at 14 triangles 4 slots keep N + 4 = 18 cycles per ray, 3 do not", () => {
+    const rng = createRng(seed ^ 0x14);
+    const scene = randomIcScene(rng, 14);
+    const n = triangleCount(scene);
+    expect(icBackToBackSlots(defaultIcSystemParams, n)).toBe(4);
+    const pace = (slots: number) => steadyCyclesPerRay(runBackToBack(scene, validRays(rng, scene, 24), { ...defaultIcSystemParams, slots }));
+    expect(pace(4)).toBe(sweepCycles(n));
+    expect(pace(3)).toBeGreaterThan(sweepCycles(n));
+  }, 60_000);
+
+  test('512 triangles: exactly N + 4 = 516 cycles per ray, ≥ 0.95 tests per busy cycle', () => {
+    const rng = createRng(seed ^ 0x512);
+    const scene = randomIcScene(rng, 512);
+    const rays = validRays(rng, scene, 12);
+    const run = runBackToBack(scene, rays, defaultIcSystemParams);
+    expectExactInOrder(run, scene, rays, defaultIcSystemParams);
+    expectCounters(run, scene, rays, defaultIcSystemParams);
+    expect(steadyCyclesPerRay(run, 2)).toBe(sweepCycles(triangleCount(scene)));
+    expect(run.tests / run.busyCycles).toBeGreaterThanOrEqual(0.95);
+  }, 60_000);
+});
+
+describe('RTL', () => {
+  for (const slots of [3, 8])
+    test(`the IC system with ${slots} slots passes verilator --lint-only -Wall and iverilog -Wall with no warnings`, async () => {
+      const e = emitSystemVerilog(elaborate(IcSystem, { ...defaultIcSystemParams, slots }).design);
+      expect(e.fileList.at(-1)).toBe(`IcSystem_fadd3_fdiv14_fmul5_slots${slots}_triangles512_vertices2048.sv`);
+      const src = { top: e.fileList.at(-1)!.replace(/\.sv$/, ''), files: e.files, fileList: e.fileList };
+      const [v, i] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
+      expect(v.output).toBe('');
+      expect(i.output).toBe('');
+    }, 120_000);
 });

@@ -24,7 +24,7 @@ import { packWords } from '../../src/gpu/words.ts';
 const seed = seedFromEnv();
 console.log(`watertight (gpu) test seed=${seed} (rerun with SEED=${seed})`);
 const bits = (x: number) => new Uint32Array(new Float32Array([x]).buffer)[0]!;
-const coreParams: IcCoreParams = { fadd: 3, fmul: 3, fdiv: 14, memory: 2, triangleTest: 'watertight' };
+const coreParams: IcCoreParams = { fadd: 3, fmul: 3, fdiv: 14, memory: 2, slots: defaultIcCoreParams.slots, triangleTest: 'watertight' };
 const systemParams: IcSystemParams = { ...defaultIcSystemParams, triangleTest: 'watertight' };
 const watertight = (scene: Parameters<typeof castRay>[0], o: Vec3, d: Vec3) => castRay(scene, o, d, testTriangleWatertight);
 
@@ -133,15 +133,15 @@ describe('RTL', () => {
 
   test("the default core keeps its module name and RTL; 'moller-trumbore' given explicitly changes nothing below the top", () => {
     const svOf = (p: IcSystemParams) => emitSystemVerilog(elaborate(IcSystem, p).design);
-    const plain = { fadd: 3, fmul: 3, fdiv: 14, triangles: 32, vertices: 96 };
+    const plain = { fadd: 3, fmul: 3, fdiv: 14, slots: 3, triangles: 32, vertices: 96 };
     const a = svOf(plain);
     const b = svOf({ ...plain, triangleTest: 'moller-trumbore' });
     // The top's own name carries its parameters; the IcCore it instantiates is the default one.
     expect(b.files.slice(0, -1)).toEqual(a.files.slice(0, -1));
-    expect(a.fileList).toContain('IcCore_fadd3_fdiv14_fmul3_memory2.sv');
-    expect(a.fileList.at(-1)).toBe('IcSystem_fadd3_fdiv14_fmul3_triangles32_vertices96.sv');
-    const core = emitSystemVerilog(elaborate(IcCore, { fadd: 3, fmul: 3, fdiv: 14, memory: 2, triangleTest: 'watertight' }).design);
-    expect(core.fileList.at(-1)).toBe('IcCore_fadd3_fdiv14_fmul3_memory2_triangleTest_watertight.sv');
+    expect(a.fileList).toContain('IcCore_fadd3_fdiv14_fmul3_memory2_slots3.sv');
+    expect(a.fileList.at(-1)).toBe('IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96.sv');
+    const core = emitSystemVerilog(elaborate(IcCore, { fadd: 3, fmul: 3, fdiv: 14, memory: 2, slots: 3, triangleTest: 'watertight' }).design);
+    expect(core.fileList.at(-1)).toBe('IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight.sv');
   }, 120_000);
 
   test('an unknown triangle test is refused', () => {

@@ -85,8 +85,8 @@ describe('rtl-out/manifest.json and rtgpu.f', () => {
 
   test('a parameterized module lists its parameters; a memory its shape', () => {
     const ic = manifest.modules.find((m) => m.name.startsWith('IcSystem_'))!;
-    expect(ic.name).toBe('IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048');
-    expect(ic.parameters).toEqual({ fadd: 3, fdiv: 14, fmul: 5, triangles: 512, vertices: 2048 });
+    expect(ic.name).toBe('IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048');
+    expect(ic.parameters).toEqual({ fadd: 3, fdiv: 14, fmul: 5, slots: 3, triangles: 512, vertices: 2048 });
     const tm = manifest.modules.find((m) => m.name.startsWith('TriangleMemory_'))!;
     expect(tm.memories).toContainEqual({ name: 'index_table', width: 65, depth: 512 });
     expect(manifest.modules.find((m) => m.name === 'rtgpu_top')!.parameters).toEqual(defaultGpuParams);
@@ -178,11 +178,11 @@ describe('rtgpu rtl --rt-cores 1 --ic-cores 1 --triangles 64 --vertices 256', ()
     const small = readManifest(dir);
     expect(small.configuration).toEqual({ rtCores: 1, icCores: 1, triangles: 64, vertices: 256 });
     const names = small.modules.map((m) => m.name);
-    expect(names).toContain('PatchDispatcher_icCores1_rtCores1');
+    expect(names).toContain('PatchDispatcher_icCores1_icRays3_rtCores1');
     expect(names).toContain('TriangleMemory_triangles64_vertices256');
     expect(names).not.toEqual(readManifest('rtl-out').modules.map((m) => m.name));
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/\| `rtCores` \| 1 \|/);
-    for (const target of handoffLayout.gpuTargets) expect(readFileSync(join(dir, yosysScriptPath(target)), 'utf8')).toContain('rtgpu_top/PatchDispatcher_icCores1_rtCores1.sv');
+    for (const target of handoffLayout.gpuTargets) expect(readFileSync(join(dir, yosysScriptPath(target)), 'utf8')).toContain('rtgpu_top/PatchDispatcher_icCores1_icRays3_rtCores1.sv');
     // The block scripts do not depend on the GPU's configuration.
     for (const block of ice40Blocks) expect(readFileSync(join(dir, yosysScriptPath('ice40', block)), 'utf8')).toBe(readFileSync(join('rtl-out', yosysScriptPath('ice40', block)), 'utf8'));
   });

@@ -1,5 +1,5 @@
 // The IC system (core + triangle memory) as co-simulation designs: a random scene loaded through the
-// image port, then random rays whenever the core takes them (two in flight); the golden model rebuilds
+// image port, then random rays whenever the core takes them (one per slot in flight); the golden model rebuilds
 // the scene from the loaded words and checks every answer against the caster (`rtgpu cosim ic_core`,
 // and `ic_core_watertight` with the watertight test, closed meshes and rays at their shared edges).
 import { elaborate } from '../../hdl/index.ts';
@@ -8,15 +8,15 @@ import type { Rng } from '../../hdl/testbench/index.ts';
 import { castRay, testTriangle, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';
-import { IcSystem, type IcSystemParams } from './icSystem.ts';
+import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem.ts';
 import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, type Ray } from './rays.ts';
 import { packWords, unpackWords } from '../words.ts';
 
-/** Small memories so that scenes load quickly; the latencies are the defaults. */
-export const icCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 32, vertices: 96 };
+/** Small memories so that scenes load quickly; the GPU's slot count. */
+export const icCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, slots: defaultIcSystemParams.slots, triangles: 32, vertices: 96 };
 
 /** The watertight test, with room for the 80-triangle icosphere. */
-export const icWatertightCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, triangles: 96, vertices: 96, triangleTest: 'watertight' };
+export const icWatertightCosimParams: IcSystemParams = { fadd: 3, fmul: 3, fdiv: 14, slots: defaultIcSystemParams.slots, triangles: 96, vertices: 96, triangleTest: 'watertight' };
 
 /** A run's scene (drawn on the first cycle) and how it draws each ray offered. */
 interface Plan {
@@ -61,7 +61,7 @@ function planner(draw: (rng: Rng) => Plan) {
   };
 }
 
-/** `inFlight`: the most rays accepted and not yet answered (two slots, and the watertight intake). */
+/** `inFlight`: the most rays accepted and not yet answered (the slots, and the watertight intake). */
 function golden(test: TriangleTestFn, inFlight: number): GoldenModel {
   let words: number[] = [];
   let scene: Scene = { vertices: new Uint32Array(0), triangles: new Uint32Array(0) };
@@ -107,7 +107,7 @@ export const icCoreCosimDesign: CosimDesign = {
   description: 'IC core + triangle memory: a random scene through the image port, then random rays (golden: the ray caster)',
   elaborate: () => elaborate(IcSystem, icCosimParams).design,
   stimulus: planner(icPlan),
-  golden: () => golden(testTriangle, 2),
+  golden: () => golden(testTriangle, icCosimParams.slots),
 };
 
 export const icCoreWatertightCosimDesign: CosimDesign = {
@@ -115,5 +115,5 @@ export const icCoreWatertightCosimDesign: CosimDesign = {
   description: 'IC core with the watertight triangle test + triangle memory: closed meshes and rays at their shared vertices and edges, or as ic_core (golden: the watertight caster)',
   elaborate: () => elaborate(IcSystem, icWatertightCosimParams).design,
   stimulus: planner(watertightPlan),
-  golden: () => golden(testTriangleWatertight, 3),
+  golden: () => golden(testTriangleWatertight, icWatertightCosimParams.slots + 1),
 };

@@ -1,8 +1,8 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
-// (Möller–Trumbore, or the watertight option) every cycle, two rays in flight, the closest hit kept per ray (docs/intersection.md).
-import { isWatertight, rayIntake, twoSlotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { delay, delayValid } from '../../hdl/lib/index.ts';
+// (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
+import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
+import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
+import { clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
 
@@ -13,9 +13,27 @@ export interface IcCoreParams extends TriangleTestOption {
   readonly fdiv: number;
   /** Cycles from a triangle request to its answer (the triangle memory's latency). */
   readonly memory: number;
+  /** Ray slots, 2 to 8 (any count: the slot index wraps), used in turn. */
+  readonly slots: number;
 }
 
-export const defaultIcCoreParams: IcCoreParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, memory: 2 };
+/**
+ * Three slots: the fewest with which back-to-back sweeps of the built-in 36-triangle scene never wait
+ * for a slot at the GPU's latencies (a ray holds its slot for its sweep, 40 cycles, and the drain, 52
+ * more; test/gpu/icCore.test.ts checks that 2 are too few and 3 enough).
+ */
+export const DEFAULT_IC_SLOTS = 3;
+
+export const defaultIcCoreParams: IcCoreParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, memory: 2, slots: DEFAULT_IC_SLOTS };
+
+/** The ray slots' range: two let one ray sweep while another drains; eight keep sweeps of 4 or more triangles back to back at the GPU's latencies. */
+export const IC_SLOTS_MIN = 2;
+export const IC_SLOTS_MAX = 8;
+
+function checkIcCoreParams(p: IcCoreParams): void {
+  for (const k of ['fadd', 'fmul', 'fdiv', 'memory'] as const) if (!Number.isInteger(p[k]) || p[k] < 0 || p[k] > 40) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${p[k]}`);
+  if (!Number.isInteger(p.slots) || p.slots < IC_SLOTS_MIN || p.slots > IC_SLOTS_MAX) throw new Error(`IcCore: slots must be an integer from ${IC_SLOTS_MIN} to ${IC_SLOTS_MAX}, got ${p.slots}`);
+}
 
 /** Cycles from a triangle entering the pipeline to its test result reaching the closest-hit register. */
 export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : mollerTrumboreDepth(p));
@@ -63,13 +81,14 @@ export const IcCore = defineModule(
     ...triangleReadPorts(TRIANGLE_ID_BITS),
   }),
   (m, io, p) => {
-    for (const [k, v] of Object.entries(p)) if (k !== 'triangleTest' && (!Number.isInteger(v) || v < 0 || v > 40)) throw new Error(`IcCore: ${k} latency must be an integer from 0 to 40, got ${v}`);
+    checkIcCoreParams(p);
     const f = new FloatOps(m, p);
     const depth = icPipelineDepth(p);
     const rayIn = rayIntake(m, io, p); // the ray as the core proper takes it: from the ports, or through the watertight intake
-    // ------------------------------------------------------------------ rays: two slots, used in turn
-    // A ray holds its slot from acceptance to its answer; the next ray may sweep while it drains.
-    const slotRegs = [0, 1].map((k) => ({
+    // ------------------------------------------------------------------ rays: `slots` slots, used in turn
+    // A ray holds its slot from acceptance to its answer; the next rays may sweep while it drains.
+    const sb = clog2(p.slots);
+    const slotRegs = Array.from({ length: p.slots }, (_, k) => ({
       busy: m.reg(Bool, { reset: 0, name: `slot${k}_busy` }),
       origin: m.reg(UInt(96), { name: `slot${k}_origin` }),
       direction: m.reg(UInt(96), { name: `slot${k}_direction` }),
@@ -79,12 +98,12 @@ export const IcCore = defineModule(
       bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
       bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
     }));
-    const bySlot = (slot: BoolValue, pick: (r: (typeof slotRegs)[number]) => UIntValue): UIntValue => mux(slot, pick(slotRegs[1]!), pick(slotRegs[0]!));
-    const nextSlot = m.reg(Bool, { reset: 0 });
+    const bySlot = (slot: UIntValue, pick: (r: (typeof slotRegs)[number]) => UIntValue): UIntValue => selectByIndex(slot, slotRegs.map(pick));
+    const nextSlot = m.reg(UInt(sb), { reset: 0 });
     const sweeping = m.reg(Bool, { reset: 0 });
-    const sweepSlot = m.reg(Bool, { reset: 0 });
+    const sweepSlot = m.reg(UInt(sb), { reset: 0 });
     const nextId = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0 });
-    const ready = sweeping.not().and(mux(nextSlot, slotRegs[1]!.busy, slotRegs[0]!.busy).not());
+    const ready = sweeping.not().and(bySlot(nextSlot, (r) => r.busy).asBool().not());
     const accept = rayIn.start.and(ready);
     const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
     const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
@@ -101,9 +120,8 @@ export const IcCore = defineModule(
     // down the pipeline. An invalid ray sends only the token, at once.
     const sweepEnd = ours.and(io.tri_resp_not_valid);
     const endToken = sweepEnd.or(accept.and(rayValid.not()));
-    const tokenSlot = mux(sweepEnd, sweepSlot, nextSlot);
     m.when(accept, () => {
-      nextSlot.set(nextSlot.not());
+      nextSlot.set(mux(nextSlot.eq(p.slots - 1), lit(0, sb), nextSlot.add(1)));
       m.when(rayValid, () => {
         sweeping.set(true);
         sweepSlot.set(nextSlot);
@@ -114,16 +132,16 @@ export const IcCore = defineModule(
       .elsewhen(sweeping, () => nextId.set(nextId.add(1)));
 
     // ------------------------------------------------------------------ the test pipeline
-    const slotIn = mux(endToken.and(sweepEnd.not()), nextSlot, mux(entering.or(sweepEnd), respSlot, lit(0, 1).asBool()));
+    const slotIn = mux(endToken.and(sweepEnd.not()), nextSlot, mux(entering.or(sweepEnd), respSlot, lit(0, sb)));
     const v0 = split3(io.tri_resp_v0);
     const v1 = split3(io.tri_resp_v1);
     const v2 = split3(io.tri_resp_v2);
     // The slot of the data at each stage selects the ray's origin and direction there.
     const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
-    const rayOf = (slot: BoolValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
+    const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
     // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
     const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
-    const constantsOf = isWatertight(p) ? twoSlotConstants(m, rayIn, accept, nextSlot) : undefined;
+    const constantsOf = isWatertight(p) ? slotConstants(m, rayIn, accept, nextSlot, p.slots) : undefined;
     const test = constantsOf
       ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], originAt: (cycles) => split3(bySlot(slotAt(cycles), (r) => r.origin)), constantsAt: (cycles) => constantsOf(slotAt(cycles)) })
       : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
@@ -136,8 +154,8 @@ export const IcCore = defineModule(
     const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
     const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
     slotRegs.forEach((r, k) => {
-      const mine = k === 1 ? testSlot : testSlot.not();
-      m.when(accept.and(k === 1 ? nextSlot : nextSlot.not()), () => {
+      const mine = testSlot.eq(k);
+      m.when(accept.and(nextSlot.eq(k)), () => {
         r.busy.set(true);
         r.origin.set(rayIn.origin);
         r.direction.set(rayIn.direction);
@@ -163,7 +181,7 @@ export const IcCore = defineModule(
     io.done_thread.set(bySlot(doneSlot, (r) => r.thread));
     io.hit_info.set(mux(have, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
     io.hit_normal.set(mux(have, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
-    slotRegs.forEach((r, k) => m.when(done.and(k === 1 ? doneSlot : doneSlot.not()), () => r.busy.set(false)));
+    slotRegs.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
     io.ready.set(rayIn.portReady(ready));
 
     // ------------------------------------------------------------------ counters
@@ -172,7 +190,7 @@ export const IcCore = defineModule(
     const busy = m.reg(UInt(32), { reset: 0 });
     m.when(accept, () => rays.set(rays.add(1)));
     m.when(testValid, () => tests.set(tests.add(1)));
-    m.when(slotRegs[0]!.busy.or(slotRegs[1]!.busy), () => busy.set(busy.add(1)));
+    m.when(slotRegs.map((r) => r.busy).reduce((a, b) => a.or(b)), () => busy.set(busy.add(1)));
     io.rays.set(rays);
     io.tests.set(tests);
     io.busy_cycles.set(busy);

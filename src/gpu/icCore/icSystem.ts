@@ -2,20 +2,23 @@
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
-import { IcCore, rayPorts } from './icCore.ts';
+import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
-/** Flat, so module names read `IcSystem_fadd3_…_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
+/** Flat, so module names read `IcSystem_fadd3_…_slots3_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
 export interface IcSystemParams extends TriangleTestOption {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
+  /** The core's ray slots (IcCoreParams.slots). */
+  readonly slots: number;
   readonly triangles: number;
   readonly vertices: number;
 }
 
-export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, triangles: 512, vertices: 2048 };
+/** `slots` is also the rays the patch dispatcher lets one brute-force core hold (its default `icRays`). */
+export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, slots: defaultIcCoreParams.slots, triangles: 512, vertices: 2048 };
 
 /** An IC system's load side: the scene image streamed in by the memory controller, and what the triangle memory says of it. */
 export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>) => ({
@@ -42,7 +45,7 @@ export const IcSystem = defineModule(
     ...rayPorts(),
   }),
   (m, io, p) => {
-    const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) }, { name: 'core' });
+    const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) }, { name: 'core' });
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
     io.load_error.set(mem.io.load_error);

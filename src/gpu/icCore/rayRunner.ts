@@ -14,7 +14,7 @@ import { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icSystem
 import type { Ray } from './rays.ts';
 import { isWatertight, triangleTestParam } from './watertightTest.ts';
 
-const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) });
+const coreParams = (p: IcSystemParams): IcCoreParams => ({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) });
 
 /** Cycles from the core proper taking a ray to its `done`: a sweep of n triangles, the drain and the hit point. */
 function coreRayCycles(p: IcSystemParams, n: number, valid: boolean): number {
@@ -31,6 +31,14 @@ export function icRayCycles(p: IcSystemParams, n: number, valid: boolean): numbe
 /** Cycles after the core proper takes a ray before it can take the next (its sweep, ended by the first id past the last). */
 export function icSweepCycles(p: IcSystemParams, n: number, valid: boolean): number {
   return valid ? n + coreParams(p).memory + 2 : 1;
+}
+
+/**
+ * The fewest slots with which valid rays over n triangles sweep back to back: a ray holds its slot from
+ * its acceptance to the cycle after its answer, while the next rays each take one sweep.
+ */
+export function icBackToBackSlots(p: IcSystemParams, n: number): number {
+  return Math.ceil((coreRayCycles(p, n, true) + 1) / icSweepCycles(p, n, true));
 }
 
 const valid = (r: Ray) => rayIsValid(r.origin, r.direction);
@@ -66,7 +74,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   const image = sceneToImage(scene);
   const n = triangleCount(scene);
   // Rays go in as early as the core takes them. The core proper takes a ray after the previous sweep,
-  // into a free slot (slots alternate, so the ray two back must have been answered). With the
+  // into a free slot (slots are used in turn, so the ray `slots` back must have been answered). With the
   // watertight intake in front, a ray enters the intake the cycle after the core took the previous
   // one, and the core takes it `intake` cycles later at the earliest.
   const loadCycles = 2 + 1 + image.length + 1;
@@ -76,7 +84,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
   const dones: number[] = [];
   rays.forEach((r, i) => {
     const coreFree = i === 0 ? loadCycles : takes[i - 1]! + icSweepCycles(p, n, valid(rays[i - 1]!));
-    const slotFree = i >= 2 ? dones[i - 2]! + 1 : 0;
+    const slotFree = i >= p.slots ? dones[i - p.slots]! + 1 : 0;
     const at = i === 0 ? loadCycles : intake > 0 ? takes[i - 1]! + 1 : Math.max(coreFree, slotFree);
     const take = Math.max(at + intake, coreFree, slotFree);
     starts.push(at);

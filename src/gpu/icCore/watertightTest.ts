@@ -1,7 +1,7 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
 import { Bool, UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FDiv } from '../../hdl/lib/index.ts';
-import { delay, delayValid } from '../../hdl/lib/index.ts';
+import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 
 export type TriangleTestKind = 'moller-trumbore' | 'watertight';
 
@@ -188,18 +188,18 @@ export interface WatertightResult {
   readonly normal: UIntValue;
 }
 
-/** The brute-force core's two slots' ray constants, written from the intake when the core takes a ray into `slot`; read back by slot. */
-export function twoSlotConstants(m: ModuleBuilder, intake: RayIntake, accept: BoolValue, slot: BoolValue): (slot: BoolValue) => RayConstants {
+/** The brute-force core's `slots` slots' ray constants, written from the intake when the core takes a ray into `slot`; read back by slot. */
+export function slotConstants(m: ModuleBuilder, intake: RayIntake, accept: BoolValue, slot: UIntValue, slots: number): (slot: UIntValue) => RayConstants {
   const constants = intake.constants;
   if (!constants) throw new Error('watertightTest: the ray intake computes no constants (it must be the watertight intake, rayIntake with triangleTest watertight)');
-  const regs = [0, 1].map((k) => ({ axes: m.reg(UInt(6), { name: `slot${k}_axes` }), shear: m.reg(UInt(96), { name: `slot${k}_shear` }) }));
+  const regs = Array.from({ length: slots }, (_, k) => ({ axes: m.reg(UInt(6), { name: `slot${k}_axes` }), shear: m.reg(UInt(96), { name: `slot${k}_shear` }) }));
   regs.forEach((r, k) =>
-    m.when(accept.and(k === 1 ? slot : slot.not()), () => {
+    m.when(accept.and(slot.eq(k)), () => {
       r.axes.set(constants.axes);
       r.shear.set(constants.shear);
     }),
   );
-  return (s) => ({ axes: mux(s, regs[1]!.axes, regs[0]!.axes), shear: mux(s, regs[1]!.shear, regs[0]!.shear) });
+  return (s) => ({ axes: selectByIndex(s, regs.map((r) => r.axes)), shear: selectByIndex(s, regs.map((r) => r.shear)) });
 }
 
 /** The shear divisions of a ray in its axes: (d[kx], d[ky], 1) over d[kz] (numerators, then the shared denominator). */

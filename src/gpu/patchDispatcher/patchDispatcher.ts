@@ -7,6 +7,7 @@ import { Bool, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output,
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { Retire, THREAD_BITS, ThreadEvent, ThreadEventKind, ThreadLaunch } from '../rtCore/interfaces.ts';
 import { highestOf, lowestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
 
@@ -15,12 +16,12 @@ export interface PatchDispatcherParams {
   readonly rtCores: number;
   /** IC cores (1 to 32). */
   readonly icCores: number;
-  /** Rays one IC core may hold (default 2: the brute-force core's two slots; the BVH core's ray slots). */
+  /** Rays one IC core may hold (default: the brute-force core's slots, defaultIcSystemParams.slots; the BVH core's ray slots). */
   readonly icRays?: number;
 }
 
-/** Rays a brute-force IC core may hold: its two ray slots (answers wait in its answer queue until served). */
-const DEFAULT_IC_RAYS = 2;
+/** Rays a brute-force IC core may hold: its ray slots (answers wait in its answer queue until served). */
+const DEFAULT_IC_RAYS = defaultIcSystemParams.slots;
 
 export function checkCoreCounts(p: PatchDispatcherParams, who: string): void {
   const ok = (n: number, hi: number) => Number.isInteger(n) && n >= 1 && n <= hi;

@@ -69,7 +69,9 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p), contexts: core.contexts }, { name: 'memory_controller' });
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
   const bvh = p.traversal === 'bvh';
-  const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, ...(bvh ? { icRays: p.icRays ?? defaultBvhIcSystemParams.rays } : {}) }, { name: 'patch_dispatcher' });
+  // Rays in flight per IC core: its slots (icSystem above gives a brute-force core the default count).
+  const icRays = bvh ? (p.icRays ?? defaultBvhIcSystemParams.rays) : defaultIcSystemParams.slots;
+  const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, icRays }, { name: 'patch_dispatcher' });
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
   const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
   const tiles = rt.map((c) => m.instance(RtCoreTile, core, { name: `rt_core${c}` }));
