@@ -1,9 +1,14 @@
-// The command patcher (seed section 3): cuts the frame's pixels into patches of 32 threads, hands the
-// dispatcher one pixel id per cycle (from the frame's first pixel), and starts the next patch once the last one's output is written.
-import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+// The command patcher (seed section 3): hands the dispatcher the frame's pixels in order, one per cycle,
+// frame index i on thread i mod 32 of patch i / 32. A thread takes its next pixel once the memory controller
+// has written its last result back, and at most two patches are in flight, so a patch's threads start while
+// the one before is still finishing (the seed waits for a whole patch; docs/spec-deviations.md).
+import { Bool, UInt, defineModule, fsm, input, lit, mux, output } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 
 export const PATCH_THREADS = MEMORY_MAP.threads;
+
+/** Patches whose threads may run at once: the memory controller keeps a report for each. */
+export const PATCHES_IN_FLIGHT = 2;
 
 export const CommandPatcher = defineModule(
   'CommandPatcher',
@@ -13,58 +18,65 @@ export const CommandPatcher = defineModule(
     pixel_count: input(UInt(32)),
     /** The frame's first pixel id (taken with `start`): index i of the frame runs pixel first_pixel + i. */
     first_pixel: input(UInt(32)),
-    /** Pulse from the memory controller: the last patch's output is in host memory. */
+    /** Pulse from the memory controller: the result of thread `written_thread` is in host memory. */
+    thread_written: input(Bool),
+    written_thread: input(UInt(5)),
+    /** Pulse from the memory controller: the oldest unfinished patch is complete (its report written). */
     patch_written: input(Bool),
-    // To the patch dispatcher: thread `thread_id` of the next patch runs pixel `pixel_id`.
+    // To the patch dispatcher: thread `thread_id` runs pixel `pixel_id` next.
     pixel_valid: output(Bool),
     pixel_id: output(UInt(32)),
     thread_id: output(UInt(5)),
-    /** Pulse after the patch's last pixel: the patch has `patch_threads` threads (1 to 32). */
-    patch_loaded: output(Bool),
-    patch_threads: output(UInt(6)),
-    /** The current patch's first index in the frame (0, 32, 64 …; pixel ids add first_pixel). */
+    /** The pixel handed over is a patch's first (thread 0). */
+    patch_start: output(Bool),
+    /** The oldest patch not yet complete: its first index in the frame (pixel ids add first_pixel). */
     patch_base: output(UInt(32)),
     /** Pulse: every pixel has been run and written (at once for a frame of 0 pixels). */
     frame_done: output(Bool),
     busy: output(Bool),
   }),
   (m, io) => {
-    const state = m.reg(UInt(2), { reset: 0 });
-    const [IDLE, EMIT, WAIT] = [0, 1, 2];
+    const frame = fsm(m, 'frame', ['idle', 'run'], 'idle');
     const count = m.reg(UInt(32), { reset: 0 });
+    const first = m.reg(UInt(32), { reset: 0 });
+    /** The next index to hand over, and the first index of the oldest patch not yet complete. */
     const next = m.reg(UInt(32), { reset: 0 });
     const base = m.reg(UInt(32), { reset: 0 });
-    const first = m.reg(UInt(32), { reset: 0 });
-    const tid = m.reg(UInt(5), { reset: 0 });
-    const emitting = state.eq(EMIT);
-    const last = tid.eq(PATCH_THREADS - 1).or(next.add(1).eq(count));
-    io.pixel_valid.set(emitting);
+    /** Threads holding a pixel whose result is not written yet. */
+    const holding = m.reg(UInt(PATCH_THREADS), { reset: 0 });
+    const tid = next.trunc(5);
+    const running = frame.is('run');
+    const withinWindow = next.sub(base).lt(PATCHES_IN_FLIGHT * PATCH_THREADS);
+    const emit = running.and(next.lt(count)).and(holding.bit(tid).not()).and(withinWindow);
+    io.pixel_valid.set(emit);
     io.pixel_id.set(first.add(next));
     io.thread_id.set(tid);
-    io.patch_loaded.set(emitting.and(last));
-    io.patch_threads.set(tid.zext(6).add(1));
+    io.patch_start.set(emit.and(tid.eq(0)));
     io.patch_base.set(base);
-    io.busy.set(state.ne(IDLE));
-    const finished = next.eq(count);
-    io.frame_done.set(state.eq(IDLE).and(io.start).and(io.pixel_count.eq(0)).or(state.eq(WAIT).and(io.patch_written).and(finished)));
+    io.busy.set(running);
 
-    m.when(state.eq(IDLE).and(io.start).and(io.pixel_count.ne(0)), () => {
-      count.set(io.pixel_count);
-      first.set(io.first_pixel);
-      next.set(0);
-      base.set(0);
-      tid.set(0);
-      state.set(EMIT);
-    });
-    m.when(emitting, () => {
-      next.set(next.add(1));
-      tid.set(tid.add(1));
-      m.when(last, () => state.set(WAIT));
-    });
-    m.when(state.eq(WAIT).and(io.patch_written), () => {
-      tid.set(0);
-      base.set(next);
-      state.set(mux(finished, lit(IDLE, 2), lit(EMIT, 2)));
+    // A patch is complete only once all its pixels were handed over; a stray pulse before is ignored.
+    const patchEnd = mux(count.sub(base).lt(PATCH_THREADS), count, base.add(PATCH_THREADS));
+    const patchDone = running.and(io.patch_written).and(next.ge(patchEnd));
+    const last = patchEnd.eq(count);
+    io.frame_done.set(frame.is('idle').and(io.start).and(io.pixel_count.eq(0)).or(patchDone.and(last)));
+
+    const taken = mux(emit, lit(1, PATCH_THREADS).shl(tid), lit(0, PATCH_THREADS));
+    const released = mux(io.thread_written.and(running), lit(1, PATCH_THREADS).shl(io.written_thread), lit(0, PATCH_THREADS));
+    holding.set(holding.and(released.not()).or(taken));
+    m.when(emit, () => next.set(next.add(1)));
+    m.when(patchDone, () => base.set(patchEnd));
+    frame.on({
+      idle: () =>
+        m.when(io.start.and(io.pixel_count.ne(0)), () => {
+          count.set(io.pixel_count);
+          first.set(io.first_pixel);
+          next.set(0);
+          base.set(0);
+          holding.set(0);
+          frame.goto('run');
+        }),
+      run: () => m.when(patchDone.and(last), () => frame.goto('idle')),
     });
   },
 );

@@ -1,5 +1,5 @@
 // The command patcher as a co-simulation design: frames of 0 to 100 pixels started at random (also while
-// busy, when the start is ignored), patch_written raised at random; a model of the patch sequence.
+// busy, when the start is ignored), thread_written and patch_written raised at random; a model of the pixel order.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../hdl/testbench/index.ts';
@@ -20,18 +20,30 @@ function randomPixelCount(rng: Rng): number {
   return rng.int(101);
 }
 
+/** Phases of 500 cycles: the memory controller writes results back quickly, slowly, or very slowly. */
+const writeOddsAt = (cycle: number) => [2, 8, 40][Math.floor(cycle / 500) % 3]!;
+
 export function commandPatcherStimulus(): CosimDesign['stimulus'] {
+  // Results are mostly written back in the order threads took their pixels (thread 0, 1, … 31, 0, …).
+  let nextWritten = 0;
   return (cycle, rng) => {
-    // Phases of 500 cycles: the memory controller writes patches back quickly, slowly, or very slowly.
-    const writeOdds = [2, 8, 40][Math.floor(cycle / 500) % 3]!;
+    if (cycle === 0) nextWritten = 0;
+    const written = rng.int(writeOddsAt(cycle)) === 0;
+    const thread = rng.int(4) === 0 ? rng.int(PATCH_THREADS) : nextWritten;
+    if (written && thread === nextWritten) nextWritten = (nextWritten + 1) % PATCH_THREADS;
+    const writeOdds = writeOddsAt(cycle);
     return {
       rst_n: cycle < 2 || rng.int(4000) === 0 ? 0n : 1n,
       start: b(rng.int(15) === 0),
       pixel_count: BigInt(randomPixelCount(rng)),
       // Mostly 0; sometimes anywhere, near 2^32 included (pixel ids wrap as 32-bit sums).
       first_pixel: BigInt(rng.int(3) === 0 ? rng.int(2 ** 32) : 0),
-      // Raised at any time: the patcher only listens while it waits for the write-back.
-      patch_written: b(rng.int(writeOdds) === 0),
+      // Raised at any time, for any thread: the patcher frees only threads that hold a pixel.
+      thread_written: b(written),
+      written_thread: BigInt(thread),
+      // Also at any time: only a patch whose pixels were all handed over can complete.
+      // In phases of their own: patches complete fast, or so slowly that the two-patch window fills.
+      patch_written: b(rng.int([4, 30, 300][Math.floor(cycle / 700) % 3]!) === 0),
     };
   };
 }
@@ -40,25 +52,26 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
 
 /**
  * The patcher as its header describes it. A start with pixel_count = 0 while idle is frame_done at once; a
- * start with n > 0 while idle begins a frame: pixels first_pixel + 0 .. n-1 (mod 2^32) leave one per cycle (pixel_valid, pixel_id,
- * thread_id counting from 0 in each patch), a patch ends after 32 pixels or at the frame's last pixel, with
- * patch_loaded (and patch_threads) in the cycle of its last pixel; then the patcher waits for
- * patch_written, which starts the next patch (patch_base = its first index in the frame) or, after the last patch, is
- * frame_done in the same cycle. Starts while busy are ignored. Checked every cycle: pixel_valid,
- * patch_loaded, frame_done, busy; pixel_id and thread_id with pixel_valid; patch_threads with
- * patch_loaded; patch_base while busy. The other outputs' values are checked by lockstep only.
+ * start with n > 0 while idle begins a frame. Index i (pixel first_pixel + i, mod 2^32) goes to thread
+ * i mod 32 when that thread holds no pixel and i is less than two patches past the oldest incomplete patch,
+ * one index per cycle, in order. thread_written frees a thread; patch_written completes the oldest patch
+ * once all its indices were handed over (otherwise it is ignored), and after the last patch ends the frame
+ * (frame_done in the same cycle). Starts while busy are ignored. Checked every cycle: pixel_valid, patch_start,
+ * frame_done, busy; pixel_id and thread_id with pixel_valid; patch_base while busy.
  */
 export class CommandPatcherModel {
-  private state: 'idle' | 'emit' | 'wait' = 'idle';
+  private running = false;
   private count = 0;
-  /** The next pixel to emit, and the thread it goes to. */
-  private pixel = 0;
-  private thread = 0;
-  private base = 0;
   private first = 0;
+  private next = 0;
+  private base = 0;
+  private holding = new Set<number>();
   /** For the test's coverage counts. */
   frames = 0;
   patches = 0;
+  /** Cycles a pixel waited for its thread to be written, or for the two-patch window. */
+  waitedForThread = 0;
+  waitedForWindow = 0;
 
   check(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
     const want = this.outputs(ins);
@@ -67,55 +80,53 @@ export class CommandPatcherModel {
     return wrong === undefined ? null : `${wrong} is 0x${outs[wrong]?.toString(16)}, the model expects 0x${want[wrong]!.toString(16)}`;
   }
 
-  private lastOfPatch(): boolean {
-    return this.thread === PATCH_THREADS - 1 || this.pixel + 1 === this.count;
+  private emits(): boolean {
+    return this.running && this.next < this.count && !this.holding.has(this.next % PATCH_THREADS) && this.next - this.base < 2 * PATCH_THREADS;
+  }
+
+  private patchEnd(): number {
+    return Math.min(this.count, this.base + PATCH_THREADS);
+  }
+
+  private patchDone(ins: Readonly<Record<string, bigint>>): boolean {
+    return this.running && ins.patch_written === 1n && this.next >= this.patchEnd();
   }
 
   private outputs(ins: Readonly<Record<string, bigint>>): Record<string, bigint> {
-    const emitting = this.state === 'emit';
-    const last = emitting && this.lastOfPatch();
-    const frameDone = (this.state === 'idle' && ins.start === 1n && ins.pixel_count === 0n) || (this.state === 'wait' && ins.patch_written === 1n && this.pixel === this.count);
-    const out: Record<string, bigint> = { pixel_valid: b(emitting), patch_loaded: b(last), frame_done: b(frameDone), busy: b(this.state !== 'idle') };
-    if (emitting) Object.assign(out, { pixel_id: BigInt((this.first + this.pixel) >>> 0), thread_id: BigInt(this.thread) });
-    if (last) out.patch_threads = BigInt(this.thread + 1);
-    if (this.state !== 'idle') out.patch_base = BigInt(this.base);
+    const emit = this.emits();
+    const frameDone = (!this.running && ins.start === 1n && ins.pixel_count === 0n) || (this.patchDone(ins) && this.patchEnd() === this.count);
+    const out: Record<string, bigint> = { pixel_valid: b(emit), patch_start: b(emit && this.next % PATCH_THREADS === 0), frame_done: b(frameDone), busy: b(this.running) };
+    if (emit) Object.assign(out, { pixel_id: BigInt((this.first + this.next) >>> 0), thread_id: BigInt(this.next % PATCH_THREADS) });
+    if (this.running) out.patch_base = BigInt(this.base);
     return out;
   }
 
   private clock(ins: Readonly<Record<string, bigint>>): void {
     if (ins.rst_n === 0n) {
-      this.state = 'idle';
+      this.running = false;
       return;
     }
-    switch (this.state) {
-      case 'idle':
-        if (ins.start === 1n && ins.pixel_count !== 0n) {
-          this.count = Number(ins.pixel_count);
-          this.first = Number(ins.first_pixel);
-          this.pixel = 0;
-          this.thread = 0;
-          this.base = 0;
-          this.state = 'emit';
-          this.frames++;
-        }
-        break;
-      case 'emit': {
-        const last = this.lastOfPatch();
-        this.pixel++;
-        this.thread++;
-        if (last) {
-          this.state = 'wait';
-          this.patches++;
-        }
-        break;
+    if (!this.running) {
+      if (ins.start === 1n && ins.pixel_count !== 0n) {
+        Object.assign(this, { running: true, count: Number(ins.pixel_count), first: Number(ins.first_pixel), next: 0, base: 0 });
+        this.holding.clear();
+        this.frames++;
       }
-      case 'wait':
-        if (ins.patch_written === 1n) {
-          this.thread = 0;
-          this.base = this.pixel;
-          this.state = this.pixel === this.count ? 'idle' : 'emit';
-        }
-        break;
+      return;
+    }
+    const emit = this.emits();
+    const done = this.patchDone(ins);
+    const end = this.patchEnd();
+    if (!emit && this.next < this.count) {
+      if (this.holding.has(this.next % PATCH_THREADS)) this.waitedForThread++;
+      else this.waitedForWindow++;
+    }
+    if (ins.thread_written === 1n) this.holding.delete(Number(ins.written_thread));
+    if (emit) this.holding.add(this.next++ % PATCH_THREADS);
+    if (done) {
+      this.patches++;
+      if (end === this.count) this.running = false;
+      this.base = end;
     }
   }
 }
@@ -127,7 +138,7 @@ export function commandPatcherGolden(): GoldenModel {
 
 export const commandPatcherCosimDesign: CosimDesign = {
   name: 'command_patcher',
-  description: 'command patcher: random frames of 0 to 100 pixels (starts also while busy), patch_written at random times',
+  description: 'command patcher: random frames of 0 to 100 pixels (starts also while busy), thread_written and patch_written at random times',
   elaborate: () => elaborate(CommandPatcher, {}).design,
   stimulus: commandPatcherStimulus(),
   golden: commandPatcherGolden,

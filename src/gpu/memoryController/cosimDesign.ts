@@ -80,11 +80,12 @@ const PHASES = [
 ] as const;
 
 export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign['stimulus'] {
-  // The stimulus remembers what it wrote to PIXEL_COUNT, so that the patch bases it presents are plausible.
+  // The stimulus remembers what it wrote to PIXEL_COUNT and FIRST_PIXEL, so that the threads it says ended are plausible.
   let pixels = 0;
-  let patchBase = 0;
+  let first = 0;
+  let nextIndex = 0;
   return (cycle, rng) => {
-    if (cycle === 0) [pixels, patchBase] = [0, 0];
+    if (cycle === 0) [pixels, first, nextIndex] = [0, 0, 0];
     const rst = cycle < 2 || rng.int(6000) === 0;
     const ph = PHASES[Math.floor(cycle / 600) % PHASES.length]!;
     const odds = (x: number) => rng() * x < 1;
@@ -101,10 +102,8 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       dma_wr_ready: b(odds(ph.wrReady)),
       tri_load_error: b(rng.int(2500) === 0),
       triangle_count: rng.bits(p.triangleCountBits),
-      patch_complete: b(rng.int(25) === 0),
-      frame_done: b(rng.int(300) === 0),
-      fault_mask: rng.int(3) === 0 ? rng.bits(PATCH_THREADS) : 0n,
-      done_mask: rng.bits(PATCH_THREADS),
+      patch_start: b(rng.int(40) === 0),
+      frame_done: b(rng.int(1500) === 0),
       instructions: rng.bits(32),
       traces: rng.bits(32),
       internal_error: b(rng.int(5000) === 0),
@@ -136,19 +135,30 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       const addr = k < 15 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
       let data = writeValue(rng, addr);
       if (addr === MMIO.PIXEL_COUNT) pixels = data = 1 + rng.int(100);
+      if (addr === MMIO.FIRST_PIXEL) first = data;
       Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(addr), mmio_wr_data: BigInt(data >>> 0) });
     }
-    // The patcher's patch base: a multiple of 32 below the pixel count, new with each completed patch.
-    if (s.patch_complete === 1n) patchBase = 32 * rng.int(Math.ceil(Math.max(pixels, 1) / 32));
-    if (pixels > 0 && patchBase >= pixels) patchBase = 32 * Math.floor((pixels - 1) / 32);
-    s.patch_base = BigInt(patchBase);
+    // A thread that ended: frame index i on thread i mod 32, pixel first + i. Mostly in order, so that patches
+    // complete (a thread of the next patch now and then before the last of the one before); in bursts in the
+    // slow phases, so that the queue sometimes overflows.
+    const ended = rng.int(ph.memDone > 4 ? 6 : 9) === 0;
+    if (s.mmio_wr_en === 1n && s.mmio_wr_addr === BigInt(MMIO.CONTROL)) nextIndex = 0;
+    const index = rng.int(5) === 0 ? Math.min(nextIndex + 1 + rng.int(8), Math.max(pixels - 1, 0)) : nextIndex;
+    if (ended && index === nextIndex) nextIndex = pixels > 0 ? (nextIndex + 1) % pixels : 0;
+    Object.assign(s, { thread_done_valid: b(ended), thread_done_thread: BigInt(index % PATCH_THREADS), thread_done_pixel: BigInt((first + index) >>> 0), thread_done_fault: b(rng.int(6) === 0) });
     return s;
   };
 }
 
 // ---------------------------------------------------------------- golden model
 
-const STATE = { idle: 0, request: 1, receive: 2, run: 3, readResult: 4, writeResult: 5, writeReport: 6 } as const;
+const STATE = { idle: 0, request: 1, receive: 2, run: 3 } as const;
+type WriteBack = 'idle' | 'read' | 'write' | 'report';
+interface ReportBank {
+  written: number;
+  faults: number;
+  cycles: number;
+}
 
 /** Coverage counts over a run, for the tests. */
 export interface MemoryControllerCoverage {
@@ -158,6 +168,10 @@ export interface MemoryControllerCoverage {
   frames: number;
   patchesWritten: number;
   reportsWritten: number;
+  threadsWritten: number;
+  /** Patches whose last thread was written after a thread of the next patch. */
+  patchesOverlapped: number;
+  queueOverflows: number;
   busyErrors: number;
   tooLong: number;
   reads: number;
@@ -180,10 +194,12 @@ export interface MemoryControllerCoverage {
  *   of the accepted beats (dma_rd_valid && dma_rd_ready) leave in order, one per cycle, on imem_we /
  *   cmem_we / tri_load_valid with mem_waddr = their index, and only the first `words` of them (a
  *   scoreboard checks this independently of the cycle model); tri_load_start as a triangle load begins.
- * - The frame: cp_start, pixel_count; per patch_complete the write-back reads each thread's return vector
- *   (mem_active, mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4) and writes it to
- *   OUT_ADDR + 16·(patch_base + thread) (dma_wr_valid, dma_wr_addr, dma_wr_data), then the report to
- *   REPORT_ADDR + 16·patch (when REPORT_ADDR ≠ 0); patch_written; frame_done ends the frame.
+ * - The frame: cp_start, pixel_count; each thread_done (while the frame runs) is queued; the write-back reads
+ *   the thread's return vector (mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4, until mem_done) and writes it
+ *   to OUT_ADDR + 16·(pixel − FIRST_PIXEL) (dma_wr_valid, dma_wr_addr, dma_wr_data), with thread_written
+ *   and written_thread as the write is taken. Once every thread of the oldest unfinished patch n is written
+ *   (a report bank per patch parity), its report goes to REPORT_ADDR + 16·n (when REPORT_ADDR ≠ 0) with
+ *   patch_written; patch_start restarts the next bank's cycle count; frame_done ends the frame.
  * Outputs whose strobe is down are compared across the simulators only.
  */
 export class MemoryControllerModel {
@@ -199,11 +215,14 @@ export class MemoryControllerModel {
   private buffer: number[] = [0, 0, 0, 0];
   private bufferWords = 0;
   private bufferPos = 0;
+  private queue: { thread: number; pixel: number; fault: boolean }[] = [];
+  private wb: WriteBack = 'idle';
   private thread = 0;
-  private patchThreads = 0;
-  private patchFaults = 0;
-  private patchCycles = 0;
+  private index = 0;
+  private fault = false;
   private result = 0n;
+  private banks: ReportBank[] = [0, 1].map(() => ({ written: 0, faults: 0, cycles: 0 }));
+  private startBank = 0;
   private patches = 0;
   private faults = 0;
   private faultMask = 0;
@@ -217,7 +236,7 @@ export class MemoryControllerModel {
   private wordsRewritten = false;
   /** Cleared for a load that began with words of an aborted load still buffered (see `clock`). */
   private scored = true;
-  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, busyErrors: 0, tooLong: 0, reads: 0, staleRestarts: 0 };
+  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0, busyErrors: 0, tooLong: 0, reads: 0, staleRestarts: 0 };
 
   constructor(private readonly p: MemoryControllerParams) {}
 
@@ -245,9 +264,19 @@ export class MemoryControllerModel {
     return this.addr64(MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI) !== 0n;
   }
 
+  /** The oldest unfinished patch: its bank, first index and thread count; complete when every thread is written. */
+  private oldest(): { bank: ReportBank; base: number; threads: number; complete: boolean } {
+    const base = (this.patches * PATCH_THREADS) >>> 0;
+    const remaining = (this.reg(MMIO.PIXEL_COUNT) - base) >>> 0;
+    const threads = remaining < PATCH_THREADS ? remaining : PATCH_THREADS;
+    const bank = this.banks[this.patches & 1]!;
+    const every = threads === 32 ? 0xffffffff : (1 << threads) - 1;
+    return { bank, base, threads, complete: threads !== 0 && bank.written >>> 0 === every >>> 0 };
+  }
+
   private status(): number {
     const loading = this.state === STATE.request || this.state === STATE.receive;
-    const running = this.state >= STATE.run;
+    const running = this.state === STATE.run;
     return (this.busy ? 1 : 0) | (this.done ? 2 : 0) | (this.error !== 0 ? 4 : 0) | (loading ? 8 : 0) | (running ? 16 : 0);
   }
 
@@ -275,7 +304,7 @@ export class MemoryControllerModel {
       case MMIO.FAULT_MASK:
         return this.faultMask;
       case MMIO.DONE_MASK:
-        return Number(ins.done_mask);
+        return this.oldest().bank.written;
       case MMIO.CYCLES_LO:
         return Number(this.cycles & U32);
       case MMIO.CYCLES_HI:
@@ -317,16 +346,16 @@ export class MemoryControllerModel {
     const next = this.nextLoad();
     const beginLoad = this.state === STATE.idle && next >= 0;
     const startFrame = this.state === STATE.idle && next < 0 && this.pendingStart && this.error === 0;
-    const writingResult = this.state === STATE.writeResult;
-    const writingReport = this.state === STATE.writeReport;
+    const writingResult = this.wb === 'write';
+    const reporting = this.wb === 'report';
     const ready = ins.dma_wr_ready === 1n;
-    const lastThread = ((this.thread + 1) & 63) === this.patchThreads;
-    const reading = this.state === STATE.readResult;
+    const reading = this.wb === 'read';
+    const oldest = this.oldest();
     const out: Record<string, bigint> = {
       mmio_rd_valid: b(this.rdValid),
       dma_rd_req_valid: b(this.state === STATE.request),
       dma_rd_ready: b(receiving && this.beatsLeft !== 0 && this.bufferWords < 2),
-      dma_wr_valid: b(writingResult || writingReport),
+      dma_wr_valid: b(writingResult || (reporting && this.reportsOn)),
       irq: b(this.done || this.error !== 0),
       imem_we: b(store && this.current === 0),
       cmem_we: b(store && this.current === 1),
@@ -335,8 +364,8 @@ export class MemoryControllerModel {
       cp_start: b(startFrame),
       pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
       first_pixel: BigInt(this.reg(MMIO.FIRST_PIXEL)),
-      patch_written: b((writingReport && ready) || (writingResult && ready && lastThread && !this.reportsOn)),
-      mem_active: b(reading),
+      patch_written: b(reporting && (ready || !this.reportsOn)),
+      thread_written: b(writingResult && ready),
       mem_read_en: b(reading),
       // The context index's low bits (one bit at least, as wide as the port).
       context_select: BigInt((Number(ins.mmio_rd_addr) >> 3) & ((1 << contextBits(this.p.contexts)) - 1)),
@@ -352,17 +381,17 @@ export class MemoryControllerModel {
       out.mem_wdata = BigInt(this.buffer[this.bufferPos]!);
     }
     if (reading) {
-      out.mem_thread = BigInt(this.thread & 31);
+      out.mem_thread = BigInt(this.thread);
       out.mem_addr = BigInt(MEMORY_MAP.returnOffset >> 2);
     }
     if (writingResult) {
-      const pixel = (Number(ins.patch_base) + this.thread) >>> 0;
-      out.dma_wr_addr = (this.addr64(MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI) + 16n * BigInt(pixel)) & U64;
+      out.written_thread = BigInt(this.thread);
+      out.dma_wr_addr = (this.addr64(MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI) + 16n * BigInt(this.index)) & U64;
       out.dma_wr_data = this.result;
     }
-    if (writingReport) {
+    if (reporting && this.reportsOn) {
       out.dma_wr_addr = (this.addr64(MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI) + 16n * BigInt(this.patches)) & U64;
-      out.dma_wr_data = (BigInt(this.patchCycles) << 96n) | (BigInt(this.patchThreads) << 64n) | ((ins.patch_base! & U32) << 32n) | BigInt(this.patchFaults);
+      out.dma_wr_data = (BigInt(oldest.bank.cycles >>> 0) << 96n) | (BigInt(oldest.threads) << 64n) | (BigInt(oldest.base) << 32n) | BigInt(oldest.bank.faults >>> 0);
     }
     return out;
   }
@@ -418,9 +447,10 @@ export class MemoryControllerModel {
     const loadEnds = receiving && this.beatsLeft === 0 && this.bufferWords === 0;
     const startFrame = out.cp_start === 1n;
     const patchWritten = out.patch_written === 1n;
+    const threadWritten = out.thread_written === 1n;
     const wrReady = ins.dma_wr_ready === 1n;
-    const lastThread = ((this.thread + 1) & 63) === this.patchThreads;
     const reportsOn = this.reportsOn;
+    const oldest = this.oldest();
 
     // Each register's next value; where several rules fire in one cycle the later one below wins.
     let error = this.error;
@@ -494,32 +524,28 @@ export class MemoryControllerModel {
     }
 
     // The write-back engine.
-    if (this.state === STATE.run && ins.patch_complete === 1n) {
-      state = STATE.readResult;
-      this.thread = 0;
-      const remaining = (this.reg(MMIO.PIXEL_COUNT) - Number(ins.patch_base)) >>> 0;
-      this.patchThreads = remaining < PATCH_THREADS ? remaining & 63 : PATCH_THREADS;
-      this.patchFaults = Number(ins.fault_mask);
-    }
-    if (this.state === STATE.readResult && ins.mem_done === 1n) {
-      this.result = ins.mem_data_read!;
-      state = STATE.writeResult;
-    }
-    if (this.state === STATE.writeResult && wrReady) {
-      if (this.thread < 32 && (this.patchFaults >>> this.thread) & 1) faults = (faults + 1) >>> 0;
-      this.thread = (this.thread + 1) & 63;
-      state = lastThread ? (reportsOn ? STATE.writeReport : STATE.run) : STATE.readResult;
-    }
-    if (this.state === STATE.writeReport && wrReady) {
-      state = STATE.run;
-      this.coverage.reportsWritten++;
-    }
+    // (These counts win over a START's reset in the same cycle, as in the hardware.)
+    const full = this.queue.length === PATCH_THREADS;
+    if (threadWritten && this.fault) faults = (this.faults + 1) >>> 0;
     if (patchWritten) {
-      patches = (patches + 1) >>> 0;
-      faultMask = (faultMask | this.patchFaults) >>> 0;
+      patches = (this.patches + 1) >>> 0;
+      faultMask = (this.faultMask | oldest.bank.faults) >>> 0;
       this.coverage.patchesWritten++;
+      if (reportsOn) this.coverage.reportsWritten++;
     }
-    this.patchCycles = patchWritten || startFrame ? 0 : (this.patchCycles + 1) >>> 0;
+    this.writeBackEdge(ins, oldest.complete, threadWritten, patchWritten, reportsOn);
+    // Ended threads are queued while the frame runs (32 entries; a full queue takes none, even as one leaves: an internal error).
+    if (ins.thread_done_valid === 1n && this.state === STATE.run) {
+      if (full) {
+        raise(ERROR_CODE.internal);
+        this.coverage.queueOverflows++;
+      } else this.queue.push({ thread: Number(ins.thread_done_thread), pixel: Number(ins.thread_done_pixel), fault: ins.thread_done_fault === 1n });
+    }
+    // A new frame clears both report banks.
+    if (startFrame) {
+      for (const bank of this.banks) [bank.written, bank.faults] = [0, 0];
+      this.startBank = 0;
+    }
     if (ins.frame_done === 1n) {
       state = STATE.idle;
       done = true;
@@ -537,12 +563,40 @@ export class MemoryControllerModel {
     if (ins.rst_n === 0n) this.reset();
   }
 
+  /** The write-back state machine and the report banks at the clock edge (the queue's head is taken before new entries join). */
+  private writeBackEdge(ins: Readonly<Record<string, bigint>>, complete: boolean, threadWritten: boolean, patchWritten: boolean, reportsOn: boolean): void {
+    const oldestBank = this.patches & 1;
+    const wb = this.wb;
+    if (wb === 'idle' && complete) this.wb = 'report';
+    else if (wb === 'idle' && this.queue.length > 0) {
+      const head = this.queue.shift()!;
+      [this.thread, this.index, this.fault] = [head.thread, (head.pixel - this.reg(MMIO.FIRST_PIXEL)) >>> 0, head.fault];
+      this.wb = 'read';
+    } else if (wb === 'read' && ins.mem_done === 1n) {
+      this.result = ins.mem_data_read!;
+      this.wb = 'write';
+    } else if (wb === 'write' && ins.dma_wr_ready === 1n) this.wb = 'idle';
+    else if (wb === 'report' && (ins.dma_wr_ready === 1n || !reportsOn)) this.wb = 'idle';
+    this.banks.forEach((bank, k) => {
+      bank.cycles = ins.patch_start === 1n && this.startBank === k ? 0 : (bank.cycles + 1) >>> 0;
+      if (threadWritten && ((this.index >>> 5) & 1) === k) {
+        bank.written = (bank.written | (1 << this.thread)) >>> 0;
+        if (this.fault) bank.faults = (bank.faults | (1 << this.thread)) >>> 0;
+        if (k !== oldestBank) this.coverage.patchesOverlapped++;
+      }
+      if (patchWritten && oldestBank === k) [bank.written, bank.faults] = [0, 0];
+    });
+    if (threadWritten) this.coverage.threadsWritten++;
+    if (ins.patch_start === 1n) this.startBank ^= 1;
+  }
+
   private reset(): void {
     Object.assign(this, {
       regs: new Map<number, number>(),
       state: STATE.idle, pendingLoads: 0, pendingStart: false, done: false, error: 0,
       current: 0, wordIndex: 0, beatsLeft: 0, buffer: [0, 0, 0, 0], bufferWords: 0, bufferPos: 0,
-      thread: 0, patchThreads: 0, patchFaults: 0, patchCycles: 0, result: 0n,
+      queue: [], wb: 'idle', thread: 0, index: 0, fault: false, result: 0n, startBank: 0,
+      banks: [0, 1].map(() => ({ written: 0, faults: 0, cycles: 0 })),
       patches: 0, faults: 0, faultMask: 0, cycles: 0n, rdValid: false, rdData: 0,
       stream: [], stored: 0, lastStored: -1, wordsRewritten: true, scored: true,
     });

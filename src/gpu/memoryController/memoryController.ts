@@ -1,7 +1,9 @@
 // The memory controller (seed section 2): MMIO registers for the host, a DMA read engine that streams
 // the program, constants and triangle image into the on-chip memories, and a write engine that copies
 // each finished patch's return vectors (and a patch report) back to host memory.
-import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Fifo } from '../../hdl/lib/index.ts';
+import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
@@ -20,11 +22,9 @@ export interface MemoryControllerParams extends PatchDispatcherParams {
 
 /** Word limits of the memories the read engine fills: program, constants, triangles (none). */
 const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
-const STATE = { idle: 0, request: 1, receive: 2, run: 3, readResult: 4, writeResult: 5, writeReport: 6 } as const;
+const STATE = { idle: 0, request: 1, receive: 2, run: 3 } as const;
 
-export const MemoryController = defineModule(
-  'MemoryController',
-  (p: MemoryControllerParams) => ({
+const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...hostPorts(),
     // The memories' load ports (every core's copy is written at once).
     imem_we: output(Bool),
@@ -39,13 +39,15 @@ export const MemoryController = defineModule(
     cp_start: output(Bool),
     pixel_count: output(UInt(32)),
     first_pixel: output(UInt(32)),
-    patch_base: input(UInt(32)),
+    patch_start: input(Bool),
+    /** A thread's result is in host memory: the thread may take its next pixel. */
+    thread_written: output(Bool),
+    written_thread: output(UInt(5)),
+    /** The oldest unfinished patch is complete and its report written. */
     patch_written: output(Bool),
     frame_done: input(Bool),
-    // Patch dispatcher.
-    patch_complete: input(Bool),
-    fault_mask: input(UInt(PATCH_THREADS)),
-    done_mask: input(UInt(PATCH_THREADS)),
+    // Patch dispatcher: threads that ended, to write back.
+    thread_done: input(ThreadDone),
     core_busy: input(Vec(p.rtCores, Bool)),
     core_pc: input(Vec(p.rtCores, UInt(32))),
     core_busy_cycles: input(Vec(p.rtCores, UInt(32))),
@@ -60,15 +62,17 @@ export const MemoryController = defineModule(
     ic_tests: input(Vec(p.icCores, UInt(32))),
     ic_busy_cycles: input(Vec(p.icCores, UInt(32))),
     ic_node_tests: input(Vec(p.icCores, UInt(32))),
-    // Main memory (port 0, between patches): the return vectors.
-    mem_active: output(Bool),
+    // Main memory (port 0, in cycles RT core 0 leaves it free): the return vectors.
     mem_read_en: output(Bool),
     mem_thread: output(UInt(5)),
     mem_addr: output(UInt(14)),
     mem_data_read: input(UInt(128)),
+    /** The answer to this port's own request of the cycle before. */
     mem_done: input(Bool),
-  }),
-  (m, io, p) => {
+});
+type ControllerIo = PortsValue<ReturnType<typeof memoryControllerPorts>>;
+
+export const MemoryController = defineModule('MemoryController', memoryControllerPorts, (m, io, p) => {
     checkCoreCounts(p, 'MemoryController');
     const reg32 = (name: string) => m.reg(UInt(32), { reset: 0, name });
     const addrReg = (name: string) => ({ lo: reg32(`${name}_addr_lo`), hi: reg32(`${name}_addr_hi`) });
@@ -81,7 +85,7 @@ export const MemoryController = defineModule(
     const report = addrReg('report');
     const pixelCount = reg32('pixel_count');
     const firstPixel = reg32('first_pixel');
-    const state = m.reg(UInt(3), { reset: 0 });
+    const state = m.reg(UInt(2), { reset: 0 });
     const pendingLoads = m.reg(UInt(3), { reset: 0 });
     const pendingStart = m.reg(Bool, { reset: 0 });
     const done = m.reg(Bool, { reset: 0 });
@@ -192,50 +196,8 @@ export const MemoryController = defineModule(
     io.first_pixel.set(firstPixel);
 
     // ------------------------------------------------------------------ write engine
-    const thread = m.reg(UInt(6), { reset: 0 });
-    const patchThreads = m.reg(UInt(6), { reset: 0 });
-    const patchFaults = m.reg(UInt(PATCH_THREADS), { reset: 0 });
-    const patchCycles = reg32('patch_cycles');
-    const result = m.reg(UInt(128), { reset: 0 });
-    const remaining = pixelCount.sub(io.patch_base);
-    m.when(state.eq(STATE.run).and(io.patch_complete), () => {
-      state.set(STATE.readResult);
-      thread.set(0);
-      patchThreads.set(mux(remaining.lt(PATCH_THREADS), remaining.trunc(6), PATCH_THREADS));
-      patchFaults.set(io.fault_mask);
-    });
-    const reading = state.eq(STATE.readResult);
-    io.mem_active.set(reading);
-    io.mem_read_en.set(reading);
-    io.mem_thread.set(thread.trunc(5));
-    io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
-    m.when(reading.and(io.mem_done), () => {
-      result.set(io.mem_data_read);
-      state.set(STATE.writeResult);
-    });
-    const writingResult = state.eq(STATE.writeResult);
-    const writingReport = state.eq(STATE.writeReport);
-    const add64 = (base: { lo: UIntValue; hi: UIntValue }, offset: UIntValue) => cat(base.hi, base.lo).add(offset.zext(64));
-    const pixelOffset = cat(io.patch_base.add(thread.zext(32)), lit(0, 4));
-    const patchOffset = cat(frameCounters.patches, lit(0, 4));
-    io.dma_wr_valid.set(writingResult.or(writingReport));
-    io.dma_wr_addr.set(mux(writingReport, add64(report, patchOffset), add64(out, pixelOffset)));
-    io.dma_wr_data.set(mux(writingReport, cat(patchCycles, patchThreads.zext(32), io.patch_base, patchFaults), result));
-    const lastThread = thread.add(1).eq(patchThreads);
-    const reportsOn = cat(report.hi, report.lo).ne(0);
-    m.when(writingResult.and(io.dma_wr_ready), () => {
-      thread.set(thread.add(1));
-      m.when(patchFaults.shr(thread).bit(0), () => frameCounters.faults.set(frameCounters.faults.add(1)));
-      state.set(mux(lastThread, mux(reportsOn, lit(STATE.writeReport, 3), lit(STATE.run, 3)), lit(STATE.readResult, 3)));
-    });
-    const patchWritten = writingReport.and(io.dma_wr_ready).or(writingResult.and(io.dma_wr_ready).and(lastThread).and(reportsOn.not()));
-    io.patch_written.set(patchWritten);
-    m.when(writingReport.and(io.dma_wr_ready), () => state.set(STATE.run));
-    m.when(patchWritten, () => {
-      frameCounters.patches.set(frameCounters.patches.add(1));
-      frameCounters.faultMask.set(frameCounters.faultMask.or(patchFaults));
-    });
-    m.when(patchWritten.or(startFrame), () => patchCycles.set(0)).otherwise(() => patchCycles.set(patchCycles.add(1)));
+    const writeBack = writeBackEngine(m, io, { out, report, pixelCount, firstPixel, startFrame, running: state.eq(STATE.run), frameCounters });
+    m.when(writeBack.overflow, () => raise(ERROR_CODE.internal));
     // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
     m.when(io.frame_done, () => {
       state.set(STATE.idle);
@@ -245,7 +207,7 @@ export const MemoryController = defineModule(
     // ------------------------------------------------------------------ status, counters, MMIO reads
     const cycles = m.reg(UInt(64), { reset: 0 });
     m.when(busy, () => cycles.set(cycles.add(1)));
-    const status = cat(state.eq(STATE.run).or(state.gt(STATE.run)), receiving.or(state.eq(STATE.request)), error.ne(0), done, busy);
+    const status = cat(state.eq(STATE.run), receiving.or(state.eq(STATE.request)), error.ne(0), done, busy);
     io.irq.set(done.or(error.ne(0)));
     const config = lit((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores, 32);
     const readable: [number, UIntValue][] = [
@@ -258,7 +220,7 @@ export const MemoryController = defineModule(
       [MMIO.PATCHES_DONE, frameCounters.patches],
       [MMIO.FAULT_COUNT, frameCounters.faults],
       [MMIO.FAULT_MASK, frameCounters.faultMask],
-      [MMIO.DONE_MASK, io.done_mask],
+      [MMIO.DONE_MASK, writeBack.doneMask],
       [MMIO.CYCLES_LO, cycles.bits(31, 0)],
       [MMIO.CYCLES_HI, cycles.bits(63, 32)],
       [MMIO.INSTRUCTIONS, io.instructions],
@@ -296,5 +258,109 @@ export const MemoryController = defineModule(
     m.when(io.mmio_rd_en, () => rdData.set(readData));
     io.mmio_rd_data.set(rdData);
     io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
-  },
-);
+});
+
+interface WriteBackContext {
+  readonly out: { lo: UIntValue; hi: UIntValue };
+  readonly report: { lo: UIntValue; hi: UIntValue };
+  readonly pixelCount: UIntValue;
+  readonly firstPixel: UIntValue;
+  readonly startFrame: BoolValue;
+  readonly running: BoolValue;
+  readonly frameCounters: { patches: UIntValue; faults: UIntValue; faultMask: UIntValue };
+}
+
+/**
+ * Writes each ended thread's result to OUT_ADDR + 16·i (read from its main memory at 0xFFF0), frees the
+ * thread, and writes the patch reports in order: a patch is reported once all its threads are written. Two
+ * patches can be in flight (the command patcher's window), so there are two report accumulators.
+ */
+function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext) {
+  const queue = m.instance(Fifo, { width: ThreadDone.width - 1, depth: PATCH_THREADS }, { name: 'ended_threads' });
+  const done = io.thread_done;
+  // Only a running frame has threads to write back.
+  const arriving = done.valid.and(f.running);
+  queue.io.enq.valid.set(arriving);
+  queue.io.enq.bits.set(cat(done.fault, done.pixel, done.thread));
+  const head = { thread: queue.io.deq.bits.bits(4, 0), pixel: queue.io.deq.bits.bits(36, 5), fault: queue.io.deq.bits.bit(37) };
+
+  const banks = [0, 1].map((k) => ({
+    written: m.reg(UInt(PATCH_THREADS), { reset: 0, name: `report${k}_written` }),
+    faults: m.reg(UInt(PATCH_THREADS), { reset: 0, name: `report${k}_faults` }),
+    cycles: m.reg(UInt(32), { reset: 0, name: `report${k}_cycles` }),
+  }));
+  const startBank = m.reg(Bool, { reset: 0, name: 'start_bank' });
+  // The oldest unfinished patch n: its bank is n mod 2; it has min(32, count - 32n) threads.
+  const patch = f.frameCounters.patches;
+  const oldest = patch.bit(0);
+  const pick = (sel: BoolValue, g: (b: (typeof banks)[number]) => UIntValue) => mux(sel, g(banks[1]!), g(banks[0]!));
+  const base = cat(patch.trunc(27), lit(0, 5));
+  const remaining = f.pixelCount.sub(base);
+  const threads = mux(remaining.lt(PATCH_THREADS), remaining.trunc(6), lit(PATCH_THREADS, 6));
+  const everyThread = lit(1, PATCH_THREADS + 1).shl(threads).sub(1).trunc(PATCH_THREADS);
+  const complete = pick(oldest, (b) => b.written).eq(everyThread).and(threads.ne(0));
+
+  const wb = fsm(m, 'write_back', ['idle', 'read', 'write', 'report'], 'idle');
+  const thread = m.reg(UInt(5), { reset: 0, name: 'wb_thread' });
+  const index = reg32(m, 'wb_index');
+  const fault = m.reg(Bool, { reset: 0, name: 'wb_fault' });
+  const result = m.reg(UInt(128), { reset: 0, name: 'wb_result' });
+  const reportsOn = cat(f.report.hi, f.report.lo).ne(0);
+  const add64 = (at: { lo: UIntValue; hi: UIntValue }, offset: UIntValue) => cat(at.hi, at.lo).add(offset.zext(64));
+  io.mem_read_en.set(wb.is('read'));
+  io.mem_thread.set(thread);
+  io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
+  io.dma_wr_valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
+  io.dma_wr_addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
+  io.dma_wr_data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
+  const written = wb.is('write').and(io.dma_wr_ready);
+  const reported = wb.is('report').and(io.dma_wr_ready.or(reportsOn.not()));
+  io.thread_written.set(written);
+  io.written_thread.set(thread);
+  io.patch_written.set(reported);
+  queue.io.deq.ready.set(wb.is('idle').and(complete.not()));
+  wb.on({
+    idle: () =>
+      m.when(complete, () => wb.goto('report')).elsewhen(queue.io.deq.valid, () => {
+        thread.set(head.thread);
+        index.set(head.pixel.sub(f.firstPixel));
+        fault.set(head.fault);
+        wb.goto('read');
+      }),
+    read: () =>
+      m.when(io.mem_done, () => {
+        result.set(io.mem_data_read);
+        wb.goto('write');
+      }),
+    write: () => m.when(io.dma_wr_ready, () => wb.goto('idle')),
+    report: () => m.when(reported, () => wb.goto('idle')),
+  });
+
+  const bit = lit(1, PATCH_THREADS).shl(thread);
+  const writtenBank = index.bit(5);
+  banks.forEach((b, k) => {
+    m.when(io.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
+    m.when(written.and(writtenBank.eq(k)), () => {
+      b.written.set(b.written.or(bit));
+      m.when(fault, () => b.faults.set(b.faults.or(bit)));
+    });
+    m.when(reported.and(oldest.eq(k)).or(f.startFrame), () => {
+      b.written.set(0);
+      b.faults.set(0);
+    });
+  });
+  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.patch_start, () => startBank.set(startBank.not()));
+  m.when(written.and(fault), () => f.frameCounters.faults.set(f.frameCounters.faults.add(1)));
+  m.when(reported, () => {
+    f.frameCounters.patches.set(f.frameCounters.patches.add(1));
+    f.frameCounters.faultMask.set(f.frameCounters.faultMask.or(pick(oldest, (b) => b.faults)));
+  });
+  return {
+    /** Threads of the oldest unfinished patch whose results are written. */
+    doneMask: pick(oldest, (b) => b.written),
+    /** A thread ended while the queue was full (cannot happen: one entry per thread). */
+    overflow: arriving.and(queue.io.enq.ready.not()),
+  };
+}
+
+const reg32 = (m: ModuleBuilder, name: string) => m.reg(UInt(32), { reset: 0, name });

@@ -1,15 +1,18 @@
-// The patch dispatcher (seed section 4): runs a patch's 32 threads over the RT cores and IC cores.
-// A thread is launched into a free hardware context of an RT core (one returning from a trace first,
-// else a new one); a trace sends the thread's ray to the rt2ic queue and an IC core, and the answer back
-// through the ic2rt queue to be launched again; the cores' thread events are served one per cycle in
-// fixed descending core order.
-import { Bool, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+// The patch dispatcher (seed section 4): runs the threads the command patcher hands it over the RT cores and
+// IC cores. A thread is launched into a free hardware context of an RT core (one returning from a trace
+// first, else a new one in the order its pixels came); a trace sends the thread's ray to the rt2ic queue and
+// an IC core, and the answer back through the ic2rt queue to be launched again; the cores' thread events are
+// served one per cycle in fixed descending core order, and an ended thread goes to the memory controller.
+import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { Retire, THREAD_BITS, ThreadEvent, ThreadEventKind, ThreadLaunch } from '../rtCore/interfaces.ts';
-import { highestOf, lowestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
+import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
+
+/** An ended thread for the memory controller to write back. */
+export const ThreadDone = Bundle({ valid: Bool, thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
 
 export interface PatchDispatcherParams {
   /** RT cores (1 to 4: the main memory has four ports). */
@@ -35,11 +38,8 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
     pixel_valid: input(Bool),
     pixel_id: input(UInt(32)),
     pixel_thread: input(UInt(THREAD_BITS)),
-    patch_loaded: input(Bool),
-    patch_threads: input(UInt(6)),
-    /** Pulse: every thread of the patch has ended; `fault_mask` has a bit per thread that faulted. */
-    patch_complete: output(Bool),
-    fault_mask: output(UInt(PATCH_THREADS)),
+    /** A thread has ended (its result is in its main memory): whether any of its runs faulted. */
+    thread_done: output(ThreadDone),
     // RT cores: threads in, thread events and retired instructions out.
     launch: output(Vec(p.rtCores, Decoupled(ThreadLaunch))),
     event: input(Vec(p.rtCores, Decoupled(ThreadEvent))),
@@ -73,8 +73,6 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
     /** Cycles each core held a thread, and cycles it issued an instruction. */
     core_busy_cycles: output(Vec(p.rtCores, UInt(32))),
     core_issue_cycles: output(Vec(p.rtCores, UInt(32))),
-    /** Threads of the current patch that have ended. */
-    done_mask: output(UInt(PATCH_THREADS)),
     instructions: output(UInt(32)),
     traces: output(UInt(32)),
     /** Sticky: an IC core answered with its answer queue full (cannot happen by construction). */
@@ -84,16 +82,19 @@ type DispatcherIo = PortsValue<ReturnType<typeof patchDispatcherPorts>>;
 
 export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPorts, (m, io, p) => {
     checkCoreCounts(p, 'PatchDispatcher');
-    const patch = patchBookkeeping(m, io);
     const pools = threadPools(m, io);
+    // New threads in the order their pixels came.
+    const fresh = m.instance(Fifo, { width: THREAD_BITS, depth: PATCH_THREADS }, { name: 'new_threads' });
+    fresh.io.enq.valid.set(io.pixel_valid);
+    fresh.io.enq.bits.set(io.pixel_thread);
     // Thread ids travelling alongside the IC buffer's queues.
     const rt2icThreads = m.instance(Fifo, { width: THREAD_BITS, depth: PATCH_THREADS }, { name: 'rt2ic_threads' });
     const ic2rtThreads = m.instance(Fifo, { width: THREAD_BITS, depth: PATCH_THREADS }, { name: 'ic2rt_threads' });
 
     // ------------------------------------------------------------------ launches: a resuming thread first, else a new one
     const resumeReady = io.ic2rt_empty.not();
-    const launchThread = mux(resumeReady, ic2rtThreads.io.deq.bits, patch.nextNew.trunc(THREAD_BITS));
-    const haveThread = resumeReady.or(patch.newReady);
+    const launchThread = mux(resumeReady, ic2rtThreads.io.deq.bits, fresh.io.deq.bits);
+    const haveThread = resumeReady.or(fresh.io.deq.valid);
     const coreReady = io.launch.map((l) => l.ready);
     // Round robin over the cores that can take a thread, so a small patch spreads over all of them.
     const target = roundRobinOf(m, coreReady, haveThread, 'launch_core');
@@ -109,7 +110,7 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     });
     io.dequeue_rt.set(launched.and(resumeReady));
     ic2rtThreads.io.deq.ready.set(launched.and(resumeReady));
-    m.when(launched.and(resumeReady.not()), () => patch.nextNew.set(patch.nextNew.add(1)));
+    fresh.io.deq.ready.set(launched.and(resumeReady.not()));
 
     // ------------------------------------------------------------------ thread events: one per cycle, highest core first
     const served = highestOf(io.event.map((e) => e.valid));
@@ -127,7 +128,15 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     });
     rt2icThreads.io.enq.valid.set(serveTrace);
     rt2icThreads.io.enq.bits.set(servedThread);
-    patch.served(served.any, serveEnd, event((b) => b.fault).asBool(), servedThread);
+    // A fault in any run of the thread (before or after its traces) marks the thread.
+    const faulted = m.reg(UInt(PATCH_THREADS), { reset: 0, name: 'faulted' });
+    const servedFault = event((b) => b.fault).asBool().or(faulted.bit(servedThread));
+    const bit = lit(1, PATCH_THREADS).shl(servedThread);
+    m.when(serveEnd, () => faulted.set(faulted.and(bit.not()))).elsewhen(served.any.and(servedFault), () => faulted.set(faulted.or(bit)));
+    io.thread_done.valid.set(serveEnd);
+    io.thread_done.thread.set(servedThread);
+    io.thread_done.pixel.set(pools.pixel.readAsync(servedThread));
+    io.thread_done.fault.set(servedFault);
 
     // ------------------------------------------------------------------ counters and status per core
     coreCounters(m, io, p.rtCores);
@@ -139,9 +148,12 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     const icRays = p.icRays ?? DEFAULT_IC_RAYS;
     const inflight = Array.from({ length: p.icCores }, (_, k) => m.reg(UInt(clog2(icRays + 1)), { reset: 0, name: `ic${k}_rays` }));
     const answers = Array.from({ length: p.icCores }, (_, k) => m.instance(Fifo, { width: THREAD_BITS + 96 + 128, depth: icRays }, { name: `ic${k}_answers` }));
-    // A ray from the rt2ic queue goes to the lowest-numbered IC core with a free slot.
-    const taker = lowestOf(answers.map((_, k) => io.ic_ready.at(k).and(inflight[k]!.lt(icRays))));
-    const assign = taker.any.and(io.rt2ic_empty.not());
+    // A ray from the rt2ic queue goes to the next IC core in turn that has a free slot (the lowest-numbered
+    // one would leave the others idle while it keeps a slot free).
+    const takers = answers.map((_, k) => io.ic_ready.at(k).and(inflight[k]!.lt(icRays)));
+    const rayWaiting = io.rt2ic_empty.not();
+    const taker = roundRobinOf(m, takers, rayWaiting, 'ic_taker');
+    const assign = taker.any.and(rayWaiting);
     io.dequeue_ic.set(assign);
     rt2icThreads.io.deq.ready.set(assign);
     io.ray_thread.set(rt2icThreads.io.deq.bits);
@@ -168,49 +180,6 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     m.when(overflow, () => answerOverflow.set(true));
     io.answer_overflow.set(answerOverflow);
 });
-
-/** The patch's pixels and what became of its threads: which are new, which ended or faulted, when it is complete. */
-function patchBookkeeping(m: ModuleBuilder, io: DispatcherIo) {
-  const emitted = m.reg(UInt(6), { reset: 0 });
-  const patchThreads = m.reg(UInt(6), { reset: 0 });
-  const loaded = m.reg(Bool, { reset: 0 });
-  const nextNew = m.reg(UInt(6), { reset: 0 });
-  const doneMask = m.reg(UInt(PATCH_THREADS), { reset: 0 });
-  const faultMask = m.reg(UInt(PATCH_THREADS), { reset: 0 });
-  const doneCount = m.reg(UInt(6), { reset: 0 });
-  m.when(io.patch_loaded, () => {
-    loaded.set(true);
-    patchThreads.set(io.patch_threads);
-  });
-  m.when(io.pixel_valid, () => emitted.set(emitted.add(1)));
-  const complete = loaded.and(doneCount.eq(patchThreads));
-  io.patch_complete.set(complete);
-  io.fault_mask.set(faultMask);
-  io.done_mask.set(doneMask);
-  const threadBit = (t: UIntValue) => lit(1, PATCH_THREADS).shl(t);
-  return {
-    /** The next thread of the patch not yet started (its pixel has arrived). */
-    nextNew,
-    newReady: nextNew.lt(emitted),
-    /** A thread event was served: the thread ended (`ended`), and its run faulted (`faulted`). */
-    served(en: BoolValue, ended: BoolValue, faulted: BoolValue, thread: UIntValue) {
-      m.when(complete, () => {
-        loaded.set(false);
-        emitted.set(0);
-        nextNew.set(0);
-        doneCount.set(0);
-        doneMask.set(0);
-        faultMask.set(0);
-      }).otherwise(() => {
-        m.when(en.and(ended), () => {
-          doneCount.set(doneCount.add(1));
-          doneMask.set(doneMask.or(threadBit(thread)));
-        });
-        m.when(en.and(faulted), () => faultMask.set(faultMask.or(threadBit(thread))));
-      });
-    },
-  };
-}
 
 /** Per thread of the patch: its pixel id, and while it traces, where it resumes and its saved R29. */
 function threadPools(m: ModuleBuilder, io: DispatcherIo) {

@@ -85,19 +85,17 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   cp.io.start.set(mc.io.cp_start);
   cp.io.pixel_count.set(mc.io.pixel_count);
   cp.io.first_pixel.set(mc.io.first_pixel);
+  cp.io.thread_written.set(mc.io.thread_written);
+  cp.io.written_thread.set(mc.io.written_thread);
   cp.io.patch_written.set(mc.io.patch_written);
-  mc.io.patch_base.set(cp.io.patch_base);
+  mc.io.patch_start.set(cp.io.patch_start);
   mc.io.frame_done.set(cp.io.frame_done);
 
   // Command patcher -> patch dispatcher -> memory controller.
   pd.io.pixel_valid.set(cp.io.pixel_valid);
   pd.io.pixel_id.set(cp.io.pixel_id);
   pd.io.pixel_thread.set(cp.io.thread_id);
-  pd.io.patch_loaded.set(cp.io.patch_loaded);
-  pd.io.patch_threads.set(cp.io.patch_threads);
-  mc.io.patch_complete.set(pd.io.patch_complete);
-  mc.io.fault_mask.set(pd.io.fault_mask);
-  mc.io.done_mask.set(pd.io.done_mask);
+  m.connect(mc.io.thread_done, pd.io.thread_done);
   mc.io.instructions.set(pd.io.instructions);
   mc.io.traces.set(pd.io.traces);
   // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
@@ -124,9 +122,10 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
     mc.io.core_issue_cycles.at(c).set(pd.io.core_issue_cycles.at(c));
     t.io.status_context.set(mc.io.context_select);
     m.connect(mc.io.context_status.at(c), t.io.status);
-    // Port 0 is the memory controller's between patches (every core is idle then).
+    // The memory controller reads results through port 0 in cycles RT core 0 does not use it.
     const req = t.io.mem;
-    const mcTurn = c === 0 ? mc.io.mem_active : lit(0, 1).asBool();
+    const mcTurn = c === 0 ? mc.io.mem_read_en.and(req.read.or(req.write).not()) : lit(0, 1).asBool();
+    if (c === 0) mc.io.mem_done.set(main.io.done.at(0).and(m.regNext(mcTurn, { reset: 0, name: 'mc_mem_turn' })));
     main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, req.thread));
     main.io.addr.at(c).set(mux(mcTurn, mc.io.mem_addr, req.addr.bits(15, 2)));
     main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, req.read));
@@ -134,10 +133,10 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
     main.io.s_or_v.at(c).set(req.vector.or(mcTurn));
     main.io.data_write.at(c).set(req.data);
     t.io.mem_resp.data.set(main.io.data_read.at(c));
-    t.io.mem_resp.done.set(main.io.done.at(c).and(mcTurn.not()));
+    // A core looks at `done` only the cycle after its own request, so the controller's answers never reach it.
+    t.io.mem_resp.done.set(main.io.done.at(c));
   });
   mc.io.mem_data_read.set(main.io.data_read.at(0));
-  mc.io.mem_done.set(main.io.done.at(0));
 
   // The IC buffer's queues, steered by the dispatcher.
   buffer.io.q_en_rt2ic.set(pd.io.q_en_rt2ic);

@@ -1,0 +1,16 @@
+import { elaborate } from '/work/main/src/hdl/index.ts';
+import { compileSimulator } from '/work/main/src/hdl/sim/index.ts';
+import { CommandPatcher } from '/work/main/src/gpu/commandPatcher/commandPatcher.ts';
+const s = compileSimulator(elaborate(CommandPatcher, {}).design);
+s.reset(); s.poke('pixel_count', 100); s.poke('first_pixel', 1000); s.poke('start', 1); s.step(); s.poke('start', 0);
+const handed: number[] = []; let written = 0;
+const cycle = (free: boolean, pw = false) => { if (s.peek('pixel_valid') === 1n) handed.push(Number(s.peek('pixel_id')) - 1000); const f = free && written < handed.length; s.poke('thread_written', f ? 1 : 0); s.poke('written_thread', written % 32); if (f) written++; s.poke('patch_written', pw ? 1 : 0); const fd = s.peek('frame_done'); s.step(); return fd; };
+for (let i = 0; i < 40; i++) cycle(false);
+for (let i = 0; i < 200; i++) cycle(true);
+cycle(true, true);
+for (let i = 0; i < 200; i++) cycle(true);
+console.log(handed.length, written, s.peek('patch_base'), s.peek('next'), s.peek('holding').toString(2));
+cycle(true, true); console.log(s.peek('patch_base'), s.peek('next'));
+cycle(true, true); console.log(s.peek('patch_base'), s.peek('next'));
+for (let i = 0; i < 40; i++) cycle(true);
+console.log(handed.length, written, s.peek('patch_base'), s.peek('next'), s.peek('holding').toString(2));
