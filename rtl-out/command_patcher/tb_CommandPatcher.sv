@@ -19,19 +19,20 @@
 module tb_CommandPatcher;
   localparam int CYCLES = 1000;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
-  localparam int ROW_BITS = 172;
+  localparam int ROW_BITS = 176;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
   logic p_start = '0;
   logic [31:0] p_pixel_count = '0;
   logic [31:0] p_first_pixel = '0;
+  logic p_thread_written = '0;
+  logic [4:0] p_written_thread = '0;
   logic p_patch_written = '0;
   wire p_pixel_valid;
   wire [31:0] p_pixel_id;
   wire [4:0] p_thread_id;
-  wire p_patch_loaded;
-  wire [5:0] p_patch_threads;
+  wire p_patch_start;
   wire [31:0] p_patch_base;
   wire p_frame_done;
   wire p_busy;
@@ -52,12 +53,13 @@ module tb_CommandPatcher;
     .start(p_start),
     .pixel_count(p_pixel_count),
     .first_pixel(p_first_pixel),
+    .thread_written(p_thread_written),
+    .written_thread(p_written_thread),
     .patch_written(p_patch_written),
     .pixel_valid(p_pixel_valid),
     .pixel_id(p_pixel_id),
     .thread_id(p_thread_id),
-    .patch_loaded(p_patch_loaded),
-    .patch_threads(p_patch_threads),
+    .patch_start(p_patch_start),
     .patch_base(p_patch_base),
     .frame_done(p_frame_done),
     .busy(p_busy)
@@ -82,17 +84,18 @@ module tb_CommandPatcher;
     end
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
-      p_rst_n = row[168];
-      p_start = row[164];
-      p_pixel_count = row[163:132];
-      p_first_pixel = row[131:100];
-      p_patch_written = row[96];
+      p_rst_n = row[172];
+      p_start = row[168];
+      p_pixel_count = row[167:136];
+      p_first_pixel = row[135:104];
+      p_thread_written = row[100];
+      p_written_thread = row[96:92];
+      p_patch_written = row[88];
       #5;
-      if (p_pixel_valid !== row[92]) mismatch("pixel_valid", $sformatf("1'h%h", row[92]), $sformatf("1'h%h", p_pixel_valid));
-      if (p_pixel_id !== row[91:60]) mismatch("pixel_id", $sformatf("32'h%h", row[91:60]), $sformatf("32'h%h", p_pixel_id));
-      if (p_thread_id !== row[56:52]) mismatch("thread_id", $sformatf("5'h%h", row[56:52]), $sformatf("5'h%h", p_thread_id));
-      if (p_patch_loaded !== row[48]) mismatch("patch_loaded", $sformatf("1'h%h", row[48]), $sformatf("1'h%h", p_patch_loaded));
-      if (p_patch_threads !== row[45:40]) mismatch("patch_threads", $sformatf("6'h%h", row[45:40]), $sformatf("6'h%h", p_patch_threads));
+      if (p_pixel_valid !== row[84]) mismatch("pixel_valid", $sformatf("1'h%h", row[84]), $sformatf("1'h%h", p_pixel_valid));
+      if (p_pixel_id !== row[83:52]) mismatch("pixel_id", $sformatf("32'h%h", row[83:52]), $sformatf("32'h%h", p_pixel_id));
+      if (p_thread_id !== row[48:44]) mismatch("thread_id", $sformatf("5'h%h", row[48:44]), $sformatf("5'h%h", p_thread_id));
+      if (p_patch_start !== row[40]) mismatch("patch_start", $sformatf("1'h%h", row[40]), $sformatf("1'h%h", p_patch_start));
       if (p_patch_base !== row[39:8]) mismatch("patch_base", $sformatf("32'h%h", row[39:8]), $sformatf("32'h%h", p_patch_base));
       if (p_frame_done !== row[4]) mismatch("frame_done", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_frame_done));
       if (p_busy !== row[0]) mismatch("busy", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_busy));

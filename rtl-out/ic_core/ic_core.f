@@ -2,6 +2,6 @@ FAdd_stages3.sv
 FMul_stages3.sv
 FDiv_stages14.sv
 FCmp_stages0.sv
-IcCore_fadd3_fdiv14_fmul3_memory2.sv
+IcCore_fadd3_fdiv14_fmul3_memory2_slots3.sv
 TriangleMemory_triangles32_vertices96.sv
-IcSystem_fadd3_fdiv14_fmul3_triangles32_vertices96.sv
+IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96.sv

@@ -2,6 +2,6 @@ FDiv_stages14.sv
 FAdd_stages3.sv
 FMul_stages3.sv
 FCmp_stages0.sv
-IcCore_fadd3_fdiv14_fmul3_memory2_triangleTest_watertight.sv
+IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight.sv
 TriangleMemory_triangles96_vertices96.sv
-IcSystem_0394d5dc.sv
+IcSystem_95dc933c.sv

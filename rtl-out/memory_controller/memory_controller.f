@@ -1,1 +1,2 @@
-MemoryController_icCores2_rtCores2_triangleCountBits10.sv
+Fifo_depth32_width38.sv
+MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10.sv

@@ -1,11 +1,12 @@
-RegisterFile_count32_readPorts2_width32.sv
-RegisterFile_count16_readPorts2_width128.sv
+RegisterFile_contexts8_count32_readPorts2_width32.sv
+RegisterFile_contexts8_count16_readPorts2_width128.sv
 FAdd_stages3.sv
 FMul_stages5.sv
 FDiv_stages14.sv
 FSqrt_stages13.sv
 IToF_stages2.sv
 FToI_stages2.sv
-FCmp_stages0.sv
 IntDivider.sv
-RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
+FCmp_stages0.sv
+Fifo_depth8_width266.sv
+RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv

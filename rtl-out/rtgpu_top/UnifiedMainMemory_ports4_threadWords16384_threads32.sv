@@ -176,7 +176,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   logic [4:0] thread_q3; // unifiedMainMemory.ts:73
   logic [1:0] first_q3; // unifiedMainMemory.ts:74
   logic done3; // unifiedMainMemory.ts:80
-  logic conflict_1; // unifiedMainMemory.ts:84
+  logic conflict_1; // unifiedMainMemory.ts:82
   logic [1:0] data_read_0_add; // unifiedMainMemory.ts:77
   logic data_read_0_slice; // unifiedMainMemory.ts:77
   logic data_read_0_slice_1; // unifiedMainMemory.ts:77
@@ -1283,21 +1283,13 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   logic [31:0] data_read_3_mux_135; // unifiedMainMemory.ts:77
   logic [1:0] firstQ_slice; // unifiedMainMemory.ts:74
   logic done0_or; // unifiedMainMemory.ts:39
-  logic done0_not; // unifiedMainMemory.ts:81
-  logic done0_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_1; // unifiedMainMemory.ts:74
   logic done1_or; // unifiedMainMemory.ts:39
-  logic done1_not; // unifiedMainMemory.ts:81
-  logic done1_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_2; // unifiedMainMemory.ts:74
   logic done2_or; // unifiedMainMemory.ts:39
-  logic done2_not; // unifiedMainMemory.ts:81
-  logic done2_and; // unifiedMainMemory.ts:81
   logic [1:0] firstQ_slice_3; // unifiedMainMemory.ts:74
   logic done3_or; // unifiedMainMemory.ts:39
-  logic done3_not; // unifiedMainMemory.ts:81
-  logic done3_and; // unifiedMainMemory.ts:81
-  logic conflict_1_next; // unifiedMainMemory.ts:84
+  logic conflict_1_next; // unifiedMainMemory.ts:82
   logic conflict_1_sel_eq; // unifiedMainMemory.ts:56
   logic conflict_1_sel_and; // unifiedMainMemory.ts:56
   logic conflict_1_sel_eq_1; // unifiedMainMemory.ts:56
@@ -6482,20 +6474,12 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   assign conflict = conflict_1;
   assign firstQ_slice = addr_0[1:0];
   assign done0_or = read_en_0 | write_en_0;
-  assign done0_not = ~done0;
-  assign done0_and = done0_or & done0_not;
   assign firstQ_slice_1 = addr_1[1:0];
   assign done1_or = read_en_1 | write_en_1;
-  assign done1_not = ~done1;
-  assign done1_and = done1_or & done1_not;
   assign firstQ_slice_2 = addr_2[1:0];
   assign done2_or = read_en_2 | write_en_2;
-  assign done2_not = ~done2;
-  assign done2_and = done2_or & done2_not;
   assign firstQ_slice_3 = addr_3[1:0];
   assign done3_or = read_en_3 | write_en_3;
-  assign done3_not = ~done3;
-  assign done3_and = done3_or & done3_not;
   assign conflict_1_sel_eq = thread_1 == 5'd0;
   assign conflict_1_sel_and = done1_or & conflict_1_sel_eq;
   assign conflict_1_sel_eq_1 = thread_0 == 5'd0;
@@ -10603,10 +10587,10 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
       done3 <= 1'd0;
       conflict_1 <= 1'd0;
     end else begin
-      done0 <= done0_and;
-      done1 <= done1_and;
-      done2 <= done2_and;
-      done3 <= done3_and;
+      done0 <= done0_or;
+      done1 <= done1_or;
+      done2 <= done2_or;
+      done3 <= done3_or;
       conflict_1 <= conflict_1_next;
     end
   end

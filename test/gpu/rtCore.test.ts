@@ -170,6 +170,15 @@ describe('random programs', () => {
 });
 
 describe('parts', () => {
+  test('a later, shorter load of the program or the constants: the words past it read zero, as on the ISA simulator', () => {
+    const program = assemble(`s_write_high R24, #0x2000\n ${resultAddress}\n s_load_4byte R2, R24, #0\n s_load_4byte R3, R24, #4\n s_load_4byte R4, R24, #8\n s_store_4byte R2, R7, 0\n s_store_4byte R3, R7, 4\n s_store_4byte R4, R7, 8\n fin`, 'stale.s').words;
+    // The earlier program is longer: past the new program's fin it would run on (and the words there read 0: vv_add, not its code).
+    const earlier = { program: Uint32Array.from([...program, ...program]), constants: Uint32Array.from([11, 22, 33]) };
+    const r = checkCoreAgainstIss({ program, constants: Uint32Array.from([44]), earlier, scene: defaultScene(), pixels: 2 });
+    expect(r.difference).toBeNull();
+    expect(r.core.pixels.map((p) => p.ret)).toEqual([[44, 0, 0, 0], [44, 0, 0, 0]]);
+  });
+
   test('a main memory that does not answer: the load faults (zero), the thread ends faulted, mem_error stays set', () => {
     const program = assemble('s_load_4byte R2, R29, #8\n ii_addi R3, R2, 1\n fin', 'no-answer.s').words;
     const s = compileSimulator(elaborate(RtCore, defaultRtCoreParams).design);

@@ -6,30 +6,32 @@ set out [file join $root build vivado]
 file mkdir $out
 
 foreach f {
-  rtgpu_top/MemoryController_icCores2_rtCores4_triangleCountBits10.sv
+  rtgpu_top/Fifo_depth32_width38.sv
+  rtgpu_top/MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10.sv
   rtgpu_top/CommandPatcher.sv
   rtgpu_top/Fifo_depth32_width5.sv
-  rtgpu_top/Fifo_depth2_width229.sv
-  rtgpu_top/PatchDispatcher_icCores2_rtCores4.sv
+  rtgpu_top/Fifo_depth3_width229.sv
+  rtgpu_top/PatchDispatcher_icCores2_icRays3_rtCores4.sv
   rtgpu_top/IcQueue_depth32_sources4_width192.sv
   rtgpu_top/IcQueue_depth32_sources2_width224.sv
   rtgpu_top/IcBuffer_depth32_icCores2_rtCores4.sv
   rtgpu_top/UnifiedMainMemory_ports4_threadWords16384_threads32.sv
-  rtgpu_top/RegisterFile_count32_readPorts2_width32.sv
-  rtgpu_top/RegisterFile_count16_readPorts2_width128.sv
+  rtgpu_top/RegisterFile_contexts8_count32_readPorts2_width32.sv
+  rtgpu_top/RegisterFile_contexts8_count16_readPorts2_width128.sv
   rtgpu_top/FAdd_stages3.sv
   rtgpu_top/FMul_stages5.sv
   rtgpu_top/FDiv_stages14.sv
   rtgpu_top/FSqrt_stages13.sv
   rtgpu_top/IToF_stages2.sv
   rtgpu_top/FToI_stages2.sv
-  rtgpu_top/FCmp_stages0.sv
   rtgpu_top/IntDivider.sv
-  rtgpu_top/RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
-  rtgpu_top/RtCoreTile_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
-  rtgpu_top/IcCore_fadd3_fdiv14_fmul5_memory2.sv
+  rtgpu_top/FCmp_stages0.sv
+  rtgpu_top/Fifo_depth8_width266.sv
+  rtgpu_top/RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
+  rtgpu_top/RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
+  rtgpu_top/IcCore_fadd3_fdiv14_fmul5_memory2_slots3.sv
   rtgpu_top/TriangleMemory_triangles512_vertices2048.sv
-  rtgpu_top/IcSystem_fadd3_fdiv14_fmul5_triangles512_vertices2048.sv
+  rtgpu_top/IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048.sv
   rtgpu_top/rtgpu_top.sv
 } {
   read_verilog -sv [file join $root $f]

@@ -193,7 +193,8 @@ export interface MemoryControllerCoverage {
  * - DMA read: dma_rd_req_valid, its address and dma_rd_req_beats = ceil(words / 4); dma_rd_ready; the words
  *   of the accepted beats (dma_rd_valid && dma_rd_ready) leave in order, one per cycle, on imem_we /
  *   cmem_we / tri_load_valid with mem_waddr = their index, and only the first `words` of them (a
- *   scoreboard checks this independently of the cycle model); tri_load_start as a triangle load begins.
+ *   scoreboard checks this independently of the cycle model); imem_load_start, cmem_load_start and
+ *   tri_load_start as each load begins.
  * - The frame: cp_start, pixel_count; each thread_done (while the frame runs) is queued; the write-back reads
  *   the thread's return vector (mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4, until mem_done) and writes it
  *   to OUT_ADDR + 16·(pixel − FIRST_PIXEL) (dma_wr_valid, dma_wr_addr, dma_wr_data), with thread_written
@@ -360,6 +361,8 @@ export class MemoryControllerModel {
       imem_we: b(store && this.current === 0),
       cmem_we: b(store && this.current === 1),
       tri_load_valid: b(store && this.current === 2),
+      imem_load_start: b(beginLoad && !this.tooLong(next) && next === 0),
+      cmem_load_start: b(beginLoad && !this.tooLong(next) && next === 1),
       tri_load_start: b(beginLoad && !this.tooLong(next) && next === 2),
       cp_start: b(startFrame),
       pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),

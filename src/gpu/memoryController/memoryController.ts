@@ -29,6 +29,9 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     // The memories' load ports (every core's copy is written at once).
     imem_we: output(Bool),
     cmem_we: output(Bool),
+    /** A program or constant load begins (its words follow from word 0): the memory forgets its old length. */
+    imem_load_start: output(Bool),
+    cmem_load_start: output(Bool),
     mem_waddr: output(UInt(13)),
     mem_wdata: output(UInt(32)),
     tri_load_start: output(Bool),
@@ -148,7 +151,10 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
       m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => state.set(STATE.request));
     });
     // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
-    io.tri_load_start.set(beginLoad.and(tooLong.not()).and(nextLoad.index.eq(2)));
+    const loadStarts = beginLoad.and(tooLong.not());
+    io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
+    io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
+    io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
     const source = { lo: pick(current, sources.map((s) => s.lo)), hi: pick(current, sources.map((s) => s.hi)) };
     io.dma_rd_req_valid.set(state.eq(STATE.request));
     io.dma_rd_req_addr.set(cat(source.hi, source.lo));

@@ -18,6 +18,8 @@ import { ThreadEventKind } from './interfaces.ts';
 export interface CoreJob {
   readonly program: Uint32Array;
   readonly constants?: Uint32Array;
+  /** Loaded into the memories before `program` and `constants` (what a later, shorter load must hide). */
+  readonly earlier?: { readonly program: Uint32Array; readonly constants: Uint32Array };
   readonly scene: Scene;
   readonly pixels: number;
   /** Instructions one thread may retire (a kernel that never ends is an error, not a hang). */
@@ -90,8 +92,14 @@ function simulatorFor(design: Design): Simulator {
   return sim;
 }
 
-/** Load memories through the host ports (one word per cycle, so external simulators see the same). */
+/**
+ * Load memories through the host ports (one word per cycle, so external simulators see the same). A load
+ * starts with its word 0; an empty one writes nothing, so it writes a zero word 0 to start (the memory's
+ * length is then 1, and word 0 reads zero as it would unloaded).
+ */
 function loadMemories(d: Simulator, program: Uint32Array, constants: Uint32Array): void {
+  if (program.length === 0) program = new Uint32Array(1);
+  if (constants.length === 0) constants = new Uint32Array(1);
   if (program.length > MEMORY_MAP.instructionWords) throw new Error(`the program has ${program.length} words; instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (constants.length > MEMORY_MAP.constantBytes / 4) throw new Error(`${constants.length} constant words; constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
   program.forEach((w, i) => {
@@ -202,6 +210,7 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
   d.poke('rst_n', 0);
   d.step();
   d.poke('rst_n', 1);
+  if (job.earlier) loadMemories(d, job.earlier.program, job.earlier.constants);
   loadMemories(d, job.program, job.constants ?? new Uint32Array(0));
   const model = new DispatcherModel(job, Math.min(job.concurrency ?? params.contexts, MEMORY_MAP.threads));
   const stalls: Rng | undefined = job.stallSeed === undefined ? undefined : createRng(job.stallSeed);

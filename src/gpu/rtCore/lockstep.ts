@@ -10,6 +10,8 @@ import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
 export interface LockstepJob {
   readonly program: Uint32Array;
   readonly constants?: Uint32Array;
+  /** Loaded into the core's memories first (the ISA simulator sees only `program` and `constants`). */
+  readonly earlier?: { readonly program: Uint32Array; readonly constants: Uint32Array };
   readonly scene: Scene;
   readonly pixels: number;
   readonly maxInstructions?: number;
@@ -69,6 +71,7 @@ export function checkCoreAgainstIss(job: LockstepJob, params: RtCoreParams = def
     {
       program: job.program,
       constants: job.constants,
+      earlier: job.earlier,
       scene: job.scene,
       pixels: job.pixels,
       maxInstructionsPerThread: job.maxInstructions,

@@ -31,6 +31,9 @@ export const RtCoreSystem = defineModule(
   (m, io, p) => {
     const tile = m.instance(RtCoreTile, p, { name: 'tile' });
     passThrough(m, dispatcherPorts(p.contexts), io, tile.io);
+    // The host loads words from 0 up; its first word of each memory starts that memory's load.
+    tile.io.imem_load_start.set(io.host_imem_we.and(io.host_imem_addr.eq(0)));
+    tile.io.cmem_load_start.set(io.host_cmem_we.and(io.host_cmem_addr.eq(0)));
     tile.io.imem_we.set(io.host_imem_we);
     tile.io.imem_waddr.set(io.host_imem_addr);
     tile.io.imem_wdata.set(io.host_imem_data);

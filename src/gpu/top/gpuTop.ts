@@ -103,6 +103,8 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
 
   // RT core tiles: loaded by the memory controller, driven by the dispatcher, on main memory port c.
   tiles.forEach((t, c) => {
+    t.io.imem_load_start.set(mc.io.imem_load_start);
+    t.io.cmem_load_start.set(mc.io.cmem_load_start);
     t.io.imem_we.set(mc.io.imem_we);
     t.io.imem_waddr.set(mc.io.mem_waddr.trunc(12));
     t.io.imem_wdata.set(mc.io.mem_wdata);

@@ -405,12 +405,14 @@ function stuckMessage(h: Driver, job: GpuJob, first: number, count: number, rtCo
     const t = (st >> 8) & 31;
     const pc = h.mmioRead(at + 4 * CONTEXT_REG.PC);
     running.add(t);
-    onCores.push(`thread ${t} (pixel ${base + t}) on RT core ${Math.floor(i / contexts)} context ${i % contexts} at PC ${hex4(pc)}${source(pc)}`);
+    // A thread whose result for the stuck patch is written already runs its pixel of the next patch.
+    const pixel = base + t + ((doneMask >>> t) & 1 ? 32 : 0);
+    onCores.push(`thread ${t} (pixel ${pixel}) on RT core ${Math.floor(i / contexts)} context ${i % contexts} at PC ${hex4(pc)}${source(pc)}`);
   }
   const waiting = Array.from({ length: threads }, (_, t) => t).filter((t) => !((doneMask >>> t) & 1) && !running.has(t));
   const lines = [`the frame did not finish within ${maxCycles} cycles (--max-cycles); patch ${patch} (pixels ${base}..${base + threads - 1}) is stuck:`];
   if (onCores.length) lines.push(`  running: ${onCores.join('; ')}`);
-  if (waiting.length) lines.push(`  waiting for a trace or a core: threads ${waiting.join(', ')}`);
+  if (waiting.length) lines.push(`  waiting for a trace or a context: threads ${waiting.join(', ')}`);
   lines.push('  a kernel that never reaches fin loops forever; raise --max-cycles if the frame is just long');
   return lines.join('\n');
 }
