@@ -346,7 +346,7 @@ describe('render statistics and progress', () => {
   });
 
   test('the ISS: what applies', () => {
-    const text = formatRenderStats({ width: 8, height: 6, out: 'r.png', kernel: 'id', sim: 'iss', dump: 'd.json' }, result({ cycles: 1500, rays: 0, triangleTests: 0, rtBusyCycles: [], icBusyCycles: [] }));
+    const text = formatRenderStats({ width: 8, height: 6, out: 'r.png', kernel: 'id', sim: 'iss', dump: 'd.json' }, result({ cycles: 1500, rays: 0, triangleTests: 0, rtBusyCycles: [], rtIssueCycles: [], icBusyCycles: [] }));
     expect(text).not.toMatch(/utilization|rays|triangle tests/);
     expect(text).toMatch(/^speed: 3000 instructions\/s$/m);
     expect(text).toMatch(/^dump: d\.json$/m);
