@@ -13,6 +13,7 @@ import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/co
 import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { MemoryController, type MemoryControllerParams } from '../../src/gpu/memoryController/memoryController.ts';
+import { CONTROL, ERROR_CODE, MMIO, STATUS } from '../../src/gpu/memoryController/registers.ts';
 import { memoryControllerCosimDesign, memoryControllerCosimParams, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/cosimDesign.ts';
 import { findDesign } from '../../src/designs/index.ts';
 
@@ -177,6 +178,55 @@ describe('memory controller (memory_controller)', () => {
     expect(c.threadsWritten).toBeGreaterThan(500);
     expect(c.patchesOverlapped).toBeGreaterThan(50);
     expect(c.queueOverflows).toBeGreaterThan(0);
+  });
+
+  test('a host address not 16-byte aligned or a transfer past 2^64: error 6, nothing loaded, no frame', () => {
+    const s = compileSimulator(elaborate(MemoryController, memoryControllerCosimParams).design);
+    s.reset();
+    const write = (addr: number, data: number) => {
+      s.poke('mmio_wr_en', 1);
+      s.poke('mmio_wr_addr', addr);
+      s.poke('mmio_wr_data', data >>> 0);
+      s.step();
+      s.poke('mmio_wr_en', 0);
+    };
+    const read = (addr: number) => {
+      s.poke('mmio_rd_en', 1);
+      s.poke('mmio_rd_addr', addr);
+      s.step();
+      s.poke('mmio_rd_en', 0);
+      return Number(s.peek('mmio_rd_data'));
+    };
+    const attempt = (setup: [number, number][], command: number) => {
+      write(MMIO.CONTROL, CONTROL.CLEAR);
+      for (const [a, d] of setup) write(a, d);
+      write(MMIO.CONTROL, command);
+      let requested = false;
+      let started = false;
+      for (let i = 0; i < 20; i++) {
+        requested ||= s.peek('dma_rd_req_valid') === 1n;
+        started ||= s.peek('cp_start') === 1n;
+        s.step();
+      }
+      return { error: read(MMIO.ERROR), requested, started };
+    };
+    const refused = { error: ERROR_CODE.badAddress, requested: false, started: false };
+    write(MMIO.PIXEL_COUNT, 40);
+    write(MMIO.OUT_ADDR_LO, 0x1000);
+    expect(attempt([[MMIO.PROGRAM_ADDR_LO, 0x1008], [MMIO.PROGRAM_WORDS, 8]], CONTROL.LOAD_PROGRAM | CONTROL.START)).toEqual(refused);
+    // 8 words = 2 beats from 2^64 - 16: the second beat would wrap to address 0.
+    expect(attempt([[MMIO.PROGRAM_ADDR_LO, 0xfffffff0], [MMIO.PROGRAM_ADDR_HI, 0xffffffff]], CONTROL.LOAD_PROGRAM)).toEqual(refused);
+    // 4 words (one beat) at the very end fit exactly.
+    expect(attempt([[MMIO.PROGRAM_WORDS, 4]], CONTROL.LOAD_PROGRAM)).toMatchObject({ error: 0, requested: true });
+    while (s.peek('dma_rd_req_valid') === 1n || read(MMIO.STATUS) & STATUS.LOADING) {
+      s.poke('dma_rd_req_ready', 1);
+      s.poke('dma_rd_valid', 1);
+      s.step();
+    }
+    // Results for 40 pixels from OUT_ADDR = 2^64 - 0x200 would need 0x280 bytes; unaligned reports too.
+    expect(attempt([[MMIO.OUT_ADDR_LO, 0xfffffe00], [MMIO.OUT_ADDR_HI, 0xffffffff]], CONTROL.START)).toEqual(refused);
+    expect(attempt([[MMIO.OUT_ADDR_HI, 0], [MMIO.REPORT_ADDR_LO, 0x2004]], CONTROL.START)).toEqual(refused);
+    expect(attempt([[MMIO.REPORT_ADDR_LO, 0x2000]], CONTROL.START)).toMatchObject({ error: 0, started: true });
   });
 
   const corners: MemoryControllerParams[] = [

@@ -59,10 +59,30 @@ function writeValue(rng: Rng, addr: number): number {
       return rng.int(8) === 0 ? 0 : rng.int(8) === 0 ? 41 + rng.int(160) : rng.int(41);
     case MMIO.REPORT_ADDR_LO:
     case MMIO.REPORT_ADDR_HI:
-      return rng.int(2) === 0 ? 0 : rng.u32(); // often no reports (both halves 0)
+      return rng.int(2) === 0 ? 0 : address(rng, addr === MMIO.REPORT_ADDR_HI); // often no reports (both halves 0)
+    case MMIO.PROGRAM_ADDR_LO:
+    case MMIO.CONST_ADDR_LO:
+    case MMIO.TRI_ADDR_LO:
+    case MMIO.OUT_ADDR_LO:
+      return address(rng, false);
+    case MMIO.PROGRAM_ADDR_HI:
+    case MMIO.CONST_ADDR_HI:
+    case MMIO.TRI_ADDR_HI:
+    case MMIO.OUT_ADDR_HI:
+      return address(rng, true);
     default:
       return rng.u32();
   }
+}
+
+/**
+ * Half of a host address: mostly 16-byte aligned and far from the top of the address space; sometimes
+ * unaligned, or (high half) at the very top, so that a transfer runs past 2^64.
+ */
+function address(rng: Rng, high: boolean): number {
+  if (high) return rng.int(40) === 0 ? 0xffffffff : rng.int(4) === 0 ? rng.u32() >>> 1 : rng.int(16);
+  const lo = rng.u32();
+  return rng.int(30) === 0 ? lo : rng.int(16) === 0 ? (0xffffffff - 16 * rng.int(8)) & ~15 : lo & ~15;
 }
 
 /** A CONTROL word: mostly a sensible command, sometimes junk in the unused bits. */
@@ -141,7 +161,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
     // A thread that ended: frame index i on thread i mod 32, pixel first + i. Mostly in order, so that patches
     // complete (a thread of the next patch now and then before the last of the one before); in bursts in the
     // slow phases, so that the queue sometimes overflows.
-    const ended = rng.int(ph.memDone > 4 ? 6 : 9) === 0;
+    const ended = rng.int(ph.memDone > 4 ? 10 : 12) === 0;
     if (s.mmio_wr_en === 1n && s.mmio_wr_addr === BigInt(MMIO.CONTROL)) nextIndex = 0;
     const index = rng.int(5) === 0 ? Math.min(nextIndex + 1 + rng.int(8), Math.max(pixels - 1, 0)) : nextIndex;
     if (ended && index === nextIndex) nextIndex = pixels > 0 ? (nextIndex + 1) % pixels : 0;
@@ -151,6 +171,11 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
 }
 
 // ---------------------------------------------------------------- golden model
+
+/** `beats` 16-byte beats from byte address `at`: unaligned, or ending past 2^64. */
+function badTransfer(at: bigint, beats: bigint): boolean {
+  return (at & 15n) !== 0n || at + 16n * beats > 1n << 64n;
+}
 
 const STATE = { idle: 0, request: 1, receive: 2, run: 3 } as const;
 type WriteBack = 'idle' | 'read' | 'write' | 'report';
@@ -174,6 +199,8 @@ export interface MemoryControllerCoverage {
   queueOverflows: number;
   busyErrors: number;
   tooLong: number;
+  /** Loads or frames refused for an unaligned address or one past 2^64. */
+  badAddresses: number;
   reads: number;
   /** Loads restarted after frame_done aborted one with words still buffered. */
   staleRestarts: number;
@@ -237,7 +264,7 @@ export class MemoryControllerModel {
   private wordsRewritten = false;
   /** Cleared for a load that began with words of an aborted load still buffered (see `clock`). */
   private scored = true;
-  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0, busyErrors: 0, tooLong: 0, reads: 0, staleRestarts: 0 };
+  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0, busyErrors: 0, tooLong: 0, badAddresses: 0, reads: 0, staleRestarts: 0 };
 
   constructor(private readonly p: MemoryControllerParams) {}
 
@@ -259,6 +286,19 @@ export class MemoryControllerModel {
 
   private tooLong(j: number): boolean {
     return j < 2 && this.reg(SOURCES[j]!.words) > WORD_LIMITS[j as 0 | 1];
+  }
+
+  /** A load from source j: its address unaligned or its transfer past 2^64 (a 0-word load transfers nothing). */
+  private badSource(j: number): boolean {
+    const words = this.reg(SOURCES[j]!.words);
+    return words !== 0 && badTransfer(this.addr64(SOURCES[j]!.lo, SOURCES[j]!.hi), BigInt(Math.ceil(words / 4)));
+  }
+
+  /** The frame's results and reports would not fit the address space (or are unaligned). */
+  private badFrame(): boolean {
+    const pixels = this.reg(MMIO.PIXEL_COUNT);
+    const out = badTransfer(this.addr64(MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI), BigInt(pixels));
+    return out || (this.reportsOn && badTransfer(this.addr64(MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI), BigInt(Math.ceil(pixels / 32))));
   }
 
   private get reportsOn(): boolean {
@@ -346,7 +386,8 @@ export class MemoryControllerModel {
     const store = emit && this.wordIndex < this.reg(SOURCES[this.current]!.words);
     const next = this.nextLoad();
     const beginLoad = this.state === STATE.idle && next >= 0;
-    const startFrame = this.state === STATE.idle && next < 0 && this.pendingStart && this.error === 0;
+    const startFrame = this.state === STATE.idle && next < 0 && this.pendingStart && this.error === 0 && !this.badFrame();
+    const loads = beginLoad && !this.tooLong(next) && !this.badSource(next);
     const writingResult = this.wb === 'write';
     const reporting = this.wb === 'report';
     const ready = ins.dma_wr_ready === 1n;
@@ -361,9 +402,9 @@ export class MemoryControllerModel {
       imem_we: b(store && this.current === 0),
       cmem_we: b(store && this.current === 1),
       tri_load_valid: b(store && this.current === 2),
-      imem_load_start: b(beginLoad && !this.tooLong(next) && next === 0),
-      cmem_load_start: b(beginLoad && !this.tooLong(next) && next === 1),
-      tri_load_start: b(beginLoad && !this.tooLong(next) && next === 2),
+      imem_load_start: b(loads && next === 0),
+      cmem_load_start: b(loads && next === 1),
+      tri_load_start: b(loads && next === 2),
       cp_start: b(startFrame),
       pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
       first_pixel: BigInt(this.reg(MMIO.FIRST_PIXEL)),
@@ -444,6 +485,7 @@ export class MemoryControllerModel {
     const next = this.nextLoad();
     const beginLoad = this.state === STATE.idle && next >= 0;
     const tooLong = beginLoad && this.tooLong(next);
+    const badSource = beginLoad && !tooLong && this.badSource(next);
     const receiving = this.state === STATE.receive;
     const emit = receiving && this.bufferWords !== 0;
     const accept = out.dma_rd_ready === 1n && ins.dma_rd_valid === 1n;
@@ -477,10 +519,11 @@ export class MemoryControllerModel {
     }
 
     // The read engine.
-    if (tooLong) {
-      raise(next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong);
+    if (tooLong || badSource) {
+      raise(tooLong ? (next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong) : ERROR_CODE.badAddress);
       [pendingLoads, pendingStart] = [0, false];
-      this.coverage.tooLong++;
+      if (tooLong) this.coverage.tooLong++;
+      else this.coverage.badAddresses++;
     } else if (beginLoad) {
       const words = this.reg(SOURCES[next]!.words);
       this.current = next;
@@ -516,13 +559,16 @@ export class MemoryControllerModel {
       this.beatsLeft--;
     } else if (emit) this.bufferWords--;
     // The triangle memories' sticky error clears at the edge of tri_load_start: not raised in that cycle.
-    if (ins.tri_load_error === 1n && !(beginLoad && !tooLong && next === 2)) raise(ERROR_CODE.triangleImage);
+    if (ins.tri_load_error === 1n && !(beginLoad && !tooLong && !badSource && next === 2)) raise(ERROR_CODE.triangleImage);
     if (ins.internal_error === 1n) raise(ERROR_CODE.internal);
 
     // The frame.
     if (this.state === STATE.idle && next < 0 && this.pendingStart) {
       pendingStart = false;
-      if (this.error === 0) state = STATE.run;
+      if (this.badFrame()) {
+        raise(ERROR_CODE.badAddress);
+        this.coverage.badAddresses++;
+      } else if (this.error === 0) state = STATE.run;
       if (startFrame) this.coverage.frames++;
     }
 

@@ -133,12 +133,16 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
     const words = (j: UIntValue) => pick(j, sources.map((s) => s.words));
     const nextWords = words(nextLoad.index);
     const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
+    // 33 bits: a word count near 2^32 must not wrap to 0 beats.
+    const nextBeats = nextWords.zext(33).add(3).shr(2);
+    const nextSource = cat(pick(nextLoad.index, sources.map((s) => s.hi)), pick(nextLoad.index, sources.map((s) => s.lo)));
+    const badSource = nextWords.ne(0).and(badTransfer(nextSource, nextBeats));
     const idle = state.eq(STATE.idle);
     const beginLoad = idle.and(nextLoad.any);
     const clearPending = (j: UIntValue) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not()));
-    m.when(beginLoad.and(tooLong), () => {
+    m.when(beginLoad.and(tooLong.or(badSource)), () => {
       // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
-      raise(pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]));
+      raise(mux(tooLong, pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]), lit(ERROR_CODE.badAddress, 3)));
       pendingLoads.set(0);
       pendingStart.set(false);
     }).elsewhen(beginLoad, () => {
@@ -146,12 +150,11 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
       wordIndex.set(0);
       bufferWords.set(0);
       bufferPos.set(0);
-      // 33 bits: a word count near 2^32 must not wrap to 0 beats.
-      beatsLeft.set(nextWords.zext(33).add(3).shr(2).trunc(32));
+      beatsLeft.set(nextBeats.trunc(32));
       m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => state.set(STATE.request));
     });
     // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
-    const loadStarts = beginLoad.and(tooLong.not());
+    const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
     io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
     io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
     io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
@@ -192,10 +195,15 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
     m.when(io.internal_error, () => raise(ERROR_CODE.internal));
 
     // ------------------------------------------------------------------ the frame
-    const startFrame = idle.and(nextLoad.any.not()).and(pendingStart).and(error.eq(0));
-    m.when(idle.and(nextLoad.any.not()).and(pendingStart), () => {
+    // The results go to OUT_ADDR + 16·i, the reports to REPORT_ADDR + 16·n: both must fit the address space.
+    const reportsOn = cat(report.hi, report.lo).ne(0);
+    const patches = pixelCount.zext(33).add(PATCH_THREADS - 1).shr(5);
+    const badFrame = badTransfer(cat(out.hi, out.lo), pixelCount.zext(33)).or(reportsOn.and(badTransfer(cat(report.hi, report.lo), patches)));
+    const frameDue = idle.and(nextLoad.any.not()).and(pendingStart);
+    const startFrame = frameDue.and(error.eq(0)).and(badFrame.not());
+    m.when(frameDue, () => {
       pendingStart.set(false);
-      m.when(error.eq(0), () => state.set(STATE.run));
+      m.when(badFrame, () => raise(ERROR_CODE.badAddress)).elsewhen(error.eq(0), () => state.set(STATE.run));
     });
     io.cp_start.set(startFrame);
     io.pixel_count.set(pixelCount);
@@ -370,3 +378,9 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
 }
 
 const reg32 = (m: ModuleBuilder, name: string) => m.reg(UInt(32), { reset: 0, name });
+
+/** A transfer of `beats` 16-byte beats from the 64-bit byte address `at`: not 16-byte aligned, or past the end of the address space. */
+function badTransfer(at: UIntValue, beats: UIntValue): BoolValue {
+  const end = at.zext(65).add(cat(beats, lit(0, 4)).zext(65));
+  return at.bits(3, 0).ne(0).or(end.bit(64).and(end.bits(63, 0).ne(0)));
+}

@@ -98,6 +98,12 @@ export const ERROR_CODE = {
   triangleImage: 3,
   /** CONTROL written while BUSY: ignored. */
   busy: 4,
-  /** An internal queue overflowed or two RT cores shared a thread's memory: a hardware fault. */
+  /** An internal queue overflowed, two RT cores shared a thread's memory, or main memory missed an answer: a hardware fault. */
   internal: 5,
+  /**
+   * A host address is not 16-byte aligned, or a transfer would run past the end of the 64-bit address
+   * space (a load from PROGRAM/CONST/TRI_ADDR, or the frame's results at OUT_ADDR and reports at
+   * REPORT_ADDR): nothing is loaded, the frame does not start.
+   */
+  badAddress: 6,
 } as const;

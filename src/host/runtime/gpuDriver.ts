@@ -23,7 +23,8 @@ const ERROR_TEXT: Record<number, string> = {
   [ERROR_CODE.constantsTooLong]: `the constants are longer than the constant memory (${MEMORY_MAP.constantBytes / 4} words)`,
   [ERROR_CODE.triangleImage]: 'the triangle memories rejected the scene image (too many triangles or vertices, or a bad vertex index)',
   [ERROR_CODE.busy]: 'a command was written while the GPU was busy',
-  [ERROR_CODE.internal]: 'an internal queue overflowed (a hardware fault)',
+  [ERROR_CODE.internal]: 'an internal queue overflowed, two RT cores shared a thread, or main memory missed an answer (a hardware fault)',
+  [ERROR_CODE.badAddress]: 'a host address is not 16-byte aligned, or a transfer would run past the end of the 64-bit address space',
 };
 
 export interface DriverOptions extends GpuRunOptions {
