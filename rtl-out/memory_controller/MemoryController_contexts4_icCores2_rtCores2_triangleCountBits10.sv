@@ -109,30 +109,30 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic [127:0] buffer; // memoryController.ts:129
   logic [2:0] bufferWords; // memoryController.ts:130
   logic [1:0] bufferPos; // memoryController.ts:131
-  logic ended_threads_enq_valid; // memoryController.ts:285
-  logic ended_threads_enq_ready; // memoryController.ts:285
-  logic [37:0] ended_threads_enq_bits; // memoryController.ts:285
-  logic ended_threads_deq_valid; // memoryController.ts:285
-  logic ended_threads_deq_ready; // memoryController.ts:285
-  logic [37:0] ended_threads_deq_bits; // memoryController.ts:285
-  logic [5:0] ended_threads_count; // memoryController.ts:285
-  logic ended_threads_full; // memoryController.ts:285
-  logic ended_threads_empty; // memoryController.ts:285
-  logic [31:0] report0_written; // memoryController.ts:294
-  logic [31:0] report0_faults; // memoryController.ts:295
-  logic [31:0] report0_cycles; // memoryController.ts:296
-  logic [31:0] report1_written; // memoryController.ts:294
-  logic [31:0] report1_faults; // memoryController.ts:295
-  logic [31:0] report1_cycles; // memoryController.ts:296
-  logic start_bank; // memoryController.ts:298
-  logic [1:0] write_back_state; // memoryController.ts:309
-  logic [4:0] wb_thread; // memoryController.ts:310
-  logic [31:0] wb_index; // memoryController.ts:372
-  logic wb_fault; // memoryController.ts:312
-  logic [127:0] wb_result; // memoryController.ts:313
-  logic [63:0] cycles; // memoryController.ts:214
-  logic [31:0] rdData; // memoryController.ts:263
-  logic _reg; // memoryController.ts:266
+  logic ended_threads_enq_valid; // memoryController.ts:293
+  logic ended_threads_enq_ready; // memoryController.ts:293
+  logic [37:0] ended_threads_enq_bits; // memoryController.ts:293
+  logic ended_threads_deq_valid; // memoryController.ts:293
+  logic ended_threads_deq_ready; // memoryController.ts:293
+  logic [37:0] ended_threads_deq_bits; // memoryController.ts:293
+  logic [5:0] ended_threads_count; // memoryController.ts:293
+  logic ended_threads_full; // memoryController.ts:293
+  logic ended_threads_empty; // memoryController.ts:293
+  logic [31:0] report0_written; // memoryController.ts:302
+  logic [31:0] report0_faults; // memoryController.ts:303
+  logic [31:0] report0_cycles; // memoryController.ts:304
+  logic [31:0] report1_written; // memoryController.ts:302
+  logic [31:0] report1_faults; // memoryController.ts:303
+  logic [31:0] report1_cycles; // memoryController.ts:304
+  logic start_bank; // memoryController.ts:306
+  logic [1:0] write_back_state; // memoryController.ts:317
+  logic [4:0] wb_thread; // memoryController.ts:318
+  logic [31:0] wb_index; // memoryController.ts:380
+  logic wb_fault; // memoryController.ts:320
+  logic [127:0] wb_result; // memoryController.ts:321
+  logic [63:0] cycles; // memoryController.ts:222
+  logic [31:0] rdData; // memoryController.ts:271
+  logic _reg; // memoryController.ts:274
   logic dma_rd_req_addr_eq; // selection.ts:33
   logic dma_rd_req_addr_eq_1; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux; // selection.ts:33
@@ -141,55 +141,55 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic dma_rd_req_addr_eq_3; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_2; // selection.ts:33
   logic [31:0] dma_rd_req_addr_mux_3; // selection.ts:33
-  logic receiving; // memoryController.ts:164
-  logic dma_rd_ready_ne; // memoryController.ts:167
-  logic dma_rd_ready_and; // memoryController.ts:167
-  logic dma_rd_ready_ult; // memoryController.ts:167
-  logic dma_wr_valid_eq; // memoryController.ts:319
-  logic dma_wr_valid_eq_1; // memoryController.ts:319
-  logic [63:0] reportsOn_concat; // memoryController.ts:314
-  logic reportsOn; // memoryController.ts:314
-  logic dma_wr_valid_and; // memoryController.ts:319
-  logic dma_wr_addr_eq; // memoryController.ts:320
-  logic [63:0] dma_wr_addr_concat; // memoryController.ts:315
-  logic [35:0] dma_wr_addr_concat_1; // memoryController.ts:320
-  logic [63:0] dma_wr_addr_zext; // memoryController.ts:315
-  logic [63:0] dma_wr_addr_add; // memoryController.ts:315
-  logic [63:0] dma_wr_addr_concat_2; // memoryController.ts:315
-  logic [35:0] dma_wr_addr_concat_3; // memoryController.ts:320
-  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:315
-  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:315
-  logic dma_wr_data_eq; // memoryController.ts:321
-  logic oldest; // memoryController.ts:301
-  logic [31:0] dma_wr_data_mux; // memoryController.ts:302
-  logic [26:0] base_slice; // memoryController.ts:303
-  logic [31:0] base; // memoryController.ts:303
-  logic [31:0] remaining; // memoryController.ts:304
-  logic threads_ult; // memoryController.ts:305
-  logic [5:0] threads_slice; // memoryController.ts:305
-  logic [5:0] threads; // memoryController.ts:305
-  logic [31:0] dma_wr_data_zext; // memoryController.ts:321
-  logic [31:0] dma_wr_data_mux_1; // memoryController.ts:302
-  logic [127:0] dma_wr_data_concat; // memoryController.ts:321
-  logic irq_ne; // memoryController.ts:217
-  logic emit_ne; // memoryController.ts:165
-  logic emit; // memoryController.ts:165
+  logic receiving; // memoryController.ts:167
+  logic dma_rd_ready_ne; // memoryController.ts:170
+  logic dma_rd_ready_and; // memoryController.ts:170
+  logic dma_rd_ready_ult; // memoryController.ts:170
+  logic dma_wr_valid_eq; // memoryController.ts:327
+  logic dma_wr_valid_eq_1; // memoryController.ts:327
+  logic [63:0] reportsOn_concat; // memoryController.ts:322
+  logic reportsOn; // memoryController.ts:322
+  logic dma_wr_valid_and; // memoryController.ts:327
+  logic dma_wr_addr_eq; // memoryController.ts:328
+  logic [63:0] dma_wr_addr_concat; // memoryController.ts:323
+  logic [35:0] dma_wr_addr_concat_1; // memoryController.ts:328
+  logic [63:0] dma_wr_addr_zext; // memoryController.ts:323
+  logic [63:0] dma_wr_addr_add; // memoryController.ts:323
+  logic [63:0] dma_wr_addr_concat_2; // memoryController.ts:323
+  logic [35:0] dma_wr_addr_concat_3; // memoryController.ts:328
+  logic [63:0] dma_wr_addr_zext_1; // memoryController.ts:323
+  logic [63:0] dma_wr_addr_add_1; // memoryController.ts:323
+  logic dma_wr_data_eq; // memoryController.ts:329
+  logic oldest; // memoryController.ts:309
+  logic [31:0] dma_wr_data_mux; // memoryController.ts:310
+  logic [26:0] base_slice; // memoryController.ts:311
+  logic [31:0] base; // memoryController.ts:311
+  logic [31:0] remaining; // memoryController.ts:312
+  logic threads_ult; // memoryController.ts:313
+  logic [5:0] threads_slice; // memoryController.ts:313
+  logic [5:0] threads; // memoryController.ts:313
+  logic [31:0] dma_wr_data_zext; // memoryController.ts:329
+  logic [31:0] dma_wr_data_mux_1; // memoryController.ts:310
+  logic [127:0] dma_wr_data_concat; // memoryController.ts:329
+  logic irq_ne; // memoryController.ts:225
+  logic emit_ne; // memoryController.ts:168
+  logic emit; // memoryController.ts:168
   logic imem_we_eq; // selection.ts:33
   logic imem_we_eq_1; // selection.ts:33
   logic [31:0] imem_we_mux; // selection.ts:33
   logic [31:0] imem_we_mux_1; // selection.ts:33
-  logic store_ult; // memoryController.ts:170
-  logic store; // memoryController.ts:170
-  logic imem_we_eq_2; // memoryController.ts:171
-  logic cmem_we_eq; // memoryController.ts:172
-  logic idle; // memoryController.ts:136
+  logic store_ult; // memoryController.ts:173
+  logic store; // memoryController.ts:173
+  logic imem_we_eq_2; // memoryController.ts:174
+  logic cmem_we_eq; // memoryController.ts:175
+  logic idle; // memoryController.ts:140
   logic imem_load_start_slice; // memoryController.ts:132
   logic imem_load_start_or; // selection.ts:13
   logic imem_load_start_slice_1; // memoryController.ts:132
   logic imem_load_start_or_1; // selection.ts:13
   logic imem_load_start_slice_2; // memoryController.ts:132
   logic imem_load_start_or_2; // selection.ts:13
-  logic beginLoad; // memoryController.ts:137
+  logic beginLoad; // memoryController.ts:141
   logic [1:0] index_mux; // selection.ts:19
   logic [1:0] index_mux_1; // selection.ts:19
   logic [1:0] index; // selection.ts:19
@@ -203,35 +203,98 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic tooLong_ult_1; // memoryController.ts:135
   logic imem_load_start_mux_2; // selection.ts:33
   logic imem_load_start_mux_3; // selection.ts:33
-  logic loadStarts_not; // memoryController.ts:154
-  logic loadStarts; // memoryController.ts:154
-  logic imem_load_start_eq_4; // memoryController.ts:155
-  logic cmem_load_start_eq; // memoryController.ts:156
+  logic loadStarts_not; // memoryController.ts:157
+  logic loadStarts_and; // memoryController.ts:157
+  logic badSource_ne; // memoryController.ts:139
+  logic imem_load_start_eq_4; // selection.ts:33
+  logic imem_load_start_eq_5; // selection.ts:33
+  logic [31:0] imem_load_start_mux_4; // selection.ts:33
+  logic [31:0] imem_load_start_mux_5; // selection.ts:33
+  logic imem_load_start_eq_6; // selection.ts:33
+  logic imem_load_start_eq_7; // selection.ts:33
+  logic [31:0] imem_load_start_mux_6; // selection.ts:33
+  logic [31:0] imem_load_start_mux_7; // selection.ts:33
+  logic [63:0] nextSource; // memoryController.ts:138
+  logic [3:0] imem_load_start_slice_3; // memoryController.ts:385
+  logic imem_load_start_ne; // memoryController.ts:385
+  logic [64:0] end_zext; // memoryController.ts:384
+  logic [32:0] nextBeats_zext; // memoryController.ts:137
+  logic [32:0] nextBeats_add; // memoryController.ts:137
+  logic [30:0] nextBeats_slice; // memoryController.ts:137
+  logic [32:0] nextBeats; // memoryController.ts:137
+  logic [36:0] end_concat; // memoryController.ts:384
+  logic [64:0] end_zext_1; // memoryController.ts:384
+  logic [64:0] end_; // memoryController.ts:384
+  logic imem_load_start_slice_4; // memoryController.ts:385
+  logic [63:0] imem_load_start_slice_5; // memoryController.ts:385
+  logic imem_load_start_ne_1; // memoryController.ts:385
+  logic imem_load_start_and; // memoryController.ts:385
+  logic imem_load_start_or_3; // memoryController.ts:385
+  logic badSource; // memoryController.ts:139
+  logic loadStarts_not_1; // memoryController.ts:157
+  logic loadStarts; // memoryController.ts:157
+  logic imem_load_start_eq_8; // memoryController.ts:158
+  logic cmem_load_start_eq; // memoryController.ts:159
   logic mem_wdata_eq; // selection.ts:33
-  logic [31:0] mem_wdata_slice; // memoryController.ts:168
+  logic [31:0] mem_wdata_slice; // memoryController.ts:171
   logic mem_wdata_eq_1; // selection.ts:33
-  logic [31:0] mem_wdata_slice_1; // memoryController.ts:168
+  logic [31:0] mem_wdata_slice_1; // memoryController.ts:171
   logic mem_wdata_eq_2; // selection.ts:33
-  logic [31:0] mem_wdata_slice_2; // memoryController.ts:168
-  logic [31:0] mem_wdata_slice_3; // memoryController.ts:168
+  logic [31:0] mem_wdata_slice_2; // memoryController.ts:171
+  logic [31:0] mem_wdata_slice_3; // memoryController.ts:171
   logic [31:0] mem_wdata_mux; // selection.ts:33
   logic [31:0] mem_wdata_mux_1; // selection.ts:33
-  logic tri_load_start_eq; // memoryController.ts:157
-  logic tri_load_valid_eq; // memoryController.ts:173
-  logic startFrame_not; // memoryController.ts:195
-  logic startFrame_and; // memoryController.ts:195
-  logic startFrame_and_1; // memoryController.ts:195
-  logic startFrame_eq; // memoryController.ts:195
-  logic startFrame; // memoryController.ts:195
-  logic written_eq; // memoryController.ts:322
-  logic written; // memoryController.ts:322
-  logic reported_eq; // memoryController.ts:323
-  logic reported_not; // memoryController.ts:323
-  logic reported_or; // memoryController.ts:323
-  logic reported; // memoryController.ts:323
-  logic [8:0] contextIndex_slice; // memoryController.ts:245
-  logic [11:0] contextIndex_zext; // memoryController.ts:245
-  logic [11:0] contextIndex; // memoryController.ts:245
+  logic tri_load_start_eq; // memoryController.ts:160
+  logic tri_load_valid_eq; // memoryController.ts:176
+  logic frameDue_not; // memoryController.ts:202
+  logic frameDue_and; // memoryController.ts:202
+  logic frameDue; // memoryController.ts:202
+  logic startFrame_eq; // memoryController.ts:203
+  logic startFrame_and; // memoryController.ts:203
+  logic [63:0] badFrame_concat; // memoryController.ts:201
+  logic [3:0] cp_start_slice; // memoryController.ts:385
+  logic cp_start_ne; // memoryController.ts:385
+  logic [64:0] end_zext_2; // memoryController.ts:384
+  logic [32:0] badFrame_zext; // memoryController.ts:201
+  logic [36:0] end_concat_1; // memoryController.ts:384
+  logic [64:0] end_zext_3; // memoryController.ts:384
+  logic [64:0] end_1; // memoryController.ts:384
+  logic cp_start_slice_1; // memoryController.ts:385
+  logic [63:0] cp_start_slice_2; // memoryController.ts:385
+  logic cp_start_ne_1; // memoryController.ts:385
+  logic cp_start_and; // memoryController.ts:385
+  logic cp_start_or; // memoryController.ts:385
+  logic [63:0] reportsOn_concat_1; // memoryController.ts:199
+  logic reportsOn_1; // memoryController.ts:199
+  logic [63:0] badFrame_concat_1; // memoryController.ts:201
+  logic [3:0] cp_start_slice_3; // memoryController.ts:385
+  logic cp_start_ne_2; // memoryController.ts:385
+  logic [64:0] end_zext_4; // memoryController.ts:384
+  logic [32:0] patches_zext; // memoryController.ts:200
+  logic [32:0] patches_add; // memoryController.ts:200
+  logic [27:0] patches_slice; // memoryController.ts:200
+  logic [32:0] patches; // memoryController.ts:200
+  logic [36:0] end_concat_2; // memoryController.ts:384
+  logic [64:0] end_zext_5; // memoryController.ts:384
+  logic [64:0] end_2; // memoryController.ts:384
+  logic cp_start_slice_4; // memoryController.ts:385
+  logic [63:0] cp_start_slice_5; // memoryController.ts:385
+  logic cp_start_ne_3; // memoryController.ts:385
+  logic cp_start_and_1; // memoryController.ts:385
+  logic cp_start_or_1; // memoryController.ts:385
+  logic badFrame_and; // memoryController.ts:201
+  logic badFrame; // memoryController.ts:201
+  logic startFrame_not; // memoryController.ts:203
+  logic startFrame; // memoryController.ts:203
+  logic written_eq; // memoryController.ts:330
+  logic written; // memoryController.ts:330
+  logic reported_eq; // memoryController.ts:331
+  logic reported_not; // memoryController.ts:331
+  logic reported_or; // memoryController.ts:331
+  logic reported; // memoryController.ts:331
+  logic [8:0] contextIndex_slice; // memoryController.ts:253
+  logic [11:0] contextIndex_zext; // memoryController.ts:253
+  logic [11:0] contextIndex; // memoryController.ts:253
   logic [31:0] program_addr_lo_next; // memoryController.ts:80
   logic program_addr_lo_sel_eq; // memoryController.ts:100
   logic program_addr_lo_sel_and; // memoryController.ts:100
@@ -278,32 +341,31 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic first_pixel_1_sel_eq; // memoryController.ts:100
   logic first_pixel_1_sel_and; // memoryController.ts:100
   logic [1:0] state_next; // memoryController.ts:91
-  logic state_sel_not; // memoryController.ts:196
-  logic state_sel_and; // memoryController.ts:196
-  logic state_sel_and_1; // memoryController.ts:196
-  logic state_sel_eq; // memoryController.ts:198
-  logic state_sel_eq_1; // memoryController.ts:186
-  logic state_sel_and_2; // memoryController.ts:186
-  logic state_sel_eq_2; // memoryController.ts:186
-  logic state_sel_and_3; // memoryController.ts:186
-  logic state_sel_eq_3; // memoryController.ts:162
-  logic state_sel_and_4; // memoryController.ts:162
-  logic state_sel_and_5; // memoryController.ts:139
-  logic state_sel_eq_4; // memoryController.ts:151
-  logic [1:0] state_p; // memoryController.ts:151
-  logic [1:0] state_p_1; // memoryController.ts:137
-  logic [1:0] state_p_2; // memoryController.ts:139
-  logic [1:0] state_p_3; // memoryController.ts:162
-  logic [1:0] state_p_4; // memoryController.ts:186
-  logic [1:0] state_p_5; // memoryController.ts:198
-  logic [1:0] state_p_6; // memoryController.ts:196
+  logic state_sel_eq; // memoryController.ts:189
+  logic state_sel_and; // memoryController.ts:189
+  logic state_sel_eq_1; // memoryController.ts:189
+  logic state_sel_and_1; // memoryController.ts:189
+  logic state_sel_eq_2; // memoryController.ts:165
+  logic state_sel_and_2; // memoryController.ts:165
+  logic state_sel_or; // memoryController.ts:143
+  logic state_sel_and_3; // memoryController.ts:143
+  logic state_sel_eq_3; // memoryController.ts:154
+  logic [1:0] state_p; // memoryController.ts:154
+  logic [1:0] state_p_1; // memoryController.ts:141
+  logic [1:0] state_p_2; // memoryController.ts:143
+  logic [1:0] state_p_3; // memoryController.ts:165
+  logic [1:0] state_p_4; // memoryController.ts:189
+  logic state_sel_eq_4; // memoryController.ts:206
+  logic [1:0] state_p_5; // memoryController.ts:206
+  logic [1:0] state_p_6; // memoryController.ts:201
+  logic [1:0] state_p_7; // memoryController.ts:202
   logic [2:0] pendingLoads_next; // memoryController.ts:92
-  logic [2:0] pendingLoads_shl; // memoryController.ts:138
-  logic [2:0] pendingLoads_not; // memoryController.ts:138
-  logic [2:0] pendingLoads_and; // memoryController.ts:138
-  logic [2:0] pendingLoads_shl_1; // memoryController.ts:138
-  logic [2:0] pendingLoads_not_1; // memoryController.ts:138
-  logic [2:0] pendingLoads_and_1; // memoryController.ts:138
+  logic [2:0] pendingLoads_shl; // memoryController.ts:142
+  logic [2:0] pendingLoads_not; // memoryController.ts:142
+  logic [2:0] pendingLoads_and; // memoryController.ts:142
+  logic [2:0] pendingLoads_shl_1; // memoryController.ts:142
+  logic [2:0] pendingLoads_not_1; // memoryController.ts:142
+  logic [2:0] pendingLoads_and_1; // memoryController.ts:142
   logic pendingLoads_sel_eq; // memoryController.ts:100
   logic pendingLoads_sel_and; // memoryController.ts:100
   logic busy_ne; // memoryController.ts:96
@@ -314,14 +376,14 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic [2:0] pendingLoads_slice; // memoryController.ts:113
   logic [2:0] pendingLoads_p; // memoryController.ts:100
   logic [2:0] pendingLoads_p_1; // memoryController.ts:112
-  logic [2:0] pendingLoads_p_2; // memoryController.ts:151
-  logic [2:0] pendingLoads_p_3; // memoryController.ts:137
-  logic [2:0] pendingLoads_p_4; // memoryController.ts:139
+  logic [2:0] pendingLoads_p_2; // memoryController.ts:154
+  logic [2:0] pendingLoads_p_3; // memoryController.ts:141
+  logic [2:0] pendingLoads_p_4; // memoryController.ts:143
   logic pendingStart_next; // memoryController.ts:93
   logic pendingStart_slice; // memoryController.ts:114
   logic pendingStart_p; // memoryController.ts:100
   logic pendingStart_p_1; // memoryController.ts:112
-  logic pendingStart_p_2; // memoryController.ts:139
+  logic pendingStart_p_2; // memoryController.ts:143
   logic done_next; // memoryController.ts:94
   logic done_sel_slice; // memoryController.ts:119
   logic done_sel_slice_1; // memoryController.ts:115
@@ -330,307 +392,308 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   logic done_p_2; // memoryController.ts:100
   logic done_p_3; // memoryController.ts:112
   logic [2:0] error_next; // memoryController.ts:95
-  logic running; // memoryController.ts:205
-  logic arriving; // memoryController.ts:288
-  logic overflow_not; // memoryController.ts:368
-  logic overflow; // memoryController.ts:368
+  logic running; // memoryController.ts:213
+  logic arriving; // memoryController.ts:296
+  logic overflow_not; // memoryController.ts:376
+  logic overflow; // memoryController.ts:376
   logic error_sel_eq; // memoryController.ts:97
   logic error_sel_eq_1; // memoryController.ts:97
-  logic error_sel_not; // memoryController.ts:191
-  logic error_sel_and; // memoryController.ts:191
   logic error_sel_eq_2; // memoryController.ts:97
+  logic error_sel_not; // memoryController.ts:194
+  logic error_sel_and; // memoryController.ts:194
   logic error_sel_eq_3; // memoryController.ts:97
+  logic error_sel_eq_4; // memoryController.ts:97
   logic error_eq; // selection.ts:33
   logic [2:0] error_mux; // selection.ts:33
-  logic error_sel_eq_4; // memoryController.ts:97
+  logic [2:0] error_mux_1; // memoryController.ts:145
+  logic error_sel_eq_5; // memoryController.ts:97
   logic [2:0] error_p; // memoryController.ts:97
   logic [2:0] error_p_1; // memoryController.ts:115
   logic [2:0] error_p_2; // memoryController.ts:100
   logic [2:0] error_p_3; // memoryController.ts:112
   logic [2:0] error_p_4; // memoryController.ts:97
-  logic [2:0] error_p_5; // memoryController.ts:139
+  logic [2:0] error_p_5; // memoryController.ts:143
   logic [2:0] error_p_6; // memoryController.ts:97
-  logic [2:0] error_p_7; // memoryController.ts:191
+  logic [2:0] error_p_7; // memoryController.ts:194
   logic [2:0] error_p_8; // memoryController.ts:97
   logic [2:0] error_p_9; // memoryController.ts:78
   logic [2:0] error_p_10; // memoryController.ts:97
+  logic [2:0] error_p_11; // memoryController.ts:201
+  logic [2:0] error_p_12; // memoryController.ts:202
+  logic [2:0] error_p_13; // memoryController.ts:97
   logic [31:0] patches_done_next; // memoryController.ts:80
-  logic [31:0] patches_done_add; // memoryController.ts:361
+  logic [31:0] patches_done_add; // memoryController.ts:369
   logic [31:0] patches_done_p; // memoryController.ts:119
   logic [31:0] patches_done_p_1; // memoryController.ts:100
   logic [31:0] patches_done_p_2; // memoryController.ts:112
   logic [31:0] fault_count_next; // memoryController.ts:80
-  logic fault_count_sel_and; // memoryController.ts:359
-  logic [31:0] fault_count_add; // memoryController.ts:359
+  logic fault_count_sel_and; // memoryController.ts:367
+  logic [31:0] fault_count_add; // memoryController.ts:367
   logic [31:0] fault_count_p; // memoryController.ts:119
   logic [31:0] fault_count_p_1; // memoryController.ts:100
   logic [31:0] fault_count_p_2; // memoryController.ts:112
   logic [31:0] fault_mask_next; // memoryController.ts:80
-  logic [31:0] fault_mask_mux; // memoryController.ts:302
-  logic [31:0] fault_mask_or; // memoryController.ts:362
+  logic [31:0] fault_mask_mux; // memoryController.ts:310
+  logic [31:0] fault_mask_or; // memoryController.ts:370
   logic [31:0] fault_mask_p; // memoryController.ts:119
   logic [31:0] fault_mask_p_1; // memoryController.ts:100
   logic [31:0] fault_mask_p_2; // memoryController.ts:112
   logic [1:0] current_next; // memoryController.ts:126
-  logic [1:0] current_p; // memoryController.ts:137
+  logic [1:0] current_p; // memoryController.ts:141
   logic [31:0] word_index_next; // memoryController.ts:80
-  logic [31:0] word_index_add; // memoryController.ts:177
-  logic [31:0] word_index_p; // memoryController.ts:137
-  logic [31:0] word_index_p_1; // memoryController.ts:139
+  logic [31:0] word_index_add; // memoryController.ts:180
+  logic [31:0] word_index_p; // memoryController.ts:141
+  logic [31:0] word_index_p_1; // memoryController.ts:143
   logic [31:0] beats_left_next; // memoryController.ts:80
-  logic accept_ne; // memoryController.ts:166
-  logic accept_and; // memoryController.ts:166
-  logic accept_ult; // memoryController.ts:166
-  logic accept_and_1; // memoryController.ts:166
-  logic accept; // memoryController.ts:166
-  logic [31:0] beats_left_sub; // memoryController.ts:184
-  logic [32:0] beats_left_zext; // memoryController.ts:150
-  logic [32:0] beats_left_add; // memoryController.ts:150
-  logic [30:0] beats_left_slice; // memoryController.ts:150
-  logic [32:0] beats_left_zext_1; // memoryController.ts:150
-  logic [31:0] beats_left_slice_1; // memoryController.ts:150
-  logic [31:0] beats_left_p; // memoryController.ts:137
-  logic [31:0] beats_left_p_1; // memoryController.ts:139
+  logic accept_ne; // memoryController.ts:169
+  logic accept_and; // memoryController.ts:169
+  logic accept_ult; // memoryController.ts:169
+  logic accept_and_1; // memoryController.ts:169
+  logic accept; // memoryController.ts:169
+  logic [31:0] beats_left_sub; // memoryController.ts:187
+  logic [31:0] beats_left_slice; // memoryController.ts:153
+  logic [31:0] beats_left_p; // memoryController.ts:141
+  logic [31:0] beats_left_p_1; // memoryController.ts:143
   logic [127:0] buffer_next; // memoryController.ts:129
   logic [2:0] bufferWords_next; // memoryController.ts:130
-  logic [2:0] bufferWords_sub; // memoryController.ts:185
-  logic [2:0] bufferWords_p; // memoryController.ts:137
-  logic [2:0] bufferWords_p_1; // memoryController.ts:139
-  logic [2:0] bufferWords_p_2; // memoryController.ts:165
+  logic [2:0] bufferWords_sub; // memoryController.ts:188
+  logic [2:0] bufferWords_p; // memoryController.ts:141
+  logic [2:0] bufferWords_p_1; // memoryController.ts:143
+  logic [2:0] bufferWords_p_2; // memoryController.ts:168
   logic [1:0] bufferPos_next; // memoryController.ts:131
-  logic [1:0] bufferPos_add; // memoryController.ts:178
-  logic [1:0] bufferPos_p; // memoryController.ts:137
-  logic [1:0] bufferPos_p_1; // memoryController.ts:139
-  logic [1:0] bufferPos_p_2; // memoryController.ts:165
-  logic ended_threads_deq_ready_eq; // memoryController.ts:327
-  logic [31:0] ended_threads_deq_ready_mux; // memoryController.ts:302
-  logic [32:0] everyThread_shl; // memoryController.ts:306
-  logic [32:0] everyThread_sub; // memoryController.ts:306
-  logic [31:0] everyThread; // memoryController.ts:306
-  logic complete_eq; // memoryController.ts:307
-  logic complete_ne; // memoryController.ts:307
-  logic complete; // memoryController.ts:307
-  logic ended_threads_deq_ready_not; // memoryController.ts:327
-  logic [31:0] report0_written_next; // memoryController.ts:294
-  logic report0_written_sel_eq; // memoryController.ts:353
-  logic report0_written_sel_and; // memoryController.ts:353
-  logic report0_written_sel_or; // memoryController.ts:353
-  logic writtenBank; // memoryController.ts:346
-  logic report0_written_sel_eq_1; // memoryController.ts:349
-  logic report0_written_sel_and_1; // memoryController.ts:349
-  logic [31:0] bit_; // memoryController.ts:345
-  logic [31:0] report0_written_or; // memoryController.ts:350
-  logic [31:0] report0_written_p; // memoryController.ts:349
-  logic [31:0] report0_faults_next; // memoryController.ts:295
-  logic [31:0] report0_faults_or; // memoryController.ts:351
-  logic [31:0] report0_faults_p; // memoryController.ts:312
-  logic [31:0] report0_faults_p_1; // memoryController.ts:349
-  logic [31:0] report0_cycles_next; // memoryController.ts:296
-  logic report0_cycles_sel_eq; // memoryController.ts:348
-  logic report0_cycles_sel_and; // memoryController.ts:348
-  logic [31:0] report0_cycles_add; // memoryController.ts:348
-  logic [31:0] report1_written_next; // memoryController.ts:294
-  logic report1_written_sel_eq; // memoryController.ts:353
-  logic report1_written_sel_and; // memoryController.ts:353
-  logic report1_written_sel_or; // memoryController.ts:353
-  logic report1_written_sel_eq_1; // memoryController.ts:349
-  logic report1_written_sel_and_1; // memoryController.ts:349
-  logic [31:0] report1_written_or; // memoryController.ts:350
-  logic [31:0] report1_written_p; // memoryController.ts:349
-  logic [31:0] report1_faults_next; // memoryController.ts:295
-  logic [31:0] report1_faults_or; // memoryController.ts:351
-  logic [31:0] report1_faults_p; // memoryController.ts:312
-  logic [31:0] report1_faults_p_1; // memoryController.ts:349
-  logic [31:0] report1_cycles_next; // memoryController.ts:296
-  logic report1_cycles_sel_eq; // memoryController.ts:348
-  logic report1_cycles_sel_and; // memoryController.ts:348
-  logic [31:0] report1_cycles_add; // memoryController.ts:348
-  logic start_bank_next; // memoryController.ts:298
-  logic start_bank_not; // memoryController.ts:358
+  logic [1:0] bufferPos_add; // memoryController.ts:181
+  logic [1:0] bufferPos_p; // memoryController.ts:141
+  logic [1:0] bufferPos_p_1; // memoryController.ts:143
+  logic [1:0] bufferPos_p_2; // memoryController.ts:168
+  logic ended_threads_deq_ready_eq; // memoryController.ts:335
+  logic [31:0] ended_threads_deq_ready_mux; // memoryController.ts:310
+  logic [32:0] everyThread_shl; // memoryController.ts:314
+  logic [32:0] everyThread_sub; // memoryController.ts:314
+  logic [31:0] everyThread; // memoryController.ts:314
+  logic complete_eq; // memoryController.ts:315
+  logic complete_ne; // memoryController.ts:315
+  logic complete; // memoryController.ts:315
+  logic ended_threads_deq_ready_not; // memoryController.ts:335
+  logic [31:0] report0_written_next; // memoryController.ts:302
+  logic report0_written_sel_eq; // memoryController.ts:361
+  logic report0_written_sel_and; // memoryController.ts:361
+  logic report0_written_sel_or; // memoryController.ts:361
+  logic writtenBank; // memoryController.ts:354
+  logic report0_written_sel_eq_1; // memoryController.ts:357
+  logic report0_written_sel_and_1; // memoryController.ts:357
+  logic [31:0] bit_; // memoryController.ts:353
+  logic [31:0] report0_written_or; // memoryController.ts:358
+  logic [31:0] report0_written_p; // memoryController.ts:357
+  logic [31:0] report0_faults_next; // memoryController.ts:303
+  logic [31:0] report0_faults_or; // memoryController.ts:359
+  logic [31:0] report0_faults_p; // memoryController.ts:320
+  logic [31:0] report0_faults_p_1; // memoryController.ts:357
+  logic [31:0] report0_cycles_next; // memoryController.ts:304
+  logic report0_cycles_sel_eq; // memoryController.ts:356
+  logic report0_cycles_sel_and; // memoryController.ts:356
+  logic [31:0] report0_cycles_add; // memoryController.ts:356
+  logic [31:0] report1_written_next; // memoryController.ts:302
+  logic report1_written_sel_eq; // memoryController.ts:361
+  logic report1_written_sel_and; // memoryController.ts:361
+  logic report1_written_sel_or; // memoryController.ts:361
+  logic report1_written_sel_eq_1; // memoryController.ts:357
+  logic report1_written_sel_and_1; // memoryController.ts:357
+  logic [31:0] report1_written_or; // memoryController.ts:358
+  logic [31:0] report1_written_p; // memoryController.ts:357
+  logic [31:0] report1_faults_next; // memoryController.ts:303
+  logic [31:0] report1_faults_or; // memoryController.ts:359
+  logic [31:0] report1_faults_p; // memoryController.ts:320
+  logic [31:0] report1_faults_p_1; // memoryController.ts:357
+  logic [31:0] report1_cycles_next; // memoryController.ts:304
+  logic report1_cycles_sel_eq; // memoryController.ts:356
+  logic report1_cycles_sel_and; // memoryController.ts:356
+  logic [31:0] report1_cycles_add; // memoryController.ts:356
+  logic start_bank_next; // memoryController.ts:306
+  logic start_bank_not; // memoryController.ts:366
   logic start_bank_p; // memoryController.ts:78
-  logic [1:0] write_back_state_next; // memoryController.ts:309
-  logic write_back_state_sel_eq; // memoryController.ts:328
-  logic [1:0] write_back_state_p; // memoryController.ts:285
-  logic [1:0] write_back_state_p_1; // memoryController.ts:307
-  logic write_back_state_sel_eq_1; // memoryController.ts:328
+  logic [1:0] write_back_state_next; // memoryController.ts:317
+  logic write_back_state_sel_eq; // memoryController.ts:336
+  logic [1:0] write_back_state_p; // memoryController.ts:293
+  logic [1:0] write_back_state_p_1; // memoryController.ts:315
+  logic write_back_state_sel_eq_1; // memoryController.ts:336
   logic [1:0] write_back_state_p_2; // memoryController.ts:78
-  logic write_back_state_sel_eq_2; // memoryController.ts:328
+  logic write_back_state_sel_eq_2; // memoryController.ts:336
   logic [1:0] write_back_state_p_3; // memoryController.ts:78
-  logic write_back_state_sel_eq_3; // memoryController.ts:328
-  logic [1:0] write_back_state_p_4; // memoryController.ts:323
-  logic [1:0] write_back_state_p_5; // memoryController.ts:328
-  logic [1:0] write_back_state_p_6; // memoryController.ts:328
-  logic [1:0] write_back_state_p_7; // memoryController.ts:328
-  logic [4:0] wb_thread_next; // memoryController.ts:310
-  logic [4:0] thread; // memoryController.ts:291
-  logic [4:0] wb_thread_p; // memoryController.ts:285
-  logic [4:0] wb_thread_p_1; // memoryController.ts:307
-  logic [31:0] wb_index_next; // memoryController.ts:372
-  logic [31:0] pixel; // memoryController.ts:291
-  logic [31:0] wb_index_sub; // memoryController.ts:332
-  logic [31:0] wb_index_p; // memoryController.ts:285
-  logic [31:0] wb_index_p_1; // memoryController.ts:307
-  logic wb_fault_next; // memoryController.ts:312
-  logic fault; // memoryController.ts:291
-  logic wb_fault_p; // memoryController.ts:285
-  logic wb_fault_p_1; // memoryController.ts:307
-  logic [127:0] wb_result_next; // memoryController.ts:313
+  logic write_back_state_sel_eq_3; // memoryController.ts:336
+  logic [1:0] write_back_state_p_4; // memoryController.ts:331
+  logic [1:0] write_back_state_p_5; // memoryController.ts:336
+  logic [1:0] write_back_state_p_6; // memoryController.ts:336
+  logic [1:0] write_back_state_p_7; // memoryController.ts:336
+  logic [4:0] wb_thread_next; // memoryController.ts:318
+  logic [4:0] thread; // memoryController.ts:299
+  logic [4:0] wb_thread_p; // memoryController.ts:293
+  logic [4:0] wb_thread_p_1; // memoryController.ts:315
+  logic [31:0] wb_index_next; // memoryController.ts:380
+  logic [31:0] pixel; // memoryController.ts:299
+  logic [31:0] wb_index_sub; // memoryController.ts:340
+  logic [31:0] wb_index_p; // memoryController.ts:293
+  logic [31:0] wb_index_p_1; // memoryController.ts:315
+  logic wb_fault_next; // memoryController.ts:320
+  logic fault; // memoryController.ts:299
+  logic wb_fault_p; // memoryController.ts:293
+  logic wb_fault_p_1; // memoryController.ts:315
+  logic [127:0] wb_result_next; // memoryController.ts:321
   logic [127:0] wb_result_p; // memoryController.ts:78
-  logic [127:0] wb_result_p_1; // memoryController.ts:328
-  logic [63:0] cycles_next; // memoryController.ts:214
-  logic [63:0] cycles_add; // memoryController.ts:215
-  logic [31:0] rdData_next; // memoryController.ts:263
-  logic rdData_eq; // memoryController.ts:262
-  logic rdData_eq_1; // memoryController.ts:262
-  logic rdData_eq_2; // memoryController.ts:262
-  logic rdData_eq_3; // memoryController.ts:262
-  logic rdData_eq_4; // memoryController.ts:262
-  logic rdData_eq_5; // memoryController.ts:262
-  logic rdData_eq_6; // memoryController.ts:262
-  logic rdData_eq_7; // memoryController.ts:262
-  logic rdData_eq_8; // memoryController.ts:262
-  logic rdData_eq_9; // memoryController.ts:262
-  logic [12:0] rdData_concat; // memoryController.ts:251
-  logic [31:0] rdData_zext; // memoryController.ts:251
-  logic rdData_eq_10; // memoryController.ts:262
-  logic rdData_eq_11; // memoryController.ts:262
-  logic [12:0] rdData_concat_1; // memoryController.ts:251
-  logic [31:0] rdData_zext_1; // memoryController.ts:251
-  logic rdData_eq_12; // memoryController.ts:262
-  logic rdData_eq_13; // memoryController.ts:262
-  logic [12:0] rdData_concat_2; // memoryController.ts:251
-  logic [31:0] rdData_zext_2; // memoryController.ts:251
-  logic rdData_eq_14; // memoryController.ts:262
-  logic rdData_eq_15; // memoryController.ts:262
-  logic [12:0] rdData_concat_3; // memoryController.ts:251
-  logic [31:0] rdData_zext_3; // memoryController.ts:251
-  logic rdData_eq_16; // memoryController.ts:262
-  logic rdData_eq_17; // memoryController.ts:262
-  logic [12:0] rdData_concat_4; // memoryController.ts:251
-  logic [31:0] rdData_zext_4; // memoryController.ts:251
-  logic rdData_eq_18; // memoryController.ts:262
-  logic rdData_eq_19; // memoryController.ts:262
-  logic [12:0] rdData_concat_5; // memoryController.ts:251
-  logic [31:0] rdData_zext_5; // memoryController.ts:251
-  logic rdData_eq_20; // memoryController.ts:262
-  logic rdData_eq_21; // memoryController.ts:262
-  logic [12:0] rdData_concat_6; // memoryController.ts:251
-  logic [31:0] rdData_zext_6; // memoryController.ts:251
-  logic rdData_eq_22; // memoryController.ts:262
-  logic rdData_eq_23; // memoryController.ts:262
-  logic [12:0] rdData_concat_7; // memoryController.ts:251
-  logic [31:0] rdData_zext_7; // memoryController.ts:251
-  logic rdData_eq_24; // memoryController.ts:262
-  logic rdData_eq_25; // memoryController.ts:262
-  logic rdData_eq_26; // memoryController.ts:262
-  logic rdData_eq_27; // memoryController.ts:262
-  logic rdData_eq_28; // memoryController.ts:262
-  logic [31:0] rdData_zext_8; // memoryController.ts:237
-  logic rdData_eq_29; // memoryController.ts:262
-  logic rdData_eq_30; // memoryController.ts:262
-  logic rdData_eq_31; // memoryController.ts:262
-  logic rdData_eq_32; // memoryController.ts:262
-  logic [31:0] rdData_zext_9; // memoryController.ts:237
-  logic rdData_eq_33; // memoryController.ts:262
-  logic rdData_eq_34; // memoryController.ts:262
-  logic rdData_eq_35; // memoryController.ts:262
-  logic [31:0] readable_slice; // memoryController.ts:231
-  logic rdData_eq_36; // memoryController.ts:262
-  logic [31:0] readable_slice_1; // memoryController.ts:230
-  logic rdData_eq_37; // memoryController.ts:262
-  logic [31:0] rdData_mux; // memoryController.ts:302
-  logic rdData_eq_38; // memoryController.ts:262
-  logic rdData_eq_39; // memoryController.ts:262
-  logic rdData_eq_40; // memoryController.ts:262
-  logic rdData_eq_41; // memoryController.ts:262
-  logic rdData_eq_42; // memoryController.ts:262
-  logic rdData_eq_43; // memoryController.ts:262
-  logic rdData_eq_44; // memoryController.ts:262
-  logic rdData_eq_45; // memoryController.ts:262
-  logic rdData_eq_46; // memoryController.ts:262
-  logic rdData_eq_47; // memoryController.ts:262
-  logic rdData_eq_48; // memoryController.ts:262
-  logic rdData_eq_49; // memoryController.ts:262
-  logic rdData_eq_50; // memoryController.ts:262
-  logic rdData_eq_51; // memoryController.ts:262
-  logic rdData_eq_52; // memoryController.ts:262
-  logic rdData_eq_53; // memoryController.ts:262
-  logic rdData_eq_54; // memoryController.ts:262
-  logic rdData_eq_55; // memoryController.ts:262
-  logic rdData_eq_56; // memoryController.ts:262
-  logic [31:0] readable_zext; // memoryController.ts:224
-  logic rdData_eq_57; // memoryController.ts:262
-  logic [31:0] readable_zext_1; // memoryController.ts:223
-  logic rdData_eq_58; // memoryController.ts:262
-  logic status_eq; // memoryController.ts:216
-  logic status_eq_1; // memoryController.ts:216
-  logic status_or; // memoryController.ts:216
-  logic status_ne; // memoryController.ts:216
-  logic [4:0] status; // memoryController.ts:216
-  logic [31:0] readable_zext_2; // memoryController.ts:222
-  logic rdData_eq_59; // memoryController.ts:262
-  logic rdData_eq_60; // memoryController.ts:262
-  logic [31:0] rdData_mux_1; // memoryController.ts:262
-  logic [31:0] rdData_mux_2; // memoryController.ts:262
-  logic [31:0] rdData_mux_3; // memoryController.ts:262
-  logic [31:0] rdData_mux_4; // memoryController.ts:262
-  logic [31:0] rdData_mux_5; // memoryController.ts:262
-  logic [31:0] rdData_mux_6; // memoryController.ts:262
-  logic [31:0] rdData_mux_7; // memoryController.ts:262
-  logic [31:0] rdData_mux_8; // memoryController.ts:262
-  logic [31:0] rdData_mux_9; // memoryController.ts:262
-  logic [31:0] rdData_mux_10; // memoryController.ts:262
-  logic [31:0] rdData_mux_11; // memoryController.ts:262
-  logic [31:0] rdData_mux_12; // memoryController.ts:262
-  logic [31:0] rdData_mux_13; // memoryController.ts:262
-  logic [31:0] rdData_mux_14; // memoryController.ts:262
-  logic [31:0] rdData_mux_15; // memoryController.ts:262
-  logic [31:0] rdData_mux_16; // memoryController.ts:262
-  logic [31:0] rdData_mux_17; // memoryController.ts:262
-  logic [31:0] rdData_mux_18; // memoryController.ts:262
-  logic [31:0] rdData_mux_19; // memoryController.ts:262
-  logic [31:0] rdData_mux_20; // memoryController.ts:262
-  logic [31:0] rdData_mux_21; // memoryController.ts:262
-  logic [31:0] rdData_mux_22; // memoryController.ts:262
-  logic [31:0] rdData_mux_23; // memoryController.ts:262
-  logic [31:0] rdData_mux_24; // memoryController.ts:262
-  logic [31:0] rdData_mux_25; // memoryController.ts:262
-  logic [31:0] rdData_mux_26; // memoryController.ts:262
-  logic [31:0] rdData_mux_27; // memoryController.ts:262
-  logic [31:0] rdData_mux_28; // memoryController.ts:262
-  logic [31:0] rdData_mux_29; // memoryController.ts:262
-  logic [31:0] rdData_mux_30; // memoryController.ts:262
-  logic [31:0] rdData_mux_31; // memoryController.ts:262
-  logic [31:0] rdData_mux_32; // memoryController.ts:262
-  logic [31:0] rdData_mux_33; // memoryController.ts:262
-  logic [31:0] rdData_mux_34; // memoryController.ts:262
-  logic [31:0] rdData_mux_35; // memoryController.ts:262
-  logic [31:0] rdData_mux_36; // memoryController.ts:262
-  logic [31:0] rdData_mux_37; // memoryController.ts:262
-  logic [31:0] rdData_mux_38; // memoryController.ts:262
-  logic [31:0] rdData_mux_39; // memoryController.ts:262
-  logic [31:0] rdData_mux_40; // memoryController.ts:262
-  logic [31:0] rdData_mux_41; // memoryController.ts:262
-  logic [31:0] rdData_mux_42; // memoryController.ts:262
-  logic [31:0] rdData_mux_43; // memoryController.ts:262
-  logic [31:0] rdData_mux_44; // memoryController.ts:262
-  logic [31:0] rdData_mux_45; // memoryController.ts:262
-  logic [31:0] rdData_mux_46; // memoryController.ts:262
-  logic [31:0] rdData_mux_47; // memoryController.ts:262
-  logic [31:0] rdData_mux_48; // memoryController.ts:262
-  logic [31:0] rdData_mux_49; // memoryController.ts:262
-  logic [31:0] rdData_mux_50; // memoryController.ts:262
-  logic [31:0] rdData_mux_51; // memoryController.ts:262
-  logic [31:0] rdData_mux_52; // memoryController.ts:262
-  logic [31:0] rdData_mux_53; // memoryController.ts:262
-  logic [31:0] rdData_mux_54; // memoryController.ts:262
-  logic [31:0] rdData_mux_55; // memoryController.ts:262
-  logic [31:0] rdData_mux_56; // memoryController.ts:262
-  logic [31:0] rdData_mux_57; // memoryController.ts:262
-  logic [31:0] rdData_mux_58; // memoryController.ts:262
-  logic [31:0] rdData_mux_59; // memoryController.ts:262
-  logic [31:0] rdData_mux_60; // memoryController.ts:262
-  logic [31:0] rdData_mux_61; // memoryController.ts:262
+  logic [127:0] wb_result_p_1; // memoryController.ts:336
+  logic [63:0] cycles_next; // memoryController.ts:222
+  logic [63:0] cycles_add; // memoryController.ts:223
+  logic [31:0] rdData_next; // memoryController.ts:271
+  logic rdData_eq; // memoryController.ts:270
+  logic rdData_eq_1; // memoryController.ts:270
+  logic rdData_eq_2; // memoryController.ts:270
+  logic rdData_eq_3; // memoryController.ts:270
+  logic rdData_eq_4; // memoryController.ts:270
+  logic rdData_eq_5; // memoryController.ts:270
+  logic rdData_eq_6; // memoryController.ts:270
+  logic rdData_eq_7; // memoryController.ts:270
+  logic rdData_eq_8; // memoryController.ts:270
+  logic rdData_eq_9; // memoryController.ts:270
+  logic [12:0] rdData_concat; // memoryController.ts:259
+  logic [31:0] rdData_zext; // memoryController.ts:259
+  logic rdData_eq_10; // memoryController.ts:270
+  logic rdData_eq_11; // memoryController.ts:270
+  logic [12:0] rdData_concat_1; // memoryController.ts:259
+  logic [31:0] rdData_zext_1; // memoryController.ts:259
+  logic rdData_eq_12; // memoryController.ts:270
+  logic rdData_eq_13; // memoryController.ts:270
+  logic [12:0] rdData_concat_2; // memoryController.ts:259
+  logic [31:0] rdData_zext_2; // memoryController.ts:259
+  logic rdData_eq_14; // memoryController.ts:270
+  logic rdData_eq_15; // memoryController.ts:270
+  logic [12:0] rdData_concat_3; // memoryController.ts:259
+  logic [31:0] rdData_zext_3; // memoryController.ts:259
+  logic rdData_eq_16; // memoryController.ts:270
+  logic rdData_eq_17; // memoryController.ts:270
+  logic [12:0] rdData_concat_4; // memoryController.ts:259
+  logic [31:0] rdData_zext_4; // memoryController.ts:259
+  logic rdData_eq_18; // memoryController.ts:270
+  logic rdData_eq_19; // memoryController.ts:270
+  logic [12:0] rdData_concat_5; // memoryController.ts:259
+  logic [31:0] rdData_zext_5; // memoryController.ts:259
+  logic rdData_eq_20; // memoryController.ts:270
+  logic rdData_eq_21; // memoryController.ts:270
+  logic [12:0] rdData_concat_6; // memoryController.ts:259
+  logic [31:0] rdData_zext_6; // memoryController.ts:259
+  logic rdData_eq_22; // memoryController.ts:270
+  logic rdData_eq_23; // memoryController.ts:270
+  logic [12:0] rdData_concat_7; // memoryController.ts:259
+  logic [31:0] rdData_zext_7; // memoryController.ts:259
+  logic rdData_eq_24; // memoryController.ts:270
+  logic rdData_eq_25; // memoryController.ts:270
+  logic rdData_eq_26; // memoryController.ts:270
+  logic rdData_eq_27; // memoryController.ts:270
+  logic rdData_eq_28; // memoryController.ts:270
+  logic [31:0] rdData_zext_8; // memoryController.ts:245
+  logic rdData_eq_29; // memoryController.ts:270
+  logic rdData_eq_30; // memoryController.ts:270
+  logic rdData_eq_31; // memoryController.ts:270
+  logic rdData_eq_32; // memoryController.ts:270
+  logic [31:0] rdData_zext_9; // memoryController.ts:245
+  logic rdData_eq_33; // memoryController.ts:270
+  logic rdData_eq_34; // memoryController.ts:270
+  logic rdData_eq_35; // memoryController.ts:270
+  logic [31:0] readable_slice; // memoryController.ts:239
+  logic rdData_eq_36; // memoryController.ts:270
+  logic [31:0] readable_slice_1; // memoryController.ts:238
+  logic rdData_eq_37; // memoryController.ts:270
+  logic [31:0] rdData_mux; // memoryController.ts:310
+  logic rdData_eq_38; // memoryController.ts:270
+  logic rdData_eq_39; // memoryController.ts:270
+  logic rdData_eq_40; // memoryController.ts:270
+  logic rdData_eq_41; // memoryController.ts:270
+  logic rdData_eq_42; // memoryController.ts:270
+  logic rdData_eq_43; // memoryController.ts:270
+  logic rdData_eq_44; // memoryController.ts:270
+  logic rdData_eq_45; // memoryController.ts:270
+  logic rdData_eq_46; // memoryController.ts:270
+  logic rdData_eq_47; // memoryController.ts:270
+  logic rdData_eq_48; // memoryController.ts:270
+  logic rdData_eq_49; // memoryController.ts:270
+  logic rdData_eq_50; // memoryController.ts:270
+  logic rdData_eq_51; // memoryController.ts:270
+  logic rdData_eq_52; // memoryController.ts:270
+  logic rdData_eq_53; // memoryController.ts:270
+  logic rdData_eq_54; // memoryController.ts:270
+  logic rdData_eq_55; // memoryController.ts:270
+  logic rdData_eq_56; // memoryController.ts:270
+  logic [31:0] readable_zext; // memoryController.ts:232
+  logic rdData_eq_57; // memoryController.ts:270
+  logic [31:0] readable_zext_1; // memoryController.ts:231
+  logic rdData_eq_58; // memoryController.ts:270
+  logic status_eq; // memoryController.ts:224
+  logic status_eq_1; // memoryController.ts:224
+  logic status_or; // memoryController.ts:224
+  logic status_ne; // memoryController.ts:224
+  logic [4:0] status; // memoryController.ts:224
+  logic [31:0] readable_zext_2; // memoryController.ts:230
+  logic rdData_eq_59; // memoryController.ts:270
+  logic rdData_eq_60; // memoryController.ts:270
+  logic [31:0] rdData_mux_1; // memoryController.ts:270
+  logic [31:0] rdData_mux_2; // memoryController.ts:270
+  logic [31:0] rdData_mux_3; // memoryController.ts:270
+  logic [31:0] rdData_mux_4; // memoryController.ts:270
+  logic [31:0] rdData_mux_5; // memoryController.ts:270
+  logic [31:0] rdData_mux_6; // memoryController.ts:270
+  logic [31:0] rdData_mux_7; // memoryController.ts:270
+  logic [31:0] rdData_mux_8; // memoryController.ts:270
+  logic [31:0] rdData_mux_9; // memoryController.ts:270
+  logic [31:0] rdData_mux_10; // memoryController.ts:270
+  logic [31:0] rdData_mux_11; // memoryController.ts:270
+  logic [31:0] rdData_mux_12; // memoryController.ts:270
+  logic [31:0] rdData_mux_13; // memoryController.ts:270
+  logic [31:0] rdData_mux_14; // memoryController.ts:270
+  logic [31:0] rdData_mux_15; // memoryController.ts:270
+  logic [31:0] rdData_mux_16; // memoryController.ts:270
+  logic [31:0] rdData_mux_17; // memoryController.ts:270
+  logic [31:0] rdData_mux_18; // memoryController.ts:270
+  logic [31:0] rdData_mux_19; // memoryController.ts:270
+  logic [31:0] rdData_mux_20; // memoryController.ts:270
+  logic [31:0] rdData_mux_21; // memoryController.ts:270
+  logic [31:0] rdData_mux_22; // memoryController.ts:270
+  logic [31:0] rdData_mux_23; // memoryController.ts:270
+  logic [31:0] rdData_mux_24; // memoryController.ts:270
+  logic [31:0] rdData_mux_25; // memoryController.ts:270
+  logic [31:0] rdData_mux_26; // memoryController.ts:270
+  logic [31:0] rdData_mux_27; // memoryController.ts:270
+  logic [31:0] rdData_mux_28; // memoryController.ts:270
+  logic [31:0] rdData_mux_29; // memoryController.ts:270
+  logic [31:0] rdData_mux_30; // memoryController.ts:270
+  logic [31:0] rdData_mux_31; // memoryController.ts:270
+  logic [31:0] rdData_mux_32; // memoryController.ts:270
+  logic [31:0] rdData_mux_33; // memoryController.ts:270
+  logic [31:0] rdData_mux_34; // memoryController.ts:270
+  logic [31:0] rdData_mux_35; // memoryController.ts:270
+  logic [31:0] rdData_mux_36; // memoryController.ts:270
+  logic [31:0] rdData_mux_37; // memoryController.ts:270
+  logic [31:0] rdData_mux_38; // memoryController.ts:270
+  logic [31:0] rdData_mux_39; // memoryController.ts:270
+  logic [31:0] rdData_mux_40; // memoryController.ts:270
+  logic [31:0] rdData_mux_41; // memoryController.ts:270
+  logic [31:0] rdData_mux_42; // memoryController.ts:270
+  logic [31:0] rdData_mux_43; // memoryController.ts:270
+  logic [31:0] rdData_mux_44; // memoryController.ts:270
+  logic [31:0] rdData_mux_45; // memoryController.ts:270
+  logic [31:0] rdData_mux_46; // memoryController.ts:270
+  logic [31:0] rdData_mux_47; // memoryController.ts:270
+  logic [31:0] rdData_mux_48; // memoryController.ts:270
+  logic [31:0] rdData_mux_49; // memoryController.ts:270
+  logic [31:0] rdData_mux_50; // memoryController.ts:270
+  logic [31:0] rdData_mux_51; // memoryController.ts:270
+  logic [31:0] rdData_mux_52; // memoryController.ts:270
+  logic [31:0] rdData_mux_53; // memoryController.ts:270
+  logic [31:0] rdData_mux_54; // memoryController.ts:270
+  logic [31:0] rdData_mux_55; // memoryController.ts:270
+  logic [31:0] rdData_mux_56; // memoryController.ts:270
+  logic [31:0] rdData_mux_57; // memoryController.ts:270
+  logic [31:0] rdData_mux_58; // memoryController.ts:270
+  logic [31:0] rdData_mux_59; // memoryController.ts:270
+  logic [31:0] rdData_mux_60; // memoryController.ts:270
+  logic [31:0] rdData_mux_61; // memoryController.ts:270
 
   assign mmio_rd_valid = _reg;
   assign mmio_rd_data = rdData;
@@ -715,9 +778,37 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign imem_load_start_mux_2 = imem_load_start_eq_1 ? tooLong_ult : tooLong_ult_1;
   assign imem_load_start_mux_3 = imem_load_start_eq ? 1'd0 : imem_load_start_mux_2;
   assign loadStarts_not = ~imem_load_start_mux_3;
-  assign loadStarts = beginLoad & loadStarts_not;
-  assign imem_load_start_eq_4 = index == 2'd0;
-  assign imem_load_start = loadStarts & imem_load_start_eq_4;
+  assign loadStarts_and = beginLoad & loadStarts_not;
+  assign badSource_ne = imem_load_start_mux_1 != 32'd0;
+  assign imem_load_start_eq_4 = index == 2'd2;
+  assign imem_load_start_eq_5 = index == 2'd1;
+  assign imem_load_start_mux_4 = imem_load_start_eq_5 ? const_addr_hi : program_addr_hi;
+  assign imem_load_start_mux_5 = imem_load_start_eq_4 ? tri_addr_hi : imem_load_start_mux_4;
+  assign imem_load_start_eq_6 = index == 2'd2;
+  assign imem_load_start_eq_7 = index == 2'd1;
+  assign imem_load_start_mux_6 = imem_load_start_eq_7 ? const_addr_lo : program_addr_lo;
+  assign imem_load_start_mux_7 = imem_load_start_eq_6 ? tri_addr_lo : imem_load_start_mux_6;
+  assign nextSource = {imem_load_start_mux_5, imem_load_start_mux_7};
+  assign imem_load_start_slice_3 = nextSource[3:0];
+  assign imem_load_start_ne = imem_load_start_slice_3 != 4'd0;
+  assign end_zext = {1'd0, nextSource};
+  assign nextBeats_zext = {1'd0, imem_load_start_mux_1};
+  assign nextBeats_add = nextBeats_zext + 33'd3;
+  assign nextBeats_slice = nextBeats_add[32:2];
+  assign nextBeats = {2'd0, nextBeats_slice};
+  assign end_concat = {nextBeats, 4'd0};
+  assign end_zext_1 = {28'd0, end_concat};
+  assign end_ = end_zext + end_zext_1;
+  assign imem_load_start_slice_4 = end_[64];
+  assign imem_load_start_slice_5 = end_[63:0];
+  assign imem_load_start_ne_1 = imem_load_start_slice_5 != 64'd0;
+  assign imem_load_start_and = imem_load_start_slice_4 & imem_load_start_ne_1;
+  assign imem_load_start_or_3 = imem_load_start_ne | imem_load_start_and;
+  assign badSource = badSource_ne & imem_load_start_or_3;
+  assign loadStarts_not_1 = ~badSource;
+  assign loadStarts = loadStarts_and & loadStarts_not_1;
+  assign imem_load_start_eq_8 = index == 2'd0;
+  assign imem_load_start = loadStarts & imem_load_start_eq_8;
   assign cmem_load_start_eq = index == 2'd1;
   assign cmem_load_start = loadStarts & cmem_load_start_eq;
   assign mem_waddr = word_index[12:0];
@@ -735,11 +826,46 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign tri_load_start = loadStarts & tri_load_start_eq;
   assign tri_load_valid_eq = current == 2'd2;
   assign tri_load_valid = store & tri_load_valid_eq;
-  assign startFrame_not = ~imem_load_start_or_2;
-  assign startFrame_and = idle & startFrame_not;
-  assign startFrame_and_1 = startFrame_and & pendingStart;
+  assign frameDue_not = ~imem_load_start_or_2;
+  assign frameDue_and = idle & frameDue_not;
+  assign frameDue = frameDue_and & pendingStart;
   assign startFrame_eq = error == 3'd0;
-  assign startFrame = startFrame_and_1 & startFrame_eq;
+  assign startFrame_and = frameDue & startFrame_eq;
+  assign badFrame_concat = {out_addr_hi, out_addr_lo};
+  assign cp_start_slice = badFrame_concat[3:0];
+  assign cp_start_ne = cp_start_slice != 4'd0;
+  assign end_zext_2 = {1'd0, badFrame_concat};
+  assign badFrame_zext = {1'd0, pixel_count_1};
+  assign end_concat_1 = {badFrame_zext, 4'd0};
+  assign end_zext_3 = {28'd0, end_concat_1};
+  assign end_1 = end_zext_2 + end_zext_3;
+  assign cp_start_slice_1 = end_1[64];
+  assign cp_start_slice_2 = end_1[63:0];
+  assign cp_start_ne_1 = cp_start_slice_2 != 64'd0;
+  assign cp_start_and = cp_start_slice_1 & cp_start_ne_1;
+  assign cp_start_or = cp_start_ne | cp_start_and;
+  assign reportsOn_concat_1 = {report_addr_hi, report_addr_lo};
+  assign reportsOn_1 = reportsOn_concat_1 != 64'd0;
+  assign badFrame_concat_1 = {report_addr_hi, report_addr_lo};
+  assign cp_start_slice_3 = badFrame_concat_1[3:0];
+  assign cp_start_ne_2 = cp_start_slice_3 != 4'd0;
+  assign end_zext_4 = {1'd0, badFrame_concat_1};
+  assign patches_zext = {1'd0, pixel_count_1};
+  assign patches_add = patches_zext + 33'h1f;
+  assign patches_slice = patches_add[32:5];
+  assign patches = {5'd0, patches_slice};
+  assign end_concat_2 = {patches, 4'd0};
+  assign end_zext_5 = {28'd0, end_concat_2};
+  assign end_2 = end_zext_4 + end_zext_5;
+  assign cp_start_slice_4 = end_2[64];
+  assign cp_start_slice_5 = end_2[63:0];
+  assign cp_start_ne_3 = cp_start_slice_5 != 64'd0;
+  assign cp_start_and_1 = cp_start_slice_4 & cp_start_ne_3;
+  assign cp_start_or_1 = cp_start_ne_2 | cp_start_and_1;
+  assign badFrame_and = reportsOn_1 & cp_start_or_1;
+  assign badFrame = cp_start_or | badFrame_and;
+  assign startFrame_not = ~badFrame;
+  assign startFrame = startFrame_and & startFrame_not;
   assign cp_start = startFrame;
   assign pixel_count = pixel_count_1;
   assign first_pixel = first_pixel_1;
@@ -804,26 +930,25 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign first_pixel_1_sel_eq = mmio_wr_addr == 12'h5c;
   assign first_pixel_1_sel_and = mmio_wr_en & first_pixel_1_sel_eq;
   assign first_pixel_1_next = first_pixel_1_sel_and ? mmio_wr_data : first_pixel_1;
-  assign state_sel_not = ~imem_load_start_or_2;
-  assign state_sel_and = idle & state_sel_not;
-  assign state_sel_and_1 = state_sel_and & pendingStart;
-  assign state_sel_eq = error == 3'd0;
-  assign state_sel_eq_1 = beats_left == 32'd0;
-  assign state_sel_and_2 = receiving & state_sel_eq_1;
-  assign state_sel_eq_2 = bufferWords == 3'd0;
-  assign state_sel_and_3 = state_sel_and_2 & state_sel_eq_2;
-  assign state_sel_eq_3 = state == 2'd1;
-  assign state_sel_and_4 = state_sel_eq_3 & dma_rd_req_ready;
-  assign state_sel_and_5 = beginLoad & imem_load_start_mux_3;
-  assign state_sel_eq_4 = imem_load_start_mux_1 == 32'd0;
-  assign state_p = state_sel_eq_4 ? state : 2'd1;
+  assign state_sel_eq = beats_left == 32'd0;
+  assign state_sel_and = receiving & state_sel_eq;
+  assign state_sel_eq_1 = bufferWords == 3'd0;
+  assign state_sel_and_1 = state_sel_and & state_sel_eq_1;
+  assign state_sel_eq_2 = state == 2'd1;
+  assign state_sel_and_2 = state_sel_eq_2 & dma_rd_req_ready;
+  assign state_sel_or = imem_load_start_mux_3 | badSource;
+  assign state_sel_and_3 = beginLoad & state_sel_or;
+  assign state_sel_eq_3 = imem_load_start_mux_1 == 32'd0;
+  assign state_p = state_sel_eq_3 ? state : 2'd1;
   assign state_p_1 = beginLoad ? state_p : state;
-  assign state_p_2 = state_sel_and_5 ? state : state_p_1;
-  assign state_p_3 = state_sel_and_4 ? 2'd2 : state_p_2;
-  assign state_p_4 = state_sel_and_3 ? 2'd0 : state_p_3;
-  assign state_p_5 = state_sel_eq ? 2'd3 : state_p_4;
-  assign state_p_6 = state_sel_and_1 ? state_p_5 : state_p_4;
-  assign state_next = frame_done ? 2'd0 : state_p_6;
+  assign state_p_2 = state_sel_and_3 ? state : state_p_1;
+  assign state_p_3 = state_sel_and_2 ? 2'd2 : state_p_2;
+  assign state_p_4 = state_sel_and_1 ? 2'd0 : state_p_3;
+  assign state_sel_eq_4 = error == 3'd0;
+  assign state_p_5 = state_sel_eq_4 ? 2'd3 : state_p_4;
+  assign state_p_6 = badFrame ? state_p_4 : state_p_5;
+  assign state_p_7 = frameDue ? state_p_6 : state_p_4;
+  assign state_next = frame_done ? 2'd0 : state_p_7;
   assign pendingLoads_shl = 3'd1 << current;
   assign pendingLoads_not = ~pendingLoads_shl;
   assign pendingLoads_and = pendingLoads & pendingLoads_not;
@@ -840,15 +965,15 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign pendingLoads_slice = mmio_wr_data[2:0];
   assign pendingLoads_p = pendingLoads_sel_and ? pendingLoads_slice : pendingLoads;
   assign pendingLoads_p_1 = pendingLoads_sel_and_1 ? pendingLoads : pendingLoads_p;
-  assign pendingLoads_p_2 = state_sel_eq_4 ? pendingLoads_and_1 : pendingLoads_p_1;
+  assign pendingLoads_p_2 = state_sel_eq_3 ? pendingLoads_and_1 : pendingLoads_p_1;
   assign pendingLoads_p_3 = beginLoad ? pendingLoads_p_2 : pendingLoads_p_1;
-  assign pendingLoads_p_4 = state_sel_and_5 ? 3'd0 : pendingLoads_p_3;
-  assign pendingLoads_next = state_sel_and_3 ? pendingLoads_and : pendingLoads_p_4;
+  assign pendingLoads_p_4 = state_sel_and_3 ? 3'd0 : pendingLoads_p_3;
+  assign pendingLoads_next = state_sel_and_1 ? pendingLoads_and : pendingLoads_p_4;
   assign pendingStart_slice = mmio_wr_data[3];
   assign pendingStart_p = pendingLoads_sel_and ? pendingStart_slice : pendingStart;
   assign pendingStart_p_1 = pendingLoads_sel_and_1 ? pendingStart : pendingStart_p;
-  assign pendingStart_p_2 = state_sel_and_5 ? 1'd0 : pendingStart_p_1;
-  assign pendingStart_next = state_sel_and_1 ? 1'd0 : pendingStart_p_2;
+  assign pendingStart_p_2 = state_sel_and_3 ? 1'd0 : pendingStart_p_1;
+  assign pendingStart_next = frameDue ? 1'd0 : pendingStart_p_2;
   assign done_sel_slice = mmio_wr_data[3];
   assign done_sel_slice_1 = mmio_wr_data[4];
   assign done_p = done_sel_slice_1 ? 1'd0 : done;
@@ -862,25 +987,30 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign overflow = arriving & overflow_not;
   assign error_sel_eq = error == 3'd0;
   assign error_sel_eq_1 = error == 3'd0;
+  assign error_sel_eq_2 = error == 3'd0;
   assign error_sel_not = ~tri_load_start;
   assign error_sel_and = tri_load_error & error_sel_not;
-  assign error_sel_eq_2 = error == 3'd0;
   assign error_sel_eq_3 = error == 3'd0;
+  assign error_sel_eq_4 = error == 3'd0;
   assign error_eq = index == 2'd1;
   assign error_mux = error_eq ? 3'd2 : 3'd1;
-  assign error_sel_eq_4 = error == 3'd0;
-  assign error_p = error_sel_eq_4 ? 3'd4 : error;
+  assign error_mux_1 = imem_load_start_mux_3 ? error_mux : 3'd6;
+  assign error_sel_eq_5 = error == 3'd0;
+  assign error_p = error_sel_eq_5 ? 3'd4 : error;
   assign error_p_1 = done_sel_slice_1 ? 3'd0 : error;
   assign error_p_2 = pendingLoads_sel_and ? error_p_1 : error;
   assign error_p_3 = pendingLoads_sel_and_1 ? error_p : error_p_2;
-  assign error_p_4 = error_sel_eq_3 ? error_mux : error_p_3;
-  assign error_p_5 = state_sel_and_5 ? error_p_4 : error_p_3;
-  assign error_p_6 = error_sel_eq_2 ? 3'd3 : error_p_5;
+  assign error_p_4 = error_sel_eq_4 ? error_mux_1 : error_p_3;
+  assign error_p_5 = state_sel_and_3 ? error_p_4 : error_p_3;
+  assign error_p_6 = error_sel_eq_3 ? 3'd3 : error_p_5;
   assign error_p_7 = error_sel_and ? error_p_6 : error_p_5;
-  assign error_p_8 = error_sel_eq_1 ? 3'd5 : error_p_7;
+  assign error_p_8 = error_sel_eq_2 ? 3'd5 : error_p_7;
   assign error_p_9 = internal_error ? error_p_8 : error_p_7;
-  assign error_p_10 = error_sel_eq ? 3'd5 : error_p_9;
-  assign error_next = overflow ? error_p_10 : error_p_9;
+  assign error_p_10 = error_sel_eq_1 ? 3'd6 : error_p_9;
+  assign error_p_11 = badFrame ? error_p_10 : error_p_9;
+  assign error_p_12 = frameDue ? error_p_11 : error_p_9;
+  assign error_p_13 = error_sel_eq ? 3'd5 : error_p_12;
+  assign error_next = overflow ? error_p_13 : error_p_12;
   assign patches_done_add = patches_done + 32'd1;
   assign patches_done_p = done_sel_slice ? 32'd0 : patches_done;
   assign patches_done_p_1 = pendingLoads_sel_and ? patches_done_p : patches_done;
@@ -899,10 +1029,10 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign fault_mask_p_2 = pendingLoads_sel_and_1 ? fault_mask : fault_mask_p_1;
   assign fault_mask_next = reported ? fault_mask_or : fault_mask_p_2;
   assign current_p = beginLoad ? index : current;
-  assign current_next = state_sel_and_5 ? current : current_p;
+  assign current_next = state_sel_and_3 ? current : current_p;
   assign word_index_add = word_index + 32'd1;
   assign word_index_p = beginLoad ? 32'd0 : word_index;
-  assign word_index_p_1 = state_sel_and_5 ? word_index : word_index_p;
+  assign word_index_p_1 = state_sel_and_3 ? word_index : word_index_p;
   assign word_index_next = emit ? word_index_add : word_index_p_1;
   assign accept_ne = beats_left != 32'd0;
   assign accept_and = receiving & accept_ne;
@@ -910,23 +1040,19 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   assign accept_and_1 = accept_and & accept_ult;
   assign accept = accept_and_1 & dma_rd_valid;
   assign beats_left_sub = beats_left - 32'd1;
-  assign beats_left_zext = {1'd0, imem_load_start_mux_1};
-  assign beats_left_add = beats_left_zext + 33'd3;
-  assign beats_left_slice = beats_left_add[32:2];
-  assign beats_left_zext_1 = {2'd0, beats_left_slice};
-  assign beats_left_slice_1 = beats_left_zext_1[31:0];
-  assign beats_left_p = beginLoad ? beats_left_slice_1 : beats_left;
-  assign beats_left_p_1 = state_sel_and_5 ? beats_left : beats_left_p;
+  assign beats_left_slice = nextBeats[31:0];
+  assign beats_left_p = beginLoad ? beats_left_slice : beats_left;
+  assign beats_left_p_1 = state_sel_and_3 ? beats_left : beats_left_p;
   assign beats_left_next = accept ? beats_left_sub : beats_left_p_1;
   assign buffer_next = accept ? dma_rd_data : buffer;
   assign bufferWords_sub = bufferWords - 3'd1;
   assign bufferWords_p = beginLoad ? 3'd0 : bufferWords;
-  assign bufferWords_p_1 = state_sel_and_5 ? bufferWords : bufferWords_p;
+  assign bufferWords_p_1 = state_sel_and_3 ? bufferWords : bufferWords_p;
   assign bufferWords_p_2 = emit ? bufferWords_sub : bufferWords_p_1;
   assign bufferWords_next = accept ? 3'd4 : bufferWords_p_2;
   assign bufferPos_add = bufferPos + 2'd1;
   assign bufferPos_p = beginLoad ? 2'd0 : bufferPos;
-  assign bufferPos_p_1 = state_sel_and_5 ? bufferPos : bufferPos_p;
+  assign bufferPos_p_1 = state_sel_and_3 ? bufferPos : bufferPos_p;
   assign bufferPos_p_2 = emit ? bufferPos_add : bufferPos_p_1;
   assign bufferPos_next = accept ? 2'd0 : bufferPos_p_2;
   assign ended_threads_enq_valid = arriving;
@@ -1305,7 +1431,7 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
     end
   end
 
-  Fifo_depth32_width38 ended_threads ( // memoryController.ts:285
+  Fifo_depth32_width38 ended_threads ( // memoryController.ts:293
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ended_threads_enq_valid),
@@ -1320,5 +1446,5 @@ module MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, ended_threads_count, ended_threads_full, ended_threads_empty, contextIndex[11:2], beats_left_add[1:0], beats_left_zext_1[32], everyThread_sub[32], 1'b0};
+  wire _unused_ok = &{1'b0, ended_threads_count, ended_threads_full, ended_threads_empty, nextBeats_add[1:0], patches_add[4:0], contextIndex[11:2], everyThread_sub[32], 1'b0};
 endmodule

@@ -203,77 +203,112 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [127:0] vector_rf_write_data; // rtCore.ts:57
   logic vector_rf_clear_en; // rtCore.ts:57
   logic [2:0] vector_rf_clear_context; // rtCore.ts:57
-  logic [36:0] wb_booked; // completionSchedule.ts:28
-  logic [2:0] wb_slot1_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot1_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot2_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot2_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot3_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot3_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot4_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot4_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot5_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot5_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot6_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot6_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot7_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot7_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot8_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot8_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot9_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot9_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot10_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot10_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot11_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot11_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot12_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot12_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot13_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot13_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot14_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot14_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot15_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot15_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot16_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot16_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot17_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot17_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot18_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot18_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot19_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot19_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot20_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot20_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot21_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot21_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot22_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot22_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot23_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot23_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot24_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot24_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot25_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot25_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot26_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot26_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot27_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot27_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot28_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot28_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot29_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot29_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot30_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot30_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot31_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot31_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot32_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot32_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot33_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot33_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot34_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot34_micro; // completionSchedule.ts:32
-  logic [2:0] wb_slot35_context; // completionSchedule.ts:31
-  logic [1:0] wb_slot35_micro; // completionSchedule.ts:32
+  logic [36:0] wb_booked; // completionSchedule.ts:30
+  logic [2:0] wb_slot1_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot1_micro; // completionSchedule.ts:34
+  logic wb_slot1_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot2_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot2_micro; // completionSchedule.ts:34
+  logic wb_slot2_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot3_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot3_micro; // completionSchedule.ts:34
+  logic wb_slot3_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot4_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot4_micro; // completionSchedule.ts:34
+  logic wb_slot4_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot5_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot5_micro; // completionSchedule.ts:34
+  logic wb_slot5_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot6_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot6_micro; // completionSchedule.ts:34
+  logic wb_slot6_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot7_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot7_micro; // completionSchedule.ts:34
+  logic wb_slot7_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot8_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot8_micro; // completionSchedule.ts:34
+  logic wb_slot8_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot9_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot9_micro; // completionSchedule.ts:34
+  logic wb_slot9_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot10_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot10_micro; // completionSchedule.ts:34
+  logic wb_slot10_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot11_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot11_micro; // completionSchedule.ts:34
+  logic wb_slot11_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot12_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot12_micro; // completionSchedule.ts:34
+  logic wb_slot12_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot13_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot13_micro; // completionSchedule.ts:34
+  logic wb_slot13_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot14_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot14_micro; // completionSchedule.ts:34
+  logic wb_slot14_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot15_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot15_micro; // completionSchedule.ts:34
+  logic wb_slot15_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot16_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot16_micro; // completionSchedule.ts:34
+  logic wb_slot16_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot17_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot17_micro; // completionSchedule.ts:34
+  logic wb_slot17_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot18_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot18_micro; // completionSchedule.ts:34
+  logic wb_slot18_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot19_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot19_micro; // completionSchedule.ts:34
+  logic wb_slot19_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot20_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot20_micro; // completionSchedule.ts:34
+  logic wb_slot20_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot21_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot21_micro; // completionSchedule.ts:34
+  logic wb_slot21_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot22_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot22_micro; // completionSchedule.ts:34
+  logic wb_slot22_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot23_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot23_micro; // completionSchedule.ts:34
+  logic wb_slot23_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot24_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot24_micro; // completionSchedule.ts:34
+  logic wb_slot24_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot25_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot25_micro; // completionSchedule.ts:34
+  logic wb_slot25_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot26_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot26_micro; // completionSchedule.ts:34
+  logic wb_slot26_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot27_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot27_micro; // completionSchedule.ts:34
+  logic wb_slot27_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot28_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot28_micro; // completionSchedule.ts:34
+  logic wb_slot28_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot29_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot29_micro; // completionSchedule.ts:34
+  logic wb_slot29_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot30_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot30_micro; // completionSchedule.ts:34
+  logic wb_slot30_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot31_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot31_micro; // completionSchedule.ts:34
+  logic wb_slot31_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot32_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot32_micro; // completionSchedule.ts:34
+  logic wb_slot32_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot33_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot33_micro; // completionSchedule.ts:34
+  logic wb_slot33_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot34_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot34_micro; // completionSchedule.ts:34
+  logic wb_slot34_late; // completionSchedule.ts:35
+  logic [2:0] wb_slot35_context; // completionSchedule.ts:33
+  logic [1:0] wb_slot35_micro; // completionSchedule.ts:34
+  logic wb_slot35_late; // completionSchedule.ts:35
   logic [1:0] launch_phase; // contexts.ts:76
   logic [2:0] launch_context; // contexts.ts:77
   logic [4:0] launch_thread; // contexts.ts:78
@@ -287,15 +322,15 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] wb_micro; // rtCore.ts:70
   logic int_divider_busy; // rtCore.ts:76
   logic [2:0] issue_last; // selection.ts:48
-  logic r_valid; // rtCore.ts:104
-  logic [2:0] r_context; // rtCore.ts:105
-  logic [1:0] r_micro; // rtCore.ts:106
-  logic [31:0] r_word; // rtCore.ts:107
-  logic [31:0] r_pc; // rtCore.ts:108
+  logic r_valid; // rtCore.ts:114
+  logic [2:0] r_context; // rtCore.ts:115
+  logic [1:0] r_micro; // rtCore.ts:116
+  logic [31:0] r_word; // rtCore.ts:117
+  logic [31:0] r_pc; // rtCore.ts:118
   logic taken; // readStage.ts:75
-  logic fetch_valid; // rtCore.ts:133
-  logic [2:0] fetch_context; // rtCore.ts:134
-  logic [31:0] fetch_pc; // rtCore.ts:135
+  logic fetch_valid; // rtCore.ts:143
+  logic [2:0] fetch_context; // rtCore.ts:144
+  logic [31:0] fetch_pc; // rtCore.ts:145
   logic ex_valid; // execute.ts:56
   logic [5:0] ex_op; // execute.ts:57
   logic ex_halts; // execute.ts:58
@@ -427,7 +462,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic fcmp_unordered; // execute.ts:75
   logic [31:0] scalar; // execute.ts:83
   logic [127:0] vector; // execute.ts:98
-  logic [2:0] ex_context; // rtCore.ts:147
+  logic [2:0] ex_context; // rtCore.ts:157
   logic m1_main; // memoryStage.ts:38
   logic m1_const; // memoryStage.ts:39
   logic m1_load; // memoryStage.ts:40
@@ -440,27 +475,35 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic m2_const; // memoryStage.ts:58
   logic m2_fault; // memoryStage.ts:59
   logic mem_error_1; // memoryStage.ts:61
-  logic [31:0] wb_scalar; // rtCore.ts:158
-  logic [127:0] wb_vector; // rtCore.ts:159
-  logic [1:0] wb_flag; // rtCore.ts:160
-  logic [95:0] wb_direction; // rtCore.ts:161
-  logic wb_fault; // rtCore.ts:162
-  logic events_enq_valid; // rtCore.ts:202
-  logic events_enq_ready; // rtCore.ts:202
-  logic [265:0] events_enq_bits; // rtCore.ts:202
-  logic events_deq_valid; // rtCore.ts:202
-  logic events_deq_ready; // rtCore.ts:202
-  logic [265:0] events_deq_bits; // rtCore.ts:202
-  logic [3:0] events_count; // rtCore.ts:202
-  logic events_full; // rtCore.ts:202
-  logic events_empty; // rtCore.ts:202
-  logic [4:0] leavingEvent_thread; // rtCore.ts:203
-  logic leavingEvent_kind; // rtCore.ts:203
-  logic leavingEvent_fault; // rtCore.ts:203
-  logic [31:0] leavingEvent_pc; // rtCore.ts:203
-  logic [31:0] leavingEvent_sp; // rtCore.ts:203
-  logic [95:0] leavingEvent_origin; // rtCore.ts:203
-  logic [95:0] leavingEvent_direction; // rtCore.ts:203
+  logic [31:0] held_loaded_scalar; // rtCore.ts:166
+  logic [31:0] held_ex_scalar; // rtCore.ts:166
+  logic [127:0] held_loaded_vector; // rtCore.ts:166
+  logic [127:0] held_ex_vector; // rtCore.ts:166
+  logic held_load_fault; // rtCore.ts:166
+  logic held_ex_fault; // rtCore.ts:166
+  logic [1:0] held_flag; // rtCore.ts:166
+  logic [95:0] held_direction; // rtCore.ts:166
+  logic [31:0] wb_scalar; // rtCore.ts:179
+  logic [127:0] wb_vector; // rtCore.ts:180
+  logic [1:0] wb_flag; // rtCore.ts:181
+  logic [95:0] wb_direction; // rtCore.ts:182
+  logic wb_fault; // rtCore.ts:183
+  logic events_enq_valid; // rtCore.ts:223
+  logic events_enq_ready; // rtCore.ts:223
+  logic [265:0] events_enq_bits; // rtCore.ts:223
+  logic events_deq_valid; // rtCore.ts:223
+  logic events_deq_ready; // rtCore.ts:223
+  logic [265:0] events_deq_bits; // rtCore.ts:223
+  logic [3:0] events_count; // rtCore.ts:223
+  logic events_full; // rtCore.ts:223
+  logic events_empty; // rtCore.ts:223
+  logic [4:0] leavingEvent_thread; // rtCore.ts:224
+  logic leavingEvent_kind; // rtCore.ts:224
+  logic leavingEvent_fault; // rtCore.ts:224
+  logic [31:0] leavingEvent_pc; // rtCore.ts:224
+  logic [31:0] leavingEvent_sp; // rtCore.ts:224
+  logic [95:0] leavingEvent_origin; // rtCore.ts:224
+  logic [95:0] leavingEvent_direction; // rtCore.ts:224
   logic launch_ready_eq; // contexts.ts:80
   logic launch_ready_eq_1; // contexts.ts:79
   logic launch_ready_or; // selection.ts:13
@@ -478,7 +521,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic launch_ready_or_6; // selection.ts:13
   logic launch_ready_eq_8; // contexts.ts:79
   logic launch_ready_or_7; // selection.ts:13
-  logic [262:0] event_bits_thread_slice; // rtCore.ts:213
+  logic [262:0] event_bits_thread_slice; // rtCore.ts:234
   logic wbInstruction_eq; // rtCore.ts:72
   logic wbInstruction; // rtCore.ts:72
   logic retire_thread_slice; // rtCore.ts:54
@@ -521,7 +564,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] retire_counted_mux_4; // rtCore.ts:54
   logic [1:0] retire_counted_mux_5; // rtCore.ts:54
   logic [1:0] retire_counted_mux_6; // rtCore.ts:54
-  logic retire_counted_eq; // rtCore.ts:191
+  logic retire_counted_eq; // rtCore.ts:212
   logic retire_scalarWrite_slice; // rtCore.ts:54
   logic retire_scalarWrite_slice_1; // rtCore.ts:54
   logic retire_scalarWrite_slice_2; // rtCore.ts:54
@@ -536,7 +579,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_scalarWrite_mux_4; // rtCore.ts:54
   logic retire_scalarWrite_mux_5; // rtCore.ts:54
   logic retire_scalarWrite_mux_6; // rtCore.ts:54
-  logic writesScalar; // rtCore.ts:167
+  logic writesScalar; // rtCore.ts:188
   logic retire_scalarReg_slice; // rtCore.ts:54
   logic retire_scalarReg_slice_1; // rtCore.ts:54
   logic retire_scalarReg_slice_2; // rtCore.ts:54
@@ -564,7 +607,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_vectorWrite_mux_4; // rtCore.ts:54
   logic retire_vectorWrite_mux_5; // rtCore.ts:54
   logic retire_vectorWrite_mux_6; // rtCore.ts:54
-  logic writesVector; // rtCore.ts:168
+  logic writesVector; // rtCore.ts:189
   logic retire_flagWrite_slice; // rtCore.ts:54
   logic retire_flagWrite_slice_1; // rtCore.ts:54
   logic retire_flagWrite_slice_2; // rtCore.ts:54
@@ -579,42 +622,42 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_flagWrite_mux_4; // rtCore.ts:54
   logic retire_flagWrite_mux_5; // rtCore.ts:54
   logic retire_flagWrite_mux_6; // rtCore.ts:54
-  logic writesFlag; // rtCore.ts:169
-  logic busy_eq; // rtCore.ts:232
-  logic busy_not; // rtCore.ts:232
-  logic busy_eq_1; // rtCore.ts:232
-  logic busy_not_1; // rtCore.ts:232
-  logic busy_or; // rtCore.ts:232
-  logic busy_eq_2; // rtCore.ts:232
-  logic busy_not_2; // rtCore.ts:232
-  logic busy_or_1; // rtCore.ts:232
-  logic busy_eq_3; // rtCore.ts:232
-  logic busy_not_3; // rtCore.ts:232
-  logic busy_or_2; // rtCore.ts:232
-  logic busy_eq_4; // rtCore.ts:232
-  logic busy_not_4; // rtCore.ts:232
-  logic busy_or_3; // rtCore.ts:232
-  logic busy_eq_5; // rtCore.ts:232
-  logic busy_not_5; // rtCore.ts:232
-  logic busy_or_4; // rtCore.ts:232
-  logic busy_eq_6; // rtCore.ts:232
-  logic busy_not_6; // rtCore.ts:232
-  logic busy_or_5; // rtCore.ts:232
-  logic busy_eq_7; // rtCore.ts:232
-  logic busy_not_7; // rtCore.ts:232
-  logic busy_or_6; // rtCore.ts:232
+  logic writesFlag; // rtCore.ts:190
+  logic busy_eq; // rtCore.ts:253
+  logic busy_not; // rtCore.ts:253
+  logic busy_eq_1; // rtCore.ts:253
+  logic busy_not_1; // rtCore.ts:253
+  logic busy_or; // rtCore.ts:253
+  logic busy_eq_2; // rtCore.ts:253
+  logic busy_not_2; // rtCore.ts:253
+  logic busy_or_1; // rtCore.ts:253
+  logic busy_eq_3; // rtCore.ts:253
+  logic busy_not_3; // rtCore.ts:253
+  logic busy_or_2; // rtCore.ts:253
+  logic busy_eq_4; // rtCore.ts:253
+  logic busy_not_4; // rtCore.ts:253
+  logic busy_or_3; // rtCore.ts:253
+  logic busy_eq_5; // rtCore.ts:253
+  logic busy_not_5; // rtCore.ts:253
+  logic busy_or_4; // rtCore.ts:253
+  logic busy_eq_6; // rtCore.ts:253
+  logic busy_not_6; // rtCore.ts:253
+  logic busy_or_5; // rtCore.ts:253
+  logic busy_eq_7; // rtCore.ts:253
+  logic busy_not_7; // rtCore.ts:253
+  logic busy_or_6; // rtCore.ts:253
   logic pending; // contexts.ts:102
   logic nextMicro_eq; // contexts.ts:100
   logic nextMicro_eq_1; // contexts.ts:100
   logic [1:0] nextMicro_mux; // contexts.ts:100
   logic [1:0] nextMicro; // contexts.ts:100
-  logic microReady_ne; // rtCore.ts:84
-  logic [36:0] issued_lshr; // completionSchedule.ts:37
-  logic issued_slice; // completionSchedule.ts:37
-  logic issued_not; // completionSchedule.ts:37
-  logic microReady; // rtCore.ts:84
-  logic issueInstruction_not; // rtCore.ts:87
-  logic ready_eq; // rtCore.ts:80
+  logic microReady_ne; // rtCore.ts:93
+  logic [36:0] issued_lshr; // completionSchedule.ts:40
+  logic issued_slice; // completionSchedule.ts:40
+  logic issued_not; // completionSchedule.ts:40
+  logic microReady; // rtCore.ts:93
+  logic issueInstruction_not; // rtCore.ts:96
+  logic ready_eq; // rtCore.ts:89
   logic issued_eq; // rtCore.ts:78
   logic issued_and; // rtCore.ts:78
   logic issued_eq_1; // rtCore.ts:78
@@ -623,7 +666,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_1; // rtCore.ts:78
   logic issued_or; // rtCore.ts:78
   logic issued_and_2; // rtCore.ts:78
-  logic ready; // rtCore.ts:80
+  logic ready; // rtCore.ts:89
   logic issued_eq_4; // rtCore.ts:48
   logic issued_eq_5; // rtCore.ts:48
   logic issued_eq_6; // rtCore.ts:48
@@ -644,17 +687,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_7; // rtCore.ts:48
   logic [5:0] issued_mux_8; // rtCore.ts:48
   logic [5:0] issued_mux_9; // rtCore.ts:48
-  logic [36:0] issued_lshr_1; // completionSchedule.ts:37
-  logic issued_slice_1; // completionSchedule.ts:37
-  logic issued_not_1; // completionSchedule.ts:37
-  logic issued_and_3; // rtCore.ts:82
-  logic unitFree_eq; // rtCore.ts:81
-  logic unitFree_not; // rtCore.ts:81
-  logic unitFree_not_1; // rtCore.ts:81
-  logic unitFree; // rtCore.ts:81
-  logic issued_and_4; // rtCore.ts:82
+  logic [36:0] issued_lshr_1; // completionSchedule.ts:40
+  logic issued_slice_1; // completionSchedule.ts:40
+  logic issued_not_1; // completionSchedule.ts:40
+  logic late_not; // rtCore.ts:84
+  logic late_eq; // rtCore.ts:84
+  logic late_eq_1; // rtCore.ts:84
+  logic late_or; // rtCore.ts:84
+  logic late_and; // rtCore.ts:84
+  logic [5:0] late_add; // rtCore.ts:84
+  logic [36:0] issued_lshr_2; // completionSchedule.ts:40
+  logic issued_slice_2; // completionSchedule.ts:40
+  logic issued_not_2; // completionSchedule.ts:40
+  logic late; // rtCore.ts:84
+  logic ok; // rtCore.ts:85
+  logic issued_and_3; // rtCore.ts:91
+  logic unitFree_eq; // rtCore.ts:90
+  logic unitFree_not; // rtCore.ts:90
+  logic unitFree_not_1; // rtCore.ts:90
+  logic unitFree; // rtCore.ts:90
+  logic issued_and_4; // rtCore.ts:91
   logic issued_or_1; // selection.ts:13
-  logic ready_eq_1; // rtCore.ts:80
+  logic ready_eq_1; // rtCore.ts:89
   logic issued_eq_14; // rtCore.ts:78
   logic issued_and_5; // rtCore.ts:78
   logic issued_eq_15; // rtCore.ts:78
@@ -663,7 +717,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_6; // rtCore.ts:78
   logic issued_or_2; // rtCore.ts:78
   logic issued_and_7; // rtCore.ts:78
-  logic ready_1; // rtCore.ts:80
+  logic ready_1; // rtCore.ts:89
   logic issued_eq_18; // rtCore.ts:48
   logic issued_eq_19; // rtCore.ts:48
   logic issued_eq_20; // rtCore.ts:48
@@ -684,17 +738,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_17; // rtCore.ts:48
   logic [5:0] issued_mux_18; // rtCore.ts:48
   logic [5:0] issued_mux_19; // rtCore.ts:48
-  logic [36:0] issued_lshr_2; // completionSchedule.ts:37
-  logic issued_slice_2; // completionSchedule.ts:37
-  logic issued_not_2; // completionSchedule.ts:37
-  logic issued_and_8; // rtCore.ts:82
-  logic unitFree_eq_1; // rtCore.ts:81
-  logic unitFree_not_2; // rtCore.ts:81
-  logic unitFree_not_3; // rtCore.ts:81
-  logic unitFree_1; // rtCore.ts:81
-  logic issued_and_9; // rtCore.ts:82
+  logic [36:0] issued_lshr_3; // completionSchedule.ts:40
+  logic issued_slice_3; // completionSchedule.ts:40
+  logic issued_not_3; // completionSchedule.ts:40
+  logic late_not_1; // rtCore.ts:84
+  logic late_eq_2; // rtCore.ts:84
+  logic late_eq_3; // rtCore.ts:84
+  logic late_or_1; // rtCore.ts:84
+  logic late_and_1; // rtCore.ts:84
+  logic [5:0] late_add_1; // rtCore.ts:84
+  logic [36:0] issued_lshr_4; // completionSchedule.ts:40
+  logic issued_slice_4; // completionSchedule.ts:40
+  logic issued_not_4; // completionSchedule.ts:40
+  logic late_1; // rtCore.ts:84
+  logic ok_1; // rtCore.ts:85
+  logic issued_and_8; // rtCore.ts:91
+  logic unitFree_eq_1; // rtCore.ts:90
+  logic unitFree_not_2; // rtCore.ts:90
+  logic unitFree_not_3; // rtCore.ts:90
+  logic unitFree_1; // rtCore.ts:90
+  logic issued_and_9; // rtCore.ts:91
   logic issued_or_3; // selection.ts:13
-  logic ready_eq_2; // rtCore.ts:80
+  logic ready_eq_2; // rtCore.ts:89
   logic issued_eq_28; // rtCore.ts:78
   logic issued_and_10; // rtCore.ts:78
   logic issued_eq_29; // rtCore.ts:78
@@ -703,7 +768,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_11; // rtCore.ts:78
   logic issued_or_4; // rtCore.ts:78
   logic issued_and_12; // rtCore.ts:78
-  logic ready_2; // rtCore.ts:80
+  logic ready_2; // rtCore.ts:89
   logic issued_eq_32; // rtCore.ts:48
   logic issued_eq_33; // rtCore.ts:48
   logic issued_eq_34; // rtCore.ts:48
@@ -724,17 +789,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_27; // rtCore.ts:48
   logic [5:0] issued_mux_28; // rtCore.ts:48
   logic [5:0] issued_mux_29; // rtCore.ts:48
-  logic [36:0] issued_lshr_3; // completionSchedule.ts:37
-  logic issued_slice_3; // completionSchedule.ts:37
-  logic issued_not_3; // completionSchedule.ts:37
-  logic issued_and_13; // rtCore.ts:82
-  logic unitFree_eq_2; // rtCore.ts:81
-  logic unitFree_not_4; // rtCore.ts:81
-  logic unitFree_not_5; // rtCore.ts:81
-  logic unitFree_2; // rtCore.ts:81
-  logic issued_and_14; // rtCore.ts:82
+  logic [36:0] issued_lshr_5; // completionSchedule.ts:40
+  logic issued_slice_5; // completionSchedule.ts:40
+  logic issued_not_5; // completionSchedule.ts:40
+  logic late_not_2; // rtCore.ts:84
+  logic late_eq_4; // rtCore.ts:84
+  logic late_eq_5; // rtCore.ts:84
+  logic late_or_2; // rtCore.ts:84
+  logic late_and_2; // rtCore.ts:84
+  logic [5:0] late_add_2; // rtCore.ts:84
+  logic [36:0] issued_lshr_6; // completionSchedule.ts:40
+  logic issued_slice_6; // completionSchedule.ts:40
+  logic issued_not_6; // completionSchedule.ts:40
+  logic late_2; // rtCore.ts:84
+  logic ok_2; // rtCore.ts:85
+  logic issued_and_13; // rtCore.ts:91
+  logic unitFree_eq_2; // rtCore.ts:90
+  logic unitFree_not_4; // rtCore.ts:90
+  logic unitFree_not_5; // rtCore.ts:90
+  logic unitFree_2; // rtCore.ts:90
+  logic issued_and_14; // rtCore.ts:91
   logic issued_or_5; // selection.ts:13
-  logic ready_eq_3; // rtCore.ts:80
+  logic ready_eq_3; // rtCore.ts:89
   logic issued_eq_42; // rtCore.ts:78
   logic issued_and_15; // rtCore.ts:78
   logic issued_eq_43; // rtCore.ts:78
@@ -743,7 +819,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_16; // rtCore.ts:78
   logic issued_or_6; // rtCore.ts:78
   logic issued_and_17; // rtCore.ts:78
-  logic ready_3; // rtCore.ts:80
+  logic ready_3; // rtCore.ts:89
   logic issued_eq_46; // rtCore.ts:48
   logic issued_eq_47; // rtCore.ts:48
   logic issued_eq_48; // rtCore.ts:48
@@ -764,17 +840,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_37; // rtCore.ts:48
   logic [5:0] issued_mux_38; // rtCore.ts:48
   logic [5:0] issued_mux_39; // rtCore.ts:48
-  logic [36:0] issued_lshr_4; // completionSchedule.ts:37
-  logic issued_slice_4; // completionSchedule.ts:37
-  logic issued_not_4; // completionSchedule.ts:37
-  logic issued_and_18; // rtCore.ts:82
-  logic unitFree_eq_3; // rtCore.ts:81
-  logic unitFree_not_6; // rtCore.ts:81
-  logic unitFree_not_7; // rtCore.ts:81
-  logic unitFree_3; // rtCore.ts:81
-  logic issued_and_19; // rtCore.ts:82
+  logic [36:0] issued_lshr_7; // completionSchedule.ts:40
+  logic issued_slice_7; // completionSchedule.ts:40
+  logic issued_not_7; // completionSchedule.ts:40
+  logic late_not_3; // rtCore.ts:84
+  logic late_eq_6; // rtCore.ts:84
+  logic late_eq_7; // rtCore.ts:84
+  logic late_or_3; // rtCore.ts:84
+  logic late_and_3; // rtCore.ts:84
+  logic [5:0] late_add_3; // rtCore.ts:84
+  logic [36:0] issued_lshr_8; // completionSchedule.ts:40
+  logic issued_slice_8; // completionSchedule.ts:40
+  logic issued_not_8; // completionSchedule.ts:40
+  logic late_3; // rtCore.ts:84
+  logic ok_3; // rtCore.ts:85
+  logic issued_and_18; // rtCore.ts:91
+  logic unitFree_eq_3; // rtCore.ts:90
+  logic unitFree_not_6; // rtCore.ts:90
+  logic unitFree_not_7; // rtCore.ts:90
+  logic unitFree_3; // rtCore.ts:90
+  logic issued_and_19; // rtCore.ts:91
   logic issued_or_7; // selection.ts:13
-  logic ready_eq_4; // rtCore.ts:80
+  logic ready_eq_4; // rtCore.ts:89
   logic issued_eq_56; // rtCore.ts:78
   logic issued_and_20; // rtCore.ts:78
   logic issued_eq_57; // rtCore.ts:78
@@ -783,7 +870,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_21; // rtCore.ts:78
   logic issued_or_8; // rtCore.ts:78
   logic issued_and_22; // rtCore.ts:78
-  logic ready_4; // rtCore.ts:80
+  logic ready_4; // rtCore.ts:89
   logic issued_eq_60; // rtCore.ts:48
   logic issued_eq_61; // rtCore.ts:48
   logic issued_eq_62; // rtCore.ts:48
@@ -804,17 +891,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_47; // rtCore.ts:48
   logic [5:0] issued_mux_48; // rtCore.ts:48
   logic [5:0] issued_mux_49; // rtCore.ts:48
-  logic [36:0] issued_lshr_5; // completionSchedule.ts:37
-  logic issued_slice_5; // completionSchedule.ts:37
-  logic issued_not_5; // completionSchedule.ts:37
-  logic issued_and_23; // rtCore.ts:82
-  logic unitFree_eq_4; // rtCore.ts:81
-  logic unitFree_not_8; // rtCore.ts:81
-  logic unitFree_not_9; // rtCore.ts:81
-  logic unitFree_4; // rtCore.ts:81
-  logic issued_and_24; // rtCore.ts:82
+  logic [36:0] issued_lshr_9; // completionSchedule.ts:40
+  logic issued_slice_9; // completionSchedule.ts:40
+  logic issued_not_9; // completionSchedule.ts:40
+  logic late_not_4; // rtCore.ts:84
+  logic late_eq_8; // rtCore.ts:84
+  logic late_eq_9; // rtCore.ts:84
+  logic late_or_4; // rtCore.ts:84
+  logic late_and_4; // rtCore.ts:84
+  logic [5:0] late_add_4; // rtCore.ts:84
+  logic [36:0] issued_lshr_10; // completionSchedule.ts:40
+  logic issued_slice_10; // completionSchedule.ts:40
+  logic issued_not_10; // completionSchedule.ts:40
+  logic late_4; // rtCore.ts:84
+  logic ok_4; // rtCore.ts:85
+  logic issued_and_23; // rtCore.ts:91
+  logic unitFree_eq_4; // rtCore.ts:90
+  logic unitFree_not_8; // rtCore.ts:90
+  logic unitFree_not_9; // rtCore.ts:90
+  logic unitFree_4; // rtCore.ts:90
+  logic issued_and_24; // rtCore.ts:91
   logic issued_or_9; // selection.ts:13
-  logic ready_eq_5; // rtCore.ts:80
+  logic ready_eq_5; // rtCore.ts:89
   logic issued_eq_70; // rtCore.ts:78
   logic issued_and_25; // rtCore.ts:78
   logic issued_eq_71; // rtCore.ts:78
@@ -823,7 +921,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_26; // rtCore.ts:78
   logic issued_or_10; // rtCore.ts:78
   logic issued_and_27; // rtCore.ts:78
-  logic ready_5; // rtCore.ts:80
+  logic ready_5; // rtCore.ts:89
   logic issued_eq_74; // rtCore.ts:48
   logic issued_eq_75; // rtCore.ts:48
   logic issued_eq_76; // rtCore.ts:48
@@ -844,17 +942,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_57; // rtCore.ts:48
   logic [5:0] issued_mux_58; // rtCore.ts:48
   logic [5:0] issued_mux_59; // rtCore.ts:48
-  logic [36:0] issued_lshr_6; // completionSchedule.ts:37
-  logic issued_slice_6; // completionSchedule.ts:37
-  logic issued_not_6; // completionSchedule.ts:37
-  logic issued_and_28; // rtCore.ts:82
-  logic unitFree_eq_5; // rtCore.ts:81
-  logic unitFree_not_10; // rtCore.ts:81
-  logic unitFree_not_11; // rtCore.ts:81
-  logic unitFree_5; // rtCore.ts:81
-  logic issued_and_29; // rtCore.ts:82
+  logic [36:0] issued_lshr_11; // completionSchedule.ts:40
+  logic issued_slice_11; // completionSchedule.ts:40
+  logic issued_not_11; // completionSchedule.ts:40
+  logic late_not_5; // rtCore.ts:84
+  logic late_eq_10; // rtCore.ts:84
+  logic late_eq_11; // rtCore.ts:84
+  logic late_or_5; // rtCore.ts:84
+  logic late_and_5; // rtCore.ts:84
+  logic [5:0] late_add_5; // rtCore.ts:84
+  logic [36:0] issued_lshr_12; // completionSchedule.ts:40
+  logic issued_slice_12; // completionSchedule.ts:40
+  logic issued_not_12; // completionSchedule.ts:40
+  logic late_5; // rtCore.ts:84
+  logic ok_5; // rtCore.ts:85
+  logic issued_and_28; // rtCore.ts:91
+  logic unitFree_eq_5; // rtCore.ts:90
+  logic unitFree_not_10; // rtCore.ts:90
+  logic unitFree_not_11; // rtCore.ts:90
+  logic unitFree_5; // rtCore.ts:90
+  logic issued_and_29; // rtCore.ts:91
   logic issued_or_11; // selection.ts:13
-  logic ready_eq_6; // rtCore.ts:80
+  logic ready_eq_6; // rtCore.ts:89
   logic issued_eq_84; // rtCore.ts:78
   logic issued_and_30; // rtCore.ts:78
   logic issued_eq_85; // rtCore.ts:78
@@ -863,7 +972,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_31; // rtCore.ts:78
   logic issued_or_12; // rtCore.ts:78
   logic issued_and_32; // rtCore.ts:78
-  logic ready_6; // rtCore.ts:80
+  logic ready_6; // rtCore.ts:89
   logic issued_eq_88; // rtCore.ts:48
   logic issued_eq_89; // rtCore.ts:48
   logic issued_eq_90; // rtCore.ts:48
@@ -884,17 +993,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_67; // rtCore.ts:48
   logic [5:0] issued_mux_68; // rtCore.ts:48
   logic [5:0] issued_mux_69; // rtCore.ts:48
-  logic [36:0] issued_lshr_7; // completionSchedule.ts:37
-  logic issued_slice_7; // completionSchedule.ts:37
-  logic issued_not_7; // completionSchedule.ts:37
-  logic issued_and_33; // rtCore.ts:82
-  logic unitFree_eq_6; // rtCore.ts:81
-  logic unitFree_not_12; // rtCore.ts:81
-  logic unitFree_not_13; // rtCore.ts:81
-  logic unitFree_6; // rtCore.ts:81
-  logic issued_and_34; // rtCore.ts:82
+  logic [36:0] issued_lshr_13; // completionSchedule.ts:40
+  logic issued_slice_13; // completionSchedule.ts:40
+  logic issued_not_13; // completionSchedule.ts:40
+  logic late_not_6; // rtCore.ts:84
+  logic late_eq_12; // rtCore.ts:84
+  logic late_eq_13; // rtCore.ts:84
+  logic late_or_6; // rtCore.ts:84
+  logic late_and_6; // rtCore.ts:84
+  logic [5:0] late_add_6; // rtCore.ts:84
+  logic [36:0] issued_lshr_14; // completionSchedule.ts:40
+  logic issued_slice_14; // completionSchedule.ts:40
+  logic issued_not_14; // completionSchedule.ts:40
+  logic late_6; // rtCore.ts:84
+  logic ok_6; // rtCore.ts:85
+  logic issued_and_33; // rtCore.ts:91
+  logic unitFree_eq_6; // rtCore.ts:90
+  logic unitFree_not_12; // rtCore.ts:90
+  logic unitFree_not_13; // rtCore.ts:90
+  logic unitFree_6; // rtCore.ts:90
+  logic issued_and_34; // rtCore.ts:91
   logic issued_or_13; // selection.ts:13
-  logic ready_eq_7; // rtCore.ts:80
+  logic ready_eq_7; // rtCore.ts:89
   logic issued_eq_98; // rtCore.ts:78
   logic issued_and_35; // rtCore.ts:78
   logic issued_eq_99; // rtCore.ts:78
@@ -903,7 +1023,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic issued_and_36; // rtCore.ts:78
   logic issued_or_14; // rtCore.ts:78
   logic issued_and_37; // rtCore.ts:78
-  logic ready_7; // rtCore.ts:80
+  logic ready_7; // rtCore.ts:89
   logic issued_eq_102; // rtCore.ts:48
   logic issued_eq_103; // rtCore.ts:48
   logic issued_eq_104; // rtCore.ts:48
@@ -924,17 +1044,28 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [5:0] issued_mux_77; // rtCore.ts:48
   logic [5:0] issued_mux_78; // rtCore.ts:48
   logic [5:0] issued_mux_79; // rtCore.ts:48
-  logic [36:0] issued_lshr_8; // completionSchedule.ts:37
-  logic issued_slice_8; // completionSchedule.ts:37
-  logic issued_not_8; // completionSchedule.ts:37
-  logic issued_and_38; // rtCore.ts:82
-  logic unitFree_eq_7; // rtCore.ts:81
-  logic unitFree_not_14; // rtCore.ts:81
-  logic unitFree_not_15; // rtCore.ts:81
-  logic unitFree_7; // rtCore.ts:81
-  logic issued_and_39; // rtCore.ts:82
+  logic [36:0] issued_lshr_15; // completionSchedule.ts:40
+  logic issued_slice_15; // completionSchedule.ts:40
+  logic issued_not_15; // completionSchedule.ts:40
+  logic late_not_7; // rtCore.ts:84
+  logic late_eq_14; // rtCore.ts:84
+  logic late_eq_15; // rtCore.ts:84
+  logic late_or_7; // rtCore.ts:84
+  logic late_and_7; // rtCore.ts:84
+  logic [5:0] late_add_7; // rtCore.ts:84
+  logic [36:0] issued_lshr_16; // completionSchedule.ts:40
+  logic issued_slice_16; // completionSchedule.ts:40
+  logic issued_not_16; // completionSchedule.ts:40
+  logic late_7; // rtCore.ts:84
+  logic ok_7; // rtCore.ts:85
+  logic issued_and_38; // rtCore.ts:91
+  logic unitFree_eq_7; // rtCore.ts:90
+  logic unitFree_not_14; // rtCore.ts:90
+  logic unitFree_not_15; // rtCore.ts:90
+  logic unitFree_7; // rtCore.ts:90
+  logic issued_and_39; // rtCore.ts:91
   logic issued_or_15; // selection.ts:13
-  logic issueInstruction; // rtCore.ts:87
+  logic issueInstruction; // rtCore.ts:96
   logic status_state_slice; // rtCore.ts:54
   logic status_state_slice_1; // rtCore.ts:54
   logic status_state_slice_2; // rtCore.ts:54
@@ -974,7 +1105,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic status_pc_slice_6; // rtCore.ts:54
   logic [31:0] status_pc_mux_4; // rtCore.ts:54
   logic [31:0] status_pc_mux_5; // rtCore.ts:54
-  logic fetchPc_eq; // rtCore.ts:131
+  logic fetchPc_eq; // rtCore.ts:141
   logic imem_addr_slice; // rtCore.ts:54
   logic imem_addr_slice_1; // rtCore.ts:54
   logic imem_addr_slice_2; // rtCore.ts:54
@@ -1033,7 +1164,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [31:0] target_add; // readStage.ts:85
   logic [31:0] target; // readStage.ts:85
   logic [31:0] nextPc; // readStage.ts:95
-  logic [31:0] fetchPc; // rtCore.ts:131
+  logic [31:0] fetchPc; // rtCore.ts:141
   logic [12:0] cmem_addr_slice; // memoryStage.ts:54
   logic mem_write_not; // memoryStage.ts:51
   logic [127:0] mem_data_mux; // memoryStage.ts:53
@@ -1116,21 +1247,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [2:0] ctx0_state_sel_mux_4; // selection.ts:54
   logic [2:0] ctx0_state_sel_mux_5; // selection.ts:54
   logic [2:0] ctx0_state_sel_mux_6; // selection.ts:54
-  logic ctx0_state_sel_eq_7; // rtCore.ts:228
-  logic ctx0_state_sel_and; // rtCore.ts:228
-  logic ctx0_state_sel_and_1; // rtCore.ts:226
-  logic [2:0] leaving; // rtCore.ts:216
-  logic ctx0_state_sel_eq_8; // rtCore.ts:226
-  logic ctx0_state_sel_and_2; // rtCore.ts:226
-  logic ctx0_state_sel_eq_9; // rtCore.ts:225
-  logic ctx0_state_sel_and_3; // rtCore.ts:225
-  logic here; // rtCore.ts:219
-  logic ctx0_state_sel_and_4; // rtCore.ts:225
-  logic ctx0_state_sel_and_5; // rtCore.ts:220
-  logic ctx0_state_sel_eq_10; // rtCore.ts:223
-  logic [2:0] ctx0_state_p; // rtCore.ts:223
-  logic ctx0_state_sel_eq_11; // rtCore.ts:95
-  logic ctx0_state_sel_and_6; // rtCore.ts:95
+  logic ctx0_state_sel_eq_7; // rtCore.ts:249
+  logic ctx0_state_sel_and; // rtCore.ts:249
+  logic ctx0_state_sel_and_1; // rtCore.ts:247
+  logic [2:0] leaving; // rtCore.ts:237
+  logic ctx0_state_sel_eq_8; // rtCore.ts:247
+  logic ctx0_state_sel_and_2; // rtCore.ts:247
+  logic ctx0_state_sel_eq_9; // rtCore.ts:246
+  logic ctx0_state_sel_and_3; // rtCore.ts:246
+  logic here; // rtCore.ts:240
+  logic ctx0_state_sel_and_4; // rtCore.ts:246
+  logic ctx0_state_sel_and_5; // rtCore.ts:241
+  logic ctx0_state_sel_eq_10; // rtCore.ts:244
+  logic [2:0] ctx0_state_p; // rtCore.ts:244
+  logic ctx0_state_sel_eq_11; // rtCore.ts:105
+  logic ctx0_state_sel_and_6; // rtCore.ts:105
   logic ctx0_state_sel_and_7; // contexts.ts:81
   logic [2:0] index_mux_56; // selection.ts:19
   logic [2:0] index_mux_57; // selection.ts:19
@@ -1143,16 +1274,16 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx0_state_sel_eq_12; // contexts.ts:88
   logic ctx0_state_sel_and_8; // contexts.ts:88
   logic [2:0] ctx0_state_p_1; // contexts.ts:88
-  logic [2:0] ctx0_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx0_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx0_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx0_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx0_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx0_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx0_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx0_state_p_5; // rtCore.ts:247
   logic [4:0] ctx0_thread_next; // contexts.ts:33
   logic [31:0] ctx0_pc_next; // contexts.ts:33
-  logic instructionInR_eq; // rtCore.ts:118
-  logic instructionInR; // rtCore.ts:118
-  logic ctx0_pc_sel_eq; // rtCore.ts:120
-  logic ctx0_pc_sel_and; // rtCore.ts:120
+  logic instructionInR_eq; // rtCore.ts:128
+  logic instructionInR; // rtCore.ts:128
+  logic ctx0_pc_sel_eq; // rtCore.ts:130
+  logic ctx0_pc_sel_and; // rtCore.ts:130
   logic [17:0] pcFault_slice; // readStage.ts:69
   logic pcFault; // readStage.ts:69
   logic ctx0_pc_sel_eq_1; // decode.ts:35
@@ -1258,16 +1389,16 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] endCode; // readStage.ts:70
   logic halts_eq; // readStage.ts:72
   logic halts; // readStage.ts:72
-  logic ctx0_pc_sel_not; // rtCore.ts:121
+  logic ctx0_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx0_pc_p; // contexts.ts:88
-  logic [31:0] ctx0_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx0_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx0_ir_next; // contexts.ts:33
-  logic ctx0_ir_sel_eq; // rtCore.ts:139
-  logic ctx0_ir_sel_and; // rtCore.ts:139
+  logic ctx0_ir_sel_eq; // rtCore.ts:149
+  logic ctx0_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx0_ir_unit_next; // contexts.ts:33
-  logic [17:0] fetchedUnit_slice; // rtCore.ts:137
-  logic fetchedUnit_ne; // rtCore.ts:137
-  logic [5:0] fetchedUnit_slice_1; // rtCore.ts:137
+  logic [17:0] fetchedUnit_slice; // rtCore.ts:147
+  logic fetchedUnit_ne; // rtCore.ts:147
+  logic [5:0] fetchedUnit_slice_1; // rtCore.ts:147
   logic ctx0_ir_unit_eq; // decode.ts:35
   logic ctx0_ir_unit_eq_1; // decode.ts:35
   logic ctx0_ir_unit_or; // decode.ts:35
@@ -1316,20 +1447,20 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] unit_mux_6; // decode.ts:106
   logic [3:0] unit_mux_7; // decode.ts:106
   logic [3:0] unit; // decode.ts:106
-  logic [3:0] fetchedUnit_mux; // rtCore.ts:137
+  logic [3:0] fetchedUnit_mux; // rtCore.ts:147
   logic [1:0] ctx0_flag_next; // contexts.ts:33
   logic [1:0] ctx0_flag_p; // contexts.ts:88
-  logic [1:0] ctx0_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx0_flag_p_1; // rtCore.ts:190
   logic ctx0_faulted_next; // contexts.ts:33
   logic ctx0_faulted_p; // contexts.ts:88
-  logic ctx0_faulted_p_1; // rtCore.ts:162
+  logic ctx0_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx0_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx0_unit_next; // contexts.ts:33
   logic [4:0] ctx0_dest_next; // contexts.ts:33
   logic [4:0] fA; // readStage.ts:51
   logic ctx0_writes_scalar_next; // contexts.ts:33
-  logic valid_eq; // rtCore.ts:117
-  logic valid; // rtCore.ts:117
+  logic valid_eq; // rtCore.ts:127
+  logic valid; // rtCore.ts:127
   logic live_not; // readStage.ts:86
   logic live; // readStage.ts:86
   logic ctx0_writes_scalar_eq; // decode.ts:35
@@ -1428,43 +1559,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic writesFlag_1; // readStage.ts:100
   logic [1:0] ctx0_end_next; // contexts.ts:33
   logic [2:0] ctx1_state_next; // contexts.ts:33
-  logic ctx1_state_sel_eq; // rtCore.ts:228
-  logic ctx1_state_sel_and; // rtCore.ts:228
-  logic ctx1_state_sel_eq_1; // rtCore.ts:226
-  logic ctx1_state_sel_and_1; // rtCore.ts:226
-  logic ctx1_state_sel_eq_2; // rtCore.ts:225
-  logic ctx1_state_sel_and_2; // rtCore.ts:225
-  logic here_1; // rtCore.ts:219
-  logic ctx1_state_sel_and_3; // rtCore.ts:225
-  logic ctx1_state_sel_and_4; // rtCore.ts:220
-  logic ctx1_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx1_state_p; // rtCore.ts:223
-  logic ctx1_state_sel_eq_4; // rtCore.ts:95
-  logic ctx1_state_sel_and_5; // rtCore.ts:95
+  logic ctx1_state_sel_eq; // rtCore.ts:249
+  logic ctx1_state_sel_and; // rtCore.ts:249
+  logic ctx1_state_sel_eq_1; // rtCore.ts:247
+  logic ctx1_state_sel_and_1; // rtCore.ts:247
+  logic ctx1_state_sel_eq_2; // rtCore.ts:246
+  logic ctx1_state_sel_and_2; // rtCore.ts:246
+  logic here_1; // rtCore.ts:240
+  logic ctx1_state_sel_and_3; // rtCore.ts:246
+  logic ctx1_state_sel_and_4; // rtCore.ts:241
+  logic ctx1_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx1_state_p; // rtCore.ts:244
+  logic ctx1_state_sel_eq_4; // rtCore.ts:105
+  logic ctx1_state_sel_and_5; // rtCore.ts:105
   logic ctx1_state_sel_eq_5; // contexts.ts:88
   logic ctx1_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx1_state_p_1; // contexts.ts:88
-  logic [2:0] ctx1_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx1_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx1_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx1_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx1_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx1_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx1_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx1_state_p_5; // rtCore.ts:247
   logic [4:0] ctx1_thread_next; // contexts.ts:33
   logic [31:0] ctx1_pc_next; // contexts.ts:33
-  logic ctx1_pc_sel_eq; // rtCore.ts:120
-  logic ctx1_pc_sel_and; // rtCore.ts:120
-  logic ctx1_pc_sel_not; // rtCore.ts:121
+  logic ctx1_pc_sel_eq; // rtCore.ts:130
+  logic ctx1_pc_sel_and; // rtCore.ts:130
+  logic ctx1_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx1_pc_p; // contexts.ts:88
-  logic [31:0] ctx1_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx1_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx1_ir_next; // contexts.ts:33
-  logic ctx1_ir_sel_eq; // rtCore.ts:139
-  logic ctx1_ir_sel_and; // rtCore.ts:139
+  logic ctx1_ir_sel_eq; // rtCore.ts:149
+  logic ctx1_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx1_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx1_flag_next; // contexts.ts:33
   logic [1:0] ctx1_flag_p; // contexts.ts:88
-  logic [1:0] ctx1_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx1_flag_p_1; // rtCore.ts:190
   logic ctx1_faulted_next; // contexts.ts:33
   logic ctx1_faulted_p; // contexts.ts:88
-  logic ctx1_faulted_p_1; // rtCore.ts:162
+  logic ctx1_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx1_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx1_unit_next; // contexts.ts:33
   logic [4:0] ctx1_dest_next; // contexts.ts:33
@@ -1473,43 +1604,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx1_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx1_end_next; // contexts.ts:33
   logic [2:0] ctx2_state_next; // contexts.ts:33
-  logic ctx2_state_sel_eq; // rtCore.ts:228
-  logic ctx2_state_sel_and; // rtCore.ts:228
-  logic ctx2_state_sel_eq_1; // rtCore.ts:226
-  logic ctx2_state_sel_and_1; // rtCore.ts:226
-  logic ctx2_state_sel_eq_2; // rtCore.ts:225
-  logic ctx2_state_sel_and_2; // rtCore.ts:225
-  logic here_2; // rtCore.ts:219
-  logic ctx2_state_sel_and_3; // rtCore.ts:225
-  logic ctx2_state_sel_and_4; // rtCore.ts:220
-  logic ctx2_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx2_state_p; // rtCore.ts:223
-  logic ctx2_state_sel_eq_4; // rtCore.ts:95
-  logic ctx2_state_sel_and_5; // rtCore.ts:95
+  logic ctx2_state_sel_eq; // rtCore.ts:249
+  logic ctx2_state_sel_and; // rtCore.ts:249
+  logic ctx2_state_sel_eq_1; // rtCore.ts:247
+  logic ctx2_state_sel_and_1; // rtCore.ts:247
+  logic ctx2_state_sel_eq_2; // rtCore.ts:246
+  logic ctx2_state_sel_and_2; // rtCore.ts:246
+  logic here_2; // rtCore.ts:240
+  logic ctx2_state_sel_and_3; // rtCore.ts:246
+  logic ctx2_state_sel_and_4; // rtCore.ts:241
+  logic ctx2_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx2_state_p; // rtCore.ts:244
+  logic ctx2_state_sel_eq_4; // rtCore.ts:105
+  logic ctx2_state_sel_and_5; // rtCore.ts:105
   logic ctx2_state_sel_eq_5; // contexts.ts:88
   logic ctx2_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx2_state_p_1; // contexts.ts:88
-  logic [2:0] ctx2_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx2_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx2_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx2_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx2_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx2_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx2_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx2_state_p_5; // rtCore.ts:247
   logic [4:0] ctx2_thread_next; // contexts.ts:33
   logic [31:0] ctx2_pc_next; // contexts.ts:33
-  logic ctx2_pc_sel_eq; // rtCore.ts:120
-  logic ctx2_pc_sel_and; // rtCore.ts:120
-  logic ctx2_pc_sel_not; // rtCore.ts:121
+  logic ctx2_pc_sel_eq; // rtCore.ts:130
+  logic ctx2_pc_sel_and; // rtCore.ts:130
+  logic ctx2_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx2_pc_p; // contexts.ts:88
-  logic [31:0] ctx2_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx2_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx2_ir_next; // contexts.ts:33
-  logic ctx2_ir_sel_eq; // rtCore.ts:139
-  logic ctx2_ir_sel_and; // rtCore.ts:139
+  logic ctx2_ir_sel_eq; // rtCore.ts:149
+  logic ctx2_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx2_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx2_flag_next; // contexts.ts:33
   logic [1:0] ctx2_flag_p; // contexts.ts:88
-  logic [1:0] ctx2_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx2_flag_p_1; // rtCore.ts:190
   logic ctx2_faulted_next; // contexts.ts:33
   logic ctx2_faulted_p; // contexts.ts:88
-  logic ctx2_faulted_p_1; // rtCore.ts:162
+  logic ctx2_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx2_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx2_unit_next; // contexts.ts:33
   logic [4:0] ctx2_dest_next; // contexts.ts:33
@@ -1518,43 +1649,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx2_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx2_end_next; // contexts.ts:33
   logic [2:0] ctx3_state_next; // contexts.ts:33
-  logic ctx3_state_sel_eq; // rtCore.ts:228
-  logic ctx3_state_sel_and; // rtCore.ts:228
-  logic ctx3_state_sel_eq_1; // rtCore.ts:226
-  logic ctx3_state_sel_and_1; // rtCore.ts:226
-  logic ctx3_state_sel_eq_2; // rtCore.ts:225
-  logic ctx3_state_sel_and_2; // rtCore.ts:225
-  logic here_3; // rtCore.ts:219
-  logic ctx3_state_sel_and_3; // rtCore.ts:225
-  logic ctx3_state_sel_and_4; // rtCore.ts:220
-  logic ctx3_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx3_state_p; // rtCore.ts:223
-  logic ctx3_state_sel_eq_4; // rtCore.ts:95
-  logic ctx3_state_sel_and_5; // rtCore.ts:95
+  logic ctx3_state_sel_eq; // rtCore.ts:249
+  logic ctx3_state_sel_and; // rtCore.ts:249
+  logic ctx3_state_sel_eq_1; // rtCore.ts:247
+  logic ctx3_state_sel_and_1; // rtCore.ts:247
+  logic ctx3_state_sel_eq_2; // rtCore.ts:246
+  logic ctx3_state_sel_and_2; // rtCore.ts:246
+  logic here_3; // rtCore.ts:240
+  logic ctx3_state_sel_and_3; // rtCore.ts:246
+  logic ctx3_state_sel_and_4; // rtCore.ts:241
+  logic ctx3_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx3_state_p; // rtCore.ts:244
+  logic ctx3_state_sel_eq_4; // rtCore.ts:105
+  logic ctx3_state_sel_and_5; // rtCore.ts:105
   logic ctx3_state_sel_eq_5; // contexts.ts:88
   logic ctx3_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx3_state_p_1; // contexts.ts:88
-  logic [2:0] ctx3_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx3_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx3_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx3_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx3_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx3_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx3_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx3_state_p_5; // rtCore.ts:247
   logic [4:0] ctx3_thread_next; // contexts.ts:33
   logic [31:0] ctx3_pc_next; // contexts.ts:33
-  logic ctx3_pc_sel_eq; // rtCore.ts:120
-  logic ctx3_pc_sel_and; // rtCore.ts:120
-  logic ctx3_pc_sel_not; // rtCore.ts:121
+  logic ctx3_pc_sel_eq; // rtCore.ts:130
+  logic ctx3_pc_sel_and; // rtCore.ts:130
+  logic ctx3_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx3_pc_p; // contexts.ts:88
-  logic [31:0] ctx3_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx3_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx3_ir_next; // contexts.ts:33
-  logic ctx3_ir_sel_eq; // rtCore.ts:139
-  logic ctx3_ir_sel_and; // rtCore.ts:139
+  logic ctx3_ir_sel_eq; // rtCore.ts:149
+  logic ctx3_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx3_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx3_flag_next; // contexts.ts:33
   logic [1:0] ctx3_flag_p; // contexts.ts:88
-  logic [1:0] ctx3_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx3_flag_p_1; // rtCore.ts:190
   logic ctx3_faulted_next; // contexts.ts:33
   logic ctx3_faulted_p; // contexts.ts:88
-  logic ctx3_faulted_p_1; // rtCore.ts:162
+  logic ctx3_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx3_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx3_unit_next; // contexts.ts:33
   logic [4:0] ctx3_dest_next; // contexts.ts:33
@@ -1563,43 +1694,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx3_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx3_end_next; // contexts.ts:33
   logic [2:0] ctx4_state_next; // contexts.ts:33
-  logic ctx4_state_sel_eq; // rtCore.ts:228
-  logic ctx4_state_sel_and; // rtCore.ts:228
-  logic ctx4_state_sel_eq_1; // rtCore.ts:226
-  logic ctx4_state_sel_and_1; // rtCore.ts:226
-  logic ctx4_state_sel_eq_2; // rtCore.ts:225
-  logic ctx4_state_sel_and_2; // rtCore.ts:225
-  logic here_4; // rtCore.ts:219
-  logic ctx4_state_sel_and_3; // rtCore.ts:225
-  logic ctx4_state_sel_and_4; // rtCore.ts:220
-  logic ctx4_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx4_state_p; // rtCore.ts:223
-  logic ctx4_state_sel_eq_4; // rtCore.ts:95
-  logic ctx4_state_sel_and_5; // rtCore.ts:95
+  logic ctx4_state_sel_eq; // rtCore.ts:249
+  logic ctx4_state_sel_and; // rtCore.ts:249
+  logic ctx4_state_sel_eq_1; // rtCore.ts:247
+  logic ctx4_state_sel_and_1; // rtCore.ts:247
+  logic ctx4_state_sel_eq_2; // rtCore.ts:246
+  logic ctx4_state_sel_and_2; // rtCore.ts:246
+  logic here_4; // rtCore.ts:240
+  logic ctx4_state_sel_and_3; // rtCore.ts:246
+  logic ctx4_state_sel_and_4; // rtCore.ts:241
+  logic ctx4_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx4_state_p; // rtCore.ts:244
+  logic ctx4_state_sel_eq_4; // rtCore.ts:105
+  logic ctx4_state_sel_and_5; // rtCore.ts:105
   logic ctx4_state_sel_eq_5; // contexts.ts:88
   logic ctx4_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx4_state_p_1; // contexts.ts:88
-  logic [2:0] ctx4_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx4_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx4_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx4_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx4_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx4_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx4_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx4_state_p_5; // rtCore.ts:247
   logic [4:0] ctx4_thread_next; // contexts.ts:33
   logic [31:0] ctx4_pc_next; // contexts.ts:33
-  logic ctx4_pc_sel_eq; // rtCore.ts:120
-  logic ctx4_pc_sel_and; // rtCore.ts:120
-  logic ctx4_pc_sel_not; // rtCore.ts:121
+  logic ctx4_pc_sel_eq; // rtCore.ts:130
+  logic ctx4_pc_sel_and; // rtCore.ts:130
+  logic ctx4_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx4_pc_p; // contexts.ts:88
-  logic [31:0] ctx4_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx4_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx4_ir_next; // contexts.ts:33
-  logic ctx4_ir_sel_eq; // rtCore.ts:139
-  logic ctx4_ir_sel_and; // rtCore.ts:139
+  logic ctx4_ir_sel_eq; // rtCore.ts:149
+  logic ctx4_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx4_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx4_flag_next; // contexts.ts:33
   logic [1:0] ctx4_flag_p; // contexts.ts:88
-  logic [1:0] ctx4_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx4_flag_p_1; // rtCore.ts:190
   logic ctx4_faulted_next; // contexts.ts:33
   logic ctx4_faulted_p; // contexts.ts:88
-  logic ctx4_faulted_p_1; // rtCore.ts:162
+  logic ctx4_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx4_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx4_unit_next; // contexts.ts:33
   logic [4:0] ctx4_dest_next; // contexts.ts:33
@@ -1608,43 +1739,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx4_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx4_end_next; // contexts.ts:33
   logic [2:0] ctx5_state_next; // contexts.ts:33
-  logic ctx5_state_sel_eq; // rtCore.ts:228
-  logic ctx5_state_sel_and; // rtCore.ts:228
-  logic ctx5_state_sel_eq_1; // rtCore.ts:226
-  logic ctx5_state_sel_and_1; // rtCore.ts:226
-  logic ctx5_state_sel_eq_2; // rtCore.ts:225
-  logic ctx5_state_sel_and_2; // rtCore.ts:225
-  logic here_5; // rtCore.ts:219
-  logic ctx5_state_sel_and_3; // rtCore.ts:225
-  logic ctx5_state_sel_and_4; // rtCore.ts:220
-  logic ctx5_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx5_state_p; // rtCore.ts:223
-  logic ctx5_state_sel_eq_4; // rtCore.ts:95
-  logic ctx5_state_sel_and_5; // rtCore.ts:95
+  logic ctx5_state_sel_eq; // rtCore.ts:249
+  logic ctx5_state_sel_and; // rtCore.ts:249
+  logic ctx5_state_sel_eq_1; // rtCore.ts:247
+  logic ctx5_state_sel_and_1; // rtCore.ts:247
+  logic ctx5_state_sel_eq_2; // rtCore.ts:246
+  logic ctx5_state_sel_and_2; // rtCore.ts:246
+  logic here_5; // rtCore.ts:240
+  logic ctx5_state_sel_and_3; // rtCore.ts:246
+  logic ctx5_state_sel_and_4; // rtCore.ts:241
+  logic ctx5_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx5_state_p; // rtCore.ts:244
+  logic ctx5_state_sel_eq_4; // rtCore.ts:105
+  logic ctx5_state_sel_and_5; // rtCore.ts:105
   logic ctx5_state_sel_eq_5; // contexts.ts:88
   logic ctx5_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx5_state_p_1; // contexts.ts:88
-  logic [2:0] ctx5_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx5_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx5_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx5_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx5_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx5_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx5_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx5_state_p_5; // rtCore.ts:247
   logic [4:0] ctx5_thread_next; // contexts.ts:33
   logic [31:0] ctx5_pc_next; // contexts.ts:33
-  logic ctx5_pc_sel_eq; // rtCore.ts:120
-  logic ctx5_pc_sel_and; // rtCore.ts:120
-  logic ctx5_pc_sel_not; // rtCore.ts:121
+  logic ctx5_pc_sel_eq; // rtCore.ts:130
+  logic ctx5_pc_sel_and; // rtCore.ts:130
+  logic ctx5_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx5_pc_p; // contexts.ts:88
-  logic [31:0] ctx5_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx5_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx5_ir_next; // contexts.ts:33
-  logic ctx5_ir_sel_eq; // rtCore.ts:139
-  logic ctx5_ir_sel_and; // rtCore.ts:139
+  logic ctx5_ir_sel_eq; // rtCore.ts:149
+  logic ctx5_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx5_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx5_flag_next; // contexts.ts:33
   logic [1:0] ctx5_flag_p; // contexts.ts:88
-  logic [1:0] ctx5_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx5_flag_p_1; // rtCore.ts:190
   logic ctx5_faulted_next; // contexts.ts:33
   logic ctx5_faulted_p; // contexts.ts:88
-  logic ctx5_faulted_p_1; // rtCore.ts:162
+  logic ctx5_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx5_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx5_unit_next; // contexts.ts:33
   logic [4:0] ctx5_dest_next; // contexts.ts:33
@@ -1653,43 +1784,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx5_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx5_end_next; // contexts.ts:33
   logic [2:0] ctx6_state_next; // contexts.ts:33
-  logic ctx6_state_sel_eq; // rtCore.ts:228
-  logic ctx6_state_sel_and; // rtCore.ts:228
-  logic ctx6_state_sel_eq_1; // rtCore.ts:226
-  logic ctx6_state_sel_and_1; // rtCore.ts:226
-  logic ctx6_state_sel_eq_2; // rtCore.ts:225
-  logic ctx6_state_sel_and_2; // rtCore.ts:225
-  logic here_6; // rtCore.ts:219
-  logic ctx6_state_sel_and_3; // rtCore.ts:225
-  logic ctx6_state_sel_and_4; // rtCore.ts:220
-  logic ctx6_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx6_state_p; // rtCore.ts:223
-  logic ctx6_state_sel_eq_4; // rtCore.ts:95
-  logic ctx6_state_sel_and_5; // rtCore.ts:95
+  logic ctx6_state_sel_eq; // rtCore.ts:249
+  logic ctx6_state_sel_and; // rtCore.ts:249
+  logic ctx6_state_sel_eq_1; // rtCore.ts:247
+  logic ctx6_state_sel_and_1; // rtCore.ts:247
+  logic ctx6_state_sel_eq_2; // rtCore.ts:246
+  logic ctx6_state_sel_and_2; // rtCore.ts:246
+  logic here_6; // rtCore.ts:240
+  logic ctx6_state_sel_and_3; // rtCore.ts:246
+  logic ctx6_state_sel_and_4; // rtCore.ts:241
+  logic ctx6_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx6_state_p; // rtCore.ts:244
+  logic ctx6_state_sel_eq_4; // rtCore.ts:105
+  logic ctx6_state_sel_and_5; // rtCore.ts:105
   logic ctx6_state_sel_eq_5; // contexts.ts:88
   logic ctx6_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx6_state_p_1; // contexts.ts:88
-  logic [2:0] ctx6_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx6_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx6_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx6_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx6_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx6_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx6_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx6_state_p_5; // rtCore.ts:247
   logic [4:0] ctx6_thread_next; // contexts.ts:33
   logic [31:0] ctx6_pc_next; // contexts.ts:33
-  logic ctx6_pc_sel_eq; // rtCore.ts:120
-  logic ctx6_pc_sel_and; // rtCore.ts:120
-  logic ctx6_pc_sel_not; // rtCore.ts:121
+  logic ctx6_pc_sel_eq; // rtCore.ts:130
+  logic ctx6_pc_sel_and; // rtCore.ts:130
+  logic ctx6_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx6_pc_p; // contexts.ts:88
-  logic [31:0] ctx6_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx6_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx6_ir_next; // contexts.ts:33
-  logic ctx6_ir_sel_eq; // rtCore.ts:139
-  logic ctx6_ir_sel_and; // rtCore.ts:139
+  logic ctx6_ir_sel_eq; // rtCore.ts:149
+  logic ctx6_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx6_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx6_flag_next; // contexts.ts:33
   logic [1:0] ctx6_flag_p; // contexts.ts:88
-  logic [1:0] ctx6_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx6_flag_p_1; // rtCore.ts:190
   logic ctx6_faulted_next; // contexts.ts:33
   logic ctx6_faulted_p; // contexts.ts:88
-  logic ctx6_faulted_p_1; // rtCore.ts:162
+  logic ctx6_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx6_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx6_unit_next; // contexts.ts:33
   logic [4:0] ctx6_dest_next; // contexts.ts:33
@@ -1698,43 +1829,43 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx6_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx6_end_next; // contexts.ts:33
   logic [2:0] ctx7_state_next; // contexts.ts:33
-  logic ctx7_state_sel_eq; // rtCore.ts:228
-  logic ctx7_state_sel_and; // rtCore.ts:228
-  logic ctx7_state_sel_eq_1; // rtCore.ts:226
-  logic ctx7_state_sel_and_1; // rtCore.ts:226
-  logic ctx7_state_sel_eq_2; // rtCore.ts:225
-  logic ctx7_state_sel_and_2; // rtCore.ts:225
-  logic here_7; // rtCore.ts:219
-  logic ctx7_state_sel_and_3; // rtCore.ts:225
-  logic ctx7_state_sel_and_4; // rtCore.ts:220
-  logic ctx7_state_sel_eq_3; // rtCore.ts:223
-  logic [2:0] ctx7_state_p; // rtCore.ts:223
-  logic ctx7_state_sel_eq_4; // rtCore.ts:95
-  logic ctx7_state_sel_and_5; // rtCore.ts:95
+  logic ctx7_state_sel_eq; // rtCore.ts:249
+  logic ctx7_state_sel_and; // rtCore.ts:249
+  logic ctx7_state_sel_eq_1; // rtCore.ts:247
+  logic ctx7_state_sel_and_1; // rtCore.ts:247
+  logic ctx7_state_sel_eq_2; // rtCore.ts:246
+  logic ctx7_state_sel_and_2; // rtCore.ts:246
+  logic here_7; // rtCore.ts:240
+  logic ctx7_state_sel_and_3; // rtCore.ts:246
+  logic ctx7_state_sel_and_4; // rtCore.ts:241
+  logic ctx7_state_sel_eq_3; // rtCore.ts:244
+  logic [2:0] ctx7_state_p; // rtCore.ts:244
+  logic ctx7_state_sel_eq_4; // rtCore.ts:105
+  logic ctx7_state_sel_and_5; // rtCore.ts:105
   logic ctx7_state_sel_eq_5; // contexts.ts:88
   logic ctx7_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx7_state_p_1; // contexts.ts:88
-  logic [2:0] ctx7_state_p_2; // rtCore.ts:95
-  logic [2:0] ctx7_state_p_3; // rtCore.ts:220
-  logic [2:0] ctx7_state_p_4; // rtCore.ts:225
-  logic [2:0] ctx7_state_p_5; // rtCore.ts:226
+  logic [2:0] ctx7_state_p_2; // rtCore.ts:105
+  logic [2:0] ctx7_state_p_3; // rtCore.ts:241
+  logic [2:0] ctx7_state_p_4; // rtCore.ts:246
+  logic [2:0] ctx7_state_p_5; // rtCore.ts:247
   logic [4:0] ctx7_thread_next; // contexts.ts:33
   logic [31:0] ctx7_pc_next; // contexts.ts:33
-  logic ctx7_pc_sel_eq; // rtCore.ts:120
-  logic ctx7_pc_sel_and; // rtCore.ts:120
-  logic ctx7_pc_sel_not; // rtCore.ts:121
+  logic ctx7_pc_sel_eq; // rtCore.ts:130
+  logic ctx7_pc_sel_and; // rtCore.ts:130
+  logic ctx7_pc_sel_not; // rtCore.ts:131
   logic [31:0] ctx7_pc_p; // contexts.ts:88
-  logic [31:0] ctx7_pc_p_1; // rtCore.ts:121
+  logic [31:0] ctx7_pc_p_1; // rtCore.ts:131
   logic [31:0] ctx7_ir_next; // contexts.ts:33
-  logic ctx7_ir_sel_eq; // rtCore.ts:139
-  logic ctx7_ir_sel_and; // rtCore.ts:139
+  logic ctx7_ir_sel_eq; // rtCore.ts:149
+  logic ctx7_ir_sel_and; // rtCore.ts:149
   logic [3:0] ctx7_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx7_flag_next; // contexts.ts:33
   logic [1:0] ctx7_flag_p; // contexts.ts:88
-  logic [1:0] ctx7_flag_p_1; // rtCore.ts:169
+  logic [1:0] ctx7_flag_p_1; // rtCore.ts:190
   logic ctx7_faulted_next; // contexts.ts:33
   logic ctx7_faulted_p; // contexts.ts:88
-  logic ctx7_faulted_p_1; // rtCore.ts:162
+  logic ctx7_faulted_p_1; // rtCore.ts:183
   logic [31:0] ctx7_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx7_unit_next; // contexts.ts:33
   logic [4:0] ctx7_dest_next; // contexts.ts:33
@@ -1745,12 +1876,12 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic scalar_rf_read_1_reg_eq; // decode.ts:35
   logic [4:0] fC; // readStage.ts:53
   logic [4:0] s2; // readStage.ts:60
-  logic wbLaunch_ne; // rtCore.ts:172
-  logic wbLaunch; // rtCore.ts:172
-  logic scalar_rf_write_at_reg_eq; // rtCore.ts:171
-  logic [4:0] scalar_rf_write_at_reg_mux; // rtCore.ts:171
-  logic scalar_rf_write_data_eq; // rtCore.ts:171
-  logic [31:0] scalar_rf_write_data_mux; // rtCore.ts:171
+  logic wbLaunch_ne; // rtCore.ts:193
+  logic wbLaunch; // rtCore.ts:193
+  logic scalar_rf_write_at_reg_eq; // rtCore.ts:192
+  logic [4:0] scalar_rf_write_at_reg_mux; // rtCore.ts:192
+  logic scalar_rf_write_data_eq; // rtCore.ts:192
+  logic [31:0] scalar_rf_write_data_mux; // rtCore.ts:192
   logic vector_rf_read_0_reg_eq; // decode.ts:35
   logic vector_rf_read_0_reg_eq_1; // decode.ts:35
   logic vector_rf_read_0_reg_or; // decode.ts:35
@@ -1760,201 +1891,247 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] v1; // readStage.ts:61
   logic [3:0] v2_slice; // readStage.ts:62
   logic [3:0] v2; // readStage.ts:62
-  logic vector_rf_write_at_reg_eq; // rtCore.ts:171
-  logic [3:0] vector_rf_write_at_reg_mux; // rtCore.ts:171
-  logic [3:0] vector_rf_write_at_reg_slice; // rtCore.ts:179
-  logic vector_rf_write_data_eq; // rtCore.ts:171
-  logic [127:0] vector_rf_write_data_mux; // rtCore.ts:171
-  logic [35:0] wb_booked_slice; // completionSchedule.ts:40
-  logic [36:0] wb_booked_zext; // completionSchedule.ts:40
-  logic wb_booked_or; // rtCore.ts:91
-  logic wb_booked_slice_1; // rtCore.ts:54
-  logic wb_booked_slice_2; // rtCore.ts:54
-  logic wb_booked_slice_3; // rtCore.ts:54
-  logic [3:0] wb_booked_mux; // rtCore.ts:54
-  logic wb_booked_slice_4; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_1; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_2; // rtCore.ts:54
-  logic wb_booked_slice_5; // rtCore.ts:54
-  logic wb_booked_slice_6; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_3; // rtCore.ts:54
-  logic wb_booked_slice_7; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_4; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_5; // rtCore.ts:54
-  logic [3:0] wb_booked_mux_6; // rtCore.ts:54
-  logic wb_booked_eq; // rtCore.ts:48
-  logic wb_booked_eq_1; // rtCore.ts:48
-  logic wb_booked_eq_2; // rtCore.ts:48
-  logic wb_booked_eq_3; // rtCore.ts:48
-  logic wb_booked_eq_4; // rtCore.ts:48
-  logic wb_booked_eq_5; // rtCore.ts:48
-  logic wb_booked_eq_6; // rtCore.ts:48
-  logic wb_booked_eq_7; // rtCore.ts:48
-  logic wb_booked_eq_8; // rtCore.ts:48
-  logic wb_booked_eq_9; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_7; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_8; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_9; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_10; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_11; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_12; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_13; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_14; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_15; // rtCore.ts:48
-  logic [5:0] wb_booked_mux_16; // rtCore.ts:48
-  logic [5:0] issueLatency; // rtCore.ts:90
-  logic [5:0] wb_booked_sub; // completionSchedule.ts:40
-  logic [36:0] wb_booked_shl; // completionSchedule.ts:40
-  logic [36:0] wb_booked_mux_17; // completionSchedule.ts:40
-  logic [36:0] wb_booked_or_1; // completionSchedule.ts:40
-  logic lands_eq; // completionSchedule.ts:43
-  logic lands; // completionSchedule.ts:43
-  logic [2:0] issueContext; // rtCore.ts:88
-  logic [2:0] wb_slot1_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot1_micro_mux; // rtCore.ts:91
-  logic [1:0] wb_slot1_micro_mux_1; // completionSchedule.ts:46
-  logic lands_eq_1; // completionSchedule.ts:43
-  logic lands_1; // completionSchedule.ts:43
-  logic [2:0] wb_slot2_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot2_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_2; // completionSchedule.ts:43
-  logic lands_2; // completionSchedule.ts:43
-  logic [2:0] wb_slot3_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot3_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_3; // completionSchedule.ts:43
-  logic lands_3; // completionSchedule.ts:43
-  logic [2:0] wb_slot4_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot4_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_4; // completionSchedule.ts:43
-  logic lands_4; // completionSchedule.ts:43
-  logic [2:0] wb_slot5_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot5_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_5; // completionSchedule.ts:43
-  logic lands_5; // completionSchedule.ts:43
-  logic [2:0] wb_slot6_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot6_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_6; // completionSchedule.ts:43
-  logic lands_6; // completionSchedule.ts:43
-  logic [2:0] wb_slot7_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot7_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_7; // completionSchedule.ts:43
-  logic lands_7; // completionSchedule.ts:43
-  logic [2:0] wb_slot8_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot8_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_8; // completionSchedule.ts:43
-  logic lands_8; // completionSchedule.ts:43
-  logic [2:0] wb_slot9_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot9_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_9; // completionSchedule.ts:43
-  logic lands_9; // completionSchedule.ts:43
-  logic [2:0] wb_slot10_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot10_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_10; // completionSchedule.ts:43
-  logic lands_10; // completionSchedule.ts:43
-  logic [2:0] wb_slot11_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot11_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_11; // completionSchedule.ts:43
-  logic lands_11; // completionSchedule.ts:43
-  logic [2:0] wb_slot12_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot12_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_12; // completionSchedule.ts:43
-  logic lands_12; // completionSchedule.ts:43
-  logic [2:0] wb_slot13_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot13_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_13; // completionSchedule.ts:43
-  logic lands_13; // completionSchedule.ts:43
-  logic [2:0] wb_slot14_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot14_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_14; // completionSchedule.ts:43
-  logic lands_14; // completionSchedule.ts:43
-  logic [2:0] wb_slot15_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot15_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_15; // completionSchedule.ts:43
-  logic lands_15; // completionSchedule.ts:43
-  logic [2:0] wb_slot16_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot16_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_16; // completionSchedule.ts:43
-  logic lands_16; // completionSchedule.ts:43
-  logic [2:0] wb_slot17_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot17_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_17; // completionSchedule.ts:43
-  logic lands_17; // completionSchedule.ts:43
-  logic [2:0] wb_slot18_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot18_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_18; // completionSchedule.ts:43
-  logic lands_18; // completionSchedule.ts:43
-  logic [2:0] wb_slot19_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot19_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_19; // completionSchedule.ts:43
-  logic lands_19; // completionSchedule.ts:43
-  logic [2:0] wb_slot20_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot20_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_20; // completionSchedule.ts:43
-  logic lands_20; // completionSchedule.ts:43
-  logic [2:0] wb_slot21_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot21_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_21; // completionSchedule.ts:43
-  logic lands_21; // completionSchedule.ts:43
-  logic [2:0] wb_slot22_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot22_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_22; // completionSchedule.ts:43
-  logic lands_22; // completionSchedule.ts:43
-  logic [2:0] wb_slot23_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot23_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_23; // completionSchedule.ts:43
-  logic lands_23; // completionSchedule.ts:43
-  logic [2:0] wb_slot24_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot24_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_24; // completionSchedule.ts:43
-  logic lands_24; // completionSchedule.ts:43
-  logic [2:0] wb_slot25_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot25_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_25; // completionSchedule.ts:43
-  logic lands_25; // completionSchedule.ts:43
-  logic [2:0] wb_slot26_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot26_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_26; // completionSchedule.ts:43
-  logic lands_26; // completionSchedule.ts:43
-  logic [2:0] wb_slot27_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot27_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_27; // completionSchedule.ts:43
-  logic lands_27; // completionSchedule.ts:43
-  logic [2:0] wb_slot28_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot28_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_28; // completionSchedule.ts:43
-  logic lands_28; // completionSchedule.ts:43
-  logic [2:0] wb_slot29_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot29_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_29; // completionSchedule.ts:43
-  logic lands_29; // completionSchedule.ts:43
-  logic [2:0] wb_slot30_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot30_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_30; // completionSchedule.ts:43
-  logic lands_30; // completionSchedule.ts:43
-  logic [2:0] wb_slot31_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot31_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_31; // completionSchedule.ts:43
-  logic lands_31; // completionSchedule.ts:43
-  logic [2:0] wb_slot32_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot32_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_32; // completionSchedule.ts:43
-  logic lands_32; // completionSchedule.ts:43
-  logic [2:0] wb_slot33_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot33_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_33; // completionSchedule.ts:43
-  logic lands_33; // completionSchedule.ts:43
-  logic [2:0] wb_slot34_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot34_micro_mux; // completionSchedule.ts:46
-  logic lands_eq_34; // completionSchedule.ts:43
-  logic lands_34; // completionSchedule.ts:43
-  logic [2:0] wb_slot35_context_mux; // completionSchedule.ts:45
-  logic [1:0] wb_slot35_micro_mux; // completionSchedule.ts:46
+  logic vector_rf_write_at_reg_eq; // rtCore.ts:192
+  logic [3:0] vector_rf_write_at_reg_mux; // rtCore.ts:192
+  logic [3:0] vector_rf_write_at_reg_slice; // rtCore.ts:200
+  logic vector_rf_write_data_eq; // rtCore.ts:192
+  logic [127:0] vector_rf_write_data_mux; // rtCore.ts:192
+  logic [35:0] wb_booked_slice; // completionSchedule.ts:43
+  logic [36:0] wb_booked_zext; // completionSchedule.ts:43
+  logic wb_booked_or; // rtCore.ts:101
+  logic issueLatency_slice; // rtCore.ts:99
+  logic issueLatency_slice_1; // rtCore.ts:99
+  logic issueLatency_slice_2; // rtCore.ts:99
+  logic [5:0] latency_add; // rtCore.ts:85
+  logic [5:0] latency; // rtCore.ts:85
+  logic [5:0] latency_add_1; // rtCore.ts:85
+  logic [5:0] latency_1; // rtCore.ts:85
+  logic [5:0] issueLatency_mux; // rtCore.ts:99
+  logic issueLatency_slice_3; // rtCore.ts:99
+  logic [5:0] latency_add_2; // rtCore.ts:85
+  logic [5:0] latency_2; // rtCore.ts:85
+  logic [5:0] latency_add_3; // rtCore.ts:85
+  logic [5:0] latency_3; // rtCore.ts:85
+  logic [5:0] issueLatency_mux_1; // rtCore.ts:99
+  logic [5:0] issueLatency_mux_2; // rtCore.ts:99
+  logic issueLatency_slice_4; // rtCore.ts:99
+  logic issueLatency_slice_5; // rtCore.ts:99
+  logic [5:0] latency_add_4; // rtCore.ts:85
+  logic [5:0] latency_4; // rtCore.ts:85
+  logic [5:0] latency_add_5; // rtCore.ts:85
+  logic [5:0] latency_5; // rtCore.ts:85
+  logic [5:0] issueLatency_mux_3; // rtCore.ts:99
+  logic issueLatency_slice_6; // rtCore.ts:99
+  logic [5:0] latency_add_6; // rtCore.ts:85
+  logic [5:0] latency_6; // rtCore.ts:85
+  logic [5:0] latency_add_7; // rtCore.ts:85
+  logic [5:0] latency_7; // rtCore.ts:85
+  logic [5:0] issueLatency_mux_4; // rtCore.ts:99
+  logic [5:0] issueLatency_mux_5; // rtCore.ts:99
+  logic [5:0] issueLatency_mux_6; // rtCore.ts:99
+  logic [5:0] issueLatency; // rtCore.ts:99
+  logic [5:0] wb_booked_sub; // completionSchedule.ts:43
+  logic [36:0] wb_booked_shl; // completionSchedule.ts:43
+  logic [36:0] wb_booked_mux; // completionSchedule.ts:43
+  logic [36:0] wb_booked_or_1; // completionSchedule.ts:43
+  logic lands_eq; // completionSchedule.ts:46
+  logic lands; // completionSchedule.ts:46
+  logic [2:0] issueContext; // rtCore.ts:97
+  logic [2:0] wb_slot1_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot1_micro_mux; // rtCore.ts:101
+  logic [1:0] wb_slot1_micro_mux_1; // completionSchedule.ts:49
+  logic issueLate_slice; // rtCore.ts:100
+  logic issueLate_slice_1; // rtCore.ts:100
+  logic issueLate_slice_2; // rtCore.ts:100
+  logic issueLate_mux; // rtCore.ts:100
+  logic issueLate_slice_3; // rtCore.ts:100
+  logic issueLate_mux_1; // rtCore.ts:100
+  logic issueLate_mux_2; // rtCore.ts:100
+  logic issueLate_slice_4; // rtCore.ts:100
+  logic issueLate_slice_5; // rtCore.ts:100
+  logic issueLate_mux_3; // rtCore.ts:100
+  logic issueLate_slice_6; // rtCore.ts:100
+  logic issueLate_mux_4; // rtCore.ts:100
+  logic issueLate_mux_5; // rtCore.ts:100
+  logic issueLate_mux_6; // rtCore.ts:100
+  logic issueLate; // rtCore.ts:100
+  logic wb_slot1_late_mux; // completionSchedule.ts:50
+  logic lands_eq_1; // completionSchedule.ts:46
+  logic lands_1; // completionSchedule.ts:46
+  logic [2:0] wb_slot2_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot2_micro_mux; // completionSchedule.ts:49
+  logic wb_slot2_late_mux; // completionSchedule.ts:50
+  logic lands_eq_2; // completionSchedule.ts:46
+  logic lands_2; // completionSchedule.ts:46
+  logic [2:0] wb_slot3_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot3_micro_mux; // completionSchedule.ts:49
+  logic wb_slot3_late_mux; // completionSchedule.ts:50
+  logic lands_eq_3; // completionSchedule.ts:46
+  logic lands_3; // completionSchedule.ts:46
+  logic [2:0] wb_slot4_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot4_micro_mux; // completionSchedule.ts:49
+  logic wb_slot4_late_mux; // completionSchedule.ts:50
+  logic lands_eq_4; // completionSchedule.ts:46
+  logic lands_4; // completionSchedule.ts:46
+  logic [2:0] wb_slot5_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot5_micro_mux; // completionSchedule.ts:49
+  logic wb_slot5_late_mux; // completionSchedule.ts:50
+  logic lands_eq_5; // completionSchedule.ts:46
+  logic lands_5; // completionSchedule.ts:46
+  logic [2:0] wb_slot6_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot6_micro_mux; // completionSchedule.ts:49
+  logic wb_slot6_late_mux; // completionSchedule.ts:50
+  logic lands_eq_6; // completionSchedule.ts:46
+  logic lands_6; // completionSchedule.ts:46
+  logic [2:0] wb_slot7_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot7_micro_mux; // completionSchedule.ts:49
+  logic wb_slot7_late_mux; // completionSchedule.ts:50
+  logic lands_eq_7; // completionSchedule.ts:46
+  logic lands_7; // completionSchedule.ts:46
+  logic [2:0] wb_slot8_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot8_micro_mux; // completionSchedule.ts:49
+  logic wb_slot8_late_mux; // completionSchedule.ts:50
+  logic lands_eq_8; // completionSchedule.ts:46
+  logic lands_8; // completionSchedule.ts:46
+  logic [2:0] wb_slot9_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot9_micro_mux; // completionSchedule.ts:49
+  logic wb_slot9_late_mux; // completionSchedule.ts:50
+  logic lands_eq_9; // completionSchedule.ts:46
+  logic lands_9; // completionSchedule.ts:46
+  logic [2:0] wb_slot10_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot10_micro_mux; // completionSchedule.ts:49
+  logic wb_slot10_late_mux; // completionSchedule.ts:50
+  logic lands_eq_10; // completionSchedule.ts:46
+  logic lands_10; // completionSchedule.ts:46
+  logic [2:0] wb_slot11_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot11_micro_mux; // completionSchedule.ts:49
+  logic wb_slot11_late_mux; // completionSchedule.ts:50
+  logic lands_eq_11; // completionSchedule.ts:46
+  logic lands_11; // completionSchedule.ts:46
+  logic [2:0] wb_slot12_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot12_micro_mux; // completionSchedule.ts:49
+  logic wb_slot12_late_mux; // completionSchedule.ts:50
+  logic lands_eq_12; // completionSchedule.ts:46
+  logic lands_12; // completionSchedule.ts:46
+  logic [2:0] wb_slot13_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot13_micro_mux; // completionSchedule.ts:49
+  logic wb_slot13_late_mux; // completionSchedule.ts:50
+  logic lands_eq_13; // completionSchedule.ts:46
+  logic lands_13; // completionSchedule.ts:46
+  logic [2:0] wb_slot14_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot14_micro_mux; // completionSchedule.ts:49
+  logic wb_slot14_late_mux; // completionSchedule.ts:50
+  logic lands_eq_14; // completionSchedule.ts:46
+  logic lands_14; // completionSchedule.ts:46
+  logic [2:0] wb_slot15_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot15_micro_mux; // completionSchedule.ts:49
+  logic wb_slot15_late_mux; // completionSchedule.ts:50
+  logic lands_eq_15; // completionSchedule.ts:46
+  logic lands_15; // completionSchedule.ts:46
+  logic [2:0] wb_slot16_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot16_micro_mux; // completionSchedule.ts:49
+  logic wb_slot16_late_mux; // completionSchedule.ts:50
+  logic lands_eq_16; // completionSchedule.ts:46
+  logic lands_16; // completionSchedule.ts:46
+  logic [2:0] wb_slot17_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot17_micro_mux; // completionSchedule.ts:49
+  logic wb_slot17_late_mux; // completionSchedule.ts:50
+  logic lands_eq_17; // completionSchedule.ts:46
+  logic lands_17; // completionSchedule.ts:46
+  logic [2:0] wb_slot18_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot18_micro_mux; // completionSchedule.ts:49
+  logic wb_slot18_late_mux; // completionSchedule.ts:50
+  logic lands_eq_18; // completionSchedule.ts:46
+  logic lands_18; // completionSchedule.ts:46
+  logic [2:0] wb_slot19_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot19_micro_mux; // completionSchedule.ts:49
+  logic wb_slot19_late_mux; // completionSchedule.ts:50
+  logic lands_eq_19; // completionSchedule.ts:46
+  logic lands_19; // completionSchedule.ts:46
+  logic [2:0] wb_slot20_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot20_micro_mux; // completionSchedule.ts:49
+  logic wb_slot20_late_mux; // completionSchedule.ts:50
+  logic lands_eq_20; // completionSchedule.ts:46
+  logic lands_20; // completionSchedule.ts:46
+  logic [2:0] wb_slot21_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot21_micro_mux; // completionSchedule.ts:49
+  logic wb_slot21_late_mux; // completionSchedule.ts:50
+  logic lands_eq_21; // completionSchedule.ts:46
+  logic lands_21; // completionSchedule.ts:46
+  logic [2:0] wb_slot22_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot22_micro_mux; // completionSchedule.ts:49
+  logic wb_slot22_late_mux; // completionSchedule.ts:50
+  logic lands_eq_22; // completionSchedule.ts:46
+  logic lands_22; // completionSchedule.ts:46
+  logic [2:0] wb_slot23_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot23_micro_mux; // completionSchedule.ts:49
+  logic wb_slot23_late_mux; // completionSchedule.ts:50
+  logic lands_eq_23; // completionSchedule.ts:46
+  logic lands_23; // completionSchedule.ts:46
+  logic [2:0] wb_slot24_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot24_micro_mux; // completionSchedule.ts:49
+  logic wb_slot24_late_mux; // completionSchedule.ts:50
+  logic lands_eq_24; // completionSchedule.ts:46
+  logic lands_24; // completionSchedule.ts:46
+  logic [2:0] wb_slot25_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot25_micro_mux; // completionSchedule.ts:49
+  logic wb_slot25_late_mux; // completionSchedule.ts:50
+  logic lands_eq_25; // completionSchedule.ts:46
+  logic lands_25; // completionSchedule.ts:46
+  logic [2:0] wb_slot26_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot26_micro_mux; // completionSchedule.ts:49
+  logic wb_slot26_late_mux; // completionSchedule.ts:50
+  logic lands_eq_26; // completionSchedule.ts:46
+  logic lands_26; // completionSchedule.ts:46
+  logic [2:0] wb_slot27_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot27_micro_mux; // completionSchedule.ts:49
+  logic wb_slot27_late_mux; // completionSchedule.ts:50
+  logic lands_eq_27; // completionSchedule.ts:46
+  logic lands_27; // completionSchedule.ts:46
+  logic [2:0] wb_slot28_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot28_micro_mux; // completionSchedule.ts:49
+  logic wb_slot28_late_mux; // completionSchedule.ts:50
+  logic lands_eq_28; // completionSchedule.ts:46
+  logic lands_28; // completionSchedule.ts:46
+  logic [2:0] wb_slot29_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot29_micro_mux; // completionSchedule.ts:49
+  logic wb_slot29_late_mux; // completionSchedule.ts:50
+  logic lands_eq_29; // completionSchedule.ts:46
+  logic lands_29; // completionSchedule.ts:46
+  logic [2:0] wb_slot30_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot30_micro_mux; // completionSchedule.ts:49
+  logic wb_slot30_late_mux; // completionSchedule.ts:50
+  logic lands_eq_30; // completionSchedule.ts:46
+  logic lands_30; // completionSchedule.ts:46
+  logic [2:0] wb_slot31_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot31_micro_mux; // completionSchedule.ts:49
+  logic wb_slot31_late_mux; // completionSchedule.ts:50
+  logic lands_eq_31; // completionSchedule.ts:46
+  logic lands_31; // completionSchedule.ts:46
+  logic [2:0] wb_slot32_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot32_micro_mux; // completionSchedule.ts:49
+  logic wb_slot32_late_mux; // completionSchedule.ts:50
+  logic lands_eq_32; // completionSchedule.ts:46
+  logic lands_32; // completionSchedule.ts:46
+  logic [2:0] wb_slot33_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot33_micro_mux; // completionSchedule.ts:49
+  logic wb_slot33_late_mux; // completionSchedule.ts:50
+  logic lands_eq_33; // completionSchedule.ts:46
+  logic lands_33; // completionSchedule.ts:46
+  logic [2:0] wb_slot34_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot34_micro_mux; // completionSchedule.ts:49
+  logic wb_slot34_late_mux; // completionSchedule.ts:50
+  logic lands_eq_34; // completionSchedule.ts:46
+  logic lands_34; // completionSchedule.ts:46
+  logic [2:0] wb_slot35_context_mux; // completionSchedule.ts:48
+  logic [1:0] wb_slot35_micro_mux; // completionSchedule.ts:49
+  logic wb_slot35_late_mux; // completionSchedule.ts:50
   logic [1:0] launch_phase_next; // contexts.ts:76
-  logic launch_phase_sel_eq; // rtCore.ts:181
-  logic launch_phase_sel_and; // rtCore.ts:181
+  logic launch_phase_sel_eq; // rtCore.ts:202
+  logic launch_phase_sel_and; // rtCore.ts:202
   logic [1:0] launch_phase_add; // contexts.ts:103
   logic [1:0] launch_phase_p; // contexts.ts:81
-  logic [1:0] launch_phase_p_1; // rtCore.ts:84
+  logic [1:0] launch_phase_p_1; // rtCore.ts:93
   logic [2:0] launch_context_next; // contexts.ts:77
   logic [4:0] launch_thread_next; // contexts.ts:78
   logic [31:0] launch_pc_next; // contexts.ts:78
@@ -1962,10 +2139,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [31:0] launch_sp_next; // contexts.ts:78
   logic [127:0] launch_hit_next; // contexts.ts:78
   logic [127:0] launch_normal_next; // contexts.ts:78
-  logic valid_1; // completionSchedule.ts:36
+  logic valid_1; // completionSchedule.ts:39
   logic int_divider_busy_next; // rtCore.ts:76
-  logic int_divider_busy_sel_eq; // rtCore.ts:101
-  logic int_divider_busy_sel_and; // rtCore.ts:101
   logic int_divider_busy_sel_slice; // rtCore.ts:54
   logic int_divider_busy_sel_slice_1; // rtCore.ts:54
   logic int_divider_busy_sel_slice_2; // rtCore.ts:54
@@ -1980,14 +2155,30 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] int_divider_busy_sel_mux_4; // rtCore.ts:54
   logic [3:0] int_divider_busy_sel_mux_5; // rtCore.ts:54
   logic [3:0] int_divider_busy_sel_mux_6; // rtCore.ts:54
-  logic int_divider_busy_sel_eq_1; // rtCore.ts:101
-  logic int_divider_busy_sel_and_1; // rtCore.ts:101
-  logic int_divider_busy_p; // rtCore.ts:101
+  logic int_divider_busy_sel_eq; // rtCore.ts:111
+  logic int_divider_busy_sel_and; // rtCore.ts:111
+  logic int_divider_busy_sel_slice_7; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_8; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_9; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_7; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_10; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_8; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_9; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_11; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_12; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_10; // rtCore.ts:54
+  logic int_divider_busy_sel_slice_13; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_11; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_12; // rtCore.ts:54
+  logic [3:0] int_divider_busy_sel_mux_13; // rtCore.ts:54
+  logic int_divider_busy_sel_eq_1; // rtCore.ts:111
+  logic int_divider_busy_sel_and_1; // rtCore.ts:111
+  logic int_divider_busy_p; // rtCore.ts:111
   logic [2:0] issue_last_next; // selection.ts:48
-  logic pick_not; // rtCore.ts:86
+  logic pick_not; // rtCore.ts:95
   logic issue_last_sel_and; // selection.ts:56
-  logic rValid_or; // rtCore.ts:104
-  logic [1:0] rMicro_mux; // rtCore.ts:106
+  logic rValid_or; // rtCore.ts:114
+  logic [1:0] rMicro_mux; // rtCore.ts:116
   logic r_word_slice; // rtCore.ts:54
   logic r_word_slice_1; // rtCore.ts:54
   logic r_word_slice_2; // rtCore.ts:54
@@ -2055,11 +2246,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic taken_p_3; // readStage.ts:80
   logic taken_p_4; // readStage.ts:79
   logic taken_p_5; // readStage.ts:78
-  logic fetching_eq; // rtCore.ts:130
-  logic fetching_not; // rtCore.ts:130
-  logic fetching_and; // rtCore.ts:130
-  logic fetching_or; // rtCore.ts:130
-  logic fetching; // rtCore.ts:130
+  logic fetching_eq; // rtCore.ts:140
+  logic fetching_not; // rtCore.ts:140
+  logic fetching_and; // rtCore.ts:140
+  logic fetching_or; // rtCore.ts:140
+  logic fetching; // rtCore.ts:140
   logic s2_eq; // readStage.ts:67
   logic [31:0] s2_1; // readStage.ts:67
   logic [1:0] lane; // readStage.ts:92
@@ -2343,6 +2534,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic mem_error_1_next; // memoryStage.ts:61
   logic missed_not; // memoryStage.ts:60
   logic missed; // memoryStage.ts:60
+  logic bad; // memoryStage.ts:63
+  logic [31:0] loadedScalar_slice; // memoryStage.ts:66
+  logic [31:0] loadedScalar_mux; // memoryStage.ts:66
+  logic [31:0] loadedScalar; // memoryStage.ts:66
+  logic [127:0] loadedVector; // memoryStage.ts:67
+  logic held_flag_eq; // decode.ts:35
+  logic intFlag_eq; // execute.ts:80
+  logic signedLess; // execute.ts:79
+  logic [1:0] intFlag_mux; // execute.ts:80
+  logic [1:0] intFlag; // execute.ts:80
+  logic [1:0] flag; // execute.ts:109
+  logic [95:0] direction; // execute.ts:110
   logic wb_scalar_slice; // rtCore.ts:54
   logic wb_scalar_slice_1; // rtCore.ts:54
   logic wb_scalar_slice_2; // rtCore.ts:54
@@ -2357,56 +2560,53 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] wb_scalar_mux_4; // rtCore.ts:54
   logic [3:0] wb_scalar_mux_5; // rtCore.ts:54
   logic [3:0] wb_scalar_mux_6; // rtCore.ts:54
-  logic wb_scalar_eq; // rtCore.ts:241
-  logic bad; // memoryStage.ts:63
-  logic [31:0] loadedScalar_slice; // memoryStage.ts:66
-  logic [31:0] loadedScalar_mux; // memoryStage.ts:66
-  logic [31:0] loadedScalar; // memoryStage.ts:66
-  logic wb_scalar_eq_1; // rtCore.ts:241
-  logic wb_scalar_eq_2; // rtCore.ts:241
-  logic wb_scalar_eq_3; // rtCore.ts:241
-  logic wb_scalar_eq_4; // rtCore.ts:241
-  logic wb_scalar_eq_5; // rtCore.ts:241
-  logic wb_scalar_eq_6; // rtCore.ts:241
-  logic wb_scalar_eq_7; // rtCore.ts:241
-  logic wb_scalar_eq_8; // rtCore.ts:241
-  logic [31:0] wb_scalar_mux_7; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_8; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_9; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_10; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_11; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_12; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_13; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_14; // rtCore.ts:259
-  logic [31:0] wb_scalar_mux_15; // rtCore.ts:259
-  logic wb_vector_eq; // rtCore.ts:241
-  logic [127:0] loadedVector; // memoryStage.ts:67
-  logic wb_vector_eq_1; // rtCore.ts:241
+  logic loadLate; // rtCore.ts:167
+  logic [31:0] scalar_1; // rtCore.ts:169
+  logic wb_scalar_eq; // rtCore.ts:262
+  logic wb_scalar_eq_1; // rtCore.ts:262
+  logic wb_scalar_eq_2; // rtCore.ts:262
+  logic wb_scalar_eq_3; // rtCore.ts:262
+  logic wb_scalar_eq_4; // rtCore.ts:262
+  logic wb_scalar_eq_5; // rtCore.ts:262
+  logic wb_scalar_eq_6; // rtCore.ts:262
+  logic wb_scalar_eq_7; // rtCore.ts:262
+  logic wb_scalar_eq_8; // rtCore.ts:262
+  logic [31:0] wb_scalar_mux_7; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_8; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_9; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_10; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_11; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_12; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_13; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_14; // rtCore.ts:280
+  logic [31:0] wb_scalar_mux_15; // rtCore.ts:280
+  logic [31:0] wbScalar_mux; // rtCore.ts:179
+  logic [127:0] vector_1; // rtCore.ts:170
+  logic wb_vector_eq; // rtCore.ts:262
+  logic wb_vector_eq_1; // rtCore.ts:262
   logic [127:0] wb_vector_concat; // execute.ts:11
-  logic wb_vector_eq_2; // rtCore.ts:241
+  logic wb_vector_eq_2; // rtCore.ts:262
   logic [127:0] wb_vector_concat_1; // execute.ts:11
-  logic wb_vector_eq_3; // rtCore.ts:241
+  logic wb_vector_eq_3; // rtCore.ts:262
   logic [127:0] wb_vector_concat_2; // execute.ts:11
-  logic [127:0] wb_vector_mux; // rtCore.ts:259
-  logic [127:0] wb_vector_mux_1; // rtCore.ts:259
-  logic [127:0] wb_vector_mux_2; // rtCore.ts:259
-  logic [127:0] wb_vector_mux_3; // rtCore.ts:259
-  logic wb_flag_eq; // decode.ts:35
-  logic intFlag_eq; // execute.ts:80
-  logic signedLess; // execute.ts:79
-  logic [1:0] intFlag_mux; // execute.ts:80
-  logic [1:0] intFlag; // execute.ts:80
-  logic [1:0] flag; // execute.ts:109
-  logic [95:0] direction; // execute.ts:110
-  logic wb_fault_eq; // rtCore.ts:241
-  logic wb_fault_eq_1; // rtCore.ts:241
-  logic fault_and_1; // rtCore.ts:261
-  logic fault_1; // rtCore.ts:261
-  logic halting_eq; // rtCore.ts:183
-  logic halting_not; // rtCore.ts:183
-  logic halting; // rtCore.ts:183
-  logic [262:0] events_enq_bits_concat; // rtCore.ts:212
-  logic leavingEvent_kind_sel_eq; // rtCore.ts:205
+  logic [127:0] wb_vector_mux; // rtCore.ts:280
+  logic [127:0] wb_vector_mux_1; // rtCore.ts:280
+  logic [127:0] wb_vector_mux_2; // rtCore.ts:280
+  logic [127:0] wb_vector_mux_3; // rtCore.ts:280
+  logic [127:0] wbVector_mux; // rtCore.ts:180
+  logic [1:0] wbFlag_mux; // rtCore.ts:181
+  logic [95:0] wbDirection_mux; // rtCore.ts:182
+  logic fault_1; // rtCore.ts:171
+  logic wb_fault_eq; // rtCore.ts:262
+  logic wb_fault_eq_1; // rtCore.ts:262
+  logic fault_and_1; // rtCore.ts:282
+  logic fault_2; // rtCore.ts:282
+  logic wbFault_mux; // rtCore.ts:183
+  logic halting_eq; // rtCore.ts:204
+  logic halting_not; // rtCore.ts:204
+  logic halting; // rtCore.ts:204
+  logic [262:0] events_enq_bits_concat; // rtCore.ts:233
+  logic leavingEvent_kind_sel_eq; // rtCore.ts:226
   logic leavingEvent_fault_slice; // rtCore.ts:54
   logic leavingEvent_fault_slice_1; // rtCore.ts:54
   logic leavingEvent_fault_slice_2; // rtCore.ts:54
@@ -2421,8 +2621,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic leavingEvent_fault_mux_4; // rtCore.ts:54
   logic leavingEvent_fault_mux_5; // rtCore.ts:54
   logic leavingEvent_fault_mux_6; // rtCore.ts:54
-  logic leavingEvent_fault_or; // rtCore.ts:206
-  logic leavingEvent_fault_eq; // rtCore.ts:206
+  logic leavingEvent_fault_or; // rtCore.ts:227
+  logic leavingEvent_fault_eq; // rtCore.ts:227
 
   assign launch_ready_eq = launch_phase == 2'd0;
   assign launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE;
@@ -2632,7 +2832,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_lshr_1 = wb_booked >> issued_mux_9;
   assign issued_slice_1 = issued_lshr_1[0];
   assign issued_not_1 = ~issued_slice_1;
-  assign issued_and_3 = ready & issued_not_1;
+  assign late_not = ~issued_not_1;
+  assign late_eq = ctx0_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_1 = ctx0_ir_unit == EXECUNIT_LOAD;
+  assign late_or = late_eq | late_eq_1;
+  assign late_and = late_not & late_or;
+  assign late_add = issued_mux_9 + 6'd1;
+  assign issued_lshr_2 = wb_booked >> late_add;
+  assign issued_slice_2 = issued_lshr_2[0];
+  assign issued_not_2 = ~issued_slice_2;
+  assign late = late_and & issued_not_2;
+  assign ok = issued_not_1 | late;
+  assign issued_and_3 = ready & ok;
   assign unitFree_eq = ctx0_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not = ~unitFree_eq;
   assign unitFree_not_1 = ~int_divider_busy;
@@ -2669,10 +2880,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_17 = issued_eq_20 ? 6'd10 : issued_mux_16;
   assign issued_mux_18 = issued_eq_19 ? 6'd36 : issued_mux_17;
   assign issued_mux_19 = issued_eq_18 ? 6'd5 : issued_mux_18;
-  assign issued_lshr_2 = wb_booked >> issued_mux_19;
-  assign issued_slice_2 = issued_lshr_2[0];
-  assign issued_not_2 = ~issued_slice_2;
-  assign issued_and_8 = ready_1 & issued_not_2;
+  assign issued_lshr_3 = wb_booked >> issued_mux_19;
+  assign issued_slice_3 = issued_lshr_3[0];
+  assign issued_not_3 = ~issued_slice_3;
+  assign late_not_1 = ~issued_not_3;
+  assign late_eq_2 = ctx1_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_3 = ctx1_ir_unit == EXECUNIT_LOAD;
+  assign late_or_1 = late_eq_2 | late_eq_3;
+  assign late_and_1 = late_not_1 & late_or_1;
+  assign late_add_1 = issued_mux_19 + 6'd1;
+  assign issued_lshr_4 = wb_booked >> late_add_1;
+  assign issued_slice_4 = issued_lshr_4[0];
+  assign issued_not_4 = ~issued_slice_4;
+  assign late_1 = late_and_1 & issued_not_4;
+  assign ok_1 = issued_not_3 | late_1;
+  assign issued_and_8 = ready_1 & ok_1;
   assign unitFree_eq_1 = ctx1_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_2 = ~unitFree_eq_1;
   assign unitFree_not_3 = ~int_divider_busy;
@@ -2709,10 +2931,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_27 = issued_eq_34 ? 6'd10 : issued_mux_26;
   assign issued_mux_28 = issued_eq_33 ? 6'd36 : issued_mux_27;
   assign issued_mux_29 = issued_eq_32 ? 6'd5 : issued_mux_28;
-  assign issued_lshr_3 = wb_booked >> issued_mux_29;
-  assign issued_slice_3 = issued_lshr_3[0];
-  assign issued_not_3 = ~issued_slice_3;
-  assign issued_and_13 = ready_2 & issued_not_3;
+  assign issued_lshr_5 = wb_booked >> issued_mux_29;
+  assign issued_slice_5 = issued_lshr_5[0];
+  assign issued_not_5 = ~issued_slice_5;
+  assign late_not_2 = ~issued_not_5;
+  assign late_eq_4 = ctx2_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_5 = ctx2_ir_unit == EXECUNIT_LOAD;
+  assign late_or_2 = late_eq_4 | late_eq_5;
+  assign late_and_2 = late_not_2 & late_or_2;
+  assign late_add_2 = issued_mux_29 + 6'd1;
+  assign issued_lshr_6 = wb_booked >> late_add_2;
+  assign issued_slice_6 = issued_lshr_6[0];
+  assign issued_not_6 = ~issued_slice_6;
+  assign late_2 = late_and_2 & issued_not_6;
+  assign ok_2 = issued_not_5 | late_2;
+  assign issued_and_13 = ready_2 & ok_2;
   assign unitFree_eq_2 = ctx2_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_4 = ~unitFree_eq_2;
   assign unitFree_not_5 = ~int_divider_busy;
@@ -2749,10 +2982,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_37 = issued_eq_48 ? 6'd10 : issued_mux_36;
   assign issued_mux_38 = issued_eq_47 ? 6'd36 : issued_mux_37;
   assign issued_mux_39 = issued_eq_46 ? 6'd5 : issued_mux_38;
-  assign issued_lshr_4 = wb_booked >> issued_mux_39;
-  assign issued_slice_4 = issued_lshr_4[0];
-  assign issued_not_4 = ~issued_slice_4;
-  assign issued_and_18 = ready_3 & issued_not_4;
+  assign issued_lshr_7 = wb_booked >> issued_mux_39;
+  assign issued_slice_7 = issued_lshr_7[0];
+  assign issued_not_7 = ~issued_slice_7;
+  assign late_not_3 = ~issued_not_7;
+  assign late_eq_6 = ctx3_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_7 = ctx3_ir_unit == EXECUNIT_LOAD;
+  assign late_or_3 = late_eq_6 | late_eq_7;
+  assign late_and_3 = late_not_3 & late_or_3;
+  assign late_add_3 = issued_mux_39 + 6'd1;
+  assign issued_lshr_8 = wb_booked >> late_add_3;
+  assign issued_slice_8 = issued_lshr_8[0];
+  assign issued_not_8 = ~issued_slice_8;
+  assign late_3 = late_and_3 & issued_not_8;
+  assign ok_3 = issued_not_7 | late_3;
+  assign issued_and_18 = ready_3 & ok_3;
   assign unitFree_eq_3 = ctx3_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_6 = ~unitFree_eq_3;
   assign unitFree_not_7 = ~int_divider_busy;
@@ -2789,10 +3033,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_47 = issued_eq_62 ? 6'd10 : issued_mux_46;
   assign issued_mux_48 = issued_eq_61 ? 6'd36 : issued_mux_47;
   assign issued_mux_49 = issued_eq_60 ? 6'd5 : issued_mux_48;
-  assign issued_lshr_5 = wb_booked >> issued_mux_49;
-  assign issued_slice_5 = issued_lshr_5[0];
-  assign issued_not_5 = ~issued_slice_5;
-  assign issued_and_23 = ready_4 & issued_not_5;
+  assign issued_lshr_9 = wb_booked >> issued_mux_49;
+  assign issued_slice_9 = issued_lshr_9[0];
+  assign issued_not_9 = ~issued_slice_9;
+  assign late_not_4 = ~issued_not_9;
+  assign late_eq_8 = ctx4_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_9 = ctx4_ir_unit == EXECUNIT_LOAD;
+  assign late_or_4 = late_eq_8 | late_eq_9;
+  assign late_and_4 = late_not_4 & late_or_4;
+  assign late_add_4 = issued_mux_49 + 6'd1;
+  assign issued_lshr_10 = wb_booked >> late_add_4;
+  assign issued_slice_10 = issued_lshr_10[0];
+  assign issued_not_10 = ~issued_slice_10;
+  assign late_4 = late_and_4 & issued_not_10;
+  assign ok_4 = issued_not_9 | late_4;
+  assign issued_and_23 = ready_4 & ok_4;
   assign unitFree_eq_4 = ctx4_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_8 = ~unitFree_eq_4;
   assign unitFree_not_9 = ~int_divider_busy;
@@ -2829,10 +3084,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_57 = issued_eq_76 ? 6'd10 : issued_mux_56;
   assign issued_mux_58 = issued_eq_75 ? 6'd36 : issued_mux_57;
   assign issued_mux_59 = issued_eq_74 ? 6'd5 : issued_mux_58;
-  assign issued_lshr_6 = wb_booked >> issued_mux_59;
-  assign issued_slice_6 = issued_lshr_6[0];
-  assign issued_not_6 = ~issued_slice_6;
-  assign issued_and_28 = ready_5 & issued_not_6;
+  assign issued_lshr_11 = wb_booked >> issued_mux_59;
+  assign issued_slice_11 = issued_lshr_11[0];
+  assign issued_not_11 = ~issued_slice_11;
+  assign late_not_5 = ~issued_not_11;
+  assign late_eq_10 = ctx5_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_11 = ctx5_ir_unit == EXECUNIT_LOAD;
+  assign late_or_5 = late_eq_10 | late_eq_11;
+  assign late_and_5 = late_not_5 & late_or_5;
+  assign late_add_5 = issued_mux_59 + 6'd1;
+  assign issued_lshr_12 = wb_booked >> late_add_5;
+  assign issued_slice_12 = issued_lshr_12[0];
+  assign issued_not_12 = ~issued_slice_12;
+  assign late_5 = late_and_5 & issued_not_12;
+  assign ok_5 = issued_not_11 | late_5;
+  assign issued_and_28 = ready_5 & ok_5;
   assign unitFree_eq_5 = ctx5_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_10 = ~unitFree_eq_5;
   assign unitFree_not_11 = ~int_divider_busy;
@@ -2869,10 +3135,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_67 = issued_eq_90 ? 6'd10 : issued_mux_66;
   assign issued_mux_68 = issued_eq_89 ? 6'd36 : issued_mux_67;
   assign issued_mux_69 = issued_eq_88 ? 6'd5 : issued_mux_68;
-  assign issued_lshr_7 = wb_booked >> issued_mux_69;
-  assign issued_slice_7 = issued_lshr_7[0];
-  assign issued_not_7 = ~issued_slice_7;
-  assign issued_and_33 = ready_6 & issued_not_7;
+  assign issued_lshr_13 = wb_booked >> issued_mux_69;
+  assign issued_slice_13 = issued_lshr_13[0];
+  assign issued_not_13 = ~issued_slice_13;
+  assign late_not_6 = ~issued_not_13;
+  assign late_eq_12 = ctx6_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_13 = ctx6_ir_unit == EXECUNIT_LOAD;
+  assign late_or_6 = late_eq_12 | late_eq_13;
+  assign late_and_6 = late_not_6 & late_or_6;
+  assign late_add_6 = issued_mux_69 + 6'd1;
+  assign issued_lshr_14 = wb_booked >> late_add_6;
+  assign issued_slice_14 = issued_lshr_14[0];
+  assign issued_not_14 = ~issued_slice_14;
+  assign late_6 = late_and_6 & issued_not_14;
+  assign ok_6 = issued_not_13 | late_6;
+  assign issued_and_33 = ready_6 & ok_6;
   assign unitFree_eq_6 = ctx6_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_12 = ~unitFree_eq_6;
   assign unitFree_not_13 = ~int_divider_busy;
@@ -2909,10 +3186,21 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign issued_mux_77 = issued_eq_104 ? 6'd10 : issued_mux_76;
   assign issued_mux_78 = issued_eq_103 ? 6'd36 : issued_mux_77;
   assign issued_mux_79 = issued_eq_102 ? 6'd5 : issued_mux_78;
-  assign issued_lshr_8 = wb_booked >> issued_mux_79;
-  assign issued_slice_8 = issued_lshr_8[0];
-  assign issued_not_8 = ~issued_slice_8;
-  assign issued_and_38 = ready_7 & issued_not_8;
+  assign issued_lshr_15 = wb_booked >> issued_mux_79;
+  assign issued_slice_15 = issued_lshr_15[0];
+  assign issued_not_15 = ~issued_slice_15;
+  assign late_not_7 = ~issued_not_15;
+  assign late_eq_14 = ctx7_ir_unit == EXECUNIT_SIMPLE;
+  assign late_eq_15 = ctx7_ir_unit == EXECUNIT_LOAD;
+  assign late_or_7 = late_eq_14 | late_eq_15;
+  assign late_and_7 = late_not_7 & late_or_7;
+  assign late_add_7 = issued_mux_79 + 6'd1;
+  assign issued_lshr_16 = wb_booked >> late_add_7;
+  assign issued_slice_16 = issued_lshr_16[0];
+  assign issued_not_16 = ~issued_slice_16;
+  assign late_7 = late_and_7 & issued_not_16;
+  assign ok_7 = issued_not_15 | late_7;
+  assign issued_and_38 = ready_7 & ok_7;
   assign unitFree_eq_7 = ctx7_ir_unit == EXECUNIT_INTDIV;
   assign unitFree_not_14 = ~unitFree_eq_7;
   assign unitFree_not_15 = ~int_divider_busy;
@@ -3786,187 +4074,233 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_booked_slice = wb_booked[36:1];
   assign wb_booked_zext = {1'd0, wb_booked_slice};
   assign wb_booked_or = microReady | issueInstruction;
-  assign wb_booked_slice_1 = ctx0_state_sel_mux_6[2];
-  assign wb_booked_slice_2 = ctx0_state_sel_mux_6[1];
-  assign wb_booked_slice_3 = ctx0_state_sel_mux_6[0];
-  assign wb_booked_mux = wb_booked_slice_3 ? ctx7_ir_unit : ctx6_ir_unit;
-  assign wb_booked_slice_4 = ctx0_state_sel_mux_6[0];
-  assign wb_booked_mux_1 = wb_booked_slice_4 ? ctx5_ir_unit : ctx4_ir_unit;
-  assign wb_booked_mux_2 = wb_booked_slice_2 ? wb_booked_mux : wb_booked_mux_1;
-  assign wb_booked_slice_5 = ctx0_state_sel_mux_6[1];
-  assign wb_booked_slice_6 = ctx0_state_sel_mux_6[0];
-  assign wb_booked_mux_3 = wb_booked_slice_6 ? ctx3_ir_unit : ctx2_ir_unit;
-  assign wb_booked_slice_7 = ctx0_state_sel_mux_6[0];
-  assign wb_booked_mux_4 = wb_booked_slice_7 ? ctx1_ir_unit : ctx0_ir_unit;
-  assign wb_booked_mux_5 = wb_booked_slice_5 ? wb_booked_mux_3 : wb_booked_mux_4;
-  assign wb_booked_mux_6 = wb_booked_slice_1 ? wb_booked_mux_2 : wb_booked_mux_5;
-  assign wb_booked_eq = wb_booked_mux_6 == 4'd9;
-  assign wb_booked_eq_1 = wb_booked_mux_6 == 4'd8;
-  assign wb_booked_eq_2 = wb_booked_mux_6 == 4'd7;
-  assign wb_booked_eq_3 = wb_booked_mux_6 == 4'd6;
-  assign wb_booked_eq_4 = wb_booked_mux_6 == 4'd5;
-  assign wb_booked_eq_5 = wb_booked_mux_6 == 4'd4;
-  assign wb_booked_eq_6 = wb_booked_mux_6 == 4'd3;
-  assign wb_booked_eq_7 = wb_booked_mux_6 == 4'd2;
-  assign wb_booked_eq_8 = wb_booked_mux_6 == 4'd1;
-  assign wb_booked_eq_9 = wb_booked_mux_6 == 4'd0;
-  assign wb_booked_mux_7 = wb_booked_eq_9 ? 6'd3 : 6'd3;
-  assign wb_booked_mux_8 = wb_booked_eq_8 ? 6'd6 : wb_booked_mux_7;
-  assign wb_booked_mux_9 = wb_booked_eq_7 ? 6'd8 : wb_booked_mux_8;
-  assign wb_booked_mux_10 = wb_booked_eq_6 ? 6'd17 : wb_booked_mux_9;
-  assign wb_booked_mux_11 = wb_booked_eq_5 ? 6'd16 : wb_booked_mux_10;
-  assign wb_booked_mux_12 = wb_booked_eq_4 ? 6'd5 : wb_booked_mux_11;
-  assign wb_booked_mux_13 = wb_booked_eq_3 ? 6'd5 : wb_booked_mux_12;
-  assign wb_booked_mux_14 = wb_booked_eq_2 ? 6'd10 : wb_booked_mux_13;
-  assign wb_booked_mux_15 = wb_booked_eq_1 ? 6'd36 : wb_booked_mux_14;
-  assign wb_booked_mux_16 = wb_booked_eq ? 6'd5 : wb_booked_mux_15;
-  assign issueLatency = microReady ? 6'd3 : wb_booked_mux_16;
+  assign issueLatency_slice = ctx0_state_sel_mux_6[2];
+  assign issueLatency_slice_1 = ctx0_state_sel_mux_6[1];
+  assign issueLatency_slice_2 = ctx0_state_sel_mux_6[0];
+  assign latency_add = issued_mux_79 + 6'd1;
+  assign latency = late_7 ? latency_add : issued_mux_79;
+  assign latency_add_1 = issued_mux_69 + 6'd1;
+  assign latency_1 = late_6 ? latency_add_1 : issued_mux_69;
+  assign issueLatency_mux = issueLatency_slice_2 ? latency : latency_1;
+  assign issueLatency_slice_3 = ctx0_state_sel_mux_6[0];
+  assign latency_add_2 = issued_mux_59 + 6'd1;
+  assign latency_2 = late_5 ? latency_add_2 : issued_mux_59;
+  assign latency_add_3 = issued_mux_49 + 6'd1;
+  assign latency_3 = late_4 ? latency_add_3 : issued_mux_49;
+  assign issueLatency_mux_1 = issueLatency_slice_3 ? latency_2 : latency_3;
+  assign issueLatency_mux_2 = issueLatency_slice_1 ? issueLatency_mux : issueLatency_mux_1;
+  assign issueLatency_slice_4 = ctx0_state_sel_mux_6[1];
+  assign issueLatency_slice_5 = ctx0_state_sel_mux_6[0];
+  assign latency_add_4 = issued_mux_39 + 6'd1;
+  assign latency_4 = late_3 ? latency_add_4 : issued_mux_39;
+  assign latency_add_5 = issued_mux_29 + 6'd1;
+  assign latency_5 = late_2 ? latency_add_5 : issued_mux_29;
+  assign issueLatency_mux_3 = issueLatency_slice_5 ? latency_4 : latency_5;
+  assign issueLatency_slice_6 = ctx0_state_sel_mux_6[0];
+  assign latency_add_6 = issued_mux_19 + 6'd1;
+  assign latency_6 = late_1 ? latency_add_6 : issued_mux_19;
+  assign latency_add_7 = issued_mux_9 + 6'd1;
+  assign latency_7 = late ? latency_add_7 : issued_mux_9;
+  assign issueLatency_mux_4 = issueLatency_slice_6 ? latency_6 : latency_7;
+  assign issueLatency_mux_5 = issueLatency_slice_4 ? issueLatency_mux_3 : issueLatency_mux_4;
+  assign issueLatency_mux_6 = issueLatency_slice ? issueLatency_mux_2 : issueLatency_mux_5;
+  assign issueLatency = microReady ? 6'd3 : issueLatency_mux_6;
   assign wb_booked_sub = issueLatency - 6'd1;
   assign wb_booked_shl = 37'd1 << wb_booked_sub;
-  assign wb_booked_mux_17 = wb_booked_or ? wb_booked_shl : 37'd0;
-  assign wb_booked_or_1 = wb_booked_zext | wb_booked_mux_17;
+  assign wb_booked_mux = wb_booked_or ? wb_booked_shl : 37'd0;
+  assign wb_booked_or_1 = wb_booked_zext | wb_booked_mux;
   assign lands_eq = issueLatency == 6'd2;
   assign lands = wb_booked_or & lands_eq;
   assign issueContext = microReady ? launch_context : ctx0_state_sel_mux_6;
   assign wb_slot1_context_mux = lands ? issueContext : wb_slot2_context;
   assign wb_slot1_micro_mux = microReady ? nextMicro : 2'd0;
   assign wb_slot1_micro_mux_1 = lands ? wb_slot1_micro_mux : wb_slot2_micro;
+  assign issueLate_slice = ctx0_state_sel_mux_6[2];
+  assign issueLate_slice_1 = ctx0_state_sel_mux_6[1];
+  assign issueLate_slice_2 = ctx0_state_sel_mux_6[0];
+  assign issueLate_mux = issueLate_slice_2 ? late_7 : late_6;
+  assign issueLate_slice_3 = ctx0_state_sel_mux_6[0];
+  assign issueLate_mux_1 = issueLate_slice_3 ? late_5 : late_4;
+  assign issueLate_mux_2 = issueLate_slice_1 ? issueLate_mux : issueLate_mux_1;
+  assign issueLate_slice_4 = ctx0_state_sel_mux_6[1];
+  assign issueLate_slice_5 = ctx0_state_sel_mux_6[0];
+  assign issueLate_mux_3 = issueLate_slice_5 ? late_3 : late_2;
+  assign issueLate_slice_6 = ctx0_state_sel_mux_6[0];
+  assign issueLate_mux_4 = issueLate_slice_6 ? late_1 : late;
+  assign issueLate_mux_5 = issueLate_slice_4 ? issueLate_mux_3 : issueLate_mux_4;
+  assign issueLate_mux_6 = issueLate_slice ? issueLate_mux_2 : issueLate_mux_5;
+  assign issueLate = issueInstruction & issueLate_mux_6;
+  assign wb_slot1_late_mux = lands ? issueLate : wb_slot2_late;
   assign lands_eq_1 = issueLatency == 6'd3;
   assign lands_1 = wb_booked_or & lands_eq_1;
   assign wb_slot2_context_mux = lands_1 ? issueContext : wb_slot3_context;
   assign wb_slot2_micro_mux = lands_1 ? wb_slot1_micro_mux : wb_slot3_micro;
+  assign wb_slot2_late_mux = lands_1 ? issueLate : wb_slot3_late;
   assign lands_eq_2 = issueLatency == 6'd4;
   assign lands_2 = wb_booked_or & lands_eq_2;
   assign wb_slot3_context_mux = lands_2 ? issueContext : wb_slot4_context;
   assign wb_slot3_micro_mux = lands_2 ? wb_slot1_micro_mux : wb_slot4_micro;
+  assign wb_slot3_late_mux = lands_2 ? issueLate : wb_slot4_late;
   assign lands_eq_3 = issueLatency == 6'd5;
   assign lands_3 = wb_booked_or & lands_eq_3;
   assign wb_slot4_context_mux = lands_3 ? issueContext : wb_slot5_context;
   assign wb_slot4_micro_mux = lands_3 ? wb_slot1_micro_mux : wb_slot5_micro;
+  assign wb_slot4_late_mux = lands_3 ? issueLate : wb_slot5_late;
   assign lands_eq_4 = issueLatency == 6'd6;
   assign lands_4 = wb_booked_or & lands_eq_4;
   assign wb_slot5_context_mux = lands_4 ? issueContext : wb_slot6_context;
   assign wb_slot5_micro_mux = lands_4 ? wb_slot1_micro_mux : wb_slot6_micro;
+  assign wb_slot5_late_mux = lands_4 ? issueLate : wb_slot6_late;
   assign lands_eq_5 = issueLatency == 6'd7;
   assign lands_5 = wb_booked_or & lands_eq_5;
   assign wb_slot6_context_mux = lands_5 ? issueContext : wb_slot7_context;
   assign wb_slot6_micro_mux = lands_5 ? wb_slot1_micro_mux : wb_slot7_micro;
+  assign wb_slot6_late_mux = lands_5 ? issueLate : wb_slot7_late;
   assign lands_eq_6 = issueLatency == 6'd8;
   assign lands_6 = wb_booked_or & lands_eq_6;
   assign wb_slot7_context_mux = lands_6 ? issueContext : wb_slot8_context;
   assign wb_slot7_micro_mux = lands_6 ? wb_slot1_micro_mux : wb_slot8_micro;
+  assign wb_slot7_late_mux = lands_6 ? issueLate : wb_slot8_late;
   assign lands_eq_7 = issueLatency == 6'd9;
   assign lands_7 = wb_booked_or & lands_eq_7;
   assign wb_slot8_context_mux = lands_7 ? issueContext : wb_slot9_context;
   assign wb_slot8_micro_mux = lands_7 ? wb_slot1_micro_mux : wb_slot9_micro;
+  assign wb_slot8_late_mux = lands_7 ? issueLate : wb_slot9_late;
   assign lands_eq_8 = issueLatency == 6'd10;
   assign lands_8 = wb_booked_or & lands_eq_8;
   assign wb_slot9_context_mux = lands_8 ? issueContext : wb_slot10_context;
   assign wb_slot9_micro_mux = lands_8 ? wb_slot1_micro_mux : wb_slot10_micro;
+  assign wb_slot9_late_mux = lands_8 ? issueLate : wb_slot10_late;
   assign lands_eq_9 = issueLatency == 6'd11;
   assign lands_9 = wb_booked_or & lands_eq_9;
   assign wb_slot10_context_mux = lands_9 ? issueContext : wb_slot11_context;
   assign wb_slot10_micro_mux = lands_9 ? wb_slot1_micro_mux : wb_slot11_micro;
+  assign wb_slot10_late_mux = lands_9 ? issueLate : wb_slot11_late;
   assign lands_eq_10 = issueLatency == 6'd12;
   assign lands_10 = wb_booked_or & lands_eq_10;
   assign wb_slot11_context_mux = lands_10 ? issueContext : wb_slot12_context;
   assign wb_slot11_micro_mux = lands_10 ? wb_slot1_micro_mux : wb_slot12_micro;
+  assign wb_slot11_late_mux = lands_10 ? issueLate : wb_slot12_late;
   assign lands_eq_11 = issueLatency == 6'd13;
   assign lands_11 = wb_booked_or & lands_eq_11;
   assign wb_slot12_context_mux = lands_11 ? issueContext : wb_slot13_context;
   assign wb_slot12_micro_mux = lands_11 ? wb_slot1_micro_mux : wb_slot13_micro;
+  assign wb_slot12_late_mux = lands_11 ? issueLate : wb_slot13_late;
   assign lands_eq_12 = issueLatency == 6'd14;
   assign lands_12 = wb_booked_or & lands_eq_12;
   assign wb_slot13_context_mux = lands_12 ? issueContext : wb_slot14_context;
   assign wb_slot13_micro_mux = lands_12 ? wb_slot1_micro_mux : wb_slot14_micro;
+  assign wb_slot13_late_mux = lands_12 ? issueLate : wb_slot14_late;
   assign lands_eq_13 = issueLatency == 6'd15;
   assign lands_13 = wb_booked_or & lands_eq_13;
   assign wb_slot14_context_mux = lands_13 ? issueContext : wb_slot15_context;
   assign wb_slot14_micro_mux = lands_13 ? wb_slot1_micro_mux : wb_slot15_micro;
+  assign wb_slot14_late_mux = lands_13 ? issueLate : wb_slot15_late;
   assign lands_eq_14 = issueLatency == 6'd16;
   assign lands_14 = wb_booked_or & lands_eq_14;
   assign wb_slot15_context_mux = lands_14 ? issueContext : wb_slot16_context;
   assign wb_slot15_micro_mux = lands_14 ? wb_slot1_micro_mux : wb_slot16_micro;
+  assign wb_slot15_late_mux = lands_14 ? issueLate : wb_slot16_late;
   assign lands_eq_15 = issueLatency == 6'd17;
   assign lands_15 = wb_booked_or & lands_eq_15;
   assign wb_slot16_context_mux = lands_15 ? issueContext : wb_slot17_context;
   assign wb_slot16_micro_mux = lands_15 ? wb_slot1_micro_mux : wb_slot17_micro;
+  assign wb_slot16_late_mux = lands_15 ? issueLate : wb_slot17_late;
   assign lands_eq_16 = issueLatency == 6'd18;
   assign lands_16 = wb_booked_or & lands_eq_16;
   assign wb_slot17_context_mux = lands_16 ? issueContext : wb_slot18_context;
   assign wb_slot17_micro_mux = lands_16 ? wb_slot1_micro_mux : wb_slot18_micro;
+  assign wb_slot17_late_mux = lands_16 ? issueLate : wb_slot18_late;
   assign lands_eq_17 = issueLatency == 6'd19;
   assign lands_17 = wb_booked_or & lands_eq_17;
   assign wb_slot18_context_mux = lands_17 ? issueContext : wb_slot19_context;
   assign wb_slot18_micro_mux = lands_17 ? wb_slot1_micro_mux : wb_slot19_micro;
+  assign wb_slot18_late_mux = lands_17 ? issueLate : wb_slot19_late;
   assign lands_eq_18 = issueLatency == 6'd20;
   assign lands_18 = wb_booked_or & lands_eq_18;
   assign wb_slot19_context_mux = lands_18 ? issueContext : wb_slot20_context;
   assign wb_slot19_micro_mux = lands_18 ? wb_slot1_micro_mux : wb_slot20_micro;
+  assign wb_slot19_late_mux = lands_18 ? issueLate : wb_slot20_late;
   assign lands_eq_19 = issueLatency == 6'd21;
   assign lands_19 = wb_booked_or & lands_eq_19;
   assign wb_slot20_context_mux = lands_19 ? issueContext : wb_slot21_context;
   assign wb_slot20_micro_mux = lands_19 ? wb_slot1_micro_mux : wb_slot21_micro;
+  assign wb_slot20_late_mux = lands_19 ? issueLate : wb_slot21_late;
   assign lands_eq_20 = issueLatency == 6'd22;
   assign lands_20 = wb_booked_or & lands_eq_20;
   assign wb_slot21_context_mux = lands_20 ? issueContext : wb_slot22_context;
   assign wb_slot21_micro_mux = lands_20 ? wb_slot1_micro_mux : wb_slot22_micro;
+  assign wb_slot21_late_mux = lands_20 ? issueLate : wb_slot22_late;
   assign lands_eq_21 = issueLatency == 6'd23;
   assign lands_21 = wb_booked_or & lands_eq_21;
   assign wb_slot22_context_mux = lands_21 ? issueContext : wb_slot23_context;
   assign wb_slot22_micro_mux = lands_21 ? wb_slot1_micro_mux : wb_slot23_micro;
+  assign wb_slot22_late_mux = lands_21 ? issueLate : wb_slot23_late;
   assign lands_eq_22 = issueLatency == 6'd24;
   assign lands_22 = wb_booked_or & lands_eq_22;
   assign wb_slot23_context_mux = lands_22 ? issueContext : wb_slot24_context;
   assign wb_slot23_micro_mux = lands_22 ? wb_slot1_micro_mux : wb_slot24_micro;
+  assign wb_slot23_late_mux = lands_22 ? issueLate : wb_slot24_late;
   assign lands_eq_23 = issueLatency == 6'd25;
   assign lands_23 = wb_booked_or & lands_eq_23;
   assign wb_slot24_context_mux = lands_23 ? issueContext : wb_slot25_context;
   assign wb_slot24_micro_mux = lands_23 ? wb_slot1_micro_mux : wb_slot25_micro;
+  assign wb_slot24_late_mux = lands_23 ? issueLate : wb_slot25_late;
   assign lands_eq_24 = issueLatency == 6'd26;
   assign lands_24 = wb_booked_or & lands_eq_24;
   assign wb_slot25_context_mux = lands_24 ? issueContext : wb_slot26_context;
   assign wb_slot25_micro_mux = lands_24 ? wb_slot1_micro_mux : wb_slot26_micro;
+  assign wb_slot25_late_mux = lands_24 ? issueLate : wb_slot26_late;
   assign lands_eq_25 = issueLatency == 6'd27;
   assign lands_25 = wb_booked_or & lands_eq_25;
   assign wb_slot26_context_mux = lands_25 ? issueContext : wb_slot27_context;
   assign wb_slot26_micro_mux = lands_25 ? wb_slot1_micro_mux : wb_slot27_micro;
+  assign wb_slot26_late_mux = lands_25 ? issueLate : wb_slot27_late;
   assign lands_eq_26 = issueLatency == 6'd28;
   assign lands_26 = wb_booked_or & lands_eq_26;
   assign wb_slot27_context_mux = lands_26 ? issueContext : wb_slot28_context;
   assign wb_slot27_micro_mux = lands_26 ? wb_slot1_micro_mux : wb_slot28_micro;
+  assign wb_slot27_late_mux = lands_26 ? issueLate : wb_slot28_late;
   assign lands_eq_27 = issueLatency == 6'd29;
   assign lands_27 = wb_booked_or & lands_eq_27;
   assign wb_slot28_context_mux = lands_27 ? issueContext : wb_slot29_context;
   assign wb_slot28_micro_mux = lands_27 ? wb_slot1_micro_mux : wb_slot29_micro;
+  assign wb_slot28_late_mux = lands_27 ? issueLate : wb_slot29_late;
   assign lands_eq_28 = issueLatency == 6'd30;
   assign lands_28 = wb_booked_or & lands_eq_28;
   assign wb_slot29_context_mux = lands_28 ? issueContext : wb_slot30_context;
   assign wb_slot29_micro_mux = lands_28 ? wb_slot1_micro_mux : wb_slot30_micro;
+  assign wb_slot29_late_mux = lands_28 ? issueLate : wb_slot30_late;
   assign lands_eq_29 = issueLatency == 6'd31;
   assign lands_29 = wb_booked_or & lands_eq_29;
   assign wb_slot30_context_mux = lands_29 ? issueContext : wb_slot31_context;
   assign wb_slot30_micro_mux = lands_29 ? wb_slot1_micro_mux : wb_slot31_micro;
+  assign wb_slot30_late_mux = lands_29 ? issueLate : wb_slot31_late;
   assign lands_eq_30 = issueLatency == 6'd32;
   assign lands_30 = wb_booked_or & lands_eq_30;
   assign wb_slot31_context_mux = lands_30 ? issueContext : wb_slot32_context;
   assign wb_slot31_micro_mux = lands_30 ? wb_slot1_micro_mux : wb_slot32_micro;
+  assign wb_slot31_late_mux = lands_30 ? issueLate : wb_slot32_late;
   assign lands_eq_31 = issueLatency == 6'd33;
   assign lands_31 = wb_booked_or & lands_eq_31;
   assign wb_slot32_context_mux = lands_31 ? issueContext : wb_slot33_context;
   assign wb_slot32_micro_mux = lands_31 ? wb_slot1_micro_mux : wb_slot33_micro;
+  assign wb_slot32_late_mux = lands_31 ? issueLate : wb_slot33_late;
   assign lands_eq_32 = issueLatency == 6'd34;
   assign lands_32 = wb_booked_or & lands_eq_32;
   assign wb_slot33_context_mux = lands_32 ? issueContext : wb_slot34_context;
   assign wb_slot33_micro_mux = lands_32 ? wb_slot1_micro_mux : wb_slot34_micro;
+  assign wb_slot33_late_mux = lands_32 ? issueLate : wb_slot34_late;
   assign lands_eq_33 = issueLatency == 6'd35;
   assign lands_33 = wb_booked_or & lands_eq_33;
   assign wb_slot34_context_mux = lands_33 ? issueContext : wb_slot35_context;
   assign wb_slot34_micro_mux = lands_33 ? wb_slot1_micro_mux : wb_slot35_micro;
+  assign wb_slot34_late_mux = lands_33 ? issueLate : wb_slot35_late;
   assign lands_eq_34 = issueLatency == 6'd36;
   assign lands_34 = wb_booked_or & lands_eq_34;
   assign wb_slot35_context_mux = lands_34 ? issueContext : 3'd0;
   assign wb_slot35_micro_mux = lands_34 ? wb_slot1_micro_mux : 2'd0;
+  assign wb_slot35_late_mux = lands_34 ? issueLate : 1'd0;
   assign launch_phase_sel_eq = wb_micro == 2'd2;
   assign launch_phase_sel_and = wb_valid & launch_phase_sel_eq;
   assign launch_phase_add = launch_phase + 2'd1;
@@ -3981,23 +4315,37 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign launch_hit_next = ctx0_state_sel_and_7 ? launch_bits_hit : launch_hit;
   assign launch_normal_next = ctx0_state_sel_and_7 ? launch_bits_normal : launch_normal;
   assign valid_1 = wb_booked[1];
-  assign int_divider_busy_sel_eq = wb_booked_mux_6 == 4'd8;
-  assign int_divider_busy_sel_and = issueInstruction & int_divider_busy_sel_eq;
-  assign int_divider_busy_sel_slice = wb_context[2];
-  assign int_divider_busy_sel_slice_1 = wb_context[1];
-  assign int_divider_busy_sel_slice_2 = wb_context[0];
-  assign int_divider_busy_sel_mux = int_divider_busy_sel_slice_2 ? ctx7_unit : ctx6_unit;
-  assign int_divider_busy_sel_slice_3 = wb_context[0];
-  assign int_divider_busy_sel_mux_1 = int_divider_busy_sel_slice_3 ? ctx5_unit : ctx4_unit;
+  assign int_divider_busy_sel_slice = ctx0_state_sel_mux_6[2];
+  assign int_divider_busy_sel_slice_1 = ctx0_state_sel_mux_6[1];
+  assign int_divider_busy_sel_slice_2 = ctx0_state_sel_mux_6[0];
+  assign int_divider_busy_sel_mux = int_divider_busy_sel_slice_2 ? ctx7_ir_unit : ctx6_ir_unit;
+  assign int_divider_busy_sel_slice_3 = ctx0_state_sel_mux_6[0];
+  assign int_divider_busy_sel_mux_1 = int_divider_busy_sel_slice_3 ? ctx5_ir_unit : ctx4_ir_unit;
   assign int_divider_busy_sel_mux_2 = int_divider_busy_sel_slice_1 ? int_divider_busy_sel_mux : int_divider_busy_sel_mux_1;
-  assign int_divider_busy_sel_slice_4 = wb_context[1];
-  assign int_divider_busy_sel_slice_5 = wb_context[0];
-  assign int_divider_busy_sel_mux_3 = int_divider_busy_sel_slice_5 ? ctx3_unit : ctx2_unit;
-  assign int_divider_busy_sel_slice_6 = wb_context[0];
-  assign int_divider_busy_sel_mux_4 = int_divider_busy_sel_slice_6 ? ctx1_unit : ctx0_unit;
+  assign int_divider_busy_sel_slice_4 = ctx0_state_sel_mux_6[1];
+  assign int_divider_busy_sel_slice_5 = ctx0_state_sel_mux_6[0];
+  assign int_divider_busy_sel_mux_3 = int_divider_busy_sel_slice_5 ? ctx3_ir_unit : ctx2_ir_unit;
+  assign int_divider_busy_sel_slice_6 = ctx0_state_sel_mux_6[0];
+  assign int_divider_busy_sel_mux_4 = int_divider_busy_sel_slice_6 ? ctx1_ir_unit : ctx0_ir_unit;
   assign int_divider_busy_sel_mux_5 = int_divider_busy_sel_slice_4 ? int_divider_busy_sel_mux_3 : int_divider_busy_sel_mux_4;
   assign int_divider_busy_sel_mux_6 = int_divider_busy_sel_slice ? int_divider_busy_sel_mux_2 : int_divider_busy_sel_mux_5;
-  assign int_divider_busy_sel_eq_1 = int_divider_busy_sel_mux_6 == 4'd8;
+  assign int_divider_busy_sel_eq = int_divider_busy_sel_mux_6 == 4'd8;
+  assign int_divider_busy_sel_and = issueInstruction & int_divider_busy_sel_eq;
+  assign int_divider_busy_sel_slice_7 = wb_context[2];
+  assign int_divider_busy_sel_slice_8 = wb_context[1];
+  assign int_divider_busy_sel_slice_9 = wb_context[0];
+  assign int_divider_busy_sel_mux_7 = int_divider_busy_sel_slice_9 ? ctx7_unit : ctx6_unit;
+  assign int_divider_busy_sel_slice_10 = wb_context[0];
+  assign int_divider_busy_sel_mux_8 = int_divider_busy_sel_slice_10 ? ctx5_unit : ctx4_unit;
+  assign int_divider_busy_sel_mux_9 = int_divider_busy_sel_slice_8 ? int_divider_busy_sel_mux_7 : int_divider_busy_sel_mux_8;
+  assign int_divider_busy_sel_slice_11 = wb_context[1];
+  assign int_divider_busy_sel_slice_12 = wb_context[0];
+  assign int_divider_busy_sel_mux_10 = int_divider_busy_sel_slice_12 ? ctx3_unit : ctx2_unit;
+  assign int_divider_busy_sel_slice_13 = wb_context[0];
+  assign int_divider_busy_sel_mux_11 = int_divider_busy_sel_slice_13 ? ctx1_unit : ctx0_unit;
+  assign int_divider_busy_sel_mux_12 = int_divider_busy_sel_slice_11 ? int_divider_busy_sel_mux_10 : int_divider_busy_sel_mux_11;
+  assign int_divider_busy_sel_mux_13 = int_divider_busy_sel_slice_7 ? int_divider_busy_sel_mux_9 : int_divider_busy_sel_mux_12;
+  assign int_divider_busy_sel_eq_1 = int_divider_busy_sel_mux_13 == 4'd8;
   assign int_divider_busy_sel_and_1 = wbInstruction & int_divider_busy_sel_eq_1;
   assign int_divider_busy_p = int_divider_busy_sel_and_1 ? 1'd0 : int_divider_busy;
   assign int_divider_busy_next = int_divider_busy_sel_and ? 1'd1 : int_divider_busy_p;
@@ -4415,6 +4763,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign missed_not = ~mem_resp_done;
   assign missed = m2_main & missed_not;
   assign mem_error_1_next = missed ? 1'd1 : mem_error_1;
+  assign bad = m2_fault | missed;
+  assign loadedScalar_slice = mem_resp_data[31:0];
+  assign loadedScalar_mux = m2_const ? cmem_data : loadedScalar_slice;
+  assign loadedScalar = bad ? 32'd0 : loadedScalar_mux;
+  assign loadedVector = bad ? 128'd0 : mem_resp_data;
+  assign held_flag_eq = ex_op == 6'd21;
+  assign intFlag_eq = ex_s1 == b;
+  assign signedLess = $signed(ex_s1) < $signed(b);
+  assign intFlag_mux = signedLess ? 2'd3 : 2'd2;
+  assign intFlag = intFlag_eq ? 2'd0 : intFlag_mux;
+  assign flag = held_flag_eq ? fcmp_flags : intFlag;
+  assign direction = ex_v2[95:0];
   assign wb_scalar_slice = wb_slot1_context[2];
   assign wb_scalar_slice_1 = wb_slot1_context[1];
   assign wb_scalar_slice_2 = wb_slot1_context[0];
@@ -4429,11 +4789,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_scalar_mux_4 = wb_scalar_slice_6 ? ctx1_unit : ctx0_unit;
   assign wb_scalar_mux_5 = wb_scalar_slice_4 ? wb_scalar_mux_3 : wb_scalar_mux_4;
   assign wb_scalar_mux_6 = wb_scalar_slice ? wb_scalar_mux_2 : wb_scalar_mux_5;
+  assign loadLate = wb_scalar_mux_6 == 4'd9;
+  assign scalar_1 = loadLate ? held_loaded_scalar : held_ex_scalar;
   assign wb_scalar_eq = wb_scalar_mux_6 == 4'd9;
-  assign bad = m2_fault | missed;
-  assign loadedScalar_slice = mem_resp_data[31:0];
-  assign loadedScalar_mux = m2_const ? cmem_data : loadedScalar_slice;
-  assign loadedScalar = bad ? 32'd0 : loadedScalar_mux;
   assign wb_scalar_eq_1 = wb_scalar_mux_6 == 4'd8;
   assign wb_scalar_eq_2 = wb_scalar_mux_6 == 4'd7;
   assign wb_scalar_eq_3 = wb_scalar_mux_6 == 4'd6;
@@ -4451,8 +4809,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_scalar_mux_13 = wb_scalar_eq_2 ? freduce_result : wb_scalar_mux_12;
   assign wb_scalar_mux_14 = wb_scalar_eq_1 ? int_divider_quotient : wb_scalar_mux_13;
   assign wb_scalar_mux_15 = wb_scalar_eq ? loadedScalar : wb_scalar_mux_14;
+  assign wbScalar_mux = wb_slot1_late ? scalar_1 : wb_scalar_mux_15;
+  assign vector_1 = loadLate ? held_loaded_vector : held_ex_vector;
   assign wb_vector_eq = wb_scalar_mux_6 == 4'd9;
-  assign loadedVector = bad ? 128'd0 : mem_resp_data;
   assign wb_vector_eq_1 = wb_scalar_mux_6 == 4'd3;
   assign wb_vector_concat = {fdiv3_result, fdiv2_result, fdiv1_result, fdiv0_result};
   assign wb_vector_eq_2 = wb_scalar_mux_6 == 4'd2;
@@ -4463,17 +4822,15 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_vector_mux_1 = wb_vector_eq_2 ? wb_vector_concat_1 : wb_vector_mux;
   assign wb_vector_mux_2 = wb_vector_eq_1 ? wb_vector_concat : wb_vector_mux_1;
   assign wb_vector_mux_3 = wb_vector_eq ? loadedVector : wb_vector_mux_2;
-  assign wb_flag_eq = ex_op == 6'd21;
-  assign intFlag_eq = ex_s1 == b;
-  assign signedLess = $signed(ex_s1) < $signed(b);
-  assign intFlag_mux = signedLess ? 2'd3 : 2'd2;
-  assign intFlag = intFlag_eq ? 2'd0 : intFlag_mux;
-  assign flag = wb_flag_eq ? fcmp_flags : intFlag;
-  assign direction = ex_v2[95:0];
+  assign wbVector_mux = wb_slot1_late ? vector_1 : wb_vector_mux_3;
+  assign wbFlag_mux = wb_slot1_late ? held_flag : flag;
+  assign wbDirection_mux = wb_slot1_late ? held_direction : direction;
+  assign fault_1 = loadLate ? held_load_fault : held_ex_fault;
   assign wb_fault_eq = wb_scalar_mux_6 == 4'd9;
   assign wb_fault_eq_1 = wb_scalar_mux_6 == 4'd0;
   assign fault_and_1 = wb_fault_eq_1 & fault;
-  assign fault_1 = wb_fault_eq ? bad : fault_and_1;
+  assign fault_2 = wb_fault_eq ? bad : fault_and_1;
+  assign wbFault_mux = wb_slot1_late ? fault_1 : fault_2;
   assign halting_eq = retire_counted_mux_6 == 2'd0;
   assign halting_not = ~halting_eq;
   assign halting = wbInstruction & halting_not;
@@ -4623,74 +4980,109 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     wb_booked = 37'd0;
     wb_slot1_context = 3'd0;
     wb_slot1_micro = 2'd0;
+    wb_slot1_late = 1'd0;
     wb_slot2_context = 3'd0;
     wb_slot2_micro = 2'd0;
+    wb_slot2_late = 1'd0;
     wb_slot3_context = 3'd0;
     wb_slot3_micro = 2'd0;
+    wb_slot3_late = 1'd0;
     wb_slot4_context = 3'd0;
     wb_slot4_micro = 2'd0;
+    wb_slot4_late = 1'd0;
     wb_slot5_context = 3'd0;
     wb_slot5_micro = 2'd0;
+    wb_slot5_late = 1'd0;
     wb_slot6_context = 3'd0;
     wb_slot6_micro = 2'd0;
+    wb_slot6_late = 1'd0;
     wb_slot7_context = 3'd0;
     wb_slot7_micro = 2'd0;
+    wb_slot7_late = 1'd0;
     wb_slot8_context = 3'd0;
     wb_slot8_micro = 2'd0;
+    wb_slot8_late = 1'd0;
     wb_slot9_context = 3'd0;
     wb_slot9_micro = 2'd0;
+    wb_slot9_late = 1'd0;
     wb_slot10_context = 3'd0;
     wb_slot10_micro = 2'd0;
+    wb_slot10_late = 1'd0;
     wb_slot11_context = 3'd0;
     wb_slot11_micro = 2'd0;
+    wb_slot11_late = 1'd0;
     wb_slot12_context = 3'd0;
     wb_slot12_micro = 2'd0;
+    wb_slot12_late = 1'd0;
     wb_slot13_context = 3'd0;
     wb_slot13_micro = 2'd0;
+    wb_slot13_late = 1'd0;
     wb_slot14_context = 3'd0;
     wb_slot14_micro = 2'd0;
+    wb_slot14_late = 1'd0;
     wb_slot15_context = 3'd0;
     wb_slot15_micro = 2'd0;
+    wb_slot15_late = 1'd0;
     wb_slot16_context = 3'd0;
     wb_slot16_micro = 2'd0;
+    wb_slot16_late = 1'd0;
     wb_slot17_context = 3'd0;
     wb_slot17_micro = 2'd0;
+    wb_slot17_late = 1'd0;
     wb_slot18_context = 3'd0;
     wb_slot18_micro = 2'd0;
+    wb_slot18_late = 1'd0;
     wb_slot19_context = 3'd0;
     wb_slot19_micro = 2'd0;
+    wb_slot19_late = 1'd0;
     wb_slot20_context = 3'd0;
     wb_slot20_micro = 2'd0;
+    wb_slot20_late = 1'd0;
     wb_slot21_context = 3'd0;
     wb_slot21_micro = 2'd0;
+    wb_slot21_late = 1'd0;
     wb_slot22_context = 3'd0;
     wb_slot22_micro = 2'd0;
+    wb_slot22_late = 1'd0;
     wb_slot23_context = 3'd0;
     wb_slot23_micro = 2'd0;
+    wb_slot23_late = 1'd0;
     wb_slot24_context = 3'd0;
     wb_slot24_micro = 2'd0;
+    wb_slot24_late = 1'd0;
     wb_slot25_context = 3'd0;
     wb_slot25_micro = 2'd0;
+    wb_slot25_late = 1'd0;
     wb_slot26_context = 3'd0;
     wb_slot26_micro = 2'd0;
+    wb_slot26_late = 1'd0;
     wb_slot27_context = 3'd0;
     wb_slot27_micro = 2'd0;
+    wb_slot27_late = 1'd0;
     wb_slot28_context = 3'd0;
     wb_slot28_micro = 2'd0;
+    wb_slot28_late = 1'd0;
     wb_slot29_context = 3'd0;
     wb_slot29_micro = 2'd0;
+    wb_slot29_late = 1'd0;
     wb_slot30_context = 3'd0;
     wb_slot30_micro = 2'd0;
+    wb_slot30_late = 1'd0;
     wb_slot31_context = 3'd0;
     wb_slot31_micro = 2'd0;
+    wb_slot31_late = 1'd0;
     wb_slot32_context = 3'd0;
     wb_slot32_micro = 2'd0;
+    wb_slot32_late = 1'd0;
     wb_slot33_context = 3'd0;
     wb_slot33_micro = 2'd0;
+    wb_slot33_late = 1'd0;
     wb_slot34_context = 3'd0;
     wb_slot34_micro = 2'd0;
+    wb_slot34_late = 1'd0;
     wb_slot35_context = 3'd0;
     wb_slot35_micro = 2'd0;
+    wb_slot35_late = 1'd0;
     launch_phase = 2'd0;
     launch_context = 3'd0;
     launch_thread = 5'd0;
@@ -4763,6 +5155,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     m2_const = 1'd0;
     m2_fault = 1'd0;
     mem_error_1 = 1'd0;
+    held_loaded_scalar = 32'd0;
+    held_ex_scalar = 32'd0;
+    held_loaded_vector = 128'd0;
+    held_ex_vector = 128'd0;
+    held_load_fault = 1'd0;
+    held_ex_fault = 1'd0;
+    held_flag = 2'd0;
+    held_direction = 96'd0;
     wb_scalar = 32'd0;
     wb_vector = 128'd0;
     wb_flag = 2'd0;
@@ -4888,74 +5288,109 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_booked <= 37'd0;
       wb_slot1_context <= 3'd0;
       wb_slot1_micro <= 2'd0;
+      wb_slot1_late <= 1'd0;
       wb_slot2_context <= 3'd0;
       wb_slot2_micro <= 2'd0;
+      wb_slot2_late <= 1'd0;
       wb_slot3_context <= 3'd0;
       wb_slot3_micro <= 2'd0;
+      wb_slot3_late <= 1'd0;
       wb_slot4_context <= 3'd0;
       wb_slot4_micro <= 2'd0;
+      wb_slot4_late <= 1'd0;
       wb_slot5_context <= 3'd0;
       wb_slot5_micro <= 2'd0;
+      wb_slot5_late <= 1'd0;
       wb_slot6_context <= 3'd0;
       wb_slot6_micro <= 2'd0;
+      wb_slot6_late <= 1'd0;
       wb_slot7_context <= 3'd0;
       wb_slot7_micro <= 2'd0;
+      wb_slot7_late <= 1'd0;
       wb_slot8_context <= 3'd0;
       wb_slot8_micro <= 2'd0;
+      wb_slot8_late <= 1'd0;
       wb_slot9_context <= 3'd0;
       wb_slot9_micro <= 2'd0;
+      wb_slot9_late <= 1'd0;
       wb_slot10_context <= 3'd0;
       wb_slot10_micro <= 2'd0;
+      wb_slot10_late <= 1'd0;
       wb_slot11_context <= 3'd0;
       wb_slot11_micro <= 2'd0;
+      wb_slot11_late <= 1'd0;
       wb_slot12_context <= 3'd0;
       wb_slot12_micro <= 2'd0;
+      wb_slot12_late <= 1'd0;
       wb_slot13_context <= 3'd0;
       wb_slot13_micro <= 2'd0;
+      wb_slot13_late <= 1'd0;
       wb_slot14_context <= 3'd0;
       wb_slot14_micro <= 2'd0;
+      wb_slot14_late <= 1'd0;
       wb_slot15_context <= 3'd0;
       wb_slot15_micro <= 2'd0;
+      wb_slot15_late <= 1'd0;
       wb_slot16_context <= 3'd0;
       wb_slot16_micro <= 2'd0;
+      wb_slot16_late <= 1'd0;
       wb_slot17_context <= 3'd0;
       wb_slot17_micro <= 2'd0;
+      wb_slot17_late <= 1'd0;
       wb_slot18_context <= 3'd0;
       wb_slot18_micro <= 2'd0;
+      wb_slot18_late <= 1'd0;
       wb_slot19_context <= 3'd0;
       wb_slot19_micro <= 2'd0;
+      wb_slot19_late <= 1'd0;
       wb_slot20_context <= 3'd0;
       wb_slot20_micro <= 2'd0;
+      wb_slot20_late <= 1'd0;
       wb_slot21_context <= 3'd0;
       wb_slot21_micro <= 2'd0;
+      wb_slot21_late <= 1'd0;
       wb_slot22_context <= 3'd0;
       wb_slot22_micro <= 2'd0;
+      wb_slot22_late <= 1'd0;
       wb_slot23_context <= 3'd0;
       wb_slot23_micro <= 2'd0;
+      wb_slot23_late <= 1'd0;
       wb_slot24_context <= 3'd0;
       wb_slot24_micro <= 2'd0;
+      wb_slot24_late <= 1'd0;
       wb_slot25_context <= 3'd0;
       wb_slot25_micro <= 2'd0;
+      wb_slot25_late <= 1'd0;
       wb_slot26_context <= 3'd0;
       wb_slot26_micro <= 2'd0;
+      wb_slot26_late <= 1'd0;
       wb_slot27_context <= 3'd0;
       wb_slot27_micro <= 2'd0;
+      wb_slot27_late <= 1'd0;
       wb_slot28_context <= 3'd0;
       wb_slot28_micro <= 2'd0;
+      wb_slot28_late <= 1'd0;
       wb_slot29_context <= 3'd0;
       wb_slot29_micro <= 2'd0;
+      wb_slot29_late <= 1'd0;
       wb_slot30_context <= 3'd0;
       wb_slot30_micro <= 2'd0;
+      wb_slot30_late <= 1'd0;
       wb_slot31_context <= 3'd0;
       wb_slot31_micro <= 2'd0;
+      wb_slot31_late <= 1'd0;
       wb_slot32_context <= 3'd0;
       wb_slot32_micro <= 2'd0;
+      wb_slot32_late <= 1'd0;
       wb_slot33_context <= 3'd0;
       wb_slot33_micro <= 2'd0;
+      wb_slot33_late <= 1'd0;
       wb_slot34_context <= 3'd0;
       wb_slot34_micro <= 2'd0;
+      wb_slot34_late <= 1'd0;
       wb_slot35_context <= 3'd0;
       wb_slot35_micro <= 2'd0;
+      wb_slot35_late <= 1'd0;
       launch_phase <= 2'd0;
       launch_context <= 3'd0;
       wb_valid <= 1'd0;
@@ -4985,6 +5420,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       m2_const <= 1'd0;
       m2_fault <= 1'd0;
       mem_error_1 <= 1'd0;
+      held_loaded_scalar <= 32'd0;
+      held_ex_scalar <= 32'd0;
+      held_loaded_vector <= 128'd0;
+      held_ex_vector <= 128'd0;
+      held_load_fault <= 1'd0;
+      held_ex_fault <= 1'd0;
+      held_flag <= 2'd0;
+      held_direction <= 96'd0;
       wb_scalar <= 32'd0;
       wb_vector <= 128'd0;
       wb_flag <= 2'd0;
@@ -5106,74 +5549,109 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_booked <= wb_booked_or_1;
       wb_slot1_context <= wb_slot1_context_mux;
       wb_slot1_micro <= wb_slot1_micro_mux_1;
+      wb_slot1_late <= wb_slot1_late_mux;
       wb_slot2_context <= wb_slot2_context_mux;
       wb_slot2_micro <= wb_slot2_micro_mux;
+      wb_slot2_late <= wb_slot2_late_mux;
       wb_slot3_context <= wb_slot3_context_mux;
       wb_slot3_micro <= wb_slot3_micro_mux;
+      wb_slot3_late <= wb_slot3_late_mux;
       wb_slot4_context <= wb_slot4_context_mux;
       wb_slot4_micro <= wb_slot4_micro_mux;
+      wb_slot4_late <= wb_slot4_late_mux;
       wb_slot5_context <= wb_slot5_context_mux;
       wb_slot5_micro <= wb_slot5_micro_mux;
+      wb_slot5_late <= wb_slot5_late_mux;
       wb_slot6_context <= wb_slot6_context_mux;
       wb_slot6_micro <= wb_slot6_micro_mux;
+      wb_slot6_late <= wb_slot6_late_mux;
       wb_slot7_context <= wb_slot7_context_mux;
       wb_slot7_micro <= wb_slot7_micro_mux;
+      wb_slot7_late <= wb_slot7_late_mux;
       wb_slot8_context <= wb_slot8_context_mux;
       wb_slot8_micro <= wb_slot8_micro_mux;
+      wb_slot8_late <= wb_slot8_late_mux;
       wb_slot9_context <= wb_slot9_context_mux;
       wb_slot9_micro <= wb_slot9_micro_mux;
+      wb_slot9_late <= wb_slot9_late_mux;
       wb_slot10_context <= wb_slot10_context_mux;
       wb_slot10_micro <= wb_slot10_micro_mux;
+      wb_slot10_late <= wb_slot10_late_mux;
       wb_slot11_context <= wb_slot11_context_mux;
       wb_slot11_micro <= wb_slot11_micro_mux;
+      wb_slot11_late <= wb_slot11_late_mux;
       wb_slot12_context <= wb_slot12_context_mux;
       wb_slot12_micro <= wb_slot12_micro_mux;
+      wb_slot12_late <= wb_slot12_late_mux;
       wb_slot13_context <= wb_slot13_context_mux;
       wb_slot13_micro <= wb_slot13_micro_mux;
+      wb_slot13_late <= wb_slot13_late_mux;
       wb_slot14_context <= wb_slot14_context_mux;
       wb_slot14_micro <= wb_slot14_micro_mux;
+      wb_slot14_late <= wb_slot14_late_mux;
       wb_slot15_context <= wb_slot15_context_mux;
       wb_slot15_micro <= wb_slot15_micro_mux;
+      wb_slot15_late <= wb_slot15_late_mux;
       wb_slot16_context <= wb_slot16_context_mux;
       wb_slot16_micro <= wb_slot16_micro_mux;
+      wb_slot16_late <= wb_slot16_late_mux;
       wb_slot17_context <= wb_slot17_context_mux;
       wb_slot17_micro <= wb_slot17_micro_mux;
+      wb_slot17_late <= wb_slot17_late_mux;
       wb_slot18_context <= wb_slot18_context_mux;
       wb_slot18_micro <= wb_slot18_micro_mux;
+      wb_slot18_late <= wb_slot18_late_mux;
       wb_slot19_context <= wb_slot19_context_mux;
       wb_slot19_micro <= wb_slot19_micro_mux;
+      wb_slot19_late <= wb_slot19_late_mux;
       wb_slot20_context <= wb_slot20_context_mux;
       wb_slot20_micro <= wb_slot20_micro_mux;
+      wb_slot20_late <= wb_slot20_late_mux;
       wb_slot21_context <= wb_slot21_context_mux;
       wb_slot21_micro <= wb_slot21_micro_mux;
+      wb_slot21_late <= wb_slot21_late_mux;
       wb_slot22_context <= wb_slot22_context_mux;
       wb_slot22_micro <= wb_slot22_micro_mux;
+      wb_slot22_late <= wb_slot22_late_mux;
       wb_slot23_context <= wb_slot23_context_mux;
       wb_slot23_micro <= wb_slot23_micro_mux;
+      wb_slot23_late <= wb_slot23_late_mux;
       wb_slot24_context <= wb_slot24_context_mux;
       wb_slot24_micro <= wb_slot24_micro_mux;
+      wb_slot24_late <= wb_slot24_late_mux;
       wb_slot25_context <= wb_slot25_context_mux;
       wb_slot25_micro <= wb_slot25_micro_mux;
+      wb_slot25_late <= wb_slot25_late_mux;
       wb_slot26_context <= wb_slot26_context_mux;
       wb_slot26_micro <= wb_slot26_micro_mux;
+      wb_slot26_late <= wb_slot26_late_mux;
       wb_slot27_context <= wb_slot27_context_mux;
       wb_slot27_micro <= wb_slot27_micro_mux;
+      wb_slot27_late <= wb_slot27_late_mux;
       wb_slot28_context <= wb_slot28_context_mux;
       wb_slot28_micro <= wb_slot28_micro_mux;
+      wb_slot28_late <= wb_slot28_late_mux;
       wb_slot29_context <= wb_slot29_context_mux;
       wb_slot29_micro <= wb_slot29_micro_mux;
+      wb_slot29_late <= wb_slot29_late_mux;
       wb_slot30_context <= wb_slot30_context_mux;
       wb_slot30_micro <= wb_slot30_micro_mux;
+      wb_slot30_late <= wb_slot30_late_mux;
       wb_slot31_context <= wb_slot31_context_mux;
       wb_slot31_micro <= wb_slot31_micro_mux;
+      wb_slot31_late <= wb_slot31_late_mux;
       wb_slot32_context <= wb_slot32_context_mux;
       wb_slot32_micro <= wb_slot32_micro_mux;
+      wb_slot32_late <= wb_slot32_late_mux;
       wb_slot33_context <= wb_slot33_context_mux;
       wb_slot33_micro <= wb_slot33_micro_mux;
+      wb_slot33_late <= wb_slot33_late_mux;
       wb_slot34_context <= wb_slot34_context_mux;
       wb_slot34_micro <= wb_slot34_micro_mux;
+      wb_slot34_late <= wb_slot34_late_mux;
       wb_slot35_context <= wb_slot35_context_mux;
       wb_slot35_micro <= wb_slot35_micro_mux;
+      wb_slot35_late <= wb_slot35_late_mux;
       launch_phase <= launch_phase_next;
       launch_context <= launch_context_next;
       wb_valid <= valid_1;
@@ -5203,11 +5681,19 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       m2_const <= m1_const;
       m2_fault <= m1_fault;
       mem_error_1 <= mem_error_1_next;
-      wb_scalar <= wb_scalar_mux_15;
-      wb_vector <= wb_vector_mux_3;
-      wb_flag <= flag;
-      wb_direction <= direction;
-      wb_fault <= fault_1;
+      held_loaded_scalar <= loadedScalar;
+      held_ex_scalar <= scalar;
+      held_loaded_vector <= loadedVector;
+      held_ex_vector <= vector;
+      held_load_fault <= bad;
+      held_ex_fault <= fault;
+      held_flag <= flag;
+      held_direction <= direction;
+      wb_scalar <= wbScalar_mux;
+      wb_vector <= wbVector_mux;
+      wb_flag <= wbFlag_mux;
+      wb_direction <= wbDirection_mux;
+      wb_fault <= wbFault_mux;
     end
   end
 
@@ -5470,7 +5956,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .unordered(fcmp_unordered)
   );
 
-  Fifo_depth8_width266 events ( // rtCore.ts:202
+  Fifo_depth8_width266 events ( // rtCore.ts:223
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(events_enq_valid),
@@ -5485,5 +5971,5 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, issued_lshr[36:1], issued_lshr_1[36:1], issued_lshr_2[36:1], issued_lshr_3[36:1], issued_lshr_4[36:1], issued_lshr_5[36:1], issued_lshr_6[36:1], issued_lshr_7[36:1], issued_lshr_8[36:1], 1'b0};
+  wire _unused_ok = &{1'b0, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, issued_lshr[36:1], issued_lshr_1[36:1], issued_lshr_2[36:1], issued_lshr_3[36:1], issued_lshr_4[36:1], issued_lshr_5[36:1], issued_lshr_6[36:1], issued_lshr_7[36:1], issued_lshr_8[36:1], issued_lshr_9[36:1], issued_lshr_10[36:1], issued_lshr_11[36:1], issued_lshr_12[36:1], issued_lshr_13[36:1], issued_lshr_14[36:1], issued_lshr_15[36:1], issued_lshr_16[36:1], 1'b0};
 endmodule

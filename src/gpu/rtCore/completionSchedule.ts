@@ -1,7 +1,7 @@
 // The RT core's write-back schedule: which context writes back in each of the coming cycles. Issue
 // reserves an instruction's slot, so units of different latencies never finish in the same cycle and
 // the register files need one write port.
-import { UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
 /** What an issued operation is: an instruction, or one of the two register writes of a thread launch. */
@@ -11,6 +11,8 @@ export interface ScheduledOp {
   readonly valid: BoolValue;
   readonly context: UIntValue;
   readonly micro: UIntValue;
+  /** Booked one slot after its result was ready: the result waited a cycle in a holding register. */
+  readonly late: BoolValue;
 }
 
 export interface CompletionSchedule {
@@ -19,7 +21,7 @@ export interface CompletionSchedule {
   /** No operation writes back `latency` cycles from now. */
   free(latency: UIntValue): BoolValue;
   /** Book the slot `latency` cycles from now (latency >= 2) for the operation issued this cycle. */
-  reserve(en: BoolValue, latency: UIntValue, context: UIntValue, micro: UIntValue): void;
+  reserve(en: BoolValue, latency: UIntValue, context: UIntValue, micro: UIntValue, late: BoolValue): void;
 }
 
 /** Slot k is the operation that writes back k cycles from now. */
@@ -30,12 +32,13 @@ export function completionSchedule(m: ModuleBuilder, maxLatency: number, context
   const slotRegs = Array.from({ length: maxLatency - 1 }, (_, i) => ({
     context: m.reg(UInt(contextBits), { reset: 0, name: `wb_slot${i + 1}_context` }),
     micro: m.reg(UInt(2), { reset: 0, name: `wb_slot${i + 1}_micro` }),
+    late: m.reg(Bool, { reset: 0, name: `wb_slot${i + 1}_late` }),
   }));
   const slot = (k: number) => slotRegs[k - 1];
   return {
-    next: { valid: booked.bit(1), context: slot(1)!.context, micro: slot(1)!.micro },
+    next: { valid: booked.bit(1), context: slot(1)!.context, micro: slot(1)!.micro, late: slot(1)!.late },
     free: (latency) => booked.bit(latency.trunc(lw)).not(),
-    reserve(en, latency, context, micro) {
+    reserve(en, latency, context, micro, late) {
       const l = latency.trunc(lw);
       booked.set(booked.shr(1).or(mux(en, lit(1, maxLatency + 1).shl(l.sub(1)), lit(0, maxLatency + 1))));
       // Slot k takes slot k + 1's entry, or the new booking when it lands there.
@@ -44,6 +47,7 @@ export function completionSchedule(m: ModuleBuilder, maxLatency: number, context
         const above = slot(k + 1);
         slot(k)!.context.set(mux(lands, context, above ? above.context : lit(0, contextBits)));
         slot(k)!.micro.set(mux(lands, micro, above ? above.micro : lit(0, 2)));
+        slot(k)!.late.set(mux(lands, late, above ? above.late : lit(0, 1).asBool()));
       }
     },
   };

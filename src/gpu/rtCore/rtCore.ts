@@ -76,10 +76,19 @@ export const RtCore = defineModule(
     const divBusy = m.reg(Bool, { reset: 0, name: 'int_divider_busy' });
     // A context whose instruction writes back this cycle may issue again: its R stage reads next cycle.
     const completing = (k: number) => wbValid.and(wbContext.eq(k)).and(wbMicro.eq(MICRO.launchSecond).or(wbMicro.eq(MICRO.instruction).and(wbEnd.is('none'))));
+    // A simple instruction or a load whose write-back slot is taken may take the next one: its result
+    // waits a cycle in a holding register (the other units' results are not held).
+    const slotFor = (unit: EnumValue<ExecUnitName>) => {
+      const natural = latencyOf(unit);
+      const onTime = schedule.free(natural);
+      const late = onTime.not().and(unit.is('simple').or(unit.is('load'))).and(schedule.free(natural.add(1)));
+      return { ok: onTime.or(late), late, latency: mux(late, natural.add(1), natural) };
+    };
+    const slots = ctx.map((c) => slotFor(c.irUnit));
     const eligible = ctx.map((c, k) => {
       const ready = c.state.is('ready').or(completing(k));
       const unitFree = c.irUnit.is('intdiv').not().or(divBusy.not());
-      return ready.and(schedule.free(latencyOf(c.irUnit))).and(unitFree);
+      return ready.and(slots[k]!.ok).and(unitFree);
     });
     const microReady = launch.nextMicro.ne(MICRO.instruction).and(schedule.free(lit(latency.simple, 6)));
     const issueMicro = microReady;
@@ -87,8 +96,9 @@ export const RtCore = defineModule(
     const issueInstruction = issueMicro.not().and(pick.any);
     const issueContext = mux(issueMicro, launch.context, pick.index);
     const issueUnit = byContext(pick.index, (c) => c.irUnit);
-    const issueLatency = mux(issueMicro, lit(latency.simple, 6), latencyOf(issueUnit));
-    schedule.reserve(issueMicro.or(issueInstruction), issueLatency, issueContext, mux(issueMicro, launch.nextMicro, lit(MICRO.instruction, 2)));
+    const issueLatency = mux(issueMicro, lit(latency.simple, 6), selectByIndex(pick.index, slots.map((x) => x.latency)));
+    const issueLate = issueInstruction.and(selectByIndex(pick.index, slots.map((x) => x.late)).asBool());
+    schedule.reserve(issueMicro.or(issueInstruction), issueLatency, issueContext, mux(issueMicro, launch.nextMicro, lit(MICRO.instruction, 2)), issueLate);
     launch.issued(issueMicro);
     io.issued.set(issueInstruction);
     ctx.forEach((c, k) =>
@@ -151,15 +161,26 @@ export const RtCore = defineModule(
     // ------------------------------------------------------------------ capture: the result that writes back next cycle
     const next = schedule.next;
     const nextUnit = byContext(next.context, (c) => c.unit);
-    const captured = captureResult(ex, memory, nextUnit);
+    const onTime = captureResult(ex, memory, nextUnit);
+    // Holding registers: what EX and M2 had a cycle ago, for a simple instruction or a load that writes back late.
+    const hold = <V extends UIntValue | BoolValue>(v: V, name: string): V => m.regNext(v, { name, reset: 0 }) as V;
+    const loadLate = nextUnit.is('load');
+    const held = {
+      scalar: mux(loadLate, hold(memory.loadedScalar, 'held_loaded_scalar'), hold(ex.scalar, 'held_ex_scalar')),
+      vector: mux(loadLate, hold(memory.loadedVector, 'held_loaded_vector'), hold(ex.vector, 'held_ex_vector')),
+      fault: mux(loadLate, hold(memory.loadFault, 'held_load_fault'), hold(memory.exFault, 'held_ex_fault')),
+      flag: hold(ex.flag, 'held_flag'),
+      direction: hold(ex.direction, 'held_direction'),
+    };
+    const late = next.late;
     wbValid.set(next.valid);
     wbContext.set(next.context);
     wbMicro.set(next.micro);
-    const wbScalar = m.regNext(captured.scalar, { name: 'wb_scalar', reset: 0 });
-    const wbVector = m.regNext(captured.vector, { name: 'wb_vector', reset: 0 });
-    const wbFlag = m.regNext(ex.flag, { name: 'wb_flag', reset: 0 });
-    const wbDirection = m.regNext(ex.direction, { name: 'wb_direction', reset: 0 });
-    const wbFault = m.regNext(captured.fault, { name: 'wb_fault', reset: 0 });
+    const wbScalar = m.regNext(mux(late, held.scalar, onTime.scalar), { name: 'wb_scalar', reset: 0 });
+    const wbVector = m.regNext(mux(late, held.vector, onTime.vector), { name: 'wb_vector', reset: 0 });
+    const wbFlag = m.regNext(mux(late, held.flag, ex.flag), { name: 'wb_flag', reset: 0 });
+    const wbDirection = m.regNext(mux(late, held.direction, ex.direction), { name: 'wb_direction', reset: 0 });
+    const wbFault = m.regNext(mux(late, held.fault, onTime.fault), { name: 'wb_fault', reset: 0 });
 
     // ------------------------------------------------------------------ W: write-back, retire, thread events
     const wb = {
