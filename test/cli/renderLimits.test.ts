@@ -79,29 +79,50 @@ describe('progress', () => {
 });
 
 describe('a run stopped part way writes a partial image', () => {
-  test('TS simulator, one GPU: the finished patches, the rest magenta, the stuck threads, exit 1', async () => {
+  /** The pixels of a partial image: each either the full frame's or magenta; how many finished. */
+  const finishedOf = (partPng: string, fullPng: string): number => {
+    const part = pngPixels(partPng).rgb;
+    const whole = pngPixels(fullPng).rgb;
+    let finished = 0;
+    for (let i = 0; i < 128; i++) {
+      if (pixel(part, i).join() === MAGENTA.join()) continue;
+      expect(pixel(part, i), `pixel ${i}`).toEqual(pixel(whole, i));
+      finished++;
+    }
+    return finished;
+  };
+
+  // Threads stream (a thread takes its next pixel once written back), so the pixels finished when the
+  // limit strikes need not be the first ones.
+  test('TS simulator, one GPU: the finished pixels, the rest magenta, the stuck threads, exit 1', async () => {
     const dir = tempDir('render-partial');
     const [stopped, full] = await Promise.all([
-      rtgpu('render', '--width', '16', '--height', '8', '--jobs', '1', '--max-cycles', '12000', '--out', join(dir, 'part.png')),
+      rtgpu('render', '--width', '16', '--height', '8', '--jobs', '1', '--max-cycles', '5000', '--out', join(dir, 'part.png')),
       rtgpu('render', '--width', '16', '--height', '8', '--sim', 'iss', '--out', join(dir, 'full.png')),
     ]);
     expect(full.exitCode).toBe(0);
     expect(stopped.exitCode).toBe(1);
-    expect(stopped.stderr).toMatch(/^rtgpu: stopped after 12000 cycles \(--max-cycles 12000\): wrote partial image .*part\.png \(64 of 128 pixels; unfinished pixels are magenta\)\nthe frame did not finish within 12000 cycles \(--max-cycles\); patch 2 \(pixels 64\.\.95\) is stuck:\n {2}running: thread/);
+    const m = /^rtgpu: stopped after 5000 cycles \(--max-cycles 5000\): wrote partial image .*part\.png \((\d+) of 128 pixels; unfinished pixels are magenta\)\nthe frame did not finish within 5000 cycles \(--max-cycles\); patch \d \(pixels \d+\.\.\d+\) is stuck:\n {2}running: thread/.exec(stopped.stderr);
+    expect(m, stopped.stderr).not.toBeNull();
     expect(stopped.stderr).not.toMatch(/\n\s+at /);
-    const part = pngPixels(join(dir, 'part.png')).rgb;
-    const whole = pngPixels(join(dir, 'full.png')).rgb;
-    expect([...part.subarray(0, 3 * 64)]).toEqual([...whole.subarray(0, 3 * 64)]);
-    for (let i = 64; i < 128; i++) expect(pixel(part, i)).toEqual(MAGENTA);
+    const finished = finishedOf(join(dir, 'part.png'), join(dir, 'full.png'));
+    expect(finished).toBe(Number(m![1]));
+    expect(finished).toBeGreaterThan(0);
+    expect(finished).toBeLessThan(128);
   }, 120_000);
 
   test('render workers: a stopped worker still gives an image and the stuck report', async () => {
     const dir = tempDir('render-partial');
-    const r = await rtgpu('render', '--width', '16', '--height', '8', '--jobs', '2', '--max-cycles', '3000', '--out', join(dir, 'part.png'));
+    const [r, full] = await Promise.all([
+      rtgpu('render', '--width', '16', '--height', '8', '--jobs', '2', '--max-cycles', '1500', '--out', join(dir, 'part.png')),
+      rtgpu('render', '--width', '16', '--height', '8', '--sim', 'iss', '--out', join(dir, 'full.png')),
+    ]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^rtgpu: stopped after 3000 cycles \(--max-cycles 3000\): wrote partial image .*part\.png \(0 of 128 pixels; unfinished pixels are magenta\)\nthe frame did not finish within 3000 cycles/);
-    const { rgb } = pngPixels(join(dir, 'part.png'));
-    for (let i = 0; i < 128; i++) expect(pixel(rgb, i)).toEqual(MAGENTA);
+    const m = /^rtgpu: stopped after 1500 cycles \(--max-cycles 1500\): wrote partial image .*part\.png \((\d+) of 128 pixels; unfinished pixels are magenta\)\nthe frame did not finish within 1500 cycles/.exec(r.stderr);
+    expect(m, r.stderr).not.toBeNull();
+    const finished = finishedOf(join(dir, 'part.png'), join(dir, 'full.png'));
+    expect(finished).toBe(Number(m![1]));
+    expect(finished).toBeLessThan(128);
   }, 120_000);
 
   test('ISA simulator: the pixels before the thread that hit the limit', async () => {

@@ -11,7 +11,7 @@ import { UnifiedMainMemory, type UnifiedMainMemoryParams } from '../../src/gpu/m
 import { unifiedMainMemoryCosimDesign, unifiedMainMemoryGolden, unifiedMainMemoryStimulus } from '../../src/gpu/memory/unifiedMainMemoryCosim.ts';
 import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/commandPatcher/cosimDesign.ts';
 import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
-import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { MemoryController, type MemoryControllerParams } from '../../src/gpu/memoryController/memoryController.ts';
 import { CONTROL, ERROR_CODE, MMIO, STATUS } from '../../src/gpu/memoryController/registers.ts';
 import { memoryControllerCosimDesign, memoryControllerCosimParams, memoryControllerGolden, memoryControllerStimulus, type MemoryControllerModel } from '../../src/gpu/memoryController/cosimDesign.ts';
@@ -158,6 +158,15 @@ describe('command patcher (command_patcher)', () => {
   test(`TS, Verilator and Icarus in lockstep with the golden model (${CYCLES} cycles)`, () => lockstep(commandPatcherCosimDesign), 120_000);
 });
 
+/** DONE_MASK through an MMIO read. */
+function readDoneMask(s: Simulator): number {
+  s.poke('mmio_rd_en', 1);
+  s.poke('mmio_rd_addr', MMIO.DONE_MASK);
+  s.step();
+  s.poke('mmio_rd_en', 0);
+  return Number(s.peek('mmio_rd_data'));
+}
+
 describe('memory controller (memory_controller)', () => {
   test('the stimulus loads every memory, runs frames, writes patches and reports, hits every error; the model agrees (TS)', async () => {
     let model: MemoryControllerModel | undefined;
@@ -169,7 +178,7 @@ describe('memory controller (memory_controller)', () => {
     for (const n of c.loads) expect(n).toBeGreaterThan(2);
     expect(c.wordsStored).toBeGreaterThan(200);
     expect(c.frames).toBeGreaterThan(3);
-    expect(c.patchesWritten).toBeGreaterThan(1);
+    expect(c.patchesWritten).toBeGreaterThan(0);
     expect(c.reportsWritten).toBeGreaterThan(0);
     expect(c.busyErrors).toBeGreaterThan(5);
     expect(c.tooLong).toBeGreaterThan(0);
@@ -227,6 +236,55 @@ describe('memory controller (memory_controller)', () => {
     expect(attempt([[MMIO.OUT_ADDR_LO, 0xfffffe00], [MMIO.OUT_ADDR_HI, 0xffffffff]], CONTROL.START)).toEqual(refused);
     expect(attempt([[MMIO.OUT_ADDR_HI, 0], [MMIO.REPORT_ADDR_LO, 0x2004]], CONTROL.START)).toEqual(refused);
     expect(attempt([[MMIO.REPORT_ADDR_LO, 0x2000]], CONTROL.START)).toMatchObject({ error: 0, started: true });
+  });
+
+  test('write-back thread by thread: results as threads end (in any order), reports in patch order once complete', () => {
+    const s = compileSimulator(elaborate(MemoryController, memoryControllerCosimParams).design);
+    s.reset();
+    const write = (addr: number, data: number) => {
+      s.poke('mmio_wr_en', 1);
+      s.poke('mmio_wr_addr', addr);
+      s.poke('mmio_wr_data', data >>> 0);
+      s.step();
+      s.poke('mmio_wr_en', 0);
+    };
+    for (const [a, d] of [[MMIO.PIXEL_COUNT, 40], [MMIO.FIRST_PIXEL, 1000], [MMIO.OUT_ADDR_LO, 0x10000], [MMIO.REPORT_ADDR_LO, 0x20000]] as const) write(a, d);
+    write(MMIO.CONTROL, CONTROL.START);
+    s.step();
+    s.poke('dma_wr_ready', 1);
+    s.poke('mem_data_read', 0xabcn);
+    const writes: string[] = [];
+    const freed: number[] = [];
+    let patchesWritten = 0;
+    let memRead = false;
+    const cycle = (ended?: number) => {
+      s.poke('thread_done_valid', ended === undefined ? 0 : 1);
+      s.poke('thread_done_thread', (ended ?? 0) % 32);
+      s.poke('thread_done_pixel', 1000 + (ended ?? 0));
+      s.poke('thread_done_fault', ended === 3 ? 1 : 0);
+      // Main memory answers each request on the next cycle.
+      s.poke('mem_done', memRead ? 1 : 0);
+      memRead = s.peek('mem_read_en') === 1n;
+      if (s.peek('dma_wr_valid') === 1n) writes.push(`${s.peek('dma_wr_addr').toString(16)}:${(s.peek('dma_wr_data') & 0xffffffffn).toString(16)}`);
+      if (s.peek('thread_written') === 1n) freed.push(Number(s.peek('written_thread')));
+      patchesWritten += Number(s.peek('patch_written'));
+      s.step();
+    };
+    // Threads of patch 1 (indices 32..39) end first, then patch 0's in reverse order.
+    const order = [...[39, 38, 37, 36, 35, 34, 33, 32], ...[...Array(32).keys()].reverse()];
+    for (const i of order) {
+      cycle(i);
+      for (let k = 0; k < 5; k++) cycle();
+      if (i === 32) expect([patchesWritten, readDoneMask(s)]).toEqual([0, 0]); // patch 1 is complete, patch 0 not: no report yet
+    }
+    for (let k = 0; k < 20; k++) cycle();
+    const results = writes.filter((w) => w.startsWith('1'));
+    const reports = writes.filter((w) => w.startsWith('2'));
+    // Each result at OUT_ADDR + 16·i as its thread ended; the reports afterwards, patch 0 first (thread 3 faulted).
+    expect(results).toEqual(order.map((i) => `${(0x10000 + 16 * i).toString(16)}:abc`));
+    expect(freed).toEqual(order.map((i) => i % 32));
+    expect(reports).toEqual(['20000:8', '20010:0']);
+    expect(patchesWritten).toBe(2);
   });
 
   const corners: MemoryControllerParams[] = [

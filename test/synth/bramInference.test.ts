@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { elaborate, type Design } from '../../src/hdl/index.ts';
 import { rtlSource } from '../../src/designs/synthSource.ts';
 import { RtCoreTile } from '../../src/gpu/rtCore/rtCoreTile.ts';
-import { defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
+import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
 import { TriangleMemory } from '../../src/gpu/memory/triangleMemory.ts';
 import { UnifiedMainMemory } from '../../src/gpu/memory/unifiedMainMemory.ts';
 import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
@@ -25,7 +25,7 @@ const blocks: Record<string, Expectation> = {
   // 4096 x 32 and 8192 x 32, one read port each: 4K x 9 and 8K x 4 RAMB36 slices; 4K x 2 and 8K x 1 M10Ks.
   'RT core tile': {
     design: () => elaborate(RtCoreTile, defaultRtCoreParams).design,
-    blackboxes: ['RtCore_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2'],
+    blackboxes: [elaborate(RtCore, defaultRtCoreParams).design.top],
     brams: { imem: { xilinx: 4, intel: 16 }, cmem: { xilinx: 8, intel: 32 } },
   },
   // The GPU's capacity: 2048 x 32 banks read by three ports each (one copy per read port), a 512 x 65 index table.

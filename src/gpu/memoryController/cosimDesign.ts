@@ -161,7 +161,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
     // A thread that ended: frame index i on thread i mod 32, pixel first + i. Mostly in order, so that patches
     // complete (a thread of the next patch now and then before the last of the one before); in bursts in the
     // slow phases, so that the queue sometimes overflows.
-    const ended = rng.int(ph.memDone > 4 ? 10 : 12) === 0;
+    const ended = rng.int(ph.memDone > 4 ? 7 : 12) === 0;
     if (s.mmio_wr_en === 1n && s.mmio_wr_addr === BigInt(MMIO.CONTROL)) nextIndex = 0;
     const index = rng.int(5) === 0 ? Math.min(nextIndex + 1 + rng.int(8), Math.max(pixels - 1, 0)) : nextIndex;
     if (ended && index === nextIndex) nextIndex = pixels > 0 ? (nextIndex + 1) % pixels : 0;
