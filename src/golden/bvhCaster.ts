@@ -19,6 +19,11 @@ export interface BvhCounters {
 
 export interface BvhTraceResult extends TraceResult {
   readonly counters: BvhCounters;
+  /**
+   * Set (only) when the ray reached an entry it could not read: a node index past the nodes, a TriRange index past the
+   * TriRanges, or a TriRange whose triangles run past the scene. The ray stops there and answers a miss (docs/bvh.md).
+   */
+  readonly fault?: true;
 }
 
 export interface BvhCastOptions {
@@ -39,7 +44,8 @@ interface Entry {
  * whose boxes and triangle tests are consistent (docs/bvh.md says when they can differ).
  */
 export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhCastOptions = {}): BvhTraceResult {
-  if (triangleCount(scene) !== bvh.perm.length) throw new Error(`the BVH covers ${bvh.perm.length} triangles, the scene has ${triangleCount(scene)}`);
+  const triangles = triangleCount(scene);
+  if (triangles !== bvh.perm.length) throw new Error(`the BVH covers ${bvh.perm.length} triangles, the scene has ${triangles}`);
   const counters = { nodeTests: 0, boxTests: 0, triangleTests: 0, maxStack: 0 };
   if (!rayIsValid(o, d)) return { ...missResult(), counters };
   const test = opts.triangleTest ?? testTriangle;
@@ -56,7 +62,8 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
     const e = stack.pop()!;
     if (best !== undefined && fcmp(e.tnear, best.test.t).flags === FLAG_POSITIVE) continue;
     if (e.leaf) {
-      const range = bvh.triRanges[e.index]!;
+      const range = bvh.triRanges[e.index];
+      if (range === undefined || range.first + range.count > triangles) return faulted(counters);
       for (let i = range.first; i < range.first + range.count; i++) {
         counters.triangleTests++;
         const r = test(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
@@ -64,6 +71,7 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
       }
       continue;
     }
+    if (e.index >= bvh.nodes.length) return faulted(counters);
     counters.nodeTests++;
     const limit = best === undefined ? POS_INF : best.test.t;
     const children = bvh.nodes[e.index]!.children;
@@ -82,6 +90,9 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
   const hit = best === undefined ? missResult() : hitResult(scene, o, d, best.index, best.test);
   return { ...hit, counters };
 }
+
+/** A ray that reached an index past the loaded BVH: a miss, whatever it had found, with the fault mark. */
+const faulted = (counters: BvhCounters): BvhTraceResult => ({ ...missResult(), counters, fault: true });
 
 /** Strictly nearer, or as near with a lower triangle index (the brute-force caster's order of preference). */
 function closer(t: number, index: number, bestT: number, bestIndex: number): boolean {

@@ -5,12 +5,13 @@ import { buildBvh, reorderScene, worstCaseStack, type Bvh4 } from '../../src/bvh
 import { castRayBvh, type TriangleTestFn } from '../../src/golden/bvhCaster.ts';
 import { castRay, testTriangle, type TraceResult, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { rayInverse, slabTest, type Box } from '../../src/golden/rayBox.ts';
-import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, POS_INF } from '../../src/golden/float32.ts';
+import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, POS_INF, toNumber } from '../../src/golden/float32.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 import { measureBvhTests } from '../../src/designs/bvhBench.ts';
+import { faultColumns } from '../../src/gpu/bvh/badIndices.ts';
 import { announceSeed, bits3, createRng, num3, randomRays, randomScene, sceneOf, type P, type Rng, type TestRay } from './helpers.ts';
 
 // Random and large-scene tests take seconds; under load on the shared machine more than vitest's default 5 s.
@@ -283,6 +284,26 @@ describe('directed cases', () => {
   test('a scene that is not the BVH\'s is refused', () => {
     const { bvh } = prepare(sceneOf([tri(-2)]));
     expect(() => castRayBvh(bvh, sceneOf([tri(-2), tri(-3)]), bits3([0, 0, 0]), DOWN)).toThrow('the BVH covers 1 triangles, the scene has 2');
+  });
+
+  test('an index past the BVH faults the ray that reaches it: a miss with the counters so far; a skipped one does not', () => {
+    const columns = faultColumns();
+    const miss = castRay(sceneOf([]), bits3([0, 0, 0]), DOWN);
+    for (const r of columns.rays) {
+      const got = castRayBvh(columns.bvh, columns.ordered, r.origin, r.direction);
+      const where = `x ${toNumber(r.origin[0])}, y ${toNumber(r.origin[1])}`;
+      expect(got.fault === true, where).toBe(r.fault);
+      expect(got.triangle >= 0, where).toBe(r.hit);
+      if (r.fault) expect({ hit: got.hit, normal: got.normal, triangle: got.triangle, t: got.t }, where).toEqual(miss);
+    }
+    const at = (x: number, y: number) => castRayBvh(columns.bvh, columns.ordered, bits3([x, y, 0]), DOWN);
+    // Column 1, on triangle 1: root, node 2, the triangle's leaf (a hit), then the nearer bad TriRange index.
+    expect(at(2.25, 0.125)).toMatchObject({ fault: true, triangle: -1, counters: { nodeTests: 2, triangleTests: 1 } });
+    // Column 0, on triangle 0: the bad node behind the hit is skipped.
+    expect(at(0.25, 0.125).fault).toBeUndefined();
+    expect(at(0.25, 0.125).triangle).toBe(0);
+    // Column 2: the TriRange runs past the 4 triangles; none of it is tested.
+    expect(at(4.25, 0.125)).toMatchObject({ fault: true, counters: { nodeTests: 1, triangleTests: 0 } });
   });
 });
 

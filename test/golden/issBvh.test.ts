@@ -53,9 +53,19 @@ describe('trace through a BVH on the ISS (id kernel, the Cornell box, 16x12)', (
     expect(r.trace).toEqual({ rays: W * H, triangleTests: 0, nodeTests: W * H });
   });
 
-  test('a BVH with brute force, or a BVH past the scene, is refused', () => {
+  test('a BVH with brute force, or a BVH of another scene, is refused', () => {
     expect(() => run({ scene: ordered, bvh, traversal: 'brute-force' })).toThrow("a BVH was given for 'brute-force' traversal");
     const few = { vertices: ordered.vertices, triangles: ordered.triangles.subarray(0, 4 * 30) };
-    expect(() => run({ scene: few, bvh })).toThrow(/the BVH's TriRange \d+ ends at triangle \d+; the scene has 30/);
+    expect(() => run({ scene: few, bvh })).toThrow('the BVH covers 36 triangles, the scene has 30');
+  });
+
+  test('a TriRange past the triangles faults the pixels whose ray reaches it: a miss, the thread runs on', () => {
+    const stretched = bvh.triRanges.map((r, i) => (i === 3 ? { first: r.first, count: 36 - r.first + 1 } : r));
+    const r = run({ scene: ordered, bvh: { ...bvh, triRanges: stretched } });
+    expect(r.faults.length).toBeGreaterThan(0);
+    expect(r.faults.length).toBeLessThan(W * H);
+    // The id kernel writes the shader id it got (0: a miss); every other pixel is as before.
+    r.pixels.forEach((p, i) => expect(p.ret, `pixel ${i}`).toEqual(r.faults.includes(p.pixel) ? [0, 0, 0, 0] : built.pixels[i]!.ret));
+    expect(r.instructions, 'every thread ran to its fin').toBe(built.instructions);
   });
 });

@@ -1,6 +1,7 @@
 // The BVH IC system (BvhIcCore + triangle, node and TriRange memories + loader) against the golden BVH traversal, bit for
 // bit and test for test: primary rays of the default scene and the bunny, seeded random scenes and rays, leaf sizes,
-// degenerate trees, malformed images, reloading; recorded runs replayed in lockstep on Verilator and Icarus; lint.
+// degenerate trees, malformed images, indices past the loaded BVH (a per-ray fault), reloading; live lockstep runs on
+// Verilator and Icarus; lint.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
@@ -23,6 +24,7 @@ import { randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts
 import { BvhIcSystem, type BvhIcSystemParams } from '../../src/gpu/bvh/bvhIcSystem.ts';
 import { bvhSystemSimulator, castBvhRays, checkBvhAnswers, directDriver, loadBvhImage, runBvhRays, type BvhRunReport, type PrebuiltBvhScene } from '../../src/gpu/bvh/bvhRayRunner.ts';
 import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
+import { BAD_INDICES, faultColumns, withBadIndex, type BadIndex } from '../../src/gpu/bvh/badIndices.ts';
 import { BVH_IC_DRAIN_CYCLES, BVH_IC_RAY_CYCLES, bvhIcCosimDesign, bvhIcCosimParams, bvhIcGolden } from '../../src/gpu/bvh/bvhIcCosimDesign.ts';
 
 const seed = seedFromEnv();
@@ -275,10 +277,74 @@ describe('loading BVH scene images', () => {
     const ray: Ray = { origin: [0, 0, 0], direction: [0, 0, fromNumber(1)] };
     const run = castBvhRays(sim, directDriver(sim), [ray]);
     expect(run.problem).toBeNull();
-    expect(run.answers[0], 'the ray is answered (a miss)').toEqual({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0] });
+    expect(run.answers[0], 'the ray is answered (a miss; the overflow is load_error, not a ray fault)').toEqual({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], fault: false });
     expect(run.nodeTests).toBe(22);
     expect(sim.peek('load_error')).toBe(1n);
     recovers(sim, 'after a stack overflow');
+  }, 120_000);
+});
+
+// ------------------------------------------------------------------------------------ indices past the loaded BVH
+
+describe('indices past the loaded BVH fault the ray that reaches them', () => {
+  const zero = [0, 0, 0, 0];
+
+  test('the fault columns: a node, a TriRange and a TriRange’s triangles past the loaded ones; a skipped bad entry does not fault', () => {
+    const columns = faultColumns();
+    const { sim } = bvhSystemSimulator(small);
+    loadBvhImage(sim, columns.image);
+    expect(sim.peek('load_error')).toBe(0n);
+    const run = castBvhRays(sim, directDriver(sim), columns.rays);
+    const golden = checkBvhAnswers(columns.bvh, columns.ordered, columns.rays, run.answers);
+    expect(run.problem ?? golden.difference).toBeNull();
+    expect({ nodeTests: run.nodeTests, triangleTests: run.triangleTests }).toEqual({ nodeTests: golden.goldenNodeTests, triangleTests: golden.goldenTriangleTests });
+    columns.rays.forEach((r, i) => {
+      const a = run.answers[i]!;
+      const what = `ray ${i} at x ${toNumber(r.origin[0])}, y ${toNumber(r.origin[1])}`;
+      expect(a.fault, `${what}: done_fault`).toBe(r.fault);
+      expect(a.hit[3] !== 0, `${what}: a hit`).toBe(r.hit);
+      if (r.fault) expect({ hit: a.hit, normal: a.normal }, `${what}: a faulted ray answers a miss`).toEqual({ hit: zero, normal: zero });
+    });
+    expect(columns.rays.filter((r) => r.fault)).toHaveLength(9);
+    // Per ray, not sticky: the system is not in error, and the next rays of a good image are answered as ever.
+    expect(sim.peek('load_error')).toBe(0n);
+  }, 120_000);
+
+  /** Which child (or TriRange) of the default scene's BVH each kind moves past the loaded part: one that some primary rays reach. */
+  const nthOf: Record<BadIndex, number> = { node: 0, triRange: 0, triangles: 3 };
+
+  test('the default scene with each kind of bad index: the rays that reach it fault with a miss, every other answer is unchanged', () => {
+    const good = bvhSceneImage(defaultScene());
+    const rng = createRng(seed ^ 0xbad1);
+    const rays = [...cameraRays(16, 12), ...Array.from({ length: 300 }, () => rayFromAnySide(rng, good.ordered))];
+    const { sim } = bvhSystemSimulator(small);
+    const d = directDriver(sim);
+    BAD_INDICES.forEach((bad, k) => {
+      const broken = withBadIndex(good, bad, nthOf[bad]);
+      loadBvhImage(sim, broken.image, { reset: k === 0 }); // one after another: the loaded sizes follow each image
+      expect(sim.peek('load_error'), bad).toBe(0n);
+      const run = castBvhRays(sim, d, rays);
+      const golden = checkBvhAnswers(broken.bvh, broken.ordered, rays, run.answers);
+      expect(run.problem ?? golden.difference, `${bad} (SEED=${seed})`).toBeNull();
+      expect({ nodeTests: run.nodeTests, triangleTests: run.triangleTests }, bad).toEqual({ nodeTests: golden.goldenNodeTests, triangleTests: golden.goldenTriangleTests });
+      let faults = 0;
+      rays.forEach((r, i) => {
+        const a = run.answers[i]!;
+        const before = castRayBvh(good.bvh, good.ordered, r.origin, r.direction);
+        if (a.fault) {
+          faults++;
+          expect({ hit: a.hit, normal: a.normal }, `${bad}, ray ${i}: a miss`).toEqual({ hit: zero, normal: zero });
+        } else expect({ hit: a.hit, normal: a.normal }, `${bad}, ray ${i}: as with the good tree`).toEqual({ hit: before.hit.map((x) => x >>> 0), normal: before.normal.map((x) => x >>> 0) });
+      });
+      expect(faults, `${bad}: rays that fault`).toBeGreaterThan(5);
+      expect(rays.length - faults, `${bad}: rays that do not`).toBeGreaterThan(rays.length / 4);
+      expect(sim.peek('load_error'), `${bad}: no system-wide error`).toBe(0n);
+    });
+    // And back to the good image without a reset: no ray faults.
+    loadBvhImage(sim, good.image, { reset: false });
+    const run = castBvhRays(sim, d, rays);
+    expect(run.answers.some((a) => a!.fault)).toBe(false);
+    expect(checkBvhAnswers(good.bvh, good.ordered, rays, run.answers).difference).toBeNull();
   }, 120_000);
 });
 
@@ -297,6 +363,16 @@ describe('BVH IC system on Verilator and Icarus', () => {
     const report = runBvhRays(defaultScene(), cameraRays(8, 6), bvhIcCosimParams, {}, undefined, sim);
     expectGolden(report, 'default scene 8x6');
     console.log(`bvh_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    sim.close();
+  }, 900_000);
+
+  test('the fault columns live on TS, Verilator and Icarus in lockstep, with the golden traversal', async () => {
+    const sim = await compileSimulator(elaborate(BvhIcSystem, bvhIcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator', 'icarus'], log: (l) => console.log(`  ${l}`) });
+    const t0 = performance.now();
+    const columns = faultColumns();
+    const report = runBvhRays(columns.ordered, columns.rays, bvhIcCosimParams, {}, columns, sim);
+    expectGolden(report, 'fault columns');
+    console.log(`fault columns in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);
 

@@ -4,8 +4,8 @@ import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATI
 import type { Vec3, Vec4 } from '../rayCaster.ts';
 import type { Memory } from './memory.ts';
 
-/** Answers a `trace`: RV14 and RV15 after the context switch. */
-export type Tracer = (origin: Vec3, direction: Vec3) => { readonly hit: Vec4; readonly normal: Vec4 };
+/** Answers a `trace`: RV14 and RV15 after the context switch; `fault` when the ray read past the loaded BVH. */
+export type Tracer = (origin: Vec3, direction: Vec3) => { readonly hit: Vec4; readonly normal: Vec4; readonly fault?: boolean };
 
 /** The ray a trace cast and its answer (for lockstep checkers). */
 export interface TraceRecord {
@@ -17,7 +17,8 @@ export interface TraceRecord {
 
 /**
  * What one step retired. Writes to R0, RV0 and R31 are not recorded. A load records its effective
- * byte address; a store only when it was performed. `memoryFault` marks a faulting load or store.
+ * byte address; a store only when it was performed. `memoryFault` marks a faulting load or store, `traceFault` a trace
+ * whose ray read past the loaded BVH (it answers a miss; the thread continues, as after a memory fault).
  */
 export interface Retired {
   readonly pc: number;
@@ -29,6 +30,7 @@ export interface Retired {
   store?: { addr: number; words: number[] };
   load?: { addr: number };
   memoryFault?: true;
+  traceFault?: true;
   event?: 'trace' | 'fin' | 'fault-end';
   trace?: TraceRecord;
 }
@@ -274,7 +276,11 @@ export class Thread {
     const d = this.readV(VREG.traceDirection);
     const origin: Vec3 = [o[0], o[1], o[2]];
     const direction: Vec3 = [d[0], d[1], d[2]];
-    const { hit, normal } = this.tracer(origin, direction);
+    const { hit, normal, fault } = this.tracer(origin, direction);
+    if (fault) {
+      this.fault = true;
+      rec.traceFault = true;
+    }
     this.reset(this.r[REG.sp]!, this.nextPc);
     this.v.set(hit, 4 * VREG.traceOrigin);
     this.v.set(normal, 4 * VREG.traceDirection);

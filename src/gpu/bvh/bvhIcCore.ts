@@ -33,7 +33,7 @@ const FLAG_POSITIVE = 0b10;
 const FLAG_NEGATIVE = 0b11;
 const FLAG_ZERO = 0b00;
 
-/** A ray slot's state. FREE → INVERSE (1/d in the dividers) → READY ⇄ WAIT (a pop, node or leaf in flight) → FINISH → DRAIN → FREE. */
+/** A ray slot's state. FREE → INVERSE (1/d in the dividers) → READY ⇄ WAIT (a pop, node or leaf in flight) → FINISH → DRAIN → FREE; WAIT → FINISH on a fault. */
 const STATE = { free: 0, inverse: 1, ready: 2, wait: 3, finish: 4, drain: 5 } as const;
 
 export function checkBvhIcCoreParams(p: BvhIcCoreParams): void {
@@ -52,6 +52,10 @@ export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   node_tests: output(UInt(32)),
   /** One cycle per event: a ray needed more than STACK_ENTRIES stack entries (a malformed BVH); it finishes with what it has. The system keeps it in its sticky load_error. */
   stack_overflow: output(Bool),
+  // The loaded sizes: a node or TriRange index at or past its count, or a TriRange reaching past the triangles, faults the ray.
+  node_count: input(UInt(p.indexBits + 1)),
+  range_count: input(UInt(p.indexBits + 1)),
+  triangle_count: input(UInt(p.triangleBits)),
   // The node memory's read side: the answer comes one cycle after the request.
   node_req_valid: output(Bool),
   node_req_index: output(UInt(p.indexBits)),
@@ -89,6 +93,8 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
     inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
+    /** The ray reached an index past the loaded BVH: it answers a miss with done_fault. */
+    fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),
     bestTri: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
@@ -164,8 +170,12 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const s1HaveBest = pick(s1Slot, (s) => s.haveBest).asBool();
   const s1BestT = pick(s1Slot, (s) => s.bestT);
   const s1Skip = s1Valid.and(s1HaveBest).and(f.compare(s1Tnear, s1BestT).eq(FLAG_POSITIVE));
-  const s1Node = s1Valid.and(s1Skip.not()).and(s1Leaf.not());
-  const s1Range = s1Valid.and(s1Skip.not()).and(s1Leaf);
+  // An entry that is not skipped is read only if its index is inside what was loaded; otherwise the ray faults here.
+  const s1Loaded = s1Index.zext(ib + 1).lt(mux(s1Leaf, io.range_count, io.node_count));
+  const s1Read = s1Valid.and(s1Skip.not());
+  const s1Fault = s1Read.and(s1Loaded.not());
+  const s1Node = s1Read.and(s1Loaded).and(s1Leaf.not());
+  const s1Range = s1Read.and(s1Loaded).and(s1Leaf);
   io.node_req_valid.set(s1Node);
   io.node_req_index.set(mux(s1Node, s1Index, lit(0, ib)));
   io.range_req_valid.set(s1Range);
@@ -189,8 +199,12 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   // Tag: the slot, then per child its leaf flag and index (child 0 lowest).
   box.io.tag.set(cat(s2Slot, ...[3, 2, 1, 0].map((c) => cat(childFlags(c).bit(1), childIndex(c)))));
 
+  // A TriRange whose triangles run past the loaded ones faults the ray instead of entering the leaf queue.
+  const tw = p.triangleBits + 1;
+  const s2RangeEnd = io.range_resp_first.zext(tw).add(io.range_resp_count.zext(tw));
+  const s2Fault = s2Range.and(s2RangeEnd.gt(io.triangle_count.zext(tw)));
   const leaves = m.instance(Fifo, { width: sb + 2 * p.triangleBits, depth: R }, { name: 'leaf_queue' });
-  leaves.io.enq.valid.set(s2Range);
+  leaves.io.enq.valid.set(s2Range.and(s2Fault.not()));
   leaves.io.enq.bits.set(cat(s2Slot, io.range_resp_first, io.range_resp_count));
 
   // ------------------------------------------------------------------ node result: push the hit children, the nearest last (popped first)
@@ -287,6 +301,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const done = delayValid(m, f1Valid, lag, 'done');
   const doneHave = delay(m, f1Have, lag, 'done_have');
   io.done.set(done);
+  io.done_fault.set(delay(m, f1Valid.and(pick(f1Slot, (s) => s.fault).asBool()), lag, 'done_fault'));
   io.done_thread.set(delay(m, pick(f1Slot, (s) => s.thread), lag, 'done_thread'));
   io.hit_info.set(mux(doneHave, cat(delay(m, pick(f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
   io.hit_normal.set(mux(doneHave, delay(m, pick(f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
@@ -299,6 +314,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
       s.direction.set(io.ray_direction);
       s.thread.set(io.ray_thread);
       s.haveBest.set(false);
+      s.fault.set(false);
       s.sp.set(0);
     });
     if (axesIn) m.when(accept.and(bySlot(intoSlot, k)), () => (s.axes as typeof s.bestNormal).set(axesIn));
@@ -327,6 +343,12 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
       s.bestNormal.set(test.normal);
     });
     m.when(testEnd.and(bySlot(testSlot, k)), () => afterAction(s, s.sp));
+    // A fault ends the walk: nothing of this ray is in flight (it waits on this entry), so it finishes as a miss.
+    m.when(s1Fault.and(bySlot(s1Slot, k)).or(s2Fault.and(bySlot(s2Slot, k))), () => {
+      s.fault.set(true);
+      s.haveBest.set(false);
+      s.state.set(STATE.finish);
+    });
     m.when(finishPick.and(bySlot(finishing.io.index, k)), () => s.state.set(STATE.drain));
     m.when(f1Valid.and(bySlot(f1Slot, k)), () => s.state.set(STATE.free));
   });

@@ -97,16 +97,18 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
         const t = Number(outs.done_thread);
         const hit = unpackWords(outs.hit_info!, 4);
         const normal = [...unpackWords(outs.hit_normal!, 3), 0];
+        const fault = outs.done_fault === 1n;
         const s = scene();
         const candidates = pending.filter((r) => r.thread === t);
         if (candidates.length === 0) problems.push(`done for thread ${t}, which has no ray in flight`);
         else if (typeof s === 'string') problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
         else {
           const results = candidates.map((r) => castRayBvh(s.bvh, s.ordered, r.origin, r.direction, { triangleTest }));
-          const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal));
+          const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && (want.fault === true) === fault);
           if (k < 0) {
             const r = candidates[0]!;
-            problems.push(`thread ${t}, ray ${hex(r.origin)} / ${hex(r.direction)}: hit ${hex(hit)} normal ${hex(normal)}; golden ${hex(results[0]!.hit)} / ${hex(results[0]!.normal)}`);
+            const faults = (f: boolean) => (f ? ' (fault)' : '');
+            problems.push(`thread ${t}, ray ${hex(r.origin)} / ${hex(r.direction)}: hit ${hex(hit)} normal ${hex(normal)}${faults(fault)}; golden ${hex(results[0]!.hit)} / ${hex(results[0]!.normal)}${faults(results[0]!.fault === true)}`);
           } else {
             const ray = candidates[k]!;
             pending.splice(pending.indexOf(ray), 1);

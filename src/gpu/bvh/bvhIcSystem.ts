@@ -75,6 +75,9 @@ export const BvhIcSystem = defineModule(
     const flags = m.reg(UInt(2 * CHILDREN), { name: 'staged_flags' });
     const first = m.reg(UInt(tb), { name: 'staged_first' });
     const error = m.reg(Bool, { reset: 0 });
+    // The loaded sizes the core checks every index against (0 until the image says, and for a count past the capacity).
+    const nodeCount = m.reg(UInt(ib + 1), { reset: 0 });
+    const rangeCount = m.reg(UInt(ib + 1), { reset: 0 });
     // load_start restarts at once: a word arriving with it is word 0 of the new image.
     const phaseNow = mux(start, lit(PHASE.header, 3), phase);
     const wordNow = mux(start, lit(0, 5), word);
@@ -90,6 +93,8 @@ export const BvhIcSystem = defineModule(
       phase.set(PHASE.header);
       word.set(0);
       error.set(false);
+      nodeCount.set(0);
+      rangeCount.set(0);
     });
     m.when(accept, () => {
       m.switch(phaseNow)
@@ -105,6 +110,7 @@ export const BvhIcSystem = defineModule(
         })
         .is(PHASE.nodeCount, () => {
           m.when(data.eq(0).or(data.gt(p.nodes)), fail);
+          nodeCount.set(mux(data.gt(p.nodes), lit(0, ib + 1), data.trunc(ib + 1)));
           left.set(data);
           record.set(0);
           word.set(0);
@@ -131,6 +137,7 @@ export const BvhIcSystem = defineModule(
         })
         .is(PHASE.rangeCount, () => {
           m.when(data.gt(p.triRanges), fail);
+          rangeCount.set(mux(data.gt(p.triRanges), lit(0, ib + 1), data.trunc(ib + 1)));
           left.set(data);
           record.set(0);
           word.set(0);
@@ -155,7 +162,10 @@ export const BvhIcSystem = defineModule(
     m.when(core.io.stack_overflow, fail);
     io.load_error.set(error.or(tri.io.load_error));
 
-    // ---------------------------------------------------------------- the core's memories
+    // ---------------------------------------------------------------- the core's memories, and what of them is loaded
+    core.io.node_count.set(nodeCount);
+    core.io.range_count.set(rangeCount);
+    core.io.triangle_count.set(tri.io.triangle_count);
     core.io.node_resp.set(nodes.read(core.io.node_req_index.trunc(clog2(p.nodes))));
     const range = ranges.read(core.io.range_req_index.trunc(clog2(p.triRanges)));
     core.io.range_resp_first.set(range.bits(2 * tb - 1, tb));

@@ -99,10 +99,11 @@ export function loadBvhImage(target: Simulator | BvhDriver, image: Uint32Array, 
   d.vectors(inputs, stim, cycles, ['load_error']);
 }
 
-/** One answer as the system gave it: hit_info's four words, hit_normal's three and a zero. */
+/** One answer as the system gave it: hit_info's four words, hit_normal's three and a zero, and done_fault. */
 export interface BvhAnswer {
   readonly hit: readonly number[];
   readonly normal: readonly number[];
+  readonly fault: boolean;
 }
 
 export interface BvhCastResult {
@@ -126,7 +127,7 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
  * those in flight), until every answer is back or `maxCycles` pass. Inputs go through `d`, outputs are read from `sim`.
  */
 export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], maxCycles = 200_000): BvhCastResult {
-  const ports = Object.fromEntries(['ready', 'done', 'done_thread'].map((n) => [n, sim.port(n)]));
+  const ports = Object.fromEntries(['ready', 'done', 'done_thread', 'done_fault'].map((n) => [n, sim.port(n)]));
   const inFlight = new Map<number, number>(); // thread -> ray
   const freeThreads = Array.from({ length: 32 }, (_, t) => 31 - t);
   const answers: (BvhAnswer | undefined)[] = new Array(rays.length).fill(undefined);
@@ -158,7 +159,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
       }
       const info = sim.peek('hit_info');
       const normal = sim.peek('hit_normal');
-      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0] };
+      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0], fault: ports.done_fault!.get() === 1 };
       inFlight.delete(t);
       freeThreads.push(t);
     }
@@ -181,7 +182,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
   };
 }
 
-/** Every answer against castRayBvh on the BVH and ordered scene; the golden's counts. */
+/** Every answer (and its fault bit) against castRayBvh on the BVH and ordered scene; the golden's counts. */
 export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[], answers: readonly (BvhAnswer | undefined)[], triangleTest?: TriangleTestFn): { difference: string | null; goldenNodeTests: number; goldenTriangleTests: number } {
   let goldenNodeTests = 0;
   let goldenTriangleTests = 0;
@@ -193,11 +194,13 @@ export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[],
     const got = answers[i];
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);
+    const wantFault = want.fault === true;
     if (difference !== null) return;
     const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
     if (!got) difference = `${ray}: no answer`;
     else if (got.hit.join() !== wantHit.join() || got.normal.join() !== wantNormal.join())
       difference = `${ray}: hit ${got.hit.map(hex).join(' ')} normal ${got.normal.map(hex).join(' ')}; golden ${wantHit.map(hex).join(' ')} / ${wantNormal.map(hex).join(' ')}`;
+    else if (got.fault !== wantFault) difference = `${ray}: done_fault ${got.fault ? 1 : 0}; the golden traversal ${wantFault ? 'faults' : 'does not fault'}`;
   });
   return { difference, goldenNodeTests, goldenTriangleTests };
 }

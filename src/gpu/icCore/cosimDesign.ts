@@ -80,6 +80,7 @@ function golden(test: TriangleTestFn, inFlight: number): GoldenModel {
           const normal = [...unpackWords(outs.hit_normal!, 3), 0];
           if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.done_thread) !== ray.thread)
             msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: hit ${hex(hit)} normal ${hex(normal)} thread ${outs.done_thread}; caster ${hex(want.hit)} / ${hex(want.normal)} thread ${ray.thread}`;
+          else if (outs.done_fault !== undefined && outs.done_fault !== 0n) msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: done_fault set (a brute-force sweep cannot fault)`;
         }
       }
       if (ins.rst_n === 0n) pending = [];

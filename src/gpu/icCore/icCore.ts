@@ -56,6 +56,8 @@ export const rayPorts = () => ({
   hit_info: output(UInt(128)),
   hit_normal: output(UInt(96)),
   done_thread: output(UInt(5)),
+  /** With done: the ray read past the loaded BVH (its answer is a miss); the thread faults. The brute-force core drives 0. */
+  done_fault: output(Bool),
   // Counters for the host.
   rays: output(UInt(32)),
   tests: output(UInt(32)),
@@ -178,6 +180,7 @@ export const IcCore = defineModule(
     const doneSlot = delayValid(m, testSlot, p.fmul + p.fadd, 'done_slot');
     const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
     io.done.set(done);
+    io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
     io.done_thread.set(bySlot(doneSlot, (r) => r.thread));
     io.hit_info.set(mux(have, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
     io.hit_normal.set(mux(have, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));

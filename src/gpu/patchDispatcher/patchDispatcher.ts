@@ -3,7 +3,7 @@
 // first, else a new one in the order its pixels came); a trace sends the thread's ray to the rt2ic queue and
 // an IC core, and the answer back through the ic2rt queue to be launched again; the cores' thread events are
 // served one per cycle in fixed descending core order, and an ended thread goes to the memory controller.
-import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
@@ -13,6 +13,9 @@ import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
 
 /** An ended thread for the memory controller to write back. */
 export const ThreadDone = Bundle({ valid: Bool, thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
+
+/** An IC core's answer as its answer queue holds it: RV14 and RV15 for the thread, and whether its ray faulted. */
+const IcAnswer = Bundle({ info: UInt(128), normal: UInt(96), thread: UInt(THREAD_BITS), fault: Bool });
 
 export interface PatchDispatcherParams {
   /** RT cores (1 to 4: the main memory has four ports). */
@@ -65,6 +68,8 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
     ic_hit_info: input(Vec(p.icCores, UInt(128))),
     ic_hit_normal: input(Vec(p.icCores, UInt(96))),
     ic_done_thread: input(Vec(p.icCores, UInt(THREAD_BITS))),
+    /** The ray read past the loaded BVH: its thread faults (reported when it ends). */
+    ic_done_fault: input(Vec(p.icCores, Bool)),
     answer_info: output(Vec(p.icCores, UInt(128))),
     answer_normal: output(Vec(p.icCores, UInt(96))),
     // Status for the host.
@@ -128,11 +133,9 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     });
     rt2icThreads.io.enq.valid.set(serveTrace);
     rt2icThreads.io.enq.bits.set(servedThread);
-    // A fault in any run of the thread (before or after its traces) marks the thread.
+    // A fault in any run of the thread (before or after its traces), or in one of its rays (set below), marks the thread.
     const faulted = m.reg(UInt(PATCH_THREADS), { reset: 0, name: 'faulted' });
     const servedFault = event((b) => b.fault).asBool().or(faulted.bit(servedThread));
-    const bit = lit(1, PATCH_THREADS).shl(servedThread);
-    m.when(serveEnd, () => faulted.set(faulted.and(bit.not()))).elsewhen(served.any.and(servedFault), () => faulted.set(faulted.or(bit)));
     io.thread_done.valid.set(serveEnd);
     io.thread_done.thread.set(servedThread);
     io.thread_done.pixel.set(pools.pixel.readAsync(servedThread));
@@ -147,7 +150,8 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     // ------------------------------------------------------------------ IC cores
     const icRays = p.icRays ?? DEFAULT_IC_RAYS;
     const inflight = Array.from({ length: p.icCores }, (_, k) => m.reg(UInt(clog2(icRays + 1)), { reset: 0, name: `ic${k}_rays` }));
-    const answers = Array.from({ length: p.icCores }, (_, k) => m.instance(Fifo, { width: THREAD_BITS + 96 + 128, depth: icRays }, { name: `ic${k}_answers` }));
+    const answers = Array.from({ length: p.icCores }, (_, k) => m.instance(Fifo, { width: IcAnswer.width, depth: icRays }, { name: `ic${k}_answers` }));
+    const heads = answers.map((a) => unpackBits(IcAnswer, a.io.deq.bits));
     // A ray from the rt2ic queue goes to the next IC core in turn that has a free slot (the lowest-numbered
     // one would leave the others idle while it keeps a slot free).
     const takers = answers.map((_, k) => io.ic_ready.at(k).and(inflight[k]!.lt(icRays)));
@@ -162,20 +166,31 @@ export const PatchDispatcher = defineModule('PatchDispatcher', patchDispatcherPo
     io.q_en_ic2rt.set(answered.any);
     io.core_id_ic2rt.set(oneHot(answered.index, p.icCores, answered.any));
     ic2rtThreads.io.enq.valid.set(answered.any);
-    ic2rtThreads.io.enq.bits.set(pick(answered.index, answers.map((a) => a.io.deq.bits.bits(228, 224))));
+    const answeredThread = pick(answered.index, heads.map((h) => h.thread));
+    ic2rtThreads.io.enq.bits.set(answeredThread);
     let overflow: BoolValue = lit(0, 1).asBool();
     answers.forEach((a, k) => {
       io.ray_start.at(k).set(assign.and(taker.index.eq(k)));
       a.io.enq.valid.set(io.ic_done.at(k));
-      a.io.enq.bits.set(cat(io.ic_done_thread.at(k), io.ic_hit_normal.at(k), io.ic_hit_info.at(k)));
+      const answer = m.wire(IcAnswer, { name: `ic${k}_answer` });
+      answer.info.set(io.ic_hit_info.at(k));
+      answer.normal.set(io.ic_hit_normal.at(k));
+      answer.thread.set(io.ic_done_thread.at(k));
+      answer.fault.set(io.ic_done_fault.at(k));
+      a.io.enq.bits.set(packBits(answer));
       overflow = overflow.or(io.ic_done.at(k).and(a.io.enq.ready.not()));
       const leaves = answered.any.and(answered.index.eq(k));
       a.io.deq.ready.set(leaves);
-      io.answer_info.at(k).set(a.io.deq.bits.bits(127, 0));
-      io.answer_normal.at(k).set(a.io.deq.bits.bits(223, 128));
+      io.answer_info.at(k).set(heads[k]!.info);
+      io.answer_normal.at(k).set(heads[k]!.normal);
       const arrives = assign.and(taker.index.eq(k));
       m.when(arrives.and(leaves.not()), () => inflight[k]!.set(inflight[k]!.add(1))).elsewhen(leaves.and(arrives.not()), () => inflight[k]!.set(inflight[k]!.sub(1)));
     });
+    // A faulted ray marks its thread as its answer leaves, as a fault event does: the thread's end reports it.
+    const answerFault = answered.any.and(pick(answered.index, heads.map((h) => h.fault)).asBool());
+    const endBit = oneHot(servedThread, PATCH_THREADS, serveEnd);
+    const eventFaultBit = oneHot(servedThread, PATCH_THREADS, serveTrace.and(servedFault));
+    faulted.set(faulted.and(endBit.not()).or(eventFaultBit).or(oneHot(answeredThread, PATCH_THREADS, answerFault)));
     const answerOverflow = m.reg(Bool, { reset: 0 });
     m.when(overflow, () => answerOverflow.set(true));
     io.answer_overflow.set(answerOverflow);

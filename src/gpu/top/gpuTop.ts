@@ -167,6 +167,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
     pd.io.ic_hit_info.at(k).set(s.io.hit_info);
     pd.io.ic_hit_normal.at(k).set(s.io.hit_normal);
     pd.io.ic_done_thread.at(k).set(s.io.done_thread);
+    pd.io.ic_done_fault.at(k).set(s.io.done_fault);
     buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
     buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
     mc.io.ic_rays.at(k).set(s.io.rays);
