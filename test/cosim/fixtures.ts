@@ -67,6 +67,16 @@ export const Reserved = defineModule('Reserved', () => ({ begin: input(UInt(8)),
   io.delete.set(io.begin.eq(io.this));
 });
 
+// A register without reset on an output: X after reset until it is first loaded, without power-on values.
+export const NoReset = defineModule('NoReset', () => ({ d: input(UInt(8)), load: input(Bool), held: output(UInt(8)), count: output(UInt(8)) }), (m, io) => {
+  const held = m.reg(UInt(8));
+  m.when(io.load, () => held.set(io.d));
+  io.held.set(held);
+  const count = m.reg(UInt(8), { reset: 0 });
+  count.set(count.add(1));
+  io.count.set(count);
+});
+
 const reset = (cycle: number, rng: () => number) => (cycle < 2 || rng() < 0.01 ? 0n : 1n);
 
 export const fixtureDesigns: CosimDesign[] = [
@@ -98,6 +108,12 @@ export const fixtureDesigns: CosimDesign[] = [
     description: 'combinational only, 70-bit ports',
     elaborate: () => elaborate(Comb, undefined).design,
     stimulus: (_c, rng) => ({ a: rng.bits(70), b: rng.bits(70) }),
+  },
+  {
+    name: 'noreset',
+    description: 'a register without reset on an output',
+    elaborate: () => elaborate(NoReset, undefined).design,
+    stimulus: (c, rng) => ({ rst_n: c < 2 ? 0n : 1n, d: rng.bits(8), load: BigInt(rng.int(8) === 0) }),
   },
   {
     name: 'reserved',

@@ -102,7 +102,8 @@ async function cosimDesignFile(
   const cycles = intFlag('cycles', values.cycles, 10000, 1, 100_000_000);
   const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
   const sims = parseSims(values.sim ?? 'ts,verilator,icarus');
-  if (sims.includes('icarus-gate')) throw new CliError('--sim icarus-gate runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus');
+  const gate = sims.find((s) => s === 'icarus-gate' || s === 'icarus-gate-reset');
+  if (gate) throw new CliError(`--sim ${gate} runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus`);
   const user = await loadUserDesign(path, { top: values.top, params: values.param });
   const name = `${shownPath(user.file)} (${user.design.top})`;
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);

@@ -299,10 +299,12 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const lag = p.fmul + p.fadd;
   const point = [0, 1, 2].map((i) => f.add(delay(m, f1O[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(f1T, f1D[i]!))) as unknown as Vec3;
   const done = delayValid(m, f1Valid, lag, 'done');
-  const doneHave = delay(m, f1Have, lag, 'done_have');
+  // The answer's fields only with `done`: the delay registers have no reset (undefined in silicon until an answer).
+  const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
+  const doneHave = answer(f1Have, 'done_have').asBool();
   io.done.set(done);
-  io.done_fault.set(delay(m, f1Valid.and(pick(f1Slot, (s) => s.fault).asBool()), lag, 'done_fault'));
-  io.done_thread.set(delay(m, pick(f1Slot, (s) => s.thread), lag, 'done_thread'));
+  io.done_fault.set(answer(f1Valid.and(pick(f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
+  io.done_thread.set(answer(pick(f1Slot, (s) => s.thread), 'done_thread'));
   io.hit_info.set(mux(doneHave, cat(delay(m, pick(f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
   io.hit_normal.set(mux(doneHave, delay(m, pick(f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
 

@@ -181,9 +181,12 @@ export const IcCore = defineModule(
     const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
     io.done.set(done);
     io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
-    io.done_thread.set(bySlot(doneSlot, (r) => r.thread));
-    io.hit_info.set(mux(have, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
-    io.hit_normal.set(mux(have, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+    // Zero between answers: a slot's thread register has no reset (silicon leaves it undefined until a ray).
+    io.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
+    // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
+    const answerHit = done.and(have);
+    io.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
+    io.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
     slotRegs.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
     io.ready.set(rayIn.portReady(ready));
 

@@ -176,11 +176,18 @@ export const RtCore = defineModule(
     wbValid.set(next.valid);
     wbContext.set(next.context);
     wbMicro.set(next.micro);
-    const wbScalar = m.regNext(mux(late, held.scalar, onTime.scalar), { name: 'wb_scalar', reset: 0 });
-    const wbVector = m.regNext(mux(late, held.vector, onTime.vector), { name: 'wb_vector', reset: 0 });
-    const wbFlag = m.regNext(mux(late, held.flag, ex.flag), { name: 'wb_flag', reset: 0 });
-    const wbDirection = m.regNext(mux(late, held.direction, ex.direction), { name: 'wb_direction', reset: 0 });
-    const wbFault = m.regNext(mux(late, held.fault, onTime.fault), { name: 'wb_fault', reset: 0 });
+    // Taken only for an operation that writes back: between them the units' outputs are undefined in
+    // silicon (their pipelines have no reset), and these registers drive the retire port.
+    const capture = <V extends UIntValue | BoolValue>(v: V, name: string): V => {
+      const r = m.reg(v.type, { reset: 0, name }) as V;
+      m.when(next.valid, () => r.set(v as never));
+      return r;
+    };
+    const wbScalar = capture(mux(late, held.scalar, onTime.scalar), 'wb_scalar');
+    const wbVector = capture(mux(late, held.vector, onTime.vector), 'wb_vector');
+    const wbFlag = capture(mux(late, held.flag, ex.flag), 'wb_flag');
+    const wbDirection = capture(mux(late, held.direction, ex.direction), 'wb_direction');
+    const wbFault = capture(mux(late, held.fault, onTime.fault), 'wb_fault');
 
     // ------------------------------------------------------------------ W: write-back, retire, thread events
     const wb = {

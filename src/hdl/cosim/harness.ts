@@ -20,6 +20,11 @@ export interface HarnessDesign {
    * identifiers (`['fifo', 'count_1']`). Verilator then builds with --public-flat-rw.
    */
   readonly probes?: readonly { readonly path: readonly string[]; readonly width: number }[];
+  /**
+   * Cycles at the start whose outputs may be X or Z (read as 0): the initial reset of a design simulated
+   * without power-on values. Past them an X or Z output is an error.
+   */
+  readonly unknownBefore?: number;
 }
 
 export interface ExternalRunResult {
@@ -35,7 +40,7 @@ export interface PreparedSimulation {
 }
 
 export interface ExternalSimulator {
-  readonly name: 'verilator' | 'icarus' | 'icarus-gate';
+  readonly name: 'verilator' | 'icarus' | 'icarus-gate' | 'icarus-gate-reset';
   /** Builds (or takes from the cache) a simulation of the design; `log` gets a line per long step. */
   prepare(design: HarnessDesign, log?: (line: string) => void): Promise<PreparedSimulation>;
 }

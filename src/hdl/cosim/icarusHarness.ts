@@ -46,7 +46,7 @@ function stimulusText(d: HarnessDesign, stimulus: Uint32Array, cycles: number): 
   return lines.join('\n') + '\n';
 }
 
-/** Parse the testbench's hex rows into words; an X or Z bit is an error naming the port and cycle. */
+/** Parse the testbench's hex rows into words; an X or Z bit is an error naming the port and cycle (read as 0 before `unknownBefore`). */
 function parseOutputs(d: HarnessDesign, text: string, cycles: number): Uint32Array {
   const outs = [...outputsOf(d), ...(d.probes ?? []).map((p) => ({ name: p.path.join('.'), width: p.width }))];
   const n = rowWords(outs);
@@ -57,8 +57,11 @@ function parseOutputs(d: HarnessDesign, text: string, cycles: number): Uint32Arr
     if (toks.length !== outs.length || rows[c] === undefined) throw new Error(`icarus: output row ${c} is missing or malformed`);
     let at = c * n;
     outs.forEach((p, i) => {
-      const tok = toks[i]!;
-      if (/[xXzZ]/.test(tok)) throw new Error(`icarus: output '${p.name}' is X/Z ('${tok}') at cycle ${c}: an uninitialized or undriven value reaches it`);
+      let tok = toks[i]!;
+      if (/[xXzZ]/.test(tok)) {
+        if (c >= (d.unknownBefore ?? 0)) throw new Error(`icarus: output '${p.name}' is X/Z ('${tok}') at cycle ${c}: an uninitialized or undriven value reaches it`);
+        tok = tok.replace(/[xXzZ]/g, '0');
+      }
       let v = BigInt(`0x${tok}`);
       for (let k = 0; k < wordsOf(p.width); k++) {
         result[at++] = Number(v & 0xffffffffn);

@@ -150,10 +150,12 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
 
   const sv = opts.sims.some((s) => s !== 'ts') ? harnessDesign(design, reg?.probes) : undefined;
   for (const sim of opts.sims) {
-    if (sim === 'icarus-gate') {
-      // The gate-level netlist runs from a vector file (it is not a live back end).
+    if (sim === 'icarus-gate' || sim === 'icarus-gate-reset') {
+      // The gate-level netlist runs from a vector file (it is not a live back end). Without power-on
+      // values its outputs are only defined once the stimulus's initial reset is over.
+      const unknownBefore = sim === 'icarus-gate-reset' ? initialResetCycles(stim, opts.cycles) : 0;
       log(`${sim}: preparing ${top.name}`);
-      const prepared = await externalSimulator(sim).prepare(sv!.harness, log);
+      const prepared = await externalSimulator(sim).prepare({ ...sv!.harness, unknownBefore }, log);
       log(`${sim}: running ${opts.cycles} cycles`);
       const r = await prepared.run(stim.data, opts.cycles);
       traces[sim] = r.outputs;
@@ -171,7 +173,9 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
     }
   }
 
-  const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, (name) => (sv ? svLocation(design, sv.lines, name) : '?'), top.name);
+  // The initial reset's outputs are undefined without power-on values: not compared.
+  const from = opts.sims.includes('icarus-gate-reset') ? initialResetCycles(stim, opts.cycles) : 0;
+  const mismatch = firstMismatch(opts.sims, traces, out.ports, out.rowWords, opts.cycles, (name) => (sv ? svLocation(design, sv.lines, name) : '?'), top.name, from);
   let golden: CosimReport['golden'] = null;
   if (d.golden && traces[opts.sims[0]!]) {
     const model = d.golden();
@@ -188,6 +192,18 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   return { design: d.name, cycles: opts.cycles, seed: opts.seed, sims: opts.sims, mismatch, golden, seconds };
 }
 
+/**
+ * The cycles from 0 while `rst_n` is low, and the first with it high (a synchronous reset takes effect at
+ * that cycle's edge... the outputs of the cycle after are the first defined by it): none without a reset.
+ */
+function initialResetCycles(stim: ReturnType<typeof buildStimulus>, cycles: number): number {
+  const reset = stim.inputs.find((p) => p.net.name === 'rst_n');
+  if (!reset) return 0;
+  let c = 0;
+  while (c < cycles && readValue(stim.data, c * stim.rowWords + reset.offset, reset.words) === 0n) c++;
+  return c;
+}
+
 /** The first cycle and output port where any simulator disagrees with the first one listed. */
 export function firstMismatch(
   sims: readonly string[],
@@ -197,10 +213,11 @@ export function firstMismatch(
   cycles: number,
   svLocOf: (netName: string) => string,
   topName: string,
+  from = 0,
 ): CosimMismatch | null {
   if (sims.length < 2) return null;
   const ref = traces[sims[0]!]!;
-  for (let c = 0; c < cycles; c++) {
+  for (let c = from; c < cycles; c++) {
     const row = c * rowWords;
     for (const p of ports) {
       for (const s of sims.slice(1)) {

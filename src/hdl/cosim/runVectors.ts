@@ -20,7 +20,7 @@ export async function runVectorsOn(
   stimulus: Uint32Array,
   cycles: number,
 ): Promise<Uint32Array> {
-  if (sim !== 'icarus-gate') {
+  if (sim !== 'icarus-gate' && sim !== 'icarus-gate-reset') {
     const s = sim === 'ts' ? compileSimulator(design) : await compileSimulator(design, { backend: sim });
     try {
       return s.runVectors(inputs, outputs, stimulus, cycles);

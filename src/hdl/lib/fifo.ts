@@ -11,7 +11,8 @@ export interface FifoParams {
 /**
  * Storage is a memory with an asynchronous read port (LUT RAM), so the head is visible without a
  * cycle of latency. A full FIFO does not accept a word even if one leaves in the same cycle, and an
- * empty one does not pass a word straight through: ready and valid depend only on registers.
+ * empty one does not pass a word straight through: ready and valid depend only on registers. While
+ * empty, `deq.bits` is 0 (not a never-written word, which silicon leaves undefined).
  */
 export const Fifo = defineModule(
   'Fifo',
@@ -34,7 +35,7 @@ export const Fifo = defineModule(
 
     io.enq.ready.set(full.not());
     io.deq.valid.set(empty.not());
-    io.deq.bits.set(storage.readAsync(head));
+    io.deq.bits.set(mux(empty, 0, storage.readAsync(head)));
     m.when(io.enq.fire, () => {
       storage.write(tail, io.enq.bits);
       tail.set(next(tail));

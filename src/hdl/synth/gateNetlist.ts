@@ -18,10 +18,14 @@ const NETLIST_FILE = 'netlist.v';
  * `-nosynthesis` keeps the power-on values: the emitter puts them in `ifndef SYNTHESIS` initial
  * blocks, which Yosys would otherwise skip and leave every flip-flop and memory word X. Read, they
  * become `init` values (`reg q = 0;` in the netlist): what an FPGA's configuration loads into its
- * flip-flops and block RAM, and what the TS simulator assumes (netlist.ts: Reg.init).
+ * flip-flops and block RAM, and what the TS simulator assumes (netlist.ts: Reg.init). With
+ * `registerPowerOn: false` the flip-flops lose theirs (`setattr -unset init` after `proc` turned the
+ * initial blocks into attributes; memories keep their contents): an ASIC's flip-flops, where only the
+ * reset defines a register.
  */
-export function moduleNetlistScript(file: string, submoduleFiles: readonly string[]): string {
-  const opts = { flatten: false, keepMemories: true, libFiles: submoduleFiles, after: [`write_verilog -noattr ${NETLIST_FILE}`] };
+export function moduleNetlistScript(file: string, submoduleFiles: readonly string[], registerPowerOn = true): string {
+  const before = registerPowerOn ? [] : ['proc', 'setattr -unset init w:*'];
+  const opts = { flatten: false, keepMemories: true, libFiles: submoduleFiles, before, after: [`write_verilog -noattr ${NETLIST_FILE}`] };
   return 'verilog_defaults -add -nosynthesis\n' + yosysScript('generic', moduleOfFile(file), [file], opts);
 }
 
@@ -52,7 +56,7 @@ function submodules(src: RtlSource): Map<string, string[]> {
  * Synthesizes every module of `src` (sources and `$readmemh` images) into gates. A module is
  * synthesized once per content: a float unit shared by several designs is built once.
  */
-export async function gateNetlist(src: RtlSource, log?: (line: string) => void): Promise<GateNetlist> {
+export async function gateNetlist(src: RtlSource, log?: (line: string) => void, opts: { registerPowerOn?: boolean } = {}): Promise<GateNetlist> {
   const identity = await yosysIdentity();
   const subs = submodules(src);
   const parts: string[] = [];
@@ -61,7 +65,7 @@ export async function gateNetlist(src: RtlSource, log?: (line: string) => void):
   for (const file of src.fileList) {
     const module = moduleOfFile(file);
     const libFiles = subs.get(file)!;
-    const script = moduleNetlistScript(file, libFiles);
+    const script = moduleNetlistScript(file, libFiles, opts.registerPowerOn ?? true);
     // The module's own memory images are named after it (memoryImage.ts: `Module_memory.hex`).
     const inputs = src.files.filter((f) => f.path === file || libFiles.includes(f.path) || (f.path.startsWith(`${module}_`) && f.path.endsWith('.hex')));
     const key = contentHash([identity, script, ...inputs.flatMap((f) => [f.path, f.text])]);
