@@ -16,6 +16,7 @@ module BvhIcSystem_cefb1136 (
   output logic [127:0] hit_info,
   output logic [95:0] hit_normal,
   output logic [4:0] done_thread,
+  output logic done_fault,
   output logic [31:0] rays,
   output logic [31:0] tests,
   output logic [31:0] busy_cycles,
@@ -30,11 +31,15 @@ module BvhIcSystem_cefb1136 (
   logic [127:0] core_hit_info; // bvhIcSystem.ts:59
   logic [95:0] core_hit_normal; // bvhIcSystem.ts:59
   logic [4:0] core_done_thread; // bvhIcSystem.ts:59
+  logic core_done_fault; // bvhIcSystem.ts:59
   logic [31:0] core_rays; // bvhIcSystem.ts:59
   logic [31:0] core_tests; // bvhIcSystem.ts:59
   logic [31:0] core_busy_cycles; // bvhIcSystem.ts:59
   logic [31:0] core_node_tests; // bvhIcSystem.ts:59
   logic core_stack_overflow; // bvhIcSystem.ts:59
+  logic [6:0] core_node_count; // bvhIcSystem.ts:59
+  logic [6:0] core_range_count; // bvhIcSystem.ts:59
+  logic [6:0] core_triangle_count; // bvhIcSystem.ts:59
   logic core_node_req_valid; // bvhIcSystem.ts:59
   logic [5:0] core_node_req_index; // bvhIcSystem.ts:59
   logic [799:0] core_node_resp; // bvhIcSystem.ts:59
@@ -75,221 +80,241 @@ module BvhIcSystem_cefb1136 (
   logic [7:0] staged_flags; // bvhIcSystem.ts:75
   logic [6:0] staged_first; // bvhIcSystem.ts:76
   logic error; // bvhIcSystem.ts:77
-  logic [799:0] rdata; // bvhIcSystem.ts:159
-  logic [13:0] range; // bvhIcSystem.ts:160
-  logic accept_not; // bvhIcSystem.ts:81
-  logic accept_and; // bvhIcSystem.ts:81
-  logic accept_not_1; // bvhIcSystem.ts:81
-  logic accept; // bvhIcSystem.ts:81
-  logic [2:0] phaseNow; // bvhIcSystem.ts:79
-  logic triangles_load_valid_eq; // bvhIcSystem.ts:87
+  logic [6:0] nodeCount; // bvhIcSystem.ts:79
+  logic [6:0] rangeCount; // bvhIcSystem.ts:80
+  logic [799:0] rdata; // bvhIcSystem.ts:169
+  logic [13:0] range; // bvhIcSystem.ts:170
+  logic accept_not; // bvhIcSystem.ts:84
+  logic accept_and; // bvhIcSystem.ts:84
+  logic accept_not_1; // bvhIcSystem.ts:84
+  logic accept; // bvhIcSystem.ts:84
+  logic [2:0] phaseNow; // bvhIcSystem.ts:82
+  logic triangles_load_valid_eq; // bvhIcSystem.ts:90
   logic [2:0] phase_next; // bvhIcSystem.ts:69
-  logic phase_sel_eq; // bvhIcSystem.ts:96
-  logic phase_sel_eq_1; // bvhIcSystem.ts:102
-  logic phase_sel_eq_2; // bvhIcSystem.ts:104
+  logic phase_sel_eq; // bvhIcSystem.ts:101
+  logic phase_sel_eq_1; // bvhIcSystem.ts:107
+  logic phase_sel_eq_2; // bvhIcSystem.ts:109
   logic [2:0] phase_p; // bvhIcSystem.ts:47
-  logic [2:0] phase_p_1; // bvhIcSystem.ts:104
-  logic phase_sel_eq_3; // bvhIcSystem.ts:106
-  logic phase_sel_eq_4; // bvhIcSystem.ts:113
-  logic [4:0] wordNow; // bvhIcSystem.ts:80
-  logic phase_sel_eq_5; // bvhIcSystem.ts:125
-  logic phase_sel_eq_6; // bvhIcSystem.ts:129
-  logic [2:0] phase_p_2; // bvhIcSystem.ts:129
-  logic [2:0] phase_p_3; // bvhIcSystem.ts:125
-  logic phase_sel_eq_7; // bvhIcSystem.ts:132
-  logic phase_eq; // bvhIcSystem.ts:137
-  logic [2:0] phase_mux; // bvhIcSystem.ts:137
-  logic phase_sel_eq_8; // bvhIcSystem.ts:139
-  logic phase_sel_eq_9; // bvhIcSystem.ts:144
-  logic phase_sel_eq_10; // bvhIcSystem.ts:147
-  logic [2:0] phase_p_4; // bvhIcSystem.ts:147
-  logic [2:0] phase_p_5; // bvhIcSystem.ts:144
-  logic [2:0] phase_p_6; // bvhIcSystem.ts:139
-  logic [2:0] phase_p_7; // bvhIcSystem.ts:132
-  logic [2:0] phase_p_8; // bvhIcSystem.ts:113
-  logic [2:0] phase_p_9; // bvhIcSystem.ts:106
-  logic [2:0] phase_p_10; // bvhIcSystem.ts:102
-  logic [2:0] phase_p_11; // bvhIcSystem.ts:96
+  logic [2:0] phase_p_1; // bvhIcSystem.ts:109
+  logic phase_sel_eq_3; // bvhIcSystem.ts:111
+  logic phase_sel_eq_4; // bvhIcSystem.ts:119
+  logic [4:0] wordNow; // bvhIcSystem.ts:83
+  logic phase_sel_eq_5; // bvhIcSystem.ts:131
+  logic phase_sel_eq_6; // bvhIcSystem.ts:135
+  logic [2:0] phase_p_2; // bvhIcSystem.ts:135
+  logic [2:0] phase_p_3; // bvhIcSystem.ts:131
+  logic phase_sel_eq_7; // bvhIcSystem.ts:138
+  logic phase_eq; // bvhIcSystem.ts:144
+  logic [2:0] phase_mux; // bvhIcSystem.ts:144
+  logic phase_sel_eq_8; // bvhIcSystem.ts:146
+  logic phase_sel_eq_9; // bvhIcSystem.ts:151
+  logic phase_sel_eq_10; // bvhIcSystem.ts:154
+  logic [2:0] phase_p_4; // bvhIcSystem.ts:154
+  logic [2:0] phase_p_5; // bvhIcSystem.ts:151
+  logic [2:0] phase_p_6; // bvhIcSystem.ts:146
+  logic [2:0] phase_p_7; // bvhIcSystem.ts:138
+  logic [2:0] phase_p_8; // bvhIcSystem.ts:119
+  logic [2:0] phase_p_9; // bvhIcSystem.ts:111
+  logic [2:0] phase_p_10; // bvhIcSystem.ts:107
+  logic [2:0] phase_p_11; // bvhIcSystem.ts:101
   logic [31:0] left_next; // bvhIcSystem.ts:70
-  logic [31:0] left_sub; // bvhIcSystem.ts:103
-  logic [31:0] left_sub_1; // bvhIcSystem.ts:128
-  logic [31:0] left_p; // bvhIcSystem.ts:125
-  logic [31:0] left_sub_2; // bvhIcSystem.ts:146
-  logic [31:0] left_p_1; // bvhIcSystem.ts:144
-  logic [31:0] left_p_2; // bvhIcSystem.ts:139
-  logic [31:0] left_p_3; // bvhIcSystem.ts:132
-  logic [31:0] left_p_4; // bvhIcSystem.ts:113
-  logic [31:0] left_p_5; // bvhIcSystem.ts:106
-  logic [31:0] left_p_6; // bvhIcSystem.ts:102
-  logic [31:0] left_p_7; // bvhIcSystem.ts:96
+  logic [31:0] left_sub; // bvhIcSystem.ts:108
+  logic [31:0] left_sub_1; // bvhIcSystem.ts:134
+  logic [31:0] left_p; // bvhIcSystem.ts:131
+  logic [31:0] left_sub_2; // bvhIcSystem.ts:153
+  logic [31:0] left_p_1; // bvhIcSystem.ts:151
+  logic [31:0] left_p_2; // bvhIcSystem.ts:146
+  logic [31:0] left_p_3; // bvhIcSystem.ts:138
+  logic [31:0] left_p_4; // bvhIcSystem.ts:119
+  logic [31:0] left_p_5; // bvhIcSystem.ts:111
+  logic [31:0] left_p_6; // bvhIcSystem.ts:107
+  logic [31:0] left_p_7; // bvhIcSystem.ts:101
   logic [4:0] word_next; // bvhIcSystem.ts:71
   logic [4:0] word_p; // bvhIcSystem.ts:47
-  logic [4:0] word_add; // bvhIcSystem.ts:114
-  logic [4:0] word_add_1; // bvhIcSystem.ts:140
-  logic [1:0] word_slice; // bvhIcSystem.ts:140
-  logic [4:0] word_zext; // bvhIcSystem.ts:140
-  logic [4:0] word_p_1; // bvhIcSystem.ts:139
-  logic [4:0] word_p_2; // bvhIcSystem.ts:132
-  logic [4:0] word_p_3; // bvhIcSystem.ts:113
-  logic [4:0] word_p_4; // bvhIcSystem.ts:106
-  logic [4:0] word_p_5; // bvhIcSystem.ts:102
-  logic [4:0] word_p_6; // bvhIcSystem.ts:96
+  logic [4:0] word_add; // bvhIcSystem.ts:120
+  logic [4:0] word_add_1; // bvhIcSystem.ts:147
+  logic [1:0] word_slice; // bvhIcSystem.ts:147
+  logic [4:0] word_zext; // bvhIcSystem.ts:147
+  logic [4:0] word_p_1; // bvhIcSystem.ts:146
+  logic [4:0] word_p_2; // bvhIcSystem.ts:138
+  logic [4:0] word_p_3; // bvhIcSystem.ts:119
+  logic [4:0] word_p_4; // bvhIcSystem.ts:111
+  logic [4:0] word_p_5; // bvhIcSystem.ts:107
+  logic [4:0] word_p_6; // bvhIcSystem.ts:101
   logic [20:0] record_next; // bvhIcSystem.ts:72
-  logic [20:0] record_add; // bvhIcSystem.ts:127
-  logic [20:0] record_p; // bvhIcSystem.ts:125
-  logic [20:0] record_add_1; // bvhIcSystem.ts:145
-  logic [20:0] record_p_1; // bvhIcSystem.ts:144
-  logic [20:0] record_p_2; // bvhIcSystem.ts:139
-  logic [20:0] record_p_3; // bvhIcSystem.ts:132
-  logic [20:0] record_p_4; // bvhIcSystem.ts:113
-  logic [20:0] record_p_5; // bvhIcSystem.ts:106
-  logic [20:0] record_p_6; // bvhIcSystem.ts:102
-  logic [20:0] record_p_7; // bvhIcSystem.ts:96
+  logic [20:0] record_add; // bvhIcSystem.ts:133
+  logic [20:0] record_p; // bvhIcSystem.ts:131
+  logic [20:0] record_add_1; // bvhIcSystem.ts:152
+  logic [20:0] record_p_1; // bvhIcSystem.ts:151
+  logic [20:0] record_p_2; // bvhIcSystem.ts:146
+  logic [20:0] record_p_3; // bvhIcSystem.ts:138
+  logic [20:0] record_p_4; // bvhIcSystem.ts:119
+  logic [20:0] record_p_5; // bvhIcSystem.ts:111
+  logic [20:0] record_p_6; // bvhIcSystem.ts:107
+  logic [20:0] record_p_7; // bvhIcSystem.ts:101
   logic [767:0] staged_boxes_next; // bvhIcSystem.ts:73
-  logic staged_boxes_sel_ult; // bvhIcSystem.ts:115
-  logic [735:0] staged_boxes_slice; // bvhIcSystem.ts:115
-  logic [767:0] staged_boxes_concat; // bvhIcSystem.ts:115
-  logic [767:0] staged_boxes_p; // bvhIcSystem.ts:115
-  logic [767:0] staged_boxes_p_1; // bvhIcSystem.ts:113
-  logic [767:0] staged_boxes_p_2; // bvhIcSystem.ts:106
-  logic [767:0] staged_boxes_p_3; // bvhIcSystem.ts:102
-  logic [767:0] staged_boxes_p_4; // bvhIcSystem.ts:96
+  logic staged_boxes_sel_ult; // bvhIcSystem.ts:121
+  logic [735:0] staged_boxes_slice; // bvhIcSystem.ts:121
+  logic [767:0] staged_boxes_concat; // bvhIcSystem.ts:121
+  logic [767:0] staged_boxes_p; // bvhIcSystem.ts:121
+  logic [767:0] staged_boxes_p_1; // bvhIcSystem.ts:119
+  logic [767:0] staged_boxes_p_2; // bvhIcSystem.ts:111
+  logic [767:0] staged_boxes_p_3; // bvhIcSystem.ts:107
+  logic [767:0] staged_boxes_p_4; // bvhIcSystem.ts:101
   logic [5:0] staged_index0_next; // bvhIcSystem.ts:74
-  logic staged_index0_sel_eq; // bvhIcSystem.ts:116
-  logic [5:0] staged_index0_slice; // bvhIcSystem.ts:117
-  logic [5:0] staged_index0_p; // bvhIcSystem.ts:116
-  logic [5:0] staged_index0_p_1; // bvhIcSystem.ts:113
-  logic [5:0] staged_index0_p_2; // bvhIcSystem.ts:106
-  logic [5:0] staged_index0_p_3; // bvhIcSystem.ts:102
-  logic [5:0] staged_index0_p_4; // bvhIcSystem.ts:96
+  logic staged_index0_sel_eq; // bvhIcSystem.ts:122
+  logic [5:0] staged_index0_slice; // bvhIcSystem.ts:123
+  logic [5:0] staged_index0_p; // bvhIcSystem.ts:122
+  logic [5:0] staged_index0_p_1; // bvhIcSystem.ts:119
+  logic [5:0] staged_index0_p_2; // bvhIcSystem.ts:111
+  logic [5:0] staged_index0_p_3; // bvhIcSystem.ts:107
+  logic [5:0] staged_index0_p_4; // bvhIcSystem.ts:101
   logic [5:0] staged_index1_next; // bvhIcSystem.ts:74
-  logic staged_index1_sel_eq; // bvhIcSystem.ts:116
-  logic [5:0] staged_index1_slice; // bvhIcSystem.ts:117
-  logic [5:0] staged_index1_p; // bvhIcSystem.ts:116
-  logic [5:0] staged_index1_p_1; // bvhIcSystem.ts:113
-  logic [5:0] staged_index1_p_2; // bvhIcSystem.ts:106
-  logic [5:0] staged_index1_p_3; // bvhIcSystem.ts:102
-  logic [5:0] staged_index1_p_4; // bvhIcSystem.ts:96
+  logic staged_index1_sel_eq; // bvhIcSystem.ts:122
+  logic [5:0] staged_index1_slice; // bvhIcSystem.ts:123
+  logic [5:0] staged_index1_p; // bvhIcSystem.ts:122
+  logic [5:0] staged_index1_p_1; // bvhIcSystem.ts:119
+  logic [5:0] staged_index1_p_2; // bvhIcSystem.ts:111
+  logic [5:0] staged_index1_p_3; // bvhIcSystem.ts:107
+  logic [5:0] staged_index1_p_4; // bvhIcSystem.ts:101
   logic [5:0] staged_index2_next; // bvhIcSystem.ts:74
-  logic staged_index2_sel_eq; // bvhIcSystem.ts:116
-  logic [5:0] staged_index2_slice; // bvhIcSystem.ts:117
-  logic [5:0] staged_index2_p; // bvhIcSystem.ts:116
-  logic [5:0] staged_index2_p_1; // bvhIcSystem.ts:113
-  logic [5:0] staged_index2_p_2; // bvhIcSystem.ts:106
-  logic [5:0] staged_index2_p_3; // bvhIcSystem.ts:102
-  logic [5:0] staged_index2_p_4; // bvhIcSystem.ts:96
+  logic staged_index2_sel_eq; // bvhIcSystem.ts:122
+  logic [5:0] staged_index2_slice; // bvhIcSystem.ts:123
+  logic [5:0] staged_index2_p; // bvhIcSystem.ts:122
+  logic [5:0] staged_index2_p_1; // bvhIcSystem.ts:119
+  logic [5:0] staged_index2_p_2; // bvhIcSystem.ts:111
+  logic [5:0] staged_index2_p_3; // bvhIcSystem.ts:107
+  logic [5:0] staged_index2_p_4; // bvhIcSystem.ts:101
   logic [5:0] staged_index3_next; // bvhIcSystem.ts:74
-  logic staged_index3_sel_eq; // bvhIcSystem.ts:116
-  logic [5:0] staged_index3_slice; // bvhIcSystem.ts:117
-  logic [5:0] staged_index3_p; // bvhIcSystem.ts:116
-  logic [5:0] staged_index3_p_1; // bvhIcSystem.ts:113
-  logic [5:0] staged_index3_p_2; // bvhIcSystem.ts:106
-  logic [5:0] staged_index3_p_3; // bvhIcSystem.ts:102
-  logic [5:0] staged_index3_p_4; // bvhIcSystem.ts:96
+  logic staged_index3_sel_eq; // bvhIcSystem.ts:122
+  logic [5:0] staged_index3_slice; // bvhIcSystem.ts:123
+  logic [5:0] staged_index3_p; // bvhIcSystem.ts:122
+  logic [5:0] staged_index3_p_1; // bvhIcSystem.ts:119
+  logic [5:0] staged_index3_p_2; // bvhIcSystem.ts:111
+  logic [5:0] staged_index3_p_3; // bvhIcSystem.ts:107
+  logic [5:0] staged_index3_p_4; // bvhIcSystem.ts:101
   logic [7:0] staged_flags_next; // bvhIcSystem.ts:75
-  logic staged_flags_sel_eq; // bvhIcSystem.ts:120
-  logic [7:0] staged_flags_slice; // bvhIcSystem.ts:121
-  logic [7:0] staged_flags_p; // bvhIcSystem.ts:120
-  logic [7:0] staged_flags_p_1; // bvhIcSystem.ts:113
-  logic [7:0] staged_flags_p_2; // bvhIcSystem.ts:106
-  logic [7:0] staged_flags_p_3; // bvhIcSystem.ts:102
-  logic [7:0] staged_flags_p_4; // bvhIcSystem.ts:96
+  logic staged_flags_sel_eq; // bvhIcSystem.ts:126
+  logic [7:0] staged_flags_slice; // bvhIcSystem.ts:127
+  logic [7:0] staged_flags_p; // bvhIcSystem.ts:126
+  logic [7:0] staged_flags_p_1; // bvhIcSystem.ts:119
+  logic [7:0] staged_flags_p_2; // bvhIcSystem.ts:111
+  logic [7:0] staged_flags_p_3; // bvhIcSystem.ts:107
+  logic [7:0] staged_flags_p_4; // bvhIcSystem.ts:101
   logic [6:0] staged_first_next; // bvhIcSystem.ts:76
-  logic staged_first_sel_eq; // bvhIcSystem.ts:142
-  logic [6:0] staged_first_slice; // bvhIcSystem.ts:142
-  logic [6:0] staged_first_p; // bvhIcSystem.ts:142
-  logic [6:0] staged_first_p_1; // bvhIcSystem.ts:139
-  logic [6:0] staged_first_p_2; // bvhIcSystem.ts:132
-  logic [6:0] staged_first_p_3; // bvhIcSystem.ts:113
-  logic [6:0] staged_first_p_4; // bvhIcSystem.ts:106
-  logic [6:0] staged_first_p_5; // bvhIcSystem.ts:102
-  logic [6:0] staged_first_p_6; // bvhIcSystem.ts:96
+  logic staged_first_sel_eq; // bvhIcSystem.ts:149
+  logic [6:0] staged_first_slice; // bvhIcSystem.ts:149
+  logic [6:0] staged_first_p; // bvhIcSystem.ts:149
+  logic [6:0] staged_first_p_1; // bvhIcSystem.ts:146
+  logic [6:0] staged_first_p_2; // bvhIcSystem.ts:138
+  logic [6:0] staged_first_p_3; // bvhIcSystem.ts:119
+  logic [6:0] staged_first_p_4; // bvhIcSystem.ts:111
+  logic [6:0] staged_first_p_5; // bvhIcSystem.ts:107
+  logic [6:0] staged_first_p_6; // bvhIcSystem.ts:101
   logic error_next; // bvhIcSystem.ts:77
-  logic error_sel_ne; // bvhIcSystem.ts:153
-  logic error_sel_and; // bvhIcSystem.ts:153
-  logic error_sel_not; // bvhIcSystem.ts:153
-  logic error_sel_and_1; // bvhIcSystem.ts:153
-  logic error_sel_ult; // bvhIcSystem.ts:98
+  logic error_sel_ne; // bvhIcSystem.ts:160
+  logic error_sel_and; // bvhIcSystem.ts:160
+  logic error_sel_not; // bvhIcSystem.ts:160
+  logic error_sel_and_1; // bvhIcSystem.ts:160
+  logic error_sel_ult; // bvhIcSystem.ts:103
   logic error_p; // bvhIcSystem.ts:47
-  logic error_p_1; // bvhIcSystem.ts:98
-  logic error_sel_eq; // bvhIcSystem.ts:107
-  logic error_sel_ult_1; // bvhIcSystem.ts:107
-  logic error_sel_or; // bvhIcSystem.ts:107
-  logic error_p_2; // bvhIcSystem.ts:107
-  logic error_sel_ult_2; // bvhIcSystem.ts:124
-  logic error_sel_ne_1; // bvhIcSystem.ts:124
-  logic error_sel_and_2; // bvhIcSystem.ts:124
-  logic [23:0] error_sel_slice; // bvhIcSystem.ts:84
-  logic error_sel_eq_1; // bvhIcSystem.ts:84
-  logic error_sel_not_1; // bvhIcSystem.ts:122
-  logic [25:0] error_sel_slice_1; // bvhIcSystem.ts:84
-  logic error_sel_eq_2; // bvhIcSystem.ts:84
-  logic error_sel_not_2; // bvhIcSystem.ts:118
-  logic [25:0] error_sel_slice_2; // bvhIcSystem.ts:84
-  logic error_sel_eq_3; // bvhIcSystem.ts:84
-  logic error_sel_not_3; // bvhIcSystem.ts:118
-  logic [25:0] error_sel_slice_3; // bvhIcSystem.ts:84
-  logic error_sel_eq_4; // bvhIcSystem.ts:84
-  logic error_sel_not_4; // bvhIcSystem.ts:118
-  logic [25:0] error_sel_slice_4; // bvhIcSystem.ts:84
-  logic error_sel_eq_5; // bvhIcSystem.ts:84
-  logic error_sel_not_5; // bvhIcSystem.ts:118
-  logic error_p_3; // bvhIcSystem.ts:118
-  logic error_p_4; // bvhIcSystem.ts:116
-  logic error_p_5; // bvhIcSystem.ts:118
-  logic error_p_6; // bvhIcSystem.ts:116
-  logic error_p_7; // bvhIcSystem.ts:118
-  logic error_p_8; // bvhIcSystem.ts:116
-  logic error_p_9; // bvhIcSystem.ts:118
-  logic error_p_10; // bvhIcSystem.ts:116
-  logic error_p_11; // bvhIcSystem.ts:122
-  logic error_p_12; // bvhIcSystem.ts:120
-  logic error_p_13; // bvhIcSystem.ts:124
-  logic error_sel_ult_3; // bvhIcSystem.ts:133
-  logic error_p_14; // bvhIcSystem.ts:133
-  logic [24:0] error_sel_slice_5; // bvhIcSystem.ts:84
-  logic error_sel_eq_6; // bvhIcSystem.ts:84
-  logic error_sel_not_6; // bvhIcSystem.ts:141
-  logic error_sel_ult_4; // bvhIcSystem.ts:141
-  logic error_sel_ne_2; // bvhIcSystem.ts:141
-  logic error_sel_and_3; // bvhIcSystem.ts:141
-  logic error_sel_or_1; // bvhIcSystem.ts:141
-  logic error_p_15; // bvhIcSystem.ts:141
-  logic error_p_16; // bvhIcSystem.ts:139
-  logic error_p_17; // bvhIcSystem.ts:132
-  logic error_p_18; // bvhIcSystem.ts:113
-  logic error_p_19; // bvhIcSystem.ts:106
-  logic error_p_20; // bvhIcSystem.ts:102
-  logic error_p_21; // bvhIcSystem.ts:96
-  logic error_p_22; // bvhIcSystem.ts:81
-  logic error_p_23; // bvhIcSystem.ts:153
-  logic [4:0] _slice; // bvhIcSystem.ts:159
-  logic [4:0] _slice_1; // bvhIcSystem.ts:126
-  logic [799:0] _concat; // bvhIcSystem.ts:126
-  logic _else; // bvhIcSystem.ts:96
-  logic _guard; // bvhIcSystem.ts:96
-  logic _else_1; // bvhIcSystem.ts:102
-  logic _guard_1; // bvhIcSystem.ts:102
-  logic _else_2; // bvhIcSystem.ts:106
-  logic _guard_2; // bvhIcSystem.ts:106
-  logic _guard_3; // bvhIcSystem.ts:113
-  logic _guard_4; // bvhIcSystem.ts:125
-  logic [5:0] _slice_2; // bvhIcSystem.ts:143
-  logic [6:0] _slice_3; // bvhIcSystem.ts:143
-  logic [13:0] _concat_1; // bvhIcSystem.ts:143
-  logic _else_3; // bvhIcSystem.ts:96
-  logic _guard_5; // bvhIcSystem.ts:96
-  logic _else_4; // bvhIcSystem.ts:102
-  logic _guard_6; // bvhIcSystem.ts:102
-  logic _else_5; // bvhIcSystem.ts:106
-  logic _guard_7; // bvhIcSystem.ts:106
-  logic _else_6; // bvhIcSystem.ts:113
-  logic _guard_8; // bvhIcSystem.ts:113
-  logic _else_7; // bvhIcSystem.ts:132
-  logic _guard_9; // bvhIcSystem.ts:132
-  logic _guard_10; // bvhIcSystem.ts:139
-  logic _eq; // bvhIcSystem.ts:143
-  logic _guard_11; // bvhIcSystem.ts:143
+  logic error_p_1; // bvhIcSystem.ts:103
+  logic error_sel_eq; // bvhIcSystem.ts:112
+  logic error_sel_ult_1; // bvhIcSystem.ts:112
+  logic error_sel_or; // bvhIcSystem.ts:112
+  logic error_p_2; // bvhIcSystem.ts:112
+  logic error_sel_ult_2; // bvhIcSystem.ts:130
+  logic error_sel_ne_1; // bvhIcSystem.ts:130
+  logic error_sel_and_2; // bvhIcSystem.ts:130
+  logic [23:0] error_sel_slice; // bvhIcSystem.ts:87
+  logic error_sel_eq_1; // bvhIcSystem.ts:87
+  logic error_sel_not_1; // bvhIcSystem.ts:128
+  logic [25:0] error_sel_slice_1; // bvhIcSystem.ts:87
+  logic error_sel_eq_2; // bvhIcSystem.ts:87
+  logic error_sel_not_2; // bvhIcSystem.ts:124
+  logic [25:0] error_sel_slice_2; // bvhIcSystem.ts:87
+  logic error_sel_eq_3; // bvhIcSystem.ts:87
+  logic error_sel_not_3; // bvhIcSystem.ts:124
+  logic [25:0] error_sel_slice_3; // bvhIcSystem.ts:87
+  logic error_sel_eq_4; // bvhIcSystem.ts:87
+  logic error_sel_not_4; // bvhIcSystem.ts:124
+  logic [25:0] error_sel_slice_4; // bvhIcSystem.ts:87
+  logic error_sel_eq_5; // bvhIcSystem.ts:87
+  logic error_sel_not_5; // bvhIcSystem.ts:124
+  logic error_p_3; // bvhIcSystem.ts:124
+  logic error_p_4; // bvhIcSystem.ts:122
+  logic error_p_5; // bvhIcSystem.ts:124
+  logic error_p_6; // bvhIcSystem.ts:122
+  logic error_p_7; // bvhIcSystem.ts:124
+  logic error_p_8; // bvhIcSystem.ts:122
+  logic error_p_9; // bvhIcSystem.ts:124
+  logic error_p_10; // bvhIcSystem.ts:122
+  logic error_p_11; // bvhIcSystem.ts:128
+  logic error_p_12; // bvhIcSystem.ts:126
+  logic error_p_13; // bvhIcSystem.ts:130
+  logic error_sel_ult_3; // bvhIcSystem.ts:139
+  logic error_p_14; // bvhIcSystem.ts:139
+  logic [24:0] error_sel_slice_5; // bvhIcSystem.ts:87
+  logic error_sel_eq_6; // bvhIcSystem.ts:87
+  logic error_sel_not_6; // bvhIcSystem.ts:148
+  logic error_sel_ult_4; // bvhIcSystem.ts:148
+  logic error_sel_ne_2; // bvhIcSystem.ts:148
+  logic error_sel_and_3; // bvhIcSystem.ts:148
+  logic error_sel_or_1; // bvhIcSystem.ts:148
+  logic error_p_15; // bvhIcSystem.ts:148
+  logic error_p_16; // bvhIcSystem.ts:146
+  logic error_p_17; // bvhIcSystem.ts:138
+  logic error_p_18; // bvhIcSystem.ts:119
+  logic error_p_19; // bvhIcSystem.ts:111
+  logic error_p_20; // bvhIcSystem.ts:107
+  logic error_p_21; // bvhIcSystem.ts:101
+  logic error_p_22; // bvhIcSystem.ts:84
+  logic error_p_23; // bvhIcSystem.ts:160
+  logic [6:0] nodeCount_next; // bvhIcSystem.ts:79
+  logic [6:0] nodeCount_p; // bvhIcSystem.ts:47
+  logic nodeCount_ult; // bvhIcSystem.ts:113
+  logic [6:0] nodeCount_slice; // bvhIcSystem.ts:113
+  logic [6:0] nodeCount_mux; // bvhIcSystem.ts:113
+  logic [6:0] nodeCount_p_1; // bvhIcSystem.ts:111
+  logic [6:0] nodeCount_p_2; // bvhIcSystem.ts:107
+  logic [6:0] nodeCount_p_3; // bvhIcSystem.ts:101
+  logic [6:0] rangeCount_next; // bvhIcSystem.ts:80
+  logic [6:0] rangeCount_p; // bvhIcSystem.ts:47
+  logic rangeCount_ult; // bvhIcSystem.ts:140
+  logic [6:0] rangeCount_slice; // bvhIcSystem.ts:140
+  logic [6:0] rangeCount_mux; // bvhIcSystem.ts:140
+  logic [6:0] rangeCount_p_1; // bvhIcSystem.ts:138
+  logic [6:0] rangeCount_p_2; // bvhIcSystem.ts:119
+  logic [6:0] rangeCount_p_3; // bvhIcSystem.ts:111
+  logic [6:0] rangeCount_p_4; // bvhIcSystem.ts:107
+  logic [6:0] rangeCount_p_5; // bvhIcSystem.ts:101
+  logic [4:0] _slice; // bvhIcSystem.ts:169
+  logic [4:0] _slice_1; // bvhIcSystem.ts:132
+  logic [799:0] _concat; // bvhIcSystem.ts:132
+  logic _else; // bvhIcSystem.ts:101
+  logic _guard; // bvhIcSystem.ts:101
+  logic _else_1; // bvhIcSystem.ts:107
+  logic _guard_1; // bvhIcSystem.ts:107
+  logic _else_2; // bvhIcSystem.ts:111
+  logic _guard_2; // bvhIcSystem.ts:111
+  logic _guard_3; // bvhIcSystem.ts:119
+  logic _guard_4; // bvhIcSystem.ts:131
+  logic [5:0] _slice_2; // bvhIcSystem.ts:150
+  logic [6:0] _slice_3; // bvhIcSystem.ts:150
+  logic [13:0] _concat_1; // bvhIcSystem.ts:150
+  logic _else_3; // bvhIcSystem.ts:101
+  logic _guard_5; // bvhIcSystem.ts:101
+  logic _else_4; // bvhIcSystem.ts:107
+  logic _guard_6; // bvhIcSystem.ts:107
+  logic _else_5; // bvhIcSystem.ts:111
+  logic _guard_7; // bvhIcSystem.ts:111
+  logic _else_6; // bvhIcSystem.ts:119
+  logic _guard_8; // bvhIcSystem.ts:119
+  logic _else_7; // bvhIcSystem.ts:138
+  logic _guard_9; // bvhIcSystem.ts:138
+  logic _guard_10; // bvhIcSystem.ts:146
+  logic _eq; // bvhIcSystem.ts:150
+  logic _guard_11; // bvhIcSystem.ts:150
 
   assign load_error = error | triangles_load_error;
   assign triangle_count = triangles_triangle_count;
@@ -298,6 +323,7 @@ module BvhIcSystem_cefb1136 (
   assign hit_info = core_hit_info;
   assign hit_normal = core_hit_normal;
   assign done_thread = core_done_thread;
+  assign done_fault = core_done_fault;
   assign rays = core_rays;
   assign tests = core_tests;
   assign busy_cycles = core_busy_cycles;
@@ -306,6 +332,9 @@ module BvhIcSystem_cefb1136 (
   assign core_ray_origin = ray_origin;
   assign core_ray_direction = ray_direction;
   assign core_ray_thread = ray_thread;
+  assign core_node_count = nodeCount;
+  assign core_range_count = rangeCount;
+  assign core_triangle_count = triangles_triangle_count;
   assign core_node_resp = rdata;
   assign core_range_resp_first = range[13:7];
   assign core_range_resp_count = range[6:0];
@@ -506,6 +535,24 @@ module BvhIcSystem_cefb1136 (
   assign error_p_22 = accept ? error_p_21 : error_p;
   assign error_p_23 = error_sel_and_1 ? 1'd1 : error_p_22;
   assign error_next = core_stack_overflow ? 1'd1 : error_p_23;
+  assign nodeCount_p = load_start ? 7'd0 : nodeCount;
+  assign nodeCount_ult = 32'h20 < load_data;
+  assign nodeCount_slice = load_data[6:0];
+  assign nodeCount_mux = nodeCount_ult ? 7'd0 : nodeCount_slice;
+  assign nodeCount_p_1 = phase_sel_eq_3 ? nodeCount_mux : nodeCount_p;
+  assign nodeCount_p_2 = phase_sel_eq_1 ? nodeCount_p : nodeCount_p_1;
+  assign nodeCount_p_3 = phase_sel_eq ? nodeCount_p : nodeCount_p_2;
+  assign nodeCount_next = accept ? nodeCount_p_3 : nodeCount_p;
+  assign rangeCount_p = load_start ? 7'd0 : rangeCount;
+  assign rangeCount_ult = 32'h40 < load_data;
+  assign rangeCount_slice = load_data[6:0];
+  assign rangeCount_mux = rangeCount_ult ? 7'd0 : rangeCount_slice;
+  assign rangeCount_p_1 = phase_sel_eq_7 ? rangeCount_mux : rangeCount_p;
+  assign rangeCount_p_2 = phase_sel_eq_4 ? rangeCount_p : rangeCount_p_1;
+  assign rangeCount_p_3 = phase_sel_eq_3 ? rangeCount_p : rangeCount_p_2;
+  assign rangeCount_p_4 = phase_sel_eq_1 ? rangeCount_p : rangeCount_p_3;
+  assign rangeCount_p_5 = phase_sel_eq ? rangeCount_p : rangeCount_p_4;
+  assign rangeCount_next = accept ? rangeCount_p_5 : rangeCount_p;
   assign _slice = core_node_req_index[4:0];
   assign _slice_1 = record[4:0];
   assign _concat = {staged_flags, staged_index3, staged_index2, staged_index1, staged_index0, staged_boxes};
@@ -548,6 +595,8 @@ module BvhIcSystem_cefb1136 (
     staged_flags = 8'd0;
     staged_first = 7'd0;
     error = 1'd0;
+    nodeCount = 7'd0;
+    rangeCount = 7'd0;
   end
 `endif
 
@@ -558,12 +607,16 @@ module BvhIcSystem_cefb1136 (
       word <= 5'd0;
       record <= 21'd0;
       error <= 1'd0;
+      nodeCount <= 7'd0;
+      rangeCount <= 7'd0;
     end else begin
       phase <= phase_next;
       left <= left_next;
       word <= word_next;
       record <= record_next;
       error <= error_next;
+      nodeCount <= nodeCount_next;
+      rangeCount <= rangeCount_next;
     end
   end
 
@@ -617,11 +670,15 @@ module BvhIcSystem_cefb1136 (
     .hit_info(core_hit_info),
     .hit_normal(core_hit_normal),
     .done_thread(core_done_thread),
+    .done_fault(core_done_fault),
     .rays(core_rays),
     .tests(core_tests),
     .busy_cycles(core_busy_cycles),
     .node_tests(core_node_tests),
     .stack_overflow(core_stack_overflow),
+    .node_count(core_node_count),
+    .range_count(core_range_count),
+    .triangle_count(core_triangle_count),
     .node_req_valid(core_node_req_valid),
     .node_req_index(core_node_req_index),
     .node_resp(core_node_resp),

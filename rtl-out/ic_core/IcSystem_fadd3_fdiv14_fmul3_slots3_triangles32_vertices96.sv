@@ -16,6 +16,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   output logic [127:0] hit_info,
   output logic [95:0] hit_normal,
   output logic [4:0] done_thread,
+  output logic done_fault,
   output logic [31:0] rays,
   output logic [31:0] tests,
   output logic [31:0] busy_cycles
@@ -29,6 +30,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   logic [127:0] core_hit_info; // icSystem.ts:48
   logic [95:0] core_hit_normal; // icSystem.ts:48
   logic [4:0] core_done_thread; // icSystem.ts:48
+  logic core_done_fault; // icSystem.ts:48
   logic [31:0] core_rays; // icSystem.ts:48
   logic [31:0] core_tests; // icSystem.ts:48
   logic [31:0] core_busy_cycles; // icSystem.ts:48
@@ -64,6 +66,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   assign hit_info = core_hit_info;
   assign hit_normal = core_hit_normal;
   assign done_thread = core_done_thread;
+  assign done_fault = core_done_fault;
   assign rays = core_rays;
   assign tests = core_tests;
   assign busy_cycles = core_busy_cycles;
@@ -98,6 +101,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
     .hit_info(core_hit_info),
     .hit_normal(core_hit_normal),
     .done_thread(core_done_thread),
+    .done_fault(core_done_fault),
     .rays(core_rays),
     .tests(core_tests),
     .busy_cycles(core_busy_cycles),

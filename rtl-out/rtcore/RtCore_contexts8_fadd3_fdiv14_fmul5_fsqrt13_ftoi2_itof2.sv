@@ -483,27 +483,27 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic held_ex_fault; // rtCore.ts:166
   logic [1:0] held_flag; // rtCore.ts:166
   logic [95:0] held_direction; // rtCore.ts:166
-  logic [31:0] wb_scalar; // rtCore.ts:179
-  logic [127:0] wb_vector; // rtCore.ts:180
-  logic [1:0] wb_flag; // rtCore.ts:181
+  logic [31:0] wb_scalar; // rtCore.ts:182
+  logic [127:0] wb_vector; // rtCore.ts:182
+  logic [1:0] wb_flag; // rtCore.ts:182
   logic [95:0] wb_direction; // rtCore.ts:182
-  logic wb_fault; // rtCore.ts:183
-  logic events_enq_valid; // rtCore.ts:223
-  logic events_enq_ready; // rtCore.ts:223
-  logic [265:0] events_enq_bits; // rtCore.ts:223
-  logic events_deq_valid; // rtCore.ts:223
-  logic events_deq_ready; // rtCore.ts:223
-  logic [265:0] events_deq_bits; // rtCore.ts:223
-  logic [3:0] events_count; // rtCore.ts:223
-  logic events_full; // rtCore.ts:223
-  logic events_empty; // rtCore.ts:223
-  logic [4:0] leavingEvent_thread; // rtCore.ts:224
-  logic leavingEvent_kind; // rtCore.ts:224
-  logic leavingEvent_fault; // rtCore.ts:224
-  logic [31:0] leavingEvent_pc; // rtCore.ts:224
-  logic [31:0] leavingEvent_sp; // rtCore.ts:224
-  logic [95:0] leavingEvent_origin; // rtCore.ts:224
-  logic [95:0] leavingEvent_direction; // rtCore.ts:224
+  logic wb_fault; // rtCore.ts:182
+  logic events_enq_valid; // rtCore.ts:230
+  logic events_enq_ready; // rtCore.ts:230
+  logic [265:0] events_enq_bits; // rtCore.ts:230
+  logic events_deq_valid; // rtCore.ts:230
+  logic events_deq_ready; // rtCore.ts:230
+  logic [265:0] events_deq_bits; // rtCore.ts:230
+  logic [3:0] events_count; // rtCore.ts:230
+  logic events_full; // rtCore.ts:230
+  logic events_empty; // rtCore.ts:230
+  logic [4:0] leavingEvent_thread; // rtCore.ts:231
+  logic leavingEvent_kind; // rtCore.ts:231
+  logic leavingEvent_fault; // rtCore.ts:231
+  logic [31:0] leavingEvent_pc; // rtCore.ts:231
+  logic [31:0] leavingEvent_sp; // rtCore.ts:231
+  logic [95:0] leavingEvent_origin; // rtCore.ts:231
+  logic [95:0] leavingEvent_direction; // rtCore.ts:231
   logic launch_ready_eq; // contexts.ts:80
   logic launch_ready_eq_1; // contexts.ts:79
   logic launch_ready_or; // selection.ts:13
@@ -521,7 +521,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic launch_ready_or_6; // selection.ts:13
   logic launch_ready_eq_8; // contexts.ts:79
   logic launch_ready_or_7; // selection.ts:13
-  logic [262:0] event_bits_thread_slice; // rtCore.ts:234
+  logic [262:0] event_bits_thread_slice; // rtCore.ts:241
   logic wbInstruction_eq; // rtCore.ts:72
   logic wbInstruction; // rtCore.ts:72
   logic retire_thread_slice; // rtCore.ts:54
@@ -564,7 +564,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] retire_counted_mux_4; // rtCore.ts:54
   logic [1:0] retire_counted_mux_5; // rtCore.ts:54
   logic [1:0] retire_counted_mux_6; // rtCore.ts:54
-  logic retire_counted_eq; // rtCore.ts:212
+  logic retire_counted_eq; // rtCore.ts:219
   logic retire_scalarWrite_slice; // rtCore.ts:54
   logic retire_scalarWrite_slice_1; // rtCore.ts:54
   logic retire_scalarWrite_slice_2; // rtCore.ts:54
@@ -579,7 +579,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_scalarWrite_mux_4; // rtCore.ts:54
   logic retire_scalarWrite_mux_5; // rtCore.ts:54
   logic retire_scalarWrite_mux_6; // rtCore.ts:54
-  logic writesScalar; // rtCore.ts:188
+  logic writesScalar; // rtCore.ts:195
   logic retire_scalarReg_slice; // rtCore.ts:54
   logic retire_scalarReg_slice_1; // rtCore.ts:54
   logic retire_scalarReg_slice_2; // rtCore.ts:54
@@ -607,7 +607,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_vectorWrite_mux_4; // rtCore.ts:54
   logic retire_vectorWrite_mux_5; // rtCore.ts:54
   logic retire_vectorWrite_mux_6; // rtCore.ts:54
-  logic writesVector; // rtCore.ts:189
+  logic writesVector; // rtCore.ts:196
   logic retire_flagWrite_slice; // rtCore.ts:54
   logic retire_flagWrite_slice_1; // rtCore.ts:54
   logic retire_flagWrite_slice_2; // rtCore.ts:54
@@ -622,30 +622,30 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic retire_flagWrite_mux_4; // rtCore.ts:54
   logic retire_flagWrite_mux_5; // rtCore.ts:54
   logic retire_flagWrite_mux_6; // rtCore.ts:54
-  logic writesFlag; // rtCore.ts:190
-  logic busy_eq; // rtCore.ts:253
-  logic busy_not; // rtCore.ts:253
-  logic busy_eq_1; // rtCore.ts:253
-  logic busy_not_1; // rtCore.ts:253
-  logic busy_or; // rtCore.ts:253
-  logic busy_eq_2; // rtCore.ts:253
-  logic busy_not_2; // rtCore.ts:253
-  logic busy_or_1; // rtCore.ts:253
-  logic busy_eq_3; // rtCore.ts:253
-  logic busy_not_3; // rtCore.ts:253
-  logic busy_or_2; // rtCore.ts:253
-  logic busy_eq_4; // rtCore.ts:253
-  logic busy_not_4; // rtCore.ts:253
-  logic busy_or_3; // rtCore.ts:253
-  logic busy_eq_5; // rtCore.ts:253
-  logic busy_not_5; // rtCore.ts:253
-  logic busy_or_4; // rtCore.ts:253
-  logic busy_eq_6; // rtCore.ts:253
-  logic busy_not_6; // rtCore.ts:253
-  logic busy_or_5; // rtCore.ts:253
-  logic busy_eq_7; // rtCore.ts:253
-  logic busy_not_7; // rtCore.ts:253
-  logic busy_or_6; // rtCore.ts:253
+  logic writesFlag; // rtCore.ts:197
+  logic busy_eq; // rtCore.ts:260
+  logic busy_not; // rtCore.ts:260
+  logic busy_eq_1; // rtCore.ts:260
+  logic busy_not_1; // rtCore.ts:260
+  logic busy_or; // rtCore.ts:260
+  logic busy_eq_2; // rtCore.ts:260
+  logic busy_not_2; // rtCore.ts:260
+  logic busy_or_1; // rtCore.ts:260
+  logic busy_eq_3; // rtCore.ts:260
+  logic busy_not_3; // rtCore.ts:260
+  logic busy_or_2; // rtCore.ts:260
+  logic busy_eq_4; // rtCore.ts:260
+  logic busy_not_4; // rtCore.ts:260
+  logic busy_or_3; // rtCore.ts:260
+  logic busy_eq_5; // rtCore.ts:260
+  logic busy_not_5; // rtCore.ts:260
+  logic busy_or_4; // rtCore.ts:260
+  logic busy_eq_6; // rtCore.ts:260
+  logic busy_not_6; // rtCore.ts:260
+  logic busy_or_5; // rtCore.ts:260
+  logic busy_eq_7; // rtCore.ts:260
+  logic busy_not_7; // rtCore.ts:260
+  logic busy_or_6; // rtCore.ts:260
   logic pending; // contexts.ts:102
   logic nextMicro_eq; // contexts.ts:100
   logic nextMicro_eq_1; // contexts.ts:100
@@ -1247,19 +1247,19 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [2:0] ctx0_state_sel_mux_4; // selection.ts:54
   logic [2:0] ctx0_state_sel_mux_5; // selection.ts:54
   logic [2:0] ctx0_state_sel_mux_6; // selection.ts:54
-  logic ctx0_state_sel_eq_7; // rtCore.ts:249
-  logic ctx0_state_sel_and; // rtCore.ts:249
-  logic ctx0_state_sel_and_1; // rtCore.ts:247
-  logic [2:0] leaving; // rtCore.ts:237
-  logic ctx0_state_sel_eq_8; // rtCore.ts:247
-  logic ctx0_state_sel_and_2; // rtCore.ts:247
-  logic ctx0_state_sel_eq_9; // rtCore.ts:246
-  logic ctx0_state_sel_and_3; // rtCore.ts:246
-  logic here; // rtCore.ts:240
-  logic ctx0_state_sel_and_4; // rtCore.ts:246
-  logic ctx0_state_sel_and_5; // rtCore.ts:241
-  logic ctx0_state_sel_eq_10; // rtCore.ts:244
-  logic [2:0] ctx0_state_p; // rtCore.ts:244
+  logic ctx0_state_sel_eq_7; // rtCore.ts:256
+  logic ctx0_state_sel_and; // rtCore.ts:256
+  logic ctx0_state_sel_and_1; // rtCore.ts:254
+  logic [2:0] leaving; // rtCore.ts:244
+  logic ctx0_state_sel_eq_8; // rtCore.ts:254
+  logic ctx0_state_sel_and_2; // rtCore.ts:254
+  logic ctx0_state_sel_eq_9; // rtCore.ts:253
+  logic ctx0_state_sel_and_3; // rtCore.ts:253
+  logic here; // rtCore.ts:247
+  logic ctx0_state_sel_and_4; // rtCore.ts:253
+  logic ctx0_state_sel_and_5; // rtCore.ts:248
+  logic ctx0_state_sel_eq_10; // rtCore.ts:251
+  logic [2:0] ctx0_state_p; // rtCore.ts:251
   logic ctx0_state_sel_eq_11; // rtCore.ts:105
   logic ctx0_state_sel_and_6; // rtCore.ts:105
   logic ctx0_state_sel_and_7; // contexts.ts:81
@@ -1275,9 +1275,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx0_state_sel_and_8; // contexts.ts:88
   logic [2:0] ctx0_state_p_1; // contexts.ts:88
   logic [2:0] ctx0_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx0_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx0_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx0_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx0_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx0_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx0_state_p_5; // rtCore.ts:254
   logic [4:0] ctx0_thread_next; // contexts.ts:33
   logic [31:0] ctx0_pc_next; // contexts.ts:33
   logic instructionInR_eq; // rtCore.ts:128
@@ -1450,10 +1450,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] fetchedUnit_mux; // rtCore.ts:147
   logic [1:0] ctx0_flag_next; // contexts.ts:33
   logic [1:0] ctx0_flag_p; // contexts.ts:88
-  logic [1:0] ctx0_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx0_flag_p_1; // rtCore.ts:197
   logic ctx0_faulted_next; // contexts.ts:33
   logic ctx0_faulted_p; // contexts.ts:88
-  logic ctx0_faulted_p_1; // rtCore.ts:183
+  logic ctx0_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx0_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx0_unit_next; // contexts.ts:33
   logic [4:0] ctx0_dest_next; // contexts.ts:33
@@ -1559,26 +1559,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic writesFlag_1; // readStage.ts:100
   logic [1:0] ctx0_end_next; // contexts.ts:33
   logic [2:0] ctx1_state_next; // contexts.ts:33
-  logic ctx1_state_sel_eq; // rtCore.ts:249
-  logic ctx1_state_sel_and; // rtCore.ts:249
-  logic ctx1_state_sel_eq_1; // rtCore.ts:247
-  logic ctx1_state_sel_and_1; // rtCore.ts:247
-  logic ctx1_state_sel_eq_2; // rtCore.ts:246
-  logic ctx1_state_sel_and_2; // rtCore.ts:246
-  logic here_1; // rtCore.ts:240
-  logic ctx1_state_sel_and_3; // rtCore.ts:246
-  logic ctx1_state_sel_and_4; // rtCore.ts:241
-  logic ctx1_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx1_state_p; // rtCore.ts:244
+  logic ctx1_state_sel_eq; // rtCore.ts:256
+  logic ctx1_state_sel_and; // rtCore.ts:256
+  logic ctx1_state_sel_eq_1; // rtCore.ts:254
+  logic ctx1_state_sel_and_1; // rtCore.ts:254
+  logic ctx1_state_sel_eq_2; // rtCore.ts:253
+  logic ctx1_state_sel_and_2; // rtCore.ts:253
+  logic here_1; // rtCore.ts:247
+  logic ctx1_state_sel_and_3; // rtCore.ts:253
+  logic ctx1_state_sel_and_4; // rtCore.ts:248
+  logic ctx1_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx1_state_p; // rtCore.ts:251
   logic ctx1_state_sel_eq_4; // rtCore.ts:105
   logic ctx1_state_sel_and_5; // rtCore.ts:105
   logic ctx1_state_sel_eq_5; // contexts.ts:88
   logic ctx1_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx1_state_p_1; // contexts.ts:88
   logic [2:0] ctx1_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx1_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx1_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx1_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx1_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx1_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx1_state_p_5; // rtCore.ts:254
   logic [4:0] ctx1_thread_next; // contexts.ts:33
   logic [31:0] ctx1_pc_next; // contexts.ts:33
   logic ctx1_pc_sel_eq; // rtCore.ts:130
@@ -1592,10 +1592,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx1_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx1_flag_next; // contexts.ts:33
   logic [1:0] ctx1_flag_p; // contexts.ts:88
-  logic [1:0] ctx1_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx1_flag_p_1; // rtCore.ts:197
   logic ctx1_faulted_next; // contexts.ts:33
   logic ctx1_faulted_p; // contexts.ts:88
-  logic ctx1_faulted_p_1; // rtCore.ts:183
+  logic ctx1_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx1_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx1_unit_next; // contexts.ts:33
   logic [4:0] ctx1_dest_next; // contexts.ts:33
@@ -1604,26 +1604,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx1_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx1_end_next; // contexts.ts:33
   logic [2:0] ctx2_state_next; // contexts.ts:33
-  logic ctx2_state_sel_eq; // rtCore.ts:249
-  logic ctx2_state_sel_and; // rtCore.ts:249
-  logic ctx2_state_sel_eq_1; // rtCore.ts:247
-  logic ctx2_state_sel_and_1; // rtCore.ts:247
-  logic ctx2_state_sel_eq_2; // rtCore.ts:246
-  logic ctx2_state_sel_and_2; // rtCore.ts:246
-  logic here_2; // rtCore.ts:240
-  logic ctx2_state_sel_and_3; // rtCore.ts:246
-  logic ctx2_state_sel_and_4; // rtCore.ts:241
-  logic ctx2_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx2_state_p; // rtCore.ts:244
+  logic ctx2_state_sel_eq; // rtCore.ts:256
+  logic ctx2_state_sel_and; // rtCore.ts:256
+  logic ctx2_state_sel_eq_1; // rtCore.ts:254
+  logic ctx2_state_sel_and_1; // rtCore.ts:254
+  logic ctx2_state_sel_eq_2; // rtCore.ts:253
+  logic ctx2_state_sel_and_2; // rtCore.ts:253
+  logic here_2; // rtCore.ts:247
+  logic ctx2_state_sel_and_3; // rtCore.ts:253
+  logic ctx2_state_sel_and_4; // rtCore.ts:248
+  logic ctx2_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx2_state_p; // rtCore.ts:251
   logic ctx2_state_sel_eq_4; // rtCore.ts:105
   logic ctx2_state_sel_and_5; // rtCore.ts:105
   logic ctx2_state_sel_eq_5; // contexts.ts:88
   logic ctx2_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx2_state_p_1; // contexts.ts:88
   logic [2:0] ctx2_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx2_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx2_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx2_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx2_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx2_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx2_state_p_5; // rtCore.ts:254
   logic [4:0] ctx2_thread_next; // contexts.ts:33
   logic [31:0] ctx2_pc_next; // contexts.ts:33
   logic ctx2_pc_sel_eq; // rtCore.ts:130
@@ -1637,10 +1637,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx2_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx2_flag_next; // contexts.ts:33
   logic [1:0] ctx2_flag_p; // contexts.ts:88
-  logic [1:0] ctx2_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx2_flag_p_1; // rtCore.ts:197
   logic ctx2_faulted_next; // contexts.ts:33
   logic ctx2_faulted_p; // contexts.ts:88
-  logic ctx2_faulted_p_1; // rtCore.ts:183
+  logic ctx2_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx2_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx2_unit_next; // contexts.ts:33
   logic [4:0] ctx2_dest_next; // contexts.ts:33
@@ -1649,26 +1649,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx2_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx2_end_next; // contexts.ts:33
   logic [2:0] ctx3_state_next; // contexts.ts:33
-  logic ctx3_state_sel_eq; // rtCore.ts:249
-  logic ctx3_state_sel_and; // rtCore.ts:249
-  logic ctx3_state_sel_eq_1; // rtCore.ts:247
-  logic ctx3_state_sel_and_1; // rtCore.ts:247
-  logic ctx3_state_sel_eq_2; // rtCore.ts:246
-  logic ctx3_state_sel_and_2; // rtCore.ts:246
-  logic here_3; // rtCore.ts:240
-  logic ctx3_state_sel_and_3; // rtCore.ts:246
-  logic ctx3_state_sel_and_4; // rtCore.ts:241
-  logic ctx3_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx3_state_p; // rtCore.ts:244
+  logic ctx3_state_sel_eq; // rtCore.ts:256
+  logic ctx3_state_sel_and; // rtCore.ts:256
+  logic ctx3_state_sel_eq_1; // rtCore.ts:254
+  logic ctx3_state_sel_and_1; // rtCore.ts:254
+  logic ctx3_state_sel_eq_2; // rtCore.ts:253
+  logic ctx3_state_sel_and_2; // rtCore.ts:253
+  logic here_3; // rtCore.ts:247
+  logic ctx3_state_sel_and_3; // rtCore.ts:253
+  logic ctx3_state_sel_and_4; // rtCore.ts:248
+  logic ctx3_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx3_state_p; // rtCore.ts:251
   logic ctx3_state_sel_eq_4; // rtCore.ts:105
   logic ctx3_state_sel_and_5; // rtCore.ts:105
   logic ctx3_state_sel_eq_5; // contexts.ts:88
   logic ctx3_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx3_state_p_1; // contexts.ts:88
   logic [2:0] ctx3_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx3_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx3_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx3_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx3_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx3_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx3_state_p_5; // rtCore.ts:254
   logic [4:0] ctx3_thread_next; // contexts.ts:33
   logic [31:0] ctx3_pc_next; // contexts.ts:33
   logic ctx3_pc_sel_eq; // rtCore.ts:130
@@ -1682,10 +1682,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx3_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx3_flag_next; // contexts.ts:33
   logic [1:0] ctx3_flag_p; // contexts.ts:88
-  logic [1:0] ctx3_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx3_flag_p_1; // rtCore.ts:197
   logic ctx3_faulted_next; // contexts.ts:33
   logic ctx3_faulted_p; // contexts.ts:88
-  logic ctx3_faulted_p_1; // rtCore.ts:183
+  logic ctx3_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx3_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx3_unit_next; // contexts.ts:33
   logic [4:0] ctx3_dest_next; // contexts.ts:33
@@ -1694,26 +1694,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx3_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx3_end_next; // contexts.ts:33
   logic [2:0] ctx4_state_next; // contexts.ts:33
-  logic ctx4_state_sel_eq; // rtCore.ts:249
-  logic ctx4_state_sel_and; // rtCore.ts:249
-  logic ctx4_state_sel_eq_1; // rtCore.ts:247
-  logic ctx4_state_sel_and_1; // rtCore.ts:247
-  logic ctx4_state_sel_eq_2; // rtCore.ts:246
-  logic ctx4_state_sel_and_2; // rtCore.ts:246
-  logic here_4; // rtCore.ts:240
-  logic ctx4_state_sel_and_3; // rtCore.ts:246
-  logic ctx4_state_sel_and_4; // rtCore.ts:241
-  logic ctx4_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx4_state_p; // rtCore.ts:244
+  logic ctx4_state_sel_eq; // rtCore.ts:256
+  logic ctx4_state_sel_and; // rtCore.ts:256
+  logic ctx4_state_sel_eq_1; // rtCore.ts:254
+  logic ctx4_state_sel_and_1; // rtCore.ts:254
+  logic ctx4_state_sel_eq_2; // rtCore.ts:253
+  logic ctx4_state_sel_and_2; // rtCore.ts:253
+  logic here_4; // rtCore.ts:247
+  logic ctx4_state_sel_and_3; // rtCore.ts:253
+  logic ctx4_state_sel_and_4; // rtCore.ts:248
+  logic ctx4_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx4_state_p; // rtCore.ts:251
   logic ctx4_state_sel_eq_4; // rtCore.ts:105
   logic ctx4_state_sel_and_5; // rtCore.ts:105
   logic ctx4_state_sel_eq_5; // contexts.ts:88
   logic ctx4_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx4_state_p_1; // contexts.ts:88
   logic [2:0] ctx4_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx4_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx4_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx4_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx4_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx4_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx4_state_p_5; // rtCore.ts:254
   logic [4:0] ctx4_thread_next; // contexts.ts:33
   logic [31:0] ctx4_pc_next; // contexts.ts:33
   logic ctx4_pc_sel_eq; // rtCore.ts:130
@@ -1727,10 +1727,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx4_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx4_flag_next; // contexts.ts:33
   logic [1:0] ctx4_flag_p; // contexts.ts:88
-  logic [1:0] ctx4_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx4_flag_p_1; // rtCore.ts:197
   logic ctx4_faulted_next; // contexts.ts:33
   logic ctx4_faulted_p; // contexts.ts:88
-  logic ctx4_faulted_p_1; // rtCore.ts:183
+  logic ctx4_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx4_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx4_unit_next; // contexts.ts:33
   logic [4:0] ctx4_dest_next; // contexts.ts:33
@@ -1739,26 +1739,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx4_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx4_end_next; // contexts.ts:33
   logic [2:0] ctx5_state_next; // contexts.ts:33
-  logic ctx5_state_sel_eq; // rtCore.ts:249
-  logic ctx5_state_sel_and; // rtCore.ts:249
-  logic ctx5_state_sel_eq_1; // rtCore.ts:247
-  logic ctx5_state_sel_and_1; // rtCore.ts:247
-  logic ctx5_state_sel_eq_2; // rtCore.ts:246
-  logic ctx5_state_sel_and_2; // rtCore.ts:246
-  logic here_5; // rtCore.ts:240
-  logic ctx5_state_sel_and_3; // rtCore.ts:246
-  logic ctx5_state_sel_and_4; // rtCore.ts:241
-  logic ctx5_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx5_state_p; // rtCore.ts:244
+  logic ctx5_state_sel_eq; // rtCore.ts:256
+  logic ctx5_state_sel_and; // rtCore.ts:256
+  logic ctx5_state_sel_eq_1; // rtCore.ts:254
+  logic ctx5_state_sel_and_1; // rtCore.ts:254
+  logic ctx5_state_sel_eq_2; // rtCore.ts:253
+  logic ctx5_state_sel_and_2; // rtCore.ts:253
+  logic here_5; // rtCore.ts:247
+  logic ctx5_state_sel_and_3; // rtCore.ts:253
+  logic ctx5_state_sel_and_4; // rtCore.ts:248
+  logic ctx5_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx5_state_p; // rtCore.ts:251
   logic ctx5_state_sel_eq_4; // rtCore.ts:105
   logic ctx5_state_sel_and_5; // rtCore.ts:105
   logic ctx5_state_sel_eq_5; // contexts.ts:88
   logic ctx5_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx5_state_p_1; // contexts.ts:88
   logic [2:0] ctx5_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx5_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx5_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx5_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx5_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx5_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx5_state_p_5; // rtCore.ts:254
   logic [4:0] ctx5_thread_next; // contexts.ts:33
   logic [31:0] ctx5_pc_next; // contexts.ts:33
   logic ctx5_pc_sel_eq; // rtCore.ts:130
@@ -1772,10 +1772,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx5_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx5_flag_next; // contexts.ts:33
   logic [1:0] ctx5_flag_p; // contexts.ts:88
-  logic [1:0] ctx5_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx5_flag_p_1; // rtCore.ts:197
   logic ctx5_faulted_next; // contexts.ts:33
   logic ctx5_faulted_p; // contexts.ts:88
-  logic ctx5_faulted_p_1; // rtCore.ts:183
+  logic ctx5_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx5_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx5_unit_next; // contexts.ts:33
   logic [4:0] ctx5_dest_next; // contexts.ts:33
@@ -1784,26 +1784,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx5_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx5_end_next; // contexts.ts:33
   logic [2:0] ctx6_state_next; // contexts.ts:33
-  logic ctx6_state_sel_eq; // rtCore.ts:249
-  logic ctx6_state_sel_and; // rtCore.ts:249
-  logic ctx6_state_sel_eq_1; // rtCore.ts:247
-  logic ctx6_state_sel_and_1; // rtCore.ts:247
-  logic ctx6_state_sel_eq_2; // rtCore.ts:246
-  logic ctx6_state_sel_and_2; // rtCore.ts:246
-  logic here_6; // rtCore.ts:240
-  logic ctx6_state_sel_and_3; // rtCore.ts:246
-  logic ctx6_state_sel_and_4; // rtCore.ts:241
-  logic ctx6_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx6_state_p; // rtCore.ts:244
+  logic ctx6_state_sel_eq; // rtCore.ts:256
+  logic ctx6_state_sel_and; // rtCore.ts:256
+  logic ctx6_state_sel_eq_1; // rtCore.ts:254
+  logic ctx6_state_sel_and_1; // rtCore.ts:254
+  logic ctx6_state_sel_eq_2; // rtCore.ts:253
+  logic ctx6_state_sel_and_2; // rtCore.ts:253
+  logic here_6; // rtCore.ts:247
+  logic ctx6_state_sel_and_3; // rtCore.ts:253
+  logic ctx6_state_sel_and_4; // rtCore.ts:248
+  logic ctx6_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx6_state_p; // rtCore.ts:251
   logic ctx6_state_sel_eq_4; // rtCore.ts:105
   logic ctx6_state_sel_and_5; // rtCore.ts:105
   logic ctx6_state_sel_eq_5; // contexts.ts:88
   logic ctx6_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx6_state_p_1; // contexts.ts:88
   logic [2:0] ctx6_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx6_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx6_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx6_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx6_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx6_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx6_state_p_5; // rtCore.ts:254
   logic [4:0] ctx6_thread_next; // contexts.ts:33
   logic [31:0] ctx6_pc_next; // contexts.ts:33
   logic ctx6_pc_sel_eq; // rtCore.ts:130
@@ -1817,10 +1817,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx6_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx6_flag_next; // contexts.ts:33
   logic [1:0] ctx6_flag_p; // contexts.ts:88
-  logic [1:0] ctx6_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx6_flag_p_1; // rtCore.ts:197
   logic ctx6_faulted_next; // contexts.ts:33
   logic ctx6_faulted_p; // contexts.ts:88
-  logic ctx6_faulted_p_1; // rtCore.ts:183
+  logic ctx6_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx6_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx6_unit_next; // contexts.ts:33
   logic [4:0] ctx6_dest_next; // contexts.ts:33
@@ -1829,26 +1829,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx6_writes_flag_next; // contexts.ts:33
   logic [1:0] ctx6_end_next; // contexts.ts:33
   logic [2:0] ctx7_state_next; // contexts.ts:33
-  logic ctx7_state_sel_eq; // rtCore.ts:249
-  logic ctx7_state_sel_and; // rtCore.ts:249
-  logic ctx7_state_sel_eq_1; // rtCore.ts:247
-  logic ctx7_state_sel_and_1; // rtCore.ts:247
-  logic ctx7_state_sel_eq_2; // rtCore.ts:246
-  logic ctx7_state_sel_and_2; // rtCore.ts:246
-  logic here_7; // rtCore.ts:240
-  logic ctx7_state_sel_and_3; // rtCore.ts:246
-  logic ctx7_state_sel_and_4; // rtCore.ts:241
-  logic ctx7_state_sel_eq_3; // rtCore.ts:244
-  logic [2:0] ctx7_state_p; // rtCore.ts:244
+  logic ctx7_state_sel_eq; // rtCore.ts:256
+  logic ctx7_state_sel_and; // rtCore.ts:256
+  logic ctx7_state_sel_eq_1; // rtCore.ts:254
+  logic ctx7_state_sel_and_1; // rtCore.ts:254
+  logic ctx7_state_sel_eq_2; // rtCore.ts:253
+  logic ctx7_state_sel_and_2; // rtCore.ts:253
+  logic here_7; // rtCore.ts:247
+  logic ctx7_state_sel_and_3; // rtCore.ts:253
+  logic ctx7_state_sel_and_4; // rtCore.ts:248
+  logic ctx7_state_sel_eq_3; // rtCore.ts:251
+  logic [2:0] ctx7_state_p; // rtCore.ts:251
   logic ctx7_state_sel_eq_4; // rtCore.ts:105
   logic ctx7_state_sel_and_5; // rtCore.ts:105
   logic ctx7_state_sel_eq_5; // contexts.ts:88
   logic ctx7_state_sel_and_6; // contexts.ts:88
   logic [2:0] ctx7_state_p_1; // contexts.ts:88
   logic [2:0] ctx7_state_p_2; // rtCore.ts:105
-  logic [2:0] ctx7_state_p_3; // rtCore.ts:241
-  logic [2:0] ctx7_state_p_4; // rtCore.ts:246
-  logic [2:0] ctx7_state_p_5; // rtCore.ts:247
+  logic [2:0] ctx7_state_p_3; // rtCore.ts:248
+  logic [2:0] ctx7_state_p_4; // rtCore.ts:253
+  logic [2:0] ctx7_state_p_5; // rtCore.ts:254
   logic [4:0] ctx7_thread_next; // contexts.ts:33
   logic [31:0] ctx7_pc_next; // contexts.ts:33
   logic ctx7_pc_sel_eq; // rtCore.ts:130
@@ -1862,10 +1862,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] ctx7_ir_unit_next; // contexts.ts:33
   logic [1:0] ctx7_flag_next; // contexts.ts:33
   logic [1:0] ctx7_flag_p; // contexts.ts:88
-  logic [1:0] ctx7_flag_p_1; // rtCore.ts:190
+  logic [1:0] ctx7_flag_p_1; // rtCore.ts:197
   logic ctx7_faulted_next; // contexts.ts:33
   logic ctx7_faulted_p; // contexts.ts:88
-  logic ctx7_faulted_p_1; // rtCore.ts:183
+  logic ctx7_faulted_p_1; // rtCore.ts:182
   logic [31:0] ctx7_issued_pc_next; // contexts.ts:33
   logic [3:0] ctx7_unit_next; // contexts.ts:33
   logic [4:0] ctx7_dest_next; // contexts.ts:33
@@ -1876,12 +1876,12 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic scalar_rf_read_1_reg_eq; // decode.ts:35
   logic [4:0] fC; // readStage.ts:53
   logic [4:0] s2; // readStage.ts:60
-  logic wbLaunch_ne; // rtCore.ts:193
-  logic wbLaunch; // rtCore.ts:193
-  logic scalar_rf_write_at_reg_eq; // rtCore.ts:192
-  logic [4:0] scalar_rf_write_at_reg_mux; // rtCore.ts:192
-  logic scalar_rf_write_data_eq; // rtCore.ts:192
-  logic [31:0] scalar_rf_write_data_mux; // rtCore.ts:192
+  logic wbLaunch_ne; // rtCore.ts:200
+  logic wbLaunch; // rtCore.ts:200
+  logic scalar_rf_write_at_reg_eq; // rtCore.ts:199
+  logic [4:0] scalar_rf_write_at_reg_mux; // rtCore.ts:199
+  logic scalar_rf_write_data_eq; // rtCore.ts:199
+  logic [31:0] scalar_rf_write_data_mux; // rtCore.ts:199
   logic vector_rf_read_0_reg_eq; // decode.ts:35
   logic vector_rf_read_0_reg_eq_1; // decode.ts:35
   logic vector_rf_read_0_reg_or; // decode.ts:35
@@ -1891,11 +1891,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] v1; // readStage.ts:61
   logic [3:0] v2_slice; // readStage.ts:62
   logic [3:0] v2; // readStage.ts:62
-  logic vector_rf_write_at_reg_eq; // rtCore.ts:192
-  logic [3:0] vector_rf_write_at_reg_mux; // rtCore.ts:192
-  logic [3:0] vector_rf_write_at_reg_slice; // rtCore.ts:200
-  logic vector_rf_write_data_eq; // rtCore.ts:192
-  logic [127:0] vector_rf_write_data_mux; // rtCore.ts:192
+  logic vector_rf_write_at_reg_eq; // rtCore.ts:199
+  logic [3:0] vector_rf_write_at_reg_mux; // rtCore.ts:199
+  logic [3:0] vector_rf_write_at_reg_slice; // rtCore.ts:207
+  logic vector_rf_write_data_eq; // rtCore.ts:199
+  logic [127:0] vector_rf_write_data_mux; // rtCore.ts:199
   logic [35:0] wb_booked_slice; // completionSchedule.ts:43
   logic [36:0] wb_booked_zext; // completionSchedule.ts:43
   logic wb_booked_or; // rtCore.ts:101
@@ -2127,8 +2127,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] wb_slot35_micro_mux; // completionSchedule.ts:49
   logic wb_slot35_late_mux; // completionSchedule.ts:50
   logic [1:0] launch_phase_next; // contexts.ts:76
-  logic launch_phase_sel_eq; // rtCore.ts:202
-  logic launch_phase_sel_and; // rtCore.ts:202
+  logic launch_phase_sel_eq; // rtCore.ts:209
+  logic launch_phase_sel_and; // rtCore.ts:209
   logic [1:0] launch_phase_add; // contexts.ts:103
   logic [1:0] launch_phase_p; // contexts.ts:81
   logic [1:0] launch_phase_p_1; // rtCore.ts:93
@@ -2546,6 +2546,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [1:0] intFlag; // execute.ts:80
   logic [1:0] flag; // execute.ts:109
   logic [95:0] direction; // execute.ts:110
+  logic [31:0] wb_scalar_next; // rtCore.ts:182
   logic wb_scalar_slice; // rtCore.ts:54
   logic wb_scalar_slice_1; // rtCore.ts:54
   logic wb_scalar_slice_2; // rtCore.ts:54
@@ -2562,51 +2563,55 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [3:0] wb_scalar_mux_6; // rtCore.ts:54
   logic loadLate; // rtCore.ts:167
   logic [31:0] scalar_1; // rtCore.ts:169
-  logic wb_scalar_eq; // rtCore.ts:262
-  logic wb_scalar_eq_1; // rtCore.ts:262
-  logic wb_scalar_eq_2; // rtCore.ts:262
-  logic wb_scalar_eq_3; // rtCore.ts:262
-  logic wb_scalar_eq_4; // rtCore.ts:262
-  logic wb_scalar_eq_5; // rtCore.ts:262
-  logic wb_scalar_eq_6; // rtCore.ts:262
-  logic wb_scalar_eq_7; // rtCore.ts:262
-  logic wb_scalar_eq_8; // rtCore.ts:262
-  logic [31:0] wb_scalar_mux_7; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_8; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_9; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_10; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_11; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_12; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_13; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_14; // rtCore.ts:280
-  logic [31:0] wb_scalar_mux_15; // rtCore.ts:280
-  logic [31:0] wbScalar_mux; // rtCore.ts:179
+  logic wb_scalar_eq; // rtCore.ts:269
+  logic wb_scalar_eq_1; // rtCore.ts:269
+  logic wb_scalar_eq_2; // rtCore.ts:269
+  logic wb_scalar_eq_3; // rtCore.ts:269
+  logic wb_scalar_eq_4; // rtCore.ts:269
+  logic wb_scalar_eq_5; // rtCore.ts:269
+  logic wb_scalar_eq_6; // rtCore.ts:269
+  logic wb_scalar_eq_7; // rtCore.ts:269
+  logic wb_scalar_eq_8; // rtCore.ts:269
+  logic [31:0] wb_scalar_mux_7; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_8; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_9; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_10; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_11; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_12; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_13; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_14; // rtCore.ts:287
+  logic [31:0] wb_scalar_mux_15; // rtCore.ts:287
+  logic [31:0] wbScalar_mux; // rtCore.ts:186
+  logic [127:0] wb_vector_next; // rtCore.ts:182
   logic [127:0] vector_1; // rtCore.ts:170
-  logic wb_vector_eq; // rtCore.ts:262
-  logic wb_vector_eq_1; // rtCore.ts:262
+  logic wb_vector_eq; // rtCore.ts:269
+  logic wb_vector_eq_1; // rtCore.ts:269
   logic [127:0] wb_vector_concat; // execute.ts:11
-  logic wb_vector_eq_2; // rtCore.ts:262
+  logic wb_vector_eq_2; // rtCore.ts:269
   logic [127:0] wb_vector_concat_1; // execute.ts:11
-  logic wb_vector_eq_3; // rtCore.ts:262
+  logic wb_vector_eq_3; // rtCore.ts:269
   logic [127:0] wb_vector_concat_2; // execute.ts:11
-  logic [127:0] wb_vector_mux; // rtCore.ts:280
-  logic [127:0] wb_vector_mux_1; // rtCore.ts:280
-  logic [127:0] wb_vector_mux_2; // rtCore.ts:280
-  logic [127:0] wb_vector_mux_3; // rtCore.ts:280
-  logic [127:0] wbVector_mux; // rtCore.ts:180
-  logic [1:0] wbFlag_mux; // rtCore.ts:181
-  logic [95:0] wbDirection_mux; // rtCore.ts:182
+  logic [127:0] wb_vector_mux; // rtCore.ts:287
+  logic [127:0] wb_vector_mux_1; // rtCore.ts:287
+  logic [127:0] wb_vector_mux_2; // rtCore.ts:287
+  logic [127:0] wb_vector_mux_3; // rtCore.ts:287
+  logic [127:0] wbVector_mux; // rtCore.ts:187
+  logic [1:0] wb_flag_next; // rtCore.ts:182
+  logic [1:0] wbFlag_mux; // rtCore.ts:188
+  logic [95:0] wb_direction_next; // rtCore.ts:182
+  logic [95:0] wbDirection_mux; // rtCore.ts:189
+  logic wb_fault_next; // rtCore.ts:182
   logic fault_1; // rtCore.ts:171
-  logic wb_fault_eq; // rtCore.ts:262
-  logic wb_fault_eq_1; // rtCore.ts:262
-  logic fault_and_1; // rtCore.ts:282
-  logic fault_2; // rtCore.ts:282
-  logic wbFault_mux; // rtCore.ts:183
-  logic halting_eq; // rtCore.ts:204
-  logic halting_not; // rtCore.ts:204
-  logic halting; // rtCore.ts:204
-  logic [262:0] events_enq_bits_concat; // rtCore.ts:233
-  logic leavingEvent_kind_sel_eq; // rtCore.ts:226
+  logic wb_fault_eq; // rtCore.ts:269
+  logic wb_fault_eq_1; // rtCore.ts:269
+  logic fault_and_1; // rtCore.ts:289
+  logic fault_2; // rtCore.ts:289
+  logic wbFault_mux; // rtCore.ts:190
+  logic halting_eq; // rtCore.ts:211
+  logic halting_not; // rtCore.ts:211
+  logic halting; // rtCore.ts:211
+  logic [262:0] events_enq_bits_concat; // rtCore.ts:240
+  logic leavingEvent_kind_sel_eq; // rtCore.ts:233
   logic leavingEvent_fault_slice; // rtCore.ts:54
   logic leavingEvent_fault_slice_1; // rtCore.ts:54
   logic leavingEvent_fault_slice_2; // rtCore.ts:54
@@ -2621,8 +2626,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic leavingEvent_fault_mux_4; // rtCore.ts:54
   logic leavingEvent_fault_mux_5; // rtCore.ts:54
   logic leavingEvent_fault_mux_6; // rtCore.ts:54
-  logic leavingEvent_fault_or; // rtCore.ts:227
-  logic leavingEvent_fault_eq; // rtCore.ts:227
+  logic leavingEvent_fault_or; // rtCore.ts:234
+  logic leavingEvent_fault_eq; // rtCore.ts:234
 
   assign launch_ready_eq = launch_phase == 2'd0;
   assign launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE;
@@ -4810,6 +4815,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_scalar_mux_14 = wb_scalar_eq_1 ? int_divider_quotient : wb_scalar_mux_13;
   assign wb_scalar_mux_15 = wb_scalar_eq ? loadedScalar : wb_scalar_mux_14;
   assign wbScalar_mux = wb_slot1_late ? scalar_1 : wb_scalar_mux_15;
+  assign wb_scalar_next = valid_1 ? wbScalar_mux : wb_scalar;
   assign vector_1 = loadLate ? held_loaded_vector : held_ex_vector;
   assign wb_vector_eq = wb_scalar_mux_6 == 4'd9;
   assign wb_vector_eq_1 = wb_scalar_mux_6 == 4'd3;
@@ -4823,14 +4829,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign wb_vector_mux_2 = wb_vector_eq_1 ? wb_vector_concat : wb_vector_mux_1;
   assign wb_vector_mux_3 = wb_vector_eq ? loadedVector : wb_vector_mux_2;
   assign wbVector_mux = wb_slot1_late ? vector_1 : wb_vector_mux_3;
+  assign wb_vector_next = valid_1 ? wbVector_mux : wb_vector;
   assign wbFlag_mux = wb_slot1_late ? held_flag : flag;
+  assign wb_flag_next = valid_1 ? wbFlag_mux : wb_flag;
   assign wbDirection_mux = wb_slot1_late ? held_direction : direction;
+  assign wb_direction_next = valid_1 ? wbDirection_mux : wb_direction;
   assign fault_1 = loadLate ? held_load_fault : held_ex_fault;
   assign wb_fault_eq = wb_scalar_mux_6 == 4'd9;
   assign wb_fault_eq_1 = wb_scalar_mux_6 == 4'd0;
   assign fault_and_1 = wb_fault_eq_1 & fault;
   assign fault_2 = wb_fault_eq ? bad : fault_and_1;
   assign wbFault_mux = wb_slot1_late ? fault_1 : fault_2;
+  assign wb_fault_next = valid_1 ? wbFault_mux : wb_fault;
   assign halting_eq = retire_counted_mux_6 == 2'd0;
   assign halting_not = ~halting_eq;
   assign halting = wbInstruction & halting_not;
@@ -5689,11 +5699,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       held_ex_fault <= fault;
       held_flag <= flag;
       held_direction <= direction;
-      wb_scalar <= wbScalar_mux;
-      wb_vector <= wbVector_mux;
-      wb_flag <= wbFlag_mux;
-      wb_direction <= wbDirection_mux;
-      wb_fault <= wbFault_mux;
+      wb_scalar <= wb_scalar_next;
+      wb_vector <= wb_vector_next;
+      wb_flag <= wb_flag_next;
+      wb_direction <= wb_direction_next;
+      wb_fault <= wb_fault_next;
     end
   end
 
@@ -5956,7 +5966,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .unordered(fcmp_unordered)
   );
 
-  Fifo_depth8_width266 events ( // rtCore.ts:223
+  Fifo_depth8_width266 events ( // rtCore.ts:230
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(events_enq_valid),

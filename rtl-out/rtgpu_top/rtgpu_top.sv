@@ -275,6 +275,8 @@ module rtgpu_top (
   logic [95:0] patch_dispatcher_ic_hit_normal_1; // gpuTop.ts:74
   logic [4:0] patch_dispatcher_ic_done_thread_0; // gpuTop.ts:74
   logic [4:0] patch_dispatcher_ic_done_thread_1; // gpuTop.ts:74
+  logic patch_dispatcher_ic_done_fault_0; // gpuTop.ts:74
+  logic patch_dispatcher_ic_done_fault_1; // gpuTop.ts:74
   logic [127:0] patch_dispatcher_answer_info_0; // gpuTop.ts:74
   logic [127:0] patch_dispatcher_answer_info_1; // gpuTop.ts:74
   logic [95:0] patch_dispatcher_answer_normal_0; // gpuTop.ts:74
@@ -581,6 +583,7 @@ module rtgpu_top (
   logic [127:0] ic_core0_hit_info; // gpuTop.ts:54
   logic [95:0] ic_core0_hit_normal; // gpuTop.ts:54
   logic [4:0] ic_core0_done_thread; // gpuTop.ts:54
+  logic ic_core0_done_fault; // gpuTop.ts:54
   logic [31:0] ic_core0_rays; // gpuTop.ts:54
   logic [31:0] ic_core0_tests; // gpuTop.ts:54
   logic [31:0] ic_core0_busy_cycles; // gpuTop.ts:54
@@ -598,6 +601,7 @@ module rtgpu_top (
   logic [127:0] ic_core1_hit_info; // gpuTop.ts:54
   logic [95:0] ic_core1_hit_normal; // gpuTop.ts:54
   logic [4:0] ic_core1_done_thread; // gpuTop.ts:54
+  logic ic_core1_done_fault; // gpuTop.ts:54
   logic [31:0] ic_core1_rays; // gpuTop.ts:54
   logic [31:0] ic_core1_tests; // gpuTop.ts:54
   logic [31:0] ic_core1_busy_cycles; // gpuTop.ts:54
@@ -807,6 +811,8 @@ module rtgpu_top (
   assign patch_dispatcher_ic_hit_normal_1 = ic_core1_hit_normal;
   assign patch_dispatcher_ic_done_thread_0 = ic_core0_done_thread;
   assign patch_dispatcher_ic_done_thread_1 = ic_core1_done_thread;
+  assign patch_dispatcher_ic_done_fault_0 = ic_core0_done_fault;
+  assign patch_dispatcher_ic_done_fault_1 = ic_core1_done_fault;
   assign ic_buffer_ray_origin_rt_0 = rt_core0_event_bits_origin;
   assign ic_buffer_ray_origin_rt_1 = rt_core1_event_bits_origin;
   assign ic_buffer_ray_origin_rt_2 = rt_core2_event_bits_origin;
@@ -1232,6 +1238,8 @@ module rtgpu_top (
     .ic_hit_normal_1(patch_dispatcher_ic_hit_normal_1),
     .ic_done_thread_0(patch_dispatcher_ic_done_thread_0),
     .ic_done_thread_1(patch_dispatcher_ic_done_thread_1),
+    .ic_done_fault_0(patch_dispatcher_ic_done_fault_0),
+    .ic_done_fault_1(patch_dispatcher_ic_done_fault_1),
     .answer_info_0(patch_dispatcher_answer_info_0),
     .answer_info_1(patch_dispatcher_answer_info_1),
     .answer_normal_0(patch_dispatcher_answer_normal_0),
@@ -1573,6 +1581,7 @@ module rtgpu_top (
     .hit_info(ic_core0_hit_info),
     .hit_normal(ic_core0_hit_normal),
     .done_thread(ic_core0_done_thread),
+    .done_fault(ic_core0_done_fault),
     .rays(ic_core0_rays),
     .tests(ic_core0_tests),
     .busy_cycles(ic_core0_busy_cycles)
@@ -1595,6 +1604,7 @@ module rtgpu_top (
     .hit_info(ic_core1_hit_info),
     .hit_normal(ic_core1_hit_normal),
     .done_thread(ic_core1_done_thread),
+    .done_fault(ic_core1_done_fault),
     .rays(ic_core1_rays),
     .tests(ic_core1_tests),
     .busy_cycles(ic_core1_busy_cycles)
