@@ -24,7 +24,9 @@ live in lockstep and every output is compared every cycle.
   --cycles N    cycles to simulate (default 10000)
   --seed S      stimulus seed (default: random, printed)
   --sim LIST    comma-separated simulators (default ts,verilator,icarus); icarus-gate runs
-                Icarus on the gate-level netlist Yosys synthesizes (catalogue designs only)
+                Icarus on the gate-level netlist Yosys synthesizes (catalogue designs only);
+                icarus-gate-reset the same with flip-flops X at power-on (every output must be
+                defined once the initial reset is over)
   --registers   also compare every register in the hierarchy, every cycle (not with icarus-gate)
 ${designFileUsage}
   --list        list the designs`;
