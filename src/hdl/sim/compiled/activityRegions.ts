@@ -91,7 +91,7 @@ export function regionsToEvaluateAlways(L: Layout, regions: readonly ActivityReg
       guardCost += GUARD_STEPS;
     }
   });
-  return guardCost > 0.05 * L.steps.length ? always : null;
+  return guardCost > 0.05 * L.liveSteps ? always : null;
 }
 
 /**
@@ -105,5 +105,5 @@ export const UNGATED_ACTIVITY = 0.7;
 export function evaluatedShare(L: Layout, regions: readonly ActivityRegion[], evaluations: ArrayLike<number>, cycles: number): number {
   let steps = 0;
   regions.forEach((r, k) => (steps += (r.end - r.start) * (r.inputs && cycles > 0 ? Math.min(1, evaluations[k]! / cycles) : 1)));
-  return steps / Math.max(1, L.steps.length);
+  return steps / Math.max(1, L.liveSteps);
 }

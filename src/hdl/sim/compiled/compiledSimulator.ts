@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import type { ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type Layout } from './layout.ts';
+import { simplifyNetlist } from './simplify.ts';
+import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
 import { PROFILE_CYCLES, UNGATED_ACTIVITY, evaluatedShare, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
@@ -29,6 +31,13 @@ export interface CompiledSimulatorOptions {
   readonly backend?: 'wasm' | 'js';
   /** Write the generated JavaScript here (for debugging). */
   readonly dumpSourceTo?: string;
+  /**
+   * Default true: the netlist is rewritten for speed first (constants folded, identities and shared
+   * subexpressions removed, leading-zero trees counted with one instruction; `simplify.ts`,
+   * `leadingZeros.ts`), with the same value on every net. false simulates it as elaborated: the
+   * reference the rewrites are tested against.
+   */
+  readonly optimize?: boolean;
 }
 
 export function compileNetlist(flat: ModuleIR, opts: CompiledSimulatorOptions = {}): CompiledSimulator {
@@ -57,7 +66,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private vcd: VcdWriter | undefined;
 
   constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
-    this.L = layoutNetlist(flat);
+    const optimize = opts.optimize ?? true;
+    this.L = optimize ? layoutNetlist(simplifyNetlist(flat), findLeadingZeroCounts(flat)) : layoutNetlist(flat);
     this.nets = flat.nets;
     this.signals = new SignalTable(flat);
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
@@ -420,7 +430,7 @@ function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: r
     byInstance.set(key, e);
     evaluated += steps * share;
   });
-  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.steps.length} steps, ${((100 * evaluated) / L.steps.length).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean${ungated ? '; busy: the loop runs without dirty flags' : ''}`];
+  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.liveSteps} live steps, ${((100 * evaluated) / L.liveSteps).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean${ungated ? '; busy: the loop runs without dirty flags' : ''}`];
   for (const [k, e] of [...byInstance].sort((a, b) => b[1].evaluated - a[1].evaluated).slice(0, 25)) lines.push(`  ${k.padEnd(40)} ${String(e.steps).padStart(7)} steps ${(e.evaluated).toFixed(0).padStart(7)} evaluated`);
   process.stderr.write(lines.join('\n') + '\n');
 }

@@ -2,6 +2,7 @@
 import type { Cell, Memory, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
 import { wordsOf } from './wideOps.ts';
+import type { LeadingZeroCount } from './leadingZeros.ts';
 
 export interface Slot {
   readonly off: number;
@@ -9,8 +10,8 @@ export interface Slot {
   readonly width: number;
 }
 
-/** A combinational step: a cell, or an asynchronous memory read. */
-export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number };
+/** A combinational step: a cell, an asynchronous memory read, or a recognized leading-zero counter (in place of its cells). */
+export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number } | LeadingZeroCount;
 
 export interface Layout {
   readonly flat: ModuleIR;
@@ -20,8 +21,13 @@ export interface Layout {
   readonly stateWords: number;
   /** Constant values by root net (initialized once, never recomputed). */
   readonly consts: ReadonlyMap<NetId, bigint>;
+  /**
+   * In dependency order: first the `liveSteps` whose values reach a port, a register, a memory or the
+   * clock edge, then those only a peek or a waveform can see (computed by the store-everything comb only).
+   */
   readonly steps: readonly CombStep[];
-  /** Maximal runs of consecutive steps of one instance, covering `steps` in order. */
+  readonly liveSteps: number;
+  /** Maximal runs of consecutive steps of one instance, covering the live steps in order. */
   readonly runs: readonly StepRun[];
 }
 
@@ -32,7 +38,11 @@ export interface StepRun {
   readonly end: number;
 }
 
-export function layoutNetlist(flat: ModuleIR): Layout {
+/**
+ * `special`: steps that compute a net in place of the cell driving it (the same value, cheaper), and
+ * whose inputs are the only ones that count for that net.
+ */
+export function layoutNetlist(flat: ModuleIR, special: ReadonlyMap<NetId, CombStep> = new Map()): Layout {
   const n = flat.nets.length;
   const parent = new Int32Array(n).map((_, i) => i);
   for (const c of flat.cells) if (c.op === 'buf') parent[c.out] = c.a;
@@ -56,8 +66,8 @@ export function layoutNetlist(flat: ModuleIR): Layout {
 
   const consts = new Map<NetId, bigint>();
   for (const c of flat.cells) if (c.op === 'const') consts.set(c.out, c.value);
-  const { steps, runs } = order(flat, root, consts);
-  return { flat, root, slots, stateWords: off, consts, steps, runs };
+  const { steps, liveSteps, runs } = order(flat, root, consts, special);
+  return { flat, root, slots, stateWords: off, consts, steps, liveSteps, runs };
 }
 
 /** The instance a step belongs to: its output net's hierarchical name without the last component. */
@@ -71,11 +81,13 @@ function instanceOf(flat: ModuleIR, out: NetId): string {
  * Among the ready steps it keeps taking those of the current instance, so that each instance's logic
  * forms a few long contiguous runs: the unit the WebAssembly back end skips when its inputs are unchanged.
  */
-function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>): { steps: CombStep[]; runs: StepRun[] } {
+function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>, special: ReadonlyMap<NetId, CombStep>): { steps: CombStep[]; liveSteps: number; runs: StepRun[] } {
   const steps: { step: CombStep; out: NetId; ins: NetId[] }[] = [];
   for (const c of flat.cells) {
     if (c.op === 'buf' || c.op === 'const') continue;
-    steps.push({ step: { kind: 'cell', cell: c }, out: root[c.out]!, ins: cellInputs(c).map((i) => root[i]!) });
+    const sp = special.get(c.out);
+    const ins = sp ? stepInputsOf(flat, sp) : cellInputs(c);
+    steps.push({ step: sp ?? { kind: 'cell', cell: c }, out: root[c.out]!, ins: ins.map((i) => root[i]!) });
   }
   flat.memories.forEach((m: Memory, mi) =>
     m.readPorts.forEach((p, pi) => {
@@ -84,12 +96,44 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
   );
   const producer = new Map<NetId, number>();
   steps.forEach((s, i) => producer.set(s.out, i));
+  // Live: read, through other steps, by a port, a register, a memory port or the clock edge.
+  const live = new Uint8Array(steps.length);
+  const work: number[] = [];
+  for (const id of observableNets(flat, root)) {
+    const p = producer.get(id);
+    if (p !== undefined && !live[p]) work.push(p), (live[p] = 1);
+  }
+  while (work.length) {
+    for (const inp of steps[work.pop()!]!.ins) {
+      const p = producer.get(inp);
+      if (p !== undefined && !live[p]) work.push(p), (live[p] = 1);
+    }
+  }
+  const liveOrder = topological(flat, steps, producer, consts, (i) => live[i] === 1);
+  const deadOrder = topological(flat, steps, producer, consts, (i) => live[i] === 0);
+  const split = splitRunsIntoComponents(liveOrder.out, liveOrder.runs, steps, producer, consts);
+  return { steps: [...split.order, ...deadOrder.out].map((i) => steps[i]!.step), liveSteps: split.order.length, runs: split.runs };
+}
+
+/**
+ * Kahn's algorithm over the steps `take` accepts (steps outside are ready already). Among the ready
+ * steps it keeps taking those of the current instance, so that each instance's logic forms a few long
+ * contiguous runs.
+ */
+function topological(
+  flat: ModuleIR,
+  steps: readonly { step: CombStep; out: NetId; ins: NetId[] }[],
+  producer: ReadonlyMap<NetId, number>,
+  consts: ReadonlyMap<NetId, bigint>,
+  take: (i: number) => boolean,
+): { out: number[]; runs: StepRun[] } {
   const indegree = new Int32Array(steps.length);
   const users: number[][] = steps.map(() => []);
   steps.forEach((s, i) => {
+    if (!take(i)) return;
     for (const inp of new Set(s.ins)) {
       const p = producer.get(inp);
-      if (p !== undefined && !consts.has(inp)) {
+      if (p !== undefined && take(p) && !consts.has(inp)) {
         indegree[i]!++;
         users[p]!.push(i);
       }
@@ -106,7 +150,7 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
     if (!list.length) waiting.push(key);
     list.push(i);
   };
-  indegree.forEach((d, i) => d === 0 && makeReady(i));
+  indegree.forEach((d, i) => d === 0 && take(i) && makeReady(i));
   const out: number[] = [];
   const runs: StepRun[] = [];
   let current: number[] | undefined;
@@ -120,12 +164,25 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
     out.push(i);
     for (const u of users[i]!) if (--indegree[u]! === 0) makeReady(u);
   }
-  if (out.length !== steps.length) {
-    const stuck = steps.filter((_, i) => indegree[i]! > 0).map((s) => flat.nets[s.out]!.name);
+  const expected = steps.reduce((n, _, i) => n + (take(i) ? 1 : 0), 0);
+  if (out.length !== expected) {
+    const stuck = steps.filter((_, i) => take(i) && indegree[i]! > 0).map((s) => flat.nets[s.out]!.name);
     throw new Error(`combinational loop among: ${stuck.slice(0, 12).join(', ')}${stuck.length > 12 ? ', …' : ''}`);
   }
-  const split = splitRunsIntoComponents(out, runs, steps, producer, consts);
-  return { steps: split.order.map((i) => steps[i]!.step), runs: split.runs };
+  return { out, runs };
+}
+
+/** Root nets that something besides the combinational steps reads or that a port shows: what the steps must compute. */
+export function observableNets(flat: ModuleIR, root: Int32Array): Set<NetId> {
+  const keep = new Set<NetId>();
+  const add = (id: NetId | undefined) => id !== undefined && keep.add(root[id]!);
+  for (const n of flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
+  for (const r of flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+  for (const m of flat.memories) {
+    for (const p of m.readPorts) [p.addr, p.en].forEach(add);
+    for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
+  }
+  return keep;
 }
 
 /**
@@ -196,12 +253,16 @@ export function readsState(L: Layout, r: ModuleIR['regs'][number]): boolean {
 
 /** The nets a step reads (not resolved to roots). */
 export function stepInputs(L: Layout, st: CombStep): readonly NetId[] {
-  return st.kind === 'cell' ? cellInputs(st.cell) : [L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  return stepInputsOf(L.flat, st);
+}
+
+function stepInputsOf(flat: ModuleIR, st: CombStep): readonly NetId[] {
+  return st.kind === 'cell' ? cellInputs(st.cell) : st.kind === 'clz' ? [st.src] : [flat.memories[st.mem]!.readPorts[st.port]!.addr];
 }
 
 /** The root net a step computes. */
 export function stepOutput(L: Layout, st: CombStep): NetId {
-  return L.root[st.kind === 'cell' ? st.cell.out : L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
+  return L.root[st.kind === 'cell' || st.kind === 'clz' ? (st.kind === 'cell' ? st.cell.out : st.out) : L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
 }
 
 export function netByName(flat: ModuleIR): Map<string, Net> {

@@ -6,6 +6,7 @@ import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
 import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
+import type { LeadingZeroCount } from './leadingZeros.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
@@ -567,7 +568,7 @@ class WasmGen {
   comb(name: string, storeAll: boolean, gated = false): { name: string; locals: number; code: Code } {
     this.begin();
     if (gated) this.gatedCombBody();
-    else this.combBody(storeAll ? null : this.observable());
+    else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
     return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
   }
 
@@ -669,7 +670,7 @@ class WasmGen {
   /** The gated comb split into `parts` functions of whole regions (`name_p0` …). */
   private gatedCombParts(name: string, parts: number): WasmFunction[] {
     const regions = this.W.regions;
-    const total = this.L.steps.length;
+    const total = this.L.liveSteps;
     // Part k takes the regions starting before (k + 1) / parts of the steps.
     const bounds = [0];
     for (let k = 1; k < parts; k++) {
@@ -704,12 +705,13 @@ class WasmGen {
 
   /** comb split into `parts` functions over equal runs of steps (`name_p0` …). */
   combParts(name: string, storeAll: boolean, parts: number): WasmFunction[] {
-    const n = this.L.steps.length;
+    // The fast variant computes only the live steps (those that reach a port or the clock edge).
+    const n = storeAll ? this.L.steps.length : this.L.liveSteps;
     const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((i * n) / parts));
     // A value read in a later part than its own is stored for it.
     const partOf = new Map<NetId, number>();
     const crossing = new Set<NetId>();
-    this.L.steps.forEach((st, i) => {
+    this.L.steps.slice(0, n).forEach((st, i) => {
       const part = bounds.findIndex((b, k) => i >= b && i < bounds[k + 1]!);
       for (const id of stepInputs(this.L, st)) {
         const from = partOf.get(this.root(id));
@@ -854,12 +856,13 @@ class WasmGen {
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
     if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
-    if (st.kind !== 'cell' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
-    const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
+    if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
+    const out = stepOutput(this.L, st);
     const store = keep === null || keep.has(out);
     const readers = store ? this.markedReaders(out) : undefined;
     if (store && !readers) this.c.const(0);
     if (st.kind === 'cell') this.cell(st.cell);
+    else if (st.kind === 'clz') this.leadingZeros(st);
     else this.asyncRead(st.mem, st.port);
     const v = this.temp();
     this.bind(out, v);
@@ -868,6 +871,17 @@ class WasmGen {
       this.storeIfChanged(v, this.byte(out), readers);
     } else if (store) this.c.tee(v).store(this.byte(out));
     else this.c.set(v);
+  }
+
+  /** i32.clz of the field shifted to the top, with a guard bit below it (full: n for a zero field, else n - 1). */
+  private leadingZeros(st: LeadingZeroCount): void {
+    // The shift to the top drops the bits above the field: only those below need a mask.
+    if (st.lo === 0 && this.w(st.src) <= 32) this.push(st.src);
+    else this.pushBits(st.src, st.lo, st.n);
+    if (st.n < 32) this.c.const(32 - st.n).emit(op.i32Shl);
+    const guard = st.full ? (st.n < 32 ? 1 << (31 - st.n) : 0) : 1 << (32 - st.n);
+    if (guard !== 0) this.c.const(guard | 0).emit(op.i32Or);
+    this.c.emit(op.i32Clz);
   }
 
   private wideAsyncRead(mi: number, pi: number): void {
@@ -955,8 +969,11 @@ class WasmGen {
       case 'buf':
         throw new Error('internal: const/buf are not steps');
       // Wider operands of these narrow results: only their low word matters (arithmetic mod 2^w).
+      // Every net holds its value masked to its width, so a bitwise result of operands no wider than
+      // it needs no mask (and `not` is one xor with the width's mask).
       case 'not':
         this.pushWord(c.a, 0);
+        if (this.w(c.a) <= w) return void C.const(maskOf(w)).emit(op.i32Xor);
         C.const(-1).emit(op.i32Xor);
         return this.maskTo(w);
       case 'and':
@@ -965,6 +982,7 @@ class WasmGen {
         this.pushWord(c.a, 0);
         this.pushWord(c.b, 0);
         C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
+        if (this.w(c.a) <= w && this.w(c.b) <= w) return;
         return this.maskTo(w);
       case 'add':
       case 'sub':
@@ -1068,6 +1086,8 @@ class WasmGen {
         if (this.w(c.a) > 32) return this.pushBits(c.a, c.lo, w);
         this.push(c.a);
         if (c.lo > 0) C.const(c.lo).emit(op.i32ShrU);
+        // The top bits of a net need no mask: above its width it is zero.
+        if (c.lo + w >= this.w(c.a)) return;
         return this.maskTo(w);
       case 'zext':
         return this.push(c.a);

@@ -23,6 +23,7 @@ export const op = {
   i32LtU: 0x49,
   i32LeS: 0x4c,
   i32LeU: 0x4d,
+  i32Clz: 0x67,
   i32Popcnt: 0x69,
   i32Add: 0x6a,
   i32Sub: 0x6b,
