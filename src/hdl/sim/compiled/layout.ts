@@ -15,7 +15,7 @@ export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readon
 
 export interface Layout {
   readonly flat: ModuleIR;
-  /** Net -> the net that holds its value (after removing `buf` copies). */
+  /** Net -> the net that holds its value (after removing copies: `buf`, and zero extensions within a word). */
   readonly root: Int32Array;
   readonly slots: readonly Slot[];
   readonly stateWords: number;
@@ -45,7 +45,7 @@ export interface StepRun {
 export function layoutNetlist(flat: ModuleIR, special: ReadonlyMap<NetId, CombStep> = new Map()): Layout {
   const n = flat.nets.length;
   const parent = new Int32Array(n).map((_, i) => i);
-  for (const c of flat.cells) if (c.op === 'buf') parent[c.out] = c.a;
+  for (const c of flat.cells) if (isCopy(flat, c)) parent[c.out] = (c as { a: NetId }).a;
   const root = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     let r = i;
@@ -70,6 +70,14 @@ export function layoutNetlist(flat: ModuleIR, special: ReadonlyMap<NetId, CombSt
   return { flat, root, slots, stateWords: off, consts, steps, liveSteps, runs };
 }
 
+/**
+ * A cell whose value is its operand's, word for word: `buf`, and zero extension to at most 32 bits (a
+ * word holds the narrower value zero-extended already). Its net shares the operand's slot.
+ */
+function isCopy(flat: ModuleIR, c: Cell): boolean {
+  return c.op === 'buf' || (c.op === 'zext' && flat.nets[c.out]!.width <= 32);
+}
+
 /** The instance a step belongs to: its output net's hierarchical name without the last component. */
 function instanceOf(flat: ModuleIR, out: NetId): string {
   const name = flat.nets[out]!.name;
@@ -84,7 +92,7 @@ function instanceOf(flat: ModuleIR, out: NetId): string {
 function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>, special: ReadonlyMap<NetId, CombStep>): { steps: CombStep[]; liveSteps: number; runs: StepRun[] } {
   const steps: { step: CombStep; out: NetId; ins: NetId[] }[] = [];
   for (const c of flat.cells) {
-    if (c.op === 'buf' || c.op === 'const') continue;
+    if (isCopy(flat, c) || c.op === 'const') continue;
     const sp = special.get(c.out);
     const ins = sp ? stepInputsOf(flat, sp) : cellInputs(c);
     steps.push({ step: sp ?? { kind: 'cell', cell: c }, out: root[c.out]!, ins: ins.map((i) => root[i]!) });

@@ -7,6 +7,7 @@ import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts'
 import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
+import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
 import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 
 export interface WasmLayout {
@@ -204,6 +205,10 @@ class WasmGen {
   private gatedKeep: Set<NetId> | undefined;
   /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
   private marking = false;
+  /** Inside a region of the gated comb: per set of reader flags, the local its changes are ORed into. */
+  private changes: Map<string, { local: number; flags: readonly number[] }> | null = null;
+  private shared = new Set<string>();
+
 
   /** The cell computing each root net (for peepholes that look through an operand). */
   private readonly producer = new Map<NetId, Cell>();
@@ -535,13 +540,14 @@ class WasmGen {
     const top = this.w(out) - 32 * (n - 1);
     if (top < 32) C.const(0).loadAt(base + 4 * (n - 1)).const(maskOf(top)).emit(op.i32And).store(base + 4 * (n - 1));
     if (!readers) return;
-    old.forEach((t, k) => {
-      C.loadAt(base + 4 * k).get(t).emit(op.i32Xor);
-      if (k > 0) C.emit(op.i32Or);
-    });
-    C.emit(op.if, 0x40);
-    this.mark(readers);
-    C.emit(op.end);
+    this.noteChange(
+      () =>
+        old.forEach((t, k) => {
+          C.loadAt(base + 4 * k).get(t).emit(op.i32Xor);
+          if (k > 0) C.emit(op.i32Or);
+        }),
+      readers,
+    );
   }
 
   private maskTo(w: number): void {
@@ -554,6 +560,7 @@ class WasmGen {
   }
 
   private begin(params = 0): void {
+    this.changes = null;
     this.local = new Map();
     this.free = [];
     this.owned = new Set();
@@ -593,7 +600,10 @@ class WasmGen {
       const region = all[k]!;
       const guarded = region.inputs !== null && !this.evaluateAlways.has(k) && !this.ungated;
       if (guarded) this.guard(k);
+      this.changes = this.marking ? new Map() : null;
+      if (this.marking) this.shared = this.sharedReaders(region, keep);
       for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
+      this.flushChanges();
       if (guarded) this.c.emit(op.end);
       this.forgetLocals();
     }
@@ -648,11 +658,76 @@ class WasmGen {
   /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
   private storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
     const C = this.c;
-    // Branch-free: (new != old) ORed into each reader's flag. (Callers run inside a step or a scope, which release the temp.)
-    const changed = this.temp();
-    C.get(v).loadAt(byte).emit(op.i32Ne).set(changed);
+    // Branch-free: new ^ old, nonzero when it changed, goes to the readers' flags (any nonzero flag is set).
+    this.noteChange(() => C.get(v).loadAt(byte).emit(op.i32Xor), readers);
     C.const(0).get(v).store(byte);
-    for (const flag of readers) C.const(0).loadAt(flag).get(changed).emit(op.i32Or).store(flag);
+  }
+
+  /**
+   * Inside a region, what changed is ORed into a local per set of readers, and the flags are set once
+   * when the region ends (`flushChanges`): a stage's outputs share their readers. Elsewhere the
+   * flags are set at once. `changed` pushes a value that is nonzero when something changed.
+   */
+  private noteChange(changed: () => void, readers: readonly number[]): void {
+    const C = this.c;
+    const key = readers.join(',');
+    if (this.changes && this.shared.has(key)) {
+      const acc = this.changes.get(key);
+      changed();
+      if (acc) C.get(acc.local).emit(op.i32Or).set(acc.local);
+      else {
+        // Not a step's temp: it lives until the region ends.
+        const local = this.free.pop() ?? this.nextLocal++;
+        C.set(local);
+        this.changes.set(key, { local, flags: readers });
+      }
+      return;
+    }
+    const v = this.temp();
+    changed();
+    C.set(v);
+    for (const flag of readers) C.const(0).loadAt(flag).get(v).emit(op.i32Or).store(flag);
+  }
+
+  /** The reader sets of at least two values the region stores: worth a local that collects their changes. */
+  private sharedReaders(region: ActivityRegion, keep: ReadonlySet<NetId>): Set<string> {
+    const stored: NetId[] = [];
+    for (let i = region.start; i < region.end; i++) {
+      const out = stepOutput(this.L, this.L.steps[i]!);
+      if (keep.has(out)) stored.push(out);
+    }
+    return this.sharedReaderSets(stored);
+  }
+
+  /** Of these stored nets, the reader sets that two or more words share. */
+  private sharedReaderSets(nets: readonly NetId[]): Set<string> {
+    const count = new Map<string, number>();
+    for (const out of nets) {
+      const readers = this.W.readers.get(this.root(out));
+      if (!readers) continue;
+      const key = readers.join(',');
+      count.set(key, (count.get(key) ?? 0) + this.words(out));
+    }
+    return new Set([...count].filter(([, n]) => n >= 2).map(([k]) => k));
+  }
+
+  /** Note the changes of the stored nets of `body` per shared reader set, and set the flags at its end. */
+  private collectingChanges(nets: readonly NetId[], body: () => void): void {
+    if (this.ungated) return body();
+    this.changes = new Map();
+    this.shared = this.sharedReaderSets(nets);
+    body();
+    this.flushChanges();
+  }
+
+  /** The changes a region noted, into its readers' flags. */
+  private flushChanges(): void {
+    const C = this.c;
+    for (const { local, flags } of this.changes?.values() ?? []) {
+      for (const flag of flags) C.const(0).loadAt(flag).get(local).emit(op.i32Or).store(flag);
+      this.free.push(local);
+    }
+    this.changes = null;
   }
 
   /**
@@ -855,6 +930,7 @@ class WasmGen {
   }
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
+    if (st.kind === 'cell' && computesI64(st.cell, (id) => this.w(id))) return this.cellI64(st.cell);
     if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
     if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
     const out = stepOutput(this.L, st);
@@ -871,6 +947,45 @@ class WasmGen {
       this.storeIfChanged(v, this.byte(out), readers);
     } else if (store) this.c.tee(v).store(this.byte(out));
     else this.c.set(v);
+  }
+
+  /** The generator's view for the 64-bit code (wasmWide64.ts). */
+  private get wide64(): Wide64Context {
+    const gen = this;
+    return (this.ctx64 ??= {
+      get c() {
+        return gen.c;
+      },
+      width: (id) => this.w(id),
+      byte: (id) => this.byte(id),
+      constant: (id) => this.L.consts.get(this.root(id)),
+      push: (id) => this.push(id),
+      pushBits: (id, lo, n) => this.pushBits(id, lo, n),
+      pushShiftAmount: (id) => this.pushShiftAmount(id),
+      temp: () => this.temp(),
+    });
+  }
+  private ctx64: Wide64Context | undefined;
+
+  /** A 33–64-bit result computed as one i64 and stored as its two words (a change marks the readers). */
+  private cellI64(c: Cell): void {
+    const C = this.c;
+    const out = this.root(c.out);
+    const readers = this.markedReaders(out);
+    if (!readers) {
+      C.const(0);
+      cell64(this.wide64, c);
+      return store64(C, this.byte(out));
+    }
+    cell64(this.wide64, c);
+    C.emit(op.localSet, this.i64);
+    this.noteChange(() => {
+      C.emit(op.localGet, this.i64);
+      load64(C, this.byte(out));
+      C.byte(op.i64Ne);
+    }, readers);
+    C.const(0).emit(op.localGet, this.i64);
+    store64(C, this.byte(out));
   }
 
   /** i32.clz of the field shifted to the top, with a guard bit below it (full: n for a zero field, else n - 1). */
@@ -964,6 +1079,7 @@ class WasmGen {
   private cell(c: Cell): void {
     const w = this.w(c.out);
     const C = this.c;
+    if (readsI64(c, (id) => this.w(id))) return narrowFrom64(this.wide64, c);
     switch (c.op) {
       case 'const':
       case 'buf':
@@ -1128,6 +1244,7 @@ class WasmGen {
   private commitBody(): void {
     const L = this.L;
     const C = this.c;
+
     const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
     const groups = this.W.commitGroups;
     // Forced (after the store-everything comb or a state change from outside): every group updates.
@@ -1183,9 +1300,9 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
     groups.forEach((g, gi) => {
       if (g.shadowed) return;
-      ifDirty(gi, () => {
+      ifDirty(gi, () => this.collectingChanges(g.regs.map((r) => r.q), () => {
         for (const r of g.regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
-      });
+      }));
     });
     // Copy back from the shadow: a value that changes marks its readers.
     const copyBack = (id: NetId) => this.scope(() => this.commitWords(id, (k) => C.loadAt(shadow(id) + 4 * k)));
@@ -1197,7 +1314,7 @@ class WasmGen {
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
       const outside = new Map(this.local);
-      g.regs.forEach((r) => copyBack(r.q));
+      this.collectingChanges(g.regs.map((r) => r.q), () => g.regs.forEach((r) => copyBack(r.q)));
       this.local = outside;
       C.emit(op.end);
     });
