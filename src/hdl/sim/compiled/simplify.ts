@@ -95,8 +95,6 @@ type Result = { readonly const: bigint } | { readonly net: NetId } | { readonly 
 export function simplifyNetlist(flat: ModuleIR): ModuleIR {
   const nets = flat.nets;
   const width = (id: NetId) => nets[id]!.width;
-  const producer = new Map<NetId, Cell>();
-  for (const c of flat.cells) producer.set(c.out, c);
   // Canonical net of each net (after bufs and merges) and the constants known so far.
   const alias = new Int32Array(nets.length).map((_, i) => i);
   const canon = (id: NetId): NetId => {
@@ -104,24 +102,24 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
     return id;
   };
   const known = new Map<NetId, bigint>();
-  const current = new Map<NetId, Cell>();
+  const current: (Cell | undefined)[] = new Array(nets.length);
   const seen = new Map<string, NetId>();
 
-  const order = dependencyOrder(flat, producer);
+  const order = dependencyOrder(flat);
   // A combinational loop: left to the layout, which reports it.
-  if (order.length !== flat.cells.length) return flat;
-  const result = new Map<NetId, Cell>();
-  for (const c0 of order) {
-    const c = renameInputs(c0, canon);
-    const r = simplifyCell(c, width, (id) => known.get(id), (id) => current.get(id));
+  if (!order) return flat;
+  const result: Cell[] = flat.cells.slice();
+  for (const k of order) {
+    const c = renameInputs(flat.cells[k]!, canon);
+    const r = simplifyCell(c, width, (id) => known.get(id), (id) => current[id]);
     let cell: Cell;
     if ('const' in r) {
       known.set(c.out, r.const);
       cell = { op: 'const', out: c.out, value: r.const };
     } else if ('net' in r) {
       alias[c.out] = r.net;
-      const k = known.get(r.net);
-      if (k !== undefined) known.set(c.out, k);
+      const v = known.get(r.net);
+      if (v !== undefined) known.set(c.out, v);
       cell = { op: 'buf', out: c.out, a: r.net };
     } else {
       cell = r.cell;
@@ -133,12 +131,12 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
         cell = { op: 'buf', out: c.out, a: first };
       } else {
         seen.set(key, c.out);
-        current.set(c.out, cell);
+        current[c.out] = cell;
       }
     }
-    result.set(c.out, cell);
+    result[k] = cell;
   }
-  return { ...flat, cells: flat.cells.map((c) => result.get(c.out) ?? c) };
+  return { ...flat, cells: result };
 }
 
 function cellKey(c: Cell, width: (id: NetId) => number): string {
@@ -153,39 +151,59 @@ function cellKey(c: Cell, width: (id: NetId) => number): string {
   }
 }
 
-/** Kahn's order over cell dependencies (registers, inputs and memory reads are sources). */
-function dependencyOrder(flat: ModuleIR, producer: ReadonlyMap<NetId, Cell>): Cell[] {
-  const users = new Map<NetId, Cell[]>();
-  const pending = new Map<Cell, number>();
-  for (const c of flat.cells) {
-    const deps = new Set(cellInputs(c).filter((i) => producer.has(i)));
-    pending.set(c, deps.size);
-    for (const d of deps) (users.get(d) ?? users.set(d, []).get(d)!).push(c);
-  }
-  const ready = flat.cells.filter((c) => pending.get(c) === 0);
-  const out: Cell[] = [];
+/** Cell indices in dependency order (Kahn's; registers, inputs and memory reads are sources), or null on a loop. */
+function dependencyOrder(flat: ModuleIR): number[] | null {
+  const cells = flat.cells;
+  const producer = new Int32Array(flat.nets.length).fill(-1);
+  cells.forEach((c, k) => (producer[c.out] = k));
+  const pending = new Int32Array(cells.length);
+  // Users of each cell as a compressed list: first count, then fill.
+  const start = new Int32Array(cells.length + 1);
+  const inputs = cells.map((c) => cellInputs(c));
+  inputs.forEach((ins) => ins.forEach((i) => producer[i]! >= 0 && start[producer[i]! + 1]!++));
+  for (let k = 0; k < cells.length; k++) start[k + 1]! += start[k]!;
+  const fill = start.slice(0, cells.length);
+  const users = new Int32Array(start[cells.length]!);
+  inputs.forEach((ins, k) =>
+    ins.forEach((i) => {
+      const p = producer[i]!;
+      if (p < 0) return;
+      users[fill[p]!++] = k;
+      pending[k]!++;
+    }),
+  );
+  const ready: number[] = [];
+  for (let k = 0; k < cells.length; k++) if (pending[k] === 0) ready.push(k);
+  const out: number[] = [];
   while (ready.length) {
-    const c = ready.pop()!;
-    out.push(c);
-    for (const u of users.get(c.out) ?? []) {
-      const n = pending.get(u)! - 1;
-      pending.set(u, n);
-      if (n === 0) ready.push(u);
-    }
+    const k = ready.pop()!;
+    out.push(k);
+    for (let u = start[k]!; u < start[k + 1]!; u++) if (--pending[users[u]!]! === 0) ready.push(users[u]!);
   }
-  return out;
+  return out.length === cells.length ? out : null;
 }
 
+/** The cell with its operands replaced by their canonical nets (the same object when none changes). */
 function renameInputs(c: Cell, f: (id: NetId) => NetId): Cell {
   switch (c.op) {
     case 'const':
       return c;
-    case 'mux':
-      return { ...c, sel: f(c.sel), a: f(c.a), b: f(c.b) };
-    case 'concat':
-      return { ...c, parts: c.parts.map(f) };
-    default:
-      return 'b' in c ? { ...c, a: f(c.a), b: f(c.b) } : { ...c, a: f(c.a) };
+    case 'mux': {
+      const [sel, a, b] = [f(c.sel), f(c.a), f(c.b)];
+      return sel === c.sel && a === c.a && b === c.b ? c : { ...c, sel, a, b };
+    }
+    case 'concat': {
+      const parts = c.parts.map(f);
+      return parts.every((p, i) => p === c.parts[i]) ? c : { ...c, parts };
+    }
+    default: {
+      const a = f(c.a);
+      if ('b' in c) {
+        const b = f(c.b);
+        return a === c.a && b === c.b ? c : { ...c, a, b };
+      }
+      return a === c.a ? c : { ...c, a };
+    }
   }
 }
 

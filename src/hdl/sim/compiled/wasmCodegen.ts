@@ -205,9 +205,6 @@ class WasmGen {
   private gatedKeep: Set<NetId> | undefined;
   /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
   private marking = false;
-  /** Inside a region of the gated comb: per set of reader flags, the local its changes are ORed into. */
-  private changes: Map<string, { local: number; flags: readonly number[] }> | null = null;
-  private shared = new Set<string>();
 
 
   /** The cell computing each root net (for peepholes that look through an operand). */
@@ -560,7 +557,6 @@ class WasmGen {
   }
 
   private begin(params = 0): void {
-    this.changes = null;
     this.local = new Map();
     this.free = [];
     this.owned = new Set();
@@ -600,10 +596,7 @@ class WasmGen {
       const region = all[k]!;
       const guarded = region.inputs !== null && !this.evaluateAlways.has(k) && !this.ungated;
       if (guarded) this.guard(k);
-      this.changes = this.marking ? new Map() : null;
-      if (this.marking) this.shared = this.sharedReaders(region, keep);
       for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
-      this.flushChanges();
       if (guarded) this.c.emit(op.end);
       this.forgetLocals();
     }
@@ -663,71 +656,13 @@ class WasmGen {
     C.const(0).get(v).store(byte);
   }
 
-  /**
-   * Inside a region, what changed is ORed into a local per set of readers, and the flags are set once
-   * when the region ends (`flushChanges`): a stage's outputs share their readers. Elsewhere the
-   * flags are set at once. `changed` pushes a value that is nonzero when something changed.
-   */
+  /** Set the readers' flags when `changed` (which pushes a value, nonzero if the value changed) is nonzero. */
   private noteChange(changed: () => void, readers: readonly number[]): void {
     const C = this.c;
-    const key = readers.join(',');
-    if (this.changes && this.shared.has(key)) {
-      const acc = this.changes.get(key);
-      changed();
-      if (acc) C.get(acc.local).emit(op.i32Or).set(acc.local);
-      else {
-        // Not a step's temp: it lives until the region ends.
-        const local = this.free.pop() ?? this.nextLocal++;
-        C.set(local);
-        this.changes.set(key, { local, flags: readers });
-      }
-      return;
-    }
     const v = this.temp();
     changed();
     C.set(v);
     for (const flag of readers) C.const(0).loadAt(flag).get(v).emit(op.i32Or).store(flag);
-  }
-
-  /** The reader sets of at least two values the region stores: worth a local that collects their changes. */
-  private sharedReaders(region: ActivityRegion, keep: ReadonlySet<NetId>): Set<string> {
-    const stored: NetId[] = [];
-    for (let i = region.start; i < region.end; i++) {
-      const out = stepOutput(this.L, this.L.steps[i]!);
-      if (keep.has(out)) stored.push(out);
-    }
-    return this.sharedReaderSets(stored);
-  }
-
-  /** Of these stored nets, the reader sets that two or more words share. */
-  private sharedReaderSets(nets: readonly NetId[]): Set<string> {
-    const count = new Map<string, number>();
-    for (const out of nets) {
-      const readers = this.W.readers.get(this.root(out));
-      if (!readers) continue;
-      const key = readers.join(',');
-      count.set(key, (count.get(key) ?? 0) + this.words(out));
-    }
-    return new Set([...count].filter(([, n]) => n >= 2).map(([k]) => k));
-  }
-
-  /** Note the changes of the stored nets of `body` per shared reader set, and set the flags at its end. */
-  private collectingChanges(nets: readonly NetId[], body: () => void): void {
-    if (this.ungated) return body();
-    this.changes = new Map();
-    this.shared = this.sharedReaderSets(nets);
-    body();
-    this.flushChanges();
-  }
-
-  /** The changes a region noted, into its readers' flags. */
-  private flushChanges(): void {
-    const C = this.c;
-    for (const { local, flags } of this.changes?.values() ?? []) {
-      for (const flag of flags) C.const(0).loadAt(flag).get(local).emit(op.i32Or).store(flag);
-      this.free.push(local);
-    }
-    this.changes = null;
   }
 
   /**
@@ -1300,9 +1235,9 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
     groups.forEach((g, gi) => {
       if (g.shadowed) return;
-      ifDirty(gi, () => this.collectingChanges(g.regs.map((r) => r.q), () => {
+      ifDirty(gi, () => {
         for (const r of g.regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
-      }));
+      });
     });
     // Copy back from the shadow: a value that changes marks its readers.
     const copyBack = (id: NetId) => this.scope(() => this.commitWords(id, (k) => C.loadAt(shadow(id) + 4 * k)));
@@ -1314,7 +1249,7 @@ class WasmGen {
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
       const outside = new Map(this.local);
-      this.collectingChanges(g.regs.map((r) => r.q), () => g.regs.forEach((r) => copyBack(r.q)));
+      g.regs.forEach((r) => copyBack(r.q));
       this.local = outside;
       C.emit(op.end);
     });
