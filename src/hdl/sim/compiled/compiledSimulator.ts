@@ -7,7 +7,8 @@ import { simplifyNetlist } from './simplify.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
-import { PROFILE_CYCLES, UNGATED_ACTIVITY, evaluatedShare, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
+import type { ActivityRegion } from './activityRegions.ts';
+import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
@@ -320,7 +321,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     };
     let run: (n: number, stim: number, out: number) => void;
     try {
-      run = compile();
+      run = compile({ counting: true });
     } catch (e) {
       // Too large to fuse: the caller steps comb and commit from JavaScript instead.
       if (e instanceof WasmSizeError) return undefined;
@@ -331,8 +332,15 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
     const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
     const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);
-    const evaluations = layout.evaluationBytes.map((b) => new Int32Array(memory.buffer, b, 1));
-    let profile: { start: number[]; cycles: number } | null = { start: evaluations.map((e) => e[0]!), cycles: 0 };
+    const counter = (b: number) => new Int32Array(memory.buffer, b, 1);
+    const regionCounters = layout.evaluationBytes.map(counter);
+    const groupCounters = layout.groupEvaluationBytes.map(counter);
+    const read = (cs: Int32Array[]) => cs.map((c) => c[0]!);
+    let profile: { regions: number[]; groups: number[]; cycles: number } | null = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
+    // A loop whose busy regions and groups go without flags leaves those flags stale: the next
+    // evaluation outside it (a step, another port list) must run everything.
+    let staleFlags = false;
+    const force = counter(layout.forceByte);
     return (stim, out, cycles) => {
       for (let c = 0; c < cycles; c += batch) {
         const n = Math.min(batch, cycles - c);
@@ -340,15 +348,17 @@ class CompiledNetlistSimulator implements CompiledSimulator {
         run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
         if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
-          const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
-          const ungated = evaluatedShare(this.L, layout.regions, counts, profile.cycles) >= UNGATED_ACTIVITY;
-          const always = ungated ? null : regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
-          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, counts, profile.cycles, always, ungated);
+          const regions = read(regionCounters).map((x, k) => (x - profile!.regions[k]!) | 0);
+          const groups = read(groupCounters).map((x, k) => (x - profile!.groups[k]!) | 0);
+          const plan = planActivity(this.L, layout.regions, layout.commitGroups, regions, groups, profile.cycles);
+          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, regions, profile.cycles, plan, groups);
           profile = null;
-          if (ungated) run = compile({ ungated });
-          else if (always) run = compile({ evaluateAlways: always });
+          // Measured once: the loop is compiled again without counters, and without the flags that do not pay.
+          run = compile({ ...plan, counting: false });
+          staleFlags = !plan.ungated;
         }
       }
+      if (staleFlags) force[0] = 1;
     };
   }
 
@@ -415,22 +425,22 @@ function vectorLoop(
 }
 
 /** RTGPU_SIM_PROFILE=1: how much of the design the fused loop evaluated per cycle, by instance (stderr). */
-function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, always: ReadonlySet<number> | null, ungated: boolean): void {
+function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, plan: ActivityPlan, groupCounts: readonly number[]): void {
   const byInstance = new Map<string, { steps: number; evaluated: number }>();
-  let evaluated = 0;
   let guards = 0;
   regions.forEach((r, k) => {
-    if (r.inputs && !always?.has(k)) guards++;
+    if (r.inputs && !plan.regions.has(k) && !plan.ungated) guards++;
     const steps = r.end - r.start;
-    const share = !r.inputs || always?.has(k) ? 1 : counts[k]! / cycles;
+    const share = !r.inputs ? 1 : counts[k]! / cycles;
     const key = r.instance.split('.').slice(0, 2).join('.');
     const e = byInstance.get(key) ?? { steps: 0, evaluated: 0 };
     e.steps += steps;
     e.evaluated += steps * share;
     byInstance.set(key, e);
-    evaluated += steps * share;
   });
-  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.liveSteps} live steps, ${((100 * evaluated) / L.liveSteps).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean${ungated ? '; busy: the loop runs without dirty flags' : ''}`];
+  const share = evaluatedShare(L, regions, counts, cycles);
+  const updated = groupCounts.reduce((a, n) => a + Math.min(1, n / cycles), 0) / Math.max(1, groupCounts.length);
+  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.liveSteps} live steps, ${(100 * share).toFixed(1)} % evaluated per cycle, ${(100 * updated).toFixed(1)} % of ${groupCounts.length} commit groups updated; ${plan.ungated ? 'the loop runs without dirty flags' : `${guards} regions keep their flags, ${plan.groups.size} busy commit groups do not`}`];
   for (const [k, e] of [...byInstance].sort((a, b) => b[1].evaluated - a[1].evaluated).slice(0, 25)) lines.push(`  ${k.padEnd(40)} ${String(e.steps).padStart(7)} steps ${(e.evaluated).toFixed(0).padStart(7)} evaluated`);
   process.stderr.write(lines.join('\n') + '\n');
 }

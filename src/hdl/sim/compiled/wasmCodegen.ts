@@ -40,6 +40,8 @@ export interface WasmLayout {
   readonly forceByte: number;
   /** Per region, how many times it was evaluated (skipped regions are not counted). */
   readonly evaluationBytes: readonly number[];
+  /** Per commit group, how many times the clock edge updated it. */
+  readonly groupEvaluationBytes: readonly number[];
 }
 
 /** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
@@ -101,13 +103,11 @@ export function wasmLayout(L: Layout): WasmLayout {
     inputCopyBytes.set(n.id, at);
     at += 4 * L.slots[n.id]!.words;
   }
-  const evaluationBytes = regions.map(() => {
-    at += 4;
-    return at - 4;
-  });
+  const evaluationBytes = regions.map(flag);
+  const groupEvaluationBytes = groups.map(flag);
   const forceByte = at;
   at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -135,18 +135,20 @@ export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> 
 }
 
 /**
- * How the fused loop treats activity: `evaluateAlways` regions are evaluated every cycle without
- * testing their flag; `ungated` evaluates and commits everything with no flags at all (a design busy
- * nearly everywhere: testing and setting flags would cost more than skipping saves).
+ * How the fused loop treats activity (activityPlan.ts): `regions` are evaluated and `groups` committed
+ * every cycle without a flag, and no one flags them; `ungated` has no flags at all; `counting` counts
+ * evaluations of the regions and groups that keep flags (the first loop, which measures activity).
  */
 export interface RunActivity {
-  readonly evaluateAlways?: ReadonlySet<number>;
+  readonly regions?: ReadonlySet<number>;
+  readonly groups?: ReadonlySet<number>;
   readonly ungated?: boolean;
+  readonly counting?: boolean;
 }
 
 /** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
-  const make = () => new WasmGen(L, W, activity.evaluateAlways, activity.ungated);
+  const make = () => new WasmGen(L, W, activity);
   return splitIfTooLarge(
     () => wasmModule(W.pages, [make().run(inputs, outputs)]),
     (parts) => {
@@ -210,15 +212,39 @@ class WasmGen {
   /** The cell computing each root net (for peepholes that look through an operand). */
   private readonly producer = new Map<NetId, Cell>();
 
+  /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
+  private readonly evaluateAlways: ReadonlySet<number>;
+  /** Commit groups updated without checking their dirty flag. */
+  private readonly commitAlways: ReadonlySet<number>;
+  /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
+  private readonly ungated: boolean;
+  private readonly counting: boolean;
+  /** Flags no one tests (of regions and groups without a guard): not set either. */
+  private readonly untested: ReadonlySet<number>;
+  private readonly readersCache = new Map<NetId, readonly number[] | undefined>();
+
   constructor(
     private readonly L: Layout,
     private readonly W: WasmLayout,
-    /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
-    private readonly evaluateAlways: ReadonlySet<number> = new Set(),
-    /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
-    private readonly ungated = false,
+    activity: RunActivity = {},
   ) {
+    this.evaluateAlways = activity.regions ?? new Set();
+    this.commitAlways = activity.groups ?? new Set();
+    this.ungated = activity.ungated ?? false;
+    this.counting = activity.counting ?? false;
+    this.untested = new Set([...this.evaluateAlways].map((k) => W.dirtyBytes[k]!).concat([...this.commitAlways].map((g) => W.groupDirtyBytes[g]!)));
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
+  }
+
+  /** The flags to set when this root net changes (none when ungated; not those no one tests). */
+  private readersOf(r: NetId): readonly number[] | undefined {
+    if (this.ungated) return undefined;
+    if (this.readersCache.has(r)) return this.readersCache.get(r);
+    const all = this.W.readers.get(r);
+    const kept = all?.filter((f) => !this.untested.has(f));
+    const result = kept?.length ? kept : undefined;
+    this.readersCache.set(r, result);
+    return result;
   }
 
   /** {x[k-1:0], x[31:k]} of a 32-bit x is a rotation: return x and k, or null. */
@@ -632,11 +658,12 @@ class WasmGen {
   private markChangedInputs(): void {
     const C = this.c;
     for (const [id, copy] of this.W.inputCopyBytes) {
+      if (!this.readersOf(id)) continue;
       for (let k = 0; k < this.words(id); k++) {
         const v = this.temp();
         C.loadAt(this.byte(id) + 4 * k).tee(v).loadAt(copy + 4 * k).emit(op.i32Ne, op.if, 0x40);
         C.const(0).get(v).store(copy + 4 * k);
-        this.mark(this.W.readers.get(id));
+        this.mark(this.readersOf(id));
         C.emit(op.end);
         this.free.push(v);
       }
@@ -645,7 +672,7 @@ class WasmGen {
 
   /** The regions to mark when `out` changes, in the gated comb (undefined: store it plainly). */
   private markedReaders(out: NetId): readonly number[] | undefined {
-    return this.marking ? this.W.readers.get(this.root(out)) : undefined;
+    return this.marking ? this.readersOf(this.root(out)) : undefined;
   }
 
   /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
@@ -703,7 +730,7 @@ class WasmGen {
     const count = this.W.evaluationBytes[k]!;
     C.loadAt(flag).emit(op.if, 0x40);
     C.const(0).const(0).store(flag);
-    C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
+    if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
   }
 
   /** Release every local: later code reloads values from memory. */
@@ -782,7 +809,7 @@ class WasmGen {
       this.c.emit(op.i32Eqz, op.if, 0x40);
       for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
       // Held in reset: its readers must see the reset value (marking every cycle of the reset is enough).
-      this.mark(this.W.readers.get(this.root(r.q)));
+      this.mark(this.readersOf(this.root(r.q)));
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
@@ -1187,10 +1214,12 @@ class WasmGen {
     if (!this.ungated) C.loadAt(this.W.forceByte).set(forced);
     /** `if (group g is dirty or forced) { clear its flag; body }`. */
     const ifDirty = (g: number, body: () => void) => {
-      if (this.ungated) return body();
+      if (this.ungated || this.commitAlways.has(g)) return body();
       const flag = this.W.groupDirtyBytes[g]!;
       C.loadAt(flag).get(forced).emit(op.i32Or, op.if, 0x40);
       C.const(0).const(0).store(flag);
+      const count = this.W.groupEvaluationBytes[g]!;
+      if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
       // Values first loaded inside the `if` are not set on the path around it.
       const outside = new Map(this.local);
       body();
@@ -1218,7 +1247,7 @@ class WasmGen {
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
       ifDirty(gi, () => {
-        if (!this.ungated) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+        if (!this.ungated && !this.commitAlways.has(gi)) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
         for (const r of g.regs) {
           this.scope(() => {
             for (let k = 0; k < this.words(r.q); k++) {
@@ -1244,7 +1273,7 @@ class WasmGen {
     syncReads.forEach(copyBack);
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
-      if (this.ungated) return g.regs.forEach((r) => copyBack(r.q));
+      if (this.ungated || this.commitAlways.has(gi)) return g.regs.forEach((r) => copyBack(r.q));
       const updated = this.W.groupShadowedBytes[gi]!;
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
@@ -1259,7 +1288,7 @@ class WasmGen {
   /** Store each word of state net `id` (`value(k)` pushes word k); a word that changes marks the net's readers. */
   private commitWords(id: NetId, value: (k: number) => void): void {
     const C = this.c;
-    const readers = this.ungated ? undefined : this.W.readers.get(this.root(id));
+    const readers = this.readersOf(this.root(id));
     for (let k = 0; k < this.words(id); k++) {
       if (!readers) {
         C.const(0);
@@ -1337,7 +1366,7 @@ class WasmGen {
     // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
     const outside = new Map(this.local);
     const base = this.W.memoryBytes[mi]!;
-    this.mark(this.W.memoryReaders[mi]);
+    if (!this.ungated) this.mark(this.W.memoryReaders[mi]!.filter((f) => !this.untested.has(f)));
     if (mem.width > 32) {
       for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
         C.get(a);
