@@ -8,7 +8,8 @@ import { activityRegions, crossingNets, type ActivityRegion } from './activityRe
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
 import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
-import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
+import { Code, SCRATCH_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
+import { cell128, changed128, compare128, computesV128, readsV128, store128, type Wide128Context } from './wasmWide128.ts';
 
 export interface WasmLayout {
   /** Byte offsets in linear memory. */
@@ -199,8 +200,9 @@ class WasmGen {
   private stepTemps: number[] | null = null;
   /** Nets bound to locals inside the current `scope` (released when it ends). */
   private scopeBound: [NetId, number][] | null = null;
-  /** Index of the i64 scratch local of the current function. */
+  /** Index of the i64 scratch local of the current function, and of the v128 one. */
   private i64 = 0;
+  private v128 = 0;
   private c = new Code();
 
   /** What the gated comb stores: observable values and those crossing regions. */
@@ -588,8 +590,9 @@ class WasmGen {
     this.owned = new Set();
     this.stepTemps = null;
     this.scopeBound = null;
-    this.nextLocal = params + I64_LOCALS;
+    this.nextLocal = params + SCRATCH_LOCALS;
     this.i64 = params;
+    this.v128 = params + 1;
     this.c = new Code();
   }
 
@@ -598,7 +601,7 @@ class WasmGen {
     this.begin();
     if (gated) this.gatedCombBody();
     else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
-    return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
+    return { name, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
   }
 
   /**
@@ -719,7 +722,7 @@ class WasmGen {
     return Array.from({ length: parts }, (_, k) => {
       this.begin();
       this.gatedCombBody([bounds[k]!, bounds[k + 1]!]);
-      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
     });
   }
 
@@ -760,7 +763,7 @@ class WasmGen {
     return Array.from({ length: parts }, (_, k) => {
       this.begin();
       this.combBody(keep, [], [bounds[k]!, bounds[k + 1]!]);
-      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
     });
   }
 
@@ -792,7 +795,7 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - SCRATCH_LOCALS, code: C };
   }
 
   private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
@@ -875,7 +878,7 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - SCRATCH_LOCALS, code: C };
   }
 
   private observable(): Set<NetId> {
@@ -892,6 +895,7 @@ class WasmGen {
   }
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
+    if (st.kind === 'cell' && computesV128(st.cell, (id) => this.w(id))) return this.cellV128(st.cell);
     if (st.kind === 'cell' && computesI64(st.cell, (id) => this.w(id))) return this.cellI64(st.cell);
     if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
     if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
@@ -928,6 +932,38 @@ class WasmGen {
     });
   }
   private ctx64: Wide64Context | undefined;
+
+  /** The generator's view for the vector code (wasmWide128.ts). */
+  private get wide128(): Wide128Context {
+    const gen = this;
+    return (this.ctx128 ??= {
+      get c() {
+        return gen.c;
+      },
+      width: (id) => this.w(id),
+      byte: (id) => this.byte(id),
+      constant: (id) => this.L.consts.get(this.root(id)),
+      push: (id) => this.push(id),
+    });
+  }
+  private ctx128: Wide128Context | undefined;
+
+  /** A four-word result computed as one v128 and stored as its four words (a change marks the readers). */
+  private cellV128(c: Cell): void {
+    const C = this.c;
+    const out = this.root(c.out);
+    const readers = this.markedReaders(out);
+    if (!readers) {
+      C.const(0);
+      cell128(this.wide128, c);
+      return store128(C, this.byte(out));
+    }
+    cell128(this.wide128, c);
+    C.set(this.v128);
+    this.noteChange(() => changed128(C, this.v128, this.byte(out)), readers);
+    C.const(0).get(this.v128);
+    store128(C, this.byte(out));
+  }
 
   /** A 33–64-bit result computed as one i64 and stored as its two words (a change marks the readers). */
   private cellI64(c: Cell): void {
@@ -1041,6 +1077,7 @@ class WasmGen {
   private cell(c: Cell): void {
     const w = this.w(c.out);
     const C = this.c;
+    if (readsV128(c, (id) => this.w(id))) return compare128(this.wide128, c);
     if (readsI64(c, (id) => this.w(id))) return narrowFrom64(this.wide64, c);
     switch (c.op) {
       case 'const':
@@ -1180,7 +1217,7 @@ class WasmGen {
   commit(): { name: string; locals: number; code: Code } {
     this.begin();
     this.commitBody();
-    return { name: 'commit', locals: this.nextLocal - I64_LOCALS, code: this.c };
+    return { name: 'commit', locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
   }
 
   /**
