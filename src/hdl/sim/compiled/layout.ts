@@ -29,7 +29,17 @@ export interface Layout {
   readonly liveSteps: number;
   /** Maximal runs of consecutive steps of one instance, covering the live steps in order. */
   readonly runs: readonly StepRun[];
+  /**
+   * Values of at most 32 bits read by MATERIALIZE_READERS live steps or more: the WebAssembly back end
+   * stores them when computed and reloads them where read instead of holding them in a local. V8
+   * computes pure values level by level, so a decoder's outputs, each read in many places, would all be
+   * live at once and spilled to the stack again and again (rtcore: 1.10 M -> 1.28 M cycles/s).
+   */
+  readonly materialized: ReadonlySet<NetId>;
 }
+
+/** See Layout.materialized. */
+export const MATERIALIZE_READERS = 6;
 
 /** Steps [start, end) all belong to one instance (hierarchical name prefix). */
 export interface StepRun {
@@ -59,8 +69,15 @@ export function layoutNetlist(flat: ModuleIR, special: ReadonlyMap<NetId, CombSt
   for (const c of flat.cells) if (c.op === 'const') consts.set(c.out, c.value);
   const { steps, liveSteps, runs } = order(flat, root, consts, special);
 
-  const { slots, words } = assignSlots(flat, root, steps, liveSteps, runs);
-  return { flat, root, slots, stateWords: words, consts, steps, liveSteps, runs };
+  const readers = new Map<NetId, number>();
+  for (let i = 0; i < liveSteps; i++) for (const id of stepInputsOf(flat, steps[i]!)) readers.set(root[id]!, (readers.get(root[id]!) ?? 0) + 1);
+  const materialized = new Set<NetId>();
+  for (let i = 0; i < liveSteps; i++) {
+    const out = outputOf(flat, root, steps[i]!);
+    if ((readers.get(out) ?? 0) >= MATERIALIZE_READERS && flat.nets[out]!.width <= 32) materialized.add(out);
+  }
+  const { slots, words } = assignSlots(flat, root, steps, liveSteps, runs, materialized);
+  return { flat, root, slots, stateWords: words, consts, steps, liveSteps, runs, materialized };
 }
 
 /**
@@ -70,7 +87,7 @@ export function layoutNetlist(flat: ModuleIR, special: ReadonlyMap<NetId, CombSt
  * a load soon after a store to an address with the same low 12 bits stalls: unpacked, the bench
  * design ran 2.8 M cycles/s, packed 4.1 – 4.9 M.
  */
-function assignSlots(flat: ModuleIR, root: Int32Array, steps: readonly CombStep[], liveSteps: number, runs: readonly StepRun[]): { slots: Slot[]; words: number } {
+function assignSlots(flat: ModuleIR, root: Int32Array, steps: readonly CombStep[], liveSteps: number, runs: readonly StepRun[], materialized: ReadonlySet<NetId>): { slots: Slot[]; words: number } {
   let off = 0;
   const slots: Slot[] = new Array(flat.nets.length);
   const place = (id: NetId) => {
@@ -81,8 +98,8 @@ function assignSlots(flat: ModuleIR, root: Int32Array, steps: readonly CombStep[
   };
   for (const net of flat.nets) if (net.kind === 'input' || net.kind === 'reg' || net.kind === 'memread') place(net.id);
   const observable = observableNets(flat, root);
-  const outOf = (st: CombStep) => root[st.kind === 'cell' ? st.cell.out : st.kind === 'clz' ? st.out : flat.memories[st.mem]!.readPorts[st.port]!.data]!;
-  for (let i = 0; i < liveSteps; i++) if (observable.has(outOf(steps[i]!))) place(outOf(steps[i]!));
+  const outOf = (st: CombStep) => outputOf(flat, root, st);
+  for (let i = 0; i < liveSteps; i++) if (observable.has(outOf(steps[i]!)) || materialized.has(outOf(steps[i]!))) place(outOf(steps[i]!));
   const runOf = new Map<NetId, number>();
   runs.forEach((r, k) => {
     for (let i = r.start; i < r.end; i++) runOf.set(outOf(steps[i]!), k);
@@ -283,6 +300,10 @@ export function readsState(L: Layout, r: ModuleIR['regs'][number]): boolean {
     const k = L.flat.nets[L.root[id]!]!.kind;
     return k === 'reg' || k === 'memread';
   });
+}
+
+function outputOf(flat: ModuleIR, root: Int32Array, st: CombStep): NetId {
+  return root[st.kind === 'cell' ? st.cell.out : st.kind === 'clz' ? st.out : flat.memories[st.mem]!.readPorts[st.port]!.data]!;
 }
 
 /** The nets a step reads (not resolved to roots). */

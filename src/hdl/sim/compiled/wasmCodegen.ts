@@ -829,7 +829,8 @@ class WasmGen {
     // A value nothing reads has been stored already (if anyone outside looks at it).
     const out = stepOutput(this.L, st);
     const outLocal = this.local.get(out);
-    if (outLocal !== undefined && !last.has(out)) {
+    // A value many steps read is stored and reloaded where read (see Layout.materialized).
+    if (outLocal !== undefined && (!last.has(out) || this.L.materialized.has(out))) {
       this.local.delete(out);
       this.owned.delete(outLocal);
       this.free.push(outLocal);
@@ -900,7 +901,7 @@ class WasmGen {
     if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
     if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
     const out = stepOutput(this.L, st);
-    const store = keep === null || keep.has(out);
+    const store = keep === null || keep.has(out) || this.L.materialized.has(out);
     const readers = store ? this.markedReaders(out) : undefined;
     if (store && !readers) this.c.const(0);
     if (st.kind === 'cell') this.cell(st.cell);
