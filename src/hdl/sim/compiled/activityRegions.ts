@@ -1,6 +1,7 @@
 // Activity regions: runs of an instance's combinational steps that the WebAssembly back end skips when none of their inputs changed.
 import type { NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type Layout, type StepRun } from './layout.ts';
+import type { InPlaceRegisters } from './inPlace.ts';
 
 /**
  * Runs shorter than this are always evaluated: comparing their inputs would cost about as much as
@@ -26,8 +27,11 @@ export interface ActivityRegion extends StepRun {
   readonly inputs: RegionInputs | null;
 }
 
-/** Every run of the layout, with the inputs of those long enough to be worth skipping. */
-export function activityRegions(L: Layout): ActivityRegion[] {
+/**
+ * Every run of the layout, with the inputs of those long enough to be worth skipping (and of the
+ * registers the run loop writes in place inside them).
+ */
+export function activityRegions(L: Layout, inPlace?: InPlaceRegisters): ActivityRegion[] {
   const pieces = L.runs.flatMap((run) => {
     const out: StepRun[] = [];
     for (let start = run.start; start < run.end; start += MAX_REGION_STEPS) out.push({ ...run, start, end: Math.min(run.end, start + MAX_REGION_STEPS) });
@@ -42,7 +46,7 @@ export function activityRegions(L: Layout): ActivityRegion[] {
     for (let i = run.start; i < run.end; i++) {
       const st = L.steps[i]!;
       if (st.kind === 'aread') memories.add(st.mem);
-      for (const id of stepInputs(L, st)) {
+      for (const id of [...stepInputs(L, st), ...(inPlace?.controls.get(i) ?? [])]) {
         const r = L.root[id]!;
         if (!own.has(r) && !L.consts.has(r)) nets.add(r);
       }

@@ -60,6 +60,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly combAll: () => void;
   private readonly commit: () => void;
   private dirtyAll = true;
+  /** The fused loop that evaluated last, or null (comb and commit called from here). */
+  private evaluator: object | null = null;
   private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
   private wasm: { memory: WebAssembly.Memory; layout: WasmLayout } | undefined;
   private readonly signals: SignalTable;
@@ -99,10 +101,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as typeof fns;
       this.backend = 'js';
     }
-    this.comb = fns.comb;
+    // After a fused loop, comb and commit called from here start with a full evaluation (handOver).
+    this.comb = this.wasm ? () => (this.handOver(null), fns.comb()) : fns.comb;
     // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.
     this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
-    this.commit = fns.commit;
+    this.commit = this.wasm ? () => (this.handOver(null), fns.commit()) : fns.commit;
     this.powerOn();
   }
 
@@ -337,11 +340,13 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const groupCounters = layout.groupEvaluationBytes.map(counter);
     const read = (cs: Int32Array[]) => cs.map((c) => c[0]!);
     let profile: { regions: number[]; groups: number[]; cycles: number } | null = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
-    // A loop whose busy regions and groups go without flags leaves those flags stale: the next
-    // evaluation outside it (a step, another port list) must run everything.
-    let staleFlags = false;
-    const force = counter(layout.forceByte);
-    return (stim, out, cycles) => {
+    // Each loop keeps only the flags it tests up to date (not those of busy regions and groups, nor of
+    // groups whose registers it writes in place), and code outside it keeps flags the loop relies on
+    // (a comb run by a peek may take a region's flag without the commit that follows): after a change
+    // of evaluator, everything is evaluated once (see `handOver`).
+    const loop = {};
+    const loopFn = (stim: Uint32Array, out: Uint32Array, cycles: number) => {
+      this.handOver(loop);
       for (let c = 0; c < cycles; c += batch) {
         const n = Math.min(batch, cycles - c);
         words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
@@ -355,11 +360,21 @@ class CompiledNetlistSimulator implements CompiledSimulator {
           profile = null;
           // Measured once: the loop is compiled again without counters, and without the flags that do not pay.
           run = compile({ ...plan, counting: false });
-          staleFlags = !plan.ungated;
+          this.forceFullEvaluation();
         }
       }
-      if (staleFlags) force[0] = 1;
     };
+    return loopFn;
+  }
+
+  /**
+   * Whoever evaluates next (`by`: a fused loop, or null for comb and commit called from here) after
+   * someone else did starts with a full evaluation: each keeps only the flags it tests.
+   */
+  private handOver(by: object | null): void {
+    if (this.evaluator === by) return;
+    this.evaluator = by;
+    this.forceFullEvaluation();
   }
 
   private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {

@@ -7,6 +7,7 @@ import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts'
 import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
+import { inPlaceRegisters, type InPlaceRegisters } from './inPlace.ts';
 import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
 import { Code, SCRATCH_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 import { cell128, changed128, compare128, computesV128, readsV128, store128, type Wide128Context } from './wasmWide128.ts';
@@ -43,6 +44,8 @@ export interface WasmLayout {
   readonly evaluationBytes: readonly number[];
   /** Per commit group, how many times the clock edge updated it. */
   readonly groupEvaluationBytes: readonly number[];
+  /** Registers the fused run loop writes during the comb (inPlace.ts). */
+  readonly inPlace: InPlaceRegisters;
 }
 
 /** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
@@ -78,7 +81,8 @@ export function wasmLayout(L: Layout): WasmLayout {
   const batchWords = 1 << 18;
   const batchByte = at;
   at += batchWords * 4;
-  const regions = activityRegions(L);
+  const inPlace = inPlaceRegisters(L);
+  const regions = activityRegions(L, inPlace);
   const dirtyBytes = regions.map(() => {
     at += 4;
     return at - 4;
@@ -108,7 +112,7 @@ export function wasmLayout(L: Layout): WasmLayout {
   const groupEvaluationBytes = groups.map(flag);
   const forceByte = at;
   at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
 
 type Reg = Layout['flat']['regs'][number];
@@ -145,13 +149,15 @@ export interface RunActivity {
   readonly groups?: ReadonlySet<number>;
   readonly ungated?: boolean;
   readonly counting?: boolean;
+  /** Write W.inPlace's registers during the comb (the fused loop in one function only). */
+  readonly inPlace?: boolean;
 }
 
 /** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
   const make = () => new WasmGen(L, W, activity);
   return splitIfTooLarge(
-    () => wasmModule(W.pages, [make().run(inputs, outputs)]),
+    () => wasmModule(W.pages, [new WasmGen(L, W, { ...activity, inPlace: true }).run(inputs, outputs)]),
     (parts) => {
       // run is function 0, then the parts of comb (functions 1 … parts), then commit.
       const g = make();
@@ -209,6 +215,8 @@ class WasmGen {
   private gatedKeep: Set<NetId> | undefined;
   /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
   private marking = false;
+  /** Inside the fused loop's comb: in-place registers are written there. */
+  private inPlaceOn = false;
 
 
   /** The cell computing each root net (for peepholes that look through an operand). */
@@ -221,6 +229,8 @@ class WasmGen {
   /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
   private readonly ungated: boolean;
   private readonly counting: boolean;
+  /** Registers written during the comb, right after their next value (the fused loop only). */
+  private readonly inPlace: InPlaceRegisters | undefined;
   /** Flags no one tests (of regions and groups without a guard): not set either. */
   private readonly untested: ReadonlySet<number>;
   private readonly readersCache = new Map<NetId, readonly number[] | undefined>();
@@ -234,7 +244,10 @@ class WasmGen {
     this.commitAlways = activity.groups ?? new Set();
     this.ungated = activity.ungated ?? false;
     this.counting = activity.counting ?? false;
-    this.untested = new Set([...this.evaluateAlways].map((k) => W.dirtyBytes[k]!).concat([...this.commitAlways].map((g) => W.groupDirtyBytes[g]!)));
+    this.inPlace = activity.inPlace ? W.inPlace : undefined;
+    // A group whose registers are all written in place has nothing left to commit: its flag goes untested.
+    const emptied = W.commitGroups.flatMap((g, k) => (this.inPlace && g.regs.every((r) => this.inPlace!.regs.has(r)) ? [W.groupDirtyBytes[k]!] : []));
+    this.untested = new Set([...this.evaluateAlways].map((k) => W.dirtyBytes[k]!).concat([...this.commitAlways].map((g) => W.groupDirtyBytes[g]!), emptied));
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
   }
 
@@ -823,6 +836,8 @@ class WasmGen {
     const st = this.L.steps[i]!;
     this.stepTemps = [];
     this.step(st, keep);
+    // Registers whose next value is now known and whose readers have all run: written here.
+    for (const r of (this.inPlace && this.inPlaceOn && this.inPlace.after.get(i)) || []) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
     const scratch = this.stepTemps;
     this.stepTemps = null;
     for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
@@ -865,7 +880,9 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
+    this.inPlaceOn = true;
     this.gatedCombBody();
+    this.inPlaceOn = false;
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -1302,8 +1319,10 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
     groups.forEach((g, gi) => {
       if (g.shadowed) return;
+      const regs = this.inPlace ? g.regs.filter((r) => !this.inPlace!.regs.has(r)) : g.regs;
+      if (!regs.length) return;
       ifDirty(gi, () => {
-        for (const r of g.regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
+        for (const r of regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
       });
     });
     // Copy back from the shadow: a value that changes marks its readers.
