@@ -15,6 +15,8 @@ export interface InPlaceRegisters {
   /** Per step index: the registers written right after that step. */
   readonly after: ReadonlyMap<number, readonly Reg[]>;
   readonly regs: ReadonlySet<Reg>;
+  /** Those written right after the step computing their next value: it need not be stored for them. */
+  readonly atOwnStep: ReadonlySet<Reg>;
   /** Per step index: the nets the registers written after it read (next value, enable, reset): inputs of the region that writes them. */
   readonly controls: ReadonlyMap<number, readonly NetId[]>;
 }
@@ -37,6 +39,7 @@ export function inPlaceRegisters(L: Layout): InPlaceRegisters {
   for (const n of flat.nets) if (n.kind === 'output') add(n.id);
   const after = new Map<number, Reg[]>();
   const regs = new Set<Reg>();
+  const atOwnStep = new Set<Reg>();
   const controls = new Map<number, NetId[]>();
   for (const r of flat.regs) {
     const d = producer.get(root(r.d));
@@ -50,7 +53,8 @@ export function inPlaceRegisters(L: Layout): InPlaceRegisters {
     if ((lastReader.get(q) ?? -1) >= at) continue;
     (after.get(at) ?? after.set(at, []).get(at)!).push(r);
     regs.add(r);
+    if (at === d) atOwnStep.add(r);
     (controls.get(at) ?? controls.set(at, []).get(at)!).push(root(r.d), ...inputs);
   }
-  return { after, regs, controls };
+  return { after, regs, atOwnStep, controls };
 }

@@ -904,7 +904,8 @@ class WasmGen {
     const keep = new Set<NetId>();
     const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
     for (const n of L.flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
-    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+    // A next value written in place right where it is computed is read from its local, not stored.
+    for (const r of L.flat.regs) [this.inPlace?.atOwnStep.has(r) ? undefined : r.d, r.en, r.reset?.net].forEach(add);
     for (const m of L.flat.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach(add);
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
