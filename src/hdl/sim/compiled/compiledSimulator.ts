@@ -6,7 +6,7 @@ import { layoutNetlist, type Layout } from './layout.ts';
 import { simplifyNetlist } from './simplify.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { VcdWriter } from '../vcd.ts';
-import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
+import { generateWasm, generateWasmCombAll, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
 import type { ActivityRegion } from './activityRegions.ts';
 import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
@@ -91,7 +91,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
       this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
       const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-      fns = instance.exports as unknown as typeof fns;
+      const L = this.L;
+      let combAll: (() => void) | undefined;
+      fns = {
+        ...(instance.exports as unknown as Omit<typeof fns, 'combAll'>),
+        combAll: () => (combAll ??= (new WebAssembly.Instance(new WebAssembly.Module(generateWasmCombAll(L, wl)), { env: { memory } }).exports as { combAll: () => void }).combAll)(),
+      };
       this.backend = 'wasm';
       this.wasm = { memory, layout: wl };
     } else {

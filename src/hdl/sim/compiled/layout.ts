@@ -160,8 +160,9 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
       if (p !== undefined && !live[p]) work.push(p), (live[p] = 1);
     }
   }
-  const liveOrder = topological(flat, steps, producer, consts, (i) => live[i] === 1);
-  const deadOrder = topological(flat, steps, producer, consts, (i) => live[i] === 0);
+  const instance = steps.map((s) => instanceOf(flat, s.out));
+  const liveOrder = topological(flat, steps, instance, producer, consts, (i) => live[i] === 1);
+  const deadOrder = topological(flat, steps, instance, producer, consts, (i) => live[i] === 0);
   const split = splitRunsIntoComponents(liveOrder.out, liveOrder.runs, steps, producer, consts);
   return { steps: [...split.order, ...deadOrder.out].map((i) => steps[i]!.step), liveSteps: split.order.length, runs: split.runs };
 }
@@ -174,6 +175,7 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
 function topological(
   flat: ModuleIR,
   steps: readonly { step: CombStep; out: NetId; ins: NetId[] }[],
+  instance: readonly string[],
   producer: ReadonlyMap<NetId, number>,
   consts: ReadonlyMap<NetId, bigint>,
   take: (i: number) => boolean,
@@ -190,7 +192,6 @@ function topological(
       }
     }
   });
-  const instance = steps.map((s) => instanceOf(flat, s.out));
   const ready = new Map<string, number[]>();
   // Instances in the order they first had a ready step (entries may be empty by the time they are reached).
   const waiting: string[] = [];

@@ -109,9 +109,11 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
   // A combinational loop: left to the layout, which reports it.
   if (!order) return flat;
   const result: Cell[] = flat.cells.slice();
+  const knownOf = (id: NetId) => known.get(id);
+  const cellOf = (id: NetId) => current[id];
   for (const k of order) {
     const c = renameInputs(flat.cells[k]!, canon);
-    const r = simplifyCell(c, width, (id) => known.get(id), (id) => current[id]);
+    const r = simplifyCell(c, width, knownOf, cellOf);
     let cell: Cell;
     if ('const' in r) {
       known.set(c.out, r.const);

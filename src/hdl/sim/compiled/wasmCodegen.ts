@@ -121,20 +121,33 @@ type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
 
 const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
 
+/** The module with `comb` (skipping idle regions) and `commit`, the functions stepping and peeking at ports use. */
 export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
   return splitIfTooLarge(
     () => {
       const g = new WasmGen(L, W);
-      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false, true)), g.comb('combAll', true), g.commit()]);
+      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false, true)), g.commit()]);
     },
     (parts) => {
       const g = new WasmGen(L, W);
-      const comb = g.combPartsSkippingIdle('comb', parts);
-      const combAll = g.combParts('combAll', true, parts);
-      // Functions: the parts of comb, of combAll, then commit, comb and combAll calling their parts.
-      const fns = [...comb, ...combAll, g.commit()];
-      fns.push(callAll('comb', 0, parts), callAll('combAll', parts, parts));
+      // Functions: the parts of comb, commit, then comb calling its parts.
+      const fns = [...g.combPartsSkippingIdle('comb', parts), g.commit()];
+      fns.push(callAll('comb', 0, parts));
       return wasmModule(W.pages, fns);
+    },
+  );
+}
+
+/**
+ * The module with `combAll`, which computes and stores every net: for peeks of internal nets and
+ * waveforms only, so generated when first needed (it is the largest function of a large design).
+ */
+export function generateWasmCombAll(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
+  return splitIfTooLarge(
+    () => wasmModule(W.pages, [new WasmGen(L, W).comb('combAll', true)]),
+    (parts) => {
+      const g = new WasmGen(L, W);
+      return wasmModule(W.pages, [...g.combParts('combAll', true, parts), callAll('combAll', 0, parts)]);
     },
   );
 }
