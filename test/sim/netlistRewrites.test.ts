@@ -3,10 +3,11 @@
 // are checked on every input (or edge cases and random inputs when wide), on both back ends.
 import { describe, expect, test } from 'vitest';
 import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
-import { leadingZeros } from '../../src/hdl/lib/float/common.ts';
+import { leadingZeros, shiftRightJam } from '../../src/hdl/lib/float/common.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { findLeadingZeroCounts } from '../../src/hdl/sim/compiled/leadingZeros.ts';
+import { findShiftRightJams, shiftRightJamValue } from '../../src/hdl/sim/compiled/shiftRightJam.ts';
 import { simplifyNetlist } from '../../src/hdl/sim/compiled/simplify.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
@@ -25,6 +26,26 @@ const reference = (x: bigint, w: number) => {
   for (let i = w - 1; i >= 0; i--) if ((x >> BigInt(i)) & 1n) return BigInt(w - 1 - i);
   return BigInt(w);
 };
+
+/** Sticky right shifts: (value width, amount width), amounts past the width included. */
+const JAMS: readonly [number, number][] = [
+  [2, 1],
+  [5, 3],
+  [8, 3],
+  [8, 4],
+  [26, 5],
+  [27, 8],
+  [32, 6],
+];
+
+const Jams = defineModule(
+  'Jams',
+  () => ({ x: input(UInt(32)), a: input(UInt(8)), ...Object.fromEntries(JAMS.map(([w, n]) => [`j${w}_${n}`, output(UInt(w))])) }),
+  (m, io) => {
+    const ports = io as unknown as Record<string, { set(v: unknown): void }>;
+    for (const [w, n] of JAMS) ports[`j${w}_${n}`]!.set(shiftRightJam(io.x.bits(w - 1, 0), io.a.bits(n - 1, 0), `s${w}_${n}`));
+  },
+);
 
 describe('netlist rewrites', () => {
   const design = elaborate(Counters, {}).design;
@@ -62,6 +83,26 @@ describe('netlist rewrites', () => {
       plain.poke('x', x);
       fast.poke('x', x);
       for (const name of internal) expect(`${name} ${fast.peek(name)}`).toBe(`${name} ${plain.peek(name)}`);
+    }
+  });
+
+  test('sticky right shifts are found and agree with the elaborated netlist and a reference', () => {
+    const jd = elaborate(Jams, {}).design;
+    expect(findShiftRightJams(flattenDesign(jd)).size).toBe(JAMS.length);
+    const sims = [compileSimulator(jd, { backend: 'js', optimize: false }), compileSimulator(jd, { backend: 'js' }), compileSimulator(jd, { backend: 'wasm' })];
+    const rng = createRng(seedFromEnv());
+    const xs = [0n, 1n, 0xffffffffn, 0x80000000n, 0x10n, 0x3ffffffn, ...Array.from({ length: 60 }, () => rng.bits(32) >> BigInt(rng.int(32)))];
+    for (const x of xs) {
+      for (let a = 0n; a < 256n; a += 1n) {
+        for (const sim of sims) {
+          sim.poke('x', x);
+          sim.poke('a', a);
+        }
+        for (const [w, n] of JAMS) {
+          const want = shiftRightJamValue(x & ((1n << BigInt(w)) - 1n), a & ((1n << BigInt(n)) - 1n), w);
+          for (const sim of sims) if (sim.peek(`j${w}_${n}`) !== want) expect(`${sim.backend} j${w}_${n}(x=0x${x.toString(16)}, a=${a}) = ${sim.peek(`j${w}_${n}`)}`).toBe(`${want}`);
+        }
+      }
     }
   });
 

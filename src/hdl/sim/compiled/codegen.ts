@@ -79,6 +79,7 @@ class Gen {
     // Wide helpers (and a leading-zero count of a wide net) read their operands from the state array by offset.
     for (const st of L.steps) {
       if (st.kind === 'clz' && this.wide(st.src)) add(st.src);
+      if (st.kind === 'sjam' && this.wide(st.amount)) add(st.amount);
       if (st.kind !== 'cell') continue;
       const c = st.cell;
       if (this.isWideCell(c)) for (const i of cellInputs(c)) add(i);
@@ -140,6 +141,14 @@ class Gen {
       const guard = st.full ? (st.n < 32 ? 1 << (31 - st.n) : 0) : 1 << (32 - st.n);
       this.locals.add(out);
       return `const v${out} = Math.clz32((${f} << ${32 - st.n}) | ${guard | 0});${store ? ` s[${this.o(out)}] = v${out};` : ''} // ${this.nm(st.out)}`;
+    }
+    if (st.kind === 'sjam') {
+      // x >> a with the bits shifted out ORed into bit 0; an amount of w or more leaves only that bit.
+      const x = this.r(st.x);
+      const a = this.wide(st.amount) ? `W.extract(s, ${this.o(st.amount)}, ${wordsOf(this.w(st.amount))}, 0, ${st.bits})` : st.bits >= this.w(st.amount) ? this.unsigned(st.amount) : `(${this.r(st.amount)} & ${mask(st.bits)})`;
+      const w = this.w(st.out);
+      this.locals.add(out);
+      return `const v${out} = ${a} >= ${w} ? (${x} !== 0 ? 1 : 0) : ((${x} >>> ${a}) | ((${x} & ((1 << ${a}) - 1)) !== 0 ? 1 : 0)) | 0;${store ? ` s[${this.o(out)}] = v${out};` : ''} // ${this.nm(st.out)}`;
     }
     const c = st.cell;
     const cm = ` // ${this.nm(c.out)}`;

@@ -2,9 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import type { ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
-import { layoutNetlist, type Layout } from './layout.ts';
+import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
 import { simplifyNetlist } from './simplify.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
+import { findShiftRightJams } from './shiftRightJam.ts';
 import { VcdWriter } from '../vcd.ts';
 import { generateWasm, generateWasmCombAll, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
 import type { ActivityRegion } from './activityRegions.ts';
@@ -70,7 +71,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
 
   constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
     const optimize = opts.optimize ?? true;
-    this.L = optimize ? layoutNetlist(simplifyNetlist(flat), findLeadingZeroCounts(flat)) : layoutNetlist(flat);
+    this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
     this.nets = flat.nets;
     this.signals = new SignalTable(flat);
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);

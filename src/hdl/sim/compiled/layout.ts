@@ -3,6 +3,7 @@ import type { Cell, Memory, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
 import { wordsOf } from './wideOps.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
+import type { ShiftRightJam } from './shiftRightJam.ts';
 
 export interface Slot {
   readonly off: number;
@@ -10,8 +11,11 @@ export interface Slot {
   readonly width: number;
 }
 
-/** A combinational step: a cell, an asynchronous memory read, or a recognized leading-zero counter (in place of its cells). */
-export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number } | LeadingZeroCount;
+/**
+ * A combinational step: a cell, an asynchronous memory read, or a recognized leading-zero counter or
+ * sticky right shift (in place of the cells that build it).
+ */
+export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number } | LeadingZeroCount | ShiftRightJam;
 
 export interface Layout {
   readonly flat: ModuleIR;
@@ -304,7 +308,7 @@ export function readsState(L: Layout, r: ModuleIR['regs'][number]): boolean {
 }
 
 function outputOf(flat: ModuleIR, root: Int32Array, st: CombStep): NetId {
-  return root[st.kind === 'cell' ? st.cell.out : st.kind === 'clz' ? st.out : flat.memories[st.mem]!.readPorts[st.port]!.data]!;
+  return root[st.kind === 'cell' ? st.cell.out : st.kind === 'aread' ? flat.memories[st.mem]!.readPorts[st.port]!.data : st.out]!;
 }
 
 /** The nets a step reads (not resolved to roots). */
@@ -313,12 +317,21 @@ export function stepInputs(L: Layout, st: CombStep): readonly NetId[] {
 }
 
 function stepInputsOf(flat: ModuleIR, st: CombStep): readonly NetId[] {
-  return st.kind === 'cell' ? cellInputs(st.cell) : st.kind === 'clz' ? [st.src] : [flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  switch (st.kind) {
+    case 'cell':
+      return cellInputs(st.cell);
+    case 'clz':
+      return [st.src];
+    case 'sjam':
+      return [st.x, st.amount];
+    case 'aread':
+      return [flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  }
 }
 
 /** The root net a step computes. */
 export function stepOutput(L: Layout, st: CombStep): NetId {
-  return L.root[st.kind === 'cell' || st.kind === 'clz' ? (st.kind === 'cell' ? st.cell.out : st.out) : L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
+  return outputOf(L.flat, L.root, st);
 }
 
 export function netByName(flat: ModuleIR): Map<string, Net> {

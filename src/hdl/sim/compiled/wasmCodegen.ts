@@ -7,6 +7,7 @@ import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts'
 import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
+import type { ShiftRightJam } from './shiftRightJam.ts';
 import { inPlaceRegisters, type InPlaceRegisters } from './inPlace.ts';
 import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
 import { Code, SCRATCH_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
@@ -937,6 +938,7 @@ class WasmGen {
     if (store && !readers) this.c.const(0);
     if (st.kind === 'cell') this.cell(st.cell);
     else if (st.kind === 'clz') this.leadingZeros(st);
+    else if (st.kind === 'sjam') this.shiftRightJam(st);
     else this.asyncRead(st.mem, st.port);
     const v = this.temp();
     this.bind(out, v);
@@ -1016,6 +1018,21 @@ class WasmGen {
     }, readers);
     C.const(0).emit(op.localGet, this.i64);
     store64(C, this.byte(out));
+  }
+
+  /** x >> a with the bits shifted out ORed into bit 0 (a >= w: just that bit): both arms, then a select. */
+  private shiftRightJam(st: ShiftRightJam): void {
+    const C = this.c;
+    const x = this.temp();
+    const a = this.temp();
+    this.push(st.x);
+    C.set(x);
+    this.pushBits(st.amount, 0, st.bits);
+    C.set(a);
+    C.get(x).get(a).emit(op.i32ShrU);
+    C.get(x).const(1).get(a).emit(op.i32Shl).const(1).emit(op.i32Sub, op.i32And).const(0).emit(op.i32Ne, op.i32Or);
+    C.get(x).const(0).emit(op.i32Ne);
+    C.get(a).const(this.w(st.out)).emit(op.i32LtU, op.select);
   }
 
   /** i32.clz of the field shifted to the top, with a guard bit below it (full: n for a zero field, else n - 1). */
