@@ -6,7 +6,7 @@ import { Bool, UInt, cat, defineModule, elaborate, input, mux, output } from '..
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
-import { wasmLayout } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
+import { wasmLayout } from '../../src/hdl/sim/compiled/wasmLayout.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
 /** A register that takes another's value (so it reads state): one half of a cycle across instances. */

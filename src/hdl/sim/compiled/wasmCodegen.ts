@@ -1,120 +1,18 @@
 // Compiles a levelized netlist to WebAssembly (comb, combAll, commit, and a fused run loop per port list);
-// nets wider than 32 bits are computed word by word for the cells listed below.
-// The state array, the commit shadow and the memories live in one linear memory that the JavaScript
-// simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
+// nets wider than 32 bits are computed as i64 or v128 values or word by word.
+// The state array, the commit shadow and the memories live in one linear memory (wasmLayout.ts) that
+// the JavaScript simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
-import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
-import { commitGroups, type CommitGroup } from './commitGroups.ts';
+import { crossingNets, type ActivityRegion } from './activityRegions.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
 import type { ShiftRightJam } from './shiftRightJam.ts';
-import { inPlaceRegisters, type InPlaceRegisters } from './inPlace.ts';
+import type { InPlaceRegisters } from './inPlace.ts';
+import type { WasmLayout } from './wasmLayout.ts';
 import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
 import { Code, SCRATCH_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
 import { cell128, changed128, compare128, computesV128, readsV128, store128, type Wide128Context } from './wasmWide128.ts';
-
-export interface WasmLayout {
-  /** Byte offsets in linear memory. */
-  readonly shadowByte: number;
-  readonly memoryBytes: readonly number[];
-  /** A region for batches of stimulus and output rows of the fused run loop. */
-  readonly batchByte: number;
-  readonly batchWords: number;
-  readonly pages: number;
-  /** The runs of steps, in order; those with inputs are skipped unless one of their inputs changed. */
-  readonly regions: readonly ActivityRegion[];
-  /**
-   * Per region, its dirty flag (i32, nonzero: evaluate it). Whoever changes a region's input sets it:
-   * the region that computes the input, the clock edge (registers, sync reads, memory writes), or the
-   * comparison of the top-level inputs with their copies at the start of comb.
-   */
-  readonly dirtyBytes: readonly number[];
-  /** The registers in groups the clock edge skips while their inputs hold; per group its dirty flag, and for shadowed groups a flag "updated in this edge's shadow". */
-  readonly commitGroups: readonly CommitGroup[];
-  readonly groupDirtyBytes: readonly number[];
-  readonly groupShadowedBytes: readonly number[];
-  /** Per root net read by a skippable region or a commit group: the dirty flags (byte addresses) to set when its value changes. */
-  readonly readers: ReadonlyMap<NetId, readonly number[]>;
-  /** Per memory: the dirty flags of the regions reading it asynchronously, set at each write. */
-  readonly memoryReaders: readonly (readonly number[])[];
-  /** Per top-level input word read by a skippable region: where its value at the last comb is kept. */
-  readonly inputCopyBytes: ReadonlyMap<NetId, number>;
-  /** Nonzero: evaluate every region (set after power-on, memory loads and the store-everything comb). */
-  readonly forceByte: number;
-  /** Per region, how many times it was evaluated (skipped regions are not counted). */
-  readonly evaluationBytes: readonly number[];
-  /** Per commit group, how many times the clock edge updated it. */
-  readonly groupEvaluationBytes: readonly number[];
-  /** Registers the fused run loop writes during the comb (inPlace.ts). */
-  readonly inPlace: InPlaceRegisters;
-}
-
-/** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
-const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', 'sext', 'and', 'or', 'xor', 'not', 'add', 'sub', 'mul', 'shl', 'lshr', 'ashr']);
-/** Cells with a result of at most 32 bits that may read wider operands (only their low words matter, or word-wise equality). */
-const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne', 'ult', 'ule', 'slt', 'sle', 'redand', 'redor', 'redxor', 'shl', 'lshr', 'ashr']);
-
-/**
- * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null: a cell on a net
- * wider than 32 bits that has no wide code (every cell kind has it now; the check guards new ones).
- */
-export function wasmObstacle(L: Layout): string | null {
-  const net = (id: NetId) => L.flat.nets[id]!;
-  const wide = (id: NetId) => net(id).width > 32;
-  for (const st of L.steps) {
-    if (st.kind !== 'cell') continue;
-    const c = st.cell;
-    const ok = wide(c.out) ? WIDE_RESULT_OPS.has(c.op) : !cellInputs(c).some(wide) || WIDE_OPERAND_OPS.has(c.op);
-    if (!ok) return `'${c.op}' on the ${Math.max(net(c.out).width, ...cellInputs(c).map((i) => net(i).width))}-bit net '${net(c.out).name}'`;
-  }
-  return null;
-}
-
-
-export function wasmLayout(L: Layout): WasmLayout {
-  const shadowByte = L.stateWords * 4;
-  let at = shadowByte + L.stateWords * 4;
-  const memoryBytes = L.flat.memories.map((m) => {
-    const b = at;
-    at += m.depth * Math.ceil(m.width / 32) * 4;
-    return b;
-  });
-  const batchWords = 1 << 18;
-  const batchByte = at;
-  at += batchWords * 4;
-  const inPlace = inPlaceRegisters(L);
-  const regions = activityRegions(L, inPlace);
-  const dirtyBytes = regions.map(() => {
-    at += 4;
-    return at - 4;
-  });
-  const groups = commitGroups(L, regions);
-  const flag = () => {
-    at += 4;
-    return at - 4;
-  };
-  const groupDirtyBytes = groups.map(flag);
-  const groupShadowedBytes = groups.map((g) => (g.shadowed ? flag() : -1));
-  const readers = new Map<NetId, number[]>();
-  const addReader = (id: NetId, byte: number) => (readers.get(id) ?? readers.set(id, []).get(id)!).push(byte);
-  const memoryReaders: number[][] = L.flat.memories.map(() => []);
-  regions.forEach((r, k) => {
-    for (const id of r.inputs?.nets ?? []) addReader(id, dirtyBytes[k]!);
-    for (const m of r.inputs?.memories ?? []) memoryReaders[m]!.push(dirtyBytes[k]!);
-  });
-  groups.forEach((g, k) => g.inputs.forEach((id) => addReader(id, groupDirtyBytes[k]!)));
-  const inputCopyBytes = new Map<NetId, number>();
-  for (const n of L.flat.nets) {
-    if (n.kind !== 'input' || L.root[n.id] !== n.id || !readers.has(n.id)) continue;
-    inputCopyBytes.set(n.id, at);
-    at += 4 * L.slots[n.id]!.words;
-  }
-  const evaluationBytes = regions.map(flag);
-  const groupEvaluationBytes = groups.map(flag);
-  const forceByte = at;
-  at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
-}
+import { compareWide, foldWords, pushShiftAmount, wideCell, type WordContext } from './wasmWideWords.ts';
 
 type Reg = Layout['flat']['regs'][number];
 type ReadPort = Layout['flat']['memories'][number]['readPorts'][number];
@@ -388,218 +286,6 @@ class WasmGen {
     const v = this.temp();
     this.c.set(v);
     this.storeIfChanged(v, this.byte(out) + 4 * k, readers);
-  }
-
-  private wideCell(c: Cell): void {
-    const out = this.root(c.out);
-    const n = this.words(out);
-    const C = this.c;
-    const each = (value: (k: number) => void) => {
-      for (let k = 0; k < n; k++) this.storeWord(out, k, () => value(k));
-    };
-    switch (c.op) {
-      case 'mux':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          this.pushWord(c.b, k);
-          this.push(c.sel);
-          C.emit(op.select);
-        });
-      case 'and':
-      case 'or':
-      case 'xor':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          this.pushWord(c.b, k);
-          C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
-        });
-      case 'not':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          C.const(-1).emit(op.i32Xor);
-        });
-      case 'zext':
-        return each((k) => this.pushWord(c.a, k));
-      case 'sext':
-        return each((k) => this.pushSignedWord(c.a, k));
-      case 'shl':
-      case 'lshr':
-      case 'ashr':
-        return this.wideShift(c.op, c.a, c.b, out);
-      case 'slice':
-        return each((k) => this.pushBits(c.a, c.lo + 32 * k, Math.min(32, this.w(out) - 32 * k)));
-      case 'concat':
-        return each((k) => {
-          // The parts, most significant first, that overlap bits [32k, 32k + 32) of the result.
-          let pos = this.w(out);
-          let first = true;
-          for (const part of c.parts) {
-            const pw = this.w(part);
-            pos -= pw;
-            const lo = Math.max(pos, 32 * k);
-            const hi = Math.min(pos + pw, 32 * k + 32);
-            if (lo >= hi) continue;
-            this.pushBits(part, lo - pos, hi - lo);
-            if (lo - 32 * k > 0) C.const(lo - 32 * k).emit(op.i32Shl);
-            if (!first) C.emit(op.i32Or);
-            first = false;
-          }
-          if (first) C.const(0);
-        });
-      case 'add':
-      case 'sub':
-        return this.wideAddSub(out, c.a, c.b, c.op === 'sub');
-      case 'mul':
-        return this.wideMul(out, c.a, c.b);
-      default:
-        throw new Error(`internal: no wide wasm code for ${c.op}`);
-    }
-  }
-
-  /** Word k of a net read as signed and extended without end: copied inside it, its sign (0 or -1) above. */
-  private pushSignedWord(id: NetId, k: number): void {
-    const w = this.w(id);
-    const fill = () => {
-      this.c.const(0);
-      this.pushBits(id, w - 1, 1);
-      this.c.emit(op.i32Sub);
-    };
-    if (32 * (k + 1) <= w) return this.pushWord(id, k);
-    if (32 * k >= w) return fill();
-    this.pushWord(id, k);
-    fill();
-    this.c.const(w - 32 * k).emit(op.i32Shl, op.i32Or);
-  }
-
-  /** A shift amount of any width as an unsigned i32: a set bit above the low word saturates it to 2^32 − 1. */
-  private pushShiftAmount(b: NetId): void {
-    this.pushWord(b, 0);
-    if (this.words(b) === 1) return;
-    this.c.const(-1);
-    for (let k = 1; k < this.words(b); k++) {
-      this.pushWord(b, k);
-      if (k > 1) this.c.emit(op.i32Or);
-    }
-    this.c.emit(op.i32Eqz, op.select);
-  }
-
-  /**
-   * A shift of a wide value by a dynamic amount: word k of the result joins two source words picked by
-   * the word offset (a select over every offset the width allows; an offset past it leaves 0; ashr's
-   * amount is clamped to w − 1, which gives the sign everywhere). The second half of each join shifts
-   * by 1 and then 31 − r, so a bit offset r of 0 adds nothing (WebAssembly shifts count mod 32).
-   */
-  private wideShift(kind: 'shl' | 'lshr' | 'ashr', a: NetId, b: NetId, out: NetId): void {
-    const C = this.c;
-    const n = this.words(out);
-    const w = this.w(out);
-    const s = this.temp();
-    this.pushShiftAmount(b);
-    C.set(s);
-    if (kind === 'ashr') C.get(s).const(w - 1).get(s).const(w - 1).emit(op.i32LtU, op.select).set(s);
-    const q = this.temp();
-    const r = this.temp();
-    C.get(s).const(5).emit(op.i32ShrU).set(q);
-    C.get(s).const(31).emit(op.i32And).set(r);
-    const source = (j: number) => (kind === 'ashr' ? this.pushSignedWord(a, j) : j < 0 || j >= this.words(a) ? C.const(0) : this.pushWord(a, j));
-    // Word k for offset d: shl joins source k − d (shifted up) and k − d − 1 (its high bits); right shifts k + d and k + d + 1.
-    const joined = (k: number, d: number) => {
-      if (kind === 'shl') {
-        if (k - d < 0) return void C.const(0);
-        source(k - d);
-        C.get(r).emit(op.i32Shl);
-        if (k - d - 1 >= 0) {
-          source(k - d - 1);
-          C.const(1).emit(op.i32ShrU).const(31).get(r).emit(op.i32Sub, op.i32ShrU, op.i32Or);
-        }
-        return;
-      }
-      // The sign of ashr comes in from the word above (sign-extended past the top).
-      source(k + d);
-      C.get(r).emit(op.i32ShrU);
-      source(k + d + 1);
-      C.const(1).emit(op.i32Shl).const(31).get(r).emit(op.i32Sub, op.i32Shl, op.i32Or);
-    };
-    const acc = this.temp();
-    for (let k = 0; k < n; k++) {
-      // acc = the joined words of the offset q (0 when q is past the width: shl and lshr only).
-      C.const(0).set(acc);
-      for (let d = 0; d < n; d++) {
-        joined(k, d);
-        C.get(acc).get(q).const(d).emit(op.i32Eq, op.select).set(acc);
-      }
-      this.storeWord(out, k, () => C.get(acc));
-    }
-  }
-
-  /** a ± b word by word with a carry (or borrow) in an i32 local. */
-  private wideAddSub(out: NetId, a: NetId, b: NetId, subtract: boolean): void {
-    const C = this.c;
-    const carry = this.temp();
-    const x = this.temp();
-    const y = this.temp();
-    const r = this.temp();
-    C.const(0).set(carry);
-    for (let k = 0; k < this.words(out); k++) {
-      this.pushWord(a, k);
-      C.set(x);
-      this.pushWord(b, k);
-      C.set(y);
-      // r = x ± y ± carry; the next carry is (r < x) without an incoming carry, (r <= x) with one
-      // (a borrow: x < y, or x <= y).
-      C.get(x).get(y).emit(subtract ? op.i32Sub : op.i32Add).get(carry).emit(subtract ? op.i32Sub : op.i32Add).set(r);
-      this.storeWord(out, k, () => C.get(r));
-      if (subtract) C.get(x).get(y).emit(op.i32LeU).get(x).get(y).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
-      else C.get(r).get(x).emit(op.i32LeU).get(r).get(x).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
-    }
-  }
-
-  /** Schoolbook product, truncated to the result's words, accumulated in linear memory with i64 arithmetic. */
-  private wideMul(out: NetId, a: NetId, b: NetId): void {
-    const C = this.c;
-    const n = this.words(out);
-    const na = Math.min(this.words(a), n);
-    const nb = Math.min(this.words(b), n);
-    const base = this.byte(out);
-    const carry = this.temp();
-    // The product accumulates in place: keep the old words to tell the readers whether it changed.
-    const readers = this.markedReaders(out);
-    const old = readers ? Array.from({ length: n }, (_, k) => {
-      const t = this.temp();
-      C.loadAt(base + 4 * k).set(t);
-      return t;
-    }) : [];
-    for (let k = 0; k < n; k++) C.const(0).const(0).store(base + 4 * k);
-    const u64 = (push: () => void) => {
-      push();
-      C.emit(op.i64ExtendI32U);
-    };
-    for (let i = 0; i < na; i++) {
-      C.const(0).set(carry);
-      for (let j = 0; j < nb && i + j < n; j++) {
-        // t = out[i+j] + a_i * b_j + carry < 2^64; out[i+j] = t mod 2^32, carry = t >> 32.
-        u64(() => C.loadAt(base + 4 * (i + j)));
-        u64(() => this.pushWord(a, i));
-        u64(() => this.pushWord(b, j));
-        C.emit(op.i64Mul, op.i64Add);
-        u64(() => C.get(carry));
-        C.emit(op.i64Add).emit(op.localSet, this.i64);
-        C.const(0).emit(op.localGet, this.i64, op.i32WrapI64).store(base + 4 * (i + j));
-        C.emit(op.localGet, this.i64, op.i64Const, 32, op.i64ShrU, op.i32WrapI64).set(carry);
-      }
-      if (i + nb < n) C.const(0).get(carry).store(base + 4 * (i + nb));
-    }
-    const top = this.w(out) - 32 * (n - 1);
-    if (top < 32) C.const(0).loadAt(base + 4 * (n - 1)).const(maskOf(top)).emit(op.i32And).store(base + 4 * (n - 1));
-    if (!readers) return;
-    this.noteChange(
-      () =>
-        old.forEach((t, k) => {
-          C.loadAt(base + 4 * k).get(t).emit(op.i32Xor);
-          if (k > 0) C.emit(op.i32Or);
-        }),
-      readers,
-    );
   }
 
   private maskTo(w: number): void {
@@ -930,7 +616,7 @@ class WasmGen {
   private step(st: CombStep, keep: Set<NetId> | null): void {
     if (st.kind === 'cell' && computesV128(st.cell, (id) => this.w(id))) return this.cellV128(st.cell);
     if (st.kind === 'cell' && computesI64(st.cell, (id) => this.w(id))) return this.cellI64(st.cell);
-    if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
+    if (st.kind === 'cell' && this.w(st.cell.out) > 32) return wideCell(this.wordOps, st.cell);
     if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
     const out = stepOutput(this.L, st);
     const store = keep === null || keep.has(out) || this.L.materialized.has(out);
@@ -949,6 +635,31 @@ class WasmGen {
     else this.c.set(v);
   }
 
+  /** The generator's view for the word-by-word code (wasmWideWords.ts). */
+  private get wordOps(): WordContext {
+    const gen = this;
+    return (this.ctxWords ??= {
+      get c() {
+        return gen.c;
+      },
+      get i64() {
+        return gen.i64;
+      },
+      root: (id) => this.root(id),
+      width: (id) => this.w(id),
+      words: (id) => this.words(id),
+      byte: (id) => this.byte(id),
+      push: (id) => this.push(id),
+      pushWord: (id, k) => this.pushWord(id, k),
+      pushBits: (id, lo, n) => this.pushBits(id, lo, n),
+      storeWord: (out, k, value) => this.storeWord(out, k, value),
+      temp: () => this.temp(),
+      markedReaders: (out) => this.markedReaders(out),
+      noteChange: (changed, readers) => this.noteChange(changed, readers),
+    });
+  }
+  private ctxWords: WordContext | undefined;
+
   /** The generator's view for the 64-bit code (wasmWide64.ts). */
   private get wide64(): Wide64Context {
     const gen = this;
@@ -961,7 +672,7 @@ class WasmGen {
       constant: (id) => this.L.consts.get(this.root(id)),
       push: (id) => this.push(id),
       pushBits: (id, lo, n) => this.pushBits(id, lo, n),
-      pushShiftAmount: (id) => this.pushShiftAmount(id),
+      pushShiftAmount: (id) => pushShiftAmount(this.wordOps, id),
       temp: () => this.temp(),
     });
   }
@@ -1086,37 +797,6 @@ class WasmGen {
     this.c.emit(op.select);
   }
 
-  /** The words of a net combined with one operator (or, xor). */
-  private foldWords(id: NetId, combine: number): void {
-    for (let k = 0; k < this.words(id); k++) {
-      this.pushWord(id, k);
-      if (k > 0) this.c.emit(combine);
-    }
-  }
-
-  /**
-   * a < b (or <=) on operands wider than 32 bits, from the low word up: a word that differs decides,
-   * unless a higher one does. Signed operands are read sign-extended and their top word compares signed.
-   */
-  private compareWide(a: NetId, b: NetId, strict: boolean, signed: boolean): void {
-    const C = this.c;
-    const n = Math.max(this.words(a), this.words(b));
-    const r = this.temp();
-    const x = this.temp();
-    const y = this.temp();
-    const word = (id: NetId, k: number) => (signed ? this.pushSignedWord(id, k) : this.pushWord(id, k));
-    C.const(strict ? 0 : 1).set(r);
-    for (let k = 0; k < n; k++) {
-      word(a, k);
-      C.set(x);
-      word(b, k);
-      C.set(y);
-      C.get(x).get(y).emit(signed && k === n - 1 ? op.i32LtS : op.i32LtU);
-      C.get(r).get(x).get(y).emit(op.i32Ne, op.select).set(r);
-    }
-    C.get(r);
-  }
-
   private compareNarrow(a: NetId, b: NetId, kind: 'eq' | 'ne' | 'ult' | 'ule'): void {
     this.push(a);
     this.push(b);
@@ -1171,11 +851,11 @@ class WasmGen {
         return this.compareNarrow(c.a, c.b, c.op);
       case 'ult':
       case 'ule':
-        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'ult', false);
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return compareWide(this.wordOps, c.a, c.b, c.op === 'ult', false);
         return this.compareNarrow(c.a, c.b, c.op);
       case 'slt':
       case 'sle': {
-        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'slt', true);
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return compareWide(this.wordOps, c.a, c.b, c.op === 'slt', true);
         const aw = this.w(c.a);
         this.push(c.a);
         this.sext(aw);
@@ -1188,7 +868,7 @@ class WasmGen {
       case 'lshr':
       case 'ashr': {
         const sh = this.temp();
-        this.pushShiftAmount(c.b);
+        pushShiftAmount(this.wordOps, c.b);
         C.set(sh);
         if (c.op === 'ashr') {
           this.push(c.a);
@@ -1212,11 +892,11 @@ class WasmGen {
         }
         return;
       case 'redor':
-        this.foldWords(c.a, op.i32Or);
+        foldWords(this.wordOps, c.a, op.i32Or);
         C.const(0).emit(op.i32Ne);
         return;
       case 'redxor':
-        this.foldWords(c.a, op.i32Xor);
+        foldWords(this.wordOps, c.a, op.i32Xor);
         C.emit(op.i32Popcnt).const(1).emit(op.i32And);
         return;
       case 'mux':
