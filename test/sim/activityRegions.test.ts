@@ -5,9 +5,11 @@ import { describe, expect, test } from 'vitest';
 import { Bool, UInt, cat, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
-import { generateWasm, wasmLayout } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
+import { generateWasm } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
+import { wasmLayout } from '../../src/hdl/sim/compiled/wasmLayout.ts';
 import { wasmLimits } from '../../src/hdl/sim/compiled/wasmEncoding.ts';
-import { MIN_REGION_STEPS, PROFILE_CYCLES, regionsToEvaluateAlways } from '../../src/hdl/sim/compiled/activityRegions.ts';
+import { MIN_REGION_STEPS } from '../../src/hdl/sim/compiled/activityRegions.ts';
+import { PROFILE_CYCLES, planActivity } from '../../src/hdl/sim/compiled/activityPlan.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
@@ -150,16 +152,27 @@ describe('activity regions', () => {
 });
 
 describe('regions busy every cycle', () => {
-  test('lose their guard when it costs more than skipping saves', () => {
+  test('lose their guard when it costs more than skipping saves; with nothing left to skip, the loop has no flags', () => {
     const L = layoutNetlist(flattenDesign(design));
-    const regions = wasmLayout(L).regions;
+    const W = wasmLayout(L);
+    const regions = W.regions;
+    const groups = W.commitGroups;
     const workers = new Set(regions.flatMap((r, k) => (/^(w\d|mix)$/.test(r.instance) ? [k] : [])));
     expect(workers.size).toBe(4);
-    // Busy every cycle, a guard only costs: every guarded region (the workers among them) loses it.
     const guarded = new Set(regions.flatMap((r, k) => (r.inputs ? [k] : [])));
     expect([...workers].every((k) => guarded.has(k))).toBe(true);
-    expect(regionsToEvaluateAlways(L, regions, regions.map(() => 1000), 1000)).toEqual(guarded);
-    expect(regionsToEvaluateAlways(L, regions, regions.map(() => 0), 1000), 'all idle: keep every guard').toBeNull();
+    // Busy every cycle: a flag only costs, and nothing is skipped.
+    const busy = planActivity(L, regions, groups, regions.map(() => 1000), groups.map(() => 1000), 1000);
+    expect(busy.regions).toEqual(guarded);
+    expect(busy.groups.size).toBe(groups.length);
+    expect(busy.ungated).toBe(true);
+    // Idle: every flag kept.
+    const idle = planActivity(L, regions, groups, regions.map(() => 0), groups.map(() => 0), 1000);
+    expect(idle.regions.size).toBe(0);
+    expect(idle.ungated).toBe(false);
+    // The workers busy, the rest idle: only the workers lose their guards.
+    const some = planActivity(L, regions, groups, regions.map((_, k) => (workers.has(k) ? 1000 : 0)), groups.map(() => 0), 1000);
+    for (const k of workers) expect(some.regions.has(k)).toBe(true);
   });
 
   test('after the loop is recompiled without their guards, batches and stepping still agree with the JavaScript back end', () => {

@@ -1,6 +1,7 @@
 // Activity regions: runs of an instance's combinational steps that the WebAssembly back end skips when none of their inputs changed.
 import type { NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type Layout, type StepRun } from './layout.ts';
+import type { InPlaceRegisters } from './inPlace.ts';
 
 /**
  * Runs shorter than this are always evaluated: comparing their inputs would cost about as much as
@@ -26,8 +27,11 @@ export interface ActivityRegion extends StepRun {
   readonly inputs: RegionInputs | null;
 }
 
-/** Every run of the layout, with the inputs of those long enough to be worth skipping. */
-export function activityRegions(L: Layout): ActivityRegion[] {
+/**
+ * Every run of the layout, with the inputs of those long enough to be worth skipping (and of the
+ * registers the run loop writes in place inside them).
+ */
+export function activityRegions(L: Layout, inPlace?: InPlaceRegisters): ActivityRegion[] {
   const pieces = L.runs.flatMap((run) => {
     const out: StepRun[] = [];
     for (let start = run.start; start < run.end; start += MAX_REGION_STEPS) out.push({ ...run, start, end: Math.min(run.end, start + MAX_REGION_STEPS) });
@@ -42,7 +46,7 @@ export function activityRegions(L: Layout): ActivityRegion[] {
     for (let i = run.start; i < run.end; i++) {
       const st = L.steps[i]!;
       if (st.kind === 'aread') memories.add(st.mem);
-      for (const id of stepInputs(L, st)) {
+      for (const id of [...stepInputs(L, st), ...(inPlace?.controls.get(i) ?? [])]) {
         const r = L.root[id]!;
         if (!own.has(r) && !L.consts.has(r)) nets.add(r);
       }
@@ -67,43 +71,4 @@ export function crossingNets(L: Layout, regions: readonly ActivityRegion[]): Set
     }
   });
   return crossing;
-}
-
-/** Cycles of a fused loop's first batches that measure how busy each activity region is. */
-export const PROFILE_CYCLES = 4096;
-
-/** A region's guard (test and clear its dirty flag, count) costs about as much as this many steps. */
-export const GUARD_STEPS = 4;
-
-/**
- * From how often each region was evaluated over `cycles` cycles: the regions whose guard costs more
- * than skipping them saves (busy nearly every cycle, or with many inputs), or null when leaving their
- * guards in place costs too little (under 5 % of the steps) to be worth compiling the loop again.
- */
-export function regionsToEvaluateAlways(L: Layout, regions: readonly ActivityRegion[], evaluations: ArrayLike<number>, cycles: number): Set<number> | null {
-  const always = new Set<number>();
-  let guardCost = 0;
-  regions.forEach((r, k) => {
-    if (!r.inputs || cycles <= 0) return;
-    const idle = 1 - Math.min(1, evaluations[k]! / cycles);
-    if (idle * (r.end - r.start) < GUARD_STEPS) {
-      always.add(k);
-      guardCost += GUARD_STEPS;
-    }
-  });
-  return guardCost > 0.05 * L.steps.length ? always : null;
-}
-
-/**
- * Above this share of the steps evaluated per cycle, the fused loop runs without dirty flags: every
- * store then saves a compare and every register a flag test (the `bench` design, busy everywhere, ran
- * 30 % slower with flags than without).
- */
-export const UNGATED_ACTIVITY = 0.7;
-
-/** The share of the steps evaluated per cycle, from each region's evaluations over `cycles` cycles. */
-export function evaluatedShare(L: Layout, regions: readonly ActivityRegion[], evaluations: ArrayLike<number>, cycles: number): number {
-  let steps = 0;
-  regions.forEach((r, k) => (steps += (r.end - r.start) * (r.inputs && cycles > 0 ? Math.min(1, evaluations[k]! / cycles) : 1)));
-  return steps / Math.max(1, L.steps.length);
 }

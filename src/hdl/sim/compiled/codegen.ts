@@ -1,7 +1,7 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
 import type { Cell, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
-import { readsState, type Layout } from './layout.ts';
+import { observableNets, readsState, stepInputs, stepOutput, type Layout } from './layout.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 
 /** Steps per generated function: 200 measured fastest (2,500 ran 10-17x slower once V8 stopped optimizing the large functions). */
@@ -74,16 +74,12 @@ class Gen {
   /** Nets that must live in the state array in the fast variant: sources, ports, and everything read outside comb. */
   private observable(): Set<NetId> {
     const L = this.L;
-    const keep = new Set<NetId>();
+    const keep = observableNets(L.flat, L.root);
     const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
-    for (const n of L.flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
-    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
-    for (const m of L.flat.memories) {
-      for (const p of m.readPorts) [p.addr, p.en].forEach(add);
-      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
-    }
-    // Wide helpers read their operands from the state array by offset.
+    // Wide helpers (and a leading-zero count of a wide net) read their operands from the state array by offset.
     for (const st of L.steps) {
+      if (st.kind === 'clz' && this.wide(st.src)) add(st.src);
+      if (st.kind === 'sjam' && this.wide(st.amount)) add(st.amount);
       if (st.kind !== 'cell') continue;
       const c = st.cell;
       if (this.isWideCell(c)) for (const i of cellInputs(c)) add(i);
@@ -94,8 +90,10 @@ class Gen {
   private combFunctions(name: string, storeAll: boolean): string[] {
     const keep = storeAll ? null : this.observable();
     const asyncResets = this.L.flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
+    // The fast variant computes only what reaches the ports and the clock edge.
+    const steps = storeAll ? this.L.steps : this.L.steps.slice(0, this.L.liveSteps);
     const chunks: (typeof this.L.steps)[] = [];
-    for (let i = 0; i < this.L.steps.length; i += CHUNK) chunks.push(this.L.steps.slice(i, i + CHUNK));
+    for (let i = 0; i < steps.length; i += CHUNK) chunks.push(steps.slice(i, i + CHUNK));
     // A value consumed in a later chunk must be stored.
     const chunkOf = new Map<NetId, number>();
     chunks.forEach((ch, k) => ch.forEach((st) => chunkOf.set(this.stepOut(st), k)));
@@ -122,11 +120,11 @@ class Gen {
   }
 
   private stepOut(st: (typeof this.L.steps)[number]): NetId {
-    return this.L.root[st.kind === 'cell' ? st.cell.out : this.L.flat.memories[st.mem]!.readPorts[st.port]!.data]!;
+    return stepOutput(this.L, st);
   }
 
-  private stepInputs(st: (typeof this.L.steps)[number]): NetId[] {
-    return st.kind === 'cell' ? cellInputs(st.cell) : [this.L.flat.memories[st.mem]!.readPorts[st.port]!.addr];
+  private stepInputs(st: (typeof this.L.steps)[number]): readonly NetId[] {
+    return stepInputs(this.L, st);
   }
 
   /** One combinational step: a local `vN` for narrow results (stored when observable), helpers for wide ones. */
@@ -136,6 +134,21 @@ class Gen {
     if (st.kind === 'aread') {
       const code = this.asyncRead(st.mem, st.port, store);
       return code;
+    }
+    if (st.kind === 'clz') {
+      // The leading zeros of the field, with a guard bit below it (full: n for a zero field, else n - 1).
+      const f = this.wide(st.src) ? `W.extract(s, ${this.o(st.src)}, ${wordsOf(this.w(st.src))}, ${st.lo}, ${st.n})` : st.lo + st.n >= this.w(st.src) ? `(${this.r(st.src)} >>> ${st.lo})` : `((${this.r(st.src)} >>> ${st.lo}) & ${mask(st.n)})`;
+      const guard = st.full ? (st.n < 32 ? 1 << (31 - st.n) : 0) : 1 << (32 - st.n);
+      this.locals.add(out);
+      return `const v${out} = Math.clz32((${f} << ${32 - st.n}) | ${guard | 0});${store ? ` s[${this.o(out)}] = v${out};` : ''} // ${this.nm(st.out)}`;
+    }
+    if (st.kind === 'sjam') {
+      // x >> a with the bits shifted out ORed into bit 0; an amount of w or more leaves only that bit.
+      const x = this.r(st.x);
+      const a = this.wide(st.amount) ? `W.extract(s, ${this.o(st.amount)}, ${wordsOf(this.w(st.amount))}, 0, ${st.bits})` : st.bits >= this.w(st.amount) ? this.unsigned(st.amount) : `(${this.r(st.amount)} & ${mask(st.bits)})`;
+      const w = this.w(st.out);
+      this.locals.add(out);
+      return `const v${out} = ${a} >= ${w} ? (${x} !== 0 ? 1 : 0) : ((${x} >>> ${a}) | ((${x} & ((1 << ${a}) - 1)) !== 0 ? 1 : 0)) | 0;${store ? ` s[${this.o(out)}] = v${out};` : ''} // ${this.nm(st.out)}`;
     }
     const c = st.cell;
     const cm = ` // ${this.nm(c.out)}`;

@@ -2,10 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import type { ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
-import { layoutNetlist, type Layout } from './layout.ts';
+import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
+import { simplifyNetlist } from './simplify.ts';
+import { findLeadingZeroCounts } from './leadingZeros.ts';
+import { findShiftRightJams } from './shiftRightJam.ts';
 import { VcdWriter } from '../vcd.ts';
-import { generateWasm, generateWasmRun, wasmLayout, wasmObstacle, type RunActivity, type WasmLayout } from './wasmCodegen.ts';
-import { PROFILE_CYCLES, UNGATED_ACTIVITY, evaluatedShare, regionsToEvaluateAlways, type ActivityRegion } from './activityRegions.ts';
+import { generateWasm, generateWasmCombAll, generateWasmRun, type RunActivity } from './wasmCodegen.ts';
+import { wasmLayout, wasmObstacle, type WasmLayout } from './wasmLayout.ts';
+import type { ActivityRegion } from './activityRegions.ts';
+import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
@@ -29,6 +34,13 @@ export interface CompiledSimulatorOptions {
   readonly backend?: 'wasm' | 'js';
   /** Write the generated JavaScript here (for debugging). */
   readonly dumpSourceTo?: string;
+  /**
+   * Default true: the netlist is rewritten for speed first (constants folded, identities and shared
+   * subexpressions removed, leading-zero trees counted with one instruction; `simplify.ts`,
+   * `leadingZeros.ts`), with the same value on every net. false simulates it as elaborated: the
+   * reference the rewrites are tested against.
+   */
+  readonly optimize?: boolean;
 }
 
 export function compileNetlist(flat: ModuleIR, opts: CompiledSimulatorOptions = {}): CompiledSimulator {
@@ -50,6 +62,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly combAll: () => void;
   private readonly commit: () => void;
   private dirtyAll = true;
+  /** The fused loop that evaluated last, or null (comb and commit called from here). */
+  private evaluator: object | null = null;
   private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
   private wasm: { memory: WebAssembly.Memory; layout: WasmLayout } | undefined;
   private readonly signals: SignalTable;
@@ -57,7 +71,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private vcd: VcdWriter | undefined;
 
   constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
-    this.L = layoutNetlist(flat);
+    const optimize = opts.optimize ?? true;
+    this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
     this.nets = flat.nets;
     this.signals = new SignalTable(flat);
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
@@ -78,7 +93,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
       this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
       const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-      fns = instance.exports as unknown as typeof fns;
+      const L = this.L;
+      let combAll: (() => void) | undefined;
+      fns = {
+        ...(instance.exports as unknown as Omit<typeof fns, 'combAll'>),
+        combAll: () => (combAll ??= (new WebAssembly.Instance(new WebAssembly.Module(generateWasmCombAll(L, wl)), { env: { memory } }).exports as { combAll: () => void }).combAll)(),
+      };
       this.backend = 'wasm';
       this.wasm = { memory, layout: wl };
     } else {
@@ -88,10 +108,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as typeof fns;
       this.backend = 'js';
     }
-    this.comb = fns.comb;
+    // After a fused loop, comb and commit called from here start with a full evaluation (handOver).
+    this.comb = this.wasm ? () => (this.handOver(null), fns.comb()) : fns.comb;
     // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.
     this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
-    this.commit = fns.commit;
+    this.commit = this.wasm ? () => (this.handOver(null), fns.commit()) : fns.commit;
     this.powerOn();
   }
 
@@ -310,7 +331,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     };
     let run: (n: number, stim: number, out: number) => void;
     try {
-      run = compile();
+      run = compile({ counting: true });
     } catch (e) {
       // Too large to fuse: the caller steps comb and commit from JavaScript instead.
       if (e instanceof WasmSizeError) return undefined;
@@ -321,25 +342,46 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     // Short batches: V8 tiers a wasm function up to optimized code only between calls (no on-stack replacement).
     const batch = Math.max(1, Math.min(4096, Math.floor(layout.batchWords / Math.max(1, nIn + nOut))));
     const words = new Uint32Array(memory.buffer, layout.batchByte, layout.batchWords);
-    const evaluations = layout.evaluationBytes.map((b) => new Int32Array(memory.buffer, b, 1));
-    let profile: { start: number[]; cycles: number } | null = { start: evaluations.map((e) => e[0]!), cycles: 0 };
-    return (stim, out, cycles) => {
+    const counter = (b: number) => new Int32Array(memory.buffer, b, 1);
+    const regionCounters = layout.evaluationBytes.map(counter);
+    const groupCounters = layout.groupEvaluationBytes.map(counter);
+    const read = (cs: Int32Array[]) => cs.map((c) => c[0]!);
+    let profile: { regions: number[]; groups: number[]; cycles: number } | null = { regions: read(regionCounters), groups: read(groupCounters), cycles: 0 };
+    // Each loop keeps only the flags it tests up to date (not those of busy regions and groups, nor of
+    // groups whose registers it writes in place), and code outside it keeps flags the loop relies on
+    // (a comb run by a peek may take a region's flag without the commit that follows): after a change
+    // of evaluator, everything is evaluated once (see `handOver`).
+    const loop = {};
+    const loopFn = (stim: Uint32Array, out: Uint32Array, cycles: number) => {
+      this.handOver(loop);
       for (let c = 0; c < cycles; c += batch) {
         const n = Math.min(batch, cycles - c);
         words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
         run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
         if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
-          const counts = evaluations.map((e, k) => (e[0]! - profile!.start[k]!) | 0);
-          const ungated = evaluatedShare(this.L, layout.regions, counts, profile.cycles) >= UNGATED_ACTIVITY;
-          const always = ungated ? null : regionsToEvaluateAlways(this.L, layout.regions, counts, profile.cycles);
-          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, counts, profile.cycles, always, ungated);
+          const regions = read(regionCounters).map((x, k) => (x - profile!.regions[k]!) | 0);
+          const groups = read(groupCounters).map((x, k) => (x - profile!.groups[k]!) | 0);
+          const plan = planActivity(this.L, layout.regions, layout.commitGroups, regions, groups, profile.cycles);
+          if (process.env.RTGPU_SIM_PROFILE) reportActivity(this.L, layout.regions, regions, profile.cycles, plan, groups);
           profile = null;
-          if (ungated) run = compile({ ungated });
-          else if (always) run = compile({ evaluateAlways: always });
+          // Measured once: the loop is compiled again without counters, and without the flags that do not pay.
+          run = compile({ ...plan, counting: false });
+          this.forceFullEvaluation();
         }
       }
     };
+    return loopFn;
+  }
+
+  /**
+   * Whoever evaluates next (`by`: a fused loop, or null for comb and commit called from here) after
+   * someone else did starts with a full evaluation: each keeps only the flags it tests.
+   */
+  private handOver(by: object | null): void {
+    if (this.evaluator === by) return;
+    this.evaluator = by;
+    this.forceFullEvaluation();
   }
 
   private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {
@@ -405,22 +447,22 @@ function vectorLoop(
 }
 
 /** RTGPU_SIM_PROFILE=1: how much of the design the fused loop evaluated per cycle, by instance (stderr). */
-function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, always: ReadonlySet<number> | null, ungated: boolean): void {
+function reportActivity(L: Layout, regions: readonly ActivityRegion[], counts: readonly number[], cycles: number, plan: ActivityPlan, groupCounts: readonly number[]): void {
   const byInstance = new Map<string, { steps: number; evaluated: number }>();
-  let evaluated = 0;
   let guards = 0;
   regions.forEach((r, k) => {
-    if (r.inputs && !always?.has(k)) guards++;
+    if (r.inputs && !plan.regions.has(k) && !plan.ungated) guards++;
     const steps = r.end - r.start;
-    const share = !r.inputs || always?.has(k) ? 1 : counts[k]! / cycles;
+    const share = !r.inputs ? 1 : counts[k]! / cycles;
     const key = r.instance.split('.').slice(0, 2).join('.');
     const e = byInstance.get(key) ?? { steps: 0, evaluated: 0 };
     e.steps += steps;
     e.evaluated += steps * share;
     byInstance.set(key, e);
-    evaluated += steps * share;
   });
-  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.steps.length} steps, ${((100 * evaluated) / L.steps.length).toFixed(1)} % evaluated per cycle, ${guards} regions skipped when clean${ungated ? '; busy: the loop runs without dirty flags' : ''}`];
+  const share = evaluatedShare(L, regions, counts, cycles);
+  const updated = groupCounts.reduce((a, n) => a + Math.min(1, n / cycles), 0) / Math.max(1, groupCounts.length);
+  const lines = [`activity over ${cycles} cycles: ${regions.length} regions, ${L.liveSteps} live steps, ${(100 * share).toFixed(1)} % evaluated per cycle, ${(100 * updated).toFixed(1)} % of ${groupCounts.length} commit groups updated; ${plan.ungated ? 'the loop runs without dirty flags' : `${guards} regions keep their flags, ${plan.groups.size} busy commit groups do not`}`];
   for (const [k, e] of [...byInstance].sort((a, b) => b[1].evaluated - a[1].evaluated).slice(0, 25)) lines.push(`  ${k.padEnd(40)} ${String(e.steps).padStart(7)} steps ${(e.evaluated).toFixed(0).padStart(7)} evaluated`);
   process.stderr.write(lines.join('\n') + '\n');
 }

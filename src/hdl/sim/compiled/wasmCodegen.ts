@@ -1,112 +1,18 @@
 // Compiles a levelized netlist to WebAssembly (comb, combAll, commit, and a fused run loop per port list);
-// nets wider than 32 bits are computed word by word for the cells listed below.
-// The state array, the commit shadow and the memories live in one linear memory that the JavaScript
-// simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
+// nets wider than 32 bits are computed as i64 or v128 values or word by word.
+// The state array, the commit shadow and the memories live in one linear memory (wasmLayout.ts) that
+// the JavaScript simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type CombStep, type Layout } from './layout.ts';
-import { activityRegions, crossingNets, type ActivityRegion } from './activityRegions.ts';
-import { commitGroups, type CommitGroup } from './commitGroups.ts';
-import { Code, I64_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
-
-export interface WasmLayout {
-  /** Byte offsets in linear memory. */
-  readonly shadowByte: number;
-  readonly memoryBytes: readonly number[];
-  /** A region for batches of stimulus and output rows of the fused run loop. */
-  readonly batchByte: number;
-  readonly batchWords: number;
-  readonly pages: number;
-  /** The runs of steps, in order; those with inputs are skipped unless one of their inputs changed. */
-  readonly regions: readonly ActivityRegion[];
-  /**
-   * Per region, its dirty flag (i32, nonzero: evaluate it). Whoever changes a region's input sets it:
-   * the region that computes the input, the clock edge (registers, sync reads, memory writes), or the
-   * comparison of the top-level inputs with their copies at the start of comb.
-   */
-  readonly dirtyBytes: readonly number[];
-  /** The registers in groups the clock edge skips while their inputs hold; per group its dirty flag, and for shadowed groups a flag "updated in this edge's shadow". */
-  readonly commitGroups: readonly CommitGroup[];
-  readonly groupDirtyBytes: readonly number[];
-  readonly groupShadowedBytes: readonly number[];
-  /** Per root net read by a skippable region or a commit group: the dirty flags (byte addresses) to set when its value changes. */
-  readonly readers: ReadonlyMap<NetId, readonly number[]>;
-  /** Per memory: the dirty flags of the regions reading it asynchronously, set at each write. */
-  readonly memoryReaders: readonly (readonly number[])[];
-  /** Per top-level input word read by a skippable region: where its value at the last comb is kept. */
-  readonly inputCopyBytes: ReadonlyMap<NetId, number>;
-  /** Nonzero: evaluate every region (set after power-on, memory loads and the store-everything comb). */
-  readonly forceByte: number;
-  /** Per region, how many times it was evaluated (skipped regions are not counted). */
-  readonly evaluationBytes: readonly number[];
-}
-
-/** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
-const WIDE_RESULT_OPS = new Set<Cell['op']>(['mux', 'concat', 'slice', 'zext', 'sext', 'and', 'or', 'xor', 'not', 'add', 'sub', 'mul', 'shl', 'lshr', 'ashr']);
-/** Cells with a result of at most 32 bits that may read wider operands (only their low words matter, or word-wise equality). */
-const WIDE_OPERAND_OPS = new Set<Cell['op']>(['slice', 'add', 'sub', 'mul', 'and', 'or', 'xor', 'not', 'eq', 'ne', 'ult', 'ule', 'slt', 'sle', 'redand', 'redor', 'redxor', 'shl', 'lshr', 'ashr']);
-
-/**
- * Why the WebAssembly back end cannot run this netlist (the first obstacle), or null: a cell on a net
- * wider than 32 bits that has no wide code (every cell kind has it now; the check guards new ones).
- */
-export function wasmObstacle(L: Layout): string | null {
-  const net = (id: NetId) => L.flat.nets[id]!;
-  const wide = (id: NetId) => net(id).width > 32;
-  for (const st of L.steps) {
-    if (st.kind !== 'cell') continue;
-    const c = st.cell;
-    const ok = wide(c.out) ? WIDE_RESULT_OPS.has(c.op) : !cellInputs(c).some(wide) || WIDE_OPERAND_OPS.has(c.op);
-    if (!ok) return `'${c.op}' on the ${Math.max(net(c.out).width, ...cellInputs(c).map((i) => net(i).width))}-bit net '${net(c.out).name}'`;
-  }
-  return null;
-}
-
-
-export function wasmLayout(L: Layout): WasmLayout {
-  const shadowByte = L.stateWords * 4;
-  let at = shadowByte + L.stateWords * 4;
-  const memoryBytes = L.flat.memories.map((m) => {
-    const b = at;
-    at += m.depth * Math.ceil(m.width / 32) * 4;
-    return b;
-  });
-  const batchWords = 1 << 18;
-  const batchByte = at;
-  at += batchWords * 4;
-  const regions = activityRegions(L);
-  const dirtyBytes = regions.map(() => {
-    at += 4;
-    return at - 4;
-  });
-  const groups = commitGroups(L, regions);
-  const flag = () => {
-    at += 4;
-    return at - 4;
-  };
-  const groupDirtyBytes = groups.map(flag);
-  const groupShadowedBytes = groups.map((g) => (g.shadowed ? flag() : -1));
-  const readers = new Map<NetId, number[]>();
-  const addReader = (id: NetId, byte: number) => (readers.get(id) ?? readers.set(id, []).get(id)!).push(byte);
-  const memoryReaders: number[][] = L.flat.memories.map(() => []);
-  regions.forEach((r, k) => {
-    for (const id of r.inputs?.nets ?? []) addReader(id, dirtyBytes[k]!);
-    for (const m of r.inputs?.memories ?? []) memoryReaders[m]!.push(dirtyBytes[k]!);
-  });
-  groups.forEach((g, k) => g.inputs.forEach((id) => addReader(id, groupDirtyBytes[k]!)));
-  const inputCopyBytes = new Map<NetId, number>();
-  for (const n of L.flat.nets) {
-    if (n.kind !== 'input' || L.root[n.id] !== n.id || !readers.has(n.id)) continue;
-    inputCopyBytes.set(n.id, at);
-    at += 4 * L.slots[n.id]!.words;
-  }
-  const evaluationBytes = regions.map(() => {
-    at += 4;
-    return at - 4;
-  });
-  const forceByte = at;
-  at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
-}
+import { crossingNets, type ActivityRegion } from './activityRegions.ts';
+import type { LeadingZeroCount } from './leadingZeros.ts';
+import type { ShiftRightJam } from './shiftRightJam.ts';
+import type { InPlaceRegisters } from './inPlace.ts';
+import type { WasmLayout } from './wasmLayout.ts';
+import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
+import { Code, SCRATCH_LOCALS, WasmSizeError, checkFunctionSize, op, wasmModule, type WasmFunction } from './wasmEncoding.ts';
+import { cell128, changed128, compare128, computesV128, readsV128, store128, type Wide128Context } from './wasmWide128.ts';
+import { compareWide, foldWords, pushShiftAmount, wideCell, type WordContext } from './wasmWideWords.ts';
 
 type Reg = Layout['flat']['regs'][number];
 type ReadPort = Layout['flat']['memories'][number]['readPorts'][number];
@@ -114,39 +20,56 @@ type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
 
 const maskOf = (w: number) => (w >= 32 ? -1 : 2 ** w - 1);
 
+/** The module with `comb` (skipping idle regions) and `commit`, the functions stepping and peeking at ports use. */
 export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
   return splitIfTooLarge(
     () => {
       const g = new WasmGen(L, W);
-      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false, true)), g.comb('combAll', true), g.commit()]);
+      return wasmModule(W.pages, [checkFunctionSize(g.comb('comb', false, true)), g.commit()]);
     },
     (parts) => {
       const g = new WasmGen(L, W);
-      const comb = g.combPartsSkippingIdle('comb', parts);
-      const combAll = g.combParts('combAll', true, parts);
-      // Functions: the parts of comb, of combAll, then commit, comb and combAll calling their parts.
-      const fns = [...comb, ...combAll, g.commit()];
-      fns.push(callAll('comb', 0, parts), callAll('combAll', parts, parts));
+      // Functions: the parts of comb, commit, then comb calling its parts.
+      const fns = [...g.combPartsSkippingIdle('comb', parts), g.commit()];
+      fns.push(callAll('comb', 0, parts));
       return wasmModule(W.pages, fns);
     },
   );
 }
 
 /**
- * How the fused loop treats activity: `evaluateAlways` regions are evaluated every cycle without
- * testing their flag; `ungated` evaluates and commits everything with no flags at all (a design busy
- * nearly everywhere: testing and setting flags would cost more than skipping saves).
+ * The module with `combAll`, which computes and stores every net: for peeks of internal nets and
+ * waveforms only, so generated when first needed (it is the largest function of a large design).
+ */
+export function generateWasmCombAll(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> {
+  return splitIfTooLarge(
+    () => wasmModule(W.pages, [new WasmGen(L, W).comb('combAll', true)]),
+    (parts) => {
+      const g = new WasmGen(L, W);
+      return wasmModule(W.pages, [...g.combParts('combAll', true, parts), callAll('combAll', 0, parts)]);
+    },
+  );
+}
+
+/**
+ * How the fused loop treats activity (activityPlan.ts): `regions` are evaluated and `groups` committed
+ * every cycle without a flag, and no one flags them; `ungated` has no flags at all; `counting` counts
+ * evaluations of the regions and groups that keep flags (the first loop, which measures activity).
  */
 export interface RunActivity {
-  readonly evaluateAlways?: ReadonlySet<number>;
+  readonly regions?: ReadonlySet<number>;
+  readonly groups?: ReadonlySet<number>;
   readonly ungated?: boolean;
+  readonly counting?: boolean;
+  /** Write W.inPlace's registers during the comb (the fused loop in one function only). */
+  readonly inPlace?: boolean;
 }
 
 /** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
-  const make = () => new WasmGen(L, W, activity.evaluateAlways, activity.ungated);
+  const make = () => new WasmGen(L, W, activity);
   return splitIfTooLarge(
-    () => wasmModule(W.pages, [make().run(inputs, outputs)]),
+    () => wasmModule(W.pages, [new WasmGen(L, W, { ...activity, inPlace: true }).run(inputs, outputs)]),
     (parts) => {
       // run is function 0, then the parts of comb (functions 1 … parts), then commit.
       const g = make();
@@ -195,27 +118,60 @@ class WasmGen {
   private stepTemps: number[] | null = null;
   /** Nets bound to locals inside the current `scope` (released when it ends). */
   private scopeBound: [NetId, number][] | null = null;
-  /** Index of the i64 scratch local of the current function. */
+  /** Index of the i64 scratch local of the current function, and of the v128 one. */
   private i64 = 0;
+  private v128 = 0;
   private c = new Code();
 
   /** What the gated comb stores: observable values and those crossing regions. */
   private gatedKeep: Set<NetId> | undefined;
   /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
   private marking = false;
+  /** Inside the fused loop's comb: in-place registers are written there. */
+  private inPlaceOn = false;
+
 
   /** The cell computing each root net (for peepholes that look through an operand). */
   private readonly producer = new Map<NetId, Cell>();
 
+  /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
+  private readonly evaluateAlways: ReadonlySet<number>;
+  /** Commit groups updated without checking their dirty flag. */
+  private readonly commitAlways: ReadonlySet<number>;
+  /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
+  private readonly ungated: boolean;
+  private readonly counting: boolean;
+  /** Registers written during the comb, right after their next value (the fused loop only). */
+  private readonly inPlace: InPlaceRegisters | undefined;
+  /** Flags no one tests (of regions and groups without a guard): not set either. */
+  private readonly untested: ReadonlySet<number>;
+  private readonly readersCache = new Map<NetId, readonly number[] | undefined>();
+
   constructor(
     private readonly L: Layout,
     private readonly W: WasmLayout,
-    /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
-    private readonly evaluateAlways: ReadonlySet<number> = new Set(),
-    /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
-    private readonly ungated = false,
+    activity: RunActivity = {},
   ) {
+    this.evaluateAlways = activity.regions ?? new Set();
+    this.commitAlways = activity.groups ?? new Set();
+    this.ungated = activity.ungated ?? false;
+    this.counting = activity.counting ?? false;
+    this.inPlace = activity.inPlace ? W.inPlace : undefined;
+    // A group whose registers are all written in place has nothing left to commit: its flag goes untested.
+    const emptied = W.commitGroups.flatMap((g, k) => (this.inPlace && g.regs.every((r) => this.inPlace!.regs.has(r)) ? [W.groupDirtyBytes[k]!] : []));
+    this.untested = new Set([...this.evaluateAlways].map((k) => W.dirtyBytes[k]!).concat([...this.commitAlways].map((g) => W.groupDirtyBytes[g]!), emptied));
     for (const st of L.steps) if (st.kind === 'cell') this.producer.set(L.root[st.cell.out]!, st.cell);
+  }
+
+  /** The flags to set when this root net changes (none when ungated; not those no one tests). */
+  private readersOf(r: NetId): readonly number[] | undefined {
+    if (this.ungated) return undefined;
+    if (this.readersCache.has(r)) return this.readersCache.get(r);
+    const all = this.W.readers.get(r);
+    const kept = all?.filter((f) => !this.untested.has(f));
+    const result = kept?.length ? kept : undefined;
+    this.readersCache.set(r, result);
+    return result;
   }
 
   /** {x[k-1:0], x[31:k]} of a 32-bit x is a rotation: return x and k, or null. */
@@ -332,217 +288,6 @@ class WasmGen {
     this.storeIfChanged(v, this.byte(out) + 4 * k, readers);
   }
 
-  private wideCell(c: Cell): void {
-    const out = this.root(c.out);
-    const n = this.words(out);
-    const C = this.c;
-    const each = (value: (k: number) => void) => {
-      for (let k = 0; k < n; k++) this.storeWord(out, k, () => value(k));
-    };
-    switch (c.op) {
-      case 'mux':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          this.pushWord(c.b, k);
-          this.push(c.sel);
-          C.emit(op.select);
-        });
-      case 'and':
-      case 'or':
-      case 'xor':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          this.pushWord(c.b, k);
-          C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
-        });
-      case 'not':
-        return each((k) => {
-          this.pushWord(c.a, k);
-          C.const(-1).emit(op.i32Xor);
-        });
-      case 'zext':
-        return each((k) => this.pushWord(c.a, k));
-      case 'sext':
-        return each((k) => this.pushSignedWord(c.a, k));
-      case 'shl':
-      case 'lshr':
-      case 'ashr':
-        return this.wideShift(c.op, c.a, c.b, out);
-      case 'slice':
-        return each((k) => this.pushBits(c.a, c.lo + 32 * k, Math.min(32, this.w(out) - 32 * k)));
-      case 'concat':
-        return each((k) => {
-          // The parts, most significant first, that overlap bits [32k, 32k + 32) of the result.
-          let pos = this.w(out);
-          let first = true;
-          for (const part of c.parts) {
-            const pw = this.w(part);
-            pos -= pw;
-            const lo = Math.max(pos, 32 * k);
-            const hi = Math.min(pos + pw, 32 * k + 32);
-            if (lo >= hi) continue;
-            this.pushBits(part, lo - pos, hi - lo);
-            if (lo - 32 * k > 0) C.const(lo - 32 * k).emit(op.i32Shl);
-            if (!first) C.emit(op.i32Or);
-            first = false;
-          }
-          if (first) C.const(0);
-        });
-      case 'add':
-      case 'sub':
-        return this.wideAddSub(out, c.a, c.b, c.op === 'sub');
-      case 'mul':
-        return this.wideMul(out, c.a, c.b);
-      default:
-        throw new Error(`internal: no wide wasm code for ${c.op}`);
-    }
-  }
-
-  /** Word k of a net read as signed and extended without end: copied inside it, its sign (0 or -1) above. */
-  private pushSignedWord(id: NetId, k: number): void {
-    const w = this.w(id);
-    const fill = () => {
-      this.c.const(0);
-      this.pushBits(id, w - 1, 1);
-      this.c.emit(op.i32Sub);
-    };
-    if (32 * (k + 1) <= w) return this.pushWord(id, k);
-    if (32 * k >= w) return fill();
-    this.pushWord(id, k);
-    fill();
-    this.c.const(w - 32 * k).emit(op.i32Shl, op.i32Or);
-  }
-
-  /** A shift amount of any width as an unsigned i32: a set bit above the low word saturates it to 2^32 − 1. */
-  private pushShiftAmount(b: NetId): void {
-    this.pushWord(b, 0);
-    if (this.words(b) === 1) return;
-    this.c.const(-1);
-    for (let k = 1; k < this.words(b); k++) {
-      this.pushWord(b, k);
-      if (k > 1) this.c.emit(op.i32Or);
-    }
-    this.c.emit(op.i32Eqz, op.select);
-  }
-
-  /**
-   * A shift of a wide value by a dynamic amount: word k of the result joins two source words picked by
-   * the word offset (a select over every offset the width allows; an offset past it leaves 0; ashr's
-   * amount is clamped to w − 1, which gives the sign everywhere). The second half of each join shifts
-   * by 1 and then 31 − r, so a bit offset r of 0 adds nothing (WebAssembly shifts count mod 32).
-   */
-  private wideShift(kind: 'shl' | 'lshr' | 'ashr', a: NetId, b: NetId, out: NetId): void {
-    const C = this.c;
-    const n = this.words(out);
-    const w = this.w(out);
-    const s = this.temp();
-    this.pushShiftAmount(b);
-    C.set(s);
-    if (kind === 'ashr') C.get(s).const(w - 1).get(s).const(w - 1).emit(op.i32LtU, op.select).set(s);
-    const q = this.temp();
-    const r = this.temp();
-    C.get(s).const(5).emit(op.i32ShrU).set(q);
-    C.get(s).const(31).emit(op.i32And).set(r);
-    const source = (j: number) => (kind === 'ashr' ? this.pushSignedWord(a, j) : j < 0 || j >= this.words(a) ? C.const(0) : this.pushWord(a, j));
-    // Word k for offset d: shl joins source k − d (shifted up) and k − d − 1 (its high bits); right shifts k + d and k + d + 1.
-    const joined = (k: number, d: number) => {
-      if (kind === 'shl') {
-        if (k - d < 0) return void C.const(0);
-        source(k - d);
-        C.get(r).emit(op.i32Shl);
-        if (k - d - 1 >= 0) {
-          source(k - d - 1);
-          C.const(1).emit(op.i32ShrU).const(31).get(r).emit(op.i32Sub, op.i32ShrU, op.i32Or);
-        }
-        return;
-      }
-      // The sign of ashr comes in from the word above (sign-extended past the top).
-      source(k + d);
-      C.get(r).emit(op.i32ShrU);
-      source(k + d + 1);
-      C.const(1).emit(op.i32Shl).const(31).get(r).emit(op.i32Sub, op.i32Shl, op.i32Or);
-    };
-    const acc = this.temp();
-    for (let k = 0; k < n; k++) {
-      // acc = the joined words of the offset q (0 when q is past the width: shl and lshr only).
-      C.const(0).set(acc);
-      for (let d = 0; d < n; d++) {
-        joined(k, d);
-        C.get(acc).get(q).const(d).emit(op.i32Eq, op.select).set(acc);
-      }
-      this.storeWord(out, k, () => C.get(acc));
-    }
-  }
-
-  /** a ± b word by word with a carry (or borrow) in an i32 local. */
-  private wideAddSub(out: NetId, a: NetId, b: NetId, subtract: boolean): void {
-    const C = this.c;
-    const carry = this.temp();
-    const x = this.temp();
-    const y = this.temp();
-    const r = this.temp();
-    C.const(0).set(carry);
-    for (let k = 0; k < this.words(out); k++) {
-      this.pushWord(a, k);
-      C.set(x);
-      this.pushWord(b, k);
-      C.set(y);
-      // r = x ± y ± carry; the next carry is (r < x) without an incoming carry, (r <= x) with one
-      // (a borrow: x < y, or x <= y).
-      C.get(x).get(y).emit(subtract ? op.i32Sub : op.i32Add).get(carry).emit(subtract ? op.i32Sub : op.i32Add).set(r);
-      this.storeWord(out, k, () => C.get(r));
-      if (subtract) C.get(x).get(y).emit(op.i32LeU).get(x).get(y).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
-      else C.get(r).get(x).emit(op.i32LeU).get(r).get(x).emit(op.i32LtU).get(carry).emit(op.select).set(carry);
-    }
-  }
-
-  /** Schoolbook product, truncated to the result's words, accumulated in linear memory with i64 arithmetic. */
-  private wideMul(out: NetId, a: NetId, b: NetId): void {
-    const C = this.c;
-    const n = this.words(out);
-    const na = Math.min(this.words(a), n);
-    const nb = Math.min(this.words(b), n);
-    const base = this.byte(out);
-    const carry = this.temp();
-    // The product accumulates in place: keep the old words to tell the readers whether it changed.
-    const readers = this.markedReaders(out);
-    const old = readers ? Array.from({ length: n }, (_, k) => {
-      const t = this.temp();
-      C.loadAt(base + 4 * k).set(t);
-      return t;
-    }) : [];
-    for (let k = 0; k < n; k++) C.const(0).const(0).store(base + 4 * k);
-    const u64 = (push: () => void) => {
-      push();
-      C.emit(op.i64ExtendI32U);
-    };
-    for (let i = 0; i < na; i++) {
-      C.const(0).set(carry);
-      for (let j = 0; j < nb && i + j < n; j++) {
-        // t = out[i+j] + a_i * b_j + carry < 2^64; out[i+j] = t mod 2^32, carry = t >> 32.
-        u64(() => C.loadAt(base + 4 * (i + j)));
-        u64(() => this.pushWord(a, i));
-        u64(() => this.pushWord(b, j));
-        C.emit(op.i64Mul, op.i64Add);
-        u64(() => C.get(carry));
-        C.emit(op.i64Add).emit(op.localSet, this.i64);
-        C.const(0).emit(op.localGet, this.i64, op.i32WrapI64).store(base + 4 * (i + j));
-        C.emit(op.localGet, this.i64, op.i64Const, 32, op.i64ShrU, op.i32WrapI64).set(carry);
-      }
-      if (i + nb < n) C.const(0).get(carry).store(base + 4 * (i + nb));
-    }
-    const top = this.w(out) - 32 * (n - 1);
-    if (top < 32) C.const(0).loadAt(base + 4 * (n - 1)).const(maskOf(top)).emit(op.i32And).store(base + 4 * (n - 1));
-    if (!readers) return;
-    old.forEach((t, k) => {
-      C.loadAt(base + 4 * k).get(t).emit(op.i32Xor);
-      if (k > 0) C.emit(op.i32Or);
-    });
-    C.emit(op.if, 0x40);
-    this.mark(readers);
-    C.emit(op.end);
-  }
-
   private maskTo(w: number): void {
     if (w < 32) this.c.const(maskOf(w)).emit(op.i32And);
   }
@@ -558,8 +303,9 @@ class WasmGen {
     this.owned = new Set();
     this.stepTemps = null;
     this.scopeBound = null;
-    this.nextLocal = params + I64_LOCALS;
+    this.nextLocal = params + SCRATCH_LOCALS;
     this.i64 = params;
+    this.v128 = params + 1;
     this.c = new Code();
   }
 
@@ -567,8 +313,8 @@ class WasmGen {
   comb(name: string, storeAll: boolean, gated = false): { name: string; locals: number; code: Code } {
     this.begin();
     if (gated) this.gatedCombBody();
-    else this.combBody(storeAll ? null : this.observable());
-    return { name, locals: this.nextLocal - I64_LOCALS, code: this.c };
+    else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
+    return { name, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
   }
 
   /**
@@ -628,11 +374,12 @@ class WasmGen {
   private markChangedInputs(): void {
     const C = this.c;
     for (const [id, copy] of this.W.inputCopyBytes) {
+      if (!this.readersOf(id)) continue;
       for (let k = 0; k < this.words(id); k++) {
         const v = this.temp();
         C.loadAt(this.byte(id) + 4 * k).tee(v).loadAt(copy + 4 * k).emit(op.i32Ne, op.if, 0x40);
         C.const(0).get(v).store(copy + 4 * k);
-        this.mark(this.W.readers.get(id));
+        this.mark(this.readersOf(id));
         C.emit(op.end);
         this.free.push(v);
       }
@@ -641,17 +388,24 @@ class WasmGen {
 
   /** The regions to mark when `out` changes, in the gated comb (undefined: store it plainly). */
   private markedReaders(out: NetId): readonly number[] | undefined {
-    return this.marking ? this.W.readers.get(this.root(out)) : undefined;
+    return this.marking ? this.readersOf(this.root(out)) : undefined;
   }
 
   /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
   private storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
     const C = this.c;
-    // Branch-free: (new != old) ORed into each reader's flag. (Callers run inside a step or a scope, which release the temp.)
-    const changed = this.temp();
-    C.get(v).loadAt(byte).emit(op.i32Ne).set(changed);
+    // Branch-free: new ^ old, nonzero when it changed, goes to the readers' flags (any nonzero flag is set).
+    this.noteChange(() => C.get(v).loadAt(byte).emit(op.i32Xor), readers);
     C.const(0).get(v).store(byte);
-    for (const flag of readers) C.const(0).loadAt(flag).get(changed).emit(op.i32Or).store(flag);
+  }
+
+  /** Set the readers' flags when `changed` (which pushes a value, nonzero if the value changed) is nonzero. */
+  private noteChange(changed: () => void, readers: readonly number[]): void {
+    const C = this.c;
+    const v = this.temp();
+    changed();
+    C.set(v);
+    for (const flag of readers) C.const(0).loadAt(flag).get(v).emit(op.i32Or).store(flag);
   }
 
   /**
@@ -669,7 +423,7 @@ class WasmGen {
   /** The gated comb split into `parts` functions of whole regions (`name_p0` …). */
   private gatedCombParts(name: string, parts: number): WasmFunction[] {
     const regions = this.W.regions;
-    const total = this.L.steps.length;
+    const total = this.L.liveSteps;
     // Part k takes the regions starting before (k + 1) / parts of the steps.
     const bounds = [0];
     for (let k = 1; k < parts; k++) {
@@ -681,7 +435,7 @@ class WasmGen {
     return Array.from({ length: parts }, (_, k) => {
       this.begin();
       this.gatedCombBody([bounds[k]!, bounds[k + 1]!]);
-      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
     });
   }
 
@@ -692,7 +446,7 @@ class WasmGen {
     const count = this.W.evaluationBytes[k]!;
     C.loadAt(flag).emit(op.if, 0x40);
     C.const(0).const(0).store(flag);
-    C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
+    if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
   }
 
   /** Release every local: later code reloads values from memory. */
@@ -704,12 +458,13 @@ class WasmGen {
 
   /** comb split into `parts` functions over equal runs of steps (`name_p0` …). */
   combParts(name: string, storeAll: boolean, parts: number): WasmFunction[] {
-    const n = this.L.steps.length;
+    // The fast variant computes only the live steps (those that reach a port or the clock edge).
+    const n = storeAll ? this.L.steps.length : this.L.liveSteps;
     const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((i * n) / parts));
     // A value read in a later part than its own is stored for it.
     const partOf = new Map<NetId, number>();
     const crossing = new Set<NetId>();
-    this.L.steps.forEach((st, i) => {
+    this.L.steps.slice(0, n).forEach((st, i) => {
       const part = bounds.findIndex((b, k) => i >= b && i < bounds[k + 1]!);
       for (const id of stepInputs(this.L, st)) {
         const from = partOf.get(this.root(id));
@@ -721,7 +476,7 @@ class WasmGen {
     return Array.from({ length: parts }, (_, k) => {
       this.begin();
       this.combBody(keep, [], [bounds[k]!, bounds[k + 1]!]);
-      return { name: `${name}_p${k}`, locals: this.nextLocal - I64_LOCALS, code: this.c };
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
     });
   }
 
@@ -753,7 +508,7 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - SCRATCH_LOCALS, code: C };
   }
 
   private combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
@@ -770,7 +525,7 @@ class WasmGen {
       this.c.emit(op.i32Eqz, op.if, 0x40);
       for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
       // Held in reset: its readers must see the reset value (marking every cycle of the reset is enough).
-      this.mark(this.W.readers.get(this.root(r.q)));
+      this.mark(this.readersOf(this.root(r.q)));
       this.c.emit(op.end);
       this.local.delete(this.root(r.q));
     }
@@ -781,13 +536,16 @@ class WasmGen {
     const st = this.L.steps[i]!;
     this.stepTemps = [];
     this.step(st, keep);
+    // Registers whose next value is now known and whose readers have all run: written here.
+    for (const r of (this.inPlace && this.inPlaceOn && this.inPlace.after.get(i)) || []) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
     const scratch = this.stepTemps;
     this.stepTemps = null;
     for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
     // A value nothing reads has been stored already (if anyone outside looks at it).
     const out = stepOutput(this.L, st);
     const outLocal = this.local.get(out);
-    if (outLocal !== undefined && !last.has(out)) {
+    // A value many steps read is stored and reloaded where read (see Layout.materialized).
+    if (outLocal !== undefined && (!last.has(out) || this.L.materialized.has(out))) {
       this.local.delete(out);
       this.owned.delete(outLocal);
       this.free.push(outLocal);
@@ -822,7 +580,9 @@ class WasmGen {
         C.store(this.byte(id) + 4 * k);
       }
     }
+    this.inPlaceOn = true;
     this.gatedCombBody();
+    this.inPlaceOn = false;
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {
@@ -836,7 +596,7 @@ class WasmGen {
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
-    return { name: 'run', params: 3, locals: this.nextLocal - 3 - I64_LOCALS, code: C };
+    return { name: 'run', params: 3, locals: this.nextLocal - 3 - SCRATCH_LOCALS, code: C };
   }
 
   private observable(): Set<NetId> {
@@ -844,7 +604,8 @@ class WasmGen {
     const keep = new Set<NetId>();
     const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
     for (const n of L.flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
-    for (const r of L.flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+    // A next value written in place right where it is computed is read from its local, not stored.
+    for (const r of L.flat.regs) [this.inPlace?.atOwnStep.has(r) ? undefined : r.d, r.en, r.reset?.net].forEach(add);
     for (const m of L.flat.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach(add);
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
@@ -853,13 +614,17 @@ class WasmGen {
   }
 
   private step(st: CombStep, keep: Set<NetId> | null): void {
-    if (st.kind === 'cell' && this.w(st.cell.out) > 32) return this.wideCell(st.cell);
-    if (st.kind !== 'cell' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
-    const out = st.kind === 'cell' ? this.root(st.cell.out) : this.root(this.L.flat.memories[st.mem]!.readPorts[st.port]!.data);
-    const store = keep === null || keep.has(out);
+    if (st.kind === 'cell' && computesV128(st.cell, (id) => this.w(id))) return this.cellV128(st.cell);
+    if (st.kind === 'cell' && computesI64(st.cell, (id) => this.w(id))) return this.cellI64(st.cell);
+    if (st.kind === 'cell' && this.w(st.cell.out) > 32) return wideCell(this.wordOps, st.cell);
+    if (st.kind === 'aread' && this.L.flat.memories[st.mem]!.width > 32) return this.wideAsyncRead(st.mem, st.port);
+    const out = stepOutput(this.L, st);
+    const store = keep === null || keep.has(out) || this.L.materialized.has(out);
     const readers = store ? this.markedReaders(out) : undefined;
     if (store && !readers) this.c.const(0);
     if (st.kind === 'cell') this.cell(st.cell);
+    else if (st.kind === 'clz') this.leadingZeros(st);
+    else if (st.kind === 'sjam') this.shiftRightJam(st);
     else this.asyncRead(st.mem, st.port);
     const v = this.temp();
     this.bind(out, v);
@@ -868,6 +633,128 @@ class WasmGen {
       this.storeIfChanged(v, this.byte(out), readers);
     } else if (store) this.c.tee(v).store(this.byte(out));
     else this.c.set(v);
+  }
+
+  /** The generator's view for the word-by-word code (wasmWideWords.ts). */
+  private get wordOps(): WordContext {
+    const gen = this;
+    return (this.ctxWords ??= {
+      get c() {
+        return gen.c;
+      },
+      get i64() {
+        return gen.i64;
+      },
+      root: (id) => this.root(id),
+      width: (id) => this.w(id),
+      words: (id) => this.words(id),
+      byte: (id) => this.byte(id),
+      push: (id) => this.push(id),
+      pushWord: (id, k) => this.pushWord(id, k),
+      pushBits: (id, lo, n) => this.pushBits(id, lo, n),
+      storeWord: (out, k, value) => this.storeWord(out, k, value),
+      temp: () => this.temp(),
+      markedReaders: (out) => this.markedReaders(out),
+      noteChange: (changed, readers) => this.noteChange(changed, readers),
+    });
+  }
+  private ctxWords: WordContext | undefined;
+
+  /** The generator's view for the 64-bit code (wasmWide64.ts). */
+  private get wide64(): Wide64Context {
+    const gen = this;
+    return (this.ctx64 ??= {
+      get c() {
+        return gen.c;
+      },
+      width: (id) => this.w(id),
+      byte: (id) => this.byte(id),
+      constant: (id) => this.L.consts.get(this.root(id)),
+      push: (id) => this.push(id),
+      pushBits: (id, lo, n) => this.pushBits(id, lo, n),
+      pushShiftAmount: (id) => pushShiftAmount(this.wordOps, id),
+      temp: () => this.temp(),
+    });
+  }
+  private ctx64: Wide64Context | undefined;
+
+  /** The generator's view for the vector code (wasmWide128.ts). */
+  private get wide128(): Wide128Context {
+    const gen = this;
+    return (this.ctx128 ??= {
+      get c() {
+        return gen.c;
+      },
+      width: (id) => this.w(id),
+      byte: (id) => this.byte(id),
+      constant: (id) => this.L.consts.get(this.root(id)),
+      push: (id) => this.push(id),
+    });
+  }
+  private ctx128: Wide128Context | undefined;
+
+  /** A four-word result computed as one v128 and stored as its four words (a change marks the readers). */
+  private cellV128(c: Cell): void {
+    const C = this.c;
+    const out = this.root(c.out);
+    const readers = this.markedReaders(out);
+    if (!readers) {
+      C.const(0);
+      cell128(this.wide128, c);
+      return store128(C, this.byte(out));
+    }
+    cell128(this.wide128, c);
+    C.set(this.v128);
+    this.noteChange(() => changed128(C, this.v128, this.byte(out)), readers);
+    C.const(0).get(this.v128);
+    store128(C, this.byte(out));
+  }
+
+  /** A 33–64-bit result computed as one i64 and stored as its two words (a change marks the readers). */
+  private cellI64(c: Cell): void {
+    const C = this.c;
+    const out = this.root(c.out);
+    const readers = this.markedReaders(out);
+    if (!readers) {
+      C.const(0);
+      cell64(this.wide64, c);
+      return store64(C, this.byte(out));
+    }
+    cell64(this.wide64, c);
+    C.emit(op.localSet, this.i64);
+    this.noteChange(() => {
+      C.emit(op.localGet, this.i64);
+      load64(C, this.byte(out));
+      C.byte(op.i64Ne);
+    }, readers);
+    C.const(0).emit(op.localGet, this.i64);
+    store64(C, this.byte(out));
+  }
+
+  /** x >> a with the bits shifted out ORed into bit 0 (a >= w: just that bit): both arms, then a select. */
+  private shiftRightJam(st: ShiftRightJam): void {
+    const C = this.c;
+    const x = this.temp();
+    const a = this.temp();
+    this.push(st.x);
+    C.set(x);
+    this.pushBits(st.amount, 0, st.bits);
+    C.set(a);
+    C.get(x).get(a).emit(op.i32ShrU);
+    C.get(x).const(1).get(a).emit(op.i32Shl).const(1).emit(op.i32Sub, op.i32And).const(0).emit(op.i32Ne, op.i32Or);
+    C.get(x).const(0).emit(op.i32Ne);
+    C.get(a).const(this.w(st.out)).emit(op.i32LtU, op.select);
+  }
+
+  /** i32.clz of the field shifted to the top, with a guard bit below it (full: n for a zero field, else n - 1). */
+  private leadingZeros(st: LeadingZeroCount): void {
+    // The shift to the top drops the bits above the field: only those below need a mask.
+    if (st.lo === 0 && this.w(st.src) <= 32) this.push(st.src);
+    else this.pushBits(st.src, st.lo, st.n);
+    if (st.n < 32) this.c.const(32 - st.n).emit(op.i32Shl);
+    const guard = st.full ? (st.n < 32 ? 1 << (31 - st.n) : 0) : 1 << (32 - st.n);
+    if (guard !== 0) this.c.const(guard | 0).emit(op.i32Or);
+    this.c.emit(op.i32Clz);
   }
 
   private wideAsyncRead(mi: number, pi: number): void {
@@ -910,37 +797,6 @@ class WasmGen {
     this.c.emit(op.select);
   }
 
-  /** The words of a net combined with one operator (or, xor). */
-  private foldWords(id: NetId, combine: number): void {
-    for (let k = 0; k < this.words(id); k++) {
-      this.pushWord(id, k);
-      if (k > 0) this.c.emit(combine);
-    }
-  }
-
-  /**
-   * a < b (or <=) on operands wider than 32 bits, from the low word up: a word that differs decides,
-   * unless a higher one does. Signed operands are read sign-extended and their top word compares signed.
-   */
-  private compareWide(a: NetId, b: NetId, strict: boolean, signed: boolean): void {
-    const C = this.c;
-    const n = Math.max(this.words(a), this.words(b));
-    const r = this.temp();
-    const x = this.temp();
-    const y = this.temp();
-    const word = (id: NetId, k: number) => (signed ? this.pushSignedWord(id, k) : this.pushWord(id, k));
-    C.const(strict ? 0 : 1).set(r);
-    for (let k = 0; k < n; k++) {
-      word(a, k);
-      C.set(x);
-      word(b, k);
-      C.set(y);
-      C.get(x).get(y).emit(signed && k === n - 1 ? op.i32LtS : op.i32LtU);
-      C.get(r).get(x).get(y).emit(op.i32Ne, op.select).set(r);
-    }
-    C.get(r);
-  }
-
   private compareNarrow(a: NetId, b: NetId, kind: 'eq' | 'ne' | 'ult' | 'ule'): void {
     this.push(a);
     this.push(b);
@@ -950,13 +806,18 @@ class WasmGen {
   private cell(c: Cell): void {
     const w = this.w(c.out);
     const C = this.c;
+    if (readsV128(c, (id) => this.w(id))) return compare128(this.wide128, c);
+    if (readsI64(c, (id) => this.w(id))) return narrowFrom64(this.wide64, c);
     switch (c.op) {
       case 'const':
       case 'buf':
         throw new Error('internal: const/buf are not steps');
       // Wider operands of these narrow results: only their low word matters (arithmetic mod 2^w).
+      // Every net holds its value masked to its width, so a bitwise result of operands no wider than
+      // it needs no mask (and `not` is one xor with the width's mask).
       case 'not':
         this.pushWord(c.a, 0);
+        if (this.w(c.a) <= w) return void C.const(maskOf(w)).emit(op.i32Xor);
         C.const(-1).emit(op.i32Xor);
         return this.maskTo(w);
       case 'and':
@@ -965,6 +826,7 @@ class WasmGen {
         this.pushWord(c.a, 0);
         this.pushWord(c.b, 0);
         C.emit(c.op === 'and' ? op.i32And : c.op === 'or' ? op.i32Or : op.i32Xor);
+        if (this.w(c.a) <= w && this.w(c.b) <= w) return;
         return this.maskTo(w);
       case 'add':
       case 'sub':
@@ -989,11 +851,11 @@ class WasmGen {
         return this.compareNarrow(c.a, c.b, c.op);
       case 'ult':
       case 'ule':
-        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'ult', false);
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return compareWide(this.wordOps, c.a, c.b, c.op === 'ult', false);
         return this.compareNarrow(c.a, c.b, c.op);
       case 'slt':
       case 'sle': {
-        if (this.w(c.a) > 32 || this.w(c.b) > 32) return this.compareWide(c.a, c.b, c.op === 'slt', true);
+        if (this.w(c.a) > 32 || this.w(c.b) > 32) return compareWide(this.wordOps, c.a, c.b, c.op === 'slt', true);
         const aw = this.w(c.a);
         this.push(c.a);
         this.sext(aw);
@@ -1006,7 +868,7 @@ class WasmGen {
       case 'lshr':
       case 'ashr': {
         const sh = this.temp();
-        this.pushShiftAmount(c.b);
+        pushShiftAmount(this.wordOps, c.b);
         C.set(sh);
         if (c.op === 'ashr') {
           this.push(c.a);
@@ -1030,11 +892,11 @@ class WasmGen {
         }
         return;
       case 'redor':
-        this.foldWords(c.a, op.i32Or);
+        foldWords(this.wordOps, c.a, op.i32Or);
         C.const(0).emit(op.i32Ne);
         return;
       case 'redxor':
-        this.foldWords(c.a, op.i32Xor);
+        foldWords(this.wordOps, c.a, op.i32Xor);
         C.emit(op.i32Popcnt).const(1).emit(op.i32And);
         return;
       case 'mux':
@@ -1068,6 +930,8 @@ class WasmGen {
         if (this.w(c.a) > 32) return this.pushBits(c.a, c.lo, w);
         this.push(c.a);
         if (c.lo > 0) C.const(c.lo).emit(op.i32ShrU);
+        // The top bits of a net need no mask: above its width it is zero.
+        if (c.lo + w >= this.w(c.a)) return;
         return this.maskTo(w);
       case 'zext':
         return this.push(c.a);
@@ -1082,7 +946,7 @@ class WasmGen {
   commit(): { name: string; locals: number; code: Code } {
     this.begin();
     this.commitBody();
-    return { name: 'commit', locals: this.nextLocal - I64_LOCALS, code: this.c };
+    return { name: 'commit', locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
   }
 
   /**
@@ -1108,6 +972,7 @@ class WasmGen {
   private commitBody(): void {
     const L = this.L;
     const C = this.c;
+
     const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
     const groups = this.W.commitGroups;
     // Forced (after the store-everything comb or a state change from outside): every group updates.
@@ -1115,10 +980,12 @@ class WasmGen {
     if (!this.ungated) C.loadAt(this.W.forceByte).set(forced);
     /** `if (group g is dirty or forced) { clear its flag; body }`. */
     const ifDirty = (g: number, body: () => void) => {
-      if (this.ungated) return body();
+      if (this.ungated || this.commitAlways.has(g)) return body();
       const flag = this.W.groupDirtyBytes[g]!;
       C.loadAt(flag).get(forced).emit(op.i32Or, op.if, 0x40);
       C.const(0).const(0).store(flag);
+      const count = this.W.groupEvaluationBytes[g]!;
+      if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
       // Values first loaded inside the `if` are not set on the path around it.
       const outside = new Map(this.local);
       body();
@@ -1146,7 +1013,7 @@ class WasmGen {
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
       ifDirty(gi, () => {
-        if (!this.ungated) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+        if (!this.ungated && !this.commitAlways.has(gi)) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
         for (const r of g.regs) {
           this.scope(() => {
             for (let k = 0; k < this.words(r.q); k++) {
@@ -1163,8 +1030,10 @@ class WasmGen {
     L.flat.memories.forEach((mem, mi) => mem.writePorts.forEach((p) => this.scope(() => this.memoryWrite(mi, p))));
     groups.forEach((g, gi) => {
       if (g.shadowed) return;
+      const regs = this.inPlace ? g.regs.filter((r) => !this.inPlace!.regs.has(r)) : g.regs;
+      if (!regs.length) return;
       ifDirty(gi, () => {
-        for (const r of g.regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
+        for (const r of regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
       });
     });
     // Copy back from the shadow: a value that changes marks its readers.
@@ -1172,7 +1041,7 @@ class WasmGen {
     syncReads.forEach(copyBack);
     groups.forEach((g, gi) => {
       if (!g.shadowed) return;
-      if (this.ungated) return g.regs.forEach((r) => copyBack(r.q));
+      if (this.ungated || this.commitAlways.has(gi)) return g.regs.forEach((r) => copyBack(r.q));
       const updated = this.W.groupShadowedBytes[gi]!;
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
@@ -1187,7 +1056,7 @@ class WasmGen {
   /** Store each word of state net `id` (`value(k)` pushes word k); a word that changes marks the net's readers. */
   private commitWords(id: NetId, value: (k: number) => void): void {
     const C = this.c;
-    const readers = this.ungated ? undefined : this.W.readers.get(this.root(id));
+    const readers = this.readersOf(this.root(id));
     for (let k = 0; k < this.words(id); k++) {
       if (!readers) {
         C.const(0);
@@ -1265,7 +1134,7 @@ class WasmGen {
     // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
     const outside = new Map(this.local);
     const base = this.W.memoryBytes[mi]!;
-    this.mark(this.W.memoryReaders[mi]);
+    if (!this.ungated) this.mark(this.W.memoryReaders[mi]!.filter((f) => !this.untested.has(f)));
     if (mem.width > 32) {
       for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
         C.get(a);

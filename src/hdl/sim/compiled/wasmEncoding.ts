@@ -23,6 +23,7 @@ export const op = {
   i32LtU: 0x49,
   i32LeS: 0x4c,
   i32LeU: 0x4d,
+  i32Clz: 0x67,
   i32Popcnt: 0x69,
   i32Add: 0x6a,
   i32Sub: 0x6b,
@@ -34,9 +35,25 @@ export const op = {
   i32ShrS: 0x75,
   i32ShrU: 0x76,
   i32Rotl: 0x77,
+  i64Load: 0x29,
+  i64Store: 0x37,
   i64Const: 0x42,
+  i64Eqz: 0x50,
+  i64Eq: 0x51,
+  i64Ne: 0x52,
+  i64LtS: 0x53,
+  i64LtU: 0x54,
+  i64LeS: 0x57,
+  i64LeU: 0x58,
+  i64Popcnt: 0x7b,
   i64Add: 0x7c,
+  i64Sub: 0x7d,
   i64Mul: 0x7e,
+  i64And: 0x83,
+  i64Or: 0x84,
+  i64Xor: 0x85,
+  i64Shl: 0x86,
+  i64ShrS: 0x87,
   i64ShrU: 0x88,
   i32WrapI64: 0xa7,
   i64ExtendI32U: 0xad,
@@ -44,6 +61,10 @@ export const op = {
 
 /** Every function declares this many i64 locals first (right after its parameters): scratch for wide arithmetic. */
 export const I64_LOCALS = 1;
+/** Then this many v128 locals (scratch for four-word values). */
+export const V128_LOCALS = 1;
+/** Scratch locals of every function, between its parameters and its i32 locals. */
+export const SCRATCH_LOCALS = I64_LOCALS + V128_LOCALS;
 
 export function uleb(n: number): number[] {
   const out: number[] = [];
@@ -173,7 +194,7 @@ export interface WasmFunction {
   readonly name: string;
   /** i32 parameters (they are locals 0 … params-1); the function returns nothing. */
   readonly params?: number;
-  /** i32 locals besides the parameters and the I64_LOCALS i64 scratch locals that follow them. */
+  /** i32 locals besides the parameters and the SCRATCH_LOCALS (i64, then v128) that follow them. */
   readonly locals: number;
   readonly code: Code;
 }
@@ -197,7 +218,7 @@ export class WasmSizeError extends Error {
 /** Throws WasmSizeError for a function over the engine's limits (as soon as it is generated: fail fast). */
 export function checkFunctionSize<F extends WasmFunction>(f: F): F {
   const bytes = f.code.length / wasmLimits.functionBytes;
-  const locals = (f.locals + I64_LOCALS + (f.params ?? 0)) / wasmLimits.locals;
+  const locals = (f.locals + SCRATCH_LOCALS + (f.params ?? 0)) / wasmLimits.locals;
   if (bytes > 1 || locals > 1) throw new WasmSizeError(f.name, `would take ${f.code.length} bytes and ${f.locals} locals, over the limits of ${wasmLimits.functionBytes} and ${wasmLimits.locals}`, Math.max(bytes, locals));
   return f;
 }
@@ -213,7 +234,7 @@ export function wasmModule(memoryPages: number, functions: readonly WasmFunction
   // The code section streams the (large) bodies into one buffer instead of concatenating arrays.
   const code = new ByteWriter().uleb(functions.length);
   for (const f of functions) {
-    const locals = vec([[...uleb(I64_LOCALS), 0x7e], ...(f.locals > 0 ? [[...uleb(f.locals), 0x7f]] : [])]);
+    const locals = vec([[...uleb(I64_LOCALS), 0x7e], [...uleb(V128_LOCALS), 0x7b], ...(f.locals > 0 ? [[...uleb(f.locals), 0x7f]] : [])]);
     code.uleb(locals.length + f.code.length + 1).append(locals).append(f.code.bytes()).byte(op.end);
   }
   const head = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...type, ...imports, ...funcs, ...exports];

@@ -1,0 +1,60 @@
+// Registers the fused run loop updates in place during the comb, right after their next value is computed, instead of at the clock edge.
+//
+// Inside the run loop nothing looks at the state between the comb and the clock edge, so a register
+// may take its next value as soon as that value is known, provided every step that reads the register
+// has run already (they read the value before the edge) and nothing read at the clock edge (another
+// register's next value, a memory port, an output port) reads it. The next value is then still in a
+// local: no store of it, no load of it, no commit group. (Verilator orders its clocked assignments the
+// same way to avoid temporaries.)
+import type { NetId } from '../../ir/netlist.ts';
+import { readsState, stepInputs, stepOutput, type Layout } from './layout.ts';
+
+type Reg = Layout['flat']['regs'][number];
+
+export interface InPlaceRegisters {
+  /** Per step index: the registers written right after that step. */
+  readonly after: ReadonlyMap<number, readonly Reg[]>;
+  readonly regs: ReadonlySet<Reg>;
+  /** Those written right after the step computing their next value: it need not be stored for them. */
+  readonly atOwnStep: ReadonlySet<Reg>;
+  /** Per step index: the nets the registers written after it read (next value, enable, reset): inputs of the region that writes them. */
+  readonly controls: ReadonlyMap<number, readonly NetId[]>;
+}
+
+export function inPlaceRegisters(L: Layout): InPlaceRegisters {
+  const flat = L.flat;
+  const root = (id: NetId) => L.root[id]!;
+  const producer = new Map<NetId, number>();
+  for (let i = 0; i < L.liveSteps; i++) producer.set(stepOutput(L, L.steps[i]!), i);
+  const lastReader = new Map<NetId, number>();
+  for (let i = 0; i < L.liveSteps; i++) for (const id of stepInputs(L, L.steps[i]!)) lastReader.set(root(id), i);
+  // Read at the clock edge, or shown at a port after the comb: such a register keeps its commit.
+  const edgeRead = new Set<NetId>();
+  const add = (id: NetId | undefined) => id !== undefined && edgeRead.add(root(id));
+  for (const r of flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
+  for (const m of flat.memories) {
+    for (const p of m.readPorts) if (p.kind === 'sync') [p.addr, p.en].forEach(add);
+    for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
+  }
+  for (const n of flat.nets) if (n.kind === 'output') add(n.id);
+  const after = new Map<number, Reg[]>();
+  const regs = new Set<Reg>();
+  const atOwnStep = new Set<Reg>();
+  const controls = new Map<number, NetId[]>();
+  for (const r of flat.regs) {
+    const d = producer.get(root(r.d));
+    // The next value computed by a live step, and no input of it read from state (that could change first).
+    if (d === undefined || readsState(L, r)) continue;
+    const q = root(r.q);
+    if (edgeRead.has(q)) continue;
+    const inputs = [r.en, r.reset?.net].flatMap((id) => (id === undefined || L.consts.has(root(id)) ? [] : [root(id)]));
+    const at = Math.max(d, ...inputs.map((id) => producer.get(id) ?? -1));
+    // Every reader has read the old value by then.
+    if ((lastReader.get(q) ?? -1) >= at) continue;
+    (after.get(at) ?? after.set(at, []).get(at)!).push(r);
+    regs.add(r);
+    if (at === d) atOwnStep.add(r);
+    (controls.get(at) ?? controls.set(at, []).get(at)!).push(root(r.d), ...inputs);
+  }
+  return { after, regs, atOwnStep, controls };
+}
