@@ -23,7 +23,7 @@ describe('rtgpu', () => {
     expect(c.exitCode).toBe(2);
     expect(c.stderr).toBe("rtgpu: --cycles expects a whole number, got 'ten'");
     const d = await rtgpu('cosim', 'fifo', '--sim', 'ts,modelsim');
-    expect(d.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from ts, verilator, icarus, icarus-gate)");
+    expect(d.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from ts, verilator, icarus, icarus-gate, icarus-gate-reset)");
     for (const r of [a, b, c, d]) expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 

@@ -52,7 +52,7 @@ describe('rtgpu fp', () => {
     expect(op.exitCode).toBe(2);
     expect(op.stderr).toMatch(/^rtgpu: unknown op 'fma'; ops: add, sub, mul, div, sqrt, cmp, itof, ftoi/);
     const sim = await fp('', 'add', '--sim', 'modelsim');
-    expect(sim.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from ts, verilator, icarus, icarus-gate)");
+    expect(sim.stderr).toBe("rtgpu: unknown simulator 'modelsim' (choose from ts, verilator, icarus, icarus-gate, icarus-gate-reset)");
     const missing = await fp('', 'add', '/nonexistent/ops.txt');
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/^rtgpu: cannot read \/nonexistent\/ops.txt: ENOENT/);

@@ -34,6 +34,8 @@ export interface DriverOptions extends GpuRunOptions {
   readonly record?: boolean;
   /** The whole configuration of `rtgpu_top` (default: `gpuParamsFor`, the job's kind of IC core with the given core counts). */
   readonly gpu?: GpuParams;
+  /** `rtgpu_top` elaborated for that configuration already (a render worker gets it from the main thread instead of elaborating it again). */
+  readonly design?: Design;
   /** Lines of progress while an external simulator is built. */
   readonly log?: (line: string) => void;
 }
@@ -227,7 +229,7 @@ export class GpuSession {
     const start = performance.now();
     const params = opts.gpu ?? gpuParamsFor(job, opts);
     if ((params.traversal === 'bvh') !== (job.traversal === 'bvh')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : 'brute-force'} IC cores`);
-    const design = gpuDesign(params);
+    const design = opts.design ?? gpuDesign(params);
     const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
     const setupSeconds = (performance.now() - start) / 1000;
     try {

@@ -5,10 +5,12 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../../hdl/tools/typescriptWorker.ts';
-import { runFrame, type DriverOptions } from './gpuDriver.ts';
+import { gpuParamsFor, runFrame, type DriverOptions } from './gpuDriver.ts';
+import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
+import type { Design } from '../../hdl/index.ts';
 import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type PartialRun, type RunPixel } from './gpuJob.ts';
 
-export type ToWorker = { type: 'run'; first: number; count: number } | { type: 'finish' };
+export type ToWorker = { type: 'design'; design: Design } | { type: 'run'; first: number; count: number } | { type: 'finish' };
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'progress'; written: number; cycles: number }
@@ -98,6 +100,9 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
   const cycles = new Array<number>(workerCount).fill(0);
   // Only what a worker can clone: no callbacks.
   const { onProgress, log: _log, ...plain } = opts;
+  // Elaborated once here while the workers start, then cloned into each (they compile their own simulators).
+  let elaborated: Design | undefined;
+  const design = () => (elaborated ??= opts.design ?? gpuDesign(opts.gpu ?? gpuParamsFor(job, opts)));
   const workers: Worker[] = [];
 
   try {
@@ -106,6 +111,7 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
       for (let w = 0; w < workerCount; w++) {
         const worker = startFrameWorker({ job, opts: plain });
         workers.push(worker);
+        worker.on('online', () => worker.postMessage({ type: 'design', design: design() } satisfies ToWorker));
         let finished = false;
         const next = () => {
           const range = queue.shift();
