@@ -80,8 +80,11 @@ export async function cachedBuild(kind: string, key: string, build: (tmp: string
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   try {
     mkdirSync(tmp, { recursive: true });
+    const start = performance.now();
     await build(tmp, dir);
+    // How long the build took, for whoever wonders where a cold cache's time goes (`rtgpu doctor`, CI timing).
     mkdirSync(join(tmp, '.complete'));
+    writeFileSync(join(tmp, '.complete', 'seconds'), ((performance.now() - start) / 1000).toFixed(1));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (e) {
