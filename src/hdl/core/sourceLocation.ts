@@ -71,12 +71,31 @@ function loadedFrame(token: string, line: number, col: number): { token: string;
   return { token: entry.originalSource, line: entry.originalLine + 1, col: entry.originalColumn + 1 };
 }
 
-/** The first frame of `stack` outside the DSL's own core and IR folders, or undefined. */
-function userFrame({ stack, unmapped }: { stack: string; unmapped: boolean }): SourceLoc | undefined {
-  for (const text of stack.split('\n').slice(1)) {
-    const m = framePattern.exec(text);
-    if (!m) continue;
-    const f = unmapped ? loadedFrame(m[1]!, Number(m[2]), Number(m[3])) : { token: m[1]!, line: Number(m[2]), col: Number(m[3]) };
+type CallSite = NodeJS.CallSite;
+
+/**
+ * Where a frame points in the source the user wrote. A stack-trace formatter installed by a module loader
+ * (vitest's maps through its own source maps) formats this one frame; with Node's source maps on (tsx
+ * turns them on), the map Node keeps for the module translates it (loadedFrame).
+ */
+function framePosition(site: CallSite, format: ((e: Error, s: CallSite[]) => unknown) | undefined): { token: string; line: number; col: number } | undefined {
+  if (format) {
+    const text = format(new Error(), [site]);
+    const m = typeof text === 'string' ? framePattern.exec(text.split('\n')[1] ?? '') : null;
+    return m ? { token: m[1]!, line: Number(m[2]), col: Number(m[3]) } : undefined;
+  }
+  const token = site.getFileName();
+  const line = site.getLineNumber();
+  const col = site.getColumnNumber();
+  if (!token || line === null || col === null) return undefined;
+  return (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled ? loadedFrame(token, line, col) : { token, line, col };
+}
+
+/** The first of `sites` outside the DSL's own core and IR folders, or undefined. */
+function userFrame(sites: readonly CallSite[], format: ((e: Error, s: CallSite[]) => unknown) | undefined): SourceLoc | undefined {
+  for (const site of sites) {
+    const f = framePosition(site, format);
+    if (!f) continue;
     let raw = frameFiles.get(f.token);
     if (raw === undefined) frameFiles.set(f.token, (raw = f.token.startsWith('file://') ? fileURLToPath(f.token) : f.token));
     const { file, line: at, col } = sourceFrame(raw, f.line, f.col);
@@ -88,29 +107,29 @@ function userFrame({ stack, unmapped }: { stack: string; unmapped: boolean }): S
 }
 
 /**
- * The stack, `frames` deep. With Node's source maps on (tsx turns them on), they are switched off while it
- * is taken and only the frames looked at are mapped (loadedFrame): mapping every frame of every stack
- * cost three quarters of taking it.
+ * The call sites of the stack, `frames` deep, unformatted: formatting every frame of every stack (through
+ * source maps under tsx or vitest) cost three quarters of elaborating, and only the frames up to the
+ * user's are looked at.
  */
-function stackOf(frames: number): { stack: string; unmapped: boolean } {
-  const saved = Error.stackTraceLimit;
-  const unmapped = (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled === true;
+function callSites(frames: number): CallSite[] {
+  const savedLimit = Error.stackTraceLimit;
+  const savedPrepare = Error.prepareStackTrace;
   Error.stackTraceLimit = frames;
-  if (unmapped) process.setSourceMapsEnabled(false);
+  Error.prepareStackTrace = (_e, sites) => sites;
   try {
-    return { stack: new Error().stack ?? '', unmapped };
+    const holder: { stack?: CallSite[] } = {};
+    Error.captureStackTrace(holder, callSites);
+    return holder.stack ?? [];
   } finally {
-    if (unmapped) process.setSourceMapsEnabled(true);
-    Error.stackTraceLimit = saved;
+    Error.prepareStackTrace = savedPrepare;
+    Error.stackTraceLimit = savedLimit;
   }
 }
 
-/**
- * The first stack frame outside the DSL's own core and IR folders: the user's call site. A short stack
- * first: formatting each frame (through source maps under tsx) is most of the cost of elaborating.
- */
+/** The first stack frame outside the DSL's own core and IR folders: the user's call site. */
 export function callerLocation(): SourceLoc {
-  return userFrame(stackOf(12)) ?? userFrame(stackOf(40)) ?? unknownLoc;
+  const format = Error.prepareStackTrace;
+  return userFrame(callSites(12), format) ?? userFrame(callSites(40), format) ?? unknownLoc;
 }
 
 export function formatLoc(loc: SourceLoc): string {
