@@ -1,4 +1,5 @@
 // `rtgpu bench`: simulation speed of the TS simulator against Verilator and Icarus, as a table or JSON.
+import { verilatorCxxOptimization } from '../../hdl/tools/verilatorOptimization.ts';
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { findDesign } from '../../designs/index.ts';
@@ -35,6 +36,9 @@ export const benchCommand = {
     const n = intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000);
     const names = values.design ? [values.design] : ['bench', 'fifo'];
     const log = values.json ? () => {} : (s: string) => console.log(s);
+    // Verilator is the reference at its usual -O2; a test-speed build would flatter the TS simulator.
+    const opt = verilatorCxxOptimization();
+    if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
     const rows: BenchRow[] = [];
     for (const name of names) {
       log(`measuring ${name} …`);

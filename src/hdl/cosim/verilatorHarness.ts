@@ -6,12 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { toolVersion } from '../tools/toolchain.ts';
+import { verilatorCxxOptimization } from '../tools/verilatorOptimization.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
 
 /** One place for every flag: they are part of the build cache key. */
-export const verilatorFlags = ['--cc', '--exe', '--build', '-j', '2', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', '-O2', '--Mdir', 'obj'];
+export const verilatorFlags = (): string[] => ['--cc', '--exe', '--build', '-j', '2', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', verilatorCxxOptimization(), '--Mdir', 'obj'];
 
 function assignIn(p: HarnessPort, at: number): string {
   const w = wordsOf(p.width);
@@ -55,7 +56,7 @@ export const verilator: ExternalSimulator = {
   async prepare(d: HarnessDesign): Promise<PreparedSimulation> {
     const version = await toolVersion('verilator');
     const cpp = harnessSource(d);
-    const flags = d.probes?.length ? [...verilatorFlags, '--public-flat-rw'] : verilatorFlags;
+    const flags = d.probes?.length ? [...verilatorFlags(), '--public-flat-rw'] : verilatorFlags();
     const key = contentHash([version, ...flags, cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
     const { dir } = await cachedBuild('verilator', key, async (tmp) => {
       for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);

@@ -7,6 +7,7 @@ import koffi from 'koffi';
 import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
+import { verilatorCxxOptimization } from '../../tools/verilatorOptimization.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -24,7 +25,7 @@ export interface VerilatorOptions {
 }
 
 /** Every flag is part of the build cache key. The VL_USER_* defines route $finish/$stop/$fatal to our handlers. */
-export const verilatorModelFlags = [
+export const verilatorModelFlags = (): string[] => [
   '--cc',
   '--exe',
   '--build',
@@ -39,7 +40,7 @@ export const verilatorModelFlags = [
   // passed to the log; 'rtgpu lint' (verilator --lint-only -Wall) is where warnings fail.
   '-Wno-fatal',
   '-CFLAGS',
-  '-O2 -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf',
+  `${verilatorCxxOptimization()} -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf`,
   '-LDFLAGS',
   '-shared -Wl,-Bsymbolic',
   '--Mdir',
@@ -63,7 +64,7 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
   await toolVersion('g++');
   const cpp = modelSource(x, trace);
   const vlt = publicSignalsConfig(x);
-  const flags = trace ? [...verilatorModelFlags, '--trace'] : verilatorModelFlags;
+  const flags = trace ? [...verilatorModelFlags(), '--trace'] : verilatorModelFlags();
   const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
   const { dir, cached } = await cachedBuild('verilator-model', key, async (tmp, finalDir) => {
     log(`verilator: building ${x.design.top} (${x.emitted.files.length} files${trace ? ', with tracing' : ''})`);
