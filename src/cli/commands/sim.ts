@@ -42,8 +42,10 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   if (text === 'lockstep') return { backend: 'lockstep', backends: [{}, one('verilator'), one('icarus')], log: buildLog() };
   if (!text.includes(',')) return one(text);
   const list = text.split(',').map((s) => s.trim());
+  // Each name checked first: `--sim x,0,0` names 'x', not a simulator listed twice.
+  const backends = list.map(one);
   if (new Set(list).size !== list.length) throw new CliError(`--sim ${text}: a simulator is listed twice`);
-  return { backend: 'lockstep', backends: list.map(one), log: buildLog() };
+  return { backend: 'lockstep', backends, log: buildLog() };
 }
 
 const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
