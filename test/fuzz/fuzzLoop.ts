@@ -51,7 +51,7 @@ export function runOne(target: FuzzTarget, input: Uint8Array): Outcome {
     // Successes differ by how much they parsed: a size class keeps a few of them.
     return { kind: 'ok', key: `ok:${Math.min(8, Math.ceil(Math.log2(input.length + 1)))}` };
   } catch (e) {
-    if (target.expected(e)) return { kind: 'expected', key: `err:${messageShape((e as Error).message)}` };
+    if (target.expected(e)) return { kind: 'expected', key: `err:${messageShape(target.echoless?.((e as Error).message) ?? (e as Error).message)}` };
     const err = e instanceof Error ? e : new Error(String(e));
     const top = (err.stack ?? '').split('\n').find((l) => /^\s+at /.test(l))?.trim() ?? '';
     // Crash messages come from the engine (not templates of ours): numbers folded, words kept.

@@ -10,6 +10,7 @@ import { Bvh4FormatError } from '../../src/bvh/node4.ts';
 import { parseOperands } from '../../src/cli/commands/fp.ts';
 import { parseParams } from '../../src/cli/designFile.ts';
 import { CliError } from '../../src/cli/cliError.ts';
+import { cliDictionary, decodeCommandLine, isCleanUsageError, withoutWords } from './cliFlags.ts';
 
 export interface FuzzTarget {
   readonly name: string;
@@ -21,6 +22,11 @@ export interface FuzzTarget {
   expected(e: unknown): boolean;
   /** Tokens the mutator splices in (keywords, numbers at the edges of their ranges). */
   readonly dictionary: readonly string[];
+  /**
+   * The message with the input it echoes unquoted taken out, where the words of the input are known
+   * (else each echo of a word of the sources' vocabulary would count as a new message shape).
+   */
+  echoless?(message: string): string;
 }
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -116,7 +122,25 @@ export const fuzzTargets: readonly FuzzTarget[] = [
     expected: (e) => e instanceof CliError && e.message.startsWith('--param'),
     dictionary: ['width=8', '=', 'a.b=1', '{"x":1}', '[1,2]', 'true', 'false', 'null', '0x10', '__proto__=1', 'constructor=1', '"', ...NUMBERS],
   },
+  cliFlagsTarget(),
 ];
+
+/** `rtgpu <command> …`: the command's parse only (a plan or a usage error), never the work. */
+function cliFlagsTarget(): FuzzTarget {
+  // expected() sees the error only; the argv of the input that raised it is kept here.
+  let last = decodeCommandLine(new Uint8Array());
+  return {
+    name: 'cli-flags',
+    what: "rtgpu command lines: UTF-8, one argv word per line, the first the command (its parse: flags and their checks)",
+    run: (b) => {
+      last = decodeCommandLine(b);
+      last.command?.parse(last.argv);
+    },
+    expected: (e) => last.command !== undefined && isCleanUsageError(e, last.argv, last.command.options),
+    dictionary: cliDictionary,
+    echoless: (m) => withoutWords(m.split('\n')[0]!, last.argv),
+  };
+}
 
 /**
  * Targets that crash (a TypeError on an 'X') or hang (on an 'H') on purpose: the fuzz runner's own test
