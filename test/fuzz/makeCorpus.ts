@@ -63,4 +63,14 @@ for (const line of [...lines].sort()) {
   }
   put('cli-flags', `${name}-${String(valid++).padStart(3, '0')}.txt`, line);
 }
+
+// design-file: the design files of the CLI tests and the examples that stand alone (not testbenches);
+// without their .ts, which would make tsc check them.
+for (const f of ['gcdUnit.ts', 'twoModules.ts', 'unusedInput.ts', 'widthError.ts', 'throwsAtLoad.ts']) put('design-file', f.replace(/\.ts$/, ''), readFileSync(repo(`test/cli/fixtures/${f}`)));
+for (const ex of readdirSync(repo('examples'), { withFileTypes: true }).filter((d) => d.isDirectory()))
+  for (const f of readdirSync(repo(`examples/${ex.name}`)).filter((n) => n.endsWith('.ts') && !n.includes('.tb.'))) {
+    const text = readFileSync(repo(`examples/${ex.name}/${f}`), 'utf8');
+    // Alone in a temporary directory, a file that imports its neighbours cannot load.
+    if (!/from '\.\.?\//.test(text)) put('design-file', `${ex.name}-${f.replace(/\.ts$/, '')}`, text);
+  }
 console.log(`corpus written to ${root}`);
