@@ -45,27 +45,35 @@ function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
 }
 
 /**
- * Errors the engine raises with no place in the file: an import that does not resolve or lacks the name
- * imported, a regular expression literal that is not one. They quote the specifier or the expression;
+ * Errors the engine raises with no place in the file: an import that does not resolve (or has a URL
+ * scheme the loader does not take, `r:gpu/hdl`) or lacks the name imported, a regular expression literal that is not one. They quote the specifier or the expression;
  * the place is where that text is in the file (a specifier's opening quote).
  */
 function placeOfText(file: string, message: string): string | undefined {
-  const quoted = (spec: string) => new RegExp(`['"]${escapeRegExp(spec)}(?=['"/?#])`);
-  const spec = /^(?:Cannot find (?:package|module) '([^']+)'|Invalid module "([^"]+)"|The requested module '([^']+)' does not provide)/.exec(message)?.slice(1).find((x) => x !== undefined);
-  const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
-  const regex = /^Invalid regular expression: (\/.*\/)[a-z]*: /.exec(message)?.[1];
-  const needles =
-    spec !== undefined ? [quoted(spec), quoted(spec.split('/').pop()!)] : subpath !== undefined ? [new RegExp(`['"][^'"\\n]*/${escapeRegExp(subpath)}(?=['"?#])`)] : regex !== undefined ? [new RegExp(escapeRegExp(regex))] : [];
+  const needle = textQuoted(message);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
-  const at = needles.map((n) => n.exec(text)?.index).find((i) => i !== undefined);
+  const at = needle?.exec(text)?.index;
   if (at === undefined) return undefined;
   const before = text.slice(0, at).split('\n');
   return `${shown(file)}:${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+/** The text an engine error quotes, as it is written in the source: a specifier in quotes, a URL scheme, a regular expression. */
+function textQuoted(message: string): RegExp | undefined {
+  const spec = /^(?:Cannot find (?:package|module) '([^']+)'|Invalid module "([^"]+)"|The requested module '([^']+)' does not provide)/.exec(message)?.slice(1).find((x) => x !== undefined);
+  // A module in another directory is named by its absolute path: its last part is in the specifier.
+  if (spec !== undefined) return new RegExp(`['"](${escapeRegExp(spec)}|[^'"\\n]*/${escapeRegExp(spec.split('/').pop()!)})(?=['"/?#])`);
+  const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
+  if (subpath !== undefined) return new RegExp(`['"][^'"\\n]*/${escapeRegExp(subpath)}(?=['"?#])`);
+  const scheme = /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
+  if (scheme !== undefined) return new RegExp(`['"]${escapeRegExp(scheme)}`);
+  const regex = /^Invalid regular expression: (\/.*\/)[a-z]*: /.exec(message)?.[1];
+  return regex === undefined ? undefined : new RegExp(escapeRegExp(regex));
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
