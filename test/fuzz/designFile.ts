@@ -3,23 +3,25 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { CliError } from '../../src/cli/cliError.ts';
 import { loadUserDesign } from '../../src/cli/designFile.ts';
 import { HdlError } from '../../src/hdl/index.ts';
 
 /**
  * Inside the checkout (gitignored .cache/), so that `rtgpu/hdl` resolves and the package's "type": "module"
- * makes the file an ES module, as a user's project would; one directory per process.
+ * makes the file an ES module, as a user's project would. Each file is removed once loaded.
  */
-const dir = fileURLToPath(new URL(`../../.cache/fuzz-design-files/${process.pid}-${Math.random().toString(36).slice(2, 8)}/`, import.meta.url));
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const dir = fileURLToPath(new URL('../../.cache/fuzz-design-files/', import.meta.url));
+/** Unique across the runner's worker threads and processes. */
+const prefix = `${process.pid}-${threadId}-`;
 let count = 0;
 let lastFile = '';
 
 /** Load the input as a design file (a fresh name each time: the module loader keeps every module). */
 export async function loadDesignInput(input: Uint8Array): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  lastFile = join(dir, `design${count++}.ts`);
+  lastFile = join(dir, `${prefix}${count++}.ts`);
   writeFileSync(lastFile, input);
   try {
     await loadUserDesign(lastFile);
