@@ -16,7 +16,8 @@ import { startWorker } from '../src/hdl/tools/typescriptWorker.ts';
 const usage = `usage: npm run fuzz -- [--time SECONDS | --runs N] [--target NAMES] [--seed S] [--out DIR] [--input-timeout MS]
 
   --time SECONDS        wall time of the whole run, shared by the targets (default 60)
-  --runs N              inputs per target instead of a time (the soak run uses 1000000)
+  --runs N              inputs per target instead of a time (the soak run uses 1000000; a slow target
+                        runs N divided by its cost: design-file N/100)
   --target NAMES        comma-separated targets (default all): ${fuzzTargets.map((t) => t.name).join(', ')}
   --seed S              the run's seed (default: $SEED or random; printed)
   --out DIR             where crashes and hangs are written (default fuzz-findings)
@@ -93,7 +94,7 @@ async function fuzzOne(target: FuzzTarget, running: TargetResult[]): Promise<Tar
   const deadline = secondsPerTarget === undefined ? undefined : t0 + 1000 * secondsPerTarget;
   for (let attempt = 0; ; attempt++) {
     const left = deadline === undefined ? undefined : (deadline - performance.now()) / 1000;
-    const leftRuns = runs === undefined ? undefined : runs - result.runs;
+    const leftRuns = runs === undefined ? undefined : Math.ceil(runs / (target.cost ?? 1)) - result.runs;
     if ((left !== undefined && left <= 0.05) || (leftRuns !== undefined && leftRuns <= 0)) break;
     const shared = new SharedArrayBuffer(SHARED_HEADER_BYTES + MAX_INPUT_BYTES);
     const job: WorkerJob = { target: target.name, seed: (seed + 7919 * attempt) >>> 0, corpus, runs: leftRuns, seconds: left, shared };
@@ -169,8 +170,8 @@ for (const t of targets) {
   for (const c of r.crashes.values()) {
     findings++;
     // A smaller input with the same crash, for the regression corpus.
-    const small = minimize(t, c);
-    const check = runOne(t, small);
+    const small = await minimize(t, c);
+    const check = await runOne(t, small);
     const file = save(t.name, 'crash', small, `${c.key}\n\n${check.kind === 'crash' ? check.crash.stack : c.stack}\n`);
     console.log(`  crash: ${c.key}\n    ${file}`);
   }

@@ -9,11 +9,32 @@ type ParsedFlags<O extends Options> = ReturnType<typeof parseArgs<{ args: string
 export function parseFlags<O extends Options>(argv: string[], options: O, usage: string): ParsedFlags<O> {
   // Every flag that takes a value takes a negative one too, so `--width -3` gets its range error.
   const valued = Object.keys(options).filter((name) => options[name]!.type === 'string');
+  let parsed: ParsedFlags<O>;
   try {
-    return parseArgs({ args: joinNegativeValues(argv, valued), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(argv, valued), options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new CliError(`${(e as Error).message.replace(/\. To specify.*$/s, '')}\n\n${usage}`);
+    throw new CliError(`${wholeCharacters((e as Error).message.replace(/\. To specify.*$/s, ''), argv)}\n\n${usage}`);
   }
+  checkNotEmpty(parsed.values as Record<string, unknown>, parsed.positionals);
+  return parsed;
+}
+
+/** parseArgs reads a group of short options by UTF-16 unit: `-😀` would be named by half a character. */
+function wholeCharacters(message: string, argv: readonly string[]): string {
+  return message.replace(/'-([\uD800-\uDBFF])'/g, (m, high: string) => {
+    const char = new RegExp(`${high}[\\uDC00-\\uDFFF]`).exec(argv.join(' '))?.[0];
+    return char === undefined ? m : `'-${char}'`;
+  });
+}
+
+/**
+ * No flag takes '' and no argument is '': an empty word is an unset shell variable (`--out "$OUT"`), which
+ * would otherwise be a file named '' (`: not a scene file`), or fail only when the output is written.
+ */
+function checkNotEmpty(values: Record<string, unknown>, positionals: readonly string[]): void {
+  const flag = Object.keys(values).find((k) => values[k] === '' || (Array.isArray(values[k]) && values[k].includes('')));
+  if (flag !== undefined) throw new CliError(`--${flag} expects a value, got ''`);
+  if (positionals.includes('')) throw new CliError("an argument is empty ('')");
 }
 
 /** An integer flag value in min .. max, or a CliError naming the flag (a negative number gets the range error). */
@@ -21,7 +42,8 @@ export function intFlag(name: string, value: string | undefined, fallback: numbe
   if (value === undefined) return fallback;
   if (!/^[+-]?\d+$/.test(value)) throw new CliError(`--${name} expects a whole number, got '${value}'`);
   const n = Number(value);
-  if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${n}`);
+  // The number as typed: a long one would print as 1e+25 or Infinity.
+  if (n < min || n > max) throw new CliError(`--${name} must be between ${min} and ${max}, got ${value}`);
   return n;
 }
 

@@ -1,9 +1,9 @@
 // Design and testbench files given to the CLI: TypeScript (loaded through tsx, no build needed) or JavaScript
 // modules that export eDSL modules, their parameters, and testbench bodies.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef } from '../hdl/index.ts';
+import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef, type SourceLoc } from '../hdl/index.ts';
 import type { Testbench } from '../hdl/testbench/index.ts';
 import { CliError } from './cliError.ts';
 
@@ -24,8 +24,11 @@ function placeIn(file: string, e: unknown): string | undefined {
   return undefined;
 }
 
-/** The error a user's code threw, as the CLI reports it: eDSL errors as they are, others at the user's line. */
-function userError(file: string, e: unknown): Error {
+/**
+ * The error a user's code threw, as the CLI reports it: eDSL errors as they are, others at the user's line
+ * (or, failing that, at `fallback`: the module being elaborated).
+ */
+function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
   if (e instanceof HdlError || e instanceof CliError) return e;
   const err = e as Error & { code?: string; errors?: { text: string; location?: { file: string; line: number; column: number } }[] };
   // A .ts file outside an ES-module package is loaded as CommonJS, which cannot import rtgpu (ESM only).
@@ -37,9 +40,43 @@ function userError(file: string, e: unknown): Error {
   if (syntax?.location) return new CliError(`${shown(resolve(syntax.location.file))}:${syntax.location.line}:${syntax.location.column + 1}: ${syntax.text}`, 1);
   const esbuild = /^(\/[^\n:]+):(\d+):(\d+): ERROR: ([^\n]*)/m.exec(err?.message ?? '');
   if (esbuild) return new CliError(`${shown(esbuild[1]!)}:${esbuild[2]}:${esbuild[3]}: ${esbuild[4]}`, 1);
-  const at = placeIn(file, e);
+  const at = placeIn(file, e) ?? placeOfText(file, err?.message ?? '') ?? (fallback?.file === file ? `${shown(file)}:${fallback.line}:${fallback.col}` : undefined);
   return new CliError(`${at ?? shown(file)}: ${err?.message ?? String(e)}`, 1);
 }
+
+/**
+ * Errors the engine raises with no place in the file: an import that does not resolve (or has a URL
+ * scheme the loader does not take, `r:gpu/hdl`) or lacks the name imported, a regular expression literal that is not one. They quote the specifier or the expression;
+ * the place is where that text is in the file (a specifier's opening quote).
+ */
+function placeOfText(file: string, message: string): string | undefined {
+  const needle = textQuoted(message);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const at = needle?.exec(text)?.index;
+  if (at === undefined) return undefined;
+  const before = text.slice(0, at).split('\n');
+  return `${shown(file)}:${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+/** The text an engine error quotes, as it is written in the source: a specifier in quotes, a URL scheme, a regular expression. */
+function textQuoted(message: string): RegExp | undefined {
+  const spec = /^(?:Cannot find (?:package|module) '([^']+)'|Invalid module "([^"]+)"|The requested module '([^']+)' does not provide)/.exec(message)?.slice(1).find((x) => x !== undefined);
+  // A module in another directory is named by its absolute path: its last part is in the specifier.
+  if (spec !== undefined) return new RegExp(`['"](${escapeRegExp(spec)}|[^'"\\n]*/${escapeRegExp(spec.split('/').pop()!)})(?=['"/?#])`);
+  const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
+  if (subpath !== undefined) return new RegExp(`['"][^'"\\n]*/${escapeRegExp(subpath)}(?=['"?#])`);
+  const scheme = /^Only URLs with a scheme in: .* Received protocol '([^']+)'/.exec(message)?.[1];
+  if (scheme !== undefined) return new RegExp(`['"]${escapeRegExp(scheme)}`);
+  const regex = /^Invalid regular expression: (\/.*\/)[a-z]*: /.exec(message)?.[1];
+  return regex === undefined ? undefined : new RegExp(escapeRegExp(regex));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Set by whoever registered tsx's loader for the whole process (bin/rtgpu.mjs in a checkout). */
 const tsLoader = Symbol.for('rtgpu.tsLoader');
@@ -135,7 +172,8 @@ export async function loadUserDesign(path: string, opts: { top?: string; params?
     const { design, warnings } = elaborate(def, params as never);
     return { file, def, params, design, warnings };
   } catch (e) {
-    const err = userError(file, e);
+    // An error raised inside the eDSL, after the user's code returned (a malformed port list), is at no line of theirs.
+    const err = userError(file, e, def.loc);
     // A module that needs parameters and got none fails somewhere inside; say what was given.
     if (Object.keys(params).length > 0 || def.ports.length === 0) throw err;
     const hint = `${def.name} was elaborated with no parameters: export 'params' from ${shown(file)} or give them with --param key=value`;

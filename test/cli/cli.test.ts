@@ -131,3 +131,48 @@ describe('--triangles means one thing per command, and says which when given the
     }
   }, 60_000);
 });
+
+describe('command lines the cli-flags fuzz target found wrong (each command parse alone, as the target runs it)', () => {
+  const first = (parse: () => unknown) => {
+    try {
+      parse();
+    } catch (e) {
+      return (e as Error).message.split('\n')[0];
+    }
+    return 'parsed';
+  };
+
+  test("an empty word (an unset shell variable) is named as one, not taken for a file named ''", async () => {
+    const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
+    const { parseAsmArgs } = await import('../../src/cli/commands/asm.ts');
+    const { parseEmitArgs } = await import('../../src/cli/commands/emit.ts');
+    expect(first(() => parseRenderArgs(['']))).toBe("an argument is empty ('')");
+    expect(first(() => parseEmitArgs(['']))).toBe("an argument is empty ('')");
+    expect(first(() => parseRenderArgs(['--out', '']))).toBe("--out expects a value, got ''");
+    expect(first(() => parseAsmArgs(['x.s', '--format=']))).toBe("--format expects a value, got ''");
+  });
+
+  test('a short option that is not ASCII is named whole, not by half a UTF-16 pair', async () => {
+    const { parseRunCommandLine } = await import('../../src/cli/commands/run.ts');
+    expect(first(() => parseRunCommandLine(['-\u{1F600}']))).toBe("Unknown option '-\u{1F600}'");
+  });
+
+  test('a number out of range is echoed as typed, not as Infinity', async () => {
+    const { parseCosimArgs } = await import('../../src/cli/commands/cosim.ts');
+    const big = '1'.repeat(400);
+    expect(first(() => parseCosimArgs(['fifo', '--cycles', big]))).toBe(`--cycles must be between 1 and 100000000, got ${big}`);
+    expect(first(() => parseCosimArgs(['fifo', '--seed', '+5000000000']))).toBe('--seed must be between 0 and 4294967295, got +5000000000');
+  });
+
+  test('sim --sim: an unknown name in a list is named before any repeat', async () => {
+    const { parseSimArgs } = await import('../../src/cli/commands/sim.ts');
+    expect(first(() => parseSimArgs(['tb.ts', '--sim', 'lockst0,0,0']))).toBe("--sim: unknown simulator 'lockst0' (choose from ts, js, wasm, verilator, icarus, lockstep, or a comma list)");
+    expect(first(() => parseSimArgs(['tb.ts', '--sim', 'ts,ts']))).toBe('--sim ts,ts: a simulator is listed twice');
+  });
+
+  test("render --scene takes the built-in scenes' own names only", async () => {
+    const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
+    for (const name of ['constructor', '__proto__', 'toString'])
+      expect(first(() => parseRenderArgs(['--scene', name]))).toBe(`--scene: unknown built-in scene '${name}' (choose from cornell, bunny; a scene file is the SCENE argument)`);
+  });
+});

@@ -1,7 +1,7 @@
 // The CLI on a user's own design and testbench files: emit, lint, sim, cosim and synth, and the errors a
 // user's mistakes get (at their file and line, never a stack trace).
-import { describe, expect, test } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../tempDir.ts';
@@ -128,4 +128,38 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Adder_width8/);
   }, 300_000);
+});
+
+describe('design files the design-file fuzz target found errors without a line for', () => {
+  /** In the checkout, so that 'rtgpu/hdl' resolves and the file is an ES module, as in a user's project. */
+  const write = (name: string, text: string) => {
+    mkdirSync('.cache', { recursive: true });
+    const dir = mkdtempSync(join('.cache', 'design-files-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  /** The first line rtgpu emit prints for the file (the CLI's own module loading, not vitest's). */
+  const firstLine = async (file: string) => {
+    const r = await rtgpu('emit', file, '--out', join(tempDir('emit'), 'rtl'));
+    noStack(r.stderr);
+    return r.stderr.split('\n')[0];
+  };
+
+  test('an import that does not resolve: at the specifier', { timeout: 60_000 }, async () => {
+    const pkg = write('pkg.ts', "// x\nimport { UInt } from 'rtgpw/hdl';\nexport const y = UInt;\n");
+    expect(await firstLine(pkg)).toMatch(new RegExp(`^rtgpu: ${pkg}:2:22: Cannot find package 'rtgpw' imported from `));
+    const sub = write('sub.ts', "import { UInt } from 'rtgpu/hdm';\nexport const y = UInt;\n");
+    expect(await firstLine(sub)).toMatch(new RegExp(`^rtgpu: ${sub}:1:22: Package subpath './hdm' is not defined`));
+  });
+
+  test('a regular expression literal that is not one: at the literal', { timeout: 60_000 }, async () => {
+    const file = write('regex.ts', "export const a = 1;\nexport const r = /output(x/;\n");
+    expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:18: Invalid regular expression: /output(x/: Unterminated group`);
+  });
+
+  test('an error inside the eDSL after the module body returned: at the defineModule of the module', { timeout: 60_000 }, async () => {
+    const file = write('nan.ts', "import { UInt, defineModule, input, output } from 'rtgpu/hdl';\nexport const M = defineModule('M', () => ({ a: input(UInt(8) - 1), y: output(UInt(4)) }), (_m, io) => {\n  io.y.set(0);\n});\n");
+    expect(await firstLine(file)).toMatch(new RegExp(`^rtgpu: ${file}:2:18: `));
+  });
 });

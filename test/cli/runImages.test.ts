@@ -9,8 +9,11 @@ import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
-import { buildRunJob, parseRunCommandLine } from '../../src/cli/commands/run.ts';
+import { buildRunJob, parseRunCommandLine, type RunCommandLine } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
+
+/** The command line of a run (not --help). */
+const runLine = (argv: string[]) => parseRunCommandLine(argv) as RunCommandLine;
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', 'run', ...args], { reject: false });
 
@@ -106,7 +109,7 @@ describe('rtgpu run: raw images', () => {
 
   test('buildRunJob: the job of the whole-GPU runtime, and the GPU flags for it', () => {
     const f = inputs();
-    const cmd = parseRunCommandLine(['--program', f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['tri.bin']!, '--pixels', '7', '--rt-cores', '2', '--ic-cores', '3', '--max-cycles', '1000'])!;
+    const cmd = runLine(['--program', f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['tri.bin']!, '--pixels', '7', '--rt-cores', '2', '--ic-cores', '3', '--max-cycles', '1000'])!;
     expect(cmd.gpu).toEqual({ rtCores: 2, icCores: 3, maxCycles: 1000 });
     const job = buildRunJob(cmd.inputs);
     expect([...job.program]).toEqual([...assemble(kernel, 'k.s').words]);
@@ -116,7 +119,7 @@ describe('rtgpu run: raw images', () => {
     const defaults = buildRunJob({ program: f['k.s']!, pixels: 1 });
     expect(defaults.sourceLines?.[0]).toBe(1);
     expect([...defaults.triangles]).toEqual([...sceneToImage(defaultScene())]);
-    expect(parseRunCommandLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, maxCycles: 50_000_000 });
+    expect(runLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, maxCycles: 50_000_000 });
     expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
   });
 
@@ -157,7 +160,7 @@ describe('rtgpu run: raw images', () => {
 
   test('buildRunJob with BVH traversal: the job holds the BVH scene image; the scene is in BVH order', () => {
     const f = inputs();
-    const cmd = parseRunCommandLine([f['k.s']!, '--triangles', f['bvh.bin']!, '--bvh'])!;
+    const cmd = runLine([f['k.s']!, '--triangles', f['bvh.bin']!, '--bvh'])!;
     expect(cmd.inputs.traversal).toBe('bvh');
     const job = buildRunJob(cmd.inputs);
     expect(job.traversal).toBe('bvh');

@@ -45,13 +45,13 @@ export function messageShape(message: string): string {
 }
 
 /** Run one input and classify what happened. */
-export function runOne(target: FuzzTarget, input: Uint8Array): Outcome {
+export async function runOne(target: FuzzTarget, input: Uint8Array): Promise<Outcome> {
   try {
-    target.run(input);
+    await target.run(input);
     // Successes differ by how much they parsed: a size class keeps a few of them.
     return { kind: 'ok', key: `ok:${Math.min(8, Math.ceil(Math.log2(input.length + 1)))}` };
   } catch (e) {
-    if (target.expected(e)) return { kind: 'expected', key: `err:${messageShape((e as Error).message)}` };
+    if (target.expected(e)) return { kind: 'expected', key: `err:${messageShape(target.echoless?.((e as Error).message) ?? (e as Error).message)}` };
     const err = e instanceof Error ? e : new Error(String(e));
     const top = (err.stack ?? '').split('\n').find((l) => /^\s+at /.test(l))?.trim() ?? '';
     // Crash messages come from the engine (not templates of ours): numbers folded, words kept.
@@ -83,7 +83,7 @@ export interface LoopOptions {
 }
 
 /** Mutational fuzzing from `seedCorpus` until the budget is spent. */
-export function fuzzLoop(target: FuzzTarget, seedCorpus: readonly Uint8Array[], opts: LoopOptions): LoopReport {
+export async function fuzzLoop(target: FuzzTarget, seedCorpus: readonly Uint8Array[], opts: LoopOptions): Promise<LoopReport> {
   const rng = createRng(opts.seed);
   const mutator = new Mutator(rng, target.dictionary);
   const corpus = seedCorpus.length ? [...seedCorpus] : [new Uint8Array(0)];
@@ -104,12 +104,12 @@ export function fuzzLoop(target: FuzzTarget, seedCorpus: readonly Uint8Array[], 
     else corpus[rng.int(corpus.length)] = input;
     opts.onNew?.('corpus', input);
   };
-  for (const input of seedCorpus) consider(input, runOne(target, input));
+  for (const input of seedCorpus) consider(input, await runOne(target, input));
   const done = () => (opts.runs !== undefined && report.runs >= opts.runs) || (opts.until !== undefined && (report.runs & 255) === 0 && performance.now() >= opts.until);
   while (!done()) {
     const input = mutator.mutate(corpus[rng.int(corpus.length)]!, corpus);
     opts.before?.(input);
-    consider(input, runOne(target, input));
+    consider(input, await runOne(target, input));
     report.runs++;
     if ((report.runs & 4095) === 0) opts.onProgress?.(report.runs);
   }
@@ -117,7 +117,7 @@ export function fuzzLoop(target: FuzzTarget, seedCorpus: readonly Uint8Array[], 
 }
 
 /** A smaller input with the same crash shape (greedy chunk removal), for the regression corpus. */
-export function minimize(target: FuzzTarget, crash: Crash, maxTries = 2000): Uint8Array {
+export async function minimize(target: FuzzTarget, crash: Crash, maxTries = 2000): Promise<Uint8Array> {
   let best = crash.input;
   let tries = 0;
   for (let chunk = best.length >> 1; chunk >= 1 && tries < maxTries; chunk >>= 1) {
@@ -126,7 +126,7 @@ export function minimize(target: FuzzTarget, crash: Crash, maxTries = 2000): Uin
       candidate.set(best.subarray(0, at));
       candidate.set(best.subarray(at + chunk), at);
       tries++;
-      const o = runOne(target, candidate);
+      const o = await runOne(target, candidate);
       if (o.kind === 'crash' && o.crash.key === crash.key) best = candidate;
       else at += chunk;
     }

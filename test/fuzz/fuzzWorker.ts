@@ -11,7 +11,7 @@ const started = new Float64Array(job.shared, 8, 1);
 const bytes = new Uint8Array(job.shared, SHARED_HEADER_BYTES);
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
-const report = fuzzLoop(fuzzTarget(job.target), job.corpus, {
+const report = await fuzzLoop(fuzzTarget(job.target), job.corpus, {
   seed: job.seed,
   runs: job.runs,
   until: job.seconds === undefined ? undefined : performance.now() + 1000 * job.seconds,

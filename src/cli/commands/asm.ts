@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { sameFile } from '../inputFiles.ts';
 import { AsmError, assemble } from '../../isa/assembler.ts';
 import { checkFitsInstructionMemory } from '../../isa/instructionMemory.ts';
@@ -48,30 +49,39 @@ export function writeOutput(file: string, data: string | Uint8Array): void {
   }
 }
 
-export const asmCommand = {
-  summary: 'assemble RT core assembly to hex (or raw binary) words',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
-    const format = checkFormat(values.format);
-    const input = positionals[0];
-    const out = values.output;
-    if (format === 'bin' && out === undefined) throw new CliError('--format bin writes raw bytes: give an output file with -o');
-    if (out !== undefined && input !== undefined) refuseToOverwrite(input, out);
-    const source = readInput(input).toString('utf8');
-    let words: Uint32Array;
-    try {
-      words = checkFitsInstructionMemory(assemble(source, input ?? '<stdin>')).words;
-    } catch (e) {
-      if (e instanceof AsmError) throw new CliError(e.message, 1);
-      throw e;
-    }
-    if (out === undefined) process.stdout.write(formatHexWords(words));
-    else writeOutput(out, format === 'hex' ? formatHexWords(words) : wordsToBytes(words));
-    return 0;
-  },
-};
+const options = { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** The files of `rtgpu asm` and `rtgpu disasm`. */
+export interface WordsPlan {
+  /** Undefined: standard input. */
+  readonly input?: string;
+  /** Undefined: standard output. */
+  readonly output?: string;
+  readonly format: WordFormat;
+}
+
+export function parseAsmArgs(argv: string[]): WordsPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
+  const format = checkFormat(values.format);
+  if (format === 'bin' && values.output === undefined) throw new CliError('--format bin writes raw bytes: give an output file with -o');
+  return { input: positionals[0], output: values.output, format };
+}
+
+async function execute({ input, output: out, format }: WordsPlan): Promise<number> {
+  if (out !== undefined && input !== undefined) refuseToOverwrite(input, out);
+  const source = readInput(input).toString('utf8');
+  let words: Uint32Array;
+  try {
+    words = checkFitsInstructionMemory(assemble(source, input ?? '<stdin>')).words;
+  } catch (e) {
+    if (e instanceof AsmError) throw new CliError(e.message, 1);
+    throw e;
+  }
+  if (out === undefined) process.stdout.write(formatHexWords(words));
+  else writeOutput(out, format === 'hex' ? formatHexWords(words) : wordsToBytes(words));
+  return 0;
+}
+
+export const asmCommand = defineCommand({ summary: 'assemble RT core assembly to hex (or raw binary) words', usage, options, parse: parseAsmArgs, execute });

@@ -1,7 +1,7 @@
 // `rtgpu bench`: simulation speed of the TS simulator against Verilator and Icarus, as a table or JSON.
-import { verilatorCxxOptimization } from '../../hdl/tools/verilatorOptimization.ts';
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { findDesign } from '../../designs/index.ts';
 import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/index.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
@@ -11,6 +11,7 @@ import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../des
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
+import { verilatorCxxOptimization } from '../../hdl/tools/verilatorOptimization.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
@@ -24,65 +25,74 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
 
-export const benchCommand = {
-  summary: 'measure simulation speed',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { design: { type: 'string' }, cycles: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
-    const n = intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000);
-    const names = values.design ? [values.design] : ['bench', 'fifo'];
-    const log = values.json ? () => {} : (s: string) => console.log(s);
-    // Verilator is the reference at its usual -O2; a test-speed build would flatter the TS simulator.
-    const opt = verilatorCxxOptimization();
-    if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
-    const rows: BenchRow[] = [];
-    for (const name of names) {
-      log(`measuring ${name} …`);
-      rows.push(...(await benchmarkDesign(await findDesign(name), { ts: n, verilator: n, icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
-    }
-    const rate = (design: string, sim: string) => rows.find((r) => r.design === design && r.sim === sim)?.cyclesPerSecond ?? NaN;
-    const metrics: Record<string, number> = {};
-    for (const name of names) {
-      const prefix = name === 'bench' ? '' : `${name}.`;
-      metrics[`${prefix}tsOverVerilator`] = rate(name, 'ts') / rate(name, 'verilator');
-      metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
-    }
-    if (!values.design) {
-      log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
-      Object.assign(metrics, measureEmitColdStart(log));
-      Object.assign(metrics, await measureLibraryFlow());
-      log('measuring RT core CPI …');
-      Object.assign(metrics, measureCoreCpi());
-      log('measuring IC core throughput …');
-      Object.assign(metrics, measureIcThroughput());
-      log('measuring BVH traversal tests per ray (bunny in the Cornell box, 64x48 primary rays) …');
-      Object.assign(metrics, measureBvhTests());
-      log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
-      const core = measureBvhCore();
-      if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');
-      Object.assign(metrics, { bvhCyclesPerRay: core.bvhCyclesPerRay, bvhBruteForceCyclesPerRay: core.bruteForceCyclesPerRay, bvhSpeedup: core.bvhSpeedup, bvhNodeTestsPerCycle: core.bvhNodeTestsPerCycle });
-      log('measuring the whole GPU (rtgpu_top) …');
-      Object.assign(metrics, await measureGpuSpeed(log));
-      log('rendering the built-in scene at 64x48 with shade …');
-      Object.assign(metrics, await measureGpuFrame());
-      log('measuring the live Verilator and Icarus back ends on rtgpu_top …');
-      Object.assign(metrics, await measureLiveBackends(log));
-    }
-    if (values.json) {
-      console.log(JSON.stringify({ rows, metrics }));
-      return 0;
-    }
-    console.log('');
-    console.log(`${'design'.padEnd(10)} ${'sim'.padEnd(10)} ${'cycles'.padStart(10)} ${'seconds'.padStart(9)} ${'cycles/s'.padStart(12)}`);
-    for (const r of rows) {
-      console.log(`${r.design.padEnd(10)} ${r.sim.padEnd(10)} ${String(r.cycles).padStart(10)} ${r.seconds.toFixed(3).padStart(9)} ${Math.round(r.cyclesPerSecond).toLocaleString('en-US').padStart(12)}`);
-    }
-    console.log('');
-    for (const [k, v] of Object.entries(metrics)) console.log(`${k}: ${v.toFixed(3)}`);
+const options = { design: { type: 'string' }, cycles: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export interface BenchPlan {
+  /** Undefined: the whole list of measurements. */
+  readonly design?: string;
+  readonly cycles: number;
+  readonly json: boolean;
+}
+
+export function parseBenchArgs(argv: string[]): BenchPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
+  return { design: values.design, cycles: intFlag('cycles', values.cycles, 200_000, 1000, 100_000_000), json: values.json ?? false };
+}
+
+async function execute(plan: BenchPlan): Promise<number> {
+  const n = plan.cycles;
+  const names = plan.design ? [plan.design] : ['bench', 'fifo'];
+  const log = plan.json ? () => {} : (s: string) => console.log(s);
+  // Verilator is the reference at its usual -O2; a test-speed build would flatter the TS simulator.
+  const opt = verilatorCxxOptimization();
+  if (opt !== '-O2') process.stderr.write(`rtgpu bench: Verilator models are built with ${opt} ($RTGPU_VERILATOR_OPT): the ratios to Verilator are not the reference figures\n`);
+  const rows: BenchRow[] = [];
+  for (const name of names) {
+    log(`measuring ${name} …`);
+    rows.push(...(await benchmarkDesign(await findDesign(name), { ts: n, verilator: n, icarus: Math.max(1000, Math.floor(n / 50)) }, 1)));
+  }
+  const rate = (design: string, sim: string) => rows.find((r) => r.design === design && r.sim === sim)?.cyclesPerSecond ?? NaN;
+  const metrics: Record<string, number> = {};
+  for (const name of names) {
+    const prefix = name === 'bench' ? '' : `${name}.`;
+    metrics[`${prefix}tsOverVerilator`] = rate(name, 'ts') / rate(name, 'verilator');
+    metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
+  }
+  if (!plan.design) {
+    log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
+    Object.assign(metrics, measureEmitColdStart(log));
+    Object.assign(metrics, await measureLibraryFlow());
+    log('measuring RT core CPI …');
+    Object.assign(metrics, measureCoreCpi());
+    log('measuring IC core throughput …');
+    Object.assign(metrics, measureIcThroughput());
+    log('measuring BVH traversal tests per ray (bunny in the Cornell box, 64x48 primary rays) …');
+    Object.assign(metrics, measureBvhTests());
+    log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
+    const core = measureBvhCore();
+    if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');
+    Object.assign(metrics, { bvhCyclesPerRay: core.bvhCyclesPerRay, bvhBruteForceCyclesPerRay: core.bruteForceCyclesPerRay, bvhSpeedup: core.bvhSpeedup, bvhNodeTestsPerCycle: core.bvhNodeTestsPerCycle });
+    log('measuring the whole GPU (rtgpu_top) …');
+    Object.assign(metrics, await measureGpuSpeed(log));
+    log('rendering the built-in scene at 64x48 with shade …');
+    Object.assign(metrics, await measureGpuFrame());
+    log('measuring the live Verilator and Icarus back ends on rtgpu_top …');
+    Object.assign(metrics, await measureLiveBackends(log));
+  }
+  if (plan.json) {
+    console.log(JSON.stringify({ rows, metrics }));
     return 0;
-  },
-};
+  }
+  console.log('');
+  console.log(`${'design'.padEnd(10)} ${'sim'.padEnd(10)} ${'cycles'.padStart(10)} ${'seconds'.padStart(9)} ${'cycles/s'.padStart(12)}`);
+  for (const r of rows) {
+    console.log(`${r.design.padEnd(10)} ${r.sim.padEnd(10)} ${String(r.cycles).padStart(10)} ${r.seconds.toFixed(3).padStart(9)} ${Math.round(r.cyclesPerSecond).toLocaleString('en-US').padStart(12)}`);
+  }
+  console.log('');
+  for (const [k, v] of Object.entries(metrics)) console.log(`${k}: ${v.toFixed(3)}`);
+  return 0;
+}
+
+export const benchCommand = defineCommand({ summary: 'measure simulation speed', usage, options, parse: parseBenchArgs, execute });

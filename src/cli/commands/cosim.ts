@@ -7,9 +7,10 @@ import { seedFromEnv } from '../../hdl/testbench/index.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 import { compileSimulator, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
 import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
-import { isFileArgument, loadUserDesign, shownPath } from '../designFile.ts';
+import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { buildLog } from '../progress.ts';
-import { designFileUsage } from './emit.ts';
+import { designFileUsage, type DesignFilePlan } from './emit.ts';
 
 const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,verilator,icarus] [--registers]
        rtgpu cosim DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--cycles N] [--seed S] [--sim LIST] [--registers]
@@ -31,60 +32,83 @@ live in lockstep and every output is compared every cycle.
 ${designFileUsage}
   --list        list the designs`;
 
-export const cosimCommand = {
-  summary: 'run a design in lockstep on several simulators',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(
-      argv,
-      {
-        cycles: { type: 'string' },
-        seed: { type: 'string' },
-        sim: { type: 'string' },
-        list: { type: 'boolean' },
-        registers: { type: 'boolean' },
-        top: { type: 'string' },
-        param: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      usage,
-    );
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (values.list) {
-      const designs = await allDesigns();
-      const w = Math.max(...designs.map((d) => d.name.length));
-      for (const d of designs) console.log(`${d.name.padEnd(w)}  ${d.description}`);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new CliError(`expected one design name\n\n${usage}`);
-    if (isFileArgument(positionals[0]!)) return cosimDesignFile(positionals[0]!, values);
-    if (values.top !== undefined || values.param !== undefined) throw new CliError('--top and --param apply to design files, not catalogue designs');
-    const design = await findDesign(positionals[0]!);
-    const cycles = intFlag('cycles', values.cycles, 10000, 1, 100_000_000);
-    const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
-    const sims = parseSims(values.sim ?? 'ts,verilator,icarus');
-    console.log(`cosim ${design.name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
-    const report = await runCosim(design, { cycles, seed, sims, compareRegisters: values.registers ?? false, log: (l) => console.log(`  ${l}`) });
-    const times = Object.entries(report.seconds)
-      .map(([s, t]) => `${s} ${t.toFixed(3)} s`)
-      .join(', ');
-    if (report.mismatch) {
-      console.log(formatMismatch(report.mismatch));
-      console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${values.registers ? ' --registers' : ''}`);
-      return 1;
-    }
-    if (report.golden) {
-      console.log(`golden model disagrees at cycle ${report.golden.cycle}: ${report.golden.message}`);
-      console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}`);
-      return 1;
-    }
-    console.log(`  (${times})`);
-    console.log(`${cycles} cycles, 0 mismatches${values.registers ? ' (outputs and registers)' : ''}`);
+const options = {
+  cycles: { type: 'string' },
+  seed: { type: 'string' },
+  sim: { type: 'string' },
+  list: { type: 'boolean' },
+  registers: { type: 'boolean' },
+  top: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface CosimRun {
+  readonly cycles: number;
+  /** Undefined: SEED from the environment, else random. */
+  readonly seed?: number;
+  readonly sims: SimulatorName[];
+  readonly registers: boolean;
+}
+
+export type CosimPlan =
+  | { readonly kind: 'list' }
+  | (CosimRun & { readonly kind: 'catalogue'; readonly name: string })
+  | (CosimRun & DesignFilePlan & { readonly kind: 'file' });
+
+export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (values.list) return { kind: 'list' };
+  if (positionals.length !== 1) throw new CliError(`expected one design name\n\n${usage}`);
+  const name = positionals[0]!;
+  const file = isFileArgument(name);
+  if (!file && (values.top !== undefined || values.param !== undefined)) throw new CliError('--top and --param apply to design files, not catalogue designs');
+  const run: CosimRun = {
+    cycles: intFlag('cycles', values.cycles, 10000, 1, 100_000_000),
+    seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
+    sims: parseSims(values.sim ?? 'ts,verilator,icarus'),
+    registers: values.registers ?? false,
+  };
+  if (!file) return { kind: 'catalogue', name, ...run };
+  const gate = run.sims.find((s) => s === 'icarus-gate' || s === 'icarus-gate-reset');
+  if (gate) throw new CliError(`--sim ${gate} runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus`);
+  parseParams(values.param ?? []);
+  return { kind: 'file', file: name, top: values.top, params: values.param, ...run };
+}
+
+async function execute(plan: CosimPlan): Promise<number> {
+  if (plan.kind === 'list') {
+    const designs = await allDesigns();
+    const w = Math.max(...designs.map((d) => d.name.length));
+    for (const d of designs) console.log(`${d.name.padEnd(w)}  ${d.description}`);
     return 0;
-  },
-};
+  }
+  if (plan.kind === 'file') return cosimDesignFile(plan);
+  const design = await findDesign(plan.name);
+  const { cycles, sims, registers } = plan;
+  const seed = plan.seed ?? seedFromEnv();
+  console.log(`cosim ${design.name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
+  const report = await runCosim(design, { cycles, seed, sims, compareRegisters: registers, log: (l) => console.log(`  ${l}`) });
+  const times = Object.entries(report.seconds)
+    .map(([s, t]) => `${s} ${t.toFixed(3)} s`)
+    .join(', ');
+  if (report.mismatch) {
+    console.log(formatMismatch(report.mismatch));
+    console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${registers ? ' --registers' : ''}`);
+    return 1;
+  }
+  if (report.golden) {
+    console.log(`golden model disagrees at cycle ${report.golden.cycle}: ${report.golden.message}`);
+    console.log(`rerun: rtgpu cosim ${design.name} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}`);
+    return 1;
+  }
+  console.log(`  (${times})`);
+  console.log(`${cycles} cycles, 0 mismatches${registers ? ' (outputs and registers)' : ''}`);
+  return 0;
+}
+
+export const cosimCommand = defineCommand({ summary: 'run a design in lockstep on several simulators', usage, options, parse: parseCosimArgs, execute });
 
 function parseSims(list: string): SimulatorName[] {
   const sims = list.split(',').map((s) => s.trim()).filter(Boolean);
@@ -97,21 +121,15 @@ function parseSims(list: string): SimulatorName[] {
 }
 
 /** Random, protocol-keeping stimulus on a user's design, live on the chosen simulators in lockstep. */
-async function cosimDesignFile(
-  path: string,
-  values: { cycles?: string; seed?: string; sim?: string; registers?: boolean; top?: string; param?: string[] },
-): Promise<number> {
-  const cycles = intFlag('cycles', values.cycles, 10000, 1, 100_000_000);
-  const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
-  const sims = parseSims(values.sim ?? 'ts,verilator,icarus');
-  const gate = sims.find((s) => s === 'icarus-gate' || s === 'icarus-gate-reset');
-  if (gate) throw new CliError(`--sim ${gate} runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus`);
-  const user = await loadUserDesign(path, { top: values.top, params: values.param });
+async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number> {
+  const { file: path, cycles, sims, registers } = plan;
+  const seed = plan.seed ?? seedFromEnv();
+  const user = await loadUserDesign(path, { top: plan.top, params: plan.params });
   const name = `${shownPath(user.file)} (${user.design.top})`;
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
   const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>
     s === 'verilator' ? { backend: 'verilator', log: buildLog() } : s === 'icarus' ? { backend: 'icarus', log: buildLog() } : {};
-  const sim = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: values.registers ?? false });
+  const sim = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers });
   try {
     const tb = new Testbench(sim, { seed });
     const streams = driveRandomly(tb);
@@ -122,11 +140,11 @@ async function cosimDesignFile(
     } catch (e) {
       if (!(e instanceof LockstepMismatchError)) throw e;
       console.log(e.message);
-      console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${values.registers ? ' --registers' : ''}`);
+      console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${registers ? ' --registers' : ''}`);
       return 1;
     }
     console.log(`  (${((performance.now() - t0) / 1000).toFixed(3)} s)`);
-    console.log(`${cycles} cycles, ${sims.length > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${values.registers && sims.length > 1 ? ' (outputs and registers)' : ''}`);
+    console.log(`${cycles} cycles, ${sims.length > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${registers && sims.length > 1 ? ' (outputs and registers)' : ''}`);
     return 0;
   } finally {
     sim.close();

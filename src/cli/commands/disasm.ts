@@ -3,7 +3,8 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { disassemble } from '../../isa/disassembler.ts';
 import { HexWordsError, parseHexWords, wordsFromBytes } from '../../isa/hexWords.ts';
-import { checkFormat, readInput, refuseToOverwrite, writeOutput } from './asm.ts';
+import { checkFormat, readInput, refuseToOverwrite, writeOutput, type WordsPlan } from './asm.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 
 const usage = `usage: rtgpu disasm [FILE] [-o OUT] [--format hex|bin]
 
@@ -14,30 +15,30 @@ Words that are not instructions the assembler would produce print as '.word 0xâ€
   --format F    hex: words in hex, one or more per line, '//' and '#' comments (default);
                 bin: raw 32-bit little-endian words`;
 
-export const disasmCommand = {
-  summary: 'disassemble hex words back to assembly',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
-    const format = checkFormat(values.format);
-    const input = positionals[0];
-    const name = input ?? '<stdin>';
-    if (values.output !== undefined && input !== undefined) refuseToOverwrite(input, values.output);
-    const data = readInput(input);
-    let words: Uint32Array;
-    try {
-      words = format === 'bin' ? wordsFromBytes(data, name) : parseHexWords(data.toString('utf8'), name);
-    } catch (e) {
-      if (e instanceof HexWordsError) throw new CliError(e.message, 1);
-      throw e;
-    }
-    const text = disassemble(words);
-    if (values.output === undefined) process.stdout.write(text);
-    else writeOutput(values.output, text);
-    return 0;
-  },
-};
+const options = { output: { type: 'string', short: 'o' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export function parseDisasmArgs(argv: string[]): WordsPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length > 1) throw new CliError(`expected at most one input file\n\n${usage}`);
+  return { input: positionals[0], output: values.output, format: checkFormat(values.format) };
+}
+
+async function execute({ input, output, format }: WordsPlan): Promise<number> {
+  const name = input ?? '<stdin>';
+  if (output !== undefined && input !== undefined) refuseToOverwrite(input, output);
+  const data = readInput(input);
+  let words: Uint32Array;
+  try {
+    words = format === 'bin' ? wordsFromBytes(data, name) : parseHexWords(data.toString('utf8'), name);
+  } catch (e) {
+    if (e instanceof HexWordsError) throw new CliError(e.message, 1);
+    throw e;
+  }
+  const text = disassemble(words);
+  if (output === undefined) process.stdout.write(text);
+  else writeOutput(output, text);
+  return 0;
+}
+
+export const disasmCommand = defineCommand({ summary: 'disassemble hex words back to assembly', usage, options, parse: parseDisasmArgs, execute });

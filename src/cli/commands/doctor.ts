@@ -4,6 +4,7 @@ import { MissingToolError, toolVersion, type ToolName } from '../../hdl/tools/to
 import { cacheRoot } from '../../hdl/tools/buildCache.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 
 const usage = `usage: rtgpu doctor [--json]
 
@@ -111,17 +112,19 @@ function formatReport(r: Report): string {
   return lines.join('\n');
 }
 
-export const doctorCommand = {
-  summary: 'report the installed external tools and what each enables',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length) throw new CliError(`doctor takes no arguments, got '${positionals[0]}'\n\n${usage}`);
-    const r = await report();
-    console.log(values.json ? JSON.stringify(r, null, 2) : formatReport(r));
-    return 0;
-  },
-};
+const options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export function parseDoctorArgs(argv: string[]): { readonly json: boolean } | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length) throw new CliError(`doctor takes no arguments, got '${positionals[0]}'\n\n${usage}`);
+  return { json: values.json ?? false };
+}
+
+async function execute({ json }: { readonly json: boolean }): Promise<number> {
+  const r = await report();
+  console.log(json ? JSON.stringify(r, null, 2) : formatReport(r));
+  return 0;
+}
+
+export const doctorCommand = defineCommand({ summary: 'report the installed external tools and what each enables', usage, options, parse: parseDoctorArgs, execute });

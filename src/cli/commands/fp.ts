@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { topModule } from '../../hdl/index.ts';
 import { floatUnits, type FloatUnitSpec } from '../../designs/floatVectors.ts';
@@ -72,48 +73,58 @@ async function runUnit(sim: SimulatorName, spec: FloatUnitSpec, design: Design, 
 
 const hex = (x: number, digits: number) => (x >>> 0).toString(16).padStart(digits, '0');
 
-export const fpCommand = {
-  summary: 'run operand lines through a float unit',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { sim: { type: 'string' }, stages: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
+const options = { sim: { type: 'string' }, stages: { type: 'string' }, check: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export interface FpPlan {
+  readonly spec: FloatUnitSpec;
+  readonly sim: SimulatorName;
+  readonly stages: number;
+  /** Undefined: standard input. */
+  readonly file?: string;
+  readonly check: boolean;
+}
+
+export function parseFpArgs(argv: string[]): FpPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length < 1 || positionals.length > 2) throw new CliError(`expected an op and at most one file\n\n${usage}`);
+  const spec = floatUnits.find((u) => u.op === positionals[0]);
+  if (!spec) throw new CliError(`unknown op '${positionals[0]}'; ops: ${ops.join(', ')}`);
+  const sim = (values.sim ?? 'ts') as SimulatorName;
+  if (!simulatorNames.includes(sim)) throw new CliError(`unknown simulator '${values.sim}' (choose from ${simulatorNames.join(', ')})`);
+  return { spec, sim, stages: intFlag('stages', values.stages, spec.stages, 0, 256), file: positionals[1], check: values.check ?? false };
+}
+
+async function execute(plan: FpPlan): Promise<number> {
+  const { spec, sim, stages, file } = plan;
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${file ?? 'standard input'}: ${(e as Error).message}`, 1);
+  }
+  const operations = parseOperands(text, file ?? '<stdin>', spec.operands.length);
+  if (!operations.length) return 0;
+  const design = elaborate(spec.def, { stages }).design;
+  const results = await runUnit(sim, spec, design, stages, operations);
+  const lines: string[] = [];
+  let differences = 0;
+  results.forEach((r, i) => {
+    lines.push(spec.op === 'cmp' ? hex(r[0]!, 1) : hex(r[0]!, 8));
+    if (!plan.check) return;
+    const op = operations[i]!;
+    const want = spec.reference(op.a, op.b).map((x) => x >>> 0);
+    if (want.some((x, k) => x !== r[k])) {
+      differences++;
+      if (differences <= 20) console.error(`line ${op.line}: ${spec.op}(${hex(op.a, 8)}${spec.operands.length === 2 ? `, ${hex(op.b, 8)}` : ''}) = ${r.map((x) => hex(x, 8)).join(' ')}, reference ${want.map((x) => hex(x, 8)).join(' ')}`);
     }
-    if (positionals.length < 1 || positionals.length > 2) throw new CliError(`expected an op and at most one file\n\n${usage}`);
-    const spec = floatUnits.find((u) => u.op === positionals[0]);
-    if (!spec) throw new CliError(`unknown op '${positionals[0]}'; ops: ${ops.join(', ')}`);
-    const sim = (values.sim ?? 'ts') as SimulatorName;
-    if (!simulatorNames.includes(sim)) throw new CliError(`unknown simulator '${values.sim}' (choose from ${simulatorNames.join(', ')})`);
-    const stages = intFlag('stages', values.stages, spec.stages, 0, 256);
-    const file = positionals[1];
-    let text: string;
-    try {
-      text = readFileSync(file ?? 0, 'utf8');
-    } catch (e) {
-      throw new CliError(`cannot read ${file ?? 'standard input'}: ${(e as Error).message}`, 1);
-    }
-    const operations = parseOperands(text, file ?? '<stdin>', spec.operands.length);
-    if (!operations.length) return 0;
-    const design = elaborate(spec.def, { stages }).design;
-    const results = await runUnit(sim, spec, design, stages, operations);
-    const lines: string[] = [];
-    let differences = 0;
-    results.forEach((r, i) => {
-      lines.push(spec.op === 'cmp' ? hex(r[0]!, 1) : hex(r[0]!, 8));
-      if (!values.check) return;
-      const op = operations[i]!;
-      const want = spec.reference(op.a, op.b).map((x) => x >>> 0);
-      if (want.some((x, k) => x !== r[k])) {
-        differences++;
-        if (differences <= 20) console.error(`line ${op.line}: ${spec.op}(${hex(op.a, 8)}${spec.operands.length === 2 ? `, ${hex(op.b, 8)}` : ''}) = ${r.map((x) => hex(x, 8)).join(' ')}, reference ${want.map((x) => hex(x, 8)).join(' ')}`);
-      }
-    });
-    process.stdout.write(lines.join('\n') + '\n');
-    if (values.check) {
-      console.error(`${results.length} operations on ${sim}, ${differences} differences from the reference`);
-      return differences ? 1 : 0;
-    }
-    return 0;
-  },
-};
+  });
+  process.stdout.write(lines.join('\n') + '\n');
+  if (plan.check) {
+    console.error(`${results.length} operations on ${sim}, ${differences} differences from the reference`);
+    return differences ? 1 : 0;
+  }
+  return 0;
+}
+
+export const fpCommand = defineCommand({ summary: 'run operand lines through a float unit', usage, options, parse: parseFpArgs, execute });

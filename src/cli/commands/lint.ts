@@ -3,8 +3,9 @@ import { emitSystemVerilog, formatDiagnostic } from '../../hdl/index.ts';
 import { icarusCompile, verilatorLint } from '../../hdl/cosim/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { loadUserDesign, shownPath } from '../designFile.ts';
-import { designFileUsage } from './emit.ts';
+import { loadUserDesign, parseParams, shownPath } from '../designFile.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
+import { designFileUsage, type DesignFilePlan } from './emit.ts';
 
 const usage = `usage: rtgpu lint DESIGN.ts [--top NAME] [--param KEY=VALUE …]
 
@@ -14,23 +15,26 @@ file and line; warnings are printed), then lints the SystemVerilog it becomes wi
 
 ${designFileUsage}`;
 
-export const lintCommand = {
-  summary: 'check a design file with the eDSL, Verilator and Icarus',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { top: { type: 'string' }, param: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new CliError(`expected one design file\n\n${usage}`);
-    const user = await loadUserDesign(positionals[0]!, { top: values.top, params: values.param });
-    for (const w of user.warnings) console.log(formatDiagnostic(w));
-    const e = emitSystemVerilog(user.design);
-    const src = { top: user.design.top, files: e.files, fileList: e.fileList };
-    const [verilator, icarus] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
-    for (const r of [verilator, icarus]) if (r.output.trim()) console.log(`${r.tool}:\n${r.output.trim()}`);
-    const clean = verilator.ok && icarus.ok;
-    console.log(`${shownPath(user.file)}: ${user.design.top}: ${user.warnings.length} eDSL warnings; verilator -Wall ${verilator.ok ? 'clean' : 'NOT clean'}; iverilog -Wall ${icarus.ok ? 'clean' : 'NOT clean'}`);
-    return clean && user.warnings.length === 0 ? 0 : 1;
-  },
-};
+const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;
+
+export function parseLintArgs(argv: string[]): DesignFilePlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length !== 1) throw new CliError(`expected one design file\n\n${usage}`);
+  parseParams(values.param ?? []);
+  return { file: positionals[0]!, top: values.top, params: values.param };
+}
+
+async function execute(plan: DesignFilePlan): Promise<number> {
+  const user = await loadUserDesign(plan.file, { top: plan.top, params: plan.params });
+  for (const w of user.warnings) console.log(formatDiagnostic(w));
+  const e = emitSystemVerilog(user.design);
+  const src = { top: user.design.top, files: e.files, fileList: e.fileList };
+  const [verilator, icarus] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
+  for (const r of [verilator, icarus]) if (r.output.trim()) console.log(`${r.tool}:\n${r.output.trim()}`);
+  const clean = verilator.ok && icarus.ok;
+  console.log(`${shownPath(user.file)}: ${user.design.top}: ${user.warnings.length} eDSL warnings; verilator -Wall ${verilator.ok ? 'clean' : 'NOT clean'}; iverilog -Wall ${icarus.ok ? 'clean' : 'NOT clean'}`);
+  return clean && user.warnings.length === 0 ? 0 : 1;
+}
+
+export const lintCommand = defineCommand({ summary: 'check a design file with the eDSL, Verilator and Icarus', usage, options, parse: parseLintArgs, execute });

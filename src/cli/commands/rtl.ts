@@ -3,6 +3,8 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
 import { allDesigns } from '../../designs/index.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { rtlFiles } from '../../designs/rtlOutput.ts';
 import { checkWritable, rtlDifferences, writeRtl } from '../../designs/generatedDir.ts';
 
@@ -17,31 +19,38 @@ design, and rtgpu_top in tb/, gets a self-checking testbench that any SystemVeri
   --force               write into a non-empty directory that rtgpu did not generate (its files stay)
 ${gpuConfigFlagsUsage}`;
 
-export const rtlCommand = {
-  summary: 'write generated SystemVerilog',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(argv, { out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, ...gpuConfigFlagOptions, help: { type: 'boolean', short: 'h' } }, usage);
-    if (values.help) {
-      console.log(usage);
-      return 0;
+const options = { out: { type: 'string' }, check: { type: 'boolean' }, force: { type: 'boolean' }, ...gpuConfigFlagOptions, help: { type: 'boolean', short: 'h' } } as const;
+
+export interface RtlPlan {
+  readonly dir: string;
+  readonly check: boolean;
+  readonly force: boolean;
+  readonly gpu: GpuParams;
+}
+
+export function parseRtlArgs(argv: string[]): RtlPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
+  return { gpu: gpuConfig(values), dir: values.out ?? 'rtl-out', check: values.check ?? false, force: values.force ?? false };
+}
+
+async function execute({ dir, check, force, gpu }: RtlPlan): Promise<number> {
+  // Refuse before spending seconds on elaboration.
+  if (!check) checkWritable(dir, force);
+  const files = await rtlFiles(await allDesigns(), gpu);
+  if (check) {
+    const diffs = rtlDifferences(dir, files);
+    if (diffs.length) {
+      console.log(`${dir} is out of date (regenerate: 'npm run rtl', or 'rtgpu rtl' with these flags):\n${diffs.map((d) => `  ${d}`).join('\n')}`);
+      return 1;
     }
-    if (positionals.length) throw new CliError(`unexpected argument '${positionals[0]}'\n\n${usage}`);
-    const gpu = gpuConfig(values);
-    const dir = values.out ?? 'rtl-out';
-    // Refuse before spending seconds on elaboration.
-    if (!values.check) checkWritable(dir, values.force ?? false);
-    const files = await rtlFiles(await allDesigns(), gpu);
-    if (values.check) {
-      const diffs = rtlDifferences(dir, files);
-      if (diffs.length) {
-        console.log(`${dir} is out of date (regenerate: 'npm run rtl', or 'rtgpu rtl' with these flags):\n${diffs.map((d) => `  ${d}`).join('\n')}`);
-        return 1;
-      }
-      console.log(`${dir} is up to date (${files.length} files)`);
-      return 0;
-    }
-    writeRtl(dir, files, values.force ?? false);
-    console.log(`wrote ${files.length} files to ${dir}`);
+    console.log(`${dir} is up to date (${files.length} files)`);
     return 0;
-  },
-};
+  }
+  writeRtl(dir, files, force);
+  console.log(`wrote ${files.length} files to ${dir}`);
+  return 0;
+}
+
+export const rtlCommand = defineCommand({ summary: 'write generated SystemVerilog', usage, options, parse: parseRtlArgs, execute });

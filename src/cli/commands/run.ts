@@ -2,6 +2,7 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { buildLog } from '../progress.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
 import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
@@ -141,13 +142,10 @@ export interface RunCommandLine {
   readonly gpu: GpuFlags;
 }
 
-/** Parse and check the flags; undefined for --help (usage printed). */
-export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined {
+/** Parse and check the flags. */
+export function parseRunCommandLine(argv: string[]): RunCommandLine | HelpPlan {
   const { values, positionals } = parseFlags(argv, flags, usage);
-  if (values.help) {
-    console.log(usage);
-    return undefined;
-  }
+  if (values.help) return HELP;
   if (positionals.length === 1 && values.program !== undefined) throw new CliError('give the program as an argument or with --program, not both');
   if (positionals.length + (values.program === undefined ? 0 : 1) !== 1) throw new CliError(`expected one program file\n\n${usage}`);
   if (values.scene !== undefined && values.triangles !== undefined) throw new CliError('give --scene or --triangles, not both');
@@ -162,9 +160,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | undefined 
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
 
-async function execute(argv: string[]): Promise<number> {
-  const cmd = parseRunCommandLine(argv);
-  if (!cmd) return 0;
+async function execute(cmd: RunCommandLine): Promise<number> {
   const job = buildRunJob(cmd.inputs);
   const maxCycles = cmd.sim.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
   let r: GpuRunResult;
@@ -191,14 +187,14 @@ function printStopped(partial: PartialRun, total: number, json: boolean): void {
   else process.stdout.write([...pixels.map((p) => `pixel ${p.pixel}: ${p.ret.map(hex8).join(' ')}`), `stopped: ${pixels.length} of ${total} pixels finished`].join('\n') + '\n');
 }
 
-export const runCommand = {
-  summary: "run a kernel for N pixels and print each pixel's result",
-  async run(argv: string[]): Promise<number> {
-    try {
-      return await execute(argv);
-    } catch (e) {
-      if (e instanceof GpuRunError) throw new CliError(e.message, 1);
-      throw e;
-    }
-  },
-};
+/** A stopped or failed run (its partial results printed) ends as a clean exit with status 1. */
+async function executeCleanly(cmd: RunCommandLine): Promise<number> {
+  try {
+    return await execute(cmd);
+  } catch (e) {
+    if (e instanceof GpuRunError) throw new CliError(e.message, 1);
+    throw e;
+  }
+}
+
+export const runCommand = defineCommand({ summary: "run a kernel for N pixels and print each pixel's result", usage, options: flags, parse: parseRunCommandLine, execute: executeCleanly });

@@ -6,6 +6,7 @@ import { intFlag, parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { emitSystemVerilog, type Design } from '../../hdl/index.ts';
 import { RecordingSimulator, portableTestbench } from '../../hdl/cosim/index.ts';
 import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
@@ -41,55 +42,75 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   if (text === 'lockstep') return { backend: 'lockstep', backends: [{}, one('verilator'), one('icarus')], log: buildLog() };
   if (!text.includes(',')) return one(text);
   const list = text.split(',').map((s) => s.trim());
+  // Each name checked first: `--sim x,0,0` names 'x', not a simulator listed twice.
+  const backends = list.map(one);
   if (new Set(list).size !== list.length) throw new CliError(`--sim ${text}: a simulator is listed twice`);
-  return { backend: 'lockstep', backends: list.map(one), log: buildLog() };
+  return { backend: 'lockstep', backends, log: buildLog() };
 }
 
-export const simCommand = {
-  summary: 'run a testbench file on a simulator',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(
-      argv,
-      { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      usage,
-    );
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length !== 1) throw new CliError(`expected one testbench file\n\n${usage}`);
-    const options = simChoice(values.sim, values.vcd !== undefined);
-    const seed = values.seed === undefined ? seedFromEnv() : intFlag('seed', values.seed, 0, 0, 0xffffffff);
-    if (values.portable !== undefined) checkWritable(values.portable, false);
-    const tbFile = await loadTestbenchFile(positionals[0]!);
-    const maxCycles = intFlag('max-cycles', values['max-cycles'], tbFile.maxCycles ?? 1_000_000, 1);
-    let engine: Simulator;
+const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
+export interface SimPlan {
+  readonly file: string;
+  readonly options: SimulatorOptions;
+  /** --sim as given, for the PASS/FAIL line. */
+  readonly sim?: string;
+  readonly vcd?: string;
+  /** Undefined: SEED from the environment, else random. */
+  readonly seed?: number;
+  /** Undefined: the testbench's exported maxCycles, else 1,000,000. */
+  readonly maxCycles?: number;
+  readonly portable?: string;
+}
+
+export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length !== 1) throw new CliError(`expected one testbench file\n\n${usage}`);
+  return {
+    file: positionals[0]!,
+    options: simChoice(values.sim, values.vcd !== undefined),
+    sim: values.sim,
+    vcd: values.vcd,
+    seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
+    maxCycles: values['max-cycles'] === undefined ? undefined : intFlag('max-cycles', values['max-cycles'], 0, 1),
+    portable: values.portable,
+  };
+}
+
+async function execute(plan: SimPlan): Promise<number> {
+  const seed = plan.seed ?? seedFromEnv();
+  if (plan.portable !== undefined) checkWritable(plan.portable, false);
+  const tbFile = await loadTestbenchFile(plan.file);
+  const maxCycles = plan.maxCycles ?? tbFile.maxCycles ?? 1_000_000;
+  let engine: Simulator;
+  try {
+    engine = await compileSimulator(tbFile.design, plan.options);
+  } catch (e) {
+    throw new CliError((e as Error).message, 1);
+  }
+  const sim = plan.portable === undefined ? engine : new RecordingSimulator(engine, tbFile.design);
+  const engines = plan.sim === 'lockstep' ? 'ts,verilator,icarus' : plan.sim;
+  const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}`;
+  try {
+    if (plan.vcd) sim.traceVcd(resolve(plan.vcd));
+    const tb = new Testbench(sim, { seed });
+    const t0 = performance.now();
     try {
-      engine = await compileSimulator(tbFile.design, options);
+      await tb.run(() => tbFile.body(tb), { maxCycles });
     } catch (e) {
-      throw new CliError((e as Error).message, 1);
+      console.log(`FAIL: ${label}, seed ${seed}, at cycle ${sim.cycle}`);
+      throw userError(tbFile.file, e);
     }
-    const sim = values.portable === undefined ? engine : new RecordingSimulator(engine, tbFile.design);
-    const engines = values.sim === 'lockstep' ? 'ts,verilator,icarus' : values.sim;
-    const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}`;
-    try {
-      if (values.vcd) sim.traceVcd(resolve(values.vcd));
-      const tb = new Testbench(sim, { seed });
-      const t0 = performance.now();
-      try {
-        await tb.run(() => tbFile.body(tb), { maxCycles });
-      } catch (e) {
-        console.log(`FAIL: ${label}, seed ${seed}, at cycle ${sim.cycle}`);
-        throw userError(tbFile.file, e);
-      }
-      console.log(`PASS: ${label}: ${sim.cycle} cycles in ${((performance.now() - t0) / 1000).toFixed(2)} s (seed ${seed})`);
-      if (sim instanceof RecordingSimulator) writePortable(values.portable!, tbFile.design, sim, `${shownPath(tbFile.file)}, seed ${seed}`);
-      return 0;
-    } finally {
-      sim.close();
-    }
-  },
-};
+    console.log(`PASS: ${label}: ${sim.cycle} cycles in ${((performance.now() - t0) / 1000).toFixed(2)} s (seed ${seed})`);
+    if (sim instanceof RecordingSimulator) writePortable(plan.portable!, tbFile.design, sim, `${shownPath(tbFile.file)}, seed ${seed}`);
+    return 0;
+  } finally {
+    sim.close();
+  }
+}
+
+export const simCommand = defineCommand({ summary: 'run a testbench file on a simulator', usage, options, parse: parseSimArgs, execute });
 
 /** The recorded run as a portable testbench beside the design's SystemVerilog and file list. */
 function writePortable(dir: string, design: Design, run: RecordingSimulator, what: string): void {

@@ -4,7 +4,9 @@ import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { gpuConfig, gpuConfigFlagOptions, gpuConfigFlagsUsage } from '../gpuFlags.ts';
 import { StatusLine } from '../progress.ts';
-import { isFileArgument, loadUserDesign } from '../designFile.ts';
+import { isFileArgument, loadUserDesign, parseParams } from '../designFile.ts';
+import { HELP, defineCommand, type HelpPlan } from '../command.ts';
+import type { GpuParams } from '../../gpu/top/gpuTop.ts';
 import { GPU_DESIGN, designByName, rtlSource } from '../../designs/synthSource.ts';
 import { writeSynthReport } from '../../designs/synthReport.ts';
 import { formatReport } from '../../hdl/synth/index.ts';
@@ -59,73 +61,94 @@ function progressLine(label: string): { onProgress: (p: YosysProgress) => void; 
   };
 }
 
-export const synthCommand = {
-  summary: 'synthesize a design with Yosys and report its resources',
-  async run(argv: string[]): Promise<number> {
-    const { values, positionals } = parseFlags(
-      argv,
-      {
-        target: { type: 'string' },
-        top: { type: 'string' },
-        depth: { type: 'string' },
-        json: { type: 'boolean' },
-        out: { type: 'string' },
-        work: { type: 'string' },
-        report: { type: 'string' },
-        submodule: { type: 'string' },
-        param: { type: 'string', multiple: true },
-        ...gpuConfigFlagOptions,
-        help: { type: 'boolean', short: 'h' },
-      },
-      usage,
-    );
-    if (values.help) {
-      console.log(usage);
-      return 0;
-    }
-    if (positionals.length > 1) throw new CliError(`expected at most one design name, got ${positionals.join(' ')}\n\n${usage}`);
-    const name = positionals[0] ?? GPU_DESIGN;
-    const target = values.target ?? 'xilinx';
-    if (!isSynthTarget(target)) throw new CliError(`unknown target '${target}' (choose from ${synthTargetNames.join(', ')})`);
-    const depth = values.depth ?? 'all';
-    if (!depthChoices.includes(depth as (typeof depthChoices)[number])) throw new CliError(`--depth expects one of ${depthChoices.join(', ')}, got '${depth}'`);
-    const gpuFlagGiven = ['rt-cores', 'ic-cores', 'triangles', 'vertices'].some((f) => values[f as keyof typeof values] !== undefined);
-    if (gpuFlagGiven && name !== GPU_DESIGN) throw new CliError(`--rt-cores, --ic-cores, --triangles and --vertices apply to ${GPU_DESIGN} only, not '${name}'`);
-    const gpu = gpuConfig(values);
+const options = {
+  target: { type: 'string' },
+  top: { type: 'string' },
+  depth: { type: 'string' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
+  work: { type: 'string' },
+  report: { type: 'string' },
+  submodule: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  ...gpuConfigFlagOptions,
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
-    if (values.report !== undefined) {
-      if (positionals.length || values.target || values.top || values.json) throw new CliError(`--report synthesizes ${GPU_DESIGN} for xilinx and intel: it takes no DESIGN, --target, --top or --json`);
-      const progress = progressLine('synth');
-      try {
-        await writeSynthReport(values.report, gpu, { onProgress: (t, p) => progress.onProgress({ ...p, pass: `${t}: ${p.pass}` }), log: (l) => (progress.erase(), console.log(l)) });
-      } finally {
-        progress.stop();
-      }
-      console.log(`wrote ${values.report}`);
-      return 0;
-    }
+type Depth = (typeof depthChoices)[number];
 
-    const file = isFileArgument(name);
-    if (!file && values.param !== undefined) throw new CliError('--param applies to design files');
-    if (values.top !== undefined && values.submodule !== undefined && !file) throw new CliError('give --top or --submodule, not both');
-    const design = file ? (await loadUserDesign(name, { top: values.top, params: values.param })).design : await designByName(name, gpu);
-    const top = values.submodule ?? (file ? undefined : values.top) ?? design.top;
-    let src;
+export type SynthPlan =
+  | { readonly kind: 'report'; readonly report: string; readonly gpu: GpuParams }
+  | {
+      readonly kind: 'design';
+      /** A catalogue design's name, or a design file. */
+      readonly name: string;
+      readonly file: boolean;
+      readonly target: SynthTarget;
+      readonly depth: Depth;
+      readonly top?: string;
+      readonly submodule?: string;
+      readonly params?: string[];
+      readonly json: boolean;
+      readonly out?: string;
+      readonly work?: string;
+      readonly gpu: GpuParams;
+    };
+
+export function parseSynthArgs(argv: string[]): SynthPlan | HelpPlan {
+  const { values, positionals } = parseFlags(argv, options, usage);
+  if (values.help) return HELP;
+  if (positionals.length > 1) throw new CliError(`expected at most one design name, got ${positionals.join(' ')}\n\n${usage}`);
+  const name = positionals[0] ?? GPU_DESIGN;
+  const target = values.target ?? 'xilinx';
+  if (!isSynthTarget(target)) throw new CliError(`unknown target '${target}' (choose from ${synthTargetNames.join(', ')})`);
+  const depth = values.depth ?? 'all';
+  if (!depthChoices.includes(depth as Depth)) throw new CliError(`--depth expects one of ${depthChoices.join(', ')}, got '${depth}'`);
+  const gpuFlagGiven = ['rt-cores', 'ic-cores', 'triangles', 'vertices'].some((f) => values[f as keyof typeof values] !== undefined);
+  if (gpuFlagGiven && name !== GPU_DESIGN) throw new CliError(`--rt-cores, --ic-cores, --triangles and --vertices apply to ${GPU_DESIGN} only, not '${name}'`);
+  const gpu = gpuConfig(values);
+  if (values.report !== undefined) {
+    if (positionals.length || values.target || values.top || values.json) throw new CliError(`--report synthesizes ${GPU_DESIGN} for xilinx and intel: it takes no DESIGN, --target, --top or --json`);
+    return { kind: 'report', report: values.report, gpu };
+  }
+  const file = isFileArgument(name);
+  if (!file && values.param !== undefined) throw new CliError('--param applies to design files');
+  if (values.top !== undefined && values.submodule !== undefined && !file) throw new CliError('give --top or --submodule, not both');
+  if (file) parseParams(values.param ?? []);
+  return { kind: 'design', name, file, target, depth: depth as Depth, top: values.top, submodule: values.submodule, params: values.param, json: values.json ?? false, out: values.out, work: values.work, gpu };
+}
+
+async function execute(plan: SynthPlan): Promise<number> {
+  if (plan.kind === 'report') {
+    const progress = progressLine('synth');
     try {
-      src = rtlSource(design, top);
-    } catch (e) {
-      throw new CliError((e as Error).message, 1);
-    }
-    const progress = progressLine(`synth ${src.top} (${target})`);
-    let report;
-    try {
-      report = await synthesize(src, target as SynthTarget, { depth: depth as (typeof depthChoices)[number], workDir: values.work, onProgress: progress.onProgress });
+      await writeSynthReport(plan.report, plan.gpu, { onProgress: (t, p) => progress.onProgress({ ...p, pass: `${t}: ${p.pass}` }), log: (l) => (progress.erase(), console.log(l)) });
     } finally {
       progress.stop();
     }
-    const text = values.json ? JSON.stringify(report, null, 2) : formatReport(report);
-    console.log(text);
-    if (values.out) writeFileSync(values.out, `${text}\n`);
+    console.log(`wrote ${plan.report}`);
     return 0;
-  },
-};
+  }
+  const { name, file, target } = plan;
+  const design = file ? (await loadUserDesign(name, { top: plan.top, params: plan.params })).design : await designByName(name, plan.gpu);
+  const top = plan.submodule ?? (file ? undefined : plan.top) ?? design.top;
+  let src;
+  try {
+    src = rtlSource(design, top);
+  } catch (e) {
+    throw new CliError((e as Error).message, 1);
+  }
+  const progress = progressLine(`synth ${src.top} (${target})`);
+  let report;
+  try {
+    report = await synthesize(src, target, { depth: plan.depth, workDir: plan.work, onProgress: progress.onProgress });
+  } finally {
+    progress.stop();
+  }
+  const text = plan.json ? JSON.stringify(report, null, 2) : formatReport(report);
+  console.log(text);
+  if (plan.out) writeFileSync(plan.out, `${text}\n`);
+  return 0;
+}
+
+export const synthCommand = defineCommand({ summary: 'synthesize a design with Yosys and report its resources', usage, options, parse: parseSynthArgs, execute });
