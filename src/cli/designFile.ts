@@ -5,7 +5,9 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef, type SourceLoc } from '../hdl/index.ts';
 import type { Testbench } from '../hdl/testbench/index.ts';
+import { createRequire } from 'node:module';
 import { CliError } from './cliError.ts';
+import { placeModuleSyntaxError } from './moduleSyntaxError.ts';
 
 /** An argument that names a file rather than a catalogue design: it has a script extension or a path separator. */
 export function isFileArgument(arg: string): boolean {
@@ -37,11 +39,17 @@ function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
   }
   // tsx reports syntax errors of TypeScript files with their location: esbuild's message list, or its text.
   const syntax = err?.errors?.[0];
-  if (syntax?.location) return new CliError(`${shown(resolve(syntax.location.file))}:${syntax.location.line}:${syntax.location.column + 1}: ${syntax.text}`, 1);
+  if (syntax?.location) return new CliError(`${shown(reportedFile(file, syntax.location.file))}:${syntax.location.line}:${syntax.location.column + 1}: ${syntax.text}`, 1);
   const esbuild = /^(\/[^\n:]+):(\d+):(\d+): ERROR: ([^\n]*)/m.exec(err?.message ?? '');
-  if (esbuild) return new CliError(`${shown(esbuild[1]!)}:${esbuild[2]}:${esbuild[3]}: ${esbuild[4]}`, 1);
+  if (esbuild) return new CliError(`${shown(reportedFile(file, esbuild[1]!))}:${esbuild[2]}:${esbuild[3]}: ${esbuild[4]}`, 1);
   const at = placeIn(file, e) ?? placeOfText(file, err?.message ?? '') ?? (fallback?.file === file ? `${shown(file)}:${fallback.line}:${fallback.col}` : undefined);
   return new CliError(`${at ?? shown(file)}: ${err?.message ?? String(e)}`, 1);
+}
+
+/** The file a transpiler's message names: tsx names an .mts or .cts file as .ts, a file that does not exist. */
+function reportedFile(file: string, named: string): string {
+  const path = resolve(named);
+  return path !== file && !existsSync(path) && path.replace(/\.[cm]?tsx?$/, '') === file.replace(/\.[cm]?tsx?$/, '') ? file : path;
 }
 
 /**
@@ -57,10 +65,27 @@ function placeOfText(file: string, message: string): string | undefined {
   } catch {
     return undefined;
   }
-  const at = needle?.exec(text)?.index;
+  const at = needle?.exec(text)?.index ?? escapedSpecifierAt(text, message);
   if (at === undefined) return undefined;
   const before = text.slice(0, at).split('\n');
   return `${shown(file)}:${before.length}:${before[before.length - 1]!.length + 1}`;
+}
+
+/**
+ * Where a specifier written with escapes (`'r\\gpu/h'` for `rgpu/h`) is: the module specifiers of the
+ * file's imports and exports, as the TypeScript parser reads them, against the package the message names.
+ */
+function escapedSpecifierAt(text: string, message: string): number | undefined {
+  const name = /^Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  // Loaded here, on this rare path, so that starting the CLI does not pay for the TypeScript parser.
+  const { ts } = createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
+  const source = ts.createSourceFile('design.ts', text, ts.ScriptTarget.ESNext, true);
+  for (const statement of source.statements) {
+    const spec = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
+    if (spec && ts.isStringLiteral(spec) && (spec.text === name || spec.text.startsWith(`${name}/`))) return spec.getStart(source);
+  }
+  return undefined;
 }
 
 /** The text an engine error quotes, as it is written in the source: a specifier in quotes, a URL scheme, a regular expression. */
@@ -98,7 +123,10 @@ export async function importUserFile(path: string): Promise<{ file: string; expo
   try {
     return { file, exports: (await import(pathToFileURL(file).href)) as Record<string, unknown> };
   } catch (e) {
-    throw userError(file, e);
+    const err = userError(file, e);
+    if (!(e instanceof SyntaxError) || !err.message.startsWith(`${shown(file)}: `)) throw err;
+    const at = await placeModuleSyntaxError(file);
+    throw at ? new CliError(`${shown(file)}:${at.line}:${at.col}: ${e.message}`, 1) : err;
   }
 }
 

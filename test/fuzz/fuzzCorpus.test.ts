@@ -20,11 +20,12 @@ const inputs = (dir: string) => (existsSync(dir) ? readdirSync(dir).map((f) => (
 
 describe('fuzz targets', () => {
   for (const target of fuzzTargets.filter((t) => t.replayInNode)) {
-    test(`${target.name}: the corpus and every past finding load or fail cleanly (node's loader, in the fuzz runner)`, async () => {
+    test(`${target.name}: the corpus and every past finding load or fail cleanly, ${target.ciBurst ?? 1} fresh inputs too (node's loader, in the fuzz runner)`, async () => {
       const out = mkdtempSync(join(tmpdir(), 'rtgpu-fuzz-'));
       try {
-        // --runs 1: the corpus and the regressions, then one fresh input (the runner divides by the target's cost).
-        const r = await execa(process.execPath, ['--import', 'tsx', 'scripts/fuzz.ts', '--target', target.name, '--runs', '1', '--seed', String(seed), '--out', out], { reject: false });
+        // The corpus and the regressions, then the burst of fresh inputs (the runner divides --runs by the target's cost).
+        const runs = Math.max(1, (target.ciBurst ?? 1) * (target.cost ?? 1));
+        const r = await execa(process.execPath, ['--import', 'tsx', 'scripts/fuzz.ts', '--target', target.name, '--runs', String(runs), '--seed', String(seed), '--out', out], { reject: false });
         expect(r.exitCode, r.stdout + r.stderr).toBe(0);
       } finally {
         rmSync(out, { recursive: true, force: true });
