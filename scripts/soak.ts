@@ -31,6 +31,11 @@ const STEPS: readonly Step[] = [
     command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/rtl/rtlHandoff.test.ts', '-t', 'rtgpu_top', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
   },
   {
+    name: 'rtl-yosys',
+    what: "Yosys synth on every design of rtl-out (CI leaves out bench, bvh_ic, ic_core and rtcore, whose modules it synthesizes for the gate-level checks)",
+    command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/cli/rtlOut.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),
