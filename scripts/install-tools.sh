@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40, and the make and C++ compiler
-# that Verilator builds and Icarus VPI modules need) from Debian packages when missing.
+# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40, and the make, C++ compiler and
+# ccache that Verilator builds and Icarus VPI modules use) from Debian packages when missing.
 set -euo pipefail
 
 missing=()
@@ -10,13 +10,19 @@ command -v yosys >/dev/null 2>&1 || missing+=(yosys)
 command -v nextpnr-ice40 >/dev/null 2>&1 || missing+=(nextpnr-ice40)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
+# Not required: Verilator builds use it to compile Verilator's runtime library once instead of in every build.
+command -v ccache >/dev/null 2>&1 || missing+=(ccache)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-tools: verilator, iverilog, yosys, nextpnr-ice40, make and g++ are installed"
+  echo "install-tools: verilator, iverilog, yosys, nextpnr-ice40, make, g++ and ccache are installed"
   exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
+  if [ "${missing[*]}" = ccache ]; then
+    echo "install-tools: ccache is not installed (optional: Verilator builds are faster with it; sudo apt-get install -y ccache)"
+    exit 0
+  fi
   echo "install-tools: missing ${missing[*]}; install them as root:" >&2
   echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
   exit 1

@@ -1,6 +1,6 @@
 // The C++ optimization level of Verilator builds: -O2 unless $RTGPU_VERILATOR_OPT names another, a bad value an error.
 import { afterEach, expect, test } from 'vitest';
-import { verilatorCxxOptimization } from '../../src/hdl/tools/verilatorOptimization.ts';
+import { verilatorCxxOptimization } from '../../src/hdl/tools/verilatorCompile.ts';
 
 const saved = process.env.RTGPU_VERILATOR_OPT;
 afterEach(() => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { toolVersion } from '../tools/toolchain.ts';
-import { verilatorCxxOptimization } from '../tools/verilatorOptimization.ts';
+import { verilatorBuildEnv, verilatorCxxOptimization } from '../tools/verilatorCompile.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
@@ -61,7 +61,7 @@ export const verilator: ExternalSimulator = {
     const { dir } = await cachedBuild('verilator', key, async (tmp) => {
       for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);
       writeFileSync(join(tmp, 'harness.cpp'), cpp);
-      const r = await execa('verilator', [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true });
+      const r = await execa('verilator', [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true, env: await verilatorBuildEnv() });
       if (r.exitCode !== 0) throw new Error(`verilator build of ${d.top} failed:\n${(r.all ?? '').slice(-4000)}`);
     });
     const outWords = outputRowWords(d);

@@ -1,7 +1,7 @@
 // Locates the external tools (Verilator, Icarus, Yosys, nextpnr) and explains how to install them when they are missing.
 import { execa } from 'execa';
 
-export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'iverilog-vpi' | 'yosys' | 'nextpnr-ice40' | 'make' | 'g++';
+export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'iverilog-vpi' | 'yosys' | 'nextpnr-ice40' | 'make' | 'g++' | 'ccache';
 
 // iverilog-vpi has no version flag: it prints its usage, which is enough to know it runs.
 const versionArgs: Record<ToolName, string[]> = {
@@ -13,6 +13,7 @@ const versionArgs: Record<ToolName, string[]> = {
   'nextpnr-ice40': ['--version'],
   make: ['--version'],
   'g++': ['--version'],
+  ccache: ['--version'],
 };
 const debianPackage: Record<ToolName, string> = {
   verilator: 'verilator',
@@ -23,6 +24,7 @@ const debianPackage: Record<ToolName, string> = {
   'nextpnr-ice40': 'nextpnr-ice40',
   make: 'make',
   'g++': 'g++',
+  ccache: 'ccache',
 };
 const found = new Map<ToolName, Promise<string>>();
 

@@ -7,7 +7,7 @@ import koffi from 'koffi';
 import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
-import { verilatorCxxOptimization } from '../../tools/verilatorOptimization.ts';
+import { verilatorBuildEnv, verilatorCxxOptimization } from '../../tools/verilatorCompile.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -73,9 +73,11 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
     writeFileSync(join(tmp, 'rtgpu_public.vlt'), vlt);
     // Every translation unit must see the declaration VL_PRINTF now names.
     writeFileSync(join(tmp, 'rtgpu_printf.h'), 'void rtgpu_vl_printf(const char* format, ...);\n');
-    const buildFlags = flags.map((f) => (f.includes('-DVL_PRINTF=') ? `${f} -include ${join(tmp, 'rtgpu_printf.h')}` : f));
+    // Relative to obj/, where make compiles: the same flags in every build, so ccache finds the runtime it compiled.
+    const buildFlags = flags.map((f) => (f.includes('-DVL_PRINTF=') ? `${f} -include ../rtgpu_printf.h` : f));
     const r = await execa('verilator', [...buildFlags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', 'rtgpu_model.cpp', ...x.emitted.fileList], {
       cwd: tmp,
+      env: await verilatorBuildEnv(),
       reject: false,
       all: true,
     });

@@ -1,4 +1,5 @@
-// The C++ optimization level of Verilator builds: -O2 by default, `$RTGPU_VERILATOR_OPT` for builds that run briefly.
+// How Verilator builds compile their C++: the optimization level (-O2, or `$RTGPU_VERILATOR_OPT`), and ccache when installed.
+import { MissingToolError, toolVersion } from './toolchain.ts';
 
 const LEVELS = ['0', '1', '2', '3', 's', 'g'] as const;
 
@@ -12,4 +13,19 @@ export function verilatorCxxOptimization(): string {
   if (level === undefined || level === '') return '-O2';
   if (!(LEVELS as readonly string[]).includes(level)) throw new Error(`RTGPU_VERILATOR_OPT must be one of ${LEVELS.join(', ')} (the C++ compiler's -O level), got '${level}'`);
   return `-O${level}`;
+}
+
+/**
+ * The environment of a Verilator build: `OBJCACHE=ccache` when ccache is installed. Every build compiles
+ * Verilator's runtime library (verilated.cpp and the rest: about 4 s) with the same flags; ccache compiles
+ * it once, and a design's own files again only when they change.
+ */
+export async function verilatorBuildEnv(): Promise<Record<string, string>> {
+  try {
+    await toolVersion('ccache');
+    return { OBJCACHE: 'ccache' };
+  } catch (e) {
+    if (e instanceof MissingToolError) return {};
+    throw e;
+  }
 }
