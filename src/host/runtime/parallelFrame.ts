@@ -21,8 +21,12 @@ export type FromWorker =
 const PATCH = 32;
 /** Chunks per worker: enough that a worker with cheap pixels (sky) takes more, few enough that chunk overhead (a START, a few hundred cycles) stays small. */
 const CHUNKS_PER_WORKER = 4;
-/** A worker costs a GPU elaboration and simulator compile (seconds); below this many patches per worker it does not pay. */
-const MIN_PATCHES_PER_WORKER = 8;
+/**
+ * A worker costs about 2 s of setup (loading the modules, compiling the simulator) and about 2 s more
+ * while V8 optimizes its simulator loop; a patch of the built-in scene takes about 35 ms on one GPU. Below
+ * this many patches per worker the workers do not pay (64x48, 96 patches: 5.5 s on one GPU, 7.0 s on two).
+ */
+const MIN_PATCHES_PER_WORKER = 128;
 
 /** The default worker count: one per core, fewer for small frames (1 means no workers). */
 export function defaultRenderJobs(pixels: number): number {
