@@ -41,7 +41,8 @@ function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
   const syntax = err?.errors?.[0];
   if (syntax?.location) return new CliError(`${shown(reportedFile(file, syntax.location.file))}:${syntax.location.line}:${syntax.location.column + 1}: ${syntax.text}`, 1);
   const esbuild = /^(\/[^\n:]+):(\d+):(\d+): ERROR: ([^\n]*)/m.exec(err?.message ?? '');
-  if (esbuild) return new CliError(`${shown(reportedFile(file, esbuild[1]!))}:${esbuild[2]}:${esbuild[3]}: ${esbuild[4]}`, 1);
+  // esbuild's text gives the column from 0, as its message list does.
+  if (esbuild) return new CliError(`${shown(reportedFile(file, esbuild[1]!))}:${esbuild[2]}:${Number(esbuild[3]) + 1}: ${esbuild[4]}`, 1);
   const at = placeIn(file, e) ?? placeOfText(file, err?.message ?? '') ?? (fallback?.file === file ? `${shown(file)}:${fallback.line}:${fallback.col}` : undefined);
   return new CliError(`${at ?? shown(file)}: ${err?.message ?? String(e)}`, 1);
 }

@@ -158,6 +158,15 @@ describe('design files the design-file fuzz target found errors without a line f
     expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:18: Invalid regular expression: /output(x/: Unterminated group`);
   });
 
+  test("a syntax error V8 finds and esbuild does not (await as a name): at the name; an escaped specifier; an .mts file named as given", { timeout: 60_000 }, async () => {
+    const name = write('await.ts', "export const a = 1;\nconst f = function () {\n  let await = 2;\n  return await;\n};\n");
+    expect(await firstLine(name)).toBe(`rtgpu: ${name}:3:7: Unexpected reserved word`);
+    const escaped = write('escaped.ts', "import { UInt } from 'r\\gpu/h';\nexport const y = UInt;\n");
+    expect(await firstLine(escaped)).toMatch(new RegExp(`^rtgpu: ${escaped}:1:22: Cannot find package 'rgpu' imported from `));
+    const mts = write('bad.mts', "export const a = 1;\nconst f = () => { await g(); };\n");
+    expect(await firstLine(mts)).toBe(`rtgpu: ${mts}:2:19: "await" can only be used inside an "async" function`);
+  });
+
   test('an error inside the eDSL after the module body returned: at the defineModule of the module', { timeout: 60_000 }, async () => {
     const file = write('nan.ts', "import { UInt, defineModule, input, output } from 'rtgpu/hdl';\nexport const M = defineModule('M', () => ({ a: input(UInt(8) - 1), y: output(UInt(4)) }), (_m, io) => {\n  io.y.set(0);\n});\n");
     expect(await firstLine(file)).toMatch(new RegExp(`^rtgpu: ${file}:2:18: `));
