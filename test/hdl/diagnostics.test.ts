@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { Bool, HdlError, UInt, SInt, defineModule, elaborate, input, output, type DiagnosticCode } from '../../src/hdl/index.ts';
+import { Bool, Bundle, HdlError, UInt, SInt, Vec, defineModule, elaborate, flip, input, output, type DiagnosticCode } from '../../src/hdl/index.ts';
 import { markerLine } from './markers.ts';
 
 const here = fileURLToPath(import.meta.url);
@@ -30,6 +30,15 @@ describe('named elaboration errors point at the user line', () => {
       io.y.set(io.a); // @mark:width
     });
     expectError(() => elaborate(M, undefined), 'WidthMismatch', 'width', /8-bit value to a 4-bit signal.*trunc\(4\)/);
+  });
+
+  test('InvalidArgument: a port, a Vec element, a bundle field or a flip() whose type is not a hardware type (JavaScript lets NaN through)', () => {
+    const nan = UInt(8) as unknown as number;
+    const M = defineModule('M', () => ({ a: input((nan - 1) as never), y: output(UInt(4)) }), () => {}); // @mark:porttype
+    expectError(() => elaborate(M, undefined), 'InvalidArgument', 'porttype', /^input\(\) needs a hardware type such as UInt\(8\), Bool or a Bundle, got NaN$/);
+    expectError(() => Vec(2, 'UInt8' as never), 'InvalidArgument', 'vecelem', /^Vec needs a hardware type .*, got 'UInt8'$/); // @mark:vecelem
+    expectError(() => Bundle({ a: Bool, b: { width: 8 } as never }), 'InvalidArgument', 'field', /^bundle field 'b' needs a hardware type .*, got an object with keys width$/); // @mark:field
+    expectError(() => flip(undefined as never), 'InvalidArgument', 'flip', /^flip\(\) needs a hardware type .*, got undefined$/); // @mark:flip
   });
 
   test('explicit truncation and implicit widening are accepted', () => {

@@ -7,7 +7,7 @@ import { buildValue, typeOf, zipLeaves, type HValue, type ValueOf } from './aggr
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { callerLocation } from './sourceLocation.ts';
-import { Bool as BoolT, EnumType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
+import { Bool as BoolT, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
 
 // ---------------------------------------------------------------- ports
@@ -21,10 +21,12 @@ export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: ValueOf
 
 /** A port driven from outside the module (flipped fields of a bundle point outward). */
 export function input<T extends HType>(type: T): PortSpec<T> {
+  checkHType(type, 'input()');
   return { dir: 'input', type };
 }
 /** A port driven by the module (flipped fields of a bundle point inward). */
 export function output<T extends HType>(type: T): PortSpec<T> {
+  checkHType(type, 'output()');
   return { dir: 'output', type };
 }
 

@@ -120,6 +120,7 @@ export function Enum<const N extends string>(name: string, members: readonly N[]
 export function Bundle<F extends Record<string, FieldSpec>>(fields: F): BundleType<F> {
   for (const k of Object.keys(fields)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw hdlError('InvalidArgument', `bundle field '${k}' is not an identifier`, callerLocation());
+    if (!(fields[k] instanceof Flipped)) checkHType(fields[k], `bundle field '${k}'`);
   }
   return new BundleType(fields);
 }
@@ -127,11 +128,25 @@ export function Bundle<F extends Record<string, FieldSpec>>(fields: F): BundleTy
 /** A vector of `length` elements of one type. */
 export function Vec<E extends HType>(length: number, elem: E): VecType<E> {
   if (!Number.isInteger(length) || length < 1) throw hdlError('InvalidArgument', `Vec length must be a positive integer, got ${length}`, callerLocation());
+  checkHType(elem, 'Vec');
   return new VecType(length, elem);
 }
 
 export function flip<T extends HType>(type: T): Flipped<T> {
+  checkHType(type, 'flip()');
   return new Flipped(type);
+}
+
+/** Whether `x` is a hardware type (a user's JavaScript may hand the DSL anything: NaN, a string, a port spec). */
+export function isHType(x: unknown): x is HType {
+  return x instanceof UIntType || x instanceof SIntType || x instanceof BoolType || x instanceof EnumType || x instanceof BundleType || x instanceof VecType;
+}
+
+/** `what` needs a hardware type: an InvalidArgument error at the user's line otherwise. */
+export function checkHType(x: unknown, what: string): void {
+  if (isHType(x)) return;
+  const shown = typeof x === 'string' ? `'${x}'` : typeof x === 'object' && x !== null ? `an object with keys ${Object.keys(x).join(', ') || '(none)'}` : String(x);
+  throw hdlError('InvalidArgument', `${what} needs a hardware type such as UInt(8), Bool or a Bundle, got ${shown}`, callerLocation());
 }
 
 export function isGround(t: HType): t is GroundType {
