@@ -28,6 +28,8 @@ export interface OpExpr {
   readonly loc: SourceLoc;
   /** A name given with `.named()`; otherwise one is inferred from the source. */
   name?: string;
+  /** `name` was chosen by the builder, not the user (emitters may inline the result). */
+  readonly generatedName?: boolean;
 }
 
 /**

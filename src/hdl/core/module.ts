@@ -320,15 +320,15 @@ export class ModuleBuilder implements BuildContext {
 
   /** @internal */
   and(a: Expr, b: Expr): Expr {
-    return { kind: 'op', op: 'and', width: 1, args: [a, b], loc: b.loc, name: '_guard' };
+    return { kind: 'op', op: 'and', width: 1, args: [a, b], loc: b.loc, name: '_guard', generatedName: true };
   }
   /** @internal */
   or(a: Expr, b: Expr): Expr {
-    return { kind: 'op', op: 'or', width: 1, args: [a, b], loc: b.loc, name: '_match' };
+    return { kind: 'op', op: 'or', width: 1, args: [a, b], loc: b.loc, name: '_match', generatedName: true };
   }
   /** @internal */
   not(a: Expr): Expr {
-    return { kind: 'op', op: 'not', width: 1, args: [a], loc: a.loc, name: '_else' };
+    return { kind: 'op', op: 'not', width: 1, args: [a], loc: a.loc, name: '_else', generatedName: true };
   }
   /** @internal */
   constTrue(): Expr {

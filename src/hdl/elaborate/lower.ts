@@ -7,8 +7,8 @@ import type { ModuleBuilder } from '../core/module.ts';
 import { inferName } from '../core/naming.ts';
 import { NameTable } from './nameTable.ts';
 
-/** The value a signal takes along each path: undefined on paths where nothing assigns it. */
-type Drive = { k: 'undef' } | { k: 'expr'; e: Expr } | { k: 'mux'; sel: Expr; a: Drive; b: Drive };
+/** The value a signal takes along each path (with where it was assigned): undefined where nothing assigns it. */
+type Drive = { k: 'undef' } | { k: 'expr'; e: Expr; loc: SourceLoc } | { k: 'mux'; sel: Expr; a: Drive; b: Drive };
 
 const sameLoc = (a: SourceLoc, b: SourceLoc | undefined) => !!b && a.line === b.line && a.col === b.col && a.file === b.file;
 
@@ -29,6 +29,8 @@ class Lowering {
   private readonly sigNet = new Map<Sig, NetId>();
   private readonly exprNet = new Map<Expr, NetId>();
   private readonly constNet = new Map<string, NetId>();
+  /** Structurally equal operator results share one net (op, operands, width, slice offset). */
+  private readonly opNet = new Map<string, NetId>();
   private readonly diagnostics: Diagnostic[] = [];
 
   constructor(
@@ -120,9 +122,9 @@ class Lowering {
     return id;
   }
 
-  private newNet(name: string, width: number, kind: NetKind, loc: SourceLoc, signed = false, enumType?: Net['enumType']): NetId {
+  private newNet(name: string, width: number, kind: NetKind, loc: SourceLoc, signed = false, enumType?: Net['enumType'], synthesized = false): NetId {
     const id = this.nets.length;
-    this.nets.push({ id, name: this.names.claim(name), width, kind, signed, loc, ...(enumType ? { enumType } : {}) });
+    this.nets.push({ id, name: this.names.claim(name), width, kind, signed, loc, ...(enumType ? { enumType } : {}), ...(synthesized ? { synthesized } : {}) });
     return id;
   }
 
@@ -142,7 +144,7 @@ class Lowering {
       const key = `${e.width}:${e.value}`;
       let id = this.constNet.get(key);
       if (id === undefined) {
-        id = this.newNet(`_k${e.width}_${e.value.toString(16)}`, e.width, 'node', e.loc);
+        id = this.newNet(`_k${e.width}_${e.value.toString(16)}`, e.width, 'node', e.loc, false, undefined, true);
         this.cells.push({ op: 'const', out: id, value: e.value });
         this.constNet.set(key, id);
       }
@@ -159,24 +161,32 @@ class Lowering {
     const memo = this.exprNet.get(e);
     if (memo !== undefined) return memo;
     const args = e.args.map((a) => this.expr(a, e.loc, undefined, hint));
-    const out = target ?? this.newNet(this.opName(e, parentLoc, hint), e.width, 'node', e.loc);
+    const key = `${e.op}:${e.width}:${e.lo ?? 0}:${args.join(',')}`;
+    const name = this.opName(e, parentLoc, hint);
+    const shared = target === undefined && name.synthesized ? this.opNet.get(key) : undefined;
+    if (shared !== undefined) {
+      this.exprNet.set(e, shared);
+      return shared;
+    }
+    const out = target ?? this.newNet(name.name, e.width, 'node', e.loc, false, undefined, name.synthesized);
     this.exprNet.set(e, out);
+    if (!this.opNet.has(key)) this.opNet.set(key, out);
     this.cells.push(cellFromOperands(e.op, out, args, e.lo));
     return out;
   }
 
   private hasOwnName(e: Extract<Expr, { kind: 'op' }>): boolean {
-    if (e.name) return true;
+    if (e.name) return !e.generatedName;
     const n = inferName(e.loc);
     return !!n && n.exact;
   }
 
-  /** The variable an operator result was assigned to; helper nodes of the same call get a suffix. */
-  private opName(e: Extract<Expr, { kind: 'op' }>, parentLoc: SourceLoc | undefined, hint: string | undefined): string {
-    if (e.name) return e.name;
+  /** The variable an operator result was assigned to; helper nodes of the same call get a suffix (synthesized). */
+  private opName(e: Extract<Expr, { kind: 'op' }>, parentLoc: SourceLoc | undefined, hint: string | undefined): { name: string; synthesized: boolean } {
+    if (e.name) return { name: e.name, synthesized: !!e.generatedName };
     const n = inferName(e.loc);
-    if (!n) return hint ? `${hint}_${e.op}` : `_${e.op}`;
-    return n.exact && !sameLoc(e.loc, parentLoc) ? n.name : `${n.name}_${e.op}`;
+    if (!n) return { name: hint ? `${hint}_${e.op}` : `_${e.op}`, synthesized: true };
+    return n.exact && !sameLoc(e.loc, parentLoc) ? { name: n.name, synthesized: false } : { name: `${n.name}_${e.op}`, synthesized: true };
   }
 
   // ---------------------------------------------------------------- assignments
@@ -192,7 +202,7 @@ class Lowering {
           { message: 'overridden here', loc: later.loc },
         ]);
       }
-      d = insert(d, x.path, { k: 'expr', e: x.value });
+      d = insert(d, x.path, { k: 'expr', e: x.value, loc: x.loc });
     });
     return d;
   }
@@ -200,7 +210,7 @@ class Lowering {
   private lowerComb(sig: Sig): void {
     const net = this.sigNet.get(sig)!;
     const name = this.nets[net]!.name;
-    const d = this.fold(sig, sig.defaultValue ? { k: 'expr', e: sig.defaultValue } : { k: 'undef' });
+    const d = this.fold(sig, sig.defaultValue ? { k: 'expr', e: sig.defaultValue, loc: sig.loc } : { k: 'undef' });
     if (d.k === 'undef') {
       const [code, what]: [DiagnosticCode, string] =
         sig.kind === 'output' ? ['UndrivenOutput', `output '${name}' is never assigned`] :
@@ -220,9 +230,9 @@ class Lowering {
     const q = this.sigNet.get(sig)!;
     const spec = sig.reg!;
     const name = this.nets[q]!.name;
-    const hold: Drive = { k: 'expr', e: { kind: 'sig', width: sig.width, sig, loc: sig.loc } };
+    const hold: Drive = { k: 'expr', e: { kind: 'sig', width: sig.width, sig, loc: sig.loc }, loc: sig.loc };
     const d = this.fold(sig, hold);
-    const dNet = d.k === 'mux' ? this.drive(d, this.newNet(`${name}_next`, sig.width, 'node', sig.loc, sig.signed), name, sig.width) : this.drive(d, undefined, name, sig.width);
+    const dNet = d.k === 'mux' ? this.drive(d, this.newNet(`${name}_next`, sig.width, 'node', sig.loc, sig.signed, undefined, true), name, sig.width) : this.drive(d, undefined, name, sig.width);
     return {
       q,
       d: dNet,
@@ -242,8 +252,8 @@ class Lowering {
     const sel = this.expr(d.sel, undefined, undefined, `${name}_sel`);
     const a = this.drive(d.a, undefined, name, width, memo);
     const b = this.drive(d.b, undefined, name, width, memo);
-    const out = target ?? this.newNet(`${name}_p`, width, 'node', d.sel.loc);
-    this.cells.push({ op: 'mux', out, sel, a, b });
+    const out = target ?? this.newNet(`${name}_p`, width, 'node', d.sel.loc, false, undefined, true);
+    this.cells.push({ op: 'mux', out, sel, a, b, branch: { aLoc: driveLoc(d.a, d.sel.loc), bLoc: driveLoc(d.b, d.sel.loc) } });
     memo.set(d, out);
     return out;
   }
@@ -313,6 +323,10 @@ function insert(tree: Drive, path: readonly PathStep[], leaf: Drive): Drive {
     return step.pos ? { ...tree, a: insert(tree.a, rest, leaf) } : { ...tree, b: insert(tree.b, rest, leaf) };
   }
   return step.pos ? { k: 'mux', sel: step.cond, a: insert(tree, rest, leaf), b: tree } : { k: 'mux', sel: step.cond, a: tree, b: insert(tree, rest, leaf) };
+}
+
+function driveLoc(d: Drive, fallback: SourceLoc): SourceLoc {
+  return d.k === 'expr' ? d.loc : fallback;
 }
 
 function hasUndef(d: Drive): boolean {

@@ -1,37 +1,65 @@
-// Prints one netlist module as a SystemVerilog module: declarations, one assign per cell, registers, memories, instances.
+// Prints one netlist module as readable SystemVerilog: named nets, inlined single-use expressions, if/case processes.
 import { basename } from 'node:path';
-import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '../ir/netlist.ts';
-import { findModule, widthMask } from '../ir/netlist.ts';
+import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
+import { cellInputs, findModule, widthMask } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { BitUsage } from './bitUsage.ts';
 import { svInterface } from './blackBoxes.ts';
+import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
+import { buildProcess, DecisionTrees, layerReads, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Tree } from './statements.ts';
+import { enumIdentifiers, enumTypedef, type EnumNames } from './enums.ts';
 
 export interface EmittedModule {
   readonly text: string;
-  /** Net name -> 1-based line where it is declared or assigned. */
+  /** Net name -> 1-based line where it is declared or assigned (an inlined net: the line it is inlined into). */
   readonly lines: Record<string, number>;
   readonly hexFiles: { path: string; text: string }[];
   /** Net, memory and instance name -> its SystemVerilog identifier (reserved words are escaped). */
   readonly identifiers: Record<string, string>;
 }
 
+/** Longest expression text folded into its single user; longer ones keep a named wire. */
+const INLINE_LIMIT = 60;
+
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
-const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
-const where = (n: { loc: { file: string; line: number } }) => (n.loc.line > 0 ? ` // ${basename(n.loc.file)}:${n.loc.line}` : '');
+export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
+const where = (loc: SourceLoc) => (loc.line > 0 ? ` // ${basename(loc.file)}:${loc.line}` : '');
 
 export function emitModule(design: Design, mod: ModuleIR): EmittedModule {
   return new ModuleEmitter(design, mod).emit();
+}
+
+type Branch = Extract<Stmt, { k: 'if' }>;
+
+/** A register printed in an always_ff: its next value as layers (a plain `d` is one leaf), holding where they give `q`. */
+interface RegUpdate {
+  readonly reg: Reg;
+  readonly layers: readonly Layer[];
 }
 
 class ModuleEmitter {
   private readonly ids: IdentifierMap;
   private readonly consts = new Map<NetId, bigint>();
   private readonly driver = new Map<NetId, Cell>();
+  /** How many cells, registers, memory ports and instances read each net. */
+  private readonly readers: number[];
+  private readonly trees: DecisionTrees;
   private readonly out: string[] = [];
-  private readonly lines: Record<string, number> = {};
+  private readonly lineOf = new Map<NetId, number>();
+  private readonly extraLines: Record<string, number> = {};
+  private readonly enums: EnumNames;
+  /** Nets printed as their expression inside their one user. */
+  private readonly inlined = new Map<NetId, SvText>();
+  /** For each inlined net, the net whose line shows it (for `lines`). */
+  private readonly host = new Map<NetId, NetId>();
+  /** Nets that appear by name: declared and defined once. */
+  private readonly live = new Set<NetId>();
+  private readonly refs: number[];
+  /** Operands printed under a select (`x[3:0]`), which SV allows only on a name. */
+  private readonly needsName = new Set<NetId>();
+  private readonly enumTyped = new Set<NetId>();
   private readonly usage: BitUsage;
-  private readonly params = new Map<string, string>();
 
   constructor(
     private readonly design: Design,
@@ -39,150 +67,234 @@ class ModuleEmitter {
   ) {
     this.ids = new IdentifierMap(mod.clocked ? ['clk'] : []);
     for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
+    this.readers = mod.nets.map(() => 0);
+    this.refs = mod.nets.map(() => 0);
     for (const c of mod.cells) {
       this.driver.set(c.out, c);
       if (c.op === 'const') this.consts.set(c.out, c.value);
+      for (const i of cellInputs(c)) this.readers[i]!++;
+      if (c.op === 'slice' || c.op === 'sext') this.needsName.add(c.a);
     }
-    this.usage = new BitUsage(mod, this.consts);
-  }
-
-  private name(id: NetId): string {
-    return this.ids.get(this.mod.nets[id]!.name);
+    for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.readers[x]!++);
+    for (const m of mod.memories) {
+      for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && this.readers[x]!++);
+      for (const p of m.writePorts) {
+        [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && this.readers[x]!++);
+        this.needsName.add(p.addr);
+        if (p.mask !== undefined) [p.mask, p.data].forEach((x) => this.needsName.add(x));
+      }
+      for (const p of m.readPorts) this.needsName.add(p.addr);
+    }
+    for (const i of mod.instances) for (const n of Object.values(i.inputs)) this.readers[n]!++;
+    this.trees = new DecisionTrees(mod, this.readers);
+    this.enums = enumIdentifiers(this.ids);
+    this.usage = new BitUsage(mod.nets);
   }
 
   private net(id: NetId): Net {
     return this.mod.nets[id]!;
   }
 
-  /** An operand: a constant as a sized literal (an enum constant as its localparam), else the net's name. */
-  private ref(id: NetId, enumHint?: Net['enumType']): string {
+  private name(id: NetId): string {
+    return this.ids.get(this.net(id).name);
+  }
+
+  // ---------------------------------------------------------------- structure
+
+  /** Registers whose next value is a decision tree only they read: printed as if/case inside the always_ff. */
+  private regUpdates(absorbed: Set<NetId>): RegUpdate[] {
+    return this.mod.regs.map((reg) => {
+      const d = this.net(reg.d);
+      const own = this.trees.isBranch(reg.d) && !!d.synthesized && d.kind === 'node' && this.readers[reg.d] === 1;
+      if (own) absorbed.add(reg.d);
+      const tree: Tree = own ? this.trees.tree(reg.d) : { k: 'leaf', net: reg.d, loc: reg.loc };
+      return { reg, layers: this.trees.layers(tree, reg.q, absorbed) };
+    });
+  }
+
+  /** always_comb targets: the branch muxes not folded into a parent, a register or another target's layers. */
+  private combEntries(absorbed: Set<NetId>): ProcessEntry[] {
+    const roots = this.mod.cells.filter((c) => c.op === 'mux' && c.branch && !this.trees.interior(c.out) && !absorbed.has(c.out)).map((c) => c.out);
+    const entries = roots.map((r): ProcessEntry => ({ target: r, layers: this.trees.layers(this.trees.tree(r), undefined, absorbed) }));
+    return entries.filter((e) => !absorbed.has(e.target));
+  }
+
+  /**
+   * always_comb blocks: targets testing the same first condition share a block, but only targets at the same
+   * depth of the target-to-target dependency graph, so no block reads what another block of its own reads from.
+   */
+  private combBlocks(entries: readonly ProcessEntry[]): ProcessEntry[][] {
+    const isRoot = new Set(entries.map((e) => e.target));
+    const readsOf = new Map(entries.map((e) => [e.target, layerReads(e.layers)] as const));
+    const level = new Map<NetId, number>();
+    const instanceInputs = new Map<NetId, NetId[]>();
+    for (const inst of this.mod.instances) for (const o of Object.values(inst.outputs)) instanceInputs.set(o, Object.values(inst.inputs));
+    const asyncRead = new Map<NetId, NetId>();
+    for (const m of this.mod.memories) for (const p of m.readPorts) if (p.kind === 'async') asyncRead.set(p.data, p.addr);
+    const deps = (n: NetId): NetId[] => {
+      const t = readsOf.get(n);
+      if (t) return t;
+      const c = this.driver.get(n);
+      if (c) return cellInputs(c);
+      return instanceInputs.get(n) ?? (asyncRead.has(n) ? [asyncRead.get(n)!] : []);
+    };
+    const levelOf = (start: NetId): number => {
+      // Iterative post-order walk: deep decision chains would overflow the JS stack recursively.
+      const stack: NetId[] = [start];
+      while (stack.length) {
+        const n = stack[stack.length - 1]!;
+        if (level.has(n)) {
+          stack.pop();
+          continue;
+        }
+        const pending = deps(n).filter((d) => !level.has(d));
+        if (pending.length) {
+          level.set(n, -1); // on the stack; netlists have no combinational loops
+          level.delete(n);
+          stack.push(...pending);
+          continue;
+        }
+        level.set(n, Math.max(0, ...deps(n).map((d) => level.get(d)! + (isRoot.has(d) ? 1 : 0))));
+        stack.pop();
+      }
+      return level.get(start)!;
+    };
+    const blocks = new Map<string, ProcessEntry[]>();
+    for (const e of entries) {
+      const first = e.layers.find((l) => l.tree.k === 'mux')!.tree as Extract<Tree, { k: 'mux' }>;
+      const key = `${levelOf(e.target)}:${first.sel}`;
+      blocks.set(key, [...(blocks.get(key) ?? []), e]);
+    }
+    return [...blocks.values()];
+  }
+
+  /** `subject == K` (either order), or an `or` of such over one subject, on a net no name of the user's marks. */
+  private caseTest = (cond: NetId): CaseTest | undefined => {
+    const c = this.driver.get(cond);
+    if (!c || !this.net(cond).synthesized) return undefined;
+    if (c.op === 'eq') {
+      const [k, s] = this.consts.has(c.b) ? [c.b, c.a] : [c.a, c.b];
+      if (!this.consts.has(k) || this.consts.has(s)) return undefined;
+      return { subject: s, values: [this.consts.get(k)!] };
+    }
+    if (c.op === 'or') {
+      const a = this.caseTest(c.a);
+      const b = this.caseTest(c.b);
+      if (a && b && a.subject === b.subject) return { subject: a.subject, values: [...a.values, ...b.values] };
+    }
+    return undefined;
+  };
+
+  // ---------------------------------------------------------------- references and inlining
+
+  /** Counts a by-name or inlined use of `n` and makes it (and what defines it) part of the output. */
+  private use(n: NetId, into?: NetId): void {
+    this.refs[n]!++;
+    if (into !== undefined && !this.host.has(n)) this.host.set(n, into);
+    this.define(n);
+  }
+
+  private define(n: NetId): void {
+    if (this.live.has(n)) return;
+    this.live.add(n);
+    const c = this.driver.get(n);
+    if (!c || c.op === 'const' || this.combRoot.has(n)) return;
+    if (c.op === 'slice') this.usage.read(c.a, c.lo, c.lo + this.net(n).width - 1);
+    else if (c.op === 'sext') this.usage.read(c.a, this.net(c.a).width - 1, this.net(c.a).width - 1);
+    for (const i of cellInputs(c)) {
+      if (c.op !== 'slice') this.usage.readAll(i);
+      this.use(i, n);
+    }
+  }
+
+  /** `comb`: statements of an always_comb, whose reads must not select bits (see `SvText.select`). */
+  private useStatements(stmts: readonly Stmt[], host: NetId, comb: boolean): void {
+    const read = (n: NetId, into: NetId) => {
+      this.usage.readAll(n);
+      this.use(n, into);
+      if (comb) this.combRead.add(n);
+    };
+    for (const s of stmts) {
+      if (s.k === 'assign') read(s.value, s.target);
+      else if (s.k === 'if') {
+        read(s.cond, host);
+        this.useStatements(s.then, host, comb);
+        this.useStatements(s.else, host, comb);
+      } else {
+        read(s.subject, host);
+        for (const item of s.items) this.useStatements(item.body, host, comb);
+        this.useStatements(s.otherwise, host, comb);
+      }
+    }
+  }
+
+  private readonly combRead = new Set<NetId>();
+
+  private combRoot = new Set<NetId>();
+
+  /** Decide, in dependency order, which nets print as their expression inside their user. */
+  private decideInlining(): void {
+    const order: NetId[] = [];
+    const seen = new Set<NetId>();
+    for (const start of this.mod.cells.map((c) => c.out)) {
+      if (!this.live.has(start) || seen.has(start)) continue;
+      const stack: [NetId, boolean][] = [[start, false]];
+      while (stack.length) {
+        const [n, expanded] = stack.pop()!;
+        if (expanded) {
+          order.push(n);
+          continue;
+        }
+        if (seen.has(n)) continue;
+        seen.add(n);
+        stack.push([n, true]);
+        const c = this.driver.get(n);
+        if (c && c.op !== 'const' && !this.combRoot.has(n)) for (const i of cellInputs(c)) if (!seen.has(i) && this.driver.has(i)) stack.push([i, false]);
+      }
+    }
+    this.defOrder = order.filter((n) => {
+      const c = this.driver.get(n)!;
+      return c.op !== 'const' && !this.combRoot.has(n);
+    });
+    for (const n of this.defOrder) {
+      const net = this.net(n);
+      const text = this.cellText(this.driver.get(n) as Exclude<Cell, { op: 'const' }>);
+      const inline =
+        net.synthesized && net.kind === 'node' && this.refs[n] === 1 && !this.needsName.has(n) && text.s.length <= INLINE_LIMIT && !(text.select && this.combRead.has(n));
+      if (inline) this.inlined.set(n, text);
+      else this.defText.set(n, text);
+    }
+  }
+
+  private defOrder: NetId[] = [];
+  private readonly defText = new Map<NetId, SvText>();
+
+  // ---------------------------------------------------------------- expression text
+
+  /** A net as an operand: a literal (an enum member when `asEnum` names its type), its expression, or its name. */
+  private text(id: NetId, asEnum?: EnumInfo): SvText {
     const v = this.consts.get(id);
-    if (v === undefined) return this.name(id);
-    const w = this.net(id).width;
-    const member = enumHint?.members.find((m) => BigInt(m.value) === v);
-    if (enumHint && member) return this.enumParam(enumHint, member.name, w, v);
-    return literal(w, v);
-  }
-
-  private enumParam(e: NonNullable<Net['enumType']>, member: string, w: number, v: bigint): string {
-    const pname = `${e.name}_${member}`.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
-    if (!this.params.has(pname)) this.params.set(pname, `  localparam logic ${range(w)}${pname} = ${literal(w, v)};`);
-    return pname;
-  }
-
-  private line(s: string, netName?: string): void {
-    this.out.push(s);
-    if (netName !== undefined) this.lines[netName] ??= this.out.length;
-  }
-
-  emit(): EmittedModule {
-    const m = this.mod;
-    const header = `// Generated by rtgpu from ${basename(m.loc.file)}:${m.loc.line}. Do not edit.`;
-    const ports = [...(m.clocked ? ['  input  logic clk'] : []), ...m.ports.map((p) => `  ${this.net(p).kind === 'input' ? 'input ' : 'output'} logic ${range(this.net(p).width)}${this.name(p)}`)];
-
-    // Declarations of internal nets (constants are inlined, so not declared).
-    const internal = m.nets.filter((n) => n.kind !== 'input' && n.kind !== 'output' && !this.consts.has(n.id));
-    for (const n of internal) this.line(`  logic ${range(n.width)}${this.name(n.id)};${where(n)}`, n.name);
-    if (internal.length) this.line('');
-
-    for (const c of m.cells) if (c.op !== 'const') this.line(`  assign ${this.name(c.out)} = ${this.expr(c)};`, this.net(c.out).name);
-    this.emitRegs(m.regs);
-    m.memories.forEach((mem) => this.emitMemory(mem));
-    m.instances.forEach((inst) => this.emitInstance(inst));
-    const sink = this.usage.unusedSink((id) => this.name(id));
-    if (sink) {
-      this.line('');
-      this.line('  // Bits no logic reads; collected so that lint reports only unintended leftovers.');
-      this.line(`  wire _unused_ok = &{1'b0, ${sink}, 1'b0};`);
+    if (v !== undefined) {
+      const member = asEnum && this.enums.member(asEnum, v);
+      return atom(member ?? literal(this.net(id).width, v));
     }
-    const body = this.out;
-    const params = [...this.params.values()];
-    const pre = [header, `module ${m.name} (`, ...ports.map((p, i) => `${p}${i < ports.length - 1 ? ',' : ''}`), ');', ...params, ...(params.length ? [''] : [])];
-    const text = [...pre, ...body, 'endmodule', ''].join('\n');
-    const lines: Record<string, number> = {};
-    m.ports.forEach((p, i) => (lines[this.net(p).name] = 2 + (m.clocked ? 1 : 0) + i + 1));
-    for (const [k, v] of Object.entries(this.lines)) lines[k] ??= v + pre.length;
-    const hexFiles = m.memories.filter((x) => x.init).map((x) => ({ path: hexFileName(m.name, x.name), text: hexText(x) }));
-    return { text, lines, hexFiles, identifiers: this.ids.entries() };
+    const inlined = this.inlined.get(id);
+    return inlined ? asOperand(inlined) : atom(this.name(id));
   }
 
-  private emitInstance(inst: Instance): void {
-    const child = findModule(this.design, inst.module);
-    const sv = svInterface(child);
-    const conns = [
-      ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
-      ...child.ports.map((p) => {
-        const pn = child.nets[p]!.name;
-        const parent = inst.inputs[pn] ?? inst.outputs[pn];
-        return `.${sv.port(pn)}(${parent === undefined ? '' : this.ref(parent)})`;
-      }),
-    ];
-    this.line('');
-    this.line(`  ${sv.instantiated} ${this.ids.get(inst.name)} (${where(inst).trim() ? ` ${where(inst).trim()}` : ''}`);
-    conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
-    this.line('  );');
-  }
-
-  private expr(c: Cell): string {
-    const w = this.net(c.out).width;
-    const enumOf = this.net(c.out).enumType;
-    switch (c.op) {
-      case 'const':
-        return literal(w, c.value);
-      case 'buf':
-        return this.ref(c.a, enumOf);
-      case 'not':
-        return `~${this.ref(c.a)}`;
-      case 'redand':
-        return `&${this.ref(c.a)}`;
-      case 'redor':
-        return `|${this.ref(c.a)}`;
-      case 'redxor':
-        return `^${this.ref(c.a)}`;
-      case 'zext':
-        return `{${w - this.net(c.a).width}'d0, ${this.ref(c.a)}}`;
-      case 'sext': {
-        const aw = this.net(c.a).width;
-        return `{{${w - aw}{${this.bitOf(c.a, aw - 1)}}}, ${this.ref(c.a)}}`;
-      }
-      case 'and':
-        return `${this.ref(c.a)} & ${this.ref(c.b)}`;
-      case 'or':
-        return `${this.ref(c.a)} | ${this.ref(c.b)}`;
-      case 'xor':
-        return `${this.ref(c.a)} ^ ${this.ref(c.b)}`;
-      case 'add':
-        return `${this.ref(c.a)} + ${this.ref(c.b)}`;
-      case 'sub':
-        return `${this.ref(c.a)} - ${this.ref(c.b)}`;
-      case 'mul':
-        return `${this.ref(c.a)} * ${this.ref(c.b)}`;
-      case 'eq':
-      case 'ne': {
-        const e = this.net(c.a).enumType ?? this.net(c.b).enumType;
-        return `${this.ref(c.a, e)} ${c.op === 'eq' ? '==' : '!='} ${this.ref(c.b, e)}`;
-      }
-      case 'ult':
-        return `${this.ref(c.a)} < ${this.ref(c.b)}`;
-      case 'ule':
-        return `${this.ref(c.a)} <= ${this.ref(c.b)}`;
-      case 'slt':
-        return `$signed(${this.ref(c.a)}) < $signed(${this.ref(c.b)})`;
-      case 'sle':
-        return `$signed(${this.ref(c.a)}) <= $signed(${this.ref(c.b)})`;
-      case 'shl':
-        return `${this.ref(c.a)} << ${this.ref(c.b)}`;
-      case 'lshr':
-        return `${this.ref(c.a)} >> ${this.ref(c.b)}`;
-      case 'ashr':
-        return `$signed(${this.ref(c.a)}) >>> ${this.ref(c.b)}`;
-      case 'mux':
-        return `${this.ref(c.sel)} ? ${this.ref(c.a, enumOf)} : ${this.ref(c.b, enumOf)}`;
-      case 'concat':
-        return `{${c.parts.map((p) => this.ref(p)).join(', ')}}`;
-      case 'slice':
-        return this.sliceOf(c.a, c.lo + w - 1, c.lo);
-    }
+  private cellText(c: Exclude<Cell, { op: 'const' }>): SvText {
+    const ins = cellInputs(c);
+    const out = this.net(c.out);
+    const enumOf = (c.op === 'eq' || c.op === 'ne' ? this.net(c.a).enumType ?? this.net(c.b).enumType : out.enumType) ?? undefined;
+    const args = ins.map((i, k) => this.text(i, c.op === 'mux' && k === 0 ? undefined : enumOf));
+    const aw = 'a' in c ? this.net(c.a).width : 0;
+    return cellText(c, {
+      args,
+      outWidth: out.width,
+      aWidth: aw,
+      signBit: c.op === 'sext' ? this.bitOf(c.a, aw - 1) : undefined,
+      selected: c.op === 'slice' ? this.sliceOf(c.a, c.lo + out.width - 1, c.lo) : undefined,
+    });
   }
 
   private bitOf(id: NetId, bit: number): string {
@@ -198,63 +310,370 @@ class ModuleEmitter {
     return hi === lo ? `${this.name(id)}[${hi}]` : `${this.name(id)}[${hi}:${lo}]`;
   }
 
+  // ---------------------------------------------------------------- output
+
+  private line(s: string, net?: NetId): void {
+    this.out.push(s);
+    if (net !== undefined && !this.lineOf.has(net)) this.lineOf.set(net, this.out.length);
+  }
+
+  emit(): EmittedModule {
+    const m = this.mod;
+    // Structure: register updates, always_comb targets and their blocks, case statements.
+    const absorbed = new Set<NetId>();
+    const regs = this.regUpdates(absorbed);
+    const comb = this.combEntries(absorbed);
+    this.combRoot = new Set(comb.map((e) => e.target));
+    const blocks = this.combBlocks(comb).map((entries) => ({ entries, stmts: toCase(buildProcess(entries), this.caseTest) }));
+    const ffGroups = this.ffGroups(regs);
+
+    // References from everything printed, then which nets inline.
+    for (const p of m.ports) if (this.net(p).kind === 'output') this.define(p);
+    for (const n of m.nets) if (!n.synthesized && n.kind !== 'input') this.define(n.id);
+    for (const b of blocks) {
+      for (const e of b.entries) this.define(e.target);
+      this.useStatements(b.stmts, b.entries[0]!.target, true);
+    }
+    for (const g of ffGroups) {
+      for (const r of g.regs) this.define(r.reg.q);
+      if (g.reset !== undefined) this.usage.readAll(g.reset);
+      for (const e of g.enables) {
+        if (e.en !== undefined) {
+          this.usage.readAll(e.en);
+          this.use(e.en, e.regs[0]!.reg.q);
+        }
+        this.useStatements(e.stmts, e.regs[0]!.reg.q, false);
+      }
+    }
+    for (const mem of m.memories) this.useMemory(mem);
+    for (const inst of m.instances) {
+      for (const n of Object.values(inst.inputs)) {
+        this.usage.readAll(n);
+        this.use(n);
+      }
+      for (const n of Object.values(inst.outputs)) this.define(n);
+    }
+    this.decideInlining();
+    this.enumTypedNets(regs, comb);
+
+    const header = `// Generated by rtgpu from ${basename(m.loc.file)}:${m.loc.line}. Do not edit.`;
+    const ports = [...(m.clocked ? ['  input  logic clk'] : []), ...m.ports.map((p) => `  ${this.net(p).kind === 'input' ? 'input ' : 'output'} logic ${range(this.net(p).width)}${this.name(p)}`)];
+
+    this.emitDeclarations();
+    this.emitWires();
+    for (const b of blocks) this.emitComb(b.entries, b.stmts);
+    this.emitRegisters(ffGroups);
+    m.memories.forEach((mem) => this.emitMemory(mem));
+    m.instances.forEach((inst) => this.emitInstance(inst));
+    const sink = this.usage.unusedSink(
+      m.nets.filter((n) => n.kind !== 'output' && !this.consts.has(n.id) && (n.kind === 'input' || (this.live.has(n.id) && !this.inlined.has(n.id)))).map((n) => n.id),
+      (id) => this.name(id),
+    );
+    if (sink) {
+      this.line('');
+      this.line('  // Bits no logic reads; collected so that lint reports only unintended leftovers.');
+      this.line(`  wire _unused_ok = &{1'b0, ${sink}, 1'b0};`);
+    }
+    // After the body: the enums its text named.
+    const typedefs = [...this.enumTypesUsed()].flatMap((e) => enumTypedef(e, this.enums));
+    const pre = [header, `module ${m.name} (`, ...ports.map((p, i) => `${p}${i < ports.length - 1 ? ',' : ''}`), ');', ...typedefs, ...(typedefs.length ? [''] : [])];
+    const text = [...pre, ...this.out, 'endmodule', ''].join('\n');
+    return { text, lines: this.lineTable(pre.length), hexFiles: m.memories.filter((x) => x.init).map((x) => ({ path: hexFileName(m.name, x.name), text: hexText(x) })), identifiers: this.ids.entries() };
+  }
+
+  private lineTable(offset: number): Record<string, number> {
+    const m = this.mod;
+    const lines: Record<string, number> = {};
+    m.ports.forEach((p, i) => (lines[this.net(p).name] = 2 + (m.clocked ? 1 : 0) + i + 1));
+    for (const [n, l] of this.lineOf) lines[this.net(n).name] ??= l + offset;
+    for (const [name, l] of Object.entries(this.extraLines)) lines[name] ??= l + offset;
+    for (const n of this.inlined.keys()) {
+      let h: NetId | undefined = n;
+      while (h !== undefined && this.inlined.has(h)) h = this.host.get(h);
+      const l = h === undefined ? undefined : this.lineOf.get(h);
+      if (l !== undefined) lines[this.net(n).name] ??= l + offset;
+    }
+    return lines;
+  }
+
+  // ---------------------------------------------------------------- declarations and wires
+
+  private emitDeclarations(): void {
+    // Variables: registers, always_comb targets, memory read data and instance outputs (defined further down).
+    const vars = this.mod.nets.filter(
+      (n) => n.kind !== 'input' && n.kind !== 'output' && this.live.has(n.id) && !this.consts.has(n.id) && !this.inlined.has(n.id) && !this.defText.has(n.id),
+    );
+    for (const n of vars) this.line(`  ${this.typeOf(n)}${this.name(n.id)};${where(n.loc)}`, n.id);
+    if (vars.length) this.line('');
+  }
+
+  private typeOf(n: Net): string {
+    return this.enumTyped.has(n.id) ? `${this.enums.typeName(n.enumType!)} ` : `logic ${range(n.width)}`;
+  }
+
+  /** Continuous assignments in dependency order, each declared where it is defined. */
+  private emitWires(): void {
+    let any = false;
+    for (const n of this.defOrder) {
+      const t = this.defText.get(n);
+      if (!t) continue;
+      const net = this.net(n);
+      const stmt = net.kind === 'output' ? `assign ${this.name(n)} = ${t.s};` : `wire ${range(net.width)}${this.name(n)} = ${t.s};`;
+      this.line(`  ${stmt}${where(net.loc)}`, n);
+      any = true;
+    }
+    if (any) this.line('');
+  }
+
+  // ---------------------------------------------------------------- processes
+
+  private emitComb(entries: readonly ProcessEntry[], stmts: readonly Stmt[]): void {
+    this.line(`  always_comb begin${where(this.net(entries[0]!.target).loc)}`, entries[0]!.target);
+    this.statements(stmts, '    ', '=');
+    this.line('  end');
+    this.line('');
+  }
+
+  /** A value assigned to `target`: enum members by name. */
+  private value(v: NetId, target: NetId): string {
+    return this.text(v, this.net(target).enumType).s;
+  }
+
+  private statements(stmts: readonly Stmt[], ind: string, op: '=' | '<='): void {
+    for (const s of stmts) {
+      if (s.k === 'assign') this.line(`${ind}${this.assignment(s, op)}${where(s.loc)}`, s.target);
+      else if (s.k === 'if') this.ifChain(s, ind, op);
+      else this.caseStatement(s, ind, op);
+    }
+  }
+
+  private assignment(s: Extract<Stmt, { k: 'assign' }>, op: '=' | '<='): string {
+    return `${this.name(s.target)} ${op} ${this.value(s.value, s.target)};`;
+  }
+
+  private condition(cond: NetId): string {
+    return this.text(cond).s;
+  }
+
+  private ifChain(s: Branch, ind: string, op: '=' | '<='): void {
+    // An empty then-branch prints as the negated condition.
+    if (!s.then.length) {
+      const neg = this.text(s.cond);
+      this.line(`${ind}if (!${neg.prec >= ATOM ? neg.s : `(${neg.s})`}) begin${where(s.loc)}`);
+      this.statements(s.else, `${ind}  `, op);
+      this.line(`${ind}end`);
+      return;
+    }
+    const arms: { cond: NetId | undefined; body: Stmt[]; loc: SourceLoc }[] = [];
+    let at: Stmt | undefined = s;
+    while (at && at.k === 'if' && at.then.length) {
+      arms.push({ cond: at.cond, body: at.then, loc: at.loc });
+      const rest: Stmt[] = at.else;
+      if (rest.length === 1 && rest[0]!.k === 'if' && rest[0]!.then.length) at = rest[0];
+      else {
+        if (rest.length) arms.push({ cond: undefined, body: rest, loc: at.loc });
+        at = undefined;
+      }
+    }
+    const compact = arms.every((a) => a.body.length === 1 && a.body[0]!.k === 'assign');
+    arms.forEach((a, i) => {
+      const head = a.cond === undefined ? 'else' : `${i ? 'else if' : 'if'} (${this.condition(a.cond)})`;
+      if (compact) {
+        const only = a.body[0] as Extract<Stmt, { k: 'assign' }>;
+        this.line(`${ind}${head} ${this.assignment(only, op)}${where(only.loc)}`, only.target);
+      } else {
+        this.line(`${ind}${i ? 'end ' : ''}${head} begin${where(a.loc)}`);
+        this.statements(a.body, `${ind}  `, op);
+      }
+    });
+    if (!compact) this.line(`${ind}end`);
+  }
+
+  private caseStatement(s: Extract<Stmt, { k: 'case' }>, ind: string, op: '=' | '<='): void {
+    const subject = this.net(s.subject);
+    this.line(`${ind}case (${this.text(s.subject).s})${where(s.loc)}`);
+    const label = (v: bigint) => this.enums.member(subject.enumType, v) ?? literal(subject.width, v);
+    const arm = (head: string, body: readonly Stmt[]) => {
+      const only = body.length === 1 ? body[0]! : undefined;
+      // One assignment, or one `if` with one assignment and no else, stays on the item's line.
+      const guarded = only?.k === 'if' && !only.else.length && only.then.length === 1 && only.then[0]!.k === 'assign' ? only : undefined;
+      if (!body.length) this.line(`${ind}  ${head}: ;`);
+      else if (only?.k === 'assign') this.line(`${ind}  ${head}: ${this.assignment(only, op)}${where(only.loc)}`, only.target);
+      else if (guarded) {
+        const a = guarded.then[0] as Extract<Stmt, { k: 'assign' }>;
+        this.line(`${ind}  ${head}: if (${this.condition(guarded.cond)}) ${this.assignment(a, op)}${where(a.loc)}`, a.target);
+      } else {
+        this.line(`${ind}  ${head}: begin`);
+        this.statements(body, `${ind}    `, op);
+        this.line(`${ind}  end`);
+      }
+    };
+    for (const item of s.items) arm(item.values.map(label).join(', '), item.body);
+    arm('default', s.otherwise);
+    this.line(`${ind}endcase`);
+  }
+
   // ---------------------------------------------------------------- registers
 
-  private emitRegs(regs: readonly Reg[]): void {
-    const groups = new Map<string, Reg[]>();
+  private ffGroups(regs: readonly RegUpdate[]) {
+    const groups = new Map<string, RegUpdate[]>();
     for (const r of regs) {
-      const key = r.reset ? `${r.reset.kind}:${r.reset.net}` : 'none';
+      const key = r.reg.reset ? `${r.reg.reset.kind}:${r.reg.reset.net}` : 'none';
       groups.set(key, [...(groups.get(key) ?? []), r]);
     }
+    return [...groups.values()].map((group) => {
+      const byEnable = new Map<NetId | undefined, RegUpdate[]>();
+      for (const r of group) byEnable.set(r.reg.en, [...(byEnable.get(r.reg.en) ?? []), r]);
+      const enables = [...byEnable].map(([en, rs]) => ({
+        en,
+        regs: rs,
+        stmts: toCase(buildProcess(rs.map((r) => ({ target: r.reg.q, layers: r.layers }))), this.caseTest),
+      }));
+      return { regs: group, reset: group[0]!.reg.reset?.net, async: group[0]!.reg.reset?.kind === 'async', enables };
+    });
+  }
+
+  private emitRegisters(groups: ReturnType<ModuleEmitter['ffGroups']>): void {
+    const regs = this.mod.regs;
     if (regs.length) {
       // Power-on values for simulators only (Icarus is 4-state and would show X until the first reset
       // edge); synthesis skips them, so hardware must not rely on them: state that matters has a reset.
-      this.line('');
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, r.init ?? 0n)};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${this.constant(r.q, r.init ?? 0n)};`);
       this.line('  end');
       this.line('`endif');
     }
-    for (const [key, group] of groups) {
+    for (const g of groups) {
       this.line('');
-      const first = group[0]!;
-      const rst = first.reset ? this.name(first.reset.net) : '';
-      const sens = first.reset?.kind === 'async' ? `posedge clk or negedge ${rst}` : 'posedge clk';
-      this.line(`  always_ff @(${sens}) begin`);
-      if (key === 'none') {
-        for (const r of group) this.regUpdate(r, '    ');
-      } else {
+      const rst = g.reset === undefined ? '' : this.name(g.reset);
+      this.line(`  always_ff @(${g.async ? `posedge clk or negedge ${rst}` : 'posedge clk'}) begin`);
+      let ind = '    ';
+      if (g.reset !== undefined) {
         this.line(`    if (!${rst}) begin`);
-        for (const r of group) this.line(`      ${this.name(r.q)} <= ${this.resetLiteral(r)};`, this.net(r.q).name);
+        for (const r of g.regs) this.line(`      ${this.name(r.reg.q)} <= ${this.constant(r.reg.q, r.reg.reset!.value)};${where(r.reg.loc)}`, r.reg.q);
         this.line('    end else begin');
-        for (const r of group) this.regUpdate(r, '      ');
-        this.line('    end');
+        ind = '      ';
       }
+      for (const e of g.enables) {
+        if (e.en === undefined) this.statements(e.stmts, ind, '<=');
+        else if (e.stmts.length === 1 && e.stmts[0]!.k === 'assign') {
+          const s = e.stmts[0];
+          this.line(`${ind}if (${this.condition(e.en)}) ${this.assignment(s, '<=')}${where(s.loc)}`, s.target);
+        } else if (e.stmts.length) {
+          this.line(`${ind}if (${this.condition(e.en)}) begin`);
+          this.statements(e.stmts, `${ind}  `, '<=');
+          this.line(`${ind}end`);
+        }
+      }
+      if (g.reset !== undefined) this.line('    end');
       this.line('  end');
     }
   }
 
-  private resetLiteral(r: Reg): string {
-    const n = this.net(r.q);
-    const v = r.reset!.value;
-    const member = n.enumType?.members.find((m) => BigInt(m.value) === v);
-    return n.enumType && member ? this.enumParam(n.enumType, member.name, n.width, v) : literal(n.width, v);
+  /** A constant for a net: its enum member's name when it has one. */
+  private constant(net: NetId, v: bigint): string {
+    return this.enums.member(this.net(net).enumType, v) ?? literal(this.net(net).width, v);
   }
 
-  private regUpdate(r: Reg, indent: string): void {
-    const assign = `${this.name(r.q)} <= ${this.ref(r.d, this.net(r.q).enumType)};`;
-    if (r.en === undefined) this.line(`${indent}${assign}`, this.net(r.q).name);
-    else this.line(`${indent}if (${this.ref(r.en)}) ${assign}`, this.net(r.q).name);
+  // ---------------------------------------------------------------- enums
+
+  /**
+   * Variables declared with their enum type: every value they take is a member or a variable of the same type
+   * (Verilator rejects implicit conversions to an enum), and no select reads them. Others stay `logic`.
+   */
+  private enumTypedNets(regs: readonly RegUpdate[], combEntries: readonly ProcessEntry[]): void {
+    const candidates = new Map<NetId, { type: EnumInfo; values: NetId[]; constants: bigint[] }>();
+    for (const r of regs) {
+      const type = this.net(r.reg.q).enumType;
+      if (!type || this.needsName.has(r.reg.q) || !this.live.has(r.reg.q)) continue;
+      const constants = [r.reg.init ?? 0n, ...(r.reg.reset ? [r.reg.reset.value] : [])];
+      candidates.set(r.reg.q, { type, values: layerValues(r.layers), constants });
+    }
+    for (const e of combEntries) {
+      const n = this.net(e.target);
+      if (!n.enumType || n.kind === 'output' || n.kind === 'input' || this.needsName.has(e.target)) continue;
+      candidates.set(e.target, { type: n.enumType, values: layerValues(e.layers), constants: [] });
+    }
+    let changed = true;
+    const ok = new Set(candidates.keys());
+    while (changed) {
+      changed = false;
+      for (const [n, c] of candidates) {
+        if (!ok.has(n)) continue;
+        const fits =
+          c.constants.every((v) => this.enums.member(c.type, v) !== undefined) &&
+          c.values.every((v) => v === n || (this.consts.has(v) ? this.enums.member(c.type, this.consts.get(v)!) !== undefined : ok.has(v) && this.net(v).enumType?.name === c.type.name));
+        if (!fits) {
+          ok.delete(n);
+          changed = true;
+        }
+      }
+    }
+    for (const n of ok) this.enumTyped.add(n);
   }
 
-  // ---------------------------------------------------------------- memories
+  private *enumTypesUsed(): Iterable<EnumInfo> {
+    const seen = new Set<string>();
+    for (const n of this.enumTyped) {
+      const e = this.net(n).enumType!;
+      if (!seen.has(e.name)) {
+        seen.add(e.name);
+        yield e;
+      }
+    }
+    for (const e of this.enums.referenced()) {
+      if (!seen.has(e.name)) {
+        seen.add(e.name);
+        yield e;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- memories and instances
+
+  private useMemory(mem: Memory): void {
+    for (const p of mem.writePorts) {
+      for (const x of [p.addr, p.en, p.data, p.mask]) {
+        if (x === undefined) continue;
+        this.usage.readAll(x);
+        this.use(x);
+      }
+    }
+    for (const p of mem.readPorts) {
+      for (const x of [p.addr, p.en]) {
+        if (x === undefined) continue;
+        this.usage.readAll(x);
+        this.use(x, p.data);
+      }
+      this.define(p.data);
+    }
+  }
+
+  private emitInstance(inst: Instance): void {
+    const child = findModule(this.design, inst.module);
+    const sv = svInterface(child);
+    const conns = [
+      ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
+      ...child.ports.map((p) => {
+        const pn = child.nets[p]!.name;
+        const parent = inst.inputs[pn] ?? inst.outputs[pn];
+        return `.${sv.port(pn)}(${parent === undefined ? '' : this.text(parent).s})`;
+      }),
+    ];
+    this.line('');
+    this.line(`  ${sv.instantiated} ${this.ids.get(inst.name)} (${where(inst.loc)}`);
+    this.extraLines[inst.name] = this.out.length;
+    conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
+    this.line('  );');
+  }
 
   private emitMemory(mem: Memory): void {
     const name = this.ids.get(mem.name);
     const aw = Math.max(1, Math.ceil(Math.log2(mem.depth)));
     this.line('');
-    this.line(`  logic ${range(mem.width)}${name} [0:${mem.depth - 1}];${where(mem)}`, mem.name);
+    this.line(`  logic ${range(mem.width)}${name} [0:${mem.depth - 1}];${where(mem.loc)}`);
+    this.extraLines[mem.name] = this.out.length;
     if (mem.init) this.line(`  initial $readmemh("${hexFileName(this.mod.name, mem.name)}", ${name});`);
     else {
       this.line('`ifndef SYNTHESIS');
@@ -273,13 +692,12 @@ class ModuleEmitter {
       this.line('  always_ff @(posedge clk) begin');
       for (const p of mem.writePorts) {
         const { index, guard } = this.address(p.addr, mem.depth, aw);
-        const cond = [this.ref(p.en), ...(guard ? [guard] : [])].join(' && ');
+        const cond = [operandOf(this.text(p.en)), ...(guard ? [guard] : [])].join(' && ');
         if (p.mask === undefined) {
-          this.line(`    if (${cond}) ${name}[${index}] <= ${this.ref(p.data)};`);
+          this.line(`    if (${cond}) ${name}[${index}] <= ${this.text(p.data).s};`);
         } else {
           const g = p.maskGranularity!;
-          const lanes = mem.width / g;
-          for (let i = 0; i < lanes; i++) {
+          for (let i = 0; i < mem.width / g; i++) {
             const hi = i * g + g - 1;
             const lo = i * g;
             this.line(`    if (${cond} && ${this.bitOf(p.mask, i)}) ${name}[${index}][${hi}:${lo}] <= ${this.sliceOf(p.data, hi, lo)};`);
@@ -292,10 +710,10 @@ class ModuleEmitter {
       const { index, guard } = this.address(p.addr, mem.depth, aw);
       const value = guard ? `(${guard}) ? ${name}[${index}] : ${literal(mem.width, 0n)}` : `${name}[${index}]`;
       if (p.kind === 'async') {
-        this.line(`  assign ${this.name(p.data)} = ${value};`, this.net(p.data).name);
+        this.line(`  assign ${this.name(p.data)} = ${value};`, p.data);
       } else {
-        const en = p.en === undefined ? '' : `if (${this.ref(p.en)}) `;
-        this.line(`  always_ff @(posedge clk) ${en}${this.name(p.data)} <= ${value};`, this.net(p.data).name);
+        const en = p.en === undefined ? '' : `if (${this.text(p.en).s}) `;
+        this.line(`  always_ff @(posedge clk) ${en}${this.name(p.data)} <= ${value};`, p.data);
       }
     }
   }
@@ -306,8 +724,27 @@ class ModuleEmitter {
     const v = this.consts.get(addr);
     if (v !== undefined) return { index: literal(aw, v & widthMask(aw)), guard: v < BigInt(depth) ? null : "1'b0" };
     const index = w === aw ? this.name(addr) : w > aw ? this.sliceOf(addr, aw - 1, 0) : `{${aw - w}'d0, ${this.name(addr)}}`;
-    const reach = 2 ** w;
-    const guard = reach > depth ? `${this.name(addr)} < ${literal(w, BigInt(depth))}` : null;
+    const guard = 2 ** w > depth ? `${this.name(addr)} < ${literal(w, BigInt(depth))}` : null;
     return { index, guard };
   }
+}
+
+/** An operand of `&&`: parenthesized unless it binds tighter than the logical operators. */
+function operandOf(t: SvText): string {
+  return t.prec > 4 ? t.s : `(${t.s})`;
+}
+
+/** The values layers assign (not their selects, nor the skipped value they keep). */
+function layerValues(layers: readonly Layer[]): NetId[] {
+  return layers.flatMap((l) => [...treeValues(l.tree)].filter((n) => n !== l.skip));
+}
+
+/** The leaf values of a tree (not its selects). */
+function treeValues(tree: Tree, out = new Set<NetId>()): Set<NetId> {
+  if (tree.k === 'leaf') out.add(tree.net);
+  else {
+    treeValues(tree.a, out);
+    treeValues(tree.b, out);
+  }
+  return out;
 }

@@ -43,19 +43,24 @@ export class IdentifierMap {
   }
 
   get(name: string): string {
-    let id = this.map.get(name);
+    return this.named(name, name);
+  }
+
+  /** The identifier for key `key`, made from `preferred` the first time (for names that are not nets, such as enum members). */
+  named(key: string, preferred: string): string {
+    let id = this.map.get(key);
     if (id === undefined) {
-      const base = legalizeIdentifier(name);
+      const base = legalizeIdentifier(preferred);
       id = base;
       for (let i = 1; this.taken.has(id); i++) id = `${base}_${i}`;
       this.taken.add(id);
-      this.map.set(name, id);
+      this.map.set(key, id);
     }
     return id;
   }
 
-  /** Every name mapped so far, with its identifier. */
+  /** Every name mapped so far, with its identifier (keys given to `named` with a NUL in them are left out). */
   entries(): Record<string, string> {
-    return Object.fromEntries(this.map);
+    return Object.fromEntries([...this.map].filter(([k]) => !k.includes('\u0000')));
   }
 }

@@ -2,6 +2,7 @@
 import type { Design } from '../ir/netlist.ts';
 import { blackBoxSourceFiles } from './blackBoxes.ts';
 import { emitModule } from './emitModule.ts';
+import { emitNetlistModule } from './emitNetlistModule.ts';
 
 export { legalizeIdentifier } from './identifiers.ts';
 
@@ -21,14 +22,24 @@ export interface EmittedDesign {
   readonly identifiers: Record<string, Record<string, string>>;
 }
 
+export interface EmitOptions {
+  /**
+   * `readable` (default): named nets, single-use expressions inlined, `when`/`switch` as always_comb/always_ff
+   * with if/case, enums as typedefs. `netlist`: one assign per netlist cell, the reference the readable
+   * output is checked equivalent to (and a view of exactly what the simulator runs).
+   */
+  readonly style?: 'readable' | 'netlist';
+}
+
 /** Black boxes are not emitted: their Verilog sources come first in the files and the file list. */
-export function emitSystemVerilog(design: Design): EmittedDesign {
+export function emitSystemVerilog(design: Design, opts: EmitOptions = {}): EmittedDesign {
+  const emit = opts.style === 'netlist' ? emitNetlistModule : emitModule;
   const files: EmittedFile[] = [];
   const fileList: string[] = [];
   const lines: Record<string, Record<string, number>> = {};
   const identifiers: Record<string, Record<string, string>> = {};
   for (const mod of design.modules.filter((m) => !m.blackBox)) {
-    const e = emitModule(design, mod);
+    const e = emit(design, mod);
     files.push({ path: `${mod.name}.sv`, text: e.text }, ...e.hexFiles);
     fileList.push(`${mod.name}.sv`);
     lines[mod.name] = e.lines;

@@ -45,6 +45,17 @@ export interface Net {
   readonly signed: boolean;
   readonly loc: SourceLoc;
   readonly enumType?: EnumInfo;
+  /** The name was made up by lowering (an operator result no variable names): emitters may inline the net. */
+  readonly synthesized?: boolean;
+}
+
+/**
+ * Display hint on a mux lowered from `when`/`switch`: emitters print it as `if`/`case` rather than `?:`.
+ * `aLoc`/`bLoc`: where the value reached through each side was assigned (or the signal declared, for a default).
+ */
+export interface BranchInfo {
+  readonly aLoc: SourceLoc;
+  readonly bLoc: SourceLoc;
 }
 
 type Unary = 'buf' | 'not' | 'redand' | 'redor' | 'redxor' | 'zext' | 'sext';
@@ -69,7 +80,7 @@ export type Cell =
   | { readonly op: 'const'; readonly out: NetId; readonly value: bigint }
   | { readonly op: Unary; readonly out: NetId; readonly a: NetId }
   | { readonly op: Binary | Compare | Shift; readonly out: NetId; readonly a: NetId; readonly b: NetId }
-  | { readonly op: 'mux'; readonly out: NetId; readonly sel: NetId; readonly a: NetId; readonly b: NetId }
+  | { readonly op: 'mux'; readonly out: NetId; readonly sel: NetId; readonly a: NetId; readonly b: NetId; readonly branch?: BranchInfo }
   | { readonly op: 'concat'; readonly out: NetId; readonly parts: readonly NetId[] }
   | { readonly op: 'slice'; readonly out: NetId; readonly a: NetId; readonly lo: number };
 
