@@ -36,6 +36,11 @@ const STEPS: readonly Step[] = [
     command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/cli/rtlOut.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
   },
   {
+    name: 'rtl-equivalence',
+    what: 'Yosys proof that every handed-off module says the same in readable and netlist-style SystemVerilog (5 min per module at most)',
+    command: (quick) => tsx('scripts/rtl-equivalence.ts', '--timeout', quick ? '20' : '300'),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),

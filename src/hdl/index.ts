@@ -27,7 +27,7 @@ export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/deco
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
 export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type Memory, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';
-export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type EmittedFile } from './emit/index.ts';
+export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type EmittedFile, type EmitOptions } from './emit/index.ts';
 export { manifestModules, type ManifestModule, type ManifestPort, type ManifestMemory } from './emit/manifest.ts';
 export { hideFromSourceLocations } from './core/sourceLocation.ts';
 export { flattenDesign, type FlattenOptions } from './ir/flatten.ts';

@@ -34,6 +34,18 @@ describe('rtgpu emit', () => {
     expect(existsSync(join(out, 'GcdUnit_width16.sv'))).toBe(false);
   }, 120_000);
 
+  test('--style netlist prints one assign per cell; a wrong style is named', async () => {
+    const out = join(tempDir('emit'), 'rtl');
+    const r = await rtgpu('emit', fixture('gcdUnit.ts'), '--style', 'netlist', '--out', out);
+    expect(r.exitCode).toBe(0);
+    const sv = readFileSync(join(out, 'GcdUnit_width16.sv'), 'utf8');
+    expect(sv).not.toMatch(/always_comb|^\s+wire /m);
+    expect(sv).toMatch(/^\s+assign \w+ = /m);
+    const bad = await rtgpu('emit', fixture('gcdUnit.ts'), '--style', 'pretty');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain("--style must be readable or netlist, got 'pretty'");
+  }, 120_000);
+
   test('--top chooses among several modules; parameters reach the module', async () => {
     const out = join(tempDir('emit'), 'rtl');
     const none = await rtgpu('emit', fixture('twoModules.ts'), '--out', out);

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bool, UInt, defineModule, elaborate, input, mux, output } from '../../src/hdl/index.ts';
+import { Bool, Enum, UInt, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { LockstepMismatchError, compileSimulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
 
@@ -131,4 +131,30 @@ describe('lockstep', () => {
     await expect(compileSimulator(good, { backend: 'lockstep', backends: [compileSimulator(good), compileSimulator(other)] })).rejects.toThrow('a lockstep member simulates Acc_bug0, not Acc');
     await expect(compileSimulator(good, { backend: 'lockstep', backends: ['js'] })).rejects.toThrow('lockstep needs at least two back ends to compare, got 1');
   });
+
+  test('a mismatching enum signal is reported with its member names', async () => {
+    const Phase = Enum('phase', ['idle', 'run', 'done']);
+    const Seq = defineModule('Seq', (_p: { bug: boolean }) => ({ go: input(Bool), phase: output(Phase) }), (m, io, p) => {
+      const f = fsm(m, 'phase', ['idle', 'run', 'done'], 'idle');
+      f.on({ idle: () => m.when(io.go, () => f.goto('run')), run: () => f.goto(p.bug ? 'idle' : 'done'), done: () => f.goto('idle') });
+      io.phase.set(f.state);
+    });
+    const seq = (bug: boolean) => elaborate(Seq, { bug }, { topName: 'Seq' }).design;
+    const sim = await compileSimulator(seq(false), {
+      backend: 'lockstep',
+      backends: [compileSimulator(seq(false), { backend: 'js' }), compileSimulator(seq(true), { backend: 'js' })],
+      mismatchDir: tmpdir(),
+    });
+    sim.reset();
+    sim.poke('go', 1);
+    let err: unknown;
+    try {
+      sim.step(4);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(LockstepMismatchError);
+    expect((err as Error).message).toMatch(/on Seq\.phase \(2 bits\):\n.*2'h2 \(phase\.done\)\n.*2'h0 \(phase\.idle\)/);
+    sim.close();
+  }, 120_000);
 });

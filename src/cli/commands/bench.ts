@@ -11,6 +11,7 @@ import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../des
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
+import { measureRtlLines } from '../../designs/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/verilatorCompile.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
@@ -63,6 +64,8 @@ async function execute(plan: BenchPlan): Promise<number> {
   if (!plan.design) {
     log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
     Object.assign(metrics, measureEmitColdStart(log));
+    log('counting the lines of the GPU\'s SystemVerilog …');
+    Object.assign(metrics, measureRtlLines());
     Object.assign(metrics, await measureLibraryFlow());
     log('measuring RT core CPI …');
     Object.assign(metrics, measureCoreCpi());

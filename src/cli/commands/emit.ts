@@ -19,9 +19,12 @@ list DIR/<top>.f and DIR/manifest.json (ports, parameters, memories of every mod
 
 ${designFileUsage}
   --out DIR             output directory (default: emit-<top>)
+  --style STYLE         readable (default: if/case processes, inlined expressions, enum typedefs) or
+                        netlist (one assign per netlist cell, what the simulator evaluates)
   --force               write into a non-empty directory rtgpu did not generate (its files stay)`;
 
-const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, out: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, out: { type: 'string' }, style: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const STYLES = ['readable', 'netlist'] as const;
 
 /** The design file and what to do with it: the flags the design-file commands share. */
 export interface DesignFilePlan {
@@ -32,6 +35,7 @@ export interface DesignFilePlan {
 
 export interface EmitPlan extends DesignFilePlan {
   readonly out?: string;
+  readonly style: (typeof STYLES)[number];
   readonly force: boolean;
 }
 
@@ -40,7 +44,9 @@ export function parseEmitArgs(argv: string[]): EmitPlan | HelpPlan {
   if (values.help) return HELP;
   if (positionals.length !== 1) throw new CliError(`expected one design file\n\n${usage}`);
   parseParams(values.param ?? []);
-  return { file: positionals[0]!, top: values.top, params: values.param, out: values.out, force: values.force ?? false };
+  const style = values.style ?? 'readable';
+  if (!(STYLES as readonly string[]).includes(style)) throw new CliError(`--style must be ${STYLES.join(' or ')}, got '${style}'`);
+  return { file: positionals[0]!, top: values.top, params: values.param, out: values.out, style: style as EmitPlan['style'], force: values.force ?? false };
 }
 
 async function execute(plan: EmitPlan): Promise<number> {
@@ -48,7 +54,7 @@ async function execute(plan: EmitPlan): Promise<number> {
   for (const w of user.warnings) console.error(formatDiagnostic(w));
   const dir = plan.out ?? `emit-${user.design.top}`;
   checkWritable(dir, plan.force);
-  const emitted = emitSystemVerilog(user.design);
+  const emitted = emitSystemVerilog(user.design, { style: plan.style });
   const manifest = { generator: 'rtgpu emit', source: basename(user.file), top: user.design.top, parameters: user.params, fileList: emitted.fileList, modules: manifestModules(user.design, '.') };
   const files = [
     ...emitted.files,

@@ -20,7 +20,7 @@ export interface EmittedModule {
 }
 
 /** Longest expression text folded into its single user; longer ones keep a named wire. */
-const INLINE_LIMIT = 60;
+const INLINE_LIMIT = 72;
 
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);

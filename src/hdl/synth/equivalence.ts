@@ -2,8 +2,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emitSystemVerilog } from '../emit/index.ts';
-import type { Design } from '../ir/netlist.ts';
+import { findModule, type Design } from '../ir/netlist.ts';
 import { runYosys, YosysError } from './yosys.ts';
+
+export interface EquivalenceOptions {
+  /** Stop Yosys after this long (the result is then not proven, and says so). */
+  readonly timeoutMs?: number;
+  /**
+   * `flatten` (default): prove the whole hierarchy. `opaque`: prove the top module alone, its submodules
+   * black boxes whose outputs are the same free values on both sides (each submodule is proven on its own).
+   */
+  readonly submodules?: 'flatten' | 'opaque';
+}
 
 export interface EquivalenceResult {
   readonly top: string;
@@ -18,8 +28,11 @@ export interface EquivalenceResult {
  * signals by name (ports, registers, named nets) with `equiv_make`, and proves them with `equiv_simple` and
  * `equiv_induct`. Memories are mapped to registers, so keep them small. Black boxes are not supported.
  */
-export async function checkEmitterEquivalence(design: Design, dir: string): Promise<EquivalenceResult> {
+export async function checkEmitterEquivalence(design: Design, dir: string, opts: EquivalenceOptions = {}): Promise<EquivalenceResult> {
   if (design.modules.some((m) => m.blackBox)) throw new Error(`${design.top}: equivalence checks do not read black boxes' Verilog`);
+  const children = design.modules.filter((m) => m.name !== design.top).map((m) => m.name);
+  // Submodules as black boxes: both sides instantiate the same ones, matched by instance name.
+  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${design.top}`] : [];
   const styles = { gold: emitSystemVerilog(design, { style: 'netlist' }), gate: emitSystemVerilog(design) } as const;
   const read: string[] = [];
   for (const [name, emitted] of Object.entries(styles)) {
@@ -28,9 +41,10 @@ export async function checkEmitterEquivalence(design: Design, dir: string): Prom
     read.push(
       `read_verilog -sv ${emitted.fileList.map((f) => `${name}/${f}`).join(' ')}`,
       `hierarchy -top ${design.top}`,
+      ...cut,
       // Both sides alike: processes to cells, one flat module, memories as registers, async resets as sync logic.
       'proc',
-      'flatten',
+      ...(cut.length ? [] : ['flatten']),
       'memory -nomap',
       'memory_map',
       'opt_clean',
@@ -53,10 +67,22 @@ export async function checkEmitterEquivalence(design: Design, dir: string): Prom
     '',
   ].join('\n');
   try {
-    const r = await runYosys(script, { cwd: dir, quiet: true });
+    const r = await runYosys(script, { cwd: dir, quiet: true, timeoutMs: opts.timeoutMs });
     return { top: design.top, proven: true, report: r.output };
   } catch (e) {
     if (e instanceof YosysError) return { top: design.top, proven: false, report: e.message };
     throw e;
   }
+}
+
+/** Module `name` of `design` as a design of its own: it and every module below it, children first. */
+export function subDesign(design: Design, name: string): Design {
+  const keep = new Set<string>();
+  const visit = (n: string) => {
+    if (keep.has(n)) return;
+    keep.add(n);
+    for (const i of findModule(design, n).instances) visit(i.module);
+  };
+  visit(name);
+  return { top: name, modules: design.modules.filter((m) => keep.has(m.name)) };
 }

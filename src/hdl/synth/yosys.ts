@@ -79,6 +79,8 @@ export interface YosysRunOptions {
   readonly quiet?: boolean;
   /** Called for every pass Yosys starts. */
   readonly onProgress?: (p: YosysProgress) => void;
+  /** Stop Yosys after this long (a YosysError says so). */
+  readonly timeoutMs?: number;
 }
 
 export interface YosysRunResult {
@@ -103,6 +105,7 @@ export async function runYosys(script: string, opts: YosysRunOptions): Promise<Y
     buffer: false,
     reject: false,
     stdin: 'ignore',
+    ...(opts.timeoutMs ? { timeout: opts.timeoutMs } : {}),
   });
   const lines: string[] = [];
   const stack: string[] = [];
@@ -125,7 +128,7 @@ export async function runYosys(script: string, opts: YosysRunOptions): Promise<Y
     const logFile = join(opts.cwd, 'yosys.log');
     if (existsSync(logFile)) lines.splice(0, lines.length, ...readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-TAIL_LINES));
     const errors = [...new Set(lines.filter((l) => /^ERROR:/.test(l)))];
-    const what = r.signal ? `yosys was stopped by ${r.signal}${r.signal === 'SIGKILL' ? ' (out of memory?)' : ''}` : `yosys failed (exit ${r.exitCode})`;
+    const what = r.timedOut ? `yosys did not finish within ${Math.round(opts.timeoutMs! / 1000)} s` : r.signal ? `yosys was stopped by ${r.signal}${r.signal === 'SIGKILL' ? ' (out of memory?)' : ''}` : `yosys failed (exit ${r.exitCode})`;
     throw new YosysError(`${what}${errors.length ? `: ${errors.join('; ')}` : ''}`, lines.slice(-TAIL_LINES).join('\n'));
   }
   return { output, elapsedMs, kind: cmd.kind };

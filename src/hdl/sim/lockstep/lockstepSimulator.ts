@@ -2,7 +2,7 @@
 // every output (and, on request, every register) is compared every cycle, and the first difference stops the run.
 import { mkdirSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
-import type { Design, ModuleIR, Net } from '../../ir/netlist.ts';
+import type { Design, EnumInfo, ModuleIR, Net } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
 import { svName } from '../../emit/svNames.ts';
@@ -44,9 +44,15 @@ export class LockstepMismatchError extends Error {
     readonly tsLocation: string,
     readonly svLocation: string,
     readonly waveforms: readonly string[],
+    /** The signal's enumeration, so values print with their member names. */
+    readonly enumType?: EnumInfo,
   ) {
     const digits = Math.max(1, Math.ceil(width / 4));
-    const rows = Object.entries(values).map(([k, v]) => `  ${k.padEnd(10)} ${width}'h${v.toString(16).padStart(digits, '0')}`);
+    const member = (v: bigint) => {
+      const m = enumType?.members.find((x) => BigInt(x.value) === v);
+      return m ? ` (${enumType!.name}.${m.name})` : enumType ? ` (not a member of ${enumType.name})` : '';
+    };
+    const rows = Object.entries(values).map(([k, v]) => `  ${k.padEnd(10)} ${width}'h${v.toString(16).padStart(digits, '0')}${member(v)}`);
     super(
       [
         `lockstep mismatch at cycle ${cycle} on ${signal} (${width} bits):`,
@@ -274,7 +280,7 @@ export class LockstepSimulator implements Simulator {
     const byMember = Object.fromEntries(this.members.map((m, i) => [m.label, values[i]!]));
     const files = waves ? this.writeWaveforms() : [];
     const ts = `${relative(process.cwd(), net.loc.file) || net.loc.file}:${net.loc.line}`;
-    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files);
+    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files, net.enumType);
   }
 
   /** A VCD per member of the remembered cycles: the inputs and every compared signal. */
