@@ -7,7 +7,7 @@ import { hexFileName, hexText } from './memoryImage.ts';
 import { BitUsage } from './bitUsage.ts';
 import { svInterface } from './blackBoxes.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
-import { buildProcess, DecisionTrees, layerReads, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Tree } from './statements.ts';
+import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
 import { enumIdentifiers, enumTypedef, type EnumNames } from './enums.ts';
 
 export interface EmittedModule {
@@ -217,7 +217,7 @@ class ModuleEmitter {
     for (const s of stmts) {
       if (s.k === 'assign') read(s.value, s.target);
       else if (s.k === 'if') {
-        read(s.cond, host);
+        for (const t of s.cond) read(t.net, host);
         this.useStatements(s.then, host, comb);
         this.useStatements(s.else, host, comb);
       } else {
@@ -324,7 +324,7 @@ class ModuleEmitter {
     const regs = this.regUpdates(absorbed);
     const comb = this.combEntries(absorbed);
     this.combRoot = new Set(comb.map((e) => e.target));
-    const blocks = this.combBlocks(comb).map((entries) => ({ entries, stmts: toCase(buildProcess(entries), this.caseTest) }));
+    const blocks = this.combBlocks(comb).map((entries) => ({ entries, stmts: simplify(toCase(buildProcess(entries), this.caseTest)) }));
     const ffGroups = this.ffGroups(regs);
 
     // References from everything printed, then which nets inline.
@@ -455,16 +455,20 @@ class ModuleEmitter {
     return this.text(cond).s;
   }
 
+  /** A conjunction of terms: `a && !b && (c | d)`. */
+  private conjunction(terms: readonly Term[]): string {
+    return terms
+      .map((t) => {
+        const x = this.text(t.net);
+        if (t.neg) return `!${x.prec >= ATOM ? x.s : `(${x.s})`}`;
+        // Bitwise operators beside && read as a trap even where precedence is right: parenthesized.
+        return terms.length === 1 || x.prec >= 8 ? x.s : `(${x.s})`;
+      })
+      .join(' && ');
+  }
+
   private ifChain(s: Branch, ind: string, op: '=' | '<='): void {
-    // An empty then-branch prints as the negated condition.
-    if (!s.then.length) {
-      const neg = this.text(s.cond);
-      this.line(`${ind}if (!${neg.prec >= ATOM ? neg.s : `(${neg.s})`}) begin${where(s.loc)}`);
-      this.statements(s.else, `${ind}  `, op);
-      this.line(`${ind}end`);
-      return;
-    }
-    const arms: { cond: NetId | undefined; body: Stmt[]; loc: SourceLoc }[] = [];
+    const arms: { cond: readonly Term[] | undefined; body: Stmt[]; loc: SourceLoc }[] = [];
     let at: Stmt | undefined = s;
     while (at && at.k === 'if' && at.then.length) {
       arms.push({ cond: at.cond, body: at.then, loc: at.loc });
@@ -477,7 +481,7 @@ class ModuleEmitter {
     }
     const compact = arms.every((a) => a.body.length === 1 && a.body[0]!.k === 'assign');
     arms.forEach((a, i) => {
-      const head = a.cond === undefined ? 'else' : `${i ? 'else if' : 'if'} (${this.condition(a.cond)})`;
+      const head = a.cond === undefined ? 'else' : `${i ? 'else if' : 'if'} (${this.conjunction(a.cond)})`;
       if (compact) {
         const only = a.body[0] as Extract<Stmt, { k: 'assign' }>;
         this.line(`${ind}${head} ${this.assignment(only, op)}${where(only.loc)}`, only.target);
@@ -501,7 +505,7 @@ class ModuleEmitter {
       else if (only?.k === 'assign') this.line(`${ind}  ${head}: ${this.assignment(only, op)}${where(only.loc)}`, only.target);
       else if (guarded) {
         const a = guarded.then[0] as Extract<Stmt, { k: 'assign' }>;
-        this.line(`${ind}  ${head}: if (${this.condition(guarded.cond)}) ${this.assignment(a, op)}${where(a.loc)}`, a.target);
+        this.line(`${ind}  ${head}: if (${this.conjunction(guarded.cond)}) ${this.assignment(a, op)}${where(a.loc)}`, a.target);
       } else {
         this.line(`${ind}  ${head}: begin`);
         this.statements(body, `${ind}    `, op);
@@ -527,7 +531,7 @@ class ModuleEmitter {
       const enables = [...byEnable].map(([en, rs]) => ({
         en,
         regs: rs,
-        stmts: toCase(buildProcess(rs.map((r) => ({ target: r.reg.q, layers: r.layers }))), this.caseTest),
+        stmts: simplify(toCase(buildProcess(rs.map((r) => ({ target: r.reg.q, layers: r.layers }))), this.caseTest)),
       }));
       return { regs: group, reset: group[0]!.reg.reset?.net, async: group[0]!.reg.reset?.kind === 'async', enables };
     });

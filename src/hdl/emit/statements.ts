@@ -6,8 +6,14 @@ export type Tree = { readonly k: 'leaf'; readonly net: NetId; readonly loc: Sour
 
 export type Stmt =
   | { readonly k: 'assign'; readonly target: NetId; readonly value: NetId; readonly loc: SourceLoc }
-  | { readonly k: 'if'; readonly cond: NetId; readonly then: Stmt[]; readonly else: Stmt[]; readonly loc: SourceLoc }
+  | { readonly k: 'if'; readonly cond: readonly Term[]; readonly then: Stmt[]; readonly else: Stmt[]; readonly loc: SourceLoc }
   | { readonly k: 'case'; readonly subject: NetId; readonly items: CaseItem[]; readonly otherwise: Stmt[]; readonly loc: SourceLoc };
+
+/** One conjunct of an `if` condition: a 1-bit net, or its negation. */
+export interface Term {
+  readonly net: NetId;
+  readonly neg: boolean;
+}
 
 export interface CaseItem {
   readonly values: readonly bigint[];
@@ -172,7 +178,7 @@ function buildStatements(entries: readonly TreeEntry[]): Stmt[] {
     if (!group) {
       group = [];
       bySel.set(e.tree.sel, group);
-      out.push({ k: 'if', cond: e.tree.sel, then: [], else: [], loc: e.tree.loc });
+      out.push({ k: 'if', cond: [{ net: e.tree.sel, neg: false }], then: [], else: [], loc: e.tree.loc });
     }
     group.push(e);
   }
@@ -182,7 +188,7 @@ function buildStatements(entries: readonly TreeEntry[]): Stmt[] {
       result.push(s);
       continue;
     }
-    const group = bySel.get(s.cond)!;
+    const group = bySel.get(s.cond[0]!.net)!;
     const then = buildStatements(group.map((e) => ({ ...e, tree: (e.tree as Extract<Tree, { k: 'mux' }>).a })));
     const otherwise = buildStatements(group.map((e) => ({ ...e, tree: (e.tree as Extract<Tree, { k: 'mux' }>).b })));
     if (then.length || otherwise.length) result.push({ ...s, then, else: otherwise });
@@ -208,12 +214,12 @@ function caseOf(s: Stmt, test: (cond: NetId) => CaseTest | undefined): Stmt {
   if (s.k === 'assign') return s;
   if (s.k === 'case') return s;
   // Follow the else-if chain.
-  const arms: { cond: NetId; body: Stmt[] }[] = [];
+  const arms: { cond: NetId | undefined; body: Stmt[] }[] = [];
   let at: Stmt = s;
   let rest: Stmt[] = [];
   for (;;) {
     const ifs = at as Extract<Stmt, { k: 'if' }>;
-    arms.push({ cond: ifs.cond, body: ifs.then });
+    arms.push({ cond: ifs.cond.length === 1 && !ifs.cond[0]!.neg ? ifs.cond[0]!.net : undefined, body: ifs.then });
     const next = ifs.else;
     if (next.length === 1 && next[0]!.k === 'if') at = next[0]!;
     else {
@@ -221,7 +227,7 @@ function caseOf(s: Stmt, test: (cond: NetId) => CaseTest | undefined): Stmt {
       break;
     }
   }
-  const tests = arms.map((a) => test(a.cond));
+  const tests = arms.map((a) => (a.cond === undefined ? undefined : test(a.cond)));
   const subject = tests[0]?.subject;
   const caseable = arms.length >= 2 && subject !== undefined && tests.every((t) => t && t.subject === subject);
   if (!caseable) {
@@ -237,4 +243,27 @@ function caseOf(s: Stmt, test: (cond: NetId) => CaseTest | undefined): Stmt {
     if (body.length || otherwise.length || later) items.push({ values, body });
   });
   return { k: 'case', subject: subject!, items, otherwise, loc: s.loc };
+}
+
+/**
+ * Flattens what `when` nesting leaves behind: an `if` with nothing to do when its condition holds tests the
+ * negation, and an `if` whose only statement is another `if` (neither with an else) tests both at once.
+ */
+export function simplify(stmts: readonly Stmt[]): Stmt[] {
+  return stmts.map(simplifyOne);
+}
+
+function simplifyOne(s: Stmt): Stmt {
+  if (s.k === 'assign') return s;
+  if (s.k === 'case') return { ...s, items: s.items.map((i) => ({ ...i, body: simplify(i.body) })), otherwise: simplify(s.otherwise) };
+  let cond = s.cond;
+  let then = simplify(s.then);
+  let otherwise = simplify(s.else);
+  if (!then.length && cond.length === 1) {
+    cond = [{ net: cond[0]!.net, neg: !cond[0]!.neg }];
+    [then, otherwise] = [otherwise, []];
+  }
+  const inner = then.length === 1 ? then[0]! : undefined;
+  if (!otherwise.length && inner?.k === 'if' && !inner.else.length) return { ...s, cond: [...cond, ...inner.cond], then: inner.then, else: [] };
+  return { ...s, cond, then, else: otherwise };
 }
