@@ -1,11 +1,11 @@
 // Prints one netlist module as readable SystemVerilog: named nets, inlined single-use expressions, if/case processes.
 import { basename } from 'node:path';
 import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
-import { cellInputs, findModule, widthMask } from '../ir/netlist.ts';
+import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
+import { bitOf, instanceLines, literal, memoryLines, range, sliceOf, where, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
-import { svInterface } from './blackBoxes.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
 import { enumIdentifiers, enumTypedef, type EnumNames } from './enums.ts';
@@ -22,9 +22,6 @@ export interface EmittedModule {
 /** Longest expression text folded into its single user; longer ones keep a named wire. */
 const INLINE_LIMIT = 72;
 
-const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
-export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
-const where = (loc: SourceLoc) => (loc.line > 0 ? ` // ${basename(loc.file)}:${loc.line}` : '');
 
 export function emitModule(design: Design, mod: ModuleIR): EmittedModule {
   return new ModuleEmitter(design, mod).emit();
@@ -60,6 +57,7 @@ class ModuleEmitter {
   private readonly needsName = new Set<NetId>();
   private readonly enumTyped = new Set<NetId>();
   private readonly usage: BitUsage;
+  private readonly names: NetNames;
 
   constructor(
     private readonly design: Design,
@@ -89,6 +87,7 @@ class ModuleEmitter {
     this.trees = new DecisionTrees(mod, this.readers);
     this.enums = enumIdentifiers(this.ids);
     this.usage = new BitUsage(mod.nets);
+    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)) };
   }
 
   private net(id: NetId): Net {
@@ -292,22 +291,9 @@ class ModuleEmitter {
       args,
       outWidth: out.width,
       aWidth: aw,
-      signBit: c.op === 'sext' ? this.bitOf(c.a, aw - 1) : undefined,
-      selected: c.op === 'slice' ? this.sliceOf(c.a, c.lo + out.width - 1, c.lo) : undefined,
+      signBit: c.op === 'sext' ? bitOf(this.names, c.a, aw - 1) : undefined,
+      selected: c.op === 'slice' ? sliceOf(this.names, c.a, c.lo + out.width - 1, c.lo) : undefined,
     });
-  }
-
-  private bitOf(id: NetId, bit: number): string {
-    const v = this.consts.get(id);
-    if (v !== undefined) return `1'b${(v >> BigInt(bit)) & 1n}`;
-    return this.net(id).width === 1 ? this.name(id) : `${this.name(id)}[${bit}]`;
-  }
-
-  private sliceOf(id: NetId, hi: number, lo: number): string {
-    const v = this.consts.get(id);
-    if (v !== undefined) return literal(hi - lo + 1, (v >> BigInt(lo)) & widthMask(hi - lo + 1));
-    if (lo === 0 && hi === this.net(id).width - 1) return this.name(id);
-    return hi === lo ? `${this.name(id)}[${hi}]` : `${this.name(id)}[${hi}:${lo}]`;
   }
 
   // ---------------------------------------------------------------- output
@@ -655,81 +641,18 @@ class ModuleEmitter {
   }
 
   private emitInstance(inst: Instance): void {
-    const child = findModule(this.design, inst.module);
-    const sv = svInterface(child);
-    const conns = [
-      ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
-      ...child.ports.map((p) => {
-        const pn = child.nets[p]!.name;
-        const parent = inst.inputs[pn] ?? inst.outputs[pn];
-        return `.${sv.port(pn)}(${parent === undefined ? '' : this.text(parent).s})`;
-      }),
-    ];
-    this.line('');
-    this.line(`  ${sv.instantiated} ${this.ids.get(inst.name)} (${where(inst.loc)}`);
-    this.extraLines[inst.name] = this.out.length;
-    conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
-    this.line('  );');
+    instanceLines(this.names, this.design, inst, this.ids.get(inst.name)).forEach((l, i) => {
+      this.line(l);
+      if (i === 1) this.extraLines[inst.name] = this.out.length;
+    });
   }
+
 
   private emitMemory(mem: Memory): void {
-    const name = this.ids.get(mem.name);
-    const aw = Math.max(1, Math.ceil(Math.log2(mem.depth)));
-    this.line('');
-    this.line(`  logic ${range(mem.width)}${name} [0:${mem.depth - 1}];${where(mem.loc)}`);
-    this.extraLines[mem.name] = this.out.length;
-    if (mem.init) this.line(`  initial $readmemh("${hexFileName(this.mod.name, mem.name)}", ${name});`);
-    else {
-      this.line('`ifndef SYNTHESIS');
-      this.line(`  initial for (int i = 0; i < ${mem.depth}; i++) ${name}[i] = '0;`);
-      this.line('`endif');
+    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name)) {
+      this.line(l.text, l.data);
+      if (l.declaration) this.extraLines[mem.name] = this.out.length;
     }
-    const syncReads = mem.readPorts.filter((p) => p.kind === 'sync');
-    if (syncReads.length) {
-      this.line('`ifndef SYNTHESIS');
-      this.line('  initial begin');
-      for (const p of syncReads) this.line(`    ${this.name(p.data)} = ${literal(mem.width, 0n)};`);
-      this.line('  end');
-      this.line('`endif');
-    }
-    if (mem.writePorts.length) {
-      this.line('  always_ff @(posedge clk) begin');
-      for (const p of mem.writePorts) {
-        const { index, guard } = this.address(p.addr, mem.depth, aw);
-        const cond = [operandOf(this.text(p.en)), ...(guard ? [guard] : [])].join(' && ');
-        if (p.mask === undefined) {
-          this.line(`    if (${cond}) ${name}[${index}] <= ${this.text(p.data).s};`);
-        } else {
-          const g = p.maskGranularity!;
-          for (let i = 0; i < mem.width / g; i++) {
-            const hi = i * g + g - 1;
-            const lo = i * g;
-            this.line(`    if (${cond} && ${this.bitOf(p.mask, i)}) ${name}[${index}][${hi}:${lo}] <= ${this.sliceOf(p.data, hi, lo)};`);
-          }
-        }
-      }
-      this.line('  end');
-    }
-    for (const p of mem.readPorts) {
-      const { index, guard } = this.address(p.addr, mem.depth, aw);
-      const value = guard ? `(${guard}) ? ${name}[${index}] : ${literal(mem.width, 0n)}` : `${name}[${index}]`;
-      if (p.kind === 'async') {
-        this.line(`  assign ${this.name(p.data)} = ${value};`, p.data);
-      } else {
-        const en = p.en === undefined ? '' : `if (${this.text(p.en).s}) `;
-        this.line(`  always_ff @(posedge clk) ${en}${this.name(p.data)} <= ${value};`, p.data);
-      }
-    }
-  }
-
-  /** The index expression of exactly `aw` bits, and a range guard when the address can exceed the depth. */
-  private address(addr: NetId, depth: number, aw: number): { index: string; guard: string | null } {
-    const w = this.net(addr).width;
-    const v = this.consts.get(addr);
-    if (v !== undefined) return { index: literal(aw, v & widthMask(aw)), guard: v < BigInt(depth) ? null : "1'b0" };
-    const index = w === aw ? this.name(addr) : w > aw ? this.sliceOf(addr, aw - 1, 0) : `{${aw - w}'d0, ${this.name(addr)}}`;
-    const guard = 2 ** w > depth ? `${this.name(addr)} < ${literal(w, BigInt(depth))}` : null;
-    return { index, guard };
   }
 }
 

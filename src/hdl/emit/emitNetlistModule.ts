@@ -1,16 +1,14 @@
 // Prints one netlist module cell by cell (one assign per cell): the reference the readable emitter is proven equivalent to.
 import { basename } from 'node:path';
 import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '../ir/netlist.ts';
-import { cellInputs, findModule, widthMask } from '../ir/netlist.ts';
+import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
+import { bitOf, instanceLines, literal, memoryLines, range, sliceOf, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
-import { svInterface } from './blackBoxes.ts';
 
 import type { EmittedModule } from './emitModule.ts';
 
-const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
-const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
 const where = (n: { loc: { file: string; line: number } }) => (n.loc.line > 0 ? ` // ${basename(n.loc.file)}:${n.loc.line}` : '');
 
 export function emitNetlistModule(design: Design, mod: ModuleIR): EmittedModule {
@@ -25,6 +23,7 @@ class NetlistEmitter {
   private readonly lines: Record<string, number> = {};
   private readonly usage: BitUsage;
   private readonly params = new Map<string, string>();
+  private readonly names: NetNames;
 
   constructor(
     private readonly design: Design,
@@ -36,6 +35,7 @@ class NetlistEmitter {
       this.driver.set(c.out, c);
       if (c.op === 'const') this.consts.set(c.out, c.value);
     }
+    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.ref(id), flag: (id) => this.ref(id) };
     this.usage = new BitUsage(mod.nets);
     for (const c of mod.cells) {
       if (c.op === 'slice') this.usage.read(c.a, c.lo, c.lo + mod.nets[c.out]!.width - 1);
@@ -110,21 +110,9 @@ class NetlistEmitter {
   }
 
   private emitInstance(inst: Instance): void {
-    const child = findModule(this.design, inst.module);
-    const sv = svInterface(child);
-    const conns = [
-      ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
-      ...child.ports.map((p) => {
-        const pn = child.nets[p]!.name;
-        const parent = inst.inputs[pn] ?? inst.outputs[pn];
-        return `.${sv.port(pn)}(${parent === undefined ? '' : this.ref(parent)})`;
-      }),
-    ];
-    this.line('');
-    this.line(`  ${sv.instantiated} ${this.ids.get(inst.name)} (${where(inst).trim() ? ` ${where(inst).trim()}` : ''}`);
-    conns.forEach((c, i) => this.line(`    ${c}${i < conns.length - 1 ? ',' : ''}`));
-    this.line('  );');
+    for (const l of instanceLines(this.names, this.design, inst, this.ids.get(inst.name))) this.line(l);
   }
+
 
   private expr(c: Cell): string {
     const w = this.net(c.out).width;
@@ -146,7 +134,7 @@ class NetlistEmitter {
         return `{${w - this.net(c.a).width}'d0, ${this.ref(c.a)}}`;
       case 'sext': {
         const aw = this.net(c.a).width;
-        return `{{${w - aw}{${this.bitOf(c.a, aw - 1)}}}, ${this.ref(c.a)}}`;
+        return `{{${w - aw}{${bitOf(this.names, c.a, aw - 1)}}}, ${this.ref(c.a)}}`;
       }
       case 'and':
         return `${this.ref(c.a)} & ${this.ref(c.b)}`;
@@ -184,21 +172,8 @@ class NetlistEmitter {
       case 'concat':
         return `{${c.parts.map((p) => this.ref(p)).join(', ')}}`;
       case 'slice':
-        return this.sliceOf(c.a, c.lo + w - 1, c.lo);
+        return sliceOf(this.names, c.a, c.lo + w - 1, c.lo);
     }
-  }
-
-  private bitOf(id: NetId, bit: number): string {
-    const v = this.consts.get(id);
-    if (v !== undefined) return `1'b${(v >> BigInt(bit)) & 1n}`;
-    return this.net(id).width === 1 ? this.name(id) : `${this.name(id)}[${bit}]`;
-  }
-
-  private sliceOf(id: NetId, hi: number, lo: number): string {
-    const v = this.consts.get(id);
-    if (v !== undefined) return literal(hi - lo + 1, (v >> BigInt(lo)) & widthMask(hi - lo + 1));
-    if (lo === 0 && hi === this.net(id).width - 1) return this.name(id);
-    return hi === lo ? `${this.name(id)}[${hi}]` : `${this.name(id)}[${hi}:${lo}]`;
   }
 
   // ---------------------------------------------------------------- registers
@@ -254,63 +229,7 @@ class NetlistEmitter {
   // ---------------------------------------------------------------- memories
 
   private emitMemory(mem: Memory): void {
-    const name = this.ids.get(mem.name);
-    const aw = Math.max(1, Math.ceil(Math.log2(mem.depth)));
-    this.line('');
-    this.line(`  logic ${range(mem.width)}${name} [0:${mem.depth - 1}];${where(mem)}`, mem.name);
-    if (mem.init) this.line(`  initial $readmemh("${hexFileName(this.mod.name, mem.name)}", ${name});`);
-    else {
-      this.line('`ifndef SYNTHESIS');
-      this.line(`  initial for (int i = 0; i < ${mem.depth}; i++) ${name}[i] = '0;`);
-      this.line('`endif');
-    }
-    const syncReads = mem.readPorts.filter((p) => p.kind === 'sync');
-    if (syncReads.length) {
-      this.line('`ifndef SYNTHESIS');
-      this.line('  initial begin');
-      for (const p of syncReads) this.line(`    ${this.name(p.data)} = ${literal(mem.width, 0n)};`);
-      this.line('  end');
-      this.line('`endif');
-    }
-    if (mem.writePorts.length) {
-      this.line('  always_ff @(posedge clk) begin');
-      for (const p of mem.writePorts) {
-        const { index, guard } = this.address(p.addr, mem.depth, aw);
-        const cond = [this.ref(p.en), ...(guard ? [guard] : [])].join(' && ');
-        if (p.mask === undefined) {
-          this.line(`    if (${cond}) ${name}[${index}] <= ${this.ref(p.data)};`);
-        } else {
-          const g = p.maskGranularity!;
-          const lanes = mem.width / g;
-          for (let i = 0; i < lanes; i++) {
-            const hi = i * g + g - 1;
-            const lo = i * g;
-            this.line(`    if (${cond} && ${this.bitOf(p.mask, i)}) ${name}[${index}][${hi}:${lo}] <= ${this.sliceOf(p.data, hi, lo)};`);
-          }
-        }
-      }
-      this.line('  end');
-    }
-    for (const p of mem.readPorts) {
-      const { index, guard } = this.address(p.addr, mem.depth, aw);
-      const value = guard ? `(${guard}) ? ${name}[${index}] : ${literal(mem.width, 0n)}` : `${name}[${index}]`;
-      if (p.kind === 'async') {
-        this.line(`  assign ${this.name(p.data)} = ${value};`, this.net(p.data).name);
-      } else {
-        const en = p.en === undefined ? '' : `if (${this.ref(p.en)}) `;
-        this.line(`  always_ff @(posedge clk) ${en}${this.name(p.data)} <= ${value};`, this.net(p.data).name);
-      }
-    }
+    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name)) this.line(l.text, l.declaration ? mem.name : l.data === undefined ? undefined : this.net(l.data).name);
   }
 
-  /** The index expression of exactly `aw` bits, and a range guard when the address can exceed the depth. */
-  private address(addr: NetId, depth: number, aw: number): { index: string; guard: string | null } {
-    const w = this.net(addr).width;
-    const v = this.consts.get(addr);
-    if (v !== undefined) return { index: literal(aw, v & widthMask(aw)), guard: v < BigInt(depth) ? null : "1'b0" };
-    const index = w === aw ? this.name(addr) : w > aw ? this.sliceOf(addr, aw - 1, 0) : `{${aw - w}'d0, ${this.name(addr)}}`;
-    const reach = 2 ** w;
-    const guard = reach > depth ? `${this.name(addr)} < ${literal(w, BigInt(depth))}` : null;
-    return { index, guard };
-  }
 }

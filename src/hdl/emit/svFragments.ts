@@ -1,0 +1,116 @@
+// SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
+import { basename } from 'node:path';
+import type { Design, Instance, Memory, Net, NetId, SourceLoc } from '../ir/netlist.ts';
+import { findModule, widthMask } from '../ir/netlist.ts';
+import { svInterface } from './blackBoxes.ts';
+import { hexFileName } from './memoryImage.ts';
+
+export const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
+export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
+export const where = (loc: SourceLoc) => (loc.line > 0 ? ` // ${basename(loc.file)}:${loc.line}` : '');
+
+/** How an emitter names nets: what the memory printer needs from it. */
+export interface NetNames {
+  readonly nets: readonly Net[];
+  readonly consts: ReadonlyMap<NetId, bigint>;
+  /** A named net's identifier. */
+  name(id: NetId): string;
+  /** A net as a whole operand (a literal, an expression or a name). */
+  value(id: NetId): string;
+  /** A 1-bit net as an operand of `&&`. */
+  flag(id: NetId): string;
+}
+
+/** Bit `bit` of a named net or a constant. */
+export function bitOf(n: NetNames, id: NetId, bit: number): string {
+  const v = n.consts.get(id);
+  if (v !== undefined) return `1'b${(v >> BigInt(bit)) & 1n}`;
+  return n.nets[id]!.width === 1 ? n.name(id) : `${n.name(id)}[${bit}]`;
+}
+
+/** Bits `hi..lo` of a named net or a constant. */
+export function sliceOf(n: NetNames, id: NetId, hi: number, lo: number): string {
+  const v = n.consts.get(id);
+  if (v !== undefined) return literal(hi - lo + 1, (v >> BigInt(lo)) & widthMask(hi - lo + 1));
+  if (lo === 0 && hi === n.nets[id]!.width - 1) return n.name(id);
+  return hi === lo ? `${n.name(id)}[${hi}]` : `${n.name(id)}[${hi}:${lo}]`;
+}
+
+/** A printed line; `data` marks the line that defines a read port's data net, `declaration` the memory's own. */
+export interface MemoryLine {
+  readonly text: string;
+  readonly data?: NetId;
+  readonly declaration?: boolean;
+}
+
+/** A memory's declaration, power-on contents, write ports and read ports (`id`: its SV identifier). */
+export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: string): MemoryLine[] {
+  const out: MemoryLine[] = [];
+  const line = (text: string, data?: NetId) => out.push({ text, ...(data === undefined ? {} : { data }) });
+  const aw = Math.max(1, Math.ceil(Math.log2(mem.depth)));
+  line('');
+  out.push({ text: `  logic ${range(mem.width)}${id} [0:${mem.depth - 1}];${where(mem.loc)}`, declaration: true });
+  if (mem.init) line(`  initial $readmemh("${hexFileName(moduleName, mem.name)}", ${id});`);
+  else {
+    line('`ifndef SYNTHESIS');
+    line(`  initial for (int i = 0; i < ${mem.depth}; i++) ${id}[i] = '0;`);
+    line('`endif');
+  }
+  const syncReads = mem.readPorts.filter((p) => p.kind === 'sync');
+  if (syncReads.length) {
+    line('`ifndef SYNTHESIS');
+    line('  initial begin');
+    for (const p of syncReads) line(`    ${n.name(p.data)} = ${literal(mem.width, 0n)};`);
+    line('  end');
+    line('`endif');
+  }
+  if (mem.writePorts.length) {
+    line('  always_ff @(posedge clk) begin');
+    for (const p of mem.writePorts) {
+      const { index, guard } = address(n, p.addr, mem.depth, aw);
+      const cond = [n.flag(p.en), ...(guard ? [guard] : [])].join(' && ');
+      if (p.mask === undefined) {
+        line(`    if (${cond}) ${id}[${index}] <= ${n.value(p.data)};`);
+        continue;
+      }
+      const g = p.maskGranularity!;
+      for (let i = 0; i < mem.width / g; i++) {
+        const [hi, lo] = [i * g + g - 1, i * g];
+        line(`    if (${cond} && ${bitOf(n, p.mask, i)}) ${id}[${index}][${hi}:${lo}] <= ${sliceOf(n, p.data, hi, lo)};`);
+      }
+    }
+    line('  end');
+  }
+  for (const p of mem.readPorts) {
+    const { index, guard } = address(n, p.addr, mem.depth, aw);
+    const value = guard ? `(${guard}) ? ${id}[${index}] : ${literal(mem.width, 0n)}` : `${id}[${index}]`;
+    if (p.kind === 'async') line(`  assign ${n.name(p.data)} = ${value};`, p.data);
+    else line(`  always_ff @(posedge clk) ${p.en === undefined ? '' : `if (${n.value(p.en)}) `}${n.name(p.data)} <= ${value};`, p.data);
+  }
+  return out;
+}
+
+/** The index expression of exactly `aw` bits, and a range guard when the address can exceed the depth. */
+function address(n: NetNames, addr: NetId, depth: number, aw: number): { index: string; guard: string | null } {
+  const w = n.nets[addr]!.width;
+  const v = n.consts.get(addr);
+  if (v !== undefined) return { index: literal(aw, v & widthMask(aw)), guard: v < BigInt(depth) ? null : "1'b0" };
+  const index = w === aw ? n.name(addr) : w > aw ? sliceOf(n, addr, aw - 1, 0) : `{${aw - w}'d0, ${n.name(addr)}}`;
+  const guard = 2 ** w > depth ? `${n.name(addr)} < ${literal(w, BigInt(depth))}` : null;
+  return { index, guard };
+}
+
+/** An instance: `Module name ( // file:line`, one `.port(value)` per line, `);` (the first line names the instance). */
+export function instanceLines(n: NetNames, design: Design, inst: Instance, id: string): string[] {
+  const child = findModule(design, inst.module);
+  const sv = svInterface(child);
+  const conns = [
+    ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
+    ...child.ports.map((p) => {
+      const pn = child.nets[p]!.name;
+      const parent = inst.inputs[pn] ?? inst.outputs[pn];
+      return `.${sv.port(pn)}(${parent === undefined ? '' : n.value(parent)})`;
+    }),
+  ];
+  return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];
+}
