@@ -2,10 +2,14 @@
 // frame index i on thread i mod 32 of patch i / 32. A thread takes its next pixel once the memory controller
 // has written its last result back, and at most two patches are in flight, so a patch's threads start while
 // the one before is still finishing (the seed waits for a whole patch; docs/spec-deviations.md).
-import { Bool, UInt, defineModule, fsm, input, lit, mux, output } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, defineModule, fsm, input, lit, mux, output } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 
 export const PATCH_THREADS = MEMORY_MAP.threads;
+
+/** A pixel handed to the patch dispatcher: thread `thread` runs pixel `id` next (while `valid`). */
+export const PixelHandoff = Bundle({ valid: Bool, id: UInt(32), thread: UInt(clog2(PATCH_THREADS)) });
 
 /** Patches whose threads may run at once: the memory controller keeps a report for each. */
 export const PATCHES_IN_FLIGHT = 2;
@@ -20,13 +24,11 @@ export const CommandPatcher = defineModule(
     first_pixel: input(UInt(32)),
     /** Pulse from the memory controller: the result of thread `written_thread` is in host memory. */
     thread_written: input(Bool),
-    written_thread: input(UInt(5)),
+    written_thread: input(UInt(clog2(PATCH_THREADS))),
     /** Pulse from the memory controller: the oldest unfinished patch is complete (its report written). */
     patch_written: input(Bool),
-    // To the patch dispatcher: thread `thread_id` runs pixel `pixel_id` next.
-    pixel_valid: output(Bool),
-    pixel_id: output(UInt(32)),
-    thread_id: output(UInt(5)),
+    /** To the patch dispatcher. */
+    pixel: output(PixelHandoff),
     /** The pixel handed over is a patch's first (thread 0). */
     patch_start: output(Bool),
     /** The oldest patch not yet complete: its first index in the frame (pixel ids add first_pixel). */
@@ -44,13 +46,13 @@ export const CommandPatcher = defineModule(
     const base = m.reg(UInt(32), { reset: 0 });
     /** Threads holding a pixel whose result is not written yet. */
     const holding = m.reg(UInt(PATCH_THREADS), { reset: 0 });
-    const tid = next.trunc(5);
+    const tid = next.trunc(clog2(PATCH_THREADS));
     const running = frame.is('run');
     const withinWindow = next.sub(base).lt(PATCHES_IN_FLIGHT * PATCH_THREADS);
     const emit = running.and(next.lt(count)).and(holding.bit(tid).not()).and(withinWindow);
-    io.pixel_valid.set(emit);
-    io.pixel_id.set(first.add(next));
-    io.thread_id.set(tid);
+    io.pixel.valid.set(emit);
+    io.pixel.id.set(first.add(next));
+    io.pixel.thread.set(tid);
     io.patch_start.set(emit.and(tid.eq(0)));
     io.patch_base.set(base);
     io.busy.set(running);

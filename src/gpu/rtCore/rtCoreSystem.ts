@@ -1,19 +1,18 @@
 // One RT core tile with a main memory and a host port to load and read them: the unit the ISA
 // simulator is checked against core by core (the whole GPU is src/gpu/top/).
-import { Bool, UInt, cat, defineModule, input, mux, output } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, input, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
-import { dispatcherPorts } from './interfaces.ts';
+import { controlPorts } from './interfaces.ts';
+import { THREAD_WORDS, threadWordOf } from '../memoryMap.ts';
 import { type RtCoreParams } from './rtCore.ts';
 import { RtCoreTile } from './rtCoreTile.ts';
 import { passThrough } from '../passThrough.ts';
 
-const THREAD_WORDS = MEMORY_MAP.threadBytes / 4;
-
 export const RtCoreSystem = defineModule(
   'RtCoreSystem',
   (p: RtCoreParams) => ({
-    ...dispatcherPorts(p.contexts),
+    ...controlPorts(p.contexts),
     // Host: load the instruction and constant memories; read main memory in cycles the core does not use it.
     host_imem_we: input(Bool),
     host_imem_addr: input(UInt(12)),
@@ -30,22 +29,22 @@ export const RtCoreSystem = defineModule(
   }),
   (m, io, p) => {
     const tile = m.instance(RtCoreTile, p, { name: 'tile' });
-    passThrough(m, dispatcherPorts(p.contexts), io, tile.io);
+    passThrough(m, controlPorts(p.contexts), io, tile.io);
     // The host loads words from 0 up; its first word of each memory starts that memory's load.
-    tile.io.imem_load_start.set(io.host_imem_we.and(io.host_imem_addr.eq(0)));
-    tile.io.cmem_load_start.set(io.host_cmem_we.and(io.host_cmem_addr.eq(0)));
-    tile.io.imem_we.set(io.host_imem_we);
-    tile.io.imem_waddr.set(io.host_imem_addr);
-    tile.io.imem_wdata.set(io.host_imem_data);
-    tile.io.cmem_we.set(io.host_cmem_we);
-    tile.io.cmem_waddr.set(io.host_cmem_addr);
-    tile.io.cmem_wdata.set(io.host_cmem_data);
+    const load = (port: typeof tile.io.imem_load, we: typeof io.host_imem_we, addr: UIntValue, data: UIntValue) => {
+      port.start.set(we.and(addr.eq(0)));
+      port.we.set(we);
+      port.waddr.set(addr);
+      port.wdata.set(data);
+    };
+    load(tile.io.imem_load, io.host_imem_we, io.host_imem_addr, io.host_imem_data);
+    load(tile.io.cmem_load, io.host_cmem_we, io.host_cmem_addr, io.host_cmem_data);
 
     const main = m.instance(MainMemory, { words: THREAD_WORDS * MEMORY_MAP.threads }, { name: 'main_memory' });
     // The core only issues requests inside its own thread's memory, so thread id and offset make the word address.
     const req = tile.io.mem;
     const hostTurn = io.host_mem_read.and(req.read.or(req.write).not());
-    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(req.thread, req.addr.bits(15, 2))));
+    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(req.thread, threadWordOf(req.addr))));
     main.io.read_en.set(mux(hostTurn, true, req.read));
     main.io.write_en.set(req.write.and(hostTurn.not()));
     main.io.s_or_v.set(mux(hostTurn, true, req.vector));
