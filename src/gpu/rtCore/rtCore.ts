@@ -205,7 +205,7 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
     return { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
   };
   const instructionInR = rValid.and(rMicro.is('instruction'));
-  const read = readStage(m, { valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), readRegisters });
+  const read = readStage({ valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), readRegisters });
   ctx.forEach((c, k) =>
     m.when(instructionInR.and(rContext.eq(k)), () => {
       m.when(read.halts.not(), () => c.pc.set(read.nextPc));
