@@ -5,6 +5,7 @@ import { UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue
 import { FAdd, FCmp, FDiv, FMul, FSqrt, FToI, IToF } from '../../hdl/lib/index.ts';
 import { decode, opcodeFor, type Decoded, type UnitLatencyParams } from './decode.ts';
 import { IntDivider } from './intDivider.ts';
+import { ThreadEvent } from './interfaces.ts';
 
 const lanes = [0, 1, 2, 3] as const;
 export const laneOf = (v: UIntValue, i: number): UIntValue => v.bits(32 * i + 31, 32 * i);
@@ -108,7 +109,7 @@ export function executeStage(m: ModuleBuilder, r: ReadOperands, p: UnitLatencyPa
     scalar,
     vector,
     flag: mux(x.is('cmp_f'), fcmp.io.flags, intFlag),
-    direction: vb.bits(95, 0),
+    direction: vb.trunc(ThreadEvent.fields.direction.width),
     ...units,
     quotient: divider.io.quotient,
   };
