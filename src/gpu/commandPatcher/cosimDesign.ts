@@ -31,7 +31,6 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
     const written = rng.int(writeOddsAt(cycle)) === 0;
     const thread = rng.int(4) === 0 ? rng.int(PATCH_THREADS) : nextWritten;
     if (written && thread === nextWritten) nextWritten = (nextWritten + 1) % PATCH_THREADS;
-    const writeOdds = writeOddsAt(cycle);
     return {
       rst_n: cycle < 2 || rng.int(4000) === 0 ? 0n : 1n,
       start: b(rng.int(15) === 0),

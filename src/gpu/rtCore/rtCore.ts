@@ -6,14 +6,14 @@
 //   R  register read, branch resolution, fetch of the context's next instruction
 //   EX ALU and the float units' first stage ... M1/M2 memory ... W write-back
 import { Bits, Bool, Bundle, UInt, defineModule, fromBits, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { Fifo, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, clog2, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { MicroOp, completionSchedule, microOp, muxMicroOp, type CompletionSchedule, type MicroOpValue } from './completionSchedule.ts';
 import { contextRegisters, launchUnit, type ContextRegs, type LaunchUnit } from './contexts.ts';
 import { ExecUnit, decode, unitLatencies, unitOf, type ExecUnitName, type UnitLatencyParams } from './decode.ts';
 import { executeStage, vec4, type ExecuteResults } from './execute.ts';
 import { ContextStatus, MemoryReadPort, ThreadEvent, controlPorts, mainMemoryPorts, type DispatchLinkValue } from './interfaces.ts';
-import { REG, VREG } from '../../isa/instructions.ts';
+import { MEMORY_MAP, REG, VREG } from '../../isa/instructions.ts';
 import { INT_DIVIDER_LATENCY } from './intDivider.ts';
 import { memoryStage, type MemoryResults } from './memoryStage.ts';
 import { readStage, type HaltKindName, type ReadStage, type RegisterAddresses, type RegisterValues } from './readStage.ts';
@@ -37,7 +37,7 @@ export const RtCore = defineModule(
     /** Instruction memory (synchronous read: data the cycle after the address). */
     imem: output(MemoryReadPort(32)),
     /** Constant memory (synchronous read, word address). */
-    cmem: output(MemoryReadPort(13)),
+    cmem: output(MemoryReadPort(clog2(MEMORY_MAP.constantBytes / 4))),
     ...mainMemoryPorts(),
   }),
   (m, io, p) => {
