@@ -3,13 +3,13 @@ export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, type GpuPa
 export { gpuDesign, gpuSimulator } from './top/gpuDesign.ts';
 export { MMIO, CONTROL, STATUS, ERROR_CODE, RT_CORE_REG, IC_CORE_REG, MMIO_ID, INTERFACE_VERSION } from './memoryController/registers.ts';
 export { MemoryController, type MemoryControllerParams } from './memoryController/memoryController.ts';
-export { CommandPatcher, PATCH_THREADS } from './commandPatcher/commandPatcher.ts';
-export { PatchDispatcher, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
+export { CommandPatcher, PATCH_THREADS, PixelHandoff } from './commandPatcher/commandPatcher.ts';
+export { PatchDispatcher, IcCoreLink, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
 export { RtCoreTile } from './rtCore/rtCoreTile.ts';
 export { RtCoreSystem } from './rtCore/rtCoreSystem.ts';
 export { runOnCore, rtCoreSystemDesign, CoreLimitError, type CoreJob, type CoreRun, type CoreRunResult, type RetiredInstruction } from './rtCore/coreTestbench.ts';
-export { ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, MemoryRequest, MemoryResponse, ContextState, ContextStatus } from './rtCore/interfaces.ts';
+export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, MemoryRequest, MemoryResponse, MemoryReadPort, ContextState, ContextStatus } from './rtCore/interfaces.ts';
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';

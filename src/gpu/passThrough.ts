@@ -1,5 +1,8 @@
 // Connects a child's ports straight to the same-named ports of its parent, each in its own direction.
-import type { HValue, ModuleBuilder, PortSpecs } from '../hdl/index.ts';
+import { hideFromSourceLocations, type HValue, type ModuleBuilder, type PortSpecs } from '../hdl/index.ts';
+
+// The connections it makes are the caller's: their SV comments name the caller's line.
+hideFromSourceLocations(import.meta.url);
 
 /** For every port in `specs`: child input ← parent input, parent output ← child output (bundles field by field). */
 export function passThrough(m: ModuleBuilder, specs: PortSpecs, parent: Record<string, unknown>, child: Record<string, unknown>): void {

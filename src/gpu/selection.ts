@@ -1,6 +1,9 @@
 // Combinational choices among cores, built from muxes: the first or last requester, and a value by index.
-import { UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../hdl/index.ts';
+import { UInt, hideFromSourceLocations, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../hdl/index.ts';
 import { clog2 } from '../hdl/lib/index.ts';
+
+// What these build is the caller's choice: its SV comments and names come from the caller's line.
+hideFromSourceLocations(import.meta.url);
 
 /** Bits of an index into `n` things (at least 1). */
 export const indexBits = (n: number): number => Math.max(1, clog2(n));

@@ -1,7 +1,7 @@
 // Random RT core programs (always terminating, hazard-dense, every instruction) and small random scenes, for ISS/core lockstep tests.
 import type { Rng } from '../hdl/testbench/index.ts';
 import type { Scene } from '../golden/scene.ts';
-import { BY_OPCODE, MEMORY_MAP } from './instructions.ts';
+import { BY_OPCODE, MEMORY_MAP, REG, VREG } from './instructions.ts';
 
 /** Instructions one thread of a generated program retires at most (an upper bound the generator keeps). */
 export const RANDOM_PROGRAM_MAX_INSTRUCTIONS = 20_000;
@@ -45,11 +45,16 @@ export interface RandomProgram {
  *   R29 stack pointer (push/pop only, balanced per block)   R30 link register (jmp_link, saved when a function calls or traces)
  */
 const GENERAL = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 25];
-const SPECIAL_SOURCES = [0, 1, 24, 26, 27, 28, 29, 30, 31];
 const R_CONST = 24;
-const R_DATA = 28;
-const R_SP = 29;
-const R_LINK = 30;
+/** The ISA's stack base register, here the data area's pointer. */
+const R_DATA = REG.stackBase;
+const R_SP = REG.sp;
+const R_LINK = REG.link;
+const SPECIAL_SOURCES = [REG.zero, REG.pixelId, R_CONST, 26, 27, R_DATA, R_SP, R_LINK, REG.pc];
+const [RV_ORIGIN, RV_DIRECTION] = [VREG.traceOrigin, VREG.traceDirection];
+/** `s_write_high`/`s_write_low` immediates that make the constant memory's base and the data area's offset (half a thread's memory). */
+const CONSTANT_BASE_HIGH = `0x${(MEMORY_MAP.constantBase >>> 16).toString(16)}`;
+const DATA_AREA_OFFSET = `0x${(MEMORY_MAP.threadBytes / 2).toString(16)}`;
 const COUNTERS = [26, 27];
 
 /** Words of constant memory holding edge-case and random values; rays follow them. */
@@ -663,7 +668,7 @@ class Generator {
     if (how < 5) {
       // A ray from constant memory, lane by lane (vector loads from constant memory fault).
       const ray = CONST_VALUES + RAY_WORDS * this.rng.int(RAYS);
-      for (const [v, base] of [[14, ray], [15, ray + 4]] as const) {
+      for (const [v, base] of [[RV_ORIGIN, ray], [RV_DIRECTION, ray + 4]] as const) {
         for (let lane = 0; lane < 3; lane++) c.op(`s_load_4byte R${t}, R${R_CONST}, #${4 * (base + lane)}`).op(`v_get_from_s RV${v}, R${t}, #${lane}`);
       }
       this.wroteS(t);
@@ -673,15 +678,15 @@ class Generator {
       const off = 4 * this.between(-0x40, 0x40);
       for (let i = 0; i < 8; i++) c.op(`s_load_4byte R${t}, R${R_CONST}, #${4 * (ray + i)}`).op(`s_store_4byte R${t}, R${R_DATA}, #${off + 4 * i}`);
       this.noteStore(off, 8);
-      c.op(`v_load_16byte RV14, R${R_DATA}, #${off}`).op(`v_load_16byte RV15, R${R_DATA}, #${off + 16}`);
+      c.op(`v_load_16byte RV${RV_ORIGIN}, R${R_DATA}, #${off}`).op(`v_load_16byte RV${RV_DIRECTION}, R${R_DATA}, #${off + 16}`);
       this.wroteS(t);
     } else if (how < 8) {
       // A bounce: from the last hit point, along a perturbed direction.
-      c.op(`vf_mul RV15, RV15, R${this.srcS()}`).op(`vv_sub RV15, RV15, RV${this.srcV()}`);
+      c.op(`vf_mul RV${RV_DIRECTION}, RV${RV_DIRECTION}, R${this.srcS()}`).op(`vv_sub RV${RV_DIRECTION}, RV${RV_DIRECTION}, RV${this.srcV()}`);
     } else if (how < 9) {
       const o = [f32bits(this.rng() - 0.5), f32bits(0.5 + this.rng()), f32bits(3)];
       const d = [f32bits(this.rng() - 0.5), f32bits(this.rng() - 0.5), f32bits(-1)];
-      for (const [v, xs] of [[14, o], [15, d]] as const) {
+      for (const [v, xs] of [[RV_ORIGIN, o], [RV_DIRECTION, d]] as const) {
         xs.forEach((x, lane) => {
           this.li(c, t, x);
           c.op(`v_get_from_s RV${v}, R${t}, #${lane}`);
@@ -705,7 +710,7 @@ class Generator {
     for (const r of saved) c.op(`${r.startsWith('RV') ? 'v' : 's'}_push ${r}`, 2);
     c.op('trace');
     for (const r of [...saved].reverse()) c.op(`${r.startsWith('RV') ? 'v' : 's'}_pop ${r}`, 2);
-    if (recomputePointers) c.op(`s_write_high R${R_CONST}, #0x2000`).op(`s_mov R${R_DATA}, R${R_SP}`).op(`s_write_low R${R_DATA}, #0x8000`);
+    if (recomputePointers) c.op(`s_write_high R${R_CONST}, #${CONSTANT_BASE_HIGH}`).op(`s_mov R${R_DATA}, R${R_SP}`).op(`s_write_low R${R_DATA}, #${DATA_AREA_OFFSET}`);
     // Use the answer at once (the flag is Z after trace, so a be right here is taken).
     const k = this.rng.int(4);
     if (k === 0) c.op(`s_get_from_v R${this.wroteS(this.pick(GENERAL))}, RV14, #${this.rng.int(4)}`);
@@ -716,8 +721,8 @@ class Generator {
       this.singleWord(c);
       c.label(skip);
     }
-    this.wroteV(14);
-    this.wroteV(15);
+    this.wroteV(RV_ORIGIN);
+    this.wroteV(RV_DIRECTION);
     return c;
   }
 
@@ -731,7 +736,7 @@ class Generator {
   /** `ret` as a computed forward jump: the target is built from R31 (PC + 4) just before; skipped words never run. */
   private retJump(): Code {
     const c = new Code();
-    if (this.chance(0.15)) return c.op('ret R31');
+    if (this.chance(0.15)) return c.op(`ret R${REG.pc}`);
     const skip = this.rng.int(3);
     const r = this.pick(GENERAL);
     c.op(`ii_addi R${this.wroteS(r)}, R31, #${4 + 4 * skip}`).op(`ret R${r}`);
@@ -789,7 +794,7 @@ class Generator {
 
   private prologue(): Code {
     const c = new Code();
-    c.op(`s_write_high R${R_CONST}, #0x2000`).op(`s_mov R${R_DATA}, R${R_SP}`).op(`s_write_low R${R_DATA}, #0x8000`);
+    c.op(`s_write_high R${R_CONST}, #${CONSTANT_BASE_HIGH}`).op(`s_mov R${R_DATA}, R${R_SP}`).op(`s_write_low R${R_DATA}, #${DATA_AREA_OFFSET}`);
     // Seed some registers, some of them from the pixel id so that pixels differ.
     for (let i = 0; i < 6; i++) this.loadValue(c);
     for (let i = 0; i < 3; i++) {

@@ -128,7 +128,7 @@ describe('command patcher (command_patcher)', () => {
     const cycle = (free: boolean, patchWritten = false) => {
       const freeing = free && written < handed.length;
       if (s.peek('pixel_valid') === 1n) {
-        expect(Number(s.peek('thread_id'))).toBe((Number(s.peek('pixel_id')) - 1000) % 32);
+        expect(Number(s.peek('pixel_thread'))).toBe((Number(s.peek('pixel_id')) - 1000) % 32);
         handed.push(Number(s.peek('pixel_id')) - 1000);
       }
       s.poke('thread_written', freeing ? 1 : 0);

@@ -183,19 +183,19 @@ describe('parts', () => {
     const program = assemble('s_load_4byte R2, R29, #8\n ii_addi R3, R2, 1\n fin', 'no-answer.s').words;
     const s = compileSimulator(elaborate(RtCore, defaultRtCoreParams).design);
     s.reset();
-    s.poke('event_ready', 1);
+    s.poke('dispatch_event_ready', 1);
     s.poke('mem_resp_done', 0);
-    s.poke('launch_valid', 1);
-    s.poke('launch_bits_thread', 3);
-    s.poke('launch_bits_sp', 0x80030000);
+    s.poke('dispatch_launch_valid', 1);
+    s.poke('dispatch_launch_bits_thread', 3);
+    s.poke('dispatch_launch_bits_sp', 0x80030000);
     const writes: string[] = [];
     let event: { fault: bigint; kind: bigint } | undefined;
     let requests = 0;
     let launching = true;
     for (let cycle = 0; cycle < 60 && !event; cycle++) {
-      if (launching && s.peek('launch_ready') === 1n) {
+      if (launching && s.peek('dispatch_launch_ready') === 1n) {
         s.step();
-        s.poke('launch_valid', 0);
+        s.poke('dispatch_launch_valid', 0);
         launching = false;
         continue;
       }
@@ -203,8 +203,8 @@ describe('parts', () => {
         requests++;
         expect([s.peek('mem_thread'), s.peek('mem_addr')]).toEqual([3n, 0x80030008n]);
       }
-      if (s.peek('retire_valid') === 1n && s.peek('retire_scalarWrite') === 1n) writes.push(`R${s.peek('retire_scalarReg')}=${s.peek('retire_scalarValue')}`);
-      if (s.peek('event_valid') === 1n) event = { fault: s.peek('event_bits_fault'), kind: s.peek('event_bits_kind') };
+      if (s.peek('dispatch_retire_valid') === 1n && s.peek('dispatch_retire_scalarWrite') === 1n) writes.push(`R${s.peek('dispatch_retire_scalarReg')}=${s.peek('dispatch_retire_scalarValue')}`);
+      if (s.peek('dispatch_event_valid') === 1n) event = { fault: s.peek('dispatch_event_bits_fault'), kind: s.peek('dispatch_event_bits_kind') };
       const addr = Number(s.peek('imem_addr'));
       s.step();
       s.poke('imem_data', program[addr >> 2] ?? 0);

@@ -31,7 +31,6 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
     const written = rng.int(writeOddsAt(cycle)) === 0;
     const thread = rng.int(4) === 0 ? rng.int(PATCH_THREADS) : nextWritten;
     if (written && thread === nextWritten) nextWritten = (nextWritten + 1) % PATCH_THREADS;
-    const writeOdds = writeOddsAt(cycle);
     return {
       rst_n: cycle < 2 || rng.int(4000) === 0 ? 0n : 1n,
       start: b(rng.int(15) === 0),
@@ -57,7 +56,7 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
  * one index per cycle, in order. thread_written frees a thread; patch_written completes the oldest patch
  * once all its indices were handed over (otherwise it is ignored), and after the last patch ends the frame
  * (frame_done in the same cycle). Starts while busy are ignored. Checked every cycle: pixel_valid, patch_start,
- * frame_done, busy; pixel_id and thread_id with pixel_valid; patch_base while busy.
+ * frame_done, busy; pixel_id and pixel_thread with pixel_valid; patch_base while busy.
  */
 export class CommandPatcherModel {
   private running = false;
@@ -96,7 +95,7 @@ export class CommandPatcherModel {
     const emit = this.emits();
     const frameDone = (!this.running && ins.start === 1n && ins.pixel_count === 0n) || (this.patchDone(ins) && this.patchEnd() === this.count);
     const out: Record<string, bigint> = { pixel_valid: b(emit), patch_start: b(emit && this.next % PATCH_THREADS === 0), frame_done: b(frameDone), busy: b(this.running) };
-    if (emit) Object.assign(out, { pixel_id: BigInt((this.first + this.next) >>> 0), thread_id: BigInt(this.next % PATCH_THREADS) });
+    if (emit) Object.assign(out, { pixel_id: BigInt((this.first + this.next) >>> 0), pixel_thread: BigInt(this.next % PATCH_THREADS) });
     if (this.running) out.patch_base = BigInt(this.base);
     return out;
   }

@@ -1,16 +1,24 @@
 // The RT core's write-back schedule: which context writes back in each of the coming cycles. Issue
 // reserves an instruction's slot, so units of different latencies never finish in the same cycle and
 // the register files need one write port.
-import { Bool, UInt, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Enum, UInt, fromBits, lit, mux, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
 /** What an issued operation is: an instruction, or one of the two register writes of a thread launch. */
-export const MICRO = { instruction: 0, launchFirst: 1, launchSecond: 2 } as const;
+export const MicroOp = Enum('MicroOp', ['instruction', 'launchFirst', 'launchSecond']);
+export type MicroOpName = (typeof MicroOp.members)[number];
+export type MicroOpValue = EnumValue<MicroOpName>;
+
+/** The constant MicroOp `name`. */
+export const microOp = (name: MicroOpName): MicroOpValue => fromBits(MicroOp, lit(MicroOp.indexOf(name), MicroOp.width)) as MicroOpValue;
+
+/** `sel ? a : b` for MicroOp values (a mux gives plain bits). */
+export const muxMicroOp = (sel: BoolValue, a: MicroOpValue, b: MicroOpValue): MicroOpValue => fromBits(MicroOp, mux(sel, a, b)) as MicroOpValue;
 
 export interface ScheduledOp {
   readonly valid: BoolValue;
   readonly context: UIntValue;
-  readonly micro: UIntValue;
+  readonly micro: MicroOpValue;
   /** Booked one slot after its result was ready: the result waited a cycle in a holding register. */
   readonly late: BoolValue;
 }
@@ -21,7 +29,7 @@ export interface CompletionSchedule {
   /** No operation writes back `latency` cycles from now. */
   free(latency: UIntValue): BoolValue;
   /** Book the slot `latency` cycles from now (latency >= 2) for the operation issued this cycle. */
-  reserve(en: BoolValue, latency: UIntValue, context: UIntValue, micro: UIntValue, late: BoolValue): void;
+  reserve(en: BoolValue, latency: UIntValue, context: UIntValue, micro: MicroOpValue, late: BoolValue): void;
 }
 
 /** Slot k is the operation that writes back k cycles from now. */
@@ -31,7 +39,7 @@ export function completionSchedule(m: ModuleBuilder, maxLatency: number, context
   // An operation booked at latency L moves into slot L - 1 at the clock edge: slots 1 .. maxLatency - 1 hold it.
   const slotRegs = Array.from({ length: maxLatency - 1 }, (_, i) => ({
     context: m.reg(UInt(contextBits), { reset: 0, name: `wb_slot${i + 1}_context` }),
-    micro: m.reg(UInt(2), { reset: 0, name: `wb_slot${i + 1}_micro` }),
+    micro: m.reg(MicroOp, { reset: 'instruction', name: `wb_slot${i + 1}_micro` }) as MicroOpValue,
     late: m.reg(Bool, { reset: 0, name: `wb_slot${i + 1}_late` }),
   }));
   const slot = (k: number) => slotRegs[k - 1];
@@ -46,7 +54,7 @@ export function completionSchedule(m: ModuleBuilder, maxLatency: number, context
         const lands = en.and(l.eq(k + 1));
         const above = slot(k + 1);
         slot(k)!.context.set(mux(lands, context, above ? above.context : lit(0, contextBits)));
-        slot(k)!.micro.set(mux(lands, micro, above ? above.micro : lit(0, 2)));
+        slot(k)!.micro.set(muxMicroOp(lands, micro, above ? above.micro : microOp('instruction')));
         slot(k)!.late.set(mux(lands, late, above ? above.late : lit(0, 1).asBool()));
       }
     },

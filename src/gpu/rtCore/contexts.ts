@@ -1,9 +1,9 @@
 // The RT core's hardware contexts (one thread each: its PC, instruction register, flag and the
 // instruction it has in flight) and the launch unit that places a thread into a free context.
-import { Bool, UInt, lit, mux, type BoolValue, type EnumValue, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { MICRO } from './completionSchedule.ts';
+import { Bool, UInt, fsm, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { microOp, muxMicroOp, type MicroOpValue } from './completionSchedule.ts';
 import { ExecUnit, type ExecUnitName } from './decode.ts';
-import { ContextState, THREAD_BITS, ThreadLaunch, type dispatcherPorts } from './interfaces.ts';
+import { ContextState, THREAD_BITS, ThreadLaunch, type DispatchLinkValue } from './interfaces.ts';
 import { HaltKind, type HaltKindName } from './readStage.ts';
 import { lowestOf } from '../selection.ts';
 
@@ -30,22 +30,22 @@ export interface ContextRegs {
 
 export function contextRegisters(m: ModuleBuilder, contexts: number): ContextRegs[] {
   return Array.from({ length: contexts }, (_, c) => {
-    const reg = <T extends Parameters<ModuleBuilder['reg']>[0]>(type: T, name: string, reset: 0 | string = 0) => m.reg(type, { reset: reset as never, name: `ctx${c}_${name}` });
+    const name = (field: string) => `ctx${c}_${field}`;
     return {
-      state: reg(ContextState, 'state', 'free'),
-      thread: reg(UInt(THREAD_BITS), 'thread'),
-      pc: reg(UInt(32), 'pc'),
-      ir: reg(UInt(32), 'ir'),
-      irUnit: reg(ExecUnit, 'ir_unit', 'simple'),
-      flag: reg(UInt(2), 'flag'),
-      faulted: reg(Bool, 'faulted'),
-      issuedPc: reg(UInt(32), 'issued_pc'),
-      unit: reg(ExecUnit, 'unit', 'simple'),
-      dest: reg(UInt(5), 'dest'),
-      writesScalar: reg(Bool, 'writes_scalar'),
-      writesVector: reg(Bool, 'writes_vector'),
-      writesFlag: reg(Bool, 'writes_flag'),
-      end: reg(HaltKind, 'end', 'none'),
+      state: m.reg(ContextState, { reset: 'free', name: name('state') }),
+      thread: m.reg(UInt(THREAD_BITS), { reset: 0, name: name('thread') }),
+      pc: m.reg(UInt(32), { reset: 0, name: name('pc') }),
+      ir: m.reg(UInt(32), { reset: 0, name: name('ir') }),
+      irUnit: m.reg(ExecUnit, { reset: 'simple', name: name('ir_unit') }),
+      flag: m.reg(UInt(2), { reset: 0, name: name('flag') }),
+      faulted: m.reg(Bool, { reset: 0, name: name('faulted') }),
+      issuedPc: m.reg(UInt(32), { reset: 0, name: name('issued_pc') }),
+      unit: m.reg(ExecUnit, { reset: 'simple', name: name('unit') }),
+      dest: m.reg(UInt(5), { reset: 0, name: name('dest') }),
+      writesScalar: m.reg(Bool, { reset: 0, name: name('writes_scalar') }),
+      writesVector: m.reg(Bool, { reset: 0, name: name('writes_vector') }),
+      writesFlag: m.reg(Bool, { reset: 0, name: name('writes_flag') }),
+      end: m.reg(HaltKind, { reset: 'none', name: name('end') }),
     } as ContextRegs;
   });
 }
@@ -56,8 +56,8 @@ export interface LaunchUnit {
   readonly acceptedContext: UIntValue;
   /** The context being launched (from the cycle after acceptance). */
   readonly context: UIntValue;
-  /** The launch's register write to issue next (MICRO.instruction: none). */
-  readonly nextMicro: UIntValue;
+  /** The launch's register write to issue next ('instruction': none). */
+  readonly nextMicro: MicroOpValue;
   readonly bits: ValueOf<typeof ThreadLaunch>;
   /** A launch is accepted or in progress. */
   readonly pending: BoolValue;
@@ -72,23 +72,24 @@ export interface LaunchUnit {
  * instructions (R1 and RV14, then R29 and RV15: one write port per register file); the first also fetches
  * the thread's first instruction.
  */
-export function launchUnit(m: ModuleBuilder, io: PortsValue<ReturnType<typeof dispatcherPorts>>, ctx: readonly ContextRegs[], contextBits: number): LaunchUnit {
-  const phase = m.reg(UInt(2), { reset: 0, name: 'launch_phase' }); // 0 idle, 1 and 2: that write next, 3: waiting for the second write-back
+export function launchUnit(m: ModuleBuilder, launch: DispatchLinkValue['launch'], ctx: readonly ContextRegs[], contextBits: number): LaunchUnit {
+  // Idle; the first or the second register write to issue next; waiting for the second write's write-back.
+  const phase = fsm(m, 'launch', ['idle', 'first', 'second', 'waiting'], 'idle');
   const context = m.reg(UInt(contextBits), { reset: 0, name: 'launch_context' });
   const bits = m.reg(ThreadLaunch, { name: 'launch' });
   const free = lowestOf(ctx.map((c) => c.state.is('free')));
-  io.launch.ready.set(phase.eq(0).and(free.any));
-  const accepted = io.launch.fire;
+  launch.ready.set(phase.is('idle').and(free.any));
+  const accepted = launch.fire;
   m.when(accepted, () => {
-    m.connect(bits, io.launch.bits);
+    m.connect(bits, launch.bits);
     context.set(free.index);
-    phase.set(1);
+    phase.goto('first');
   });
   ctx.forEach((c, k) =>
     m.when(accepted.and(free.index.eq(k)), () => {
       c.state.set('launching');
-      c.thread.set(io.launch.bits.thread);
-      c.pc.set(io.launch.bits.pc);
+      c.thread.set(launch.bits.thread);
+      c.pc.set(launch.bits.pc);
       c.flag.set(0);
       c.faulted.set(false);
     }),
@@ -97,10 +98,10 @@ export function launchUnit(m: ModuleBuilder, io: PortsValue<ReturnType<typeof di
     accepted,
     acceptedContext: free.index,
     context,
-    nextMicro: mux(phase.eq(1), lit(MICRO.launchFirst, 2), mux(phase.eq(2), lit(MICRO.launchSecond, 2), lit(MICRO.instruction, 2))),
+    nextMicro: muxMicroOp(phase.is('first'), microOp('launchFirst'), muxMicroOp(phase.is('second'), microOp('launchSecond'), microOp('instruction'))),
     bits,
-    pending: phase.ne(0),
-    issued: (en) => m.when(en, () => phase.set(phase.add(1))),
-    completed: (en) => m.when(en, () => phase.set(0)),
+    pending: phase.is('idle').not(),
+    issued: (en) => m.when(en, () => phase.on({ first: () => phase.goto('second'), second: () => phase.goto('waiting') })),
+    completed: (en) => m.when(en, () => phase.goto('idle')),
   };
 }

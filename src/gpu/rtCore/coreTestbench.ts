@@ -226,8 +226,8 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
   model.admit();
   while (!model.done) {
     // Outputs of this cycle (they depend on registers only, except the retire report of write-back).
-    if (d.peek('retire_valid') === 1n) {
-      const pixel = model.pixelOfTid.get(Number(d.peek('retire_thread')))!;
+    if (d.peek('dispatch_retire_valid') === 1n) {
+      const pixel = model.pixelOfTid.get(Number(d.peek('dispatch_retire_thread')))!;
       const r = retiredOf(d);
       if (r.counted) instructions++;
       const n = (model.retired.get(pixel) ?? 0) + 1;
@@ -236,32 +236,32 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
       [lastRetire, lastPc, lastPixel] = [d.cycle, r.pc, pixel];
       job.onRetire?.(pixel, r);
     } else if (d.cycle - lastRetire > STUCK_CYCLES) throw new CoreLimitError(lastPixel, lastPc, limit, true);
-    if (d.peek('busy') === 1n) coreCycles++;
-    if (d.peek('issued') === 1n) issueCycles++;
+    if (d.peek('dispatch_busy') === 1n) coreCycles++;
+    if (d.peek('dispatch_issued') === 1n) issueCycles++;
     if (reading && d.peek('host_mem_valid') === 1n) {
       model.resultRead(reading.pixel, reading.tid, words4(d.peek('host_mem_data')));
       reading = undefined;
       model.admit();
     }
     // The dispatcher's side: take an event, offer a launch, read a result.
-    const eventValid = d.peek('event_valid') === 1n;
+    const eventValid = d.peek('dispatch_event_valid') === 1n;
     const takeEvent = eventValid && !(stalls && stalls.int(4) === 0);
     if (eventValid && !takeEvent) heldBack.events++;
-    d.poke('event_ready', takeEvent ? 1 : 0);
+    d.poke('dispatch_event_ready', takeEvent ? 1 : 0);
     if (takeEvent) serveEvent(d, job, model);
     const offer = model.launches[0];
     const offering = offer !== undefined && !(stalls && stalls.int(4) === 0);
     if (offer && !offering) heldBack.launches++;
-    d.poke('launch_valid', offering ? 1 : 0);
+    d.poke('dispatch_launch_valid', offering ? 1 : 0);
     if (offer) pokeLaunch(d, offer);
-    if (offering && d.peek('launch_ready') === 1n) model.launches.shift();
+    if (offering && d.peek('dispatch_launch_ready') === 1n) model.launches.shift();
     reading ??= model.reads.shift();
     d.poke('host_mem_read', reading ? 1 : 0);
     d.poke('host_mem_addr', reading ? (reading.tid << 14) | (MEMORY_MAP.returnOffset >> 2) : 0);
     d.step();
   }
-  d.poke('event_ready', 0);
-  d.poke('launch_valid', 0);
+  d.poke('dispatch_event_ready', 0);
+  d.poke('dispatch_launch_valid', 0);
   d.poke('host_mem_read', 0);
   const pixels = model.results.sort((a, b) => a.pixel - b.pixel);
   const faults = [...model.faulted].sort((a, b) => a - b);
@@ -271,33 +271,33 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
 function retiredOf(d: Simulator): RetiredInstruction {
   const on = (name: string) => d.peek(name) === 1n;
   return {
-    pc: Number(d.peek('retire_pc')),
-    counted: on('retire_counted'),
-    ...(on('retire_scalarWrite') ? { scalar: { reg: Number(d.peek('retire_scalarReg')), value: Number(d.peek('retire_scalarValue')) } } : {}),
-    ...(on('retire_vectorWrite') ? { vector: { reg: Number(d.peek('retire_vectorReg')), value: words4(d.peek('retire_vectorValue')) } } : {}),
-    ...(on('retire_flagWrite') ? { flag: Number(d.peek('retire_flag')) } : {}),
+    pc: Number(d.peek('dispatch_retire_pc')),
+    counted: on('dispatch_retire_counted'),
+    ...(on('dispatch_retire_scalarWrite') ? { scalar: { reg: Number(d.peek('dispatch_retire_scalarReg')), value: Number(d.peek('dispatch_retire_scalarValue')) } } : {}),
+    ...(on('dispatch_retire_vectorWrite') ? { vector: { reg: Number(d.peek('dispatch_retire_vectorReg')), value: words4(d.peek('dispatch_retire_vectorValue')) } } : {}),
+    ...(on('dispatch_retire_flagWrite') ? { flag: Number(d.peek('dispatch_retire_flag')) } : {}),
   };
 }
 
 /** The event the core shows is taken this cycle: a trace is cast at once and its thread queued to resume. */
 function serveEvent(d: Simulator, job: CoreJob, model: DispatcherModel): void {
-  const tid = Number(d.peek('event_bits_thread'));
+  const tid = Number(d.peek('dispatch_event_bits_thread'));
   const pixel = model.pixelOfTid.get(tid)!;
-  if (d.peek('event_bits_fault') === 1n) model.faulted.add(pixel);
-  if (Number(d.peek('event_bits_kind')) === ThreadEventKind.indexOf('end')) return model.finished(pixel);
+  if (d.peek('dispatch_event_bits_fault') === 1n) model.faulted.add(pixel);
+  if (Number(d.peek('dispatch_event_bits_kind')) === ThreadEventKind.indexOf('end')) return model.finished(pixel);
   const vec3 = (name: string): Vec3 => {
     const w = unpackWords(d.peek(name), 3);
     return [w[0]!, w[1]!, w[2]!];
   };
-  const r = castRay(job.scene, vec3('event_bits_origin'), vec3('event_bits_direction'));
-  model.launches.push({ pixel, tid, pc: Number(d.peek('event_bits_pc')), sp: Number(d.peek('event_bits_sp')), hit: r.hit, normal: r.normal });
+  const r = castRay(job.scene, vec3('dispatch_event_bits_origin'), vec3('dispatch_event_bits_direction'));
+  model.launches.push({ pixel, tid, pc: Number(d.peek('dispatch_event_bits_pc')), sp: Number(d.peek('dispatch_event_bits_sp')), hit: r.hit, normal: r.normal });
 }
 
 function pokeLaunch(d: Simulator, l: Launch): void {
-  d.poke('launch_bits_thread', l.tid);
-  d.poke('launch_bits_pc', l.pc >>> 0);
-  d.poke('launch_bits_pixel', l.pixel >>> 0);
-  d.poke('launch_bits_sp', l.sp >>> 0);
-  d.poke('launch_bits_hit', packWords(l.hit));
-  d.poke('launch_bits_normal', packWords(l.normal));
+  d.poke('dispatch_launch_bits_thread', l.tid);
+  d.poke('dispatch_launch_bits_pc', l.pc >>> 0);
+  d.poke('dispatch_launch_bits_pixel', l.pixel >>> 0);
+  d.poke('dispatch_launch_bits_sp', l.sp >>> 0);
+  d.poke('dispatch_launch_bits_hit', packWords(l.hit));
+  d.poke('dispatch_launch_bits_normal', packWords(l.normal));
 }

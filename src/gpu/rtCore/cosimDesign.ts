@@ -3,7 +3,7 @@
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../hdl/testbench/index.ts';
-import { INSTRUCTIONS } from '../../isa/instructions.ts';
+import { INSTRUCTIONS, threadBase } from '../../isa/instructions.ts';
 import { RtCore, defaultRtCoreParams } from './rtCore.ts';
 
 /** A random instruction word: mostly a real opcode with random fields, sometimes any 32 bits. */
@@ -22,15 +22,15 @@ export const rtCoreCosimDesign: CosimDesign = {
   elaborate: () => elaborate(RtCore, defaultRtCoreParams).design,
   stimulus: (cycle, rng) => ({
     rst_n: cycle < 2 ? 0n : 1n,
-    launch_valid: rng.int(6) === 0 ? 1n : 0n,
-    launch_bits_thread: BigInt(rng.int(32)),
-    launch_bits_pc: BigInt(rng.int(4) === 0 ? rng.u32() : rng.int(1024) * 4),
-    launch_bits_pixel: BigInt(rng.u32()),
+    dispatch_launch_valid: rng.int(6) === 0 ? 1n : 0n,
+    dispatch_launch_bits_thread: BigInt(rng.int(32)),
+    dispatch_launch_bits_pc: BigInt(rng.int(4) === 0 ? rng.u32() : rng.int(1024) * 4),
+    dispatch_launch_bits_pixel: BigInt(rng.u32()),
     // Mostly the thread's own memory base, so that loads and stores reach main memory.
-    launch_bits_sp: BigInt(rng.int(4) === 0 ? rng.u32() : (0x80000000 | (rng.int(32) << 16)) >>> 0),
-    launch_bits_hit: rng.bits(128),
-    launch_bits_normal: rng.bits(128),
-    event_ready: rng.int(3) === 0 ? 0n : 1n,
+    dispatch_launch_bits_sp: BigInt(rng.int(4) === 0 ? rng.u32() : threadBase(rng.int(32))),
+    dispatch_launch_bits_hit: rng.bits(128),
+    dispatch_launch_bits_normal: rng.bits(128),
+    dispatch_event_ready: rng.int(3) === 0 ? 0n : 1n,
     status_context: BigInt(rng.int(defaultRtCoreParams.contexts)),
     imem_data: randomWord(rng),
     cmem_data: BigInt(rng.u32()),

@@ -2,7 +2,8 @@
 import { Enum, fromBits, lit, mux, type BoolValue, type EnumValue, type UIntValue } from '../../hdl/index.ts';
 import { BY_MNEMONIC, INSTRUCTIONS, type InstructionClass } from '../../isa/instructions.ts';
 
-const opcodeOf = (mnemonic: string): number => {
+/** The opcode of `mnemonic` in the ISA table. */
+export const opcodeFor = (mnemonic: string): number => {
   const spec = BY_MNEMONIC.get(mnemonic);
   if (!spec) throw new Error(`internal: no instruction '${mnemonic}' in the ISA table`);
   return spec.opcode;
@@ -32,7 +33,7 @@ export interface Decoded {
 }
 
 export function decode(op: UIntValue): Decoded {
-  const is = (...names: string[]): BoolValue => names.map((n) => op.eq(opcodeOf(n))).reduce((a, b) => a.or(b));
+  const is = (...names: string[]): BoolValue => names.map((n) => op.eq(opcodeFor(n))).reduce((a, b) => a.or(b));
   const inClass = (...classes: InstructionClass[]): BoolValue =>
     is(...INSTRUCTIONS.filter((i) => classes.includes(i.cls)).map((i) => i.mnemonic));
   const vector = inClass('vector');

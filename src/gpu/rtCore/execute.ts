@@ -3,8 +3,9 @@
 // addition) and the integer divider, each result ready at its unit's latency after EX starts.
 import { UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FCmp, FDiv, FMul, FSqrt, FToI, IToF } from '../../hdl/lib/index.ts';
-import { decode, type Decoded, type UnitLatencyParams } from './decode.ts';
+import { decode, opcodeFor, type Decoded, type UnitLatencyParams } from './decode.ts';
 import { IntDivider } from './intDivider.ts';
+import { ThreadEvent } from './interfaces.ts';
 
 const lanes = [0, 1, 2, 3] as const;
 export const laneOf = (v: UIntValue, i: number): UIntValue => v.bits(32 * i + 31, 32 * i);
@@ -81,20 +82,21 @@ export function executeStage(m: ModuleBuilder, r: ReadOperands, p: UnitLatencyPa
   const lane = (i: number) => exLane.eq(i);
 
   const scalar = m.wire(UInt(32), { default: 0 });
+  const ops = (...mnemonics: string[]) => mnemonics.map(opcodeFor);
   m.switch(exOp)
-    .is(0b001100, () => scalar.set(a.not()))
-    .is(0b001101, () => scalar.set(a.and(b)))
-    .is(0b001110, () => scalar.set(a.or(b)))
-    .is(0b001111, () => scalar.set(a.xor(b)))
-    .is([0b011000, 0b101000], () => scalar.set(a.add(b)))
-    .is([0b011001, 0b101001], () => scalar.set(a.sub(b)))
-    .is([0b011010, 0b101010], () => scalar.set(a.mul(b)))
-    .is(0b100000, () => scalar.set(cat(imm.bits(15, 0), a.bits(15, 0))))
-    .is(0b100001, () => scalar.set(cat(a.bits(31, 16), imm.bits(15, 0))))
-    .is(0b100101, () => scalar.set(mux(lane(0), laneOf(va, 0), mux(lane(1), laneOf(va, 1), mux(lane(2), laneOf(va, 2), laneOf(va, 3))))))
+    .is(ops('not'), () => scalar.set(a.not()))
+    .is(ops('and'), () => scalar.set(a.and(b)))
+    .is(ops('or'), () => scalar.set(a.or(b)))
+    .is(ops('xor'), () => scalar.set(a.xor(b)))
+    .is(ops('ii_add', 'ii_addi'), () => scalar.set(a.add(b)))
+    .is(ops('ii_sub', 'ii_subi'), () => scalar.set(a.sub(b)))
+    .is(ops('ii_mul', 'ii_muli'), () => scalar.set(a.mul(b)))
+    .is(ops('s_write_high'), () => scalar.set(cat(imm.bits(15, 0), a.bits(15, 0))))
+    .is(ops('s_write_low'), () => scalar.set(cat(a.bits(31, 16), imm.bits(15, 0))))
+    .is(ops('s_get_from_v'), () => scalar.set(mux(lane(0), laneOf(va, 0), mux(lane(1), laneOf(va, 1), mux(lane(2), laneOf(va, 2), laneOf(va, 3))))))
     // Loads and stores: the byte address. trace: R29, which survives the context switch.
-    .is([0b101100, 0b101111, 0b111100, 0b111111], () => scalar.set(a.add(imm)))
-    .is(0b111010, () => scalar.set(a));
+    .is(ops('s_load_4byte', 'v_load_16byte', 's_store_4byte', 'v_store_16byte'), () => scalar.set(a.add(imm)))
+    .is(ops('trace'), () => scalar.set(a));
   const vector = m.wire(UInt(128), { default: 0 });
   m.when(x.is('v_get_from_s'), () => vector.set(vec4(lanes.map((i) => mux(lane(i), a, laneOf(va, i))))))
     .elsewhen(x.is('v_store_16byte', 'trace'), () => vector.set(va))
@@ -107,7 +109,7 @@ export function executeStage(m: ModuleBuilder, r: ReadOperands, p: UnitLatencyPa
     scalar,
     vector,
     flag: mux(x.is('cmp_f'), fcmp.io.flags, intFlag),
-    direction: vb.bits(95, 0),
+    direction: vb.trunc(ThreadEvent.fields.direction.width),
     ...units,
     quotient: divider.io.quotient,
   };

@@ -1,6 +1,6 @@
 // The RT core's typed interfaces: thread launches and events toward the patch dispatcher, retired
 // instructions, main-memory requests and the per-context status the host can read.
-import { Bool, Bundle, Decoupled, Enum, UInt, input, output } from '../../hdl/index.ts';
+import { Bool, Bundle, Decoupled, Enum, UInt, flip, input, output, type ValueOf } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
@@ -86,21 +86,35 @@ export const ContextStatus = Bundle({
   pc: UInt(32),
 });
 
-/** The core's side toward the patch dispatcher and the host's status registers. */
-export const dispatcherPorts = (contexts: number) => ({
-  launch: input(Decoupled(ThreadLaunch)),
-  event: output(Decoupled(ThreadEvent)),
-  retire: output(Retire),
+/**
+ * The link between an RT core and the patch dispatcher, as the core drives it (the dispatcher takes it as
+ * an `input`): threads in, thread events and retired instructions out, and how busy the core is.
+ */
+export const DispatchLink = Bundle({
+  launch: flip(Decoupled(ThreadLaunch)),
+  event: Decoupled(ThreadEvent),
+  retire: Retire,
   /** Some context holds a thread (or one is being launched). */
-  busy: output(Bool),
+  busy: Bool,
   /** An instruction issued this cycle (the core's utilization). */
-  issued: output(Bool),
+  issued: Bool,
+});
+
+/** The core's side of its DispatchLink. */
+export type DispatchLinkValue = ValueOf<typeof DispatchLink>;
+
+/** The core's link to the patch dispatcher and its status toward the host's registers. */
+export const controlPorts = (contexts: number) => ({
+  dispatch: output(DispatchLink),
   /** The context whose status `status` shows. */
   status_context: input(UInt(Math.max(1, clog2(contexts)))),
   status: output(ContextStatus),
   /** Sticky: main memory did not answer a request on the next cycle (the access faulted). */
   mem_error: output(Bool),
 });
+
+/** A synchronous-read memory as its reader sees it: the address out, the word of the address before in. */
+export const MemoryReadPort = (addressBits: number) => Bundle({ addr: UInt(addressBits), data: flip(UInt(32)) });
 
 /** The core's main-memory side. */
 export const mainMemoryPorts = () => ({

@@ -1,15 +1,16 @@
 // The RT core's memory stages: M1 presents the access (the thread's own main memory or constant memory),
 // M2 takes the answer. Both memories answer exactly one cycle after the request, so accesses pipeline
 // one per cycle; a missing main-memory answer faults the access and sets a sticky error.
-import { Bool, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { MEMORY_MAP } from '../../isa/instructions.ts';
-import type { ExecuteResults } from './execute.ts';
+import { Bool, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { constantWordOf, isConstantAddress, isThreadAddress, vectorFitsThread } from '../memoryMap.ts';
+import { laneOf, type ExecuteResults } from './execute.ts';
+import type { MemoryReadPort, MemoryRequest, MemoryResponse } from './interfaces.ts';
 
+/** The core's main-memory request and response ports and its constant memory's read port. */
 export interface MemoryPorts {
-  readonly mem: { thread: { set(v: UIntValue): void }; addr: { set(v: UIntValue): void }; read: { set(v: BoolValue): void }; write: { set(v: BoolValue): void }; vector: { set(v: BoolValue): void }; data: { set(v: UIntValue): void } };
-  readonly mem_resp: { done: BoolValue; data: UIntValue };
-  readonly cmem_addr: { set(v: UIntValue): void };
-  readonly cmem_data: UIntValue;
+  readonly mem: ValueOf<typeof MemoryRequest>;
+  readonly mem_resp: ValueOf<typeof MemoryResponse>;
+  readonly cmem: ValueOf<ReturnType<typeof MemoryReadPort>>;
 }
 
 export interface MemoryResults {
@@ -30,8 +31,8 @@ export function memoryStage(m: ModuleBuilder, ex: ExecuteResults, thread: UIntVa
   const access = ex.valid.and(ex.halts.not()).and(x.load.or(x.store));
   const vector = x.vectorMemory;
   // A thread reaches its own 64 KiB (a vector access must fit inside it) and reads the constant memory.
-  const own = addr.bits(31, 16).eq(cat(lit(0x80, 8), lit(0, 3), thread)).and(vector.not().or(addr.bits(15, 2).le(0x3ffc)));
-  const constant = addr.bits(31, 15).eq(MEMORY_MAP.constantBase >>> 15).and(x.load).and(vector.not());
+  const own = isThreadAddress(addr, thread).and(vector.not().or(vectorFitsThread(addr)));
+  const constant = isConstantAddress(addr).and(x.load).and(vector.not());
   const fault = access.and(own.not()).and(constant.not());
 
   // M1: the request, held in registers so that the memory ports are driven from flip-flops.
@@ -51,7 +52,7 @@ export function memoryStage(m: ModuleBuilder, ex: ExecuteResults, thread: UIntVa
   io.mem.write.set(m1Main.and(m1Load.not()));
   io.mem.vector.set(m1Main.and(m1Vector));
   io.mem.data.set(main(mux(m1Load, lit(0, 128), m1Data)));
-  io.cmem_addr.set(mux(m1Const, m1Addr.bits(14, 2), lit(0, 13)));
+  io.cmem.addr.set(mux(m1Const, constantWordOf(m1Addr), lit(0, io.cmem.addr.width)));
 
   // M2: the answer.
   const m2Main = m.regNext(m1Main, { name: 'm2_main', reset: 0 });
@@ -63,7 +64,7 @@ export function memoryStage(m: ModuleBuilder, ex: ExecuteResults, thread: UIntVa
   const bad = m2Fault.or(missed);
   return {
     exFault: fault,
-    loadedScalar: mux(bad, lit(0, 32), mux(m2Const, io.cmem_data, io.mem_resp.data.bits(31, 0))),
+    loadedScalar: mux(bad, lit(0, 32), mux(m2Const, io.cmem.data, laneOf(io.mem_resp.data, 0))),
     loadedVector: mux(bad, lit(0, 128), io.mem_resp.data),
     loadFault: bad,
     protocolError,

@@ -1,9 +1,11 @@
 // The RT core's read stage: decodes the issued instruction, names the registers to read, resolves
 // branches and `ret` (the thread has nothing else in flight, so its flag and registers are final) and
 // says what the instruction will write and whether it ends the thread's run.
-import { Bool, Enum, fromBits, lit, mux, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { REG, VREG } from '../../isa/instructions.ts';
+import { Enum, fromBits, lit, mux, type BoolValue, type EnumValue, type UIntValue } from '../../hdl/index.ts';
+import { BRANCH_TAKEN, REG, VREG } from '../../isa/instructions.ts';
+import { isOutsideInstructionMemory } from '../memoryMap.ts';
 import { decode, type Decoded } from './decode.ts';
+import { fieldOf, opcodeOf, vectorRegisterOf } from './instructionFields.ts';
 
 /** How an instruction ends its thread's run: not at all, `fin`, `trace`, or a fault (illegal opcode, PC outside instruction memory). */
 export const HaltKind = Enum('HaltKind', ['none', 'fin', 'trace', 'fault']);
@@ -45,42 +47,37 @@ export interface ReadStage {
   readonly writesFlag: BoolValue;
 }
 
-export function readStage(m: ModuleBuilder, r: ReadStageInput): ReadStage {
+export function readStage(r: ReadStageInput): ReadStage {
   const word = r.word;
-  const op = word.bits(31, 26);
-  const fA = word.bits(25, 21);
-  const fB = word.bits(20, 16);
-  const fC = word.bits(15, 11);
-  const imm16 = word.bits(15, 0);
+  const op = opcodeOf(word);
+  const fA = fieldOf(word, 'A');
+  const fB = fieldOf(word, 'B');
+  const fC = fieldOf(word, 'C');
+  const imm16 = fieldOf(word, 'imm');
   const d = decode(op);
   const trace = d.is('trace');
   // trace reads what the dispatcher needs: R29, and the ray in RV14 and RV15.
   const addresses = {
     s1: mux(trace, lit(REG.sp, 5), fB),
     s2: mux(d.is('s_store_4byte'), fA, fC),
-    v1: mux(trace, lit(VREG.traceOrigin, 4), mux(d.is('v_get_from_s', 'v_store_16byte'), fA.bits(3, 0), fB.bits(3, 0))),
-    v2: mux(trace, lit(VREG.traceDirection, 4), fC.bits(3, 0)),
+    v1: mux(trace, lit(VREG.traceOrigin, 4), mux(d.is('v_get_from_s', 'v_store_16byte'), vectorRegisterOf(fA), vectorRegisterOf(fB))),
+    v2: mux(trace, lit(VREG.traceDirection, 4), vectorRegisterOf(fC)),
   };
   const imm = mux(d.inClass('immediate', 'load', 'store', 'branch'), imm16.sext(32).asUInt(), imm16.zext(32));
   const pcPlus4 = r.pc.add(4);
   const read = r.readRegisters(addresses);
-  const values = { ...read, s1: mux(addresses.s1.eq(31), pcPlus4, read.s1), s2: mux(addresses.s2.eq(31), pcPlus4, read.s2) };
+  const values = { ...read, s1: mux(addresses.s1.eq(REG.pc), pcPlus4, read.s1), s2: mux(addresses.s2.eq(REG.pc), pcPlus4, read.s2) };
 
-  const pcFault = r.pc.bits(31, 14).ne(0);
+  const pcFault = isOutsideInstructionMemory(r.pc);
   const endCode = mux(pcFault.or(d.legal.not()), lit(HaltKind.indexOf('fault'), 2), mux(trace, lit(HaltKind.indexOf('trace'), 2), mux(d.is('fin'), lit(HaltKind.indexOf('fin'), 2), lit(HaltKind.indexOf('none'), 2))));
   const end = fromBits(HaltKind, endCode) as EnumValue<HaltKindName>;
   const halts = end.is('none').not();
 
   const flag = r.flag;
-  const taken = m.wire(Bool, { default: false });
-  m.switch(op)
-    .is(0b110000, () => taken.set(flag.eq(0b00)))
-    .is(0b110001, () => taken.set(flag.ne(0b00)))
-    .is(0b110010, () => taken.set(flag.eq(0b11)))
-    .is(0b110011, () => taken.set(flag.eq(0b10).or(flag.eq(0b00))))
-    .is(0b110100, () => taken.set(flag.eq(0b10)))
-    .is(0b110101, () => taken.set(flag.eq(0b11).or(flag.eq(0b00))))
-    .is([0b110110, 0b110111], () => taken.set(true));
+  // A branch is taken on the flag values the ISA's table lists for it; `ret` always jumps.
+  const flagValues = [0b00, 0b01, 0b10, 0b11];
+  const takenOn = (condition: (flag: number) => boolean) => flagValues.filter(condition).map((f) => flag.eq(f)).reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool());
+  const taken = Object.entries(BRANCH_TAKEN).reduce((acc, [mnemonic, condition]) => acc.or(d.is(mnemonic).and(takenOn(condition))), d.is('ret'));
   // The PC keeps all 32 bits (docs/isa.md): fetch ignores its low two bits.
   const target = mux(d.is('ret'), values.s1, pcPlus4.add(imm));
   const live = r.valid.and(halts.not());
@@ -89,14 +86,14 @@ export function readStage(m: ModuleBuilder, r: ReadStageInput): ReadStage {
     d,
     values,
     imm,
-    lane: word.bits(1, 0),
+    lane: fieldOf(word, 'lane'),
     end,
     halts,
     nextPc: mux(taken, target, pcPlus4),
     dest: fA,
     // A halting or illegal instruction writes nothing.
-    writesScalar: live.and(d.writesScalar).and(fA.ne(0)).and(fA.ne(31)),
-    writesVector: live.and(d.writesVector).and(fA.bits(3, 0).ne(0)),
+    writesScalar: live.and(d.writesScalar).and(fA.ne(REG.zero)).and(fA.ne(REG.pc)),
+    writesVector: live.and(d.writesVector).and(vectorRegisterOf(fA).ne(VREG.zero)),
     writesFlag: live.and(d.writesFlag),
   };
 }

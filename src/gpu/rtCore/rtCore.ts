@@ -5,18 +5,21 @@
 //   I  issue: a ready context whose write-back slot is free
 //   R  register read, branch resolution, fetch of the context's next instruction
 //   EX ALU and the float units' first stage ... M1/M2 memory ... W write-back
-import { Bool, UInt, cat, defineModule, fromBits, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo, selectByIndex } from '../../hdl/lib/index.ts';
+import { Bits, Bool, Bundle, UInt, defineModule, fromBits, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Fifo, clog2, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { MICRO, completionSchedule } from './completionSchedule.ts';
-import { contextRegisters, launchUnit, type ContextRegs } from './contexts.ts';
+import { MicroOp, completionSchedule, microOp, muxMicroOp, type CompletionSchedule, type MicroOpValue } from './completionSchedule.ts';
+import { contextRegisters, launchUnit, type ContextRegs, type LaunchUnit } from './contexts.ts';
 import { ExecUnit, decode, unitLatencies, unitOf, type ExecUnitName, type UnitLatencyParams } from './decode.ts';
 import { executeStage, vec4, type ExecuteResults } from './execute.ts';
-import { ThreadEvent, dispatcherPorts, mainMemoryPorts } from './interfaces.ts';
+import { ContextStatus, MemoryReadPort, ThreadEvent, controlPorts, mainMemoryPorts, type DispatchLinkValue } from './interfaces.ts';
+import { MEMORY_MAP, REG, VREG } from '../../isa/instructions.ts';
 import { INT_DIVIDER_LATENCY } from './intDivider.ts';
 import { memoryStage, type MemoryResults } from './memoryStage.ts';
-import { readStage, type RegisterAddresses, type RegisterValues } from './readStage.ts';
-import { RegisterFile, contextBits } from './registerFile.ts';
+import { readStage, type HaltKindName, type ReadStage, type RegisterAddresses, type RegisterValues } from './readStage.ts';
+import { RegisterFile, contextBits, type RegisterFileParams } from './registerFile.ts';
+import { opcodeOf, vectorRegisterOf } from './instructionFields.ts';
+import { isOutsideInstructionMemory } from '../memoryMap.ts';
 import { roundRobinOf } from '../selection.ts';
 
 /** The float units' pipeline depths and the hardware contexts; flat, so module names read `RtCore_contexts8_fadd3_…`. */
@@ -27,242 +30,362 @@ export interface RtCoreParams extends UnitLatencyParams {
 
 export const defaultRtCoreParams: RtCoreParams = { contexts: 8, ...gpuFloatLatencies };
 
-
 export const RtCore = defineModule(
   'RtCore',
   (p: RtCoreParams) => ({
-    ...dispatcherPorts(p.contexts),
-    // Instruction memory (synchronous read: data the cycle after the address).
-    imem_addr: output(UInt(32)),
-    imem_data: input(UInt(32)),
-    // Constant memory (synchronous read, word address).
-    cmem_addr: output(UInt(13)),
-    cmem_data: input(UInt(32)),
+    ...controlPorts(p.contexts),
+    /** Instruction memory (synchronous read: data the cycle after the address). */
+    imem: output(MemoryReadPort(32)),
+    /** Constant memory (synchronous read, word address). */
+    cmem: output(MemoryReadPort(clog2(MEMORY_MAP.constantBytes / 4))),
     ...mainMemoryPorts(),
   }),
   (m, io, p) => {
     checkParams(p);
-    const cb = contextBits(p.contexts);
-    const latency = unitLatencies(p, INT_DIVIDER_LATENCY);
-    const maxLatency = Math.max(...Object.values(latency));
-    const latencyOf = (unit: EnumValue<ExecUnitName>) => ExecUnit.members.reduce<UIntValue>((acc, name) => mux(unit.is(name), lit(latency[name], 6), acc), lit(latency.simple, 6));
-
-    const ctx = contextRegisters(m, p.contexts);
-    // The muxes of selectByIndex give plain bits: an enum or Bool is reinterpreted as its own type again.
-    const byContext = <V extends UIntValue | BoolValue | EnumValue>(index: UIntValue, f: (c: ContextRegs) => V): V => {
-      const values = ctx.map(f);
-      return fromBits(values[0]!.type, selectByIndex(index, values as UIntValue[])) as V;
-    };
-    const srf = m.instance(RegisterFile, { contexts: p.contexts, count: 32, width: 32, readPorts: 2 }, { name: 'scalar_rf' });
-    const vrf = m.instance(RegisterFile, { contexts: p.contexts, count: 16, width: 128, readPorts: 2 }, { name: 'vector_rf' });
-    const schedule = completionSchedule(m, maxLatency, cb);
-
-    // ------------------------------------------------------------------ launch: a thread into a free context
-    const launch = launchUnit(m, io, ctx, cb);
-    srf.io.clear.en.set(launch.accepted);
-    srf.io.clear.context.set(launch.acceptedContext);
-    vrf.io.clear.en.set(launch.accepted);
-    vrf.io.clear.context.set(launch.acceptedContext);
-
-    // ------------------------------------------------------------------ W registers (declared first: issue reads them)
-    const wbValid = m.reg(Bool, { reset: 0, name: 'wb_valid' });
-    const wbContext = m.reg(UInt(cb), { reset: 0, name: 'wb_context' });
-    const wbMicro = m.reg(UInt(2), { reset: 0, name: 'wb_micro' });
-    const wbEnd = byContext(wbContext, (c) => c.end);
-    const wbInstruction = wbValid.and(wbMicro.eq(MICRO.instruction));
-    const wbUnit = byContext(wbContext, (c) => c.unit);
-
-    // ------------------------------------------------------------------ I: issue
-    const divBusy = m.reg(Bool, { reset: 0, name: 'int_divider_busy' });
-    // A context whose instruction writes back this cycle may issue again: its R stage reads next cycle.
-    const completing = (k: number) => wbValid.and(wbContext.eq(k)).and(wbMicro.eq(MICRO.launchSecond).or(wbMicro.eq(MICRO.instruction).and(wbEnd.is('none'))));
-    // A simple instruction or a load whose write-back slot is taken may take the next one: its result
-    // waits a cycle in a holding register (the other units' results are not held).
-    const slotFor = (unit: EnumValue<ExecUnitName>) => {
-      const natural = latencyOf(unit);
-      const onTime = schedule.free(natural);
-      const late = onTime.not().and(unit.is('simple').or(unit.is('load'))).and(schedule.free(natural.add(1)));
-      return { ok: onTime.or(late), late, latency: mux(late, natural.add(1), natural) };
-    };
-    const slots = ctx.map((c) => slotFor(c.irUnit));
-    const eligible = ctx.map((c, k) => {
-      const ready = c.state.is('ready').or(completing(k));
-      const unitFree = c.irUnit.is('intdiv').not().or(divBusy.not());
-      return ready.and(slots[k]!.ok).and(unitFree);
-    });
-    const microReady = launch.nextMicro.ne(MICRO.instruction).and(schedule.free(lit(latency.simple, 6)));
-    const issueMicro = microReady;
-    const pick = roundRobinOf(m, eligible, issueMicro.not(), 'issue');
-    const issueInstruction = issueMicro.not().and(pick.any);
-    const issueContext = mux(issueMicro, launch.context, pick.index);
-    const issueUnit = byContext(pick.index, (c) => c.irUnit);
-    const issueLatency = mux(issueMicro, lit(latency.simple, 6), selectByIndex(pick.index, slots.map((x) => x.latency)));
-    const issueLate = issueInstruction.and(selectByIndex(pick.index, slots.map((x) => x.late)).asBool());
-    schedule.reserve(issueMicro.or(issueInstruction), issueLatency, issueContext, mux(issueMicro, launch.nextMicro, lit(MICRO.instruction, 2)), issueLate);
-    launch.issued(issueMicro);
-    io.issued.set(issueInstruction);
-    ctx.forEach((c, k) =>
-      m.when(issueInstruction.and(pick.index.eq(k)), () => {
-        c.state.set('busy');
-        c.issuedPc.set(c.pc);
-        c.unit.set(c.irUnit);
-      }),
-    );
-    m.when(issueInstruction.and(issueUnit.is('intdiv')), () => divBusy.set(true)).elsewhen(wbInstruction.and(wbUnit.is('intdiv')), () => divBusy.set(false));
-
-    // ------------------------------------------------------------------ R: register read, branches, fetch
-    const rValid = m.regNext(issueMicro.or(issueInstruction), { name: 'r_valid', reset: 0 });
-    const rContext = m.regNext(issueContext, { name: 'r_context', reset: 0 });
-    const rMicro = m.regNext(mux(issueMicro, launch.nextMicro, lit(MICRO.instruction, 2)), { name: 'r_micro', reset: 0 });
-    const rWord = m.regNext(byContext(pick.index, (c) => c.ir), { name: 'r_word', reset: 0 });
-    const rPc = m.regNext(byContext(pick.index, (c) => c.pc), { name: 'r_pc', reset: 0 });
-    const readRegisters = (a: RegisterAddresses): RegisterValues => {
-      const port = (rf: typeof srf | typeof vrf, k: number, reg: UIntValue) => {
-        rf.io.read.at(k).context.set(rContext);
-        rf.io.read.at(k).reg.set(reg);
-        return rf.io.rdata.at(k);
-      };
-      return { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
-    };
-    const read = readStage(m, { valid: rValid.and(rMicro.eq(MICRO.instruction)), word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), readRegisters });
-    const instructionInR = rValid.and(rMicro.eq(MICRO.instruction));
-    ctx.forEach((c, k) =>
-      m.when(instructionInR.and(rContext.eq(k)), () => {
-        m.when(read.halts.not(), () => c.pc.set(read.nextPc));
-        c.dest.set(read.dest);
-        c.writesScalar.set(read.writesScalar);
-        c.writesVector.set(read.writesVector);
-        c.writesFlag.set(read.writesFlag);
-        c.end.set(read.end);
-      }),
-    );
-    // Fetch the context's next instruction (or, for a launch, its first) into its instruction register.
-    const fetching = rValid.and(rMicro.eq(MICRO.launchFirst).or(instructionInR.and(read.halts.not())));
-    const fetchPc = mux(rMicro.eq(MICRO.launchFirst), byContext(rContext, (c) => c.pc), read.nextPc);
-    io.imem_addr.set(fetchPc);
-    const fetchValid = m.regNext(fetching, { name: 'fetch_valid', reset: 0 });
-    const fetchContext = m.regNext(rContext, { name: 'fetch_context', reset: 0 });
-    const fetchPcQ = m.regNext(fetchPc, { name: 'fetch_pc', reset: 0 });
-    // A PC outside instruction memory faults in R: nothing to schedule but its retirement.
-    const fetchedUnit = fromBits(ExecUnit, mux(fetchPcQ.bits(31, 14).ne(0), lit(ExecUnit.indexOf('simple'), ExecUnit.width), unitOf(decode(io.imem_data.bits(31, 26))).asUInt())) as EnumValue<ExecUnitName>;
-    ctx.forEach((c, k) =>
-      m.when(fetchValid.and(fetchContext.eq(k)), () => {
-        c.ir.set(io.imem_data);
-        c.irUnit.set(fetchedUnit);
-      }),
-    );
-
-    // ------------------------------------------------------------------ EX, memory
-    const ex = executeStage(m, { valid: instructionInR, op: read.op, d: read.d, s1: read.values.s1, s2: read.values.s2, v1: read.values.v1, v2: read.values.v2, imm: read.imm, lane: read.lane, halts: read.halts }, p);
-    const exContext = m.regNext(rContext, { name: 'ex_context', reset: 0 });
-    const memory = memoryStage(m, ex, byContext(exContext, (c) => c.thread), io);
+    const core = coreParts(m, p);
+    const launch = launchUnit(m, io.dispatch.launch, core.ctx, core.cb);
+    clearOnLaunch(core, launch);
+    const wb = writeBackRegisters(m, core);
+    const issue = issueStage(m, core, launch, wb);
+    io.dispatch.issued.set(issue.instruction);
+    const read = readAndFetch(m, core, issue, io.imem);
+    const ex = executeStage(m, { valid: read.instructionInR, op: read.op, d: read.d, s1: read.values.s1, s2: read.values.s2, v1: read.values.v1, v2: read.values.v2, imm: read.imm, lane: read.lane, halts: read.halts }, p);
+    const exContext = m.regNext(read.context, { name: 'ex_context', reset: 0 });
+    const memory = memoryStage(m, ex, core.byContext(exContext, (c) => c.thread), { mem: io.mem, mem_resp: io.mem_resp, cmem: io.cmem });
     io.mem_error.set(memory.protocolError);
-
-    // ------------------------------------------------------------------ capture: the result that writes back next cycle
-    const next = schedule.next;
-    const nextUnit = byContext(next.context, (c) => c.unit);
-    const onTime = captureResult(ex, memory, nextUnit);
-    // Holding registers: what EX and M2 had a cycle ago, for a simple instruction or a load that writes back late.
-    const hold = <V extends UIntValue | BoolValue>(v: V, name: string): V => m.regNext(v, { name, reset: 0 }) as V;
-    const loadLate = nextUnit.is('load');
-    const held = {
-      scalar: mux(loadLate, hold(memory.loadedScalar, 'held_loaded_scalar'), hold(ex.scalar, 'held_ex_scalar')),
-      vector: mux(loadLate, hold(memory.loadedVector, 'held_loaded_vector'), hold(ex.vector, 'held_ex_vector')),
-      fault: mux(loadLate, hold(memory.loadFault, 'held_load_fault'), hold(memory.exFault, 'held_ex_fault')),
-      flag: hold(ex.flag, 'held_flag'),
-      direction: hold(ex.direction, 'held_direction'),
-    };
-    const late = next.late;
-    wbValid.set(next.valid);
-    wbContext.set(next.context);
-    wbMicro.set(next.micro);
-    // Taken only for an operation that writes back: between them the units' outputs are undefined in
-    // silicon (their pipelines have no reset), and these registers drive the retire port.
-    const capture = <V extends UIntValue | BoolValue>(v: V, name: string): V => {
-      const r = m.reg(v.type, { reset: 0, name }) as V;
-      m.when(next.valid, () => r.set(v as never));
-      return r;
-    };
-    const wbScalar = capture(mux(late, held.scalar, onTime.scalar), 'wb_scalar');
-    const wbVector = capture(mux(late, held.vector, onTime.vector), 'wb_vector');
-    const wbFlag = capture(mux(late, held.flag, ex.flag), 'wb_flag');
-    const wbDirection = capture(mux(late, held.direction, ex.direction), 'wb_direction');
-    const wbFault = capture(mux(late, held.fault, onTime.fault), 'wb_fault');
-
-    // ------------------------------------------------------------------ W: write-back, retire, thread events
-    const wb = {
-      dest: byContext(wbContext, (c) => c.dest),
-      writesScalar: wbInstruction.and(byContext(wbContext, (c) => c.writesScalar)),
-      writesVector: wbInstruction.and(byContext(wbContext, (c) => c.writesVector)),
-      writesFlag: wbInstruction.and(byContext(wbContext, (c) => c.writesFlag)),
-    };
-    const launchWrite = (first: UIntValue, second: UIntValue) => mux(wbMicro.eq(MICRO.launchFirst), first, second);
-    const wbLaunch = wbValid.and(wbMicro.ne(MICRO.instruction));
-    srf.io.write.en.set(wb.writesScalar.or(wbLaunch));
-    srf.io.write.at.context.set(wbContext);
-    srf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(1, 5), lit(29, 5)), wb.dest));
-    srf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.pixel, launch.bits.sp), wbScalar));
-    vrf.io.write.en.set(wb.writesVector.or(wbLaunch));
-    vrf.io.write.at.context.set(wbContext);
-    vrf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(14, 4), lit(15, 4)), wb.dest.bits(3, 0)));
-    vrf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.hit, launch.bits.normal), wbVector));
-    launch.completed(wbValid.and(wbMicro.eq(MICRO.launchSecond)));
-
-    const halting = wbInstruction.and(wbEnd.is('none').not());
-    const wbThread = byContext(wbContext, (c) => c.thread);
-    const wbPc = byContext(wbContext, (c) => c.issuedPc);
-    const faultedBefore = byContext(wbContext, (c) => c.faulted);
-    const r = io.retire;
-    r.valid.set(wbInstruction);
-    r.thread.set(wbThread);
-    r.pc.set(wbPc);
-    r.counted.set(wbEnd.is('fault').not());
-    r.scalarWrite.set(wb.writesScalar);
-    r.scalarReg.set(wb.dest);
-    r.scalarValue.set(wbScalar);
-    r.vectorWrite.set(wb.writesVector);
-    r.vectorReg.set(wb.dest.bits(3, 0));
-    r.vectorValue.set(wbVector);
-    r.flagWrite.set(wb.writesFlag);
-    r.flag.set(wbFlag);
-
-    // Halting instructions leave through a queue: one entry per context at most, so it never overflows.
-    const events = m.instance(Fifo, { width: ThreadEvent.width + cb, depth: p.contexts }, { name: 'events' });
-    const leavingEvent = m.wire(ThreadEvent);
-    leavingEvent.thread.set(wbThread);
-    m.when(wbEnd.is('trace'), () => leavingEvent.kind.set('trace')).otherwise(() => leavingEvent.kind.set('end'));
-    leavingEvent.fault.set(faultedBefore.or(wbFault).or(wbEnd.is('fault')));
-    leavingEvent.pc.set(wbPc.add(4));
-    leavingEvent.sp.set(wbScalar);
-    leavingEvent.origin.set(wbVector.bits(95, 0));
-    leavingEvent.direction.set(wbDirection);
-    events.io.enq.valid.set(halting);
-    events.io.enq.bits.set(cat(wbContext, packBits(leavingEvent)));
-    m.connect(io.event.bits, unpackBits(ThreadEvent, events.io.deq.bits.bits(ThreadEvent.width - 1, 0)));
-    io.event.valid.set(events.io.deq.valid);
-    events.io.deq.ready.set(io.event.ready);
-    const leaving = events.io.deq.bits.bits(ThreadEvent.width + cb - 1, ThreadEvent.width);
-
-    ctx.forEach((c, k) => {
-      const here = wbContext.eq(k);
-      m.when(wbInstruction.and(here), () => {
-        m.when(wb.writesFlag, () => c.flag.set(wbFlag));
-        m.when(wbFault, () => c.faulted.set(true));
-        m.when(wbEnd.is('none'), () => c.state.set('ready')).otherwise(() => c.state.set('halted'));
-      });
-      m.when(wbValid.and(wbMicro.eq(MICRO.launchSecond)).and(here), () => c.state.set('ready'));
-      m.when(events.io.deq.fire.and(leaving.eq(k)), () => c.state.set('free'));
-      // Issue wins over the write-back that readied the context in the same cycle.
-      m.when(issueInstruction.and(pick.index.eq(k)), () => c.state.set('busy'));
-    });
-
-    // ------------------------------------------------------------------ status
-    io.busy.set(ctx.map((c) => c.state.is('free').not()).reduce((a: BoolValue, b) => a.or(b)).or(launch.pending));
-    io.status.state.set(byContext(io.status_context, (c) => c.state) as never);
-    io.status.thread.set(byContext(io.status_context, (c) => c.thread));
-    io.status.pc.set(byContext(io.status_context, (c) => c.issuedPc));
+    const result = captureStage(m, core, wb, ex, memory);
+    const written = writeRegisters(core, launch, wb, result);
+    retire(io.dispatch.retire, written, result);
+    const leaving = threadEvents(m, core, io.dispatch.event, written, result);
+    retireContexts(m, core, wb, written, result, leaving, issue);
+    status(core, launch, io);
   },
 );
+
+type RegisterFileInstance = ReturnType<typeof registerFile>;
+
+/** What every stage reaches: the contexts, the register files, the write-back schedule and the units' latencies. */
+interface CoreParts {
+  readonly cb: number;
+  readonly ctx: readonly ContextRegs[];
+  /** One context's register, chosen by `index`. */
+  byContext<V extends UIntValue | BoolValue | EnumValue>(index: UIntValue, f: (c: ContextRegs) => V): V;
+  readonly srf: RegisterFileInstance;
+  readonly vrf: RegisterFileInstance;
+  readonly schedule: CompletionSchedule;
+  readonly latency: Record<ExecUnitName, number>;
+}
+
+function registerFile(m: ModuleBuilder, params: RegisterFileParams, name: string) {
+  return m.instance(RegisterFile, params, { name });
+}
+
+function coreParts(m: ModuleBuilder, p: RtCoreParams): CoreParts {
+  const cb = contextBits(p.contexts);
+  const latency = unitLatencies(p, INT_DIVIDER_LATENCY);
+  const ctx = contextRegisters(m, p.contexts);
+  return {
+    cb,
+    ctx,
+    // The muxes of selectByIndex give plain bits: an enum or Bool is reinterpreted as its own type again.
+    byContext: <V extends UIntValue | BoolValue | EnumValue>(index: UIntValue, f: (c: ContextRegs) => V): V => {
+      const values = ctx.map(f);
+      return fromBits(values[0]!.type, selectByIndex(index, values as UIntValue[])) as V;
+    },
+    srf: registerFile(m, { contexts: p.contexts, count: 32, width: 32, readPorts: 2 }, 'scalar_rf'),
+    vrf: registerFile(m, { contexts: p.contexts, count: 16, width: 128, readPorts: 2 }, 'vector_rf'),
+    schedule: completionSchedule(m, Math.max(...Object.values(latency)), cb),
+    latency,
+  };
+}
+
+/** A launched thread's registers read zero until written. */
+function clearOnLaunch(core: CoreParts, launch: LaunchUnit): void {
+  for (const rf of [core.srf, core.vrf]) {
+    rf.io.clear.en.set(launch.accepted);
+    rf.io.clear.context.set(launch.acceptedContext);
+  }
+}
+
+/** W: the operation writing back this cycle (declared first: issue reads it). */
+interface WriteBackRegs {
+  readonly valid: BoolValue;
+  readonly context: UIntValue;
+  readonly micro: MicroOpValue;
+  /** An instruction (not a launch's register write) writes back. */
+  readonly instruction: BoolValue;
+  readonly end: EnumValue<HaltKindName>;
+  readonly unit: EnumValue<ExecUnitName>;
+}
+
+function writeBackRegisters(m: ModuleBuilder, core: CoreParts): WriteBackRegs {
+  const wbValid = m.reg(Bool, { reset: 0, name: 'wb_valid' });
+  const wbContext = m.reg(UInt(core.cb), { reset: 0, name: 'wb_context' });
+  const wbMicro = m.reg(MicroOp, { reset: 'instruction', name: 'wb_micro' }) as MicroOpValue;
+  return {
+    valid: wbValid,
+    context: wbContext,
+    micro: wbMicro,
+    instruction: wbValid.and(wbMicro.is('instruction')),
+    end: core.byContext(wbContext, (c) => c.end),
+    unit: core.byContext(wbContext, (c) => c.unit),
+  };
+}
+
+/** I: what issued this cycle, a launch's register write or a context's instruction. */
+interface Issue {
+  readonly micro: BoolValue;
+  readonly instruction: BoolValue;
+  /** The context issuing an instruction (valid with `instruction`). */
+  readonly picked: UIntValue;
+  readonly context: UIntValue;
+  readonly op: MicroOpValue;
+}
+
+function issueStage(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs): Issue {
+  const { ctx, latency, schedule } = core;
+  const latencyOf = (unit: EnumValue<ExecUnitName>) => ExecUnit.members.reduce<UIntValue>((acc, name) => mux(unit.is(name), lit(latency[name], 6), acc), lit(latency.simple, 6));
+  const divBusy = m.reg(Bool, { reset: 0, name: 'int_divider_busy' });
+  // A context whose instruction writes back this cycle may issue again: its R stage reads next cycle.
+  const completing = (k: number) => wb.valid.and(wb.context.eq(k)).and(wb.micro.is('launchSecond').or(wb.micro.is('instruction').and(wb.end.is('none'))));
+  // A simple instruction or a load whose write-back slot is taken may take the next one: its result
+  // waits a cycle in a holding register (the other units' results are not held).
+  const slotFor = (unit: EnumValue<ExecUnitName>) => {
+    const natural = latencyOf(unit);
+    const onTime = schedule.free(natural);
+    const late = onTime.not().and(unit.is('simple').or(unit.is('load'))).and(schedule.free(natural.add(1)));
+    return { ok: onTime.or(late), late, latency: mux(late, natural.add(1), natural) };
+  };
+  const slots = ctx.map((c) => slotFor(c.irUnit));
+  const eligible = ctx.map((c, k) => {
+    const ready = c.state.is('ready').or(completing(k));
+    const unitFree = c.irUnit.is('intdiv').not().or(divBusy.not());
+    return ready.and(slots[k]!.ok).and(unitFree);
+  });
+  const issueMicro = launch.nextMicro.is('instruction').not().and(schedule.free(lit(latency.simple, 6)));
+  const pick = roundRobinOf(m, eligible, issueMicro.not(), 'issue');
+  const issueInstruction = issueMicro.not().and(pick.any);
+  const issueContext = mux(issueMicro, launch.context, pick.index);
+  const issueUnit = core.byContext(pick.index, (c) => c.irUnit);
+  const issueLatency = mux(issueMicro, lit(latency.simple, 6), selectByIndex(pick.index, slots.map((x) => x.latency)));
+  const issueLate = issueInstruction.and(selectByIndex(pick.index, slots.map((x) => x.late)).asBool());
+  const issueOp = muxMicroOp(issueMicro, launch.nextMicro, microOp('instruction'));
+  schedule.reserve(issueMicro.or(issueInstruction), issueLatency, issueContext, issueOp, issueLate);
+  launch.issued(issueMicro);
+  ctx.forEach((c, k) =>
+    m.when(issueInstruction.and(pick.index.eq(k)), () => {
+      c.state.set('busy');
+      c.issuedPc.set(c.pc);
+      c.unit.set(c.irUnit);
+    }),
+  );
+  m.when(issueInstruction.and(issueUnit.is('intdiv')), () => divBusy.set(true)).elsewhen(wb.instruction.and(wb.unit.is('intdiv')), () => divBusy.set(false));
+  return { micro: issueMicro, instruction: issueInstruction, picked: pick.index, context: issueContext, op: issueOp };
+}
+
+/** R: the instruction in R read and resolved, and the context's next instruction fetched. */
+interface ReadResults extends ReadStage {
+  readonly context: UIntValue;
+  readonly instructionInR: BoolValue;
+}
+
+function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: ValueOf<ReturnType<typeof MemoryReadPort>>): ReadResults {
+  const { ctx, byContext, srf, vrf } = core;
+  const rValid = m.regNext(issue.micro.or(issue.instruction), { name: 'r_valid', reset: 0 });
+  const rContext = m.regNext(issue.context, { name: 'r_context', reset: 0 });
+  const rMicro = m.regNext(issue.op, { name: 'r_micro', reset: 'instruction' }) as MicroOpValue;
+  const rWord = m.regNext(byContext(issue.picked, (c) => c.ir), { name: 'r_word', reset: 0 });
+  const rPc = m.regNext(byContext(issue.picked, (c) => c.pc), { name: 'r_pc', reset: 0 });
+  const readRegisters = (a: RegisterAddresses): RegisterValues => {
+    const port = (rf: RegisterFileInstance, k: number, reg: UIntValue) => {
+      rf.io.read.at(k).context.set(rContext);
+      rf.io.read.at(k).reg.set(reg);
+      return rf.io.rdata.at(k);
+    };
+    return { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
+  };
+  const instructionInR = rValid.and(rMicro.is('instruction'));
+  const read = readStage({ valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), readRegisters });
+  ctx.forEach((c, k) =>
+    m.when(instructionInR.and(rContext.eq(k)), () => {
+      m.when(read.halts.not(), () => c.pc.set(read.nextPc));
+      c.dest.set(read.dest);
+      c.writesScalar.set(read.writesScalar);
+      c.writesVector.set(read.writesVector);
+      c.writesFlag.set(read.writesFlag);
+      c.end.set(read.end);
+    }),
+  );
+  // Fetch the context's next instruction (or, for a launch, its first) into its instruction register.
+  const fetching = rValid.and(rMicro.is('launchFirst').or(instructionInR.and(read.halts.not())));
+  const fetchPc = mux(rMicro.is('launchFirst'), byContext(rContext, (c) => c.pc), read.nextPc);
+  imem.addr.set(fetchPc);
+  const fetchValid = m.regNext(fetching, { name: 'fetch_valid', reset: 0 });
+  const fetchContext = m.regNext(rContext, { name: 'fetch_context', reset: 0 });
+  const fetchPcQ = m.regNext(fetchPc, { name: 'fetch_pc', reset: 0 });
+  // A PC outside instruction memory faults in R: nothing to schedule but its retirement.
+  const fetchedUnit = fromBits(ExecUnit, mux(isOutsideInstructionMemory(fetchPcQ), lit(ExecUnit.indexOf('simple'), ExecUnit.width), unitOf(decode(opcodeOf(imem.data))).asUInt())) as EnumValue<ExecUnitName>;
+  ctx.forEach((c, k) =>
+    m.when(fetchValid.and(fetchContext.eq(k)), () => {
+      c.ir.set(imem.data);
+      c.irUnit.set(fetchedUnit);
+    }),
+  );
+  return { ...read, context: rContext, instructionInR };
+}
+
+/** The result captured for write-back (held in registers: it writes back next cycle). */
+interface CapturedResult {
+  readonly scalar: UIntValue;
+  readonly vector: UIntValue;
+  readonly flag: UIntValue;
+  readonly direction: UIntValue;
+  readonly fault: BoolValue;
+}
+
+/** Capture: the result of the operation that writes back next cycle, on time or from a holding register. */
+function captureStage(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, ex: ExecuteResults, memory: MemoryResults): CapturedResult {
+  const next = core.schedule.next;
+  const nextUnit = core.byContext(next.context, (c) => c.unit);
+  const onTime = captureResult(ex, memory, nextUnit);
+  // Holding registers: what EX and M2 had a cycle ago, for a simple instruction or a load that writes back late.
+  const hold = <V extends UIntValue | BoolValue>(v: V, name: string): V => m.regNext(v, { name, reset: 0 }) as V;
+  const loadLate = nextUnit.is('load');
+  const held = {
+    scalar: mux(loadLate, hold(memory.loadedScalar, 'held_loaded_scalar'), hold(ex.scalar, 'held_ex_scalar')),
+    vector: mux(loadLate, hold(memory.loadedVector, 'held_loaded_vector'), hold(ex.vector, 'held_ex_vector')),
+    fault: mux(loadLate, hold(memory.loadFault, 'held_load_fault'), hold(memory.exFault, 'held_ex_fault')),
+    flag: hold(ex.flag, 'held_flag'),
+    direction: hold(ex.direction, 'held_direction'),
+  };
+  const late = next.late;
+  wb.valid.set(next.valid);
+  wb.context.set(next.context);
+  wb.micro.set(next.micro);
+  // Taken only for an operation that writes back: between them the units' outputs are undefined in
+  // silicon (their pipelines have no reset), and these registers drive the retire port.
+  const capture = <V extends UIntValue | BoolValue>(v: V, name: string): V => {
+    const r = m.reg(v.type, { reset: 0, name }) as unknown as Bits;
+    m.when(next.valid, () => r.set(v));
+    return r as V;
+  };
+  return {
+    scalar: capture(mux(late, held.scalar, onTime.scalar), 'wb_scalar'),
+    vector: capture(mux(late, held.vector, onTime.vector), 'wb_vector'),
+    flag: capture(mux(late, held.flag, ex.flag), 'wb_flag'),
+    direction: capture(mux(late, held.direction, ex.direction), 'wb_direction'),
+    fault: capture(mux(late, held.fault, onTime.fault), 'wb_fault'),
+  };
+}
+
+/** The instruction writing back: what it writes and where, and the thread it belongs to. */
+interface Written {
+  readonly wb: WriteBackRegs;
+  readonly dest: UIntValue;
+  readonly writesScalar: BoolValue;
+  readonly writesVector: BoolValue;
+  readonly writesFlag: BoolValue;
+  readonly thread: UIntValue;
+  readonly pc: UIntValue;
+  /** An earlier instruction of this run of the thread faulted. */
+  readonly faultedBefore: BoolValue;
+}
+
+/** W: the register files' write ports, an instruction's result or a launch's R1/RV14 then R29/RV15. */
+function writeRegisters(core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, result: CapturedResult): Written {
+  const { byContext, srf, vrf } = core;
+  const w: Written = {
+    wb,
+    dest: byContext(wb.context, (c) => c.dest),
+    writesScalar: wb.instruction.and(byContext(wb.context, (c) => c.writesScalar)),
+    writesVector: wb.instruction.and(byContext(wb.context, (c) => c.writesVector)),
+    writesFlag: wb.instruction.and(byContext(wb.context, (c) => c.writesFlag)),
+    thread: byContext(wb.context, (c) => c.thread),
+    pc: byContext(wb.context, (c) => c.issuedPc),
+    faultedBefore: byContext(wb.context, (c) => c.faulted),
+  };
+  const launchWrite = (first: UIntValue, second: UIntValue) => mux(wb.micro.is('launchFirst'), first, second);
+  const wbLaunch = wb.valid.and(wb.micro.is('instruction').not());
+  srf.io.write.en.set(w.writesScalar.or(wbLaunch));
+  srf.io.write.at.context.set(wb.context);
+  srf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(REG.pixelId, 5), lit(REG.sp, 5)), w.dest));
+  srf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.pixel, launch.bits.sp), result.scalar));
+  vrf.io.write.en.set(w.writesVector.or(wbLaunch));
+  vrf.io.write.at.context.set(wb.context);
+  vrf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(VREG.traceOrigin, 4), lit(VREG.traceDirection, 4)), vectorRegisterOf(w.dest)));
+  vrf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.hit, launch.bits.normal), result.vector));
+  launch.completed(wb.valid.and(wb.micro.is('launchSecond')));
+  return w;
+}
+
+/** The retire port: every instruction that writes back, with what it wrote. */
+function retire(r: DispatchLinkValue['retire'], w: Written, result: CapturedResult): void {
+  r.valid.set(w.wb.instruction);
+  r.thread.set(w.thread);
+  r.pc.set(w.pc);
+  r.counted.set(w.wb.end.is('fault').not());
+  r.scalarWrite.set(w.writesScalar);
+  r.scalarReg.set(w.dest);
+  r.scalarValue.set(result.scalar);
+  r.vectorWrite.set(w.writesVector);
+  r.vectorReg.set(vectorRegisterOf(w.dest));
+  r.vectorValue.set(result.vector);
+  r.flagWrite.set(w.writesFlag);
+  r.flag.set(result.flag);
+}
+
+/** A thread event waiting in the core's queue, with the context it leaves. */
+const QueuedEvent = (contextBits: number) => Bundle({ event: ThreadEvent, context: UInt(contextBits) });
+
+/**
+ * Halting instructions leave through a queue: one entry per context at most, so it never overflows.
+ * Returns the context whose event the dispatcher takes this cycle.
+ */
+function threadEvents(m: ModuleBuilder, core: CoreParts, port: DispatchLinkValue['event'], w: Written, result: CapturedResult): { taken: BoolValue; context: UIntValue } {
+  const wb = w.wb;
+  const entry = QueuedEvent(core.cb);
+  const events = m.instance(Fifo, { width: entry.width, depth: core.ctx.length }, { name: 'events' });
+  const leavingEvent = m.wire(entry);
+  leavingEvent.context.set(wb.context);
+  leavingEvent.event.thread.set(w.thread);
+  m.when(wb.end.is('trace'), () => leavingEvent.event.kind.set('trace')).otherwise(() => leavingEvent.event.kind.set('end'));
+  leavingEvent.event.fault.set(w.faultedBefore.or(result.fault).or(wb.end.is('fault')));
+  leavingEvent.event.pc.set(w.pc.add(4));
+  leavingEvent.event.sp.set(result.scalar);
+  leavingEvent.event.origin.set(result.vector.trunc(ThreadEvent.fields.origin.width));
+  leavingEvent.event.direction.set(result.direction);
+  events.io.enq.valid.set(wb.instruction.and(wb.end.is('none').not()));
+  events.io.enq.bits.set(packBits(leavingEvent));
+  const head = unpackBits(entry, events.io.deq.bits);
+  m.connect(port.bits, head.event);
+  port.valid.set(events.io.deq.valid);
+  events.io.deq.ready.set(port.ready);
+  return { taken: events.io.deq.fire, context: head.context };
+}
+
+/** Each context's state after write-back: ready again, halted until its event leaves, free once it left. */
+function retireContexts(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, w: Written, result: CapturedResult, leaving: { taken: BoolValue; context: UIntValue }, issue: Issue): void {
+  core.ctx.forEach((c, k) => {
+    const here = wb.context.eq(k);
+    m.when(wb.instruction.and(here), () => {
+      m.when(w.writesFlag, () => c.flag.set(result.flag));
+      m.when(result.fault, () => c.faulted.set(true));
+      m.when(wb.end.is('none'), () => c.state.set('ready')).otherwise(() => c.state.set('halted'));
+    });
+    m.when(wb.valid.and(wb.micro.is('launchSecond')).and(here), () => c.state.set('ready'));
+    m.when(leaving.taken.and(leaving.context.eq(k)), () => c.state.set('free'));
+    // Issue wins over the write-back that readied the context in the same cycle.
+    m.when(issue.instruction.and(issue.picked.eq(k)), () => c.state.set('busy'));
+  });
+}
+
+/** Whether the core holds a thread, and the status of the context the host selects. */
+function status(core: CoreParts, launch: LaunchUnit, io: { dispatch: DispatchLinkValue; status_context: UIntValue; status: ValueOf<typeof ContextStatus> }): void {
+  io.dispatch.busy.set(core.ctx.map((c) => c.state.is('free').not()).reduce((a: BoolValue, b) => a.or(b)).or(launch.pending));
+  io.status.state.set(core.byContext(io.status_context, (c) => c.state));
+  io.status.thread.set(core.byContext(io.status_context, (c) => c.thread));
+  io.status.pc.set(core.byContext(io.status_context, (c) => c.issuedPc));
+}
 
 /** The result of the operation that writes back next cycle, from the unit it used. */
 function captureResult(ex: ExecuteResults, memory: MemoryResults, unit: EnumValue<ExecUnitName>): { scalar: UIntValue; vector: UIntValue; fault: BoolValue } {

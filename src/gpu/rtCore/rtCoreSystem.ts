@@ -1,51 +1,52 @@
 // One RT core tile with a main memory and a host port to load and read them: the unit the ISA
 // simulator is checked against core by core (the whole GPU is src/gpu/top/).
-import { Bool, UInt, cat, defineModule, input, mux, output } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, cat, defineModule, flip, input, mux, type ValueOf } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
-import { dispatcherPorts } from './interfaces.ts';
+import { controlPorts } from './interfaces.ts';
+import { THREAD_WORDS, threadWordOf } from '../memoryMap.ts';
 import { type RtCoreParams } from './rtCore.ts';
-import { RtCoreTile } from './rtCoreTile.ts';
+import { RtCoreTile, type MemoryLoad } from './rtCoreTile.ts';
 import { passThrough } from '../passThrough.ts';
 
-const THREAD_WORDS = MEMORY_MAP.threadBytes / 4;
+/** The host writes one word of a memory: words from 0 up, its first word starting the memory's load. */
+const HostWrite = (addressBits: number) => Bundle({ we: Bool, addr: UInt(addressBits), data: UInt(32) });
+
+/** The host reads main memory in cycles the core does not use it; `valid` says the read of the cycle before was served. */
+const HostRead = Bundle({
+  read: Bool,
+  /** Word address in the whole main memory: thread id in [18:14], word in the thread in [13:0]. */
+  addr: UInt(clog2(THREAD_WORDS * MEMORY_MAP.threads)),
+  valid: flip(Bool),
+  data: flip(UInt(128)),
+});
 
 export const RtCoreSystem = defineModule(
   'RtCoreSystem',
   (p: RtCoreParams) => ({
-    ...dispatcherPorts(p.contexts),
-    // Host: load the instruction and constant memories; read main memory in cycles the core does not use it.
-    host_imem_we: input(Bool),
-    host_imem_addr: input(UInt(12)),
-    host_imem_data: input(UInt(32)),
-    host_cmem_we: input(Bool),
-    host_cmem_addr: input(UInt(13)),
-    host_cmem_data: input(UInt(32)),
-    host_mem_read: input(Bool),
-    /** Word address in the whole main memory: thread id in [18:14], word in the thread in [13:0]. */
-    host_mem_addr: input(UInt(19)),
-    /** The read asked for in the cycle before was served: host_mem_data holds its words. */
-    host_mem_valid: output(Bool),
-    host_mem_data: output(UInt(128)),
+    ...controlPorts(p.contexts),
+    host_imem: input(HostWrite(clog2(MEMORY_MAP.instructionWords))),
+    host_cmem: input(HostWrite(clog2(MEMORY_MAP.constantBytes / 4))),
+    host_mem: input(HostRead),
   }),
   (m, io, p) => {
     const tile = m.instance(RtCoreTile, p, { name: 'tile' });
-    passThrough(m, dispatcherPorts(p.contexts), io, tile.io);
-    // The host loads words from 0 up; its first word of each memory starts that memory's load.
-    tile.io.imem_load_start.set(io.host_imem_we.and(io.host_imem_addr.eq(0)));
-    tile.io.cmem_load_start.set(io.host_cmem_we.and(io.host_cmem_addr.eq(0)));
-    tile.io.imem_we.set(io.host_imem_we);
-    tile.io.imem_waddr.set(io.host_imem_addr);
-    tile.io.imem_wdata.set(io.host_imem_data);
-    tile.io.cmem_we.set(io.host_cmem_we);
-    tile.io.cmem_waddr.set(io.host_cmem_addr);
-    tile.io.cmem_wdata.set(io.host_cmem_data);
+    passThrough(m, controlPorts(p.contexts), io, tile.io);
+    const load = (port: ValueOf<ReturnType<typeof MemoryLoad>>, host: ValueOf<ReturnType<typeof HostWrite>>) => {
+      port.start.set(host.we.and(host.addr.eq(0)));
+      port.we.set(host.we);
+      port.waddr.set(host.addr);
+      port.wdata.set(host.data);
+    };
+    load(tile.io.imem_load, io.host_imem);
+    load(tile.io.cmem_load, io.host_cmem);
 
     const main = m.instance(MainMemory, { words: THREAD_WORDS * MEMORY_MAP.threads }, { name: 'main_memory' });
     // The core only issues requests inside its own thread's memory, so thread id and offset make the word address.
     const req = tile.io.mem;
-    const hostTurn = io.host_mem_read.and(req.read.or(req.write).not());
-    main.io.addr.set(mux(hostTurn, io.host_mem_addr, cat(req.thread, req.addr.bits(15, 2))));
+    const hostTurn = io.host_mem.read.and(req.read.or(req.write).not());
+    main.io.addr.set(mux(hostTurn, io.host_mem.addr, cat(req.thread, threadWordOf(req.addr))));
     main.io.read_en.set(mux(hostTurn, true, req.read));
     main.io.write_en.set(req.write.and(hostTurn.not()));
     main.io.s_or_v.set(mux(hostTurn, true, req.vector));
@@ -53,7 +54,7 @@ export const RtCoreSystem = defineModule(
     tile.io.mem_resp.data.set(main.io.data_read);
     // The core checks `done` only on the cycle after its own requests, so the host's answers never reach it.
     tile.io.mem_resp.done.set(main.io.done);
-    io.host_mem_valid.set(m.regNext(hostTurn, { reset: 0, name: 'host_turn_q' }));
-    io.host_mem_data.set(main.io.data_read);
+    io.host_mem.valid.set(m.regNext(hostTurn, { reset: 0, name: 'host_turn_q' }));
+    io.host_mem.data.set(main.io.data_read);
   },
 );
