@@ -11,7 +11,7 @@ import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../des
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
-import { verilatorCxxOptimization } from '../../hdl/tools/verilatorCompile.ts';
+import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
