@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { assemble } from '../src/isa/assembler.ts';
 import { generateProgram, generateScene } from '../src/isa/randomProgram.ts';
 import { checkCoreAgainstIss } from '../src/gpu/rtCore/lockstep.ts';
-import { createRng, seedFromEnv } from '../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
 function fail(message: string): never {

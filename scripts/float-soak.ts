@@ -5,7 +5,7 @@
 //        (one-operand units only: every input bit pattern in [from, to])
 import { parseArgs } from 'node:util';
 import { UnitRunner, floatUnit, floatUnits, formatVectorMismatch } from '../src/designs/floatVectors.ts';
-import { createRng, seedFromEnv } from '../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
 function fail(message: string): never {

@@ -10,7 +10,7 @@ import { fuzzTargets, fuzzTarget, type FuzzTarget } from '../test/fuzz/targets.t
 import { minimize, runOne, type Crash } from '../test/fuzz/fuzzLoop.ts';
 import { MAX_INPUT_BYTES } from '../test/fuzz/mutator.ts';
 import { SHARED_HEADER_BYTES, type WorkerJob, type WorkerMessage } from '../test/fuzz/workerProtocol.ts';
-import { seedFromEnv } from '../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../src/util/seededRandom.ts';
 import { startWorker } from '../src/hdl/tools/typescriptWorker.ts';
 
 const usage = `usage: npm run fuzz -- [--time SECONDS | --runs N] [--target NAMES] [--seed S] [--out DIR] [--input-timeout MS]

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { runRays } from '../src/gpu/icCore/rayRunner.ts';
 import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay } from '../src/gpu/icCore/rays.ts';
 import { defaultIcSystemParams } from '../src/gpu/icCore/icSystem.ts';
-import { createRng, seedFromEnv } from '../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
 function fail(message: string): never {

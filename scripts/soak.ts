@@ -3,7 +3,7 @@
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { seedFromEnv } from '../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../src/util/seededRandom.ts';
 
 interface Step {
   readonly name: string;

@@ -1,6 +1,6 @@
 // BVH traversal cost on the bunny in the Cornell box, for `rtgpu bench` (bvhTestsPerRay, bvhTestSpeedup).
 import { buildBvh, reorderScene, type BuildOptions } from '../bvh/index.ts';
-import { castRayBvh } from '../golden/bvhCaster.ts';
+import { castRayBvh } from '../golden/bvh/bvhCaster.ts';
 import { triangleCount, type Scene } from '../golden/scene.ts';
 import { bunnyInBox } from '../golden/sceneLibrary.ts';
 import { defaultCamera, type Camera } from '../host/camera.ts';

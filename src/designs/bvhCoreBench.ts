@@ -1,5 +1,5 @@
 // Cycles per ray of the BVH intersection core against the brute-force core on the bunny, and the node-test rate, for `rtgpu bench`.
-import { createRng } from '../hdl/testbench/index.ts';
+import { createRng } from '../util/seededRandom.ts';
 import { sceneToImage, type Scene } from '../golden/scene.ts';
 import { bunnyInBox } from '../golden/sceneLibrary.ts';
 import { fromNumber } from '../golden/float32.ts';

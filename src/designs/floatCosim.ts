@@ -3,7 +3,7 @@
 // `stages` cycles after its operands went in.
 import { elaborate, type Design } from '../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
-import type { Rng } from '../hdl/testbench/index.ts';
+import type { Rng } from '../util/seededRandom.ts';
 import { floatUnit, type FloatUnitSpec } from './floatVectors.ts';
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight). */

@@ -3,7 +3,7 @@
 // Not hardware: it uses the golden reference, which the units never see.
 import { elaborate, type Design, type ModuleDef, type PortSpecs } from '../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../hdl/sim/index.ts';
-import type { Rng } from '../hdl/testbench/index.ts';
+import type { Rng } from '../util/seededRandom.ts';
 import * as ref from '../golden/float32.ts';
 import {
   FAbs,

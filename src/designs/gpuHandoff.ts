@@ -1,51 +1,20 @@
 // The FPGA handoff of rtgpu_top in rtl-out/: its RTL, file list, manifest, Yosys/Quartus/Vivado scripts and README.
 import { readFileSync } from 'node:fs';
 import { emitSystemVerilog } from '../hdl/index.ts';
-import { manifestModules, type ManifestModule } from '../hdl/index.ts';
+import { manifestModules } from '../hdl/index.ts';
 import { topModule, type Design } from '../hdl/index.ts';
 import { BUILD_DIR, type FpgaProject } from '../hdl/synth/index.ts';
-import { quartusProject, type QuartusDevice } from '../hdl/synth/index.ts';
-import { synthTargets, type SynthTarget } from '../hdl/synth/index.ts';
+import { quartusProject } from '../hdl/synth/index.ts';
+import { synthTargets } from '../hdl/synth/index.ts';
 import { vivadoProject } from '../hdl/synth/index.ts';
 import { yosysHandoffScript } from '../hdl/synth/index.ts';
 import { gpuDesign } from '../gpu/top/gpuDesign.ts';
-import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
+import type { GpuParams } from '../gpu/top/gpuTop.ts';
 import { handoffReadme } from './handoffReadme.ts';
+import { handoffLayout, yosysScriptPath, type BlockRtl, type HandoffManifest } from './handoffLayout.ts';
 import { gpuTestbench } from './rtlTestbenches.ts';
 import { ice40Blocks } from './ice40Blocks.ts';
 import type { RtlFile } from './generatedDir.ts';
-
-/** A cosim design's RTL as rtl-out holds it: `<name>/<file>` for each file of its list (dependency order). */
-export interface BlockRtl {
-  readonly name: string;
-  readonly fileList: readonly string[];
-}
-
-/** Where things are in rtl-out/ and what the scripts target; the README describes the same. */
-export const handoffLayout = {
-  topDir: GPU_TOP_NAME,
-  fileList: 'rtgpu.f',
-  manifest: 'manifest.json',
-  /** rtgpu_top's self-checking testbench and its vectors (the blocks' are in their own directories). */
-  testbenchDir: 'tb',
-  clockMhz: 200,
-  gpuTargets: ['generic', 'xilinx', 'intel', 'ecp5'] as const satisfies readonly SynthTarget[],
-  quartus: { dir: 'synth/quartus', name: 'rtgpu', device: { family: 'Cyclone V', device: '5CSEMA5F31C6' } satisfies QuartusDevice },
-  // Kintex-7, the mid-range 7 series: its 795 RAMB36 hold the 2 MiB main memory, an Artix-7 200T's 365 do not.
-  vivado: { dir: 'synth/vivado', name: 'rtgpu', part: 'xc7k410tffg900-2' },
-} as const;
-
-export const yosysScriptPath = (target: SynthTarget, block?: string): string => `synth/yosys_${target}${block ? `_${block}` : ''}.ys`;
-
-export interface HandoffManifest {
-  readonly generator: { readonly name: string; readonly version: string };
-  readonly top: string;
-  readonly configuration: GpuParams;
-  readonly fileList: string;
-  readonly clock: { readonly port: string; readonly mhz: number };
-  readonly reset: { readonly port: string; readonly activeLow: true; readonly synchronous: boolean };
-  readonly modules: readonly ManifestModule[];
-}
 
 /** Every handoff file for the GPU in configuration `params`; `blocks` are the cosim designs beside it in rtl-out/. */
 export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockRtl[]): Promise<RtlFile[]> {

@@ -3,7 +3,7 @@ import type { Design } from '../hdl/index.ts';
 import { synthTargets } from '../hdl/synth/index.ts';
 import { yosysReportPath } from '../hdl/synth/index.ts';
 import { CONTROL, MMIO, STATUS } from '../gpu/memoryController/registers.ts';
-import { handoffLayout as L, yosysScriptPath, type BlockRtl, type HandoffManifest } from './gpuHandoff.ts';
+import { handoffLayout as L, yosysScriptPath, type BlockRtl, type HandoffManifest } from './handoffLayout.ts';
 import { ICE40_HX8K } from './ice40Blocks.ts';
 import { designStimulus, handoffFrame } from './rtlTestbenches.ts';
 import { testbenchCommands, type PortableTestbench } from '../hdl/cosim/index.ts';

@@ -1,7 +1,7 @@
 // Triangle tests per busy cycle of one IC core over 512-triangle sweeps, for `rtgpu bench` (icTestsPerCycle).
 import { runRays } from '../gpu/icCore/rayRunner.ts';
 import { randomIcScene, randomRay } from '../gpu/icCore/rays.ts';
-import { createRng } from '../hdl/testbench/index.ts';
+import { createRng } from '../util/seededRandom.ts';
 import { rayIsValid } from '../golden/rayCaster.ts';
 
 export function measureIcThroughput(): { icTestsPerCycle: number } {

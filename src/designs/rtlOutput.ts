@@ -2,7 +2,8 @@
 import { emitSystemVerilog } from '../hdl/index.ts';
 import type { CosimDesign } from '../hdl/cosim/index.ts';
 import type { GpuParams } from '../gpu/top/gpuTop.ts';
-import { gpuHandoffFiles, type BlockRtl } from './gpuHandoff.ts';
+import { gpuHandoffFiles } from './gpuHandoff.ts';
+import type { BlockRtl } from './handoffLayout.ts';
 import { designTestbench } from './rtlTestbenches.ts';
 import { withMarker, type RtlFile } from './generatedDir.ts';
 

@@ -4,7 +4,7 @@ export * from './iss/index.ts';
 export { castRay, testTriangle, rayIsValid, type Vec3, type Vec4, type TraceResult, type TriangleTestFn } from './rayCaster.ts';
 export { testTriangleWatertight, watertightRay } from './watertight.ts';
 export { slabTest, childOrder, type Box } from './rayBox.ts';
-export { castRayBvh, type BvhTraceResult, type BvhCastOptions } from './bvhCaster.ts';
+export { castRayBvh, type BvhTraceResult, type BvhCastOptions } from './bvh/bvhCaster.ts';
 export { parseObj, parseObjWithMaterials, sceneToImage, imageToScene, triangleCount, vertexCount, SceneError, type Scene } from './scene.ts';
 export { loadObjFile, parseMtl, defaultMaterial, type Material, type Light, type Rgb } from './materials.ts';
 export { defaultScene, defaultMaterials, defaultLights } from './defaultScene.ts';

@@ -1,5 +1,5 @@
 // Random RT core programs (always terminating, hazard-dense, every instruction) and small random scenes, for ISS/core lockstep tests.
-import type { Rng } from '../hdl/testbench/index.ts';
+import type { Rng } from '../util/seededRandom.ts';
 import type { Scene } from '../golden/scene.ts';
 import { BY_OPCODE, MEMORY_MAP, REG, VREG } from './instructions.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import fc from 'fast-check';
 import { buildBvh, reorderScene, worstCaseStack, type Bvh4 } from '../../src/bvh/index.ts';
-import { castRayBvh, type TriangleTestFn } from '../../src/golden/bvhCaster.ts';
+import { castRayBvh, type TriangleTestFn } from '../../src/golden/bvh/bvhCaster.ts';
 import { castRay, testTriangle, type TraceResult, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { rayInverse, slabTest, type Box } from '../../src/golden/rayBox.ts';
 import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, POS_INF, toNumber } from '../../src/golden/float32.ts';

@@ -1,5 +1,5 @@
 // Test helpers for the BVH tests: seeded random scenes and rays, and small hand-made scenes.
-import { createRng, seedFromEnv, type Rng } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import type { Scene } from '../../src/golden/scene.ts';

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { fixtureDesigns } from './fixtures.ts';
 import { firstMismatch, formatMismatch, portLayout, runCosim } from '../../src/hdl/cosim/runCosim.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { icarus } from '../../src/hdl/cosim/icarusHarness.ts';
 import type { Net } from '../../src/hdl/ir/netlist.ts';
 

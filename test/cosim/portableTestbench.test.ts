@@ -10,7 +10,7 @@ import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { portableTestbench, testbenchCommands, type PortableTestbench } from '../../src/hdl/cosim/portableTestbench.ts';
 import { stimulusRecording } from '../../src/hdl/cosim/runCosim.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { toolVersion } from '../../src/hdl/tools/toolchain.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { tempDir } from '../tempDir.ts';

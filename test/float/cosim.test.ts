@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { floatDesigns } from '../../src/designs/floatCosim.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`float cosim.test seed=${seed} (rerun with SEED=${seed})`);

@@ -2,7 +2,7 @@
 // at several latencies, with bubbles in in_valid, against the TS reference. Seed printed; SEED overrides.
 import { describe, expect, test } from 'vitest';
 import { UnitRunner, floatUnits, formatVectorMismatch } from '../../src/designs/floatVectors.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`float random.test seed=${seed} (rerun with SEED=${seed})`);

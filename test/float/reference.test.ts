@@ -2,7 +2,7 @@
 // written operations are compared with JavaScript's own arithmetic on random operands.
 import { describe, expect, test } from 'vitest';
 import * as ref from '../../src/golden/float32.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { randomFloat } from '../../src/designs/floatVectors.ts';
 
 const seed = seedFromEnv();

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRng } from '../../src/hdl/testbench/rng.ts';
+import { createRng } from '../../src/util/seededRandom.ts';
 import { Mutator } from './mutator.ts';
 import type { FuzzTarget } from './targets.ts';
 

@@ -1,6 +1,6 @@
 // Byte-level mutations of fuzz inputs: bit flips, interesting bytes, deletions, duplications, splices
 // with other corpus entries, dictionary tokens and line shuffles, a few stacked per input.
-import type { Rng } from '../../src/hdl/testbench/rng.ts';
+import type { Rng } from '../../src/util/seededRandom.ts';
 
 const INTERESTING = [0, 1, 0x7f, 0x80, 0xff, 0x0a, 0x0d, 0x09, 0x20, 0x22, 0x23, 0x2c, 0x2d, 0x2e, 0x2f, 0x30, 0x39, 0x3a, 0x3b, 0x40, 0x5c, 0xc3, 0xe2];
 /** Inputs stay below this, so that every input is cheap and a size limit is never the finding. */

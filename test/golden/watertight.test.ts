@@ -7,7 +7,7 @@ import { edgeFunction, testTriangleWatertight, watertightRay } from '../../src/g
 import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../src/golden/closedMeshes.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Scene } from '../../src/golden/scene.ts';
-import { createRng, seedFromEnv, type Rng } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`watertight.test seed=${seed} (rerun with SEED=${seed})`);

@@ -2,9 +2,9 @@
 // edges never fall through, and every answer and count equals the golden traversal with the watertight test.
 import { describe, expect, test } from 'vitest';
 import { closedMeshRay, randomClosedMesh } from '../../src/gpu/icCore/rays.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { runBvhRays } from '../../src/gpu/bvh/bvhRayRunner.ts';
-import { castRayBvh } from '../../src/golden/bvhCaster.ts';
+import { castRayBvh } from '../../src/golden/bvh/bvhCaster.ts';
 import { bvhSceneImage } from '../../src/bvh/index.ts';
 import { testTriangle } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';

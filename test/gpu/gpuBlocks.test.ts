@@ -6,7 +6,7 @@ import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import type { CosimDesign, GoldenModel } from '../../src/hdl/cosim/design.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { UnifiedMainMemory, type UnifiedMainMemoryParams } from '../../src/gpu/memory/unifiedMainMemory.ts';
 import { unifiedMainMemoryCosimDesign, unifiedMainMemoryGolden, unifiedMainMemoryStimulus } from '../../src/gpu/memory/unifiedMainMemoryCosim.ts';
 import { CommandPatcherModel, commandPatcherCosimDesign } from '../../src/gpu/commandPatcher/cosimDesign.ts';

@@ -5,7 +5,7 @@ import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { IcBuffer, QUEUE_ERROR, defaultIcBufferParams, type IcBufferParams } from '../../src/gpu/icBuffer/icBuffer.ts';
 import { icBufferCosimDesign, icBufferGolden, icBufferStimulus } from '../../src/gpu/icBuffer/cosimDesign.ts';
 

@@ -11,7 +11,7 @@ import { tetrahedron } from '../../src/golden/closedMeshes.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
 import { triangleCount } from '../../src/golden/scene.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/rayRunner.ts';
 import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/backToBack.ts';
 import { closedMeshRay, randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';

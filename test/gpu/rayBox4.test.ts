@@ -5,7 +5,7 @@ import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';

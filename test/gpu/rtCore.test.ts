@@ -9,7 +9,7 @@ import { IntDivider } from '../../src/gpu/rtCore/intDivider.ts';
 import { MainMemory } from '../../src/gpu/memory/mainMemory.ts';
 import { RtCore, defaultRtCoreParams } from '../../src/gpu/rtCore/rtCore.ts';
 import { FLOAT_KERNEL, INTEGER_KERNEL } from '../../src/designs/coreCpi.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';

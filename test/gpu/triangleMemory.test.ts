@@ -5,7 +5,7 @@ import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, defaultTriangleMemoryParams, type TriangleMemoryParams } from '../../src/gpu/memory/triangleMemory.ts';
 import { triangleMemoryCosimDesign } from '../../src/gpu/memory/triangleMemoryCosim.ts';
 import { fromNumber } from '../../src/golden/float32.ts';

@@ -11,7 +11,7 @@ import { cube, icosphere, tetrahedron } from '../../src/golden/closedMeshes.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { sceneToImage, triangleCount } from '../../src/golden/scene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
 import { closedMeshRay, randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
 import { icCoreWatertightCosimDesign, icWatertightCosimParams } from '../../src/gpu/icCore/cosimDesign.ts';

@@ -10,7 +10,7 @@ import { manifestModules } from '../../src/hdl/emit/manifest.ts';
 import { verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { synthesize } from '../../src/hdl/synth/synthesize.ts';
 import { LockstepMismatchError, compileSimulator } from '../../src/hdl/sim/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { markerLine } from './markers.ts';
 
 const seed = seedFromEnv();

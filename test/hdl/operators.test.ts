@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { Bool, SInt, UInt, cat, defineModule, elaborate, input, mux, output } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`operators.test seed=${seed} (rerun with SEED=${seed})`);

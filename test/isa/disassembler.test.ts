@@ -4,7 +4,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { disassemble, disassembleWord } from '../../src/isa/disassembler.ts';
 import { FIELD, INSTRUCTIONS, type InstructionSpec } from '../../src/isa/instructions.ts';
 import { HexWordsError, formatHexWords, parseHexWords, wordsFromBytes, wordsToBytes } from '../../src/isa/hexWords.ts';
-import { createRng, seedFromEnv, type Rng } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`isa disassembler.test seed=${seed} (rerun with SEED=${seed})`);

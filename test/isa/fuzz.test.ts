@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { AsmError, assemble } from '../../src/isa/assembler.ts';
 import { disassemble } from '../../src/isa/disassembler.ts';
 import { INSTRUCTIONS } from '../../src/isa/instructions.ts';
-import { createRng, seedFromEnv, type Rng } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`isa fuzz.test seed=${seed} (rerun with SEED=${seed})`);

@@ -1,6 +1,6 @@
 // Random RT core programs on the ISS: they assemble, always end within the bound, and together cover the whole ISA. Seed printed; SEED overrides.
 import { describe, expect, test } from 'vitest';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { generateProgram, generateScene, RANDOM_PROGRAM_MAX_INSTRUCTIONS, type RandomProgramOptions } from '../../src/isa/randomProgram.ts';
 import { assemble } from '../../src/isa/assembler.ts';
 import { BRANCH_TAKEN, BY_OPCODE, INSTRUCTIONS, fieldOf } from '../../src/isa/instructions.ts';

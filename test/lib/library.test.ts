@@ -5,7 +5,7 @@ import { Fifo } from '../../src/hdl/lib/index.ts';
 import { libraryDesigns } from '../../src/designs/libraryCosim.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`library.test seed=${seed} (rerun with SEED=${seed})`);

@@ -2,7 +2,7 @@
 // difference: outputs between edges, every register after each edge, and the fused vector loop.
 import { flattenDesign, type Design } from '../../src/hdl/index.ts';
 import type { Simulator } from '../../src/hdl/sim/index.ts';
-import { createRng } from '../../src/hdl/testbench/rng.ts';
+import { createRng } from '../../src/util/seededRandom.ts';
 
 /** Stimulus rows: one bigint per input port per cycle (rst_n mostly high, low now and then). */
 export function randomStimulus(inputs: readonly { name: string; width: number }[], seed: number, cycles: number): bigint[][] {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { batchOfRandom, randomDesignArb, reproductionFile } from './randomDesign.ts';
 import { firstDisagreement } from './designAgreement.ts';
 

@@ -14,7 +14,7 @@ import type { Design } from '../../src/hdl/ir/netlist.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
 import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { allDesigns } from '../../src/designs/index.ts';
-import { handoffLayout, yosysScriptPath, type HandoffManifest } from '../../src/designs/gpuHandoff.ts';
+import { handoffLayout, yosysScriptPath, type HandoffManifest } from '../../src/designs/handoffLayout.ts';
 import { memoryInventory } from '../../src/designs/handoffReadme.ts';
 import { ICE40_HX8K, ice40Blocks } from '../../src/designs/ice40Blocks.ts';
 import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/generatedDir.ts';

@@ -11,7 +11,7 @@ import { wasmLimits } from '../../src/hdl/sim/compiled/wasmEncoding.ts';
 import { MIN_REGION_STEPS } from '../../src/hdl/sim/compiled/activityRegions.ts';
 import { PROFILE_CYCLES, planActivity } from '../../src/hdl/sim/compiled/activityPlan.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 /** A register file read asynchronously at a held address, and a long chain of logic on what it reads. */
 const Worker = defineModule(

@@ -7,7 +7,7 @@ import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
 import { wasmLayout } from '../../src/hdl/sim/compiled/wasmLayout.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 /** A register that takes another's value (so it reads state): one half of a cycle across instances. */
 const Follower = defineModule('Follower', () => ({ x: input(UInt(8)), q: output(UInt(8)) }), (m, io) => {

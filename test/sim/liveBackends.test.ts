@@ -11,7 +11,7 @@ import { externalDesign, type ExternalDesign } from '../../src/hdl/sim/external/
 import { startVerilator } from '../../src/hdl/sim/verilator/verilatorSimulator.ts';
 import { IcarusEngine, startIcarus } from '../../src/hdl/sim/icarus/icarusSimulator.ts';
 import type { ExternalSimulator } from '../../src/hdl/sim/external/externalSimulator.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { Mixed } from '../cosim/fixtures.ts';
 
 const seed = seedFromEnv();

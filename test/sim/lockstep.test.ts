@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bool, Enum, UInt, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { LockstepMismatchError, compileSimulator } from '../../src/hdl/sim/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const seed = seedFromEnv();
 console.log(`lockstep.test seed=${seed} (rerun with SEED=${seed})`);

@@ -9,7 +9,7 @@ import { flattenDesign } from '../../src/hdl/index.ts';
 import { findLeadingZeroCounts } from '../../src/hdl/sim/compiled/leadingZeros.ts';
 import { findShiftRightJams, shiftRightJamValue } from '../../src/hdl/sim/compiled/shiftRightJam.ts';
 import { simplifyNetlist } from '../../src/hdl/sim/compiled/simplify.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const WIDTHS = [2, 3, 4, 5, 7, 8, 12, 16, 24, 27, 28, 32, 40];
 

@@ -10,7 +10,7 @@ import { generateWasm } from '../../src/hdl/sim/compiled/wasmCodegen.ts';
 import { wasmLayout } from '../../src/hdl/sim/compiled/wasmLayout.ts';
 import { layoutNetlist } from '../../src/hdl/sim/compiled/layout.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
-import { createRng, seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const Leaf = defineModule('Leaf', () => ({ i: input(UInt(8)), o: output(UInt(8)) }), (m, io) => {
   const acc = m.reg(UInt(8), { reset: 0 });

@@ -7,7 +7,7 @@ import { floatDesigns } from '../../src/designs/floatCosim.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { formatMismatch, harnessDesign, registerProbes, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { icarusGate } from '../../src/hdl/cosim/icarusGate.ts';
-import { seedFromEnv } from '../../src/hdl/testbench/rng.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { gateNetlist } from '../../src/hdl/synth/gateNetlist.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';

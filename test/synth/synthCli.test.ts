@@ -4,7 +4,7 @@ import { chmodSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fro
 import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../tempDir.ts';
-import { runYosys, YosysError } from '../../src/hdl/synth/yosys.ts';
+import { runYosys, YosysError } from '../../src/hdl/tools/yosys.ts';
 
 const rtgpu = (args: string[], env: Record<string, string> = {}) => execa(process.execPath, ['bin/rtgpu.mjs', 'synth', ...args], { reject: false, env, extendEnv: true });
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);

@@ -12,7 +12,7 @@ import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
 import { measureRtlLines } from '../../designs/rtlSize.ts';
-import { verilatorCxxOptimization } from '../../hdl/tools/verilatorCompile.ts';
+import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 

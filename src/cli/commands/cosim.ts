@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
 import { runCosim, formatMismatch } from '../../hdl/cosim/index.ts';
-import { seedFromEnv } from '../../hdl/testbench/index.ts';
+import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 import { compileSimulator, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
 import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';

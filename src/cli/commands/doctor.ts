@@ -1,7 +1,6 @@
 // `rtgpu doctor`: which external tools are installed, their versions, and what each one enables.
 import { createRequire } from 'node:module';
-import { MissingToolError, toolVersion, type ToolName } from '../../hdl/tools/toolchain.ts';
-import { cacheRoot } from '../../hdl/tools/buildCache.ts';
+import { cacheRoot, MissingToolError, toolVersion, type ToolName } from '../../hdl/tools/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';

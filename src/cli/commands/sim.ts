@@ -1,7 +1,8 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
 import { compileSimulator, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
-import { Testbench, seedFromEnv } from '../../hdl/testbench/index.ts';
+import { Testbench } from '../../hdl/testbench/index.ts';
+import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';

@@ -1,6 +1,6 @@
 // The `trace` of the ISA simulator: brute force over every triangle, or the BVH traversal of the BVH IC cores, with counters.
 import { buildBvh, reorderScene, type Bvh4 } from '../../bvh/index.ts';
-import { castRayBvh } from '../bvhCaster.ts';
+import { castRayBvh } from '../bvh/bvhCaster.ts';
 import { castRay, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { triangleCount, type Scene } from '../scene.ts';
 

@@ -4,8 +4,8 @@
 // whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../hdl/testbench/index.ts';
-import { castRayBvh } from '../../golden/bvhCaster.ts';
+import type { Rng } from '../../util/seededRandom.ts';
+import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
 import { testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { isWatertight } from '../icCore/watertightTest.ts';

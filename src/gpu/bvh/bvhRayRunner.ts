@@ -3,7 +3,7 @@
 import { packWords, unpackWords } from '../words.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
-import { castRayBvh } from '../../golden/bvhCaster.ts';
+import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
 import { testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { isWatertight } from '../icCore/watertightTest.ts';

@@ -1,6 +1,6 @@
 // Random scenes and rays for checking the BVH IC system (verification code, not hardware): the IC cores' tricky scenes
 // and rays (rays.ts), closed meshes with rays exactly through their shared vertices and edges, and rays from every side.
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { fromNumber, toNumber } from '../../golden/float32.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { triangleCount, vertexCount, type Scene } from '../../golden/scene.ts';

@@ -1,5 +1,5 @@
 // Nodes for checking the ray–box unit (verification code, not hardware): random and tricky BVH4 nodes, their port values, and the expected outputs from the golden slab test.
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber, toNumber } from '../../golden/float32.ts';
 import { childOrder, rayInverse, slabTest, type Box } from '../../golden/rayBox.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';

@@ -2,7 +2,7 @@
 // busy, when the start is ignored), thread_written and patch_written raised at random; a model of the pixel order.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { CommandPatcher, PATCH_THREADS } from './commandPatcher.ts';
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);

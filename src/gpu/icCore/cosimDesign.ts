@@ -4,7 +4,7 @@
 // and `ic_core_watertight` with the watertight test, closed meshes and rays at their shared edges).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { castRay, testTriangle, type TriangleTestFn, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { imageToScene, sceneToImage, type Scene } from '../../golden/scene.ts';

@@ -1,7 +1,7 @@
 // Random rays and scenes for checking IC cores (verification code, not hardware): rays aimed at
 // triangle interiors, vertices and edges, along triangle planes, from behind, and invalid ones; closed
 // meshes with rays from inside exactly through their shared vertices and edges.
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { fromNumber, toNumber } from '../../golden/float32.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';

@@ -2,7 +2,7 @@
 // mostly to distinct threads, now and then two ports on one thread; a model with one array per thread.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { UnifiedMainMemory, type UnifiedMainMemoryParams } from './unifiedMainMemory.ts';
 
 /** Small, so that Icarus is quick and every word is written and read many times. */

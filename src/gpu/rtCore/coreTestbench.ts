@@ -6,7 +6,7 @@ import { elaborate, type Design } from '../../hdl/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { createRng, type Rng } from '../../hdl/testbench/index.ts';
+import { createRng, type Rng } from '../../util/seededRandom.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';

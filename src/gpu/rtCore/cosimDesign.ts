@@ -2,7 +2,7 @@
 // event backpressure, compared every cycle on the TS simulator, Verilator and Icarus (`rtgpu cosim rtcore`).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign } from '../../hdl/cosim/index.ts';
-import type { Rng } from '../../hdl/testbench/index.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 import { INSTRUCTIONS, threadBase } from '../../isa/instructions.ts';
 import { RtCore, defaultRtCoreParams } from './rtCore.ts';
 

@@ -2,16 +2,17 @@
 import { hdlError } from '../ir/diagnostics.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { currentContext } from './context.ts';
-import type { DecoupledType, DecoupledValue } from './decoupled.ts';
 import {
   BoolType,
   BundleType,
+  type DecoupledType,
   EnumType,
   Flipped,
   SIntType,
   UIntType,
   VecType,
   isGround,
+  type DecoupledFields,
   type FieldSpec,
   type GroundType,
   type HType,
@@ -36,6 +37,9 @@ export type ValueOf<T> = T extends BoolType
 
 type FieldValue<S> = S extends Flipped<infer T> ? ValueOf<T> : ValueOf<S>;
 export type BundleValue<F> = { readonly [K in keyof F]: FieldValue<F[K]> };
+
+/** A Decoupled value with its `fire` (valid && ready) signal. */
+export type DecoupledValue<T extends HType> = BundleValue<DecoupledFields<T>> & { readonly fire: Bool };
 
 /** Any value the DSL can build from a type. */
 export type HValue = Bits | VecValue<HValue> | { readonly [k: string]: HValue };

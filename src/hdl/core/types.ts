@@ -70,6 +70,14 @@ export class BundleType<F extends Record<string, FieldSpec> = Record<string, Fie
   }
 }
 
+/** The fields of a valid/ready handshake bundle (Decoupled, in decoupled.ts). */
+export type DecoupledFields<T extends HType> = { valid: BoolType; ready: Flipped<BoolType>; bits: T };
+
+/** The type Decoupled(T) builds: a bundle whose values also have `fire`. */
+export class DecoupledType<T extends HType> extends BundleType<DecoupledFields<T>> {
+  readonly decoupled = true;
+}
+
 export class VecType<E extends HType = HType> {
   readonly kind = 'vec' as const;
   constructor(

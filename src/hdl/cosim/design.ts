@@ -1,6 +1,6 @@
 // What a co-simulation design provides: the hardware, a random stimulus, and optionally a golden model.
 import type { Design } from '../ir/netlist.ts';
-import type { Rng } from '../testbench/rng.ts';
+import type { Rng } from '../../util/seededRandom.ts';
 
 export interface GoldenModel {
   /**

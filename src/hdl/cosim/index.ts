@@ -4,7 +4,8 @@ export { runCosim, formatMismatch, buildStimulus, stimulusRecording, type CosimO
 export { simulatorNames, type SimulatorName } from './backends.ts';
 export { runVectorsOn } from './runVectors.ts';
 export { RecordingSimulator } from './recordingSimulator.ts';
-export { replayRecording, type Recording, type ReplayReport } from './replay.ts';
+export { replayRecording, type ReplayReport } from './replay.ts';
+export type { Recording } from './recording.ts';
 export { portableTestbench, testbenchCommands, type PortableTestbench, type PortableTestbenchOptions, type TestbenchLayout, type VectorColumn } from './portableTestbench.ts';
 export { benchmarkDesign, type BenchRow } from './benchmark.ts';
 export { verilatorLint, icarusCompile, yosysSynth, type CheckResult, type RtlSource } from './rtlChecks.ts';

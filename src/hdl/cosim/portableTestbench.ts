@@ -10,7 +10,7 @@ import { compileSimulator, type Simulator } from '../sim/index.ts';
 import { asyncResetPorts } from '../sim/external/externalDesign.ts';
 import { BUILD_DIR } from '../synth/fpgaProject.ts';
 import { portLayout } from './runCosim.ts';
-import { checkRecording, type Recording } from './replay.ts';
+import { checkRecording, type Recording } from './recording.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/portable_tb.sv', import.meta.url));
 

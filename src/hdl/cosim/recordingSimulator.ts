@@ -4,7 +4,7 @@ import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
 import type { PortHandle, PortInfo, Simulator } from '../sim/index.ts';
 import { holdReset, runUntil } from '../sim/signals.ts';
-import type { Recording } from './replay.ts';
+import type { Recording } from './recording.ts';
 
 const wordsOf = (width: number) => Math.ceil(width / 32);
 

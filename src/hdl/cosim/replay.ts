@@ -5,26 +5,11 @@ import { topModule } from '../ir/netlist.ts';
 import { compileSimulator, type Simulator } from '../sim/index.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import { firstMismatch, harnessDesign, portLayout, svLocation, type CosimMismatch } from './runCosim.ts';
-
-export interface Recording {
-  /** Every input of the design's top except clk, in port order (each row holds them in this order). */
-  readonly inputs: readonly string[];
-  readonly rows: Uint32Array;
-  readonly cycles: number;
-}
+import { checkRecording, type Recording } from './recording.ts';
 
 export interface ReplayReport {
   readonly mismatch: CosimMismatch | null;
   readonly seconds: Readonly<Record<string, number>>;
-}
-
-/** Throws unless the recording's columns are the design's inputs and its rows hold `cycles` cycles of them. */
-export function checkRecording(design: Design, rec: Recording): void {
-  const top = topModule(design);
-  const inputs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk');
-  if (inputs.map((n) => n.name).join() !== rec.inputs.join()) throw new Error(`the recording's inputs (${rec.inputs.join(', ')}) are not the inputs of ${top.name} (${inputs.map((n) => n.name).join(', ')})`);
-  const rowWords = inputs.reduce((s, n) => s + Math.ceil(n.width / 32), 0);
-  if (rec.rows.length !== rowWords * rec.cycles) throw new Error(`the recording has ${rec.rows.length} words; ${rec.cycles} cycles of ${top.name}'s inputs are ${rowWords * rec.cycles}`);
 }
 
 /** `tsSimulator`: a compiled simulator of `design` to reuse for the 'ts' trace (it is powered on first). */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { inRtlDir, type RtlSource } from '../synth/rtlSource.ts';
 import { yosysScript } from '../synth/targets.ts';
-import { runYosys, YosysError } from '../synth/yosys.ts';
+import { runYosys, YosysError } from '../tools/yosys.ts';
 import { toolVersion } from '../tools/toolchain.ts';
 
 export interface CheckResult {

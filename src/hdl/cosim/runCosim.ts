@@ -7,10 +7,10 @@ import { legalizeIdentifier } from '../emit/index.ts';
 import { compileSimulator } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
-import { createRng } from '../testbench/rng.ts';
+import { createRng } from '../../util/seededRandom.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import type { HarnessDesign } from './harness.ts';
-import type { Recording } from './replay.ts';
+import type { Recording } from './recording.ts';
 
 export interface CosimOptions {
   readonly cycles: number;

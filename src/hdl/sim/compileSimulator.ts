@@ -1,12 +1,12 @@
 // compileSimulator: one entry point for every engine (docs/hdl-guide.md, "Simulators").
 import type { Design } from '../ir/netlist.ts';
-import { flattenDesign } from '../ir/flatten.ts';
-import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
-import { buildVerilatorModel, compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
-import { buildIcarusDesign, compileIcarusSimulator, type IcarusOptions } from './icarus/icarusSimulator.ts';
+import type { CompiledSimulator, CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
+import { buildVerilatorModel, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
+import { buildIcarusDesign, type IcarusOptions } from './icarus/icarusSimulator.ts';
 import { externalDesign } from './external/externalDesign.ts';
 import { compileLockstepSimulator, type LockstepOptions } from './lockstep/lockstepSimulator.ts';
-import { simulatorBackends, type Simulator } from './simulator.ts';
+import { checkBackendName, compileEngine } from './compileEngine.ts';
+import type { Simulator } from './simulator.ts';
 
 export type { CompiledSimulatorOptions, VerilatorOptions, IcarusOptions, LockstepOptions };
 export type ExternalSimulatorOptions = VerilatorOptions | IcarusOptions | LockstepOptions;
@@ -21,21 +21,8 @@ export function compileSimulator(design: Design, opts?: CompiledSimulatorOptions
 export function compileSimulator(design: Design, opts: ExternalSimulatorOptions): Promise<Simulator>;
 export function compileSimulator(design: Design, opts: SimulatorOptions): Simulator | Promise<Simulator>;
 export function compileSimulator(design: Design, opts: SimulatorOptions = {}): Simulator | Promise<Simulator> {
-  const backend = (opts as { backend?: unknown }).backend;
-  if (backend !== undefined && !(simulatorBackends as readonly unknown[]).includes(backend)) {
-    throw new Error(`unknown simulator back end ${JSON.stringify(backend)}: choose one of ${simulatorBackends.join(', ')}`);
-  }
-  switch (opts.backend) {
-    case 'verilator':
-      return compileVerilatorSimulator(design, opts);
-    case 'icarus':
-      return compileIcarusSimulator(design, opts);
-    case 'lockstep':
-      return compileLockstepSimulator(design, opts);
-    default:
-      // Black boxes run as their TypeScript models (an error names one without).
-      return compileNetlist(flattenDesign(design, { blackBoxes: 'model' }), opts);
-  }
+  checkBackendName(opts);
+  return opts.backend === 'lockstep' ? compileLockstepSimulator(design, opts) : compileEngine(design, opts);
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emitSystemVerilog } from '../emit/index.ts';
 import { findModule, type Design } from '../ir/netlist.ts';
-import { runYosys, YosysError } from './yosys.ts';
+import { runYosys, YosysError } from '../tools/yosys.ts';
 
 export interface EquivalenceOptions {
   /** Stop Yosys after this long (the result is then not proven, and says so). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { moduleOfFile, type RtlSource } from './rtlSource.ts';
 import { yosysScript } from './targets.ts';
-import { runYosys, yosysIdentity } from './yosys.ts';
+import { runYosys, yosysIdentity } from '../tools/yosys.ts';
 
 /** The file each module's netlist is written to. */
 const NETLIST_FILE = 'netlist.v';

@@ -6,7 +6,7 @@ import { toolVersion } from '../tools/toolchain.ts';
 import type { ManifestPort } from '../emit/manifest.ts';
 import { inRtlDir, type RtlSource } from './rtlSource.ts';
 import { yosysScript } from './targets.ts';
-import { runYosys } from './yosys.ts';
+import { runYosys } from '../tools/yosys.ts';
 
 export type Ice40Device = 'hx8k' | 'up5k';
 

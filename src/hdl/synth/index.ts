@@ -3,7 +3,7 @@ export { synthesize, type SynthOptions } from './synthesize.ts';
 export { synthTargets, synthTargetNames, isSynthTarget, type SynthTarget, type SynthTargetInfo } from './targets.ts';
 export type { SynthReport, ModuleReport, MemoryReport, Resources, LogicDepth } from './report.ts';
 export { formatReport, formatTable, formatDepth, formatModules, formatMemories, groupNumberedMemories, memoryName, bramUnit, type TableStyle } from './formatReport.ts';
-export { YosysError, YosysUnavailableError, type YosysProgress } from './yosys.ts';
+export { YosysError, YosysUnavailableError, type YosysProgress } from '../tools/yosys.ts';
 export type { RtlSource } from './rtlSource.ts';
 export { BUILD_DIR, type FpgaProject } from './fpgaProject.ts';
 export { quartusProject, type QuartusDevice, type QuartusFiles } from './quartusProject.ts';

@@ -5,7 +5,7 @@ import { cellPatterns, nonLevelClasses, pathClasses } from './cellTable.ts';
 import { parseLtp, parseMemories, parseSelectList, parseStat, withSubmoduleLutLevels, type SynthReport } from './report.ts';
 import { inRtlDir, moduleOfFile, type RtlSource } from './rtlSource.ts';
 import { synthTargets, yosysScript, type SynthTarget } from './targets.ts';
-import { runYosys, yosysIdentity, type YosysProgress } from './yosys.ts';
+import { runYosys, yosysIdentity, type YosysProgress } from '../tools/yosys.ts';
 
 export interface SynthOptions {
   /** Modules (from the source's file list) read as black boxes: instantiated, not synthesized, not counted. */

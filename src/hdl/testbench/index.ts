@@ -4,4 +4,5 @@ export { Mailbox } from './mailbox.ts';
 export { StreamSource, StreamSink, StreamMonitor, streamPorts, type StreamPorts, type StreamValue, type StreamItem } from './streams.ts';
 export { ReadResponder, type ReadResponderOptions } from './readResponder.ts';
 export { driveRandomly, findStreams, type RandomStimulusOptions, type FoundStream } from './randomStimulus.ts';
-export { createRng, seedFromEnv, type Rng } from './rng.ts';
+// The seeded generator is a general utility (src/util/); re-exported here for testbench writers using the package.
+export { createRng, seedFromEnv, type Rng } from '../../util/seededRandom.ts';

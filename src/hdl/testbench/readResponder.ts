@@ -1,7 +1,7 @@
 // A memory (or any server) that answers a design's requests on one stream with responses on another,
 // each a random number of cycles later, in order: the reactive model a read port needs.
 import { StreamSink, StreamSource, type StreamPorts, type StreamValue } from './streams.ts';
-import { createRng } from './rng.ts';
+import { createRng } from '../../util/seededRandom.ts';
 import type { Testbench } from './testbench.ts';
 
 export interface ReadResponderOptions<Req extends StreamValue, Resp extends StreamValue> {

@@ -2,7 +2,7 @@
 // back-pressure, and a passive monitor; each records what crossed and when.
 import type { Simulator } from '../sim/simulator.ts';
 import { Mailbox } from './mailbox.ts';
-import { createRng, type Rng } from './rng.ts';
+import { createRng, type Rng } from '../../util/seededRandom.ts';
 import type { Testbench } from './testbench.ts';
 
 /**

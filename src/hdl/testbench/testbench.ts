@@ -8,7 +8,7 @@
 // longer), and the next drive phase begins.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Simulator } from '../sim/simulator.ts';
-import { createRng, type Rng } from './rng.ts';
+import { createRng, type Rng } from '../../util/seededRandom.ts';
 
 export type Phase = 'drive' | 'settled';
 

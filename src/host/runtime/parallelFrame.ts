@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { startWorker } from '../../hdl/tools/typescriptWorker.ts';
+import { startWorker } from '../../hdl/tools/index.ts';
 import { gpuParamsFor, runFrame, type DriverOptions } from './gpuDriver.ts';
 import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
 import type { Design } from '../../hdl/index.ts';

@@ -1,7 +1,8 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
 import type { Cell, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
-import { observableNets, readsState, stepInputs, stepOutput, type Layout } from './layout.ts';
+import { stepInputs, stepOutput, type Layout } from './layout.ts';
+import { asyncResetRegisters, clockEdgePlan, observableNets, registerByRegister } from './stepPlan.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 
 /** Steps per generated function: 200 measured fastest (2,500 ran 10-17x slower once V8 stopped optimizing the large functions). */
@@ -74,7 +75,7 @@ class Gen {
   /** Nets that must live in the state array in the fast variant: sources, ports, and everything read outside comb. */
   private observable(): Set<NetId> {
     const L = this.L;
-    const keep = observableNets(L.flat, L.root);
+    const keep = observableNets(L);
     const add = (id: NetId | undefined) => id !== undefined && keep.add(L.root[id]!);
     // Wide helpers (and a leading-zero count of a wide net) read their operands from the state array by offset.
     for (const st of L.steps) {
@@ -89,7 +90,7 @@ class Gen {
 
   private combFunctions(name: string, storeAll: boolean): string[] {
     const keep = storeAll ? null : this.observable();
-    const asyncResets = this.L.flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
+    const asyncResets = asyncResetRegisters(this.L.flat).map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
     // The fast variant computes only what reaches the ports and the clock edge.
     const steps = storeAll ? this.L.steps : this.L.steps.slice(0, this.L.liveSteps);
     const chunks: (typeof this.L.steps)[] = [];
@@ -353,29 +354,28 @@ class Gen {
     return code;
   }
 
+  /** The clock edge in stepPlan.ts's order, one register at a time (no write order: a register reading state goes through the shadow `t`). */
   private commit(): string[] {
     const L = this.L;
+    const plan = clockEdgePlan(L.flat, registerByRegister(L));
     const lines: string[] = [];
     const copyBack: string[] = [];
     const words = (id: NetId) => wordsOf(this.w(id));
     // 1. Synchronous reads see the memory before this edge's writes.
-    L.flat.memories.forEach((mem, mi) =>
-      mem.readPorts.forEach((p) => {
-        if (p.kind !== 'sync') return;
-        const o = this.o(p.data);
-        const n = wordsOf(mem.width);
-        const read = n === 1 ? `t[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
-        const hold = n === 1 ? `t[${o}] = s[${o}];` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = s[${o} + k];`;
-        lines.push(`${p.en === undefined ? '' : `if (${this.r(p.en)}) `}{ const ad = ${this.unsigned(p.addr)}; ${read} }${p.en === undefined ? '' : ` else { ${hold} }`} // ${this.nm(p.data)}`);
-        copyBack.push(n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`);
-      }),
-    );
-    // 2. Registers. One whose inputs include a register or read port output must see the old value,
+    for (const { mem: mi, port } of plan.syncReads) {
+      const mem = L.flat.memories[mi]!;
+      const p = mem.readPorts[port]!;
+      const o = this.o(p.data);
+      const n = wordsOf(mem.width);
+      const read = n === 1 ? `t[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
+      const hold = n === 1 ? `t[${o}] = s[${o}];` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = s[${o} + k];`;
+      lines.push(`${p.en === undefined ? '' : `if (${this.r(p.en)}) `}{ const ad = ${this.unsigned(p.addr)}; ${read} }${p.en === undefined ? '' : ` else { ${hold} }`} // ${this.nm(p.data)}`);
+      copyBack.push(n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`);
+    }
+    // 2 and 4. A register whose inputs include a register or read port output must see the old value,
     // so it goes through the shadow array; the rest (the common case) are written directly after the
     // memory writes, which may also read register outputs.
-    const direct: string[] = [];
-    for (const r of L.flat.regs) {
-      const shadow = readsState(L, r);
+    const register = (r: (typeof L.flat.regs)[number], shadow: boolean): string => {
       const A = shadow ? 't' : 's';
       const q = this.o(r.q);
       const n = words(r.q);
@@ -384,39 +384,42 @@ class Gen {
       const hold = !shadow ? '' : n === 1 ? `t[${q}] = s[${q}];` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${q} + k];`;
       let stmt = r.en === undefined ? take : `if (${this.r(r.en)}) { ${take} }${hold ? ` else { ${hold} }` : ''}`;
       if (r.reset) stmt = `if (${this.r(r.reset.net)} === 0) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, `${A}[`)} } else { ${stmt} }`;
-      (shadow ? lines : direct).push(`${stmt} // ${this.nm(r.q)}`);
       if (shadow) copyBack.push(n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`);
-    }
+      return `${stmt} // ${this.nm(r.q)}`;
+    };
+    for (const g of plan.shadowedGroups) for (const r of plan.groups[g]!.regs) lines.push(register(r, true));
+    const direct = plan.directGroups.flatMap((g) => plan.groups[g]!.regs.map((r) => register(r, false)));
     // 3. Memory writes, in port order.
-    L.flat.memories.forEach((mem, mi) =>
-      mem.writePorts.forEach((p) => {
-        const n = wordsOf(mem.width);
-        const d = this.o(p.data);
-        let body: string;
-        if (p.mask === undefined) {
-          body = n === 1 ? `m[${mi}][ad] = ${this.r(p.data)};` : `for (let k = 0; k < ${n}; k++) m[${mi}][ad * ${n} + k] = s[${d} + k];`;
-        } else {
-          const g = p.maskGranularity!;
-          const lanes: string[] = [];
-          for (let i = 0; i < mem.width / g; i++) {
-            const bit = this.wide(p.mask) ? `W.extract(s, ${this.o(p.mask)}, ${words(p.mask)}, ${i}, 1)` : `((${this.r(p.mask)} >>> ${i}) & 1)`;
-            const parts: string[] = [];
-            for (let b = i * g; b < (i + 1) * g; ) {
-              const k = b >> 5;
-              const lo = b & 31;
-              const hi = Math.min(31, lo + ((i + 1) * g - b) - 1);
-              const wm = hi - lo + 1 === 32 ? -1 : ((2 ** (hi - lo + 1) - 1) << lo) | 0;
-              const dv = n === 1 ? this.r(p.data) : `s[${d + k}]`;
-              parts.push(`m[${mi}][ad * ${n} + ${k}] = (m[${mi}][ad * ${n} + ${k}] & ${~wm}) | (${dv} & ${wm | 0});`);
-              b += hi - lo + 1;
-            }
-            lanes.push(`if (${bit}) { ${parts.join(' ')} }`);
+    for (const { mem: mi, port } of plan.writes) {
+      const mem = L.flat.memories[mi]!;
+      const p = mem.writePorts[port]!;
+      const n = wordsOf(mem.width);
+      const d = this.o(p.data);
+      let body: string;
+      if (p.mask === undefined) {
+        body = n === 1 ? `m[${mi}][ad] = ${this.r(p.data)};` : `for (let k = 0; k < ${n}; k++) m[${mi}][ad * ${n} + k] = s[${d} + k];`;
+      } else {
+        const g = p.maskGranularity!;
+        const lanes: string[] = [];
+        for (let i = 0; i < mem.width / g; i++) {
+          const bit = this.wide(p.mask) ? `W.extract(s, ${this.o(p.mask)}, ${words(p.mask)}, ${i}, 1)` : `((${this.r(p.mask)} >>> ${i}) & 1)`;
+          const parts: string[] = [];
+          for (let b = i * g; b < (i + 1) * g; ) {
+            const k = b >> 5;
+            const lo = b & 31;
+            const hi = Math.min(31, lo + ((i + 1) * g - b) - 1);
+            const wm = hi - lo + 1 === 32 ? -1 : ((2 ** (hi - lo + 1) - 1) << lo) | 0;
+            const dv = n === 1 ? this.r(p.data) : `s[${d + k}]`;
+            parts.push(`m[${mi}][ad * ${n} + ${k}] = (m[${mi}][ad * ${n} + ${k}] & ${~wm}) | (${dv} & ${wm | 0});`);
+            b += hi - lo + 1;
           }
-          body = lanes.join(' ');
+          lanes.push(`if (${bit}) { ${parts.join(' ')} }`);
         }
-        lines.push(`if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } } // write ${mem.name}`);
-      }),
-    );
+        body = lanes.join(' ');
+      }
+      lines.push(`if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } } // write ${mem.name}`);
+    }
+    // 5. Copy back from the shadow.
     return [...lines, ...direct, ...copyBack];
   }
 }

@@ -1,6 +1,7 @@
 // Commit groups: registers the clock edge updates together, skipped while nothing they read has changed, in an order that needs no shadow copy.
 import type { NetId } from '../../ir/netlist.ts';
-import { readsState, stepOutput, type Layout } from './layout.ts';
+import { stepOutput, type Layout } from './layout.ts';
+import { readsState } from './stepPlan.ts';
 import type { ActivityRegion } from './activityRegions.ts';
 
 type Reg = Layout['flat']['regs'][number];

@@ -7,7 +7,8 @@
 // local: no store of it, no load of it, no commit group. (Verilator orders its clocked assignments the
 // same way to avoid temporaries.)
 import type { NetId } from '../../ir/netlist.ts';
-import { readsState, stepInputs, stepOutput, type Layout } from './layout.ts';
+import { stepInputs, stepOutput, type Layout } from './layout.ts';
+import { edgeInputs, readsState } from './stepPlan.ts';
 
 type Reg = Layout['flat']['regs'][number];
 
@@ -30,13 +31,8 @@ export function inPlaceRegisters(L: Layout): InPlaceRegisters {
   for (let i = 0; i < L.liveSteps; i++) for (const id of stepInputs(L, L.steps[i]!)) lastReader.set(root(id), i);
   // Read at the clock edge, or shown at a port after the comb: such a register keeps its commit.
   const edgeRead = new Set<NetId>();
-  const add = (id: NetId | undefined) => id !== undefined && edgeRead.add(root(id));
-  for (const r of flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
-  for (const m of flat.memories) {
-    for (const p of m.readPorts) if (p.kind === 'sync') [p.addr, p.en].forEach(add);
-    for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
-  }
-  for (const n of flat.nets) if (n.kind === 'output') add(n.id);
+  for (const id of edgeInputs(flat, { syncReadsOnly: true })) edgeRead.add(root(id));
+  for (const n of flat.nets) if (n.kind === 'output') edgeRead.add(root(n.id));
   const after = new Map<number, Reg[]>();
   const regs = new Set<Reg>();
   const atOwnStep = new Set<Reg>();

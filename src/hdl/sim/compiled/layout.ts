@@ -4,6 +4,7 @@ import { cellInputs } from '../../ir/netlist.ts';
 import { wordsOf } from './wideOps.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
 import type { ShiftRightJam } from './shiftRightJam.ts';
+import { observableNets } from './stepPlan.ts';
 
 export interface Slot {
   readonly off: number;
@@ -101,7 +102,7 @@ function assignSlots(flat: ModuleIR, root: Int32Array, steps: readonly CombStep[
     off += slots[id]!.words;
   };
   for (const net of flat.nets) if (net.kind === 'input' || net.kind === 'reg' || net.kind === 'memread') place(net.id);
-  const observable = observableNets(flat, root);
+  const observable = observableNets({ flat, root });
   const outOf = (st: CombStep) => outputOf(flat, root, st);
   for (let i = 0; i < liveSteps; i++) if (observable.has(outOf(steps[i]!)) || materialized.has(outOf(steps[i]!))) place(outOf(steps[i]!));
   const runOf = new Map<NetId, number>();
@@ -154,7 +155,7 @@ function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigi
   // Live: read, through other steps, by a port, a register, a memory port or the clock edge.
   const live = new Uint8Array(steps.length);
   const work: number[] = [];
-  for (const id of observableNets(flat, root)) {
+  for (const id of observableNets({ flat, root })) {
     const p = producer.get(id);
     if (p !== undefined && !live[p]) work.push(p), (live[p] = 1);
   }
@@ -228,19 +229,6 @@ function topological(
   return { out, runs };
 }
 
-/** Root nets that something besides the combinational steps reads or that a port shows: what the steps must compute. */
-export function observableNets(flat: ModuleIR, root: Int32Array): Set<NetId> {
-  const keep = new Set<NetId>();
-  const add = (id: NetId | undefined) => id !== undefined && keep.add(root[id]!);
-  for (const n of flat.nets) if (n.kind === 'input' || n.kind === 'output' || n.kind === 'reg' || n.kind === 'memread') add(n.id);
-  for (const r of flat.regs) [r.d, r.en, r.reset?.net].forEach(add);
-  for (const m of flat.memories) {
-    for (const p of m.readPorts) [p.addr, p.en].forEach(add);
-    for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
-  }
-  return keep;
-}
-
 /**
  * Within a run, steps that share no path inside the run (a unit's pipeline stages, the lanes of a
  * vector unit, a core's independent stages) are independent: grouped into one run each (keeping their
@@ -293,18 +281,6 @@ function splitRunsIntoComponents(
     }
   }
   return { order: newOrder, runs: newRuns };
-}
-
-/**
- * Does this register's next value read state (a register or a sync read port's data)? Such a register
- * is computed into the shadow before any register changes, so that it sees the pre-edge values.
- */
-export function readsState(L: Layout, r: ModuleIR['regs'][number]): boolean {
-  return [r.d, r.en, r.reset?.net].some((id) => {
-    if (id === undefined) return false;
-    const k = L.flat.nets[L.root[id]!]!.kind;
-    return k === 'reg' || k === 'memread';
-  });
 }
 
 function outputOf(flat: ModuleIR, root: Int32Array, st: CombStep): NetId {

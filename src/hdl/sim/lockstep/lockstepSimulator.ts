@@ -6,13 +6,13 @@ import type { Design, EnumInfo, ModuleIR, Net } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
 import { svName } from '../../emit/svNames.ts';
-import { compileSimulator, type SimulatorOptions } from '../compileSimulator.ts';
+import { compileEngine, type EngineOptions } from '../compileEngine.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
 import { VcdWriter } from '../vcd.ts';
 
 /** A back end by name, by its options, or a simulator already compiled (of the same design; closed with the lockstep one). */
-export type LockstepMember = Exclude<SimulatorBackend, 'lockstep'> | Exclude<SimulatorOptions, { backend: 'lockstep' }> | Simulator;
+export type LockstepMember = Exclude<SimulatorBackend, 'lockstep'> | EngineOptions | Simulator;
 
 const isSimulator = (m: LockstepMember): m is Simulator => typeof m === 'object' && typeof (m as Simulator).runVectors === 'function';
 
@@ -76,8 +76,8 @@ interface HistoryRow {
   readonly compared: readonly Uint32Array[];
 }
 
-function memberOptions(m: LockstepMember, registers: boolean, log?: (line: string) => void): SimulatorOptions {
-  const o: SimulatorOptions = typeof m === 'string' ? ({ backend: m } as SimulatorOptions) : m;
+function memberOptions(m: Exclude<SimulatorBackend, 'lockstep'> | EngineOptions, registers: boolean, log?: (line: string) => void): EngineOptions {
+  const o: EngineOptions = typeof m === 'string' ? ({ backend: m } as EngineOptions) : m;
   if ((o as { backend?: string }).backend === 'lockstep') throw new Error('a lockstep simulator cannot contain another lockstep simulator');
   if (o.backend === 'verilator' || o.backend === 'icarus') return { ...o, registers: o.registers || registers, log: o.log ?? log };
   return o;
@@ -92,7 +92,7 @@ export async function compileLockstepSimulator(design: Design, opts: LockstepOpt
       if (isSimulator(s)) {
         if (s.top !== design.top) throw new Error(`a lockstep member simulates ${s.top}, not ${design.top}`);
         sims.push(s);
-      } else sims.push(await compileSimulator(design, memberOptions(s, opts.compareRegisters ?? false, opts.log)));
+      } else sims.push(await compileEngine(design, memberOptions(s, opts.compareRegisters ?? false, opts.log)));
     }
   } catch (e) {
     for (const s of sims) s.close();

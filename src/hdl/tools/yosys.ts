@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { MissingToolError, toolVersion } from '../tools/toolchain.ts';
+import { MissingToolError, toolVersion } from './toolchain.ts';
 import { YOWASP_YOSYS_VERSION, yowaspYosys } from './yowasp.ts';
 
 export interface YosysCommand {

@@ -1,9 +1,9 @@
 // The golden BVH traversal: the closest hit through a BVH4, step for step as the hardware traversal must do it (docs/bvh.md).
-import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from './float32.ts';
-import { childOrder, rayInverse, slabTest, type SlabResult } from './rayBox.ts';
-import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from './rayCaster.ts';
-import { triangleCount, type Scene } from './scene.ts';
-import { STACK_DEPTH, type Bvh4 } from '../bvh/bvh4.ts';
+import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from '../float32.ts';
+import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
+import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { triangleCount, type Scene } from '../scene.ts';
+import { STACK_DEPTH, type Bvh4 } from '../../bvh/bvh4.ts';
 
 export type { TriangleTestFn };
 

@@ -1,0 +1,221 @@
+// The WebAssembly generator's clock edge (stepPlan.ts's order): sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back; each commit group only when its flag is set.
+import type { NetId } from '../../ir/netlist.ts';
+import type { Layout } from './layout.ts';
+import { clockEdgePlan } from './stepPlan.ts';
+import { Code, SCRATCH_LOCALS, op } from './wasmEncoding.ts';
+import { WasmSteps } from './wasmSteps.ts';
+
+type Reg = Layout['flat']['regs'][number];
+type ReadPort = Layout['flat']['memories'][number]['readPorts'][number];
+type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
+
+export class WasmClockEdge extends WasmSteps {
+  /** The clock edge: sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back. */
+  commit(): { name: string; locals: number; code: Code } {
+    this.begin();
+    this.commitBody();
+    return { name: 'commit', locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+  }
+
+  protected commitBody(): void {
+    const L = this.L;
+    const C = this.c;
+
+    const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
+    const plan = clockEdgePlan(L.flat, this.W.commitGroups);
+    const groups = plan.groups;
+    // Forced (after the store-everything comb or a state change from outside): every group updates.
+    const forced = this.temp();
+    if (!this.ungated) C.loadAt(this.W.forceByte).set(forced);
+    /** `if (group g is dirty or forced) { clear its flag; body }`. */
+    const ifDirty = (g: number, body: () => void) => {
+      if (this.ungated || this.commitAlways.has(g)) return body();
+      const flag = this.W.groupDirtyBytes[g]!;
+      C.loadAt(flag).get(forced).emit(op.i32Or, op.if, 0x40);
+      C.const(0).const(0).store(flag);
+      const count = this.W.groupEvaluationBytes[g]!;
+      if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
+      // Values first loaded inside the `if` are not set on the path around it.
+      const outside = new Map(this.local);
+      body();
+      this.local = outside;
+      C.emit(op.end);
+    };
+    const syncReads: NetId[] = [];
+    for (const { mem: mi, port } of plan.syncReads) {
+      const p = L.flat.memories[mi]!.readPorts[port]!;
+      this.scope(() => {
+        const a = this.temp();
+        this.push(p.addr);
+        C.set(a);
+        for (let k = 0; k < this.words(p.data); k++) {
+          C.const(0);
+          this.syncReadValue(mi, p, a, k);
+          C.store(shadow(p.data) + 4 * k);
+        }
+      });
+      syncReads.push(p.data);
+    }
+    // Registers whose next value reads state: into the shadow first (every next value sees the pre-edge state).
+    for (const gi of plan.shadowedGroups) {
+      const g = groups[gi]!;
+      ifDirty(gi, () => {
+        if (!this.ungated && !this.commitAlways.has(gi)) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+        for (const r of g.regs) {
+          this.scope(() => {
+            for (let k = 0; k < this.words(r.q); k++) {
+              C.const(0);
+              this.regValue(r, k);
+              C.store(shadow(r.q) + 4 * k);
+            }
+          });
+        }
+      });
+    }
+    // Memory writes, then registers whose next value is no state: stored in place. A value reloaded
+    // here after a scope has ended is still the pre-edge one (nothing read below is written above it).
+    for (const { mem, port } of plan.writes) this.scope(() => this.memoryWrite(mem, L.flat.memories[mem]!.writePorts[port]!));
+    for (const gi of plan.directGroups) {
+      const g = groups[gi]!;
+      const regs = this.inPlace ? g.regs.filter((r) => !this.inPlace!.regs.has(r)) : g.regs;
+      if (!regs.length) continue;
+      ifDirty(gi, () => {
+        for (const r of regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
+      });
+    }
+    // Copy back from the shadow: a value that changes marks its readers.
+    const copyBack = (id: NetId) => this.scope(() => this.commitWords(id, (k) => C.loadAt(shadow(id) + 4 * k)));
+    syncReads.forEach(copyBack);
+    for (const gi of plan.shadowedGroups) {
+      const g = groups[gi]!;
+      if (this.ungated || this.commitAlways.has(gi)) {
+        g.regs.forEach((r) => copyBack(r.q));
+        continue;
+      }
+      const updated = this.W.groupShadowedBytes[gi]!;
+      C.loadAt(updated).emit(op.if, 0x40);
+      C.const(0).const(0).store(updated);
+      const outside = new Map(this.local);
+      g.regs.forEach((r) => copyBack(r.q));
+      this.local = outside;
+      C.emit(op.end);
+    }
+    this.free.push(forced);
+  }
+
+  /** Store each word of state net `id` (`value(k)` pushes word k); a word that changes marks the net's readers. */
+  protected commitWords(id: NetId, value: (k: number) => void): void {
+    const C = this.c;
+    const readers = this.readersOf(this.root(id));
+    for (let k = 0; k < this.words(id); k++) {
+      if (!readers) {
+        C.const(0);
+        value(k);
+        C.store(this.byte(id) + 4 * k);
+        continue;
+      }
+      const v = this.temp();
+      value(k);
+      C.set(v);
+      this.storeIfChanged(v, this.byte(id) + 4 * k, readers);
+    }
+  }
+
+  /** Push word k of the value a sync read port holds after the clock edge (`a`: a local with the address). */
+  protected syncReadValue(mi: number, p: ReadPort, a: number, k: number): void {
+    this.readWord(mi, a, k);
+    if (p.en !== undefined) {
+      this.pushWord(p.data, k);
+      this.push(p.en);
+      this.c.emit(op.select);
+    }
+  }
+
+  /** Push word k of a register's value after the clock edge. */
+  protected regValue(r: Reg, k = 0): void {
+    const C = this.c;
+    this.pushWord(r.d, k);
+    if (r.en !== undefined) {
+      this.pushWord(r.q, k);
+      this.push(r.en);
+      C.emit(op.select);
+    }
+    if (r.reset) {
+      // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
+      C.const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k))));
+      this.push(r.reset.net);
+      C.emit(op.select);
+    }
+  }
+
+  /**
+   * Word k of a masked write to a wide memory: (old & ~bits) | (data & bits), where bits are the parts
+   * of word k that the enabled lanes (mask bit i: data bits [i·g, i·g + g)) cover. `a` holds the address.
+   */
+  protected mergeMaskedWord(mi: number, p: WritePort, a: number, k: number): void {
+    const C = this.c;
+    const g = p.maskGranularity!;
+    const bits = this.temp();
+    C.const(0).set(bits);
+    for (let i = Math.floor((32 * k) / g); i * g < Math.min(32 * k + 32, this.L.flat.memories[mi]!.width); i++) {
+      const lo = Math.max(i * g, 32 * k);
+      const hi = Math.min(i * g + g, 32 * k + 32);
+      const lane = hi - lo === 32 ? -1 : ((2 ** (hi - lo) - 1) * 2 ** (lo - 32 * k)) | 0;
+      C.const(0);
+      this.pushBits(p.mask!, i, 1);
+      C.emit(op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
+    }
+    C.get(a);
+    this.scaleAddress(this.L.flat.memories[mi]!.width);
+    C.load(this.W.memoryBytes[mi]! + 4 * k).get(bits).const(-1).emit(op.i32Xor, op.i32And);
+    this.pushWord(p.data, k);
+    C.get(bits).emit(op.i32And, op.i32Or);
+  }
+
+  /** One write port at the clock edge (masked lanes merged with the old word). */
+  protected memoryWrite(mi: number, p: WritePort): void {
+    const mem = this.L.flat.memories[mi]!;
+    const C = this.c;
+    const a = this.temp();
+    this.push(p.addr);
+    C.set(a);
+    this.push(p.en);
+    C.get(a).const(mem.depth).emit(op.i32LtU, op.i32And, op.if, 0x40);
+    // Values first loaded inside the `if` are not set on the path around it: forget them after `end`.
+    const outside = new Map(this.local);
+    const base = this.W.memoryBytes[mi]!;
+    if (!this.ungated) this.mark(this.W.memoryReaders[mi]!.filter((f) => !this.untested.has(f)));
+    if (mem.width > 32) {
+      for (let k = 0; k < Math.ceil(mem.width / 32); k++) {
+        C.get(a);
+        this.scaleAddress(mem.width);
+        if (p.mask === undefined) this.pushWord(p.data, k);
+        else this.mergeMaskedWord(mi, p, a, k);
+        C.store(base + 4 * k);
+      }
+      C.emit(op.end);
+      this.local = outside;
+      return;
+    }
+    C.get(a).const(2).emit(op.i32Shl);
+    if (p.mask === undefined) {
+      this.push(p.data);
+    } else {
+      // new = (old & ~bits) | (data & bits), bits = the lanes enabled by the mask.
+      const g = p.maskGranularity!;
+      const bits = this.temp();
+      C.const(0).set(bits);
+      for (let i = 0; i < mem.width / g; i++) {
+        const lane = g >= 32 ? -1 : ((2 ** g - 1) * 2 ** (i * g)) | 0;
+        C.const(0);
+        this.push(p.mask);
+        C.const(i).emit(op.i32ShrU).const(1).emit(op.i32And, op.i32Sub).const(lane).emit(op.i32And).get(bits).emit(op.i32Or).set(bits);
+      }
+      C.get(a).const(2).emit(op.i32Shl).load(base).get(bits).const(-1).emit(op.i32Xor, op.i32And);
+      this.push(p.data);
+      C.get(bits).emit(op.i32And, op.i32Or);
+    }
+    C.store(base).emit(op.end);
+    this.local = outside;
+  }
+}

@@ -1,0 +1,225 @@
+// The WebAssembly generator's comb: the steps in order with the asynchronous resets first, whole or in parts, and gated by activity region (a region whose inputs did not change is skipped).
+import type { NetId } from '../../ir/netlist.ts';
+import { stepInputs, stepOutput } from './layout.ts';
+import { crossingNets } from './activityRegions.ts';
+import { asyncResetRegisters, edgeInputs, observableNets } from './stepPlan.ts';
+import { Code, SCRATCH_LOCALS, op, type WasmFunction } from './wasmEncoding.ts';
+import { WasmClockEdge } from './wasmClockEdge.ts';
+
+export class WasmComb extends WasmClockEdge {
+  /** What the gated comb stores: observable values and those crossing regions. */
+  protected gatedKeep: Set<NetId> | undefined;
+
+  /** Inside the fused loop's comb: in-place registers are written there. */
+  protected inPlaceOn = false;
+
+  /** `gated`: skip the regions whose inputs did not change (only without storeAll, which must compute everything). */
+  comb(name: string, storeAll: boolean, gated = false): { name: string; locals: number; code: Code } {
+    this.begin();
+    if (gated) this.gatedCombBody();
+    else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
+    return { name, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+  }
+
+  protected combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
+    if (range[0] === 0) this.asyncResets();
+    const last = this.lastReads(afterSteps, pinState, range);
+    for (let i = range[0]; i < range[1]; i++) this.combStep(i, keep, last);
+  }
+
+  /** Registers with an asynchronous reset take their reset value while it is asserted. */
+  protected asyncResets(): void {
+    for (const r of asyncResetRegisters(this.L.flat)) {
+      const reset = r.reset!;
+      this.push(reset.net);
+      this.c.emit(op.i32Eqz, op.if, 0x40);
+      for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
+      // Held in reset: its readers must see the reset value (marking every cycle of the reset is enough).
+      this.mark(this.readersOf(this.root(r.q)));
+      this.c.emit(op.end);
+      this.local.delete(this.root(r.q));
+    }
+  }
+
+  /** Step i, then release the locals of values no later step reads. */
+  protected combStep(i: number, keep: Set<NetId> | null, last: ReadonlyMap<NetId, number>): void {
+    const st = this.L.steps[i]!;
+    this.stepTemps = [];
+    this.step(st, keep);
+    // Registers whose next value is now known and whose readers have all run: written here.
+    for (const r of (this.inPlace && this.inPlaceOn && this.inPlace.after.get(i)) || []) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
+    const scratch = this.stepTemps;
+    this.stepTemps = null;
+    for (const v of scratch) if (!this.owned.has(v)) this.free.push(v);
+    // A value nothing reads has been stored already (if anyone outside looks at it).
+    const out = stepOutput(this.L, st);
+    const outLocal = this.local.get(out);
+    // A value many steps read is stored and reloaded where read (see Layout.materialized).
+    if (outLocal !== undefined && (!last.has(out) || this.L.materialized.has(out))) {
+      this.local.delete(out);
+      this.owned.delete(outLocal);
+      this.free.push(outLocal);
+    }
+    for (const id of stepInputs(this.L, st)) {
+      const r = this.root(id);
+      const v = this.local.get(r);
+      if (v === undefined || last.get(r) !== i) continue;
+      this.local.delete(r);
+      this.owned.delete(v);
+      this.free.push(v);
+    }
+  }
+
+  /**
+   * Per root net, the last step that reads it (Infinity: read after the steps, by the outputs or the
+   * clock edge). A large design has more values than a function may have locals (V8 allows 50,000),
+   * so a value's local is reused once its last reader has run.
+   */
+  protected lastReads(afterSteps: readonly NetId[], pinState: boolean, range: readonly [number, number]): Map<NetId, number> {
+    const L = this.L;
+    const last = new Map<NetId, number>();
+    // Only this function's steps count: a later part reloads what it needs from memory.
+    for (let i = range[0]; i < range[1]; i++) for (const id of stepInputs(L, L.steps[i]!)) last.set(this.root(id), i);
+    const pin = (id: NetId | undefined) => id !== undefined && last.set(this.root(id), Infinity);
+    afterSteps.forEach(pin);
+    // The fused run loop's clock edge reads these from locals; elsewhere commit loads them from memory.
+    if (!pinState) return last;
+    edgeInputs(L.flat).forEach(pin);
+    return last;
+  }
+
+  /** What the comb stores (stepPlan.ts); a next value written in place right where it is computed is read from its local, not stored. */
+  protected observable(): Set<NetId> {
+    return observableNets(this.L, this.inPlace?.atOwnStep);
+  }
+
+
+  /**
+   * comb over activity regions: a region whose inputs (and asynchronously read memories) are as at
+   * its last evaluation keeps its stored outputs. Values that cross regions therefore live in memory,
+   * and no local survives a region (it may not have been set this cycle).
+   */
+  protected gatedCombBody(regions: readonly [number, number] = [0, this.W.regions.length]): void {
+    const keep = (this.gatedKeep ??= new Set([...this.observable(), ...crossingNets(this.L, this.W.regions)]));
+    if (regions[0] === 0 && this.ungated) this.asyncResets();
+    else if (regions[0] === 0) {
+      this.markAllIfForced();
+      this.markChangedInputs();
+      this.asyncResets();
+    }
+    this.forgetLocals();
+    const all = this.W.regions;
+    const last = this.lastReads([], false, [all[regions[0]]?.start ?? 0, all[regions[1] - 1]?.end ?? 0]);
+    this.marking = !this.ungated;
+    for (let k = regions[0]; k < regions[1]; k++) {
+      const region = all[k]!;
+      const guarded = region.inputs !== null && !this.evaluateAlways.has(k) && !this.ungated;
+      if (guarded) this.guard(k);
+      for (let i = region.start; i < region.end; i++) this.combStep(i, keep, last);
+      if (guarded) this.c.emit(op.end);
+      this.forgetLocals();
+    }
+    this.marking = false;
+    // Ungated, nothing kept the flags up to date: the next gated evaluation must run everything.
+    if (regions[1] === all.length) this.c.const(0).const(this.ungated ? 1 : 0).store(this.W.forceByte);
+  }
+
+  /** After state changed behind the generated code's back (forceByte): every region and commit group is dirty. */
+  protected markAllIfForced(): void {
+    const C = this.c;
+    // Allocated one after the other in wasmLayout: one contiguous block.
+    const flags = [...this.W.dirtyBytes, ...this.W.groupDirtyBytes];
+    if (!flags.length) return;
+    if (flags.some((b, i) => i > 0 && b !== flags[i - 1]! + 4)) throw new Error('internal: dirty flags are not contiguous');
+    // The flags are contiguous: a loop over them.
+    const at = this.temp();
+    C.loadAt(this.W.forceByte).emit(op.if, 0x40);
+    C.const(flags[0]!).set(at);
+    C.emit(op.loop, 0x40);
+    C.get(at).const(1).store();
+    C.get(at).const(4).emit(op.i32Add).tee(at).const(flags[flags.length - 1]! + 4).emit(op.i32LtU, op.brIf, 0);
+    C.emit(op.end, op.end);
+    this.free.push(at);
+  }
+
+  /** Top-level inputs (written by pokes or a stimulus row) against their copies: a change marks the readers. */
+  protected markChangedInputs(): void {
+    const C = this.c;
+    for (const [id, copy] of this.W.inputCopyBytes) {
+      if (!this.readersOf(id)) continue;
+      for (let k = 0; k < this.words(id); k++) {
+        const v = this.temp();
+        C.loadAt(this.byte(id) + 4 * k).tee(v).loadAt(copy + 4 * k).emit(op.i32Ne, op.if, 0x40);
+        C.const(0).get(v).store(copy + 4 * k);
+        this.mark(this.readersOf(id));
+        C.emit(op.end);
+        this.free.push(v);
+      }
+    }
+  }
+
+  /** Opens `if (region k is dirty)`, clearing its flag and counting the evaluation. */
+  protected guard(k: number): void {
+    const C = this.c;
+    const flag = this.W.dirtyBytes[k]!;
+    const count = this.W.evaluationBytes[k]!;
+    C.loadAt(flag).emit(op.if, 0x40);
+    C.const(0).const(0).store(flag);
+    if (this.counting) C.const(0).loadAt(count).const(1).emit(op.i32Add).store(count);
+  }
+
+  /**
+   * comb in `parts` functions: of whole regions, skipping idle ones, while there are enough regions to
+   * go round; past that (a region too large for one function) of equal runs of steps, evaluating all.
+   */
+  combPartsSkippingIdle(name: string, parts: number): WasmFunction[] {
+    if (parts <= this.W.regions.length) return this.gatedCombParts(name, parts);
+    const fns = this.combParts(name, false, parts);
+    // The region copies were not updated: the next skipping evaluation must run every region.
+    fns[fns.length - 1]!.code.const(0).const(1).store(this.W.forceByte);
+    return fns;
+  }
+
+  /** The gated comb split into `parts` functions of whole regions (`name_p0` …). */
+  protected gatedCombParts(name: string, parts: number): WasmFunction[] {
+    const regions = this.W.regions;
+    const total = this.L.liveSteps;
+    // Part k takes the regions starting before (k + 1) / parts of the steps.
+    const bounds = [0];
+    for (let k = 1; k < parts; k++) {
+      let r = bounds[k - 1]!;
+      while (r < regions.length && regions[r]!.start < (k * total) / parts) r++;
+      bounds.push(r);
+    }
+    bounds.push(regions.length);
+    return Array.from({ length: parts }, (_, k) => {
+      this.begin();
+      this.gatedCombBody([bounds[k]!, bounds[k + 1]!]);
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+    });
+  }
+
+  /** comb split into `parts` functions over equal runs of steps (`name_p0` …). */
+  combParts(name: string, storeAll: boolean, parts: number): WasmFunction[] {
+    // The fast variant computes only the live steps (those that reach a port or the clock edge).
+    const n = storeAll ? this.L.steps.length : this.L.liveSteps;
+    const bounds = Array.from({ length: parts + 1 }, (_, i) => Math.round((i * n) / parts));
+    // A value read in a later part than its own is stored for it.
+    const partOf = new Map<NetId, number>();
+    const crossing = new Set<NetId>();
+    this.L.steps.slice(0, n).forEach((st, i) => {
+      const part = bounds.findIndex((b, k) => i >= b && i < bounds[k + 1]!);
+      for (const id of stepInputs(this.L, st)) {
+        const from = partOf.get(this.root(id));
+        if (from !== undefined && from < part) crossing.add(this.root(id));
+      }
+      partOf.set(stepOutput(this.L, st), part);
+    });
+    const keep = storeAll ? null : new Set([...this.observable(), ...crossing]);
+    return Array.from({ length: parts }, (_, k) => {
+      this.begin();
+      this.combBody(keep, [], [bounds[k]!, bounds[k + 1]!]);
+      return { name: `${name}_p${k}`, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+    });
+  }
+}

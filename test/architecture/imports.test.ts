@@ -1,0 +1,158 @@
+// The layer boundaries of src/: no import cycles, hdl/lib on the public API only, gpu on hdl's layer indexes only, and the folder layering table.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { buildImportGraph, findCycles, type ImportEdge } from './importGraph.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const graph = buildImportGraph(root, `${root}src`);
+
+/**
+ * The layer units: the first prefix a file's path starts with names its unit. hdl/ is one unit per sub-folder
+ * (src/hdl/index.ts alone is the public eDSL API). golden/ splits where src/bvh/ sits between its halves: the reference
+ * arithmetic, scenes and single-ray models below the BVH, the BVH traversal and the ISA simulator (which traces through
+ * a BVH) above it, and its index, which re-exports both, on top.
+ */
+const UNITS: readonly (readonly [prefix: string, unit: string])[] = [
+  ['src/hdl/index.ts', 'hdl'],
+  ['src/hdl/core/', 'hdl/core'],
+  ['src/hdl/ir/', 'hdl/ir'],
+  ['src/hdl/elaborate/', 'hdl/elaborate'],
+  ['src/hdl/emit/', 'hdl/emit'],
+  ['src/hdl/lib/', 'hdl/lib'],
+  ['src/hdl/tools/', 'hdl/tools'],
+  ['src/hdl/sim/', 'hdl/sim'],
+  ['src/hdl/testbench/', 'hdl/testbench'],
+  ['src/hdl/synth/', 'hdl/synth'],
+  ['src/hdl/cosim/', 'hdl/cosim'],
+  ['src/golden/index.ts', 'golden/index'],
+  ['src/golden/bvh/', 'golden/bvh'],
+  ['src/golden/iss/', 'golden/iss'],
+  ['src/golden/', 'golden'],
+  ['src/util/', 'util'],
+  ['src/isa/', 'isa'],
+  ['src/bvh/', 'bvh'],
+  ['src/gpu/', 'gpu'],
+  ['src/host/', 'host'],
+  ['src/designs/', 'designs'],
+  ['src/cli/', 'cli'],
+  ['src/types/', 'types'],
+];
+
+const HDL_ENGINE = ['hdl/ir', 'hdl/core', 'hdl/elaborate', 'hdl/emit'];
+const HDL_LAYERS = ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'hdl/synth', 'hdl/tools'];
+const GOLDEN = ['golden', 'golden/bvh', 'golden/iss', 'golden/index'];
+
+/** Which units each unit may import (besides itself). Read downward: nothing here may import a unit listed above it. */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  cli: ['designs', 'host', 'gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
+  designs: ['host', 'gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
+  host: ['gpu', ...HDL_LAYERS, ...GOLDEN, 'bvh', 'isa', 'util'],
+  gpu: ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', ...GOLDEN, 'bvh', 'isa', 'util'],
+  'hdl/lib': ['hdl'],
+  'hdl/cosim': ['hdl/synth', 'hdl/testbench', 'hdl/sim', 'hdl/tools', 'hdl/emit', 'hdl/ir', 'util'],
+  'hdl/synth': ['hdl/tools', 'hdl/emit', 'hdl/ir'],
+  'hdl/testbench': ['hdl/sim', 'util'],
+  'hdl/sim': ['hdl/tools', 'hdl/emit', 'hdl/ir'],
+  'hdl/tools': [],
+  hdl: HDL_ENGINE,
+  'hdl/emit': ['hdl/elaborate', 'hdl/ir'],
+  'hdl/elaborate': ['hdl/core', 'hdl/ir'],
+  'hdl/core': ['hdl/ir'],
+  'hdl/ir': [],
+  'golden/index': ['golden', 'golden/bvh', 'golden/iss'],
+  'golden/iss': ['golden/bvh', 'bvh', 'golden', 'isa'],
+  'golden/bvh': ['bvh', 'golden'],
+  bvh: ['golden'],
+  golden: [],
+  isa: ['golden', 'util'],
+  util: [],
+  types: [],
+};
+
+/** The hdl files a layer above hdl/ may import: the layer indexes (what the package exports, and the tools the CLI and host runtime use). */
+const HDL_INDEXES = new Set([
+  'src/hdl/index.ts',
+  'src/hdl/lib/index.ts',
+  'src/hdl/sim/index.ts',
+  'src/hdl/testbench/index.ts',
+  'src/hdl/cosim/index.ts',
+  'src/hdl/synth/index.ts',
+  'src/hdl/tools/index.ts',
+]);
+
+/**
+ * Imports allowed to break a rule, each with the reason. Type-only imports count like any other (a reader follows them
+ * the same way), so one is listed here only when the type cannot live on the importer's side of the boundary.
+ */
+const ALLOWED: readonly { readonly from: string; readonly to: string; readonly reason: string }[] = [];
+
+const isAllowed = (e: ImportEdge): boolean => ALLOWED.some((a) => a.from === e.from && a.to === e.to);
+
+function unitOf(file: string): string {
+  const hit = UNITS.find(([prefix]) => file === prefix || (prefix.endsWith('/') && file.startsWith(prefix)));
+  if (!hit) throw new Error(`${file} is in no layer unit: add its folder to UNITS in test/architecture/imports.test.ts`);
+  return hit[1];
+}
+
+const describeEdge = (e: ImportEdge): string => `${e.from} -> ${e.to}${e.typeOnly ? ' (type-only)' : ''}`;
+
+describe('import graph of src/', () => {
+  it('finds the files and their imports', () => {
+    // Guards the parser: an empty graph would pass every rule below.
+    expect(graph.files.length).toBeGreaterThan(200);
+    expect(graph.edges.length).toBeGreaterThan(graph.files.length);
+    expect(graph.edges).toContainEqual({ from: 'src/hdl/lib/fifo.ts', to: 'src/hdl/index.ts', typeOnly: false });
+  });
+
+  it('has no file-level import cycles', () => {
+    const edges = graph.edges.filter((e) => !isAllowed(e));
+    const cycles = findCycles(graph.files, edges).map((c) => c.join(' -> '));
+    expect(cycles, `import cycles:\n${cycles.join('\n')}`).toEqual([]);
+  });
+
+  it('builds hdl/lib on the public API only', () => {
+    const bad = graph.edges
+      .filter((e) => e.from.startsWith('src/hdl/lib/') && !isAllowed(e))
+      .filter((e) => e.to !== 'src/hdl/index.ts' && !e.to.startsWith('src/hdl/lib/'))
+      .map(describeEdge);
+    expect(bad, `hdl/lib imports outside the public API:\n${bad.join('\n')}`).toEqual([]);
+  });
+
+  it('reaches hdl/ from the layers above it only through the layer indexes', () => {
+    const above = ['src/gpu/', 'src/host/', 'src/designs/', 'src/cli/'];
+    const bad = graph.edges
+      .filter((e) => above.some((p) => e.from.startsWith(p)) && e.to.startsWith('src/hdl/') && !HDL_INDEXES.has(e.to) && !isAllowed(e))
+      .map(describeEdge);
+    expect(bad, `imports of hdl/ internals:\n${bad.join('\n')}`).toEqual([]);
+  });
+
+  it('keeps every folder to the layering table', () => {
+    const bad = graph.edges
+      .filter((e) => !isAllowed(e))
+      .filter((e) => {
+        const from = unitOf(e.from);
+        const to = unitOf(e.to);
+        return from !== to && !(MAY_IMPORT[from] ?? []).includes(to);
+      })
+      .map((e) => `${unitOf(e.from)} -> ${unitOf(e.to)}: ${describeEdge(e)}`);
+    expect(bad, `imports against the layering table:\n${bad.join('\n')}`).toEqual([]);
+  });
+
+  it('has a layering table without folder-level cycles', () => {
+    for (const [unit, allowed] of Object.entries(MAY_IMPORT)) {
+      expect(UNITS.map(([, u]) => u), `MAY_IMPORT names ${unit}`).toContain(unit);
+      for (const to of allowed) expect(Object.keys(MAY_IMPORT), `${unit} may import ${to}`).toContain(to);
+    }
+    const units = Object.keys(MAY_IMPORT);
+    const edges = units.flatMap((from) => MAY_IMPORT[from]!.map((to) => ({ from, to })));
+    const cycles = findCycles(units, edges).map((c) => c.join(' -> '));
+    expect(cycles, `folder-level cycles in the table:\n${cycles.join('\n')}`).toEqual([]);
+  });
+});
+
+describe('findCycles', () => {
+  it('reports a cycle as its path and nothing for a DAG', () => {
+    expect(findCycles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }])).toEqual([]);
+    expect(findCycles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }])).toEqual([['a', 'b', 'c', 'a']]);
+  });
+});
