@@ -2,6 +2,7 @@
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FCmp, FMax, FMin, FMul } from '../../hdl/lib/index.ts';
 import { totalOrderLess } from '../../hdl/lib/index.ts';
+import { split3, type Vec3 } from '../icCore/vec3.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 
 /** Latencies of the float units the unit is built from, and the width of the tag that rides along. */
@@ -49,9 +50,7 @@ export function rayBox4Latency(p: RayBox4Params): number {
   return minMaxDone(p) + p.fmul + 2;
 }
 
-type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
 const AXES = ['x', 'y', 'z'] as const;
-const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
 
 /** Child c's box words: min x, y, z, then max x, y, z. */
 const childBox = (boxes: UIntValue, c: number): { min: Vec3; max: Vec3 } => {

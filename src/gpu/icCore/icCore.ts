@@ -4,7 +4,9 @@ import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightInta
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
+import { FloatOps } from './floatOps.ts';
+import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
+import { join3, split3, type Vec3 } from './vec3.ts';
 
 /** Latencies of the float units the pipeline is built from, and the triangle test (default Möller–Trumbore). */
 export interface IcCoreParams extends TriangleTestOption {

@@ -2,6 +2,7 @@
 import { Bool, UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FDiv } from '../../hdl/lib/index.ts';
 import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { join3, map3, split3, type Vec3 } from './vec3.ts';
 
 export type TriangleTestKind = 'moller-trumbore' | 'watertight';
 
@@ -35,10 +36,6 @@ export const watertightIntakeCycles = (p: Latencies): number => p.fdiv + 4;
 
 const ONE = 0x3f800000;
 
-type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
-const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
-const join3 = (v: Vec3): UIntValue => cat(v[2], v[1], v[0]);
-const map3 = <T>(f: (i: 0 | 1 | 2) => T): [T, T, T] => [f(0), f(1), f(2)];
 
 /** The float units the test takes from the core: each call is its own unit instance. */
 export interface FloatUnits {
