@@ -1,5 +1,5 @@
 // Three binary32 lanes (x, y, z) in one 96-bit word, x in bits [31:0]: ray origins and directions, vertices, normals.
-import { UInt, Vec, cat, hideFromSourceLocations, unpackBits, type UIntValue } from '../../hdl/index.ts';
+import { UInt, Vec, cat, hideFromSourceLocations, unpackBits, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 
 // The lane slices carry the line of the datapath that splits the word, not this file's.
 hideFromSourceLocations(import.meta.url);
@@ -9,11 +9,11 @@ export const Float3 = Vec(3, UInt(32));
 
 export type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
 
+/** The lanes of a Float3 value (a field of an unpacked record). */
+export const lanes3 = (v: ValueOf<typeof Float3>): Vec3 => [v.at(0), v.at(1), v.at(2)];
+
 /** The three lanes of a 96-bit word. */
-export function split3(word: UIntValue): Vec3 {
-  const lanes = unpackBits(Float3, word);
-  return [lanes.at(0), lanes.at(1), lanes.at(2)];
-}
+export const split3 = (word: UIntValue): Vec3 => lanes3(unpackBits(Float3, word));
 
 /** The 96-bit word of three lanes. */
 export const join3 = (v: Vec3): UIntValue => cat(v[2], v[1], v[0]);
