@@ -1,6 +1,6 @@
 // One BVH intersection core with its memories (triangles, BVHNode4 nodes, TriRanges), loaded from the BVH scene image
 // through the same port as the brute-force IC system (docs/bvh-hardware.md).
-import { Bool, UInt, cat, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { Bool, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
@@ -9,7 +9,7 @@ import { triangleTestParam, type TriangleTestOption } from '../icCore/watertight
 import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
-import { CHILDREN } from './rayBox4.ts';
+import { CHILDREN, ChildFlags, NodeBoxes, NodeWord, TriRange } from './bvhWords.ts';
 
 /** Flat, so module names read `BvhIcSystem_fadd3_…`. */
 export interface BvhIcSystemParams extends TriangleTestOption {
@@ -36,7 +36,7 @@ const RANGE_WORDS = 4;
 const BOX_WORDS = 6 * CHILDREN;
 
 /** The loader's place in the BVH scene image (docs/host.md): header, triangle section, node count, nodes, TriRange count, TriRanges, end. */
-const PHASE = { header: 0, triangles: 1, nodeCount: 2, nodes: 3, rangeCount: 4, ranges: 5, done: 6 } as const;
+const LOAD_PHASES = ['header', 'triangles', 'nodeCount', 'nodes', 'rangeCount', 'ranges', 'done'] as const;
 
 function checkParams(p: BvhIcSystemParams): void {
   for (const k of ['triangles', 'vertices', 'nodes', 'triRanges'] as const) {
@@ -59,14 +59,14 @@ export const BvhIcSystem = defineModule(
     const core = m.instance(BvhIcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, triangleBits: tb, memory: TRIANGLE_MEMORY_LATENCY, ...triangleTestParam(p) }, { name: 'core' });
     const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
-    const ranges = m.memory(UInt(2 * tb), p.triRanges, { name: 'tri_ranges' });
+    const ranges = m.memory(UInt(TriRange(tb).width), p.triRanges, { name: 'tri_ranges' });
     passThrough(m, rayPorts(), io, core.io);
     io.node_tests.set(core.io.node_tests);
     io.triangle_count.set(tri.io.triangle_count);
 
     // ---------------------------------------------------------------- the loader: walks the image word by word
     const start = io.load_start;
-    const phase = m.reg(UInt(3), { reset: PHASE.header });
+    const load = fsm(m, 'load', LOAD_PHASES, 'header');
     const left = m.reg(UInt(32), { reset: 0 }); // words left in the triangle section, or records left
     const word = m.reg(UInt(5), { reset: 0 }); // word within the record
     const record = m.reg(UInt(21), { reset: 0 });
@@ -79,18 +79,28 @@ export const BvhIcSystem = defineModule(
     const nodeCount = m.reg(UInt(ib + 1), { reset: 0 });
     const rangeCount = m.reg(UInt(ib + 1), { reset: 0 });
     // load_start restarts at once: a word arriving with it is word 0 of the new image.
-    const phaseNow = mux(start, lit(PHASE.header, 3), phase);
+    const phaseNow = m.wire(load.type);
+    phaseNow.set(load.state);
+    m.when(start, () => phaseNow.set('header'));
     const wordNow = mux(start, lit(0, 5), word);
     const accept = io.load_valid.and(error.and(start.not()).not());
     const data = io.load_data;
     const fail = () => error.set(true);
     const fits = (bits: number) => (bits >= 32 ? lit(1, 1).asBool() : data.bits(31, bits).eq(0));
+    // The records as the memories hold them.
+    const stagedNode = m.wire(NodeWord(ib), { name: 'staged_node' });
+    m.connect(stagedNode.boxes, unpackBits(NodeBoxes, boxes));
+    indices.forEach((r, c) => stagedNode.childIndex.at(c).set(r));
+    m.connect(stagedNode.childFlags, unpackBits(Vec(CHILDREN, ChildFlags), flags));
+    const stagedRange = m.wire(TriRange(tb), { name: 'staged_range' });
+    stagedRange.first.set(first);
+    stagedRange.count.set(data.trunc(tb));
 
     tri.io.load_start.set(start);
-    tri.io.load_valid.set(accept.and(phaseNow.eq(PHASE.triangles)));
+    tri.io.load_valid.set(accept.and(phaseNow.is('triangles')));
     tri.io.load_data.set(data);
     m.when(start, () => {
-      phase.set(PHASE.header);
+      load.goto('header');
       word.set(0);
       error.set(false);
       nodeCount.set(0);
@@ -98,25 +108,25 @@ export const BvhIcSystem = defineModule(
     });
     m.when(accept, () => {
       m.switch(phaseNow)
-        .is(PHASE.header, () => {
+        .is('header', () => {
           // T words of triangle image follow; the smallest valid one is two all-zero records.
           m.when(data.lt(8), fail);
           left.set(data);
-          phase.set(PHASE.triangles);
+          load.goto('triangles');
         })
-        .is(PHASE.triangles, () => {
+        .is('triangles', () => {
           left.set(left.sub(1));
-          m.when(left.eq(1), () => phase.set(PHASE.nodeCount));
+          m.when(left.eq(1), () => load.goto('nodeCount'));
         })
-        .is(PHASE.nodeCount, () => {
+        .is('nodeCount', () => {
           m.when(data.eq(0).or(data.gt(p.nodes)), fail);
           nodeCount.set(mux(data.gt(p.nodes), lit(0, ib + 1), data.trunc(ib + 1)));
           left.set(data);
           record.set(0);
           word.set(0);
-          phase.set(PHASE.nodes);
+          load.goto('nodes');
         })
-        .is(PHASE.nodes, () => {
+        .is('nodes', () => {
           word.set(wordNow.add(1));
           m.when(wordNow.lt(BOX_WORDS), () => boxes.set(cat(data, boxes.bits(32 * BOX_WORDS - 1, 32))));
           indices.forEach((r, c) => m.when(wordNow.eq(BOX_WORDS + c), () => {
@@ -129,35 +139,35 @@ export const BvhIcSystem = defineModule(
           });
           m.when(wordNow.gt(BOX_WORDS + CHILDREN).and(data.ne(0)), fail);
           m.when(wordNow.eq(NODE_WORDS - 1), () => {
-            nodes.write(record.trunc(clog2(p.nodes)), cat(flags, ...[...indices].reverse(), boxes));
+            nodes.write(record.trunc(clog2(p.nodes)), packBits(stagedNode));
             record.set(record.add(1));
             left.set(left.sub(1));
-            m.when(left.eq(1), () => phase.set(PHASE.rangeCount));
+            m.when(left.eq(1), () => load.goto('rangeCount'));
           });
         })
-        .is(PHASE.rangeCount, () => {
+        .is('rangeCount', () => {
           m.when(data.gt(p.triRanges), fail);
           rangeCount.set(mux(data.gt(p.triRanges), lit(0, ib + 1), data.trunc(ib + 1)));
           left.set(data);
           record.set(0);
           word.set(0);
-          phase.set(mux(data.eq(0), lit(PHASE.done, 3), lit(PHASE.ranges, 3)));
+          m.when(data.eq(0), () => load.goto('done')).otherwise(() => load.goto('ranges'));
         })
-        .is(PHASE.ranges, () => {
+        .is('ranges', () => {
           word.set(wordNow.add(1).bits(1, 0).zext(5));
           m.when(fits(tb).not().or(wordNow.gt(1).and(data.ne(0))), fail);
           m.when(wordNow.eq(0), () => first.set(data.trunc(tb)));
-          m.when(wordNow.eq(1), () => ranges.write(record.trunc(clog2(p.triRanges)), cat(first, data.trunc(tb))));
+          m.when(wordNow.eq(1), () => ranges.write(record.trunc(clog2(p.triRanges)), packBits(stagedRange)));
           m.when(wordNow.eq(RANGE_WORDS - 1), () => {
             record.set(record.add(1));
             left.set(left.sub(1));
-            m.when(left.eq(1), () => phase.set(PHASE.done));
+            m.when(left.eq(1), () => load.goto('done'));
           });
         })
         .default(fail); // a word past the end of the image
     });
     // A ray before the image is complete would walk a half-written tree.
-    m.when(io.ray_start.and(phase.ne(PHASE.done)).and(start.not()), fail);
+    m.when(io.ray_start.and(load.is('done').not()).and(start.not()), fail);
     // A ray overflowed its stack: the tree is malformed (sticky like the rest, until load_start).
     m.when(core.io.stack_overflow, fail);
     io.load_error.set(error.or(tri.io.load_error));
@@ -167,9 +177,9 @@ export const BvhIcSystem = defineModule(
     core.io.range_count.set(rangeCount);
     core.io.triangle_count.set(tri.io.triangle_count);
     core.io.node_resp.set(nodes.read(core.io.node_req_index.trunc(clog2(p.nodes))));
-    const range = ranges.read(core.io.range_req_index.trunc(clog2(p.triRanges)));
-    core.io.range_resp_first.set(range.bits(2 * tb - 1, tb));
-    core.io.range_resp_count.set(range.bits(tb - 1, 0));
+    const range = unpackBits(TriRange(tb), ranges.read(core.io.range_req_index.trunc(clog2(p.triRanges))));
+    core.io.range_resp_first.set(range.first);
+    core.io.range_resp_count.set(range.count);
     tri.io.req_valid.set(core.io.tri_req_valid);
     tri.io.req_id.set(core.io.tri_req_id);
     connectTriangleAnswers(core.io, tri.io);
