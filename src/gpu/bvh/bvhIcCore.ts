@@ -5,6 +5,7 @@ import { FDiv } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
+import { isTraceableRay } from '../icCore/traceableRay.ts';
 import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
 import { isWatertight, rayAxes, shearOperands, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
@@ -176,9 +177,7 @@ function intake(core: Core): Intake {
   const accept = io.ray_start.and(freeSlots.io.valid);
   const intoSlot = freeSlots.io.index;
   io.ready.set(freeSlots.io.valid);
-  const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
-  const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
-  const rayValid = [...split3(io.ray_origin), ...split3(io.ray_direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(io.ray_direction).map(isZero).reduce((a, b) => a.and(b)).not());
+  const rayValid = isTraceableRay(io.ray_origin, io.ray_direction);
   const divide = accept.and(rayValid);
   const inverse = split3(io.ray_direction).map((d, a) => {
     const u = m.instance(FDiv, { stages: p.fdiv }, { name: `inv_${'xyz'[a]}` });
