@@ -8,6 +8,7 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
 import { lowestOf, pick, type Choice } from '../selection.ts';
+import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
 import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
@@ -23,8 +24,6 @@ export interface MemoryControllerParams extends PatchDispatcherParams {
 /** Word limits of the memories the read engine fills: program, constants, triangles (none). */
 const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
 
-/** A DMA read beat: four words, word 0 lowest. */
-const Beat = Vec(4, UInt(32));
 /** A thread that ended, queued for its write-back (ThreadDone without its valid bit). */
 const EndedThread = Bundle({ thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
 
@@ -242,7 +241,7 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
   const emit = receiving.and(bufferWords.ne(0));
   const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
   io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
-  const word = pick(bufferPos, [...unpackBits(Beat, buffer)]);
+  const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
   // The last beat's words past the length are dropped.
   const store = emit.and(wordIndex.lt(words(current)));
   io.imem_we.set(store.and(current.eq(0)));
