@@ -86,7 +86,7 @@ class FloatUnits {
   };
 }
 
-const isNaNBits = (x: UIntValue): BoolValue => x.bits(30, 0).gt(POS_INF);
+const isNaNBits = (x: UIntValue): BoolValue => x.trunc(31).gt(POS_INF); // the magnitude past infinity
 
 /**
  * One axis's interval [min(t0, t1), max(t0, t1)], or (−inf, +inf) when a product is NaN (0 · inf: the

@@ -6,7 +6,7 @@ import { split3 } from './vec3.ts';
 hideFromSourceLocations(import.meta.url);
 
 const finite = (x: UIntValue): BoolValue => x.bits(30, 23).ne(0xff); // exponent not all ones: neither inf nor NaN
-const isZero = (x: UIntValue): BoolValue => x.bits(30, 0).eq(0); // +0 or -0
+const isZero = (x: UIntValue): BoolValue => x.trunc(31).eq(0); // +0 or -0: nothing but the sign
 
 /** The ray (two 96-bit x/y/z words) can be traced; any other finishes as a miss at once. */
 export function isTraceableRay(origin: UIntValue, direction: UIntValue): BoolValue {

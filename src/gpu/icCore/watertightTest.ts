@@ -1,5 +1,5 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
-import { Bool, UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, Vec, cat, lit, mux, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FDiv } from '../../hdl/lib/index.ts';
 import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { join3, map3, split3, type Vec3 } from './vec3.ts';
@@ -63,7 +63,9 @@ export interface RayConstants {
   readonly shear: UIntValue;
 }
 
-const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 2) | kx, 6);
+/** The axes word: kx, ky, kz, 2 bits each, kx lowest. */
+const RayAxes = Vec(3, UInt(2));
+const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 2) | kx, RayAxes.width);
 
 /**
  * kz = the axis of the largest |d| (binary32 magnitudes order as integers; the lowest axis on ties),
@@ -71,7 +73,7 @@ const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 
  */
 export function rayAxes(direction: UIntValue): UIntValue {
   const d = split3(direction);
-  const mag = d.map((x) => x.bits(30, 0));
+  const mag = d.map((x) => x.trunc(31)); // without the sign
   const yWins = mag[1]!.gt(mag[0]!);
   const zWins = mag[2]!.gt(mux(yWins, mag[1]!, mag[0]!));
   const neg = d.map((x) => x.bit(31));
@@ -85,7 +87,10 @@ export function rayAxes(direction: UIntValue): UIntValue {
 const pick = (v: Vec3, axis: UIntValue): UIntValue => mux(axis.eq(0), v[0], mux(axis.eq(1), v[1], v[2]));
 
 /** v in the ray's axes: (v[kx], v[ky], v[kz]). */
-const inFrame = (v: Vec3, axes: UIntValue): Vec3 => [pick(v, axes.bits(1, 0)), pick(v, axes.bits(3, 2)), pick(v, axes.bits(5, 4))];
+const inFrame = (v: Vec3, axes: UIntValue): Vec3 => {
+  const [kx, ky, kz] = unpackBits(RayAxes, axes);
+  return [pick(v, kx!), pick(v, ky!), pick(v, kz!)];
+};
 
 // ---------------------------------------------------------------------------- the intake
 
