@@ -1,7 +1,7 @@
 // The BVH intersection core: many rays in flight, each walking its BVH4 depth first exactly as the golden traversal does,
 // one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md).
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/index.ts';
+import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
@@ -32,10 +32,6 @@ const STACK_BANKS = 4;
 const SP_BITS = clog2(STACK_ENTRIES + 1);
 
 const ONE = 0x3f800000;
-const POS_INF = 0x7f800000;
-const FLAG_POSITIVE = 0b10;
-const FLAG_NEGATIVE = 0b11;
-const FLAG_ZERO = 0b00;
 
 /** A ray slot's state. free → inverse (1/d in the dividers) → ready ⇄ wait (a pop, node or leaf in flight) → finish → drain → free; wait → finish on a fault. */
 export const RaySlotState = Enum('RaySlotState', ['free', 'inverse', 'ready', 'wait', 'finish', 'drain']);
@@ -287,7 +283,7 @@ function nodeStage(core: Core, entry: Entry): NodeIssue {
   const s2Node = m.regNext(entry.node, { reset: 0 });
   const s2Range = m.regNext(entry.range, { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
-  const s2Limit = m.regNext(mux(entry.haveBest, entry.bestT, lit(POS_INF, 32)));
+  const s2Limit = m.regNext(mux(entry.haveBest, entry.bestT, lit(INF_BITS, 32)));
   const node = unpackBits(NodeWord(ib), io.node_resp);
   const box = rayBoxUnit(core);
   box.io.in_valid.set(s2Node);

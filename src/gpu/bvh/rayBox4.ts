@@ -1,6 +1,6 @@
 // The ray–box unit of BVH traversal: the slab test of one BVH4 node's four child boxes per cycle, the hit children ordered nearest first (docs/bvh-hardware.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FAdd, FCmp, FMax, FMin, FMul } from '../../hdl/lib/index.ts';
+import { FAdd, FCmp, FLAG_NEGATIVE, FLAG_ZERO, FMax, FMin, FMul, INF_BITS } from '../../hdl/lib/index.ts';
 import { totalOrderLess } from '../../hdl/lib/index.ts';
 import { lanes3, split3, type Vec3 } from '../icCore/vec3.ts';
 import { CHILDREN, NodeBoxes, type ChildBox } from './bvhWords.ts';
@@ -25,10 +25,8 @@ const MAX_TAG_BITS = 256;
 /** tfar is scaled by 1 + 2^-22 (src/golden/rayBox.ts, TFAR_SCALE). */
 const TFAR_SCALE = 0x3f800002;
 const SIGN = 0x80000000;
-const POS_INF = 0x7f800000;
-const NEG_INF = 0xff800000;
-const FLAG_ZERO = 0b00;
-const FLAG_NEGATIVE = 0b11;
+const POS_INF = INF_BITS;
+const NEG_INF = (SIGN | INF_BITS) >>> 0;
 
 /** Throws a clear error for a latency or tag width the unit cannot be built with. */
 export function checkRayBox4Params(p: RayBox4Params): void {

@@ -2,7 +2,7 @@
 // (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
 import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightTest.ts';
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
-import { clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
@@ -219,7 +219,7 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
   // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
   const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
-  const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
+  const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));
   return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, hit, closer, t: test.t, normal: test.normal };
 }
 

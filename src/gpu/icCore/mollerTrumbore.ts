@@ -1,6 +1,6 @@
 // The Möller–Trumbore ray–triangle datapath shared by the brute-force and the BVH intersection cores (docs/intersection.md).
 import { cat, lit, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { delay } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, delay } from '../../hdl/lib/index.ts';
 import type { FloatOps, TestLatencies } from './floatOps.ts';
 import { join3, type Vec3 } from './vec3.ts';
 
@@ -69,12 +69,12 @@ export function mollerTrumbore(m: ModuleBuilder, f: FloatOps, p: TestLatencies, 
 /** The S10 decision of Möller–Trumbore (det ≠ 0, u ≥ 0, v ≥ 0, u + v ≤ 1, t > 0), combinational. */
 export function mollerTrumboreHit(f: FloatOps, r: MollerTrumboreResult): UIntValue {
   const zero = lit(0, 32);
-  const geZero = (x: UIntValue) => f.compare(x, zero).eq(0b10).or(f.compare(x, zero).eq(0b00));
+  const geZero = (x: UIntValue) => f.compare(x, zero).eq(FLAG_POSITIVE).or(f.compare(x, zero).eq(FLAG_ZERO));
   const uvFlag = f.compare(r.uv, lit(ONE, 32));
-  const hit = f.compare(r.det, zero).ne(0b00)
+  const hit = f.compare(r.det, zero).ne(FLAG_ZERO)
     .and(geZero(r.u))
     .and(geZero(r.v))
-    .and(uvFlag.eq(0b11).or(uvFlag.eq(0b00)))
-    .and(f.compare(r.t, zero).eq(0b10));
+    .and(uvFlag.eq(FLAG_NEGATIVE).or(uvFlag.eq(FLAG_ZERO)))
+    .and(f.compare(r.t, zero).eq(FLAG_POSITIVE));
   return hit;
 }

@@ -1,6 +1,6 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
 import { Bool, UInt, Vec, cat, lit, mux, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/index.ts';
+import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
 import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { join3, map3, split3, type Vec3 } from './vec3.ts';
 
@@ -248,18 +248,18 @@ export function watertightTest(c: WatertightContext): WatertightResult {
   // Double-sided: inside when all are ≥ 0 or all ≤ 0 (a zero counts for both); taken now, one bit travels on.
   const flags = [U, V, W].map((x) => f.compare(x, zero));
   const all = (ok: (flag: UIntValue) => BoolValue) => flags.map(ok).reduce((x, y) => x.and(y));
-  const inside = all((g) => g.eq(0b10).or(g.eq(0b00))).or(all((g) => g.eq(0b11).or(g.eq(0b00))));
+  const inside = all((g) => g.eq(FLAG_POSITIVE).or(g.eq(FLAG_ZERO))).or(all((g) => g.eq(FLAG_NEGATIVE).or(g.eq(FLAG_ZERO))));
   // S6 (mul ∥ add), S7, S8 (add): T = (U·Az + V·Bz) + W·Cz and det = (U + V) + W.
   const z = late3([a[2], b[2], cc[2]], M + A, 'z');
   const [uz, vz, wz] = [f.mul(U, z[0]), f.mul(V, z[1]), f.mul(W, z[2])];
   const det = f.add(f.add(U, V), delay(m, W, A, 'w'));
   const T = f.add(f.add(uz, vz), delay(m, wz, A, 'wz'));
-  const detNonZero = f.compare(det, zero).ne(0b00);
+  const detNonZero = f.compare(det, zero).ne(FLAG_ZERO);
   // S9 (div): t = T / det, one rounding.
   const t = f.div(T, delay(m, det, M, 'det'));
   // S10: the decision.
   const insideL = delayValid(m, inside, M + 2 * A + p.fdiv, 'inside');
   const detNonZeroL = delayValid(m, detNonZero, M + p.fdiv, 'det_nonzero');
-  const hit = insideL.and(detNonZeroL).and(f.compare(t, zero).eq(0b10));
+  const hit = insideL.and(detNonZeroL).and(f.compare(t, zero).eq(FLAG_POSITIVE));
   return { kind: 'watertight', hit, t, normal: delay(m, join3(normal), watertightDepth(p) - (2 * A + M), 'normal') };
 }
