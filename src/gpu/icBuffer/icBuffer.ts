@@ -1,5 +1,5 @@
 // IC buffer: the rt2ic and ic2rt queues between RT and IC cores, each written from a one-hot selected core.
-import { Bool, Bundle, UInt, Vec, cat, defineModule, input, mux, output, packBits, unpackBits, type BoolValue, type BundleType, type HValue, type ModuleBuilder, type ValueOf, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, input, mux, output, packBits, unpackBits, type BoolValue, type BundleType, type HValue, type ModuleBuilder, type PortSpec, type UIntType, type ValueOf, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
 export interface IcBufferParams {
@@ -128,6 +128,16 @@ function icQueue<T extends BundleType>(m: ModuleBuilder, name: string, entry: T,
   return { io: q.io, front: unpackBits(entry, q.io.front) };
 }
 
+/** A queue's status outputs, `${queue}_count`, `_empty`, `_full` and `_error` (sticky QUEUE_ERROR bits). */
+function queueStatusPorts<Q extends string>(queue: Q, depth: number) {
+  return {
+    [`${queue}_count`]: output(UInt(clog2(depth + 1))),
+    [`${queue}_empty`]: output(Bool),
+    [`${queue}_full`]: output(Bool),
+    [`${queue}_error`]: output(UInt(3)),
+  } as Record<`${Q}_count` | `${Q}_error`, PortSpec<UIntType>> & Record<`${Q}_empty` | `${Q}_full`, PortSpec<typeof Bool>>;
+}
+
 function checkParams(p: IcBufferParams): void {
   const inRange = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
   if (!inRange(p.rtCores, 1, 4)) throw new Error(`IcBuffer: rtCores must be 1 to 4, got ${p.rtCores}`);
@@ -146,10 +156,7 @@ export const IcBuffer = defineModule(
     dequeue_ic: input(Bool),
     ray_origin_ic: output(UInt(96)),
     ray_direction_ic: output(UInt(96)),
-    rt2ic_count: output(UInt(clog2(p.depth + 1))),
-    rt2ic_empty: output(Bool),
-    rt2ic_full: output(Bool),
-    rt2ic_error: output(UInt(3)),
+    ...queueStatusPorts('rt2ic', p.depth),
     // ic2rt: hit point and shader id (x [31:0], y, z, shader id [127:96]) and normal back to an RT core.
     shader_info_ic: input(Vec(p.icCores, UInt(128))),
     normal_ic: input(Vec(p.icCores, UInt(96))),
@@ -158,10 +165,7 @@ export const IcBuffer = defineModule(
     dequeue_rt: input(Bool),
     shader_info_rt: output(UInt(128)),
     shader_normal_rt: output(UInt(96)),
-    ic2rt_count: output(UInt(clog2(p.depth + 1))),
-    ic2rt_empty: output(Bool),
-    ic2rt_full: output(Bool),
-    ic2rt_error: output(UInt(3)),
+    ...queueStatusPorts('ic2rt', p.depth),
     /** Clears both queues' error bits (an error in the same cycle still sets its bit). */
     clear_errors: input(Bool),
     /** Any error bit of either queue. */
@@ -175,10 +179,6 @@ export const IcBuffer = defineModule(
     });
     io.ray_origin_ic.set(rt2ic.front.origin);
     io.ray_direction_ic.set(rt2ic.front.direction);
-    io.rt2ic_count.set(rt2ic.io.count);
-    io.rt2ic_empty.set(rt2ic.io.empty);
-    io.rt2ic_full.set(rt2ic.io.full);
-    io.rt2ic_error.set(rt2ic.io.error);
 
     const ic2rt = icQueue(m, 'ic2rt', AnswerEntry, { depth: p.depth, sources: p.icCores, enqueue: io.q_en_ic2rt, source: io.core_id_ic2rt, dequeue: io.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) => {
       answer.info.set(io.shader_info_ic.at(i));
@@ -186,10 +186,12 @@ export const IcBuffer = defineModule(
     });
     io.shader_info_rt.set(ic2rt.front.info);
     io.shader_normal_rt.set(ic2rt.front.normal);
-    io.ic2rt_count.set(ic2rt.io.count);
-    io.ic2rt_empty.set(ic2rt.io.empty);
-    io.ic2rt_full.set(ic2rt.io.full);
-    io.ic2rt_error.set(ic2rt.io.error);
+    for (const [queue, q] of [['rt2ic', rt2ic.io], ['ic2rt', ic2rt.io]] as const) {
+      io[`${queue}_count`].set(q.count);
+      io[`${queue}_empty`].set(q.empty);
+      io[`${queue}_full`].set(q.full);
+      io[`${queue}_error`].set(q.error);
+    }
 
     io.error.set(rt2ic.io.error.orR().or(ic2rt.io.error.orR()));
   }
