@@ -190,60 +190,91 @@ function controlCommand(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters,
   });
 }
 
+/** The read engine's registers: which memory the load fills, its next word, the beats still to come, the beat being unpacked. */
+interface Transfer {
+  readonly current: UIntValue;
+  readonly wordIndex: UIntValue;
+  readonly beatsLeft: UIntValue;
+  readonly buffer: UIntValue;
+  readonly bufferWords: UIntValue;
+  readonly bufferPos: UIntValue;
+  /** The load `j` is done (or had nothing to load): it is no longer pending. */
+  readonly clearPending: (j: UIntValue) => void;
+}
+
 /**
  * The DMA read engine: the lowest pending load reads its words from the host, four per 16-byte beat,
  * into the program, constant or triangle memory, one word per cycle.
  */
 function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState): { nextLoad: Choice } {
-  const { sources } = regs;
+  const { pendingLoads } = ctl;
+  const transfer: Transfer = {
+    current: m.reg(UInt(2), { reset: 0, name: 'current' }),
+    wordIndex: reg32(m, 'word_index'),
+    beatsLeft: reg32(m, 'beats_left'),
+    buffer: m.reg(UInt(128), { reset: 0, name: 'buffer' }),
+    bufferWords: m.reg(UInt(3), { reset: 0, name: 'buffer_words' }),
+    bufferPos: m.reg(UInt(2), { reset: 0, name: 'buffer_pos' }),
+    clearPending: (j) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not())),
+  };
+  const nextLoad = startLoad(m, io, regs, ctl, transfer);
+  receiveBeats(m, io, regs, ctl, transfer);
+  // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
+  m.when(io.tri_load_error.and(io.tri_load_start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
+  m.when(io.internal_error, () => ctl.raise(ERROR_CODE.internal));
+  return { nextLoad };
+}
+
+/** An idle controller takes the lowest pending load: refused when too long or out of the address space, else its DMA request. */
+function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegisters, ctl: ControllerState, t: Transfer): Choice {
   const { phase, pendingLoads } = ctl;
-  const current = m.reg(UInt(2), { reset: 0 });
-  const wordIndex = reg32(m, 'word_index');
-  const beatsLeft = reg32(m, 'beats_left');
-  const buffer = m.reg(UInt(128), { reset: 0 });
-  const bufferWords = m.reg(UInt(3), { reset: 0 });
-  const bufferPos = m.reg(UInt(2), { reset: 0 });
   const nextLoad = lowestOf([0, 1, 2].map((j) => pendingLoads.bit(j)));
-  const words = (j: UIntValue) => pick(j, sources.map((s) => s.words));
-  const nextWords = words(nextLoad.index);
+  const nextWords = loadWords(sources, nextLoad.index);
   const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
   // 33 bits: a word count near 2^32 must not wrap to 0 beats.
   const nextBeats = nextWords.zext(33).add(3).shr(2);
   const nextSource = cat(pick(nextLoad.index, sources.map((s) => s.hi)), pick(nextLoad.index, sources.map((s) => s.lo)));
   const badSource = nextWords.ne(0).and(badTransfer(nextSource, nextBeats));
   const beginLoad = phase.is('idle').and(nextLoad.any);
-  const clearPending = (j: UIntValue) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not()));
   m.when(beginLoad.and(tooLong.or(badSource)), () => {
     // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
     ctl.raise(mux(tooLong, pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]), lit(ERROR_CODE.badAddress, 3)));
     pendingLoads.set(0);
     ctl.pendingStart.set(false);
   }).elsewhen(beginLoad, () => {
-    current.set(nextLoad.index);
-    wordIndex.set(0);
-    bufferWords.set(0);
-    bufferPos.set(0);
-    beatsLeft.set(nextBeats.trunc(32));
-    m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => phase.goto('request'));
+    t.current.set(nextLoad.index);
+    t.wordIndex.set(0);
+    t.bufferWords.set(0);
+    t.bufferPos.set(0);
+    t.beatsLeft.set(nextBeats.trunc(32));
+    m.when(nextWords.eq(0), () => t.clearPending(nextLoad.index)).otherwise(() => phase.goto('request'));
   });
   // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
   const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
   io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
   io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
   io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
-  const source = { lo: pick(current, sources.map((s) => s.lo)), hi: pick(current, sources.map((s) => s.hi)) };
+  const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
   io.dma_rd_req_valid.set(phase.is('request'));
   io.dma_rd_req_addr.set(cat(source.hi, source.lo));
-  io.dma_rd_req_beats.set(beatsLeft);
+  io.dma_rd_req_beats.set(t.beatsLeft);
   m.when(phase.is('request').and(io.dma_rd_req_ready), () => phase.goto('receive'));
+  return nextLoad;
+}
 
-  const receiving = phase.is('receive');
+/** The words of load `j` (program, constants, triangles). */
+const loadWords = (sources: HostRegisters['sources'], j: UIntValue): UIntValue => pick(j, sources.map((s) => s.words));
+
+/** The beats arrive (at most one buffered ahead) and leave as one word per cycle into the memory being loaded; the last word ends the load. */
+function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegisters, ctl: ControllerState, t: Transfer): void {
+  const { current, wordIndex, beatsLeft, buffer, bufferWords, bufferPos } = t;
+  const receiving = ctl.phase.is('receive');
   const emit = receiving.and(bufferWords.ne(0));
   const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
   io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
   const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
   // The last beat's words past the length are dropped.
-  const store = emit.and(wordIndex.lt(words(current)));
+  const store = emit.and(wordIndex.lt(loadWords(sources, current)));
   io.imem_we.set(store.and(current.eq(0)));
   io.cmem_we.set(store.and(current.eq(1)));
   io.tri_load_valid.set(store.and(current.eq(2)));
@@ -260,13 +291,9 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
     beatsLeft.set(beatsLeft.sub(1));
   }).elsewhen(emit, () => bufferWords.set(bufferWords.sub(1)));
   m.when(receiving.and(beatsLeft.eq(0)).and(bufferWords.eq(0)), () => {
-    phase.goto('idle');
-    clearPending(current);
+    ctl.phase.goto('idle');
+    t.clearPending(current);
   });
-  // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
-  m.when(io.tri_load_error.and(io.tri_load_start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
-  m.when(io.internal_error, () => ctl.raise(ERROR_CODE.internal));
-  return { nextLoad };
 }
 
 /** The frame starts once no load is pending, unless ERROR holds a code or its results or reports would not fit the address space. */
