@@ -208,7 +208,7 @@ function coreMemories(core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports'
   const range = unpackBits(TriRange(tb), ranges.read(core.range_req_index.trunc(clog2(p.triRanges))));
   core.range_resp_first.set(range.first);
   core.range_resp_count.set(range.count);
-  tri.io.req_valid.set(core.tri_req_valid);
-  tri.io.req_id.set(core.tri_req_id);
-  connectTriangleAnswers(core, tri.io);
+  tri.io.req_valid.set(core.tri.req_valid);
+  tri.io.req_id.set(core.tri.req_id);
+  connectTriangleAnswers(core.tri, tri.io);
 }
