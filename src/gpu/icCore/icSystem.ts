@@ -34,12 +34,7 @@ type TriangleMemoryIo = InstanceHandle<ReturnType<(typeof TriangleMemory)['ports
 
 /** The triangle memory's answer into a core's triangle port (the request side is each system's: the id widths differ). */
 export function connectTriangleAnswers(tri: ValueOf<ReturnType<typeof TriangleRead>>, mem: TriangleMemoryIo): void {
-  tri.resp_valid.set(mem.resp_valid);
-  tri.resp_not_valid.set(mem.resp_not_valid);
-  tri.resp_v0.set(mem.resp_v0);
-  tri.resp_v1.set(mem.resp_v1);
-  tri.resp_v2.set(mem.resp_v2);
-  tri.resp_shader.set(mem.resp_shader);
+  for (const k of ['resp_valid', 'resp_not_valid', 'resp_v0', 'resp_v1', 'resp_v2', 'resp_shader'] as const) tri[k].set(mem[k] as never);
 }
 
 export const IcSystem = defineModule(
