@@ -1,12 +1,16 @@
 // The BVH intersection core: many rays in flight, each walking its BVH4 depth first exactly as the golden traversal does,
 // one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md).
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/index.ts';
+import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
-import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from '../icCore/mollerTrumbore.ts';
+import { FloatOps } from '../icCore/floatOps.ts';
+import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
+import { isTraceableRay } from '../icCore/traceableRay.ts';
+import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
 import { isWatertight, rayAxes, shearOperands, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
-import { CHILDREN, RayBox4, rayBox4Latency } from './rayBox4.ts';
+import { BoxTag, CHILDREN, LeafEntry, NodeWord, StackEntry } from './bvhWords.ts';
+import { RayBox4, rayBox4Latency } from './rayBox4.ts';
 
 export interface BvhIcCoreParams extends TriangleTestOption {
   readonly fadd: number;
@@ -28,13 +32,10 @@ const STACK_BANKS = 4;
 const SP_BITS = clog2(STACK_ENTRIES + 1);
 
 const ONE = 0x3f800000;
-const POS_INF = 0x7f800000;
-const FLAG_POSITIVE = 0b10;
-const FLAG_NEGATIVE = 0b11;
-const FLAG_ZERO = 0b00;
 
-/** A ray slot's state. FREE → INVERSE (1/d in the dividers) → READY ⇄ WAIT (a pop, node or leaf in flight) → FINISH → DRAIN → FREE; WAIT → FINISH on a fault. */
-const STATE = { free: 0, inverse: 1, ready: 2, wait: 3, finish: 4, drain: 5 } as const;
+/** A ray slot's state. free → inverse (1/d in the dividers) → ready ⇄ wait (a pop, node or leaf in flight) → finish → drain → free; wait → finish on a fault. */
+export const RaySlotState = Enum('RaySlotState', ['free', 'inverse', 'ready', 'wait', 'finish', 'drain']);
+type RaySlotStateName = (typeof RaySlotState.members)[number];
 
 export function checkBvhIcCoreParams(p: BvhIcCoreParams): void {
   for (const k of ['fadd', 'fmul', 'fdiv', 'memory'] as const) if (!Number.isInteger(p[k]) || p[k] < 0 || p[k] > 40) throw new Error(`BvhIcCore: ${k} latency must be an integer from 0 to 40, got ${p[k]}`);
@@ -44,8 +45,8 @@ export function checkBvhIcCoreParams(p: BvhIcCoreParams): void {
   isWatertight(p); // throws on an unknown triangle test
 }
 
-/** A BVHNode4 as the node memory answers: child c's box at [192c + 191 : 192c], then child_idx[0..3] (indexBits each), then child_flags. */
-export const nodeWordBits = (indexBits: number): number => 192 * CHILDREN + CHILDREN * indexBits + 2 * CHILDREN;
+/** Bits of a BVHNode4 as the node memory answers (NodeWord: the boxes, then child_idx[0..3], then child_flags). */
+export const nodeWordBits = (indexBits: number): number => NodeWord(indexBits).width;
 
 export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   ...rayPorts(),
@@ -72,20 +73,63 @@ export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
 /** Cycles from one pop of a ray to its next when the entry is a node: the stack read, the node read, the ray–box unit, the push. */
 export const bvhNodeRoundTrip = (p: BvhIcCoreParams): number => 3 + rayBox4Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
+type BvhIcCoreIo = PortsValue<ReturnType<typeof bvhIcCorePorts>>;
+
+/** One ray in flight: where its walk is, its stack pointer, the ray and its constants, the closest hit so far. */
+interface RaySlot {
+  readonly state: EnumValue<RaySlotStateName>;
+  /** The root has not been popped yet: the stack is empty but the ray is not done. */
+  readonly fresh: UIntValue;
+  readonly sp: UIntValue;
+  readonly origin: UIntValue;
+  readonly direction: UIntValue;
+  readonly inv: UIntValue;
+  readonly thread: UIntValue;
+  readonly haveBest: UIntValue;
+  /** The ray reached an index past the loaded BVH: it answers a miss with done_fault. */
+  readonly fault: UIntValue;
+  readonly bestT: UIntValue;
+  readonly bestTri: UIntValue;
+  readonly bestShader: UIntValue;
+  readonly bestNormal: UIntValue;
+  // The watertight test's ray constants (literal 0 for Möller–Trumbore).
+  readonly axes: UIntValue;
+  readonly shear: UIntValue;
+}
+
+/** What every stage sees: the module, its ports and parameters, the float units, the ray slots. */
+interface Core {
+  readonly m: ModuleBuilder;
+  readonly io: BvhIcCoreIo;
+  readonly p: BvhIcCoreParams;
+  readonly f: FloatOps;
+  readonly slots: readonly RaySlot[];
+  /** Bits of a slot number and of a node or TriRange index. */
+  readonly sb: number;
+  readonly ib: number;
+  readonly watertight: boolean;
+}
+
 export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) => {
   checkBvhIcCoreParams(p);
-  const R = p.rays;
-  const sb = clog2(R);
-  const ib = p.indexBits;
-  const entryBits = 1 + ib + 32; // leaf flag, index, tnear
-  const f = new FloatOps(m, p);
-  const watertight = isWatertight(p);
-  const is = (r: UIntValue, s: number) => r.eq(s);
+  const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, watertight: isWatertight(p) };
+  const stack = traversalStack(core);
+  const rays = intake(core);
+  const pop = popStage(core, stack);
+  const entry = entryStage(core, pop);
+  const node = nodeStage(core, entry);
+  const push = pushStage(core, stack, node.box);
+  const request = leafWalk(core, node.leafQueue);
+  const triangle = triangleStage(core, request);
+  const finish = finishStage(core);
+  slotEvents(core, { rays, pop, entry, node, push, triangle, finish });
+  counters(core, rays.accept, triangle.entering, entry.node);
+});
 
-  // ------------------------------------------------------------------ ray slots
-  const slots = Array.from({ length: R }, (_, k) => ({
-    state: m.reg(UInt(3), { reset: STATE.free, name: `ray${k}_state` }),
-    /** The root has not been popped yet: the stack is empty but the ray is not done. */
+function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
+  const watertight = isWatertight(p);
+  return Array.from({ length: p.rays }, (_, k) => ({
+    state: m.reg(RaySlotState, { reset: 'free', name: `ray${k}_state` }),
     fresh: m.reg(Bool, { reset: 0, name: `ray${k}_fresh` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
@@ -93,32 +137,43 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
     inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
-    /** The ray reached an index past the loaded BVH: it answers a miss with done_fault. */
     fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),
     bestTri: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
-    // The watertight test's ray constants (unused by Möller–Trumbore, which synthesis then drops).
+    // Unused by Möller–Trumbore, which synthesis then drops.
     axes: watertight ? m.reg(UInt(6), { name: `ray${k}_axes` }) : lit(0, 6),
     shear: watertight ? m.reg(UInt(96), { name: `ray${k}_shear` }) : lit(0, 96),
   }));
-  type SlotRegs = (typeof slots)[number];
-  const pick = (slot: UIntValue, field: (s: SlotRegs) => UIntValue): UIntValue => selectByIndex(slot, slots.map(field));
-  const stateMask = (state: number): UIntValue => cat(...slots.map((s) => is(s.state, state)).reverse());
-  const bySlot = (slot: UIntValue, k: number) => slot.eq(k);
-  /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left. */
-  const afterAction = (s: SlotRegs, sp: UIntValue) => s.state.set(mux(sp.eq(0), lit(STATE.finish, 3), lit(STATE.ready, 3)));
+}
 
-  // ------------------------------------------------------------------ intake: a free slot takes the ray; 1/d in three dividers
-  const freeSlots = m.instance(PriorityEncoder, { n: R }, { name: 'free_slot' });
-  freeSlots.io.in.set(stateMask(STATE.free));
+/** A field of the slot `slot` names. */
+const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
+/** Bit k: slot k is in `state`. */
+const stateMask = (core: Core, state: RaySlotStateName): UIntValue => cat(...core.slots.map((s) => s.state.is(state)).reverse());
+
+/** The rays as they arrive: a free slot takes one; its 1/d (and the watertight shear) come out of the dividers `fdiv` cycles later. */
+interface Intake {
+  readonly accept: BoolValue;
+  readonly intoSlot: UIntValue;
+  /** Finite origin and direction, the direction not zero: otherwise the ray finishes as a miss at once. */
+  readonly rayValid: BoolValue;
+  readonly axes: UIntValue | undefined;
+  readonly inverseDone: BoolValue;
+  readonly inverseSlot: UIntValue;
+  readonly inverse: Vec3;
+  readonly shear: Vec3 | undefined;
+}
+
+function intake(core: Core): Intake {
+  const { m, io, p, slots, watertight } = core;
+  const freeSlots = m.instance(PriorityEncoder, { n: slots.length }, { name: 'free_slot' });
+  freeSlots.io.in.set(stateMask(core, 'free'));
   const accept = io.ray_start.and(freeSlots.io.valid);
   const intoSlot = freeSlots.io.index;
   io.ready.set(freeSlots.io.valid);
-  const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
-  const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
-  const rayValid = [...split3(io.ray_origin), ...split3(io.ray_direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(io.ray_direction).map(isZero).reduce((a, b) => a.and(b)).not());
+  const rayValid = isTraceableRay(io.ray_origin, io.ray_direction);
   const divide = accept.and(rayValid);
   const inverse = split3(io.ray_direction).map((d, a) => {
     const u = m.instance(FDiv, { stages: p.fdiv }, { name: `inv_${'xyz'[a]}` });
@@ -130,8 +185,8 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const inverseDone = delayValid(m, divide, p.fdiv, 'inverse_valid');
   const inverseSlot = delay(m, intoSlot, p.fdiv, 'inverse_slot');
   // Watertight: the ray's axes now, and its shear (d[kx], d[ky], 1) / d[kz] from three more dividers beside the inverse.
-  const axesIn = watertight ? rayAxes(io.ray_direction) : undefined;
-  const shearIn = axesIn ? shearOperands(io.ray_direction, axesIn) : undefined;
+  const axes = watertight ? rayAxes(io.ray_direction) : undefined;
+  const shearIn = axes ? shearOperands(io.ray_direction, axes) : undefined;
   const shear = shearIn?.numerators.map((a, i) => {
     const u = m.instance(FDiv, { stages: p.fdiv }, { name: `shear_${'xyz'[i]}` });
     u.io.in_valid.set(divide);
@@ -139,139 +194,228 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
     u.io.b.set(mux(divide, shearIn.denominator, lit(ONE, 32)));
     return u.io.result;
   }) as Vec3 | undefined;
+  return { accept, intoSlot, rayValid, axes, inverseDone, inverseSlot, inverse, shear };
+}
 
-  // ------------------------------------------------------------------ the stack: four banks, entry d of ray s at bank d mod 4, word {s, d / 4}
-  const banks = Array.from({ length: STACK_BANKS }, (_, b) => m.memory(UInt(entryBits), R * (STACK_ENTRIES / STACK_BANKS), { name: `stack_bank${b}` }));
-  const stackWord = (slot: UIntValue, depth: UIntValue) => cat(slot, depth.bits(clog2(STACK_ENTRIES) - 1, 2));
+/** The stack: four banks, entry d of ray s in bank d mod 4 at word {s, d / 4}. */
+interface TraversalStack {
+  readonly banks: readonly MemoryHandle<UIntType>[];
+  readonly word: (slot: UIntValue, depth: UIntValue) => UIntValue;
+}
 
-  // ------------------------------------------------------------------ S0: pick a ready ray and pop its top entry
-  const readyArb = m.instance(RoundRobinArbiter, { n: R, width: 1 }, { name: 'pop_arbiter' });
+function traversalStack({ m, p, ib }: Core): TraversalStack {
+  const banks = Array.from({ length: STACK_BANKS }, (_, b) => m.memory(UInt(StackEntry(ib).width), p.rays * (STACK_ENTRIES / STACK_BANKS), { name: `stack_bank${b}` }));
+  return { banks, word: (slot, depth) => cat(slot, depth.bits(clog2(STACK_ENTRIES) - 1, 2)) };
+}
+
+/** S0: a ready ray, chosen round robin, and the read of its top entry. */
+interface Pop {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly fresh: BoolValue;
+  /** The depth of the entry popped: the slot's stack pointer after the pop. */
+  readonly depth: UIntValue;
+  readonly reads: readonly UIntValue[];
+}
+
+function popStage(core: Core, stack: TraversalStack): Pop {
+  const { m, slots } = core;
+  const readyArb = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
   slots.forEach((s, k) => {
-    readyArb.io.in.at(k).valid.set(is(s.state, STATE.ready));
+    readyArb.io.in.at(k).valid.set(s.state.is('ready'));
     readyArb.io.in.at(k).bits.set(0);
   });
   readyArb.io.out.ready.set(true);
-  const pop = readyArb.io.out.valid;
-  const popSlot = readyArb.io.chosen;
-  const popFresh = pick(popSlot, (s) => s.fresh).asBool();
-  const popDepth = pick(popSlot, (s) => s.sp).sub(1);
-  const popReads = banks.map((bank) => bank.read(stackWord(popSlot, popDepth)));
+  const slot = readyArb.io.chosen;
+  const depth = pick(core, slot, (s) => s.sp).sub(1);
+  return { valid: readyArb.io.out.valid, slot, fresh: pick(core, slot, (s) => s.fresh).asBool(), depth, reads: stack.banks.map((bank) => bank.read(stack.word(slot, depth))) };
+}
 
-  // ------------------------------------------------------------------ S1: the entry; skip it if it is farther than the best hit, else read its node or TriRange
-  const s1Valid = m.regNext(pop, { reset: 0 });
-  const s1Slot = m.regNext(popSlot);
-  const s1Fresh = m.regNext(popFresh);
-  const s1Bank = m.regNext(popDepth.bits(1, 0));
-  const s1Stored = selectByIndex(s1Bank, popReads);
-  const s1Entry = mux(s1Fresh, lit(0, entryBits), s1Stored); // the root: node 0 at tnear +0
-  const s1Leaf = s1Entry.bit(entryBits - 1);
-  const s1Index = s1Entry.bits(ib + 31, 32);
-  const s1Tnear = s1Entry.bits(31, 0);
-  const s1HaveBest = pick(s1Slot, (s) => s.haveBest).asBool();
-  const s1BestT = pick(s1Slot, (s) => s.bestT);
-  const s1Skip = s1Valid.and(s1HaveBest).and(f.compare(s1Tnear, s1BestT).eq(FLAG_POSITIVE));
+/** S1: the popped entry; skipped when farther than the best hit, else its node or TriRange read, or a fault when it lies past what was loaded. */
+interface Entry {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly haveBest: BoolValue;
+  readonly bestT: UIntValue;
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  readonly node: BoolValue;
+  readonly range: BoolValue;
+}
+
+function entryStage(core: Core, pop: Pop): Entry {
+  const { m, io, f, ib } = core;
+  const s1Valid = m.regNext(pop.valid, { reset: 0 });
+  const s1Slot = m.regNext(pop.slot);
+  const s1Fresh = m.regNext(pop.fresh);
+  const s1Bank = m.regNext(pop.depth.bits(1, 0));
+  const s1Stored = selectByIndex(s1Bank, pop.reads);
+  const s1Entry = unpackBits(StackEntry(ib), mux(s1Fresh, lit(0, StackEntry(ib).width), s1Stored)); // the root: node 0 at tnear +0
+  const s1HaveBest = pick(core, s1Slot, (s) => s.haveBest).asBool();
+  const s1BestT = pick(core, s1Slot, (s) => s.bestT);
+  const s1Skip = s1Valid.and(s1HaveBest).and(f.compare(s1Entry.tnear, s1BestT).eq(FLAG_POSITIVE));
   // An entry that is not skipped is read only if its index is inside what was loaded; otherwise the ray faults here.
-  const s1Loaded = s1Index.zext(ib + 1).lt(mux(s1Leaf, io.range_count, io.node_count));
+  const s1Loaded = s1Entry.index.zext(ib + 1).lt(mux(s1Entry.leaf, io.range_count, io.node_count));
   const s1Read = s1Valid.and(s1Skip.not());
   const s1Fault = s1Read.and(s1Loaded.not());
-  const s1Node = s1Read.and(s1Loaded).and(s1Leaf.not());
-  const s1Range = s1Read.and(s1Loaded).and(s1Leaf);
+  const s1Node = s1Read.and(s1Loaded).and(s1Entry.leaf.not());
+  const s1Range = s1Read.and(s1Loaded).and(s1Entry.leaf);
   io.node_req_valid.set(s1Node);
-  io.node_req_index.set(mux(s1Node, s1Index, lit(0, ib)));
+  io.node_req_index.set(mux(s1Node, s1Entry.index, lit(0, ib)));
   io.range_req_valid.set(s1Range);
-  io.range_req_index.set(mux(s1Range, s1Index, lit(0, ib)));
+  io.range_req_index.set(mux(s1Range, s1Entry.index, lit(0, ib)));
+  return { valid: s1Valid, slot: s1Slot, haveBest: s1HaveBest, bestT: s1BestT, skip: s1Skip, fault: s1Fault, node: s1Node, range: s1Range };
+}
 
-  // ------------------------------------------------------------------ S2: the node's four boxes into the ray–box unit; a TriRange into the leaf queue
-  const s2Node = m.regNext(s1Node, { reset: 0 });
-  const s2Range = m.regNext(s1Range, { reset: 0 });
-  const s2Slot = m.regNext(s1Slot);
-  const s2Limit = m.regNext(mux(s1HaveBest, s1BestT, lit(POS_INF, 32)));
-  const node = io.node_resp;
-  const childIndex = (c: number) => node.bits(192 * CHILDREN + ib * c + ib - 1, 192 * CHILDREN + ib * c);
-  const childFlags = (c: number) => node.bits(192 * CHILDREN + ib * CHILDREN + 2 * c + 1, 192 * CHILDREN + ib * CHILDREN + 2 * c);
-  const box = m.instance(RayBox4, { fadd: p.fadd, fmul: p.fmul, tagBits: sb + CHILDREN * (1 + ib) }, { name: 'ray_box' });
+/** S2: a node's four boxes enter the ray–box unit; a TriRange enters the leaf queue, or faults the ray when it reaches past the loaded triangles. */
+interface NodeIssue {
+  readonly slot: UIntValue;
+  readonly fault: BoolValue;
+  readonly box: ReturnType<typeof rayBoxUnit>['io'];
+  readonly leafQueue: ReturnType<typeof leafQueue>;
+}
+
+const rayBoxUnit = ({ m, p, sb, ib }: Core) => m.instance(RayBox4, { fadd: p.fadd, fmul: p.fmul, tagBits: BoxTag(ib, sb).width }, { name: 'ray_box' });
+const leafQueue = ({ m, p, sb, slots }: Core) => m.instance(Fifo, { width: LeafEntry(p.triangleBits, sb).width, depth: slots.length }, { name: 'leaf_queue' });
+
+function nodeStage(core: Core, entry: Entry): NodeIssue {
+  const { m, io, p, sb, ib } = core;
+  const s2Node = m.regNext(entry.node, { reset: 0 });
+  const s2Range = m.regNext(entry.range, { reset: 0 });
+  const s2Slot = m.regNext(entry.slot);
+  const s2Limit = m.regNext(mux(entry.haveBest, entry.bestT, lit(INF_BITS, 32)));
+  const node = unpackBits(NodeWord(ib), io.node_resp);
+  const box = rayBoxUnit(core);
   box.io.in_valid.set(s2Node);
-  box.io.origin.set(mux(s2Node, pick(s2Slot, (s) => s.origin), lit(0, 96)));
-  box.io.inv_dir.set(mux(s2Node, pick(s2Slot, (s) => s.inv), lit(0, 96)));
+  box.io.origin.set(mux(s2Node, pick(core, s2Slot, (s) => s.origin), lit(0, 96)));
+  box.io.inv_dir.set(mux(s2Node, pick(core, s2Slot, (s) => s.inv), lit(0, 96)));
   box.io.limit.set(s2Limit);
-  box.io.boxes.set(mux(s2Node, node.bits(192 * CHILDREN - 1, 0), lit(0, 192 * CHILDREN)));
-  box.io.child_valid.set(mux(s2Node, cat(...[3, 2, 1, 0].map((c) => childFlags(c).ne(0))), lit(0, CHILDREN)));
-  // Tag: the slot, then per child its leaf flag and index (child 0 lowest).
-  box.io.tag.set(cat(s2Slot, ...[3, 2, 1, 0].map((c) => cat(childFlags(c).bit(1), childIndex(c)))));
+  box.io.boxes.set(mux(s2Node, packBits(node.boxes), lit(0, box.io.boxes.width)));
+  box.io.child_valid.set(mux(s2Node, cat(...[...node.childFlags].reverse().map((flags) => flags.ne(0))), lit(0, CHILDREN)));
+  const tag = m.wire(BoxTag(ib, sb), { name: 'box_tag' });
+  tag.slot.set(s2Slot);
+  [...tag.children].forEach((child, c) => {
+    child.leaf.set(node.childFlags.at(c).bit(1));
+    child.index.set(node.childIndex.at(c));
+  });
+  box.io.tag.set(packBits(tag));
 
   // A TriRange whose triangles run past the loaded ones faults the ray instead of entering the leaf queue.
   const tw = p.triangleBits + 1;
   const s2RangeEnd = io.range_resp_first.zext(tw).add(io.range_resp_count.zext(tw));
   const s2Fault = s2Range.and(s2RangeEnd.gt(io.triangle_count.zext(tw)));
-  const leaves = m.instance(Fifo, { width: sb + 2 * p.triangleBits, depth: R }, { name: 'leaf_queue' });
+  const leaves = leafQueue(core);
   leaves.io.enq.valid.set(s2Range.and(s2Fault.not()));
-  leaves.io.enq.bits.set(cat(s2Slot, io.range_resp_first, io.range_resp_count));
+  const leaf = m.wire(LeafEntry(p.triangleBits, sb), { name: 'leaf_in' });
+  leaf.slot.set(s2Slot);
+  leaf.first.set(io.range_resp_first);
+  leaf.count.set(io.range_resp_count);
+  leaves.io.enq.bits.set(packBits(leaf));
+  return { slot: s2Slot, fault: s2Fault, box: box.io, leafQueue: leaves };
+}
 
-  // ------------------------------------------------------------------ node result: push the hit children, the nearest last (popped first)
-  const pushValid = box.io.out_valid;
-  const tag = box.io.out_tag;
-  const pushSlot = tag.bits(sb + CHILDREN * (1 + ib) - 1, CHILDREN * (1 + ib));
-  const childEntry = (c: number) => cat(tag.bits((1 + ib) * c + ib, (1 + ib) * c), box.io.tnear.bits(32 * c + 31, 32 * c));
-  const hitCount = box.io.hit_count;
-  const pushSp = pick(pushSlot, (s) => s.sp);
+/** The ray–box result: the hit children pushed, the nearest last (popped first); more than STACK_ENTRIES overflows. */
+interface Push {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  /** The slot's stack pointer after the push (one bit wider, to see the overflow). */
+  readonly pushedSp: UIntValue;
+  readonly overflow: BoolValue;
+}
+
+function pushStage(core: Core, stack: TraversalStack, box: NodeIssue['box']): Push {
+  const { m, io, sb, ib } = core;
+  const valid = box.out_valid;
+  const tag = unpackBits(BoxTag(ib, sb), box.out_tag);
+  const tnear = unpackBits(Vec(CHILDREN, UInt(32)), box.tnear);
+  const order = unpackBits(Vec(CHILDREN, UInt(2)), box.order);
+  const childEntry = (c: number) => cat(packBits(tag.children.at(c)), tnear.at(c)); // a StackEntry: the child above its tnear
+  const hitCount = box.hit_count;
+  const pushSp = pick(core, tag.slot, (s) => s.sp);
   const pushedSp = pushSp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
-  const overflow = pushValid.and(pushedSp.gt(STACK_ENTRIES));
-  banks.forEach((bank, b) => {
+  const overflow = valid.and(pushedSp.gt(STACK_ENTRIES));
+  stack.banks.forEach((bank, b) => {
     // Entry j (0 = deepest) of this push lands at depth sp + j, so bank b takes j = (b − sp) mod 4.
     const j = lit(b, 2).sub(pushSp.bits(1, 0));
     const k = hitCount.sub(1).sub(j.zext(3)).bits(1, 0); // j = 0 is the farthest: order slot hit_count − 1
-    const child = selectByIndex(k, [0, 1, 2, 3].map((q) => box.io.order.bits(2 * q + 1, 2 * q)));
+    const child = selectByIndex(k, [...order]);
     const depth = pushSp.add(j.zext(SP_BITS));
-    m.when(pushValid.and(overflow.not()).and(j.zext(3).lt(hitCount)), () => bank.write(stackWord(pushSlot, depth), selectByIndex(child, [0, 1, 2, 3].map(childEntry))));
+    m.when(valid.and(overflow.not()).and(j.zext(3).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, [0, 1, 2, 3].map(childEntry))));
   });
   io.stack_overflow.set(overflow);
+  return { valid, slot: tag.slot, pushedSp, overflow };
+}
 
-  // ------------------------------------------------------------------ leaves: one triangle request per cycle
+/** The leaves: one triangle request per cycle, the first of a new TriRange or the next of the current one. */
+interface TriangleRequest {
+  readonly test: BoolValue;
+  /** The TriRange's last request (an empty TriRange sends only this end). */
+  readonly last: BoolValue;
+  readonly slot: UIntValue;
+  readonly id: UIntValue;
+}
+
+function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): TriangleRequest {
   const walking = m.reg(Bool, { reset: 0 });
   const walkSlot = m.reg(UInt(sb));
   const walkNext = m.reg(UInt(p.triangleBits));
   const walkLeft = m.reg(UInt(p.triangleBits));
-  const head = leaves.io.deq.bits;
+  const head = unpackBits(LeafEntry(p.triangleBits, sb), leaves.io.deq.bits);
   leaves.io.deq.ready.set(walking.not());
   const start = leaves.io.deq.fire;
-  const startCount = head.bits(p.triangleBits - 1, 0);
-  // A request this cycle: the first triangle of a new leaf, or the next of the current one.
-  const reqSlot = mux(walking, walkSlot, head.bits(sb + 2 * p.triangleBits - 1, 2 * p.triangleBits));
-  const reqId = mux(walking, walkNext, head.bits(2 * p.triangleBits - 1, p.triangleBits));
-  const reqLeft = mux(walking, walkLeft, startCount);
+  const reqSlot = mux(walking, walkSlot, head.slot);
+  const reqId = mux(walking, walkNext, head.first);
+  const reqLeft = mux(walking, walkLeft, head.count);
   const reqActive = walking.or(start);
   const reqTest = reqActive.and(reqLeft.ne(0));
-  const reqLast = reqActive.and(reqLeft.le(1)); // an empty TriRange sends only its end
+  const reqLast = reqActive.and(reqLeft.le(1));
   m.when(reqActive, () => {
     walking.set(reqLeft.gt(1));
     walkSlot.set(reqSlot);
     walkNext.set(reqId.add(1));
     walkLeft.set(reqLeft.sub(1));
   });
-  io.tri_req_valid.set(reqTest);
-  io.tri_req_id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
+  io.tri.req_valid.set(reqTest);
+  io.tri.req_id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
+  return { test: reqTest, last: reqLast, slot: reqSlot, id: reqId };
+}
 
-  // ------------------------------------------------------------------ the triangle test pipeline
-  const respTest = delayValid(m, reqTest, p.memory, 'resp_test');
-  const respLast = delayValid(m, reqLast, p.memory, 'resp_last');
-  const respSlot = delay(m, reqSlot, p.memory, 'resp_slot');
-  const respId = delay(m, reqId, p.memory, 'resp_id');
-  const entering = respTest.and(io.tri_resp_valid).and(io.tri_resp_not_valid.not());
+/** The triangle test pipeline: each answer entering it, and `depth` cycles later its hit and whether it is closer than the slot's best. */
+interface TriangleResult {
+  readonly entering: BoolValue;
+  readonly hit: BoolValue;
+  readonly closer: BoolValue;
+  /** The TriRange's last test is done: the slot goes on. */
+  readonly end: BoolValue;
+  readonly slot: UIntValue;
+  readonly id: UIntValue;
+  readonly shader: UIntValue;
+  readonly t: UIntValue;
+  readonly normal: UIntValue;
+}
+
+function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
+  const { m, io, p, f, watertight } = core;
+  const respTest = delayValid(m, req.test, p.memory, 'resp_test');
+  const respLast = delayValid(m, req.last, p.memory, 'resp_last');
+  const respSlot = delay(m, req.slot, p.memory, 'resp_slot');
+  const respId = delay(m, req.id, p.memory, 'resp_id');
+  const entering = respTest.and(io.tri.resp_valid).and(io.tri.resp_not_valid.not());
   const slotAt = (cycles: number) => delay(m, respSlot, cycles, `test_slot_at${cycles}`);
   const slotAtStage = (cycles: number) => (cycles === 0 ? respSlot : slotAt(cycles));
   const rayAt = (cycles: number) => {
     const s = slotAtStage(cycles);
-    return { o: split3(pick(s, (r) => r.origin)), d: split3(pick(s, (r) => r.direction)) };
+    return { o: split3(pick(core, s, (r) => r.origin)), d: split3(pick(core, s, (r) => r.direction)) };
   };
-  const vertices = [split3(io.tri_resp_v0), split3(io.tri_resp_v1), split3(io.tri_resp_v2)] as const;
+  const vertices = [split3(io.tri.resp_v0), split3(io.tri.resp_v1), split3(io.tri.resp_v2)] as const;
   const test = watertight
     ? watertightTest({
         m,
         units: f,
         p,
         vertices,
-        originAt: (cycles) => split3(pick(slotAtStage(cycles), (s) => s.origin)),
-        constantsAt: (cycles) => ({ axes: pick(slotAtStage(cycles), (s) => s.axes), shear: pick(slotAtStage(cycles), (s) => s.shear) }),
+        originAt: (cycles) => split3(pick(core, slotAtStage(cycles), (s) => s.origin)),
+        constantsAt: (cycles) => ({ axes: pick(core, slotAtStage(cycles), (s) => s.axes), shear: pick(core, slotAtStage(cycles), (s) => s.shear) }),
       })
     : mollerTrumbore(m, f, p, vertices, rayAt);
   const depth = mollerTrumboreDepth(p); // the watertight test's depth is the same (watertightDepth)
@@ -279,23 +423,36 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const testEnd = delayValid(m, respLast, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testId = delay(m, respId, depth, 'test_id');
-  const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
+  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
   const hit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
-  const tFlag = f.compare(test.t, pick(testSlot, (s) => s.bestT));
-  const closer = pick(testSlot, (s) => s.haveBest).asBool().not()
+  const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
+  const closer = pick(core, testSlot, (s) => s.haveBest).asBool().not()
     .or(tFlag.eq(FLAG_NEGATIVE))
-    .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(testSlot, (s) => s.bestTri))));
+    .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestTri))));
+  return { entering, hit, closer, end: testEnd, slot: testSlot, id: testId, shader: testShader, t: test.t, normal: test.normal };
+}
 
-  // ------------------------------------------------------------------ finish: pick a done ray, o + t·d, answer
-  const finishing = m.instance(PriorityEncoder, { n: R }, { name: 'finish_slot' });
-  finishing.io.in.set(stateMask(STATE.finish));
+/** The answer: a finished ray is picked, o + t·d computed, and the answer leaves `fmul + fadd` cycles later. */
+interface Finish {
+  /** A slot in `finish` is picked this cycle (it moves to `drain`). */
+  readonly pick: BoolValue;
+  readonly pickSlot: UIntValue;
+  /** The picked slot's registers are read: it is free from the next cycle. */
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+}
+
+function finishStage(core: Core): Finish {
+  const { m, io, p, f } = core;
+  const finishing = m.instance(PriorityEncoder, { n: core.slots.length }, { name: 'finish_slot' });
+  finishing.io.in.set(stateMask(core, 'finish'));
   const finishPick = finishing.io.valid;
   const f1Valid = m.regNext(finishPick, { reset: 0 });
   const f1Slot = m.regNext(finishing.io.index);
-  const f1Have = pick(f1Slot, (s) => s.haveBest).asBool();
-  const f1T = mux(f1Valid.and(f1Have), pick(f1Slot, (s) => s.bestT), lit(0, 32));
-  const f1O = split3(pick(f1Slot, (s) => s.origin));
-  const f1D = split3(mux(f1Valid.and(f1Have), pick(f1Slot, (s) => s.direction), lit(0, 96)));
+  const f1Have = pick(core, f1Slot, (s) => s.haveBest).asBool();
+  const f1T = mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.bestT), lit(0, 32));
+  const f1O = split3(pick(core, f1Slot, (s) => s.origin));
+  const f1D = split3(mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.direction), lit(0, 96)));
   const lag = p.fmul + p.fadd;
   const point = [0, 1, 2].map((i) => f.add(delay(m, f1O[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(f1T, f1D[i]!))) as unknown as Vec3;
   const done = delayValid(m, f1Valid, lag, 'done');
@@ -303,15 +460,31 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
   const doneHave = answer(f1Have, 'done_have').asBool();
   io.done.set(done);
-  io.done_fault.set(answer(f1Valid.and(pick(f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
-  io.done_thread.set(answer(pick(f1Slot, (s) => s.thread), 'done_thread'));
-  io.hit_info.set(mux(doneHave, cat(delay(m, pick(f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.hit_normal.set(mux(doneHave, delay(m, pick(f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
+  io.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
+  io.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
+  io.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
+  io.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
+  return { pick: finishPick, pickSlot: finishing.io.index, valid: f1Valid, slot: f1Slot };
+}
 
-  // ------------------------------------------------------------------ per-slot state (at most one event per slot per cycle, by construction)
+/** Every stage's events, to update the slots they name. */
+interface SlotEvents {
+  readonly rays: Intake;
+  readonly pop: Pop;
+  readonly entry: Entry;
+  readonly node: NodeIssue;
+  readonly push: Push;
+  readonly triangle: TriangleResult;
+  readonly finish: Finish;
+}
+
+/** Per-slot state (at most one event per slot per cycle, by construction). */
+function slotEvents({ m, io, slots }: Core, { rays, pop, entry, node, push, triangle, finish }: SlotEvents): void {
+  /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left. */
+  const afterAction = (s: RaySlot, sp: UIntValue) => m.when(sp.eq(0), () => s.state.set('finish')).otherwise(() => s.state.set('ready'));
   slots.forEach((s, k) => {
-    m.when(accept.and(bySlot(intoSlot, k)), () => {
-      s.state.set(mux(rayValid, lit(STATE.inverse, 3), lit(STATE.finish, 3)));
+    m.when(rays.accept.and(rays.intoSlot.eq(k)), () => {
+      m.when(rays.rayValid, () => s.state.set('inverse')).otherwise(() => s.state.set('finish'));
       s.origin.set(io.ray_origin);
       s.direction.set(io.ray_direction);
       s.thread.set(io.ray_thread);
@@ -319,43 +492,46 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
       s.fault.set(false);
       s.sp.set(0);
     });
-    if (axesIn) m.when(accept.and(bySlot(intoSlot, k)), () => (s.axes as typeof s.bestNormal).set(axesIn));
-    m.when(inverseDone.and(bySlot(inverseSlot, k)), () => {
-      s.inv.set(join3(inverse));
-      if (shear) (s.shear as typeof s.bestNormal).set(join3(shear));
+    const axes = rays.axes;
+    if (axes) m.when(rays.accept.and(rays.intoSlot.eq(k)), () => s.axes.set(axes));
+    m.when(rays.inverseDone.and(rays.inverseSlot.eq(k)), () => {
+      s.inv.set(join3(rays.inverse));
+      if (rays.shear) s.shear.set(join3(rays.shear));
       s.fresh.set(true);
-      s.state.set(STATE.ready);
+      s.state.set('ready');
     });
-    m.when(pop.and(bySlot(popSlot, k)), () => {
-      s.state.set(STATE.wait);
-      m.when(s.fresh, () => s.fresh.set(false)).otherwise(() => s.sp.set(popDepth));
+    m.when(pop.valid.and(pop.slot.eq(k)), () => {
+      s.state.set('wait');
+      m.when(s.fresh, () => s.fresh.set(false)).otherwise(() => s.sp.set(pop.depth));
     });
-    m.when(s1Skip.and(bySlot(s1Slot, k)), () => afterAction(s, s.sp));
-    m.when(pushValid.and(bySlot(pushSlot, k)), () => {
-      m.when(overflow, () => s.state.set(STATE.finish)).otherwise(() => {
-        s.sp.set(pushedSp.trunc(SP_BITS));
-        afterAction(s, pushedSp);
+    m.when(entry.skip.and(entry.slot.eq(k)), () => afterAction(s, s.sp));
+    m.when(push.valid.and(push.slot.eq(k)), () => {
+      m.when(push.overflow, () => s.state.set('finish')).otherwise(() => {
+        s.sp.set(push.pushedSp.trunc(SP_BITS));
+        afterAction(s, push.pushedSp);
       });
     });
-    m.when(hit.and(closer).and(bySlot(testSlot, k)), () => {
+    m.when(triangle.hit.and(triangle.closer).and(triangle.slot.eq(k)), () => {
       s.haveBest.set(true);
-      s.bestT.set(test.t);
-      s.bestTri.set(testId);
-      s.bestShader.set(testShader);
-      s.bestNormal.set(test.normal);
+      s.bestT.set(triangle.t);
+      s.bestTri.set(triangle.id);
+      s.bestShader.set(triangle.shader);
+      s.bestNormal.set(triangle.normal);
     });
-    m.when(testEnd.and(bySlot(testSlot, k)), () => afterAction(s, s.sp));
+    m.when(triangle.end.and(triangle.slot.eq(k)), () => afterAction(s, s.sp));
     // A fault ends the walk: nothing of this ray is in flight (it waits on this entry), so it finishes as a miss.
-    m.when(s1Fault.and(bySlot(s1Slot, k)).or(s2Fault.and(bySlot(s2Slot, k))), () => {
+    m.when(entry.fault.and(entry.slot.eq(k)).or(node.fault.and(node.slot.eq(k))), () => {
       s.fault.set(true);
       s.haveBest.set(false);
-      s.state.set(STATE.finish);
+      s.state.set('finish');
     });
-    m.when(finishPick.and(bySlot(finishing.io.index, k)), () => s.state.set(STATE.drain));
-    m.when(f1Valid.and(bySlot(f1Slot, k)), () => s.state.set(STATE.free));
+    m.when(finish.pick.and(finish.pickSlot.eq(k)), () => s.state.set('drain'));
+    m.when(finish.valid.and(finish.slot.eq(k)), () => s.state.set('free'));
   });
+}
 
-  // ------------------------------------------------------------------ counters
+function counters(core: Core, accept: BoolValue, entering: BoolValue, nodeRead: BoolValue): void {
+  const { m, io } = core;
   const counter = (event: BoolValue, name: string) => {
     const c = m.reg(UInt(32), { reset: 0, name });
     m.when(event, () => c.set(c.add(1)));
@@ -363,6 +539,6 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   };
   io.rays.set(counter(accept, 'ray_count'));
   io.tests.set(counter(entering, 'triangle_tests'));
-  io.node_tests.set(counter(s1Node, 'node_test_count'));
-  io.busy_cycles.set(counter(stateMask(STATE.free).andR().not(), 'busy'));
-});
+  io.node_tests.set(counter(nodeRead, 'node_test_count'));
+  io.busy_cycles.set(counter(stateMask(core, 'free').andR().not(), 'busy'));
+}

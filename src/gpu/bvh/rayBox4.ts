@@ -1,7 +1,9 @@
 // The ray–box unit of BVH traversal: the slab test of one BVH4 node's four child boxes per cycle, the hit children ordered nearest first (docs/bvh-hardware.md).
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FMax, FMin, FMul } from '../../hdl/lib/index.ts';
+import { Bool, UInt, cat, defineModule, input, lit, mux, output, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { FAdd, FCmp, FLAG_NEGATIVE, FLAG_ZERO, FMax, FMin, FMul, INF_BITS } from '../../hdl/lib/index.ts';
 import { totalOrderLess } from '../../hdl/lib/index.ts';
+import { lanes3, split3, type Vec3 } from '../icCore/vec3.ts';
+import { CHILDREN, NodeBoxes, type ChildBox } from './bvhWords.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 
 /** Latencies of the float units the unit is built from, and the width of the tag that rides along. */
@@ -14,7 +16,7 @@ export interface RayBox4Params {
 
 export const defaultRayBox4Params: RayBox4Params = { fadd: 3, fmul: 3, tagBits: 16 };
 
-export const CHILDREN = 4;
+export { CHILDREN };
 /** Registered levels of the min/max tree: per-axis lo/hi, pairs, then tnear and the unscaled tfar. */
 const MIN_MAX_LEVELS = 3;
 const MAX_UNIT_LATENCY = 40;
@@ -23,10 +25,8 @@ const MAX_TAG_BITS = 256;
 /** tfar is scaled by 1 + 2^-22 (src/golden/rayBox.ts, TFAR_SCALE). */
 const TFAR_SCALE = 0x3f800002;
 const SIGN = 0x80000000;
-const POS_INF = 0x7f800000;
-const NEG_INF = 0xff800000;
-const FLAG_ZERO = 0b00;
-const FLAG_NEGATIVE = 0b11;
+const POS_INF = INF_BITS;
+const NEG_INF = (SIGN | INF_BITS) >>> 0;
 
 /** Throws a clear error for a latency or tag width the unit cannot be built with. */
 export function checkRayBox4Params(p: RayBox4Params): void {
@@ -49,15 +49,10 @@ export function rayBox4Latency(p: RayBox4Params): number {
   return minMaxDone(p) + p.fmul + 2;
 }
 
-type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
 const AXES = ['x', 'y', 'z'] as const;
-const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
 
-/** Child c's box words: min x, y, z, then max x, y, z. */
-const childBox = (boxes: UIntValue, c: number): { min: Vec3; max: Vec3 } => {
-  const word = (k: number) => boxes.bits(192 * c + 32 * k + 31, 192 * c + 32 * k);
-  return { min: [word(0), word(1), word(2)], max: [word(3), word(4), word(5)] };
-};
+/** A child's box corners as lanes. */
+const corners = (box: ValueOf<typeof ChildBox>): { min: Vec3; max: Vec3 } => ({ min: lanes3(box.min), max: lanes3(box.max) });
 
 /** Float operations as unit instances, each its own hardware (every one is busy every cycle). */
 class FloatUnits {
@@ -89,7 +84,7 @@ class FloatUnits {
   };
 }
 
-const isNaNBits = (x: UIntValue): BoolValue => x.bits(30, 0).gt(POS_INF);
+const isNaNBits = (x: UIntValue): BoolValue => x.trunc(31).gt(POS_INF); // the magnitude past infinity
 
 /**
  * One axis's interval [min(t0, t1), max(t0, t1)], or (−inf, +inf) when a product is NaN (0 · inf: the
@@ -170,7 +165,7 @@ const rayBox4Ports = (tagBits: number) => ({
   /** binary32: tfar is clamped to it (+inf while the ray has no hit). */
   limit: input(UInt(32)),
   /** Child c's min x, y, z, max x, y, z at bits [192c + 32k + 31 : 192c + 32k]. */
-  boxes: input(UInt(192 * CHILDREN)),
+  boxes: input(UInt(NodeBoxes.width)),
   child_valid: input(UInt(CHILDREN)),
   tag: input(UInt(tagBits)),
   // rayBox4Latency(params) cycles later:
@@ -200,7 +195,8 @@ export const RayBox4 = defineModule(
     const origin = split3(io.origin);
     const inv = split3(delay(m, io.inv_dir, p.fadd, 'inv_dir'));
     const limit = delay(m, io.limit, p.fadd + p.fmul + 1, 'limit');
-    const intervals = [0, 1, 2, 3].map((c) => slabInterval(m, f, c, childBox(io.boxes, c), origin, inv, limit));
+    const boxes = unpackBits(NodeBoxes, io.boxes);
+    const intervals = [0, 1, 2, 3].map((c) => slabInterval(m, f, c, corners(boxes.at(c)), origin, inv, limit));
 
     // ------------------------------------------------------------------ tfar scaled; then the hit test and the pairwise order
     const childValid = delay(m, io.child_valid, treeDone + p.fmul, 'child_valid');

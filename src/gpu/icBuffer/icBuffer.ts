@@ -1,5 +1,5 @@
 // IC buffer: the rt2ic and ic2rt queues between RT and IC cores, each written from a one-hot selected core.
-import { Bool, UInt, Vec, cat, defineModule, input, mux, output, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, input, mux, output, packBits, unpackBits, type BoolValue, type BundleType, type HValue, type ModuleBuilder, type PortSpec, type UIntType, type ValueOf, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
 export interface IcBufferParams {
@@ -98,6 +98,46 @@ function selectOneHot(select: UIntValue, n: number, value: (i: number) => UIntVa
   return acc;
 }
 
+/** An rt2ic entry: the ray. */
+const RayEntry = Bundle({ origin: UInt(96), direction: UInt(96) });
+/** An ic2rt entry: hit point and shader id (x [31:0], y, z, shader id [127:96]), then the normal. */
+const AnswerEntry = Bundle({ info: UInt(128), normal: UInt(96) });
+
+/** The control side of one queue inside the buffer. */
+interface QueueControl {
+  readonly depth: number;
+  readonly sources: number;
+  readonly enqueue: BoolValue;
+  readonly source: UIntValue;
+  readonly dequeue: BoolValue;
+  readonly clearErrors: BoolValue;
+}
+
+/** A queue of `entry` records: source i's record is filled in by `fill`; the front comes back as a record. */
+function icQueue<T extends BundleType>(m: ModuleBuilder, name: string, entry: T, c: QueueControl, fill: (record: ValueOf<T>, source: number) => void) {
+  const q = m.instance(IcQueue, { width: entry.width, depth: c.depth, sources: c.sources }, { name });
+  for (let i = 0; i < c.sources; i++) {
+    const record = m.wire(entry, { name: `${name}_entry${i}` });
+    fill(record, i);
+    q.io.data.at(i).set(packBits(record as HValue));
+  }
+  q.io.enqueue.set(c.enqueue);
+  q.io.source.set(c.source);
+  q.io.dequeue.set(c.dequeue);
+  q.io.clear_errors.set(c.clearErrors);
+  return { io: q.io, front: unpackBits(entry, q.io.front) };
+}
+
+/** A queue's status outputs, `${queue}_count`, `_empty`, `_full` and `_error` (sticky QUEUE_ERROR bits). */
+function queueStatusPorts<Q extends string>(queue: Q, depth: number) {
+  return {
+    [`${queue}_count`]: output(UInt(clog2(depth + 1))),
+    [`${queue}_empty`]: output(Bool),
+    [`${queue}_full`]: output(Bool),
+    [`${queue}_error`]: output(UInt(3)),
+  } as Record<`${Q}_count` | `${Q}_error`, PortSpec<UIntType>> & Record<`${Q}_empty` | `${Q}_full`, PortSpec<typeof Bool>>;
+}
+
 function checkParams(p: IcBufferParams): void {
   const inRange = (n: number, lo: number, hi: number) => Number.isInteger(n) && n >= lo && n <= hi;
   if (!inRange(p.rtCores, 1, 4)) throw new Error(`IcBuffer: rtCores must be 1 to 4, got ${p.rtCores}`);
@@ -116,10 +156,7 @@ export const IcBuffer = defineModule(
     dequeue_ic: input(Bool),
     ray_origin_ic: output(UInt(96)),
     ray_direction_ic: output(UInt(96)),
-    rt2ic_count: output(UInt(clog2(p.depth + 1))),
-    rt2ic_empty: output(Bool),
-    rt2ic_full: output(Bool),
-    rt2ic_error: output(UInt(3)),
+    ...queueStatusPorts('rt2ic', p.depth),
     // ic2rt: hit point and shader id (x [31:0], y, z, shader id [127:96]) and normal back to an RT core.
     shader_info_ic: input(Vec(p.icCores, UInt(128))),
     normal_ic: input(Vec(p.icCores, UInt(96))),
@@ -128,10 +165,7 @@ export const IcBuffer = defineModule(
     dequeue_rt: input(Bool),
     shader_info_rt: output(UInt(128)),
     shader_normal_rt: output(UInt(96)),
-    ic2rt_count: output(UInt(clog2(p.depth + 1))),
-    ic2rt_empty: output(Bool),
-    ic2rt_full: output(Bool),
-    ic2rt_error: output(UInt(3)),
+    ...queueStatusPorts('ic2rt', p.depth),
     /** Clears both queues' error bits (an error in the same cycle still sets its bit). */
     clear_errors: input(Bool),
     /** Any error bit of either queue. */
@@ -139,34 +173,26 @@ export const IcBuffer = defineModule(
   }),
   (m, io, p) => {
     checkParams(p);
-    // rt2ic entry: direction [191:96], origin [95:0].
-    const rt2ic = m.instance(IcQueue, { width: 192, depth: p.depth, sources: p.rtCores }, { name: 'rt2ic' });
-    for (let i = 0; i < p.rtCores; i++) rt2ic.io.data.at(i).set(cat(io.ray_direction_rt.at(i), io.ray_origin_rt.at(i)));
-    rt2ic.io.enqueue.set(io.q_en_rt2ic);
-    rt2ic.io.source.set(io.core_id_rt2ic);
-    rt2ic.io.dequeue.set(io.dequeue_ic);
-    rt2ic.io.clear_errors.set(io.clear_errors);
-    io.ray_origin_ic.set(rt2ic.io.front.bits(95, 0));
-    io.ray_direction_ic.set(rt2ic.io.front.bits(191, 96));
-    io.rt2ic_count.set(rt2ic.io.count);
-    io.rt2ic_empty.set(rt2ic.io.empty);
-    io.rt2ic_full.set(rt2ic.io.full);
-    io.rt2ic_error.set(rt2ic.io.error);
+    const rt2ic = icQueue(m, 'rt2ic', RayEntry, { depth: p.depth, sources: p.rtCores, enqueue: io.q_en_rt2ic, source: io.core_id_rt2ic, dequeue: io.dequeue_ic, clearErrors: io.clear_errors }, (ray, i) => {
+      ray.origin.set(io.ray_origin_rt.at(i));
+      ray.direction.set(io.ray_direction_rt.at(i));
+    });
+    io.ray_origin_ic.set(rt2ic.front.origin);
+    io.ray_direction_ic.set(rt2ic.front.direction);
 
-    // ic2rt entry: normal [223:128], shader info [127:0].
-    const ic2rt = m.instance(IcQueue, { width: 224, depth: p.depth, sources: p.icCores }, { name: 'ic2rt' });
-    for (let i = 0; i < p.icCores; i++) ic2rt.io.data.at(i).set(cat(io.normal_ic.at(i), io.shader_info_ic.at(i)));
-    ic2rt.io.enqueue.set(io.q_en_ic2rt);
-    ic2rt.io.source.set(io.core_id_ic2rt);
-    ic2rt.io.dequeue.set(io.dequeue_rt);
-    ic2rt.io.clear_errors.set(io.clear_errors);
-    io.shader_info_rt.set(ic2rt.io.front.bits(127, 0));
-    io.shader_normal_rt.set(ic2rt.io.front.bits(223, 128));
-    io.ic2rt_count.set(ic2rt.io.count);
-    io.ic2rt_empty.set(ic2rt.io.empty);
-    io.ic2rt_full.set(ic2rt.io.full);
-    io.ic2rt_error.set(ic2rt.io.error);
+    const ic2rt = icQueue(m, 'ic2rt', AnswerEntry, { depth: p.depth, sources: p.icCores, enqueue: io.q_en_ic2rt, source: io.core_id_ic2rt, dequeue: io.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) => {
+      answer.info.set(io.shader_info_ic.at(i));
+      answer.normal.set(io.normal_ic.at(i));
+    });
+    io.shader_info_rt.set(ic2rt.front.info);
+    io.shader_normal_rt.set(ic2rt.front.normal);
+    for (const [queue, q] of [['rt2ic', rt2ic.io], ['ic2rt', ic2rt.io]] as const) {
+      io[`${queue}_count`].set(q.count);
+      io[`${queue}_empty`].set(q.empty);
+      io[`${queue}_full`].set(q.full);
+      io[`${queue}_error`].set(q.error);
+    }
 
     io.error.set(rt2ic.io.error.orR().or(ic2rt.io.error.orR()));
-  },
+  }
 );

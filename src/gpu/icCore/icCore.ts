@@ -1,10 +1,13 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
-import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
-import { clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightTest.ts';
+import { Bool, Bundle, UInt, cat, defineModule, flip, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { FloatOps, join3, mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit, split3, type Vec3 } from './mollerTrumbore.ts';
+import { FloatOps } from './floatOps.ts';
+import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
+import { isTraceableRay } from './traceableRay.ts';
+import { join3, split3, type Vec3 } from './vec3.ts';
 
 /** Latencies of the float units the pipeline is built from, and the triangle test (default Möller–Trumbore). */
 export interface IcCoreParams extends TriangleTestOption {
@@ -64,144 +67,218 @@ export const rayPorts = () => ({
   busy_cycles: output(UInt(32)),
 });
 
-/** A core's side toward its triangle memory: a request of one triangle id per cycle, its answer some cycles later. */
-export const triangleReadPorts = (idBits: number) => ({
-  tri_req_valid: output(Bool),
-  tri_req_id: output(UInt(idBits)),
-  tri_resp_valid: input(Bool),
-  tri_resp_v0: input(UInt(96)),
-  tri_resp_v1: input(UInt(96)),
-  tri_resp_v2: input(UInt(96)),
-  tri_resp_shader: input(UInt(32)),
-  tri_resp_not_valid: input(Bool),
+/**
+ * A core's side toward its triangle memory: a request of one triangle id per cycle out, its answer (the
+ * memory's resp_* outputs) some cycles later back in.
+ */
+export const TriangleRead = (idBits: number) =>
+  Bundle({
+    req_valid: Bool,
+    req_id: UInt(idBits),
+    resp_valid: flip(Bool),
+    resp_v0: flip(UInt(96)),
+    resp_v1: flip(UInt(96)),
+    resp_v2: flip(UInt(96)),
+    resp_shader: flip(UInt(32)),
+    resp_not_valid: flip(Bool),
+  });
+
+/** The core's triangle port `tri` (SV ports tri_req_valid … tri_resp_not_valid). */
+export const triangleReadPorts = (idBits: number) => ({ tri: output(TriangleRead(idBits)) });
+
+const icCorePorts = (_p: IcCoreParams) => ({
+  ...rayPorts(),
+  ...triangleReadPorts(TRIANGLE_ID_BITS),
+});
+type IcCoreIo = PortsValue<ReturnType<typeof icCorePorts>>;
+
+/** A ray slot: held from the ray's acceptance to its answer; the closest hit so far. */
+interface RaySlot {
+  readonly busy: UIntValue;
+  readonly origin: UIntValue;
+  readonly direction: UIntValue;
+  readonly thread: UIntValue;
+  readonly haveBest: UIntValue;
+  readonly bestT: UIntValue;
+  readonly bestShader: UIntValue;
+  readonly bestNormal: UIntValue;
+}
+
+/** What every stage sees: the module, its ports and parameters, the float units and the slots. */
+interface Core {
+  readonly m: ModuleBuilder;
+  readonly io: IcCoreIo;
+  readonly p: IcCoreParams;
+  readonly f: FloatOps;
+  readonly slots: readonly RaySlot[];
+  /** A field of the slot `slot` names. */
+  readonly bySlot: (slot: UIntValue, field: (r: RaySlot) => UIntValue) => UIntValue;
+}
+
+export const IcCore = defineModule('IcCore', icCorePorts, (m, io, p) => {
+  checkIcCoreParams(p);
+  const slots = raySlots(m, p);
+  const core: Core = { m, io, p, f: new FloatOps(m, p), slots, bySlot: (slot, field) => selectByIndex(slot, slots.map(field)) };
+  const rayIn = rayIntake(m, io, p); // the ray as the core proper takes it: from the ports, or through the watertight intake
+  const sweep = sweepStage(core, rayIn);
+  const test = testStage(core, rayIn, sweep);
+  recordClosest(core, rayIn, sweep, test);
+  finishStage(core, test);
+  io.ready.set(rayIn.portReady(sweep.ready));
+  counters(core, sweep.accept, test.valid);
 });
 
-export const IcCore = defineModule(
-  'IcCore',
-  (_p: IcCoreParams) => ({
-    ...rayPorts(),
-    ...triangleReadPorts(TRIANGLE_ID_BITS),
-  }),
-  (m, io, p) => {
-    checkIcCoreParams(p);
-    const f = new FloatOps(m, p);
-    const depth = icPipelineDepth(p);
-    const rayIn = rayIntake(m, io, p); // the ray as the core proper takes it: from the ports, or through the watertight intake
-    // ------------------------------------------------------------------ rays: `slots` slots, used in turn
-    // A ray holds its slot from acceptance to its answer; the next rays may sweep while it drains.
-    const sb = clog2(p.slots);
-    const slotRegs = Array.from({ length: p.slots }, (_, k) => ({
-      busy: m.reg(Bool, { reset: 0, name: `slot${k}_busy` }),
-      origin: m.reg(UInt(96), { name: `slot${k}_origin` }),
-      direction: m.reg(UInt(96), { name: `slot${k}_direction` }),
-      thread: m.reg(UInt(5), { name: `slot${k}_thread` }),
-      haveBest: m.reg(Bool, { reset: 0, name: `slot${k}_have_best` }),
-      bestT: m.reg(UInt(32), { name: `slot${k}_best_t` }),
-      bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
-      bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
-    }));
-    const bySlot = (slot: UIntValue, pick: (r: (typeof slotRegs)[number]) => UIntValue): UIntValue => selectByIndex(slot, slotRegs.map(pick));
-    const nextSlot = m.reg(UInt(sb), { reset: 0 });
-    const sweeping = m.reg(Bool, { reset: 0 });
-    const sweepSlot = m.reg(UInt(sb), { reset: 0 });
-    const nextId = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0 });
-    const ready = sweeping.not().and(bySlot(nextSlot, (r) => r.busy).asBool().not());
-    const accept = rayIn.start.and(ready);
-    const finite = (x: UIntValue) => x.bits(30, 23).ne(0xff);
-    const isZero = (x: UIntValue) => x.bits(30, 0).eq(0);
-    const rayValid = [...split3(rayIn.origin), ...split3(rayIn.direction)].map(finite).reduce((a, b) => a.and(b)).and(split3(rayIn.direction).map(isZero).reduce((a, b) => a.and(b)).not());
+function raySlots(m: ModuleBuilder, p: IcCoreParams): RaySlot[] {
+  return Array.from({ length: p.slots }, (_, k) => ({
+    busy: m.reg(Bool, { reset: 0, name: `slot${k}_busy` }),
+    origin: m.reg(UInt(96), { name: `slot${k}_origin` }),
+    direction: m.reg(UInt(96), { name: `slot${k}_direction` }),
+    thread: m.reg(UInt(5), { name: `slot${k}_thread` }),
+    haveBest: m.reg(Bool, { reset: 0, name: `slot${k}_have_best` }),
+    bestT: m.reg(UInt(32), { name: `slot${k}_best_t` }),
+    bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
+    bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
+  }));
+}
 
-    // ------------------------------------------------------------------ the sweep: one request per cycle
-    io.tri_req_valid.set(sweeping);
-    io.tri_req_id.set(nextId);
-    // Each answer belongs to the slot whose sweep asked for it.
-    const respSlot = delayValid(m, sweepSlot, p.memory, 'resp_slot');
-    const ours = io.tri_resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
-    const entering = ours.and(io.tri_resp_not_valid.not());
-    // The first id past the last triangle ends the sweep: an end token follows the ray's last test
-    // down the pipeline. An invalid ray sends only the token, at once.
-    const sweepEnd = ours.and(io.tri_resp_not_valid);
-    const endToken = sweepEnd.or(accept.and(rayValid.not()));
-    m.when(accept, () => {
-      nextSlot.set(mux(nextSlot.eq(p.slots - 1), lit(0, sb), nextSlot.add(1)));
-      m.when(rayValid, () => {
-        sweeping.set(true);
-        sweepSlot.set(nextSlot);
-        nextId.set(0);
-      });
-    })
-      .elsewhen(sweepEnd, () => sweeping.set(false))
-      .elsewhen(sweeping, () => nextId.set(nextId.add(1)));
+/** Rays are accepted into the slots in turn; a valid ray's sweep then requests one triangle per cycle. */
+interface Sweep {
+  readonly ready: BoolValue;
+  readonly accept: BoolValue;
+  readonly rayValid: BoolValue;
+  /** The slot the next ray takes. */
+  readonly nextSlot: UIntValue;
+  /** A triangle answer of the current sweep enters the test pipeline. */
+  readonly entering: BoolValue;
+  /** The first id past the last triangle came back: the sweep is over. */
+  readonly sweepEnd: BoolValue;
+  /** The end token that follows the ray's last test (an invalid ray sends only the token, at once). */
+  readonly endToken: BoolValue;
+  /** The slot whose sweep asked for this cycle's answer. */
+  readonly respSlot: UIntValue;
+}
 
-    // ------------------------------------------------------------------ the test pipeline
-    const slotIn = mux(endToken.and(sweepEnd.not()), nextSlot, mux(entering.or(sweepEnd), respSlot, lit(0, sb)));
-    const v0 = split3(io.tri_resp_v0);
-    const v1 = split3(io.tri_resp_v1);
-    const v2 = split3(io.tri_resp_v2);
-    // The slot of the data at each stage selects the ray's origin and direction there.
-    const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
-    const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
-    // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
-    const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
-    const constantsOf = isWatertight(p) ? slotConstants(m, rayIn, accept, nextSlot, p.slots) : undefined;
-    const test = constantsOf
-      ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], originAt: (cycles) => split3(bySlot(slotAt(cycles), (r) => r.origin)), constantsAt: (cycles) => constantsOf(slotAt(cycles)) })
-      : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
-    // Valid bit, end token, slot and shader travel alongside.
-    const testValid = delayValid(m, entering, depth, 'test_valid');
-    const testEnd = delayValid(m, endToken, depth, 'test_end');
-    const testSlot = slotAt(depth);
-    const testShader = delay(m, io.tri_resp_shader, depth, 'test_shader');
-    // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
-    const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
-    const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(0b11));
-    slotRegs.forEach((r, k) => {
-      const mine = testSlot.eq(k);
-      m.when(accept.and(nextSlot.eq(k)), () => {
-        r.busy.set(true);
-        r.origin.set(rayIn.origin);
-        r.direction.set(rayIn.direction);
-        r.thread.set(rayIn.thread);
-        r.haveBest.set(false);
-      }).elsewhen(hit.and(mine).and(closer), () => {
-        r.haveBest.set(true);
-        r.bestT.set(test.t);
-        r.bestShader.set(testShader);
-        r.bestNormal.set(test.normal);
-      });
+function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
+  // A ray holds its slot from acceptance to its answer; the next rays may sweep while it drains.
+  const sb = clog2(p.slots);
+  const nextSlot = m.reg(UInt(sb), { reset: 0 });
+  const sweeping = m.reg(Bool, { reset: 0 });
+  const sweepSlot = m.reg(UInt(sb), { reset: 0 });
+  const nextId = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0 });
+  const ready = sweeping.not().and(bySlot(nextSlot, (r) => r.busy).asBool().not());
+  const accept = rayIn.start.and(ready);
+  const rayValid = isTraceableRay(rayIn.origin, rayIn.direction);
+
+  io.tri.req_valid.set(sweeping);
+  io.tri.req_id.set(nextId);
+  // Each answer belongs to the slot whose sweep asked for it.
+  const respSlot = delayValid(m, sweepSlot, p.memory, 'resp_slot');
+  const ours = io.tri.resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
+  const entering = ours.and(io.tri.resp_not_valid.not());
+  const sweepEnd = ours.and(io.tri.resp_not_valid);
+  const endToken = sweepEnd.or(accept.and(rayValid.not()));
+  m.when(accept, () => {
+    nextSlot.set(mux(nextSlot.eq(p.slots - 1), lit(0, sb), nextSlot.add(1)));
+    m.when(rayValid, () => {
+      sweeping.set(true);
+      sweepSlot.set(nextSlot);
+      nextId.set(0);
     });
+  })
+    .elsewhen(sweepEnd, () => sweeping.set(false))
+    .elsewhen(sweeping, () => nextId.set(nextId.add(1)));
+  return { ready, accept, rayValid, nextSlot, entering, sweepEnd, endToken, respSlot };
+}
 
-    // ------------------------------------------------------------------ finish: the hit point o + t·d
-    // The end token starts it; the slot's registers hold still until its answer leaves.
-    const finishRay = rayOf(testSlot);
-    const finishT = bySlot(testSlot, (r) => r.bestT);
-    const point = [0, 1, 2].map((i) => f.add(delay(m, finishRay.o[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(finishT, finishRay.d[i]!))) as unknown as Vec3;
-    const done = delayValid(m, testEnd, p.fmul + p.fadd, 'done');
-    const doneSlot = delayValid(m, testSlot, p.fmul + p.fadd, 'done_slot');
-    const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
-    io.done.set(done);
-    io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
-    // Zero between answers: a slot's thread register has no reset (silicon leaves it undefined until a ray).
-    io.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
-    // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
-    const answerHit = done.and(have);
-    io.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
-    io.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
-    slotRegs.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
-    io.ready.set(rayIn.portReady(ready));
+/** `depth` cycles after a triangle entered: its test's decision, t and normal, and whether it is the slot's closest hit. */
+interface TestResult {
+  readonly valid: BoolValue;
+  /** The ray's end token reached the end of the pipeline: its answer follows. */
+  readonly end: BoolValue;
+  readonly slot: UIntValue;
+  readonly shader: UIntValue;
+  readonly hit: BoolValue;
+  readonly closer: BoolValue;
+  readonly t: UIntValue;
+  readonly normal: UIntValue;
+}
 
-    // ------------------------------------------------------------------ counters
-    const rays = m.reg(UInt(32), { reset: 0 });
-    const tests = m.reg(UInt(32), { reset: 0 });
-    const busy = m.reg(UInt(32), { reset: 0 });
-    m.when(accept, () => rays.set(rays.add(1)));
-    m.when(testValid, () => tests.set(tests.add(1)));
-    m.when(slotRegs.map((r) => r.busy).reduce((a, b) => a.or(b)), () => busy.set(busy.add(1)));
-    io.rays.set(rays);
-    io.tests.set(tests);
-    io.busy_cycles.set(busy);
-  },
-);
+function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep): TestResult {
+  const depth = icPipelineDepth(p);
+  const sb = clog2(p.slots);
+  const slotIn = mux(sweep.endToken.and(sweep.sweepEnd.not()), sweep.nextSlot, mux(sweep.entering.or(sweep.sweepEnd), sweep.respSlot, lit(0, sb)));
+  const v0 = split3(io.tri.resp_v0);
+  const v1 = split3(io.tri.resp_v1);
+  const v2 = split3(io.tri.resp_v2);
+  // The slot of the data at each stage selects the ray's origin and direction there.
+  const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
+  const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
+  // S1–S9: Möller–Trumbore, or the watertight test (watertightTest.ts, it decides by itself); t and the normal reach S10 after `depth`.
+  const rayAt = (cycles: number) => rayOf(cycles === 0 ? slotIn : slotAt(cycles));
+  const constantsOf = isWatertight(p) ? slotConstants(m, rayIn, sweep.accept, sweep.nextSlot, p.slots) : undefined;
+  const test = constantsOf
+    ? watertightTest({ m, units: f, p, vertices: [v0, v1, v2], originAt: (cycles) => split3(bySlot(slotAt(cycles), (r) => r.origin)), constantsAt: (cycles) => constantsOf(slotAt(cycles)) })
+    : mollerTrumbore(m, f, p, [v0, v1, v2], rayAt);
+  // Valid bit, end token, slot and shader travel alongside.
+  const testValid = delayValid(m, sweep.entering, depth, 'test_valid');
+  const testEnd = delayValid(m, sweep.endToken, depth, 'test_end');
+  const testSlot = slotAt(depth);
+  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
+  // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
+  const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
+  const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));
+  return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, hit, closer, t: test.t, normal: test.normal };
+}
+
+/** A slot takes its ray on acceptance, then keeps the closest hit of its sweep. */
+function recordClosest({ m, slots }: Core, rayIn: RayIntake, sweep: Sweep, test: TestResult): void {
+  slots.forEach((r, k) => {
+    const mine = test.slot.eq(k);
+    m.when(sweep.accept.and(sweep.nextSlot.eq(k)), () => {
+      r.busy.set(true);
+      r.origin.set(rayIn.origin);
+      r.direction.set(rayIn.direction);
+      r.thread.set(rayIn.thread);
+      r.haveBest.set(false);
+    }).elsewhen(test.hit.and(mine).and(test.closer), () => {
+      r.haveBest.set(true);
+      r.bestT.set(test.t);
+      r.bestShader.set(test.shader);
+      r.bestNormal.set(test.normal);
+    });
+  });
+}
+
+/** The answer: the end token starts the hit point o + t·d; the slot's registers hold still until its answer leaves, which frees it. */
+function finishStage({ m, io, p, f, slots, bySlot }: Core, test: TestResult): void {
+  const finishRay = { o: split3(bySlot(test.slot, (r) => r.origin)), d: split3(bySlot(test.slot, (r) => r.direction)) };
+  const finishT = bySlot(test.slot, (r) => r.bestT);
+  const point = [0, 1, 2].map((i) => f.add(delay(m, finishRay.o[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(finishT, finishRay.d[i]!))) as unknown as Vec3;
+  const done = delayValid(m, test.end, p.fmul + p.fadd, 'done');
+  const doneSlot = delayValid(m, test.slot, p.fmul + p.fadd, 'done_slot');
+  const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
+  io.done.set(done);
+  io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
+  // Zero between answers: a slot's thread register has no reset (silicon leaves it undefined until a ray).
+  io.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
+  // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
+  const answerHit = done.and(have);
+  io.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
+  io.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+  slots.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
+}
+
+function counters({ m, io, slots }: Core, accept: BoolValue, testValid: BoolValue): void {
+  const rays = m.reg(UInt(32), { reset: 0 });
+  const tests = m.reg(UInt(32), { reset: 0 });
+  const busy = m.reg(UInt(32), { reset: 0 });
+  m.when(accept, () => rays.set(rays.add(1)));
+  m.when(testValid, () => tests.set(tests.add(1)));
+  m.when(slots.map((r) => r.busy).reduce((a, b) => a.or(b)), () => busy.set(busy.add(1)));
+  io.rays.set(rays);
+  io.tests.set(tests);
+  io.busy_cycles.set(busy);
+}
 
 /** Cycles from a ray's acceptance to the first cycle the core proper can take it: 0, or the watertight intake's (watertightTest.ts). */
 export const icIntakeCycles = (p: IcCoreParams): number => (isWatertight(p) ? watertightIntakeCycles(p) : 0);

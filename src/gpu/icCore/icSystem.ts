@@ -1,8 +1,8 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, defineModule, input, lit, mux, output } from '../../hdl/index.ts';
+import { Bool, UInt, defineModule, input, lit, mux, output, type InstanceHandle, type ValueOf } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
-import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
+import { IcCore, defaultIcCoreParams, rayPorts, type TriangleRead } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
@@ -30,12 +30,11 @@ export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>
   triangle_count: output(UInt(triangleIdBits(p))),
 });
 
-type TriangleAnswerSink = { readonly [K in 'tri_resp_valid' | 'tri_resp_not_valid' | 'tri_resp_v0' | 'tri_resp_v1' | 'tri_resp_v2' | 'tri_resp_shader']: { set(v: never): void } };
-type TriangleAnswerSource = { readonly [K in 'resp_valid' | 'resp_not_valid' | 'resp_v0' | 'resp_v1' | 'resp_v2' | 'resp_shader']: unknown };
+type TriangleMemoryIo = InstanceHandle<ReturnType<(typeof TriangleMemory)['ports']>>['io'];
 
-/** The triangle memory's answer into a core's tri_resp_* inputs. */
-export function connectTriangleAnswers(core: TriangleAnswerSink, mem: TriangleAnswerSource): void {
-  for (const k of ['valid', 'not_valid', 'v0', 'v1', 'v2', 'shader'] as const) core[`tri_resp_${k}`].set(mem[`resp_${k}`] as never);
+/** The triangle memory's answer into a core's triangle port (the request side is each system's: the id widths differ). */
+export function connectTriangleAnswers(tri: ValueOf<ReturnType<typeof TriangleRead>>, mem: TriangleMemoryIo): void {
+  for (const k of ['resp_valid', 'resp_not_valid', 'resp_v0', 'resp_v1', 'resp_v2', 'resp_shader'] as const) tri[k].set(mem[k] as never);
 }
 
 export const IcSystem = defineModule(
@@ -53,10 +52,10 @@ export const IcSystem = defineModule(
     passThrough(m, rayPorts(), io, core.io);
     // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
     const tw = triangleIdBits(p);
-    const id = core.io.tri_req_id;
-    mem.io.req_valid.set(core.io.tri_req_valid);
+    const id = core.io.tri.req_id;
+    mem.io.req_valid.set(core.io.tri.req_valid);
     mem.io.req_id.set(tw >= 16 ? id.zext(tw) : mux(id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), id.trunc(tw)));
-    connectTriangleAnswers(core.io, mem.io);
+    connectTriangleAnswers(core.io.tri, mem.io);
   },
 );
 

@@ -1,60 +1,13 @@
 // The Möller–Trumbore ray–triangle datapath shared by the brute-force and the BVH intersection cores (docs/intersection.md).
 import { cat, lit, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FAdd, FCmp, FDiv, FMul } from '../../hdl/lib/index.ts';
-import { delay } from '../../hdl/lib/index.ts';
-import type { FloatUnits } from './watertightTest.ts';
-
-/** Float unit latencies of the test pipeline. */
-export interface TestLatencies {
-  readonly fadd: number;
-  readonly fmul: number;
-  readonly fdiv: number;
-}
-
-export type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
-export const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
-export const join3 = (v: Vec3): UIntValue => cat(v[2], v[1], v[0]);
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, delay } from '../../hdl/lib/index.ts';
+import type { FloatOps, TestLatencies } from './floatOps.ts';
+import { join3, type Vec3 } from './vec3.ts';
 
 const ONE = 0x3f800000;
-const SIGN = 0x80000000;
 
 /** Cycles from a triangle entering the Möller–Trumbore pipeline to t, u, v and the normal at S10. */
 export const mollerTrumboreDepth = (p: TestLatencies): number => 5 * p.fadd + 3 * p.fmul + p.fdiv;
-
-/** Float operations as unit instances (each its own hardware: the pipeline needs them all every cycle). */
-export class FloatOps implements FloatUnits {
-  private n = 0;
-  constructor(
-    private readonly m: ModuleBuilder,
-    private readonly p: TestLatencies,
-  ) {}
-
-  private binary(def: typeof FAdd | typeof FMul | typeof FDiv, stages: number, a: UIntValue, b: UIntValue, name: string): UIntValue {
-    const u = this.m.instance(def, { stages }, { name: `${name}${this.n++}` });
-    u.io.in_valid.set(true);
-    u.io.a.set(a);
-    u.io.b.set(b);
-    return u.io.result;
-  }
-  add = (a: UIntValue, b: UIntValue) => this.binary(FAdd, this.p.fadd, a, b, 'fadd');
-  /** a − b as a + (−b): flipping the sign is exact, so the rounding is that of a subtraction. */
-  sub = (a: UIntValue, b: UIntValue) => this.binary(FAdd, this.p.fadd, a, b.xor(SIGN), 'fsub');
-  mul = (a: UIntValue, b: UIntValue) => this.binary(FMul, this.p.fmul, a, b, 'fmul');
-  div = (a: UIntValue, b: UIntValue) => this.binary(FDiv, this.p.fdiv, a, b, 'fdiv');
-  sub3 = (a: Vec3, b: Vec3): Vec3 => [this.sub(a[0], b[0]), this.sub(a[1], b[1]), this.sub(a[2], b[2])];
-  /** The products of cross(a, b) (one multiplier stage), then their differences (one adder stage). */
-  crossProducts = (a: Vec3, b: Vec3) => [this.mul(a[1], b[2]), this.mul(a[2], b[1]), this.mul(a[2], b[0]), this.mul(a[0], b[2]), this.mul(a[0], b[1]), this.mul(a[1], b[0])] as const;
-  crossDifferences = (x: readonly UIntValue[]): Vec3 => [this.sub(x[0]!, x[1]!), this.sub(x[2]!, x[3]!), this.sub(x[4]!, x[5]!)];
-  products3 = (a: Vec3, b: Vec3): Vec3 => [this.mul(a[0], b[0]), this.mul(a[1], b[1]), this.mul(a[2], b[2])];
-  /** The flag of a − b (Z 00, unordered 01, P 10, N 11), combinational. */
-  compare = (a: UIntValue, b: UIntValue): UIntValue => {
-    const u = this.m.instance(FCmp, { stages: 0 }, { name: `fcmp${this.n++}` });
-    u.io.in_valid.set(true);
-    u.io.a.set(a);
-    u.io.b.set(b);
-    return u.io.flags;
-  };
-}
 
 /** The ray as the pipeline sees it `cycles` after the triangle entered (the caller keeps it or looks it up). */
 export type RayAt = (cycles: number) => { readonly o: Vec3; readonly d: Vec3 };
@@ -116,12 +69,12 @@ export function mollerTrumbore(m: ModuleBuilder, f: FloatOps, p: TestLatencies, 
 /** The S10 decision of Möller–Trumbore (det ≠ 0, u ≥ 0, v ≥ 0, u + v ≤ 1, t > 0), combinational. */
 export function mollerTrumboreHit(f: FloatOps, r: MollerTrumboreResult): UIntValue {
   const zero = lit(0, 32);
-  const geZero = (x: UIntValue) => f.compare(x, zero).eq(0b10).or(f.compare(x, zero).eq(0b00));
+  const geZero = (x: UIntValue) => f.compare(x, zero).eq(FLAG_POSITIVE).or(f.compare(x, zero).eq(FLAG_ZERO));
   const uvFlag = f.compare(r.uv, lit(ONE, 32));
-  const hit = f.compare(r.det, zero).ne(0b00)
+  const hit = f.compare(r.det, zero).ne(FLAG_ZERO)
     .and(geZero(r.u))
     .and(geZero(r.v))
-    .and(uvFlag.eq(0b11).or(uvFlag.eq(0b00)))
-    .and(f.compare(r.t, zero).eq(0b10));
+    .and(uvFlag.eq(FLAG_NEGATIVE).or(uvFlag.eq(FLAG_ZERO)))
+    .and(f.compare(r.t, zero).eq(FLAG_POSITIVE));
   return hit;
 }

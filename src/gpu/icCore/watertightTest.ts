@@ -1,7 +1,8 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
-import { Bool, UInt, cat, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
-import { FDiv } from '../../hdl/lib/index.ts';
+import { Bool, UInt, Vec, cat, lit, mux, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
 import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { join3, map3, split3, type Vec3 } from './vec3.ts';
 
 export type TriangleTestKind = 'moller-trumbore' | 'watertight';
 
@@ -35,10 +36,6 @@ export const watertightIntakeCycles = (p: Latencies): number => p.fdiv + 4;
 
 const ONE = 0x3f800000;
 
-type Vec3 = readonly [UIntValue, UIntValue, UIntValue];
-const split3 = (v: UIntValue): Vec3 => [v.bits(31, 0), v.bits(63, 32), v.bits(95, 64)];
-const join3 = (v: Vec3): UIntValue => cat(v[2], v[1], v[0]);
-const map3 = <T>(f: (i: 0 | 1 | 2) => T): [T, T, T] => [f(0), f(1), f(2)];
 
 /** The float units the test takes from the core: each call is its own unit instance. */
 export interface FloatUnits {
@@ -66,7 +63,9 @@ export interface RayConstants {
   readonly shear: UIntValue;
 }
 
-const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 2) | kx, 6);
+/** The axes word: kx, ky, kz, 2 bits each, kx lowest. */
+const RayAxes = Vec(3, UInt(2));
+const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 2) | kx, RayAxes.width);
 
 /**
  * kz = the axis of the largest |d| (binary32 magnitudes order as integers; the lowest axis on ties),
@@ -74,7 +73,7 @@ const axesCode = (kx: number, ky: number, kz: number) => lit((kz << 4) | (ky << 
  */
 export function rayAxes(direction: UIntValue): UIntValue {
   const d = split3(direction);
-  const mag = d.map((x) => x.bits(30, 0));
+  const mag = d.map((x) => x.trunc(31)); // without the sign
   const yWins = mag[1]!.gt(mag[0]!);
   const zWins = mag[2]!.gt(mux(yWins, mag[1]!, mag[0]!));
   const neg = d.map((x) => x.bit(31));
@@ -88,7 +87,10 @@ export function rayAxes(direction: UIntValue): UIntValue {
 const pick = (v: Vec3, axis: UIntValue): UIntValue => mux(axis.eq(0), v[0], mux(axis.eq(1), v[1], v[2]));
 
 /** v in the ray's axes: (v[kx], v[ky], v[kz]). */
-const inFrame = (v: Vec3, axes: UIntValue): Vec3 => [pick(v, axes.bits(1, 0)), pick(v, axes.bits(3, 2)), pick(v, axes.bits(5, 4))];
+const inFrame = (v: Vec3, axes: UIntValue): Vec3 => {
+  const [kx, ky, kz] = unpackBits(RayAxes, axes);
+  return [pick(v, kx!), pick(v, ky!), pick(v, kz!)];
+};
 
 // ---------------------------------------------------------------------------- the intake
 
@@ -246,18 +248,18 @@ export function watertightTest(c: WatertightContext): WatertightResult {
   // Double-sided: inside when all are ≥ 0 or all ≤ 0 (a zero counts for both); taken now, one bit travels on.
   const flags = [U, V, W].map((x) => f.compare(x, zero));
   const all = (ok: (flag: UIntValue) => BoolValue) => flags.map(ok).reduce((x, y) => x.and(y));
-  const inside = all((g) => g.eq(0b10).or(g.eq(0b00))).or(all((g) => g.eq(0b11).or(g.eq(0b00))));
+  const inside = all((g) => g.eq(FLAG_POSITIVE).or(g.eq(FLAG_ZERO))).or(all((g) => g.eq(FLAG_NEGATIVE).or(g.eq(FLAG_ZERO))));
   // S6 (mul ∥ add), S7, S8 (add): T = (U·Az + V·Bz) + W·Cz and det = (U + V) + W.
   const z = late3([a[2], b[2], cc[2]], M + A, 'z');
   const [uz, vz, wz] = [f.mul(U, z[0]), f.mul(V, z[1]), f.mul(W, z[2])];
   const det = f.add(f.add(U, V), delay(m, W, A, 'w'));
   const T = f.add(f.add(uz, vz), delay(m, wz, A, 'wz'));
-  const detNonZero = f.compare(det, zero).ne(0b00);
+  const detNonZero = f.compare(det, zero).ne(FLAG_ZERO);
   // S9 (div): t = T / det, one rounding.
   const t = f.div(T, delay(m, det, M, 'det'));
   // S10: the decision.
   const insideL = delayValid(m, inside, M + 2 * A + p.fdiv, 'inside');
   const detNonZeroL = delayValid(m, detNonZero, M + p.fdiv, 'det_nonzero');
-  const hit = insideL.and(detNonZeroL).and(f.compare(t, zero).eq(0b10));
+  const hit = insideL.and(detNonZeroL).and(f.compare(t, zero).eq(FLAG_POSITIVE));
   return { kind: 'watertight', hit, t, normal: delay(m, join3(normal), watertightDepth(p) - (2 * A + M), 'normal') };
 }

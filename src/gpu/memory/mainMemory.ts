@@ -2,6 +2,7 @@
 // words from any word address) reads or writes each bank once in the same cycle.
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
+import { vectorWords } from './vectorWord.ts';
 
 export interface MainMemoryParams {
   /** Total 32-bit words (a power of two, at least 4). */
@@ -30,12 +31,13 @@ export const MainMemory = defineModule(
     const banks = [0, 1, 2, 3].map((k) => m.memory(UInt(32), p.words / 4, { name: `bank${k}` }));
     const request = io.read_en.or(io.write_en);
     const laneOfBank = (k: number): UIntValue => lit(k, 2).sub(first);
+    const writeWords = vectorWords(io.data_write);
     const bankData = banks.map((bank, k) => {
       const lane = laneOfBank(k);
       const addr = [0, 1, 2, 3].map((i) => laneAddr(i)).reduce((acc, a, i) => mux(lane.eq(i), a, acc), laneAddr(0));
       const row = addr.bits(aw - 1, 2);
       const inAccess = io.s_or_v.or(lane.eq(0));
-      const data = [0, 1, 2, 3].map((i) => io.data_write.bits(32 * i + 31, 32 * i)).reduce((acc, w, i) => mux(lane.eq(i), w, acc), lit(0, 32));
+      const data = writeWords.reduce((acc, w, i) => mux(lane.eq(i), w, acc), lit(0, 32));
       m.when(io.write_en.and(inAccess), () => bank.write(row, data));
       return { lane, value: bank.read(row) };
     });

@@ -1,5 +1,5 @@
 // Triangle memory: parses the streamed scene image and answers one triangle per cycle (index table, then X/Y/Z banks).
-import { Bool, UInt, cat, defineModule, input, mux, output, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, mux, output, packBits, unpackBits, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
 export interface TriangleMemoryParams {
@@ -47,13 +47,15 @@ const triangleMemoryPorts = (p: TriangleMemoryParams) => ({
 });
 
 type TriangleMemoryIo = PortsValue<ReturnType<typeof triangleMemoryPorts>>;
+
+/** One index-table entry per triangle: its three vertex indices (v0 lowest), then its shader id. */
+const IndexEntry = (vertexBits: number) => Bundle({ vertices: Vec(3, UInt(vertexBits)), shader: UInt(32) });
 type WordMemory = MemoryHandle<UIntType>;
 
 export const TriangleMemory = defineModule('TriangleMemory', triangleMemoryPorts, (m, io, p) => {
   checkParams(p);
   const vw = vertexIndexBits(p);
-  // One index-table entry per triangle: shader id [3vw+31 : 3vw], then v2, v1, v0 (v0 lowest).
-  const indexTable = m.memory(UInt(3 * vw + 32), p.triangles, { name: 'index_table' });
+  const indexTable = m.memory(UInt(IndexEntry(vw).width), p.triangles, { name: 'index_table' });
   const banks = ['bank_x', 'bank_y', 'bank_z'].map((name) => m.memory(UInt(32), p.vertices, { name }));
   const triangleCount = loadParser(m, io, p, indexTable, banks);
   io.triangle_count.set(triangleCount);
@@ -67,7 +69,8 @@ export const TriangleMemory = defineModule('TriangleMemory', triangleMemoryPorts
  */
 function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryParams, indexTable: WordMemory, banks: readonly WordMemory[]): UIntValue {
   const vw = vertexIndexBits(p);
-  const inVertexPhase = m.reg(Bool, { reset: 0 });
+  // The image: the triangle section (index-table entries, a zero shader id ends it), then the vertex records.
+  const section = fsm(m, 'section', ['triangles', 'vertices'], 'triangles');
   const wordOfRecord = m.reg(UInt(2), { reset: 0 });
   const triangleCount = m.reg(UInt(triangleIdBits(p)), { reset: 0 });
   // Up to vertices + 1: record number `vertices` may only be the all-zero terminator.
@@ -78,7 +81,7 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
 
   // load_start restarts the parse at once, so a word arriving with it is word 0 of the new image.
   const start = io.load_start;
-  const phaseNow = inVertexPhase.and(start.not());
+  const inVerticesNow = section.is('vertices').and(start.not());
   const wordNow = mux(start, 0, wordOfRecord);
   const countNow = mux(start, 0, triangleCount);
   const recordNow = mux(start, 0, vertexRecord);
@@ -87,9 +90,13 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
   // After an error the rest of the image is ignored until the next load_start.
   const accept = io.load_valid.and(errorNow.not());
   const indexOutOfRange = word.ge(p.vertices);
+  // The entry the shader id word completes.
+  const stagedEntry = m.wire(IndexEntry(vw), { name: 'staged_entry' });
+  stagedIndex.forEach((r, k) => stagedEntry.vertices.at(k).set(r));
+  stagedEntry.shader.set(word);
 
   m.when(start, () => {
-    inVertexPhase.set(0);
+    section.goto('triangles');
     wordOfRecord.set(0);
     triangleCount.set(0);
     vertexRecord.set(0);
@@ -97,26 +104,26 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
   });
   m.when(accept, () => {
     wordOfRecord.set(wordNow.add(1));
-    m.when(phaseNow.not(), () => {
+    m.when(inVerticesNow.not(), () => {
       m.switch(wordNow)
         .is(0, () => {
-          stagedIndex[0]!.set(word.bits(vw - 1, 0));
+          stagedIndex[0]!.set(word.trunc(vw));
           stagedIndexBad.set(indexOutOfRange);
         })
         .is(1, () => {
-          stagedIndex[1]!.set(word.bits(vw - 1, 0));
+          stagedIndex[1]!.set(word.trunc(vw));
           stagedIndexBad.set(stagedIndexBad.or(indexOutOfRange));
         })
         .is(2, () => {
-          stagedIndex[2]!.set(word.bits(vw - 1, 0));
+          stagedIndex[2]!.set(word.trunc(vw));
           stagedIndexBad.set(stagedIndexBad.or(indexOutOfRange));
         })
         .default(() => {
           // The shader id word: 0 ends the table; otherwise the triangle must fit and name real vertices.
-          m.when(word.eq(0), () => inVertexPhase.set(1))
+          m.when(word.eq(0), () => section.goto('vertices'))
             .elsewhen(countNow.eq(p.triangles).or(stagedIndexBad), () => loadError.set(1))
             .otherwise(() => {
-              indexTable.write(countNow, cat(word, stagedIndex[2]!, stagedIndex[1]!, stagedIndex[0]!));
+              indexTable.write(countNow, packBits(stagedEntry));
               triangleCount.set(countNow.add(1));
             });
         });
@@ -136,18 +143,18 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
  * read all three ports of every bank at once. Only a valid answer carries data.
  */
 function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, triangleCount: UIntValue, indexTable: WordMemory, banks: readonly WordMemory[]): void {
-  const entry = indexTable.read(io.req_id);
+  const entry = unpackBits(IndexEntry(vw), indexTable.read(io.req_id));
   const stage1Valid = m.regNext(io.req_valid, { reset: 0 });
   const stage1NotValid = m.regNext(io.req_valid.and(io.req_id.ge(triangleCount)), { reset: 0 });
 
   const vertexWords = [0, 1, 2].map((k) => {
-    const vertex = entry.bits(vw * k + vw - 1, vw * k).named(`stage1_v${k}`);
+    const vertex = entry.vertices.at(k).named(`stage1_v${k}`);
     const stage2X = banks[0]!.read(vertex);
     const stage2Y = banks[1]!.read(vertex);
     const stage2Z = banks[2]!.read(vertex);
     return cat(stage2Z, stage2Y, stage2X);
   });
-  const stage2Shader = m.regNext(entry.bits(3 * vw + 31, 3 * vw));
+  const stage2Shader = m.regNext(entry.shader);
   const stage2Valid = m.regNext(stage1Valid, { reset: 0 });
   const stage2NotValid = m.regNext(stage1NotValid, { reset: 0 });
 

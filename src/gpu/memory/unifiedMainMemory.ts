@@ -3,6 +3,7 @@
 // memory of the thread it names.
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { clog2, selectByIndex } from '../../hdl/lib/index.ts';
+import { vectorWords } from './vectorWord.ts';
 
 export interface UnifiedMainMemoryParams {
   /** Requesters (1 to 4): the RT cores; the memory controller borrows port 0 between patches. */
@@ -41,10 +42,11 @@ export const UnifiedMainMemory = defineModule(
     const toBank = ports.map((i) => {
       const addr = io.addr.at(i);
       const first = addr.bits(1, 0);
+      const writeWords = vectorWords(io.data_write.at(i));
       return [0, 1, 2, 3].map((k) => {
         const lane = lit(k, 2).sub(first);
         const laneAddr = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), addr.add(j), acc), addr);
-        const word = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), io.data_write.at(i).bits(32 * j + 31, 32 * j), acc), io.data_write.at(i).bits(31, 0));
+        const word = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), writeWords[j]!, acc), writeWords[0]!);
         return { row: laneAddr.bits(aw - 1, 2), word, write: io.write_en.at(i).and(io.s_or_v.at(i).or(lane.eq(0))) };
       });
     });

@@ -1,16 +1,17 @@
 // The memory controller (seed section 2): MMIO registers for the host, a DMA read engine that streams
 // the program, constants and triangle image into the on-chip memories, and a write engine that copies
 // each finished patch's return vectors (and a patch report) back to host memory.
-import { Bool, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
-import { lowestOf, pick } from '../selection.ts';
+import { lowestOf, pick, type Choice } from '../selection.ts';
+import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
-import { CONTEXT_REG, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG } from './registers.ts';
-import { ContextStatus } from '../rtCore/interfaces.ts';
+import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
+import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
@@ -22,7 +23,9 @@ export interface MemoryControllerParams extends PatchDispatcherParams {
 
 /** Word limits of the memories the read engine fills: program, constants, triangles (none). */
 const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
-const STATE = { idle: 0, request: 1, receive: 2, run: 3 } as const;
+
+/** A thread that ended, queued for its write-back (ThreadDone without its valid bit). */
+const EndedThread = Bundle({ thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
 
 const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...hostPorts(),
@@ -75,213 +78,317 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
 });
 type ControllerIo = PortsValue<ReturnType<typeof memoryControllerPorts>>;
 
+/** Host address registers: a 64-bit byte address as its two MMIO words. */
+interface HostAddress {
+  readonly lo: UIntValue;
+  readonly hi: UIntValue;
+}
+
+/** The MMIO-writable registers: the three load sources, the frame's result and report addresses, its pixels. */
+interface HostRegisters {
+  /** Program, constants, triangles: where each load reads from and how many words. */
+  readonly sources: readonly (HostAddress & { readonly words: UIntValue })[];
+  readonly out: HostAddress;
+  readonly report: HostAddress;
+  readonly pixelCount: UIntValue;
+  readonly firstPixel: UIntValue;
+  /** MMIO address and register, for the writes and the reads back. */
+  readonly writable: readonly (readonly [number, UIntValue])[];
+  readonly frameCounters: FrameCounters;
+}
+
+interface FrameCounters {
+  readonly patches: UIntValue;
+  readonly faults: UIntValue;
+  readonly faultMask: UIntValue;
+}
+
+/** What the controller is doing: a load (request, receive), the frame (run), or nothing; the commands still to run; DONE and ERROR. */
+interface ControllerState {
+  readonly phase: Fsm<(typeof CONTROLLER_PHASES)[number]>;
+  readonly pendingLoads: UIntValue;
+  readonly pendingStart: UIntValue;
+  readonly done: UIntValue;
+  readonly error: UIntValue;
+  readonly busy: BoolValue;
+  /** Records `code` in ERROR unless it already holds one (the first error since CLEAR wins). */
+  readonly raise: (code: number | UIntValue) => void;
+}
+
+const CONTROLLER_PHASES = ['idle', 'request', 'receive', 'run'] as const;
+
 export const MemoryController = defineModule('MemoryController', memoryControllerPorts, (m, io, p) => {
-    checkCoreCounts(p, 'MemoryController');
-    const reg32 = (name: string) => m.reg(UInt(32), { reset: 0, name });
-    const addrReg = (name: string) => ({ lo: reg32(`${name}_addr_lo`), hi: reg32(`${name}_addr_hi`) });
-    const sources = [
-      { ...addrReg('program'), words: reg32('program_words') },
-      { ...addrReg('const'), words: reg32('const_words') },
-      { ...addrReg('tri'), words: reg32('tri_words') },
-    ];
-    const out = addrReg('out');
-    const report = addrReg('report');
-    const pixelCount = reg32('pixel_count');
-    const firstPixel = reg32('first_pixel');
-    const state = m.reg(UInt(2), { reset: 0 });
-    const pendingLoads = m.reg(UInt(3), { reset: 0 });
-    const pendingStart = m.reg(Bool, { reset: 0 });
-    const done = m.reg(Bool, { reset: 0 });
-    const error = m.reg(UInt(3), { reset: 0 });
-    const busy = state.ne(STATE.idle).or(pendingLoads.ne(0)).or(pendingStart);
-    const raise = (code: number | UIntValue) => m.when(error.eq(0), () => error.set(code));
-
-    // ------------------------------------------------------------------ MMIO writes
-    const wr = (addr: number) => io.mmio_wr_en.and(io.mmio_wr_addr.eq(addr));
-    const writable: [number, ReturnType<typeof reg32>][] = [
-      [MMIO.PROGRAM_ADDR_LO, sources[0]!.lo], [MMIO.PROGRAM_ADDR_HI, sources[0]!.hi], [MMIO.PROGRAM_WORDS, sources[0]!.words],
-      [MMIO.CONST_ADDR_LO, sources[1]!.lo], [MMIO.CONST_ADDR_HI, sources[1]!.hi], [MMIO.CONST_WORDS, sources[1]!.words],
-      [MMIO.TRI_ADDR_LO, sources[2]!.lo], [MMIO.TRI_ADDR_HI, sources[2]!.hi], [MMIO.TRI_WORDS, sources[2]!.words],
-      [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
-      [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
-    ];
-    for (const [addr, r] of writable) m.when(wr(addr), () => r.set(io.mmio_wr_data));
-    const control = wr(MMIO.CONTROL);
-    const command = io.mmio_wr_data;
-    const frameCounters = { patches: reg32('patches_done'), faults: reg32('fault_count'), faultMask: reg32('fault_mask') };
-    m.when(control.and(busy), () => raise(ERROR_CODE.busy)).elsewhen(control, () => {
-      pendingLoads.set(command.bits(2, 0));
-      pendingStart.set(command.bit(3));
-      m.when(command.bit(4), () => {
-        done.set(false);
-        error.set(0);
-      });
-      m.when(command.bit(3), () => {
-        done.set(false);
-        for (const r of Object.values(frameCounters)) r.set(0);
-      });
-    });
-
-    // ------------------------------------------------------------------ DMA read engine
-    const current = m.reg(UInt(2), { reset: 0 });
-    const wordIndex = reg32('word_index');
-    const beatsLeft = reg32('beats_left');
-    const buffer = m.reg(UInt(128), { reset: 0 });
-    const bufferWords = m.reg(UInt(3), { reset: 0 });
-    const bufferPos = m.reg(UInt(2), { reset: 0 });
-    const nextLoad = lowestOf([0, 1, 2].map((j) => pendingLoads.bit(j)));
-    const words = (j: UIntValue) => pick(j, sources.map((s) => s.words));
-    const nextWords = words(nextLoad.index);
-    const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
-    // 33 bits: a word count near 2^32 must not wrap to 0 beats.
-    const nextBeats = nextWords.zext(33).add(3).shr(2);
-    const nextSource = cat(pick(nextLoad.index, sources.map((s) => s.hi)), pick(nextLoad.index, sources.map((s) => s.lo)));
-    const badSource = nextWords.ne(0).and(badTransfer(nextSource, nextBeats));
-    const idle = state.eq(STATE.idle);
-    const beginLoad = idle.and(nextLoad.any);
-    const clearPending = (j: UIntValue) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not()));
-    m.when(beginLoad.and(tooLong.or(badSource)), () => {
-      // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
-      raise(mux(tooLong, pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]), lit(ERROR_CODE.badAddress, 3)));
-      pendingLoads.set(0);
-      pendingStart.set(false);
-    }).elsewhen(beginLoad, () => {
-      current.set(nextLoad.index);
-      wordIndex.set(0);
-      bufferWords.set(0);
-      bufferPos.set(0);
-      beatsLeft.set(nextBeats.trunc(32));
-      m.when(nextWords.eq(0), () => clearPending(nextLoad.index)).otherwise(() => state.set(STATE.request));
-    });
-    // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
-    const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
-    io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
-    io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
-    io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
-    const source = { lo: pick(current, sources.map((s) => s.lo)), hi: pick(current, sources.map((s) => s.hi)) };
-    io.dma_rd_req_valid.set(state.eq(STATE.request));
-    io.dma_rd_req_addr.set(cat(source.hi, source.lo));
-    io.dma_rd_req_beats.set(beatsLeft);
-    m.when(state.eq(STATE.request).and(io.dma_rd_req_ready), () => state.set(STATE.receive));
-
-    const receiving = state.eq(STATE.receive);
-    const emit = receiving.and(bufferWords.ne(0));
-    const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
-    io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
-    const word = pick(bufferPos, [0, 1, 2, 3].map((i) => buffer.bits(32 * i + 31, 32 * i)));
-    // The last beat's words past the length are dropped.
-    const store = emit.and(wordIndex.lt(words(current)));
-    io.imem_we.set(store.and(current.eq(0)));
-    io.cmem_we.set(store.and(current.eq(1)));
-    io.tri_load_valid.set(store.and(current.eq(2)));
-    io.mem_waddr.set(wordIndex.trunc(13));
-    io.mem_wdata.set(word);
-    m.when(emit, () => {
-      wordIndex.set(wordIndex.add(1));
-      bufferPos.set(bufferPos.add(1));
-    });
-    m.when(accept, () => {
-      buffer.set(io.dma_rd_data);
-      bufferWords.set(4);
-      bufferPos.set(0);
-      beatsLeft.set(beatsLeft.sub(1));
-    }).elsewhen(emit, () => bufferWords.set(bufferWords.sub(1)));
-    m.when(receiving.and(beatsLeft.eq(0)).and(bufferWords.eq(0)), () => {
-      state.set(STATE.idle);
-      clearPending(current);
-    });
-    // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
-    m.when(io.tri_load_error.and(io.tri_load_start.not()), () => raise(ERROR_CODE.triangleImage));
-    m.when(io.internal_error, () => raise(ERROR_CODE.internal));
-
-    // ------------------------------------------------------------------ the frame
-    // The results go to OUT_ADDR + 16·i, the reports to REPORT_ADDR + 16·n: both must fit the address space.
-    const reportsOn = cat(report.hi, report.lo).ne(0);
-    const patches = pixelCount.zext(33).add(PATCH_THREADS - 1).shr(5);
-    const badFrame = badTransfer(cat(out.hi, out.lo), pixelCount.zext(33)).or(reportsOn.and(badTransfer(cat(report.hi, report.lo), patches)));
-    const frameDue = idle.and(nextLoad.any.not()).and(pendingStart);
-    const startFrame = frameDue.and(error.eq(0)).and(badFrame.not());
-    m.when(frameDue, () => {
-      pendingStart.set(false);
-      m.when(badFrame, () => raise(ERROR_CODE.badAddress)).elsewhen(error.eq(0), () => state.set(STATE.run));
-    });
-    io.cp_start.set(startFrame);
-    io.pixel_count.set(pixelCount);
-    io.first_pixel.set(firstPixel);
-
-    // ------------------------------------------------------------------ write engine
-    const writeBack = writeBackEngine(m, io, { out, report, pixelCount, firstPixel, startFrame, running: state.eq(STATE.run), frameCounters });
-    m.when(writeBack.overflow, () => raise(ERROR_CODE.internal));
-    // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
-    m.when(io.frame_done, () => {
-      state.set(STATE.idle);
-      done.set(true);
-    });
-
-    // ------------------------------------------------------------------ status, counters, MMIO reads
-    const cycles = m.reg(UInt(64), { reset: 0 });
-    m.when(busy, () => cycles.set(cycles.add(1)));
-    const status = cat(state.eq(STATE.run), receiving.or(state.eq(STATE.request)), error.ne(0), done, busy);
-    io.irq.set(done.or(error.ne(0)));
-    const config = lit((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores, 32);
-    const readable: [number, UIntValue][] = [
-      [MMIO.ID, lit(MMIO_ID, 32)],
-      [MMIO.CONFIG, config],
-      [MMIO.STATUS, status.zext(32)],
-      [MMIO.ERROR, error.zext(32)],
-      [MMIO.TRIANGLES, io.triangle_count.zext(32)],
-      ...writable.map(([a, r]) => [a, r] as [number, UIntValue]),
-      [MMIO.PATCHES_DONE, frameCounters.patches],
-      [MMIO.FAULT_COUNT, frameCounters.faults],
-      [MMIO.FAULT_MASK, frameCounters.faultMask],
-      [MMIO.DONE_MASK, writeBack.doneMask],
-      [MMIO.CYCLES_LO, cycles.bits(31, 0)],
-      [MMIO.CYCLES_HI, cycles.bits(63, 32)],
-      [MMIO.INSTRUCTIONS, io.instructions],
-      [MMIO.TRACES, io.traces],
-    ];
-    for (let c = 0; c < p.rtCores; c++) {
-      const base = MMIO.RT_CORE + 16 * c;
-      readable.push([base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)]);
-      readable.push([base + 4 * RT_CORE_REG.PC, io.core_pc.at(c)]);
-      readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, io.core_busy_cycles.at(c)]);
-      readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, io.core_issue_cycles.at(c)]);
-    }
-    readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
-    // Context x of core c: the address names the context to every core, the core picks the answer.
-    const contextBlock = MMIO.CONTEXT >> 3;
-    const contextIndex = io.mmio_rd_addr.shr(3).sub(contextBlock);
-    io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
-    for (let c = 0; c < p.rtCores; c++) {
-      const status = io.context_status.at(c);
-      for (let x = 0; x < p.contexts; x++) {
-        const base = MMIO.CONTEXT + 8 * (c * p.contexts + x);
-        readable.push([base + 4 * CONTEXT_REG.STATUS, cat(status.thread, lit(0, 5), status.state.asUInt().zext(3)).zext(32)]);
-        readable.push([base + 4 * CONTEXT_REG.PC, status.pc]);
-      }
-    }
-    for (let k = 0; k < p.icCores; k++) {
-      const base = MMIO.IC_CORE + 16 * k;
-      readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
-      readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
-      readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
-      readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
-    }
-    const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
-    const rdData = m.reg(UInt(32), { reset: 0 });
-    m.when(io.mmio_rd_en, () => rdData.set(readData));
-    io.mmio_rd_data.set(rdData);
-    io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
+  checkCoreCounts(p, 'MemoryController');
+  const regs = hostRegisters(m, io);
+  const ctl = controllerState(m);
+  controlCommand(m, io, regs, ctl);
+  const load = readEngine(m, io, regs, ctl);
+  const startFrame = frameStart(m, io, regs, ctl, load.nextLoad);
+  const writeBack = writeBackEngine(m, io, { ...regs, startFrame, running: ctl.phase.is('run') });
+  m.when(writeBack.overflow, () => ctl.raise(ERROR_CODE.internal));
+  // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
+  m.when(io.frame_done, () => {
+    ctl.phase.goto('idle');
+    ctl.done.set(true);
+  });
+  mmioReads(m, io, p, regs, ctl, writeBack.doneMask);
 });
 
+function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
+  const addrReg = (name: string) => ({ lo: reg32(m, `${name}_addr_lo`), hi: reg32(m, `${name}_addr_hi`) });
+  const sources = [
+    { ...addrReg('program'), words: reg32(m, 'program_words') },
+    { ...addrReg('const'), words: reg32(m, 'const_words') },
+    { ...addrReg('tri'), words: reg32(m, 'tri_words') },
+  ];
+  const out = addrReg('out');
+  const report = addrReg('report');
+  const pixelCount = reg32(m, 'pixel_count');
+  const firstPixel = reg32(m, 'first_pixel');
+  const writable: [number, UIntValue][] = [
+    [MMIO.PROGRAM_ADDR_LO, sources[0]!.lo], [MMIO.PROGRAM_ADDR_HI, sources[0]!.hi], [MMIO.PROGRAM_WORDS, sources[0]!.words],
+    [MMIO.CONST_ADDR_LO, sources[1]!.lo], [MMIO.CONST_ADDR_HI, sources[1]!.hi], [MMIO.CONST_WORDS, sources[1]!.words],
+    [MMIO.TRI_ADDR_LO, sources[2]!.lo], [MMIO.TRI_ADDR_HI, sources[2]!.hi], [MMIO.TRI_WORDS, sources[2]!.words],
+    [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
+    [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
+  ];
+  for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio_wr_data));
+  const frameCounters = { patches: reg32(m, 'patches_done'), faults: reg32(m, 'fault_count'), faultMask: reg32(m, 'fault_mask') };
+  return { sources, out, report, pixelCount, firstPixel, writable, frameCounters };
+}
+
+const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio_wr_en.and(io.mmio_wr_addr.eq(addr));
+
+function controllerState(m: ModuleBuilder): ControllerState {
+  const phase = fsm(m, 'controller', CONTROLLER_PHASES, 'idle');
+  const pendingLoads = m.reg(UInt(3), { reset: 0 });
+  const pendingStart = m.reg(Bool, { reset: 0 });
+  const done = m.reg(Bool, { reset: 0 });
+  const error = m.reg(UInt(3), { reset: 0 });
+  const busy = phase.is('idle').not().or(pendingLoads.ne(0)).or(pendingStart);
+  const raise = (code: number | UIntValue) => m.when(error.eq(0), () => error.set(code));
+  return { phase, pendingLoads, pendingStart, done, error, busy, raise };
+}
+
+/** A CONTROL write: the loads and the start it asks for become pending (refused while busy); CLEAR and START clear DONE. */
+function controlCommand(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState): void {
+  const control = mmioWrite(io, MMIO.CONTROL);
+  const command = io.mmio_wr_data;
+  const start = flagBit(command, CONTROL.START);
+  m.when(control.and(ctl.busy), () => ctl.raise(ERROR_CODE.busy)).elsewhen(control, () => {
+    // Bit j of pendingLoads: load j (program, constants, triangles), the order the read engine takes them in.
+    ctl.pendingLoads.set(cat(flagBit(command, CONTROL.LOAD_TRIANGLES), flagBit(command, CONTROL.LOAD_CONSTANTS), flagBit(command, CONTROL.LOAD_PROGRAM)));
+    ctl.pendingStart.set(start);
+    m.when(flagBit(command, CONTROL.CLEAR), () => {
+      ctl.done.set(false);
+      ctl.error.set(0);
+    });
+    m.when(start, () => {
+      ctl.done.set(false);
+      for (const r of Object.values(regs.frameCounters)) r.set(0);
+    });
+  });
+}
+
+/** The read engine's registers: which memory the load fills, its next word, the beats still to come, the beat being unpacked. */
+interface Transfer {
+  readonly current: UIntValue;
+  readonly wordIndex: UIntValue;
+  readonly beatsLeft: UIntValue;
+  readonly buffer: UIntValue;
+  readonly bufferWords: UIntValue;
+  readonly bufferPos: UIntValue;
+  /** The load `j` is done (or had nothing to load): it is no longer pending. */
+  readonly clearPending: (j: UIntValue) => void;
+}
+
+/**
+ * The DMA read engine: the lowest pending load reads its words from the host, four per 16-byte beat,
+ * into the program, constant or triangle memory, one word per cycle.
+ */
+function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState): { nextLoad: Choice } {
+  const { pendingLoads } = ctl;
+  const transfer: Transfer = {
+    current: m.reg(UInt(2), { reset: 0, name: 'current' }),
+    wordIndex: reg32(m, 'word_index'),
+    beatsLeft: reg32(m, 'beats_left'),
+    buffer: m.reg(UInt(128), { reset: 0, name: 'buffer' }),
+    bufferWords: m.reg(UInt(3), { reset: 0, name: 'buffer_words' }),
+    bufferPos: m.reg(UInt(2), { reset: 0, name: 'buffer_pos' }),
+    clearPending: (j) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not())),
+  };
+  const nextLoad = startLoad(m, io, regs, ctl, transfer);
+  receiveBeats(m, io, regs, ctl, transfer);
+  // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
+  m.when(io.tri_load_error.and(io.tri_load_start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
+  m.when(io.internal_error, () => ctl.raise(ERROR_CODE.internal));
+  return { nextLoad };
+}
+
+/** An idle controller takes the lowest pending load: refused when too long or out of the address space, else its DMA request. */
+function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegisters, ctl: ControllerState, t: Transfer): Choice {
+  const { phase, pendingLoads } = ctl;
+  const nextLoad = lowestOf([0, 1, 2].map((j) => pendingLoads.bit(j)));
+  const nextWords = loadWords(sources, nextLoad.index);
+  const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
+  // 33 bits: a word count near 2^32 must not wrap to 0 beats.
+  const nextBeats = nextWords.zext(33).add(3).shr(2);
+  const nextSource = cat(pick(nextLoad.index, sources.map((s) => s.hi)), pick(nextLoad.index, sources.map((s) => s.lo)));
+  const badSource = nextWords.ne(0).and(badTransfer(nextSource, nextBeats));
+  const beginLoad = phase.is('idle').and(nextLoad.any);
+  m.when(beginLoad.and(tooLong.or(badSource)), () => {
+    // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
+    ctl.raise(mux(tooLong, pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]), lit(ERROR_CODE.badAddress, 3)));
+    pendingLoads.set(0);
+    ctl.pendingStart.set(false);
+  }).elsewhen(beginLoad, () => {
+    t.current.set(nextLoad.index);
+    t.wordIndex.set(0);
+    t.bufferWords.set(0);
+    t.bufferPos.set(0);
+    t.beatsLeft.set(nextBeats.trunc(32));
+    m.when(nextWords.eq(0), () => t.clearPending(nextLoad.index)).otherwise(() => phase.goto('request'));
+  });
+  // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
+  const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
+  io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
+  io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
+  io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
+  const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
+  io.dma_rd_req_valid.set(phase.is('request'));
+  io.dma_rd_req_addr.set(cat(source.hi, source.lo));
+  io.dma_rd_req_beats.set(t.beatsLeft);
+  m.when(phase.is('request').and(io.dma_rd_req_ready), () => phase.goto('receive'));
+  return nextLoad;
+}
+
+/** The words of load `j` (program, constants, triangles). */
+const loadWords = (sources: HostRegisters['sources'], j: UIntValue): UIntValue => pick(j, sources.map((s) => s.words));
+
+/** The beats arrive (at most one buffered ahead) and leave as one word per cycle into the memory being loaded; the last word ends the load. */
+function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegisters, ctl: ControllerState, t: Transfer): void {
+  const { current, wordIndex, beatsLeft, buffer, bufferWords, bufferPos } = t;
+  const receiving = ctl.phase.is('receive');
+  const emit = receiving.and(bufferWords.ne(0));
+  const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
+  io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
+  const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
+  // The last beat's words past the length are dropped.
+  const store = emit.and(wordIndex.lt(loadWords(sources, current)));
+  io.imem_we.set(store.and(current.eq(0)));
+  io.cmem_we.set(store.and(current.eq(1)));
+  io.tri_load_valid.set(store.and(current.eq(2)));
+  io.mem_waddr.set(wordIndex.trunc(13));
+  io.mem_wdata.set(word);
+  m.when(emit, () => {
+    wordIndex.set(wordIndex.add(1));
+    bufferPos.set(bufferPos.add(1));
+  });
+  m.when(accept, () => {
+    buffer.set(io.dma_rd_data);
+    bufferWords.set(4);
+    bufferPos.set(0);
+    beatsLeft.set(beatsLeft.sub(1));
+  }).elsewhen(emit, () => bufferWords.set(bufferWords.sub(1)));
+  m.when(receiving.and(beatsLeft.eq(0)).and(bufferWords.eq(0)), () => {
+    ctl.phase.goto('idle');
+    t.clearPending(current);
+  });
+}
+
+/** The frame starts once no load is pending, unless ERROR holds a code or its results or reports would not fit the address space. */
+function frameStart(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState, nextLoad: Choice): BoolValue {
+  const { out, report, pixelCount } = regs;
+  // The results go to OUT_ADDR + 16·i, the reports to REPORT_ADDR + 16·n: both must fit the address space.
+  const reportsOn = cat(report.hi, report.lo).ne(0);
+  const patches = pixelCount.zext(33).add(PATCH_THREADS - 1).shr(5);
+  const badFrame = badTransfer(cat(out.hi, out.lo), pixelCount.zext(33)).or(reportsOn.and(badTransfer(cat(report.hi, report.lo), patches)));
+  const frameDue = ctl.phase.is('idle').and(nextLoad.any.not()).and(ctl.pendingStart);
+  const startFrame = frameDue.and(ctl.error.eq(0)).and(badFrame.not());
+  m.when(frameDue, () => {
+    ctl.pendingStart.set(false);
+    m.when(badFrame, () => ctl.raise(ERROR_CODE.badAddress)).elsewhen(ctl.error.eq(0), () => ctl.phase.goto('run'));
+  });
+  io.cp_start.set(startFrame);
+  io.pixel_count.set(pixelCount);
+  io.first_pixel.set(regs.firstPixel);
+  return startFrame;
+}
+
+/** STATUS, the cycle counter, the interrupt, and every MMIO register read back (the answer a cycle after the read). */
+function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams, regs: HostRegisters, ctl: ControllerState, doneMask: UIntValue): void {
+  const { phase, error, busy } = ctl;
+  const cycles = m.reg(UInt(64), { reset: 0 });
+  m.when(busy, () => cycles.set(cycles.add(1)));
+  const cycleWords = unpackBits(Vec(2, UInt(32)), cycles);
+  const status = flagWord([
+    [STATUS.BUSY, busy],
+    [STATUS.DONE, ctl.done.asBool()],
+    [STATUS.ERROR, error.ne(0)],
+    [STATUS.LOADING, phase.is('receive').or(phase.is('request'))],
+    [STATUS.RUNNING, phase.is('run')],
+  ]);
+  io.irq.set(ctl.done.or(error.ne(0)));
+  const config = lit((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores, 32);
+  const { frameCounters } = regs;
+  const readable: [number, UIntValue][] = [
+    [MMIO.ID, lit(MMIO_ID, 32)],
+    [MMIO.CONFIG, config],
+    [MMIO.STATUS, status.zext(32)],
+    [MMIO.ERROR, error.zext(32)],
+    [MMIO.TRIANGLES, io.triangle_count.zext(32)],
+    ...regs.writable.map(([a, r]) => [a, r] as [number, UIntValue]),
+    [MMIO.PATCHES_DONE, frameCounters.patches],
+    [MMIO.FAULT_COUNT, frameCounters.faults],
+    [MMIO.FAULT_MASK, frameCounters.faultMask],
+    [MMIO.DONE_MASK, doneMask],
+    [MMIO.CYCLES_LO, cycleWords.at(0)],
+    [MMIO.CYCLES_HI, cycleWords.at(1)],
+    [MMIO.INSTRUCTIONS, io.instructions],
+    [MMIO.TRACES, io.traces],
+  ];
+  for (let c = 0; c < p.rtCores; c++) {
+    const base = MMIO.RT_CORE + 16 * c;
+    readable.push([base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)]);
+    readable.push([base + 4 * RT_CORE_REG.PC, io.core_pc.at(c)]);
+    readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, io.core_busy_cycles.at(c)]);
+    readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, io.core_issue_cycles.at(c)]);
+  }
+  readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
+  // Context x of core c: the address names the context to every core, the core picks the answer.
+  const contextBlock = MMIO.CONTEXT >> 3;
+  const contextIndex = io.mmio_rd_addr.shr(3).sub(contextBlock);
+  io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
+  for (let c = 0; c < p.rtCores; c++) {
+    const status = io.context_status.at(c);
+    for (let x = 0; x < p.contexts; x++) {
+      const base = MMIO.CONTEXT + 8 * (c * p.contexts + x);
+      readable.push([base + 4 * CONTEXT_REG.STATUS, cat(status.thread, lit(0, 5), status.state.asUInt().zext(3)).zext(32)]);
+      readable.push([base + 4 * CONTEXT_REG.PC, status.pc]);
+    }
+  }
+  for (let k = 0; k < p.icCores; k++) {
+    const base = MMIO.IC_CORE + 16 * k;
+    readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
+    readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
+    readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
+    readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
+  }
+  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
+  const rdData = m.reg(UInt(32), { reset: 0 });
+  m.when(io.mmio_rd_en, () => rdData.set(readData));
+  io.mmio_rd_data.set(rdData);
+  io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
+}
+
 interface WriteBackContext {
-  readonly out: { lo: UIntValue; hi: UIntValue };
-  readonly report: { lo: UIntValue; hi: UIntValue };
+  readonly out: HostAddress;
+  readonly report: HostAddress;
   readonly pixelCount: UIntValue;
   readonly firstPixel: UIntValue;
   readonly startFrame: BoolValue;
   readonly running: BoolValue;
-  readonly frameCounters: { patches: UIntValue; faults: UIntValue; faultMask: UIntValue };
+  readonly frameCounters: FrameCounters;
 }
 
 /**
@@ -290,13 +397,17 @@ interface WriteBackContext {
  * patches can be in flight (the command patcher's window), so there are two report accumulators.
  */
 function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext) {
-  const queue = m.instance(Fifo, { width: ThreadDone.width - 1, depth: PATCH_THREADS }, { name: 'ended_threads' });
+  const queue = m.instance(Fifo, { width: EndedThread.width, depth: PATCH_THREADS }, { name: 'ended_threads' });
   const done = io.thread_done;
   // Only a running frame has threads to write back.
   const arriving = done.valid.and(f.running);
   queue.io.enq.valid.set(arriving);
-  queue.io.enq.bits.set(cat(done.fault, done.pixel, done.thread));
-  const head = { thread: queue.io.deq.bits.bits(4, 0), pixel: queue.io.deq.bits.bits(36, 5), fault: queue.io.deq.bits.bit(37) };
+  const ended = m.wire(EndedThread, { name: 'ended_thread' });
+  ended.thread.set(done.thread);
+  ended.pixel.set(done.pixel);
+  ended.fault.set(done.fault);
+  queue.io.enq.bits.set(packBits(ended));
+  const head = unpackBits(EndedThread, queue.io.deq.bits);
 
   const banks = [0, 1].map((k) => ({
     written: m.reg(UInt(PATCH_THREADS), { reset: 0, name: `report${k}_written` }),
@@ -378,6 +489,15 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
 }
 
 const reg32 = (m: ModuleBuilder, name: string) => m.reg(UInt(32), { reset: 0, name });
+
+/** A flag of a word laid out by a table of one-bit masks (CONTROL, STATUS in registers.ts). */
+const flagBit = (word: UIntValue, mask: number): BoolValue => word.bit(Math.log2(mask)).asBool();
+
+/** The word of a table of one-bit masks with each mask's bit set from its flag (unnamed bits 0), up to the highest mask. */
+function flagWord(flags: readonly (readonly [number, BoolValue])[]): UIntValue {
+  const width = Math.log2(Math.max(...flags.map(([mask]) => mask))) + 1;
+  return cat(...Array.from({ length: width }, (_, i) => flags.find(([mask]) => mask === 1 << i)?.[1] ?? lit(0, 1)).reverse());
+}
 
 /** A transfer of `beats` 16-byte beats from the 64-bit byte address `at`: not 16-byte aligned, or past the end of the address space. */
 function badTransfer(at: UIntValue, beats: UIntValue): BoolValue {

@@ -1,7 +1,10 @@
 // Datapath pieces shared by the float units: field decoding, leading-zero count, right shift with
 // sticky ("jamming") and the final round-to-nearest-even and pack.
-import { Bool, UInt, cat, input, lit, mux, output, type Bits, type BoolValue, type PortsValue, type SIntValue, type UIntValue } from '../../index.ts';
+import { Bool, UInt, cat, hideFromSourceLocations, input, lit, mux, output, type Bits, type BoolValue, type PortsValue, type SIntValue, type UIntValue } from '../../index.ts';
 import type { Pipeline } from './pipeline.ts';
+
+// What these pieces build carries the line of the unit that uses them (a leading-zero count in FAdd, in FMul…).
+hideFromSourceLocations(import.meta.url);
 
 /** Ports of the two-operand units: raw binary32 bits in and out, a valid bit alongside. */
 export const binaryPorts = () => ({

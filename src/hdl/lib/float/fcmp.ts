@@ -1,6 +1,6 @@
 // Floating-point compare: the ISA's 2-bit flag of a - b plus separate lt/eq/gt/unordered bits.
-import { Bool, UInt, cat, defineModule, input, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../index.ts';
-import { unpack } from './common.ts';
+import { Bool, UInt, cat, defineModule, input, output, type ModuleBuilder, type PortsValue } from '../../index.ts';
+import { compareFloats } from './order.ts';
 import { Pipeline, type FloatUnitParams } from './pipeline.ts';
 
 /** One step: magnitude compare and sign logic. */
@@ -14,6 +14,8 @@ export const FLAG_UNORDERED = 0b01;
 export const FLAG_POSITIVE = 0b10;
 export const FLAG_NEGATIVE = 0b11;
 
+export { compareFloats };
+
 const cmpPorts = () => ({
   in_valid: input(Bool),
   a: input(UInt(32)),
@@ -26,27 +28,6 @@ const cmpPorts = () => ({
   gt: output(Bool),
   unordered: output(Bool),
 });
-
-/** a < b, a == b and unordered for two raw binary32 values (IEEE comparison: -0 == +0, NaN unordered). */
-export function compareFloats(x: UIntValue, y: UIntValue): { lt: BoolValue; eq: BoolValue; gt: BoolValue; unordered: BoolValue } {
-  const a = unpack(x, 'a');
-  const b = unpack(y, 'b');
-  const unordered = a.isNaN.or(b.isNaN);
-  const magA = x.bits(30, 0);
-  const magB = y.bits(30, 0);
-  const bothZero = magA.or(magB).eq(0);
-  const magLess = magA.lt(magB);
-  const magGreater = magB.lt(magA);
-  const signsDiffer = a.sign.xor(b.sign);
-  // Same signs: order of magnitudes (reversed for negatives); different signs: the negative one is less.
-  const orderedLess = mux(signsDiffer, a.sign, mux(a.sign, magGreater, magLess));
-  const orderedEqual = bothZero.or(x.eq(y));
-  const ordered = unordered.not();
-  const eq = ordered.and(orderedEqual);
-  const lt = ordered.and(orderedEqual.not()).and(orderedLess);
-  const gt = ordered.and(orderedEqual.not()).and(orderedLess.not());
-  return { lt, eq, gt, unordered };
-}
 
 function cmpBody(m: ModuleBuilder, io: PortsValue<ReturnType<typeof cmpPorts>>, p: FloatUnitParams): void {
   const pipe = new Pipeline(m, io.in_valid, 'FCmp', p.stages, FCMP_STEPS);

@@ -1,23 +1,16 @@
 // Floating-point minimum and maximum (IEEE 754-2019 minimumNumber / maximumNumber, as RISC-V fmin/fmax).
-import { defineModule, lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../index.ts';
+import { defineModule, lit, mux, type ModuleBuilder } from '../../index.ts';
 import { CANONICAL_NAN, binaryPorts, unpack, type BinaryIo } from './common.ts';
+import { totalOrderLess } from './order.ts';
 import { Pipeline, type FloatUnitParams } from './pipeline.ts';
+
+export { totalOrderLess };
 
 /** One step: magnitude compare and select. */
 export const FMINMAX_STEPS = [3] as const;
 export const FMINMAX_NATURAL_STAGES = FMINMAX_STEPS.length;
 export const fminLatency = (p: FloatUnitParams): number => p.stages;
 export const fmaxLatency = fminLatency;
-
-/** a before b in the total order of non-NaN values where -0 < +0 (sign-magnitude integer order). */
-export function totalOrderLess(x: UIntValue, y: UIntValue): BoolValue {
-  const signA = x.bit(31);
-  const signB = y.bit(31);
-  const magA = x.bits(30, 0);
-  const magB = y.bits(30, 0);
-  const sameSignLess = mux(signA, magB.lt(magA), magA.lt(magB));
-  return mux(signA.xor(signB), signA, sameSignLess);
-}
 
 /**
  * A NaN operand yields the other operand, two NaNs the canonical NaN, and -0 orders below +0

@@ -1,6 +1,9 @@
 // Pipeline registers for the float units: a unit describes its datapath as a chain of steps and marks
 // the boundaries between them; the `stages` parameter decides which boundaries get registers.
-import { Bits, type BoolValue, type ModuleBuilder } from '../../index.ts';
+import { Bits, hideFromSourceLocations, type BoolValue, type ModuleBuilder } from '../../index.ts';
+
+// The pipeline registers carry the line of the unit's cut() or finish(), not this file's.
+hideFromSourceLocations(import.meta.url);
 
 /** Parameters shared by every float unit. */
 export interface FloatUnitParams {
