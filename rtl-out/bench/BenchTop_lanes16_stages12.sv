@@ -33,34 +33,20 @@ module BenchTop_lanes16_stages12 (
   output logic [6:0] level,
   output logic busy
 );
-  logic arbiter_in_0_valid; // benchDesign.ts:60
   logic arbiter_in_0_ready; // benchDesign.ts:60
-  logic [31:0] arbiter_in_0_bits; // benchDesign.ts:60
-  logic arbiter_in_1_valid; // benchDesign.ts:60
   logic arbiter_in_1_ready; // benchDesign.ts:60
-  logic [31:0] arbiter_in_1_bits; // benchDesign.ts:60
-  logic arbiter_in_2_valid; // benchDesign.ts:60
   logic arbiter_in_2_ready; // benchDesign.ts:60
-  logic [31:0] arbiter_in_2_bits; // benchDesign.ts:60
-  logic arbiter_in_3_valid; // benchDesign.ts:60
   logic arbiter_in_3_ready; // benchDesign.ts:60
-  logic [31:0] arbiter_in_3_bits; // benchDesign.ts:60
   logic arbiter_out_valid; // benchDesign.ts:60
-  logic arbiter_out_ready; // benchDesign.ts:60
   logic [31:0] arbiter_out_bits; // benchDesign.ts:60
   logic [1:0] arbiter_chosen; // benchDesign.ts:60
-  logic fifo_enq_valid; // benchDesign.ts:61
   logic fifo_enq_ready; // benchDesign.ts:61
-  logic [31:0] fifo_enq_bits; // benchDesign.ts:61
   logic fifo_deq_valid; // benchDesign.ts:61
-  logic fifo_deq_ready; // benchDesign.ts:61
   logic [31:0] fifo_deq_bits; // benchDesign.ts:61
   logic [6:0] fifo_count; // benchDesign.ts:61
   logic fifo_full; // benchDesign.ts:61
   logic fifo_empty; // benchDesign.ts:61
-  logic mac_in_valid; // benchDesign.ts:62
   logic mac_in_ready; // benchDesign.ts:62
-  logic [31:0] mac_in_bits; // benchDesign.ts:62
   logic [31:0] mac_sums_0; // benchDesign.ts:62
   logic [31:0] mac_sums_1; // benchDesign.ts:62
   logic [31:0] mac_sums_2; // benchDesign.ts:62
@@ -79,42 +65,43 @@ module BenchTop_lanes16_stages12 (
   logic [31:0] mac_sums_15; // benchDesign.ts:62
   logic mac_busy; // benchDesign.ts:62
 
-  assign producers_0_ready = arbiter_in_0_ready;
-  assign producers_1_ready = arbiter_in_1_ready;
-  assign producers_2_ready = arbiter_in_2_ready;
-  assign producers_3_ready = arbiter_in_3_ready;
-  assign sums_0 = mac_sums_0;
-  assign sums_1 = mac_sums_1;
-  assign sums_2 = mac_sums_2;
-  assign sums_3 = mac_sums_3;
-  assign sums_4 = mac_sums_4;
-  assign sums_5 = mac_sums_5;
-  assign sums_6 = mac_sums_6;
-  assign sums_7 = mac_sums_7;
-  assign sums_8 = mac_sums_8;
-  assign sums_9 = mac_sums_9;
-  assign sums_10 = mac_sums_10;
-  assign sums_11 = mac_sums_11;
-  assign sums_12 = mac_sums_12;
-  assign sums_13 = mac_sums_13;
-  assign sums_14 = mac_sums_14;
-  assign sums_15 = mac_sums_15;
-  assign level = fifo_count;
-  assign busy = mac_busy;
-  assign arbiter_in_0_valid = producers_0_valid;
-  assign arbiter_in_0_bits = producers_0_bits;
-  assign arbiter_in_1_valid = producers_1_valid;
-  assign arbiter_in_1_bits = producers_1_bits;
-  assign arbiter_in_2_valid = producers_2_valid;
-  assign arbiter_in_2_bits = producers_2_bits;
-  assign arbiter_in_3_valid = producers_3_valid;
-  assign arbiter_in_3_bits = producers_3_bits;
-  assign arbiter_out_ready = fifo_enq_ready;
-  assign fifo_enq_valid = arbiter_out_valid;
-  assign fifo_enq_bits = arbiter_out_bits;
-  assign fifo_deq_ready = mac_in_ready;
-  assign mac_in_valid = fifo_deq_valid;
-  assign mac_in_bits = fifo_deq_bits;
+  assign producers_0_ready = arbiter_in_0_ready; // benchDesign.ts:51
+  assign producers_1_ready = arbiter_in_1_ready; // benchDesign.ts:51
+  assign producers_2_ready = arbiter_in_2_ready; // benchDesign.ts:51
+  assign producers_3_ready = arbiter_in_3_ready; // benchDesign.ts:51
+  assign sums_0 = mac_sums_0; // benchDesign.ts:51
+  assign sums_1 = mac_sums_1; // benchDesign.ts:51
+  assign sums_2 = mac_sums_2; // benchDesign.ts:51
+  assign sums_3 = mac_sums_3; // benchDesign.ts:51
+  assign sums_4 = mac_sums_4; // benchDesign.ts:51
+  assign sums_5 = mac_sums_5; // benchDesign.ts:51
+  assign sums_6 = mac_sums_6; // benchDesign.ts:51
+  assign sums_7 = mac_sums_7; // benchDesign.ts:51
+  assign sums_8 = mac_sums_8; // benchDesign.ts:51
+  assign sums_9 = mac_sums_9; // benchDesign.ts:51
+  assign sums_10 = mac_sums_10; // benchDesign.ts:51
+  assign sums_11 = mac_sums_11; // benchDesign.ts:51
+  assign sums_12 = mac_sums_12; // benchDesign.ts:51
+  assign sums_13 = mac_sums_13; // benchDesign.ts:51
+  assign sums_14 = mac_sums_14; // benchDesign.ts:51
+  assign sums_15 = mac_sums_15; // benchDesign.ts:51
+  assign level = fifo_count; // benchDesign.ts:51
+  assign busy = mac_busy; // benchDesign.ts:51
+  wire arbiter_in_0_valid = producers_0_valid; // benchDesign.ts:60
+  wire [31:0] arbiter_in_0_bits = producers_0_bits; // benchDesign.ts:60
+  wire arbiter_in_1_valid = producers_1_valid; // benchDesign.ts:60
+  wire [31:0] arbiter_in_1_bits = producers_1_bits; // benchDesign.ts:60
+  wire arbiter_in_2_valid = producers_2_valid; // benchDesign.ts:60
+  wire [31:0] arbiter_in_2_bits = producers_2_bits; // benchDesign.ts:60
+  wire arbiter_in_3_valid = producers_3_valid; // benchDesign.ts:60
+  wire [31:0] arbiter_in_3_bits = producers_3_bits; // benchDesign.ts:60
+  wire arbiter_out_ready = fifo_enq_ready; // benchDesign.ts:60
+  wire fifo_enq_valid = arbiter_out_valid; // benchDesign.ts:61
+  wire [31:0] fifo_enq_bits = arbiter_out_bits; // benchDesign.ts:61
+  wire fifo_deq_ready = mac_in_ready; // benchDesign.ts:61
+  wire mac_in_valid = fifo_deq_valid; // benchDesign.ts:62
+  wire [31:0] mac_in_bits = fifo_deq_bits; // benchDesign.ts:62
+
 
   RoundRobinArbiter_n4_width32 arbiter ( // benchDesign.ts:60
     .clk(clk),

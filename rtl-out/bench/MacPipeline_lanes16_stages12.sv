@@ -260,2619 +260,442 @@ module MacPipeline_lanes16_stages12 (
   logic [31:0] acc13; // benchDesign.ts:43
   logic [31:0] acc14; // benchDesign.ts:43
   logic [31:0] acc15; // benchDesign.ts:43
-  logic valid; // benchDesign.ts:26
-  logic [31:0] salted; // benchDesign.ts:28
-  logic [15:0] product_slice; // benchDesign.ts:29
-  logic [31:0] product_zext; // benchDesign.ts:29
-  logic [15:0] product_slice_1; // benchDesign.ts:29
-  logic [15:0] product_or; // benchDesign.ts:29
-  logic [31:0] product_zext_1; // benchDesign.ts:29
-  logic [31:0] product; // benchDesign.ts:29
-  logic [31:0] salted_1; // benchDesign.ts:28
-  logic [15:0] product_slice_2; // benchDesign.ts:29
-  logic [31:0] product_zext_2; // benchDesign.ts:29
-  logic [15:0] product_slice_3; // benchDesign.ts:29
-  logic [15:0] product_or_1; // benchDesign.ts:29
-  logic [31:0] product_zext_3; // benchDesign.ts:29
-  logic [31:0] product_1; // benchDesign.ts:29
-  logic [31:0] salted_2; // benchDesign.ts:28
-  logic [15:0] product_slice_4; // benchDesign.ts:29
-  logic [31:0] product_zext_4; // benchDesign.ts:29
-  logic [15:0] product_slice_5; // benchDesign.ts:29
-  logic [15:0] product_or_2; // benchDesign.ts:29
-  logic [31:0] product_zext_5; // benchDesign.ts:29
-  logic [31:0] product_2; // benchDesign.ts:29
-  logic [31:0] salted_3; // benchDesign.ts:28
-  logic [15:0] product_slice_6; // benchDesign.ts:29
-  logic [31:0] product_zext_6; // benchDesign.ts:29
-  logic [15:0] product_slice_7; // benchDesign.ts:29
-  logic [15:0] product_or_3; // benchDesign.ts:29
-  logic [31:0] product_zext_7; // benchDesign.ts:29
-  logic [31:0] product_3; // benchDesign.ts:29
-  logic [31:0] salted_4; // benchDesign.ts:28
-  logic [15:0] product_slice_8; // benchDesign.ts:29
-  logic [31:0] product_zext_8; // benchDesign.ts:29
-  logic [15:0] product_slice_9; // benchDesign.ts:29
-  logic [15:0] product_or_4; // benchDesign.ts:29
-  logic [31:0] product_zext_9; // benchDesign.ts:29
-  logic [31:0] product_4; // benchDesign.ts:29
-  logic [31:0] salted_5; // benchDesign.ts:28
-  logic [15:0] product_slice_10; // benchDesign.ts:29
-  logic [31:0] product_zext_10; // benchDesign.ts:29
-  logic [15:0] product_slice_11; // benchDesign.ts:29
-  logic [15:0] product_or_5; // benchDesign.ts:29
-  logic [31:0] product_zext_11; // benchDesign.ts:29
-  logic [31:0] product_5; // benchDesign.ts:29
-  logic [31:0] salted_6; // benchDesign.ts:28
-  logic [15:0] product_slice_12; // benchDesign.ts:29
-  logic [31:0] product_zext_12; // benchDesign.ts:29
-  logic [15:0] product_slice_13; // benchDesign.ts:29
-  logic [15:0] product_or_6; // benchDesign.ts:29
-  logic [31:0] product_zext_13; // benchDesign.ts:29
-  logic [31:0] product_6; // benchDesign.ts:29
-  logic [31:0] salted_7; // benchDesign.ts:28
-  logic [15:0] product_slice_14; // benchDesign.ts:29
-  logic [31:0] product_zext_14; // benchDesign.ts:29
-  logic [15:0] product_slice_15; // benchDesign.ts:29
-  logic [15:0] product_or_7; // benchDesign.ts:29
-  logic [31:0] product_zext_15; // benchDesign.ts:29
-  logic [31:0] product_7; // benchDesign.ts:29
-  logic [31:0] salted_8; // benchDesign.ts:28
-  logic [15:0] product_slice_16; // benchDesign.ts:29
-  logic [31:0] product_zext_16; // benchDesign.ts:29
-  logic [15:0] product_slice_17; // benchDesign.ts:29
-  logic [15:0] product_or_8; // benchDesign.ts:29
-  logic [31:0] product_zext_17; // benchDesign.ts:29
-  logic [31:0] product_8; // benchDesign.ts:29
-  logic [31:0] salted_9; // benchDesign.ts:28
-  logic [15:0] product_slice_18; // benchDesign.ts:29
-  logic [31:0] product_zext_18; // benchDesign.ts:29
-  logic [15:0] product_slice_19; // benchDesign.ts:29
-  logic [15:0] product_or_9; // benchDesign.ts:29
-  logic [31:0] product_zext_19; // benchDesign.ts:29
-  logic [31:0] product_9; // benchDesign.ts:29
-  logic [31:0] salted_10; // benchDesign.ts:28
-  logic [15:0] product_slice_20; // benchDesign.ts:29
-  logic [31:0] product_zext_20; // benchDesign.ts:29
-  logic [15:0] product_slice_21; // benchDesign.ts:29
-  logic [15:0] product_or_10; // benchDesign.ts:29
-  logic [31:0] product_zext_21; // benchDesign.ts:29
-  logic [31:0] product_10; // benchDesign.ts:29
-  logic [31:0] salted_11; // benchDesign.ts:28
-  logic [15:0] product_slice_22; // benchDesign.ts:29
-  logic [31:0] product_zext_22; // benchDesign.ts:29
-  logic [15:0] product_slice_23; // benchDesign.ts:29
-  logic [15:0] product_or_11; // benchDesign.ts:29
-  logic [31:0] product_zext_23; // benchDesign.ts:29
-  logic [31:0] product_11; // benchDesign.ts:29
-  logic [31:0] salted_12; // benchDesign.ts:28
-  logic [15:0] product_slice_24; // benchDesign.ts:29
-  logic [31:0] product_zext_24; // benchDesign.ts:29
-  logic [15:0] product_slice_25; // benchDesign.ts:29
-  logic [15:0] product_or_12; // benchDesign.ts:29
-  logic [31:0] product_zext_25; // benchDesign.ts:29
-  logic [31:0] product_12; // benchDesign.ts:29
-  logic [31:0] salted_13; // benchDesign.ts:28
-  logic [15:0] product_slice_26; // benchDesign.ts:29
-  logic [31:0] product_zext_26; // benchDesign.ts:29
-  logic [15:0] product_slice_27; // benchDesign.ts:29
-  logic [15:0] product_or_13; // benchDesign.ts:29
-  logic [31:0] product_zext_27; // benchDesign.ts:29
-  logic [31:0] product_13; // benchDesign.ts:29
-  logic [31:0] salted_14; // benchDesign.ts:28
-  logic [15:0] product_slice_28; // benchDesign.ts:29
-  logic [31:0] product_zext_28; // benchDesign.ts:29
-  logic [15:0] product_slice_29; // benchDesign.ts:29
-  logic [15:0] product_or_14; // benchDesign.ts:29
-  logic [31:0] product_zext_29; // benchDesign.ts:29
-  logic [31:0] product_14; // benchDesign.ts:29
-  logic [31:0] salted_15; // benchDesign.ts:28
-  logic [15:0] product_slice_30; // benchDesign.ts:29
-  logic [31:0] product_zext_30; // benchDesign.ts:29
-  logic [15:0] product_slice_31; // benchDesign.ts:29
-  logic [15:0] product_or_15; // benchDesign.ts:29
-  logic [31:0] product_zext_31; // benchDesign.ts:29
-  logic [31:0] product_15; // benchDesign.ts:29
-  logic [31:0] mixed_add; // benchDesign.ts:36
-  logic [23:0] rotated_slice; // benchDesign.ts:35
-  logic [7:0] rotated_slice_1; // benchDesign.ts:35
-  logic [31:0] rotated; // benchDesign.ts:35
-  logic [31:0] mixed; // benchDesign.ts:36
-  logic [31:0] lane0_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_1; // benchDesign.ts:36
-  logic [20:0] rotated_slice_2; // benchDesign.ts:35
-  logic [10:0] rotated_slice_3; // benchDesign.ts:35
-  logic [31:0] rotated_1; // benchDesign.ts:35
-  logic [31:0] mixed_1; // benchDesign.ts:36
-  logic [31:0] lane1_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_2; // benchDesign.ts:36
-  logic [17:0] rotated_slice_4; // benchDesign.ts:35
-  logic [13:0] rotated_slice_5; // benchDesign.ts:35
-  logic [31:0] rotated_2; // benchDesign.ts:35
-  logic [31:0] mixed_2; // benchDesign.ts:36
-  logic [31:0] lane2_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_3; // benchDesign.ts:36
-  logic [14:0] rotated_slice_6; // benchDesign.ts:35
-  logic [16:0] rotated_slice_7; // benchDesign.ts:35
-  logic [31:0] rotated_3; // benchDesign.ts:35
-  logic [31:0] mixed_3; // benchDesign.ts:36
-  logic [31:0] lane3_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_4; // benchDesign.ts:36
-  logic [11:0] rotated_slice_8; // benchDesign.ts:35
-  logic [19:0] rotated_slice_9; // benchDesign.ts:35
-  logic [31:0] rotated_4; // benchDesign.ts:35
-  logic [31:0] mixed_4; // benchDesign.ts:36
-  logic [31:0] lane4_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_5; // benchDesign.ts:36
-  logic [8:0] rotated_slice_10; // benchDesign.ts:35
-  logic [22:0] rotated_slice_11; // benchDesign.ts:35
-  logic [31:0] rotated_5; // benchDesign.ts:35
-  logic [31:0] mixed_5; // benchDesign.ts:36
-  logic [31:0] lane5_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_6; // benchDesign.ts:36
-  logic [5:0] rotated_slice_12; // benchDesign.ts:35
-  logic [25:0] rotated_slice_13; // benchDesign.ts:35
-  logic [31:0] rotated_6; // benchDesign.ts:35
-  logic [31:0] mixed_6; // benchDesign.ts:36
-  logic [31:0] lane6_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_7; // benchDesign.ts:36
-  logic [2:0] rotated_slice_14; // benchDesign.ts:35
-  logic [28:0] rotated_slice_15; // benchDesign.ts:35
-  logic [31:0] rotated_7; // benchDesign.ts:35
-  logic [31:0] mixed_7; // benchDesign.ts:36
-  logic [31:0] lane7_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_8; // benchDesign.ts:36
-  logic [30:0] rotated_slice_16; // benchDesign.ts:35
-  logic rotated_slice_17; // benchDesign.ts:35
-  logic [31:0] rotated_8; // benchDesign.ts:35
-  logic [31:0] mixed_8; // benchDesign.ts:36
-  logic [31:0] lane8_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_9; // benchDesign.ts:36
-  logic [27:0] rotated_slice_18; // benchDesign.ts:35
-  logic [3:0] rotated_slice_19; // benchDesign.ts:35
-  logic [31:0] rotated_9; // benchDesign.ts:35
-  logic [31:0] mixed_9; // benchDesign.ts:36
-  logic [31:0] lane9_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_10; // benchDesign.ts:36
-  logic [24:0] rotated_slice_20; // benchDesign.ts:35
-  logic [6:0] rotated_slice_21; // benchDesign.ts:35
-  logic [31:0] rotated_10; // benchDesign.ts:35
-  logic [31:0] mixed_10; // benchDesign.ts:36
-  logic [31:0] lane10_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_11; // benchDesign.ts:36
-  logic [21:0] rotated_slice_22; // benchDesign.ts:35
-  logic [9:0] rotated_slice_23; // benchDesign.ts:35
-  logic [31:0] rotated_11; // benchDesign.ts:35
-  logic [31:0] mixed_11; // benchDesign.ts:36
-  logic [31:0] lane11_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_12; // benchDesign.ts:36
-  logic [18:0] rotated_slice_24; // benchDesign.ts:35
-  logic [12:0] rotated_slice_25; // benchDesign.ts:35
-  logic [31:0] rotated_12; // benchDesign.ts:35
-  logic [31:0] mixed_12; // benchDesign.ts:36
-  logic [31:0] lane12_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_13; // benchDesign.ts:36
-  logic [15:0] rotated_slice_26; // benchDesign.ts:35
-  logic [15:0] rotated_slice_27; // benchDesign.ts:35
-  logic [31:0] rotated_13; // benchDesign.ts:35
-  logic [31:0] mixed_13; // benchDesign.ts:36
-  logic [31:0] lane13_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_14; // benchDesign.ts:36
-  logic [12:0] rotated_slice_28; // benchDesign.ts:35
-  logic [18:0] rotated_slice_29; // benchDesign.ts:35
-  logic [31:0] rotated_14; // benchDesign.ts:35
-  logic [31:0] mixed_14; // benchDesign.ts:36
-  logic [31:0] lane14_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_15; // benchDesign.ts:36
-  logic [9:0] rotated_slice_30; // benchDesign.ts:35
-  logic [21:0] rotated_slice_31; // benchDesign.ts:35
-  logic [31:0] rotated_15; // benchDesign.ts:35
-  logic [31:0] mixed_15; // benchDesign.ts:36
-  logic [31:0] lane15_s1_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_16; // benchDesign.ts:36
-  logic [16:0] rotated_slice_32; // benchDesign.ts:35
-  logic [14:0] rotated_slice_33; // benchDesign.ts:35
-  logic [31:0] rotated_16; // benchDesign.ts:35
-  logic [31:0] mixed_16; // benchDesign.ts:36
-  logic [31:0] lane0_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_17; // benchDesign.ts:36
-  logic [13:0] rotated_slice_34; // benchDesign.ts:35
-  logic [17:0] rotated_slice_35; // benchDesign.ts:35
-  logic [31:0] rotated_17; // benchDesign.ts:35
-  logic [31:0] mixed_17; // benchDesign.ts:36
-  logic [31:0] lane1_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_18; // benchDesign.ts:36
-  logic [10:0] rotated_slice_36; // benchDesign.ts:35
-  logic [20:0] rotated_slice_37; // benchDesign.ts:35
-  logic [31:0] rotated_18; // benchDesign.ts:35
-  logic [31:0] mixed_18; // benchDesign.ts:36
-  logic [31:0] lane2_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_19; // benchDesign.ts:36
-  logic [7:0] rotated_slice_38; // benchDesign.ts:35
-  logic [23:0] rotated_slice_39; // benchDesign.ts:35
-  logic [31:0] rotated_19; // benchDesign.ts:35
-  logic [31:0] mixed_19; // benchDesign.ts:36
-  logic [31:0] lane3_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_20; // benchDesign.ts:36
-  logic [4:0] rotated_slice_40; // benchDesign.ts:35
-  logic [26:0] rotated_slice_41; // benchDesign.ts:35
-  logic [31:0] rotated_20; // benchDesign.ts:35
-  logic [31:0] mixed_20; // benchDesign.ts:36
-  logic [31:0] lane4_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_21; // benchDesign.ts:36
-  logic [1:0] rotated_slice_42; // benchDesign.ts:35
-  logic [29:0] rotated_slice_43; // benchDesign.ts:35
-  logic [31:0] rotated_21; // benchDesign.ts:35
-  logic [31:0] mixed_21; // benchDesign.ts:36
-  logic [31:0] lane5_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_22; // benchDesign.ts:36
-  logic [29:0] rotated_slice_44; // benchDesign.ts:35
-  logic [1:0] rotated_slice_45; // benchDesign.ts:35
-  logic [31:0] rotated_22; // benchDesign.ts:35
-  logic [31:0] mixed_22; // benchDesign.ts:36
-  logic [31:0] lane6_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_23; // benchDesign.ts:36
-  logic [26:0] rotated_slice_46; // benchDesign.ts:35
-  logic [4:0] rotated_slice_47; // benchDesign.ts:35
-  logic [31:0] rotated_23; // benchDesign.ts:35
-  logic [31:0] mixed_23; // benchDesign.ts:36
-  logic [31:0] lane7_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_24; // benchDesign.ts:36
-  logic [23:0] rotated_slice_48; // benchDesign.ts:35
-  logic [7:0] rotated_slice_49; // benchDesign.ts:35
-  logic [31:0] rotated_24; // benchDesign.ts:35
-  logic [31:0] mixed_24; // benchDesign.ts:36
-  logic [31:0] lane8_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_25; // benchDesign.ts:36
-  logic [20:0] rotated_slice_50; // benchDesign.ts:35
-  logic [10:0] rotated_slice_51; // benchDesign.ts:35
-  logic [31:0] rotated_25; // benchDesign.ts:35
-  logic [31:0] mixed_25; // benchDesign.ts:36
-  logic [31:0] lane9_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_26; // benchDesign.ts:36
-  logic [17:0] rotated_slice_52; // benchDesign.ts:35
-  logic [13:0] rotated_slice_53; // benchDesign.ts:35
-  logic [31:0] rotated_26; // benchDesign.ts:35
-  logic [31:0] mixed_26; // benchDesign.ts:36
-  logic [31:0] lane10_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_27; // benchDesign.ts:36
-  logic [14:0] rotated_slice_54; // benchDesign.ts:35
-  logic [16:0] rotated_slice_55; // benchDesign.ts:35
-  logic [31:0] rotated_27; // benchDesign.ts:35
-  logic [31:0] mixed_27; // benchDesign.ts:36
-  logic [31:0] lane11_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_28; // benchDesign.ts:36
-  logic [11:0] rotated_slice_56; // benchDesign.ts:35
-  logic [19:0] rotated_slice_57; // benchDesign.ts:35
-  logic [31:0] rotated_28; // benchDesign.ts:35
-  logic [31:0] mixed_28; // benchDesign.ts:36
-  logic [31:0] lane12_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_29; // benchDesign.ts:36
-  logic [8:0] rotated_slice_58; // benchDesign.ts:35
-  logic [22:0] rotated_slice_59; // benchDesign.ts:35
-  logic [31:0] rotated_29; // benchDesign.ts:35
-  logic [31:0] mixed_29; // benchDesign.ts:36
-  logic [31:0] lane13_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_30; // benchDesign.ts:36
-  logic [5:0] rotated_slice_60; // benchDesign.ts:35
-  logic [25:0] rotated_slice_61; // benchDesign.ts:35
-  logic [31:0] rotated_30; // benchDesign.ts:35
-  logic [31:0] mixed_30; // benchDesign.ts:36
-  logic [31:0] lane14_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_31; // benchDesign.ts:36
-  logic [2:0] rotated_slice_62; // benchDesign.ts:35
-  logic [28:0] rotated_slice_63; // benchDesign.ts:35
-  logic [31:0] rotated_31; // benchDesign.ts:35
-  logic [31:0] mixed_31; // benchDesign.ts:36
-  logic [31:0] lane15_s2_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_32; // benchDesign.ts:36
-  logic [9:0] rotated_slice_64; // benchDesign.ts:35
-  logic [21:0] rotated_slice_65; // benchDesign.ts:35
-  logic [31:0] rotated_32; // benchDesign.ts:35
-  logic [31:0] mixed_32; // benchDesign.ts:36
-  logic [31:0] lane0_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_33; // benchDesign.ts:36
-  logic [6:0] rotated_slice_66; // benchDesign.ts:35
-  logic [24:0] rotated_slice_67; // benchDesign.ts:35
-  logic [31:0] rotated_33; // benchDesign.ts:35
-  logic [31:0] mixed_33; // benchDesign.ts:36
-  logic [31:0] lane1_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_34; // benchDesign.ts:36
-  logic [3:0] rotated_slice_68; // benchDesign.ts:35
-  logic [27:0] rotated_slice_69; // benchDesign.ts:35
-  logic [31:0] rotated_34; // benchDesign.ts:35
-  logic [31:0] mixed_34; // benchDesign.ts:36
-  logic [31:0] lane2_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_35; // benchDesign.ts:36
-  logic rotated_slice_70; // benchDesign.ts:35
-  logic [30:0] rotated_slice_71; // benchDesign.ts:35
-  logic [31:0] rotated_35; // benchDesign.ts:35
-  logic [31:0] mixed_35; // benchDesign.ts:36
-  logic [31:0] lane3_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_36; // benchDesign.ts:36
-  logic [28:0] rotated_slice_72; // benchDesign.ts:35
-  logic [2:0] rotated_slice_73; // benchDesign.ts:35
-  logic [31:0] rotated_36; // benchDesign.ts:35
-  logic [31:0] mixed_36; // benchDesign.ts:36
-  logic [31:0] lane4_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_37; // benchDesign.ts:36
-  logic [25:0] rotated_slice_74; // benchDesign.ts:35
-  logic [5:0] rotated_slice_75; // benchDesign.ts:35
-  logic [31:0] rotated_37; // benchDesign.ts:35
-  logic [31:0] mixed_37; // benchDesign.ts:36
-  logic [31:0] lane5_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_38; // benchDesign.ts:36
-  logic [22:0] rotated_slice_76; // benchDesign.ts:35
-  logic [8:0] rotated_slice_77; // benchDesign.ts:35
-  logic [31:0] rotated_38; // benchDesign.ts:35
-  logic [31:0] mixed_38; // benchDesign.ts:36
-  logic [31:0] lane6_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_39; // benchDesign.ts:36
-  logic [19:0] rotated_slice_78; // benchDesign.ts:35
-  logic [11:0] rotated_slice_79; // benchDesign.ts:35
-  logic [31:0] rotated_39; // benchDesign.ts:35
-  logic [31:0] mixed_39; // benchDesign.ts:36
-  logic [31:0] lane7_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_40; // benchDesign.ts:36
-  logic [16:0] rotated_slice_80; // benchDesign.ts:35
-  logic [14:0] rotated_slice_81; // benchDesign.ts:35
-  logic [31:0] rotated_40; // benchDesign.ts:35
-  logic [31:0] mixed_40; // benchDesign.ts:36
-  logic [31:0] lane8_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_41; // benchDesign.ts:36
-  logic [13:0] rotated_slice_82; // benchDesign.ts:35
-  logic [17:0] rotated_slice_83; // benchDesign.ts:35
-  logic [31:0] rotated_41; // benchDesign.ts:35
-  logic [31:0] mixed_41; // benchDesign.ts:36
-  logic [31:0] lane9_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_42; // benchDesign.ts:36
-  logic [10:0] rotated_slice_84; // benchDesign.ts:35
-  logic [20:0] rotated_slice_85; // benchDesign.ts:35
-  logic [31:0] rotated_42; // benchDesign.ts:35
-  logic [31:0] mixed_42; // benchDesign.ts:36
-  logic [31:0] lane10_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_43; // benchDesign.ts:36
-  logic [7:0] rotated_slice_86; // benchDesign.ts:35
-  logic [23:0] rotated_slice_87; // benchDesign.ts:35
-  logic [31:0] rotated_43; // benchDesign.ts:35
-  logic [31:0] mixed_43; // benchDesign.ts:36
-  logic [31:0] lane11_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_44; // benchDesign.ts:36
-  logic [4:0] rotated_slice_88; // benchDesign.ts:35
-  logic [26:0] rotated_slice_89; // benchDesign.ts:35
-  logic [31:0] rotated_44; // benchDesign.ts:35
-  logic [31:0] mixed_44; // benchDesign.ts:36
-  logic [31:0] lane12_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_45; // benchDesign.ts:36
-  logic [1:0] rotated_slice_90; // benchDesign.ts:35
-  logic [29:0] rotated_slice_91; // benchDesign.ts:35
-  logic [31:0] rotated_45; // benchDesign.ts:35
-  logic [31:0] mixed_45; // benchDesign.ts:36
-  logic [31:0] lane13_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_46; // benchDesign.ts:36
-  logic [29:0] rotated_slice_92; // benchDesign.ts:35
-  logic [1:0] rotated_slice_93; // benchDesign.ts:35
-  logic [31:0] rotated_46; // benchDesign.ts:35
-  logic [31:0] mixed_46; // benchDesign.ts:36
-  logic [31:0] lane14_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_47; // benchDesign.ts:36
-  logic [26:0] rotated_slice_94; // benchDesign.ts:35
-  logic [4:0] rotated_slice_95; // benchDesign.ts:35
-  logic [31:0] rotated_47; // benchDesign.ts:35
-  logic [31:0] mixed_47; // benchDesign.ts:36
-  logic [31:0] lane15_s3_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_48; // benchDesign.ts:36
-  logic [2:0] rotated_slice_96; // benchDesign.ts:35
-  logic [28:0] rotated_slice_97; // benchDesign.ts:35
-  logic [31:0] rotated_48; // benchDesign.ts:35
-  logic [31:0] mixed_48; // benchDesign.ts:36
-  logic [31:0] lane0_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_49; // benchDesign.ts:36
-  logic [30:0] rotated_slice_98; // benchDesign.ts:35
-  logic rotated_slice_99; // benchDesign.ts:35
-  logic [31:0] rotated_49; // benchDesign.ts:35
-  logic [31:0] mixed_49; // benchDesign.ts:36
-  logic [31:0] lane1_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_50; // benchDesign.ts:36
-  logic [27:0] rotated_slice_100; // benchDesign.ts:35
-  logic [3:0] rotated_slice_101; // benchDesign.ts:35
-  logic [31:0] rotated_50; // benchDesign.ts:35
-  logic [31:0] mixed_50; // benchDesign.ts:36
-  logic [31:0] lane2_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_51; // benchDesign.ts:36
-  logic [24:0] rotated_slice_102; // benchDesign.ts:35
-  logic [6:0] rotated_slice_103; // benchDesign.ts:35
-  logic [31:0] rotated_51; // benchDesign.ts:35
-  logic [31:0] mixed_51; // benchDesign.ts:36
-  logic [31:0] lane3_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_52; // benchDesign.ts:36
-  logic [21:0] rotated_slice_104; // benchDesign.ts:35
-  logic [9:0] rotated_slice_105; // benchDesign.ts:35
-  logic [31:0] rotated_52; // benchDesign.ts:35
-  logic [31:0] mixed_52; // benchDesign.ts:36
-  logic [31:0] lane4_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_53; // benchDesign.ts:36
-  logic [18:0] rotated_slice_106; // benchDesign.ts:35
-  logic [12:0] rotated_slice_107; // benchDesign.ts:35
-  logic [31:0] rotated_53; // benchDesign.ts:35
-  logic [31:0] mixed_53; // benchDesign.ts:36
-  logic [31:0] lane5_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_54; // benchDesign.ts:36
-  logic [15:0] rotated_slice_108; // benchDesign.ts:35
-  logic [15:0] rotated_slice_109; // benchDesign.ts:35
-  logic [31:0] rotated_54; // benchDesign.ts:35
-  logic [31:0] mixed_54; // benchDesign.ts:36
-  logic [31:0] lane6_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_55; // benchDesign.ts:36
-  logic [12:0] rotated_slice_110; // benchDesign.ts:35
-  logic [18:0] rotated_slice_111; // benchDesign.ts:35
-  logic [31:0] rotated_55; // benchDesign.ts:35
-  logic [31:0] mixed_55; // benchDesign.ts:36
-  logic [31:0] lane7_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_56; // benchDesign.ts:36
-  logic [9:0] rotated_slice_112; // benchDesign.ts:35
-  logic [21:0] rotated_slice_113; // benchDesign.ts:35
-  logic [31:0] rotated_56; // benchDesign.ts:35
-  logic [31:0] mixed_56; // benchDesign.ts:36
-  logic [31:0] lane8_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_57; // benchDesign.ts:36
-  logic [6:0] rotated_slice_114; // benchDesign.ts:35
-  logic [24:0] rotated_slice_115; // benchDesign.ts:35
-  logic [31:0] rotated_57; // benchDesign.ts:35
-  logic [31:0] mixed_57; // benchDesign.ts:36
-  logic [31:0] lane9_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_58; // benchDesign.ts:36
-  logic [3:0] rotated_slice_116; // benchDesign.ts:35
-  logic [27:0] rotated_slice_117; // benchDesign.ts:35
-  logic [31:0] rotated_58; // benchDesign.ts:35
-  logic [31:0] mixed_58; // benchDesign.ts:36
-  logic [31:0] lane10_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_59; // benchDesign.ts:36
-  logic rotated_slice_118; // benchDesign.ts:35
-  logic [30:0] rotated_slice_119; // benchDesign.ts:35
-  logic [31:0] rotated_59; // benchDesign.ts:35
-  logic [31:0] mixed_59; // benchDesign.ts:36
-  logic [31:0] lane11_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_60; // benchDesign.ts:36
-  logic [28:0] rotated_slice_120; // benchDesign.ts:35
-  logic [2:0] rotated_slice_121; // benchDesign.ts:35
-  logic [31:0] rotated_60; // benchDesign.ts:35
-  logic [31:0] mixed_60; // benchDesign.ts:36
-  logic [31:0] lane12_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_61; // benchDesign.ts:36
-  logic [25:0] rotated_slice_122; // benchDesign.ts:35
-  logic [5:0] rotated_slice_123; // benchDesign.ts:35
-  logic [31:0] rotated_61; // benchDesign.ts:35
-  logic [31:0] mixed_61; // benchDesign.ts:36
-  logic [31:0] lane13_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_62; // benchDesign.ts:36
-  logic [22:0] rotated_slice_124; // benchDesign.ts:35
-  logic [8:0] rotated_slice_125; // benchDesign.ts:35
-  logic [31:0] rotated_62; // benchDesign.ts:35
-  logic [31:0] mixed_62; // benchDesign.ts:36
-  logic [31:0] lane14_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_63; // benchDesign.ts:36
-  logic [19:0] rotated_slice_126; // benchDesign.ts:35
-  logic [11:0] rotated_slice_127; // benchDesign.ts:35
-  logic [31:0] rotated_63; // benchDesign.ts:35
-  logic [31:0] mixed_63; // benchDesign.ts:36
-  logic [31:0] lane15_s4_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_64; // benchDesign.ts:36
-  logic [26:0] rotated_slice_128; // benchDesign.ts:35
-  logic [4:0] rotated_slice_129; // benchDesign.ts:35
-  logic [31:0] rotated_64; // benchDesign.ts:35
-  logic [31:0] mixed_64; // benchDesign.ts:36
-  logic [31:0] lane0_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_65; // benchDesign.ts:36
-  logic [23:0] rotated_slice_130; // benchDesign.ts:35
-  logic [7:0] rotated_slice_131; // benchDesign.ts:35
-  logic [31:0] rotated_65; // benchDesign.ts:35
-  logic [31:0] mixed_65; // benchDesign.ts:36
-  logic [31:0] lane1_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_66; // benchDesign.ts:36
-  logic [20:0] rotated_slice_132; // benchDesign.ts:35
-  logic [10:0] rotated_slice_133; // benchDesign.ts:35
-  logic [31:0] rotated_66; // benchDesign.ts:35
-  logic [31:0] mixed_66; // benchDesign.ts:36
-  logic [31:0] lane2_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_67; // benchDesign.ts:36
-  logic [17:0] rotated_slice_134; // benchDesign.ts:35
-  logic [13:0] rotated_slice_135; // benchDesign.ts:35
-  logic [31:0] rotated_67; // benchDesign.ts:35
-  logic [31:0] mixed_67; // benchDesign.ts:36
-  logic [31:0] lane3_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_68; // benchDesign.ts:36
-  logic [14:0] rotated_slice_136; // benchDesign.ts:35
-  logic [16:0] rotated_slice_137; // benchDesign.ts:35
-  logic [31:0] rotated_68; // benchDesign.ts:35
-  logic [31:0] mixed_68; // benchDesign.ts:36
-  logic [31:0] lane4_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_69; // benchDesign.ts:36
-  logic [11:0] rotated_slice_138; // benchDesign.ts:35
-  logic [19:0] rotated_slice_139; // benchDesign.ts:35
-  logic [31:0] rotated_69; // benchDesign.ts:35
-  logic [31:0] mixed_69; // benchDesign.ts:36
-  logic [31:0] lane5_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_70; // benchDesign.ts:36
-  logic [8:0] rotated_slice_140; // benchDesign.ts:35
-  logic [22:0] rotated_slice_141; // benchDesign.ts:35
-  logic [31:0] rotated_70; // benchDesign.ts:35
-  logic [31:0] mixed_70; // benchDesign.ts:36
-  logic [31:0] lane6_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_71; // benchDesign.ts:36
-  logic [5:0] rotated_slice_142; // benchDesign.ts:35
-  logic [25:0] rotated_slice_143; // benchDesign.ts:35
-  logic [31:0] rotated_71; // benchDesign.ts:35
-  logic [31:0] mixed_71; // benchDesign.ts:36
-  logic [31:0] lane7_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_72; // benchDesign.ts:36
-  logic [2:0] rotated_slice_144; // benchDesign.ts:35
-  logic [28:0] rotated_slice_145; // benchDesign.ts:35
-  logic [31:0] rotated_72; // benchDesign.ts:35
-  logic [31:0] mixed_72; // benchDesign.ts:36
-  logic [31:0] lane8_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_73; // benchDesign.ts:36
-  logic [30:0] rotated_slice_146; // benchDesign.ts:35
-  logic rotated_slice_147; // benchDesign.ts:35
-  logic [31:0] rotated_73; // benchDesign.ts:35
-  logic [31:0] mixed_73; // benchDesign.ts:36
-  logic [31:0] lane9_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_74; // benchDesign.ts:36
-  logic [27:0] rotated_slice_148; // benchDesign.ts:35
-  logic [3:0] rotated_slice_149; // benchDesign.ts:35
-  logic [31:0] rotated_74; // benchDesign.ts:35
-  logic [31:0] mixed_74; // benchDesign.ts:36
-  logic [31:0] lane10_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_75; // benchDesign.ts:36
-  logic [24:0] rotated_slice_150; // benchDesign.ts:35
-  logic [6:0] rotated_slice_151; // benchDesign.ts:35
-  logic [31:0] rotated_75; // benchDesign.ts:35
-  logic [31:0] mixed_75; // benchDesign.ts:36
-  logic [31:0] lane11_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_76; // benchDesign.ts:36
-  logic [21:0] rotated_slice_152; // benchDesign.ts:35
-  logic [9:0] rotated_slice_153; // benchDesign.ts:35
-  logic [31:0] rotated_76; // benchDesign.ts:35
-  logic [31:0] mixed_76; // benchDesign.ts:36
-  logic [31:0] lane12_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_77; // benchDesign.ts:36
-  logic [18:0] rotated_slice_154; // benchDesign.ts:35
-  logic [12:0] rotated_slice_155; // benchDesign.ts:35
-  logic [31:0] rotated_77; // benchDesign.ts:35
-  logic [31:0] mixed_77; // benchDesign.ts:36
-  logic [31:0] lane13_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_78; // benchDesign.ts:36
-  logic [15:0] rotated_slice_156; // benchDesign.ts:35
-  logic [15:0] rotated_slice_157; // benchDesign.ts:35
-  logic [31:0] rotated_78; // benchDesign.ts:35
-  logic [31:0] mixed_78; // benchDesign.ts:36
-  logic [31:0] lane14_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_79; // benchDesign.ts:36
-  logic [12:0] rotated_slice_158; // benchDesign.ts:35
-  logic [18:0] rotated_slice_159; // benchDesign.ts:35
-  logic [31:0] rotated_79; // benchDesign.ts:35
-  logic [31:0] mixed_79; // benchDesign.ts:36
-  logic [31:0] lane15_s5_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_80; // benchDesign.ts:36
-  logic [19:0] rotated_slice_160; // benchDesign.ts:35
-  logic [11:0] rotated_slice_161; // benchDesign.ts:35
-  logic [31:0] rotated_80; // benchDesign.ts:35
-  logic [31:0] mixed_80; // benchDesign.ts:36
-  logic [31:0] lane0_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_81; // benchDesign.ts:36
-  logic [16:0] rotated_slice_162; // benchDesign.ts:35
-  logic [14:0] rotated_slice_163; // benchDesign.ts:35
-  logic [31:0] rotated_81; // benchDesign.ts:35
-  logic [31:0] mixed_81; // benchDesign.ts:36
-  logic [31:0] lane1_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_82; // benchDesign.ts:36
-  logic [13:0] rotated_slice_164; // benchDesign.ts:35
-  logic [17:0] rotated_slice_165; // benchDesign.ts:35
-  logic [31:0] rotated_82; // benchDesign.ts:35
-  logic [31:0] mixed_82; // benchDesign.ts:36
-  logic [31:0] lane2_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_83; // benchDesign.ts:36
-  logic [10:0] rotated_slice_166; // benchDesign.ts:35
-  logic [20:0] rotated_slice_167; // benchDesign.ts:35
-  logic [31:0] rotated_83; // benchDesign.ts:35
-  logic [31:0] mixed_83; // benchDesign.ts:36
-  logic [31:0] lane3_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_84; // benchDesign.ts:36
-  logic [7:0] rotated_slice_168; // benchDesign.ts:35
-  logic [23:0] rotated_slice_169; // benchDesign.ts:35
-  logic [31:0] rotated_84; // benchDesign.ts:35
-  logic [31:0] mixed_84; // benchDesign.ts:36
-  logic [31:0] lane4_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_85; // benchDesign.ts:36
-  logic [4:0] rotated_slice_170; // benchDesign.ts:35
-  logic [26:0] rotated_slice_171; // benchDesign.ts:35
-  logic [31:0] rotated_85; // benchDesign.ts:35
-  logic [31:0] mixed_85; // benchDesign.ts:36
-  logic [31:0] lane5_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_86; // benchDesign.ts:36
-  logic [1:0] rotated_slice_172; // benchDesign.ts:35
-  logic [29:0] rotated_slice_173; // benchDesign.ts:35
-  logic [31:0] rotated_86; // benchDesign.ts:35
-  logic [31:0] mixed_86; // benchDesign.ts:36
-  logic [31:0] lane6_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_87; // benchDesign.ts:36
-  logic [29:0] rotated_slice_174; // benchDesign.ts:35
-  logic [1:0] rotated_slice_175; // benchDesign.ts:35
-  logic [31:0] rotated_87; // benchDesign.ts:35
-  logic [31:0] mixed_87; // benchDesign.ts:36
-  logic [31:0] lane7_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_88; // benchDesign.ts:36
-  logic [26:0] rotated_slice_176; // benchDesign.ts:35
-  logic [4:0] rotated_slice_177; // benchDesign.ts:35
-  logic [31:0] rotated_88; // benchDesign.ts:35
-  logic [31:0] mixed_88; // benchDesign.ts:36
-  logic [31:0] lane8_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_89; // benchDesign.ts:36
-  logic [23:0] rotated_slice_178; // benchDesign.ts:35
-  logic [7:0] rotated_slice_179; // benchDesign.ts:35
-  logic [31:0] rotated_89; // benchDesign.ts:35
-  logic [31:0] mixed_89; // benchDesign.ts:36
-  logic [31:0] lane9_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_90; // benchDesign.ts:36
-  logic [20:0] rotated_slice_180; // benchDesign.ts:35
-  logic [10:0] rotated_slice_181; // benchDesign.ts:35
-  logic [31:0] rotated_90; // benchDesign.ts:35
-  logic [31:0] mixed_90; // benchDesign.ts:36
-  logic [31:0] lane10_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_91; // benchDesign.ts:36
-  logic [17:0] rotated_slice_182; // benchDesign.ts:35
-  logic [13:0] rotated_slice_183; // benchDesign.ts:35
-  logic [31:0] rotated_91; // benchDesign.ts:35
-  logic [31:0] mixed_91; // benchDesign.ts:36
-  logic [31:0] lane11_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_92; // benchDesign.ts:36
-  logic [14:0] rotated_slice_184; // benchDesign.ts:35
-  logic [16:0] rotated_slice_185; // benchDesign.ts:35
-  logic [31:0] rotated_92; // benchDesign.ts:35
-  logic [31:0] mixed_92; // benchDesign.ts:36
-  logic [31:0] lane12_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_93; // benchDesign.ts:36
-  logic [11:0] rotated_slice_186; // benchDesign.ts:35
-  logic [19:0] rotated_slice_187; // benchDesign.ts:35
-  logic [31:0] rotated_93; // benchDesign.ts:35
-  logic [31:0] mixed_93; // benchDesign.ts:36
-  logic [31:0] lane13_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_94; // benchDesign.ts:36
-  logic [8:0] rotated_slice_188; // benchDesign.ts:35
-  logic [22:0] rotated_slice_189; // benchDesign.ts:35
-  logic [31:0] rotated_94; // benchDesign.ts:35
-  logic [31:0] mixed_94; // benchDesign.ts:36
-  logic [31:0] lane14_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_95; // benchDesign.ts:36
-  logic [5:0] rotated_slice_190; // benchDesign.ts:35
-  logic [25:0] rotated_slice_191; // benchDesign.ts:35
-  logic [31:0] rotated_95; // benchDesign.ts:35
-  logic [31:0] mixed_95; // benchDesign.ts:36
-  logic [31:0] lane15_s6_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_96; // benchDesign.ts:36
-  logic [12:0] rotated_slice_192; // benchDesign.ts:35
-  logic [18:0] rotated_slice_193; // benchDesign.ts:35
-  logic [31:0] rotated_96; // benchDesign.ts:35
-  logic [31:0] mixed_96; // benchDesign.ts:36
-  logic [31:0] lane0_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_97; // benchDesign.ts:36
-  logic [9:0] rotated_slice_194; // benchDesign.ts:35
-  logic [21:0] rotated_slice_195; // benchDesign.ts:35
-  logic [31:0] rotated_97; // benchDesign.ts:35
-  logic [31:0] mixed_97; // benchDesign.ts:36
-  logic [31:0] lane1_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_98; // benchDesign.ts:36
-  logic [6:0] rotated_slice_196; // benchDesign.ts:35
-  logic [24:0] rotated_slice_197; // benchDesign.ts:35
-  logic [31:0] rotated_98; // benchDesign.ts:35
-  logic [31:0] mixed_98; // benchDesign.ts:36
-  logic [31:0] lane2_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_99; // benchDesign.ts:36
-  logic [3:0] rotated_slice_198; // benchDesign.ts:35
-  logic [27:0] rotated_slice_199; // benchDesign.ts:35
-  logic [31:0] rotated_99; // benchDesign.ts:35
-  logic [31:0] mixed_99; // benchDesign.ts:36
-  logic [31:0] lane3_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_100; // benchDesign.ts:36
-  logic rotated_slice_200; // benchDesign.ts:35
-  logic [30:0] rotated_slice_201; // benchDesign.ts:35
-  logic [31:0] rotated_100; // benchDesign.ts:35
-  logic [31:0] mixed_100; // benchDesign.ts:36
-  logic [31:0] lane4_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_101; // benchDesign.ts:36
-  logic [28:0] rotated_slice_202; // benchDesign.ts:35
-  logic [2:0] rotated_slice_203; // benchDesign.ts:35
-  logic [31:0] rotated_101; // benchDesign.ts:35
-  logic [31:0] mixed_101; // benchDesign.ts:36
-  logic [31:0] lane5_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_102; // benchDesign.ts:36
-  logic [25:0] rotated_slice_204; // benchDesign.ts:35
-  logic [5:0] rotated_slice_205; // benchDesign.ts:35
-  logic [31:0] rotated_102; // benchDesign.ts:35
-  logic [31:0] mixed_102; // benchDesign.ts:36
-  logic [31:0] lane6_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_103; // benchDesign.ts:36
-  logic [22:0] rotated_slice_206; // benchDesign.ts:35
-  logic [8:0] rotated_slice_207; // benchDesign.ts:35
-  logic [31:0] rotated_103; // benchDesign.ts:35
-  logic [31:0] mixed_103; // benchDesign.ts:36
-  logic [31:0] lane7_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_104; // benchDesign.ts:36
-  logic [19:0] rotated_slice_208; // benchDesign.ts:35
-  logic [11:0] rotated_slice_209; // benchDesign.ts:35
-  logic [31:0] rotated_104; // benchDesign.ts:35
-  logic [31:0] mixed_104; // benchDesign.ts:36
-  logic [31:0] lane8_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_105; // benchDesign.ts:36
-  logic [16:0] rotated_slice_210; // benchDesign.ts:35
-  logic [14:0] rotated_slice_211; // benchDesign.ts:35
-  logic [31:0] rotated_105; // benchDesign.ts:35
-  logic [31:0] mixed_105; // benchDesign.ts:36
-  logic [31:0] lane9_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_106; // benchDesign.ts:36
-  logic [13:0] rotated_slice_212; // benchDesign.ts:35
-  logic [17:0] rotated_slice_213; // benchDesign.ts:35
-  logic [31:0] rotated_106; // benchDesign.ts:35
-  logic [31:0] mixed_106; // benchDesign.ts:36
-  logic [31:0] lane10_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_107; // benchDesign.ts:36
-  logic [10:0] rotated_slice_214; // benchDesign.ts:35
-  logic [20:0] rotated_slice_215; // benchDesign.ts:35
-  logic [31:0] rotated_107; // benchDesign.ts:35
-  logic [31:0] mixed_107; // benchDesign.ts:36
-  logic [31:0] lane11_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_108; // benchDesign.ts:36
-  logic [7:0] rotated_slice_216; // benchDesign.ts:35
-  logic [23:0] rotated_slice_217; // benchDesign.ts:35
-  logic [31:0] rotated_108; // benchDesign.ts:35
-  logic [31:0] mixed_108; // benchDesign.ts:36
-  logic [31:0] lane12_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_109; // benchDesign.ts:36
-  logic [4:0] rotated_slice_218; // benchDesign.ts:35
-  logic [26:0] rotated_slice_219; // benchDesign.ts:35
-  logic [31:0] rotated_109; // benchDesign.ts:35
-  logic [31:0] mixed_109; // benchDesign.ts:36
-  logic [31:0] lane13_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_110; // benchDesign.ts:36
-  logic [1:0] rotated_slice_220; // benchDesign.ts:35
-  logic [29:0] rotated_slice_221; // benchDesign.ts:35
-  logic [31:0] rotated_110; // benchDesign.ts:35
-  logic [31:0] mixed_110; // benchDesign.ts:36
-  logic [31:0] lane14_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_111; // benchDesign.ts:36
-  logic [29:0] rotated_slice_222; // benchDesign.ts:35
-  logic [1:0] rotated_slice_223; // benchDesign.ts:35
-  logic [31:0] rotated_111; // benchDesign.ts:35
-  logic [31:0] mixed_111; // benchDesign.ts:36
-  logic [31:0] lane15_s7_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_112; // benchDesign.ts:36
-  logic [5:0] rotated_slice_224; // benchDesign.ts:35
-  logic [25:0] rotated_slice_225; // benchDesign.ts:35
-  logic [31:0] rotated_112; // benchDesign.ts:35
-  logic [31:0] mixed_112; // benchDesign.ts:36
-  logic [31:0] lane0_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_113; // benchDesign.ts:36
-  logic [2:0] rotated_slice_226; // benchDesign.ts:35
-  logic [28:0] rotated_slice_227; // benchDesign.ts:35
-  logic [31:0] rotated_113; // benchDesign.ts:35
-  logic [31:0] mixed_113; // benchDesign.ts:36
-  logic [31:0] lane1_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_114; // benchDesign.ts:36
-  logic [30:0] rotated_slice_228; // benchDesign.ts:35
-  logic rotated_slice_229; // benchDesign.ts:35
-  logic [31:0] rotated_114; // benchDesign.ts:35
-  logic [31:0] mixed_114; // benchDesign.ts:36
-  logic [31:0] lane2_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_115; // benchDesign.ts:36
-  logic [27:0] rotated_slice_230; // benchDesign.ts:35
-  logic [3:0] rotated_slice_231; // benchDesign.ts:35
-  logic [31:0] rotated_115; // benchDesign.ts:35
-  logic [31:0] mixed_115; // benchDesign.ts:36
-  logic [31:0] lane3_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_116; // benchDesign.ts:36
-  logic [24:0] rotated_slice_232; // benchDesign.ts:35
-  logic [6:0] rotated_slice_233; // benchDesign.ts:35
-  logic [31:0] rotated_116; // benchDesign.ts:35
-  logic [31:0] mixed_116; // benchDesign.ts:36
-  logic [31:0] lane4_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_117; // benchDesign.ts:36
-  logic [21:0] rotated_slice_234; // benchDesign.ts:35
-  logic [9:0] rotated_slice_235; // benchDesign.ts:35
-  logic [31:0] rotated_117; // benchDesign.ts:35
-  logic [31:0] mixed_117; // benchDesign.ts:36
-  logic [31:0] lane5_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_118; // benchDesign.ts:36
-  logic [18:0] rotated_slice_236; // benchDesign.ts:35
-  logic [12:0] rotated_slice_237; // benchDesign.ts:35
-  logic [31:0] rotated_118; // benchDesign.ts:35
-  logic [31:0] mixed_118; // benchDesign.ts:36
-  logic [31:0] lane6_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_119; // benchDesign.ts:36
-  logic [15:0] rotated_slice_238; // benchDesign.ts:35
-  logic [15:0] rotated_slice_239; // benchDesign.ts:35
-  logic [31:0] rotated_119; // benchDesign.ts:35
-  logic [31:0] mixed_119; // benchDesign.ts:36
-  logic [31:0] lane7_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_120; // benchDesign.ts:36
-  logic [12:0] rotated_slice_240; // benchDesign.ts:35
-  logic [18:0] rotated_slice_241; // benchDesign.ts:35
-  logic [31:0] rotated_120; // benchDesign.ts:35
-  logic [31:0] mixed_120; // benchDesign.ts:36
-  logic [31:0] lane8_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_121; // benchDesign.ts:36
-  logic [9:0] rotated_slice_242; // benchDesign.ts:35
-  logic [21:0] rotated_slice_243; // benchDesign.ts:35
-  logic [31:0] rotated_121; // benchDesign.ts:35
-  logic [31:0] mixed_121; // benchDesign.ts:36
-  logic [31:0] lane9_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_122; // benchDesign.ts:36
-  logic [6:0] rotated_slice_244; // benchDesign.ts:35
-  logic [24:0] rotated_slice_245; // benchDesign.ts:35
-  logic [31:0] rotated_122; // benchDesign.ts:35
-  logic [31:0] mixed_122; // benchDesign.ts:36
-  logic [31:0] lane10_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_123; // benchDesign.ts:36
-  logic [3:0] rotated_slice_246; // benchDesign.ts:35
-  logic [27:0] rotated_slice_247; // benchDesign.ts:35
-  logic [31:0] rotated_123; // benchDesign.ts:35
-  logic [31:0] mixed_123; // benchDesign.ts:36
-  logic [31:0] lane11_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_124; // benchDesign.ts:36
-  logic rotated_slice_248; // benchDesign.ts:35
-  logic [30:0] rotated_slice_249; // benchDesign.ts:35
-  logic [31:0] rotated_124; // benchDesign.ts:35
-  logic [31:0] mixed_124; // benchDesign.ts:36
-  logic [31:0] lane12_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_125; // benchDesign.ts:36
-  logic [28:0] rotated_slice_250; // benchDesign.ts:35
-  logic [2:0] rotated_slice_251; // benchDesign.ts:35
-  logic [31:0] rotated_125; // benchDesign.ts:35
-  logic [31:0] mixed_125; // benchDesign.ts:36
-  logic [31:0] lane13_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_126; // benchDesign.ts:36
-  logic [25:0] rotated_slice_252; // benchDesign.ts:35
-  logic [5:0] rotated_slice_253; // benchDesign.ts:35
-  logic [31:0] rotated_126; // benchDesign.ts:35
-  logic [31:0] mixed_126; // benchDesign.ts:36
-  logic [31:0] lane14_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_127; // benchDesign.ts:36
-  logic [22:0] rotated_slice_254; // benchDesign.ts:35
-  logic [8:0] rotated_slice_255; // benchDesign.ts:35
-  logic [31:0] rotated_127; // benchDesign.ts:35
-  logic [31:0] mixed_127; // benchDesign.ts:36
-  logic [31:0] lane15_s8_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_128; // benchDesign.ts:36
-  logic [29:0] rotated_slice_256; // benchDesign.ts:35
-  logic [1:0] rotated_slice_257; // benchDesign.ts:35
-  logic [31:0] rotated_128; // benchDesign.ts:35
-  logic [31:0] mixed_128; // benchDesign.ts:36
-  logic [31:0] lane0_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_129; // benchDesign.ts:36
-  logic [26:0] rotated_slice_258; // benchDesign.ts:35
-  logic [4:0] rotated_slice_259; // benchDesign.ts:35
-  logic [31:0] rotated_129; // benchDesign.ts:35
-  logic [31:0] mixed_129; // benchDesign.ts:36
-  logic [31:0] lane1_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_130; // benchDesign.ts:36
-  logic [23:0] rotated_slice_260; // benchDesign.ts:35
-  logic [7:0] rotated_slice_261; // benchDesign.ts:35
-  logic [31:0] rotated_130; // benchDesign.ts:35
-  logic [31:0] mixed_130; // benchDesign.ts:36
-  logic [31:0] lane2_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_131; // benchDesign.ts:36
-  logic [20:0] rotated_slice_262; // benchDesign.ts:35
-  logic [10:0] rotated_slice_263; // benchDesign.ts:35
-  logic [31:0] rotated_131; // benchDesign.ts:35
-  logic [31:0] mixed_131; // benchDesign.ts:36
-  logic [31:0] lane3_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_132; // benchDesign.ts:36
-  logic [17:0] rotated_slice_264; // benchDesign.ts:35
-  logic [13:0] rotated_slice_265; // benchDesign.ts:35
-  logic [31:0] rotated_132; // benchDesign.ts:35
-  logic [31:0] mixed_132; // benchDesign.ts:36
-  logic [31:0] lane4_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_133; // benchDesign.ts:36
-  logic [14:0] rotated_slice_266; // benchDesign.ts:35
-  logic [16:0] rotated_slice_267; // benchDesign.ts:35
-  logic [31:0] rotated_133; // benchDesign.ts:35
-  logic [31:0] mixed_133; // benchDesign.ts:36
-  logic [31:0] lane5_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_134; // benchDesign.ts:36
-  logic [11:0] rotated_slice_268; // benchDesign.ts:35
-  logic [19:0] rotated_slice_269; // benchDesign.ts:35
-  logic [31:0] rotated_134; // benchDesign.ts:35
-  logic [31:0] mixed_134; // benchDesign.ts:36
-  logic [31:0] lane6_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_135; // benchDesign.ts:36
-  logic [8:0] rotated_slice_270; // benchDesign.ts:35
-  logic [22:0] rotated_slice_271; // benchDesign.ts:35
-  logic [31:0] rotated_135; // benchDesign.ts:35
-  logic [31:0] mixed_135; // benchDesign.ts:36
-  logic [31:0] lane7_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_136; // benchDesign.ts:36
-  logic [5:0] rotated_slice_272; // benchDesign.ts:35
-  logic [25:0] rotated_slice_273; // benchDesign.ts:35
-  logic [31:0] rotated_136; // benchDesign.ts:35
-  logic [31:0] mixed_136; // benchDesign.ts:36
-  logic [31:0] lane8_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_137; // benchDesign.ts:36
-  logic [2:0] rotated_slice_274; // benchDesign.ts:35
-  logic [28:0] rotated_slice_275; // benchDesign.ts:35
-  logic [31:0] rotated_137; // benchDesign.ts:35
-  logic [31:0] mixed_137; // benchDesign.ts:36
-  logic [31:0] lane9_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_138; // benchDesign.ts:36
-  logic [30:0] rotated_slice_276; // benchDesign.ts:35
-  logic rotated_slice_277; // benchDesign.ts:35
-  logic [31:0] rotated_138; // benchDesign.ts:35
-  logic [31:0] mixed_138; // benchDesign.ts:36
-  logic [31:0] lane10_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_139; // benchDesign.ts:36
-  logic [27:0] rotated_slice_278; // benchDesign.ts:35
-  logic [3:0] rotated_slice_279; // benchDesign.ts:35
-  logic [31:0] rotated_139; // benchDesign.ts:35
-  logic [31:0] mixed_139; // benchDesign.ts:36
-  logic [31:0] lane11_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_140; // benchDesign.ts:36
-  logic [24:0] rotated_slice_280; // benchDesign.ts:35
-  logic [6:0] rotated_slice_281; // benchDesign.ts:35
-  logic [31:0] rotated_140; // benchDesign.ts:35
-  logic [31:0] mixed_140; // benchDesign.ts:36
-  logic [31:0] lane12_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_141; // benchDesign.ts:36
-  logic [21:0] rotated_slice_282; // benchDesign.ts:35
-  logic [9:0] rotated_slice_283; // benchDesign.ts:35
-  logic [31:0] rotated_141; // benchDesign.ts:35
-  logic [31:0] mixed_141; // benchDesign.ts:36
-  logic [31:0] lane13_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_142; // benchDesign.ts:36
-  logic [18:0] rotated_slice_284; // benchDesign.ts:35
-  logic [12:0] rotated_slice_285; // benchDesign.ts:35
-  logic [31:0] rotated_142; // benchDesign.ts:35
-  logic [31:0] mixed_142; // benchDesign.ts:36
-  logic [31:0] lane14_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_143; // benchDesign.ts:36
-  logic [15:0] rotated_slice_286; // benchDesign.ts:35
-  logic [15:0] rotated_slice_287; // benchDesign.ts:35
-  logic [31:0] rotated_143; // benchDesign.ts:35
-  logic [31:0] mixed_143; // benchDesign.ts:36
-  logic [31:0] lane15_s9_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_144; // benchDesign.ts:36
-  logic [22:0] rotated_slice_288; // benchDesign.ts:35
-  logic [8:0] rotated_slice_289; // benchDesign.ts:35
-  logic [31:0] rotated_144; // benchDesign.ts:35
-  logic [31:0] mixed_144; // benchDesign.ts:36
-  logic [31:0] lane0_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_145; // benchDesign.ts:36
-  logic [19:0] rotated_slice_290; // benchDesign.ts:35
-  logic [11:0] rotated_slice_291; // benchDesign.ts:35
-  logic [31:0] rotated_145; // benchDesign.ts:35
-  logic [31:0] mixed_145; // benchDesign.ts:36
-  logic [31:0] lane1_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_146; // benchDesign.ts:36
-  logic [16:0] rotated_slice_292; // benchDesign.ts:35
-  logic [14:0] rotated_slice_293; // benchDesign.ts:35
-  logic [31:0] rotated_146; // benchDesign.ts:35
-  logic [31:0] mixed_146; // benchDesign.ts:36
-  logic [31:0] lane2_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_147; // benchDesign.ts:36
-  logic [13:0] rotated_slice_294; // benchDesign.ts:35
-  logic [17:0] rotated_slice_295; // benchDesign.ts:35
-  logic [31:0] rotated_147; // benchDesign.ts:35
-  logic [31:0] mixed_147; // benchDesign.ts:36
-  logic [31:0] lane3_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_148; // benchDesign.ts:36
-  logic [10:0] rotated_slice_296; // benchDesign.ts:35
-  logic [20:0] rotated_slice_297; // benchDesign.ts:35
-  logic [31:0] rotated_148; // benchDesign.ts:35
-  logic [31:0] mixed_148; // benchDesign.ts:36
-  logic [31:0] lane4_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_149; // benchDesign.ts:36
-  logic [7:0] rotated_slice_298; // benchDesign.ts:35
-  logic [23:0] rotated_slice_299; // benchDesign.ts:35
-  logic [31:0] rotated_149; // benchDesign.ts:35
-  logic [31:0] mixed_149; // benchDesign.ts:36
-  logic [31:0] lane5_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_150; // benchDesign.ts:36
-  logic [4:0] rotated_slice_300; // benchDesign.ts:35
-  logic [26:0] rotated_slice_301; // benchDesign.ts:35
-  logic [31:0] rotated_150; // benchDesign.ts:35
-  logic [31:0] mixed_150; // benchDesign.ts:36
-  logic [31:0] lane6_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_151; // benchDesign.ts:36
-  logic [1:0] rotated_slice_302; // benchDesign.ts:35
-  logic [29:0] rotated_slice_303; // benchDesign.ts:35
-  logic [31:0] rotated_151; // benchDesign.ts:35
-  logic [31:0] mixed_151; // benchDesign.ts:36
-  logic [31:0] lane7_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_152; // benchDesign.ts:36
-  logic [29:0] rotated_slice_304; // benchDesign.ts:35
-  logic [1:0] rotated_slice_305; // benchDesign.ts:35
-  logic [31:0] rotated_152; // benchDesign.ts:35
-  logic [31:0] mixed_152; // benchDesign.ts:36
-  logic [31:0] lane8_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_153; // benchDesign.ts:36
-  logic [26:0] rotated_slice_306; // benchDesign.ts:35
-  logic [4:0] rotated_slice_307; // benchDesign.ts:35
-  logic [31:0] rotated_153; // benchDesign.ts:35
-  logic [31:0] mixed_153; // benchDesign.ts:36
-  logic [31:0] lane9_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_154; // benchDesign.ts:36
-  logic [23:0] rotated_slice_308; // benchDesign.ts:35
-  logic [7:0] rotated_slice_309; // benchDesign.ts:35
-  logic [31:0] rotated_154; // benchDesign.ts:35
-  logic [31:0] mixed_154; // benchDesign.ts:36
-  logic [31:0] lane10_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_155; // benchDesign.ts:36
-  logic [20:0] rotated_slice_310; // benchDesign.ts:35
-  logic [10:0] rotated_slice_311; // benchDesign.ts:35
-  logic [31:0] rotated_155; // benchDesign.ts:35
-  logic [31:0] mixed_155; // benchDesign.ts:36
-  logic [31:0] lane11_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_156; // benchDesign.ts:36
-  logic [17:0] rotated_slice_312; // benchDesign.ts:35
-  logic [13:0] rotated_slice_313; // benchDesign.ts:35
-  logic [31:0] rotated_156; // benchDesign.ts:35
-  logic [31:0] mixed_156; // benchDesign.ts:36
-  logic [31:0] lane12_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_157; // benchDesign.ts:36
-  logic [14:0] rotated_slice_314; // benchDesign.ts:35
-  logic [16:0] rotated_slice_315; // benchDesign.ts:35
-  logic [31:0] rotated_157; // benchDesign.ts:35
-  logic [31:0] mixed_157; // benchDesign.ts:36
-  logic [31:0] lane13_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_158; // benchDesign.ts:36
-  logic [11:0] rotated_slice_316; // benchDesign.ts:35
-  logic [19:0] rotated_slice_317; // benchDesign.ts:35
-  logic [31:0] rotated_158; // benchDesign.ts:35
-  logic [31:0] mixed_158; // benchDesign.ts:36
-  logic [31:0] lane14_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_159; // benchDesign.ts:36
-  logic [8:0] rotated_slice_318; // benchDesign.ts:35
-  logic [22:0] rotated_slice_319; // benchDesign.ts:35
-  logic [31:0] rotated_159; // benchDesign.ts:35
-  logic [31:0] mixed_159; // benchDesign.ts:36
-  logic [31:0] lane15_s10_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_160; // benchDesign.ts:36
-  logic [15:0] rotated_slice_320; // benchDesign.ts:35
-  logic [15:0] rotated_slice_321; // benchDesign.ts:35
-  logic [31:0] rotated_160; // benchDesign.ts:35
-  logic [31:0] mixed_160; // benchDesign.ts:36
-  logic [31:0] lane0_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_161; // benchDesign.ts:36
-  logic [12:0] rotated_slice_322; // benchDesign.ts:35
-  logic [18:0] rotated_slice_323; // benchDesign.ts:35
-  logic [31:0] rotated_161; // benchDesign.ts:35
-  logic [31:0] mixed_161; // benchDesign.ts:36
-  logic [31:0] lane1_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_162; // benchDesign.ts:36
-  logic [9:0] rotated_slice_324; // benchDesign.ts:35
-  logic [21:0] rotated_slice_325; // benchDesign.ts:35
-  logic [31:0] rotated_162; // benchDesign.ts:35
-  logic [31:0] mixed_162; // benchDesign.ts:36
-  logic [31:0] lane2_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_163; // benchDesign.ts:36
-  logic [6:0] rotated_slice_326; // benchDesign.ts:35
-  logic [24:0] rotated_slice_327; // benchDesign.ts:35
-  logic [31:0] rotated_163; // benchDesign.ts:35
-  logic [31:0] mixed_163; // benchDesign.ts:36
-  logic [31:0] lane3_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_164; // benchDesign.ts:36
-  logic [3:0] rotated_slice_328; // benchDesign.ts:35
-  logic [27:0] rotated_slice_329; // benchDesign.ts:35
-  logic [31:0] rotated_164; // benchDesign.ts:35
-  logic [31:0] mixed_164; // benchDesign.ts:36
-  logic [31:0] lane4_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_165; // benchDesign.ts:36
-  logic rotated_slice_330; // benchDesign.ts:35
-  logic [30:0] rotated_slice_331; // benchDesign.ts:35
-  logic [31:0] rotated_165; // benchDesign.ts:35
-  logic [31:0] mixed_165; // benchDesign.ts:36
-  logic [31:0] lane5_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_166; // benchDesign.ts:36
-  logic [28:0] rotated_slice_332; // benchDesign.ts:35
-  logic [2:0] rotated_slice_333; // benchDesign.ts:35
-  logic [31:0] rotated_166; // benchDesign.ts:35
-  logic [31:0] mixed_166; // benchDesign.ts:36
-  logic [31:0] lane6_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_167; // benchDesign.ts:36
-  logic [25:0] rotated_slice_334; // benchDesign.ts:35
-  logic [5:0] rotated_slice_335; // benchDesign.ts:35
-  logic [31:0] rotated_167; // benchDesign.ts:35
-  logic [31:0] mixed_167; // benchDesign.ts:36
-  logic [31:0] lane7_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_168; // benchDesign.ts:36
-  logic [22:0] rotated_slice_336; // benchDesign.ts:35
-  logic [8:0] rotated_slice_337; // benchDesign.ts:35
-  logic [31:0] rotated_168; // benchDesign.ts:35
-  logic [31:0] mixed_168; // benchDesign.ts:36
-  logic [31:0] lane8_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_169; // benchDesign.ts:36
-  logic [19:0] rotated_slice_338; // benchDesign.ts:35
-  logic [11:0] rotated_slice_339; // benchDesign.ts:35
-  logic [31:0] rotated_169; // benchDesign.ts:35
-  logic [31:0] mixed_169; // benchDesign.ts:36
-  logic [31:0] lane9_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_170; // benchDesign.ts:36
-  logic [16:0] rotated_slice_340; // benchDesign.ts:35
-  logic [14:0] rotated_slice_341; // benchDesign.ts:35
-  logic [31:0] rotated_170; // benchDesign.ts:35
-  logic [31:0] mixed_170; // benchDesign.ts:36
-  logic [31:0] lane10_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_171; // benchDesign.ts:36
-  logic [13:0] rotated_slice_342; // benchDesign.ts:35
-  logic [17:0] rotated_slice_343; // benchDesign.ts:35
-  logic [31:0] rotated_171; // benchDesign.ts:35
-  logic [31:0] mixed_171; // benchDesign.ts:36
-  logic [31:0] lane11_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_172; // benchDesign.ts:36
-  logic [10:0] rotated_slice_344; // benchDesign.ts:35
-  logic [20:0] rotated_slice_345; // benchDesign.ts:35
-  logic [31:0] rotated_172; // benchDesign.ts:35
-  logic [31:0] mixed_172; // benchDesign.ts:36
-  logic [31:0] lane12_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_173; // benchDesign.ts:36
-  logic [7:0] rotated_slice_346; // benchDesign.ts:35
-  logic [23:0] rotated_slice_347; // benchDesign.ts:35
-  logic [31:0] rotated_173; // benchDesign.ts:35
-  logic [31:0] mixed_173; // benchDesign.ts:36
-  logic [31:0] lane13_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_174; // benchDesign.ts:36
-  logic [4:0] rotated_slice_348; // benchDesign.ts:35
-  logic [26:0] rotated_slice_349; // benchDesign.ts:35
-  logic [31:0] rotated_174; // benchDesign.ts:35
-  logic [31:0] mixed_174; // benchDesign.ts:36
-  logic [31:0] lane14_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_175; // benchDesign.ts:36
-  logic [1:0] rotated_slice_350; // benchDesign.ts:35
-  logic [29:0] rotated_slice_351; // benchDesign.ts:35
-  logic [31:0] rotated_175; // benchDesign.ts:35
-  logic [31:0] mixed_175; // benchDesign.ts:36
-  logic [31:0] lane15_s11_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_176; // benchDesign.ts:36
-  logic [8:0] rotated_slice_352; // benchDesign.ts:35
-  logic [22:0] rotated_slice_353; // benchDesign.ts:35
-  logic [31:0] rotated_176; // benchDesign.ts:35
-  logic [31:0] mixed_176; // benchDesign.ts:36
-  logic [31:0] lane0_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_177; // benchDesign.ts:36
-  logic [5:0] rotated_slice_354; // benchDesign.ts:35
-  logic [25:0] rotated_slice_355; // benchDesign.ts:35
-  logic [31:0] rotated_177; // benchDesign.ts:35
-  logic [31:0] mixed_177; // benchDesign.ts:36
-  logic [31:0] lane1_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_178; // benchDesign.ts:36
-  logic [2:0] rotated_slice_356; // benchDesign.ts:35
-  logic [28:0] rotated_slice_357; // benchDesign.ts:35
-  logic [31:0] rotated_178; // benchDesign.ts:35
-  logic [31:0] mixed_178; // benchDesign.ts:36
-  logic [31:0] lane2_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_179; // benchDesign.ts:36
-  logic [30:0] rotated_slice_358; // benchDesign.ts:35
-  logic rotated_slice_359; // benchDesign.ts:35
-  logic [31:0] rotated_179; // benchDesign.ts:35
-  logic [31:0] mixed_179; // benchDesign.ts:36
-  logic [31:0] lane3_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_180; // benchDesign.ts:36
-  logic [27:0] rotated_slice_360; // benchDesign.ts:35
-  logic [3:0] rotated_slice_361; // benchDesign.ts:35
-  logic [31:0] rotated_180; // benchDesign.ts:35
-  logic [31:0] mixed_180; // benchDesign.ts:36
-  logic [31:0] lane4_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_181; // benchDesign.ts:36
-  logic [24:0] rotated_slice_362; // benchDesign.ts:35
-  logic [6:0] rotated_slice_363; // benchDesign.ts:35
-  logic [31:0] rotated_181; // benchDesign.ts:35
-  logic [31:0] mixed_181; // benchDesign.ts:36
-  logic [31:0] lane5_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_182; // benchDesign.ts:36
-  logic [21:0] rotated_slice_364; // benchDesign.ts:35
-  logic [9:0] rotated_slice_365; // benchDesign.ts:35
-  logic [31:0] rotated_182; // benchDesign.ts:35
-  logic [31:0] mixed_182; // benchDesign.ts:36
-  logic [31:0] lane6_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_183; // benchDesign.ts:36
-  logic [18:0] rotated_slice_366; // benchDesign.ts:35
-  logic [12:0] rotated_slice_367; // benchDesign.ts:35
-  logic [31:0] rotated_183; // benchDesign.ts:35
-  logic [31:0] mixed_183; // benchDesign.ts:36
-  logic [31:0] lane7_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_184; // benchDesign.ts:36
-  logic [15:0] rotated_slice_368; // benchDesign.ts:35
-  logic [15:0] rotated_slice_369; // benchDesign.ts:35
-  logic [31:0] rotated_184; // benchDesign.ts:35
-  logic [31:0] mixed_184; // benchDesign.ts:36
-  logic [31:0] lane8_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_185; // benchDesign.ts:36
-  logic [12:0] rotated_slice_370; // benchDesign.ts:35
-  logic [18:0] rotated_slice_371; // benchDesign.ts:35
-  logic [31:0] rotated_185; // benchDesign.ts:35
-  logic [31:0] mixed_185; // benchDesign.ts:36
-  logic [31:0] lane9_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_186; // benchDesign.ts:36
-  logic [9:0] rotated_slice_372; // benchDesign.ts:35
-  logic [21:0] rotated_slice_373; // benchDesign.ts:35
-  logic [31:0] rotated_186; // benchDesign.ts:35
-  logic [31:0] mixed_186; // benchDesign.ts:36
-  logic [31:0] lane10_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_187; // benchDesign.ts:36
-  logic [6:0] rotated_slice_374; // benchDesign.ts:35
-  logic [24:0] rotated_slice_375; // benchDesign.ts:35
-  logic [31:0] rotated_187; // benchDesign.ts:35
-  logic [31:0] mixed_187; // benchDesign.ts:36
-  logic [31:0] lane11_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_188; // benchDesign.ts:36
-  logic [3:0] rotated_slice_376; // benchDesign.ts:35
-  logic [27:0] rotated_slice_377; // benchDesign.ts:35
-  logic [31:0] rotated_188; // benchDesign.ts:35
-  logic [31:0] mixed_188; // benchDesign.ts:36
-  logic [31:0] lane12_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_189; // benchDesign.ts:36
-  logic rotated_slice_378; // benchDesign.ts:35
-  logic [30:0] rotated_slice_379; // benchDesign.ts:35
-  logic [31:0] rotated_189; // benchDesign.ts:35
-  logic [31:0] mixed_189; // benchDesign.ts:36
-  logic [31:0] lane13_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_190; // benchDesign.ts:36
-  logic [28:0] rotated_slice_380; // benchDesign.ts:35
-  logic [2:0] rotated_slice_381; // benchDesign.ts:35
-  logic [31:0] rotated_190; // benchDesign.ts:35
-  logic [31:0] mixed_190; // benchDesign.ts:36
-  logic [31:0] lane14_s12_mux; // benchDesign.ts:37
-  logic [31:0] mixed_add_191; // benchDesign.ts:36
-  logic [25:0] rotated_slice_382; // benchDesign.ts:35
-  logic [5:0] rotated_slice_383; // benchDesign.ts:35
-  logic [31:0] rotated_191; // benchDesign.ts:35
-  logic [31:0] mixed_191; // benchDesign.ts:36
-  logic [31:0] lane15_s12_mux; // benchDesign.ts:37
-  logic [31:0] acc0_next; // benchDesign.ts:43
-  logic [31:0] acc0_add; // benchDesign.ts:44
-  logic [31:0] acc1_next; // benchDesign.ts:43
-  logic [31:0] acc1_add; // benchDesign.ts:44
-  logic [31:0] acc2_next; // benchDesign.ts:43
-  logic [31:0] acc2_add; // benchDesign.ts:44
-  logic [31:0] acc3_next; // benchDesign.ts:43
-  logic [31:0] acc3_add; // benchDesign.ts:44
-  logic [31:0] acc4_next; // benchDesign.ts:43
-  logic [31:0] acc4_add; // benchDesign.ts:44
-  logic [31:0] acc5_next; // benchDesign.ts:43
-  logic [31:0] acc5_add; // benchDesign.ts:44
-  logic [31:0] acc6_next; // benchDesign.ts:43
-  logic [31:0] acc6_add; // benchDesign.ts:44
-  logic [31:0] acc7_next; // benchDesign.ts:43
-  logic [31:0] acc7_add; // benchDesign.ts:44
-  logic [31:0] acc8_next; // benchDesign.ts:43
-  logic [31:0] acc8_add; // benchDesign.ts:44
-  logic [31:0] acc9_next; // benchDesign.ts:43
-  logic [31:0] acc9_add; // benchDesign.ts:44
-  logic [31:0] acc10_next; // benchDesign.ts:43
-  logic [31:0] acc10_add; // benchDesign.ts:44
-  logic [31:0] acc11_next; // benchDesign.ts:43
-  logic [31:0] acc11_add; // benchDesign.ts:44
-  logic [31:0] acc12_next; // benchDesign.ts:43
-  logic [31:0] acc12_add; // benchDesign.ts:44
-  logic [31:0] acc13_next; // benchDesign.ts:43
-  logic [31:0] acc13_add; // benchDesign.ts:44
-  logic [31:0] acc14_next; // benchDesign.ts:43
-  logic [31:0] acc14_add; // benchDesign.ts:44
-  logic [31:0] acc15_next; // benchDesign.ts:43
-  logic [31:0] acc15_add; // benchDesign.ts:44
 
-  assign in_ready = 1'd1;
-  assign sums_0 = acc0;
-  assign sums_1 = acc1;
-  assign sums_2 = acc2;
-  assign sums_3 = acc3;
-  assign sums_4 = acc4;
-  assign sums_5 = acc5;
-  assign sums_6 = acc6;
-  assign sums_7 = acc7;
-  assign sums_8 = acc8;
-  assign sums_9 = acc9;
-  assign sums_10 = acc10;
-  assign sums_11 = acc11;
-  assign sums_12 = acc12;
-  assign sums_13 = acc13;
-  assign sums_14 = acc14;
-  assign sums_15 = acc15;
-  assign busy = valid_s12;
-  assign valid = in_valid & in_ready;
-  assign salted = in_bits ^ 32'h9e3779b9;
-  assign product_slice = salted[31:16];
-  assign product_zext = {16'd0, product_slice};
-  assign product_slice_1 = salted[15:0];
-  assign product_or = product_slice_1 | 16'd1;
-  assign product_zext_1 = {16'd0, product_or};
-  assign product = product_zext * product_zext_1;
-  assign salted_1 = in_bits ^ 32'h1bdcb3d2;
-  assign product_slice_2 = salted_1[31:16];
-  assign product_zext_2 = {16'd0, product_slice_2};
-  assign product_slice_3 = salted_1[15:0];
-  assign product_or_1 = product_slice_3 | 16'd1;
-  assign product_zext_3 = {16'd0, product_or_1};
-  assign product_1 = product_zext_2 * product_zext_3;
-  assign salted_2 = in_bits ^ 32'h95e0ed6f;
-  assign product_slice_4 = salted_2[31:16];
-  assign product_zext_4 = {16'd0, product_slice_4};
-  assign product_slice_5 = salted_2[15:0];
-  assign product_or_2 = product_slice_5 | 16'd1;
-  assign product_zext_5 = {16'd0, product_or_2};
-  assign product_2 = product_zext_4 * product_zext_5;
-  assign salted_3 = in_bits ^ 32'hff426f8;
-  assign product_slice_6 = salted_3[31:16];
-  assign product_zext_6 = {16'd0, product_slice_6};
-  assign product_slice_7 = salted_3[15:0];
-  assign product_or_3 = product_slice_7 | 16'd1;
-  assign product_zext_7 = {16'd0, product_or_3};
-  assign product_3 = product_zext_6 * product_zext_7;
-  assign salted_4 = in_bits ^ 32'h89985015;
-  assign product_slice_8 = salted_4[31:16];
-  assign product_zext_8 = {16'd0, product_slice_8};
-  assign product_slice_9 = salted_4[15:0];
-  assign product_or_4 = product_slice_9 | 16'd1;
-  assign product_zext_9 = {16'd0, product_or_4};
-  assign product_4 = product_zext_8 * product_zext_9;
-  assign salted_5 = in_bits ^ 32'h3ad8dae;
-  assign product_slice_10 = salted_5[31:16];
-  assign product_zext_10 = {16'd0, product_slice_10};
-  assign product_slice_11 = salted_5[15:0];
-  assign product_or_5 = product_slice_11 | 16'd1;
-  assign product_zext_11 = {16'd0, product_or_5};
-  assign product_5 = product_zext_10 * product_zext_11;
-  assign salted_6 = in_bits ^ 32'hbdb1c73b;
-  assign product_slice_12 = salted_6[31:16];
-  assign product_zext_12 = {16'd0, product_slice_12};
-  assign product_slice_13 = salted_6[15:0];
-  assign product_or_6 = product_slice_13 | 16'd1;
-  assign product_zext_13 = {16'd0, product_or_6};
-  assign product_6 = product_zext_12 * product_zext_13;
-  assign salted_7 = in_bits ^ 32'h3745f154;
-  assign product_slice_14 = salted_7[31:16];
-  assign product_zext_14 = {16'd0, product_slice_14};
-  assign product_slice_15 = salted_7[15:0];
-  assign product_or_7 = product_slice_15 | 16'd1;
-  assign product_zext_15 = {16'd0, product_or_7};
-  assign product_7 = product_zext_14 * product_zext_15;
-  assign salted_8 = in_bits ^ 32'hb1692ae1;
-  assign product_slice_16 = salted_8[31:16];
-  assign product_zext_16 = {16'd0, product_slice_16};
-  assign product_slice_17 = salted_8[15:0];
-  assign product_or_8 = product_slice_17 | 16'd1;
-  assign product_zext_17 = {16'd0, product_or_8};
-  assign product_8 = product_zext_16 * product_zext_17;
-  assign salted_9 = in_bits ^ 32'h2b7d647a;
-  assign product_slice_18 = salted_9[31:16];
-  assign product_zext_18 = {16'd0, product_slice_18};
-  assign product_slice_19 = salted_9[15:0];
-  assign product_or_9 = product_slice_19 | 16'd1;
-  assign product_zext_19 = {16'd0, product_or_9};
-  assign product_9 = product_zext_18 * product_zext_19;
-  assign salted_10 = in_bits ^ 32'ha5029197;
-  assign product_slice_20 = salted_10[31:16];
-  assign product_zext_20 = {16'd0, product_slice_20};
-  assign product_slice_21 = salted_10[15:0];
-  assign product_or_10 = product_slice_21 | 16'd1;
-  assign product_zext_21 = {16'd0, product_or_10};
-  assign product_10 = product_zext_20 * product_zext_21;
-  assign salted_11 = in_bits ^ 32'h5f16cb20;
-  assign product_slice_22 = salted_11[31:16];
-  assign product_zext_22 = {16'd0, product_slice_22};
-  assign product_slice_23 = salted_11[15:0];
-  assign product_or_11 = product_slice_23 | 16'd1;
-  assign product_zext_23 = {16'd0, product_or_11};
-  assign product_11 = product_zext_22 * product_zext_23;
-  assign salted_12 = in_bits ^ 32'hd93a04bd;
-  assign product_slice_24 = salted_12[31:16];
-  assign product_zext_24 = {16'd0, product_slice_24};
-  assign product_slice_25 = salted_12[15:0];
-  assign product_or_12 = product_slice_25 | 16'd1;
-  assign product_zext_25 = {16'd0, product_or_12};
-  assign product_12 = product_zext_24 * product_zext_25;
-  assign salted_13 = in_bits ^ 32'h52ce3ed6;
-  assign product_slice_26 = salted_13[31:16];
-  assign product_zext_26 = {16'd0, product_slice_26};
-  assign product_slice_27 = salted_13[15:0];
-  assign product_or_13 = product_slice_27 | 16'd1;
-  assign product_zext_27 = {16'd0, product_or_13};
-  assign product_13 = product_zext_26 * product_zext_27;
-  assign salted_14 = in_bits ^ 32'hccd26863;
-  assign product_slice_28 = salted_14[31:16];
-  assign product_zext_28 = {16'd0, product_slice_28};
-  assign product_slice_29 = salted_14[15:0];
-  assign product_or_14 = product_slice_29 | 16'd1;
-  assign product_zext_29 = {16'd0, product_or_14};
-  assign product_14 = product_zext_28 * product_zext_29;
-  assign salted_15 = in_bits ^ 32'h46e7a5fc;
-  assign product_slice_30 = salted_15[31:16];
-  assign product_zext_30 = {16'd0, product_slice_30};
-  assign product_slice_31 = salted_15[15:0];
-  assign product_or_15 = product_slice_31 | 16'd1;
-  assign product_zext_31 = {16'd0, product_or_15};
-  assign product_15 = product_zext_30 * product_zext_31;
-  assign mixed_add = lane0_s0 + lane1_s0;
-  assign rotated_slice = lane0_s0[23:0];
-  assign rotated_slice_1 = lane0_s0[31:24];
-  assign rotated = {rotated_slice, rotated_slice_1};
-  assign mixed = mixed_add ^ rotated;
-  assign lane0_s1_mux = valid_s0 ? mixed : lane0_s0;
-  assign mixed_add_1 = lane1_s0 + lane2_s0;
-  assign rotated_slice_2 = lane1_s0[20:0];
-  assign rotated_slice_3 = lane1_s0[31:21];
-  assign rotated_1 = {rotated_slice_2, rotated_slice_3};
-  assign mixed_1 = mixed_add_1 ^ rotated_1;
-  assign lane1_s1_mux = valid_s0 ? mixed_1 : lane1_s0;
-  assign mixed_add_2 = lane2_s0 + lane3_s0;
-  assign rotated_slice_4 = lane2_s0[17:0];
-  assign rotated_slice_5 = lane2_s0[31:18];
-  assign rotated_2 = {rotated_slice_4, rotated_slice_5};
-  assign mixed_2 = mixed_add_2 ^ rotated_2;
-  assign lane2_s1_mux = valid_s0 ? mixed_2 : lane2_s0;
-  assign mixed_add_3 = lane3_s0 + lane4_s0;
-  assign rotated_slice_6 = lane3_s0[14:0];
-  assign rotated_slice_7 = lane3_s0[31:15];
-  assign rotated_3 = {rotated_slice_6, rotated_slice_7};
-  assign mixed_3 = mixed_add_3 ^ rotated_3;
-  assign lane3_s1_mux = valid_s0 ? mixed_3 : lane3_s0;
-  assign mixed_add_4 = lane4_s0 + lane5_s0;
-  assign rotated_slice_8 = lane4_s0[11:0];
-  assign rotated_slice_9 = lane4_s0[31:12];
-  assign rotated_4 = {rotated_slice_8, rotated_slice_9};
-  assign mixed_4 = mixed_add_4 ^ rotated_4;
-  assign lane4_s1_mux = valid_s0 ? mixed_4 : lane4_s0;
-  assign mixed_add_5 = lane5_s0 + lane6_s0;
-  assign rotated_slice_10 = lane5_s0[8:0];
-  assign rotated_slice_11 = lane5_s0[31:9];
-  assign rotated_5 = {rotated_slice_10, rotated_slice_11};
-  assign mixed_5 = mixed_add_5 ^ rotated_5;
-  assign lane5_s1_mux = valid_s0 ? mixed_5 : lane5_s0;
-  assign mixed_add_6 = lane6_s0 + lane7_s0;
-  assign rotated_slice_12 = lane6_s0[5:0];
-  assign rotated_slice_13 = lane6_s0[31:6];
-  assign rotated_6 = {rotated_slice_12, rotated_slice_13};
-  assign mixed_6 = mixed_add_6 ^ rotated_6;
-  assign lane6_s1_mux = valid_s0 ? mixed_6 : lane6_s0;
-  assign mixed_add_7 = lane7_s0 + lane8_s0;
-  assign rotated_slice_14 = lane7_s0[2:0];
-  assign rotated_slice_15 = lane7_s0[31:3];
-  assign rotated_7 = {rotated_slice_14, rotated_slice_15};
-  assign mixed_7 = mixed_add_7 ^ rotated_7;
-  assign lane7_s1_mux = valid_s0 ? mixed_7 : lane7_s0;
-  assign mixed_add_8 = lane8_s0 + lane9_s0;
-  assign rotated_slice_16 = lane8_s0[30:0];
-  assign rotated_slice_17 = lane8_s0[31];
-  assign rotated_8 = {rotated_slice_16, rotated_slice_17};
-  assign mixed_8 = mixed_add_8 ^ rotated_8;
-  assign lane8_s1_mux = valid_s0 ? mixed_8 : lane8_s0;
-  assign mixed_add_9 = lane9_s0 + lane10_s0;
-  assign rotated_slice_18 = lane9_s0[27:0];
-  assign rotated_slice_19 = lane9_s0[31:28];
-  assign rotated_9 = {rotated_slice_18, rotated_slice_19};
-  assign mixed_9 = mixed_add_9 ^ rotated_9;
-  assign lane9_s1_mux = valid_s0 ? mixed_9 : lane9_s0;
-  assign mixed_add_10 = lane10_s0 + lane11_s0;
-  assign rotated_slice_20 = lane10_s0[24:0];
-  assign rotated_slice_21 = lane10_s0[31:25];
-  assign rotated_10 = {rotated_slice_20, rotated_slice_21};
-  assign mixed_10 = mixed_add_10 ^ rotated_10;
-  assign lane10_s1_mux = valid_s0 ? mixed_10 : lane10_s0;
-  assign mixed_add_11 = lane11_s0 + lane12_s0;
-  assign rotated_slice_22 = lane11_s0[21:0];
-  assign rotated_slice_23 = lane11_s0[31:22];
-  assign rotated_11 = {rotated_slice_22, rotated_slice_23};
-  assign mixed_11 = mixed_add_11 ^ rotated_11;
-  assign lane11_s1_mux = valid_s0 ? mixed_11 : lane11_s0;
-  assign mixed_add_12 = lane12_s0 + lane13_s0;
-  assign rotated_slice_24 = lane12_s0[18:0];
-  assign rotated_slice_25 = lane12_s0[31:19];
-  assign rotated_12 = {rotated_slice_24, rotated_slice_25};
-  assign mixed_12 = mixed_add_12 ^ rotated_12;
-  assign lane12_s1_mux = valid_s0 ? mixed_12 : lane12_s0;
-  assign mixed_add_13 = lane13_s0 + lane14_s0;
-  assign rotated_slice_26 = lane13_s0[15:0];
-  assign rotated_slice_27 = lane13_s0[31:16];
-  assign rotated_13 = {rotated_slice_26, rotated_slice_27};
-  assign mixed_13 = mixed_add_13 ^ rotated_13;
-  assign lane13_s1_mux = valid_s0 ? mixed_13 : lane13_s0;
-  assign mixed_add_14 = lane14_s0 + lane15_s0;
-  assign rotated_slice_28 = lane14_s0[12:0];
-  assign rotated_slice_29 = lane14_s0[31:13];
-  assign rotated_14 = {rotated_slice_28, rotated_slice_29};
-  assign mixed_14 = mixed_add_14 ^ rotated_14;
-  assign lane14_s1_mux = valid_s0 ? mixed_14 : lane14_s0;
-  assign mixed_add_15 = lane15_s0 + lane0_s0;
-  assign rotated_slice_30 = lane15_s0[9:0];
-  assign rotated_slice_31 = lane15_s0[31:10];
-  assign rotated_15 = {rotated_slice_30, rotated_slice_31};
-  assign mixed_15 = mixed_add_15 ^ rotated_15;
-  assign lane15_s1_mux = valid_s0 ? mixed_15 : lane15_s0;
-  assign mixed_add_16 = lane0_s1 + lane1_s1;
-  assign rotated_slice_32 = lane0_s1[16:0];
-  assign rotated_slice_33 = lane0_s1[31:17];
-  assign rotated_16 = {rotated_slice_32, rotated_slice_33};
-  assign mixed_16 = mixed_add_16 ^ rotated_16;
-  assign lane0_s2_mux = valid_s1 ? mixed_16 : lane0_s1;
-  assign mixed_add_17 = lane1_s1 + lane2_s1;
-  assign rotated_slice_34 = lane1_s1[13:0];
-  assign rotated_slice_35 = lane1_s1[31:14];
-  assign rotated_17 = {rotated_slice_34, rotated_slice_35};
-  assign mixed_17 = mixed_add_17 ^ rotated_17;
-  assign lane1_s2_mux = valid_s1 ? mixed_17 : lane1_s1;
-  assign mixed_add_18 = lane2_s1 + lane3_s1;
-  assign rotated_slice_36 = lane2_s1[10:0];
-  assign rotated_slice_37 = lane2_s1[31:11];
-  assign rotated_18 = {rotated_slice_36, rotated_slice_37};
-  assign mixed_18 = mixed_add_18 ^ rotated_18;
-  assign lane2_s2_mux = valid_s1 ? mixed_18 : lane2_s1;
-  assign mixed_add_19 = lane3_s1 + lane4_s1;
-  assign rotated_slice_38 = lane3_s1[7:0];
-  assign rotated_slice_39 = lane3_s1[31:8];
-  assign rotated_19 = {rotated_slice_38, rotated_slice_39};
-  assign mixed_19 = mixed_add_19 ^ rotated_19;
-  assign lane3_s2_mux = valid_s1 ? mixed_19 : lane3_s1;
-  assign mixed_add_20 = lane4_s1 + lane5_s1;
-  assign rotated_slice_40 = lane4_s1[4:0];
-  assign rotated_slice_41 = lane4_s1[31:5];
-  assign rotated_20 = {rotated_slice_40, rotated_slice_41};
-  assign mixed_20 = mixed_add_20 ^ rotated_20;
-  assign lane4_s2_mux = valid_s1 ? mixed_20 : lane4_s1;
-  assign mixed_add_21 = lane5_s1 + lane6_s1;
-  assign rotated_slice_42 = lane5_s1[1:0];
-  assign rotated_slice_43 = lane5_s1[31:2];
-  assign rotated_21 = {rotated_slice_42, rotated_slice_43};
-  assign mixed_21 = mixed_add_21 ^ rotated_21;
-  assign lane5_s2_mux = valid_s1 ? mixed_21 : lane5_s1;
-  assign mixed_add_22 = lane6_s1 + lane7_s1;
-  assign rotated_slice_44 = lane6_s1[29:0];
-  assign rotated_slice_45 = lane6_s1[31:30];
-  assign rotated_22 = {rotated_slice_44, rotated_slice_45};
-  assign mixed_22 = mixed_add_22 ^ rotated_22;
-  assign lane6_s2_mux = valid_s1 ? mixed_22 : lane6_s1;
-  assign mixed_add_23 = lane7_s1 + lane8_s1;
-  assign rotated_slice_46 = lane7_s1[26:0];
-  assign rotated_slice_47 = lane7_s1[31:27];
-  assign rotated_23 = {rotated_slice_46, rotated_slice_47};
-  assign mixed_23 = mixed_add_23 ^ rotated_23;
-  assign lane7_s2_mux = valid_s1 ? mixed_23 : lane7_s1;
-  assign mixed_add_24 = lane8_s1 + lane9_s1;
-  assign rotated_slice_48 = lane8_s1[23:0];
-  assign rotated_slice_49 = lane8_s1[31:24];
-  assign rotated_24 = {rotated_slice_48, rotated_slice_49};
-  assign mixed_24 = mixed_add_24 ^ rotated_24;
-  assign lane8_s2_mux = valid_s1 ? mixed_24 : lane8_s1;
-  assign mixed_add_25 = lane9_s1 + lane10_s1;
-  assign rotated_slice_50 = lane9_s1[20:0];
-  assign rotated_slice_51 = lane9_s1[31:21];
-  assign rotated_25 = {rotated_slice_50, rotated_slice_51};
-  assign mixed_25 = mixed_add_25 ^ rotated_25;
-  assign lane9_s2_mux = valid_s1 ? mixed_25 : lane9_s1;
-  assign mixed_add_26 = lane10_s1 + lane11_s1;
-  assign rotated_slice_52 = lane10_s1[17:0];
-  assign rotated_slice_53 = lane10_s1[31:18];
-  assign rotated_26 = {rotated_slice_52, rotated_slice_53};
-  assign mixed_26 = mixed_add_26 ^ rotated_26;
-  assign lane10_s2_mux = valid_s1 ? mixed_26 : lane10_s1;
-  assign mixed_add_27 = lane11_s1 + lane12_s1;
-  assign rotated_slice_54 = lane11_s1[14:0];
-  assign rotated_slice_55 = lane11_s1[31:15];
-  assign rotated_27 = {rotated_slice_54, rotated_slice_55};
-  assign mixed_27 = mixed_add_27 ^ rotated_27;
-  assign lane11_s2_mux = valid_s1 ? mixed_27 : lane11_s1;
-  assign mixed_add_28 = lane12_s1 + lane13_s1;
-  assign rotated_slice_56 = lane12_s1[11:0];
-  assign rotated_slice_57 = lane12_s1[31:12];
-  assign rotated_28 = {rotated_slice_56, rotated_slice_57};
-  assign mixed_28 = mixed_add_28 ^ rotated_28;
-  assign lane12_s2_mux = valid_s1 ? mixed_28 : lane12_s1;
-  assign mixed_add_29 = lane13_s1 + lane14_s1;
-  assign rotated_slice_58 = lane13_s1[8:0];
-  assign rotated_slice_59 = lane13_s1[31:9];
-  assign rotated_29 = {rotated_slice_58, rotated_slice_59};
-  assign mixed_29 = mixed_add_29 ^ rotated_29;
-  assign lane13_s2_mux = valid_s1 ? mixed_29 : lane13_s1;
-  assign mixed_add_30 = lane14_s1 + lane15_s1;
-  assign rotated_slice_60 = lane14_s1[5:0];
-  assign rotated_slice_61 = lane14_s1[31:6];
-  assign rotated_30 = {rotated_slice_60, rotated_slice_61};
-  assign mixed_30 = mixed_add_30 ^ rotated_30;
-  assign lane14_s2_mux = valid_s1 ? mixed_30 : lane14_s1;
-  assign mixed_add_31 = lane15_s1 + lane0_s1;
-  assign rotated_slice_62 = lane15_s1[2:0];
-  assign rotated_slice_63 = lane15_s1[31:3];
-  assign rotated_31 = {rotated_slice_62, rotated_slice_63};
-  assign mixed_31 = mixed_add_31 ^ rotated_31;
-  assign lane15_s2_mux = valid_s1 ? mixed_31 : lane15_s1;
-  assign mixed_add_32 = lane0_s2 + lane1_s2;
-  assign rotated_slice_64 = lane0_s2[9:0];
-  assign rotated_slice_65 = lane0_s2[31:10];
-  assign rotated_32 = {rotated_slice_64, rotated_slice_65};
-  assign mixed_32 = mixed_add_32 ^ rotated_32;
-  assign lane0_s3_mux = valid_s2 ? mixed_32 : lane0_s2;
-  assign mixed_add_33 = lane1_s2 + lane2_s2;
-  assign rotated_slice_66 = lane1_s2[6:0];
-  assign rotated_slice_67 = lane1_s2[31:7];
-  assign rotated_33 = {rotated_slice_66, rotated_slice_67};
-  assign mixed_33 = mixed_add_33 ^ rotated_33;
-  assign lane1_s3_mux = valid_s2 ? mixed_33 : lane1_s2;
-  assign mixed_add_34 = lane2_s2 + lane3_s2;
-  assign rotated_slice_68 = lane2_s2[3:0];
-  assign rotated_slice_69 = lane2_s2[31:4];
-  assign rotated_34 = {rotated_slice_68, rotated_slice_69};
-  assign mixed_34 = mixed_add_34 ^ rotated_34;
-  assign lane2_s3_mux = valid_s2 ? mixed_34 : lane2_s2;
-  assign mixed_add_35 = lane3_s2 + lane4_s2;
-  assign rotated_slice_70 = lane3_s2[0];
-  assign rotated_slice_71 = lane3_s2[31:1];
-  assign rotated_35 = {rotated_slice_70, rotated_slice_71};
-  assign mixed_35 = mixed_add_35 ^ rotated_35;
-  assign lane3_s3_mux = valid_s2 ? mixed_35 : lane3_s2;
-  assign mixed_add_36 = lane4_s2 + lane5_s2;
-  assign rotated_slice_72 = lane4_s2[28:0];
-  assign rotated_slice_73 = lane4_s2[31:29];
-  assign rotated_36 = {rotated_slice_72, rotated_slice_73};
-  assign mixed_36 = mixed_add_36 ^ rotated_36;
-  assign lane4_s3_mux = valid_s2 ? mixed_36 : lane4_s2;
-  assign mixed_add_37 = lane5_s2 + lane6_s2;
-  assign rotated_slice_74 = lane5_s2[25:0];
-  assign rotated_slice_75 = lane5_s2[31:26];
-  assign rotated_37 = {rotated_slice_74, rotated_slice_75};
-  assign mixed_37 = mixed_add_37 ^ rotated_37;
-  assign lane5_s3_mux = valid_s2 ? mixed_37 : lane5_s2;
-  assign mixed_add_38 = lane6_s2 + lane7_s2;
-  assign rotated_slice_76 = lane6_s2[22:0];
-  assign rotated_slice_77 = lane6_s2[31:23];
-  assign rotated_38 = {rotated_slice_76, rotated_slice_77};
-  assign mixed_38 = mixed_add_38 ^ rotated_38;
-  assign lane6_s3_mux = valid_s2 ? mixed_38 : lane6_s2;
-  assign mixed_add_39 = lane7_s2 + lane8_s2;
-  assign rotated_slice_78 = lane7_s2[19:0];
-  assign rotated_slice_79 = lane7_s2[31:20];
-  assign rotated_39 = {rotated_slice_78, rotated_slice_79};
-  assign mixed_39 = mixed_add_39 ^ rotated_39;
-  assign lane7_s3_mux = valid_s2 ? mixed_39 : lane7_s2;
-  assign mixed_add_40 = lane8_s2 + lane9_s2;
-  assign rotated_slice_80 = lane8_s2[16:0];
-  assign rotated_slice_81 = lane8_s2[31:17];
-  assign rotated_40 = {rotated_slice_80, rotated_slice_81};
-  assign mixed_40 = mixed_add_40 ^ rotated_40;
-  assign lane8_s3_mux = valid_s2 ? mixed_40 : lane8_s2;
-  assign mixed_add_41 = lane9_s2 + lane10_s2;
-  assign rotated_slice_82 = lane9_s2[13:0];
-  assign rotated_slice_83 = lane9_s2[31:14];
-  assign rotated_41 = {rotated_slice_82, rotated_slice_83};
-  assign mixed_41 = mixed_add_41 ^ rotated_41;
-  assign lane9_s3_mux = valid_s2 ? mixed_41 : lane9_s2;
-  assign mixed_add_42 = lane10_s2 + lane11_s2;
-  assign rotated_slice_84 = lane10_s2[10:0];
-  assign rotated_slice_85 = lane10_s2[31:11];
-  assign rotated_42 = {rotated_slice_84, rotated_slice_85};
-  assign mixed_42 = mixed_add_42 ^ rotated_42;
-  assign lane10_s3_mux = valid_s2 ? mixed_42 : lane10_s2;
-  assign mixed_add_43 = lane11_s2 + lane12_s2;
-  assign rotated_slice_86 = lane11_s2[7:0];
-  assign rotated_slice_87 = lane11_s2[31:8];
-  assign rotated_43 = {rotated_slice_86, rotated_slice_87};
-  assign mixed_43 = mixed_add_43 ^ rotated_43;
-  assign lane11_s3_mux = valid_s2 ? mixed_43 : lane11_s2;
-  assign mixed_add_44 = lane12_s2 + lane13_s2;
-  assign rotated_slice_88 = lane12_s2[4:0];
-  assign rotated_slice_89 = lane12_s2[31:5];
-  assign rotated_44 = {rotated_slice_88, rotated_slice_89};
-  assign mixed_44 = mixed_add_44 ^ rotated_44;
-  assign lane12_s3_mux = valid_s2 ? mixed_44 : lane12_s2;
-  assign mixed_add_45 = lane13_s2 + lane14_s2;
-  assign rotated_slice_90 = lane13_s2[1:0];
-  assign rotated_slice_91 = lane13_s2[31:2];
-  assign rotated_45 = {rotated_slice_90, rotated_slice_91};
-  assign mixed_45 = mixed_add_45 ^ rotated_45;
-  assign lane13_s3_mux = valid_s2 ? mixed_45 : lane13_s2;
-  assign mixed_add_46 = lane14_s2 + lane15_s2;
-  assign rotated_slice_92 = lane14_s2[29:0];
-  assign rotated_slice_93 = lane14_s2[31:30];
-  assign rotated_46 = {rotated_slice_92, rotated_slice_93};
-  assign mixed_46 = mixed_add_46 ^ rotated_46;
-  assign lane14_s3_mux = valid_s2 ? mixed_46 : lane14_s2;
-  assign mixed_add_47 = lane15_s2 + lane0_s2;
-  assign rotated_slice_94 = lane15_s2[26:0];
-  assign rotated_slice_95 = lane15_s2[31:27];
-  assign rotated_47 = {rotated_slice_94, rotated_slice_95};
-  assign mixed_47 = mixed_add_47 ^ rotated_47;
-  assign lane15_s3_mux = valid_s2 ? mixed_47 : lane15_s2;
-  assign mixed_add_48 = lane0_s3 + lane1_s3;
-  assign rotated_slice_96 = lane0_s3[2:0];
-  assign rotated_slice_97 = lane0_s3[31:3];
-  assign rotated_48 = {rotated_slice_96, rotated_slice_97};
-  assign mixed_48 = mixed_add_48 ^ rotated_48;
-  assign lane0_s4_mux = valid_s3 ? mixed_48 : lane0_s3;
-  assign mixed_add_49 = lane1_s3 + lane2_s3;
-  assign rotated_slice_98 = lane1_s3[30:0];
-  assign rotated_slice_99 = lane1_s3[31];
-  assign rotated_49 = {rotated_slice_98, rotated_slice_99};
-  assign mixed_49 = mixed_add_49 ^ rotated_49;
-  assign lane1_s4_mux = valid_s3 ? mixed_49 : lane1_s3;
-  assign mixed_add_50 = lane2_s3 + lane3_s3;
-  assign rotated_slice_100 = lane2_s3[27:0];
-  assign rotated_slice_101 = lane2_s3[31:28];
-  assign rotated_50 = {rotated_slice_100, rotated_slice_101};
-  assign mixed_50 = mixed_add_50 ^ rotated_50;
-  assign lane2_s4_mux = valid_s3 ? mixed_50 : lane2_s3;
-  assign mixed_add_51 = lane3_s3 + lane4_s3;
-  assign rotated_slice_102 = lane3_s3[24:0];
-  assign rotated_slice_103 = lane3_s3[31:25];
-  assign rotated_51 = {rotated_slice_102, rotated_slice_103};
-  assign mixed_51 = mixed_add_51 ^ rotated_51;
-  assign lane3_s4_mux = valid_s3 ? mixed_51 : lane3_s3;
-  assign mixed_add_52 = lane4_s3 + lane5_s3;
-  assign rotated_slice_104 = lane4_s3[21:0];
-  assign rotated_slice_105 = lane4_s3[31:22];
-  assign rotated_52 = {rotated_slice_104, rotated_slice_105};
-  assign mixed_52 = mixed_add_52 ^ rotated_52;
-  assign lane4_s4_mux = valid_s3 ? mixed_52 : lane4_s3;
-  assign mixed_add_53 = lane5_s3 + lane6_s3;
-  assign rotated_slice_106 = lane5_s3[18:0];
-  assign rotated_slice_107 = lane5_s3[31:19];
-  assign rotated_53 = {rotated_slice_106, rotated_slice_107};
-  assign mixed_53 = mixed_add_53 ^ rotated_53;
-  assign lane5_s4_mux = valid_s3 ? mixed_53 : lane5_s3;
-  assign mixed_add_54 = lane6_s3 + lane7_s3;
-  assign rotated_slice_108 = lane6_s3[15:0];
-  assign rotated_slice_109 = lane6_s3[31:16];
-  assign rotated_54 = {rotated_slice_108, rotated_slice_109};
-  assign mixed_54 = mixed_add_54 ^ rotated_54;
-  assign lane6_s4_mux = valid_s3 ? mixed_54 : lane6_s3;
-  assign mixed_add_55 = lane7_s3 + lane8_s3;
-  assign rotated_slice_110 = lane7_s3[12:0];
-  assign rotated_slice_111 = lane7_s3[31:13];
-  assign rotated_55 = {rotated_slice_110, rotated_slice_111};
-  assign mixed_55 = mixed_add_55 ^ rotated_55;
-  assign lane7_s4_mux = valid_s3 ? mixed_55 : lane7_s3;
-  assign mixed_add_56 = lane8_s3 + lane9_s3;
-  assign rotated_slice_112 = lane8_s3[9:0];
-  assign rotated_slice_113 = lane8_s3[31:10];
-  assign rotated_56 = {rotated_slice_112, rotated_slice_113};
-  assign mixed_56 = mixed_add_56 ^ rotated_56;
-  assign lane8_s4_mux = valid_s3 ? mixed_56 : lane8_s3;
-  assign mixed_add_57 = lane9_s3 + lane10_s3;
-  assign rotated_slice_114 = lane9_s3[6:0];
-  assign rotated_slice_115 = lane9_s3[31:7];
-  assign rotated_57 = {rotated_slice_114, rotated_slice_115};
-  assign mixed_57 = mixed_add_57 ^ rotated_57;
-  assign lane9_s4_mux = valid_s3 ? mixed_57 : lane9_s3;
-  assign mixed_add_58 = lane10_s3 + lane11_s3;
-  assign rotated_slice_116 = lane10_s3[3:0];
-  assign rotated_slice_117 = lane10_s3[31:4];
-  assign rotated_58 = {rotated_slice_116, rotated_slice_117};
-  assign mixed_58 = mixed_add_58 ^ rotated_58;
-  assign lane10_s4_mux = valid_s3 ? mixed_58 : lane10_s3;
-  assign mixed_add_59 = lane11_s3 + lane12_s3;
-  assign rotated_slice_118 = lane11_s3[0];
-  assign rotated_slice_119 = lane11_s3[31:1];
-  assign rotated_59 = {rotated_slice_118, rotated_slice_119};
-  assign mixed_59 = mixed_add_59 ^ rotated_59;
-  assign lane11_s4_mux = valid_s3 ? mixed_59 : lane11_s3;
-  assign mixed_add_60 = lane12_s3 + lane13_s3;
-  assign rotated_slice_120 = lane12_s3[28:0];
-  assign rotated_slice_121 = lane12_s3[31:29];
-  assign rotated_60 = {rotated_slice_120, rotated_slice_121};
-  assign mixed_60 = mixed_add_60 ^ rotated_60;
-  assign lane12_s4_mux = valid_s3 ? mixed_60 : lane12_s3;
-  assign mixed_add_61 = lane13_s3 + lane14_s3;
-  assign rotated_slice_122 = lane13_s3[25:0];
-  assign rotated_slice_123 = lane13_s3[31:26];
-  assign rotated_61 = {rotated_slice_122, rotated_slice_123};
-  assign mixed_61 = mixed_add_61 ^ rotated_61;
-  assign lane13_s4_mux = valid_s3 ? mixed_61 : lane13_s3;
-  assign mixed_add_62 = lane14_s3 + lane15_s3;
-  assign rotated_slice_124 = lane14_s3[22:0];
-  assign rotated_slice_125 = lane14_s3[31:23];
-  assign rotated_62 = {rotated_slice_124, rotated_slice_125};
-  assign mixed_62 = mixed_add_62 ^ rotated_62;
-  assign lane14_s4_mux = valid_s3 ? mixed_62 : lane14_s3;
-  assign mixed_add_63 = lane15_s3 + lane0_s3;
-  assign rotated_slice_126 = lane15_s3[19:0];
-  assign rotated_slice_127 = lane15_s3[31:20];
-  assign rotated_63 = {rotated_slice_126, rotated_slice_127};
-  assign mixed_63 = mixed_add_63 ^ rotated_63;
-  assign lane15_s4_mux = valid_s3 ? mixed_63 : lane15_s3;
-  assign mixed_add_64 = lane0_s4 + lane1_s4;
-  assign rotated_slice_128 = lane0_s4[26:0];
-  assign rotated_slice_129 = lane0_s4[31:27];
-  assign rotated_64 = {rotated_slice_128, rotated_slice_129};
-  assign mixed_64 = mixed_add_64 ^ rotated_64;
-  assign lane0_s5_mux = valid_s4 ? mixed_64 : lane0_s4;
-  assign mixed_add_65 = lane1_s4 + lane2_s4;
-  assign rotated_slice_130 = lane1_s4[23:0];
-  assign rotated_slice_131 = lane1_s4[31:24];
-  assign rotated_65 = {rotated_slice_130, rotated_slice_131};
-  assign mixed_65 = mixed_add_65 ^ rotated_65;
-  assign lane1_s5_mux = valid_s4 ? mixed_65 : lane1_s4;
-  assign mixed_add_66 = lane2_s4 + lane3_s4;
-  assign rotated_slice_132 = lane2_s4[20:0];
-  assign rotated_slice_133 = lane2_s4[31:21];
-  assign rotated_66 = {rotated_slice_132, rotated_slice_133};
-  assign mixed_66 = mixed_add_66 ^ rotated_66;
-  assign lane2_s5_mux = valid_s4 ? mixed_66 : lane2_s4;
-  assign mixed_add_67 = lane3_s4 + lane4_s4;
-  assign rotated_slice_134 = lane3_s4[17:0];
-  assign rotated_slice_135 = lane3_s4[31:18];
-  assign rotated_67 = {rotated_slice_134, rotated_slice_135};
-  assign mixed_67 = mixed_add_67 ^ rotated_67;
-  assign lane3_s5_mux = valid_s4 ? mixed_67 : lane3_s4;
-  assign mixed_add_68 = lane4_s4 + lane5_s4;
-  assign rotated_slice_136 = lane4_s4[14:0];
-  assign rotated_slice_137 = lane4_s4[31:15];
-  assign rotated_68 = {rotated_slice_136, rotated_slice_137};
-  assign mixed_68 = mixed_add_68 ^ rotated_68;
-  assign lane4_s5_mux = valid_s4 ? mixed_68 : lane4_s4;
-  assign mixed_add_69 = lane5_s4 + lane6_s4;
-  assign rotated_slice_138 = lane5_s4[11:0];
-  assign rotated_slice_139 = lane5_s4[31:12];
-  assign rotated_69 = {rotated_slice_138, rotated_slice_139};
-  assign mixed_69 = mixed_add_69 ^ rotated_69;
-  assign lane5_s5_mux = valid_s4 ? mixed_69 : lane5_s4;
-  assign mixed_add_70 = lane6_s4 + lane7_s4;
-  assign rotated_slice_140 = lane6_s4[8:0];
-  assign rotated_slice_141 = lane6_s4[31:9];
-  assign rotated_70 = {rotated_slice_140, rotated_slice_141};
-  assign mixed_70 = mixed_add_70 ^ rotated_70;
-  assign lane6_s5_mux = valid_s4 ? mixed_70 : lane6_s4;
-  assign mixed_add_71 = lane7_s4 + lane8_s4;
-  assign rotated_slice_142 = lane7_s4[5:0];
-  assign rotated_slice_143 = lane7_s4[31:6];
-  assign rotated_71 = {rotated_slice_142, rotated_slice_143};
-  assign mixed_71 = mixed_add_71 ^ rotated_71;
-  assign lane7_s5_mux = valid_s4 ? mixed_71 : lane7_s4;
-  assign mixed_add_72 = lane8_s4 + lane9_s4;
-  assign rotated_slice_144 = lane8_s4[2:0];
-  assign rotated_slice_145 = lane8_s4[31:3];
-  assign rotated_72 = {rotated_slice_144, rotated_slice_145};
-  assign mixed_72 = mixed_add_72 ^ rotated_72;
-  assign lane8_s5_mux = valid_s4 ? mixed_72 : lane8_s4;
-  assign mixed_add_73 = lane9_s4 + lane10_s4;
-  assign rotated_slice_146 = lane9_s4[30:0];
-  assign rotated_slice_147 = lane9_s4[31];
-  assign rotated_73 = {rotated_slice_146, rotated_slice_147};
-  assign mixed_73 = mixed_add_73 ^ rotated_73;
-  assign lane9_s5_mux = valid_s4 ? mixed_73 : lane9_s4;
-  assign mixed_add_74 = lane10_s4 + lane11_s4;
-  assign rotated_slice_148 = lane10_s4[27:0];
-  assign rotated_slice_149 = lane10_s4[31:28];
-  assign rotated_74 = {rotated_slice_148, rotated_slice_149};
-  assign mixed_74 = mixed_add_74 ^ rotated_74;
-  assign lane10_s5_mux = valid_s4 ? mixed_74 : lane10_s4;
-  assign mixed_add_75 = lane11_s4 + lane12_s4;
-  assign rotated_slice_150 = lane11_s4[24:0];
-  assign rotated_slice_151 = lane11_s4[31:25];
-  assign rotated_75 = {rotated_slice_150, rotated_slice_151};
-  assign mixed_75 = mixed_add_75 ^ rotated_75;
-  assign lane11_s5_mux = valid_s4 ? mixed_75 : lane11_s4;
-  assign mixed_add_76 = lane12_s4 + lane13_s4;
-  assign rotated_slice_152 = lane12_s4[21:0];
-  assign rotated_slice_153 = lane12_s4[31:22];
-  assign rotated_76 = {rotated_slice_152, rotated_slice_153};
-  assign mixed_76 = mixed_add_76 ^ rotated_76;
-  assign lane12_s5_mux = valid_s4 ? mixed_76 : lane12_s4;
-  assign mixed_add_77 = lane13_s4 + lane14_s4;
-  assign rotated_slice_154 = lane13_s4[18:0];
-  assign rotated_slice_155 = lane13_s4[31:19];
-  assign rotated_77 = {rotated_slice_154, rotated_slice_155};
-  assign mixed_77 = mixed_add_77 ^ rotated_77;
-  assign lane13_s5_mux = valid_s4 ? mixed_77 : lane13_s4;
-  assign mixed_add_78 = lane14_s4 + lane15_s4;
-  assign rotated_slice_156 = lane14_s4[15:0];
-  assign rotated_slice_157 = lane14_s4[31:16];
-  assign rotated_78 = {rotated_slice_156, rotated_slice_157};
-  assign mixed_78 = mixed_add_78 ^ rotated_78;
-  assign lane14_s5_mux = valid_s4 ? mixed_78 : lane14_s4;
-  assign mixed_add_79 = lane15_s4 + lane0_s4;
-  assign rotated_slice_158 = lane15_s4[12:0];
-  assign rotated_slice_159 = lane15_s4[31:13];
-  assign rotated_79 = {rotated_slice_158, rotated_slice_159};
-  assign mixed_79 = mixed_add_79 ^ rotated_79;
-  assign lane15_s5_mux = valid_s4 ? mixed_79 : lane15_s4;
-  assign mixed_add_80 = lane0_s5 + lane1_s5;
-  assign rotated_slice_160 = lane0_s5[19:0];
-  assign rotated_slice_161 = lane0_s5[31:20];
-  assign rotated_80 = {rotated_slice_160, rotated_slice_161};
-  assign mixed_80 = mixed_add_80 ^ rotated_80;
-  assign lane0_s6_mux = valid_s5 ? mixed_80 : lane0_s5;
-  assign mixed_add_81 = lane1_s5 + lane2_s5;
-  assign rotated_slice_162 = lane1_s5[16:0];
-  assign rotated_slice_163 = lane1_s5[31:17];
-  assign rotated_81 = {rotated_slice_162, rotated_slice_163};
-  assign mixed_81 = mixed_add_81 ^ rotated_81;
-  assign lane1_s6_mux = valid_s5 ? mixed_81 : lane1_s5;
-  assign mixed_add_82 = lane2_s5 + lane3_s5;
-  assign rotated_slice_164 = lane2_s5[13:0];
-  assign rotated_slice_165 = lane2_s5[31:14];
-  assign rotated_82 = {rotated_slice_164, rotated_slice_165};
-  assign mixed_82 = mixed_add_82 ^ rotated_82;
-  assign lane2_s6_mux = valid_s5 ? mixed_82 : lane2_s5;
-  assign mixed_add_83 = lane3_s5 + lane4_s5;
-  assign rotated_slice_166 = lane3_s5[10:0];
-  assign rotated_slice_167 = lane3_s5[31:11];
-  assign rotated_83 = {rotated_slice_166, rotated_slice_167};
-  assign mixed_83 = mixed_add_83 ^ rotated_83;
-  assign lane3_s6_mux = valid_s5 ? mixed_83 : lane3_s5;
-  assign mixed_add_84 = lane4_s5 + lane5_s5;
-  assign rotated_slice_168 = lane4_s5[7:0];
-  assign rotated_slice_169 = lane4_s5[31:8];
-  assign rotated_84 = {rotated_slice_168, rotated_slice_169};
-  assign mixed_84 = mixed_add_84 ^ rotated_84;
-  assign lane4_s6_mux = valid_s5 ? mixed_84 : lane4_s5;
-  assign mixed_add_85 = lane5_s5 + lane6_s5;
-  assign rotated_slice_170 = lane5_s5[4:0];
-  assign rotated_slice_171 = lane5_s5[31:5];
-  assign rotated_85 = {rotated_slice_170, rotated_slice_171};
-  assign mixed_85 = mixed_add_85 ^ rotated_85;
-  assign lane5_s6_mux = valid_s5 ? mixed_85 : lane5_s5;
-  assign mixed_add_86 = lane6_s5 + lane7_s5;
-  assign rotated_slice_172 = lane6_s5[1:0];
-  assign rotated_slice_173 = lane6_s5[31:2];
-  assign rotated_86 = {rotated_slice_172, rotated_slice_173};
-  assign mixed_86 = mixed_add_86 ^ rotated_86;
-  assign lane6_s6_mux = valid_s5 ? mixed_86 : lane6_s5;
-  assign mixed_add_87 = lane7_s5 + lane8_s5;
-  assign rotated_slice_174 = lane7_s5[29:0];
-  assign rotated_slice_175 = lane7_s5[31:30];
-  assign rotated_87 = {rotated_slice_174, rotated_slice_175};
-  assign mixed_87 = mixed_add_87 ^ rotated_87;
-  assign lane7_s6_mux = valid_s5 ? mixed_87 : lane7_s5;
-  assign mixed_add_88 = lane8_s5 + lane9_s5;
-  assign rotated_slice_176 = lane8_s5[26:0];
-  assign rotated_slice_177 = lane8_s5[31:27];
-  assign rotated_88 = {rotated_slice_176, rotated_slice_177};
-  assign mixed_88 = mixed_add_88 ^ rotated_88;
-  assign lane8_s6_mux = valid_s5 ? mixed_88 : lane8_s5;
-  assign mixed_add_89 = lane9_s5 + lane10_s5;
-  assign rotated_slice_178 = lane9_s5[23:0];
-  assign rotated_slice_179 = lane9_s5[31:24];
-  assign rotated_89 = {rotated_slice_178, rotated_slice_179};
-  assign mixed_89 = mixed_add_89 ^ rotated_89;
-  assign lane9_s6_mux = valid_s5 ? mixed_89 : lane9_s5;
-  assign mixed_add_90 = lane10_s5 + lane11_s5;
-  assign rotated_slice_180 = lane10_s5[20:0];
-  assign rotated_slice_181 = lane10_s5[31:21];
-  assign rotated_90 = {rotated_slice_180, rotated_slice_181};
-  assign mixed_90 = mixed_add_90 ^ rotated_90;
-  assign lane10_s6_mux = valid_s5 ? mixed_90 : lane10_s5;
-  assign mixed_add_91 = lane11_s5 + lane12_s5;
-  assign rotated_slice_182 = lane11_s5[17:0];
-  assign rotated_slice_183 = lane11_s5[31:18];
-  assign rotated_91 = {rotated_slice_182, rotated_slice_183};
-  assign mixed_91 = mixed_add_91 ^ rotated_91;
-  assign lane11_s6_mux = valid_s5 ? mixed_91 : lane11_s5;
-  assign mixed_add_92 = lane12_s5 + lane13_s5;
-  assign rotated_slice_184 = lane12_s5[14:0];
-  assign rotated_slice_185 = lane12_s5[31:15];
-  assign rotated_92 = {rotated_slice_184, rotated_slice_185};
-  assign mixed_92 = mixed_add_92 ^ rotated_92;
-  assign lane12_s6_mux = valid_s5 ? mixed_92 : lane12_s5;
-  assign mixed_add_93 = lane13_s5 + lane14_s5;
-  assign rotated_slice_186 = lane13_s5[11:0];
-  assign rotated_slice_187 = lane13_s5[31:12];
-  assign rotated_93 = {rotated_slice_186, rotated_slice_187};
-  assign mixed_93 = mixed_add_93 ^ rotated_93;
-  assign lane13_s6_mux = valid_s5 ? mixed_93 : lane13_s5;
-  assign mixed_add_94 = lane14_s5 + lane15_s5;
-  assign rotated_slice_188 = lane14_s5[8:0];
-  assign rotated_slice_189 = lane14_s5[31:9];
-  assign rotated_94 = {rotated_slice_188, rotated_slice_189};
-  assign mixed_94 = mixed_add_94 ^ rotated_94;
-  assign lane14_s6_mux = valid_s5 ? mixed_94 : lane14_s5;
-  assign mixed_add_95 = lane15_s5 + lane0_s5;
-  assign rotated_slice_190 = lane15_s5[5:0];
-  assign rotated_slice_191 = lane15_s5[31:6];
-  assign rotated_95 = {rotated_slice_190, rotated_slice_191};
-  assign mixed_95 = mixed_add_95 ^ rotated_95;
-  assign lane15_s6_mux = valid_s5 ? mixed_95 : lane15_s5;
-  assign mixed_add_96 = lane0_s6 + lane1_s6;
-  assign rotated_slice_192 = lane0_s6[12:0];
-  assign rotated_slice_193 = lane0_s6[31:13];
-  assign rotated_96 = {rotated_slice_192, rotated_slice_193};
-  assign mixed_96 = mixed_add_96 ^ rotated_96;
-  assign lane0_s7_mux = valid_s6 ? mixed_96 : lane0_s6;
-  assign mixed_add_97 = lane1_s6 + lane2_s6;
-  assign rotated_slice_194 = lane1_s6[9:0];
-  assign rotated_slice_195 = lane1_s6[31:10];
-  assign rotated_97 = {rotated_slice_194, rotated_slice_195};
-  assign mixed_97 = mixed_add_97 ^ rotated_97;
-  assign lane1_s7_mux = valid_s6 ? mixed_97 : lane1_s6;
-  assign mixed_add_98 = lane2_s6 + lane3_s6;
-  assign rotated_slice_196 = lane2_s6[6:0];
-  assign rotated_slice_197 = lane2_s6[31:7];
-  assign rotated_98 = {rotated_slice_196, rotated_slice_197};
-  assign mixed_98 = mixed_add_98 ^ rotated_98;
-  assign lane2_s7_mux = valid_s6 ? mixed_98 : lane2_s6;
-  assign mixed_add_99 = lane3_s6 + lane4_s6;
-  assign rotated_slice_198 = lane3_s6[3:0];
-  assign rotated_slice_199 = lane3_s6[31:4];
-  assign rotated_99 = {rotated_slice_198, rotated_slice_199};
-  assign mixed_99 = mixed_add_99 ^ rotated_99;
-  assign lane3_s7_mux = valid_s6 ? mixed_99 : lane3_s6;
-  assign mixed_add_100 = lane4_s6 + lane5_s6;
-  assign rotated_slice_200 = lane4_s6[0];
-  assign rotated_slice_201 = lane4_s6[31:1];
-  assign rotated_100 = {rotated_slice_200, rotated_slice_201};
-  assign mixed_100 = mixed_add_100 ^ rotated_100;
-  assign lane4_s7_mux = valid_s6 ? mixed_100 : lane4_s6;
-  assign mixed_add_101 = lane5_s6 + lane6_s6;
-  assign rotated_slice_202 = lane5_s6[28:0];
-  assign rotated_slice_203 = lane5_s6[31:29];
-  assign rotated_101 = {rotated_slice_202, rotated_slice_203};
-  assign mixed_101 = mixed_add_101 ^ rotated_101;
-  assign lane5_s7_mux = valid_s6 ? mixed_101 : lane5_s6;
-  assign mixed_add_102 = lane6_s6 + lane7_s6;
-  assign rotated_slice_204 = lane6_s6[25:0];
-  assign rotated_slice_205 = lane6_s6[31:26];
-  assign rotated_102 = {rotated_slice_204, rotated_slice_205};
-  assign mixed_102 = mixed_add_102 ^ rotated_102;
-  assign lane6_s7_mux = valid_s6 ? mixed_102 : lane6_s6;
-  assign mixed_add_103 = lane7_s6 + lane8_s6;
-  assign rotated_slice_206 = lane7_s6[22:0];
-  assign rotated_slice_207 = lane7_s6[31:23];
-  assign rotated_103 = {rotated_slice_206, rotated_slice_207};
-  assign mixed_103 = mixed_add_103 ^ rotated_103;
-  assign lane7_s7_mux = valid_s6 ? mixed_103 : lane7_s6;
-  assign mixed_add_104 = lane8_s6 + lane9_s6;
-  assign rotated_slice_208 = lane8_s6[19:0];
-  assign rotated_slice_209 = lane8_s6[31:20];
-  assign rotated_104 = {rotated_slice_208, rotated_slice_209};
-  assign mixed_104 = mixed_add_104 ^ rotated_104;
-  assign lane8_s7_mux = valid_s6 ? mixed_104 : lane8_s6;
-  assign mixed_add_105 = lane9_s6 + lane10_s6;
-  assign rotated_slice_210 = lane9_s6[16:0];
-  assign rotated_slice_211 = lane9_s6[31:17];
-  assign rotated_105 = {rotated_slice_210, rotated_slice_211};
-  assign mixed_105 = mixed_add_105 ^ rotated_105;
-  assign lane9_s7_mux = valid_s6 ? mixed_105 : lane9_s6;
-  assign mixed_add_106 = lane10_s6 + lane11_s6;
-  assign rotated_slice_212 = lane10_s6[13:0];
-  assign rotated_slice_213 = lane10_s6[31:14];
-  assign rotated_106 = {rotated_slice_212, rotated_slice_213};
-  assign mixed_106 = mixed_add_106 ^ rotated_106;
-  assign lane10_s7_mux = valid_s6 ? mixed_106 : lane10_s6;
-  assign mixed_add_107 = lane11_s6 + lane12_s6;
-  assign rotated_slice_214 = lane11_s6[10:0];
-  assign rotated_slice_215 = lane11_s6[31:11];
-  assign rotated_107 = {rotated_slice_214, rotated_slice_215};
-  assign mixed_107 = mixed_add_107 ^ rotated_107;
-  assign lane11_s7_mux = valid_s6 ? mixed_107 : lane11_s6;
-  assign mixed_add_108 = lane12_s6 + lane13_s6;
-  assign rotated_slice_216 = lane12_s6[7:0];
-  assign rotated_slice_217 = lane12_s6[31:8];
-  assign rotated_108 = {rotated_slice_216, rotated_slice_217};
-  assign mixed_108 = mixed_add_108 ^ rotated_108;
-  assign lane12_s7_mux = valid_s6 ? mixed_108 : lane12_s6;
-  assign mixed_add_109 = lane13_s6 + lane14_s6;
-  assign rotated_slice_218 = lane13_s6[4:0];
-  assign rotated_slice_219 = lane13_s6[31:5];
-  assign rotated_109 = {rotated_slice_218, rotated_slice_219};
-  assign mixed_109 = mixed_add_109 ^ rotated_109;
-  assign lane13_s7_mux = valid_s6 ? mixed_109 : lane13_s6;
-  assign mixed_add_110 = lane14_s6 + lane15_s6;
-  assign rotated_slice_220 = lane14_s6[1:0];
-  assign rotated_slice_221 = lane14_s6[31:2];
-  assign rotated_110 = {rotated_slice_220, rotated_slice_221};
-  assign mixed_110 = mixed_add_110 ^ rotated_110;
-  assign lane14_s7_mux = valid_s6 ? mixed_110 : lane14_s6;
-  assign mixed_add_111 = lane15_s6 + lane0_s6;
-  assign rotated_slice_222 = lane15_s6[29:0];
-  assign rotated_slice_223 = lane15_s6[31:30];
-  assign rotated_111 = {rotated_slice_222, rotated_slice_223};
-  assign mixed_111 = mixed_add_111 ^ rotated_111;
-  assign lane15_s7_mux = valid_s6 ? mixed_111 : lane15_s6;
-  assign mixed_add_112 = lane0_s7 + lane1_s7;
-  assign rotated_slice_224 = lane0_s7[5:0];
-  assign rotated_slice_225 = lane0_s7[31:6];
-  assign rotated_112 = {rotated_slice_224, rotated_slice_225};
-  assign mixed_112 = mixed_add_112 ^ rotated_112;
-  assign lane0_s8_mux = valid_s7 ? mixed_112 : lane0_s7;
-  assign mixed_add_113 = lane1_s7 + lane2_s7;
-  assign rotated_slice_226 = lane1_s7[2:0];
-  assign rotated_slice_227 = lane1_s7[31:3];
-  assign rotated_113 = {rotated_slice_226, rotated_slice_227};
-  assign mixed_113 = mixed_add_113 ^ rotated_113;
-  assign lane1_s8_mux = valid_s7 ? mixed_113 : lane1_s7;
-  assign mixed_add_114 = lane2_s7 + lane3_s7;
-  assign rotated_slice_228 = lane2_s7[30:0];
-  assign rotated_slice_229 = lane2_s7[31];
-  assign rotated_114 = {rotated_slice_228, rotated_slice_229};
-  assign mixed_114 = mixed_add_114 ^ rotated_114;
-  assign lane2_s8_mux = valid_s7 ? mixed_114 : lane2_s7;
-  assign mixed_add_115 = lane3_s7 + lane4_s7;
-  assign rotated_slice_230 = lane3_s7[27:0];
-  assign rotated_slice_231 = lane3_s7[31:28];
-  assign rotated_115 = {rotated_slice_230, rotated_slice_231};
-  assign mixed_115 = mixed_add_115 ^ rotated_115;
-  assign lane3_s8_mux = valid_s7 ? mixed_115 : lane3_s7;
-  assign mixed_add_116 = lane4_s7 + lane5_s7;
-  assign rotated_slice_232 = lane4_s7[24:0];
-  assign rotated_slice_233 = lane4_s7[31:25];
-  assign rotated_116 = {rotated_slice_232, rotated_slice_233};
-  assign mixed_116 = mixed_add_116 ^ rotated_116;
-  assign lane4_s8_mux = valid_s7 ? mixed_116 : lane4_s7;
-  assign mixed_add_117 = lane5_s7 + lane6_s7;
-  assign rotated_slice_234 = lane5_s7[21:0];
-  assign rotated_slice_235 = lane5_s7[31:22];
-  assign rotated_117 = {rotated_slice_234, rotated_slice_235};
-  assign mixed_117 = mixed_add_117 ^ rotated_117;
-  assign lane5_s8_mux = valid_s7 ? mixed_117 : lane5_s7;
-  assign mixed_add_118 = lane6_s7 + lane7_s7;
-  assign rotated_slice_236 = lane6_s7[18:0];
-  assign rotated_slice_237 = lane6_s7[31:19];
-  assign rotated_118 = {rotated_slice_236, rotated_slice_237};
-  assign mixed_118 = mixed_add_118 ^ rotated_118;
-  assign lane6_s8_mux = valid_s7 ? mixed_118 : lane6_s7;
-  assign mixed_add_119 = lane7_s7 + lane8_s7;
-  assign rotated_slice_238 = lane7_s7[15:0];
-  assign rotated_slice_239 = lane7_s7[31:16];
-  assign rotated_119 = {rotated_slice_238, rotated_slice_239};
-  assign mixed_119 = mixed_add_119 ^ rotated_119;
-  assign lane7_s8_mux = valid_s7 ? mixed_119 : lane7_s7;
-  assign mixed_add_120 = lane8_s7 + lane9_s7;
-  assign rotated_slice_240 = lane8_s7[12:0];
-  assign rotated_slice_241 = lane8_s7[31:13];
-  assign rotated_120 = {rotated_slice_240, rotated_slice_241};
-  assign mixed_120 = mixed_add_120 ^ rotated_120;
-  assign lane8_s8_mux = valid_s7 ? mixed_120 : lane8_s7;
-  assign mixed_add_121 = lane9_s7 + lane10_s7;
-  assign rotated_slice_242 = lane9_s7[9:0];
-  assign rotated_slice_243 = lane9_s7[31:10];
-  assign rotated_121 = {rotated_slice_242, rotated_slice_243};
-  assign mixed_121 = mixed_add_121 ^ rotated_121;
-  assign lane9_s8_mux = valid_s7 ? mixed_121 : lane9_s7;
-  assign mixed_add_122 = lane10_s7 + lane11_s7;
-  assign rotated_slice_244 = lane10_s7[6:0];
-  assign rotated_slice_245 = lane10_s7[31:7];
-  assign rotated_122 = {rotated_slice_244, rotated_slice_245};
-  assign mixed_122 = mixed_add_122 ^ rotated_122;
-  assign lane10_s8_mux = valid_s7 ? mixed_122 : lane10_s7;
-  assign mixed_add_123 = lane11_s7 + lane12_s7;
-  assign rotated_slice_246 = lane11_s7[3:0];
-  assign rotated_slice_247 = lane11_s7[31:4];
-  assign rotated_123 = {rotated_slice_246, rotated_slice_247};
-  assign mixed_123 = mixed_add_123 ^ rotated_123;
-  assign lane11_s8_mux = valid_s7 ? mixed_123 : lane11_s7;
-  assign mixed_add_124 = lane12_s7 + lane13_s7;
-  assign rotated_slice_248 = lane12_s7[0];
-  assign rotated_slice_249 = lane12_s7[31:1];
-  assign rotated_124 = {rotated_slice_248, rotated_slice_249};
-  assign mixed_124 = mixed_add_124 ^ rotated_124;
-  assign lane12_s8_mux = valid_s7 ? mixed_124 : lane12_s7;
-  assign mixed_add_125 = lane13_s7 + lane14_s7;
-  assign rotated_slice_250 = lane13_s7[28:0];
-  assign rotated_slice_251 = lane13_s7[31:29];
-  assign rotated_125 = {rotated_slice_250, rotated_slice_251};
-  assign mixed_125 = mixed_add_125 ^ rotated_125;
-  assign lane13_s8_mux = valid_s7 ? mixed_125 : lane13_s7;
-  assign mixed_add_126 = lane14_s7 + lane15_s7;
-  assign rotated_slice_252 = lane14_s7[25:0];
-  assign rotated_slice_253 = lane14_s7[31:26];
-  assign rotated_126 = {rotated_slice_252, rotated_slice_253};
-  assign mixed_126 = mixed_add_126 ^ rotated_126;
-  assign lane14_s8_mux = valid_s7 ? mixed_126 : lane14_s7;
-  assign mixed_add_127 = lane15_s7 + lane0_s7;
-  assign rotated_slice_254 = lane15_s7[22:0];
-  assign rotated_slice_255 = lane15_s7[31:23];
-  assign rotated_127 = {rotated_slice_254, rotated_slice_255};
-  assign mixed_127 = mixed_add_127 ^ rotated_127;
-  assign lane15_s8_mux = valid_s7 ? mixed_127 : lane15_s7;
-  assign mixed_add_128 = lane0_s8 + lane1_s8;
-  assign rotated_slice_256 = lane0_s8[29:0];
-  assign rotated_slice_257 = lane0_s8[31:30];
-  assign rotated_128 = {rotated_slice_256, rotated_slice_257};
-  assign mixed_128 = mixed_add_128 ^ rotated_128;
-  assign lane0_s9_mux = valid_s8 ? mixed_128 : lane0_s8;
-  assign mixed_add_129 = lane1_s8 + lane2_s8;
-  assign rotated_slice_258 = lane1_s8[26:0];
-  assign rotated_slice_259 = lane1_s8[31:27];
-  assign rotated_129 = {rotated_slice_258, rotated_slice_259};
-  assign mixed_129 = mixed_add_129 ^ rotated_129;
-  assign lane1_s9_mux = valid_s8 ? mixed_129 : lane1_s8;
-  assign mixed_add_130 = lane2_s8 + lane3_s8;
-  assign rotated_slice_260 = lane2_s8[23:0];
-  assign rotated_slice_261 = lane2_s8[31:24];
-  assign rotated_130 = {rotated_slice_260, rotated_slice_261};
-  assign mixed_130 = mixed_add_130 ^ rotated_130;
-  assign lane2_s9_mux = valid_s8 ? mixed_130 : lane2_s8;
-  assign mixed_add_131 = lane3_s8 + lane4_s8;
-  assign rotated_slice_262 = lane3_s8[20:0];
-  assign rotated_slice_263 = lane3_s8[31:21];
-  assign rotated_131 = {rotated_slice_262, rotated_slice_263};
-  assign mixed_131 = mixed_add_131 ^ rotated_131;
-  assign lane3_s9_mux = valid_s8 ? mixed_131 : lane3_s8;
-  assign mixed_add_132 = lane4_s8 + lane5_s8;
-  assign rotated_slice_264 = lane4_s8[17:0];
-  assign rotated_slice_265 = lane4_s8[31:18];
-  assign rotated_132 = {rotated_slice_264, rotated_slice_265};
-  assign mixed_132 = mixed_add_132 ^ rotated_132;
-  assign lane4_s9_mux = valid_s8 ? mixed_132 : lane4_s8;
-  assign mixed_add_133 = lane5_s8 + lane6_s8;
-  assign rotated_slice_266 = lane5_s8[14:0];
-  assign rotated_slice_267 = lane5_s8[31:15];
-  assign rotated_133 = {rotated_slice_266, rotated_slice_267};
-  assign mixed_133 = mixed_add_133 ^ rotated_133;
-  assign lane5_s9_mux = valid_s8 ? mixed_133 : lane5_s8;
-  assign mixed_add_134 = lane6_s8 + lane7_s8;
-  assign rotated_slice_268 = lane6_s8[11:0];
-  assign rotated_slice_269 = lane6_s8[31:12];
-  assign rotated_134 = {rotated_slice_268, rotated_slice_269};
-  assign mixed_134 = mixed_add_134 ^ rotated_134;
-  assign lane6_s9_mux = valid_s8 ? mixed_134 : lane6_s8;
-  assign mixed_add_135 = lane7_s8 + lane8_s8;
-  assign rotated_slice_270 = lane7_s8[8:0];
-  assign rotated_slice_271 = lane7_s8[31:9];
-  assign rotated_135 = {rotated_slice_270, rotated_slice_271};
-  assign mixed_135 = mixed_add_135 ^ rotated_135;
-  assign lane7_s9_mux = valid_s8 ? mixed_135 : lane7_s8;
-  assign mixed_add_136 = lane8_s8 + lane9_s8;
-  assign rotated_slice_272 = lane8_s8[5:0];
-  assign rotated_slice_273 = lane8_s8[31:6];
-  assign rotated_136 = {rotated_slice_272, rotated_slice_273};
-  assign mixed_136 = mixed_add_136 ^ rotated_136;
-  assign lane8_s9_mux = valid_s8 ? mixed_136 : lane8_s8;
-  assign mixed_add_137 = lane9_s8 + lane10_s8;
-  assign rotated_slice_274 = lane9_s8[2:0];
-  assign rotated_slice_275 = lane9_s8[31:3];
-  assign rotated_137 = {rotated_slice_274, rotated_slice_275};
-  assign mixed_137 = mixed_add_137 ^ rotated_137;
-  assign lane9_s9_mux = valid_s8 ? mixed_137 : lane9_s8;
-  assign mixed_add_138 = lane10_s8 + lane11_s8;
-  assign rotated_slice_276 = lane10_s8[30:0];
-  assign rotated_slice_277 = lane10_s8[31];
-  assign rotated_138 = {rotated_slice_276, rotated_slice_277};
-  assign mixed_138 = mixed_add_138 ^ rotated_138;
-  assign lane10_s9_mux = valid_s8 ? mixed_138 : lane10_s8;
-  assign mixed_add_139 = lane11_s8 + lane12_s8;
-  assign rotated_slice_278 = lane11_s8[27:0];
-  assign rotated_slice_279 = lane11_s8[31:28];
-  assign rotated_139 = {rotated_slice_278, rotated_slice_279};
-  assign mixed_139 = mixed_add_139 ^ rotated_139;
-  assign lane11_s9_mux = valid_s8 ? mixed_139 : lane11_s8;
-  assign mixed_add_140 = lane12_s8 + lane13_s8;
-  assign rotated_slice_280 = lane12_s8[24:0];
-  assign rotated_slice_281 = lane12_s8[31:25];
-  assign rotated_140 = {rotated_slice_280, rotated_slice_281};
-  assign mixed_140 = mixed_add_140 ^ rotated_140;
-  assign lane12_s9_mux = valid_s8 ? mixed_140 : lane12_s8;
-  assign mixed_add_141 = lane13_s8 + lane14_s8;
-  assign rotated_slice_282 = lane13_s8[21:0];
-  assign rotated_slice_283 = lane13_s8[31:22];
-  assign rotated_141 = {rotated_slice_282, rotated_slice_283};
-  assign mixed_141 = mixed_add_141 ^ rotated_141;
-  assign lane13_s9_mux = valid_s8 ? mixed_141 : lane13_s8;
-  assign mixed_add_142 = lane14_s8 + lane15_s8;
-  assign rotated_slice_284 = lane14_s8[18:0];
-  assign rotated_slice_285 = lane14_s8[31:19];
-  assign rotated_142 = {rotated_slice_284, rotated_slice_285};
-  assign mixed_142 = mixed_add_142 ^ rotated_142;
-  assign lane14_s9_mux = valid_s8 ? mixed_142 : lane14_s8;
-  assign mixed_add_143 = lane15_s8 + lane0_s8;
-  assign rotated_slice_286 = lane15_s8[15:0];
-  assign rotated_slice_287 = lane15_s8[31:16];
-  assign rotated_143 = {rotated_slice_286, rotated_slice_287};
-  assign mixed_143 = mixed_add_143 ^ rotated_143;
-  assign lane15_s9_mux = valid_s8 ? mixed_143 : lane15_s8;
-  assign mixed_add_144 = lane0_s9 + lane1_s9;
-  assign rotated_slice_288 = lane0_s9[22:0];
-  assign rotated_slice_289 = lane0_s9[31:23];
-  assign rotated_144 = {rotated_slice_288, rotated_slice_289};
-  assign mixed_144 = mixed_add_144 ^ rotated_144;
-  assign lane0_s10_mux = valid_s9 ? mixed_144 : lane0_s9;
-  assign mixed_add_145 = lane1_s9 + lane2_s9;
-  assign rotated_slice_290 = lane1_s9[19:0];
-  assign rotated_slice_291 = lane1_s9[31:20];
-  assign rotated_145 = {rotated_slice_290, rotated_slice_291};
-  assign mixed_145 = mixed_add_145 ^ rotated_145;
-  assign lane1_s10_mux = valid_s9 ? mixed_145 : lane1_s9;
-  assign mixed_add_146 = lane2_s9 + lane3_s9;
-  assign rotated_slice_292 = lane2_s9[16:0];
-  assign rotated_slice_293 = lane2_s9[31:17];
-  assign rotated_146 = {rotated_slice_292, rotated_slice_293};
-  assign mixed_146 = mixed_add_146 ^ rotated_146;
-  assign lane2_s10_mux = valid_s9 ? mixed_146 : lane2_s9;
-  assign mixed_add_147 = lane3_s9 + lane4_s9;
-  assign rotated_slice_294 = lane3_s9[13:0];
-  assign rotated_slice_295 = lane3_s9[31:14];
-  assign rotated_147 = {rotated_slice_294, rotated_slice_295};
-  assign mixed_147 = mixed_add_147 ^ rotated_147;
-  assign lane3_s10_mux = valid_s9 ? mixed_147 : lane3_s9;
-  assign mixed_add_148 = lane4_s9 + lane5_s9;
-  assign rotated_slice_296 = lane4_s9[10:0];
-  assign rotated_slice_297 = lane4_s9[31:11];
-  assign rotated_148 = {rotated_slice_296, rotated_slice_297};
-  assign mixed_148 = mixed_add_148 ^ rotated_148;
-  assign lane4_s10_mux = valid_s9 ? mixed_148 : lane4_s9;
-  assign mixed_add_149 = lane5_s9 + lane6_s9;
-  assign rotated_slice_298 = lane5_s9[7:0];
-  assign rotated_slice_299 = lane5_s9[31:8];
-  assign rotated_149 = {rotated_slice_298, rotated_slice_299};
-  assign mixed_149 = mixed_add_149 ^ rotated_149;
-  assign lane5_s10_mux = valid_s9 ? mixed_149 : lane5_s9;
-  assign mixed_add_150 = lane6_s9 + lane7_s9;
-  assign rotated_slice_300 = lane6_s9[4:0];
-  assign rotated_slice_301 = lane6_s9[31:5];
-  assign rotated_150 = {rotated_slice_300, rotated_slice_301};
-  assign mixed_150 = mixed_add_150 ^ rotated_150;
-  assign lane6_s10_mux = valid_s9 ? mixed_150 : lane6_s9;
-  assign mixed_add_151 = lane7_s9 + lane8_s9;
-  assign rotated_slice_302 = lane7_s9[1:0];
-  assign rotated_slice_303 = lane7_s9[31:2];
-  assign rotated_151 = {rotated_slice_302, rotated_slice_303};
-  assign mixed_151 = mixed_add_151 ^ rotated_151;
-  assign lane7_s10_mux = valid_s9 ? mixed_151 : lane7_s9;
-  assign mixed_add_152 = lane8_s9 + lane9_s9;
-  assign rotated_slice_304 = lane8_s9[29:0];
-  assign rotated_slice_305 = lane8_s9[31:30];
-  assign rotated_152 = {rotated_slice_304, rotated_slice_305};
-  assign mixed_152 = mixed_add_152 ^ rotated_152;
-  assign lane8_s10_mux = valid_s9 ? mixed_152 : lane8_s9;
-  assign mixed_add_153 = lane9_s9 + lane10_s9;
-  assign rotated_slice_306 = lane9_s9[26:0];
-  assign rotated_slice_307 = lane9_s9[31:27];
-  assign rotated_153 = {rotated_slice_306, rotated_slice_307};
-  assign mixed_153 = mixed_add_153 ^ rotated_153;
-  assign lane9_s10_mux = valid_s9 ? mixed_153 : lane9_s9;
-  assign mixed_add_154 = lane10_s9 + lane11_s9;
-  assign rotated_slice_308 = lane10_s9[23:0];
-  assign rotated_slice_309 = lane10_s9[31:24];
-  assign rotated_154 = {rotated_slice_308, rotated_slice_309};
-  assign mixed_154 = mixed_add_154 ^ rotated_154;
-  assign lane10_s10_mux = valid_s9 ? mixed_154 : lane10_s9;
-  assign mixed_add_155 = lane11_s9 + lane12_s9;
-  assign rotated_slice_310 = lane11_s9[20:0];
-  assign rotated_slice_311 = lane11_s9[31:21];
-  assign rotated_155 = {rotated_slice_310, rotated_slice_311};
-  assign mixed_155 = mixed_add_155 ^ rotated_155;
-  assign lane11_s10_mux = valid_s9 ? mixed_155 : lane11_s9;
-  assign mixed_add_156 = lane12_s9 + lane13_s9;
-  assign rotated_slice_312 = lane12_s9[17:0];
-  assign rotated_slice_313 = lane12_s9[31:18];
-  assign rotated_156 = {rotated_slice_312, rotated_slice_313};
-  assign mixed_156 = mixed_add_156 ^ rotated_156;
-  assign lane12_s10_mux = valid_s9 ? mixed_156 : lane12_s9;
-  assign mixed_add_157 = lane13_s9 + lane14_s9;
-  assign rotated_slice_314 = lane13_s9[14:0];
-  assign rotated_slice_315 = lane13_s9[31:15];
-  assign rotated_157 = {rotated_slice_314, rotated_slice_315};
-  assign mixed_157 = mixed_add_157 ^ rotated_157;
-  assign lane13_s10_mux = valid_s9 ? mixed_157 : lane13_s9;
-  assign mixed_add_158 = lane14_s9 + lane15_s9;
-  assign rotated_slice_316 = lane14_s9[11:0];
-  assign rotated_slice_317 = lane14_s9[31:12];
-  assign rotated_158 = {rotated_slice_316, rotated_slice_317};
-  assign mixed_158 = mixed_add_158 ^ rotated_158;
-  assign lane14_s10_mux = valid_s9 ? mixed_158 : lane14_s9;
-  assign mixed_add_159 = lane15_s9 + lane0_s9;
-  assign rotated_slice_318 = lane15_s9[8:0];
-  assign rotated_slice_319 = lane15_s9[31:9];
-  assign rotated_159 = {rotated_slice_318, rotated_slice_319};
-  assign mixed_159 = mixed_add_159 ^ rotated_159;
-  assign lane15_s10_mux = valid_s9 ? mixed_159 : lane15_s9;
-  assign mixed_add_160 = lane0_s10 + lane1_s10;
-  assign rotated_slice_320 = lane0_s10[15:0];
-  assign rotated_slice_321 = lane0_s10[31:16];
-  assign rotated_160 = {rotated_slice_320, rotated_slice_321};
-  assign mixed_160 = mixed_add_160 ^ rotated_160;
-  assign lane0_s11_mux = valid_s10 ? mixed_160 : lane0_s10;
-  assign mixed_add_161 = lane1_s10 + lane2_s10;
-  assign rotated_slice_322 = lane1_s10[12:0];
-  assign rotated_slice_323 = lane1_s10[31:13];
-  assign rotated_161 = {rotated_slice_322, rotated_slice_323};
-  assign mixed_161 = mixed_add_161 ^ rotated_161;
-  assign lane1_s11_mux = valid_s10 ? mixed_161 : lane1_s10;
-  assign mixed_add_162 = lane2_s10 + lane3_s10;
-  assign rotated_slice_324 = lane2_s10[9:0];
-  assign rotated_slice_325 = lane2_s10[31:10];
-  assign rotated_162 = {rotated_slice_324, rotated_slice_325};
-  assign mixed_162 = mixed_add_162 ^ rotated_162;
-  assign lane2_s11_mux = valid_s10 ? mixed_162 : lane2_s10;
-  assign mixed_add_163 = lane3_s10 + lane4_s10;
-  assign rotated_slice_326 = lane3_s10[6:0];
-  assign rotated_slice_327 = lane3_s10[31:7];
-  assign rotated_163 = {rotated_slice_326, rotated_slice_327};
-  assign mixed_163 = mixed_add_163 ^ rotated_163;
-  assign lane3_s11_mux = valid_s10 ? mixed_163 : lane3_s10;
-  assign mixed_add_164 = lane4_s10 + lane5_s10;
-  assign rotated_slice_328 = lane4_s10[3:0];
-  assign rotated_slice_329 = lane4_s10[31:4];
-  assign rotated_164 = {rotated_slice_328, rotated_slice_329};
-  assign mixed_164 = mixed_add_164 ^ rotated_164;
-  assign lane4_s11_mux = valid_s10 ? mixed_164 : lane4_s10;
-  assign mixed_add_165 = lane5_s10 + lane6_s10;
-  assign rotated_slice_330 = lane5_s10[0];
-  assign rotated_slice_331 = lane5_s10[31:1];
-  assign rotated_165 = {rotated_slice_330, rotated_slice_331};
-  assign mixed_165 = mixed_add_165 ^ rotated_165;
-  assign lane5_s11_mux = valid_s10 ? mixed_165 : lane5_s10;
-  assign mixed_add_166 = lane6_s10 + lane7_s10;
-  assign rotated_slice_332 = lane6_s10[28:0];
-  assign rotated_slice_333 = lane6_s10[31:29];
-  assign rotated_166 = {rotated_slice_332, rotated_slice_333};
-  assign mixed_166 = mixed_add_166 ^ rotated_166;
-  assign lane6_s11_mux = valid_s10 ? mixed_166 : lane6_s10;
-  assign mixed_add_167 = lane7_s10 + lane8_s10;
-  assign rotated_slice_334 = lane7_s10[25:0];
-  assign rotated_slice_335 = lane7_s10[31:26];
-  assign rotated_167 = {rotated_slice_334, rotated_slice_335};
-  assign mixed_167 = mixed_add_167 ^ rotated_167;
-  assign lane7_s11_mux = valid_s10 ? mixed_167 : lane7_s10;
-  assign mixed_add_168 = lane8_s10 + lane9_s10;
-  assign rotated_slice_336 = lane8_s10[22:0];
-  assign rotated_slice_337 = lane8_s10[31:23];
-  assign rotated_168 = {rotated_slice_336, rotated_slice_337};
-  assign mixed_168 = mixed_add_168 ^ rotated_168;
-  assign lane8_s11_mux = valid_s10 ? mixed_168 : lane8_s10;
-  assign mixed_add_169 = lane9_s10 + lane10_s10;
-  assign rotated_slice_338 = lane9_s10[19:0];
-  assign rotated_slice_339 = lane9_s10[31:20];
-  assign rotated_169 = {rotated_slice_338, rotated_slice_339};
-  assign mixed_169 = mixed_add_169 ^ rotated_169;
-  assign lane9_s11_mux = valid_s10 ? mixed_169 : lane9_s10;
-  assign mixed_add_170 = lane10_s10 + lane11_s10;
-  assign rotated_slice_340 = lane10_s10[16:0];
-  assign rotated_slice_341 = lane10_s10[31:17];
-  assign rotated_170 = {rotated_slice_340, rotated_slice_341};
-  assign mixed_170 = mixed_add_170 ^ rotated_170;
-  assign lane10_s11_mux = valid_s10 ? mixed_170 : lane10_s10;
-  assign mixed_add_171 = lane11_s10 + lane12_s10;
-  assign rotated_slice_342 = lane11_s10[13:0];
-  assign rotated_slice_343 = lane11_s10[31:14];
-  assign rotated_171 = {rotated_slice_342, rotated_slice_343};
-  assign mixed_171 = mixed_add_171 ^ rotated_171;
-  assign lane11_s11_mux = valid_s10 ? mixed_171 : lane11_s10;
-  assign mixed_add_172 = lane12_s10 + lane13_s10;
-  assign rotated_slice_344 = lane12_s10[10:0];
-  assign rotated_slice_345 = lane12_s10[31:11];
-  assign rotated_172 = {rotated_slice_344, rotated_slice_345};
-  assign mixed_172 = mixed_add_172 ^ rotated_172;
-  assign lane12_s11_mux = valid_s10 ? mixed_172 : lane12_s10;
-  assign mixed_add_173 = lane13_s10 + lane14_s10;
-  assign rotated_slice_346 = lane13_s10[7:0];
-  assign rotated_slice_347 = lane13_s10[31:8];
-  assign rotated_173 = {rotated_slice_346, rotated_slice_347};
-  assign mixed_173 = mixed_add_173 ^ rotated_173;
-  assign lane13_s11_mux = valid_s10 ? mixed_173 : lane13_s10;
-  assign mixed_add_174 = lane14_s10 + lane15_s10;
-  assign rotated_slice_348 = lane14_s10[4:0];
-  assign rotated_slice_349 = lane14_s10[31:5];
-  assign rotated_174 = {rotated_slice_348, rotated_slice_349};
-  assign mixed_174 = mixed_add_174 ^ rotated_174;
-  assign lane14_s11_mux = valid_s10 ? mixed_174 : lane14_s10;
-  assign mixed_add_175 = lane15_s10 + lane0_s10;
-  assign rotated_slice_350 = lane15_s10[1:0];
-  assign rotated_slice_351 = lane15_s10[31:2];
-  assign rotated_175 = {rotated_slice_350, rotated_slice_351};
-  assign mixed_175 = mixed_add_175 ^ rotated_175;
-  assign lane15_s11_mux = valid_s10 ? mixed_175 : lane15_s10;
-  assign mixed_add_176 = lane0_s11 + lane1_s11;
-  assign rotated_slice_352 = lane0_s11[8:0];
-  assign rotated_slice_353 = lane0_s11[31:9];
-  assign rotated_176 = {rotated_slice_352, rotated_slice_353};
-  assign mixed_176 = mixed_add_176 ^ rotated_176;
-  assign lane0_s12_mux = valid_s11 ? mixed_176 : lane0_s11;
-  assign mixed_add_177 = lane1_s11 + lane2_s11;
-  assign rotated_slice_354 = lane1_s11[5:0];
-  assign rotated_slice_355 = lane1_s11[31:6];
-  assign rotated_177 = {rotated_slice_354, rotated_slice_355};
-  assign mixed_177 = mixed_add_177 ^ rotated_177;
-  assign lane1_s12_mux = valid_s11 ? mixed_177 : lane1_s11;
-  assign mixed_add_178 = lane2_s11 + lane3_s11;
-  assign rotated_slice_356 = lane2_s11[2:0];
-  assign rotated_slice_357 = lane2_s11[31:3];
-  assign rotated_178 = {rotated_slice_356, rotated_slice_357};
-  assign mixed_178 = mixed_add_178 ^ rotated_178;
-  assign lane2_s12_mux = valid_s11 ? mixed_178 : lane2_s11;
-  assign mixed_add_179 = lane3_s11 + lane4_s11;
-  assign rotated_slice_358 = lane3_s11[30:0];
-  assign rotated_slice_359 = lane3_s11[31];
-  assign rotated_179 = {rotated_slice_358, rotated_slice_359};
-  assign mixed_179 = mixed_add_179 ^ rotated_179;
-  assign lane3_s12_mux = valid_s11 ? mixed_179 : lane3_s11;
-  assign mixed_add_180 = lane4_s11 + lane5_s11;
-  assign rotated_slice_360 = lane4_s11[27:0];
-  assign rotated_slice_361 = lane4_s11[31:28];
-  assign rotated_180 = {rotated_slice_360, rotated_slice_361};
-  assign mixed_180 = mixed_add_180 ^ rotated_180;
-  assign lane4_s12_mux = valid_s11 ? mixed_180 : lane4_s11;
-  assign mixed_add_181 = lane5_s11 + lane6_s11;
-  assign rotated_slice_362 = lane5_s11[24:0];
-  assign rotated_slice_363 = lane5_s11[31:25];
-  assign rotated_181 = {rotated_slice_362, rotated_slice_363};
-  assign mixed_181 = mixed_add_181 ^ rotated_181;
-  assign lane5_s12_mux = valid_s11 ? mixed_181 : lane5_s11;
-  assign mixed_add_182 = lane6_s11 + lane7_s11;
-  assign rotated_slice_364 = lane6_s11[21:0];
-  assign rotated_slice_365 = lane6_s11[31:22];
-  assign rotated_182 = {rotated_slice_364, rotated_slice_365};
-  assign mixed_182 = mixed_add_182 ^ rotated_182;
-  assign lane6_s12_mux = valid_s11 ? mixed_182 : lane6_s11;
-  assign mixed_add_183 = lane7_s11 + lane8_s11;
-  assign rotated_slice_366 = lane7_s11[18:0];
-  assign rotated_slice_367 = lane7_s11[31:19];
-  assign rotated_183 = {rotated_slice_366, rotated_slice_367};
-  assign mixed_183 = mixed_add_183 ^ rotated_183;
-  assign lane7_s12_mux = valid_s11 ? mixed_183 : lane7_s11;
-  assign mixed_add_184 = lane8_s11 + lane9_s11;
-  assign rotated_slice_368 = lane8_s11[15:0];
-  assign rotated_slice_369 = lane8_s11[31:16];
-  assign rotated_184 = {rotated_slice_368, rotated_slice_369};
-  assign mixed_184 = mixed_add_184 ^ rotated_184;
-  assign lane8_s12_mux = valid_s11 ? mixed_184 : lane8_s11;
-  assign mixed_add_185 = lane9_s11 + lane10_s11;
-  assign rotated_slice_370 = lane9_s11[12:0];
-  assign rotated_slice_371 = lane9_s11[31:13];
-  assign rotated_185 = {rotated_slice_370, rotated_slice_371};
-  assign mixed_185 = mixed_add_185 ^ rotated_185;
-  assign lane9_s12_mux = valid_s11 ? mixed_185 : lane9_s11;
-  assign mixed_add_186 = lane10_s11 + lane11_s11;
-  assign rotated_slice_372 = lane10_s11[9:0];
-  assign rotated_slice_373 = lane10_s11[31:10];
-  assign rotated_186 = {rotated_slice_372, rotated_slice_373};
-  assign mixed_186 = mixed_add_186 ^ rotated_186;
-  assign lane10_s12_mux = valid_s11 ? mixed_186 : lane10_s11;
-  assign mixed_add_187 = lane11_s11 + lane12_s11;
-  assign rotated_slice_374 = lane11_s11[6:0];
-  assign rotated_slice_375 = lane11_s11[31:7];
-  assign rotated_187 = {rotated_slice_374, rotated_slice_375};
-  assign mixed_187 = mixed_add_187 ^ rotated_187;
-  assign lane11_s12_mux = valid_s11 ? mixed_187 : lane11_s11;
-  assign mixed_add_188 = lane12_s11 + lane13_s11;
-  assign rotated_slice_376 = lane12_s11[3:0];
-  assign rotated_slice_377 = lane12_s11[31:4];
-  assign rotated_188 = {rotated_slice_376, rotated_slice_377};
-  assign mixed_188 = mixed_add_188 ^ rotated_188;
-  assign lane12_s12_mux = valid_s11 ? mixed_188 : lane12_s11;
-  assign mixed_add_189 = lane13_s11 + lane14_s11;
-  assign rotated_slice_378 = lane13_s11[0];
-  assign rotated_slice_379 = lane13_s11[31:1];
-  assign rotated_189 = {rotated_slice_378, rotated_slice_379};
-  assign mixed_189 = mixed_add_189 ^ rotated_189;
-  assign lane13_s12_mux = valid_s11 ? mixed_189 : lane13_s11;
-  assign mixed_add_190 = lane14_s11 + lane15_s11;
-  assign rotated_slice_380 = lane14_s11[28:0];
-  assign rotated_slice_381 = lane14_s11[31:29];
-  assign rotated_190 = {rotated_slice_380, rotated_slice_381};
-  assign mixed_190 = mixed_add_190 ^ rotated_190;
-  assign lane14_s12_mux = valid_s11 ? mixed_190 : lane14_s11;
-  assign mixed_add_191 = lane15_s11 + lane0_s11;
-  assign rotated_slice_382 = lane15_s11[25:0];
-  assign rotated_slice_383 = lane15_s11[31:26];
-  assign rotated_191 = {rotated_slice_382, rotated_slice_383};
-  assign mixed_191 = mixed_add_191 ^ rotated_191;
-  assign lane15_s12_mux = valid_s11 ? mixed_191 : lane15_s11;
-  assign acc0_add = acc0 + lane0_s12;
-  assign acc0_next = valid_s12 ? acc0_add : acc0;
-  assign acc1_add = acc1 + lane1_s12;
-  assign acc1_next = valid_s12 ? acc1_add : acc1;
-  assign acc2_add = acc2 + lane2_s12;
-  assign acc2_next = valid_s12 ? acc2_add : acc2;
-  assign acc3_add = acc3 + lane3_s12;
-  assign acc3_next = valid_s12 ? acc3_add : acc3;
-  assign acc4_add = acc4 + lane4_s12;
-  assign acc4_next = valid_s12 ? acc4_add : acc4;
-  assign acc5_add = acc5 + lane5_s12;
-  assign acc5_next = valid_s12 ? acc5_add : acc5;
-  assign acc6_add = acc6 + lane6_s12;
-  assign acc6_next = valid_s12 ? acc6_add : acc6;
-  assign acc7_add = acc7 + lane7_s12;
-  assign acc7_next = valid_s12 ? acc7_add : acc7;
-  assign acc8_add = acc8 + lane8_s12;
-  assign acc8_next = valid_s12 ? acc8_add : acc8;
-  assign acc9_add = acc9 + lane9_s12;
-  assign acc9_next = valid_s12 ? acc9_add : acc9;
-  assign acc10_add = acc10 + lane10_s12;
-  assign acc10_next = valid_s12 ? acc10_add : acc10;
-  assign acc11_add = acc11 + lane11_s12;
-  assign acc11_next = valid_s12 ? acc11_add : acc11;
-  assign acc12_add = acc12 + lane12_s12;
-  assign acc12_next = valid_s12 ? acc12_add : acc12;
-  assign acc13_add = acc13 + lane13_s12;
-  assign acc13_next = valid_s12 ? acc13_add : acc13;
-  assign acc14_add = acc14 + lane14_s12;
-  assign acc14_next = valid_s12 ? acc14_add : acc14;
-  assign acc15_add = acc15 + lane15_s12;
-  assign acc15_next = valid_s12 ? acc15_add : acc15;
+  assign in_ready = 1'd1; // benchDesign.ts:17
+  assign sums_0 = acc0; // benchDesign.ts:17
+  assign sums_1 = acc1; // benchDesign.ts:17
+  assign sums_2 = acc2; // benchDesign.ts:17
+  assign sums_3 = acc3; // benchDesign.ts:17
+  assign sums_4 = acc4; // benchDesign.ts:17
+  assign sums_5 = acc5; // benchDesign.ts:17
+  assign sums_6 = acc6; // benchDesign.ts:17
+  assign sums_7 = acc7; // benchDesign.ts:17
+  assign sums_8 = acc8; // benchDesign.ts:17
+  assign sums_9 = acc9; // benchDesign.ts:17
+  assign sums_10 = acc10; // benchDesign.ts:17
+  assign sums_11 = acc11; // benchDesign.ts:17
+  assign sums_12 = acc12; // benchDesign.ts:17
+  assign sums_13 = acc13; // benchDesign.ts:17
+  assign sums_14 = acc14; // benchDesign.ts:17
+  assign sums_15 = acc15; // benchDesign.ts:17
+  assign busy = valid_s12; // benchDesign.ts:17
+  wire valid = in_valid & in_ready; // benchDesign.ts:26
+  wire [31:0] salted = in_bits ^ 32'h9e3779b9; // benchDesign.ts:28
+  wire [31:0] product = {16'd0, salted[31:16]} * {16'd0, salted[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_1 = in_bits ^ 32'h1bdcb3d2; // benchDesign.ts:28
+  wire [31:0] product_1 = {16'd0, salted_1[31:16]} * {16'd0, salted_1[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_2 = in_bits ^ 32'h95e0ed6f; // benchDesign.ts:28
+  wire [31:0] product_2 = {16'd0, salted_2[31:16]} * {16'd0, salted_2[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_3 = in_bits ^ 32'hff426f8; // benchDesign.ts:28
+  wire [31:0] product_3 = {16'd0, salted_3[31:16]} * {16'd0, salted_3[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_4 = in_bits ^ 32'h89985015; // benchDesign.ts:28
+  wire [31:0] product_4 = {16'd0, salted_4[31:16]} * {16'd0, salted_4[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_5 = in_bits ^ 32'h3ad8dae; // benchDesign.ts:28
+  wire [31:0] product_5 = {16'd0, salted_5[31:16]} * {16'd0, salted_5[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_6 = in_bits ^ 32'hbdb1c73b; // benchDesign.ts:28
+  wire [31:0] product_6 = {16'd0, salted_6[31:16]} * {16'd0, salted_6[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_7 = in_bits ^ 32'h3745f154; // benchDesign.ts:28
+  wire [31:0] product_7 = {16'd0, salted_7[31:16]} * {16'd0, salted_7[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_8 = in_bits ^ 32'hb1692ae1; // benchDesign.ts:28
+  wire [31:0] product_8 = {16'd0, salted_8[31:16]} * {16'd0, salted_8[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_9 = in_bits ^ 32'h2b7d647a; // benchDesign.ts:28
+  wire [31:0] product_9 = {16'd0, salted_9[31:16]} * {16'd0, salted_9[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_10 = in_bits ^ 32'ha5029197; // benchDesign.ts:28
+  wire [31:0] product_10 = {16'd0, salted_10[31:16]} * {16'd0, salted_10[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_11 = in_bits ^ 32'h5f16cb20; // benchDesign.ts:28
+  wire [31:0] product_11 = {16'd0, salted_11[31:16]} * {16'd0, salted_11[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_12 = in_bits ^ 32'hd93a04bd; // benchDesign.ts:28
+  wire [31:0] product_12 = {16'd0, salted_12[31:16]} * {16'd0, salted_12[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_13 = in_bits ^ 32'h52ce3ed6; // benchDesign.ts:28
+  wire [31:0] product_13 = {16'd0, salted_13[31:16]} * {16'd0, salted_13[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_14 = in_bits ^ 32'hccd26863; // benchDesign.ts:28
+  wire [31:0] product_14 = {16'd0, salted_14[31:16]} * {16'd0, salted_14[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] salted_15 = in_bits ^ 32'h46e7a5fc; // benchDesign.ts:28
+  wire [31:0] product_15 = {16'd0, salted_15[31:16]} * {16'd0, salted_15[15:0] | 16'd1}; // benchDesign.ts:29
+  wire [31:0] rotated = {lane0_s0[23:0], lane0_s0[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed = lane0_s0 + lane1_s0 ^ rotated; // benchDesign.ts:36
+  wire [31:0] rotated_1 = {lane1_s0[20:0], lane1_s0[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_1 = lane1_s0 + lane2_s0 ^ rotated_1; // benchDesign.ts:36
+  wire [31:0] rotated_2 = {lane2_s0[17:0], lane2_s0[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_2 = lane2_s0 + lane3_s0 ^ rotated_2; // benchDesign.ts:36
+  wire [31:0] rotated_3 = {lane3_s0[14:0], lane3_s0[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_3 = lane3_s0 + lane4_s0 ^ rotated_3; // benchDesign.ts:36
+  wire [31:0] rotated_4 = {lane4_s0[11:0], lane4_s0[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_4 = lane4_s0 + lane5_s0 ^ rotated_4; // benchDesign.ts:36
+  wire [31:0] rotated_5 = {lane5_s0[8:0], lane5_s0[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_5 = lane5_s0 + lane6_s0 ^ rotated_5; // benchDesign.ts:36
+  wire [31:0] rotated_6 = {lane6_s0[5:0], lane6_s0[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_6 = lane6_s0 + lane7_s0 ^ rotated_6; // benchDesign.ts:36
+  wire [31:0] rotated_7 = {lane7_s0[2:0], lane7_s0[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_7 = lane7_s0 + lane8_s0 ^ rotated_7; // benchDesign.ts:36
+  wire [31:0] rotated_8 = {lane8_s0[30:0], lane8_s0[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_8 = lane8_s0 + lane9_s0 ^ rotated_8; // benchDesign.ts:36
+  wire [31:0] rotated_9 = {lane9_s0[27:0], lane9_s0[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_9 = lane9_s0 + lane10_s0 ^ rotated_9; // benchDesign.ts:36
+  wire [31:0] rotated_10 = {lane10_s0[24:0], lane10_s0[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_10 = lane10_s0 + lane11_s0 ^ rotated_10; // benchDesign.ts:36
+  wire [31:0] rotated_11 = {lane11_s0[21:0], lane11_s0[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_11 = lane11_s0 + lane12_s0 ^ rotated_11; // benchDesign.ts:36
+  wire [31:0] rotated_12 = {lane12_s0[18:0], lane12_s0[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_12 = lane12_s0 + lane13_s0 ^ rotated_12; // benchDesign.ts:36
+  wire [31:0] rotated_13 = {lane13_s0[15:0], lane13_s0[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_13 = lane13_s0 + lane14_s0 ^ rotated_13; // benchDesign.ts:36
+  wire [31:0] rotated_14 = {lane14_s0[12:0], lane14_s0[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_14 = lane14_s0 + lane15_s0 ^ rotated_14; // benchDesign.ts:36
+  wire [31:0] rotated_15 = {lane15_s0[9:0], lane15_s0[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_15 = lane15_s0 + lane0_s0 ^ rotated_15; // benchDesign.ts:36
+  wire [31:0] rotated_16 = {lane0_s1[16:0], lane0_s1[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_16 = lane0_s1 + lane1_s1 ^ rotated_16; // benchDesign.ts:36
+  wire [31:0] rotated_17 = {lane1_s1[13:0], lane1_s1[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_17 = lane1_s1 + lane2_s1 ^ rotated_17; // benchDesign.ts:36
+  wire [31:0] rotated_18 = {lane2_s1[10:0], lane2_s1[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_18 = lane2_s1 + lane3_s1 ^ rotated_18; // benchDesign.ts:36
+  wire [31:0] rotated_19 = {lane3_s1[7:0], lane3_s1[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_19 = lane3_s1 + lane4_s1 ^ rotated_19; // benchDesign.ts:36
+  wire [31:0] rotated_20 = {lane4_s1[4:0], lane4_s1[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_20 = lane4_s1 + lane5_s1 ^ rotated_20; // benchDesign.ts:36
+  wire [31:0] rotated_21 = {lane5_s1[1:0], lane5_s1[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_21 = lane5_s1 + lane6_s1 ^ rotated_21; // benchDesign.ts:36
+  wire [31:0] rotated_22 = {lane6_s1[29:0], lane6_s1[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_22 = lane6_s1 + lane7_s1 ^ rotated_22; // benchDesign.ts:36
+  wire [31:0] rotated_23 = {lane7_s1[26:0], lane7_s1[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_23 = lane7_s1 + lane8_s1 ^ rotated_23; // benchDesign.ts:36
+  wire [31:0] rotated_24 = {lane8_s1[23:0], lane8_s1[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed_24 = lane8_s1 + lane9_s1 ^ rotated_24; // benchDesign.ts:36
+  wire [31:0] rotated_25 = {lane9_s1[20:0], lane9_s1[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_25 = lane9_s1 + lane10_s1 ^ rotated_25; // benchDesign.ts:36
+  wire [31:0] rotated_26 = {lane10_s1[17:0], lane10_s1[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_26 = lane10_s1 + lane11_s1 ^ rotated_26; // benchDesign.ts:36
+  wire [31:0] rotated_27 = {lane11_s1[14:0], lane11_s1[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_27 = lane11_s1 + lane12_s1 ^ rotated_27; // benchDesign.ts:36
+  wire [31:0] rotated_28 = {lane12_s1[11:0], lane12_s1[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_28 = lane12_s1 + lane13_s1 ^ rotated_28; // benchDesign.ts:36
+  wire [31:0] rotated_29 = {lane13_s1[8:0], lane13_s1[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_29 = lane13_s1 + lane14_s1 ^ rotated_29; // benchDesign.ts:36
+  wire [31:0] rotated_30 = {lane14_s1[5:0], lane14_s1[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_30 = lane14_s1 + lane15_s1 ^ rotated_30; // benchDesign.ts:36
+  wire [31:0] rotated_31 = {lane15_s1[2:0], lane15_s1[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_31 = lane15_s1 + lane0_s1 ^ rotated_31; // benchDesign.ts:36
+  wire [31:0] rotated_32 = {lane0_s2[9:0], lane0_s2[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_32 = lane0_s2 + lane1_s2 ^ rotated_32; // benchDesign.ts:36
+  wire [31:0] rotated_33 = {lane1_s2[6:0], lane1_s2[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_33 = lane1_s2 + lane2_s2 ^ rotated_33; // benchDesign.ts:36
+  wire [31:0] rotated_34 = {lane2_s2[3:0], lane2_s2[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_34 = lane2_s2 + lane3_s2 ^ rotated_34; // benchDesign.ts:36
+  wire [31:0] rotated_35 = {lane3_s2[0], lane3_s2[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_35 = lane3_s2 + lane4_s2 ^ rotated_35; // benchDesign.ts:36
+  wire [31:0] rotated_36 = {lane4_s2[28:0], lane4_s2[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_36 = lane4_s2 + lane5_s2 ^ rotated_36; // benchDesign.ts:36
+  wire [31:0] rotated_37 = {lane5_s2[25:0], lane5_s2[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_37 = lane5_s2 + lane6_s2 ^ rotated_37; // benchDesign.ts:36
+  wire [31:0] rotated_38 = {lane6_s2[22:0], lane6_s2[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_38 = lane6_s2 + lane7_s2 ^ rotated_38; // benchDesign.ts:36
+  wire [31:0] rotated_39 = {lane7_s2[19:0], lane7_s2[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_39 = lane7_s2 + lane8_s2 ^ rotated_39; // benchDesign.ts:36
+  wire [31:0] rotated_40 = {lane8_s2[16:0], lane8_s2[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_40 = lane8_s2 + lane9_s2 ^ rotated_40; // benchDesign.ts:36
+  wire [31:0] rotated_41 = {lane9_s2[13:0], lane9_s2[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_41 = lane9_s2 + lane10_s2 ^ rotated_41; // benchDesign.ts:36
+  wire [31:0] rotated_42 = {lane10_s2[10:0], lane10_s2[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_42 = lane10_s2 + lane11_s2 ^ rotated_42; // benchDesign.ts:36
+  wire [31:0] rotated_43 = {lane11_s2[7:0], lane11_s2[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_43 = lane11_s2 + lane12_s2 ^ rotated_43; // benchDesign.ts:36
+  wire [31:0] rotated_44 = {lane12_s2[4:0], lane12_s2[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_44 = lane12_s2 + lane13_s2 ^ rotated_44; // benchDesign.ts:36
+  wire [31:0] rotated_45 = {lane13_s2[1:0], lane13_s2[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_45 = lane13_s2 + lane14_s2 ^ rotated_45; // benchDesign.ts:36
+  wire [31:0] rotated_46 = {lane14_s2[29:0], lane14_s2[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_46 = lane14_s2 + lane15_s2 ^ rotated_46; // benchDesign.ts:36
+  wire [31:0] rotated_47 = {lane15_s2[26:0], lane15_s2[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_47 = lane15_s2 + lane0_s2 ^ rotated_47; // benchDesign.ts:36
+  wire [31:0] rotated_48 = {lane0_s3[2:0], lane0_s3[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_48 = lane0_s3 + lane1_s3 ^ rotated_48; // benchDesign.ts:36
+  wire [31:0] rotated_49 = {lane1_s3[30:0], lane1_s3[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_49 = lane1_s3 + lane2_s3 ^ rotated_49; // benchDesign.ts:36
+  wire [31:0] rotated_50 = {lane2_s3[27:0], lane2_s3[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_50 = lane2_s3 + lane3_s3 ^ rotated_50; // benchDesign.ts:36
+  wire [31:0] rotated_51 = {lane3_s3[24:0], lane3_s3[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_51 = lane3_s3 + lane4_s3 ^ rotated_51; // benchDesign.ts:36
+  wire [31:0] rotated_52 = {lane4_s3[21:0], lane4_s3[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_52 = lane4_s3 + lane5_s3 ^ rotated_52; // benchDesign.ts:36
+  wire [31:0] rotated_53 = {lane5_s3[18:0], lane5_s3[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_53 = lane5_s3 + lane6_s3 ^ rotated_53; // benchDesign.ts:36
+  wire [31:0] rotated_54 = {lane6_s3[15:0], lane6_s3[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_54 = lane6_s3 + lane7_s3 ^ rotated_54; // benchDesign.ts:36
+  wire [31:0] rotated_55 = {lane7_s3[12:0], lane7_s3[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_55 = lane7_s3 + lane8_s3 ^ rotated_55; // benchDesign.ts:36
+  wire [31:0] rotated_56 = {lane8_s3[9:0], lane8_s3[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_56 = lane8_s3 + lane9_s3 ^ rotated_56; // benchDesign.ts:36
+  wire [31:0] rotated_57 = {lane9_s3[6:0], lane9_s3[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_57 = lane9_s3 + lane10_s3 ^ rotated_57; // benchDesign.ts:36
+  wire [31:0] rotated_58 = {lane10_s3[3:0], lane10_s3[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_58 = lane10_s3 + lane11_s3 ^ rotated_58; // benchDesign.ts:36
+  wire [31:0] rotated_59 = {lane11_s3[0], lane11_s3[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_59 = lane11_s3 + lane12_s3 ^ rotated_59; // benchDesign.ts:36
+  wire [31:0] rotated_60 = {lane12_s3[28:0], lane12_s3[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_60 = lane12_s3 + lane13_s3 ^ rotated_60; // benchDesign.ts:36
+  wire [31:0] rotated_61 = {lane13_s3[25:0], lane13_s3[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_61 = lane13_s3 + lane14_s3 ^ rotated_61; // benchDesign.ts:36
+  wire [31:0] rotated_62 = {lane14_s3[22:0], lane14_s3[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_62 = lane14_s3 + lane15_s3 ^ rotated_62; // benchDesign.ts:36
+  wire [31:0] rotated_63 = {lane15_s3[19:0], lane15_s3[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_63 = lane15_s3 + lane0_s3 ^ rotated_63; // benchDesign.ts:36
+  wire [31:0] rotated_64 = {lane0_s4[26:0], lane0_s4[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_64 = lane0_s4 + lane1_s4 ^ rotated_64; // benchDesign.ts:36
+  wire [31:0] rotated_65 = {lane1_s4[23:0], lane1_s4[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed_65 = lane1_s4 + lane2_s4 ^ rotated_65; // benchDesign.ts:36
+  wire [31:0] rotated_66 = {lane2_s4[20:0], lane2_s4[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_66 = lane2_s4 + lane3_s4 ^ rotated_66; // benchDesign.ts:36
+  wire [31:0] rotated_67 = {lane3_s4[17:0], lane3_s4[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_67 = lane3_s4 + lane4_s4 ^ rotated_67; // benchDesign.ts:36
+  wire [31:0] rotated_68 = {lane4_s4[14:0], lane4_s4[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_68 = lane4_s4 + lane5_s4 ^ rotated_68; // benchDesign.ts:36
+  wire [31:0] rotated_69 = {lane5_s4[11:0], lane5_s4[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_69 = lane5_s4 + lane6_s4 ^ rotated_69; // benchDesign.ts:36
+  wire [31:0] rotated_70 = {lane6_s4[8:0], lane6_s4[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_70 = lane6_s4 + lane7_s4 ^ rotated_70; // benchDesign.ts:36
+  wire [31:0] rotated_71 = {lane7_s4[5:0], lane7_s4[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_71 = lane7_s4 + lane8_s4 ^ rotated_71; // benchDesign.ts:36
+  wire [31:0] rotated_72 = {lane8_s4[2:0], lane8_s4[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_72 = lane8_s4 + lane9_s4 ^ rotated_72; // benchDesign.ts:36
+  wire [31:0] rotated_73 = {lane9_s4[30:0], lane9_s4[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_73 = lane9_s4 + lane10_s4 ^ rotated_73; // benchDesign.ts:36
+  wire [31:0] rotated_74 = {lane10_s4[27:0], lane10_s4[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_74 = lane10_s4 + lane11_s4 ^ rotated_74; // benchDesign.ts:36
+  wire [31:0] rotated_75 = {lane11_s4[24:0], lane11_s4[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_75 = lane11_s4 + lane12_s4 ^ rotated_75; // benchDesign.ts:36
+  wire [31:0] rotated_76 = {lane12_s4[21:0], lane12_s4[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_76 = lane12_s4 + lane13_s4 ^ rotated_76; // benchDesign.ts:36
+  wire [31:0] rotated_77 = {lane13_s4[18:0], lane13_s4[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_77 = lane13_s4 + lane14_s4 ^ rotated_77; // benchDesign.ts:36
+  wire [31:0] rotated_78 = {lane14_s4[15:0], lane14_s4[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_78 = lane14_s4 + lane15_s4 ^ rotated_78; // benchDesign.ts:36
+  wire [31:0] rotated_79 = {lane15_s4[12:0], lane15_s4[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_79 = lane15_s4 + lane0_s4 ^ rotated_79; // benchDesign.ts:36
+  wire [31:0] rotated_80 = {lane0_s5[19:0], lane0_s5[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_80 = lane0_s5 + lane1_s5 ^ rotated_80; // benchDesign.ts:36
+  wire [31:0] rotated_81 = {lane1_s5[16:0], lane1_s5[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_81 = lane1_s5 + lane2_s5 ^ rotated_81; // benchDesign.ts:36
+  wire [31:0] rotated_82 = {lane2_s5[13:0], lane2_s5[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_82 = lane2_s5 + lane3_s5 ^ rotated_82; // benchDesign.ts:36
+  wire [31:0] rotated_83 = {lane3_s5[10:0], lane3_s5[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_83 = lane3_s5 + lane4_s5 ^ rotated_83; // benchDesign.ts:36
+  wire [31:0] rotated_84 = {lane4_s5[7:0], lane4_s5[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_84 = lane4_s5 + lane5_s5 ^ rotated_84; // benchDesign.ts:36
+  wire [31:0] rotated_85 = {lane5_s5[4:0], lane5_s5[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_85 = lane5_s5 + lane6_s5 ^ rotated_85; // benchDesign.ts:36
+  wire [31:0] rotated_86 = {lane6_s5[1:0], lane6_s5[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_86 = lane6_s5 + lane7_s5 ^ rotated_86; // benchDesign.ts:36
+  wire [31:0] rotated_87 = {lane7_s5[29:0], lane7_s5[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_87 = lane7_s5 + lane8_s5 ^ rotated_87; // benchDesign.ts:36
+  wire [31:0] rotated_88 = {lane8_s5[26:0], lane8_s5[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_88 = lane8_s5 + lane9_s5 ^ rotated_88; // benchDesign.ts:36
+  wire [31:0] rotated_89 = {lane9_s5[23:0], lane9_s5[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed_89 = lane9_s5 + lane10_s5 ^ rotated_89; // benchDesign.ts:36
+  wire [31:0] rotated_90 = {lane10_s5[20:0], lane10_s5[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_90 = lane10_s5 + lane11_s5 ^ rotated_90; // benchDesign.ts:36
+  wire [31:0] rotated_91 = {lane11_s5[17:0], lane11_s5[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_91 = lane11_s5 + lane12_s5 ^ rotated_91; // benchDesign.ts:36
+  wire [31:0] rotated_92 = {lane12_s5[14:0], lane12_s5[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_92 = lane12_s5 + lane13_s5 ^ rotated_92; // benchDesign.ts:36
+  wire [31:0] rotated_93 = {lane13_s5[11:0], lane13_s5[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_93 = lane13_s5 + lane14_s5 ^ rotated_93; // benchDesign.ts:36
+  wire [31:0] rotated_94 = {lane14_s5[8:0], lane14_s5[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_94 = lane14_s5 + lane15_s5 ^ rotated_94; // benchDesign.ts:36
+  wire [31:0] rotated_95 = {lane15_s5[5:0], lane15_s5[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_95 = lane15_s5 + lane0_s5 ^ rotated_95; // benchDesign.ts:36
+  wire [31:0] rotated_96 = {lane0_s6[12:0], lane0_s6[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_96 = lane0_s6 + lane1_s6 ^ rotated_96; // benchDesign.ts:36
+  wire [31:0] rotated_97 = {lane1_s6[9:0], lane1_s6[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_97 = lane1_s6 + lane2_s6 ^ rotated_97; // benchDesign.ts:36
+  wire [31:0] rotated_98 = {lane2_s6[6:0], lane2_s6[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_98 = lane2_s6 + lane3_s6 ^ rotated_98; // benchDesign.ts:36
+  wire [31:0] rotated_99 = {lane3_s6[3:0], lane3_s6[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_99 = lane3_s6 + lane4_s6 ^ rotated_99; // benchDesign.ts:36
+  wire [31:0] rotated_100 = {lane4_s6[0], lane4_s6[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_100 = lane4_s6 + lane5_s6 ^ rotated_100; // benchDesign.ts:36
+  wire [31:0] rotated_101 = {lane5_s6[28:0], lane5_s6[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_101 = lane5_s6 + lane6_s6 ^ rotated_101; // benchDesign.ts:36
+  wire [31:0] rotated_102 = {lane6_s6[25:0], lane6_s6[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_102 = lane6_s6 + lane7_s6 ^ rotated_102; // benchDesign.ts:36
+  wire [31:0] rotated_103 = {lane7_s6[22:0], lane7_s6[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_103 = lane7_s6 + lane8_s6 ^ rotated_103; // benchDesign.ts:36
+  wire [31:0] rotated_104 = {lane8_s6[19:0], lane8_s6[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_104 = lane8_s6 + lane9_s6 ^ rotated_104; // benchDesign.ts:36
+  wire [31:0] rotated_105 = {lane9_s6[16:0], lane9_s6[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_105 = lane9_s6 + lane10_s6 ^ rotated_105; // benchDesign.ts:36
+  wire [31:0] rotated_106 = {lane10_s6[13:0], lane10_s6[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_106 = lane10_s6 + lane11_s6 ^ rotated_106; // benchDesign.ts:36
+  wire [31:0] rotated_107 = {lane11_s6[10:0], lane11_s6[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_107 = lane11_s6 + lane12_s6 ^ rotated_107; // benchDesign.ts:36
+  wire [31:0] rotated_108 = {lane12_s6[7:0], lane12_s6[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_108 = lane12_s6 + lane13_s6 ^ rotated_108; // benchDesign.ts:36
+  wire [31:0] rotated_109 = {lane13_s6[4:0], lane13_s6[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_109 = lane13_s6 + lane14_s6 ^ rotated_109; // benchDesign.ts:36
+  wire [31:0] rotated_110 = {lane14_s6[1:0], lane14_s6[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_110 = lane14_s6 + lane15_s6 ^ rotated_110; // benchDesign.ts:36
+  wire [31:0] rotated_111 = {lane15_s6[29:0], lane15_s6[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_111 = lane15_s6 + lane0_s6 ^ rotated_111; // benchDesign.ts:36
+  wire [31:0] rotated_112 = {lane0_s7[5:0], lane0_s7[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_112 = lane0_s7 + lane1_s7 ^ rotated_112; // benchDesign.ts:36
+  wire [31:0] rotated_113 = {lane1_s7[2:0], lane1_s7[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_113 = lane1_s7 + lane2_s7 ^ rotated_113; // benchDesign.ts:36
+  wire [31:0] rotated_114 = {lane2_s7[30:0], lane2_s7[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_114 = lane2_s7 + lane3_s7 ^ rotated_114; // benchDesign.ts:36
+  wire [31:0] rotated_115 = {lane3_s7[27:0], lane3_s7[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_115 = lane3_s7 + lane4_s7 ^ rotated_115; // benchDesign.ts:36
+  wire [31:0] rotated_116 = {lane4_s7[24:0], lane4_s7[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_116 = lane4_s7 + lane5_s7 ^ rotated_116; // benchDesign.ts:36
+  wire [31:0] rotated_117 = {lane5_s7[21:0], lane5_s7[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_117 = lane5_s7 + lane6_s7 ^ rotated_117; // benchDesign.ts:36
+  wire [31:0] rotated_118 = {lane6_s7[18:0], lane6_s7[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_118 = lane6_s7 + lane7_s7 ^ rotated_118; // benchDesign.ts:36
+  wire [31:0] rotated_119 = {lane7_s7[15:0], lane7_s7[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_119 = lane7_s7 + lane8_s7 ^ rotated_119; // benchDesign.ts:36
+  wire [31:0] rotated_120 = {lane8_s7[12:0], lane8_s7[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_120 = lane8_s7 + lane9_s7 ^ rotated_120; // benchDesign.ts:36
+  wire [31:0] rotated_121 = {lane9_s7[9:0], lane9_s7[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_121 = lane9_s7 + lane10_s7 ^ rotated_121; // benchDesign.ts:36
+  wire [31:0] rotated_122 = {lane10_s7[6:0], lane10_s7[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_122 = lane10_s7 + lane11_s7 ^ rotated_122; // benchDesign.ts:36
+  wire [31:0] rotated_123 = {lane11_s7[3:0], lane11_s7[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_123 = lane11_s7 + lane12_s7 ^ rotated_123; // benchDesign.ts:36
+  wire [31:0] rotated_124 = {lane12_s7[0], lane12_s7[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_124 = lane12_s7 + lane13_s7 ^ rotated_124; // benchDesign.ts:36
+  wire [31:0] rotated_125 = {lane13_s7[28:0], lane13_s7[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_125 = lane13_s7 + lane14_s7 ^ rotated_125; // benchDesign.ts:36
+  wire [31:0] rotated_126 = {lane14_s7[25:0], lane14_s7[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_126 = lane14_s7 + lane15_s7 ^ rotated_126; // benchDesign.ts:36
+  wire [31:0] rotated_127 = {lane15_s7[22:0], lane15_s7[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_127 = lane15_s7 + lane0_s7 ^ rotated_127; // benchDesign.ts:36
+  wire [31:0] rotated_128 = {lane0_s8[29:0], lane0_s8[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_128 = lane0_s8 + lane1_s8 ^ rotated_128; // benchDesign.ts:36
+  wire [31:0] rotated_129 = {lane1_s8[26:0], lane1_s8[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_129 = lane1_s8 + lane2_s8 ^ rotated_129; // benchDesign.ts:36
+  wire [31:0] rotated_130 = {lane2_s8[23:0], lane2_s8[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed_130 = lane2_s8 + lane3_s8 ^ rotated_130; // benchDesign.ts:36
+  wire [31:0] rotated_131 = {lane3_s8[20:0], lane3_s8[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_131 = lane3_s8 + lane4_s8 ^ rotated_131; // benchDesign.ts:36
+  wire [31:0] rotated_132 = {lane4_s8[17:0], lane4_s8[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_132 = lane4_s8 + lane5_s8 ^ rotated_132; // benchDesign.ts:36
+  wire [31:0] rotated_133 = {lane5_s8[14:0], lane5_s8[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_133 = lane5_s8 + lane6_s8 ^ rotated_133; // benchDesign.ts:36
+  wire [31:0] rotated_134 = {lane6_s8[11:0], lane6_s8[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_134 = lane6_s8 + lane7_s8 ^ rotated_134; // benchDesign.ts:36
+  wire [31:0] rotated_135 = {lane7_s8[8:0], lane7_s8[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_135 = lane7_s8 + lane8_s8 ^ rotated_135; // benchDesign.ts:36
+  wire [31:0] rotated_136 = {lane8_s8[5:0], lane8_s8[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_136 = lane8_s8 + lane9_s8 ^ rotated_136; // benchDesign.ts:36
+  wire [31:0] rotated_137 = {lane9_s8[2:0], lane9_s8[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_137 = lane9_s8 + lane10_s8 ^ rotated_137; // benchDesign.ts:36
+  wire [31:0] rotated_138 = {lane10_s8[30:0], lane10_s8[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_138 = lane10_s8 + lane11_s8 ^ rotated_138; // benchDesign.ts:36
+  wire [31:0] rotated_139 = {lane11_s8[27:0], lane11_s8[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_139 = lane11_s8 + lane12_s8 ^ rotated_139; // benchDesign.ts:36
+  wire [31:0] rotated_140 = {lane12_s8[24:0], lane12_s8[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_140 = lane12_s8 + lane13_s8 ^ rotated_140; // benchDesign.ts:36
+  wire [31:0] rotated_141 = {lane13_s8[21:0], lane13_s8[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_141 = lane13_s8 + lane14_s8 ^ rotated_141; // benchDesign.ts:36
+  wire [31:0] rotated_142 = {lane14_s8[18:0], lane14_s8[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_142 = lane14_s8 + lane15_s8 ^ rotated_142; // benchDesign.ts:36
+  wire [31:0] rotated_143 = {lane15_s8[15:0], lane15_s8[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_143 = lane15_s8 + lane0_s8 ^ rotated_143; // benchDesign.ts:36
+  wire [31:0] rotated_144 = {lane0_s9[22:0], lane0_s9[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_144 = lane0_s9 + lane1_s9 ^ rotated_144; // benchDesign.ts:36
+  wire [31:0] rotated_145 = {lane1_s9[19:0], lane1_s9[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_145 = lane1_s9 + lane2_s9 ^ rotated_145; // benchDesign.ts:36
+  wire [31:0] rotated_146 = {lane2_s9[16:0], lane2_s9[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_146 = lane2_s9 + lane3_s9 ^ rotated_146; // benchDesign.ts:36
+  wire [31:0] rotated_147 = {lane3_s9[13:0], lane3_s9[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_147 = lane3_s9 + lane4_s9 ^ rotated_147; // benchDesign.ts:36
+  wire [31:0] rotated_148 = {lane4_s9[10:0], lane4_s9[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_148 = lane4_s9 + lane5_s9 ^ rotated_148; // benchDesign.ts:36
+  wire [31:0] rotated_149 = {lane5_s9[7:0], lane5_s9[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_149 = lane5_s9 + lane6_s9 ^ rotated_149; // benchDesign.ts:36
+  wire [31:0] rotated_150 = {lane6_s9[4:0], lane6_s9[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_150 = lane6_s9 + lane7_s9 ^ rotated_150; // benchDesign.ts:36
+  wire [31:0] rotated_151 = {lane7_s9[1:0], lane7_s9[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_151 = lane7_s9 + lane8_s9 ^ rotated_151; // benchDesign.ts:36
+  wire [31:0] rotated_152 = {lane8_s9[29:0], lane8_s9[31:30]}; // benchDesign.ts:35
+  wire [31:0] mixed_152 = lane8_s9 + lane9_s9 ^ rotated_152; // benchDesign.ts:36
+  wire [31:0] rotated_153 = {lane9_s9[26:0], lane9_s9[31:27]}; // benchDesign.ts:35
+  wire [31:0] mixed_153 = lane9_s9 + lane10_s9 ^ rotated_153; // benchDesign.ts:36
+  wire [31:0] rotated_154 = {lane10_s9[23:0], lane10_s9[31:24]}; // benchDesign.ts:35
+  wire [31:0] mixed_154 = lane10_s9 + lane11_s9 ^ rotated_154; // benchDesign.ts:36
+  wire [31:0] rotated_155 = {lane11_s9[20:0], lane11_s9[31:21]}; // benchDesign.ts:35
+  wire [31:0] mixed_155 = lane11_s9 + lane12_s9 ^ rotated_155; // benchDesign.ts:36
+  wire [31:0] rotated_156 = {lane12_s9[17:0], lane12_s9[31:18]}; // benchDesign.ts:35
+  wire [31:0] mixed_156 = lane12_s9 + lane13_s9 ^ rotated_156; // benchDesign.ts:36
+  wire [31:0] rotated_157 = {lane13_s9[14:0], lane13_s9[31:15]}; // benchDesign.ts:35
+  wire [31:0] mixed_157 = lane13_s9 + lane14_s9 ^ rotated_157; // benchDesign.ts:36
+  wire [31:0] rotated_158 = {lane14_s9[11:0], lane14_s9[31:12]}; // benchDesign.ts:35
+  wire [31:0] mixed_158 = lane14_s9 + lane15_s9 ^ rotated_158; // benchDesign.ts:36
+  wire [31:0] rotated_159 = {lane15_s9[8:0], lane15_s9[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_159 = lane15_s9 + lane0_s9 ^ rotated_159; // benchDesign.ts:36
+  wire [31:0] rotated_160 = {lane0_s10[15:0], lane0_s10[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_160 = lane0_s10 + lane1_s10 ^ rotated_160; // benchDesign.ts:36
+  wire [31:0] rotated_161 = {lane1_s10[12:0], lane1_s10[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_161 = lane1_s10 + lane2_s10 ^ rotated_161; // benchDesign.ts:36
+  wire [31:0] rotated_162 = {lane2_s10[9:0], lane2_s10[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_162 = lane2_s10 + lane3_s10 ^ rotated_162; // benchDesign.ts:36
+  wire [31:0] rotated_163 = {lane3_s10[6:0], lane3_s10[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_163 = lane3_s10 + lane4_s10 ^ rotated_163; // benchDesign.ts:36
+  wire [31:0] rotated_164 = {lane4_s10[3:0], lane4_s10[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_164 = lane4_s10 + lane5_s10 ^ rotated_164; // benchDesign.ts:36
+  wire [31:0] rotated_165 = {lane5_s10[0], lane5_s10[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_165 = lane5_s10 + lane6_s10 ^ rotated_165; // benchDesign.ts:36
+  wire [31:0] rotated_166 = {lane6_s10[28:0], lane6_s10[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_166 = lane6_s10 + lane7_s10 ^ rotated_166; // benchDesign.ts:36
+  wire [31:0] rotated_167 = {lane7_s10[25:0], lane7_s10[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_167 = lane7_s10 + lane8_s10 ^ rotated_167; // benchDesign.ts:36
+  wire [31:0] rotated_168 = {lane8_s10[22:0], lane8_s10[31:23]}; // benchDesign.ts:35
+  wire [31:0] mixed_168 = lane8_s10 + lane9_s10 ^ rotated_168; // benchDesign.ts:36
+  wire [31:0] rotated_169 = {lane9_s10[19:0], lane9_s10[31:20]}; // benchDesign.ts:35
+  wire [31:0] mixed_169 = lane9_s10 + lane10_s10 ^ rotated_169; // benchDesign.ts:36
+  wire [31:0] rotated_170 = {lane10_s10[16:0], lane10_s10[31:17]}; // benchDesign.ts:35
+  wire [31:0] mixed_170 = lane10_s10 + lane11_s10 ^ rotated_170; // benchDesign.ts:36
+  wire [31:0] rotated_171 = {lane11_s10[13:0], lane11_s10[31:14]}; // benchDesign.ts:35
+  wire [31:0] mixed_171 = lane11_s10 + lane12_s10 ^ rotated_171; // benchDesign.ts:36
+  wire [31:0] rotated_172 = {lane12_s10[10:0], lane12_s10[31:11]}; // benchDesign.ts:35
+  wire [31:0] mixed_172 = lane12_s10 + lane13_s10 ^ rotated_172; // benchDesign.ts:36
+  wire [31:0] rotated_173 = {lane13_s10[7:0], lane13_s10[31:8]}; // benchDesign.ts:35
+  wire [31:0] mixed_173 = lane13_s10 + lane14_s10 ^ rotated_173; // benchDesign.ts:36
+  wire [31:0] rotated_174 = {lane14_s10[4:0], lane14_s10[31:5]}; // benchDesign.ts:35
+  wire [31:0] mixed_174 = lane14_s10 + lane15_s10 ^ rotated_174; // benchDesign.ts:36
+  wire [31:0] rotated_175 = {lane15_s10[1:0], lane15_s10[31:2]}; // benchDesign.ts:35
+  wire [31:0] mixed_175 = lane15_s10 + lane0_s10 ^ rotated_175; // benchDesign.ts:36
+  wire [31:0] rotated_176 = {lane0_s11[8:0], lane0_s11[31:9]}; // benchDesign.ts:35
+  wire [31:0] mixed_176 = lane0_s11 + lane1_s11 ^ rotated_176; // benchDesign.ts:36
+  wire [31:0] rotated_177 = {lane1_s11[5:0], lane1_s11[31:6]}; // benchDesign.ts:35
+  wire [31:0] mixed_177 = lane1_s11 + lane2_s11 ^ rotated_177; // benchDesign.ts:36
+  wire [31:0] rotated_178 = {lane2_s11[2:0], lane2_s11[31:3]}; // benchDesign.ts:35
+  wire [31:0] mixed_178 = lane2_s11 + lane3_s11 ^ rotated_178; // benchDesign.ts:36
+  wire [31:0] rotated_179 = {lane3_s11[30:0], lane3_s11[31]}; // benchDesign.ts:35
+  wire [31:0] mixed_179 = lane3_s11 + lane4_s11 ^ rotated_179; // benchDesign.ts:36
+  wire [31:0] rotated_180 = {lane4_s11[27:0], lane4_s11[31:28]}; // benchDesign.ts:35
+  wire [31:0] mixed_180 = lane4_s11 + lane5_s11 ^ rotated_180; // benchDesign.ts:36
+  wire [31:0] rotated_181 = {lane5_s11[24:0], lane5_s11[31:25]}; // benchDesign.ts:35
+  wire [31:0] mixed_181 = lane5_s11 + lane6_s11 ^ rotated_181; // benchDesign.ts:36
+  wire [31:0] rotated_182 = {lane6_s11[21:0], lane6_s11[31:22]}; // benchDesign.ts:35
+  wire [31:0] mixed_182 = lane6_s11 + lane7_s11 ^ rotated_182; // benchDesign.ts:36
+  wire [31:0] rotated_183 = {lane7_s11[18:0], lane7_s11[31:19]}; // benchDesign.ts:35
+  wire [31:0] mixed_183 = lane7_s11 + lane8_s11 ^ rotated_183; // benchDesign.ts:36
+  wire [31:0] rotated_184 = {lane8_s11[15:0], lane8_s11[31:16]}; // benchDesign.ts:35
+  wire [31:0] mixed_184 = lane8_s11 + lane9_s11 ^ rotated_184; // benchDesign.ts:36
+  wire [31:0] rotated_185 = {lane9_s11[12:0], lane9_s11[31:13]}; // benchDesign.ts:35
+  wire [31:0] mixed_185 = lane9_s11 + lane10_s11 ^ rotated_185; // benchDesign.ts:36
+  wire [31:0] rotated_186 = {lane10_s11[9:0], lane10_s11[31:10]}; // benchDesign.ts:35
+  wire [31:0] mixed_186 = lane10_s11 + lane11_s11 ^ rotated_186; // benchDesign.ts:36
+  wire [31:0] rotated_187 = {lane11_s11[6:0], lane11_s11[31:7]}; // benchDesign.ts:35
+  wire [31:0] mixed_187 = lane11_s11 + lane12_s11 ^ rotated_187; // benchDesign.ts:36
+  wire [31:0] rotated_188 = {lane12_s11[3:0], lane12_s11[31:4]}; // benchDesign.ts:35
+  wire [31:0] mixed_188 = lane12_s11 + lane13_s11 ^ rotated_188; // benchDesign.ts:36
+  wire [31:0] rotated_189 = {lane13_s11[0], lane13_s11[31:1]}; // benchDesign.ts:35
+  wire [31:0] mixed_189 = lane13_s11 + lane14_s11 ^ rotated_189; // benchDesign.ts:36
+  wire [31:0] rotated_190 = {lane14_s11[28:0], lane14_s11[31:29]}; // benchDesign.ts:35
+  wire [31:0] mixed_190 = lane14_s11 + lane15_s11 ^ rotated_190; // benchDesign.ts:36
+  wire [31:0] rotated_191 = {lane15_s11[25:0], lane15_s11[31:26]}; // benchDesign.ts:35
+  wire [31:0] mixed_191 = lane15_s11 + lane0_s11 ^ rotated_191; // benchDesign.ts:36
 
 `ifndef SYNTHESIS
   initial begin
@@ -3117,264 +940,266 @@ module MacPipeline_lanes16_stages12 (
 `endif
 
   always_ff @(posedge clk) begin
-    valid_s0 <= valid;
-    lane0_s0 <= product;
-    lane1_s0 <= product_1;
-    lane2_s0 <= product_2;
-    lane3_s0 <= product_3;
-    lane4_s0 <= product_4;
-    lane5_s0 <= product_5;
-    lane6_s0 <= product_6;
-    lane7_s0 <= product_7;
-    lane8_s0 <= product_8;
-    lane9_s0 <= product_9;
-    lane10_s0 <= product_10;
-    lane11_s0 <= product_11;
-    lane12_s0 <= product_12;
-    lane13_s0 <= product_13;
-    lane14_s0 <= product_14;
-    lane15_s0 <= product_15;
-    lane0_s1 <= lane0_s1_mux;
-    lane1_s1 <= lane1_s1_mux;
-    lane2_s1 <= lane2_s1_mux;
-    lane3_s1 <= lane3_s1_mux;
-    lane4_s1 <= lane4_s1_mux;
-    lane5_s1 <= lane5_s1_mux;
-    lane6_s1 <= lane6_s1_mux;
-    lane7_s1 <= lane7_s1_mux;
-    lane8_s1 <= lane8_s1_mux;
-    lane9_s1 <= lane9_s1_mux;
-    lane10_s1 <= lane10_s1_mux;
-    lane11_s1 <= lane11_s1_mux;
-    lane12_s1 <= lane12_s1_mux;
-    lane13_s1 <= lane13_s1_mux;
-    lane14_s1 <= lane14_s1_mux;
-    lane15_s1 <= lane15_s1_mux;
-    valid_s1 <= valid_s0;
-    lane0_s2 <= lane0_s2_mux;
-    lane1_s2 <= lane1_s2_mux;
-    lane2_s2 <= lane2_s2_mux;
-    lane3_s2 <= lane3_s2_mux;
-    lane4_s2 <= lane4_s2_mux;
-    lane5_s2 <= lane5_s2_mux;
-    lane6_s2 <= lane6_s2_mux;
-    lane7_s2 <= lane7_s2_mux;
-    lane8_s2 <= lane8_s2_mux;
-    lane9_s2 <= lane9_s2_mux;
-    lane10_s2 <= lane10_s2_mux;
-    lane11_s2 <= lane11_s2_mux;
-    lane12_s2 <= lane12_s2_mux;
-    lane13_s2 <= lane13_s2_mux;
-    lane14_s2 <= lane14_s2_mux;
-    lane15_s2 <= lane15_s2_mux;
-    valid_s2 <= valid_s1;
-    lane0_s3 <= lane0_s3_mux;
-    lane1_s3 <= lane1_s3_mux;
-    lane2_s3 <= lane2_s3_mux;
-    lane3_s3 <= lane3_s3_mux;
-    lane4_s3 <= lane4_s3_mux;
-    lane5_s3 <= lane5_s3_mux;
-    lane6_s3 <= lane6_s3_mux;
-    lane7_s3 <= lane7_s3_mux;
-    lane8_s3 <= lane8_s3_mux;
-    lane9_s3 <= lane9_s3_mux;
-    lane10_s3 <= lane10_s3_mux;
-    lane11_s3 <= lane11_s3_mux;
-    lane12_s3 <= lane12_s3_mux;
-    lane13_s3 <= lane13_s3_mux;
-    lane14_s3 <= lane14_s3_mux;
-    lane15_s3 <= lane15_s3_mux;
-    valid_s3 <= valid_s2;
-    lane0_s4 <= lane0_s4_mux;
-    lane1_s4 <= lane1_s4_mux;
-    lane2_s4 <= lane2_s4_mux;
-    lane3_s4 <= lane3_s4_mux;
-    lane4_s4 <= lane4_s4_mux;
-    lane5_s4 <= lane5_s4_mux;
-    lane6_s4 <= lane6_s4_mux;
-    lane7_s4 <= lane7_s4_mux;
-    lane8_s4 <= lane8_s4_mux;
-    lane9_s4 <= lane9_s4_mux;
-    lane10_s4 <= lane10_s4_mux;
-    lane11_s4 <= lane11_s4_mux;
-    lane12_s4 <= lane12_s4_mux;
-    lane13_s4 <= lane13_s4_mux;
-    lane14_s4 <= lane14_s4_mux;
-    lane15_s4 <= lane15_s4_mux;
-    valid_s4 <= valid_s3;
-    lane0_s5 <= lane0_s5_mux;
-    lane1_s5 <= lane1_s5_mux;
-    lane2_s5 <= lane2_s5_mux;
-    lane3_s5 <= lane3_s5_mux;
-    lane4_s5 <= lane4_s5_mux;
-    lane5_s5 <= lane5_s5_mux;
-    lane6_s5 <= lane6_s5_mux;
-    lane7_s5 <= lane7_s5_mux;
-    lane8_s5 <= lane8_s5_mux;
-    lane9_s5 <= lane9_s5_mux;
-    lane10_s5 <= lane10_s5_mux;
-    lane11_s5 <= lane11_s5_mux;
-    lane12_s5 <= lane12_s5_mux;
-    lane13_s5 <= lane13_s5_mux;
-    lane14_s5 <= lane14_s5_mux;
-    lane15_s5 <= lane15_s5_mux;
-    valid_s5 <= valid_s4;
-    lane0_s6 <= lane0_s6_mux;
-    lane1_s6 <= lane1_s6_mux;
-    lane2_s6 <= lane2_s6_mux;
-    lane3_s6 <= lane3_s6_mux;
-    lane4_s6 <= lane4_s6_mux;
-    lane5_s6 <= lane5_s6_mux;
-    lane6_s6 <= lane6_s6_mux;
-    lane7_s6 <= lane7_s6_mux;
-    lane8_s6 <= lane8_s6_mux;
-    lane9_s6 <= lane9_s6_mux;
-    lane10_s6 <= lane10_s6_mux;
-    lane11_s6 <= lane11_s6_mux;
-    lane12_s6 <= lane12_s6_mux;
-    lane13_s6 <= lane13_s6_mux;
-    lane14_s6 <= lane14_s6_mux;
-    lane15_s6 <= lane15_s6_mux;
-    valid_s6 <= valid_s5;
-    lane0_s7 <= lane0_s7_mux;
-    lane1_s7 <= lane1_s7_mux;
-    lane2_s7 <= lane2_s7_mux;
-    lane3_s7 <= lane3_s7_mux;
-    lane4_s7 <= lane4_s7_mux;
-    lane5_s7 <= lane5_s7_mux;
-    lane6_s7 <= lane6_s7_mux;
-    lane7_s7 <= lane7_s7_mux;
-    lane8_s7 <= lane8_s7_mux;
-    lane9_s7 <= lane9_s7_mux;
-    lane10_s7 <= lane10_s7_mux;
-    lane11_s7 <= lane11_s7_mux;
-    lane12_s7 <= lane12_s7_mux;
-    lane13_s7 <= lane13_s7_mux;
-    lane14_s7 <= lane14_s7_mux;
-    lane15_s7 <= lane15_s7_mux;
-    valid_s7 <= valid_s6;
-    lane0_s8 <= lane0_s8_mux;
-    lane1_s8 <= lane1_s8_mux;
-    lane2_s8 <= lane2_s8_mux;
-    lane3_s8 <= lane3_s8_mux;
-    lane4_s8 <= lane4_s8_mux;
-    lane5_s8 <= lane5_s8_mux;
-    lane6_s8 <= lane6_s8_mux;
-    lane7_s8 <= lane7_s8_mux;
-    lane8_s8 <= lane8_s8_mux;
-    lane9_s8 <= lane9_s8_mux;
-    lane10_s8 <= lane10_s8_mux;
-    lane11_s8 <= lane11_s8_mux;
-    lane12_s8 <= lane12_s8_mux;
-    lane13_s8 <= lane13_s8_mux;
-    lane14_s8 <= lane14_s8_mux;
-    lane15_s8 <= lane15_s8_mux;
-    valid_s8 <= valid_s7;
-    lane0_s9 <= lane0_s9_mux;
-    lane1_s9 <= lane1_s9_mux;
-    lane2_s9 <= lane2_s9_mux;
-    lane3_s9 <= lane3_s9_mux;
-    lane4_s9 <= lane4_s9_mux;
-    lane5_s9 <= lane5_s9_mux;
-    lane6_s9 <= lane6_s9_mux;
-    lane7_s9 <= lane7_s9_mux;
-    lane8_s9 <= lane8_s9_mux;
-    lane9_s9 <= lane9_s9_mux;
-    lane10_s9 <= lane10_s9_mux;
-    lane11_s9 <= lane11_s9_mux;
-    lane12_s9 <= lane12_s9_mux;
-    lane13_s9 <= lane13_s9_mux;
-    lane14_s9 <= lane14_s9_mux;
-    lane15_s9 <= lane15_s9_mux;
-    valid_s9 <= valid_s8;
-    lane0_s10 <= lane0_s10_mux;
-    lane1_s10 <= lane1_s10_mux;
-    lane2_s10 <= lane2_s10_mux;
-    lane3_s10 <= lane3_s10_mux;
-    lane4_s10 <= lane4_s10_mux;
-    lane5_s10 <= lane5_s10_mux;
-    lane6_s10 <= lane6_s10_mux;
-    lane7_s10 <= lane7_s10_mux;
-    lane8_s10 <= lane8_s10_mux;
-    lane9_s10 <= lane9_s10_mux;
-    lane10_s10 <= lane10_s10_mux;
-    lane11_s10 <= lane11_s10_mux;
-    lane12_s10 <= lane12_s10_mux;
-    lane13_s10 <= lane13_s10_mux;
-    lane14_s10 <= lane14_s10_mux;
-    lane15_s10 <= lane15_s10_mux;
-    valid_s10 <= valid_s9;
-    lane0_s11 <= lane0_s11_mux;
-    lane1_s11 <= lane1_s11_mux;
-    lane2_s11 <= lane2_s11_mux;
-    lane3_s11 <= lane3_s11_mux;
-    lane4_s11 <= lane4_s11_mux;
-    lane5_s11 <= lane5_s11_mux;
-    lane6_s11 <= lane6_s11_mux;
-    lane7_s11 <= lane7_s11_mux;
-    lane8_s11 <= lane8_s11_mux;
-    lane9_s11 <= lane9_s11_mux;
-    lane10_s11 <= lane10_s11_mux;
-    lane11_s11 <= lane11_s11_mux;
-    lane12_s11 <= lane12_s11_mux;
-    lane13_s11 <= lane13_s11_mux;
-    lane14_s11 <= lane14_s11_mux;
-    lane15_s11 <= lane15_s11_mux;
-    valid_s11 <= valid_s10;
-    lane0_s12 <= lane0_s12_mux;
-    lane1_s12 <= lane1_s12_mux;
-    lane2_s12 <= lane2_s12_mux;
-    lane3_s12 <= lane3_s12_mux;
-    lane4_s12 <= lane4_s12_mux;
-    lane5_s12 <= lane5_s12_mux;
-    lane6_s12 <= lane6_s12_mux;
-    lane7_s12 <= lane7_s12_mux;
-    lane8_s12 <= lane8_s12_mux;
-    lane9_s12 <= lane9_s12_mux;
-    lane10_s12 <= lane10_s12_mux;
-    lane11_s12 <= lane11_s12_mux;
-    lane12_s12 <= lane12_s12_mux;
-    lane13_s12 <= lane13_s12_mux;
-    lane14_s12 <= lane14_s12_mux;
-    lane15_s12 <= lane15_s12_mux;
-    valid_s12 <= valid_s11;
+    valid_s0 <= valid; // benchDesign.ts:26
+    lane0_s0 <= product; // benchDesign.ts:30
+    lane1_s0 <= product_1; // benchDesign.ts:30
+    lane2_s0 <= product_2; // benchDesign.ts:30
+    lane3_s0 <= product_3; // benchDesign.ts:30
+    lane4_s0 <= product_4; // benchDesign.ts:30
+    lane5_s0 <= product_5; // benchDesign.ts:30
+    lane6_s0 <= product_6; // benchDesign.ts:30
+    lane7_s0 <= product_7; // benchDesign.ts:30
+    lane8_s0 <= product_8; // benchDesign.ts:30
+    lane9_s0 <= product_9; // benchDesign.ts:30
+    lane10_s0 <= product_10; // benchDesign.ts:30
+    lane11_s0 <= product_11; // benchDesign.ts:30
+    lane12_s0 <= product_12; // benchDesign.ts:30
+    lane13_s0 <= product_13; // benchDesign.ts:30
+    lane14_s0 <= product_14; // benchDesign.ts:30
+    lane15_s0 <= product_15; // benchDesign.ts:30
+    lane0_s1 <= valid_s0 ? mixed : lane0_s0; // benchDesign.ts:37
+    lane1_s1 <= valid_s0 ? mixed_1 : lane1_s0; // benchDesign.ts:37
+    lane2_s1 <= valid_s0 ? mixed_2 : lane2_s0; // benchDesign.ts:37
+    lane3_s1 <= valid_s0 ? mixed_3 : lane3_s0; // benchDesign.ts:37
+    lane4_s1 <= valid_s0 ? mixed_4 : lane4_s0; // benchDesign.ts:37
+    lane5_s1 <= valid_s0 ? mixed_5 : lane5_s0; // benchDesign.ts:37
+    lane6_s1 <= valid_s0 ? mixed_6 : lane6_s0; // benchDesign.ts:37
+    lane7_s1 <= valid_s0 ? mixed_7 : lane7_s0; // benchDesign.ts:37
+    lane8_s1 <= valid_s0 ? mixed_8 : lane8_s0; // benchDesign.ts:37
+    lane9_s1 <= valid_s0 ? mixed_9 : lane9_s0; // benchDesign.ts:37
+    lane10_s1 <= valid_s0 ? mixed_10 : lane10_s0; // benchDesign.ts:37
+    lane11_s1 <= valid_s0 ? mixed_11 : lane11_s0; // benchDesign.ts:37
+    lane12_s1 <= valid_s0 ? mixed_12 : lane12_s0; // benchDesign.ts:37
+    lane13_s1 <= valid_s0 ? mixed_13 : lane13_s0; // benchDesign.ts:37
+    lane14_s1 <= valid_s0 ? mixed_14 : lane14_s0; // benchDesign.ts:37
+    lane15_s1 <= valid_s0 ? mixed_15 : lane15_s0; // benchDesign.ts:37
+    valid_s1 <= valid_s0; // benchDesign.ts:39
+    lane0_s2 <= valid_s1 ? mixed_16 : lane0_s1; // benchDesign.ts:37
+    lane1_s2 <= valid_s1 ? mixed_17 : lane1_s1; // benchDesign.ts:37
+    lane2_s2 <= valid_s1 ? mixed_18 : lane2_s1; // benchDesign.ts:37
+    lane3_s2 <= valid_s1 ? mixed_19 : lane3_s1; // benchDesign.ts:37
+    lane4_s2 <= valid_s1 ? mixed_20 : lane4_s1; // benchDesign.ts:37
+    lane5_s2 <= valid_s1 ? mixed_21 : lane5_s1; // benchDesign.ts:37
+    lane6_s2 <= valid_s1 ? mixed_22 : lane6_s1; // benchDesign.ts:37
+    lane7_s2 <= valid_s1 ? mixed_23 : lane7_s1; // benchDesign.ts:37
+    lane8_s2 <= valid_s1 ? mixed_24 : lane8_s1; // benchDesign.ts:37
+    lane9_s2 <= valid_s1 ? mixed_25 : lane9_s1; // benchDesign.ts:37
+    lane10_s2 <= valid_s1 ? mixed_26 : lane10_s1; // benchDesign.ts:37
+    lane11_s2 <= valid_s1 ? mixed_27 : lane11_s1; // benchDesign.ts:37
+    lane12_s2 <= valid_s1 ? mixed_28 : lane12_s1; // benchDesign.ts:37
+    lane13_s2 <= valid_s1 ? mixed_29 : lane13_s1; // benchDesign.ts:37
+    lane14_s2 <= valid_s1 ? mixed_30 : lane14_s1; // benchDesign.ts:37
+    lane15_s2 <= valid_s1 ? mixed_31 : lane15_s1; // benchDesign.ts:37
+    valid_s2 <= valid_s1; // benchDesign.ts:39
+    lane0_s3 <= valid_s2 ? mixed_32 : lane0_s2; // benchDesign.ts:37
+    lane1_s3 <= valid_s2 ? mixed_33 : lane1_s2; // benchDesign.ts:37
+    lane2_s3 <= valid_s2 ? mixed_34 : lane2_s2; // benchDesign.ts:37
+    lane3_s3 <= valid_s2 ? mixed_35 : lane3_s2; // benchDesign.ts:37
+    lane4_s3 <= valid_s2 ? mixed_36 : lane4_s2; // benchDesign.ts:37
+    lane5_s3 <= valid_s2 ? mixed_37 : lane5_s2; // benchDesign.ts:37
+    lane6_s3 <= valid_s2 ? mixed_38 : lane6_s2; // benchDesign.ts:37
+    lane7_s3 <= valid_s2 ? mixed_39 : lane7_s2; // benchDesign.ts:37
+    lane8_s3 <= valid_s2 ? mixed_40 : lane8_s2; // benchDesign.ts:37
+    lane9_s3 <= valid_s2 ? mixed_41 : lane9_s2; // benchDesign.ts:37
+    lane10_s3 <= valid_s2 ? mixed_42 : lane10_s2; // benchDesign.ts:37
+    lane11_s3 <= valid_s2 ? mixed_43 : lane11_s2; // benchDesign.ts:37
+    lane12_s3 <= valid_s2 ? mixed_44 : lane12_s2; // benchDesign.ts:37
+    lane13_s3 <= valid_s2 ? mixed_45 : lane13_s2; // benchDesign.ts:37
+    lane14_s3 <= valid_s2 ? mixed_46 : lane14_s2; // benchDesign.ts:37
+    lane15_s3 <= valid_s2 ? mixed_47 : lane15_s2; // benchDesign.ts:37
+    valid_s3 <= valid_s2; // benchDesign.ts:39
+    lane0_s4 <= valid_s3 ? mixed_48 : lane0_s3; // benchDesign.ts:37
+    lane1_s4 <= valid_s3 ? mixed_49 : lane1_s3; // benchDesign.ts:37
+    lane2_s4 <= valid_s3 ? mixed_50 : lane2_s3; // benchDesign.ts:37
+    lane3_s4 <= valid_s3 ? mixed_51 : lane3_s3; // benchDesign.ts:37
+    lane4_s4 <= valid_s3 ? mixed_52 : lane4_s3; // benchDesign.ts:37
+    lane5_s4 <= valid_s3 ? mixed_53 : lane5_s3; // benchDesign.ts:37
+    lane6_s4 <= valid_s3 ? mixed_54 : lane6_s3; // benchDesign.ts:37
+    lane7_s4 <= valid_s3 ? mixed_55 : lane7_s3; // benchDesign.ts:37
+    lane8_s4 <= valid_s3 ? mixed_56 : lane8_s3; // benchDesign.ts:37
+    lane9_s4 <= valid_s3 ? mixed_57 : lane9_s3; // benchDesign.ts:37
+    lane10_s4 <= valid_s3 ? mixed_58 : lane10_s3; // benchDesign.ts:37
+    lane11_s4 <= valid_s3 ? mixed_59 : lane11_s3; // benchDesign.ts:37
+    lane12_s4 <= valid_s3 ? mixed_60 : lane12_s3; // benchDesign.ts:37
+    lane13_s4 <= valid_s3 ? mixed_61 : lane13_s3; // benchDesign.ts:37
+    lane14_s4 <= valid_s3 ? mixed_62 : lane14_s3; // benchDesign.ts:37
+    lane15_s4 <= valid_s3 ? mixed_63 : lane15_s3; // benchDesign.ts:37
+    valid_s4 <= valid_s3; // benchDesign.ts:39
+    lane0_s5 <= valid_s4 ? mixed_64 : lane0_s4; // benchDesign.ts:37
+    lane1_s5 <= valid_s4 ? mixed_65 : lane1_s4; // benchDesign.ts:37
+    lane2_s5 <= valid_s4 ? mixed_66 : lane2_s4; // benchDesign.ts:37
+    lane3_s5 <= valid_s4 ? mixed_67 : lane3_s4; // benchDesign.ts:37
+    lane4_s5 <= valid_s4 ? mixed_68 : lane4_s4; // benchDesign.ts:37
+    lane5_s5 <= valid_s4 ? mixed_69 : lane5_s4; // benchDesign.ts:37
+    lane6_s5 <= valid_s4 ? mixed_70 : lane6_s4; // benchDesign.ts:37
+    lane7_s5 <= valid_s4 ? mixed_71 : lane7_s4; // benchDesign.ts:37
+    lane8_s5 <= valid_s4 ? mixed_72 : lane8_s4; // benchDesign.ts:37
+    lane9_s5 <= valid_s4 ? mixed_73 : lane9_s4; // benchDesign.ts:37
+    lane10_s5 <= valid_s4 ? mixed_74 : lane10_s4; // benchDesign.ts:37
+    lane11_s5 <= valid_s4 ? mixed_75 : lane11_s4; // benchDesign.ts:37
+    lane12_s5 <= valid_s4 ? mixed_76 : lane12_s4; // benchDesign.ts:37
+    lane13_s5 <= valid_s4 ? mixed_77 : lane13_s4; // benchDesign.ts:37
+    lane14_s5 <= valid_s4 ? mixed_78 : lane14_s4; // benchDesign.ts:37
+    lane15_s5 <= valid_s4 ? mixed_79 : lane15_s4; // benchDesign.ts:37
+    valid_s5 <= valid_s4; // benchDesign.ts:39
+    lane0_s6 <= valid_s5 ? mixed_80 : lane0_s5; // benchDesign.ts:37
+    lane1_s6 <= valid_s5 ? mixed_81 : lane1_s5; // benchDesign.ts:37
+    lane2_s6 <= valid_s5 ? mixed_82 : lane2_s5; // benchDesign.ts:37
+    lane3_s6 <= valid_s5 ? mixed_83 : lane3_s5; // benchDesign.ts:37
+    lane4_s6 <= valid_s5 ? mixed_84 : lane4_s5; // benchDesign.ts:37
+    lane5_s6 <= valid_s5 ? mixed_85 : lane5_s5; // benchDesign.ts:37
+    lane6_s6 <= valid_s5 ? mixed_86 : lane6_s5; // benchDesign.ts:37
+    lane7_s6 <= valid_s5 ? mixed_87 : lane7_s5; // benchDesign.ts:37
+    lane8_s6 <= valid_s5 ? mixed_88 : lane8_s5; // benchDesign.ts:37
+    lane9_s6 <= valid_s5 ? mixed_89 : lane9_s5; // benchDesign.ts:37
+    lane10_s6 <= valid_s5 ? mixed_90 : lane10_s5; // benchDesign.ts:37
+    lane11_s6 <= valid_s5 ? mixed_91 : lane11_s5; // benchDesign.ts:37
+    lane12_s6 <= valid_s5 ? mixed_92 : lane12_s5; // benchDesign.ts:37
+    lane13_s6 <= valid_s5 ? mixed_93 : lane13_s5; // benchDesign.ts:37
+    lane14_s6 <= valid_s5 ? mixed_94 : lane14_s5; // benchDesign.ts:37
+    lane15_s6 <= valid_s5 ? mixed_95 : lane15_s5; // benchDesign.ts:37
+    valid_s6 <= valid_s5; // benchDesign.ts:39
+    lane0_s7 <= valid_s6 ? mixed_96 : lane0_s6; // benchDesign.ts:37
+    lane1_s7 <= valid_s6 ? mixed_97 : lane1_s6; // benchDesign.ts:37
+    lane2_s7 <= valid_s6 ? mixed_98 : lane2_s6; // benchDesign.ts:37
+    lane3_s7 <= valid_s6 ? mixed_99 : lane3_s6; // benchDesign.ts:37
+    lane4_s7 <= valid_s6 ? mixed_100 : lane4_s6; // benchDesign.ts:37
+    lane5_s7 <= valid_s6 ? mixed_101 : lane5_s6; // benchDesign.ts:37
+    lane6_s7 <= valid_s6 ? mixed_102 : lane6_s6; // benchDesign.ts:37
+    lane7_s7 <= valid_s6 ? mixed_103 : lane7_s6; // benchDesign.ts:37
+    lane8_s7 <= valid_s6 ? mixed_104 : lane8_s6; // benchDesign.ts:37
+    lane9_s7 <= valid_s6 ? mixed_105 : lane9_s6; // benchDesign.ts:37
+    lane10_s7 <= valid_s6 ? mixed_106 : lane10_s6; // benchDesign.ts:37
+    lane11_s7 <= valid_s6 ? mixed_107 : lane11_s6; // benchDesign.ts:37
+    lane12_s7 <= valid_s6 ? mixed_108 : lane12_s6; // benchDesign.ts:37
+    lane13_s7 <= valid_s6 ? mixed_109 : lane13_s6; // benchDesign.ts:37
+    lane14_s7 <= valid_s6 ? mixed_110 : lane14_s6; // benchDesign.ts:37
+    lane15_s7 <= valid_s6 ? mixed_111 : lane15_s6; // benchDesign.ts:37
+    valid_s7 <= valid_s6; // benchDesign.ts:39
+    lane0_s8 <= valid_s7 ? mixed_112 : lane0_s7; // benchDesign.ts:37
+    lane1_s8 <= valid_s7 ? mixed_113 : lane1_s7; // benchDesign.ts:37
+    lane2_s8 <= valid_s7 ? mixed_114 : lane2_s7; // benchDesign.ts:37
+    lane3_s8 <= valid_s7 ? mixed_115 : lane3_s7; // benchDesign.ts:37
+    lane4_s8 <= valid_s7 ? mixed_116 : lane4_s7; // benchDesign.ts:37
+    lane5_s8 <= valid_s7 ? mixed_117 : lane5_s7; // benchDesign.ts:37
+    lane6_s8 <= valid_s7 ? mixed_118 : lane6_s7; // benchDesign.ts:37
+    lane7_s8 <= valid_s7 ? mixed_119 : lane7_s7; // benchDesign.ts:37
+    lane8_s8 <= valid_s7 ? mixed_120 : lane8_s7; // benchDesign.ts:37
+    lane9_s8 <= valid_s7 ? mixed_121 : lane9_s7; // benchDesign.ts:37
+    lane10_s8 <= valid_s7 ? mixed_122 : lane10_s7; // benchDesign.ts:37
+    lane11_s8 <= valid_s7 ? mixed_123 : lane11_s7; // benchDesign.ts:37
+    lane12_s8 <= valid_s7 ? mixed_124 : lane12_s7; // benchDesign.ts:37
+    lane13_s8 <= valid_s7 ? mixed_125 : lane13_s7; // benchDesign.ts:37
+    lane14_s8 <= valid_s7 ? mixed_126 : lane14_s7; // benchDesign.ts:37
+    lane15_s8 <= valid_s7 ? mixed_127 : lane15_s7; // benchDesign.ts:37
+    valid_s8 <= valid_s7; // benchDesign.ts:39
+    lane0_s9 <= valid_s8 ? mixed_128 : lane0_s8; // benchDesign.ts:37
+    lane1_s9 <= valid_s8 ? mixed_129 : lane1_s8; // benchDesign.ts:37
+    lane2_s9 <= valid_s8 ? mixed_130 : lane2_s8; // benchDesign.ts:37
+    lane3_s9 <= valid_s8 ? mixed_131 : lane3_s8; // benchDesign.ts:37
+    lane4_s9 <= valid_s8 ? mixed_132 : lane4_s8; // benchDesign.ts:37
+    lane5_s9 <= valid_s8 ? mixed_133 : lane5_s8; // benchDesign.ts:37
+    lane6_s9 <= valid_s8 ? mixed_134 : lane6_s8; // benchDesign.ts:37
+    lane7_s9 <= valid_s8 ? mixed_135 : lane7_s8; // benchDesign.ts:37
+    lane8_s9 <= valid_s8 ? mixed_136 : lane8_s8; // benchDesign.ts:37
+    lane9_s9 <= valid_s8 ? mixed_137 : lane9_s8; // benchDesign.ts:37
+    lane10_s9 <= valid_s8 ? mixed_138 : lane10_s8; // benchDesign.ts:37
+    lane11_s9 <= valid_s8 ? mixed_139 : lane11_s8; // benchDesign.ts:37
+    lane12_s9 <= valid_s8 ? mixed_140 : lane12_s8; // benchDesign.ts:37
+    lane13_s9 <= valid_s8 ? mixed_141 : lane13_s8; // benchDesign.ts:37
+    lane14_s9 <= valid_s8 ? mixed_142 : lane14_s8; // benchDesign.ts:37
+    lane15_s9 <= valid_s8 ? mixed_143 : lane15_s8; // benchDesign.ts:37
+    valid_s9 <= valid_s8; // benchDesign.ts:39
+    lane0_s10 <= valid_s9 ? mixed_144 : lane0_s9; // benchDesign.ts:37
+    lane1_s10 <= valid_s9 ? mixed_145 : lane1_s9; // benchDesign.ts:37
+    lane2_s10 <= valid_s9 ? mixed_146 : lane2_s9; // benchDesign.ts:37
+    lane3_s10 <= valid_s9 ? mixed_147 : lane3_s9; // benchDesign.ts:37
+    lane4_s10 <= valid_s9 ? mixed_148 : lane4_s9; // benchDesign.ts:37
+    lane5_s10 <= valid_s9 ? mixed_149 : lane5_s9; // benchDesign.ts:37
+    lane6_s10 <= valid_s9 ? mixed_150 : lane6_s9; // benchDesign.ts:37
+    lane7_s10 <= valid_s9 ? mixed_151 : lane7_s9; // benchDesign.ts:37
+    lane8_s10 <= valid_s9 ? mixed_152 : lane8_s9; // benchDesign.ts:37
+    lane9_s10 <= valid_s9 ? mixed_153 : lane9_s9; // benchDesign.ts:37
+    lane10_s10 <= valid_s9 ? mixed_154 : lane10_s9; // benchDesign.ts:37
+    lane11_s10 <= valid_s9 ? mixed_155 : lane11_s9; // benchDesign.ts:37
+    lane12_s10 <= valid_s9 ? mixed_156 : lane12_s9; // benchDesign.ts:37
+    lane13_s10 <= valid_s9 ? mixed_157 : lane13_s9; // benchDesign.ts:37
+    lane14_s10 <= valid_s9 ? mixed_158 : lane14_s9; // benchDesign.ts:37
+    lane15_s10 <= valid_s9 ? mixed_159 : lane15_s9; // benchDesign.ts:37
+    valid_s10 <= valid_s9; // benchDesign.ts:39
+    lane0_s11 <= valid_s10 ? mixed_160 : lane0_s10; // benchDesign.ts:37
+    lane1_s11 <= valid_s10 ? mixed_161 : lane1_s10; // benchDesign.ts:37
+    lane2_s11 <= valid_s10 ? mixed_162 : lane2_s10; // benchDesign.ts:37
+    lane3_s11 <= valid_s10 ? mixed_163 : lane3_s10; // benchDesign.ts:37
+    lane4_s11 <= valid_s10 ? mixed_164 : lane4_s10; // benchDesign.ts:37
+    lane5_s11 <= valid_s10 ? mixed_165 : lane5_s10; // benchDesign.ts:37
+    lane6_s11 <= valid_s10 ? mixed_166 : lane6_s10; // benchDesign.ts:37
+    lane7_s11 <= valid_s10 ? mixed_167 : lane7_s10; // benchDesign.ts:37
+    lane8_s11 <= valid_s10 ? mixed_168 : lane8_s10; // benchDesign.ts:37
+    lane9_s11 <= valid_s10 ? mixed_169 : lane9_s10; // benchDesign.ts:37
+    lane10_s11 <= valid_s10 ? mixed_170 : lane10_s10; // benchDesign.ts:37
+    lane11_s11 <= valid_s10 ? mixed_171 : lane11_s10; // benchDesign.ts:37
+    lane12_s11 <= valid_s10 ? mixed_172 : lane12_s10; // benchDesign.ts:37
+    lane13_s11 <= valid_s10 ? mixed_173 : lane13_s10; // benchDesign.ts:37
+    lane14_s11 <= valid_s10 ? mixed_174 : lane14_s10; // benchDesign.ts:37
+    lane15_s11 <= valid_s10 ? mixed_175 : lane15_s10; // benchDesign.ts:37
+    valid_s11 <= valid_s10; // benchDesign.ts:39
+    lane0_s12 <= valid_s11 ? mixed_176 : lane0_s11; // benchDesign.ts:37
+    lane1_s12 <= valid_s11 ? mixed_177 : lane1_s11; // benchDesign.ts:37
+    lane2_s12 <= valid_s11 ? mixed_178 : lane2_s11; // benchDesign.ts:37
+    lane3_s12 <= valid_s11 ? mixed_179 : lane3_s11; // benchDesign.ts:37
+    lane4_s12 <= valid_s11 ? mixed_180 : lane4_s11; // benchDesign.ts:37
+    lane5_s12 <= valid_s11 ? mixed_181 : lane5_s11; // benchDesign.ts:37
+    lane6_s12 <= valid_s11 ? mixed_182 : lane6_s11; // benchDesign.ts:37
+    lane7_s12 <= valid_s11 ? mixed_183 : lane7_s11; // benchDesign.ts:37
+    lane8_s12 <= valid_s11 ? mixed_184 : lane8_s11; // benchDesign.ts:37
+    lane9_s12 <= valid_s11 ? mixed_185 : lane9_s11; // benchDesign.ts:37
+    lane10_s12 <= valid_s11 ? mixed_186 : lane10_s11; // benchDesign.ts:37
+    lane11_s12 <= valid_s11 ? mixed_187 : lane11_s11; // benchDesign.ts:37
+    lane12_s12 <= valid_s11 ? mixed_188 : lane12_s11; // benchDesign.ts:37
+    lane13_s12 <= valid_s11 ? mixed_189 : lane13_s11; // benchDesign.ts:37
+    lane14_s12 <= valid_s11 ? mixed_190 : lane14_s11; // benchDesign.ts:37
+    lane15_s12 <= valid_s11 ? mixed_191 : lane15_s11; // benchDesign.ts:37
+    valid_s12 <= valid_s11; // benchDesign.ts:39
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      acc0 <= 32'd0;
-      acc1 <= 32'd0;
-      acc2 <= 32'd0;
-      acc3 <= 32'd0;
-      acc4 <= 32'd0;
-      acc5 <= 32'd0;
-      acc6 <= 32'd0;
-      acc7 <= 32'd0;
-      acc8 <= 32'd0;
-      acc9 <= 32'd0;
-      acc10 <= 32'd0;
-      acc11 <= 32'd0;
-      acc12 <= 32'd0;
-      acc13 <= 32'd0;
-      acc14 <= 32'd0;
-      acc15 <= 32'd0;
+      acc0 <= 32'd0; // benchDesign.ts:43
+      acc1 <= 32'd0; // benchDesign.ts:43
+      acc2 <= 32'd0; // benchDesign.ts:43
+      acc3 <= 32'd0; // benchDesign.ts:43
+      acc4 <= 32'd0; // benchDesign.ts:43
+      acc5 <= 32'd0; // benchDesign.ts:43
+      acc6 <= 32'd0; // benchDesign.ts:43
+      acc7 <= 32'd0; // benchDesign.ts:43
+      acc8 <= 32'd0; // benchDesign.ts:43
+      acc9 <= 32'd0; // benchDesign.ts:43
+      acc10 <= 32'd0; // benchDesign.ts:43
+      acc11 <= 32'd0; // benchDesign.ts:43
+      acc12 <= 32'd0; // benchDesign.ts:43
+      acc13 <= 32'd0; // benchDesign.ts:43
+      acc14 <= 32'd0; // benchDesign.ts:43
+      acc15 <= 32'd0; // benchDesign.ts:43
     end else begin
-      acc0 <= acc0_next;
-      acc1 <= acc1_next;
-      acc2 <= acc2_next;
-      acc3 <= acc3_next;
-      acc4 <= acc4_next;
-      acc5 <= acc5_next;
-      acc6 <= acc6_next;
-      acc7 <= acc7_next;
-      acc8 <= acc8_next;
-      acc9 <= acc9_next;
-      acc10 <= acc10_next;
-      acc11 <= acc11_next;
-      acc12 <= acc12_next;
-      acc13 <= acc13_next;
-      acc14 <= acc14_next;
-      acc15 <= acc15_next;
+      if (valid_s12) begin // benchDesign.ts:39
+        acc0 <= acc0 + lane0_s12; // benchDesign.ts:44
+        acc1 <= acc1 + lane1_s12; // benchDesign.ts:44
+        acc2 <= acc2 + lane2_s12; // benchDesign.ts:44
+        acc3 <= acc3 + lane3_s12; // benchDesign.ts:44
+        acc4 <= acc4 + lane4_s12; // benchDesign.ts:44
+        acc5 <= acc5 + lane5_s12; // benchDesign.ts:44
+        acc6 <= acc6 + lane6_s12; // benchDesign.ts:44
+        acc7 <= acc7 + lane7_s12; // benchDesign.ts:44
+        acc8 <= acc8 + lane8_s12; // benchDesign.ts:44
+        acc9 <= acc9 + lane9_s12; // benchDesign.ts:44
+        acc10 <= acc10 + lane10_s12; // benchDesign.ts:44
+        acc11 <= acc11 + lane11_s12; // benchDesign.ts:44
+        acc12 <= acc12 + lane12_s12; // benchDesign.ts:44
+        acc13 <= acc13 + lane13_s12; // benchDesign.ts:44
+        acc14 <= acc14 + lane14_s12; // benchDesign.ts:44
+        acc15 <= acc15 + lane15_s12; // benchDesign.ts:44
+      end
     end
   end
 endmodule

@@ -20,94 +20,24 @@ module RoundRobinArbiter_n4_width32 (
   output logic [1:0] chosen
 );
   logic [1:0] last; // arbiter.ts:19
-  logic in_0_ready_or; // arbiter.ts:32
-  logic in_0_ready_or_1; // arbiter.ts:32
-  logic in_0_ready_or_2; // arbiter.ts:32
-  logic in_0_ready_and; // arbiter.ts:35
-  logic grant_eq; // arbiter.ts:31
-  logic [1:0] pick_mux; // arbiter.ts:26
-  logic [1:0] pick_mux_1; // arbiter.ts:26
-  logic [1:0] pick_mux_2; // arbiter.ts:26
-  logic [1:0] pick; // arbiter.ts:26
-  logic grant_eq_1; // arbiter.ts:31
-  logic [1:0] pick_mux_3; // arbiter.ts:26
-  logic [1:0] pick_mux_4; // arbiter.ts:26
-  logic [1:0] pick_mux_5; // arbiter.ts:26
-  logic [1:0] pick_1; // arbiter.ts:26
-  logic grant_eq_2; // arbiter.ts:31
-  logic [1:0] pick_mux_6; // arbiter.ts:26
-  logic [1:0] pick_mux_7; // arbiter.ts:26
-  logic [1:0] pick_mux_8; // arbiter.ts:26
-  logic [1:0] pick_2; // arbiter.ts:26
-  logic [1:0] pick_mux_9; // arbiter.ts:26
-  logic [1:0] pick_mux_10; // arbiter.ts:26
-  logic [1:0] pick_mux_11; // arbiter.ts:26
-  logic [1:0] pick_3; // arbiter.ts:26
-  logic [1:0] grant_mux; // arbiter.ts:31
-  logic [1:0] grant_mux_1; // arbiter.ts:31
-  logic [1:0] grant; // arbiter.ts:31
-  logic in_0_ready_eq; // arbiter.ts:35
-  logic in_1_ready_and; // arbiter.ts:35
-  logic in_1_ready_eq; // arbiter.ts:35
-  logic in_2_ready_and; // arbiter.ts:35
-  logic in_2_ready_eq; // arbiter.ts:35
-  logic in_3_ready_and; // arbiter.ts:35
-  logic in_3_ready_eq; // arbiter.ts:35
-  logic out_bits_eq; // arbiter.ts:34
-  logic out_bits_eq_1; // arbiter.ts:34
-  logic out_bits_eq_2; // arbiter.ts:34
-  logic [31:0] out_bits_mux; // arbiter.ts:34
-  logic [31:0] out_bits_mux_1; // arbiter.ts:34
-  logic [1:0] last_next; // arbiter.ts:19
-  logic last_sel_and; // arbiter.ts:37
 
-  assign in_0_ready_or = in_0_valid | in_1_valid;
-  assign in_0_ready_or_1 = in_0_ready_or | in_2_valid;
-  assign in_0_ready_or_2 = in_0_ready_or_1 | in_3_valid;
-  assign in_0_ready_and = out_ready & in_0_ready_or_2;
-  assign grant_eq = last == 2'd0;
-  assign pick_mux = in_0_valid ? 2'd0 : 2'd0;
-  assign pick_mux_1 = in_3_valid ? 2'd3 : pick_mux;
-  assign pick_mux_2 = in_2_valid ? 2'd2 : pick_mux_1;
-  assign pick = in_1_valid ? 2'd1 : pick_mux_2;
-  assign grant_eq_1 = last == 2'd1;
-  assign pick_mux_3 = in_1_valid ? 2'd1 : 2'd1;
-  assign pick_mux_4 = in_0_valid ? 2'd0 : pick_mux_3;
-  assign pick_mux_5 = in_3_valid ? 2'd3 : pick_mux_4;
-  assign pick_1 = in_2_valid ? 2'd2 : pick_mux_5;
-  assign grant_eq_2 = last == 2'd2;
-  assign pick_mux_6 = in_2_valid ? 2'd2 : 2'd2;
-  assign pick_mux_7 = in_1_valid ? 2'd1 : pick_mux_6;
-  assign pick_mux_8 = in_0_valid ? 2'd0 : pick_mux_7;
-  assign pick_2 = in_3_valid ? 2'd3 : pick_mux_8;
-  assign pick_mux_9 = in_3_valid ? 2'd3 : 2'd3;
-  assign pick_mux_10 = in_2_valid ? 2'd2 : pick_mux_9;
-  assign pick_mux_11 = in_1_valid ? 2'd1 : pick_mux_10;
-  assign pick_3 = in_0_valid ? 2'd0 : pick_mux_11;
-  assign grant_mux = grant_eq_2 ? pick_2 : pick_3;
-  assign grant_mux_1 = grant_eq_1 ? pick_1 : grant_mux;
-  assign grant = grant_eq ? pick : grant_mux_1;
-  assign in_0_ready_eq = grant == 2'd0;
-  assign in_0_ready = in_0_ready_and & in_0_ready_eq;
-  assign in_1_ready_and = out_ready & in_0_ready_or_2;
-  assign in_1_ready_eq = grant == 2'd1;
-  assign in_1_ready = in_1_ready_and & in_1_ready_eq;
-  assign in_2_ready_and = out_ready & in_0_ready_or_2;
-  assign in_2_ready_eq = grant == 2'd2;
-  assign in_2_ready = in_2_ready_and & in_2_ready_eq;
-  assign in_3_ready_and = out_ready & in_0_ready_or_2;
-  assign in_3_ready_eq = grant == 2'd3;
-  assign in_3_ready = in_3_ready_and & in_3_ready_eq;
-  assign out_valid = in_0_ready_or_2;
-  assign out_bits_eq = grant == 2'd3;
-  assign out_bits_eq_1 = grant == 2'd2;
-  assign out_bits_eq_2 = grant == 2'd1;
-  assign out_bits_mux = out_bits_eq_2 ? in_1_bits : in_0_bits;
-  assign out_bits_mux_1 = out_bits_eq_1 ? in_2_bits : out_bits_mux;
-  assign out_bits = out_bits_eq ? in_3_bits : out_bits_mux_1;
-  assign chosen = grant;
-  assign last_sel_and = out_valid & out_ready;
-  assign last_next = last_sel_and ? grant : last;
+  wire in_0_ready_or_2 = in_0_valid | in_1_valid | in_2_valid | in_3_valid; // arbiter.ts:32
+  wire in_0_ready_and = out_ready & in_0_ready_or_2; // arbiter.ts:35
+  wire [1:0] pick = in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : 2'd0; // arbiter.ts:26
+  wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd1; // arbiter.ts:26
+  wire [1:0] pick_2 = in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd2; // arbiter.ts:26
+  wire [1:0] pick_3 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : 2'd3; // arbiter.ts:26
+  wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : last == 2'd2 ? pick_2 : pick_3; // arbiter.ts:31
+  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:10
+  wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
+  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:10
+  wire in_2_ready_eq = grant == 2'd2; // arbiter.ts:35
+  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:10
+  wire in_3_ready_eq = grant == 2'd3; // arbiter.ts:35
+  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:10
+  assign out_valid = in_0_ready_or_2; // arbiter.ts:10
+  assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:10
+  assign chosen = grant; // arbiter.ts:10
 
 `ifndef SYNTHESIS
   initial begin
@@ -117,9 +47,9 @@ module RoundRobinArbiter_n4_width32 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      last <= 2'd3;
+      last <= 2'd3; // arbiter.ts:19
     end else begin
-      last <= last_next;
+      if (out_valid & out_ready) last <= grant; // arbiter.ts:37
     end
   end
 endmodule

@@ -4,39 +4,9 @@ module PriorityEncoder_n8 (
   output logic [2:0] index,
   output logic valid
 );
-  logic index_slice; // encoders.ts:11
-  logic index_slice_1; // encoders.ts:11
-  logic index_slice_2; // encoders.ts:11
-  logic index_slice_3; // encoders.ts:11
-  logic index_slice_4; // encoders.ts:11
-  logic index_slice_5; // encoders.ts:11
-  logic index_slice_6; // encoders.ts:11
-  logic index_slice_7; // encoders.ts:11
-  logic [2:0] index_mux; // encoders.ts:11
-  logic [2:0] index_mux_1; // encoders.ts:11
-  logic [2:0] index_mux_2; // encoders.ts:11
-  logic [2:0] index_mux_3; // encoders.ts:11
-  logic [2:0] index_mux_4; // encoders.ts:11
-  logic [2:0] index_mux_5; // encoders.ts:11
-  logic [2:0] index_mux_6; // encoders.ts:11
-  logic [2:0] index_1; // encoders.ts:11
+  wire [2:0] index_mux_4 = in[3] ? 3'd3 : in[4] ? 3'd4 : in[5] ? 3'd5 : in[6] ? 3'd6 : in[7] ? 3'd7 : 3'd0; // encoders.ts:11
+  wire [2:0] index_1 = in[0] ? 3'd0 : in[1] ? 3'd1 : in[2] ? 3'd2 : index_mux_4; // encoders.ts:11
+  assign index = index_1; // encoders.ts:6
+  assign valid = |in; // encoders.ts:6
 
-  assign index_slice = in[0];
-  assign index_slice_1 = in[1];
-  assign index_slice_2 = in[2];
-  assign index_slice_3 = in[3];
-  assign index_slice_4 = in[4];
-  assign index_slice_5 = in[5];
-  assign index_slice_6 = in[6];
-  assign index_slice_7 = in[7];
-  assign index_mux = index_slice_7 ? 3'd7 : 3'd0;
-  assign index_mux_1 = index_slice_6 ? 3'd6 : index_mux;
-  assign index_mux_2 = index_slice_5 ? 3'd5 : index_mux_1;
-  assign index_mux_3 = index_slice_4 ? 3'd4 : index_mux_2;
-  assign index_mux_4 = index_slice_3 ? 3'd3 : index_mux_3;
-  assign index_mux_5 = index_slice_2 ? 3'd2 : index_mux_4;
-  assign index_mux_6 = index_slice_1 ? 3'd1 : index_mux_5;
-  assign index_1 = index_slice ? 3'd0 : index_mux_6;
-  assign index = index_1;
-  assign valid = |in;
 endmodule

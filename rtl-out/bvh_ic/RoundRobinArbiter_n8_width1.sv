@@ -32,250 +32,49 @@ module RoundRobinArbiter_n8_width1 (
   output logic [2:0] chosen
 );
   logic [2:0] last; // arbiter.ts:19
-  logic in_0_ready_or; // arbiter.ts:32
-  logic in_0_ready_or_1; // arbiter.ts:32
-  logic in_0_ready_or_2; // arbiter.ts:32
-  logic in_0_ready_or_3; // arbiter.ts:32
-  logic in_0_ready_or_4; // arbiter.ts:32
-  logic in_0_ready_or_5; // arbiter.ts:32
-  logic in_0_ready_or_6; // arbiter.ts:32
-  logic in_0_ready_and; // arbiter.ts:35
-  logic grant_eq; // arbiter.ts:31
-  logic [2:0] pick_mux; // arbiter.ts:26
-  logic [2:0] pick_mux_1; // arbiter.ts:26
-  logic [2:0] pick_mux_2; // arbiter.ts:26
-  logic [2:0] pick_mux_3; // arbiter.ts:26
-  logic [2:0] pick_mux_4; // arbiter.ts:26
-  logic [2:0] pick_mux_5; // arbiter.ts:26
-  logic [2:0] pick_mux_6; // arbiter.ts:26
-  logic [2:0] pick; // arbiter.ts:26
-  logic grant_eq_1; // arbiter.ts:31
-  logic [2:0] pick_mux_7; // arbiter.ts:26
-  logic [2:0] pick_mux_8; // arbiter.ts:26
-  logic [2:0] pick_mux_9; // arbiter.ts:26
-  logic [2:0] pick_mux_10; // arbiter.ts:26
-  logic [2:0] pick_mux_11; // arbiter.ts:26
-  logic [2:0] pick_mux_12; // arbiter.ts:26
-  logic [2:0] pick_mux_13; // arbiter.ts:26
-  logic [2:0] pick_1; // arbiter.ts:26
-  logic grant_eq_2; // arbiter.ts:31
-  logic [2:0] pick_mux_14; // arbiter.ts:26
-  logic [2:0] pick_mux_15; // arbiter.ts:26
-  logic [2:0] pick_mux_16; // arbiter.ts:26
-  logic [2:0] pick_mux_17; // arbiter.ts:26
-  logic [2:0] pick_mux_18; // arbiter.ts:26
-  logic [2:0] pick_mux_19; // arbiter.ts:26
-  logic [2:0] pick_mux_20; // arbiter.ts:26
-  logic [2:0] pick_2; // arbiter.ts:26
-  logic grant_eq_3; // arbiter.ts:31
-  logic [2:0] pick_mux_21; // arbiter.ts:26
-  logic [2:0] pick_mux_22; // arbiter.ts:26
-  logic [2:0] pick_mux_23; // arbiter.ts:26
-  logic [2:0] pick_mux_24; // arbiter.ts:26
-  logic [2:0] pick_mux_25; // arbiter.ts:26
-  logic [2:0] pick_mux_26; // arbiter.ts:26
-  logic [2:0] pick_mux_27; // arbiter.ts:26
-  logic [2:0] pick_3; // arbiter.ts:26
-  logic grant_eq_4; // arbiter.ts:31
-  logic [2:0] pick_mux_28; // arbiter.ts:26
-  logic [2:0] pick_mux_29; // arbiter.ts:26
-  logic [2:0] pick_mux_30; // arbiter.ts:26
-  logic [2:0] pick_mux_31; // arbiter.ts:26
-  logic [2:0] pick_mux_32; // arbiter.ts:26
-  logic [2:0] pick_mux_33; // arbiter.ts:26
-  logic [2:0] pick_mux_34; // arbiter.ts:26
-  logic [2:0] pick_4; // arbiter.ts:26
-  logic grant_eq_5; // arbiter.ts:31
-  logic [2:0] pick_mux_35; // arbiter.ts:26
-  logic [2:0] pick_mux_36; // arbiter.ts:26
-  logic [2:0] pick_mux_37; // arbiter.ts:26
-  logic [2:0] pick_mux_38; // arbiter.ts:26
-  logic [2:0] pick_mux_39; // arbiter.ts:26
-  logic [2:0] pick_mux_40; // arbiter.ts:26
-  logic [2:0] pick_mux_41; // arbiter.ts:26
-  logic [2:0] pick_5; // arbiter.ts:26
-  logic grant_eq_6; // arbiter.ts:31
-  logic [2:0] pick_mux_42; // arbiter.ts:26
-  logic [2:0] pick_mux_43; // arbiter.ts:26
-  logic [2:0] pick_mux_44; // arbiter.ts:26
-  logic [2:0] pick_mux_45; // arbiter.ts:26
-  logic [2:0] pick_mux_46; // arbiter.ts:26
-  logic [2:0] pick_mux_47; // arbiter.ts:26
-  logic [2:0] pick_mux_48; // arbiter.ts:26
-  logic [2:0] pick_6; // arbiter.ts:26
-  logic [2:0] pick_mux_49; // arbiter.ts:26
-  logic [2:0] pick_mux_50; // arbiter.ts:26
-  logic [2:0] pick_mux_51; // arbiter.ts:26
-  logic [2:0] pick_mux_52; // arbiter.ts:26
-  logic [2:0] pick_mux_53; // arbiter.ts:26
-  logic [2:0] pick_mux_54; // arbiter.ts:26
-  logic [2:0] pick_mux_55; // arbiter.ts:26
-  logic [2:0] pick_7; // arbiter.ts:26
-  logic [2:0] grant_mux; // arbiter.ts:31
-  logic [2:0] grant_mux_1; // arbiter.ts:31
-  logic [2:0] grant_mux_2; // arbiter.ts:31
-  logic [2:0] grant_mux_3; // arbiter.ts:31
-  logic [2:0] grant_mux_4; // arbiter.ts:31
-  logic [2:0] grant_mux_5; // arbiter.ts:31
-  logic [2:0] grant; // arbiter.ts:31
-  logic in_0_ready_eq; // arbiter.ts:35
-  logic in_1_ready_and; // arbiter.ts:35
-  logic in_1_ready_eq; // arbiter.ts:35
-  logic in_2_ready_and; // arbiter.ts:35
-  logic in_2_ready_eq; // arbiter.ts:35
-  logic in_3_ready_and; // arbiter.ts:35
-  logic in_3_ready_eq; // arbiter.ts:35
-  logic in_4_ready_and; // arbiter.ts:35
-  logic in_4_ready_eq; // arbiter.ts:35
-  logic in_5_ready_and; // arbiter.ts:35
-  logic in_5_ready_eq; // arbiter.ts:35
-  logic in_6_ready_and; // arbiter.ts:35
-  logic in_6_ready_eq; // arbiter.ts:35
-  logic in_7_ready_and; // arbiter.ts:35
-  logic in_7_ready_eq; // arbiter.ts:35
-  logic out_bits_eq; // arbiter.ts:34
-  logic out_bits_eq_1; // arbiter.ts:34
-  logic out_bits_eq_2; // arbiter.ts:34
-  logic out_bits_eq_3; // arbiter.ts:34
-  logic out_bits_eq_4; // arbiter.ts:34
-  logic out_bits_eq_5; // arbiter.ts:34
-  logic out_bits_eq_6; // arbiter.ts:34
-  logic out_bits_mux; // arbiter.ts:34
-  logic out_bits_mux_1; // arbiter.ts:34
-  logic out_bits_mux_2; // arbiter.ts:34
-  logic out_bits_mux_3; // arbiter.ts:34
-  logic out_bits_mux_4; // arbiter.ts:34
-  logic out_bits_mux_5; // arbiter.ts:34
-  logic [2:0] last_next; // arbiter.ts:19
-  logic last_sel_and; // arbiter.ts:37
 
-  assign in_0_ready_or = in_0_valid | in_1_valid;
-  assign in_0_ready_or_1 = in_0_ready_or | in_2_valid;
-  assign in_0_ready_or_2 = in_0_ready_or_1 | in_3_valid;
-  assign in_0_ready_or_3 = in_0_ready_or_2 | in_4_valid;
-  assign in_0_ready_or_4 = in_0_ready_or_3 | in_5_valid;
-  assign in_0_ready_or_5 = in_0_ready_or_4 | in_6_valid;
-  assign in_0_ready_or_6 = in_0_ready_or_5 | in_7_valid;
-  assign in_0_ready_and = out_ready & in_0_ready_or_6;
-  assign grant_eq = last == 3'd0;
-  assign pick_mux = in_0_valid ? 3'd0 : 3'd0;
-  assign pick_mux_1 = in_7_valid ? 3'd7 : pick_mux;
-  assign pick_mux_2 = in_6_valid ? 3'd6 : pick_mux_1;
-  assign pick_mux_3 = in_5_valid ? 3'd5 : pick_mux_2;
-  assign pick_mux_4 = in_4_valid ? 3'd4 : pick_mux_3;
-  assign pick_mux_5 = in_3_valid ? 3'd3 : pick_mux_4;
-  assign pick_mux_6 = in_2_valid ? 3'd2 : pick_mux_5;
-  assign pick = in_1_valid ? 3'd1 : pick_mux_6;
-  assign grant_eq_1 = last == 3'd1;
-  assign pick_mux_7 = in_1_valid ? 3'd1 : 3'd1;
-  assign pick_mux_8 = in_0_valid ? 3'd0 : pick_mux_7;
-  assign pick_mux_9 = in_7_valid ? 3'd7 : pick_mux_8;
-  assign pick_mux_10 = in_6_valid ? 3'd6 : pick_mux_9;
-  assign pick_mux_11 = in_5_valid ? 3'd5 : pick_mux_10;
-  assign pick_mux_12 = in_4_valid ? 3'd4 : pick_mux_11;
-  assign pick_mux_13 = in_3_valid ? 3'd3 : pick_mux_12;
-  assign pick_1 = in_2_valid ? 3'd2 : pick_mux_13;
-  assign grant_eq_2 = last == 3'd2;
-  assign pick_mux_14 = in_2_valid ? 3'd2 : 3'd2;
-  assign pick_mux_15 = in_1_valid ? 3'd1 : pick_mux_14;
-  assign pick_mux_16 = in_0_valid ? 3'd0 : pick_mux_15;
-  assign pick_mux_17 = in_7_valid ? 3'd7 : pick_mux_16;
-  assign pick_mux_18 = in_6_valid ? 3'd6 : pick_mux_17;
-  assign pick_mux_19 = in_5_valid ? 3'd5 : pick_mux_18;
-  assign pick_mux_20 = in_4_valid ? 3'd4 : pick_mux_19;
-  assign pick_2 = in_3_valid ? 3'd3 : pick_mux_20;
-  assign grant_eq_3 = last == 3'd3;
-  assign pick_mux_21 = in_3_valid ? 3'd3 : 3'd3;
-  assign pick_mux_22 = in_2_valid ? 3'd2 : pick_mux_21;
-  assign pick_mux_23 = in_1_valid ? 3'd1 : pick_mux_22;
-  assign pick_mux_24 = in_0_valid ? 3'd0 : pick_mux_23;
-  assign pick_mux_25 = in_7_valid ? 3'd7 : pick_mux_24;
-  assign pick_mux_26 = in_6_valid ? 3'd6 : pick_mux_25;
-  assign pick_mux_27 = in_5_valid ? 3'd5 : pick_mux_26;
-  assign pick_3 = in_4_valid ? 3'd4 : pick_mux_27;
-  assign grant_eq_4 = last == 3'd4;
-  assign pick_mux_28 = in_4_valid ? 3'd4 : 3'd4;
-  assign pick_mux_29 = in_3_valid ? 3'd3 : pick_mux_28;
-  assign pick_mux_30 = in_2_valid ? 3'd2 : pick_mux_29;
-  assign pick_mux_31 = in_1_valid ? 3'd1 : pick_mux_30;
-  assign pick_mux_32 = in_0_valid ? 3'd0 : pick_mux_31;
-  assign pick_mux_33 = in_7_valid ? 3'd7 : pick_mux_32;
-  assign pick_mux_34 = in_6_valid ? 3'd6 : pick_mux_33;
-  assign pick_4 = in_5_valid ? 3'd5 : pick_mux_34;
-  assign grant_eq_5 = last == 3'd5;
-  assign pick_mux_35 = in_5_valid ? 3'd5 : 3'd5;
-  assign pick_mux_36 = in_4_valid ? 3'd4 : pick_mux_35;
-  assign pick_mux_37 = in_3_valid ? 3'd3 : pick_mux_36;
-  assign pick_mux_38 = in_2_valid ? 3'd2 : pick_mux_37;
-  assign pick_mux_39 = in_1_valid ? 3'd1 : pick_mux_38;
-  assign pick_mux_40 = in_0_valid ? 3'd0 : pick_mux_39;
-  assign pick_mux_41 = in_7_valid ? 3'd7 : pick_mux_40;
-  assign pick_5 = in_6_valid ? 3'd6 : pick_mux_41;
-  assign grant_eq_6 = last == 3'd6;
-  assign pick_mux_42 = in_6_valid ? 3'd6 : 3'd6;
-  assign pick_mux_43 = in_5_valid ? 3'd5 : pick_mux_42;
-  assign pick_mux_44 = in_4_valid ? 3'd4 : pick_mux_43;
-  assign pick_mux_45 = in_3_valid ? 3'd3 : pick_mux_44;
-  assign pick_mux_46 = in_2_valid ? 3'd2 : pick_mux_45;
-  assign pick_mux_47 = in_1_valid ? 3'd1 : pick_mux_46;
-  assign pick_mux_48 = in_0_valid ? 3'd0 : pick_mux_47;
-  assign pick_6 = in_7_valid ? 3'd7 : pick_mux_48;
-  assign pick_mux_49 = in_7_valid ? 3'd7 : 3'd7;
-  assign pick_mux_50 = in_6_valid ? 3'd6 : pick_mux_49;
-  assign pick_mux_51 = in_5_valid ? 3'd5 : pick_mux_50;
-  assign pick_mux_52 = in_4_valid ? 3'd4 : pick_mux_51;
-  assign pick_mux_53 = in_3_valid ? 3'd3 : pick_mux_52;
-  assign pick_mux_54 = in_2_valid ? 3'd2 : pick_mux_53;
-  assign pick_mux_55 = in_1_valid ? 3'd1 : pick_mux_54;
-  assign pick_7 = in_0_valid ? 3'd0 : pick_mux_55;
-  assign grant_mux = grant_eq_6 ? pick_6 : pick_7;
-  assign grant_mux_1 = grant_eq_5 ? pick_5 : grant_mux;
-  assign grant_mux_2 = grant_eq_4 ? pick_4 : grant_mux_1;
-  assign grant_mux_3 = grant_eq_3 ? pick_3 : grant_mux_2;
-  assign grant_mux_4 = grant_eq_2 ? pick_2 : grant_mux_3;
-  assign grant_mux_5 = grant_eq_1 ? pick_1 : grant_mux_4;
-  assign grant = grant_eq ? pick : grant_mux_5;
-  assign in_0_ready_eq = grant == 3'd0;
-  assign in_0_ready = in_0_ready_and & in_0_ready_eq;
-  assign in_1_ready_and = out_ready & in_0_ready_or_6;
-  assign in_1_ready_eq = grant == 3'd1;
-  assign in_1_ready = in_1_ready_and & in_1_ready_eq;
-  assign in_2_ready_and = out_ready & in_0_ready_or_6;
-  assign in_2_ready_eq = grant == 3'd2;
-  assign in_2_ready = in_2_ready_and & in_2_ready_eq;
-  assign in_3_ready_and = out_ready & in_0_ready_or_6;
-  assign in_3_ready_eq = grant == 3'd3;
-  assign in_3_ready = in_3_ready_and & in_3_ready_eq;
-  assign in_4_ready_and = out_ready & in_0_ready_or_6;
-  assign in_4_ready_eq = grant == 3'd4;
-  assign in_4_ready = in_4_ready_and & in_4_ready_eq;
-  assign in_5_ready_and = out_ready & in_0_ready_or_6;
-  assign in_5_ready_eq = grant == 3'd5;
-  assign in_5_ready = in_5_ready_and & in_5_ready_eq;
-  assign in_6_ready_and = out_ready & in_0_ready_or_6;
-  assign in_6_ready_eq = grant == 3'd6;
-  assign in_6_ready = in_6_ready_and & in_6_ready_eq;
-  assign in_7_ready_and = out_ready & in_0_ready_or_6;
-  assign in_7_ready_eq = grant == 3'd7;
-  assign in_7_ready = in_7_ready_and & in_7_ready_eq;
-  assign out_valid = in_0_ready_or_6;
-  assign out_bits_eq = grant == 3'd7;
-  assign out_bits_eq_1 = grant == 3'd6;
-  assign out_bits_eq_2 = grant == 3'd5;
-  assign out_bits_eq_3 = grant == 3'd4;
-  assign out_bits_eq_4 = grant == 3'd3;
-  assign out_bits_eq_5 = grant == 3'd2;
-  assign out_bits_eq_6 = grant == 3'd1;
-  assign out_bits_mux = out_bits_eq_6 ? in_1_bits : in_0_bits;
-  assign out_bits_mux_1 = out_bits_eq_5 ? in_2_bits : out_bits_mux;
-  assign out_bits_mux_2 = out_bits_eq_4 ? in_3_bits : out_bits_mux_1;
-  assign out_bits_mux_3 = out_bits_eq_3 ? in_4_bits : out_bits_mux_2;
-  assign out_bits_mux_4 = out_bits_eq_2 ? in_5_bits : out_bits_mux_3;
-  assign out_bits_mux_5 = out_bits_eq_1 ? in_6_bits : out_bits_mux_4;
-  assign out_bits = out_bits_eq ? in_7_bits : out_bits_mux_5;
-  assign chosen = grant;
-  assign last_sel_and = out_valid & out_ready;
-  assign last_next = last_sel_and ? grant : last;
+  wire in_0_ready_or_4 = in_0_valid | in_1_valid | in_2_valid | in_3_valid | in_4_valid | in_5_valid; // arbiter.ts:32
+  wire in_0_ready_or_6 = in_0_ready_or_4 | in_6_valid | in_7_valid; // arbiter.ts:32
+  wire in_0_ready_and = out_ready & in_0_ready_or_6; // arbiter.ts:35
+  wire [2:0] pick_mux_3 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : 3'd0; // arbiter.ts:26
+  wire [2:0] pick = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : pick_mux_3; // arbiter.ts:26
+  wire [2:0] pick_mux_10 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : 3'd1; // arbiter.ts:26
+  wire [2:0] pick_1 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : pick_mux_10; // arbiter.ts:26
+  wire [2:0] pick_mux_17 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : 3'd2; // arbiter.ts:26
+  wire [2:0] pick_2 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : pick_mux_17; // arbiter.ts:26
+  wire [2:0] pick_mux_24 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : 3'd3; // arbiter.ts:26
+  wire [2:0] pick_3 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : pick_mux_24; // arbiter.ts:26
+  wire [2:0] pick_mux_31 = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : 3'd4; // arbiter.ts:26
+  wire [2:0] pick_4 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : pick_mux_31; // arbiter.ts:26
+  wire [2:0] pick_mux_38 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : 3'd5; // arbiter.ts:26
+  wire [2:0] pick_5 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : pick_mux_38; // arbiter.ts:26
+  wire [2:0] pick_mux_45 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : 3'd6; // arbiter.ts:26
+  wire [2:0] pick_6 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : pick_mux_45; // arbiter.ts:26
+  wire [2:0] pick_mux_52 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : 3'd7; // arbiter.ts:26
+  wire [2:0] pick_7 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : pick_mux_52; // arbiter.ts:26
+  wire [2:0] grant_mux_2 = last == 3'd4 ? pick_4 : last == 3'd5 ? pick_5 : last == 3'd6 ? pick_6 : pick_7; // arbiter.ts:31
+  wire [2:0] grant_mux_5 = last == 3'd1 ? pick_1 : last == 3'd2 ? pick_2 : last == 3'd3 ? pick_3 : grant_mux_2; // arbiter.ts:31
+  wire [2:0] grant = last == 3'd0 ? pick : grant_mux_5; // arbiter.ts:31
+  assign in_0_ready = in_0_ready_and & grant == 3'd0; // arbiter.ts:10
+  wire in_1_ready_eq = grant == 3'd1; // arbiter.ts:35
+  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:10
+  wire in_2_ready_eq = grant == 3'd2; // arbiter.ts:35
+  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:10
+  wire in_3_ready_eq = grant == 3'd3; // arbiter.ts:35
+  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:10
+  wire in_4_ready_eq = grant == 3'd4; // arbiter.ts:35
+  assign in_4_ready = in_0_ready_and & in_4_ready_eq; // arbiter.ts:10
+  wire in_5_ready_eq = grant == 3'd5; // arbiter.ts:35
+  assign in_5_ready = in_0_ready_and & in_5_ready_eq; // arbiter.ts:10
+  wire in_6_ready_eq = grant == 3'd6; // arbiter.ts:35
+  assign in_6_ready = in_0_ready_and & in_6_ready_eq; // arbiter.ts:10
+  wire in_7_ready_eq = grant == 3'd7; // arbiter.ts:35
+  assign in_7_ready = in_0_ready_and & in_7_ready_eq; // arbiter.ts:10
+  assign out_valid = in_0_ready_or_6; // arbiter.ts:10
+  wire out_bits_mux_2 = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
+  wire out_bits_mux_5 = in_6_ready_eq ? in_6_bits : in_5_ready_eq ? in_5_bits : in_4_ready_eq ? in_4_bits : out_bits_mux_2; // arbiter.ts:34
+  assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:10
+  assign chosen = grant; // arbiter.ts:10
 
 `ifndef SYNTHESIS
   initial begin
@@ -285,9 +84,9 @@ module RoundRobinArbiter_n8_width1 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      last <= 3'd7;
+      last <= 3'd7; // arbiter.ts:19
     end else begin
-      last <= last_next;
+      if (out_valid & out_ready) last <= grant; // arbiter.ts:37
     end
   end
 endmodule

@@ -31,7 +31,7 @@ module tb_CommandPatcher;
   logic p_patch_written = '0;
   wire p_pixel_valid;
   wire [31:0] p_pixel_id;
-  wire [4:0] p_thread_id;
+  wire [4:0] p_pixel_thread;
   wire p_patch_start;
   wire [31:0] p_patch_base;
   wire p_frame_done;
@@ -58,7 +58,7 @@ module tb_CommandPatcher;
     .patch_written(p_patch_written),
     .pixel_valid(p_pixel_valid),
     .pixel_id(p_pixel_id),
-    .thread_id(p_thread_id),
+    .pixel_thread(p_pixel_thread),
     .patch_start(p_patch_start),
     .patch_base(p_patch_base),
     .frame_done(p_frame_done),
@@ -94,7 +94,7 @@ module tb_CommandPatcher;
       #5;
       if (p_pixel_valid !== row[84]) mismatch("pixel_valid", $sformatf("1'h%h", row[84]), $sformatf("1'h%h", p_pixel_valid));
       if (p_pixel_id !== row[83:52]) mismatch("pixel_id", $sformatf("32'h%h", row[83:52]), $sformatf("32'h%h", p_pixel_id));
-      if (p_thread_id !== row[48:44]) mismatch("thread_id", $sformatf("5'h%h", row[48:44]), $sformatf("5'h%h", p_thread_id));
+      if (p_pixel_thread !== row[48:44]) mismatch("pixel_thread", $sformatf("5'h%h", row[48:44]), $sformatf("5'h%h", p_pixel_thread));
       if (p_patch_start !== row[40]) mismatch("patch_start", $sformatf("1'h%h", row[40]), $sformatf("1'h%h", p_patch_start));
       if (p_patch_base !== row[39:8]) mismatch("patch_base", $sformatf("32'h%h", row[39:8]), $sformatf("32'h%h", p_patch_base));
       if (p_frame_done !== row[4]) mismatch("frame_done", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_frame_done));

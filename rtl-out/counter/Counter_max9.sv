@@ -8,23 +8,10 @@ module Counter_max9 (
   output logic wrap
 );
   logic [3:0] value_1; // counter.ts:15
-  logic atMax; // counter.ts:16
-  logic wrap_and; // counter.ts:19
-  logic wrap_not; // counter.ts:19
-  logic [3:0] value_1_next; // counter.ts:15
-  logic [3:0] value_1_add; // counter.ts:17
-  logic [3:0] value_1_mux; // counter.ts:17
-  logic [3:0] value_1_p; // counter.ts:6
 
-  assign value = value_1;
-  assign atMax = value_1 == 4'd9;
-  assign wrap_and = en & atMax;
-  assign wrap_not = ~clear;
-  assign wrap = wrap_and & wrap_not;
-  assign value_1_add = value_1 + 4'd1;
-  assign value_1_mux = atMax ? 4'd0 : value_1_add;
-  assign value_1_p = en ? value_1_mux : value_1;
-  assign value_1_next = clear ? 4'd0 : value_1_p;
+  assign value = value_1; // counter.ts:6
+  wire atMax = value_1 == 4'd9; // counter.ts:16
+  assign wrap = en & atMax & ~clear; // counter.ts:6
 
 `ifndef SYNTHESIS
   initial begin
@@ -34,9 +21,10 @@ module Counter_max9 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      value_1 <= 4'd0;
+      value_1 <= 4'd0; // counter.ts:15
     end else begin
-      value_1 <= value_1_next;
+      if (clear) value_1 <= 4'd0; // counter.ts:17
+      else if (en) value_1 <= atMax ? 4'd0 : value_1 + 4'd1; // counter.ts:17
     end
   end
 endmodule

@@ -4,12 +4,6 @@ module Decoder_n6 (
   input  logic en,
   output logic [5:0] out
 );
-  logic inRange_ult; // encoders.ts:34
-  logic inRange_and; // encoders.ts:34
-  logic [5:0] out_shl; // encoders.ts:35
+  assign out = en & index < 3'd6 ? 6'd1 << index : 6'd0; // encoders.ts:30
 
-  assign inRange_ult = index < 3'd6;
-  assign inRange_and = en & inRange_ult;
-  assign out_shl = 6'd1 << index;
-  assign out = inRange_and ? out_shl : 6'd0;
 endmodule

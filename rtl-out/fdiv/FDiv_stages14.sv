@@ -8,1354 +8,416 @@ module FDiv_stages14 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic [23:0] p1_divisor; // pipeline.ts:120
-  logic [24:0] p1_remainder; // pipeline.ts:120
-  logic [9:0] p1_quotientExp; // pipeline.ts:120
-  logic p1_resultSign; // pipeline.ts:120
-  logic p1_resultIsNaN; // pipeline.ts:120
-  logic p1_resultIsInf; // pipeline.ts:120
-  logic p1_resultIsZero; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic [23:0] p2_divisor; // pipeline.ts:120
-  logic [24:0] p2_remainder; // pipeline.ts:120
-  logic [9:0] p2_quotientExp; // pipeline.ts:120
-  logic p2_resultSign; // pipeline.ts:120
-  logic p2_resultIsNaN; // pipeline.ts:120
-  logic p2_resultIsInf; // pipeline.ts:120
-  logic p2_resultIsZero; // pipeline.ts:120
-  logic [1:0] p2_quotient; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic [23:0] p3_divisor; // pipeline.ts:120
-  logic [24:0] p3_remainder; // pipeline.ts:120
-  logic [9:0] p3_quotientExp; // pipeline.ts:120
-  logic p3_resultSign; // pipeline.ts:120
-  logic p3_resultIsNaN; // pipeline.ts:120
-  logic p3_resultIsInf; // pipeline.ts:120
-  logic p3_resultIsZero; // pipeline.ts:120
-  logic [3:0] p3_quotient; // pipeline.ts:120
-  logic p3_valid; // pipeline.ts:124
-  logic [23:0] p4_divisor; // pipeline.ts:120
-  logic [24:0] p4_remainder; // pipeline.ts:120
-  logic [9:0] p4_quotientExp; // pipeline.ts:120
-  logic p4_resultSign; // pipeline.ts:120
-  logic p4_resultIsNaN; // pipeline.ts:120
-  logic p4_resultIsInf; // pipeline.ts:120
-  logic p4_resultIsZero; // pipeline.ts:120
-  logic [5:0] p4_quotient; // pipeline.ts:120
-  logic p4_valid; // pipeline.ts:124
-  logic [23:0] p5_divisor; // pipeline.ts:120
-  logic [24:0] p5_remainder; // pipeline.ts:120
-  logic [9:0] p5_quotientExp; // pipeline.ts:120
-  logic p5_resultSign; // pipeline.ts:120
-  logic p5_resultIsNaN; // pipeline.ts:120
-  logic p5_resultIsInf; // pipeline.ts:120
-  logic p5_resultIsZero; // pipeline.ts:120
-  logic [7:0] p5_quotient; // pipeline.ts:120
-  logic p5_valid; // pipeline.ts:124
-  logic [23:0] p6_divisor; // pipeline.ts:120
-  logic [24:0] p6_remainder; // pipeline.ts:120
-  logic [9:0] p6_quotientExp; // pipeline.ts:120
-  logic p6_resultSign; // pipeline.ts:120
-  logic p6_resultIsNaN; // pipeline.ts:120
-  logic p6_resultIsInf; // pipeline.ts:120
-  logic p6_resultIsZero; // pipeline.ts:120
-  logic [9:0] p6_quotient; // pipeline.ts:120
-  logic p6_valid; // pipeline.ts:124
-  logic [23:0] p7_divisor; // pipeline.ts:120
-  logic [24:0] p7_remainder; // pipeline.ts:120
-  logic [9:0] p7_quotientExp; // pipeline.ts:120
-  logic p7_resultSign; // pipeline.ts:120
-  logic p7_resultIsNaN; // pipeline.ts:120
-  logic p7_resultIsInf; // pipeline.ts:120
-  logic p7_resultIsZero; // pipeline.ts:120
-  logic [11:0] p7_quotient; // pipeline.ts:120
-  logic p7_valid; // pipeline.ts:124
-  logic [23:0] p8_divisor; // pipeline.ts:120
-  logic [24:0] p8_remainder; // pipeline.ts:120
-  logic [9:0] p8_quotientExp; // pipeline.ts:120
-  logic p8_resultSign; // pipeline.ts:120
-  logic p8_resultIsNaN; // pipeline.ts:120
-  logic p8_resultIsInf; // pipeline.ts:120
-  logic p8_resultIsZero; // pipeline.ts:120
-  logic [13:0] p8_quotient; // pipeline.ts:120
-  logic p8_valid; // pipeline.ts:124
-  logic [23:0] p9_divisor; // pipeline.ts:120
-  logic [24:0] p9_remainder; // pipeline.ts:120
-  logic [9:0] p9_quotientExp; // pipeline.ts:120
-  logic p9_resultSign; // pipeline.ts:120
-  logic p9_resultIsNaN; // pipeline.ts:120
-  logic p9_resultIsInf; // pipeline.ts:120
-  logic p9_resultIsZero; // pipeline.ts:120
-  logic [15:0] p9_quotient; // pipeline.ts:120
-  logic p9_valid; // pipeline.ts:124
-  logic [23:0] p10_divisor; // pipeline.ts:120
-  logic [24:0] p10_remainder; // pipeline.ts:120
-  logic [9:0] p10_quotientExp; // pipeline.ts:120
-  logic p10_resultSign; // pipeline.ts:120
-  logic p10_resultIsNaN; // pipeline.ts:120
-  logic p10_resultIsInf; // pipeline.ts:120
-  logic p10_resultIsZero; // pipeline.ts:120
-  logic [17:0] p10_quotient; // pipeline.ts:120
-  logic p10_valid; // pipeline.ts:124
-  logic [23:0] p11_divisor; // pipeline.ts:120
-  logic [24:0] p11_remainder; // pipeline.ts:120
-  logic [9:0] p11_quotientExp; // pipeline.ts:120
-  logic p11_resultSign; // pipeline.ts:120
-  logic p11_resultIsNaN; // pipeline.ts:120
-  logic p11_resultIsInf; // pipeline.ts:120
-  logic p11_resultIsZero; // pipeline.ts:120
-  logic [20:0] p11_quotient; // pipeline.ts:120
-  logic p11_valid; // pipeline.ts:124
-  logic [23:0] p12_divisor; // pipeline.ts:120
-  logic [24:0] p12_remainder; // pipeline.ts:120
-  logic [9:0] p12_quotientExp; // pipeline.ts:120
-  logic p12_resultSign; // pipeline.ts:120
-  logic p12_resultIsNaN; // pipeline.ts:120
-  logic p12_resultIsInf; // pipeline.ts:120
-  logic p12_resultIsZero; // pipeline.ts:120
-  logic [23:0] p12_quotient; // pipeline.ts:120
-  logic p12_valid; // pipeline.ts:124
-  logic p13_resultSign; // pipeline.ts:120
-  logic p13_resultIsNaN; // pipeline.ts:120
-  logic p13_resultIsInf; // pipeline.ts:120
-  logic p13_resultIsZero; // pipeline.ts:120
-  logic [25:0] p13_denormalized; // pipeline.ts:120
-  logic [7:0] p13_expBase; // pipeline.ts:120
-  logic p13_overflow; // pipeline.ts:120
-  logic p13_valid; // pipeline.ts:124
-  logic [31:0] p14_result; // pipeline.ts:120
-  logic p14_valid; // pipeline.ts:124
-  logic [7:0] b_exp; // common.ts:46
-  logic b_exp_is_zero; // common.ts:48
-  logic sig_not; // common.ts:59
-  logic [22:0] b_frac; // common.ts:47
-  logic [23:0] b_sig; // common.ts:59
-  logic [31:0] bits_concat; // common.ts:74
-  logic zero_slice; // common.ts:78
-  logic zero; // common.ts:78
-  logic zero_slice_1; // common.ts:78
-  logic zero_1; // common.ts:78
-  logic b_sig_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_2; // common.ts:78
-  logic zero_2; // common.ts:78
-  logic zero_slice_3; // common.ts:78
-  logic zero_3; // common.ts:78
-  logic b_sig_zeros_l1_1_zero; // common.ts:85
-  logic b_sig_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_4; // common.ts:78
-  logic zero_4; // common.ts:78
-  logic zero_slice_5; // common.ts:78
-  logic zero_5; // common.ts:78
-  logic b_sig_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_6; // common.ts:78
-  logic zero_6; // common.ts:78
-  logic zero_slice_7; // common.ts:78
-  logic zero_7; // common.ts:78
-  logic b_sig_zeros_l1_3_zero; // common.ts:85
-  logic b_sig_zeros_l2_1_zero; // common.ts:85
-  logic b_sig_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_8; // common.ts:78
-  logic zero_8; // common.ts:78
-  logic zero_slice_9; // common.ts:78
-  logic zero_9; // common.ts:78
-  logic b_sig_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_10; // common.ts:78
-  logic zero_10; // common.ts:78
-  logic zero_slice_11; // common.ts:78
-  logic zero_11; // common.ts:78
-  logic b_sig_zeros_l1_5_zero; // common.ts:85
-  logic b_sig_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_12; // common.ts:78
-  logic zero_12; // common.ts:78
-  logic zero_slice_13; // common.ts:78
-  logic zero_13; // common.ts:78
-  logic b_sig_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_14; // common.ts:78
-  logic zero_14; // common.ts:78
-  logic zero_slice_15; // common.ts:78
-  logic zero_15; // common.ts:78
-  logic b_sig_zeros_l1_7_zero; // common.ts:85
-  logic b_sig_zeros_l2_3_zero; // common.ts:85
-  logic b_sig_zeros_l3_1_zero; // common.ts:85
-  logic b_sig_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_16; // common.ts:78
-  logic zero_16; // common.ts:78
-  logic zero_slice_17; // common.ts:78
-  logic zero_17; // common.ts:78
-  logic b_sig_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_18; // common.ts:78
-  logic zero_18; // common.ts:78
-  logic zero_slice_19; // common.ts:78
-  logic zero_19; // common.ts:78
-  logic b_sig_zeros_l1_9_zero; // common.ts:85
-  logic b_sig_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_20; // common.ts:78
-  logic zero_20; // common.ts:78
-  logic zero_slice_21; // common.ts:78
-  logic zero_21; // common.ts:78
-  logic b_sig_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_22; // common.ts:78
-  logic zero_22; // common.ts:78
-  logic zero_slice_23; // common.ts:78
-  logic zero_23; // common.ts:78
-  logic b_sig_zeros_l1_11_zero; // common.ts:85
-  logic b_sig_zeros_l2_5_zero; // common.ts:85
-  logic b_sig_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_24; // common.ts:78
-  logic zero_24; // common.ts:78
-  logic zero_slice_25; // common.ts:78
-  logic zero_25; // common.ts:78
-  logic b_sig_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_26; // common.ts:78
-  logic zero_26; // common.ts:78
-  logic zero_slice_27; // common.ts:78
-  logic zero_27; // common.ts:78
-  logic b_sig_zeros_l1_13_zero; // common.ts:85
-  logic b_sig_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_28; // common.ts:78
-  logic zero_28; // common.ts:78
-  logic zero_slice_29; // common.ts:78
-  logic zero_29; // common.ts:78
-  logic b_sig_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_30; // common.ts:78
-  logic zero_30; // common.ts:78
-  logic count_mux; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_7_count; // common.ts:86
-  logic count_mux_1; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_2; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_3_count; // common.ts:86
-  logic count_mux_3; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_5_count; // common.ts:86
-  logic count_mux_4; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_5; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_6; // common.ts:86
-  logic [3:0] b_sig_zeros_l4_1_count; // common.ts:86
-  logic count_mux_7; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_3_count; // common.ts:86
-  logic count_mux_8; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_9; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_1_count; // common.ts:86
-  logic count_mux_10; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_1_count; // common.ts:86
-  logic count_mux_11; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_12; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_13; // common.ts:86
-  logic [3:0] b_sig_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_14; // common.ts:86
-  logic [4:0] b_sig_zeros; // common.ts:86
-  logic [23:0] b_sig_norm; // common.ts:156
-  logic [7:0] a_exp; // common.ts:46
-  logic a_exp_is_zero; // common.ts:48
-  logic sig_not_1; // common.ts:59
-  logic [22:0] a_frac; // common.ts:47
-  logic [23:0] a_sig; // common.ts:59
-  logic [31:0] bits_concat_1; // common.ts:74
-  logic zero_slice_31; // common.ts:78
-  logic zero_31; // common.ts:78
-  logic zero_slice_32; // common.ts:78
-  logic zero_32; // common.ts:78
-  logic a_sig_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_33; // common.ts:78
-  logic zero_33; // common.ts:78
-  logic zero_slice_34; // common.ts:78
-  logic zero_34; // common.ts:78
-  logic a_sig_zeros_l1_1_zero; // common.ts:85
-  logic a_sig_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_35; // common.ts:78
-  logic zero_35; // common.ts:78
-  logic zero_slice_36; // common.ts:78
-  logic zero_36; // common.ts:78
-  logic a_sig_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_37; // common.ts:78
-  logic zero_37; // common.ts:78
-  logic zero_slice_38; // common.ts:78
-  logic zero_38; // common.ts:78
-  logic a_sig_zeros_l1_3_zero; // common.ts:85
-  logic a_sig_zeros_l2_1_zero; // common.ts:85
-  logic a_sig_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_39; // common.ts:78
-  logic zero_39; // common.ts:78
-  logic zero_slice_40; // common.ts:78
-  logic zero_40; // common.ts:78
-  logic a_sig_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_41; // common.ts:78
-  logic zero_41; // common.ts:78
-  logic zero_slice_42; // common.ts:78
-  logic zero_42; // common.ts:78
-  logic a_sig_zeros_l1_5_zero; // common.ts:85
-  logic a_sig_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_43; // common.ts:78
-  logic zero_43; // common.ts:78
-  logic zero_slice_44; // common.ts:78
-  logic zero_44; // common.ts:78
-  logic a_sig_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_45; // common.ts:78
-  logic zero_45; // common.ts:78
-  logic zero_slice_46; // common.ts:78
-  logic zero_46; // common.ts:78
-  logic a_sig_zeros_l1_7_zero; // common.ts:85
-  logic a_sig_zeros_l2_3_zero; // common.ts:85
-  logic a_sig_zeros_l3_1_zero; // common.ts:85
-  logic a_sig_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_47; // common.ts:78
-  logic zero_47; // common.ts:78
-  logic zero_slice_48; // common.ts:78
-  logic zero_48; // common.ts:78
-  logic a_sig_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_49; // common.ts:78
-  logic zero_49; // common.ts:78
-  logic zero_slice_50; // common.ts:78
-  logic zero_50; // common.ts:78
-  logic a_sig_zeros_l1_9_zero; // common.ts:85
-  logic a_sig_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_51; // common.ts:78
-  logic zero_51; // common.ts:78
-  logic zero_slice_52; // common.ts:78
-  logic zero_52; // common.ts:78
-  logic a_sig_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_53; // common.ts:78
-  logic zero_53; // common.ts:78
-  logic zero_slice_54; // common.ts:78
-  logic zero_54; // common.ts:78
-  logic a_sig_zeros_l1_11_zero; // common.ts:85
-  logic a_sig_zeros_l2_5_zero; // common.ts:85
-  logic a_sig_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_55; // common.ts:78
-  logic zero_55; // common.ts:78
-  logic zero_slice_56; // common.ts:78
-  logic zero_56; // common.ts:78
-  logic a_sig_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_57; // common.ts:78
-  logic zero_57; // common.ts:78
-  logic zero_slice_58; // common.ts:78
-  logic zero_58; // common.ts:78
-  logic a_sig_zeros_l1_13_zero; // common.ts:85
-  logic a_sig_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_59; // common.ts:78
-  logic zero_59; // common.ts:78
-  logic zero_slice_60; // common.ts:78
-  logic zero_60; // common.ts:78
-  logic a_sig_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_61; // common.ts:78
-  logic zero_61; // common.ts:78
-  logic count_mux_15; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_7_count; // common.ts:86
-  logic count_mux_16; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_17; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_3_count; // common.ts:86
-  logic count_mux_18; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_5_count; // common.ts:86
-  logic count_mux_19; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_20; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_21; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_1_count; // common.ts:86
-  logic count_mux_22; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_3_count; // common.ts:86
-  logic count_mux_23; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_24; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_1_count; // common.ts:86
-  logic count_mux_25; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_1_count; // common.ts:86
-  logic count_mux_26; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_27; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_28; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_29; // common.ts:86
-  logic [4:0] a_sig_zeros; // common.ts:86
-  logic [23:0] a_sig_norm; // common.ts:156
-  logic dividendSmaller; // fdiv.ts:58
-  logic [24:0] dividend_concat; // fdiv.ts:59
-  logic [24:0] dividend_zext; // fdiv.ts:59
-  logic [24:0] dividend; // fdiv.ts:59
-  logic [7:0] a_exp_eff; // common.ts:60
-  logic [9:0] exp_zext; // common.ts:157
-  logic [9:0] exp_zext_1; // common.ts:157
-  logic [9:0] a_exp_norm; // common.ts:157
-  logic [7:0] b_exp_eff; // common.ts:60
-  logic [9:0] exp_zext_2; // common.ts:157
-  logic [9:0] exp_zext_3; // common.ts:157
-  logic [9:0] b_exp_norm; // common.ts:157
-  logic [9:0] quotientExp_sub; // fdiv.ts:61
-  logic [9:0] quotientExp_add; // fdiv.ts:61
-  logic [9:0] quotientExp_zext; // fdiv.ts:61
-  logic [9:0] quotientExp; // fdiv.ts:61
-  logic a_sign; // common.ts:45
-  logic b_sign; // common.ts:45
-  logic resultSign; // fdiv.ts:66
-  logic a_exp_is_max; // common.ts:49
-  logic a_frac_is_zero; // common.ts:50
-  logic isNaN_not; // common.ts:58
-  logic a_is_nan; // common.ts:58
-  logic b_exp_is_max; // common.ts:49
-  logic b_frac_is_zero; // common.ts:50
-  logic isNaN_not_1; // common.ts:58
-  logic b_is_nan; // common.ts:58
-  logic resultIsNaN_or; // fdiv.ts:67
-  logic a_is_zero; // common.ts:56
-  logic b_is_zero; // common.ts:56
-  logic resultIsNaN_and; // fdiv.ts:67
-  logic resultIsNaN_or_1; // fdiv.ts:67
-  logic a_is_inf; // common.ts:57
-  logic b_is_inf; // common.ts:57
-  logic resultIsNaN_and_1; // fdiv.ts:67
-  logic resultIsNaN; // fdiv.ts:67
-  logic resultIsInf; // fdiv.ts:68
-  logic resultIsZero; // fdiv.ts:69
-  logic [25:0] trial_zext; // fdiv.ts:42
-  logic [25:0] trial_zext_1; // fdiv.ts:42
-  logic [25:0] trial; // fdiv.ts:42
-  logic fits_slice; // fdiv.ts:43
-  logic fits; // fdiv.ts:43
-  logic [23:0] kept_slice; // fdiv.ts:44
-  logic [23:0] kept_slice_1; // fdiv.ts:44
-  logic [23:0] kept; // fdiv.ts:44
-  logic [24:0] remainder; // fdiv.ts:75
-  logic [25:0] trial_zext_2; // fdiv.ts:42
-  logic [25:0] trial_zext_3; // fdiv.ts:42
-  logic [25:0] trial_1; // fdiv.ts:42
-  logic fits_slice_1; // fdiv.ts:43
-  logic fits_1; // fdiv.ts:43
-  logic [23:0] kept_slice_2; // fdiv.ts:44
-  logic [23:0] kept_slice_3; // fdiv.ts:44
-  logic [23:0] kept_1; // fdiv.ts:44
-  logic [24:0] remainder_1; // fdiv.ts:75
-  logic [1:0] quotient_concat; // fdiv.ts:45
-  logic [25:0] trial_zext_4; // fdiv.ts:42
-  logic [25:0] trial_zext_5; // fdiv.ts:42
-  logic [25:0] trial_2; // fdiv.ts:42
-  logic fits_slice_2; // fdiv.ts:43
-  logic fits_2; // fdiv.ts:43
-  logic [23:0] kept_slice_4; // fdiv.ts:44
-  logic [23:0] kept_slice_5; // fdiv.ts:44
-  logic [23:0] kept_2; // fdiv.ts:44
-  logic [24:0] remainder_2; // fdiv.ts:75
-  logic [25:0] trial_zext_6; // fdiv.ts:42
-  logic [25:0] trial_zext_7; // fdiv.ts:42
-  logic [25:0] trial_3; // fdiv.ts:42
-  logic fits_slice_3; // fdiv.ts:43
-  logic fits_3; // fdiv.ts:43
-  logic [23:0] kept_slice_6; // fdiv.ts:44
-  logic [23:0] kept_slice_7; // fdiv.ts:44
-  logic [23:0] kept_3; // fdiv.ts:44
-  logic [24:0] remainder_3; // fdiv.ts:75
-  logic [2:0] quotient_concat_1; // fdiv.ts:45
-  logic [3:0] quotient_concat_2; // fdiv.ts:45
-  logic [25:0] trial_zext_8; // fdiv.ts:42
-  logic [25:0] trial_zext_9; // fdiv.ts:42
-  logic [25:0] trial_4; // fdiv.ts:42
-  logic fits_slice_4; // fdiv.ts:43
-  logic fits_4; // fdiv.ts:43
-  logic [23:0] kept_slice_8; // fdiv.ts:44
-  logic [23:0] kept_slice_9; // fdiv.ts:44
-  logic [23:0] kept_4; // fdiv.ts:44
-  logic [24:0] remainder_4; // fdiv.ts:75
-  logic [25:0] trial_zext_10; // fdiv.ts:42
-  logic [25:0] trial_zext_11; // fdiv.ts:42
-  logic [25:0] trial_5; // fdiv.ts:42
-  logic fits_slice_5; // fdiv.ts:43
-  logic fits_5; // fdiv.ts:43
-  logic [23:0] kept_slice_10; // fdiv.ts:44
-  logic [23:0] kept_slice_11; // fdiv.ts:44
-  logic [23:0] kept_5; // fdiv.ts:44
-  logic [24:0] remainder_5; // fdiv.ts:75
-  logic [4:0] quotient_concat_3; // fdiv.ts:45
-  logic [5:0] quotient_concat_4; // fdiv.ts:45
-  logic [25:0] trial_zext_12; // fdiv.ts:42
-  logic [25:0] trial_zext_13; // fdiv.ts:42
-  logic [25:0] trial_6; // fdiv.ts:42
-  logic fits_slice_6; // fdiv.ts:43
-  logic fits_6; // fdiv.ts:43
-  logic [23:0] kept_slice_12; // fdiv.ts:44
-  logic [23:0] kept_slice_13; // fdiv.ts:44
-  logic [23:0] kept_6; // fdiv.ts:44
-  logic [24:0] remainder_6; // fdiv.ts:75
-  logic [25:0] trial_zext_14; // fdiv.ts:42
-  logic [25:0] trial_zext_15; // fdiv.ts:42
-  logic [25:0] trial_7; // fdiv.ts:42
-  logic fits_slice_7; // fdiv.ts:43
-  logic fits_7; // fdiv.ts:43
-  logic [23:0] kept_slice_14; // fdiv.ts:44
-  logic [23:0] kept_slice_15; // fdiv.ts:44
-  logic [23:0] kept_7; // fdiv.ts:44
-  logic [24:0] remainder_7; // fdiv.ts:75
-  logic [6:0] quotient_concat_5; // fdiv.ts:45
-  logic [7:0] quotient_concat_6; // fdiv.ts:45
-  logic [25:0] trial_zext_16; // fdiv.ts:42
-  logic [25:0] trial_zext_17; // fdiv.ts:42
-  logic [25:0] trial_8; // fdiv.ts:42
-  logic fits_slice_8; // fdiv.ts:43
-  logic fits_8; // fdiv.ts:43
-  logic [23:0] kept_slice_16; // fdiv.ts:44
-  logic [23:0] kept_slice_17; // fdiv.ts:44
-  logic [23:0] kept_8; // fdiv.ts:44
-  logic [24:0] remainder_8; // fdiv.ts:75
-  logic [25:0] trial_zext_18; // fdiv.ts:42
-  logic [25:0] trial_zext_19; // fdiv.ts:42
-  logic [25:0] trial_9; // fdiv.ts:42
-  logic fits_slice_9; // fdiv.ts:43
-  logic fits_9; // fdiv.ts:43
-  logic [23:0] kept_slice_18; // fdiv.ts:44
-  logic [23:0] kept_slice_19; // fdiv.ts:44
-  logic [23:0] kept_9; // fdiv.ts:44
-  logic [24:0] remainder_9; // fdiv.ts:75
-  logic [8:0] quotient_concat_7; // fdiv.ts:45
-  logic [9:0] quotient_concat_8; // fdiv.ts:45
-  logic [25:0] trial_zext_20; // fdiv.ts:42
-  logic [25:0] trial_zext_21; // fdiv.ts:42
-  logic [25:0] trial_10; // fdiv.ts:42
-  logic fits_slice_10; // fdiv.ts:43
-  logic fits_10; // fdiv.ts:43
-  logic [23:0] kept_slice_20; // fdiv.ts:44
-  logic [23:0] kept_slice_21; // fdiv.ts:44
-  logic [23:0] kept_10; // fdiv.ts:44
-  logic [24:0] remainder_10; // fdiv.ts:75
-  logic [25:0] trial_zext_22; // fdiv.ts:42
-  logic [25:0] trial_zext_23; // fdiv.ts:42
-  logic [25:0] trial_11; // fdiv.ts:42
-  logic fits_slice_11; // fdiv.ts:43
-  logic fits_11; // fdiv.ts:43
-  logic [23:0] kept_slice_22; // fdiv.ts:44
-  logic [23:0] kept_slice_23; // fdiv.ts:44
-  logic [23:0] kept_11; // fdiv.ts:44
-  logic [24:0] remainder_11; // fdiv.ts:75
-  logic [10:0] quotient_concat_9; // fdiv.ts:45
-  logic [11:0] quotient_concat_10; // fdiv.ts:45
-  logic [25:0] trial_zext_24; // fdiv.ts:42
-  logic [25:0] trial_zext_25; // fdiv.ts:42
-  logic [25:0] trial_12; // fdiv.ts:42
-  logic fits_slice_12; // fdiv.ts:43
-  logic fits_12; // fdiv.ts:43
-  logic [23:0] kept_slice_24; // fdiv.ts:44
-  logic [23:0] kept_slice_25; // fdiv.ts:44
-  logic [23:0] kept_12; // fdiv.ts:44
-  logic [24:0] remainder_12; // fdiv.ts:75
-  logic [25:0] trial_zext_26; // fdiv.ts:42
-  logic [25:0] trial_zext_27; // fdiv.ts:42
-  logic [25:0] trial_13; // fdiv.ts:42
-  logic fits_slice_13; // fdiv.ts:43
-  logic fits_13; // fdiv.ts:43
-  logic [23:0] kept_slice_26; // fdiv.ts:44
-  logic [23:0] kept_slice_27; // fdiv.ts:44
-  logic [23:0] kept_13; // fdiv.ts:44
-  logic [24:0] remainder_13; // fdiv.ts:75
-  logic [12:0] quotient_concat_11; // fdiv.ts:45
-  logic [13:0] quotient_concat_12; // fdiv.ts:45
-  logic [25:0] trial_zext_28; // fdiv.ts:42
-  logic [25:0] trial_zext_29; // fdiv.ts:42
-  logic [25:0] trial_14; // fdiv.ts:42
-  logic fits_slice_14; // fdiv.ts:43
-  logic fits_14; // fdiv.ts:43
-  logic [23:0] kept_slice_28; // fdiv.ts:44
-  logic [23:0] kept_slice_29; // fdiv.ts:44
-  logic [23:0] kept_14; // fdiv.ts:44
-  logic [24:0] remainder_14; // fdiv.ts:75
-  logic [25:0] trial_zext_30; // fdiv.ts:42
-  logic [25:0] trial_zext_31; // fdiv.ts:42
-  logic [25:0] trial_15; // fdiv.ts:42
-  logic fits_slice_15; // fdiv.ts:43
-  logic fits_15; // fdiv.ts:43
-  logic [23:0] kept_slice_30; // fdiv.ts:44
-  logic [23:0] kept_slice_31; // fdiv.ts:44
-  logic [23:0] kept_15; // fdiv.ts:44
-  logic [24:0] remainder_15; // fdiv.ts:75
-  logic [14:0] quotient_concat_13; // fdiv.ts:45
-  logic [15:0] quotient_concat_14; // fdiv.ts:45
-  logic [25:0] trial_zext_32; // fdiv.ts:42
-  logic [25:0] trial_zext_33; // fdiv.ts:42
-  logic [25:0] trial_16; // fdiv.ts:42
-  logic fits_slice_16; // fdiv.ts:43
-  logic fits_16; // fdiv.ts:43
-  logic [23:0] kept_slice_32; // fdiv.ts:44
-  logic [23:0] kept_slice_33; // fdiv.ts:44
-  logic [23:0] kept_16; // fdiv.ts:44
-  logic [24:0] remainder_16; // fdiv.ts:75
-  logic [25:0] trial_zext_34; // fdiv.ts:42
-  logic [25:0] trial_zext_35; // fdiv.ts:42
-  logic [25:0] trial_17; // fdiv.ts:42
-  logic fits_slice_17; // fdiv.ts:43
-  logic fits_17; // fdiv.ts:43
-  logic [23:0] kept_slice_34; // fdiv.ts:44
-  logic [23:0] kept_slice_35; // fdiv.ts:44
-  logic [23:0] kept_17; // fdiv.ts:44
-  logic [24:0] remainder_17; // fdiv.ts:75
-  logic [16:0] quotient_concat_15; // fdiv.ts:45
-  logic [17:0] quotient_concat_16; // fdiv.ts:45
-  logic [25:0] trial_zext_36; // fdiv.ts:42
-  logic [25:0] trial_zext_37; // fdiv.ts:42
-  logic [25:0] trial_18; // fdiv.ts:42
-  logic fits_slice_18; // fdiv.ts:43
-  logic fits_18; // fdiv.ts:43
-  logic [23:0] kept_slice_36; // fdiv.ts:44
-  logic [23:0] kept_slice_37; // fdiv.ts:44
-  logic [23:0] kept_18; // fdiv.ts:44
-  logic [24:0] remainder_18; // fdiv.ts:75
-  logic [25:0] trial_zext_38; // fdiv.ts:42
-  logic [25:0] trial_zext_39; // fdiv.ts:42
-  logic [25:0] trial_19; // fdiv.ts:42
-  logic fits_slice_19; // fdiv.ts:43
-  logic fits_19; // fdiv.ts:43
-  logic [23:0] kept_slice_38; // fdiv.ts:44
-  logic [23:0] kept_slice_39; // fdiv.ts:44
-  logic [23:0] kept_19; // fdiv.ts:44
-  logic [24:0] remainder_19; // fdiv.ts:75
-  logic [25:0] trial_zext_40; // fdiv.ts:42
-  logic [25:0] trial_zext_41; // fdiv.ts:42
-  logic [25:0] trial_20; // fdiv.ts:42
-  logic fits_slice_20; // fdiv.ts:43
-  logic fits_20; // fdiv.ts:43
-  logic [23:0] kept_slice_40; // fdiv.ts:44
-  logic [23:0] kept_slice_41; // fdiv.ts:44
-  logic [23:0] kept_20; // fdiv.ts:44
-  logic [24:0] remainder_20; // fdiv.ts:75
-  logic [18:0] quotient_concat_17; // fdiv.ts:45
-  logic [19:0] quotient_concat_18; // fdiv.ts:45
-  logic [20:0] quotient_concat_19; // fdiv.ts:45
-  logic [25:0] trial_zext_42; // fdiv.ts:42
-  logic [25:0] trial_zext_43; // fdiv.ts:42
-  logic [25:0] trial_21; // fdiv.ts:42
-  logic fits_slice_21; // fdiv.ts:43
-  logic fits_21; // fdiv.ts:43
-  logic [23:0] kept_slice_42; // fdiv.ts:44
-  logic [23:0] kept_slice_43; // fdiv.ts:44
-  logic [23:0] kept_21; // fdiv.ts:44
-  logic [24:0] remainder_21; // fdiv.ts:75
-  logic [25:0] trial_zext_44; // fdiv.ts:42
-  logic [25:0] trial_zext_45; // fdiv.ts:42
-  logic [25:0] trial_22; // fdiv.ts:42
-  logic fits_slice_22; // fdiv.ts:43
-  logic fits_22; // fdiv.ts:43
-  logic [23:0] kept_slice_44; // fdiv.ts:44
-  logic [23:0] kept_slice_45; // fdiv.ts:44
-  logic [23:0] kept_22; // fdiv.ts:44
-  logic [24:0] remainder_22; // fdiv.ts:75
-  logic [25:0] trial_zext_46; // fdiv.ts:42
-  logic [25:0] trial_zext_47; // fdiv.ts:42
-  logic [25:0] trial_23; // fdiv.ts:42
-  logic fits_slice_23; // fdiv.ts:43
-  logic fits_23; // fdiv.ts:43
-  logic [23:0] kept_slice_46; // fdiv.ts:44
-  logic [23:0] kept_slice_47; // fdiv.ts:44
-  logic [23:0] kept_23; // fdiv.ts:44
-  logic [24:0] remainder_23; // fdiv.ts:75
-  logic [21:0] quotient_concat_20; // fdiv.ts:45
-  logic [22:0] quotient_concat_21; // fdiv.ts:45
-  logic [23:0] quotient_concat_22; // fdiv.ts:45
-  logic isNormal; // common.ts:170
-  logic [9:0] denormDistance_sub; // common.ts:173
-  logic denormShift_ult; // common.ts:174
-  logic [4:0] denormShift_slice; // common.ts:174
-  logic [4:0] denormShift_mux; // common.ts:174
-  logic [4:0] denormShift; // common.ts:174
-  logic take; // common.ts:111
-  logic take_1; // common.ts:111
-  logic take_2; // common.ts:111
-  logic take_3; // common.ts:111
-  logic take_4; // common.ts:111
-  logic [25:0] trial_zext_48; // fdiv.ts:42
-  logic [25:0] trial_zext_49; // fdiv.ts:42
-  logic [25:0] trial_24; // fdiv.ts:42
-  logic fits_slice_24; // fdiv.ts:43
-  logic fits_24; // fdiv.ts:43
-  logic [24:0] quotient_concat_23; // fdiv.ts:45
-  logic [23:0] kept_slice_48; // fdiv.ts:44
-  logic [23:0] kept_slice_49; // fdiv.ts:44
-  logic [23:0] kept_24; // fdiv.ts:44
-  logic sticky; // fdiv.ts:79
-  logic [25:0] value; // fdiv.ts:82
-  logic [9:0] shifted_slice; // common.ts:113
-  logic [25:0] shifted_zext; // common.ts:113
-  logic [25:0] denormalized_shift16; // common.ts:114
-  logic [17:0] shifted_slice_1; // common.ts:113
-  logic [25:0] shifted_zext_1; // common.ts:113
-  logic [25:0] denormalized_shift8; // common.ts:114
-  logic [21:0] shifted_slice_2; // common.ts:113
-  logic [25:0] shifted_zext_2; // common.ts:113
-  logic [25:0] denormalized_shift4; // common.ts:114
-  logic [23:0] shifted_slice_3; // common.ts:113
-  logic [25:0] shifted_zext_3; // common.ts:113
-  logic [25:0] denormalized_shift2; // common.ts:114
-  logic [24:0] shifted_slice_4; // common.ts:113
-  logic [25:0] shifted_zext_4; // common.ts:113
-  logic [25:0] denormalized_shift1; // common.ts:114
-  logic [15:0] dropped_slice; // common.ts:112
-  logic denormalized_dropped16; // common.ts:112
-  logic denormalized_sticky16; // common.ts:115
-  logic [7:0] dropped_slice_1; // common.ts:112
-  logic denormalized_dropped8; // common.ts:112
-  logic lost; // common.ts:115
-  logic denormalized_sticky8; // common.ts:116
-  logic [3:0] dropped_slice_2; // common.ts:112
-  logic denormalized_dropped4; // common.ts:112
-  logic lost_1; // common.ts:115
-  logic denormalized_sticky4; // common.ts:116
-  logic [1:0] dropped_slice_3; // common.ts:112
-  logic denormalized_dropped2; // common.ts:112
-  logic lost_2; // common.ts:115
-  logic denormalized_sticky2; // common.ts:116
-  logic dropped_slice_4; // common.ts:112
-  logic denormalized_dropped1; // common.ts:112
-  logic lost_3; // common.ts:115
-  logic denormalized_sticky1; // common.ts:116
-  logic [25:0] p13_denormalized_zext; // common.ts:119
-  logic [25:0] denormalized; // common.ts:119
-  logic [7:0] expBase_slice; // common.ts:176
-  logic [7:0] expBase_sub; // common.ts:176
-  logic [7:0] expBase; // common.ts:176
-  logic overflow; // common.ts:171
-  logic [31:0] inf; // common.ts:144
-  logic [31:0] zero_62; // common.ts:145
-  logic [8:0] expField_zext; // common.ts:131
-  logic [23:0] sig; // common.ts:179
-  logic expField_slice; // common.ts:131
-  logic [8:0] expField_zext_1; // common.ts:131
-  logic [8:0] expField; // common.ts:131
-  logic [22:0] packed_slice; // common.ts:132
-  logic [31:0] packed_; // common.ts:132
-  logic roundBit; // common.ts:180
-  logic stickyBit_slice; // common.ts:181
-  logic stickyBit; // common.ts:181
-  logic roundUp_slice; // common.ts:130
-  logic roundUp_or; // common.ts:130
-  logic roundUp; // common.ts:130
-  logic [31:0] rounded_zext; // common.ts:133
-  logic [31:0] rounded; // common.ts:133
-  logic isInf_ule; // common.ts:134
-  logic isInf; // common.ts:134
-  logic [30:0] magnitude_slice; // common.ts:135
-  logic [30:0] magnitude; // common.ts:135
-  logic [31:0] p14_result_concat; // common.ts:136
-  logic [31:0] p14_result_mux; // common.ts:146
-  logic [31:0] p14_result_mux_1; // common.ts:146
-  logic [31:0] p14_result_mux_2; // common.ts:146
+  logic [23:0] p1_divisor; // fdiv.ts:51
+  logic [24:0] p1_remainder; // fdiv.ts:51
+  logic [9:0] p1_quotientExp; // fdiv.ts:51
+  logic p1_resultSign; // fdiv.ts:51
+  logic p1_resultIsNaN; // fdiv.ts:51
+  logic p1_resultIsInf; // fdiv.ts:51
+  logic p1_resultIsZero; // fdiv.ts:51
+  logic p1_valid; // fdiv.ts:51
+  logic [23:0] p2_divisor; // fdiv.ts:51
+  logic [24:0] p2_remainder; // fdiv.ts:51
+  logic [9:0] p2_quotientExp; // fdiv.ts:51
+  logic p2_resultSign; // fdiv.ts:51
+  logic p2_resultIsNaN; // fdiv.ts:51
+  logic p2_resultIsInf; // fdiv.ts:51
+  logic p2_resultIsZero; // fdiv.ts:51
+  logic [1:0] p2_quotient; // fdiv.ts:51
+  logic p2_valid; // fdiv.ts:51
+  logic [23:0] p3_divisor; // fdiv.ts:51
+  logic [24:0] p3_remainder; // fdiv.ts:51
+  logic [9:0] p3_quotientExp; // fdiv.ts:51
+  logic p3_resultSign; // fdiv.ts:51
+  logic p3_resultIsNaN; // fdiv.ts:51
+  logic p3_resultIsInf; // fdiv.ts:51
+  logic p3_resultIsZero; // fdiv.ts:51
+  logic [3:0] p3_quotient; // fdiv.ts:51
+  logic p3_valid; // fdiv.ts:51
+  logic [23:0] p4_divisor; // fdiv.ts:51
+  logic [24:0] p4_remainder; // fdiv.ts:51
+  logic [9:0] p4_quotientExp; // fdiv.ts:51
+  logic p4_resultSign; // fdiv.ts:51
+  logic p4_resultIsNaN; // fdiv.ts:51
+  logic p4_resultIsInf; // fdiv.ts:51
+  logic p4_resultIsZero; // fdiv.ts:51
+  logic [5:0] p4_quotient; // fdiv.ts:51
+  logic p4_valid; // fdiv.ts:51
+  logic [23:0] p5_divisor; // fdiv.ts:51
+  logic [24:0] p5_remainder; // fdiv.ts:51
+  logic [9:0] p5_quotientExp; // fdiv.ts:51
+  logic p5_resultSign; // fdiv.ts:51
+  logic p5_resultIsNaN; // fdiv.ts:51
+  logic p5_resultIsInf; // fdiv.ts:51
+  logic p5_resultIsZero; // fdiv.ts:51
+  logic [7:0] p5_quotient; // fdiv.ts:51
+  logic p5_valid; // fdiv.ts:51
+  logic [23:0] p6_divisor; // fdiv.ts:51
+  logic [24:0] p6_remainder; // fdiv.ts:51
+  logic [9:0] p6_quotientExp; // fdiv.ts:51
+  logic p6_resultSign; // fdiv.ts:51
+  logic p6_resultIsNaN; // fdiv.ts:51
+  logic p6_resultIsInf; // fdiv.ts:51
+  logic p6_resultIsZero; // fdiv.ts:51
+  logic [9:0] p6_quotient; // fdiv.ts:51
+  logic p6_valid; // fdiv.ts:51
+  logic [23:0] p7_divisor; // fdiv.ts:51
+  logic [24:0] p7_remainder; // fdiv.ts:51
+  logic [9:0] p7_quotientExp; // fdiv.ts:51
+  logic p7_resultSign; // fdiv.ts:51
+  logic p7_resultIsNaN; // fdiv.ts:51
+  logic p7_resultIsInf; // fdiv.ts:51
+  logic p7_resultIsZero; // fdiv.ts:51
+  logic [11:0] p7_quotient; // fdiv.ts:51
+  logic p7_valid; // fdiv.ts:51
+  logic [23:0] p8_divisor; // fdiv.ts:51
+  logic [24:0] p8_remainder; // fdiv.ts:51
+  logic [9:0] p8_quotientExp; // fdiv.ts:51
+  logic p8_resultSign; // fdiv.ts:51
+  logic p8_resultIsNaN; // fdiv.ts:51
+  logic p8_resultIsInf; // fdiv.ts:51
+  logic p8_resultIsZero; // fdiv.ts:51
+  logic [13:0] p8_quotient; // fdiv.ts:51
+  logic p8_valid; // fdiv.ts:51
+  logic [23:0] p9_divisor; // fdiv.ts:51
+  logic [24:0] p9_remainder; // fdiv.ts:51
+  logic [9:0] p9_quotientExp; // fdiv.ts:51
+  logic p9_resultSign; // fdiv.ts:51
+  logic p9_resultIsNaN; // fdiv.ts:51
+  logic p9_resultIsInf; // fdiv.ts:51
+  logic p9_resultIsZero; // fdiv.ts:51
+  logic [15:0] p9_quotient; // fdiv.ts:51
+  logic p9_valid; // fdiv.ts:51
+  logic [23:0] p10_divisor; // fdiv.ts:51
+  logic [24:0] p10_remainder; // fdiv.ts:51
+  logic [9:0] p10_quotientExp; // fdiv.ts:51
+  logic p10_resultSign; // fdiv.ts:51
+  logic p10_resultIsNaN; // fdiv.ts:51
+  logic p10_resultIsInf; // fdiv.ts:51
+  logic p10_resultIsZero; // fdiv.ts:51
+  logic [17:0] p10_quotient; // fdiv.ts:51
+  logic p10_valid; // fdiv.ts:51
+  logic [23:0] p11_divisor; // fdiv.ts:51
+  logic [24:0] p11_remainder; // fdiv.ts:51
+  logic [9:0] p11_quotientExp; // fdiv.ts:51
+  logic p11_resultSign; // fdiv.ts:51
+  logic p11_resultIsNaN; // fdiv.ts:51
+  logic p11_resultIsInf; // fdiv.ts:51
+  logic p11_resultIsZero; // fdiv.ts:51
+  logic [20:0] p11_quotient; // fdiv.ts:51
+  logic p11_valid; // fdiv.ts:51
+  logic [23:0] p12_divisor; // fdiv.ts:51
+  logic [24:0] p12_remainder; // fdiv.ts:51
+  logic [9:0] p12_quotientExp; // fdiv.ts:51
+  logic p12_resultSign; // fdiv.ts:51
+  logic p12_resultIsNaN; // fdiv.ts:51
+  logic p12_resultIsInf; // fdiv.ts:51
+  logic p12_resultIsZero; // fdiv.ts:51
+  logic [23:0] p12_quotient; // fdiv.ts:51
+  logic p12_valid; // fdiv.ts:51
+  logic p13_resultSign; // fdiv.ts:84
+  logic p13_resultIsNaN; // fdiv.ts:84
+  logic p13_resultIsInf; // fdiv.ts:84
+  logic p13_resultIsZero; // fdiv.ts:84
+  logic [25:0] p13_denormalized; // fdiv.ts:84
+  logic [7:0] p13_expBase; // fdiv.ts:84
+  logic p13_overflow; // fdiv.ts:84
+  logic p13_valid; // fdiv.ts:84
+  logic [31:0] p14_result; // fdiv.ts:86
+  logic p14_valid; // fdiv.ts:86
 
-  assign out_valid = p14_valid;
-  assign result = p14_result;
-  assign b_exp = b[30:23];
-  assign b_exp_is_zero = b_exp == 8'd0;
-  assign sig_not = ~b_exp_is_zero;
-  assign b_frac = b[22:0];
-  assign b_sig = {sig_not, b_frac};
-  assign bits_concat = {b_sig, 8'd255};
-  assign zero_slice = bits_concat[31];
-  assign zero = ~zero_slice;
-  assign zero_slice_1 = bits_concat[30];
-  assign zero_1 = ~zero_slice_1;
-  assign b_sig_zeros_l1_0_zero = zero & zero_1;
-  assign zero_slice_2 = bits_concat[29];
-  assign zero_2 = ~zero_slice_2;
-  assign zero_slice_3 = bits_concat[28];
-  assign zero_3 = ~zero_slice_3;
-  assign b_sig_zeros_l1_1_zero = zero_2 & zero_3;
-  assign b_sig_zeros_l2_0_zero = b_sig_zeros_l1_0_zero & b_sig_zeros_l1_1_zero;
-  assign zero_slice_4 = bits_concat[27];
-  assign zero_4 = ~zero_slice_4;
-  assign zero_slice_5 = bits_concat[26];
-  assign zero_5 = ~zero_slice_5;
-  assign b_sig_zeros_l1_2_zero = zero_4 & zero_5;
-  assign zero_slice_6 = bits_concat[25];
-  assign zero_6 = ~zero_slice_6;
-  assign zero_slice_7 = bits_concat[24];
-  assign zero_7 = ~zero_slice_7;
-  assign b_sig_zeros_l1_3_zero = zero_6 & zero_7;
-  assign b_sig_zeros_l2_1_zero = b_sig_zeros_l1_2_zero & b_sig_zeros_l1_3_zero;
-  assign b_sig_zeros_l3_0_zero = b_sig_zeros_l2_0_zero & b_sig_zeros_l2_1_zero;
-  assign zero_slice_8 = bits_concat[23];
-  assign zero_8 = ~zero_slice_8;
-  assign zero_slice_9 = bits_concat[22];
-  assign zero_9 = ~zero_slice_9;
-  assign b_sig_zeros_l1_4_zero = zero_8 & zero_9;
-  assign zero_slice_10 = bits_concat[21];
-  assign zero_10 = ~zero_slice_10;
-  assign zero_slice_11 = bits_concat[20];
-  assign zero_11 = ~zero_slice_11;
-  assign b_sig_zeros_l1_5_zero = zero_10 & zero_11;
-  assign b_sig_zeros_l2_2_zero = b_sig_zeros_l1_4_zero & b_sig_zeros_l1_5_zero;
-  assign zero_slice_12 = bits_concat[19];
-  assign zero_12 = ~zero_slice_12;
-  assign zero_slice_13 = bits_concat[18];
-  assign zero_13 = ~zero_slice_13;
-  assign b_sig_zeros_l1_6_zero = zero_12 & zero_13;
-  assign zero_slice_14 = bits_concat[17];
-  assign zero_14 = ~zero_slice_14;
-  assign zero_slice_15 = bits_concat[16];
-  assign zero_15 = ~zero_slice_15;
-  assign b_sig_zeros_l1_7_zero = zero_14 & zero_15;
-  assign b_sig_zeros_l2_3_zero = b_sig_zeros_l1_6_zero & b_sig_zeros_l1_7_zero;
-  assign b_sig_zeros_l3_1_zero = b_sig_zeros_l2_2_zero & b_sig_zeros_l2_3_zero;
-  assign b_sig_zeros_l4_0_zero = b_sig_zeros_l3_0_zero & b_sig_zeros_l3_1_zero;
-  assign zero_slice_16 = bits_concat[15];
-  assign zero_16 = ~zero_slice_16;
-  assign zero_slice_17 = bits_concat[14];
-  assign zero_17 = ~zero_slice_17;
-  assign b_sig_zeros_l1_8_zero = zero_16 & zero_17;
-  assign zero_slice_18 = bits_concat[13];
-  assign zero_18 = ~zero_slice_18;
-  assign zero_slice_19 = bits_concat[12];
-  assign zero_19 = ~zero_slice_19;
-  assign b_sig_zeros_l1_9_zero = zero_18 & zero_19;
-  assign b_sig_zeros_l2_4_zero = b_sig_zeros_l1_8_zero & b_sig_zeros_l1_9_zero;
-  assign zero_slice_20 = bits_concat[11];
-  assign zero_20 = ~zero_slice_20;
-  assign zero_slice_21 = bits_concat[10];
-  assign zero_21 = ~zero_slice_21;
-  assign b_sig_zeros_l1_10_zero = zero_20 & zero_21;
-  assign zero_slice_22 = bits_concat[9];
-  assign zero_22 = ~zero_slice_22;
-  assign zero_slice_23 = bits_concat[8];
-  assign zero_23 = ~zero_slice_23;
-  assign b_sig_zeros_l1_11_zero = zero_22 & zero_23;
-  assign b_sig_zeros_l2_5_zero = b_sig_zeros_l1_10_zero & b_sig_zeros_l1_11_zero;
-  assign b_sig_zeros_l3_2_zero = b_sig_zeros_l2_4_zero & b_sig_zeros_l2_5_zero;
-  assign zero_slice_24 = bits_concat[7];
-  assign zero_24 = ~zero_slice_24;
-  assign zero_slice_25 = bits_concat[6];
-  assign zero_25 = ~zero_slice_25;
-  assign b_sig_zeros_l1_12_zero = zero_24 & zero_25;
-  assign zero_slice_26 = bits_concat[5];
-  assign zero_26 = ~zero_slice_26;
-  assign zero_slice_27 = bits_concat[4];
-  assign zero_27 = ~zero_slice_27;
-  assign b_sig_zeros_l1_13_zero = zero_26 & zero_27;
-  assign b_sig_zeros_l2_6_zero = b_sig_zeros_l1_12_zero & b_sig_zeros_l1_13_zero;
-  assign zero_slice_28 = bits_concat[3];
-  assign zero_28 = ~zero_slice_28;
-  assign zero_slice_29 = bits_concat[2];
-  assign zero_29 = ~zero_slice_29;
-  assign b_sig_zeros_l1_14_zero = zero_28 & zero_29;
-  assign zero_slice_30 = bits_concat[1];
-  assign zero_30 = ~zero_slice_30;
-  assign count_mux = b_sig_zeros_l1_14_zero ? zero_30 : zero_28;
-  assign b_sig_zeros_l2_7_count = {b_sig_zeros_l1_14_zero, count_mux};
-  assign count_mux_1 = b_sig_zeros_l1_12_zero ? zero_26 : zero_24;
-  assign b_sig_zeros_l2_6_count = {b_sig_zeros_l1_12_zero, count_mux_1};
-  assign count_mux_2 = b_sig_zeros_l2_6_zero ? b_sig_zeros_l2_7_count : b_sig_zeros_l2_6_count;
-  assign b_sig_zeros_l3_3_count = {b_sig_zeros_l2_6_zero, count_mux_2};
-  assign count_mux_3 = b_sig_zeros_l1_10_zero ? zero_22 : zero_20;
-  assign b_sig_zeros_l2_5_count = {b_sig_zeros_l1_10_zero, count_mux_3};
-  assign count_mux_4 = b_sig_zeros_l1_8_zero ? zero_18 : zero_16;
-  assign b_sig_zeros_l2_4_count = {b_sig_zeros_l1_8_zero, count_mux_4};
-  assign count_mux_5 = b_sig_zeros_l2_4_zero ? b_sig_zeros_l2_5_count : b_sig_zeros_l2_4_count;
-  assign b_sig_zeros_l3_2_count = {b_sig_zeros_l2_4_zero, count_mux_5};
-  assign count_mux_6 = b_sig_zeros_l3_2_zero ? b_sig_zeros_l3_3_count : b_sig_zeros_l3_2_count;
-  assign b_sig_zeros_l4_1_count = {b_sig_zeros_l3_2_zero, count_mux_6};
-  assign count_mux_7 = b_sig_zeros_l1_6_zero ? zero_14 : zero_12;
-  assign b_sig_zeros_l2_3_count = {b_sig_zeros_l1_6_zero, count_mux_7};
-  assign count_mux_8 = b_sig_zeros_l1_4_zero ? zero_10 : zero_8;
-  assign b_sig_zeros_l2_2_count = {b_sig_zeros_l1_4_zero, count_mux_8};
-  assign count_mux_9 = b_sig_zeros_l2_2_zero ? b_sig_zeros_l2_3_count : b_sig_zeros_l2_2_count;
-  assign b_sig_zeros_l3_1_count = {b_sig_zeros_l2_2_zero, count_mux_9};
-  assign count_mux_10 = b_sig_zeros_l1_2_zero ? zero_6 : zero_4;
-  assign b_sig_zeros_l2_1_count = {b_sig_zeros_l1_2_zero, count_mux_10};
-  assign count_mux_11 = b_sig_zeros_l1_0_zero ? zero_2 : zero;
-  assign b_sig_zeros_l2_0_count = {b_sig_zeros_l1_0_zero, count_mux_11};
-  assign count_mux_12 = b_sig_zeros_l2_0_zero ? b_sig_zeros_l2_1_count : b_sig_zeros_l2_0_count;
-  assign b_sig_zeros_l3_0_count = {b_sig_zeros_l2_0_zero, count_mux_12};
-  assign count_mux_13 = b_sig_zeros_l3_0_zero ? b_sig_zeros_l3_1_count : b_sig_zeros_l3_0_count;
-  assign b_sig_zeros_l4_0_count = {b_sig_zeros_l3_0_zero, count_mux_13};
-  assign count_mux_14 = b_sig_zeros_l4_0_zero ? b_sig_zeros_l4_1_count : b_sig_zeros_l4_0_count;
-  assign b_sig_zeros = {b_sig_zeros_l4_0_zero, count_mux_14};
-  assign b_sig_norm = b_sig << b_sig_zeros;
-  assign a_exp = a[30:23];
-  assign a_exp_is_zero = a_exp == 8'd0;
-  assign sig_not_1 = ~a_exp_is_zero;
-  assign a_frac = a[22:0];
-  assign a_sig = {sig_not_1, a_frac};
-  assign bits_concat_1 = {a_sig, 8'd255};
-  assign zero_slice_31 = bits_concat_1[31];
-  assign zero_31 = ~zero_slice_31;
-  assign zero_slice_32 = bits_concat_1[30];
-  assign zero_32 = ~zero_slice_32;
-  assign a_sig_zeros_l1_0_zero = zero_31 & zero_32;
-  assign zero_slice_33 = bits_concat_1[29];
-  assign zero_33 = ~zero_slice_33;
-  assign zero_slice_34 = bits_concat_1[28];
-  assign zero_34 = ~zero_slice_34;
-  assign a_sig_zeros_l1_1_zero = zero_33 & zero_34;
-  assign a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero;
-  assign zero_slice_35 = bits_concat_1[27];
-  assign zero_35 = ~zero_slice_35;
-  assign zero_slice_36 = bits_concat_1[26];
-  assign zero_36 = ~zero_slice_36;
-  assign a_sig_zeros_l1_2_zero = zero_35 & zero_36;
-  assign zero_slice_37 = bits_concat_1[25];
-  assign zero_37 = ~zero_slice_37;
-  assign zero_slice_38 = bits_concat_1[24];
-  assign zero_38 = ~zero_slice_38;
-  assign a_sig_zeros_l1_3_zero = zero_37 & zero_38;
-  assign a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero;
-  assign a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero;
-  assign zero_slice_39 = bits_concat_1[23];
-  assign zero_39 = ~zero_slice_39;
-  assign zero_slice_40 = bits_concat_1[22];
-  assign zero_40 = ~zero_slice_40;
-  assign a_sig_zeros_l1_4_zero = zero_39 & zero_40;
-  assign zero_slice_41 = bits_concat_1[21];
-  assign zero_41 = ~zero_slice_41;
-  assign zero_slice_42 = bits_concat_1[20];
-  assign zero_42 = ~zero_slice_42;
-  assign a_sig_zeros_l1_5_zero = zero_41 & zero_42;
-  assign a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero;
-  assign zero_slice_43 = bits_concat_1[19];
-  assign zero_43 = ~zero_slice_43;
-  assign zero_slice_44 = bits_concat_1[18];
-  assign zero_44 = ~zero_slice_44;
-  assign a_sig_zeros_l1_6_zero = zero_43 & zero_44;
-  assign zero_slice_45 = bits_concat_1[17];
-  assign zero_45 = ~zero_slice_45;
-  assign zero_slice_46 = bits_concat_1[16];
-  assign zero_46 = ~zero_slice_46;
-  assign a_sig_zeros_l1_7_zero = zero_45 & zero_46;
-  assign a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero;
-  assign a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero;
-  assign a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero;
-  assign zero_slice_47 = bits_concat_1[15];
-  assign zero_47 = ~zero_slice_47;
-  assign zero_slice_48 = bits_concat_1[14];
-  assign zero_48 = ~zero_slice_48;
-  assign a_sig_zeros_l1_8_zero = zero_47 & zero_48;
-  assign zero_slice_49 = bits_concat_1[13];
-  assign zero_49 = ~zero_slice_49;
-  assign zero_slice_50 = bits_concat_1[12];
-  assign zero_50 = ~zero_slice_50;
-  assign a_sig_zeros_l1_9_zero = zero_49 & zero_50;
-  assign a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero;
-  assign zero_slice_51 = bits_concat_1[11];
-  assign zero_51 = ~zero_slice_51;
-  assign zero_slice_52 = bits_concat_1[10];
-  assign zero_52 = ~zero_slice_52;
-  assign a_sig_zeros_l1_10_zero = zero_51 & zero_52;
-  assign zero_slice_53 = bits_concat_1[9];
-  assign zero_53 = ~zero_slice_53;
-  assign zero_slice_54 = bits_concat_1[8];
-  assign zero_54 = ~zero_slice_54;
-  assign a_sig_zeros_l1_11_zero = zero_53 & zero_54;
-  assign a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero;
-  assign a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero;
-  assign zero_slice_55 = bits_concat_1[7];
-  assign zero_55 = ~zero_slice_55;
-  assign zero_slice_56 = bits_concat_1[6];
-  assign zero_56 = ~zero_slice_56;
-  assign a_sig_zeros_l1_12_zero = zero_55 & zero_56;
-  assign zero_slice_57 = bits_concat_1[5];
-  assign zero_57 = ~zero_slice_57;
-  assign zero_slice_58 = bits_concat_1[4];
-  assign zero_58 = ~zero_slice_58;
-  assign a_sig_zeros_l1_13_zero = zero_57 & zero_58;
-  assign a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero;
-  assign zero_slice_59 = bits_concat_1[3];
-  assign zero_59 = ~zero_slice_59;
-  assign zero_slice_60 = bits_concat_1[2];
-  assign zero_60 = ~zero_slice_60;
-  assign a_sig_zeros_l1_14_zero = zero_59 & zero_60;
-  assign zero_slice_61 = bits_concat_1[1];
-  assign zero_61 = ~zero_slice_61;
-  assign count_mux_15 = a_sig_zeros_l1_14_zero ? zero_61 : zero_59;
-  assign a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, count_mux_15};
-  assign count_mux_16 = a_sig_zeros_l1_12_zero ? zero_57 : zero_55;
-  assign a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, count_mux_16};
-  assign count_mux_17 = a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count;
-  assign a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, count_mux_17};
-  assign count_mux_18 = a_sig_zeros_l1_10_zero ? zero_53 : zero_51;
-  assign a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, count_mux_18};
-  assign count_mux_19 = a_sig_zeros_l1_8_zero ? zero_49 : zero_47;
-  assign a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, count_mux_19};
-  assign count_mux_20 = a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count;
-  assign a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, count_mux_20};
-  assign count_mux_21 = a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count;
-  assign a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, count_mux_21};
-  assign count_mux_22 = a_sig_zeros_l1_6_zero ? zero_45 : zero_43;
-  assign a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, count_mux_22};
-  assign count_mux_23 = a_sig_zeros_l1_4_zero ? zero_41 : zero_39;
-  assign a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, count_mux_23};
-  assign count_mux_24 = a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count;
-  assign a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, count_mux_24};
-  assign count_mux_25 = a_sig_zeros_l1_2_zero ? zero_37 : zero_35;
-  assign a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, count_mux_25};
-  assign count_mux_26 = a_sig_zeros_l1_0_zero ? zero_33 : zero_31;
-  assign a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, count_mux_26};
-  assign count_mux_27 = a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count;
-  assign a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, count_mux_27};
-  assign count_mux_28 = a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count;
-  assign a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, count_mux_28};
-  assign count_mux_29 = a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count;
-  assign a_sig_zeros = {a_sig_zeros_l4_0_zero, count_mux_29};
-  assign a_sig_norm = a_sig << a_sig_zeros;
-  assign dividendSmaller = a_sig_norm < b_sig_norm;
-  assign dividend_concat = {a_sig_norm, 1'd0};
-  assign dividend_zext = {1'd0, a_sig_norm};
-  assign dividend = dividendSmaller ? dividend_concat : dividend_zext;
-  assign a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp;
-  assign exp_zext = {2'd0, a_exp_eff};
-  assign exp_zext_1 = {5'd0, a_sig_zeros};
-  assign a_exp_norm = exp_zext - exp_zext_1;
-  assign b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp;
-  assign exp_zext_2 = {2'd0, b_exp_eff};
-  assign exp_zext_3 = {5'd0, b_sig_zeros};
-  assign b_exp_norm = exp_zext_2 - exp_zext_3;
-  assign quotientExp_sub = a_exp_norm - b_exp_norm;
-  assign quotientExp_add = quotientExp_sub + 10'h7f;
-  assign quotientExp_zext = {9'd0, dividendSmaller};
-  assign quotientExp = quotientExp_add - quotientExp_zext;
-  assign a_sign = a[31];
-  assign b_sign = b[31];
-  assign resultSign = a_sign ^ b_sign;
-  assign a_exp_is_max = a_exp == 8'd255;
-  assign a_frac_is_zero = a_frac == 23'd0;
-  assign isNaN_not = ~a_frac_is_zero;
-  assign a_is_nan = a_exp_is_max & isNaN_not;
-  assign b_exp_is_max = b_exp == 8'd255;
-  assign b_frac_is_zero = b_frac == 23'd0;
-  assign isNaN_not_1 = ~b_frac_is_zero;
-  assign b_is_nan = b_exp_is_max & isNaN_not_1;
-  assign resultIsNaN_or = a_is_nan | b_is_nan;
-  assign a_is_zero = a_exp_is_zero & a_frac_is_zero;
-  assign b_is_zero = b_exp_is_zero & b_frac_is_zero;
-  assign resultIsNaN_and = a_is_zero & b_is_zero;
-  assign resultIsNaN_or_1 = resultIsNaN_or | resultIsNaN_and;
-  assign a_is_inf = a_exp_is_max & a_frac_is_zero;
-  assign b_is_inf = b_exp_is_max & b_frac_is_zero;
-  assign resultIsNaN_and_1 = a_is_inf & b_is_inf;
-  assign resultIsNaN = resultIsNaN_or_1 | resultIsNaN_and_1;
-  assign resultIsInf = a_is_inf | b_is_zero;
-  assign resultIsZero = a_is_zero | b_is_inf;
-  assign trial_zext = {1'd0, p1_remainder};
-  assign trial_zext_1 = {2'd0, p1_divisor};
-  assign trial = trial_zext - trial_zext_1;
-  assign fits_slice = trial[25];
-  assign fits = ~fits_slice;
-  assign kept_slice = trial[23:0];
-  assign kept_slice_1 = p1_remainder[23:0];
-  assign kept = fits ? kept_slice : kept_slice_1;
-  assign remainder = {kept, 1'd0};
-  assign trial_zext_2 = {1'd0, remainder};
-  assign trial_zext_3 = {2'd0, p1_divisor};
-  assign trial_1 = trial_zext_2 - trial_zext_3;
-  assign fits_slice_1 = trial_1[25];
-  assign fits_1 = ~fits_slice_1;
-  assign kept_slice_2 = trial_1[23:0];
-  assign kept_slice_3 = remainder[23:0];
-  assign kept_1 = fits_1 ? kept_slice_2 : kept_slice_3;
-  assign remainder_1 = {kept_1, 1'd0};
-  assign quotient_concat = {fits, fits_1};
-  assign trial_zext_4 = {1'd0, p2_remainder};
-  assign trial_zext_5 = {2'd0, p2_divisor};
-  assign trial_2 = trial_zext_4 - trial_zext_5;
-  assign fits_slice_2 = trial_2[25];
-  assign fits_2 = ~fits_slice_2;
-  assign kept_slice_4 = trial_2[23:0];
-  assign kept_slice_5 = p2_remainder[23:0];
-  assign kept_2 = fits_2 ? kept_slice_4 : kept_slice_5;
-  assign remainder_2 = {kept_2, 1'd0};
-  assign trial_zext_6 = {1'd0, remainder_2};
-  assign trial_zext_7 = {2'd0, p2_divisor};
-  assign trial_3 = trial_zext_6 - trial_zext_7;
-  assign fits_slice_3 = trial_3[25];
-  assign fits_3 = ~fits_slice_3;
-  assign kept_slice_6 = trial_3[23:0];
-  assign kept_slice_7 = remainder_2[23:0];
-  assign kept_3 = fits_3 ? kept_slice_6 : kept_slice_7;
-  assign remainder_3 = {kept_3, 1'd0};
-  assign quotient_concat_1 = {p2_quotient, fits_2};
-  assign quotient_concat_2 = {quotient_concat_1, fits_3};
-  assign trial_zext_8 = {1'd0, p3_remainder};
-  assign trial_zext_9 = {2'd0, p3_divisor};
-  assign trial_4 = trial_zext_8 - trial_zext_9;
-  assign fits_slice_4 = trial_4[25];
-  assign fits_4 = ~fits_slice_4;
-  assign kept_slice_8 = trial_4[23:0];
-  assign kept_slice_9 = p3_remainder[23:0];
-  assign kept_4 = fits_4 ? kept_slice_8 : kept_slice_9;
-  assign remainder_4 = {kept_4, 1'd0};
-  assign trial_zext_10 = {1'd0, remainder_4};
-  assign trial_zext_11 = {2'd0, p3_divisor};
-  assign trial_5 = trial_zext_10 - trial_zext_11;
-  assign fits_slice_5 = trial_5[25];
-  assign fits_5 = ~fits_slice_5;
-  assign kept_slice_10 = trial_5[23:0];
-  assign kept_slice_11 = remainder_4[23:0];
-  assign kept_5 = fits_5 ? kept_slice_10 : kept_slice_11;
-  assign remainder_5 = {kept_5, 1'd0};
-  assign quotient_concat_3 = {p3_quotient, fits_4};
-  assign quotient_concat_4 = {quotient_concat_3, fits_5};
-  assign trial_zext_12 = {1'd0, p4_remainder};
-  assign trial_zext_13 = {2'd0, p4_divisor};
-  assign trial_6 = trial_zext_12 - trial_zext_13;
-  assign fits_slice_6 = trial_6[25];
-  assign fits_6 = ~fits_slice_6;
-  assign kept_slice_12 = trial_6[23:0];
-  assign kept_slice_13 = p4_remainder[23:0];
-  assign kept_6 = fits_6 ? kept_slice_12 : kept_slice_13;
-  assign remainder_6 = {kept_6, 1'd0};
-  assign trial_zext_14 = {1'd0, remainder_6};
-  assign trial_zext_15 = {2'd0, p4_divisor};
-  assign trial_7 = trial_zext_14 - trial_zext_15;
-  assign fits_slice_7 = trial_7[25];
-  assign fits_7 = ~fits_slice_7;
-  assign kept_slice_14 = trial_7[23:0];
-  assign kept_slice_15 = remainder_6[23:0];
-  assign kept_7 = fits_7 ? kept_slice_14 : kept_slice_15;
-  assign remainder_7 = {kept_7, 1'd0};
-  assign quotient_concat_5 = {p4_quotient, fits_6};
-  assign quotient_concat_6 = {quotient_concat_5, fits_7};
-  assign trial_zext_16 = {1'd0, p5_remainder};
-  assign trial_zext_17 = {2'd0, p5_divisor};
-  assign trial_8 = trial_zext_16 - trial_zext_17;
-  assign fits_slice_8 = trial_8[25];
-  assign fits_8 = ~fits_slice_8;
-  assign kept_slice_16 = trial_8[23:0];
-  assign kept_slice_17 = p5_remainder[23:0];
-  assign kept_8 = fits_8 ? kept_slice_16 : kept_slice_17;
-  assign remainder_8 = {kept_8, 1'd0};
-  assign trial_zext_18 = {1'd0, remainder_8};
-  assign trial_zext_19 = {2'd0, p5_divisor};
-  assign trial_9 = trial_zext_18 - trial_zext_19;
-  assign fits_slice_9 = trial_9[25];
-  assign fits_9 = ~fits_slice_9;
-  assign kept_slice_18 = trial_9[23:0];
-  assign kept_slice_19 = remainder_8[23:0];
-  assign kept_9 = fits_9 ? kept_slice_18 : kept_slice_19;
-  assign remainder_9 = {kept_9, 1'd0};
-  assign quotient_concat_7 = {p5_quotient, fits_8};
-  assign quotient_concat_8 = {quotient_concat_7, fits_9};
-  assign trial_zext_20 = {1'd0, p6_remainder};
-  assign trial_zext_21 = {2'd0, p6_divisor};
-  assign trial_10 = trial_zext_20 - trial_zext_21;
-  assign fits_slice_10 = trial_10[25];
-  assign fits_10 = ~fits_slice_10;
-  assign kept_slice_20 = trial_10[23:0];
-  assign kept_slice_21 = p6_remainder[23:0];
-  assign kept_10 = fits_10 ? kept_slice_20 : kept_slice_21;
-  assign remainder_10 = {kept_10, 1'd0};
-  assign trial_zext_22 = {1'd0, remainder_10};
-  assign trial_zext_23 = {2'd0, p6_divisor};
-  assign trial_11 = trial_zext_22 - trial_zext_23;
-  assign fits_slice_11 = trial_11[25];
-  assign fits_11 = ~fits_slice_11;
-  assign kept_slice_22 = trial_11[23:0];
-  assign kept_slice_23 = remainder_10[23:0];
-  assign kept_11 = fits_11 ? kept_slice_22 : kept_slice_23;
-  assign remainder_11 = {kept_11, 1'd0};
-  assign quotient_concat_9 = {p6_quotient, fits_10};
-  assign quotient_concat_10 = {quotient_concat_9, fits_11};
-  assign trial_zext_24 = {1'd0, p7_remainder};
-  assign trial_zext_25 = {2'd0, p7_divisor};
-  assign trial_12 = trial_zext_24 - trial_zext_25;
-  assign fits_slice_12 = trial_12[25];
-  assign fits_12 = ~fits_slice_12;
-  assign kept_slice_24 = trial_12[23:0];
-  assign kept_slice_25 = p7_remainder[23:0];
-  assign kept_12 = fits_12 ? kept_slice_24 : kept_slice_25;
-  assign remainder_12 = {kept_12, 1'd0};
-  assign trial_zext_26 = {1'd0, remainder_12};
-  assign trial_zext_27 = {2'd0, p7_divisor};
-  assign trial_13 = trial_zext_26 - trial_zext_27;
-  assign fits_slice_13 = trial_13[25];
-  assign fits_13 = ~fits_slice_13;
-  assign kept_slice_26 = trial_13[23:0];
-  assign kept_slice_27 = remainder_12[23:0];
-  assign kept_13 = fits_13 ? kept_slice_26 : kept_slice_27;
-  assign remainder_13 = {kept_13, 1'd0};
-  assign quotient_concat_11 = {p7_quotient, fits_12};
-  assign quotient_concat_12 = {quotient_concat_11, fits_13};
-  assign trial_zext_28 = {1'd0, p8_remainder};
-  assign trial_zext_29 = {2'd0, p8_divisor};
-  assign trial_14 = trial_zext_28 - trial_zext_29;
-  assign fits_slice_14 = trial_14[25];
-  assign fits_14 = ~fits_slice_14;
-  assign kept_slice_28 = trial_14[23:0];
-  assign kept_slice_29 = p8_remainder[23:0];
-  assign kept_14 = fits_14 ? kept_slice_28 : kept_slice_29;
-  assign remainder_14 = {kept_14, 1'd0};
-  assign trial_zext_30 = {1'd0, remainder_14};
-  assign trial_zext_31 = {2'd0, p8_divisor};
-  assign trial_15 = trial_zext_30 - trial_zext_31;
-  assign fits_slice_15 = trial_15[25];
-  assign fits_15 = ~fits_slice_15;
-  assign kept_slice_30 = trial_15[23:0];
-  assign kept_slice_31 = remainder_14[23:0];
-  assign kept_15 = fits_15 ? kept_slice_30 : kept_slice_31;
-  assign remainder_15 = {kept_15, 1'd0};
-  assign quotient_concat_13 = {p8_quotient, fits_14};
-  assign quotient_concat_14 = {quotient_concat_13, fits_15};
-  assign trial_zext_32 = {1'd0, p9_remainder};
-  assign trial_zext_33 = {2'd0, p9_divisor};
-  assign trial_16 = trial_zext_32 - trial_zext_33;
-  assign fits_slice_16 = trial_16[25];
-  assign fits_16 = ~fits_slice_16;
-  assign kept_slice_32 = trial_16[23:0];
-  assign kept_slice_33 = p9_remainder[23:0];
-  assign kept_16 = fits_16 ? kept_slice_32 : kept_slice_33;
-  assign remainder_16 = {kept_16, 1'd0};
-  assign trial_zext_34 = {1'd0, remainder_16};
-  assign trial_zext_35 = {2'd0, p9_divisor};
-  assign trial_17 = trial_zext_34 - trial_zext_35;
-  assign fits_slice_17 = trial_17[25];
-  assign fits_17 = ~fits_slice_17;
-  assign kept_slice_34 = trial_17[23:0];
-  assign kept_slice_35 = remainder_16[23:0];
-  assign kept_17 = fits_17 ? kept_slice_34 : kept_slice_35;
-  assign remainder_17 = {kept_17, 1'd0};
-  assign quotient_concat_15 = {p9_quotient, fits_16};
-  assign quotient_concat_16 = {quotient_concat_15, fits_17};
-  assign trial_zext_36 = {1'd0, p10_remainder};
-  assign trial_zext_37 = {2'd0, p10_divisor};
-  assign trial_18 = trial_zext_36 - trial_zext_37;
-  assign fits_slice_18 = trial_18[25];
-  assign fits_18 = ~fits_slice_18;
-  assign kept_slice_36 = trial_18[23:0];
-  assign kept_slice_37 = p10_remainder[23:0];
-  assign kept_18 = fits_18 ? kept_slice_36 : kept_slice_37;
-  assign remainder_18 = {kept_18, 1'd0};
-  assign trial_zext_38 = {1'd0, remainder_18};
-  assign trial_zext_39 = {2'd0, p10_divisor};
-  assign trial_19 = trial_zext_38 - trial_zext_39;
-  assign fits_slice_19 = trial_19[25];
-  assign fits_19 = ~fits_slice_19;
-  assign kept_slice_38 = trial_19[23:0];
-  assign kept_slice_39 = remainder_18[23:0];
-  assign kept_19 = fits_19 ? kept_slice_38 : kept_slice_39;
-  assign remainder_19 = {kept_19, 1'd0};
-  assign trial_zext_40 = {1'd0, remainder_19};
-  assign trial_zext_41 = {2'd0, p10_divisor};
-  assign trial_20 = trial_zext_40 - trial_zext_41;
-  assign fits_slice_20 = trial_20[25];
-  assign fits_20 = ~fits_slice_20;
-  assign kept_slice_40 = trial_20[23:0];
-  assign kept_slice_41 = remainder_19[23:0];
-  assign kept_20 = fits_20 ? kept_slice_40 : kept_slice_41;
-  assign remainder_20 = {kept_20, 1'd0};
-  assign quotient_concat_17 = {p10_quotient, fits_18};
-  assign quotient_concat_18 = {quotient_concat_17, fits_19};
-  assign quotient_concat_19 = {quotient_concat_18, fits_20};
-  assign trial_zext_42 = {1'd0, p11_remainder};
-  assign trial_zext_43 = {2'd0, p11_divisor};
-  assign trial_21 = trial_zext_42 - trial_zext_43;
-  assign fits_slice_21 = trial_21[25];
-  assign fits_21 = ~fits_slice_21;
-  assign kept_slice_42 = trial_21[23:0];
-  assign kept_slice_43 = p11_remainder[23:0];
-  assign kept_21 = fits_21 ? kept_slice_42 : kept_slice_43;
-  assign remainder_21 = {kept_21, 1'd0};
-  assign trial_zext_44 = {1'd0, remainder_21};
-  assign trial_zext_45 = {2'd0, p11_divisor};
-  assign trial_22 = trial_zext_44 - trial_zext_45;
-  assign fits_slice_22 = trial_22[25];
-  assign fits_22 = ~fits_slice_22;
-  assign kept_slice_44 = trial_22[23:0];
-  assign kept_slice_45 = remainder_21[23:0];
-  assign kept_22 = fits_22 ? kept_slice_44 : kept_slice_45;
-  assign remainder_22 = {kept_22, 1'd0};
-  assign trial_zext_46 = {1'd0, remainder_22};
-  assign trial_zext_47 = {2'd0, p11_divisor};
-  assign trial_23 = trial_zext_46 - trial_zext_47;
-  assign fits_slice_23 = trial_23[25];
-  assign fits_23 = ~fits_slice_23;
-  assign kept_slice_46 = trial_23[23:0];
-  assign kept_slice_47 = remainder_22[23:0];
-  assign kept_23 = fits_23 ? kept_slice_46 : kept_slice_47;
-  assign remainder_23 = {kept_23, 1'd0};
-  assign quotient_concat_20 = {p11_quotient, fits_21};
-  assign quotient_concat_21 = {quotient_concat_20, fits_22};
-  assign quotient_concat_22 = {quotient_concat_21, fits_23};
-  assign isNormal = $signed(10'd0) < $signed(p12_quotientExp);
-  assign denormDistance_sub = 10'd1 - p12_quotientExp;
-  assign denormShift_ult = 10'h1f < denormDistance_sub;
-  assign denormShift_slice = denormDistance_sub[4:0];
-  assign denormShift_mux = denormShift_ult ? 5'd31 : denormShift_slice;
-  assign denormShift = isNormal ? 5'd0 : denormShift_mux;
-  assign take = denormShift[0];
-  assign take_1 = denormShift[1];
-  assign take_2 = denormShift[2];
-  assign take_3 = denormShift[3];
-  assign take_4 = denormShift[4];
-  assign trial_zext_48 = {1'd0, p12_remainder};
-  assign trial_zext_49 = {2'd0, p12_divisor};
-  assign trial_24 = trial_zext_48 - trial_zext_49;
-  assign fits_slice_24 = trial_24[25];
-  assign fits_24 = ~fits_slice_24;
-  assign quotient_concat_23 = {p12_quotient, fits_24};
-  assign kept_slice_48 = trial_24[23:0];
-  assign kept_slice_49 = p12_remainder[23:0];
-  assign kept_24 = fits_24 ? kept_slice_48 : kept_slice_49;
-  assign sticky = |kept_24;
-  assign value = {quotient_concat_23, sticky};
-  assign shifted_slice = value[25:16];
-  assign shifted_zext = {16'd0, shifted_slice};
-  assign denormalized_shift16 = take_4 ? shifted_zext : value;
-  assign shifted_slice_1 = denormalized_shift16[25:8];
-  assign shifted_zext_1 = {8'd0, shifted_slice_1};
-  assign denormalized_shift8 = take_3 ? shifted_zext_1 : denormalized_shift16;
-  assign shifted_slice_2 = denormalized_shift8[25:4];
-  assign shifted_zext_2 = {4'd0, shifted_slice_2};
-  assign denormalized_shift4 = take_2 ? shifted_zext_2 : denormalized_shift8;
-  assign shifted_slice_3 = denormalized_shift4[25:2];
-  assign shifted_zext_3 = {2'd0, shifted_slice_3};
-  assign denormalized_shift2 = take_1 ? shifted_zext_3 : denormalized_shift4;
-  assign shifted_slice_4 = denormalized_shift2[25:1];
-  assign shifted_zext_4 = {1'd0, shifted_slice_4};
-  assign denormalized_shift1 = take ? shifted_zext_4 : denormalized_shift2;
-  assign dropped_slice = value[15:0];
-  assign denormalized_dropped16 = |dropped_slice;
-  assign denormalized_sticky16 = take_4 & denormalized_dropped16;
-  assign dropped_slice_1 = denormalized_shift16[7:0];
-  assign denormalized_dropped8 = |dropped_slice_1;
-  assign lost = take_3 & denormalized_dropped8;
-  assign denormalized_sticky8 = denormalized_sticky16 | lost;
-  assign dropped_slice_2 = denormalized_shift8[3:0];
-  assign denormalized_dropped4 = |dropped_slice_2;
-  assign lost_1 = take_2 & denormalized_dropped4;
-  assign denormalized_sticky4 = denormalized_sticky8 | lost_1;
-  assign dropped_slice_3 = denormalized_shift4[1:0];
-  assign denormalized_dropped2 = |dropped_slice_3;
-  assign lost_2 = take_1 & denormalized_dropped2;
-  assign denormalized_sticky2 = denormalized_sticky4 | lost_2;
-  assign dropped_slice_4 = denormalized_shift2[0];
-  assign denormalized_dropped1 = |dropped_slice_4;
-  assign lost_3 = take & denormalized_dropped1;
-  assign denormalized_sticky1 = denormalized_sticky2 | lost_3;
-  assign p13_denormalized_zext = {25'd0, denormalized_sticky1};
-  assign denormalized = denormalized_shift1 | p13_denormalized_zext;
-  assign expBase_slice = p12_quotientExp[7:0];
-  assign expBase_sub = expBase_slice - 8'd1;
-  assign expBase = isNormal ? expBase_sub : 8'd0;
-  assign overflow = $signed(10'hff) <= $signed(p12_quotientExp);
-  assign inf = {p13_resultSign, 31'h7f800000};
-  assign zero_62 = {p13_resultSign, 31'd0};
-  assign expField_zext = {1'd0, p13_expBase};
-  assign sig = p13_denormalized[25:2];
-  assign expField_slice = sig[23];
-  assign expField_zext_1 = {8'd0, expField_slice};
-  assign expField = expField_zext + expField_zext_1;
-  assign packed_slice = sig[22:0];
-  assign packed_ = {expField, packed_slice};
-  assign roundBit = p13_denormalized[1];
-  assign stickyBit_slice = p13_denormalized[0];
-  assign stickyBit = |stickyBit_slice;
-  assign roundUp_slice = sig[0];
-  assign roundUp_or = stickyBit | roundUp_slice;
-  assign roundUp = roundBit & roundUp_or;
-  assign rounded_zext = {31'd0, roundUp};
-  assign rounded = packed_ + rounded_zext;
-  assign isInf_ule = 32'h7f800000 <= rounded;
-  assign isInf = p13_overflow | isInf_ule;
-  assign magnitude_slice = rounded[30:0];
-  assign magnitude = isInf ? 31'h7f800000 : magnitude_slice;
-  assign p14_result_concat = {p13_resultSign, magnitude};
-  assign p14_result_mux = p13_resultIsZero ? zero_62 : p14_result_concat;
-  assign p14_result_mux_1 = p13_resultIsInf ? inf : p14_result_mux;
-  assign p14_result_mux_2 = p13_resultIsNaN ? 32'h7fc00000 : p14_result_mux_1;
+  assign out_valid = p14_valid; // fdiv.ts:92
+  assign result = p14_result; // fdiv.ts:92
+  wire [7:0] b_exp = b[30:23]; // fdiv.ts:55
+  wire b_exp_is_zero = b_exp == 8'd0; // fdiv.ts:55
+  wire [22:0] b_frac = b[22:0]; // fdiv.ts:55
+  wire [23:0] b_sig = {~b_exp_is_zero, b_frac}; // fdiv.ts:55
+  wire [31:0] bNorm_concat = {b_sig, 8'd255}; // fdiv.ts:57
+  wire bNorm_not = ~bNorm_concat[31]; // fdiv.ts:57
+  wire b_sig_zeros_l1_0_zero = bNorm_not & ~bNorm_concat[30]; // fdiv.ts:57
+  wire bNorm_not_2 = ~bNorm_concat[29]; // fdiv.ts:57
+  wire b_sig_zeros_l1_1_zero = bNorm_not_2 & ~bNorm_concat[28]; // fdiv.ts:57
+  wire b_sig_zeros_l2_0_zero = b_sig_zeros_l1_0_zero & b_sig_zeros_l1_1_zero; // fdiv.ts:57
+  wire bNorm_not_4 = ~bNorm_concat[27]; // fdiv.ts:57
+  wire b_sig_zeros_l1_2_zero = bNorm_not_4 & ~bNorm_concat[26]; // fdiv.ts:57
+  wire bNorm_not_6 = ~bNorm_concat[25]; // fdiv.ts:57
+  wire b_sig_zeros_l1_3_zero = bNorm_not_6 & ~bNorm_concat[24]; // fdiv.ts:57
+  wire b_sig_zeros_l2_1_zero = b_sig_zeros_l1_2_zero & b_sig_zeros_l1_3_zero; // fdiv.ts:57
+  wire b_sig_zeros_l3_0_zero = b_sig_zeros_l2_0_zero & b_sig_zeros_l2_1_zero; // fdiv.ts:57
+  wire bNorm_not_8 = ~bNorm_concat[23]; // fdiv.ts:57
+  wire b_sig_zeros_l1_4_zero = bNorm_not_8 & ~bNorm_concat[22]; // fdiv.ts:57
+  wire bNorm_not_10 = ~bNorm_concat[21]; // fdiv.ts:57
+  wire b_sig_zeros_l1_5_zero = bNorm_not_10 & ~bNorm_concat[20]; // fdiv.ts:57
+  wire b_sig_zeros_l2_2_zero = b_sig_zeros_l1_4_zero & b_sig_zeros_l1_5_zero; // fdiv.ts:57
+  wire bNorm_not_12 = ~bNorm_concat[19]; // fdiv.ts:57
+  wire b_sig_zeros_l1_6_zero = bNorm_not_12 & ~bNorm_concat[18]; // fdiv.ts:57
+  wire bNorm_not_14 = ~bNorm_concat[17]; // fdiv.ts:57
+  wire b_sig_zeros_l1_7_zero = bNorm_not_14 & ~bNorm_concat[16]; // fdiv.ts:57
+  wire b_sig_zeros_l2_3_zero = b_sig_zeros_l1_6_zero & b_sig_zeros_l1_7_zero; // fdiv.ts:57
+  wire b_sig_zeros_l3_1_zero = b_sig_zeros_l2_2_zero & b_sig_zeros_l2_3_zero; // fdiv.ts:57
+  wire b_sig_zeros_l4_0_zero = b_sig_zeros_l3_0_zero & b_sig_zeros_l3_1_zero; // fdiv.ts:57
+  wire bNorm_not_16 = ~bNorm_concat[15]; // fdiv.ts:57
+  wire b_sig_zeros_l1_8_zero = bNorm_not_16 & ~bNorm_concat[14]; // fdiv.ts:57
+  wire bNorm_not_18 = ~bNorm_concat[13]; // fdiv.ts:57
+  wire b_sig_zeros_l1_9_zero = bNorm_not_18 & ~bNorm_concat[12]; // fdiv.ts:57
+  wire b_sig_zeros_l2_4_zero = b_sig_zeros_l1_8_zero & b_sig_zeros_l1_9_zero; // fdiv.ts:57
+  wire bNorm_not_20 = ~bNorm_concat[11]; // fdiv.ts:57
+  wire b_sig_zeros_l1_10_zero = bNorm_not_20 & ~bNorm_concat[10]; // fdiv.ts:57
+  wire bNorm_not_22 = ~bNorm_concat[9]; // fdiv.ts:57
+  wire b_sig_zeros_l1_11_zero = bNorm_not_22 & ~bNorm_concat[8]; // fdiv.ts:57
+  wire b_sig_zeros_l2_5_zero = b_sig_zeros_l1_10_zero & b_sig_zeros_l1_11_zero; // fdiv.ts:57
+  wire b_sig_zeros_l3_2_zero = b_sig_zeros_l2_4_zero & b_sig_zeros_l2_5_zero; // fdiv.ts:57
+  wire bNorm_not_24 = ~bNorm_concat[7]; // fdiv.ts:57
+  wire b_sig_zeros_l1_12_zero = bNorm_not_24 & ~bNorm_concat[6]; // fdiv.ts:57
+  wire bNorm_not_26 = ~bNorm_concat[5]; // fdiv.ts:57
+  wire b_sig_zeros_l1_13_zero = bNorm_not_26 & ~bNorm_concat[4]; // fdiv.ts:57
+  wire b_sig_zeros_l2_6_zero = b_sig_zeros_l1_12_zero & b_sig_zeros_l1_13_zero; // fdiv.ts:57
+  wire bNorm_not_28 = ~bNorm_concat[3]; // fdiv.ts:57
+  wire b_sig_zeros_l1_14_zero = bNorm_not_28 & ~bNorm_concat[2]; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_7_count = {b_sig_zeros_l1_14_zero, b_sig_zeros_l1_14_zero ? ~bNorm_concat[1] : bNorm_not_28}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_6_count = {b_sig_zeros_l1_12_zero, b_sig_zeros_l1_12_zero ? bNorm_not_26 : bNorm_not_24}; // fdiv.ts:57
+  wire [2:0] b_sig_zeros_l3_3_count = {b_sig_zeros_l2_6_zero, b_sig_zeros_l2_6_zero ? b_sig_zeros_l2_7_count : b_sig_zeros_l2_6_count}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_5_count = {b_sig_zeros_l1_10_zero, b_sig_zeros_l1_10_zero ? bNorm_not_22 : bNorm_not_20}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_4_count = {b_sig_zeros_l1_8_zero, b_sig_zeros_l1_8_zero ? bNorm_not_18 : bNorm_not_16}; // fdiv.ts:57
+  wire [2:0] b_sig_zeros_l3_2_count = {b_sig_zeros_l2_4_zero, b_sig_zeros_l2_4_zero ? b_sig_zeros_l2_5_count : b_sig_zeros_l2_4_count}; // fdiv.ts:57
+  wire [3:0] b_sig_zeros_l4_1_count = {b_sig_zeros_l3_2_zero, b_sig_zeros_l3_2_zero ? b_sig_zeros_l3_3_count : b_sig_zeros_l3_2_count}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_3_count = {b_sig_zeros_l1_6_zero, b_sig_zeros_l1_6_zero ? bNorm_not_14 : bNorm_not_12}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_2_count = {b_sig_zeros_l1_4_zero, b_sig_zeros_l1_4_zero ? bNorm_not_10 : bNorm_not_8}; // fdiv.ts:57
+  wire [2:0] b_sig_zeros_l3_1_count = {b_sig_zeros_l2_2_zero, b_sig_zeros_l2_2_zero ? b_sig_zeros_l2_3_count : b_sig_zeros_l2_2_count}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_1_count = {b_sig_zeros_l1_2_zero, b_sig_zeros_l1_2_zero ? bNorm_not_6 : bNorm_not_4}; // fdiv.ts:57
+  wire [1:0] b_sig_zeros_l2_0_count = {b_sig_zeros_l1_0_zero, b_sig_zeros_l1_0_zero ? bNorm_not_2 : bNorm_not}; // fdiv.ts:57
+  wire [2:0] b_sig_zeros_l3_0_count = {b_sig_zeros_l2_0_zero, b_sig_zeros_l2_0_zero ? b_sig_zeros_l2_1_count : b_sig_zeros_l2_0_count}; // fdiv.ts:57
+  wire [3:0] b_sig_zeros_l4_0_count = {b_sig_zeros_l3_0_zero, b_sig_zeros_l3_0_zero ? b_sig_zeros_l3_1_count : b_sig_zeros_l3_0_count}; // fdiv.ts:57
+  wire [4:0] b_sig_zeros = {b_sig_zeros_l4_0_zero, b_sig_zeros_l4_0_zero ? b_sig_zeros_l4_1_count : b_sig_zeros_l4_0_count}; // fdiv.ts:57
+  wire [23:0] b_sig_norm = b_sig << b_sig_zeros; // fdiv.ts:57
+  wire [7:0] a_exp = a[30:23]; // fdiv.ts:54
+  wire a_exp_is_zero = a_exp == 8'd0; // fdiv.ts:54
+  wire [22:0] a_frac = a[22:0]; // fdiv.ts:54
+  wire [23:0] a_sig = {~a_exp_is_zero, a_frac}; // fdiv.ts:54
+  wire [31:0] aNorm_concat = {a_sig, 8'd255}; // fdiv.ts:56
+  wire aNorm_not = ~aNorm_concat[31]; // fdiv.ts:56
+  wire a_sig_zeros_l1_0_zero = aNorm_not & ~aNorm_concat[30]; // fdiv.ts:56
+  wire aNorm_not_2 = ~aNorm_concat[29]; // fdiv.ts:56
+  wire a_sig_zeros_l1_1_zero = aNorm_not_2 & ~aNorm_concat[28]; // fdiv.ts:56
+  wire a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero; // fdiv.ts:56
+  wire aNorm_not_4 = ~aNorm_concat[27]; // fdiv.ts:56
+  wire a_sig_zeros_l1_2_zero = aNorm_not_4 & ~aNorm_concat[26]; // fdiv.ts:56
+  wire aNorm_not_6 = ~aNorm_concat[25]; // fdiv.ts:56
+  wire a_sig_zeros_l1_3_zero = aNorm_not_6 & ~aNorm_concat[24]; // fdiv.ts:56
+  wire a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero; // fdiv.ts:56
+  wire a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero; // fdiv.ts:56
+  wire aNorm_not_8 = ~aNorm_concat[23]; // fdiv.ts:56
+  wire a_sig_zeros_l1_4_zero = aNorm_not_8 & ~aNorm_concat[22]; // fdiv.ts:56
+  wire aNorm_not_10 = ~aNorm_concat[21]; // fdiv.ts:56
+  wire a_sig_zeros_l1_5_zero = aNorm_not_10 & ~aNorm_concat[20]; // fdiv.ts:56
+  wire a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero; // fdiv.ts:56
+  wire aNorm_not_12 = ~aNorm_concat[19]; // fdiv.ts:56
+  wire a_sig_zeros_l1_6_zero = aNorm_not_12 & ~aNorm_concat[18]; // fdiv.ts:56
+  wire aNorm_not_14 = ~aNorm_concat[17]; // fdiv.ts:56
+  wire a_sig_zeros_l1_7_zero = aNorm_not_14 & ~aNorm_concat[16]; // fdiv.ts:56
+  wire a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero; // fdiv.ts:56
+  wire a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero; // fdiv.ts:56
+  wire a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero; // fdiv.ts:56
+  wire aNorm_not_16 = ~aNorm_concat[15]; // fdiv.ts:56
+  wire a_sig_zeros_l1_8_zero = aNorm_not_16 & ~aNorm_concat[14]; // fdiv.ts:56
+  wire aNorm_not_18 = ~aNorm_concat[13]; // fdiv.ts:56
+  wire a_sig_zeros_l1_9_zero = aNorm_not_18 & ~aNorm_concat[12]; // fdiv.ts:56
+  wire a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero; // fdiv.ts:56
+  wire aNorm_not_20 = ~aNorm_concat[11]; // fdiv.ts:56
+  wire a_sig_zeros_l1_10_zero = aNorm_not_20 & ~aNorm_concat[10]; // fdiv.ts:56
+  wire aNorm_not_22 = ~aNorm_concat[9]; // fdiv.ts:56
+  wire a_sig_zeros_l1_11_zero = aNorm_not_22 & ~aNorm_concat[8]; // fdiv.ts:56
+  wire a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero; // fdiv.ts:56
+  wire a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero; // fdiv.ts:56
+  wire aNorm_not_24 = ~aNorm_concat[7]; // fdiv.ts:56
+  wire a_sig_zeros_l1_12_zero = aNorm_not_24 & ~aNorm_concat[6]; // fdiv.ts:56
+  wire aNorm_not_26 = ~aNorm_concat[5]; // fdiv.ts:56
+  wire a_sig_zeros_l1_13_zero = aNorm_not_26 & ~aNorm_concat[4]; // fdiv.ts:56
+  wire a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero; // fdiv.ts:56
+  wire aNorm_not_28 = ~aNorm_concat[3]; // fdiv.ts:56
+  wire a_sig_zeros_l1_14_zero = aNorm_not_28 & ~aNorm_concat[2]; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, a_sig_zeros_l1_14_zero ? ~aNorm_concat[1] : aNorm_not_28}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, a_sig_zeros_l1_12_zero ? aNorm_not_26 : aNorm_not_24}; // fdiv.ts:56
+  wire [2:0] a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, a_sig_zeros_l1_10_zero ? aNorm_not_22 : aNorm_not_20}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, a_sig_zeros_l1_8_zero ? aNorm_not_18 : aNorm_not_16}; // fdiv.ts:56
+  wire [2:0] a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count}; // fdiv.ts:56
+  wire [3:0] a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, a_sig_zeros_l1_6_zero ? aNorm_not_14 : aNorm_not_12}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, a_sig_zeros_l1_4_zero ? aNorm_not_10 : aNorm_not_8}; // fdiv.ts:56
+  wire [2:0] a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, a_sig_zeros_l1_2_zero ? aNorm_not_6 : aNorm_not_4}; // fdiv.ts:56
+  wire [1:0] a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, a_sig_zeros_l1_0_zero ? aNorm_not_2 : aNorm_not}; // fdiv.ts:56
+  wire [2:0] a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count}; // fdiv.ts:56
+  wire [3:0] a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count}; // fdiv.ts:56
+  wire [4:0] a_sig_zeros = {a_sig_zeros_l4_0_zero, a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count}; // fdiv.ts:56
+  wire [23:0] a_sig_norm = a_sig << a_sig_zeros; // fdiv.ts:56
+  wire dividendSmaller = a_sig_norm < b_sig_norm; // fdiv.ts:58
+  wire [24:0] dividend = dividendSmaller ? {a_sig_norm, 1'd0} : {1'd0, a_sig_norm}; // fdiv.ts:59
+  wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fdiv.ts:54
+  wire [9:0] a_exp_norm = {2'd0, a_exp_eff} - {5'd0, a_sig_zeros}; // fdiv.ts:56
+  wire [7:0] b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp; // fdiv.ts:55
+  wire [9:0] b_exp_norm = {2'd0, b_exp_eff} - {5'd0, b_sig_zeros}; // fdiv.ts:57
+  wire [9:0] quotientExp = a_exp_norm - b_exp_norm + 10'h7f - {9'd0, dividendSmaller}; // fdiv.ts:61
+  wire a_sign = a[31]; // fdiv.ts:54
+  wire b_sign = b[31]; // fdiv.ts:55
+  wire resultSign = a_sign ^ b_sign; // fdiv.ts:66
+  wire a_exp_is_max = a_exp == 8'd255; // fdiv.ts:54
+  wire a_frac_is_zero = a_frac == 23'd0; // fdiv.ts:54
+  wire a_is_nan = a_exp_is_max & ~a_frac_is_zero; // fdiv.ts:54
+  wire b_exp_is_max = b_exp == 8'd255; // fdiv.ts:55
+  wire b_frac_is_zero = b_frac == 23'd0; // fdiv.ts:55
+  wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fdiv.ts:55
+  wire a_is_zero = a_exp_is_zero & a_frac_is_zero; // fdiv.ts:54
+  wire b_is_zero = b_exp_is_zero & b_frac_is_zero; // fdiv.ts:55
+  wire a_is_inf = a_exp_is_max & a_frac_is_zero; // fdiv.ts:54
+  wire b_is_inf = b_exp_is_max & b_frac_is_zero; // fdiv.ts:55
+  wire resultIsNaN = a_is_nan | b_is_nan | a_is_zero & b_is_zero | a_is_inf & b_is_inf; // fdiv.ts:67
+  wire resultIsInf = a_is_inf | b_is_zero; // fdiv.ts:68
+  wire resultIsZero = a_is_zero | b_is_inf; // fdiv.ts:69
+  wire [25:0] trial_zext_1 = {2'd0, p1_divisor}; // fdiv.ts:42
+  wire [25:0] trial = {1'd0, p1_remainder} - trial_zext_1; // fdiv.ts:42
+  wire fits = ~trial[25]; // fdiv.ts:43
+  wire [23:0] kept = fits ? trial[23:0] : p1_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder = {kept, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_1 = {1'd0, remainder} - trial_zext_1; // fdiv.ts:42
+  wire fits_1 = ~trial_1[25]; // fdiv.ts:43
+  wire [23:0] kept_1 = fits_1 ? trial_1[23:0] : remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_1 = {kept_1, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_4 = {2'd0, p2_divisor}; // fdiv.ts:42
+  wire [25:0] trial_2 = {1'd0, p2_remainder} - trial_zext_4; // fdiv.ts:42
+  wire fits_2 = ~trial_2[25]; // fdiv.ts:43
+  wire [23:0] kept_2 = fits_2 ? trial_2[23:0] : p2_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_2 = {kept_2, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_3 = {1'd0, remainder_2} - trial_zext_4; // fdiv.ts:42
+  wire fits_3 = ~trial_3[25]; // fdiv.ts:43
+  wire [23:0] kept_3 = fits_3 ? trial_3[23:0] : remainder_2[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_3 = {kept_3, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_7 = {2'd0, p3_divisor}; // fdiv.ts:42
+  wire [25:0] trial_4 = {1'd0, p3_remainder} - trial_zext_7; // fdiv.ts:42
+  wire fits_4 = ~trial_4[25]; // fdiv.ts:43
+  wire [23:0] kept_4 = fits_4 ? trial_4[23:0] : p3_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_4 = {kept_4, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_5 = {1'd0, remainder_4} - trial_zext_7; // fdiv.ts:42
+  wire fits_5 = ~trial_5[25]; // fdiv.ts:43
+  wire [23:0] kept_5 = fits_5 ? trial_5[23:0] : remainder_4[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_5 = {kept_5, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_10 = {2'd0, p4_divisor}; // fdiv.ts:42
+  wire [25:0] trial_6 = {1'd0, p4_remainder} - trial_zext_10; // fdiv.ts:42
+  wire fits_6 = ~trial_6[25]; // fdiv.ts:43
+  wire [23:0] kept_6 = fits_6 ? trial_6[23:0] : p4_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_6 = {kept_6, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_7 = {1'd0, remainder_6} - trial_zext_10; // fdiv.ts:42
+  wire fits_7 = ~trial_7[25]; // fdiv.ts:43
+  wire [23:0] kept_7 = fits_7 ? trial_7[23:0] : remainder_6[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_7 = {kept_7, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_13 = {2'd0, p5_divisor}; // fdiv.ts:42
+  wire [25:0] trial_8 = {1'd0, p5_remainder} - trial_zext_13; // fdiv.ts:42
+  wire fits_8 = ~trial_8[25]; // fdiv.ts:43
+  wire [23:0] kept_8 = fits_8 ? trial_8[23:0] : p5_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_8 = {kept_8, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_9 = {1'd0, remainder_8} - trial_zext_13; // fdiv.ts:42
+  wire fits_9 = ~trial_9[25]; // fdiv.ts:43
+  wire [23:0] kept_9 = fits_9 ? trial_9[23:0] : remainder_8[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_9 = {kept_9, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_16 = {2'd0, p6_divisor}; // fdiv.ts:42
+  wire [25:0] trial_10 = {1'd0, p6_remainder} - trial_zext_16; // fdiv.ts:42
+  wire fits_10 = ~trial_10[25]; // fdiv.ts:43
+  wire [23:0] kept_10 = fits_10 ? trial_10[23:0] : p6_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_10 = {kept_10, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_11 = {1'd0, remainder_10} - trial_zext_16; // fdiv.ts:42
+  wire fits_11 = ~trial_11[25]; // fdiv.ts:43
+  wire [23:0] kept_11 = fits_11 ? trial_11[23:0] : remainder_10[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_11 = {kept_11, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_19 = {2'd0, p7_divisor}; // fdiv.ts:42
+  wire [25:0] trial_12 = {1'd0, p7_remainder} - trial_zext_19; // fdiv.ts:42
+  wire fits_12 = ~trial_12[25]; // fdiv.ts:43
+  wire [23:0] kept_12 = fits_12 ? trial_12[23:0] : p7_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_12 = {kept_12, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_13 = {1'd0, remainder_12} - trial_zext_19; // fdiv.ts:42
+  wire fits_13 = ~trial_13[25]; // fdiv.ts:43
+  wire [23:0] kept_13 = fits_13 ? trial_13[23:0] : remainder_12[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_13 = {kept_13, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_22 = {2'd0, p8_divisor}; // fdiv.ts:42
+  wire [25:0] trial_14 = {1'd0, p8_remainder} - trial_zext_22; // fdiv.ts:42
+  wire fits_14 = ~trial_14[25]; // fdiv.ts:43
+  wire [23:0] kept_14 = fits_14 ? trial_14[23:0] : p8_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_14 = {kept_14, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_15 = {1'd0, remainder_14} - trial_zext_22; // fdiv.ts:42
+  wire fits_15 = ~trial_15[25]; // fdiv.ts:43
+  wire [23:0] kept_15 = fits_15 ? trial_15[23:0] : remainder_14[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_15 = {kept_15, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_25 = {2'd0, p9_divisor}; // fdiv.ts:42
+  wire [25:0] trial_16 = {1'd0, p9_remainder} - trial_zext_25; // fdiv.ts:42
+  wire fits_16 = ~trial_16[25]; // fdiv.ts:43
+  wire [23:0] kept_16 = fits_16 ? trial_16[23:0] : p9_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_16 = {kept_16, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_17 = {1'd0, remainder_16} - trial_zext_25; // fdiv.ts:42
+  wire fits_17 = ~trial_17[25]; // fdiv.ts:43
+  wire [23:0] kept_17 = fits_17 ? trial_17[23:0] : remainder_16[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_17 = {kept_17, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_28 = {2'd0, p10_divisor}; // fdiv.ts:42
+  wire [25:0] trial_18 = {1'd0, p10_remainder} - trial_zext_28; // fdiv.ts:42
+  wire fits_18 = ~trial_18[25]; // fdiv.ts:43
+  wire [23:0] kept_18 = fits_18 ? trial_18[23:0] : p10_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_18 = {kept_18, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_19 = {1'd0, remainder_18} - trial_zext_28; // fdiv.ts:42
+  wire fits_19 = ~trial_19[25]; // fdiv.ts:43
+  wire [23:0] kept_19 = fits_19 ? trial_19[23:0] : remainder_18[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_19 = {kept_19, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_20 = {1'd0, remainder_19} - trial_zext_28; // fdiv.ts:42
+  wire fits_20 = ~trial_20[25]; // fdiv.ts:43
+  wire [23:0] kept_20 = fits_20 ? trial_20[23:0] : remainder_19[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_20 = {kept_20, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_zext_32 = {2'd0, p11_divisor}; // fdiv.ts:42
+  wire [25:0] trial_21 = {1'd0, p11_remainder} - trial_zext_32; // fdiv.ts:42
+  wire fits_21 = ~trial_21[25]; // fdiv.ts:43
+  wire [23:0] kept_21 = fits_21 ? trial_21[23:0] : p11_remainder[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_21 = {kept_21, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_22 = {1'd0, remainder_21} - trial_zext_32; // fdiv.ts:42
+  wire fits_22 = ~trial_22[25]; // fdiv.ts:43
+  wire [23:0] kept_22 = fits_22 ? trial_22[23:0] : remainder_21[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_22 = {kept_22, 1'd0}; // fdiv.ts:75
+  wire [25:0] trial_23 = {1'd0, remainder_22} - trial_zext_32; // fdiv.ts:42
+  wire fits_23 = ~trial_23[25]; // fdiv.ts:43
+  wire [23:0] kept_23 = fits_23 ? trial_23[23:0] : remainder_22[23:0]; // fdiv.ts:44
+  wire [24:0] remainder_23 = {kept_23, 1'd0}; // fdiv.ts:75
+  wire p13_denormalized_slt = $signed(10'd0) < $signed(p12_quotientExp); // fdiv.ts:84
+  wire [9:0] p13_denormalized_sub = 10'd1 - p12_quotientExp; // fdiv.ts:84
+  wire [4:0] p13_denormalized_mux_1 = p13_denormalized_slt ? 5'd0 : 10'h1f < p13_denormalized_sub ? 5'd31 : p13_denormalized_sub[4:0]; // fdiv.ts:84
+  wire p13_denormalized_slice_1 = p13_denormalized_mux_1[0]; // fdiv.ts:84
+  wire p13_denormalized_slice_2 = p13_denormalized_mux_1[1]; // fdiv.ts:84
+  wire p13_denormalized_slice_3 = p13_denormalized_mux_1[2]; // fdiv.ts:84
+  wire p13_denormalized_slice_4 = p13_denormalized_mux_1[3]; // fdiv.ts:84
+  wire p13_denormalized_slice_5 = p13_denormalized_mux_1[4]; // fdiv.ts:84
+  wire [25:0] trial_24 = {1'd0, p12_remainder} - {2'd0, p12_divisor}; // fdiv.ts:42
+  wire fits_24 = ~trial_24[25]; // fdiv.ts:43
+  wire [23:0] kept_24 = fits_24 ? trial_24[23:0] : p12_remainder[23:0]; // fdiv.ts:44
+  wire sticky = |kept_24; // fdiv.ts:79
+  wire [25:0] value = {{p12_quotient, fits_24}, sticky}; // fdiv.ts:82
+  wire [25:0] denormalized_shift16 = p13_denormalized_slice_5 ? {16'd0, value[25:16]} : value; // fdiv.ts:84
+  wire [25:0] denormalized_shift8 = p13_denormalized_slice_4 ? {8'd0, denormalized_shift16[25:8]} : denormalized_shift16; // fdiv.ts:84
+  wire [25:0] denormalized_shift4 = p13_denormalized_slice_3 ? {4'd0, denormalized_shift8[25:4]} : denormalized_shift8; // fdiv.ts:84
+  wire [25:0] denormalized_shift2 = p13_denormalized_slice_2 ? {2'd0, denormalized_shift4[25:2]} : denormalized_shift4; // fdiv.ts:84
+  wire [25:0] denormalized_shift1 = p13_denormalized_slice_1 ? {1'd0, denormalized_shift2[25:1]} : denormalized_shift2; // fdiv.ts:84
+  wire denormalized_dropped16 = |value[15:0]; // fdiv.ts:84
+  wire denormalized_sticky16 = p13_denormalized_slice_5 & denormalized_dropped16; // fdiv.ts:84
+  wire denormalized_dropped8 = |denormalized_shift16[7:0]; // fdiv.ts:84
+  wire denormalized_sticky8 = denormalized_sticky16 | p13_denormalized_slice_4 & denormalized_dropped8; // fdiv.ts:84
+  wire denormalized_dropped4 = |denormalized_shift8[3:0]; // fdiv.ts:84
+  wire denormalized_sticky4 = denormalized_sticky8 | p13_denormalized_slice_3 & denormalized_dropped4; // fdiv.ts:84
+  wire denormalized_dropped2 = |denormalized_shift4[1:0]; // fdiv.ts:84
+  wire denormalized_sticky2 = denormalized_sticky4 | p13_denormalized_slice_2 & denormalized_dropped2; // fdiv.ts:84
+  wire denormalized_dropped1 = |denormalized_shift2[0]; // fdiv.ts:84
+  wire denormalized_sticky1 = denormalized_sticky2 | p13_denormalized_slice_1 & denormalized_dropped1; // fdiv.ts:84
+  wire [25:0] denormalized = denormalized_shift1 | {25'd0, denormalized_sticky1}; // fdiv.ts:84
+  wire [23:0] p14_result_slice = p13_denormalized[25:2]; // fdiv.ts:84
+  wire [31:0] p14_result_concat = {{1'd0, p13_expBase} + {8'd0, p14_result_slice[23]}, p14_result_slice[22:0]}; // fdiv.ts:84
+  wire [31:0] p14_result_zext_2 = {31'd0, p13_denormalized[1] & (|p13_denormalized[0] | p14_result_slice[0])}; // fdiv.ts:84
+  wire [31:0] p14_result_add_1 = p14_result_concat + p14_result_zext_2; // fdiv.ts:84
+  wire [30:0] p14_result_mux = p13_overflow | 32'h7f800000 <= p14_result_add_1 ? 31'h7f800000 : p14_result_add_1[30:0]; // fdiv.ts:84
+  wire [31:0] result_mux = p13_resultIsZero ? {p13_resultSign, 31'd0} : {p13_resultSign, p14_result_mux}; // fdiv.ts:85
+  wire [31:0] result_1 = p13_resultIsNaN ? 32'h7fc00000 : p13_resultIsInf ? {p13_resultSign, 31'h7f800000} : result_mux; // fdiv.ts:85
 
 `ifndef SYNTHESIS
   initial begin
@@ -1480,145 +542,145 @@ module FDiv_stages14 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_divisor <= b_sig_norm;
-    p1_remainder <= dividend;
-    p1_quotientExp <= quotientExp;
-    p1_resultSign <= resultSign;
-    p1_resultIsNaN <= resultIsNaN;
-    p1_resultIsInf <= resultIsInf;
-    p1_resultIsZero <= resultIsZero;
-    p2_divisor <= p1_divisor;
-    p2_remainder <= remainder_1;
-    p2_quotientExp <= p1_quotientExp;
-    p2_resultSign <= p1_resultSign;
-    p2_resultIsNaN <= p1_resultIsNaN;
-    p2_resultIsInf <= p1_resultIsInf;
-    p2_resultIsZero <= p1_resultIsZero;
-    p2_quotient <= quotient_concat;
-    p3_divisor <= p2_divisor;
-    p3_remainder <= remainder_3;
-    p3_quotientExp <= p2_quotientExp;
-    p3_resultSign <= p2_resultSign;
-    p3_resultIsNaN <= p2_resultIsNaN;
-    p3_resultIsInf <= p2_resultIsInf;
-    p3_resultIsZero <= p2_resultIsZero;
-    p3_quotient <= quotient_concat_2;
-    p4_divisor <= p3_divisor;
-    p4_remainder <= remainder_5;
-    p4_quotientExp <= p3_quotientExp;
-    p4_resultSign <= p3_resultSign;
-    p4_resultIsNaN <= p3_resultIsNaN;
-    p4_resultIsInf <= p3_resultIsInf;
-    p4_resultIsZero <= p3_resultIsZero;
-    p4_quotient <= quotient_concat_4;
-    p5_divisor <= p4_divisor;
-    p5_remainder <= remainder_7;
-    p5_quotientExp <= p4_quotientExp;
-    p5_resultSign <= p4_resultSign;
-    p5_resultIsNaN <= p4_resultIsNaN;
-    p5_resultIsInf <= p4_resultIsInf;
-    p5_resultIsZero <= p4_resultIsZero;
-    p5_quotient <= quotient_concat_6;
-    p6_divisor <= p5_divisor;
-    p6_remainder <= remainder_9;
-    p6_quotientExp <= p5_quotientExp;
-    p6_resultSign <= p5_resultSign;
-    p6_resultIsNaN <= p5_resultIsNaN;
-    p6_resultIsInf <= p5_resultIsInf;
-    p6_resultIsZero <= p5_resultIsZero;
-    p6_quotient <= quotient_concat_8;
-    p7_divisor <= p6_divisor;
-    p7_remainder <= remainder_11;
-    p7_quotientExp <= p6_quotientExp;
-    p7_resultSign <= p6_resultSign;
-    p7_resultIsNaN <= p6_resultIsNaN;
-    p7_resultIsInf <= p6_resultIsInf;
-    p7_resultIsZero <= p6_resultIsZero;
-    p7_quotient <= quotient_concat_10;
-    p8_divisor <= p7_divisor;
-    p8_remainder <= remainder_13;
-    p8_quotientExp <= p7_quotientExp;
-    p8_resultSign <= p7_resultSign;
-    p8_resultIsNaN <= p7_resultIsNaN;
-    p8_resultIsInf <= p7_resultIsInf;
-    p8_resultIsZero <= p7_resultIsZero;
-    p8_quotient <= quotient_concat_12;
-    p9_divisor <= p8_divisor;
-    p9_remainder <= remainder_15;
-    p9_quotientExp <= p8_quotientExp;
-    p9_resultSign <= p8_resultSign;
-    p9_resultIsNaN <= p8_resultIsNaN;
-    p9_resultIsInf <= p8_resultIsInf;
-    p9_resultIsZero <= p8_resultIsZero;
-    p9_quotient <= quotient_concat_14;
-    p10_divisor <= p9_divisor;
-    p10_remainder <= remainder_17;
-    p10_quotientExp <= p9_quotientExp;
-    p10_resultSign <= p9_resultSign;
-    p10_resultIsNaN <= p9_resultIsNaN;
-    p10_resultIsInf <= p9_resultIsInf;
-    p10_resultIsZero <= p9_resultIsZero;
-    p10_quotient <= quotient_concat_16;
-    p11_divisor <= p10_divisor;
-    p11_remainder <= remainder_20;
-    p11_quotientExp <= p10_quotientExp;
-    p11_resultSign <= p10_resultSign;
-    p11_resultIsNaN <= p10_resultIsNaN;
-    p11_resultIsInf <= p10_resultIsInf;
-    p11_resultIsZero <= p10_resultIsZero;
-    p11_quotient <= quotient_concat_19;
-    p12_divisor <= p11_divisor;
-    p12_remainder <= remainder_23;
-    p12_quotientExp <= p11_quotientExp;
-    p12_resultSign <= p11_resultSign;
-    p12_resultIsNaN <= p11_resultIsNaN;
-    p12_resultIsInf <= p11_resultIsInf;
-    p12_resultIsZero <= p11_resultIsZero;
-    p12_quotient <= quotient_concat_22;
-    p13_resultSign <= p12_resultSign;
-    p13_resultIsNaN <= p12_resultIsNaN;
-    p13_resultIsInf <= p12_resultIsInf;
-    p13_resultIsZero <= p12_resultIsZero;
-    p13_denormalized <= denormalized;
-    p13_expBase <= expBase;
-    p13_overflow <= overflow;
-    p14_result <= p14_result_mux_2;
+    p1_divisor <= b_sig_norm; // fdiv.ts:51
+    p1_remainder <= dividend; // fdiv.ts:51
+    p1_quotientExp <= quotientExp; // fdiv.ts:51
+    p1_resultSign <= resultSign; // fdiv.ts:51
+    p1_resultIsNaN <= resultIsNaN; // fdiv.ts:51
+    p1_resultIsInf <= resultIsInf; // fdiv.ts:51
+    p1_resultIsZero <= resultIsZero; // fdiv.ts:51
+    p2_divisor <= p1_divisor; // fdiv.ts:51
+    p2_remainder <= remainder_1; // fdiv.ts:51
+    p2_quotientExp <= p1_quotientExp; // fdiv.ts:51
+    p2_resultSign <= p1_resultSign; // fdiv.ts:51
+    p2_resultIsNaN <= p1_resultIsNaN; // fdiv.ts:51
+    p2_resultIsInf <= p1_resultIsInf; // fdiv.ts:51
+    p2_resultIsZero <= p1_resultIsZero; // fdiv.ts:51
+    p2_quotient <= {fits, fits_1}; // fdiv.ts:51
+    p3_divisor <= p2_divisor; // fdiv.ts:51
+    p3_remainder <= remainder_3; // fdiv.ts:51
+    p3_quotientExp <= p2_quotientExp; // fdiv.ts:51
+    p3_resultSign <= p2_resultSign; // fdiv.ts:51
+    p3_resultIsNaN <= p2_resultIsNaN; // fdiv.ts:51
+    p3_resultIsInf <= p2_resultIsInf; // fdiv.ts:51
+    p3_resultIsZero <= p2_resultIsZero; // fdiv.ts:51
+    p3_quotient <= {{p2_quotient, fits_2}, fits_3}; // fdiv.ts:51
+    p4_divisor <= p3_divisor; // fdiv.ts:51
+    p4_remainder <= remainder_5; // fdiv.ts:51
+    p4_quotientExp <= p3_quotientExp; // fdiv.ts:51
+    p4_resultSign <= p3_resultSign; // fdiv.ts:51
+    p4_resultIsNaN <= p3_resultIsNaN; // fdiv.ts:51
+    p4_resultIsInf <= p3_resultIsInf; // fdiv.ts:51
+    p4_resultIsZero <= p3_resultIsZero; // fdiv.ts:51
+    p4_quotient <= {{p3_quotient, fits_4}, fits_5}; // fdiv.ts:51
+    p5_divisor <= p4_divisor; // fdiv.ts:51
+    p5_remainder <= remainder_7; // fdiv.ts:51
+    p5_quotientExp <= p4_quotientExp; // fdiv.ts:51
+    p5_resultSign <= p4_resultSign; // fdiv.ts:51
+    p5_resultIsNaN <= p4_resultIsNaN; // fdiv.ts:51
+    p5_resultIsInf <= p4_resultIsInf; // fdiv.ts:51
+    p5_resultIsZero <= p4_resultIsZero; // fdiv.ts:51
+    p5_quotient <= {{p4_quotient, fits_6}, fits_7}; // fdiv.ts:51
+    p6_divisor <= p5_divisor; // fdiv.ts:51
+    p6_remainder <= remainder_9; // fdiv.ts:51
+    p6_quotientExp <= p5_quotientExp; // fdiv.ts:51
+    p6_resultSign <= p5_resultSign; // fdiv.ts:51
+    p6_resultIsNaN <= p5_resultIsNaN; // fdiv.ts:51
+    p6_resultIsInf <= p5_resultIsInf; // fdiv.ts:51
+    p6_resultIsZero <= p5_resultIsZero; // fdiv.ts:51
+    p6_quotient <= {{p5_quotient, fits_8}, fits_9}; // fdiv.ts:51
+    p7_divisor <= p6_divisor; // fdiv.ts:51
+    p7_remainder <= remainder_11; // fdiv.ts:51
+    p7_quotientExp <= p6_quotientExp; // fdiv.ts:51
+    p7_resultSign <= p6_resultSign; // fdiv.ts:51
+    p7_resultIsNaN <= p6_resultIsNaN; // fdiv.ts:51
+    p7_resultIsInf <= p6_resultIsInf; // fdiv.ts:51
+    p7_resultIsZero <= p6_resultIsZero; // fdiv.ts:51
+    p7_quotient <= {{p6_quotient, fits_10}, fits_11}; // fdiv.ts:51
+    p8_divisor <= p7_divisor; // fdiv.ts:51
+    p8_remainder <= remainder_13; // fdiv.ts:51
+    p8_quotientExp <= p7_quotientExp; // fdiv.ts:51
+    p8_resultSign <= p7_resultSign; // fdiv.ts:51
+    p8_resultIsNaN <= p7_resultIsNaN; // fdiv.ts:51
+    p8_resultIsInf <= p7_resultIsInf; // fdiv.ts:51
+    p8_resultIsZero <= p7_resultIsZero; // fdiv.ts:51
+    p8_quotient <= {{p7_quotient, fits_12}, fits_13}; // fdiv.ts:51
+    p9_divisor <= p8_divisor; // fdiv.ts:51
+    p9_remainder <= remainder_15; // fdiv.ts:51
+    p9_quotientExp <= p8_quotientExp; // fdiv.ts:51
+    p9_resultSign <= p8_resultSign; // fdiv.ts:51
+    p9_resultIsNaN <= p8_resultIsNaN; // fdiv.ts:51
+    p9_resultIsInf <= p8_resultIsInf; // fdiv.ts:51
+    p9_resultIsZero <= p8_resultIsZero; // fdiv.ts:51
+    p9_quotient <= {{p8_quotient, fits_14}, fits_15}; // fdiv.ts:51
+    p10_divisor <= p9_divisor; // fdiv.ts:51
+    p10_remainder <= remainder_17; // fdiv.ts:51
+    p10_quotientExp <= p9_quotientExp; // fdiv.ts:51
+    p10_resultSign <= p9_resultSign; // fdiv.ts:51
+    p10_resultIsNaN <= p9_resultIsNaN; // fdiv.ts:51
+    p10_resultIsInf <= p9_resultIsInf; // fdiv.ts:51
+    p10_resultIsZero <= p9_resultIsZero; // fdiv.ts:51
+    p10_quotient <= {{p9_quotient, fits_16}, fits_17}; // fdiv.ts:51
+    p11_divisor <= p10_divisor; // fdiv.ts:51
+    p11_remainder <= remainder_20; // fdiv.ts:51
+    p11_quotientExp <= p10_quotientExp; // fdiv.ts:51
+    p11_resultSign <= p10_resultSign; // fdiv.ts:51
+    p11_resultIsNaN <= p10_resultIsNaN; // fdiv.ts:51
+    p11_resultIsInf <= p10_resultIsInf; // fdiv.ts:51
+    p11_resultIsZero <= p10_resultIsZero; // fdiv.ts:51
+    p11_quotient <= {{{p10_quotient, fits_18}, fits_19}, fits_20}; // fdiv.ts:51
+    p12_divisor <= p11_divisor; // fdiv.ts:51
+    p12_remainder <= remainder_23; // fdiv.ts:51
+    p12_quotientExp <= p11_quotientExp; // fdiv.ts:51
+    p12_resultSign <= p11_resultSign; // fdiv.ts:51
+    p12_resultIsNaN <= p11_resultIsNaN; // fdiv.ts:51
+    p12_resultIsInf <= p11_resultIsInf; // fdiv.ts:51
+    p12_resultIsZero <= p11_resultIsZero; // fdiv.ts:51
+    p12_quotient <= {{{p11_quotient, fits_21}, fits_22}, fits_23}; // fdiv.ts:51
+    p13_resultSign <= p12_resultSign; // fdiv.ts:84
+    p13_resultIsNaN <= p12_resultIsNaN; // fdiv.ts:84
+    p13_resultIsInf <= p12_resultIsInf; // fdiv.ts:84
+    p13_resultIsZero <= p12_resultIsZero; // fdiv.ts:84
+    p13_denormalized <= denormalized; // fdiv.ts:84
+    p13_expBase <= p13_denormalized_slt ? p12_quotientExp[7:0] - 8'd1 : 8'd0; // fdiv.ts:84
+    p13_overflow <= $signed(10'hff) <= $signed(p12_quotientExp); // fdiv.ts:84
+    p14_result <= result_1; // fdiv.ts:86
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
-      p3_valid <= 1'd0;
-      p4_valid <= 1'd0;
-      p5_valid <= 1'd0;
-      p6_valid <= 1'd0;
-      p7_valid <= 1'd0;
-      p8_valid <= 1'd0;
-      p9_valid <= 1'd0;
-      p10_valid <= 1'd0;
-      p11_valid <= 1'd0;
-      p12_valid <= 1'd0;
-      p13_valid <= 1'd0;
-      p14_valid <= 1'd0;
+      p1_valid <= 1'd0; // fdiv.ts:51
+      p2_valid <= 1'd0; // fdiv.ts:51
+      p3_valid <= 1'd0; // fdiv.ts:51
+      p4_valid <= 1'd0; // fdiv.ts:51
+      p5_valid <= 1'd0; // fdiv.ts:51
+      p6_valid <= 1'd0; // fdiv.ts:51
+      p7_valid <= 1'd0; // fdiv.ts:51
+      p8_valid <= 1'd0; // fdiv.ts:51
+      p9_valid <= 1'd0; // fdiv.ts:51
+      p10_valid <= 1'd0; // fdiv.ts:51
+      p11_valid <= 1'd0; // fdiv.ts:51
+      p12_valid <= 1'd0; // fdiv.ts:51
+      p13_valid <= 1'd0; // fdiv.ts:84
+      p14_valid <= 1'd0; // fdiv.ts:86
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
-      p3_valid <= p2_valid;
-      p4_valid <= p3_valid;
-      p5_valid <= p4_valid;
-      p6_valid <= p5_valid;
-      p7_valid <= p6_valid;
-      p8_valid <= p7_valid;
-      p9_valid <= p8_valid;
-      p10_valid <= p9_valid;
-      p11_valid <= p10_valid;
-      p12_valid <= p11_valid;
-      p13_valid <= p12_valid;
-      p14_valid <= p13_valid;
+      p1_valid <= in_valid; // fdiv.ts:51
+      p2_valid <= p1_valid; // fdiv.ts:51
+      p3_valid <= p2_valid; // fdiv.ts:51
+      p4_valid <= p3_valid; // fdiv.ts:51
+      p5_valid <= p4_valid; // fdiv.ts:51
+      p6_valid <= p5_valid; // fdiv.ts:51
+      p7_valid <= p6_valid; // fdiv.ts:51
+      p8_valid <= p7_valid; // fdiv.ts:51
+      p9_valid <= p8_valid; // fdiv.ts:51
+      p10_valid <= p9_valid; // fdiv.ts:51
+      p11_valid <= p10_valid; // fdiv.ts:51
+      p12_valid <= p11_valid; // fdiv.ts:51
+      p13_valid <= p12_valid; // fdiv.ts:84
+      p14_valid <= p13_valid; // fdiv.ts:86
     end
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, bits_concat[0], bits_concat_1[0], trial[24], trial_1[24], trial_2[24], trial_3[24], trial_4[24], trial_5[24], trial_6[24], trial_7[24], trial_8[24], trial_9[24], trial_10[24], trial_11[24], trial_12[24], trial_13[24], trial_14[24], trial_15[24], trial_16[24], trial_17[24], trial_18[24], trial_19[24], trial_20[24], trial_21[24], trial_22[24], trial_23[24], trial_24[24], 1'b0};
+  wire _unused_ok = &{1'b0, bNorm_concat[0], aNorm_concat[0], trial[24], trial_1[24], trial_2[24], trial_3[24], trial_4[24], trial_5[24], trial_6[24], trial_7[24], trial_8[24], trial_9[24], trial_10[24], trial_11[24], trial_12[24], trial_13[24], trial_14[24], trial_15[24], trial_16[24], trial_17[24], trial_18[24], trial_19[24], trial_20[24], trial_21[24], trial_22[24], trial_23[24], trial_24[24], 1'b0};
 endmodule

@@ -7,55 +7,32 @@ module FToI_stages2 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic p1_sign; // pipeline.ts:120
-  logic p1_isNaN; // pipeline.ts:120
-  logic p1_belowOne; // pipeline.ts:120
-  logic p1_saturates; // pipeline.ts:120
-  logic [31:0] p1_magnitude; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic [31:0] p2_result; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic a_sign; // common.ts:45
-  logic [7:0] a_exp; // common.ts:46
-  logic a_exp_is_max; // common.ts:49
-  logic [22:0] a_frac; // common.ts:47
-  logic a_frac_is_zero; // common.ts:50
-  logic isNaN_not; // common.ts:58
-  logic a_is_nan; // common.ts:58
-  logic belowOne; // ftoi.ts:26
-  logic saturates; // ftoi.ts:27
-  logic [31:0] aligned; // ftoi.ts:29
-  logic [7:0] shift_sub; // ftoi.ts:28
-  logic [4:0] shift; // ftoi.ts:28
-  logic [31:0] magnitude; // ftoi.ts:33
-  logic result_or; // ftoi.ts:39
-  logic [31:0] saturated; // ftoi.ts:38
-  logic [31:0] signed_sub; // ftoi.ts:37
-  logic [31:0] signed_; // ftoi.ts:37
-  logic [31:0] result_mux; // ftoi.ts:39
-  logic [31:0] result_1; // ftoi.ts:39
+  logic p1_sign; // ftoi.ts:34
+  logic p1_isNaN; // ftoi.ts:34
+  logic p1_belowOne; // ftoi.ts:34
+  logic p1_saturates; // ftoi.ts:34
+  logic [31:0] p1_magnitude; // ftoi.ts:34
+  logic p1_valid; // ftoi.ts:34
+  logic [31:0] p2_result; // ftoi.ts:40
+  logic p2_valid; // ftoi.ts:40
 
-  assign out_valid = p2_valid;
-  assign result = p2_result;
-  assign a_sign = a[31];
-  assign a_exp = a[30:23];
-  assign a_exp_is_max = a_exp == 8'd255;
-  assign a_frac = a[22:0];
-  assign a_frac_is_zero = a_frac == 23'd0;
-  assign isNaN_not = ~a_frac_is_zero;
-  assign a_is_nan = a_exp_is_max & isNaN_not;
-  assign belowOne = a_exp < 8'd127;
-  assign saturates = 8'd158 <= a_exp;
-  assign aligned = {1'd1, a_frac, 8'd0};
-  assign shift_sub = 8'd158 - a_exp;
-  assign shift = shift_sub[4:0];
-  assign magnitude = aligned >> shift;
-  assign result_or = p1_isNaN | p1_belowOne;
-  assign saturated = p1_sign ? 32'h80000000 : 32'h7fffffff;
-  assign signed_sub = 32'd0 - p1_magnitude;
-  assign signed_ = p1_sign ? signed_sub : p1_magnitude;
-  assign result_mux = p1_saturates ? saturated : signed_;
-  assign result_1 = result_or ? 32'd0 : result_mux;
+  assign out_valid = p2_valid; // ftoi.ts:46
+  assign result = p2_result; // ftoi.ts:46
+  wire a_sign = a[31]; // ftoi.ts:25
+  wire [7:0] a_exp = a[30:23]; // ftoi.ts:25
+  wire a_exp_is_max = a_exp == 8'd255; // ftoi.ts:25
+  wire [22:0] a_frac = a[22:0]; // ftoi.ts:25
+  wire a_frac_is_zero = a_frac == 23'd0; // ftoi.ts:25
+  wire a_is_nan = a_exp_is_max & ~a_frac_is_zero; // ftoi.ts:25
+  wire belowOne = a_exp < 8'd127; // ftoi.ts:26
+  wire saturates = 8'd158 <= a_exp; // ftoi.ts:27
+  wire [31:0] aligned = {1'd1, a_frac, 8'd0}; // ftoi.ts:29
+  wire [7:0] shift_sub = 8'd158 - a_exp; // ftoi.ts:28
+  wire [4:0] shift = shift_sub[4:0]; // ftoi.ts:28
+  wire [31:0] magnitude = aligned >> shift; // ftoi.ts:33
+  wire [31:0] saturated = p1_sign ? 32'h80000000 : 32'h7fffffff; // ftoi.ts:38
+  wire [31:0] signed_ = p1_sign ? 32'd0 - p1_magnitude : p1_magnitude; // ftoi.ts:37
+  wire [31:0] result_1 = p1_isNaN | p1_belowOne ? 32'd0 : p1_saturates ? saturated : signed_; // ftoi.ts:39
 
 `ifndef SYNTHESIS
   initial begin
@@ -71,21 +48,21 @@ module FToI_stages2 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_sign <= a_sign;
-    p1_isNaN <= a_is_nan;
-    p1_belowOne <= belowOne;
-    p1_saturates <= saturates;
-    p1_magnitude <= magnitude;
-    p2_result <= result_1;
+    p1_sign <= a_sign; // ftoi.ts:34
+    p1_isNaN <= a_is_nan; // ftoi.ts:34
+    p1_belowOne <= belowOne; // ftoi.ts:34
+    p1_saturates <= saturates; // ftoi.ts:34
+    p1_magnitude <= magnitude; // ftoi.ts:34
+    p2_result <= result_1; // ftoi.ts:40
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
+      p1_valid <= 1'd0; // ftoi.ts:34
+      p2_valid <= 1'd0; // ftoi.ts:40
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
+      p1_valid <= in_valid; // ftoi.ts:34
+      p2_valid <= p1_valid; // ftoi.ts:40
     end
   end
 

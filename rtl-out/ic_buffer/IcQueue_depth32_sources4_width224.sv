@@ -21,112 +21,24 @@ module IcQueue_depth32_sources4_width224 (
   logic [5:0] count_1; // icBuffer.ts:58
   logic [2:0] errors; // icBuffer.ts:59
   logic [223:0] rdata; // icBuffer.ts:81
-  logic empty_1; // icBuffer.ts:61
-  logic full_1; // icBuffer.ts:60
-  logic [4:0] head_next; // icBuffer.ts:56
-  logic dequeued_not; // icBuffer.ts:65
-  logic dequeued; // icBuffer.ts:65
-  logic head_eq; // icBuffer.ts:62
-  logic [4:0] head_add; // icBuffer.ts:62
-  logic [4:0] head_mux; // icBuffer.ts:62
-  logic [4:0] tail_next; // icBuffer.ts:57
-  logic tail_sel_ne; // icBuffer.ts:91
-  logic [3:0] tail_sel_sub; // icBuffer.ts:91
-  logic [3:0] tail_sel_and; // icBuffer.ts:91
-  logic tail_sel_eq; // icBuffer.ts:91
-  logic tail_sel_and_1; // icBuffer.ts:91
-  logic enqueued_and; // icBuffer.ts:67
-  logic enqueued_not; // icBuffer.ts:67
-  logic enqueued_or; // icBuffer.ts:67
-  logic enqueued; // icBuffer.ts:67
-  logic tail_eq; // icBuffer.ts:62
-  logic [4:0] tail_add; // icBuffer.ts:62
-  logic [4:0] tail_mux; // icBuffer.ts:62
-  logic [5:0] count_1_next; // icBuffer.ts:58
-  logic count_1_sel_not; // icBuffer.ts:77
-  logic count_1_sel_and; // icBuffer.ts:77
-  logic [5:0] count_1_add; // icBuffer.ts:77
-  logic count_1_sel_not_1; // icBuffer.ts:77
-  logic count_1_sel_and_1; // icBuffer.ts:77
-  logic [5:0] count_1_sub; // icBuffer.ts:77
-  logic [5:0] count_1_p; // icBuffer.ts:77
-  logic [2:0] errors_mux; // icBuffer.ts:79
-  logic badCoreId_not; // icBuffer.ts:70
-  logic badCoreId; // icBuffer.ts:70
-  logic underflow; // icBuffer.ts:69
-  logic overflow_and; // icBuffer.ts:68
-  logic overflow_and_1; // icBuffer.ts:68
-  logic overflow_not; // icBuffer.ts:68
-  logic overflow; // icBuffer.ts:68
-  logic [2:0] errors_concat; // icBuffer.ts:79
-  logic [2:0] errors_or; // icBuffer.ts:79
-  logic acc_slice; // icBuffer.ts:96
-  logic [223:0] acc; // icBuffer.ts:96
-  logic acc_slice_1; // icBuffer.ts:97
-  logic [223:0] acc_mux; // icBuffer.ts:97
-  logic [223:0] acc_or; // icBuffer.ts:97
-  logic acc_slice_2; // icBuffer.ts:97
-  logic [223:0] acc_mux_1; // icBuffer.ts:97
-  logic [223:0] acc_or_1; // icBuffer.ts:97
-  logic acc_slice_3; // icBuffer.ts:97
-  logic [223:0] acc_mux_2; // icBuffer.ts:97
-  logic [223:0] acc_1; // icBuffer.ts:97
 
-  assign empty_1 = count_1 == 6'd0;
-  assign front = empty_1 ? 224'd0 : rdata;
-  assign count = count_1;
-  assign empty = empty_1;
-  assign full_1 = count_1 == 6'd32;
-  assign full = full_1;
-  assign error = errors;
-  assign dequeued_not = ~empty_1;
-  assign dequeued = dequeue & dequeued_not;
-  assign head_eq = head == 5'd31;
-  assign head_add = head + 5'd1;
-  assign head_mux = head_eq ? 5'd0 : head_add;
-  assign head_next = dequeued ? head_mux : head;
-  assign tail_sel_ne = source != 4'd0;
-  assign tail_sel_sub = source - 4'd1;
-  assign tail_sel_and = source & tail_sel_sub;
-  assign tail_sel_eq = tail_sel_and == 4'd0;
-  assign tail_sel_and_1 = tail_sel_ne & tail_sel_eq;
-  assign enqueued_and = enqueue & tail_sel_and_1;
-  assign enqueued_not = ~full_1;
-  assign enqueued_or = enqueued_not | dequeued;
-  assign enqueued = enqueued_and & enqueued_or;
-  assign tail_eq = tail == 5'd31;
-  assign tail_add = tail + 5'd1;
-  assign tail_mux = tail_eq ? 5'd0 : tail_add;
-  assign tail_next = enqueued ? tail_mux : tail;
-  assign count_1_sel_not = ~dequeued;
-  assign count_1_sel_and = enqueued & count_1_sel_not;
-  assign count_1_add = count_1 + 6'd1;
-  assign count_1_sel_not_1 = ~enqueued;
-  assign count_1_sel_and_1 = dequeued & count_1_sel_not_1;
-  assign count_1_sub = count_1 - 6'd1;
-  assign count_1_p = count_1_sel_and_1 ? count_1_sub : count_1;
-  assign count_1_next = count_1_sel_and ? count_1_add : count_1_p;
-  assign errors_mux = clear_errors ? 3'd0 : errors;
-  assign badCoreId_not = ~tail_sel_and_1;
-  assign badCoreId = enqueue & badCoreId_not;
-  assign underflow = dequeue & empty_1;
-  assign overflow_and = enqueue & tail_sel_and_1;
-  assign overflow_and_1 = overflow_and & full_1;
-  assign overflow_not = ~dequeued;
-  assign overflow = overflow_and_1 & overflow_not;
-  assign errors_concat = {badCoreId, underflow, overflow};
-  assign errors_or = errors_mux | errors_concat;
-  assign acc_slice = source[0];
-  assign acc = acc_slice ? data_0 : 224'd0;
-  assign acc_slice_1 = source[1];
-  assign acc_mux = acc_slice_1 ? data_1 : 224'd0;
-  assign acc_or = acc | acc_mux;
-  assign acc_slice_2 = source[2];
-  assign acc_mux_1 = acc_slice_2 ? data_2 : 224'd0;
-  assign acc_or_1 = acc_or | acc_mux_1;
-  assign acc_slice_3 = source[3];
-  assign acc_mux_2 = acc_slice_3 ? data_3 : 224'd0;
-  assign acc_1 = acc_or_1 | acc_mux_2;
+  wire empty_1 = count_1 == 6'd0; // icBuffer.ts:61
+  assign front = empty_1 ? 224'd0 : rdata; // icBuffer.ts:38
+  assign count = count_1; // icBuffer.ts:38
+  assign empty = empty_1; // icBuffer.ts:38
+  wire full_1 = count_1 == 6'd32; // icBuffer.ts:60
+  assign full = full_1; // icBuffer.ts:38
+  assign error = errors; // icBuffer.ts:38
+  wire dequeued = dequeue & ~empty_1; // icBuffer.ts:65
+  wire tail_sel_and_1 = source != 4'd0 & (source & source - 4'd1) == 4'd0; // icBuffer.ts:91
+  wire enqueued_and = enqueue & tail_sel_and_1; // icBuffer.ts:67
+  wire enqueued = enqueued_and & (~full_1 | dequeued); // icBuffer.ts:67
+  wire count_1_sel_not = ~dequeued; // icBuffer.ts:77
+  wire badCoreId = enqueue & ~tail_sel_and_1; // icBuffer.ts:70
+  wire underflow = dequeue & empty_1; // icBuffer.ts:69
+  wire overflow = enqueued_and & full_1 & count_1_sel_not; // icBuffer.ts:68
+  wire [223:0] acc = source[0] ? data_0 : 224'd0; // icBuffer.ts:96
+  wire [223:0] acc_1 = acc | (source[1] ? data_1 : 224'd0) | (source[2] ? data_2 : 224'd0) | (source[3] ? data_3 : 224'd0); // icBuffer.ts:97
 
 `ifndef SYNTHESIS
   initial begin
@@ -139,15 +51,16 @@ module IcQueue_depth32_sources4_width224 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      head <= 5'd0;
-      tail <= 5'd0;
-      count_1 <= 6'd0;
-      errors <= 3'd0;
+      head <= 5'd0; // icBuffer.ts:56
+      tail <= 5'd0; // icBuffer.ts:57
+      count_1 <= 6'd0; // icBuffer.ts:58
+      errors <= 3'd0; // icBuffer.ts:59
     end else begin
-      head <= head_next;
-      tail <= tail_next;
-      count_1 <= count_1_next;
-      errors <= errors_or;
+      if (dequeued) head <= head == 5'd31 ? 5'd0 : head + 5'd1; // icBuffer.ts:76
+      if (enqueued) tail <= tail == 5'd31 ? 5'd0 : tail + 5'd1; // icBuffer.ts:74
+      if (enqueued & count_1_sel_not) count_1 <= count_1 + 6'd1; // icBuffer.ts:77
+      else if (dequeued & ~enqueued) count_1 <= count_1 - 6'd1; // icBuffer.ts:77
+      errors <= (clear_errors ? 3'd0 : errors) | {badCoreId, underflow, overflow}; // icBuffer.ts:59
     end
   end
 

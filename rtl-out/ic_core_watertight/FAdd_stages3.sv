@@ -8,523 +8,158 @@ module FAdd_stages3 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic p1_bigSign; // pipeline.ts:120
-  logic [7:0] p1_bigExp; // pipeline.ts:120
-  logic [23:0] p1_bigSig; // pipeline.ts:120
-  logic p1_effectiveSub; // pipeline.ts:120
-  logic p1_resultIsNaN; // pipeline.ts:120
-  logic p1_resultIsInf; // pipeline.ts:120
-  logic p1_infSign; // pipeline.ts:120
-  logic p1_zeroSign; // pipeline.ts:120
-  logic [26:0] p1_smallAligned; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic p2_bigSign; // pipeline.ts:120
-  logic [7:0] p2_bigExp; // pipeline.ts:120
-  logic [27:0] p2_sum; // pipeline.ts:120
-  logic p2_resultIsNaN; // pipeline.ts:120
-  logic p2_resultIsInf; // pipeline.ts:120
-  logic p2_infSign; // pipeline.ts:120
-  logic p2_zeroSign; // pipeline.ts:120
-  logic [4:0] p2_normShift; // pipeline.ts:120
-  logic p2_sumIsZero; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic [31:0] p3_result; // pipeline.ts:120
-  logic p3_valid; // pipeline.ts:124
-  logic [30:0] aIsBig_slice; // fadd.ts:34
-  logic [30:0] aIsBig_slice_1; // fadd.ts:34
-  logic aIsBig; // fadd.ts:34
-  logic a_sign; // common.ts:45
-  logic b_sign; // common.ts:45
-  logic bigSign; // fadd.ts:35
-  logic [7:0] a_exp; // common.ts:46
-  logic a_exp_is_zero; // common.ts:48
-  logic [7:0] a_exp_eff; // common.ts:60
-  logic [7:0] b_exp; // common.ts:46
-  logic b_exp_is_zero; // common.ts:48
-  logic [7:0] b_exp_eff; // common.ts:60
-  logic [7:0] bigExp; // fadd.ts:36
-  logic sig_not; // common.ts:59
-  logic [22:0] a_frac; // common.ts:47
-  logic [23:0] a_sig; // common.ts:59
-  logic sig_not_1; // common.ts:59
-  logic [22:0] b_frac; // common.ts:47
-  logic [23:0] b_sig; // common.ts:59
-  logic [23:0] bigSig; // fadd.ts:37
-  logic effectiveSub; // fadd.ts:43
-  logic a_exp_is_max; // common.ts:49
-  logic a_frac_is_zero; // common.ts:50
-  logic isNaN_not; // common.ts:58
-  logic a_is_nan; // common.ts:58
-  logic b_exp_is_max; // common.ts:49
-  logic b_frac_is_zero; // common.ts:50
-  logic isNaN_not_1; // common.ts:58
-  logic b_is_nan; // common.ts:58
-  logic resultIsNaN_or; // fadd.ts:44
-  logic a_is_inf; // common.ts:57
-  logic b_is_inf; // common.ts:57
-  logic resultIsNaN_and; // fadd.ts:44
-  logic resultIsNaN_and_1; // fadd.ts:44
-  logic resultIsNaN; // fadd.ts:44
-  logic resultIsInf; // fadd.ts:45
-  logic infSign; // fadd.ts:46
-  logic zeroSign; // fadd.ts:48
-  logic [7:0] smallExp; // fadd.ts:38
-  logic [7:0] expDiff; // fadd.ts:40
-  logic [2:0] alignShift_slice; // fadd.ts:42
-  logic alignShift_redor; // fadd.ts:42
-  logic [4:0] alignShift_slice_1; // fadd.ts:42
-  logic [4:0] alignShift; // fadd.ts:42
-  logic take; // common.ts:111
-  logic take_1; // common.ts:111
-  logic take_2; // common.ts:111
-  logic take_3; // common.ts:111
-  logic take_4; // common.ts:111
-  logic [23:0] smallSig; // fadd.ts:39
-  logic [26:0] smallAligned_concat; // fadd.ts:52
-  logic [10:0] shifted_slice; // common.ts:113
-  logic [26:0] shifted_zext; // common.ts:113
-  logic [26:0] small_aligned_shift16; // common.ts:114
-  logic [18:0] shifted_slice_1; // common.ts:113
-  logic [26:0] shifted_zext_1; // common.ts:113
-  logic [26:0] small_aligned_shift8; // common.ts:114
-  logic [22:0] shifted_slice_2; // common.ts:113
-  logic [26:0] shifted_zext_2; // common.ts:113
-  logic [26:0] small_aligned_shift4; // common.ts:114
-  logic [24:0] shifted_slice_3; // common.ts:113
-  logic [26:0] shifted_zext_3; // common.ts:113
-  logic [26:0] small_aligned_shift2; // common.ts:114
-  logic [25:0] shifted_slice_4; // common.ts:113
-  logic [26:0] shifted_zext_4; // common.ts:113
-  logic [26:0] small_aligned_shift1; // common.ts:114
-  logic [15:0] dropped_slice; // common.ts:112
-  logic small_aligned_dropped16; // common.ts:112
-  logic small_aligned_sticky16; // common.ts:115
-  logic [7:0] dropped_slice_1; // common.ts:112
-  logic small_aligned_dropped8; // common.ts:112
-  logic lost; // common.ts:115
-  logic small_aligned_sticky8; // common.ts:116
-  logic [3:0] dropped_slice_2; // common.ts:112
-  logic small_aligned_dropped4; // common.ts:112
-  logic lost_1; // common.ts:115
-  logic small_aligned_sticky4; // common.ts:116
-  logic [1:0] dropped_slice_3; // common.ts:112
-  logic small_aligned_dropped2; // common.ts:112
-  logic lost_2; // common.ts:115
-  logic small_aligned_sticky2; // common.ts:116
-  logic dropped_slice_4; // common.ts:112
-  logic small_aligned_dropped1; // common.ts:112
-  logic lost_3; // common.ts:115
-  logic small_aligned_sticky1; // common.ts:116
-  logic [26:0] p1_smallAligned_zext; // common.ts:119
-  logic [26:0] small_aligned; // common.ts:119
-  logic [27:0] bigExt; // fadd.ts:56
-  logic [27:0] smallInv_zext; // fadd.ts:57
-  logic [27:0] smallInv_mux; // fadd.ts:57
-  logic [27:0] smallInv; // fadd.ts:57
-  logic [27:0] sum_add; // fadd.ts:58
-  logic [27:0] sum_zext; // fadd.ts:58
-  logic [27:0] sum; // fadd.ts:58
-  logic [31:0] bits_concat; // common.ts:74
-  logic zero_slice; // common.ts:78
-  logic zero; // common.ts:78
-  logic zero_slice_1; // common.ts:78
-  logic zero_1; // common.ts:78
-  logic sum_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_2; // common.ts:78
-  logic zero_2; // common.ts:78
-  logic zero_slice_3; // common.ts:78
-  logic zero_3; // common.ts:78
-  logic sum_zeros_l1_1_zero; // common.ts:85
-  logic sum_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_4; // common.ts:78
-  logic zero_4; // common.ts:78
-  logic zero_slice_5; // common.ts:78
-  logic zero_5; // common.ts:78
-  logic sum_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_6; // common.ts:78
-  logic zero_6; // common.ts:78
-  logic zero_slice_7; // common.ts:78
-  logic zero_7; // common.ts:78
-  logic sum_zeros_l1_3_zero; // common.ts:85
-  logic sum_zeros_l2_1_zero; // common.ts:85
-  logic sum_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_8; // common.ts:78
-  logic zero_8; // common.ts:78
-  logic zero_slice_9; // common.ts:78
-  logic zero_9; // common.ts:78
-  logic sum_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_10; // common.ts:78
-  logic zero_10; // common.ts:78
-  logic zero_slice_11; // common.ts:78
-  logic zero_11; // common.ts:78
-  logic sum_zeros_l1_5_zero; // common.ts:85
-  logic sum_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_12; // common.ts:78
-  logic zero_12; // common.ts:78
-  logic zero_slice_13; // common.ts:78
-  logic zero_13; // common.ts:78
-  logic sum_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_14; // common.ts:78
-  logic zero_14; // common.ts:78
-  logic zero_slice_15; // common.ts:78
-  logic zero_15; // common.ts:78
-  logic sum_zeros_l1_7_zero; // common.ts:85
-  logic sum_zeros_l2_3_zero; // common.ts:85
-  logic sum_zeros_l3_1_zero; // common.ts:85
-  logic sum_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_16; // common.ts:78
-  logic zero_16; // common.ts:78
-  logic zero_slice_17; // common.ts:78
-  logic zero_17; // common.ts:78
-  logic sum_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_18; // common.ts:78
-  logic zero_18; // common.ts:78
-  logic zero_slice_19; // common.ts:78
-  logic zero_19; // common.ts:78
-  logic sum_zeros_l1_9_zero; // common.ts:85
-  logic sum_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_20; // common.ts:78
-  logic zero_20; // common.ts:78
-  logic zero_slice_21; // common.ts:78
-  logic zero_21; // common.ts:78
-  logic sum_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_22; // common.ts:78
-  logic zero_22; // common.ts:78
-  logic zero_slice_23; // common.ts:78
-  logic zero_23; // common.ts:78
-  logic sum_zeros_l1_11_zero; // common.ts:85
-  logic sum_zeros_l2_5_zero; // common.ts:85
-  logic sum_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_24; // common.ts:78
-  logic zero_24; // common.ts:78
-  logic zero_slice_25; // common.ts:78
-  logic zero_25; // common.ts:78
-  logic sum_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_26; // common.ts:78
-  logic zero_26; // common.ts:78
-  logic zero_slice_27; // common.ts:78
-  logic zero_27; // common.ts:78
-  logic sum_zeros_l1_13_zero; // common.ts:85
-  logic sum_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_28; // common.ts:78
-  logic zero_28; // common.ts:78
-  logic zero_slice_29; // common.ts:78
-  logic zero_29; // common.ts:78
-  logic sum_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_30; // common.ts:78
-  logic zero_30; // common.ts:78
-  logic count_mux; // common.ts:86
-  logic [1:0] sum_zeros_l2_7_count; // common.ts:86
-  logic count_mux_1; // common.ts:86
-  logic [1:0] sum_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_2; // common.ts:86
-  logic [2:0] sum_zeros_l3_3_count; // common.ts:86
-  logic count_mux_3; // common.ts:86
-  logic [1:0] sum_zeros_l2_5_count; // common.ts:86
-  logic count_mux_4; // common.ts:86
-  logic [1:0] sum_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_5; // common.ts:86
-  logic [2:0] sum_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_6; // common.ts:86
-  logic [3:0] sum_zeros_l4_1_count; // common.ts:86
-  logic count_mux_7; // common.ts:86
-  logic [1:0] sum_zeros_l2_3_count; // common.ts:86
-  logic count_mux_8; // common.ts:86
-  logic [1:0] sum_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_9; // common.ts:86
-  logic [2:0] sum_zeros_l3_1_count; // common.ts:86
-  logic count_mux_10; // common.ts:86
-  logic [1:0] sum_zeros_l2_1_count; // common.ts:86
-  logic count_mux_11; // common.ts:86
-  logic [1:0] sum_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_12; // common.ts:86
-  logic [2:0] sum_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_13; // common.ts:86
-  logic [3:0] sum_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_14; // common.ts:86
-  logic [4:0] sum_zeros; // common.ts:86
-  logic [7:0] normShift_zext; // fadd.ts:63
-  logic normShift_ult; // fadd.ts:63
-  logic [4:0] normShift_slice; // fadd.ts:63
-  logic [4:0] normShift; // fadd.ts:63
-  logic sumIsZero; // fadd.ts:64
-  logic [31:0] inf; // common.ts:144
-  logic [31:0] zero_31; // common.ts:145
-  logic [7:0] expBase_zext; // fadd.ts:70
-  logic [7:0] expBase; // fadd.ts:70
-  logic [8:0] expField_zext; // common.ts:131
-  logic [27:0] normalized; // fadd.ts:68
-  logic [23:0] sig; // fadd.ts:74
-  logic expField_slice; // common.ts:131
-  logic [8:0] expField_zext_1; // common.ts:131
-  logic [8:0] expField; // common.ts:131
-  logic [22:0] packed_slice; // common.ts:132
-  logic [31:0] packed_; // common.ts:132
-  logic roundBit; // fadd.ts:75
-  logic [2:0] stickyBit_slice; // fadd.ts:76
-  logic stickyBit; // fadd.ts:76
-  logic roundUp_slice; // common.ts:130
-  logic roundUp_or; // common.ts:130
-  logic roundUp; // common.ts:130
-  logic [31:0] rounded_zext; // common.ts:133
-  logic [31:0] rounded; // common.ts:133
-  logic isInf_ule; // common.ts:134
-  logic isInf; // common.ts:134
-  logic [30:0] magnitude_slice; // common.ts:135
-  logic [30:0] magnitude; // common.ts:135
-  logic [31:0] p3_result_concat; // common.ts:136
-  logic [31:0] p3_result_mux; // common.ts:146
-  logic [31:0] p3_result_mux_1; // common.ts:146
-  logic [31:0] p3_result_mux_2; // common.ts:146
+  logic p1_bigSign; // fadd.ts:53
+  logic [7:0] p1_bigExp; // fadd.ts:53
+  logic [23:0] p1_bigSig; // fadd.ts:53
+  logic p1_effectiveSub; // fadd.ts:53
+  logic p1_resultIsNaN; // fadd.ts:53
+  logic p1_resultIsInf; // fadd.ts:53
+  logic p1_infSign; // fadd.ts:53
+  logic p1_zeroSign; // fadd.ts:53
+  logic [26:0] p1_smallAligned; // fadd.ts:53
+  logic p1_valid; // fadd.ts:53
+  logic p2_bigSign; // fadd.ts:65
+  logic [7:0] p2_bigExp; // fadd.ts:65
+  logic [27:0] p2_sum; // fadd.ts:65
+  logic p2_resultIsNaN; // fadd.ts:65
+  logic p2_resultIsInf; // fadd.ts:65
+  logic p2_infSign; // fadd.ts:65
+  logic p2_zeroSign; // fadd.ts:65
+  logic [4:0] p2_normShift; // fadd.ts:65
+  logic p2_sumIsZero; // fadd.ts:65
+  logic p2_valid; // fadd.ts:65
+  logic [31:0] p3_result; // fadd.ts:79
+  logic p3_valid; // fadd.ts:79
 
-  assign out_valid = p3_valid;
-  assign result = p3_result;
-  assign aIsBig_slice = b[30:0];
-  assign aIsBig_slice_1 = a[30:0];
-  assign aIsBig = aIsBig_slice <= aIsBig_slice_1;
-  assign a_sign = a[31];
-  assign b_sign = b[31];
-  assign bigSign = aIsBig ? a_sign : b_sign;
-  assign a_exp = a[30:23];
-  assign a_exp_is_zero = a_exp == 8'd0;
-  assign a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp;
-  assign b_exp = b[30:23];
-  assign b_exp_is_zero = b_exp == 8'd0;
-  assign b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp;
-  assign bigExp = aIsBig ? a_exp_eff : b_exp_eff;
-  assign sig_not = ~a_exp_is_zero;
-  assign a_frac = a[22:0];
-  assign a_sig = {sig_not, a_frac};
-  assign sig_not_1 = ~b_exp_is_zero;
-  assign b_frac = b[22:0];
-  assign b_sig = {sig_not_1, b_frac};
-  assign bigSig = aIsBig ? a_sig : b_sig;
-  assign effectiveSub = a_sign ^ b_sign;
-  assign a_exp_is_max = a_exp == 8'd255;
-  assign a_frac_is_zero = a_frac == 23'd0;
-  assign isNaN_not = ~a_frac_is_zero;
-  assign a_is_nan = a_exp_is_max & isNaN_not;
-  assign b_exp_is_max = b_exp == 8'd255;
-  assign b_frac_is_zero = b_frac == 23'd0;
-  assign isNaN_not_1 = ~b_frac_is_zero;
-  assign b_is_nan = b_exp_is_max & isNaN_not_1;
-  assign resultIsNaN_or = a_is_nan | b_is_nan;
-  assign a_is_inf = a_exp_is_max & a_frac_is_zero;
-  assign b_is_inf = b_exp_is_max & b_frac_is_zero;
-  assign resultIsNaN_and = a_is_inf & b_is_inf;
-  assign resultIsNaN_and_1 = resultIsNaN_and & effectiveSub;
-  assign resultIsNaN = resultIsNaN_or | resultIsNaN_and_1;
-  assign resultIsInf = a_is_inf | b_is_inf;
-  assign infSign = a_is_inf ? a_sign : b_sign;
-  assign zeroSign = a_sign & b_sign;
-  assign smallExp = aIsBig ? b_exp_eff : a_exp_eff;
-  assign expDiff = bigExp - smallExp;
-  assign alignShift_slice = expDiff[7:5];
-  assign alignShift_redor = |alignShift_slice;
-  assign alignShift_slice_1 = expDiff[4:0];
-  assign alignShift = alignShift_redor ? 5'd31 : alignShift_slice_1;
-  assign take = alignShift[0];
-  assign take_1 = alignShift[1];
-  assign take_2 = alignShift[2];
-  assign take_3 = alignShift[3];
-  assign take_4 = alignShift[4];
-  assign smallSig = aIsBig ? b_sig : a_sig;
-  assign smallAligned_concat = {smallSig, 3'd0};
-  assign shifted_slice = smallAligned_concat[26:16];
-  assign shifted_zext = {16'd0, shifted_slice};
-  assign small_aligned_shift16 = take_4 ? shifted_zext : smallAligned_concat;
-  assign shifted_slice_1 = small_aligned_shift16[26:8];
-  assign shifted_zext_1 = {8'd0, shifted_slice_1};
-  assign small_aligned_shift8 = take_3 ? shifted_zext_1 : small_aligned_shift16;
-  assign shifted_slice_2 = small_aligned_shift8[26:4];
-  assign shifted_zext_2 = {4'd0, shifted_slice_2};
-  assign small_aligned_shift4 = take_2 ? shifted_zext_2 : small_aligned_shift8;
-  assign shifted_slice_3 = small_aligned_shift4[26:2];
-  assign shifted_zext_3 = {2'd0, shifted_slice_3};
-  assign small_aligned_shift2 = take_1 ? shifted_zext_3 : small_aligned_shift4;
-  assign shifted_slice_4 = small_aligned_shift2[26:1];
-  assign shifted_zext_4 = {1'd0, shifted_slice_4};
-  assign small_aligned_shift1 = take ? shifted_zext_4 : small_aligned_shift2;
-  assign dropped_slice = smallAligned_concat[15:0];
-  assign small_aligned_dropped16 = |dropped_slice;
-  assign small_aligned_sticky16 = take_4 & small_aligned_dropped16;
-  assign dropped_slice_1 = small_aligned_shift16[7:0];
-  assign small_aligned_dropped8 = |dropped_slice_1;
-  assign lost = take_3 & small_aligned_dropped8;
-  assign small_aligned_sticky8 = small_aligned_sticky16 | lost;
-  assign dropped_slice_2 = small_aligned_shift8[3:0];
-  assign small_aligned_dropped4 = |dropped_slice_2;
-  assign lost_1 = take_2 & small_aligned_dropped4;
-  assign small_aligned_sticky4 = small_aligned_sticky8 | lost_1;
-  assign dropped_slice_3 = small_aligned_shift4[1:0];
-  assign small_aligned_dropped2 = |dropped_slice_3;
-  assign lost_2 = take_1 & small_aligned_dropped2;
-  assign small_aligned_sticky2 = small_aligned_sticky4 | lost_2;
-  assign dropped_slice_4 = small_aligned_shift2[0];
-  assign small_aligned_dropped1 = |dropped_slice_4;
-  assign lost_3 = take & small_aligned_dropped1;
-  assign small_aligned_sticky1 = small_aligned_sticky2 | lost_3;
-  assign p1_smallAligned_zext = {26'd0, small_aligned_sticky1};
-  assign small_aligned = small_aligned_shift1 | p1_smallAligned_zext;
-  assign bigExt = {1'd0, p1_bigSig, 3'd0};
-  assign smallInv_zext = {1'd0, p1_smallAligned};
-  assign smallInv_mux = p1_effectiveSub ? 28'hfffffff : 28'd0;
-  assign smallInv = smallInv_zext ^ smallInv_mux;
-  assign sum_add = bigExt + smallInv;
-  assign sum_zext = {27'd0, p1_effectiveSub};
-  assign sum = sum_add + sum_zext;
-  assign bits_concat = {sum, 4'd15};
-  assign zero_slice = bits_concat[31];
-  assign zero = ~zero_slice;
-  assign zero_slice_1 = bits_concat[30];
-  assign zero_1 = ~zero_slice_1;
-  assign sum_zeros_l1_0_zero = zero & zero_1;
-  assign zero_slice_2 = bits_concat[29];
-  assign zero_2 = ~zero_slice_2;
-  assign zero_slice_3 = bits_concat[28];
-  assign zero_3 = ~zero_slice_3;
-  assign sum_zeros_l1_1_zero = zero_2 & zero_3;
-  assign sum_zeros_l2_0_zero = sum_zeros_l1_0_zero & sum_zeros_l1_1_zero;
-  assign zero_slice_4 = bits_concat[27];
-  assign zero_4 = ~zero_slice_4;
-  assign zero_slice_5 = bits_concat[26];
-  assign zero_5 = ~zero_slice_5;
-  assign sum_zeros_l1_2_zero = zero_4 & zero_5;
-  assign zero_slice_6 = bits_concat[25];
-  assign zero_6 = ~zero_slice_6;
-  assign zero_slice_7 = bits_concat[24];
-  assign zero_7 = ~zero_slice_7;
-  assign sum_zeros_l1_3_zero = zero_6 & zero_7;
-  assign sum_zeros_l2_1_zero = sum_zeros_l1_2_zero & sum_zeros_l1_3_zero;
-  assign sum_zeros_l3_0_zero = sum_zeros_l2_0_zero & sum_zeros_l2_1_zero;
-  assign zero_slice_8 = bits_concat[23];
-  assign zero_8 = ~zero_slice_8;
-  assign zero_slice_9 = bits_concat[22];
-  assign zero_9 = ~zero_slice_9;
-  assign sum_zeros_l1_4_zero = zero_8 & zero_9;
-  assign zero_slice_10 = bits_concat[21];
-  assign zero_10 = ~zero_slice_10;
-  assign zero_slice_11 = bits_concat[20];
-  assign zero_11 = ~zero_slice_11;
-  assign sum_zeros_l1_5_zero = zero_10 & zero_11;
-  assign sum_zeros_l2_2_zero = sum_zeros_l1_4_zero & sum_zeros_l1_5_zero;
-  assign zero_slice_12 = bits_concat[19];
-  assign zero_12 = ~zero_slice_12;
-  assign zero_slice_13 = bits_concat[18];
-  assign zero_13 = ~zero_slice_13;
-  assign sum_zeros_l1_6_zero = zero_12 & zero_13;
-  assign zero_slice_14 = bits_concat[17];
-  assign zero_14 = ~zero_slice_14;
-  assign zero_slice_15 = bits_concat[16];
-  assign zero_15 = ~zero_slice_15;
-  assign sum_zeros_l1_7_zero = zero_14 & zero_15;
-  assign sum_zeros_l2_3_zero = sum_zeros_l1_6_zero & sum_zeros_l1_7_zero;
-  assign sum_zeros_l3_1_zero = sum_zeros_l2_2_zero & sum_zeros_l2_3_zero;
-  assign sum_zeros_l4_0_zero = sum_zeros_l3_0_zero & sum_zeros_l3_1_zero;
-  assign zero_slice_16 = bits_concat[15];
-  assign zero_16 = ~zero_slice_16;
-  assign zero_slice_17 = bits_concat[14];
-  assign zero_17 = ~zero_slice_17;
-  assign sum_zeros_l1_8_zero = zero_16 & zero_17;
-  assign zero_slice_18 = bits_concat[13];
-  assign zero_18 = ~zero_slice_18;
-  assign zero_slice_19 = bits_concat[12];
-  assign zero_19 = ~zero_slice_19;
-  assign sum_zeros_l1_9_zero = zero_18 & zero_19;
-  assign sum_zeros_l2_4_zero = sum_zeros_l1_8_zero & sum_zeros_l1_9_zero;
-  assign zero_slice_20 = bits_concat[11];
-  assign zero_20 = ~zero_slice_20;
-  assign zero_slice_21 = bits_concat[10];
-  assign zero_21 = ~zero_slice_21;
-  assign sum_zeros_l1_10_zero = zero_20 & zero_21;
-  assign zero_slice_22 = bits_concat[9];
-  assign zero_22 = ~zero_slice_22;
-  assign zero_slice_23 = bits_concat[8];
-  assign zero_23 = ~zero_slice_23;
-  assign sum_zeros_l1_11_zero = zero_22 & zero_23;
-  assign sum_zeros_l2_5_zero = sum_zeros_l1_10_zero & sum_zeros_l1_11_zero;
-  assign sum_zeros_l3_2_zero = sum_zeros_l2_4_zero & sum_zeros_l2_5_zero;
-  assign zero_slice_24 = bits_concat[7];
-  assign zero_24 = ~zero_slice_24;
-  assign zero_slice_25 = bits_concat[6];
-  assign zero_25 = ~zero_slice_25;
-  assign sum_zeros_l1_12_zero = zero_24 & zero_25;
-  assign zero_slice_26 = bits_concat[5];
-  assign zero_26 = ~zero_slice_26;
-  assign zero_slice_27 = bits_concat[4];
-  assign zero_27 = ~zero_slice_27;
-  assign sum_zeros_l1_13_zero = zero_26 & zero_27;
-  assign sum_zeros_l2_6_zero = sum_zeros_l1_12_zero & sum_zeros_l1_13_zero;
-  assign zero_slice_28 = bits_concat[3];
-  assign zero_28 = ~zero_slice_28;
-  assign zero_slice_29 = bits_concat[2];
-  assign zero_29 = ~zero_slice_29;
-  assign sum_zeros_l1_14_zero = zero_28 & zero_29;
-  assign zero_slice_30 = bits_concat[1];
-  assign zero_30 = ~zero_slice_30;
-  assign count_mux = sum_zeros_l1_14_zero ? zero_30 : zero_28;
-  assign sum_zeros_l2_7_count = {sum_zeros_l1_14_zero, count_mux};
-  assign count_mux_1 = sum_zeros_l1_12_zero ? zero_26 : zero_24;
-  assign sum_zeros_l2_6_count = {sum_zeros_l1_12_zero, count_mux_1};
-  assign count_mux_2 = sum_zeros_l2_6_zero ? sum_zeros_l2_7_count : sum_zeros_l2_6_count;
-  assign sum_zeros_l3_3_count = {sum_zeros_l2_6_zero, count_mux_2};
-  assign count_mux_3 = sum_zeros_l1_10_zero ? zero_22 : zero_20;
-  assign sum_zeros_l2_5_count = {sum_zeros_l1_10_zero, count_mux_3};
-  assign count_mux_4 = sum_zeros_l1_8_zero ? zero_18 : zero_16;
-  assign sum_zeros_l2_4_count = {sum_zeros_l1_8_zero, count_mux_4};
-  assign count_mux_5 = sum_zeros_l2_4_zero ? sum_zeros_l2_5_count : sum_zeros_l2_4_count;
-  assign sum_zeros_l3_2_count = {sum_zeros_l2_4_zero, count_mux_5};
-  assign count_mux_6 = sum_zeros_l3_2_zero ? sum_zeros_l3_3_count : sum_zeros_l3_2_count;
-  assign sum_zeros_l4_1_count = {sum_zeros_l3_2_zero, count_mux_6};
-  assign count_mux_7 = sum_zeros_l1_6_zero ? zero_14 : zero_12;
-  assign sum_zeros_l2_3_count = {sum_zeros_l1_6_zero, count_mux_7};
-  assign count_mux_8 = sum_zeros_l1_4_zero ? zero_10 : zero_8;
-  assign sum_zeros_l2_2_count = {sum_zeros_l1_4_zero, count_mux_8};
-  assign count_mux_9 = sum_zeros_l2_2_zero ? sum_zeros_l2_3_count : sum_zeros_l2_2_count;
-  assign sum_zeros_l3_1_count = {sum_zeros_l2_2_zero, count_mux_9};
-  assign count_mux_10 = sum_zeros_l1_2_zero ? zero_6 : zero_4;
-  assign sum_zeros_l2_1_count = {sum_zeros_l1_2_zero, count_mux_10};
-  assign count_mux_11 = sum_zeros_l1_0_zero ? zero_2 : zero;
-  assign sum_zeros_l2_0_count = {sum_zeros_l1_0_zero, count_mux_11};
-  assign count_mux_12 = sum_zeros_l2_0_zero ? sum_zeros_l2_1_count : sum_zeros_l2_0_count;
-  assign sum_zeros_l3_0_count = {sum_zeros_l2_0_zero, count_mux_12};
-  assign count_mux_13 = sum_zeros_l3_0_zero ? sum_zeros_l3_1_count : sum_zeros_l3_0_count;
-  assign sum_zeros_l4_0_count = {sum_zeros_l3_0_zero, count_mux_13};
-  assign count_mux_14 = sum_zeros_l4_0_zero ? sum_zeros_l4_1_count : sum_zeros_l4_0_count;
-  assign sum_zeros = {sum_zeros_l4_0_zero, count_mux_14};
-  assign normShift_zext = {3'd0, sum_zeros};
-  assign normShift_ult = p1_bigExp < normShift_zext;
-  assign normShift_slice = p1_bigExp[4:0];
-  assign normShift = normShift_ult ? normShift_slice : sum_zeros;
-  assign sumIsZero = sum == 28'd0;
-  assign inf = {p2_infSign, 31'h7f800000};
-  assign zero_31 = {p2_zeroSign, 31'd0};
-  assign expBase_zext = {3'd0, p2_normShift};
-  assign expBase = p2_bigExp - expBase_zext;
-  assign expField_zext = {1'd0, expBase};
-  assign normalized = p2_sum << p2_normShift;
-  assign sig = normalized[27:4];
-  assign expField_slice = sig[23];
-  assign expField_zext_1 = {8'd0, expField_slice};
-  assign expField = expField_zext + expField_zext_1;
-  assign packed_slice = sig[22:0];
-  assign packed_ = {expField, packed_slice};
-  assign roundBit = normalized[3];
-  assign stickyBit_slice = normalized[2:0];
-  assign stickyBit = |stickyBit_slice;
-  assign roundUp_slice = sig[0];
-  assign roundUp_or = stickyBit | roundUp_slice;
-  assign roundUp = roundBit & roundUp_or;
-  assign rounded_zext = {31'd0, roundUp};
-  assign rounded = packed_ + rounded_zext;
-  assign isInf_ule = 32'h7f800000 <= rounded;
-  assign isInf = 1'd0 | isInf_ule;
-  assign magnitude_slice = rounded[30:0];
-  assign magnitude = isInf ? 31'h7f800000 : magnitude_slice;
-  assign p3_result_concat = {p2_bigSign, magnitude};
-  assign p3_result_mux = p2_sumIsZero ? zero_31 : p3_result_concat;
-  assign p3_result_mux_1 = p2_resultIsInf ? inf : p3_result_mux;
-  assign p3_result_mux_2 = p2_resultIsNaN ? 32'h7fc00000 : p3_result_mux_1;
+  assign out_valid = p3_valid; // fadd.ts:86
+  assign result = p3_result; // fadd.ts:86
+  wire aIsBig = b[30:0] <= a[30:0]; // fadd.ts:34
+  wire a_sign = a[31]; // fadd.ts:32
+  wire b_sign = b[31]; // fadd.ts:33
+  wire bigSign = aIsBig ? a_sign : b_sign; // fadd.ts:35
+  wire [7:0] a_exp = a[30:23]; // fadd.ts:32
+  wire a_exp_is_zero = a_exp == 8'd0; // fadd.ts:32
+  wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fadd.ts:32
+  wire [7:0] b_exp = b[30:23]; // fadd.ts:33
+  wire b_exp_is_zero = b_exp == 8'd0; // fadd.ts:33
+  wire [7:0] b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp; // fadd.ts:33
+  wire [7:0] bigExp = aIsBig ? a_exp_eff : b_exp_eff; // fadd.ts:36
+  wire [22:0] a_frac = a[22:0]; // fadd.ts:32
+  wire [23:0] a_sig = {~a_exp_is_zero, a_frac}; // fadd.ts:32
+  wire [22:0] b_frac = b[22:0]; // fadd.ts:33
+  wire [23:0] b_sig = {~b_exp_is_zero, b_frac}; // fadd.ts:33
+  wire [23:0] bigSig = aIsBig ? a_sig : b_sig; // fadd.ts:37
+  wire effectiveSub = a_sign ^ b_sign; // fadd.ts:43
+  wire a_exp_is_max = a_exp == 8'd255; // fadd.ts:32
+  wire a_frac_is_zero = a_frac == 23'd0; // fadd.ts:32
+  wire a_is_nan = a_exp_is_max & ~a_frac_is_zero; // fadd.ts:32
+  wire b_exp_is_max = b_exp == 8'd255; // fadd.ts:33
+  wire b_frac_is_zero = b_frac == 23'd0; // fadd.ts:33
+  wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fadd.ts:33
+  wire a_is_inf = a_exp_is_max & a_frac_is_zero; // fadd.ts:32
+  wire b_is_inf = b_exp_is_max & b_frac_is_zero; // fadd.ts:33
+  wire resultIsNaN = a_is_nan | b_is_nan | a_is_inf & b_is_inf & effectiveSub; // fadd.ts:44
+  wire resultIsInf = a_is_inf | b_is_inf; // fadd.ts:45
+  wire infSign = a_is_inf ? a_sign : b_sign; // fadd.ts:46
+  wire zeroSign = a_sign & b_sign; // fadd.ts:48
+  wire [7:0] smallExp = aIsBig ? b_exp_eff : a_exp_eff; // fadd.ts:38
+  wire [7:0] expDiff = bigExp - smallExp; // fadd.ts:40
+  wire [4:0] alignShift = |expDiff[7:5] ? 5'd31 : expDiff[4:0]; // fadd.ts:42
+  wire smallAligned_slice = alignShift[0]; // fadd.ts:52
+  wire smallAligned_slice_1 = alignShift[1]; // fadd.ts:52
+  wire smallAligned_slice_2 = alignShift[2]; // fadd.ts:52
+  wire smallAligned_slice_3 = alignShift[3]; // fadd.ts:52
+  wire smallAligned_slice_4 = alignShift[4]; // fadd.ts:52
+  wire [23:0] smallSig = aIsBig ? b_sig : a_sig; // fadd.ts:39
+  wire [26:0] smallAligned_concat = {smallSig, 3'd0}; // fadd.ts:52
+  wire [26:0] small_aligned_shift16 = smallAligned_slice_4 ? {16'd0, smallAligned_concat[26:16]} : smallAligned_concat; // fadd.ts:52
+  wire [26:0] small_aligned_shift8 = smallAligned_slice_3 ? {8'd0, small_aligned_shift16[26:8]} : small_aligned_shift16; // fadd.ts:52
+  wire [26:0] small_aligned_shift4 = smallAligned_slice_2 ? {4'd0, small_aligned_shift8[26:4]} : small_aligned_shift8; // fadd.ts:52
+  wire [26:0] small_aligned_shift2 = smallAligned_slice_1 ? {2'd0, small_aligned_shift4[26:2]} : small_aligned_shift4; // fadd.ts:52
+  wire [26:0] small_aligned_shift1 = smallAligned_slice ? {1'd0, small_aligned_shift2[26:1]} : small_aligned_shift2; // fadd.ts:52
+  wire small_aligned_dropped16 = |smallAligned_concat[15:0]; // fadd.ts:52
+  wire small_aligned_sticky16 = smallAligned_slice_4 & small_aligned_dropped16; // fadd.ts:52
+  wire small_aligned_dropped8 = |small_aligned_shift16[7:0]; // fadd.ts:52
+  wire small_aligned_sticky8 = small_aligned_sticky16 | smallAligned_slice_3 & small_aligned_dropped8; // fadd.ts:52
+  wire small_aligned_dropped4 = |small_aligned_shift8[3:0]; // fadd.ts:52
+  wire small_aligned_sticky4 = small_aligned_sticky8 | smallAligned_slice_2 & small_aligned_dropped4; // fadd.ts:52
+  wire small_aligned_dropped2 = |small_aligned_shift4[1:0]; // fadd.ts:52
+  wire small_aligned_sticky2 = small_aligned_sticky4 | smallAligned_slice_1 & small_aligned_dropped2; // fadd.ts:52
+  wire small_aligned_dropped1 = |small_aligned_shift2[0]; // fadd.ts:52
+  wire small_aligned_sticky1 = small_aligned_sticky2 | smallAligned_slice & small_aligned_dropped1; // fadd.ts:52
+  wire [26:0] small_aligned = small_aligned_shift1 | {26'd0, small_aligned_sticky1}; // fadd.ts:52
+  wire [27:0] bigExt = {1'd0, p1_bigSig, 3'd0}; // fadd.ts:56
+  wire [27:0] smallInv = {1'd0, p1_smallAligned} ^ (p1_effectiveSub ? 28'hfffffff : 28'd0); // fadd.ts:57
+  wire [27:0] sum = bigExt + smallInv + {27'd0, p1_effectiveSub}; // fadd.ts:58
+  wire [31:0] sumZeros_concat = {sum, 4'd15}; // fadd.ts:62
+  wire sumZeros_not = ~sumZeros_concat[31]; // fadd.ts:62
+  wire sum_zeros_l1_0_zero = sumZeros_not & ~sumZeros_concat[30]; // fadd.ts:62
+  wire sumZeros_not_2 = ~sumZeros_concat[29]; // fadd.ts:62
+  wire sum_zeros_l1_1_zero = sumZeros_not_2 & ~sumZeros_concat[28]; // fadd.ts:62
+  wire sum_zeros_l2_0_zero = sum_zeros_l1_0_zero & sum_zeros_l1_1_zero; // fadd.ts:62
+  wire sumZeros_not_4 = ~sumZeros_concat[27]; // fadd.ts:62
+  wire sum_zeros_l1_2_zero = sumZeros_not_4 & ~sumZeros_concat[26]; // fadd.ts:62
+  wire sumZeros_not_6 = ~sumZeros_concat[25]; // fadd.ts:62
+  wire sum_zeros_l1_3_zero = sumZeros_not_6 & ~sumZeros_concat[24]; // fadd.ts:62
+  wire sum_zeros_l2_1_zero = sum_zeros_l1_2_zero & sum_zeros_l1_3_zero; // fadd.ts:62
+  wire sum_zeros_l3_0_zero = sum_zeros_l2_0_zero & sum_zeros_l2_1_zero; // fadd.ts:62
+  wire sumZeros_not_8 = ~sumZeros_concat[23]; // fadd.ts:62
+  wire sum_zeros_l1_4_zero = sumZeros_not_8 & ~sumZeros_concat[22]; // fadd.ts:62
+  wire sumZeros_not_10 = ~sumZeros_concat[21]; // fadd.ts:62
+  wire sum_zeros_l1_5_zero = sumZeros_not_10 & ~sumZeros_concat[20]; // fadd.ts:62
+  wire sum_zeros_l2_2_zero = sum_zeros_l1_4_zero & sum_zeros_l1_5_zero; // fadd.ts:62
+  wire sumZeros_not_12 = ~sumZeros_concat[19]; // fadd.ts:62
+  wire sum_zeros_l1_6_zero = sumZeros_not_12 & ~sumZeros_concat[18]; // fadd.ts:62
+  wire sumZeros_not_14 = ~sumZeros_concat[17]; // fadd.ts:62
+  wire sum_zeros_l1_7_zero = sumZeros_not_14 & ~sumZeros_concat[16]; // fadd.ts:62
+  wire sum_zeros_l2_3_zero = sum_zeros_l1_6_zero & sum_zeros_l1_7_zero; // fadd.ts:62
+  wire sum_zeros_l3_1_zero = sum_zeros_l2_2_zero & sum_zeros_l2_3_zero; // fadd.ts:62
+  wire sum_zeros_l4_0_zero = sum_zeros_l3_0_zero & sum_zeros_l3_1_zero; // fadd.ts:62
+  wire sumZeros_not_16 = ~sumZeros_concat[15]; // fadd.ts:62
+  wire sum_zeros_l1_8_zero = sumZeros_not_16 & ~sumZeros_concat[14]; // fadd.ts:62
+  wire sumZeros_not_18 = ~sumZeros_concat[13]; // fadd.ts:62
+  wire sum_zeros_l1_9_zero = sumZeros_not_18 & ~sumZeros_concat[12]; // fadd.ts:62
+  wire sum_zeros_l2_4_zero = sum_zeros_l1_8_zero & sum_zeros_l1_9_zero; // fadd.ts:62
+  wire sumZeros_not_20 = ~sumZeros_concat[11]; // fadd.ts:62
+  wire sum_zeros_l1_10_zero = sumZeros_not_20 & ~sumZeros_concat[10]; // fadd.ts:62
+  wire sumZeros_not_22 = ~sumZeros_concat[9]; // fadd.ts:62
+  wire sum_zeros_l1_11_zero = sumZeros_not_22 & ~sumZeros_concat[8]; // fadd.ts:62
+  wire sum_zeros_l2_5_zero = sum_zeros_l1_10_zero & sum_zeros_l1_11_zero; // fadd.ts:62
+  wire sum_zeros_l3_2_zero = sum_zeros_l2_4_zero & sum_zeros_l2_5_zero; // fadd.ts:62
+  wire sumZeros_not_24 = ~sumZeros_concat[7]; // fadd.ts:62
+  wire sum_zeros_l1_12_zero = sumZeros_not_24 & ~sumZeros_concat[6]; // fadd.ts:62
+  wire sumZeros_not_26 = ~sumZeros_concat[5]; // fadd.ts:62
+  wire sum_zeros_l1_13_zero = sumZeros_not_26 & ~sumZeros_concat[4]; // fadd.ts:62
+  wire sum_zeros_l2_6_zero = sum_zeros_l1_12_zero & sum_zeros_l1_13_zero; // fadd.ts:62
+  wire sumZeros_not_28 = ~sumZeros_concat[3]; // fadd.ts:62
+  wire sum_zeros_l1_14_zero = sumZeros_not_28 & ~sumZeros_concat[2]; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_7_count = {sum_zeros_l1_14_zero, sum_zeros_l1_14_zero ? ~sumZeros_concat[1] : sumZeros_not_28}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_6_count = {sum_zeros_l1_12_zero, sum_zeros_l1_12_zero ? sumZeros_not_26 : sumZeros_not_24}; // fadd.ts:62
+  wire [2:0] sum_zeros_l3_3_count = {sum_zeros_l2_6_zero, sum_zeros_l2_6_zero ? sum_zeros_l2_7_count : sum_zeros_l2_6_count}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_5_count = {sum_zeros_l1_10_zero, sum_zeros_l1_10_zero ? sumZeros_not_22 : sumZeros_not_20}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_4_count = {sum_zeros_l1_8_zero, sum_zeros_l1_8_zero ? sumZeros_not_18 : sumZeros_not_16}; // fadd.ts:62
+  wire [2:0] sum_zeros_l3_2_count = {sum_zeros_l2_4_zero, sum_zeros_l2_4_zero ? sum_zeros_l2_5_count : sum_zeros_l2_4_count}; // fadd.ts:62
+  wire [3:0] sum_zeros_l4_1_count = {sum_zeros_l3_2_zero, sum_zeros_l3_2_zero ? sum_zeros_l3_3_count : sum_zeros_l3_2_count}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_3_count = {sum_zeros_l1_6_zero, sum_zeros_l1_6_zero ? sumZeros_not_14 : sumZeros_not_12}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_2_count = {sum_zeros_l1_4_zero, sum_zeros_l1_4_zero ? sumZeros_not_10 : sumZeros_not_8}; // fadd.ts:62
+  wire [2:0] sum_zeros_l3_1_count = {sum_zeros_l2_2_zero, sum_zeros_l2_2_zero ? sum_zeros_l2_3_count : sum_zeros_l2_2_count}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_1_count = {sum_zeros_l1_2_zero, sum_zeros_l1_2_zero ? sumZeros_not_6 : sumZeros_not_4}; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_0_count = {sum_zeros_l1_0_zero, sum_zeros_l1_0_zero ? sumZeros_not_2 : sumZeros_not}; // fadd.ts:62
+  wire [2:0] sum_zeros_l3_0_count = {sum_zeros_l2_0_zero, sum_zeros_l2_0_zero ? sum_zeros_l2_1_count : sum_zeros_l2_0_count}; // fadd.ts:62
+  wire [3:0] sum_zeros_l4_0_count = {sum_zeros_l3_0_zero, sum_zeros_l3_0_zero ? sum_zeros_l3_1_count : sum_zeros_l3_0_count}; // fadd.ts:62
+  wire [4:0] sum_zeros = {sum_zeros_l4_0_zero, sum_zeros_l4_0_zero ? sum_zeros_l4_1_count : sum_zeros_l4_0_count}; // fadd.ts:62
+  wire [4:0] normShift = p1_bigExp < {3'd0, sum_zeros} ? p1_bigExp[4:0] : sum_zeros; // fadd.ts:63
+  wire sumIsZero = sum == 28'd0; // fadd.ts:64
+  wire [7:0] expBase = p2_bigExp - {3'd0, p2_normShift}; // fadd.ts:70
+  wire [27:0] normalized = p2_sum << p2_normShift; // fadd.ts:68
+  wire [23:0] sig = normalized[27:4]; // fadd.ts:74
+  wire roundBit = normalized[3]; // fadd.ts:75
+  wire stickyBit = |normalized[2:0]; // fadd.ts:76
+  wire [31:0] rounded_add_1 = {{1'd0, expBase} + {8'd0, sig[23]}, sig[22:0]} + {31'd0, roundBit & (stickyBit | sig[0])}; // fadd.ts:77
+  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // fadd.ts:77
+  wire [31:0] rounded = {p2_bigSign, rounded_mux}; // fadd.ts:77
+  wire [31:0] result_mux_1 = p2_resultIsInf ? {p2_infSign, 31'h7f800000} : p2_sumIsZero ? {p2_zeroSign, 31'd0} : rounded; // fadd.ts:78
+  wire [31:0] result_1 = p2_resultIsNaN ? 32'h7fc00000 : result_mux_1; // fadd.ts:78
 
 `ifndef SYNTHESIS
   initial begin
@@ -554,39 +189,39 @@ module FAdd_stages3 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_bigSign <= bigSign;
-    p1_bigExp <= bigExp;
-    p1_bigSig <= bigSig;
-    p1_effectiveSub <= effectiveSub;
-    p1_resultIsNaN <= resultIsNaN;
-    p1_resultIsInf <= resultIsInf;
-    p1_infSign <= infSign;
-    p1_zeroSign <= zeroSign;
-    p1_smallAligned <= small_aligned;
-    p2_bigSign <= p1_bigSign;
-    p2_bigExp <= p1_bigExp;
-    p2_sum <= sum;
-    p2_resultIsNaN <= p1_resultIsNaN;
-    p2_resultIsInf <= p1_resultIsInf;
-    p2_infSign <= p1_infSign;
-    p2_zeroSign <= p1_zeroSign;
-    p2_normShift <= normShift;
-    p2_sumIsZero <= sumIsZero;
-    p3_result <= p3_result_mux_2;
+    p1_bigSign <= bigSign; // fadd.ts:53
+    p1_bigExp <= bigExp; // fadd.ts:53
+    p1_bigSig <= bigSig; // fadd.ts:53
+    p1_effectiveSub <= effectiveSub; // fadd.ts:53
+    p1_resultIsNaN <= resultIsNaN; // fadd.ts:53
+    p1_resultIsInf <= resultIsInf; // fadd.ts:53
+    p1_infSign <= infSign; // fadd.ts:53
+    p1_zeroSign <= zeroSign; // fadd.ts:53
+    p1_smallAligned <= small_aligned; // fadd.ts:53
+    p2_bigSign <= p1_bigSign; // fadd.ts:65
+    p2_bigExp <= p1_bigExp; // fadd.ts:65
+    p2_sum <= sum; // fadd.ts:65
+    p2_resultIsNaN <= p1_resultIsNaN; // fadd.ts:65
+    p2_resultIsInf <= p1_resultIsInf; // fadd.ts:65
+    p2_infSign <= p1_infSign; // fadd.ts:65
+    p2_zeroSign <= p1_zeroSign; // fadd.ts:65
+    p2_normShift <= normShift; // fadd.ts:65
+    p2_sumIsZero <= sumIsZero; // fadd.ts:65
+    p3_result <= result_1; // fadd.ts:79
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
-      p3_valid <= 1'd0;
+      p1_valid <= 1'd0; // fadd.ts:53
+      p2_valid <= 1'd0; // fadd.ts:65
+      p3_valid <= 1'd0; // fadd.ts:79
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
-      p3_valid <= p2_valid;
+      p1_valid <= in_valid; // fadd.ts:53
+      p2_valid <= p1_valid; // fadd.ts:65
+      p3_valid <= p2_valid; // fadd.ts:79
     end
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, bits_concat[0], 1'b0};
+  wire _unused_ok = &{1'b0, sumZeros_concat[0], 1'b0};
 endmodule

@@ -7,326 +7,96 @@ module IToF_stages2 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic p1_sign; // pipeline.ts:120
-  logic [31:0] p1_magnitude; // pipeline.ts:120
-  logic [5:0] p1_zeros; // pipeline.ts:120
-  logic p1_isZero; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic [31:0] p2_result; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic sign; // itof.ts:21
-  logic [31:0] magnitude_sub; // itof.ts:22
-  logic [31:0] magnitude; // itof.ts:22
-  logic zero_slice; // common.ts:78
-  logic zero; // common.ts:78
-  logic zero_slice_1; // common.ts:78
-  logic zero_1; // common.ts:78
-  logic magnitude_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_2; // common.ts:78
-  logic zero_2; // common.ts:78
-  logic zero_slice_3; // common.ts:78
-  logic zero_3; // common.ts:78
-  logic magnitude_zeros_l1_1_zero; // common.ts:85
-  logic magnitude_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_4; // common.ts:78
-  logic zero_4; // common.ts:78
-  logic zero_slice_5; // common.ts:78
-  logic zero_5; // common.ts:78
-  logic magnitude_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_6; // common.ts:78
-  logic zero_6; // common.ts:78
-  logic zero_slice_7; // common.ts:78
-  logic zero_7; // common.ts:78
-  logic magnitude_zeros_l1_3_zero; // common.ts:85
-  logic magnitude_zeros_l2_1_zero; // common.ts:85
-  logic magnitude_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_8; // common.ts:78
-  logic zero_8; // common.ts:78
-  logic zero_slice_9; // common.ts:78
-  logic zero_9; // common.ts:78
-  logic magnitude_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_10; // common.ts:78
-  logic zero_10; // common.ts:78
-  logic zero_slice_11; // common.ts:78
-  logic zero_11; // common.ts:78
-  logic magnitude_zeros_l1_5_zero; // common.ts:85
-  logic magnitude_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_12; // common.ts:78
-  logic zero_12; // common.ts:78
-  logic zero_slice_13; // common.ts:78
-  logic zero_13; // common.ts:78
-  logic magnitude_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_14; // common.ts:78
-  logic zero_14; // common.ts:78
-  logic zero_slice_15; // common.ts:78
-  logic zero_15; // common.ts:78
-  logic magnitude_zeros_l1_7_zero; // common.ts:85
-  logic magnitude_zeros_l2_3_zero; // common.ts:85
-  logic magnitude_zeros_l3_1_zero; // common.ts:85
-  logic magnitude_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_16; // common.ts:78
-  logic zero_16; // common.ts:78
-  logic zero_slice_17; // common.ts:78
-  logic zero_17; // common.ts:78
-  logic magnitude_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_18; // common.ts:78
-  logic zero_18; // common.ts:78
-  logic zero_slice_19; // common.ts:78
-  logic zero_19; // common.ts:78
-  logic magnitude_zeros_l1_9_zero; // common.ts:85
-  logic magnitude_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_20; // common.ts:78
-  logic zero_20; // common.ts:78
-  logic zero_slice_21; // common.ts:78
-  logic zero_21; // common.ts:78
-  logic magnitude_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_22; // common.ts:78
-  logic zero_22; // common.ts:78
-  logic zero_slice_23; // common.ts:78
-  logic zero_23; // common.ts:78
-  logic magnitude_zeros_l1_11_zero; // common.ts:85
-  logic magnitude_zeros_l2_5_zero; // common.ts:85
-  logic magnitude_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_24; // common.ts:78
-  logic zero_24; // common.ts:78
-  logic zero_slice_25; // common.ts:78
-  logic zero_25; // common.ts:78
-  logic magnitude_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_26; // common.ts:78
-  logic zero_26; // common.ts:78
-  logic zero_slice_27; // common.ts:78
-  logic zero_27; // common.ts:78
-  logic magnitude_zeros_l1_13_zero; // common.ts:85
-  logic magnitude_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_28; // common.ts:78
-  logic zero_28; // common.ts:78
-  logic zero_slice_29; // common.ts:78
-  logic zero_29; // common.ts:78
-  logic magnitude_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_30; // common.ts:78
-  logic zero_30; // common.ts:78
-  logic zero_slice_31; // common.ts:78
-  logic zero_31; // common.ts:78
-  logic magnitude_zeros_l1_15_zero; // common.ts:85
-  logic magnitude_zeros_l2_7_zero; // common.ts:85
-  logic magnitude_zeros_l3_3_zero; // common.ts:85
-  logic magnitude_zeros_l4_1_zero; // common.ts:85
-  logic magnitude_zeros_l5_0_zero; // common.ts:85
-  logic count_mux; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_7_count; // common.ts:86
-  logic count_mux_1; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_2; // common.ts:86
-  logic [2:0] magnitude_zeros_l3_3_count; // common.ts:86
-  logic count_mux_3; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_5_count; // common.ts:86
-  logic count_mux_4; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_5; // common.ts:86
-  logic [2:0] magnitude_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_6; // common.ts:86
-  logic [3:0] magnitude_zeros_l4_1_count; // common.ts:86
-  logic count_mux_7; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_3_count; // common.ts:86
-  logic count_mux_8; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_9; // common.ts:86
-  logic [2:0] magnitude_zeros_l3_1_count; // common.ts:86
-  logic count_mux_10; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_1_count; // common.ts:86
-  logic count_mux_11; // common.ts:86
-  logic [1:0] magnitude_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_12; // common.ts:86
-  logic [2:0] magnitude_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_13; // common.ts:86
-  logic [3:0] magnitude_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_14; // common.ts:86
-  logic [4:0] magnitude_zeros_l5_0_count; // common.ts:86
-  logic [4:0] p1_zeros_mux; // common.ts:96
-  logic [5:0] magnitude_zeros; // common.ts:96
-  logic isZero; // itof.ts:27
-  logic [7:0] expBase_zext; // itof.ts:32
-  logic [7:0] expBase; // itof.ts:32
-  logic [8:0] expField_zext; // common.ts:131
-  logic [31:0] normalized; // itof.ts:31
-  logic [23:0] rounded_slice; // itof.ts:36
-  logic expField_slice; // common.ts:131
-  logic [8:0] expField_zext_1; // common.ts:131
-  logic [8:0] expField; // common.ts:131
-  logic [22:0] packed_slice; // common.ts:132
-  logic [31:0] packed_; // common.ts:132
-  logic rounded_slice_1; // itof.ts:36
-  logic [6:0] rounded_slice_2; // itof.ts:36
-  logic rounded_redor; // itof.ts:36
-  logic roundUp_slice; // common.ts:130
-  logic roundUp_or; // common.ts:130
-  logic roundUp; // common.ts:130
-  logic [31:0] rounded_zext; // common.ts:133
-  logic [31:0] rounded; // common.ts:133
-  logic isInf_ule; // common.ts:134
-  logic isInf; // common.ts:134
-  logic [30:0] magnitude_slice; // common.ts:135
-  logic [30:0] magnitude_1; // common.ts:135
-  logic [31:0] p2_result_concat; // common.ts:136
-  logic [31:0] result_1; // itof.ts:37
+  logic p1_sign; // itof.ts:28
+  logic [31:0] p1_magnitude; // itof.ts:28
+  logic [5:0] p1_zeros; // itof.ts:28
+  logic p1_isZero; // itof.ts:28
+  logic p1_valid; // itof.ts:28
+  logic [31:0] p2_result; // itof.ts:38
+  logic p2_valid; // itof.ts:38
 
-  assign out_valid = p2_valid;
-  assign result = p2_result;
-  assign sign = a[31];
-  assign magnitude_sub = 32'd0 - a;
-  assign magnitude = sign ? magnitude_sub : a;
-  assign zero_slice = magnitude[31];
-  assign zero = ~zero_slice;
-  assign zero_slice_1 = magnitude[30];
-  assign zero_1 = ~zero_slice_1;
-  assign magnitude_zeros_l1_0_zero = zero & zero_1;
-  assign zero_slice_2 = magnitude[29];
-  assign zero_2 = ~zero_slice_2;
-  assign zero_slice_3 = magnitude[28];
-  assign zero_3 = ~zero_slice_3;
-  assign magnitude_zeros_l1_1_zero = zero_2 & zero_3;
-  assign magnitude_zeros_l2_0_zero = magnitude_zeros_l1_0_zero & magnitude_zeros_l1_1_zero;
-  assign zero_slice_4 = magnitude[27];
-  assign zero_4 = ~zero_slice_4;
-  assign zero_slice_5 = magnitude[26];
-  assign zero_5 = ~zero_slice_5;
-  assign magnitude_zeros_l1_2_zero = zero_4 & zero_5;
-  assign zero_slice_6 = magnitude[25];
-  assign zero_6 = ~zero_slice_6;
-  assign zero_slice_7 = magnitude[24];
-  assign zero_7 = ~zero_slice_7;
-  assign magnitude_zeros_l1_3_zero = zero_6 & zero_7;
-  assign magnitude_zeros_l2_1_zero = magnitude_zeros_l1_2_zero & magnitude_zeros_l1_3_zero;
-  assign magnitude_zeros_l3_0_zero = magnitude_zeros_l2_0_zero & magnitude_zeros_l2_1_zero;
-  assign zero_slice_8 = magnitude[23];
-  assign zero_8 = ~zero_slice_8;
-  assign zero_slice_9 = magnitude[22];
-  assign zero_9 = ~zero_slice_9;
-  assign magnitude_zeros_l1_4_zero = zero_8 & zero_9;
-  assign zero_slice_10 = magnitude[21];
-  assign zero_10 = ~zero_slice_10;
-  assign zero_slice_11 = magnitude[20];
-  assign zero_11 = ~zero_slice_11;
-  assign magnitude_zeros_l1_5_zero = zero_10 & zero_11;
-  assign magnitude_zeros_l2_2_zero = magnitude_zeros_l1_4_zero & magnitude_zeros_l1_5_zero;
-  assign zero_slice_12 = magnitude[19];
-  assign zero_12 = ~zero_slice_12;
-  assign zero_slice_13 = magnitude[18];
-  assign zero_13 = ~zero_slice_13;
-  assign magnitude_zeros_l1_6_zero = zero_12 & zero_13;
-  assign zero_slice_14 = magnitude[17];
-  assign zero_14 = ~zero_slice_14;
-  assign zero_slice_15 = magnitude[16];
-  assign zero_15 = ~zero_slice_15;
-  assign magnitude_zeros_l1_7_zero = zero_14 & zero_15;
-  assign magnitude_zeros_l2_3_zero = magnitude_zeros_l1_6_zero & magnitude_zeros_l1_7_zero;
-  assign magnitude_zeros_l3_1_zero = magnitude_zeros_l2_2_zero & magnitude_zeros_l2_3_zero;
-  assign magnitude_zeros_l4_0_zero = magnitude_zeros_l3_0_zero & magnitude_zeros_l3_1_zero;
-  assign zero_slice_16 = magnitude[15];
-  assign zero_16 = ~zero_slice_16;
-  assign zero_slice_17 = magnitude[14];
-  assign zero_17 = ~zero_slice_17;
-  assign magnitude_zeros_l1_8_zero = zero_16 & zero_17;
-  assign zero_slice_18 = magnitude[13];
-  assign zero_18 = ~zero_slice_18;
-  assign zero_slice_19 = magnitude[12];
-  assign zero_19 = ~zero_slice_19;
-  assign magnitude_zeros_l1_9_zero = zero_18 & zero_19;
-  assign magnitude_zeros_l2_4_zero = magnitude_zeros_l1_8_zero & magnitude_zeros_l1_9_zero;
-  assign zero_slice_20 = magnitude[11];
-  assign zero_20 = ~zero_slice_20;
-  assign zero_slice_21 = magnitude[10];
-  assign zero_21 = ~zero_slice_21;
-  assign magnitude_zeros_l1_10_zero = zero_20 & zero_21;
-  assign zero_slice_22 = magnitude[9];
-  assign zero_22 = ~zero_slice_22;
-  assign zero_slice_23 = magnitude[8];
-  assign zero_23 = ~zero_slice_23;
-  assign magnitude_zeros_l1_11_zero = zero_22 & zero_23;
-  assign magnitude_zeros_l2_5_zero = magnitude_zeros_l1_10_zero & magnitude_zeros_l1_11_zero;
-  assign magnitude_zeros_l3_2_zero = magnitude_zeros_l2_4_zero & magnitude_zeros_l2_5_zero;
-  assign zero_slice_24 = magnitude[7];
-  assign zero_24 = ~zero_slice_24;
-  assign zero_slice_25 = magnitude[6];
-  assign zero_25 = ~zero_slice_25;
-  assign magnitude_zeros_l1_12_zero = zero_24 & zero_25;
-  assign zero_slice_26 = magnitude[5];
-  assign zero_26 = ~zero_slice_26;
-  assign zero_slice_27 = magnitude[4];
-  assign zero_27 = ~zero_slice_27;
-  assign magnitude_zeros_l1_13_zero = zero_26 & zero_27;
-  assign magnitude_zeros_l2_6_zero = magnitude_zeros_l1_12_zero & magnitude_zeros_l1_13_zero;
-  assign zero_slice_28 = magnitude[3];
-  assign zero_28 = ~zero_slice_28;
-  assign zero_slice_29 = magnitude[2];
-  assign zero_29 = ~zero_slice_29;
-  assign magnitude_zeros_l1_14_zero = zero_28 & zero_29;
-  assign zero_slice_30 = magnitude[1];
-  assign zero_30 = ~zero_slice_30;
-  assign zero_slice_31 = magnitude[0];
-  assign zero_31 = ~zero_slice_31;
-  assign magnitude_zeros_l1_15_zero = zero_30 & zero_31;
-  assign magnitude_zeros_l2_7_zero = magnitude_zeros_l1_14_zero & magnitude_zeros_l1_15_zero;
-  assign magnitude_zeros_l3_3_zero = magnitude_zeros_l2_6_zero & magnitude_zeros_l2_7_zero;
-  assign magnitude_zeros_l4_1_zero = magnitude_zeros_l3_2_zero & magnitude_zeros_l3_3_zero;
-  assign magnitude_zeros_l5_0_zero = magnitude_zeros_l4_0_zero & magnitude_zeros_l4_1_zero;
-  assign count_mux = magnitude_zeros_l1_14_zero ? zero_30 : zero_28;
-  assign magnitude_zeros_l2_7_count = {magnitude_zeros_l1_14_zero, count_mux};
-  assign count_mux_1 = magnitude_zeros_l1_12_zero ? zero_26 : zero_24;
-  assign magnitude_zeros_l2_6_count = {magnitude_zeros_l1_12_zero, count_mux_1};
-  assign count_mux_2 = magnitude_zeros_l2_6_zero ? magnitude_zeros_l2_7_count : magnitude_zeros_l2_6_count;
-  assign magnitude_zeros_l3_3_count = {magnitude_zeros_l2_6_zero, count_mux_2};
-  assign count_mux_3 = magnitude_zeros_l1_10_zero ? zero_22 : zero_20;
-  assign magnitude_zeros_l2_5_count = {magnitude_zeros_l1_10_zero, count_mux_3};
-  assign count_mux_4 = magnitude_zeros_l1_8_zero ? zero_18 : zero_16;
-  assign magnitude_zeros_l2_4_count = {magnitude_zeros_l1_8_zero, count_mux_4};
-  assign count_mux_5 = magnitude_zeros_l2_4_zero ? magnitude_zeros_l2_5_count : magnitude_zeros_l2_4_count;
-  assign magnitude_zeros_l3_2_count = {magnitude_zeros_l2_4_zero, count_mux_5};
-  assign count_mux_6 = magnitude_zeros_l3_2_zero ? magnitude_zeros_l3_3_count : magnitude_zeros_l3_2_count;
-  assign magnitude_zeros_l4_1_count = {magnitude_zeros_l3_2_zero, count_mux_6};
-  assign count_mux_7 = magnitude_zeros_l1_6_zero ? zero_14 : zero_12;
-  assign magnitude_zeros_l2_3_count = {magnitude_zeros_l1_6_zero, count_mux_7};
-  assign count_mux_8 = magnitude_zeros_l1_4_zero ? zero_10 : zero_8;
-  assign magnitude_zeros_l2_2_count = {magnitude_zeros_l1_4_zero, count_mux_8};
-  assign count_mux_9 = magnitude_zeros_l2_2_zero ? magnitude_zeros_l2_3_count : magnitude_zeros_l2_2_count;
-  assign magnitude_zeros_l3_1_count = {magnitude_zeros_l2_2_zero, count_mux_9};
-  assign count_mux_10 = magnitude_zeros_l1_2_zero ? zero_6 : zero_4;
-  assign magnitude_zeros_l2_1_count = {magnitude_zeros_l1_2_zero, count_mux_10};
-  assign count_mux_11 = magnitude_zeros_l1_0_zero ? zero_2 : zero;
-  assign magnitude_zeros_l2_0_count = {magnitude_zeros_l1_0_zero, count_mux_11};
-  assign count_mux_12 = magnitude_zeros_l2_0_zero ? magnitude_zeros_l2_1_count : magnitude_zeros_l2_0_count;
-  assign magnitude_zeros_l3_0_count = {magnitude_zeros_l2_0_zero, count_mux_12};
-  assign count_mux_13 = magnitude_zeros_l3_0_zero ? magnitude_zeros_l3_1_count : magnitude_zeros_l3_0_count;
-  assign magnitude_zeros_l4_0_count = {magnitude_zeros_l3_0_zero, count_mux_13};
-  assign count_mux_14 = magnitude_zeros_l4_0_zero ? magnitude_zeros_l4_1_count : magnitude_zeros_l4_0_count;
-  assign magnitude_zeros_l5_0_count = {magnitude_zeros_l4_0_zero, count_mux_14};
-  assign p1_zeros_mux = magnitude_zeros_l5_0_zero ? 5'd0 : magnitude_zeros_l5_0_count;
-  assign magnitude_zeros = {magnitude_zeros_l5_0_zero, p1_zeros_mux};
-  assign isZero = magnitude_zeros[5];
-  assign expBase_zext = {2'd0, p1_zeros};
-  assign expBase = 8'd157 - expBase_zext;
-  assign expField_zext = {1'd0, expBase};
-  assign normalized = p1_magnitude << p1_zeros;
-  assign rounded_slice = normalized[31:8];
-  assign expField_slice = rounded_slice[23];
-  assign expField_zext_1 = {8'd0, expField_slice};
-  assign expField = expField_zext + expField_zext_1;
-  assign packed_slice = rounded_slice[22:0];
-  assign packed_ = {expField, packed_slice};
-  assign rounded_slice_1 = normalized[7];
-  assign rounded_slice_2 = normalized[6:0];
-  assign rounded_redor = |rounded_slice_2;
-  assign roundUp_slice = rounded_slice[0];
-  assign roundUp_or = rounded_redor | roundUp_slice;
-  assign roundUp = rounded_slice_1 & roundUp_or;
-  assign rounded_zext = {31'd0, roundUp};
-  assign rounded = packed_ + rounded_zext;
-  assign isInf_ule = 32'h7f800000 <= rounded;
-  assign isInf = 1'd0 | isInf_ule;
-  assign magnitude_slice = rounded[30:0];
-  assign magnitude_1 = isInf ? 31'h7f800000 : magnitude_slice;
-  assign p2_result_concat = {p1_sign, magnitude_1};
-  assign result_1 = p1_isZero ? 32'd0 : p2_result_concat;
+  assign out_valid = p2_valid; // itof.ts:44
+  assign result = p2_result; // itof.ts:44
+  wire sign = a[31]; // itof.ts:21
+  wire [31:0] magnitude = sign ? 32'd0 - a : a; // itof.ts:22
+  wire zeros_not = ~magnitude[31]; // itof.ts:26
+  wire magnitude_zeros_l1_0_zero = zeros_not & ~magnitude[30]; // itof.ts:26
+  wire zeros_not_2 = ~magnitude[29]; // itof.ts:26
+  wire magnitude_zeros_l1_1_zero = zeros_not_2 & ~magnitude[28]; // itof.ts:26
+  wire magnitude_zeros_l2_0_zero = magnitude_zeros_l1_0_zero & magnitude_zeros_l1_1_zero; // itof.ts:26
+  wire zeros_not_4 = ~magnitude[27]; // itof.ts:26
+  wire magnitude_zeros_l1_2_zero = zeros_not_4 & ~magnitude[26]; // itof.ts:26
+  wire zeros_not_6 = ~magnitude[25]; // itof.ts:26
+  wire magnitude_zeros_l1_3_zero = zeros_not_6 & ~magnitude[24]; // itof.ts:26
+  wire magnitude_zeros_l2_1_zero = magnitude_zeros_l1_2_zero & magnitude_zeros_l1_3_zero; // itof.ts:26
+  wire magnitude_zeros_l3_0_zero = magnitude_zeros_l2_0_zero & magnitude_zeros_l2_1_zero; // itof.ts:26
+  wire zeros_not_8 = ~magnitude[23]; // itof.ts:26
+  wire magnitude_zeros_l1_4_zero = zeros_not_8 & ~magnitude[22]; // itof.ts:26
+  wire zeros_not_10 = ~magnitude[21]; // itof.ts:26
+  wire magnitude_zeros_l1_5_zero = zeros_not_10 & ~magnitude[20]; // itof.ts:26
+  wire magnitude_zeros_l2_2_zero = magnitude_zeros_l1_4_zero & magnitude_zeros_l1_5_zero; // itof.ts:26
+  wire zeros_not_12 = ~magnitude[19]; // itof.ts:26
+  wire magnitude_zeros_l1_6_zero = zeros_not_12 & ~magnitude[18]; // itof.ts:26
+  wire zeros_not_14 = ~magnitude[17]; // itof.ts:26
+  wire magnitude_zeros_l1_7_zero = zeros_not_14 & ~magnitude[16]; // itof.ts:26
+  wire magnitude_zeros_l2_3_zero = magnitude_zeros_l1_6_zero & magnitude_zeros_l1_7_zero; // itof.ts:26
+  wire magnitude_zeros_l3_1_zero = magnitude_zeros_l2_2_zero & magnitude_zeros_l2_3_zero; // itof.ts:26
+  wire magnitude_zeros_l4_0_zero = magnitude_zeros_l3_0_zero & magnitude_zeros_l3_1_zero; // itof.ts:26
+  wire zeros_not_16 = ~magnitude[15]; // itof.ts:26
+  wire magnitude_zeros_l1_8_zero = zeros_not_16 & ~magnitude[14]; // itof.ts:26
+  wire zeros_not_18 = ~magnitude[13]; // itof.ts:26
+  wire magnitude_zeros_l1_9_zero = zeros_not_18 & ~magnitude[12]; // itof.ts:26
+  wire magnitude_zeros_l2_4_zero = magnitude_zeros_l1_8_zero & magnitude_zeros_l1_9_zero; // itof.ts:26
+  wire zeros_not_20 = ~magnitude[11]; // itof.ts:26
+  wire magnitude_zeros_l1_10_zero = zeros_not_20 & ~magnitude[10]; // itof.ts:26
+  wire zeros_not_22 = ~magnitude[9]; // itof.ts:26
+  wire magnitude_zeros_l1_11_zero = zeros_not_22 & ~magnitude[8]; // itof.ts:26
+  wire magnitude_zeros_l2_5_zero = magnitude_zeros_l1_10_zero & magnitude_zeros_l1_11_zero; // itof.ts:26
+  wire magnitude_zeros_l3_2_zero = magnitude_zeros_l2_4_zero & magnitude_zeros_l2_5_zero; // itof.ts:26
+  wire zeros_not_24 = ~magnitude[7]; // itof.ts:26
+  wire magnitude_zeros_l1_12_zero = zeros_not_24 & ~magnitude[6]; // itof.ts:26
+  wire zeros_not_26 = ~magnitude[5]; // itof.ts:26
+  wire magnitude_zeros_l1_13_zero = zeros_not_26 & ~magnitude[4]; // itof.ts:26
+  wire magnitude_zeros_l2_6_zero = magnitude_zeros_l1_12_zero & magnitude_zeros_l1_13_zero; // itof.ts:26
+  wire zeros_not_28 = ~magnitude[3]; // itof.ts:26
+  wire magnitude_zeros_l1_14_zero = zeros_not_28 & ~magnitude[2]; // itof.ts:26
+  wire zeros_not_30 = ~magnitude[1]; // itof.ts:26
+  wire magnitude_zeros_l1_15_zero = zeros_not_30 & ~magnitude[0]; // itof.ts:26
+  wire magnitude_zeros_l2_7_zero = magnitude_zeros_l1_14_zero & magnitude_zeros_l1_15_zero; // itof.ts:26
+  wire magnitude_zeros_l3_3_zero = magnitude_zeros_l2_6_zero & magnitude_zeros_l2_7_zero; // itof.ts:26
+  wire magnitude_zeros_l4_1_zero = magnitude_zeros_l3_2_zero & magnitude_zeros_l3_3_zero; // itof.ts:26
+  wire magnitude_zeros_l5_0_zero = magnitude_zeros_l4_0_zero & magnitude_zeros_l4_1_zero; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_7_count = {magnitude_zeros_l1_14_zero, magnitude_zeros_l1_14_zero ? zeros_not_30 : zeros_not_28}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_6_count = {magnitude_zeros_l1_12_zero, magnitude_zeros_l1_12_zero ? zeros_not_26 : zeros_not_24}; // itof.ts:26
+  wire [1:0] zeros_mux_2 = magnitude_zeros_l2_6_zero ? magnitude_zeros_l2_7_count : magnitude_zeros_l2_6_count; // itof.ts:26
+  wire [2:0] magnitude_zeros_l3_3_count = {magnitude_zeros_l2_6_zero, zeros_mux_2}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_5_count = {magnitude_zeros_l1_10_zero, magnitude_zeros_l1_10_zero ? zeros_not_22 : zeros_not_20}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_4_count = {magnitude_zeros_l1_8_zero, magnitude_zeros_l1_8_zero ? zeros_not_18 : zeros_not_16}; // itof.ts:26
+  wire [1:0] zeros_mux_5 = magnitude_zeros_l2_4_zero ? magnitude_zeros_l2_5_count : magnitude_zeros_l2_4_count; // itof.ts:26
+  wire [2:0] magnitude_zeros_l3_2_count = {magnitude_zeros_l2_4_zero, zeros_mux_5}; // itof.ts:26
+  wire [2:0] zeros_mux_6 = magnitude_zeros_l3_2_zero ? magnitude_zeros_l3_3_count : magnitude_zeros_l3_2_count; // itof.ts:26
+  wire [3:0] magnitude_zeros_l4_1_count = {magnitude_zeros_l3_2_zero, zeros_mux_6}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_3_count = {magnitude_zeros_l1_6_zero, magnitude_zeros_l1_6_zero ? zeros_not_14 : zeros_not_12}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_2_count = {magnitude_zeros_l1_4_zero, magnitude_zeros_l1_4_zero ? zeros_not_10 : zeros_not_8}; // itof.ts:26
+  wire [1:0] zeros_mux_9 = magnitude_zeros_l2_2_zero ? magnitude_zeros_l2_3_count : magnitude_zeros_l2_2_count; // itof.ts:26
+  wire [2:0] magnitude_zeros_l3_1_count = {magnitude_zeros_l2_2_zero, zeros_mux_9}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_1_count = {magnitude_zeros_l1_2_zero, magnitude_zeros_l1_2_zero ? zeros_not_6 : zeros_not_4}; // itof.ts:26
+  wire [1:0] magnitude_zeros_l2_0_count = {magnitude_zeros_l1_0_zero, magnitude_zeros_l1_0_zero ? zeros_not_2 : zeros_not}; // itof.ts:26
+  wire [1:0] zeros_mux_12 = magnitude_zeros_l2_0_zero ? magnitude_zeros_l2_1_count : magnitude_zeros_l2_0_count; // itof.ts:26
+  wire [2:0] magnitude_zeros_l3_0_count = {magnitude_zeros_l2_0_zero, zeros_mux_12}; // itof.ts:26
+  wire [2:0] zeros_mux_13 = magnitude_zeros_l3_0_zero ? magnitude_zeros_l3_1_count : magnitude_zeros_l3_0_count; // itof.ts:26
+  wire [3:0] magnitude_zeros_l4_0_count = {magnitude_zeros_l3_0_zero, zeros_mux_13}; // itof.ts:26
+  wire [3:0] zeros_mux_14 = magnitude_zeros_l4_0_zero ? magnitude_zeros_l4_1_count : magnitude_zeros_l4_0_count; // itof.ts:26
+  wire [4:0] magnitude_zeros_l5_0_count = {magnitude_zeros_l4_0_zero, zeros_mux_14}; // itof.ts:26
+  wire [5:0] magnitude_zeros = {magnitude_zeros_l5_0_zero, magnitude_zeros_l5_0_zero ? 5'd0 : magnitude_zeros_l5_0_count}; // itof.ts:26
+  wire isZero = magnitude_zeros[5]; // itof.ts:27
+  wire [7:0] expBase = 8'd157 - {2'd0, p1_zeros}; // itof.ts:32
+  wire [31:0] normalized = p1_magnitude << p1_zeros; // itof.ts:31
+  wire [23:0] rounded_slice = normalized[31:8]; // itof.ts:36
+  wire [31:0] rounded_add_1 = {{1'd0, expBase} + {8'd0, rounded_slice[23]}, rounded_slice[22:0]} + {31'd0, normalized[7] & (|normalized[6:0] | rounded_slice[0])}; // itof.ts:36
+  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // itof.ts:36
+  wire [31:0] rounded = {p1_sign, rounded_mux}; // itof.ts:36
+  wire [31:0] result_1 = p1_isZero ? 32'd0 : rounded; // itof.ts:37
 
 `ifndef SYNTHESIS
   initial begin
@@ -341,20 +111,20 @@ module IToF_stages2 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_sign <= sign;
-    p1_magnitude <= magnitude;
-    p1_zeros <= magnitude_zeros;
-    p1_isZero <= isZero;
-    p2_result <= result_1;
+    p1_sign <= sign; // itof.ts:28
+    p1_magnitude <= magnitude; // itof.ts:28
+    p1_zeros <= magnitude_zeros; // itof.ts:28
+    p1_isZero <= isZero; // itof.ts:28
+    p2_result <= result_1; // itof.ts:38
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
+      p1_valid <= 1'd0; // itof.ts:28
+      p2_valid <= 1'd0; // itof.ts:38
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
+      p1_valid <= in_valid; // itof.ts:28
+      p2_valid <= p1_valid; // itof.ts:38
     end
   end
 endmodule

@@ -16,53 +16,17 @@ module Fifo_depth32_width38 (
   logic [4:0] tail; // fifo.ts:30
   logic [5:0] count_1; // fifo.ts:31
   logic [37:0] rdata; // fifo.ts:38
-  logic full_1; // fifo.ts:32
-  logic empty_1; // fifo.ts:33
-  logic [4:0] head_next; // fifo.ts:29
-  logic head_sel_and; // fifo.ts:43
-  logic head_eq; // fifo.ts:34
-  logic [4:0] head_add; // fifo.ts:34
-  logic [4:0] head_mux; // fifo.ts:34
-  logic [4:0] tail_next; // fifo.ts:30
-  logic tail_sel_and; // fifo.ts:39
-  logic tail_eq; // fifo.ts:34
-  logic [4:0] tail_add; // fifo.ts:34
-  logic [4:0] tail_mux; // fifo.ts:34
-  logic [5:0] count_1_next; // fifo.ts:31
-  logic count_1_sel_not; // fifo.ts:44
-  logic count_1_sel_and; // fifo.ts:44
-  logic [5:0] count_1_add; // fifo.ts:44
-  logic count_1_sel_not_1; // fifo.ts:44
-  logic count_1_sel_and_1; // fifo.ts:44
-  logic [5:0] count_1_sub; // fifo.ts:44
-  logic [5:0] count_1_p; // fifo.ts:44
 
-  assign full_1 = count_1 == 6'd32;
-  assign enq_ready = ~full_1;
-  assign empty_1 = count_1 == 6'd0;
-  assign deq_valid = ~empty_1;
-  assign deq_bits = empty_1 ? 38'd0 : rdata;
-  assign count = count_1;
-  assign full = full_1;
-  assign empty = empty_1;
-  assign head_sel_and = deq_valid & deq_ready;
-  assign head_eq = head == 5'd31;
-  assign head_add = head + 5'd1;
-  assign head_mux = head_eq ? 5'd0 : head_add;
-  assign head_next = head_sel_and ? head_mux : head;
-  assign tail_sel_and = enq_valid & enq_ready;
-  assign tail_eq = tail == 5'd31;
-  assign tail_add = tail + 5'd1;
-  assign tail_mux = tail_eq ? 5'd0 : tail_add;
-  assign tail_next = tail_sel_and ? tail_mux : tail;
-  assign count_1_sel_not = ~head_sel_and;
-  assign count_1_sel_and = tail_sel_and & count_1_sel_not;
-  assign count_1_add = count_1 + 6'd1;
-  assign count_1_sel_not_1 = ~tail_sel_and;
-  assign count_1_sel_and_1 = head_sel_and & count_1_sel_not_1;
-  assign count_1_sub = count_1 - 6'd1;
-  assign count_1_p = count_1_sel_and_1 ? count_1_sub : count_1;
-  assign count_1_next = count_1_sel_and ? count_1_add : count_1_p;
+  wire full_1 = count_1 == 6'd32; // fifo.ts:32
+  assign enq_ready = ~full_1; // fifo.ts:17
+  wire empty_1 = count_1 == 6'd0; // fifo.ts:33
+  assign deq_valid = ~empty_1; // fifo.ts:17
+  assign deq_bits = empty_1 ? 38'd0 : rdata; // fifo.ts:17
+  assign count = count_1; // fifo.ts:17
+  assign full = full_1; // fifo.ts:17
+  assign empty = empty_1; // fifo.ts:17
+  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:43
+  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:39
 
 `ifndef SYNTHESIS
   initial begin
@@ -74,13 +38,14 @@ module Fifo_depth32_width38 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      head <= 5'd0;
-      tail <= 5'd0;
-      count_1 <= 6'd0;
+      head <= 5'd0; // fifo.ts:29
+      tail <= 5'd0; // fifo.ts:30
+      count_1 <= 6'd0; // fifo.ts:31
     end else begin
-      head <= head_next;
-      tail <= tail_next;
-      count_1 <= count_1_next;
+      if (head_sel_and) head <= head == 5'd31 ? 5'd0 : head + 5'd1; // fifo.ts:43
+      if (tail_sel_and) tail <= tail == 5'd31 ? 5'd0 : tail + 5'd1; // fifo.ts:41
+      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 6'd1; // fifo.ts:44
+      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 6'd1; // fifo.ts:44
     end
   end
 

@@ -3,50 +3,11 @@ module OneHotEncoder_n8 (
   input  logic [7:0] in,
   output logic [2:0] index
 );
-  logic index_slice; // encoders.ts:24
-  logic [2:0] index_mux; // encoders.ts:24
-  logic [2:0] index_or; // encoders.ts:24
-  logic index_slice_1; // encoders.ts:24
-  logic [2:0] index_mux_1; // encoders.ts:24
-  logic [2:0] index_or_1; // encoders.ts:24
-  logic index_slice_2; // encoders.ts:24
-  logic [2:0] index_mux_2; // encoders.ts:24
-  logic [2:0] index_or_2; // encoders.ts:24
-  logic index_slice_3; // encoders.ts:24
-  logic [2:0] index_mux_3; // encoders.ts:24
-  logic [2:0] index_or_3; // encoders.ts:24
-  logic index_slice_4; // encoders.ts:24
-  logic [2:0] index_mux_4; // encoders.ts:24
-  logic [2:0] index_or_4; // encoders.ts:24
-  logic index_slice_5; // encoders.ts:24
-  logic [2:0] index_mux_5; // encoders.ts:24
-  logic [2:0] index_or_5; // encoders.ts:24
-  logic index_slice_6; // encoders.ts:24
-  logic [2:0] index_mux_6; // encoders.ts:24
-  logic [2:0] index_1; // encoders.ts:24
+  wire [2:0] index_or_2 = 3'd0 | (in[1] ? 3'd1 : 3'd0) | (in[2] ? 3'd2 : 3'd0) | (in[3] ? 3'd3 : 3'd0); // encoders.ts:24
+  wire [2:0] index_or_5 = index_or_2 | (in[4] ? 3'd4 : 3'd0) | (in[5] ? 3'd5 : 3'd0) | (in[6] ? 3'd6 : 3'd0); // encoders.ts:24
+  wire [2:0] index_1 = index_or_5 | (in[7] ? 3'd7 : 3'd0); // encoders.ts:24
+  assign index = index_1; // encoders.ts:18
 
-  assign index_slice = in[1];
-  assign index_mux = index_slice ? 3'd1 : 3'd0;
-  assign index_or = 3'd0 | index_mux;
-  assign index_slice_1 = in[2];
-  assign index_mux_1 = index_slice_1 ? 3'd2 : 3'd0;
-  assign index_or_1 = index_or | index_mux_1;
-  assign index_slice_2 = in[3];
-  assign index_mux_2 = index_slice_2 ? 3'd3 : 3'd0;
-  assign index_or_2 = index_or_1 | index_mux_2;
-  assign index_slice_3 = in[4];
-  assign index_mux_3 = index_slice_3 ? 3'd4 : 3'd0;
-  assign index_or_3 = index_or_2 | index_mux_3;
-  assign index_slice_4 = in[5];
-  assign index_mux_4 = index_slice_4 ? 3'd5 : 3'd0;
-  assign index_or_4 = index_or_3 | index_mux_4;
-  assign index_slice_5 = in[6];
-  assign index_mux_5 = index_slice_5 ? 3'd6 : 3'd0;
-  assign index_or_5 = index_or_4 | index_mux_5;
-  assign index_slice_6 = in[7];
-  assign index_mux_6 = index_slice_6 ? 3'd7 : 3'd0;
-  assign index_1 = index_or_5 | index_mux_6;
-  assign index = index_1;
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
   wire _unused_ok = &{1'b0, in[0], 1'b0};

@@ -4,55 +4,10 @@ module PriorityEncoder_n12 (
   output logic [3:0] index,
   output logic valid
 );
-  logic index_slice; // encoders.ts:11
-  logic index_slice_1; // encoders.ts:11
-  logic index_slice_2; // encoders.ts:11
-  logic index_slice_3; // encoders.ts:11
-  logic index_slice_4; // encoders.ts:11
-  logic index_slice_5; // encoders.ts:11
-  logic index_slice_6; // encoders.ts:11
-  logic index_slice_7; // encoders.ts:11
-  logic index_slice_8; // encoders.ts:11
-  logic index_slice_9; // encoders.ts:11
-  logic index_slice_10; // encoders.ts:11
-  logic index_slice_11; // encoders.ts:11
-  logic [3:0] index_mux; // encoders.ts:11
-  logic [3:0] index_mux_1; // encoders.ts:11
-  logic [3:0] index_mux_2; // encoders.ts:11
-  logic [3:0] index_mux_3; // encoders.ts:11
-  logic [3:0] index_mux_4; // encoders.ts:11
-  logic [3:0] index_mux_5; // encoders.ts:11
-  logic [3:0] index_mux_6; // encoders.ts:11
-  logic [3:0] index_mux_7; // encoders.ts:11
-  logic [3:0] index_mux_8; // encoders.ts:11
-  logic [3:0] index_mux_9; // encoders.ts:11
-  logic [3:0] index_mux_10; // encoders.ts:11
-  logic [3:0] index_1; // encoders.ts:11
+  wire [3:0] index_mux_4 = in[7] ? 4'd7 : in[8] ? 4'd8 : in[9] ? 4'd9 : in[10] ? 4'd10 : in[11] ? 4'd11 : 4'd0; // encoders.ts:11
+  wire [3:0] index_mux_9 = in[2] ? 4'd2 : in[3] ? 4'd3 : in[4] ? 4'd4 : in[5] ? 4'd5 : in[6] ? 4'd6 : index_mux_4; // encoders.ts:11
+  wire [3:0] index_1 = in[0] ? 4'd0 : in[1] ? 4'd1 : index_mux_9; // encoders.ts:11
+  assign index = index_1; // encoders.ts:6
+  assign valid = |in; // encoders.ts:6
 
-  assign index_slice = in[0];
-  assign index_slice_1 = in[1];
-  assign index_slice_2 = in[2];
-  assign index_slice_3 = in[3];
-  assign index_slice_4 = in[4];
-  assign index_slice_5 = in[5];
-  assign index_slice_6 = in[6];
-  assign index_slice_7 = in[7];
-  assign index_slice_8 = in[8];
-  assign index_slice_9 = in[9];
-  assign index_slice_10 = in[10];
-  assign index_slice_11 = in[11];
-  assign index_mux = index_slice_11 ? 4'd11 : 4'd0;
-  assign index_mux_1 = index_slice_10 ? 4'd10 : index_mux;
-  assign index_mux_2 = index_slice_9 ? 4'd9 : index_mux_1;
-  assign index_mux_3 = index_slice_8 ? 4'd8 : index_mux_2;
-  assign index_mux_4 = index_slice_7 ? 4'd7 : index_mux_3;
-  assign index_mux_5 = index_slice_6 ? 4'd6 : index_mux_4;
-  assign index_mux_6 = index_slice_5 ? 4'd5 : index_mux_5;
-  assign index_mux_7 = index_slice_4 ? 4'd4 : index_mux_6;
-  assign index_mux_8 = index_slice_3 ? 4'd3 : index_mux_7;
-  assign index_mux_9 = index_slice_2 ? 4'd2 : index_mux_8;
-  assign index_mux_10 = index_slice_1 ? 4'd1 : index_mux_9;
-  assign index_1 = index_slice ? 4'd0 : index_mux_10;
-  assign index = index_1;
-  assign valid = |in;
 endmodule

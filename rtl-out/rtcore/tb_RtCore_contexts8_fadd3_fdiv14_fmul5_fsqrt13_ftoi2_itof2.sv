@@ -22,42 +22,42 @@ module tb_RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
-  logic p_launch_valid = '0;
-  logic [4:0] p_launch_bits_thread = '0;
-  logic [31:0] p_launch_bits_pc = '0;
-  logic [31:0] p_launch_bits_pixel = '0;
-  logic [31:0] p_launch_bits_sp = '0;
-  logic [127:0] p_launch_bits_hit = '0;
-  logic [127:0] p_launch_bits_normal = '0;
-  logic p_event_ready = '0;
+  logic p_dispatch_launch_valid = '0;
+  logic [4:0] p_dispatch_launch_bits_thread = '0;
+  logic [31:0] p_dispatch_launch_bits_pc = '0;
+  logic [31:0] p_dispatch_launch_bits_pixel = '0;
+  logic [31:0] p_dispatch_launch_bits_sp = '0;
+  logic [127:0] p_dispatch_launch_bits_hit = '0;
+  logic [127:0] p_dispatch_launch_bits_normal = '0;
+  logic p_dispatch_event_ready = '0;
   logic [2:0] p_status_context = '0;
   logic [31:0] p_imem_data = '0;
   logic [31:0] p_cmem_data = '0;
   logic p_mem_resp_done = '0;
   logic [127:0] p_mem_resp_data = '0;
-  wire p_launch_ready;
-  wire p_event_valid;
-  wire [4:0] p_event_bits_thread;
-  wire p_event_bits_kind;
-  wire p_event_bits_fault;
-  wire [31:0] p_event_bits_pc;
-  wire [31:0] p_event_bits_sp;
-  wire [95:0] p_event_bits_origin;
-  wire [95:0] p_event_bits_direction;
-  wire p_retire_valid;
-  wire [4:0] p_retire_thread;
-  wire [31:0] p_retire_pc;
-  wire p_retire_counted;
-  wire p_retire_scalarWrite;
-  wire [4:0] p_retire_scalarReg;
-  wire [31:0] p_retire_scalarValue;
-  wire p_retire_vectorWrite;
-  wire [3:0] p_retire_vectorReg;
-  wire [127:0] p_retire_vectorValue;
-  wire p_retire_flagWrite;
-  wire [1:0] p_retire_flag;
-  wire p_busy;
-  wire p_issued;
+  wire p_dispatch_launch_ready;
+  wire p_dispatch_event_valid;
+  wire [4:0] p_dispatch_event_bits_thread;
+  wire p_dispatch_event_bits_kind;
+  wire p_dispatch_event_bits_fault;
+  wire [31:0] p_dispatch_event_bits_pc;
+  wire [31:0] p_dispatch_event_bits_sp;
+  wire [95:0] p_dispatch_event_bits_origin;
+  wire [95:0] p_dispatch_event_bits_direction;
+  wire p_dispatch_retire_valid;
+  wire [4:0] p_dispatch_retire_thread;
+  wire [31:0] p_dispatch_retire_pc;
+  wire p_dispatch_retire_counted;
+  wire p_dispatch_retire_scalarWrite;
+  wire [4:0] p_dispatch_retire_scalarReg;
+  wire [31:0] p_dispatch_retire_scalarValue;
+  wire p_dispatch_retire_vectorWrite;
+  wire [3:0] p_dispatch_retire_vectorReg;
+  wire [127:0] p_dispatch_retire_vectorValue;
+  wire p_dispatch_retire_flagWrite;
+  wire [1:0] p_dispatch_retire_flag;
+  wire p_dispatch_busy;
+  wire p_dispatch_issued;
   wire [2:0] p_status_state;
   wire [4:0] p_status_thread;
   wire [31:0] p_status_pc;
@@ -84,37 +84,37 @@ module tb_RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2;
   RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 dut (
     .clk(clk),
     .rst_n(p_rst_n),
-    .launch_valid(p_launch_valid),
-    .launch_ready(p_launch_ready),
-    .launch_bits_thread(p_launch_bits_thread),
-    .launch_bits_pc(p_launch_bits_pc),
-    .launch_bits_pixel(p_launch_bits_pixel),
-    .launch_bits_sp(p_launch_bits_sp),
-    .launch_bits_hit(p_launch_bits_hit),
-    .launch_bits_normal(p_launch_bits_normal),
-    .event_valid(p_event_valid),
-    .event_ready(p_event_ready),
-    .event_bits_thread(p_event_bits_thread),
-    .event_bits_kind(p_event_bits_kind),
-    .event_bits_fault(p_event_bits_fault),
-    .event_bits_pc(p_event_bits_pc),
-    .event_bits_sp(p_event_bits_sp),
-    .event_bits_origin(p_event_bits_origin),
-    .event_bits_direction(p_event_bits_direction),
-    .retire_valid(p_retire_valid),
-    .retire_thread(p_retire_thread),
-    .retire_pc(p_retire_pc),
-    .retire_counted(p_retire_counted),
-    .retire_scalarWrite(p_retire_scalarWrite),
-    .retire_scalarReg(p_retire_scalarReg),
-    .retire_scalarValue(p_retire_scalarValue),
-    .retire_vectorWrite(p_retire_vectorWrite),
-    .retire_vectorReg(p_retire_vectorReg),
-    .retire_vectorValue(p_retire_vectorValue),
-    .retire_flagWrite(p_retire_flagWrite),
-    .retire_flag(p_retire_flag),
-    .busy(p_busy),
-    .issued(p_issued),
+    .dispatch_launch_valid(p_dispatch_launch_valid),
+    .dispatch_launch_ready(p_dispatch_launch_ready),
+    .dispatch_launch_bits_thread(p_dispatch_launch_bits_thread),
+    .dispatch_launch_bits_pc(p_dispatch_launch_bits_pc),
+    .dispatch_launch_bits_pixel(p_dispatch_launch_bits_pixel),
+    .dispatch_launch_bits_sp(p_dispatch_launch_bits_sp),
+    .dispatch_launch_bits_hit(p_dispatch_launch_bits_hit),
+    .dispatch_launch_bits_normal(p_dispatch_launch_bits_normal),
+    .dispatch_event_valid(p_dispatch_event_valid),
+    .dispatch_event_ready(p_dispatch_event_ready),
+    .dispatch_event_bits_thread(p_dispatch_event_bits_thread),
+    .dispatch_event_bits_kind(p_dispatch_event_bits_kind),
+    .dispatch_event_bits_fault(p_dispatch_event_bits_fault),
+    .dispatch_event_bits_pc(p_dispatch_event_bits_pc),
+    .dispatch_event_bits_sp(p_dispatch_event_bits_sp),
+    .dispatch_event_bits_origin(p_dispatch_event_bits_origin),
+    .dispatch_event_bits_direction(p_dispatch_event_bits_direction),
+    .dispatch_retire_valid(p_dispatch_retire_valid),
+    .dispatch_retire_thread(p_dispatch_retire_thread),
+    .dispatch_retire_pc(p_dispatch_retire_pc),
+    .dispatch_retire_counted(p_dispatch_retire_counted),
+    .dispatch_retire_scalarWrite(p_dispatch_retire_scalarWrite),
+    .dispatch_retire_scalarReg(p_dispatch_retire_scalarReg),
+    .dispatch_retire_scalarValue(p_dispatch_retire_scalarValue),
+    .dispatch_retire_vectorWrite(p_dispatch_retire_vectorWrite),
+    .dispatch_retire_vectorReg(p_dispatch_retire_vectorReg),
+    .dispatch_retire_vectorValue(p_dispatch_retire_vectorValue),
+    .dispatch_retire_flagWrite(p_dispatch_retire_flagWrite),
+    .dispatch_retire_flag(p_dispatch_retire_flag),
+    .dispatch_busy(p_dispatch_busy),
+    .dispatch_issued(p_dispatch_issued),
     .status_context(p_status_context),
     .status_state(p_status_state),
     .status_thread(p_status_thread),
@@ -154,43 +154,43 @@ module tb_RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2;
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
       p_rst_n = row[1368];
-      p_launch_valid = row[1364];
-      p_launch_bits_thread = row[1360:1356];
-      p_launch_bits_pc = row[1355:1324];
-      p_launch_bits_pixel = row[1323:1292];
-      p_launch_bits_sp = row[1291:1260];
-      p_launch_bits_hit = row[1259:1132];
-      p_launch_bits_normal = row[1131:1004];
-      p_event_ready = row[1000];
+      p_dispatch_launch_valid = row[1364];
+      p_dispatch_launch_bits_thread = row[1360:1356];
+      p_dispatch_launch_bits_pc = row[1355:1324];
+      p_dispatch_launch_bits_pixel = row[1323:1292];
+      p_dispatch_launch_bits_sp = row[1291:1260];
+      p_dispatch_launch_bits_hit = row[1259:1132];
+      p_dispatch_launch_bits_normal = row[1131:1004];
+      p_dispatch_event_ready = row[1000];
       p_status_context = row[998:996];
       p_imem_data = row[995:964];
       p_cmem_data = row[963:932];
       p_mem_resp_done = row[928];
       p_mem_resp_data = row[927:800];
       #5;
-      if (p_launch_ready !== row[796]) mismatch("launch_ready", $sformatf("1'h%h", row[796]), $sformatf("1'h%h", p_launch_ready));
-      if (p_event_valid !== row[792]) mismatch("event_valid", $sformatf("1'h%h", row[792]), $sformatf("1'h%h", p_event_valid));
-      if (p_event_bits_thread !== row[788:784]) mismatch("event_bits_thread", $sformatf("5'h%h", row[788:784]), $sformatf("5'h%h", p_event_bits_thread));
-      if (p_event_bits_kind !== row[780]) mismatch("event_bits_kind", $sformatf("1'h%h", row[780]), $sformatf("1'h%h", p_event_bits_kind));
-      if (p_event_bits_fault !== row[776]) mismatch("event_bits_fault", $sformatf("1'h%h", row[776]), $sformatf("1'h%h", p_event_bits_fault));
-      if (p_event_bits_pc !== row[775:744]) mismatch("event_bits_pc", $sformatf("32'h%h", row[775:744]), $sformatf("32'h%h", p_event_bits_pc));
-      if (p_event_bits_sp !== row[743:712]) mismatch("event_bits_sp", $sformatf("32'h%h", row[743:712]), $sformatf("32'h%h", p_event_bits_sp));
-      if (p_event_bits_origin !== row[711:616]) mismatch("event_bits_origin", $sformatf("96'h%h", row[711:616]), $sformatf("96'h%h", p_event_bits_origin));
-      if (p_event_bits_direction !== row[615:520]) mismatch("event_bits_direction", $sformatf("96'h%h", row[615:520]), $sformatf("96'h%h", p_event_bits_direction));
-      if (p_retire_valid !== row[516]) mismatch("retire_valid", $sformatf("1'h%h", row[516]), $sformatf("1'h%h", p_retire_valid));
-      if (p_retire_thread !== row[512:508]) mismatch("retire_thread", $sformatf("5'h%h", row[512:508]), $sformatf("5'h%h", p_retire_thread));
-      if (p_retire_pc !== row[507:476]) mismatch("retire_pc", $sformatf("32'h%h", row[507:476]), $sformatf("32'h%h", p_retire_pc));
-      if (p_retire_counted !== row[472]) mismatch("retire_counted", $sformatf("1'h%h", row[472]), $sformatf("1'h%h", p_retire_counted));
-      if (p_retire_scalarWrite !== row[468]) mismatch("retire_scalarWrite", $sformatf("1'h%h", row[468]), $sformatf("1'h%h", p_retire_scalarWrite));
-      if (p_retire_scalarReg !== row[464:460]) mismatch("retire_scalarReg", $sformatf("5'h%h", row[464:460]), $sformatf("5'h%h", p_retire_scalarReg));
-      if (p_retire_scalarValue !== row[459:428]) mismatch("retire_scalarValue", $sformatf("32'h%h", row[459:428]), $sformatf("32'h%h", p_retire_scalarValue));
-      if (p_retire_vectorWrite !== row[424]) mismatch("retire_vectorWrite", $sformatf("1'h%h", row[424]), $sformatf("1'h%h", p_retire_vectorWrite));
-      if (p_retire_vectorReg !== row[423:420]) mismatch("retire_vectorReg", $sformatf("4'h%h", row[423:420]), $sformatf("4'h%h", p_retire_vectorReg));
-      if (p_retire_vectorValue !== row[419:292]) mismatch("retire_vectorValue", $sformatf("128'h%h", row[419:292]), $sformatf("128'h%h", p_retire_vectorValue));
-      if (p_retire_flagWrite !== row[288]) mismatch("retire_flagWrite", $sformatf("1'h%h", row[288]), $sformatf("1'h%h", p_retire_flagWrite));
-      if (p_retire_flag !== row[285:284]) mismatch("retire_flag", $sformatf("2'h%h", row[285:284]), $sformatf("2'h%h", p_retire_flag));
-      if (p_busy !== row[280]) mismatch("busy", $sformatf("1'h%h", row[280]), $sformatf("1'h%h", p_busy));
-      if (p_issued !== row[276]) mismatch("issued", $sformatf("1'h%h", row[276]), $sformatf("1'h%h", p_issued));
+      if (p_dispatch_launch_ready !== row[796]) mismatch("dispatch_launch_ready", $sformatf("1'h%h", row[796]), $sformatf("1'h%h", p_dispatch_launch_ready));
+      if (p_dispatch_event_valid !== row[792]) mismatch("dispatch_event_valid", $sformatf("1'h%h", row[792]), $sformatf("1'h%h", p_dispatch_event_valid));
+      if (p_dispatch_event_bits_thread !== row[788:784]) mismatch("dispatch_event_bits_thread", $sformatf("5'h%h", row[788:784]), $sformatf("5'h%h", p_dispatch_event_bits_thread));
+      if (p_dispatch_event_bits_kind !== row[780]) mismatch("dispatch_event_bits_kind", $sformatf("1'h%h", row[780]), $sformatf("1'h%h", p_dispatch_event_bits_kind));
+      if (p_dispatch_event_bits_fault !== row[776]) mismatch("dispatch_event_bits_fault", $sformatf("1'h%h", row[776]), $sformatf("1'h%h", p_dispatch_event_bits_fault));
+      if (p_dispatch_event_bits_pc !== row[775:744]) mismatch("dispatch_event_bits_pc", $sformatf("32'h%h", row[775:744]), $sformatf("32'h%h", p_dispatch_event_bits_pc));
+      if (p_dispatch_event_bits_sp !== row[743:712]) mismatch("dispatch_event_bits_sp", $sformatf("32'h%h", row[743:712]), $sformatf("32'h%h", p_dispatch_event_bits_sp));
+      if (p_dispatch_event_bits_origin !== row[711:616]) mismatch("dispatch_event_bits_origin", $sformatf("96'h%h", row[711:616]), $sformatf("96'h%h", p_dispatch_event_bits_origin));
+      if (p_dispatch_event_bits_direction !== row[615:520]) mismatch("dispatch_event_bits_direction", $sformatf("96'h%h", row[615:520]), $sformatf("96'h%h", p_dispatch_event_bits_direction));
+      if (p_dispatch_retire_valid !== row[516]) mismatch("dispatch_retire_valid", $sformatf("1'h%h", row[516]), $sformatf("1'h%h", p_dispatch_retire_valid));
+      if (p_dispatch_retire_thread !== row[512:508]) mismatch("dispatch_retire_thread", $sformatf("5'h%h", row[512:508]), $sformatf("5'h%h", p_dispatch_retire_thread));
+      if (p_dispatch_retire_pc !== row[507:476]) mismatch("dispatch_retire_pc", $sformatf("32'h%h", row[507:476]), $sformatf("32'h%h", p_dispatch_retire_pc));
+      if (p_dispatch_retire_counted !== row[472]) mismatch("dispatch_retire_counted", $sformatf("1'h%h", row[472]), $sformatf("1'h%h", p_dispatch_retire_counted));
+      if (p_dispatch_retire_scalarWrite !== row[468]) mismatch("dispatch_retire_scalarWrite", $sformatf("1'h%h", row[468]), $sformatf("1'h%h", p_dispatch_retire_scalarWrite));
+      if (p_dispatch_retire_scalarReg !== row[464:460]) mismatch("dispatch_retire_scalarReg", $sformatf("5'h%h", row[464:460]), $sformatf("5'h%h", p_dispatch_retire_scalarReg));
+      if (p_dispatch_retire_scalarValue !== row[459:428]) mismatch("dispatch_retire_scalarValue", $sformatf("32'h%h", row[459:428]), $sformatf("32'h%h", p_dispatch_retire_scalarValue));
+      if (p_dispatch_retire_vectorWrite !== row[424]) mismatch("dispatch_retire_vectorWrite", $sformatf("1'h%h", row[424]), $sformatf("1'h%h", p_dispatch_retire_vectorWrite));
+      if (p_dispatch_retire_vectorReg !== row[423:420]) mismatch("dispatch_retire_vectorReg", $sformatf("4'h%h", row[423:420]), $sformatf("4'h%h", p_dispatch_retire_vectorReg));
+      if (p_dispatch_retire_vectorValue !== row[419:292]) mismatch("dispatch_retire_vectorValue", $sformatf("128'h%h", row[419:292]), $sformatf("128'h%h", p_dispatch_retire_vectorValue));
+      if (p_dispatch_retire_flagWrite !== row[288]) mismatch("dispatch_retire_flagWrite", $sformatf("1'h%h", row[288]), $sformatf("1'h%h", p_dispatch_retire_flagWrite));
+      if (p_dispatch_retire_flag !== row[285:284]) mismatch("dispatch_retire_flag", $sformatf("2'h%h", row[285:284]), $sformatf("2'h%h", p_dispatch_retire_flag));
+      if (p_dispatch_busy !== row[280]) mismatch("dispatch_busy", $sformatf("1'h%h", row[280]), $sformatf("1'h%h", p_dispatch_busy));
+      if (p_dispatch_issued !== row[276]) mismatch("dispatch_issued", $sformatf("1'h%h", row[276]), $sformatf("1'h%h", p_dispatch_issued));
       if (p_status_state !== row[274:272]) mismatch("status_state", $sformatf("3'h%h", row[274:272]), $sformatf("3'h%h", p_status_state));
       if (p_status_thread !== row[268:264]) mismatch("status_thread", $sformatf("5'h%h", row[268:264]), $sformatf("5'h%h", p_status_thread));
       if (p_status_pc !== row[263:232]) mismatch("status_pc", $sformatf("32'h%h", row[263:232]), $sformatf("32'h%h", p_status_pc));

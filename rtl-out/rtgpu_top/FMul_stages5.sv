@@ -8,800 +8,226 @@ module FMul_stages5 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic [23:0] p1_aSig; // pipeline.ts:120
-  logic [23:0] p1_bSig; // pipeline.ts:120
-  logic [9:0] p1_productExp; // pipeline.ts:120
-  logic p1_resultSign; // pipeline.ts:120
-  logic p1_resultIsNaN; // pipeline.ts:120
-  logic p1_resultIsInf; // pipeline.ts:120
-  logic p1_resultIsZero; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic [9:0] p2_productExp; // pipeline.ts:120
-  logic p2_resultSign; // pipeline.ts:120
-  logic p2_resultIsNaN; // pipeline.ts:120
-  logic p2_resultIsInf; // pipeline.ts:120
-  logic p2_resultIsZero; // pipeline.ts:120
-  logic [35:0] p2_productLow; // pipeline.ts:120
-  logic [35:0] p2_productHigh; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic p3_resultSign; // pipeline.ts:120
-  logic p3_resultIsNaN; // pipeline.ts:120
-  logic p3_resultIsInf; // pipeline.ts:120
-  logic p3_resultIsZero; // pipeline.ts:120
-  logic [25:0] p3_rounding; // pipeline.ts:120
-  logic [9:0] p3_resultExp; // pipeline.ts:120
-  logic p3_valid; // pipeline.ts:124
-  logic p4_resultSign; // pipeline.ts:120
-  logic p4_resultIsNaN; // pipeline.ts:120
-  logic p4_resultIsInf; // pipeline.ts:120
-  logic p4_resultIsZero; // pipeline.ts:120
-  logic [25:0] p4_denormalized; // pipeline.ts:120
-  logic [7:0] p4_expBase; // pipeline.ts:120
-  logic p4_overflow; // pipeline.ts:120
-  logic p4_valid; // pipeline.ts:124
-  logic [31:0] p5_result; // pipeline.ts:120
-  logic p5_valid; // pipeline.ts:124
-  logic [7:0] a_exp; // common.ts:46
-  logic a_exp_is_zero; // common.ts:48
-  logic sig_not; // common.ts:59
-  logic [22:0] a_frac; // common.ts:47
-  logic [23:0] a_sig; // common.ts:59
-  logic [31:0] bits_concat; // common.ts:74
-  logic zero_slice; // common.ts:78
-  logic zero; // common.ts:78
-  logic zero_slice_1; // common.ts:78
-  logic zero_1; // common.ts:78
-  logic a_sig_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_2; // common.ts:78
-  logic zero_2; // common.ts:78
-  logic zero_slice_3; // common.ts:78
-  logic zero_3; // common.ts:78
-  logic a_sig_zeros_l1_1_zero; // common.ts:85
-  logic a_sig_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_4; // common.ts:78
-  logic zero_4; // common.ts:78
-  logic zero_slice_5; // common.ts:78
-  logic zero_5; // common.ts:78
-  logic a_sig_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_6; // common.ts:78
-  logic zero_6; // common.ts:78
-  logic zero_slice_7; // common.ts:78
-  logic zero_7; // common.ts:78
-  logic a_sig_zeros_l1_3_zero; // common.ts:85
-  logic a_sig_zeros_l2_1_zero; // common.ts:85
-  logic a_sig_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_8; // common.ts:78
-  logic zero_8; // common.ts:78
-  logic zero_slice_9; // common.ts:78
-  logic zero_9; // common.ts:78
-  logic a_sig_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_10; // common.ts:78
-  logic zero_10; // common.ts:78
-  logic zero_slice_11; // common.ts:78
-  logic zero_11; // common.ts:78
-  logic a_sig_zeros_l1_5_zero; // common.ts:85
-  logic a_sig_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_12; // common.ts:78
-  logic zero_12; // common.ts:78
-  logic zero_slice_13; // common.ts:78
-  logic zero_13; // common.ts:78
-  logic a_sig_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_14; // common.ts:78
-  logic zero_14; // common.ts:78
-  logic zero_slice_15; // common.ts:78
-  logic zero_15; // common.ts:78
-  logic a_sig_zeros_l1_7_zero; // common.ts:85
-  logic a_sig_zeros_l2_3_zero; // common.ts:85
-  logic a_sig_zeros_l3_1_zero; // common.ts:85
-  logic a_sig_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_16; // common.ts:78
-  logic zero_16; // common.ts:78
-  logic zero_slice_17; // common.ts:78
-  logic zero_17; // common.ts:78
-  logic a_sig_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_18; // common.ts:78
-  logic zero_18; // common.ts:78
-  logic zero_slice_19; // common.ts:78
-  logic zero_19; // common.ts:78
-  logic a_sig_zeros_l1_9_zero; // common.ts:85
-  logic a_sig_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_20; // common.ts:78
-  logic zero_20; // common.ts:78
-  logic zero_slice_21; // common.ts:78
-  logic zero_21; // common.ts:78
-  logic a_sig_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_22; // common.ts:78
-  logic zero_22; // common.ts:78
-  logic zero_slice_23; // common.ts:78
-  logic zero_23; // common.ts:78
-  logic a_sig_zeros_l1_11_zero; // common.ts:85
-  logic a_sig_zeros_l2_5_zero; // common.ts:85
-  logic a_sig_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_24; // common.ts:78
-  logic zero_24; // common.ts:78
-  logic zero_slice_25; // common.ts:78
-  logic zero_25; // common.ts:78
-  logic a_sig_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_26; // common.ts:78
-  logic zero_26; // common.ts:78
-  logic zero_slice_27; // common.ts:78
-  logic zero_27; // common.ts:78
-  logic a_sig_zeros_l1_13_zero; // common.ts:85
-  logic a_sig_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_28; // common.ts:78
-  logic zero_28; // common.ts:78
-  logic zero_slice_29; // common.ts:78
-  logic zero_29; // common.ts:78
-  logic a_sig_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_30; // common.ts:78
-  logic zero_30; // common.ts:78
-  logic count_mux; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_7_count; // common.ts:86
-  logic count_mux_1; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_2; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_3_count; // common.ts:86
-  logic count_mux_3; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_5_count; // common.ts:86
-  logic count_mux_4; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_5; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_6; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_1_count; // common.ts:86
-  logic count_mux_7; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_3_count; // common.ts:86
-  logic count_mux_8; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_9; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_1_count; // common.ts:86
-  logic count_mux_10; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_1_count; // common.ts:86
-  logic count_mux_11; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_12; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_13; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_14; // common.ts:86
-  logic [4:0] a_sig_zeros; // common.ts:86
-  logic [23:0] a_sig_norm; // common.ts:156
-  logic [7:0] b_exp; // common.ts:46
-  logic b_exp_is_zero; // common.ts:48
-  logic sig_not_1; // common.ts:59
-  logic [22:0] b_frac; // common.ts:47
-  logic [23:0] b_sig; // common.ts:59
-  logic [31:0] bits_concat_1; // common.ts:74
-  logic zero_slice_31; // common.ts:78
-  logic zero_31; // common.ts:78
-  logic zero_slice_32; // common.ts:78
-  logic zero_32; // common.ts:78
-  logic b_sig_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_33; // common.ts:78
-  logic zero_33; // common.ts:78
-  logic zero_slice_34; // common.ts:78
-  logic zero_34; // common.ts:78
-  logic b_sig_zeros_l1_1_zero; // common.ts:85
-  logic b_sig_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_35; // common.ts:78
-  logic zero_35; // common.ts:78
-  logic zero_slice_36; // common.ts:78
-  logic zero_36; // common.ts:78
-  logic b_sig_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_37; // common.ts:78
-  logic zero_37; // common.ts:78
-  logic zero_slice_38; // common.ts:78
-  logic zero_38; // common.ts:78
-  logic b_sig_zeros_l1_3_zero; // common.ts:85
-  logic b_sig_zeros_l2_1_zero; // common.ts:85
-  logic b_sig_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_39; // common.ts:78
-  logic zero_39; // common.ts:78
-  logic zero_slice_40; // common.ts:78
-  logic zero_40; // common.ts:78
-  logic b_sig_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_41; // common.ts:78
-  logic zero_41; // common.ts:78
-  logic zero_slice_42; // common.ts:78
-  logic zero_42; // common.ts:78
-  logic b_sig_zeros_l1_5_zero; // common.ts:85
-  logic b_sig_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_43; // common.ts:78
-  logic zero_43; // common.ts:78
-  logic zero_slice_44; // common.ts:78
-  logic zero_44; // common.ts:78
-  logic b_sig_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_45; // common.ts:78
-  logic zero_45; // common.ts:78
-  logic zero_slice_46; // common.ts:78
-  logic zero_46; // common.ts:78
-  logic b_sig_zeros_l1_7_zero; // common.ts:85
-  logic b_sig_zeros_l2_3_zero; // common.ts:85
-  logic b_sig_zeros_l3_1_zero; // common.ts:85
-  logic b_sig_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_47; // common.ts:78
-  logic zero_47; // common.ts:78
-  logic zero_slice_48; // common.ts:78
-  logic zero_48; // common.ts:78
-  logic b_sig_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_49; // common.ts:78
-  logic zero_49; // common.ts:78
-  logic zero_slice_50; // common.ts:78
-  logic zero_50; // common.ts:78
-  logic b_sig_zeros_l1_9_zero; // common.ts:85
-  logic b_sig_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_51; // common.ts:78
-  logic zero_51; // common.ts:78
-  logic zero_slice_52; // common.ts:78
-  logic zero_52; // common.ts:78
-  logic b_sig_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_53; // common.ts:78
-  logic zero_53; // common.ts:78
-  logic zero_slice_54; // common.ts:78
-  logic zero_54; // common.ts:78
-  logic b_sig_zeros_l1_11_zero; // common.ts:85
-  logic b_sig_zeros_l2_5_zero; // common.ts:85
-  logic b_sig_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_55; // common.ts:78
-  logic zero_55; // common.ts:78
-  logic zero_slice_56; // common.ts:78
-  logic zero_56; // common.ts:78
-  logic b_sig_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_57; // common.ts:78
-  logic zero_57; // common.ts:78
-  logic zero_slice_58; // common.ts:78
-  logic zero_58; // common.ts:78
-  logic b_sig_zeros_l1_13_zero; // common.ts:85
-  logic b_sig_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_59; // common.ts:78
-  logic zero_59; // common.ts:78
-  logic zero_slice_60; // common.ts:78
-  logic zero_60; // common.ts:78
-  logic b_sig_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_61; // common.ts:78
-  logic zero_61; // common.ts:78
-  logic count_mux_15; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_7_count; // common.ts:86
-  logic count_mux_16; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_17; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_3_count; // common.ts:86
-  logic count_mux_18; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_5_count; // common.ts:86
-  logic count_mux_19; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_20; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_21; // common.ts:86
-  logic [3:0] b_sig_zeros_l4_1_count; // common.ts:86
-  logic count_mux_22; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_3_count; // common.ts:86
-  logic count_mux_23; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_24; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_1_count; // common.ts:86
-  logic count_mux_25; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_1_count; // common.ts:86
-  logic count_mux_26; // common.ts:86
-  logic [1:0] b_sig_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_27; // common.ts:86
-  logic [2:0] b_sig_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_28; // common.ts:86
-  logic [3:0] b_sig_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_29; // common.ts:86
-  logic [4:0] b_sig_zeros; // common.ts:86
-  logic [23:0] b_sig_norm; // common.ts:156
-  logic [7:0] a_exp_eff; // common.ts:60
-  logic [9:0] exp_zext; // common.ts:157
-  logic [9:0] exp_zext_1; // common.ts:157
-  logic [9:0] a_exp_norm; // common.ts:157
-  logic [7:0] b_exp_eff; // common.ts:60
-  logic [9:0] exp_zext_2; // common.ts:157
-  logic [9:0] exp_zext_3; // common.ts:157
-  logic [9:0] b_exp_norm; // common.ts:157
-  logic [9:0] productExp_add; // fmul.ts:32
-  logic [9:0] productExp; // fmul.ts:32
-  logic a_sign; // common.ts:45
-  logic b_sign; // common.ts:45
-  logic resultSign; // fmul.ts:33
-  logic a_exp_is_max; // common.ts:49
-  logic a_frac_is_zero; // common.ts:50
-  logic isNaN_not; // common.ts:58
-  logic a_is_nan; // common.ts:58
-  logic b_exp_is_max; // common.ts:49
-  logic b_frac_is_zero; // common.ts:50
-  logic isNaN_not_1; // common.ts:58
-  logic b_is_nan; // common.ts:58
-  logic resultIsNaN_or; // fmul.ts:34
-  logic a_is_inf; // common.ts:57
-  logic b_is_zero; // common.ts:56
-  logic resultIsNaN_and; // fmul.ts:34
-  logic resultIsNaN_or_1; // fmul.ts:34
-  logic a_is_zero; // common.ts:56
-  logic b_is_inf; // common.ts:57
-  logic resultIsNaN_and_1; // fmul.ts:34
-  logic resultIsNaN; // fmul.ts:34
-  logic resultIsInf; // fmul.ts:35
-  logic resultIsZero; // fmul.ts:36
-  logic [35:0] productLow_zext; // fmul.ts:43
-  logic [11:0] productLow_slice; // fmul.ts:43
-  logic [35:0] productLow_zext_1; // fmul.ts:43
-  logic [35:0] productLow; // fmul.ts:43
-  logic [35:0] productHigh_zext; // fmul.ts:44
-  logic [11:0] productHigh_slice; // fmul.ts:44
-  logic [35:0] productHigh_zext_1; // fmul.ts:44
-  logic [35:0] productHigh; // fmul.ts:44
-  logic [47:0] product_concat; // fmul.ts:48
-  logic [47:0] product_zext; // fmul.ts:48
-  logic [47:0] product; // fmul.ts:48
-  logic carry; // fmul.ts:52
-  logic [46:0] normalized_slice; // fmul.ts:53
-  logic [47:0] normalized_concat; // fmul.ts:53
-  logic [47:0] normalized; // fmul.ts:53
-  logic [24:0] rounding_slice; // fmul.ts:55
-  logic [22:0] productSticky_slice; // fmul.ts:54
-  logic productSticky; // fmul.ts:54
-  logic [25:0] rounding; // fmul.ts:55
-  logic [9:0] resultExp_zext; // fmul.ts:56
-  logic [9:0] resultExp; // fmul.ts:56
-  logic isNormal; // common.ts:170
-  logic [9:0] denormDistance_sub; // common.ts:173
-  logic denormShift_ult; // common.ts:174
-  logic [4:0] denormShift_slice; // common.ts:174
-  logic [4:0] denormShift_mux; // common.ts:174
-  logic [4:0] denormShift; // common.ts:174
-  logic take; // common.ts:111
-  logic take_1; // common.ts:111
-  logic take_2; // common.ts:111
-  logic take_3; // common.ts:111
-  logic take_4; // common.ts:111
-  logic [9:0] shifted_slice; // common.ts:113
-  logic [25:0] shifted_zext; // common.ts:113
-  logic [25:0] denormalized_shift16; // common.ts:114
-  logic [17:0] shifted_slice_1; // common.ts:113
-  logic [25:0] shifted_zext_1; // common.ts:113
-  logic [25:0] denormalized_shift8; // common.ts:114
-  logic [21:0] shifted_slice_2; // common.ts:113
-  logic [25:0] shifted_zext_2; // common.ts:113
-  logic [25:0] denormalized_shift4; // common.ts:114
-  logic [23:0] shifted_slice_3; // common.ts:113
-  logic [25:0] shifted_zext_3; // common.ts:113
-  logic [25:0] denormalized_shift2; // common.ts:114
-  logic [24:0] shifted_slice_4; // common.ts:113
-  logic [25:0] shifted_zext_4; // common.ts:113
-  logic [25:0] denormalized_shift1; // common.ts:114
-  logic [15:0] dropped_slice; // common.ts:112
-  logic denormalized_dropped16; // common.ts:112
-  logic denormalized_sticky16; // common.ts:115
-  logic [7:0] dropped_slice_1; // common.ts:112
-  logic denormalized_dropped8; // common.ts:112
-  logic lost; // common.ts:115
-  logic denormalized_sticky8; // common.ts:116
-  logic [3:0] dropped_slice_2; // common.ts:112
-  logic denormalized_dropped4; // common.ts:112
-  logic lost_1; // common.ts:115
-  logic denormalized_sticky4; // common.ts:116
-  logic [1:0] dropped_slice_3; // common.ts:112
-  logic denormalized_dropped2; // common.ts:112
-  logic lost_2; // common.ts:115
-  logic denormalized_sticky2; // common.ts:116
-  logic dropped_slice_4; // common.ts:112
-  logic denormalized_dropped1; // common.ts:112
-  logic lost_3; // common.ts:115
-  logic denormalized_sticky1; // common.ts:116
-  logic [25:0] p4_denormalized_zext; // common.ts:119
-  logic [25:0] denormalized; // common.ts:119
-  logic [7:0] expBase_slice; // common.ts:176
-  logic [7:0] expBase_sub; // common.ts:176
-  logic [7:0] expBase; // common.ts:176
-  logic overflow; // common.ts:171
-  logic [31:0] inf; // common.ts:144
-  logic [31:0] zero_62; // common.ts:145
-  logic [8:0] expField_zext; // common.ts:131
-  logic [23:0] sig; // common.ts:179
-  logic expField_slice; // common.ts:131
-  logic [8:0] expField_zext_1; // common.ts:131
-  logic [8:0] expField; // common.ts:131
-  logic [22:0] packed_slice; // common.ts:132
-  logic [31:0] packed_; // common.ts:132
-  logic roundBit; // common.ts:180
-  logic stickyBit_slice; // common.ts:181
-  logic stickyBit; // common.ts:181
-  logic roundUp_slice; // common.ts:130
-  logic roundUp_or; // common.ts:130
-  logic roundUp; // common.ts:130
-  logic [31:0] rounded_zext; // common.ts:133
-  logic [31:0] rounded; // common.ts:133
-  logic isInf_ule; // common.ts:134
-  logic isInf; // common.ts:134
-  logic [30:0] magnitude_slice; // common.ts:135
-  logic [30:0] magnitude; // common.ts:135
-  logic [31:0] p5_result_concat; // common.ts:136
-  logic [31:0] p5_result_mux; // common.ts:146
-  logic [31:0] p5_result_mux_1; // common.ts:146
-  logic [31:0] p5_result_mux_2; // common.ts:146
+  logic [23:0] p1_aSig; // fmul.ts:39
+  logic [23:0] p1_bSig; // fmul.ts:39
+  logic [9:0] p1_productExp; // fmul.ts:39
+  logic p1_resultSign; // fmul.ts:39
+  logic p1_resultIsNaN; // fmul.ts:39
+  logic p1_resultIsInf; // fmul.ts:39
+  logic p1_resultIsZero; // fmul.ts:39
+  logic p1_valid; // fmul.ts:39
+  logic [9:0] p2_productExp; // fmul.ts:45
+  logic p2_resultSign; // fmul.ts:45
+  logic p2_resultIsNaN; // fmul.ts:45
+  logic p2_resultIsInf; // fmul.ts:45
+  logic p2_resultIsZero; // fmul.ts:45
+  logic [35:0] p2_productLow; // fmul.ts:45
+  logic [35:0] p2_productHigh; // fmul.ts:45
+  logic p2_valid; // fmul.ts:45
+  logic p3_resultSign; // fmul.ts:57
+  logic p3_resultIsNaN; // fmul.ts:57
+  logic p3_resultIsInf; // fmul.ts:57
+  logic p3_resultIsZero; // fmul.ts:57
+  logic [25:0] p3_rounding; // fmul.ts:57
+  logic [9:0] p3_resultExp; // fmul.ts:57
+  logic p3_valid; // fmul.ts:57
+  logic p4_resultSign; // fmul.ts:60
+  logic p4_resultIsNaN; // fmul.ts:60
+  logic p4_resultIsInf; // fmul.ts:60
+  logic p4_resultIsZero; // fmul.ts:60
+  logic [25:0] p4_denormalized; // fmul.ts:60
+  logic [7:0] p4_expBase; // fmul.ts:60
+  logic p4_overflow; // fmul.ts:60
+  logic p4_valid; // fmul.ts:60
+  logic [31:0] p5_result; // fmul.ts:62
+  logic p5_valid; // fmul.ts:62
 
-  assign out_valid = p5_valid;
-  assign result = p5_result;
-  assign a_exp = a[30:23];
-  assign a_exp_is_zero = a_exp == 8'd0;
-  assign sig_not = ~a_exp_is_zero;
-  assign a_frac = a[22:0];
-  assign a_sig = {sig_not, a_frac};
-  assign bits_concat = {a_sig, 8'd255};
-  assign zero_slice = bits_concat[31];
-  assign zero = ~zero_slice;
-  assign zero_slice_1 = bits_concat[30];
-  assign zero_1 = ~zero_slice_1;
-  assign a_sig_zeros_l1_0_zero = zero & zero_1;
-  assign zero_slice_2 = bits_concat[29];
-  assign zero_2 = ~zero_slice_2;
-  assign zero_slice_3 = bits_concat[28];
-  assign zero_3 = ~zero_slice_3;
-  assign a_sig_zeros_l1_1_zero = zero_2 & zero_3;
-  assign a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero;
-  assign zero_slice_4 = bits_concat[27];
-  assign zero_4 = ~zero_slice_4;
-  assign zero_slice_5 = bits_concat[26];
-  assign zero_5 = ~zero_slice_5;
-  assign a_sig_zeros_l1_2_zero = zero_4 & zero_5;
-  assign zero_slice_6 = bits_concat[25];
-  assign zero_6 = ~zero_slice_6;
-  assign zero_slice_7 = bits_concat[24];
-  assign zero_7 = ~zero_slice_7;
-  assign a_sig_zeros_l1_3_zero = zero_6 & zero_7;
-  assign a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero;
-  assign a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero;
-  assign zero_slice_8 = bits_concat[23];
-  assign zero_8 = ~zero_slice_8;
-  assign zero_slice_9 = bits_concat[22];
-  assign zero_9 = ~zero_slice_9;
-  assign a_sig_zeros_l1_4_zero = zero_8 & zero_9;
-  assign zero_slice_10 = bits_concat[21];
-  assign zero_10 = ~zero_slice_10;
-  assign zero_slice_11 = bits_concat[20];
-  assign zero_11 = ~zero_slice_11;
-  assign a_sig_zeros_l1_5_zero = zero_10 & zero_11;
-  assign a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero;
-  assign zero_slice_12 = bits_concat[19];
-  assign zero_12 = ~zero_slice_12;
-  assign zero_slice_13 = bits_concat[18];
-  assign zero_13 = ~zero_slice_13;
-  assign a_sig_zeros_l1_6_zero = zero_12 & zero_13;
-  assign zero_slice_14 = bits_concat[17];
-  assign zero_14 = ~zero_slice_14;
-  assign zero_slice_15 = bits_concat[16];
-  assign zero_15 = ~zero_slice_15;
-  assign a_sig_zeros_l1_7_zero = zero_14 & zero_15;
-  assign a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero;
-  assign a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero;
-  assign a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero;
-  assign zero_slice_16 = bits_concat[15];
-  assign zero_16 = ~zero_slice_16;
-  assign zero_slice_17 = bits_concat[14];
-  assign zero_17 = ~zero_slice_17;
-  assign a_sig_zeros_l1_8_zero = zero_16 & zero_17;
-  assign zero_slice_18 = bits_concat[13];
-  assign zero_18 = ~zero_slice_18;
-  assign zero_slice_19 = bits_concat[12];
-  assign zero_19 = ~zero_slice_19;
-  assign a_sig_zeros_l1_9_zero = zero_18 & zero_19;
-  assign a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero;
-  assign zero_slice_20 = bits_concat[11];
-  assign zero_20 = ~zero_slice_20;
-  assign zero_slice_21 = bits_concat[10];
-  assign zero_21 = ~zero_slice_21;
-  assign a_sig_zeros_l1_10_zero = zero_20 & zero_21;
-  assign zero_slice_22 = bits_concat[9];
-  assign zero_22 = ~zero_slice_22;
-  assign zero_slice_23 = bits_concat[8];
-  assign zero_23 = ~zero_slice_23;
-  assign a_sig_zeros_l1_11_zero = zero_22 & zero_23;
-  assign a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero;
-  assign a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero;
-  assign zero_slice_24 = bits_concat[7];
-  assign zero_24 = ~zero_slice_24;
-  assign zero_slice_25 = bits_concat[6];
-  assign zero_25 = ~zero_slice_25;
-  assign a_sig_zeros_l1_12_zero = zero_24 & zero_25;
-  assign zero_slice_26 = bits_concat[5];
-  assign zero_26 = ~zero_slice_26;
-  assign zero_slice_27 = bits_concat[4];
-  assign zero_27 = ~zero_slice_27;
-  assign a_sig_zeros_l1_13_zero = zero_26 & zero_27;
-  assign a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero;
-  assign zero_slice_28 = bits_concat[3];
-  assign zero_28 = ~zero_slice_28;
-  assign zero_slice_29 = bits_concat[2];
-  assign zero_29 = ~zero_slice_29;
-  assign a_sig_zeros_l1_14_zero = zero_28 & zero_29;
-  assign zero_slice_30 = bits_concat[1];
-  assign zero_30 = ~zero_slice_30;
-  assign count_mux = a_sig_zeros_l1_14_zero ? zero_30 : zero_28;
-  assign a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, count_mux};
-  assign count_mux_1 = a_sig_zeros_l1_12_zero ? zero_26 : zero_24;
-  assign a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, count_mux_1};
-  assign count_mux_2 = a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count;
-  assign a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, count_mux_2};
-  assign count_mux_3 = a_sig_zeros_l1_10_zero ? zero_22 : zero_20;
-  assign a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, count_mux_3};
-  assign count_mux_4 = a_sig_zeros_l1_8_zero ? zero_18 : zero_16;
-  assign a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, count_mux_4};
-  assign count_mux_5 = a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count;
-  assign a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, count_mux_5};
-  assign count_mux_6 = a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count;
-  assign a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, count_mux_6};
-  assign count_mux_7 = a_sig_zeros_l1_6_zero ? zero_14 : zero_12;
-  assign a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, count_mux_7};
-  assign count_mux_8 = a_sig_zeros_l1_4_zero ? zero_10 : zero_8;
-  assign a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, count_mux_8};
-  assign count_mux_9 = a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count;
-  assign a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, count_mux_9};
-  assign count_mux_10 = a_sig_zeros_l1_2_zero ? zero_6 : zero_4;
-  assign a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, count_mux_10};
-  assign count_mux_11 = a_sig_zeros_l1_0_zero ? zero_2 : zero;
-  assign a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, count_mux_11};
-  assign count_mux_12 = a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count;
-  assign a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, count_mux_12};
-  assign count_mux_13 = a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count;
-  assign a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, count_mux_13};
-  assign count_mux_14 = a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count;
-  assign a_sig_zeros = {a_sig_zeros_l4_0_zero, count_mux_14};
-  assign a_sig_norm = a_sig << a_sig_zeros;
-  assign b_exp = b[30:23];
-  assign b_exp_is_zero = b_exp == 8'd0;
-  assign sig_not_1 = ~b_exp_is_zero;
-  assign b_frac = b[22:0];
-  assign b_sig = {sig_not_1, b_frac};
-  assign bits_concat_1 = {b_sig, 8'd255};
-  assign zero_slice_31 = bits_concat_1[31];
-  assign zero_31 = ~zero_slice_31;
-  assign zero_slice_32 = bits_concat_1[30];
-  assign zero_32 = ~zero_slice_32;
-  assign b_sig_zeros_l1_0_zero = zero_31 & zero_32;
-  assign zero_slice_33 = bits_concat_1[29];
-  assign zero_33 = ~zero_slice_33;
-  assign zero_slice_34 = bits_concat_1[28];
-  assign zero_34 = ~zero_slice_34;
-  assign b_sig_zeros_l1_1_zero = zero_33 & zero_34;
-  assign b_sig_zeros_l2_0_zero = b_sig_zeros_l1_0_zero & b_sig_zeros_l1_1_zero;
-  assign zero_slice_35 = bits_concat_1[27];
-  assign zero_35 = ~zero_slice_35;
-  assign zero_slice_36 = bits_concat_1[26];
-  assign zero_36 = ~zero_slice_36;
-  assign b_sig_zeros_l1_2_zero = zero_35 & zero_36;
-  assign zero_slice_37 = bits_concat_1[25];
-  assign zero_37 = ~zero_slice_37;
-  assign zero_slice_38 = bits_concat_1[24];
-  assign zero_38 = ~zero_slice_38;
-  assign b_sig_zeros_l1_3_zero = zero_37 & zero_38;
-  assign b_sig_zeros_l2_1_zero = b_sig_zeros_l1_2_zero & b_sig_zeros_l1_3_zero;
-  assign b_sig_zeros_l3_0_zero = b_sig_zeros_l2_0_zero & b_sig_zeros_l2_1_zero;
-  assign zero_slice_39 = bits_concat_1[23];
-  assign zero_39 = ~zero_slice_39;
-  assign zero_slice_40 = bits_concat_1[22];
-  assign zero_40 = ~zero_slice_40;
-  assign b_sig_zeros_l1_4_zero = zero_39 & zero_40;
-  assign zero_slice_41 = bits_concat_1[21];
-  assign zero_41 = ~zero_slice_41;
-  assign zero_slice_42 = bits_concat_1[20];
-  assign zero_42 = ~zero_slice_42;
-  assign b_sig_zeros_l1_5_zero = zero_41 & zero_42;
-  assign b_sig_zeros_l2_2_zero = b_sig_zeros_l1_4_zero & b_sig_zeros_l1_5_zero;
-  assign zero_slice_43 = bits_concat_1[19];
-  assign zero_43 = ~zero_slice_43;
-  assign zero_slice_44 = bits_concat_1[18];
-  assign zero_44 = ~zero_slice_44;
-  assign b_sig_zeros_l1_6_zero = zero_43 & zero_44;
-  assign zero_slice_45 = bits_concat_1[17];
-  assign zero_45 = ~zero_slice_45;
-  assign zero_slice_46 = bits_concat_1[16];
-  assign zero_46 = ~zero_slice_46;
-  assign b_sig_zeros_l1_7_zero = zero_45 & zero_46;
-  assign b_sig_zeros_l2_3_zero = b_sig_zeros_l1_6_zero & b_sig_zeros_l1_7_zero;
-  assign b_sig_zeros_l3_1_zero = b_sig_zeros_l2_2_zero & b_sig_zeros_l2_3_zero;
-  assign b_sig_zeros_l4_0_zero = b_sig_zeros_l3_0_zero & b_sig_zeros_l3_1_zero;
-  assign zero_slice_47 = bits_concat_1[15];
-  assign zero_47 = ~zero_slice_47;
-  assign zero_slice_48 = bits_concat_1[14];
-  assign zero_48 = ~zero_slice_48;
-  assign b_sig_zeros_l1_8_zero = zero_47 & zero_48;
-  assign zero_slice_49 = bits_concat_1[13];
-  assign zero_49 = ~zero_slice_49;
-  assign zero_slice_50 = bits_concat_1[12];
-  assign zero_50 = ~zero_slice_50;
-  assign b_sig_zeros_l1_9_zero = zero_49 & zero_50;
-  assign b_sig_zeros_l2_4_zero = b_sig_zeros_l1_8_zero & b_sig_zeros_l1_9_zero;
-  assign zero_slice_51 = bits_concat_1[11];
-  assign zero_51 = ~zero_slice_51;
-  assign zero_slice_52 = bits_concat_1[10];
-  assign zero_52 = ~zero_slice_52;
-  assign b_sig_zeros_l1_10_zero = zero_51 & zero_52;
-  assign zero_slice_53 = bits_concat_1[9];
-  assign zero_53 = ~zero_slice_53;
-  assign zero_slice_54 = bits_concat_1[8];
-  assign zero_54 = ~zero_slice_54;
-  assign b_sig_zeros_l1_11_zero = zero_53 & zero_54;
-  assign b_sig_zeros_l2_5_zero = b_sig_zeros_l1_10_zero & b_sig_zeros_l1_11_zero;
-  assign b_sig_zeros_l3_2_zero = b_sig_zeros_l2_4_zero & b_sig_zeros_l2_5_zero;
-  assign zero_slice_55 = bits_concat_1[7];
-  assign zero_55 = ~zero_slice_55;
-  assign zero_slice_56 = bits_concat_1[6];
-  assign zero_56 = ~zero_slice_56;
-  assign b_sig_zeros_l1_12_zero = zero_55 & zero_56;
-  assign zero_slice_57 = bits_concat_1[5];
-  assign zero_57 = ~zero_slice_57;
-  assign zero_slice_58 = bits_concat_1[4];
-  assign zero_58 = ~zero_slice_58;
-  assign b_sig_zeros_l1_13_zero = zero_57 & zero_58;
-  assign b_sig_zeros_l2_6_zero = b_sig_zeros_l1_12_zero & b_sig_zeros_l1_13_zero;
-  assign zero_slice_59 = bits_concat_1[3];
-  assign zero_59 = ~zero_slice_59;
-  assign zero_slice_60 = bits_concat_1[2];
-  assign zero_60 = ~zero_slice_60;
-  assign b_sig_zeros_l1_14_zero = zero_59 & zero_60;
-  assign zero_slice_61 = bits_concat_1[1];
-  assign zero_61 = ~zero_slice_61;
-  assign count_mux_15 = b_sig_zeros_l1_14_zero ? zero_61 : zero_59;
-  assign b_sig_zeros_l2_7_count = {b_sig_zeros_l1_14_zero, count_mux_15};
-  assign count_mux_16 = b_sig_zeros_l1_12_zero ? zero_57 : zero_55;
-  assign b_sig_zeros_l2_6_count = {b_sig_zeros_l1_12_zero, count_mux_16};
-  assign count_mux_17 = b_sig_zeros_l2_6_zero ? b_sig_zeros_l2_7_count : b_sig_zeros_l2_6_count;
-  assign b_sig_zeros_l3_3_count = {b_sig_zeros_l2_6_zero, count_mux_17};
-  assign count_mux_18 = b_sig_zeros_l1_10_zero ? zero_53 : zero_51;
-  assign b_sig_zeros_l2_5_count = {b_sig_zeros_l1_10_zero, count_mux_18};
-  assign count_mux_19 = b_sig_zeros_l1_8_zero ? zero_49 : zero_47;
-  assign b_sig_zeros_l2_4_count = {b_sig_zeros_l1_8_zero, count_mux_19};
-  assign count_mux_20 = b_sig_zeros_l2_4_zero ? b_sig_zeros_l2_5_count : b_sig_zeros_l2_4_count;
-  assign b_sig_zeros_l3_2_count = {b_sig_zeros_l2_4_zero, count_mux_20};
-  assign count_mux_21 = b_sig_zeros_l3_2_zero ? b_sig_zeros_l3_3_count : b_sig_zeros_l3_2_count;
-  assign b_sig_zeros_l4_1_count = {b_sig_zeros_l3_2_zero, count_mux_21};
-  assign count_mux_22 = b_sig_zeros_l1_6_zero ? zero_45 : zero_43;
-  assign b_sig_zeros_l2_3_count = {b_sig_zeros_l1_6_zero, count_mux_22};
-  assign count_mux_23 = b_sig_zeros_l1_4_zero ? zero_41 : zero_39;
-  assign b_sig_zeros_l2_2_count = {b_sig_zeros_l1_4_zero, count_mux_23};
-  assign count_mux_24 = b_sig_zeros_l2_2_zero ? b_sig_zeros_l2_3_count : b_sig_zeros_l2_2_count;
-  assign b_sig_zeros_l3_1_count = {b_sig_zeros_l2_2_zero, count_mux_24};
-  assign count_mux_25 = b_sig_zeros_l1_2_zero ? zero_37 : zero_35;
-  assign b_sig_zeros_l2_1_count = {b_sig_zeros_l1_2_zero, count_mux_25};
-  assign count_mux_26 = b_sig_zeros_l1_0_zero ? zero_33 : zero_31;
-  assign b_sig_zeros_l2_0_count = {b_sig_zeros_l1_0_zero, count_mux_26};
-  assign count_mux_27 = b_sig_zeros_l2_0_zero ? b_sig_zeros_l2_1_count : b_sig_zeros_l2_0_count;
-  assign b_sig_zeros_l3_0_count = {b_sig_zeros_l2_0_zero, count_mux_27};
-  assign count_mux_28 = b_sig_zeros_l3_0_zero ? b_sig_zeros_l3_1_count : b_sig_zeros_l3_0_count;
-  assign b_sig_zeros_l4_0_count = {b_sig_zeros_l3_0_zero, count_mux_28};
-  assign count_mux_29 = b_sig_zeros_l4_0_zero ? b_sig_zeros_l4_1_count : b_sig_zeros_l4_0_count;
-  assign b_sig_zeros = {b_sig_zeros_l4_0_zero, count_mux_29};
-  assign b_sig_norm = b_sig << b_sig_zeros;
-  assign a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp;
-  assign exp_zext = {2'd0, a_exp_eff};
-  assign exp_zext_1 = {5'd0, a_sig_zeros};
-  assign a_exp_norm = exp_zext - exp_zext_1;
-  assign b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp;
-  assign exp_zext_2 = {2'd0, b_exp_eff};
-  assign exp_zext_3 = {5'd0, b_sig_zeros};
-  assign b_exp_norm = exp_zext_2 - exp_zext_3;
-  assign productExp_add = a_exp_norm + b_exp_norm;
-  assign productExp = productExp_add - 10'h7f;
-  assign a_sign = a[31];
-  assign b_sign = b[31];
-  assign resultSign = a_sign ^ b_sign;
-  assign a_exp_is_max = a_exp == 8'd255;
-  assign a_frac_is_zero = a_frac == 23'd0;
-  assign isNaN_not = ~a_frac_is_zero;
-  assign a_is_nan = a_exp_is_max & isNaN_not;
-  assign b_exp_is_max = b_exp == 8'd255;
-  assign b_frac_is_zero = b_frac == 23'd0;
-  assign isNaN_not_1 = ~b_frac_is_zero;
-  assign b_is_nan = b_exp_is_max & isNaN_not_1;
-  assign resultIsNaN_or = a_is_nan | b_is_nan;
-  assign a_is_inf = a_exp_is_max & a_frac_is_zero;
-  assign b_is_zero = b_exp_is_zero & b_frac_is_zero;
-  assign resultIsNaN_and = a_is_inf & b_is_zero;
-  assign resultIsNaN_or_1 = resultIsNaN_or | resultIsNaN_and;
-  assign a_is_zero = a_exp_is_zero & a_frac_is_zero;
-  assign b_is_inf = b_exp_is_max & b_frac_is_zero;
-  assign resultIsNaN_and_1 = a_is_zero & b_is_inf;
-  assign resultIsNaN = resultIsNaN_or_1 | resultIsNaN_and_1;
-  assign resultIsInf = a_is_inf | b_is_inf;
-  assign resultIsZero = a_is_zero | b_is_zero;
-  assign productLow_zext = {12'd0, p1_aSig};
-  assign productLow_slice = p1_bSig[11:0];
-  assign productLow_zext_1 = {24'd0, productLow_slice};
-  assign productLow = productLow_zext * productLow_zext_1;
-  assign productHigh_zext = {12'd0, p1_aSig};
-  assign productHigh_slice = p1_bSig[23:12];
-  assign productHigh_zext_1 = {24'd0, productHigh_slice};
-  assign productHigh = productHigh_zext * productHigh_zext_1;
-  assign product_concat = {p2_productHigh, 12'd0};
-  assign product_zext = {12'd0, p2_productLow};
-  assign product = product_concat + product_zext;
-  assign carry = product[47];
-  assign normalized_slice = product[46:0];
-  assign normalized_concat = {normalized_slice, 1'd0};
-  assign normalized = carry ? product : normalized_concat;
-  assign rounding_slice = normalized[47:23];
-  assign productSticky_slice = normalized[22:0];
-  assign productSticky = |productSticky_slice;
-  assign rounding = {rounding_slice, productSticky};
-  assign resultExp_zext = {9'd0, carry};
-  assign resultExp = p2_productExp + resultExp_zext;
-  assign isNormal = $signed(10'd0) < $signed(p3_resultExp);
-  assign denormDistance_sub = 10'd1 - p3_resultExp;
-  assign denormShift_ult = 10'h1f < denormDistance_sub;
-  assign denormShift_slice = denormDistance_sub[4:0];
-  assign denormShift_mux = denormShift_ult ? 5'd31 : denormShift_slice;
-  assign denormShift = isNormal ? 5'd0 : denormShift_mux;
-  assign take = denormShift[0];
-  assign take_1 = denormShift[1];
-  assign take_2 = denormShift[2];
-  assign take_3 = denormShift[3];
-  assign take_4 = denormShift[4];
-  assign shifted_slice = p3_rounding[25:16];
-  assign shifted_zext = {16'd0, shifted_slice};
-  assign denormalized_shift16 = take_4 ? shifted_zext : p3_rounding;
-  assign shifted_slice_1 = denormalized_shift16[25:8];
-  assign shifted_zext_1 = {8'd0, shifted_slice_1};
-  assign denormalized_shift8 = take_3 ? shifted_zext_1 : denormalized_shift16;
-  assign shifted_slice_2 = denormalized_shift8[25:4];
-  assign shifted_zext_2 = {4'd0, shifted_slice_2};
-  assign denormalized_shift4 = take_2 ? shifted_zext_2 : denormalized_shift8;
-  assign shifted_slice_3 = denormalized_shift4[25:2];
-  assign shifted_zext_3 = {2'd0, shifted_slice_3};
-  assign denormalized_shift2 = take_1 ? shifted_zext_3 : denormalized_shift4;
-  assign shifted_slice_4 = denormalized_shift2[25:1];
-  assign shifted_zext_4 = {1'd0, shifted_slice_4};
-  assign denormalized_shift1 = take ? shifted_zext_4 : denormalized_shift2;
-  assign dropped_slice = p3_rounding[15:0];
-  assign denormalized_dropped16 = |dropped_slice;
-  assign denormalized_sticky16 = take_4 & denormalized_dropped16;
-  assign dropped_slice_1 = denormalized_shift16[7:0];
-  assign denormalized_dropped8 = |dropped_slice_1;
-  assign lost = take_3 & denormalized_dropped8;
-  assign denormalized_sticky8 = denormalized_sticky16 | lost;
-  assign dropped_slice_2 = denormalized_shift8[3:0];
-  assign denormalized_dropped4 = |dropped_slice_2;
-  assign lost_1 = take_2 & denormalized_dropped4;
-  assign denormalized_sticky4 = denormalized_sticky8 | lost_1;
-  assign dropped_slice_3 = denormalized_shift4[1:0];
-  assign denormalized_dropped2 = |dropped_slice_3;
-  assign lost_2 = take_1 & denormalized_dropped2;
-  assign denormalized_sticky2 = denormalized_sticky4 | lost_2;
-  assign dropped_slice_4 = denormalized_shift2[0];
-  assign denormalized_dropped1 = |dropped_slice_4;
-  assign lost_3 = take & denormalized_dropped1;
-  assign denormalized_sticky1 = denormalized_sticky2 | lost_3;
-  assign p4_denormalized_zext = {25'd0, denormalized_sticky1};
-  assign denormalized = denormalized_shift1 | p4_denormalized_zext;
-  assign expBase_slice = p3_resultExp[7:0];
-  assign expBase_sub = expBase_slice - 8'd1;
-  assign expBase = isNormal ? expBase_sub : 8'd0;
-  assign overflow = $signed(10'hff) <= $signed(p3_resultExp);
-  assign inf = {p4_resultSign, 31'h7f800000};
-  assign zero_62 = {p4_resultSign, 31'd0};
-  assign expField_zext = {1'd0, p4_expBase};
-  assign sig = p4_denormalized[25:2];
-  assign expField_slice = sig[23];
-  assign expField_zext_1 = {8'd0, expField_slice};
-  assign expField = expField_zext + expField_zext_1;
-  assign packed_slice = sig[22:0];
-  assign packed_ = {expField, packed_slice};
-  assign roundBit = p4_denormalized[1];
-  assign stickyBit_slice = p4_denormalized[0];
-  assign stickyBit = |stickyBit_slice;
-  assign roundUp_slice = sig[0];
-  assign roundUp_or = stickyBit | roundUp_slice;
-  assign roundUp = roundBit & roundUp_or;
-  assign rounded_zext = {31'd0, roundUp};
-  assign rounded = packed_ + rounded_zext;
-  assign isInf_ule = 32'h7f800000 <= rounded;
-  assign isInf = p4_overflow | isInf_ule;
-  assign magnitude_slice = rounded[30:0];
-  assign magnitude = isInf ? 31'h7f800000 : magnitude_slice;
-  assign p5_result_concat = {p4_resultSign, magnitude};
-  assign p5_result_mux = p4_resultIsZero ? zero_62 : p5_result_concat;
-  assign p5_result_mux_1 = p4_resultIsInf ? inf : p5_result_mux;
-  assign p5_result_mux_2 = p4_resultIsNaN ? 32'h7fc00000 : p5_result_mux_1;
+  assign out_valid = p5_valid; // fmul.ts:68
+  assign result = p5_result; // fmul.ts:68
+  wire [7:0] a_exp = a[30:23]; // fmul.ts:27
+  wire a_exp_is_zero = a_exp == 8'd0; // fmul.ts:27
+  wire [22:0] a_frac = a[22:0]; // fmul.ts:27
+  wire [23:0] a_sig = {~a_exp_is_zero, a_frac}; // fmul.ts:27
+  wire [31:0] aNorm_concat = {a_sig, 8'd255}; // fmul.ts:29
+  wire aNorm_not = ~aNorm_concat[31]; // fmul.ts:29
+  wire a_sig_zeros_l1_0_zero = aNorm_not & ~aNorm_concat[30]; // fmul.ts:29
+  wire aNorm_not_2 = ~aNorm_concat[29]; // fmul.ts:29
+  wire a_sig_zeros_l1_1_zero = aNorm_not_2 & ~aNorm_concat[28]; // fmul.ts:29
+  wire a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero; // fmul.ts:29
+  wire aNorm_not_4 = ~aNorm_concat[27]; // fmul.ts:29
+  wire a_sig_zeros_l1_2_zero = aNorm_not_4 & ~aNorm_concat[26]; // fmul.ts:29
+  wire aNorm_not_6 = ~aNorm_concat[25]; // fmul.ts:29
+  wire a_sig_zeros_l1_3_zero = aNorm_not_6 & ~aNorm_concat[24]; // fmul.ts:29
+  wire a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero; // fmul.ts:29
+  wire a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero; // fmul.ts:29
+  wire aNorm_not_8 = ~aNorm_concat[23]; // fmul.ts:29
+  wire a_sig_zeros_l1_4_zero = aNorm_not_8 & ~aNorm_concat[22]; // fmul.ts:29
+  wire aNorm_not_10 = ~aNorm_concat[21]; // fmul.ts:29
+  wire a_sig_zeros_l1_5_zero = aNorm_not_10 & ~aNorm_concat[20]; // fmul.ts:29
+  wire a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero; // fmul.ts:29
+  wire aNorm_not_12 = ~aNorm_concat[19]; // fmul.ts:29
+  wire a_sig_zeros_l1_6_zero = aNorm_not_12 & ~aNorm_concat[18]; // fmul.ts:29
+  wire aNorm_not_14 = ~aNorm_concat[17]; // fmul.ts:29
+  wire a_sig_zeros_l1_7_zero = aNorm_not_14 & ~aNorm_concat[16]; // fmul.ts:29
+  wire a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero; // fmul.ts:29
+  wire a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero; // fmul.ts:29
+  wire a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero; // fmul.ts:29
+  wire aNorm_not_16 = ~aNorm_concat[15]; // fmul.ts:29
+  wire a_sig_zeros_l1_8_zero = aNorm_not_16 & ~aNorm_concat[14]; // fmul.ts:29
+  wire aNorm_not_18 = ~aNorm_concat[13]; // fmul.ts:29
+  wire a_sig_zeros_l1_9_zero = aNorm_not_18 & ~aNorm_concat[12]; // fmul.ts:29
+  wire a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero; // fmul.ts:29
+  wire aNorm_not_20 = ~aNorm_concat[11]; // fmul.ts:29
+  wire a_sig_zeros_l1_10_zero = aNorm_not_20 & ~aNorm_concat[10]; // fmul.ts:29
+  wire aNorm_not_22 = ~aNorm_concat[9]; // fmul.ts:29
+  wire a_sig_zeros_l1_11_zero = aNorm_not_22 & ~aNorm_concat[8]; // fmul.ts:29
+  wire a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero; // fmul.ts:29
+  wire a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero; // fmul.ts:29
+  wire aNorm_not_24 = ~aNorm_concat[7]; // fmul.ts:29
+  wire a_sig_zeros_l1_12_zero = aNorm_not_24 & ~aNorm_concat[6]; // fmul.ts:29
+  wire aNorm_not_26 = ~aNorm_concat[5]; // fmul.ts:29
+  wire a_sig_zeros_l1_13_zero = aNorm_not_26 & ~aNorm_concat[4]; // fmul.ts:29
+  wire a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero; // fmul.ts:29
+  wire aNorm_not_28 = ~aNorm_concat[3]; // fmul.ts:29
+  wire a_sig_zeros_l1_14_zero = aNorm_not_28 & ~aNorm_concat[2]; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, a_sig_zeros_l1_14_zero ? ~aNorm_concat[1] : aNorm_not_28}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, a_sig_zeros_l1_12_zero ? aNorm_not_26 : aNorm_not_24}; // fmul.ts:29
+  wire [2:0] a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, a_sig_zeros_l1_10_zero ? aNorm_not_22 : aNorm_not_20}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, a_sig_zeros_l1_8_zero ? aNorm_not_18 : aNorm_not_16}; // fmul.ts:29
+  wire [2:0] a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count}; // fmul.ts:29
+  wire [3:0] a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, a_sig_zeros_l1_6_zero ? aNorm_not_14 : aNorm_not_12}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, a_sig_zeros_l1_4_zero ? aNorm_not_10 : aNorm_not_8}; // fmul.ts:29
+  wire [2:0] a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, a_sig_zeros_l1_2_zero ? aNorm_not_6 : aNorm_not_4}; // fmul.ts:29
+  wire [1:0] a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, a_sig_zeros_l1_0_zero ? aNorm_not_2 : aNorm_not}; // fmul.ts:29
+  wire [2:0] a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count}; // fmul.ts:29
+  wire [3:0] a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count}; // fmul.ts:29
+  wire [4:0] a_sig_zeros = {a_sig_zeros_l4_0_zero, a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count}; // fmul.ts:29
+  wire [23:0] a_sig_norm = a_sig << a_sig_zeros; // fmul.ts:29
+  wire [7:0] b_exp = b[30:23]; // fmul.ts:28
+  wire b_exp_is_zero = b_exp == 8'd0; // fmul.ts:28
+  wire [22:0] b_frac = b[22:0]; // fmul.ts:28
+  wire [23:0] b_sig = {~b_exp_is_zero, b_frac}; // fmul.ts:28
+  wire [31:0] bNorm_concat = {b_sig, 8'd255}; // fmul.ts:30
+  wire bNorm_not = ~bNorm_concat[31]; // fmul.ts:30
+  wire b_sig_zeros_l1_0_zero = bNorm_not & ~bNorm_concat[30]; // fmul.ts:30
+  wire bNorm_not_2 = ~bNorm_concat[29]; // fmul.ts:30
+  wire b_sig_zeros_l1_1_zero = bNorm_not_2 & ~bNorm_concat[28]; // fmul.ts:30
+  wire b_sig_zeros_l2_0_zero = b_sig_zeros_l1_0_zero & b_sig_zeros_l1_1_zero; // fmul.ts:30
+  wire bNorm_not_4 = ~bNorm_concat[27]; // fmul.ts:30
+  wire b_sig_zeros_l1_2_zero = bNorm_not_4 & ~bNorm_concat[26]; // fmul.ts:30
+  wire bNorm_not_6 = ~bNorm_concat[25]; // fmul.ts:30
+  wire b_sig_zeros_l1_3_zero = bNorm_not_6 & ~bNorm_concat[24]; // fmul.ts:30
+  wire b_sig_zeros_l2_1_zero = b_sig_zeros_l1_2_zero & b_sig_zeros_l1_3_zero; // fmul.ts:30
+  wire b_sig_zeros_l3_0_zero = b_sig_zeros_l2_0_zero & b_sig_zeros_l2_1_zero; // fmul.ts:30
+  wire bNorm_not_8 = ~bNorm_concat[23]; // fmul.ts:30
+  wire b_sig_zeros_l1_4_zero = bNorm_not_8 & ~bNorm_concat[22]; // fmul.ts:30
+  wire bNorm_not_10 = ~bNorm_concat[21]; // fmul.ts:30
+  wire b_sig_zeros_l1_5_zero = bNorm_not_10 & ~bNorm_concat[20]; // fmul.ts:30
+  wire b_sig_zeros_l2_2_zero = b_sig_zeros_l1_4_zero & b_sig_zeros_l1_5_zero; // fmul.ts:30
+  wire bNorm_not_12 = ~bNorm_concat[19]; // fmul.ts:30
+  wire b_sig_zeros_l1_6_zero = bNorm_not_12 & ~bNorm_concat[18]; // fmul.ts:30
+  wire bNorm_not_14 = ~bNorm_concat[17]; // fmul.ts:30
+  wire b_sig_zeros_l1_7_zero = bNorm_not_14 & ~bNorm_concat[16]; // fmul.ts:30
+  wire b_sig_zeros_l2_3_zero = b_sig_zeros_l1_6_zero & b_sig_zeros_l1_7_zero; // fmul.ts:30
+  wire b_sig_zeros_l3_1_zero = b_sig_zeros_l2_2_zero & b_sig_zeros_l2_3_zero; // fmul.ts:30
+  wire b_sig_zeros_l4_0_zero = b_sig_zeros_l3_0_zero & b_sig_zeros_l3_1_zero; // fmul.ts:30
+  wire bNorm_not_16 = ~bNorm_concat[15]; // fmul.ts:30
+  wire b_sig_zeros_l1_8_zero = bNorm_not_16 & ~bNorm_concat[14]; // fmul.ts:30
+  wire bNorm_not_18 = ~bNorm_concat[13]; // fmul.ts:30
+  wire b_sig_zeros_l1_9_zero = bNorm_not_18 & ~bNorm_concat[12]; // fmul.ts:30
+  wire b_sig_zeros_l2_4_zero = b_sig_zeros_l1_8_zero & b_sig_zeros_l1_9_zero; // fmul.ts:30
+  wire bNorm_not_20 = ~bNorm_concat[11]; // fmul.ts:30
+  wire b_sig_zeros_l1_10_zero = bNorm_not_20 & ~bNorm_concat[10]; // fmul.ts:30
+  wire bNorm_not_22 = ~bNorm_concat[9]; // fmul.ts:30
+  wire b_sig_zeros_l1_11_zero = bNorm_not_22 & ~bNorm_concat[8]; // fmul.ts:30
+  wire b_sig_zeros_l2_5_zero = b_sig_zeros_l1_10_zero & b_sig_zeros_l1_11_zero; // fmul.ts:30
+  wire b_sig_zeros_l3_2_zero = b_sig_zeros_l2_4_zero & b_sig_zeros_l2_5_zero; // fmul.ts:30
+  wire bNorm_not_24 = ~bNorm_concat[7]; // fmul.ts:30
+  wire b_sig_zeros_l1_12_zero = bNorm_not_24 & ~bNorm_concat[6]; // fmul.ts:30
+  wire bNorm_not_26 = ~bNorm_concat[5]; // fmul.ts:30
+  wire b_sig_zeros_l1_13_zero = bNorm_not_26 & ~bNorm_concat[4]; // fmul.ts:30
+  wire b_sig_zeros_l2_6_zero = b_sig_zeros_l1_12_zero & b_sig_zeros_l1_13_zero; // fmul.ts:30
+  wire bNorm_not_28 = ~bNorm_concat[3]; // fmul.ts:30
+  wire b_sig_zeros_l1_14_zero = bNorm_not_28 & ~bNorm_concat[2]; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_7_count = {b_sig_zeros_l1_14_zero, b_sig_zeros_l1_14_zero ? ~bNorm_concat[1] : bNorm_not_28}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_6_count = {b_sig_zeros_l1_12_zero, b_sig_zeros_l1_12_zero ? bNorm_not_26 : bNorm_not_24}; // fmul.ts:30
+  wire [2:0] b_sig_zeros_l3_3_count = {b_sig_zeros_l2_6_zero, b_sig_zeros_l2_6_zero ? b_sig_zeros_l2_7_count : b_sig_zeros_l2_6_count}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_5_count = {b_sig_zeros_l1_10_zero, b_sig_zeros_l1_10_zero ? bNorm_not_22 : bNorm_not_20}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_4_count = {b_sig_zeros_l1_8_zero, b_sig_zeros_l1_8_zero ? bNorm_not_18 : bNorm_not_16}; // fmul.ts:30
+  wire [2:0] b_sig_zeros_l3_2_count = {b_sig_zeros_l2_4_zero, b_sig_zeros_l2_4_zero ? b_sig_zeros_l2_5_count : b_sig_zeros_l2_4_count}; // fmul.ts:30
+  wire [3:0] b_sig_zeros_l4_1_count = {b_sig_zeros_l3_2_zero, b_sig_zeros_l3_2_zero ? b_sig_zeros_l3_3_count : b_sig_zeros_l3_2_count}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_3_count = {b_sig_zeros_l1_6_zero, b_sig_zeros_l1_6_zero ? bNorm_not_14 : bNorm_not_12}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_2_count = {b_sig_zeros_l1_4_zero, b_sig_zeros_l1_4_zero ? bNorm_not_10 : bNorm_not_8}; // fmul.ts:30
+  wire [2:0] b_sig_zeros_l3_1_count = {b_sig_zeros_l2_2_zero, b_sig_zeros_l2_2_zero ? b_sig_zeros_l2_3_count : b_sig_zeros_l2_2_count}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_1_count = {b_sig_zeros_l1_2_zero, b_sig_zeros_l1_2_zero ? bNorm_not_6 : bNorm_not_4}; // fmul.ts:30
+  wire [1:0] b_sig_zeros_l2_0_count = {b_sig_zeros_l1_0_zero, b_sig_zeros_l1_0_zero ? bNorm_not_2 : bNorm_not}; // fmul.ts:30
+  wire [2:0] b_sig_zeros_l3_0_count = {b_sig_zeros_l2_0_zero, b_sig_zeros_l2_0_zero ? b_sig_zeros_l2_1_count : b_sig_zeros_l2_0_count}; // fmul.ts:30
+  wire [3:0] b_sig_zeros_l4_0_count = {b_sig_zeros_l3_0_zero, b_sig_zeros_l3_0_zero ? b_sig_zeros_l3_1_count : b_sig_zeros_l3_0_count}; // fmul.ts:30
+  wire [4:0] b_sig_zeros = {b_sig_zeros_l4_0_zero, b_sig_zeros_l4_0_zero ? b_sig_zeros_l4_1_count : b_sig_zeros_l4_0_count}; // fmul.ts:30
+  wire [23:0] b_sig_norm = b_sig << b_sig_zeros; // fmul.ts:30
+  wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fmul.ts:27
+  wire [9:0] a_exp_norm = {2'd0, a_exp_eff} - {5'd0, a_sig_zeros}; // fmul.ts:29
+  wire [7:0] b_exp_eff = b_exp_is_zero ? 8'd1 : b_exp; // fmul.ts:28
+  wire [9:0] b_exp_norm = {2'd0, b_exp_eff} - {5'd0, b_sig_zeros}; // fmul.ts:30
+  wire [9:0] productExp = a_exp_norm + b_exp_norm - 10'h7f; // fmul.ts:32
+  wire a_sign = a[31]; // fmul.ts:27
+  wire b_sign = b[31]; // fmul.ts:28
+  wire resultSign = a_sign ^ b_sign; // fmul.ts:33
+  wire a_exp_is_max = a_exp == 8'd255; // fmul.ts:27
+  wire a_frac_is_zero = a_frac == 23'd0; // fmul.ts:27
+  wire a_is_nan = a_exp_is_max & ~a_frac_is_zero; // fmul.ts:27
+  wire b_exp_is_max = b_exp == 8'd255; // fmul.ts:28
+  wire b_frac_is_zero = b_frac == 23'd0; // fmul.ts:28
+  wire b_is_nan = b_exp_is_max & ~b_frac_is_zero; // fmul.ts:28
+  wire a_is_inf = a_exp_is_max & a_frac_is_zero; // fmul.ts:27
+  wire b_is_zero = b_exp_is_zero & b_frac_is_zero; // fmul.ts:28
+  wire a_is_zero = a_exp_is_zero & a_frac_is_zero; // fmul.ts:27
+  wire b_is_inf = b_exp_is_max & b_frac_is_zero; // fmul.ts:28
+  wire resultIsNaN = a_is_nan | b_is_nan | a_is_inf & b_is_zero | a_is_zero & b_is_inf; // fmul.ts:34
+  wire resultIsInf = a_is_inf | b_is_inf; // fmul.ts:35
+  wire resultIsZero = a_is_zero | b_is_zero; // fmul.ts:36
+  wire [35:0] productLow_zext = {12'd0, p1_aSig}; // fmul.ts:43
+  wire [35:0] productLow = productLow_zext * {24'd0, p1_bSig[11:0]}; // fmul.ts:43
+  wire [35:0] productHigh = productLow_zext * {24'd0, p1_bSig[23:12]}; // fmul.ts:44
+  wire [47:0] product = {p2_productHigh, 12'd0} + {12'd0, p2_productLow}; // fmul.ts:48
+  wire carry = product[47]; // fmul.ts:52
+  wire [47:0] normalized = carry ? product : {product[46:0], 1'd0}; // fmul.ts:53
+  wire productSticky = |normalized[22:0]; // fmul.ts:54
+  wire [25:0] rounding = {normalized[47:23], productSticky}; // fmul.ts:55
+  wire [9:0] resultExp = p2_productExp + {9'd0, carry}; // fmul.ts:56
+  wire p4_denormalized_slt = $signed(10'd0) < $signed(p3_resultExp); // fmul.ts:60
+  wire [9:0] p4_denormalized_sub = 10'd1 - p3_resultExp; // fmul.ts:60
+  wire [4:0] p4_denormalized_mux_1 = p4_denormalized_slt ? 5'd0 : 10'h1f < p4_denormalized_sub ? 5'd31 : p4_denormalized_sub[4:0]; // fmul.ts:60
+  wire p4_denormalized_slice_1 = p4_denormalized_mux_1[0]; // fmul.ts:60
+  wire p4_denormalized_slice_2 = p4_denormalized_mux_1[1]; // fmul.ts:60
+  wire p4_denormalized_slice_3 = p4_denormalized_mux_1[2]; // fmul.ts:60
+  wire p4_denormalized_slice_4 = p4_denormalized_mux_1[3]; // fmul.ts:60
+  wire p4_denormalized_slice_5 = p4_denormalized_mux_1[4]; // fmul.ts:60
+  wire [25:0] denormalized_shift16 = p4_denormalized_slice_5 ? {16'd0, p3_rounding[25:16]} : p3_rounding; // fmul.ts:60
+  wire [25:0] denormalized_shift8 = p4_denormalized_slice_4 ? {8'd0, denormalized_shift16[25:8]} : denormalized_shift16; // fmul.ts:60
+  wire [25:0] denormalized_shift4 = p4_denormalized_slice_3 ? {4'd0, denormalized_shift8[25:4]} : denormalized_shift8; // fmul.ts:60
+  wire [25:0] denormalized_shift2 = p4_denormalized_slice_2 ? {2'd0, denormalized_shift4[25:2]} : denormalized_shift4; // fmul.ts:60
+  wire [25:0] denormalized_shift1 = p4_denormalized_slice_1 ? {1'd0, denormalized_shift2[25:1]} : denormalized_shift2; // fmul.ts:60
+  wire denormalized_dropped16 = |p3_rounding[15:0]; // fmul.ts:60
+  wire denormalized_sticky16 = p4_denormalized_slice_5 & denormalized_dropped16; // fmul.ts:60
+  wire denormalized_dropped8 = |denormalized_shift16[7:0]; // fmul.ts:60
+  wire denormalized_sticky8 = denormalized_sticky16 | p4_denormalized_slice_4 & denormalized_dropped8; // fmul.ts:60
+  wire denormalized_dropped4 = |denormalized_shift8[3:0]; // fmul.ts:60
+  wire denormalized_sticky4 = denormalized_sticky8 | p4_denormalized_slice_3 & denormalized_dropped4; // fmul.ts:60
+  wire denormalized_dropped2 = |denormalized_shift4[1:0]; // fmul.ts:60
+  wire denormalized_sticky2 = denormalized_sticky4 | p4_denormalized_slice_2 & denormalized_dropped2; // fmul.ts:60
+  wire denormalized_dropped1 = |denormalized_shift2[0]; // fmul.ts:60
+  wire denormalized_sticky1 = denormalized_sticky2 | p4_denormalized_slice_1 & denormalized_dropped1; // fmul.ts:60
+  wire [25:0] denormalized = denormalized_shift1 | {25'd0, denormalized_sticky1}; // fmul.ts:60
+  wire [23:0] p5_result_slice = p4_denormalized[25:2]; // fmul.ts:60
+  wire [31:0] p5_result_concat = {{1'd0, p4_expBase} + {8'd0, p5_result_slice[23]}, p5_result_slice[22:0]}; // fmul.ts:60
+  wire [31:0] p5_result_add_1 = p5_result_concat + {31'd0, p4_denormalized[1] & (|p4_denormalized[0] | p5_result_slice[0])}; // fmul.ts:60
+  wire [30:0] p5_result_mux = p4_overflow | 32'h7f800000 <= p5_result_add_1 ? 31'h7f800000 : p5_result_add_1[30:0]; // fmul.ts:60
+  wire [31:0] result_mux = p4_resultIsZero ? {p4_resultSign, 31'd0} : {p4_resultSign, p5_result_mux}; // fmul.ts:61
+  wire [31:0] result_1 = p4_resultIsNaN ? 32'h7fc00000 : p4_resultIsInf ? {p4_resultSign, 31'h7f800000} : result_mux; // fmul.ts:61
 
 `ifndef SYNTHESIS
   initial begin
@@ -842,52 +268,52 @@ module FMul_stages5 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_aSig <= a_sig_norm;
-    p1_bSig <= b_sig_norm;
-    p1_productExp <= productExp;
-    p1_resultSign <= resultSign;
-    p1_resultIsNaN <= resultIsNaN;
-    p1_resultIsInf <= resultIsInf;
-    p1_resultIsZero <= resultIsZero;
-    p2_productExp <= p1_productExp;
-    p2_resultSign <= p1_resultSign;
-    p2_resultIsNaN <= p1_resultIsNaN;
-    p2_resultIsInf <= p1_resultIsInf;
-    p2_resultIsZero <= p1_resultIsZero;
-    p2_productLow <= productLow;
-    p2_productHigh <= productHigh;
-    p3_resultSign <= p2_resultSign;
-    p3_resultIsNaN <= p2_resultIsNaN;
-    p3_resultIsInf <= p2_resultIsInf;
-    p3_resultIsZero <= p2_resultIsZero;
-    p3_rounding <= rounding;
-    p3_resultExp <= resultExp;
-    p4_resultSign <= p3_resultSign;
-    p4_resultIsNaN <= p3_resultIsNaN;
-    p4_resultIsInf <= p3_resultIsInf;
-    p4_resultIsZero <= p3_resultIsZero;
-    p4_denormalized <= denormalized;
-    p4_expBase <= expBase;
-    p4_overflow <= overflow;
-    p5_result <= p5_result_mux_2;
+    p1_aSig <= a_sig_norm; // fmul.ts:39
+    p1_bSig <= b_sig_norm; // fmul.ts:39
+    p1_productExp <= productExp; // fmul.ts:39
+    p1_resultSign <= resultSign; // fmul.ts:39
+    p1_resultIsNaN <= resultIsNaN; // fmul.ts:39
+    p1_resultIsInf <= resultIsInf; // fmul.ts:39
+    p1_resultIsZero <= resultIsZero; // fmul.ts:39
+    p2_productExp <= p1_productExp; // fmul.ts:45
+    p2_resultSign <= p1_resultSign; // fmul.ts:45
+    p2_resultIsNaN <= p1_resultIsNaN; // fmul.ts:45
+    p2_resultIsInf <= p1_resultIsInf; // fmul.ts:45
+    p2_resultIsZero <= p1_resultIsZero; // fmul.ts:45
+    p2_productLow <= productLow; // fmul.ts:45
+    p2_productHigh <= productHigh; // fmul.ts:45
+    p3_resultSign <= p2_resultSign; // fmul.ts:57
+    p3_resultIsNaN <= p2_resultIsNaN; // fmul.ts:57
+    p3_resultIsInf <= p2_resultIsInf; // fmul.ts:57
+    p3_resultIsZero <= p2_resultIsZero; // fmul.ts:57
+    p3_rounding <= rounding; // fmul.ts:57
+    p3_resultExp <= resultExp; // fmul.ts:57
+    p4_resultSign <= p3_resultSign; // fmul.ts:60
+    p4_resultIsNaN <= p3_resultIsNaN; // fmul.ts:60
+    p4_resultIsInf <= p3_resultIsInf; // fmul.ts:60
+    p4_resultIsZero <= p3_resultIsZero; // fmul.ts:60
+    p4_denormalized <= denormalized; // fmul.ts:60
+    p4_expBase <= p4_denormalized_slt ? p3_resultExp[7:0] - 8'd1 : 8'd0; // fmul.ts:60
+    p4_overflow <= $signed(10'hff) <= $signed(p3_resultExp); // fmul.ts:60
+    p5_result <= result_1; // fmul.ts:62
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
-      p3_valid <= 1'd0;
-      p4_valid <= 1'd0;
-      p5_valid <= 1'd0;
+      p1_valid <= 1'd0; // fmul.ts:39
+      p2_valid <= 1'd0; // fmul.ts:45
+      p3_valid <= 1'd0; // fmul.ts:57
+      p4_valid <= 1'd0; // fmul.ts:60
+      p5_valid <= 1'd0; // fmul.ts:62
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
-      p3_valid <= p2_valid;
-      p4_valid <= p3_valid;
-      p5_valid <= p4_valid;
+      p1_valid <= in_valid; // fmul.ts:39
+      p2_valid <= p1_valid; // fmul.ts:45
+      p3_valid <= p2_valid; // fmul.ts:57
+      p4_valid <= p3_valid; // fmul.ts:60
+      p5_valid <= p4_valid; // fmul.ts:62
     end
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, bits_concat[0], bits_concat_1[0], 1'b0};
+  wire _unused_ok = &{1'b0, aNorm_concat[0], bNorm_concat[0], 1'b0};
 endmodule

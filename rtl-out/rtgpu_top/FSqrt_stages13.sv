@@ -7,1048 +7,321 @@ module FSqrt_stages13 (
   output logic out_valid,
   output logic [31:0] result
 );
-  logic [25:0] p1_radicand; // pipeline.ts:120
-  logic [7:0] p1_resultExp; // pipeline.ts:120
-  logic p1_resultSign; // pipeline.ts:120
-  logic p1_resultIsNaN; // pipeline.ts:120
-  logic p1_resultIsInf; // pipeline.ts:120
-  logic p1_resultIsZero; // pipeline.ts:120
-  logic p1_valid; // pipeline.ts:124
-  logic [7:0] p2_resultExp; // pipeline.ts:120
-  logic p2_resultSign; // pipeline.ts:120
-  logic p2_resultIsNaN; // pipeline.ts:120
-  logic p2_resultIsInf; // pipeline.ts:120
-  logic p2_resultIsZero; // pipeline.ts:120
-  logic [2:0] p2_remainder; // pipeline.ts:120
-  logic [1:0] p2_root; // pipeline.ts:120
-  logic [21:0] p2_radicand; // pipeline.ts:120
-  logic p2_valid; // pipeline.ts:124
-  logic [7:0] p3_resultExp; // pipeline.ts:120
-  logic p3_resultSign; // pipeline.ts:120
-  logic p3_resultIsNaN; // pipeline.ts:120
-  logic p3_resultIsInf; // pipeline.ts:120
-  logic p3_resultIsZero; // pipeline.ts:120
-  logic [4:0] p3_remainder; // pipeline.ts:120
-  logic [3:0] p3_root; // pipeline.ts:120
-  logic [17:0] p3_radicand; // pipeline.ts:120
-  logic p3_valid; // pipeline.ts:124
-  logic [7:0] p4_resultExp; // pipeline.ts:120
-  logic p4_resultSign; // pipeline.ts:120
-  logic p4_resultIsNaN; // pipeline.ts:120
-  logic p4_resultIsInf; // pipeline.ts:120
-  logic p4_resultIsZero; // pipeline.ts:120
-  logic [6:0] p4_remainder; // pipeline.ts:120
-  logic [5:0] p4_root; // pipeline.ts:120
-  logic [13:0] p4_radicand; // pipeline.ts:120
-  logic p4_valid; // pipeline.ts:124
-  logic [7:0] p5_resultExp; // pipeline.ts:120
-  logic p5_resultSign; // pipeline.ts:120
-  logic p5_resultIsNaN; // pipeline.ts:120
-  logic p5_resultIsInf; // pipeline.ts:120
-  logic p5_resultIsZero; // pipeline.ts:120
-  logic [8:0] p5_remainder; // pipeline.ts:120
-  logic [7:0] p5_root; // pipeline.ts:120
-  logic [9:0] p5_radicand; // pipeline.ts:120
-  logic p5_valid; // pipeline.ts:124
-  logic [7:0] p6_resultExp; // pipeline.ts:120
-  logic p6_resultSign; // pipeline.ts:120
-  logic p6_resultIsNaN; // pipeline.ts:120
-  logic p6_resultIsInf; // pipeline.ts:120
-  logic p6_resultIsZero; // pipeline.ts:120
-  logic [10:0] p6_remainder; // pipeline.ts:120
-  logic [9:0] p6_root; // pipeline.ts:120
-  logic [5:0] p6_radicand; // pipeline.ts:120
-  logic p6_valid; // pipeline.ts:124
-  logic [7:0] p7_resultExp; // pipeline.ts:120
-  logic p7_resultSign; // pipeline.ts:120
-  logic p7_resultIsNaN; // pipeline.ts:120
-  logic p7_resultIsInf; // pipeline.ts:120
-  logic p7_resultIsZero; // pipeline.ts:120
-  logic [12:0] p7_remainder; // pipeline.ts:120
-  logic [11:0] p7_root; // pipeline.ts:120
-  logic [1:0] p7_radicand; // pipeline.ts:120
-  logic p7_valid; // pipeline.ts:124
-  logic [7:0] p8_resultExp; // pipeline.ts:120
-  logic p8_resultSign; // pipeline.ts:120
-  logic p8_resultIsNaN; // pipeline.ts:120
-  logic p8_resultIsInf; // pipeline.ts:120
-  logic p8_resultIsZero; // pipeline.ts:120
-  logic [14:0] p8_remainder; // pipeline.ts:120
-  logic [13:0] p8_root; // pipeline.ts:120
-  logic p8_valid; // pipeline.ts:124
-  logic [7:0] p9_resultExp; // pipeline.ts:120
-  logic p9_resultSign; // pipeline.ts:120
-  logic p9_resultIsNaN; // pipeline.ts:120
-  logic p9_resultIsInf; // pipeline.ts:120
-  logic p9_resultIsZero; // pipeline.ts:120
-  logic [16:0] p9_remainder; // pipeline.ts:120
-  logic [15:0] p9_root; // pipeline.ts:120
-  logic p9_valid; // pipeline.ts:124
-  logic [7:0] p10_resultExp; // pipeline.ts:120
-  logic p10_resultSign; // pipeline.ts:120
-  logic p10_resultIsNaN; // pipeline.ts:120
-  logic p10_resultIsInf; // pipeline.ts:120
-  logic p10_resultIsZero; // pipeline.ts:120
-  logic [18:0] p10_remainder; // pipeline.ts:120
-  logic [17:0] p10_root; // pipeline.ts:120
-  logic p10_valid; // pipeline.ts:124
-  logic [7:0] p11_resultExp; // pipeline.ts:120
-  logic p11_resultSign; // pipeline.ts:120
-  logic p11_resultIsNaN; // pipeline.ts:120
-  logic p11_resultIsInf; // pipeline.ts:120
-  logic p11_resultIsZero; // pipeline.ts:120
-  logic [21:0] p11_remainder; // pipeline.ts:120
-  logic [20:0] p11_root; // pipeline.ts:120
-  logic p11_valid; // pipeline.ts:124
-  logic [7:0] p12_resultExp; // pipeline.ts:120
-  logic p12_resultSign; // pipeline.ts:120
-  logic p12_resultIsNaN; // pipeline.ts:120
-  logic p12_resultIsInf; // pipeline.ts:120
-  logic p12_resultIsZero; // pipeline.ts:120
-  logic [24:0] p12_remainder; // pipeline.ts:120
-  logic [23:0] p12_root; // pipeline.ts:120
-  logic p12_valid; // pipeline.ts:124
-  logic [31:0] p13_result; // pipeline.ts:120
-  logic p13_valid; // pipeline.ts:124
-  logic [7:0] a_exp; // common.ts:46
-  logic a_exp_is_zero; // common.ts:48
-  logic [7:0] a_exp_eff; // common.ts:60
-  logic [9:0] exp_zext; // common.ts:157
-  logic sig_not; // common.ts:59
-  logic [22:0] a_frac; // common.ts:47
-  logic [23:0] a_sig; // common.ts:59
-  logic [31:0] bits_concat; // common.ts:74
-  logic zero_slice; // common.ts:78
-  logic zero; // common.ts:78
-  logic zero_slice_1; // common.ts:78
-  logic zero_1; // common.ts:78
-  logic a_sig_zeros_l1_0_zero; // common.ts:85
-  logic zero_slice_2; // common.ts:78
-  logic zero_2; // common.ts:78
-  logic zero_slice_3; // common.ts:78
-  logic zero_3; // common.ts:78
-  logic a_sig_zeros_l1_1_zero; // common.ts:85
-  logic a_sig_zeros_l2_0_zero; // common.ts:85
-  logic zero_slice_4; // common.ts:78
-  logic zero_4; // common.ts:78
-  logic zero_slice_5; // common.ts:78
-  logic zero_5; // common.ts:78
-  logic a_sig_zeros_l1_2_zero; // common.ts:85
-  logic zero_slice_6; // common.ts:78
-  logic zero_6; // common.ts:78
-  logic zero_slice_7; // common.ts:78
-  logic zero_7; // common.ts:78
-  logic a_sig_zeros_l1_3_zero; // common.ts:85
-  logic a_sig_zeros_l2_1_zero; // common.ts:85
-  logic a_sig_zeros_l3_0_zero; // common.ts:85
-  logic zero_slice_8; // common.ts:78
-  logic zero_8; // common.ts:78
-  logic zero_slice_9; // common.ts:78
-  logic zero_9; // common.ts:78
-  logic a_sig_zeros_l1_4_zero; // common.ts:85
-  logic zero_slice_10; // common.ts:78
-  logic zero_10; // common.ts:78
-  logic zero_slice_11; // common.ts:78
-  logic zero_11; // common.ts:78
-  logic a_sig_zeros_l1_5_zero; // common.ts:85
-  logic a_sig_zeros_l2_2_zero; // common.ts:85
-  logic zero_slice_12; // common.ts:78
-  logic zero_12; // common.ts:78
-  logic zero_slice_13; // common.ts:78
-  logic zero_13; // common.ts:78
-  logic a_sig_zeros_l1_6_zero; // common.ts:85
-  logic zero_slice_14; // common.ts:78
-  logic zero_14; // common.ts:78
-  logic zero_slice_15; // common.ts:78
-  logic zero_15; // common.ts:78
-  logic a_sig_zeros_l1_7_zero; // common.ts:85
-  logic a_sig_zeros_l2_3_zero; // common.ts:85
-  logic a_sig_zeros_l3_1_zero; // common.ts:85
-  logic a_sig_zeros_l4_0_zero; // common.ts:85
-  logic zero_slice_16; // common.ts:78
-  logic zero_16; // common.ts:78
-  logic zero_slice_17; // common.ts:78
-  logic zero_17; // common.ts:78
-  logic a_sig_zeros_l1_8_zero; // common.ts:85
-  logic zero_slice_18; // common.ts:78
-  logic zero_18; // common.ts:78
-  logic zero_slice_19; // common.ts:78
-  logic zero_19; // common.ts:78
-  logic a_sig_zeros_l1_9_zero; // common.ts:85
-  logic a_sig_zeros_l2_4_zero; // common.ts:85
-  logic zero_slice_20; // common.ts:78
-  logic zero_20; // common.ts:78
-  logic zero_slice_21; // common.ts:78
-  logic zero_21; // common.ts:78
-  logic a_sig_zeros_l1_10_zero; // common.ts:85
-  logic zero_slice_22; // common.ts:78
-  logic zero_22; // common.ts:78
-  logic zero_slice_23; // common.ts:78
-  logic zero_23; // common.ts:78
-  logic a_sig_zeros_l1_11_zero; // common.ts:85
-  logic a_sig_zeros_l2_5_zero; // common.ts:85
-  logic a_sig_zeros_l3_2_zero; // common.ts:85
-  logic zero_slice_24; // common.ts:78
-  logic zero_24; // common.ts:78
-  logic zero_slice_25; // common.ts:78
-  logic zero_25; // common.ts:78
-  logic a_sig_zeros_l1_12_zero; // common.ts:85
-  logic zero_slice_26; // common.ts:78
-  logic zero_26; // common.ts:78
-  logic zero_slice_27; // common.ts:78
-  logic zero_27; // common.ts:78
-  logic a_sig_zeros_l1_13_zero; // common.ts:85
-  logic a_sig_zeros_l2_6_zero; // common.ts:85
-  logic zero_slice_28; // common.ts:78
-  logic zero_28; // common.ts:78
-  logic zero_slice_29; // common.ts:78
-  logic zero_29; // common.ts:78
-  logic a_sig_zeros_l1_14_zero; // common.ts:85
-  logic zero_slice_30; // common.ts:78
-  logic zero_30; // common.ts:78
-  logic count_mux; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_7_count; // common.ts:86
-  logic count_mux_1; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_6_count; // common.ts:86
-  logic [1:0] count_mux_2; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_3_count; // common.ts:86
-  logic count_mux_3; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_5_count; // common.ts:86
-  logic count_mux_4; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_4_count; // common.ts:86
-  logic [1:0] count_mux_5; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_2_count; // common.ts:86
-  logic [2:0] count_mux_6; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_1_count; // common.ts:86
-  logic count_mux_7; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_3_count; // common.ts:86
-  logic count_mux_8; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_2_count; // common.ts:86
-  logic [1:0] count_mux_9; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_1_count; // common.ts:86
-  logic count_mux_10; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_1_count; // common.ts:86
-  logic count_mux_11; // common.ts:86
-  logic [1:0] a_sig_zeros_l2_0_count; // common.ts:86
-  logic [1:0] count_mux_12; // common.ts:86
-  logic [2:0] a_sig_zeros_l3_0_count; // common.ts:86
-  logic [2:0] count_mux_13; // common.ts:86
-  logic [3:0] a_sig_zeros_l4_0_count; // common.ts:86
-  logic [3:0] count_mux_14; // common.ts:86
-  logic [4:0] a_sig_zeros; // common.ts:86
-  logic [9:0] exp_zext_1; // common.ts:157
-  logic [9:0] a_exp_norm; // common.ts:157
-  logic expIsOdd_slice; // fsqrt.ts:63
-  logic expIsOdd; // fsqrt.ts:63
-  logic [23:0] a_sig_norm; // common.ts:156
-  logic [25:0] radicand_concat; // fsqrt.ts:64
-  logic [25:0] radicand_concat_1; // fsqrt.ts:64
-  logic [25:0] radicand; // fsqrt.ts:64
-  logic [9:0] resultExp_add; // fsqrt.ts:66
-  logic [8:0] resultExp_slice; // fsqrt.ts:66
-  logic [9:0] resultExp_zext; // fsqrt.ts:66
-  logic [7:0] resultExp; // fsqrt.ts:66
-  logic a_sign; // common.ts:45
-  logic a_exp_is_max; // common.ts:49
-  logic a_frac_is_zero; // common.ts:50
-  logic isNaN_not; // common.ts:58
-  logic a_is_nan; // common.ts:58
-  logic a_is_zero; // common.ts:56
-  logic resultIsNaN_not; // fsqrt.ts:71
-  logic resultIsNaN_and; // fsqrt.ts:71
-  logic resultIsNaN; // fsqrt.ts:71
-  logic a_is_inf; // common.ts:57
-  logic [1:0] pair_slice; // fsqrt.ts:79
-  logic [2:0] difference_zext; // fsqrt.ts:41
-  logic [2:0] difference_zext_1; // fsqrt.ts:41
-  logic [2:0] difference; // fsqrt.ts:41
-  logic fits_slice; // fsqrt.ts:42
-  logic fits; // fsqrt.ts:42
-  logic [1:0] nextRemainder_slice; // fsqrt.ts:44
-  logic [1:0] nextRemainder; // fsqrt.ts:44
-  logic [23:0] radicand_1; // fsqrt.ts:80
-  logic [1:0] pair_slice_1; // fsqrt.ts:79
-  logic [3:0] brought_concat; // fsqrt.ts:38
-  logic [4:0] difference_zext_2; // fsqrt.ts:41
-  logic [2:0] trial_concat; // fsqrt.ts:39
-  logic [4:0] difference_zext_3; // fsqrt.ts:41
-  logic [4:0] difference_1; // fsqrt.ts:41
-  logic fits_slice_1; // fsqrt.ts:42
-  logic fits_1; // fsqrt.ts:42
-  logic [2:0] nextRemainder_slice_1; // fsqrt.ts:44
-  logic [2:0] nextRemainder_slice_2; // fsqrt.ts:44
-  logic [2:0] nextRemainder_1; // fsqrt.ts:44
-  logic [1:0] nextRoot_concat; // fsqrt.ts:45
-  logic [21:0] radicand_2; // fsqrt.ts:80
-  logic [1:0] pair_slice_2; // fsqrt.ts:79
-  logic [4:0] brought_concat_1; // fsqrt.ts:38
-  logic [5:0] difference_zext_4; // fsqrt.ts:41
-  logic [3:0] trial_concat_1; // fsqrt.ts:39
-  logic [5:0] difference_zext_5; // fsqrt.ts:41
-  logic [5:0] difference_2; // fsqrt.ts:41
-  logic fits_slice_2; // fsqrt.ts:42
-  logic fits_2; // fsqrt.ts:42
-  logic [3:0] nextRemainder_slice_3; // fsqrt.ts:44
-  logic [3:0] nextRemainder_slice_4; // fsqrt.ts:44
-  logic [3:0] nextRemainder_2; // fsqrt.ts:44
-  logic [19:0] radicand_3; // fsqrt.ts:80
-  logic [1:0] pair_slice_3; // fsqrt.ts:79
-  logic [5:0] brought_concat_2; // fsqrt.ts:38
-  logic [6:0] difference_zext_6; // fsqrt.ts:41
-  logic [2:0] nextRoot_concat_1; // fsqrt.ts:45
-  logic [4:0] trial_concat_2; // fsqrt.ts:39
-  logic [6:0] difference_zext_7; // fsqrt.ts:41
-  logic [6:0] difference_3; // fsqrt.ts:41
-  logic fits_slice_3; // fsqrt.ts:42
-  logic fits_3; // fsqrt.ts:42
-  logic [4:0] nextRemainder_slice_5; // fsqrt.ts:44
-  logic [4:0] nextRemainder_slice_6; // fsqrt.ts:44
-  logic [4:0] nextRemainder_3; // fsqrt.ts:44
-  logic [3:0] nextRoot_concat_2; // fsqrt.ts:45
-  logic [17:0] radicand_4; // fsqrt.ts:80
-  logic [1:0] pair_slice_4; // fsqrt.ts:79
-  logic [6:0] brought_concat_3; // fsqrt.ts:38
-  logic [7:0] difference_zext_8; // fsqrt.ts:41
-  logic [5:0] trial_concat_3; // fsqrt.ts:39
-  logic [7:0] difference_zext_9; // fsqrt.ts:41
-  logic [7:0] difference_4; // fsqrt.ts:41
-  logic fits_slice_4; // fsqrt.ts:42
-  logic fits_4; // fsqrt.ts:42
-  logic [5:0] nextRemainder_slice_7; // fsqrt.ts:44
-  logic [5:0] nextRemainder_slice_8; // fsqrt.ts:44
-  logic [5:0] nextRemainder_4; // fsqrt.ts:44
-  logic [15:0] radicand_5; // fsqrt.ts:80
-  logic [1:0] pair_slice_5; // fsqrt.ts:79
-  logic [7:0] brought_concat_4; // fsqrt.ts:38
-  logic [8:0] difference_zext_10; // fsqrt.ts:41
-  logic [4:0] nextRoot_concat_3; // fsqrt.ts:45
-  logic [6:0] trial_concat_4; // fsqrt.ts:39
-  logic [8:0] difference_zext_11; // fsqrt.ts:41
-  logic [8:0] difference_5; // fsqrt.ts:41
-  logic fits_slice_5; // fsqrt.ts:42
-  logic fits_5; // fsqrt.ts:42
-  logic [6:0] nextRemainder_slice_9; // fsqrt.ts:44
-  logic [6:0] nextRemainder_slice_10; // fsqrt.ts:44
-  logic [6:0] nextRemainder_5; // fsqrt.ts:44
-  logic [5:0] nextRoot_concat_4; // fsqrt.ts:45
-  logic [13:0] radicand_6; // fsqrt.ts:80
-  logic [1:0] pair_slice_6; // fsqrt.ts:79
-  logic [8:0] brought_concat_5; // fsqrt.ts:38
-  logic [9:0] difference_zext_12; // fsqrt.ts:41
-  logic [7:0] trial_concat_5; // fsqrt.ts:39
-  logic [9:0] difference_zext_13; // fsqrt.ts:41
-  logic [9:0] difference_6; // fsqrt.ts:41
-  logic fits_slice_6; // fsqrt.ts:42
-  logic fits_6; // fsqrt.ts:42
-  logic [7:0] nextRemainder_slice_11; // fsqrt.ts:44
-  logic [7:0] nextRemainder_slice_12; // fsqrt.ts:44
-  logic [7:0] nextRemainder_6; // fsqrt.ts:44
-  logic [11:0] radicand_7; // fsqrt.ts:80
-  logic [1:0] pair_slice_7; // fsqrt.ts:79
-  logic [9:0] brought_concat_6; // fsqrt.ts:38
-  logic [10:0] difference_zext_14; // fsqrt.ts:41
-  logic [6:0] nextRoot_concat_5; // fsqrt.ts:45
-  logic [8:0] trial_concat_6; // fsqrt.ts:39
-  logic [10:0] difference_zext_15; // fsqrt.ts:41
-  logic [10:0] difference_7; // fsqrt.ts:41
-  logic fits_slice_7; // fsqrt.ts:42
-  logic fits_7; // fsqrt.ts:42
-  logic [8:0] nextRemainder_slice_13; // fsqrt.ts:44
-  logic [8:0] nextRemainder_slice_14; // fsqrt.ts:44
-  logic [8:0] nextRemainder_7; // fsqrt.ts:44
-  logic [7:0] nextRoot_concat_6; // fsqrt.ts:45
-  logic [9:0] radicand_8; // fsqrt.ts:80
-  logic [1:0] pair_slice_8; // fsqrt.ts:79
-  logic [10:0] brought_concat_7; // fsqrt.ts:38
-  logic [11:0] difference_zext_16; // fsqrt.ts:41
-  logic [9:0] trial_concat_7; // fsqrt.ts:39
-  logic [11:0] difference_zext_17; // fsqrt.ts:41
-  logic [11:0] difference_8; // fsqrt.ts:41
-  logic fits_slice_8; // fsqrt.ts:42
-  logic fits_8; // fsqrt.ts:42
-  logic [9:0] nextRemainder_slice_15; // fsqrt.ts:44
-  logic [9:0] nextRemainder_slice_16; // fsqrt.ts:44
-  logic [9:0] nextRemainder_8; // fsqrt.ts:44
-  logic [7:0] radicand_9; // fsqrt.ts:80
-  logic [1:0] pair_slice_9; // fsqrt.ts:79
-  logic [11:0] brought_concat_8; // fsqrt.ts:38
-  logic [12:0] difference_zext_18; // fsqrt.ts:41
-  logic [8:0] nextRoot_concat_7; // fsqrt.ts:45
-  logic [10:0] trial_concat_8; // fsqrt.ts:39
-  logic [12:0] difference_zext_19; // fsqrt.ts:41
-  logic [12:0] difference_9; // fsqrt.ts:41
-  logic fits_slice_9; // fsqrt.ts:42
-  logic fits_9; // fsqrt.ts:42
-  logic [10:0] nextRemainder_slice_17; // fsqrt.ts:44
-  logic [10:0] nextRemainder_slice_18; // fsqrt.ts:44
-  logic [10:0] nextRemainder_9; // fsqrt.ts:44
-  logic [9:0] nextRoot_concat_8; // fsqrt.ts:45
-  logic [5:0] radicand_10; // fsqrt.ts:80
-  logic [1:0] pair_slice_10; // fsqrt.ts:79
-  logic [12:0] brought_concat_9; // fsqrt.ts:38
-  logic [13:0] difference_zext_20; // fsqrt.ts:41
-  logic [11:0] trial_concat_9; // fsqrt.ts:39
-  logic [13:0] difference_zext_21; // fsqrt.ts:41
-  logic [13:0] difference_10; // fsqrt.ts:41
-  logic fits_slice_10; // fsqrt.ts:42
-  logic fits_10; // fsqrt.ts:42
-  logic [11:0] nextRemainder_slice_19; // fsqrt.ts:44
-  logic [11:0] nextRemainder_slice_20; // fsqrt.ts:44
-  logic [11:0] nextRemainder_10; // fsqrt.ts:44
-  logic [3:0] radicand_11; // fsqrt.ts:80
-  logic [1:0] pair_slice_11; // fsqrt.ts:79
-  logic [13:0] brought_concat_10; // fsqrt.ts:38
-  logic [14:0] difference_zext_22; // fsqrt.ts:41
-  logic [10:0] nextRoot_concat_9; // fsqrt.ts:45
-  logic [12:0] trial_concat_10; // fsqrt.ts:39
-  logic [14:0] difference_zext_23; // fsqrt.ts:41
-  logic [14:0] difference_11; // fsqrt.ts:41
-  logic fits_slice_11; // fsqrt.ts:42
-  logic fits_11; // fsqrt.ts:42
-  logic [12:0] nextRemainder_slice_21; // fsqrt.ts:44
-  logic [12:0] nextRemainder_slice_22; // fsqrt.ts:44
-  logic [12:0] nextRemainder_11; // fsqrt.ts:44
-  logic [11:0] nextRoot_concat_10; // fsqrt.ts:45
-  logic [1:0] radicand_12; // fsqrt.ts:80
-  logic [14:0] brought_concat_11; // fsqrt.ts:38
-  logic [15:0] difference_zext_24; // fsqrt.ts:41
-  logic [13:0] trial_concat_11; // fsqrt.ts:39
-  logic [15:0] difference_zext_25; // fsqrt.ts:41
-  logic [15:0] difference_12; // fsqrt.ts:41
-  logic fits_slice_12; // fsqrt.ts:42
-  logic fits_12; // fsqrt.ts:42
-  logic [13:0] nextRemainder_slice_23; // fsqrt.ts:44
-  logic [13:0] nextRemainder_slice_24; // fsqrt.ts:44
-  logic [13:0] nextRemainder_12; // fsqrt.ts:44
-  logic [15:0] brought_concat_12; // fsqrt.ts:38
-  logic [16:0] difference_zext_26; // fsqrt.ts:41
-  logic [12:0] nextRoot_concat_11; // fsqrt.ts:45
-  logic [14:0] trial_concat_12; // fsqrt.ts:39
-  logic [16:0] difference_zext_27; // fsqrt.ts:41
-  logic [16:0] difference_13; // fsqrt.ts:41
-  logic fits_slice_13; // fsqrt.ts:42
-  logic fits_13; // fsqrt.ts:42
-  logic [14:0] nextRemainder_slice_25; // fsqrt.ts:44
-  logic [14:0] nextRemainder_slice_26; // fsqrt.ts:44
-  logic [14:0] nextRemainder_13; // fsqrt.ts:44
-  logic [13:0] nextRoot_concat_12; // fsqrt.ts:45
-  logic [16:0] brought_concat_13; // fsqrt.ts:38
-  logic [17:0] difference_zext_28; // fsqrt.ts:41
-  logic [15:0] trial_concat_13; // fsqrt.ts:39
-  logic [17:0] difference_zext_29; // fsqrt.ts:41
-  logic [17:0] difference_14; // fsqrt.ts:41
-  logic fits_slice_14; // fsqrt.ts:42
-  logic fits_14; // fsqrt.ts:42
-  logic [15:0] nextRemainder_slice_27; // fsqrt.ts:44
-  logic [15:0] nextRemainder_slice_28; // fsqrt.ts:44
-  logic [15:0] nextRemainder_14; // fsqrt.ts:44
-  logic [17:0] brought_concat_14; // fsqrt.ts:38
-  logic [18:0] difference_zext_30; // fsqrt.ts:41
-  logic [14:0] nextRoot_concat_13; // fsqrt.ts:45
-  logic [16:0] trial_concat_14; // fsqrt.ts:39
-  logic [18:0] difference_zext_31; // fsqrt.ts:41
-  logic [18:0] difference_15; // fsqrt.ts:41
-  logic fits_slice_15; // fsqrt.ts:42
-  logic fits_15; // fsqrt.ts:42
-  logic [16:0] nextRemainder_slice_29; // fsqrt.ts:44
-  logic [16:0] nextRemainder_slice_30; // fsqrt.ts:44
-  logic [16:0] nextRemainder_15; // fsqrt.ts:44
-  logic [15:0] nextRoot_concat_14; // fsqrt.ts:45
-  logic [18:0] brought_concat_15; // fsqrt.ts:38
-  logic [19:0] difference_zext_32; // fsqrt.ts:41
-  logic [17:0] trial_concat_15; // fsqrt.ts:39
-  logic [19:0] difference_zext_33; // fsqrt.ts:41
-  logic [19:0] difference_16; // fsqrt.ts:41
-  logic fits_slice_16; // fsqrt.ts:42
-  logic fits_16; // fsqrt.ts:42
-  logic [17:0] nextRemainder_slice_31; // fsqrt.ts:44
-  logic [17:0] nextRemainder_slice_32; // fsqrt.ts:44
-  logic [17:0] nextRemainder_16; // fsqrt.ts:44
-  logic [19:0] brought_concat_16; // fsqrt.ts:38
-  logic [20:0] difference_zext_34; // fsqrt.ts:41
-  logic [16:0] nextRoot_concat_15; // fsqrt.ts:45
-  logic [18:0] trial_concat_16; // fsqrt.ts:39
-  logic [20:0] difference_zext_35; // fsqrt.ts:41
-  logic [20:0] difference_17; // fsqrt.ts:41
-  logic fits_slice_17; // fsqrt.ts:42
-  logic fits_17; // fsqrt.ts:42
-  logic [18:0] nextRemainder_slice_33; // fsqrt.ts:44
-  logic [18:0] nextRemainder_slice_34; // fsqrt.ts:44
-  logic [18:0] nextRemainder_17; // fsqrt.ts:44
-  logic [17:0] nextRoot_concat_16; // fsqrt.ts:45
-  logic [20:0] brought_concat_17; // fsqrt.ts:38
-  logic [21:0] difference_zext_36; // fsqrt.ts:41
-  logic [19:0] trial_concat_17; // fsqrt.ts:39
-  logic [21:0] difference_zext_37; // fsqrt.ts:41
-  logic [21:0] difference_18; // fsqrt.ts:41
-  logic fits_slice_18; // fsqrt.ts:42
-  logic fits_18; // fsqrt.ts:42
-  logic [19:0] nextRemainder_slice_35; // fsqrt.ts:44
-  logic [19:0] nextRemainder_slice_36; // fsqrt.ts:44
-  logic [19:0] nextRemainder_18; // fsqrt.ts:44
-  logic [21:0] brought_concat_18; // fsqrt.ts:38
-  logic [22:0] difference_zext_38; // fsqrt.ts:41
-  logic [18:0] nextRoot_concat_17; // fsqrt.ts:45
-  logic [20:0] trial_concat_18; // fsqrt.ts:39
-  logic [22:0] difference_zext_39; // fsqrt.ts:41
-  logic [22:0] difference_19; // fsqrt.ts:41
-  logic fits_slice_19; // fsqrt.ts:42
-  logic fits_19; // fsqrt.ts:42
-  logic [20:0] nextRemainder_slice_37; // fsqrt.ts:44
-  logic [20:0] nextRemainder_slice_38; // fsqrt.ts:44
-  logic [20:0] nextRemainder_19; // fsqrt.ts:44
-  logic [22:0] brought_concat_19; // fsqrt.ts:38
-  logic [23:0] difference_zext_40; // fsqrt.ts:41
-  logic [19:0] nextRoot_concat_18; // fsqrt.ts:45
-  logic [21:0] trial_concat_19; // fsqrt.ts:39
-  logic [23:0] difference_zext_41; // fsqrt.ts:41
-  logic [23:0] difference_20; // fsqrt.ts:41
-  logic fits_slice_20; // fsqrt.ts:42
-  logic fits_20; // fsqrt.ts:42
-  logic [21:0] nextRemainder_slice_39; // fsqrt.ts:44
-  logic [21:0] nextRemainder_slice_40; // fsqrt.ts:44
-  logic [21:0] nextRemainder_20; // fsqrt.ts:44
-  logic [20:0] nextRoot_concat_19; // fsqrt.ts:45
-  logic [23:0] brought_concat_20; // fsqrt.ts:38
-  logic [24:0] difference_zext_42; // fsqrt.ts:41
-  logic [22:0] trial_concat_20; // fsqrt.ts:39
-  logic [24:0] difference_zext_43; // fsqrt.ts:41
-  logic [24:0] difference_21; // fsqrt.ts:41
-  logic fits_slice_21; // fsqrt.ts:42
-  logic fits_21; // fsqrt.ts:42
-  logic [22:0] nextRemainder_slice_41; // fsqrt.ts:44
-  logic [22:0] nextRemainder_slice_42; // fsqrt.ts:44
-  logic [22:0] nextRemainder_21; // fsqrt.ts:44
-  logic [24:0] brought_concat_21; // fsqrt.ts:38
-  logic [25:0] difference_zext_44; // fsqrt.ts:41
-  logic [21:0] nextRoot_concat_20; // fsqrt.ts:45
-  logic [23:0] trial_concat_21; // fsqrt.ts:39
-  logic [25:0] difference_zext_45; // fsqrt.ts:41
-  logic [25:0] difference_22; // fsqrt.ts:41
-  logic fits_slice_22; // fsqrt.ts:42
-  logic fits_22; // fsqrt.ts:42
-  logic [23:0] nextRemainder_slice_43; // fsqrt.ts:44
-  logic [23:0] nextRemainder_slice_44; // fsqrt.ts:44
-  logic [23:0] nextRemainder_22; // fsqrt.ts:44
-  logic [25:0] brought_concat_22; // fsqrt.ts:38
-  logic [26:0] difference_zext_46; // fsqrt.ts:41
-  logic [22:0] nextRoot_concat_21; // fsqrt.ts:45
-  logic [24:0] trial_concat_22; // fsqrt.ts:39
-  logic [26:0] difference_zext_47; // fsqrt.ts:41
-  logic [26:0] difference_23; // fsqrt.ts:41
-  logic fits_slice_23; // fsqrt.ts:42
-  logic fits_23; // fsqrt.ts:42
-  logic [24:0] nextRemainder_slice_45; // fsqrt.ts:44
-  logic [24:0] nextRemainder_slice_46; // fsqrt.ts:44
-  logic [24:0] nextRemainder_23; // fsqrt.ts:44
-  logic [23:0] nextRoot_concat_22; // fsqrt.ts:45
-  logic [31:0] inf; // common.ts:144
-  logic [31:0] zero_31; // common.ts:145
-  logic [7:0] rounded_sub; // fsqrt.ts:90
-  logic [8:0] expField_zext; // common.ts:131
-  logic [26:0] brought_concat_23; // fsqrt.ts:38
-  logic [27:0] difference_zext_48; // fsqrt.ts:41
-  logic [25:0] trial_concat_23; // fsqrt.ts:39
-  logic [27:0] difference_zext_49; // fsqrt.ts:41
-  logic [27:0] difference_24; // fsqrt.ts:41
-  logic fits_slice_24; // fsqrt.ts:42
-  logic fits_24; // fsqrt.ts:42
-  logic [24:0] nextRoot_concat_23; // fsqrt.ts:45
-  logic [23:0] sig; // fsqrt.ts:87
-  logic expField_slice; // common.ts:131
-  logic [8:0] expField_zext_1; // common.ts:131
-  logic [8:0] expField; // common.ts:131
-  logic [22:0] packed_slice; // common.ts:132
-  logic [31:0] packed_; // common.ts:132
-  logic roundBit; // fsqrt.ts:88
-  logic [25:0] nextRemainder_slice_47; // fsqrt.ts:44
-  logic [25:0] nextRemainder_slice_48; // fsqrt.ts:44
-  logic [25:0] nextRemainder_24; // fsqrt.ts:44
-  logic stickyBit; // fsqrt.ts:89
-  logic roundUp_slice; // common.ts:130
-  logic roundUp_or; // common.ts:130
-  logic roundUp; // common.ts:130
-  logic [31:0] rounded_zext; // common.ts:133
-  logic [31:0] rounded; // common.ts:133
-  logic isInf_ule; // common.ts:134
-  logic isInf; // common.ts:134
-  logic [30:0] magnitude_slice; // common.ts:135
-  logic [30:0] magnitude; // common.ts:135
-  logic [31:0] p13_result_concat; // common.ts:136
-  logic [31:0] p13_result_mux; // common.ts:146
-  logic [31:0] p13_result_mux_1; // common.ts:146
-  logic [31:0] p13_result_mux_2; // common.ts:146
+  logic [25:0] p1_radicand; // fsqrt.ts:57
+  logic [7:0] p1_resultExp; // fsqrt.ts:57
+  logic p1_resultSign; // fsqrt.ts:57
+  logic p1_resultIsNaN; // fsqrt.ts:57
+  logic p1_resultIsInf; // fsqrt.ts:57
+  logic p1_resultIsZero; // fsqrt.ts:57
+  logic p1_valid; // fsqrt.ts:57
+  logic [7:0] p2_resultExp; // fsqrt.ts:57
+  logic p2_resultSign; // fsqrt.ts:57
+  logic p2_resultIsNaN; // fsqrt.ts:57
+  logic p2_resultIsInf; // fsqrt.ts:57
+  logic p2_resultIsZero; // fsqrt.ts:57
+  logic [2:0] p2_remainder; // fsqrt.ts:57
+  logic [1:0] p2_root; // fsqrt.ts:57
+  logic [21:0] p2_radicand; // fsqrt.ts:57
+  logic p2_valid; // fsqrt.ts:57
+  logic [7:0] p3_resultExp; // fsqrt.ts:57
+  logic p3_resultSign; // fsqrt.ts:57
+  logic p3_resultIsNaN; // fsqrt.ts:57
+  logic p3_resultIsInf; // fsqrt.ts:57
+  logic p3_resultIsZero; // fsqrt.ts:57
+  logic [4:0] p3_remainder; // fsqrt.ts:57
+  logic [3:0] p3_root; // fsqrt.ts:57
+  logic [17:0] p3_radicand; // fsqrt.ts:57
+  logic p3_valid; // fsqrt.ts:57
+  logic [7:0] p4_resultExp; // fsqrt.ts:57
+  logic p4_resultSign; // fsqrt.ts:57
+  logic p4_resultIsNaN; // fsqrt.ts:57
+  logic p4_resultIsInf; // fsqrt.ts:57
+  logic p4_resultIsZero; // fsqrt.ts:57
+  logic [6:0] p4_remainder; // fsqrt.ts:57
+  logic [5:0] p4_root; // fsqrt.ts:57
+  logic [13:0] p4_radicand; // fsqrt.ts:57
+  logic p4_valid; // fsqrt.ts:57
+  logic [7:0] p5_resultExp; // fsqrt.ts:57
+  logic p5_resultSign; // fsqrt.ts:57
+  logic p5_resultIsNaN; // fsqrt.ts:57
+  logic p5_resultIsInf; // fsqrt.ts:57
+  logic p5_resultIsZero; // fsqrt.ts:57
+  logic [8:0] p5_remainder; // fsqrt.ts:57
+  logic [7:0] p5_root; // fsqrt.ts:57
+  logic [9:0] p5_radicand; // fsqrt.ts:57
+  logic p5_valid; // fsqrt.ts:57
+  logic [7:0] p6_resultExp; // fsqrt.ts:57
+  logic p6_resultSign; // fsqrt.ts:57
+  logic p6_resultIsNaN; // fsqrt.ts:57
+  logic p6_resultIsInf; // fsqrt.ts:57
+  logic p6_resultIsZero; // fsqrt.ts:57
+  logic [10:0] p6_remainder; // fsqrt.ts:57
+  logic [9:0] p6_root; // fsqrt.ts:57
+  logic [5:0] p6_radicand; // fsqrt.ts:57
+  logic p6_valid; // fsqrt.ts:57
+  logic [7:0] p7_resultExp; // fsqrt.ts:57
+  logic p7_resultSign; // fsqrt.ts:57
+  logic p7_resultIsNaN; // fsqrt.ts:57
+  logic p7_resultIsInf; // fsqrt.ts:57
+  logic p7_resultIsZero; // fsqrt.ts:57
+  logic [12:0] p7_remainder; // fsqrt.ts:57
+  logic [11:0] p7_root; // fsqrt.ts:57
+  logic [1:0] p7_radicand; // fsqrt.ts:57
+  logic p7_valid; // fsqrt.ts:57
+  logic [7:0] p8_resultExp; // fsqrt.ts:57
+  logic p8_resultSign; // fsqrt.ts:57
+  logic p8_resultIsNaN; // fsqrt.ts:57
+  logic p8_resultIsInf; // fsqrt.ts:57
+  logic p8_resultIsZero; // fsqrt.ts:57
+  logic [14:0] p8_remainder; // fsqrt.ts:57
+  logic [13:0] p8_root; // fsqrt.ts:57
+  logic p8_valid; // fsqrt.ts:57
+  logic [7:0] p9_resultExp; // fsqrt.ts:57
+  logic p9_resultSign; // fsqrt.ts:57
+  logic p9_resultIsNaN; // fsqrt.ts:57
+  logic p9_resultIsInf; // fsqrt.ts:57
+  logic p9_resultIsZero; // fsqrt.ts:57
+  logic [16:0] p9_remainder; // fsqrt.ts:57
+  logic [15:0] p9_root; // fsqrt.ts:57
+  logic p9_valid; // fsqrt.ts:57
+  logic [7:0] p10_resultExp; // fsqrt.ts:57
+  logic p10_resultSign; // fsqrt.ts:57
+  logic p10_resultIsNaN; // fsqrt.ts:57
+  logic p10_resultIsInf; // fsqrt.ts:57
+  logic p10_resultIsZero; // fsqrt.ts:57
+  logic [18:0] p10_remainder; // fsqrt.ts:57
+  logic [17:0] p10_root; // fsqrt.ts:57
+  logic p10_valid; // fsqrt.ts:57
+  logic [7:0] p11_resultExp; // fsqrt.ts:57
+  logic p11_resultSign; // fsqrt.ts:57
+  logic p11_resultIsNaN; // fsqrt.ts:57
+  logic p11_resultIsInf; // fsqrt.ts:57
+  logic p11_resultIsZero; // fsqrt.ts:57
+  logic [21:0] p11_remainder; // fsqrt.ts:57
+  logic [20:0] p11_root; // fsqrt.ts:57
+  logic p11_valid; // fsqrt.ts:57
+  logic [7:0] p12_resultExp; // fsqrt.ts:57
+  logic p12_resultSign; // fsqrt.ts:57
+  logic p12_resultIsNaN; // fsqrt.ts:57
+  logic p12_resultIsInf; // fsqrt.ts:57
+  logic p12_resultIsZero; // fsqrt.ts:57
+  logic [24:0] p12_remainder; // fsqrt.ts:57
+  logic [23:0] p12_root; // fsqrt.ts:57
+  logic p12_valid; // fsqrt.ts:57
+  logic [31:0] p13_result; // fsqrt.ts:92
+  logic p13_valid; // fsqrt.ts:92
 
-  assign out_valid = p13_valid;
-  assign result = p13_result;
-  assign a_exp = a[30:23];
-  assign a_exp_is_zero = a_exp == 8'd0;
-  assign a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp;
-  assign exp_zext = {2'd0, a_exp_eff};
-  assign sig_not = ~a_exp_is_zero;
-  assign a_frac = a[22:0];
-  assign a_sig = {sig_not, a_frac};
-  assign bits_concat = {a_sig, 8'd255};
-  assign zero_slice = bits_concat[31];
-  assign zero = ~zero_slice;
-  assign zero_slice_1 = bits_concat[30];
-  assign zero_1 = ~zero_slice_1;
-  assign a_sig_zeros_l1_0_zero = zero & zero_1;
-  assign zero_slice_2 = bits_concat[29];
-  assign zero_2 = ~zero_slice_2;
-  assign zero_slice_3 = bits_concat[28];
-  assign zero_3 = ~zero_slice_3;
-  assign a_sig_zeros_l1_1_zero = zero_2 & zero_3;
-  assign a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero;
-  assign zero_slice_4 = bits_concat[27];
-  assign zero_4 = ~zero_slice_4;
-  assign zero_slice_5 = bits_concat[26];
-  assign zero_5 = ~zero_slice_5;
-  assign a_sig_zeros_l1_2_zero = zero_4 & zero_5;
-  assign zero_slice_6 = bits_concat[25];
-  assign zero_6 = ~zero_slice_6;
-  assign zero_slice_7 = bits_concat[24];
-  assign zero_7 = ~zero_slice_7;
-  assign a_sig_zeros_l1_3_zero = zero_6 & zero_7;
-  assign a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero;
-  assign a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero;
-  assign zero_slice_8 = bits_concat[23];
-  assign zero_8 = ~zero_slice_8;
-  assign zero_slice_9 = bits_concat[22];
-  assign zero_9 = ~zero_slice_9;
-  assign a_sig_zeros_l1_4_zero = zero_8 & zero_9;
-  assign zero_slice_10 = bits_concat[21];
-  assign zero_10 = ~zero_slice_10;
-  assign zero_slice_11 = bits_concat[20];
-  assign zero_11 = ~zero_slice_11;
-  assign a_sig_zeros_l1_5_zero = zero_10 & zero_11;
-  assign a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero;
-  assign zero_slice_12 = bits_concat[19];
-  assign zero_12 = ~zero_slice_12;
-  assign zero_slice_13 = bits_concat[18];
-  assign zero_13 = ~zero_slice_13;
-  assign a_sig_zeros_l1_6_zero = zero_12 & zero_13;
-  assign zero_slice_14 = bits_concat[17];
-  assign zero_14 = ~zero_slice_14;
-  assign zero_slice_15 = bits_concat[16];
-  assign zero_15 = ~zero_slice_15;
-  assign a_sig_zeros_l1_7_zero = zero_14 & zero_15;
-  assign a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero;
-  assign a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero;
-  assign a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero;
-  assign zero_slice_16 = bits_concat[15];
-  assign zero_16 = ~zero_slice_16;
-  assign zero_slice_17 = bits_concat[14];
-  assign zero_17 = ~zero_slice_17;
-  assign a_sig_zeros_l1_8_zero = zero_16 & zero_17;
-  assign zero_slice_18 = bits_concat[13];
-  assign zero_18 = ~zero_slice_18;
-  assign zero_slice_19 = bits_concat[12];
-  assign zero_19 = ~zero_slice_19;
-  assign a_sig_zeros_l1_9_zero = zero_18 & zero_19;
-  assign a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero;
-  assign zero_slice_20 = bits_concat[11];
-  assign zero_20 = ~zero_slice_20;
-  assign zero_slice_21 = bits_concat[10];
-  assign zero_21 = ~zero_slice_21;
-  assign a_sig_zeros_l1_10_zero = zero_20 & zero_21;
-  assign zero_slice_22 = bits_concat[9];
-  assign zero_22 = ~zero_slice_22;
-  assign zero_slice_23 = bits_concat[8];
-  assign zero_23 = ~zero_slice_23;
-  assign a_sig_zeros_l1_11_zero = zero_22 & zero_23;
-  assign a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero;
-  assign a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero;
-  assign zero_slice_24 = bits_concat[7];
-  assign zero_24 = ~zero_slice_24;
-  assign zero_slice_25 = bits_concat[6];
-  assign zero_25 = ~zero_slice_25;
-  assign a_sig_zeros_l1_12_zero = zero_24 & zero_25;
-  assign zero_slice_26 = bits_concat[5];
-  assign zero_26 = ~zero_slice_26;
-  assign zero_slice_27 = bits_concat[4];
-  assign zero_27 = ~zero_slice_27;
-  assign a_sig_zeros_l1_13_zero = zero_26 & zero_27;
-  assign a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero;
-  assign zero_slice_28 = bits_concat[3];
-  assign zero_28 = ~zero_slice_28;
-  assign zero_slice_29 = bits_concat[2];
-  assign zero_29 = ~zero_slice_29;
-  assign a_sig_zeros_l1_14_zero = zero_28 & zero_29;
-  assign zero_slice_30 = bits_concat[1];
-  assign zero_30 = ~zero_slice_30;
-  assign count_mux = a_sig_zeros_l1_14_zero ? zero_30 : zero_28;
-  assign a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, count_mux};
-  assign count_mux_1 = a_sig_zeros_l1_12_zero ? zero_26 : zero_24;
-  assign a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, count_mux_1};
-  assign count_mux_2 = a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count;
-  assign a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, count_mux_2};
-  assign count_mux_3 = a_sig_zeros_l1_10_zero ? zero_22 : zero_20;
-  assign a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, count_mux_3};
-  assign count_mux_4 = a_sig_zeros_l1_8_zero ? zero_18 : zero_16;
-  assign a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, count_mux_4};
-  assign count_mux_5 = a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count;
-  assign a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, count_mux_5};
-  assign count_mux_6 = a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count;
-  assign a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, count_mux_6};
-  assign count_mux_7 = a_sig_zeros_l1_6_zero ? zero_14 : zero_12;
-  assign a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, count_mux_7};
-  assign count_mux_8 = a_sig_zeros_l1_4_zero ? zero_10 : zero_8;
-  assign a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, count_mux_8};
-  assign count_mux_9 = a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count;
-  assign a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, count_mux_9};
-  assign count_mux_10 = a_sig_zeros_l1_2_zero ? zero_6 : zero_4;
-  assign a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, count_mux_10};
-  assign count_mux_11 = a_sig_zeros_l1_0_zero ? zero_2 : zero;
-  assign a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, count_mux_11};
-  assign count_mux_12 = a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count;
-  assign a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, count_mux_12};
-  assign count_mux_13 = a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count;
-  assign a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, count_mux_13};
-  assign count_mux_14 = a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count;
-  assign a_sig_zeros = {a_sig_zeros_l4_0_zero, count_mux_14};
-  assign exp_zext_1 = {5'd0, a_sig_zeros};
-  assign a_exp_norm = exp_zext - exp_zext_1;
-  assign expIsOdd_slice = a_exp_norm[0];
-  assign expIsOdd = ~expIsOdd_slice;
-  assign a_sig_norm = a_sig << a_sig_zeros;
-  assign radicand_concat = {a_sig_norm, 2'd0};
-  assign radicand_concat_1 = {1'd0, a_sig_norm, 1'd0};
-  assign radicand = expIsOdd ? radicand_concat : radicand_concat_1;
-  assign resultExp_add = a_exp_norm + 10'h7f;
-  assign resultExp_slice = resultExp_add[9:1];
-  assign resultExp_zext = {1'd0, resultExp_slice};
-  assign resultExp = resultExp_zext[7:0];
-  assign a_sign = a[31];
-  assign a_exp_is_max = a_exp == 8'd255;
-  assign a_frac_is_zero = a_frac == 23'd0;
-  assign isNaN_not = ~a_frac_is_zero;
-  assign a_is_nan = a_exp_is_max & isNaN_not;
-  assign a_is_zero = a_exp_is_zero & a_frac_is_zero;
-  assign resultIsNaN_not = ~a_is_zero;
-  assign resultIsNaN_and = a_sign & resultIsNaN_not;
-  assign resultIsNaN = a_is_nan | resultIsNaN_and;
-  assign a_is_inf = a_exp_is_max & a_frac_is_zero;
-  assign pair_slice = p1_radicand[25:24];
-  assign difference_zext = {1'd0, pair_slice};
-  assign difference_zext_1 = {2'd0, 1'd1};
-  assign difference = difference_zext - difference_zext_1;
-  assign fits_slice = difference[2];
-  assign fits = ~fits_slice;
-  assign nextRemainder_slice = difference[1:0];
-  assign nextRemainder = fits ? nextRemainder_slice : pair_slice;
-  assign radicand_1 = p1_radicand[23:0];
-  assign pair_slice_1 = radicand_1[23:22];
-  assign brought_concat = {nextRemainder, pair_slice_1};
-  assign difference_zext_2 = {1'd0, brought_concat};
-  assign trial_concat = {fits, 2'd1};
-  assign difference_zext_3 = {2'd0, trial_concat};
-  assign difference_1 = difference_zext_2 - difference_zext_3;
-  assign fits_slice_1 = difference_1[4];
-  assign fits_1 = ~fits_slice_1;
-  assign nextRemainder_slice_1 = difference_1[2:0];
-  assign nextRemainder_slice_2 = brought_concat[2:0];
-  assign nextRemainder_1 = fits_1 ? nextRemainder_slice_1 : nextRemainder_slice_2;
-  assign nextRoot_concat = {fits, fits_1};
-  assign radicand_2 = radicand_1[21:0];
-  assign pair_slice_2 = p2_radicand[21:20];
-  assign brought_concat_1 = {p2_remainder, pair_slice_2};
-  assign difference_zext_4 = {1'd0, brought_concat_1};
-  assign trial_concat_1 = {p2_root, 2'd1};
-  assign difference_zext_5 = {2'd0, trial_concat_1};
-  assign difference_2 = difference_zext_4 - difference_zext_5;
-  assign fits_slice_2 = difference_2[5];
-  assign fits_2 = ~fits_slice_2;
-  assign nextRemainder_slice_3 = difference_2[3:0];
-  assign nextRemainder_slice_4 = brought_concat_1[3:0];
-  assign nextRemainder_2 = fits_2 ? nextRemainder_slice_3 : nextRemainder_slice_4;
-  assign radicand_3 = p2_radicand[19:0];
-  assign pair_slice_3 = radicand_3[19:18];
-  assign brought_concat_2 = {nextRemainder_2, pair_slice_3};
-  assign difference_zext_6 = {1'd0, brought_concat_2};
-  assign nextRoot_concat_1 = {p2_root, fits_2};
-  assign trial_concat_2 = {nextRoot_concat_1, 2'd1};
-  assign difference_zext_7 = {2'd0, trial_concat_2};
-  assign difference_3 = difference_zext_6 - difference_zext_7;
-  assign fits_slice_3 = difference_3[6];
-  assign fits_3 = ~fits_slice_3;
-  assign nextRemainder_slice_5 = difference_3[4:0];
-  assign nextRemainder_slice_6 = brought_concat_2[4:0];
-  assign nextRemainder_3 = fits_3 ? nextRemainder_slice_5 : nextRemainder_slice_6;
-  assign nextRoot_concat_2 = {nextRoot_concat_1, fits_3};
-  assign radicand_4 = radicand_3[17:0];
-  assign pair_slice_4 = p3_radicand[17:16];
-  assign brought_concat_3 = {p3_remainder, pair_slice_4};
-  assign difference_zext_8 = {1'd0, brought_concat_3};
-  assign trial_concat_3 = {p3_root, 2'd1};
-  assign difference_zext_9 = {2'd0, trial_concat_3};
-  assign difference_4 = difference_zext_8 - difference_zext_9;
-  assign fits_slice_4 = difference_4[7];
-  assign fits_4 = ~fits_slice_4;
-  assign nextRemainder_slice_7 = difference_4[5:0];
-  assign nextRemainder_slice_8 = brought_concat_3[5:0];
-  assign nextRemainder_4 = fits_4 ? nextRemainder_slice_7 : nextRemainder_slice_8;
-  assign radicand_5 = p3_radicand[15:0];
-  assign pair_slice_5 = radicand_5[15:14];
-  assign brought_concat_4 = {nextRemainder_4, pair_slice_5};
-  assign difference_zext_10 = {1'd0, brought_concat_4};
-  assign nextRoot_concat_3 = {p3_root, fits_4};
-  assign trial_concat_4 = {nextRoot_concat_3, 2'd1};
-  assign difference_zext_11 = {2'd0, trial_concat_4};
-  assign difference_5 = difference_zext_10 - difference_zext_11;
-  assign fits_slice_5 = difference_5[8];
-  assign fits_5 = ~fits_slice_5;
-  assign nextRemainder_slice_9 = difference_5[6:0];
-  assign nextRemainder_slice_10 = brought_concat_4[6:0];
-  assign nextRemainder_5 = fits_5 ? nextRemainder_slice_9 : nextRemainder_slice_10;
-  assign nextRoot_concat_4 = {nextRoot_concat_3, fits_5};
-  assign radicand_6 = radicand_5[13:0];
-  assign pair_slice_6 = p4_radicand[13:12];
-  assign brought_concat_5 = {p4_remainder, pair_slice_6};
-  assign difference_zext_12 = {1'd0, brought_concat_5};
-  assign trial_concat_5 = {p4_root, 2'd1};
-  assign difference_zext_13 = {2'd0, trial_concat_5};
-  assign difference_6 = difference_zext_12 - difference_zext_13;
-  assign fits_slice_6 = difference_6[9];
-  assign fits_6 = ~fits_slice_6;
-  assign nextRemainder_slice_11 = difference_6[7:0];
-  assign nextRemainder_slice_12 = brought_concat_5[7:0];
-  assign nextRemainder_6 = fits_6 ? nextRemainder_slice_11 : nextRemainder_slice_12;
-  assign radicand_7 = p4_radicand[11:0];
-  assign pair_slice_7 = radicand_7[11:10];
-  assign brought_concat_6 = {nextRemainder_6, pair_slice_7};
-  assign difference_zext_14 = {1'd0, brought_concat_6};
-  assign nextRoot_concat_5 = {p4_root, fits_6};
-  assign trial_concat_6 = {nextRoot_concat_5, 2'd1};
-  assign difference_zext_15 = {2'd0, trial_concat_6};
-  assign difference_7 = difference_zext_14 - difference_zext_15;
-  assign fits_slice_7 = difference_7[10];
-  assign fits_7 = ~fits_slice_7;
-  assign nextRemainder_slice_13 = difference_7[8:0];
-  assign nextRemainder_slice_14 = brought_concat_6[8:0];
-  assign nextRemainder_7 = fits_7 ? nextRemainder_slice_13 : nextRemainder_slice_14;
-  assign nextRoot_concat_6 = {nextRoot_concat_5, fits_7};
-  assign radicand_8 = radicand_7[9:0];
-  assign pair_slice_8 = p5_radicand[9:8];
-  assign brought_concat_7 = {p5_remainder, pair_slice_8};
-  assign difference_zext_16 = {1'd0, brought_concat_7};
-  assign trial_concat_7 = {p5_root, 2'd1};
-  assign difference_zext_17 = {2'd0, trial_concat_7};
-  assign difference_8 = difference_zext_16 - difference_zext_17;
-  assign fits_slice_8 = difference_8[11];
-  assign fits_8 = ~fits_slice_8;
-  assign nextRemainder_slice_15 = difference_8[9:0];
-  assign nextRemainder_slice_16 = brought_concat_7[9:0];
-  assign nextRemainder_8 = fits_8 ? nextRemainder_slice_15 : nextRemainder_slice_16;
-  assign radicand_9 = p5_radicand[7:0];
-  assign pair_slice_9 = radicand_9[7:6];
-  assign brought_concat_8 = {nextRemainder_8, pair_slice_9};
-  assign difference_zext_18 = {1'd0, brought_concat_8};
-  assign nextRoot_concat_7 = {p5_root, fits_8};
-  assign trial_concat_8 = {nextRoot_concat_7, 2'd1};
-  assign difference_zext_19 = {2'd0, trial_concat_8};
-  assign difference_9 = difference_zext_18 - difference_zext_19;
-  assign fits_slice_9 = difference_9[12];
-  assign fits_9 = ~fits_slice_9;
-  assign nextRemainder_slice_17 = difference_9[10:0];
-  assign nextRemainder_slice_18 = brought_concat_8[10:0];
-  assign nextRemainder_9 = fits_9 ? nextRemainder_slice_17 : nextRemainder_slice_18;
-  assign nextRoot_concat_8 = {nextRoot_concat_7, fits_9};
-  assign radicand_10 = radicand_9[5:0];
-  assign pair_slice_10 = p6_radicand[5:4];
-  assign brought_concat_9 = {p6_remainder, pair_slice_10};
-  assign difference_zext_20 = {1'd0, brought_concat_9};
-  assign trial_concat_9 = {p6_root, 2'd1};
-  assign difference_zext_21 = {2'd0, trial_concat_9};
-  assign difference_10 = difference_zext_20 - difference_zext_21;
-  assign fits_slice_10 = difference_10[13];
-  assign fits_10 = ~fits_slice_10;
-  assign nextRemainder_slice_19 = difference_10[11:0];
-  assign nextRemainder_slice_20 = brought_concat_9[11:0];
-  assign nextRemainder_10 = fits_10 ? nextRemainder_slice_19 : nextRemainder_slice_20;
-  assign radicand_11 = p6_radicand[3:0];
-  assign pair_slice_11 = radicand_11[3:2];
-  assign brought_concat_10 = {nextRemainder_10, pair_slice_11};
-  assign difference_zext_22 = {1'd0, brought_concat_10};
-  assign nextRoot_concat_9 = {p6_root, fits_10};
-  assign trial_concat_10 = {nextRoot_concat_9, 2'd1};
-  assign difference_zext_23 = {2'd0, trial_concat_10};
-  assign difference_11 = difference_zext_22 - difference_zext_23;
-  assign fits_slice_11 = difference_11[14];
-  assign fits_11 = ~fits_slice_11;
-  assign nextRemainder_slice_21 = difference_11[12:0];
-  assign nextRemainder_slice_22 = brought_concat_10[12:0];
-  assign nextRemainder_11 = fits_11 ? nextRemainder_slice_21 : nextRemainder_slice_22;
-  assign nextRoot_concat_10 = {nextRoot_concat_9, fits_11};
-  assign radicand_12 = radicand_11[1:0];
-  assign brought_concat_11 = {p7_remainder, p7_radicand};
-  assign difference_zext_24 = {1'd0, brought_concat_11};
-  assign trial_concat_11 = {p7_root, 2'd1};
-  assign difference_zext_25 = {2'd0, trial_concat_11};
-  assign difference_12 = difference_zext_24 - difference_zext_25;
-  assign fits_slice_12 = difference_12[15];
-  assign fits_12 = ~fits_slice_12;
-  assign nextRemainder_slice_23 = difference_12[13:0];
-  assign nextRemainder_slice_24 = brought_concat_11[13:0];
-  assign nextRemainder_12 = fits_12 ? nextRemainder_slice_23 : nextRemainder_slice_24;
-  assign brought_concat_12 = {nextRemainder_12, 2'd0};
-  assign difference_zext_26 = {1'd0, brought_concat_12};
-  assign nextRoot_concat_11 = {p7_root, fits_12};
-  assign trial_concat_12 = {nextRoot_concat_11, 2'd1};
-  assign difference_zext_27 = {2'd0, trial_concat_12};
-  assign difference_13 = difference_zext_26 - difference_zext_27;
-  assign fits_slice_13 = difference_13[16];
-  assign fits_13 = ~fits_slice_13;
-  assign nextRemainder_slice_25 = difference_13[14:0];
-  assign nextRemainder_slice_26 = brought_concat_12[14:0];
-  assign nextRemainder_13 = fits_13 ? nextRemainder_slice_25 : nextRemainder_slice_26;
-  assign nextRoot_concat_12 = {nextRoot_concat_11, fits_13};
-  assign brought_concat_13 = {p8_remainder, 2'd0};
-  assign difference_zext_28 = {1'd0, brought_concat_13};
-  assign trial_concat_13 = {p8_root, 2'd1};
-  assign difference_zext_29 = {2'd0, trial_concat_13};
-  assign difference_14 = difference_zext_28 - difference_zext_29;
-  assign fits_slice_14 = difference_14[17];
-  assign fits_14 = ~fits_slice_14;
-  assign nextRemainder_slice_27 = difference_14[15:0];
-  assign nextRemainder_slice_28 = brought_concat_13[15:0];
-  assign nextRemainder_14 = fits_14 ? nextRemainder_slice_27 : nextRemainder_slice_28;
-  assign brought_concat_14 = {nextRemainder_14, 2'd0};
-  assign difference_zext_30 = {1'd0, brought_concat_14};
-  assign nextRoot_concat_13 = {p8_root, fits_14};
-  assign trial_concat_14 = {nextRoot_concat_13, 2'd1};
-  assign difference_zext_31 = {2'd0, trial_concat_14};
-  assign difference_15 = difference_zext_30 - difference_zext_31;
-  assign fits_slice_15 = difference_15[18];
-  assign fits_15 = ~fits_slice_15;
-  assign nextRemainder_slice_29 = difference_15[16:0];
-  assign nextRemainder_slice_30 = brought_concat_14[16:0];
-  assign nextRemainder_15 = fits_15 ? nextRemainder_slice_29 : nextRemainder_slice_30;
-  assign nextRoot_concat_14 = {nextRoot_concat_13, fits_15};
-  assign brought_concat_15 = {p9_remainder, 2'd0};
-  assign difference_zext_32 = {1'd0, brought_concat_15};
-  assign trial_concat_15 = {p9_root, 2'd1};
-  assign difference_zext_33 = {2'd0, trial_concat_15};
-  assign difference_16 = difference_zext_32 - difference_zext_33;
-  assign fits_slice_16 = difference_16[19];
-  assign fits_16 = ~fits_slice_16;
-  assign nextRemainder_slice_31 = difference_16[17:0];
-  assign nextRemainder_slice_32 = brought_concat_15[17:0];
-  assign nextRemainder_16 = fits_16 ? nextRemainder_slice_31 : nextRemainder_slice_32;
-  assign brought_concat_16 = {nextRemainder_16, 2'd0};
-  assign difference_zext_34 = {1'd0, brought_concat_16};
-  assign nextRoot_concat_15 = {p9_root, fits_16};
-  assign trial_concat_16 = {nextRoot_concat_15, 2'd1};
-  assign difference_zext_35 = {2'd0, trial_concat_16};
-  assign difference_17 = difference_zext_34 - difference_zext_35;
-  assign fits_slice_17 = difference_17[20];
-  assign fits_17 = ~fits_slice_17;
-  assign nextRemainder_slice_33 = difference_17[18:0];
-  assign nextRemainder_slice_34 = brought_concat_16[18:0];
-  assign nextRemainder_17 = fits_17 ? nextRemainder_slice_33 : nextRemainder_slice_34;
-  assign nextRoot_concat_16 = {nextRoot_concat_15, fits_17};
-  assign brought_concat_17 = {p10_remainder, 2'd0};
-  assign difference_zext_36 = {1'd0, brought_concat_17};
-  assign trial_concat_17 = {p10_root, 2'd1};
-  assign difference_zext_37 = {2'd0, trial_concat_17};
-  assign difference_18 = difference_zext_36 - difference_zext_37;
-  assign fits_slice_18 = difference_18[21];
-  assign fits_18 = ~fits_slice_18;
-  assign nextRemainder_slice_35 = difference_18[19:0];
-  assign nextRemainder_slice_36 = brought_concat_17[19:0];
-  assign nextRemainder_18 = fits_18 ? nextRemainder_slice_35 : nextRemainder_slice_36;
-  assign brought_concat_18 = {nextRemainder_18, 2'd0};
-  assign difference_zext_38 = {1'd0, brought_concat_18};
-  assign nextRoot_concat_17 = {p10_root, fits_18};
-  assign trial_concat_18 = {nextRoot_concat_17, 2'd1};
-  assign difference_zext_39 = {2'd0, trial_concat_18};
-  assign difference_19 = difference_zext_38 - difference_zext_39;
-  assign fits_slice_19 = difference_19[22];
-  assign fits_19 = ~fits_slice_19;
-  assign nextRemainder_slice_37 = difference_19[20:0];
-  assign nextRemainder_slice_38 = brought_concat_18[20:0];
-  assign nextRemainder_19 = fits_19 ? nextRemainder_slice_37 : nextRemainder_slice_38;
-  assign brought_concat_19 = {nextRemainder_19, 2'd0};
-  assign difference_zext_40 = {1'd0, brought_concat_19};
-  assign nextRoot_concat_18 = {nextRoot_concat_17, fits_19};
-  assign trial_concat_19 = {nextRoot_concat_18, 2'd1};
-  assign difference_zext_41 = {2'd0, trial_concat_19};
-  assign difference_20 = difference_zext_40 - difference_zext_41;
-  assign fits_slice_20 = difference_20[23];
-  assign fits_20 = ~fits_slice_20;
-  assign nextRemainder_slice_39 = difference_20[21:0];
-  assign nextRemainder_slice_40 = brought_concat_19[21:0];
-  assign nextRemainder_20 = fits_20 ? nextRemainder_slice_39 : nextRemainder_slice_40;
-  assign nextRoot_concat_19 = {nextRoot_concat_18, fits_20};
-  assign brought_concat_20 = {p11_remainder, 2'd0};
-  assign difference_zext_42 = {1'd0, brought_concat_20};
-  assign trial_concat_20 = {p11_root, 2'd1};
-  assign difference_zext_43 = {2'd0, trial_concat_20};
-  assign difference_21 = difference_zext_42 - difference_zext_43;
-  assign fits_slice_21 = difference_21[24];
-  assign fits_21 = ~fits_slice_21;
-  assign nextRemainder_slice_41 = difference_21[22:0];
-  assign nextRemainder_slice_42 = brought_concat_20[22:0];
-  assign nextRemainder_21 = fits_21 ? nextRemainder_slice_41 : nextRemainder_slice_42;
-  assign brought_concat_21 = {nextRemainder_21, 2'd0};
-  assign difference_zext_44 = {1'd0, brought_concat_21};
-  assign nextRoot_concat_20 = {p11_root, fits_21};
-  assign trial_concat_21 = {nextRoot_concat_20, 2'd1};
-  assign difference_zext_45 = {2'd0, trial_concat_21};
-  assign difference_22 = difference_zext_44 - difference_zext_45;
-  assign fits_slice_22 = difference_22[25];
-  assign fits_22 = ~fits_slice_22;
-  assign nextRemainder_slice_43 = difference_22[23:0];
-  assign nextRemainder_slice_44 = brought_concat_21[23:0];
-  assign nextRemainder_22 = fits_22 ? nextRemainder_slice_43 : nextRemainder_slice_44;
-  assign brought_concat_22 = {nextRemainder_22, 2'd0};
-  assign difference_zext_46 = {1'd0, brought_concat_22};
-  assign nextRoot_concat_21 = {nextRoot_concat_20, fits_22};
-  assign trial_concat_22 = {nextRoot_concat_21, 2'd1};
-  assign difference_zext_47 = {2'd0, trial_concat_22};
-  assign difference_23 = difference_zext_46 - difference_zext_47;
-  assign fits_slice_23 = difference_23[26];
-  assign fits_23 = ~fits_slice_23;
-  assign nextRemainder_slice_45 = difference_23[24:0];
-  assign nextRemainder_slice_46 = brought_concat_22[24:0];
-  assign nextRemainder_23 = fits_23 ? nextRemainder_slice_45 : nextRemainder_slice_46;
-  assign nextRoot_concat_22 = {nextRoot_concat_21, fits_23};
-  assign inf = {p12_resultSign, 31'h7f800000};
-  assign zero_31 = {p12_resultSign, 31'd0};
-  assign rounded_sub = p12_resultExp - 8'd1;
-  assign expField_zext = {1'd0, rounded_sub};
-  assign brought_concat_23 = {p12_remainder, 2'd0};
-  assign difference_zext_48 = {1'd0, brought_concat_23};
-  assign trial_concat_23 = {p12_root, 2'd1};
-  assign difference_zext_49 = {2'd0, trial_concat_23};
-  assign difference_24 = difference_zext_48 - difference_zext_49;
-  assign fits_slice_24 = difference_24[27];
-  assign fits_24 = ~fits_slice_24;
-  assign nextRoot_concat_23 = {p12_root, fits_24};
-  assign sig = nextRoot_concat_23[24:1];
-  assign expField_slice = sig[23];
-  assign expField_zext_1 = {8'd0, expField_slice};
-  assign expField = expField_zext + expField_zext_1;
-  assign packed_slice = sig[22:0];
-  assign packed_ = {expField, packed_slice};
-  assign roundBit = nextRoot_concat_23[0];
-  assign nextRemainder_slice_47 = difference_24[25:0];
-  assign nextRemainder_slice_48 = brought_concat_23[25:0];
-  assign nextRemainder_24 = fits_24 ? nextRemainder_slice_47 : nextRemainder_slice_48;
-  assign stickyBit = |nextRemainder_24;
-  assign roundUp_slice = sig[0];
-  assign roundUp_or = stickyBit | roundUp_slice;
-  assign roundUp = roundBit & roundUp_or;
-  assign rounded_zext = {31'd0, roundUp};
-  assign rounded = packed_ + rounded_zext;
-  assign isInf_ule = 32'h7f800000 <= rounded;
-  assign isInf = 1'd0 | isInf_ule;
-  assign magnitude_slice = rounded[30:0];
-  assign magnitude = isInf ? 31'h7f800000 : magnitude_slice;
-  assign p13_result_concat = {p12_resultSign, magnitude};
-  assign p13_result_mux = p12_resultIsZero ? zero_31 : p13_result_concat;
-  assign p13_result_mux_1 = p12_resultIsInf ? inf : p13_result_mux;
-  assign p13_result_mux_2 = p12_resultIsNaN ? 32'h7fc00000 : p13_result_mux_1;
+  assign out_valid = p13_valid; // fsqrt.ts:98
+  assign result = p13_result; // fsqrt.ts:98
+  wire [7:0] a_exp = a[30:23]; // fsqrt.ts:60
+  wire a_exp_is_zero = a_exp == 8'd0; // fsqrt.ts:60
+  wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fsqrt.ts:60
+  wire [22:0] a_frac = a[22:0]; // fsqrt.ts:60
+  wire [23:0] a_sig = {~a_exp_is_zero, a_frac}; // fsqrt.ts:60
+  wire [31:0] aNorm_concat = {a_sig, 8'd255}; // fsqrt.ts:61
+  wire aNorm_not = ~aNorm_concat[31]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_0_zero = aNorm_not & ~aNorm_concat[30]; // fsqrt.ts:61
+  wire aNorm_not_2 = ~aNorm_concat[29]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_1_zero = aNorm_not_2 & ~aNorm_concat[28]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero; // fsqrt.ts:61
+  wire aNorm_not_4 = ~aNorm_concat[27]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_2_zero = aNorm_not_4 & ~aNorm_concat[26]; // fsqrt.ts:61
+  wire aNorm_not_6 = ~aNorm_concat[25]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_3_zero = aNorm_not_6 & ~aNorm_concat[24]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero; // fsqrt.ts:61
+  wire a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero; // fsqrt.ts:61
+  wire aNorm_not_8 = ~aNorm_concat[23]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_4_zero = aNorm_not_8 & ~aNorm_concat[22]; // fsqrt.ts:61
+  wire aNorm_not_10 = ~aNorm_concat[21]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_5_zero = aNorm_not_10 & ~aNorm_concat[20]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero; // fsqrt.ts:61
+  wire aNorm_not_12 = ~aNorm_concat[19]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_6_zero = aNorm_not_12 & ~aNorm_concat[18]; // fsqrt.ts:61
+  wire aNorm_not_14 = ~aNorm_concat[17]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_7_zero = aNorm_not_14 & ~aNorm_concat[16]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero; // fsqrt.ts:61
+  wire a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero; // fsqrt.ts:61
+  wire a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero; // fsqrt.ts:61
+  wire aNorm_not_16 = ~aNorm_concat[15]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_8_zero = aNorm_not_16 & ~aNorm_concat[14]; // fsqrt.ts:61
+  wire aNorm_not_18 = ~aNorm_concat[13]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_9_zero = aNorm_not_18 & ~aNorm_concat[12]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero; // fsqrt.ts:61
+  wire aNorm_not_20 = ~aNorm_concat[11]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_10_zero = aNorm_not_20 & ~aNorm_concat[10]; // fsqrt.ts:61
+  wire aNorm_not_22 = ~aNorm_concat[9]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_11_zero = aNorm_not_22 & ~aNorm_concat[8]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero; // fsqrt.ts:61
+  wire a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero; // fsqrt.ts:61
+  wire aNorm_not_24 = ~aNorm_concat[7]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_12_zero = aNorm_not_24 & ~aNorm_concat[6]; // fsqrt.ts:61
+  wire aNorm_not_26 = ~aNorm_concat[5]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_13_zero = aNorm_not_26 & ~aNorm_concat[4]; // fsqrt.ts:61
+  wire a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero; // fsqrt.ts:61
+  wire aNorm_not_28 = ~aNorm_concat[3]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_14_zero = aNorm_not_28 & ~aNorm_concat[2]; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, a_sig_zeros_l1_14_zero ? ~aNorm_concat[1] : aNorm_not_28}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, a_sig_zeros_l1_12_zero ? aNorm_not_26 : aNorm_not_24}; // fsqrt.ts:61
+  wire [2:0] a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, a_sig_zeros_l1_10_zero ? aNorm_not_22 : aNorm_not_20}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, a_sig_zeros_l1_8_zero ? aNorm_not_18 : aNorm_not_16}; // fsqrt.ts:61
+  wire [2:0] a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count}; // fsqrt.ts:61
+  wire [3:0] a_sig_zeros_l4_1_count = {a_sig_zeros_l3_2_zero, a_sig_zeros_l3_2_zero ? a_sig_zeros_l3_3_count : a_sig_zeros_l3_2_count}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_3_count = {a_sig_zeros_l1_6_zero, a_sig_zeros_l1_6_zero ? aNorm_not_14 : aNorm_not_12}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_2_count = {a_sig_zeros_l1_4_zero, a_sig_zeros_l1_4_zero ? aNorm_not_10 : aNorm_not_8}; // fsqrt.ts:61
+  wire [2:0] a_sig_zeros_l3_1_count = {a_sig_zeros_l2_2_zero, a_sig_zeros_l2_2_zero ? a_sig_zeros_l2_3_count : a_sig_zeros_l2_2_count}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_1_count = {a_sig_zeros_l1_2_zero, a_sig_zeros_l1_2_zero ? aNorm_not_6 : aNorm_not_4}; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_0_count = {a_sig_zeros_l1_0_zero, a_sig_zeros_l1_0_zero ? aNorm_not_2 : aNorm_not}; // fsqrt.ts:61
+  wire [2:0] a_sig_zeros_l3_0_count = {a_sig_zeros_l2_0_zero, a_sig_zeros_l2_0_zero ? a_sig_zeros_l2_1_count : a_sig_zeros_l2_0_count}; // fsqrt.ts:61
+  wire [3:0] a_sig_zeros_l4_0_count = {a_sig_zeros_l3_0_zero, a_sig_zeros_l3_0_zero ? a_sig_zeros_l3_1_count : a_sig_zeros_l3_0_count}; // fsqrt.ts:61
+  wire [4:0] a_sig_zeros = {a_sig_zeros_l4_0_zero, a_sig_zeros_l4_0_zero ? a_sig_zeros_l4_1_count : a_sig_zeros_l4_0_count}; // fsqrt.ts:61
+  wire [9:0] a_exp_norm = {2'd0, a_exp_eff} - {5'd0, a_sig_zeros}; // fsqrt.ts:61
+  wire expIsOdd = ~a_exp_norm[0]; // fsqrt.ts:63
+  wire [23:0] a_sig_norm = a_sig << a_sig_zeros; // fsqrt.ts:61
+  wire [25:0] radicand = expIsOdd ? {a_sig_norm, 2'd0} : {1'd0, a_sig_norm, 1'd0}; // fsqrt.ts:64
+  wire [9:0] resultExp_add = a_exp_norm + 10'h7f; // fsqrt.ts:66
+  wire [9:0] resultExp_zext = {1'd0, resultExp_add[9:1]}; // fsqrt.ts:66
+  wire [7:0] resultExp = resultExp_zext[7:0]; // fsqrt.ts:66
+  wire a_sign = a[31]; // fsqrt.ts:60
+  wire a_exp_is_max = a_exp == 8'd255; // fsqrt.ts:60
+  wire a_frac_is_zero = a_frac == 23'd0; // fsqrt.ts:60
+  wire a_is_nan = a_exp_is_max & ~a_frac_is_zero; // fsqrt.ts:60
+  wire a_is_zero = a_exp_is_zero & a_frac_is_zero; // fsqrt.ts:60
+  wire resultIsNaN = a_is_nan | a_sign & ~a_is_zero; // fsqrt.ts:71
+  wire a_is_inf = a_exp_is_max & a_frac_is_zero; // fsqrt.ts:60
+  wire [1:0] pair_slice = p1_radicand[25:24]; // fsqrt.ts:79
+  wire [2:0] difference = {1'd0, pair_slice} - {2'd0, 1'd1}; // fsqrt.ts:41
+  wire fits = ~difference[2]; // fsqrt.ts:42
+  wire [1:0] nextRemainder = fits ? difference[1:0] : pair_slice; // fsqrt.ts:44
+  wire [23:0] radicand_1 = p1_radicand[23:0]; // fsqrt.ts:80
+  wire [3:0] brought_concat = {nextRemainder, radicand_1[23:22]}; // fsqrt.ts:38
+  wire [4:0] difference_1 = {1'd0, brought_concat} - {2'd0, {fits, 2'd1}}; // fsqrt.ts:41
+  wire fits_1 = ~difference_1[4]; // fsqrt.ts:42
+  wire [2:0] nextRemainder_1 = fits_1 ? difference_1[2:0] : brought_concat[2:0]; // fsqrt.ts:44
+  wire [21:0] radicand_2 = radicand_1[21:0]; // fsqrt.ts:80
+  wire [4:0] brought_concat_1 = {p2_remainder, p2_radicand[21:20]}; // fsqrt.ts:38
+  wire [5:0] difference_2 = {1'd0, brought_concat_1} - {2'd0, {p2_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_2 = ~difference_2[5]; // fsqrt.ts:42
+  wire [3:0] nextRemainder_2 = fits_2 ? difference_2[3:0] : brought_concat_1[3:0]; // fsqrt.ts:44
+  wire [19:0] radicand_3 = p2_radicand[19:0]; // fsqrt.ts:80
+  wire [5:0] brought_concat_2 = {nextRemainder_2, radicand_3[19:18]}; // fsqrt.ts:38
+  wire [2:0] nextRoot_concat_1 = {p2_root, fits_2}; // fsqrt.ts:45
+  wire [6:0] difference_3 = {1'd0, brought_concat_2} - {2'd0, {nextRoot_concat_1, 2'd1}}; // fsqrt.ts:41
+  wire fits_3 = ~difference_3[6]; // fsqrt.ts:42
+  wire [4:0] nextRemainder_3 = fits_3 ? difference_3[4:0] : brought_concat_2[4:0]; // fsqrt.ts:44
+  wire [17:0] radicand_4 = radicand_3[17:0]; // fsqrt.ts:80
+  wire [6:0] brought_concat_3 = {p3_remainder, p3_radicand[17:16]}; // fsqrt.ts:38
+  wire [7:0] difference_4 = {1'd0, brought_concat_3} - {2'd0, {p3_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_4 = ~difference_4[7]; // fsqrt.ts:42
+  wire [5:0] nextRemainder_4 = fits_4 ? difference_4[5:0] : brought_concat_3[5:0]; // fsqrt.ts:44
+  wire [15:0] radicand_5 = p3_radicand[15:0]; // fsqrt.ts:80
+  wire [7:0] brought_concat_4 = {nextRemainder_4, radicand_5[15:14]}; // fsqrt.ts:38
+  wire [4:0] nextRoot_concat_3 = {p3_root, fits_4}; // fsqrt.ts:45
+  wire [8:0] difference_5 = {1'd0, brought_concat_4} - {2'd0, {nextRoot_concat_3, 2'd1}}; // fsqrt.ts:41
+  wire fits_5 = ~difference_5[8]; // fsqrt.ts:42
+  wire [6:0] nextRemainder_5 = fits_5 ? difference_5[6:0] : brought_concat_4[6:0]; // fsqrt.ts:44
+  wire [13:0] radicand_6 = radicand_5[13:0]; // fsqrt.ts:80
+  wire [8:0] brought_concat_5 = {p4_remainder, p4_radicand[13:12]}; // fsqrt.ts:38
+  wire [9:0] difference_6 = {1'd0, brought_concat_5} - {2'd0, {p4_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_6 = ~difference_6[9]; // fsqrt.ts:42
+  wire [7:0] nextRemainder_6 = fits_6 ? difference_6[7:0] : brought_concat_5[7:0]; // fsqrt.ts:44
+  wire [11:0] radicand_7 = p4_radicand[11:0]; // fsqrt.ts:80
+  wire [9:0] brought_concat_6 = {nextRemainder_6, radicand_7[11:10]}; // fsqrt.ts:38
+  wire [6:0] nextRoot_concat_5 = {p4_root, fits_6}; // fsqrt.ts:45
+  wire [10:0] difference_7 = {1'd0, brought_concat_6} - {2'd0, {nextRoot_concat_5, 2'd1}}; // fsqrt.ts:41
+  wire fits_7 = ~difference_7[10]; // fsqrt.ts:42
+  wire [8:0] nextRemainder_7 = fits_7 ? difference_7[8:0] : brought_concat_6[8:0]; // fsqrt.ts:44
+  wire [9:0] radicand_8 = radicand_7[9:0]; // fsqrt.ts:80
+  wire [10:0] brought_concat_7 = {p5_remainder, p5_radicand[9:8]}; // fsqrt.ts:38
+  wire [11:0] difference_8 = {1'd0, brought_concat_7} - {2'd0, {p5_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_8 = ~difference_8[11]; // fsqrt.ts:42
+  wire [9:0] nextRemainder_8 = fits_8 ? difference_8[9:0] : brought_concat_7[9:0]; // fsqrt.ts:44
+  wire [7:0] radicand_9 = p5_radicand[7:0]; // fsqrt.ts:80
+  wire [11:0] brought_concat_8 = {nextRemainder_8, radicand_9[7:6]}; // fsqrt.ts:38
+  wire [8:0] nextRoot_concat_7 = {p5_root, fits_8}; // fsqrt.ts:45
+  wire [12:0] difference_9 = {1'd0, brought_concat_8} - {2'd0, {nextRoot_concat_7, 2'd1}}; // fsqrt.ts:41
+  wire fits_9 = ~difference_9[12]; // fsqrt.ts:42
+  wire [10:0] nextRemainder_9 = fits_9 ? difference_9[10:0] : brought_concat_8[10:0]; // fsqrt.ts:44
+  wire [5:0] radicand_10 = radicand_9[5:0]; // fsqrt.ts:80
+  wire [12:0] brought_concat_9 = {p6_remainder, p6_radicand[5:4]}; // fsqrt.ts:38
+  wire [13:0] difference_10 = {1'd0, brought_concat_9} - {2'd0, {p6_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_10 = ~difference_10[13]; // fsqrt.ts:42
+  wire [11:0] nextRemainder_10 = fits_10 ? difference_10[11:0] : brought_concat_9[11:0]; // fsqrt.ts:44
+  wire [3:0] radicand_11 = p6_radicand[3:0]; // fsqrt.ts:80
+  wire [13:0] brought_concat_10 = {nextRemainder_10, radicand_11[3:2]}; // fsqrt.ts:38
+  wire [10:0] nextRoot_concat_9 = {p6_root, fits_10}; // fsqrt.ts:45
+  wire [14:0] difference_11 = {1'd0, brought_concat_10} - {2'd0, {nextRoot_concat_9, 2'd1}}; // fsqrt.ts:41
+  wire fits_11 = ~difference_11[14]; // fsqrt.ts:42
+  wire [12:0] nextRemainder_11 = fits_11 ? difference_11[12:0] : brought_concat_10[12:0]; // fsqrt.ts:44
+  wire [1:0] radicand_12 = radicand_11[1:0]; // fsqrt.ts:80
+  wire [14:0] brought_concat_11 = {p7_remainder, p7_radicand}; // fsqrt.ts:38
+  wire [15:0] difference_12 = {1'd0, brought_concat_11} - {2'd0, {p7_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_12 = ~difference_12[15]; // fsqrt.ts:42
+  wire [13:0] nextRemainder_12 = fits_12 ? difference_12[13:0] : brought_concat_11[13:0]; // fsqrt.ts:44
+  wire [15:0] brought_concat_12 = {nextRemainder_12, 2'd0}; // fsqrt.ts:38
+  wire [12:0] nextRoot_concat_11 = {p7_root, fits_12}; // fsqrt.ts:45
+  wire [16:0] difference_13 = {1'd0, brought_concat_12} - {2'd0, {nextRoot_concat_11, 2'd1}}; // fsqrt.ts:41
+  wire fits_13 = ~difference_13[16]; // fsqrt.ts:42
+  wire [14:0] nextRemainder_13 = fits_13 ? difference_13[14:0] : brought_concat_12[14:0]; // fsqrt.ts:44
+  wire [16:0] brought_concat_13 = {p8_remainder, 2'd0}; // fsqrt.ts:38
+  wire [17:0] difference_14 = {1'd0, brought_concat_13} - {2'd0, {p8_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_14 = ~difference_14[17]; // fsqrt.ts:42
+  wire [15:0] nextRemainder_14 = fits_14 ? difference_14[15:0] : brought_concat_13[15:0]; // fsqrt.ts:44
+  wire [17:0] brought_concat_14 = {nextRemainder_14, 2'd0}; // fsqrt.ts:38
+  wire [14:0] nextRoot_concat_13 = {p8_root, fits_14}; // fsqrt.ts:45
+  wire [18:0] difference_15 = {1'd0, brought_concat_14} - {2'd0, {nextRoot_concat_13, 2'd1}}; // fsqrt.ts:41
+  wire fits_15 = ~difference_15[18]; // fsqrt.ts:42
+  wire [16:0] nextRemainder_15 = fits_15 ? difference_15[16:0] : brought_concat_14[16:0]; // fsqrt.ts:44
+  wire [18:0] brought_concat_15 = {p9_remainder, 2'd0}; // fsqrt.ts:38
+  wire [19:0] difference_16 = {1'd0, brought_concat_15} - {2'd0, {p9_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_16 = ~difference_16[19]; // fsqrt.ts:42
+  wire [17:0] nextRemainder_16 = fits_16 ? difference_16[17:0] : brought_concat_15[17:0]; // fsqrt.ts:44
+  wire [19:0] brought_concat_16 = {nextRemainder_16, 2'd0}; // fsqrt.ts:38
+  wire [16:0] nextRoot_concat_15 = {p9_root, fits_16}; // fsqrt.ts:45
+  wire [20:0] difference_17 = {1'd0, brought_concat_16} - {2'd0, {nextRoot_concat_15, 2'd1}}; // fsqrt.ts:41
+  wire fits_17 = ~difference_17[20]; // fsqrt.ts:42
+  wire [18:0] nextRemainder_17 = fits_17 ? difference_17[18:0] : brought_concat_16[18:0]; // fsqrt.ts:44
+  wire [20:0] brought_concat_17 = {p10_remainder, 2'd0}; // fsqrt.ts:38
+  wire [21:0] difference_18 = {1'd0, brought_concat_17} - {2'd0, {p10_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_18 = ~difference_18[21]; // fsqrt.ts:42
+  wire [19:0] nextRemainder_18 = fits_18 ? difference_18[19:0] : brought_concat_17[19:0]; // fsqrt.ts:44
+  wire [21:0] brought_concat_18 = {nextRemainder_18, 2'd0}; // fsqrt.ts:38
+  wire [18:0] nextRoot_concat_17 = {p10_root, fits_18}; // fsqrt.ts:45
+  wire [22:0] difference_19 = {1'd0, brought_concat_18} - {2'd0, {nextRoot_concat_17, 2'd1}}; // fsqrt.ts:41
+  wire fits_19 = ~difference_19[22]; // fsqrt.ts:42
+  wire [20:0] nextRemainder_19 = fits_19 ? difference_19[20:0] : brought_concat_18[20:0]; // fsqrt.ts:44
+  wire [22:0] brought_concat_19 = {nextRemainder_19, 2'd0}; // fsqrt.ts:38
+  wire [19:0] nextRoot_concat_18 = {nextRoot_concat_17, fits_19}; // fsqrt.ts:45
+  wire [23:0] difference_20 = {1'd0, brought_concat_19} - {2'd0, {nextRoot_concat_18, 2'd1}}; // fsqrt.ts:41
+  wire fits_20 = ~difference_20[23]; // fsqrt.ts:42
+  wire [21:0] nextRemainder_20 = fits_20 ? difference_20[21:0] : brought_concat_19[21:0]; // fsqrt.ts:44
+  wire [23:0] brought_concat_20 = {p11_remainder, 2'd0}; // fsqrt.ts:38
+  wire [24:0] difference_21 = {1'd0, brought_concat_20} - {2'd0, {p11_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_21 = ~difference_21[24]; // fsqrt.ts:42
+  wire [22:0] nextRemainder_21 = fits_21 ? difference_21[22:0] : brought_concat_20[22:0]; // fsqrt.ts:44
+  wire [24:0] brought_concat_21 = {nextRemainder_21, 2'd0}; // fsqrt.ts:38
+  wire [21:0] nextRoot_concat_20 = {p11_root, fits_21}; // fsqrt.ts:45
+  wire [25:0] difference_22 = {1'd0, brought_concat_21} - {2'd0, {nextRoot_concat_20, 2'd1}}; // fsqrt.ts:41
+  wire fits_22 = ~difference_22[25]; // fsqrt.ts:42
+  wire [23:0] nextRemainder_22 = fits_22 ? difference_22[23:0] : brought_concat_21[23:0]; // fsqrt.ts:44
+  wire [25:0] brought_concat_22 = {nextRemainder_22, 2'd0}; // fsqrt.ts:38
+  wire [22:0] nextRoot_concat_21 = {nextRoot_concat_20, fits_22}; // fsqrt.ts:45
+  wire [26:0] difference_23 = {1'd0, brought_concat_22} - {2'd0, {nextRoot_concat_21, 2'd1}}; // fsqrt.ts:41
+  wire fits_23 = ~difference_23[26]; // fsqrt.ts:42
+  wire [24:0] nextRemainder_23 = fits_23 ? difference_23[24:0] : brought_concat_22[24:0]; // fsqrt.ts:44
+  wire [26:0] brought_concat_23 = {p12_remainder, 2'd0}; // fsqrt.ts:38
+  wire [27:0] difference_24 = {1'd0, brought_concat_23} - {2'd0, {p12_root, 2'd1}}; // fsqrt.ts:41
+  wire fits_24 = ~difference_24[27]; // fsqrt.ts:42
+  wire [24:0] nextRoot_concat_23 = {p12_root, fits_24}; // fsqrt.ts:45
+  wire [23:0] sig = nextRoot_concat_23[24:1]; // fsqrt.ts:87
+  wire roundBit = nextRoot_concat_23[0]; // fsqrt.ts:88
+  wire [25:0] nextRemainder_24 = fits_24 ? difference_24[25:0] : brought_concat_23[25:0]; // fsqrt.ts:44
+  wire stickyBit = |nextRemainder_24; // fsqrt.ts:89
+  wire [31:0] rounded_add_1 = {{1'd0, p12_resultExp - 8'd1} + {8'd0, sig[23]}, sig[22:0]} + {31'd0, roundBit & (stickyBit | sig[0])}; // fsqrt.ts:90
+  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // fsqrt.ts:90
+  wire [31:0] rounded = {p12_resultSign, rounded_mux}; // fsqrt.ts:90
+  wire [31:0] result_mux_1 = p12_resultIsInf ? {p12_resultSign, 31'h7f800000} : p12_resultIsZero ? {p12_resultSign, 31'd0} : rounded; // fsqrt.ts:91
+  wire [31:0] result_1 = p12_resultIsNaN ? 32'h7fc00000 : result_mux_1; // fsqrt.ts:91
 
 `ifndef SYNTHESIS
   initial begin
@@ -1159,130 +432,130 @@ module FSqrt_stages13 (
 `endif
 
   always_ff @(posedge clk) begin
-    p1_radicand <= radicand;
-    p1_resultExp <= resultExp;
-    p1_resultSign <= a_sign;
-    p1_resultIsNaN <= resultIsNaN;
-    p1_resultIsInf <= a_is_inf;
-    p1_resultIsZero <= a_is_zero;
-    p2_resultExp <= p1_resultExp;
-    p2_resultSign <= p1_resultSign;
-    p2_resultIsNaN <= p1_resultIsNaN;
-    p2_resultIsInf <= p1_resultIsInf;
-    p2_resultIsZero <= p1_resultIsZero;
-    p2_remainder <= nextRemainder_1;
-    p2_root <= nextRoot_concat;
-    p2_radicand <= radicand_2;
-    p3_resultExp <= p2_resultExp;
-    p3_resultSign <= p2_resultSign;
-    p3_resultIsNaN <= p2_resultIsNaN;
-    p3_resultIsInf <= p2_resultIsInf;
-    p3_resultIsZero <= p2_resultIsZero;
-    p3_remainder <= nextRemainder_3;
-    p3_root <= nextRoot_concat_2;
-    p3_radicand <= radicand_4;
-    p4_resultExp <= p3_resultExp;
-    p4_resultSign <= p3_resultSign;
-    p4_resultIsNaN <= p3_resultIsNaN;
-    p4_resultIsInf <= p3_resultIsInf;
-    p4_resultIsZero <= p3_resultIsZero;
-    p4_remainder <= nextRemainder_5;
-    p4_root <= nextRoot_concat_4;
-    p4_radicand <= radicand_6;
-    p5_resultExp <= p4_resultExp;
-    p5_resultSign <= p4_resultSign;
-    p5_resultIsNaN <= p4_resultIsNaN;
-    p5_resultIsInf <= p4_resultIsInf;
-    p5_resultIsZero <= p4_resultIsZero;
-    p5_remainder <= nextRemainder_7;
-    p5_root <= nextRoot_concat_6;
-    p5_radicand <= radicand_8;
-    p6_resultExp <= p5_resultExp;
-    p6_resultSign <= p5_resultSign;
-    p6_resultIsNaN <= p5_resultIsNaN;
-    p6_resultIsInf <= p5_resultIsInf;
-    p6_resultIsZero <= p5_resultIsZero;
-    p6_remainder <= nextRemainder_9;
-    p6_root <= nextRoot_concat_8;
-    p6_radicand <= radicand_10;
-    p7_resultExp <= p6_resultExp;
-    p7_resultSign <= p6_resultSign;
-    p7_resultIsNaN <= p6_resultIsNaN;
-    p7_resultIsInf <= p6_resultIsInf;
-    p7_resultIsZero <= p6_resultIsZero;
-    p7_remainder <= nextRemainder_11;
-    p7_root <= nextRoot_concat_10;
-    p7_radicand <= radicand_12;
-    p8_resultExp <= p7_resultExp;
-    p8_resultSign <= p7_resultSign;
-    p8_resultIsNaN <= p7_resultIsNaN;
-    p8_resultIsInf <= p7_resultIsInf;
-    p8_resultIsZero <= p7_resultIsZero;
-    p8_remainder <= nextRemainder_13;
-    p8_root <= nextRoot_concat_12;
-    p9_resultExp <= p8_resultExp;
-    p9_resultSign <= p8_resultSign;
-    p9_resultIsNaN <= p8_resultIsNaN;
-    p9_resultIsInf <= p8_resultIsInf;
-    p9_resultIsZero <= p8_resultIsZero;
-    p9_remainder <= nextRemainder_15;
-    p9_root <= nextRoot_concat_14;
-    p10_resultExp <= p9_resultExp;
-    p10_resultSign <= p9_resultSign;
-    p10_resultIsNaN <= p9_resultIsNaN;
-    p10_resultIsInf <= p9_resultIsInf;
-    p10_resultIsZero <= p9_resultIsZero;
-    p10_remainder <= nextRemainder_17;
-    p10_root <= nextRoot_concat_16;
-    p11_resultExp <= p10_resultExp;
-    p11_resultSign <= p10_resultSign;
-    p11_resultIsNaN <= p10_resultIsNaN;
-    p11_resultIsInf <= p10_resultIsInf;
-    p11_resultIsZero <= p10_resultIsZero;
-    p11_remainder <= nextRemainder_20;
-    p11_root <= nextRoot_concat_19;
-    p12_resultExp <= p11_resultExp;
-    p12_resultSign <= p11_resultSign;
-    p12_resultIsNaN <= p11_resultIsNaN;
-    p12_resultIsInf <= p11_resultIsInf;
-    p12_resultIsZero <= p11_resultIsZero;
-    p12_remainder <= nextRemainder_23;
-    p12_root <= nextRoot_concat_22;
-    p13_result <= p13_result_mux_2;
+    p1_radicand <= radicand; // fsqrt.ts:57
+    p1_resultExp <= resultExp; // fsqrt.ts:57
+    p1_resultSign <= a_sign; // fsqrt.ts:57
+    p1_resultIsNaN <= resultIsNaN; // fsqrt.ts:57
+    p1_resultIsInf <= a_is_inf; // fsqrt.ts:57
+    p1_resultIsZero <= a_is_zero; // fsqrt.ts:57
+    p2_resultExp <= p1_resultExp; // fsqrt.ts:57
+    p2_resultSign <= p1_resultSign; // fsqrt.ts:57
+    p2_resultIsNaN <= p1_resultIsNaN; // fsqrt.ts:57
+    p2_resultIsInf <= p1_resultIsInf; // fsqrt.ts:57
+    p2_resultIsZero <= p1_resultIsZero; // fsqrt.ts:57
+    p2_remainder <= nextRemainder_1; // fsqrt.ts:57
+    p2_root <= {fits, fits_1}; // fsqrt.ts:57
+    p2_radicand <= radicand_2; // fsqrt.ts:57
+    p3_resultExp <= p2_resultExp; // fsqrt.ts:57
+    p3_resultSign <= p2_resultSign; // fsqrt.ts:57
+    p3_resultIsNaN <= p2_resultIsNaN; // fsqrt.ts:57
+    p3_resultIsInf <= p2_resultIsInf; // fsqrt.ts:57
+    p3_resultIsZero <= p2_resultIsZero; // fsqrt.ts:57
+    p3_remainder <= nextRemainder_3; // fsqrt.ts:57
+    p3_root <= {nextRoot_concat_1, fits_3}; // fsqrt.ts:57
+    p3_radicand <= radicand_4; // fsqrt.ts:57
+    p4_resultExp <= p3_resultExp; // fsqrt.ts:57
+    p4_resultSign <= p3_resultSign; // fsqrt.ts:57
+    p4_resultIsNaN <= p3_resultIsNaN; // fsqrt.ts:57
+    p4_resultIsInf <= p3_resultIsInf; // fsqrt.ts:57
+    p4_resultIsZero <= p3_resultIsZero; // fsqrt.ts:57
+    p4_remainder <= nextRemainder_5; // fsqrt.ts:57
+    p4_root <= {nextRoot_concat_3, fits_5}; // fsqrt.ts:57
+    p4_radicand <= radicand_6; // fsqrt.ts:57
+    p5_resultExp <= p4_resultExp; // fsqrt.ts:57
+    p5_resultSign <= p4_resultSign; // fsqrt.ts:57
+    p5_resultIsNaN <= p4_resultIsNaN; // fsqrt.ts:57
+    p5_resultIsInf <= p4_resultIsInf; // fsqrt.ts:57
+    p5_resultIsZero <= p4_resultIsZero; // fsqrt.ts:57
+    p5_remainder <= nextRemainder_7; // fsqrt.ts:57
+    p5_root <= {nextRoot_concat_5, fits_7}; // fsqrt.ts:57
+    p5_radicand <= radicand_8; // fsqrt.ts:57
+    p6_resultExp <= p5_resultExp; // fsqrt.ts:57
+    p6_resultSign <= p5_resultSign; // fsqrt.ts:57
+    p6_resultIsNaN <= p5_resultIsNaN; // fsqrt.ts:57
+    p6_resultIsInf <= p5_resultIsInf; // fsqrt.ts:57
+    p6_resultIsZero <= p5_resultIsZero; // fsqrt.ts:57
+    p6_remainder <= nextRemainder_9; // fsqrt.ts:57
+    p6_root <= {nextRoot_concat_7, fits_9}; // fsqrt.ts:57
+    p6_radicand <= radicand_10; // fsqrt.ts:57
+    p7_resultExp <= p6_resultExp; // fsqrt.ts:57
+    p7_resultSign <= p6_resultSign; // fsqrt.ts:57
+    p7_resultIsNaN <= p6_resultIsNaN; // fsqrt.ts:57
+    p7_resultIsInf <= p6_resultIsInf; // fsqrt.ts:57
+    p7_resultIsZero <= p6_resultIsZero; // fsqrt.ts:57
+    p7_remainder <= nextRemainder_11; // fsqrt.ts:57
+    p7_root <= {nextRoot_concat_9, fits_11}; // fsqrt.ts:57
+    p7_radicand <= radicand_12; // fsqrt.ts:57
+    p8_resultExp <= p7_resultExp; // fsqrt.ts:57
+    p8_resultSign <= p7_resultSign; // fsqrt.ts:57
+    p8_resultIsNaN <= p7_resultIsNaN; // fsqrt.ts:57
+    p8_resultIsInf <= p7_resultIsInf; // fsqrt.ts:57
+    p8_resultIsZero <= p7_resultIsZero; // fsqrt.ts:57
+    p8_remainder <= nextRemainder_13; // fsqrt.ts:57
+    p8_root <= {nextRoot_concat_11, fits_13}; // fsqrt.ts:57
+    p9_resultExp <= p8_resultExp; // fsqrt.ts:57
+    p9_resultSign <= p8_resultSign; // fsqrt.ts:57
+    p9_resultIsNaN <= p8_resultIsNaN; // fsqrt.ts:57
+    p9_resultIsInf <= p8_resultIsInf; // fsqrt.ts:57
+    p9_resultIsZero <= p8_resultIsZero; // fsqrt.ts:57
+    p9_remainder <= nextRemainder_15; // fsqrt.ts:57
+    p9_root <= {nextRoot_concat_13, fits_15}; // fsqrt.ts:57
+    p10_resultExp <= p9_resultExp; // fsqrt.ts:57
+    p10_resultSign <= p9_resultSign; // fsqrt.ts:57
+    p10_resultIsNaN <= p9_resultIsNaN; // fsqrt.ts:57
+    p10_resultIsInf <= p9_resultIsInf; // fsqrt.ts:57
+    p10_resultIsZero <= p9_resultIsZero; // fsqrt.ts:57
+    p10_remainder <= nextRemainder_17; // fsqrt.ts:57
+    p10_root <= {nextRoot_concat_15, fits_17}; // fsqrt.ts:57
+    p11_resultExp <= p10_resultExp; // fsqrt.ts:57
+    p11_resultSign <= p10_resultSign; // fsqrt.ts:57
+    p11_resultIsNaN <= p10_resultIsNaN; // fsqrt.ts:57
+    p11_resultIsInf <= p10_resultIsInf; // fsqrt.ts:57
+    p11_resultIsZero <= p10_resultIsZero; // fsqrt.ts:57
+    p11_remainder <= nextRemainder_20; // fsqrt.ts:57
+    p11_root <= {nextRoot_concat_18, fits_20}; // fsqrt.ts:57
+    p12_resultExp <= p11_resultExp; // fsqrt.ts:57
+    p12_resultSign <= p11_resultSign; // fsqrt.ts:57
+    p12_resultIsNaN <= p11_resultIsNaN; // fsqrt.ts:57
+    p12_resultIsInf <= p11_resultIsInf; // fsqrt.ts:57
+    p12_resultIsZero <= p11_resultIsZero; // fsqrt.ts:57
+    p12_remainder <= nextRemainder_23; // fsqrt.ts:57
+    p12_root <= {nextRoot_concat_21, fits_23}; // fsqrt.ts:57
+    p13_result <= result_1; // fsqrt.ts:92
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      p1_valid <= 1'd0;
-      p2_valid <= 1'd0;
-      p3_valid <= 1'd0;
-      p4_valid <= 1'd0;
-      p5_valid <= 1'd0;
-      p6_valid <= 1'd0;
-      p7_valid <= 1'd0;
-      p8_valid <= 1'd0;
-      p9_valid <= 1'd0;
-      p10_valid <= 1'd0;
-      p11_valid <= 1'd0;
-      p12_valid <= 1'd0;
-      p13_valid <= 1'd0;
+      p1_valid <= 1'd0; // fsqrt.ts:57
+      p2_valid <= 1'd0; // fsqrt.ts:57
+      p3_valid <= 1'd0; // fsqrt.ts:57
+      p4_valid <= 1'd0; // fsqrt.ts:57
+      p5_valid <= 1'd0; // fsqrt.ts:57
+      p6_valid <= 1'd0; // fsqrt.ts:57
+      p7_valid <= 1'd0; // fsqrt.ts:57
+      p8_valid <= 1'd0; // fsqrt.ts:57
+      p9_valid <= 1'd0; // fsqrt.ts:57
+      p10_valid <= 1'd0; // fsqrt.ts:57
+      p11_valid <= 1'd0; // fsqrt.ts:57
+      p12_valid <= 1'd0; // fsqrt.ts:57
+      p13_valid <= 1'd0; // fsqrt.ts:92
     end else begin
-      p1_valid <= in_valid;
-      p2_valid <= p1_valid;
-      p3_valid <= p2_valid;
-      p4_valid <= p3_valid;
-      p5_valid <= p4_valid;
-      p6_valid <= p5_valid;
-      p7_valid <= p6_valid;
-      p8_valid <= p7_valid;
-      p9_valid <= p8_valid;
-      p10_valid <= p9_valid;
-      p11_valid <= p10_valid;
-      p12_valid <= p11_valid;
-      p13_valid <= p12_valid;
+      p1_valid <= in_valid; // fsqrt.ts:57
+      p2_valid <= p1_valid; // fsqrt.ts:57
+      p3_valid <= p2_valid; // fsqrt.ts:57
+      p4_valid <= p3_valid; // fsqrt.ts:57
+      p5_valid <= p4_valid; // fsqrt.ts:57
+      p6_valid <= p5_valid; // fsqrt.ts:57
+      p7_valid <= p6_valid; // fsqrt.ts:57
+      p8_valid <= p7_valid; // fsqrt.ts:57
+      p9_valid <= p8_valid; // fsqrt.ts:57
+      p10_valid <= p9_valid; // fsqrt.ts:57
+      p11_valid <= p10_valid; // fsqrt.ts:57
+      p12_valid <= p11_valid; // fsqrt.ts:57
+      p13_valid <= p12_valid; // fsqrt.ts:92
     end
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, bits_concat[0], resultExp_add[0], resultExp_zext[9:8], difference_1[3], difference_2[4], difference_3[5], difference_4[6], difference_5[7], difference_6[8], difference_7[9], difference_8[10], difference_9[11], difference_10[12], difference_11[13], difference_12[14], difference_13[15], difference_14[16], difference_15[17], difference_16[18], difference_17[19], difference_18[20], difference_19[21], difference_20[22], difference_21[23], difference_22[24], difference_23[25], difference_24[26], 1'b0};
+  wire _unused_ok = &{1'b0, aNorm_concat[0], resultExp_add[0], resultExp_zext[9:8], difference_1[3], difference_2[4], difference_3[5], difference_4[6], difference_5[7], difference_6[8], difference_7[9], difference_8[10], difference_9[11], difference_10[12], difference_11[13], difference_12[14], difference_13[15], difference_14[16], difference_15[17], difference_16[18], difference_17[19], difference_18[20], difference_19[21], difference_20[22], difference_21[23], difference_22[24], difference_23[25], difference_24[26], 1'b0};
 endmodule

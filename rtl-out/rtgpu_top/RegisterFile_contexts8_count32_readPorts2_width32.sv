@@ -25,211 +25,34 @@ module RegisterFile_contexts8_count32_readPorts2_width32 (
   logic [31:0] valid7; // registerFile.ts:34
   logic [31:0] rdata; // registerFile.ts:45
   logic [31:0] rdata_2; // registerFile.ts:45
-  logic isValid_slice; // registerFile.ts:44
-  logic isValid_slice_1; // registerFile.ts:44
-  logic isValid_slice_2; // registerFile.ts:44
-  logic [31:0] isValid_mux; // registerFile.ts:44
-  logic isValid_slice_3; // registerFile.ts:44
-  logic [31:0] isValid_mux_1; // registerFile.ts:44
-  logic [31:0] isValid_mux_2; // registerFile.ts:44
-  logic isValid_slice_4; // registerFile.ts:44
-  logic isValid_slice_5; // registerFile.ts:44
-  logic [31:0] isValid_mux_3; // registerFile.ts:44
-  logic isValid_slice_6; // registerFile.ts:44
-  logic [31:0] isValid_mux_4; // registerFile.ts:44
-  logic [31:0] isValid_mux_5; // registerFile.ts:44
-  logic [31:0] isValid_mux_6; // registerFile.ts:44
-  logic [31:0] isValid_lshr; // registerFile.ts:44
-  logic isValid; // registerFile.ts:44
-  logic isValid_slice_7; // registerFile.ts:44
-  logic isValid_slice_8; // registerFile.ts:44
-  logic isValid_slice_9; // registerFile.ts:44
-  logic [31:0] isValid_mux_7; // registerFile.ts:44
-  logic isValid_slice_10; // registerFile.ts:44
-  logic [31:0] isValid_mux_8; // registerFile.ts:44
-  logic [31:0] isValid_mux_9; // registerFile.ts:44
-  logic isValid_slice_11; // registerFile.ts:44
-  logic isValid_slice_12; // registerFile.ts:44
-  logic [31:0] isValid_mux_10; // registerFile.ts:44
-  logic isValid_slice_13; // registerFile.ts:44
-  logic [31:0] isValid_mux_11; // registerFile.ts:44
-  logic [31:0] isValid_mux_12; // registerFile.ts:44
-  logic [31:0] isValid_mux_13; // registerFile.ts:44
-  logic [31:0] isValid_lshr_1; // registerFile.ts:44
-  logic isValid_1; // registerFile.ts:44
-  logic writes_ne; // registerFile.ts:36
-  logic writes; // registerFile.ts:36
-  logic valid0_eq; // registerFile.ts:39
-  logic valid0_and; // registerFile.ts:41
-  logic valid0_eq_1; // registerFile.ts:39
-  logic cleared_and; // registerFile.ts:40
-  logic [31:0] cleared; // registerFile.ts:40
-  logic [31:0] valid0_shl; // registerFile.ts:41
-  logic [31:0] valid0_or; // registerFile.ts:41
-  logic [31:0] valid0_mux; // registerFile.ts:41
-  logic valid1_eq; // registerFile.ts:39
-  logic valid1_and; // registerFile.ts:41
-  logic valid1_eq_1; // registerFile.ts:39
-  logic cleared_and_1; // registerFile.ts:40
-  logic [31:0] cleared_1; // registerFile.ts:40
-  logic [31:0] valid1_shl; // registerFile.ts:41
-  logic [31:0] valid1_or; // registerFile.ts:41
-  logic [31:0] valid1_mux; // registerFile.ts:41
-  logic valid2_eq; // registerFile.ts:39
-  logic valid2_and; // registerFile.ts:41
-  logic valid2_eq_1; // registerFile.ts:39
-  logic cleared_and_2; // registerFile.ts:40
-  logic [31:0] cleared_2; // registerFile.ts:40
-  logic [31:0] valid2_shl; // registerFile.ts:41
-  logic [31:0] valid2_or; // registerFile.ts:41
-  logic [31:0] valid2_mux; // registerFile.ts:41
-  logic valid3_eq; // registerFile.ts:39
-  logic valid3_and; // registerFile.ts:41
-  logic valid3_eq_1; // registerFile.ts:39
-  logic cleared_and_3; // registerFile.ts:40
-  logic [31:0] cleared_3; // registerFile.ts:40
-  logic [31:0] valid3_shl; // registerFile.ts:41
-  logic [31:0] valid3_or; // registerFile.ts:41
-  logic [31:0] valid3_mux; // registerFile.ts:41
-  logic valid4_eq; // registerFile.ts:39
-  logic valid4_and; // registerFile.ts:41
-  logic valid4_eq_1; // registerFile.ts:39
-  logic cleared_and_4; // registerFile.ts:40
-  logic [31:0] cleared_4; // registerFile.ts:40
-  logic [31:0] valid4_shl; // registerFile.ts:41
-  logic [31:0] valid4_or; // registerFile.ts:41
-  logic [31:0] valid4_mux; // registerFile.ts:41
-  logic valid5_eq; // registerFile.ts:39
-  logic valid5_and; // registerFile.ts:41
-  logic valid5_eq_1; // registerFile.ts:39
-  logic cleared_and_5; // registerFile.ts:40
-  logic [31:0] cleared_5; // registerFile.ts:40
-  logic [31:0] valid5_shl; // registerFile.ts:41
-  logic [31:0] valid5_or; // registerFile.ts:41
-  logic [31:0] valid5_mux; // registerFile.ts:41
-  logic valid6_eq; // registerFile.ts:39
-  logic valid6_and; // registerFile.ts:41
-  logic valid6_eq_1; // registerFile.ts:39
-  logic cleared_and_6; // registerFile.ts:40
-  logic [31:0] cleared_6; // registerFile.ts:40
-  logic [31:0] valid6_shl; // registerFile.ts:41
-  logic [31:0] valid6_or; // registerFile.ts:41
-  logic [31:0] valid6_mux; // registerFile.ts:41
-  logic valid7_eq; // registerFile.ts:39
-  logic valid7_and; // registerFile.ts:41
-  logic valid7_eq_1; // registerFile.ts:39
-  logic cleared_and_7; // registerFile.ts:40
-  logic [31:0] cleared_7; // registerFile.ts:40
-  logic [31:0] valid7_shl; // registerFile.ts:41
-  logic [31:0] valid7_or; // registerFile.ts:41
-  logic [31:0] valid7_mux; // registerFile.ts:41
-  logic [7:0] _concat; // registerFile.ts:32
-  logic [7:0] _concat_1; // registerFile.ts:32
-  logic [7:0] _concat_2; // registerFile.ts:32
 
-  assign isValid_slice = read_0_context[2];
-  assign isValid_slice_1 = read_0_context[1];
-  assign isValid_slice_2 = read_0_context[0];
-  assign isValid_mux = isValid_slice_2 ? valid7 : valid6;
-  assign isValid_slice_3 = read_0_context[0];
-  assign isValid_mux_1 = isValid_slice_3 ? valid5 : valid4;
-  assign isValid_mux_2 = isValid_slice_1 ? isValid_mux : isValid_mux_1;
-  assign isValid_slice_4 = read_0_context[1];
-  assign isValid_slice_5 = read_0_context[0];
-  assign isValid_mux_3 = isValid_slice_5 ? valid3 : valid2;
-  assign isValid_slice_6 = read_0_context[0];
-  assign isValid_mux_4 = isValid_slice_6 ? valid1 : valid0;
-  assign isValid_mux_5 = isValid_slice_4 ? isValid_mux_3 : isValid_mux_4;
-  assign isValid_mux_6 = isValid_slice ? isValid_mux_2 : isValid_mux_5;
-  assign isValid_lshr = isValid_mux_6 >> read_0_reg;
-  assign isValid = isValid_lshr[0];
-  assign rdata_0 = isValid ? rdata : 32'd0;
-  assign isValid_slice_7 = read_1_context[2];
-  assign isValid_slice_8 = read_1_context[1];
-  assign isValid_slice_9 = read_1_context[0];
-  assign isValid_mux_7 = isValid_slice_9 ? valid7 : valid6;
-  assign isValid_slice_10 = read_1_context[0];
-  assign isValid_mux_8 = isValid_slice_10 ? valid5 : valid4;
-  assign isValid_mux_9 = isValid_slice_8 ? isValid_mux_7 : isValid_mux_8;
-  assign isValid_slice_11 = read_1_context[1];
-  assign isValid_slice_12 = read_1_context[0];
-  assign isValid_mux_10 = isValid_slice_12 ? valid3 : valid2;
-  assign isValid_slice_13 = read_1_context[0];
-  assign isValid_mux_11 = isValid_slice_13 ? valid1 : valid0;
-  assign isValid_mux_12 = isValid_slice_11 ? isValid_mux_10 : isValid_mux_11;
-  assign isValid_mux_13 = isValid_slice_7 ? isValid_mux_9 : isValid_mux_12;
-  assign isValid_lshr_1 = isValid_mux_13 >> read_1_reg;
-  assign isValid_1 = isValid_lshr_1[0];
-  assign rdata_1 = isValid_1 ? rdata_2 : 32'd0;
-  assign writes_ne = write_at_reg != 5'd0;
-  assign writes = write_en & writes_ne;
-  assign valid0_eq = write_at_context == 3'd0;
-  assign valid0_and = writes & valid0_eq;
-  assign valid0_eq_1 = clear_context == 3'd0;
-  assign cleared_and = clear_en & valid0_eq_1;
-  assign cleared = cleared_and ? 32'd0 : valid0;
-  assign valid0_shl = 32'd1 << write_at_reg;
-  assign valid0_or = cleared | valid0_shl;
-  assign valid0_mux = valid0_and ? valid0_or : cleared;
-  assign valid1_eq = write_at_context == 3'd1;
-  assign valid1_and = writes & valid1_eq;
-  assign valid1_eq_1 = clear_context == 3'd1;
-  assign cleared_and_1 = clear_en & valid1_eq_1;
-  assign cleared_1 = cleared_and_1 ? 32'd0 : valid1;
-  assign valid1_shl = 32'd1 << write_at_reg;
-  assign valid1_or = cleared_1 | valid1_shl;
-  assign valid1_mux = valid1_and ? valid1_or : cleared_1;
-  assign valid2_eq = write_at_context == 3'd2;
-  assign valid2_and = writes & valid2_eq;
-  assign valid2_eq_1 = clear_context == 3'd2;
-  assign cleared_and_2 = clear_en & valid2_eq_1;
-  assign cleared_2 = cleared_and_2 ? 32'd0 : valid2;
-  assign valid2_shl = 32'd1 << write_at_reg;
-  assign valid2_or = cleared_2 | valid2_shl;
-  assign valid2_mux = valid2_and ? valid2_or : cleared_2;
-  assign valid3_eq = write_at_context == 3'd3;
-  assign valid3_and = writes & valid3_eq;
-  assign valid3_eq_1 = clear_context == 3'd3;
-  assign cleared_and_3 = clear_en & valid3_eq_1;
-  assign cleared_3 = cleared_and_3 ? 32'd0 : valid3;
-  assign valid3_shl = 32'd1 << write_at_reg;
-  assign valid3_or = cleared_3 | valid3_shl;
-  assign valid3_mux = valid3_and ? valid3_or : cleared_3;
-  assign valid4_eq = write_at_context == 3'd4;
-  assign valid4_and = writes & valid4_eq;
-  assign valid4_eq_1 = clear_context == 3'd4;
-  assign cleared_and_4 = clear_en & valid4_eq_1;
-  assign cleared_4 = cleared_and_4 ? 32'd0 : valid4;
-  assign valid4_shl = 32'd1 << write_at_reg;
-  assign valid4_or = cleared_4 | valid4_shl;
-  assign valid4_mux = valid4_and ? valid4_or : cleared_4;
-  assign valid5_eq = write_at_context == 3'd5;
-  assign valid5_and = writes & valid5_eq;
-  assign valid5_eq_1 = clear_context == 3'd5;
-  assign cleared_and_5 = clear_en & valid5_eq_1;
-  assign cleared_5 = cleared_and_5 ? 32'd0 : valid5;
-  assign valid5_shl = 32'd1 << write_at_reg;
-  assign valid5_or = cleared_5 | valid5_shl;
-  assign valid5_mux = valid5_and ? valid5_or : cleared_5;
-  assign valid6_eq = write_at_context == 3'd6;
-  assign valid6_and = writes & valid6_eq;
-  assign valid6_eq_1 = clear_context == 3'd6;
-  assign cleared_and_6 = clear_en & valid6_eq_1;
-  assign cleared_6 = cleared_and_6 ? 32'd0 : valid6;
-  assign valid6_shl = 32'd1 << write_at_reg;
-  assign valid6_or = cleared_6 | valid6_shl;
-  assign valid6_mux = valid6_and ? valid6_or : cleared_6;
-  assign valid7_eq = write_at_context == 3'd7;
-  assign valid7_and = writes & valid7_eq;
-  assign valid7_eq_1 = clear_context == 3'd7;
-  assign cleared_and_7 = clear_en & valid7_eq_1;
-  assign cleared_7 = cleared_and_7 ? 32'd0 : valid7;
-  assign valid7_shl = 32'd1 << write_at_reg;
-  assign valid7_or = cleared_7 | valid7_shl;
-  assign valid7_mux = valid7_and ? valid7_or : cleared_7;
-  assign _concat = {read_0_context, read_0_reg};
-  assign _concat_1 = {read_1_context, read_1_reg};
-  assign _concat_2 = {write_at_context, write_at_reg};
+  wire isValid_slice_1 = read_0_context[1]; // registerFile.ts:44
+  wire isValid_slice_2 = read_0_context[0]; // registerFile.ts:44
+  wire [31:0] isValid_mux_2 = isValid_slice_1 ? (isValid_slice_2 ? valid7 : valid6) : isValid_slice_2 ? valid5 : valid4; // registerFile.ts:44
+  wire [31:0] isValid_mux_5 = isValid_slice_1 ? (isValid_slice_2 ? valid3 : valid2) : isValid_slice_2 ? valid1 : valid0; // registerFile.ts:44
+  wire [31:0] isValid_lshr = (read_0_context[2] ? isValid_mux_2 : isValid_mux_5) >> read_0_reg; // registerFile.ts:44
+  wire isValid = isValid_lshr[0]; // registerFile.ts:44
+  assign rdata_0 = isValid ? rdata : 32'd0; // registerFile.ts:20
+  wire isValid_slice_4 = read_1_context[1]; // registerFile.ts:44
+  wire isValid_slice_5 = read_1_context[0]; // registerFile.ts:44
+  wire [31:0] isValid_mux_9 = isValid_slice_4 ? (isValid_slice_5 ? valid7 : valid6) : isValid_slice_5 ? valid5 : valid4; // registerFile.ts:44
+  wire [31:0] isValid_mux_12 = isValid_slice_4 ? (isValid_slice_5 ? valid3 : valid2) : isValid_slice_5 ? valid1 : valid0; // registerFile.ts:44
+  wire [31:0] isValid_lshr_1 = (read_1_context[2] ? isValid_mux_9 : isValid_mux_12) >> read_1_reg; // registerFile.ts:44
+  wire isValid_1 = isValid_lshr_1[0]; // registerFile.ts:44
+  assign rdata_1 = isValid_1 ? rdata_2 : 32'd0; // registerFile.ts:20
+  wire writes = write_en & write_at_reg != 5'd0; // registerFile.ts:36
+  wire [31:0] cleared = clear_en & clear_context == 3'd0 ? 32'd0 : valid0; // registerFile.ts:40
+  wire [31:0] valid0_shl = 32'd1 << write_at_reg; // registerFile.ts:41
+  wire [31:0] cleared_1 = clear_en & clear_context == 3'd1 ? 32'd0 : valid1; // registerFile.ts:40
+  wire [31:0] cleared_2 = clear_en & clear_context == 3'd2 ? 32'd0 : valid2; // registerFile.ts:40
+  wire [31:0] cleared_3 = clear_en & clear_context == 3'd3 ? 32'd0 : valid3; // registerFile.ts:40
+  wire [31:0] cleared_4 = clear_en & clear_context == 3'd4 ? 32'd0 : valid4; // registerFile.ts:40
+  wire [31:0] cleared_5 = clear_en & clear_context == 3'd5 ? 32'd0 : valid5; // registerFile.ts:40
+  wire [31:0] cleared_6 = clear_en & clear_context == 3'd6 ? 32'd0 : valid6; // registerFile.ts:40
+  wire [31:0] cleared_7 = clear_en & clear_context == 3'd7 ? 32'd0 : valid7; // registerFile.ts:40
+  wire [7:0] _concat = {read_0_context, read_0_reg}; // registerFile.ts:32
+  wire [7:0] _concat_1 = {read_1_context, read_1_reg}; // registerFile.ts:32
+  wire [7:0] _concat_2 = {write_at_context, write_at_reg}; // registerFile.ts:32
 
 `ifndef SYNTHESIS
   initial begin
@@ -246,23 +69,23 @@ module RegisterFile_contexts8_count32_readPorts2_width32 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      valid0 <= 32'd0;
-      valid1 <= 32'd0;
-      valid2 <= 32'd0;
-      valid3 <= 32'd0;
-      valid4 <= 32'd0;
-      valid5 <= 32'd0;
-      valid6 <= 32'd0;
-      valid7 <= 32'd0;
+      valid0 <= 32'd0; // registerFile.ts:34
+      valid1 <= 32'd0; // registerFile.ts:34
+      valid2 <= 32'd0; // registerFile.ts:34
+      valid3 <= 32'd0; // registerFile.ts:34
+      valid4 <= 32'd0; // registerFile.ts:34
+      valid5 <= 32'd0; // registerFile.ts:34
+      valid6 <= 32'd0; // registerFile.ts:34
+      valid7 <= 32'd0; // registerFile.ts:34
     end else begin
-      valid0 <= valid0_mux;
-      valid1 <= valid1_mux;
-      valid2 <= valid2_mux;
-      valid3 <= valid3_mux;
-      valid4 <= valid4_mux;
-      valid5 <= valid5_mux;
-      valid6 <= valid6_mux;
-      valid7 <= valid7_mux;
+      valid0 <= writes & write_at_context == 3'd0 ? cleared | valid0_shl : cleared; // registerFile.ts:34
+      valid1 <= writes & write_at_context == 3'd1 ? cleared_1 | valid0_shl : cleared_1; // registerFile.ts:34
+      valid2 <= writes & write_at_context == 3'd2 ? cleared_2 | valid0_shl : cleared_2; // registerFile.ts:34
+      valid3 <= writes & write_at_context == 3'd3 ? cleared_3 | valid0_shl : cleared_3; // registerFile.ts:34
+      valid4 <= writes & write_at_context == 3'd4 ? cleared_4 | valid0_shl : cleared_4; // registerFile.ts:34
+      valid5 <= writes & write_at_context == 3'd5 ? cleared_5 | valid0_shl : cleared_5; // registerFile.ts:34
+      valid6 <= writes & write_at_context == 3'd6 ? cleared_6 | valid0_shl : cleared_6; // registerFile.ts:34
+      valid7 <= writes & write_at_context == 3'd7 ? cleared_7 | valid0_shl : cleared_7; // registerFile.ts:34
     end
   end
 

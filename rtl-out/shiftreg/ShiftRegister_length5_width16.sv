@@ -12,7 +12,7 @@ module ShiftRegister_length5_width16 (
   logic [15:0] stage_3; // shiftRegister.ts:14
   logic [15:0] stage_4; // shiftRegister.ts:14
 
-  assign q = stage_4;
+  assign q = stage_4; // shiftRegister.ts:4
 
 `ifndef SYNTHESIS
   initial begin
@@ -26,17 +26,19 @@ module ShiftRegister_length5_width16 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      stage <= 16'd0;
-      stage_1 <= 16'd0;
-      stage_2 <= 16'd0;
-      stage_3 <= 16'd0;
-      stage_4 <= 16'd0;
+      stage <= 16'd0; // shiftRegister.ts:14
+      stage_1 <= 16'd0; // shiftRegister.ts:14
+      stage_2 <= 16'd0; // shiftRegister.ts:14
+      stage_3 <= 16'd0; // shiftRegister.ts:14
+      stage_4 <= 16'd0; // shiftRegister.ts:14
     end else begin
-      if (en) stage <= d;
-      if (en) stage_1 <= stage;
-      if (en) stage_2 <= stage_1;
-      if (en) stage_3 <= stage_2;
-      if (en) stage_4 <= stage_3;
+      if (en) begin
+        stage <= d; // shiftRegister.ts:14
+        stage_1 <= stage; // shiftRegister.ts:14
+        stage_2 <= stage_1; // shiftRegister.ts:14
+        stage_3 <= stage_2; // shiftRegister.ts:14
+        stage_4 <= stage_3; // shiftRegister.ts:14
+      end
     end
   end
 endmodule

@@ -13,38 +13,12 @@ module SkidBuffer_width8 (
   logic [7:0] mainData; // skid.ts:12
   logic skidValid; // skid.ts:13
   logic [7:0] skidData; // skid.ts:14
-  logic mainValid_next; // skid.ts:11
-  logic mainFree_not; // skid.ts:19
-  logic mainFree; // skid.ts:19
-  logic mainValid_p; // skid.ts:4
-  logic mainValid_p_1; // skid.ts:13
-  logic [7:0] mainData_next; // skid.ts:12
-  logic [7:0] mainData_p; // skid.ts:4
-  logic [7:0] mainData_p_1; // skid.ts:13
-  logic skidValid_next; // skid.ts:13
-  logic skidValid_p; // skid.ts:13
-  logic skidValid_sel_and; // skid.ts:32
-  logic skidValid_p_1; // skid.ts:32
-  logic [7:0] skidData_next; // skid.ts:14
-  logic [7:0] skidData_p; // skid.ts:32
 
-  assign enq_ready = ~skidValid;
-  assign deq_valid = mainValid;
-  assign deq_bits = mainData;
-  assign mainFree_not = ~mainValid;
-  assign mainFree = mainFree_not | deq_ready;
-  assign mainValid_p = enq_valid ? 1'd1 : 1'd0;
-  assign mainValid_p_1 = skidValid ? 1'd1 : mainValid_p;
-  assign mainValid_next = mainFree ? mainValid_p_1 : mainValid;
-  assign mainData_p = enq_valid ? enq_bits : mainData;
-  assign mainData_p_1 = skidValid ? skidData : mainData_p;
-  assign mainData_next = mainFree ? mainData_p_1 : mainData;
-  assign skidValid_p = skidValid ? 1'd0 : skidValid;
-  assign skidValid_sel_and = enq_valid & enq_ready;
-  assign skidValid_p_1 = skidValid_sel_and ? 1'd1 : skidValid;
-  assign skidValid_next = mainFree ? skidValid_p : skidValid_p_1;
-  assign skidData_p = skidValid_sel_and ? enq_bits : skidData;
-  assign skidData_next = mainFree ? skidData : skidData_p;
+  assign enq_ready = ~skidValid; // skid.ts:4
+  assign deq_valid = mainValid; // skid.ts:4
+  assign deq_bits = mainData; // skid.ts:4
+  wire mainFree = ~mainValid | deq_ready; // skid.ts:19
+  wire skidValid_sel_and = enq_valid & enq_ready; // skid.ts:32
 
 `ifndef SYNTHESIS
   initial begin
@@ -57,16 +31,30 @@ module SkidBuffer_width8 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      mainValid <= 1'd0;
-      skidValid <= 1'd0;
+      mainValid <= 1'd0; // skid.ts:11
+      skidValid <= 1'd0; // skid.ts:13
     end else begin
-      mainValid <= mainValid_next;
-      skidValid <= skidValid_next;
+      if (mainFree) begin // skid.ts:19
+        if (skidValid) begin // skid.ts:13
+          mainValid <= 1'd1; // skid.ts:23
+          skidValid <= 1'd0; // skid.ts:24
+        end else if (enq_valid) begin // skid.ts:4
+          mainValid <= 1'd1; // skid.ts:28
+        end else begin // skid.ts:4
+          mainValid <= 1'd0; // skid.ts:30
+        end
+      end else if (skidValid_sel_and) begin // skid.ts:32
+        skidValid <= 1'd1; // skid.ts:34
+      end
     end
   end
 
   always_ff @(posedge clk) begin
-    mainData <= mainData_next;
-    skidData <= skidData_next;
+    if (mainFree) begin // skid.ts:19
+      if (skidValid) mainData <= skidData; // skid.ts:22
+      else if (enq_valid) mainData <= enq_bits; // skid.ts:27
+    end else if (skidValid_sel_and) begin // skid.ts:32
+      skidData <= enq_bits; // skid.ts:33
+    end
   end
 endmodule
