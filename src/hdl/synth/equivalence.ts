@@ -5,6 +5,12 @@ import { emitSystemVerilog } from '../emit/index.ts';
 import { findModule, type Design } from '../ir/netlist.ts';
 import { runYosys, YosysError } from '../tools/yosys.ts';
 
+/** Emitted files and their order (what `emitSystemVerilog` returns). */
+export interface SvFiles {
+  readonly files: readonly { readonly path: string; readonly text: string }[];
+  readonly fileList: readonly string[];
+}
+
 export interface EquivalenceOptions {
   /** Stop Yosys after this long (the result is then not proven, and says so). */
   readonly timeoutMs?: number;
@@ -26,14 +32,26 @@ export interface EquivalenceResult {
 /**
  * Emits `design` in both styles under `dir` (gold: netlist style, gate: readable), flattens each, matches
  * signals by name (ports, registers, named nets) with `equiv_make`, and proves them with `equiv_simple` and
- * `equiv_induct`. Memories are mapped to registers, so keep them small. Black boxes are not supported.
+ * `equiv_induct`. A memory is one cell on each side, matched by name: the proof covers its ports' inputs
+ * (address, data, enables), which is what the two styles print differently. Black boxes are not supported.
  */
 export async function checkEmitterEquivalence(design: Design, dir: string, opts: EquivalenceOptions = {}): Promise<EquivalenceResult> {
   if (design.modules.some((m) => m.blackBox)) throw new Error(`${design.top}: equivalence checks do not read black boxes' Verilog`);
   const children = design.modules.filter((m) => m.name !== design.top).map((m) => m.name);
+  return checkSvEquivalence(design.top, children, { gold: emitSystemVerilog(design, { style: 'netlist' }), gate: emitSystemVerilog(design) }, dir, opts);
+}
+
+/** Two SystemVerilog texts of module `top` (children: the modules below it, in both), proven equal as above. */
+export async function checkSvEquivalence(
+  top: string,
+  children: readonly string[],
+  styles: { readonly gold: SvFiles; readonly gate: SvFiles },
+  dir: string,
+  opts: EquivalenceOptions = {},
+): Promise<EquivalenceResult> {
+  const design = { top };
   // Submodules as black boxes: both sides instantiate the same ones, matched by instance name.
-  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${design.top}`] : [];
-  const styles = { gold: emitSystemVerilog(design, { style: 'netlist' }), gate: emitSystemVerilog(design) } as const;
+  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`] : [];
   const read: string[] = [];
   for (const [name, emitted] of Object.entries(styles)) {
     mkdirSync(join(dir, name), { recursive: true });
@@ -42,11 +60,10 @@ export async function checkEmitterEquivalence(design: Design, dir: string, opts:
       `read_verilog -sv ${emitted.fileList.map((f) => `${name}/${f}`).join(' ')}`,
       `hierarchy -top ${design.top}`,
       ...cut,
-      // Both sides alike: processes to cells, one flat module, memories as registers, async resets as sync logic.
+      // Both sides alike: processes to cells, one flat module, memories as cells, async resets as sync logic.
       'proc',
       ...(cut.length ? [] : ['flatten']),
       'memory -nomap',
-      'memory_map',
       'opt_clean',
       'async2sync',
       'dffunmap',

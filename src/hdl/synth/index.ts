@@ -10,4 +10,4 @@ export { quartusProject, type QuartusDevice, type QuartusFiles } from './quartus
 export { vivadoProject, type VivadoFiles } from './vivadoProject.ts';
 export { yosysHandoffScript, yosysReportPath, type YosysSource } from './yosysHandoff.ts';
 export { placeAndRouteIce40, type Ice40Device, type Ice40PnrOptions, type Ice40PnrResult } from './ice40Pnr.ts';
-export { checkEmitterEquivalence, subDesign, type EquivalenceResult } from './equivalence.ts';
+export { checkEmitterEquivalence, checkSvEquivalence, subDesign, type EquivalenceOptions, type EquivalenceResult, type SvFiles } from './equivalence.ts';
