@@ -51,7 +51,9 @@ export async function checkSvEquivalence(
 ): Promise<EquivalenceResult> {
   const design = { top };
   // Submodules as black boxes: both sides instantiate the same ones, matched by instance name.
-  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`] : [];
+  // Their outputs become inputs of the module, shared by name: the same free values on both sides.
+  const instanceOutputs = `${children.map((c, i) => (i ? `t:${c} %u` : `t:${c}`)).join(' ')} %co1 w:* %i`;
+  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`, `expose -cut ${instanceOutputs}`] : [];
   const read: string[] = [];
   for (const [name, emitted] of Object.entries(styles)) {
     mkdirSync(join(dir, name), { recursive: true });
@@ -64,6 +66,10 @@ export async function checkSvEquivalence(
       'proc',
       ...(cut.length ? [] : ['flatten']),
       'memory -nomap',
+      // Yosys's SAT has no model of a memory cell: its read data become inputs shared by name (the cell kept),
+      // which is sound because the cells are matched and their inputs (addresses, enables, data) proven equal.
+      'setattr -set keep 1 t:$mem_v2',
+      'expose -input t:$mem_v2 %co1 w:* %i',
       'opt_clean',
       'async2sync',
       'dffunmap',
