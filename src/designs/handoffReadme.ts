@@ -182,8 +182,10 @@ ${boardTable(boardPresets, boardFigures)}
 
 ${figuresSource(boardFigures)}; logic is LUTs (Xilinx, LUT-RAM included) or ALMs (Cyclone V, a 5- or 6-input
 ALUT a whole ALM, smaller ones half), block RAM in RAMB36 tiles or M10Ks. Main memory is 16 KiB per thread on
-the boards (addresses wrap within it). The DE10-Nano and DE1-SoC (Cyclone V 5CSEBA6/5CSEMA5) and the
-Arty A7-100T are too small for even one RT core and one IC core: an IC core alone is about 34,000 LUTs.
+the boards (addresses wrap within it). Smaller boards cannot hold even one RT core and one IC core (an IC
+core, fully pipelined, is about 34,000 LUTs): not the Arty A7-100T (63,400 LUTs), not the DE10-Nano or
+DE1-SoC (Cyclone V 5CSEBA6, 41,910 ALMs; 5CSEMA5, 32,070), not the ULX3S's ECP5-85F (Yosys counts 139,092
+LUT4s and 163 multipliers for that configuration: 166 % and 104 % of the device).
 
 ## Reports
 
