@@ -17,6 +17,8 @@ import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
+import { toolVersion } from '../../src/hdl/tools/toolchain.ts';
+import { execa } from 'execa';
 import { tempDir } from '../tempDir.ts';
 
 describe('device figures', () => {
@@ -93,7 +95,12 @@ describe('rtgpu rtl --board', () => {
     // Up to date, then regenerated in place (it is ours).
     expect(await rtlCommand.run(['--board', 'nexys-video', '--out', dir, '--check'])).toBe(0);
     expect(await rtlCommand.run(['--board', 'nexys-video', '--out', dir])).toBe(0);
-  }, 120_000);
+    // The wrapper and rtgpu_top lint clean together, from the file list.
+    await toolVersion('verilator');
+    const v = await execa('verilator', ['--lint-only', '-Wall', '--top-module', top, '-f', 'rtgpu.f'], { cwd: dir, reject: false, all: true });
+    expect(v.all, 'verilator').toBe('');
+    expect(v.exitCode).toBe(0);
+  }, 300_000);
 
   test('the Intel board gets a Quartus project with its device and an SDC clock', async () => {
     const dir = join(tempDir('boards'), 'cv');
