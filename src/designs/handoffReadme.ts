@@ -183,7 +183,8 @@ ${boardTable(boardPresets, boardFigures)}
 ${figuresSource(boardFigures)}; logic is LUTs (Xilinx, LUT-RAM included) or ALMs (Cyclone V, a 5- or 6-input
 ALUT a whole ALM, smaller ones half), block RAM in RAMB36 tiles or M10Ks. Main memory is 16 KiB per thread on
 the boards (addresses wrap within it). Smaller boards cannot hold even one RT core and one IC core (an IC
-core, fully pipelined, is about 34,000 LUTs): not the Arty A7-100T (63,400 LUTs), not the DE10-Nano or
+core, fully pipelined, is about 34,000 LUTs): not the Arty A7-100T (Yosys counts 65,583 LUTs and 159
+RAMB36 for 1 RT + 1 IC core with 16 KiB a thread: 103 % and 118 % of the device), not the DE10-Nano or
 DE1-SoC (Cyclone V 5CSEBA6, 41,910 ALMs; 5CSEMA5, 32,070), not the ULX3S's ECP5-85F (Yosys counts 139,092
 LUT4s and 163 multipliers for that configuration: 166 % and 104 % of the device).
 
