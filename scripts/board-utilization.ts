@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { BOARD_UTILIZATION_LIMIT, boardPreset, boardPresets, UnknownBoardError } from '../src/designs/boards.ts';
 import { boardFigures, type BoardFigures } from '../src/designs/boardFigures.ts';
 import { boardTable, measureBoard, overLimit } from '../src/designs/boardUtilization.ts';
+import { YosysError, YosysUnavailableError } from '../src/hdl/synth/index.ts';
 
 function options() {
   try {
@@ -33,14 +34,28 @@ try {
 const measured: Record<string, BoardFigures['boards'][string]> = { ...boardFigures.boards };
 let yosys = boardFigures.yosys;
 const over: string[] = [];
+const failed: string[] = [];
 for (const b of boards) {
   console.log(`${b.name}: Yosys ${b.device} ...`);
-  const m = await measureBoard(b);
+  let m;
+  try {
+    m = await measureBoard(b);
+  } catch (e) {
+    if (!(e instanceof YosysError || e instanceof YosysUnavailableError)) throw e;
+    console.error(`${b.name}: ${e.message}`);
+    failed.push(b.name);
+    continue;
+  }
   yosys = m.yosys;
   measured[b.name] = { ...m.use, seconds: m.seconds };
   const o = overLimit(b, m.use);
-  console.log(`${b.name}: ${m.seconds} s${o.length ? `, over ${100 * BOARD_UTILIZATION_LIMIT} %: ${o.join(', ')}` : ''}`);
+  console.log(`${b.name}: ${m.seconds} s, ${JSON.stringify(m.use)}${o.length ? `, over ${100 * BOARD_UTILIZATION_LIMIT} %: ${o.join(', ')}` : ''}`);
   if (o.length) over.push(`${b.name} (${o.join(', ')})`);
+}
+if (failed.length) {
+  // Figures from two runs of different sources are not stored together.
+  console.error(`\nboards: Yosys failed on ${failed.join(', ')}; nothing written`);
+  process.exit(1);
 }
 const figures: BoardFigures = { yosys, date: new Date().toISOString().slice(0, 10), boards: measured };
 console.log(`\n${boardTable(boards, figures)}`);
