@@ -15,25 +15,25 @@ export const boardFigures: BoardFigures = {
   "date": "2026-11-26",
   "boards": {
     "nexys-video": {
-      "logic": 96171,
-      "ffs": 30070,
+      "logic": 96705,
+      "ffs": 30074,
       "brams": 171,
       "dsps": 94,
-      "seconds": 351
+      "seconds": 105
     },
     "genesys2": {
-      "logic": 148975,
-      "ffs": 47219,
+      "logic": 152496,
+      "ffs": 47227,
       "brams": 195,
       "dsps": 116,
-      "seconds": 490
+      "seconds": 141
     },
     "cyclone-v-gt-devkit": {
-      "logic": 68476,
-      "ffs": 49783,
+      "logic": 69277,
+      "ffs": 49787,
       "brams": 699,
       "dsps": 94,
-      "seconds": 433
+      "seconds": 136
     }
   }
 };
