@@ -41,6 +41,11 @@ const STEPS: readonly Step[] = [
     command: (quick) => tsx('scripts/rtl-equivalence.ts', '--timeout', quick ? '20' : '300'),
   },
   {
+    name: 'boards',
+    what: `Yosys synth of every board preset's GPU (minutes each), failing if a resource passes 85 % of the device`,
+    command: () => tsx('scripts/board-utilization.ts'),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),

@@ -1,7 +1,7 @@
 // The whole-GPU flags: RT and IC core counts and the cycle limit (`rtgpu run`, `rtgpu render`), and the
 // configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
-import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
+import { MAX_MAIN_MEMORY_WORDS, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { DEFAULT_MAX_CYCLES, GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
 import { CliError } from './cliError.ts';
 
@@ -93,12 +93,21 @@ export const gpuConfigFlagOptions = {
   'ic-rays': { type: 'string' },
   nodes: { type: 'string' },
   'tri-ranges': { type: 'string' },
+  'main-words': { type: 'string' },
 } as const;
 
 /** Ray slots a BVH IC core can have (src/gpu/bvh/bvhIcCore.ts). */
 const IC_RAY_SLOTS = [2, 4, 8, 16, 32] as const;
 
-type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string; bvh?: boolean; 'ic-rays'?: string; nodes?: string; 'tri-ranges'?: string };
+type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string; bvh?: boolean; 'ic-rays'?: string; nodes?: string; 'tri-ranges'?: string; 'main-words'?: string };
+
+/** `--main-words`: main memory words per thread, a power of two (absent: the ISA's 64 KiB, no parameter). */
+function mainWords(value: string | undefined): Pick<GpuParams, 'mainMemoryWords'> {
+  if (value === undefined) return {};
+  const w = intFlag('main-words', value, MAX_MAIN_MEMORY_WORDS, 8, MAX_MAIN_MEMORY_WORDS);
+  if ((w & (w - 1)) !== 0) throw new CliError(`--main-words must be a power of two, got ${w}`);
+  return w === MAX_MAIN_MEMORY_WORDS ? {} : { mainMemoryWords: w };
+}
 
 /** The GpuParams the flags select; an absent flag keeps the default of GpuTop (or, with --bvh, of its BVH configuration). */
 export function gpuConfig(values: ConfigFlagValues): GpuParams {
@@ -112,6 +121,7 @@ export function gpuConfig(values: ConfigFlagValues): GpuParams {
     icCores: coreCount(values, 'ic-cores', IC_CORES) ?? base.icCores,
     triangles: intFlag('triangles', values.triangles, base.triangles, min, max),
     vertices: intFlag('vertices', values.vertices, base.vertices, min, max),
+    ...mainWords(values['main-words']),
   };
   if (!values.bvh) {
     const stray = (['ic-rays', 'nodes', 'tri-ranges'] as const).find((f) => values[f] !== undefined);
@@ -129,4 +139,6 @@ export const gpuConfigFlagsUsage = `${coreFlagsUsage}
   --bvh                 BVH IC cores (BVH traversal) instead of the brute-force ones
   --ic-rays N           with --bvh: rays in flight per IC core, ${IC_RAY_SLOTS.join(', ')} (default ${defaultBvhGpuParams.icRays})
   --nodes N             with --bvh: BVHNode4 nodes each IC core holds (default ${defaultBvhGpuParams.nodes})
-  --tri-ranges N        with --bvh: TriRanges each IC core holds (default ${defaultBvhGpuParams.triRanges})`;
+  --tri-ranges N        with --bvh: TriRanges each IC core holds (default ${defaultBvhGpuParams.triRanges})
+  --main-words N        32-bit words of main memory per thread, a power of two, 8-${MAX_MAIN_MEMORY_WORDS} (default ${MAX_MAIN_MEMORY_WORDS}:
+                        the ISA's 64 KiB; fewer wrap addresses, for FPGAs with less block RAM)`;

@@ -61,10 +61,11 @@ export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockR
 /** `rtCores=4 icCores=2 triangles=512 vertices=2048`: the configuration as the scripts' headers name it. */
 export function configText(p: GpuParams): string {
   const bvh = p.traversal === 'bvh' ? ` traversal=bvh icRays=${p.icRays} nodes=${p.nodes} triRanges=${p.triRanges}` : '';
-  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}`;
+  const main = p.mainMemoryWords === undefined ? '' : ` mainMemoryWords=${p.mainMemoryWords}`;
+  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}${main}`;
 }
 
-export function handoffManifest(design: Design, params: GpuParams): HandoffManifest {
+export function handoffManifest(design: Design, params: GpuParams, clockMhz: number = handoffLayout.clockMhz): HandoffManifest {
   const top = topModule(design);
   const reset = top.ports.map((p) => top.nets[p]!).find((n) => n.name === 'rst_n');
   if (!reset || !top.clocked) throw new Error(`${top.name} has no clk and rst_n`);
@@ -72,15 +73,15 @@ export function handoffManifest(design: Design, params: GpuParams): HandoffManif
   return {
     generator: generator(),
     top: top.name,
-    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : {}) },
+    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : {}), ...(params.mainMemoryWords === undefined ? {} : { mainMemoryWords: params.mainMemoryWords }) },
     fileList: handoffLayout.fileList,
-    clock: { port: 'clk', mhz: handoffLayout.clockMhz },
+    clock: { port: 'clk', mhz: clockMhz },
     reset: { port: reset.name, activeLow: true, synchronous: !resetKinds.has('async') },
     modules: manifestModules(design, handoffLayout.topDir),
   };
 }
 
-function fpgaProject(m: HandoffManifest): FpgaProject {
+export function fpgaProject(m: HandoffManifest): FpgaProject {
   return {
     top: m.top,
     files: m.modules.map((x) => x.file),
@@ -91,7 +92,7 @@ function fpgaProject(m: HandoffManifest): FpgaProject {
   };
 }
 
-function generator(): { name: string; version: string } {
+export function generator(): { name: string; version: string } {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version };
 }

@@ -8,6 +8,9 @@ import { ICE40_HX8K } from './ice40Blocks.ts';
 import { designStimulus, handoffFrame } from './rtlTestbenches.ts';
 import { testbenchCommands, type PortableTestbench } from '../hdl/cosim/index.ts';
 import type { GpuParams } from '../gpu/top/gpuTop.ts';
+import { BOARD_UTILIZATION_LIMIT, boardPresets } from './boards.ts';
+import { boardFigures } from './boardFigures.ts';
+import { boardTable, figuresSource } from './boardUtilization.ts';
 
 const hex = (n: number, digits = 3) => `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
 const kbit = (bits: number) => `${(bits / 1024).toLocaleString('en-US', { maximumFractionDigits: bits < 10240 ? 1 : 0 })} Kbit`;
@@ -36,7 +39,7 @@ This copy's configuration:
 | \`icCores\` | ${c.icCores} | intersection (IC) cores (1 to 32) |
 | \`triangles\` | ${c.triangles} | triangles each IC core's triangle memory holds |
 | \`vertices\` | ${c.vertices} | vertices it holds |
-${c.traversal === 'bvh' ? bvhRows(c) : ''}
+${c.mainMemoryWords === undefined ? '' : `| \`mainMemoryWords\` | ${c.mainMemoryWords} | 32-bit words of main memory per thread (the ISA's 64 KiB is 16384) |\n`}${c.traversal === 'bvh' ? bvhRows(c) : ''}
 ## What is here
 
 \`\`\`
@@ -94,9 +97,9 @@ ${m.top} holds ${kbit(totalBits)} (${(totalBits / 8 / 1024 / 1024).toFixed(2)} M
 | --- | --- | --- | --- | --- |
 ${memories.map((x) => `| ${x.module} | ${x.names} | ${x.depth} × ${x.width} | ${x.copies} | ${kbit(x.width * x.depth * x.copies)} |`).join('\n')}
 
-The main memory alone is 2 MiB: more block RAM than any Cyclone V has (the largest, 5CGXFC9, has
+${c.mainMemoryWords === undefined ? `The main memory alone is 2 MiB: more block RAM than any Cyclone V has (the largest, 5CGXFC9, has
 1.5 MiB), so Quartus synthesizes this configuration but cannot fit it. The
-Kintex-7 410T holds it; an Artix-7 200T (365 RAMB36) does not.
+Kintex-7 410T holds it; an Artix-7 200T (365 RAMB36) does not. The board configurations below have less.` : `The main memory is ${(c.mainMemoryWords * 4) / 1024} KiB per thread (\`mainMemoryWords\` ${c.mainMemoryWords}; the ISA's is 64 KiB): addresses wrap within it.`}
 
 ${images.length ? `Memories with initial contents read \`$readmemh\` images: ${images.map((i) => `\`${i}\``).join(', ')}.` : `No memory of this configuration has initial contents: the host loads them all through DMA. Memories that do have
 contents read a \`$readmemh\` image named \`<Module>_<memory>.hex\` next to the module's .sv.`}
@@ -168,6 +171,22 @@ A frame: write the program, constant and triangle image addresses and lengths, O
 PIXEL_COUNT and FIRST_PIXEL (0 for a whole picture); write CONTROL = 0x0F (load the three images, then start); serve the DMA reads and writes
 until \`irq\`; read STATUS. The register meanings, error codes and the patch report format are in the
 rtgpu repository's \`docs/host-interface.md\` (the map itself: \`src/gpu/memoryController/registers.ts\`).
+
+## Board configurations
+
+\`rtgpu rtl --board NAME --out DIR\` writes rtgpu_top in a configuration that fits one FPGA board, with a
+pin-free top wrapper, its file list, Yosys script, vendor project and clock constraint. Each keeps every
+resource at or under ${100 * BOARD_UTILIZATION_LIMIT} % of the device as Yosys counts it (used / capacity):
+
+${boardTable(boardPresets, boardFigures)}
+
+${figuresSource(boardFigures)}; logic is LUTs (Xilinx, LUT-RAM included) or ALMs (Cyclone V, a 5- or 6-input
+ALUT a whole ALM, smaller ones half), block RAM in RAMB36 tiles or M10Ks. Main memory is 16 KiB per thread on
+the boards (addresses wrap within it). Smaller boards cannot hold even one RT core and one IC core (an IC
+core, fully pipelined, is about 34,000 LUTs): not the Arty A7-100T (Yosys counts 65,583 LUTs and 159
+RAMB36 for 1 RT + 1 IC core with 16 KiB a thread: 103 % and 118 % of the device), not the DE10-Nano or
+DE1-SoC (Cyclone V 5CSEBA6, 41,910 ALMs; 5CSEMA5, 32,070), not the ULX3S's ECP5-85F (Yosys counts 139,092
+LUT4s and 163 multipliers for that configuration: 166 % and 104 % of the device).
 
 ## Reports
 

@@ -1,7 +1,7 @@
 // The whole GPU (`rtgpu_top`): memory controller, command patcher, patch dispatcher, IC buffer, RT core
 // tiles (core + instruction and constant memories), IC systems (core + triangle memory) and the
 // unified main memory, behind the host interface (MMIO + DMA).
-import { defineModule, lit, mux, type ModuleBuilder } from '../../hdl/index.ts';
+import { defineModule, lit, mux, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
@@ -34,6 +34,22 @@ export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
   readonly icRays?: number;
   readonly nodes?: number;
   readonly triRanges?: number;
+  /**
+   * 32-bit words of main memory per thread: a power of two, 8 to 16,384 (absent: 16,384, the ISA's 64 KiB).
+   * A smaller memory is for FPGAs with less block RAM: addresses wrap within it (the upper address bits are
+   * ignored), so a kernel must keep its data, and its return vector at 0xFFF0, apart modulo the size.
+   */
+  readonly mainMemoryWords?: number;
+}
+
+/** The ISA's main memory per thread, in 32-bit words (64 KiB): the most a configuration may have. */
+export const MAX_MAIN_MEMORY_WORDS = MEMORY_MAP.threadBytes / 4;
+
+/** The configuration's main memory words per thread, checked. */
+export function mainMemoryWords(p: Pick<GpuParams, 'mainMemoryWords'>): number {
+  const w = p.mainMemoryWords ?? MAX_MAIN_MEMORY_WORDS;
+  if (!Number.isInteger(w) || w < 8 || w > MAX_MAIN_MEMORY_WORDS || (w & (w - 1)) !== 0) throw new Error(`GpuTop: mainMemoryWords must be a power of two from 8 to ${MAX_MAIN_MEMORY_WORDS}, got ${w}`);
+  return w;
 }
 
 export const defaultGpuParams: GpuParams = { rtCores: 4, icCores: 2, triangles: 512, vertices: 2048 };
@@ -85,10 +101,11 @@ function gpuBlocks(m: ModuleBuilder, p: GpuParams) {
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
   const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, icRays }, { name: 'patch_dispatcher' });
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
-  const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: MEMORY_MAP.threadBytes / 4 }, { name: 'main_memory' });
+  const mainWords = mainMemoryWords(p);
+  const main = m.instance(UnifiedMainMemory, { ports: p.rtCores, threads: MEMORY_MAP.threads, threadWords: mainWords }, { name: 'main_memory' });
   const tiles = Array.from({ length: p.rtCores }, (_, c) => m.instance(RtCoreTile, core, { name: `rt_core${c}` }));
   const ics = Array.from({ length: p.icCores }, (_, k) => icSystem(m, p, k));
-  return { mc, cp, pd, buffer, main, tiles, ics };
+  return { mc, cp, pd, buffer, main, mainWords, tiles, ics };
 }
 
 /** Memory controller -> command patcher -> patch dispatcher -> memory controller: frames, pixels, ended threads, counters. */
@@ -108,7 +125,7 @@ function frameControl(m: ModuleBuilder, { mc, cp, pd }: GpuBlocks): void {
 }
 
 /** RT core tile c: loaded by the memory controller, linked to the dispatcher, on main memory port c. */
-function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, tiles }: GpuBlocks, c: number): void {
+function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: GpuBlocks, c: number): void {
   const t = tiles[c]!;
   for (const [load, start, we, waddr] of [
     [t.io.imem_load, mc.io.imem_load_start, mc.io.imem_we, mc.io.mem_waddr.trunc(t.io.imem_load.waddr.width)],
@@ -136,7 +153,9 @@ function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, tiles }: GpuBlocks, c:
     mc.io.mem_data_read.set(main.io.data_read.at(0));
   }
   main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, req.thread));
-  main.io.addr.at(c).set(mux(mcTurn, mc.io.mem_addr, threadWordOf(req.addr)));
+  // A smaller main memory (mainMemoryWords) ignores the upper address bits.
+  const wrap = (a: UIntValue) => (mainWords === MAX_MAIN_MEMORY_WORDS ? a : a.bits(Math.log2(mainWords) - 1, 0));
+  main.io.addr.at(c).set(mux(mcTurn, wrap(mc.io.mem_addr), wrap(threadWordOf(req.addr))));
   main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, req.read));
   main.io.write_en.at(c).set(req.write.and(mcTurn.not()));
   main.io.s_or_v.at(c).set(req.vector.or(mcTurn));
