@@ -112,7 +112,7 @@ export function SInt(width: number): SIntType {
 /** The one-bit boolean type. */
 export const Bool: BoolType = new BoolType();
 
-/** An enumeration; its members are numbered 0, 1, … and named in SV localparams and waveforms. */
+/** An enumeration; its members are numbered 0, 1, … and named in the SV's typedef enum and in waveforms. */
 export function Enum<const N extends string>(name: string, members: readonly N[]): EnumType<N> {
   if (members.length === 0) throw hdlError('InvalidArgument', `enum ${name} needs at least one member`, callerLocation());
   const seen = new Set<string>();

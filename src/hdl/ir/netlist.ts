@@ -29,7 +29,7 @@ export type NetKind =
   | 'memread' // memory read-port data
   | 'instout'; // output of a submodule instance, seen from the parent
 
-/** Names of an enumeration's members, for SV localparams and waveform display. */
+/** Names of an enumeration's members, for the SV's typedef enums and waveform display. */
 export interface EnumInfo {
   readonly name: string;
   readonly members: readonly { readonly name: string; readonly value: number }[];
