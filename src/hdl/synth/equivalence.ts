@@ -65,6 +65,8 @@ export async function checkSvEquivalence(
       // Both sides alike: processes to cells, one flat module, memories as cells, async resets as sync logic.
       'proc',
       ...(cut.length ? [] : ['flatten']),
+      // Memory ports are ordered by their cells' names, which hold source line numbers: name them by order.
+      'rename -enumerate -pattern memport_% t:$memrd t:$memwr t:$memrd_v2 t:$memwr_v2 %u %u %u',
       'memory -nomap',
       // Yosys's SAT has no model of a memory cell: its read data become inputs shared by name (the cell kept),
       // which is sound because the cells are matched and their inputs (addresses, enables, data) proven equal.
