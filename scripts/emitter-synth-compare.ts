@@ -31,11 +31,13 @@ let over = 0;
 console.log(`${design.top}: resources per style and target (readable vs netlist; limit ${limit} %)`);
 for (const target of targets as SynthTarget[]) {
   const total: Record<string, Resources> = {};
+  const own: Record<string, Map<string, number>> = {};
   for (const style of ['netlist', 'readable'] as const) {
     const e = emitSystemVerilog(design, { style });
     const t0 = performance.now();
     const r = await synthesize({ top: design.top, files: e.files, fileList: e.fileList }, target, { depth: 'none' });
     total[style] = r.total;
+    own[style] = new Map(r.modules.map((m) => [m.module, m.own.luts * m.instances]));
     console.error(`  ${target} ${style}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
   const row = keys.map((k) => {
@@ -47,5 +49,8 @@ for (const target of targets as SynthTarget[]) {
     return `${k} ${a} -> ${b} (${pct >= 0 ? '+' : ''}${pct.toFixed(2)} %)`;
   });
   console.log(`${target}\t${row.join('\t')}`);
+  // Where the logic moved: modules whose LUTs (times their instances) changed most.
+  const moved = [...own.netlist!].map(([m, a]) => ({ m, a, b: own.readable!.get(m) ?? 0 })).sort((x, y) => Math.abs(y.b - y.a) - Math.abs(x.b - x.a));
+  for (const { m, a, b } of moved.slice(0, 6)) console.log(`  ${m}: ${a} -> ${b} (${b - a >= 0 ? '+' : ''}${b - a})`);
 }
 process.exit(over ? 1 : 0);
