@@ -3,9 +3,9 @@
 // [--design rtgpu_top] [--module NAME] [--targets xilinx,intel,ecp5,generic] [--limit PERCENT]
 // (exit 1 when the readable style needs more than PERCENT more of any resource on any target)
 import { parseArgs } from 'node:util';
-import { designByName, subDesign } from '../src/designs/synthSource.ts';
+import { designByName } from '../src/designs/synthSource.ts';
 import { emitSystemVerilog } from '../src/hdl/index.ts';
-import { isSynthTarget, synthesize, type Resources, type SynthTarget } from '../src/hdl/synth/index.ts';
+import { isSynthTarget, subDesign, synthesize, type Resources, type SynthTarget } from '../src/hdl/synth/index.ts';
 
 function flags() {
   try {

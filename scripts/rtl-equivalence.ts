@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { allDesigns } from '../src/designs/index.ts';
 import { gpuDesign } from '../src/gpu/top/gpuDesign.ts';
 import type { Design, ModuleIR } from '../src/hdl/ir/netlist.ts';
-import { checkEmitterEquivalence, subDesign } from '../src/hdl/synth/equivalence.ts';
+import { checkEmitterEquivalence, subDesign } from '../src/hdl/synth/index.ts';
 
 function flags() {
   try {

@@ -1,27 +1,13 @@
 // The RTL `rtgpu synth` synthesizes: a catalogue design or the whole GPU, optionally cut down to one module and what it instantiates.
 import { emitSystemVerilog } from '../hdl/index.ts';
 import type { Design } from '../hdl/index.ts';
-import type { RtlSource } from '../hdl/synth/index.ts';
+import { subDesign, type RtlSource } from '../hdl/synth/index.ts';
 import { gpuDesign } from '../gpu/top/gpuDesign.ts';
 import { GPU_TOP_NAME, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { findDesign } from './index.ts';
 
 /** The default design of `rtgpu synth`. */
 export const GPU_DESIGN = GPU_TOP_NAME;
-
-/** `top` and the modules below it, children first (the emitter's order). */
-export function subDesign(design: Design, top: string): Design {
-  const byName = new Map(design.modules.map((m) => [m.name, m]));
-  if (!byName.has(top)) throw new Error(`design ${design.top} has no module '${top}'; its modules: ${design.modules.map((m) => m.name).join(', ')}`);
-  const keep = new Set<string>();
-  const visit = (name: string) => {
-    if (keep.has(name)) return;
-    keep.add(name);
-    for (const inst of byName.get(name)!.instances) visit(inst.module);
-  };
-  visit(top);
-  return { top, modules: design.modules.filter((m) => keep.has(m.name)) };
-}
 
 /** The design by name: `rtgpu_top` (with GPU parameters) or a catalogue design (`rtgpu cosim --list`). */
 export async function designByName(name: string, gpu: Partial<GpuParams> = {}): Promise<Design> {

@@ -137,8 +137,11 @@ class ModuleEmitter {
       if (c) return cellInputs(c);
       return instanceInputs.get(n) ?? (asyncRead.has(n) ? [asyncRead.get(n)!] : []);
     };
+    // Iterative post-order walk (deep decision chains would overflow the JS stack). The netlist has no
+    // combinational loop, but `deps` over-approximates an instance (every output reads every input), so a
+    // registered feedback through a child can look like one: an edge back to a net on the stack is dropped.
+    const onStack = new Set<NetId>();
     const levelOf = (start: NetId): number => {
-      // Iterative post-order walk: deep decision chains would overflow the JS stack recursively.
       const stack: NetId[] = [start];
       while (stack.length) {
         const n = stack[stack.length - 1]!;
@@ -146,14 +149,14 @@ class ModuleEmitter {
           stack.pop();
           continue;
         }
-        const pending = deps(n).filter((d) => !level.has(d));
+        const pending = onStack.has(n) ? [] : deps(n).filter((d) => !level.has(d) && !onStack.has(d));
+        onStack.add(n);
         if (pending.length) {
-          level.set(n, -1); // on the stack; netlists have no combinational loops
-          level.delete(n);
           stack.push(...pending);
           continue;
         }
-        level.set(n, Math.max(0, ...deps(n).map((d) => level.get(d)! + (isRoot.has(d) ? 1 : 0))));
+        level.set(n, Math.max(0, ...deps(n).filter((d) => level.has(d)).map((d) => level.get(d)! + (isRoot.has(d) ? 1 : 0))));
+        onStack.delete(n);
         stack.pop();
       }
       return level.get(start)!;

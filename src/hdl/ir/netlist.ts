@@ -223,6 +223,20 @@ export function findModule(design: Design, name: string): ModuleIR {
   return m;
 }
 
+/** Module `top` of `design` as a design of its own: it and the modules below it, children first. */
+export function subDesign(design: Design, top: string): Design {
+  const byName = new Map(design.modules.map((m) => [m.name, m]));
+  if (!byName.has(top)) throw new Error(`design ${design.top} has no module '${top}'; its modules: ${design.modules.map((m) => m.name).join(', ')}`);
+  const keep = new Set<string>();
+  const visit = (name: string) => {
+    if (keep.has(name)) return;
+    keep.add(name);
+    for (const inst of byName.get(name)!.instances) visit(inst.module);
+  };
+  visit(top);
+  return { top, modules: design.modules.filter((m) => keep.has(m.name)) };
+}
+
 export function topModule(design: Design): ModuleIR {
   return findModule(design, design.top);
 }

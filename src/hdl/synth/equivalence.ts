@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emitSystemVerilog } from '../emit/index.ts';
-import { findModule, type Design } from '../ir/netlist.ts';
+import type { Design } from '../ir/netlist.ts';
 import { runYosys, YosysError } from '../tools/yosys.ts';
 
 /** Emitted files and their order (what `emitSystemVerilog` returns). */
@@ -49,7 +49,6 @@ export async function checkSvEquivalence(
   dir: string,
   opts: EquivalenceOptions = {},
 ): Promise<EquivalenceResult> {
-  const design = { top };
   // Submodules as black boxes: both sides instantiate the same ones, matched by instance name.
   // Their outputs become inputs of the module, shared by name: the same free values on both sides.
   const instanceOutputs = `${children.map((c, i) => (i ? `t:${c} %u` : `t:${c}`)).join(' ')} %co1 w:* %i`;
@@ -60,7 +59,7 @@ export async function checkSvEquivalence(
     for (const f of emitted.files) writeFileSync(f.path.endsWith('.hex') ? join(dir, f.path) : join(dir, name, f.path), f.text);
     read.push(
       `read_verilog -sv ${emitted.fileList.map((f) => `${name}/${f}`).join(' ')}`,
-      `hierarchy -top ${design.top}`,
+      `hierarchy -top ${top}`,
       ...cut,
       // Both sides alike: processes to cells, one flat module, memories as cells, async resets as sync logic.
       'proc',
@@ -75,7 +74,7 @@ export async function checkSvEquivalence(
       'opt_clean',
       'async2sync',
       'dffunmap',
-      `rename ${design.top} ${name}`,
+      `rename ${top} ${name}`,
       `design -stash ${name}`,
     );
   }
@@ -93,21 +92,9 @@ export async function checkSvEquivalence(
   ].join('\n');
   try {
     const r = await runYosys(script, { cwd: dir, quiet: true, timeoutMs: opts.timeoutMs });
-    return { top: design.top, proven: true, report: r.output };
+    return { top, proven: true, report: r.output };
   } catch (e) {
-    if (e instanceof YosysError) return { top: design.top, proven: false, report: e.message };
+    if (e instanceof YosysError) return { top, proven: false, report: e.message };
     throw e;
   }
-}
-
-/** Module `name` of `design` as a design of its own: it and every module below it, children first. */
-export function subDesign(design: Design, name: string): Design {
-  const keep = new Set<string>();
-  const visit = (n: string) => {
-    if (keep.has(n)) return;
-    keep.add(n);
-    for (const i of findModule(design, n).instances) visit(i.module);
-  };
-  visit(name);
-  return { top: name, modules: design.modules.filter((m) => keep.has(m.name)) };
 }

@@ -10,6 +10,7 @@ export { quartusProject, type QuartusDevice, type QuartusFiles } from './quartus
 export { vivadoProject, type VivadoFiles } from './vivadoProject.ts';
 export { yosysHandoffScript, yosysReportPath, type YosysSource } from './yosysHandoff.ts';
 export { placeAndRouteIce40, type Ice40Device, type Ice40PnrOptions, type Ice40PnrResult } from './ice40Pnr.ts';
-export { checkEmitterEquivalence, checkSvEquivalence, subDesign, type EquivalenceOptions, type EquivalenceResult, type SvFiles } from './equivalence.ts';
+export { subDesign } from '../ir/netlist.ts';
+export { checkEmitterEquivalence, checkSvEquivalence, type EquivalenceOptions, type EquivalenceResult, type SvFiles } from './equivalence.ts';
 export { fpgaDevices, bramsFor, type FpgaDevice, type FpgaDeviceName, type BramShape } from './devices.ts';
 export { cellTotals, deviceResources, deviceUse, logicUse, memoryBrams, utilization, type DeviceUse } from './utilization.ts';
