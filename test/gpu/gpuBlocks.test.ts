@@ -21,6 +21,8 @@ const seed = seedFromEnv();
 console.log(`gpuBlocks.test seed=${seed} (rerun with SEED=${seed})`);
 
 const CYCLES = 20_000;
+/** The memory controller's TS-only coverage run: long enough that every event it asserts occurs for any seed (at 20,000 cycles one seed in ten missed one). */
+const COVERAGE_CYCLES = 60_000;
 
 /** The golden model with a hook that sees every cycle's outputs (for coverage counts). */
 function watched(d: CosimDesign, golden: () => GoldenModel, see: (outs: Readonly<Record<string, bigint>>) => void): CosimDesign {
@@ -171,7 +173,7 @@ describe('memory controller (memory_controller)', () => {
   test('the stimulus loads every memory, runs frames, writes patches and reports, hits every error; the model agrees (TS)', async () => {
     let model: MemoryControllerModel | undefined;
     const d = { ...memoryControllerCosimDesign, golden: () => memoryControllerGolden(memoryControllerCosimParams, (m) => (model = m)) };
-    const r = await runCosim(d, { cycles: CYCLES, seed, sims: ['ts'] });
+    const r = await runCosim(d, { cycles: COVERAGE_CYCLES, seed, sims: ['ts'] });
     expect(r.golden).toBeNull();
     const c = model!.coverage;
     console.log(`memory_controller coverage (seed ${seed}): ${JSON.stringify(c)}`);

@@ -16,6 +16,8 @@ const scale = Number(process.env.RTGPU_DESIGNS ?? 1);
 const EXTERNAL_DESIGNS = Math.round(500 * scale);
 const BATCH = 125;
 const CYCLES = 40;
+/** A batch takes vvp seconds per request: one that stops answering is an error naming the seed, not a stuck worker. */
+const ICARUS_TIMEOUT_SECONDS = 300;
 
 describe('random designs on Verilator and Icarus', () => {
   test(`Verilator and Icarus agree with js on ${EXTERNAL_DESIGNS} random designs (batches of ${BATCH} in one top module)`, async () => {
@@ -23,7 +25,7 @@ describe('random designs on Verilator and Icarus', () => {
     for (let at = 0; at < all.length; at += BATCH) {
       const raws = all.slice(at, at + BATCH);
       const { sources, design } = batchOfRandom(raws);
-      const sims = [compileSimulator(design, { backend: 'js' }), await compileSimulator(design, { backend: 'verilator', registers: true }), await compileSimulator(design, { backend: 'icarus', registers: true })];
+      const sims = [compileSimulator(design, { backend: 'js' }), await compileSimulator(design, { backend: 'verilator', registers: true }), await compileSimulator(design, { backend: 'icarus', registers: true, timeoutSeconds: ICARUS_TIMEOUT_SECONDS })];
       try {
         const diff = firstDisagreement(design, sims, seed + at, CYCLES);
         // Ports and registers of design j are named d<j>_… and d<j>.…: print that design alone.

@@ -48,7 +48,7 @@ export function readableRegisters(p: MemoryControllerParams): number[] {
 function writeValue(rng: Rng, addr: number): number {
   const words = (limit: number) => {
     const k = rng.int(12);
-    return k === 0 ? limit : k === 1 ? limit + 1 + rng.int(3) : k === 2 ? rng.u32() : k === 3 ? 0 : rng.int(41);
+    return k === 0 ? limit : k <= 2 ? limit + 1 + rng.int(3) : k === 3 ? rng.u32() : k === 4 ? 0 : rng.int(41);
   };
   switch (addr) {
     case MMIO.PROGRAM_WORDS:
