@@ -1,6 +1,6 @@
 // A vitest reporter that turns a stuck test file into a failure naming it: vitest's own timeout cannot fire while a
 // worker's event loop is blocked (a synchronous loop, a native call), so the main process watches the clock.
-import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
 /** Checks the running files this often. */
@@ -69,16 +69,22 @@ function abort(stuck: readonly Running[], now: number): never {
   process.exit(1);
 }
 
-/** Kills every process below `pid` (workers and the simulators they started). */
+/** Kills every process below `pid` (workers and the simulators they started), read from /proc (no `ps` needed). */
 function killDescendants(pid: number): void {
-  let children: number[] = [];
-  try {
-    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // `ps` exits 1 when there are none.
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent is the 2nd field after the parenthesized command name (which may hold spaces).
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
   }
-  for (const c of children) {
-    killDescendants(c);
+  const below = (p: number): number[] => (children.get(p) ?? []).flatMap((c) => [c, ...below(c)]);
+  for (const c of below(pid)) {
     try {
       process.kill(c, 'SIGKILL');
     } catch {
