@@ -32,10 +32,12 @@ const designs: Design[] = [gpuDesign(), ...(await allDesigns()).map((d) => d.ela
 for (const design of designs) for (const module of design.modules) if (!module.blackBox && !modules.has(module.name)) modules.set(module.name, { design, module });
 
 let failed = 0;
+let checked = 0;
 const tooLarge: string[] = [];
 console.log(`module\tresult\tseconds\tmemory bits`);
 for (const [name, { design, module }] of modules) {
   if (values.only && !name.startsWith(values.only)) continue;
+  checked++;
   const dir = mkdtempSync(join(tmpdir(), 'rtgpu-equiv-'));
   const t0 = performance.now();
   // Alone (submodules black boxes) first; a module whose proof needs its submodules' logic is proven with them.
@@ -57,5 +59,9 @@ for (const [name, { design, module }] of modules) {
   }
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\n${modules.size - failed - tooLarge.length} proven, ${tooLarge.length} too large for ${timeoutS} s${tooLarge.length ? ` (${tooLarge.join(', ')})` : ''}, ${failed} not proven`);
+if (checked === 0) {
+  console.error(`rtl-equivalence: no module's name starts with '${values.only}'`);
+  process.exit(2);
+}
+console.log(`\n${checked - failed - tooLarge.length} proven, ${tooLarge.length} too large for ${timeoutS} s${tooLarge.length ? ` (${tooLarge.join(', ')})` : ''}, ${failed} not proven`);
 process.exit(failed ? 1 : 0);

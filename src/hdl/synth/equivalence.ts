@@ -52,7 +52,7 @@ export async function checkSvEquivalence(
   // Submodules as black boxes: both sides instantiate the same ones, matched by instance name.
   // Their outputs become inputs of the module, shared by name: the same free values on both sides.
   const instanceOutputs = `${children.map((c, i) => (i ? `t:${c} %u` : `t:${c}`)).join(' ')} %co1 w:* %i`;
-  const cut = opts.submodules === 'opaque' && children.length ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`, `expose -cut ${instanceOutputs}`] : [];
+  const opaque = opts.submodules === 'opaque' && children.length > 0;
   const read: string[] = [];
   for (const [name, emitted] of Object.entries(styles)) {
     mkdirSync(join(dir, name), { recursive: true });
@@ -60,10 +60,11 @@ export async function checkSvEquivalence(
     read.push(
       `read_verilog -sv ${emitted.fileList.map((f) => `${name}/${f}`).join(' ')}`,
       `hierarchy -top ${top}`,
-      ...cut,
+      ...(opaque ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`] : []),
       // Both sides alike: processes to cells, one flat module, memories as cells, async resets as sync logic.
       'proc',
-      ...(cut.length ? [] : ['flatten']),
+      // After proc: expose rewires cells and connections, not the reads inside processes.
+      ...(opaque ? [`expose -cut ${instanceOutputs}`] : ['flatten']),
       // Memory ports are ordered by their cells' names, which hold source line numbers: name them by order.
       'rename -enumerate -pattern memport_% t:$memrd t:$memwr t:$memrd_v2 t:$memwr_v2 %u %u %u',
       'memory -nomap',
@@ -84,6 +85,8 @@ export async function checkSvEquivalence(
     'design -copy-from gate -as gate gate',
     'equiv_make gold gate equiv',
     'hierarchy -top equiv',
+    // Cells alike on both sides merge first (cheap), so the SAT passes see only what the styles print differently.
+    'equiv_struct',
     'equiv_simple',
     'equiv_induct',
     'tee -o equiv_status.txt equiv_status',
