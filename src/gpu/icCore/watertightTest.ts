@@ -1,5 +1,5 @@
 // The IC core's watertight triangle test option: the ray intake that computes each ray's constants, and the pipelined test (docs/intersection.md).
-import { Bool, UInt, Vec, cat, lit, mux, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { UInt, Vec, cat, fsm, lit, mux, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
 import { delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { join3, map3, split3, type Vec3 } from './vec3.ts';
@@ -123,19 +123,18 @@ export function rayIntake(m: ModuleBuilder, io: RayInputs, p: Latencies & Triang
 /**
  * Takes a ray when empty (cycle a), divides on the next three cycles with one divider (Sx, Sy, Sz),
  * captures the quotients and offers the ray to the core from cycle a + fdiv + 4 until the core takes
- * it. It is the ray's first stop: the next ray can enter while the previous one sweeps.
+ * it (states empty, dividing, ready). It is the ray's first stop: the next ray can enter while the previous one sweeps.
  */
 function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayIntake {
-  const occupied = m.reg(Bool, { reset: 0, name: 'intake_occupied' });
-  const full = m.reg(Bool, { reset: 0, name: 'intake_full' });
+  const intake = fsm(m, 'intake', ['empty', 'dividing', 'ready'], 'empty');
   const origin = m.reg(UInt(96), { name: 'intake_origin' });
   const direction = m.reg(UInt(96), { name: 'intake_direction' });
   const thread = m.reg(UInt(5), { name: 'intake_thread' });
   const axes = m.reg(UInt(6), { name: 'intake_axes' });
   const shear = [0, 1, 2].map((i) => m.reg(UInt(32), { name: `intake_s${'xyz'[i]}` }));
-  const take = io.ray_start.and(occupied.not());
+  const take = io.ray_start.and(intake.is('empty'));
   m.when(take, () => {
-    occupied.set(true);
+    intake.goto('dividing');
     origin.set(io.ray_origin);
     direction.set(io.ray_direction);
     thread.set(io.ray_thread);
@@ -149,19 +148,16 @@ function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayInt
   div.io.a.set(mux(taps[1]!, d[0], mux(taps[2]!, d[1], lit(ONE, 32))));
   div.io.b.set(d[2]);
   shear.forEach((s, i) => m.when(taps[p.fdiv + 1 + i]!, () => s.set(div.io.result)));
-  m.when(taps[p.fdiv + 3]!, () => full.set(true));
+  m.when(taps[p.fdiv + 3]!, () => intake.goto('ready'));
   return {
-    start: full,
+    start: intake.is('ready'),
     origin,
     direction,
     thread,
     constants: { axes, shear: join3([shear[0]!, shear[1]!, shear[2]!]) },
     portReady(coreReady) {
-      m.when(full.and(coreReady), () => {
-        occupied.set(false);
-        full.set(false);
-      });
-      return occupied.not();
+      m.when(intake.is('ready').and(coreReady), () => intake.goto('empty'));
+      return intake.is('empty');
     },
   };
 }
