@@ -3,10 +3,8 @@
 import { Bool, UInt, Vec, cat, defineModule, fsm, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type InstanceHandle, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { rayPorts } from '../icCore/icCore.ts';
-import { connectTriangleAnswers, sceneLoadPorts } from '../icCore/icSystem.ts';
+import { connectCoreRays, connectTriangleAnswers, sceneLoadPorts, systemRayPorts } from '../icCore/icSystem.ts';
 import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
-import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
 import { CHILDREN, ChildFlags, NodeBoxes, NodeWord, TriRange } from './bvhWords.ts';
@@ -47,7 +45,7 @@ function checkParams(p: BvhIcSystemParams): void {
 // load_error: also a malformed or too big BVH section, a ray before the image was complete, a stack overflow.
 const bvhIcSystemPorts = (p: BvhIcSystemParams) => ({
   ...sceneLoadPorts(p),
-  ...rayPorts(),
+  ...systemRayPorts(),
   node_tests: output(UInt(32)),
 });
 
@@ -62,13 +60,13 @@ export const BvhIcSystem = defineModule(
     const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
     const ranges = m.memory(UInt(TriRange(tb).width), p.triRanges, { name: 'tri_ranges' });
-    passThrough(m, rayPorts(), io, core.io);
+    connectCoreRays(m, io, core.io);
     io.node_tests.set(core.io.node_tests);
     io.triangle_count.set(tri.io.triangle_count);
 
     const image = imageLoader(m, io, p, ib, tb, tri, nodes, ranges);
     // A ray before the image is complete would walk a half-written tree.
-    m.when(io.ray_start.and(image.load.is('done').not()).and(io.load_start.not()), image.fail);
+    m.when(io.dispatch.ray_start.and(image.load.is('done').not()).and(io.load_start.not()), image.fail);
     // A ray overflowed its stack: the tree is malformed (sticky like the rest, until load_start).
     m.when(core.io.stack_overflow, image.fail);
     io.load_error.set(image.error.or(tri.io.load_error));

@@ -1,9 +1,10 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, defineModule, input, lit, mux, output, type InstanceHandle, type ValueOf } from '../../hdl/index.ts';
+import { Bool, UInt, defineModule, input, lit, mux, output, type InstanceHandle, type ModuleBuilder, type PortsValue, type ValueOf } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { IcCore, defaultIcCoreParams, rayPorts, type TriangleRead } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
+import { IcCoreLink } from './icCoreLink.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
 /** Flat, so module names read `IcSystem_fadd3_…_slots3_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
@@ -30,6 +31,28 @@ export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>
   triangle_count: output(UInt(triangleIdBits(p))),
 });
 
+/** The ray data and counters of the core's rayPorts, which a system passes straight through. */
+const rayDataPorts = () => {
+  const { ray_origin, ray_direction, ray_thread, rays, tests, busy_cycles } = rayPorts();
+  return { ray_origin, ray_direction, ray_thread, rays, tests, busy_cycles };
+};
+
+/** An IC system's side toward the dispatcher and the host: the dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault), the ray's data, the counters. */
+export const systemRayPorts = () => ({
+  dispatch: output(IcCoreLink),
+  ...rayDataPorts(),
+});
+
+type CoreRayIo = PortsValue<ReturnType<typeof rayPorts>>;
+
+/** A system's ray ports to its core's: the core's flat ray ports are its side of the link. */
+export function connectCoreRays(m: ModuleBuilder, io: PortsValue<ReturnType<typeof systemRayPorts>>, core: CoreRayIo): void {
+  passThrough(m, rayDataPorts(), io, core);
+  const link = io.dispatch;
+  core.ray_start.set(link.ray_start);
+  for (const k of ['ready', 'done', 'hit_info', 'hit_normal', 'done_thread', 'done_fault'] as const) link[k].set(core[k] as never);
+}
+
 type TriangleMemoryIo = InstanceHandle<ReturnType<(typeof TriangleMemory)['ports']>>['io'];
 
 /** The triangle memory's answer into a core's triangle port (the request side is each system's: the id widths differ). */
@@ -41,7 +64,7 @@ export const IcSystem = defineModule(
   'IcSystem',
   (p: IcSystemParams) => ({
     ...sceneLoadPorts(p),
-    ...rayPorts(),
+    ...systemRayPorts(),
   }),
   (m, io, p) => {
     const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) }, { name: 'core' });
@@ -49,7 +72,7 @@ export const IcSystem = defineModule(
     for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
     io.load_error.set(mem.io.load_error);
     io.triangle_count.set(mem.io.triangle_count);
-    passThrough(m, rayPorts(), io, core.io);
+    connectCoreRays(m, io, core.io);
     // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
     const tw = triangleIdBits(p);
     const id = core.io.tri.req_id;

@@ -85,7 +85,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   frameControl(m, gpu);
   gpu.tiles.forEach((_, c) => rtTile(m, gpu, c));
   icBufferSteering(gpu);
-  gpu.ics.forEach((_, k) => icCore(gpu, k));
+  gpu.ics.forEach((_, k) => icCore(m, gpu, k));
   // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
   gpu.mc.io.internal_error.set(gpu.buffer.io.error.or(gpu.pd.io.answer_overflow).or(gpu.main.io.conflict).or(gpu.tiles.map((t) => t.io.mem_error).reduce((a, b) => a.or(b))));
 });
@@ -181,7 +181,7 @@ function icBufferSteering({ pd, buffer }: GpuBlocks): void {
 }
 
 /** IC system k: loaded by the memory controller, rays from the buffer, answers to the dispatcher. */
-function icCore({ mc, pd, buffer, ics }: GpuBlocks, k: number): void {
+function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number): void {
   const { system: s, nodeTests } = ics[k]!;
   s.io.load_start.set(mc.io.tri_load_start);
   s.io.load_valid.set(mc.io.tri_load_valid);
@@ -189,15 +189,7 @@ function icCore({ mc, pd, buffer, ics }: GpuBlocks, k: number): void {
   s.io.ray_origin.set(buffer.io.ray_origin_ic);
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
-  // The IC systems' ray ports are flat: their side of IcCoreLink field by field.
-  const link = pd.io.ic.at(k);
-  s.io.ray_start.set(link.ray_start);
-  link.ready.set(s.io.ready);
-  link.done.set(s.io.done);
-  link.hit_info.set(s.io.hit_info);
-  link.hit_normal.set(s.io.hit_normal);
-  link.done_thread.set(s.io.done_thread);
-  link.done_fault.set(s.io.done_fault);
+  m.connect(pd.io.ic.at(k), s.io.dispatch);
   buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
   buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
   mc.io.ic_rays.at(k).set(s.io.rays);
