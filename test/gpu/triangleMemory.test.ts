@@ -91,7 +91,7 @@ const zeroTriangle: Triangle = { vertices: [[0, 0, 0], [0, 0, 0], [0, 0, 0]], sh
 
 function expectScene(sim: Simulator, scene: Scene): void {
   const n = triangleCount(scene);
-  expect(sim.peek('triangle_count')).toBe(BigInt(n));
+  expect(sim.peek('load_triangle_count')).toBe(BigInt(n));
   expect(sim.peek('load_error')).toBe(0n);
   const got = readBackToBack(sim, range(n));
   expect(got).toEqual(range(n).map((t) => ({ notValid: false, triangle: sceneTriangle(scene, t) })));
@@ -162,7 +162,7 @@ describe('triangle memory on the TS simulator', () => {
     sim.poke('load_start', 1);
     sim.step();
     sim.poke('load_start', 0);
-    expect(sim.peek('triangle_count')).toBe(0n);
+    expect(sim.peek('load_triangle_count')).toBe(0n);
     expect(readBackToBack(sim, [0]).map((r) => r.notValid)).toEqual([true]);
   });
 
@@ -186,10 +186,10 @@ describe('triangle memory on the TS simulator', () => {
         const sim = newMemory(small);
         loadImage(sim, image);
         expect(sim.peek('load_error')).toBe(1n);
-        expect(sim.peek('triangle_count')).toBe(BigInt(count));
+        expect(sim.peek('load_triangle_count')).toBe(BigInt(count));
         // Further words are ignored: the count does not move and the error stays.
         loadWordsWithoutStart(sim, [0, 0, 0, 0]);
-        expect([sim.peek('load_error'), sim.peek('triangle_count')]).toEqual([1n, BigInt(count)]);
+        expect([sim.peek('load_error'), sim.peek('load_triangle_count')]).toEqual([1n, BigInt(count)]);
         loadImage(sim, sceneToImage(quad));
         expect(sim.peek('load_error')).toBe(0n);
         expectScene(sim, quad);
@@ -221,7 +221,7 @@ describe('triangle memory on the TS simulator', () => {
       sim.poke('load_start', 0);
     }
     sim.poke('load_valid', 0);
-    expect([sim.peek('load_error'), sim.peek('triangle_count')]).toEqual([0n, 4096n]);
+    expect([sim.peek('load_error'), sim.peek('load_triangle_count')]).toEqual([0n, 4096n]);
     const ids = [...range(p.triangles), 4096, 8191];
     const got = readBackToBack(sim, ids);
     expect(got.length).toBe(ids.length);

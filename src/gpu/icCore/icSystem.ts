@@ -1,10 +1,11 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, defineModule, input, lit, mux, output, type InstanceHandle, type ModuleBuilder, type PortsValue, type ValueOf } from '../../hdl/index.ts';
+import { defineModule, input, lit, mux, output, type InstanceHandle, type ModuleBuilder, type PortsValue, type ValueOf } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { IcCore, defaultIcCoreParams, rayPorts, type TriangleRead } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
 import { IcCoreLink } from './icCoreLink.ts';
+import { SceneLoad } from '../memory/sceneLoad.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
 /** Flat, so module names read `IcSystem_fadd3_…_slots3_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
@@ -23,12 +24,8 @@ export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.f
 
 /** An IC system's load side: the scene image streamed in by the memory controller, and what the triangle memory says of it. */
 export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>) => ({
-  load_start: input(Bool),
-  load_valid: input(Bool),
-  load_data: input(UInt(32)),
-  /** Sticky until load_start: the image was rejected. */
-  load_error: output(Bool),
-  triangle_count: output(UInt(triangleIdBits(p))),
+  /** SV ports load_start, load_valid, load_data, load_error, load_triangle_count. */
+  load: input(SceneLoad(triangleIdBits(p))),
 });
 
 /** The ray data and counters of the core's rayPorts, which a system passes straight through. */
@@ -69,9 +66,7 @@ export const IcSystem = defineModule(
   (m, io, p) => {
     const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) }, { name: 'core' });
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
-    for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
-    io.load_error.set(mem.io.load_error);
-    io.triangle_count.set(mem.io.triangle_count);
+    m.connect(mem.io.load, io.load);
     connectCoreRays(m, io, core.io);
     // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
     const tw = triangleIdBits(p);

@@ -1,6 +1,7 @@
 // Triangle memory: parses the streamed scene image and answers one triangle per cycle (index table, then X/Y/Z banks).
 import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, mux, output, packBits, unpackBits, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
+import { SceneLoad } from './sceneLoad.ts';
 
 export interface TriangleMemoryParams {
   /** Capacity of the index table (2 to 2^20). */
@@ -26,14 +27,8 @@ function checkParams(p: TriangleMemoryParams): void {
 }
 
 const triangleMemoryPorts = (p: TriangleMemoryParams) => ({
-  /** Pulse: forget the old scene; a word on load_data in this same cycle (with load_valid) is word 0. */
-  load_start: input(Bool),
-  load_valid: input(Bool),
-  load_data: input(UInt(32)),
-  /** Sticky: the image did not fit, or named a vertex past the banks; the load stopped. Cleared by load_start. */
-  load_error: output(Bool),
-  /** Triangles loaded so far (final once the index table's terminator has been seen). */
-  triangle_count: output(UInt(triangleIdBits(p))),
+  /** The scene image (SV ports load_start … load_triangle_count); load_error: the image did not fit, or named a vertex past the banks, and the load stopped. */
+  load: input(SceneLoad(triangleIdBits(p))),
   req_valid: input(Bool),
   req_id: input(UInt(triangleIdBits(p))),
   resp_valid: output(Bool),
@@ -58,7 +53,7 @@ export const TriangleMemory = defineModule('TriangleMemory', triangleMemoryPorts
   const indexTable = m.memory(UInt(IndexEntry(vw).width), p.triangles, { name: 'index_table' });
   const banks = ['bank_x', 'bank_y', 'bank_z'].map((name) => m.memory(UInt(32), p.vertices, { name }));
   const triangleCount = loadParser(m, io, p, indexTable, banks);
-  io.triangle_count.set(triangleCount);
+  io.load.triangle_count.set(triangleCount);
   lookupPipeline(m, io, vw, triangleCount, indexTable, banks);
 });
 
@@ -80,15 +75,15 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
   const stagedIndexBad = m.reg(Bool, { name: 'staged_index_bad' });
 
   // load_start restarts the parse at once, so a word arriving with it is word 0 of the new image.
-  const start = io.load_start;
+  const start = io.load.start;
   const inVerticesNow = section.is('vertices').and(start.not());
   const wordNow = mux(start, 0, wordOfRecord);
   const countNow = mux(start, 0, triangleCount);
   const recordNow = mux(start, 0, vertexRecord);
   const errorNow = loadError.and(start.not());
-  const word = io.load_data;
+  const word = io.load.data;
   // After an error the rest of the image is ignored until the next load_start.
-  const accept = io.load_valid.and(errorNow.not());
+  const accept = io.load.valid.and(errorNow.not());
   const indexOutOfRange = word.ge(p.vertices);
   // The entry the shader id word completes.
   const stagedEntry = m.wire(IndexEntry(vw), { name: 'staged_entry' });
@@ -134,7 +129,7 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
       }).elsewhen(recordNow.gt(p.vertices).or(word.ne(0)), () => loadError.set(1));
     });
   });
-  io.load_error.set(loadError);
+  io.load.error.set(loadError);
   return triangleCount;
 }
 

@@ -139,7 +139,7 @@ export class TriangleMemoryModel {
     const answer = s.valid && !s.notValid;
     return {
       load_error: b(this.loadError),
-      triangle_count: BigInt(this.triangleCount),
+      load_triangle_count: BigInt(this.triangleCount),
       resp_valid: b(s.valid),
       resp_not_valid: b(s.valid && s.notValid),
       resp_v0: answer ? s.vertices[0]! : 0n,

@@ -121,7 +121,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       dma_rd_data: rng.bits(128),
       dma_wr_ready: b(odds(ph.wrReady)),
       tri_load_error: b(rng.int(2500) === 0),
-      triangle_count: rng.bits(p.triangleCountBits),
+      tri_load_triangle_count: rng.bits(p.triangleCountBits),
       patch_start: b(rng.int(40) === 0),
       frame_done: b(rng.int(1500) === 0),
       instructions: rng.bits(32),
@@ -335,7 +335,7 @@ export class MemoryControllerModel {
       case MMIO.ERROR:
         return this.error;
       case MMIO.TRIANGLES:
-        return Number(ins.triangle_count);
+        return Number(ins.tri_load_triangle_count);
       case MMIO.CONTEXTS:
         return p.contexts;
       case MMIO.PATCHES_DONE:
@@ -423,6 +423,7 @@ export class MemoryControllerModel {
     if (store) {
       out.mem_waddr = BigInt(this.wordIndex & 0x1fff);
       out.mem_wdata = BigInt(this.buffer[this.bufferPos]!);
+      out.tri_load_data = out.mem_wdata;
     }
     if (reading) {
       out.mem_thread = BigInt(this.thread);

@@ -10,6 +10,7 @@ import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/
 import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
+import { SceneLoad } from '../memory/sceneLoad.ts';
 import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
@@ -37,10 +38,8 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     cmem_load_start: output(Bool),
     mem_waddr: output(UInt(13)),
     mem_wdata: output(UInt(32)),
-    tri_load_start: output(Bool),
-    tri_load_valid: output(Bool),
-    tri_load_error: input(Bool),
-    triangle_count: input(UInt(p.triangleCountBits)),
+    /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
+    tri_load: output(SceneLoad(p.triangleCountBits)),
     // Command patcher.
     cp_start: output(Bool),
     pixel_count: output(UInt(32)),
@@ -220,7 +219,7 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
   const nextLoad = startLoad(m, io, regs, ctl, transfer);
   receiveBeats(m, io, regs, ctl, transfer);
   // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
-  m.when(io.tri_load_error.and(io.tri_load_start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
+  m.when(io.tri_load.error.and(io.tri_load.start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
   m.when(io.internal_error, () => ctl.raise(ERROR_CODE.internal));
   return { nextLoad };
 }
@@ -253,7 +252,7 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
   io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
   io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
-  io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
+  io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
   io.dma_rd_req_valid.set(phase.is('request'));
   io.dma_rd_req_addr.set(cat(source.hi, source.lo));
@@ -277,9 +276,10 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   const store = emit.and(wordIndex.lt(loadWords(sources, current)));
   io.imem_we.set(store.and(current.eq(0)));
   io.cmem_we.set(store.and(current.eq(1)));
-  io.tri_load_valid.set(store.and(current.eq(2)));
+  io.tri_load.valid.set(store.and(current.eq(2)));
   io.mem_waddr.set(wordIndex.trunc(13));
   io.mem_wdata.set(word);
+  io.tri_load.data.set(word);
   m.when(emit, () => {
     wordIndex.set(wordIndex.add(1));
     bufferPos.set(bufferPos.add(1));
@@ -336,7 +336,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     [MMIO.CONFIG, config],
     [MMIO.STATUS, status.zext(32)],
     [MMIO.ERROR, error.zext(32)],
-    [MMIO.TRIANGLES, io.triangle_count.zext(32)],
+    [MMIO.TRIANGLES, io.tri_load.triangle_count.zext(32)],
     ...regs.writable.map(([a, r]) => [a, r] as [number, UIntValue]),
     [MMIO.PATCHES_DONE, frameCounters.patches],
     [MMIO.FAULT_COUNT, frameCounters.faults],

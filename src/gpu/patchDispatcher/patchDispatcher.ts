@@ -3,7 +3,7 @@
 // first, else a new one in the order its pixels came); a trace sends the thread's ray to the rt2ic queue and
 // an IC core, and the answer back through the ic2rt queue to be launched again; the cores' thread events are
 // served one per cycle in fixed descending core order, and an ended thread goes to the memory controller.
-import { Bool, Bundle, UInt, Vec, defineModule, flip, input, lit, mux, output, packBits, unpackBits, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts';
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
