@@ -151,12 +151,12 @@ function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
     [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
     [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
   ];
-  for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio_wr_data));
+  for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio.wr_data));
   const frameCounters = { patches: reg32(m, 'patches_done'), faults: reg32(m, 'fault_count'), faultMask: reg32(m, 'fault_mask') };
   return { sources, out, report, pixelCount, firstPixel, writable, frameCounters };
 }
 
-const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio_wr_en.and(io.mmio_wr_addr.eq(addr));
+const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio.wr_en.and(io.mmio.wr_addr.eq(addr));
 
 function controllerState(m: ModuleBuilder): ControllerState {
   const phase = fsm(m, 'controller', CONTROLLER_PHASES, 'idle');
@@ -172,7 +172,7 @@ function controllerState(m: ModuleBuilder): ControllerState {
 /** A CONTROL write: the loads and the start it asks for become pending (refused while busy); CLEAR and START clear DONE. */
 function controlCommand(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState): void {
   const control = mmioWrite(io, MMIO.CONTROL);
-  const command = io.mmio_wr_data;
+  const command = io.mmio.wr_data;
   const start = flagBit(command, CONTROL.START);
   m.when(control.and(ctl.busy), () => ctl.raise(ERROR_CODE.busy)).elsewhen(control, () => {
     // Bit j of pendingLoads: load j (program, constants, triangles), the order the read engine takes them in.
@@ -254,10 +254,10 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
   io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
-  io.dma_rd_req_valid.set(phase.is('request'));
-  io.dma_rd_req_addr.set(cat(source.hi, source.lo));
-  io.dma_rd_req_beats.set(t.beatsLeft);
-  m.when(phase.is('request').and(io.dma_rd_req_ready), () => phase.goto('receive'));
+  io.dma.rd_req.valid.set(phase.is('request'));
+  io.dma.rd_req.addr.set(cat(source.hi, source.lo));
+  io.dma.rd_req.beats.set(t.beatsLeft);
+  m.when(phase.is('request').and(io.dma.rd_req.ready), () => phase.goto('receive'));
   return nextLoad;
 }
 
@@ -269,8 +269,8 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   const { current, wordIndex, beatsLeft, buffer, bufferWords, bufferPos } = t;
   const receiving = ctl.phase.is('receive');
   const emit = receiving.and(bufferWords.ne(0));
-  const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
-  io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
+  const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma.rd.valid);
+  io.dma.rd.ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
   const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
   // The last beat's words past the length are dropped.
   const store = emit.and(wordIndex.lt(loadWords(sources, current)));
@@ -285,7 +285,7 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
     bufferPos.set(bufferPos.add(1));
   });
   m.when(accept, () => {
-    buffer.set(io.dma_rd_data);
+    buffer.set(io.dma.rd.data);
     bufferWords.set(4);
     bufferPos.set(0);
     beatsLeft.set(beatsLeft.sub(1));
@@ -357,7 +357,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
   readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
   // Context x of core c: the address names the context to every core, the core picks the answer.
   const contextBlock = MMIO.CONTEXT >> 3;
-  const contextIndex = io.mmio_rd_addr.shr(3).sub(contextBlock);
+  const contextIndex = io.mmio.rd_addr.shr(3).sub(contextBlock);
   io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
   for (let c = 0; c < p.rtCores; c++) {
     const status = io.context_status.at(c);
@@ -374,11 +374,11 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
     readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
   }
-  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
+  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio.rd_addr.eq(a), v, acc), lit(0, 32));
   const rdData = m.reg(UInt(32), { reset: 0 });
-  m.when(io.mmio_rd_en, () => rdData.set(readData));
-  io.mmio_rd_data.set(rdData);
-  io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
+  m.when(io.mmio.rd_en, () => rdData.set(readData));
+  io.mmio.rd_data.set(rdData);
+  io.mmio.rd_valid.set(m.regNext(io.mmio.rd_en, { reset: 0 }));
 }
 
 interface WriteBackContext {
@@ -435,11 +435,11 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
   io.mem_read_en.set(wb.is('read'));
   io.mem_thread.set(thread);
   io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
-  io.dma_wr_valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
-  io.dma_wr_addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
-  io.dma_wr_data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
-  const written = wb.is('write').and(io.dma_wr_ready);
-  const reported = wb.is('report').and(io.dma_wr_ready.or(reportsOn.not()));
+  io.dma.wr.valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
+  io.dma.wr.addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
+  io.dma.wr.data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
+  const written = wb.is('write').and(io.dma.wr.ready);
+  const reported = wb.is('report').and(io.dma.wr.ready.or(reportsOn.not()));
   io.thread_written.set(written);
   io.written_thread.set(thread);
   io.patch_written.set(reported);
@@ -457,7 +457,7 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
         result.set(io.mem_data_read);
         wb.goto('write');
       }),
-    write: () => m.when(io.dma_wr_ready, () => wb.goto('idle')),
+    write: () => m.when(io.dma.wr.ready, () => wb.goto('idle')),
     report: () => m.when(reported, () => wb.goto('idle')),
   });
 
