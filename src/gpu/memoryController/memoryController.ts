@@ -5,7 +5,7 @@ import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, outpu
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { FrameLink, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
 import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
@@ -40,17 +40,8 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     mem_wdata: output(UInt(32)),
     /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
     tri_load: output(SceneLoad(p.triangleCountBits)),
-    // Command patcher.
-    cp_start: output(Bool),
-    pixel_count: output(UInt(32)),
-    first_pixel: output(UInt(32)),
-    patch_start: input(Bool),
-    /** A thread's result is in host memory: the thread may take its next pixel. */
-    thread_written: output(Bool),
-    written_thread: output(UInt(5)),
-    /** The oldest unfinished patch is complete and its report written. */
-    patch_written: output(Bool),
-    frame_done: input(Bool),
+    /** The command patcher (SV ports frame_start … frame_done). */
+    frame: output(FrameLink),
     // Patch dispatcher: threads that ended, to write back.
     thread_done: input(ThreadDone),
     core_busy: input(Vec(p.rtCores, Bool)),
@@ -126,7 +117,7 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
   const writeBack = writeBackEngine(m, io, { ...regs, startFrame, running: ctl.phase.is('run') });
   m.when(writeBack.overflow, () => ctl.raise(ERROR_CODE.internal));
   // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
-  m.when(io.frame_done, () => {
+  m.when(io.frame.done, () => {
     ctl.phase.goto('idle');
     ctl.done.set(true);
   });
@@ -309,9 +300,9 @@ function frameStart(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
     ctl.pendingStart.set(false);
     m.when(badFrame, () => ctl.raise(ERROR_CODE.badAddress)).elsewhen(ctl.error.eq(0), () => ctl.phase.goto('run'));
   });
-  io.cp_start.set(startFrame);
-  io.pixel_count.set(pixelCount);
-  io.first_pixel.set(regs.firstPixel);
+  io.frame.start.set(startFrame);
+  io.frame.pixel_count.set(pixelCount);
+  io.frame.first_pixel.set(regs.firstPixel);
   return startFrame;
 }
 
@@ -440,9 +431,9 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
   io.dma.wr.data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
   const written = wb.is('write').and(io.dma.wr.ready);
   const reported = wb.is('report').and(io.dma.wr.ready.or(reportsOn.not()));
-  io.thread_written.set(written);
-  io.written_thread.set(thread);
-  io.patch_written.set(reported);
+  io.frame.thread_written.set(written);
+  io.frame.written_thread.set(thread);
+  io.frame.patch_written.set(reported);
   queue.io.deq.ready.set(wb.is('idle').and(complete.not()));
   wb.on({
     idle: () =>
@@ -464,7 +455,7 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
   const bit = lit(1, PATCH_THREADS).shl(thread);
   const writtenBank = index.bit(5);
   banks.forEach((b, k) => {
-    m.when(io.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
+    m.when(io.frame.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
     m.when(written.and(writtenBank.eq(k)), () => {
       b.written.set(b.written.or(bit));
       m.when(fault, () => b.faults.set(b.faults.or(bit)));
@@ -474,7 +465,7 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
       b.faults.set(0);
     });
   });
-  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.patch_start, () => startBank.set(startBank.not()));
+  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.frame.patch_start, () => startBank.set(startBank.not()));
   m.when(written.and(fault), () => f.frameCounters.faults.set(f.frameCounters.faults.add(1)));
   m.when(reported, () => {
     f.frameCounters.patches.set(f.frameCounters.patches.add(1));

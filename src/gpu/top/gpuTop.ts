@@ -111,14 +111,7 @@ function gpuBlocks(m: ModuleBuilder, p: GpuParams) {
 
 /** Memory controller -> command patcher -> patch dispatcher -> memory controller: frames, pixels, ended threads, counters. */
 function frameControl(m: ModuleBuilder, { mc, cp, pd }: GpuBlocks): void {
-  cp.io.start.set(mc.io.cp_start);
-  cp.io.pixel_count.set(mc.io.pixel_count);
-  cp.io.first_pixel.set(mc.io.first_pixel);
-  cp.io.thread_written.set(mc.io.thread_written);
-  cp.io.written_thread.set(mc.io.written_thread);
-  cp.io.patch_written.set(mc.io.patch_written);
-  mc.io.patch_start.set(cp.io.patch_start);
-  mc.io.frame_done.set(cp.io.frame_done);
+  m.connect(cp.io.frame, mc.io.frame);
   m.connect(pd.io.pixel, cp.io.pixel);
   m.connect(mc.io.thread_done, pd.io.thread_done);
   mc.io.instructions.set(pd.io.instructions);
