@@ -375,8 +375,8 @@ function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): Trian
     walkNext.set(reqId.add(1));
     walkLeft.set(reqLeft.sub(1));
   });
-  io.tri.req_valid.set(reqTest);
-  io.tri.req_id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
+  io.tri.req.valid.set(reqTest);
+  io.tri.req.id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
   return { test: reqTest, last: reqLast, slot: reqSlot, id: reqId };
 }
 
@@ -400,14 +400,14 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const respLast = delayValid(m, req.last, p.memory, 'resp_last');
   const respSlot = delay(m, req.slot, p.memory, 'resp_slot');
   const respId = delay(m, req.id, p.memory, 'resp_id');
-  const entering = respTest.and(io.tri.resp_valid).and(io.tri.resp_not_valid.not());
+  const entering = respTest.and(io.tri.resp.valid).and(io.tri.resp.not_valid.not());
   const slotAt = (cycles: number) => delay(m, respSlot, cycles, `test_slot_at${cycles}`);
   const slotAtStage = (cycles: number) => (cycles === 0 ? respSlot : slotAt(cycles));
   const rayAt = (cycles: number) => {
     const s = slotAtStage(cycles);
     return { o: split3(pick(core, s, (r) => r.origin)), d: split3(pick(core, s, (r) => r.direction)) };
   };
-  const vertices = [split3(io.tri.resp_v0), split3(io.tri.resp_v1), split3(io.tri.resp_v2)] as const;
+  const vertices = [split3(io.tri.resp.v0), split3(io.tri.resp.v1), split3(io.tri.resp.v2)] as const;
   const test = watertight
     ? watertightTest({
         m,
@@ -423,7 +423,7 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const testEnd = delayValid(m, respLast, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testId = delay(m, respId, depth, 'test_id');
-  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
+  const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
   const hit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
   const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
   const closer = pick(core, testSlot, (s) => s.haveBest).asBool().not()

@@ -3,7 +3,7 @@
 import { Bool, UInt, Vec, cat, defineModule, fsm, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type InstanceHandle, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { connectCoreRays, connectTriangleAnswers, sceneLoadPorts, systemRayPorts } from '../icCore/icSystem.ts';
+import { connectCoreRays, sceneLoadPorts, systemRayPorts } from '../icCore/icSystem.ts';
 import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
@@ -70,7 +70,7 @@ export const BvhIcSystem = defineModule(
     // A ray overflowed its stack: the tree is malformed (sticky like the rest, until load_start).
     m.when(core.io.stack_overflow, image.fail);
     io.load.error.set(image.error.or(tri.io.load.error));
-    coreMemories(core.io, tri, nodes, ranges, image, tb, p);
+    coreMemories(m, core.io, tri, nodes, ranges, image, tb, p);
   },
 );
 
@@ -199,7 +199,7 @@ function imageLoader(m: ModuleBuilder, io: BvhIcSystemIo, p: BvhIcSystemParams, 
 }
 
 /** The core's reads of its memories, and what of them is loaded. */
-function coreMemories(core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports']>>['io'], tri: TriangleMemoryInstance, nodes: Memory, ranges: Memory, image: ImageLoader, tb: number, p: BvhIcSystemParams): void {
+function coreMemories(m: ModuleBuilder, core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports']>>['io'], tri: TriangleMemoryInstance, nodes: Memory, ranges: Memory, image: ImageLoader, tb: number, p: BvhIcSystemParams): void {
   core.node_count.set(image.nodeCount);
   core.range_count.set(image.rangeCount);
   core.triangle_count.set(tri.io.load.triangle_count);
@@ -207,7 +207,5 @@ function coreMemories(core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports'
   const range = unpackBits(TriRange(tb), ranges.read(core.range_req_index.trunc(clog2(p.triRanges))));
   core.range_resp_first.set(range.first);
   core.range_resp_count.set(range.count);
-  tri.io.req_valid.set(core.tri.req_valid);
-  tri.io.req_id.set(core.tri.req_id);
-  connectTriangleAnswers(core.tri, tri.io);
+  m.connect(tri.io.read, core.tri);
 }

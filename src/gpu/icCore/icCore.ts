@@ -1,9 +1,10 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
 import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, Bundle, UInt, cat, defineModule, flip, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
+import { TriangleRead } from '../memory/triangleRead.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
 import { isTraceableRay } from './traceableRay.ts';
@@ -66,22 +67,6 @@ export const rayPorts = () => ({
   tests: output(UInt(32)),
   busy_cycles: output(UInt(32)),
 });
-
-/**
- * A core's side toward its triangle memory: a request of one triangle id per cycle out, its answer (the
- * memory's resp_* outputs) some cycles later back in.
- */
-export const TriangleRead = (idBits: number) =>
-  Bundle({
-    req_valid: Bool,
-    req_id: UInt(idBits),
-    resp_valid: flip(Bool),
-    resp_v0: flip(UInt(96)),
-    resp_v1: flip(UInt(96)),
-    resp_v2: flip(UInt(96)),
-    resp_shader: flip(UInt(32)),
-    resp_not_valid: flip(Bool),
-  });
 
 /** The core's triangle port `tri` (SV ports tri_req_valid … tri_resp_not_valid). */
 export const triangleReadPorts = (idBits: number) => ({ tri: output(TriangleRead(idBits)) });
@@ -169,13 +154,13 @@ function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
   const accept = rayIn.start.and(ready);
   const rayValid = isTraceableRay(rayIn.origin, rayIn.direction);
 
-  io.tri.req_valid.set(sweeping);
-  io.tri.req_id.set(nextId);
+  io.tri.req.valid.set(sweeping);
+  io.tri.req.id.set(nextId);
   // Each answer belongs to the slot whose sweep asked for it.
   const respSlot = delayValid(m, sweepSlot, p.memory, 'resp_slot');
-  const ours = io.tri.resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
-  const entering = ours.and(io.tri.resp_not_valid.not());
-  const sweepEnd = ours.and(io.tri.resp_not_valid);
+  const ours = io.tri.resp.valid.and(sweeping).and(respSlot.eq(sweepSlot));
+  const entering = ours.and(io.tri.resp.not_valid.not());
+  const sweepEnd = ours.and(io.tri.resp.not_valid);
   const endToken = sweepEnd.or(accept.and(rayValid.not()));
   m.when(accept, () => {
     nextSlot.set(mux(nextSlot.eq(p.slots - 1), lit(0, sb), nextSlot.add(1)));
@@ -207,9 +192,9 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const depth = icPipelineDepth(p);
   const sb = clog2(p.slots);
   const slotIn = mux(sweep.endToken.and(sweep.sweepEnd.not()), sweep.nextSlot, mux(sweep.entering.or(sweep.sweepEnd), sweep.respSlot, lit(0, sb)));
-  const v0 = split3(io.tri.resp_v0);
-  const v1 = split3(io.tri.resp_v1);
-  const v2 = split3(io.tri.resp_v2);
+  const v0 = split3(io.tri.resp.v0);
+  const v1 = split3(io.tri.resp.v1);
+  const v2 = split3(io.tri.resp.v2);
   // The slot of the data at each stage selects the ray's origin and direction there.
   const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
   const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
@@ -223,7 +208,7 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const testValid = delayValid(m, sweep.entering, depth, 'test_valid');
   const testEnd = delayValid(m, sweep.endToken, depth, 'test_end');
   const testSlot = slotAt(depth);
-  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
+  const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
   // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
   const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
   const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));

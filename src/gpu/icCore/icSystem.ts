@@ -1,8 +1,8 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { defineModule, input, lit, mux, output, type InstanceHandle, type ModuleBuilder, type PortsValue, type ValueOf } from '../../hdl/index.ts';
+import { defineModule, input, lit, mux, output, type ModuleBuilder, type PortsValue } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
-import { IcCore, defaultIcCoreParams, rayPorts, type TriangleRead } from './icCore.ts';
+import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
 import { IcCoreLink } from './icCoreLink.ts';
 import { SceneLoad } from '../memory/sceneLoad.ts';
@@ -50,13 +50,6 @@ export function connectCoreRays(m: ModuleBuilder, io: PortsValue<ReturnType<type
   for (const k of ['ready', 'done', 'hit_info', 'hit_normal', 'done_thread', 'done_fault'] as const) link[k].set(core[k] as never);
 }
 
-type TriangleMemoryIo = InstanceHandle<ReturnType<(typeof TriangleMemory)['ports']>>['io'];
-
-/** The triangle memory's answer into a core's triangle port (the request side is each system's: the id widths differ). */
-export function connectTriangleAnswers(tri: ValueOf<ReturnType<typeof TriangleRead>>, mem: TriangleMemoryIo): void {
-  for (const k of ['resp_valid', 'resp_not_valid', 'resp_v0', 'resp_v1', 'resp_v2', 'resp_shader'] as const) tri[k].set(mem[k] as never);
-}
-
 export const IcSystem = defineModule(
   'IcSystem',
   (p: IcSystemParams) => ({
@@ -68,12 +61,13 @@ export const IcSystem = defineModule(
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     m.connect(mem.io.load, io.load);
     connectCoreRays(m, io, core.io);
-    // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
+    // The core counts ids in 16 bits, the memory in tw: the request is adapted (an id the memory cannot
+    // represent is past the last triangle), the answer connects as it is.
     const tw = triangleIdBits(p);
-    const id = core.io.tri.req_id;
-    mem.io.req_valid.set(core.io.tri.req_valid);
-    mem.io.req_id.set(tw >= 16 ? id.zext(tw) : mux(id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), id.trunc(tw)));
-    connectTriangleAnswers(core.io.tri, mem.io);
+    const { req, resp } = core.io.tri;
+    mem.io.read.req.valid.set(req.valid);
+    mem.io.read.req.id.set(tw >= 16 ? req.id.zext(tw) : mux(req.id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), req.id.trunc(tw)));
+    m.connect(resp, mem.io.read.resp);
   },
 );
 
