@@ -47,7 +47,12 @@ export function connectCoreRays(m: ModuleBuilder, io: PortsValue<ReturnType<type
   passThrough(m, rayDataPorts(), io, core);
   const link = io.dispatch;
   core.ray_start.set(link.ray_start);
-  for (const k of ['ready', 'done', 'hit_info', 'hit_normal', 'done_thread', 'done_fault'] as const) link[k].set(core[k] as never);
+  link.ready.set(core.ready);
+  link.done.set(core.done);
+  link.hit_info.set(core.hit_info);
+  link.hit_normal.set(core.hit_normal);
+  link.done_thread.set(core.done_thread);
+  link.done_fault.set(core.done_fault);
 }
 
 export const IcSystem = defineModule(
