@@ -170,9 +170,9 @@ function intake(core: Core): Intake {
   const { m, io, p, slots, watertight } = core;
   const freeSlots = m.instance(PriorityEncoder, { n: slots.length }, { name: 'free_slot' });
   freeSlots.io.in.set(stateMask(core, 'free'));
-  const accept = io.ray_start.and(freeSlots.io.valid);
+  const accept = io.dispatch.ray_start.and(freeSlots.io.valid);
   const intoSlot = freeSlots.io.index;
-  io.ready.set(freeSlots.io.valid);
+  io.dispatch.ready.set(freeSlots.io.valid);
   const rayValid = isTraceableRay(io.ray_origin, io.ray_direction);
   const divide = accept.and(rayValid);
   const inverse = split3(io.ray_direction).map((d, a) => {
@@ -459,11 +459,11 @@ function finishStage(core: Core): Finish {
   // The answer's fields only with `done`: the delay registers have no reset (undefined in silicon until an answer).
   const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
   const doneHave = answer(f1Have, 'done_have').asBool();
-  io.done.set(done);
-  io.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
-  io.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
-  io.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
+  io.dispatch.done.set(done);
+  io.dispatch.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
+  io.dispatch.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
+  io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
+  io.dispatch.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
   return { pick: finishPick, pickSlot: finishing.io.index, valid: f1Valid, slot: f1Slot };
 }
 

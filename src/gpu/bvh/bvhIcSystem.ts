@@ -3,8 +3,10 @@
 import { Bool, UInt, Vec, cat, defineModule, fsm, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type InstanceHandle, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
-import { connectCoreRays, sceneLoadPorts, systemRayPorts } from '../icCore/icSystem.ts';
+import { rayPorts } from '../icCore/icCore.ts';
+import { sceneLoadPorts } from '../icCore/icSystem.ts';
 import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
+import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { BvhIcCore, nodeWordBits } from './bvhIcCore.ts';
 import { CHILDREN, ChildFlags, NodeBoxes, NodeWord, TriRange } from './bvhWords.ts';
@@ -45,7 +47,7 @@ function checkParams(p: BvhIcSystemParams): void {
 // load_error: also a malformed or too big BVH section, a ray before the image was complete, a stack overflow.
 const bvhIcSystemPorts = (p: BvhIcSystemParams) => ({
   ...sceneLoadPorts(p),
-  ...systemRayPorts(),
+  ...rayPorts(),
   node_tests: output(UInt(32)),
 });
 
@@ -60,7 +62,7 @@ export const BvhIcSystem = defineModule(
     const tri = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
     const ranges = m.memory(UInt(TriRange(tb).width), p.triRanges, { name: 'tri_ranges' });
-    connectCoreRays(m, io, core.io);
+    passThrough(m, rayPorts(), io, core.io);
     io.node_tests.set(core.io.node_tests);
     io.load.triangle_count.set(tri.io.load.triangle_count);
 

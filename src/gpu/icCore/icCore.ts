@@ -5,6 +5,8 @@ import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue,
 import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { TriangleRead } from '../memory/triangleRead.ts';
+import { THREAD_BITS } from '../rtCore/interfaces.ts';
+import { IcCoreLink } from './icCoreLink.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
 import { isTraceableRay } from './traceableRay.ts';
@@ -49,19 +51,16 @@ const TRIANGLE_ID_BITS = 16;
  * with the systems that wrap the core, which pass these ports straight through.
  */
 export const rayPorts = () => ({
-  // A ray arrives (accepted while `ready`).
-  ray_start: input(Bool),
+  /**
+   * The dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault): a ray starts (taken while
+   * `ready`); the answer is the hit point and shader id (0 = miss), the unnormalized geometric normal, the
+   * thread, and `done_fault` (the ray read past the loaded BVH, its answer a miss; the brute-force core drives 0).
+   */
+  dispatch: output(IcCoreLink),
+  // The ray, with dispatch.ray_start.
   ray_origin: input(UInt(96)),
   ray_direction: input(UInt(96)),
-  ray_thread: input(UInt(5)),
-  ready: output(Bool),
-  // The answer: hit point and shader id (0 = miss), the unnormalized geometric normal, the thread.
-  done: output(Bool),
-  hit_info: output(UInt(128)),
-  hit_normal: output(UInt(96)),
-  done_thread: output(UInt(5)),
-  /** With done: the ray read past the loaded BVH (its answer is a miss); the thread faults. The brute-force core drives 0. */
-  done_fault: output(Bool),
+  ray_thread: input(UInt(THREAD_BITS)),
   // Counters for the host.
   rays: output(UInt(32)),
   tests: output(UInt(32)),
@@ -109,7 +108,7 @@ export const IcCore = defineModule('IcCore', icCorePorts, (m, io, p) => {
   const test = testStage(core, rayIn, sweep);
   recordClosest(core, rayIn, sweep, test);
   finishStage(core, test);
-  io.ready.set(rayIn.portReady(sweep.ready));
+  io.dispatch.ready.set(rayIn.portReady(sweep.ready));
   counters(core, sweep.accept, test.valid);
 });
 
@@ -242,14 +241,14 @@ function finishStage({ m, io, p, f, slots, bySlot }: Core, test: TestResult): vo
   const done = delayValid(m, test.end, p.fmul + p.fadd, 'done');
   const doneSlot = delayValid(m, test.slot, p.fmul + p.fadd, 'done_slot');
   const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
-  io.done.set(done);
-  io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
+  io.dispatch.done.set(done);
+  io.dispatch.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
   // Zero between answers: a slot's thread register has no reset (silicon leaves it undefined until a ray).
-  io.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
+  io.dispatch.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
   // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
   const answerHit = done.and(have);
-  io.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
-  io.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+  io.dispatch.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
+  io.dispatch.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
   slots.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
 }
 

@@ -1,10 +1,9 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { defineModule, input, lit, mux, output, type ModuleBuilder, type PortsValue } from '../../hdl/index.ts';
+import { defineModule, input, lit, mux } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
 import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
-import { IcCoreLink } from './icCoreLink.ts';
 import { SceneLoad } from '../memory/sceneLoad.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
@@ -28,44 +27,17 @@ export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>
   load: input(SceneLoad(triangleIdBits(p))),
 });
 
-/** The ray data and counters of the core's rayPorts, which a system passes straight through. */
-const rayDataPorts = () => {
-  const { ray_origin, ray_direction, ray_thread, rays, tests, busy_cycles } = rayPorts();
-  return { ray_origin, ray_direction, ray_thread, rays, tests, busy_cycles };
-};
-
-/** An IC system's side toward the dispatcher and the host: the dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault), the ray's data, the counters. */
-export const systemRayPorts = () => ({
-  dispatch: output(IcCoreLink),
-  ...rayDataPorts(),
-});
-
-type CoreRayIo = PortsValue<ReturnType<typeof rayPorts>>;
-
-/** A system's ray ports to its core's: the core's flat ray ports are its side of the link. */
-export function connectCoreRays(m: ModuleBuilder, io: PortsValue<ReturnType<typeof systemRayPorts>>, core: CoreRayIo): void {
-  passThrough(m, rayDataPorts(), io, core);
-  const link = io.dispatch;
-  core.ray_start.set(link.ray_start);
-  link.ready.set(core.ready);
-  link.done.set(core.done);
-  link.hit_info.set(core.hit_info);
-  link.hit_normal.set(core.hit_normal);
-  link.done_thread.set(core.done_thread);
-  link.done_fault.set(core.done_fault);
-}
-
 export const IcSystem = defineModule(
   'IcSystem',
   (p: IcSystemParams) => ({
     ...sceneLoadPorts(p),
-    ...systemRayPorts(),
+    ...rayPorts(),
   }),
   (m, io, p) => {
     const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) }, { name: 'core' });
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
     m.connect(mem.io.load, io.load);
-    connectCoreRays(m, io, core.io);
+    passThrough(m, rayPorts(), io, core.io);
     // The core counts ids in 16 bits, the memory in tw: the request is adapted (an id the memory cannot
     // represent is past the last triangle), the answer connects as it is.
     const tw = triangleIdBits(p);
