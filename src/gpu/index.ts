@@ -3,7 +3,8 @@ export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, type GpuPa
 export { gpuDesign, gpuSimulator } from './top/gpuDesign.ts';
 export { MMIO, CONTROL, STATUS, ERROR_CODE, RT_CORE_REG, IC_CORE_REG, MMIO_ID, INTERFACE_VERSION } from './memoryController/registers.ts';
 export { MemoryController, type MemoryControllerParams } from './memoryController/memoryController.ts';
-export { CommandPatcher, PATCH_THREADS, PixelHandoff } from './commandPatcher/commandPatcher.ts';
+export { MmioPort, DmaPort, DmaReadRequest, DmaReadBeat, DmaWrite } from './memoryController/hostPorts.ts';
+export { CommandPatcher, PATCH_THREADS, PixelHandoff, FrameLink } from './commandPatcher/commandPatcher.ts';
 export { PatchDispatcher, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
 export { RtCoreTile } from './rtCore/rtCoreTile.ts';
@@ -23,6 +24,8 @@ export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { TriangleMemory } from './memory/triangleMemory.ts';
+export { SceneLoad } from './memory/sceneLoad.ts';
+export { TriangleRead, TriangleRequest, TriangleAnswer } from './memory/triangleRead.ts';
 export { gpuFloatLatencies } from './floatLatencies.ts';
 export { packWords, unpackWords } from './words.ts';
 export { rtCoreCosimDesign } from './rtCore/cosimDesign.ts';
