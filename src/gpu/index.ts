@@ -3,8 +3,9 @@ export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, type GpuPa
 export { gpuDesign, gpuSimulator } from './top/gpuDesign.ts';
 export { MMIO, CONTROL, STATUS, ERROR_CODE, RT_CORE_REG, IC_CORE_REG, MMIO_ID, INTERFACE_VERSION } from './memoryController/registers.ts';
 export { MemoryController, type MemoryControllerParams } from './memoryController/memoryController.ts';
-export { CommandPatcher, PATCH_THREADS, PixelHandoff } from './commandPatcher/commandPatcher.ts';
-export { PatchDispatcher, IcCoreLink, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
+export { MmioPort, DmaPort, DmaReadRequest, DmaReadBeat, DmaWrite } from './memoryController/hostPorts.ts';
+export { CommandPatcher, PATCH_THREADS, PixelHandoff, FrameLink } from './commandPatcher/commandPatcher.ts';
+export { PatchDispatcher, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
 export { RtCoreTile } from './rtCore/rtCoreTile.ts';
 export { RtCoreSystem } from './rtCore/rtCoreSystem.ts';
@@ -13,6 +14,7 @@ export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, Memor
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';
+export { IcCoreLink } from './icCore/icCoreLink.ts';
 export { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icCore/icSystem.ts';
 export { runRays, type RayRunReport } from './icCore/rayRunner.ts';
 export { BvhIcCore, type BvhIcCoreParams } from './bvh/bvhIcCore.ts';
@@ -22,6 +24,8 @@ export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { TriangleMemory } from './memory/triangleMemory.ts';
+export { SceneLoad } from './memory/sceneLoad.ts';
+export { TriangleRead, TriangleRequest, TriangleAnswer } from './memory/triangleRead.ts';
 export { gpuFloatLatencies } from './floatLatencies.ts';
 export { packWords, unpackWords } from './words.ts';
 export { rtCoreCosimDesign } from './rtCore/cosimDesign.ts';

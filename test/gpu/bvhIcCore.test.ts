@@ -229,9 +229,9 @@ describe('loading BVH scene images', () => {
       d.poke('ray_origin', packWords(r.origin));
       d.poke('ray_direction', packWords(r.direction));
       d.poke('ray_thread', 3);
-      d.poke('ray_start', 1);
+      d.poke('dispatch_ray_start', 1);
       d.step();
-      d.poke('ray_start', 0);
+      d.poke('dispatch_ray_start', 0);
       // Let the ray finish (it walks whatever the memories hold) before the next load.
       for (let c = 0; c < 400; c++) d.step();
     };
@@ -386,16 +386,16 @@ describe('BVH IC system on Verilator and Icarus', () => {
   test('the bvh_ic golden model notices a wrong answer and a wrong count', () => {
     const model = bvhIcGolden(bvhIcCosimParams);
     const image = bvhSceneImage(defaultScene()).image;
-    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n };
-    const quiet = { load_error: 0n, ready: 1n, done: 0n };
+    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n };
+    const quiet = { load_error: 0n, dispatch_ready: 1n, dispatch_done: 0n };
     expect(model.check(0, { ...idle, load_start: 1n }, quiet)).toBeNull();
     image.forEach((w, i) => expect(model.check(1 + i, { ...idle, load_valid: 1n, load_data: BigInt(w) }, quiet)).toBeNull());
     // Straight down the middle of the room: it hits the back wall (not a miss).
-    const ray = { ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
+    const ray = { dispatch_ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
     let c = image.length + 1;
     expect(model.check(c++, { ...idle, ...ray }, quiet)).toBeNull();
-    expect(model.check(c++, idle, { ...quiet, done: 1n, done_thread: 9n, hit_info: 0n, hit_normal: 0n, node_tests: 1n, tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
-    expect(model.check(c++, idle, { ...quiet, done: 1n, done_thread: 4n, hit_info: 0n, hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, node_tests: 1n, tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
     expect(model.check(c++, idle, { ...quiet, load_error: 1n })).toMatch(/load_error/);
   });
 

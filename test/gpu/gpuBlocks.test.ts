@@ -118,11 +118,11 @@ describe('command patcher (command_patcher)', () => {
   test('a frame of 100 pixels: two patches in flight at most, each thread takes its next pixel once written back', () => {
     const s = compileSimulator(elaborate(CommandPatcher, {}).design);
     s.reset();
-    s.poke('pixel_count', 100);
-    s.poke('first_pixel', 1000);
-    s.poke('start', 1);
+    s.poke('frame_pixel_count', 100);
+    s.poke('frame_first_pixel', 1000);
+    s.poke('frame_start', 1);
     s.step();
-    s.poke('start', 0);
+    s.poke('frame_start', 0);
     const handed: number[] = [];
     let written = 0;
     // One cycle: write back the oldest result not yet written (when `free`; a pixel handed over earlier) and
@@ -133,10 +133,10 @@ describe('command patcher (command_patcher)', () => {
         expect(Number(s.peek('pixel_thread'))).toBe((Number(s.peek('pixel_id')) - 1000) % 32);
         handed.push(Number(s.peek('pixel_id')) - 1000);
       }
-      s.poke('thread_written', freeing ? 1 : 0);
-      s.poke('written_thread', written % 32);
+      s.poke('frame_thread_written', freeing ? 1 : 0);
+      s.poke('frame_written_thread', written % 32);
       if (freeing) written++;
-      s.poke('patch_written', patchWritten ? 1 : 0);
+      s.poke('frame_patch_written', patchWritten ? 1 : 0);
       const frameDone = s.peek('frame_done');
       s.step();
       return frameDone;
@@ -216,7 +216,7 @@ describe('memory controller (memory_controller)', () => {
       let started = false;
       for (let i = 0; i < 20; i++) {
         requested ||= s.peek('dma_rd_req_valid') === 1n;
-        started ||= s.peek('cp_start') === 1n;
+        started ||= s.peek('frame_start') === 1n;
         s.step();
       }
       return { error: read(MMIO.ERROR), requested, started };
@@ -268,8 +268,8 @@ describe('memory controller (memory_controller)', () => {
       s.poke('mem_done', memRead ? 1 : 0);
       memRead = s.peek('mem_read_en') === 1n;
       if (s.peek('dma_wr_valid') === 1n) writes.push(`${s.peek('dma_wr_addr').toString(16)}:${(s.peek('dma_wr_data') & 0xffffffffn).toString(16)}`);
-      if (s.peek('thread_written') === 1n) freed.push(Number(s.peek('written_thread')));
-      patchesWritten += Number(s.peek('patch_written'));
+      if (s.peek('frame_thread_written') === 1n) freed.push(Number(s.peek('frame_written_thread')));
+      patchesWritten += Number(s.peek('frame_patch_written'));
       s.step();
     };
     // Threads of patch 1 (indices 32..39) end first, then patch 0's in reverse order.

@@ -105,11 +105,11 @@ describe('IC system (core + triangle memory)', () => {
 
   test('the golden model notices a wrong answer', () => {
     const model = icCoreCosimDesign.golden!();
-    const ray = { rst_n: 1n, ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, load_start: 0n, load_valid: 0n, load_data: 0n };
-    expect(model.check(0, ray, { ready: 1n, done: 0n })).toBeNull();
-    const idle = { ...ray, ray_start: 0n };
+    const ray = { rst_n: 1n, dispatch_ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, load_start: 0n, load_valid: 0n, load_data: 0n };
+    expect(model.check(0, ray, { dispatch_ready: 1n, dispatch_done: 0n })).toBeNull();
+    const idle = { ...ray, dispatch_ray_start: 0n };
     // An empty scene: the answer must be a miss (all zero) for thread 5.
-    expect(model.check(1, idle, { ready: 0n, done: 1n, hit_info: 1n, hit_normal: 0n, done_thread: 5n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
+    expect(model.check(1, idle, { dispatch_ready: 0n, dispatch_done: 1n, dispatch_hit_info: 1n, dispatch_hit_normal: 0n, dispatch_done_thread: 5n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
   });
 });
 

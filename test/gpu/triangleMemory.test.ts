@@ -41,11 +41,11 @@ function sceneTriangle(scene: Scene, t: number): Triangle {
 type Response = { readonly notValid: boolean; readonly triangle: Triangle };
 
 function readResponse(sim: Simulator): Response {
-  const vertices = ['resp_v0', 'resp_v1', 'resp_v2'].map((port) => {
+  const vertices = ['read_resp_v0', 'read_resp_v1', 'read_resp_v2'].map((port) => {
     const w = sim.peek(port);
     return [0n, 32n, 64n].map((s) => Number((w >> s) & 0xffffffffn));
   });
-  return { notValid: sim.peek('resp_not_valid') === 1n, triangle: { vertices, shader: Number(sim.peek('resp_shader')) } };
+  return { notValid: sim.peek('read_resp_not_valid') === 1n, triangle: { vertices, shader: Number(sim.peek('read_resp_shader')) } };
 }
 
 function newMemory(p: TriangleMemoryParams): Simulator {
@@ -76,13 +76,13 @@ function loadImage(sim: Simulator, words: Uint32Array, gapEvery = 0): void {
 function readBackToBack(sim: Simulator, ids: readonly number[]): Response[] {
   const out: Response[] = [];
   for (let c = 0; c < ids.length + TRIANGLE_MEMORY_LATENCY; c++) {
-    sim.poke('req_valid', c < ids.length ? 1 : 0);
-    sim.poke('req_id', c < ids.length ? ids[c]! : 0);
-    if (sim.peek('resp_valid') === 1n) out.push(readResponse(sim));
+    sim.poke('read_req_valid', c < ids.length ? 1 : 0);
+    sim.poke('read_req_id', c < ids.length ? ids[c]! : 0);
+    if (sim.peek('read_resp_valid') === 1n) out.push(readResponse(sim));
     sim.step();
   }
-  sim.poke('req_valid', 0);
-  expect(sim.peek('resp_valid')).toBe(0n);
+  sim.poke('read_req_valid', 0);
+  expect(sim.peek('read_resp_valid')).toBe(0n);
   return out;
 }
 
@@ -91,7 +91,7 @@ const zeroTriangle: Triangle = { vertices: [[0, 0, 0], [0, 0, 0], [0, 0, 0]], sh
 
 function expectScene(sim: Simulator, scene: Scene): void {
   const n = triangleCount(scene);
-  expect(sim.peek('triangle_count')).toBe(BigInt(n));
+  expect(sim.peek('load_triangle_count')).toBe(BigInt(n));
   expect(sim.peek('load_error')).toBe(0n);
   const got = readBackToBack(sim, range(n));
   expect(got).toEqual(range(n).map((t) => ({ notValid: false, triangle: sceneTriangle(scene, t) })));
@@ -127,14 +127,14 @@ describe('triangle memory on the TS simulator', () => {
     expect(TRIANGLE_MEMORY_LATENCY).toBe(2);
     const sim = newMemory(defaultTriangleMemoryParams);
     loadImage(sim, sceneToImage(tetrahedron));
-    sim.poke('req_valid', 1);
-    sim.poke('req_id', 1);
+    sim.poke('read_req_valid', 1);
+    sim.poke('read_req_id', 1);
     sim.step();
-    sim.poke('req_valid', 0);
-    sim.poke('req_id', 3);
+    sim.poke('read_req_valid', 0);
+    sim.poke('read_req_id', 3);
     const valid: bigint[] = [];
     for (let c = 1; c <= 4; c++) {
-      valid.push(sim.peek('resp_valid'));
+      valid.push(sim.peek('read_resp_valid'));
       if (c === TRIANGLE_MEMORY_LATENCY) expect(readResponse(sim)).toEqual({ notValid: false, triangle: sceneTriangle(tetrahedron, 1) });
       else expect(readResponse(sim).triangle).toEqual(zeroTriangle);
       sim.step();
@@ -162,7 +162,7 @@ describe('triangle memory on the TS simulator', () => {
     sim.poke('load_start', 1);
     sim.step();
     sim.poke('load_start', 0);
-    expect(sim.peek('triangle_count')).toBe(0n);
+    expect(sim.peek('load_triangle_count')).toBe(0n);
     expect(readBackToBack(sim, [0]).map((r) => r.notValid)).toEqual([true]);
   });
 
@@ -186,10 +186,10 @@ describe('triangle memory on the TS simulator', () => {
         const sim = newMemory(small);
         loadImage(sim, image);
         expect(sim.peek('load_error')).toBe(1n);
-        expect(sim.peek('triangle_count')).toBe(BigInt(count));
+        expect(sim.peek('load_triangle_count')).toBe(BigInt(count));
         // Further words are ignored: the count does not move and the error stays.
         loadWordsWithoutStart(sim, [0, 0, 0, 0]);
-        expect([sim.peek('load_error'), sim.peek('triangle_count')]).toEqual([1n, BigInt(count)]);
+        expect([sim.peek('load_error'), sim.peek('load_triangle_count')]).toEqual([1n, BigInt(count)]);
         loadImage(sim, sceneToImage(quad));
         expect(sim.peek('load_error')).toBe(0n);
         expectScene(sim, quad);
@@ -221,7 +221,7 @@ describe('triangle memory on the TS simulator', () => {
       sim.poke('load_start', 0);
     }
     sim.poke('load_valid', 0);
-    expect([sim.peek('load_error'), sim.peek('triangle_count')]).toEqual([0n, 4096n]);
+    expect([sim.peek('load_error'), sim.peek('load_triangle_count')]).toEqual([0n, 4096n]);
     const ids = [...range(p.triangles), 4096, 8191];
     const got = readBackToBack(sim, ids);
     expect(got.length).toBe(ids.length);

@@ -170,9 +170,9 @@ function intake(core: Core): Intake {
   const { m, io, p, slots, watertight } = core;
   const freeSlots = m.instance(PriorityEncoder, { n: slots.length }, { name: 'free_slot' });
   freeSlots.io.in.set(stateMask(core, 'free'));
-  const accept = io.ray_start.and(freeSlots.io.valid);
+  const accept = io.dispatch.ray_start.and(freeSlots.io.valid);
   const intoSlot = freeSlots.io.index;
-  io.ready.set(freeSlots.io.valid);
+  io.dispatch.ready.set(freeSlots.io.valid);
   const rayValid = isTraceableRay(io.ray_origin, io.ray_direction);
   const divide = accept.and(rayValid);
   const inverse = split3(io.ray_direction).map((d, a) => {
@@ -375,8 +375,8 @@ function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): Trian
     walkNext.set(reqId.add(1));
     walkLeft.set(reqLeft.sub(1));
   });
-  io.tri.req_valid.set(reqTest);
-  io.tri.req_id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
+  io.tri.req.valid.set(reqTest);
+  io.tri.req.id.set(mux(reqTest, reqId, lit(0, p.triangleBits)));
   return { test: reqTest, last: reqLast, slot: reqSlot, id: reqId };
 }
 
@@ -400,14 +400,14 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const respLast = delayValid(m, req.last, p.memory, 'resp_last');
   const respSlot = delay(m, req.slot, p.memory, 'resp_slot');
   const respId = delay(m, req.id, p.memory, 'resp_id');
-  const entering = respTest.and(io.tri.resp_valid).and(io.tri.resp_not_valid.not());
+  const entering = respTest.and(io.tri.resp.valid).and(io.tri.resp.not_valid.not());
   const slotAt = (cycles: number) => delay(m, respSlot, cycles, `test_slot_at${cycles}`);
   const slotAtStage = (cycles: number) => (cycles === 0 ? respSlot : slotAt(cycles));
   const rayAt = (cycles: number) => {
     const s = slotAtStage(cycles);
     return { o: split3(pick(core, s, (r) => r.origin)), d: split3(pick(core, s, (r) => r.direction)) };
   };
-  const vertices = [split3(io.tri.resp_v0), split3(io.tri.resp_v1), split3(io.tri.resp_v2)] as const;
+  const vertices = [split3(io.tri.resp.v0), split3(io.tri.resp.v1), split3(io.tri.resp.v2)] as const;
   const test = watertight
     ? watertightTest({
         m,
@@ -423,7 +423,7 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const testEnd = delayValid(m, respLast, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testId = delay(m, respId, depth, 'test_id');
-  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
+  const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
   const hit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
   const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
   const closer = pick(core, testSlot, (s) => s.haveBest).asBool().not()
@@ -459,11 +459,11 @@ function finishStage(core: Core): Finish {
   // The answer's fields only with `done`: the delay registers have no reset (undefined in silicon until an answer).
   const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
   const doneHave = answer(f1Have, 'done_have').asBool();
-  io.done.set(done);
-  io.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
-  io.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
-  io.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
+  io.dispatch.done.set(done);
+  io.dispatch.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
+  io.dispatch.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
+  io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
+  io.dispatch.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
   return { pick: finishPick, pickSlot: finishing.io.index, valid: f1Valid, slot: f1Slot };
 }
 

@@ -54,11 +54,11 @@ export function bvhIcStimulus() {
       rows.push({});
       for (let c = 0; c < BVH_IC_RAY_CYCLES; c++) {
         const r = s.ray(rng);
-        rows.push(rng.int(3) === 0 ? {} : { ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32) });
+        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32) });
       }
       for (let c = 0; c < BVH_IC_DRAIN_CYCLES; c++) rows.push({});
     }
-    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
+    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
   };
 }
 
@@ -93,11 +93,11 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
         return null;
       }
       if (outs.load_error !== 0n) problems.push('load_error is set');
-      if (outs.done === 1n) {
-        const t = Number(outs.done_thread);
-        const hit = unpackWords(outs.hit_info!, 4);
-        const normal = [...unpackWords(outs.hit_normal!, 3), 0];
-        const fault = outs.done_fault === 1n;
+      if (outs.dispatch_done === 1n) {
+        const t = Number(outs.dispatch_done_thread);
+        const hit = unpackWords(outs.dispatch_hit_info!, 4);
+        const normal = [...unpackWords(outs.dispatch_hit_normal!, 3), 0];
+        const fault = outs.dispatch_done_fault === 1n;
         const s = scene();
         const candidates = pending.filter((r) => r.thread === t);
         if (candidates.length === 0) problems.push(`done for thread ${t}, which has no ray in flight`);
@@ -120,7 +120,7 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
           }
         }
       }
-      if (ins.ray_start === 1n && outs.ready === 1n) {
+      if (ins.dispatch_ray_start === 1n && outs.dispatch_ready === 1n) {
         // A slot is free again when its answer enters the last stage (o + t·d: fmul + fadd cycles), one answer per cycle.
         const most = p.rays + p.fmul + p.fadd + 1;
         if (pending.length >= most) problems.push(`a ray was accepted while ${pending.length} were unanswered (at most ${most}: ${p.rays} slots and the answers on their way out)`);

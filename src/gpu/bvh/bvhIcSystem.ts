@@ -4,7 +4,7 @@ import { Bool, UInt, Vec, cat, defineModule, fsm, lit, mux, output, packBits, un
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
-import { connectTriangleAnswers, sceneLoadPorts } from '../icCore/icSystem.ts';
+import { sceneLoadPorts } from '../icCore/icSystem.ts';
 import { triangleTestParam, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { passThrough } from '../passThrough.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
@@ -64,15 +64,15 @@ export const BvhIcSystem = defineModule(
     const ranges = m.memory(UInt(TriRange(tb).width), p.triRanges, { name: 'tri_ranges' });
     passThrough(m, rayPorts(), io, core.io);
     io.node_tests.set(core.io.node_tests);
-    io.triangle_count.set(tri.io.triangle_count);
+    io.load.triangle_count.set(tri.io.load.triangle_count);
 
     const image = imageLoader(m, io, p, ib, tb, tri, nodes, ranges);
     // A ray before the image is complete would walk a half-written tree.
-    m.when(io.ray_start.and(image.load.is('done').not()).and(io.load_start.not()), image.fail);
+    m.when(io.dispatch.ray_start.and(image.load.is('done').not()).and(io.load.start.not()), image.fail);
     // A ray overflowed its stack: the tree is malformed (sticky like the rest, until load_start).
     m.when(core.io.stack_overflow, image.fail);
-    io.load_error.set(image.error.or(tri.io.load_error));
-    coreMemories(core.io, tri, nodes, ranges, image, tb, p);
+    io.load.error.set(image.error.or(tri.io.load.error));
+    coreMemories(m, core.io, tri, nodes, ranges, image, tb, p);
   },
 );
 
@@ -95,7 +95,7 @@ interface ImageLoader {
  * memory and writing the node and TriRange records into their memories; a malformed section sets the error.
  */
 function imageLoader(m: ModuleBuilder, io: BvhIcSystemIo, p: BvhIcSystemParams, ib: number, tb: number, tri: TriangleMemoryInstance, nodes: Memory, ranges: Memory): ImageLoader {
-  const start = io.load_start;
+  const start = io.load.start;
   const load = fsm(m, 'load', LOAD_PHASES, 'header');
   const left = m.reg(UInt(32), { reset: 0 }); // words left in the triangle section, or records left
   const word = m.reg(UInt(5), { reset: 0 }); // word within the record
@@ -113,8 +113,8 @@ function imageLoader(m: ModuleBuilder, io: BvhIcSystemIo, p: BvhIcSystemParams, 
   phaseNow.set(load.state);
   m.when(start, () => phaseNow.set('header'));
   const wordNow = mux(start, lit(0, 5), word);
-  const accept = io.load_valid.and(error.and(start.not()).not());
-  const data = io.load_data;
+  const accept = io.load.valid.and(error.and(start.not()).not());
+  const data = io.load.data;
   const fail = () => error.set(true);
   const fits = (bits: number) => (bits >= 32 ? lit(1, 1).asBool() : data.bits(31, bits).eq(0));
   // The records as the memories hold them.
@@ -126,9 +126,10 @@ function imageLoader(m: ModuleBuilder, io: BvhIcSystemIo, p: BvhIcSystemParams, 
   stagedRange.first.set(first);
   stagedRange.count.set(data.trunc(tb));
 
-  tri.io.load_start.set(start);
-  tri.io.load_valid.set(accept.and(phaseNow.is('triangles')));
-  tri.io.load_data.set(data);
+  // The triangle memory sees the image's triangle section only.
+  tri.io.load.start.set(start);
+  tri.io.load.valid.set(accept.and(phaseNow.is('triangles')));
+  tri.io.load.data.set(data);
   m.when(start, () => {
     load.goto('header');
     word.set(0);
@@ -200,15 +201,13 @@ function imageLoader(m: ModuleBuilder, io: BvhIcSystemIo, p: BvhIcSystemParams, 
 }
 
 /** The core's reads of its memories, and what of them is loaded. */
-function coreMemories(core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports']>>['io'], tri: TriangleMemoryInstance, nodes: Memory, ranges: Memory, image: ImageLoader, tb: number, p: BvhIcSystemParams): void {
+function coreMemories(m: ModuleBuilder, core: InstanceHandle<ReturnType<(typeof BvhIcCore)['ports']>>['io'], tri: TriangleMemoryInstance, nodes: Memory, ranges: Memory, image: ImageLoader, tb: number, p: BvhIcSystemParams): void {
   core.node_count.set(image.nodeCount);
   core.range_count.set(image.rangeCount);
-  core.triangle_count.set(tri.io.triangle_count);
+  core.triangle_count.set(tri.io.load.triangle_count);
   core.node_resp.set(nodes.read(core.node_req_index.trunc(clog2(p.nodes))));
   const range = unpackBits(TriRange(tb), ranges.read(core.range_req_index.trunc(clog2(p.triRanges))));
   core.range_resp_first.set(range.first);
   core.range_resp_count.set(range.count);
-  tri.io.req_valid.set(core.tri.req_valid);
-  tri.io.req_id.set(core.tri.req_id);
-  connectTriangleAnswers(core.tri, tri.io);
+  m.connect(tri.io.read, core.tri);
 }

@@ -127,7 +127,7 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
  * those in flight), until every answer is back or `maxCycles` pass. Inputs go through `d`, outputs are read from `sim`.
  */
 export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], maxCycles = 200_000): BvhCastResult {
-  const ports = Object.fromEntries(['ready', 'done', 'done_thread', 'done_fault'].map((n) => [n, sim.port(n)]));
+  const ports = Object.fromEntries(['dispatch_ready', 'dispatch_done', 'dispatch_done_thread', 'dispatch_done_fault'].map((n) => [n, sim.port(n)]));
   const inFlight = new Map<number, number>(); // thread -> ray
   const freeThreads = Array.from({ length: 32 }, (_, t) => 31 - t);
   const answers: (BvhAnswer | undefined)[] = new Array(rays.length).fill(undefined);
@@ -142,24 +142,24 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
   while ((next < rays.length || inFlight.size > 0) && guard++ < maxCycles) {
     const offer = next < rays.length && freeThreads.length > 0;
     const thread = offer ? freeThreads.pop()! : -1;
-    d.poke('ray_start', offer ? 1 : 0);
+    d.poke('dispatch_ray_start', offer ? 1 : 0);
     if (offer) {
       const r = rays[next]!;
       d.poke('ray_origin', packWords(r.origin));
       d.poke('ray_direction', packWords(r.direction));
       d.poke('ray_thread', thread);
     }
-    const taken = offer && ports.ready!.get() === 1;
-    if (ports.done!.get() === 1) {
-      const t = ports.done_thread!.get();
+    const taken = offer && ports.dispatch_ready!.get() === 1;
+    if (ports.dispatch_done!.get() === 1) {
+      const t = ports.dispatch_done_thread!.get();
       const ray = inFlight.get(t);
       if (ray === undefined) {
         problem = `done for thread ${t}, which has no ray in flight (cycle ${sim.cycle})`;
         break;
       }
-      const info = sim.peek('hit_info');
-      const normal = sim.peek('hit_normal');
-      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0], fault: ports.done_fault!.get() === 1 };
+      const info = sim.peek('dispatch_hit_info');
+      const normal = sim.peek('dispatch_hit_normal');
+      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0], fault: ports.dispatch_done_fault!.get() === 1 };
       inFlight.delete(t);
       freeThreads.push(t);
     }
@@ -170,7 +170,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     } else if (offer) freeThreads.push(thread);
     d.step();
   }
-  d.poke('ray_start', 0);
+  d.poke('dispatch_ray_start', 0);
   return {
     answers,
     cycles: sim.cycle - firstCycle,

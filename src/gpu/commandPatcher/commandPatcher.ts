@@ -2,7 +2,7 @@
 // frame index i on thread i mod 32 of patch i / 32. A thread takes its next pixel once the memory controller
 // has written its last result back, and at most two patches are in flight, so a patch's threads start while
 // the one before is still finishing (the seed waits for a whole patch; docs/spec-deviations.md).
-import { Bool, Bundle, UInt, defineModule, fsm, input, lit, mux, output, type BoolValue, type Fsm, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, defineModule, flip, fsm, input, lit, mux, output, type BoolValue, type Fsm, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 
@@ -14,27 +14,36 @@ export const PixelHandoff = Bundle({ valid: Bool, id: UInt(32), thread: UInt(clo
 /** Patches whose threads may run at once: the memory controller keeps a report for each. */
 export const PATCHES_IN_FLIGHT = 2;
 
-const commandPatcherPorts = () => ({
+/**
+ * The memory controller's side of a frame, as the controller drives it (its `output`, the patcher's `input`):
+ * the frame's start, the results written back; the patcher's patch starts and the frame's end come back.
+ */
+export const FrameLink = Bundle({
   /** Pulse: start a frame of `pixel_count` pixels (ignored while a frame runs). */
-  start: input(Bool),
-  pixel_count: input(UInt(32)),
+  start: Bool,
+  pixel_count: UInt(32),
   /** The frame's first pixel id (taken with `start`): index i of the frame runs pixel first_pixel + i. */
-  first_pixel: input(UInt(32)),
-  /** Pulse from the memory controller: the result of thread `written_thread` is in host memory. */
-  thread_written: input(Bool),
-  written_thread: input(UInt(clog2(PATCH_THREADS))),
-  /** Pulse from the memory controller: the oldest unfinished patch is complete (its report written). */
-  patch_written: input(Bool),
+  first_pixel: UInt(32),
+  /** Pulse: the result of thread `written_thread` is in host memory; the thread may take its next pixel. */
+  thread_written: Bool,
+  written_thread: UInt(clog2(PATCH_THREADS)),
+  /** Pulse: the oldest unfinished patch is complete (its report written). */
+  patch_written: Bool,
+  /** The pixel handed over is a patch's first (thread 0). */
+  patch_start: flip(Bool),
+  /** Pulse: every pixel has been run and written (at once for a frame of 0 pixels). */
+  done: flip(Bool),
+});
+
+const commandPatcherPorts = () => ({
+  /** From the memory controller (SV ports frame_start … frame_done). */
+  frame: input(FrameLink),
   /** To the patch dispatcher. */
   pixel: output(PixelHandoff),
-  /** The pixel handed over is a patch's first (thread 0). */
-  patch_start: output(Bool),
   /** The oldest patch not yet complete: its first index in the frame (pixel ids add first_pixel). */
   patch_base: output(UInt(32)),
-  /** Pulse: every pixel has been run and written (at once for a frame of 0 pixels). */
-  frame_done: output(Bool),
   busy: output(Bool),
-  });
+});
 
 type PatcherIo = PortsValue<ReturnType<typeof commandPatcherPorts>>;
 type FrameFsm = Fsm<'idle' | 'run'>;
@@ -77,7 +86,7 @@ function handOut(io: PatcherIo, frame: FrameFsm, r: FrameRegisters): { emit: Boo
   io.pixel.valid.set(emit);
   io.pixel.id.set(r.first.add(r.next));
   io.pixel.thread.set(tid);
-  io.patch_start.set(emit.and(tid.eq(0)));
+  io.frame.patch_start.set(emit.and(tid.eq(0)));
   io.patch_base.set(r.base);
   io.busy.set(running);
   return { emit, thread: tid };
@@ -87,24 +96,24 @@ function handOut(io: PatcherIo, frame: FrameFsm, r: FrameRegisters): { emit: Boo
 function patchCompletion(io: PatcherIo, frame: FrameFsm, r: FrameRegisters): { done: BoolValue; end: UIntValue; last: BoolValue } {
   // A patch is complete only once all its pixels were handed over; a stray pulse before is ignored.
   const patchEnd = mux(r.count.sub(r.base).lt(PATCH_THREADS), r.count, r.base.add(PATCH_THREADS));
-  const patchDone = frame.is('run').and(io.patch_written).and(r.next.ge(patchEnd));
+  const patchDone = frame.is('run').and(io.frame.patch_written).and(r.next.ge(patchEnd));
   const last = patchEnd.eq(r.count);
-  io.frame_done.set(frame.is('idle').and(io.start).and(io.pixel_count.eq(0)).or(patchDone.and(last)));
+  io.frame.done.set(frame.is('idle').and(io.frame.start).and(io.frame.pixel_count.eq(0)).or(patchDone.and(last)));
   return { done: patchDone, end: patchEnd, last };
 }
 
 /** The registers' next values: a handed-out index taken, written threads released, a new frame started. */
 function advance(m: ModuleBuilder, io: PatcherIo, frame: FrameFsm, r: FrameRegisters, handed: { emit: BoolValue; thread: UIntValue }, patch: { done: BoolValue; end: UIntValue; last: BoolValue }): void {
   const taken = mux(handed.emit, lit(1, PATCH_THREADS).shl(handed.thread), lit(0, PATCH_THREADS));
-  const released = mux(io.thread_written.and(frame.is('run')), lit(1, PATCH_THREADS).shl(io.written_thread), lit(0, PATCH_THREADS));
+  const released = mux(io.frame.thread_written.and(frame.is('run')), lit(1, PATCH_THREADS).shl(io.frame.written_thread), lit(0, PATCH_THREADS));
   r.holding.set(r.holding.and(released.not()).or(taken));
   m.when(handed.emit, () => r.next.set(r.next.add(1)));
   m.when(patch.done, () => r.base.set(patch.end));
   frame.on({
     idle: () =>
-      m.when(io.start.and(io.pixel_count.ne(0)), () => {
-        r.count.set(io.pixel_count);
-        r.first.set(io.first_pixel);
+      m.when(io.frame.start.and(io.frame.pixel_count.ne(0)), () => {
+        r.count.set(io.frame.pixel_count);
+        r.first.set(io.frame.first_pixel);
         r.next.set(0);
         r.base.set(0);
         r.holding.set(0);

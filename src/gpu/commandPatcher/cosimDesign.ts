@@ -33,16 +33,16 @@ export function commandPatcherStimulus(): CosimDesign['stimulus'] {
     if (written && thread === nextWritten) nextWritten = (nextWritten + 1) % PATCH_THREADS;
     return {
       rst_n: cycle < 2 || rng.int(4000) === 0 ? 0n : 1n,
-      start: b(rng.int(15) === 0),
-      pixel_count: BigInt(randomPixelCount(rng)),
+      frame_start: b(rng.int(15) === 0),
+      frame_pixel_count: BigInt(randomPixelCount(rng)),
       // Mostly 0; sometimes anywhere, near 2^32 included (pixel ids wrap as 32-bit sums).
-      first_pixel: BigInt(rng.int(3) === 0 ? rng.int(2 ** 32) : 0),
+      frame_first_pixel: BigInt(rng.int(3) === 0 ? rng.int(2 ** 32) : 0),
       // Raised at any time, for any thread: the patcher frees only threads that hold a pixel.
-      thread_written: b(written),
-      written_thread: BigInt(thread),
+      frame_thread_written: b(written),
+      frame_written_thread: BigInt(thread),
       // Also at any time: only a patch whose pixels were all handed over can complete.
       // In phases of their own: patches complete fast, or so slowly that the two-patch window fills.
-      patch_written: b(rng.int([4, 30, 300][Math.floor(cycle / 700) % 3]!) === 0),
+      frame_patch_written: b(rng.int([4, 30, 300][Math.floor(cycle / 700) % 3]!) === 0),
     };
   };
 }
@@ -88,13 +88,13 @@ export class CommandPatcherModel {
   }
 
   private patchDone(ins: Readonly<Record<string, bigint>>): boolean {
-    return this.running && ins.patch_written === 1n && this.next >= this.patchEnd();
+    return this.running && ins.frame_patch_written === 1n && this.next >= this.patchEnd();
   }
 
   private outputs(ins: Readonly<Record<string, bigint>>): Record<string, bigint> {
     const emit = this.emits();
-    const frameDone = (!this.running && ins.start === 1n && ins.pixel_count === 0n) || (this.patchDone(ins) && this.patchEnd() === this.count);
-    const out: Record<string, bigint> = { pixel_valid: b(emit), patch_start: b(emit && this.next % PATCH_THREADS === 0), frame_done: b(frameDone), busy: b(this.running) };
+    const frameDone = (!this.running && ins.frame_start === 1n && ins.frame_pixel_count === 0n) || (this.patchDone(ins) && this.patchEnd() === this.count);
+    const out: Record<string, bigint> = { pixel_valid: b(emit), frame_patch_start: b(emit && this.next % PATCH_THREADS === 0), frame_done: b(frameDone), busy: b(this.running) };
     if (emit) Object.assign(out, { pixel_id: BigInt((this.first + this.next) >>> 0), pixel_thread: BigInt(this.next % PATCH_THREADS) });
     if (this.running) out.patch_base = BigInt(this.base);
     return out;
@@ -106,8 +106,8 @@ export class CommandPatcherModel {
       return;
     }
     if (!this.running) {
-      if (ins.start === 1n && ins.pixel_count !== 0n) {
-        Object.assign(this, { running: true, count: Number(ins.pixel_count), first: Number(ins.first_pixel), next: 0, base: 0 });
+      if (ins.frame_start === 1n && ins.frame_pixel_count !== 0n) {
+        Object.assign(this, { running: true, count: Number(ins.frame_pixel_count), first: Number(ins.frame_first_pixel), next: 0, base: 0 });
         this.holding.clear();
         this.frames++;
       }
@@ -120,7 +120,7 @@ export class CommandPatcherModel {
       if (this.holding.has(this.next % PATCH_THREADS)) this.waitedForThread++;
       else this.waitedForWindow++;
     }
-    if (ins.thread_written === 1n) this.holding.delete(Number(ins.written_thread));
+    if (ins.frame_thread_written === 1n) this.holding.delete(Number(ins.frame_written_thread));
     if (emit) this.holding.add(this.next++ % PATCH_THREADS);
     if (done) {
       this.patches++;

@@ -57,14 +57,14 @@ export function runBackToBack(scene: Scene, rays: readonly Ray[], p: IcSystemPar
   for (let cycle = 0; answers.length < rays.length; cycle++) {
     if (cycle >= limit) throw new Error(`the IC system answered ${answers.length} of ${rays.length} rays in ${limit} cycles`);
     const ray = rays[accepts.length];
-    sim.poke('ray_start', ray ? 1 : 0);
+    sim.poke('dispatch_ray_start', ray ? 1 : 0);
     if (ray) {
       sim.poke('ray_origin', packWords(ray.origin));
       sim.poke('ray_direction', packWords(ray.direction));
       sim.poke('ray_thread', accepts.length & 31);
-      if (sim.peek('ready') === 1n) accepts.push(cycle);
+      if (sim.peek('dispatch_ready') === 1n) accepts.push(cycle);
     }
-    if (sim.peek('done') === 1n) answers.push({ cycle, thread: Number(sim.peek('done_thread')), hit: unpackWords(sim.peek('hit_info'), 4), normal: [...unpackWords(sim.peek('hit_normal'), 3), 0] });
+    if (sim.peek('dispatch_done') === 1n) answers.push({ cycle, thread: Number(sim.peek('dispatch_done_thread')), hit: unpackWords(sim.peek('dispatch_hit_info'), 4), normal: [...unpackWords(sim.peek('dispatch_hit_normal'), 3), 0] });
     sim.step();
   }
   return { accepts, answers, busyCycles: Number(sim.peek('busy_cycles')), tests: Number(sim.peek('tests')) };

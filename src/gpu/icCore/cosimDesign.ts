@@ -55,9 +55,9 @@ function planner(draw: (rng: Rng) => Plan) {
     }
     while (rows.length <= cycle) {
       const r = plan!.ray(rng);
-      rows.push(rng.int(3) === 0 ? {} : { ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(rng.int(32)) });
+      rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(rng.int(32)) });
     }
-    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
+    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
   };
 }
 
@@ -71,20 +71,20 @@ function golden(test: TriangleTestFn, inFlight: number): GoldenModel {
   return {
     check(_cycle, ins, outs) {
       let msg: string | null = null;
-      if (outs.done === 1n) {
+      if (outs.dispatch_done === 1n) {
         const ray = pending.shift();
         if (!ray) msg = 'done without a ray in flight';
         else {
           const want = castRay(scene, ray.origin, ray.direction, test);
-          const hit = unpackWords(outs.hit_info!, 4);
-          const normal = [...unpackWords(outs.hit_normal!, 3), 0];
-          if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.done_thread) !== ray.thread)
-            msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: hit ${hex(hit)} normal ${hex(normal)} thread ${outs.done_thread}; caster ${hex(want.hit)} / ${hex(want.normal)} thread ${ray.thread}`;
-          else if (outs.done_fault !== undefined && outs.done_fault !== 0n) msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: done_fault set (a brute-force sweep cannot fault)`;
+          const hit = unpackWords(outs.dispatch_hit_info!, 4);
+          const normal = [...unpackWords(outs.dispatch_hit_normal!, 3), 0];
+          if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.dispatch_done_thread) !== ray.thread)
+            msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: hit ${hex(hit)} normal ${hex(normal)} thread ${outs.dispatch_done_thread}; caster ${hex(want.hit)} / ${hex(want.normal)} thread ${ray.thread}`;
+          else if (outs.dispatch_done_fault !== undefined && outs.dispatch_done_fault !== 0n) msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: done_fault set (a brute-force sweep cannot fault)`;
         }
       }
       if (ins.rst_n === 0n) pending = [];
-      else if (ins.ray_start === 1n && outs.ready === 1n) {
+      else if (ins.dispatch_ray_start === 1n && outs.dispatch_ready === 1n) {
         if (pending.length >= inFlight) msg ??= `a ray was accepted while ${inFlight} were in flight`;
         pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
       }

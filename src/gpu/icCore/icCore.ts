@@ -1,9 +1,12 @@
 // The intersection (IC) core: each ray against every triangle of its triangle memory, a new triangle entering the test pipeline
 // (Möller–Trumbore, or the watertight option) every cycle, `slots` rays in flight, the closest hit kept per ray (docs/intersection.md).
 import { isWatertight, rayIntake, slotConstants, watertightDepth, watertightIntakeCycles, watertightTest, type RayIntake, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, Bundle, UInt, cat, defineModule, flip, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
+import { TriangleRead } from '../memory/triangleRead.ts';
+import { THREAD_BITS } from '../rtCore/interfaces.ts';
+import { IcCoreLink } from './icCoreLink.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
 import { isTraceableRay } from './traceableRay.ts';
@@ -48,40 +51,21 @@ const TRIANGLE_ID_BITS = 16;
  * with the systems that wrap the core, which pass these ports straight through.
  */
 export const rayPorts = () => ({
-  // A ray arrives (accepted while `ready`).
-  ray_start: input(Bool),
+  /**
+   * The dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault): a ray starts (taken while
+   * `ready`); the answer is the hit point and shader id (0 = miss), the unnormalized geometric normal, the
+   * thread, and `done_fault` (the ray read past the loaded BVH, its answer a miss; the brute-force core drives 0).
+   */
+  dispatch: output(IcCoreLink),
+  // The ray, with dispatch.ray_start.
   ray_origin: input(UInt(96)),
   ray_direction: input(UInt(96)),
-  ray_thread: input(UInt(5)),
-  ready: output(Bool),
-  // The answer: hit point and shader id (0 = miss), the unnormalized geometric normal, the thread.
-  done: output(Bool),
-  hit_info: output(UInt(128)),
-  hit_normal: output(UInt(96)),
-  done_thread: output(UInt(5)),
-  /** With done: the ray read past the loaded BVH (its answer is a miss); the thread faults. The brute-force core drives 0. */
-  done_fault: output(Bool),
+  ray_thread: input(UInt(THREAD_BITS)),
   // Counters for the host.
   rays: output(UInt(32)),
   tests: output(UInt(32)),
   busy_cycles: output(UInt(32)),
 });
-
-/**
- * A core's side toward its triangle memory: a request of one triangle id per cycle out, its answer (the
- * memory's resp_* outputs) some cycles later back in.
- */
-export const TriangleRead = (idBits: number) =>
-  Bundle({
-    req_valid: Bool,
-    req_id: UInt(idBits),
-    resp_valid: flip(Bool),
-    resp_v0: flip(UInt(96)),
-    resp_v1: flip(UInt(96)),
-    resp_v2: flip(UInt(96)),
-    resp_shader: flip(UInt(32)),
-    resp_not_valid: flip(Bool),
-  });
 
 /** The core's triangle port `tri` (SV ports tri_req_valid … tri_resp_not_valid). */
 export const triangleReadPorts = (idBits: number) => ({ tri: output(TriangleRead(idBits)) });
@@ -124,7 +108,7 @@ export const IcCore = defineModule('IcCore', icCorePorts, (m, io, p) => {
   const test = testStage(core, rayIn, sweep);
   recordClosest(core, rayIn, sweep, test);
   finishStage(core, test);
-  io.ready.set(rayIn.portReady(sweep.ready));
+  io.dispatch.ready.set(rayIn.portReady(sweep.ready));
   counters(core, sweep.accept, test.valid);
 });
 
@@ -169,13 +153,13 @@ function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
   const accept = rayIn.start.and(ready);
   const rayValid = isTraceableRay(rayIn.origin, rayIn.direction);
 
-  io.tri.req_valid.set(sweeping);
-  io.tri.req_id.set(nextId);
+  io.tri.req.valid.set(sweeping);
+  io.tri.req.id.set(nextId);
   // Each answer belongs to the slot whose sweep asked for it.
   const respSlot = delayValid(m, sweepSlot, p.memory, 'resp_slot');
-  const ours = io.tri.resp_valid.and(sweeping).and(respSlot.eq(sweepSlot));
-  const entering = ours.and(io.tri.resp_not_valid.not());
-  const sweepEnd = ours.and(io.tri.resp_not_valid);
+  const ours = io.tri.resp.valid.and(sweeping).and(respSlot.eq(sweepSlot));
+  const entering = ours.and(io.tri.resp.not_valid.not());
+  const sweepEnd = ours.and(io.tri.resp.not_valid);
   const endToken = sweepEnd.or(accept.and(rayValid.not()));
   m.when(accept, () => {
     nextSlot.set(mux(nextSlot.eq(p.slots - 1), lit(0, sb), nextSlot.add(1)));
@@ -207,9 +191,9 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const depth = icPipelineDepth(p);
   const sb = clog2(p.slots);
   const slotIn = mux(sweep.endToken.and(sweep.sweepEnd.not()), sweep.nextSlot, mux(sweep.entering.or(sweep.sweepEnd), sweep.respSlot, lit(0, sb)));
-  const v0 = split3(io.tri.resp_v0);
-  const v1 = split3(io.tri.resp_v1);
-  const v2 = split3(io.tri.resp_v2);
+  const v0 = split3(io.tri.resp.v0);
+  const v1 = split3(io.tri.resp.v1);
+  const v2 = split3(io.tri.resp.v2);
   // The slot of the data at each stage selects the ray's origin and direction there.
   const slotAt = (cycles: number) => delayValid(m, slotIn, cycles, `slot_at${cycles}`);
   const rayOf = (slot: UIntValue) => ({ o: split3(bySlot(slot, (r) => r.origin)), d: split3(bySlot(slot, (r) => r.direction)) });
@@ -223,7 +207,7 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const testValid = delayValid(m, sweep.entering, depth, 'test_valid');
   const testEnd = delayValid(m, sweep.endToken, depth, 'test_end');
   const testSlot = slotAt(depth);
-  const testShader = delay(m, io.tri.resp_shader, depth, 'test_shader');
+  const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
   // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
   const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
   const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));
@@ -257,14 +241,14 @@ function finishStage({ m, io, p, f, slots, bySlot }: Core, test: TestResult): vo
   const done = delayValid(m, test.end, p.fmul + p.fadd, 'done');
   const doneSlot = delayValid(m, test.slot, p.fmul + p.fadd, 'done_slot');
   const have = bySlot(doneSlot, (r) => r.haveBest).asBool();
-  io.done.set(done);
-  io.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
+  io.dispatch.done.set(done);
+  io.dispatch.done_fault.set(false); // a sweep reads only the loaded triangles: nothing to fault
   // Zero between answers: a slot's thread register has no reset (silicon leaves it undefined until a ray).
-  io.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
+  io.dispatch.done_thread.set(mux(done, bySlot(doneSlot, (r) => r.thread), lit(0, 5)));
   // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
   const answerHit = done.and(have);
-  io.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
-  io.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+  io.dispatch.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
+  io.dispatch.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
   slots.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
 }
 

@@ -1,9 +1,10 @@
 // One IC core with its own triangle memory (seed 9.5): the unit the golden caster checks, loaded through the memory controller's image port.
 import { triangleTestParam, type TriangleTestOption } from './watertightTest.ts';
-import { Bool, UInt, defineModule, input, lit, mux, output, type InstanceHandle, type ValueOf } from '../../hdl/index.ts';
+import { defineModule, input, lit, mux } from '../../hdl/index.ts';
 import { TRIANGLE_MEMORY_LATENCY, TriangleMemory, triangleIdBits } from '../memory/triangleMemory.ts';
-import { IcCore, defaultIcCoreParams, rayPorts, type TriangleRead } from './icCore.ts';
+import { IcCore, defaultIcCoreParams, rayPorts } from './icCore.ts';
 import { passThrough } from '../passThrough.ts';
+import { SceneLoad } from '../memory/sceneLoad.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 
 /** Flat, so module names read `IcSystem_fadd3_…_slots3_triangles512_vertices2048` (a hash with the watertight option: the name gets too long). */
@@ -22,20 +23,9 @@ export const defaultIcSystemParams: IcSystemParams = { fadd: gpuFloatLatencies.f
 
 /** An IC system's load side: the scene image streamed in by the memory controller, and what the triangle memory says of it. */
 export const sceneLoadPorts = (p: Pick<IcSystemParams, 'triangles' | 'vertices'>) => ({
-  load_start: input(Bool),
-  load_valid: input(Bool),
-  load_data: input(UInt(32)),
-  /** Sticky until load_start: the image was rejected. */
-  load_error: output(Bool),
-  triangle_count: output(UInt(triangleIdBits(p))),
+  /** SV ports load_start, load_valid, load_data, load_error, load_triangle_count. */
+  load: input(SceneLoad(triangleIdBits(p))),
 });
-
-type TriangleMemoryIo = InstanceHandle<ReturnType<(typeof TriangleMemory)['ports']>>['io'];
-
-/** The triangle memory's answer into a core's triangle port (the request side is each system's: the id widths differ). */
-export function connectTriangleAnswers(tri: ValueOf<ReturnType<typeof TriangleRead>>, mem: TriangleMemoryIo): void {
-  for (const k of ['resp_valid', 'resp_not_valid', 'resp_v0', 'resp_v1', 'resp_v2', 'resp_shader'] as const) tri[k].set(mem[k] as never);
-}
 
 export const IcSystem = defineModule(
   'IcSystem',
@@ -46,16 +36,15 @@ export const IcSystem = defineModule(
   (m, io, p) => {
     const core = m.instance(IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, memory: TRIANGLE_MEMORY_LATENCY, slots: p.slots, ...triangleTestParam(p) }, { name: 'core' });
     const mem = m.instance(TriangleMemory, { triangles: p.triangles, vertices: p.vertices }, { name: 'triangles' });
-    for (const name of ['load_start', 'load_valid', 'load_data'] as const) mem.io[name].set(io[name]);
-    io.load_error.set(mem.io.load_error);
-    io.triangle_count.set(mem.io.triangle_count);
+    m.connect(mem.io.load, io.load);
     passThrough(m, rayPorts(), io, core.io);
-    // The core counts ids in 16 bits; an id the memory cannot represent is past the last triangle.
+    // The core counts ids in 16 bits, the memory in tw: the request is adapted (an id the memory cannot
+    // represent is past the last triangle), the answer connects as it is.
     const tw = triangleIdBits(p);
-    const id = core.io.tri.req_id;
-    mem.io.req_valid.set(core.io.tri.req_valid);
-    mem.io.req_id.set(tw >= 16 ? id.zext(tw) : mux(id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), id.trunc(tw)));
-    connectTriangleAnswers(core.io.tri, mem.io);
+    const { req, resp } = core.io.tri;
+    mem.io.read.req.valid.set(req.valid);
+    mem.io.read.req.id.set(tw >= 16 ? req.id.zext(tw) : mux(req.id.bits(15, tw).orR(), lit(2 ** tw - 1, tw), req.id.trunc(tw)));
+    m.connect(resp, mem.io.read.resp);
   },
 );
 

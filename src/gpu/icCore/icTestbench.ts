@@ -35,7 +35,7 @@ export class IcCoreBench {
     s.poke('ray_origin', packWords(origin));
     s.poke('ray_direction', packWords(direction));
     s.poke('ray_thread', 0);
-    s.poke('ray_start', 1);
+    s.poke('dispatch_ray_start', 1);
     for (let cycle = 0; cycle < limit; cycle++) {
       const due = pending[0]?.at === cycle ? pending.shift() : undefined;
       const ok = due !== undefined && due.id < n;
@@ -43,15 +43,15 @@ export class IcCoreBench {
       s.poke('tri_resp_not_valid', due && !ok ? 1 : 0);
       for (const k of [0, 1, 2]) s.poke(`tri_resp_v${k}`, ok ? packWords(triangleVertex(scene, due.id, k)) : 0n);
       s.poke('tri_resp_shader', ok ? scene.triangles[4 * due.id + 3]! : 0);
-      if (s.peek('done') === 1n) {
-        const answer: IcAnswer = { hit: unpackWords(s.peek('hit_info'), 4) as IcAnswer['hit'], normal: [...unpackWords(s.peek('hit_normal'), 3), 0] as IcAnswer['normal'], cycles: cycle };
+      if (s.peek('dispatch_done') === 1n) {
+        const answer: IcAnswer = { hit: unpackWords(s.peek('dispatch_hit_info'), 4) as IcAnswer['hit'], normal: [...unpackWords(s.peek('dispatch_hit_normal'), 3), 0] as IcAnswer['normal'], cycles: cycle };
         s.step();
-        s.poke('ray_start', 0);
+        s.poke('dispatch_ray_start', 0);
         return answer;
       }
       if (s.peek('tri_req_valid') === 1n) pending.push({ at: cycle + this.params.memory, id: Number(s.peek('tri_req_id')) });
       s.step();
-      s.poke('ray_start', 0);
+      s.poke('dispatch_ray_start', 0);
     }
     throw new Error(`the IC core did not answer within ${limit} cycles`);
   }

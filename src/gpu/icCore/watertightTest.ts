@@ -96,7 +96,7 @@ const inFrame = (v: Vec3, axes: UIntValue): Vec3 => {
 
 /** The ray ports of the core, as its body sees them. */
 export interface RayInputs {
-  readonly ray_start: BoolValue;
+  readonly dispatch: { readonly ray_start: BoolValue };
   readonly ray_origin: UIntValue;
   readonly ray_direction: UIntValue;
   readonly ray_thread: UIntValue;
@@ -116,7 +116,7 @@ export interface RayIntake {
 
 /** Möller–Trumbore: the ports themselves. Watertight: a one-ray intake that computes the ray's constants first. */
 export function rayIntake(m: ModuleBuilder, io: RayInputs, p: Latencies & TriangleTestOption): RayIntake {
-  if (!isWatertight(p)) return { start: io.ray_start, origin: io.ray_origin, direction: io.ray_direction, thread: io.ray_thread, portReady: (coreReady) => coreReady };
+  if (!isWatertight(p)) return { start: io.dispatch.ray_start, origin: io.ray_origin, direction: io.ray_direction, thread: io.ray_thread, portReady: (coreReady) => coreReady };
   return watertightIntake(m, io, p);
 }
 
@@ -132,7 +132,7 @@ function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayInt
   const thread = m.reg(UInt(5), { name: 'intake_thread' });
   const axes = m.reg(UInt(6), { name: 'intake_axes' });
   const shear = [0, 1, 2].map((i) => m.reg(UInt(32), { name: `intake_s${'xyz'[i]}` }));
-  const take = io.ray_start.and(intake.is('empty'));
+  const take = io.dispatch.ray_start.and(intake.is('empty'));
   m.when(take, () => {
     intake.goto('dividing');
     origin.set(io.ray_origin);

@@ -1,6 +1,8 @@
 // Triangle memory: parses the streamed scene image and answers one triangle per cycle (index table, then X/Y/Z banks).
-import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, mux, output, packBits, unpackBits, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, mux, packBits, unpackBits, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
+import { SceneLoad } from './sceneLoad.ts';
+import { TriangleRead } from './triangleRead.ts';
 
 export interface TriangleMemoryParams {
   /** Capacity of the index table (2 to 2^20). */
@@ -26,24 +28,10 @@ function checkParams(p: TriangleMemoryParams): void {
 }
 
 const triangleMemoryPorts = (p: TriangleMemoryParams) => ({
-  /** Pulse: forget the old scene; a word on load_data in this same cycle (with load_valid) is word 0. */
-  load_start: input(Bool),
-  load_valid: input(Bool),
-  load_data: input(UInt(32)),
-  /** Sticky: the image did not fit, or named a vertex past the banks; the load stopped. Cleared by load_start. */
-  load_error: output(Bool),
-  /** Triangles loaded so far (final once the index table's terminator has been seen). */
-  triangle_count: output(UInt(triangleIdBits(p))),
-  req_valid: input(Bool),
-  req_id: input(UInt(triangleIdBits(p))),
-  resp_valid: output(Bool),
-  /** The requested id was >= triangle_count in the request cycle; the data outputs are 0. */
-  resp_not_valid: output(Bool),
-  /** x [31:0], y [63:32], z [95:64] of vertex 0, 1 and 2. */
-  resp_v0: output(UInt(96)),
-  resp_v1: output(UInt(96)),
-  resp_v2: output(UInt(96)),
-  resp_shader: output(UInt(32)),
+  /** The scene image (SV ports load_start … load_triangle_count); load_error: the image did not fit, or named a vertex past the banks, and the load stopped. */
+  load: input(SceneLoad(triangleIdBits(p))),
+  /** The core's lookups (SV ports read_req_valid … read_resp_not_valid); resp.not_valid: the id was >= the triangle count in the request cycle. */
+  read: input(TriangleRead(triangleIdBits(p))),
 });
 
 type TriangleMemoryIo = PortsValue<ReturnType<typeof triangleMemoryPorts>>;
@@ -58,7 +46,7 @@ export const TriangleMemory = defineModule('TriangleMemory', triangleMemoryPorts
   const indexTable = m.memory(UInt(IndexEntry(vw).width), p.triangles, { name: 'index_table' });
   const banks = ['bank_x', 'bank_y', 'bank_z'].map((name) => m.memory(UInt(32), p.vertices, { name }));
   const triangleCount = loadParser(m, io, p, indexTable, banks);
-  io.triangle_count.set(triangleCount);
+  io.load.triangle_count.set(triangleCount);
   lookupPipeline(m, io, vw, triangleCount, indexTable, banks);
 });
 
@@ -80,15 +68,15 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
   const stagedIndexBad = m.reg(Bool, { name: 'staged_index_bad' });
 
   // load_start restarts the parse at once, so a word arriving with it is word 0 of the new image.
-  const start = io.load_start;
+  const start = io.load.start;
   const inVerticesNow = section.is('vertices').and(start.not());
   const wordNow = mux(start, 0, wordOfRecord);
   const countNow = mux(start, 0, triangleCount);
   const recordNow = mux(start, 0, vertexRecord);
   const errorNow = loadError.and(start.not());
-  const word = io.load_data;
+  const word = io.load.data;
   // After an error the rest of the image is ignored until the next load_start.
-  const accept = io.load_valid.and(errorNow.not());
+  const accept = io.load.valid.and(errorNow.not());
   const indexOutOfRange = word.ge(p.vertices);
   // The entry the shader id word completes.
   const stagedEntry = m.wire(IndexEntry(vw), { name: 'staged_entry' });
@@ -134,7 +122,7 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
       }).elsewhen(recordNow.gt(p.vertices).or(word.ne(0)), () => loadError.set(1));
     });
   });
-  io.load_error.set(loadError);
+  io.load.error.set(loadError);
   return triangleCount;
 }
 
@@ -143,9 +131,9 @@ function loadParser(m: ModuleBuilder, io: TriangleMemoryIo, p: TriangleMemoryPar
  * read all three ports of every bank at once. Only a valid answer carries data.
  */
 function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, triangleCount: UIntValue, indexTable: WordMemory, banks: readonly WordMemory[]): void {
-  const entry = unpackBits(IndexEntry(vw), indexTable.read(io.req_id));
-  const stage1Valid = m.regNext(io.req_valid, { reset: 0 });
-  const stage1NotValid = m.regNext(io.req_valid.and(io.req_id.ge(triangleCount)), { reset: 0 });
+  const entry = unpackBits(IndexEntry(vw), indexTable.read(io.read.req.id));
+  const stage1Valid = m.regNext(io.read.req.valid, { reset: 0 });
+  const stage1NotValid = m.regNext(io.read.req.valid.and(io.read.req.id.ge(triangleCount)), { reset: 0 });
 
   const vertexWords = [0, 1, 2].map((k) => {
     const vertex = entry.vertices.at(k).named(`stage1_v${k}`);
@@ -159,10 +147,10 @@ function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, tria
   const stage2NotValid = m.regNext(stage1NotValid, { reset: 0 });
 
   const answer = stage2Valid.and(stage2NotValid.not());
-  io.resp_valid.set(stage2Valid);
-  io.resp_not_valid.set(stage2NotValid);
-  io.resp_v0.set(mux(answer, vertexWords[0]!, 0));
-  io.resp_v1.set(mux(answer, vertexWords[1]!, 0));
-  io.resp_v2.set(mux(answer, vertexWords[2]!, 0));
-  io.resp_shader.set(mux(answer, stage2Shader, 0));
+  io.read.resp.valid.set(stage2Valid);
+  io.read.resp.not_valid.set(stage2NotValid);
+  io.read.resp.v0.set(mux(answer, vertexWords[0]!, 0));
+  io.read.resp.v1.set(mux(answer, vertexWords[1]!, 0));
+  io.read.resp.v2.set(mux(answer, vertexWords[2]!, 0));
+  io.read.resp.shader.set(mux(answer, stage2Shader, 0));
 }

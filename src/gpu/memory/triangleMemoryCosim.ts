@@ -64,8 +64,8 @@ function triangleMemoryStimulus(p: TriangleMemoryParams): CosimDesign['stimulus'
       load_start: 0n,
       load_valid: 0n,
       load_data: 0n,
-      req_valid: b(rng.int(4) !== 0),
-      req_id: BigInt(rng.int(4) === 0 ? rng.int(idLimit) : Math.min(rng.int(p.triangles + 2), idLimit - 1)),
+      read_req_valid: b(rng.int(4) !== 0),
+      read_req_id: BigInt(rng.int(4) === 0 ? rng.int(idLimit) : Math.min(rng.int(p.triangles + 2), idLimit - 1)),
     };
     if (s.rst_n === 0n) {
       stream = { image: null, next: 0 };
@@ -139,21 +139,21 @@ export class TriangleMemoryModel {
     const answer = s.valid && !s.notValid;
     return {
       load_error: b(this.loadError),
-      triangle_count: BigInt(this.triangleCount),
-      resp_valid: b(s.valid),
-      resp_not_valid: b(s.valid && s.notValid),
-      resp_v0: answer ? s.vertices[0]! : 0n,
-      resp_v1: answer ? s.vertices[1]! : 0n,
-      resp_v2: answer ? s.vertices[2]! : 0n,
-      resp_shader: answer ? BigInt(s.shader) : 0n,
+      load_triangle_count: BigInt(this.triangleCount),
+      read_resp_valid: b(s.valid),
+      read_resp_not_valid: b(s.valid && s.notValid),
+      read_resp_v0: answer ? s.vertices[0]! : 0n,
+      read_resp_v1: answer ? s.vertices[1]! : 0n,
+      read_resp_v2: answer ? s.vertices[2]! : 0n,
+      read_resp_shader: answer ? BigInt(s.shader) : 0n,
     };
   }
 
   /** One rising edge with these inputs applied. */
   clock(ins: Readonly<Record<string, bigint>>): void {
     // Every memory read sees the contents before this edge's writes.
-    const id = Number(ins.req_id);
-    const reqValid = ins.req_valid === 1n;
+    const id = Number(ins.read_req_id);
+    const reqValid = ins.read_req_valid === 1n;
     const nextStage2: Stage2 = {
       valid: this.stage1.valid,
       notValid: this.stage1.notValid,

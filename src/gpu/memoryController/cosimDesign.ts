@@ -121,8 +121,8 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       dma_rd_data: rng.bits(128),
       dma_wr_ready: b(odds(ph.wrReady)),
       tri_load_error: b(rng.int(2500) === 0),
-      triangle_count: rng.bits(p.triangleCountBits),
-      patch_start: b(rng.int(40) === 0),
+      tri_load_triangle_count: rng.bits(p.triangleCountBits),
+      frame_patch_start: b(rng.int(40) === 0),
       frame_done: b(rng.int(1500) === 0),
       instructions: rng.bits(32),
       traces: rng.bits(32),
@@ -222,12 +222,12 @@ export interface MemoryControllerCoverage {
  *   cmem_we / tri_load_valid with mem_waddr = their index, and only the first `words` of them (a
  *   scoreboard checks this independently of the cycle model); imem_load_start, cmem_load_start and
  *   tri_load_start as each load begins.
- * - The frame: cp_start, pixel_count; each thread_done (while the frame runs) is queued; the write-back reads
+ * - The frame: frame_start, frame_pixel_count; each thread_done (while the frame runs) is queued; the write-back reads
  *   the thread's return vector (mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4, until mem_done) and writes it
- *   to OUT_ADDR + 16·(pixel − FIRST_PIXEL) (dma_wr_valid, dma_wr_addr, dma_wr_data), with thread_written
- *   and written_thread as the write is taken. Once every thread of the oldest unfinished patch n is written
+ *   to OUT_ADDR + 16·(pixel − FIRST_PIXEL) (dma_wr_valid, dma_wr_addr, dma_wr_data), with frame_thread_written
+ *   and frame_written_thread as the write is taken. Once every thread of the oldest unfinished patch n is written
  *   (a report bank per patch parity), its report goes to REPORT_ADDR + 16·n (when REPORT_ADDR ≠ 0) with
- *   patch_written; patch_start restarts the next bank's cycle count; frame_done ends the frame.
+ *   frame_patch_written; frame_patch_start restarts the next bank's cycle count; frame_done ends the frame.
  * Outputs whose strobe is down are compared across the simulators only.
  */
 export class MemoryControllerModel {
@@ -335,7 +335,7 @@ export class MemoryControllerModel {
       case MMIO.ERROR:
         return this.error;
       case MMIO.TRIANGLES:
-        return Number(ins.triangle_count);
+        return Number(ins.tri_load_triangle_count);
       case MMIO.CONTEXTS:
         return p.contexts;
       case MMIO.PATCHES_DONE:
@@ -405,11 +405,11 @@ export class MemoryControllerModel {
       imem_load_start: b(loads && next === 0),
       cmem_load_start: b(loads && next === 1),
       tri_load_start: b(loads && next === 2),
-      cp_start: b(startFrame),
-      pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
-      first_pixel: BigInt(this.reg(MMIO.FIRST_PIXEL)),
-      patch_written: b(reporting && (ready || !this.reportsOn)),
-      thread_written: b(writingResult && ready),
+      frame_start: b(startFrame),
+      frame_pixel_count: BigInt(this.reg(MMIO.PIXEL_COUNT)),
+      frame_first_pixel: BigInt(this.reg(MMIO.FIRST_PIXEL)),
+      frame_patch_written: b(reporting && (ready || !this.reportsOn)),
+      frame_thread_written: b(writingResult && ready),
       mem_read_en: b(reading),
       // The context index's low bits (one bit at least, as wide as the port).
       context_select: BigInt((Number(ins.mmio_rd_addr) >> 3) & ((1 << contextBits(this.p.contexts)) - 1)),
@@ -423,13 +423,14 @@ export class MemoryControllerModel {
     if (store) {
       out.mem_waddr = BigInt(this.wordIndex & 0x1fff);
       out.mem_wdata = BigInt(this.buffer[this.bufferPos]!);
+      out.tri_load_data = out.mem_wdata;
     }
     if (reading) {
       out.mem_thread = BigInt(this.thread);
       out.mem_addr = BigInt(MEMORY_MAP.returnOffset >> 2);
     }
     if (writingResult) {
-      out.written_thread = BigInt(this.thread);
+      out.frame_written_thread = BigInt(this.thread);
       out.dma_wr_addr = (this.addr64(MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI) + 16n * BigInt(this.index)) & U64;
       out.dma_wr_data = this.result;
     }
@@ -490,9 +491,9 @@ export class MemoryControllerModel {
     const emit = receiving && this.bufferWords !== 0;
     const accept = out.dma_rd_ready === 1n && ins.dma_rd_valid === 1n;
     const loadEnds = receiving && this.beatsLeft === 0 && this.bufferWords === 0;
-    const startFrame = out.cp_start === 1n;
-    const patchWritten = out.patch_written === 1n;
-    const threadWritten = out.thread_written === 1n;
+    const startFrame = out.frame_start === 1n;
+    const patchWritten = out.frame_patch_written === 1n;
+    const threadWritten = out.frame_thread_written === 1n;
     const wrReady = ins.dma_wr_ready === 1n;
     const reportsOn = this.reportsOn;
     const oldest = this.oldest();
@@ -627,7 +628,7 @@ export class MemoryControllerModel {
     } else if (wb === 'write' && ins.dma_wr_ready === 1n) this.wb = 'idle';
     else if (wb === 'report' && (ins.dma_wr_ready === 1n || !reportsOn)) this.wb = 'idle';
     this.banks.forEach((bank, k) => {
-      bank.cycles = ins.patch_start === 1n && this.startBank === k ? 0 : (bank.cycles + 1) >>> 0;
+      bank.cycles = ins.frame_patch_start === 1n && this.startBank === k ? 0 : (bank.cycles + 1) >>> 0;
       if (threadWritten && ((this.index >>> 5) & 1) === k) {
         bank.written = (bank.written | (1 << this.thread)) >>> 0;
         if (this.fault) bank.faults = (bank.faults | (1 << this.thread)) >>> 0;
@@ -636,7 +637,7 @@ export class MemoryControllerModel {
       if (patchWritten && oldestBank === k) [bank.written, bank.faults] = [0, 0];
     });
     if (threadWritten) this.coverage.threadsWritten++;
-    if (ins.patch_start === 1n) this.startBank ^= 1;
+    if (ins.frame_patch_start === 1n) this.startBank ^= 1;
   }
 
   private reset(): void {

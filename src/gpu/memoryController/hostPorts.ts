@@ -1,27 +1,39 @@
 // The host interface of the GPU: MMIO registers (docs/host-interface.md) and the DMA channels,
 // shared by the memory controller that serves it and `rtgpu_top` that exposes it.
-import { Bool, UInt, input, output } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, flip, input, output } from '../../hdl/index.ts';
 import { REG_ADDR_BITS } from './registers.ts';
 
-export const hostPorts = () => ({
-  mmio_wr_en: input(Bool),
-  mmio_wr_addr: input(UInt(REG_ADDR_BITS)),
-  mmio_wr_data: input(UInt(32)),
-  mmio_rd_en: input(Bool),
-  mmio_rd_addr: input(UInt(REG_ADDR_BITS)),
-  mmio_rd_valid: output(Bool),
-  mmio_rd_data: output(UInt(32)),
-  dma_rd_req_valid: output(Bool),
-  dma_rd_req_addr: output(UInt(64)),
-  dma_rd_req_beats: output(UInt(32)),
-  dma_rd_req_ready: input(Bool),
-  dma_rd_valid: input(Bool),
-  dma_rd_data: input(UInt(128)),
-  dma_rd_ready: output(Bool),
-  dma_wr_valid: output(Bool),
-  dma_wr_addr: output(UInt(64)),
-  dma_wr_data: output(UInt(128)),
-  dma_wr_ready: input(Bool),
-  irq: output(Bool),
+/** The host's register port, as the host drives it (an `input` at the GPU): a write, a read, the read's data back. */
+export const MmioPort = Bundle({
+  wr_en: Bool,
+  wr_addr: UInt(REG_ADDR_BITS),
+  wr_data: UInt(32),
+  rd_en: Bool,
+  rd_addr: UInt(REG_ADDR_BITS),
+  /** The read's data, the cycle after rd_en (registered). */
+  rd_valid: flip(Bool),
+  rd_data: flip(UInt(32)),
 });
 
+/** A DMA read request: `beats` 16-byte beats from `addr`, taken when `ready`. */
+export const DmaReadRequest = Bundle({ valid: Bool, addr: UInt(64), beats: UInt(32), ready: flip(Bool) });
+
+/** One 16-byte beat of read data, from the host. */
+export const DmaReadBeat = Bundle({ valid: Bool, data: UInt(128), ready: flip(Bool) });
+
+/** One 16-byte write to host memory. */
+export const DmaWrite = Bundle({ valid: Bool, addr: UInt(64), data: UInt(128), ready: flip(Bool) });
+
+/** The GPU's DMA master, as the GPU drives it (an `output`): read requests out, read data in, writes out. */
+export const DmaPort = Bundle({
+  rd_req: DmaReadRequest,
+  rd: flip(DmaReadBeat),
+  wr: DmaWrite,
+});
+
+/** SV ports mmio_wr_en … mmio_rd_data, dma_rd_req_valid … dma_wr_ready, irq (the names docs/host-interface.md lists). */
+export const hostPorts = () => ({
+  mmio: input(MmioPort),
+  dma: output(DmaPort),
+  irq: output(Bool),
+});

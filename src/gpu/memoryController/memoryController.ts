@@ -5,11 +5,12 @@ import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, outpu
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
+import { FrameLink, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
 import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
+import { SceneLoad } from '../memory/sceneLoad.ts';
 import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
@@ -37,21 +38,10 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     cmem_load_start: output(Bool),
     mem_waddr: output(UInt(13)),
     mem_wdata: output(UInt(32)),
-    tri_load_start: output(Bool),
-    tri_load_valid: output(Bool),
-    tri_load_error: input(Bool),
-    triangle_count: input(UInt(p.triangleCountBits)),
-    // Command patcher.
-    cp_start: output(Bool),
-    pixel_count: output(UInt(32)),
-    first_pixel: output(UInt(32)),
-    patch_start: input(Bool),
-    /** A thread's result is in host memory: the thread may take its next pixel. */
-    thread_written: output(Bool),
-    written_thread: output(UInt(5)),
-    /** The oldest unfinished patch is complete and its report written. */
-    patch_written: output(Bool),
-    frame_done: input(Bool),
+    /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
+    tri_load: output(SceneLoad(p.triangleCountBits)),
+    /** The command patcher (SV ports frame_start … frame_done). */
+    frame: output(FrameLink),
     // Patch dispatcher: threads that ended, to write back.
     thread_done: input(ThreadDone),
     core_busy: input(Vec(p.rtCores, Bool)),
@@ -127,7 +117,7 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
   const writeBack = writeBackEngine(m, io, { ...regs, startFrame, running: ctl.phase.is('run') });
   m.when(writeBack.overflow, () => ctl.raise(ERROR_CODE.internal));
   // The patcher ends the frame in the cycle it is started (0 pixels) or told the last patch is written.
-  m.when(io.frame_done, () => {
+  m.when(io.frame.done, () => {
     ctl.phase.goto('idle');
     ctl.done.set(true);
   });
@@ -152,12 +142,12 @@ function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
     [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
     [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
   ];
-  for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio_wr_data));
+  for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio.wr_data));
   const frameCounters = { patches: reg32(m, 'patches_done'), faults: reg32(m, 'fault_count'), faultMask: reg32(m, 'fault_mask') };
   return { sources, out, report, pixelCount, firstPixel, writable, frameCounters };
 }
 
-const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio_wr_en.and(io.mmio_wr_addr.eq(addr));
+const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio.wr_en.and(io.mmio.wr_addr.eq(addr));
 
 function controllerState(m: ModuleBuilder): ControllerState {
   const phase = fsm(m, 'controller', CONTROLLER_PHASES, 'idle');
@@ -173,7 +163,7 @@ function controllerState(m: ModuleBuilder): ControllerState {
 /** A CONTROL write: the loads and the start it asks for become pending (refused while busy); CLEAR and START clear DONE. */
 function controlCommand(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl: ControllerState): void {
   const control = mmioWrite(io, MMIO.CONTROL);
-  const command = io.mmio_wr_data;
+  const command = io.mmio.wr_data;
   const start = flagBit(command, CONTROL.START);
   m.when(control.and(ctl.busy), () => ctl.raise(ERROR_CODE.busy)).elsewhen(control, () => {
     // Bit j of pendingLoads: load j (program, constants, triangles), the order the read engine takes them in.
@@ -220,7 +210,7 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
   const nextLoad = startLoad(m, io, regs, ctl, transfer);
   receiveBeats(m, io, regs, ctl, transfer);
   // The triangle memories' sticky error clears at the edge of load_start: not a new error in that cycle.
-  m.when(io.tri_load_error.and(io.tri_load_start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
+  m.when(io.tri_load.error.and(io.tri_load.start.not()), () => ctl.raise(ERROR_CODE.triangleImage));
   m.when(io.internal_error, () => ctl.raise(ERROR_CODE.internal));
   return { nextLoad };
 }
@@ -253,12 +243,12 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
   io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
   io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
-  io.tri_load_start.set(loadStarts.and(nextLoad.index.eq(2)));
+  io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
-  io.dma_rd_req_valid.set(phase.is('request'));
-  io.dma_rd_req_addr.set(cat(source.hi, source.lo));
-  io.dma_rd_req_beats.set(t.beatsLeft);
-  m.when(phase.is('request').and(io.dma_rd_req_ready), () => phase.goto('receive'));
+  io.dma.rd_req.valid.set(phase.is('request'));
+  io.dma.rd_req.addr.set(cat(source.hi, source.lo));
+  io.dma.rd_req.beats.set(t.beatsLeft);
+  m.when(phase.is('request').and(io.dma.rd_req.ready), () => phase.goto('receive'));
   return nextLoad;
 }
 
@@ -270,22 +260,23 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   const { current, wordIndex, beatsLeft, buffer, bufferWords, bufferPos } = t;
   const receiving = ctl.phase.is('receive');
   const emit = receiving.and(bufferWords.ne(0));
-  const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma_rd_valid);
-  io.dma_rd_ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
+  const accept = receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)).and(io.dma.rd.valid);
+  io.dma.rd.ready.set(receiving.and(beatsLeft.ne(0)).and(bufferWords.lt(2)));
   const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
   // The last beat's words past the length are dropped.
   const store = emit.and(wordIndex.lt(loadWords(sources, current)));
   io.imem_we.set(store.and(current.eq(0)));
   io.cmem_we.set(store.and(current.eq(1)));
-  io.tri_load_valid.set(store.and(current.eq(2)));
+  io.tri_load.valid.set(store.and(current.eq(2)));
   io.mem_waddr.set(wordIndex.trunc(13));
   io.mem_wdata.set(word);
+  io.tri_load.data.set(word);
   m.when(emit, () => {
     wordIndex.set(wordIndex.add(1));
     bufferPos.set(bufferPos.add(1));
   });
   m.when(accept, () => {
-    buffer.set(io.dma_rd_data);
+    buffer.set(io.dma.rd.data);
     bufferWords.set(4);
     bufferPos.set(0);
     beatsLeft.set(beatsLeft.sub(1));
@@ -309,9 +300,9 @@ function frameStart(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
     ctl.pendingStart.set(false);
     m.when(badFrame, () => ctl.raise(ERROR_CODE.badAddress)).elsewhen(ctl.error.eq(0), () => ctl.phase.goto('run'));
   });
-  io.cp_start.set(startFrame);
-  io.pixel_count.set(pixelCount);
-  io.first_pixel.set(regs.firstPixel);
+  io.frame.start.set(startFrame);
+  io.frame.pixel_count.set(pixelCount);
+  io.frame.first_pixel.set(regs.firstPixel);
   return startFrame;
 }
 
@@ -336,7 +327,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     [MMIO.CONFIG, config],
     [MMIO.STATUS, status.zext(32)],
     [MMIO.ERROR, error.zext(32)],
-    [MMIO.TRIANGLES, io.triangle_count.zext(32)],
+    [MMIO.TRIANGLES, io.tri_load.triangle_count.zext(32)],
     ...regs.writable.map(([a, r]) => [a, r] as [number, UIntValue]),
     [MMIO.PATCHES_DONE, frameCounters.patches],
     [MMIO.FAULT_COUNT, frameCounters.faults],
@@ -357,7 +348,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
   readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
   // Context x of core c: the address names the context to every core, the core picks the answer.
   const contextBlock = MMIO.CONTEXT >> 3;
-  const contextIndex = io.mmio_rd_addr.shr(3).sub(contextBlock);
+  const contextIndex = io.mmio.rd_addr.shr(3).sub(contextBlock);
   io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
   for (let c = 0; c < p.rtCores; c++) {
     const status = io.context_status.at(c);
@@ -374,11 +365,11 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
     readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
   }
-  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio_rd_addr.eq(a), v, acc), lit(0, 32));
+  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio.rd_addr.eq(a), v, acc), lit(0, 32));
   const rdData = m.reg(UInt(32), { reset: 0 });
-  m.when(io.mmio_rd_en, () => rdData.set(readData));
-  io.mmio_rd_data.set(rdData);
-  io.mmio_rd_valid.set(m.regNext(io.mmio_rd_en, { reset: 0 }));
+  m.when(io.mmio.rd_en, () => rdData.set(readData));
+  io.mmio.rd_data.set(rdData);
+  io.mmio.rd_valid.set(m.regNext(io.mmio.rd_en, { reset: 0 }));
 }
 
 interface WriteBackContext {
@@ -435,14 +426,14 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
   io.mem_read_en.set(wb.is('read'));
   io.mem_thread.set(thread);
   io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
-  io.dma_wr_valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
-  io.dma_wr_addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
-  io.dma_wr_data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
-  const written = wb.is('write').and(io.dma_wr_ready);
-  const reported = wb.is('report').and(io.dma_wr_ready.or(reportsOn.not()));
-  io.thread_written.set(written);
-  io.written_thread.set(thread);
-  io.patch_written.set(reported);
+  io.dma.wr.valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
+  io.dma.wr.addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
+  io.dma.wr.data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
+  const written = wb.is('write').and(io.dma.wr.ready);
+  const reported = wb.is('report').and(io.dma.wr.ready.or(reportsOn.not()));
+  io.frame.thread_written.set(written);
+  io.frame.written_thread.set(thread);
+  io.frame.patch_written.set(reported);
   queue.io.deq.ready.set(wb.is('idle').and(complete.not()));
   wb.on({
     idle: () =>
@@ -457,14 +448,14 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
         result.set(io.mem_data_read);
         wb.goto('write');
       }),
-    write: () => m.when(io.dma_wr_ready, () => wb.goto('idle')),
+    write: () => m.when(io.dma.wr.ready, () => wb.goto('idle')),
     report: () => m.when(reported, () => wb.goto('idle')),
   });
 
   const bit = lit(1, PATCH_THREADS).shl(thread);
   const writtenBank = index.bit(5);
   banks.forEach((b, k) => {
-    m.when(io.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
+    m.when(io.frame.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
     m.when(written.and(writtenBank.eq(k)), () => {
       b.written.set(b.written.or(bit));
       m.when(fault, () => b.faults.set(b.faults.or(bit)));
@@ -474,7 +465,7 @@ function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext
       b.faults.set(0);
     });
   });
-  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.patch_start, () => startBank.set(startBank.not()));
+  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.frame.patch_start, () => startBank.set(startBank.not()));
   m.when(written.and(fault), () => f.frameCounters.faults.set(f.frameCounters.faults.add(1)));
   m.when(reported, () => {
     f.frameCounters.patches.set(f.frameCounters.patches.add(1));

@@ -3,31 +3,17 @@
 // first, else a new one in the order its pixels came); a trace sends the thread's ray to the rt2ic queue and
 // an IC core, and the answer back through the ic2rt queue to be launched again; the cores' thread events are
 // served one per cycle in fixed descending core order, and an ended thread goes to the memory controller.
-import { Bool, Bundle, UInt, Vec, defineModule, flip, input, lit, mux, output, packBits, unpackBits, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts';
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
+import { IcCoreLink } from '../icCore/icCoreLink.ts';
 import { threadBaseOf } from '../memoryMap.ts';
 import { DispatchLink, THREAD_BITS, ThreadEvent, ThreadEventKind } from '../rtCore/interfaces.ts';
 import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
 
 /** An ended thread for the memory controller to write back. */
 export const ThreadDone = Bundle({ valid: Bool, thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
-
-/**
- * An IC core as the dispatcher sees it, driven by the IC system (the dispatcher takes it as an `input`):
- * `ray_start` gives it the ray at the rt2ic queue's head, `done` brings an answer for `done_thread`.
- */
-export const IcCoreLink = Bundle({
-  ray_start: flip(Bool),
-  ready: Bool,
-  done: Bool,
-  hit_info: UInt(128),
-  hit_normal: UInt(96),
-  done_thread: UInt(THREAD_BITS),
-  /** The ray read past the loaded BVH: its thread faults (reported when it ends). */
-  done_fault: Bool,
-});
 
 /** An IC core's answer as its answer queue holds it: RV14 and RV15 for the thread, and whether its ray faulted. */
 const IcAnswer = Bundle({ info: UInt(128), normal: UInt(96), thread: UInt(THREAD_BITS), fault: Bool });

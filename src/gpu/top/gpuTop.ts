@@ -85,7 +85,8 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   frameControl(m, gpu);
   gpu.tiles.forEach((_, c) => rtTile(m, gpu, c));
   icBufferSteering(gpu);
-  gpu.ics.forEach((_, k) => icCore(gpu, k));
+  sceneLoad(gpu);
+  gpu.ics.forEach((_, k) => icCore(m, gpu, k));
   // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
   gpu.mc.io.internal_error.set(gpu.buffer.io.error.or(gpu.pd.io.answer_overflow).or(gpu.main.io.conflict).or(gpu.tiles.map((t) => t.io.mem_error).reduce((a, b) => a.or(b))));
 });
@@ -110,14 +111,7 @@ function gpuBlocks(m: ModuleBuilder, p: GpuParams) {
 
 /** Memory controller -> command patcher -> patch dispatcher -> memory controller: frames, pixels, ended threads, counters. */
 function frameControl(m: ModuleBuilder, { mc, cp, pd }: GpuBlocks): void {
-  cp.io.start.set(mc.io.cp_start);
-  cp.io.pixel_count.set(mc.io.pixel_count);
-  cp.io.first_pixel.set(mc.io.first_pixel);
-  cp.io.thread_written.set(mc.io.thread_written);
-  cp.io.written_thread.set(mc.io.written_thread);
-  cp.io.patch_written.set(mc.io.patch_written);
-  mc.io.patch_start.set(cp.io.patch_start);
-  mc.io.frame_done.set(cp.io.frame_done);
+  m.connect(cp.io.frame, mc.io.frame);
   m.connect(pd.io.pixel, cp.io.pixel);
   m.connect(mc.io.thread_done, pd.io.thread_done);
   mc.io.instructions.set(pd.io.instructions);
@@ -180,33 +174,25 @@ function icBufferSteering({ pd, buffer }: GpuBlocks): void {
   pd.io.shader_normal_rt.set(buffer.io.shader_normal_rt);
 }
 
-/** IC system k: loaded by the memory controller, rays from the buffer, answers to the dispatcher. */
-function icCore({ mc, pd, buffer, ics }: GpuBlocks, k: number): void {
+/** The controller's one scene image port, fanned out: every IC system loads the same image, so core 0's count speaks for all and any core's error is the load's. */
+function sceneLoad({ mc, ics }: GpuBlocks): void {
+  const load = mc.io.tri_load;
+  for (const { system } of ics) for (const k of ['start', 'valid', 'data'] as const) system.io.load[k].set(load[k]);
+  load.error.set(ics.map((x) => x.system.io.load.error).reduce((a, b) => a.or(b)));
+  load.triangle_count.set(ics[0]!.system.io.load.triangle_count);
+}
+
+/** IC system k: rays from the buffer, answers to the dispatcher. */
+function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number): void {
   const { system: s, nodeTests } = ics[k]!;
-  s.io.load_start.set(mc.io.tri_load_start);
-  s.io.load_valid.set(mc.io.tri_load_valid);
-  s.io.load_data.set(mc.io.mem_wdata);
   s.io.ray_origin.set(buffer.io.ray_origin_ic);
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
-  // The IC systems' ray ports are flat: their side of IcCoreLink field by field.
-  const link = pd.io.ic.at(k);
-  s.io.ray_start.set(link.ray_start);
-  link.ready.set(s.io.ready);
-  link.done.set(s.io.done);
-  link.hit_info.set(s.io.hit_info);
-  link.hit_normal.set(s.io.hit_normal);
-  link.done_thread.set(s.io.done_thread);
-  link.done_fault.set(s.io.done_fault);
+  m.connect(pd.io.ic.at(k), s.io.dispatch);
   buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
   buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
   mc.io.ic_rays.at(k).set(s.io.rays);
   mc.io.ic_tests.at(k).set(s.io.tests);
   mc.io.ic_busy_cycles.at(k).set(s.io.busy_cycles);
   mc.io.ic_node_tests.at(k).set(nodeTests);
-  // Every IC core loads the same image: core 0 speaks for all.
-  if (k === 0) {
-    mc.io.tri_load_error.set(ics.map((x) => x.system.io.load_error).reduce((a, b) => a.or(b)));
-    mc.io.triangle_count.set(s.io.triangle_count);
-  }
 }
