@@ -2,16 +2,16 @@
 module BvhIcCore_a42b934c (
   input  logic clk,
   input  logic rst_n,
-  input  logic ray_start,
+  input  logic dispatch_ray_start,
+  output logic dispatch_ready,
+  output logic dispatch_done,
+  output logic [127:0] dispatch_hit_info,
+  output logic [95:0] dispatch_hit_normal,
+  output logic [4:0] dispatch_done_thread,
+  output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
   input  logic [95:0] ray_direction,
   input  logic [4:0] ray_thread,
-  output logic ready,
-  output logic done,
-  output logic [127:0] hit_info,
-  output logic [95:0] hit_normal,
-  output logic [4:0] done_thread,
-  output logic done_fault,
   output logic [31:0] rays,
   output logic [31:0] tests,
   output logic [31:0] busy_cycles,
@@ -916,13 +916,13 @@ module BvhIcCore_a42b934c (
   logic [31:0] node_test_count; // bvhIcCore.ts:536
   logic [31:0] busy; // bvhIcCore.ts:536
 
-  assign ready = free_slot_valid; // bvhIcCore.ts:113
-  assign done = done_d8; // bvhIcCore.ts:113
-  wire hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // bvhIcCore.ts:460
-  assign hit_info = hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // bvhIcCore.ts:113
-  assign hit_normal = hit_info_mux ? done_normal_d8 : 96'd0; // bvhIcCore.ts:113
-  assign done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvhIcCore.ts:113
-  assign done_fault = done_d8 ? done_fault_d8 : 1'd0; // bvhIcCore.ts:113
+  assign dispatch_ready = free_slot_valid; // bvhIcCore.ts:113
+  assign dispatch_done = done_d8; // bvhIcCore.ts:113
+  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // bvhIcCore.ts:460
+  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // bvhIcCore.ts:113
+  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 96'd0; // bvhIcCore.ts:113
+  assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvhIcCore.ts:113
+  assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // bvhIcCore.ts:113
   assign rays = ray_count; // bvhIcCore.ts:113
   assign tests = triangle_tests; // bvhIcCore.ts:113
   assign busy_cycles = busy; // bvhIcCore.ts:113
@@ -977,7 +977,7 @@ module BvhIcCore_a42b934c (
   wire ray0_state_sel_eq_7 = pushedSp == 8'd0; // bvhIcCore.ts:484
   wire ray0_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd0; // bvhIcCore.ts:503
   wire ray0_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:497
-  wire accept = ray_start & free_slot_valid; // bvhIcCore.ts:173
+  wire accept = dispatch_ray_start & free_slot_valid; // bvhIcCore.ts:173
   wire ray0_state_sel_and_9 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:486
   wire [31:0] rayValid_slice = ray_origin[31:0]; // bvhIcCore.ts:176
   wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // bvhIcCore.ts:176

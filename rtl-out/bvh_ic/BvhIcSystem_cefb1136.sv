@@ -6,17 +6,17 @@ module BvhIcSystem_cefb1136 (
   input  logic load_valid,
   input  logic [31:0] load_data,
   output logic load_error,
-  output logic [6:0] triangle_count,
-  input  logic ray_start,
+  output logic [6:0] load_triangle_count,
+  input  logic dispatch_ray_start,
+  output logic dispatch_ready,
+  output logic dispatch_done,
+  output logic [127:0] dispatch_hit_info,
+  output logic [95:0] dispatch_hit_normal,
+  output logic [4:0] dispatch_done_thread,
+  output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
   input  logic [95:0] ray_direction,
   input  logic [4:0] ray_thread,
-  output logic ready,
-  output logic done,
-  output logic [127:0] hit_info,
-  output logic [95:0] hit_normal,
-  output logic [4:0] done_thread,
-  output logic done_fault,
   output logic [31:0] rays,
   output logic [31:0] tests,
   output logic [31:0] busy_cycles,
@@ -32,12 +32,12 @@ module BvhIcSystem_cefb1136 (
     LOAD_DONE = 3'd6
   } load_t;
 
-  logic core_ready; // bvhIcSystem.ts:61
-  logic core_done; // bvhIcSystem.ts:61
-  logic [127:0] core_hit_info; // bvhIcSystem.ts:61
-  logic [95:0] core_hit_normal; // bvhIcSystem.ts:61
-  logic [4:0] core_done_thread; // bvhIcSystem.ts:61
-  logic core_done_fault; // bvhIcSystem.ts:61
+  logic core_dispatch_ready; // bvhIcSystem.ts:61
+  logic core_dispatch_done; // bvhIcSystem.ts:61
+  logic [127:0] core_dispatch_hit_info; // bvhIcSystem.ts:61
+  logic [95:0] core_dispatch_hit_normal; // bvhIcSystem.ts:61
+  logic [4:0] core_dispatch_done_thread; // bvhIcSystem.ts:61
+  logic core_dispatch_done_fault; // bvhIcSystem.ts:61
   logic [31:0] core_rays; // bvhIcSystem.ts:61
   logic [31:0] core_tests; // bvhIcSystem.ts:61
   logic [31:0] core_busy_cycles; // bvhIcSystem.ts:61
@@ -50,13 +50,13 @@ module BvhIcSystem_cefb1136 (
   logic core_tri_req_valid; // bvhIcSystem.ts:61
   logic [6:0] core_tri_req_id; // bvhIcSystem.ts:61
   logic triangles_load_error; // bvhIcSystem.ts:62
-  logic [6:0] triangles_triangle_count; // bvhIcSystem.ts:62
-  logic triangles_resp_valid; // bvhIcSystem.ts:62
-  logic triangles_resp_not_valid; // bvhIcSystem.ts:62
-  logic [95:0] triangles_resp_v0; // bvhIcSystem.ts:62
-  logic [95:0] triangles_resp_v1; // bvhIcSystem.ts:62
-  logic [95:0] triangles_resp_v2; // bvhIcSystem.ts:62
-  logic [31:0] triangles_resp_shader; // bvhIcSystem.ts:62
+  logic [6:0] triangles_load_triangle_count; // bvhIcSystem.ts:62
+  logic triangles_read_resp_valid; // bvhIcSystem.ts:62
+  logic [95:0] triangles_read_resp_v0; // bvhIcSystem.ts:62
+  logic [95:0] triangles_read_resp_v1; // bvhIcSystem.ts:62
+  logic [95:0] triangles_read_resp_v2; // bvhIcSystem.ts:62
+  logic [31:0] triangles_read_resp_shader; // bvhIcSystem.ts:62
+  logic triangles_read_resp_not_valid; // bvhIcSystem.ts:62
   load_t load_state; // bvhIcSystem.ts:99
   logic [31:0] left; // bvhIcSystem.ts:100
   logic [4:0] word; // bvhIcSystem.ts:101
@@ -72,67 +72,67 @@ module BvhIcSystem_cefb1136 (
   logic [6:0] nodeCount; // bvhIcSystem.ts:109
   logic [6:0] rangeCount; // bvhIcSystem.ts:110
   load_t phaseNow; // bvhIcSystem.ts:112
-  logic [799:0] rdata; // bvhIcSystem.ts:207
-  logic [13:0] range; // bvhIcSystem.ts:208
+  logic [799:0] rdata; // bvhIcSystem.ts:208
+  logic [13:0] range; // bvhIcSystem.ts:209
   logic error_p; // bvhIcSystem.ts:54
 
   assign load_error = error | triangles_load_error; // bvhIcSystem.ts:54
-  assign triangle_count = triangles_triangle_count; // bvhIcSystem.ts:54
-  assign ready = core_ready; // bvhIcSystem.ts:54
-  assign done = core_done; // bvhIcSystem.ts:54
-  assign hit_info = core_hit_info; // bvhIcSystem.ts:54
-  assign hit_normal = core_hit_normal; // bvhIcSystem.ts:54
-  assign done_thread = core_done_thread; // bvhIcSystem.ts:54
-  assign done_fault = core_done_fault; // bvhIcSystem.ts:54
+  assign load_triangle_count = triangles_load_triangle_count; // bvhIcSystem.ts:54
+  assign dispatch_ready = core_dispatch_ready; // bvhIcSystem.ts:54
+  assign dispatch_done = core_dispatch_done; // bvhIcSystem.ts:54
+  assign dispatch_hit_info = core_dispatch_hit_info; // bvhIcSystem.ts:54
+  assign dispatch_hit_normal = core_dispatch_hit_normal; // bvhIcSystem.ts:54
+  assign dispatch_done_thread = core_dispatch_done_thread; // bvhIcSystem.ts:54
+  assign dispatch_done_fault = core_dispatch_done_fault; // bvhIcSystem.ts:54
   assign rays = core_rays; // bvhIcSystem.ts:54
   assign tests = core_tests; // bvhIcSystem.ts:54
   assign busy_cycles = core_busy_cycles; // bvhIcSystem.ts:54
   assign node_tests = core_node_tests; // bvhIcSystem.ts:54
-  wire core_ray_start = ray_start; // bvhIcSystem.ts:61
+  wire core_dispatch_ray_start = dispatch_ray_start; // bvhIcSystem.ts:61
   wire [95:0] core_ray_origin = ray_origin; // bvhIcSystem.ts:61
   wire [95:0] core_ray_direction = ray_direction; // bvhIcSystem.ts:61
   wire [4:0] core_ray_thread = ray_thread; // bvhIcSystem.ts:61
   wire [6:0] core_node_count = nodeCount; // bvhIcSystem.ts:61
   wire [6:0] core_range_count = rangeCount; // bvhIcSystem.ts:61
-  wire [6:0] core_triangle_count = triangles_triangle_count; // bvhIcSystem.ts:61
+  wire [6:0] core_triangle_count = triangles_load_triangle_count; // bvhIcSystem.ts:61
   wire [799:0] core_node_resp = rdata; // bvhIcSystem.ts:61
-  wire [6:0] range_1 = range[13:7]; // bvhIcSystem.ts:208
+  wire [6:0] range_1 = range[13:7]; // bvhIcSystem.ts:209
   wire [6:0] core_range_resp_first = range_1; // bvhIcSystem.ts:61
-  wire [6:0] range_2 = range[6:0]; // bvhIcSystem.ts:208
+  wire [6:0] range_2 = range[6:0]; // bvhIcSystem.ts:209
   wire [6:0] core_range_resp_count = range_2; // bvhIcSystem.ts:61
-  wire core_tri_resp_valid = triangles_resp_valid; // bvhIcSystem.ts:61
-  wire [95:0] core_tri_resp_v0 = triangles_resp_v0; // bvhIcSystem.ts:61
-  wire [95:0] core_tri_resp_v1 = triangles_resp_v1; // bvhIcSystem.ts:61
-  wire [95:0] core_tri_resp_v2 = triangles_resp_v2; // bvhIcSystem.ts:61
-  wire [31:0] core_tri_resp_shader = triangles_resp_shader; // bvhIcSystem.ts:61
-  wire core_tri_resp_not_valid = triangles_resp_not_valid; // bvhIcSystem.ts:61
+  wire core_tri_resp_valid = triangles_read_resp_valid; // bvhIcSystem.ts:61
+  wire [95:0] core_tri_resp_v0 = triangles_read_resp_v0; // bvhIcSystem.ts:61
+  wire [95:0] core_tri_resp_v1 = triangles_read_resp_v1; // bvhIcSystem.ts:61
+  wire [95:0] core_tri_resp_v2 = triangles_read_resp_v2; // bvhIcSystem.ts:61
+  wire [31:0] core_tri_resp_shader = triangles_read_resp_shader; // bvhIcSystem.ts:61
+  wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // bvhIcSystem.ts:61
   wire triangles_load_start = load_start; // bvhIcSystem.ts:62
   wire accept_not = ~load_start; // bvhIcSystem.ts:116
   wire accept = load_valid & ~(error & accept_not); // bvhIcSystem.ts:116
-  wire triangles_load_valid_eq = phaseNow == LOAD_TRIANGLES; // bvhIcSystem.ts:130
+  wire triangles_load_valid_eq = phaseNow == LOAD_TRIANGLES; // bvhIcSystem.ts:131
   wire triangles_load_valid = accept & triangles_load_valid_eq; // bvhIcSystem.ts:62
   wire [31:0] triangles_load_data = load_data; // bvhIcSystem.ts:62
-  wire triangles_req_valid = core_tri_req_valid; // bvhIcSystem.ts:62
-  wire [6:0] triangles_req_id = core_tri_req_id; // bvhIcSystem.ts:62
-  wire load_state_sel_eq_1 = left == 32'd1; // bvhIcSystem.ts:149
-  wire load_state_sel_eq_3 = phaseNow == LOAD_NODES; // bvhIcSystem.ts:159
+  wire triangles_read_req_valid = core_tri_req_valid; // bvhIcSystem.ts:62
+  wire [6:0] triangles_read_req_id = core_tri_req_id; // bvhIcSystem.ts:62
+  wire load_state_sel_eq_1 = left == 32'd1; // bvhIcSystem.ts:150
+  wire load_state_sel_eq_3 = phaseNow == LOAD_NODES; // bvhIcSystem.ts:160
   wire [4:0] wordNow = load_start ? 5'd0 : word; // bvhIcSystem.ts:115
-  wire load_state_sel_eq_4 = wordNow == 5'd31; // bvhIcSystem.ts:171
-  wire load_state_sel_eq_6 = load_data == 32'd0; // bvhIcSystem.ts:184
-  wire [31:0] left_sub = left - 32'd1; // bvhIcSystem.ts:148
-  wire [4:0] word_add = wordNow + 5'd1; // bvhIcSystem.ts:160
-  wire [20:0] record_add = record + 21'd1; // bvhIcSystem.ts:173
-  wire staged_index0_sel_eq = wordNow == 5'd24; // bvhIcSystem.ts:162
-  wire [5:0] staged_index0_slice = load_data[5:0]; // bvhIcSystem.ts:163
-  wire staged_index1_sel_eq = wordNow == 5'd25; // bvhIcSystem.ts:162
-  wire staged_index2_sel_eq = wordNow == 5'd26; // bvhIcSystem.ts:162
-  wire staged_index3_sel_eq = wordNow == 5'd27; // bvhIcSystem.ts:162
-  wire staged_flags_sel_eq = wordNow == 5'd28; // bvhIcSystem.ts:166
-  wire [6:0] staged_first_slice = load_data[6:0]; // bvhIcSystem.ts:189
-  wire error_sel_ult_1 = 32'h20 < load_data; // bvhIcSystem.ts:152
-  wire error_sel_ne = load_data != 32'd0; // bvhIcSystem.ts:170
-  wire error_sel_not_2 = ~(load_data[31:6] == 26'd0); // bvhIcSystem.ts:164
-  wire error_sel_ult_3 = 32'h40 < load_data; // bvhIcSystem.ts:179
+  wire load_state_sel_eq_4 = wordNow == 5'd31; // bvhIcSystem.ts:172
+  wire load_state_sel_eq_6 = load_data == 32'd0; // bvhIcSystem.ts:185
+  wire [31:0] left_sub = left - 32'd1; // bvhIcSystem.ts:149
+  wire [4:0] word_add = wordNow + 5'd1; // bvhIcSystem.ts:161
+  wire [20:0] record_add = record + 21'd1; // bvhIcSystem.ts:174
+  wire staged_index0_sel_eq = wordNow == 5'd24; // bvhIcSystem.ts:163
+  wire [5:0] staged_index0_slice = load_data[5:0]; // bvhIcSystem.ts:164
+  wire staged_index1_sel_eq = wordNow == 5'd25; // bvhIcSystem.ts:163
+  wire staged_index2_sel_eq = wordNow == 5'd26; // bvhIcSystem.ts:163
+  wire staged_index3_sel_eq = wordNow == 5'd27; // bvhIcSystem.ts:163
+  wire staged_flags_sel_eq = wordNow == 5'd28; // bvhIcSystem.ts:167
+  wire [6:0] staged_first_slice = load_data[6:0]; // bvhIcSystem.ts:190
+  wire error_sel_ult_1 = 32'h20 < load_data; // bvhIcSystem.ts:153
+  wire error_sel_ne = load_data != 32'd0; // bvhIcSystem.ts:171
+  wire error_sel_not_2 = ~(load_data[31:6] == 26'd0); // bvhIcSystem.ts:165
+  wire error_sel_ult_3 = 32'h40 < load_data; // bvhIcSystem.ts:180
   wire [31:0] staged_node_boxes_0_min_0 = staged_boxes[31:0]; // bvhIcSystem.ts:121
   wire [31:0] staged_node_boxes_0_min_1 = staged_boxes[63:32]; // bvhIcSystem.ts:121
   wire [31:0] staged_node_boxes_0_min_2 = staged_boxes[95:64]; // bvhIcSystem.ts:121
@@ -167,16 +167,16 @@ module BvhIcSystem_cefb1136 (
   wire [1:0] staged_node_childFlags_3 = staged_flags[7:6]; // bvhIcSystem.ts:121
   wire [6:0] staged_range_count = load_data[6:0]; // bvhIcSystem.ts:125
   wire [6:0] staged_range_first = staged_first; // bvhIcSystem.ts:125
-  wire [4:0] _slice = core_node_req_index[4:0]; // bvhIcSystem.ts:207
-  wire [4:0] _slice_1 = record[4:0]; // bvhIcSystem.ts:172
-  wire [799:0] _concat = {staged_node_childFlags_3, staged_node_childFlags_2, staged_node_childFlags_1, staged_node_childFlags_0, staged_node_childIndex_3, staged_node_childIndex_2, staged_node_childIndex_1, staged_node_childIndex_0, staged_node_boxes_3_max_2, staged_node_boxes_3_max_1, staged_node_boxes_3_max_0, staged_node_boxes_3_min_2, staged_node_boxes_3_min_1, staged_node_boxes_3_min_0, staged_node_boxes_2_max_2, staged_node_boxes_2_max_1, staged_node_boxes_2_max_0, staged_node_boxes_2_min_2, staged_node_boxes_2_min_1, staged_node_boxes_2_min_0, staged_node_boxes_1_max_2, staged_node_boxes_1_max_1, staged_node_boxes_1_max_0, staged_node_boxes_1_min_2, staged_node_boxes_1_min_1, staged_node_boxes_1_min_0, staged_node_boxes_0_max_2, staged_node_boxes_0_max_1, staged_node_boxes_0_max_0, staged_node_boxes_0_min_2, staged_node_boxes_0_min_1, staged_node_boxes_0_min_0}; // bvhIcSystem.ts:172
-  wire _guard_2 = accept & ~(phaseNow == LOAD_HEADER) & ~triangles_load_valid_eq & ~(phaseNow == LOAD_NODECOUNT); // bvhIcSystem.ts:151
-  wire [5:0] _slice_2 = record[5:0]; // bvhIcSystem.ts:190
-  wire _guard_7 = _guard_2 & ~load_state_sel_eq_3 & ~(phaseNow == LOAD_RANGECOUNT) & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:186
+  wire [4:0] _slice = core_node_req_index[4:0]; // bvhIcSystem.ts:208
+  wire [4:0] _slice_1 = record[4:0]; // bvhIcSystem.ts:173
+  wire [799:0] _concat = {staged_node_childFlags_3, staged_node_childFlags_2, staged_node_childFlags_1, staged_node_childFlags_0, staged_node_childIndex_3, staged_node_childIndex_2, staged_node_childIndex_1, staged_node_childIndex_0, staged_node_boxes_3_max_2, staged_node_boxes_3_max_1, staged_node_boxes_3_max_0, staged_node_boxes_3_min_2, staged_node_boxes_3_min_1, staged_node_boxes_3_min_0, staged_node_boxes_2_max_2, staged_node_boxes_2_max_1, staged_node_boxes_2_max_0, staged_node_boxes_2_min_2, staged_node_boxes_2_min_1, staged_node_boxes_2_min_0, staged_node_boxes_1_max_2, staged_node_boxes_1_max_1, staged_node_boxes_1_max_0, staged_node_boxes_1_min_2, staged_node_boxes_1_min_1, staged_node_boxes_1_min_0, staged_node_boxes_0_max_2, staged_node_boxes_0_max_1, staged_node_boxes_0_max_0, staged_node_boxes_0_min_2, staged_node_boxes_0_min_1, staged_node_boxes_0_min_0}; // bvhIcSystem.ts:173
+  wire _guard_2 = accept & ~(phaseNow == LOAD_HEADER) & ~triangles_load_valid_eq & ~(phaseNow == LOAD_NODECOUNT); // bvhIcSystem.ts:152
+  wire [5:0] _slice_2 = record[5:0]; // bvhIcSystem.ts:191
+  wire _guard_7 = _guard_2 & ~load_state_sel_eq_3 & ~(phaseNow == LOAD_RANGECOUNT) & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:187
 
   always_comb begin // bvhIcSystem.ts:54
     if (load_start) begin // bvhIcSystem.ts:54
-      error_p = 1'd0; // bvhIcSystem.ts:135
+      error_p = 1'd0; // bvhIcSystem.ts:136
       phaseNow = LOAD_HEADER; // bvhIcSystem.ts:114
     end else begin // bvhIcSystem.ts:54
       error_p = error; // bvhIcSystem.ts:107
@@ -214,78 +214,78 @@ module BvhIcSystem_cefb1136 (
       rangeCount <= 7'd0; // bvhIcSystem.ts:110
     end else begin
       if (load_start) begin // bvhIcSystem.ts:54
-        load_state <= LOAD_HEADER; // bvhIcSystem.ts:133
-        word <= 5'd0; // bvhIcSystem.ts:134
-        nodeCount <= 7'd0; // bvhIcSystem.ts:136
-        rangeCount <= 7'd0; // bvhIcSystem.ts:137
+        load_state <= LOAD_HEADER; // bvhIcSystem.ts:134
+        word <= 5'd0; // bvhIcSystem.ts:135
+        nodeCount <= 7'd0; // bvhIcSystem.ts:137
+        rangeCount <= 7'd0; // bvhIcSystem.ts:138
       end
       if (accept) begin // bvhIcSystem.ts:116
-        case (phaseNow) // bvhIcSystem.ts:141
+        case (phaseNow) // bvhIcSystem.ts:142
           LOAD_HEADER: begin
-            load_state <= LOAD_TRIANGLES; // bvhIcSystem.ts:145
-            left <= load_data; // bvhIcSystem.ts:144
+            load_state <= LOAD_TRIANGLES; // bvhIcSystem.ts:146
+            left <= load_data; // bvhIcSystem.ts:145
           end
           LOAD_TRIANGLES: begin
-            if (load_state_sel_eq_1) load_state <= LOAD_NODECOUNT; // bvhIcSystem.ts:149
-            left <= left_sub; // bvhIcSystem.ts:148
+            if (load_state_sel_eq_1) load_state <= LOAD_NODECOUNT; // bvhIcSystem.ts:150
+            left <= left_sub; // bvhIcSystem.ts:149
           end
           LOAD_NODECOUNT: begin
-            load_state <= LOAD_NODES; // bvhIcSystem.ts:157
-            left <= load_data; // bvhIcSystem.ts:154
-            word <= 5'd0; // bvhIcSystem.ts:156
-            record <= 21'd0; // bvhIcSystem.ts:155
-            nodeCount <= error_sel_ult_1 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:153
+            load_state <= LOAD_NODES; // bvhIcSystem.ts:158
+            left <= load_data; // bvhIcSystem.ts:155
+            word <= 5'd0; // bvhIcSystem.ts:157
+            record <= 21'd0; // bvhIcSystem.ts:156
+            nodeCount <= error_sel_ult_1 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:154
           end
           LOAD_NODES: begin
-            if (load_state_sel_eq_4) begin // bvhIcSystem.ts:171
-              if (load_state_sel_eq_1) load_state <= LOAD_RANGECOUNT; // bvhIcSystem.ts:175
-              left <= left_sub; // bvhIcSystem.ts:174
-              record <= record_add; // bvhIcSystem.ts:173
+            if (load_state_sel_eq_4) begin // bvhIcSystem.ts:172
+              if (load_state_sel_eq_1) load_state <= LOAD_RANGECOUNT; // bvhIcSystem.ts:176
+              left <= left_sub; // bvhIcSystem.ts:175
+              record <= record_add; // bvhIcSystem.ts:174
             end
-            word <= word_add; // bvhIcSystem.ts:160
+            word <= word_add; // bvhIcSystem.ts:161
           end
           LOAD_RANGECOUNT: begin
-            if (load_state_sel_eq_6) load_state <= LOAD_DONE; // bvhIcSystem.ts:184
-            else load_state <= LOAD_RANGES; // bvhIcSystem.ts:184
-            left <= load_data; // bvhIcSystem.ts:181
-            word <= 5'd0; // bvhIcSystem.ts:183
-            record <= 21'd0; // bvhIcSystem.ts:182
-            rangeCount <= error_sel_ult_3 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:180
+            if (load_state_sel_eq_6) load_state <= LOAD_DONE; // bvhIcSystem.ts:185
+            else load_state <= LOAD_RANGES; // bvhIcSystem.ts:185
+            left <= load_data; // bvhIcSystem.ts:182
+            word <= 5'd0; // bvhIcSystem.ts:184
+            record <= 21'd0; // bvhIcSystem.ts:183
+            rangeCount <= error_sel_ult_3 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:181
           end
           LOAD_RANGES: begin
-            if (wordNow == 5'd3) begin // bvhIcSystem.ts:191
-              if (load_state_sel_eq_1) load_state <= LOAD_DONE; // bvhIcSystem.ts:194
-              left <= left_sub; // bvhIcSystem.ts:193
-              record <= record_add; // bvhIcSystem.ts:192
+            if (wordNow == 5'd3) begin // bvhIcSystem.ts:192
+              if (load_state_sel_eq_1) load_state <= LOAD_DONE; // bvhIcSystem.ts:195
+              left <= left_sub; // bvhIcSystem.ts:194
+              record <= record_add; // bvhIcSystem.ts:193
             end
-            word <= {3'd0, word_add[1:0]}; // bvhIcSystem.ts:187
+            word <= {3'd0, word_add[1:0]}; // bvhIcSystem.ts:188
           end
           default: ;
         endcase
       end
-      if (staged_index0_sel_eq) begin // bvhIcSystem.ts:162
+      if (staged_index0_sel_eq) begin // bvhIcSystem.ts:163
         if (error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:118
-        else error <= error_p; // bvhIcSystem.ts:164
-      end else begin // bvhIcSystem.ts:162
-        error <= error_p; // bvhIcSystem.ts:162
+        else error <= error_p; // bvhIcSystem.ts:165
+      end else begin // bvhIcSystem.ts:163
+        error <= error_p; // bvhIcSystem.ts:163
       end
       if (staged_index1_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:118
       if (staged_index2_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:118
       if (staged_index3_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:118
       if (core_stack_overflow) begin // bvhIcSystem.ts:61
         error <= 1'd1; // bvhIcSystem.ts:118
-      end else if (ray_start & ~(load_state == LOAD_DONE) & accept_not) begin // bvhIcSystem.ts:71
+      end else if (dispatch_ray_start & ~(load_state == LOAD_DONE) & accept_not) begin // bvhIcSystem.ts:71
         error <= 1'd1; // bvhIcSystem.ts:118
       end else if (accept) begin // bvhIcSystem.ts:116
-        case (phaseNow) // bvhIcSystem.ts:141
+        case (phaseNow) // bvhIcSystem.ts:142
           LOAD_HEADER: begin
             if (load_data < 32'd8) error <= 1'd1; // bvhIcSystem.ts:118
-            else error <= error_p; // bvhIcSystem.ts:143
+            else error <= error_p; // bvhIcSystem.ts:144
           end
-          LOAD_TRIANGLES: error <= error_p; // bvhIcSystem.ts:147
+          LOAD_TRIANGLES: error <= error_p; // bvhIcSystem.ts:148
           LOAD_NODECOUNT: begin
             if (load_state_sel_eq_6 | error_sel_ult_1) error <= 1'd1; // bvhIcSystem.ts:118
-            else error <= error_p; // bvhIcSystem.ts:152
+            else error <= error_p; // bvhIcSystem.ts:153
           end
           LOAD_NODES: begin
             if (5'd28 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:118
@@ -293,11 +293,11 @@ module BvhIcSystem_cefb1136 (
           end
           LOAD_RANGECOUNT: begin
             if (error_sel_ult_3) error <= 1'd1; // bvhIcSystem.ts:118
-            else error <= error_p; // bvhIcSystem.ts:179
+            else error <= error_p; // bvhIcSystem.ts:180
           end
           LOAD_RANGES: begin
             if (~(load_data[31:7] == 25'd0) | 5'd1 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:118
-            else error <= error_p; // bvhIcSystem.ts:188
+            else error <= error_p; // bvhIcSystem.ts:189
           end
           default: error <= 1'd1; // bvhIcSystem.ts:118
         endcase
@@ -309,16 +309,16 @@ module BvhIcSystem_cefb1136 (
 
   always_ff @(posedge clk) begin
     if (accept) begin // bvhIcSystem.ts:116
-      case (phaseNow) // bvhIcSystem.ts:141
+      case (phaseNow) // bvhIcSystem.ts:142
         LOAD_NODES: begin
-          if (wordNow < 5'd24) staged_boxes <= {load_data, staged_boxes[767:32]}; // bvhIcSystem.ts:161
-          if (staged_index0_sel_eq) staged_index0 <= staged_index0_slice; // bvhIcSystem.ts:163
-          if (staged_index1_sel_eq) staged_index1 <= staged_index0_slice; // bvhIcSystem.ts:163
-          if (staged_index2_sel_eq) staged_index2 <= staged_index0_slice; // bvhIcSystem.ts:163
-          if (staged_index3_sel_eq) staged_index3 <= staged_index0_slice; // bvhIcSystem.ts:163
-          if (staged_flags_sel_eq) staged_flags <= load_data[7:0]; // bvhIcSystem.ts:167
+          if (wordNow < 5'd24) staged_boxes <= {load_data, staged_boxes[767:32]}; // bvhIcSystem.ts:162
+          if (staged_index0_sel_eq) staged_index0 <= staged_index0_slice; // bvhIcSystem.ts:164
+          if (staged_index1_sel_eq) staged_index1 <= staged_index0_slice; // bvhIcSystem.ts:164
+          if (staged_index2_sel_eq) staged_index2 <= staged_index0_slice; // bvhIcSystem.ts:164
+          if (staged_index3_sel_eq) staged_index3 <= staged_index0_slice; // bvhIcSystem.ts:164
+          if (staged_flags_sel_eq) staged_flags <= load_data[7:0]; // bvhIcSystem.ts:168
         end
-        LOAD_RANGES: if (wordNow == 5'd0) staged_first <= staged_first_slice; // bvhIcSystem.ts:189
+        LOAD_RANGES: if (wordNow == 5'd0) staged_first <= staged_first_slice; // bvhIcSystem.ts:190
         default: ;
       endcase
     end
@@ -355,16 +355,16 @@ module BvhIcSystem_cefb1136 (
   BvhIcCore_a42b934c core ( // bvhIcSystem.ts:61
     .clk(clk),
     .rst_n(rst_n),
-    .ray_start(core_ray_start),
+    .dispatch_ray_start(core_dispatch_ray_start),
+    .dispatch_ready(core_dispatch_ready),
+    .dispatch_done(core_dispatch_done),
+    .dispatch_hit_info(core_dispatch_hit_info),
+    .dispatch_hit_normal(core_dispatch_hit_normal),
+    .dispatch_done_thread(core_dispatch_done_thread),
+    .dispatch_done_fault(core_dispatch_done_fault),
     .ray_origin(core_ray_origin),
     .ray_direction(core_ray_direction),
     .ray_thread(core_ray_thread),
-    .ready(core_ready),
-    .done(core_done),
-    .hit_info(core_hit_info),
-    .hit_normal(core_hit_normal),
-    .done_thread(core_done_thread),
-    .done_fault(core_done_fault),
     .rays(core_rays),
     .tests(core_tests),
     .busy_cycles(core_busy_cycles),
@@ -397,15 +397,15 @@ module BvhIcSystem_cefb1136 (
     .load_valid(triangles_load_valid),
     .load_data(triangles_load_data),
     .load_error(triangles_load_error),
-    .triangle_count(triangles_triangle_count),
-    .req_valid(triangles_req_valid),
-    .req_id(triangles_req_id),
-    .resp_valid(triangles_resp_valid),
-    .resp_not_valid(triangles_resp_not_valid),
-    .resp_v0(triangles_resp_v0),
-    .resp_v1(triangles_resp_v1),
-    .resp_v2(triangles_resp_v2),
-    .resp_shader(triangles_resp_shader)
+    .load_triangle_count(triangles_load_triangle_count),
+    .read_req_valid(triangles_read_req_valid),
+    .read_req_id(triangles_read_req_id),
+    .read_resp_valid(triangles_read_resp_valid),
+    .read_resp_v0(triangles_read_resp_v0),
+    .read_resp_v1(triangles_read_resp_v1),
+    .read_resp_v2(triangles_read_resp_v2),
+    .read_resp_shader(triangles_read_resp_shader),
+    .read_resp_not_valid(triangles_read_resp_not_valid)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.

@@ -25,18 +25,18 @@ module tb_BvhIcSystem_cefb1136;
   logic p_load_start = '0;
   logic p_load_valid = '0;
   logic [31:0] p_load_data = '0;
-  logic p_ray_start = '0;
+  logic p_dispatch_ray_start = '0;
   logic [95:0] p_ray_origin = '0;
   logic [95:0] p_ray_direction = '0;
   logic [4:0] p_ray_thread = '0;
   wire p_load_error;
-  wire [6:0] p_triangle_count;
-  wire p_ready;
-  wire p_done;
-  wire [127:0] p_hit_info;
-  wire [95:0] p_hit_normal;
-  wire [4:0] p_done_thread;
-  wire p_done_fault;
+  wire [6:0] p_load_triangle_count;
+  wire p_dispatch_ready;
+  wire p_dispatch_done;
+  wire [127:0] p_dispatch_hit_info;
+  wire [95:0] p_dispatch_hit_normal;
+  wire [4:0] p_dispatch_done_thread;
+  wire p_dispatch_done_fault;
   wire [31:0] p_rays;
   wire [31:0] p_tests;
   wire [31:0] p_busy_cycles;
@@ -59,17 +59,17 @@ module tb_BvhIcSystem_cefb1136;
     .load_valid(p_load_valid),
     .load_data(p_load_data),
     .load_error(p_load_error),
-    .triangle_count(p_triangle_count),
-    .ray_start(p_ray_start),
+    .load_triangle_count(p_load_triangle_count),
+    .dispatch_ray_start(p_dispatch_ray_start),
+    .dispatch_ready(p_dispatch_ready),
+    .dispatch_done(p_dispatch_done),
+    .dispatch_hit_info(p_dispatch_hit_info),
+    .dispatch_hit_normal(p_dispatch_hit_normal),
+    .dispatch_done_thread(p_dispatch_done_thread),
+    .dispatch_done_fault(p_dispatch_done_fault),
     .ray_origin(p_ray_origin),
     .ray_direction(p_ray_direction),
     .ray_thread(p_ray_thread),
-    .ready(p_ready),
-    .done(p_done),
-    .hit_info(p_hit_info),
-    .hit_normal(p_hit_normal),
-    .done_thread(p_done_thread),
-    .done_fault(p_done_fault),
     .rays(p_rays),
     .tests(p_tests),
     .busy_cycles(p_busy_cycles),
@@ -99,19 +99,19 @@ module tb_BvhIcSystem_cefb1136;
       p_load_start = row[624];
       p_load_valid = row[620];
       p_load_data = row[619:588];
-      p_ray_start = row[584];
+      p_dispatch_ray_start = row[584];
       p_ray_origin = row[583:488];
       p_ray_direction = row[487:392];
       p_ray_thread = row[388:384];
       #5;
       if (p_load_error !== row[380]) mismatch("load_error", $sformatf("1'h%h", row[380]), $sformatf("1'h%h", p_load_error));
-      if (p_triangle_count !== row[378:372]) mismatch("triangle_count", $sformatf("7'h%h", row[378:372]), $sformatf("7'h%h", p_triangle_count));
-      if (p_ready !== row[368]) mismatch("ready", $sformatf("1'h%h", row[368]), $sformatf("1'h%h", p_ready));
-      if (p_done !== row[364]) mismatch("done", $sformatf("1'h%h", row[364]), $sformatf("1'h%h", p_done));
-      if (p_hit_info !== row[363:236]) mismatch("hit_info", $sformatf("128'h%h", row[363:236]), $sformatf("128'h%h", p_hit_info));
-      if (p_hit_normal !== row[235:140]) mismatch("hit_normal", $sformatf("96'h%h", row[235:140]), $sformatf("96'h%h", p_hit_normal));
-      if (p_done_thread !== row[136:132]) mismatch("done_thread", $sformatf("5'h%h", row[136:132]), $sformatf("5'h%h", p_done_thread));
-      if (p_done_fault !== row[128]) mismatch("done_fault", $sformatf("1'h%h", row[128]), $sformatf("1'h%h", p_done_fault));
+      if (p_load_triangle_count !== row[378:372]) mismatch("load_triangle_count", $sformatf("7'h%h", row[378:372]), $sformatf("7'h%h", p_load_triangle_count));
+      if (p_dispatch_ready !== row[368]) mismatch("dispatch_ready", $sformatf("1'h%h", row[368]), $sformatf("1'h%h", p_dispatch_ready));
+      if (p_dispatch_done !== row[364]) mismatch("dispatch_done", $sformatf("1'h%h", row[364]), $sformatf("1'h%h", p_dispatch_done));
+      if (p_dispatch_hit_info !== row[363:236]) mismatch("dispatch_hit_info", $sformatf("128'h%h", row[363:236]), $sformatf("128'h%h", p_dispatch_hit_info));
+      if (p_dispatch_hit_normal !== row[235:140]) mismatch("dispatch_hit_normal", $sformatf("96'h%h", row[235:140]), $sformatf("96'h%h", p_dispatch_hit_normal));
+      if (p_dispatch_done_thread !== row[136:132]) mismatch("dispatch_done_thread", $sformatf("5'h%h", row[136:132]), $sformatf("5'h%h", p_dispatch_done_thread));
+      if (p_dispatch_done_fault !== row[128]) mismatch("dispatch_done_fault", $sformatf("1'h%h", row[128]), $sformatf("1'h%h", p_dispatch_done_fault));
       if (p_rays !== row[127:96]) mismatch("rays", $sformatf("32'h%h", row[127:96]), $sformatf("32'h%h", p_rays));
       if (p_tests !== row[95:64]) mismatch("tests", $sformatf("32'h%h", row[95:64]), $sformatf("32'h%h", p_tests));
       if (p_busy_cycles !== row[63:32]) mismatch("busy_cycles", $sformatf("32'h%h", row[63:32]), $sformatf("32'h%h", p_busy_cycles));

@@ -23,18 +23,18 @@ module tb_CommandPatcher;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
-  logic p_start = '0;
-  logic [31:0] p_pixel_count = '0;
-  logic [31:0] p_first_pixel = '0;
-  logic p_thread_written = '0;
-  logic [4:0] p_written_thread = '0;
-  logic p_patch_written = '0;
+  logic p_frame_start = '0;
+  logic [31:0] p_frame_pixel_count = '0;
+  logic [31:0] p_frame_first_pixel = '0;
+  logic p_frame_thread_written = '0;
+  logic [4:0] p_frame_written_thread = '0;
+  logic p_frame_patch_written = '0;
+  wire p_frame_patch_start;
+  wire p_frame_done;
   wire p_pixel_valid;
   wire [31:0] p_pixel_id;
   wire [4:0] p_pixel_thread;
-  wire p_patch_start;
   wire [31:0] p_patch_base;
-  wire p_frame_done;
   wire p_busy;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
@@ -50,18 +50,18 @@ module tb_CommandPatcher;
   CommandPatcher dut (
     .clk(clk),
     .rst_n(p_rst_n),
-    .start(p_start),
-    .pixel_count(p_pixel_count),
-    .first_pixel(p_first_pixel),
-    .thread_written(p_thread_written),
-    .written_thread(p_written_thread),
-    .patch_written(p_patch_written),
+    .frame_start(p_frame_start),
+    .frame_pixel_count(p_frame_pixel_count),
+    .frame_first_pixel(p_frame_first_pixel),
+    .frame_thread_written(p_frame_thread_written),
+    .frame_written_thread(p_frame_written_thread),
+    .frame_patch_written(p_frame_patch_written),
+    .frame_patch_start(p_frame_patch_start),
+    .frame_done(p_frame_done),
     .pixel_valid(p_pixel_valid),
     .pixel_id(p_pixel_id),
     .pixel_thread(p_pixel_thread),
-    .patch_start(p_patch_start),
     .patch_base(p_patch_base),
-    .frame_done(p_frame_done),
     .busy(p_busy)
   );
 
@@ -85,19 +85,19 @@ module tb_CommandPatcher;
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
       p_rst_n = row[172];
-      p_start = row[168];
-      p_pixel_count = row[167:136];
-      p_first_pixel = row[135:104];
-      p_thread_written = row[100];
-      p_written_thread = row[96:92];
-      p_patch_written = row[88];
+      p_frame_start = row[168];
+      p_frame_pixel_count = row[167:136];
+      p_frame_first_pixel = row[135:104];
+      p_frame_thread_written = row[100];
+      p_frame_written_thread = row[96:92];
+      p_frame_patch_written = row[88];
       #5;
-      if (p_pixel_valid !== row[84]) mismatch("pixel_valid", $sformatf("1'h%h", row[84]), $sformatf("1'h%h", p_pixel_valid));
-      if (p_pixel_id !== row[83:52]) mismatch("pixel_id", $sformatf("32'h%h", row[83:52]), $sformatf("32'h%h", p_pixel_id));
-      if (p_pixel_thread !== row[48:44]) mismatch("pixel_thread", $sformatf("5'h%h", row[48:44]), $sformatf("5'h%h", p_pixel_thread));
-      if (p_patch_start !== row[40]) mismatch("patch_start", $sformatf("1'h%h", row[40]), $sformatf("1'h%h", p_patch_start));
-      if (p_patch_base !== row[39:8]) mismatch("patch_base", $sformatf("32'h%h", row[39:8]), $sformatf("32'h%h", p_patch_base));
-      if (p_frame_done !== row[4]) mismatch("frame_done", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_frame_done));
+      if (p_frame_patch_start !== row[84]) mismatch("frame_patch_start", $sformatf("1'h%h", row[84]), $sformatf("1'h%h", p_frame_patch_start));
+      if (p_frame_done !== row[80]) mismatch("frame_done", $sformatf("1'h%h", row[80]), $sformatf("1'h%h", p_frame_done));
+      if (p_pixel_valid !== row[76]) mismatch("pixel_valid", $sformatf("1'h%h", row[76]), $sformatf("1'h%h", p_pixel_valid));
+      if (p_pixel_id !== row[75:44]) mismatch("pixel_id", $sformatf("32'h%h", row[75:44]), $sformatf("32'h%h", p_pixel_id));
+      if (p_pixel_thread !== row[40:36]) mismatch("pixel_thread", $sformatf("5'h%h", row[40:36]), $sformatf("5'h%h", p_pixel_thread));
+      if (p_patch_base !== row[35:4]) mismatch("patch_base", $sformatf("32'h%h", row[35:4]), $sformatf("32'h%h", p_patch_base));
       if (p_busy !== row[0]) mismatch("busy", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_busy));
       clk = 1'b1;
       #5 clk = 1'b0;

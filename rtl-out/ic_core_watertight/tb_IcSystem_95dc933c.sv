@@ -26,18 +26,18 @@ module tb_IcSystem_95dc933c;
   logic p_load_start = '0;
   logic p_load_valid = '0;
   logic [31:0] p_load_data = '0;
-  logic p_ray_start = '0;
+  logic p_dispatch_ray_start = '0;
   logic [95:0] p_ray_origin = '0;
   logic [95:0] p_ray_direction = '0;
   logic [4:0] p_ray_thread = '0;
   wire p_load_error;
-  wire [6:0] p_triangle_count;
-  wire p_ready;
-  wire p_done;
-  wire [127:0] p_hit_info;
-  wire [95:0] p_hit_normal;
-  wire [4:0] p_done_thread;
-  wire p_done_fault;
+  wire [6:0] p_load_triangle_count;
+  wire p_dispatch_ready;
+  wire p_dispatch_done;
+  wire [127:0] p_dispatch_hit_info;
+  wire [95:0] p_dispatch_hit_normal;
+  wire [4:0] p_dispatch_done_thread;
+  wire p_dispatch_done_fault;
   wire [31:0] p_rays;
   wire [31:0] p_tests;
   wire [31:0] p_busy_cycles;
@@ -59,17 +59,17 @@ module tb_IcSystem_95dc933c;
     .load_valid(p_load_valid),
     .load_data(p_load_data),
     .load_error(p_load_error),
-    .triangle_count(p_triangle_count),
-    .ray_start(p_ray_start),
+    .load_triangle_count(p_load_triangle_count),
+    .dispatch_ray_start(p_dispatch_ray_start),
+    .dispatch_ready(p_dispatch_ready),
+    .dispatch_done(p_dispatch_done),
+    .dispatch_hit_info(p_dispatch_hit_info),
+    .dispatch_hit_normal(p_dispatch_hit_normal),
+    .dispatch_done_thread(p_dispatch_done_thread),
+    .dispatch_done_fault(p_dispatch_done_fault),
     .ray_origin(p_ray_origin),
     .ray_direction(p_ray_direction),
     .ray_thread(p_ray_thread),
-    .ready(p_ready),
-    .done(p_done),
-    .hit_info(p_hit_info),
-    .hit_normal(p_hit_normal),
-    .done_thread(p_done_thread),
-    .done_fault(p_done_fault),
     .rays(p_rays),
     .tests(p_tests),
     .busy_cycles(p_busy_cycles)
@@ -98,19 +98,19 @@ module tb_IcSystem_95dc933c;
       p_load_start = row[592];
       p_load_valid = row[588];
       p_load_data = row[587:556];
-      p_ray_start = row[552];
+      p_dispatch_ray_start = row[552];
       p_ray_origin = row[551:456];
       p_ray_direction = row[455:360];
       p_ray_thread = row[356:352];
       #5;
       if (p_load_error !== row[348]) mismatch("load_error", $sformatf("1'h%h", row[348]), $sformatf("1'h%h", p_load_error));
-      if (p_triangle_count !== row[346:340]) mismatch("triangle_count", $sformatf("7'h%h", row[346:340]), $sformatf("7'h%h", p_triangle_count));
-      if (p_ready !== row[336]) mismatch("ready", $sformatf("1'h%h", row[336]), $sformatf("1'h%h", p_ready));
-      if (p_done !== row[332]) mismatch("done", $sformatf("1'h%h", row[332]), $sformatf("1'h%h", p_done));
-      if (p_hit_info !== row[331:204]) mismatch("hit_info", $sformatf("128'h%h", row[331:204]), $sformatf("128'h%h", p_hit_info));
-      if (p_hit_normal !== row[203:108]) mismatch("hit_normal", $sformatf("96'h%h", row[203:108]), $sformatf("96'h%h", p_hit_normal));
-      if (p_done_thread !== row[104:100]) mismatch("done_thread", $sformatf("5'h%h", row[104:100]), $sformatf("5'h%h", p_done_thread));
-      if (p_done_fault !== row[96]) mismatch("done_fault", $sformatf("1'h%h", row[96]), $sformatf("1'h%h", p_done_fault));
+      if (p_load_triangle_count !== row[346:340]) mismatch("load_triangle_count", $sformatf("7'h%h", row[346:340]), $sformatf("7'h%h", p_load_triangle_count));
+      if (p_dispatch_ready !== row[336]) mismatch("dispatch_ready", $sformatf("1'h%h", row[336]), $sformatf("1'h%h", p_dispatch_ready));
+      if (p_dispatch_done !== row[332]) mismatch("dispatch_done", $sformatf("1'h%h", row[332]), $sformatf("1'h%h", p_dispatch_done));
+      if (p_dispatch_hit_info !== row[331:204]) mismatch("dispatch_hit_info", $sformatf("128'h%h", row[331:204]), $sformatf("128'h%h", p_dispatch_hit_info));
+      if (p_dispatch_hit_normal !== row[203:108]) mismatch("dispatch_hit_normal", $sformatf("96'h%h", row[203:108]), $sformatf("96'h%h", p_dispatch_hit_normal));
+      if (p_dispatch_done_thread !== row[104:100]) mismatch("dispatch_done_thread", $sformatf("5'h%h", row[104:100]), $sformatf("5'h%h", p_dispatch_done_thread));
+      if (p_dispatch_done_fault !== row[96]) mismatch("dispatch_done_fault", $sformatf("1'h%h", row[96]), $sformatf("1'h%h", p_dispatch_done_fault));
       if (p_rays !== row[95:64]) mismatch("rays", $sformatf("32'h%h", row[95:64]), $sformatf("32'h%h", p_rays));
       if (p_tests !== row[63:32]) mismatch("tests", $sformatf("32'h%h", row[63:32]), $sformatf("32'h%h", p_tests));
       if (p_busy_cycles !== row[31:0]) mismatch("busy_cycles", $sformatf("32'h%h", row[31:0]), $sformatf("32'h%h", p_busy_cycles));

@@ -22,282 +22,283 @@ module rtgpu_top (
   input  logic dma_wr_ready,
   output logic irq
 );
-  logic memory_controller_mmio_rd_valid; // gpuTop.ts:100
-  logic [31:0] memory_controller_mmio_rd_data; // gpuTop.ts:100
-  logic memory_controller_dma_rd_req_valid; // gpuTop.ts:100
-  logic [63:0] memory_controller_dma_rd_req_addr; // gpuTop.ts:100
-  logic [31:0] memory_controller_dma_rd_req_beats; // gpuTop.ts:100
-  logic memory_controller_dma_rd_ready; // gpuTop.ts:100
-  logic memory_controller_dma_wr_valid; // gpuTop.ts:100
-  logic [63:0] memory_controller_dma_wr_addr; // gpuTop.ts:100
-  logic [127:0] memory_controller_dma_wr_data; // gpuTop.ts:100
-  logic memory_controller_irq; // gpuTop.ts:100
-  logic memory_controller_imem_we; // gpuTop.ts:100
-  logic memory_controller_cmem_we; // gpuTop.ts:100
-  logic memory_controller_imem_load_start; // gpuTop.ts:100
-  logic memory_controller_cmem_load_start; // gpuTop.ts:100
-  logic [12:0] memory_controller_mem_waddr; // gpuTop.ts:100
-  logic [31:0] memory_controller_mem_wdata; // gpuTop.ts:100
-  logic memory_controller_tri_load_start; // gpuTop.ts:100
-  logic memory_controller_tri_load_valid; // gpuTop.ts:100
-  logic memory_controller_cp_start; // gpuTop.ts:100
-  logic [31:0] memory_controller_pixel_count; // gpuTop.ts:100
-  logic [31:0] memory_controller_first_pixel; // gpuTop.ts:100
-  logic memory_controller_thread_written; // gpuTop.ts:100
-  logic [4:0] memory_controller_written_thread; // gpuTop.ts:100
-  logic memory_controller_patch_written; // gpuTop.ts:100
-  logic [2:0] memory_controller_context_select; // gpuTop.ts:100
-  logic memory_controller_mem_read_en; // gpuTop.ts:100
-  logic [4:0] memory_controller_mem_thread; // gpuTop.ts:100
-  logic [13:0] memory_controller_mem_addr; // gpuTop.ts:100
-  logic command_patcher_pixel_valid; // gpuTop.ts:101
-  logic [31:0] command_patcher_pixel_id; // gpuTop.ts:101
-  logic [4:0] command_patcher_pixel_thread; // gpuTop.ts:101
-  logic command_patcher_patch_start; // gpuTop.ts:101
-  logic [31:0] command_patcher_patch_base; // gpuTop.ts:101
-  logic command_patcher_frame_done; // gpuTop.ts:101
-  logic command_patcher_busy; // gpuTop.ts:101
-  logic patch_dispatcher_thread_done_valid; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_thread_done_thread; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_thread_done_pixel; // gpuTop.ts:102
-  logic patch_dispatcher_thread_done_fault; // gpuTop.ts:102
-  logic patch_dispatcher_cores_0_launch_valid; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_cores_0_launch_bits_thread; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_0_launch_bits_pc; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_0_launch_bits_pixel; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_0_launch_bits_sp; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_0_launch_bits_hit; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_0_launch_bits_normal; // gpuTop.ts:102
-  logic patch_dispatcher_cores_0_event_ready; // gpuTop.ts:102
-  logic patch_dispatcher_cores_1_launch_valid; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_cores_1_launch_bits_thread; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_1_launch_bits_pc; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_1_launch_bits_pixel; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_1_launch_bits_sp; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_1_launch_bits_hit; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_1_launch_bits_normal; // gpuTop.ts:102
-  logic patch_dispatcher_cores_1_event_ready; // gpuTop.ts:102
-  logic patch_dispatcher_cores_2_launch_valid; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_cores_2_launch_bits_thread; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_2_launch_bits_pc; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_2_launch_bits_pixel; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_2_launch_bits_sp; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_2_launch_bits_hit; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_2_launch_bits_normal; // gpuTop.ts:102
-  logic patch_dispatcher_cores_2_event_ready; // gpuTop.ts:102
-  logic patch_dispatcher_cores_3_launch_valid; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_cores_3_launch_bits_thread; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_3_launch_bits_pc; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_3_launch_bits_pixel; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_cores_3_launch_bits_sp; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_3_launch_bits_hit; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:102
-  logic patch_dispatcher_cores_3_event_ready; // gpuTop.ts:102
-  logic patch_dispatcher_q_en_rt2ic; // gpuTop.ts:102
-  logic [3:0] patch_dispatcher_core_id_rt2ic; // gpuTop.ts:102
-  logic patch_dispatcher_dequeue_ic; // gpuTop.ts:102
-  logic patch_dispatcher_q_en_ic2rt; // gpuTop.ts:102
-  logic [1:0] patch_dispatcher_core_id_ic2rt; // gpuTop.ts:102
-  logic patch_dispatcher_dequeue_rt; // gpuTop.ts:102
-  logic patch_dispatcher_ic_0_ray_start; // gpuTop.ts:102
-  logic patch_dispatcher_ic_1_ray_start; // gpuTop.ts:102
-  logic [4:0] patch_dispatcher_ray_thread; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_answer_info_0; // gpuTop.ts:102
-  logic [127:0] patch_dispatcher_answer_info_1; // gpuTop.ts:102
-  logic [95:0] patch_dispatcher_answer_normal_0; // gpuTop.ts:102
-  logic [95:0] patch_dispatcher_answer_normal_1; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_pc_0; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_pc_1; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_pc_2; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_pc_3; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_instructions; // gpuTop.ts:102
-  logic [31:0] patch_dispatcher_traces; // gpuTop.ts:102
-  logic patch_dispatcher_answer_overflow; // gpuTop.ts:102
-  logic [95:0] ic_buffer_ray_origin_ic; // gpuTop.ts:103
-  logic [95:0] ic_buffer_ray_direction_ic; // gpuTop.ts:103
-  logic [5:0] ic_buffer_rt2ic_count; // gpuTop.ts:103
-  logic ic_buffer_rt2ic_empty; // gpuTop.ts:103
-  logic ic_buffer_rt2ic_full; // gpuTop.ts:103
-  logic [2:0] ic_buffer_rt2ic_error; // gpuTop.ts:103
-  logic [127:0] ic_buffer_shader_info_rt; // gpuTop.ts:103
-  logic [95:0] ic_buffer_shader_normal_rt; // gpuTop.ts:103
-  logic [5:0] ic_buffer_ic2rt_count; // gpuTop.ts:103
-  logic ic_buffer_ic2rt_empty; // gpuTop.ts:103
-  logic ic_buffer_ic2rt_full; // gpuTop.ts:103
-  logic [2:0] ic_buffer_ic2rt_error; // gpuTop.ts:103
-  logic ic_buffer_error; // gpuTop.ts:103
-  logic [127:0] main_memory_data_read_0; // gpuTop.ts:105
-  logic [127:0] main_memory_data_read_1; // gpuTop.ts:105
-  logic [127:0] main_memory_data_read_2; // gpuTop.ts:105
-  logic [127:0] main_memory_data_read_3; // gpuTop.ts:105
-  logic main_memory_done_0; // gpuTop.ts:105
-  logic main_memory_done_1; // gpuTop.ts:105
-  logic main_memory_done_2; // gpuTop.ts:105
-  logic main_memory_done_3; // gpuTop.ts:105
-  logic main_memory_conflict; // gpuTop.ts:105
-  logic rt_core0_dispatch_launch_ready; // gpuTop.ts:106
-  logic rt_core0_dispatch_event_valid; // gpuTop.ts:106
-  logic [4:0] rt_core0_dispatch_event_bits_thread; // gpuTop.ts:106
-  logic rt_core0_dispatch_event_bits_kind; // gpuTop.ts:106
-  logic rt_core0_dispatch_event_bits_fault; // gpuTop.ts:106
-  logic [31:0] rt_core0_dispatch_event_bits_pc; // gpuTop.ts:106
-  logic [31:0] rt_core0_dispatch_event_bits_sp; // gpuTop.ts:106
-  logic [95:0] rt_core0_dispatch_event_bits_origin; // gpuTop.ts:106
-  logic [95:0] rt_core0_dispatch_event_bits_direction; // gpuTop.ts:106
-  logic rt_core0_dispatch_retire_valid; // gpuTop.ts:106
-  logic [4:0] rt_core0_dispatch_retire_thread; // gpuTop.ts:106
-  logic [31:0] rt_core0_dispatch_retire_pc; // gpuTop.ts:106
-  logic rt_core0_dispatch_retire_counted; // gpuTop.ts:106
-  logic rt_core0_dispatch_retire_scalarWrite; // gpuTop.ts:106
-  logic [4:0] rt_core0_dispatch_retire_scalarReg; // gpuTop.ts:106
-  logic [31:0] rt_core0_dispatch_retire_scalarValue; // gpuTop.ts:106
-  logic rt_core0_dispatch_retire_vectorWrite; // gpuTop.ts:106
-  logic [3:0] rt_core0_dispatch_retire_vectorReg; // gpuTop.ts:106
-  logic [127:0] rt_core0_dispatch_retire_vectorValue; // gpuTop.ts:106
-  logic rt_core0_dispatch_retire_flagWrite; // gpuTop.ts:106
-  logic [1:0] rt_core0_dispatch_retire_flag; // gpuTop.ts:106
-  logic rt_core0_dispatch_busy; // gpuTop.ts:106
-  logic rt_core0_dispatch_issued; // gpuTop.ts:106
-  logic [2:0] rt_core0_status_state; // gpuTop.ts:106
-  logic [4:0] rt_core0_status_thread; // gpuTop.ts:106
-  logic [31:0] rt_core0_status_pc; // gpuTop.ts:106
-  logic rt_core0_mem_error; // gpuTop.ts:106
-  logic [4:0] rt_core0_mem_thread; // gpuTop.ts:106
-  logic [31:0] rt_core0_mem_addr; // gpuTop.ts:106
-  logic rt_core0_mem_read; // gpuTop.ts:106
-  logic rt_core0_mem_write; // gpuTop.ts:106
-  logic rt_core0_mem_vector; // gpuTop.ts:106
-  logic [127:0] rt_core0_mem_data; // gpuTop.ts:106
-  logic rt_core1_dispatch_launch_ready; // gpuTop.ts:106
-  logic rt_core1_dispatch_event_valid; // gpuTop.ts:106
-  logic [4:0] rt_core1_dispatch_event_bits_thread; // gpuTop.ts:106
-  logic rt_core1_dispatch_event_bits_kind; // gpuTop.ts:106
-  logic rt_core1_dispatch_event_bits_fault; // gpuTop.ts:106
-  logic [31:0] rt_core1_dispatch_event_bits_pc; // gpuTop.ts:106
-  logic [31:0] rt_core1_dispatch_event_bits_sp; // gpuTop.ts:106
-  logic [95:0] rt_core1_dispatch_event_bits_origin; // gpuTop.ts:106
-  logic [95:0] rt_core1_dispatch_event_bits_direction; // gpuTop.ts:106
-  logic rt_core1_dispatch_retire_valid; // gpuTop.ts:106
-  logic [4:0] rt_core1_dispatch_retire_thread; // gpuTop.ts:106
-  logic [31:0] rt_core1_dispatch_retire_pc; // gpuTop.ts:106
-  logic rt_core1_dispatch_retire_counted; // gpuTop.ts:106
-  logic rt_core1_dispatch_retire_scalarWrite; // gpuTop.ts:106
-  logic [4:0] rt_core1_dispatch_retire_scalarReg; // gpuTop.ts:106
-  logic [31:0] rt_core1_dispatch_retire_scalarValue; // gpuTop.ts:106
-  logic rt_core1_dispatch_retire_vectorWrite; // gpuTop.ts:106
-  logic [3:0] rt_core1_dispatch_retire_vectorReg; // gpuTop.ts:106
-  logic [127:0] rt_core1_dispatch_retire_vectorValue; // gpuTop.ts:106
-  logic rt_core1_dispatch_retire_flagWrite; // gpuTop.ts:106
-  logic [1:0] rt_core1_dispatch_retire_flag; // gpuTop.ts:106
-  logic rt_core1_dispatch_busy; // gpuTop.ts:106
-  logic rt_core1_dispatch_issued; // gpuTop.ts:106
-  logic [2:0] rt_core1_status_state; // gpuTop.ts:106
-  logic [4:0] rt_core1_status_thread; // gpuTop.ts:106
-  logic [31:0] rt_core1_status_pc; // gpuTop.ts:106
-  logic rt_core1_mem_error; // gpuTop.ts:106
-  logic [4:0] rt_core1_mem_thread; // gpuTop.ts:106
-  logic [31:0] rt_core1_mem_addr; // gpuTop.ts:106
-  logic rt_core1_mem_read; // gpuTop.ts:106
-  logic rt_core1_mem_write; // gpuTop.ts:106
-  logic rt_core1_mem_vector; // gpuTop.ts:106
-  logic [127:0] rt_core1_mem_data; // gpuTop.ts:106
-  logic rt_core2_dispatch_launch_ready; // gpuTop.ts:106
-  logic rt_core2_dispatch_event_valid; // gpuTop.ts:106
-  logic [4:0] rt_core2_dispatch_event_bits_thread; // gpuTop.ts:106
-  logic rt_core2_dispatch_event_bits_kind; // gpuTop.ts:106
-  logic rt_core2_dispatch_event_bits_fault; // gpuTop.ts:106
-  logic [31:0] rt_core2_dispatch_event_bits_pc; // gpuTop.ts:106
-  logic [31:0] rt_core2_dispatch_event_bits_sp; // gpuTop.ts:106
-  logic [95:0] rt_core2_dispatch_event_bits_origin; // gpuTop.ts:106
-  logic [95:0] rt_core2_dispatch_event_bits_direction; // gpuTop.ts:106
-  logic rt_core2_dispatch_retire_valid; // gpuTop.ts:106
-  logic [4:0] rt_core2_dispatch_retire_thread; // gpuTop.ts:106
-  logic [31:0] rt_core2_dispatch_retire_pc; // gpuTop.ts:106
-  logic rt_core2_dispatch_retire_counted; // gpuTop.ts:106
-  logic rt_core2_dispatch_retire_scalarWrite; // gpuTop.ts:106
-  logic [4:0] rt_core2_dispatch_retire_scalarReg; // gpuTop.ts:106
-  logic [31:0] rt_core2_dispatch_retire_scalarValue; // gpuTop.ts:106
-  logic rt_core2_dispatch_retire_vectorWrite; // gpuTop.ts:106
-  logic [3:0] rt_core2_dispatch_retire_vectorReg; // gpuTop.ts:106
-  logic [127:0] rt_core2_dispatch_retire_vectorValue; // gpuTop.ts:106
-  logic rt_core2_dispatch_retire_flagWrite; // gpuTop.ts:106
-  logic [1:0] rt_core2_dispatch_retire_flag; // gpuTop.ts:106
-  logic rt_core2_dispatch_busy; // gpuTop.ts:106
-  logic rt_core2_dispatch_issued; // gpuTop.ts:106
-  logic [2:0] rt_core2_status_state; // gpuTop.ts:106
-  logic [4:0] rt_core2_status_thread; // gpuTop.ts:106
-  logic [31:0] rt_core2_status_pc; // gpuTop.ts:106
-  logic rt_core2_mem_error; // gpuTop.ts:106
-  logic [4:0] rt_core2_mem_thread; // gpuTop.ts:106
-  logic [31:0] rt_core2_mem_addr; // gpuTop.ts:106
-  logic rt_core2_mem_read; // gpuTop.ts:106
-  logic rt_core2_mem_write; // gpuTop.ts:106
-  logic rt_core2_mem_vector; // gpuTop.ts:106
-  logic [127:0] rt_core2_mem_data; // gpuTop.ts:106
-  logic rt_core3_dispatch_launch_ready; // gpuTop.ts:106
-  logic rt_core3_dispatch_event_valid; // gpuTop.ts:106
-  logic [4:0] rt_core3_dispatch_event_bits_thread; // gpuTop.ts:106
-  logic rt_core3_dispatch_event_bits_kind; // gpuTop.ts:106
-  logic rt_core3_dispatch_event_bits_fault; // gpuTop.ts:106
-  logic [31:0] rt_core3_dispatch_event_bits_pc; // gpuTop.ts:106
-  logic [31:0] rt_core3_dispatch_event_bits_sp; // gpuTop.ts:106
-  logic [95:0] rt_core3_dispatch_event_bits_origin; // gpuTop.ts:106
-  logic [95:0] rt_core3_dispatch_event_bits_direction; // gpuTop.ts:106
-  logic rt_core3_dispatch_retire_valid; // gpuTop.ts:106
-  logic [4:0] rt_core3_dispatch_retire_thread; // gpuTop.ts:106
-  logic [31:0] rt_core3_dispatch_retire_pc; // gpuTop.ts:106
-  logic rt_core3_dispatch_retire_counted; // gpuTop.ts:106
-  logic rt_core3_dispatch_retire_scalarWrite; // gpuTop.ts:106
-  logic [4:0] rt_core3_dispatch_retire_scalarReg; // gpuTop.ts:106
-  logic [31:0] rt_core3_dispatch_retire_scalarValue; // gpuTop.ts:106
-  logic rt_core3_dispatch_retire_vectorWrite; // gpuTop.ts:106
-  logic [3:0] rt_core3_dispatch_retire_vectorReg; // gpuTop.ts:106
-  logic [127:0] rt_core3_dispatch_retire_vectorValue; // gpuTop.ts:106
-  logic rt_core3_dispatch_retire_flagWrite; // gpuTop.ts:106
-  logic [1:0] rt_core3_dispatch_retire_flag; // gpuTop.ts:106
-  logic rt_core3_dispatch_busy; // gpuTop.ts:106
-  logic rt_core3_dispatch_issued; // gpuTop.ts:106
-  logic [2:0] rt_core3_status_state; // gpuTop.ts:106
-  logic [4:0] rt_core3_status_thread; // gpuTop.ts:106
-  logic [31:0] rt_core3_status_pc; // gpuTop.ts:106
-  logic rt_core3_mem_error; // gpuTop.ts:106
-  logic [4:0] rt_core3_mem_thread; // gpuTop.ts:106
-  logic [31:0] rt_core3_mem_addr; // gpuTop.ts:106
-  logic rt_core3_mem_read; // gpuTop.ts:106
-  logic rt_core3_mem_write; // gpuTop.ts:106
-  logic rt_core3_mem_vector; // gpuTop.ts:106
-  logic [127:0] rt_core3_mem_data; // gpuTop.ts:106
+  logic memory_controller_mmio_rd_valid; // gpuTop.ts:101
+  logic [31:0] memory_controller_mmio_rd_data; // gpuTop.ts:101
+  logic memory_controller_dma_rd_req_valid; // gpuTop.ts:101
+  logic [63:0] memory_controller_dma_rd_req_addr; // gpuTop.ts:101
+  logic [31:0] memory_controller_dma_rd_req_beats; // gpuTop.ts:101
+  logic memory_controller_dma_rd_ready; // gpuTop.ts:101
+  logic memory_controller_dma_wr_valid; // gpuTop.ts:101
+  logic [63:0] memory_controller_dma_wr_addr; // gpuTop.ts:101
+  logic [127:0] memory_controller_dma_wr_data; // gpuTop.ts:101
+  logic memory_controller_irq; // gpuTop.ts:101
+  logic memory_controller_imem_we; // gpuTop.ts:101
+  logic memory_controller_cmem_we; // gpuTop.ts:101
+  logic memory_controller_imem_load_start; // gpuTop.ts:101
+  logic memory_controller_cmem_load_start; // gpuTop.ts:101
+  logic [12:0] memory_controller_mem_waddr; // gpuTop.ts:101
+  logic [31:0] memory_controller_mem_wdata; // gpuTop.ts:101
+  logic memory_controller_tri_load_start; // gpuTop.ts:101
+  logic memory_controller_tri_load_valid; // gpuTop.ts:101
+  logic [31:0] memory_controller_tri_load_data; // gpuTop.ts:101
+  logic memory_controller_frame_start; // gpuTop.ts:101
+  logic [31:0] memory_controller_frame_pixel_count; // gpuTop.ts:101
+  logic [31:0] memory_controller_frame_first_pixel; // gpuTop.ts:101
+  logic memory_controller_frame_thread_written; // gpuTop.ts:101
+  logic [4:0] memory_controller_frame_written_thread; // gpuTop.ts:101
+  logic memory_controller_frame_patch_written; // gpuTop.ts:101
+  logic [2:0] memory_controller_context_select; // gpuTop.ts:101
+  logic memory_controller_mem_read_en; // gpuTop.ts:101
+  logic [4:0] memory_controller_mem_thread; // gpuTop.ts:101
+  logic [13:0] memory_controller_mem_addr; // gpuTop.ts:101
+  logic command_patcher_frame_patch_start; // gpuTop.ts:102
+  logic command_patcher_frame_done; // gpuTop.ts:102
+  logic command_patcher_pixel_valid; // gpuTop.ts:102
+  logic [31:0] command_patcher_pixel_id; // gpuTop.ts:102
+  logic [4:0] command_patcher_pixel_thread; // gpuTop.ts:102
+  logic [31:0] command_patcher_patch_base; // gpuTop.ts:102
+  logic command_patcher_busy; // gpuTop.ts:102
+  logic patch_dispatcher_thread_done_valid; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_thread_done_thread; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_thread_done_pixel; // gpuTop.ts:103
+  logic patch_dispatcher_thread_done_fault; // gpuTop.ts:103
+  logic patch_dispatcher_cores_0_launch_valid; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_cores_0_launch_bits_thread; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_0_launch_bits_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_0_launch_bits_pixel; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_0_launch_bits_sp; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_0_launch_bits_hit; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_0_launch_bits_normal; // gpuTop.ts:103
+  logic patch_dispatcher_cores_0_event_ready; // gpuTop.ts:103
+  logic patch_dispatcher_cores_1_launch_valid; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_cores_1_launch_bits_thread; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_1_launch_bits_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_1_launch_bits_pixel; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_1_launch_bits_sp; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_1_launch_bits_hit; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_1_launch_bits_normal; // gpuTop.ts:103
+  logic patch_dispatcher_cores_1_event_ready; // gpuTop.ts:103
+  logic patch_dispatcher_cores_2_launch_valid; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_cores_2_launch_bits_thread; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_2_launch_bits_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_2_launch_bits_pixel; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_2_launch_bits_sp; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_2_launch_bits_hit; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_2_launch_bits_normal; // gpuTop.ts:103
+  logic patch_dispatcher_cores_2_event_ready; // gpuTop.ts:103
+  logic patch_dispatcher_cores_3_launch_valid; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_cores_3_launch_bits_thread; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_3_launch_bits_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_3_launch_bits_pixel; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_cores_3_launch_bits_sp; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_3_launch_bits_hit; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:103
+  logic patch_dispatcher_cores_3_event_ready; // gpuTop.ts:103
+  logic patch_dispatcher_q_en_rt2ic; // gpuTop.ts:103
+  logic [3:0] patch_dispatcher_core_id_rt2ic; // gpuTop.ts:103
+  logic patch_dispatcher_dequeue_ic; // gpuTop.ts:103
+  logic patch_dispatcher_q_en_ic2rt; // gpuTop.ts:103
+  logic [1:0] patch_dispatcher_core_id_ic2rt; // gpuTop.ts:103
+  logic patch_dispatcher_dequeue_rt; // gpuTop.ts:103
+  logic patch_dispatcher_ic_0_ray_start; // gpuTop.ts:103
+  logic patch_dispatcher_ic_1_ray_start; // gpuTop.ts:103
+  logic [4:0] patch_dispatcher_ray_thread; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_answer_info_0; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_answer_info_1; // gpuTop.ts:103
+  logic [95:0] patch_dispatcher_answer_normal_0; // gpuTop.ts:103
+  logic [95:0] patch_dispatcher_answer_normal_1; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_pc_0; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_pc_1; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_pc_2; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_pc_3; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_instructions; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_traces; // gpuTop.ts:103
+  logic patch_dispatcher_answer_overflow; // gpuTop.ts:103
+  logic [95:0] ic_buffer_ray_origin_ic; // gpuTop.ts:104
+  logic [95:0] ic_buffer_ray_direction_ic; // gpuTop.ts:104
+  logic [5:0] ic_buffer_rt2ic_count; // gpuTop.ts:104
+  logic ic_buffer_rt2ic_empty; // gpuTop.ts:104
+  logic ic_buffer_rt2ic_full; // gpuTop.ts:104
+  logic [2:0] ic_buffer_rt2ic_error; // gpuTop.ts:104
+  logic [127:0] ic_buffer_shader_info_rt; // gpuTop.ts:104
+  logic [95:0] ic_buffer_shader_normal_rt; // gpuTop.ts:104
+  logic [5:0] ic_buffer_ic2rt_count; // gpuTop.ts:104
+  logic ic_buffer_ic2rt_empty; // gpuTop.ts:104
+  logic ic_buffer_ic2rt_full; // gpuTop.ts:104
+  logic [2:0] ic_buffer_ic2rt_error; // gpuTop.ts:104
+  logic ic_buffer_error; // gpuTop.ts:104
+  logic [127:0] main_memory_data_read_0; // gpuTop.ts:106
+  logic [127:0] main_memory_data_read_1; // gpuTop.ts:106
+  logic [127:0] main_memory_data_read_2; // gpuTop.ts:106
+  logic [127:0] main_memory_data_read_3; // gpuTop.ts:106
+  logic main_memory_done_0; // gpuTop.ts:106
+  logic main_memory_done_1; // gpuTop.ts:106
+  logic main_memory_done_2; // gpuTop.ts:106
+  logic main_memory_done_3; // gpuTop.ts:106
+  logic main_memory_conflict; // gpuTop.ts:106
+  logic rt_core0_dispatch_launch_ready; // gpuTop.ts:107
+  logic rt_core0_dispatch_event_valid; // gpuTop.ts:107
+  logic [4:0] rt_core0_dispatch_event_bits_thread; // gpuTop.ts:107
+  logic rt_core0_dispatch_event_bits_kind; // gpuTop.ts:107
+  logic rt_core0_dispatch_event_bits_fault; // gpuTop.ts:107
+  logic [31:0] rt_core0_dispatch_event_bits_pc; // gpuTop.ts:107
+  logic [31:0] rt_core0_dispatch_event_bits_sp; // gpuTop.ts:107
+  logic [95:0] rt_core0_dispatch_event_bits_origin; // gpuTop.ts:107
+  logic [95:0] rt_core0_dispatch_event_bits_direction; // gpuTop.ts:107
+  logic rt_core0_dispatch_retire_valid; // gpuTop.ts:107
+  logic [4:0] rt_core0_dispatch_retire_thread; // gpuTop.ts:107
+  logic [31:0] rt_core0_dispatch_retire_pc; // gpuTop.ts:107
+  logic rt_core0_dispatch_retire_counted; // gpuTop.ts:107
+  logic rt_core0_dispatch_retire_scalarWrite; // gpuTop.ts:107
+  logic [4:0] rt_core0_dispatch_retire_scalarReg; // gpuTop.ts:107
+  logic [31:0] rt_core0_dispatch_retire_scalarValue; // gpuTop.ts:107
+  logic rt_core0_dispatch_retire_vectorWrite; // gpuTop.ts:107
+  logic [3:0] rt_core0_dispatch_retire_vectorReg; // gpuTop.ts:107
+  logic [127:0] rt_core0_dispatch_retire_vectorValue; // gpuTop.ts:107
+  logic rt_core0_dispatch_retire_flagWrite; // gpuTop.ts:107
+  logic [1:0] rt_core0_dispatch_retire_flag; // gpuTop.ts:107
+  logic rt_core0_dispatch_busy; // gpuTop.ts:107
+  logic rt_core0_dispatch_issued; // gpuTop.ts:107
+  logic [2:0] rt_core0_status_state; // gpuTop.ts:107
+  logic [4:0] rt_core0_status_thread; // gpuTop.ts:107
+  logic [31:0] rt_core0_status_pc; // gpuTop.ts:107
+  logic rt_core0_mem_error; // gpuTop.ts:107
+  logic [4:0] rt_core0_mem_thread; // gpuTop.ts:107
+  logic [31:0] rt_core0_mem_addr; // gpuTop.ts:107
+  logic rt_core0_mem_read; // gpuTop.ts:107
+  logic rt_core0_mem_write; // gpuTop.ts:107
+  logic rt_core0_mem_vector; // gpuTop.ts:107
+  logic [127:0] rt_core0_mem_data; // gpuTop.ts:107
+  logic rt_core1_dispatch_launch_ready; // gpuTop.ts:107
+  logic rt_core1_dispatch_event_valid; // gpuTop.ts:107
+  logic [4:0] rt_core1_dispatch_event_bits_thread; // gpuTop.ts:107
+  logic rt_core1_dispatch_event_bits_kind; // gpuTop.ts:107
+  logic rt_core1_dispatch_event_bits_fault; // gpuTop.ts:107
+  logic [31:0] rt_core1_dispatch_event_bits_pc; // gpuTop.ts:107
+  logic [31:0] rt_core1_dispatch_event_bits_sp; // gpuTop.ts:107
+  logic [95:0] rt_core1_dispatch_event_bits_origin; // gpuTop.ts:107
+  logic [95:0] rt_core1_dispatch_event_bits_direction; // gpuTop.ts:107
+  logic rt_core1_dispatch_retire_valid; // gpuTop.ts:107
+  logic [4:0] rt_core1_dispatch_retire_thread; // gpuTop.ts:107
+  logic [31:0] rt_core1_dispatch_retire_pc; // gpuTop.ts:107
+  logic rt_core1_dispatch_retire_counted; // gpuTop.ts:107
+  logic rt_core1_dispatch_retire_scalarWrite; // gpuTop.ts:107
+  logic [4:0] rt_core1_dispatch_retire_scalarReg; // gpuTop.ts:107
+  logic [31:0] rt_core1_dispatch_retire_scalarValue; // gpuTop.ts:107
+  logic rt_core1_dispatch_retire_vectorWrite; // gpuTop.ts:107
+  logic [3:0] rt_core1_dispatch_retire_vectorReg; // gpuTop.ts:107
+  logic [127:0] rt_core1_dispatch_retire_vectorValue; // gpuTop.ts:107
+  logic rt_core1_dispatch_retire_flagWrite; // gpuTop.ts:107
+  logic [1:0] rt_core1_dispatch_retire_flag; // gpuTop.ts:107
+  logic rt_core1_dispatch_busy; // gpuTop.ts:107
+  logic rt_core1_dispatch_issued; // gpuTop.ts:107
+  logic [2:0] rt_core1_status_state; // gpuTop.ts:107
+  logic [4:0] rt_core1_status_thread; // gpuTop.ts:107
+  logic [31:0] rt_core1_status_pc; // gpuTop.ts:107
+  logic rt_core1_mem_error; // gpuTop.ts:107
+  logic [4:0] rt_core1_mem_thread; // gpuTop.ts:107
+  logic [31:0] rt_core1_mem_addr; // gpuTop.ts:107
+  logic rt_core1_mem_read; // gpuTop.ts:107
+  logic rt_core1_mem_write; // gpuTop.ts:107
+  logic rt_core1_mem_vector; // gpuTop.ts:107
+  logic [127:0] rt_core1_mem_data; // gpuTop.ts:107
+  logic rt_core2_dispatch_launch_ready; // gpuTop.ts:107
+  logic rt_core2_dispatch_event_valid; // gpuTop.ts:107
+  logic [4:0] rt_core2_dispatch_event_bits_thread; // gpuTop.ts:107
+  logic rt_core2_dispatch_event_bits_kind; // gpuTop.ts:107
+  logic rt_core2_dispatch_event_bits_fault; // gpuTop.ts:107
+  logic [31:0] rt_core2_dispatch_event_bits_pc; // gpuTop.ts:107
+  logic [31:0] rt_core2_dispatch_event_bits_sp; // gpuTop.ts:107
+  logic [95:0] rt_core2_dispatch_event_bits_origin; // gpuTop.ts:107
+  logic [95:0] rt_core2_dispatch_event_bits_direction; // gpuTop.ts:107
+  logic rt_core2_dispatch_retire_valid; // gpuTop.ts:107
+  logic [4:0] rt_core2_dispatch_retire_thread; // gpuTop.ts:107
+  logic [31:0] rt_core2_dispatch_retire_pc; // gpuTop.ts:107
+  logic rt_core2_dispatch_retire_counted; // gpuTop.ts:107
+  logic rt_core2_dispatch_retire_scalarWrite; // gpuTop.ts:107
+  logic [4:0] rt_core2_dispatch_retire_scalarReg; // gpuTop.ts:107
+  logic [31:0] rt_core2_dispatch_retire_scalarValue; // gpuTop.ts:107
+  logic rt_core2_dispatch_retire_vectorWrite; // gpuTop.ts:107
+  logic [3:0] rt_core2_dispatch_retire_vectorReg; // gpuTop.ts:107
+  logic [127:0] rt_core2_dispatch_retire_vectorValue; // gpuTop.ts:107
+  logic rt_core2_dispatch_retire_flagWrite; // gpuTop.ts:107
+  logic [1:0] rt_core2_dispatch_retire_flag; // gpuTop.ts:107
+  logic rt_core2_dispatch_busy; // gpuTop.ts:107
+  logic rt_core2_dispatch_issued; // gpuTop.ts:107
+  logic [2:0] rt_core2_status_state; // gpuTop.ts:107
+  logic [4:0] rt_core2_status_thread; // gpuTop.ts:107
+  logic [31:0] rt_core2_status_pc; // gpuTop.ts:107
+  logic rt_core2_mem_error; // gpuTop.ts:107
+  logic [4:0] rt_core2_mem_thread; // gpuTop.ts:107
+  logic [31:0] rt_core2_mem_addr; // gpuTop.ts:107
+  logic rt_core2_mem_read; // gpuTop.ts:107
+  logic rt_core2_mem_write; // gpuTop.ts:107
+  logic rt_core2_mem_vector; // gpuTop.ts:107
+  logic [127:0] rt_core2_mem_data; // gpuTop.ts:107
+  logic rt_core3_dispatch_launch_ready; // gpuTop.ts:107
+  logic rt_core3_dispatch_event_valid; // gpuTop.ts:107
+  logic [4:0] rt_core3_dispatch_event_bits_thread; // gpuTop.ts:107
+  logic rt_core3_dispatch_event_bits_kind; // gpuTop.ts:107
+  logic rt_core3_dispatch_event_bits_fault; // gpuTop.ts:107
+  logic [31:0] rt_core3_dispatch_event_bits_pc; // gpuTop.ts:107
+  logic [31:0] rt_core3_dispatch_event_bits_sp; // gpuTop.ts:107
+  logic [95:0] rt_core3_dispatch_event_bits_origin; // gpuTop.ts:107
+  logic [95:0] rt_core3_dispatch_event_bits_direction; // gpuTop.ts:107
+  logic rt_core3_dispatch_retire_valid; // gpuTop.ts:107
+  logic [4:0] rt_core3_dispatch_retire_thread; // gpuTop.ts:107
+  logic [31:0] rt_core3_dispatch_retire_pc; // gpuTop.ts:107
+  logic rt_core3_dispatch_retire_counted; // gpuTop.ts:107
+  logic rt_core3_dispatch_retire_scalarWrite; // gpuTop.ts:107
+  logic [4:0] rt_core3_dispatch_retire_scalarReg; // gpuTop.ts:107
+  logic [31:0] rt_core3_dispatch_retire_scalarValue; // gpuTop.ts:107
+  logic rt_core3_dispatch_retire_vectorWrite; // gpuTop.ts:107
+  logic [3:0] rt_core3_dispatch_retire_vectorReg; // gpuTop.ts:107
+  logic [127:0] rt_core3_dispatch_retire_vectorValue; // gpuTop.ts:107
+  logic rt_core3_dispatch_retire_flagWrite; // gpuTop.ts:107
+  logic [1:0] rt_core3_dispatch_retire_flag; // gpuTop.ts:107
+  logic rt_core3_dispatch_busy; // gpuTop.ts:107
+  logic rt_core3_dispatch_issued; // gpuTop.ts:107
+  logic [2:0] rt_core3_status_state; // gpuTop.ts:107
+  logic [4:0] rt_core3_status_thread; // gpuTop.ts:107
+  logic [31:0] rt_core3_status_pc; // gpuTop.ts:107
+  logic rt_core3_mem_error; // gpuTop.ts:107
+  logic [4:0] rt_core3_mem_thread; // gpuTop.ts:107
+  logic [31:0] rt_core3_mem_addr; // gpuTop.ts:107
+  logic rt_core3_mem_read; // gpuTop.ts:107
+  logic rt_core3_mem_write; // gpuTop.ts:107
+  logic rt_core3_mem_vector; // gpuTop.ts:107
+  logic [127:0] rt_core3_mem_data; // gpuTop.ts:107
   logic ic_core0_load_error; // gpuTop.ts:71
-  logic [9:0] ic_core0_triangle_count; // gpuTop.ts:71
-  logic ic_core0_ready; // gpuTop.ts:71
-  logic ic_core0_done; // gpuTop.ts:71
-  logic [127:0] ic_core0_hit_info; // gpuTop.ts:71
-  logic [95:0] ic_core0_hit_normal; // gpuTop.ts:71
-  logic [4:0] ic_core0_done_thread; // gpuTop.ts:71
-  logic ic_core0_done_fault; // gpuTop.ts:71
+  logic [9:0] ic_core0_load_triangle_count; // gpuTop.ts:71
+  logic ic_core0_dispatch_ready; // gpuTop.ts:71
+  logic ic_core0_dispatch_done; // gpuTop.ts:71
+  logic [127:0] ic_core0_dispatch_hit_info; // gpuTop.ts:71
+  logic [95:0] ic_core0_dispatch_hit_normal; // gpuTop.ts:71
+  logic [4:0] ic_core0_dispatch_done_thread; // gpuTop.ts:71
+  logic ic_core0_dispatch_done_fault; // gpuTop.ts:71
   logic [31:0] ic_core0_rays; // gpuTop.ts:71
   logic [31:0] ic_core0_tests; // gpuTop.ts:71
   logic [31:0] ic_core0_busy_cycles; // gpuTop.ts:71
   logic ic_core1_load_error; // gpuTop.ts:71
-  logic [9:0] ic_core1_triangle_count; // gpuTop.ts:71
-  logic ic_core1_ready; // gpuTop.ts:71
-  logic ic_core1_done; // gpuTop.ts:71
-  logic [127:0] ic_core1_hit_info; // gpuTop.ts:71
-  logic [95:0] ic_core1_hit_normal; // gpuTop.ts:71
-  logic [4:0] ic_core1_done_thread; // gpuTop.ts:71
-  logic ic_core1_done_fault; // gpuTop.ts:71
+  logic [9:0] ic_core1_load_triangle_count; // gpuTop.ts:71
+  logic ic_core1_dispatch_ready; // gpuTop.ts:71
+  logic ic_core1_dispatch_done; // gpuTop.ts:71
+  logic [127:0] ic_core1_dispatch_hit_info; // gpuTop.ts:71
+  logic [95:0] ic_core1_dispatch_hit_normal; // gpuTop.ts:71
+  logic [4:0] ic_core1_dispatch_done_thread; // gpuTop.ts:71
+  logic ic_core1_dispatch_done_fault; // gpuTop.ts:71
   logic [31:0] ic_core1_rays; // gpuTop.ts:71
   logic [31:0] ic_core1_tests; // gpuTop.ts:71
   logic [31:0] ic_core1_busy_cycles; // gpuTop.ts:71
-  logic mc_mem_turn; // gpuTop.ts:152
+  logic mc_mem_turn; // gpuTop.ts:146
 
   assign mmio_rd_valid = memory_controller_mmio_rd_valid; // gpuTop.ts:81
   assign mmio_rd_data = memory_controller_mmio_rd_data; // gpuTop.ts:81
@@ -309,315 +310,315 @@ module rtgpu_top (
   assign dma_wr_addr = memory_controller_dma_wr_addr; // gpuTop.ts:81
   assign dma_wr_data = memory_controller_dma_wr_data; // gpuTop.ts:81
   assign irq = memory_controller_irq; // gpuTop.ts:81
-  wire memory_controller_mmio_wr_en = mmio_wr_en; // gpuTop.ts:100
-  wire [11:0] memory_controller_mmio_wr_addr = mmio_wr_addr; // gpuTop.ts:100
-  wire [31:0] memory_controller_mmio_wr_data = mmio_wr_data; // gpuTop.ts:100
-  wire memory_controller_mmio_rd_en = mmio_rd_en; // gpuTop.ts:100
-  wire [11:0] memory_controller_mmio_rd_addr = mmio_rd_addr; // gpuTop.ts:100
-  wire memory_controller_dma_rd_req_ready = dma_rd_req_ready; // gpuTop.ts:100
-  wire memory_controller_dma_rd_valid = dma_rd_valid; // gpuTop.ts:100
-  wire [127:0] memory_controller_dma_rd_data = dma_rd_data; // gpuTop.ts:100
-  wire memory_controller_dma_wr_ready = dma_wr_ready; // gpuTop.ts:100
-  wire memory_controller_tri_load_error = ic_core0_load_error | ic_core1_load_error; // gpuTop.ts:100
-  wire [9:0] memory_controller_triangle_count = ic_core0_triangle_count; // gpuTop.ts:100
-  wire memory_controller_patch_start = command_patcher_patch_start; // gpuTop.ts:100
-  wire memory_controller_frame_done = command_patcher_frame_done; // gpuTop.ts:100
-  wire memory_controller_thread_done_valid = patch_dispatcher_thread_done_valid; // gpuTop.ts:100
-  wire [4:0] memory_controller_thread_done_thread = patch_dispatcher_thread_done_thread; // gpuTop.ts:100
-  wire [31:0] memory_controller_thread_done_pixel = patch_dispatcher_thread_done_pixel; // gpuTop.ts:100
-  wire memory_controller_thread_done_fault = patch_dispatcher_thread_done_fault; // gpuTop.ts:100
-  wire memory_controller_core_busy_0 = rt_core0_dispatch_busy; // gpuTop.ts:100
-  wire memory_controller_core_busy_1 = rt_core1_dispatch_busy; // gpuTop.ts:100
-  wire memory_controller_core_busy_2 = rt_core2_dispatch_busy; // gpuTop.ts:100
-  wire memory_controller_core_busy_3 = rt_core3_dispatch_busy; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_pc_0 = patch_dispatcher_core_pc_0; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_pc_1 = patch_dispatcher_core_pc_1; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_pc_2 = patch_dispatcher_core_pc_2; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_pc_3 = patch_dispatcher_core_pc_3; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_busy_cycles_0 = patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_busy_cycles_1 = patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_busy_cycles_2 = patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_busy_cycles_3 = patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_issue_cycles_0 = patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_issue_cycles_1 = patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_issue_cycles_2 = patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:100
-  wire [31:0] memory_controller_core_issue_cycles_3 = patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:100
-  wire [2:0] memory_controller_context_status_0_state = rt_core0_status_state; // gpuTop.ts:100
-  wire [4:0] memory_controller_context_status_0_thread = rt_core0_status_thread; // gpuTop.ts:100
-  wire [31:0] memory_controller_context_status_0_pc = rt_core0_status_pc; // gpuTop.ts:100
-  wire [2:0] memory_controller_context_status_1_state = rt_core1_status_state; // gpuTop.ts:100
-  wire [4:0] memory_controller_context_status_1_thread = rt_core1_status_thread; // gpuTop.ts:100
-  wire [31:0] memory_controller_context_status_1_pc = rt_core1_status_pc; // gpuTop.ts:100
-  wire [2:0] memory_controller_context_status_2_state = rt_core2_status_state; // gpuTop.ts:100
-  wire [4:0] memory_controller_context_status_2_thread = rt_core2_status_thread; // gpuTop.ts:100
-  wire [31:0] memory_controller_context_status_2_pc = rt_core2_status_pc; // gpuTop.ts:100
-  wire [2:0] memory_controller_context_status_3_state = rt_core3_status_state; // gpuTop.ts:100
-  wire [4:0] memory_controller_context_status_3_thread = rt_core3_status_thread; // gpuTop.ts:100
-  wire [31:0] memory_controller_context_status_3_pc = rt_core3_status_pc; // gpuTop.ts:100
-  wire [31:0] memory_controller_instructions = patch_dispatcher_instructions; // gpuTop.ts:100
-  wire [31:0] memory_controller_traces = patch_dispatcher_traces; // gpuTop.ts:100
-  wire memory_controller_internal_error_or_1 = ic_buffer_error | patch_dispatcher_answer_overflow | main_memory_conflict; // gpuTop.ts:90
-  wire memory_controller_internal_error_or_4 = rt_core0_mem_error | rt_core1_mem_error | rt_core2_mem_error | rt_core3_mem_error; // gpuTop.ts:90
-  wire memory_controller_internal_error = memory_controller_internal_error_or_1 | memory_controller_internal_error_or_4; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_rays_0 = ic_core0_rays; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_rays_1 = ic_core1_rays; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_tests_0 = ic_core0_tests; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_tests_1 = ic_core1_tests; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_busy_cycles_0 = ic_core0_busy_cycles; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_busy_cycles_1 = ic_core1_busy_cycles; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_node_tests_0 = 32'd0; // gpuTop.ts:100
-  wire [31:0] memory_controller_ic_node_tests_1 = 32'd0; // gpuTop.ts:100
-  wire [127:0] memory_controller_mem_data_read = main_memory_data_read_0; // gpuTop.ts:100
-  wire memory_controller_mem_done = main_memory_done_0 & mc_mem_turn; // gpuTop.ts:100
-  wire command_patcher_start = memory_controller_cp_start; // gpuTop.ts:101
-  wire [31:0] command_patcher_pixel_count = memory_controller_pixel_count; // gpuTop.ts:101
-  wire [31:0] command_patcher_first_pixel = memory_controller_first_pixel; // gpuTop.ts:101
-  wire command_patcher_thread_written = memory_controller_thread_written; // gpuTop.ts:101
-  wire [4:0] command_patcher_written_thread = memory_controller_written_thread; // gpuTop.ts:101
-  wire command_patcher_patch_written = memory_controller_patch_written; // gpuTop.ts:101
-  wire patch_dispatcher_pixel_valid = command_patcher_pixel_valid; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_pixel_id = command_patcher_pixel_id; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_pixel_thread = command_patcher_pixel_thread; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_launch_ready = rt_core0_dispatch_launch_ready; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_event_valid = rt_core0_dispatch_event_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_0_event_bits_thread = rt_core0_dispatch_event_bits_thread; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_event_bits_kind = rt_core0_dispatch_event_bits_kind; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_event_bits_fault = rt_core0_dispatch_event_bits_fault; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_0_event_bits_pc = rt_core0_dispatch_event_bits_pc; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_0_event_bits_sp = rt_core0_dispatch_event_bits_sp; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_0_event_bits_origin = rt_core0_dispatch_event_bits_origin; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_0_event_bits_direction = rt_core0_dispatch_event_bits_direction; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_retire_valid = rt_core0_dispatch_retire_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_0_retire_thread = rt_core0_dispatch_retire_thread; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_0_retire_pc = rt_core0_dispatch_retire_pc; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_retire_counted = rt_core0_dispatch_retire_counted; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_retire_scalarWrite = rt_core0_dispatch_retire_scalarWrite; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_0_retire_scalarReg = rt_core0_dispatch_retire_scalarReg; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_0_retire_scalarValue = rt_core0_dispatch_retire_scalarValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_retire_vectorWrite = rt_core0_dispatch_retire_vectorWrite; // gpuTop.ts:102
-  wire [3:0] patch_dispatcher_cores_0_retire_vectorReg = rt_core0_dispatch_retire_vectorReg; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_cores_0_retire_vectorValue = rt_core0_dispatch_retire_vectorValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_retire_flagWrite = rt_core0_dispatch_retire_flagWrite; // gpuTop.ts:102
-  wire [1:0] patch_dispatcher_cores_0_retire_flag = rt_core0_dispatch_retire_flag; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_busy = rt_core0_dispatch_busy; // gpuTop.ts:102
-  wire patch_dispatcher_cores_0_issued = rt_core0_dispatch_issued; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_launch_ready = rt_core1_dispatch_launch_ready; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_event_valid = rt_core1_dispatch_event_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_1_event_bits_thread = rt_core1_dispatch_event_bits_thread; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_event_bits_kind = rt_core1_dispatch_event_bits_kind; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_event_bits_fault = rt_core1_dispatch_event_bits_fault; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_1_event_bits_pc = rt_core1_dispatch_event_bits_pc; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_1_event_bits_sp = rt_core1_dispatch_event_bits_sp; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_1_event_bits_origin = rt_core1_dispatch_event_bits_origin; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_1_event_bits_direction = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_retire_valid = rt_core1_dispatch_retire_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_1_retire_thread = rt_core1_dispatch_retire_thread; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_1_retire_pc = rt_core1_dispatch_retire_pc; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_retire_counted = rt_core1_dispatch_retire_counted; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_retire_scalarWrite = rt_core1_dispatch_retire_scalarWrite; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_1_retire_scalarReg = rt_core1_dispatch_retire_scalarReg; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_1_retire_scalarValue = rt_core1_dispatch_retire_scalarValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_retire_vectorWrite = rt_core1_dispatch_retire_vectorWrite; // gpuTop.ts:102
-  wire [3:0] patch_dispatcher_cores_1_retire_vectorReg = rt_core1_dispatch_retire_vectorReg; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_cores_1_retire_vectorValue = rt_core1_dispatch_retire_vectorValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_retire_flagWrite = rt_core1_dispatch_retire_flagWrite; // gpuTop.ts:102
-  wire [1:0] patch_dispatcher_cores_1_retire_flag = rt_core1_dispatch_retire_flag; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_busy = rt_core1_dispatch_busy; // gpuTop.ts:102
-  wire patch_dispatcher_cores_1_issued = rt_core1_dispatch_issued; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_launch_ready = rt_core2_dispatch_launch_ready; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_event_valid = rt_core2_dispatch_event_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_2_event_bits_thread = rt_core2_dispatch_event_bits_thread; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_event_bits_kind = rt_core2_dispatch_event_bits_kind; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_event_bits_fault = rt_core2_dispatch_event_bits_fault; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_2_event_bits_pc = rt_core2_dispatch_event_bits_pc; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_2_event_bits_sp = rt_core2_dispatch_event_bits_sp; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_2_event_bits_origin = rt_core2_dispatch_event_bits_origin; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_2_event_bits_direction = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_retire_valid = rt_core2_dispatch_retire_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_2_retire_thread = rt_core2_dispatch_retire_thread; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_2_retire_pc = rt_core2_dispatch_retire_pc; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_retire_counted = rt_core2_dispatch_retire_counted; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_retire_scalarWrite = rt_core2_dispatch_retire_scalarWrite; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_2_retire_scalarReg = rt_core2_dispatch_retire_scalarReg; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_2_retire_scalarValue = rt_core2_dispatch_retire_scalarValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_retire_vectorWrite = rt_core2_dispatch_retire_vectorWrite; // gpuTop.ts:102
-  wire [3:0] patch_dispatcher_cores_2_retire_vectorReg = rt_core2_dispatch_retire_vectorReg; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_cores_2_retire_vectorValue = rt_core2_dispatch_retire_vectorValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_retire_flagWrite = rt_core2_dispatch_retire_flagWrite; // gpuTop.ts:102
-  wire [1:0] patch_dispatcher_cores_2_retire_flag = rt_core2_dispatch_retire_flag; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_busy = rt_core2_dispatch_busy; // gpuTop.ts:102
-  wire patch_dispatcher_cores_2_issued = rt_core2_dispatch_issued; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_launch_ready = rt_core3_dispatch_launch_ready; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_event_valid = rt_core3_dispatch_event_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_3_event_bits_thread = rt_core3_dispatch_event_bits_thread; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_event_bits_kind = rt_core3_dispatch_event_bits_kind; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_event_bits_fault = rt_core3_dispatch_event_bits_fault; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_3_event_bits_pc = rt_core3_dispatch_event_bits_pc; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_3_event_bits_sp = rt_core3_dispatch_event_bits_sp; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_3_event_bits_origin = rt_core3_dispatch_event_bits_origin; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_cores_3_event_bits_direction = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_retire_valid = rt_core3_dispatch_retire_valid; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_3_retire_thread = rt_core3_dispatch_retire_thread; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_3_retire_pc = rt_core3_dispatch_retire_pc; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_retire_counted = rt_core3_dispatch_retire_counted; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_retire_scalarWrite = rt_core3_dispatch_retire_scalarWrite; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_cores_3_retire_scalarReg = rt_core3_dispatch_retire_scalarReg; // gpuTop.ts:102
-  wire [31:0] patch_dispatcher_cores_3_retire_scalarValue = rt_core3_dispatch_retire_scalarValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_retire_vectorWrite = rt_core3_dispatch_retire_vectorWrite; // gpuTop.ts:102
-  wire [3:0] patch_dispatcher_cores_3_retire_vectorReg = rt_core3_dispatch_retire_vectorReg; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_cores_3_retire_vectorValue = rt_core3_dispatch_retire_vectorValue; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_retire_flagWrite = rt_core3_dispatch_retire_flagWrite; // gpuTop.ts:102
-  wire [1:0] patch_dispatcher_cores_3_retire_flag = rt_core3_dispatch_retire_flag; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_busy = rt_core3_dispatch_busy; // gpuTop.ts:102
-  wire patch_dispatcher_cores_3_issued = rt_core3_dispatch_issued; // gpuTop.ts:102
-  wire patch_dispatcher_rt2ic_empty = ic_buffer_rt2ic_empty; // gpuTop.ts:102
-  wire patch_dispatcher_ic2rt_empty = ic_buffer_ic2rt_empty; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_shader_info_rt = ic_buffer_shader_info_rt; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_shader_normal_rt = ic_buffer_shader_normal_rt; // gpuTop.ts:102
-  wire patch_dispatcher_ic_0_ready = ic_core0_ready; // gpuTop.ts:102
-  wire patch_dispatcher_ic_0_done = ic_core0_done; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_ic_0_hit_info = ic_core0_hit_info; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_ic_0_hit_normal = ic_core0_hit_normal; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_ic_0_done_thread = ic_core0_done_thread; // gpuTop.ts:102
-  wire patch_dispatcher_ic_0_done_fault = ic_core0_done_fault; // gpuTop.ts:102
-  wire patch_dispatcher_ic_1_ready = ic_core1_ready; // gpuTop.ts:102
-  wire patch_dispatcher_ic_1_done = ic_core1_done; // gpuTop.ts:102
-  wire [127:0] patch_dispatcher_ic_1_hit_info = ic_core1_hit_info; // gpuTop.ts:102
-  wire [95:0] patch_dispatcher_ic_1_hit_normal = ic_core1_hit_normal; // gpuTop.ts:102
-  wire [4:0] patch_dispatcher_ic_1_done_thread = ic_core1_done_thread; // gpuTop.ts:102
-  wire patch_dispatcher_ic_1_done_fault = ic_core1_done_fault; // gpuTop.ts:102
-  wire [95:0] ic_buffer_ray_origin_rt_0 = rt_core0_dispatch_event_bits_origin; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_origin_rt_1 = rt_core1_dispatch_event_bits_origin; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_origin_rt_2 = rt_core2_dispatch_event_bits_origin; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_origin_rt_3 = rt_core3_dispatch_event_bits_origin; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_direction_rt_0 = rt_core0_dispatch_event_bits_direction; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_direction_rt_1 = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_direction_rt_2 = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:103
-  wire [95:0] ic_buffer_ray_direction_rt_3 = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:103
-  wire ic_buffer_q_en_rt2ic = patch_dispatcher_q_en_rt2ic; // gpuTop.ts:103
-  wire [3:0] ic_buffer_core_id_rt2ic = patch_dispatcher_core_id_rt2ic; // gpuTop.ts:103
-  wire ic_buffer_dequeue_ic = patch_dispatcher_dequeue_ic; // gpuTop.ts:103
-  wire [127:0] ic_buffer_shader_info_ic_0 = patch_dispatcher_answer_info_0; // gpuTop.ts:103
-  wire [127:0] ic_buffer_shader_info_ic_1 = patch_dispatcher_answer_info_1; // gpuTop.ts:103
-  wire [95:0] ic_buffer_normal_ic_0 = patch_dispatcher_answer_normal_0; // gpuTop.ts:103
-  wire [95:0] ic_buffer_normal_ic_1 = patch_dispatcher_answer_normal_1; // gpuTop.ts:103
-  wire ic_buffer_q_en_ic2rt = patch_dispatcher_q_en_ic2rt; // gpuTop.ts:103
-  wire [1:0] ic_buffer_core_id_ic2rt = patch_dispatcher_core_id_ic2rt; // gpuTop.ts:103
-  wire ic_buffer_dequeue_rt = patch_dispatcher_dequeue_rt; // gpuTop.ts:103
-  wire ic_buffer_clear_errors = 1'd0; // gpuTop.ts:103
-  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:150
-  wire [4:0] main_memory_thread_0 = mcTurn_and ? memory_controller_mem_thread : rt_core0_mem_thread; // gpuTop.ts:105
-  wire [4:0] main_memory_thread_1 = 1'd0 ? memory_controller_mem_thread : rt_core1_mem_thread; // gpuTop.ts:105
-  wire [4:0] main_memory_thread_2 = 1'd0 ? memory_controller_mem_thread : rt_core2_mem_thread; // gpuTop.ts:105
-  wire [4:0] main_memory_thread_3 = 1'd0 ? memory_controller_mem_thread : rt_core3_mem_thread; // gpuTop.ts:105
-  wire [13:0] main_memory_addr_0 = mcTurn_and ? memory_controller_mem_addr : rt_core0_mem_addr[15:2]; // gpuTop.ts:105
-  wire [13:0] main_memory_addr_1 = 1'd0 ? memory_controller_mem_addr : rt_core1_mem_addr[15:2]; // gpuTop.ts:105
-  wire [13:0] main_memory_addr_2 = 1'd0 ? memory_controller_mem_addr : rt_core2_mem_addr[15:2]; // gpuTop.ts:105
-  wire [13:0] main_memory_addr_3 = 1'd0 ? memory_controller_mem_addr : rt_core3_mem_addr[15:2]; // gpuTop.ts:105
-  wire main_memory_read_en_0 = mcTurn_and ? memory_controller_mem_read_en : rt_core0_mem_read; // gpuTop.ts:105
-  wire main_memory_read_en_1 = 1'd0 ? memory_controller_mem_read_en : rt_core1_mem_read; // gpuTop.ts:105
-  wire main_memory_read_en_2 = 1'd0 ? memory_controller_mem_read_en : rt_core2_mem_read; // gpuTop.ts:105
-  wire main_memory_read_en_3 = 1'd0 ? memory_controller_mem_read_en : rt_core3_mem_read; // gpuTop.ts:105
-  wire main_memory_write_en_0 = rt_core0_mem_write & ~mcTurn_and; // gpuTop.ts:105
-  wire main_memory_write_en_1_not = ~1'd0; // gpuTop.ts:160
-  wire main_memory_write_en_1 = rt_core1_mem_write & main_memory_write_en_1_not; // gpuTop.ts:105
-  wire main_memory_write_en_2 = rt_core2_mem_write & main_memory_write_en_1_not; // gpuTop.ts:105
-  wire main_memory_write_en_3 = rt_core3_mem_write & main_memory_write_en_1_not; // gpuTop.ts:105
-  wire main_memory_s_or_v_0 = rt_core0_mem_vector | mcTurn_and; // gpuTop.ts:105
-  wire main_memory_s_or_v_1 = rt_core1_mem_vector | 1'd0; // gpuTop.ts:105
-  wire main_memory_s_or_v_2 = rt_core2_mem_vector | 1'd0; // gpuTop.ts:105
-  wire main_memory_s_or_v_3 = rt_core3_mem_vector | 1'd0; // gpuTop.ts:105
-  wire [127:0] main_memory_data_write_0 = rt_core0_mem_data; // gpuTop.ts:105
-  wire [127:0] main_memory_data_write_1 = rt_core1_mem_data; // gpuTop.ts:105
-  wire [127:0] main_memory_data_write_2 = rt_core2_mem_data; // gpuTop.ts:105
-  wire [127:0] main_memory_data_write_3 = rt_core3_mem_data; // gpuTop.ts:105
-  wire rt_core0_dispatch_launch_valid = patch_dispatcher_cores_0_launch_valid; // gpuTop.ts:106
-  wire [4:0] rt_core0_dispatch_launch_bits_thread = patch_dispatcher_cores_0_launch_bits_thread; // gpuTop.ts:106
-  wire [31:0] rt_core0_dispatch_launch_bits_pc = patch_dispatcher_cores_0_launch_bits_pc; // gpuTop.ts:106
-  wire [31:0] rt_core0_dispatch_launch_bits_pixel = patch_dispatcher_cores_0_launch_bits_pixel; // gpuTop.ts:106
-  wire [31:0] rt_core0_dispatch_launch_bits_sp = patch_dispatcher_cores_0_launch_bits_sp; // gpuTop.ts:106
-  wire [127:0] rt_core0_dispatch_launch_bits_hit = patch_dispatcher_cores_0_launch_bits_hit; // gpuTop.ts:106
-  wire [127:0] rt_core0_dispatch_launch_bits_normal = patch_dispatcher_cores_0_launch_bits_normal; // gpuTop.ts:106
-  wire rt_core0_dispatch_event_ready = patch_dispatcher_cores_0_event_ready; // gpuTop.ts:106
-  wire [2:0] rt_core0_status_context = memory_controller_context_select; // gpuTop.ts:106
-  wire rt_core0_mem_resp_done = main_memory_done_0; // gpuTop.ts:106
-  wire [127:0] rt_core0_mem_resp_data = main_memory_data_read_0; // gpuTop.ts:106
-  wire rt_core0_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:106
-  wire rt_core0_imem_load_we = memory_controller_imem_we; // gpuTop.ts:106
-  wire [11:0] rt_core0_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:106
-  wire [31:0] rt_core0_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core0_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:106
-  wire rt_core0_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:106
-  wire [12:0] rt_core0_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:106
-  wire [31:0] rt_core0_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core1_dispatch_launch_valid = patch_dispatcher_cores_1_launch_valid; // gpuTop.ts:106
-  wire [4:0] rt_core1_dispatch_launch_bits_thread = patch_dispatcher_cores_1_launch_bits_thread; // gpuTop.ts:106
-  wire [31:0] rt_core1_dispatch_launch_bits_pc = patch_dispatcher_cores_1_launch_bits_pc; // gpuTop.ts:106
-  wire [31:0] rt_core1_dispatch_launch_bits_pixel = patch_dispatcher_cores_1_launch_bits_pixel; // gpuTop.ts:106
-  wire [31:0] rt_core1_dispatch_launch_bits_sp = patch_dispatcher_cores_1_launch_bits_sp; // gpuTop.ts:106
-  wire [127:0] rt_core1_dispatch_launch_bits_hit = patch_dispatcher_cores_1_launch_bits_hit; // gpuTop.ts:106
-  wire [127:0] rt_core1_dispatch_launch_bits_normal = patch_dispatcher_cores_1_launch_bits_normal; // gpuTop.ts:106
-  wire rt_core1_dispatch_event_ready = patch_dispatcher_cores_1_event_ready; // gpuTop.ts:106
-  wire [2:0] rt_core1_status_context = memory_controller_context_select; // gpuTop.ts:106
-  wire rt_core1_mem_resp_done = main_memory_done_1; // gpuTop.ts:106
-  wire [127:0] rt_core1_mem_resp_data = main_memory_data_read_1; // gpuTop.ts:106
-  wire rt_core1_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:106
-  wire rt_core1_imem_load_we = memory_controller_imem_we; // gpuTop.ts:106
-  wire [11:0] rt_core1_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:106
-  wire [31:0] rt_core1_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core1_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:106
-  wire rt_core1_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:106
-  wire [12:0] rt_core1_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:106
-  wire [31:0] rt_core1_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core2_dispatch_launch_valid = patch_dispatcher_cores_2_launch_valid; // gpuTop.ts:106
-  wire [4:0] rt_core2_dispatch_launch_bits_thread = patch_dispatcher_cores_2_launch_bits_thread; // gpuTop.ts:106
-  wire [31:0] rt_core2_dispatch_launch_bits_pc = patch_dispatcher_cores_2_launch_bits_pc; // gpuTop.ts:106
-  wire [31:0] rt_core2_dispatch_launch_bits_pixel = patch_dispatcher_cores_2_launch_bits_pixel; // gpuTop.ts:106
-  wire [31:0] rt_core2_dispatch_launch_bits_sp = patch_dispatcher_cores_2_launch_bits_sp; // gpuTop.ts:106
-  wire [127:0] rt_core2_dispatch_launch_bits_hit = patch_dispatcher_cores_2_launch_bits_hit; // gpuTop.ts:106
-  wire [127:0] rt_core2_dispatch_launch_bits_normal = patch_dispatcher_cores_2_launch_bits_normal; // gpuTop.ts:106
-  wire rt_core2_dispatch_event_ready = patch_dispatcher_cores_2_event_ready; // gpuTop.ts:106
-  wire [2:0] rt_core2_status_context = memory_controller_context_select; // gpuTop.ts:106
-  wire rt_core2_mem_resp_done = main_memory_done_2; // gpuTop.ts:106
-  wire [127:0] rt_core2_mem_resp_data = main_memory_data_read_2; // gpuTop.ts:106
-  wire rt_core2_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:106
-  wire rt_core2_imem_load_we = memory_controller_imem_we; // gpuTop.ts:106
-  wire [11:0] rt_core2_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:106
-  wire [31:0] rt_core2_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core2_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:106
-  wire rt_core2_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:106
-  wire [12:0] rt_core2_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:106
-  wire [31:0] rt_core2_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core3_dispatch_launch_valid = patch_dispatcher_cores_3_launch_valid; // gpuTop.ts:106
-  wire [4:0] rt_core3_dispatch_launch_bits_thread = patch_dispatcher_cores_3_launch_bits_thread; // gpuTop.ts:106
-  wire [31:0] rt_core3_dispatch_launch_bits_pc = patch_dispatcher_cores_3_launch_bits_pc; // gpuTop.ts:106
-  wire [31:0] rt_core3_dispatch_launch_bits_pixel = patch_dispatcher_cores_3_launch_bits_pixel; // gpuTop.ts:106
-  wire [31:0] rt_core3_dispatch_launch_bits_sp = patch_dispatcher_cores_3_launch_bits_sp; // gpuTop.ts:106
-  wire [127:0] rt_core3_dispatch_launch_bits_hit = patch_dispatcher_cores_3_launch_bits_hit; // gpuTop.ts:106
-  wire [127:0] rt_core3_dispatch_launch_bits_normal = patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:106
-  wire rt_core3_dispatch_event_ready = patch_dispatcher_cores_3_event_ready; // gpuTop.ts:106
-  wire [2:0] rt_core3_status_context = memory_controller_context_select; // gpuTop.ts:106
-  wire rt_core3_mem_resp_done = main_memory_done_3; // gpuTop.ts:106
-  wire [127:0] rt_core3_mem_resp_data = main_memory_data_read_3; // gpuTop.ts:106
-  wire rt_core3_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:106
-  wire rt_core3_imem_load_we = memory_controller_imem_we; // gpuTop.ts:106
-  wire [11:0] rt_core3_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:106
-  wire [31:0] rt_core3_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
-  wire rt_core3_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:106
-  wire rt_core3_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:106
-  wire [12:0] rt_core3_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:106
-  wire [31:0] rt_core3_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:106
+  wire memory_controller_mmio_wr_en = mmio_wr_en; // gpuTop.ts:101
+  wire [11:0] memory_controller_mmio_wr_addr = mmio_wr_addr; // gpuTop.ts:101
+  wire [31:0] memory_controller_mmio_wr_data = mmio_wr_data; // gpuTop.ts:101
+  wire memory_controller_mmio_rd_en = mmio_rd_en; // gpuTop.ts:101
+  wire [11:0] memory_controller_mmio_rd_addr = mmio_rd_addr; // gpuTop.ts:101
+  wire memory_controller_dma_rd_req_ready = dma_rd_req_ready; // gpuTop.ts:101
+  wire memory_controller_dma_rd_valid = dma_rd_valid; // gpuTop.ts:101
+  wire [127:0] memory_controller_dma_rd_data = dma_rd_data; // gpuTop.ts:101
+  wire memory_controller_dma_wr_ready = dma_wr_ready; // gpuTop.ts:101
+  wire memory_controller_tri_load_error = ic_core0_load_error | ic_core1_load_error; // gpuTop.ts:101
+  wire [9:0] memory_controller_tri_load_triangle_count = ic_core0_load_triangle_count; // gpuTop.ts:101
+  wire memory_controller_frame_patch_start = command_patcher_frame_patch_start; // gpuTop.ts:101
+  wire memory_controller_frame_done = command_patcher_frame_done; // gpuTop.ts:101
+  wire memory_controller_thread_done_valid = patch_dispatcher_thread_done_valid; // gpuTop.ts:101
+  wire [4:0] memory_controller_thread_done_thread = patch_dispatcher_thread_done_thread; // gpuTop.ts:101
+  wire [31:0] memory_controller_thread_done_pixel = patch_dispatcher_thread_done_pixel; // gpuTop.ts:101
+  wire memory_controller_thread_done_fault = patch_dispatcher_thread_done_fault; // gpuTop.ts:101
+  wire memory_controller_core_busy_0 = rt_core0_dispatch_busy; // gpuTop.ts:101
+  wire memory_controller_core_busy_1 = rt_core1_dispatch_busy; // gpuTop.ts:101
+  wire memory_controller_core_busy_2 = rt_core2_dispatch_busy; // gpuTop.ts:101
+  wire memory_controller_core_busy_3 = rt_core3_dispatch_busy; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_pc_0 = patch_dispatcher_core_pc_0; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_pc_1 = patch_dispatcher_core_pc_1; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_pc_2 = patch_dispatcher_core_pc_2; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_pc_3 = patch_dispatcher_core_pc_3; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_busy_cycles_0 = patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_busy_cycles_1 = patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_busy_cycles_2 = patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_busy_cycles_3 = patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_issue_cycles_0 = patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_issue_cycles_1 = patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_issue_cycles_2 = patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_issue_cycles_3 = patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:101
+  wire [2:0] memory_controller_context_status_0_state = rt_core0_status_state; // gpuTop.ts:101
+  wire [4:0] memory_controller_context_status_0_thread = rt_core0_status_thread; // gpuTop.ts:101
+  wire [31:0] memory_controller_context_status_0_pc = rt_core0_status_pc; // gpuTop.ts:101
+  wire [2:0] memory_controller_context_status_1_state = rt_core1_status_state; // gpuTop.ts:101
+  wire [4:0] memory_controller_context_status_1_thread = rt_core1_status_thread; // gpuTop.ts:101
+  wire [31:0] memory_controller_context_status_1_pc = rt_core1_status_pc; // gpuTop.ts:101
+  wire [2:0] memory_controller_context_status_2_state = rt_core2_status_state; // gpuTop.ts:101
+  wire [4:0] memory_controller_context_status_2_thread = rt_core2_status_thread; // gpuTop.ts:101
+  wire [31:0] memory_controller_context_status_2_pc = rt_core2_status_pc; // gpuTop.ts:101
+  wire [2:0] memory_controller_context_status_3_state = rt_core3_status_state; // gpuTop.ts:101
+  wire [4:0] memory_controller_context_status_3_thread = rt_core3_status_thread; // gpuTop.ts:101
+  wire [31:0] memory_controller_context_status_3_pc = rt_core3_status_pc; // gpuTop.ts:101
+  wire [31:0] memory_controller_instructions = patch_dispatcher_instructions; // gpuTop.ts:101
+  wire [31:0] memory_controller_traces = patch_dispatcher_traces; // gpuTop.ts:101
+  wire memory_controller_internal_error_or_1 = ic_buffer_error | patch_dispatcher_answer_overflow | main_memory_conflict; // gpuTop.ts:91
+  wire memory_controller_internal_error_or_4 = rt_core0_mem_error | rt_core1_mem_error | rt_core2_mem_error | rt_core3_mem_error; // gpuTop.ts:91
+  wire memory_controller_internal_error = memory_controller_internal_error_or_1 | memory_controller_internal_error_or_4; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_rays_0 = ic_core0_rays; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_rays_1 = ic_core1_rays; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_tests_0 = ic_core0_tests; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_tests_1 = ic_core1_tests; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_busy_cycles_0 = ic_core0_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_busy_cycles_1 = ic_core1_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_node_tests_0 = 32'd0; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_node_tests_1 = 32'd0; // gpuTop.ts:101
+  wire [127:0] memory_controller_mem_data_read = main_memory_data_read_0; // gpuTop.ts:101
+  wire memory_controller_mem_done = main_memory_done_0 & mc_mem_turn; // gpuTop.ts:101
+  wire command_patcher_frame_start = memory_controller_frame_start; // gpuTop.ts:102
+  wire [31:0] command_patcher_frame_pixel_count = memory_controller_frame_pixel_count; // gpuTop.ts:102
+  wire [31:0] command_patcher_frame_first_pixel = memory_controller_frame_first_pixel; // gpuTop.ts:102
+  wire command_patcher_frame_thread_written = memory_controller_frame_thread_written; // gpuTop.ts:102
+  wire [4:0] command_patcher_frame_written_thread = memory_controller_frame_written_thread; // gpuTop.ts:102
+  wire command_patcher_frame_patch_written = memory_controller_frame_patch_written; // gpuTop.ts:102
+  wire patch_dispatcher_pixel_valid = command_patcher_pixel_valid; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_pixel_id = command_patcher_pixel_id; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_pixel_thread = command_patcher_pixel_thread; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_launch_ready = rt_core0_dispatch_launch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_event_valid = rt_core0_dispatch_event_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_0_event_bits_thread = rt_core0_dispatch_event_bits_thread; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_event_bits_kind = rt_core0_dispatch_event_bits_kind; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_event_bits_fault = rt_core0_dispatch_event_bits_fault; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_0_event_bits_pc = rt_core0_dispatch_event_bits_pc; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_0_event_bits_sp = rt_core0_dispatch_event_bits_sp; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_0_event_bits_origin = rt_core0_dispatch_event_bits_origin; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_0_event_bits_direction = rt_core0_dispatch_event_bits_direction; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_retire_valid = rt_core0_dispatch_retire_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_0_retire_thread = rt_core0_dispatch_retire_thread; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_0_retire_pc = rt_core0_dispatch_retire_pc; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_retire_counted = rt_core0_dispatch_retire_counted; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_retire_scalarWrite = rt_core0_dispatch_retire_scalarWrite; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_0_retire_scalarReg = rt_core0_dispatch_retire_scalarReg; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_0_retire_scalarValue = rt_core0_dispatch_retire_scalarValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_retire_vectorWrite = rt_core0_dispatch_retire_vectorWrite; // gpuTop.ts:103
+  wire [3:0] patch_dispatcher_cores_0_retire_vectorReg = rt_core0_dispatch_retire_vectorReg; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_cores_0_retire_vectorValue = rt_core0_dispatch_retire_vectorValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_retire_flagWrite = rt_core0_dispatch_retire_flagWrite; // gpuTop.ts:103
+  wire [1:0] patch_dispatcher_cores_0_retire_flag = rt_core0_dispatch_retire_flag; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_busy = rt_core0_dispatch_busy; // gpuTop.ts:103
+  wire patch_dispatcher_cores_0_issued = rt_core0_dispatch_issued; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_launch_ready = rt_core1_dispatch_launch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_event_valid = rt_core1_dispatch_event_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_1_event_bits_thread = rt_core1_dispatch_event_bits_thread; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_event_bits_kind = rt_core1_dispatch_event_bits_kind; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_event_bits_fault = rt_core1_dispatch_event_bits_fault; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_1_event_bits_pc = rt_core1_dispatch_event_bits_pc; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_1_event_bits_sp = rt_core1_dispatch_event_bits_sp; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_1_event_bits_origin = rt_core1_dispatch_event_bits_origin; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_1_event_bits_direction = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_retire_valid = rt_core1_dispatch_retire_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_1_retire_thread = rt_core1_dispatch_retire_thread; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_1_retire_pc = rt_core1_dispatch_retire_pc; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_retire_counted = rt_core1_dispatch_retire_counted; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_retire_scalarWrite = rt_core1_dispatch_retire_scalarWrite; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_1_retire_scalarReg = rt_core1_dispatch_retire_scalarReg; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_1_retire_scalarValue = rt_core1_dispatch_retire_scalarValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_retire_vectorWrite = rt_core1_dispatch_retire_vectorWrite; // gpuTop.ts:103
+  wire [3:0] patch_dispatcher_cores_1_retire_vectorReg = rt_core1_dispatch_retire_vectorReg; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_cores_1_retire_vectorValue = rt_core1_dispatch_retire_vectorValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_retire_flagWrite = rt_core1_dispatch_retire_flagWrite; // gpuTop.ts:103
+  wire [1:0] patch_dispatcher_cores_1_retire_flag = rt_core1_dispatch_retire_flag; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_busy = rt_core1_dispatch_busy; // gpuTop.ts:103
+  wire patch_dispatcher_cores_1_issued = rt_core1_dispatch_issued; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_launch_ready = rt_core2_dispatch_launch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_event_valid = rt_core2_dispatch_event_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_2_event_bits_thread = rt_core2_dispatch_event_bits_thread; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_event_bits_kind = rt_core2_dispatch_event_bits_kind; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_event_bits_fault = rt_core2_dispatch_event_bits_fault; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_2_event_bits_pc = rt_core2_dispatch_event_bits_pc; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_2_event_bits_sp = rt_core2_dispatch_event_bits_sp; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_2_event_bits_origin = rt_core2_dispatch_event_bits_origin; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_2_event_bits_direction = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_retire_valid = rt_core2_dispatch_retire_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_2_retire_thread = rt_core2_dispatch_retire_thread; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_2_retire_pc = rt_core2_dispatch_retire_pc; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_retire_counted = rt_core2_dispatch_retire_counted; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_retire_scalarWrite = rt_core2_dispatch_retire_scalarWrite; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_2_retire_scalarReg = rt_core2_dispatch_retire_scalarReg; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_2_retire_scalarValue = rt_core2_dispatch_retire_scalarValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_retire_vectorWrite = rt_core2_dispatch_retire_vectorWrite; // gpuTop.ts:103
+  wire [3:0] patch_dispatcher_cores_2_retire_vectorReg = rt_core2_dispatch_retire_vectorReg; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_cores_2_retire_vectorValue = rt_core2_dispatch_retire_vectorValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_retire_flagWrite = rt_core2_dispatch_retire_flagWrite; // gpuTop.ts:103
+  wire [1:0] patch_dispatcher_cores_2_retire_flag = rt_core2_dispatch_retire_flag; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_busy = rt_core2_dispatch_busy; // gpuTop.ts:103
+  wire patch_dispatcher_cores_2_issued = rt_core2_dispatch_issued; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_launch_ready = rt_core3_dispatch_launch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_event_valid = rt_core3_dispatch_event_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_3_event_bits_thread = rt_core3_dispatch_event_bits_thread; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_event_bits_kind = rt_core3_dispatch_event_bits_kind; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_event_bits_fault = rt_core3_dispatch_event_bits_fault; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_3_event_bits_pc = rt_core3_dispatch_event_bits_pc; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_3_event_bits_sp = rt_core3_dispatch_event_bits_sp; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_3_event_bits_origin = rt_core3_dispatch_event_bits_origin; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_cores_3_event_bits_direction = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_retire_valid = rt_core3_dispatch_retire_valid; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_3_retire_thread = rt_core3_dispatch_retire_thread; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_3_retire_pc = rt_core3_dispatch_retire_pc; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_retire_counted = rt_core3_dispatch_retire_counted; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_retire_scalarWrite = rt_core3_dispatch_retire_scalarWrite; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_cores_3_retire_scalarReg = rt_core3_dispatch_retire_scalarReg; // gpuTop.ts:103
+  wire [31:0] patch_dispatcher_cores_3_retire_scalarValue = rt_core3_dispatch_retire_scalarValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_retire_vectorWrite = rt_core3_dispatch_retire_vectorWrite; // gpuTop.ts:103
+  wire [3:0] patch_dispatcher_cores_3_retire_vectorReg = rt_core3_dispatch_retire_vectorReg; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_cores_3_retire_vectorValue = rt_core3_dispatch_retire_vectorValue; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_retire_flagWrite = rt_core3_dispatch_retire_flagWrite; // gpuTop.ts:103
+  wire [1:0] patch_dispatcher_cores_3_retire_flag = rt_core3_dispatch_retire_flag; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_busy = rt_core3_dispatch_busy; // gpuTop.ts:103
+  wire patch_dispatcher_cores_3_issued = rt_core3_dispatch_issued; // gpuTop.ts:103
+  wire patch_dispatcher_rt2ic_empty = ic_buffer_rt2ic_empty; // gpuTop.ts:103
+  wire patch_dispatcher_ic2rt_empty = ic_buffer_ic2rt_empty; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_shader_info_rt = ic_buffer_shader_info_rt; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_shader_normal_rt = ic_buffer_shader_normal_rt; // gpuTop.ts:103
+  wire patch_dispatcher_ic_0_ready = ic_core0_dispatch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_ic_0_done = ic_core0_dispatch_done; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_ic_0_hit_info = ic_core0_dispatch_hit_info; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_ic_0_hit_normal = ic_core0_dispatch_hit_normal; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_ic_0_done_thread = ic_core0_dispatch_done_thread; // gpuTop.ts:103
+  wire patch_dispatcher_ic_0_done_fault = ic_core0_dispatch_done_fault; // gpuTop.ts:103
+  wire patch_dispatcher_ic_1_ready = ic_core1_dispatch_ready; // gpuTop.ts:103
+  wire patch_dispatcher_ic_1_done = ic_core1_dispatch_done; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_ic_1_hit_info = ic_core1_dispatch_hit_info; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_ic_1_hit_normal = ic_core1_dispatch_hit_normal; // gpuTop.ts:103
+  wire [4:0] patch_dispatcher_ic_1_done_thread = ic_core1_dispatch_done_thread; // gpuTop.ts:103
+  wire patch_dispatcher_ic_1_done_fault = ic_core1_dispatch_done_fault; // gpuTop.ts:103
+  wire [95:0] ic_buffer_ray_origin_rt_0 = rt_core0_dispatch_event_bits_origin; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_origin_rt_1 = rt_core1_dispatch_event_bits_origin; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_origin_rt_2 = rt_core2_dispatch_event_bits_origin; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_origin_rt_3 = rt_core3_dispatch_event_bits_origin; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_direction_rt_0 = rt_core0_dispatch_event_bits_direction; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_direction_rt_1 = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_direction_rt_2 = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:104
+  wire [95:0] ic_buffer_ray_direction_rt_3 = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:104
+  wire ic_buffer_q_en_rt2ic = patch_dispatcher_q_en_rt2ic; // gpuTop.ts:104
+  wire [3:0] ic_buffer_core_id_rt2ic = patch_dispatcher_core_id_rt2ic; // gpuTop.ts:104
+  wire ic_buffer_dequeue_ic = patch_dispatcher_dequeue_ic; // gpuTop.ts:104
+  wire [127:0] ic_buffer_shader_info_ic_0 = patch_dispatcher_answer_info_0; // gpuTop.ts:104
+  wire [127:0] ic_buffer_shader_info_ic_1 = patch_dispatcher_answer_info_1; // gpuTop.ts:104
+  wire [95:0] ic_buffer_normal_ic_0 = patch_dispatcher_answer_normal_0; // gpuTop.ts:104
+  wire [95:0] ic_buffer_normal_ic_1 = patch_dispatcher_answer_normal_1; // gpuTop.ts:104
+  wire ic_buffer_q_en_ic2rt = patch_dispatcher_q_en_ic2rt; // gpuTop.ts:104
+  wire [1:0] ic_buffer_core_id_ic2rt = patch_dispatcher_core_id_ic2rt; // gpuTop.ts:104
+  wire ic_buffer_dequeue_rt = patch_dispatcher_dequeue_rt; // gpuTop.ts:104
+  wire ic_buffer_clear_errors = 1'd0; // gpuTop.ts:104
+  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:144
+  wire [4:0] main_memory_thread_0 = mcTurn_and ? memory_controller_mem_thread : rt_core0_mem_thread; // gpuTop.ts:106
+  wire [4:0] main_memory_thread_1 = 1'd0 ? memory_controller_mem_thread : rt_core1_mem_thread; // gpuTop.ts:106
+  wire [4:0] main_memory_thread_2 = 1'd0 ? memory_controller_mem_thread : rt_core2_mem_thread; // gpuTop.ts:106
+  wire [4:0] main_memory_thread_3 = 1'd0 ? memory_controller_mem_thread : rt_core3_mem_thread; // gpuTop.ts:106
+  wire [13:0] main_memory_addr_0 = mcTurn_and ? memory_controller_mem_addr : rt_core0_mem_addr[15:2]; // gpuTop.ts:106
+  wire [13:0] main_memory_addr_1 = 1'd0 ? memory_controller_mem_addr : rt_core1_mem_addr[15:2]; // gpuTop.ts:106
+  wire [13:0] main_memory_addr_2 = 1'd0 ? memory_controller_mem_addr : rt_core2_mem_addr[15:2]; // gpuTop.ts:106
+  wire [13:0] main_memory_addr_3 = 1'd0 ? memory_controller_mem_addr : rt_core3_mem_addr[15:2]; // gpuTop.ts:106
+  wire main_memory_read_en_0 = mcTurn_and ? memory_controller_mem_read_en : rt_core0_mem_read; // gpuTop.ts:106
+  wire main_memory_read_en_1 = 1'd0 ? memory_controller_mem_read_en : rt_core1_mem_read; // gpuTop.ts:106
+  wire main_memory_read_en_2 = 1'd0 ? memory_controller_mem_read_en : rt_core2_mem_read; // gpuTop.ts:106
+  wire main_memory_read_en_3 = 1'd0 ? memory_controller_mem_read_en : rt_core3_mem_read; // gpuTop.ts:106
+  wire main_memory_write_en_0 = rt_core0_mem_write & ~mcTurn_and; // gpuTop.ts:106
+  wire main_memory_write_en_1_not = ~1'd0; // gpuTop.ts:154
+  wire main_memory_write_en_1 = rt_core1_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
+  wire main_memory_write_en_2 = rt_core2_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
+  wire main_memory_write_en_3 = rt_core3_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
+  wire main_memory_s_or_v_0 = rt_core0_mem_vector | mcTurn_and; // gpuTop.ts:106
+  wire main_memory_s_or_v_1 = rt_core1_mem_vector | 1'd0; // gpuTop.ts:106
+  wire main_memory_s_or_v_2 = rt_core2_mem_vector | 1'd0; // gpuTop.ts:106
+  wire main_memory_s_or_v_3 = rt_core3_mem_vector | 1'd0; // gpuTop.ts:106
+  wire [127:0] main_memory_data_write_0 = rt_core0_mem_data; // gpuTop.ts:106
+  wire [127:0] main_memory_data_write_1 = rt_core1_mem_data; // gpuTop.ts:106
+  wire [127:0] main_memory_data_write_2 = rt_core2_mem_data; // gpuTop.ts:106
+  wire [127:0] main_memory_data_write_3 = rt_core3_mem_data; // gpuTop.ts:106
+  wire rt_core0_dispatch_launch_valid = patch_dispatcher_cores_0_launch_valid; // gpuTop.ts:107
+  wire [4:0] rt_core0_dispatch_launch_bits_thread = patch_dispatcher_cores_0_launch_bits_thread; // gpuTop.ts:107
+  wire [31:0] rt_core0_dispatch_launch_bits_pc = patch_dispatcher_cores_0_launch_bits_pc; // gpuTop.ts:107
+  wire [31:0] rt_core0_dispatch_launch_bits_pixel = patch_dispatcher_cores_0_launch_bits_pixel; // gpuTop.ts:107
+  wire [31:0] rt_core0_dispatch_launch_bits_sp = patch_dispatcher_cores_0_launch_bits_sp; // gpuTop.ts:107
+  wire [127:0] rt_core0_dispatch_launch_bits_hit = patch_dispatcher_cores_0_launch_bits_hit; // gpuTop.ts:107
+  wire [127:0] rt_core0_dispatch_launch_bits_normal = patch_dispatcher_cores_0_launch_bits_normal; // gpuTop.ts:107
+  wire rt_core0_dispatch_event_ready = patch_dispatcher_cores_0_event_ready; // gpuTop.ts:107
+  wire [2:0] rt_core0_status_context = memory_controller_context_select; // gpuTop.ts:107
+  wire rt_core0_mem_resp_done = main_memory_done_0; // gpuTop.ts:107
+  wire [127:0] rt_core0_mem_resp_data = main_memory_data_read_0; // gpuTop.ts:107
+  wire rt_core0_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
+  wire rt_core0_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
+  wire [11:0] rt_core0_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
+  wire [31:0] rt_core0_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core0_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
+  wire rt_core0_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
+  wire [12:0] rt_core0_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core0_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core1_dispatch_launch_valid = patch_dispatcher_cores_1_launch_valid; // gpuTop.ts:107
+  wire [4:0] rt_core1_dispatch_launch_bits_thread = patch_dispatcher_cores_1_launch_bits_thread; // gpuTop.ts:107
+  wire [31:0] rt_core1_dispatch_launch_bits_pc = patch_dispatcher_cores_1_launch_bits_pc; // gpuTop.ts:107
+  wire [31:0] rt_core1_dispatch_launch_bits_pixel = patch_dispatcher_cores_1_launch_bits_pixel; // gpuTop.ts:107
+  wire [31:0] rt_core1_dispatch_launch_bits_sp = patch_dispatcher_cores_1_launch_bits_sp; // gpuTop.ts:107
+  wire [127:0] rt_core1_dispatch_launch_bits_hit = patch_dispatcher_cores_1_launch_bits_hit; // gpuTop.ts:107
+  wire [127:0] rt_core1_dispatch_launch_bits_normal = patch_dispatcher_cores_1_launch_bits_normal; // gpuTop.ts:107
+  wire rt_core1_dispatch_event_ready = patch_dispatcher_cores_1_event_ready; // gpuTop.ts:107
+  wire [2:0] rt_core1_status_context = memory_controller_context_select; // gpuTop.ts:107
+  wire rt_core1_mem_resp_done = main_memory_done_1; // gpuTop.ts:107
+  wire [127:0] rt_core1_mem_resp_data = main_memory_data_read_1; // gpuTop.ts:107
+  wire rt_core1_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
+  wire rt_core1_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
+  wire [11:0] rt_core1_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
+  wire [31:0] rt_core1_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core1_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
+  wire rt_core1_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
+  wire [12:0] rt_core1_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core1_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core2_dispatch_launch_valid = patch_dispatcher_cores_2_launch_valid; // gpuTop.ts:107
+  wire [4:0] rt_core2_dispatch_launch_bits_thread = patch_dispatcher_cores_2_launch_bits_thread; // gpuTop.ts:107
+  wire [31:0] rt_core2_dispatch_launch_bits_pc = patch_dispatcher_cores_2_launch_bits_pc; // gpuTop.ts:107
+  wire [31:0] rt_core2_dispatch_launch_bits_pixel = patch_dispatcher_cores_2_launch_bits_pixel; // gpuTop.ts:107
+  wire [31:0] rt_core2_dispatch_launch_bits_sp = patch_dispatcher_cores_2_launch_bits_sp; // gpuTop.ts:107
+  wire [127:0] rt_core2_dispatch_launch_bits_hit = patch_dispatcher_cores_2_launch_bits_hit; // gpuTop.ts:107
+  wire [127:0] rt_core2_dispatch_launch_bits_normal = patch_dispatcher_cores_2_launch_bits_normal; // gpuTop.ts:107
+  wire rt_core2_dispatch_event_ready = patch_dispatcher_cores_2_event_ready; // gpuTop.ts:107
+  wire [2:0] rt_core2_status_context = memory_controller_context_select; // gpuTop.ts:107
+  wire rt_core2_mem_resp_done = main_memory_done_2; // gpuTop.ts:107
+  wire [127:0] rt_core2_mem_resp_data = main_memory_data_read_2; // gpuTop.ts:107
+  wire rt_core2_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
+  wire rt_core2_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
+  wire [11:0] rt_core2_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
+  wire [31:0] rt_core2_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core2_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
+  wire rt_core2_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
+  wire [12:0] rt_core2_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core2_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core3_dispatch_launch_valid = patch_dispatcher_cores_3_launch_valid; // gpuTop.ts:107
+  wire [4:0] rt_core3_dispatch_launch_bits_thread = patch_dispatcher_cores_3_launch_bits_thread; // gpuTop.ts:107
+  wire [31:0] rt_core3_dispatch_launch_bits_pc = patch_dispatcher_cores_3_launch_bits_pc; // gpuTop.ts:107
+  wire [31:0] rt_core3_dispatch_launch_bits_pixel = patch_dispatcher_cores_3_launch_bits_pixel; // gpuTop.ts:107
+  wire [31:0] rt_core3_dispatch_launch_bits_sp = patch_dispatcher_cores_3_launch_bits_sp; // gpuTop.ts:107
+  wire [127:0] rt_core3_dispatch_launch_bits_hit = patch_dispatcher_cores_3_launch_bits_hit; // gpuTop.ts:107
+  wire [127:0] rt_core3_dispatch_launch_bits_normal = patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:107
+  wire rt_core3_dispatch_event_ready = patch_dispatcher_cores_3_event_ready; // gpuTop.ts:107
+  wire [2:0] rt_core3_status_context = memory_controller_context_select; // gpuTop.ts:107
+  wire rt_core3_mem_resp_done = main_memory_done_3; // gpuTop.ts:107
+  wire [127:0] rt_core3_mem_resp_data = main_memory_data_read_3; // gpuTop.ts:107
+  wire rt_core3_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
+  wire rt_core3_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
+  wire [11:0] rt_core3_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
+  wire [31:0] rt_core3_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core3_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
+  wire rt_core3_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
+  wire [12:0] rt_core3_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core3_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
   wire ic_core0_load_start = memory_controller_tri_load_start; // gpuTop.ts:71
   wire ic_core0_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:71
-  wire [31:0] ic_core0_load_data = memory_controller_mem_wdata; // gpuTop.ts:71
-  wire ic_core0_ray_start = patch_dispatcher_ic_0_ray_start; // gpuTop.ts:71
+  wire [31:0] ic_core0_load_data = memory_controller_tri_load_data; // gpuTop.ts:71
+  wire ic_core0_dispatch_ray_start = patch_dispatcher_ic_0_ray_start; // gpuTop.ts:71
   wire [95:0] ic_core0_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:71
   wire [95:0] ic_core0_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:71
   wire [4:0] ic_core0_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:71
   wire ic_core1_load_start = memory_controller_tri_load_start; // gpuTop.ts:71
   wire ic_core1_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:71
-  wire [31:0] ic_core1_load_data = memory_controller_mem_wdata; // gpuTop.ts:71
-  wire ic_core1_ray_start = patch_dispatcher_ic_1_ray_start; // gpuTop.ts:71
+  wire [31:0] ic_core1_load_data = memory_controller_tri_load_data; // gpuTop.ts:71
+  wire ic_core1_dispatch_ray_start = patch_dispatcher_ic_1_ray_start; // gpuTop.ts:71
   wire [95:0] ic_core1_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:71
   wire [95:0] ic_core1_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:71
   wire [4:0] ic_core1_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:71
@@ -630,13 +631,13 @@ module rtgpu_top (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      mc_mem_turn <= 1'd0; // gpuTop.ts:152
+      mc_mem_turn <= 1'd0; // gpuTop.ts:146
     end else begin
-      mc_mem_turn <= mcTurn_and; // gpuTop.ts:152
+      mc_mem_turn <= mcTurn_and; // gpuTop.ts:146
     end
   end
 
-  MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 memory_controller ( // gpuTop.ts:100
+  MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 memory_controller ( // gpuTop.ts:101
     .clk(clk),
     .rst_n(rst_n),
     .mmio_wr_en(memory_controller_mmio_wr_en),
@@ -666,15 +667,16 @@ module rtgpu_top (
     .mem_wdata(memory_controller_mem_wdata),
     .tri_load_start(memory_controller_tri_load_start),
     .tri_load_valid(memory_controller_tri_load_valid),
+    .tri_load_data(memory_controller_tri_load_data),
     .tri_load_error(memory_controller_tri_load_error),
-    .triangle_count(memory_controller_triangle_count),
-    .cp_start(memory_controller_cp_start),
-    .pixel_count(memory_controller_pixel_count),
-    .first_pixel(memory_controller_first_pixel),
-    .patch_start(memory_controller_patch_start),
-    .thread_written(memory_controller_thread_written),
-    .written_thread(memory_controller_written_thread),
-    .patch_written(memory_controller_patch_written),
+    .tri_load_triangle_count(memory_controller_tri_load_triangle_count),
+    .frame_start(memory_controller_frame_start),
+    .frame_pixel_count(memory_controller_frame_pixel_count),
+    .frame_first_pixel(memory_controller_frame_first_pixel),
+    .frame_thread_written(memory_controller_frame_thread_written),
+    .frame_written_thread(memory_controller_frame_written_thread),
+    .frame_patch_written(memory_controller_frame_patch_written),
+    .frame_patch_start(memory_controller_frame_patch_start),
     .frame_done(memory_controller_frame_done),
     .thread_done_valid(memory_controller_thread_done_valid),
     .thread_done_thread(memory_controller_thread_done_thread),
@@ -727,25 +729,25 @@ module rtgpu_top (
     .mem_done(memory_controller_mem_done)
   );
 
-  CommandPatcher command_patcher ( // gpuTop.ts:101
+  CommandPatcher command_patcher ( // gpuTop.ts:102
     .clk(clk),
     .rst_n(rst_n),
-    .start(command_patcher_start),
-    .pixel_count(command_patcher_pixel_count),
-    .first_pixel(command_patcher_first_pixel),
-    .thread_written(command_patcher_thread_written),
-    .written_thread(command_patcher_written_thread),
-    .patch_written(command_patcher_patch_written),
+    .frame_start(command_patcher_frame_start),
+    .frame_pixel_count(command_patcher_frame_pixel_count),
+    .frame_first_pixel(command_patcher_frame_first_pixel),
+    .frame_thread_written(command_patcher_frame_thread_written),
+    .frame_written_thread(command_patcher_frame_written_thread),
+    .frame_patch_written(command_patcher_frame_patch_written),
+    .frame_patch_start(command_patcher_frame_patch_start),
+    .frame_done(command_patcher_frame_done),
     .pixel_valid(command_patcher_pixel_valid),
     .pixel_id(command_patcher_pixel_id),
     .pixel_thread(command_patcher_pixel_thread),
-    .patch_start(command_patcher_patch_start),
     .patch_base(command_patcher_patch_base),
-    .frame_done(command_patcher_frame_done),
     .busy(command_patcher_busy)
   );
 
-  PatchDispatcher_icCores2_icRays3_rtCores4 patch_dispatcher ( // gpuTop.ts:102
+  PatchDispatcher_icCores2_icRays3_rtCores4 patch_dispatcher ( // gpuTop.ts:103
     .clk(clk),
     .rst_n(rst_n),
     .pixel_valid(patch_dispatcher_pixel_valid),
@@ -925,7 +927,7 @@ module rtgpu_top (
     .answer_overflow(patch_dispatcher_answer_overflow)
   );
 
-  IcBuffer_depth32_icCores2_rtCores4 ic_buffer ( // gpuTop.ts:103
+  IcBuffer_depth32_icCores2_rtCores4 ic_buffer ( // gpuTop.ts:104
     .clk(clk),
     .rst_n(rst_n),
     .ray_origin_rt_0(ic_buffer_ray_origin_rt_0),
@@ -962,7 +964,7 @@ module rtgpu_top (
     .error(ic_buffer_error)
   );
 
-  UnifiedMainMemory_ports4_threadWords16384_threads32 main_memory ( // gpuTop.ts:105
+  UnifiedMainMemory_ports4_threadWords16384_threads32 main_memory ( // gpuTop.ts:106
     .clk(clk),
     .rst_n(rst_n),
     .thread_0(main_memory_thread_0),
@@ -1000,7 +1002,7 @@ module rtgpu_top (
     .conflict(main_memory_conflict)
   );
 
-  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core0 ( // gpuTop.ts:106
+  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core0 ( // gpuTop.ts:107
     .clk(clk),
     .rst_n(rst_n),
     .dispatch_launch_valid(rt_core0_dispatch_launch_valid),
@@ -1057,7 +1059,7 @@ module rtgpu_top (
     .cmem_load_wdata(rt_core0_cmem_load_wdata)
   );
 
-  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core1 ( // gpuTop.ts:106
+  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core1 ( // gpuTop.ts:107
     .clk(clk),
     .rst_n(rst_n),
     .dispatch_launch_valid(rt_core1_dispatch_launch_valid),
@@ -1114,7 +1116,7 @@ module rtgpu_top (
     .cmem_load_wdata(rt_core1_cmem_load_wdata)
   );
 
-  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core2 ( // gpuTop.ts:106
+  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core2 ( // gpuTop.ts:107
     .clk(clk),
     .rst_n(rst_n),
     .dispatch_launch_valid(rt_core2_dispatch_launch_valid),
@@ -1171,7 +1173,7 @@ module rtgpu_top (
     .cmem_load_wdata(rt_core2_cmem_load_wdata)
   );
 
-  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core3 ( // gpuTop.ts:106
+  RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 rt_core3 ( // gpuTop.ts:107
     .clk(clk),
     .rst_n(rst_n),
     .dispatch_launch_valid(rt_core3_dispatch_launch_valid),
@@ -1235,17 +1237,17 @@ module rtgpu_top (
     .load_valid(ic_core0_load_valid),
     .load_data(ic_core0_load_data),
     .load_error(ic_core0_load_error),
-    .triangle_count(ic_core0_triangle_count),
-    .ray_start(ic_core0_ray_start),
+    .load_triangle_count(ic_core0_load_triangle_count),
+    .dispatch_ray_start(ic_core0_dispatch_ray_start),
+    .dispatch_ready(ic_core0_dispatch_ready),
+    .dispatch_done(ic_core0_dispatch_done),
+    .dispatch_hit_info(ic_core0_dispatch_hit_info),
+    .dispatch_hit_normal(ic_core0_dispatch_hit_normal),
+    .dispatch_done_thread(ic_core0_dispatch_done_thread),
+    .dispatch_done_fault(ic_core0_dispatch_done_fault),
     .ray_origin(ic_core0_ray_origin),
     .ray_direction(ic_core0_ray_direction),
     .ray_thread(ic_core0_ray_thread),
-    .ready(ic_core0_ready),
-    .done(ic_core0_done),
-    .hit_info(ic_core0_hit_info),
-    .hit_normal(ic_core0_hit_normal),
-    .done_thread(ic_core0_done_thread),
-    .done_fault(ic_core0_done_fault),
     .rays(ic_core0_rays),
     .tests(ic_core0_tests),
     .busy_cycles(ic_core0_busy_cycles)
@@ -1258,22 +1260,22 @@ module rtgpu_top (
     .load_valid(ic_core1_load_valid),
     .load_data(ic_core1_load_data),
     .load_error(ic_core1_load_error),
-    .triangle_count(ic_core1_triangle_count),
-    .ray_start(ic_core1_ray_start),
+    .load_triangle_count(ic_core1_load_triangle_count),
+    .dispatch_ray_start(ic_core1_dispatch_ray_start),
+    .dispatch_ready(ic_core1_dispatch_ready),
+    .dispatch_done(ic_core1_dispatch_done),
+    .dispatch_hit_info(ic_core1_dispatch_hit_info),
+    .dispatch_hit_normal(ic_core1_dispatch_hit_normal),
+    .dispatch_done_thread(ic_core1_dispatch_done_thread),
+    .dispatch_done_fault(ic_core1_dispatch_done_fault),
     .ray_origin(ic_core1_ray_origin),
     .ray_direction(ic_core1_ray_direction),
     .ray_thread(ic_core1_ray_thread),
-    .ready(ic_core1_ready),
-    .done(ic_core1_done),
-    .hit_info(ic_core1_hit_info),
-    .hit_normal(ic_core1_hit_normal),
-    .done_thread(ic_core1_done_thread),
-    .done_fault(ic_core1_done_fault),
     .rays(ic_core1_rays),
     .tests(ic_core1_tests),
     .busy_cycles(ic_core1_busy_cycles)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, command_patcher_patch_base, command_patcher_busy, ic_buffer_rt2ic_count, ic_buffer_rt2ic_full, ic_buffer_rt2ic_error, ic_buffer_ic2rt_count, ic_buffer_ic2rt_full, ic_buffer_ic2rt_error, rt_core0_mem_addr[31:16], rt_core0_mem_addr[1:0], rt_core1_mem_addr[31:16], rt_core1_mem_addr[1:0], rt_core2_mem_addr[31:16], rt_core2_mem_addr[1:0], rt_core3_mem_addr[31:16], rt_core3_mem_addr[1:0], ic_core1_triangle_count, 1'b0};
+  wire _unused_ok = &{1'b0, command_patcher_patch_base, command_patcher_busy, ic_buffer_rt2ic_count, ic_buffer_rt2ic_full, ic_buffer_rt2ic_error, ic_buffer_ic2rt_count, ic_buffer_ic2rt_full, ic_buffer_ic2rt_error, rt_core0_mem_addr[31:16], rt_core0_mem_addr[1:0], rt_core1_mem_addr[31:16], rt_core1_mem_addr[1:0], rt_core2_mem_addr[31:16], rt_core2_mem_addr[1:0], rt_core3_mem_addr[31:16], rt_core3_mem_addr[1:0], ic_core1_load_triangle_count, 1'b0};
 endmodule

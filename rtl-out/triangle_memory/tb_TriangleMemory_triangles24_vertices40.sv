@@ -26,16 +26,16 @@ module tb_TriangleMemory_triangles24_vertices40;
   logic p_load_start = '0;
   logic p_load_valid = '0;
   logic [31:0] p_load_data = '0;
-  logic p_req_valid = '0;
-  logic [4:0] p_req_id = '0;
+  logic p_read_req_valid = '0;
+  logic [4:0] p_read_req_id = '0;
   wire p_load_error;
-  wire [4:0] p_triangle_count;
-  wire p_resp_valid;
-  wire p_resp_not_valid;
-  wire [95:0] p_resp_v0;
-  wire [95:0] p_resp_v1;
-  wire [95:0] p_resp_v2;
-  wire [31:0] p_resp_shader;
+  wire [4:0] p_load_triangle_count;
+  wire p_read_resp_valid;
+  wire [95:0] p_read_resp_v0;
+  wire [95:0] p_read_resp_v1;
+  wire [95:0] p_read_resp_v2;
+  wire [31:0] p_read_resp_shader;
+  wire p_read_resp_not_valid;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
   /* verilator lint_off UNUSEDSIGNAL */  // fields are whole hex digits: their padding bits are unused
@@ -54,15 +54,15 @@ module tb_TriangleMemory_triangles24_vertices40;
     .load_valid(p_load_valid),
     .load_data(p_load_data),
     .load_error(p_load_error),
-    .triangle_count(p_triangle_count),
-    .req_valid(p_req_valid),
-    .req_id(p_req_id),
-    .resp_valid(p_resp_valid),
-    .resp_not_valid(p_resp_not_valid),
-    .resp_v0(p_resp_v0),
-    .resp_v1(p_resp_v1),
-    .resp_v2(p_resp_v2),
-    .resp_shader(p_resp_shader)
+    .load_triangle_count(p_load_triangle_count),
+    .read_req_valid(p_read_req_valid),
+    .read_req_id(p_read_req_id),
+    .read_resp_valid(p_read_resp_valid),
+    .read_resp_v0(p_read_resp_v0),
+    .read_resp_v1(p_read_resp_v1),
+    .read_resp_v2(p_read_resp_v2),
+    .read_resp_shader(p_read_resp_shader),
+    .read_resp_not_valid(p_read_resp_not_valid)
   );
 
   task automatic mismatch(input string port, input string expected, input string got);
@@ -88,17 +88,17 @@ module tb_TriangleMemory_triangles24_vertices40;
       p_load_start = row[388];
       p_load_valid = row[384];
       p_load_data = row[383:352];
-      p_req_valid = row[348];
-      p_req_id = row[344:340];
+      p_read_req_valid = row[348];
+      p_read_req_id = row[344:340];
       #5;
       if (p_load_error !== row[336]) mismatch("load_error", $sformatf("1'h%h", row[336]), $sformatf("1'h%h", p_load_error));
-      if (p_triangle_count !== row[332:328]) mismatch("triangle_count", $sformatf("5'h%h", row[332:328]), $sformatf("5'h%h", p_triangle_count));
-      if (p_resp_valid !== row[324]) mismatch("resp_valid", $sformatf("1'h%h", row[324]), $sformatf("1'h%h", p_resp_valid));
-      if (p_resp_not_valid !== row[320]) mismatch("resp_not_valid", $sformatf("1'h%h", row[320]), $sformatf("1'h%h", p_resp_not_valid));
-      if (p_resp_v0 !== row[319:224]) mismatch("resp_v0", $sformatf("96'h%h", row[319:224]), $sformatf("96'h%h", p_resp_v0));
-      if (p_resp_v1 !== row[223:128]) mismatch("resp_v1", $sformatf("96'h%h", row[223:128]), $sformatf("96'h%h", p_resp_v1));
-      if (p_resp_v2 !== row[127:32]) mismatch("resp_v2", $sformatf("96'h%h", row[127:32]), $sformatf("96'h%h", p_resp_v2));
-      if (p_resp_shader !== row[31:0]) mismatch("resp_shader", $sformatf("32'h%h", row[31:0]), $sformatf("32'h%h", p_resp_shader));
+      if (p_load_triangle_count !== row[332:328]) mismatch("load_triangle_count", $sformatf("5'h%h", row[332:328]), $sformatf("5'h%h", p_load_triangle_count));
+      if (p_read_resp_valid !== row[324]) mismatch("read_resp_valid", $sformatf("1'h%h", row[324]), $sformatf("1'h%h", p_read_resp_valid));
+      if (p_read_resp_v0 !== row[323:228]) mismatch("read_resp_v0", $sformatf("96'h%h", row[323:228]), $sformatf("96'h%h", p_read_resp_v0));
+      if (p_read_resp_v1 !== row[227:132]) mismatch("read_resp_v1", $sformatf("96'h%h", row[227:132]), $sformatf("96'h%h", p_read_resp_v1));
+      if (p_read_resp_v2 !== row[131:36]) mismatch("read_resp_v2", $sformatf("96'h%h", row[131:36]), $sformatf("96'h%h", p_read_resp_v2));
+      if (p_read_resp_shader !== row[35:4]) mismatch("read_resp_shader", $sformatf("32'h%h", row[35:4]), $sformatf("32'h%h", p_read_resp_shader));
+      if (p_read_resp_not_valid !== row[0]) mismatch("read_resp_not_valid", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_read_resp_not_valid));
       clk = 1'b1;
       #5 clk = 1'b0;
     end
