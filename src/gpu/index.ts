@@ -7,7 +7,7 @@ export { MmioPort, DmaPort, DmaReadRequest, DmaReadBeat, DmaWrite } from './memo
 export { CommandPatcher, PATCH_THREADS, PixelHandoff, FrameLink } from './commandPatcher/commandPatcher.ts';
 export { PatchDispatcher, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
-export { RtCoreTile } from './rtCore/rtCoreTile.ts';
+export { RtCoreTile, MemoryLoad } from './rtCore/rtCoreTile.ts';
 export { RtCoreSystem } from './rtCore/rtCoreSystem.ts';
 export { runOnCore, rtCoreSystemDesign, CoreLimitError, type CoreJob, type CoreRun, type CoreRunResult, type RetiredInstruction } from './rtCore/coreTestbench.ts';
 export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, MemoryRequest, MemoryResponse, MemoryReadPort, ContextState, ContextStatus } from './rtCore/interfaces.ts';

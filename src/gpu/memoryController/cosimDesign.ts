@@ -218,10 +218,10 @@ export interface MemoryControllerCoverage {
  *   triangles; PROGRAM_WORDS > 4096 / CONST_WORDS > 8192 refused; START only without an error; CLEAR;
  *   irq = DONE or ERROR.
  * - DMA read: dma_rd_req_valid, its address and dma_rd_req_beats = ceil(words / 4); dma_rd_ready; the words
- *   of the accepted beats (dma_rd_valid && dma_rd_ready) leave in order, one per cycle, on imem_we /
- *   cmem_we / tri_load_valid with mem_waddr = their index, and only the first `words` of them (a
- *   scoreboard checks this independently of the cycle model); imem_load_start, cmem_load_start and
- *   tri_load_start as each load begins.
+ *   of the accepted beats (dma_rd_valid && dma_rd_ready) leave in order, one per cycle, on imem_load_we /
+ *   cmem_load_we / tri_load_valid with imem_load_waddr / cmem_load_waddr = their index, and only the first
+ *   `words` of them (a scoreboard checks this independently of the cycle model); imem_load_start,
+ *   cmem_load_start and tri_load_start as each load begins.
  * - The frame: frame_start, frame_pixel_count; each thread_done (while the frame runs) is queued; the write-back reads
  *   the thread's return vector (mem_read_en, mem_thread, mem_addr = 0xFFF0 / 4, until mem_done) and writes it
  *   to OUT_ADDR + 16·(pixel − FIRST_PIXEL) (dma_wr_valid, dma_wr_addr, dma_wr_data), with frame_thread_written
@@ -399,8 +399,8 @@ export class MemoryControllerModel {
       dma_rd_ready: b(receiving && this.beatsLeft !== 0 && this.bufferWords < 2),
       dma_wr_valid: b(writingResult || (reporting && this.reportsOn)),
       irq: b(this.done || this.error !== 0),
-      imem_we: b(store && this.current === 0),
-      cmem_we: b(store && this.current === 1),
+      imem_load_we: b(store && this.current === 0),
+      cmem_load_we: b(store && this.current === 1),
       tri_load_valid: b(store && this.current === 2),
       imem_load_start: b(loads && next === 0),
       cmem_load_start: b(loads && next === 1),
@@ -421,9 +421,12 @@ export class MemoryControllerModel {
       out.dma_rd_req_beats = BigInt(this.beatsLeft);
     }
     if (store) {
-      out.mem_waddr = BigInt(this.wordIndex & 0x1fff);
-      out.mem_wdata = BigInt(this.buffer[this.bufferPos]!);
-      out.tri_load_data = out.mem_wdata;
+      // Both memories see every stored word, at the index their address width keeps.
+      out.imem_load_waddr = BigInt(this.wordIndex & 0xfff);
+      out.cmem_load_waddr = BigInt(this.wordIndex & 0x1fff);
+      out.imem_load_wdata = BigInt(this.buffer[this.bufferPos]!);
+      out.cmem_load_wdata = out.imem_load_wdata;
+      out.tri_load_data = out.imem_load_wdata;
     }
     if (reading) {
       out.mem_thread = BigInt(this.thread);
@@ -458,10 +461,13 @@ export class MemoryControllerModel {
    */
   private scoreboard(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
     if (!this.scored) return null;
-    if (outs.imem_we === 1n || outs.cmem_we === 1n || outs.tri_load_valid === 1n) {
-      const at = Number(outs.mem_waddr);
+    const imem = outs.imem_load_we === 1n;
+    if (imem || outs.cmem_load_we === 1n || outs.tri_load_valid === 1n) {
+      // A triangle word's index: the constant memory's address (as wide as any load the tests make).
+      const at = Number(imem ? outs.imem_load_waddr : outs.cmem_load_waddr);
+      const data = imem ? outs.imem_load_wdata : outs.tri_load_valid === 1n ? outs.tri_load_data : outs.cmem_load_wdata;
       if (at >= this.stream.length) return `word ${at} is stored before its beat was accepted (${this.stream.length / 4} beats so far)`;
-      if (outs.mem_wdata !== BigInt(this.stream[at]!)) return `stored word ${at} is 0x${outs.mem_wdata?.toString(16)}, the beats gave 0x${this.stream[at]!.toString(16)}`;
+      if (data !== BigInt(this.stream[at]!)) return `stored word ${at} is 0x${data?.toString(16)}, the beats gave 0x${this.stream[at]!.toString(16)}`;
       if (at <= this.lastStored) return `word ${at} is stored after word ${this.lastStored}`;
       this.lastStored = at;
       this.stored++;

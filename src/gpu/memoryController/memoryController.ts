@@ -14,6 +14,7 @@ import { SceneLoad } from '../memory/sceneLoad.ts';
 import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
+import { tileLoadPorts } from '../rtCore/rtCoreTile.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
@@ -30,14 +31,8 @@ const EndedThread = Bundle({ thread: UInt(THREAD_BITS), pixel: UInt(32), fault: 
 
 const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...hostPorts(),
-    // The memories' load ports (every core's copy is written at once).
-    imem_we: output(Bool),
-    cmem_we: output(Bool),
-    /** A program or constant load begins (its words follow from word 0): the memory forgets its old length. */
-    imem_load_start: output(Bool),
-    cmem_load_start: output(Bool),
-    mem_waddr: output(UInt(13)),
-    mem_wdata: output(UInt(32)),
+    /** The RT cores' instruction and constant memories (every core's copy is loaded at once; SV ports imem_load_start …). */
+    ...tileLoadPorts(output),
     /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
     tri_load: output(SceneLoad(p.triangleCountBits)),
     /** The command patcher (SV ports frame_start … frame_done). */
@@ -241,8 +236,8 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   });
   // The triangle memories forget the old scene as the load begins (a 0-word load empties them).
   const loadStarts = beginLoad.and(tooLong.not()).and(badSource.not());
-  io.imem_load_start.set(loadStarts.and(nextLoad.index.eq(0)));
-  io.cmem_load_start.set(loadStarts.and(nextLoad.index.eq(1)));
+  io.imem_load.start.set(loadStarts.and(nextLoad.index.eq(0)));
+  io.cmem_load.start.set(loadStarts.and(nextLoad.index.eq(1)));
   io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
   io.dma.rd_req.valid.set(phase.is('request'));
@@ -265,12 +260,14 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   const word = pick(bufferPos, vectorWords(buffer)); // a beat: four words, word 0 lowest
   // The last beat's words past the length are dropped.
   const store = emit.and(wordIndex.lt(loadWords(sources, current)));
-  io.imem_we.set(store.and(current.eq(0)));
-  io.cmem_we.set(store.and(current.eq(1)));
   io.tri_load.valid.set(store.and(current.eq(2)));
-  io.mem_waddr.set(wordIndex.trunc(13));
-  io.mem_wdata.set(word);
   io.tri_load.data.set(word);
+  // Both memories see every word; the program's addresses are narrower (a load of more words is refused).
+  for (const [load, j] of [[io.imem_load, 0], [io.cmem_load, 1]] as const) {
+    load.we.set(store.and(current.eq(j)));
+    load.waddr.set(wordIndex.trunc(load.waddr.width));
+    load.wdata.set(word);
+  }
   m.when(emit, () => {
     wordIndex.set(wordIndex.add(1));
     bufferPos.set(bufferPos.add(1));

@@ -1,6 +1,6 @@
 // An RT core with its own instruction and constant memories (seed: both are read-only to threads,
 // so each core gets a copy), written through load ports by the memory controller or a testbench.
-import { Bool, Bundle, UInt, defineModule, input, lit, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, defineModule, input, lit, output, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { RtCore, type RtCoreParams } from './rtCore.ts';
@@ -11,10 +11,10 @@ import { passThrough } from '../passThrough.ts';
 /** A load of a memory from word 0 up: `start` begins it, then one word per `we`. */
 export const MemoryLoad = (addressBits: number) => Bundle({ start: Bool, we: Bool, waddr: UInt(addressBits), wdata: UInt(32) });
 
-/** The load ports of a tile's instruction and constant memories. */
-export const tileLoadPorts = () => ({
-  imem_load: input(MemoryLoad(clog2(MEMORY_MAP.instructionWords))),
-  cmem_load: input(MemoryLoad(clog2(MEMORY_MAP.constantBytes / 4))),
+/** The load ports of a tile's instruction and constant memories (`output`: the loader's side, the memory controller's). */
+export const tileLoadPorts = (direction: typeof input | typeof output = input) => ({
+  imem_load: direction(MemoryLoad(clog2(MEMORY_MAP.instructionWords))),
+  cmem_load: direction(MemoryLoad(clog2(MEMORY_MAP.constantBytes / 4))),
 });
 
 export const RtCoreTile = defineModule(

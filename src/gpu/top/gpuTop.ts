@@ -121,15 +121,8 @@ function frameControl(m: ModuleBuilder, { mc, cp, pd }: GpuBlocks): void {
 /** RT core tile c: loaded by the memory controller, linked to the dispatcher, on main memory port c. */
 function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: GpuBlocks, c: number): void {
   const t = tiles[c]!;
-  for (const [load, start, we, waddr] of [
-    [t.io.imem_load, mc.io.imem_load_start, mc.io.imem_we, mc.io.mem_waddr.trunc(t.io.imem_load.waddr.width)],
-    [t.io.cmem_load, mc.io.cmem_load_start, mc.io.cmem_we, mc.io.mem_waddr],
-  ] as const) {
-    load.start.set(start);
-    load.we.set(we);
-    load.waddr.set(waddr);
-    load.wdata.set(mc.io.mem_wdata);
-  }
+  m.connect(t.io.imem_load, mc.io.imem_load);
+  m.connect(t.io.cmem_load, mc.io.cmem_load);
   m.connect(pd.io.cores.at(c), t.io.dispatch);
   buffer.io.ray_origin_rt.at(c).set(t.io.dispatch.event.bits.origin);
   buffer.io.ray_direction_rt.at(c).set(t.io.dispatch.event.bits.direction);
