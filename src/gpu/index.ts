@@ -13,6 +13,7 @@ export { runOnCore, rtCoreSystemDesign, CoreLimitError, type CoreJob, type CoreR
 export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, MemoryRequest, MemoryResponse, MemoryReadPort, ContextState, ContextStatus } from './rtCore/interfaces.ts';
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
+export { QueueControl } from './icBuffer/queueControl.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';
 export { IcCoreLink } from './icCore/icCoreLink.ts';
 export { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icCore/icSystem.ts';

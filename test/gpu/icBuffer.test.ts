@@ -27,7 +27,7 @@ class BufferDriver {
     this.sim.reset(2);
   }
 
-  /** One cycle: the RT and IC cores present `tag`-stamped data; then the named strobes are applied. */
+  /** One cycle: the RT and IC cores present `tag`-stamped data; then the named strobes are applied (the queue controls are fields of `steer`). */
   cycle(tag: number, strobes: Partial<Record<'q_en_rt2ic' | 'core_id_rt2ic' | 'dequeue_ic' | 'q_en_ic2rt' | 'core_id_ic2rt' | 'dequeue_rt' | 'clear_errors', number | bigint>>): void {
     for (let i = 0; i < this.p.rtCores; i++) {
       this.sim.poke(`ray_origin_rt_${i}`, origin(i, tag));
@@ -37,7 +37,8 @@ class BufferDriver {
       this.sim.poke(`shader_info_ic_${i}`, shaderInfo(i, tag));
       this.sim.poke(`normal_ic_${i}`, normal(i, tag));
     }
-    for (const port of ['q_en_rt2ic', 'core_id_rt2ic', 'dequeue_ic', 'q_en_ic2rt', 'core_id_ic2rt', 'dequeue_rt', 'clear_errors'] as const) this.sim.poke(port, strobes[port] ?? 0);
+    for (const field of ['q_en_rt2ic', 'core_id_rt2ic', 'dequeue_ic', 'q_en_ic2rt', 'core_id_ic2rt', 'dequeue_rt'] as const) this.sim.poke(`steer_${field}`, strobes[field] ?? 0);
+    this.sim.poke('clear_errors', strobes.clear_errors ?? 0);
     this.sim.step();
   }
 
@@ -51,12 +52,12 @@ class BufferDriver {
 
   rt2ic(): { count: bigint; empty: bigint; full: bigint; error: bigint; origin: bigint; direction: bigint } {
     const s = this.sim;
-    return { count: s.peek('rt2ic_count'), empty: s.peek('rt2ic_empty'), full: s.peek('rt2ic_full'), error: s.peek('rt2ic_error'), origin: s.peek('ray_origin_ic'), direction: s.peek('ray_direction_ic') };
+    return { count: s.peek('rt2ic_count'), empty: s.peek('steer_rt2ic_empty'), full: s.peek('rt2ic_full'), error: s.peek('rt2ic_error'), origin: s.peek('ray_origin_ic'), direction: s.peek('ray_direction_ic') };
   }
 
   ic2rt(): { count: bigint; empty: bigint; full: bigint; error: bigint; info: bigint; normal: bigint } {
     const s = this.sim;
-    return { count: s.peek('ic2rt_count'), empty: s.peek('ic2rt_empty'), full: s.peek('ic2rt_full'), error: s.peek('ic2rt_error'), info: s.peek('shader_info_rt'), normal: s.peek('shader_normal_rt') };
+    return { count: s.peek('ic2rt_count'), empty: s.peek('steer_ic2rt_empty'), full: s.peek('ic2rt_full'), error: s.peek('ic2rt_error'), info: s.peek('steer_shader_info_rt'), normal: s.peek('steer_shader_normal_rt') };
   }
 }
 

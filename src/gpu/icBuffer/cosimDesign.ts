@@ -6,9 +6,10 @@ import { IcBuffer, QUEUE_ERROR, defaultIcBufferParams, type IcBufferParams } fro
 
 const b = (x: boolean): bigint => (x ? 1n : 0n);
 
-/** The names one queue's ports go by on the IcBuffer. */
+/** The names one queue's ports go by on the IcBuffer (its control in the `steer` bundle, SV `steer_…`). */
 export interface QueuePorts {
   readonly name: 'rt2ic' | 'ic2rt';
+  readonly empty: string;
   readonly enqueue: string;
   readonly coreId: string;
   readonly dequeue: string;
@@ -21,9 +22,10 @@ export interface QueuePorts {
 
 export const RT2IC: QueuePorts = {
   name: 'rt2ic',
-  enqueue: 'q_en_rt2ic',
-  coreId: 'core_id_rt2ic',
-  dequeue: 'dequeue_ic',
+  empty: 'steer_rt2ic_empty',
+  enqueue: 'steer_q_en_rt2ic',
+  coreId: 'steer_core_id_rt2ic',
+  dequeue: 'steer_dequeue_ic',
   inputs: [
     { port: 'ray_origin_rt', width: 96 },
     { port: 'ray_direction_rt', width: 96 },
@@ -37,16 +39,17 @@ export const RT2IC: QueuePorts = {
 
 export const IC2RT: QueuePorts = {
   name: 'ic2rt',
-  enqueue: 'q_en_ic2rt',
-  coreId: 'core_id_ic2rt',
-  dequeue: 'dequeue_rt',
+  empty: 'steer_ic2rt_empty',
+  enqueue: 'steer_q_en_ic2rt',
+  coreId: 'steer_core_id_ic2rt',
+  dequeue: 'steer_dequeue_rt',
   inputs: [
     { port: 'shader_info_ic', width: 128 },
     { port: 'normal_ic', width: 96 },
   ],
   outputs: [
-    { port: 'shader_info_rt', width: 128 },
-    { port: 'shader_normal_rt', width: 96 },
+    { port: 'steer_shader_info_rt', width: 128 },
+    { port: 'steer_shader_normal_rt', width: 96 },
   ],
   cores: (p) => p.icCores,
 };
@@ -103,7 +106,7 @@ export class QueueModel {
     const front = this.entries[0] ?? 0n;
     const out: Record<string, bigint> = {
       [`${this.q.name}_count`]: BigInt(this.entries.length),
-      [`${this.q.name}_empty`]: b(this.entries.length === 0),
+      [this.q.empty]: b(this.entries.length === 0),
       [`${this.q.name}_full`]: b(this.entries.length === this.p.depth),
       [`${this.q.name}_error`]: BigInt(this.errors),
     };

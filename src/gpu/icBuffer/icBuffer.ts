@@ -1,6 +1,7 @@
 // IC buffer: the rt2ic and ic2rt queues between RT and IC cores, each written from a one-hot selected core.
 import { Bool, Bundle, UInt, Vec, cat, defineModule, input, mux, output, packBits, unpackBits, type BoolValue, type BundleType, type HValue, type ModuleBuilder, type PortSpec, type UIntType, type ValueOf, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
+import { QueueControl } from './queueControl.ts';
 
 export interface IcBufferParams {
   /** RT cores feeding the rt2ic queue (1 to 4). */
@@ -104,7 +105,7 @@ const RayEntry = Bundle({ origin: UInt(96), direction: UInt(96) });
 const AnswerEntry = Bundle({ info: UInt(128), normal: UInt(96) });
 
 /** The control side of one queue inside the buffer. */
-interface QueueControl {
+interface QueueWiring {
   readonly depth: number;
   readonly sources: number;
   readonly enqueue: BoolValue;
@@ -114,7 +115,7 @@ interface QueueControl {
 }
 
 /** A queue of `entry` records: source i's record is filled in by `fill`; the front comes back as a record. */
-function icQueue<T extends BundleType>(m: ModuleBuilder, name: string, entry: T, c: QueueControl, fill: (record: ValueOf<T>, source: number) => void) {
+function icQueue<T extends BundleType>(m: ModuleBuilder, name: string, entry: T, c: QueueWiring, fill: (record: ValueOf<T>, source: number) => void) {
   const q = m.instance(IcQueue, { width: entry.width, depth: c.depth, sources: c.sources }, { name });
   for (let i = 0; i < c.sources; i++) {
     const record = m.wire(entry, { name: `${name}_entry${i}` });
@@ -128,14 +129,13 @@ function icQueue<T extends BundleType>(m: ModuleBuilder, name: string, entry: T,
   return { io: q.io, front: unpackBits(entry, q.io.front) };
 }
 
-/** A queue's status outputs, `${queue}_count`, `_empty`, `_full` and `_error` (sticky QUEUE_ERROR bits). */
+/** A queue's status outputs, `${queue}_count`, `_full` and `_error` (sticky QUEUE_ERROR bits); `_empty` is in QueueControl. */
 function queueStatusPorts<Q extends string>(queue: Q, depth: number) {
   return {
     [`${queue}_count`]: output(UInt(clog2(depth + 1))),
-    [`${queue}_empty`]: output(Bool),
     [`${queue}_full`]: output(Bool),
     [`${queue}_error`]: output(UInt(3)),
-  } as Record<`${Q}_count` | `${Q}_error`, PortSpec<UIntType>> & Record<`${Q}_empty` | `${Q}_full`, PortSpec<typeof Bool>>;
+  } as Record<`${Q}_count` | `${Q}_error`, PortSpec<UIntType>> & Record<`${Q}_full`, PortSpec<typeof Bool>>;
 }
 
 function checkParams(p: IcBufferParams): void {
@@ -151,21 +151,15 @@ export const IcBuffer = defineModule(
     // rt2ic: rays from the selected RT core to the IC cores.
     ray_origin_rt: input(Vec(p.rtCores, UInt(96))),
     ray_direction_rt: input(Vec(p.rtCores, UInt(96))),
-    q_en_rt2ic: input(Bool),
-    core_id_rt2ic: input(UInt(p.rtCores)),
-    dequeue_ic: input(Bool),
     ray_origin_ic: output(UInt(96)),
     ray_direction_ic: output(UInt(96)),
     ...queueStatusPorts('rt2ic', p.depth),
     // ic2rt: hit point and shader id (x [31:0], y, z, shader id [127:96]) and normal back to an RT core.
     shader_info_ic: input(Vec(p.icCores, UInt(128))),
     normal_ic: input(Vec(p.icCores, UInt(96))),
-    q_en_ic2rt: input(Bool),
-    core_id_ic2rt: input(UInt(p.icCores)),
-    dequeue_rt: input(Bool),
-    shader_info_rt: output(UInt(128)),
-    shader_normal_rt: output(UInt(96)),
     ...queueStatusPorts('ic2rt', p.depth),
+    /** The dispatcher's control of both queues (SV ports steer_q_en_rt2ic … steer_shader_normal_rt). */
+    steer: input(QueueControl(p)),
     /** Clears both queues' error bits (an error in the same cycle still sets its bit). */
     clear_errors: input(Bool),
     /** Any error bit of either queue. */
@@ -173,22 +167,23 @@ export const IcBuffer = defineModule(
   }),
   (m, io, p) => {
     checkParams(p);
-    const rt2ic = icQueue(m, 'rt2ic', RayEntry, { depth: p.depth, sources: p.rtCores, enqueue: io.q_en_rt2ic, source: io.core_id_rt2ic, dequeue: io.dequeue_ic, clearErrors: io.clear_errors }, (ray, i) => {
+    const { steer } = io;
+    const rt2ic = icQueue(m, 'rt2ic', RayEntry, { depth: p.depth, sources: p.rtCores, enqueue: steer.q_en_rt2ic, source: steer.core_id_rt2ic, dequeue: steer.dequeue_ic, clearErrors: io.clear_errors }, (ray, i) => {
       ray.origin.set(io.ray_origin_rt.at(i));
       ray.direction.set(io.ray_direction_rt.at(i));
     });
     io.ray_origin_ic.set(rt2ic.front.origin);
     io.ray_direction_ic.set(rt2ic.front.direction);
 
-    const ic2rt = icQueue(m, 'ic2rt', AnswerEntry, { depth: p.depth, sources: p.icCores, enqueue: io.q_en_ic2rt, source: io.core_id_ic2rt, dequeue: io.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) => {
+    const ic2rt = icQueue(m, 'ic2rt', AnswerEntry, { depth: p.depth, sources: p.icCores, enqueue: steer.q_en_ic2rt, source: steer.core_id_ic2rt, dequeue: steer.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) => {
       answer.info.set(io.shader_info_ic.at(i));
       answer.normal.set(io.normal_ic.at(i));
     });
-    io.shader_info_rt.set(ic2rt.front.info);
-    io.shader_normal_rt.set(ic2rt.front.normal);
+    steer.shader_info_rt.set(ic2rt.front.info);
+    steer.shader_normal_rt.set(ic2rt.front.normal);
     for (const [queue, q] of [['rt2ic', rt2ic.io], ['ic2rt', ic2rt.io]] as const) {
       io[`${queue}_count`].set(q.count);
-      io[`${queue}_empty`].set(q.empty);
+      steer[`${queue}_empty`].set(q.empty);
       io[`${queue}_full`].set(q.full);
       io[`${queue}_error`].set(q.error);
     }

@@ -8,6 +8,7 @@ import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts';
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { IcCoreLink } from '../icCore/icCoreLink.ts';
+import { QueueControl } from '../icBuffer/queueControl.ts';
 import { threadBaseOf } from '../memoryMap.ts';
 import { DispatchLink, THREAD_BITS, ThreadEvent, ThreadEventKind } from '../rtCore/interfaces.ts';
 import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
@@ -44,17 +45,8 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
   thread_done: output(ThreadDone),
   /** The RT cores: threads in, thread events and retired instructions out. */
   cores: input(Vec(p.rtCores, DispatchLink)),
-  // The IC buffer's queues (the ray and answer data pass through the buffer, thread ids through here).
-  q_en_rt2ic: output(Bool),
-  core_id_rt2ic: output(UInt(p.rtCores)),
-  rt2ic_empty: input(Bool),
-  dequeue_ic: output(Bool),
-  q_en_ic2rt: output(Bool),
-  core_id_ic2rt: output(UInt(p.icCores)),
-  ic2rt_empty: input(Bool),
-  dequeue_rt: output(Bool),
-  shader_info_rt: input(UInt(128)),
-  shader_normal_rt: input(UInt(96)),
+  /** The IC buffer's queues (the ray and answer data pass through the buffer, thread ids through here; SV ports steer_…). */
+  steer: output(QueueControl(p)),
   /** IC cores: a ray in, the answer out (held in a per-core answer queue until served). */
   ic: input(Vec(p.icCores, IcCoreLink)),
   /** The thread of the ray the IC core given `ray_start` takes. */
@@ -104,7 +96,7 @@ function threadQueues(m: ModuleBuilder, io: DispatcherIo): { fresh: ThreadQueue;
 
 /** Launches: a thread returning from a trace first, else a new one, round robin over the cores that can take it. */
 function launches(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, queues: ReturnType<typeof threadQueues>): void {
-  const resumeReady = io.ic2rt_empty.not();
+  const resumeReady = io.steer.ic2rt_empty.not();
   const launchThread = mux(resumeReady, queues.ic2rt.io.deq.bits, queues.fresh.io.deq.bits);
   const haveThread = resumeReady.or(queues.fresh.io.deq.valid);
   // Round robin over the cores that can take a thread, so a small patch spreads over all of them.
@@ -117,10 +109,10 @@ function launches(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, queues
     l.bits.pc.set(mux(resumeReady, pools.pc.readAsync(launchThread), lit(0, 32)));
     l.bits.pixel.set(pools.pixel.readAsync(launchThread));
     l.bits.sp.set(mux(resumeReady, pools.sp.readAsync(launchThread), threadBaseOf(launchThread)));
-    l.bits.hit.set(mux(resumeReady, io.shader_info_rt, lit(0, 128)));
-    l.bits.normal.set(mux(resumeReady, io.shader_normal_rt.zext(128), lit(0, 128)));
+    l.bits.hit.set(mux(resumeReady, io.steer.shader_info_rt, lit(0, 128)));
+    l.bits.normal.set(mux(resumeReady, io.steer.shader_normal_rt.zext(128), lit(0, 128)));
   });
-  io.dequeue_rt.set(launched.and(resumeReady));
+  io.steer.dequeue_rt.set(launched.and(resumeReady));
   queues.ic2rt.io.deq.ready.set(launched.and(resumeReady));
   queues.fresh.io.deq.ready.set(launched.and(resumeReady.not()));
 }
@@ -145,8 +137,8 @@ function threadEvents(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, qu
   const isTrace = event((b) => b.kind.asUInt()).eq(ThreadEventKind.indexOf('trace'));
   const serveTrace = served.any.and(isTrace);
   const serveEnd = served.any.and(isTrace.not());
-  io.q_en_rt2ic.set(serveTrace);
-  io.core_id_rt2ic.set(oneHot(served.index, io.cores.length, serveTrace));
+  io.steer.q_en_rt2ic.set(serveTrace);
+  io.steer.core_id_rt2ic.set(oneHot(served.index, io.cores.length, serveTrace));
   m.when(serveTrace, () => {
     pools.pc.write(servedThread, event((b) => b.pc));
     pools.sp.write(servedThread, event((b) => b.sp));
@@ -179,16 +171,16 @@ function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, q
   // A ray from the rt2ic queue goes to the next IC core in turn that has a free slot (the lowest-numbered
   // one would leave the others idle while it keeps a slot free).
   const takers = io.ic.map((ic, k) => ic.ready.and(inflight[k]!.lt(icRays)));
-  const rayWaiting = io.rt2ic_empty.not();
+  const rayWaiting = io.steer.rt2ic_empty.not();
   const taker = roundRobinOf(m, takers, rayWaiting, 'ic_taker');
   const assign = taker.any.and(rayWaiting);
-  io.dequeue_ic.set(assign);
+  io.steer.dequeue_ic.set(assign);
   queues.rt2ic.io.deq.ready.set(assign);
   io.ray_thread.set(queues.rt2ic.io.deq.bits);
   // Answers are served one per cycle, the highest-numbered core first.
   const answered = highestOf(answers.map((a) => a.io.deq.valid));
-  io.q_en_ic2rt.set(answered.any);
-  io.core_id_ic2rt.set(oneHot(answered.index, io.ic.length, answered.any));
+  io.steer.q_en_ic2rt.set(answered.any);
+  io.steer.core_id_ic2rt.set(oneHot(answered.index, io.ic.length, answered.any));
   queues.ic2rt.io.enq.valid.set(answered.any);
   const answeredThread = pick(answered.index, heads.map((h) => h.thread));
   queues.ic2rt.io.enq.bits.set(answeredThread);

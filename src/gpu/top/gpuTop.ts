@@ -84,7 +84,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   passThrough(m, hostPorts(), io, gpu.mc.io);
   frameControl(m, gpu);
   gpu.tiles.forEach((_, c) => rtTile(m, gpu, c));
-  icBufferSteering(gpu);
+  icBufferSteering(m, gpu);
   sceneLoad(gpu);
   gpu.ics.forEach((_, k) => icCore(m, gpu, k));
   // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
@@ -153,18 +153,10 @@ function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: Gp
 }
 
 /** The IC buffer's queues, steered by the dispatcher. */
-function icBufferSteering({ pd, buffer }: GpuBlocks): void {
-  buffer.io.q_en_rt2ic.set(pd.io.q_en_rt2ic);
-  buffer.io.core_id_rt2ic.set(pd.io.core_id_rt2ic);
-  buffer.io.dequeue_ic.set(pd.io.dequeue_ic);
-  buffer.io.q_en_ic2rt.set(pd.io.q_en_ic2rt);
-  buffer.io.core_id_ic2rt.set(pd.io.core_id_ic2rt);
-  buffer.io.dequeue_rt.set(pd.io.dequeue_rt);
+function icBufferSteering(m: ModuleBuilder, { pd, buffer }: GpuBlocks): void {
+  m.connect(buffer.io.steer, pd.io.steer);
+  // Never cleared: a queue error stays on internal_error until reset.
   buffer.io.clear_errors.set(false);
-  pd.io.rt2ic_empty.set(buffer.io.rt2ic_empty);
-  pd.io.ic2rt_empty.set(buffer.io.ic2rt_empty);
-  pd.io.shader_info_rt.set(buffer.io.shader_info_rt);
-  pd.io.shader_normal_rt.set(buffer.io.shader_normal_rt);
 }
 
 /** The controller's one scene image port, fanned out: every IC system loads the same image, so core 0's count speaks for all and any core's error is the load's. */
