@@ -383,97 +383,179 @@ interface WriteBackContext {
  * Writes each ended thread's result to OUT_ADDR + 16·i (read from its main memory at 0xFFF0), frees the
  * thread, and writes the patch reports in order: a patch is reported once all its threads are written. Two
  * patches can be in flight (the command patcher's window), so there are two report accumulators.
+ * The stages: take the next ended thread, read its return vector, write it to the host, write the patch report.
  */
 function writeBackEngine(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext) {
+  const ended = endedThreadQueue(m, io, f.running);
+  const reports = patchReports(m, f);
+  const wb = writeBackThread(m);
+  const reportsOn = cat(f.report.hi, f.report.lo).ne(0);
+  const result = resultWrite(f, wb);
+  const report = reportWrite(f, reports, wb, reportsOn);
+  // One DMA write port: the report in its phase, else the result.
+  const reporting = wb.phase.is('report');
+  io.dma.wr.valid.set(result.valid.or(report.valid));
+  io.dma.wr.addr.set(mux(reporting, report.addr, result.addr));
+  io.dma.wr.data.set(mux(reporting, report.data, result.data));
+  const written = result.valid.and(io.dma.wr.ready);
+  const reported = reporting.and(io.dma.wr.ready.or(reportsOn.not()));
+  io.frame.thread_written.set(written);
+  io.frame.written_thread.set(wb.thread);
+  io.frame.patch_written.set(reported);
+  wb.phase.on({
+    idle: takeNextThread(m, f, ended, reports, wb),
+    read: readReturnVector(m, io, wb),
+    write: () => m.when(io.dma.wr.ready, () => wb.phase.goto('idle')),
+    report: () => m.when(reported, () => wb.phase.goto('idle')),
+  });
+  recordWrites(m, io, f, reports, wb, { written, reported });
+  return {
+    /** Threads of the oldest unfinished patch whose results are written. */
+    doneMask: reports.ofOldest((b) => b.written),
+    overflow: ended.overflow,
+  };
+}
+
+const WRITE_BACK_PHASES = ['idle', 'read', 'write', 'report'] as const;
+
+/** What the write-back's stages share: its phase and the thread being written (result index, fault, return vector). */
+interface WriteBackThread {
+  readonly phase: Fsm<(typeof WRITE_BACK_PHASES)[number]>;
+  readonly thread: UIntValue;
+  readonly index: UIntValue;
+  readonly fault: BoolValue;
+  readonly result: UIntValue;
+}
+
+function writeBackThread(m: ModuleBuilder): WriteBackThread {
+  return {
+    phase: fsm(m, 'write_back', WRITE_BACK_PHASES, 'idle'),
+    thread: m.reg(UInt(5), { reset: 0, name: 'wb_thread' }),
+    index: reg32(m, 'wb_index'),
+    fault: m.reg(Bool, { reset: 0, name: 'wb_fault' }),
+    result: m.reg(UInt(128), { reset: 0, name: 'wb_result' }),
+  };
+}
+
+/** The threads that ended while the frame runs, in order (one entry per thread, so it never overflows). */
+function endedThreadQueue(m: ModuleBuilder, io: ControllerIo, running: BoolValue) {
   const queue = m.instance(Fifo, { width: EndedThread.width, depth: PATCH_THREADS }, { name: 'ended_threads' });
   const done = io.thread_done;
   // Only a running frame has threads to write back.
-  const arriving = done.valid.and(f.running);
+  const arriving = done.valid.and(running);
   queue.io.enq.valid.set(arriving);
   const ended = m.wire(EndedThread, { name: 'ended_thread' });
   ended.thread.set(done.thread);
   ended.pixel.set(done.pixel);
   ended.fault.set(done.fault);
   queue.io.enq.bits.set(packBits(ended));
-  const head = unpackBits(EndedThread, queue.io.deq.bits);
+  return {
+    head: unpackBits(EndedThread, queue.io.deq.bits),
+    valid: queue.io.deq.valid,
+    ready: queue.io.deq.ready,
+    /** A thread ended while the queue was full (cannot happen). */
+    overflow: arriving.and(queue.io.enq.ready.not()),
+  };
+}
 
-  const banks = [0, 1].map((k) => ({
+type EndedThreadQueue = ReturnType<typeof endedThreadQueue>;
+
+/** A patch's report as it accumulates: the threads written, those that faulted, the cycles since the patch started. */
+interface ReportBank {
+  readonly written: UIntValue;
+  readonly faults: UIntValue;
+  readonly cycles: UIntValue;
+}
+
+/** The two report banks and the oldest unfinished patch n: its bank is n mod 2; it has min(32, count - 32n) threads. */
+function patchReports(m: ModuleBuilder, f: WriteBackContext) {
+  const banks: readonly ReportBank[] = [0, 1].map((k) => ({
     written: m.reg(UInt(PATCH_THREADS), { reset: 0, name: `report${k}_written` }),
     faults: m.reg(UInt(PATCH_THREADS), { reset: 0, name: `report${k}_faults` }),
     cycles: m.reg(UInt(32), { reset: 0, name: `report${k}_cycles` }),
   }));
   const startBank = m.reg(Bool, { reset: 0, name: 'start_bank' });
-  // The oldest unfinished patch n: its bank is n mod 2; it has min(32, count - 32n) threads.
   const patch = f.frameCounters.patches;
   const oldest = patch.bit(0);
-  const pick = (sel: BoolValue, g: (b: (typeof banks)[number]) => UIntValue) => mux(sel, g(banks[1]!), g(banks[0]!));
+  const ofOldest = (g: (b: ReportBank) => UIntValue) => mux(oldest, g(banks[1]!), g(banks[0]!));
   const base = cat(patch.trunc(27), lit(0, 5));
   const remaining = f.pixelCount.sub(base);
   const threads = mux(remaining.lt(PATCH_THREADS), remaining.trunc(6), lit(PATCH_THREADS, 6));
   const everyThread = lit(1, PATCH_THREADS + 1).shl(threads).sub(1).trunc(PATCH_THREADS);
-  const complete = pick(oldest, (b) => b.written).eq(everyThread).and(threads.ne(0));
+  const complete = ofOldest((b) => b.written).eq(everyThread).and(threads.ne(0));
+  return { banks, startBank, patch, oldest, ofOldest, base, threads, complete };
+}
 
-  const wb = fsm(m, 'write_back', ['idle', 'read', 'write', 'report'], 'idle');
-  const thread = m.reg(UInt(5), { reset: 0, name: 'wb_thread' });
-  const index = reg32(m, 'wb_index');
-  const fault = m.reg(Bool, { reset: 0, name: 'wb_fault' });
-  const result = m.reg(UInt(128), { reset: 0, name: 'wb_result' });
-  const reportsOn = cat(f.report.hi, f.report.lo).ne(0);
-  const add64 = (at: { lo: UIntValue; hi: UIntValue }, offset: UIntValue) => cat(at.hi, at.lo).add(offset.zext(64));
-  io.mem_read_en.set(wb.is('read'));
-  io.mem_thread.set(thread);
+type PatchReports = ReturnType<typeof patchReports>;
+
+/** Idle: report the oldest patch once complete, else take the next ended thread. */
+function takeNextThread(m: ModuleBuilder, f: WriteBackContext, ended: EndedThreadQueue, reports: PatchReports, wb: WriteBackThread) {
+  ended.ready.set(wb.phase.is('idle').and(reports.complete.not()));
+  return () =>
+    m.when(reports.complete, () => wb.phase.goto('report')).elsewhen(ended.valid, () => {
+      wb.thread.set(ended.head.thread);
+      wb.index.set(ended.head.pixel.sub(f.firstPixel));
+      wb.fault.set(ended.head.fault);
+      wb.phase.goto('read');
+    });
+}
+
+/** Read: the thread's return vector from its main memory (port 0), held until the memory answers. */
+function readReturnVector(m: ModuleBuilder, io: ControllerIo, wb: WriteBackThread) {
+  io.mem_read_en.set(wb.phase.is('read'));
+  io.mem_thread.set(wb.thread);
   io.mem_addr.set(MEMORY_MAP.returnOffset >> 2);
-  io.dma.wr.valid.set(wb.is('write').or(wb.is('report').and(reportsOn)));
-  io.dma.wr.addr.set(mux(wb.is('report'), add64(f.report, cat(patch, lit(0, 4))), add64(f.out, cat(index, lit(0, 4)))));
-  io.dma.wr.data.set(mux(wb.is('report'), cat(pick(oldest, (b) => b.cycles), threads.zext(32), base, pick(oldest, (b) => b.faults)), result));
-  const written = wb.is('write').and(io.dma.wr.ready);
-  const reported = wb.is('report').and(io.dma.wr.ready.or(reportsOn.not()));
-  io.frame.thread_written.set(written);
-  io.frame.written_thread.set(thread);
-  io.frame.patch_written.set(reported);
-  queue.io.deq.ready.set(wb.is('idle').and(complete.not()));
-  wb.on({
-    idle: () =>
-      m.when(complete, () => wb.goto('report')).elsewhen(queue.io.deq.valid, () => {
-        thread.set(head.thread);
-        index.set(head.pixel.sub(f.firstPixel));
-        fault.set(head.fault);
-        wb.goto('read');
-      }),
-    read: () =>
-      m.when(io.mem_done, () => {
-        result.set(io.mem_data_read);
-        wb.goto('write');
-      }),
-    write: () => m.when(io.dma.wr.ready, () => wb.goto('idle')),
-    report: () => m.when(reported, () => wb.goto('idle')),
-  });
+  return () =>
+    m.when(io.mem_done, () => {
+      wb.result.set(io.mem_data_read);
+      wb.phase.goto('write');
+    });
+}
 
-  const bit = lit(1, PATCH_THREADS).shl(thread);
-  const writtenBank = index.bit(5);
-  banks.forEach((b, k) => {
-    m.when(io.frame.patch_start.and(startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
+/** A write the DMA port may make. */
+interface HostWrite {
+  readonly valid: BoolValue;
+  readonly addr: UIntValue;
+  readonly data: UIntValue;
+}
+
+const add64 = (at: HostAddress, offset: UIntValue) => cat(at.hi, at.lo).add(offset.zext(64));
+
+/** Write: the return vector to OUT_ADDR + 16·index. */
+function resultWrite(f: WriteBackContext, wb: WriteBackThread): HostWrite {
+  const writing = wb.phase.is('write');
+  return { valid: writing, addr: add64(f.out, cat(wb.index, lit(0, 4))), data: wb.result };
+}
+
+/** Report: cycles, threads, first index and fault mask of patch n to REPORT_ADDR + 16·n (skipped, not written, when REPORT_ADDR is 0). */
+function reportWrite(f: WriteBackContext, r: PatchReports, wb: WriteBackThread, reportsOn: BoolValue): HostWrite {
+  const reportWritten = wb.phase.is('report').and(reportsOn);
+  const reportWord = cat(r.ofOldest((b) => b.cycles), r.threads.zext(32), r.base, r.ofOldest((b) => b.faults));
+  return { valid: reportWritten, addr: add64(f.report, cat(r.patch, lit(0, 4))), data: reportWord };
+}
+
+/** A result written marks its thread in its patch's bank; a report frees its bank and counts the patch; the frame's counters follow. */
+function recordWrites(m: ModuleBuilder, io: ControllerIo, f: WriteBackContext, r: PatchReports, wb: WriteBackThread, { written, reported }: { written: BoolValue; reported: BoolValue }): void {
+  const bit = lit(1, PATCH_THREADS).shl(wb.thread);
+  const writtenBank = wb.index.bit(5);
+  r.banks.forEach((b, k) => {
+    m.when(io.frame.patch_start.and(r.startBank.eq(k)), () => b.cycles.set(0)).otherwise(() => b.cycles.set(b.cycles.add(1)));
     m.when(written.and(writtenBank.eq(k)), () => {
       b.written.set(b.written.or(bit));
-      m.when(fault, () => b.faults.set(b.faults.or(bit)));
+      m.when(wb.fault, () => b.faults.set(b.faults.or(bit)));
     });
-    m.when(reported.and(oldest.eq(k)).or(f.startFrame), () => {
+    m.when(reported.and(r.oldest.eq(k)).or(f.startFrame), () => {
       b.written.set(0);
       b.faults.set(0);
     });
   });
-  m.when(f.startFrame, () => startBank.set(false)).elsewhen(io.frame.patch_start, () => startBank.set(startBank.not()));
-  m.when(written.and(fault), () => f.frameCounters.faults.set(f.frameCounters.faults.add(1)));
+  m.when(f.startFrame, () => r.startBank.set(false)).elsewhen(io.frame.patch_start, () => r.startBank.set(r.startBank.not()));
+  const counters = f.frameCounters;
+  m.when(written.and(wb.fault), () => counters.faults.set(counters.faults.add(1)));
   m.when(reported, () => {
-    f.frameCounters.patches.set(f.frameCounters.patches.add(1));
-    f.frameCounters.faultMask.set(f.frameCounters.faultMask.or(pick(oldest, (b) => b.faults)));
+    counters.patches.set(counters.patches.add(1));
+    counters.faultMask.set(counters.faultMask.or(r.ofOldest((b) => b.faults)));
   });
-  return {
-    /** Threads of the oldest unfinished patch whose results are written. */
-    doneMask: pick(oldest, (b) => b.written),
-    /** A thread ended while the queue was full (cannot happen: one entry per thread). */
-    overflow: arriving.and(queue.io.enq.ready.not()),
-  };
 }
 
 const reg32 = (m: ModuleBuilder, name: string) => m.reg(UInt(32), { reset: 0, name });
