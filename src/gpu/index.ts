@@ -6,6 +6,7 @@ export { MemoryController, type MemoryControllerParams } from './memoryControlle
 export { MmioPort, DmaPort, DmaReadRequest, DmaReadBeat, DmaWrite } from './memoryController/hostPorts.ts';
 export { CommandPatcher, PATCH_THREADS, PixelHandoff, FrameLink } from './commandPatcher/commandPatcher.ts';
 export { PatchDispatcher, ThreadDone, type PatchDispatcherParams } from './patchDispatcher/patchDispatcher.ts';
+export { RtCoreCounters } from './patchDispatcher/rtCoreCounters.ts';
 export { RtCore, defaultRtCoreParams, type RtCoreParams } from './rtCore/rtCore.ts';
 export { RtCoreTile, MemoryLoad } from './rtCore/rtCoreTile.ts';
 export { RtCoreSystem } from './rtCore/rtCoreSystem.ts';

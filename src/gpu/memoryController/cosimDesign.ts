@@ -132,9 +132,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
     };
     for (let c = 0; c < p.rtCores; c++) {
       s[`core_busy_${c}`] = rng.bits(1);
-      s[`core_pc_${c}`] = rng.bits(32);
-      s[`core_busy_cycles_${c}`] = rng.bits(32);
-      s[`core_issue_cycles_${c}`] = rng.bits(32);
+      for (const f of ['pc', 'busy_cycles', 'issue_cycles']) s[`core_counters_${c}_${f}`] = rng.bits(32);
       s[`context_status_${c}_state`] = BigInt(rng.int(Object.keys(CONTEXT_STATE).length));
       s[`context_status_${c}_thread`] = rng.bits(5);
       s[`context_status_${c}_pc`] = rng.bits(32);
@@ -358,9 +356,9 @@ export class MemoryControllerModel {
     for (let c = 0; c < p.rtCores; c++) {
       const base = MMIO.RT_CORE + 16 * c;
       if (addr === base + 4 * RT_CORE_REG.STATUS) return Number(ins[`core_busy_${c}`]);
-      if (addr === base + 4 * RT_CORE_REG.PC) return Number(ins[`core_pc_${c}`]);
-      if (addr === base + 4 * RT_CORE_REG.BUSY_CYCLES) return Number(ins[`core_busy_cycles_${c}`]);
-      if (addr === base + 4 * RT_CORE_REG.ISSUE_CYCLES) return Number(ins[`core_issue_cycles_${c}`]);
+      if (addr === base + 4 * RT_CORE_REG.PC) return Number(ins[`core_counters_${c}_pc`]);
+      if (addr === base + 4 * RT_CORE_REG.BUSY_CYCLES) return Number(ins[`core_counters_${c}_busy_cycles`]);
+      if (addr === base + 4 * RT_CORE_REG.ISSUE_CYCLES) return Number(ins[`core_counters_${c}_issue_cycles`]);
     }
     // A context register shows what its core answers for the context the address selects.
     const context = (addr - MMIO.CONTEXT) >> 3;

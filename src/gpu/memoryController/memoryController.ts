@@ -4,6 +4,7 @@
 import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
+import { RtCoreCounters } from '../patchDispatcher/rtCoreCounters.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { FrameLink, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
@@ -40,9 +41,8 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     // Patch dispatcher: threads that ended, to write back.
     thread_done: input(ThreadDone),
     core_busy: input(Vec(p.rtCores, Bool)),
-    core_pc: input(Vec(p.rtCores, UInt(32))),
-    core_busy_cycles: input(Vec(p.rtCores, UInt(32))),
-    core_issue_cycles: input(Vec(p.rtCores, UInt(32))),
+    /** The dispatcher's counters per RT core (SV ports core_counters_<c>_pc …). */
+    core_counters: input(Vec(p.rtCores, RtCoreCounters)),
     // Every RT core shows the status of the context `context_select` names (read through MMIO).
     context_select: output(UInt(contextBits(p.contexts))),
     context_status: input(Vec(p.rtCores, ContextStatus)),
@@ -338,9 +338,10 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
   for (let c = 0; c < p.rtCores; c++) {
     const base = MMIO.RT_CORE + 16 * c;
     readable.push([base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)]);
-    readable.push([base + 4 * RT_CORE_REG.PC, io.core_pc.at(c)]);
-    readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, io.core_busy_cycles.at(c)]);
-    readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, io.core_issue_cycles.at(c)]);
+    const counters = io.core_counters.at(c);
+    readable.push([base + 4 * RT_CORE_REG.PC, counters.pc]);
+    readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, counters.busy_cycles]);
+    readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, counters.issue_cycles]);
   }
   readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
   // Context x of core c: the address names the context to every core, the core picks the answer.

@@ -9,6 +9,7 @@ import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { IcCoreLink } from '../icCore/icCoreLink.ts';
 import { QueueControl } from '../icBuffer/queueControl.ts';
+import { RtCoreCounters } from './rtCoreCounters.ts';
 import { threadBaseOf } from '../memoryMap.ts';
 import { DispatchLink, THREAD_BITS, ThreadEvent, ThreadEventKind } from '../rtCore/interfaces.ts';
 import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
@@ -54,11 +55,8 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
   answer_info: output(Vec(p.icCores, UInt(128))),
   answer_normal: output(Vec(p.icCores, UInt(96))),
   // Status for the host.
-  /** The last PC each core retired. */
-  core_pc: output(Vec(p.rtCores, UInt(32))),
-  /** Cycles each core held a thread, and cycles it issued an instruction. */
-  core_busy_cycles: output(Vec(p.rtCores, UInt(32))),
-  core_issue_cycles: output(Vec(p.rtCores, UInt(32))),
+  /** Each core's last retired PC, busy and issue cycles (SV ports core_counters_<c>_pc …). */
+  core_counters: output(Vec(p.rtCores, RtCoreCounters)),
   instructions: output(UInt(32)),
   traces: output(UInt(32)),
   /** Sticky: an IC core answered with its answer queue full (cannot happen by construction). */
@@ -243,9 +241,10 @@ function coreCounters(m: ModuleBuilder, io: DispatcherIo, rtCores: number) {
     m.when(core.issued, () => issueCycles.set(issueCycles.add(1)));
     // An instruction that ends its thread by faulting (bad opcode or PC) did not execute: not counted.
     retiredNow = retiredNow.add(r.valid.and(r.counted).zext(3));
-    io.core_pc.at(c).set(lastPc);
-    io.core_busy_cycles.at(c).set(busyCycles);
-    io.core_issue_cycles.at(c).set(issueCycles);
+    const counters = io.core_counters.at(c);
+    counters.pc.set(lastPc);
+    counters.busy_cycles.set(busyCycles);
+    counters.issue_cycles.set(issueCycles);
   }
   const instructions = m.reg(UInt(32), { reset: 0 });
   instructions.set(instructions.add(retiredNow.zext(32)));

@@ -127,9 +127,7 @@ function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: Gp
   buffer.io.ray_origin_rt.at(c).set(t.io.dispatch.event.bits.origin);
   buffer.io.ray_direction_rt.at(c).set(t.io.dispatch.event.bits.direction);
   mc.io.core_busy.at(c).set(t.io.dispatch.busy);
-  mc.io.core_pc.at(c).set(pd.io.core_pc.at(c));
-  mc.io.core_busy_cycles.at(c).set(pd.io.core_busy_cycles.at(c));
-  mc.io.core_issue_cycles.at(c).set(pd.io.core_issue_cycles.at(c));
+  m.connect(mc.io.core_counters.at(c), pd.io.core_counters.at(c));
   t.io.status_context.set(mc.io.context_select);
   m.connect(mc.io.context_status.at(c), t.io.status);
   // The memory controller reads results through port 0 in cycles RT core 0 does not use it.
