@@ -30,9 +30,6 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   logic [95:0] p_ray_direction_rt_1 = '0;
   logic [95:0] p_ray_direction_rt_2 = '0;
   logic [95:0] p_ray_direction_rt_3 = '0;
-  logic p_q_en_rt2ic = '0;
-  logic [3:0] p_core_id_rt2ic = '0;
-  logic p_dequeue_ic = '0;
   logic [127:0] p_shader_info_ic_0 = '0;
   logic [127:0] p_shader_info_ic_1 = '0;
   logic [127:0] p_shader_info_ic_2 = '0;
@@ -41,22 +38,25 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   logic [95:0] p_normal_ic_1 = '0;
   logic [95:0] p_normal_ic_2 = '0;
   logic [95:0] p_normal_ic_3 = '0;
-  logic p_q_en_ic2rt = '0;
-  logic [3:0] p_core_id_ic2rt = '0;
-  logic p_dequeue_rt = '0;
+  logic p_steer_q_en_rt2ic = '0;
+  logic [3:0] p_steer_core_id_rt2ic = '0;
+  logic p_steer_dequeue_ic = '0;
+  logic p_steer_q_en_ic2rt = '0;
+  logic [3:0] p_steer_core_id_ic2rt = '0;
+  logic p_steer_dequeue_rt = '0;
   logic p_clear_errors = '0;
   wire [95:0] p_ray_origin_ic;
   wire [95:0] p_ray_direction_ic;
   wire [5:0] p_rt2ic_count;
-  wire p_rt2ic_empty;
   wire p_rt2ic_full;
   wire [2:0] p_rt2ic_error;
-  wire [127:0] p_shader_info_rt;
-  wire [95:0] p_shader_normal_rt;
   wire [5:0] p_ic2rt_count;
-  wire p_ic2rt_empty;
   wire p_ic2rt_full;
   wire [2:0] p_ic2rt_error;
+  wire p_steer_rt2ic_empty;
+  wire p_steer_ic2rt_empty;
+  wire [127:0] p_steer_shader_info_rt;
+  wire [95:0] p_steer_shader_normal_rt;
   wire p_error;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
@@ -80,13 +80,9 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     .ray_direction_rt_1(p_ray_direction_rt_1),
     .ray_direction_rt_2(p_ray_direction_rt_2),
     .ray_direction_rt_3(p_ray_direction_rt_3),
-    .q_en_rt2ic(p_q_en_rt2ic),
-    .core_id_rt2ic(p_core_id_rt2ic),
-    .dequeue_ic(p_dequeue_ic),
     .ray_origin_ic(p_ray_origin_ic),
     .ray_direction_ic(p_ray_direction_ic),
     .rt2ic_count(p_rt2ic_count),
-    .rt2ic_empty(p_rt2ic_empty),
     .rt2ic_full(p_rt2ic_full),
     .rt2ic_error(p_rt2ic_error),
     .shader_info_ic_0(p_shader_info_ic_0),
@@ -97,15 +93,19 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     .normal_ic_1(p_normal_ic_1),
     .normal_ic_2(p_normal_ic_2),
     .normal_ic_3(p_normal_ic_3),
-    .q_en_ic2rt(p_q_en_ic2rt),
-    .core_id_ic2rt(p_core_id_ic2rt),
-    .dequeue_rt(p_dequeue_rt),
-    .shader_info_rt(p_shader_info_rt),
-    .shader_normal_rt(p_shader_normal_rt),
     .ic2rt_count(p_ic2rt_count),
-    .ic2rt_empty(p_ic2rt_empty),
     .ic2rt_full(p_ic2rt_full),
     .ic2rt_error(p_ic2rt_error),
+    .steer_q_en_rt2ic(p_steer_q_en_rt2ic),
+    .steer_core_id_rt2ic(p_steer_core_id_rt2ic),
+    .steer_dequeue_ic(p_steer_dequeue_ic),
+    .steer_rt2ic_empty(p_steer_rt2ic_empty),
+    .steer_q_en_ic2rt(p_steer_q_en_ic2rt),
+    .steer_core_id_ic2rt(p_steer_core_id_ic2rt),
+    .steer_dequeue_rt(p_steer_dequeue_rt),
+    .steer_ic2rt_empty(p_steer_ic2rt_empty),
+    .steer_shader_info_rt(p_steer_shader_info_rt),
+    .steer_shader_normal_rt(p_steer_shader_normal_rt),
     .clear_errors(p_clear_errors),
     .error(p_error)
   );
@@ -138,34 +138,34 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
       p_ray_direction_rt_1 = row[1671:1576];
       p_ray_direction_rt_2 = row[1575:1480];
       p_ray_direction_rt_3 = row[1479:1384];
-      p_q_en_rt2ic = row[1380];
-      p_core_id_rt2ic = row[1379:1376];
-      p_dequeue_ic = row[1372];
-      p_shader_info_ic_0 = row[1371:1244];
-      p_shader_info_ic_1 = row[1243:1116];
-      p_shader_info_ic_2 = row[1115:988];
-      p_shader_info_ic_3 = row[987:860];
-      p_normal_ic_0 = row[859:764];
-      p_normal_ic_1 = row[763:668];
-      p_normal_ic_2 = row[667:572];
-      p_normal_ic_3 = row[571:476];
-      p_q_en_ic2rt = row[472];
-      p_core_id_ic2rt = row[471:468];
-      p_dequeue_rt = row[464];
+      p_shader_info_ic_0 = row[1383:1256];
+      p_shader_info_ic_1 = row[1255:1128];
+      p_shader_info_ic_2 = row[1127:1000];
+      p_shader_info_ic_3 = row[999:872];
+      p_normal_ic_0 = row[871:776];
+      p_normal_ic_1 = row[775:680];
+      p_normal_ic_2 = row[679:584];
+      p_normal_ic_3 = row[583:488];
+      p_steer_q_en_rt2ic = row[484];
+      p_steer_core_id_rt2ic = row[483:480];
+      p_steer_dequeue_ic = row[476];
+      p_steer_q_en_ic2rt = row[472];
+      p_steer_core_id_ic2rt = row[471:468];
+      p_steer_dequeue_rt = row[464];
       p_clear_errors = row[460];
       #5;
       if (p_ray_origin_ic !== row[459:364]) mismatch("ray_origin_ic", $sformatf("96'h%h", row[459:364]), $sformatf("96'h%h", p_ray_origin_ic));
       if (p_ray_direction_ic !== row[363:268]) mismatch("ray_direction_ic", $sformatf("96'h%h", row[363:268]), $sformatf("96'h%h", p_ray_direction_ic));
       if (p_rt2ic_count !== row[265:260]) mismatch("rt2ic_count", $sformatf("6'h%h", row[265:260]), $sformatf("6'h%h", p_rt2ic_count));
-      if (p_rt2ic_empty !== row[256]) mismatch("rt2ic_empty", $sformatf("1'h%h", row[256]), $sformatf("1'h%h", p_rt2ic_empty));
-      if (p_rt2ic_full !== row[252]) mismatch("rt2ic_full", $sformatf("1'h%h", row[252]), $sformatf("1'h%h", p_rt2ic_full));
-      if (p_rt2ic_error !== row[250:248]) mismatch("rt2ic_error", $sformatf("3'h%h", row[250:248]), $sformatf("3'h%h", p_rt2ic_error));
-      if (p_shader_info_rt !== row[247:120]) mismatch("shader_info_rt", $sformatf("128'h%h", row[247:120]), $sformatf("128'h%h", p_shader_info_rt));
-      if (p_shader_normal_rt !== row[119:24]) mismatch("shader_normal_rt", $sformatf("96'h%h", row[119:24]), $sformatf("96'h%h", p_shader_normal_rt));
-      if (p_ic2rt_count !== row[21:16]) mismatch("ic2rt_count", $sformatf("6'h%h", row[21:16]), $sformatf("6'h%h", p_ic2rt_count));
-      if (p_ic2rt_empty !== row[12]) mismatch("ic2rt_empty", $sformatf("1'h%h", row[12]), $sformatf("1'h%h", p_ic2rt_empty));
-      if (p_ic2rt_full !== row[8]) mismatch("ic2rt_full", $sformatf("1'h%h", row[8]), $sformatf("1'h%h", p_ic2rt_full));
-      if (p_ic2rt_error !== row[6:4]) mismatch("ic2rt_error", $sformatf("3'h%h", row[6:4]), $sformatf("3'h%h", p_ic2rt_error));
+      if (p_rt2ic_full !== row[256]) mismatch("rt2ic_full", $sformatf("1'h%h", row[256]), $sformatf("1'h%h", p_rt2ic_full));
+      if (p_rt2ic_error !== row[254:252]) mismatch("rt2ic_error", $sformatf("3'h%h", row[254:252]), $sformatf("3'h%h", p_rt2ic_error));
+      if (p_ic2rt_count !== row[249:244]) mismatch("ic2rt_count", $sformatf("6'h%h", row[249:244]), $sformatf("6'h%h", p_ic2rt_count));
+      if (p_ic2rt_full !== row[240]) mismatch("ic2rt_full", $sformatf("1'h%h", row[240]), $sformatf("1'h%h", p_ic2rt_full));
+      if (p_ic2rt_error !== row[238:236]) mismatch("ic2rt_error", $sformatf("3'h%h", row[238:236]), $sformatf("3'h%h", p_ic2rt_error));
+      if (p_steer_rt2ic_empty !== row[232]) mismatch("steer_rt2ic_empty", $sformatf("1'h%h", row[232]), $sformatf("1'h%h", p_steer_rt2ic_empty));
+      if (p_steer_ic2rt_empty !== row[228]) mismatch("steer_ic2rt_empty", $sformatf("1'h%h", row[228]), $sformatf("1'h%h", p_steer_ic2rt_empty));
+      if (p_steer_shader_info_rt !== row[227:100]) mismatch("steer_shader_info_rt", $sformatf("128'h%h", row[227:100]), $sformatf("128'h%h", p_steer_shader_info_rt));
+      if (p_steer_shader_normal_rt !== row[99:4]) mismatch("steer_shader_normal_rt", $sformatf("96'h%h", row[99:4]), $sformatf("96'h%h", p_steer_shader_normal_rt));
       if (p_error !== row[0]) mismatch("error", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_error));
       clk = 1'b1;
       #5 clk = 1'b0;

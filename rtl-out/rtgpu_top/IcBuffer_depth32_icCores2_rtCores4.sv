@@ -10,88 +10,88 @@ module IcBuffer_depth32_icCores2_rtCores4 (
   input  logic [95:0] ray_direction_rt_1,
   input  logic [95:0] ray_direction_rt_2,
   input  logic [95:0] ray_direction_rt_3,
-  input  logic q_en_rt2ic,
-  input  logic [3:0] core_id_rt2ic,
-  input  logic dequeue_ic,
   output logic [95:0] ray_origin_ic,
   output logic [95:0] ray_direction_ic,
   output logic [5:0] rt2ic_count,
-  output logic rt2ic_empty,
   output logic rt2ic_full,
   output logic [2:0] rt2ic_error,
   input  logic [127:0] shader_info_ic_0,
   input  logic [127:0] shader_info_ic_1,
   input  logic [95:0] normal_ic_0,
   input  logic [95:0] normal_ic_1,
-  input  logic q_en_ic2rt,
-  input  logic [1:0] core_id_ic2rt,
-  input  logic dequeue_rt,
-  output logic [127:0] shader_info_rt,
-  output logic [95:0] shader_normal_rt,
   output logic [5:0] ic2rt_count,
-  output logic ic2rt_empty,
   output logic ic2rt_full,
   output logic [2:0] ic2rt_error,
+  input  logic steer_q_en_rt2ic,
+  input  logic [3:0] steer_core_id_rt2ic,
+  input  logic steer_dequeue_ic,
+  output logic steer_rt2ic_empty,
+  input  logic steer_q_en_ic2rt,
+  input  logic [1:0] steer_core_id_ic2rt,
+  input  logic steer_dequeue_rt,
+  output logic steer_ic2rt_empty,
+  output logic [127:0] steer_shader_info_rt,
+  output logic [95:0] steer_shader_normal_rt,
   input  logic clear_errors,
   output logic error
 );
-  logic [191:0] rt2ic_front; // icBuffer.ts:118
-  logic [5:0] rt2ic_count_1; // icBuffer.ts:118
-  logic rt2ic_empty_1; // icBuffer.ts:118
-  logic rt2ic_full_1; // icBuffer.ts:118
-  logic [2:0] rt2ic_error_1; // icBuffer.ts:118
-  logic [223:0] ic2rt_front; // icBuffer.ts:118
-  logic [5:0] ic2rt_count_1; // icBuffer.ts:118
-  logic ic2rt_empty_1; // icBuffer.ts:118
-  logic ic2rt_full_1; // icBuffer.ts:118
-  logic [2:0] ic2rt_error_1; // icBuffer.ts:118
+  logic [191:0] rt2ic_front; // icBuffer.ts:119
+  logic [5:0] rt2ic_count_1; // icBuffer.ts:119
+  logic rt2ic_empty; // icBuffer.ts:119
+  logic rt2ic_full_1; // icBuffer.ts:119
+  logic [2:0] rt2ic_error_1; // icBuffer.ts:119
+  logic [223:0] ic2rt_front; // icBuffer.ts:119
+  logic [5:0] ic2rt_count_1; // icBuffer.ts:119
+  logic ic2rt_empty; // icBuffer.ts:119
+  logic ic2rt_full_1; // icBuffer.ts:119
+  logic [2:0] ic2rt_error_1; // icBuffer.ts:119
 
-  wire [95:0] front = rt2ic_front[95:0]; // icBuffer.ts:128
+  wire [95:0] front = rt2ic_front[95:0]; // icBuffer.ts:129
   assign ray_origin_ic = front; // icBuffer.ts:148
-  wire [95:0] front_1 = rt2ic_front[191:96]; // icBuffer.ts:128
+  wire [95:0] front_1 = rt2ic_front[191:96]; // icBuffer.ts:129
   assign ray_direction_ic = front_1; // icBuffer.ts:148
   assign rt2ic_count = rt2ic_count_1; // icBuffer.ts:148
-  assign rt2ic_empty = rt2ic_empty_1; // icBuffer.ts:148
   assign rt2ic_full = rt2ic_full_1; // icBuffer.ts:148
   assign rt2ic_error = rt2ic_error_1; // icBuffer.ts:148
-  wire [127:0] front_2 = ic2rt_front[127:0]; // icBuffer.ts:128
-  assign shader_info_rt = front_2; // icBuffer.ts:148
-  wire [95:0] front_3 = ic2rt_front[223:128]; // icBuffer.ts:128
-  assign shader_normal_rt = front_3; // icBuffer.ts:148
   assign ic2rt_count = ic2rt_count_1; // icBuffer.ts:148
-  assign ic2rt_empty = ic2rt_empty_1; // icBuffer.ts:148
   assign ic2rt_full = ic2rt_full_1; // icBuffer.ts:148
   assign ic2rt_error = ic2rt_error_1; // icBuffer.ts:148
+  assign steer_rt2ic_empty = rt2ic_empty; // icBuffer.ts:148
+  assign steer_ic2rt_empty = ic2rt_empty; // icBuffer.ts:148
+  wire [127:0] front_2 = ic2rt_front[127:0]; // icBuffer.ts:129
+  assign steer_shader_info_rt = front_2; // icBuffer.ts:148
+  wire [95:0] front_3 = ic2rt_front[223:128]; // icBuffer.ts:129
+  assign steer_shader_normal_rt = front_3; // icBuffer.ts:148
   assign error = |rt2ic_error_1 | |ic2rt_error_1; // icBuffer.ts:148
-  wire [95:0] rt2ic_entry0_origin = ray_origin_rt_0; // icBuffer.ts:120
-  wire [95:0] rt2ic_entry0_direction = ray_direction_rt_0; // icBuffer.ts:120
-  wire [191:0] rt2ic_data_0 = {rt2ic_entry0_direction, rt2ic_entry0_origin}; // icBuffer.ts:118
-  wire [95:0] rt2ic_entry1_origin = ray_origin_rt_1; // icBuffer.ts:120
-  wire [95:0] rt2ic_entry1_direction = ray_direction_rt_1; // icBuffer.ts:120
-  wire [191:0] rt2ic_data_1 = {rt2ic_entry1_direction, rt2ic_entry1_origin}; // icBuffer.ts:118
-  wire [95:0] rt2ic_entry2_origin = ray_origin_rt_2; // icBuffer.ts:120
-  wire [95:0] rt2ic_entry2_direction = ray_direction_rt_2; // icBuffer.ts:120
-  wire [191:0] rt2ic_data_2 = {rt2ic_entry2_direction, rt2ic_entry2_origin}; // icBuffer.ts:118
-  wire [95:0] rt2ic_entry3_origin = ray_origin_rt_3; // icBuffer.ts:120
-  wire [95:0] rt2ic_entry3_direction = ray_direction_rt_3; // icBuffer.ts:120
-  wire [191:0] rt2ic_data_3 = {rt2ic_entry3_direction, rt2ic_entry3_origin}; // icBuffer.ts:118
-  wire rt2ic_enqueue = q_en_rt2ic; // icBuffer.ts:118
-  wire [3:0] rt2ic_source = core_id_rt2ic; // icBuffer.ts:118
-  wire rt2ic_dequeue = dequeue_ic; // icBuffer.ts:118
-  wire rt2ic_clear_errors = clear_errors; // icBuffer.ts:118
-  wire [127:0] ic2rt_entry0_info = shader_info_ic_0; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry0_normal = normal_ic_0; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_0 = {ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:118
-  wire [127:0] ic2rt_entry1_info = shader_info_ic_1; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry1_normal = normal_ic_1; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_1 = {ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:118
-  wire ic2rt_enqueue = q_en_ic2rt; // icBuffer.ts:118
-  wire [1:0] ic2rt_source = core_id_ic2rt; // icBuffer.ts:118
-  wire ic2rt_dequeue = dequeue_rt; // icBuffer.ts:118
-  wire ic2rt_clear_errors = clear_errors; // icBuffer.ts:118
+  wire [95:0] rt2ic_entry0_origin = ray_origin_rt_0; // icBuffer.ts:121
+  wire [95:0] rt2ic_entry0_direction = ray_direction_rt_0; // icBuffer.ts:121
+  wire [191:0] rt2ic_data_0 = {rt2ic_entry0_direction, rt2ic_entry0_origin}; // icBuffer.ts:119
+  wire [95:0] rt2ic_entry1_origin = ray_origin_rt_1; // icBuffer.ts:121
+  wire [95:0] rt2ic_entry1_direction = ray_direction_rt_1; // icBuffer.ts:121
+  wire [191:0] rt2ic_data_1 = {rt2ic_entry1_direction, rt2ic_entry1_origin}; // icBuffer.ts:119
+  wire [95:0] rt2ic_entry2_origin = ray_origin_rt_2; // icBuffer.ts:121
+  wire [95:0] rt2ic_entry2_direction = ray_direction_rt_2; // icBuffer.ts:121
+  wire [191:0] rt2ic_data_2 = {rt2ic_entry2_direction, rt2ic_entry2_origin}; // icBuffer.ts:119
+  wire [95:0] rt2ic_entry3_origin = ray_origin_rt_3; // icBuffer.ts:121
+  wire [95:0] rt2ic_entry3_direction = ray_direction_rt_3; // icBuffer.ts:121
+  wire [191:0] rt2ic_data_3 = {rt2ic_entry3_direction, rt2ic_entry3_origin}; // icBuffer.ts:119
+  wire rt2ic_enqueue = steer_q_en_rt2ic; // icBuffer.ts:119
+  wire [3:0] rt2ic_source = steer_core_id_rt2ic; // icBuffer.ts:119
+  wire rt2ic_dequeue = steer_dequeue_ic; // icBuffer.ts:119
+  wire rt2ic_clear_errors = clear_errors; // icBuffer.ts:119
+  wire [127:0] ic2rt_entry0_info = shader_info_ic_0; // icBuffer.ts:121
+  wire [95:0] ic2rt_entry0_normal = normal_ic_0; // icBuffer.ts:121
+  wire [223:0] ic2rt_data_0 = {ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:119
+  wire [127:0] ic2rt_entry1_info = shader_info_ic_1; // icBuffer.ts:121
+  wire [95:0] ic2rt_entry1_normal = normal_ic_1; // icBuffer.ts:121
+  wire [223:0] ic2rt_data_1 = {ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:119
+  wire ic2rt_enqueue = steer_q_en_ic2rt; // icBuffer.ts:119
+  wire [1:0] ic2rt_source = steer_core_id_ic2rt; // icBuffer.ts:119
+  wire ic2rt_dequeue = steer_dequeue_rt; // icBuffer.ts:119
+  wire ic2rt_clear_errors = clear_errors; // icBuffer.ts:119
 
 
-  IcQueue_depth32_sources4_width192 rt2ic ( // icBuffer.ts:118
+  IcQueue_depth32_sources4_width192 rt2ic ( // icBuffer.ts:119
     .clk(clk),
     .rst_n(rst_n),
     .data_0(rt2ic_data_0),
@@ -104,12 +104,12 @@ module IcBuffer_depth32_icCores2_rtCores4 (
     .clear_errors(rt2ic_clear_errors),
     .front(rt2ic_front),
     .count(rt2ic_count_1),
-    .empty(rt2ic_empty_1),
+    .empty(rt2ic_empty),
     .full(rt2ic_full_1),
     .error(rt2ic_error_1)
   );
 
-  IcQueue_depth32_sources2_width224 ic2rt ( // icBuffer.ts:118
+  IcQueue_depth32_sources2_width224 ic2rt ( // icBuffer.ts:119
     .clk(clk),
     .rst_n(rst_n),
     .data_0(ic2rt_data_0),
@@ -120,7 +120,7 @@ module IcBuffer_depth32_icCores2_rtCores4 (
     .clear_errors(ic2rt_clear_errors),
     .front(ic2rt_front),
     .count(ic2rt_count_1),
-    .empty(ic2rt_empty_1),
+    .empty(ic2rt_empty),
     .full(ic2rt_full_1),
     .error(ic2rt_error_1)
   );

@@ -32,12 +32,14 @@ module rtgpu_top (
   logic [63:0] memory_controller_dma_wr_addr; // gpuTop.ts:101
   logic [127:0] memory_controller_dma_wr_data; // gpuTop.ts:101
   logic memory_controller_irq; // gpuTop.ts:101
-  logic memory_controller_imem_we; // gpuTop.ts:101
-  logic memory_controller_cmem_we; // gpuTop.ts:101
   logic memory_controller_imem_load_start; // gpuTop.ts:101
+  logic memory_controller_imem_load_we; // gpuTop.ts:101
+  logic [11:0] memory_controller_imem_load_waddr; // gpuTop.ts:101
+  logic [31:0] memory_controller_imem_load_wdata; // gpuTop.ts:101
   logic memory_controller_cmem_load_start; // gpuTop.ts:101
-  logic [12:0] memory_controller_mem_waddr; // gpuTop.ts:101
-  logic [31:0] memory_controller_mem_wdata; // gpuTop.ts:101
+  logic memory_controller_cmem_load_we; // gpuTop.ts:101
+  logic [12:0] memory_controller_cmem_load_waddr; // gpuTop.ts:101
+  logic [31:0] memory_controller_cmem_load_wdata; // gpuTop.ts:101
   logic memory_controller_tri_load_start; // gpuTop.ts:101
   logic memory_controller_tri_load_valid; // gpuTop.ts:101
   logic [31:0] memory_controller_tri_load_data; // gpuTop.ts:101
@@ -94,12 +96,12 @@ module rtgpu_top (
   logic [127:0] patch_dispatcher_cores_3_launch_bits_hit; // gpuTop.ts:103
   logic [127:0] patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:103
   logic patch_dispatcher_cores_3_event_ready; // gpuTop.ts:103
-  logic patch_dispatcher_q_en_rt2ic; // gpuTop.ts:103
-  logic [3:0] patch_dispatcher_core_id_rt2ic; // gpuTop.ts:103
-  logic patch_dispatcher_dequeue_ic; // gpuTop.ts:103
-  logic patch_dispatcher_q_en_ic2rt; // gpuTop.ts:103
-  logic [1:0] patch_dispatcher_core_id_ic2rt; // gpuTop.ts:103
-  logic patch_dispatcher_dequeue_rt; // gpuTop.ts:103
+  logic patch_dispatcher_steer_q_en_rt2ic; // gpuTop.ts:103
+  logic [3:0] patch_dispatcher_steer_core_id_rt2ic; // gpuTop.ts:103
+  logic patch_dispatcher_steer_dequeue_ic; // gpuTop.ts:103
+  logic patch_dispatcher_steer_q_en_ic2rt; // gpuTop.ts:103
+  logic [1:0] patch_dispatcher_steer_core_id_ic2rt; // gpuTop.ts:103
+  logic patch_dispatcher_steer_dequeue_rt; // gpuTop.ts:103
   logic patch_dispatcher_ic_0_ray_start; // gpuTop.ts:103
   logic patch_dispatcher_ic_1_ray_start; // gpuTop.ts:103
   logic [4:0] patch_dispatcher_ray_thread; // gpuTop.ts:103
@@ -107,33 +109,33 @@ module rtgpu_top (
   logic [127:0] patch_dispatcher_answer_info_1; // gpuTop.ts:103
   logic [95:0] patch_dispatcher_answer_normal_0; // gpuTop.ts:103
   logic [95:0] patch_dispatcher_answer_normal_1; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_pc_0; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_pc_1; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_pc_2; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_pc_3; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:103
-  logic [31:0] patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_0_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_0_busy_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_0_issue_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_1_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_1_busy_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_1_issue_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_2_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_2_busy_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_2_issue_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_3_pc; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_3_busy_cycles; // gpuTop.ts:103
+  logic [31:0] patch_dispatcher_core_counters_3_issue_cycles; // gpuTop.ts:103
   logic [31:0] patch_dispatcher_instructions; // gpuTop.ts:103
   logic [31:0] patch_dispatcher_traces; // gpuTop.ts:103
   logic patch_dispatcher_answer_overflow; // gpuTop.ts:103
   logic [95:0] ic_buffer_ray_origin_ic; // gpuTop.ts:104
   logic [95:0] ic_buffer_ray_direction_ic; // gpuTop.ts:104
   logic [5:0] ic_buffer_rt2ic_count; // gpuTop.ts:104
-  logic ic_buffer_rt2ic_empty; // gpuTop.ts:104
   logic ic_buffer_rt2ic_full; // gpuTop.ts:104
   logic [2:0] ic_buffer_rt2ic_error; // gpuTop.ts:104
-  logic [127:0] ic_buffer_shader_info_rt; // gpuTop.ts:104
-  logic [95:0] ic_buffer_shader_normal_rt; // gpuTop.ts:104
   logic [5:0] ic_buffer_ic2rt_count; // gpuTop.ts:104
-  logic ic_buffer_ic2rt_empty; // gpuTop.ts:104
   logic ic_buffer_ic2rt_full; // gpuTop.ts:104
   logic [2:0] ic_buffer_ic2rt_error; // gpuTop.ts:104
+  logic ic_buffer_steer_rt2ic_empty; // gpuTop.ts:104
+  logic ic_buffer_steer_ic2rt_empty; // gpuTop.ts:104
+  logic [127:0] ic_buffer_steer_shader_info_rt; // gpuTop.ts:104
+  logic [95:0] ic_buffer_steer_shader_normal_rt; // gpuTop.ts:104
   logic ic_buffer_error; // gpuTop.ts:104
   logic [127:0] main_memory_data_read_0; // gpuTop.ts:106
   logic [127:0] main_memory_data_read_1; // gpuTop.ts:106
@@ -298,7 +300,7 @@ module rtgpu_top (
   logic [31:0] ic_core1_rays; // gpuTop.ts:71
   logic [31:0] ic_core1_tests; // gpuTop.ts:71
   logic [31:0] ic_core1_busy_cycles; // gpuTop.ts:71
-  logic mc_mem_turn; // gpuTop.ts:146
+  logic mc_mem_turn; // gpuTop.ts:137
 
   assign mmio_rd_valid = memory_controller_mmio_rd_valid; // gpuTop.ts:81
   assign mmio_rd_data = memory_controller_mmio_rd_data; // gpuTop.ts:81
@@ -331,18 +333,18 @@ module rtgpu_top (
   wire memory_controller_core_busy_1 = rt_core1_dispatch_busy; // gpuTop.ts:101
   wire memory_controller_core_busy_2 = rt_core2_dispatch_busy; // gpuTop.ts:101
   wire memory_controller_core_busy_3 = rt_core3_dispatch_busy; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_pc_0 = patch_dispatcher_core_pc_0; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_pc_1 = patch_dispatcher_core_pc_1; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_pc_2 = patch_dispatcher_core_pc_2; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_pc_3 = patch_dispatcher_core_pc_3; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_busy_cycles_0 = patch_dispatcher_core_busy_cycles_0; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_busy_cycles_1 = patch_dispatcher_core_busy_cycles_1; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_busy_cycles_2 = patch_dispatcher_core_busy_cycles_2; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_busy_cycles_3 = patch_dispatcher_core_busy_cycles_3; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_issue_cycles_0 = patch_dispatcher_core_issue_cycles_0; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_issue_cycles_1 = patch_dispatcher_core_issue_cycles_1; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_issue_cycles_2 = patch_dispatcher_core_issue_cycles_2; // gpuTop.ts:101
-  wire [31:0] memory_controller_core_issue_cycles_3 = patch_dispatcher_core_issue_cycles_3; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_0_pc = patch_dispatcher_core_counters_0_pc; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_0_busy_cycles = patch_dispatcher_core_counters_0_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_0_issue_cycles = patch_dispatcher_core_counters_0_issue_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_1_pc = patch_dispatcher_core_counters_1_pc; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_1_busy_cycles = patch_dispatcher_core_counters_1_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_1_issue_cycles = patch_dispatcher_core_counters_1_issue_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_2_pc = patch_dispatcher_core_counters_2_pc; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_2_busy_cycles = patch_dispatcher_core_counters_2_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_2_issue_cycles = patch_dispatcher_core_counters_2_issue_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_3_pc = patch_dispatcher_core_counters_3_pc; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_3_busy_cycles = patch_dispatcher_core_counters_3_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_core_counters_3_issue_cycles = patch_dispatcher_core_counters_3_issue_cycles; // gpuTop.ts:101
   wire [2:0] memory_controller_context_status_0_state = rt_core0_status_state; // gpuTop.ts:101
   wire [4:0] memory_controller_context_status_0_thread = rt_core0_status_thread; // gpuTop.ts:101
   wire [31:0] memory_controller_context_status_0_pc = rt_core0_status_pc; // gpuTop.ts:101
@@ -471,10 +473,10 @@ module rtgpu_top (
   wire [1:0] patch_dispatcher_cores_3_retire_flag = rt_core3_dispatch_retire_flag; // gpuTop.ts:103
   wire patch_dispatcher_cores_3_busy = rt_core3_dispatch_busy; // gpuTop.ts:103
   wire patch_dispatcher_cores_3_issued = rt_core3_dispatch_issued; // gpuTop.ts:103
-  wire patch_dispatcher_rt2ic_empty = ic_buffer_rt2ic_empty; // gpuTop.ts:103
-  wire patch_dispatcher_ic2rt_empty = ic_buffer_ic2rt_empty; // gpuTop.ts:103
-  wire [127:0] patch_dispatcher_shader_info_rt = ic_buffer_shader_info_rt; // gpuTop.ts:103
-  wire [95:0] patch_dispatcher_shader_normal_rt = ic_buffer_shader_normal_rt; // gpuTop.ts:103
+  wire patch_dispatcher_steer_rt2ic_empty = ic_buffer_steer_rt2ic_empty; // gpuTop.ts:103
+  wire patch_dispatcher_steer_ic2rt_empty = ic_buffer_steer_ic2rt_empty; // gpuTop.ts:103
+  wire [127:0] patch_dispatcher_steer_shader_info_rt = ic_buffer_steer_shader_info_rt; // gpuTop.ts:103
+  wire [95:0] patch_dispatcher_steer_shader_normal_rt = ic_buffer_steer_shader_normal_rt; // gpuTop.ts:103
   wire patch_dispatcher_ic_0_ready = ic_core0_dispatch_ready; // gpuTop.ts:103
   wire patch_dispatcher_ic_0_done = ic_core0_dispatch_done; // gpuTop.ts:103
   wire [127:0] patch_dispatcher_ic_0_hit_info = ic_core0_dispatch_hit_info; // gpuTop.ts:103
@@ -495,18 +497,18 @@ module rtgpu_top (
   wire [95:0] ic_buffer_ray_direction_rt_1 = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:104
   wire [95:0] ic_buffer_ray_direction_rt_2 = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:104
   wire [95:0] ic_buffer_ray_direction_rt_3 = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:104
-  wire ic_buffer_q_en_rt2ic = patch_dispatcher_q_en_rt2ic; // gpuTop.ts:104
-  wire [3:0] ic_buffer_core_id_rt2ic = patch_dispatcher_core_id_rt2ic; // gpuTop.ts:104
-  wire ic_buffer_dequeue_ic = patch_dispatcher_dequeue_ic; // gpuTop.ts:104
   wire [127:0] ic_buffer_shader_info_ic_0 = patch_dispatcher_answer_info_0; // gpuTop.ts:104
   wire [127:0] ic_buffer_shader_info_ic_1 = patch_dispatcher_answer_info_1; // gpuTop.ts:104
   wire [95:0] ic_buffer_normal_ic_0 = patch_dispatcher_answer_normal_0; // gpuTop.ts:104
   wire [95:0] ic_buffer_normal_ic_1 = patch_dispatcher_answer_normal_1; // gpuTop.ts:104
-  wire ic_buffer_q_en_ic2rt = patch_dispatcher_q_en_ic2rt; // gpuTop.ts:104
-  wire [1:0] ic_buffer_core_id_ic2rt = patch_dispatcher_core_id_ic2rt; // gpuTop.ts:104
-  wire ic_buffer_dequeue_rt = patch_dispatcher_dequeue_rt; // gpuTop.ts:104
+  wire ic_buffer_steer_q_en_rt2ic = patch_dispatcher_steer_q_en_rt2ic; // gpuTop.ts:104
+  wire [3:0] ic_buffer_steer_core_id_rt2ic = patch_dispatcher_steer_core_id_rt2ic; // gpuTop.ts:104
+  wire ic_buffer_steer_dequeue_ic = patch_dispatcher_steer_dequeue_ic; // gpuTop.ts:104
+  wire ic_buffer_steer_q_en_ic2rt = patch_dispatcher_steer_q_en_ic2rt; // gpuTop.ts:104
+  wire [1:0] ic_buffer_steer_core_id_ic2rt = patch_dispatcher_steer_core_id_ic2rt; // gpuTop.ts:104
+  wire ic_buffer_steer_dequeue_rt = patch_dispatcher_steer_dequeue_rt; // gpuTop.ts:104
   wire ic_buffer_clear_errors = 1'd0; // gpuTop.ts:104
-  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:144
+  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:135
   wire [4:0] main_memory_thread_0 = mcTurn_and ? memory_controller_mem_thread : rt_core0_mem_thread; // gpuTop.ts:106
   wire [4:0] main_memory_thread_1 = 1'd0 ? memory_controller_mem_thread : rt_core1_mem_thread; // gpuTop.ts:106
   wire [4:0] main_memory_thread_2 = 1'd0 ? memory_controller_mem_thread : rt_core2_mem_thread; // gpuTop.ts:106
@@ -520,7 +522,7 @@ module rtgpu_top (
   wire main_memory_read_en_2 = 1'd0 ? memory_controller_mem_read_en : rt_core2_mem_read; // gpuTop.ts:106
   wire main_memory_read_en_3 = 1'd0 ? memory_controller_mem_read_en : rt_core3_mem_read; // gpuTop.ts:106
   wire main_memory_write_en_0 = rt_core0_mem_write & ~mcTurn_and; // gpuTop.ts:106
-  wire main_memory_write_en_1_not = ~1'd0; // gpuTop.ts:154
+  wire main_memory_write_en_1_not = ~1'd0; // gpuTop.ts:145
   wire main_memory_write_en_1 = rt_core1_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
   wire main_memory_write_en_2 = rt_core2_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
   wire main_memory_write_en_3 = rt_core3_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
@@ -544,13 +546,13 @@ module rtgpu_top (
   wire rt_core0_mem_resp_done = main_memory_done_0; // gpuTop.ts:107
   wire [127:0] rt_core0_mem_resp_data = main_memory_data_read_0; // gpuTop.ts:107
   wire rt_core0_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
-  wire rt_core0_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
-  wire [11:0] rt_core0_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
-  wire [31:0] rt_core0_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core0_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
+  wire [11:0] rt_core0_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core0_imem_load_wdata = memory_controller_imem_load_wdata; // gpuTop.ts:107
   wire rt_core0_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
-  wire rt_core0_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
-  wire [12:0] rt_core0_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
-  wire [31:0] rt_core0_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core0_cmem_load_we = memory_controller_cmem_load_we; // gpuTop.ts:107
+  wire [12:0] rt_core0_cmem_load_waddr = memory_controller_cmem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core0_cmem_load_wdata = memory_controller_cmem_load_wdata; // gpuTop.ts:107
   wire rt_core1_dispatch_launch_valid = patch_dispatcher_cores_1_launch_valid; // gpuTop.ts:107
   wire [4:0] rt_core1_dispatch_launch_bits_thread = patch_dispatcher_cores_1_launch_bits_thread; // gpuTop.ts:107
   wire [31:0] rt_core1_dispatch_launch_bits_pc = patch_dispatcher_cores_1_launch_bits_pc; // gpuTop.ts:107
@@ -563,13 +565,13 @@ module rtgpu_top (
   wire rt_core1_mem_resp_done = main_memory_done_1; // gpuTop.ts:107
   wire [127:0] rt_core1_mem_resp_data = main_memory_data_read_1; // gpuTop.ts:107
   wire rt_core1_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
-  wire rt_core1_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
-  wire [11:0] rt_core1_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
-  wire [31:0] rt_core1_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core1_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
+  wire [11:0] rt_core1_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core1_imem_load_wdata = memory_controller_imem_load_wdata; // gpuTop.ts:107
   wire rt_core1_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
-  wire rt_core1_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
-  wire [12:0] rt_core1_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
-  wire [31:0] rt_core1_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core1_cmem_load_we = memory_controller_cmem_load_we; // gpuTop.ts:107
+  wire [12:0] rt_core1_cmem_load_waddr = memory_controller_cmem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core1_cmem_load_wdata = memory_controller_cmem_load_wdata; // gpuTop.ts:107
   wire rt_core2_dispatch_launch_valid = patch_dispatcher_cores_2_launch_valid; // gpuTop.ts:107
   wire [4:0] rt_core2_dispatch_launch_bits_thread = patch_dispatcher_cores_2_launch_bits_thread; // gpuTop.ts:107
   wire [31:0] rt_core2_dispatch_launch_bits_pc = patch_dispatcher_cores_2_launch_bits_pc; // gpuTop.ts:107
@@ -582,13 +584,13 @@ module rtgpu_top (
   wire rt_core2_mem_resp_done = main_memory_done_2; // gpuTop.ts:107
   wire [127:0] rt_core2_mem_resp_data = main_memory_data_read_2; // gpuTop.ts:107
   wire rt_core2_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
-  wire rt_core2_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
-  wire [11:0] rt_core2_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
-  wire [31:0] rt_core2_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core2_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
+  wire [11:0] rt_core2_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core2_imem_load_wdata = memory_controller_imem_load_wdata; // gpuTop.ts:107
   wire rt_core2_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
-  wire rt_core2_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
-  wire [12:0] rt_core2_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
-  wire [31:0] rt_core2_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core2_cmem_load_we = memory_controller_cmem_load_we; // gpuTop.ts:107
+  wire [12:0] rt_core2_cmem_load_waddr = memory_controller_cmem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core2_cmem_load_wdata = memory_controller_cmem_load_wdata; // gpuTop.ts:107
   wire rt_core3_dispatch_launch_valid = patch_dispatcher_cores_3_launch_valid; // gpuTop.ts:107
   wire [4:0] rt_core3_dispatch_launch_bits_thread = patch_dispatcher_cores_3_launch_bits_thread; // gpuTop.ts:107
   wire [31:0] rt_core3_dispatch_launch_bits_pc = patch_dispatcher_cores_3_launch_bits_pc; // gpuTop.ts:107
@@ -601,13 +603,13 @@ module rtgpu_top (
   wire rt_core3_mem_resp_done = main_memory_done_3; // gpuTop.ts:107
   wire [127:0] rt_core3_mem_resp_data = main_memory_data_read_3; // gpuTop.ts:107
   wire rt_core3_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
-  wire rt_core3_imem_load_we = memory_controller_imem_we; // gpuTop.ts:107
-  wire [11:0] rt_core3_imem_load_waddr = memory_controller_mem_waddr[11:0]; // gpuTop.ts:107
-  wire [31:0] rt_core3_imem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core3_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
+  wire [11:0] rt_core3_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core3_imem_load_wdata = memory_controller_imem_load_wdata; // gpuTop.ts:107
   wire rt_core3_cmem_load_start = memory_controller_cmem_load_start; // gpuTop.ts:107
-  wire rt_core3_cmem_load_we = memory_controller_cmem_we; // gpuTop.ts:107
-  wire [12:0] rt_core3_cmem_load_waddr = memory_controller_mem_waddr; // gpuTop.ts:107
-  wire [31:0] rt_core3_cmem_load_wdata = memory_controller_mem_wdata; // gpuTop.ts:107
+  wire rt_core3_cmem_load_we = memory_controller_cmem_load_we; // gpuTop.ts:107
+  wire [12:0] rt_core3_cmem_load_waddr = memory_controller_cmem_load_waddr; // gpuTop.ts:107
+  wire [31:0] rt_core3_cmem_load_wdata = memory_controller_cmem_load_wdata; // gpuTop.ts:107
   wire ic_core0_load_start = memory_controller_tri_load_start; // gpuTop.ts:71
   wire ic_core0_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:71
   wire [31:0] ic_core0_load_data = memory_controller_tri_load_data; // gpuTop.ts:71
@@ -631,9 +633,9 @@ module rtgpu_top (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      mc_mem_turn <= 1'd0; // gpuTop.ts:146
+      mc_mem_turn <= 1'd0; // gpuTop.ts:137
     end else begin
-      mc_mem_turn <= mcTurn_and; // gpuTop.ts:146
+      mc_mem_turn <= mcTurn_and; // gpuTop.ts:137
     end
   end
 
@@ -659,12 +661,14 @@ module rtgpu_top (
     .dma_wr_data(memory_controller_dma_wr_data),
     .dma_wr_ready(memory_controller_dma_wr_ready),
     .irq(memory_controller_irq),
-    .imem_we(memory_controller_imem_we),
-    .cmem_we(memory_controller_cmem_we),
     .imem_load_start(memory_controller_imem_load_start),
+    .imem_load_we(memory_controller_imem_load_we),
+    .imem_load_waddr(memory_controller_imem_load_waddr),
+    .imem_load_wdata(memory_controller_imem_load_wdata),
     .cmem_load_start(memory_controller_cmem_load_start),
-    .mem_waddr(memory_controller_mem_waddr),
-    .mem_wdata(memory_controller_mem_wdata),
+    .cmem_load_we(memory_controller_cmem_load_we),
+    .cmem_load_waddr(memory_controller_cmem_load_waddr),
+    .cmem_load_wdata(memory_controller_cmem_load_wdata),
     .tri_load_start(memory_controller_tri_load_start),
     .tri_load_valid(memory_controller_tri_load_valid),
     .tri_load_data(memory_controller_tri_load_data),
@@ -686,18 +690,18 @@ module rtgpu_top (
     .core_busy_1(memory_controller_core_busy_1),
     .core_busy_2(memory_controller_core_busy_2),
     .core_busy_3(memory_controller_core_busy_3),
-    .core_pc_0(memory_controller_core_pc_0),
-    .core_pc_1(memory_controller_core_pc_1),
-    .core_pc_2(memory_controller_core_pc_2),
-    .core_pc_3(memory_controller_core_pc_3),
-    .core_busy_cycles_0(memory_controller_core_busy_cycles_0),
-    .core_busy_cycles_1(memory_controller_core_busy_cycles_1),
-    .core_busy_cycles_2(memory_controller_core_busy_cycles_2),
-    .core_busy_cycles_3(memory_controller_core_busy_cycles_3),
-    .core_issue_cycles_0(memory_controller_core_issue_cycles_0),
-    .core_issue_cycles_1(memory_controller_core_issue_cycles_1),
-    .core_issue_cycles_2(memory_controller_core_issue_cycles_2),
-    .core_issue_cycles_3(memory_controller_core_issue_cycles_3),
+    .core_counters_0_pc(memory_controller_core_counters_0_pc),
+    .core_counters_0_busy_cycles(memory_controller_core_counters_0_busy_cycles),
+    .core_counters_0_issue_cycles(memory_controller_core_counters_0_issue_cycles),
+    .core_counters_1_pc(memory_controller_core_counters_1_pc),
+    .core_counters_1_busy_cycles(memory_controller_core_counters_1_busy_cycles),
+    .core_counters_1_issue_cycles(memory_controller_core_counters_1_issue_cycles),
+    .core_counters_2_pc(memory_controller_core_counters_2_pc),
+    .core_counters_2_busy_cycles(memory_controller_core_counters_2_busy_cycles),
+    .core_counters_2_issue_cycles(memory_controller_core_counters_2_issue_cycles),
+    .core_counters_3_pc(memory_controller_core_counters_3_pc),
+    .core_counters_3_busy_cycles(memory_controller_core_counters_3_busy_cycles),
+    .core_counters_3_issue_cycles(memory_controller_core_counters_3_issue_cycles),
     .context_select(memory_controller_context_select),
     .context_status_0_state(memory_controller_context_status_0_state),
     .context_status_0_thread(memory_controller_context_status_0_thread),
@@ -881,16 +885,16 @@ module rtgpu_top (
     .cores_3_retire_flag(patch_dispatcher_cores_3_retire_flag),
     .cores_3_busy(patch_dispatcher_cores_3_busy),
     .cores_3_issued(patch_dispatcher_cores_3_issued),
-    .q_en_rt2ic(patch_dispatcher_q_en_rt2ic),
-    .core_id_rt2ic(patch_dispatcher_core_id_rt2ic),
-    .rt2ic_empty(patch_dispatcher_rt2ic_empty),
-    .dequeue_ic(patch_dispatcher_dequeue_ic),
-    .q_en_ic2rt(patch_dispatcher_q_en_ic2rt),
-    .core_id_ic2rt(patch_dispatcher_core_id_ic2rt),
-    .ic2rt_empty(patch_dispatcher_ic2rt_empty),
-    .dequeue_rt(patch_dispatcher_dequeue_rt),
-    .shader_info_rt(patch_dispatcher_shader_info_rt),
-    .shader_normal_rt(patch_dispatcher_shader_normal_rt),
+    .steer_q_en_rt2ic(patch_dispatcher_steer_q_en_rt2ic),
+    .steer_core_id_rt2ic(patch_dispatcher_steer_core_id_rt2ic),
+    .steer_dequeue_ic(patch_dispatcher_steer_dequeue_ic),
+    .steer_rt2ic_empty(patch_dispatcher_steer_rt2ic_empty),
+    .steer_q_en_ic2rt(patch_dispatcher_steer_q_en_ic2rt),
+    .steer_core_id_ic2rt(patch_dispatcher_steer_core_id_ic2rt),
+    .steer_dequeue_rt(patch_dispatcher_steer_dequeue_rt),
+    .steer_ic2rt_empty(patch_dispatcher_steer_ic2rt_empty),
+    .steer_shader_info_rt(patch_dispatcher_steer_shader_info_rt),
+    .steer_shader_normal_rt(patch_dispatcher_steer_shader_normal_rt),
     .ic_0_ray_start(patch_dispatcher_ic_0_ray_start),
     .ic_0_ready(patch_dispatcher_ic_0_ready),
     .ic_0_done(patch_dispatcher_ic_0_done),
@@ -910,18 +914,18 @@ module rtgpu_top (
     .answer_info_1(patch_dispatcher_answer_info_1),
     .answer_normal_0(patch_dispatcher_answer_normal_0),
     .answer_normal_1(patch_dispatcher_answer_normal_1),
-    .core_pc_0(patch_dispatcher_core_pc_0),
-    .core_pc_1(patch_dispatcher_core_pc_1),
-    .core_pc_2(patch_dispatcher_core_pc_2),
-    .core_pc_3(patch_dispatcher_core_pc_3),
-    .core_busy_cycles_0(patch_dispatcher_core_busy_cycles_0),
-    .core_busy_cycles_1(patch_dispatcher_core_busy_cycles_1),
-    .core_busy_cycles_2(patch_dispatcher_core_busy_cycles_2),
-    .core_busy_cycles_3(patch_dispatcher_core_busy_cycles_3),
-    .core_issue_cycles_0(patch_dispatcher_core_issue_cycles_0),
-    .core_issue_cycles_1(patch_dispatcher_core_issue_cycles_1),
-    .core_issue_cycles_2(patch_dispatcher_core_issue_cycles_2),
-    .core_issue_cycles_3(patch_dispatcher_core_issue_cycles_3),
+    .core_counters_0_pc(patch_dispatcher_core_counters_0_pc),
+    .core_counters_0_busy_cycles(patch_dispatcher_core_counters_0_busy_cycles),
+    .core_counters_0_issue_cycles(patch_dispatcher_core_counters_0_issue_cycles),
+    .core_counters_1_pc(patch_dispatcher_core_counters_1_pc),
+    .core_counters_1_busy_cycles(patch_dispatcher_core_counters_1_busy_cycles),
+    .core_counters_1_issue_cycles(patch_dispatcher_core_counters_1_issue_cycles),
+    .core_counters_2_pc(patch_dispatcher_core_counters_2_pc),
+    .core_counters_2_busy_cycles(patch_dispatcher_core_counters_2_busy_cycles),
+    .core_counters_2_issue_cycles(patch_dispatcher_core_counters_2_issue_cycles),
+    .core_counters_3_pc(patch_dispatcher_core_counters_3_pc),
+    .core_counters_3_busy_cycles(patch_dispatcher_core_counters_3_busy_cycles),
+    .core_counters_3_issue_cycles(patch_dispatcher_core_counters_3_issue_cycles),
     .instructions(patch_dispatcher_instructions),
     .traces(patch_dispatcher_traces),
     .answer_overflow(patch_dispatcher_answer_overflow)
@@ -938,28 +942,28 @@ module rtgpu_top (
     .ray_direction_rt_1(ic_buffer_ray_direction_rt_1),
     .ray_direction_rt_2(ic_buffer_ray_direction_rt_2),
     .ray_direction_rt_3(ic_buffer_ray_direction_rt_3),
-    .q_en_rt2ic(ic_buffer_q_en_rt2ic),
-    .core_id_rt2ic(ic_buffer_core_id_rt2ic),
-    .dequeue_ic(ic_buffer_dequeue_ic),
     .ray_origin_ic(ic_buffer_ray_origin_ic),
     .ray_direction_ic(ic_buffer_ray_direction_ic),
     .rt2ic_count(ic_buffer_rt2ic_count),
-    .rt2ic_empty(ic_buffer_rt2ic_empty),
     .rt2ic_full(ic_buffer_rt2ic_full),
     .rt2ic_error(ic_buffer_rt2ic_error),
     .shader_info_ic_0(ic_buffer_shader_info_ic_0),
     .shader_info_ic_1(ic_buffer_shader_info_ic_1),
     .normal_ic_0(ic_buffer_normal_ic_0),
     .normal_ic_1(ic_buffer_normal_ic_1),
-    .q_en_ic2rt(ic_buffer_q_en_ic2rt),
-    .core_id_ic2rt(ic_buffer_core_id_ic2rt),
-    .dequeue_rt(ic_buffer_dequeue_rt),
-    .shader_info_rt(ic_buffer_shader_info_rt),
-    .shader_normal_rt(ic_buffer_shader_normal_rt),
     .ic2rt_count(ic_buffer_ic2rt_count),
-    .ic2rt_empty(ic_buffer_ic2rt_empty),
     .ic2rt_full(ic_buffer_ic2rt_full),
     .ic2rt_error(ic_buffer_ic2rt_error),
+    .steer_q_en_rt2ic(ic_buffer_steer_q_en_rt2ic),
+    .steer_core_id_rt2ic(ic_buffer_steer_core_id_rt2ic),
+    .steer_dequeue_ic(ic_buffer_steer_dequeue_ic),
+    .steer_rt2ic_empty(ic_buffer_steer_rt2ic_empty),
+    .steer_q_en_ic2rt(ic_buffer_steer_q_en_ic2rt),
+    .steer_core_id_ic2rt(ic_buffer_steer_core_id_ic2rt),
+    .steer_dequeue_rt(ic_buffer_steer_dequeue_rt),
+    .steer_ic2rt_empty(ic_buffer_steer_ic2rt_empty),
+    .steer_shader_info_rt(ic_buffer_steer_shader_info_rt),
+    .steer_shader_normal_rt(ic_buffer_steer_shader_normal_rt),
     .clear_errors(ic_buffer_clear_errors),
     .error(ic_buffer_error)
   );
