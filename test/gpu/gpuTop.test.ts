@@ -219,6 +219,8 @@ ok:
 `, 100);
     const r = await runGpu(faulty, { sim: 'ts', jobs: 2 });
     expect(r.faults).toEqual([70]);
+    // Four one-patch chunks: each worker's GPU ran one at least, however late it started (its counters are in the sum).
+    expect(r.stats.gpus).toBe(2);
     expect(r.pixels.map((p) => p.ret[0])).toEqual(Array.from({ length: 100 }, (_, i) => i));
     const spin = kernelJob('    s_mov R2, R1\nloop:\n    jmp loop\n', 40, 'spin.s');
     const err = await runGpu(spin, { sim: 'ts', jobs: 2, maxCycles: 3000 }).catch((e: unknown) => e);

@@ -94,6 +94,9 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
     return { pixels, faults, stats };
   }
   const workerCount = Math.min(jobs, queue.length);
+  // Each worker's first range is its own, so every worker runs one at least (else one that started late
+  // would find the queue empty, and its GPU's counters would be missing from the frame's).
+  const firstRanges = queue.splice(0, workerCount);
   const ret = new Uint32Array(4 * job.pixels);
   const chunksDone: { first: number; count: number }[] = [];
   const faults: number[] = [];
@@ -117,14 +120,13 @@ export async function runFrameParallel(job: GpuJob, opts: DriverOptions, jobs: n
         workers.push(worker);
         worker.on('online', () => worker.postMessage({ type: 'design', design: design() } satisfies ToWorker));
         let finished = false;
-        const next = () => {
-          const range = queue.shift();
+        const next = (range = queue.shift()) => {
           worker.postMessage(range === undefined ? ({ type: 'finish' } satisfies ToWorker) : ({ type: 'run', ...range } satisfies ToWorker));
         };
         worker.on('message', (m: FromWorker) => {
           switch (m.type) {
             case 'ready':
-              return next();
+              return next(firstRanges[w]);
             case 'progress':
               written[w] = m.written;
               cycles[w] = m.cycles;
