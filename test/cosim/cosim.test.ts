@@ -20,6 +20,12 @@ describe('three simulators agree on every output, every cycle', () => {
   }
 });
 
+test('Icarus that does not answer within timeoutSeconds is an error naming the limit, not a run that never ends', async () => {
+  const d = fixtureDesigns.find((x) => x.name === 'mixed')!;
+  // 200,000 cycles take vvp seconds: far longer than the 0.2 s given.
+  await expect(runCosim(d, { cycles: 200_000, seed, sims: ['ts', 'icarus'], timeoutSeconds: 0.2 })).rejects.toThrow(/vvp did not answer within 0\.2 s \(timeoutSeconds\)/);
+}, 120_000);
+
 describe('registers compared every cycle too', () => {
   for (const name of ['mixed', 'asyncreset']) {
     test(name, async () => {

@@ -20,7 +20,14 @@ export interface CosimOptions {
   readonly compareRegisters?: boolean;
   /** Called with a line of progress (builds, runs). */
   readonly log?: (line: string) => void;
+  /**
+   * Seconds the live Icarus run may take to answer (absent: 2 minutes plus 50 ms a cycle, about six times
+   * the whole GPU's pace on Icarus): a vvp that stops answering is an error, not a run that never ends.
+   */
+  readonly timeoutSeconds?: number;
 }
+
+const icarusTimeoutSeconds = (cycles: number): number => 120 + 0.05 * cycles;
 
 export interface CosimMismatch {
   readonly cycle: number;
@@ -162,7 +169,13 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
       seconds[sim] = r.seconds;
       continue;
     }
-    const s = sim === 'ts' ? compileSimulator(design) : await compileSimulator(design, { backend: sim, registers: opts.compareRegisters ?? false, log });
+    const registers = opts.compareRegisters ?? false;
+    const s =
+      sim === 'ts'
+        ? compileSimulator(design)
+        : sim === 'icarus'
+          ? await compileSimulator(design, { backend: sim, registers, log, timeoutSeconds: opts.timeoutSeconds ?? icarusTimeoutSeconds(opts.cycles) })
+          : await compileSimulator(design, { backend: sim, registers, log });
     try {
       if (sim !== 'ts') log(`${sim}: running ${opts.cycles} cycles`);
       const t0 = performance.now();
