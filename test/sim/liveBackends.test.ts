@@ -9,7 +9,7 @@ import { Bool, UInt, defineModule, elaborate, flattenDesign, input, output, type
 import { compileSimulator, simulatorBackends, type Simulator } from '../../src/hdl/sim/index.ts';
 import { externalDesign, type ExternalDesign } from '../../src/hdl/sim/external/externalDesign.ts';
 import { startVerilator } from '../../src/hdl/sim/verilator/verilatorSimulator.ts';
-import { IcarusEngine, startIcarus } from '../../src/hdl/sim/icarus/icarusSimulator.ts';
+import { IcarusEngine, answerLimit, answerTimeoutMs, startIcarus } from '../../src/hdl/sim/icarus/icarusSimulator.ts';
 import type { ExternalSimulator } from '../../src/hdl/sim/external/externalSimulator.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { Mixed } from '../cosim/fixtures.ts';
@@ -374,6 +374,18 @@ describe('when the simulated design or the tool fails', () => {
     expect(performance.now() - t0).toBeLessThan(30_000);
     sim.close();
   }, 600_000);
+
+  test('without timeoutSeconds, vvp still has a limit: 5 min an answer, plus 50 ms a cycle the command simulates', () => {
+    const limit = answerLimit(undefined);
+    expect(answerTimeoutMs(limit, 0)).toBe(300_000);
+    expect(answerTimeoutMs(limit, 1)).toBe(300_050);
+    expect(answerTimeoutMs(limit, 1_000_000)).toBe(50_300_000);
+    // poll() takes an int: a longer wait is capped, not wrapped to a negative (infinite) one.
+    expect(answerTimeoutMs(limit, 2 ** 31)).toBe(2 ** 31 - 1);
+    expect(answerTimeoutMs(answerLimit(2), 1_000_000)).toBe(2000);
+    expect(answerTimeoutMs(answerLimit(Infinity), 5)).toBe(-1);
+    for (const bad of [0, -1, NaN]) expect(() => answerLimit(bad)).toThrow(/timeoutSeconds must be a positive number of seconds/);
+  });
 
   test('a killed vvp is an error at the next call', async () => {
     const sim = (await compileSimulator(mixed, { backend: 'icarus' })) as ExternalSimulator;

@@ -19,7 +19,11 @@ export interface IcarusOptions {
   readonly backend: 'icarus';
   /** Make every register readable by hierarchical name (as with Verilator; Icarus itself sees everything). */
   readonly registers?: boolean;
-  /** Longest wait for one answer from vvp before it is stopped and an error raised (default: no limit). */
+  /**
+   * Longest wait for one answer from vvp before it is stopped and an error raised, so a vvp stuck in a
+   * zero-delay loop is an error, not a hang. Default: 5 min plus 50 ms per cycle the command simulates
+   * (a step of a million cycles may take that long). `Infinity`: no limit.
+   */
   readonly timeoutSeconds?: number;
   readonly log?: (line: string) => void;
 }
@@ -122,7 +126,7 @@ export class IcarusEngine implements Engine {
   constructor(
     private readonly x: ExternalDesign,
     private readonly build: { dir: string; vpiDir: string },
-    private readonly timeoutMs: number,
+    private readonly limit: AnswerLimit,
   ) {
     this.start();
   }
@@ -188,13 +192,15 @@ export class IcarusEngine implements Engine {
     if (!writeAll(this.cmd, data)) this.fail(`vvp exited before it took the command${this.logTail()}`);
   }
 
-  private receive(expect: number): Uint32Array {
-    const timeout = () => this.fail(`vvp did not answer within ${this.timeoutMs / 1000} s (timeoutSeconds)${this.logTail()}`);
-    const head = readExactly(this.reply, 8, this.timeoutMs, timeout);
+  /** Reads one answer; `cycles` is how many cycles the command simulates (they lengthen the default limit). */
+  private receive(expect: number, cycles = 0): Uint32Array {
+    const timeoutMs = answerTimeoutMs(this.limit, cycles);
+    const timeout = () => this.fail(`vvp did not answer within ${timeoutMs / 1000} s (timeoutSeconds)${this.logTail()}`);
+    const head = readExactly(this.reply, 8, timeoutMs, timeout);
     if (!head) this.fail(`vvp exited unexpectedly${this.logTail() || ' (no output)'}`);
     const code = head.readUInt32LE(0);
     const n = head.readUInt32LE(4);
-    const body = n ? readExactly(this.reply, 4 * n, this.timeoutMs, timeout) : Buffer.alloc(0);
+    const body = n ? readExactly(this.reply, 4 * n, timeoutMs, timeout) : Buffer.alloc(0);
     if (!body) this.fail(`vvp exited in the middle of an answer${this.logTail()}`);
     const words = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
     if (code === REPLY.ERROR) {
@@ -205,10 +211,10 @@ export class IcarusEngine implements Engine {
     return words;
   }
 
-  private request(op: number, payload: readonly number[]): Uint32Array {
+  private request(op: number, payload: readonly number[], cycles = 0): Uint32Array {
     this.send([op, payload.length, ...payload]);
     this.flush();
-    return this.receive(REPLY.OK);
+    return this.receive(REPLY.OK, cycles);
   }
 
   poke(signal: number, words: Uint32Array): void {
@@ -220,7 +226,7 @@ export class IcarusEngine implements Engine {
   }
 
   step(cycles: number): void {
-    if (cycles > 0) this.request(OP.STEP, [cycles]);
+    if (cycles > 0) this.request(OP.STEP, [cycles], cycles);
   }
 
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
@@ -229,7 +235,7 @@ export class IcarusEngine implements Engine {
     // The rows go straight from the caller's buffer: a long run is megabytes.
     this.flush();
     if (!writeAll(this.cmd, new Uint8Array(stimulus.buffer, stimulus.byteOffset, stimulus.byteLength))) this.fail(`vvp exited before it took the vectors${this.logTail()}`);
-    const out = this.receive(REPLY.OK);
+    const out = this.receive(REPLY.OK, cycles);
     if (out.length !== outWords * cycles) this.fail(`the vector run returned ${out.length} words, expected ${outWords * cycles}`);
     return out;
   }
@@ -273,7 +279,7 @@ export class IcarusEngine implements Engine {
     if (this.cmd >= 0 && !this.failure) {
       this.pending = [OP.FINISH, 0];
       // vvp ends the run (closing the waveform) and exits: the reply pipe reaches end of file.
-      if (writeAll(this.cmd, new Uint8Array(Uint32Array.from(this.pending).buffer))) drain(this.reply, this.timeoutMs < 0 ? 60_000 : this.timeoutMs);
+      if (writeAll(this.cmd, new Uint8Array(Uint32Array.from(this.pending).buffer))) drain(this.reply, drainTimeoutMs(this.limit));
       this.pending = [];
     }
     if (this.cmd >= 0) closeQuietly(this.cmd);
@@ -290,6 +296,30 @@ export function compileIcarusSimulator(design: Design, opts: IcarusOptions): Pro
 /** Compiles an external design (its emitted files as given) and starts vvp on it. */
 export async function startIcarus(x: ExternalDesign, opts: Omit<IcarusOptions, 'backend' | 'registers'>): Promise<ExternalSimulator> {
   const build = await buildIcarusDesign(x, opts.log ?? (() => {}));
-  const timeoutMs = opts.timeoutSeconds === undefined ? -1 : Math.max(1, Math.round(opts.timeoutSeconds * 1000));
-  return new ExternalSimulator('icarus', x, new IcarusEngine(x, build, timeoutMs));
+  return new ExternalSimulator('icarus', x, new IcarusEngine(x, build, answerLimit(opts.timeoutSeconds)));
+}
+
+/** How long vvp may take to answer: fixed (the user's `timeoutSeconds`), none, or the default that grows with the cycles asked for. */
+export type AnswerLimit = { readonly fixedMs: number } | { readonly none: true } | { readonly baseMs: number; readonly perCycleMs: number };
+
+const DEFAULT_ANSWER_LIMIT: AnswerLimit = { baseMs: 300_000, perCycleMs: 50 };
+
+export function answerLimit(timeoutSeconds: number | undefined): AnswerLimit {
+  if (timeoutSeconds === undefined) return DEFAULT_ANSWER_LIMIT;
+  if (typeof timeoutSeconds !== 'number' || Number.isNaN(timeoutSeconds) || timeoutSeconds <= 0) throw new Error(`icarus: timeoutSeconds must be a positive number of seconds (or Infinity for no limit), got ${String(timeoutSeconds)}`);
+  return timeoutSeconds === Infinity ? { none: true } : { fixedMs: Math.max(1, Math.round(timeoutSeconds * 1000)) };
+}
+
+/** How long to wait for vvp to finish after the last command: at most a minute. */
+function drainTimeoutMs(limit: AnswerLimit): number {
+  const t = answerTimeoutMs(limit, 0);
+  return t < 0 ? 60_000 : Math.min(60_000, t);
+}
+
+/** The poll timeout for one answer, in ms (-1: wait for ever). */
+export function answerTimeoutMs(limit: AnswerLimit, cycles: number): number {
+  if ('none' in limit) return -1;
+  if ('fixedMs' in limit) return limit.fixedMs;
+  // poll() takes a 32-bit int: past about 24 days, wait for ever.
+  return Math.min(limit.baseMs + limit.perCycleMs * cycles, 2 ** 31 - 1);
 }
