@@ -5,6 +5,7 @@ import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, outpu
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { RtCoreCounters } from '../patchDispatcher/rtCoreCounters.ts';
+import { IcCoreCounters } from '../icCore/icCoreCounters.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { FrameLink, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
@@ -49,10 +50,8 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     instructions: input(UInt(32)),
     traces: input(UInt(32)),
     internal_error: input(Bool),
-    ic_rays: input(Vec(p.icCores, UInt(32))),
-    ic_tests: input(Vec(p.icCores, UInt(32))),
-    ic_busy_cycles: input(Vec(p.icCores, UInt(32))),
-    ic_node_tests: input(Vec(p.icCores, UInt(32))),
+    /** The IC cores' counters (SV ports ic_counters_<k>_rays …). */
+    ic_counters: input(Vec(p.icCores, IcCoreCounters)),
     // Main memory (port 0, in cycles RT core 0 leaves it free): the return vectors.
     mem_read_en: output(Bool),
     mem_thread: output(UInt(5)),
@@ -358,10 +357,11 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
   }
   for (let k = 0; k < p.icCores; k++) {
     const base = MMIO.IC_CORE + 16 * k;
-    readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
+    const counters = io.ic_counters.at(k);
+    readable.push([base + 4 * IC_CORE_REG.RAYS, counters.rays]);
+    readable.push([base + 4 * IC_CORE_REG.TESTS, counters.tests]);
+    readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, counters.busy_cycles]);
+    readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, counters.node_tests]);
   }
   const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio.rd_addr.eq(a), v, acc), lit(0, 32));
   const rdData = m.reg(UInt(32), { reset: 0 });

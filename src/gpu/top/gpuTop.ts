@@ -68,12 +68,11 @@ export const defaultBvhGpuParams: GpuParams = {
 
 /** One IC system of the configuration: brute force (IcSystem) or BVH (BvhIcSystem); both have the ports the top uses. */
 function icSystem(m: ModuleBuilder, p: GpuParams, k: number) {
-  if (p.traversal === undefined) return { system: m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }), nodeTests: lit(0, 32) };
+  if (p.traversal === undefined) return m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` });
   if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh' or absent, got '${String(p.traversal)}'`);
   const d = defaultBvhIcSystemParams;
   const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges, ...triangleTestParam(p) };
-  const system = m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
-  return { system, nodeTests: system.io.node_tests };
+  return m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
 }
 
 export const GPU_TOP_NAME = 'rtgpu_top';
@@ -160,22 +159,19 @@ function icBufferSteering(m: ModuleBuilder, { pd, buffer }: GpuBlocks): void {
 /** The controller's one scene image port, fanned out: every IC system loads the same image, so core 0's count speaks for all and any core's error is the load's. */
 function sceneLoad({ mc, ics }: GpuBlocks): void {
   const load = mc.io.tri_load;
-  for (const { system } of ics) for (const k of ['start', 'valid', 'data'] as const) system.io.load[k].set(load[k]);
-  load.error.set(ics.map((x) => x.system.io.load.error).reduce((a, b) => a.or(b)));
-  load.triangle_count.set(ics[0]!.system.io.load.triangle_count);
+  for (const system of ics) for (const k of ['start', 'valid', 'data'] as const) system.io.load[k].set(load[k]);
+  load.error.set(ics.map((system) => system.io.load.error).reduce((a, b) => a.or(b)));
+  load.triangle_count.set(ics[0]!.io.load.triangle_count);
 }
 
 /** IC system k: rays from the buffer, answers to the dispatcher. */
 function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number): void {
-  const { system: s, nodeTests } = ics[k]!;
+  const s = ics[k]!;
   s.io.ray_origin.set(buffer.io.ray_origin_ic);
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
   m.connect(pd.io.ic.at(k), s.io.dispatch);
   buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
   buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
-  mc.io.ic_rays.at(k).set(s.io.rays);
-  mc.io.ic_tests.at(k).set(s.io.tests);
-  mc.io.ic_busy_cycles.at(k).set(s.io.busy_cycles);
-  mc.io.ic_node_tests.at(k).set(nodeTests);
+  m.connect(mc.io.ic_counters.at(k), s.io.counters);
 }
