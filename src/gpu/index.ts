@@ -15,6 +15,7 @@ export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, Memor
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { QueueControl } from './icBuffer/queueControl.ts';
+export { HitAnswer } from './icBuffer/hitAnswer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';
 export { IcCoreLink } from './icCore/icCoreLink.ts';
 export { IcCoreCounters } from './icCore/icCoreCounters.ts';

@@ -171,7 +171,6 @@ function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number)
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
   m.connect(pd.io.ic.at(k), s.io.dispatch);
-  buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
-  buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
+  m.connect(buffer.io.answer_ic.at(k), pd.io.answer.at(k));
   m.connect(mc.io.ic_counters.at(k), s.io.counters);
 }
