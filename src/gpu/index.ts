@@ -27,6 +27,7 @@ export { runBvhRays, type BvhRunReport } from './bvh/bvhRayRunner.ts';
 export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
+export { MainMemoryPort } from './memory/mainMemoryPort.ts';
 export { TriangleMemory } from './memory/triangleMemory.ts';
 export { SceneLoad } from './memory/sceneLoad.ts';
 export { TriangleRead, TriangleRequest, TriangleAnswer } from './memory/triangleRead.ts';
