@@ -32,14 +32,14 @@ export const UnifiedMainMemory = defineModule(
     const request = ports.map((i) => io.port.at(i).read_en.or(io.port.at(i).write_en));
     // What each port asks of bank k: the row, the word and whether bank k is part of the access.
     const toBank = ports.map((i) => {
-      const addr = io.port.at(i).addr;
+      const { addr, data_write, write_en, s_or_v } = io.port.at(i);
       const first = addr.bits(1, 0);
-      const writeWords = vectorWords(io.port.at(i).data_write);
+      const writeWords = vectorWords(data_write);
       return [0, 1, 2, 3].map((k) => {
         const lane = lit(k, 2).sub(first);
         const laneAddr = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), addr.add(j), acc), addr);
         const word = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), writeWords[j]!, acc), writeWords[0]!);
-        return { row: laneAddr.bits(aw - 1, 2), word, write: io.port.at(i).write_en.and(io.port.at(i).s_or_v.or(lane.eq(0))) };
+        return { row: laneAddr.bits(aw - 1, 2), word, write: write_en.and(s_or_v.or(lane.eq(0))) };
       });
     });
 

@@ -123,12 +123,12 @@ export class UnifiedMainMemoryModel {
   check(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
     if (outs.conflict !== b(this.conflict)) return `conflict is ${outs.conflict}, the model expects ${b(this.conflict)}`;
     for (let i = 0; i < this.p.ports; i++) {
-      if (outs[`port_${i}_done`] !== b(this.done[i]!)) return `done_${i} is ${outs[`port_${i}_done`]}, the model expects ${b(this.done[i]!)}`;
+      if (outs[`port_${i}_done`] !== b(this.done[i]!)) return `port_${i}_done is ${outs[`port_${i}_done`]}, the model expects ${b(this.done[i]!)}`;
       const r = this.pending[i];
       if (!this.done[i] || !r) continue;
       const got = r.vector ? outs[`port_${i}_data_read`]! : outs[`port_${i}_data_read`]! & WORD;
       const want = r.vector ? r.value : r.value & WORD;
-      if (got !== want) return `data_read_${i} is 0x${got.toString(16)}, the model expects 0x${want.toString(16)} (${r.vector ? 'vector' : 'scalar'} read)`;
+      if (got !== want) return `port_${i}_data_read is 0x${got.toString(16)}, the model expects 0x${want.toString(16)} (${r.vector ? 'vector' : 'scalar'} read)`;
     }
     this.clock(ins);
     return null;
