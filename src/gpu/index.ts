@@ -15,8 +15,10 @@ export { DispatchLink, ThreadLaunch, ThreadEvent, ThreadEventKind, Retire, Memor
 export { checkCoreAgainstIss, type LockstepJob, type LockstepReport } from './rtCore/lockstep.ts';
 export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { QueueControl } from './icBuffer/queueControl.ts';
+export { HitAnswer } from './icBuffer/hitAnswer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';
 export { IcCoreLink } from './icCore/icCoreLink.ts';
+export { IcCoreCounters } from './icCore/icCoreCounters.ts';
 export { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icCore/icSystem.ts';
 export { runRays, type RayRunReport } from './icCore/rayRunner.ts';
 export { BvhIcCore, type BvhIcCoreParams } from './bvh/bvhIcCore.ts';
@@ -25,6 +27,7 @@ export { runBvhRays, type BvhRunReport } from './bvh/bvhRayRunner.ts';
 export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
+export { MainMemoryPort } from './memory/mainMemoryPort.ts';
 export { TriangleMemory } from './memory/triangleMemory.ts';
 export { SceneLoad } from './memory/sceneLoad.ts';
 export { TriangleRead, TriangleRequest, TriangleAnswer } from './memory/triangleRead.ts';

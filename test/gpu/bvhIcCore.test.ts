@@ -394,7 +394,7 @@ describe('BVH IC system on Verilator and Icarus', () => {
     const ray = { dispatch_ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
     let c = image.length + 1;
     expect(model.check(c++, { ...idle, ...ray }, quiet)).toBeNull();
-    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, node_tests: 1n, tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, counters_node_tests: 1n, counters_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
     expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
     expect(model.check(c++, idle, { ...quiet, load_error: 1n })).toMatch(/load_error/);
   });

@@ -67,7 +67,7 @@ describe('unified main memory (main_memory)', () => {
     let conflictRises = 0;
     let conflict = 0n;
     const d = watched(unifiedMainMemoryCosimDesign, unifiedMainMemoryCosimDesign.golden!, (o) => {
-      for (let i = 0; i < 4; i++) if (o[`done_${i}`] === 1n) dones++;
+      for (let i = 0; i < 4; i++) if (o[`port_${i}_done`] === 1n) dones++;
       if (o.conflict === 1n && conflict === 0n) conflictRises++;
       conflict = o.conflict!;
     });

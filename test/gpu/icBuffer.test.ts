@@ -34,8 +34,8 @@ class BufferDriver {
       this.sim.poke(`ray_direction_rt_${i}`, direction(i, tag));
     }
     for (let i = 0; i < this.p.icCores; i++) {
-      this.sim.poke(`shader_info_ic_${i}`, shaderInfo(i, tag));
-      this.sim.poke(`normal_ic_${i}`, normal(i, tag));
+      this.sim.poke(`answer_ic_${i}_info`, shaderInfo(i, tag));
+      this.sim.poke(`answer_ic_${i}_normal`, normal(i, tag));
     }
     for (const field of ['q_en_rt2ic', 'core_id_rt2ic', 'dequeue_ic', 'q_en_ic2rt', 'core_id_ic2rt', 'dequeue_rt'] as const) this.sim.poke(`steer_${field}`, strobes[field] ?? 0);
     this.sim.poke('clear_errors', strobes.clear_errors ?? 0);

@@ -50,7 +50,6 @@ export const nodeWordBits = (indexBits: number): number => NodeWord(indexBits).w
 
 export const bvhIcCorePorts = (p: BvhIcCoreParams) => ({
   ...rayPorts(),
-  node_tests: output(UInt(32)),
   /** One cycle per event: a ray needed more than STACK_ENTRIES stack entries (a malformed BVH); it finishes with what it has. The system keeps it in its sticky load_error. */
   stack_overflow: output(Bool),
   // The loaded sizes: a node or TriRange index at or past its count, or a TriRange reaching past the triangles, faults the ray.
@@ -537,8 +536,8 @@ function counters(core: Core, accept: BoolValue, entering: BoolValue, nodeRead: 
     m.when(event, () => c.set(c.add(1)));
     return c;
   };
-  io.rays.set(counter(accept, 'ray_count'));
-  io.tests.set(counter(entering, 'triangle_tests'));
-  io.node_tests.set(counter(nodeRead, 'node_test_count'));
-  io.busy_cycles.set(counter(stateMask(core, 'free').andR().not(), 'busy'));
+  io.counters.rays.set(counter(accept, 'ray_count'));
+  io.counters.tests.set(counter(entering, 'triangle_tests'));
+  io.counters.node_tests.set(counter(nodeRead, 'node_test_count'));
+  io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not(), 'busy'));
 }

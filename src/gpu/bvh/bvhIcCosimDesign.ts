@@ -115,8 +115,8 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
             nodeTests += results[k]!.counters.nodeTests;
             triangleTests += results[k]!.counters.triangleTests;
             // With nothing in flight, the counters have counted exactly the answered rays' tests.
-            if (pending.length === 0 && (Number(outs.node_tests) !== nodeTests || Number(outs.tests) !== triangleTests))
-              problems.push(`with no ray in flight the system counted ${outs.node_tests} node and ${outs.tests} triangle tests; the golden traversal ${nodeTests} and ${triangleTests}`);
+            if (pending.length === 0 && (Number(outs.counters_node_tests) !== nodeTests || Number(outs.counters_tests) !== triangleTests))
+              problems.push(`with no ray in flight the system counted ${outs.counters_node_tests} node and ${outs.counters_tests} triangle tests; the golden traversal ${nodeTests} and ${triangleTests}`);
           }
         }
       }

@@ -48,7 +48,6 @@ function checkParams(p: BvhIcSystemParams): void {
 const bvhIcSystemPorts = (p: BvhIcSystemParams) => ({
   ...sceneLoadPorts(p),
   ...rayPorts(),
-  node_tests: output(UInt(32)),
 });
 
 export const BvhIcSystem = defineModule(
@@ -63,7 +62,6 @@ export const BvhIcSystem = defineModule(
     const nodes = m.memory(UInt(nodeWordBits(ib)), p.nodes, { name: 'nodes' });
     const ranges = m.memory(UInt(TriRange(tb).width), p.triRanges, { name: 'tri_ranges' });
     passThrough(m, rayPorts(), io, core.io);
-    io.node_tests.set(core.io.node_tests);
     io.load.triangle_count.set(tri.io.load.triangle_count);
 
     const image = imageLoader(m, io, p, ib, tb, tri, nodes, ranges);

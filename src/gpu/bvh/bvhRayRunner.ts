@@ -133,9 +133,9 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
   const answers: (BvhAnswer | undefined)[] = new Array(rays.length).fill(undefined);
   let next = 0;
   let lastStart = 0;
-  const nodeTestsAtStart = Number(sim.peek('node_tests'));
+  const nodeTestsAtStart = Number(sim.peek('counters_node_tests'));
   let nodeTestsAtLastStart = nodeTestsAtStart;
-  const triangleTestsAtStart = Number(sim.peek('tests'));
+  const triangleTestsAtStart = Number(sim.peek('counters_tests'));
   const firstCycle = sim.cycle;
   let problem: string | null = null;
   let guard = 0;
@@ -166,7 +166,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     if (taken) {
       inFlight.set(thread, next++);
       lastStart = sim.cycle;
-      nodeTestsAtLastStart = Number(sim.peek('node_tests'));
+      nodeTestsAtLastStart = Number(sim.peek('counters_node_tests'));
     } else if (offer) freeThreads.push(thread);
     d.step();
   }
@@ -176,8 +176,8 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
     cycles: sim.cycle - firstCycle,
     startSpan: Math.max(0, lastStart - firstCycle),
     startSpanNodeTests: nodeTestsAtLastStart - nodeTestsAtStart,
-    nodeTests: Number(sim.peek('node_tests')) - nodeTestsAtStart,
-    triangleTests: Number(sim.peek('tests')) - triangleTestsAtStart,
+    nodeTests: Number(sim.peek('counters_node_tests')) - nodeTestsAtStart,
+    triangleTests: Number(sim.peek('counters_tests')) - triangleTestsAtStart,
     problem,
   };
 }

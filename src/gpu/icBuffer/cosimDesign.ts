@@ -13,8 +13,8 @@ export interface QueuePorts {
   readonly enqueue: string;
   readonly coreId: string;
   readonly dequeue: string;
-  /** Per-core input fields, least significant first in the entry. */
-  readonly inputs: readonly { readonly port: string; readonly width: number }[];
+  /** Per-core input fields, least significant first in the entry: the SV port of core i's field. */
+  readonly inputs: readonly { readonly port: (i: number) => string; readonly width: number }[];
   /** Front outputs, least significant first in the entry. */
   readonly outputs: readonly { readonly port: string; readonly width: number }[];
   readonly cores: (p: IcBufferParams) => number;
@@ -27,8 +27,8 @@ export const RT2IC: QueuePorts = {
   coreId: 'steer_core_id_rt2ic',
   dequeue: 'steer_dequeue_ic',
   inputs: [
-    { port: 'ray_origin_rt', width: 96 },
-    { port: 'ray_direction_rt', width: 96 },
+    { port: (i) => `ray_origin_rt_${i}`, width: 96 },
+    { port: (i) => `ray_direction_rt_${i}`, width: 96 },
   ],
   outputs: [
     { port: 'ray_origin_ic', width: 96 },
@@ -44,8 +44,8 @@ export const IC2RT: QueuePorts = {
   coreId: 'steer_core_id_ic2rt',
   dequeue: 'steer_dequeue_rt',
   inputs: [
-    { port: 'shader_info_ic', width: 128 },
-    { port: 'normal_ic', width: 96 },
+    { port: (i) => `answer_ic_${i}_info`, width: 128 },
+    { port: (i) => `answer_ic_${i}_normal`, width: 96 },
   ],
   outputs: [
     { port: 'steer_shader_info_rt', width: 128 },
@@ -77,7 +77,7 @@ function queueStimulus(q: QueuePorts, p: IcBufferParams, cycle: number, offset: 
     [q.coreId]: randomCoreId(rng, q.cores(p)),
     [q.dequeue]: b(rng.int(8) < (ph === 'drain' ? 7 : ph === 'fill' ? 1 : 4)),
   };
-  for (const f of q.inputs) for (let i = 0; i < q.cores(p); i++) s[`${f.port}_${i}`] = rng.bits(f.width);
+  for (const f of q.inputs) for (let i = 0; i < q.cores(p); i++) s[f.port(i)] = rng.bits(f.width);
   return s;
 }
 
@@ -147,7 +147,7 @@ export class QueueModel {
     let entry = 0n;
     let shift = 0n;
     for (const f of this.q.inputs) {
-      entry |= ins[`${f.port}_${core}`]! << shift;
+      entry |= ins[f.port(core)]! << shift;
       shift += BigInt(f.width);
     }
     return entry;

@@ -2,6 +2,7 @@
 import { Bool, Bundle, UInt, Vec, cat, defineModule, input, mux, output, packBits, unpackBits, type BoolValue, type BundleType, type HValue, type ModuleBuilder, type PortSpec, type UIntType, type ValueOf, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { QueueControl } from './queueControl.ts';
+import { HitAnswer } from './hitAnswer.ts';
 
 export interface IcBufferParams {
   /** RT cores feeding the rt2ic queue (1 to 4). */
@@ -101,8 +102,6 @@ function selectOneHot(select: UIntValue, n: number, value: (i: number) => UIntVa
 
 /** An rt2ic entry: the ray. */
 const RayEntry = Bundle({ origin: UInt(96), direction: UInt(96) });
-/** An ic2rt entry: hit point and shader id (x [31:0], y, z, shader id [127:96]), then the normal. */
-const AnswerEntry = Bundle({ info: UInt(128), normal: UInt(96) });
 
 /** The control side of one queue inside the buffer. */
 interface QueueWiring {
@@ -154,9 +153,8 @@ export const IcBuffer = defineModule(
     ray_origin_ic: output(UInt(96)),
     ray_direction_ic: output(UInt(96)),
     ...queueStatusPorts('rt2ic', p.depth),
-    // ic2rt: hit point and shader id (x [31:0], y, z, shader id [127:96]) and normal back to an RT core.
-    shader_info_ic: input(Vec(p.icCores, UInt(128))),
-    normal_ic: input(Vec(p.icCores, UInt(96))),
+    /** ic2rt: each IC core's answer, back to an RT core (SV ports answer_ic_<i>_info, answer_ic_<i>_normal). */
+    answer_ic: input(Vec(p.icCores, HitAnswer)),
     ...queueStatusPorts('ic2rt', p.depth),
     /** The dispatcher's control of both queues (SV ports steer_q_en_rt2ic … steer_shader_normal_rt). */
     steer: input(QueueControl(p)),
@@ -175,10 +173,9 @@ export const IcBuffer = defineModule(
     io.ray_origin_ic.set(rt2ic.front.origin);
     io.ray_direction_ic.set(rt2ic.front.direction);
 
-    const ic2rt = icQueue(m, 'ic2rt', AnswerEntry, { depth: p.depth, sources: p.icCores, enqueue: steer.q_en_ic2rt, source: steer.core_id_ic2rt, dequeue: steer.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) => {
-      answer.info.set(io.shader_info_ic.at(i));
-      answer.normal.set(io.normal_ic.at(i));
-    });
+    const ic2rt = icQueue(m, 'ic2rt', HitAnswer, { depth: p.depth, sources: p.icCores, enqueue: steer.q_en_ic2rt, source: steer.core_id_ic2rt, dequeue: steer.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) =>
+      m.connect(answer, io.answer_ic.at(i)),
+    );
     steer.shader_info_rt.set(ic2rt.front.info);
     steer.shader_normal_rt.set(ic2rt.front.normal);
     for (const [queue, q] of [['rt2ic', rt2ic.io], ['ic2rt', ic2rt.io]] as const) {

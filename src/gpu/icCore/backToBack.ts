@@ -67,7 +67,7 @@ export function runBackToBack(scene: Scene, rays: readonly Ray[], p: IcSystemPar
     if (sim.peek('dispatch_done') === 1n) answers.push({ cycle, thread: Number(sim.peek('dispatch_done_thread')), hit: unpackWords(sim.peek('dispatch_hit_info'), 4), normal: [...unpackWords(sim.peek('dispatch_hit_normal'), 3), 0] });
     sim.step();
   }
-  return { accepts, answers, busyCycles: Number(sim.peek('busy_cycles')), tests: Number(sim.peek('tests')) };
+  return { accepts, answers, busyCycles: Number(sim.peek('counters_busy_cycles')), tests: Number(sim.peek('counters_tests')) };
 }
 
 /** Cycles between answers once the pipeline is full: from the answer of ray `skip` to the last, per ray. */

@@ -7,6 +7,7 @@ import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { TriangleRead } from '../memory/triangleRead.ts';
 import { THREAD_BITS } from '../rtCore/interfaces.ts';
 import { IcCoreLink } from './icCoreLink.ts';
+import { IcCoreCounters } from './icCoreCounters.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
 import { isTraceableRay } from './traceableRay.ts';
@@ -61,10 +62,8 @@ export const rayPorts = () => ({
   ray_origin: input(UInt(96)),
   ray_direction: input(UInt(96)),
   ray_thread: input(UInt(THREAD_BITS)),
-  // Counters for the host.
-  rays: output(UInt(32)),
-  tests: output(UInt(32)),
-  busy_cycles: output(UInt(32)),
+  /** Counters for the host (SV ports counters_rays … counters_node_tests). */
+  counters: output(IcCoreCounters),
 });
 
 /** The core's triangle port `tri` (SV ports tri_req_valid … tri_resp_not_valid). */
@@ -259,9 +258,11 @@ function counters({ m, io, slots }: Core, accept: BoolValue, testValid: BoolValu
   m.when(accept, () => rays.set(rays.add(1)));
   m.when(testValid, () => tests.set(tests.add(1)));
   m.when(slots.map((r) => r.busy).reduce((a, b) => a.or(b)), () => busy.set(busy.add(1)));
-  io.rays.set(rays);
-  io.tests.set(tests);
-  io.busy_cycles.set(busy);
+  io.counters.rays.set(rays);
+  io.counters.tests.set(tests);
+  io.counters.busy_cycles.set(busy);
+  // Every ray meets every triangle: there is no BVH node to count.
+  io.counters.node_tests.set(0);
 }
 
 /** Cycles from a ray's acceptance to the first cycle the core proper can take it: 0, or the watertight intake's (watertightTest.ts). */

@@ -106,7 +106,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     put(starts[i]!, 'ray_direction', r.direction);
     put(starts[i]!, 'ray_thread', [i & 31]);
   });
-  const outs = ['dispatch_done', 'dispatch_hit_info', 'dispatch_hit_normal', 'dispatch_done_thread', 'tests', 'busy_cycles'];
+  const outs = ['dispatch_done', 'dispatch_hit_info', 'dispatch_hit_normal', 'dispatch_done_thread', 'counters_tests', 'counters_busy_cycles'];
   const outWords = [1, 4, 3, 1, 1, 1];
   const outRow = outWords.reduce((a, b) => a + b, 0);
   const result = sim.runVectors(inputs.map((x) => x.name), outs, stim, cycles);

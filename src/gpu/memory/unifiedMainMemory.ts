@@ -4,6 +4,7 @@
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { clog2, selectByIndex } from '../../hdl/lib/index.ts';
 import { vectorWords } from './vectorWord.ts';
+import { MainMemoryPort } from './mainMemoryPort.ts';
 
 export interface UnifiedMainMemoryParams {
   /** Requesters (1 to 4): the RT cores; the memory controller borrows port 0 between patches. */
@@ -17,17 +18,8 @@ export interface UnifiedMainMemoryParams {
 export const UnifiedMainMemory = defineModule(
   'UnifiedMainMemory',
   (p: UnifiedMainMemoryParams) => ({
-    /** The thread whose memory each port addresses. */
-    thread: input(Vec(p.ports, UInt(clog2(p.threads)))),
-    /** Word address within the thread; a vector access covers addr .. addr + 3 (wrapping in the thread). */
-    addr: input(Vec(p.ports, UInt(clog2(p.threadWords)))),
-    read_en: input(Vec(p.ports, Bool)),
-    write_en: input(Vec(p.ports, Bool)),
-    s_or_v: input(Vec(p.ports, Bool)),
-    data_write: input(Vec(p.ports, UInt(128))),
-    data_read: output(Vec(p.ports, UInt(128))),
-    /** One cycle after each request cycle: the read data is valid, the write has happened (requests pipeline, one per cycle). */
-    done: output(Vec(p.ports, Bool)),
+    /** The requesters' ports (SV ports port_<i>_thread … port_<i>_done). */
+    port: input(Vec(p.ports, MainMemoryPort(clog2(p.threads), clog2(p.threadWords)))),
     /** Sticky: two ports named the same thread in one cycle (the lower port was served). */
     conflict: output(Bool),
   }),
@@ -37,17 +29,17 @@ export const UnifiedMainMemory = defineModule(
     if (!pow2(p.threads) || !pow2(p.threadWords) || p.threadWords < 8) throw new Error(`UnifiedMainMemory: threads and threadWords must be powers of two (threadWords >= 8), got ${p.threads} and ${p.threadWords}`);
     const aw = clog2(p.threadWords);
     const ports = Array.from({ length: p.ports }, (_, i) => i);
-    const request = ports.map((i) => io.read_en.at(i).or(io.write_en.at(i)));
+    const request = ports.map((i) => io.port.at(i).read_en.or(io.port.at(i).write_en));
     // What each port asks of bank k: the row, the word and whether bank k is part of the access.
     const toBank = ports.map((i) => {
-      const addr = io.addr.at(i);
+      const { addr, data_write, write_en, s_or_v } = io.port.at(i);
       const first = addr.bits(1, 0);
-      const writeWords = vectorWords(io.data_write.at(i));
+      const writeWords = vectorWords(data_write);
       return [0, 1, 2, 3].map((k) => {
         const lane = lit(k, 2).sub(first);
         const laneAddr = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), addr.add(j), acc), addr);
         const word = [1, 2, 3].reduce((acc, j) => mux(lane.eq(j), writeWords[j]!, acc), writeWords[0]!);
-        return { row: laneAddr.bits(aw - 1, 2), word, write: io.write_en.at(i).and(io.s_or_v.at(i).or(lane.eq(0))) };
+        return { row: laneAddr.bits(aw - 1, 2), word, write: write_en.and(s_or_v.or(lane.eq(0))) };
       });
     });
 
@@ -55,7 +47,7 @@ export const UnifiedMainMemory = defineModule(
     const groupData: UIntValue[][] = [];
     let conflictNow: BoolValue = lit(0, 1).asBool();
     for (let t = 0; t < p.threads; t++) {
-      const names = ports.map((i) => request[i]!.and(io.thread.at(i).eq(t)));
+      const names = ports.map((i) => request[i]!.and(io.port.at(i).thread.eq(t)));
       const owner = ports.slice(1).reduce<UIntValue>((acc, i) => mux(names.slice(0, i).reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool()).not().and(names[i]!), lit(i, 2), acc), lit(0, 2));
       const pick = <T extends UIntValue>(f: (i: number) => T): UIntValue => ports.slice(1).reduce<UIntValue>((acc, i) => mux(owner.eq(i), f(i), acc), f(0));
       const anyName = names.reduce<BoolValue>((a, b) => a.or(b), lit(0, 1).asBool());
@@ -72,14 +64,14 @@ export const UnifiedMainMemory = defineModule(
 
     // The answer a cycle later, lanes rotated back from the banks that held them.
     ports.forEach((i) => {
-      const threadQ = m.regNext(io.thread.at(i), { name: `thread_q${i}` });
-      const firstQ = m.regNext(io.addr.at(i).bits(1, 0), { name: `first_q${i}` });
+      const threadQ = m.regNext(io.port.at(i).thread, { name: `thread_q${i}` });
+      const firstQ = m.regNext(io.port.at(i).addr.bits(1, 0), { name: `first_q${i}` });
       // Balanced trees: the 32-way thread select is this path's depth (a priority chain was 9 LUT levels).
       const words = [0, 1, 2, 3].map((k) => selectByIndex(threadQ, groupData.map((g) => g[k]!)));
       const laneWord = (j: number) => selectByIndex(lit(j, 2).add(firstQ), words);
-      io.data_read.at(i).set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
+      io.port.at(i).data_read.set(cat(laneWord(3), laneWord(2), laneWord(1), laneWord(0)));
       // Every cycle with a request is one access, answered on the next cycle.
-      io.done.at(i).set(m.regNext(request[i]!, { reset: 0, name: `done${i}` }));
+      io.port.at(i).done.set(m.regNext(request[i]!, { reset: 0, name: `done${i}` }));
     });
     const conflict = m.reg(Bool, { reset: 0 });
     m.when(conflictNow, () => conflict.set(true));

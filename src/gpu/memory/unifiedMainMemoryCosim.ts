@@ -81,12 +81,12 @@ export function unifiedMainMemoryStimulus(p: UnifiedMainMemoryParams): CosimDesi
     }
     held = requests;
     requests.forEach((r, i) => {
-      s[`thread_${i}`] = BigInt(r ? r.thread : rng.int(p.threads));
-      s[`addr_${i}`] = BigInt(r ? r.addr : rng.int(p.threadWords));
-      s[`read_en_${i}`] = b(r !== null && r.read);
-      s[`write_en_${i}`] = b(r !== null && r.write);
-      s[`s_or_v_${i}`] = r ? b(r.vector) : BigInt(rng.int(2));
-      s[`data_write_${i}`] = r ? r.data : rng.bits(128);
+      s[`port_${i}_thread`] = BigInt(r ? r.thread : rng.int(p.threads));
+      s[`port_${i}_addr`] = BigInt(r ? r.addr : rng.int(p.threadWords));
+      s[`port_${i}_read_en`] = b(r !== null && r.read);
+      s[`port_${i}_write_en`] = b(r !== null && r.write);
+      s[`port_${i}_s_or_v`] = r ? b(r.vector) : BigInt(rng.int(2));
+      s[`port_${i}_data_write`] = r ? r.data : rng.bits(128);
     });
     return s;
   };
@@ -123,12 +123,12 @@ export class UnifiedMainMemoryModel {
   check(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
     if (outs.conflict !== b(this.conflict)) return `conflict is ${outs.conflict}, the model expects ${b(this.conflict)}`;
     for (let i = 0; i < this.p.ports; i++) {
-      if (outs[`done_${i}`] !== b(this.done[i]!)) return `done_${i} is ${outs[`done_${i}`]}, the model expects ${b(this.done[i]!)}`;
+      if (outs[`port_${i}_done`] !== b(this.done[i]!)) return `port_${i}_done is ${outs[`port_${i}_done`]}, the model expects ${b(this.done[i]!)}`;
       const r = this.pending[i];
       if (!this.done[i] || !r) continue;
-      const got = r.vector ? outs[`data_read_${i}`]! : outs[`data_read_${i}`]! & WORD;
+      const got = r.vector ? outs[`port_${i}_data_read`]! : outs[`port_${i}_data_read`]! & WORD;
       const want = r.vector ? r.value : r.value & WORD;
-      if (got !== want) return `data_read_${i} is 0x${got.toString(16)}, the model expects 0x${want.toString(16)} (${r.vector ? 'vector' : 'scalar'} read)`;
+      if (got !== want) return `port_${i}_data_read is 0x${got.toString(16)}, the model expects 0x${want.toString(16)} (${r.vector ? 'vector' : 'scalar'} read)`;
     }
     this.clock(ins);
     return null;
@@ -136,25 +136,25 @@ export class UnifiedMainMemoryModel {
 
   private clock(ins: Readonly<Record<string, bigint>>): void {
     const ports = Array.from({ length: this.p.ports }, (_, i) => i);
-    const request = ports.map((i) => ins[`read_en_${i}`] === 1n || ins[`write_en_${i}`] === 1n);
-    const thread = ports.map((i) => Number(ins[`thread_${i}`]));
+    const request = ports.map((i) => ins[`port_${i}_read_en`] === 1n || ins[`port_${i}_write_en`] === 1n);
+    const thread = ports.map((i) => Number(ins[`port_${i}_thread`]));
     const served = ports.map((i) => request[i]! && !ports.slice(0, i).some((j) => request[j] && thread[j] === thread[i]));
     const conflictNow = ports.some((i) => request[i] && !served[i]);
     // Reads see the words before this edge's writes.
     this.pending = ports.map((i) => {
-      if (!served[i] || ins[`read_en_${i}`] !== 1n) return null;
+      if (!served[i] || ins[`port_${i}_read_en`] !== 1n) return null;
       const mem = this.memory[thread[i]!]!;
-      const addr = Number(ins[`addr_${i}`]);
+      const addr = Number(ins[`port_${i}_addr`]);
       let value = 0n;
       for (let j = 3; j >= 0; j--) value = (value << 32n) | BigInt(mem[(addr + j) % this.p.threadWords]!);
-      return { value, vector: ins[`s_or_v_${i}`] === 1n };
+      return { value, vector: ins[`port_${i}_s_or_v`] === 1n };
     });
     for (const i of ports) {
-      if (!served[i] || ins[`write_en_${i}`] !== 1n) continue;
+      if (!served[i] || ins[`port_${i}_write_en`] !== 1n) continue;
       const mem = this.memory[thread[i]!]!;
-      const addr = Number(ins[`addr_${i}`]);
-      const data = ins[`data_write_${i}`]!;
-      const lanes = ins[`s_or_v_${i}`] === 1n ? 4 : 1;
+      const addr = Number(ins[`port_${i}_addr`]);
+      const data = ins[`port_${i}_data_write`]!;
+      const lanes = ins[`port_${i}_s_or_v`] === 1n ? 4 : 1;
       for (let j = 0; j < lanes; j++) mem[(addr + j) % this.p.threadWords] = Number((data >> BigInt(32 * j)) & WORD);
     }
     if (ins.rst_n === 0n) {

@@ -137,7 +137,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       s[`context_status_${c}_thread`] = rng.bits(5);
       s[`context_status_${c}_pc`] = rng.bits(32);
     }
-    for (let k = 0; k < p.icCores; k++) for (const f of ['ic_rays', 'ic_tests', 'ic_busy_cycles', 'ic_node_tests']) s[`${f}_${k}`] = rng.bits(32);
+    for (let k = 0; k < p.icCores; k++) for (const f of ['rays', 'tests', 'busy_cycles', 'node_tests']) s[`ic_counters_${k}_${f}`] = rng.bits(32);
     const readable = readableRegisters(p);
     s.mmio_rd_addr = BigInt(rng.int(10) === 0 ? rng.int(1 << REG_ADDR_BITS) : readable[rng.int(readable.length)]!);
 
@@ -369,10 +369,10 @@ export class MemoryControllerModel {
     }
     for (let k = 0; k < p.icCores; k++) {
       const base = MMIO.IC_CORE + 16 * k;
-      if (addr === base + 4 * IC_CORE_REG.RAYS) return Number(ins[`ic_rays_${k}`]);
-      if (addr === base + 4 * IC_CORE_REG.TESTS) return Number(ins[`ic_tests_${k}`]);
-      if (addr === base + 4 * IC_CORE_REG.BUSY_CYCLES) return Number(ins[`ic_busy_cycles_${k}`]);
-      if (addr === base + 4 * IC_CORE_REG.NODE_TESTS) return Number(ins[`ic_node_tests_${k}`]);
+      if (addr === base + 4 * IC_CORE_REG.RAYS) return Number(ins[`ic_counters_${k}_rays`]);
+      if (addr === base + 4 * IC_CORE_REG.TESTS) return Number(ins[`ic_counters_${k}_tests`]);
+      if (addr === base + 4 * IC_CORE_REG.BUSY_CYCLES) return Number(ins[`ic_counters_${k}_busy_cycles`]);
+      if (addr === base + 4 * IC_CORE_REG.NODE_TESTS) return Number(ins[`ic_counters_${k}_node_tests`]);
     }
     return 0; // CONTROL (write-only) and unmapped offsets
   }

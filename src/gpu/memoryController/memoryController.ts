@@ -5,6 +5,7 @@ import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, outpu
 import { Fifo } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { RtCoreCounters } from '../patchDispatcher/rtCoreCounters.ts';
+import { IcCoreCounters } from '../icCore/icCoreCounters.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { FrameLink, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { checkCoreCounts, type PatchDispatcherParams } from '../patchDispatcher/patchDispatcher.ts';
@@ -49,10 +50,8 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     instructions: input(UInt(32)),
     traces: input(UInt(32)),
     internal_error: input(Bool),
-    ic_rays: input(Vec(p.icCores, UInt(32))),
-    ic_tests: input(Vec(p.icCores, UInt(32))),
-    ic_busy_cycles: input(Vec(p.icCores, UInt(32))),
-    ic_node_tests: input(Vec(p.icCores, UInt(32))),
+    /** The IC cores' counters (SV ports ic_counters_<k>_rays …). */
+    ic_counters: input(Vec(p.icCores, IcCoreCounters)),
     // Main memory (port 0, in cycles RT core 0 leaves it free): the return vectors.
     mem_read_en: output(Bool),
     mem_thread: output(UInt(5)),
@@ -116,6 +115,8 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
     ctl.phase.goto('idle');
     ctl.done.set(true);
   });
+  // The interrupt: DONE or ERROR set.
+  io.irq.set(ctl.done.or(ctl.error.ne(0)));
   mmioReads(m, io, p, regs, ctl, writeBack.doneMask);
 });
 
@@ -303,8 +304,21 @@ function frameStart(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
   return startFrame;
 }
 
-/** STATUS, the cycle counter, the interrupt, and every MMIO register read back (the answer a cycle after the read). */
+/** One readable MMIO register: its address and its value. */
+type ReadEntry = readonly [number, UIntValue];
+
+/** Every MMIO register read back: the read map's blocks joined into the read port. */
 function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams, regs: HostRegisters, ctl: ControllerState, doneMask: UIntValue): void {
+  readPort(m, io.mmio, [
+    ...globalWords(m, io, p, regs, ctl, doneMask),
+    ...rtCoreWords(io, p.rtCores),
+    ...contextWords(io, p),
+    ...icCoreWords(io, p.icCores),
+  ]);
+}
+
+/** The global words: ID, CONFIG, STATUS, ERROR, TRIANGLES, the writable registers, the frame counters, the busy-cycle counter, INSTRUCTIONS, TRACES. */
+function globalWords(m: ModuleBuilder, io: Pick<ControllerIo, 'tri_load' | 'instructions' | 'traces'>, p: MemoryControllerParams, regs: HostRegisters, ctl: ControllerState, doneMask: UIntValue): ReadEntry[] {
   const { phase, error, busy } = ctl;
   const cycles = m.reg(UInt(64), { reset: 0 });
   m.when(busy, () => cycles.set(cycles.add(1)));
@@ -316,16 +330,15 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     [STATUS.LOADING, phase.is('receive').or(phase.is('request'))],
     [STATUS.RUNNING, phase.is('run')],
   ]);
-  io.irq.set(ctl.done.or(error.ne(0)));
   const config = lit((INTERFACE_VERSION << 24) | (PATCH_THREADS << 16) | (p.icCores << 8) | p.rtCores, 32);
   const { frameCounters } = regs;
-  const readable: [number, UIntValue][] = [
+  return [
     [MMIO.ID, lit(MMIO_ID, 32)],
     [MMIO.CONFIG, config],
     [MMIO.STATUS, status.zext(32)],
     [MMIO.ERROR, error.zext(32)],
     [MMIO.TRIANGLES, io.tri_load.triangle_count.zext(32)],
-    ...regs.writable.map(([a, r]) => [a, r] as [number, UIntValue]),
+    ...regs.writable,
     [MMIO.PATCHES_DONE, frameCounters.patches],
     [MMIO.FAULT_COUNT, frameCounters.faults],
     [MMIO.FAULT_MASK, frameCounters.faultMask],
@@ -335,39 +348,64 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     [MMIO.INSTRUCTIONS, io.instructions],
     [MMIO.TRACES, io.traces],
   ];
-  for (let c = 0; c < p.rtCores; c++) {
+}
+
+/** The RT_CORE block, 16 bytes a core: STATUS (busy), and the dispatcher's counters PC, BUSY_CYCLES, ISSUE_CYCLES. */
+function rtCoreWords(io: Pick<ControllerIo, 'core_busy' | 'core_counters'>, rtCores: number): ReadEntry[] {
+  return Array.from({ length: rtCores }, (_, c): ReadEntry[] => {
     const base = MMIO.RT_CORE + 16 * c;
-    readable.push([base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)]);
     const counters = io.core_counters.at(c);
-    readable.push([base + 4 * RT_CORE_REG.PC, counters.pc]);
-    readable.push([base + 4 * RT_CORE_REG.BUSY_CYCLES, counters.busy_cycles]);
-    readable.push([base + 4 * RT_CORE_REG.ISSUE_CYCLES, counters.issue_cycles]);
-  }
-  readable.push([MMIO.CONTEXTS, lit(p.contexts, 32)]);
-  // Context x of core c: the address names the context to every core, the core picks the answer.
+    return [
+      [base + 4 * RT_CORE_REG.STATUS, io.core_busy.at(c).zext(32)],
+      [base + 4 * RT_CORE_REG.PC, counters.pc],
+      [base + 4 * RT_CORE_REG.BUSY_CYCLES, counters.busy_cycles],
+      [base + 4 * RT_CORE_REG.ISSUE_CYCLES, counters.issue_cycles],
+    ];
+  }).flat();
+}
+
+/**
+ * CONTEXTS, then the CONTEXT block, 8 bytes a context of each core: STATUS (thread and state) and PC. The
+ * read address names the context to every core (`context_select`); each core answers for its own.
+ */
+function contextWords(io: Pick<ControllerIo, 'mmio' | 'context_select' | 'context_status'>, p: Pick<MemoryControllerParams, 'rtCores' | 'contexts'>): ReadEntry[] {
   const contextBlock = MMIO.CONTEXT >> 3;
   const contextIndex = io.mmio.rd_addr.shr(3).sub(contextBlock);
   io.context_select.set(contextIndex.trunc(contextBits(p.contexts)));
-  for (let c = 0; c < p.rtCores; c++) {
+  const perCore = Array.from({ length: p.rtCores }, (_, c) => {
     const status = io.context_status.at(c);
-    for (let x = 0; x < p.contexts; x++) {
+    return Array.from({ length: p.contexts }, (_, x): ReadEntry[] => {
       const base = MMIO.CONTEXT + 8 * (c * p.contexts + x);
-      readable.push([base + 4 * CONTEXT_REG.STATUS, cat(status.thread, lit(0, 5), status.state.asUInt().zext(3)).zext(32)]);
-      readable.push([base + 4 * CONTEXT_REG.PC, status.pc]);
-    }
-  }
-  for (let k = 0; k < p.icCores; k++) {
+      return [
+        [base + 4 * CONTEXT_REG.STATUS, cat(status.thread, lit(0, 5), status.state.asUInt().zext(3)).zext(32)],
+        [base + 4 * CONTEXT_REG.PC, status.pc],
+      ];
+    }).flat();
+  });
+  return [[MMIO.CONTEXTS, lit(p.contexts, 32)], ...perCore.flat()];
+}
+
+/** The IC_CORE block, 16 bytes a core: its counters RAYS, TESTS, BUSY_CYCLES, NODE_TESTS. */
+function icCoreWords(io: Pick<ControllerIo, 'ic_counters'>, icCores: number): ReadEntry[] {
+  return Array.from({ length: icCores }, (_, k): ReadEntry[] => {
     const base = MMIO.IC_CORE + 16 * k;
-    readable.push([base + 4 * IC_CORE_REG.RAYS, io.ic_rays.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.TESTS, io.ic_tests.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.BUSY_CYCLES, io.ic_busy_cycles.at(k)]);
-    readable.push([base + 4 * IC_CORE_REG.NODE_TESTS, io.ic_node_tests.at(k)]);
-  }
-  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(io.mmio.rd_addr.eq(a), v, acc), lit(0, 32));
+    const counters = io.ic_counters.at(k);
+    return [
+      [base + 4 * IC_CORE_REG.RAYS, counters.rays],
+      [base + 4 * IC_CORE_REG.TESTS, counters.tests],
+      [base + 4 * IC_CORE_REG.BUSY_CYCLES, counters.busy_cycles],
+      [base + 4 * IC_CORE_REG.NODE_TESTS, counters.node_tests],
+    ];
+  }).flat();
+}
+
+/** The read port: the register the read address names (0 for any other address), answered the cycle after the read. */
+function readPort(m: ModuleBuilder, mmio: ControllerIo['mmio'], readable: readonly ReadEntry[]): void {
+  const readData = readable.reduce<UIntValue>((acc, [a, v]) => mux(mmio.rd_addr.eq(a), v, acc), lit(0, 32));
   const rdData = m.reg(UInt(32), { reset: 0 });
-  m.when(io.mmio.rd_en, () => rdData.set(readData));
-  io.mmio.rd_data.set(rdData);
-  io.mmio.rd_valid.set(m.regNext(io.mmio.rd_en, { reset: 0 }));
+  m.when(mmio.rd_en, () => rdData.set(readData));
+  mmio.rd_data.set(rdData);
+  mmio.rd_valid.set(m.regNext(mmio.rd_en, { reset: 0 }));
 }
 
 interface WriteBackContext {

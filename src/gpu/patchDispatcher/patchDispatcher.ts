@@ -9,6 +9,7 @@ import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
 import { IcCoreLink } from '../icCore/icCoreLink.ts';
 import { QueueControl } from '../icBuffer/queueControl.ts';
+import { HitAnswer } from '../icBuffer/hitAnswer.ts';
 import { RtCoreCounters } from './rtCoreCounters.ts';
 import { threadBaseOf } from '../memoryMap.ts';
 import { DispatchLink, THREAD_BITS, ThreadEvent, ThreadEventKind } from '../rtCore/interfaces.ts';
@@ -52,8 +53,8 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
   ic: input(Vec(p.icCores, IcCoreLink)),
   /** The thread of the ray the IC core given `ray_start` takes. */
   ray_thread: output(UInt(THREAD_BITS)),
-  answer_info: output(Vec(p.icCores, UInt(128))),
-  answer_normal: output(Vec(p.icCores, UInt(96))),
+  /** Each IC core's oldest answer, to the IC buffer (SV ports answer_<k>_info, answer_<k>_normal). */
+  answer: output(Vec(p.icCores, HitAnswer)),
   // Status for the host.
   /** Each core's last retired PC, busy and issue cycles (SV ports core_counters_<c>_pc …). */
   core_counters: output(Vec(p.rtCores, RtCoreCounters)),
@@ -196,8 +197,8 @@ function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, q
     overflow = overflow.or(ic.done.and(a.io.enq.ready.not()));
     const leaves = answered.any.and(answered.index.eq(k));
     a.io.deq.ready.set(leaves);
-    io.answer_info.at(k).set(heads[k]!.info);
-    io.answer_normal.at(k).set(heads[k]!.normal);
+    io.answer.at(k).info.set(heads[k]!.info);
+    io.answer.at(k).normal.set(heads[k]!.normal);
     const arrives = assign.and(taker.index.eq(k));
     m.when(arrives.and(leaves.not()), () => inflight[k]!.set(inflight[k]!.add(1))).elsewhen(leaves.and(arrives.not()), () => inflight[k]!.set(inflight[k]!.sub(1)));
   });

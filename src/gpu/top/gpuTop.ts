@@ -1,7 +1,7 @@
 // The whole GPU (`rtgpu_top`): memory controller, command patcher, patch dispatcher, IC buffer, RT core
 // tiles (core + instruction and constant memories), IC systems (core + triangle memory) and the
 // unified main memory, behind the host interface (MMIO + DMA).
-import { defineModule, lit, mux, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { defineModule, lit, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
@@ -12,6 +12,7 @@ import { hostPorts } from '../memoryController/hostPorts.ts';
 import { passThrough } from '../passThrough.ts';
 import { triangleIdBits } from '../memory/triangleMemory.ts';
 import { UnifiedMainMemory } from '../memory/unifiedMainMemory.ts';
+import { MainMemoryPort } from '../memory/mainMemoryPort.ts';
 import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispatcher.ts';
 import { defaultRtCoreParams, type RtCoreParams } from '../rtCore/rtCore.ts';
 import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
@@ -68,12 +69,11 @@ export const defaultBvhGpuParams: GpuParams = {
 
 /** One IC system of the configuration: brute force (IcSystem) or BVH (BvhIcSystem); both have the ports the top uses. */
 function icSystem(m: ModuleBuilder, p: GpuParams, k: number) {
-  if (p.traversal === undefined) return { system: m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` }), nodeTests: lit(0, 32) };
+  if (p.traversal === undefined) return m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` });
   if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh' or absent, got '${String(p.traversal)}'`);
   const d = defaultBvhIcSystemParams;
   const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges, ...triangleTestParam(p) };
-  const system = m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
-  return { system, nodeTests: system.io.node_tests };
+  return m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
 }
 
 export const GPU_TOP_NAME = 'rtgpu_top';
@@ -130,24 +130,43 @@ function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: Gp
   m.connect(mc.io.core_counters.at(c), pd.io.core_counters.at(c));
   t.io.status_context.set(mc.io.context_select);
   m.connect(mc.io.context_status.at(c), t.io.status);
-  // The memory controller reads results through port 0 in cycles RT core 0 does not use it.
-  const req = t.io.mem;
-  const mcTurn = c === 0 ? mc.io.mem_read_en.and(req.read.or(req.write).not()) : lit(0, 1).asBool();
-  if (c === 0) {
-    mc.io.mem_done.set(main.io.done.at(0).and(m.regNext(mcTurn, { reset: 0, name: 'mc_mem_turn' })));
-    mc.io.mem_data_read.set(main.io.data_read.at(0));
+  mainMemoryPort(m, main.io.port.at(c), t.io, { controller: mc.io, shared: c === 0, mainWords });
+}
+
+type MainPort = ValueOf<ReturnType<typeof MainMemoryPort>>;
+type TileIo = GpuBlocks['tiles'][number]['io'];
+type ControllerIo = GpuBlocks['mc']['io'];
+
+/** How a main memory port is shared: with the memory controller's read side (port 0 only), and the memory's words per thread. */
+interface PortSharing {
+  readonly controller: Pick<ControllerIo, 'mem_read_en' | 'mem_thread' | 'mem_addr' | 'mem_done' | 'mem_data_read'>;
+  readonly shared: boolean;
+  readonly mainWords: number;
+}
+
+/**
+ * A main memory port built from an RT core's request and, on the shared port, the memory controller's
+ * read side: the controller reads results in the cycles the core makes no request.
+ */
+function mainMemoryPort(m: ModuleBuilder, port: MainPort, core: Pick<TileIo, 'mem' | 'mem_resp'>, { controller: mc, shared, mainWords }: PortSharing): void {
+  const req = core.mem;
+  const mcTurn = shared ? mc.mem_read_en.and(req.read.or(req.write).not()) : lit(0, 1).asBool();
+  if (shared) {
+    mc.mem_done.set(port.done.and(m.regNext(mcTurn, { reset: 0, name: 'mc_mem_turn' })));
+    mc.mem_data_read.set(port.data_read);
   }
-  main.io.thread.at(c).set(mux(mcTurn, mc.io.mem_thread, req.thread));
+  port.thread.set(mux(mcTurn, mc.mem_thread, req.thread));
   // A smaller main memory (mainMemoryWords) ignores the upper address bits.
   const wrap = (a: UIntValue) => (mainWords === MAX_MAIN_MEMORY_WORDS ? a : a.bits(Math.log2(mainWords) - 1, 0));
-  main.io.addr.at(c).set(mux(mcTurn, wrap(mc.io.mem_addr), wrap(threadWordOf(req.addr))));
-  main.io.read_en.at(c).set(mux(mcTurn, mc.io.mem_read_en, req.read));
-  main.io.write_en.at(c).set(req.write.and(mcTurn.not()));
-  main.io.s_or_v.at(c).set(req.vector.or(mcTurn));
-  main.io.data_write.at(c).set(req.data);
-  t.io.mem_resp.data.set(main.io.data_read.at(c));
+  port.addr.set(mux(mcTurn, wrap(mc.mem_addr), wrap(threadWordOf(req.addr))));
+  port.read_en.set(mux(mcTurn, mc.mem_read_en, req.read));
+  port.write_en.set(req.write.and(mcTurn.not()));
+  // The controller reads return vectors: always vector accesses.
+  port.s_or_v.set(req.vector.or(mcTurn));
+  port.data_write.set(req.data);
+  core.mem_resp.data.set(port.data_read);
   // A core looks at `done` only the cycle after its own request, so the controller's answers never reach it.
-  t.io.mem_resp.done.set(main.io.done.at(c));
+  core.mem_resp.done.set(port.done);
 }
 
 /** The IC buffer's queues, steered by the dispatcher. */
@@ -160,22 +179,18 @@ function icBufferSteering(m: ModuleBuilder, { pd, buffer }: GpuBlocks): void {
 /** The controller's one scene image port, fanned out: every IC system loads the same image, so core 0's count speaks for all and any core's error is the load's. */
 function sceneLoad({ mc, ics }: GpuBlocks): void {
   const load = mc.io.tri_load;
-  for (const { system } of ics) for (const k of ['start', 'valid', 'data'] as const) system.io.load[k].set(load[k]);
-  load.error.set(ics.map((x) => x.system.io.load.error).reduce((a, b) => a.or(b)));
-  load.triangle_count.set(ics[0]!.system.io.load.triangle_count);
+  for (const system of ics) for (const k of ['start', 'valid', 'data'] as const) system.io.load[k].set(load[k]);
+  load.error.set(ics.map((system) => system.io.load.error).reduce((a, b) => a.or(b)));
+  load.triangle_count.set(ics[0]!.io.load.triangle_count);
 }
 
 /** IC system k: rays from the buffer, answers to the dispatcher. */
 function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number): void {
-  const { system: s, nodeTests } = ics[k]!;
+  const s = ics[k]!;
   s.io.ray_origin.set(buffer.io.ray_origin_ic);
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
   m.connect(pd.io.ic.at(k), s.io.dispatch);
-  buffer.io.shader_info_ic.at(k).set(pd.io.answer_info.at(k));
-  buffer.io.normal_ic.at(k).set(pd.io.answer_normal.at(k));
-  mc.io.ic_rays.at(k).set(s.io.rays);
-  mc.io.ic_tests.at(k).set(s.io.tests);
-  mc.io.ic_busy_cycles.at(k).set(s.io.busy_cycles);
-  mc.io.ic_node_tests.at(k).set(nodeTests);
+  m.connect(buffer.io.answer_ic.at(k), pd.io.answer.at(k));
+  m.connect(mc.io.ic_counters.at(k), s.io.counters);
 }
