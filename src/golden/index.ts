@@ -1,4 +1,4 @@
-// Reference models that check the hardware (never feed it): binary32 arithmetic, the ISA simulator, ray casting, BVH traversal, scenes.
+// Reference models that check the hardware (never feed it): binary32 arithmetic, the ISA simulator, ray casting, BVH traversal, scenes, texture sampling.
 export * as float32 from './float32.ts';
 export * from './iss/index.ts';
 export { castRay, testTriangle, rayIsValid, type Vec3, type Vec4, type TraceResult, type TriangleTestFn } from './rayCaster.ts';
@@ -9,3 +9,4 @@ export { parseObj, parseObjWithMaterials, sceneToImage, imageToScene, triangleCo
 export { loadObjFile, parseMtl, defaultMaterial, type Material, type Light, type Rgb } from './materials.ts';
 export { defaultScene, defaultMaterials, defaultLights } from './defaultScene.ts';
 export { bunnyInBox, bunnyMesh, icosphere, torusGrid, mergeScenes } from './sceneLibrary.ts';
+export * from './texture/index.ts';
