@@ -37,10 +37,10 @@ module tb_BvhIcSystem_cefb1136;
   wire [95:0] p_dispatch_hit_normal;
   wire [4:0] p_dispatch_done_thread;
   wire p_dispatch_done_fault;
-  wire [31:0] p_rays;
-  wire [31:0] p_tests;
-  wire [31:0] p_busy_cycles;
-  wire [31:0] p_node_tests;
+  wire [31:0] p_counters_rays;
+  wire [31:0] p_counters_tests;
+  wire [31:0] p_counters_busy_cycles;
+  wire [31:0] p_counters_node_tests;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
   /* verilator lint_off UNUSEDSIGNAL */  // fields are whole hex digits: their padding bits are unused
@@ -70,10 +70,10 @@ module tb_BvhIcSystem_cefb1136;
     .ray_origin(p_ray_origin),
     .ray_direction(p_ray_direction),
     .ray_thread(p_ray_thread),
-    .rays(p_rays),
-    .tests(p_tests),
-    .busy_cycles(p_busy_cycles),
-    .node_tests(p_node_tests)
+    .counters_rays(p_counters_rays),
+    .counters_tests(p_counters_tests),
+    .counters_busy_cycles(p_counters_busy_cycles),
+    .counters_node_tests(p_counters_node_tests)
   );
 
   task automatic mismatch(input string port, input string expected, input string got);
@@ -112,10 +112,10 @@ module tb_BvhIcSystem_cefb1136;
       if (p_dispatch_hit_normal !== row[235:140]) mismatch("dispatch_hit_normal", $sformatf("96'h%h", row[235:140]), $sformatf("96'h%h", p_dispatch_hit_normal));
       if (p_dispatch_done_thread !== row[136:132]) mismatch("dispatch_done_thread", $sformatf("5'h%h", row[136:132]), $sformatf("5'h%h", p_dispatch_done_thread));
       if (p_dispatch_done_fault !== row[128]) mismatch("dispatch_done_fault", $sformatf("1'h%h", row[128]), $sformatf("1'h%h", p_dispatch_done_fault));
-      if (p_rays !== row[127:96]) mismatch("rays", $sformatf("32'h%h", row[127:96]), $sformatf("32'h%h", p_rays));
-      if (p_tests !== row[95:64]) mismatch("tests", $sformatf("32'h%h", row[95:64]), $sformatf("32'h%h", p_tests));
-      if (p_busy_cycles !== row[63:32]) mismatch("busy_cycles", $sformatf("32'h%h", row[63:32]), $sformatf("32'h%h", p_busy_cycles));
-      if (p_node_tests !== row[31:0]) mismatch("node_tests", $sformatf("32'h%h", row[31:0]), $sformatf("32'h%h", p_node_tests));
+      if (p_counters_rays !== row[127:96]) mismatch("counters_rays", $sformatf("32'h%h", row[127:96]), $sformatf("32'h%h", p_counters_rays));
+      if (p_counters_tests !== row[95:64]) mismatch("counters_tests", $sformatf("32'h%h", row[95:64]), $sformatf("32'h%h", p_counters_tests));
+      if (p_counters_busy_cycles !== row[63:32]) mismatch("counters_busy_cycles", $sformatf("32'h%h", row[63:32]), $sformatf("32'h%h", p_counters_busy_cycles));
+      if (p_counters_node_tests !== row[31:0]) mismatch("counters_node_tests", $sformatf("32'h%h", row[31:0]), $sformatf("32'h%h", p_counters_node_tests));
       clk = 1'b1;
       #5 clk = 1'b0;
     end

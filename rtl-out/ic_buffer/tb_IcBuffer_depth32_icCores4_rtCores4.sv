@@ -30,14 +30,14 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   logic [95:0] p_ray_direction_rt_1 = '0;
   logic [95:0] p_ray_direction_rt_2 = '0;
   logic [95:0] p_ray_direction_rt_3 = '0;
-  logic [127:0] p_shader_info_ic_0 = '0;
-  logic [127:0] p_shader_info_ic_1 = '0;
-  logic [127:0] p_shader_info_ic_2 = '0;
-  logic [127:0] p_shader_info_ic_3 = '0;
-  logic [95:0] p_normal_ic_0 = '0;
-  logic [95:0] p_normal_ic_1 = '0;
-  logic [95:0] p_normal_ic_2 = '0;
-  logic [95:0] p_normal_ic_3 = '0;
+  logic [127:0] p_answer_ic_0_info = '0;
+  logic [95:0] p_answer_ic_0_normal = '0;
+  logic [127:0] p_answer_ic_1_info = '0;
+  logic [95:0] p_answer_ic_1_normal = '0;
+  logic [127:0] p_answer_ic_2_info = '0;
+  logic [95:0] p_answer_ic_2_normal = '0;
+  logic [127:0] p_answer_ic_3_info = '0;
+  logic [95:0] p_answer_ic_3_normal = '0;
   logic p_steer_q_en_rt2ic = '0;
   logic [3:0] p_steer_core_id_rt2ic = '0;
   logic p_steer_dequeue_ic = '0;
@@ -85,14 +85,14 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     .rt2ic_count(p_rt2ic_count),
     .rt2ic_full(p_rt2ic_full),
     .rt2ic_error(p_rt2ic_error),
-    .shader_info_ic_0(p_shader_info_ic_0),
-    .shader_info_ic_1(p_shader_info_ic_1),
-    .shader_info_ic_2(p_shader_info_ic_2),
-    .shader_info_ic_3(p_shader_info_ic_3),
-    .normal_ic_0(p_normal_ic_0),
-    .normal_ic_1(p_normal_ic_1),
-    .normal_ic_2(p_normal_ic_2),
-    .normal_ic_3(p_normal_ic_3),
+    .answer_ic_0_info(p_answer_ic_0_info),
+    .answer_ic_0_normal(p_answer_ic_0_normal),
+    .answer_ic_1_info(p_answer_ic_1_info),
+    .answer_ic_1_normal(p_answer_ic_1_normal),
+    .answer_ic_2_info(p_answer_ic_2_info),
+    .answer_ic_2_normal(p_answer_ic_2_normal),
+    .answer_ic_3_info(p_answer_ic_3_info),
+    .answer_ic_3_normal(p_answer_ic_3_normal),
     .ic2rt_count(p_ic2rt_count),
     .ic2rt_full(p_ic2rt_full),
     .ic2rt_error(p_ic2rt_error),
@@ -138,14 +138,14 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
       p_ray_direction_rt_1 = row[1671:1576];
       p_ray_direction_rt_2 = row[1575:1480];
       p_ray_direction_rt_3 = row[1479:1384];
-      p_shader_info_ic_0 = row[1383:1256];
-      p_shader_info_ic_1 = row[1255:1128];
-      p_shader_info_ic_2 = row[1127:1000];
-      p_shader_info_ic_3 = row[999:872];
-      p_normal_ic_0 = row[871:776];
-      p_normal_ic_1 = row[775:680];
-      p_normal_ic_2 = row[679:584];
-      p_normal_ic_3 = row[583:488];
+      p_answer_ic_0_info = row[1383:1256];
+      p_answer_ic_0_normal = row[1255:1160];
+      p_answer_ic_1_info = row[1159:1032];
+      p_answer_ic_1_normal = row[1031:936];
+      p_answer_ic_2_info = row[935:808];
+      p_answer_ic_2_normal = row[807:712];
+      p_answer_ic_3_info = row[711:584];
+      p_answer_ic_3_normal = row[583:488];
       p_steer_q_en_rt2ic = row[484];
       p_steer_core_id_rt2ic = row[483:480];
       p_steer_dequeue_ic = row[476];

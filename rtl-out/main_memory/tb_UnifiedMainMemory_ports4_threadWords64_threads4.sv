@@ -22,38 +22,38 @@ module tb_UnifiedMainMemory_ports4_threadWords64_threads4;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
-  logic [1:0] p_thread_0 = '0;
-  logic [1:0] p_thread_1 = '0;
-  logic [1:0] p_thread_2 = '0;
-  logic [1:0] p_thread_3 = '0;
-  logic [5:0] p_addr_0 = '0;
-  logic [5:0] p_addr_1 = '0;
-  logic [5:0] p_addr_2 = '0;
-  logic [5:0] p_addr_3 = '0;
-  logic p_read_en_0 = '0;
-  logic p_read_en_1 = '0;
-  logic p_read_en_2 = '0;
-  logic p_read_en_3 = '0;
-  logic p_write_en_0 = '0;
-  logic p_write_en_1 = '0;
-  logic p_write_en_2 = '0;
-  logic p_write_en_3 = '0;
-  logic p_s_or_v_0 = '0;
-  logic p_s_or_v_1 = '0;
-  logic p_s_or_v_2 = '0;
-  logic p_s_or_v_3 = '0;
-  logic [127:0] p_data_write_0 = '0;
-  logic [127:0] p_data_write_1 = '0;
-  logic [127:0] p_data_write_2 = '0;
-  logic [127:0] p_data_write_3 = '0;
-  wire [127:0] p_data_read_0;
-  wire [127:0] p_data_read_1;
-  wire [127:0] p_data_read_2;
-  wire [127:0] p_data_read_3;
-  wire p_done_0;
-  wire p_done_1;
-  wire p_done_2;
-  wire p_done_3;
+  logic [1:0] p_port_0_thread = '0;
+  logic [5:0] p_port_0_addr = '0;
+  logic p_port_0_read_en = '0;
+  logic p_port_0_write_en = '0;
+  logic p_port_0_s_or_v = '0;
+  logic [127:0] p_port_0_data_write = '0;
+  logic [1:0] p_port_1_thread = '0;
+  logic [5:0] p_port_1_addr = '0;
+  logic p_port_1_read_en = '0;
+  logic p_port_1_write_en = '0;
+  logic p_port_1_s_or_v = '0;
+  logic [127:0] p_port_1_data_write = '0;
+  logic [1:0] p_port_2_thread = '0;
+  logic [5:0] p_port_2_addr = '0;
+  logic p_port_2_read_en = '0;
+  logic p_port_2_write_en = '0;
+  logic p_port_2_s_or_v = '0;
+  logic [127:0] p_port_2_data_write = '0;
+  logic [1:0] p_port_3_thread = '0;
+  logic [5:0] p_port_3_addr = '0;
+  logic p_port_3_read_en = '0;
+  logic p_port_3_write_en = '0;
+  logic p_port_3_s_or_v = '0;
+  logic [127:0] p_port_3_data_write = '0;
+  wire [127:0] p_port_0_data_read;
+  wire p_port_0_done;
+  wire [127:0] p_port_1_data_read;
+  wire p_port_1_done;
+  wire [127:0] p_port_2_data_read;
+  wire p_port_2_done;
+  wire [127:0] p_port_3_data_read;
+  wire p_port_3_done;
   wire p_conflict;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
@@ -69,38 +69,38 @@ module tb_UnifiedMainMemory_ports4_threadWords64_threads4;
   UnifiedMainMemory_ports4_threadWords64_threads4 dut (
     .clk(clk),
     .rst_n(p_rst_n),
-    .thread_0(p_thread_0),
-    .thread_1(p_thread_1),
-    .thread_2(p_thread_2),
-    .thread_3(p_thread_3),
-    .addr_0(p_addr_0),
-    .addr_1(p_addr_1),
-    .addr_2(p_addr_2),
-    .addr_3(p_addr_3),
-    .read_en_0(p_read_en_0),
-    .read_en_1(p_read_en_1),
-    .read_en_2(p_read_en_2),
-    .read_en_3(p_read_en_3),
-    .write_en_0(p_write_en_0),
-    .write_en_1(p_write_en_1),
-    .write_en_2(p_write_en_2),
-    .write_en_3(p_write_en_3),
-    .s_or_v_0(p_s_or_v_0),
-    .s_or_v_1(p_s_or_v_1),
-    .s_or_v_2(p_s_or_v_2),
-    .s_or_v_3(p_s_or_v_3),
-    .data_write_0(p_data_write_0),
-    .data_write_1(p_data_write_1),
-    .data_write_2(p_data_write_2),
-    .data_write_3(p_data_write_3),
-    .data_read_0(p_data_read_0),
-    .data_read_1(p_data_read_1),
-    .data_read_2(p_data_read_2),
-    .data_read_3(p_data_read_3),
-    .done_0(p_done_0),
-    .done_1(p_done_1),
-    .done_2(p_done_2),
-    .done_3(p_done_3),
+    .port_0_thread(p_port_0_thread),
+    .port_0_addr(p_port_0_addr),
+    .port_0_read_en(p_port_0_read_en),
+    .port_0_write_en(p_port_0_write_en),
+    .port_0_s_or_v(p_port_0_s_or_v),
+    .port_0_data_write(p_port_0_data_write),
+    .port_0_data_read(p_port_0_data_read),
+    .port_0_done(p_port_0_done),
+    .port_1_thread(p_port_1_thread),
+    .port_1_addr(p_port_1_addr),
+    .port_1_read_en(p_port_1_read_en),
+    .port_1_write_en(p_port_1_write_en),
+    .port_1_s_or_v(p_port_1_s_or_v),
+    .port_1_data_write(p_port_1_data_write),
+    .port_1_data_read(p_port_1_data_read),
+    .port_1_done(p_port_1_done),
+    .port_2_thread(p_port_2_thread),
+    .port_2_addr(p_port_2_addr),
+    .port_2_read_en(p_port_2_read_en),
+    .port_2_write_en(p_port_2_write_en),
+    .port_2_s_or_v(p_port_2_s_or_v),
+    .port_2_data_write(p_port_2_data_write),
+    .port_2_data_read(p_port_2_data_read),
+    .port_2_done(p_port_2_done),
+    .port_3_thread(p_port_3_thread),
+    .port_3_addr(p_port_3_addr),
+    .port_3_read_en(p_port_3_read_en),
+    .port_3_write_en(p_port_3_write_en),
+    .port_3_s_or_v(p_port_3_s_or_v),
+    .port_3_data_write(p_port_3_data_write),
+    .port_3_data_read(p_port_3_data_read),
+    .port_3_done(p_port_3_done),
     .conflict(p_conflict)
   );
 
@@ -124,39 +124,39 @@ module tb_UnifiedMainMemory_ports4_threadWords64_threads4;
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
       p_rst_n = row[1140];
-      p_thread_0 = row[1137:1136];
-      p_thread_1 = row[1133:1132];
-      p_thread_2 = row[1129:1128];
-      p_thread_3 = row[1125:1124];
-      p_addr_0 = row[1121:1116];
-      p_addr_1 = row[1113:1108];
-      p_addr_2 = row[1105:1100];
-      p_addr_3 = row[1097:1092];
-      p_read_en_0 = row[1088];
-      p_read_en_1 = row[1084];
-      p_read_en_2 = row[1080];
-      p_read_en_3 = row[1076];
-      p_write_en_0 = row[1072];
-      p_write_en_1 = row[1068];
-      p_write_en_2 = row[1064];
-      p_write_en_3 = row[1060];
-      p_s_or_v_0 = row[1056];
-      p_s_or_v_1 = row[1052];
-      p_s_or_v_2 = row[1048];
-      p_s_or_v_3 = row[1044];
-      p_data_write_0 = row[1043:916];
-      p_data_write_1 = row[915:788];
-      p_data_write_2 = row[787:660];
-      p_data_write_3 = row[659:532];
+      p_port_0_thread = row[1137:1136];
+      p_port_0_addr = row[1133:1128];
+      p_port_0_read_en = row[1124];
+      p_port_0_write_en = row[1120];
+      p_port_0_s_or_v = row[1116];
+      p_port_0_data_write = row[1115:988];
+      p_port_1_thread = row[985:984];
+      p_port_1_addr = row[981:976];
+      p_port_1_read_en = row[972];
+      p_port_1_write_en = row[968];
+      p_port_1_s_or_v = row[964];
+      p_port_1_data_write = row[963:836];
+      p_port_2_thread = row[833:832];
+      p_port_2_addr = row[829:824];
+      p_port_2_read_en = row[820];
+      p_port_2_write_en = row[816];
+      p_port_2_s_or_v = row[812];
+      p_port_2_data_write = row[811:684];
+      p_port_3_thread = row[681:680];
+      p_port_3_addr = row[677:672];
+      p_port_3_read_en = row[668];
+      p_port_3_write_en = row[664];
+      p_port_3_s_or_v = row[660];
+      p_port_3_data_write = row[659:532];
       #5;
-      if (p_data_read_0 !== row[531:404]) mismatch("data_read_0", $sformatf("128'h%h", row[531:404]), $sformatf("128'h%h", p_data_read_0));
-      if (p_data_read_1 !== row[403:276]) mismatch("data_read_1", $sformatf("128'h%h", row[403:276]), $sformatf("128'h%h", p_data_read_1));
-      if (p_data_read_2 !== row[275:148]) mismatch("data_read_2", $sformatf("128'h%h", row[275:148]), $sformatf("128'h%h", p_data_read_2));
-      if (p_data_read_3 !== row[147:20]) mismatch("data_read_3", $sformatf("128'h%h", row[147:20]), $sformatf("128'h%h", p_data_read_3));
-      if (p_done_0 !== row[16]) mismatch("done_0", $sformatf("1'h%h", row[16]), $sformatf("1'h%h", p_done_0));
-      if (p_done_1 !== row[12]) mismatch("done_1", $sformatf("1'h%h", row[12]), $sformatf("1'h%h", p_done_1));
-      if (p_done_2 !== row[8]) mismatch("done_2", $sformatf("1'h%h", row[8]), $sformatf("1'h%h", p_done_2));
-      if (p_done_3 !== row[4]) mismatch("done_3", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_done_3));
+      if (p_port_0_data_read !== row[531:404]) mismatch("port_0_data_read", $sformatf("128'h%h", row[531:404]), $sformatf("128'h%h", p_port_0_data_read));
+      if (p_port_0_done !== row[400]) mismatch("port_0_done", $sformatf("1'h%h", row[400]), $sformatf("1'h%h", p_port_0_done));
+      if (p_port_1_data_read !== row[399:272]) mismatch("port_1_data_read", $sformatf("128'h%h", row[399:272]), $sformatf("128'h%h", p_port_1_data_read));
+      if (p_port_1_done !== row[268]) mismatch("port_1_done", $sformatf("1'h%h", row[268]), $sformatf("1'h%h", p_port_1_done));
+      if (p_port_2_data_read !== row[267:140]) mismatch("port_2_data_read", $sformatf("128'h%h", row[267:140]), $sformatf("128'h%h", p_port_2_data_read));
+      if (p_port_2_done !== row[136]) mismatch("port_2_done", $sformatf("1'h%h", row[136]), $sformatf("1'h%h", p_port_2_done));
+      if (p_port_3_data_read !== row[135:8]) mismatch("port_3_data_read", $sformatf("128'h%h", row[135:8]), $sformatf("128'h%h", p_port_3_data_read));
+      if (p_port_3_done !== row[4]) mismatch("port_3_done", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_port_3_done));
       if (p_conflict !== row[0]) mismatch("conflict", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_conflict));
       clk = 1'b1;
       #5 clk = 1'b0;

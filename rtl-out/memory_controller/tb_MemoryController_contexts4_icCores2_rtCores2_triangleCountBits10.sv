@@ -57,14 +57,14 @@ module tb_MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10;
   logic [31:0] p_instructions = '0;
   logic [31:0] p_traces = '0;
   logic p_internal_error = '0;
-  logic [31:0] p_ic_rays_0 = '0;
-  logic [31:0] p_ic_rays_1 = '0;
-  logic [31:0] p_ic_tests_0 = '0;
-  logic [31:0] p_ic_tests_1 = '0;
-  logic [31:0] p_ic_busy_cycles_0 = '0;
-  logic [31:0] p_ic_busy_cycles_1 = '0;
-  logic [31:0] p_ic_node_tests_0 = '0;
-  logic [31:0] p_ic_node_tests_1 = '0;
+  logic [31:0] p_ic_counters_0_rays = '0;
+  logic [31:0] p_ic_counters_0_tests = '0;
+  logic [31:0] p_ic_counters_0_busy_cycles = '0;
+  logic [31:0] p_ic_counters_0_node_tests = '0;
+  logic [31:0] p_ic_counters_1_rays = '0;
+  logic [31:0] p_ic_counters_1_tests = '0;
+  logic [31:0] p_ic_counters_1_busy_cycles = '0;
+  logic [31:0] p_ic_counters_1_node_tests = '0;
   logic [127:0] p_mem_data_read = '0;
   logic p_mem_done = '0;
   wire p_mmio_rd_valid;
@@ -174,14 +174,14 @@ module tb_MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10;
     .instructions(p_instructions),
     .traces(p_traces),
     .internal_error(p_internal_error),
-    .ic_rays_0(p_ic_rays_0),
-    .ic_rays_1(p_ic_rays_1),
-    .ic_tests_0(p_ic_tests_0),
-    .ic_tests_1(p_ic_tests_1),
-    .ic_busy_cycles_0(p_ic_busy_cycles_0),
-    .ic_busy_cycles_1(p_ic_busy_cycles_1),
-    .ic_node_tests_0(p_ic_node_tests_0),
-    .ic_node_tests_1(p_ic_node_tests_1),
+    .ic_counters_0_rays(p_ic_counters_0_rays),
+    .ic_counters_0_tests(p_ic_counters_0_tests),
+    .ic_counters_0_busy_cycles(p_ic_counters_0_busy_cycles),
+    .ic_counters_0_node_tests(p_ic_counters_0_node_tests),
+    .ic_counters_1_rays(p_ic_counters_1_rays),
+    .ic_counters_1_tests(p_ic_counters_1_tests),
+    .ic_counters_1_busy_cycles(p_ic_counters_1_busy_cycles),
+    .ic_counters_1_node_tests(p_ic_counters_1_node_tests),
     .mem_read_en(p_mem_read_en),
     .mem_thread(p_mem_thread),
     .mem_addr(p_mem_addr),
@@ -243,14 +243,14 @@ module tb_MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10;
       p_instructions = row[1059:1028];
       p_traces = row[1027:996];
       p_internal_error = row[992];
-      p_ic_rays_0 = row[991:960];
-      p_ic_rays_1 = row[959:928];
-      p_ic_tests_0 = row[927:896];
-      p_ic_tests_1 = row[895:864];
-      p_ic_busy_cycles_0 = row[863:832];
-      p_ic_busy_cycles_1 = row[831:800];
-      p_ic_node_tests_0 = row[799:768];
-      p_ic_node_tests_1 = row[767:736];
+      p_ic_counters_0_rays = row[991:960];
+      p_ic_counters_0_tests = row[959:928];
+      p_ic_counters_0_busy_cycles = row[927:896];
+      p_ic_counters_0_node_tests = row[895:864];
+      p_ic_counters_1_rays = row[863:832];
+      p_ic_counters_1_tests = row[831:800];
+      p_ic_counters_1_busy_cycles = row[799:768];
+      p_ic_counters_1_node_tests = row[767:736];
       p_mem_data_read = row[735:608];
       p_mem_done = row[604];
       #5;

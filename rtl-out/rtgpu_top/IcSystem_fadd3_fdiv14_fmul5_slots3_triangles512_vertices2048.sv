@@ -17,9 +17,10 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   input  logic [95:0] ray_origin,
   input  logic [95:0] ray_direction,
   input  logic [4:0] ray_thread,
-  output logic [31:0] rays,
-  output logic [31:0] tests,
-  output logic [31:0] busy_cycles
+  output logic [31:0] counters_rays,
+  output logic [31:0] counters_tests,
+  output logic [31:0] counters_busy_cycles,
+  output logic [31:0] counters_node_tests
 );
   logic core_dispatch_ready; // icSystem.ts:37
   logic core_dispatch_done; // icSystem.ts:37
@@ -27,9 +28,10 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   logic [95:0] core_dispatch_hit_normal; // icSystem.ts:37
   logic [4:0] core_dispatch_done_thread; // icSystem.ts:37
   logic core_dispatch_done_fault; // icSystem.ts:37
-  logic [31:0] core_rays; // icSystem.ts:37
-  logic [31:0] core_tests; // icSystem.ts:37
-  logic [31:0] core_busy_cycles; // icSystem.ts:37
+  logic [31:0] core_counters_rays; // icSystem.ts:37
+  logic [31:0] core_counters_tests; // icSystem.ts:37
+  logic [31:0] core_counters_busy_cycles; // icSystem.ts:37
+  logic [31:0] core_counters_node_tests; // icSystem.ts:37
   logic core_tri_req_valid; // icSystem.ts:37
   logic [15:0] core_tri_req_id; // icSystem.ts:37
   logic triangles_load_error; // icSystem.ts:38
@@ -49,9 +51,10 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   assign dispatch_hit_normal = core_dispatch_hit_normal; // icSystem.ts:30
   assign dispatch_done_thread = core_dispatch_done_thread; // icSystem.ts:30
   assign dispatch_done_fault = core_dispatch_done_fault; // icSystem.ts:30
-  assign rays = core_rays; // icSystem.ts:30
-  assign tests = core_tests; // icSystem.ts:30
-  assign busy_cycles = core_busy_cycles; // icSystem.ts:30
+  assign counters_rays = core_counters_rays; // icSystem.ts:30
+  assign counters_tests = core_counters_tests; // icSystem.ts:30
+  assign counters_busy_cycles = core_counters_busy_cycles; // icSystem.ts:30
+  assign counters_node_tests = core_counters_node_tests; // icSystem.ts:30
   wire core_dispatch_ray_start = dispatch_ray_start; // icSystem.ts:37
   wire [95:0] core_ray_origin = ray_origin; // icSystem.ts:37
   wire [95:0] core_ray_direction = ray_direction; // icSystem.ts:37
@@ -82,9 +85,10 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
     .ray_origin(core_ray_origin),
     .ray_direction(core_ray_direction),
     .ray_thread(core_ray_thread),
-    .rays(core_rays),
-    .tests(core_tests),
-    .busy_cycles(core_busy_cycles),
+    .counters_rays(core_counters_rays),
+    .counters_tests(core_counters_tests),
+    .counters_busy_cycles(core_counters_busy_cycles),
+    .counters_node_tests(core_counters_node_tests),
     .tri_req_valid(core_tri_req_valid),
     .tri_req_id(core_tri_req_id),
     .tri_resp_valid(core_tri_resp_valid),

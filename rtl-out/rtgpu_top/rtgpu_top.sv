@@ -105,10 +105,10 @@ module rtgpu_top (
   logic patch_dispatcher_ic_0_ray_start; // gpuTop.ts:103
   logic patch_dispatcher_ic_1_ray_start; // gpuTop.ts:103
   logic [4:0] patch_dispatcher_ray_thread; // gpuTop.ts:103
-  logic [127:0] patch_dispatcher_answer_info_0; // gpuTop.ts:103
-  logic [127:0] patch_dispatcher_answer_info_1; // gpuTop.ts:103
-  logic [95:0] patch_dispatcher_answer_normal_0; // gpuTop.ts:103
-  logic [95:0] patch_dispatcher_answer_normal_1; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_answer_0_info; // gpuTop.ts:103
+  logic [95:0] patch_dispatcher_answer_0_normal; // gpuTop.ts:103
+  logic [127:0] patch_dispatcher_answer_1_info; // gpuTop.ts:103
+  logic [95:0] patch_dispatcher_answer_1_normal; // gpuTop.ts:103
   logic [31:0] patch_dispatcher_core_counters_0_pc; // gpuTop.ts:103
   logic [31:0] patch_dispatcher_core_counters_0_busy_cycles; // gpuTop.ts:103
   logic [31:0] patch_dispatcher_core_counters_0_issue_cycles; // gpuTop.ts:103
@@ -137,14 +137,14 @@ module rtgpu_top (
   logic [127:0] ic_buffer_steer_shader_info_rt; // gpuTop.ts:104
   logic [95:0] ic_buffer_steer_shader_normal_rt; // gpuTop.ts:104
   logic ic_buffer_error; // gpuTop.ts:104
-  logic [127:0] main_memory_data_read_0; // gpuTop.ts:106
-  logic [127:0] main_memory_data_read_1; // gpuTop.ts:106
-  logic [127:0] main_memory_data_read_2; // gpuTop.ts:106
-  logic [127:0] main_memory_data_read_3; // gpuTop.ts:106
-  logic main_memory_done_0; // gpuTop.ts:106
-  logic main_memory_done_1; // gpuTop.ts:106
-  logic main_memory_done_2; // gpuTop.ts:106
-  logic main_memory_done_3; // gpuTop.ts:106
+  logic [127:0] main_memory_port_0_data_read; // gpuTop.ts:106
+  logic main_memory_port_0_done; // gpuTop.ts:106
+  logic [127:0] main_memory_port_1_data_read; // gpuTop.ts:106
+  logic main_memory_port_1_done; // gpuTop.ts:106
+  logic [127:0] main_memory_port_2_data_read; // gpuTop.ts:106
+  logic main_memory_port_2_done; // gpuTop.ts:106
+  logic [127:0] main_memory_port_3_data_read; // gpuTop.ts:106
+  logic main_memory_port_3_done; // gpuTop.ts:106
   logic main_memory_conflict; // gpuTop.ts:106
   logic rt_core0_dispatch_launch_ready; // gpuTop.ts:107
   logic rt_core0_dispatch_event_valid; // gpuTop.ts:107
@@ -278,29 +278,31 @@ module rtgpu_top (
   logic rt_core3_mem_write; // gpuTop.ts:107
   logic rt_core3_mem_vector; // gpuTop.ts:107
   logic [127:0] rt_core3_mem_data; // gpuTop.ts:107
-  logic ic_core0_load_error; // gpuTop.ts:71
-  logic [9:0] ic_core0_load_triangle_count; // gpuTop.ts:71
-  logic ic_core0_dispatch_ready; // gpuTop.ts:71
-  logic ic_core0_dispatch_done; // gpuTop.ts:71
-  logic [127:0] ic_core0_dispatch_hit_info; // gpuTop.ts:71
-  logic [95:0] ic_core0_dispatch_hit_normal; // gpuTop.ts:71
-  logic [4:0] ic_core0_dispatch_done_thread; // gpuTop.ts:71
-  logic ic_core0_dispatch_done_fault; // gpuTop.ts:71
-  logic [31:0] ic_core0_rays; // gpuTop.ts:71
-  logic [31:0] ic_core0_tests; // gpuTop.ts:71
-  logic [31:0] ic_core0_busy_cycles; // gpuTop.ts:71
-  logic ic_core1_load_error; // gpuTop.ts:71
-  logic [9:0] ic_core1_load_triangle_count; // gpuTop.ts:71
-  logic ic_core1_dispatch_ready; // gpuTop.ts:71
-  logic ic_core1_dispatch_done; // gpuTop.ts:71
-  logic [127:0] ic_core1_dispatch_hit_info; // gpuTop.ts:71
-  logic [95:0] ic_core1_dispatch_hit_normal; // gpuTop.ts:71
-  logic [4:0] ic_core1_dispatch_done_thread; // gpuTop.ts:71
-  logic ic_core1_dispatch_done_fault; // gpuTop.ts:71
-  logic [31:0] ic_core1_rays; // gpuTop.ts:71
-  logic [31:0] ic_core1_tests; // gpuTop.ts:71
-  logic [31:0] ic_core1_busy_cycles; // gpuTop.ts:71
-  logic mc_mem_turn; // gpuTop.ts:137
+  logic ic_core0_load_error; // gpuTop.ts:72
+  logic [9:0] ic_core0_load_triangle_count; // gpuTop.ts:72
+  logic ic_core0_dispatch_ready; // gpuTop.ts:72
+  logic ic_core0_dispatch_done; // gpuTop.ts:72
+  logic [127:0] ic_core0_dispatch_hit_info; // gpuTop.ts:72
+  logic [95:0] ic_core0_dispatch_hit_normal; // gpuTop.ts:72
+  logic [4:0] ic_core0_dispatch_done_thread; // gpuTop.ts:72
+  logic ic_core0_dispatch_done_fault; // gpuTop.ts:72
+  logic [31:0] ic_core0_counters_rays; // gpuTop.ts:72
+  logic [31:0] ic_core0_counters_tests; // gpuTop.ts:72
+  logic [31:0] ic_core0_counters_busy_cycles; // gpuTop.ts:72
+  logic [31:0] ic_core0_counters_node_tests; // gpuTop.ts:72
+  logic ic_core1_load_error; // gpuTop.ts:72
+  logic [9:0] ic_core1_load_triangle_count; // gpuTop.ts:72
+  logic ic_core1_dispatch_ready; // gpuTop.ts:72
+  logic ic_core1_dispatch_done; // gpuTop.ts:72
+  logic [127:0] ic_core1_dispatch_hit_info; // gpuTop.ts:72
+  logic [95:0] ic_core1_dispatch_hit_normal; // gpuTop.ts:72
+  logic [4:0] ic_core1_dispatch_done_thread; // gpuTop.ts:72
+  logic ic_core1_dispatch_done_fault; // gpuTop.ts:72
+  logic [31:0] ic_core1_counters_rays; // gpuTop.ts:72
+  logic [31:0] ic_core1_counters_tests; // gpuTop.ts:72
+  logic [31:0] ic_core1_counters_busy_cycles; // gpuTop.ts:72
+  logic [31:0] ic_core1_counters_node_tests; // gpuTop.ts:72
+  logic mc_mem_turn; // gpuTop.ts:155
 
   assign mmio_rd_valid = memory_controller_mmio_rd_valid; // gpuTop.ts:81
   assign mmio_rd_data = memory_controller_mmio_rd_data; // gpuTop.ts:81
@@ -362,16 +364,16 @@ module rtgpu_top (
   wire memory_controller_internal_error_or_1 = ic_buffer_error | patch_dispatcher_answer_overflow | main_memory_conflict; // gpuTop.ts:91
   wire memory_controller_internal_error_or_4 = rt_core0_mem_error | rt_core1_mem_error | rt_core2_mem_error | rt_core3_mem_error; // gpuTop.ts:91
   wire memory_controller_internal_error = memory_controller_internal_error_or_1 | memory_controller_internal_error_or_4; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_rays_0 = ic_core0_rays; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_rays_1 = ic_core1_rays; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_tests_0 = ic_core0_tests; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_tests_1 = ic_core1_tests; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_busy_cycles_0 = ic_core0_busy_cycles; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_busy_cycles_1 = ic_core1_busy_cycles; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_node_tests_0 = 32'd0; // gpuTop.ts:101
-  wire [31:0] memory_controller_ic_node_tests_1 = 32'd0; // gpuTop.ts:101
-  wire [127:0] memory_controller_mem_data_read = main_memory_data_read_0; // gpuTop.ts:101
-  wire memory_controller_mem_done = main_memory_done_0 & mc_mem_turn; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_0_rays = ic_core0_counters_rays; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_0_tests = ic_core0_counters_tests; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_0_busy_cycles = ic_core0_counters_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_0_node_tests = ic_core0_counters_node_tests; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_1_rays = ic_core1_counters_rays; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_1_tests = ic_core1_counters_tests; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_1_busy_cycles = ic_core1_counters_busy_cycles; // gpuTop.ts:101
+  wire [31:0] memory_controller_ic_counters_1_node_tests = ic_core1_counters_node_tests; // gpuTop.ts:101
+  wire [127:0] memory_controller_mem_data_read = main_memory_port_0_data_read; // gpuTop.ts:101
+  wire memory_controller_mem_done = main_memory_port_0_done & mc_mem_turn; // gpuTop.ts:101
   wire command_patcher_frame_start = memory_controller_frame_start; // gpuTop.ts:102
   wire [31:0] command_patcher_frame_pixel_count = memory_controller_frame_pixel_count; // gpuTop.ts:102
   wire [31:0] command_patcher_frame_first_pixel = memory_controller_frame_first_pixel; // gpuTop.ts:102
@@ -497,10 +499,10 @@ module rtgpu_top (
   wire [95:0] ic_buffer_ray_direction_rt_1 = rt_core1_dispatch_event_bits_direction; // gpuTop.ts:104
   wire [95:0] ic_buffer_ray_direction_rt_2 = rt_core2_dispatch_event_bits_direction; // gpuTop.ts:104
   wire [95:0] ic_buffer_ray_direction_rt_3 = rt_core3_dispatch_event_bits_direction; // gpuTop.ts:104
-  wire [127:0] ic_buffer_shader_info_ic_0 = patch_dispatcher_answer_info_0; // gpuTop.ts:104
-  wire [127:0] ic_buffer_shader_info_ic_1 = patch_dispatcher_answer_info_1; // gpuTop.ts:104
-  wire [95:0] ic_buffer_normal_ic_0 = patch_dispatcher_answer_normal_0; // gpuTop.ts:104
-  wire [95:0] ic_buffer_normal_ic_1 = patch_dispatcher_answer_normal_1; // gpuTop.ts:104
+  wire [127:0] ic_buffer_answer_ic_0_info = patch_dispatcher_answer_0_info; // gpuTop.ts:104
+  wire [95:0] ic_buffer_answer_ic_0_normal = patch_dispatcher_answer_0_normal; // gpuTop.ts:104
+  wire [127:0] ic_buffer_answer_ic_1_info = patch_dispatcher_answer_1_info; // gpuTop.ts:104
+  wire [95:0] ic_buffer_answer_ic_1_normal = patch_dispatcher_answer_1_normal; // gpuTop.ts:104
   wire ic_buffer_steer_q_en_rt2ic = patch_dispatcher_steer_q_en_rt2ic; // gpuTop.ts:104
   wire [3:0] ic_buffer_steer_core_id_rt2ic = patch_dispatcher_steer_core_id_rt2ic; // gpuTop.ts:104
   wire ic_buffer_steer_dequeue_ic = patch_dispatcher_steer_dequeue_ic; // gpuTop.ts:104
@@ -508,32 +510,32 @@ module rtgpu_top (
   wire [1:0] ic_buffer_steer_core_id_ic2rt = patch_dispatcher_steer_core_id_ic2rt; // gpuTop.ts:104
   wire ic_buffer_steer_dequeue_rt = patch_dispatcher_steer_dequeue_rt; // gpuTop.ts:104
   wire ic_buffer_clear_errors = 1'd0; // gpuTop.ts:104
-  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:135
-  wire [4:0] main_memory_thread_0 = mcTurn_and ? memory_controller_mem_thread : rt_core0_mem_thread; // gpuTop.ts:106
-  wire [4:0] main_memory_thread_1 = 1'd0 ? memory_controller_mem_thread : rt_core1_mem_thread; // gpuTop.ts:106
-  wire [4:0] main_memory_thread_2 = 1'd0 ? memory_controller_mem_thread : rt_core2_mem_thread; // gpuTop.ts:106
-  wire [4:0] main_memory_thread_3 = 1'd0 ? memory_controller_mem_thread : rt_core3_mem_thread; // gpuTop.ts:106
-  wire [13:0] main_memory_addr_0 = mcTurn_and ? memory_controller_mem_addr : rt_core0_mem_addr[15:2]; // gpuTop.ts:106
-  wire [13:0] main_memory_addr_1 = 1'd0 ? memory_controller_mem_addr : rt_core1_mem_addr[15:2]; // gpuTop.ts:106
-  wire [13:0] main_memory_addr_2 = 1'd0 ? memory_controller_mem_addr : rt_core2_mem_addr[15:2]; // gpuTop.ts:106
-  wire [13:0] main_memory_addr_3 = 1'd0 ? memory_controller_mem_addr : rt_core3_mem_addr[15:2]; // gpuTop.ts:106
-  wire main_memory_read_en_0 = mcTurn_and ? memory_controller_mem_read_en : rt_core0_mem_read; // gpuTop.ts:106
-  wire main_memory_read_en_1 = 1'd0 ? memory_controller_mem_read_en : rt_core1_mem_read; // gpuTop.ts:106
-  wire main_memory_read_en_2 = 1'd0 ? memory_controller_mem_read_en : rt_core2_mem_read; // gpuTop.ts:106
-  wire main_memory_read_en_3 = 1'd0 ? memory_controller_mem_read_en : rt_core3_mem_read; // gpuTop.ts:106
-  wire main_memory_write_en_0 = rt_core0_mem_write & ~mcTurn_and; // gpuTop.ts:106
-  wire main_memory_write_en_1_not = ~1'd0; // gpuTop.ts:145
-  wire main_memory_write_en_1 = rt_core1_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
-  wire main_memory_write_en_2 = rt_core2_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
-  wire main_memory_write_en_3 = rt_core3_mem_write & main_memory_write_en_1_not; // gpuTop.ts:106
-  wire main_memory_s_or_v_0 = rt_core0_mem_vector | mcTurn_and; // gpuTop.ts:106
-  wire main_memory_s_or_v_1 = rt_core1_mem_vector | 1'd0; // gpuTop.ts:106
-  wire main_memory_s_or_v_2 = rt_core2_mem_vector | 1'd0; // gpuTop.ts:106
-  wire main_memory_s_or_v_3 = rt_core3_mem_vector | 1'd0; // gpuTop.ts:106
-  wire [127:0] main_memory_data_write_0 = rt_core0_mem_data; // gpuTop.ts:106
-  wire [127:0] main_memory_data_write_1 = rt_core1_mem_data; // gpuTop.ts:106
-  wire [127:0] main_memory_data_write_2 = rt_core2_mem_data; // gpuTop.ts:106
-  wire [127:0] main_memory_data_write_3 = rt_core3_mem_data; // gpuTop.ts:106
+  wire mcTurn_and = memory_controller_mem_read_en & ~(rt_core0_mem_read | rt_core0_mem_write); // gpuTop.ts:153
+  wire [4:0] main_memory_port_0_thread = mcTurn_and ? memory_controller_mem_thread : rt_core0_mem_thread; // gpuTop.ts:106
+  wire [13:0] main_memory_port_0_addr = mcTurn_and ? memory_controller_mem_addr : rt_core0_mem_addr[15:2]; // gpuTop.ts:106
+  wire main_memory_port_0_read_en = mcTurn_and ? memory_controller_mem_read_en : rt_core0_mem_read; // gpuTop.ts:106
+  wire main_memory_port_0_write_en = rt_core0_mem_write & ~mcTurn_and; // gpuTop.ts:106
+  wire main_memory_port_0_s_or_v = rt_core0_mem_vector | mcTurn_and; // gpuTop.ts:106
+  wire [127:0] main_memory_port_0_data_write = rt_core0_mem_data; // gpuTop.ts:106
+  wire [4:0] main_memory_port_1_thread = 1'd0 ? memory_controller_mem_thread : rt_core1_mem_thread; // gpuTop.ts:106
+  wire [13:0] main_memory_port_1_addr = 1'd0 ? memory_controller_mem_addr : rt_core1_mem_addr[15:2]; // gpuTop.ts:106
+  wire main_memory_port_1_read_en = 1'd0 ? memory_controller_mem_read_en : rt_core1_mem_read; // gpuTop.ts:106
+  wire main_memory_port_1_write_en_not = ~1'd0; // gpuTop.ts:163
+  wire main_memory_port_1_write_en = rt_core1_mem_write & main_memory_port_1_write_en_not; // gpuTop.ts:106
+  wire main_memory_port_1_s_or_v = rt_core1_mem_vector | 1'd0; // gpuTop.ts:106
+  wire [127:0] main_memory_port_1_data_write = rt_core1_mem_data; // gpuTop.ts:106
+  wire [4:0] main_memory_port_2_thread = 1'd0 ? memory_controller_mem_thread : rt_core2_mem_thread; // gpuTop.ts:106
+  wire [13:0] main_memory_port_2_addr = 1'd0 ? memory_controller_mem_addr : rt_core2_mem_addr[15:2]; // gpuTop.ts:106
+  wire main_memory_port_2_read_en = 1'd0 ? memory_controller_mem_read_en : rt_core2_mem_read; // gpuTop.ts:106
+  wire main_memory_port_2_write_en = rt_core2_mem_write & main_memory_port_1_write_en_not; // gpuTop.ts:106
+  wire main_memory_port_2_s_or_v = rt_core2_mem_vector | 1'd0; // gpuTop.ts:106
+  wire [127:0] main_memory_port_2_data_write = rt_core2_mem_data; // gpuTop.ts:106
+  wire [4:0] main_memory_port_3_thread = 1'd0 ? memory_controller_mem_thread : rt_core3_mem_thread; // gpuTop.ts:106
+  wire [13:0] main_memory_port_3_addr = 1'd0 ? memory_controller_mem_addr : rt_core3_mem_addr[15:2]; // gpuTop.ts:106
+  wire main_memory_port_3_read_en = 1'd0 ? memory_controller_mem_read_en : rt_core3_mem_read; // gpuTop.ts:106
+  wire main_memory_port_3_write_en = rt_core3_mem_write & main_memory_port_1_write_en_not; // gpuTop.ts:106
+  wire main_memory_port_3_s_or_v = rt_core3_mem_vector | 1'd0; // gpuTop.ts:106
+  wire [127:0] main_memory_port_3_data_write = rt_core3_mem_data; // gpuTop.ts:106
   wire rt_core0_dispatch_launch_valid = patch_dispatcher_cores_0_launch_valid; // gpuTop.ts:107
   wire [4:0] rt_core0_dispatch_launch_bits_thread = patch_dispatcher_cores_0_launch_bits_thread; // gpuTop.ts:107
   wire [31:0] rt_core0_dispatch_launch_bits_pc = patch_dispatcher_cores_0_launch_bits_pc; // gpuTop.ts:107
@@ -543,8 +545,8 @@ module rtgpu_top (
   wire [127:0] rt_core0_dispatch_launch_bits_normal = patch_dispatcher_cores_0_launch_bits_normal; // gpuTop.ts:107
   wire rt_core0_dispatch_event_ready = patch_dispatcher_cores_0_event_ready; // gpuTop.ts:107
   wire [2:0] rt_core0_status_context = memory_controller_context_select; // gpuTop.ts:107
-  wire rt_core0_mem_resp_done = main_memory_done_0; // gpuTop.ts:107
-  wire [127:0] rt_core0_mem_resp_data = main_memory_data_read_0; // gpuTop.ts:107
+  wire rt_core0_mem_resp_done = main_memory_port_0_done; // gpuTop.ts:107
+  wire [127:0] rt_core0_mem_resp_data = main_memory_port_0_data_read; // gpuTop.ts:107
   wire rt_core0_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
   wire rt_core0_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
   wire [11:0] rt_core0_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
@@ -562,8 +564,8 @@ module rtgpu_top (
   wire [127:0] rt_core1_dispatch_launch_bits_normal = patch_dispatcher_cores_1_launch_bits_normal; // gpuTop.ts:107
   wire rt_core1_dispatch_event_ready = patch_dispatcher_cores_1_event_ready; // gpuTop.ts:107
   wire [2:0] rt_core1_status_context = memory_controller_context_select; // gpuTop.ts:107
-  wire rt_core1_mem_resp_done = main_memory_done_1; // gpuTop.ts:107
-  wire [127:0] rt_core1_mem_resp_data = main_memory_data_read_1; // gpuTop.ts:107
+  wire rt_core1_mem_resp_done = main_memory_port_1_done; // gpuTop.ts:107
+  wire [127:0] rt_core1_mem_resp_data = main_memory_port_1_data_read; // gpuTop.ts:107
   wire rt_core1_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
   wire rt_core1_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
   wire [11:0] rt_core1_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
@@ -581,8 +583,8 @@ module rtgpu_top (
   wire [127:0] rt_core2_dispatch_launch_bits_normal = patch_dispatcher_cores_2_launch_bits_normal; // gpuTop.ts:107
   wire rt_core2_dispatch_event_ready = patch_dispatcher_cores_2_event_ready; // gpuTop.ts:107
   wire [2:0] rt_core2_status_context = memory_controller_context_select; // gpuTop.ts:107
-  wire rt_core2_mem_resp_done = main_memory_done_2; // gpuTop.ts:107
-  wire [127:0] rt_core2_mem_resp_data = main_memory_data_read_2; // gpuTop.ts:107
+  wire rt_core2_mem_resp_done = main_memory_port_2_done; // gpuTop.ts:107
+  wire [127:0] rt_core2_mem_resp_data = main_memory_port_2_data_read; // gpuTop.ts:107
   wire rt_core2_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
   wire rt_core2_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
   wire [11:0] rt_core2_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
@@ -600,8 +602,8 @@ module rtgpu_top (
   wire [127:0] rt_core3_dispatch_launch_bits_normal = patch_dispatcher_cores_3_launch_bits_normal; // gpuTop.ts:107
   wire rt_core3_dispatch_event_ready = patch_dispatcher_cores_3_event_ready; // gpuTop.ts:107
   wire [2:0] rt_core3_status_context = memory_controller_context_select; // gpuTop.ts:107
-  wire rt_core3_mem_resp_done = main_memory_done_3; // gpuTop.ts:107
-  wire [127:0] rt_core3_mem_resp_data = main_memory_data_read_3; // gpuTop.ts:107
+  wire rt_core3_mem_resp_done = main_memory_port_3_done; // gpuTop.ts:107
+  wire [127:0] rt_core3_mem_resp_data = main_memory_port_3_data_read; // gpuTop.ts:107
   wire rt_core3_imem_load_start = memory_controller_imem_load_start; // gpuTop.ts:107
   wire rt_core3_imem_load_we = memory_controller_imem_load_we; // gpuTop.ts:107
   wire [11:0] rt_core3_imem_load_waddr = memory_controller_imem_load_waddr; // gpuTop.ts:107
@@ -610,20 +612,20 @@ module rtgpu_top (
   wire rt_core3_cmem_load_we = memory_controller_cmem_load_we; // gpuTop.ts:107
   wire [12:0] rt_core3_cmem_load_waddr = memory_controller_cmem_load_waddr; // gpuTop.ts:107
   wire [31:0] rt_core3_cmem_load_wdata = memory_controller_cmem_load_wdata; // gpuTop.ts:107
-  wire ic_core0_load_start = memory_controller_tri_load_start; // gpuTop.ts:71
-  wire ic_core0_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:71
-  wire [31:0] ic_core0_load_data = memory_controller_tri_load_data; // gpuTop.ts:71
-  wire ic_core0_dispatch_ray_start = patch_dispatcher_ic_0_ray_start; // gpuTop.ts:71
-  wire [95:0] ic_core0_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:71
-  wire [95:0] ic_core0_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:71
-  wire [4:0] ic_core0_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:71
-  wire ic_core1_load_start = memory_controller_tri_load_start; // gpuTop.ts:71
-  wire ic_core1_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:71
-  wire [31:0] ic_core1_load_data = memory_controller_tri_load_data; // gpuTop.ts:71
-  wire ic_core1_dispatch_ray_start = patch_dispatcher_ic_1_ray_start; // gpuTop.ts:71
-  wire [95:0] ic_core1_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:71
-  wire [95:0] ic_core1_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:71
-  wire [4:0] ic_core1_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:71
+  wire ic_core0_load_start = memory_controller_tri_load_start; // gpuTop.ts:72
+  wire ic_core0_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:72
+  wire [31:0] ic_core0_load_data = memory_controller_tri_load_data; // gpuTop.ts:72
+  wire ic_core0_dispatch_ray_start = patch_dispatcher_ic_0_ray_start; // gpuTop.ts:72
+  wire [95:0] ic_core0_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:72
+  wire [95:0] ic_core0_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:72
+  wire [4:0] ic_core0_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:72
+  wire ic_core1_load_start = memory_controller_tri_load_start; // gpuTop.ts:72
+  wire ic_core1_load_valid = memory_controller_tri_load_valid; // gpuTop.ts:72
+  wire [31:0] ic_core1_load_data = memory_controller_tri_load_data; // gpuTop.ts:72
+  wire ic_core1_dispatch_ray_start = patch_dispatcher_ic_1_ray_start; // gpuTop.ts:72
+  wire [95:0] ic_core1_ray_origin = ic_buffer_ray_origin_ic; // gpuTop.ts:72
+  wire [95:0] ic_core1_ray_direction = ic_buffer_ray_direction_ic; // gpuTop.ts:72
+  wire [4:0] ic_core1_ray_thread = patch_dispatcher_ray_thread; // gpuTop.ts:72
 
 `ifndef SYNTHESIS
   initial begin
@@ -633,9 +635,9 @@ module rtgpu_top (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      mc_mem_turn <= 1'd0; // gpuTop.ts:137
+      mc_mem_turn <= 1'd0; // gpuTop.ts:155
     end else begin
-      mc_mem_turn <= mcTurn_and; // gpuTop.ts:137
+      mc_mem_turn <= mcTurn_and; // gpuTop.ts:155
     end
   end
 
@@ -718,14 +720,14 @@ module rtgpu_top (
     .instructions(memory_controller_instructions),
     .traces(memory_controller_traces),
     .internal_error(memory_controller_internal_error),
-    .ic_rays_0(memory_controller_ic_rays_0),
-    .ic_rays_1(memory_controller_ic_rays_1),
-    .ic_tests_0(memory_controller_ic_tests_0),
-    .ic_tests_1(memory_controller_ic_tests_1),
-    .ic_busy_cycles_0(memory_controller_ic_busy_cycles_0),
-    .ic_busy_cycles_1(memory_controller_ic_busy_cycles_1),
-    .ic_node_tests_0(memory_controller_ic_node_tests_0),
-    .ic_node_tests_1(memory_controller_ic_node_tests_1),
+    .ic_counters_0_rays(memory_controller_ic_counters_0_rays),
+    .ic_counters_0_tests(memory_controller_ic_counters_0_tests),
+    .ic_counters_0_busy_cycles(memory_controller_ic_counters_0_busy_cycles),
+    .ic_counters_0_node_tests(memory_controller_ic_counters_0_node_tests),
+    .ic_counters_1_rays(memory_controller_ic_counters_1_rays),
+    .ic_counters_1_tests(memory_controller_ic_counters_1_tests),
+    .ic_counters_1_busy_cycles(memory_controller_ic_counters_1_busy_cycles),
+    .ic_counters_1_node_tests(memory_controller_ic_counters_1_node_tests),
     .mem_read_en(memory_controller_mem_read_en),
     .mem_thread(memory_controller_mem_thread),
     .mem_addr(memory_controller_mem_addr),
@@ -910,10 +912,10 @@ module rtgpu_top (
     .ic_1_done_thread(patch_dispatcher_ic_1_done_thread),
     .ic_1_done_fault(patch_dispatcher_ic_1_done_fault),
     .ray_thread(patch_dispatcher_ray_thread),
-    .answer_info_0(patch_dispatcher_answer_info_0),
-    .answer_info_1(patch_dispatcher_answer_info_1),
-    .answer_normal_0(patch_dispatcher_answer_normal_0),
-    .answer_normal_1(patch_dispatcher_answer_normal_1),
+    .answer_0_info(patch_dispatcher_answer_0_info),
+    .answer_0_normal(patch_dispatcher_answer_0_normal),
+    .answer_1_info(patch_dispatcher_answer_1_info),
+    .answer_1_normal(patch_dispatcher_answer_1_normal),
     .core_counters_0_pc(patch_dispatcher_core_counters_0_pc),
     .core_counters_0_busy_cycles(patch_dispatcher_core_counters_0_busy_cycles),
     .core_counters_0_issue_cycles(patch_dispatcher_core_counters_0_issue_cycles),
@@ -947,10 +949,10 @@ module rtgpu_top (
     .rt2ic_count(ic_buffer_rt2ic_count),
     .rt2ic_full(ic_buffer_rt2ic_full),
     .rt2ic_error(ic_buffer_rt2ic_error),
-    .shader_info_ic_0(ic_buffer_shader_info_ic_0),
-    .shader_info_ic_1(ic_buffer_shader_info_ic_1),
-    .normal_ic_0(ic_buffer_normal_ic_0),
-    .normal_ic_1(ic_buffer_normal_ic_1),
+    .answer_ic_0_info(ic_buffer_answer_ic_0_info),
+    .answer_ic_0_normal(ic_buffer_answer_ic_0_normal),
+    .answer_ic_1_info(ic_buffer_answer_ic_1_info),
+    .answer_ic_1_normal(ic_buffer_answer_ic_1_normal),
     .ic2rt_count(ic_buffer_ic2rt_count),
     .ic2rt_full(ic_buffer_ic2rt_full),
     .ic2rt_error(ic_buffer_ic2rt_error),
@@ -971,38 +973,38 @@ module rtgpu_top (
   UnifiedMainMemory_ports4_threadWords16384_threads32 main_memory ( // gpuTop.ts:106
     .clk(clk),
     .rst_n(rst_n),
-    .thread_0(main_memory_thread_0),
-    .thread_1(main_memory_thread_1),
-    .thread_2(main_memory_thread_2),
-    .thread_3(main_memory_thread_3),
-    .addr_0(main_memory_addr_0),
-    .addr_1(main_memory_addr_1),
-    .addr_2(main_memory_addr_2),
-    .addr_3(main_memory_addr_3),
-    .read_en_0(main_memory_read_en_0),
-    .read_en_1(main_memory_read_en_1),
-    .read_en_2(main_memory_read_en_2),
-    .read_en_3(main_memory_read_en_3),
-    .write_en_0(main_memory_write_en_0),
-    .write_en_1(main_memory_write_en_1),
-    .write_en_2(main_memory_write_en_2),
-    .write_en_3(main_memory_write_en_3),
-    .s_or_v_0(main_memory_s_or_v_0),
-    .s_or_v_1(main_memory_s_or_v_1),
-    .s_or_v_2(main_memory_s_or_v_2),
-    .s_or_v_3(main_memory_s_or_v_3),
-    .data_write_0(main_memory_data_write_0),
-    .data_write_1(main_memory_data_write_1),
-    .data_write_2(main_memory_data_write_2),
-    .data_write_3(main_memory_data_write_3),
-    .data_read_0(main_memory_data_read_0),
-    .data_read_1(main_memory_data_read_1),
-    .data_read_2(main_memory_data_read_2),
-    .data_read_3(main_memory_data_read_3),
-    .done_0(main_memory_done_0),
-    .done_1(main_memory_done_1),
-    .done_2(main_memory_done_2),
-    .done_3(main_memory_done_3),
+    .port_0_thread(main_memory_port_0_thread),
+    .port_0_addr(main_memory_port_0_addr),
+    .port_0_read_en(main_memory_port_0_read_en),
+    .port_0_write_en(main_memory_port_0_write_en),
+    .port_0_s_or_v(main_memory_port_0_s_or_v),
+    .port_0_data_write(main_memory_port_0_data_write),
+    .port_0_data_read(main_memory_port_0_data_read),
+    .port_0_done(main_memory_port_0_done),
+    .port_1_thread(main_memory_port_1_thread),
+    .port_1_addr(main_memory_port_1_addr),
+    .port_1_read_en(main_memory_port_1_read_en),
+    .port_1_write_en(main_memory_port_1_write_en),
+    .port_1_s_or_v(main_memory_port_1_s_or_v),
+    .port_1_data_write(main_memory_port_1_data_write),
+    .port_1_data_read(main_memory_port_1_data_read),
+    .port_1_done(main_memory_port_1_done),
+    .port_2_thread(main_memory_port_2_thread),
+    .port_2_addr(main_memory_port_2_addr),
+    .port_2_read_en(main_memory_port_2_read_en),
+    .port_2_write_en(main_memory_port_2_write_en),
+    .port_2_s_or_v(main_memory_port_2_s_or_v),
+    .port_2_data_write(main_memory_port_2_data_write),
+    .port_2_data_read(main_memory_port_2_data_read),
+    .port_2_done(main_memory_port_2_done),
+    .port_3_thread(main_memory_port_3_thread),
+    .port_3_addr(main_memory_port_3_addr),
+    .port_3_read_en(main_memory_port_3_read_en),
+    .port_3_write_en(main_memory_port_3_write_en),
+    .port_3_s_or_v(main_memory_port_3_s_or_v),
+    .port_3_data_write(main_memory_port_3_data_write),
+    .port_3_data_read(main_memory_port_3_data_read),
+    .port_3_done(main_memory_port_3_done),
     .conflict(main_memory_conflict)
   );
 
@@ -1234,7 +1236,7 @@ module rtgpu_top (
     .cmem_load_wdata(rt_core3_cmem_load_wdata)
   );
 
-  IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 ic_core0 ( // gpuTop.ts:71
+  IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 ic_core0 ( // gpuTop.ts:72
     .clk(clk),
     .rst_n(rst_n),
     .load_start(ic_core0_load_start),
@@ -1252,12 +1254,13 @@ module rtgpu_top (
     .ray_origin(ic_core0_ray_origin),
     .ray_direction(ic_core0_ray_direction),
     .ray_thread(ic_core0_ray_thread),
-    .rays(ic_core0_rays),
-    .tests(ic_core0_tests),
-    .busy_cycles(ic_core0_busy_cycles)
+    .counters_rays(ic_core0_counters_rays),
+    .counters_tests(ic_core0_counters_tests),
+    .counters_busy_cycles(ic_core0_counters_busy_cycles),
+    .counters_node_tests(ic_core0_counters_node_tests)
   );
 
-  IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 ic_core1 ( // gpuTop.ts:71
+  IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 ic_core1 ( // gpuTop.ts:72
     .clk(clk),
     .rst_n(rst_n),
     .load_start(ic_core1_load_start),
@@ -1275,9 +1278,10 @@ module rtgpu_top (
     .ray_origin(ic_core1_ray_origin),
     .ray_direction(ic_core1_ray_direction),
     .ray_thread(ic_core1_ray_thread),
-    .rays(ic_core1_rays),
-    .tests(ic_core1_tests),
-    .busy_cycles(ic_core1_busy_cycles)
+    .counters_rays(ic_core1_counters_rays),
+    .counters_tests(ic_core1_counters_tests),
+    .counters_busy_cycles(ic_core1_counters_busy_cycles),
+    .counters_node_tests(ic_core1_counters_node_tests)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
