@@ -1,5 +1,5 @@
 // The host-side BVH: the builder, the in-memory BVH4, its memory image, and GFX12 node export (docs/bvh.md).
-export { buildBvh, BvhBuildError, type BuildOptions } from './builder.ts';
+export { buildBvh, buildBinaryBvh, wideChildren, BvhBuildError, type BuildOptions, type BinaryBuildOptions, type BinaryBvh, type BinaryNode } from './builder.ts';
 export {
   BVH_WIDTH,
   STACK_DEPTH,
