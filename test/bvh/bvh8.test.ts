@@ -230,7 +230,9 @@ describe('the image', () => {
     for (const scale of [1e-30, 1e-3, 1, 1e3, 1e30]) {
       const base = randomScene(rng, 200);
       const scene = { ...base, vertices: base.vertices.map((b) => fromNumber(toNumber(b) * scale)) };
-      expect(checkImage(buildBvh8(scene, { maxLeafTriangles: 1 + rng.int(16) }))).toBe(200);
+      const bvh = buildBvh8(scene, { maxLeafTriangles: 1 + rng.int(16) });
+      expect(bvh.dropped).toEqual([]);
+      expect(checkImage(bvh)).toBe(200);
     }
   });
 
@@ -240,7 +242,7 @@ describe('the image', () => {
     const base = randomScene(rng, 300, 0.3);
     const scene = { ...base, vertices: base.vertices.map((b) => fromNumber(toNumber(b) * 0.001 + 3000)) };
     const bvh = buildBvh8(scene, { maxLeafTriangles: 2 });
-    expect(checkImage(bvh)).toBe(300);
+    expect(checkImage(bvh)).toBe(300 - bvh.dropped.length);
     const words = encodeBvh8Image(bvh).words;
     const decoded = decodeBvh8Image(words);
     let rounded = 0;
