@@ -1,8 +1,9 @@
 // The golden BVH8 traversal: a ray through a GFX12 BVH8 memory image, step for step as the hardware must do it (docs/bvh.md).
-import { fadd, fcmp, fmul, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from '../float32.ts';
+import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
 import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
-import { cross, missResult, rayIsValid, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { hitWithShader, missResult, rayIsValid, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { testTriangleWatertight } from '../watertight.ts';
+import { closer } from './bvhCaster.ts';
 import {
   GFX12_NODE_WORDS,
   OBB_DISABLED,
@@ -134,20 +135,5 @@ function tryDecode<T>(f: () => T): T | undefined {
 
 const faulted = (counters: Bvh8Counters): Bvh8TraceResult => ({ ...missResult(), counters, fault: true });
 
-/** Strictly nearer, or as near with a lower primitive index (the brute-force caster's order of preference). */
-function closer(t: number, index: number, bestT: number, bestIndex: number): boolean {
-  const flag = fcmp(t, bestT).flags;
-  return flag === FLAG_NEGATIVE || (flag === FLAG_ZERO && index < bestIndex);
-}
-
-/** castRay's answer for the hit, from the image alone: o + t·d, shader id = geometry index, normal cross(e1, e2). */
-function hitOf(o: Vec3, d: Vec3, best: Best): TraceResult {
-  const t = best.test.t;
-  const nrm = cross(best.test.e1, best.test.e2);
-  return {
-    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), best.triangle.geometryIndex ?? 0],
-    normal: [nrm[0], nrm[1], nrm[2], 0],
-    triangle: best.triangle.primitiveIndex,
-    t,
-  };
-}
+/** castRay's answer for the hit, from the image alone: shader id = geometry index, triangle = primitive index. */
+const hitOf = (o: Vec3, d: Vec3, best: Best): TraceResult => hitWithShader(o, d, best.triangle.primitiveIndex, best.triangle.geometryIndex ?? 0, best.test);
