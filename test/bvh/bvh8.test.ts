@@ -425,6 +425,33 @@ describe('bad input', () => {
   });
 });
 
+describe('random corruption', () => {
+  test('every corrupted image decodes or fails with a Gfx12Error, and every ray through it ends (a fault at worst)', () => {
+    const rng = createRng(seed + 9);
+    const scene = randomScene(rng, 80);
+    const clean = image(scene, { maxLeafTriangles: 4 });
+    const rays = randomRays(rng, scene, 8);
+    const outcome = { decoded: 0, refused: 0, faults: 0 };
+    for (let k = 0; k < 300; k++) {
+      const w = clean.slice();
+      // A few flipped bits, or a word of noise.
+      if (rng() < 0.5) for (let f = 1 + rng.int(4); f > 0; f--) w[rng.int(w.length)]! ^= 1 << rng.int(32);
+      else w[rng.int(w.length)] = Math.floor(rng() * 2 ** 32);
+      try {
+        decodeBvh8Image(w);
+        outcome.decoded++;
+      } catch (e) {
+        expect(e).toBeInstanceOf(Gfx12Error);
+        outcome.refused++;
+      }
+      for (const r of rays) if (castRayBvh8(w, r.o, r.d).fault) outcome.faults++;
+    }
+    console.log(`bvh8.test seed=${seed}: corrupted images`, outcome);
+    expect(outcome.refused).toBeGreaterThan(0);
+    expect(outcome.decoded).toBeGreaterThan(0);
+  });
+});
+
 describe('figures (the bunny in the box, 64x48 primary rays)', () => {
   test('memory and tests per ray, BVH8 against BVH4', () => {
     const c = compareBvh8OnBunny();
