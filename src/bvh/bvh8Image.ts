@@ -135,9 +135,11 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
   const count = words.length / GFX12_NODE_WORDS;
   const boxNodes = new Map<number, Gfx12BoxNode>();
   const primitiveNodes = new Map<number, Gfx12PrimitiveNode>();
+  const claimed = new Set<number>(count > 0 ? [0] : []);
   const claim = (node: number, from: string): void => {
     if (node >= count) throw new Gfx12Error(`${from} points at node ${node}, past the image's ${count} nodes`);
-    if (boxNodes.has(node) || primitiveNodes.has(node)) throw new Gfx12Error(`node ${node} is reached twice (again from ${from})`);
+    if (claimed.has(node)) throw new Gfx12Error(`node ${node} is reached twice (again from ${from})`);
+    claimed.add(node);
   };
   let worst = 0;
   // Iterative walk: entries carry the Σ (children − 1) above them.
@@ -154,7 +156,6 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
       for (let k = 0; k < t.size; k++) claim(t.node + k, `${where} child ${i}`);
       if (t.kind === 'box') {
         if (t.size !== 1) throw new Gfx12Error(`${where} child ${i}: a box child has node_size 1, got ${t.size}`);
-        boxNodes.set(t.node, box); // placeholder until decoded, so a second claim is seen
         todo.push({ node: t.node, above: here });
         return;
       }
@@ -166,7 +167,7 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
       }
     });
   }
-  const reached = boxNodes.size + primitiveNodes.size;
+  const reached = claimed.size;
   if (reached !== count) throw new Gfx12Error(`${count - reached} of the image's ${count} nodes are not reached from the root`);
   if (worst > STACK_DEPTH) throw new Gfx12Error(`the image can need ${worst} traversal stack entries, the stack holds ${STACK_DEPTH}`);
   return { boxNodes, primitiveNodes, worstCaseStack: worst };

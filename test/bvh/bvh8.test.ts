@@ -28,7 +28,7 @@ import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { testTriangleWatertight } from '../../src/golden/watertight.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { bunnyInBox, icosphere, torusGrid } from '../../src/golden/sceneLibrary.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
@@ -117,6 +117,14 @@ describe('against the brute-force caster', () => {
       if (want.triangle >= 36) bunny++;
     }
     expect(bunny).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['icosphere(3)', () => icosphere(3)],
+    ['torusGrid(10)', () => torusGrid(10)],
+  ])('the library scene %s: random rays', (_, make) => {
+    const scene = make();
+    expect(mismatches(scene, randomRays(rng, scene, 300))).toEqual([]);
   });
 
   test('misses, invalid rays and an empty scene', () => {
@@ -407,18 +415,28 @@ describe('bad input', () => {
   });
 
   test('the traversal marks a fault where it cannot read, and never loops', () => {
-    // The root's one child is the root itself, its box the whole quantization range: a cycle the ray keeps entering.
-    const w = valid();
-    setField(w, 0, 0, 32, 0);
-    setField(w, 0, 220, 4, 0);
-    for (const [bit, width, value] of [[0, 12, 0], [12, 12, 0], [32, 12, 0], [44, 12, 4095], [64, 12, 4095], [76, 12, 4095], [88, 4, 5], [92, 4, 1]] as const) setField(w, 0, 256 + bit, width, value);
-    const r = castRayBvh8(w, bits3([0, 0, 0]), bits3([0.01, 0.02, 1]));
-    expect(r.fault).toBe(true);
-    expect(r.triangle).toBe(-1);
-    const past = valid();
-    setField(past, 0, 0, 32, 16 * 100000);
-    setField(past, 0, 32, 32, 16 * 100000);
-    expect(castRayBvh8(past, bits3([0, 0, 0]), bits3([0.01, 0.02, 1])).fault).toBe(true);
+    // The root cut down to one child of the given type whose box is the whole quantization range (the ray from the
+    // scene's middle enters it), at the given node.
+    const oneChild = (type: number, node: number): Uint32Array => {
+      const w = valid();
+      setField(w, 0, 0, 32, 16 * node);
+      setField(w, 0, 32, 32, 16 * node);
+      setField(w, 0, 220, 4, 0);
+      for (const [bit, width, value] of [[0, 12, 0], [12, 12, 0], [32, 12, 0], [44, 12, 4095], [64, 12, 4095], [76, 12, 4095], [88, 4, type], [92, 4, 1]] as const)
+        setField(w, 0, 256 + bit, width, value);
+      return w;
+    };
+    const o = bits3([0, 0, 0]);
+    const d = bits3([0.01, 0.02, 1]);
+    // A cycle: the root's child is the root.
+    expect(castRayBvh8(oneChild(5, 0), o, d)).toMatchObject({ fault: true, triangle: -1 });
+    // Past the image, as a box node and as a primitive node.
+    expect(castRayBvh8(oneChild(5, 100000), o, d).fault).toBe(true);
+    expect(castRayBvh8(oneChild(0, 100000), o, d).fault).toBe(true);
+    // An unknown node type.
+    expect(castRayBvh8(oneChild(3, 1), o, d).fault).toBe(true);
+    // The same root with a valid child is no fault: the cases above fail for the reason given.
+    expect(castRayBvh8(oneChild(5, 1), o, d).fault).toBeUndefined();
     const obb = valid();
     setField(obb, 0, 224, 32, 1);
     expect(castRayBvh8(obb, ray.o, ray.d)).toMatchObject({ fault: true, triangle: -1 });
