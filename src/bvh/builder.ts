@@ -1,4 +1,4 @@
-// The BVH builder: a binned-SAH binary BVH over triangle centroids, collapsed into the 4-wide BVH of docs/bvh.md.
+// The BVH builder: a binned-SAH binary BVH over triangle centroids, collapsed into the 4-wide BVH of docs/bvh.md (the BVH8 of bvh8.ts collapses the same binary BVH).
 import { fromNumber, toNumber } from '../golden/float32.ts';
 import type { Box } from '../golden/rayBox.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
@@ -19,22 +19,38 @@ export class BvhBuildError extends Error {
   override name = 'BvhBuildError';
 }
 
-/**
- * SAH costs of one node visit and one triangle test, in units of one test each: the metric the BVH
- * is judged by (docs/bvh.md, `bvhTestsPerRay`) counts both alike.
- */
+/** Options of the binary SAH build that both the BVH4 and the BVH8 collapse. */
+export interface BinaryBuildOptions {
+  /** A node with at most this many triangles may become a leaf (default 4); larger ones are always split. */
+  readonly maxLeafTriangles?: number;
+  /** SAH bins per axis (default 16). */
+  readonly bins?: number;
+  /**
+   * SAH cost of one triangle test in units of one node visit (default 1: the metric the BVH4 is judged by,
+   * docs/bvh.md `bvhTestsPerRay`, counts both alike). Lower makes larger leaves.
+   */
+  readonly triangleCost?: number;
+}
+
+/** SAH cost of one node visit: the unit of `triangleCost`. */
 const NODE_COST = 1;
-const TRIANGLE_COST = 1;
 
 /** A node of the binary BVH: triangles order[start .. start + count − 1], their box as doubles (binary32 values). */
-interface Node2 {
+export interface BinaryNode {
   readonly lo: Vec3;
   readonly hi: Vec3;
   readonly area: number;
   readonly start: number;
   readonly count: number;
-  readonly left?: Node2;
-  readonly right?: Node2;
+  readonly left?: BinaryNode;
+  readonly right?: BinaryNode;
+}
+
+/** The binary SAH BVH of a scene: its root (undefined for an empty scene) and the triangle order its leaves' ranges index. */
+export interface BinaryBvh {
+  readonly root: BinaryNode | undefined;
+  /** Leaf ranges name order[start .. start + count − 1]; order[i] is an original triangle index. */
+  readonly order: Uint32Array;
 }
 
 /** The triangles as the build sees them: per triangle its box and centroid (box centre), and the order being built. */
@@ -65,15 +81,37 @@ const surfaceArea = (lo: ArrayLike<number>, hi: ArrayLike<number>): number => {
 
 /** Build the BVH4 of a scene. Deterministic: no randomness, every tie goes to the lower axis, bin or index. */
 export function buildBvh(scene: Scene, opts: BuildOptions = {}): Bvh4 {
-  const maxLeaf = integerOption('maxLeafTriangles', opts.maxLeafTriangles, 4, 1, 1 << 24);
-  const bins = integerOption('bins', opts.bins, 16, 2, 1024);
   const maxDepth = opts.maxDepth === undefined ? undefined : integerOption('maxDepth', opts.maxDepth, 0, 1, 1 << 20);
-  const prims = primitives(scene, bins);
-  const n = prims.order.length;
-  const root = n === 0 ? undefined : buildNode(prims, 0, n, maxLeaf, bins);
-  const bvh = collapse(root, prims.order);
+  const { root, order } = buildBinaryBvh(scene, { maxLeafTriangles: opts.maxLeafTriangles, bins: opts.bins });
+  const bvh = collapse(root, order);
   checkLimits(bvh, maxDepth);
   return bvh;
+}
+
+/** The binary SAH BVH of a scene (the first step of buildBvh and buildBvh8). `maxLeafTriangles` may be capped by `leafLimit`. */
+export function buildBinaryBvh(scene: Scene, opts: BinaryBuildOptions = {}, leafLimit = 1 << 24): BinaryBvh {
+  const maxLeaf = integerOption('maxLeafTriangles', opts.maxLeafTriangles, 4, 1, leafLimit);
+  const bins = integerOption('bins', opts.bins, 16, 2, 1024);
+  const triangleCost = opts.triangleCost ?? 1;
+  if (!(triangleCost > 0 && triangleCost <= 1024)) throw new BvhBuildError(`triangleCost must be a number above 0 and at most 1024, got ${triangleCost}`);
+  const prims = primitives(scene, bins);
+  const n = prims.order.length;
+  const root = n === 0 ? undefined : buildNode(prims, 0, n, { maxLeaf, bins, triangleCost });
+  return { root, order: prims.order };
+}
+
+/** A node's children in a `width`-wide tree: its two binary children, then repeatedly the inner child of largest surface area (first on ties) replaced by its two children in its place, until there are `width` or only leaves. A binary leaf gives itself. */
+export function wideChildren(n2: BinaryNode, width: number): BinaryNode[] {
+  const kids = isBinaryLeaf(n2) ? [n2] : [n2.left!, n2.right!];
+  while (kids.length < width) {
+    let pick = -1;
+    kids.forEach((k, i) => {
+      if (!isBinaryLeaf(k) && (pick < 0 || k.area > kids[pick]!.area)) pick = i;
+    });
+    if (pick < 0) break;
+    kids.splice(pick, 1, kids[pick]!.left!, kids[pick]!.right!);
+  }
+  return kids;
 }
 
 function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
@@ -108,7 +146,8 @@ function primitives(scene: Scene, bins: number): Prims {
 }
 
 /** Binary BVH over order[start .. start + count − 1]: SAH split, leaf when that is cheaper and small enough. */
-function buildNode(p: Prims, start: number, count: number, maxLeaf: number, bins: number): Node2 {
+function buildNode(p: Prims, start: number, count: number, opts: { readonly maxLeaf: number; readonly bins: number; readonly triangleCost: number }): BinaryNode {
+  const { maxLeaf, bins, triangleCost } = opts;
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];
   const clo = [Infinity, Infinity, Infinity];
@@ -125,12 +164,12 @@ function buildNode(p: Prims, start: number, count: number, maxLeaf: number, bins
   const box = { lo: lo as unknown as Vec3, hi: hi as unknown as Vec3, area: surfaceArea(lo, hi), start, count };
   if (count === 1) return box;
   const split = bestSplit(p, start, count, clo, chi, bins);
-  const leafCost = TRIANGLE_COST * count * box.area;
-  const splitCost = split === undefined ? Infinity : NODE_COST * box.area + TRIANGLE_COST * split.cost;
+  const leafCost = triangleCost * count * box.area;
+  const splitCost = split === undefined ? Infinity : NODE_COST * box.area + triangleCost * split.cost;
   if (count <= maxLeaf && leafCost <= splitCost) return box;
   // No usable plane (all centroids in one point): halve the range in index order.
   const mid = split === undefined ? start + (count >> 1) : partition(p, start, count, split, clo, chi, bins);
-  return { ...box, left: buildNode(p, start, mid - start, maxLeaf, bins), right: buildNode(p, mid, start + count - mid, maxLeaf, bins) };
+  return { ...box, left: buildNode(p, start, mid - start, opts), right: buildNode(p, mid, start + count - mid, opts) };
 }
 
 const binOf = (c: number, lo: number, hi: number, bins: number): number => Math.min(bins - 1, Math.floor((bins * (c - lo)) / (hi - lo)));
@@ -194,34 +233,26 @@ function partition(p: Prims, start: number, count: number, s: Split, clo: number
   return left;
 }
 
-const toBox = (n: Node2): Box => ({ min: n.lo.map(fromNumber) as unknown as Vec3, max: n.hi.map(fromNumber) as unknown as Vec3 });
-const isLeaf2 = (n: Node2): boolean => n.left === undefined;
+/** A binary node's box as binary32 bits (its coordinates are binary32 values already). */
+export const toBox = (n: BinaryNode): Box => ({ min: n.lo.map(fromNumber) as unknown as Vec3, max: n.hi.map(fromNumber) as unknown as Vec3 });
+export const isBinaryLeaf = (n: BinaryNode): boolean => n.left === undefined;
 
 /**
- * The BVH4: each node takes its binary node's two children, then repeatedly replaces the inner child of
- * largest surface area (first slot on ties) by its two children, until it has four or only leaves.
+ * The BVH4: each node's children are wideChildren(binary node, 4).
  * Nodes and TriRanges are numbered in depth-first order, root 0.
  */
-function collapse(root: Node2 | undefined, order: Uint32Array): Bvh4 {
+function collapse(root: BinaryNode | undefined, order: Uint32Array): Bvh4 {
   const nodes: Bvh4Node[] = [];
   const triRanges: TriRange[] = [];
-  const leaf = (n: Node2): Bvh4Child => {
+  const leaf = (n: BinaryNode): Bvh4Child => {
     triRanges.push({ first: n.start, count: n.count });
     return { kind: 'leaf', box: toBox(n), index: triRanges.length - 1 };
   };
-  const node = (n2: Node2): number => {
+  const node = (n2: BinaryNode): number => {
     const at = nodes.length;
     nodes.push({ children: [] });
-    const kids = isLeaf2(n2) ? [n2] : [n2.left!, n2.right!];
-    while (kids.length < BVH_WIDTH) {
-      let pick = -1;
-      kids.forEach((k, i) => {
-        if (!isLeaf2(k) && (pick < 0 || k.area > kids[pick]!.area)) pick = i;
-      });
-      if (pick < 0) break;
-      kids.splice(pick, 1, kids[pick]!.left!, kids[pick]!.right!);
-    }
-    const children = kids.map((k): Bvh4Child => (isLeaf2(k) ? leaf(k) : { kind: 'node', box: toBox(k), index: node(k) }));
+    const kids = wideChildren(n2, BVH_WIDTH);
+    const children = kids.map((k): Bvh4Child => (isBinaryLeaf(k) ? leaf(k) : { kind: 'node', box: toBox(k), index: node(k) }));
     while (children.length < BVH_WIDTH) children.push(EMPTY_CHILD);
     nodes[at] = { children };
     return at;

@@ -1,4 +1,4 @@
-// GFX12 (RDNA4) BVH8 box nodes and compressed triangle-pair nodes of seed 000, for export and interop only.
+// GFX12 (RDNA4) BVH8 box nodes and compressed triangle-pair nodes of seed 000: the node formats of the BVH8 image (bvh8.ts) and its golden traversal.
 import type { Box } from '../golden/rayBox.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
 import { toNumber } from '../golden/float32.ts';
@@ -176,6 +176,36 @@ export function gfx12ChildBounds(node: Gfx12BoxNode, i: number): { min: number[]
   const c = node.children[i]!;
   const at = (a: number, q: number) => toNumber(node.origin[a]!) + q * 2 ** (node.exponents[a]! - 127);
   return { min: [0, 1, 2].map((a) => at(a, c.qmin[a]!)), max: [0, 1, 2].map((a) => at(a, c.qmax[a]! + 1)) };
+}
+
+/**
+ * An exact count of 2^−149 units as binary32 bits, rounded toward −∞ ('down') or +∞ ('up'): beyond the
+ * largest finite value 'up' gives ±∞ and 'down' the largest finite value of its sign (IEEE directed rounding).
+ */
+export function unitsToBinary32(u: bigint, dir: 'down' | 'up'): number {
+  if (u === 0n) return 0;
+  const negative = u < 0n;
+  const mag = negative ? -u : u;
+  // The magnitude rounds up when the direction points away from zero on its side.
+  const magUp = (dir === 'up') !== negative;
+  const shift = Math.max(0, mag.toString(2).length - 24);
+  let q = mag >> BigInt(shift);
+  if (magUp && q << BigInt(shift) !== mag) q += 1n;
+  // shift · 2^23 + q is the bit pattern: q in [2^23, 2^24) puts exponent field shift + 1 over mantissa q − 2^23 (a carry to 2^24 moves it on by one).
+  let bits = shift * 2 ** 23 + Number(q);
+  if (bits >= 0x7f800000) bits = magUp ? 0x7f800000 : 0x7f7fffff;
+  return (negative ? bits + 0x80000000 : bits) >>> 0;
+}
+
+/**
+ * Child i's decoded box as binary32 bits, the box the traversal tests: per axis origin + qmin · 2^(e − 127)
+ * rounded toward −∞ and origin + (qmax + 1) · 2^(e − 127) rounded toward +∞ (each the exact value, rounded
+ * once). Rounding outward keeps it containing the exactly decoded box, which contains the child's exact box.
+ */
+export function gfx12ChildBox(node: Gfx12BoxNode, i: number): Box {
+  const c = node.children[i]!;
+  const at = (a: number, q: number, dir: 'down' | 'up') => unitsToBinary32(units(node.origin[a]!) + BigInt(q) * unitOf(node.exponents[a]!), dir);
+  return { min: [0, 1, 2].map((a) => at(a, c.qmin[a]!, 'down')) as unknown as Vec3, max: [0, 1, 2].map((a) => at(a, c.qmax[a]! + 1, 'up')) as unknown as Vec3 };
 }
 
 /** Does child i's decoded box contain `box`? Decided exactly (integer arithmetic), not in floating point. */

@@ -1,5 +1,5 @@
-// The host-side BVH: the builder, the in-memory BVH4, its memory image, and GFX12 node export (docs/bvh.md).
-export { buildBvh, BvhBuildError, type BuildOptions } from './builder.ts';
+// The host-side BVH: the builder, the in-memory BVH4 and its memory image, the BVH8 and its GFX12 memory image (docs/bvh.md).
+export { buildBvh, buildBinaryBvh, wideChildren, BvhBuildError, type BuildOptions, type BinaryBuildOptions, type BinaryBvh, type BinaryNode } from './builder.ts';
 export {
   BVH_WIDTH,
   STACK_DEPTH,
@@ -19,3 +19,17 @@ export {
 export { encodeBvh4, decodeBvh4, Bvh4FormatError, NODE_WORDS, TRI_RANGE_WORDS, NODE_LAYOUT, CHILD_FLAG, type Bvh4Image, type Bvh4Place } from './node4.ts';
 export * from './gfx12.ts';
 export { bvhSceneImage, encodeBvhSceneImage, parseBvhSceneImage, bvhSceneImageLayout, type BvhScene, type BvhSceneImage, type BvhSceneImageLayout } from './sceneImage.ts';
+export { buildBvh8, pairTriangles, packPairs, BVH8_MAX_LEAF_TRIANGLES, BVH8_DEFAULT_LEAF_TRIANGLES, BVH8_DEFAULT_TRIANGLE_COST, BVH8_MAX_SHADER_ID, type Bvh8, type Bvh8Node, type Bvh8Child, type Bvh8BuildOptions } from './bvh8.ts';
+export {
+  encodeBvh8Image,
+  decodeBvh8Image,
+  bvh8ChildTargets,
+  bvh8NodeWords,
+  BVH8_BOX_TYPE,
+  BVH8_TRIANGLE_TYPE,
+  BVH8_MAX_LEAF_NODES,
+  OFFSET_UNITS_PER_NODE,
+  type Bvh8Image,
+  type Bvh8ChildTarget,
+  type DecodedBvh8Image,
+} from './bvh8Image.ts';

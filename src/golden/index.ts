@@ -5,6 +5,7 @@ export { castRay, testTriangle, rayIsValid, type Vec3, type Vec4, type TraceResu
 export { testTriangleWatertight, watertightRay } from './watertight.ts';
 export { slabTest, childOrder, type Box } from './rayBox.ts';
 export { castRayBvh, type BvhTraceResult, type BvhCastOptions } from './bvh/bvhCaster.ts';
+export { castRayBvh8, type Bvh8TraceResult, type Bvh8CastOptions, type Bvh8Counters } from './bvh/bvh8Caster.ts';
 export { parseObj, parseObjWithMaterials, sceneToImage, imageToScene, triangleCount, vertexCount, SceneError, type Scene } from './scene.ts';
 export { loadObjFile, parseMtl, defaultMaterial, type Material, type Light, type Rgb } from './materials.ts';
 export { defaultScene, defaultMaterials, defaultLights } from './defaultScene.ts';

@@ -107,10 +107,15 @@ export function castRay(scene: Scene, o: Vec3, d: Vec3, test: TriangleTestFn = t
 
 /** The answer for the closest hit, triangle `index` with its test: hit point o + t·d, shader id, normal cross(e1, e2). */
 export function hitResult(scene: Scene, o: Vec3, d: Vec3, index: number, test: TriangleTest): TraceResult {
+  return hitWithShader(o, d, index, scene.triangles[4 * index + 3]!, test);
+}
+
+/** hitResult for a triangle known by its index and shader id alone (the BVH8 image holds no scene). */
+export function hitWithShader(o: Vec3, d: Vec3, index: number, shader: number, test: TriangleTest): TraceResult {
   const t = test.t;
   const nrm = cross(test.e1, test.e2);
   return {
-    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), scene.triangles[4 * index + 3]!],
+    hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), shader],
     normal: [nrm[0], nrm[1], nrm[2], 0],
     triangle: index,
     t,

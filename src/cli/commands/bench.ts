@@ -9,6 +9,7 @@ import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
+import { measureBvh8Memory } from '../../designs/bvh8Bench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
 import { measureRtlLines } from '../../designs/rtlSize.ts';
@@ -21,7 +22,8 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
                  three simulators, a 64x48 shade frame, the live Verilator and Icarus back ends
                  against their standalone harnesses, the BVH traversal's tests per
-                 primary ray of the bunny in the Cornell box, and the BVH IC core's cycles per
+                 primary ray of the bunny in the Cornell box, its BVH8 image's memory against the
+                 BVH4's, and the BVH IC core's cycles per
                  ray against the brute-force core's and its node tests per cycle)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
@@ -73,6 +75,8 @@ async function execute(plan: BenchPlan): Promise<number> {
     Object.assign(metrics, measureIcThroughput());
     log('measuring BVH traversal tests per ray (bunny in the Cornell box, 64x48 primary rays) …');
     Object.assign(metrics, measureBvhTests());
+    log('measuring the BVH8 (GFX12 image) memory of the bunny in the Cornell box against the BVH4 …');
+    Object.assign(metrics, measureBvh8Memory());
     log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
     const core = measureBvhCore();
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');

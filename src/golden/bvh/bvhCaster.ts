@@ -95,7 +95,7 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
 const faulted = (counters: BvhCounters): BvhTraceResult => ({ ...missResult(), counters, fault: true });
 
 /** Strictly nearer, or as near with a lower triangle index (the brute-force caster's order of preference). */
-function closer(t: number, index: number, bestT: number, bestIndex: number): boolean {
+export function closer(t: number, index: number, bestT: number, bestIndex: number): boolean {
   const flag = fcmp(t, bestT).flags;
   return flag === FLAG_NEGATIVE || (flag === FLAG_ZERO && index < bestIndex);
 }

@@ -1,0 +1,139 @@
+// The golden BVH8 traversal: a ray through a GFX12 BVH8 memory image, step for step as the hardware must do it (docs/bvh.md).
+import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
+import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
+import { hitWithShader, missResult, rayIsValid, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { testTriangleWatertight } from '../watertight.ts';
+import { closer } from './bvhCaster.ts';
+import {
+  GFX12_NODE_WORDS,
+  OBB_DISABLED,
+  STACK_DEPTH,
+  Gfx12Error,
+  bvh8ChildTargets,
+  bvh8NodeWords,
+  decodeGfx12BoxNode,
+  decodeGfx12PrimitiveNode,
+  gfx12ChildBox,
+  type Gfx12Triangle,
+} from '../../bvh/index.ts';
+
+export interface Bvh8Counters {
+  /** Box nodes popped and tested (entries skipped by the tnear check are not counted). */
+  readonly nodeTests: number;
+  /** Ray–box slab tests: the children of the tested box nodes. */
+  readonly boxTests: number;
+  /** Primitive (triangle-pair) nodes read. */
+  readonly primitiveNodes: number;
+  /** Ray–triangle tests: the active triangles of the pairs read. */
+  readonly triangleTests: number;
+  /** The most entries the stack held at once. */
+  readonly maxStack: number;
+}
+
+export interface Bvh8TraceResult extends TraceResult {
+  readonly counters: Bvh8Counters;
+  /** Set (only) when the ray reached something it could not read; the ray stops and answers a miss. */
+  readonly fault?: true;
+}
+
+export interface Bvh8CastOptions {
+  /** Stop at the first pair with a hit and answer that hit (the closer of the pair's two; default false: closest hit). */
+  readonly anyHit?: boolean;
+  /** The ray–triangle test (default testTriangleWatertight, as seed 001's RT.TRI). */
+  readonly triangleTest?: TriangleTestFn;
+}
+
+/** A traversal stack entry: a box node, or the first primitive node of a leaf, with the entry distance of its box. */
+interface Entry {
+  readonly primitive: boolean;
+  readonly node: number;
+  readonly tnear: number;
+}
+
+interface Best {
+  readonly triangle: Gfx12Triangle;
+  readonly test: TriangleTest;
+}
+
+/**
+ * Cast one ray through a BVH8 image (encodeBvh8Image), reading nothing else. Triangle indices in the result are
+ * the primitive indices stored in the image (the original scene's), the shader id its geometry index. A ray that
+ * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, OBB on, more node
+ * reads than the image has nodes, a stack overflow) stops with a miss marked `fault`.
+ */
+export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8CastOptions = {}): Bvh8TraceResult {
+  if (image.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${image.length} words`);
+  const nodeCount = image.length / GFX12_NODE_WORDS;
+  const counters = { nodeTests: 0, boxTests: 0, primitiveNodes: 0, triangleTests: 0, maxStack: 0 };
+  if (!rayIsValid(o, d) || nodeCount === 0) return { ...missResult(), counters };
+  const test = opts.triangleTest ?? testTriangleWatertight;
+  const inv = rayInverse(d);
+  const stack: Entry[] = [{ primitive: false, node: 0, tnear: 0 }];
+  counters.maxStack = 1;
+  let best: Best | undefined;
+  // In a tree every node is read at most once per ray; more reads mean a cycle in a malformed image.
+  const readable = (node: number): boolean => node < nodeCount && counters.nodeTests + counters.primitiveNodes < nodeCount;
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (best !== undefined && fcmp(e.tnear, best.test.t).flags === FLAG_POSITIVE) continue;
+    if (e.primitive) {
+      // A leaf's pairs run over consecutive primitive nodes up to the pair with prim_range_stop.
+      for (let node = e.node; ; node++) {
+        if (!readable(node)) return faulted(counters);
+        const decoded = tryDecode(() => decodeGfx12PrimitiveNode(bvh8NodeWords(image, node)));
+        if (decoded === undefined) return faulted(counters);
+        counters.primitiveNodes++;
+        const tris = decoded.triangles;
+        for (let p = 0; p < tris.length; p += 2) {
+          // One pair: tri0 then tri1, as the two triangle tests of one step.
+          for (const tri of tris.slice(p, p + 2)) {
+            counters.triangleTests++;
+            const [v0, v1, v2] = tri.vertices;
+            const r = test(o, d, v0, v1, v2);
+            if (r.hit && (best === undefined || closer(r.t, tri.primitiveIndex, best.test.t, best.triangle.primitiveIndex))) best = { triangle: tri, test: r };
+          }
+          if (opts.anyHit && best !== undefined) return { ...hitOf(o, d, best), counters };
+        }
+        if (decoded.rangeStop) break;
+      }
+      continue;
+    }
+    if (!readable(e.node)) return faulted(counters);
+    const box = tryDecode(() => decodeGfx12BoxNode(bvh8NodeWords(image, e.node)));
+    const targets = box && tryDecode(() => bvh8ChildTargets(box));
+    if (box === undefined || targets === undefined || box.obbMatrixIndex !== OBB_DISABLED) return faulted(counters);
+    counters.nodeTests++;
+    const limit = best === undefined ? POS_INF : best.test.t;
+    const results: (SlabResult | undefined)[] = [];
+    for (let i = 0; i < box.children.length; i++) {
+      const childBox = tryDecode(() => gfx12ChildBox(box, i));
+      if (childBox === undefined) return faulted(counters);
+      counters.boxTests++;
+      results.push(slabTest(o, inv, childBox, limit));
+    }
+    // Nearest first (image_bvh8_intersect_ray's order): push in reverse so the nearest is popped next.
+    const order = childOrder(results);
+    if (stack.length + order.length > STACK_DEPTH) return faulted(counters);
+    for (let k = order.length - 1; k >= 0; k--) {
+      const slot = order[k]!;
+      stack.push({ primitive: targets[slot]!.kind === 'primitive', node: targets[slot]!.node, tnear: results[slot]!.tnear });
+    }
+    counters.maxStack = Math.max(counters.maxStack, stack.length);
+  }
+  return { ...(best === undefined ? missResult() : hitOf(o, d, best)), counters };
+}
+
+/** The node decoders' answer, or undefined where they refuse the words. */
+function tryDecode<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Gfx12Error) return undefined;
+    throw e;
+  }
+}
+
+const faulted = (counters: Bvh8Counters): Bvh8TraceResult => ({ ...missResult(), counters, fault: true });
+
+/** castRay's answer for the hit, from the image alone: shader id = geometry index, triangle = primitive index. */
+const hitOf = (o: Vec3, d: Vec3, best: Best): TraceResult => hitWithShader(o, d, best.triangle.primitiveIndex, best.triangle.geometryIndex ?? 0, best.test);
