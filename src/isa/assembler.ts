@@ -183,6 +183,8 @@ export const writesScalarA = (spec: InstructionSpec): boolean => spec.cls !== 's
 /** One way to write a mnemonic: its operand kinds and the words it becomes. */
 interface Form {
   readonly kinds: readonly OperandKind[];
+  /** Narrower ranges (and names in messages) for some number operands, by position. */
+  readonly numbers?: readonly (NumberKind | undefined)[];
   readonly expand: (v: readonly Value[], args: readonly Arg[]) => Emit[];
 }
 
@@ -217,11 +219,14 @@ function mod(v: readonly Value[], args: readonly Arg[]): Emit[] {
 }
 
 /** txd_control Rd, #lodClamp, #du, #dv: txd's control word (RVa.w) built in Rd by s_write_high and s_write_low. */
-function txdControl(v: readonly Value[], args: readonly Arg[]): Emit[] {
-  const [lodClamp, du, dv] = [[args[1]!, LOD_CLAMP], [args[2]!, TEXEL_OFFSET], [args[3]!, TEXEL_OFFSET]].map(([a, k]) => number(a as Arg, k as NumberKind));
-  const word = encodeTxdControl(lodClamp!, du!, dv!);
-  return [ins('s_write_high', v[0]!, word >>> 16), ins('s_write_low', v[0]!, word & 0xffff)];
-}
+const txdControl: Form = {
+  kinds: ['rs', 'simm', 'simm', 'simm'],
+  numbers: [undefined, LOD_CLAMP, TEXEL_OFFSET, TEXEL_OFFSET],
+  expand: ([d, lodClamp, du, dv]) => {
+    const word = encodeTxdControl(n(lodClamp!), n(du!), n(dv!));
+    return [ins('s_write_high', d!, word >>> 16), ins('s_write_low', d!, word & 0xffff)];
+  },
+};
 
 function modi(v: readonly Value[], args: readonly Arg[]): Emit[] {
   checkModDestination('ii_modi', v, args, 1);
@@ -244,7 +249,7 @@ const PSEUDO: ReadonlyMap<string, Form[]> = new Map([
   ['ii_modi', one(['rs', 'rs', 'simm'], modi)],
   // Seed 003's write mask defaults to all four lanes.
   ['txd', [...one(['rv', 'rv', 'rv'], ([d, a, b]) => [ins('txd', d!, a!, b!, 0xf)]), tableForm(real('txd'))]],
-  ['txd_control', one(['rs', 'simm', 'simm', 'simm'], txdControl)],
+  ['txd_control', [txdControl]],
   // The original team's aliases.
   ['v_get_from_s_d', aliasOf('v_get_from_s')],
   ['real_jmp', aliasOf('jmp')],
@@ -289,7 +294,10 @@ function instruction(mnemonic: string, col: number, args: readonly Arg[]): Emit[
     const extra = args[Math.max(...forms.map((f) => f.kinds.length))];
     throw new LineError(extra?.col ?? col, `${mnemonic} takes ${forms.map(describeForm).join(' or ')}, got ${args.length}`);
   }
-  const values = form.kinds.map((k, i) => operand(k, args[i]!));
+  const values = form.kinds.map((k, i) => {
+    const narrower = form.numbers?.[i];
+    return narrower ? number(args[i]!, narrower) : operand(k, args[i]!);
+  });
   const emits = form.expand(values, args);
   for (const e of emits) {
     const spec = BY_OPCODE.get(fieldOf(e.word, 'opcode'))!;

@@ -51,6 +51,8 @@ describe('txd assembler errors', () => {
     ['txd RV16, RV2, RV3', "t.s:1:5: error: vector register 'RV16' out of range (RV0 to RV15)"],
     ['txd_control R4, #4096, #0, #0', "t.s:1:17: error: LOD clamp '4096' out of range (u4.8: 0 to 4095, i.e. 0 to 16 - 1/256 levels)"],
     ['txd_control R4, #-1, #0, #0', "t.s:1:17: error: LOD clamp '-1' out of range (u4.8: 0 to 4095, i.e. 0 to 16 - 1/256 levels)"],
+    ['txd_control R4, #70000, #0, #0', "t.s:1:17: error: LOD clamp '70000' out of range (u4.8: 0 to 4095, i.e. 0 to 16 - 1/256 levels)"],
+    ['txd_control R4, #0, R1, #0', "t.s:1:21: error: expected a texel offset, got register 'R1'"],
     ['txd_control R4, #0, #8, #0', "t.s:1:21: error: texel offset '8' out of range (-8 to 7)"],
     ['txd_control R4, #0, #0, #-9', "t.s:1:25: error: texel offset '-9' out of range (-8 to 7)"],
     ['txd_control R31, #0, #0, #0', 't.s:1:13: error: R31 is the program counter and cannot be written'],
