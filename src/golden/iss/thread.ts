@@ -40,11 +40,11 @@ export interface Retired {
 }
 
 const sext16 = (x: number): number => (x << 16) >> 16;
+const INT_MIN = -0x80000000;
 
 /** Words that decode as an invalid header and sampler (reserved bits set): what a pointer past texture memory reads. */
 const INVALID_HEADER = [0, 0, 0, 0xffffffff];
 const INVALID_SAMPLER = [0, 0xffffffff];
-const INT_MIN = -0x80000000;
 
 /** Signed 32-bit division: truncating; x / 0 = −1; INT_MIN / −1 = INT_MIN. Returns the 32-bit pattern. */
 export function idiv(a: number, b: number): number {
@@ -287,18 +287,18 @@ export class Thread {
    * when a status bit is set. Without texture memory it does nothing: the RT core's decoder knows the
    * opcode (it reads the table) but no unit answers it, so it retires without writing (docs/isa.md).
    */
-  private executeTexture(D: number, A: number, B: number, writeMask: number, rec: Retired): void {
+  private executeTexture(dest: number, coords: number, derivatives: number, writeMask: number, rec: Retired): void {
     const tex = this.mem.texture;
     if (!tex) return;
-    const [s, t, handle, control] = this.readV(A);
-    const [dsdx, dsdy, dtdx, dtdy] = this.readV(B);
+    const [s, t, handle, control] = this.readV(coords);
+    const [dsdx, dsdy, dtdx, dtdy] = this.readV(derivatives);
     const at = txdHandleAddresses(handle);
     const inside = (address: number, words: number) => address + words <= tex.length;
     const header = inside(at.header, TXD_HANDLE.header.words) ? tex.subarray(at.header, at.header + TXD_HANDLE.header.words) : INVALID_HEADER;
     const sampler = inside(at.sampler, TXD_HANDLE.sampler.words) ? tex.subarray(at.sampler, at.sampler + TXD_HANDLE.sampler.words) : INVALID_SAMPLER;
     const { lodClamp, offset } = decodeTxdControl(control);
-    const r = sampleTxd(tex, header, sampler, s, t, dsdx, dsdy, dtdx, dtdy, offset, writeMask, { dest: this.readV(D), lodClamp });
-    this.writeV(rec, D, r.rgba);
+    const r = sampleTxd(tex, header, sampler, s, t, dsdx, dsdy, dtdx, dtdy, offset, writeMask, { dest: this.readV(dest), lodClamp });
+    this.writeV(rec, dest, r.rgba);
     this.setFlag(rec, r.status === 0 ? FLAG_ZERO : FLAG_UNORDERED);
     rec.textureStatus = r.status;
   }
