@@ -3,6 +3,7 @@ import { BY_MNEMONIC, BY_OPCODE, FIELD, REG, fieldOf, type InstructionSpec, type
 import { AsmError, LineError, quote, type AsmDiagnostic } from './asmError.ts';
 import { tokenize, type Token } from './asmLexer.ts';
 import { fileIdentity, readIncludeFromDisk, type IncludeReader } from './includeFiles.ts';
+import { TXD_LOD_CLAMP_MAX, TXD_OFFSET_MAX, TXD_OFFSET_MIN, encodeTxdControl } from './textureOperands.ts';
 
 export { AsmError, type AsmDiagnostic } from './asmError.ts';
 export type { IncludeReader, IncludedFile } from './includeFiles.ts';
@@ -103,6 +104,9 @@ const S16 = '-32768 to 32767';
 const SIMM: NumberKind = { expected: 'an immediate', noun: 'immediate', min: -32768, max: 32767, range: `signed 16 bits: ${S16}` };
 const UIMM: NumberKind = { expected: 'an immediate', noun: 'immediate', min: -32768, max: 65535, range: "16 bits: 0 to 65535, or -32768 to -1 for its two's complement" };
 const LANE: NumberKind = { expected: 'a lane (0 to 3)', noun: 'lane', min: 0, max: 3, range: '0 to 3' };
+const MASK: NumberKind = { expected: 'a write mask (1 to 15)', noun: 'write mask', min: 1, max: 15, range: '1 to 15: bit k writes lane k; 0 would write nothing' };
+const LOD_CLAMP: NumberKind = { expected: 'a LOD clamp', noun: 'LOD clamp', min: 0, max: TXD_LOD_CLAMP_MAX, range: `u4.8: 0 to ${TXD_LOD_CLAMP_MAX}, i.e. 0 to 16 - 1/256 levels` };
+const TEXEL_OFFSET: NumberKind = { expected: 'a texel offset', noun: 'texel offset', min: TXD_OFFSET_MIN, max: TXD_OFFSET_MAX, range: `${TXD_OFFSET_MIN} to ${TXD_OFFSET_MAX}` };
 const OFFSET: NumberKind = { expected: 'a label or byte offset', noun: 'branch offset', min: -32768, max: 32767, range: S16 };
 const WORD: NumberKind = { expected: 'a 32-bit value', noun: 'value', min: -0x80000000, max: 0xffffffff, range: '32 bits: -2147483648 to 4294967295' };
 const BYTE: NumberKind = { expected: 'a byte value', noun: 'byte', min: -128, max: 255, range: '-128 to 255' };
@@ -139,6 +143,8 @@ function operand(kind: OperandKind, a: Arg): Value {
       return number(a, UIMM);
     case 'lane':
       return number(a, LANE);
+    case 'mask':
+      return number(a, MASK);
     case 'target':
       return target(a);
   }
@@ -177,6 +183,8 @@ export const writesScalarA = (spec: InstructionSpec): boolean => spec.cls !== 's
 /** One way to write a mnemonic: its operand kinds and the words it becomes. */
 interface Form {
   readonly kinds: readonly OperandKind[];
+  /** Narrower ranges (and names in messages) for some number operands, by position. */
+  readonly numbers?: readonly (NumberKind | undefined)[];
   readonly expand: (v: readonly Value[], args: readonly Arg[]) => Emit[];
 }
 
@@ -210,6 +218,16 @@ function mod(v: readonly Value[], args: readonly Arg[]): Emit[] {
   return [ins('ii_div', d!, a!, b!), ins('ii_mul', d!, d!, b!), ins('ii_sub', d!, a!, d!)];
 }
 
+/** txd_control Rd, #lodClamp, #du, #dv: txd's control word (RVa.w) built in Rd by s_write_high and s_write_low. */
+const txdControl: Form = {
+  kinds: ['rs', 'simm', 'simm', 'simm'],
+  numbers: [undefined, LOD_CLAMP, TEXEL_OFFSET, TEXEL_OFFSET],
+  expand: ([d, lodClamp, du, dv]) => {
+    const word = encodeTxdControl(n(lodClamp!), n(du!), n(dv!));
+    return [ins('s_write_high', d!, word >>> 16), ins('s_write_low', d!, word & 0xffff)];
+  },
+};
+
 function modi(v: readonly Value[], args: readonly Arg[]): Emit[] {
   checkModDestination('ii_modi', v, args, 1);
   const [d, a, imm] = v as number[];
@@ -229,6 +247,9 @@ const PSEUDO: ReadonlyMap<string, Form[]> = new Map([
   ['s_setzero', one(['rs'], ([d]) => [ins('xor', d!, d!, d!)])],
   ['ii_mod', one(['rs', 'rs', 'rs'], mod)],
   ['ii_modi', one(['rs', 'rs', 'simm'], modi)],
+  // Seed 003's write mask defaults to all four lanes.
+  ['txd', [...one(['rv', 'rv', 'rv'], ([d, a, b]) => [ins('txd', d!, a!, b!, 0xf)]), tableForm(real('txd'))]],
+  ['txd_control', [txdControl]],
   // The original team's aliases.
   ['v_get_from_s_d', aliasOf('v_get_from_s')],
   ['real_jmp', aliasOf('jmp')],
@@ -251,7 +272,7 @@ function formsOf(mnemonic: string): readonly Form[] | undefined {
   return spec ? [tableForm(spec)] : undefined;
 }
 
-const KIND_NAMES: Readonly<Record<OperandKind, string>> = { rs: 'R', rv: 'RV', simm: '#imm', uimm: '#imm', lane: '#lane', target: 'label' };
+const KIND_NAMES: Readonly<Record<OperandKind, string>> = { rs: 'R', rv: 'RV', simm: '#imm', uimm: '#imm', lane: '#lane', target: 'label', mask: '#mask' };
 
 function describeForm(f: Form): string {
   const count = f.kinds.length === 0 ? 'no operands' : `${f.kinds.length} operand${f.kinds.length === 1 ? '' : 's'}`;
@@ -273,7 +294,10 @@ function instruction(mnemonic: string, col: number, args: readonly Arg[]): Emit[
     const extra = args[Math.max(...forms.map((f) => f.kinds.length))];
     throw new LineError(extra?.col ?? col, `${mnemonic} takes ${forms.map(describeForm).join(' or ')}, got ${args.length}`);
   }
-  const values = form.kinds.map((k, i) => operand(k, args[i]!));
+  const values = form.kinds.map((k, i) => {
+    const narrower = form.numbers?.[i];
+    return narrower ? number(args[i]!, narrower) : operand(k, args[i]!);
+  });
   const emits = form.expand(values, args);
   for (const e of emits) {
     const spec = BY_OPCODE.get(fieldOf(e.word, 'opcode'))!;
@@ -395,7 +419,7 @@ function statement(head: Head, rest: readonly Token[]): Emit[] {
   return isDirective ? directive(head.name, head.col, args) : instruction(head.name, head.col, args);
 }
 
-const PSEUDO_WORDS: Readonly<Record<string, number>> = { s_push: 2, s_pop: 2, v_push: 2, v_pop: 2, jmp_link: 2, ii_mod: 3, ii_modi: 3 };
+const PSEUDO_WORDS: Readonly<Record<string, number>> = { s_push: 2, s_pop: 2, v_push: 2, v_pop: 2, jmp_link: 2, ii_mod: 3, ii_modi: 3, txd_control: 2 };
 
 /** Words a statement that failed to parse most likely occupied, so later label addresses stay close. */
 function guessSize(name: string): number {

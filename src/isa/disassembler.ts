@@ -38,6 +38,8 @@ function formatOperand(op: Operand, word: number): string {
       return `#0x${hex(v, 4)}`;
     case 'lane':
       return `#${v}`;
+    case 'mask':
+      return `#0x${v.toString(16)}`;
   }
 }
 
@@ -46,6 +48,7 @@ function whyInvalid(spec: InstructionSpec | undefined, word: number): string | u
   if (!spec) return `unknown opcode 0b${fieldOf(word, 'opcode').toString(2).padStart(6, '0')}`;
   if ((word & ~USED.get(spec.opcode)!) >>> 0) return `${spec.mnemonic} with non-zero unused bits`;
   if (writesScalarA(spec) && fieldOf(word, 'A') === REG.pc) return `${spec.mnemonic} writing R31`;
+  if (spec.operands.some((op) => op.kind === 'mask') && fieldOf(word, 'mask') === 0) return `${spec.mnemonic} with write mask 0`;
   if (spec.cls === 'branch' && signed16(fieldOf(word, 'imm')) % 4 !== 0) return `${spec.mnemonic} with an offset that is not a multiple of 4`;
   return undefined;
 }

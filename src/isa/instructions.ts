@@ -14,18 +14,20 @@ export const FIELD = {
   imm: { lo: 0, width: 16 },
   /** [1:0]: vector lane of s_get_from_v / v_get_from_s. */
   lane: { lo: 0, width: 2 },
+  /** [3:0]: write mask of txd (bit k enables lane k). */
+  mask: { lo: 0, width: 4 },
 } as const;
 
-export type FieldName = 'A' | 'B' | 'C' | 'imm' | 'lane';
+export type FieldName = 'A' | 'B' | 'C' | 'imm' | 'lane' | 'mask';
 
 /**
  * What an operand is, in assembly order:
  * `rs` scalar register R0–R31, `rv` vector register RV0–RV15 (stored in the low 4 bits of its field),
  * `simm` signed 16-bit immediate, `uimm` unsigned 16-bit immediate, `lane` 0–3,
  * `target` a branch target: a label (or, in `real_jmp`-style use, a byte offset) stored as the signed
- * byte offset from PC+4.
+ * byte offset from PC+4, `mask` a 4-bit write mask 1–15 (lane k written when bit k is set).
  */
-export type OperandKind = 'rs' | 'rv' | 'simm' | 'uimm' | 'lane' | 'target';
+export type OperandKind = 'rs' | 'rv' | 'simm' | 'uimm' | 'lane' | 'target' | 'mask';
 
 export interface Operand {
   readonly kind: OperandKind;
@@ -46,7 +48,8 @@ export type InstructionClass =
   | 'branch' // be, bne, bl, bge, bg, ble, jmp
   | 'ret'
   | 'trace'
-  | 'fin';
+  | 'fin'
+  | 'texture'; // txd: a texture fetch from texture memory
 
 export interface InstructionSpec {
   readonly mnemonic: string;
@@ -61,6 +64,7 @@ const simm: Operand = { kind: 'simm', fields: ['imm'] };
 const uimm: Operand = { kind: 'uimm', fields: ['imm'] };
 const lane: Operand = { kind: 'lane', fields: ['lane'] };
 const target: Operand = { kind: 'target', fields: ['imm'] };
+const mask: Operand = { kind: 'mask', fields: ['mask'] };
 
 const spec = (mnemonic: string, opcode: number, cls: InstructionClass, ...operands: Operand[]): InstructionSpec => ({ mnemonic, opcode, cls, operands });
 
@@ -113,6 +117,8 @@ export const INSTRUCTIONS: readonly InstructionSpec[] = [
   spec('ble', 0b110101, 'branch', target),
   spec('jmp', 0b110110, 'branch', target),
   spec('ret', 0b110111, 'ret', rs('B')),
+  // Seed 003's TXD: RVa = (s, t, handle, LOD clamp | offsets), RVb = the four derivatives (docs/isa.md).
+  spec('txd', 0b101110, 'texture', rv('A'), rv('B'), rv('C'), mask),
 ];
 
 export const BY_MNEMONIC: ReadonlyMap<string, InstructionSpec> = new Map(INSTRUCTIONS.map((i) => [i.mnemonic, i]));
@@ -134,6 +140,8 @@ export const MEMORY_MAP = {
   returnOffset: 0xfff0,
   /** Instruction memory: 4096 words at byte addresses 0 .. 0x3FFC. */
   instructionWords: 4096,
+  /** Texture memory: its own word-addressed space (1 MiB), loaded by the host, read only by txd. */
+  textureWords: 0x40000,
 } as const;
 
 export const threadBase = (tid: number): number => (MEMORY_MAP.mainBase | (tid << 16)) >>> 0;

@@ -80,6 +80,12 @@ const GOLDEN: readonly (readonly [string, ...string[]])[] = [
   ['jmp #-8', '110110 00000 00000 1111111111111000'],
   ['ret', '110111 00000 11110 0000000000000000'],
   ['ret R5', '110111 00000 00101 0000000000000000'],
+  // txd RVd, RVa, RVb, #mask: the mask in [3:0], all four lanes when it is left out.
+  ['txd RV3, RV1, RV2, #0x5', '101110 00011 00001 00010 0000000 0101'],
+  ['txd RV15, RV14, RV13', '101110 01111 01110 01101 0000000 1111'],
+  ['TXD R1 R2 R3 1', '101110 00001 00010 00011 0000000 0001'],
+  // txd_control Rd, #lodClamp, #du, #dv: LodClamp[31:20] | v[19:16] | u[15:12], by s_write_high and s_write_low.
+  ['txd_control R4, #0x180, #-1, #7', '100000 00100 00100 0001100000000111', '100001 00100 00100 1111000000000000'],
   // The original team's syntax: white space between operands, no '#', R names for vector registers.
   ['vv_add R3 R1 R2', '000000 00011 00001 00010 00000000000'],
   ['vf_mul R1 R2 R3', '001010 00001 00010 00011 00000000000'],

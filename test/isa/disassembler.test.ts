@@ -31,6 +31,8 @@ describe('disassembleWord', () => {
     ['110000 00000 00000 0000000000001100', 'be #12  // -> 0x0014'],
     ['110110 00000 00000 1111111111111000', 'real_jmp #-8  // -> 0x0000'],
     ['110111 00000 11110 0000000000000000', 'ret R30'],
+    ['101110 00011 00001 00010 00000001010', 'txd RV3, RV1, RV2, #0xa'],
+    ['101110 01111 01110 01101 00000001111', 'txd RV15, RV14, RV13, #0xf'],
     // Not instructions the assembler produces: data.
     ['000100 00000 00000 00000 00000000000', '.word 0x10000000'], // unknown opcode
     ['000000 00011 00001 00010 00000000001', '.word 0x00611001'], // unused bits set
@@ -39,6 +41,9 @@ describe('disassembleWord', () => {
     ['110111 00001 11110 0000000000000000', '.word 0xdc3e0000'], // ret with field A set
     ['011000 11111 00001 00010 00000000000', '.word 0x63e11000'], // writes R31
     ['110000 00000 00000 0000000000000110', '.word 0xc0000006'], // offset not a multiple of 4
+    ['101110 00011 00001 00010 00000000000', '.word 0xb8611000'], // txd with write mask 0
+    ['101110 00011 00001 00010 00000010001', '.word 0xb8611011'], // txd with bits above the mask
+    ['101110 00011 10001 00010 00000000001', '.word 0xb8711001'], // txd with the top bit of RVa's field
   ];
   test.each(cases)('%s', (pattern, text) => {
     expect(disassembleWord(b(pattern), 4)).toBe(text);
@@ -88,7 +93,7 @@ describe('disassemble', () => {
 function randomWord(rng: Rng, spec: InstructionSpec): number {
   let word = spec.opcode << FIELD.opcode.lo;
   for (const op of spec.operands) {
-    const value = op.kind === 'rv' ? rng.int(16) : op.kind === 'lane' ? rng.int(4) : op.kind === 'target' ? rng.int(0x4000) * 4 : op.kind === 'rs' ? rng.int(32) : rng.int(0x10000);
+    const value = op.kind === 'rv' ? rng.int(16) : op.kind === 'lane' ? rng.int(4) : op.kind === 'mask' ? 1 + rng.int(15) : op.kind === 'target' ? rng.int(0x4000) * 4 : op.kind === 'rs' ? rng.int(32) : rng.int(0x10000);
     for (const f of op.fields) {
       // s_write_high/low: sometimes a different register in B (the _real form).
       const v = f === 'B' && op.fields.length === 2 && rng.int(4) === 0 ? rng.int(32) : value;

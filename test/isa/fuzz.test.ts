@@ -29,7 +29,7 @@ function check(source: string): 'ok' | 'error' {
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)]!;
 
-const MNEMONICS = [...INSTRUCTIONS.map((i) => i.mnemonic), 's_push', 's_pop', 'v_push', 'v_pop', 'jmp_link', 's_mov', 'v_mov', 's_setzero', 'ii_mod', 'ii_modi', 'real_jmp', 'ret_real', 'itof', 'ftoi', 'v_get_from_s_d', 's_write_high_real', 's_write_low_real', '.word', '.byte', '.space', '.string'];
+const MNEMONICS = [...INSTRUCTIONS.map((i) => i.mnemonic), 's_push', 's_pop', 'v_push', 'v_pop', 'jmp_link', 's_mov', 'v_mov', 's_setzero', 'ii_mod', 'ii_modi', 'real_jmp', 'ret_real', 'itof', 'ftoi', 'v_get_from_s_d', 's_write_high_real', 's_write_low_real', 'txd_control', '.word', '.byte', '.space', '.string'];
 const PIECES = ['R0', 'R1', 'R31', 'R32', 'RV0', 'RV15', 'RV16', 'RS5', 'r7', '#', '#-4', '0x1F', '-0x8000', '65535', '4294967296', '99999999999999999999', '0b101', 'loop', 'end', 'x:', ':', ',', ',,', '"', '"ab\\n"', '"\\q"', '\\', '//', ';', '@', '-', '+', '.', '$', '\t', '  ', 'é', '\u0000', '\ud800', '0', '4', '-8', '32764', '32768'];
 
 function garbageLine(rng: Rng): string {

@@ -14,6 +14,8 @@ export interface MachineOptions {
   readonly program: Uint32Array;
   /** Constant memory contents from 0x20000000 (at most 8192 words; the rest reads zero). */
   readonly constants?: Uint32Array;
+  /** Texture memory contents from word 0 (at most MEMORY_MAP.textureWords; the rest reads zero). Without it txd does nothing, as on the RT core today. */
+  readonly texture?: Uint32Array;
   readonly scene: Scene;
   /** The ray–triangle test `trace` uses (default testTriangle, Möller–Trumbore; testTriangleWatertight for the watertight IC cores). */
   readonly triangleTest?: TriangleTestFn;
@@ -69,7 +71,7 @@ export class Machine {
   private readonly limit: number;
 
   constructor(private readonly opts: MachineOptions) {
-    this.memory = new Memory(opts.program, opts.constants);
+    this.memory = new Memory(opts.program, opts.constants, opts.texture);
     this.tracer = sceneTracer(opts.scene, { traversal: opts.traversal, triangleTest: opts.triangleTest, bvh: opts.bvh });
     this.limit = opts.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   }

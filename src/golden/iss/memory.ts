@@ -1,9 +1,10 @@
-// Memories of the ISA simulator: instruction, constant and per-thread main memory, with the ISA's fault rules.
+// Memories of the ISA simulator: instruction, constant, texture and per-thread main memory, with the ISA's fault rules.
 import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
 
 export const CONSTANT_WORDS = MEMORY_MAP.constantBytes / 4; // 8192
 export const THREAD_WORDS = MEMORY_MAP.threadBytes / 4; // 16384
 export const INSTRUCTION_BYTES = MEMORY_MAP.instructionWords * 4; // 0x4000
+export const TEXTURE_WORDS = MEMORY_MAP.textureWords; // 262144
 
 /** An input that does not fit a memory (program or constants too long). */
 export class MemoryImageError extends Error {
@@ -24,12 +25,22 @@ export class Memory {
   readonly instructions = new Uint32Array(MEMORY_MAP.instructionWords);
   readonly constants = new Uint32Array(CONSTANT_WORDS);
   readonly main: readonly Uint32Array[] = Array.from({ length: MEMORY_MAP.threads }, () => new Uint32Array(THREAD_WORDS));
+  /**
+   * Texture memory (TEXTURE_WORDS words, the given image from word 0, the rest zero), read only by txd;
+   * undefined when the machine has none, as the RT core has no texture unit yet (txd then does nothing).
+   */
+  readonly texture?: Uint32Array;
 
-  constructor(program: Uint32Array, constants: Uint32Array = new Uint32Array(0)) {
+  constructor(program: Uint32Array, constants: Uint32Array = new Uint32Array(0), texture?: Uint32Array) {
     if (program.length > this.instructions.length) throw new MemoryImageError(`the program has ${program.length} words; instruction memory holds ${this.instructions.length}`);
     if (constants.length > this.constants.length) throw new MemoryImageError(`the constants have ${constants.length} words; constant memory holds ${this.constants.length}`);
+    if (texture && texture.length > TEXTURE_WORDS) throw new MemoryImageError(`the texture image has ${texture.length} words; texture memory holds ${TEXTURE_WORDS}`);
     this.instructions.set(program);
     this.constants.set(constants);
+    if (texture) {
+      this.texture = new Uint32Array(TEXTURE_WORDS);
+      this.texture.set(texture);
+    }
   }
 
   /** The instruction at byte address pc, or undefined when pc is outside instruction memory. */

@@ -1,6 +1,8 @@
 // One RT core thread of the ISA simulator: explicit architectural state and a step() that retires one instruction.
 import { BY_OPCODE, BRANCH_TAKEN, REG, VREG, fieldOf, threadBase, type InstructionSpec } from '../../isa/instructions.ts';
-import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATIVE, FLAG_POSITIVE } from '../float32.ts';
+import { TXD_HANDLE, decodeTxdControl, txdHandleAddresses } from '../../isa/textureOperands.ts';
+import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_UNORDERED } from '../float32.ts';
+import { sampleTxd } from '../texture/index.ts';
 import type { Vec3, Vec4 } from '../rayCaster.ts';
 import type { Memory } from './memory.ts';
 
@@ -31,12 +33,18 @@ export interface Retired {
   load?: { addr: number };
   memoryFault?: true;
   traceFault?: true;
+  /** txd's TxdStatus bits (only when the machine has texture memory and so executed it). */
+  textureStatus?: number;
   event?: 'trace' | 'fin' | 'fault-end';
   trace?: TraceRecord;
 }
 
 const sext16 = (x: number): number => (x << 16) >> 16;
 const INT_MIN = -0x80000000;
+
+/** Words that decode as an invalid header and sampler (reserved bits set): what a pointer past texture memory reads. */
+const INVALID_HEADER = [0, 0, 0, 0xffffffff];
+const INVALID_SAMPLER = [0, 0xffffffff];
 
 /** Signed 32-bit division: truncating; x / 0 = −1; INT_MIN / −1 = INT_MIN. Returns the 32-bit pattern. */
 export function idiv(a: number, b: number): number {
@@ -203,6 +211,9 @@ export class Thread {
         this.done = true;
         rec.event = 'fin';
         return;
+      case 'texture':
+        this.executeTexture(A, B, C, fieldOf(w, 'mask'), rec);
+        return;
     }
   }
 
@@ -268,6 +279,28 @@ export class Thread {
   private memoryFault(rec: Retired): void {
     this.fault = true;
     rec.memoryFault = true;
+  }
+
+  /**
+   * txd RVd, RVa, RVb, #mask: the golden sampleTxd with RVa = (s, t, handle, control) and RVb = (ds/dx,
+   * ds/dy, dt/dx, dt/dy); the masked lanes of RVd are written, the flag is Z on success and unordered
+   * when a status bit is set. Without texture memory it does nothing: the RT core's decoder knows the
+   * opcode (it reads the table) but no unit answers it, so it retires without writing (docs/isa.md).
+   */
+  private executeTexture(dest: number, coords: number, derivatives: number, writeMask: number, rec: Retired): void {
+    const tex = this.mem.texture;
+    if (!tex) return;
+    const [s, t, handle, control] = this.readV(coords);
+    const [dsdx, dsdy, dtdx, dtdy] = this.readV(derivatives);
+    const at = txdHandleAddresses(handle);
+    const inside = (address: number, words: number) => address + words <= tex.length;
+    const header = inside(at.header, TXD_HANDLE.header.words) ? tex.subarray(at.header, at.header + TXD_HANDLE.header.words) : INVALID_HEADER;
+    const sampler = inside(at.sampler, TXD_HANDLE.sampler.words) ? tex.subarray(at.sampler, at.sampler + TXD_HANDLE.sampler.words) : INVALID_SAMPLER;
+    const { lodClamp, offset } = decodeTxdControl(control);
+    const r = sampleTxd(tex, header, sampler, s, t, dsdx, dsdy, dtdx, dtdy, offset, writeMask, { dest: this.readV(dest), lodClamp });
+    this.writeV(rec, dest, r.rgba);
+    this.setFlag(rec, r.status === 0 ? FLAG_ZERO : FLAG_UNORDERED);
+    rec.textureStatus = r.status;
   }
 
   /** Cast the ray of RV14/RV15, then resume in the start state with R29 kept and the answer in RV14/RV15. */
