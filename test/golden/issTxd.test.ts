@@ -172,16 +172,16 @@ describe('txd on the ISS with texture memory', () => {
 });
 
 describe('txd on the ISS without texture memory (as the RT core today)', () => {
-  test('retires without writing RVd or the flag and without a fault', () => {
+  test('is an illegal instruction: the thread ends with a fault there, RVd and the flag untouched', () => {
     const dest = [1, 2, 3, 4];
     const got = run({ a: [f(0.3), f(0.55), encodeTxdHandle(HEADER, 0), 0], b: [0, 0, 0, 0], dest }, undefined);
     expect(got.rv).toEqual(dest);
     expect(got.flag).toBe(FLAG_NEGATIVE);
+    expect(got.rec.event).toBe('fault-end');
     expect(got.rec.vector).toBeUndefined();
-    expect(got.rec.flag).toBeUndefined();
     expect(got.rec.textureStatus).toBeUndefined();
-    expect(got.fault).toBe(false);
-    // Every instruction including txd and fin retired: 8 × 3 loads, 4 more for RVd, ii_addi, cmp_i, txd, fin.
-    expect(got.retired).toBe(24 + 12 + 4);
+    expect(got.fault).toBe(true);
+    // Everything before txd retired (8 × 3 loads, 4 more for RVd, ii_addi, cmp_i); the faulting fetch and fin did not.
+    expect(got.retired).toBe(24 + 12 + 2);
   });
 });

@@ -90,22 +90,20 @@ over:
     expect(runaway.core.faults).toEqual([0]);
   });
 
-  test('txd, before the texture unit exists: the core retires it writing nothing, as the ISS without texture memory', () => {
+  test('txd, before the texture unit exists: an illegal instruction on the core (the thread faults), as on the ISS without texture memory', () => {
     const r = lockstep(
       `ii_addi R2, R0, 7
        v_get_from_s RV3, R2, #1
-       ii_addi R4, R0, -1
-       cmp_i R4, R0             // flag N
-       txd RV3, RV1, RV2, #0xf  // RV3 and the flag stay
-       bl keep
-       fin
-keep:
        ${resultAddress}
+       v_store_16byte RV3, R7, 0
+       txd RV3, RV1, RV2, #0xf  // ends the thread
+       ii_addi R2, R0, 9
+       v_get_from_s RV3, R2, #1
        v_store_16byte RV3, R7, 0
        fin`,
       2,
     );
-    expect(r.core.faults).toEqual([]);
+    expect(r.core.faults).toEqual([0, 1]);
     expect(r.core.pixels.map((p) => p.ret)).toEqual([0, 1].map(() => [0, 7, 0, 0]));
   });
 });

@@ -149,7 +149,8 @@ export class Thread {
     const word = this.mem.fetch(pc);
     const spec = word === undefined ? undefined : BY_OPCODE.get(fieldOf(word, 'opcode'));
     const rec: Retired = { pc, word: word ?? 0 };
-    if (spec === undefined) {
+    // Without texture memory txd is illegal, as on the RT core, which has no texture unit yet.
+    if (spec === undefined || (spec.cls === 'texture' && !this.mem.texture)) {
       this.fault = true;
       this.done = true;
       rec.event = 'fault-end';
@@ -284,12 +285,10 @@ export class Thread {
   /**
    * txd RVd, RVa, RVb, #mask: the golden sampleTxd with RVa = (s, t, handle, control) and RVb = (ds/dx,
    * ds/dy, dt/dx, dt/dy); the masked lanes of RVd are written, the flag is Z on success and unordered
-   * when a status bit is set. Without texture memory it does nothing: the RT core's decoder knows the
-   * opcode (it reads the table) but no unit answers it, so it retires without writing (docs/isa.md).
+   * when a status bit is set. Only called with texture memory (without, step() ends the thread with a fault).
    */
   private executeTexture(dest: number, coords: number, derivatives: number, writeMask: number, rec: Retired): void {
-    const tex = this.mem.texture;
-    if (!tex) return;
+    const tex = this.mem.texture!;
     const [s, t, handle, control] = this.readV(coords);
     const [dsdx, dsdy, dtdx, dtdy] = this.readV(derivatives);
     const at = txdHandleAddresses(handle);

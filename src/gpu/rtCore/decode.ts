@@ -42,7 +42,8 @@ export function decode(op: UIntValue): Decoded {
   return {
     is,
     inClass,
-    legal: is(...INSTRUCTIONS.map((i) => i.mnemonic)),
+    // No texture unit yet (issue 22): txd is illegal here, so a thread that uses it ends with a fault.
+    legal: is(...INSTRUCTIONS.filter((i) => i.cls !== 'texture').map((i) => i.mnemonic)),
     vector,
     vectorScalar: is('vf_add', 'vf_sub', 'vf_mul', 'vf_div'),
     sub: op.bits(1, 0).eq(1),
