@@ -837,15 +837,15 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_ir_unit_or_3 = ctx0_ir_unit_or_1 | fetchedUnit_slice_1 == 6'd3 | fetchedUnit_slice_1 == 6'd8; // decode.ts:36
   wire ctx0_ir_unit_or_5 = ctx0_ir_unit_or_3 | fetchedUnit_slice_1 == 6'd9 | fetchedUnit_slice_1 == 6'd10; // decode.ts:36
   wire ctx0_ir_unit_or_8 = fetchedUnit_slice_1 == 6'd16 | fetchedUnit_slice_1 == 6'd17 | fetchedUnit_slice_1 == 6'd18; // decode.ts:36
-  wire floatOp = ctx0_ir_unit_or_5 | fetchedUnit_slice_1 == 6'd11 | (ctx0_ir_unit_or_8 | fetchedUnit_slice_1 == 6'd19); // decode.ts:94
-  wire [1:0] mul_slice = fetchedUnit_slice_1[1:0]; // decode.ts:49
-  wire mul = mul_slice == 2'd2; // decode.ts:49
-  wire div = mul_slice == 2'd3; // decode.ts:50
-  wire [3:0] unit_mux = fetchedUnit_slice_1 == 6'd44 | fetchedUnit_slice_1 == 6'd47 ? 4'd9 : 4'd0; // decode.ts:107
-  wire [3:0] unit_mux_1 = fetchedUnit_slice_1 == 6'd27 | fetchedUnit_slice_1 == 6'd43 ? 4'd8 : unit_mux; // decode.ts:107
-  wire [3:0] unit_mux_3 = fetchedUnit_slice_1 == 6'd35 ? 4'd6 : fetchedUnit_slice_1 == 6'd36 ? 4'd7 : unit_mux_1; // decode.ts:107
-  wire [3:0] unit_mux_5 = fetchedUnit_slice_1 == 6'd38 ? 4'd4 : fetchedUnit_slice_1 == 6'd34 ? 4'd5 : unit_mux_3; // decode.ts:107
-  wire [3:0] unit = floatOp & mul ? 4'd2 : floatOp & div ? 4'd3 : floatOp ? 4'd1 : unit_mux_5; // decode.ts:107
+  wire floatOp = ctx0_ir_unit_or_5 | fetchedUnit_slice_1 == 6'd11 | (ctx0_ir_unit_or_8 | fetchedUnit_slice_1 == 6'd19); // decode.ts:95
+  wire [1:0] mul_slice = fetchedUnit_slice_1[1:0]; // decode.ts:50
+  wire mul = mul_slice == 2'd2; // decode.ts:50
+  wire div = mul_slice == 2'd3; // decode.ts:51
+  wire [3:0] unit_mux = fetchedUnit_slice_1 == 6'd44 | fetchedUnit_slice_1 == 6'd47 ? 4'd9 : 4'd0; // decode.ts:108
+  wire [3:0] unit_mux_1 = fetchedUnit_slice_1 == 6'd27 | fetchedUnit_slice_1 == 6'd43 ? 4'd8 : unit_mux; // decode.ts:108
+  wire [3:0] unit_mux_3 = fetchedUnit_slice_1 == 6'd35 ? 4'd6 : fetchedUnit_slice_1 == 6'd36 ? 4'd7 : unit_mux_1; // decode.ts:108
+  wire [3:0] unit_mux_5 = fetchedUnit_slice_1 == 6'd38 ? 4'd4 : fetchedUnit_slice_1 == 6'd34 ? 4'd5 : unit_mux_3; // decode.ts:108
+  wire [3:0] unit = floatOp & mul ? 4'd2 : floatOp & div ? 4'd3 : floatOp ? 4'd1 : unit_mux_5; // decode.ts:108
   wire [3:0] fetchedUnit_mux = fetch_pc[31:14] != 18'd0 ? 4'd0 : unit; // rtCore.ts:227
   wire [4:0] fA = r_word[25:21]; // readStage.ts:53
   wire live = instructionInR & ctx0_pc_sel_not; // readStage.ts:83
@@ -858,10 +858,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_writes_scalar_or_20 = ctx0_writes_scalar_or_17 | ctx0_pc_sel_eq_28 | ctx0_pc_sel_eq_29 | ctx0_pc_sel_eq_30; // decode.ts:36
   wire ctx0_writes_scalar_or_23 = ctx0_writes_scalar_or_20 | imem_addr_eq_13 | imem_addr_eq_14 | imem_addr_eq_15; // decode.ts:36
   wire ctx0_writes_scalar_or_25 = ctx0_pc_sel_eq_17 | ctx0_pc_sel_eq_22; // decode.ts:36
-  wire writesScalar_and = (ctx0_writes_scalar_or_23 | imem_addr_eq_16) & ~(ctx0_writes_scalar_or_25 | ctx0_pc_sel_eq_30); // decode.ts:56
-  wire writesScalar_1 = writesScalar_and | imem_addr_eq_17; // decode.ts:57
+  wire writesScalar_and = (ctx0_writes_scalar_or_23 | imem_addr_eq_16) & ~(ctx0_writes_scalar_or_25 | ctx0_pc_sel_eq_30); // decode.ts:57
+  wire writesScalar_1 = writesScalar_and | imem_addr_eq_17; // decode.ts:58
   wire writesScalar_2 = live & writesScalar_1 & fA != 5'd0 & fA != 5'd31; // readStage.ts:95
-  wire writesVector_1 = ctx0_pc_sel_or_6 | (ctx0_pc_sel_eq_30 | imem_addr_eq_18); // decode.ts:58
+  wire writesVector_1 = ctx0_pc_sel_or_6 | (ctx0_pc_sel_eq_30 | imem_addr_eq_18); // decode.ts:59
   wire [3:0] writesVector_slice = fA[3:0]; // readStage.ts:96
   wire writesVector_2 = live & writesVector_1 & writesVector_slice != 4'd0; // readStage.ts:96
   wire writesFlag_1 = live & ctx0_writes_scalar_or_25; // readStage.ts:97
@@ -1001,8 +1001,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] fadd0_b_1_slice = vector_rf_rdata_0[63:32]; // execute.ts:11
   wire fadd0_b_1_or_2 = ctx0_pc_sel_eq_5 | ctx0_pc_sel_eq_6 | ctx0_pc_sel_eq_7 | ctx0_pc_sel_eq_8; // decode.ts:36
   wire [31:0] fadd0_b_1_mux_1 = fadd0_a_1_or_7 ? s2_1 : fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[31:0]; // execute.ts:125
-  wire [1:0] sub_slice = op[1:0]; // decode.ts:48
-  wire sub = sub_slice == 2'd1; // decode.ts:48
+  wire [1:0] sub_slice = op[1:0]; // decode.ts:49
+  wire sub = sub_slice == 2'd1; // decode.ts:49
   wire [31:0] b_mux = ctx0_pc_sel_eq_27 ? fadd0_b_1_slice : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:132
   wire fadd1_in_valid = 1'd1; // execute.ts:129
   wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:129
@@ -1028,7 +1028,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire live_1 = instructionInR & ctx0_pc_sel_not; // execute.ts:157
   wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:142
   wire multipliers_and = live_1 & floatOp_1; // execute.ts:161
-  wire mul_1 = sub_slice == 2'd2; // decode.ts:49
+  wire mul_1 = sub_slice == 2'd2; // decode.ts:50
   wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:161
   wire fmul1_in_valid = 1'd1; // execute.ts:145
   wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:145
@@ -1042,7 +1042,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire fdiv0_in_valid = 1'd1; // execute.ts:145
   wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:145
   wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:145
-  wire div_1 = sub_slice == 2'd3; // decode.ts:50
+  wire div_1 = sub_slice == 2'd3; // decode.ts:51
   wire dividers_and = multipliers_and & div_1; // execute.ts:162
   wire fdiv1_in_valid = 1'd1; // execute.ts:145
   wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:145
