@@ -1,7 +1,9 @@
 // Materials of a scene: the Wavefront MTL parser, point lights, and loading an OBJ file with its material libraries.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { objText, parseObjWithMaterials, SceneError, type Scene } from './scene.ts';
+import { decodePngTexture } from './pngTexture.ts';
+import type { TextureImage } from './texture/index.ts';
 
 export type Rgb = readonly [number, number, number];
 
@@ -12,6 +14,36 @@ export interface Material {
   readonly kd: Rgb;
   /** Emitted colour (MTL `Ke`, ≥ 0): a material with a non-zero one is a light source, drawn in this colour unlit. */
   readonly ke?: Rgb;
+  /** Diffuse texture (MTL `map_Kd`): as MTL defines it, the diffuse colour is `kd` times the texel (no GPU kernel samples it yet). */
+  readonly texture?: MaterialTexture;
+}
+
+/** A material's texture: the image file (as the MTL names it, resolved against the MTL's folder) and its decoded texels. */
+export interface MaterialTexture {
+  readonly file: string;
+  readonly image: TextureImage;
+}
+
+/** Reads and decodes a texture image file; throws an Error whose message says why it could not. */
+export type TextureLoader = (path: string) => TextureImage;
+
+/** The PNG texture loader: the file read and decoded with pngjs (decodePngTexture); each path decoded once. */
+export function pngTextureLoader(): TextureLoader {
+  const cache = new Map<string, TextureImage>();
+  return (path) => {
+    let image = cache.get(path);
+    if (image === undefined) {
+      let bytes: Uint8Array;
+      try {
+        bytes = readFileSync(path);
+      } catch (e) {
+        throw new Error(`cannot read it: ${readFailure(e)}`);
+      }
+      image = decodePngTexture(bytes);
+      cache.set(path, image);
+    }
+    return image;
+  };
 }
 
 /** A point light for the `shade` kernel. */
@@ -32,12 +64,15 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * Parse Wavefront MTL text: `newmtl NAME` starts a material, `Kd r g b` (0..1; one value means gray) sets
- * its diffuse colour, `Ke r g b` (≥ 0) its emission. Every other directive is ignored. A name defined
- * twice keeps its first definition. Errors read `file:line: error: …`.
+ * its diffuse colour, `Ke r g b` (≥ 0) its emission, `map_Kd FILE` its diffuse texture (FILE relative to
+ * the MTL file's folder, read by `loadTexture`: by default a PNG decoded with pngjs; map_Kd options such as
+ * `-s` and `-o` are refused). Every other directive is ignored. A name defined twice keeps its first
+ * definition. Errors read `file:line: error: …`, a texture's too (missing or undecodable image).
  */
-export function parseMtl(text: string, file: string): Map<string, Material> {
-  const out = new Map<string, { name: string; kd: Rgb; ke?: Rgb }>();
-  let current: { name: string; kd: Rgb; ke?: Rgb } | undefined;
+export function parseMtl(text: string, file: string, loadTexture: TextureLoader = pngTextureLoader()): Map<string, Material> {
+  type Parsed = { name: string; kd: Rgb; ke?: Rgb; texture?: MaterialTexture };
+  const out = new Map<string, Parsed>();
+  let current: Parsed | undefined;
   text.split(/\r?\n/).forEach((raw, i) => {
     const fail = (detail: string): never => {
       throw new SceneError(file, i + 1, detail);
@@ -61,6 +96,18 @@ export function parseMtl(text: string, file: string): Map<string, Material> {
       const colour: Rgb = rgb.length === 1 ? [rgb[0]!, rgb[0]!, rgb[0]!] : [rgb[0]!, rgb[1]!, rgb[2]!];
       if (directive === 'Kd') current!.kd = colour;
       else current!.ke = colour;
+    } else if (directive === 'map_Kd') {
+      if (current === undefined) fail('map_Kd before any newmtl');
+      if (args.length === 0) fail('map_Kd needs an image file name');
+      const option = args.find((a) => a.startsWith('-'));
+      if (option !== undefined) fail(`map_Kd option '${option}' is not supported (no map_Kd options are: scale or offset the vt coordinates instead)`);
+      const name = args.join(' ');
+      const path = isAbsolute(name) ? name : join(dirname(file), name);
+      try {
+        current!.texture = { file: path, image: loadTexture(path) };
+      } catch (e) {
+        fail(`map_Kd '${name}' (${path}): ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   });
   return out as Map<string, Material>;
@@ -79,7 +126,8 @@ function readFailure(e: unknown): string {
  * Load an OBJ file and its materials: `materials[i]` belongs to shader id i + 1 (the `usemtl` names in
  * order of first use; one gray default when the file has no usemtl). `mtllib` files are read relative
  * to the OBJ file's directory; a name no library defines gets the gray default. A missing library is an
- * error at its mtllib line.
+ * error at its mtllib line; a missing or undecodable `map_Kd` image an error at its MTL line. Materials
+ * naming the same image file share one decoded `MaterialTexture.image`.
  */
 export function loadObjFile(path: string): { scene: Scene; materials: Material[] } {
   let bytes: Uint8Array;
@@ -91,6 +139,7 @@ export function loadObjFile(path: string): { scene: Scene; materials: Material[]
   const text = objText(bytes, path);
   const obj = parseObjWithMaterials(text, path);
   const library = new Map<string, Material>();
+  const loadTexture = pngTextureLoader(); // a PNG shared by several materials is decoded once
   for (const lib of obj.mtllibs) {
     if (lib.files.length === 0) throw new SceneError(path, lib.line, 'mtllib needs at least one file name');
     for (const name of lib.files) {
@@ -101,7 +150,7 @@ export function loadObjFile(path: string): { scene: Scene; materials: Material[]
       } catch (e) {
         throw new SceneError(path, lib.line, `cannot read material library '${name}' (${mtlPath}): ${readFailure(e)}`);
       }
-      for (const [n, m] of parseMtl(mtl, mtlPath)) if (!library.has(n)) library.set(n, m);
+      for (const [n, m] of parseMtl(mtl, mtlPath, loadTexture)) if (!library.has(n)) library.set(n, m);
     }
   }
   const materials = obj.materialNames.length === 0 ? [defaultMaterial()] : obj.materialNames.map((n) => library.get(n) ?? defaultMaterial(n));

@@ -3,12 +3,18 @@ import { fromNumber } from './float32.ts';
 
 /**
  * A triangle scene. `vertices` holds x, y, z binary32 bit patterns per vertex; `triangles` holds
- * v0, v1, v2 (0-based vertex indices) and the shader id (≥ 1) per triangle.
+ * v0, v1, v2 (0-based vertex indices) and the shader id (≥ 1) per triangle. `texcoords`, present only
+ * when some face has texture coordinates, holds per triangle s0, t0, s1, t1, s2, t2 (binary32 bits, one
+ * (s, t) per corner in the order v0, v1, v2); a triangle without them has six +0 words.
  */
 export interface Scene {
   readonly vertices: Uint32Array;
   readonly triangles: Uint32Array;
+  readonly texcoords?: Uint32Array;
 }
+
+/** Words of `Scene.texcoords` per triangle: (s, t) at each of the three corners. */
+export const TEXCOORD_WORDS = 6;
 
 /** A scene input error; the message reads `file:line: error: …` (no line for whole-file errors). */
 export class SceneError extends Error {
@@ -33,6 +39,12 @@ interface ObjState {
   readonly file: string;
   readonly vertices: number[];
   readonly triangles: number[];
+  /** `vt` lines so far: u, v (binary32 bits) each. */
+  readonly uvs: number[];
+  /** Per triangle so far: six texcoord words (zeros for a face without vt). */
+  readonly texcoords: number[];
+  /** Whether any face so far named texture coordinates. */
+  textured: boolean;
   readonly materials: Map<string, number>;
   readonly mtllibs: ObjMaterialLibrary[];
   shader: number;
@@ -72,9 +84,10 @@ export function objText(bytes: Uint8Array, file: string): string {
 }
 
 /**
- * Parse Wavefront OBJ text: `v x y z [w]` vertices (rounded to binary32), `f a b c …` faces (1-based or
- * negative relative indices; `a/b/c` forms use the vertex index; polygons fan-triangulated from their
- * first vertex), `usemtl NAME` selecting shader id 1 + the name's index in order of first appearance
+ * Parse Wavefront OBJ text: `v x y z [w]` vertices (rounded to binary32), `vt u [v [w]]` texture
+ * coordinates (v defaults to 0, w is ignored), `f a b c …` faces (1-based or negative relative indices;
+ * the forms `v`, `v/vt`, `v/vt/vn` and `v//vn`, the same form at every corner of a face; normals are
+ * ignored; polygons fan-triangulated from their first vertex), `usemtl NAME` selecting shader id 1 + the name's index in order of first appearance
  * (1 before any usemtl). Every other directive is ignored (`mtllib` lines are collected by
  * parseObjWithMaterials; `loadObjFile` in materials.ts reads them). A face may only name vertices defined
  * above it.
@@ -85,10 +98,11 @@ export function parseObj(text: string, file: string): Scene {
 
 /** parseObj, also returning the `usemtl` names (by shader id) and the `mtllib` lines. */
 export function parseObjWithMaterials(text: string, file: string): ParsedObj {
-  const st: ObjState = { file, vertices: [], triangles: [], materials: new Map(), mtllibs: [], shader: 1 };
+  const st: ObjState = { file, vertices: [], triangles: [], uvs: [], texcoords: [], textured: false, materials: new Map(), mtllibs: [], shader: 1 };
   text.split(/\r?\n/).forEach((raw, i) => parseObjLine(st, raw, i + 1));
+  const scene: Scene = { vertices: Uint32Array.from(st.vertices), triangles: Uint32Array.from(st.triangles) };
   return {
-    scene: { vertices: Uint32Array.from(st.vertices), triangles: Uint32Array.from(st.triangles) },
+    scene: st.textured ? { ...scene, texcoords: Uint32Array.from(st.texcoords) } : scene,
     materialNames: [...st.materials.keys()],
     mtllibs: st.mtllibs,
   };
@@ -101,6 +115,7 @@ function parseObjLine(st: ObjState, raw: string, line: number): void {
     throw new SceneError(st.file, line, detail);
   };
   if (directive === 'v') parseVertex(st, args, fail);
+  else if (directive === 'vt') parseTexcoord(st, args, fail);
   else if (directive === 'f') parseFace(st, args, fail);
   else if (directive === 'usemtl') {
     if (args.length !== 1) fail(`usemtl expects one material name, got ${args.length}`);
@@ -110,28 +125,53 @@ function parseObjLine(st: ObjState, raw: string, line: number): void {
   } else if (directive === 'mtllib') st.mtllibs.push({ line, files: args });
 }
 
+/** A decimal OBJ number as binary32 bits, or a failure naming it. */
+function objNumber(a: string, fail: (d: string) => never): number {
+  if (!DECIMAL.test(a)) fail(`bad number '${a}'`);
+  const x = Number(a);
+  if (!Number.isFinite(Math.fround(x))) fail(`'${a}' is out of binary32 range`);
+  return fromNumber(x);
+}
+
 function parseVertex(st: ObjState, args: string[], fail: (d: string) => never): void {
   if (args.length !== 3 && args.length !== 4) fail(`a vertex needs x y z (and optionally w), got ${args.length} values`);
-  for (const a of args.slice(0, 3)) {
-    if (!DECIMAL.test(a)) fail(`bad number '${a}'`);
-    const x = Number(a);
-    if (!Number.isFinite(Math.fround(x))) fail(`'${a}' is out of binary32 range`);
-    st.vertices.push(fromNumber(x));
-  }
+  for (const a of args.slice(0, 3)) st.vertices.push(objNumber(a, fail));
+}
+
+function parseTexcoord(st: ObjState, args: string[], fail: (d: string) => never): void {
+  if (args.length < 1 || args.length > 3) fail(`a texture coordinate needs u (and optionally v and w), got ${args.length} values`);
+  const [u, v] = args.slice(0, 2).map((a) => objNumber(a, fail));
+  st.uvs.push(u!, v ?? 0);
+}
+
+/** A 1-based or negative (relative) OBJ index into `defined` items, as a 0-based index. */
+function objIndex(text: string, what: string, defined: number, corner: string, fail: (d: string) => never): number {
+  if (!/^[+-]?\d+$/.test(text)) fail(`bad ${what} index '${corner}'`);
+  const n = Number(text);
+  const at = n > 0 ? n - 1 : defined + n;
+  if (n === 0 || at < 0 || at >= defined) fail(`${what} index ${n} out of range (${defined} ${what === 'vertex' ? 'vertices' : 'texture coordinates'} defined so far)`);
+  return at;
 }
 
 function parseFace(st: ObjState, args: string[], fail: (d: string) => never): void {
   if (args.length < 3) fail(`a face needs at least 3 vertices, got ${args.length}`);
   const defined = st.vertices.length / 3;
-  const idx = args.map((a) => {
-    const first = a.split('/')[0]!;
-    if (!/^[+-]?\d+$/.test(first)) fail(`bad vertex index '${a}'`);
-    const n = Number(first);
-    const at = n > 0 ? n - 1 : defined + n;
-    if (n === 0 || at < 0 || at >= defined) fail(`vertex index ${n} out of range (${defined} vertices defined so far)`);
-    return at;
+  const corners = args.map((a) => {
+    const [v, vt, vn, ...rest] = a.split('/');
+    if (rest.length > 0 || (vn !== undefined && vn !== '' && !/^[+-]?\d+$/.test(vn))) fail(`bad face corner '${a}' (v, v/vt, v/vt/vn or v//vn)`);
+    const vertex = objIndex(v!, 'vertex', defined, a, fail);
+    const uv = vt === undefined || vt === '' ? undefined : objIndex(vt, 'texture coordinate', st.uvs.length / 2, a, fail);
+    return { vertex, uv };
   });
-  for (let k = 1; k + 1 < idx.length; k++) st.triangles.push(idx[0]!, idx[k]!, idx[k + 1]!, st.shader);
+  const withUv = corners.filter((c) => c.uv !== undefined).length;
+  if (withUv !== 0 && withUv !== corners.length) fail('a face must give texture coordinates at every corner or at none');
+  const uvWords = (c: (typeof corners)[number]): number[] => (c.uv === undefined ? [0, 0] : [st.uvs[2 * c.uv]!, st.uvs[2 * c.uv + 1]!]);
+  if (withUv !== 0) st.textured = true;
+  for (let k = 1; k + 1 < corners.length; k++) {
+    const tri = [corners[0]!, corners[k]!, corners[k + 1]!];
+    st.triangles.push(...tri.map((c) => c.vertex), st.shader);
+    st.texcoords.push(...tri.flatMap(uvWords));
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 import bunny from 'bunny';
 import { fromNumber } from './float32.ts';
 import { DEFAULT_SHADERS, defaultScene } from './defaultScene.ts';
-import type { Scene } from './scene.ts';
+import { TEXCOORD_WORDS, type Scene } from './scene.ts';
 
 type Point = readonly [number, number, number];
 
@@ -19,19 +19,22 @@ function meshScene(points: readonly Point[], faces: readonly Point[], shader: nu
   };
 }
 
-/** Scenes side by side: vertices appended, later scenes' vertex indices shifted. */
+/** Scenes side by side: vertices appended, later scenes' vertex indices shifted; texcoords kept (zeros for a scene without) when any has them. */
 export function mergeScenes(...scenes: readonly Scene[]): Scene {
   const vertices = new Uint32Array(scenes.reduce((n, s) => n + s.vertices.length, 0));
   const triangles = new Uint32Array(scenes.reduce((n, s) => n + s.triangles.length, 0));
+  const textured = scenes.some((s) => s.texcoords !== undefined);
+  const texcoords = new Uint32Array(textured ? (triangles.length / 4) * TEXCOORD_WORDS : 0);
   let [v, t] = [0, 0];
   for (const s of scenes) {
     const base = v / 3;
     vertices.set(s.vertices, v);
     s.triangles.forEach((w, i) => (triangles[t + i] = i % 4 === 3 ? w : w + base));
+    if (s.texcoords !== undefined) texcoords.set(s.texcoords, (t / 4) * TEXCOORD_WORDS);
     v += s.vertices.length;
     t += s.triangles.length;
   }
-  return { vertices, triangles };
+  return textured ? { vertices, triangles, texcoords } : { vertices, triangles };
 }
 
 /** The Stanford bunny (npm `bunny`: 1,839 vertices, 3,674 triangles), scaled to `height`, its footprint centred on (x, z), feet at y = 0. */

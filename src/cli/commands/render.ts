@@ -44,7 +44,7 @@ interface LoadedScene {
   readonly scene: Scene;
   /** The scene's name in messages. */
   readonly name: string;
-  /** For an OBJ file: its materials (from its mtllib files); otherwise the built-in ones. */
+  /** For an OBJ file: its materials (from its mtllib files); for a built-in scene with its own, those; otherwise the built-in ones. */
   readonly materials?: readonly Material[];
   /** A BVH scene image's BVH (`scene` then in its order). */
   readonly bvh?: Bvh4;
@@ -57,7 +57,8 @@ const pickSceneAndBvh = ({ scene, bvh }: { scene: Scene; bvh?: Bvh4 }) => ({ sce
 /** The scene of a file or a built-in name; default: the built-in Cornell box. */
 function loadScene(file: string | undefined, name: string | undefined, traversal: Traversal): LoadedScene {
   if (name !== undefined) {
-    return { scene: BUILT_IN_SCENES[name]!(), name: `--scene ${name}` };
+    const builtIn = BUILT_IN_SCENES[name]!;
+    return { scene: builtIn.scene(), name: `--scene ${name}`, ...(builtIn.materials ? { materials: builtIn.materials() } : {}) };
   }
   if (file === undefined) return { scene: defaultScene(), name: '<scene>' };
   const image = isTriangleImage(file);

@@ -7,14 +7,26 @@ import { DEFAULT_MAX_CYCLES, gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag
 import type { Scene } from '../../golden/scene.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
+import { texturedMaterials, texturedScene } from '../../golden/texturedScene.ts';
+import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT } from '../../host/frame.ts';
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
 import { defaultRenderJobs } from '../../host/runtime/index.ts';
 
-/** Scenes `--scene NAME` selects; both use the built-in materials and lights. */
-export const BUILT_IN_SCENES: Readonly<Record<string, () => Scene>> = { cornell: defaultScene, bunny: bunnyInBox };
+/** A scene `--scene NAME` selects: its triangles and, unless it uses the built-in ones, its materials. */
+export interface BuiltInScene {
+  readonly scene: () => Scene;
+  readonly materials?: () => Material[];
+}
+
+/** Scenes `--scene NAME` selects; all use the built-in lights, cornell and bunny the built-in materials. */
+export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {
+  cornell: { scene: defaultScene },
+  bunny: { scene: bunnyInBox },
+  textured: { scene: texturedScene, materials: texturedMaterials },
+};
 
 const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
 const MAX_SIZE = 4096;
@@ -33,7 +45,8 @@ default: the built-in Cornell box) through the simulated GPU to a PNG, then prin
 how busy each core was. Pixel id = y * width + x, from the top left.
 
   --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
-                        Stanford bunny in the Cornell box, 3,710 triangles)
+                        Stanford bunny in the Cornell box, 3,710 triangles; textured: the Cornell box
+                        with a checkerboard texture on its floor, drawn flat until a kernel samples it)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
   --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
