@@ -1,7 +1,7 @@
 // The BVH4 in memory: nodes of four child slots, triangle ranges, the triangle order, and checks on them.
 import type { Box } from '../golden/rayBox.ts';
 import { toNumber } from '../golden/float32.ts';
-import { triangleCount, type Scene } from '../golden/scene.ts';
+import { TEXCOORD_WORDS, triangleCount, type Scene } from '../golden/scene.ts';
 
 /** Entries of the traversal stack; the builder refuses trees whose worst case needs more. */
 export const STACK_DEPTH = 64;
@@ -41,12 +41,16 @@ export interface Bvh4 {
 export const ZERO_BOX: Box = { min: [0, 0, 0], max: [0, 0, 0] };
 export const EMPTY_CHILD: Bvh4Child = { kind: 'empty', box: ZERO_BOX, index: 0 };
 
-/** The scene with its triangles in BVH order: triangle i is the original triangle perm[i] (vertices shared as before). */
+/** The scene with its triangles (and their texture coordinates) in BVH order: triangle i is the original triangle perm[i] (vertices shared as before). */
 export function reorderScene(scene: Scene, bvh: Pick<Bvh4, 'perm'>): Scene {
   if (bvh.perm.length !== triangleCount(scene)) throw new Error(`the BVH orders ${bvh.perm.length} triangles, the scene has ${triangleCount(scene)}`);
   const triangles = new Uint32Array(scene.triangles.length);
   bvh.perm.forEach((from, i) => triangles.set(scene.triangles.subarray(4 * from, 4 * from + 4), 4 * i));
-  return { vertices: scene.vertices, triangles };
+  if (scene.texcoords === undefined) return { vertices: scene.vertices, triangles };
+  const uv = scene.texcoords;
+  const texcoords = new Uint32Array(uv.length);
+  bvh.perm.forEach((from, i) => texcoords.set(uv.subarray(TEXCOORD_WORDS * from, TEXCOORD_WORDS * (from + 1)), TEXCOORD_WORDS * i));
+  return { vertices: scene.vertices, triangles, texcoords };
 }
 
 const innerChildren = (bvh: Bvh4, node: number): number[] => bvh.nodes[node]!.children.filter((c) => c.kind === 'node').map((c) => c.index);

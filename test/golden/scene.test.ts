@@ -17,7 +17,8 @@ describe('OBJ parser', () => {
   });
 
   test('negative indices, slash forms and fan triangulation', () => {
-    const text = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0.5 1.5 0', 'f -5 -4 -3', 'f 1/1 2/2/2 3//3 4', 'f 1 2 3 4 5'].join('\n');
+    // (A face gives texture coordinates at every corner or none: docs/texture.md; test/golden/sceneTexcoords.test.ts.)
+    const text = ['v 0 0 0', 'v 1 0 0', 'v 1 1 0', 'v 0 1 0', 'v 0.5 1.5 0', 'vt 0 0', 'vt 1 0', 'f -5 -4 -3', 'f 1/1 2/2/2 3/1/1 4/2', 'f 1 2 3 4 5'].join('\n');
     expect(tris(parseObj(text, 'a.obj'))).toEqual([
       [0, 1, 2, 1],
       [0, 1, 2, 1],
