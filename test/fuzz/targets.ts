@@ -88,8 +88,11 @@ export const fuzzTargets: readonly FuzzTarget[] = [
   },
   {
     name: 'mtl',
-    what: 'Wavefront MTL (parseMtl)',
-    run: (b) => void parseMtl(text(b), MTL),
+    what: 'Wavefront MTL (parseMtl; map_Kd files are not read)',
+    // A loader that reads nothing: random map_Kd names must not open files (its refusal is a SceneError at the line).
+    run: (b) => void parseMtl(text(b), MTL, () => {
+      throw new Error('texture files are not read while fuzzing');
+    }),
     expected: (e) => e instanceof SceneError && atLine(MTL, e.message),
     dictionary: ['newmtl ', 'Kd ', 'Ks ', 'Ke ', 'Ns ', 'd ', 'illum ', 'map_Kd ', '#', ...NUMBERS],
   },
