@@ -87,5 +87,5 @@ function checkFits(placed: readonly { file: string; header: TextureHeader }[], t
   if (total <= limit) return;
   const each = placed.map(({ file, header: h }) => `${file} ${h.width}×${h.height}, ${h.mipCount} levels: ${mipChainWords(h.width, h.height, h.mipCount)} words`);
   const shown = each.slice(0, 4).join('; ') + (each.length > 4 ? `; and ${each.length - 4} more` : '');
-  throw new TextureError(`the textures need ${total} words of texture memory (${placed.length} slots of ${TEXTURE_SLOT_WORDS} words, then the mip chains: ${shown}), but it holds ${limit}`);
+  throw new TextureError(`the textures need ${total} words of texture memory (${placed.length} slot${placed.length === 1 ? '' : 's'} of ${TEXTURE_SLOT_WORDS} words, then the mip chains: ${shown}), but it holds ${limit}`);
 }
