@@ -2,6 +2,9 @@
 import { PNG } from 'pngjs';
 import { MAX_TEXTURE_SIZE, type TextureImage } from './texture/index.ts';
 
+/** The eight bytes every PNG file starts with. */
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
+
 /** A PNG that cannot become a texture; the message says why (no file name: the caller adds where). */
 export class PngTextureError extends Error {
   override readonly name = 'PngTextureError';
@@ -16,6 +19,8 @@ export class PngTextureError extends Error {
  */
 export function decodePngTexture(bytes: Uint8Array): TextureImage {
   let png: { width: number; height: number; data: Uint8Array };
+  // pngjs's own message for a non-PNG file is obscure ("read requests waiting on finished stream").
+  if (bytes.length < PNG_SIGNATURE.length || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) throw new PngTextureError('not a PNG image (no PNG signature)');
   try {
     png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (e) {

@@ -149,7 +149,8 @@ function objIndex(text: string, what: string, defined: number, corner: string, f
   if (!/^[+-]?\d+$/.test(text)) fail(`bad ${what} index '${corner}'`);
   const n = Number(text);
   const at = n > 0 ? n - 1 : defined + n;
-  if (n === 0 || at < 0 || at >= defined) fail(`${what} index ${n} out of range (${defined} ${what === 'vertex' ? 'vertices' : 'texture coordinates'} defined so far)`);
+  const items = what === 'vertex' ? (defined === 1 ? 'vertex' : 'vertices') : defined === 1 ? 'texture coordinate' : 'texture coordinates';
+  if (n === 0 || at < 0 || at >= defined) fail(`${what} index ${n} out of range (${defined} ${items} defined so far)`);
   return at;
 }
 

@@ -58,6 +58,8 @@ describe('OBJ vt', () => {
     expect(error([...square, 'f 1/0 2/1 3/1'])).toBe(`${at} texture coordinate index 0 out of range (4 texture coordinates defined so far)`);
     expect(error([...square, 'f 1/-5 2/1 3/1'])).toBe(`${at} texture coordinate index -5 out of range (4 texture coordinates defined so far)`);
     expect(error(['v 0 0 0', 'v 1 0 0', 'v 0 1 0', 'f 1/1 2/1 3/1'])).toBe('scene.obj:4: error: texture coordinate index 1 out of range (0 texture coordinates defined so far)');
+    expect(error(['v 0 0 0', 'vt 0 0', 'f 1/1 1/2 1/1'])).toBe('scene.obj:3: error: texture coordinate index 2 out of range (1 texture coordinate defined so far)');
+    expect(error(['v 0 0 0', 'f 1 2 1'])).toBe('scene.obj:2: error: vertex index 2 out of range (1 vertex defined so far)');
     expect(error([...square, 'f 1/x 2/1 3/1'])).toBe(`${at} bad texture coordinate index '1/x'`);
     expect(error([...square, 'f 1/1 2/1/1/1 3/1'])).toBe(`${at} bad face corner '2/1/1/1' (v, v/vt, v/vt/vn or v//vn)`);
     expect(error([...square, 'f 1/1/z 2/1/1 3/1/1'])).toBe(`${at} bad face corner '1/1/z' (v, v/vt, v/vt/vn or v//vn)`);
