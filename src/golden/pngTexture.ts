@@ -24,7 +24,9 @@ export function decodePngTexture(bytes: Uint8Array): TextureImage {
   try {
     png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (e) {
-    throw new PngTextureError(`not a decodable PNG image (${e instanceof Error ? e.message : String(e)})`);
+    const why = e instanceof Error ? e.message : String(e);
+    // pngjs says a file cut short this way ("There are some read requests waitng on finished stream").
+    throw new PngTextureError(`not a decodable PNG image (${/read requests wait/i.test(why) ? 'the file ends before the image does: truncated?' : why})`);
   }
   const { width, height, data } = png;
   if (width > MAX_TEXTURE_SIZE || height > MAX_TEXTURE_SIZE) throw new PngTextureError(`the image is ${width}×${height}; a texture is at most ${MAX_TEXTURE_SIZE}×${MAX_TEXTURE_SIZE}`);

@@ -89,6 +89,7 @@ describe('decodePngTexture', () => {
     expect(fail(Buffer.from('GIF89a not a png'))).toBe('not a PNG image (no PNG signature)');
     expect(fail(new Uint8Array(0))).toBe('not a PNG image (no PNG signature)');
     const good = pngjsFile(4, 4, 6, Array.from({ length: 64 }, (_, i) => i));
+    expect(fail(good.subarray(0, 40))).toBe('not a decodable PNG image (the file ends before the image does: truncated?)');
     expect(fail(good.subarray(0, good.length - 20))).toMatch(/^not a decodable PNG image \(.+\)$/);
     const badCrc = Buffer.from(good);
     badCrc[29] ^= 0xff; // the IHDR chunk's CRC
