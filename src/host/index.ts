@@ -4,5 +4,5 @@ export { buildFrame, pixelsToImage, shadeConstants, checkSceneFits, defaultBvhCa
 export { cameraConstants, defaultCamera, type Camera } from './camera.ts';
 export { primaryRays } from './primaryRays.ts';
 export { encodePng } from './png.ts';
-export { textureMemoryImage, DEFAULT_TEXTURE_SAMPLER, TEXTURE_SLOT_WORDS, type TextureMemoryImage, type TextureMemoryOptions, type TextureSlot } from './textureMemory.ts';
+export { textureMemoryImage, DEFAULT_TEXTURE_SAMPLER, TEXTURE_SAMPLER_INDEX, FIRST_HEADER_INDEX, type TextureMemoryImage, type TextureMemoryOptions, type TextureSlot } from './textureMemory.ts';
 export { KERNELS, kernelSource, type KernelName } from './kernels/index.ts';
