@@ -25,6 +25,8 @@ export { BvhIcCore, type BvhIcCoreParams } from './bvh/bvhIcCore.ts';
 export { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from './bvh/bvhIcSystem.ts';
 export { runBvhRays, type BvhRunReport } from './bvh/bvhRayRunner.ts';
 export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4.ts';
+export { Gfx12BoxDecoder, GFX12_BOX_CHILDREN, GFX12_BOX_DECODER_LATENCY } from './bvh8/gfx12BoxDecoder.ts';
+export { Gfx12PrimitiveDecoder, GFX12_PRIM_VERTICES, GFX12_PRIM_TRIANGLES, GFX12_PRIMITIVE_DECODER_LATENCY } from './bvh8/gfx12PrimitiveDecoder.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';
@@ -38,6 +40,7 @@ export { icCoreCosimDesign, icCoreWatertightCosimDesign } from './icCore/cosimDe
 export { icBufferCosimDesign } from './icBuffer/cosimDesign.ts';
 export { bvhIcCosimDesign } from './bvh/bvhIcCosimDesign.ts';
 export { rayBox4CosimDesign } from './bvh/cosimDesign.ts';
+export { gfx12BoxCosimDesign, gfx12PrimitiveCosimDesign } from './bvh8/cosimDesign.ts';
 export { commandPatcherCosimDesign } from './commandPatcher/cosimDesign.ts';
 export { memoryControllerCosimDesign } from './memoryController/cosimDesign.ts';
 export { triangleMemoryCosimDesign } from './memory/triangleMemoryCosim.ts';

@@ -1,7 +1,7 @@
 // The GFX12 triangle-pair (primitive) node decoder: one 128-byte node per cycle in; its 16 vertices, 16 triangle slots (vertex indices, flags, geometry and primitive indices) out, 3 cycles later.
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { delayValid } from '../../hdl/lib/index.ts';
-import { fieldAt, lowMask32 } from './fieldAt.ts';
+import { lowMask32, read32At } from './fieldAt.ts';
 
 /** 4-bit vertex indices: the decoder reads all 16 positions (index 15 only reached by a malformed node). */
 export const GFX12_PRIM_VERTICES = 16;
@@ -96,7 +96,7 @@ export const Gfx12PrimitiveDecoder = defineModule(
 
     // ------------------------------------------------------------------ cycle 2: 83 fields read at their positions
     const padded = cat(s1.node, lit(0, BELOW));
-    const read32 = (pos: UIntValue): UIntValue => fieldAt(padded, pos, 32);
+    const read32 = (pos: UIntValue): UIntValue => read32At(padded, pos);
     const r2 = <T extends UIntValue>(v: T, name: string): T['_self'] => m.regNext(v, { name: `s2_${name}` });
     const s2 = {
       prefix: s1.prefixAt.map((p, a) => r2(read32(p), `prefix_${AXES[a]}`)),
