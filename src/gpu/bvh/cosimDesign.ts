@@ -2,6 +2,7 @@
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
+import { pipelineGolden } from '../pipelineGolden.ts';
 import { RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
 import { answerFromOutputs, compareAnswers, describeNode, expectedAnswer, nodeFromInputs, nodeInputs, randomNode, type RayBoxAnswer, type RayBoxNode } from './rayBox4Vectors.ts';
 
@@ -16,26 +17,20 @@ export const rayBox4Stimulus =
     return { rst_n, ...nodeInputs(node), in_valid: rng.int(8) === 0 ? 0n : 1n };
   };
 
-/** The node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by reset. */
+/** The golden slab test and order of each node, checked at the unit's latency. */
 export function rayBox4Golden(p: RayBox4Params): GoldenModel {
-  const latency = rayBox4Latency(p);
-  type Slot = { node: RayBoxNode; want: RayBoxAnswer } | undefined;
-  let slots: Slot[] = new Array<Slot>(latency).fill(undefined);
-  return {
-    check(_cycle, ins, outs) {
-      const head = slots[latency - 1];
-      let msg: string | null = null;
-      if (outs.out_valid !== (head ? 1n : 0n)) msg = `out_valid is ${outs.out_valid}, expected ${head ? 1 : 0}`;
-      else if (head) {
-        const diff = compareAnswers(answerFromOutputs(outs), head.want);
-        if (diff) msg = `node ${describeNode(head.node)}: ${diff}`;
-      }
-      const node = ins.in_valid === 1n ? nodeFromInputs(ins) : undefined;
-      const incoming: Slot = node && { node, want: expectedAnswer(node) };
-      slots = ins.rst_n === 0n ? new Array<Slot>(latency).fill(undefined) : [incoming, ...slots.slice(0, latency - 1)];
-      return msg;
+  return pipelineGolden(
+    rayBox4Latency(p),
+    (ins): { node: RayBoxNode; want: RayBoxAnswer } | undefined => {
+      if (ins.in_valid !== 1n) return undefined;
+      const node = nodeFromInputs(ins);
+      return { node, want: expectedAnswer(node) };
     },
-  };
+    (outs, head) => {
+      const diff = compareAnswers(answerFromOutputs(outs), head.want);
+      return diff && `node ${describeNode(head.node)}: ${diff}`;
+    },
+  );
 }
 
 export const rayBox4CosimDesign: CosimDesign = {

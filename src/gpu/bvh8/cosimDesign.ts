@@ -2,6 +2,7 @@
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
+import { pipelineGolden } from '../pipelineGolden.ts';
 import { bigIntToWords, boxAnswerFromOutputs, compareBoxAnswers, expectedBoxAnswer, randomBoxNode, wordsToBigInt } from './boxNodes.ts';
 import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
 import { GFX12_PRIMITIVE_DECODER_LATENCY, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
@@ -15,28 +16,20 @@ const nodeStimulus =
     return { rst_n, node: wordsToBigInt(randomNode(rng)), in_valid: rng.int(8) === 0 ? 0n : 1n };
   };
 
-/**
- * The node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by
- * reset; the head's answer from the hardware must equal the host decoder's.
- */
+/** Each node's answer from the host decoder, checked at the decoder's latency. */
 function nodeGolden<A>(latency: number, expected: (w: Uint32Array) => A, fromOutputs: (o: Record<string, bigint>) => A, compare: (got: A, want: A) => string | null): GoldenModel {
-  type Slot = { node: Uint32Array; want: A } | undefined;
-  let slots: Slot[] = new Array<Slot>(latency).fill(undefined);
-  return {
-    check(_cycle, ins, outs) {
-      const head = slots[latency - 1];
-      let msg: string | null = null;
-      if (outs.out_valid !== (head ? 1n : 0n)) msg = `out_valid is ${outs.out_valid}, expected ${head ? 1 : 0}`;
-      else if (head) {
-        const diff = compare(fromOutputs(outs), head.want);
-        if (diff) msg = `node [${Array.from(head.node, (w) => '0x' + w.toString(16)).join(', ')}]: ${diff}`;
-      }
-      const node = ins.in_valid === 1n ? bigIntToWords(ins.node!) : undefined;
-      const incoming: Slot = node && { node, want: expected(node) };
-      slots = ins.rst_n === 0n ? new Array<Slot>(latency).fill(undefined) : [incoming, ...slots.slice(0, latency - 1)];
-      return msg;
+  return pipelineGolden(
+    latency,
+    (ins) => {
+      if (ins.in_valid !== 1n) return undefined;
+      const node = bigIntToWords(ins.node!);
+      return { node, want: expected(node) };
     },
-  };
+    (outs, head) => {
+      const diff = compare(fromOutputs(outs), head.want);
+      return diff && `node [${Array.from(head.node, (w) => '0x' + w.toString(16)).join(', ')}]: ${diff}`;
+    },
+  );
 }
 
 export const gfx12BoxStimulus = nodeStimulus(randomBoxNode);
