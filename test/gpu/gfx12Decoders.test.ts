@@ -9,12 +9,12 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import type { GoldenModel } from '../../src/hdl/cosim/index.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 import { findDesign } from '../../src/designs/index.ts';
-import { fromNumber } from '../../src/golden/float32.ts';
+import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { decodeGfx12BoxNode, encodeGfx12BoxNode, encodeGfx12PrimitiveNode, gfx12ChildBoundsBinary32, type Gfx12Triangle } from '../../src/bvh/gfx12.ts';
 import { Gfx12BoxDecoder, GFX12_BOX_DECODER_LATENCY } from '../../src/gpu/bvh8/gfx12BoxDecoder.ts';
 import { Gfx12PrimitiveDecoder, GFX12_PRIMITIVE_DECODER_LATENCY } from '../../src/gpu/bvh8/gfx12PrimitiveDecoder.ts';
-import { boxAnswerFromOutputs, expectedBoxAnswer, randomEncodedBoxNode, wordsToBigInt, type BoxDecodeAnswer } from '../../src/gpu/bvh8/boxNodes.ts';
+import { boxAnswerFromOutputs, expectedBoxAnswer, randomBoxNodeInput, randomEncodedBoxNode, wordsToBigInt, type BoxDecodeAnswer } from '../../src/gpu/bvh8/boxNodes.ts';
 import { expectedPrimitiveAnswer, primitiveAnswerFromOutputs, type PrimitiveDecodeAnswer } from '../../src/gpu/bvh8/primitiveNodes.ts';
 import { gfx12BoxCosimDesign, gfx12BoxGolden, gfx12BoxStimulus, gfx12PrimitiveCosimDesign, gfx12PrimitiveGolden, gfx12PrimitiveStimulus } from '../../src/gpu/bvh8/cosimDesign.ts';
 
@@ -196,6 +196,24 @@ describe('Gfx12BoxDecoder', () => {
     const outs = [...nodes.map((w) => b.cycle({ rst_n: 1n, in_valid: 1n, node: wordsToBigInt(w) })), ...Array.from({ length: 6 }, () => b.cycle({ in_valid: 0n }))];
     expect(outs.map((o) => Number(o.out_valid)).join('')).toBe('0'.repeat(4) + '1'.repeat(200) + '0'.repeat(2));
     nodes.forEach((w, k) => expect(boxAnswerFromOutputs(outs[k + 4]!), `node ${k} (SEED=${seed})`).toEqual(expectedBoxAnswer(w)));
+  });
+
+  test('conservative: the hardware\'s float box contains every child\'s exact box (2,000 random nodes, all scales)', () => {
+    const rng = createRng(seed ^ 0xc0);
+    let children = 0;
+    for (let n = 0; n < 2000; n++) {
+      const input = randomBoxNodeInput(rng);
+      const got = boxAnswerFromOutputs(bench.decode(encodeGfx12BoxNode(input)));
+      input.children.forEach((k, i) => {
+        const c = got.children![i]!;
+        [0, 1, 2].forEach((a) => {
+          expect(toNumber(c.min[a]!), `SEED=${seed} node ${n} child ${i} axis ${a} min`).toBeLessThanOrEqual(toNumber(k.box.min[a]!));
+          expect(toNumber(c.max[a]!), `SEED=${seed} node ${n} child ${i} axis ${a} max`).toBeGreaterThanOrEqual(toNumber(k.box.max[a]!));
+        });
+        children++;
+      });
+    }
+    expect(children).toBeGreaterThan(2000 * 4);
   });
 
   test('the golden model notices a wrong box bit and a wrong latency', () => {

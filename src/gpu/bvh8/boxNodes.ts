@@ -1,5 +1,5 @@
 // Box-node vectors for the GFX12 box decoder: seeded random nodes (host-encoded, raw edge cases), the decoder's outputs read back, and the expected answer from the host decoder.
-import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBoundsBinary32, Gfx12Error, type Gfx12BoxChild } from '../../bvh/gfx12.ts';
+import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBoundsBinary32, Gfx12Error, type Gfx12BoxChild, type Gfx12BoxNodeInput } from '../../bvh/gfx12.ts';
 import type { Box } from '../../golden/rayBox.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { fromNumber } from '../../golden/float32.ts';
@@ -84,8 +84,8 @@ function randomBox(rng: Rng, scale: number): Box {
 
 const SCALES = [1, 1e-3, 1e3, 1e-30, 1e30, 1e-40, 1e-44, 3e38, 1e20];
 
-/** A node from the host encoder: 1 to 8 children (often all 8) at one of many scales, random fields. */
-export function randomEncodedBoxNode(rng: Rng): Uint32Array {
+/** A node's encoder input: 1 to 8 children (often all 8) at one of many scales, random fields. */
+export function randomBoxNodeInput(rng: Rng): Gfx12BoxNodeInput {
   const scale = SCALES[rng.int(SCALES.length)]!;
   const count = rng() < 0.3 ? GFX12_BOX_CHILDREN : 1 + rng.int(GFX12_BOX_CHILDREN);
   const kids: Gfx12BoxChild[] = Array.from({ length: count }, () => {
@@ -94,8 +94,11 @@ export function randomEncodedBoxNode(rng: Rng): Uint32Array {
     if ([...box.min, ...box.max].some((b) => ((b >>> 23) & 0xff) === 0xff)) box = randomBox(rng, 1);
     return { box, nodeType: rng.int(16), nodeSize: rng.int(16), cullFlags: rng.int(16), cullMask: rng.int(256) };
   });
-  return encodeGfx12BoxNode({ internalChildOffset: rng.u32(), primitiveChildOffset: rng.u32(), unused: rng.u32(), obbMatrixIndex: rng() < 0.5 ? 0x7f : rng.int(104), children: kids });
+  return { internalChildOffset: rng.u32(), primitiveChildOffset: rng.u32(), unused: rng.u32(), obbMatrixIndex: rng() < 0.5 ? 0x7f : rng.int(104), children: kids };
 }
+
+/** A node from the host encoder (randomBoxNodeInput). */
+export const randomEncodedBoxNode = (rng: Rng): Uint32Array => encodeGfx12BoxNode(randomBoxNodeInput(rng));
 
 /** Origins and exponents the encoder never writes: extremes, subnormals, ±0, infinities, NaN; random 12-bit fields. */
 function rawBoxNode(rng: Rng): Uint32Array {
