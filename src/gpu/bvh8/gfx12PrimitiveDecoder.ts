@@ -1,7 +1,7 @@
 // The GFX12 triangle-pair (primitive) node decoder: one 128-byte node per cycle in; its 16 vertices, 16 triangle slots (vertex indices, flags, geometry and primitive indices) out, 3 cycles later.
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { delayValid } from '../../hdl/lib/index.ts';
-import { lowMask32, read32At } from './fieldAt.ts';
+import { lowMask32, read32At } from './read32At.ts';
 
 /** 4-bit vertex indices: the decoder reads all 16 positions (index 15 only reached by a malformed node). */
 export const GFX12_PRIM_VERTICES = 16;
