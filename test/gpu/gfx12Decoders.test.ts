@@ -11,7 +11,7 @@ import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts
 import { findDesign } from '../../src/designs/index.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
-import { decodeGfx12BoxNode, encodeGfx12BoxNode, encodeGfx12PrimitiveNode, gfx12ChildBoundsBinary32, type Gfx12Triangle } from '../../src/bvh/gfx12.ts';
+import { decodeGfx12BoxNode, encodeGfx12BoxNode, encodeGfx12PrimitiveNode, gfx12ChildBox, Gfx12Error, type Gfx12BoxNode, type Gfx12Triangle } from '../../src/bvh/gfx12.ts';
 import { Gfx12BoxDecoder, GFX12_BOX_DECODER_LATENCY } from '../../src/gpu/bvh8/gfx12BoxDecoder.ts';
 import { Gfx12PrimitiveDecoder, GFX12_PRIMITIVE_DECODER_LATENCY } from '../../src/gpu/bvh8/gfx12PrimitiveDecoder.ts';
 import { boxAnswerFromOutputs, expectedBoxAnswer, randomBoxNodeInput, randomEncodedBoxNode, wordsToBigInt, type BoxDecodeAnswer } from '../../src/gpu/bvh8/boxNodes.ts';
@@ -76,8 +76,13 @@ function unitsOf(bits: number): bigint {
 const nextUp = (bits: number): number => (bits === 0x80000000 ? 1 : bits >>> 31 ? bits - 1 : bits + 1) >>> 0;
 const nextDown = (bits: number): number => (bits === 0 ? 0x80000001 : bits >>> 31 ? bits + 1 : bits - 1) >>> 0;
 const isFinite32 = (bits: number): boolean => ((bits >>> 23) & 0xff) !== 0xff;
+/** gfx12ChildBox's corners as arrays. */
+const childBounds32 = (node: Gfx12BoxNode, i: number): { min: number[]; max: number[] } => {
+  const b = gfx12ChildBox(node, i);
+  return { min: [...b.min], max: [...b.max] };
+};
 
-describe('gfx12ChildBoundsBinary32: the host reference of the box decoder', () => {
+describe('gfx12ChildBox: the host reference of the box decoder', () => {
   test('seeded random nodes at scales 1e-44 to 3e38: each bound is the tightest binary32 outside the exact decoded bound, so it contains the child box', () => {
     const rng = createRng(seed ^ 0x5eed);
     let bounds = 0;
@@ -86,7 +91,7 @@ describe('gfx12ChildBoundsBinary32: the host reference of the box decoder', () =
       const words = randomEncodedBoxNode(rng);
       const node = decodeGfx12BoxNode(words);
       node.children.forEach((c, i) => {
-        const b = gfx12ChildBoundsBinary32(node, i);
+        const b = childBounds32(node, i);
         [0, 1, 2].forEach((a) => {
           const unit = 1n << BigInt(node.exponents[a]! + 22);
           const exactMin = unitsOf(node.origin[a]!) + BigInt(c.qmin[a]!) * unit;
@@ -107,14 +112,14 @@ describe('gfx12ChildBoundsBinary32: the host reference of the box decoder', () =
       });
     }
     expect(inexact).toBeGreaterThan(100);
-    console.log(`gfx12ChildBoundsBinary32: ${bounds} bounds outward and tight, ${inexact} minima rounded (seed ${seed})`);
+    console.log(`gfx12ChildBox: ${bounds} bounds outward and tight, ${inexact} minima rounded (seed ${seed})`);
   });
 
-  test('exact sums, outward rounding, signed zero, overflow and non-finite origins', () => {
+  test('exact sums, outward rounding, signed zero, overflow; non-finite origins refused', () => {
     const child = (min: number[], max: number[]) => ({ box: { min: min.map(fromNumber) as unknown as Vec3, max: max.map(fromNumber) as unknown as Vec3 }, nodeType: 0, nodeSize: 1 });
     const node = decodeGfx12BoxNode(encodeGfx12BoxNode({ internalChildOffset: 0, primitiveChildOffset: 0, children: [child([0, 0, 0], [1, 1, 1]), child([0.25, 0.5, 0], [0.5, 1, 0.75])] }));
-    expect(gfx12ChildBoundsBinary32(node, 0)).toEqual({ min: [0, 0, 0], max: [fromNumber(1), fromNumber(1), fromNumber(1)] });
-    expect(gfx12ChildBoundsBinary32(node, 1)).toEqual({ min: [0.25, 0.5, 0].map(fromNumber), max: [0.5, 1, 0.75].map(fromNumber) });
+    expect(childBounds32(node, 0)).toEqual({ min: [0, 0, 0], max: [fromNumber(1), fromNumber(1), fromNumber(1)] });
+    expect(childBounds32(node, 1)).toEqual({ min: [0.25, 0.5, 0].map(fromNumber), max: [0.5, 1, 0.75].map(fromNumber) });
     // origin 1 + 2^-23 (one ulp above 1) plus one step of 2^-30: min stays, max rounds up to the next float.
     const words = encodeGfx12BoxNode({ internalChildOffset: 0, primitiveChildOffset: 0, children: [child([1, 1, 1], [2, 2, 2])] });
     words[3] = 0x3f800001;
@@ -122,21 +127,22 @@ describe('gfx12ChildBoundsBinary32: the host reference of the box decoder', () =
     words[8] = (words[8]! & ~0xfff) >>> 0; // min_x = 0
     words[9] = ((words[9]! & ~(0xfff << 12)) | (0 << 12)) >>> 0; // max_x = 0: max = origin + 2^-30
     const odd = decodeGfx12BoxNode(words);
-    expect(gfx12ChildBoundsBinary32(odd, 0).min[0]).toBe(0x3f800001);
-    expect(gfx12ChildBoundsBinary32(odd, 0).max[0]).toBe(0x3f800002);
+    expect(childBounds32(odd, 0).min[0]).toBe(0x3f800001);
+    expect(childBounds32(odd, 0).max[0]).toBe(0x3f800002);
     // A negative origin cancelled exactly gives +0; exponent 255 overflows to +inf (max) and to the largest float (min, toward −inf).
     words[3] = fromNumber(-1);
     words[6] = ((words[6]! & ~0xff) | 115) >>> 0; // step 2^-12: 4096 steps = 1
     words[9] = ((words[9]! & ~(0xfff << 12)) | (4095 << 12)) >>> 0;
-    expect(gfx12ChildBoundsBinary32(decodeGfx12BoxNode(words), 0).max[0]).toBe(0);
+    expect(childBounds32(decodeGfx12BoxNode(words), 0).max[0]).toBe(0);
     words[6] = (words[6]! | 0xff) >>> 0;
     words[8] = (words[8]! | 1) >>> 0;
-    const big = gfx12ChildBoundsBinary32(decodeGfx12BoxNode(words), 0);
+    const big = childBounds32(decodeGfx12BoxNode(words), 0);
     expect([big.min[0], big.max[0]]).toEqual([0x7f7fffff, 0x7f800000]);
+    // An infinite or NaN origin has no decoded box: the host refuses it (the decoder's error).
     for (const origin of [0x7f800000, 0xff800000, 0x7fc00001]) {
       words[3] = origin;
-      const b = gfx12ChildBoundsBinary32(decodeGfx12BoxNode(words), 0);
-      expect([b.min[0], b.max[0]]).toEqual([origin, origin]);
+      expect(() => gfx12ChildBox(decodeGfx12BoxNode(words), 0)).toThrow(Gfx12Error);
+      expect(expectedBoxAnswer(words)).toEqual({ error: true });
     }
   });
 });
@@ -170,7 +176,7 @@ describe('Gfx12BoxDecoder', () => {
     }
   });
 
-  test('extreme origins and exponents: subnormal, ±0, the largest float, infinities, NaN, exponents 0 and 255', () => {
+  test('extreme origins and exponents: subnormal, ±0, the largest float, exponents 0 and 255; infinite and NaN origins are errors', () => {
     const rng = createRng(seed ^ 0xe);
     const origins = [0, 0x80000000, 1, 0x80000001, 0x007fffff, 0x807fffff, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x3f800000, 0xcb000000];
     for (const origin of origins) {

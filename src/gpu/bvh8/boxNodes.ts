@@ -1,5 +1,5 @@
 // Box-node vectors for the GFX12 box decoder: seeded random nodes (host-encoded, raw edge cases), the decoder's outputs read back, and the expected answer from the host decoder.
-import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBoundsBinary32, Gfx12Error, type Gfx12BoxChild, type Gfx12BoxNodeInput } from '../../bvh/index.ts';
+import { decodeGfx12BoxNode, encodeGfx12BoxNode, gfx12ChildBox, Gfx12Error, type Gfx12BoxChild, type Gfx12BoxNodeInput } from '../../bvh/index.ts';
 import type { Box } from '../../golden/rayBox.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { fromNumber } from '../../golden/float32.ts';
@@ -20,23 +20,25 @@ export const wordsToBigInt = (words: Uint32Array): bigint => words.reduceRight((
 export const bigIntToWords = (v: bigint): Uint32Array => Uint32Array.from({ length: 32 }, (_, k) => Number((v >> BigInt(32 * k)) & 0xffffffffn));
 const field = (v: bigint, at: number, width: number): number => Number((v >> BigInt(at)) & ((1n << BigInt(width)) - 1n));
 
-/** The answer the host decoder gives: an error where it refuses the node. */
+/** The answer the host gives (decodeGfx12BoxNode, gfx12ChildBox): an error where it refuses the node. */
 export function expectedBoxAnswer(words: Uint32Array): BoxDecodeAnswer {
-  let node;
   try {
-    node = decodeGfx12BoxNode(words);
+    const node = decodeGfx12BoxNode(words);
+    return {
+      error: false,
+      internalChildOffset: node.internalChildOffset,
+      primitiveChildOffset: node.primitiveChildOffset,
+      parentWord: node.unused,
+      obbMatrixIndex: node.obbMatrixIndex,
+      children: node.children.map((c, i) => {
+        const box = gfx12ChildBox(node, i);
+        return { nodeType: c.nodeType, nodeSize: c.nodeSize, cullFlags: c.cullFlags, cullMask: c.cullMask, min: [...box.min], max: [...box.max] };
+      }),
+    };
   } catch (e) {
     if (e instanceof Gfx12Error) return { error: true };
     throw e;
   }
-  return {
-    error: false,
-    internalChildOffset: node.internalChildOffset,
-    primitiveChildOffset: node.primitiveChildOffset,
-    parentWord: node.unused,
-    obbMatrixIndex: node.obbMatrixIndex,
-    children: node.children.map((c, i) => ({ nodeType: c.nodeType, nodeSize: c.nodeSize, cullFlags: c.cullFlags, cullMask: c.cullMask, ...gfx12ChildBoundsBinary32(node, i) })),
-  };
 }
 
 /** The decoder's output ports as an answer. */

@@ -39,7 +39,7 @@ export const gfx12PrimitiveGolden = (): GoldenModel => nodeGolden(GFX12_PRIMITIV
 
 export const gfx12BoxCosimDesign: CosimDesign = {
   name: 'gfx12_box',
-  description: 'GFX12 box-node decoder: host-encoded BVH8 box nodes at scales 1e-44 to 3e38, raw nodes with extreme origins and exponents, bad child counts (golden: decodeGfx12BoxNode + gfx12ChildBoundsBinary32)',
+  description: 'GFX12 box-node decoder: host-encoded BVH8 box nodes at scales 1e-44 to 3e38, raw nodes with extreme origins and exponents, bad child counts (golden: decodeGfx12BoxNode + gfx12ChildBox)',
   elaborate: () => elaborate(Gfx12BoxDecoder, {}).design,
   stimulus: gfx12BoxStimulus,
   golden: gfx12BoxGolden,

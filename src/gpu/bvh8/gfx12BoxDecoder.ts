@@ -24,7 +24,7 @@ export const Gfx12BoxDecoder = defineModule(
     node: input(UInt(NODE_BITS)),
     // GFX12_BOX_DECODER_LATENCY cycles later:
     out_valid: output(Bool),
-    /** child_count_minus_one > 7: no child is valid. */
+    /** child_count_minus_one > 7 or an infinite or NaN origin: no child is valid. */
     error: output(Bool),
     /** Units of 8 bytes. */
     internal_child_offset: output(UInt(32)),
@@ -51,7 +51,9 @@ export const Gfx12BoxDecoder = defineModule(
 
     // ------------------------------------------------------------------ header fields ride beside the boxes
     const countMinusOne = field(220, 4);
-    const error = countMinusOne.gt(GFX12_BOX_CHILDREN - 1);
+    // As the host: more than 8 children, or an infinite or NaN origin (gfx12ChildBox cannot decode it).
+    const originInfOrNaN = [0, 1, 2].map((a) => field(96 + 32 * a + 23, 8).eq(0xff)).reduce((x, y) => x.or(y));
+    const error = countMinusOne.gt(GFX12_BOX_CHILDREN - 1).or(originInfOrNaN);
     const valid = mux(error, lit(0, GFX12_BOX_CHILDREN), lit(0xff, GFX12_BOX_CHILDREN).shr(lit(GFX12_BOX_CHILDREN - 1, 4).sub(countMinusOne).trunc(3)));
     const kids = [...Array(GFX12_BOX_CHILDREN).keys()].reverse();
     io.internal_child_offset.set(delay(m, field(0, 32), L, 'internal_child_offset'));

@@ -22,7 +22,7 @@ export interface AxisSetup {
   readonly qSticky: BoolValue;
   /** The window's scale: one window unit is 2^base units of 2^−149. */
   readonly base: UIntValue;
-  /** The origin's bits (passed through when it is infinite or NaN, or when Q is 0: the sum is then the origin). */
+  /** The origin's bits (the bound when Q is 0). An infinite or NaN origin is the decoder's error, so its bounds mean nothing. */
   readonly origin: UIntValue;
 }
 
@@ -73,10 +73,9 @@ export function outwardBound(m: ModuleBuilder, s: AxisSetup, q: UIntValue, up: b
   const mterm = s.mterm.zext(WINDOW_BITS);
   const sumNeg = s.negative.and(mterm.gt(qterm));
   const mag = mux(s.negative, mux(sumNeg, mterm.sub(qterm), qterm.sub(mterm)), qterm.add(mterm));
-  const originExp = s.origin.bits(30, 23);
-  // Q = 0 adds nothing (the sticky stand-in would); an infinite or NaN origin stays itself.
-  const pass = q.eq(0).or(originExp.eq(0xff));
-  const passValue = mux(originExp.eq(0xff).or(s.origin.ne(0x80000000)), s.origin, lit(0, 32));
+  // Q = 0 adds nothing (the sticky stand-in would): the sum is the origin, −0 becoming +0.
+  const pass = q.eq(0);
+  const passValue = mux(s.origin.ne(0x80000000), s.origin, lit(0, 32));
   const r1 = {
     mag: m.regNext(mag, { name: `${name}_mag` }),
     neg: m.regNext(sumNeg, { name: `${name}_neg` }),
