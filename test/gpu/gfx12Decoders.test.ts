@@ -9,6 +9,8 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import type { GoldenModel } from '../../src/hdl/cosim/index.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 import { findDesign } from '../../src/designs/index.ts';
+import { buildBvh8, bvh8ChildTargets, bvh8NodeWords, encodeBvh8Image } from '../../src/bvh/index.ts';
+import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { decodeGfx12BoxNode, encodeGfx12BoxNode, encodeGfx12PrimitiveNode, gfx12ChildBox, Gfx12Error, type Gfx12BoxNode, type Gfx12Triangle } from '../../src/bvh/gfx12.ts';
@@ -308,6 +310,31 @@ describe('Gfx12PrimitiveDecoder', () => {
     expect(model.check(0, { rst_n: 1n, in_valid: 1n, node: wordsToBigInt(w) }, { out_valid: 0n })).toBeNull();
     for (let c = 1; c < GFX12_PRIMITIVE_DECODER_LATENCY; c++) expect(model.check(c, { rst_n: 1n, in_valid: 0n, node: 0n }, { out_valid: 0n })).toBeNull();
     expect(model.check(3, { rst_n: 1n, in_valid: 0n, node: 0n }, { ...right, vertices: right.vertices! ^ 1n })).toMatch(/got .* expected/);
+  });
+});
+
+// ------------------------------------------------------------------------------------ a real BVH8 image
+
+describe('the bunny-in-box BVH8 image (buildBvh8 + encodeBvh8Image)', () => {
+  test('every node streamed one per cycle through its decoder equals the host: boxes as the golden traversal tests them', () => {
+    const img = encodeBvh8Image(buildBvh8(bunnyInBox()));
+    // Node kinds from the root down, as the traversal finds them.
+    const kinds: ('box' | 'primitive')[] = ['box'];
+    for (let k = 0; k < kinds.length; k++) {
+      if (kinds[k] !== 'box') continue;
+      for (const c of bvh8ChildTargets(decodeGfx12BoxNode(bvh8NodeWords(img.words, k)))) for (let s = 0; s < c.size; s++) kinds[c.node + s] = c.kind;
+    }
+    const stream = <A>(bench: Bench, nodes: Uint32Array[], fromOutputs: (o: Record<string, bigint>) => A, expected: (w: Uint32Array) => A): void => {
+      const outs = [...nodes.map((w) => bench.cycle({ rst_n: 1n, in_valid: 1n, node: wordsToBigInt(w) })), ...Array.from({ length: bench.latency }, () => bench.cycle({ in_valid: 0n }))];
+      nodes.forEach((w, k) => {
+        expect(outs[k + bench.latency]!.out_valid).toBe(1n);
+        expect(fromOutputs(outs[k + bench.latency]!), `node ${k}`).toEqual(expected(w));
+      });
+    };
+    const of = (kind: 'box' | 'primitive') => kinds.flatMap((x, k) => (x === kind ? [bvh8NodeWords(img.words, k)] : []));
+    expect([of('box').length, of('primitive').length]).toEqual([img.boxNodes, img.primitiveNodes]);
+    stream(new Bench(elaborate(Gfx12BoxDecoder, {}).design, GFX12_BOX_DECODER_LATENCY, BOX_OUTPUTS), of('box'), boxAnswerFromOutputs, expectedBoxAnswer);
+    stream(new Bench(elaborate(Gfx12PrimitiveDecoder, {}).design, GFX12_PRIMITIVE_DECODER_LATENCY, PRIM_OUTPUTS), of('primitive'), primitiveAnswerFromOutputs, expectedPrimitiveAnswer);
   });
 });
 
