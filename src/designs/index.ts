@@ -9,6 +9,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/rtCore/cosimDesign.ts').then((m) => [m.rtCoreCosimDesign]),
     import('../gpu/icCore/cosimDesign.ts').then((m) => [m.icCoreCosimDesign, m.icCoreWatertightCosimDesign]),
     import('../gpu/bvh/cosimDesign.ts').then((m) => [m.rayBox4CosimDesign]),
+    import('../gpu/bvh8/rayBox8Cosim.ts').then((m) => [m.rayBox8CosimDesign]),
     import('../gpu/bvh/bvhIcCosimDesign.ts').then((m) => [m.bvhIcCosimDesign]),
     import('../gpu/memory/triangleMemoryCosim.ts').then((m) => [m.triangleMemoryCosimDesign]),
     import('../gpu/icBuffer/cosimDesign.ts').then((m) => [m.icBufferCosimDesign]),

@@ -25,6 +25,7 @@ export { BvhIcCore, type BvhIcCoreParams } from './bvh/bvhIcCore.ts';
 export { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from './bvh/bvhIcSystem.ts';
 export { runBvhRays, type BvhRunReport } from './bvh/bvhRayRunner.ts';
 export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4.ts';
+export { RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } from './bvh8/rayBox8.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';
@@ -38,6 +39,7 @@ export { icCoreCosimDesign, icCoreWatertightCosimDesign } from './icCore/cosimDe
 export { icBufferCosimDesign } from './icBuffer/cosimDesign.ts';
 export { bvhIcCosimDesign } from './bvh/bvhIcCosimDesign.ts';
 export { rayBox4CosimDesign } from './bvh/cosimDesign.ts';
+export { rayBox8CosimDesign } from './bvh8/rayBox8Cosim.ts';
 export { commandPatcherCosimDesign } from './commandPatcher/cosimDesign.ts';
 export { memoryControllerCosimDesign } from './memoryController/cosimDesign.ts';
 export { triangleMemoryCosimDesign } from './memory/triangleMemoryCosim.ts';

@@ -1,24 +1,25 @@
-// The ray–box unit as a co-simulation design: a random node most cycles (tricky boxes, rays and limits), rare resets; the golden slab test checks every result at the unit's latency (`rtgpu cosim ray_box4`).
+// The ray–box units' co-simulation stimulus and golden model, and the BVH4 unit as a co-simulation design: a random node most cycles (tricky boxes, rays and limits), rare resets; the golden slab test checks every result at the unit's latency (`rtgpu cosim ray_box4`).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
-import { RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
+import { CHILDREN, RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
 import { answerFromOutputs, compareAnswers, describeNode, expectedAnswer, nodeFromInputs, nodeInputs, randomNode, type RayBoxAnswer, type RayBoxNode } from './rayBox4Vectors.ts';
 
 export const rayBox4CosimParams: RayBox4Params = defaultRayBox4Params;
 
 /** Reset for the first two cycles, then rarely (it must clear every valid bit in flight); a bubble one cycle in eight. */
-export const rayBox4Stimulus =
-  (p: RayBox4Params) =>
+export const rayBoxStimulus =
+  (tagBits: number, children: number) =>
   (cycle: number, rng: Rng): Record<string, bigint> => {
     const rst_n = cycle < 2 || rng.int(2000) === 0 ? 0n : 1n;
-    const node = randomNode(rng, p.tagBits);
+    const node = randomNode(rng, tagBits, children);
     return { rst_n, ...nodeInputs(node), in_valid: rng.int(8) === 0 ? 0n : 1n };
   };
 
-/** The node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by reset. */
-export function rayBox4Golden(p: RayBox4Params): GoldenModel {
-  const latency = rayBox4Latency(p);
+export const rayBox4Stimulus = (p: RayBox4Params) => rayBoxStimulus(p.tagBits, CHILDREN);
+
+/** A ray–box unit's golden model: the node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by reset. */
+export function rayBoxGolden(latency: number, children: number): GoldenModel {
   type Slot = { node: RayBoxNode; want: RayBoxAnswer } | undefined;
   let slots: Slot[] = new Array<Slot>(latency).fill(undefined);
   return {
@@ -27,16 +28,18 @@ export function rayBox4Golden(p: RayBox4Params): GoldenModel {
       let msg: string | null = null;
       if (outs.out_valid !== (head ? 1n : 0n)) msg = `out_valid is ${outs.out_valid}, expected ${head ? 1 : 0}`;
       else if (head) {
-        const diff = compareAnswers(answerFromOutputs(outs), head.want);
+        const diff = compareAnswers(answerFromOutputs(outs, children), head.want);
         if (diff) msg = `node ${describeNode(head.node)}: ${diff}`;
       }
-      const node = ins.in_valid === 1n ? nodeFromInputs(ins) : undefined;
+      const node = ins.in_valid === 1n ? nodeFromInputs(ins, children) : undefined;
       const incoming: Slot = node && { node, want: expectedAnswer(node) };
       slots = ins.rst_n === 0n ? new Array<Slot>(latency).fill(undefined) : [incoming, ...slots.slice(0, latency - 1)];
       return msg;
     },
   };
 }
+
+export const rayBox4Golden = (p: RayBox4Params): GoldenModel => rayBoxGolden(rayBox4Latency(p), CHILDREN);
 
 export const rayBox4CosimDesign: CosimDesign = {
   name: 'ray_box4',
