@@ -10,6 +10,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/icCore/cosimDesign.ts').then((m) => [m.icCoreCosimDesign, m.icCoreWatertightCosimDesign]),
     import('../gpu/bvh/cosimDesign.ts').then((m) => [m.rayBox4CosimDesign]),
     import('../gpu/bvh8/rayBox8Cosim.ts').then((m) => [m.rayBox8CosimDesign]),
+    import('../gpu/bvh8/trianglePairCosim.ts').then((m) => [m.trianglePairCosimDesign]),
     import('../gpu/bvh/bvhIcCosimDesign.ts').then((m) => [m.bvhIcCosimDesign]),
     import('../gpu/memory/triangleMemoryCosim.ts').then((m) => [m.triangleMemoryCosimDesign]),
     import('../gpu/icBuffer/cosimDesign.ts').then((m) => [m.icBufferCosimDesign]),

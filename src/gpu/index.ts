@@ -26,6 +26,8 @@ export { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from '.
 export { runBvhRays, type BvhRunReport } from './bvh/bvhRayRunner.ts';
 export { RayBox4, defaultRayBox4Params, type RayBox4Params } from './bvh/rayBox4.ts';
 export { RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } from './bvh8/rayBox8.ts';
+export { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from './bvh8/trianglePair.ts';
+export { WatertightLane } from './bvh8/watertightLane.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';
@@ -40,6 +42,7 @@ export { icBufferCosimDesign } from './icBuffer/cosimDesign.ts';
 export { bvhIcCosimDesign } from './bvh/bvhIcCosimDesign.ts';
 export { rayBox4CosimDesign } from './bvh/cosimDesign.ts';
 export { rayBox8CosimDesign } from './bvh8/rayBox8Cosim.ts';
+export { trianglePairCosimDesign } from './bvh8/trianglePairCosim.ts';
 export { commandPatcherCosimDesign } from './commandPatcher/cosimDesign.ts';
 export { memoryControllerCosimDesign } from './memoryController/cosimDesign.ts';
 export { triangleMemoryCosimDesign } from './memory/triangleMemoryCosim.ts';

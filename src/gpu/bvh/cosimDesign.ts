@@ -2,6 +2,7 @@
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
+import { pipelineGolden } from '../pipelineGolden.ts';
 import { CHILDREN, RayBox4, defaultRayBox4Params, rayBox4Latency, type RayBox4Params } from './rayBox4.ts';
 import { answerFromOutputs, compareAnswers, describeNode, expectedAnswer, nodeFromInputs, nodeInputs, randomNode, type RayBoxAnswer, type RayBoxNode } from './rayBox4Vectors.ts';
 
@@ -18,26 +19,16 @@ export const rayBoxStimulus =
 
 export const rayBox4Stimulus = (p: RayBox4Params) => rayBoxStimulus(p.tagBits, CHILDREN);
 
-/** A ray–box unit's golden model: the node at each pipeline position (undefined: a bubble), shifted once per cycle and emptied by reset. */
-export function rayBoxGolden(latency: number, children: number): GoldenModel {
-  type Slot = { node: RayBoxNode; want: RayBoxAnswer } | undefined;
-  let slots: Slot[] = new Array<Slot>(latency).fill(undefined);
-  return {
-    check(_cycle, ins, outs) {
-      const head = slots[latency - 1];
-      let msg: string | null = null;
-      if (outs.out_valid !== (head ? 1n : 0n)) msg = `out_valid is ${outs.out_valid}, expected ${head ? 1 : 0}`;
-      else if (head) {
-        const diff = compareAnswers(answerFromOutputs(outs, children), head.want);
-        if (diff) msg = `node ${describeNode(head.node)}: ${diff}`;
-      }
-      const node = ins.in_valid === 1n ? nodeFromInputs(ins, children) : undefined;
-      const incoming: Slot = node && { node, want: expectedAnswer(node) };
-      slots = ins.rst_n === 0n ? new Array<Slot>(latency).fill(undefined) : [incoming, ...slots.slice(0, latency - 1)];
-      return msg;
-    },
-  };
-}
+/** A ray–box unit's golden model: slabTest and childOrder per node, `latency` cycles after it entered. */
+export const rayBoxGolden = (latency: number, children: number): GoldenModel =>
+  pipelineGolden<RayBoxNode, RayBoxAnswer>({
+    latency,
+    readItem: (ins) => nodeFromInputs(ins, children),
+    expected: expectedAnswer,
+    readAnswer: (outs) => answerFromOutputs(outs, children),
+    compare: compareAnswers,
+    describe: (n) => `node ${describeNode(n)}`,
+  });
 
 export const rayBox4Golden = (p: RayBox4Params): GoldenModel => rayBoxGolden(rayBox4Latency(p), CHILDREN);
 
