@@ -46,8 +46,7 @@ const square: [Triangle, Triangle] = [
 
 /** A pair test of the ray o + t·dir against `triangles`, both active, no incoming best, closest-hit mode unless given. */
 function pair(o: Vec3, dir: Vec3, extra: Partial<PairItem> = {}): PairItem {
-  const r = watertightRay(dir);
-  return { origin: o, direction: dir, shear: [r.sx, r.sy, r.sz], triangles: square, active: 3, primIndex: [3, 7], bestValid: false, bestT: 0, bestIndex: 0, anyHit: false, tag: 0x55, ...extra };
+  return { origin: o, ray: watertightRay(dir), triangles: square, active: 3, primIndex: [3, 7], bestValid: false, bestT: 0, bestIndex: 0, anyHit: false, tag: 0x55, ...extra };
 }
 const up = vec(0, 0, 1);
 

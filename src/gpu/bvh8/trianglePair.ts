@@ -3,7 +3,6 @@ import { Bool, UInt, cat, defineModule, input, mux, output, type BoolValue, type
 import { FLAG_NEGATIVE, FLAG_ZERO } from '../../hdl/lib/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
-import { rayAxes } from '../icCore/watertightTest.ts';
 import { WatertightLane, checkWatertightLatencies, watertightLaneLatency, type WatertightLaneParams } from './watertightLane.ts';
 
 /** Latencies of the float units, and the width of the tag that rides along. */
@@ -32,10 +31,11 @@ export function trianglePairLatency(p: TrianglePairParams): number {
 
 const trianglePairPorts = (tagBits: number) => ({
   in_valid: input(Bool),
-  // The ray: origin and direction (x in bits 31:0), and its shear Sx, Sy, Sz = d[kx]/d[kz], d[ky]/d[kz], 1/d[kz]
-  // (Sx lowest), divided once per ray by the traversal (watertightRay in src/golden/watertight.ts).
+  // The ray: origin (x in bits 31:0) and its watertight constants, computed once per ray by the traversal
+  // (watertightRay in src/golden/watertight.ts): axes = rayAxes(d), kx, ky, kz 2 bits each, kx lowest;
+  // shear = Sx, Sy, Sz = d[kx]/d[kz], d[ky]/d[kz], 1/d[kz], Sx lowest.
   origin: input(UInt(96)),
-  direction: input(UInt(96)),
+  axes: input(UInt(6)),
   shear: input(UInt(96)),
   /** Triangle k's v0, v1, v2 at [288k + 96j + 95 : 288k + 96j]. */
   vertices: input(UInt(2 * 288)),
@@ -80,11 +80,10 @@ export const TrianglePair = defineModule(
     const lp: WatertightLaneParams = { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv };
 
     // ------------------------------------------------------------------ two lanes, one ray
-    const axes = rayAxes(io.direction);
     const lanes = [0, 1].map((k) => {
       const lane = m.instance(WatertightLane, lp, { name: `lane${k}` });
       lane.io.origin.set(io.origin);
-      lane.io.axes.set(axes);
+      lane.io.axes.set(io.axes);
       lane.io.shear.set(io.shear);
       lane.io.vertices.set(io.vertices.bits(288 * k + 287, 288 * k));
       return lane.io;

@@ -2,18 +2,17 @@
 import type { Rng } from '../../util/seededRandom.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber, toNumber } from '../../golden/float32.ts';
 import { cross, rayIsValid, type TriangleTest, type Vec3 } from '../../golden/rayCaster.ts';
-import { testTriangleWatertight, watertightRay } from '../../golden/watertight.ts';
+import { testTriangleWatertight, watertightRay, type WatertightRay } from '../../golden/watertight.ts';
 import { closer } from '../../golden/bvh/bvhCaster.ts';
 import { packWords, unpackWords } from '../words.ts';
 
 export type Triangle = readonly [Vec3, Vec3, Vec3];
 
-/** One pair test: the ray (origin, direction, shear), the pair, and the ray's closest hit so far, as binary32 bit patterns. */
+/** One pair test: the ray (origin, watertight constants), the pair, and the ray's closest hit so far, as binary32 bit patterns. */
 export interface PairItem {
   readonly origin: Vec3;
-  readonly direction: Vec3;
-  /** Sx, Sy, Sz: watertightRay(direction)'s, or any bits (the engine takes them as given). */
-  readonly shear: Vec3;
+  /** watertightRay(d) of the ray's direction; the shear may also be any bits (the engine takes it as given). */
+  readonly ray: WatertightRay;
   readonly triangles: readonly [Triangle, Triangle];
   /** Bit k: triangle k exists. */
   readonly active: number;
@@ -38,11 +37,16 @@ export interface PairAnswer {
   readonly tag: number;
 }
 
-/** The golden test of both triangles with the item's shear (the axes are watertightRay's). */
+/** Unused by the test when the ray's constants are given. */
+const NO_DIRECTION: Vec3 = [0, 0, 0];
+
+/** The golden test of both triangles with the item's ray constants. */
 export function pairTests(n: PairItem): TriangleTest[] {
-  const ray = { ...watertightRay(n.direction), sx: n.shear[0], sy: n.shear[1], sz: n.shear[2] };
-  return n.triangles.map(([a, b, c]) => testTriangleWatertight(n.origin, n.direction, a, b, c, ray));
+  return n.triangles.map(([a, b, c]) => testTriangleWatertight(n.origin, NO_DIRECTION, a, b, c, n.ray));
 }
+
+/** The axes port: kx, ky, kz, 2 bits each, kx lowest (rayAxes). */
+export const axesCode = (r: WatertightRay): number => r.kx | (r.ky << 2) | (r.kz << 4);
 
 /** The golden answer: both tests, then the closest-hit update of castRayBvh8 (triangle 0, then 1, by `closer`). */
 export function expectedPair(n: PairItem): PairAnswer {
@@ -72,8 +76,8 @@ export function pairInputs(n: PairItem): Record<string, bigint> {
   return {
     in_valid: 1n,
     origin: packWords(n.origin),
-    direction: packWords(n.direction),
-    shear: packWords(n.shear),
+    axes: BigInt(axesCode(n.ray)),
+    shear: packWords([n.ray.sx, n.ray.sy, n.ray.sz]),
     vertices: packWords(n.triangles.flatMap((tri) => tri.flatMap((v) => [...v]))),
     active: BigInt(n.active),
     prim_index: packWords(n.primIndex),
@@ -87,6 +91,9 @@ export function pairInputs(n: PairItem): Record<string, bigint> {
 
 const vec3At = (words: readonly number[], at: number): Vec3 => [words[at]!, words[at + 1]!, words[at + 2]!];
 
+/** The ray constants on the axes and shear ports. */
+const rayFromPorts = (axes: number, shear: readonly number[]): WatertightRay => ({ kx: axes & 3, ky: (axes >> 2) & 3, kz: (axes >> 4) & 3, sx: shear[0]!, sy: shear[1]!, sz: shear[2]! });
+
 /** The pair on the input ports (the inverse of pairInputs). */
 export function pairFromInputs(ins: Readonly<Record<string, bigint>>): PairItem {
   const w = unpackWords(ins.vertices ?? 0n, 18);
@@ -94,8 +101,7 @@ export function pairFromInputs(ins: Readonly<Record<string, bigint>>): PairItem 
   const idx = unpackWords(ins.prim_index ?? 0n, 2);
   return {
     origin: vec3At(unpackWords(ins.origin ?? 0n, 3), 0),
-    direction: vec3At(unpackWords(ins.direction ?? 0n, 3), 0),
-    shear: vec3At(unpackWords(ins.shear ?? 0n, 3), 0),
+    ray: rayFromPorts(Number(ins.axes ?? 0n), unpackWords(ins.shear ?? 0n, 3)),
     triangles: [tri(0), tri(1)],
     active: Number(ins.active ?? 0n),
     primIndex: [idx[0]!, idx[1]!],
@@ -127,7 +133,7 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 const hex3 = (v: readonly number[]) => v.map(hex).join(' ');
 
 export const describePair = (n: PairItem): string =>
-  `pair origin ${hex3(n.origin)} dir ${hex3(n.direction)} shear ${hex3(n.shear)} tris ${n.triangles.map((t) => `[${t.map(hex3).join(' | ')}]`).join(' ')} active ${n.active} index ${n.primIndex.join(',')} best ${n.bestValid ? `${hex(n.bestT)}#${n.bestIndex}` : '-'} ${n.anyHit ? 'any' : 'closest'} tag ${n.tag}`;
+  `pair origin ${hex3(n.origin)} axes ${n.ray.kx}${n.ray.ky}${n.ray.kz} shear ${hex3([n.ray.sx, n.ray.sy, n.ray.sz])} tris ${n.triangles.map((t) => `[${t.map(hex3).join(' | ')}]`).join(' ')} active ${n.active} index ${n.primIndex.join(',')} best ${n.bestValid ? `${hex(n.bestT)}#${n.bestIndex}` : '-'} ${n.anyHit ? 'any' : 'closest'} tag ${n.tag}`;
 
 export const describePairAnswer = (a: PairAnswer): string =>
   `hit ${a.hit.toString(2).padStart(2, '0')} t ${hex3(a.t)} normal ${a.normal.map(hex3).join(' / ')} best ${a.bestValid ? `${hex(a.bestT)}#${a.bestIndex}` : '-'} from ${a.bestFrom} terminate ${a.terminate ? 1 : 0} tag ${a.tag}`;
@@ -220,13 +226,12 @@ export function randomPair(rng: Rng, tagBits: number): PairItem & { readonly sha
   let origin = toBits3(o);
   let direction = toBits3(d);
   if (!rayIsValid(origin, direction)) [origin, direction] = [toBits3([0, 0, -5]), toBits3([0, 0, 1])];
-  const ray = watertightRay(direction);
   const oddShear = rng.int(40) === 0;
-  const shear: Vec3 = oddShear ? [rng.u32(), rng.u32(), rng.u32()] : [ray.sx, ray.sy, ray.sz];
+  const ray = oddShear ? { ...watertightRay(direction), sx: rng.u32(), sy: rng.u32(), sz: rng.u32() } : watertightRay(direction);
   const i0 = rng.int(1 << 30);
   const primIndex: [number, number] = [i0, rng.int(2) ? Math.max(0, i0 + rng.int(3) - 1) : rng.int(1 << 30)];
   const active = rng.int(5) === 0 ? rng.int(4) : 3;
-  const base = { origin, direction, shear, triangles: [tris[0] as unknown as Triangle, tris[1] as unknown as Triangle] as const, active, primIndex, tag: Number(rng.bits(Math.min(tagBits, 32))) };
+  const base = { origin, ray, triangles: [tris[0] as unknown as Triangle, tris[1] as unknown as Triangle] as const, active, primIndex, tag: Number(rng.bits(Math.min(tagBits, 32))) };
   // The incoming best: none, a tie with one of the pair's t (index around the triangle's), or some distance.
   const tests = pairTests({ ...base, bestValid: false, bestT: 0, bestIndex: 0, anyHit: false });
   const kind = rng.int(3);
