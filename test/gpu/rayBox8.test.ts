@@ -2,10 +2,8 @@
 // seeded random nodes on the TS simulator at several latencies, one node per cycle, and lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
-import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
+import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import { rayInverse, type Box } from '../../src/golden/rayBox.ts';
@@ -195,22 +193,11 @@ describe('ray_box8 on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden slab test and child order', async () => {
-    const r = await runCosim(rayBox8CosimDesign, { cycles: 400, seed, sims: ['ts', 'verilator', 'icarus'] });
-    expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
-    expect(r.golden).toBeNull();
-    expect(Object.keys(r.seconds)).toEqual(['ts', 'verilator', 'icarus']);
+    await expectLockstepOnThree(rayBox8CosimDesign, seed);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {
-    for (const p of [defaultRayBox8Params, { fadd: 0, fmul: 0, tagBits: 1 }]) {
-      const design = elaborate(RayBox8, p).design;
-      const e = emitSystemVerilog(design);
-      const src = { top: design.top, files: e.files, fileList: e.fileList };
-      const [v, i] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
-      expect(v.output, `verilator on ${design.top}`).toBe('');
-      expect(v.ok).toBe(true);
-      expect(i.output, `icarus on ${design.top}`).toBe('');
-    }
+    await expectLintClean([defaultRayBox8Params, { fadd: 0, fmul: 0, tagBits: 1 }].map((p) => elaborate(RayBox8, p).design));
   }, 300_000);
 
   test('the golden model notices a wrong order', () => {

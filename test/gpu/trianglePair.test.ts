@@ -3,10 +3,8 @@
 // cycle, and lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
-import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
+import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { fromNumber } from '../../src/golden/float32.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
@@ -196,22 +194,11 @@ describe('triangle_pair on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden watertight test and closer', async () => {
-    const r = await runCosim(trianglePairCosimDesign, { cycles: 400, seed, sims: ['ts', 'verilator', 'icarus'] });
-    expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
-    expect(r.golden).toBeNull();
-    expect(Object.keys(r.seconds)).toEqual(['ts', 'verilator', 'icarus']);
+    await expectLockstepOnThree(trianglePairCosimDesign, seed);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {
-    for (const p of [defaultTrianglePairParams, { fadd: 0, fmul: 0, fdiv: 0, tagBits: 1 }]) {
-      const design = elaborate(TrianglePair, p).design;
-      const e = emitSystemVerilog(design);
-      const src = { top: design.top, files: e.files, fileList: e.fileList };
-      const [v, i] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
-      expect(v.output, `verilator on ${design.top}`).toBe('');
-      expect(v.ok).toBe(true);
-      expect(i.output, `icarus on ${design.top}`).toBe('');
-    }
+    await expectLintClean([defaultTrianglePairParams, { fadd: 0, fmul: 0, fdiv: 0, tagBits: 1 }].map((p) => elaborate(TrianglePair, p).design));
   }, 300_000);
 
   test('the golden model notices a wrong tie-break', () => {

@@ -1,9 +1,9 @@
 // The ray–box unit of BVH traversal: the slab test of one BVH4 node's four child boxes per cycle, the hit children ordered nearest first (docs/bvh-hardware.md).
-import { Bool, UInt, cat, defineModule, input, lit, mux, output, unpackBits, type BoolValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { cat, defineModule, lit, mux, unpackBits, type BoolValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { lanes3 } from '../icCore/vec3.ts';
 import { CHILDREN, NodeBoxes, type ChildBox } from './bvhWords.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
-import { checkRayBoxParams, slabHitCycle, slabHits, type RayBoxParams } from './slabPipeline.ts';
+import { checkRayBoxParams, rayBoxPorts, slabHitCycle, slabHits, type RayBoxParams } from './slabPipeline.ts';
 
 /** Latencies of the float units the unit is built from, and the width of the tag that rides along. */
 export type RayBox4Params = RayBoxParams;
@@ -62,35 +62,11 @@ function traversalOrder(pairOrderBits: UIntValue, hit: UIntValue): { order: UInt
   return { order: cat(at(3), at(2), at(1), at(0)), hitCount };
 }
 
-/** The unit's ports; `tag` comes back as `out_tag` with the result. */
-const rayBox4Ports = (tagBits: number) => ({
-  in_valid: input(Bool),
-  // The ray: three binary32 words each, x in bits 31:0; inv_dir = 1/d per component (±inf for a zero d).
-  origin: input(UInt(96)),
-  inv_dir: input(UInt(96)),
-  /** binary32: tfar is clamped to it (+inf while the ray has no hit). */
-  limit: input(UInt(32)),
-  /** Child c's min x, y, z, max x, y, z at bits [192c + 32k + 31 : 192c + 32k]. */
-  boxes: input(UInt(NodeBoxes.width)),
-  child_valid: input(UInt(CHILDREN)),
-  tag: input(UInt(tagBits)),
-  // rayBox4Latency(params) cycles later:
-  out_valid: output(Bool),
-  out_tag: output(UInt(tagBits)),
-  /** Child c hit = child_valid[c] and tnear ≤ tfar. */
-  hit: output(UInt(CHILDREN)),
-  /** Child c's tnear (binary32, ≥ +0) at [32c + 31 : 32c], whether or not it hit. */
-  tnear: output(UInt(32 * CHILDREN)),
-  /** Slot k at [2k + 1 : 2k]: the hit children nearest first (ties by slot), then the other slots ascending. */
-  order: output(UInt(2 * CHILDREN)),
-  hit_count: output(UInt(3)),
-});
-
 export const RayBox4 = defineModule(
   'RayBox4',
   (p: RayBox4Params) => {
     checkRayBox4Params(p);
-    return rayBox4Ports(p.tagBits);
+    return rayBoxPorts(p.tagBits, CHILDREN);
   },
   (m, io, p) => {
     const latency = rayBox4Latency(p);

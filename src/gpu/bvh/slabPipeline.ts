@@ -1,5 +1,6 @@
 // The pipelined slab test of a node's child boxes, shared by the BVH4 and BVH8 ray–box units: per child tnear and the hit bit (docs/bvh-hardware.md).
-import { lit, mux, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { Bool, UInt, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { clog2 } from '../../hdl/lib/index.ts';
 import { FAdd, FCmp, FLAG_NEGATIVE, FLAG_ZERO, FMax, FMin, FMul, INF_BITS } from '../../hdl/lib/index.ts';
 import { totalOrderLess } from '../../hdl/lib/index.ts';
 import { split3, type Vec3 } from '../icCore/vec3.ts';
@@ -147,3 +148,27 @@ export function slabHits(m: ModuleBuilder, p: RayBoxParams, ins: SlabInputs): { 
   });
   return { tnear: tnearWait, hit: hitNow };
 }
+
+/** A ray–box unit's ports for nodes of `children` children; `tag` comes back as `out_tag` with the result. */
+export const rayBoxPorts = (tagBits: number, children: number) => ({
+  in_valid: input(Bool),
+  // The ray: three binary32 words each, x in bits 31:0; inv_dir = 1/d per component (±inf for a zero d).
+  origin: input(UInt(96)),
+  inv_dir: input(UInt(96)),
+  /** binary32: tfar is clamped to it (+inf while the ray has no hit). */
+  limit: input(UInt(32)),
+  /** Child c's min x, y, z, max x, y, z at bits [192c + 32k + 31 : 192c + 32k]. */
+  boxes: input(UInt(192 * children)),
+  child_valid: input(UInt(children)),
+  tag: input(UInt(tagBits)),
+  // The unit's latency later:
+  out_valid: output(Bool),
+  out_tag: output(UInt(tagBits)),
+  /** Child c hit = child_valid[c] and tnear ≤ tfar. */
+  hit: output(UInt(children)),
+  /** Child c's tnear (binary32, ≥ +0) at [32c + 31 : 32c], whether or not it hit. */
+  tnear: output(UInt(32 * children)),
+  /** Slot k (clog2(children) bits each, slot 0 lowest): the hit children nearest first (ties by slot), then the other slots ascending. */
+  order: output(UInt(clog2(children) * children)),
+  hit_count: output(UInt(clog2(children + 1))),
+});

@@ -1,9 +1,9 @@
 // The BVH8 box engine: the slab tests of one 8-wide node's child boxes per cycle, the hit children sorted nearest first by a pipelined sorting network (docs/bvh-hardware.md).
-import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, unpackBits, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { Vec, cat, defineModule, lit, mux, unpackBits, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { ChildBox } from '../bvh/bvhWords.ts';
 import { corners } from '../bvh/rayBox4.ts';
-import { checkRayBoxParams, slabHitCycle, slabHits, type RayBoxParams } from '../bvh/slabPipeline.ts';
+import { checkRayBoxParams, rayBoxPorts, slabHitCycle, slabHits, type RayBoxParams } from '../bvh/slabPipeline.ts';
 import { oddEvenMergeSortLayers, sortPipelined } from './sortingNetwork.ts';
 
 /** Children of a BVH8 box node. */
@@ -34,34 +34,11 @@ export function rayBox8Latency(p: RayBox8Params): number {
 /** popcount of some Bool values, as `width` bits. */
 const popcount = (bits: readonly BoolValue[], width: number): UIntValue => bits.reduce<UIntValue>((acc, b) => acc.add(b.zext(width)), lit(0, width));
 
-/** The engine's ports; `tag` comes back as `out_tag` with the result. */
-const rayBox8Ports = (tagBits: number) => ({
-  in_valid: input(Bool),
-  // The ray: three binary32 words each, x in bits 31:0; inv_dir = 1/d per component (±inf for a zero d).
-  origin: input(UInt(96)),
-  inv_dir: input(UInt(96)),
-  /** binary32: tfar is clamped to it (+inf while the ray has no hit). */
-  limit: input(UInt(32)),
-  boxes: input(UInt(Bvh8NodeBoxes.width)),
-  child_valid: input(UInt(BVH8_CHILDREN)),
-  tag: input(UInt(tagBits)),
-  // rayBox8Latency(params) cycles later:
-  out_valid: output(Bool),
-  out_tag: output(UInt(tagBits)),
-  /** Child c hit = child_valid[c] and tnear ≤ tfar. */
-  hit: output(UInt(BVH8_CHILDREN)),
-  /** Child c's tnear (binary32, ≥ +0) at [32c + 31 : 32c], whether or not it hit. */
-  tnear: output(UInt(32 * BVH8_CHILDREN)),
-  /** Slot k at [3k + 2 : 3k]: the hit children nearest first (ties by slot), then the other slots ascending. */
-  order: output(UInt(SLOT_BITS * BVH8_CHILDREN)),
-  hit_count: output(UInt(4)),
-});
-
 export const RayBox8 = defineModule(
   'RayBox8',
   (p: RayBox8Params) => {
     checkRayBoxParams('RayBox8', p);
-    return rayBox8Ports(p.tagBits);
+    return rayBoxPorts(p.tagBits, BVH8_CHILDREN);
   },
   (m, io, p) => {
     const latency = rayBox8Latency(p);

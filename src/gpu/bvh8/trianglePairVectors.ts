@@ -1,6 +1,6 @@
 // Triangle pairs for checking the BVH8 triangle engine (verification code, not hardware): random and watertight-critical pairs, their port values, and the expected outputs from the golden watertight test and `closer`.
 import type { Rng } from '../../util/seededRandom.ts';
-import { CANONICAL_NAN, POS_INF, fromNumber, toNumber } from '../../golden/float32.ts';
+import { CANONICAL_NAN, POS_INF, fromNumber } from '../../golden/float32.ts';
 import { cross, rayIsValid, type TriangleTest, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight, watertightRay, type WatertightRay } from '../../golden/watertight.ts';
 import { closer } from '../../golden/bvh/bvhCaster.ts';
@@ -148,7 +148,6 @@ export function comparePairAnswers(got: PairAnswer, want: PairAnswer): string | 
 // ---------------------------------------------------------------------------------- random pairs
 
 const bits = fromNumber;
-const value = toNumber;
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)]!;
 const SPECIALS = [0, 0x80000000, POS_INF, 0xff800000, CANONICAL_NAN, 0x00000001, 0x80000001, 0x007fffff, 0x7f7fffff];
 
