@@ -18,7 +18,7 @@ import { Gfx12BoxDecoder, GFX12_BOX_DECODER_LATENCY } from '../../src/gpu/bvh8/g
 import { Gfx12PrimitiveDecoder, GFX12_PRIMITIVE_DECODER_LATENCY } from '../../src/gpu/bvh8/gfx12PrimitiveDecoder.ts';
 import { boxAnswerFromOutputs, expectedBoxAnswer, randomBoxNodeInput, randomEncodedBoxNode, wordsToBigInt, type BoxDecodeAnswer } from '../../src/gpu/bvh8/boxNodes.ts';
 import { expectedPrimitiveAnswer, primitiveAnswerFromOutputs, type PrimitiveDecodeAnswer } from '../../src/gpu/bvh8/primitiveNodes.ts';
-import { gfx12BoxCosimDesign, gfx12BoxGolden, gfx12BoxStimulus, gfx12PrimitiveCosimDesign, gfx12PrimitiveGolden, gfx12PrimitiveStimulus } from '../../src/gpu/bvh8/cosimDesign.ts';
+import { gfx12BoxCosimDesign, gfx12BoxGolden, gfx12BoxStimulus, gfx12PrimitiveCosimDesign, gfx12PrimitiveGolden, gfx12PrimitiveStimulus } from '../../src/gpu/bvh8/gfx12DecodersCosim.ts';
 
 const seed = seedFromEnv();
 console.log(`gfx12Decoders.test seed=${seed} (rerun with SEED=${seed})`);

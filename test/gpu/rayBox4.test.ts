@@ -2,11 +2,9 @@
 // random nodes on the TS simulator at several latencies, one node per cycle, and lockstep on Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { elaborate } from '../../src/hdl/index.ts';
-import { compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
-import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
-import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
+import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
+import { VectorBench } from './vectorBench.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import { rayInverse, type Box } from '../../src/golden/rayBox.ts';
@@ -26,65 +24,17 @@ const cube = (x: number, y: number, z: number, h = 1): Box => box([x - h, y - h,
 
 // ------------------------------------------------------------------------------------ a vector runner
 
-const inputPorts = (p: RayBox4Params): [string, number][] => [
-  ['rst_n', 1],
-  ['in_valid', 1],
-  ['origin', 96],
-  ['inv_dir', 96],
-  ['limit', 32],
-  ['boxes', 768],
-  ['child_valid', 4],
-  ['tag', p.tagBits],
-];
-const outputPorts = (p: RayBox4Params): [string, number][] => [
-  ['out_valid', 1],
-  ['out_tag', p.tagBits],
-  ['hit', 4],
-  ['tnear', 128],
-  ['order', 8],
-  ['hit_count', 3],
-];
-const words = (w: number) => Math.ceil(w / 32);
-
 /** The unit on the TS simulator, driven a table of input rows at a time (runVectors); returns the output rows. */
 class Bench {
-  readonly sim: Simulator;
+  private readonly vectors: VectorBench;
   readonly latency: number;
   constructor(readonly p: RayBox4Params) {
-    this.sim = compileSimulator(elaborate(RayBox4, p).design);
+    this.vectors = new VectorBench(elaborate(RayBox4, p).design);
     this.latency = rayBox4Latency(p);
-    this.sim.reset();
   }
 
   run(rows: readonly Record<string, bigint>[]): Record<string, bigint>[] {
-    const ins = inputPorts(this.p);
-    const outs = outputPorts(this.p);
-    const inRow = ins.reduce((a, [, w]) => a + words(w), 0);
-    const stim = new Uint32Array(inRow * rows.length);
-    rows.forEach((row, r) => {
-      let at = r * inRow;
-      for (const [name, w] of ins) {
-        const v = row[name] ?? (name === 'rst_n' ? 1n : 0n);
-        for (let k = 0; k < words(w); k++) stim[at++] = Number((v >> BigInt(32 * k)) & 0xffffffffn);
-      }
-    });
-    const result = this.sim.runVectors(
-      ins.map(([n]) => n),
-      outs.map(([n]) => n),
-      stim,
-      rows.length,
-    );
-    const outRow = outs.reduce((a, [, w]) => a + words(w), 0);
-    return rows.map((_, r) => {
-      let at = r * outRow;
-      const o: Record<string, bigint> = {};
-      for (const [name, w] of outs) {
-        let v = 0n;
-        for (let k = 0; k < words(w); k++) v |= BigInt(result[at++]! >>> 0) << BigInt(32 * k);
-        o[name] = v;
-      }
-      return o;
-    });
+    return this.vectors.run(rows);
   }
 
   /** One node alone through the pipeline: its answer, checked to come out exactly `latency` cycles later. */
@@ -283,22 +233,11 @@ describe('ray_box4 on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden slab test', async () => {
-    const r = await runCosim(rayBox4CosimDesign, { cycles: 400, seed, sims: ['ts', 'verilator', 'icarus'] });
-    expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
-    expect(r.golden).toBeNull();
-    expect(Object.keys(r.seconds)).toEqual(['ts', 'verilator', 'icarus']);
+    await expectLockstepOnThree(rayBox4CosimDesign, seed);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {
-    for (const p of [defaultRayBox4Params, { fadd: 0, fmul: 0, tagBits: 1 }]) {
-      const design = elaborate(RayBox4, p).design;
-      const e = emitSystemVerilog(design);
-      const src = { top: design.top, files: e.files, fileList: e.fileList };
-      const [v, i] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
-      expect(v.output, `verilator on ${design.top}`).toBe('');
-      expect(v.ok).toBe(true);
-      expect(i.output, `icarus on ${design.top}`).toBe('');
-    }
+    await expectLintClean([defaultRayBox4Params, { fadd: 0, fmul: 0, tagBits: 1 }].map((p) => elaborate(RayBox4, p).design));
   }, 300_000);
 
   test('the golden model notices a wrong order and a wrong latency', () => {

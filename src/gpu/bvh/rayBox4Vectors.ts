@@ -1,4 +1,4 @@
-// Nodes for checking the ray–box unit (verification code, not hardware): random and tricky BVH4 nodes, their port values, and the expected outputs from the golden slab test.
+// Nodes for checking the ray–box units (verification code, not hardware): random and tricky BVH4 and BVH8 nodes, their port values, and the expected outputs from the golden slab test.
 import type { Rng } from '../../util/seededRandom.ts';
 import { CANONICAL_NAN, NEG_INF, POS_INF, fromNumber, toNumber } from '../../golden/float32.ts';
 import { childOrder, rayInverse, slabTest, type Box } from '../../golden/rayBox.ts';
@@ -6,7 +6,7 @@ import type { Vec3 } from '../../golden/rayCaster.ts';
 import { packWords, unpackWords } from '../words.ts';
 import { CHILDREN } from './rayBox4.ts';
 
-/** One node test: the ray (origin, 1/d, limit) and four child boxes, as binary32 bit patterns. */
+/** One node test: the ray (origin, 1/d, limit) and the child boxes (four, or eight for BVH8), as binary32 bit patterns. */
 export interface RayBoxNode {
   readonly origin: Vec3;
   readonly invDir: Vec3;
@@ -22,17 +22,17 @@ export interface RayBoxAnswer {
   /** Bit c: child c is valid and its slab test hits. */
   readonly hit: number;
   readonly tnear: readonly number[];
-  /** Four slots: the hit children in childOrder() order, then the other slots ascending. */
+  /** One entry per slot: the hit children in childOrder() order, then the other slots ascending. */
   readonly order: readonly number[];
   readonly hitCount: number;
   readonly tag: number;
 }
 
-/** The golden answer: slabTest per child (all four: tnear is reported for every child), childOrder over the valid ones. */
+/** The golden answer: slabTest per child (all of them: tnear is reported for every child), childOrder over the valid ones. */
 export function expectedAnswer(n: RayBoxNode): RayBoxAnswer {
   const tests = n.boxes.map((box) => slabTest(n.origin, n.invDir, box, n.limit));
   const hits = childOrder(tests.map((t, c) => ((n.childValid >> c) & 1 ? t : undefined)));
-  const rest = [0, 1, 2, 3].filter((c) => !hits.includes(c));
+  const rest = n.boxes.map((_, c) => c).filter((c) => !hits.includes(c));
   return {
     hit: hits.reduce((acc, c) => acc | (1 << c), 0),
     tnear: tests.map((t) => t.tnear >>> 0),
@@ -55,30 +55,34 @@ export function nodeInputs(n: RayBoxNode): Record<string, bigint> {
   };
 }
 
-/** The node on the input ports (the inverse of nodeInputs). */
-export function nodeFromInputs(ins: Readonly<Record<string, bigint>>): RayBoxNode {
+/** The node on the input ports (the inverse of nodeInputs), with `children` boxes. */
+export function nodeFromInputs(ins: Readonly<Record<string, bigint>>, children: number = CHILDREN): RayBoxNode {
   const vec3 = (v: bigint | undefined): Vec3 => unpackWords(v ?? 0n, 3) as unknown as Vec3;
-  const boxWords = unpackWords(ins.boxes ?? 0n, 6 * CHILDREN);
+  const boxWords = unpackWords(ins.boxes ?? 0n, 6 * children);
   const box = (c: number): Box => ({ min: boxWords.slice(6 * c, 6 * c + 3) as unknown as Vec3, max: boxWords.slice(6 * c + 3, 6 * c + 6) as unknown as Vec3 });
   return {
     origin: vec3(ins.origin),
     invDir: vec3(ins.inv_dir),
     limit: Number(ins.limit ?? 0n),
-    boxes: [0, 1, 2, 3].map(box),
+    boxes: Array.from({ length: children }, (_, c) => box(c)),
     childValid: Number(ins.child_valid ?? 0n),
     tag: Number(ins.tag ?? 0n),
   };
 }
 
-export const packOrder = (order: readonly number[]): bigint => BigInt(order.reduce((acc, s, k) => acc | (s << (2 * k)), 0));
+/** Bits of one slot number in the `order` port: 2 for four children, 3 for eight. */
+export const slotBits = (children: number): number => Math.ceil(Math.log2(children));
 
-/** The answer read from the output ports. */
-export function answerFromOutputs(outs: Readonly<Record<string, bigint>>): RayBoxAnswer {
+export const packOrder = (order: readonly number[]): bigint => BigInt(order.reduce((acc, s, k) => acc | (s << (slotBits(order.length) * k)), 0));
+
+/** The answer read from the output ports of a unit with `children` children. */
+export function answerFromOutputs(outs: Readonly<Record<string, bigint>>, children: number = CHILDREN): RayBoxAnswer {
   const order = Number(outs.order);
+  const b = slotBits(children);
   return {
     hit: Number(outs.hit),
-    tnear: unpackWords(outs.tnear!, CHILDREN),
-    order: [0, 1, 2, 3].map((k) => (order >> (2 * k)) & 3),
+    tnear: unpackWords(outs.tnear!, children),
+    order: Array.from({ length: children }, (_, k) => (order >> (b * k)) & ((1 << b) - 1)),
     hitCount: Number(outs.hit_count),
     tag: Number(outs.out_tag),
   };
@@ -88,10 +92,10 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 const hexBox = (b: Box) => `[${b.min.map(hex).join(' ')} | ${b.max.map(hex).join(' ')}]`;
 
 export const describeNode = (n: RayBoxNode): string =>
-  `origin ${n.origin.map(hex).join(' ')} inv ${n.invDir.map(hex).join(' ')} limit ${hex(n.limit)} valid ${n.childValid.toString(2).padStart(4, '0')} tag ${n.tag} boxes ${n.boxes.map(hexBox).join(' ')}`;
+  `origin ${n.origin.map(hex).join(' ')} inv ${n.invDir.map(hex).join(' ')} limit ${hex(n.limit)} valid ${n.childValid.toString(2).padStart(n.boxes.length, '0')} tag ${n.tag} boxes ${n.boxes.map(hexBox).join(' ')}`;
 
 export const describeAnswer = (a: RayBoxAnswer): string =>
-  `hit ${a.hit.toString(2).padStart(4, '0')} count ${a.hitCount} order ${a.order.join('')} tnear ${a.tnear.map(hex).join(' ')} tag ${a.tag}`;
+  `hit ${a.hit.toString(2).padStart(a.tnear.length, '0')} count ${a.hitCount} order ${a.order.join('')} tnear ${a.tnear.map(hex).join(' ')} tag ${a.tag}`;
 
 /** A difference between two answers, described, or null. */
 export function compareAnswers(got: RayBoxAnswer, want: RayBoxAnswer): string | null {
@@ -219,17 +223,17 @@ function randomLimit(rng: Rng): number {
   return pick(rng, SPECIALS);
 }
 
-/** A random node: a ray, four boxes of mixed kinds, a limit, usually all four children valid. */
-export function randomNode(rng: Rng, tagBits: number): RayBoxNode {
+/** A random node: a ray, `children` boxes of mixed kinds, a limit, usually all children valid. */
+export function randomNode(rng: Rng, tagBits: number, children: number = CHILDREN): RayBoxNode {
   const ray = randomRay(rng);
   const boxes: Box[] = [];
-  for (let c = 0; c < CHILDREN; c++) boxes.push(pick(rng, boxMakers)(rng, ray, boxes));
+  for (let c = 0; c < children; c++) boxes.push(pick(rng, boxMakers)(rng, ray, boxes));
   return {
     origin: ray.origin,
     invDir: ray.invDir,
     limit: randomLimit(rng),
     boxes,
-    childValid: rng.int(3) === 0 ? rng.int(16) : 0xf,
+    childValid: rng.int(3) === 0 ? rng.int(1 << children) : (1 << children) - 1,
     tag: Number(rng.bits(Math.min(tagBits, 32))),
   };
 }

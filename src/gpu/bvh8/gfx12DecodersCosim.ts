@@ -17,19 +17,15 @@ const nodeStimulus =
   };
 
 /** Each node's answer from the host decoder, checked at the decoder's latency. */
-function nodeGolden<A>(latency: number, expected: (w: Uint32Array) => A, fromOutputs: (o: Record<string, bigint>) => A, compare: (got: A, want: A) => string | null): GoldenModel {
-  return pipelineGolden(
+function nodeGolden<A>(latency: number, expected: (w: Uint32Array) => A, readAnswer: (o: Readonly<Record<string, bigint>>) => A, compare: (got: A, want: A) => string | null): GoldenModel {
+  return pipelineGolden<Uint32Array, A>({
     latency,
-    (ins) => {
-      if (ins.in_valid !== 1n) return undefined;
-      const node = bigIntToWords(ins.node!);
-      return { node, want: expected(node) };
-    },
-    (outs, head) => {
-      const diff = compare(fromOutputs(outs), head.want);
-      return diff && `node [${Array.from(head.node, (w) => '0x' + w.toString(16)).join(', ')}]: ${diff}`;
-    },
-  );
+    readItem: (ins) => bigIntToWords(ins.node!),
+    expected,
+    readAnswer,
+    compare,
+    describe: (node) => `node [${Array.from(node, (w) => '0x' + w.toString(16)).join(', ')}]`,
+  });
 }
 
 export const gfx12BoxStimulus = nodeStimulus(randomBoxNode);
