@@ -1,0 +1,1 @@
+Gfx12PrimitiveDecoder.sv

@@ -1,0 +1,6 @@
+FAdd_stages3.sv
+FMul_stages5.sv
+FCmp_stages0.sv
+FDiv_stages14.sv
+WatertightLane_fadd3_fdiv14_fmul5.sv
+TrianglePair_fadd3_fdiv14_fmul5_tagBits16.sv
