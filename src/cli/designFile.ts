@@ -74,17 +74,20 @@ function placeOfText(file: string, message: string): string | undefined {
 
 /**
  * Where a specifier written with escapes (`'r\\gpu/h'` for `rgpu/h`) is: the module specifiers of the
- * file's imports and exports, as the TypeScript parser reads them, against the package the message names.
+ * file's imports and exports, as the TypeScript parser reads them, against the package or subpath the message names.
  */
 function escapedSpecifierAt(text: string, message: string): number | undefined {
   const name = /^Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
-  if (name === undefined) return undefined;
+  // Or a package that exists without that subpath (`'rtgpu/hd\\gpu/h'`): the message quotes the subpath only.
+  const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
+  if (name === undefined && subpath === undefined) return undefined;
+  const names = (spec: string) => (name !== undefined ? spec === name || spec.startsWith(`${name}/`) : spec.endsWith(`/${subpath}`));
   // Loaded here, on this rare path, so that starting the CLI does not pay for the TypeScript parser.
   const { ts } = createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
   const source = ts.createSourceFile('design.ts', text, ts.ScriptTarget.ESNext, true);
   for (const statement of source.statements) {
     const spec = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier;
-    if (spec && ts.isStringLiteral(spec) && (spec.text === name || spec.text.startsWith(`${name}/`))) return spec.getStart(source);
+    if (spec && ts.isStringLiteral(spec) && names(spec.text)) return spec.getStart(source);
   }
   return undefined;
 }
