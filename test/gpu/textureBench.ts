@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { CosimDesign, GoldenModel } from '../../src/hdl/cosim/index.ts';
 import type { Design } from '../../src/hdl/index.ts';
-import { createRng, type Rng } from '../../src/util/seededRandom.ts';
+import { createRng } from '../../src/util/seededRandom.ts';
 import { VectorBench } from './vectorBench.ts';
 
 type Row = Record<string, bigint>;
@@ -30,4 +30,3 @@ export function expectOnePerCycle<A>(design: Design, latency: number, items: rea
   rows.forEach((row, k) => expect(read(outs[k + latency]!), `item ${k} (SEED=${seed})`).toEqual(expected(row)));
 }
 
-export const rowsOf = <T>(rng: Rng, n: number, make: (rng: Rng) => T, inputs: (x: T) => Row): Row[] => Array.from({ length: n }, () => inputs(make(rng)));

@@ -27,7 +27,9 @@ export function randomLodItem(rng: Rng): LodItem {
   const height = randomSize(rng);
   const lodMinRaw = rng.int(4) === 0 ? 0 : rng.int(0x1000);
   const lodMaxRaw = rng.int(4) === 0 ? 0xfff : lodMinRaw + rng.int(0x1000 - lodMinRaw);
-  const derivative = (size: number) => (rng.int(8) === 0 ? randomFloatBits(rng) : randomDerivative(rng, size));
+  // One item in eight has one special value on all four derivatives (a NaN footprint needs both axes NaN).
+  const shared = rng.int(8) === 0 ? randomFloatBits(rng) : undefined;
+  const derivative = (size: number) => shared ?? (rng.int(8) === 0 ? randomFloatBits(rng) : randomDerivative(rng, size));
   return {
     width,
     height,
