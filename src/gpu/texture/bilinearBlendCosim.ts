@@ -17,7 +17,8 @@ export interface BlendItem {
 }
 
 const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
-const weight = (rng: Rng) => [0, 1, 128, 255][rng.int(4)]! * (rng.int(2) ? 1 : 0) || rng.int(256);
+/** Half the time an edge weight (0, 1/256, 1/2, 255/256), else any. */
+const weight = (rng: Rng): number => (rng.int(2) ? [0, 1, 128, 255][rng.int(4)]! : rng.int(256));
 
 export function randomBlendItem(rng: Rng): BlendItem {
   const r32f = rng.int(2) === 0;
