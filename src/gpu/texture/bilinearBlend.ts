@@ -3,14 +3,12 @@ import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue 
 import { delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { UNORM8_TO_FLOAT } from '../../golden/texture/index.ts';
 import { TimedFloat, checkTextureLatencies, defaultTextureFloatLatencies, type Timed, type TextureFloatLatencies } from './timedFloat.ts';
+import { CANONICAL_NAN, ONE, POS_INF } from './floatConstants.ts';
 import { lerpTimed, weightToFloat } from './lerp.ts';
 
 export type BilinearBlendParams = TextureFloatLatencies;
 export const defaultBilinearBlendParams: BilinearBlendParams = defaultTextureFloatLatencies;
 
-const POS_INF = 0x7f800000;
-const CANONICAL_NAN = 0x7fc00000;
-const ONE = 0x3f800000;
 const CHANNELS = [0, 1, 2, 3];
 
 export const bilinearBlendPorts = () => ({

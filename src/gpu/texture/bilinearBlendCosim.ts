@@ -5,6 +5,7 @@ import { lerp32, lodToFloat, texelChannels, type Rgba } from '../../golden/textu
 import { packWords } from '../words.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { pipelineGolden } from '../pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItems.ts';
 import { BilinearBlend, bilinearBlendLatency, defaultBilinearBlendParams, type BilinearBlendParams } from './bilinearBlend.ts';
 import { randomTexel } from './textureRandom.ts';
 
@@ -16,7 +17,6 @@ export interface BlendItem {
   readonly weightB: number;
 }
 
-const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
 /** Half the time an edge weight (0, 1/256, 1/2, 255/256), else any. */
 const weight = (rng: Rng): number => (rng.int(2) ? [0, 1, 128, 255][rng.int(4)]! : rng.int(256));
 
@@ -61,11 +61,8 @@ export const compareRgba = (got: Rgba, want: Rgba): string | null =>
 
 const describeBlend = (x: BlendItem): string => `${x.r32f ? 'R32F' : 'RGBA8'} texels ${x.texels.map(hex).join(' ')} weights ${x.weightA}, ${x.weightB}`;
 
-export const bilinearBlendStimulus = (cycle: number, rng: Rng): Record<string, bigint> => ({
-  rst_n: cycle < 2 || rng.int(2000) === 0 ? 0n : 1n,
-  ...blendInputs(randomBlendItem(rng)),
-  in_valid: rng.int(8) === 0 ? 0n : 1n,
-});
+/** A random item most cycles, rare resets, a bubble one cycle in eight. */
+export const bilinearBlendStimulus = itemStimulus((rng) => blendInputs(randomBlendItem(rng)));
 
 export const bilinearBlendGolden = (p: BilinearBlendParams): GoldenModel =>
   pipelineGolden({ latency: bilinearBlendLatency(p), readItem: blendFromInputs, expected: expectedBlend, readAnswer: rgbaFromOutputs, compare: compareRgba, describe: describeBlend });

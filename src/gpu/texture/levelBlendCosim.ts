@@ -4,6 +4,7 @@ import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import { lerp32, lodToFloat, type Rgba } from '../../golden/texture/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { pipelineGolden } from '../pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItems.ts';
 import { compareRgba, rgbaFromOutputs, rgbaInput } from './bilinearBlendCosim.ts';
 import { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from './levelBlend.ts';
 import { randomFloatBits } from './textureRandom.ts';
@@ -14,7 +15,6 @@ export interface LevelBlendItem {
   readonly fraction: number;
 }
 
-const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
 const rgba = (v: bigint): Rgba => [0, 1, 2, 3].map((k) => Number((v >> BigInt(32 * k)) & 0xffffffffn)) as Rgba;
 
 export function randomLevelBlendItem(rng: Rng): LevelBlendItem {
@@ -39,11 +39,8 @@ export function expectedLevelBlend(x: LevelBlendItem): Rgba {
 
 const describeLevelBlend = (x: LevelBlendItem): string => `fine ${x.fine.map(hex).join(' ')} coarse ${x.coarse.map(hex).join(' ')} fraction ${x.fraction}`;
 
-export const levelBlendStimulus = (cycle: number, rng: Rng): Record<string, bigint> => ({
-  rst_n: cycle < 2 || rng.int(2000) === 0 ? 0n : 1n,
-  ...levelBlendInputs(randomLevelBlendItem(rng)),
-  in_valid: rng.int(8) === 0 ? 0n : 1n,
-});
+/** A random item most cycles, rare resets, a bubble one cycle in eight. */
+export const levelBlendStimulus = itemStimulus((rng) => levelBlendInputs(randomLevelBlendItem(rng)));
 
 export const levelBlendGolden = (p: LevelBlendParams): GoldenModel =>
   pipelineGolden({ latency: levelBlendLatency(p), readItem: levelBlendFromInputs, expected: expectedLevelBlend, readAnswer: rgbaFromOutputs, compare: compareRgba, describe: describeLevelBlend });

@@ -2,16 +2,12 @@
 import { Bool, UInt, defineModule, input, lit, mux, output, type BoolValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { TimedFloat, checkTextureLatencies, defaultTextureFloatLatencies, type Timed, type TextureFloatLatencies } from './timedFloat.ts';
+import { HALF, NEG_TWO_POW_22, POS_INF, TWO_POW_22, TWO_POW_8 } from './floatConstants.ts';
 import { floorToInt32 } from './floorToInt32.ts';
 
 export type TexelCoordinatesParams = TextureFloatLatencies;
 export const defaultTexelCoordinatesParams: TexelCoordinatesParams = defaultTextureFloatLatencies;
 
-const HALF = 0x3f000000;
-const TWO_POW_22 = 0x4a800000;
-const NEG_TWO_POW_22 = 0xca800000;
-const TWO_POW_8 = 0x43800000;
-const POS_INF = 0x7f800000;
 
 /** Signed texel index width: q >> 8 lies in [−2^22, 2^22], plus an offset −8 … +7 and the bilinear + 1. */
 const INDEX_BITS = 25;

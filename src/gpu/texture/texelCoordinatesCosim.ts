@@ -5,6 +5,7 @@ import { isNaN32, toNumber } from '../../golden/float32.ts';
 import { WrapMode, axisSample, wrapTexelIndex, type WrapModeName } from '../../golden/texture/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { pipelineGolden } from '../pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItems.ts';
 import { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from './texelCoordinates.ts';
 import { randomCoordinate, randomSize } from './textureRandom.ts';
 
@@ -31,8 +32,6 @@ export interface CoordinateAnswer {
 }
 
 const WRAP_NAMES = Object.keys(WrapMode) as WrapModeName[];
-const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
-
 export function randomCoordinateItem(rng: Rng): CoordinateItem {
   const width = randomSize(rng);
   const height = randomSize(rng);
@@ -109,11 +108,8 @@ export function compareCoordinates(got: CoordinateAnswer, want: CoordinateAnswer
   return bad.length === 0 ? null : `got ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`;
 }
 
-export const texelCoordinatesStimulus = (cycle: number, rng: Rng): Record<string, bigint> => ({
-  rst_n: cycle < 2 || rng.int(2000) === 0 ? 0n : 1n,
-  ...coordinateInputs(randomCoordinateItem(rng)),
-  in_valid: rng.int(8) === 0 ? 0n : 1n,
-});
+/** A random item most cycles, rare resets, a bubble one cycle in eight. */
+export const texelCoordinatesStimulus = itemStimulus((rng) => coordinateInputs(randomCoordinateItem(rng)));
 
 export const texelCoordinatesGolden = (p: TexelCoordinatesParams): GoldenModel =>
   pipelineGolden({

@@ -1,19 +1,13 @@
 // The texture unit's LOD stage: λ and the u4.8 LOD from explicit derivatives, bit-exact to the golden computeLod (docs/texture.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { delayValid } from '../../hdl/lib/index.ts';
+import { HALF, NEG_INF, ONE, POS_INF, TWO_POW_23, TWO_POW_8, TWO_POW_MINUS_8 } from './floatConstants.ts';
 import { TimedFloat, checkTextureLatencies, defaultTextureFloatLatencies, type Timed, type TextureFloatLatencies } from './timedFloat.ts';
 
 export type TextureLodParams = TextureFloatLatencies;
 export const defaultTextureLodParams: TextureLodParams = defaultTextureFloatLatencies;
 
-const HALF = 0x3f000000;
-const ONE = 0x3f800000;
 const LOG2_CORRECTION = 0x3eb00000;
-const TWO_POW_8 = 0x43800000;
-const TWO_POW_MINUS_8 = 0x3b800000;
-const TWO_POW_23 = 0x4b000000;
-const POS_INF = 0x7f800000;
-const NEG_INF = 0xff800000;
 
 export const textureLodPorts = () => ({
   in_valid: input(Bool),

@@ -4,6 +4,7 @@ import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import { computeLod, type LodInputs } from '../../golden/texture/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { pipelineGolden } from '../pipelineGolden.ts';
+import { hex, itemStimulus } from './cosimItems.ts';
 import { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from './textureLod.ts';
 import { randomDerivative, randomFloatBits, randomSize } from './textureRandom.ts';
 
@@ -18,8 +19,6 @@ export interface LodAnswer {
   readonly lambda: number;
   readonly lod: number;
 }
-
-const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
 
 /** A random LOD computation: a valid header's size and mip count, a valid sampler (min ≤ max), any clamp. */
 export function randomLodItem(rng: Rng): LodItem {
@@ -90,12 +89,8 @@ export const describeLod = (x: LodItem): string =>
 export const compareLod = (got: LodAnswer, want: LodAnswer): string | null =>
   got.lambda === want.lambda && got.lod === want.lod ? null : `got lambda ${hex(got.lambda)} lod ${got.lod}, expected lambda ${hex(want.lambda)} lod ${want.lod}`;
 
-/** Reset for the first two cycles, then rarely; a bubble one cycle in eight. */
-export const textureLodStimulus = (cycle: number, rng: Rng): Record<string, bigint> => ({
-  rst_n: cycle < 2 || rng.int(2000) === 0 ? 0n : 1n,
-  ...lodInputs(randomLodItem(rng)),
-  in_valid: rng.int(8) === 0 ? 0n : 1n,
-});
+/** A random item most cycles, rare resets, a bubble one cycle in eight. */
+export const textureLodStimulus = itemStimulus((rng) => lodInputs(randomLodItem(rng)));
 
 export const textureLodGolden = (p: TextureLodParams): GoldenModel =>
   pipelineGolden({ latency: textureLodLatency(p), readItem: lodFromInputs, expected: expectedLod, readAnswer: lodAnswerFromOutputs, compare: compareLod, describe: describeLod });
