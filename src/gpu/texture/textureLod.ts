@@ -1,6 +1,6 @@
 // The texture unit's LOD stage: λ and the u4.8 LOD from explicit derivatives, bit-exact to the golden computeLod (docs/texture.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
-import { delayValid } from '../../hdl/lib/index.ts';
+import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { HALF, NEG_INF, ONE, POS_INF, TWO_POW_23, TWO_POW_8, TWO_POW_MINUS_8 } from './floatConstants.ts';
 import { TimedFloat, checkTextureLatencies, defaultTextureFloatLatencies, type Timed, type TextureFloatLatencies } from './timedFloat.ts';
 
@@ -73,7 +73,16 @@ export const TextureLod = defineModule(
   (m, io, p) => {
     const f = new TimedFloat(m, p);
     const now = TimedFloat.now;
-    const raw = (x: UIntValue, signed: boolean, name: string): Timed => f.mul(f.itof(now(int32(x, signed)), `${name}_itof`), f.konst(TWO_POW_MINUS_8), `${name}_scale`);
+    /** A raw LOD field as binary32 (lodToFloat), converted late so that the narrow field waits in the registers, not the float. */
+    const raw = (x: UIntValue, signed: boolean, name: string, at: number): Timed => {
+      const start = Math.max(0, at - p.itof - p.fmul);
+      const field = { v: int32(delay(m, x, start, `${name}_field`), signed), at: start };
+      return f.mul(f.itof(field, `${name}_itof`), f.konst(TWO_POW_MINUS_8), `${name}_scale`);
+    };
+    const lastLevel = (at: number): Timed => {
+      const start = Math.max(0, at - p.itof);
+      return f.itof({ v: delay(m, io.mip_count, start, 'mip_count_field').zext(32).sub(1), at: start }, 'last_level_itof');
+    };
     const w = f.itof(now(io.width.zext(32)), 'width_itof');
     const h = f.itof(now(io.height.zext(32)), 'height_itof');
     const ux = f.mul(now(io.dsdx), w, 'ux');
@@ -84,11 +93,11 @@ export const TextureLod = defineModule(
     const ay = f.add(f.mul(uy, uy, 'uy2'), f.mul(vy, vy, 'vy2'), 'ay');
     const footprint2 = f.max(ax, ay, 'footprint2');
     const lambda = f.mul(selectLog2(f, footprint2, log2Body(f, footprint2)), f.konst(HALF), 'lambda');
-    let clamped = f.add(lambda, raw(io.lod_bias, true, 'bias'), 'biased');
-    clamped = f.max(clamped, raw(io.lod_min, false, 'lod_min'), 'max_lod_min');
-    clamped = f.max(clamped, raw(io.lod_clamp, false, 'lod_clamp'), 'max_lod_clamp');
-    clamped = f.min(clamped, raw(io.lod_max, false, 'lod_max'), 'min_lod_max');
-    clamped = f.min(clamped, f.itof(now(io.mip_count.zext(32).sub(1)), 'last_level_itof'), 'min_last_level');
+    let clamped = f.add(lambda, raw(io.lod_bias, true, 'bias', lambda.at), 'biased');
+    clamped = f.max(clamped, raw(io.lod_min, false, 'lod_min', clamped.at), 'max_lod_min');
+    clamped = f.max(clamped, raw(io.lod_clamp, false, 'lod_clamp', clamped.at), 'max_lod_clamp');
+    clamped = f.min(clamped, raw(io.lod_max, false, 'lod_max', clamped.at), 'min_lod_max');
+    clamped = f.min(clamped, lastLevel(clamped.at), 'min_last_level');
     const rounded = f.sub(f.add(f.mul(clamped, f.konst(TWO_POW_8), 'lod_scale'), f.konst(TWO_POW_23), 'lod_round_up'), f.konst(TWO_POW_23), 'lod_round_down');
     const lod = f.ftoi(rounded, 'lod_ftoi');
     const latency = lod.at + 1;
