@@ -45,9 +45,9 @@ function hardware(items: readonly CoordinateItem[], p: TexelCoordinatesParams = 
 }
 
 describe('parameters', () => {
-  test('latency: itof, the scale multiply, the −½, two clamps, the × 256, ftoi and the floor, the offset, seven remainder stages, the wrap register', () => {
-    expect(texelCoordinatesLatency(defaultTexelCoordinatesParams)).toBe(2 + 5 + 3 + 2 + 5 + 2 + 1 + 7 + 1);
-    expect(texelCoordinatesLatency(zeroLatencies)).toBe(2 + 1 + 7 + 1);
+  test('latency: itof, the scale multiply, the −½, two clamps, the × 256, ftoi and the floor, the offset, thirteen remainder stages, the wrap register', () => {
+    expect(texelCoordinatesLatency(defaultTexelCoordinatesParams)).toBe(2 + 5 + 3 + 2 + 5 + 2 + 1 + 13 + 1);
+    expect(texelCoordinatesLatency(zeroLatencies)).toBe(2 + 1 + 13 + 1);
   });
   test('bad latencies are refused with a clear error', () => {
     expect(() => texelCoordinatesLatency({ ...defaultTexelCoordinatesParams, itof: 41 })).toThrow('TexelCoordinates: itof latency must be an integer from 0 to 40, got 41');

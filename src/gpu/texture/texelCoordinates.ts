@@ -14,7 +14,7 @@ const INDEX_BITS = 25;
 /** Bits of the remainder's divisor: the size, or twice the size for mirror (≤ 32768). */
 const DIVISOR_BITS = 16;
 /** Remainder steps (one dividend bit each) between registers. */
-const MOD_STEPS_PER_STAGE = 4;
+const MOD_STEPS_PER_STAGE = 2;
 const MOD_STAGES = Math.ceil(INDEX_BITS / MOD_STEPS_PER_STAGE);
 /** Wrap modes as the header encodes them (src/golden/texture/textureHeader.ts). */
 const WRAP_CLAMP = 1;
