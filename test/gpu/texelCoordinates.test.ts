@@ -136,7 +136,7 @@ describe('texel_coordinates on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden axisSample and wrapTexelIndex', async () => {
-    await expectLockstepOnThree(texelCoordinatesCosimDesign, seed);
+    await expectLockstepOnThree(texelCoordinatesCosimDesign, seed, 2000);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {

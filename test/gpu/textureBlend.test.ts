@@ -132,8 +132,8 @@ describe('bilinear_blend and level_blend on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden texelChannels and lerp32', async () => {
-    await expectLockstepOnThree(bilinearBlendCosimDesign, seed);
-    await expectLockstepOnThree(levelBlendCosimDesign, seed);
+    await expectLockstepOnThree(bilinearBlendCosimDesign, seed, 1000);
+    await expectLockstepOnThree(levelBlendCosimDesign, seed, 1000);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {

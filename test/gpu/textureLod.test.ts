@@ -139,7 +139,7 @@ describe('texture_lod on three simulators', () => {
   });
 
   test('lockstep on the TS simulator, Verilator and Icarus, with the golden computeLod', async () => {
-    await expectLockstepOnThree(textureLodCosimDesign, seed);
+    await expectLockstepOnThree(textureLodCosimDesign, seed, 2000);
   }, 600_000);
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {

@@ -1,13 +1,12 @@
 // The texture unit's LOD stage: λ and the u4.8 LOD from explicit derivatives, bit-exact to the golden computeLod (docs/texture.md).
 import { Bool, UInt, cat, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
+import { LOG2_CORRECTION } from '../../golden/texture/index.ts';
 import { HALF, NEG_INF, ONE, POS_INF, TWO_POW_23, TWO_POW_8, TWO_POW_MINUS_8 } from './floatConstants.ts';
 import { TimedFloat, checkTextureLatencies, defaultTextureFloatLatencies, type Timed, type TextureFloatLatencies } from './timedFloat.ts';
 
 export type TextureLodParams = TextureFloatLatencies;
 export const defaultTextureLodParams: TextureLodParams = defaultTextureFloatLatencies;
-
-const LOG2_CORRECTION = 0x3eb00000;
 
 export const textureLodPorts = () => ({
   in_valid: input(Bool),
@@ -37,9 +36,19 @@ export const textureLodPorts = () => ({
 /** An unsigned or two's-complement field as an int32. */
 const int32 = (x: UIntValue, signed: boolean): UIntValue => (signed ? x.sext(32).asUInt() : x.zext(32));
 
+/** The arithmetic part of log2Approx for a normal m: itof(e) + (f + 11/32 · f · (1 − f)). */
+function log2Body(f: TimedFloat, m: Timed): Timed {
+  const bits = m.v;
+  const e = f.itof({ v: bits.bits(30, 23).zext(32).sub(127), at: m.at }, 'log2_exponent');
+  const frac = f.sub({ v: cat(lit(0x7f, 9), bits.bits(22, 0)), at: m.at }, f.konst(ONE), 'log2_fraction');
+  const oneMinus = f.sub(f.konst(ONE), frac, 'log2_one_minus');
+  const product = f.mul(f.mul(frac, oneMinus, 'log2_product'), f.konst(LOG2_CORRECTION), 'log2_correction');
+  return f.add(e, f.add(frac, product, 'log2_mantissa'), 'log2_sum');
+}
+
 /** log2Approx(m) (src/golden/texture/lod.ts): NaN stays; +inf stays; negative, zero and subnormal give −inf; else the approximation. */
-function selectLog2(f: TimedFloat, m: Timed, approx: Timed): Timed {
-  return f.comb('log2_special', [m, approx], (mv, av) => {
+function log2Approx(f: TimedFloat, m: Timed): Timed {
+  return f.comb('log2_special', [m, log2Body(f, m)], (mv, av) => {
     const x = mv as UIntValue;
     const isNaN = x.bits(30, 0).gt(POS_INF);
     const isPosInf = x.eq(POS_INF);
@@ -92,7 +101,7 @@ export const TextureLod = defineModule(
     const ax = f.add(f.mul(ux, ux, 'ux2'), f.mul(vx, vx, 'vx2'), 'ax');
     const ay = f.add(f.mul(uy, uy, 'uy2'), f.mul(vy, vy, 'vy2'), 'ay');
     const footprint2 = f.max(ax, ay, 'footprint2');
-    const lambda = f.mul(selectLog2(f, footprint2, log2Body(f, footprint2)), f.konst(HALF), 'lambda');
+    const lambda = f.mul(log2Approx(f, footprint2), f.konst(HALF), 'lambda');
     let clamped = f.add(lambda, raw(io.lod_bias, true, 'bias', lambda.at), 'biased');
     clamped = f.max(clamped, raw(io.lod_min, false, 'lod_min', clamped.at), 'max_lod_min');
     clamped = f.max(clamped, raw(io.lod_clamp, false, 'lod_clamp', clamped.at), 'max_lod_clamp');
@@ -108,12 +117,3 @@ export const TextureLod = defineModule(
   },
 );
 
-/** The arithmetic part of log2Approx for a normal m: itof(e) + (f + 11/32 · f · (1 − f)). */
-function log2Body(f: TimedFloat, m: Timed): Timed {
-  const bits = m.v;
-  const e = f.itof({ v: bits.bits(30, 23).zext(32).sub(127), at: m.at }, 'log2_exponent');
-  const frac = f.sub({ v: cat(lit(0x7f, 9), bits.bits(22, 0)), at: m.at }, f.konst(ONE), 'log2_fraction');
-  const oneMinus = f.sub(f.konst(ONE), frac, 'log2_one_minus');
-  const product = f.mul(f.mul(frac, oneMinus, 'log2_product'), f.konst(LOG2_CORRECTION), 'log2_correction');
-  return f.add(e, f.add(frac, product, 'log2_mantissa'), 'log2_sum');
-}
