@@ -7,10 +7,10 @@ import { VectorBench } from './vectorBench.ts';
 
 type Row = Record<string, bigint>;
 
-/** `cycles` cycles of `stimulus` on the TS simulator, every output checked by the golden model; returns the answers seen. */
-export function runAgainstGolden(design: Design, golden: GoldenModel, stimulus: CosimDesign['stimulus'], seed: number, cycles: number): number {
+/** `cycles` cycles of `stimulus` (its generator seeded from the test's seed and a salt) on the TS simulator, every output checked by the golden model; returns the answers seen. */
+export function runAgainstGolden(design: Design, golden: GoldenModel, stimulus: CosimDesign['stimulus'], seed: number, salt: number, cycles: number): number {
   const bench = new VectorBench(design);
-  const rng = createRng(seed);
+  const rng = createRng((seed ^ salt) >>> 0);
   const rows = Array.from({ length: cycles }, (_, c) => stimulus(c, rng));
   const outs = bench.run(rows);
   let answers = 0;

@@ -109,10 +109,10 @@ describe('LevelBlend, directed', () => {
 describe('random items on the TS simulator against the golden', () => {
   for (const [p, cycles] of [[defaultBilinearBlendParams, 10_000], [zeroLatencies, 3_000]] as const) {
     test(`BilinearBlend ${JSON.stringify(p)}: ${cycles} cycles with bubbles and resets, every result on time and exact`, () => {
-      expect(runAgainstGolden(bilinear(p), bilinearBlendGolden(p), bilinearBlendStimulus, seed ^ 0xb1 ^ p.fadd, cycles)).toBeGreaterThan(cycles * 0.8);
+      expect(runAgainstGolden(bilinear(p), bilinearBlendGolden(p), bilinearBlendStimulus, seed, 0xb1 ^ p.fadd, cycles)).toBeGreaterThan(cycles * 0.8);
     }, 120_000);
     test(`LevelBlend ${JSON.stringify(p)}: ${cycles} cycles with bubbles and resets, every result on time and exact`, () => {
-      expect(runAgainstGolden(level(p), levelBlendGolden(p), levelBlendStimulus, seed ^ 0x1e ^ p.fadd, cycles)).toBeGreaterThan(cycles * 0.8);
+      expect(runAgainstGolden(level(p), levelBlendGolden(p), levelBlendStimulus, seed, 0x1e ^ p.fadd, cycles)).toBeGreaterThan(cycles * 0.8);
     }, 120_000);
   }
 });
