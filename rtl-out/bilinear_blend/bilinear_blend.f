@@ -1,0 +1,4 @@
+IToF_stages2.sv
+FAdd_stages3.sv
+FMul_stages5.sv
+BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv
