@@ -13,266 +13,266 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
   output logic out_valid,
   output logic [127:0] rgba
 );
-  logic [31:0] t0_c0; // timedFloat.ts:79
-  logic [31:0] t0_c1; // timedFloat.ts:79
-  logic [31:0] t0_c2; // timedFloat.ts:79
-  logic [31:0] t0_c3; // timedFloat.ts:79
-  logic [31:0] t1_c0; // timedFloat.ts:79
-  logic [31:0] t1_c1; // timedFloat.ts:79
-  logic [31:0] t1_c2; // timedFloat.ts:79
-  logic [31:0] t1_c3; // timedFloat.ts:79
-  logic [31:0] t2_c0; // timedFloat.ts:79
-  logic [31:0] t2_c1; // timedFloat.ts:79
-  logic [31:0] t2_c2; // timedFloat.ts:79
-  logic [31:0] t2_c3; // timedFloat.ts:79
-  logic [31:0] t3_c0; // timedFloat.ts:79
-  logic [31:0] t3_c1; // timedFloat.ts:79
-  logic [31:0] t3_c2; // timedFloat.ts:79
-  logic [31:0] t3_c3; // timedFloat.ts:79
-  logic weight_a_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] weight_a_itof_result; // timedFloat.ts:100
-  logic [7:0] weight_a0_al0_d1; // timedFloat.ts:63
-  logic [7:0] weight_a0_al0_d2; // timedFloat.ts:63
-  logic weight_b_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] weight_b_itof_result; // timedFloat.ts:100
-  logic [7:0] weight_b0_al2_d1; // timedFloat.ts:63
-  logic [7:0] weight_b0_al2_d2; // timedFloat.ts:63
-  logic c0_top_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_top_sub_result; // timedFloat.ts:84
-  logic c0_top_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_top_mul_result; // timedFloat.ts:84
-  logic [31:0] c0_top_mul_a_al6_d1; // timedFloat.ts:63
-  logic [31:0] c0_top_mul_a_al6_d2; // timedFloat.ts:63
-  logic c0_top_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_top_add_result; // timedFloat.ts:84
-  logic [31:0] c0_top_add_a_al8_d1; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d2; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d3; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d4; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d5; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d6; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d7; // timedFloat.ts:63
-  logic [31:0] c0_top_add_a_al8_d8; // timedFloat.ts:63
-  logic c0_bottom_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_bottom_sub_result; // timedFloat.ts:84
-  logic c0_bottom_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_bottom_mul_result; // timedFloat.ts:84
-  logic [31:0] c0_bottom_mul_a_al12_d1; // timedFloat.ts:63
-  logic [31:0] c0_bottom_mul_a_al12_d2; // timedFloat.ts:63
-  logic c0_bottom_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_bottom_add_result; // timedFloat.ts:84
-  logic [31:0] c0_bottom_add_a_al14_d1; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d2; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d3; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d4; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d5; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d6; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d7; // timedFloat.ts:63
-  logic [31:0] c0_bottom_add_a_al14_d8; // timedFloat.ts:63
-  logic c0_blend_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_blend_sub_result; // timedFloat.ts:84
-  logic c0_blend_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_blend_mul_result; // timedFloat.ts:84
-  logic [31:0] c0_blend_mul_a_al18_d1; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d2; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d3; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d4; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d5; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d6; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d7; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d8; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d9; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d10; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d11; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d12; // timedFloat.ts:63
-  logic [31:0] c0_blend_mul_a_al18_d13; // timedFloat.ts:63
-  logic c0_blend_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_blend_add_result; // timedFloat.ts:84
-  logic [31:0] c0_blend_add_a_al20_d1; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d2; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d3; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d4; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d5; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d6; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d7; // timedFloat.ts:63
-  logic [31:0] c0_blend_add_a_al20_d8; // timedFloat.ts:63
-  logic c1_top_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_top_sub_result; // timedFloat.ts:84
-  logic c1_top_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_top_mul_result; // timedFloat.ts:84
-  logic [31:0] c1_top_mul_a_al24_d1; // timedFloat.ts:63
-  logic [31:0] c1_top_mul_a_al24_d2; // timedFloat.ts:63
-  logic c1_top_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_top_add_result; // timedFloat.ts:84
-  logic [31:0] c1_top_add_a_al26_d1; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d2; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d3; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d4; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d5; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d6; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d7; // timedFloat.ts:63
-  logic [31:0] c1_top_add_a_al26_d8; // timedFloat.ts:63
-  logic c1_bottom_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_bottom_sub_result; // timedFloat.ts:84
-  logic c1_bottom_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_bottom_mul_result; // timedFloat.ts:84
-  logic [31:0] c1_bottom_mul_a_al30_d1; // timedFloat.ts:63
-  logic [31:0] c1_bottom_mul_a_al30_d2; // timedFloat.ts:63
-  logic c1_bottom_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_bottom_add_result; // timedFloat.ts:84
-  logic [31:0] c1_bottom_add_a_al32_d1; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d2; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d3; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d4; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d5; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d6; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d7; // timedFloat.ts:63
-  logic [31:0] c1_bottom_add_a_al32_d8; // timedFloat.ts:63
-  logic c1_blend_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_blend_sub_result; // timedFloat.ts:84
-  logic c1_blend_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_blend_mul_result; // timedFloat.ts:84
-  logic [31:0] c1_blend_mul_a_al36_d1; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d2; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d3; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d4; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d5; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d6; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d7; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d8; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d9; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d10; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d11; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d12; // timedFloat.ts:63
-  logic [31:0] c1_blend_mul_a_al36_d13; // timedFloat.ts:63
-  logic c1_blend_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_blend_add_result; // timedFloat.ts:84
-  logic [31:0] c1_blend_add_a_al38_d1; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d2; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d3; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d4; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d5; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d6; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d7; // timedFloat.ts:63
-  logic [31:0] c1_blend_add_a_al38_d8; // timedFloat.ts:63
-  logic c2_top_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_top_sub_result; // timedFloat.ts:84
-  logic c2_top_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_top_mul_result; // timedFloat.ts:84
-  logic [31:0] c2_top_mul_a_al42_d1; // timedFloat.ts:63
-  logic [31:0] c2_top_mul_a_al42_d2; // timedFloat.ts:63
-  logic c2_top_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_top_add_result; // timedFloat.ts:84
-  logic [31:0] c2_top_add_a_al44_d1; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d2; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d3; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d4; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d5; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d6; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d7; // timedFloat.ts:63
-  logic [31:0] c2_top_add_a_al44_d8; // timedFloat.ts:63
-  logic c2_bottom_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_bottom_sub_result; // timedFloat.ts:84
-  logic c2_bottom_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_bottom_mul_result; // timedFloat.ts:84
-  logic [31:0] c2_bottom_mul_a_al48_d1; // timedFloat.ts:63
-  logic [31:0] c2_bottom_mul_a_al48_d2; // timedFloat.ts:63
-  logic c2_bottom_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_bottom_add_result; // timedFloat.ts:84
-  logic [31:0] c2_bottom_add_a_al50_d1; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d2; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d3; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d4; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d5; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d6; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d7; // timedFloat.ts:63
-  logic [31:0] c2_bottom_add_a_al50_d8; // timedFloat.ts:63
-  logic c2_blend_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_blend_sub_result; // timedFloat.ts:84
-  logic c2_blend_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_blend_mul_result; // timedFloat.ts:84
-  logic [31:0] c2_blend_mul_a_al54_d1; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d2; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d3; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d4; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d5; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d6; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d7; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d8; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d9; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d10; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d11; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d12; // timedFloat.ts:63
-  logic [31:0] c2_blend_mul_a_al54_d13; // timedFloat.ts:63
-  logic c2_blend_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_blend_add_result; // timedFloat.ts:84
-  logic [31:0] c2_blend_add_a_al56_d1; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d2; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d3; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d4; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d5; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d6; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d7; // timedFloat.ts:63
-  logic [31:0] c2_blend_add_a_al56_d8; // timedFloat.ts:63
-  logic c3_top_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_top_sub_result; // timedFloat.ts:84
-  logic c3_top_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_top_mul_result; // timedFloat.ts:84
-  logic [31:0] c3_top_mul_a_al60_d1; // timedFloat.ts:63
-  logic [31:0] c3_top_mul_a_al60_d2; // timedFloat.ts:63
-  logic c3_top_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_top_add_result; // timedFloat.ts:84
-  logic [31:0] c3_top_add_a_al62_d1; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d2; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d3; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d4; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d5; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d6; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d7; // timedFloat.ts:63
-  logic [31:0] c3_top_add_a_al62_d8; // timedFloat.ts:63
-  logic c3_bottom_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_bottom_sub_result; // timedFloat.ts:84
-  logic c3_bottom_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_bottom_mul_result; // timedFloat.ts:84
-  logic [31:0] c3_bottom_mul_a_al66_d1; // timedFloat.ts:63
-  logic [31:0] c3_bottom_mul_a_al66_d2; // timedFloat.ts:63
-  logic c3_bottom_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_bottom_add_result; // timedFloat.ts:84
-  logic [31:0] c3_bottom_add_a_al68_d1; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d2; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d3; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d4; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d5; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d6; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d7; // timedFloat.ts:63
-  logic [31:0] c3_bottom_add_a_al68_d8; // timedFloat.ts:63
-  logic c3_blend_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_blend_sub_result; // timedFloat.ts:84
-  logic c3_blend_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_blend_mul_result; // timedFloat.ts:84
-  logic [31:0] c3_blend_mul_a_al72_d1; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d2; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d3; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d4; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d5; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d6; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d7; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d8; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d9; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d10; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d11; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d12; // timedFloat.ts:63
-  logic [31:0] c3_blend_mul_a_al72_d13; // timedFloat.ts:63
-  logic c3_blend_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_blend_add_result; // timedFloat.ts:84
-  logic [31:0] c3_blend_add_a_al74_d1; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d2; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d3; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d4; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d5; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d6; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d7; // timedFloat.ts:63
-  logic [31:0] c3_blend_add_a_al74_d8; // timedFloat.ts:63
+  logic [31:0] t0_c0; // bilinearBlend.ts:59
+  logic [31:0] t0_c1; // bilinearBlend.ts:59
+  logic [31:0] t0_c2; // bilinearBlend.ts:59
+  logic [31:0] t0_c3; // bilinearBlend.ts:59
+  logic [31:0] t1_c0; // bilinearBlend.ts:59
+  logic [31:0] t1_c1; // bilinearBlend.ts:59
+  logic [31:0] t1_c2; // bilinearBlend.ts:59
+  logic [31:0] t1_c3; // bilinearBlend.ts:59
+  logic [31:0] t2_c0; // bilinearBlend.ts:59
+  logic [31:0] t2_c1; // bilinearBlend.ts:59
+  logic [31:0] t2_c2; // bilinearBlend.ts:59
+  logic [31:0] t2_c3; // bilinearBlend.ts:59
+  logic [31:0] t3_c0; // bilinearBlend.ts:59
+  logic [31:0] t3_c1; // bilinearBlend.ts:59
+  logic [31:0] t3_c2; // bilinearBlend.ts:59
+  logic [31:0] t3_c3; // bilinearBlend.ts:59
+  logic weight_a_itof_out_valid; // lerp.ts:13
+  logic [31:0] weight_a_itof_result; // lerp.ts:13
+  logic [7:0] weight_a0_al0_d1; // lerp.ts:14
+  logic [7:0] weight_a0_al0_d2; // lerp.ts:14
+  logic weight_b_itof_out_valid; // lerp.ts:13
+  logic [31:0] weight_b_itof_result; // lerp.ts:13
+  logic [7:0] weight_b0_al2_d1; // lerp.ts:14
+  logic [7:0] weight_b0_al2_d2; // lerp.ts:14
+  logic c0_top_sub_out_valid; // lerp.ts:6
+  logic [31:0] c0_top_sub_result; // lerp.ts:6
+  logic c0_top_mul_out_valid; // lerp.ts:6
+  logic [31:0] c0_top_mul_result; // lerp.ts:6
+  logic [31:0] c0_top_mul_a_al6_d1; // lerp.ts:6
+  logic [31:0] c0_top_mul_a_al6_d2; // lerp.ts:6
+  logic c0_top_add_out_valid; // lerp.ts:6
+  logic [31:0] c0_top_add_result; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d1; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d2; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d3; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d4; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d5; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d6; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d7; // lerp.ts:6
+  logic [31:0] c0_top_add_a_al8_d8; // lerp.ts:6
+  logic c0_bottom_sub_out_valid; // lerp.ts:6
+  logic [31:0] c0_bottom_sub_result; // lerp.ts:6
+  logic c0_bottom_mul_out_valid; // lerp.ts:6
+  logic [31:0] c0_bottom_mul_result; // lerp.ts:6
+  logic [31:0] c0_bottom_mul_a_al12_d1; // lerp.ts:6
+  logic [31:0] c0_bottom_mul_a_al12_d2; // lerp.ts:6
+  logic c0_bottom_add_out_valid; // lerp.ts:6
+  logic [31:0] c0_bottom_add_result; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d1; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d2; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d3; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d4; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d5; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d6; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d7; // lerp.ts:6
+  logic [31:0] c0_bottom_add_a_al14_d8; // lerp.ts:6
+  logic c0_blend_sub_out_valid; // lerp.ts:6
+  logic [31:0] c0_blend_sub_result; // lerp.ts:6
+  logic c0_blend_mul_out_valid; // lerp.ts:6
+  logic [31:0] c0_blend_mul_result; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d1; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d2; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d3; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d4; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d5; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d6; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d7; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d8; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d9; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d10; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d11; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d12; // lerp.ts:6
+  logic [31:0] c0_blend_mul_a_al18_d13; // lerp.ts:6
+  logic c0_blend_add_out_valid; // lerp.ts:6
+  logic [31:0] c0_blend_add_result; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d1; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d2; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d3; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d4; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d5; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d6; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d7; // lerp.ts:6
+  logic [31:0] c0_blend_add_a_al20_d8; // lerp.ts:6
+  logic c1_top_sub_out_valid; // lerp.ts:6
+  logic [31:0] c1_top_sub_result; // lerp.ts:6
+  logic c1_top_mul_out_valid; // lerp.ts:6
+  logic [31:0] c1_top_mul_result; // lerp.ts:6
+  logic [31:0] c1_top_mul_a_al24_d1; // lerp.ts:6
+  logic [31:0] c1_top_mul_a_al24_d2; // lerp.ts:6
+  logic c1_top_add_out_valid; // lerp.ts:6
+  logic [31:0] c1_top_add_result; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d1; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d2; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d3; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d4; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d5; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d6; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d7; // lerp.ts:6
+  logic [31:0] c1_top_add_a_al26_d8; // lerp.ts:6
+  logic c1_bottom_sub_out_valid; // lerp.ts:6
+  logic [31:0] c1_bottom_sub_result; // lerp.ts:6
+  logic c1_bottom_mul_out_valid; // lerp.ts:6
+  logic [31:0] c1_bottom_mul_result; // lerp.ts:6
+  logic [31:0] c1_bottom_mul_a_al30_d1; // lerp.ts:6
+  logic [31:0] c1_bottom_mul_a_al30_d2; // lerp.ts:6
+  logic c1_bottom_add_out_valid; // lerp.ts:6
+  logic [31:0] c1_bottom_add_result; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d1; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d2; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d3; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d4; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d5; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d6; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d7; // lerp.ts:6
+  logic [31:0] c1_bottom_add_a_al32_d8; // lerp.ts:6
+  logic c1_blend_sub_out_valid; // lerp.ts:6
+  logic [31:0] c1_blend_sub_result; // lerp.ts:6
+  logic c1_blend_mul_out_valid; // lerp.ts:6
+  logic [31:0] c1_blend_mul_result; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d1; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d2; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d3; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d4; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d5; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d6; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d7; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d8; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d9; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d10; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d11; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d12; // lerp.ts:6
+  logic [31:0] c1_blend_mul_a_al36_d13; // lerp.ts:6
+  logic c1_blend_add_out_valid; // lerp.ts:6
+  logic [31:0] c1_blend_add_result; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d1; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d2; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d3; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d4; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d5; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d6; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d7; // lerp.ts:6
+  logic [31:0] c1_blend_add_a_al38_d8; // lerp.ts:6
+  logic c2_top_sub_out_valid; // lerp.ts:6
+  logic [31:0] c2_top_sub_result; // lerp.ts:6
+  logic c2_top_mul_out_valid; // lerp.ts:6
+  logic [31:0] c2_top_mul_result; // lerp.ts:6
+  logic [31:0] c2_top_mul_a_al42_d1; // lerp.ts:6
+  logic [31:0] c2_top_mul_a_al42_d2; // lerp.ts:6
+  logic c2_top_add_out_valid; // lerp.ts:6
+  logic [31:0] c2_top_add_result; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d1; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d2; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d3; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d4; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d5; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d6; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d7; // lerp.ts:6
+  logic [31:0] c2_top_add_a_al44_d8; // lerp.ts:6
+  logic c2_bottom_sub_out_valid; // lerp.ts:6
+  logic [31:0] c2_bottom_sub_result; // lerp.ts:6
+  logic c2_bottom_mul_out_valid; // lerp.ts:6
+  logic [31:0] c2_bottom_mul_result; // lerp.ts:6
+  logic [31:0] c2_bottom_mul_a_al48_d1; // lerp.ts:6
+  logic [31:0] c2_bottom_mul_a_al48_d2; // lerp.ts:6
+  logic c2_bottom_add_out_valid; // lerp.ts:6
+  logic [31:0] c2_bottom_add_result; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d1; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d2; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d3; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d4; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d5; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d6; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d7; // lerp.ts:6
+  logic [31:0] c2_bottom_add_a_al50_d8; // lerp.ts:6
+  logic c2_blend_sub_out_valid; // lerp.ts:6
+  logic [31:0] c2_blend_sub_result; // lerp.ts:6
+  logic c2_blend_mul_out_valid; // lerp.ts:6
+  logic [31:0] c2_blend_mul_result; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d1; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d2; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d3; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d4; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d5; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d6; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d7; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d8; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d9; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d10; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d11; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d12; // lerp.ts:6
+  logic [31:0] c2_blend_mul_a_al54_d13; // lerp.ts:6
+  logic c2_blend_add_out_valid; // lerp.ts:6
+  logic [31:0] c2_blend_add_result; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d1; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d2; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d3; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d4; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d5; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d6; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d7; // lerp.ts:6
+  logic [31:0] c2_blend_add_a_al56_d8; // lerp.ts:6
+  logic c3_top_sub_out_valid; // lerp.ts:6
+  logic [31:0] c3_top_sub_result; // lerp.ts:6
+  logic c3_top_mul_out_valid; // lerp.ts:6
+  logic [31:0] c3_top_mul_result; // lerp.ts:6
+  logic [31:0] c3_top_mul_a_al60_d1; // lerp.ts:6
+  logic [31:0] c3_top_mul_a_al60_d2; // lerp.ts:6
+  logic c3_top_add_out_valid; // lerp.ts:6
+  logic [31:0] c3_top_add_result; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d1; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d2; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d3; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d4; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d5; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d6; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d7; // lerp.ts:6
+  logic [31:0] c3_top_add_a_al62_d8; // lerp.ts:6
+  logic c3_bottom_sub_out_valid; // lerp.ts:6
+  logic [31:0] c3_bottom_sub_result; // lerp.ts:6
+  logic c3_bottom_mul_out_valid; // lerp.ts:6
+  logic [31:0] c3_bottom_mul_result; // lerp.ts:6
+  logic [31:0] c3_bottom_mul_a_al66_d1; // lerp.ts:6
+  logic [31:0] c3_bottom_mul_a_al66_d2; // lerp.ts:6
+  logic c3_bottom_add_out_valid; // lerp.ts:6
+  logic [31:0] c3_bottom_add_result; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d1; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d2; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d3; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d4; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d5; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d6; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d7; // lerp.ts:6
+  logic [31:0] c3_bottom_add_a_al68_d8; // lerp.ts:6
+  logic c3_blend_sub_out_valid; // lerp.ts:6
+  logic [31:0] c3_blend_sub_result; // lerp.ts:6
+  logic c3_blend_mul_out_valid; // lerp.ts:6
+  logic [31:0] c3_blend_mul_result; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d1; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d2; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d3; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d4; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d5; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d6; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d7; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d8; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d9; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d10; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d11; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d12; // lerp.ts:6
+  logic [31:0] c3_blend_mul_a_al72_d13; // lerp.ts:6
+  logic c3_blend_add_out_valid; // lerp.ts:6
+  logic [31:0] c3_blend_add_result; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d1; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d2; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d3; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d4; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d5; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d6; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d7; // lerp.ts:6
+  logic [31:0] c3_blend_add_a_al74_d8; // lerp.ts:6
   logic [127:0] rgba_out; // bilinearBlend.ts:69
   logic valid_d1; // bilinearBlend.ts:70
   logic valid_d2; // bilinearBlend.ts:70
@@ -1794,134 +1794,122 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] t3_c3_mux_250 = t3_c3_slice_5 ? (t3_c3_slice_6 ? t3_c3_mux_238 : t3_c3_mux_241) : t3_c3_slice_6 ? t3_c3_mux_245 : t3_c3_mux_248; // bilinearBlend.ts:47
   wire [31:0] t3_c3_mux_252 = t3_c3_slice_3 ? (t3_c3_slice_4 ? t3_c3_mux_204 : t3_c3_mux_219) : t3_c3_slice_4 ? t3_c3_mux_235 : t3_c3_mux_250; // bilinearBlend.ts:47
   wire [31:0] t3_c3_mux_254 = t3_c3_slice[7] ? (t3_c3_slice_2 ? t3_c3_mux_62 : t3_c3_mux_125) : t3_c3_slice_2 ? t3_c3_mux_189 : t3_c3_mux_252; // bilinearBlend.ts:47
-  wire weight_a_itof_in_valid = 1'd1; // timedFloat.ts:100
+  wire weight_a_itof_in_valid = 1'd1; // lerp.ts:13
   wire [31:0] v = {24'd0, weight_a}; // lerp.ts:13
-  wire [31:0] weight_a_itof_a = v; // timedFloat.ts:100
-  wire weight_b_itof_in_valid = 1'd1; // timedFloat.ts:100
+  wire [31:0] weight_a_itof_a = v; // lerp.ts:13
+  wire weight_b_itof_in_valid = 1'd1; // lerp.ts:13
   wire [31:0] v_1 = {24'd0, weight_b}; // lerp.ts:13
-  wire [31:0] weight_b_itof_a = v_1; // timedFloat.ts:100
-  wire c0_top_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_top_sub_a = t1_c0; // timedFloat.ts:84
-  wire [31:0] v_2 = t0_c0 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c0_top_sub_b = v_2; // timedFloat.ts:84
-  wire c0_top_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_top_mul_a = c0_top_mul_a_al6_d2; // timedFloat.ts:84
-  wire [31:0] c0_top_mul_b = c0_top_sub_result; // timedFloat.ts:84
+  wire [31:0] weight_b_itof_a = v_1; // lerp.ts:13
+  wire c0_top_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_top_sub_a = t1_c0; // lerp.ts:6
+  wire [31:0] c0_top_sub_b = t0_c0 ^ 32'h80000000; // lerp.ts:6
+  wire c0_top_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_top_mul_a = c0_top_mul_a_al6_d2; // lerp.ts:6
+  wire [31:0] c0_top_mul_b = c0_top_sub_result; // lerp.ts:6
   wire [31:0] c0_top_mul_a_al6_d1_mux = weight_a0_al0_d2 == 8'd0 ? 32'd0 : weight_a_itof_result - 32'h4000000; // lerp.ts:14
-  wire c0_top_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_top_add_a = c0_top_add_a_al8_d8; // timedFloat.ts:84
-  wire [31:0] c0_top_add_b = c0_top_mul_result; // timedFloat.ts:84
-  wire c0_bottom_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_bottom_sub_a = t3_c0; // timedFloat.ts:84
-  wire [31:0] v_3 = t2_c0 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c0_bottom_sub_b = v_3; // timedFloat.ts:84
-  wire c0_bottom_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_bottom_mul_a = c0_bottom_mul_a_al12_d2; // timedFloat.ts:84
-  wire [31:0] c0_bottom_mul_b = c0_bottom_sub_result; // timedFloat.ts:84
-  wire c0_bottom_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_bottom_add_a = c0_bottom_add_a_al14_d8; // timedFloat.ts:84
-  wire [31:0] c0_bottom_add_b = c0_bottom_mul_result; // timedFloat.ts:84
-  wire c0_blend_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_blend_sub_a = c0_bottom_add_result; // timedFloat.ts:84
-  wire [31:0] v_4 = c0_top_add_result ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c0_blend_sub_b = v_4; // timedFloat.ts:84
-  wire c0_blend_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_blend_mul_a = c0_blend_mul_a_al18_d13; // timedFloat.ts:84
-  wire [31:0] c0_blend_mul_b = c0_blend_sub_result; // timedFloat.ts:84
+  wire c0_top_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_top_add_a = c0_top_add_a_al8_d8; // lerp.ts:6
+  wire [31:0] c0_top_add_b = c0_top_mul_result; // lerp.ts:6
+  wire c0_bottom_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_bottom_sub_a = t3_c0; // lerp.ts:6
+  wire [31:0] c0_bottom_sub_b = t2_c0 ^ 32'h80000000; // lerp.ts:6
+  wire c0_bottom_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_bottom_mul_a = c0_bottom_mul_a_al12_d2; // lerp.ts:6
+  wire [31:0] c0_bottom_mul_b = c0_bottom_sub_result; // lerp.ts:6
+  wire c0_bottom_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_bottom_add_a = c0_bottom_add_a_al14_d8; // lerp.ts:6
+  wire [31:0] c0_bottom_add_b = c0_bottom_mul_result; // lerp.ts:6
+  wire c0_blend_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_blend_sub_a = c0_bottom_add_result; // lerp.ts:6
+  wire [31:0] c0_blend_sub_b = c0_top_add_result ^ 32'h80000000; // lerp.ts:6
+  wire c0_blend_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_blend_mul_a = c0_blend_mul_a_al18_d13; // lerp.ts:6
+  wire [31:0] c0_blend_mul_b = c0_blend_sub_result; // lerp.ts:6
   wire [31:0] c0_blend_mul_a_al18_d1_mux = weight_b0_al2_d2 == 8'd0 ? 32'd0 : weight_b_itof_result - 32'h4000000; // lerp.ts:14
-  wire c0_blend_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_blend_add_a = c0_blend_add_a_al20_d8; // timedFloat.ts:84
-  wire [31:0] c0_blend_add_b = c0_blend_mul_result; // timedFloat.ts:84
-  wire c1_top_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_top_sub_a = t1_c1; // timedFloat.ts:84
-  wire [31:0] v_5 = t0_c1 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c1_top_sub_b = v_5; // timedFloat.ts:84
-  wire c1_top_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_top_mul_a = c1_top_mul_a_al24_d2; // timedFloat.ts:84
-  wire [31:0] c1_top_mul_b = c1_top_sub_result; // timedFloat.ts:84
-  wire c1_top_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_top_add_a = c1_top_add_a_al26_d8; // timedFloat.ts:84
-  wire [31:0] c1_top_add_b = c1_top_mul_result; // timedFloat.ts:84
-  wire c1_bottom_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_bottom_sub_a = t3_c1; // timedFloat.ts:84
-  wire [31:0] v_6 = t2_c1 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c1_bottom_sub_b = v_6; // timedFloat.ts:84
-  wire c1_bottom_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_bottom_mul_a = c1_bottom_mul_a_al30_d2; // timedFloat.ts:84
-  wire [31:0] c1_bottom_mul_b = c1_bottom_sub_result; // timedFloat.ts:84
-  wire c1_bottom_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_bottom_add_a = c1_bottom_add_a_al32_d8; // timedFloat.ts:84
-  wire [31:0] c1_bottom_add_b = c1_bottom_mul_result; // timedFloat.ts:84
-  wire c1_blend_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_blend_sub_a = c1_bottom_add_result; // timedFloat.ts:84
-  wire [31:0] v_7 = c1_top_add_result ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c1_blend_sub_b = v_7; // timedFloat.ts:84
-  wire c1_blend_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_blend_mul_a = c1_blend_mul_a_al36_d13; // timedFloat.ts:84
-  wire [31:0] c1_blend_mul_b = c1_blend_sub_result; // timedFloat.ts:84
-  wire c1_blend_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_blend_add_a = c1_blend_add_a_al38_d8; // timedFloat.ts:84
-  wire [31:0] c1_blend_add_b = c1_blend_mul_result; // timedFloat.ts:84
-  wire c2_top_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_top_sub_a = t1_c2; // timedFloat.ts:84
-  wire [31:0] v_8 = t0_c2 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c2_top_sub_b = v_8; // timedFloat.ts:84
-  wire c2_top_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_top_mul_a = c2_top_mul_a_al42_d2; // timedFloat.ts:84
-  wire [31:0] c2_top_mul_b = c2_top_sub_result; // timedFloat.ts:84
-  wire c2_top_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_top_add_a = c2_top_add_a_al44_d8; // timedFloat.ts:84
-  wire [31:0] c2_top_add_b = c2_top_mul_result; // timedFloat.ts:84
-  wire c2_bottom_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_bottom_sub_a = t3_c2; // timedFloat.ts:84
-  wire [31:0] v_9 = t2_c2 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c2_bottom_sub_b = v_9; // timedFloat.ts:84
-  wire c2_bottom_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_bottom_mul_a = c2_bottom_mul_a_al48_d2; // timedFloat.ts:84
-  wire [31:0] c2_bottom_mul_b = c2_bottom_sub_result; // timedFloat.ts:84
-  wire c2_bottom_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_bottom_add_a = c2_bottom_add_a_al50_d8; // timedFloat.ts:84
-  wire [31:0] c2_bottom_add_b = c2_bottom_mul_result; // timedFloat.ts:84
-  wire c2_blend_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_blend_sub_a = c2_bottom_add_result; // timedFloat.ts:84
-  wire [31:0] v_10 = c2_top_add_result ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c2_blend_sub_b = v_10; // timedFloat.ts:84
-  wire c2_blend_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_blend_mul_a = c2_blend_mul_a_al54_d13; // timedFloat.ts:84
-  wire [31:0] c2_blend_mul_b = c2_blend_sub_result; // timedFloat.ts:84
-  wire c2_blend_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_blend_add_a = c2_blend_add_a_al56_d8; // timedFloat.ts:84
-  wire [31:0] c2_blend_add_b = c2_blend_mul_result; // timedFloat.ts:84
-  wire c3_top_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_top_sub_a = t1_c3; // timedFloat.ts:84
-  wire [31:0] v_11 = t0_c3 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c3_top_sub_b = v_11; // timedFloat.ts:84
-  wire c3_top_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_top_mul_a = c3_top_mul_a_al60_d2; // timedFloat.ts:84
-  wire [31:0] c3_top_mul_b = c3_top_sub_result; // timedFloat.ts:84
-  wire c3_top_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_top_add_a = c3_top_add_a_al62_d8; // timedFloat.ts:84
-  wire [31:0] c3_top_add_b = c3_top_mul_result; // timedFloat.ts:84
-  wire c3_bottom_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_bottom_sub_a = t3_c3; // timedFloat.ts:84
-  wire [31:0] v_12 = t2_c3 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c3_bottom_sub_b = v_12; // timedFloat.ts:84
-  wire c3_bottom_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_bottom_mul_a = c3_bottom_mul_a_al66_d2; // timedFloat.ts:84
-  wire [31:0] c3_bottom_mul_b = c3_bottom_sub_result; // timedFloat.ts:84
-  wire c3_bottom_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_bottom_add_a = c3_bottom_add_a_al68_d8; // timedFloat.ts:84
-  wire [31:0] c3_bottom_add_b = c3_bottom_mul_result; // timedFloat.ts:84
-  wire c3_blend_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_blend_sub_a = c3_bottom_add_result; // timedFloat.ts:84
-  wire [31:0] v_13 = c3_top_add_result ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c3_blend_sub_b = v_13; // timedFloat.ts:84
-  wire c3_blend_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_blend_mul_a = c3_blend_mul_a_al72_d13; // timedFloat.ts:84
-  wire [31:0] c3_blend_mul_b = c3_blend_sub_result; // timedFloat.ts:84
-  wire c3_blend_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_blend_add_a = c3_blend_add_a_al74_d8; // timedFloat.ts:84
-  wire [31:0] c3_blend_add_b = c3_blend_mul_result; // timedFloat.ts:84
+  wire c0_blend_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_blend_add_a = c0_blend_add_a_al20_d8; // lerp.ts:6
+  wire [31:0] c0_blend_add_b = c0_blend_mul_result; // lerp.ts:6
+  wire c1_top_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_top_sub_a = t1_c1; // lerp.ts:6
+  wire [31:0] c1_top_sub_b = t0_c1 ^ 32'h80000000; // lerp.ts:6
+  wire c1_top_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_top_mul_a = c1_top_mul_a_al24_d2; // lerp.ts:6
+  wire [31:0] c1_top_mul_b = c1_top_sub_result; // lerp.ts:6
+  wire c1_top_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_top_add_a = c1_top_add_a_al26_d8; // lerp.ts:6
+  wire [31:0] c1_top_add_b = c1_top_mul_result; // lerp.ts:6
+  wire c1_bottom_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_bottom_sub_a = t3_c1; // lerp.ts:6
+  wire [31:0] c1_bottom_sub_b = t2_c1 ^ 32'h80000000; // lerp.ts:6
+  wire c1_bottom_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_bottom_mul_a = c1_bottom_mul_a_al30_d2; // lerp.ts:6
+  wire [31:0] c1_bottom_mul_b = c1_bottom_sub_result; // lerp.ts:6
+  wire c1_bottom_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_bottom_add_a = c1_bottom_add_a_al32_d8; // lerp.ts:6
+  wire [31:0] c1_bottom_add_b = c1_bottom_mul_result; // lerp.ts:6
+  wire c1_blend_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_blend_sub_a = c1_bottom_add_result; // lerp.ts:6
+  wire [31:0] c1_blend_sub_b = c1_top_add_result ^ 32'h80000000; // lerp.ts:6
+  wire c1_blend_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_blend_mul_a = c1_blend_mul_a_al36_d13; // lerp.ts:6
+  wire [31:0] c1_blend_mul_b = c1_blend_sub_result; // lerp.ts:6
+  wire c1_blend_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_blend_add_a = c1_blend_add_a_al38_d8; // lerp.ts:6
+  wire [31:0] c1_blend_add_b = c1_blend_mul_result; // lerp.ts:6
+  wire c2_top_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_top_sub_a = t1_c2; // lerp.ts:6
+  wire [31:0] c2_top_sub_b = t0_c2 ^ 32'h80000000; // lerp.ts:6
+  wire c2_top_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_top_mul_a = c2_top_mul_a_al42_d2; // lerp.ts:6
+  wire [31:0] c2_top_mul_b = c2_top_sub_result; // lerp.ts:6
+  wire c2_top_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_top_add_a = c2_top_add_a_al44_d8; // lerp.ts:6
+  wire [31:0] c2_top_add_b = c2_top_mul_result; // lerp.ts:6
+  wire c2_bottom_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_bottom_sub_a = t3_c2; // lerp.ts:6
+  wire [31:0] c2_bottom_sub_b = t2_c2 ^ 32'h80000000; // lerp.ts:6
+  wire c2_bottom_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_bottom_mul_a = c2_bottom_mul_a_al48_d2; // lerp.ts:6
+  wire [31:0] c2_bottom_mul_b = c2_bottom_sub_result; // lerp.ts:6
+  wire c2_bottom_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_bottom_add_a = c2_bottom_add_a_al50_d8; // lerp.ts:6
+  wire [31:0] c2_bottom_add_b = c2_bottom_mul_result; // lerp.ts:6
+  wire c2_blend_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_blend_sub_a = c2_bottom_add_result; // lerp.ts:6
+  wire [31:0] c2_blend_sub_b = c2_top_add_result ^ 32'h80000000; // lerp.ts:6
+  wire c2_blend_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_blend_mul_a = c2_blend_mul_a_al54_d13; // lerp.ts:6
+  wire [31:0] c2_blend_mul_b = c2_blend_sub_result; // lerp.ts:6
+  wire c2_blend_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_blend_add_a = c2_blend_add_a_al56_d8; // lerp.ts:6
+  wire [31:0] c2_blend_add_b = c2_blend_mul_result; // lerp.ts:6
+  wire c3_top_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_top_sub_a = t1_c3; // lerp.ts:6
+  wire [31:0] c3_top_sub_b = t0_c3 ^ 32'h80000000; // lerp.ts:6
+  wire c3_top_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_top_mul_a = c3_top_mul_a_al60_d2; // lerp.ts:6
+  wire [31:0] c3_top_mul_b = c3_top_sub_result; // lerp.ts:6
+  wire c3_top_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_top_add_a = c3_top_add_a_al62_d8; // lerp.ts:6
+  wire [31:0] c3_top_add_b = c3_top_mul_result; // lerp.ts:6
+  wire c3_bottom_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_bottom_sub_a = t3_c3; // lerp.ts:6
+  wire [31:0] c3_bottom_sub_b = t2_c3 ^ 32'h80000000; // lerp.ts:6
+  wire c3_bottom_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_bottom_mul_a = c3_bottom_mul_a_al66_d2; // lerp.ts:6
+  wire [31:0] c3_bottom_mul_b = c3_bottom_sub_result; // lerp.ts:6
+  wire c3_bottom_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_bottom_add_a = c3_bottom_add_a_al68_d8; // lerp.ts:6
+  wire [31:0] c3_bottom_add_b = c3_bottom_mul_result; // lerp.ts:6
+  wire c3_blend_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_blend_sub_a = c3_bottom_add_result; // lerp.ts:6
+  wire [31:0] c3_blend_sub_b = c3_top_add_result ^ 32'h80000000; // lerp.ts:6
+  wire c3_blend_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_blend_mul_a = c3_blend_mul_a_al72_d13; // lerp.ts:6
+  wire [31:0] c3_blend_mul_b = c3_blend_sub_result; // lerp.ts:6
+  wire c3_blend_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_blend_add_a = c3_blend_add_a_al74_d8; // lerp.ts:6
+  wire [31:0] c3_blend_add_b = c3_blend_mul_result; // lerp.ts:6
   wire [127:0] rgba_out_concat = {c3_blend_add_result, c2_blend_add_result, c1_blend_add_result, c0_blend_add_result}; // bilinearBlend.ts:69
 
 `ifndef SYNTHESIS
@@ -2139,190 +2127,190 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
 `endif
 
   always_ff @(posedge clk) begin
-    t0_c0 <= t0_c0_eq ? (isNaN ? 32'h7fc00000 : t00) : t0_c0_mux_254; // timedFloat.ts:79
-    t0_c1 <= t0_c0_eq ? 32'd0 : t0_c1_mux_254; // timedFloat.ts:79
-    t0_c2 <= t0_c0_eq ? 32'd0 : t0_c2_mux_254; // timedFloat.ts:79
-    t0_c3 <= t0_c0_eq ? 32'h3f800000 : t0_c3_mux_254; // timedFloat.ts:79
-    t1_c0 <= t0_c0_eq ? (isNaN_1 ? 32'h7fc00000 : t10) : t1_c0_mux_254; // timedFloat.ts:79
-    t1_c1 <= t0_c0_eq ? 32'd0 : t1_c1_mux_254; // timedFloat.ts:79
-    t1_c2 <= t0_c0_eq ? 32'd0 : t1_c2_mux_254; // timedFloat.ts:79
-    t1_c3 <= t0_c0_eq ? 32'h3f800000 : t1_c3_mux_254; // timedFloat.ts:79
-    t2_c0 <= t0_c0_eq ? (isNaN_2 ? 32'h7fc00000 : t01) : t2_c0_mux_254; // timedFloat.ts:79
-    t2_c1 <= t0_c0_eq ? 32'd0 : t2_c1_mux_254; // timedFloat.ts:79
-    t2_c2 <= t0_c0_eq ? 32'd0 : t2_c2_mux_254; // timedFloat.ts:79
-    t2_c3 <= t0_c0_eq ? 32'h3f800000 : t2_c3_mux_254; // timedFloat.ts:79
-    t3_c0 <= t0_c0_eq ? (isNaN_3 ? 32'h7fc00000 : t11) : t3_c0_mux_254; // timedFloat.ts:79
-    t3_c1 <= t0_c0_eq ? 32'd0 : t3_c1_mux_254; // timedFloat.ts:79
-    t3_c2 <= t0_c0_eq ? 32'd0 : t3_c2_mux_254; // timedFloat.ts:79
-    t3_c3 <= t0_c0_eq ? 32'h3f800000 : t3_c3_mux_254; // timedFloat.ts:79
-    weight_a0_al0_d1 <= weight_a; // timedFloat.ts:63
-    weight_a0_al0_d2 <= weight_a0_al0_d1; // timedFloat.ts:63
-    weight_b0_al2_d1 <= weight_b; // timedFloat.ts:63
-    weight_b0_al2_d2 <= weight_b0_al2_d1; // timedFloat.ts:63
-    c0_top_mul_a_al6_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c0_top_mul_a_al6_d2 <= c0_top_mul_a_al6_d1; // timedFloat.ts:63
-    c0_top_add_a_al8_d1 <= t0_c0; // timedFloat.ts:63
-    c0_top_add_a_al8_d2 <= c0_top_add_a_al8_d1; // timedFloat.ts:63
-    c0_top_add_a_al8_d3 <= c0_top_add_a_al8_d2; // timedFloat.ts:63
-    c0_top_add_a_al8_d4 <= c0_top_add_a_al8_d3; // timedFloat.ts:63
-    c0_top_add_a_al8_d5 <= c0_top_add_a_al8_d4; // timedFloat.ts:63
-    c0_top_add_a_al8_d6 <= c0_top_add_a_al8_d5; // timedFloat.ts:63
-    c0_top_add_a_al8_d7 <= c0_top_add_a_al8_d6; // timedFloat.ts:63
-    c0_top_add_a_al8_d8 <= c0_top_add_a_al8_d7; // timedFloat.ts:63
-    c0_bottom_mul_a_al12_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c0_bottom_mul_a_al12_d2 <= c0_bottom_mul_a_al12_d1; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d1 <= t2_c0; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d2 <= c0_bottom_add_a_al14_d1; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d3 <= c0_bottom_add_a_al14_d2; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d4 <= c0_bottom_add_a_al14_d3; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d5 <= c0_bottom_add_a_al14_d4; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d6 <= c0_bottom_add_a_al14_d5; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d7 <= c0_bottom_add_a_al14_d6; // timedFloat.ts:63
-    c0_bottom_add_a_al14_d8 <= c0_bottom_add_a_al14_d7; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d1 <= c0_blend_mul_a_al18_d1_mux; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d2 <= c0_blend_mul_a_al18_d1; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d3 <= c0_blend_mul_a_al18_d2; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d4 <= c0_blend_mul_a_al18_d3; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d5 <= c0_blend_mul_a_al18_d4; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d6 <= c0_blend_mul_a_al18_d5; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d7 <= c0_blend_mul_a_al18_d6; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d8 <= c0_blend_mul_a_al18_d7; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d9 <= c0_blend_mul_a_al18_d8; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d10 <= c0_blend_mul_a_al18_d9; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d11 <= c0_blend_mul_a_al18_d10; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d12 <= c0_blend_mul_a_al18_d11; // timedFloat.ts:63
-    c0_blend_mul_a_al18_d13 <= c0_blend_mul_a_al18_d12; // timedFloat.ts:63
-    c0_blend_add_a_al20_d1 <= c0_top_add_result; // timedFloat.ts:63
-    c0_blend_add_a_al20_d2 <= c0_blend_add_a_al20_d1; // timedFloat.ts:63
-    c0_blend_add_a_al20_d3 <= c0_blend_add_a_al20_d2; // timedFloat.ts:63
-    c0_blend_add_a_al20_d4 <= c0_blend_add_a_al20_d3; // timedFloat.ts:63
-    c0_blend_add_a_al20_d5 <= c0_blend_add_a_al20_d4; // timedFloat.ts:63
-    c0_blend_add_a_al20_d6 <= c0_blend_add_a_al20_d5; // timedFloat.ts:63
-    c0_blend_add_a_al20_d7 <= c0_blend_add_a_al20_d6; // timedFloat.ts:63
-    c0_blend_add_a_al20_d8 <= c0_blend_add_a_al20_d7; // timedFloat.ts:63
-    c1_top_mul_a_al24_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c1_top_mul_a_al24_d2 <= c1_top_mul_a_al24_d1; // timedFloat.ts:63
-    c1_top_add_a_al26_d1 <= t0_c1; // timedFloat.ts:63
-    c1_top_add_a_al26_d2 <= c1_top_add_a_al26_d1; // timedFloat.ts:63
-    c1_top_add_a_al26_d3 <= c1_top_add_a_al26_d2; // timedFloat.ts:63
-    c1_top_add_a_al26_d4 <= c1_top_add_a_al26_d3; // timedFloat.ts:63
-    c1_top_add_a_al26_d5 <= c1_top_add_a_al26_d4; // timedFloat.ts:63
-    c1_top_add_a_al26_d6 <= c1_top_add_a_al26_d5; // timedFloat.ts:63
-    c1_top_add_a_al26_d7 <= c1_top_add_a_al26_d6; // timedFloat.ts:63
-    c1_top_add_a_al26_d8 <= c1_top_add_a_al26_d7; // timedFloat.ts:63
-    c1_bottom_mul_a_al30_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c1_bottom_mul_a_al30_d2 <= c1_bottom_mul_a_al30_d1; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d1 <= t2_c1; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d2 <= c1_bottom_add_a_al32_d1; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d3 <= c1_bottom_add_a_al32_d2; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d4 <= c1_bottom_add_a_al32_d3; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d5 <= c1_bottom_add_a_al32_d4; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d6 <= c1_bottom_add_a_al32_d5; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d7 <= c1_bottom_add_a_al32_d6; // timedFloat.ts:63
-    c1_bottom_add_a_al32_d8 <= c1_bottom_add_a_al32_d7; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d1 <= c0_blend_mul_a_al18_d1_mux; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d2 <= c1_blend_mul_a_al36_d1; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d3 <= c1_blend_mul_a_al36_d2; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d4 <= c1_blend_mul_a_al36_d3; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d5 <= c1_blend_mul_a_al36_d4; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d6 <= c1_blend_mul_a_al36_d5; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d7 <= c1_blend_mul_a_al36_d6; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d8 <= c1_blend_mul_a_al36_d7; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d9 <= c1_blend_mul_a_al36_d8; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d10 <= c1_blend_mul_a_al36_d9; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d11 <= c1_blend_mul_a_al36_d10; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d12 <= c1_blend_mul_a_al36_d11; // timedFloat.ts:63
-    c1_blend_mul_a_al36_d13 <= c1_blend_mul_a_al36_d12; // timedFloat.ts:63
-    c1_blend_add_a_al38_d1 <= c1_top_add_result; // timedFloat.ts:63
-    c1_blend_add_a_al38_d2 <= c1_blend_add_a_al38_d1; // timedFloat.ts:63
-    c1_blend_add_a_al38_d3 <= c1_blend_add_a_al38_d2; // timedFloat.ts:63
-    c1_blend_add_a_al38_d4 <= c1_blend_add_a_al38_d3; // timedFloat.ts:63
-    c1_blend_add_a_al38_d5 <= c1_blend_add_a_al38_d4; // timedFloat.ts:63
-    c1_blend_add_a_al38_d6 <= c1_blend_add_a_al38_d5; // timedFloat.ts:63
-    c1_blend_add_a_al38_d7 <= c1_blend_add_a_al38_d6; // timedFloat.ts:63
-    c1_blend_add_a_al38_d8 <= c1_blend_add_a_al38_d7; // timedFloat.ts:63
-    c2_top_mul_a_al42_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c2_top_mul_a_al42_d2 <= c2_top_mul_a_al42_d1; // timedFloat.ts:63
-    c2_top_add_a_al44_d1 <= t0_c2; // timedFloat.ts:63
-    c2_top_add_a_al44_d2 <= c2_top_add_a_al44_d1; // timedFloat.ts:63
-    c2_top_add_a_al44_d3 <= c2_top_add_a_al44_d2; // timedFloat.ts:63
-    c2_top_add_a_al44_d4 <= c2_top_add_a_al44_d3; // timedFloat.ts:63
-    c2_top_add_a_al44_d5 <= c2_top_add_a_al44_d4; // timedFloat.ts:63
-    c2_top_add_a_al44_d6 <= c2_top_add_a_al44_d5; // timedFloat.ts:63
-    c2_top_add_a_al44_d7 <= c2_top_add_a_al44_d6; // timedFloat.ts:63
-    c2_top_add_a_al44_d8 <= c2_top_add_a_al44_d7; // timedFloat.ts:63
-    c2_bottom_mul_a_al48_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c2_bottom_mul_a_al48_d2 <= c2_bottom_mul_a_al48_d1; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d1 <= t2_c2; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d2 <= c2_bottom_add_a_al50_d1; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d3 <= c2_bottom_add_a_al50_d2; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d4 <= c2_bottom_add_a_al50_d3; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d5 <= c2_bottom_add_a_al50_d4; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d6 <= c2_bottom_add_a_al50_d5; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d7 <= c2_bottom_add_a_al50_d6; // timedFloat.ts:63
-    c2_bottom_add_a_al50_d8 <= c2_bottom_add_a_al50_d7; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d1 <= c0_blend_mul_a_al18_d1_mux; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d2 <= c2_blend_mul_a_al54_d1; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d3 <= c2_blend_mul_a_al54_d2; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d4 <= c2_blend_mul_a_al54_d3; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d5 <= c2_blend_mul_a_al54_d4; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d6 <= c2_blend_mul_a_al54_d5; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d7 <= c2_blend_mul_a_al54_d6; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d8 <= c2_blend_mul_a_al54_d7; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d9 <= c2_blend_mul_a_al54_d8; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d10 <= c2_blend_mul_a_al54_d9; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d11 <= c2_blend_mul_a_al54_d10; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d12 <= c2_blend_mul_a_al54_d11; // timedFloat.ts:63
-    c2_blend_mul_a_al54_d13 <= c2_blend_mul_a_al54_d12; // timedFloat.ts:63
-    c2_blend_add_a_al56_d1 <= c2_top_add_result; // timedFloat.ts:63
-    c2_blend_add_a_al56_d2 <= c2_blend_add_a_al56_d1; // timedFloat.ts:63
-    c2_blend_add_a_al56_d3 <= c2_blend_add_a_al56_d2; // timedFloat.ts:63
-    c2_blend_add_a_al56_d4 <= c2_blend_add_a_al56_d3; // timedFloat.ts:63
-    c2_blend_add_a_al56_d5 <= c2_blend_add_a_al56_d4; // timedFloat.ts:63
-    c2_blend_add_a_al56_d6 <= c2_blend_add_a_al56_d5; // timedFloat.ts:63
-    c2_blend_add_a_al56_d7 <= c2_blend_add_a_al56_d6; // timedFloat.ts:63
-    c2_blend_add_a_al56_d8 <= c2_blend_add_a_al56_d7; // timedFloat.ts:63
-    c3_top_mul_a_al60_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c3_top_mul_a_al60_d2 <= c3_top_mul_a_al60_d1; // timedFloat.ts:63
-    c3_top_add_a_al62_d1 <= t0_c3; // timedFloat.ts:63
-    c3_top_add_a_al62_d2 <= c3_top_add_a_al62_d1; // timedFloat.ts:63
-    c3_top_add_a_al62_d3 <= c3_top_add_a_al62_d2; // timedFloat.ts:63
-    c3_top_add_a_al62_d4 <= c3_top_add_a_al62_d3; // timedFloat.ts:63
-    c3_top_add_a_al62_d5 <= c3_top_add_a_al62_d4; // timedFloat.ts:63
-    c3_top_add_a_al62_d6 <= c3_top_add_a_al62_d5; // timedFloat.ts:63
-    c3_top_add_a_al62_d7 <= c3_top_add_a_al62_d6; // timedFloat.ts:63
-    c3_top_add_a_al62_d8 <= c3_top_add_a_al62_d7; // timedFloat.ts:63
-    c3_bottom_mul_a_al66_d1 <= c0_top_mul_a_al6_d1_mux; // timedFloat.ts:63
-    c3_bottom_mul_a_al66_d2 <= c3_bottom_mul_a_al66_d1; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d1 <= t2_c3; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d2 <= c3_bottom_add_a_al68_d1; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d3 <= c3_bottom_add_a_al68_d2; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d4 <= c3_bottom_add_a_al68_d3; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d5 <= c3_bottom_add_a_al68_d4; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d6 <= c3_bottom_add_a_al68_d5; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d7 <= c3_bottom_add_a_al68_d6; // timedFloat.ts:63
-    c3_bottom_add_a_al68_d8 <= c3_bottom_add_a_al68_d7; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d1 <= c0_blend_mul_a_al18_d1_mux; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d2 <= c3_blend_mul_a_al72_d1; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d3 <= c3_blend_mul_a_al72_d2; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d4 <= c3_blend_mul_a_al72_d3; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d5 <= c3_blend_mul_a_al72_d4; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d6 <= c3_blend_mul_a_al72_d5; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d7 <= c3_blend_mul_a_al72_d6; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d8 <= c3_blend_mul_a_al72_d7; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d9 <= c3_blend_mul_a_al72_d8; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d10 <= c3_blend_mul_a_al72_d9; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d11 <= c3_blend_mul_a_al72_d10; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d12 <= c3_blend_mul_a_al72_d11; // timedFloat.ts:63
-    c3_blend_mul_a_al72_d13 <= c3_blend_mul_a_al72_d12; // timedFloat.ts:63
-    c3_blend_add_a_al74_d1 <= c3_top_add_result; // timedFloat.ts:63
-    c3_blend_add_a_al74_d2 <= c3_blend_add_a_al74_d1; // timedFloat.ts:63
-    c3_blend_add_a_al74_d3 <= c3_blend_add_a_al74_d2; // timedFloat.ts:63
-    c3_blend_add_a_al74_d4 <= c3_blend_add_a_al74_d3; // timedFloat.ts:63
-    c3_blend_add_a_al74_d5 <= c3_blend_add_a_al74_d4; // timedFloat.ts:63
-    c3_blend_add_a_al74_d6 <= c3_blend_add_a_al74_d5; // timedFloat.ts:63
-    c3_blend_add_a_al74_d7 <= c3_blend_add_a_al74_d6; // timedFloat.ts:63
-    c3_blend_add_a_al74_d8 <= c3_blend_add_a_al74_d7; // timedFloat.ts:63
+    t0_c0 <= t0_c0_eq ? (isNaN ? 32'h7fc00000 : t00) : t0_c0_mux_254; // bilinearBlend.ts:59
+    t0_c1 <= t0_c0_eq ? 32'd0 : t0_c1_mux_254; // bilinearBlend.ts:59
+    t0_c2 <= t0_c0_eq ? 32'd0 : t0_c2_mux_254; // bilinearBlend.ts:59
+    t0_c3 <= t0_c0_eq ? 32'h3f800000 : t0_c3_mux_254; // bilinearBlend.ts:59
+    t1_c0 <= t0_c0_eq ? (isNaN_1 ? 32'h7fc00000 : t10) : t1_c0_mux_254; // bilinearBlend.ts:59
+    t1_c1 <= t0_c0_eq ? 32'd0 : t1_c1_mux_254; // bilinearBlend.ts:59
+    t1_c2 <= t0_c0_eq ? 32'd0 : t1_c2_mux_254; // bilinearBlend.ts:59
+    t1_c3 <= t0_c0_eq ? 32'h3f800000 : t1_c3_mux_254; // bilinearBlend.ts:59
+    t2_c0 <= t0_c0_eq ? (isNaN_2 ? 32'h7fc00000 : t01) : t2_c0_mux_254; // bilinearBlend.ts:59
+    t2_c1 <= t0_c0_eq ? 32'd0 : t2_c1_mux_254; // bilinearBlend.ts:59
+    t2_c2 <= t0_c0_eq ? 32'd0 : t2_c2_mux_254; // bilinearBlend.ts:59
+    t2_c3 <= t0_c0_eq ? 32'h3f800000 : t2_c3_mux_254; // bilinearBlend.ts:59
+    t3_c0 <= t0_c0_eq ? (isNaN_3 ? 32'h7fc00000 : t11) : t3_c0_mux_254; // bilinearBlend.ts:59
+    t3_c1 <= t0_c0_eq ? 32'd0 : t3_c1_mux_254; // bilinearBlend.ts:59
+    t3_c2 <= t0_c0_eq ? 32'd0 : t3_c2_mux_254; // bilinearBlend.ts:59
+    t3_c3 <= t0_c0_eq ? 32'h3f800000 : t3_c3_mux_254; // bilinearBlend.ts:59
+    weight_a0_al0_d1 <= weight_a; // lerp.ts:14
+    weight_a0_al0_d2 <= weight_a0_al0_d1; // lerp.ts:14
+    weight_b0_al2_d1 <= weight_b; // lerp.ts:14
+    weight_b0_al2_d2 <= weight_b0_al2_d1; // lerp.ts:14
+    c0_top_mul_a_al6_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c0_top_mul_a_al6_d2 <= c0_top_mul_a_al6_d1; // lerp.ts:6
+    c0_top_add_a_al8_d1 <= t0_c0; // lerp.ts:6
+    c0_top_add_a_al8_d2 <= c0_top_add_a_al8_d1; // lerp.ts:6
+    c0_top_add_a_al8_d3 <= c0_top_add_a_al8_d2; // lerp.ts:6
+    c0_top_add_a_al8_d4 <= c0_top_add_a_al8_d3; // lerp.ts:6
+    c0_top_add_a_al8_d5 <= c0_top_add_a_al8_d4; // lerp.ts:6
+    c0_top_add_a_al8_d6 <= c0_top_add_a_al8_d5; // lerp.ts:6
+    c0_top_add_a_al8_d7 <= c0_top_add_a_al8_d6; // lerp.ts:6
+    c0_top_add_a_al8_d8 <= c0_top_add_a_al8_d7; // lerp.ts:6
+    c0_bottom_mul_a_al12_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c0_bottom_mul_a_al12_d2 <= c0_bottom_mul_a_al12_d1; // lerp.ts:6
+    c0_bottom_add_a_al14_d1 <= t2_c0; // lerp.ts:6
+    c0_bottom_add_a_al14_d2 <= c0_bottom_add_a_al14_d1; // lerp.ts:6
+    c0_bottom_add_a_al14_d3 <= c0_bottom_add_a_al14_d2; // lerp.ts:6
+    c0_bottom_add_a_al14_d4 <= c0_bottom_add_a_al14_d3; // lerp.ts:6
+    c0_bottom_add_a_al14_d5 <= c0_bottom_add_a_al14_d4; // lerp.ts:6
+    c0_bottom_add_a_al14_d6 <= c0_bottom_add_a_al14_d5; // lerp.ts:6
+    c0_bottom_add_a_al14_d7 <= c0_bottom_add_a_al14_d6; // lerp.ts:6
+    c0_bottom_add_a_al14_d8 <= c0_bottom_add_a_al14_d7; // lerp.ts:6
+    c0_blend_mul_a_al18_d1 <= c0_blend_mul_a_al18_d1_mux; // lerp.ts:6
+    c0_blend_mul_a_al18_d2 <= c0_blend_mul_a_al18_d1; // lerp.ts:6
+    c0_blend_mul_a_al18_d3 <= c0_blend_mul_a_al18_d2; // lerp.ts:6
+    c0_blend_mul_a_al18_d4 <= c0_blend_mul_a_al18_d3; // lerp.ts:6
+    c0_blend_mul_a_al18_d5 <= c0_blend_mul_a_al18_d4; // lerp.ts:6
+    c0_blend_mul_a_al18_d6 <= c0_blend_mul_a_al18_d5; // lerp.ts:6
+    c0_blend_mul_a_al18_d7 <= c0_blend_mul_a_al18_d6; // lerp.ts:6
+    c0_blend_mul_a_al18_d8 <= c0_blend_mul_a_al18_d7; // lerp.ts:6
+    c0_blend_mul_a_al18_d9 <= c0_blend_mul_a_al18_d8; // lerp.ts:6
+    c0_blend_mul_a_al18_d10 <= c0_blend_mul_a_al18_d9; // lerp.ts:6
+    c0_blend_mul_a_al18_d11 <= c0_blend_mul_a_al18_d10; // lerp.ts:6
+    c0_blend_mul_a_al18_d12 <= c0_blend_mul_a_al18_d11; // lerp.ts:6
+    c0_blend_mul_a_al18_d13 <= c0_blend_mul_a_al18_d12; // lerp.ts:6
+    c0_blend_add_a_al20_d1 <= c0_top_add_result; // lerp.ts:6
+    c0_blend_add_a_al20_d2 <= c0_blend_add_a_al20_d1; // lerp.ts:6
+    c0_blend_add_a_al20_d3 <= c0_blend_add_a_al20_d2; // lerp.ts:6
+    c0_blend_add_a_al20_d4 <= c0_blend_add_a_al20_d3; // lerp.ts:6
+    c0_blend_add_a_al20_d5 <= c0_blend_add_a_al20_d4; // lerp.ts:6
+    c0_blend_add_a_al20_d6 <= c0_blend_add_a_al20_d5; // lerp.ts:6
+    c0_blend_add_a_al20_d7 <= c0_blend_add_a_al20_d6; // lerp.ts:6
+    c0_blend_add_a_al20_d8 <= c0_blend_add_a_al20_d7; // lerp.ts:6
+    c1_top_mul_a_al24_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c1_top_mul_a_al24_d2 <= c1_top_mul_a_al24_d1; // lerp.ts:6
+    c1_top_add_a_al26_d1 <= t0_c1; // lerp.ts:6
+    c1_top_add_a_al26_d2 <= c1_top_add_a_al26_d1; // lerp.ts:6
+    c1_top_add_a_al26_d3 <= c1_top_add_a_al26_d2; // lerp.ts:6
+    c1_top_add_a_al26_d4 <= c1_top_add_a_al26_d3; // lerp.ts:6
+    c1_top_add_a_al26_d5 <= c1_top_add_a_al26_d4; // lerp.ts:6
+    c1_top_add_a_al26_d6 <= c1_top_add_a_al26_d5; // lerp.ts:6
+    c1_top_add_a_al26_d7 <= c1_top_add_a_al26_d6; // lerp.ts:6
+    c1_top_add_a_al26_d8 <= c1_top_add_a_al26_d7; // lerp.ts:6
+    c1_bottom_mul_a_al30_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c1_bottom_mul_a_al30_d2 <= c1_bottom_mul_a_al30_d1; // lerp.ts:6
+    c1_bottom_add_a_al32_d1 <= t2_c1; // lerp.ts:6
+    c1_bottom_add_a_al32_d2 <= c1_bottom_add_a_al32_d1; // lerp.ts:6
+    c1_bottom_add_a_al32_d3 <= c1_bottom_add_a_al32_d2; // lerp.ts:6
+    c1_bottom_add_a_al32_d4 <= c1_bottom_add_a_al32_d3; // lerp.ts:6
+    c1_bottom_add_a_al32_d5 <= c1_bottom_add_a_al32_d4; // lerp.ts:6
+    c1_bottom_add_a_al32_d6 <= c1_bottom_add_a_al32_d5; // lerp.ts:6
+    c1_bottom_add_a_al32_d7 <= c1_bottom_add_a_al32_d6; // lerp.ts:6
+    c1_bottom_add_a_al32_d8 <= c1_bottom_add_a_al32_d7; // lerp.ts:6
+    c1_blend_mul_a_al36_d1 <= c0_blend_mul_a_al18_d1_mux; // lerp.ts:6
+    c1_blend_mul_a_al36_d2 <= c1_blend_mul_a_al36_d1; // lerp.ts:6
+    c1_blend_mul_a_al36_d3 <= c1_blend_mul_a_al36_d2; // lerp.ts:6
+    c1_blend_mul_a_al36_d4 <= c1_blend_mul_a_al36_d3; // lerp.ts:6
+    c1_blend_mul_a_al36_d5 <= c1_blend_mul_a_al36_d4; // lerp.ts:6
+    c1_blend_mul_a_al36_d6 <= c1_blend_mul_a_al36_d5; // lerp.ts:6
+    c1_blend_mul_a_al36_d7 <= c1_blend_mul_a_al36_d6; // lerp.ts:6
+    c1_blend_mul_a_al36_d8 <= c1_blend_mul_a_al36_d7; // lerp.ts:6
+    c1_blend_mul_a_al36_d9 <= c1_blend_mul_a_al36_d8; // lerp.ts:6
+    c1_blend_mul_a_al36_d10 <= c1_blend_mul_a_al36_d9; // lerp.ts:6
+    c1_blend_mul_a_al36_d11 <= c1_blend_mul_a_al36_d10; // lerp.ts:6
+    c1_blend_mul_a_al36_d12 <= c1_blend_mul_a_al36_d11; // lerp.ts:6
+    c1_blend_mul_a_al36_d13 <= c1_blend_mul_a_al36_d12; // lerp.ts:6
+    c1_blend_add_a_al38_d1 <= c1_top_add_result; // lerp.ts:6
+    c1_blend_add_a_al38_d2 <= c1_blend_add_a_al38_d1; // lerp.ts:6
+    c1_blend_add_a_al38_d3 <= c1_blend_add_a_al38_d2; // lerp.ts:6
+    c1_blend_add_a_al38_d4 <= c1_blend_add_a_al38_d3; // lerp.ts:6
+    c1_blend_add_a_al38_d5 <= c1_blend_add_a_al38_d4; // lerp.ts:6
+    c1_blend_add_a_al38_d6 <= c1_blend_add_a_al38_d5; // lerp.ts:6
+    c1_blend_add_a_al38_d7 <= c1_blend_add_a_al38_d6; // lerp.ts:6
+    c1_blend_add_a_al38_d8 <= c1_blend_add_a_al38_d7; // lerp.ts:6
+    c2_top_mul_a_al42_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c2_top_mul_a_al42_d2 <= c2_top_mul_a_al42_d1; // lerp.ts:6
+    c2_top_add_a_al44_d1 <= t0_c2; // lerp.ts:6
+    c2_top_add_a_al44_d2 <= c2_top_add_a_al44_d1; // lerp.ts:6
+    c2_top_add_a_al44_d3 <= c2_top_add_a_al44_d2; // lerp.ts:6
+    c2_top_add_a_al44_d4 <= c2_top_add_a_al44_d3; // lerp.ts:6
+    c2_top_add_a_al44_d5 <= c2_top_add_a_al44_d4; // lerp.ts:6
+    c2_top_add_a_al44_d6 <= c2_top_add_a_al44_d5; // lerp.ts:6
+    c2_top_add_a_al44_d7 <= c2_top_add_a_al44_d6; // lerp.ts:6
+    c2_top_add_a_al44_d8 <= c2_top_add_a_al44_d7; // lerp.ts:6
+    c2_bottom_mul_a_al48_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c2_bottom_mul_a_al48_d2 <= c2_bottom_mul_a_al48_d1; // lerp.ts:6
+    c2_bottom_add_a_al50_d1 <= t2_c2; // lerp.ts:6
+    c2_bottom_add_a_al50_d2 <= c2_bottom_add_a_al50_d1; // lerp.ts:6
+    c2_bottom_add_a_al50_d3 <= c2_bottom_add_a_al50_d2; // lerp.ts:6
+    c2_bottom_add_a_al50_d4 <= c2_bottom_add_a_al50_d3; // lerp.ts:6
+    c2_bottom_add_a_al50_d5 <= c2_bottom_add_a_al50_d4; // lerp.ts:6
+    c2_bottom_add_a_al50_d6 <= c2_bottom_add_a_al50_d5; // lerp.ts:6
+    c2_bottom_add_a_al50_d7 <= c2_bottom_add_a_al50_d6; // lerp.ts:6
+    c2_bottom_add_a_al50_d8 <= c2_bottom_add_a_al50_d7; // lerp.ts:6
+    c2_blend_mul_a_al54_d1 <= c0_blend_mul_a_al18_d1_mux; // lerp.ts:6
+    c2_blend_mul_a_al54_d2 <= c2_blend_mul_a_al54_d1; // lerp.ts:6
+    c2_blend_mul_a_al54_d3 <= c2_blend_mul_a_al54_d2; // lerp.ts:6
+    c2_blend_mul_a_al54_d4 <= c2_blend_mul_a_al54_d3; // lerp.ts:6
+    c2_blend_mul_a_al54_d5 <= c2_blend_mul_a_al54_d4; // lerp.ts:6
+    c2_blend_mul_a_al54_d6 <= c2_blend_mul_a_al54_d5; // lerp.ts:6
+    c2_blend_mul_a_al54_d7 <= c2_blend_mul_a_al54_d6; // lerp.ts:6
+    c2_blend_mul_a_al54_d8 <= c2_blend_mul_a_al54_d7; // lerp.ts:6
+    c2_blend_mul_a_al54_d9 <= c2_blend_mul_a_al54_d8; // lerp.ts:6
+    c2_blend_mul_a_al54_d10 <= c2_blend_mul_a_al54_d9; // lerp.ts:6
+    c2_blend_mul_a_al54_d11 <= c2_blend_mul_a_al54_d10; // lerp.ts:6
+    c2_blend_mul_a_al54_d12 <= c2_blend_mul_a_al54_d11; // lerp.ts:6
+    c2_blend_mul_a_al54_d13 <= c2_blend_mul_a_al54_d12; // lerp.ts:6
+    c2_blend_add_a_al56_d1 <= c2_top_add_result; // lerp.ts:6
+    c2_blend_add_a_al56_d2 <= c2_blend_add_a_al56_d1; // lerp.ts:6
+    c2_blend_add_a_al56_d3 <= c2_blend_add_a_al56_d2; // lerp.ts:6
+    c2_blend_add_a_al56_d4 <= c2_blend_add_a_al56_d3; // lerp.ts:6
+    c2_blend_add_a_al56_d5 <= c2_blend_add_a_al56_d4; // lerp.ts:6
+    c2_blend_add_a_al56_d6 <= c2_blend_add_a_al56_d5; // lerp.ts:6
+    c2_blend_add_a_al56_d7 <= c2_blend_add_a_al56_d6; // lerp.ts:6
+    c2_blend_add_a_al56_d8 <= c2_blend_add_a_al56_d7; // lerp.ts:6
+    c3_top_mul_a_al60_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c3_top_mul_a_al60_d2 <= c3_top_mul_a_al60_d1; // lerp.ts:6
+    c3_top_add_a_al62_d1 <= t0_c3; // lerp.ts:6
+    c3_top_add_a_al62_d2 <= c3_top_add_a_al62_d1; // lerp.ts:6
+    c3_top_add_a_al62_d3 <= c3_top_add_a_al62_d2; // lerp.ts:6
+    c3_top_add_a_al62_d4 <= c3_top_add_a_al62_d3; // lerp.ts:6
+    c3_top_add_a_al62_d5 <= c3_top_add_a_al62_d4; // lerp.ts:6
+    c3_top_add_a_al62_d6 <= c3_top_add_a_al62_d5; // lerp.ts:6
+    c3_top_add_a_al62_d7 <= c3_top_add_a_al62_d6; // lerp.ts:6
+    c3_top_add_a_al62_d8 <= c3_top_add_a_al62_d7; // lerp.ts:6
+    c3_bottom_mul_a_al66_d1 <= c0_top_mul_a_al6_d1_mux; // lerp.ts:6
+    c3_bottom_mul_a_al66_d2 <= c3_bottom_mul_a_al66_d1; // lerp.ts:6
+    c3_bottom_add_a_al68_d1 <= t2_c3; // lerp.ts:6
+    c3_bottom_add_a_al68_d2 <= c3_bottom_add_a_al68_d1; // lerp.ts:6
+    c3_bottom_add_a_al68_d3 <= c3_bottom_add_a_al68_d2; // lerp.ts:6
+    c3_bottom_add_a_al68_d4 <= c3_bottom_add_a_al68_d3; // lerp.ts:6
+    c3_bottom_add_a_al68_d5 <= c3_bottom_add_a_al68_d4; // lerp.ts:6
+    c3_bottom_add_a_al68_d6 <= c3_bottom_add_a_al68_d5; // lerp.ts:6
+    c3_bottom_add_a_al68_d7 <= c3_bottom_add_a_al68_d6; // lerp.ts:6
+    c3_bottom_add_a_al68_d8 <= c3_bottom_add_a_al68_d7; // lerp.ts:6
+    c3_blend_mul_a_al72_d1 <= c0_blend_mul_a_al18_d1_mux; // lerp.ts:6
+    c3_blend_mul_a_al72_d2 <= c3_blend_mul_a_al72_d1; // lerp.ts:6
+    c3_blend_mul_a_al72_d3 <= c3_blend_mul_a_al72_d2; // lerp.ts:6
+    c3_blend_mul_a_al72_d4 <= c3_blend_mul_a_al72_d3; // lerp.ts:6
+    c3_blend_mul_a_al72_d5 <= c3_blend_mul_a_al72_d4; // lerp.ts:6
+    c3_blend_mul_a_al72_d6 <= c3_blend_mul_a_al72_d5; // lerp.ts:6
+    c3_blend_mul_a_al72_d7 <= c3_blend_mul_a_al72_d6; // lerp.ts:6
+    c3_blend_mul_a_al72_d8 <= c3_blend_mul_a_al72_d7; // lerp.ts:6
+    c3_blend_mul_a_al72_d9 <= c3_blend_mul_a_al72_d8; // lerp.ts:6
+    c3_blend_mul_a_al72_d10 <= c3_blend_mul_a_al72_d9; // lerp.ts:6
+    c3_blend_mul_a_al72_d11 <= c3_blend_mul_a_al72_d10; // lerp.ts:6
+    c3_blend_mul_a_al72_d12 <= c3_blend_mul_a_al72_d11; // lerp.ts:6
+    c3_blend_mul_a_al72_d13 <= c3_blend_mul_a_al72_d12; // lerp.ts:6
+    c3_blend_add_a_al74_d1 <= c3_top_add_result; // lerp.ts:6
+    c3_blend_add_a_al74_d2 <= c3_blend_add_a_al74_d1; // lerp.ts:6
+    c3_blend_add_a_al74_d3 <= c3_blend_add_a_al74_d2; // lerp.ts:6
+    c3_blend_add_a_al74_d4 <= c3_blend_add_a_al74_d3; // lerp.ts:6
+    c3_blend_add_a_al74_d5 <= c3_blend_add_a_al74_d4; // lerp.ts:6
+    c3_blend_add_a_al74_d6 <= c3_blend_add_a_al74_d5; // lerp.ts:6
+    c3_blend_add_a_al74_d7 <= c3_blend_add_a_al74_d6; // lerp.ts:6
+    c3_blend_add_a_al74_d8 <= c3_blend_add_a_al74_d7; // lerp.ts:6
     rgba_out <= rgba_out_concat; // bilinearBlend.ts:69
   end
 
@@ -2380,7 +2368,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     end
   end
 
-  IToF_stages2 weight_a_itof ( // timedFloat.ts:100
+  IToF_stages2 weight_a_itof ( // lerp.ts:13
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(weight_a_itof_in_valid),
@@ -2389,7 +2377,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(weight_a_itof_result)
   );
 
-  IToF_stages2 weight_b_itof ( // timedFloat.ts:100
+  IToF_stages2 weight_b_itof ( // lerp.ts:13
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(weight_b_itof_in_valid),
@@ -2398,7 +2386,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(weight_b_itof_result)
   );
 
-  FAdd_stages3 c0_top_sub ( // timedFloat.ts:84
+  FAdd_stages3 c0_top_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_top_sub_in_valid),
@@ -2408,7 +2396,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_top_sub_result)
   );
 
-  FMul_stages5 c0_top_mul ( // timedFloat.ts:84
+  FMul_stages5 c0_top_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_top_mul_in_valid),
@@ -2418,7 +2406,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_top_mul_result)
   );
 
-  FAdd_stages3 c0_top_add ( // timedFloat.ts:84
+  FAdd_stages3 c0_top_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_top_add_in_valid),
@@ -2428,7 +2416,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_top_add_result)
   );
 
-  FAdd_stages3 c0_bottom_sub ( // timedFloat.ts:84
+  FAdd_stages3 c0_bottom_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_bottom_sub_in_valid),
@@ -2438,7 +2426,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_bottom_sub_result)
   );
 
-  FMul_stages5 c0_bottom_mul ( // timedFloat.ts:84
+  FMul_stages5 c0_bottom_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_bottom_mul_in_valid),
@@ -2448,7 +2436,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_bottom_mul_result)
   );
 
-  FAdd_stages3 c0_bottom_add ( // timedFloat.ts:84
+  FAdd_stages3 c0_bottom_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_bottom_add_in_valid),
@@ -2458,7 +2446,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_bottom_add_result)
   );
 
-  FAdd_stages3 c0_blend_sub ( // timedFloat.ts:84
+  FAdd_stages3 c0_blend_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_blend_sub_in_valid),
@@ -2468,7 +2456,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_blend_sub_result)
   );
 
-  FMul_stages5 c0_blend_mul ( // timedFloat.ts:84
+  FMul_stages5 c0_blend_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_blend_mul_in_valid),
@@ -2478,7 +2466,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_blend_mul_result)
   );
 
-  FAdd_stages3 c0_blend_add ( // timedFloat.ts:84
+  FAdd_stages3 c0_blend_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_blend_add_in_valid),
@@ -2488,7 +2476,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_blend_add_result)
   );
 
-  FAdd_stages3 c1_top_sub ( // timedFloat.ts:84
+  FAdd_stages3 c1_top_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_top_sub_in_valid),
@@ -2498,7 +2486,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_top_sub_result)
   );
 
-  FMul_stages5 c1_top_mul ( // timedFloat.ts:84
+  FMul_stages5 c1_top_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_top_mul_in_valid),
@@ -2508,7 +2496,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_top_mul_result)
   );
 
-  FAdd_stages3 c1_top_add ( // timedFloat.ts:84
+  FAdd_stages3 c1_top_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_top_add_in_valid),
@@ -2518,7 +2506,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_top_add_result)
   );
 
-  FAdd_stages3 c1_bottom_sub ( // timedFloat.ts:84
+  FAdd_stages3 c1_bottom_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_bottom_sub_in_valid),
@@ -2528,7 +2516,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_bottom_sub_result)
   );
 
-  FMul_stages5 c1_bottom_mul ( // timedFloat.ts:84
+  FMul_stages5 c1_bottom_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_bottom_mul_in_valid),
@@ -2538,7 +2526,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_bottom_mul_result)
   );
 
-  FAdd_stages3 c1_bottom_add ( // timedFloat.ts:84
+  FAdd_stages3 c1_bottom_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_bottom_add_in_valid),
@@ -2548,7 +2536,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_bottom_add_result)
   );
 
-  FAdd_stages3 c1_blend_sub ( // timedFloat.ts:84
+  FAdd_stages3 c1_blend_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_blend_sub_in_valid),
@@ -2558,7 +2546,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_blend_sub_result)
   );
 
-  FMul_stages5 c1_blend_mul ( // timedFloat.ts:84
+  FMul_stages5 c1_blend_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_blend_mul_in_valid),
@@ -2568,7 +2556,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_blend_mul_result)
   );
 
-  FAdd_stages3 c1_blend_add ( // timedFloat.ts:84
+  FAdd_stages3 c1_blend_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_blend_add_in_valid),
@@ -2578,7 +2566,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_blend_add_result)
   );
 
-  FAdd_stages3 c2_top_sub ( // timedFloat.ts:84
+  FAdd_stages3 c2_top_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_top_sub_in_valid),
@@ -2588,7 +2576,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_top_sub_result)
   );
 
-  FMul_stages5 c2_top_mul ( // timedFloat.ts:84
+  FMul_stages5 c2_top_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_top_mul_in_valid),
@@ -2598,7 +2586,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_top_mul_result)
   );
 
-  FAdd_stages3 c2_top_add ( // timedFloat.ts:84
+  FAdd_stages3 c2_top_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_top_add_in_valid),
@@ -2608,7 +2596,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_top_add_result)
   );
 
-  FAdd_stages3 c2_bottom_sub ( // timedFloat.ts:84
+  FAdd_stages3 c2_bottom_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_bottom_sub_in_valid),
@@ -2618,7 +2606,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_bottom_sub_result)
   );
 
-  FMul_stages5 c2_bottom_mul ( // timedFloat.ts:84
+  FMul_stages5 c2_bottom_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_bottom_mul_in_valid),
@@ -2628,7 +2616,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_bottom_mul_result)
   );
 
-  FAdd_stages3 c2_bottom_add ( // timedFloat.ts:84
+  FAdd_stages3 c2_bottom_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_bottom_add_in_valid),
@@ -2638,7 +2626,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_bottom_add_result)
   );
 
-  FAdd_stages3 c2_blend_sub ( // timedFloat.ts:84
+  FAdd_stages3 c2_blend_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_blend_sub_in_valid),
@@ -2648,7 +2636,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_blend_sub_result)
   );
 
-  FMul_stages5 c2_blend_mul ( // timedFloat.ts:84
+  FMul_stages5 c2_blend_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_blend_mul_in_valid),
@@ -2658,7 +2646,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_blend_mul_result)
   );
 
-  FAdd_stages3 c2_blend_add ( // timedFloat.ts:84
+  FAdd_stages3 c2_blend_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_blend_add_in_valid),
@@ -2668,7 +2656,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_blend_add_result)
   );
 
-  FAdd_stages3 c3_top_sub ( // timedFloat.ts:84
+  FAdd_stages3 c3_top_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_top_sub_in_valid),
@@ -2678,7 +2666,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_top_sub_result)
   );
 
-  FMul_stages5 c3_top_mul ( // timedFloat.ts:84
+  FMul_stages5 c3_top_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_top_mul_in_valid),
@@ -2688,7 +2676,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_top_mul_result)
   );
 
-  FAdd_stages3 c3_top_add ( // timedFloat.ts:84
+  FAdd_stages3 c3_top_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_top_add_in_valid),
@@ -2698,7 +2686,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_top_add_result)
   );
 
-  FAdd_stages3 c3_bottom_sub ( // timedFloat.ts:84
+  FAdd_stages3 c3_bottom_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_bottom_sub_in_valid),
@@ -2708,7 +2696,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_bottom_sub_result)
   );
 
-  FMul_stages5 c3_bottom_mul ( // timedFloat.ts:84
+  FMul_stages5 c3_bottom_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_bottom_mul_in_valid),
@@ -2718,7 +2706,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_bottom_mul_result)
   );
 
-  FAdd_stages3 c3_bottom_add ( // timedFloat.ts:84
+  FAdd_stages3 c3_bottom_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_bottom_add_in_valid),
@@ -2728,7 +2716,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_bottom_add_result)
   );
 
-  FAdd_stages3 c3_blend_sub ( // timedFloat.ts:84
+  FAdd_stages3 c3_blend_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_blend_sub_in_valid),
@@ -2738,7 +2726,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_blend_sub_result)
   );
 
-  FMul_stages5 c3_blend_mul ( // timedFloat.ts:84
+  FMul_stages5 c3_blend_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_blend_mul_in_valid),
@@ -2748,7 +2736,7 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_blend_mul_result)
   );
 
-  FAdd_stages3 c3_blend_add ( // timedFloat.ts:84
+  FAdd_stages3 c3_blend_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_blend_add_in_valid),

@@ -9,70 +9,70 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   output logic out_valid,
   output logic [127:0] rgba
 );
-  logic weight_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] weight_itof_result; // timedFloat.ts:100
-  logic [7:0] weight0_al0_d1; // timedFloat.ts:63
-  logic [7:0] weight0_al0_d2; // timedFloat.ts:63
-  logic c0_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_sub_result; // timedFloat.ts:84
-  logic c0_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_mul_result; // timedFloat.ts:84
-  logic [31:0] c0_mul_a_al4_d1; // timedFloat.ts:63
-  logic c0_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c0_add_result; // timedFloat.ts:84
-  logic [31:0] c0_add_a_al6_d1; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d2; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d3; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d4; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d5; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d6; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d7; // timedFloat.ts:63
-  logic [31:0] c0_add_a_al6_d8; // timedFloat.ts:63
-  logic c1_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_sub_result; // timedFloat.ts:84
-  logic c1_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_mul_result; // timedFloat.ts:84
-  logic [31:0] c1_mul_a_al10_d1; // timedFloat.ts:63
-  logic c1_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c1_add_result; // timedFloat.ts:84
-  logic [31:0] c1_add_a_al12_d1; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d2; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d3; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d4; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d5; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d6; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d7; // timedFloat.ts:63
-  logic [31:0] c1_add_a_al12_d8; // timedFloat.ts:63
-  logic c2_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_sub_result; // timedFloat.ts:84
-  logic c2_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_mul_result; // timedFloat.ts:84
-  logic [31:0] c2_mul_a_al16_d1; // timedFloat.ts:63
-  logic c2_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c2_add_result; // timedFloat.ts:84
-  logic [31:0] c2_add_a_al18_d1; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d2; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d3; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d4; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d5; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d6; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d7; // timedFloat.ts:63
-  logic [31:0] c2_add_a_al18_d8; // timedFloat.ts:63
-  logic c3_sub_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_sub_result; // timedFloat.ts:84
-  logic c3_mul_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_mul_result; // timedFloat.ts:84
-  logic [31:0] c3_mul_a_al22_d1; // timedFloat.ts:63
-  logic c3_add_out_valid; // timedFloat.ts:84
-  logic [31:0] c3_add_result; // timedFloat.ts:84
-  logic [31:0] c3_add_a_al24_d1; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d2; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d3; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d4; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d5; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d6; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d7; // timedFloat.ts:63
-  logic [31:0] c3_add_a_al24_d8; // timedFloat.ts:63
+  logic weight_itof_out_valid; // lerp.ts:13
+  logic [31:0] weight_itof_result; // lerp.ts:13
+  logic [7:0] weight0_al0_d1; // lerp.ts:14
+  logic [7:0] weight0_al0_d2; // lerp.ts:14
+  logic c0_sub_out_valid; // lerp.ts:6
+  logic [31:0] c0_sub_result; // lerp.ts:6
+  logic c0_mul_out_valid; // lerp.ts:6
+  logic [31:0] c0_mul_result; // lerp.ts:6
+  logic [31:0] c0_mul_a_al4_d1; // lerp.ts:6
+  logic c0_add_out_valid; // lerp.ts:6
+  logic [31:0] c0_add_result; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d1; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d2; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d3; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d4; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d5; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d6; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d7; // lerp.ts:6
+  logic [31:0] c0_add_a_al6_d8; // lerp.ts:6
+  logic c1_sub_out_valid; // lerp.ts:6
+  logic [31:0] c1_sub_result; // lerp.ts:6
+  logic c1_mul_out_valid; // lerp.ts:6
+  logic [31:0] c1_mul_result; // lerp.ts:6
+  logic [31:0] c1_mul_a_al10_d1; // lerp.ts:6
+  logic c1_add_out_valid; // lerp.ts:6
+  logic [31:0] c1_add_result; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d1; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d2; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d3; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d4; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d5; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d6; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d7; // lerp.ts:6
+  logic [31:0] c1_add_a_al12_d8; // lerp.ts:6
+  logic c2_sub_out_valid; // lerp.ts:6
+  logic [31:0] c2_sub_result; // lerp.ts:6
+  logic c2_mul_out_valid; // lerp.ts:6
+  logic [31:0] c2_mul_result; // lerp.ts:6
+  logic [31:0] c2_mul_a_al16_d1; // lerp.ts:6
+  logic c2_add_out_valid; // lerp.ts:6
+  logic [31:0] c2_add_result; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d1; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d2; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d3; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d4; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d5; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d6; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d7; // lerp.ts:6
+  logic [31:0] c2_add_a_al18_d8; // lerp.ts:6
+  logic c3_sub_out_valid; // lerp.ts:6
+  logic [31:0] c3_sub_result; // lerp.ts:6
+  logic c3_mul_out_valid; // lerp.ts:6
+  logic [31:0] c3_mul_result; // lerp.ts:6
+  logic [31:0] c3_mul_a_al22_d1; // lerp.ts:6
+  logic c3_add_out_valid; // lerp.ts:6
+  logic [31:0] c3_add_result; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d1; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d2; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d3; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d4; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d5; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d6; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d7; // lerp.ts:6
+  logic [31:0] c3_add_a_al24_d8; // lerp.ts:6
   logic fraction_zero_d1; // levelBlend.ts:45
   logic fraction_zero_d2; // levelBlend.ts:45
   logic fraction_zero_d3; // levelBlend.ts:45
@@ -111,54 +111,50 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
 
   assign out_valid = valid_d12; // levelBlend.ts:30
   assign rgba = rgba_out; // levelBlend.ts:30
-  wire weight_itof_in_valid = 1'd1; // timedFloat.ts:100
+  wire weight_itof_in_valid = 1'd1; // lerp.ts:13
   wire [31:0] v = {24'd0, fraction}; // lerp.ts:13
-  wire [31:0] weight_itof_a = v; // timedFloat.ts:100
-  wire c0_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_sub_a = coarse[31:0]; // timedFloat.ts:84
+  wire [31:0] weight_itof_a = v; // lerp.ts:13
+  wire c0_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_sub_a = coarse[31:0]; // lerp.ts:6
   wire [31:0] c0_sub_b_slice = fine[31:0]; // levelBlend.ts:39
-  wire [31:0] v_1 = c0_sub_b_slice ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c0_sub_b = v_1; // timedFloat.ts:84
-  wire c0_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_mul_a = c0_mul_a_al4_d1; // timedFloat.ts:84
-  wire [31:0] c0_mul_b = c0_sub_result; // timedFloat.ts:84
+  wire [31:0] c0_sub_b = c0_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire c0_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_mul_a = c0_mul_a_al4_d1; // lerp.ts:6
+  wire [31:0] c0_mul_b = c0_sub_result; // lerp.ts:6
   wire [31:0] c0_mul_a_al4_d1_mux = weight0_al0_d2 == 8'd0 ? 32'd0 : weight_itof_result - 32'h4000000; // lerp.ts:14
-  wire c0_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c0_add_a = c0_add_a_al6_d8; // timedFloat.ts:84
-  wire [31:0] c0_add_b = c0_mul_result; // timedFloat.ts:84
-  wire c1_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_sub_a = coarse[63:32]; // timedFloat.ts:84
+  wire c0_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c0_add_a = c0_add_a_al6_d8; // lerp.ts:6
+  wire [31:0] c0_add_b = c0_mul_result; // lerp.ts:6
+  wire c1_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_sub_a = coarse[63:32]; // lerp.ts:6
   wire [31:0] c1_sub_b_slice = fine[63:32]; // levelBlend.ts:39
-  wire [31:0] v_2 = c1_sub_b_slice ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c1_sub_b = v_2; // timedFloat.ts:84
-  wire c1_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_mul_a = c1_mul_a_al10_d1; // timedFloat.ts:84
-  wire [31:0] c1_mul_b = c1_sub_result; // timedFloat.ts:84
-  wire c1_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c1_add_a = c1_add_a_al12_d8; // timedFloat.ts:84
-  wire [31:0] c1_add_b = c1_mul_result; // timedFloat.ts:84
-  wire c2_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_sub_a = coarse[95:64]; // timedFloat.ts:84
+  wire [31:0] c1_sub_b = c1_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire c1_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_mul_a = c1_mul_a_al10_d1; // lerp.ts:6
+  wire [31:0] c1_mul_b = c1_sub_result; // lerp.ts:6
+  wire c1_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c1_add_a = c1_add_a_al12_d8; // lerp.ts:6
+  wire [31:0] c1_add_b = c1_mul_result; // lerp.ts:6
+  wire c2_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_sub_a = coarse[95:64]; // lerp.ts:6
   wire [31:0] c2_sub_b_slice = fine[95:64]; // levelBlend.ts:39
-  wire [31:0] v_3 = c2_sub_b_slice ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c2_sub_b = v_3; // timedFloat.ts:84
-  wire c2_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_mul_a = c2_mul_a_al16_d1; // timedFloat.ts:84
-  wire [31:0] c2_mul_b = c2_sub_result; // timedFloat.ts:84
-  wire c2_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c2_add_a = c2_add_a_al18_d8; // timedFloat.ts:84
-  wire [31:0] c2_add_b = c2_mul_result; // timedFloat.ts:84
-  wire c3_sub_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_sub_a = coarse[127:96]; // timedFloat.ts:84
+  wire [31:0] c2_sub_b = c2_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire c2_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_mul_a = c2_mul_a_al16_d1; // lerp.ts:6
+  wire [31:0] c2_mul_b = c2_sub_result; // lerp.ts:6
+  wire c2_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c2_add_a = c2_add_a_al18_d8; // lerp.ts:6
+  wire [31:0] c2_add_b = c2_mul_result; // lerp.ts:6
+  wire c3_sub_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_sub_a = coarse[127:96]; // lerp.ts:6
   wire [31:0] c3_sub_b_slice = fine[127:96]; // levelBlend.ts:39
-  wire [31:0] v_4 = c3_sub_b_slice ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] c3_sub_b = v_4; // timedFloat.ts:84
-  wire c3_mul_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_mul_a = c3_mul_a_al22_d1; // timedFloat.ts:84
-  wire [31:0] c3_mul_b = c3_sub_result; // timedFloat.ts:84
-  wire c3_add_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] c3_add_a = c3_add_a_al24_d8; // timedFloat.ts:84
-  wire [31:0] c3_add_b = c3_mul_result; // timedFloat.ts:84
+  wire [31:0] c3_sub_b = c3_sub_b_slice ^ 32'h80000000; // lerp.ts:6
+  wire c3_mul_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_mul_a = c3_mul_a_al22_d1; // lerp.ts:6
+  wire [31:0] c3_mul_b = c3_sub_result; // lerp.ts:6
+  wire c3_add_in_valid = 1'd1; // lerp.ts:6
+  wire [31:0] c3_add_a = c3_add_a_al24_d8; // lerp.ts:6
+  wire [31:0] c3_add_b = c3_mul_result; // lerp.ts:6
   wire [127:0] rgba_out_mux = fraction_zero_d11 ? fine_d11 : {c3_add_result, c2_add_result, c1_add_result, c0_add_result}; // levelBlend.ts:47
 
 `ifndef SYNTHESIS
@@ -240,44 +236,44 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
 `endif
 
   always_ff @(posedge clk) begin
-    weight0_al0_d1 <= fraction; // timedFloat.ts:63
-    weight0_al0_d2 <= weight0_al0_d1; // timedFloat.ts:63
-    c0_mul_a_al4_d1 <= c0_mul_a_al4_d1_mux; // timedFloat.ts:63
-    c0_add_a_al6_d1 <= c0_sub_b_slice; // timedFloat.ts:63
-    c0_add_a_al6_d2 <= c0_add_a_al6_d1; // timedFloat.ts:63
-    c0_add_a_al6_d3 <= c0_add_a_al6_d2; // timedFloat.ts:63
-    c0_add_a_al6_d4 <= c0_add_a_al6_d3; // timedFloat.ts:63
-    c0_add_a_al6_d5 <= c0_add_a_al6_d4; // timedFloat.ts:63
-    c0_add_a_al6_d6 <= c0_add_a_al6_d5; // timedFloat.ts:63
-    c0_add_a_al6_d7 <= c0_add_a_al6_d6; // timedFloat.ts:63
-    c0_add_a_al6_d8 <= c0_add_a_al6_d7; // timedFloat.ts:63
-    c1_mul_a_al10_d1 <= c0_mul_a_al4_d1_mux; // timedFloat.ts:63
-    c1_add_a_al12_d1 <= c1_sub_b_slice; // timedFloat.ts:63
-    c1_add_a_al12_d2 <= c1_add_a_al12_d1; // timedFloat.ts:63
-    c1_add_a_al12_d3 <= c1_add_a_al12_d2; // timedFloat.ts:63
-    c1_add_a_al12_d4 <= c1_add_a_al12_d3; // timedFloat.ts:63
-    c1_add_a_al12_d5 <= c1_add_a_al12_d4; // timedFloat.ts:63
-    c1_add_a_al12_d6 <= c1_add_a_al12_d5; // timedFloat.ts:63
-    c1_add_a_al12_d7 <= c1_add_a_al12_d6; // timedFloat.ts:63
-    c1_add_a_al12_d8 <= c1_add_a_al12_d7; // timedFloat.ts:63
-    c2_mul_a_al16_d1 <= c0_mul_a_al4_d1_mux; // timedFloat.ts:63
-    c2_add_a_al18_d1 <= c2_sub_b_slice; // timedFloat.ts:63
-    c2_add_a_al18_d2 <= c2_add_a_al18_d1; // timedFloat.ts:63
-    c2_add_a_al18_d3 <= c2_add_a_al18_d2; // timedFloat.ts:63
-    c2_add_a_al18_d4 <= c2_add_a_al18_d3; // timedFloat.ts:63
-    c2_add_a_al18_d5 <= c2_add_a_al18_d4; // timedFloat.ts:63
-    c2_add_a_al18_d6 <= c2_add_a_al18_d5; // timedFloat.ts:63
-    c2_add_a_al18_d7 <= c2_add_a_al18_d6; // timedFloat.ts:63
-    c2_add_a_al18_d8 <= c2_add_a_al18_d7; // timedFloat.ts:63
-    c3_mul_a_al22_d1 <= c0_mul_a_al4_d1_mux; // timedFloat.ts:63
-    c3_add_a_al24_d1 <= c3_sub_b_slice; // timedFloat.ts:63
-    c3_add_a_al24_d2 <= c3_add_a_al24_d1; // timedFloat.ts:63
-    c3_add_a_al24_d3 <= c3_add_a_al24_d2; // timedFloat.ts:63
-    c3_add_a_al24_d4 <= c3_add_a_al24_d3; // timedFloat.ts:63
-    c3_add_a_al24_d5 <= c3_add_a_al24_d4; // timedFloat.ts:63
-    c3_add_a_al24_d6 <= c3_add_a_al24_d5; // timedFloat.ts:63
-    c3_add_a_al24_d7 <= c3_add_a_al24_d6; // timedFloat.ts:63
-    c3_add_a_al24_d8 <= c3_add_a_al24_d7; // timedFloat.ts:63
+    weight0_al0_d1 <= fraction; // lerp.ts:14
+    weight0_al0_d2 <= weight0_al0_d1; // lerp.ts:14
+    c0_mul_a_al4_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
+    c0_add_a_al6_d1 <= c0_sub_b_slice; // lerp.ts:6
+    c0_add_a_al6_d2 <= c0_add_a_al6_d1; // lerp.ts:6
+    c0_add_a_al6_d3 <= c0_add_a_al6_d2; // lerp.ts:6
+    c0_add_a_al6_d4 <= c0_add_a_al6_d3; // lerp.ts:6
+    c0_add_a_al6_d5 <= c0_add_a_al6_d4; // lerp.ts:6
+    c0_add_a_al6_d6 <= c0_add_a_al6_d5; // lerp.ts:6
+    c0_add_a_al6_d7 <= c0_add_a_al6_d6; // lerp.ts:6
+    c0_add_a_al6_d8 <= c0_add_a_al6_d7; // lerp.ts:6
+    c1_mul_a_al10_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
+    c1_add_a_al12_d1 <= c1_sub_b_slice; // lerp.ts:6
+    c1_add_a_al12_d2 <= c1_add_a_al12_d1; // lerp.ts:6
+    c1_add_a_al12_d3 <= c1_add_a_al12_d2; // lerp.ts:6
+    c1_add_a_al12_d4 <= c1_add_a_al12_d3; // lerp.ts:6
+    c1_add_a_al12_d5 <= c1_add_a_al12_d4; // lerp.ts:6
+    c1_add_a_al12_d6 <= c1_add_a_al12_d5; // lerp.ts:6
+    c1_add_a_al12_d7 <= c1_add_a_al12_d6; // lerp.ts:6
+    c1_add_a_al12_d8 <= c1_add_a_al12_d7; // lerp.ts:6
+    c2_mul_a_al16_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
+    c2_add_a_al18_d1 <= c2_sub_b_slice; // lerp.ts:6
+    c2_add_a_al18_d2 <= c2_add_a_al18_d1; // lerp.ts:6
+    c2_add_a_al18_d3 <= c2_add_a_al18_d2; // lerp.ts:6
+    c2_add_a_al18_d4 <= c2_add_a_al18_d3; // lerp.ts:6
+    c2_add_a_al18_d5 <= c2_add_a_al18_d4; // lerp.ts:6
+    c2_add_a_al18_d6 <= c2_add_a_al18_d5; // lerp.ts:6
+    c2_add_a_al18_d7 <= c2_add_a_al18_d6; // lerp.ts:6
+    c2_add_a_al18_d8 <= c2_add_a_al18_d7; // lerp.ts:6
+    c3_mul_a_al22_d1 <= c0_mul_a_al4_d1_mux; // lerp.ts:6
+    c3_add_a_al24_d1 <= c3_sub_b_slice; // lerp.ts:6
+    c3_add_a_al24_d2 <= c3_add_a_al24_d1; // lerp.ts:6
+    c3_add_a_al24_d3 <= c3_add_a_al24_d2; // lerp.ts:6
+    c3_add_a_al24_d4 <= c3_add_a_al24_d3; // lerp.ts:6
+    c3_add_a_al24_d5 <= c3_add_a_al24_d4; // lerp.ts:6
+    c3_add_a_al24_d6 <= c3_add_a_al24_d5; // lerp.ts:6
+    c3_add_a_al24_d7 <= c3_add_a_al24_d6; // lerp.ts:6
+    c3_add_a_al24_d8 <= c3_add_a_al24_d7; // lerp.ts:6
     fraction_zero_d1 <= fraction == 8'd0; // levelBlend.ts:45
     fraction_zero_d2 <= fraction_zero_d1; // levelBlend.ts:45
     fraction_zero_d3 <= fraction_zero_d2; // levelBlend.ts:45
@@ -333,7 +329,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     end
   end
 
-  IToF_stages2 weight_itof ( // timedFloat.ts:100
+  IToF_stages2 weight_itof ( // lerp.ts:13
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(weight_itof_in_valid),
@@ -342,7 +338,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(weight_itof_result)
   );
 
-  FAdd_stages3 c0_sub ( // timedFloat.ts:84
+  FAdd_stages3 c0_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_sub_in_valid),
@@ -352,7 +348,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_sub_result)
   );
 
-  FMul_stages5 c0_mul ( // timedFloat.ts:84
+  FMul_stages5 c0_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_mul_in_valid),
@@ -362,7 +358,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_mul_result)
   );
 
-  FAdd_stages3 c0_add ( // timedFloat.ts:84
+  FAdd_stages3 c0_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c0_add_in_valid),
@@ -372,7 +368,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c0_add_result)
   );
 
-  FAdd_stages3 c1_sub ( // timedFloat.ts:84
+  FAdd_stages3 c1_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_sub_in_valid),
@@ -382,7 +378,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_sub_result)
   );
 
-  FMul_stages5 c1_mul ( // timedFloat.ts:84
+  FMul_stages5 c1_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_mul_in_valid),
@@ -392,7 +388,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_mul_result)
   );
 
-  FAdd_stages3 c1_add ( // timedFloat.ts:84
+  FAdd_stages3 c1_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c1_add_in_valid),
@@ -402,7 +398,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c1_add_result)
   );
 
-  FAdd_stages3 c2_sub ( // timedFloat.ts:84
+  FAdd_stages3 c2_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_sub_in_valid),
@@ -412,7 +408,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_sub_result)
   );
 
-  FMul_stages5 c2_mul ( // timedFloat.ts:84
+  FMul_stages5 c2_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_mul_in_valid),
@@ -422,7 +418,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_mul_result)
   );
 
-  FAdd_stages3 c2_add ( // timedFloat.ts:84
+  FAdd_stages3 c2_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c2_add_in_valid),
@@ -432,7 +428,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c2_add_result)
   );
 
-  FAdd_stages3 c3_sub ( // timedFloat.ts:84
+  FAdd_stages3 c3_sub ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_sub_in_valid),
@@ -442,7 +438,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_sub_result)
   );
 
-  FMul_stages5 c3_mul ( // timedFloat.ts:84
+  FMul_stages5 c3_mul ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_mul_in_valid),
@@ -452,7 +448,7 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
     .result(c3_mul_result)
   );
 
-  FAdd_stages3 c3_add ( // timedFloat.ts:84
+  FAdd_stages3 c3_add ( // lerp.ts:6
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(c3_add_in_valid),

@@ -20,78 +20,78 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   output logic [7:0] weight_a,
   output logic [7:0] weight_b
 );
-  logic s_size_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] s_size_itof_result; // timedFloat.ts:100
-  logic s_scaled_out_valid; // timedFloat.ts:84
-  logic [31:0] s_scaled_result; // timedFloat.ts:84
-  logic [31:0] s_scaled_a_al0_d1; // timedFloat.ts:63
-  logic [31:0] s_scaled_a_al0_d2; // timedFloat.ts:63
-  logic s_half_out_valid; // timedFloat.ts:84
-  logic [31:0] s_half_result; // timedFloat.ts:84
-  logic s_filter0_al3_d1; // timedFloat.ts:63
-  logic s_filter0_al3_d2; // timedFloat.ts:63
-  logic s_filter0_al3_d3; // timedFloat.ts:63
-  logic s_filter0_al3_d4; // timedFloat.ts:63
-  logic s_filter0_al3_d5; // timedFloat.ts:63
-  logic s_filter0_al3_d6; // timedFloat.ts:63
-  logic s_filter0_al3_d7; // timedFloat.ts:63
-  logic s_filter0_al3_d8; // timedFloat.ts:63
-  logic s_filter0_al3_d9; // timedFloat.ts:63
-  logic s_filter0_al3_d10; // timedFloat.ts:63
-  logic [31:0] s_filter1_al4_d1; // timedFloat.ts:63
-  logic [31:0] s_filter1_al4_d2; // timedFloat.ts:63
-  logic [31:0] s_filter1_al4_d3; // timedFloat.ts:63
-  logic s_clamp_lo_out_valid; // timedFloat.ts:84
-  logic [31:0] s_clamp_lo_result; // timedFloat.ts:84
-  logic [31:0] s_clamp_lo_r; // timedFloat.ts:79
-  logic s_clamp_hi_out_valid; // timedFloat.ts:84
-  logic [31:0] s_clamp_hi_result; // timedFloat.ts:84
-  logic [31:0] s_clamp_hi_r; // timedFloat.ts:79
-  logic s_fixed_out_valid; // timedFloat.ts:84
-  logic [31:0] s_fixed_result; // timedFloat.ts:84
-  logic s_floor_ftoi_out_valid; // timedFloat.ts:100
-  logic [31:0] s_floor_ftoi_result; // timedFloat.ts:100
-  logic s_floor1_al10_d1; // timedFloat.ts:63
-  logic s_floor1_al10_d2; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d1; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d2; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d3; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d4; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d5; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d6; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d7; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d8; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d9; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d10; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d11; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d12; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d13; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d14; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d15; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d16; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d17; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d18; // timedFloat.ts:63
-  logic [3:0] s_offset1_al12_d19; // timedFloat.ts:63
-  logic [24:0] s_index; // timedFloat.ts:79
-  logic s_weight1_al14_d1; // timedFloat.ts:63
-  logic s_weight1_al14_d2; // timedFloat.ts:63
-  logic s_weight1_al14_d3; // timedFloat.ts:63
-  logic s_weight1_al14_d4; // timedFloat.ts:63
-  logic s_weight1_al14_d5; // timedFloat.ts:63
-  logic s_weight1_al14_d6; // timedFloat.ts:63
-  logic s_weight1_al14_d7; // timedFloat.ts:63
-  logic s_weight1_al14_d8; // timedFloat.ts:63
-  logic s_weight1_al14_d9; // timedFloat.ts:63
-  logic s_weight1_al14_d10; // timedFloat.ts:63
-  logic s_weight1_al14_d11; // timedFloat.ts:63
-  logic s_weight1_al14_d12; // timedFloat.ts:63
-  logic s_weight1_al14_d13; // timedFloat.ts:63
-  logic s_weight1_al14_d14; // timedFloat.ts:63
-  logic s_weight1_al14_d15; // timedFloat.ts:63
-  logic s_weight1_al14_d16; // timedFloat.ts:63
-  logic s_weight1_al14_d17; // timedFloat.ts:63
-  logic s_weight1_al14_d18; // timedFloat.ts:63
-  logic s_weight1_al14_d19; // timedFloat.ts:63
+  logic s_size_itof_out_valid; // texelCoordinates.ts:66
+  logic [31:0] s_size_itof_result; // texelCoordinates.ts:66
+  logic s_scaled_out_valid; // texelCoordinates.ts:66
+  logic [31:0] s_scaled_result; // texelCoordinates.ts:66
+  logic [31:0] s_scaled_a_al0_d1; // texelCoordinates.ts:66
+  logic [31:0] s_scaled_a_al0_d2; // texelCoordinates.ts:66
+  logic s_half_out_valid; // texelCoordinates.ts:67
+  logic [31:0] s_half_result; // texelCoordinates.ts:67
+  logic s_filter0_al3_d1; // texelCoordinates.ts:69
+  logic s_filter0_al3_d2; // texelCoordinates.ts:69
+  logic s_filter0_al3_d3; // texelCoordinates.ts:69
+  logic s_filter0_al3_d4; // texelCoordinates.ts:69
+  logic s_filter0_al3_d5; // texelCoordinates.ts:69
+  logic s_filter0_al3_d6; // texelCoordinates.ts:69
+  logic s_filter0_al3_d7; // texelCoordinates.ts:69
+  logic s_filter0_al3_d8; // texelCoordinates.ts:69
+  logic s_filter0_al3_d9; // texelCoordinates.ts:69
+  logic s_filter0_al3_d10; // texelCoordinates.ts:69
+  logic [31:0] s_filter1_al4_d1; // texelCoordinates.ts:69
+  logic [31:0] s_filter1_al4_d2; // texelCoordinates.ts:69
+  logic [31:0] s_filter1_al4_d3; // texelCoordinates.ts:69
+  logic s_clamp_lo_out_valid; // texelCoordinates.ts:70
+  logic [31:0] s_clamp_lo_result; // texelCoordinates.ts:70
+  logic [31:0] s_clamp_lo_r; // texelCoordinates.ts:70
+  logic s_clamp_hi_out_valid; // texelCoordinates.ts:70
+  logic [31:0] s_clamp_hi_result; // texelCoordinates.ts:70
+  logic [31:0] s_clamp_hi_r; // texelCoordinates.ts:70
+  logic s_fixed_out_valid; // texelCoordinates.ts:71
+  logic [31:0] s_fixed_result; // texelCoordinates.ts:71
+  logic s_floor_ftoi_out_valid; // floorToInt32.ts:16
+  logic [31:0] s_floor_ftoi_result; // floorToInt32.ts:16
+  logic s_floor1_al10_d1; // floorToInt32.ts:18
+  logic s_floor1_al10_d2; // floorToInt32.ts:18
+  logic [3:0] s_offset1_al12_d1; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d2; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d3; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d4; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d5; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d6; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d7; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d8; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d9; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d10; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d11; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d12; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d13; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d14; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d15; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d16; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d17; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d18; // texelCoordinates.ts:73
+  logic [3:0] s_offset1_al12_d19; // texelCoordinates.ts:73
+  logic [24:0] s_index; // texelCoordinates.ts:73
+  logic s_weight1_al14_d1; // texelCoordinates.ts:74
+  logic s_weight1_al14_d2; // texelCoordinates.ts:74
+  logic s_weight1_al14_d3; // texelCoordinates.ts:74
+  logic s_weight1_al14_d4; // texelCoordinates.ts:74
+  logic s_weight1_al14_d5; // texelCoordinates.ts:74
+  logic s_weight1_al14_d6; // texelCoordinates.ts:74
+  logic s_weight1_al14_d7; // texelCoordinates.ts:74
+  logic s_weight1_al14_d8; // texelCoordinates.ts:74
+  logic s_weight1_al14_d9; // texelCoordinates.ts:74
+  logic s_weight1_al14_d10; // texelCoordinates.ts:74
+  logic s_weight1_al14_d11; // texelCoordinates.ts:74
+  logic s_weight1_al14_d12; // texelCoordinates.ts:74
+  logic s_weight1_al14_d13; // texelCoordinates.ts:74
+  logic s_weight1_al14_d14; // texelCoordinates.ts:74
+  logic s_weight1_al14_d15; // texelCoordinates.ts:74
+  logic s_weight1_al14_d16; // texelCoordinates.ts:74
+  logic s_weight1_al14_d17; // texelCoordinates.ts:74
+  logic s_weight1_al14_d18; // texelCoordinates.ts:74
+  logic s_weight1_al14_d19; // texelCoordinates.ts:74
   logic [14:0] s_size_d1; // texelCoordinates.ts:127
   logic [14:0] s_size_d2; // texelCoordinates.ts:127
   logic [14:0] s_size_d3; // texelCoordinates.ts:127
@@ -225,93 +225,93 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   logic [24:0] s_wrap_mod0_magnitude; // texelCoordinates.ts:92
   logic [13:0] s_wrap_first; // texelCoordinates.ts:108
   logic [13:0] s_wrap_second; // texelCoordinates.ts:108
-  logic [7:0] s_weight_out_al15_d1; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d2; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d3; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d4; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d5; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d6; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d7; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d8; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d9; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d10; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d11; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d12; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d13; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d14; // timedFloat.ts:63
-  logic [7:0] s_weight_out_al15_d15; // timedFloat.ts:63
-  logic t_size_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] t_size_itof_result; // timedFloat.ts:100
-  logic t_scaled_out_valid; // timedFloat.ts:84
-  logic [31:0] t_scaled_result; // timedFloat.ts:84
-  logic [31:0] t_scaled_a_al16_d1; // timedFloat.ts:63
-  logic [31:0] t_scaled_a_al16_d2; // timedFloat.ts:63
-  logic t_half_out_valid; // timedFloat.ts:84
-  logic [31:0] t_half_result; // timedFloat.ts:84
-  logic t_filter0_al19_d1; // timedFloat.ts:63
-  logic t_filter0_al19_d2; // timedFloat.ts:63
-  logic t_filter0_al19_d3; // timedFloat.ts:63
-  logic t_filter0_al19_d4; // timedFloat.ts:63
-  logic t_filter0_al19_d5; // timedFloat.ts:63
-  logic t_filter0_al19_d6; // timedFloat.ts:63
-  logic t_filter0_al19_d7; // timedFloat.ts:63
-  logic t_filter0_al19_d8; // timedFloat.ts:63
-  logic t_filter0_al19_d9; // timedFloat.ts:63
-  logic t_filter0_al19_d10; // timedFloat.ts:63
-  logic [31:0] t_filter1_al20_d1; // timedFloat.ts:63
-  logic [31:0] t_filter1_al20_d2; // timedFloat.ts:63
-  logic [31:0] t_filter1_al20_d3; // timedFloat.ts:63
-  logic t_clamp_lo_out_valid; // timedFloat.ts:84
-  logic [31:0] t_clamp_lo_result; // timedFloat.ts:84
-  logic [31:0] t_clamp_lo_r; // timedFloat.ts:79
-  logic t_clamp_hi_out_valid; // timedFloat.ts:84
-  logic [31:0] t_clamp_hi_result; // timedFloat.ts:84
-  logic [31:0] t_clamp_hi_r; // timedFloat.ts:79
-  logic t_fixed_out_valid; // timedFloat.ts:84
-  logic [31:0] t_fixed_result; // timedFloat.ts:84
-  logic t_floor_ftoi_out_valid; // timedFloat.ts:100
-  logic [31:0] t_floor_ftoi_result; // timedFloat.ts:100
-  logic t_floor1_al26_d1; // timedFloat.ts:63
-  logic t_floor1_al26_d2; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d1; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d2; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d3; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d4; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d5; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d6; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d7; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d8; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d9; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d10; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d11; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d12; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d13; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d14; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d15; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d16; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d17; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d18; // timedFloat.ts:63
-  logic [3:0] t_offset1_al28_d19; // timedFloat.ts:63
-  logic [24:0] t_index; // timedFloat.ts:79
-  logic t_weight1_al30_d1; // timedFloat.ts:63
-  logic t_weight1_al30_d2; // timedFloat.ts:63
-  logic t_weight1_al30_d3; // timedFloat.ts:63
-  logic t_weight1_al30_d4; // timedFloat.ts:63
-  logic t_weight1_al30_d5; // timedFloat.ts:63
-  logic t_weight1_al30_d6; // timedFloat.ts:63
-  logic t_weight1_al30_d7; // timedFloat.ts:63
-  logic t_weight1_al30_d8; // timedFloat.ts:63
-  logic t_weight1_al30_d9; // timedFloat.ts:63
-  logic t_weight1_al30_d10; // timedFloat.ts:63
-  logic t_weight1_al30_d11; // timedFloat.ts:63
-  logic t_weight1_al30_d12; // timedFloat.ts:63
-  logic t_weight1_al30_d13; // timedFloat.ts:63
-  logic t_weight1_al30_d14; // timedFloat.ts:63
-  logic t_weight1_al30_d15; // timedFloat.ts:63
-  logic t_weight1_al30_d16; // timedFloat.ts:63
-  logic t_weight1_al30_d17; // timedFloat.ts:63
-  logic t_weight1_al30_d18; // timedFloat.ts:63
-  logic t_weight1_al30_d19; // timedFloat.ts:63
+  logic [7:0] s_weight_out_al15_d1; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d2; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d3; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d4; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d5; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d6; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d7; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d8; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d9; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d10; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d11; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d12; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d13; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d14; // texelCoordinates.ts:130
+  logic [7:0] s_weight_out_al15_d15; // texelCoordinates.ts:130
+  logic t_size_itof_out_valid; // texelCoordinates.ts:66
+  logic [31:0] t_size_itof_result; // texelCoordinates.ts:66
+  logic t_scaled_out_valid; // texelCoordinates.ts:66
+  logic [31:0] t_scaled_result; // texelCoordinates.ts:66
+  logic [31:0] t_scaled_a_al16_d1; // texelCoordinates.ts:66
+  logic [31:0] t_scaled_a_al16_d2; // texelCoordinates.ts:66
+  logic t_half_out_valid; // texelCoordinates.ts:67
+  logic [31:0] t_half_result; // texelCoordinates.ts:67
+  logic t_filter0_al19_d1; // texelCoordinates.ts:69
+  logic t_filter0_al19_d2; // texelCoordinates.ts:69
+  logic t_filter0_al19_d3; // texelCoordinates.ts:69
+  logic t_filter0_al19_d4; // texelCoordinates.ts:69
+  logic t_filter0_al19_d5; // texelCoordinates.ts:69
+  logic t_filter0_al19_d6; // texelCoordinates.ts:69
+  logic t_filter0_al19_d7; // texelCoordinates.ts:69
+  logic t_filter0_al19_d8; // texelCoordinates.ts:69
+  logic t_filter0_al19_d9; // texelCoordinates.ts:69
+  logic t_filter0_al19_d10; // texelCoordinates.ts:69
+  logic [31:0] t_filter1_al20_d1; // texelCoordinates.ts:69
+  logic [31:0] t_filter1_al20_d2; // texelCoordinates.ts:69
+  logic [31:0] t_filter1_al20_d3; // texelCoordinates.ts:69
+  logic t_clamp_lo_out_valid; // texelCoordinates.ts:70
+  logic [31:0] t_clamp_lo_result; // texelCoordinates.ts:70
+  logic [31:0] t_clamp_lo_r; // texelCoordinates.ts:70
+  logic t_clamp_hi_out_valid; // texelCoordinates.ts:70
+  logic [31:0] t_clamp_hi_result; // texelCoordinates.ts:70
+  logic [31:0] t_clamp_hi_r; // texelCoordinates.ts:70
+  logic t_fixed_out_valid; // texelCoordinates.ts:71
+  logic [31:0] t_fixed_result; // texelCoordinates.ts:71
+  logic t_floor_ftoi_out_valid; // floorToInt32.ts:16
+  logic [31:0] t_floor_ftoi_result; // floorToInt32.ts:16
+  logic t_floor1_al26_d1; // floorToInt32.ts:18
+  logic t_floor1_al26_d2; // floorToInt32.ts:18
+  logic [3:0] t_offset1_al28_d1; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d2; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d3; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d4; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d5; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d6; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d7; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d8; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d9; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d10; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d11; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d12; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d13; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d14; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d15; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d16; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d17; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d18; // texelCoordinates.ts:73
+  logic [3:0] t_offset1_al28_d19; // texelCoordinates.ts:73
+  logic [24:0] t_index; // texelCoordinates.ts:73
+  logic t_weight1_al30_d1; // texelCoordinates.ts:74
+  logic t_weight1_al30_d2; // texelCoordinates.ts:74
+  logic t_weight1_al30_d3; // texelCoordinates.ts:74
+  logic t_weight1_al30_d4; // texelCoordinates.ts:74
+  logic t_weight1_al30_d5; // texelCoordinates.ts:74
+  logic t_weight1_al30_d6; // texelCoordinates.ts:74
+  logic t_weight1_al30_d7; // texelCoordinates.ts:74
+  logic t_weight1_al30_d8; // texelCoordinates.ts:74
+  logic t_weight1_al30_d9; // texelCoordinates.ts:74
+  logic t_weight1_al30_d10; // texelCoordinates.ts:74
+  logic t_weight1_al30_d11; // texelCoordinates.ts:74
+  logic t_weight1_al30_d12; // texelCoordinates.ts:74
+  logic t_weight1_al30_d13; // texelCoordinates.ts:74
+  logic t_weight1_al30_d14; // texelCoordinates.ts:74
+  logic t_weight1_al30_d15; // texelCoordinates.ts:74
+  logic t_weight1_al30_d16; // texelCoordinates.ts:74
+  logic t_weight1_al30_d17; // texelCoordinates.ts:74
+  logic t_weight1_al30_d18; // texelCoordinates.ts:74
+  logic t_weight1_al30_d19; // texelCoordinates.ts:74
   logic [14:0] t_size_d1; // texelCoordinates.ts:127
   logic [14:0] t_size_d2; // texelCoordinates.ts:127
   logic [14:0] t_size_d3; // texelCoordinates.ts:127
@@ -445,21 +445,21 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   logic [24:0] t_wrap_mod0_magnitude; // texelCoordinates.ts:92
   logic [13:0] t_wrap_first; // texelCoordinates.ts:108
   logic [13:0] t_wrap_second; // texelCoordinates.ts:108
-  logic [7:0] t_weight_out_al31_d1; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d2; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d3; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d4; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d5; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d6; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d7; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d8; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d9; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d10; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d11; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d12; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d13; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d14; // timedFloat.ts:63
-  logic [7:0] t_weight_out_al31_d15; // timedFloat.ts:63
+  logic [7:0] t_weight_out_al31_d1; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d2; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d3; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d4; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d5; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d6; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d7; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d8; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d9; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d10; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d11; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d12; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d13; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d14; // texelCoordinates.ts:130
+  logic [7:0] t_weight_out_al31_d15; // texelCoordinates.ts:130
   logic valid_d1; // texelCoordinates.ts:132
   logic valid_d2; // texelCoordinates.ts:132
   logic valid_d3; // texelCoordinates.ts:132
@@ -502,33 +502,33 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   assign y1 = t_wrap_second; // texelCoordinates.ts:111
   assign weight_a = s_weight_out_al15_d15; // texelCoordinates.ts:111
   assign weight_b = t_weight_out_al31_d15; // texelCoordinates.ts:111
-  wire s_size_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] s_size_itof_a = {17'd0, width}; // timedFloat.ts:100
-  wire s_scaled_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] s_scaled_a = s_scaled_a_al0_d2; // timedFloat.ts:84
-  wire [31:0] s_scaled_b = s_size_itof_result; // timedFloat.ts:84
+  wire s_size_itof_in_valid = 1'd1; // texelCoordinates.ts:66
+  wire [31:0] s_size_itof_a = {17'd0, width}; // texelCoordinates.ts:66
+  wire s_scaled_in_valid = 1'd1; // texelCoordinates.ts:66
+  wire [31:0] s_scaled_a = s_scaled_a_al0_d2; // texelCoordinates.ts:66
+  wire [31:0] s_scaled_b = s_size_itof_result; // texelCoordinates.ts:66
   wire [31:0] c = 31'h7f800000 < s[30:0] ? 32'd0 : s; // texelCoordinates.ts:65
-  wire s_half_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] s_half_a = s_scaled_result; // timedFloat.ts:84
-  wire [31:0] v = 32'h3f000000 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] s_half_b = v; // timedFloat.ts:84
-  wire s_clamp_lo_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] s_clamp_lo_a = s_filter0_al3_d10 ? s_half_result : s_filter1_al4_d3; // timedFloat.ts:84
-  wire [31:0] s_clamp_lo_b = 32'hca800000; // timedFloat.ts:84
-  wire s_clamp_hi_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] s_clamp_hi_a = s_clamp_lo_r; // timedFloat.ts:84
-  wire [31:0] s_clamp_hi_b = 32'h4a800000; // timedFloat.ts:84
-  wire s_fixed_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] s_fixed_a = s_clamp_hi_r; // timedFloat.ts:84
-  wire [31:0] s_fixed_b = 32'h43800000; // timedFloat.ts:84
-  wire s_floor_ftoi_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] s_floor_ftoi_a = s_fixed_result; // timedFloat.ts:100
+  wire s_half_in_valid = 1'd1; // texelCoordinates.ts:67
+  wire [31:0] s_half_a = s_scaled_result; // texelCoordinates.ts:67
+  wire [31:0] shifted = 32'h3f000000 ^ 32'h80000000; // texelCoordinates.ts:67
+  wire [31:0] s_half_b = shifted; // texelCoordinates.ts:67
+  wire s_clamp_lo_in_valid = 1'd1; // texelCoordinates.ts:70
+  wire [31:0] s_clamp_lo_a = s_filter0_al3_d10 ? s_half_result : s_filter1_al4_d3; // texelCoordinates.ts:70
+  wire [31:0] s_clamp_lo_b = 32'hca800000; // texelCoordinates.ts:70
+  wire s_clamp_hi_in_valid = 1'd1; // texelCoordinates.ts:70
+  wire [31:0] s_clamp_hi_a = s_clamp_lo_r; // texelCoordinates.ts:70
+  wire [31:0] s_clamp_hi_b = 32'h4a800000; // texelCoordinates.ts:70
+  wire s_fixed_in_valid = 1'd1; // texelCoordinates.ts:71
+  wire [31:0] s_fixed_a = s_clamp_hi_r; // texelCoordinates.ts:71
+  wire [31:0] s_fixed_b = 32'h43800000; // texelCoordinates.ts:71
+  wire s_floor_ftoi_in_valid = 1'd1; // floorToInt32.ts:16
+  wire [31:0] s_floor_ftoi_a = s_fixed_result; // floorToInt32.ts:16
   wire [7:0] exponent = s_fixed_result[30:23]; // floorToInt32.ts:7
   wire [22:0] mantissa = s_fixed_result[22:0]; // floorToInt32.ts:8
   wire [7:0] partial_sub = exponent - 8'd127; // floorToInt32.ts:10
   wire partial = mantissa << partial_sub[4:0] != 23'd0; // floorToInt32.ts:10
   wire s_floor1_al10_d1_mux = exponent < 8'd127 ? s_fixed_result[30:0] != 31'd0 : exponent < 8'd150 & partial; // floorToInt32.ts:11
-  wire v_1 = s_fixed_result[31] & s_floor1_al10_d1_mux; // floorToInt32.ts:17
+  wire v = s_fixed_result[31] & s_floor1_al10_d1_mux; // floorToInt32.ts:17
   wire [31:0] s_index_mux = s_floor1_al10_d2 ? s_floor_ftoi_result - 32'd1 : s_floor_ftoi_result; // floorToInt32.ts:18
   wire [23:0] s_index_slice = s_index_mux[31:8]; // texelCoordinates.ts:73
   wire [24:0] s_index_add = {{1{s_index_slice[23]}}, s_index_slice} + {{21{s_offset1_al12_d19[3]}}, s_offset1_al12_d19}; // texelCoordinates.ts:73
@@ -539,68 +539,68 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [16:0] shifted_concat = {16'd0, 1'd0}; // texelCoordinates.ts:88
   wire negative = s_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude = negative ? 25'd0 - s_index : s_index; // texelCoordinates.ts:83
-  wire [16:0] shifted = shifted_concat | {16'd0, magnitude[24]}; // texelCoordinates.ts:88
-  wire [16:0] r = r_zext <= shifted ? shifted - r_zext : shifted; // texelCoordinates.ts:89
+  wire [16:0] shifted_1 = shifted_concat | {16'd0, magnitude[24]}; // texelCoordinates.ts:88
+  wire [16:0] r = r_zext <= shifted_1 ? shifted_1 - r_zext : shifted_1; // texelCoordinates.ts:89
   wire [16:0] r_zext_1 = {1'd0, s_wrap_mod12_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_1 = {s_wrap_mod12_r[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
-  wire [16:0] r_1 = r_zext_1 <= shifted_1 ? shifted_1 - r_zext_1 : shifted_1; // texelCoordinates.ts:89
-  wire [16:0] shifted_2 = {r_1[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
-  wire [16:0] r_2 = r_zext_1 <= shifted_2 ? shifted_2 - r_zext_1 : shifted_2; // texelCoordinates.ts:89
+  wire [16:0] shifted_2 = {s_wrap_mod12_r[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
+  wire [16:0] r_1 = r_zext_1 <= shifted_2 ? shifted_2 - r_zext_1 : shifted_2; // texelCoordinates.ts:89
+  wire [16:0] shifted_3 = {r_1[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
+  wire [16:0] r_2 = r_zext_1 <= shifted_3 ? shifted_3 - r_zext_1 : shifted_3; // texelCoordinates.ts:89
   wire [16:0] r_zext_2 = {1'd0, s_wrap_mod11_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_3 = {s_wrap_mod11_r[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
-  wire [16:0] r_3 = r_zext_2 <= shifted_3 ? shifted_3 - r_zext_2 : shifted_3; // texelCoordinates.ts:89
-  wire [16:0] shifted_4 = {r_3[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
-  wire [16:0] r_4 = r_zext_2 <= shifted_4 ? shifted_4 - r_zext_2 : shifted_4; // texelCoordinates.ts:89
+  wire [16:0] shifted_4 = {s_wrap_mod11_r[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
+  wire [16:0] r_3 = r_zext_2 <= shifted_4 ? shifted_4 - r_zext_2 : shifted_4; // texelCoordinates.ts:89
+  wire [16:0] shifted_5 = {r_3[15:0], 1'd0} | {16'd0, s_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
+  wire [16:0] r_4 = r_zext_2 <= shifted_5 ? shifted_5 - r_zext_2 : shifted_5; // texelCoordinates.ts:89
   wire [16:0] r_zext_3 = {1'd0, s_wrap_mod10_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_5 = {s_wrap_mod10_r[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
-  wire [16:0] r_5 = r_zext_3 <= shifted_5 ? shifted_5 - r_zext_3 : shifted_5; // texelCoordinates.ts:89
-  wire [16:0] shifted_6 = {r_5[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
-  wire [16:0] r_6 = r_zext_3 <= shifted_6 ? shifted_6 - r_zext_3 : shifted_6; // texelCoordinates.ts:89
+  wire [16:0] shifted_6 = {s_wrap_mod10_r[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
+  wire [16:0] r_5 = r_zext_3 <= shifted_6 ? shifted_6 - r_zext_3 : shifted_6; // texelCoordinates.ts:89
+  wire [16:0] shifted_7 = {r_5[15:0], 1'd0} | {16'd0, s_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
+  wire [16:0] r_6 = r_zext_3 <= shifted_7 ? shifted_7 - r_zext_3 : shifted_7; // texelCoordinates.ts:89
   wire [16:0] r_zext_4 = {1'd0, s_wrap_mod9_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_7 = {s_wrap_mod9_r[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
-  wire [16:0] r_7 = r_zext_4 <= shifted_7 ? shifted_7 - r_zext_4 : shifted_7; // texelCoordinates.ts:89
-  wire [16:0] shifted_8 = {r_7[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
-  wire [16:0] r_8 = r_zext_4 <= shifted_8 ? shifted_8 - r_zext_4 : shifted_8; // texelCoordinates.ts:89
+  wire [16:0] shifted_8 = {s_wrap_mod9_r[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
+  wire [16:0] r_7 = r_zext_4 <= shifted_8 ? shifted_8 - r_zext_4 : shifted_8; // texelCoordinates.ts:89
+  wire [16:0] shifted_9 = {r_7[15:0], 1'd0} | {16'd0, s_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
+  wire [16:0] r_8 = r_zext_4 <= shifted_9 ? shifted_9 - r_zext_4 : shifted_9; // texelCoordinates.ts:89
   wire [16:0] r_zext_5 = {1'd0, s_wrap_mod8_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_9 = {s_wrap_mod8_r[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
-  wire [16:0] r_9 = r_zext_5 <= shifted_9 ? shifted_9 - r_zext_5 : shifted_9; // texelCoordinates.ts:89
-  wire [16:0] shifted_10 = {r_9[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
-  wire [16:0] r_10 = r_zext_5 <= shifted_10 ? shifted_10 - r_zext_5 : shifted_10; // texelCoordinates.ts:89
+  wire [16:0] shifted_10 = {s_wrap_mod8_r[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
+  wire [16:0] r_9 = r_zext_5 <= shifted_10 ? shifted_10 - r_zext_5 : shifted_10; // texelCoordinates.ts:89
+  wire [16:0] shifted_11 = {r_9[15:0], 1'd0} | {16'd0, s_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
+  wire [16:0] r_10 = r_zext_5 <= shifted_11 ? shifted_11 - r_zext_5 : shifted_11; // texelCoordinates.ts:89
   wire [16:0] r_zext_6 = {1'd0, s_wrap_mod7_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_11 = {s_wrap_mod7_r[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
-  wire [16:0] r_11 = r_zext_6 <= shifted_11 ? shifted_11 - r_zext_6 : shifted_11; // texelCoordinates.ts:89
-  wire [16:0] shifted_12 = {r_11[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
-  wire [16:0] r_12 = r_zext_6 <= shifted_12 ? shifted_12 - r_zext_6 : shifted_12; // texelCoordinates.ts:89
+  wire [16:0] shifted_12 = {s_wrap_mod7_r[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
+  wire [16:0] r_11 = r_zext_6 <= shifted_12 ? shifted_12 - r_zext_6 : shifted_12; // texelCoordinates.ts:89
+  wire [16:0] shifted_13 = {r_11[15:0], 1'd0} | {16'd0, s_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
+  wire [16:0] r_12 = r_zext_6 <= shifted_13 ? shifted_13 - r_zext_6 : shifted_13; // texelCoordinates.ts:89
   wire [16:0] r_zext_7 = {1'd0, s_wrap_mod6_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_13 = {s_wrap_mod6_r[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
-  wire [16:0] r_13 = r_zext_7 <= shifted_13 ? shifted_13 - r_zext_7 : shifted_13; // texelCoordinates.ts:89
-  wire [16:0] shifted_14 = {r_13[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
-  wire [16:0] r_14 = r_zext_7 <= shifted_14 ? shifted_14 - r_zext_7 : shifted_14; // texelCoordinates.ts:89
+  wire [16:0] shifted_14 = {s_wrap_mod6_r[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
+  wire [16:0] r_13 = r_zext_7 <= shifted_14 ? shifted_14 - r_zext_7 : shifted_14; // texelCoordinates.ts:89
+  wire [16:0] shifted_15 = {r_13[15:0], 1'd0} | {16'd0, s_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
+  wire [16:0] r_14 = r_zext_7 <= shifted_15 ? shifted_15 - r_zext_7 : shifted_15; // texelCoordinates.ts:89
   wire [16:0] r_zext_8 = {1'd0, s_wrap_mod5_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_15 = {s_wrap_mod5_r[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
-  wire [16:0] r_15 = r_zext_8 <= shifted_15 ? shifted_15 - r_zext_8 : shifted_15; // texelCoordinates.ts:89
-  wire [16:0] shifted_16 = {r_15[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
-  wire [16:0] r_16 = r_zext_8 <= shifted_16 ? shifted_16 - r_zext_8 : shifted_16; // texelCoordinates.ts:89
+  wire [16:0] shifted_16 = {s_wrap_mod5_r[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
+  wire [16:0] r_15 = r_zext_8 <= shifted_16 ? shifted_16 - r_zext_8 : shifted_16; // texelCoordinates.ts:89
+  wire [16:0] shifted_17 = {r_15[15:0], 1'd0} | {16'd0, s_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
+  wire [16:0] r_16 = r_zext_8 <= shifted_17 ? shifted_17 - r_zext_8 : shifted_17; // texelCoordinates.ts:89
   wire [16:0] r_zext_9 = {1'd0, s_wrap_mod4_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_17 = {s_wrap_mod4_r[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
-  wire [16:0] r_17 = r_zext_9 <= shifted_17 ? shifted_17 - r_zext_9 : shifted_17; // texelCoordinates.ts:89
-  wire [16:0] shifted_18 = {r_17[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
-  wire [16:0] r_18 = r_zext_9 <= shifted_18 ? shifted_18 - r_zext_9 : shifted_18; // texelCoordinates.ts:89
+  wire [16:0] shifted_18 = {s_wrap_mod4_r[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
+  wire [16:0] r_17 = r_zext_9 <= shifted_18 ? shifted_18 - r_zext_9 : shifted_18; // texelCoordinates.ts:89
+  wire [16:0] shifted_19 = {r_17[15:0], 1'd0} | {16'd0, s_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
+  wire [16:0] r_18 = r_zext_9 <= shifted_19 ? shifted_19 - r_zext_9 : shifted_19; // texelCoordinates.ts:89
   wire [16:0] r_zext_10 = {1'd0, s_wrap_mod3_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_19 = {s_wrap_mod3_r[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
-  wire [16:0] r_19 = r_zext_10 <= shifted_19 ? shifted_19 - r_zext_10 : shifted_19; // texelCoordinates.ts:89
-  wire [16:0] shifted_20 = {r_19[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
-  wire [16:0] r_20 = r_zext_10 <= shifted_20 ? shifted_20 - r_zext_10 : shifted_20; // texelCoordinates.ts:89
+  wire [16:0] shifted_20 = {s_wrap_mod3_r[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
+  wire [16:0] r_19 = r_zext_10 <= shifted_20 ? shifted_20 - r_zext_10 : shifted_20; // texelCoordinates.ts:89
+  wire [16:0] shifted_21 = {r_19[15:0], 1'd0} | {16'd0, s_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
+  wire [16:0] r_20 = r_zext_10 <= shifted_21 ? shifted_21 - r_zext_10 : shifted_21; // texelCoordinates.ts:89
   wire [16:0] r_zext_11 = {1'd0, s_wrap_mod2_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_21 = {s_wrap_mod2_r[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
-  wire [16:0] r_21 = r_zext_11 <= shifted_21 ? shifted_21 - r_zext_11 : shifted_21; // texelCoordinates.ts:89
-  wire [16:0] shifted_22 = {r_21[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
-  wire [16:0] r_22 = r_zext_11 <= shifted_22 ? shifted_22 - r_zext_11 : shifted_22; // texelCoordinates.ts:89
+  wire [16:0] shifted_22 = {s_wrap_mod2_r[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
+  wire [16:0] r_21 = r_zext_11 <= shifted_22 ? shifted_22 - r_zext_11 : shifted_22; // texelCoordinates.ts:89
+  wire [16:0] shifted_23 = {r_21[15:0], 1'd0} | {16'd0, s_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
+  wire [16:0] r_22 = r_zext_11 <= shifted_23 ? shifted_23 - r_zext_11 : shifted_23; // texelCoordinates.ts:89
   wire [16:0] r_zext_12 = {1'd0, s_wrap_mod1_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_23 = {s_wrap_mod1_r[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
-  wire [16:0] r_23 = r_zext_12 <= shifted_23 ? shifted_23 - r_zext_12 : shifted_23; // texelCoordinates.ts:89
-  wire [16:0] shifted_24 = {r_23[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
-  wire [16:0] r_24 = r_zext_12 <= shifted_24 ? shifted_24 - r_zext_12 : shifted_24; // texelCoordinates.ts:89
+  wire [16:0] shifted_24 = {s_wrap_mod1_r[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
+  wire [16:0] r_23 = r_zext_12 <= shifted_24 ? shifted_24 - r_zext_12 : shifted_24; // texelCoordinates.ts:89
+  wire [16:0] shifted_25 = {r_23[15:0], 1'd0} | {16'd0, s_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
+  wire [16:0] r_24 = r_zext_12 <= shifted_25 ? shifted_25 - r_zext_12 : shifted_25; // texelCoordinates.ts:89
   wire clamp = s_wrap_mod0_mode == 2'd1; // texelCoordinates.ts:105
   wire [24:0] last = {10'd0, s_wrap_mod0_size} - 25'd1; // texelCoordinates.ts:103
   wire [24:0] s_wrap_first_mux_1 = s_wrap_mod0_i[24] ? 25'd0 : $signed(last) < $signed(s_wrap_mod0_i) ? last : s_wrap_mod0_i; // texelCoordinates.ts:104
@@ -615,33 +615,33 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [16:0] next = rem + 17'd1; // texelCoordinates.ts:99
   wire [16:0] rem1 = next == d ? 17'd0 : next; // texelCoordinates.ts:100
   wire [24:0] second = clamp ? s_wrap_second_mux_1 : {8'd0, s_wrap_first_eq & sz <= rem1 ? s_wrap_first_sub - rem1 : rem1}; // texelCoordinates.ts:107
-  wire t_size_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] t_size_itof_a = {17'd0, height}; // timedFloat.ts:100
-  wire t_scaled_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] t_scaled_a = t_scaled_a_al16_d2; // timedFloat.ts:84
-  wire [31:0] t_scaled_b = t_size_itof_result; // timedFloat.ts:84
+  wire t_size_itof_in_valid = 1'd1; // texelCoordinates.ts:66
+  wire [31:0] t_size_itof_a = {17'd0, height}; // texelCoordinates.ts:66
+  wire t_scaled_in_valid = 1'd1; // texelCoordinates.ts:66
+  wire [31:0] t_scaled_a = t_scaled_a_al16_d2; // texelCoordinates.ts:66
+  wire [31:0] t_scaled_b = t_size_itof_result; // texelCoordinates.ts:66
   wire [31:0] c_1 = 31'h7f800000 < t[30:0] ? 32'd0 : t; // texelCoordinates.ts:65
-  wire t_half_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] t_half_a = t_scaled_result; // timedFloat.ts:84
-  wire [31:0] v_2 = 32'h3f000000 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] t_half_b = v_2; // timedFloat.ts:84
-  wire t_clamp_lo_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] t_clamp_lo_a = t_filter0_al19_d10 ? t_half_result : t_filter1_al20_d3; // timedFloat.ts:84
-  wire [31:0] t_clamp_lo_b = 32'hca800000; // timedFloat.ts:84
-  wire t_clamp_hi_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] t_clamp_hi_a = t_clamp_lo_r; // timedFloat.ts:84
-  wire [31:0] t_clamp_hi_b = 32'h4a800000; // timedFloat.ts:84
-  wire t_fixed_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] t_fixed_a = t_clamp_hi_r; // timedFloat.ts:84
-  wire [31:0] t_fixed_b = 32'h43800000; // timedFloat.ts:84
-  wire t_floor_ftoi_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] t_floor_ftoi_a = t_fixed_result; // timedFloat.ts:100
+  wire t_half_in_valid = 1'd1; // texelCoordinates.ts:67
+  wire [31:0] t_half_a = t_scaled_result; // texelCoordinates.ts:67
+  wire [31:0] shifted_26 = 32'h3f000000 ^ 32'h80000000; // texelCoordinates.ts:67
+  wire [31:0] t_half_b = shifted_26; // texelCoordinates.ts:67
+  wire t_clamp_lo_in_valid = 1'd1; // texelCoordinates.ts:70
+  wire [31:0] t_clamp_lo_a = t_filter0_al19_d10 ? t_half_result : t_filter1_al20_d3; // texelCoordinates.ts:70
+  wire [31:0] t_clamp_lo_b = 32'hca800000; // texelCoordinates.ts:70
+  wire t_clamp_hi_in_valid = 1'd1; // texelCoordinates.ts:70
+  wire [31:0] t_clamp_hi_a = t_clamp_lo_r; // texelCoordinates.ts:70
+  wire [31:0] t_clamp_hi_b = 32'h4a800000; // texelCoordinates.ts:70
+  wire t_fixed_in_valid = 1'd1; // texelCoordinates.ts:71
+  wire [31:0] t_fixed_a = t_clamp_hi_r; // texelCoordinates.ts:71
+  wire [31:0] t_fixed_b = 32'h43800000; // texelCoordinates.ts:71
+  wire t_floor_ftoi_in_valid = 1'd1; // floorToInt32.ts:16
+  wire [31:0] t_floor_ftoi_a = t_fixed_result; // floorToInt32.ts:16
   wire [7:0] exponent_1 = t_fixed_result[30:23]; // floorToInt32.ts:7
   wire [22:0] mantissa_1 = t_fixed_result[22:0]; // floorToInt32.ts:8
   wire [7:0] partial_sub_1 = exponent_1 - 8'd127; // floorToInt32.ts:10
   wire partial_1 = mantissa_1 << partial_sub_1[4:0] != 23'd0; // floorToInt32.ts:10
   wire t_floor1_al26_d1_mux = exponent_1 < 8'd127 ? t_fixed_result[30:0] != 31'd0 : exponent_1 < 8'd150 & partial_1; // floorToInt32.ts:11
-  wire v_3 = t_fixed_result[31] & t_floor1_al26_d1_mux; // floorToInt32.ts:17
+  wire v_1 = t_fixed_result[31] & t_floor1_al26_d1_mux; // floorToInt32.ts:17
   wire [31:0] t_index_mux = t_floor1_al26_d2 ? t_floor_ftoi_result - 32'd1 : t_floor_ftoi_result; // floorToInt32.ts:18
   wire [23:0] t_index_slice = t_index_mux[31:8]; // texelCoordinates.ts:73
   wire [24:0] t_index_add = {{1{t_index_slice[23]}}, t_index_slice} + {{21{t_offset1_al28_d19[3]}}, t_offset1_al28_d19}; // texelCoordinates.ts:73
@@ -651,68 +651,68 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [16:0] r_zext_13 = {1'd0, divisor_1}; // texelCoordinates.ts:89
   wire negative_1 = t_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude_1 = negative_1 ? 25'd0 - t_index : t_index; // texelCoordinates.ts:83
-  wire [16:0] shifted_25 = shifted_concat | {16'd0, magnitude_1[24]}; // texelCoordinates.ts:88
-  wire [16:0] r_25 = r_zext_13 <= shifted_25 ? shifted_25 - r_zext_13 : shifted_25; // texelCoordinates.ts:89
+  wire [16:0] shifted_27 = shifted_concat | {16'd0, magnitude_1[24]}; // texelCoordinates.ts:88
+  wire [16:0] r_25 = r_zext_13 <= shifted_27 ? shifted_27 - r_zext_13 : shifted_27; // texelCoordinates.ts:89
   wire [16:0] r_zext_14 = {1'd0, t_wrap_mod12_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_26 = {t_wrap_mod12_r[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
-  wire [16:0] r_26 = r_zext_14 <= shifted_26 ? shifted_26 - r_zext_14 : shifted_26; // texelCoordinates.ts:89
-  wire [16:0] shifted_27 = {r_26[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
-  wire [16:0] r_27 = r_zext_14 <= shifted_27 ? shifted_27 - r_zext_14 : shifted_27; // texelCoordinates.ts:89
+  wire [16:0] shifted_28 = {t_wrap_mod12_r[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
+  wire [16:0] r_26 = r_zext_14 <= shifted_28 ? shifted_28 - r_zext_14 : shifted_28; // texelCoordinates.ts:89
+  wire [16:0] shifted_29 = {r_26[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[22]}; // texelCoordinates.ts:88
+  wire [16:0] r_27 = r_zext_14 <= shifted_29 ? shifted_29 - r_zext_14 : shifted_29; // texelCoordinates.ts:89
   wire [16:0] r_zext_15 = {1'd0, t_wrap_mod11_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_28 = {t_wrap_mod11_r[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
-  wire [16:0] r_28 = r_zext_15 <= shifted_28 ? shifted_28 - r_zext_15 : shifted_28; // texelCoordinates.ts:89
-  wire [16:0] shifted_29 = {r_28[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
-  wire [16:0] r_29 = r_zext_15 <= shifted_29 ? shifted_29 - r_zext_15 : shifted_29; // texelCoordinates.ts:89
+  wire [16:0] shifted_30 = {t_wrap_mod11_r[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[21]}; // texelCoordinates.ts:88
+  wire [16:0] r_28 = r_zext_15 <= shifted_30 ? shifted_30 - r_zext_15 : shifted_30; // texelCoordinates.ts:89
+  wire [16:0] shifted_31 = {r_28[15:0], 1'd0} | {16'd0, t_wrap_mod11_magnitude[20]}; // texelCoordinates.ts:88
+  wire [16:0] r_29 = r_zext_15 <= shifted_31 ? shifted_31 - r_zext_15 : shifted_31; // texelCoordinates.ts:89
   wire [16:0] r_zext_16 = {1'd0, t_wrap_mod10_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_30 = {t_wrap_mod10_r[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
-  wire [16:0] r_30 = r_zext_16 <= shifted_30 ? shifted_30 - r_zext_16 : shifted_30; // texelCoordinates.ts:89
-  wire [16:0] shifted_31 = {r_30[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
-  wire [16:0] r_31 = r_zext_16 <= shifted_31 ? shifted_31 - r_zext_16 : shifted_31; // texelCoordinates.ts:89
+  wire [16:0] shifted_32 = {t_wrap_mod10_r[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[19]}; // texelCoordinates.ts:88
+  wire [16:0] r_30 = r_zext_16 <= shifted_32 ? shifted_32 - r_zext_16 : shifted_32; // texelCoordinates.ts:89
+  wire [16:0] shifted_33 = {r_30[15:0], 1'd0} | {16'd0, t_wrap_mod10_magnitude[18]}; // texelCoordinates.ts:88
+  wire [16:0] r_31 = r_zext_16 <= shifted_33 ? shifted_33 - r_zext_16 : shifted_33; // texelCoordinates.ts:89
   wire [16:0] r_zext_17 = {1'd0, t_wrap_mod9_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_32 = {t_wrap_mod9_r[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
-  wire [16:0] r_32 = r_zext_17 <= shifted_32 ? shifted_32 - r_zext_17 : shifted_32; // texelCoordinates.ts:89
-  wire [16:0] shifted_33 = {r_32[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
-  wire [16:0] r_33 = r_zext_17 <= shifted_33 ? shifted_33 - r_zext_17 : shifted_33; // texelCoordinates.ts:89
+  wire [16:0] shifted_34 = {t_wrap_mod9_r[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[17]}; // texelCoordinates.ts:88
+  wire [16:0] r_32 = r_zext_17 <= shifted_34 ? shifted_34 - r_zext_17 : shifted_34; // texelCoordinates.ts:89
+  wire [16:0] shifted_35 = {r_32[15:0], 1'd0} | {16'd0, t_wrap_mod9_magnitude[16]}; // texelCoordinates.ts:88
+  wire [16:0] r_33 = r_zext_17 <= shifted_35 ? shifted_35 - r_zext_17 : shifted_35; // texelCoordinates.ts:89
   wire [16:0] r_zext_18 = {1'd0, t_wrap_mod8_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_34 = {t_wrap_mod8_r[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
-  wire [16:0] r_34 = r_zext_18 <= shifted_34 ? shifted_34 - r_zext_18 : shifted_34; // texelCoordinates.ts:89
-  wire [16:0] shifted_35 = {r_34[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
-  wire [16:0] r_35 = r_zext_18 <= shifted_35 ? shifted_35 - r_zext_18 : shifted_35; // texelCoordinates.ts:89
+  wire [16:0] shifted_36 = {t_wrap_mod8_r[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[15]}; // texelCoordinates.ts:88
+  wire [16:0] r_34 = r_zext_18 <= shifted_36 ? shifted_36 - r_zext_18 : shifted_36; // texelCoordinates.ts:89
+  wire [16:0] shifted_37 = {r_34[15:0], 1'd0} | {16'd0, t_wrap_mod8_magnitude[14]}; // texelCoordinates.ts:88
+  wire [16:0] r_35 = r_zext_18 <= shifted_37 ? shifted_37 - r_zext_18 : shifted_37; // texelCoordinates.ts:89
   wire [16:0] r_zext_19 = {1'd0, t_wrap_mod7_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_36 = {t_wrap_mod7_r[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
-  wire [16:0] r_36 = r_zext_19 <= shifted_36 ? shifted_36 - r_zext_19 : shifted_36; // texelCoordinates.ts:89
-  wire [16:0] shifted_37 = {r_36[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
-  wire [16:0] r_37 = r_zext_19 <= shifted_37 ? shifted_37 - r_zext_19 : shifted_37; // texelCoordinates.ts:89
+  wire [16:0] shifted_38 = {t_wrap_mod7_r[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[13]}; // texelCoordinates.ts:88
+  wire [16:0] r_36 = r_zext_19 <= shifted_38 ? shifted_38 - r_zext_19 : shifted_38; // texelCoordinates.ts:89
+  wire [16:0] shifted_39 = {r_36[15:0], 1'd0} | {16'd0, t_wrap_mod7_magnitude[12]}; // texelCoordinates.ts:88
+  wire [16:0] r_37 = r_zext_19 <= shifted_39 ? shifted_39 - r_zext_19 : shifted_39; // texelCoordinates.ts:89
   wire [16:0] r_zext_20 = {1'd0, t_wrap_mod6_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_38 = {t_wrap_mod6_r[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
-  wire [16:0] r_38 = r_zext_20 <= shifted_38 ? shifted_38 - r_zext_20 : shifted_38; // texelCoordinates.ts:89
-  wire [16:0] shifted_39 = {r_38[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
-  wire [16:0] r_39 = r_zext_20 <= shifted_39 ? shifted_39 - r_zext_20 : shifted_39; // texelCoordinates.ts:89
+  wire [16:0] shifted_40 = {t_wrap_mod6_r[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[11]}; // texelCoordinates.ts:88
+  wire [16:0] r_38 = r_zext_20 <= shifted_40 ? shifted_40 - r_zext_20 : shifted_40; // texelCoordinates.ts:89
+  wire [16:0] shifted_41 = {r_38[15:0], 1'd0} | {16'd0, t_wrap_mod6_magnitude[10]}; // texelCoordinates.ts:88
+  wire [16:0] r_39 = r_zext_20 <= shifted_41 ? shifted_41 - r_zext_20 : shifted_41; // texelCoordinates.ts:89
   wire [16:0] r_zext_21 = {1'd0, t_wrap_mod5_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_40 = {t_wrap_mod5_r[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
-  wire [16:0] r_40 = r_zext_21 <= shifted_40 ? shifted_40 - r_zext_21 : shifted_40; // texelCoordinates.ts:89
-  wire [16:0] shifted_41 = {r_40[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
-  wire [16:0] r_41 = r_zext_21 <= shifted_41 ? shifted_41 - r_zext_21 : shifted_41; // texelCoordinates.ts:89
+  wire [16:0] shifted_42 = {t_wrap_mod5_r[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[9]}; // texelCoordinates.ts:88
+  wire [16:0] r_40 = r_zext_21 <= shifted_42 ? shifted_42 - r_zext_21 : shifted_42; // texelCoordinates.ts:89
+  wire [16:0] shifted_43 = {r_40[15:0], 1'd0} | {16'd0, t_wrap_mod5_magnitude[8]}; // texelCoordinates.ts:88
+  wire [16:0] r_41 = r_zext_21 <= shifted_43 ? shifted_43 - r_zext_21 : shifted_43; // texelCoordinates.ts:89
   wire [16:0] r_zext_22 = {1'd0, t_wrap_mod4_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_42 = {t_wrap_mod4_r[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
-  wire [16:0] r_42 = r_zext_22 <= shifted_42 ? shifted_42 - r_zext_22 : shifted_42; // texelCoordinates.ts:89
-  wire [16:0] shifted_43 = {r_42[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
-  wire [16:0] r_43 = r_zext_22 <= shifted_43 ? shifted_43 - r_zext_22 : shifted_43; // texelCoordinates.ts:89
+  wire [16:0] shifted_44 = {t_wrap_mod4_r[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[7]}; // texelCoordinates.ts:88
+  wire [16:0] r_42 = r_zext_22 <= shifted_44 ? shifted_44 - r_zext_22 : shifted_44; // texelCoordinates.ts:89
+  wire [16:0] shifted_45 = {r_42[15:0], 1'd0} | {16'd0, t_wrap_mod4_magnitude[6]}; // texelCoordinates.ts:88
+  wire [16:0] r_43 = r_zext_22 <= shifted_45 ? shifted_45 - r_zext_22 : shifted_45; // texelCoordinates.ts:89
   wire [16:0] r_zext_23 = {1'd0, t_wrap_mod3_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_44 = {t_wrap_mod3_r[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
-  wire [16:0] r_44 = r_zext_23 <= shifted_44 ? shifted_44 - r_zext_23 : shifted_44; // texelCoordinates.ts:89
-  wire [16:0] shifted_45 = {r_44[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
-  wire [16:0] r_45 = r_zext_23 <= shifted_45 ? shifted_45 - r_zext_23 : shifted_45; // texelCoordinates.ts:89
+  wire [16:0] shifted_46 = {t_wrap_mod3_r[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[5]}; // texelCoordinates.ts:88
+  wire [16:0] r_44 = r_zext_23 <= shifted_46 ? shifted_46 - r_zext_23 : shifted_46; // texelCoordinates.ts:89
+  wire [16:0] shifted_47 = {r_44[15:0], 1'd0} | {16'd0, t_wrap_mod3_magnitude[4]}; // texelCoordinates.ts:88
+  wire [16:0] r_45 = r_zext_23 <= shifted_47 ? shifted_47 - r_zext_23 : shifted_47; // texelCoordinates.ts:89
   wire [16:0] r_zext_24 = {1'd0, t_wrap_mod2_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_46 = {t_wrap_mod2_r[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
-  wire [16:0] r_46 = r_zext_24 <= shifted_46 ? shifted_46 - r_zext_24 : shifted_46; // texelCoordinates.ts:89
-  wire [16:0] shifted_47 = {r_46[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
-  wire [16:0] r_47 = r_zext_24 <= shifted_47 ? shifted_47 - r_zext_24 : shifted_47; // texelCoordinates.ts:89
+  wire [16:0] shifted_48 = {t_wrap_mod2_r[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[3]}; // texelCoordinates.ts:88
+  wire [16:0] r_46 = r_zext_24 <= shifted_48 ? shifted_48 - r_zext_24 : shifted_48; // texelCoordinates.ts:89
+  wire [16:0] shifted_49 = {r_46[15:0], 1'd0} | {16'd0, t_wrap_mod2_magnitude[2]}; // texelCoordinates.ts:88
+  wire [16:0] r_47 = r_zext_24 <= shifted_49 ? shifted_49 - r_zext_24 : shifted_49; // texelCoordinates.ts:89
   wire [16:0] r_zext_25 = {1'd0, t_wrap_mod1_divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_48 = {t_wrap_mod1_r[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
-  wire [16:0] r_48 = r_zext_25 <= shifted_48 ? shifted_48 - r_zext_25 : shifted_48; // texelCoordinates.ts:89
-  wire [16:0] shifted_49 = {r_48[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
-  wire [16:0] r_49 = r_zext_25 <= shifted_49 ? shifted_49 - r_zext_25 : shifted_49; // texelCoordinates.ts:89
+  wire [16:0] shifted_50 = {t_wrap_mod1_r[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[1]}; // texelCoordinates.ts:88
+  wire [16:0] r_48 = r_zext_25 <= shifted_50 ? shifted_50 - r_zext_25 : shifted_50; // texelCoordinates.ts:89
+  wire [16:0] shifted_51 = {r_48[15:0], 1'd0} | {16'd0, t_wrap_mod1_magnitude[0]}; // texelCoordinates.ts:88
+  wire [16:0] r_49 = r_zext_25 <= shifted_51 ? shifted_51 - r_zext_25 : shifted_51; // texelCoordinates.ts:89
   wire clamp_1 = t_wrap_mod0_mode == 2'd1; // texelCoordinates.ts:105
   wire [24:0] last_1 = {10'd0, t_wrap_mod0_size} - 25'd1; // texelCoordinates.ts:103
   wire [24:0] t_wrap_first_mux_1 = t_wrap_mod0_i[24] ? 25'd0 : $signed(last_1) < $signed(t_wrap_mod0_i) ? last_1 : t_wrap_mod0_i; // texelCoordinates.ts:104
@@ -1182,64 +1182,64 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
 `endif
 
   always_ff @(posedge clk) begin
-    s_scaled_a_al0_d1 <= c; // timedFloat.ts:63
-    s_scaled_a_al0_d2 <= s_scaled_a_al0_d1; // timedFloat.ts:63
-    s_filter0_al3_d1 <= bilinear; // timedFloat.ts:63
-    s_filter0_al3_d2 <= s_filter0_al3_d1; // timedFloat.ts:63
-    s_filter0_al3_d3 <= s_filter0_al3_d2; // timedFloat.ts:63
-    s_filter0_al3_d4 <= s_filter0_al3_d3; // timedFloat.ts:63
-    s_filter0_al3_d5 <= s_filter0_al3_d4; // timedFloat.ts:63
-    s_filter0_al3_d6 <= s_filter0_al3_d5; // timedFloat.ts:63
-    s_filter0_al3_d7 <= s_filter0_al3_d6; // timedFloat.ts:63
-    s_filter0_al3_d8 <= s_filter0_al3_d7; // timedFloat.ts:63
-    s_filter0_al3_d9 <= s_filter0_al3_d8; // timedFloat.ts:63
-    s_filter0_al3_d10 <= s_filter0_al3_d9; // timedFloat.ts:63
-    s_filter1_al4_d1 <= s_scaled_result; // timedFloat.ts:63
-    s_filter1_al4_d2 <= s_filter1_al4_d1; // timedFloat.ts:63
-    s_filter1_al4_d3 <= s_filter1_al4_d2; // timedFloat.ts:63
-    s_clamp_lo_r <= s_clamp_lo_result; // timedFloat.ts:79
-    s_clamp_hi_r <= s_clamp_hi_result; // timedFloat.ts:79
-    s_floor1_al10_d1 <= v_1; // timedFloat.ts:63
-    s_floor1_al10_d2 <= s_floor1_al10_d1; // timedFloat.ts:63
-    s_offset1_al12_d1 <= du; // timedFloat.ts:63
-    s_offset1_al12_d2 <= s_offset1_al12_d1; // timedFloat.ts:63
-    s_offset1_al12_d3 <= s_offset1_al12_d2; // timedFloat.ts:63
-    s_offset1_al12_d4 <= s_offset1_al12_d3; // timedFloat.ts:63
-    s_offset1_al12_d5 <= s_offset1_al12_d4; // timedFloat.ts:63
-    s_offset1_al12_d6 <= s_offset1_al12_d5; // timedFloat.ts:63
-    s_offset1_al12_d7 <= s_offset1_al12_d6; // timedFloat.ts:63
-    s_offset1_al12_d8 <= s_offset1_al12_d7; // timedFloat.ts:63
-    s_offset1_al12_d9 <= s_offset1_al12_d8; // timedFloat.ts:63
-    s_offset1_al12_d10 <= s_offset1_al12_d9; // timedFloat.ts:63
-    s_offset1_al12_d11 <= s_offset1_al12_d10; // timedFloat.ts:63
-    s_offset1_al12_d12 <= s_offset1_al12_d11; // timedFloat.ts:63
-    s_offset1_al12_d13 <= s_offset1_al12_d12; // timedFloat.ts:63
-    s_offset1_al12_d14 <= s_offset1_al12_d13; // timedFloat.ts:63
-    s_offset1_al12_d15 <= s_offset1_al12_d14; // timedFloat.ts:63
-    s_offset1_al12_d16 <= s_offset1_al12_d15; // timedFloat.ts:63
-    s_offset1_al12_d17 <= s_offset1_al12_d16; // timedFloat.ts:63
-    s_offset1_al12_d18 <= s_offset1_al12_d17; // timedFloat.ts:63
-    s_offset1_al12_d19 <= s_offset1_al12_d18; // timedFloat.ts:63
-    s_index <= s_index_add; // timedFloat.ts:79
-    s_weight1_al14_d1 <= bilinear; // timedFloat.ts:63
-    s_weight1_al14_d2 <= s_weight1_al14_d1; // timedFloat.ts:63
-    s_weight1_al14_d3 <= s_weight1_al14_d2; // timedFloat.ts:63
-    s_weight1_al14_d4 <= s_weight1_al14_d3; // timedFloat.ts:63
-    s_weight1_al14_d5 <= s_weight1_al14_d4; // timedFloat.ts:63
-    s_weight1_al14_d6 <= s_weight1_al14_d5; // timedFloat.ts:63
-    s_weight1_al14_d7 <= s_weight1_al14_d6; // timedFloat.ts:63
-    s_weight1_al14_d8 <= s_weight1_al14_d7; // timedFloat.ts:63
-    s_weight1_al14_d9 <= s_weight1_al14_d8; // timedFloat.ts:63
-    s_weight1_al14_d10 <= s_weight1_al14_d9; // timedFloat.ts:63
-    s_weight1_al14_d11 <= s_weight1_al14_d10; // timedFloat.ts:63
-    s_weight1_al14_d12 <= s_weight1_al14_d11; // timedFloat.ts:63
-    s_weight1_al14_d13 <= s_weight1_al14_d12; // timedFloat.ts:63
-    s_weight1_al14_d14 <= s_weight1_al14_d13; // timedFloat.ts:63
-    s_weight1_al14_d15 <= s_weight1_al14_d14; // timedFloat.ts:63
-    s_weight1_al14_d16 <= s_weight1_al14_d15; // timedFloat.ts:63
-    s_weight1_al14_d17 <= s_weight1_al14_d16; // timedFloat.ts:63
-    s_weight1_al14_d18 <= s_weight1_al14_d17; // timedFloat.ts:63
-    s_weight1_al14_d19 <= s_weight1_al14_d18; // timedFloat.ts:63
+    s_scaled_a_al0_d1 <= c; // texelCoordinates.ts:66
+    s_scaled_a_al0_d2 <= s_scaled_a_al0_d1; // texelCoordinates.ts:66
+    s_filter0_al3_d1 <= bilinear; // texelCoordinates.ts:69
+    s_filter0_al3_d2 <= s_filter0_al3_d1; // texelCoordinates.ts:69
+    s_filter0_al3_d3 <= s_filter0_al3_d2; // texelCoordinates.ts:69
+    s_filter0_al3_d4 <= s_filter0_al3_d3; // texelCoordinates.ts:69
+    s_filter0_al3_d5 <= s_filter0_al3_d4; // texelCoordinates.ts:69
+    s_filter0_al3_d6 <= s_filter0_al3_d5; // texelCoordinates.ts:69
+    s_filter0_al3_d7 <= s_filter0_al3_d6; // texelCoordinates.ts:69
+    s_filter0_al3_d8 <= s_filter0_al3_d7; // texelCoordinates.ts:69
+    s_filter0_al3_d9 <= s_filter0_al3_d8; // texelCoordinates.ts:69
+    s_filter0_al3_d10 <= s_filter0_al3_d9; // texelCoordinates.ts:69
+    s_filter1_al4_d1 <= s_scaled_result; // texelCoordinates.ts:69
+    s_filter1_al4_d2 <= s_filter1_al4_d1; // texelCoordinates.ts:69
+    s_filter1_al4_d3 <= s_filter1_al4_d2; // texelCoordinates.ts:69
+    s_clamp_lo_r <= s_clamp_lo_result; // texelCoordinates.ts:70
+    s_clamp_hi_r <= s_clamp_hi_result; // texelCoordinates.ts:70
+    s_floor1_al10_d1 <= v; // floorToInt32.ts:18
+    s_floor1_al10_d2 <= s_floor1_al10_d1; // floorToInt32.ts:18
+    s_offset1_al12_d1 <= du; // texelCoordinates.ts:73
+    s_offset1_al12_d2 <= s_offset1_al12_d1; // texelCoordinates.ts:73
+    s_offset1_al12_d3 <= s_offset1_al12_d2; // texelCoordinates.ts:73
+    s_offset1_al12_d4 <= s_offset1_al12_d3; // texelCoordinates.ts:73
+    s_offset1_al12_d5 <= s_offset1_al12_d4; // texelCoordinates.ts:73
+    s_offset1_al12_d6 <= s_offset1_al12_d5; // texelCoordinates.ts:73
+    s_offset1_al12_d7 <= s_offset1_al12_d6; // texelCoordinates.ts:73
+    s_offset1_al12_d8 <= s_offset1_al12_d7; // texelCoordinates.ts:73
+    s_offset1_al12_d9 <= s_offset1_al12_d8; // texelCoordinates.ts:73
+    s_offset1_al12_d10 <= s_offset1_al12_d9; // texelCoordinates.ts:73
+    s_offset1_al12_d11 <= s_offset1_al12_d10; // texelCoordinates.ts:73
+    s_offset1_al12_d12 <= s_offset1_al12_d11; // texelCoordinates.ts:73
+    s_offset1_al12_d13 <= s_offset1_al12_d12; // texelCoordinates.ts:73
+    s_offset1_al12_d14 <= s_offset1_al12_d13; // texelCoordinates.ts:73
+    s_offset1_al12_d15 <= s_offset1_al12_d14; // texelCoordinates.ts:73
+    s_offset1_al12_d16 <= s_offset1_al12_d15; // texelCoordinates.ts:73
+    s_offset1_al12_d17 <= s_offset1_al12_d16; // texelCoordinates.ts:73
+    s_offset1_al12_d18 <= s_offset1_al12_d17; // texelCoordinates.ts:73
+    s_offset1_al12_d19 <= s_offset1_al12_d18; // texelCoordinates.ts:73
+    s_index <= s_index_add; // texelCoordinates.ts:73
+    s_weight1_al14_d1 <= bilinear; // texelCoordinates.ts:74
+    s_weight1_al14_d2 <= s_weight1_al14_d1; // texelCoordinates.ts:74
+    s_weight1_al14_d3 <= s_weight1_al14_d2; // texelCoordinates.ts:74
+    s_weight1_al14_d4 <= s_weight1_al14_d3; // texelCoordinates.ts:74
+    s_weight1_al14_d5 <= s_weight1_al14_d4; // texelCoordinates.ts:74
+    s_weight1_al14_d6 <= s_weight1_al14_d5; // texelCoordinates.ts:74
+    s_weight1_al14_d7 <= s_weight1_al14_d6; // texelCoordinates.ts:74
+    s_weight1_al14_d8 <= s_weight1_al14_d7; // texelCoordinates.ts:74
+    s_weight1_al14_d9 <= s_weight1_al14_d8; // texelCoordinates.ts:74
+    s_weight1_al14_d10 <= s_weight1_al14_d9; // texelCoordinates.ts:74
+    s_weight1_al14_d11 <= s_weight1_al14_d10; // texelCoordinates.ts:74
+    s_weight1_al14_d12 <= s_weight1_al14_d11; // texelCoordinates.ts:74
+    s_weight1_al14_d13 <= s_weight1_al14_d12; // texelCoordinates.ts:74
+    s_weight1_al14_d14 <= s_weight1_al14_d13; // texelCoordinates.ts:74
+    s_weight1_al14_d15 <= s_weight1_al14_d14; // texelCoordinates.ts:74
+    s_weight1_al14_d16 <= s_weight1_al14_d15; // texelCoordinates.ts:74
+    s_weight1_al14_d17 <= s_weight1_al14_d16; // texelCoordinates.ts:74
+    s_weight1_al14_d18 <= s_weight1_al14_d17; // texelCoordinates.ts:74
+    s_weight1_al14_d19 <= s_weight1_al14_d18; // texelCoordinates.ts:74
     s_size_d1 <= width; // texelCoordinates.ts:127
     s_size_d2 <= s_size_d1; // texelCoordinates.ts:127
     s_size_d3 <= s_size_d2; // texelCoordinates.ts:127
@@ -1373,79 +1373,79 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     s_wrap_mod0_magnitude <= s_wrap_mod1_magnitude; // texelCoordinates.ts:92
     s_wrap_first <= first[13:0]; // texelCoordinates.ts:108
     s_wrap_second <= second[13:0]; // texelCoordinates.ts:108
-    s_weight_out_al15_d1 <= s_weight1_al14_d19 ? s_index_mux[7:0] : 8'd0; // timedFloat.ts:63
-    s_weight_out_al15_d2 <= s_weight_out_al15_d1; // timedFloat.ts:63
-    s_weight_out_al15_d3 <= s_weight_out_al15_d2; // timedFloat.ts:63
-    s_weight_out_al15_d4 <= s_weight_out_al15_d3; // timedFloat.ts:63
-    s_weight_out_al15_d5 <= s_weight_out_al15_d4; // timedFloat.ts:63
-    s_weight_out_al15_d6 <= s_weight_out_al15_d5; // timedFloat.ts:63
-    s_weight_out_al15_d7 <= s_weight_out_al15_d6; // timedFloat.ts:63
-    s_weight_out_al15_d8 <= s_weight_out_al15_d7; // timedFloat.ts:63
-    s_weight_out_al15_d9 <= s_weight_out_al15_d8; // timedFloat.ts:63
-    s_weight_out_al15_d10 <= s_weight_out_al15_d9; // timedFloat.ts:63
-    s_weight_out_al15_d11 <= s_weight_out_al15_d10; // timedFloat.ts:63
-    s_weight_out_al15_d12 <= s_weight_out_al15_d11; // timedFloat.ts:63
-    s_weight_out_al15_d13 <= s_weight_out_al15_d12; // timedFloat.ts:63
-    s_weight_out_al15_d14 <= s_weight_out_al15_d13; // timedFloat.ts:63
-    s_weight_out_al15_d15 <= s_weight_out_al15_d14; // timedFloat.ts:63
-    t_scaled_a_al16_d1 <= c_1; // timedFloat.ts:63
-    t_scaled_a_al16_d2 <= t_scaled_a_al16_d1; // timedFloat.ts:63
-    t_filter0_al19_d1 <= bilinear; // timedFloat.ts:63
-    t_filter0_al19_d2 <= t_filter0_al19_d1; // timedFloat.ts:63
-    t_filter0_al19_d3 <= t_filter0_al19_d2; // timedFloat.ts:63
-    t_filter0_al19_d4 <= t_filter0_al19_d3; // timedFloat.ts:63
-    t_filter0_al19_d5 <= t_filter0_al19_d4; // timedFloat.ts:63
-    t_filter0_al19_d6 <= t_filter0_al19_d5; // timedFloat.ts:63
-    t_filter0_al19_d7 <= t_filter0_al19_d6; // timedFloat.ts:63
-    t_filter0_al19_d8 <= t_filter0_al19_d7; // timedFloat.ts:63
-    t_filter0_al19_d9 <= t_filter0_al19_d8; // timedFloat.ts:63
-    t_filter0_al19_d10 <= t_filter0_al19_d9; // timedFloat.ts:63
-    t_filter1_al20_d1 <= t_scaled_result; // timedFloat.ts:63
-    t_filter1_al20_d2 <= t_filter1_al20_d1; // timedFloat.ts:63
-    t_filter1_al20_d3 <= t_filter1_al20_d2; // timedFloat.ts:63
-    t_clamp_lo_r <= t_clamp_lo_result; // timedFloat.ts:79
-    t_clamp_hi_r <= t_clamp_hi_result; // timedFloat.ts:79
-    t_floor1_al26_d1 <= v_3; // timedFloat.ts:63
-    t_floor1_al26_d2 <= t_floor1_al26_d1; // timedFloat.ts:63
-    t_offset1_al28_d1 <= dv; // timedFloat.ts:63
-    t_offset1_al28_d2 <= t_offset1_al28_d1; // timedFloat.ts:63
-    t_offset1_al28_d3 <= t_offset1_al28_d2; // timedFloat.ts:63
-    t_offset1_al28_d4 <= t_offset1_al28_d3; // timedFloat.ts:63
-    t_offset1_al28_d5 <= t_offset1_al28_d4; // timedFloat.ts:63
-    t_offset1_al28_d6 <= t_offset1_al28_d5; // timedFloat.ts:63
-    t_offset1_al28_d7 <= t_offset1_al28_d6; // timedFloat.ts:63
-    t_offset1_al28_d8 <= t_offset1_al28_d7; // timedFloat.ts:63
-    t_offset1_al28_d9 <= t_offset1_al28_d8; // timedFloat.ts:63
-    t_offset1_al28_d10 <= t_offset1_al28_d9; // timedFloat.ts:63
-    t_offset1_al28_d11 <= t_offset1_al28_d10; // timedFloat.ts:63
-    t_offset1_al28_d12 <= t_offset1_al28_d11; // timedFloat.ts:63
-    t_offset1_al28_d13 <= t_offset1_al28_d12; // timedFloat.ts:63
-    t_offset1_al28_d14 <= t_offset1_al28_d13; // timedFloat.ts:63
-    t_offset1_al28_d15 <= t_offset1_al28_d14; // timedFloat.ts:63
-    t_offset1_al28_d16 <= t_offset1_al28_d15; // timedFloat.ts:63
-    t_offset1_al28_d17 <= t_offset1_al28_d16; // timedFloat.ts:63
-    t_offset1_al28_d18 <= t_offset1_al28_d17; // timedFloat.ts:63
-    t_offset1_al28_d19 <= t_offset1_al28_d18; // timedFloat.ts:63
-    t_index <= t_index_add; // timedFloat.ts:79
-    t_weight1_al30_d1 <= bilinear; // timedFloat.ts:63
-    t_weight1_al30_d2 <= t_weight1_al30_d1; // timedFloat.ts:63
-    t_weight1_al30_d3 <= t_weight1_al30_d2; // timedFloat.ts:63
-    t_weight1_al30_d4 <= t_weight1_al30_d3; // timedFloat.ts:63
-    t_weight1_al30_d5 <= t_weight1_al30_d4; // timedFloat.ts:63
-    t_weight1_al30_d6 <= t_weight1_al30_d5; // timedFloat.ts:63
-    t_weight1_al30_d7 <= t_weight1_al30_d6; // timedFloat.ts:63
-    t_weight1_al30_d8 <= t_weight1_al30_d7; // timedFloat.ts:63
-    t_weight1_al30_d9 <= t_weight1_al30_d8; // timedFloat.ts:63
-    t_weight1_al30_d10 <= t_weight1_al30_d9; // timedFloat.ts:63
-    t_weight1_al30_d11 <= t_weight1_al30_d10; // timedFloat.ts:63
-    t_weight1_al30_d12 <= t_weight1_al30_d11; // timedFloat.ts:63
-    t_weight1_al30_d13 <= t_weight1_al30_d12; // timedFloat.ts:63
-    t_weight1_al30_d14 <= t_weight1_al30_d13; // timedFloat.ts:63
-    t_weight1_al30_d15 <= t_weight1_al30_d14; // timedFloat.ts:63
-    t_weight1_al30_d16 <= t_weight1_al30_d15; // timedFloat.ts:63
-    t_weight1_al30_d17 <= t_weight1_al30_d16; // timedFloat.ts:63
-    t_weight1_al30_d18 <= t_weight1_al30_d17; // timedFloat.ts:63
-    t_weight1_al30_d19 <= t_weight1_al30_d18; // timedFloat.ts:63
+    s_weight_out_al15_d1 <= s_weight1_al14_d19 ? s_index_mux[7:0] : 8'd0; // texelCoordinates.ts:130
+    s_weight_out_al15_d2 <= s_weight_out_al15_d1; // texelCoordinates.ts:130
+    s_weight_out_al15_d3 <= s_weight_out_al15_d2; // texelCoordinates.ts:130
+    s_weight_out_al15_d4 <= s_weight_out_al15_d3; // texelCoordinates.ts:130
+    s_weight_out_al15_d5 <= s_weight_out_al15_d4; // texelCoordinates.ts:130
+    s_weight_out_al15_d6 <= s_weight_out_al15_d5; // texelCoordinates.ts:130
+    s_weight_out_al15_d7 <= s_weight_out_al15_d6; // texelCoordinates.ts:130
+    s_weight_out_al15_d8 <= s_weight_out_al15_d7; // texelCoordinates.ts:130
+    s_weight_out_al15_d9 <= s_weight_out_al15_d8; // texelCoordinates.ts:130
+    s_weight_out_al15_d10 <= s_weight_out_al15_d9; // texelCoordinates.ts:130
+    s_weight_out_al15_d11 <= s_weight_out_al15_d10; // texelCoordinates.ts:130
+    s_weight_out_al15_d12 <= s_weight_out_al15_d11; // texelCoordinates.ts:130
+    s_weight_out_al15_d13 <= s_weight_out_al15_d12; // texelCoordinates.ts:130
+    s_weight_out_al15_d14 <= s_weight_out_al15_d13; // texelCoordinates.ts:130
+    s_weight_out_al15_d15 <= s_weight_out_al15_d14; // texelCoordinates.ts:130
+    t_scaled_a_al16_d1 <= c_1; // texelCoordinates.ts:66
+    t_scaled_a_al16_d2 <= t_scaled_a_al16_d1; // texelCoordinates.ts:66
+    t_filter0_al19_d1 <= bilinear; // texelCoordinates.ts:69
+    t_filter0_al19_d2 <= t_filter0_al19_d1; // texelCoordinates.ts:69
+    t_filter0_al19_d3 <= t_filter0_al19_d2; // texelCoordinates.ts:69
+    t_filter0_al19_d4 <= t_filter0_al19_d3; // texelCoordinates.ts:69
+    t_filter0_al19_d5 <= t_filter0_al19_d4; // texelCoordinates.ts:69
+    t_filter0_al19_d6 <= t_filter0_al19_d5; // texelCoordinates.ts:69
+    t_filter0_al19_d7 <= t_filter0_al19_d6; // texelCoordinates.ts:69
+    t_filter0_al19_d8 <= t_filter0_al19_d7; // texelCoordinates.ts:69
+    t_filter0_al19_d9 <= t_filter0_al19_d8; // texelCoordinates.ts:69
+    t_filter0_al19_d10 <= t_filter0_al19_d9; // texelCoordinates.ts:69
+    t_filter1_al20_d1 <= t_scaled_result; // texelCoordinates.ts:69
+    t_filter1_al20_d2 <= t_filter1_al20_d1; // texelCoordinates.ts:69
+    t_filter1_al20_d3 <= t_filter1_al20_d2; // texelCoordinates.ts:69
+    t_clamp_lo_r <= t_clamp_lo_result; // texelCoordinates.ts:70
+    t_clamp_hi_r <= t_clamp_hi_result; // texelCoordinates.ts:70
+    t_floor1_al26_d1 <= v_1; // floorToInt32.ts:18
+    t_floor1_al26_d2 <= t_floor1_al26_d1; // floorToInt32.ts:18
+    t_offset1_al28_d1 <= dv; // texelCoordinates.ts:73
+    t_offset1_al28_d2 <= t_offset1_al28_d1; // texelCoordinates.ts:73
+    t_offset1_al28_d3 <= t_offset1_al28_d2; // texelCoordinates.ts:73
+    t_offset1_al28_d4 <= t_offset1_al28_d3; // texelCoordinates.ts:73
+    t_offset1_al28_d5 <= t_offset1_al28_d4; // texelCoordinates.ts:73
+    t_offset1_al28_d6 <= t_offset1_al28_d5; // texelCoordinates.ts:73
+    t_offset1_al28_d7 <= t_offset1_al28_d6; // texelCoordinates.ts:73
+    t_offset1_al28_d8 <= t_offset1_al28_d7; // texelCoordinates.ts:73
+    t_offset1_al28_d9 <= t_offset1_al28_d8; // texelCoordinates.ts:73
+    t_offset1_al28_d10 <= t_offset1_al28_d9; // texelCoordinates.ts:73
+    t_offset1_al28_d11 <= t_offset1_al28_d10; // texelCoordinates.ts:73
+    t_offset1_al28_d12 <= t_offset1_al28_d11; // texelCoordinates.ts:73
+    t_offset1_al28_d13 <= t_offset1_al28_d12; // texelCoordinates.ts:73
+    t_offset1_al28_d14 <= t_offset1_al28_d13; // texelCoordinates.ts:73
+    t_offset1_al28_d15 <= t_offset1_al28_d14; // texelCoordinates.ts:73
+    t_offset1_al28_d16 <= t_offset1_al28_d15; // texelCoordinates.ts:73
+    t_offset1_al28_d17 <= t_offset1_al28_d16; // texelCoordinates.ts:73
+    t_offset1_al28_d18 <= t_offset1_al28_d17; // texelCoordinates.ts:73
+    t_offset1_al28_d19 <= t_offset1_al28_d18; // texelCoordinates.ts:73
+    t_index <= t_index_add; // texelCoordinates.ts:73
+    t_weight1_al30_d1 <= bilinear; // texelCoordinates.ts:74
+    t_weight1_al30_d2 <= t_weight1_al30_d1; // texelCoordinates.ts:74
+    t_weight1_al30_d3 <= t_weight1_al30_d2; // texelCoordinates.ts:74
+    t_weight1_al30_d4 <= t_weight1_al30_d3; // texelCoordinates.ts:74
+    t_weight1_al30_d5 <= t_weight1_al30_d4; // texelCoordinates.ts:74
+    t_weight1_al30_d6 <= t_weight1_al30_d5; // texelCoordinates.ts:74
+    t_weight1_al30_d7 <= t_weight1_al30_d6; // texelCoordinates.ts:74
+    t_weight1_al30_d8 <= t_weight1_al30_d7; // texelCoordinates.ts:74
+    t_weight1_al30_d9 <= t_weight1_al30_d8; // texelCoordinates.ts:74
+    t_weight1_al30_d10 <= t_weight1_al30_d9; // texelCoordinates.ts:74
+    t_weight1_al30_d11 <= t_weight1_al30_d10; // texelCoordinates.ts:74
+    t_weight1_al30_d12 <= t_weight1_al30_d11; // texelCoordinates.ts:74
+    t_weight1_al30_d13 <= t_weight1_al30_d12; // texelCoordinates.ts:74
+    t_weight1_al30_d14 <= t_weight1_al30_d13; // texelCoordinates.ts:74
+    t_weight1_al30_d15 <= t_weight1_al30_d14; // texelCoordinates.ts:74
+    t_weight1_al30_d16 <= t_weight1_al30_d15; // texelCoordinates.ts:74
+    t_weight1_al30_d17 <= t_weight1_al30_d16; // texelCoordinates.ts:74
+    t_weight1_al30_d18 <= t_weight1_al30_d17; // texelCoordinates.ts:74
+    t_weight1_al30_d19 <= t_weight1_al30_d18; // texelCoordinates.ts:74
     t_size_d1 <= height; // texelCoordinates.ts:127
     t_size_d2 <= t_size_d1; // texelCoordinates.ts:127
     t_size_d3 <= t_size_d2; // texelCoordinates.ts:127
@@ -1579,21 +1579,21 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     t_wrap_mod0_magnitude <= t_wrap_mod1_magnitude; // texelCoordinates.ts:92
     t_wrap_first <= first_1[13:0]; // texelCoordinates.ts:108
     t_wrap_second <= second_1[13:0]; // texelCoordinates.ts:108
-    t_weight_out_al31_d1 <= t_weight1_al30_d19 ? t_index_mux[7:0] : 8'd0; // timedFloat.ts:63
-    t_weight_out_al31_d2 <= t_weight_out_al31_d1; // timedFloat.ts:63
-    t_weight_out_al31_d3 <= t_weight_out_al31_d2; // timedFloat.ts:63
-    t_weight_out_al31_d4 <= t_weight_out_al31_d3; // timedFloat.ts:63
-    t_weight_out_al31_d5 <= t_weight_out_al31_d4; // timedFloat.ts:63
-    t_weight_out_al31_d6 <= t_weight_out_al31_d5; // timedFloat.ts:63
-    t_weight_out_al31_d7 <= t_weight_out_al31_d6; // timedFloat.ts:63
-    t_weight_out_al31_d8 <= t_weight_out_al31_d7; // timedFloat.ts:63
-    t_weight_out_al31_d9 <= t_weight_out_al31_d8; // timedFloat.ts:63
-    t_weight_out_al31_d10 <= t_weight_out_al31_d9; // timedFloat.ts:63
-    t_weight_out_al31_d11 <= t_weight_out_al31_d10; // timedFloat.ts:63
-    t_weight_out_al31_d12 <= t_weight_out_al31_d11; // timedFloat.ts:63
-    t_weight_out_al31_d13 <= t_weight_out_al31_d12; // timedFloat.ts:63
-    t_weight_out_al31_d14 <= t_weight_out_al31_d13; // timedFloat.ts:63
-    t_weight_out_al31_d15 <= t_weight_out_al31_d14; // timedFloat.ts:63
+    t_weight_out_al31_d1 <= t_weight1_al30_d19 ? t_index_mux[7:0] : 8'd0; // texelCoordinates.ts:130
+    t_weight_out_al31_d2 <= t_weight_out_al31_d1; // texelCoordinates.ts:130
+    t_weight_out_al31_d3 <= t_weight_out_al31_d2; // texelCoordinates.ts:130
+    t_weight_out_al31_d4 <= t_weight_out_al31_d3; // texelCoordinates.ts:130
+    t_weight_out_al31_d5 <= t_weight_out_al31_d4; // texelCoordinates.ts:130
+    t_weight_out_al31_d6 <= t_weight_out_al31_d5; // texelCoordinates.ts:130
+    t_weight_out_al31_d7 <= t_weight_out_al31_d6; // texelCoordinates.ts:130
+    t_weight_out_al31_d8 <= t_weight_out_al31_d7; // texelCoordinates.ts:130
+    t_weight_out_al31_d9 <= t_weight_out_al31_d8; // texelCoordinates.ts:130
+    t_weight_out_al31_d10 <= t_weight_out_al31_d9; // texelCoordinates.ts:130
+    t_weight_out_al31_d11 <= t_weight_out_al31_d10; // texelCoordinates.ts:130
+    t_weight_out_al31_d12 <= t_weight_out_al31_d11; // texelCoordinates.ts:130
+    t_weight_out_al31_d13 <= t_weight_out_al31_d12; // texelCoordinates.ts:130
+    t_weight_out_al31_d14 <= t_weight_out_al31_d13; // texelCoordinates.ts:130
+    t_weight_out_al31_d15 <= t_weight_out_al31_d14; // texelCoordinates.ts:130
   end
 
   always_ff @(posedge clk) begin
@@ -1670,7 +1670,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     end
   end
 
-  IToF_stages2 s_size_itof ( // timedFloat.ts:100
+  IToF_stages2 s_size_itof ( // texelCoordinates.ts:66
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(s_size_itof_in_valid),
@@ -1679,7 +1679,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_size_itof_result)
   );
 
-  FMul_stages5 s_scaled ( // timedFloat.ts:84
+  FMul_stages5 s_scaled ( // texelCoordinates.ts:66
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(s_scaled_in_valid),
@@ -1689,7 +1689,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_scaled_result)
   );
 
-  FAdd_stages3 s_half ( // timedFloat.ts:84
+  FAdd_stages3 s_half ( // texelCoordinates.ts:67
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(s_half_in_valid),
@@ -1699,7 +1699,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_half_result)
   );
 
-  FMax_stages0 s_clamp_lo ( // timedFloat.ts:84
+  FMax_stages0 s_clamp_lo ( // texelCoordinates.ts:70
     .in_valid(s_clamp_lo_in_valid),
     .a(s_clamp_lo_a),
     .b(s_clamp_lo_b),
@@ -1707,7 +1707,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_clamp_lo_result)
   );
 
-  FMin_stages0 s_clamp_hi ( // timedFloat.ts:84
+  FMin_stages0 s_clamp_hi ( // texelCoordinates.ts:70
     .in_valid(s_clamp_hi_in_valid),
     .a(s_clamp_hi_a),
     .b(s_clamp_hi_b),
@@ -1715,7 +1715,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_clamp_hi_result)
   );
 
-  FMul_stages5 s_fixed ( // timedFloat.ts:84
+  FMul_stages5 s_fixed ( // texelCoordinates.ts:71
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(s_fixed_in_valid),
@@ -1725,7 +1725,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_fixed_result)
   );
 
-  FToI_stages2 s_floor_ftoi ( // timedFloat.ts:100
+  FToI_stages2 s_floor_ftoi ( // floorToInt32.ts:16
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(s_floor_ftoi_in_valid),
@@ -1734,7 +1734,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(s_floor_ftoi_result)
   );
 
-  IToF_stages2 t_size_itof ( // timedFloat.ts:100
+  IToF_stages2 t_size_itof ( // texelCoordinates.ts:66
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(t_size_itof_in_valid),
@@ -1743,7 +1743,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_size_itof_result)
   );
 
-  FMul_stages5 t_scaled ( // timedFloat.ts:84
+  FMul_stages5 t_scaled ( // texelCoordinates.ts:66
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(t_scaled_in_valid),
@@ -1753,7 +1753,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_scaled_result)
   );
 
-  FAdd_stages3 t_half ( // timedFloat.ts:84
+  FAdd_stages3 t_half ( // texelCoordinates.ts:67
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(t_half_in_valid),
@@ -1763,7 +1763,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_half_result)
   );
 
-  FMax_stages0 t_clamp_lo ( // timedFloat.ts:84
+  FMax_stages0 t_clamp_lo ( // texelCoordinates.ts:70
     .in_valid(t_clamp_lo_in_valid),
     .a(t_clamp_lo_a),
     .b(t_clamp_lo_b),
@@ -1771,7 +1771,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_clamp_lo_result)
   );
 
-  FMin_stages0 t_clamp_hi ( // timedFloat.ts:84
+  FMin_stages0 t_clamp_hi ( // texelCoordinates.ts:70
     .in_valid(t_clamp_hi_in_valid),
     .a(t_clamp_hi_a),
     .b(t_clamp_hi_b),
@@ -1779,7 +1779,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_clamp_hi_result)
   );
 
-  FMul_stages5 t_fixed ( // timedFloat.ts:84
+  FMul_stages5 t_fixed ( // texelCoordinates.ts:71
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(t_fixed_in_valid),
@@ -1789,7 +1789,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
     .result(t_fixed_result)
   );
 
-  FToI_stages2 t_floor_ftoi ( // timedFloat.ts:100
+  FToI_stages2 t_floor_ftoi ( // floorToInt32.ts:16
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(t_floor_ftoi_in_valid),

@@ -18,112 +18,112 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   output logic [31:0] lambda,
   output logic [11:0] lod
 );
-  logic width_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] width_itof_result; // timedFloat.ts:100
-  logic height_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] height_itof_result; // timedFloat.ts:100
-  logic ux_out_valid; // timedFloat.ts:84
-  logic [31:0] ux_result; // timedFloat.ts:84
-  logic [31:0] ux_a_al0_d1; // timedFloat.ts:63
-  logic [31:0] ux_a_al0_d2; // timedFloat.ts:63
-  logic vx_out_valid; // timedFloat.ts:84
-  logic [31:0] vx_result; // timedFloat.ts:84
-  logic [31:0] vx_a_al2_d1; // timedFloat.ts:63
-  logic [31:0] vx_a_al2_d2; // timedFloat.ts:63
-  logic uy_out_valid; // timedFloat.ts:84
-  logic [31:0] uy_result; // timedFloat.ts:84
-  logic [31:0] uy_a_al4_d1; // timedFloat.ts:63
-  logic [31:0] uy_a_al4_d2; // timedFloat.ts:63
-  logic vy_out_valid; // timedFloat.ts:84
-  logic [31:0] vy_result; // timedFloat.ts:84
-  logic [31:0] vy_a_al6_d1; // timedFloat.ts:63
-  logic [31:0] vy_a_al6_d2; // timedFloat.ts:63
-  logic ux2_out_valid; // timedFloat.ts:84
-  logic [31:0] ux2_result; // timedFloat.ts:84
-  logic vx2_out_valid; // timedFloat.ts:84
-  logic [31:0] vx2_result; // timedFloat.ts:84
-  logic ax_out_valid; // timedFloat.ts:84
-  logic [31:0] ax_result; // timedFloat.ts:84
-  logic uy2_out_valid; // timedFloat.ts:84
-  logic [31:0] uy2_result; // timedFloat.ts:84
-  logic vy2_out_valid; // timedFloat.ts:84
-  logic [31:0] vy2_result; // timedFloat.ts:84
-  logic ay_out_valid; // timedFloat.ts:84
-  logic [31:0] ay_result; // timedFloat.ts:84
-  logic footprint2_out_valid; // timedFloat.ts:84
-  logic [31:0] footprint2_result; // timedFloat.ts:84
-  logic [31:0] footprint2_r; // timedFloat.ts:79
-  logic log2_exponent_out_valid; // timedFloat.ts:100
-  logic [31:0] log2_exponent_result; // timedFloat.ts:100
-  logic log2_fraction_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_fraction_result; // timedFloat.ts:84
-  logic log2_one_minus_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_one_minus_result; // timedFloat.ts:84
-  logic log2_product_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_product_result; // timedFloat.ts:84
-  logic [31:0] log2_product_a_al24_d1; // timedFloat.ts:63
-  logic [31:0] log2_product_a_al24_d2; // timedFloat.ts:63
-  logic [31:0] log2_product_a_al24_d3; // timedFloat.ts:63
-  logic log2_correction_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_correction_result; // timedFloat.ts:84
-  logic log2_mantissa_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_mantissa_result; // timedFloat.ts:84
-  logic [31:0] log2_mantissa_a_al27_d1; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d2; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d3; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d4; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d5; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d6; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d7; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d8; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d9; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d10; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d11; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d12; // timedFloat.ts:63
-  logic [31:0] log2_mantissa_a_al27_d13; // timedFloat.ts:63
-  logic log2_sum_out_valid; // timedFloat.ts:84
-  logic [31:0] log2_sum_result; // timedFloat.ts:84
-  logic [31:0] log2_sum_a_al29_d1; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d2; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d3; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d4; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d5; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d6; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d7; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d8; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d9; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d10; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d11; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d12; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d13; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d14; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d15; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d16; // timedFloat.ts:63
-  logic [31:0] log2_sum_a_al29_d17; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d1; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d2; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d3; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d4; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d5; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d6; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d7; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d8; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d9; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d10; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d11; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d12; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d13; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d14; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d15; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d16; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d17; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d18; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d19; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d20; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d21; // timedFloat.ts:63
-  logic [31:0] log2_special0_al31_d22; // timedFloat.ts:63
-  logic lambda_1_out_valid; // timedFloat.ts:84
-  logic [31:0] lambda_1_result; // timedFloat.ts:84
+  logic width_itof_out_valid; // textureLod.ts:95
+  logic [31:0] width_itof_result; // textureLod.ts:95
+  logic height_itof_out_valid; // textureLod.ts:96
+  logic [31:0] height_itof_result; // textureLod.ts:96
+  logic ux_out_valid; // textureLod.ts:97
+  logic [31:0] ux_result; // textureLod.ts:97
+  logic [31:0] ux_a_al0_d1; // textureLod.ts:97
+  logic [31:0] ux_a_al0_d2; // textureLod.ts:97
+  logic vx_out_valid; // textureLod.ts:98
+  logic [31:0] vx_result; // textureLod.ts:98
+  logic [31:0] vx_a_al2_d1; // textureLod.ts:98
+  logic [31:0] vx_a_al2_d2; // textureLod.ts:98
+  logic uy_out_valid; // textureLod.ts:99
+  logic [31:0] uy_result; // textureLod.ts:99
+  logic [31:0] uy_a_al4_d1; // textureLod.ts:99
+  logic [31:0] uy_a_al4_d2; // textureLod.ts:99
+  logic vy_out_valid; // textureLod.ts:100
+  logic [31:0] vy_result; // textureLod.ts:100
+  logic [31:0] vy_a_al6_d1; // textureLod.ts:100
+  logic [31:0] vy_a_al6_d2; // textureLod.ts:100
+  logic ux2_out_valid; // textureLod.ts:101
+  logic [31:0] ux2_result; // textureLod.ts:101
+  logic vx2_out_valid; // textureLod.ts:101
+  logic [31:0] vx2_result; // textureLod.ts:101
+  logic ax_out_valid; // textureLod.ts:101
+  logic [31:0] ax_result; // textureLod.ts:101
+  logic uy2_out_valid; // textureLod.ts:102
+  logic [31:0] uy2_result; // textureLod.ts:102
+  logic vy2_out_valid; // textureLod.ts:102
+  logic [31:0] vy2_result; // textureLod.ts:102
+  logic ay_out_valid; // textureLod.ts:102
+  logic [31:0] ay_result; // textureLod.ts:102
+  logic footprint2_out_valid; // textureLod.ts:103
+  logic [31:0] footprint2_result; // textureLod.ts:103
+  logic [31:0] footprint2_r; // textureLod.ts:103
+  logic log2_exponent_out_valid; // textureLod.ts:42
+  logic [31:0] log2_exponent_result; // textureLod.ts:42
+  logic log2_fraction_out_valid; // textureLod.ts:43
+  logic [31:0] log2_fraction_result; // textureLod.ts:43
+  logic log2_one_minus_out_valid; // textureLod.ts:44
+  logic [31:0] log2_one_minus_result; // textureLod.ts:44
+  logic log2_product_out_valid; // textureLod.ts:45
+  logic [31:0] log2_product_result; // textureLod.ts:45
+  logic [31:0] log2_product_a_al24_d1; // textureLod.ts:45
+  logic [31:0] log2_product_a_al24_d2; // textureLod.ts:45
+  logic [31:0] log2_product_a_al24_d3; // textureLod.ts:45
+  logic log2_correction_out_valid; // textureLod.ts:45
+  logic [31:0] log2_correction_result; // textureLod.ts:45
+  logic log2_mantissa_out_valid; // textureLod.ts:46
+  logic [31:0] log2_mantissa_result; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d1; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d2; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d3; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d4; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d5; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d6; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d7; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d8; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d9; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d10; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d11; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d12; // textureLod.ts:46
+  logic [31:0] log2_mantissa_a_al27_d13; // textureLod.ts:46
+  logic log2_sum_out_valid; // textureLod.ts:46
+  logic [31:0] log2_sum_result; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d1; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d2; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d3; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d4; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d5; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d6; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d7; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d8; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d9; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d10; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d11; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d12; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d13; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d14; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d15; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d16; // textureLod.ts:46
+  logic [31:0] log2_sum_a_al29_d17; // textureLod.ts:46
+  logic [31:0] log2_special0_al31_d1; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d2; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d3; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d4; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d5; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d6; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d7; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d8; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d9; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d10; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d11; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d12; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d13; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d14; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d15; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d16; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d17; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d18; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d19; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d20; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d21; // textureLod.ts:51
+  logic [31:0] log2_special0_al31_d22; // textureLod.ts:51
+  logic lambda_1_out_valid; // textureLod.ts:104
+  logic [31:0] lambda_1_result; // textureLod.ts:104
   logic [12:0] bias_field_d1; // textureLod.ts:88
   logic [12:0] bias_field_d2; // textureLod.ts:88
   logic [12:0] bias_field_d3; // textureLod.ts:88
@@ -160,12 +160,12 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic [12:0] bias_field_d34; // textureLod.ts:88
   logic [12:0] bias_field_d35; // textureLod.ts:88
   logic [12:0] bias_field_d36; // textureLod.ts:88
-  logic bias_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] bias_itof_result; // timedFloat.ts:100
-  logic bias_scale_out_valid; // timedFloat.ts:84
-  logic [31:0] bias_scale_result; // timedFloat.ts:84
-  logic biased_out_valid; // timedFloat.ts:84
-  logic [31:0] biased_result; // timedFloat.ts:84
+  logic bias_itof_out_valid; // textureLod.ts:89
+  logic [31:0] bias_itof_result; // textureLod.ts:89
+  logic bias_scale_out_valid; // textureLod.ts:89
+  logic [31:0] bias_scale_result; // textureLod.ts:89
+  logic biased_out_valid; // textureLod.ts:105
+  logic [31:0] biased_result; // textureLod.ts:105
   logic [11:0] lod_min_field_d1; // textureLod.ts:88
   logic [11:0] lod_min_field_d2; // textureLod.ts:88
   logic [11:0] lod_min_field_d3; // textureLod.ts:88
@@ -205,13 +205,13 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic [11:0] lod_min_field_d37; // textureLod.ts:88
   logic [11:0] lod_min_field_d38; // textureLod.ts:88
   logic [11:0] lod_min_field_d39; // textureLod.ts:88
-  logic lod_min_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] lod_min_itof_result; // timedFloat.ts:100
-  logic lod_min_scale_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_min_scale_result; // timedFloat.ts:84
-  logic max_lod_min_out_valid; // timedFloat.ts:84
-  logic [31:0] max_lod_min_result; // timedFloat.ts:84
-  logic [31:0] max_lod_min_r; // timedFloat.ts:79
+  logic lod_min_itof_out_valid; // textureLod.ts:89
+  logic [31:0] lod_min_itof_result; // textureLod.ts:89
+  logic lod_min_scale_out_valid; // textureLod.ts:89
+  logic [31:0] lod_min_scale_result; // textureLod.ts:89
+  logic max_lod_min_out_valid; // textureLod.ts:106
+  logic [31:0] max_lod_min_result; // textureLod.ts:106
+  logic [31:0] max_lod_min_r; // textureLod.ts:106
   logic [11:0] lod_clamp_field_d1; // textureLod.ts:88
   logic [11:0] lod_clamp_field_d2; // textureLod.ts:88
   logic [11:0] lod_clamp_field_d3; // textureLod.ts:88
@@ -252,13 +252,13 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic [11:0] lod_clamp_field_d38; // textureLod.ts:88
   logic [11:0] lod_clamp_field_d39; // textureLod.ts:88
   logic [11:0] lod_clamp_field_d40; // textureLod.ts:88
-  logic lod_clamp_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] lod_clamp_itof_result; // timedFloat.ts:100
-  logic lod_clamp_scale_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_clamp_scale_result; // timedFloat.ts:84
-  logic max_lod_clamp_out_valid; // timedFloat.ts:84
-  logic [31:0] max_lod_clamp_result; // timedFloat.ts:84
-  logic [31:0] max_lod_clamp_r; // timedFloat.ts:79
+  logic lod_clamp_itof_out_valid; // textureLod.ts:89
+  logic [31:0] lod_clamp_itof_result; // textureLod.ts:89
+  logic lod_clamp_scale_out_valid; // textureLod.ts:89
+  logic [31:0] lod_clamp_scale_result; // textureLod.ts:89
+  logic max_lod_clamp_out_valid; // textureLod.ts:107
+  logic [31:0] max_lod_clamp_result; // textureLod.ts:107
+  logic [31:0] max_lod_clamp_r; // textureLod.ts:107
   logic [11:0] lod_max_field_d1; // textureLod.ts:88
   logic [11:0] lod_max_field_d2; // textureLod.ts:88
   logic [11:0] lod_max_field_d3; // textureLod.ts:88
@@ -300,13 +300,13 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic [11:0] lod_max_field_d39; // textureLod.ts:88
   logic [11:0] lod_max_field_d40; // textureLod.ts:88
   logic [11:0] lod_max_field_d41; // textureLod.ts:88
-  logic lod_max_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] lod_max_itof_result; // timedFloat.ts:100
-  logic lod_max_scale_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_max_scale_result; // timedFloat.ts:84
-  logic min_lod_max_out_valid; // timedFloat.ts:84
-  logic [31:0] min_lod_max_result; // timedFloat.ts:84
-  logic [31:0] min_lod_max_r; // timedFloat.ts:79
+  logic lod_max_itof_out_valid; // textureLod.ts:89
+  logic [31:0] lod_max_itof_result; // textureLod.ts:89
+  logic lod_max_scale_out_valid; // textureLod.ts:89
+  logic [31:0] lod_max_scale_result; // textureLod.ts:89
+  logic min_lod_max_out_valid; // textureLod.ts:108
+  logic [31:0] min_lod_max_result; // textureLod.ts:108
+  logic [31:0] min_lod_max_r; // textureLod.ts:108
   logic [3:0] mip_count_field_d1; // textureLod.ts:93
   logic [3:0] mip_count_field_d2; // textureLod.ts:93
   logic [3:0] mip_count_field_d3; // textureLod.ts:93
@@ -354,40 +354,40 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic [3:0] mip_count_field_d45; // textureLod.ts:93
   logic [3:0] mip_count_field_d46; // textureLod.ts:93
   logic [3:0] mip_count_field_d47; // textureLod.ts:93
-  logic last_level_itof_out_valid; // timedFloat.ts:100
-  logic [31:0] last_level_itof_result; // timedFloat.ts:100
-  logic min_last_level_out_valid; // timedFloat.ts:84
-  logic [31:0] min_last_level_result; // timedFloat.ts:84
-  logic [31:0] min_last_level_r; // timedFloat.ts:79
-  logic lod_scale_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_scale_result; // timedFloat.ts:84
-  logic lod_round_up_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_round_up_result; // timedFloat.ts:84
-  logic lod_round_down_out_valid; // timedFloat.ts:84
-  logic [31:0] lod_round_down_result; // timedFloat.ts:84
-  logic lod_ftoi_out_valid; // timedFloat.ts:100
-  logic [31:0] lod_ftoi_result; // timedFloat.ts:100
+  logic last_level_itof_out_valid; // textureLod.ts:93
+  logic [31:0] last_level_itof_result; // textureLod.ts:93
+  logic min_last_level_out_valid; // textureLod.ts:109
+  logic [31:0] min_last_level_result; // textureLod.ts:109
+  logic [31:0] min_last_level_r; // textureLod.ts:109
+  logic lod_scale_out_valid; // textureLod.ts:110
+  logic [31:0] lod_scale_result; // textureLod.ts:110
+  logic lod_round_up_out_valid; // textureLod.ts:110
+  logic [31:0] lod_round_up_result; // textureLod.ts:110
+  logic lod_round_down_out_valid; // textureLod.ts:110
+  logic [31:0] lod_round_down_result; // textureLod.ts:110
+  logic lod_ftoi_out_valid; // textureLod.ts:111
+  logic [31:0] lod_ftoi_result; // textureLod.ts:111
   logic [11:0] lod_out; // textureLod.ts:114
-  logic [31:0] lambda_out_al51_d1; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d2; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d3; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d4; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d5; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d6; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d7; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d8; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d9; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d10; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d11; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d12; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d13; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d14; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d15; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d16; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d17; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d18; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d19; // timedFloat.ts:63
-  logic [31:0] lambda_out_al51_d20; // timedFloat.ts:63
+  logic [31:0] lambda_out_al51_d1; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d2; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d3; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d4; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d5; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d6; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d7; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d8; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d9; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d10; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d11; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d12; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d13; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d14; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d15; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d16; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d17; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d18; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d19; // textureLod.ts:115
+  logic [31:0] lambda_out_al51_d20; // textureLod.ts:115
   logic [31:0] lambda_out; // textureLod.ts:115
   logic valid_d1; // textureLod.ts:116
   logic valid_d2; // textureLod.ts:116
@@ -457,123 +457,123 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   assign out_valid = valid_d64; // textureLod.ts:76
   assign lambda = lambda_out; // textureLod.ts:76
   assign lod = lod_out; // textureLod.ts:76
-  wire width_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] width_itof_a = {17'd0, width}; // timedFloat.ts:100
-  wire height_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] height_itof_a = {17'd0, height}; // timedFloat.ts:100
-  wire ux_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] ux_a = ux_a_al0_d2; // timedFloat.ts:84
-  wire [31:0] ux_b = width_itof_result; // timedFloat.ts:84
-  wire vx_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] vx_a = vx_a_al2_d2; // timedFloat.ts:84
-  wire [31:0] vx_b = height_itof_result; // timedFloat.ts:84
-  wire uy_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] uy_a = uy_a_al4_d2; // timedFloat.ts:84
-  wire [31:0] uy_b = width_itof_result; // timedFloat.ts:84
-  wire vy_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] vy_a = vy_a_al6_d2; // timedFloat.ts:84
-  wire [31:0] vy_b = height_itof_result; // timedFloat.ts:84
-  wire ux2_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] ux2_a = ux_result; // timedFloat.ts:84
-  wire [31:0] ux2_b = ux_result; // timedFloat.ts:84
-  wire vx2_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] vx2_a = vx_result; // timedFloat.ts:84
-  wire [31:0] vx2_b = vx_result; // timedFloat.ts:84
-  wire ax_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] ax_a = ux2_result; // timedFloat.ts:84
-  wire [31:0] ax_b = vx2_result; // timedFloat.ts:84
-  wire uy2_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] uy2_a = uy_result; // timedFloat.ts:84
-  wire [31:0] uy2_b = uy_result; // timedFloat.ts:84
-  wire vy2_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] vy2_a = vy_result; // timedFloat.ts:84
-  wire [31:0] vy2_b = vy_result; // timedFloat.ts:84
-  wire ay_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] ay_a = uy2_result; // timedFloat.ts:84
-  wire [31:0] ay_b = vy2_result; // timedFloat.ts:84
-  wire footprint2_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] footprint2_a = ax_result; // timedFloat.ts:84
-  wire [31:0] footprint2_b = ay_result; // timedFloat.ts:84
-  wire log2_exponent_in_valid = 1'd1; // timedFloat.ts:100
+  wire width_itof_in_valid = 1'd1; // textureLod.ts:95
+  wire [31:0] width_itof_a = {17'd0, width}; // textureLod.ts:95
+  wire height_itof_in_valid = 1'd1; // textureLod.ts:96
+  wire [31:0] height_itof_a = {17'd0, height}; // textureLod.ts:96
+  wire ux_in_valid = 1'd1; // textureLod.ts:97
+  wire [31:0] ux_a = ux_a_al0_d2; // textureLod.ts:97
+  wire [31:0] ux_b = width_itof_result; // textureLod.ts:97
+  wire vx_in_valid = 1'd1; // textureLod.ts:98
+  wire [31:0] vx_a = vx_a_al2_d2; // textureLod.ts:98
+  wire [31:0] vx_b = height_itof_result; // textureLod.ts:98
+  wire uy_in_valid = 1'd1; // textureLod.ts:99
+  wire [31:0] uy_a = uy_a_al4_d2; // textureLod.ts:99
+  wire [31:0] uy_b = width_itof_result; // textureLod.ts:99
+  wire vy_in_valid = 1'd1; // textureLod.ts:100
+  wire [31:0] vy_a = vy_a_al6_d2; // textureLod.ts:100
+  wire [31:0] vy_b = height_itof_result; // textureLod.ts:100
+  wire ux2_in_valid = 1'd1; // textureLod.ts:101
+  wire [31:0] ux2_a = ux_result; // textureLod.ts:101
+  wire [31:0] ux2_b = ux_result; // textureLod.ts:101
+  wire vx2_in_valid = 1'd1; // textureLod.ts:101
+  wire [31:0] vx2_a = vx_result; // textureLod.ts:101
+  wire [31:0] vx2_b = vx_result; // textureLod.ts:101
+  wire ax_in_valid = 1'd1; // textureLod.ts:101
+  wire [31:0] ax_a = ux2_result; // textureLod.ts:101
+  wire [31:0] ax_b = vx2_result; // textureLod.ts:101
+  wire uy2_in_valid = 1'd1; // textureLod.ts:102
+  wire [31:0] uy2_a = uy_result; // textureLod.ts:102
+  wire [31:0] uy2_b = uy_result; // textureLod.ts:102
+  wire vy2_in_valid = 1'd1; // textureLod.ts:102
+  wire [31:0] vy2_a = vy_result; // textureLod.ts:102
+  wire [31:0] vy2_b = vy_result; // textureLod.ts:102
+  wire ay_in_valid = 1'd1; // textureLod.ts:102
+  wire [31:0] ay_a = uy2_result; // textureLod.ts:102
+  wire [31:0] ay_b = vy2_result; // textureLod.ts:102
+  wire footprint2_in_valid = 1'd1; // textureLod.ts:103
+  wire [31:0] footprint2_a = ax_result; // textureLod.ts:103
+  wire [31:0] footprint2_b = ay_result; // textureLod.ts:103
+  wire log2_exponent_in_valid = 1'd1; // textureLod.ts:42
   wire [31:0] v = {24'd0, footprint2_r[30:23]} - 32'h7f; // textureLod.ts:42
-  wire [31:0] log2_exponent_a = v; // timedFloat.ts:100
-  wire log2_fraction_in_valid = 1'd1; // timedFloat.ts:84
+  wire [31:0] log2_exponent_a = v; // textureLod.ts:42
+  wire log2_fraction_in_valid = 1'd1; // textureLod.ts:43
   wire [31:0] v_1 = {9'h7f, footprint2_r[22:0]}; // textureLod.ts:43
-  wire [31:0] log2_fraction_a = v_1; // timedFloat.ts:84
-  wire [31:0] v_2 = 32'h3f800000 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] log2_fraction_b = v_2; // timedFloat.ts:84
-  wire log2_one_minus_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] log2_one_minus_a = 32'h3f800000; // timedFloat.ts:84
-  wire [31:0] v_3 = log2_fraction_result ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] log2_one_minus_b = v_3; // timedFloat.ts:84
-  wire log2_product_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] log2_product_a = log2_product_a_al24_d3; // timedFloat.ts:84
-  wire [31:0] log2_product_b = log2_one_minus_result; // timedFloat.ts:84
-  wire log2_correction_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] log2_correction_a = log2_product_result; // timedFloat.ts:84
-  wire [31:0] log2_correction_b = 32'h3eb00000; // timedFloat.ts:84
-  wire log2_mantissa_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] log2_mantissa_a = log2_mantissa_a_al27_d13; // timedFloat.ts:84
-  wire [31:0] log2_mantissa_b = log2_correction_result; // timedFloat.ts:84
-  wire log2_sum_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] log2_sum_a = log2_sum_a_al29_d17; // timedFloat.ts:84
-  wire [31:0] log2_sum_b = log2_mantissa_result; // timedFloat.ts:84
-  wire lambda_1_in_valid = 1'd1; // timedFloat.ts:84
+  wire [31:0] log2_fraction_a = v_1; // textureLod.ts:43
+  wire [31:0] frac = 32'h3f800000 ^ 32'h80000000; // textureLod.ts:43
+  wire [31:0] log2_fraction_b = frac; // textureLod.ts:43
+  wire log2_one_minus_in_valid = 1'd1; // textureLod.ts:44
+  wire [31:0] log2_one_minus_a = 32'h3f800000; // textureLod.ts:44
+  wire [31:0] oneMinus = log2_fraction_result ^ 32'h80000000; // textureLod.ts:44
+  wire [31:0] log2_one_minus_b = oneMinus; // textureLod.ts:44
+  wire log2_product_in_valid = 1'd1; // textureLod.ts:45
+  wire [31:0] log2_product_a = log2_product_a_al24_d3; // textureLod.ts:45
+  wire [31:0] log2_product_b = log2_one_minus_result; // textureLod.ts:45
+  wire log2_correction_in_valid = 1'd1; // textureLod.ts:45
+  wire [31:0] log2_correction_a = log2_product_result; // textureLod.ts:45
+  wire [31:0] log2_correction_b = 32'h3eb00000; // textureLod.ts:45
+  wire log2_mantissa_in_valid = 1'd1; // textureLod.ts:46
+  wire [31:0] log2_mantissa_a = log2_mantissa_a_al27_d13; // textureLod.ts:46
+  wire [31:0] log2_mantissa_b = log2_correction_result; // textureLod.ts:46
+  wire log2_sum_in_valid = 1'd1; // textureLod.ts:46
+  wire [31:0] log2_sum_a = log2_sum_a_al29_d17; // textureLod.ts:46
+  wire [31:0] log2_sum_b = log2_mantissa_result; // textureLod.ts:46
+  wire lambda_1_in_valid = 1'd1; // textureLod.ts:104
   wire isNaN = 31'h7f800000 < log2_special0_al31_d22[30:0]; // textureLod.ts:53
   wire isPosInf = log2_special0_al31_d22 == 32'h7f800000; // textureLod.ts:54
   wire isLow = log2_special0_al31_d22[31] | log2_special0_al31_d22[30:23] == 8'd0; // textureLod.ts:55
-  wire [31:0] lambda_1_a = isNaN ? log2_special0_al31_d22 : isPosInf ? 32'h7f800000 : isLow ? 32'hff800000 : log2_sum_result; // timedFloat.ts:84
-  wire [31:0] lambda_1_b = 32'h3f000000; // timedFloat.ts:84
-  wire bias_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] bias_itof_a = {{19{bias_field_d36[12]}}, bias_field_d36}; // timedFloat.ts:100
-  wire bias_scale_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] bias_scale_a = bias_itof_result; // timedFloat.ts:84
-  wire [31:0] bias_scale_b = 32'h3b800000; // timedFloat.ts:84
-  wire biased_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] biased_a = lambda_1_result; // timedFloat.ts:84
-  wire [31:0] biased_b = bias_scale_result; // timedFloat.ts:84
-  wire lod_min_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] lod_min_itof_a = {20'd0, lod_min_field_d39}; // timedFloat.ts:100
-  wire lod_min_scale_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_min_scale_a = lod_min_itof_result; // timedFloat.ts:84
-  wire [31:0] lod_min_scale_b = 32'h3b800000; // timedFloat.ts:84
-  wire max_lod_min_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] max_lod_min_a = biased_result; // timedFloat.ts:84
-  wire [31:0] max_lod_min_b = lod_min_scale_result; // timedFloat.ts:84
-  wire lod_clamp_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] lod_clamp_itof_a = {20'd0, lod_clamp_field_d40}; // timedFloat.ts:100
-  wire lod_clamp_scale_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_clamp_scale_a = lod_clamp_itof_result; // timedFloat.ts:84
-  wire [31:0] lod_clamp_scale_b = 32'h3b800000; // timedFloat.ts:84
-  wire max_lod_clamp_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] max_lod_clamp_a = max_lod_min_r; // timedFloat.ts:84
-  wire [31:0] max_lod_clamp_b = lod_clamp_scale_result; // timedFloat.ts:84
-  wire lod_max_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] lod_max_itof_a = {20'd0, lod_max_field_d41}; // timedFloat.ts:100
-  wire lod_max_scale_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_max_scale_a = lod_max_itof_result; // timedFloat.ts:84
-  wire [31:0] lod_max_scale_b = 32'h3b800000; // timedFloat.ts:84
-  wire min_lod_max_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] min_lod_max_a = max_lod_clamp_r; // timedFloat.ts:84
-  wire [31:0] min_lod_max_b = lod_max_scale_result; // timedFloat.ts:84
-  wire last_level_itof_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] v_4 = {28'd0, mip_count_field_d47} - 32'd1; // textureLod.ts:93
-  wire [31:0] last_level_itof_a = v_4; // timedFloat.ts:100
-  wire min_last_level_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] min_last_level_a = min_lod_max_r; // timedFloat.ts:84
-  wire [31:0] min_last_level_b = last_level_itof_result; // timedFloat.ts:84
-  wire lod_scale_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_scale_a = min_last_level_r; // timedFloat.ts:84
-  wire [31:0] lod_scale_b = 32'h43800000; // timedFloat.ts:84
-  wire lod_round_up_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_round_up_a = lod_scale_result; // timedFloat.ts:84
-  wire [31:0] lod_round_up_b = 32'h4b000000; // timedFloat.ts:84
-  wire lod_round_down_in_valid = 1'd1; // timedFloat.ts:84
-  wire [31:0] lod_round_down_a = lod_round_up_result; // timedFloat.ts:84
-  wire [31:0] v_5 = 32'h4b000000 ^ 32'h80000000; // timedFloat.ts:93
-  wire [31:0] lod_round_down_b = v_5; // timedFloat.ts:84
-  wire lod_ftoi_in_valid = 1'd1; // timedFloat.ts:100
-  wire [31:0] lod_ftoi_a = lod_round_down_result; // timedFloat.ts:100
+  wire [31:0] lambda_1_a = isNaN ? log2_special0_al31_d22 : isPosInf ? 32'h7f800000 : isLow ? 32'hff800000 : log2_sum_result; // textureLod.ts:104
+  wire [31:0] lambda_1_b = 32'h3f000000; // textureLod.ts:104
+  wire bias_itof_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] bias_itof_a = {{19{bias_field_d36[12]}}, bias_field_d36}; // textureLod.ts:89
+  wire bias_scale_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] bias_scale_a = bias_itof_result; // textureLod.ts:89
+  wire [31:0] bias_scale_b = 32'h3b800000; // textureLod.ts:89
+  wire biased_in_valid = 1'd1; // textureLod.ts:105
+  wire [31:0] biased_a = lambda_1_result; // textureLod.ts:105
+  wire [31:0] biased_b = bias_scale_result; // textureLod.ts:105
+  wire lod_min_itof_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_min_itof_a = {20'd0, lod_min_field_d39}; // textureLod.ts:89
+  wire lod_min_scale_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_min_scale_a = lod_min_itof_result; // textureLod.ts:89
+  wire [31:0] lod_min_scale_b = 32'h3b800000; // textureLod.ts:89
+  wire max_lod_min_in_valid = 1'd1; // textureLod.ts:106
+  wire [31:0] max_lod_min_a = biased_result; // textureLod.ts:106
+  wire [31:0] max_lod_min_b = lod_min_scale_result; // textureLod.ts:106
+  wire lod_clamp_itof_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_clamp_itof_a = {20'd0, lod_clamp_field_d40}; // textureLod.ts:89
+  wire lod_clamp_scale_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_clamp_scale_a = lod_clamp_itof_result; // textureLod.ts:89
+  wire [31:0] lod_clamp_scale_b = 32'h3b800000; // textureLod.ts:89
+  wire max_lod_clamp_in_valid = 1'd1; // textureLod.ts:107
+  wire [31:0] max_lod_clamp_a = max_lod_min_r; // textureLod.ts:107
+  wire [31:0] max_lod_clamp_b = lod_clamp_scale_result; // textureLod.ts:107
+  wire lod_max_itof_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_max_itof_a = {20'd0, lod_max_field_d41}; // textureLod.ts:89
+  wire lod_max_scale_in_valid = 1'd1; // textureLod.ts:89
+  wire [31:0] lod_max_scale_a = lod_max_itof_result; // textureLod.ts:89
+  wire [31:0] lod_max_scale_b = 32'h3b800000; // textureLod.ts:89
+  wire min_lod_max_in_valid = 1'd1; // textureLod.ts:108
+  wire [31:0] min_lod_max_a = max_lod_clamp_r; // textureLod.ts:108
+  wire [31:0] min_lod_max_b = lod_max_scale_result; // textureLod.ts:108
+  wire last_level_itof_in_valid = 1'd1; // textureLod.ts:93
+  wire [31:0] v_2 = {28'd0, mip_count_field_d47} - 32'd1; // textureLod.ts:93
+  wire [31:0] last_level_itof_a = v_2; // textureLod.ts:93
+  wire min_last_level_in_valid = 1'd1; // textureLod.ts:109
+  wire [31:0] min_last_level_a = min_lod_max_r; // textureLod.ts:109
+  wire [31:0] min_last_level_b = last_level_itof_result; // textureLod.ts:109
+  wire lod_scale_in_valid = 1'd1; // textureLod.ts:110
+  wire [31:0] lod_scale_a = min_last_level_r; // textureLod.ts:110
+  wire [31:0] lod_scale_b = 32'h43800000; // textureLod.ts:110
+  wire lod_round_up_in_valid = 1'd1; // textureLod.ts:110
+  wire [31:0] lod_round_up_a = lod_scale_result; // textureLod.ts:110
+  wire [31:0] lod_round_up_b = 32'h4b000000; // textureLod.ts:110
+  wire lod_round_down_in_valid = 1'd1; // textureLod.ts:110
+  wire [31:0] lod_round_down_a = lod_round_up_result; // textureLod.ts:110
+  wire [31:0] rounded = 32'h4b000000 ^ 32'h80000000; // textureLod.ts:110
+  wire [31:0] lod_round_down_b = rounded; // textureLod.ts:110
+  wire lod_ftoi_in_valid = 1'd1; // textureLod.ts:111
+  wire [31:0] lod_ftoi_a = lod_round_down_result; // textureLod.ts:111
 
 `ifndef SYNTHESIS
   initial begin
@@ -938,70 +938,70 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
 `endif
 
   always_ff @(posedge clk) begin
-    ux_a_al0_d1 <= dsdx; // timedFloat.ts:63
-    ux_a_al0_d2 <= ux_a_al0_d1; // timedFloat.ts:63
-    vx_a_al2_d1 <= dtdx; // timedFloat.ts:63
-    vx_a_al2_d2 <= vx_a_al2_d1; // timedFloat.ts:63
-    uy_a_al4_d1 <= dsdy; // timedFloat.ts:63
-    uy_a_al4_d2 <= uy_a_al4_d1; // timedFloat.ts:63
-    vy_a_al6_d1 <= dtdy; // timedFloat.ts:63
-    vy_a_al6_d2 <= vy_a_al6_d1; // timedFloat.ts:63
-    footprint2_r <= footprint2_result; // timedFloat.ts:79
-    log2_product_a_al24_d1 <= log2_fraction_result; // timedFloat.ts:63
-    log2_product_a_al24_d2 <= log2_product_a_al24_d1; // timedFloat.ts:63
-    log2_product_a_al24_d3 <= log2_product_a_al24_d2; // timedFloat.ts:63
-    log2_mantissa_a_al27_d1 <= log2_fraction_result; // timedFloat.ts:63
-    log2_mantissa_a_al27_d2 <= log2_mantissa_a_al27_d1; // timedFloat.ts:63
-    log2_mantissa_a_al27_d3 <= log2_mantissa_a_al27_d2; // timedFloat.ts:63
-    log2_mantissa_a_al27_d4 <= log2_mantissa_a_al27_d3; // timedFloat.ts:63
-    log2_mantissa_a_al27_d5 <= log2_mantissa_a_al27_d4; // timedFloat.ts:63
-    log2_mantissa_a_al27_d6 <= log2_mantissa_a_al27_d5; // timedFloat.ts:63
-    log2_mantissa_a_al27_d7 <= log2_mantissa_a_al27_d6; // timedFloat.ts:63
-    log2_mantissa_a_al27_d8 <= log2_mantissa_a_al27_d7; // timedFloat.ts:63
-    log2_mantissa_a_al27_d9 <= log2_mantissa_a_al27_d8; // timedFloat.ts:63
-    log2_mantissa_a_al27_d10 <= log2_mantissa_a_al27_d9; // timedFloat.ts:63
-    log2_mantissa_a_al27_d11 <= log2_mantissa_a_al27_d10; // timedFloat.ts:63
-    log2_mantissa_a_al27_d12 <= log2_mantissa_a_al27_d11; // timedFloat.ts:63
-    log2_mantissa_a_al27_d13 <= log2_mantissa_a_al27_d12; // timedFloat.ts:63
-    log2_sum_a_al29_d1 <= log2_exponent_result; // timedFloat.ts:63
-    log2_sum_a_al29_d2 <= log2_sum_a_al29_d1; // timedFloat.ts:63
-    log2_sum_a_al29_d3 <= log2_sum_a_al29_d2; // timedFloat.ts:63
-    log2_sum_a_al29_d4 <= log2_sum_a_al29_d3; // timedFloat.ts:63
-    log2_sum_a_al29_d5 <= log2_sum_a_al29_d4; // timedFloat.ts:63
-    log2_sum_a_al29_d6 <= log2_sum_a_al29_d5; // timedFloat.ts:63
-    log2_sum_a_al29_d7 <= log2_sum_a_al29_d6; // timedFloat.ts:63
-    log2_sum_a_al29_d8 <= log2_sum_a_al29_d7; // timedFloat.ts:63
-    log2_sum_a_al29_d9 <= log2_sum_a_al29_d8; // timedFloat.ts:63
-    log2_sum_a_al29_d10 <= log2_sum_a_al29_d9; // timedFloat.ts:63
-    log2_sum_a_al29_d11 <= log2_sum_a_al29_d10; // timedFloat.ts:63
-    log2_sum_a_al29_d12 <= log2_sum_a_al29_d11; // timedFloat.ts:63
-    log2_sum_a_al29_d13 <= log2_sum_a_al29_d12; // timedFloat.ts:63
-    log2_sum_a_al29_d14 <= log2_sum_a_al29_d13; // timedFloat.ts:63
-    log2_sum_a_al29_d15 <= log2_sum_a_al29_d14; // timedFloat.ts:63
-    log2_sum_a_al29_d16 <= log2_sum_a_al29_d15; // timedFloat.ts:63
-    log2_sum_a_al29_d17 <= log2_sum_a_al29_d16; // timedFloat.ts:63
-    log2_special0_al31_d1 <= footprint2_r; // timedFloat.ts:63
-    log2_special0_al31_d2 <= log2_special0_al31_d1; // timedFloat.ts:63
-    log2_special0_al31_d3 <= log2_special0_al31_d2; // timedFloat.ts:63
-    log2_special0_al31_d4 <= log2_special0_al31_d3; // timedFloat.ts:63
-    log2_special0_al31_d5 <= log2_special0_al31_d4; // timedFloat.ts:63
-    log2_special0_al31_d6 <= log2_special0_al31_d5; // timedFloat.ts:63
-    log2_special0_al31_d7 <= log2_special0_al31_d6; // timedFloat.ts:63
-    log2_special0_al31_d8 <= log2_special0_al31_d7; // timedFloat.ts:63
-    log2_special0_al31_d9 <= log2_special0_al31_d8; // timedFloat.ts:63
-    log2_special0_al31_d10 <= log2_special0_al31_d9; // timedFloat.ts:63
-    log2_special0_al31_d11 <= log2_special0_al31_d10; // timedFloat.ts:63
-    log2_special0_al31_d12 <= log2_special0_al31_d11; // timedFloat.ts:63
-    log2_special0_al31_d13 <= log2_special0_al31_d12; // timedFloat.ts:63
-    log2_special0_al31_d14 <= log2_special0_al31_d13; // timedFloat.ts:63
-    log2_special0_al31_d15 <= log2_special0_al31_d14; // timedFloat.ts:63
-    log2_special0_al31_d16 <= log2_special0_al31_d15; // timedFloat.ts:63
-    log2_special0_al31_d17 <= log2_special0_al31_d16; // timedFloat.ts:63
-    log2_special0_al31_d18 <= log2_special0_al31_d17; // timedFloat.ts:63
-    log2_special0_al31_d19 <= log2_special0_al31_d18; // timedFloat.ts:63
-    log2_special0_al31_d20 <= log2_special0_al31_d19; // timedFloat.ts:63
-    log2_special0_al31_d21 <= log2_special0_al31_d20; // timedFloat.ts:63
-    log2_special0_al31_d22 <= log2_special0_al31_d21; // timedFloat.ts:63
+    ux_a_al0_d1 <= dsdx; // textureLod.ts:97
+    ux_a_al0_d2 <= ux_a_al0_d1; // textureLod.ts:97
+    vx_a_al2_d1 <= dtdx; // textureLod.ts:98
+    vx_a_al2_d2 <= vx_a_al2_d1; // textureLod.ts:98
+    uy_a_al4_d1 <= dsdy; // textureLod.ts:99
+    uy_a_al4_d2 <= uy_a_al4_d1; // textureLod.ts:99
+    vy_a_al6_d1 <= dtdy; // textureLod.ts:100
+    vy_a_al6_d2 <= vy_a_al6_d1; // textureLod.ts:100
+    footprint2_r <= footprint2_result; // textureLod.ts:103
+    log2_product_a_al24_d1 <= log2_fraction_result; // textureLod.ts:45
+    log2_product_a_al24_d2 <= log2_product_a_al24_d1; // textureLod.ts:45
+    log2_product_a_al24_d3 <= log2_product_a_al24_d2; // textureLod.ts:45
+    log2_mantissa_a_al27_d1 <= log2_fraction_result; // textureLod.ts:46
+    log2_mantissa_a_al27_d2 <= log2_mantissa_a_al27_d1; // textureLod.ts:46
+    log2_mantissa_a_al27_d3 <= log2_mantissa_a_al27_d2; // textureLod.ts:46
+    log2_mantissa_a_al27_d4 <= log2_mantissa_a_al27_d3; // textureLod.ts:46
+    log2_mantissa_a_al27_d5 <= log2_mantissa_a_al27_d4; // textureLod.ts:46
+    log2_mantissa_a_al27_d6 <= log2_mantissa_a_al27_d5; // textureLod.ts:46
+    log2_mantissa_a_al27_d7 <= log2_mantissa_a_al27_d6; // textureLod.ts:46
+    log2_mantissa_a_al27_d8 <= log2_mantissa_a_al27_d7; // textureLod.ts:46
+    log2_mantissa_a_al27_d9 <= log2_mantissa_a_al27_d8; // textureLod.ts:46
+    log2_mantissa_a_al27_d10 <= log2_mantissa_a_al27_d9; // textureLod.ts:46
+    log2_mantissa_a_al27_d11 <= log2_mantissa_a_al27_d10; // textureLod.ts:46
+    log2_mantissa_a_al27_d12 <= log2_mantissa_a_al27_d11; // textureLod.ts:46
+    log2_mantissa_a_al27_d13 <= log2_mantissa_a_al27_d12; // textureLod.ts:46
+    log2_sum_a_al29_d1 <= log2_exponent_result; // textureLod.ts:46
+    log2_sum_a_al29_d2 <= log2_sum_a_al29_d1; // textureLod.ts:46
+    log2_sum_a_al29_d3 <= log2_sum_a_al29_d2; // textureLod.ts:46
+    log2_sum_a_al29_d4 <= log2_sum_a_al29_d3; // textureLod.ts:46
+    log2_sum_a_al29_d5 <= log2_sum_a_al29_d4; // textureLod.ts:46
+    log2_sum_a_al29_d6 <= log2_sum_a_al29_d5; // textureLod.ts:46
+    log2_sum_a_al29_d7 <= log2_sum_a_al29_d6; // textureLod.ts:46
+    log2_sum_a_al29_d8 <= log2_sum_a_al29_d7; // textureLod.ts:46
+    log2_sum_a_al29_d9 <= log2_sum_a_al29_d8; // textureLod.ts:46
+    log2_sum_a_al29_d10 <= log2_sum_a_al29_d9; // textureLod.ts:46
+    log2_sum_a_al29_d11 <= log2_sum_a_al29_d10; // textureLod.ts:46
+    log2_sum_a_al29_d12 <= log2_sum_a_al29_d11; // textureLod.ts:46
+    log2_sum_a_al29_d13 <= log2_sum_a_al29_d12; // textureLod.ts:46
+    log2_sum_a_al29_d14 <= log2_sum_a_al29_d13; // textureLod.ts:46
+    log2_sum_a_al29_d15 <= log2_sum_a_al29_d14; // textureLod.ts:46
+    log2_sum_a_al29_d16 <= log2_sum_a_al29_d15; // textureLod.ts:46
+    log2_sum_a_al29_d17 <= log2_sum_a_al29_d16; // textureLod.ts:46
+    log2_special0_al31_d1 <= footprint2_r; // textureLod.ts:51
+    log2_special0_al31_d2 <= log2_special0_al31_d1; // textureLod.ts:51
+    log2_special0_al31_d3 <= log2_special0_al31_d2; // textureLod.ts:51
+    log2_special0_al31_d4 <= log2_special0_al31_d3; // textureLod.ts:51
+    log2_special0_al31_d5 <= log2_special0_al31_d4; // textureLod.ts:51
+    log2_special0_al31_d6 <= log2_special0_al31_d5; // textureLod.ts:51
+    log2_special0_al31_d7 <= log2_special0_al31_d6; // textureLod.ts:51
+    log2_special0_al31_d8 <= log2_special0_al31_d7; // textureLod.ts:51
+    log2_special0_al31_d9 <= log2_special0_al31_d8; // textureLod.ts:51
+    log2_special0_al31_d10 <= log2_special0_al31_d9; // textureLod.ts:51
+    log2_special0_al31_d11 <= log2_special0_al31_d10; // textureLod.ts:51
+    log2_special0_al31_d12 <= log2_special0_al31_d11; // textureLod.ts:51
+    log2_special0_al31_d13 <= log2_special0_al31_d12; // textureLod.ts:51
+    log2_special0_al31_d14 <= log2_special0_al31_d13; // textureLod.ts:51
+    log2_special0_al31_d15 <= log2_special0_al31_d14; // textureLod.ts:51
+    log2_special0_al31_d16 <= log2_special0_al31_d15; // textureLod.ts:51
+    log2_special0_al31_d17 <= log2_special0_al31_d16; // textureLod.ts:51
+    log2_special0_al31_d18 <= log2_special0_al31_d17; // textureLod.ts:51
+    log2_special0_al31_d19 <= log2_special0_al31_d18; // textureLod.ts:51
+    log2_special0_al31_d20 <= log2_special0_al31_d19; // textureLod.ts:51
+    log2_special0_al31_d21 <= log2_special0_al31_d20; // textureLod.ts:51
+    log2_special0_al31_d22 <= log2_special0_al31_d21; // textureLod.ts:51
     bias_field_d1 <= lod_bias; // textureLod.ts:88
     bias_field_d2 <= bias_field_d1; // textureLod.ts:88
     bias_field_d3 <= bias_field_d2; // textureLod.ts:88
@@ -1077,7 +1077,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     lod_min_field_d37 <= lod_min_field_d36; // textureLod.ts:88
     lod_min_field_d38 <= lod_min_field_d37; // textureLod.ts:88
     lod_min_field_d39 <= lod_min_field_d38; // textureLod.ts:88
-    max_lod_min_r <= max_lod_min_result; // timedFloat.ts:79
+    max_lod_min_r <= max_lod_min_result; // textureLod.ts:106
     lod_clamp_field_d1 <= lod_clamp; // textureLod.ts:88
     lod_clamp_field_d2 <= lod_clamp_field_d1; // textureLod.ts:88
     lod_clamp_field_d3 <= lod_clamp_field_d2; // textureLod.ts:88
@@ -1118,7 +1118,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     lod_clamp_field_d38 <= lod_clamp_field_d37; // textureLod.ts:88
     lod_clamp_field_d39 <= lod_clamp_field_d38; // textureLod.ts:88
     lod_clamp_field_d40 <= lod_clamp_field_d39; // textureLod.ts:88
-    max_lod_clamp_r <= max_lod_clamp_result; // timedFloat.ts:79
+    max_lod_clamp_r <= max_lod_clamp_result; // textureLod.ts:107
     lod_max_field_d1 <= lod_max; // textureLod.ts:88
     lod_max_field_d2 <= lod_max_field_d1; // textureLod.ts:88
     lod_max_field_d3 <= lod_max_field_d2; // textureLod.ts:88
@@ -1160,7 +1160,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     lod_max_field_d39 <= lod_max_field_d38; // textureLod.ts:88
     lod_max_field_d40 <= lod_max_field_d39; // textureLod.ts:88
     lod_max_field_d41 <= lod_max_field_d40; // textureLod.ts:88
-    min_lod_max_r <= min_lod_max_result; // timedFloat.ts:79
+    min_lod_max_r <= min_lod_max_result; // textureLod.ts:108
     mip_count_field_d1 <= mip_count; // textureLod.ts:93
     mip_count_field_d2 <= mip_count_field_d1; // textureLod.ts:93
     mip_count_field_d3 <= mip_count_field_d2; // textureLod.ts:93
@@ -1208,28 +1208,28 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     mip_count_field_d45 <= mip_count_field_d44; // textureLod.ts:93
     mip_count_field_d46 <= mip_count_field_d45; // textureLod.ts:93
     mip_count_field_d47 <= mip_count_field_d46; // textureLod.ts:93
-    min_last_level_r <= min_last_level_result; // timedFloat.ts:79
+    min_last_level_r <= min_last_level_result; // textureLod.ts:109
     lod_out <= lod_ftoi_result[11:0]; // textureLod.ts:114
-    lambda_out_al51_d1 <= lambda_1_result; // timedFloat.ts:63
-    lambda_out_al51_d2 <= lambda_out_al51_d1; // timedFloat.ts:63
-    lambda_out_al51_d3 <= lambda_out_al51_d2; // timedFloat.ts:63
-    lambda_out_al51_d4 <= lambda_out_al51_d3; // timedFloat.ts:63
-    lambda_out_al51_d5 <= lambda_out_al51_d4; // timedFloat.ts:63
-    lambda_out_al51_d6 <= lambda_out_al51_d5; // timedFloat.ts:63
-    lambda_out_al51_d7 <= lambda_out_al51_d6; // timedFloat.ts:63
-    lambda_out_al51_d8 <= lambda_out_al51_d7; // timedFloat.ts:63
-    lambda_out_al51_d9 <= lambda_out_al51_d8; // timedFloat.ts:63
-    lambda_out_al51_d10 <= lambda_out_al51_d9; // timedFloat.ts:63
-    lambda_out_al51_d11 <= lambda_out_al51_d10; // timedFloat.ts:63
-    lambda_out_al51_d12 <= lambda_out_al51_d11; // timedFloat.ts:63
-    lambda_out_al51_d13 <= lambda_out_al51_d12; // timedFloat.ts:63
-    lambda_out_al51_d14 <= lambda_out_al51_d13; // timedFloat.ts:63
-    lambda_out_al51_d15 <= lambda_out_al51_d14; // timedFloat.ts:63
-    lambda_out_al51_d16 <= lambda_out_al51_d15; // timedFloat.ts:63
-    lambda_out_al51_d17 <= lambda_out_al51_d16; // timedFloat.ts:63
-    lambda_out_al51_d18 <= lambda_out_al51_d17; // timedFloat.ts:63
-    lambda_out_al51_d19 <= lambda_out_al51_d18; // timedFloat.ts:63
-    lambda_out_al51_d20 <= lambda_out_al51_d19; // timedFloat.ts:63
+    lambda_out_al51_d1 <= lambda_1_result; // textureLod.ts:115
+    lambda_out_al51_d2 <= lambda_out_al51_d1; // textureLod.ts:115
+    lambda_out_al51_d3 <= lambda_out_al51_d2; // textureLod.ts:115
+    lambda_out_al51_d4 <= lambda_out_al51_d3; // textureLod.ts:115
+    lambda_out_al51_d5 <= lambda_out_al51_d4; // textureLod.ts:115
+    lambda_out_al51_d6 <= lambda_out_al51_d5; // textureLod.ts:115
+    lambda_out_al51_d7 <= lambda_out_al51_d6; // textureLod.ts:115
+    lambda_out_al51_d8 <= lambda_out_al51_d7; // textureLod.ts:115
+    lambda_out_al51_d9 <= lambda_out_al51_d8; // textureLod.ts:115
+    lambda_out_al51_d10 <= lambda_out_al51_d9; // textureLod.ts:115
+    lambda_out_al51_d11 <= lambda_out_al51_d10; // textureLod.ts:115
+    lambda_out_al51_d12 <= lambda_out_al51_d11; // textureLod.ts:115
+    lambda_out_al51_d13 <= lambda_out_al51_d12; // textureLod.ts:115
+    lambda_out_al51_d14 <= lambda_out_al51_d13; // textureLod.ts:115
+    lambda_out_al51_d15 <= lambda_out_al51_d14; // textureLod.ts:115
+    lambda_out_al51_d16 <= lambda_out_al51_d15; // textureLod.ts:115
+    lambda_out_al51_d17 <= lambda_out_al51_d16; // textureLod.ts:115
+    lambda_out_al51_d18 <= lambda_out_al51_d17; // textureLod.ts:115
+    lambda_out_al51_d19 <= lambda_out_al51_d18; // textureLod.ts:115
+    lambda_out_al51_d20 <= lambda_out_al51_d19; // textureLod.ts:115
     lambda_out <= lambda_out_al51_d20; // textureLod.ts:115
   end
 
@@ -1367,7 +1367,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     end
   end
 
-  IToF_stages2 width_itof ( // timedFloat.ts:100
+  IToF_stages2 width_itof ( // textureLod.ts:95
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(width_itof_in_valid),
@@ -1376,7 +1376,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(width_itof_result)
   );
 
-  IToF_stages2 height_itof ( // timedFloat.ts:100
+  IToF_stages2 height_itof ( // textureLod.ts:96
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(height_itof_in_valid),
@@ -1385,7 +1385,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(height_itof_result)
   );
 
-  FMul_stages5 ux ( // timedFloat.ts:84
+  FMul_stages5 ux ( // textureLod.ts:97
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ux_in_valid),
@@ -1395,7 +1395,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(ux_result)
   );
 
-  FMul_stages5 vx ( // timedFloat.ts:84
+  FMul_stages5 vx ( // textureLod.ts:98
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(vx_in_valid),
@@ -1405,7 +1405,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(vx_result)
   );
 
-  FMul_stages5 uy ( // timedFloat.ts:84
+  FMul_stages5 uy ( // textureLod.ts:99
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(uy_in_valid),
@@ -1415,7 +1415,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(uy_result)
   );
 
-  FMul_stages5 vy ( // timedFloat.ts:84
+  FMul_stages5 vy ( // textureLod.ts:100
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(vy_in_valid),
@@ -1425,7 +1425,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(vy_result)
   );
 
-  FMul_stages5 ux2 ( // timedFloat.ts:84
+  FMul_stages5 ux2 ( // textureLod.ts:101
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ux2_in_valid),
@@ -1435,7 +1435,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(ux2_result)
   );
 
-  FMul_stages5 vx2 ( // timedFloat.ts:84
+  FMul_stages5 vx2 ( // textureLod.ts:101
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(vx2_in_valid),
@@ -1445,7 +1445,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(vx2_result)
   );
 
-  FAdd_stages3 ax ( // timedFloat.ts:84
+  FAdd_stages3 ax ( // textureLod.ts:101
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ax_in_valid),
@@ -1455,7 +1455,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(ax_result)
   );
 
-  FMul_stages5 uy2 ( // timedFloat.ts:84
+  FMul_stages5 uy2 ( // textureLod.ts:102
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(uy2_in_valid),
@@ -1465,7 +1465,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(uy2_result)
   );
 
-  FMul_stages5 vy2 ( // timedFloat.ts:84
+  FMul_stages5 vy2 ( // textureLod.ts:102
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(vy2_in_valid),
@@ -1475,7 +1475,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(vy2_result)
   );
 
-  FAdd_stages3 ay ( // timedFloat.ts:84
+  FAdd_stages3 ay ( // textureLod.ts:102
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ay_in_valid),
@@ -1485,7 +1485,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(ay_result)
   );
 
-  FMax_stages0 footprint2 ( // timedFloat.ts:84
+  FMax_stages0 footprint2 ( // textureLod.ts:103
     .in_valid(footprint2_in_valid),
     .a(footprint2_a),
     .b(footprint2_b),
@@ -1493,7 +1493,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(footprint2_result)
   );
 
-  IToF_stages2 log2_exponent ( // timedFloat.ts:100
+  IToF_stages2 log2_exponent ( // textureLod.ts:42
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_exponent_in_valid),
@@ -1502,7 +1502,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_exponent_result)
   );
 
-  FAdd_stages3 log2_fraction ( // timedFloat.ts:84
+  FAdd_stages3 log2_fraction ( // textureLod.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_fraction_in_valid),
@@ -1512,7 +1512,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_fraction_result)
   );
 
-  FAdd_stages3 log2_one_minus ( // timedFloat.ts:84
+  FAdd_stages3 log2_one_minus ( // textureLod.ts:44
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_one_minus_in_valid),
@@ -1522,7 +1522,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_one_minus_result)
   );
 
-  FMul_stages5 log2_product ( // timedFloat.ts:84
+  FMul_stages5 log2_product ( // textureLod.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_product_in_valid),
@@ -1532,7 +1532,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_product_result)
   );
 
-  FMul_stages5 log2_correction ( // timedFloat.ts:84
+  FMul_stages5 log2_correction ( // textureLod.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_correction_in_valid),
@@ -1542,7 +1542,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_correction_result)
   );
 
-  FAdd_stages3 log2_mantissa ( // timedFloat.ts:84
+  FAdd_stages3 log2_mantissa ( // textureLod.ts:46
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_mantissa_in_valid),
@@ -1552,7 +1552,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_mantissa_result)
   );
 
-  FAdd_stages3 log2_sum ( // timedFloat.ts:84
+  FAdd_stages3 log2_sum ( // textureLod.ts:46
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(log2_sum_in_valid),
@@ -1562,7 +1562,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(log2_sum_result)
   );
 
-  FMul_stages5 lambda_1 ( // timedFloat.ts:84
+  FMul_stages5 lambda_1 ( // textureLod.ts:104
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lambda_1_in_valid),
@@ -1572,7 +1572,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lambda_1_result)
   );
 
-  IToF_stages2 bias_itof ( // timedFloat.ts:100
+  IToF_stages2 bias_itof ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(bias_itof_in_valid),
@@ -1581,7 +1581,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(bias_itof_result)
   );
 
-  FMul_stages5 bias_scale ( // timedFloat.ts:84
+  FMul_stages5 bias_scale ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(bias_scale_in_valid),
@@ -1591,7 +1591,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(bias_scale_result)
   );
 
-  FAdd_stages3 biased ( // timedFloat.ts:84
+  FAdd_stages3 biased ( // textureLod.ts:105
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(biased_in_valid),
@@ -1601,7 +1601,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(biased_result)
   );
 
-  IToF_stages2 lod_min_itof ( // timedFloat.ts:100
+  IToF_stages2 lod_min_itof ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_min_itof_in_valid),
@@ -1610,7 +1610,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_min_itof_result)
   );
 
-  FMul_stages5 lod_min_scale ( // timedFloat.ts:84
+  FMul_stages5 lod_min_scale ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_min_scale_in_valid),
@@ -1620,7 +1620,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_min_scale_result)
   );
 
-  FMax_stages0 max_lod_min ( // timedFloat.ts:84
+  FMax_stages0 max_lod_min ( // textureLod.ts:106
     .in_valid(max_lod_min_in_valid),
     .a(max_lod_min_a),
     .b(max_lod_min_b),
@@ -1628,7 +1628,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(max_lod_min_result)
   );
 
-  IToF_stages2 lod_clamp_itof ( // timedFloat.ts:100
+  IToF_stages2 lod_clamp_itof ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_clamp_itof_in_valid),
@@ -1637,7 +1637,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_clamp_itof_result)
   );
 
-  FMul_stages5 lod_clamp_scale ( // timedFloat.ts:84
+  FMul_stages5 lod_clamp_scale ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_clamp_scale_in_valid),
@@ -1647,7 +1647,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_clamp_scale_result)
   );
 
-  FMax_stages0 max_lod_clamp ( // timedFloat.ts:84
+  FMax_stages0 max_lod_clamp ( // textureLod.ts:107
     .in_valid(max_lod_clamp_in_valid),
     .a(max_lod_clamp_a),
     .b(max_lod_clamp_b),
@@ -1655,7 +1655,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(max_lod_clamp_result)
   );
 
-  IToF_stages2 lod_max_itof ( // timedFloat.ts:100
+  IToF_stages2 lod_max_itof ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_max_itof_in_valid),
@@ -1664,7 +1664,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_max_itof_result)
   );
 
-  FMul_stages5 lod_max_scale ( // timedFloat.ts:84
+  FMul_stages5 lod_max_scale ( // textureLod.ts:89
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_max_scale_in_valid),
@@ -1674,7 +1674,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_max_scale_result)
   );
 
-  FMin_stages0 min_lod_max ( // timedFloat.ts:84
+  FMin_stages0 min_lod_max ( // textureLod.ts:108
     .in_valid(min_lod_max_in_valid),
     .a(min_lod_max_a),
     .b(min_lod_max_b),
@@ -1682,7 +1682,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(min_lod_max_result)
   );
 
-  IToF_stages2 last_level_itof ( // timedFloat.ts:100
+  IToF_stages2 last_level_itof ( // textureLod.ts:93
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(last_level_itof_in_valid),
@@ -1691,7 +1691,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(last_level_itof_result)
   );
 
-  FMin_stages0 min_last_level ( // timedFloat.ts:84
+  FMin_stages0 min_last_level ( // textureLod.ts:109
     .in_valid(min_last_level_in_valid),
     .a(min_last_level_a),
     .b(min_last_level_b),
@@ -1699,7 +1699,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(min_last_level_result)
   );
 
-  FMul_stages5 lod_scale ( // timedFloat.ts:84
+  FMul_stages5 lod_scale ( // textureLod.ts:110
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_scale_in_valid),
@@ -1709,7 +1709,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_scale_result)
   );
 
-  FAdd_stages3 lod_round_up ( // timedFloat.ts:84
+  FAdd_stages3 lod_round_up ( // textureLod.ts:110
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_round_up_in_valid),
@@ -1719,7 +1719,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_round_up_result)
   );
 
-  FAdd_stages3 lod_round_down ( // timedFloat.ts:84
+  FAdd_stages3 lod_round_down ( // textureLod.ts:110
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_round_down_in_valid),
@@ -1729,7 +1729,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
     .result(lod_round_down_result)
   );
 
-  FToI_stages2 lod_ftoi ( // timedFloat.ts:100
+  FToI_stages2 lod_ftoi ( // textureLod.ts:111
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_ftoi_in_valid),

@@ -1,7 +1,10 @@
 // Float operations scheduled by the cycle their result stands: an operand that is ready early is delayed to meet the later one.
-import { lit, type Bits, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
+import { hideFromSourceLocations, lit, type Bits, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { FAdd, FMax, FMin, FMul, FToI, IToF, delay } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
+
+// Units and alignment registers carry the datapath line that asked for them, not this file's.
+hideFromSourceLocations(import.meta.url);
 
 /** Pipeline depths of the float units a texture block instantiates (min/max are always one registered cycle). */
 export interface TextureFloatLatencies {
