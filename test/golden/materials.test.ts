@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_KD, isEmissive, loadObjFile, parseMtl } from '../../src/golden/materials.ts';
 import { defaultMaterials, defaultLights, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
-import { parseObj, SceneError } from '../../src/golden/scene.ts';
+import { parseObj } from '../../src/golden/scene.ts';
+import { sceneErrorOf } from './sceneErrorOf.ts';
 
 /** A fresh directory with the given files (names may contain a subdirectory). */
 function files(contents: Record<string, string>): string {
@@ -17,15 +18,6 @@ function files(contents: Record<string, string>): string {
   return dir;
 }
 
-const error = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(SceneError);
-    return (e as Error).message;
-  }
-  throw new Error('no error');
-};
 
 const tri = ['v 0 0 0', 'v 1 0 0', 'v 0 1 0'];
 
@@ -45,12 +37,12 @@ describe('MTL parser', () => {
   });
 
   test('errors name the MTL file and line', () => {
-    expect(error(() => parseMtl('newmtl a\nKd 0.5 x 0.5\n', 'room.mtl'))).toBe("room.mtl:2: error: bad Kd value 'x'");
-    expect(error(() => parseMtl('newmtl a\n\nKd 0.5 0.5\n', 'room.mtl'))).toBe('room.mtl:3: error: Kd needs r g b (numbers from 0 to 1), got 2 values');
-    expect(error(() => parseMtl('newmtl a\nKd 0.5 1.5 0\n', 'room.mtl'))).toBe('room.mtl:2: error: Kd value 1.5 is out of range (0 to 1)');
-    expect(error(() => parseMtl('Kd 1 1 1\n', 'room.mtl'))).toBe('room.mtl:1: error: Kd before any newmtl');
-    expect(error(() => parseMtl('newmtl\n', 'room.mtl'))).toBe('room.mtl:1: error: newmtl expects one material name, got 0');
-    expect(error(() => parseMtl('newmtl a\nKe -1 0 0\n', 'room.mtl'))).toBe('room.mtl:2: error: Ke value -1 is out of range (0 or more)');
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nKd 0.5 x 0.5\n', 'room.mtl'))).toBe("room.mtl:2: error: bad Kd value 'x'");
+    expect(sceneErrorOf(() => parseMtl('newmtl a\n\nKd 0.5 0.5\n', 'room.mtl'))).toBe('room.mtl:3: error: Kd needs r g b (numbers from 0 to 1), got 2 values');
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nKd 0.5 1.5 0\n', 'room.mtl'))).toBe('room.mtl:2: error: Kd value 1.5 is out of range (0 to 1)');
+    expect(sceneErrorOf(() => parseMtl('Kd 1 1 1\n', 'room.mtl'))).toBe('room.mtl:1: error: Kd before any newmtl');
+    expect(sceneErrorOf(() => parseMtl('newmtl\n', 'room.mtl'))).toBe('room.mtl:1: error: newmtl expects one material name, got 0');
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nKe -1 0 0\n', 'room.mtl'))).toBe('room.mtl:2: error: Ke value -1 is out of range (0 or more)');
   });
 });
 
@@ -86,12 +78,12 @@ describe('loadObjFile', () => {
       'empty.obj': 'mtllib\n',
     });
     const missing = join(dir, 'missing.obj');
-    expect(error(() => loadObjFile(missing))).toBe(`${missing}:5: error: cannot read material library 'nowhere.mtl' (${join(dir, 'nowhere.mtl')}): no such file`);
-    expect(error(() => loadObjFile(join(dir, 'bad.obj')))).toBe(`${join(dir, 'bad.mtl')}:4: error: bad Kd value 'zero'`);
-    expect(error(() => loadObjFile(join(dir, 'empty.obj')))).toBe(`${join(dir, 'empty.obj')}:1: error: mtllib needs at least one file name`);
-    expect(error(() => loadObjFile(join(dir, 'none.obj')))).toBe(`${join(dir, 'none.obj')}: error: cannot read the scene: no such file`);
+    expect(sceneErrorOf(() => loadObjFile(missing))).toBe(`${missing}:5: error: cannot read material library 'nowhere.mtl' (${join(dir, 'nowhere.mtl')}): no such file`);
+    expect(sceneErrorOf(() => loadObjFile(join(dir, 'bad.obj')))).toBe(`${join(dir, 'bad.mtl')}:4: error: bad Kd value 'zero'`);
+    expect(sceneErrorOf(() => loadObjFile(join(dir, 'empty.obj')))).toBe(`${join(dir, 'empty.obj')}:1: error: mtllib needs at least one file name`);
+    expect(sceneErrorOf(() => loadObjFile(join(dir, 'none.obj')))).toBe(`${join(dir, 'none.obj')}: error: cannot read the scene: no such file`);
     // OBJ errors keep their file:line.
-    expect(error(() => loadObjFile(join(files({ 'e.obj': 'v 0 0\n' }), 'e.obj')))).toMatch(/e\.obj:1: error: a vertex needs x y z/);
+    expect(sceneErrorOf(() => loadObjFile(join(files({ 'e.obj': 'v 0 0\n' }), 'e.obj')))).toMatch(/e\.obj:1: error: a vertex needs x y z/);
   });
 
   test('parseObj still ignores mtllib', () => {

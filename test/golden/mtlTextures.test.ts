@@ -6,8 +6,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { PNG, type ColorType } from 'pngjs';
 import { loadObjFile, parseMtl } from '../../src/golden/materials.ts';
 import { decodePngTexture, PngTextureError } from '../../src/golden/pngTexture.ts';
-import { SceneError } from '../../src/golden/scene.ts';
 import { tempDir } from '../tempDir.ts';
+import { sceneErrorOf } from './sceneErrorOf.ts';
 
 /** A PNG written by pngjs from `data` in the given colour type (0 grey, 2 RGB, 4 grey + alpha, 6 RGBA), 8-bit, top row first. */
 function pngjsFile(width: number, height: number, colorType: ColorType, data: readonly number[]): Buffer {
@@ -123,35 +123,26 @@ describe('MTL map_Kd', () => {
     expect(scene.texcoords!.length).toBe(18);
   });
 
-  const error = (f: () => unknown): string => {
-    try {
-      f();
-    } catch (e) {
-      expect(e).toBeInstanceOf(SceneError);
-      return (e as Error).message;
-    }
-    throw new Error('no error');
-  };
 
   test('errors name the MTL file and the map_Kd line: missing, a directory, corrupt, options, no name, no newmtl', () => {
     const dir = tempDir('map-kd-errors');
     const mtl = join(dir, 'room.mtl');
     writeFileSync(join(dir, 'bad.png'), 'this is not a png\n');
     mkdirSync(join(dir, 'folder.png'));
-    expect(error(() => parseMtl('newmtl a\nmap_Kd nope.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd 'nope.png' (${join(dir, 'nope.png')}): cannot read it: no such file`);
-    expect(error(() => parseMtl('newmtl a\nmap_Kd folder.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd 'folder.png' (${join(dir, 'folder.png')}): cannot read it: it is a directory`);
-    expect(error(() => parseMtl('newmtl a\nKd 1 1 1\n\nmap_Kd bad.png\n', mtl))).toBe(`${mtl}:4: error: map_Kd 'bad.png' (${join(dir, 'bad.png')}): not a PNG image (no PNG signature)`);
-    expect(error(() => parseMtl('newmtl a\nmap_Kd -s 2 2 1 bad.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd option '-s' is not supported (no map_Kd options are: scale or offset the vt coordinates instead)`);
-    expect(error(() => parseMtl('newmtl a\nmap_Kd -o 0.5 0.5 0 bad.png\n', mtl))).toMatch(/:2: error: map_Kd option '-o' is not supported/);
-    expect(error(() => parseMtl('newmtl a\nmap_Kd\n', mtl))).toBe(`${mtl}:2: error: map_Kd needs an image file name`);
-    expect(error(() => parseMtl('map_Kd bad.png\n', mtl))).toBe(`${mtl}:1: error: map_Kd before any newmtl`);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nmap_Kd nope.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd 'nope.png' (${join(dir, 'nope.png')}): cannot read it: no such file`);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nmap_Kd folder.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd 'folder.png' (${join(dir, 'folder.png')}): cannot read it: it is a directory`);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nKd 1 1 1\n\nmap_Kd bad.png\n', mtl))).toBe(`${mtl}:4: error: map_Kd 'bad.png' (${join(dir, 'bad.png')}): not a PNG image (no PNG signature)`);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nmap_Kd -s 2 2 1 bad.png\n', mtl))).toBe(`${mtl}:2: error: map_Kd option '-s' is not supported (no map_Kd options are: scale or offset the vt coordinates instead)`);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nmap_Kd -o 0.5 0.5 0 bad.png\n', mtl))).toMatch(/:2: error: map_Kd option '-o' is not supported/);
+    expect(sceneErrorOf(() => parseMtl('newmtl a\nmap_Kd\n', mtl))).toBe(`${mtl}:2: error: map_Kd needs an image file name`);
+    expect(sceneErrorOf(() => parseMtl('map_Kd bad.png\n', mtl))).toBe(`${mtl}:1: error: map_Kd before any newmtl`);
   });
 
   test('through loadObjFile the error still names the MTL file and line', () => {
     const dir = tempDir('map-kd-load');
     writeFileSync(join(dir, 'm.mtl'), 'newmtl a\nKd 1 1 1\nmap_Kd gone.png\n');
     writeFileSync(join(dir, 's.obj'), 'mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n');
-    expect(error(() => loadObjFile(join(dir, 's.obj')))).toBe(`${join(dir, 'm.mtl')}:3: error: map_Kd 'gone.png' (${join(dir, 'gone.png')}): cannot read it: no such file`);
+    expect(sceneErrorOf(() => loadObjFile(join(dir, 's.obj')))).toBe(`${join(dir, 'm.mtl')}:3: error: map_Kd 'gone.png' (${join(dir, 'gone.png')}): cannot read it: no such file`);
   });
 
   test('a custom loader replaces the PNG reader (its path resolved against the MTL folder)', () => {
