@@ -131,7 +131,7 @@ module BvhIcSystem_cefb1136 (
   wire [6:0] staged_first_slice = load_data[6:0]; // bvhIcSystem.ts:188
   wire error_sel_ult_1 = 32'h20 < load_data; // bvhIcSystem.ts:151
   wire error_sel_ne = load_data != 32'd0; // bvhIcSystem.ts:169
-  wire error_sel_not_2 = ~(load_data[31:6] == 26'd0); // bvhIcSystem.ts:163
+  wire error_sel_not_2 = load_data[31:6] != 26'd0; // bvhIcSystem.ts:163
   wire error_sel_ult_3 = 32'h40 < load_data; // bvhIcSystem.ts:178
   wire [31:0] staged_node_boxes_0_min_0 = staged_boxes[31:0]; // bvhIcSystem.ts:119
   wire [31:0] staged_node_boxes_0_min_1 = staged_boxes[63:32]; // bvhIcSystem.ts:119
@@ -170,9 +170,9 @@ module BvhIcSystem_cefb1136 (
   wire [4:0] _slice = core_node_req_index[4:0]; // bvhIcSystem.ts:206
   wire [4:0] _slice_1 = record[4:0]; // bvhIcSystem.ts:171
   wire [799:0] _concat = {staged_node_childFlags_3, staged_node_childFlags_2, staged_node_childFlags_1, staged_node_childFlags_0, staged_node_childIndex_3, staged_node_childIndex_2, staged_node_childIndex_1, staged_node_childIndex_0, staged_node_boxes_3_max_2, staged_node_boxes_3_max_1, staged_node_boxes_3_max_0, staged_node_boxes_3_min_2, staged_node_boxes_3_min_1, staged_node_boxes_3_min_0, staged_node_boxes_2_max_2, staged_node_boxes_2_max_1, staged_node_boxes_2_max_0, staged_node_boxes_2_min_2, staged_node_boxes_2_min_1, staged_node_boxes_2_min_0, staged_node_boxes_1_max_2, staged_node_boxes_1_max_1, staged_node_boxes_1_max_0, staged_node_boxes_1_min_2, staged_node_boxes_1_min_1, staged_node_boxes_1_min_0, staged_node_boxes_0_max_2, staged_node_boxes_0_max_1, staged_node_boxes_0_max_0, staged_node_boxes_0_min_2, staged_node_boxes_0_min_1, staged_node_boxes_0_min_0}; // bvhIcSystem.ts:171
-  wire _guard_2 = accept & ~(phaseNow == LOAD_HEADER) & ~triangles_load_valid_eq & ~(phaseNow == LOAD_NODECOUNT); // bvhIcSystem.ts:150
+  wire _guard_2 = accept & phaseNow != LOAD_HEADER & ~triangles_load_valid_eq & phaseNow != LOAD_NODECOUNT; // bvhIcSystem.ts:150
   wire [5:0] _slice_2 = record[5:0]; // bvhIcSystem.ts:189
-  wire _guard_7 = _guard_2 & ~load_state_sel_eq_3 & ~(phaseNow == LOAD_RANGECOUNT) & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:185
+  wire _guard_7 = _guard_2 & ~load_state_sel_eq_3 & phaseNow != LOAD_RANGECOUNT & phaseNow == LOAD_RANGES; // bvhIcSystem.ts:185
 
   always_comb begin // bvhIcSystem.ts:53
     if (load_start) begin // bvhIcSystem.ts:53
@@ -274,7 +274,7 @@ module BvhIcSystem_cefb1136 (
       if (staged_index3_sel_eq && error_sel_not_2) error <= 1'd1; // bvhIcSystem.ts:116
       if (core_stack_overflow) begin // bvhIcSystem.ts:60
         error <= 1'd1; // bvhIcSystem.ts:116
-      end else if (dispatch_ray_start & ~(load_state == LOAD_DONE) & accept_not) begin // bvhIcSystem.ts:69
+      end else if (dispatch_ray_start & load_state != LOAD_DONE & accept_not) begin // bvhIcSystem.ts:69
         error <= 1'd1; // bvhIcSystem.ts:116
       end else if (accept) begin // bvhIcSystem.ts:114
         case (phaseNow) // bvhIcSystem.ts:140
@@ -289,14 +289,14 @@ module BvhIcSystem_cefb1136 (
           end
           LOAD_NODES: begin
             if (5'd28 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:116
-            else if (staged_flags_sel_eq && ~(load_data[31:8] == 24'd0)) error <= 1'd1; // bvhIcSystem.ts:116
+            else if (staged_flags_sel_eq && load_data[31:8] != 24'd0) error <= 1'd1; // bvhIcSystem.ts:116
           end
           LOAD_RANGECOUNT: begin
             if (error_sel_ult_3) error <= 1'd1; // bvhIcSystem.ts:116
             else error <= error_p; // bvhIcSystem.ts:178
           end
           LOAD_RANGES: begin
-            if (~(load_data[31:7] == 25'd0) | 5'd1 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:116
+            if (load_data[31:7] != 25'd0 | 5'd1 < wordNow & error_sel_ne) error <= 1'd1; // bvhIcSystem.ts:116
             else error <= error_p; // bvhIcSystem.ts:187
           end
           default: error <= 1'd1; // bvhIcSystem.ts:116

@@ -523,7 +523,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:33
   wire [1:0] dispatch_issued_mux_1 = launch_state == LAUNCH_FIRST ? 2'd1 : launch_state == LAUNCH_SECOND ? 2'd2 : 2'd0; // completionSchedule.ts:16
   wire [36:0] dispatch_issued_lshr = wb_booked >> 6'd3; // completionSchedule.ts:48
-  wire issueMicro = ~(dispatch_issued_mux_1 == 2'd0) & ~dispatch_issued_lshr[0]; // rtCore.ts:165
+  wire issueMicro = dispatch_issued_mux_1 != 2'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:165
   wire issueInstruction_not = ~issueMicro; // rtCore.ts:167
   wire dispatch_issued_eq_1 = wb_micro == MICROOP_LAUNCHSECOND; // rtCore.ts:150
   wire dispatch_issued_eq_2 = dispatch_retire_counted_mux_6 == 2'd0; // rtCore.ts:150
@@ -830,7 +830,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_pc_sel_or_42 = ctx0_pc_sel_or_38 | imem_addr_eq_1 | imem_addr_eq_3 | imem_addr_eq_7 | imem_addr_eq_8; // decode.ts:36
   wire ctx0_pc_sel_or_46 = ctx0_pc_sel_or_42 | imem_addr_eq_9 | imem_addr_eq_10 | imem_addr_eq_11 | imem_addr_eq; // decode.ts:36
   wire [1:0] endCode = pcFault | ~ctx0_pc_sel_or_46 ? 2'd3 : imem_addr_eq_12 ? 2'd2 : ctx0_pc_sel_eq_31 ? 2'd1 : 2'd0; // readStage.ts:72
-  wire halts = ~(endCode == 2'd0); // readStage.ts:74
+  wire halts = endCode != 2'd0; // readStage.ts:74
   wire ctx0_pc_sel_not = ~halts; // rtCore.ts:211
   wire [5:0] fetchedUnit_slice_1 = imem_data[31:26]; // rtCore.ts:227
   wire ctx0_ir_unit_or_1 = fetchedUnit_slice_1 == 6'd0 | fetchedUnit_slice_1 == 6'd1 | fetchedUnit_slice_1 == 6'd2; // decode.ts:36

@@ -59,6 +59,14 @@ const Drain = defineModule('Drain', () => ({ x: input(UInt(8)), push: input(Bool
   io.last.set(last);
 });
 
+// Negated equality, as a wire and inlined into a condition: it reads as `!=`, not `~(a == b)`.
+const Differ = defineModule('Differ', () => ({ a: input(UInt(4)), b: input(UInt(4)), c: input(UInt(4)), differ: output(Bool), kept: output(UInt(4)) }), (m, io) => {
+  io.differ.set(io.a.eq(io.b).not());
+  const kept = m.reg(UInt(4), { reset: 0 });
+  m.when(io.a.eq(io.c).not().and(io.b.eq(io.c).not()), () => kept.set(io.b));
+  io.kept.set(kept);
+});
+
 function sv(design: Design, module: string): string {
   return emitSystemVerilog(design).files.find((f) => f.path === `${module}.sv`)!.text;
 }
@@ -92,6 +100,13 @@ describe('readable SystemVerilog', () => {
   test('a comparison written twice is computed once, by the name of its first use', () => {
     // io.a.eq(io.b) appears in the flag chain and in the state machine.
     expect(text.match(/a == b/g)!.length).toBe(1);
+  });
+
+  test('a negated equality reads as != (a wire, and inside a condition)', () => {
+    const differ = sv(elaborate(Differ, undefined).design, 'Differ');
+    expect(differ).toContain('assign differ = a != b;');
+    expect(differ).toContain('if (a != c & b != c) kept_1 <= b;');
+    expect(differ).not.toMatch(/~\(|!\(/);
   });
 
   test('an arithmetic shift inlined beside an unsigned operand keeps its sign', () => {
@@ -129,6 +144,7 @@ describe('the readable style passes the tools and is formally equivalent to the 
     { name: 'alu', design: () => elaborate(Alu, undefined).design },
     { name: 'command patcher', design: () => elaborate(CommandPatcher, undefined as never).design },
     { name: 'feedback through a submodule', design: () => elaborate(Drain, undefined).design },
+    { name: 'negated equalities', design: () => elaborate(Differ, undefined).design },
     ...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate })),
   ];
   for (const { name, design } of designs) {

@@ -12,6 +12,8 @@ export interface SvText {
    * unsigned sibling makes the whole expression unsigned, and that turns `>>>` into a logical shift.
    */
   readonly signed?: boolean;
+  /** The same comparison negated (`a != b` for `a == b`), so that `~` of it prints as the other operator. */
+  readonly negated?: SvText;
 }
 
 /** `t` as an operand of a larger expression. */
@@ -64,7 +66,7 @@ function cellTextOf(c: Exclude<Cell, { op: 'const' }>, o: CellOperands): SvText 
     case 'buf':
       return a;
     case 'not':
-      return unary('~', a);
+      return a.negated ?? unary('~', a);
     case 'redand':
       return unary('&', a);
     case 'redor':
@@ -88,9 +90,9 @@ function cellTextOf(c: Exclude<Cell, { op: 'const' }>, o: CellOperands): SvText 
     case 'mul':
       return binary('*', PREC.mul, a, b);
     case 'eq':
-      return binary('==', PREC.eq, a, b, false);
+      return { ...binary('==', PREC.eq, a, b, false), negated: binary('!=', PREC.eq, a, b, false) };
     case 'ne':
-      return binary('!=', PREC.eq, a, b, false);
+      return { ...binary('!=', PREC.eq, a, b, false), negated: binary('==', PREC.eq, a, b, false) };
     case 'ult':
       return binary('<', PREC.rel, a, b, false);
     case 'ule':
