@@ -1,6 +1,5 @@
 // Oriented boxes against axis-aligned ones on the BVH8: SAH cost, build time and the golden traversal's box tests on primary rays (docs/performance.md, "Oriented boxes").
-import { buildBvh8, encodeBvh8Image, BVH8_DEFAULT_TRIANGLE_COST } from '../bvh/index.ts';
-import { bvh8SahCost } from '../bvh/bvh8Sah.ts';
+import { buildBvh8, bvh8SahCost, encodeBvh8Image, BVH8_DEFAULT_TRIANGLE_COST } from '../bvh/index.ts';
 import { castRayBvh8 } from '../golden/bvh/bvh8Caster.ts';
 import type { Scene } from '../golden/scene.ts';
 import { bunnyInBox } from '../golden/sceneLibrary.ts';

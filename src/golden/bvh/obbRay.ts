@@ -1,5 +1,5 @@
 // The golden oriented-box ray rotation: the ray in a box node's rotated frame, once per node, bit for bit as ObbRayRotate computes it (docs/bvh.md, "Oriented boxes").
-import { OBB_DISABLED, obbIndexIsValid, obbMatrix } from '../../bvh/obbMatrices.ts';
+import { OBB_DISABLED, obbIndexIsValid, obbMatrix } from '../../bvh/index.ts';
 import { fadd, fmul } from '../float32.ts';
 import { rayInverse } from '../rayBox.ts';
 import type { Vec3 } from '../rayCaster.ts';
