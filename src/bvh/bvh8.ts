@@ -4,6 +4,7 @@ import type { Vec3 } from '../golden/rayCaster.ts';
 import { triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryBuildOptions, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
+import { buildObbBinaryBvh } from './obbBinaryBuild.ts';
 import { chooseObb, obbMargin, triangleVertices as trianglesAsDoubles } from './obbChoice.ts';
 import { GFX12_MAX_CHILDREN, GFX12_MAX_PAIRS, Gfx12Error, planGfx12PrimitiveNode, type Gfx12Triangle } from './gfx12.ts';
 
@@ -87,7 +88,7 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
     (samePoint(a, b) && samePoint(b, c) ? dropped : kept).push(t);
   }
   const sub: Scene = { vertices: scene.vertices, triangles: Uint32Array.from(kept.flatMap((t) => [...scene.triangles.subarray(4 * t, 4 * t + 4)])) };
-  const { root, order } = buildBinaryBvh(
+  const { root, order } = (opts.obb ? buildObbBinaryBvh : buildBinaryBvh)(
     sub,
     { maxLeafTriangles: opts.maxLeafTriangles ?? BVH8_DEFAULT_LEAF_TRIANGLES, bins: opts.bins, triangleCost: opts.triangleCost ?? BVH8_DEFAULT_TRIANGLE_COST },
     BVH8_MAX_LEAF_TRIANGLES,

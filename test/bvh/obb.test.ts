@@ -207,6 +207,7 @@ describe('the builder with OBB on', () => {
   });
 
   test('the SAH cost never rises; OBB off leaves every node axis-aligned; the same scene builds the same BVH', () => {
+    // (The oriented binary build is kept only where its SAH is lower; the rotation choice only where it lowers a node's.)
     for (const scene of [sliverScene(rng, 500), thinRods()]) {
       const off = buildBvh8(scene);
       const on = buildBvh8(scene, { obb: true });
@@ -261,6 +262,9 @@ describe('figures (64x48 primary rays)', () => {
       expect(c.sahSaved).toBeGreaterThanOrEqual(0);
       expect(c.boxTestsSaved).toBeGreaterThanOrEqual(0);
     }
-    expect(rods.sahSaved).toBeGreaterThan(0.05);
+    // docs/performance.md: 30.1 % and 14.9 % on the thin rods (deterministic build and rays).
+    expect(rods.sahSaved).toBeGreaterThan(0.25);
+    expect(rods.boxTestsSaved).toBeGreaterThan(0.1);
+    expect(rods.obb.triangleTests).toBeLessThan(rods.off.triangleTests * 0.6);
   });
 });
