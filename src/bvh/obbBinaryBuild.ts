@@ -107,7 +107,7 @@ function bounds(b: Build, m: Float64Array, start: number, count: number, step = 
 /** The ROM rotation whose frame bounds the range's sampled vertices with the least area. */
 function bestFrame(b: Build, start: number, count: number): { m: Float64Array; area: number } {
   const step = Math.max(1, Math.floor(count / FRAME_SAMPLE));
-  let best = { m: IDENTITY, area: Infinity };
+  let best: { m: Float64Array; area: number } = { m: IDENTITY, area: Infinity };
   for (const m of ROTATIONS) {
     const { lo, hi } = bounds(b, m, start, count, step);
     const a = area(lo, hi);

@@ -11,7 +11,7 @@ import { rayInverse } from '../../src/golden/rayBox.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
 import { ObbRayRotate, defaultObbRayRotateParams, obbRayRotateLatency, type ObbRayRotateParams } from '../../src/gpu/bvh8/obbRayRotate.ts';
 import { obbRayRotateCosimDesign, obbRayRotateGolden, obbRayRotateStimulus } from '../../src/gpu/bvh8/obbRayRotateCosim.ts';
-import { expectedObb, obbAnswerFromOutputs, obbInputs, type ObbAnswer, type ObbItem } from '../../src/gpu/bvh8/obbRayVectors.ts';
+import { expectedObb, obbAnswerFromOutputs, obbFromInputs, obbInputs, type ObbAnswer, type ObbItem } from '../../src/gpu/bvh8/obbRayVectors.ts';
 import { VectorBench } from './vectorBench.ts';
 
 const seed = seedFromEnv();
@@ -108,14 +108,14 @@ describe('throughput', () => {
     const rng = createRng(seed ^ 0x0bb);
     const stimulus = obbRayRotateStimulus(defaultObbRayRotateParams);
     const count = 200;
-    const rows = Array.from({ length: count }, (_, k) => ({ ...stimulus(k + 2, rng), in_valid: 1n, rst_n: 1n, tag: BigInt(k) }));
+    const rows: Record<string, bigint>[] = Array.from({ length: count }, (_, k) => ({ ...stimulus(k + 2, rng), in_valid: 1n, rst_n: 1n, tag: BigInt(k) }));
     const outs = b.run([...rows, ...new Array<Record<string, bigint>>(b.latency + 3).fill({})]);
     const L = b.latency;
     expect(outs.map((o) => Number(o.out_valid)).join('')).toBe('0'.repeat(L) + '1'.repeat(count) + '0'.repeat(3));
     rows.forEach((row, k) => {
       const got = obbAnswerFromOutputs(outs[k + L]!);
       expect(got.tag).toBe(k);
-      expect(got, `ray ${k} (SEED=${seed})`).toEqual(expectedObb({ index: Number(row.obb_index), origin: [0, 1, 2].map((a) => Number((row.origin >> BigInt(32 * a)) & 0xffffffffn)) as unknown as Vec3, dir: [0, 1, 2].map((a) => Number((row.dir >> BigInt(32 * a)) & 0xffffffffn)) as unknown as Vec3, tag: k }));
+      expect(got, `ray ${k} (SEED=${seed})`).toEqual(expectedObb(obbFromInputs(row)));
     });
   });
 });
