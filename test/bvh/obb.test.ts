@@ -31,7 +31,7 @@ import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { thinRods, thinRodsInBox } from '../../src/golden/thinRodsScene.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
-import { compareObbOnBunny, compareObbOnThinRods } from '../../src/designs/obbBench.ts';
+import { compareObbOnBunny, compareObbOnThinRods, measureObb } from '../../src/designs/obbBench.ts';
 import { announceSeed, bits3, createRng, randomRays, randomScene, sceneOf, type P, type Rng, type TestRay } from './helpers.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -266,5 +266,7 @@ describe('figures (64x48 primary rays)', () => {
     expect(rods.sahSaved).toBeGreaterThan(0.25);
     expect(rods.boxTestsSaved).toBeGreaterThan(0.1);
     expect(rods.obb.triangleTests).toBeLessThan(rods.off.triangleTests * 0.6);
+    // The bench's metrics are these.
+    expect(measureObb()).toEqual({ obbBoxTestsSaved: rods.boxTestsSaved, obbSahSaved: rods.sahSaved });
   });
 });
