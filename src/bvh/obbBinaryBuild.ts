@@ -2,7 +2,7 @@
 import { toNumber } from '../golden/float32.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
 import type { Scene } from '../golden/scene.ts';
-import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, type BinaryBuildOptions, type BinaryBvh, type BinaryNode } from './builder.ts';
+import { BvhBuildError, bestSplit, buildBinaryBvh, isBinaryLeaf, partition, type BinaryBuildOptions, type BinaryBvh, type BinaryNode, type Prims, type Split } from './builder.ts';
 import { OBB_DISTINCT_ROTATIONS, obbMatrix } from './obbMatrices.ts';
 
 const NODE_COST = 1;
@@ -16,6 +16,9 @@ interface Build {
   readonly v: Float64Array;
   readonly order: Uint32Array;
   readonly scratch: Uint32Array;
+  /** The triangles' boxes and centroids in the world frame, and (refilled per node) in a rotated one; both share `order`. */
+  readonly world: Prims;
+  readonly rotated: Prims;
   readonly maxLeaf: number;
   readonly bins: number;
   readonly triangleCost: number;
@@ -85,7 +88,57 @@ function prepare(scene: Scene, opts: BinaryBuildOptions, leafLimit: number, orde
         if (!Number.isFinite(x)) throw new BvhBuildError(`triangle ${t}: a vertex has a non-finite coordinate (${x})`);
         v[9 * t + 3 * k + a] = x;
       }
-  return { v, order: order ?? new Uint32Array(n).map((_, i) => i), scratch: new Uint32Array(n), maxLeaf, bins, triangleCost };
+  const ord = order ?? new Uint32Array(n).map((_, i) => i);
+  const scratch = new Uint32Array(n);
+  const prims = (): Prims => ({
+    lo: new Float64Array(3 * n),
+    hi: new Float64Array(3 * n),
+    centre: new Float64Array(3 * n),
+    order: ord,
+    scratch,
+    bins: { counts: new Int32Array(bins), blo: new Float64Array(3 * bins), bhi: new Float64Array(3 * bins), rightCost: new Float64Array(bins) },
+  });
+  const b: Build = { v, order: ord, scratch, world: prims(), rotated: prims(), maxLeaf, bins, triangleCost };
+  fillFrame(b, b.world, IDENTITY, 0, n);
+  return b;
+}
+
+/** Triangle boxes and centroids of the range in frame m, written into p; returns the centroids' bounds. */
+function fillFrame(b: Build, p: Prims, m: Float64Array, start: number, count: number): { clo: number[]; chi: number[] } {
+  const clo = [Infinity, Infinity, Infinity];
+  const chi = [-Infinity, -Infinity, -Infinity];
+  for (let i = start; i < start + count; i++) {
+    const t = b.order[i]!;
+    for (let a = 0; a < 3; a++) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let k = 9 * t; k < 9 * t + 9; k += 3) {
+        const r = m[3 * a]! * b.v[k]! + m[3 * a + 1]! * b.v[k + 1]! + m[3 * a + 2]! * b.v[k + 2]!;
+        if (r < lo) lo = r;
+        if (r > hi) hi = r;
+      }
+      const c = (lo + hi) / 2;
+      p.lo[3 * t + a] = lo;
+      p.hi[3 * t + a] = hi;
+      p.centre[3 * t + a] = c;
+      if (c < clo[a]!) clo[a] = c;
+      if (c > chi[a]!) chi[a] = c;
+    }
+  }
+  return { clo, chi };
+}
+
+/** The world frame's centroid bounds of the range. */
+function centroidBounds(p: Prims, order: Uint32Array, start: number, count: number): { clo: number[]; chi: number[] } {
+  const clo = [Infinity, Infinity, Infinity];
+  const chi = [-Infinity, -Infinity, -Infinity];
+  for (let i = start; i < start + count; i++)
+    for (let a = 0; a < 3; a++) {
+      const c = p.centre[3 * order[i]! + a]!;
+      if (c < clo[a]!) clo[a] = c;
+      if (c > chi[a]!) chi[a] = c;
+    }
+  return { clo, chi };
 }
 
 /** Bounds of the range's triangles in frame m (every `step`-th triangle). */
@@ -116,117 +169,24 @@ function bestFrame(b: Build, start: number, count: number): { m: Float64Array; a
   return best;
 }
 
-interface Split {
-  readonly m: Float64Array;
-  readonly axis: number;
-  readonly plane: number;
-  readonly clo: number;
-  readonly chi: number;
-  readonly cost: number;
-}
-
-/** The cheapest binned-SAH plane in frame m (both sides non-empty), or undefined. */
-function bestSplitIn(b: Build, m: Float64Array, start: number, count: number): Split | undefined {
-  // Per triangle its rotated bounds and centroid (box centre) in this frame.
-  const tlo = new Float64Array(3 * count);
-  const thi = new Float64Array(3 * count);
-  const clo = [Infinity, Infinity, Infinity];
-  const chi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < count; i++) {
-    const t = 9 * b.order[start + i]!;
-    for (let a = 0; a < 3; a++) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let k = 0; k < 9; k += 3) {
-        const r = m[3 * a]! * b.v[t + k]! + m[3 * a + 1]! * b.v[t + k + 1]! + m[3 * a + 2]! * b.v[t + k + 2]!;
-        if (r < lo) lo = r;
-        if (r > hi) hi = r;
-      }
-      tlo[3 * i + a] = lo;
-      thi[3 * i + a] = hi;
-      const c = (lo + hi) / 2;
-      if (c < clo[a]!) clo[a] = c;
-      if (c > chi[a]!) chi[a] = c;
-    }
-  }
-  let best: Split | undefined;
-  const bins = b.bins;
-  for (let axis = 0; axis < 3; axis++) {
-    const [cl, ch] = [clo[axis]!, chi[axis]!];
-    if (!(ch > cl)) continue;
-    const counts = new Int32Array(bins);
-    const blo = new Float64Array(3 * bins).fill(Infinity);
-    const bhi = new Float64Array(3 * bins).fill(-Infinity);
-    for (let i = 0; i < count; i++) {
-      const bin = binOf((tlo[3 * i + axis]! + thi[3 * i + axis]!) / 2, cl, ch, bins);
-      counts[bin]!++;
-      for (let a = 0; a < 3; a++) {
-        blo[3 * bin + a] = Math.min(blo[3 * bin + a]!, tlo[3 * i + a]!);
-        bhi[3 * bin + a] = Math.max(bhi[3 * bin + a]!, thi[3 * i + a]!);
-      }
-    }
-    const rightCost = new Float64Array(bins);
-    const rlo = [Infinity, Infinity, Infinity];
-    const rhi = [-Infinity, -Infinity, -Infinity];
-    for (let j = bins - 1, n = 0; j > 0; j--) {
-      n += counts[j]!;
-      for (let a = 0; a < 3; a++) {
-        rlo[a] = Math.min(rlo[a]!, blo[3 * j + a]!);
-        rhi[a] = Math.max(rhi[a]!, bhi[3 * j + a]!);
-      }
-      rightCost[j - 1] = n === 0 ? NaN : n * area(rlo, rhi);
-    }
-    const llo = [Infinity, Infinity, Infinity];
-    const lhi = [-Infinity, -Infinity, -Infinity];
-    for (let j = 0, n = 0; j < bins - 1; j++) {
-      n += counts[j]!;
-      for (let a = 0; a < 3; a++) {
-        llo[a] = Math.min(llo[a]!, blo[3 * j + a]!);
-        lhi[a] = Math.max(lhi[a]!, bhi[3 * j + a]!);
-      }
-      if (n === 0 || Number.isNaN(rightCost[j]!)) continue;
-      const cost = n * area(llo, lhi) + rightCost[j]!;
-      if (best === undefined || cost < best.cost) best = { m, axis, plane: j, clo: cl, chi: ch, cost };
-    }
-  }
-  return best;
-}
-
-const binOf = (c: number, lo: number, hi: number, bins: number): number => Math.min(bins - 1, Math.floor((bins * (c - lo)) / (hi - lo)));
-
-/** The rotated centroid of triangle t along the split's axis. */
-function centroidAlong(b: Build, s: Split, t: number): number {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let k = 0; k < 9; k += 3) {
-    const r = s.m[3 * s.axis]! * b.v[9 * t + k]! + s.m[3 * s.axis + 1]! * b.v[9 * t + k + 1]! + s.m[3 * s.axis + 2]! * b.v[9 * t + k + 2]!;
-    if (r < lo) lo = r;
-    if (r > hi) hi = r;
-  }
-  return (lo + hi) / 2;
-}
-
 function node(b: Build, start: number, count: number): BinaryNode {
   const { world, frame, least: nodeArea } = frames(b, start, count);
   const box = { lo: world.lo as unknown as Vec3, hi: world.hi as unknown as Vec3, area: nodeArea, start, count };
   if (count === 1) return box;
-  const candidates = [bestSplitIn(b, IDENTITY, start, count), frame === IDENTITY ? undefined : bestSplitIn(b, frame, start, count)];
-  const split = candidates.reduce<Split | undefined>((x, y) => (y !== undefined && (x === undefined || y.cost < x.cost) ? y : x), undefined);
+  // builder.ts's binned SAH search, once on the world boxes and once on the boxes in the node's frame.
+  type Candidate = { p: Prims; split: Split; clo: number[]; chi: number[] };
+  const search = (p: Prims, c: { clo: number[]; chi: number[] }): Candidate | undefined => {
+    const split = bestSplit(p, start, count, c.clo, c.chi, b.bins);
+    return split && { p, split, ...c };
+  };
+  const inWorld = search(b.world, centroidBounds(b.world, b.order, start, count));
+  const inFrame = frame === IDENTITY ? undefined : search(b.rotated, fillFrame(b, b.rotated, frame, start, count));
+  const best = inFrame !== undefined && (inWorld === undefined || inFrame.split.cost < inWorld.split.cost) ? inFrame : inWorld;
+  const split = best?.split;
   const leafCost = b.triangleCost * count * nodeArea;
   const splitCost = split === undefined ? Infinity : NODE_COST * nodeArea + b.triangleCost * split.cost;
   if (count <= b.maxLeaf && leafCost <= splitCost) return box;
-  let mid = start + (count >> 1);
-  if (split !== undefined) {
-    // Stable partition by the split's bin.
-    let left = start;
-    let right = 0;
-    for (let i = start; i < start + count; i++) {
-      const t = b.order[i]!;
-      if (binOf(centroidAlong(b, split, t), split.clo, split.chi, b.bins) <= split.plane) b.order[left++] = t;
-      else b.scratch[right++] = t;
-    }
-    b.order.set(b.scratch.subarray(0, right), left);
-    mid = left;
-  }
+  // No usable plane (all centroids in one point): halve the range in index order.
+  const mid = best === undefined ? start + (count >> 1) : partition(best.p, start, count, best.split, best.clo, best.chi, b.bins);
   return { ...box, left: node(b, start, mid - start), right: node(b, mid, start + count - mid) };
 }
