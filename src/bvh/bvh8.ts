@@ -5,7 +5,7 @@ import { triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryBuildOptions, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
 import { buildObbBinaryBvh } from './obbBinaryBuild.ts';
-import { chooseObb, obbMargin, triangleVertices as trianglesAsDoubles } from './obbChoice.ts';
+import { chooseObb, obbMargin, trianglesAsDoubles } from './obbChoice.ts';
 import { GFX12_MAX_CHILDREN, GFX12_MAX_PAIRS, Gfx12Error, planGfx12PrimitiveNode, type Gfx12Triangle } from './gfx12.ts';
 
 /** Most triangles a BVH8 leaf may have (`maxLeafTriangles`): one node's worth of pairs. */

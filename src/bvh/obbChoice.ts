@@ -116,7 +116,7 @@ export function chooseObb(children: readonly ObbChild[], margin: number): ObbCho
 export const obbMargin = (vertices: Uint32Array): number => 2 ** -16 * vertices.reduce((m, v) => Math.max(m, Math.abs(toNumber(v))), 0);
 
 /** The vertices (three per triangle, as doubles) of some triangles of a scene, given each triangle's vertex indices. */
-export function triangleVertices(vertices: Uint32Array, triangles: Uint32Array, ids: ArrayLike<number>): Float64Array {
+export function trianglesAsDoubles(vertices: Uint32Array, triangles: Uint32Array, ids: ArrayLike<number>): Float64Array {
   const out = new Float64Array(9 * ids.length);
   for (let k = 0; k < ids.length; k++)
     for (let c = 0; c < 3; c++) {
