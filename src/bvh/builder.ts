@@ -54,7 +54,7 @@ export interface BinaryBvh {
 }
 
 /** The triangles as the build sees them: per triangle its box and centroid (box centre), and the order being built. */
-interface Prims {
+export interface Prims {
   readonly lo: Float64Array;
   readonly hi: Float64Array;
   readonly centre: Float64Array;
@@ -64,7 +64,7 @@ interface Prims {
   readonly bins: { readonly counts: Int32Array; readonly blo: Float64Array; readonly bhi: Float64Array; readonly rightCost: Float64Array };
 }
 
-interface Split {
+export interface Split {
   readonly axis: number;
   /** Bins 0 .. plane go left. */
   readonly plane: number;
@@ -175,7 +175,7 @@ function buildNode(p: Prims, start: number, count: number, opts: { readonly maxL
 const binOf = (c: number, lo: number, hi: number, bins: number): number => Math.min(bins - 1, Math.floor((bins * (c - lo)) / (hi - lo)));
 
 /** The cheapest plane between bins over the three axes, both sides non-empty; undefined if there is none. */
-function bestSplit(p: Prims, start: number, count: number, clo: number[], chi: number[], bins: number): Split | undefined {
+export function bestSplit(p: Prims, start: number, count: number, clo: number[], chi: number[], bins: number): Split | undefined {
   let best: Split | undefined;
   for (let axis = 0; axis < 3; axis++) {
     if (!(chi[axis]! > clo[axis]!)) continue;
@@ -221,7 +221,7 @@ function bestSplit(p: Prims, start: number, count: number, clo: number[], chi: n
 }
 
 /** Stable partition of the range by the split; returns where the right side starts. */
-function partition(p: Prims, start: number, count: number, s: Split, clo: number[], chi: number[], bins: number): number {
+export function partition(p: Prims, start: number, count: number, s: Split, clo: number[], chi: number[], bins: number): number {
   let left = start;
   let right = 0;
   for (let i = start; i < start + count; i++) {

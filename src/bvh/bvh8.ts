@@ -4,6 +4,8 @@ import type { Vec3 } from '../golden/rayCaster.ts';
 import { triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryBuildOptions, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
+import { buildObbBinaryBvh } from './obbBinaryBuild.ts';
+import { chooseObb, obbMargin, trianglesAsDoubles } from './obbChoice.ts';
 import { GFX12_MAX_CHILDREN, GFX12_MAX_PAIRS, Gfx12Error, planGfx12PrimitiveNode, type Gfx12Triangle } from './gfx12.ts';
 
 /** Most triangles a BVH8 leaf may have (`maxLeafTriangles`): one node's worth of pairs. */
@@ -21,6 +23,11 @@ export interface Bvh8BuildOptions extends BinaryBuildOptions {
    * the leaves grow large enough to fill primitive nodes: docs/bvh.md has the trade-off on the bunny).
    */
   readonly triangleCost?: number;
+  /**
+   * Oriented boxes (default false: the BVH8 traversal core tests axis-aligned boxes only): each box node takes the
+   * ROM rotation that lowers its children's SAH cost, if one does (obbChoice.ts, docs/bvh.md "Oriented boxes").
+   */
+  readonly obb?: boolean;
 }
 
 /** A child slot of a BVH8 node: an inner node (index into `nodes`) or a leaf, with its exact box (binary32 bits). */
@@ -34,8 +41,10 @@ export type Bvh8Child =
     };
 
 export interface Bvh8Node {
-  /** 1 to 8 children, in slot order. */
+  /** 1 to 8 children, in slot order; their boxes in the frame of obbMatrixIndex. */
   readonly children: readonly Bvh8Child[];
+  /** The OBB matrix (0–103) whose rotated frame the children's boxes are in; absent: off (axis-aligned). */
+  readonly obbMatrixIndex?: number;
 }
 
 export interface Bvh8 {
@@ -79,12 +88,19 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
     (samePoint(a, b) && samePoint(b, c) ? dropped : kept).push(t);
   }
   const sub: Scene = { vertices: scene.vertices, triangles: Uint32Array.from(kept.flatMap((t) => [...scene.triangles.subarray(4 * t, 4 * t + 4)])) };
-  const { root, order } = buildBinaryBvh(
+  const { root, order } = (opts.obb ? buildObbBinaryBvh : buildBinaryBvh)(
     sub,
     { maxLeafTriangles: opts.maxLeafTriangles ?? BVH8_DEFAULT_LEAF_TRIANGLES, bins: opts.bins, triangleCost: opts.triangleCost ?? BVH8_DEFAULT_TRIANGLE_COST },
     BVH8_MAX_LEAF_TRIANGLES,
   );
   const nodes: Bvh8Node[] = [];
+  const margin = opts.obb ? obbMargin(scene.vertices) : 0;
+  const triangleCost = opts.triangleCost ?? BVH8_DEFAULT_TRIANGLE_COST;
+  const obbChild = (k: BinaryNode) => ({
+    vertices: trianglesAsDoubles(sub.vertices, sub.triangles, order.subarray(k.start, k.start + k.count)),
+    weight: isBinaryLeaf(k) ? triangleCost * k.count : 1,
+    box: toBox(k),
+  });
   const leaf = (b: BinaryNode): Bvh8Child => {
     const ids = Array.from(order.subarray(b.start, b.start + b.count), (i) => kept[i]!);
     return { kind: 'leaf', box: toBox(b), groups: packPairs(pairTriangles(ids.map((t) => gfx12Triangle(scene, t)))) };
@@ -101,7 +117,8 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
       below = Math.max(below, c.stack);
       return { kind: 'node', box: toBox(k), index: c.index };
     });
-    nodes[at] = { children };
+    const obb = opts.obb ? chooseObb(kids.map(obbChild), margin) : undefined;
+    nodes[at] = obb ? { children: children.map((c, i) => ({ ...c, box: obb.boxes[i]! })), obbMatrixIndex: obb.index } : { children };
     return { index: at, stack: kids.length - 1 + below };
   };
   const worstCaseStack = root === undefined ? 0 : 1 + node(root).stack;

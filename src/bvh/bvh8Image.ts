@@ -1,5 +1,6 @@
 // The BVH8 memory image: every node a 128-byte GFX12 node in one word array, child pointers as seed 000's box node defines them (docs/bvh.md).
 import { STACK_DEPTH } from './bvh4.ts';
+import { OBB_MATRIX_COUNT, obbIndexIsValid } from './obbMatrices.ts';
 import type { Bvh8 } from './bvh8.ts';
 import {
   GFX12_NODE_WORDS,
@@ -74,6 +75,7 @@ export function encodeBvh8Image(bvh: Bvh8): Bvh8Image {
       internalChildOffset: internalBase * OFFSET_UNITS_PER_NODE,
       primitiveChildOffset: primitiveBase * OFFSET_UNITS_PER_NODE,
       children,
+      obbMatrixIndex: node.obbMatrixIndex,
     });
     words.set(encoded, nodeAt[index]! * GFX12_NODE_WORDS);
   }
@@ -127,7 +129,7 @@ export interface DecodedBvh8Image {
 
 /**
  * Decode and check a whole image: every node reached from the root exactly once, each as one kind; offsets and
- * node types valid; OBB off; each leaf's nodes ending their range (prim_range_stop) on its last node and only
+ * node types valid; the OBB matrix index 0–103 or off; each leaf's nodes ending their range (prim_range_stop) on its last node and only
  * there; no node left unreached; the worst-case stack within STACK_DEPTH. Throws Gfx12Error naming the node.
  */
 export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
@@ -148,7 +150,8 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
     const { node, above } = todo.pop()!;
     const where = `box node ${node}`;
     const box = wrap(where, () => decodeGfx12BoxNode(bvh8NodeWords(words, node)));
-    if (box.obbMatrixIndex !== OBB_DISABLED) throw new Gfx12Error(`${where}: obb_matrix_index is ${box.obbMatrixIndex}; oriented boxes are not supported (${OBB_DISABLED} = off)`);
+    if (!obbIndexIsValid(box.obbMatrixIndex))
+      throw new Gfx12Error(`${where}: obb_matrix_index is ${box.obbMatrixIndex}; it selects a matrix 0–${OBB_MATRIX_COUNT - 1} or is ${OBB_DISABLED} (off)`);
     boxNodes.set(node, box);
     const here = above + box.children.length - 1;
     worst = Math.max(worst, 1 + here);

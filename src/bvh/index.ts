@@ -33,3 +33,14 @@ export {
   type Bvh8ChildTarget,
   type DecodedBvh8Image,
 } from './bvh8Image.ts';
+export {
+  OBB_MATRIX_COUNT,
+  OBB_VALUE_COUNT,
+  OBB_INDEX_BITS,
+  OBB_DISTINCT_ROTATIONS,
+  OBB_VALUES,
+  OBB_MATRIX_INDICES,
+  obbMatrix,
+  obbIndexIsValid,
+} from './obbMatrices.ts';
+export { bvh8SahCost } from './bvh8Sah.ts';

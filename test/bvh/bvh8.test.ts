@@ -406,7 +406,7 @@ describe('bad input', () => {
       ['node type', (w) => (setField(w, 0, 256 + 88, 4, 3), w), /box node 0: child 0 has node_type 3/],
       ['offset', (w) => (setField(w, 0, 0, 32, decodeGfx12BoxNode(bvh8NodeWords(w, 0)).internalChildOffset + 8), w), /box node 0: internal_child_offset \d+ is not a whole 128-byte node/],
       ['past the end', (w) => (setField(w, 0, 0, 32, 16 * (w.length / 32)), w), /points at node \d+, past the image's \d+ nodes/],
-      ['obb', (w) => (setField(w, 0, 224, 32, 3), w), /obb_matrix_index is 3/],
+      ['obb', (w) => (setField(w, 0, 224, 32, 104), w), /box node 0: obb_matrix_index is 104; it selects a matrix 0–103 or is 127 \(off\)/],
       ['unreached', (w) => Uint32Array.from([...w, ...w.subarray(0, 32)]), /1 of the image's \d+ nodes are not reached/],
       ['twice', (w) => (setField(w, 0, 0, 32, 0), w), /node 0 is reached twice/],
     ];
@@ -438,7 +438,8 @@ describe('bad input', () => {
     // The same root with a valid child is no fault: the cases above fail for the reason given.
     expect(castRayBvh8(oneChild(5, 1), o, d).fault).toBeUndefined();
     const obb = valid();
-    setField(obb, 0, 224, 32, 1);
+    // An OBB matrix index that is neither 0–103 nor 0x7F.
+    setField(obb, 0, 224, 32, 104);
     expect(castRayBvh8(obb, ray.o, ray.d)).toMatchObject({ fault: true, triangle: -1 });
   });
 });

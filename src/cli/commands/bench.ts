@@ -10,6 +10,7 @@ import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvh8Memory } from '../../designs/bvh8Bench.ts';
+import { measureObb } from '../../designs/obbBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
 import { measureRtlLines } from '../../designs/rtlSize.ts';
@@ -77,6 +78,8 @@ async function execute(plan: BenchPlan): Promise<number> {
     Object.assign(metrics, measureBvhTests());
     log('measuring the BVH8 (GFX12 image) memory of the bunny in the Cornell box against the BVH4 …');
     Object.assign(metrics, measureBvh8Memory());
+    log('measuring oriented boxes on the thin rods (box tests and SAH cost saved against axis-aligned boxes) …');
+    Object.assign(metrics, measureObb());
     log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
     const core = measureBvhCore();
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');

@@ -4,9 +4,9 @@ import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts'
 import { hitWithShader, missResult, rayIsValid, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { testTriangleWatertight } from '../watertight.ts';
 import { closer } from './bvhCaster.ts';
+import { obbRay } from './obbRay.ts';
 import {
   GFX12_NODE_WORDS,
-  OBB_DISABLED,
   STACK_DEPTH,
   Gfx12Error,
   bvh8ChildTargets,
@@ -58,8 +58,9 @@ interface Best {
 /**
  * Cast one ray through a BVH8 image (encodeBvh8Image), reading nothing else. Triangle indices in the result are
  * the primitive indices stored in the image (the original scene's), the shader id its geometry index. A ray that
- * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, OBB on, more node
- * reads than the image has nodes, a stack overflow) stops with a miss marked `fault`.
+ * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, an OBB matrix index
+ * that is neither 0–103 nor 0x7F, more node reads than the image has nodes, a stack overflow) stops with a miss
+ * marked `fault`. A box node with OBB on tests its children with the ray rotated into its frame (obbRay).
  */
 export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8CastOptions = {}): Bvh8TraceResult {
   if (image.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${image.length} words`);
@@ -101,7 +102,9 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     if (!readable(e.node)) return faulted(counters);
     const box = tryDecode(() => decodeGfx12BoxNode(bvh8NodeWords(image, e.node)));
     const targets = box && tryDecode(() => bvh8ChildTargets(box));
-    if (box === undefined || targets === undefined || box.obbMatrixIndex !== OBB_DISABLED) return faulted(counters);
+    // The children's boxes are stored in the node's OBB frame: the ray is rotated once for all of them.
+    const frame = box && obbRay(box.obbMatrixIndex, o, d, inv);
+    if (box === undefined || targets === undefined || frame === undefined) return faulted(counters);
     counters.nodeTests++;
     const limit = best === undefined ? POS_INF : best.test.t;
     const results: (SlabResult | undefined)[] = [];
@@ -109,7 +112,7 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
       const childBox = tryDecode(() => gfx12ChildBox(box, i));
       if (childBox === undefined) return faulted(counters);
       counters.boxTests++;
-      results.push(slabTest(o, inv, childBox, limit));
+      results.push(slabTest(frame.origin, frame.inv, childBox, limit));
     }
     // Nearest first (image_bvh8_intersect_ray's order): push in reverse so the nearest is popped next.
     const order = childOrder(results);
