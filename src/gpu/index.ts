@@ -35,6 +35,7 @@ export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatenc
 export { BilinearBlend, defaultBilinearBlendParams, bilinearBlendLatency, type BilinearBlendParams } from './texture/bilinearBlend.ts';
 export { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from './texture/levelBlend.ts';
 export { defaultTextureFloatLatencies, type TextureFloatLatencies } from './texture/timedFloat.ts';
+export { TextureLink, TxdRequest, TxdResponse } from './texture/txdLink.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';

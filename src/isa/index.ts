@@ -4,5 +4,5 @@ export { assemble, parseNumber, sourceLocationOf, MAX_PROGRAM_BYTES, type Assemb
 export { AsmError, formatDiagnostic as formatAsmDiagnostic, type AsmDiagnostic } from './asmError.ts';
 export { disassemble, disassembleWord } from './disassembler.ts';
 export { parseHexWords, formatHexWords, wordsFromBytes, wordsToBytes, HexWordsError } from './hexWords.ts';
-export { generateProgram, generateScene, NOT_GENERATED } from './randomProgram.ts';
+export { generateProgram, generateScene, NOT_GENERATED, RANDOM_TEXTURE_LAYOUT } from './randomProgram.ts';
 export { TXD_HANDLE, TXD_CONTROL, TXD_OFFSET_MIN, TXD_OFFSET_MAX, TXD_LOD_CLAMP_MAX, encodeTxdHandle, txdHandleAddresses, encodeTxdControl, decodeTxdControl } from './textureOperands.ts';
