@@ -22,7 +22,7 @@ export interface RandomProgramOptions {
   readonly maxInstructions: number;
   /**
    * Emit `txd`, mostly with the handles of RANDOM_TEXTURE_LAYOUT (run it with texture memory laid out so,
-   * e.g. golden randomTextureMemory; without texture memory txd is illegal and ends the thread).
+   * e.g. generateTextureMemory; without texture memory txd is illegal and ends the thread).
    */
   readonly texture: boolean;
 }

@@ -14,7 +14,7 @@ import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { PROGRAMS } from '../programs/index.ts';
-import { randomTextureMemory } from '../../src/golden/texture/index.ts';
+import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
 import { RANDOM_TEXTURE_LAYOUT } from '../../src/isa/randomProgram.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
 
@@ -116,7 +116,7 @@ describe('txd on a core with a texture unit (the testbench plays the unit: the g
 
   test('directed: the write mask keeps RVd\'s other lanes, RV0 as destination, the flag after a failed fetch, back-to-back txd', () => {
     const rng = createRng(seed);
-    const texture = randomTextureMemory(rng);
+    const texture = generateTextureMemory(rng);
     const ok = encodeTxdHandle(RANDOM_TEXTURE_LAYOUT.headers[0], RANDOM_TEXTURE_LAYOUT.samplers[1]);
     const bad = encodeTxdHandle(RANDOM_TEXTURE_LAYOUT.headers[3], RANDOM_TEXTURE_LAYOUT.samplers[0]);
     const lane = (v: number, l: number, word: number) => `s_write_high R2, #0x${(word >>> 16).toString(16)}\n s_write_low R2, #0x${(word & 0xffff).toString(16)}\n v_get_from_s RV${v}, R2, #${l}`;
@@ -149,7 +149,7 @@ describe('txd on a core with a texture unit (the testbench plays the unit: the g
     for (let i = 0; i < 10; i++) {
       const rng = createRng((seed + 104729 * (i + 1)) >>> 0);
       const p = generateProgram(rng, { size: 200, texture: true });
-      const texture = randomTextureMemory(rng);
+      const texture = generateTextureMemory(rng);
       const r = checkCoreAgainstIss({ program: assemble(p.source, 'random-txd.s').words, constants: p.constants, scene: generateScene(rng), pixels: 10, texture, stallSeed: i % 2 ? seed + i : undefined }, params);
       expect(r.difference, `SEED=${seed}, program ${i}`).toBeNull();
       fetches += r.core.textureFetches;
@@ -161,7 +161,7 @@ describe('txd on a core with a texture unit (the testbench plays the unit: the g
     const sim = await compileSimulator(rtCoreSystemDesign(params), { backend: 'lockstep', backends: [{}, 'verilator', 'icarus'] });
     const rng = createRng((seed + 31337) >>> 0);
     const p = generateProgram(rng, { size: 150, texture: true });
-    const texture = randomTextureMemory(rng);
+    const texture = generateTextureMemory(rng);
     const job = { program: assemble(p.source, 'lockstep-txd.s').words, constants: p.constants, scene: generateScene(rng), pixels: 3, texture, stallSeed: seed };
     const live = runOnCore(job, params, sim);
     const ts = runOnCore(job, params);

@@ -6,7 +6,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { BRANCH_TAKEN, BY_OPCODE, INSTRUCTIONS, fieldOf } from '../../src/isa/instructions.ts';
 import { runIss, type Retired } from '../../src/golden/iss/index.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { randomTextureMemory } from '../../src/golden/texture/index.ts';
+import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
 import { triangleCount, vertexCount, type Scene } from '../../src/golden/scene.ts';
 
 const seed = seedFromEnv();
@@ -59,7 +59,7 @@ const newCoverage = (): Coverage => ({ opcodes: new Set(), branches: new Set(), 
 function runOne(programSeed: number, opts: Partial<RandomProgramOptions>, cov: Coverage, scene?: Scene) {
   const rng = createRng(programSeed);
   const { source, constants } = generateProgram(rng, opts);
-  const texture = opts.texture ? randomTextureMemory(rng) : undefined;
+  const texture = opts.texture ? generateTextureMemory(rng) : undefined;
   const program = assemble(source, `random-${programSeed}.s`);
   const recent: (number | undefined)[] = [undefined, undefined];
   let lastThread = -1;

@@ -30,4 +30,3 @@ export { UNORM8_TO_FLOAT, texelChannels } from './texel.ts';
 export { log2Approx, lodToFloat, computeLod, LOG2_CORRECTION, type LodInputs, type LodSteps } from './lod.ts';
 export { lerp32, axisSample, sampleLevel, type AxisSample, type LevelView, type Rgba } from './levelFilter.ts';
 export { sampleTxd, TxdStatus, type TxdOptions, type TxdResult } from './sampleTxd.ts';
-export { randomTextureMemory } from './randomTextureMemory.ts';

@@ -1,12 +1,10 @@
 // A random texture memory laid out as random programs' txd handles expect (RANDOM_TEXTURE_LAYOUT): every filter, format, wrap mode and failure.
-import { RANDOM_TEXTURE_LAYOUT } from '../../isa/randomProgram.ts';
-import { TXD_HANDLE } from '../../isa/textureOperands.ts';
-import { MEMORY_MAP } from '../../isa/instructions.ts';
-import type { Rng } from '../../util/seededRandom.ts';
-import { fromNumber } from '../float32.ts';
-import { mipChainWords } from './mipChain.ts';
-import { encodeTextureHeader, mipLevelsFor, type TextureFormatName, type WrapModeName } from './textureHeader.ts';
-import { encodeTextureSampler, type TextureSampler } from './textureSampler.ts';
+import { RANDOM_TEXTURE_LAYOUT } from './randomProgram.ts';
+import { TXD_HANDLE } from './textureOperands.ts';
+import { MEMORY_MAP } from './instructions.ts';
+import type { Rng } from '../util/seededRandom.ts';
+import { fromNumber } from '../golden/float32.ts';
+import { encodeTextureHeader, encodeTextureSampler, mipChainWords, mipLevelsFor, type TextureFormatName, type TextureSampler, type WrapModeName } from '../golden/texture/index.ts';
 
 const WRAPS: readonly WrapModeName[] = ['repeat', 'clampToEdge', 'mirror'];
 const FILTERS: readonly TextureSampler['filter'][] = ['nearest', 'bilinear', 'trilinear'];
@@ -17,7 +15,7 @@ const DATA_BASE = 32;
  * Samplers: the layout's last is invalid words, the others random valid ones (one per filter). Headers:
  * two random textures (RGBA8, R32F), one whose mip chain passes the end of memory, and invalid words.
  */
-export function randomTextureMemory(rng: Rng): Uint32Array {
+export function generateTextureMemory(rng: Rng): Uint32Array {
   const { headers, samplers } = RANDOM_TEXTURE_LAYOUT;
   const words: number[] = new Array(DATA_BASE).fill(0);
   const pick = <T>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
