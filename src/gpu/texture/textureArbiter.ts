@@ -16,14 +16,15 @@ export const textureArbiterTagBits = (p: TextureArbiterParams): number => p.tagB
 
 export const TextureArbiter = defineModule(
   'TextureArbiter',
-  (p: TextureArbiterParams) => ({
-    /** The cores' links as they drive them: requests in, answers out. */
-    cores: input(Vec(p.cores, TextureLink(p.tagBits))),
-    unit: output(TextureLink(textureArbiterTagBits(p))),
-  }),
+  (p: TextureArbiterParams) => {
+    checkParams(p);
+    return {
+      /** The cores' links as they drive them: requests in, answers out. */
+      cores: input(Vec(p.cores, TextureLink(p.tagBits))),
+      unit: output(TextureLink(textureArbiterTagBits(p))),
+    };
+  },
   (m, io, p) => {
-    if (!Number.isInteger(p.cores) || p.cores < 2 || p.cores > 16) throw new Error(`TextureArbiter: cores must be an integer from 2 to 16, got ${p.cores}`);
-    if (!Number.isInteger(p.tagBits) || p.tagBits < 1 || p.tagBits > 16) throw new Error(`TextureArbiter: tagBits must be an integer from 1 to 16, got ${p.tagBits}`);
     const request = TxdRequest(p.tagBits);
     const arbiter = m.instance(RoundRobinArbiter, { n: p.cores, width: request.width }, { name: 'requests' });
     io.cores.elems.forEach((core, k) => {
@@ -49,3 +50,8 @@ export const TextureArbiter = defineModule(
     io.unit.response.ready.set(selectByIndex(core, io.cores.elems.map((c) => c.response.ready)));
   },
 );
+
+function checkParams(p: TextureArbiterParams): void {
+  if (!Number.isInteger(p.cores) || p.cores < 2 || p.cores > 16) throw new Error(`TextureArbiter: cores must be an integer from 2 to 16, got ${p.cores}`);
+  if (!Number.isInteger(p.tagBits) || p.tagBits < 1 || p.tagBits > 16) throw new Error(`TextureArbiter: tagBits must be an integer from 1 to 16, got ${p.tagBits}`);
+}
