@@ -35,6 +35,8 @@ export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatenc
 export { BilinearBlend, defaultBilinearBlendParams, bilinearBlendLatency, type BilinearBlendParams } from './texture/bilinearBlend.ts';
 export { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from './texture/levelBlend.ts';
 export { defaultTextureFloatLatencies, type TextureFloatLatencies } from './texture/timedFloat.ts';
+export { TextureLink, TxdRequest, TxdResponse } from './texture/txdLink.ts';
+export { TextureArbiter, textureArbiterTagBits, type TextureArbiterParams } from './texture/textureArbiter.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';
@@ -55,6 +57,7 @@ export { textureLodCosimDesign } from './texture/textureLodCosim.ts';
 export { texelCoordinatesCosimDesign } from './texture/texelCoordinatesCosim.ts';
 export { bilinearBlendCosimDesign } from './texture/bilinearBlendCosim.ts';
 export { levelBlendCosimDesign } from './texture/levelBlendCosim.ts';
+export { textureArbiterCosimDesign } from './texture/textureArbiterCosim.ts';
 export { commandPatcherCosimDesign } from './commandPatcher/cosimDesign.ts';
 export { memoryControllerCosimDesign } from './memoryController/cosimDesign.ts';
 export { triangleMemoryCosimDesign } from './memory/triangleMemoryCosim.ts';

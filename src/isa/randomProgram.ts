@@ -2,6 +2,7 @@
 import type { Rng } from '../util/seededRandom.ts';
 import type { Scene } from '../golden/scene.ts';
 import { BY_OPCODE, MEMORY_MAP, REG, VREG } from './instructions.ts';
+import { encodeTxdHandle } from './textureOperands.ts';
 
 /** Instructions one thread of a generated program retires at most (an upper bound the generator keeps). */
 export const RANDOM_PROGRAM_MAX_INSTRUCTIONS = 20_000;
@@ -19,6 +20,11 @@ export interface RandomProgramOptions {
   readonly calls: boolean;
   /** Upper bound on the instructions one thread retires. */
   readonly maxInstructions: number;
+  /**
+   * Emit `txd`, mostly with the handles of RANDOM_TEXTURE_LAYOUT (run it with texture memory laid out so,
+   * e.g. generateTextureMemory; without texture memory txd is illegal and ends the thread).
+   */
+  readonly texture: boolean;
 }
 
 export const DEFAULT_RANDOM_PROGRAM_OPTIONS: RandomProgramOptions = {
@@ -28,7 +34,11 @@ export const DEFAULT_RANDOM_PROGRAM_OPTIONS: RandomProgramOptions = {
   loops: true,
   calls: true,
   maxInstructions: RANDOM_PROGRAM_MAX_INSTRUCTIONS,
+  texture: false,
 };
+
+/** The texture pools generated txd handles name: header indices and sampler indices (the last sampler is invalid words). */
+export const RANDOM_TEXTURE_LAYOUT = { headers: [2, 3, 4, 5], samplers: [0, 1, 2, 3] } as const;
 
 export interface RandomProgram {
   /** Assembly source for `assemble`. */
@@ -73,12 +83,8 @@ const INT_EDGES = [0, 1, 2, 3, 7, 0xffffffff, 0xfffffffe, 0x7fffffff, 0x80000000
 /** Addresses outside constant memory and every thread's main memory, or in another memory (faults). */
 const FAULT_ADDRESSES = [0x00000000, 0x00001000, 0x10000000, 0x1ffffffc, 0x20008000, 0x7ffffffc, 0x80ff0000, 0x80200000, 0xfffffff0, 0x40000000];
 
-/**
- * Instructions of the table the generator never emits: txd needs texture memory, which the RT core
- * does not have until its texture unit exists (it retires txd without effect, and so does the ISS
- * without texture memory), so a random txd would test nothing.
- */
-export const NOT_GENERATED: readonly string[] = ['txd'];
+/** Instructions of the table the generator never emits (txd only with the `texture` option). */
+export const NOT_GENERATED: readonly string[] = [];
 
 const UNUSED_OPCODES = Array.from({ length: 64 }, (_, i) => i).filter((op) => !BY_OPCODE.has(op));
 
@@ -541,6 +547,7 @@ class Generator {
       [this.callable(ctx).length === 0 ? 0 : 3, (cx, b) => this.call(cx, b)],
       [deep ? 0 : 3, (cx, b) => this.pushRegion(cx, b)],
       [this.o.trace ? 2 : 0, (cx) => this.trace(cx)],
+      [this.o.texture ? 3 : 0, () => this.textureFetch()],
       [2, () => this.retJump()],
       [this.o.faults && ctx.top && this.earlyExits === 0 ? 0.3 : 0, () => this.earlyExit()],
     ];
@@ -668,6 +675,34 @@ class Generator {
   }
 
   /** Set RV14/RV15 (from constant rays, built floats, the last hit, or whatever they hold), save live state, trace, restore. */
+  /** txd on operands built lane by lane (a known handle mostly), or on whatever two vector registers hold. */
+  private textureFetch(): Code {
+    const c = new Code();
+    const mask = this.chance(0.5) ? 0xf : 1 + this.rng.int(15);
+    if (this.chance(0.2)) {
+      c.op(`txd RV${this.wroteV(this.dstV())}, RV${this.srcV()}, RV${this.srcV()}, #${mask}`);
+      return c;
+    }
+    const t = this.pick(GENERAL);
+    const coords = 1 + this.rng.int(15);
+    const derivatives = 1 + this.rng.int(15);
+    const handle = this.chance(0.9) ? encodeTxdHandle(this.pick(RANDOM_TEXTURE_LAYOUT.headers), this.pick(RANDOM_TEXTURE_LAYOUT.samplers)) : this.rng.u32();
+    const coordinate = () => (this.chance(0.8) ? f32bits(this.rng() * 4 - 1.5) : this.value());
+    const derivative = () => (this.chance(0.8) ? f32bits((this.rng() - 0.5) * 2 ** this.between(-8, 1)) : this.value());
+    const lanes: [number, number[]][] = [
+      [coords, [coordinate(), coordinate(), handle, this.rng.u32()]],
+      [derivatives, [derivative(), derivative(), derivative(), derivative()]],
+    ];
+    // Both registers are built before either is read, so they must differ.
+    if (derivatives === coords) lanes.pop();
+    for (const [v, words] of lanes) words.forEach((w, lane) => {
+      this.li(c, t, w);
+      c.op(`v_get_from_s RV${this.wroteV(v)}, R${t}, #${lane}`);
+    });
+    c.op(`txd RV${this.wroteV(this.dstV())}, RV${coords}, RV${derivatives}, #${mask}`);
+    return c;
+  }
+
   private trace(ctx: Ctx): Code {
     const c = new Code();
     const how = this.rng.int(10);

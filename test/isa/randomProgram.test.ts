@@ -6,6 +6,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { BRANCH_TAKEN, BY_OPCODE, INSTRUCTIONS, fieldOf } from '../../src/isa/instructions.ts';
 import { runIss, type Retired } from '../../src/golden/iss/index.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
 import { triangleCount, vertexCount, type Scene } from '../../src/golden/scene.ts';
 
 const seed = seedFromEnv();
@@ -48,14 +49,17 @@ interface Coverage {
   /** Retired instructions reading the scalar register written by the instruction before / two before. */
   raw1: number;
   raw2: number;
+  /** TxdStatus values txd returned. */
+  textureStatus: Set<number>;
 }
 
-const newCoverage = (): Coverage => ({ opcodes: new Set(), branches: new Set(), memoryFaults: 0, faultEnds: 0, traces: 0, traceHits: 0, programsWithFaults: 0, maxRetired: 0, retired: 0, raw1: 0, raw2: 0 });
+const newCoverage = (): Coverage => ({ opcodes: new Set(), branches: new Set(), memoryFaults: 0, faultEnds: 0, traces: 0, traceHits: 0, programsWithFaults: 0, maxRetired: 0, retired: 0, raw1: 0, raw2: 0, textureStatus: new Set() });
 
 /** Assemble and run one program on the ISS, accumulating coverage; returns the pixel results. */
 function runOne(programSeed: number, opts: Partial<RandomProgramOptions>, cov: Coverage, scene?: Scene) {
   const rng = createRng(programSeed);
   const { source, constants } = generateProgram(rng, opts);
+  const texture = opts.texture ? generateTextureMemory(rng) : undefined;
   const program = assemble(source, `random-${programSeed}.s`);
   const recent: (number | undefined)[] = [undefined, undefined];
   let lastThread = -1;
@@ -65,6 +69,7 @@ function runOne(programSeed: number, opts: Partial<RandomProgramOptions>, cov: C
       constants,
       scene: scene ?? generateScene(rng),
       maxInstructions: RANDOM_PROGRAM_MAX_INSTRUCTIONS,
+      ...(texture ? { texture } : {}),
       onRetire: (t, r: Retired) => {
         if (t.pixel !== lastThread) {
           recent[0] = recent[1] = undefined;
@@ -82,6 +87,7 @@ function runOne(programSeed: number, opts: Partial<RandomProgramOptions>, cov: C
         // Branches leave the flag alone, so the thread's flag now is the one the branch tested.
         if (m in BRANCH_TAKEN) cov.branches.add(`${m}:${FLAG_NAMES[t.flag]}:${BRANCH_TAKEN[m]!(t.flag) ? 'taken' : 'not taken'}`);
         if (r.memoryFault) cov.memoryFaults++;
+        if (r.textureStatus !== undefined) cov.textureStatus.add(r.textureStatus);
         if (r.event === 'trace') {
           cov.traces++;
           if (r.trace!.hit[3] !== 0) cov.traceHits++;
@@ -109,7 +115,8 @@ describe('random programs on the ISS', () => {
       // Mostly the defaults; some small, some large; every tenth on the default scene.
       const size = i % 7 === 0 ? 40 : i % 11 === 0 ? 1200 : 250;
       try {
-        const { words } = runOne(programSeed, { size }, cov, i % 10 === 0 ? defaultScene() : undefined);
+        // Every fourth with txd (and texture memory).
+        const { words } = runOne(programSeed, { size, texture: i % 4 === 1 }, cov, i % 10 === 0 ? defaultScene() : undefined);
         maxWords = Math.max(maxWords, words);
       } catch (e) {
         throw new Error(`program seed ${programSeed} (SEED=${seed}, program ${i}): ${(e as Error).message}`);
@@ -123,9 +130,13 @@ describe('random programs on the ISS', () => {
     expect(cov.maxRetired).toBeLessThanOrEqual(RANDOM_PROGRAM_MAX_INSTRUCTIONS);
   }, 120_000);
 
-  test('every opcode of the table is executed, except those the generator leaves out (txd), which never are', () => {
+  test('every opcode of the table is executed (txd in the programs with texture memory)', () => {
     const missing = INSTRUCTIONS.filter((s) => !cov.opcodes.has(s.opcode)).map((s) => s.mnemonic);
     expect(missing).toEqual([...NOT_GENERATED]);
+  });
+
+  test('txd returns every status: ok, an invalid header, an invalid sampler, a chain past the end of memory', () => {
+    expect([...cov.textureStatus].sort()).toEqual(expect.arrayContaining([0, 1, 2, 4]));
   });
 
   test('every conditional branch is taken and not taken, on every flag value', () => {

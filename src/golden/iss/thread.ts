@@ -1,8 +1,7 @@
 // One RT core thread of the ISA simulator: explicit architectural state and a step() that retires one instruction.
 import { BY_OPCODE, BRANCH_TAKEN, REG, VREG, fieldOf, threadBase, type InstructionSpec } from '../../isa/instructions.ts';
-import { TXD_HANDLE, decodeTxdControl, txdHandleAddresses } from '../../isa/textureOperands.ts';
 import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_UNORDERED } from '../float32.ts';
-import { sampleTxd } from '../texture/index.ts';
+import { executeTxd } from './txdInstruction.ts';
 import type { Vec3, Vec4 } from '../rayCaster.ts';
 import type { Memory } from './memory.ts';
 
@@ -41,10 +40,6 @@ export interface Retired {
 
 const sext16 = (x: number): number => (x << 16) >> 16;
 const INT_MIN = -0x80000000;
-
-/** Words that decode as an invalid header and sampler (reserved bits set): what a pointer past texture memory reads. */
-const INVALID_HEADER = [0, 0, 0, 0xffffffff];
-const INVALID_SAMPLER = [0, 0xffffffff];
 
 /** Signed 32-bit division: truncating; x / 0 = −1; INT_MIN / −1 = INT_MIN. Returns the 32-bit pattern. */
 export function idiv(a: number, b: number): number {
@@ -288,15 +283,7 @@ export class Thread {
    * when a status bit is set. Only called with texture memory (without, step() ends the thread with a fault).
    */
   private executeTexture(dest: number, coords: number, derivatives: number, writeMask: number, rec: Retired): void {
-    const tex = this.mem.texture!;
-    const [s, t, handle, control] = this.readV(coords);
-    const [dsdx, dsdy, dtdx, dtdy] = this.readV(derivatives);
-    const at = txdHandleAddresses(handle);
-    const inside = (address: number, words: number) => address + words <= tex.length;
-    const header = inside(at.header, TXD_HANDLE.header.words) ? tex.subarray(at.header, at.header + TXD_HANDLE.header.words) : INVALID_HEADER;
-    const sampler = inside(at.sampler, TXD_HANDLE.sampler.words) ? tex.subarray(at.sampler, at.sampler + TXD_HANDLE.sampler.words) : INVALID_SAMPLER;
-    const { lodClamp, offset } = decodeTxdControl(control);
-    const r = sampleTxd(tex, header, sampler, s, t, dsdx, dsdy, dtdx, dtdy, offset, writeMask, { dest: this.readV(dest), lodClamp });
+    const r = executeTxd(this.mem.texture!, this.readV(coords), this.readV(derivatives), writeMask, this.readV(dest));
     this.writeV(rec, dest, r.rgba);
     this.setFlag(rec, r.status === 0 ? FLAG_ZERO : FLAG_UNORDERED);
     rec.textureStatus = r.status;

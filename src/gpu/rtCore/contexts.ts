@@ -1,6 +1,6 @@
 // The RT core's hardware contexts (one thread each: its PC, instruction register, flag and the
 // instruction it has in flight) and the launch unit that places a thread into a free context.
-import { Bool, UInt, fsm, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, UInt, fsm, lit, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { microOp, muxMicroOp, type MicroOpValue } from './completionSchedule.ts';
 import { ExecUnit, type ExecUnitName } from './decode.ts';
 import { ContextState, THREAD_BITS, ThreadLaunch, type DispatchLinkValue } from './interfaces.ts';
@@ -26,9 +26,12 @@ export interface ContextRegs {
   readonly writesVector: BoolValue;
   readonly writesFlag: BoolValue;
   readonly end: EnumValue<HaltKindName>;
+  /** The instruction in flight is a txd: its own write-back only hands the context to the texture unit's answer. */
+  readonly txd: BoolValue;
 }
 
-export function contextRegisters(m: ModuleBuilder, contexts: number): ContextRegs[] {
+/** `texture`: the core has a texture unit (otherwise no instruction is a txd). */
+export function contextRegisters(m: ModuleBuilder, contexts: number, texture: boolean): ContextRegs[] {
   return Array.from({ length: contexts }, (_, c) => {
     const name = (field: string) => `ctx${c}_${field}`;
     return {
@@ -46,6 +49,7 @@ export function contextRegisters(m: ModuleBuilder, contexts: number): ContextReg
       writesVector: m.reg(Bool, { reset: 0, name: name('writes_vector') }),
       writesFlag: m.reg(Bool, { reset: 0, name: name('writes_flag') }),
       end: m.reg(HaltKind, { reset: 'none', name: name('end') }),
+      txd: texture ? m.reg(Bool, { reset: 0, name: name('txd') }) : lit(0, 1).asBool(),
     } as ContextRegs;
   });
 }

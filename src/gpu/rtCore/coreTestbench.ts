@@ -8,6 +8,7 @@ import type { Recording } from '../../hdl/cosim/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
 import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
+import { executeTxd } from '../../golden/iss/index.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
 import { RtCoreSystem } from './rtCoreSystem.ts';
@@ -30,6 +31,11 @@ export interface CoreJob {
   readonly stallSeed?: number;
   /** Called for every instruction the core retires, with what it wrote, in each thread's order. */
   readonly onRetire?: (pixel: number, r: RetiredInstruction) => void;
+  /**
+   * Texture memory, for a core with a texture unit (RtCoreParams.texture): the testbench plays the unit,
+   * answering each txd with the golden executeTxd after a latency (random, and out of order, with `stallSeed`).
+   */
+  readonly texture?: Uint32Array;
 }
 
 /** What the core's retire port reports for one instruction. */
@@ -53,6 +59,8 @@ export interface CoreRunResult {
   readonly faults: number[];
   /** Cycles in which the dispatcher held back a launch or an event it could have passed (`stallSeed`). */
   readonly heldBack: { launches: number; events: number };
+  /** txd requests the played texture unit answered. */
+  readonly textureFetches: number;
 }
 
 /** A thread retired its instruction limit without `fin`, or the core stopped retiring (a hardware fault). */
@@ -223,6 +231,7 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
   let lastPixel = 0;
   let reading: { pixel: number; tid: number } | undefined;
   const heldBack = { launches: 0, events: 0 };
+  const textureUnit = params.texture ? new TextureUnitModel(textureMemory(job.texture), stalls) : undefined;
   model.admit();
   while (!model.done) {
     // Outputs of this cycle (they depend on registers only, except the retire report of write-back).
@@ -255,6 +264,7 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
     d.poke('dispatch_launch_valid', offering ? 1 : 0);
     if (offer) pokeLaunch(d, offer);
     if (offering && d.peek('dispatch_launch_ready') === 1n) model.launches.shift();
+    textureUnit?.cycle(d);
     reading ??= model.reads.shift();
     d.poke('host_mem_read', reading ? 1 : 0);
     d.poke('host_mem_addr', reading ? (reading.tid << 14) | (MEMORY_MAP.returnOffset >> 2) : 0);
@@ -263,10 +273,60 @@ export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCorePara
   d.poke('dispatch_event_ready', 0);
   d.poke('dispatch_launch_valid', 0);
   d.poke('host_mem_read', 0);
+  textureUnit?.idle(d);
   const pixels = model.results.sort((a, b) => a.pixel - b.pixel);
   const faults = [...model.faulted].sort((a, b) => a - b);
-  return { cycles: d.cycle, coreCycles, issueCycles, instructions, pixels, faults, heldBack, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
+  return { cycles: d.cycle, coreCycles, issueCycles, instructions, pixels, faults, heldBack, textureFetches: textureUnit?.fetches ?? 0, recording: d.recording(), design, threadMemory: threadMemoryOf(sim) };
 }
+
+/** The texture unit as the testbench plays it: the golden txd, answered after a latency, in any order. */
+class TextureUnitModel {
+  private readonly pending: { due: number; tag: number; rgba: bigint; status: number }[] = [];
+  fetches = 0;
+
+  constructor(
+    private readonly memory: Uint32Array,
+    private readonly stalls: Rng | undefined,
+  ) {}
+
+  /** This cycle's handshakes, before the clock edge. */
+  cycle(d: Simulator): void {
+    const takeRequest = !(this.stalls && this.stalls.int(3) === 0);
+    d.poke('texture_request_ready', takeRequest ? 1 : 0);
+    if (takeRequest && d.peek('texture_request_valid') === 1n) this.accept(d);
+    const ready = this.pending.filter((p) => p.due <= d.cycle);
+    const answer = ready.length === 0 ? undefined : ready[this.stalls ? this.stalls.int(ready.length) : 0]!;
+    d.poke('texture_response_valid', answer ? 1 : 0);
+    d.poke('texture_response_bits_rgba', answer?.rgba ?? 0n);
+    d.poke('texture_response_bits_status', answer?.status ?? 0);
+    d.poke('texture_response_bits_tag', answer?.tag ?? 0);
+    if (answer && d.peek('texture_response_ready') === 1n) this.pending.splice(this.pending.indexOf(answer), 1);
+  }
+
+  idle(d: Simulator): void {
+    d.poke('texture_request_ready', 0);
+    d.poke('texture_response_valid', 0);
+  }
+
+  private accept(d: Simulator): void {
+    const vec4 = (name: string) => words4(d.peek(`texture_request_bits_${name}`));
+    const r = executeTxd(this.memory, vec4('coords'), vec4('derivatives'), Number(d.peek('texture_request_bits_mask')), vec4('dest'));
+    const latency = this.stalls ? 1 + this.stalls.int(40) : TEXTURE_LATENCY;
+    this.pending.push({ due: d.cycle + latency, tag: Number(d.peek('texture_request_bits_tag')), rgba: packWords(r.rgba), status: r.status });
+    this.fetches++;
+  }
+}
+
+/** Texture memory as the unit sees it: the image from word 0, zeros up to MEMORY_MAP.textureWords (as on the ISS). */
+function textureMemory(image: Uint32Array = new Uint32Array(0)): Uint32Array {
+  if (image.length > MEMORY_MAP.textureWords) throw new Error(`the texture image has ${image.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
+  const memory = new Uint32Array(MEMORY_MAP.textureWords);
+  memory.set(image);
+  return memory;
+}
+
+/** The played texture unit's latency without `stallSeed`: a pipeline's depth, roughly. */
+const TEXTURE_LATENCY = 12;
 
 function retiredOf(d: Simulator): RetiredInstruction {
   const on = (name: string) => d.peek(name) === 1n;

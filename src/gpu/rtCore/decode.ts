@@ -32,7 +32,8 @@ export interface Decoded {
   readonly writesFlag: BoolValue;
 }
 
-export function decode(op: UIntValue): Decoded {
+/** `texture`: the core has a texture unit, so txd is legal. */
+export function decode(op: UIntValue, texture = false): Decoded {
   const is = (...names: string[]): BoolValue => names.map((n) => op.eq(opcodeFor(n))).reduce((a, b) => a.or(b));
   const inClass = (...classes: InstructionClass[]): BoolValue =>
     is(...INSTRUCTIONS.filter((i) => classes.includes(i.cls)).map((i) => i.mnemonic));
@@ -42,8 +43,8 @@ export function decode(op: UIntValue): Decoded {
   return {
     is,
     inClass,
-    // No texture unit yet (issue 22): txd is illegal here, so a thread that uses it ends with a fault.
-    legal: is(...INSTRUCTIONS.filter((i) => i.cls !== 'texture').map((i) => i.mnemonic)),
+    // Without a texture unit txd is illegal, so a thread that uses it ends with a fault.
+    legal: is(...INSTRUCTIONS.filter((i) => texture || i.cls !== 'texture').map((i) => i.mnemonic)),
     vector,
     vectorScalar: is('vf_add', 'vf_sub', 'vf_mul', 'vf_div'),
     sub: op.bits(1, 0).eq(1),

@@ -1,8 +1,9 @@
 // The RT core's typed interfaces: thread launches and events toward the patch dispatcher, retired
 // instructions, main-memory requests and the per-context status the host can read.
-import { Bool, Bundle, Decoupled, Enum, UInt, flip, input, output, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, Decoupled, Enum, UInt, flip, input, output, type PortSpec, type ValueOf } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
+import { TextureLink } from '../texture/txdLink.ts';
 
 /** Bits of a thread id: one main-memory region per thread of a patch. */
 export const THREAD_BITS = clog2(MEMORY_MAP.threads);
@@ -75,8 +76,8 @@ export const MemoryResponse = Bundle({
   data: UInt(128),
 });
 
-/** What a hardware context is doing. */
-export const ContextState = Enum('ContextState', ['free', 'launching', 'ready', 'busy', 'halted']);
+/** What a hardware context is doing (`texture`: its txd waits for the texture unit's answer). */
+export const ContextState = Enum('ContextState', ['free', 'launching', 'ready', 'busy', 'halted', 'texture']);
 
 /** One context's status, as the host reads it through MMIO. */
 export const ContextStatus = Bundle({
@@ -112,6 +113,11 @@ export const controlPorts = (contexts: number) => ({
   /** Sticky: main memory did not answer a request on the next cycle (the access faulted). */
   mem_error: output(Bool),
 });
+
+/** The core's link to a texture unit, when it has one (RtCoreParams.texture); tagged by context. */
+export function texturePorts(p: { readonly contexts: number; readonly texture?: boolean }): { texture: PortSpec<ReturnType<typeof TextureLink>> } | Record<never, never> {
+  return p.texture ? { texture: output(TextureLink(Math.max(1, clog2(p.contexts)))) } : {};
+}
 
 /** A synchronous-read memory as its reader sees it: the address out, the word of the address before in. */
 export const MemoryReadPort = (addressBits: number) => Bundle({ addr: UInt(addressBits), data: flip(UInt(32)) });

@@ -17,8 +17,10 @@ export interface LockstepJob {
   readonly maxInstructions?: number;
   /** Threads in flight on the core at most (default: every context). */
   readonly concurrency?: number;
-  /** Random backpressure on the core's launch and event handshakes. */
+  /** Random backpressure on the core's launch and event handshakes (and a random texture unit latency). */
   readonly stallSeed?: number;
+  /** Texture memory (both sides): txd executes on the ISS and the testbench plays the core's texture unit (RtCoreParams.texture). */
+  readonly texture?: Uint32Array;
 }
 
 export interface LockstepReport {
@@ -57,6 +59,7 @@ export function checkCoreAgainstIss(job: LockstepJob, params: RtCoreParams = def
     constants: job.constants,
     scene: job.scene,
     maxInstructions: job.maxInstructions,
+    ...(job.texture ? { texture: job.texture } : {}),
     onRetire: (t: Thread, r: Retired) => {
       let list = issRetired.get(t.pixel);
       if (!list) issRetired.set(t.pixel, (list = []));
@@ -77,6 +80,7 @@ export function checkCoreAgainstIss(job: LockstepJob, params: RtCoreParams = def
       maxInstructionsPerThread: job.maxInstructions,
       concurrency: job.concurrency,
       stallSeed: job.stallSeed,
+      ...(job.texture ? { texture: job.texture } : {}),
       onRetire: (pixel, got) => {
         const k = seen.get(pixel) ?? 0;
         seen.set(pixel, k + 1);

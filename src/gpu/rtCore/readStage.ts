@@ -18,6 +18,8 @@ export interface ReadStageInput {
   readonly pc: UIntValue;
   /** The thread's flag. */
   readonly flag: UIntValue;
+  /** The core has a texture unit (txd is legal). */
+  readonly texture: boolean;
   /** Reads the registers at these addresses (R31 as PC + 4 is the stage's own). */
   readonly readRegisters: (addresses: RegisterAddresses) => RegisterValues;
 }
@@ -27,8 +29,10 @@ export interface RegisterAddresses {
   readonly s2: UIntValue;
   readonly v1: UIntValue;
   readonly v2: UIntValue;
+  /** txd's RVd (its lanes outside the write mask are kept): read only by a core with a texture unit. */
+  readonly v3: UIntValue;
 }
-export type RegisterValues = RegisterAddresses;
+export type RegisterValues = Omit<RegisterAddresses, 'v3'> & { readonly v3?: UIntValue };
 
 export interface ReadStage {
   readonly op: UIntValue;
@@ -45,6 +49,10 @@ export interface ReadStage {
   readonly writesScalar: BoolValue;
   readonly writesVector: BoolValue;
   readonly writesFlag: BoolValue;
+  /** A txd: its request leaves now, its write-back comes with the texture unit's answer. */
+  readonly txd: BoolValue;
+  /** txd's write mask. */
+  readonly mask: UIntValue;
 }
 
 export function readStage(r: ReadStageInput): ReadStage {
@@ -54,7 +62,7 @@ export function readStage(r: ReadStageInput): ReadStage {
   const fB = fieldOf(word, 'B');
   const fC = fieldOf(word, 'C');
   const imm16 = fieldOf(word, 'imm');
-  const d = decode(op);
+  const d = decode(op, r.texture);
   const trace = d.is('trace');
   // trace reads what the dispatcher needs: R29, and the ray in RV14 and RV15.
   const addresses = {
@@ -62,6 +70,7 @@ export function readStage(r: ReadStageInput): ReadStage {
     s2: mux(d.is('s_store_4byte'), fA, fC),
     v1: mux(trace, lit(VREG.traceOrigin, 4), mux(d.is('v_get_from_s', 'v_store_16byte'), vectorRegisterOf(fA), vectorRegisterOf(fB))),
     v2: mux(trace, lit(VREG.traceDirection, 4), vectorRegisterOf(fC)),
+    v3: vectorRegisterOf(fA),
   };
   const imm = mux(d.inClass('immediate', 'load', 'store', 'branch'), imm16.sext(32).asUInt(), imm16.zext(32));
   const pcPlus4 = r.pc.add(4);
@@ -95,5 +104,7 @@ export function readStage(r: ReadStageInput): ReadStage {
     writesScalar: live.and(d.writesScalar).and(fA.ne(REG.zero)).and(fA.ne(REG.pc)),
     writesVector: live.and(d.writesVector).and(vectorRegisterOf(fA).ne(VREG.zero)),
     writesFlag: live.and(d.writesFlag),
+    txd: live.and(d.is('txd')),
+    mask: fieldOf(word, 'mask'),
   };
 }

@@ -5,14 +5,16 @@
 //   I  issue: a ready context whose write-back slot is free
 //   R  register read, branch resolution, fetch of the context's next instruction
 //   EX ALU and the float units' first stage ... M1/M2 memory ... W write-back
-import { Bits, Bool, Bundle, UInt, defineModule, fromBits, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { Fifo, clog2, selectByIndex } from '../../hdl/lib/index.ts';
+import { Bits, Bool, Bundle, UInt, cat, defineModule, fromBits, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { FLAG_UNORDERED, FLAG_ZERO, Fifo, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
+import { textureQueues, type TextureQueues } from './textureQueues.ts';
+import type { TextureLink } from '../texture/txdLink.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { MicroOp, completionSchedule, microOp, muxMicroOp, type CompletionSchedule, type MicroOpValue } from './completionSchedule.ts';
 import { contextRegisters, launchUnit, type ContextRegs, type LaunchUnit } from './contexts.ts';
 import { ExecUnit, decode, unitLatencies, unitOf, type ExecUnitName, type UnitLatencyParams } from './decode.ts';
 import { executeStage, vec4, type ExecuteResults } from './execute.ts';
-import { ContextStatus, MemoryReadPort, ThreadEvent, controlPorts, mainMemoryPorts, type DispatchLinkValue } from './interfaces.ts';
+import { ContextStatus, MemoryReadPort, ThreadEvent, controlPorts, mainMemoryPorts, texturePorts, type DispatchLinkValue } from './interfaces.ts';
 import { MEMORY_MAP, REG, VREG } from '../../isa/instructions.ts';
 import { INT_DIVIDER_LATENCY } from './intDivider.ts';
 import { memoryStage, type MemoryResults } from './memoryStage.ts';
@@ -26,6 +28,8 @@ import { roundRobinOf } from '../selection.ts';
 export interface RtCoreParams extends UnitLatencyParams {
   /** Hardware contexts (threads resident at once): 1, 2, 4, 8 or 16. */
   readonly contexts: number;
+  /** A texture unit answers txd through the port `texture`; without one (the default) txd is illegal and the thread faults. */
+  readonly texture?: boolean;
 }
 
 export const defaultRtCoreParams: RtCoreParams = { contexts: 8, ...gpuFloatLatencies };
@@ -39,16 +43,18 @@ export const RtCore = defineModule(
     /** Constant memory (synchronous read, word address). */
     cmem: output(MemoryReadPort(clog2(MEMORY_MAP.constantBytes / 4))),
     ...mainMemoryPorts(),
+    ...texturePorts(p),
   }),
   (m, io, p) => {
     checkParams(p);
-    const core = coreParts(m, p);
+    const core = coreParts(m, p, 'texture' in io ? io.texture : undefined);
     const launch = launchUnit(m, io.dispatch.launch, core.ctx, core.cb);
     clearOnLaunch(core, launch);
     const wb = writeBackRegisters(m, core);
     const issue = issueStage(m, core, launch, wb);
     io.dispatch.issued.set(issue.instruction);
     const read = readAndFetch(m, core, issue, io.imem);
+    sendTextureRequests(core, read);
     const ex = executeStage(m, { valid: read.instructionInR, op: read.op, d: read.d, s1: read.values.s1, s2: read.values.s2, v1: read.values.v1, v2: read.values.v2, imm: read.imm, lane: read.lane, halts: read.halts }, p);
     const exContext = m.regNext(read.context, { name: 'ex_context', reset: 0 });
     const memory = memoryStage(m, ex, core.byContext(exContext, (c) => c.thread), { mem: io.mem, mem_resp: io.mem_resp, cmem: io.cmem });
@@ -74,16 +80,18 @@ interface CoreParts {
   readonly vrf: RegisterFileInstance;
   readonly schedule: CompletionSchedule;
   readonly latency: Record<ExecUnitName, number>;
+  /** The texture link's queues (a core with a texture unit). */
+  readonly texture: TextureQueues | undefined;
 }
 
 function registerFile(m: ModuleBuilder, params: RegisterFileParams, name: string) {
   return m.instance(RegisterFile, params, { name });
 }
 
-function coreParts(m: ModuleBuilder, p: RtCoreParams): CoreParts {
+function coreParts(m: ModuleBuilder, p: RtCoreParams, textureLink: ValueOf<ReturnType<typeof TextureLink>> | undefined): CoreParts {
   const cb = contextBits(p.contexts);
   const latency = unitLatencies(p, INT_DIVIDER_LATENCY);
-  const ctx = contextRegisters(m, p.contexts);
+  const ctx = contextRegisters(m, p.contexts, textureLink !== undefined);
   return {
     cb,
     ctx,
@@ -93,9 +101,11 @@ function coreParts(m: ModuleBuilder, p: RtCoreParams): CoreParts {
       return fromBits(values[0]!.type, selectByIndex(index, values as UIntValue[])) as V;
     },
     srf: registerFile(m, { contexts: p.contexts, count: 32, width: 32, readPorts: 2 }, 'scalar_rf'),
-    vrf: registerFile(m, { contexts: p.contexts, count: 16, width: 128, readPorts: 2 }, 'vector_rf'),
+    // txd also reads RVd, whose lanes outside its write mask the answer keeps.
+    vrf: registerFile(m, { contexts: p.contexts, count: 16, width: 128, readPorts: textureLink ? 3 : 2 }, 'vector_rf'),
     schedule: completionSchedule(m, Math.max(...Object.values(latency)), cb),
     latency,
+    texture: textureLink && textureQueues(m, textureLink, p.contexts, cb),
   };
 }
 
@@ -114,6 +124,10 @@ interface WriteBackRegs {
   readonly micro: MicroOpValue;
   /** An instruction (not a launch's register write) writes back. */
   readonly instruction: BoolValue;
+  /** A txd answer writes back (RVd and the flag of the context's txd). */
+  readonly texture: BoolValue;
+  /** The instruction writing back is a txd: it waits for its answer instead of retiring. */
+  readonly txd: BoolValue;
   readonly end: EnumValue<HaltKindName>;
   readonly unit: EnumValue<ExecUnitName>;
 }
@@ -127,6 +141,8 @@ function writeBackRegisters(m: ModuleBuilder, core: CoreParts): WriteBackRegs {
     context: wbContext,
     micro: wbMicro,
     instruction: wbValid.and(wbMicro.is('instruction')),
+    texture: wbValid.and(wbMicro.is('texture')),
+    txd: core.byContext(wbContext, (c) => c.txd),
     end: core.byContext(wbContext, (c) => c.end),
     unit: core.byContext(wbContext, (c) => c.unit),
   };
@@ -136,6 +152,8 @@ function writeBackRegisters(m: ModuleBuilder, core: CoreParts): WriteBackRegs {
 interface Issue {
   readonly micro: BoolValue;
   readonly instruction: BoolValue;
+  /** A txd answer's write-back was scheduled (the oldest answer, for its context). */
+  readonly texture: BoolValue;
   /** The context issuing an instruction (valid with `instruction`). */
   readonly picked: UIntValue;
   readonly context: UIntValue;
@@ -147,7 +165,8 @@ function issueStage(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: W
   const latencyOf = (unit: EnumValue<ExecUnitName>) => ExecUnit.members.reduce<UIntValue>((acc, name) => mux(unit.is(name), lit(latency[name], 6), acc), lit(latency.simple, 6));
   const divBusy = m.reg(Bool, { reset: 0, name: 'int_divider_busy' });
   // A context whose instruction writes back this cycle may issue again: its R stage reads next cycle.
-  const completing = (k: number) => wb.valid.and(wb.context.eq(k)).and(wb.micro.is('launchSecond').or(wb.micro.is('instruction').and(wb.end.is('none'))));
+  const completing = (k: number) =>
+    wb.valid.and(wb.context.eq(k)).and(wb.micro.is('launchSecond').or(wb.micro.is('texture')).or(wb.micro.is('instruction').and(wb.end.is('none')).and(wb.txd.not())));
   // A simple instruction or a load whose write-back slot is taken may take the next one: its result
   // waits a cycle in a holding register (the other units' results are not held).
   const slotFor = (unit: EnumValue<ExecUnitName>) => {
@@ -162,16 +181,21 @@ function issueStage(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: W
     const unitFree = c.irUnit.is('intdiv').not().or(divBusy.not());
     return ready.and(slots[k]!.ok).and(unitFree);
   });
-  const issueMicro = launch.nextMicro.is('instruction').not().and(schedule.free(lit(latency.simple, 6)));
-  const pick = roundRobinOf(m, eligible, issueMicro.not(), 'issue');
-  const issueInstruction = issueMicro.not().and(pick.any);
-  const issueContext = mux(issueMicro, launch.context, pick.index);
+  const simpleFree = schedule.free(lit(latency.simple, 6));
+  const issueMicro = launch.nextMicro.is('instruction').not().and(simpleFree);
+  // A waiting txd answer goes before new instructions: its context, and the texture unit, wait on it.
+  const tex = core.texture;
+  const issueTexture = tex ? issueMicro.not().and(tex.answerWaiting).and(simpleFree) : lit(0, 1).asBool();
+  const pick = roundRobinOf(m, eligible, issueMicro.or(issueTexture).not(), 'issue');
+  const issueInstruction = issueMicro.or(issueTexture).not().and(pick.any);
+  const issueContext = mux(issueMicro, launch.context, tex ? mux(issueTexture, tex.answer.tag, pick.index) : pick.index);
   const issueUnit = core.byContext(pick.index, (c) => c.irUnit);
-  const issueLatency = mux(issueMicro, lit(latency.simple, 6), selectByIndex(pick.index, slots.map((x) => x.latency)));
+  const issueLatency = mux(issueMicro.or(issueTexture), lit(latency.simple, 6), selectByIndex(pick.index, slots.map((x) => x.latency)));
   const issueLate = issueInstruction.and(selectByIndex(pick.index, slots.map((x) => x.late)).asBool());
-  const issueOp = muxMicroOp(issueMicro, launch.nextMicro, microOp('instruction'));
-  schedule.reserve(issueMicro.or(issueInstruction), issueLatency, issueContext, issueOp, issueLate);
+  const issueOp = muxMicroOp(issueMicro, launch.nextMicro, muxMicroOp(issueTexture, microOp('texture'), microOp('instruction')));
+  schedule.reserve(issueMicro.or(issueTexture).or(issueInstruction), issueLatency, issueContext, issueOp, issueLate);
   launch.issued(issueMicro);
+  tex?.take(issueTexture);
   ctx.forEach((c, k) =>
     m.when(issueInstruction.and(pick.index.eq(k)), () => {
       c.state.set('busy');
@@ -180,7 +204,7 @@ function issueStage(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: W
     }),
   );
   m.when(issueInstruction.and(issueUnit.is('intdiv')), () => divBusy.set(true)).elsewhen(wb.instruction.and(wb.unit.is('intdiv')), () => divBusy.set(false));
-  return { micro: issueMicro, instruction: issueInstruction, picked: pick.index, context: issueContext, op: issueOp };
+  return { micro: issueMicro, texture: issueTexture, instruction: issueInstruction, picked: pick.index, context: issueContext, op: issueOp };
 }
 
 /** R: the instruction in R read and resolved, and the context's next instruction fetched. */
@@ -202,10 +226,11 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
       rf.io.read.at(k).reg.set(reg);
       return rf.io.rdata.at(k);
     };
-    return { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
+    const values = { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
+    return core.texture ? { ...values, v3: port(vrf, 2, a.v3) } : values;
   };
   const instructionInR = rValid.and(rMicro.is('instruction'));
-  const read = readStage({ valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), readRegisters });
+  const read = readStage({ valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), texture: core.texture !== undefined, readRegisters });
   ctx.forEach((c, k) =>
     m.when(instructionInR.and(rContext.eq(k)), () => {
       m.when(read.halts.not(), () => c.pc.set(read.nextPc));
@@ -214,6 +239,7 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
       c.writesVector.set(read.writesVector);
       c.writesFlag.set(read.writesFlag);
       c.end.set(read.end);
+      if (core.texture) c.txd.set(read.txd);
     }),
   );
   // Fetch the context's next instruction (or, for a launch, its first) into its instruction register.
@@ -224,7 +250,7 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
   const fetchContext = m.regNext(rContext, { name: 'fetch_context', reset: 0 });
   const fetchPcQ = m.regNext(fetchPc, { name: 'fetch_pc', reset: 0 });
   // A PC outside instruction memory faults in R: nothing to schedule but its retirement.
-  const fetchedUnit = fromBits(ExecUnit, mux(isOutsideInstructionMemory(fetchPcQ), lit(ExecUnit.indexOf('simple'), ExecUnit.width), unitOf(decode(opcodeOf(imem.data))).asUInt())) as EnumValue<ExecUnitName>;
+  const fetchedUnit = fromBits(ExecUnit, mux(isOutsideInstructionMemory(fetchPcQ), lit(ExecUnit.indexOf('simple'), ExecUnit.width), unitOf(decode(opcodeOf(imem.data), core.texture !== undefined)).asUInt())) as EnumValue<ExecUnitName>;
   ctx.forEach((c, k) =>
     m.when(fetchValid.and(fetchContext.eq(k)), () => {
       c.ir.set(imem.data);
@@ -232,6 +258,11 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
     }),
   );
   return { ...read, context: rContext, instructionInR };
+}
+
+/** R: a txd's operands leave for the texture unit, tagged with its context. */
+function sendTextureRequests(core: CoreParts, read: ReadResults): void {
+  core.texture?.send(read.instructionInR.and(read.txd), { coords: read.values.v1, derivatives: read.values.v2, mask: read.mask, dest: read.values.v3!, tag: read.context });
 }
 
 /** The result captured for write-back (held in registers: it writes back next cycle). */
@@ -259,6 +290,8 @@ function captureStage(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, ex: 
     direction: hold(ex.direction, 'held_direction'),
   };
   const late = next.late;
+  const texture = textureAnswerAtCapture(m, core);
+  const answered = <V extends UIntValue | BoolValue>(fromTexture: V | undefined, otherwise: V): V => (texture && fromTexture !== undefined ? (mux(next.micro.is('texture'), fromTexture, otherwise) as V) : otherwise);
   wb.valid.set(next.valid);
   wb.context.set(next.context);
   wb.micro.set(next.micro);
@@ -271,11 +304,22 @@ function captureStage(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, ex: 
   };
   return {
     scalar: capture(mux(late, held.scalar, onTime.scalar), 'wb_scalar'),
-    vector: capture(mux(late, held.vector, onTime.vector), 'wb_vector'),
-    flag: capture(mux(late, held.flag, ex.flag), 'wb_flag'),
+    vector: capture(answered(texture?.rgba, mux(late, held.vector, onTime.vector)), 'wb_vector'),
+    flag: capture(answered(texture?.flag, mux(late, held.flag, ex.flag)), 'wb_flag'),
     direction: capture(mux(late, held.direction, ex.direction), 'wb_direction'),
     fault: capture(mux(late, held.fault, onTime.fault), 'wb_fault'),
   };
+}
+
+/**
+ * The txd answer whose write-back slot comes next: the answer queue's head when its slot was booked, carried
+ * the cycles in between. Its flag is Z when no status bit is set, unordered otherwise (docs/isa.md).
+ */
+function textureAnswerAtCapture(m: ModuleBuilder, core: CoreParts): { rgba: UIntValue; flag: UIntValue } | undefined {
+  if (!core.texture) return undefined;
+  const answer = core.texture.answer;
+  const carried = delay(m, cat(answer.status.ne(0), answer.rgba), core.latency.simple - 1, 'txd_answer');
+  return { rgba: carried.bits(127, 0), flag: mux(carried.bit(128), lit(FLAG_UNORDERED, 2), lit(FLAG_ZERO, 2)) };
 }
 
 /** The instruction writing back: what it writes and where, and the thread it belongs to. */
@@ -298,14 +342,14 @@ function writeRegisters(core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, 
     wb,
     dest: byContext(wb.context, (c) => c.dest),
     writesScalar: wb.instruction.and(byContext(wb.context, (c) => c.writesScalar)),
-    writesVector: wb.instruction.and(byContext(wb.context, (c) => c.writesVector)),
-    writesFlag: wb.instruction.and(byContext(wb.context, (c) => c.writesFlag)),
+    writesVector: wb.instruction.and(byContext(wb.context, (c) => c.writesVector)).or(wb.texture.and(vectorRegisterOf(byContext(wb.context, (c) => c.dest)).ne(VREG.zero))),
+    writesFlag: wb.instruction.and(byContext(wb.context, (c) => c.writesFlag)).or(wb.texture),
     thread: byContext(wb.context, (c) => c.thread),
     pc: byContext(wb.context, (c) => c.issuedPc),
     faultedBefore: byContext(wb.context, (c) => c.faulted),
   };
   const launchWrite = (first: UIntValue, second: UIntValue) => mux(wb.micro.is('launchFirst'), first, second);
-  const wbLaunch = wb.valid.and(wb.micro.is('instruction').not());
+  const wbLaunch = wb.valid.and(wb.micro.is('launchFirst').or(wb.micro.is('launchSecond')));
   srf.io.write.en.set(w.writesScalar.or(wbLaunch));
   srf.io.write.at.context.set(wb.context);
   srf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(REG.pixelId, 5), lit(REG.sp, 5)), w.dest));
@@ -320,7 +364,8 @@ function writeRegisters(core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, 
 
 /** The retire port: every instruction that writes back, with what it wrote. */
 function retire(r: DispatchLinkValue['retire'], w: Written, result: CapturedResult): void {
-  r.valid.set(w.wb.instruction);
+  // A txd retires when its answer writes back, not at its own write-back.
+  r.valid.set(w.wb.instruction.and(w.wb.txd.not()).or(w.wb.texture));
   r.thread.set(w.thread);
   r.pc.set(w.pc);
   r.counted.set(w.wb.end.is('fault').not());
@@ -370,7 +415,13 @@ function retireContexts(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, w:
     m.when(wb.instruction.and(here), () => {
       m.when(w.writesFlag, () => c.flag.set(result.flag));
       m.when(result.fault, () => c.faulted.set(true));
-      m.when(wb.end.is('none'), () => c.state.set('ready')).otherwise(() => c.state.set('halted'));
+      m.when(wb.end.is('none').and(wb.txd), () => c.state.set('texture'))
+        .elsewhen(wb.end.is('none'), () => c.state.set('ready'))
+        .otherwise(() => c.state.set('halted'));
+    });
+    m.when(wb.texture.and(here), () => {
+      c.flag.set(result.flag);
+      c.state.set('ready');
     });
     m.when(wb.valid.and(wb.micro.is('launchSecond')).and(here), () => c.state.set('ready'));
     m.when(leaving.taken.and(leaving.context.eq(k)), () => c.state.set('free'));

@@ -4,7 +4,7 @@ import { Bool, Bundle, UInt, cat, defineModule, flip, input, mux, type ValueOf }
 import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { MainMemory } from '../memory/mainMemory.ts';
-import { controlPorts } from './interfaces.ts';
+import { controlPorts, texturePorts } from './interfaces.ts';
 import { THREAD_WORDS, threadWordOf } from '../memoryMap.ts';
 import { type RtCoreParams } from './rtCore.ts';
 import { RtCoreTile, type MemoryLoad } from './rtCoreTile.ts';
@@ -29,10 +29,12 @@ export const RtCoreSystem = defineModule(
     host_imem: input(HostWrite(clog2(MEMORY_MAP.instructionWords))),
     host_cmem: input(HostWrite(clog2(MEMORY_MAP.constantBytes / 4))),
     host_mem: input(HostRead),
+    ...texturePorts(p),
   }),
   (m, io, p) => {
     const tile = m.instance(RtCoreTile, p, { name: 'tile' });
     passThrough(m, controlPorts(p.contexts), io, tile.io);
+    passThrough(m, texturePorts(p), io, tile.io);
     const load = (port: ValueOf<ReturnType<typeof MemoryLoad>>, host: ValueOf<ReturnType<typeof HostWrite>>) => {
       port.start.set(host.we.and(host.addr.eq(0)));
       port.we.set(host.we);

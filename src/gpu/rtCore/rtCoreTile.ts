@@ -4,7 +4,7 @@ import { Bool, Bundle, UInt, defineModule, input, lit, output, mux, type ModuleB
 import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { RtCore, type RtCoreParams } from './rtCore.ts';
-import { controlPorts, mainMemoryPorts } from './interfaces.ts';
+import { controlPorts, mainMemoryPorts, texturePorts } from './interfaces.ts';
 import { instructionWordOf } from '../memoryMap.ts';
 import { passThrough } from '../passThrough.ts';
 
@@ -23,11 +23,13 @@ export const RtCoreTile = defineModule(
     ...controlPorts(p.contexts),
     ...mainMemoryPorts(),
     ...tileLoadPorts(),
+    ...texturePorts(p),
   }),
   (m, io, p) => {
     const core = m.instance(RtCore, p, { name: 'core' });
     passThrough(m, controlPorts(p.contexts), io, core.io);
     passThrough(m, mainMemoryPorts(), io, core.io);
+    passThrough(m, texturePorts(p), io, core.io);
 
     const imem = loadedMemory(m, MEMORY_MAP.instructionWords, 'imem', io.imem_load);
     core.io.imem.data.set(imem.read(instructionWordOf(core.io.imem.addr)));
