@@ -17,24 +17,30 @@ const b = (x: boolean): bigint => (x ? 1n : 0n);
 const U32 = 0xffffffffn;
 const U64 = (1n << 64n) - 1n;
 
-/** The registers the host can write, and the largest word counts the read engine accepts. */
-const WRITABLE = [
+/** The registers the host can write (the texture load's only with a texture unit), and the largest word counts the read engine accepts. */
+const BASE_WRITABLE = [
   MMIO.PROGRAM_ADDR_LO, MMIO.PROGRAM_ADDR_HI, MMIO.PROGRAM_WORDS,
   MMIO.CONST_ADDR_LO, MMIO.CONST_ADDR_HI, MMIO.CONST_WORDS,
   MMIO.TRI_ADDR_LO, MMIO.TRI_ADDR_HI, MMIO.TRI_WORDS,
   MMIO.OUT_ADDR_LO, MMIO.OUT_ADDR_HI, MMIO.PIXEL_COUNT, MMIO.FIRST_PIXEL,
   MMIO.REPORT_ADDR_LO, MMIO.REPORT_ADDR_HI,
 ] as const;
-const WORD_LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
-const SOURCES = [
+const TEXTURE_WRITABLE = [MMIO.TEX_ADDR_LO, MMIO.TEX_ADDR_HI, MMIO.TEX_WORDS] as const;
+const writableRegisters = (p: Pick<MemoryControllerParams, 'texture'>): readonly number[] => (p.texture ? [...BASE_WRITABLE, ...TEXTURE_WRITABLE] : BASE_WRITABLE);
+/** Per load (program, constants, triangles, texture): the most words it takes, and the error when it is asked for more. */
+const WORD_LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4, undefined, MEMORY_MAP.textureWords] as const;
+const TOO_LONG = [ERROR_CODE.programTooLong, ERROR_CODE.constantsTooLong, ERROR_CODE.none, ERROR_CODE.textureTooLong] as const;
+const ALL_SOURCES = [
   { lo: MMIO.PROGRAM_ADDR_LO, hi: MMIO.PROGRAM_ADDR_HI, words: MMIO.PROGRAM_WORDS },
   { lo: MMIO.CONST_ADDR_LO, hi: MMIO.CONST_ADDR_HI, words: MMIO.CONST_WORDS },
   { lo: MMIO.TRI_ADDR_LO, hi: MMIO.TRI_ADDR_HI, words: MMIO.TRI_WORDS },
+  { lo: MMIO.TEX_ADDR_LO, hi: MMIO.TEX_ADDR_HI, words: MMIO.TEX_WORDS },
 ] as const;
+const sourcesOf = (p: Pick<MemoryControllerParams, 'texture'>) => ALL_SOURCES.slice(0, p.texture ? 4 : 3);
 
 /** Every readable register of a controller with these core counts. */
 export function readableRegisters(p: MemoryControllerParams): number[] {
-  const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, MMIO.CONTEXTS, ...WRITABLE];
+  const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, MMIO.CONTEXTS, ...writableRegisters(p)];
   regs.push(MMIO.PATCHES_DONE, MMIO.FAULT_COUNT, MMIO.FAULT_MASK, MMIO.DONE_MASK, MMIO.CYCLES_LO, MMIO.CYCLES_HI, MMIO.INSTRUCTIONS, MMIO.TRACES);
   for (let c = 0; c < p.rtCores; c++) for (const r of Object.values(RT_CORE_REG)) regs.push(MMIO.RT_CORE + 16 * c + 4 * r);
   for (let k = 0; k < p.icCores; k++) for (const r of Object.values(IC_CORE_REG)) regs.push(MMIO.IC_CORE + 16 * k + 4 * r);
@@ -57,17 +63,24 @@ function writeValue(rng: Rng, addr: number): number {
       return words(WORD_LIMITS[1]);
     case MMIO.TRI_WORDS:
       return rng.int(8) === 0 ? 0 : rng.int(8) === 0 ? 41 + rng.int(160) : rng.int(41);
+    case MMIO.TEX_WORDS: {
+      // Never the whole 262144 words (65536 beats): past it (refused), random, none, or a few.
+      const k = rng.int(12);
+      return k === 0 ? MEMORY_MAP.textureWords + 1 + rng.int(3) : k === 1 ? rng.u32() : k === 2 ? 0 : rng.int(41);
+    }
     case MMIO.REPORT_ADDR_LO:
     case MMIO.REPORT_ADDR_HI:
       return rng.int(2) === 0 ? 0 : address(rng, addr === MMIO.REPORT_ADDR_HI); // often no reports (both halves 0)
     case MMIO.PROGRAM_ADDR_LO:
     case MMIO.CONST_ADDR_LO:
     case MMIO.TRI_ADDR_LO:
+    case MMIO.TEX_ADDR_LO:
     case MMIO.OUT_ADDR_LO:
       return address(rng, false);
     case MMIO.PROGRAM_ADDR_HI:
     case MMIO.CONST_ADDR_HI:
     case MMIO.TRI_ADDR_HI:
+    case MMIO.TEX_ADDR_HI:
     case MMIO.OUT_ADDR_HI:
       return address(rng, true);
     default:
@@ -85,10 +98,10 @@ function address(rng: Rng, high: boolean): number {
   return rng.int(30) === 0 ? lo : rng.int(16) === 0 ? (0xffffffff - 16 * rng.int(8)) & ~15 : lo & ~15;
 }
 
-/** A CONTROL word: mostly a sensible command, sometimes junk in the unused bits. */
-function randomCommand(rng: Rng): number {
+/** A CONTROL word: mostly a sensible command, sometimes junk in the unused bits (LOAD_TEXTURE among them without a texture unit). */
+function randomCommand(rng: Rng, texture: boolean): number {
   const loads = rng.int(4) === 0 ? 0 : rng.int(8);
-  const cmd = loads | (rng.int(3) !== 0 ? CONTROL.START : 0) | (rng.int(5) < 3 ? CONTROL.CLEAR : 0);
+  const cmd = loads | (rng.int(3) !== 0 ? CONTROL.START : 0) | (rng.int(5) < 3 ? CONTROL.CLEAR : 0) | (texture && rng.int(2) === 0 ? CONTROL.LOAD_TEXTURE : 0);
   return rng.int(10) === 0 ? (rng.u32() & ~0x1f) | cmd : cmd;
 }
 
@@ -139,6 +152,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
     }
     for (let k = 0; k < p.icCores; k++) for (const f of ['rays', 'tests', 'busy_cycles', 'node_tests']) s[`ic_counters_${k}_${f}`] = rng.bits(32);
     const readable = readableRegisters(p);
+    const writable = writableRegisters(p);
     s.mmio_rd_addr = BigInt(rng.int(10) === 0 ? rng.int(1 << REG_ADDR_BITS) : readable[rng.int(readable.length)]!);
 
     if (rst) pixels = 0;
@@ -147,10 +161,10 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       pixels = 1 + rng.int(100);
       Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.PIXEL_COUNT), mmio_wr_data: BigInt(pixels) });
     } else if (rng.int(150) === 0) {
-      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng) >>> 0) });
+      Object.assign(s, { mmio_wr_en: 1n, mmio_wr_addr: BigInt(MMIO.CONTROL), mmio_wr_data: BigInt(randomCommand(rng, p.texture === true) >>> 0) });
     } else if (rng.int(8) === 0) {
-      const k = rng.int(21);
-      const addr = k < 15 ? WRITABLE[k]! : k < 18 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
+      const k = rng.int(writable.length + 6);
+      const addr = k < writable.length ? writable[k]! : k < writable.length + 3 ? readable[rng.int(readable.length)]! : rng.int(1 << REG_ADDR_BITS);
       let data = writeValue(rng, addr);
       if (addr === MMIO.PIXEL_COUNT) pixels = data = 1 + rng.int(100);
       if (addr === MMIO.FIRST_PIXEL) first = data;
@@ -185,7 +199,8 @@ interface ReportBank {
 
 /** Coverage counts over a run, for the tests. */
 export interface MemoryControllerCoverage {
-  loads: [number, number, number];
+  /** Loads begun: program, constants, triangles, texture. */
+  loads: [number, number, number, number];
   wordsStored: number;
   beats: number;
   frames: number;
@@ -197,6 +212,8 @@ export interface MemoryControllerCoverage {
   queueOverflows: number;
   busyErrors: number;
   tooLong: number;
+  /** Of those, texture loads past 262144 words (error 7). */
+  textureTooLong: number;
   /** Loads or frames refused for an unaligned address or one past 2^64. */
   badAddresses: number;
   reads: number;
@@ -262,9 +279,15 @@ export class MemoryControllerModel {
   private wordsRewritten = false;
   /** Cleared for a load that began with words of an aborted load still buffered (see `clock`). */
   private scored = true;
-  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0, busyErrors: 0, tooLong: 0, badAddresses: 0, reads: 0, staleRestarts: 0 };
+  readonly coverage: MemoryControllerCoverage = { loads: [0, 0, 0, 0], wordsStored: 0, beats: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0, busyErrors: 0, tooLong: 0, textureTooLong: 0, badAddresses: 0, reads: 0, staleRestarts: 0 };
 
-  constructor(private readonly p: MemoryControllerParams) {}
+  private readonly sources: ReturnType<typeof sourcesOf>;
+  private readonly writable: readonly number[];
+
+  constructor(private readonly p: MemoryControllerParams) {
+    this.sources = sourcesOf(p);
+    this.writable = writableRegisters(p);
+  }
 
   private reg(addr: number): number {
     return this.regs.get(addr) ?? 0;
@@ -279,17 +302,18 @@ export class MemoryControllerModel {
   }
 
   private nextLoad(): number {
-    return [0, 1, 2].find((j) => (this.pendingLoads >> j) & 1) ?? -1;
+    return this.sources.findIndex((_, j) => (this.pendingLoads >> j) & 1);
   }
 
   private tooLong(j: number): boolean {
-    return j < 2 && this.reg(SOURCES[j]!.words) > WORD_LIMITS[j as 0 | 1];
+    const limit = WORD_LIMITS[j];
+    return limit !== undefined && this.reg(this.sources[j]!.words) > limit;
   }
 
   /** A load from source j: its address unaligned or its transfer past 2^64 (a 0-word load transfers nothing). */
   private badSource(j: number): boolean {
-    const words = this.reg(SOURCES[j]!.words);
-    return words !== 0 && badTransfer(this.addr64(SOURCES[j]!.lo, SOURCES[j]!.hi), BigInt(Math.ceil(words / 4)));
+    const words = this.reg(this.sources[j]!.words);
+    return words !== 0 && badTransfer(this.addr64(this.sources[j]!.lo, this.sources[j]!.hi), BigInt(Math.ceil(words / 4)));
   }
 
   /** The frame's results and reports would not fit the address space (or are unaligned). */
@@ -322,7 +346,7 @@ export class MemoryControllerModel {
   /** What a read of `addr` returns this cycle. */
   private readRegister(addr: number, ins: Readonly<Record<string, bigint>>): number {
     const p = this.p;
-    if ((WRITABLE as readonly number[]).includes(addr)) return this.reg(addr);
+    if (this.writable.includes(addr)) return this.reg(addr);
     switch (addr) {
       case MMIO.ID:
         return MMIO_ID;
@@ -381,7 +405,7 @@ export class MemoryControllerModel {
   outputs(ins: Readonly<Record<string, bigint>>): Record<string, bigint> {
     const receiving = this.state === STATE.receive;
     const emit = receiving && this.bufferWords !== 0;
-    const store = emit && this.wordIndex < this.reg(SOURCES[this.current]!.words);
+    const store = emit && this.wordIndex < this.reg(this.sources[this.current]!.words);
     const next = this.nextLoad();
     const beginLoad = this.state === STATE.idle && next >= 0;
     const startFrame = this.state === STATE.idle && next < 0 && this.pendingStart && this.error === 0 && !this.badFrame();
@@ -411,10 +435,11 @@ export class MemoryControllerModel {
       mem_read_en: b(reading),
       // The context index's low bits (one bit at least, as wide as the port).
       context_select: BigInt((Number(ins.mmio_rd_addr) >> 3) & ((1 << contextBits(this.p.contexts)) - 1)),
+      ...(this.p.texture ? { tex_load_we: b(store && this.current === 3), tex_load_start: b(loads && next === 3) } : {}),
     };
     if (this.rdValid) out.mmio_rd_data = BigInt(this.rdData);
     if (this.state === STATE.request) {
-      const src = SOURCES[this.current]!;
+      const src = this.sources[this.current]!;
       out.dma_rd_req_addr = this.addr64(src.lo, src.hi);
       out.dma_rd_req_beats = BigInt(this.beatsLeft);
     }
@@ -425,6 +450,7 @@ export class MemoryControllerModel {
       out.imem_load_wdata = BigInt(this.buffer[this.bufferPos]!);
       out.cmem_load_wdata = out.imem_load_wdata;
       out.tri_load_data = out.imem_load_wdata;
+      if (this.p.texture) [out.tex_load_waddr, out.tex_load_wdata] = [BigInt(this.wordIndex & (MEMORY_MAP.textureWords - 1)), out.imem_load_wdata];
     }
     if (reading) {
       out.mem_thread = BigInt(this.thread);
@@ -460,10 +486,11 @@ export class MemoryControllerModel {
   private scoreboard(ins: Readonly<Record<string, bigint>>, outs: Readonly<Record<string, bigint>>): string | null {
     if (!this.scored) return null;
     const imem = outs.imem_load_we === 1n;
-    if (imem || outs.cmem_load_we === 1n || outs.tri_load_valid === 1n) {
+    const tex = outs.tex_load_we === 1n;
+    if (imem || tex || outs.cmem_load_we === 1n || outs.tri_load_valid === 1n) {
       // A triangle word's index: the constant memory's address (as wide as any load the tests make).
-      const at = Number(imem ? outs.imem_load_waddr : outs.cmem_load_waddr);
-      const data = imem ? outs.imem_load_wdata : outs.tri_load_valid === 1n ? outs.tri_load_data : outs.cmem_load_wdata;
+      const at = Number(imem ? outs.imem_load_waddr : tex ? outs.tex_load_waddr : outs.cmem_load_waddr);
+      const data = imem ? outs.imem_load_wdata : tex ? outs.tex_load_wdata : outs.tri_load_valid === 1n ? outs.tri_load_data : outs.cmem_load_wdata;
       if (at >= this.stream.length) return `word ${at} is stored before its beat was accepted (${this.stream.length / 4} beats so far)`;
       if (data !== BigInt(this.stream[at]!)) return `stored word ${at} is 0x${data?.toString(16)}, the beats gave 0x${this.stream[at]!.toString(16)}`;
       if (at <= this.lastStored) return `word ${at} is stored after word ${this.lastStored}`;
@@ -517,7 +544,7 @@ export class MemoryControllerModel {
       raise(ERROR_CODE.busy);
       this.coverage.busyErrors++;
     } else if (control) {
-      pendingLoads = wrData & 7;
+      pendingLoads = (wrData & 7) | (this.p.texture && wrData & CONTROL.LOAD_TEXTURE ? 8 : 0);
       pendingStart = (wrData & CONTROL.START) !== 0;
       if (wrData & CONTROL.CLEAR) [done, error] = [false, 0];
       if (wrData & CONTROL.START) [done, patches, faults, faultMask] = [false, 0, 0, 0];
@@ -525,12 +552,13 @@ export class MemoryControllerModel {
 
     // The read engine.
     if (tooLong || badSource) {
-      raise(tooLong ? (next === 0 ? ERROR_CODE.programTooLong : ERROR_CODE.constantsTooLong) : ERROR_CODE.badAddress);
+      raise(tooLong ? TOO_LONG[next]! : ERROR_CODE.badAddress);
       [pendingLoads, pendingStart] = [0, false];
       if (tooLong) this.coverage.tooLong++;
+      if (tooLong && next === 3) this.coverage.textureTooLong++;
       else this.coverage.badAddresses++;
     } else if (beginLoad) {
-      const words = this.reg(SOURCES[next]!.words);
+      const words = this.reg(this.sources[next]!.words);
       this.current = next;
       this.wordIndex = 0;
       this.beatsLeft = Math.ceil(words / 4);
@@ -543,14 +571,14 @@ export class MemoryControllerModel {
       this.bufferWords = 0;
       this.bufferPos = 0;
       this.scored = true;
-      this.coverage.loads[next as 0 | 1 | 2]++;
+      this.coverage.loads[next as 0 | 1 | 2 | 3]++;
     }
     if (this.state === STATE.request && ins.dma_rd_req_ready === 1n) state = STATE.receive;
     if (loadEnds) {
       state = STATE.idle;
       pendingLoads &= ~(1 << this.current);
       // Every word of the load was stored, and no more (unless the host changed the count meanwhile).
-      const words = this.reg(SOURCES[this.current]!.words);
+      const words = this.reg(this.sources[this.current]!.words);
       if (this.scored && !this.wordsRewritten && (this.stored !== words || this.lastStored !== words - 1)) throw new Error(`a load of ${words} words stored ${this.stored}, the last at ${this.lastStored}`);
     }
     if (emit) {
@@ -606,9 +634,9 @@ export class MemoryControllerModel {
     }
 
     // Registers the host writes, the busy-cycle counter and the MMIO read.
-    if (wrEn && (WRITABLE as readonly number[]).includes(wrAddr)) {
+    if (wrEn && this.writable.includes(wrAddr)) {
       this.regs.set(wrAddr, wrData);
-      if (SOURCES.some((s) => s.words === wrAddr)) this.wordsRewritten = true;
+      if (this.sources.some((s) => s.words === wrAddr)) this.wordsRewritten = true;
     }
     if (busy) this.cycles = (this.cycles + 1n) & U64;
     if (ins.mmio_rd_en === 1n) this.coverage.reads++;

@@ -1,8 +1,8 @@
 // The memory controller (seed section 2): MMIO registers for the host, a DMA read engine that streams
 // the program, constants and triangle image into the on-chip memories, and a write engine that copies
 // each finished patch's return vectors (and a patch report) back to host memory.
-import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortsValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo } from '../../hdl/lib/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortSpec, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { RtCoreCounters } from '../patchDispatcher/rtCoreCounters.ts';
 import { IcCoreCounters } from '../icCore/icCoreCounters.ts';
@@ -16,17 +16,33 @@ import { SceneLoad } from '../memory/sceneLoad.ts';
 import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
-import { tileLoadPorts } from '../rtCore/rtCoreTile.ts';
+import { MemoryLoad, tileLoadPorts } from '../rtCore/rtCoreTile.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
   readonly triangleCountBits: number;
   /** Hardware contexts per RT core. */
   readonly contexts: number;
+  /** The GPU has a texture unit: a fourth load (TEX_ADDR, TEX_WORDS, LOAD_TEXTURE) fills its texture memory through `tex_load`. */
+  readonly texture?: boolean;
 }
 
-/** Word limits of the memories the read engine fills: program, constants, triangles (none). */
-const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4] as const;
+/** The loads the read engine runs, in this order: program, constants, triangles, and texture in a GPU with a texture unit. */
+const LOADS = ['program', 'constants', 'triangles', 'texture'] as const;
+/** Word limits of the memories the read engine fills (the triangle memories check their image themselves). */
+const LIMITS = [MEMORY_MAP.instructionWords, MEMORY_MAP.constantBytes / 4, undefined, MEMORY_MAP.textureWords] as const;
+const TOO_LONG = [ERROR_CODE.programTooLong, ERROR_CODE.constantsTooLong, ERROR_CODE.none, ERROR_CODE.textureTooLong] as const;
+
+/** Bits of a texture-memory word address. */
+const TEXTURE_ADDRESS_BITS = clog2(MEMORY_MAP.textureWords);
+
+/** The texture memory's load port, in a GPU with a texture unit (SV ports tex_load_start …). */
+function textureLoadPorts(p: Pick<MemoryControllerParams, 'texture'>): { tex_load: PortSpec<ReturnType<typeof MemoryLoad>> } | Record<never, never> {
+  return p.texture ? { tex_load: output(MemoryLoad(TEXTURE_ADDRESS_BITS)) } : {};
+}
+
+/** How many loads a controller runs. */
+const loadCount = (p: Pick<MemoryControllerParams, 'texture'>): number => (p.texture ? 4 : 3);
 
 /** A thread that ended, queued for its write-back (ThreadDone without its valid bit). */
 const EndedThread = Bundle({ thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
@@ -37,6 +53,7 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...tileLoadPorts(output),
     /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
     tri_load: output(SceneLoad(p.triangleCountBits)),
+    ...textureLoadPorts(p),
     /** The command patcher (SV ports frame_start … frame_done). */
     frame: output(FrameLink),
     // Patch dispatcher: threads that ended, to write back.
@@ -62,15 +79,20 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
 });
 type ControllerIo = PortsValue<ReturnType<typeof memoryControllerPorts>>;
 
+type TextureLoadValue = ValueOf<ReturnType<typeof MemoryLoad>>;
+
+/** The texture memory's load port, when the controller has one (textureLoadPorts). */
+const textureLoadOf = (io: ControllerIo): TextureLoadValue | undefined => ('tex_load' in io ? (io as unknown as { tex_load: TextureLoadValue }).tex_load : undefined);
+
 /** Host address registers: a 64-bit byte address as its two MMIO words. */
 interface HostAddress {
   readonly lo: UIntValue;
   readonly hi: UIntValue;
 }
 
-/** The MMIO-writable registers: the three load sources, the frame's result and report addresses, its pixels. */
+/** The MMIO-writable registers: the load sources, the frame's result and report addresses, its pixels. */
 interface HostRegisters {
-  /** Program, constants, triangles: where each load reads from and how many words. */
+  /** Program, constants, triangles (and texture): where each load reads from and how many words. */
   readonly sources: readonly (HostAddress & { readonly words: UIntValue })[];
   readonly out: HostAddress;
   readonly report: HostAddress;
@@ -103,8 +125,8 @@ const CONTROLLER_PHASES = ['idle', 'request', 'receive', 'run'] as const;
 
 export const MemoryController = defineModule('MemoryController', memoryControllerPorts, (m, io, p) => {
   checkCoreCounts(p, 'MemoryController');
-  const regs = hostRegisters(m, io);
-  const ctl = controllerState(m);
+  const regs = hostRegisters(m, io, p);
+  const ctl = controllerState(m, loadCount(p));
   controlCommand(m, io, regs, ctl);
   const load = readEngine(m, io, regs, ctl);
   const startFrame = frameStart(m, io, regs, ctl, load.nextLoad);
@@ -120,12 +142,13 @@ export const MemoryController = defineModule('MemoryController', memoryControlle
   mmioReads(m, io, p, regs, ctl, writeBack.doneMask);
 });
 
-function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
+function hostRegisters(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams): HostRegisters {
   const addrReg = (name: string) => ({ lo: reg32(m, `${name}_addr_lo`), hi: reg32(m, `${name}_addr_hi`) });
   const sources = [
     { ...addrReg('program'), words: reg32(m, 'program_words') },
     { ...addrReg('const'), words: reg32(m, 'const_words') },
     { ...addrReg('tri'), words: reg32(m, 'tri_words') },
+    ...(p.texture ? [{ ...addrReg('tex'), words: reg32(m, 'tex_words') }] : []),
   ];
   const out = addrReg('out');
   const report = addrReg('report');
@@ -137,6 +160,7 @@ function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
     [MMIO.TRI_ADDR_LO, sources[2]!.lo], [MMIO.TRI_ADDR_HI, sources[2]!.hi], [MMIO.TRI_WORDS, sources[2]!.words],
     [MMIO.OUT_ADDR_LO, out.lo], [MMIO.OUT_ADDR_HI, out.hi], [MMIO.PIXEL_COUNT, pixelCount], [MMIO.FIRST_PIXEL, firstPixel],
     [MMIO.REPORT_ADDR_LO, report.lo], [MMIO.REPORT_ADDR_HI, report.hi],
+    ...(p.texture ? ([[MMIO.TEX_ADDR_LO, sources[3]!.lo], [MMIO.TEX_ADDR_HI, sources[3]!.hi], [MMIO.TEX_WORDS, sources[3]!.words]] as [number, UIntValue][]) : []),
   ];
   for (const [addr, r] of writable) m.when(mmioWrite(io, addr), () => r.set(io.mmio.wr_data));
   const frameCounters = { patches: reg32(m, 'patches_done'), faults: reg32(m, 'fault_count'), faultMask: reg32(m, 'fault_mask') };
@@ -145,9 +169,9 @@ function hostRegisters(m: ModuleBuilder, io: ControllerIo): HostRegisters {
 
 const mmioWrite = (io: ControllerIo, addr: number): BoolValue => io.mmio.wr_en.and(io.mmio.wr_addr.eq(addr));
 
-function controllerState(m: ModuleBuilder): ControllerState {
+function controllerState(m: ModuleBuilder, loads: number): ControllerState {
   const phase = fsm(m, 'controller', CONTROLLER_PHASES, 'idle');
-  const pendingLoads = m.reg(UInt(3), { reset: 0 });
+  const pendingLoads = m.reg(UInt(loads), { reset: 0 });
   const pendingStart = m.reg(Bool, { reset: 0 });
   const done = m.reg(Bool, { reset: 0 });
   const error = m.reg(UInt(3), { reset: 0 });
@@ -162,8 +186,9 @@ function controlCommand(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters,
   const command = io.mmio.wr_data;
   const start = flagBit(command, CONTROL.START);
   m.when(control.and(ctl.busy), () => ctl.raise(ERROR_CODE.busy)).elsewhen(control, () => {
-    // Bit j of pendingLoads: load j (program, constants, triangles), the order the read engine takes them in.
-    ctl.pendingLoads.set(cat(flagBit(command, CONTROL.LOAD_TRIANGLES), flagBit(command, CONTROL.LOAD_CONSTANTS), flagBit(command, CONTROL.LOAD_PROGRAM)));
+    // Bit j of pendingLoads: load j (LOADS), the order the read engine takes them in.
+    const bits = [CONTROL.LOAD_PROGRAM, CONTROL.LOAD_CONSTANTS, CONTROL.LOAD_TRIANGLES, CONTROL.LOAD_TEXTURE].slice(0, ctl.pendingLoads.width);
+    ctl.pendingLoads.set(cat(...bits.map((b) => flagBit(command, b)).reverse()));
     ctl.pendingStart.set(start);
     m.when(flagBit(command, CONTROL.CLEAR), () => {
       ctl.done.set(false);
@@ -201,7 +226,7 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
     buffer: m.reg(UInt(128), { reset: 0, name: 'buffer' }),
     bufferWords: m.reg(UInt(3), { reset: 0, name: 'buffer_words' }),
     bufferPos: m.reg(UInt(2), { reset: 0, name: 'buffer_pos' }),
-    clearPending: (j) => pendingLoads.set(pendingLoads.and(lit(1, 3).shl(j).not())),
+    clearPending: (j) => pendingLoads.set(pendingLoads.and(lit(1, pendingLoads.width).shl(j).not())),
   };
   const nextLoad = startLoad(m, io, regs, ctl, transfer);
   receiveBeats(m, io, regs, ctl, transfer);
@@ -214,9 +239,10 @@ function readEngine(m: ModuleBuilder, io: ControllerIo, regs: HostRegisters, ctl
 /** An idle controller takes the lowest pending load: refused when too long or out of the address space, else its DMA request. */
 function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegisters, ctl: ControllerState, t: Transfer): Choice {
   const { phase, pendingLoads } = ctl;
-  const nextLoad = lowestOf([0, 1, 2].map((j) => pendingLoads.bit(j)));
+  const nextLoad = lowestOf(sources.map((_, j) => pendingLoads.bit(j)));
   const nextWords = loadWords(sources, nextLoad.index);
-  const tooLong = pick(nextLoad.index, [nextWords.gt(LIMITS[0]), nextWords.gt(LIMITS[1]), lit(0, 1)]).asBool();
+  const limited = sources.map((_, j) => LIMITS[j]);
+  const tooLong = pick(nextLoad.index, limited.map((limit) => (limit === undefined ? lit(0, 1) : nextWords.gt(limit)))).asBool();
   // 33 bits: a word count near 2^32 must not wrap to 0 beats.
   const nextBeats = nextWords.zext(33).add(3).shr(2);
   const nextSource = cat(pick(nextLoad.index, sources.map((s) => s.hi)), pick(nextLoad.index, sources.map((s) => s.lo)));
@@ -224,7 +250,7 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   const beginLoad = phase.is('idle').and(nextLoad.any);
   m.when(beginLoad.and(tooLong.or(badSource)), () => {
     // Nothing is loaded and the frame does not start: the host sees ERROR and reloads.
-    ctl.raise(mux(tooLong, pick(nextLoad.index, [lit(ERROR_CODE.programTooLong, 3), lit(ERROR_CODE.constantsTooLong, 3)]), lit(ERROR_CODE.badAddress, 3)));
+    ctl.raise(mux(tooLong, pick(nextLoad.index, sources.map((_, j) => lit(TOO_LONG[j]!, 3))), lit(ERROR_CODE.badAddress, 3)));
     pendingLoads.set(0);
     ctl.pendingStart.set(false);
   }).elsewhen(beginLoad, () => {
@@ -240,6 +266,7 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   io.imem_load.start.set(loadStarts.and(nextLoad.index.eq(0)));
   io.cmem_load.start.set(loadStarts.and(nextLoad.index.eq(1)));
   io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
+  textureLoadOf(io)?.start.set(loadStarts.and(nextLoad.index.eq(3)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
   io.dma.rd_req.valid.set(phase.is('request'));
   io.dma.rd_req.addr.set(cat(source.hi, source.lo));
@@ -263,8 +290,10 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   const store = emit.and(wordIndex.lt(loadWords(sources, current)));
   io.tri_load.valid.set(store.and(current.eq(2)));
   io.tri_load.data.set(word);
-  // Both memories see every word; the program's addresses are narrower (a load of more words is refused).
-  for (const [load, j] of [[io.imem_load, 0], [io.cmem_load, 1]] as const) {
+  // Each memory sees every word; the program's addresses are narrower (a load of more words is refused).
+  const texture = textureLoadOf(io);
+  const loads = [[io.imem_load, 0], [io.cmem_load, 1], ...(texture ? [[texture, 3] as const] : [])] as const;
+  for (const [load, j] of loads) {
     load.we.set(store.and(current.eq(j)));
     load.waddr.set(wordIndex.trunc(load.waddr.width));
     load.wdata.set(word);

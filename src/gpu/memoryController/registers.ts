@@ -49,6 +49,10 @@ export const MMIO = {
   /** RO: instructions retired and traces issued since reset (wrap at 2^32). */
   INSTRUCTIONS: 0x088,
   TRACES: 0x08c,
+  /** Only in a GPU with a texture unit: the texture-memory image (from word 0), and its words (at most 262144). */
+  TEX_ADDR_LO: 0x090,
+  TEX_ADDR_HI: 0x094,
+  TEX_WORDS: 0x098,
   /** RO, per RT core c at RT_CORE + 16·c: [0] holds a thread; the last retired PC; cycles holding a thread; cycles issuing an instruction. */
   RT_CORE: 0x100,
   /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight, BVH node tests (0 for brute force). */
@@ -62,7 +66,7 @@ export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2, ISSUE_CYCLES: 3 }
 export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2, NODE_TESTS: 3 } as const;
 export const CONTEXT_REG = { STATUS: 0, PC: 1 } as const;
 /** A context's state in CONTEXT STATUS [2:0] (the RT core's ContextState). */
-export const CONTEXT_STATE = { free: 0, launching: 1, ready: 2, busy: 3, halted: 4 } as const;
+export const CONTEXT_STATE = { free: 0, launching: 1, ready: 2, busy: 3, halted: 4, texture: 5 } as const;
 
 export const MMIO_ID = 0x52544750;
 /** 3: multithreaded RT cores (CONTEXTS, the CONTEXT blocks, ISSUE_CYCLES; RT core STATUS lost its thread field). */
@@ -75,6 +79,8 @@ export const CONTROL = {
   START: 8,
   /** Clears STATUS.DONE, STATUS.ERROR and ERROR (only while not busy). */
   CLEAR: 16,
+  /** Only in a GPU with a texture unit (ignored otherwise); runs after LOAD_TRIANGLES. */
+  LOAD_TEXTURE: 32,
 } as const;
 
 export const STATUS = {
@@ -106,4 +112,6 @@ export const ERROR_CODE = {
    * REPORT_ADDR): nothing is loaded, the frame does not start.
    */
   badAddress: 6,
+  /** TEX_WORDS > 262144 (a GPU with a texture unit). */
+  textureTooLong: 7,
 } as const;
