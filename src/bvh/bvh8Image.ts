@@ -13,6 +13,7 @@ import {
   type Gfx12BoxNode,
   type Gfx12PrimitiveNode,
 } from './gfx12.ts';
+import { BVH8_INSTANCE_TYPE } from './gfx12Instance.ts';
 
 /** node_type of a box child (radv's box32). */
 export const BVH8_BOX_TYPE = 5;
@@ -82,7 +83,8 @@ export function encodeBvh8Image(bvh: Bvh8): Bvh8Image {
 
 /** The place each child of a box node points at: a box node or the first of `size` primitive nodes. */
 export interface Bvh8ChildTarget {
-  readonly kind: 'box' | 'primitive';
+  /** 'instance' only in a two-level image (bvh8Instanced.ts). */
+  readonly kind: 'box' | 'primitive' | 'instance';
   /** Node index in the image. */
   readonly node: number;
   readonly size: number;
@@ -90,8 +92,8 @@ export interface Bvh8ChildTarget {
 
 /**
  * The targets of a box node's children: box children from internal_child_offset, primitive children from
- * primitive_child_offset, each advancing its own pointer by node_size nodes in slot order. Throws Gfx12Error on
- * an offset that is not a whole node or a node_type other than box (5) or triangle (0).
+ * primitive_child_offset (instance children too), each advancing its own pointer by node_size nodes in slot order.
+ * Throws Gfx12Error on an offset that is not a whole node or a node_type other than box (5), triangle (0) or instance (6).
  */
 export function bvh8ChildTargets(node: Gfx12BoxNode): Bvh8ChildTarget[] {
   const base = (name: string, offset: number): number => {
@@ -107,12 +109,12 @@ export function bvh8ChildTargets(node: Gfx12BoxNode): Bvh8ChildTarget[] {
       internal += c.nodeSize;
       return { kind: 'box', node: at, size: c.nodeSize };
     }
-    if (c.nodeType === BVH8_TRIANGLE_TYPE) {
+    if (c.nodeType === BVH8_TRIANGLE_TYPE || c.nodeType === BVH8_INSTANCE_TYPE) {
       const at = primitive;
       primitive += c.nodeSize;
-      return { kind: 'primitive', node: at, size: c.nodeSize };
+      return { kind: c.nodeType === BVH8_TRIANGLE_TYPE ? 'primitive' : 'instance', node: at, size: c.nodeSize };
     }
-    throw new Gfx12Error(`child ${i} has node_type ${c.nodeType}; the BVH8 image has box (${BVH8_BOX_TYPE}) and triangle (${BVH8_TRIANGLE_TYPE}) children only`);
+    throw new Gfx12Error(`child ${i} has node_type ${c.nodeType}; the BVH8 image has box (${BVH8_BOX_TYPE}), triangle (${BVH8_TRIANGLE_TYPE}) and instance (${BVH8_INSTANCE_TYPE}) children only`);
   });
 }
 
@@ -154,6 +156,7 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
     worst = Math.max(worst, 1 + here);
     wrap(where, () => bvh8ChildTargets(box)).forEach((t, i) => {
       for (let k = 0; k < t.size; k++) claim(t.node + k, `${where} child ${i}`);
+      if (t.kind === 'instance') throw new Gfx12Error(`${where} child ${i}: an instance node (node_type ${BVH8_INSTANCE_TYPE}) in a one-level image (two-level images: bvh8Instanced.ts)`);
       if (t.kind === 'box') {
         if (t.size !== 1) throw new Gfx12Error(`${where} child ${i}: a box child has node_size 1, got ${t.size}`);
         todo.push({ node: t.node, above: here });

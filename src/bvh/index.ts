@@ -33,3 +33,13 @@ export {
   type Bvh8ChildTarget,
   type DecodedBvh8Image,
 } from './bvh8Image.ts';
+export {
+  encodeGfx12InstanceNode,
+  decodeGfx12InstanceNode,
+  BVH8_INSTANCE_TYPE,
+  GFX12_INSTANCE_MAX_CHILDREN,
+  GFX12_MAX_USER_DATA,
+  type Gfx12InstanceNode,
+  type Gfx12InstanceNodeInput,
+} from './gfx12Instance.ts';
+export { buildBvh8Instanced, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';
