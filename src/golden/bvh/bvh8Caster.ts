@@ -60,7 +60,9 @@ interface Entry {
  * Cast one ray through a BVH8 image (encodeBvh8Image), reading nothing else. Triangle indices in the result are
  * the primitive indices stored in the image (the original scene's), the shader id its geometry index. A ray that
  * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, OBB on, more node
- * reads than the image has nodes, a stack overflow) stops with a miss marked `fault`.
+ * reads than the image has nodes, a stack overflow) stops with a miss marked `fault`. In a two-level image
+ * (buildBvh8Instanced) an instance entry moves the ray into the instance's object space for its BLAS and back to
+ * world space when the stack returns below the BLAS's entries (bvh8Instance.ts); its hits name the instance.
  */
 export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8CastOptions = {}): Bvh8TraceResult {
   if (image.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${image.length} words`);
