@@ -98,7 +98,8 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
   const bvhs = new Map<number, Bvh8>();
   for (const inst of scene.instances) if (!bvhs.has(inst.mesh)) bvhs.set(inst.mesh, buildBvh8(scene.meshes[inst.mesh]!, opts));
   const live = scene.instances.map((inst, id) => ({ inst, id })).filter(({ inst }) => bvhs.get(inst.mesh)!.nodes.length > 0);
-  const skipped = scene.instances.map((_, id) => id).filter((id) => !live.some((l) => l.id === id));
+  const liveIds = new Set(live.map((l) => l.id));
+  const skipped = scene.instances.map((_, id) => id).filter((id) => !liveIds.has(id));
   const bounds = new Map([...bvhs].filter(([, b]) => b.nodes.length > 0).map(([mesh, b]) => [mesh, bvhBounds(b)]));
   const boxes = live.map(({ inst }) => worldBox(inst.objectToWorld, bounds.get(inst.mesh)!.lo, bounds.get(inst.mesh)!.hi));
 
@@ -146,6 +147,7 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
     blasWords.push(words);
     next += words.length / GFX12_NODE_WORDS;
   }
+  const blasOf = new Map(blas.map((b) => [b.mesh, b]));
   const words = new Uint32Array(next * GFX12_NODE_WORDS);
   tlas.forEach(({ kids }, q) => {
     const children = kids.map((k): Gfx12BoxChild => (isBinaryLeaf(k) ? { box: toBox(k), nodeType: BVH8_INSTANCE_TYPE, nodeSize: 1 } : { box: toBox(k), nodeType: BVH8_BOX_TYPE, nodeSize: 1 }));
@@ -156,7 +158,7 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
   let worst = pathStack.length > 0 ? 1 + Math.max(...pathStack) : 0;
   instanceOrder.forEach((k, i) => {
     const { inst, id } = live[k]!;
-    const placed = blas.find((b) => b.mesh === inst.mesh)!;
+    const placed = blasOf.get(inst.mesh)!;
     const { lo, hi } = bounds.get(inst.mesh)!;
     const objectBox: Box = { min: lo.map(fromNumber) as unknown as Vec3, max: hi.map(fromNumber) as unknown as Vec3 };
     const node = encodeGfx12InstanceNode({

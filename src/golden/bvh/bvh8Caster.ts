@@ -3,7 +3,7 @@ import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
 import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
 import { missResult, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { testTriangleWatertight } from '../watertight.ts';
-import { closerHit, enterInstance, instanceHitResult, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
+import { closerHit, enterInstance, instanceHitResult, tryDecode, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
 import {
   GFX12_NODE_WORDS,
   OBB_DISABLED,
@@ -144,16 +144,6 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     counters.maxStack = Math.max(counters.maxStack, stack.length);
   }
   return { ...(best === undefined ? missResult() : instanceHitResult(world.o, world.d, best)), counters };
-}
-
-/** The node decoders' answer, or undefined where they refuse the words. */
-function tryDecode<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Gfx12Error) return undefined;
-    throw e;
-  }
 }
 
 const faulted = (counters: Bvh8Counters): Bvh8TraceResult => ({ ...missResult(), counters, fault: true });

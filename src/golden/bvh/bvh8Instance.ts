@@ -3,7 +3,7 @@ import { fcmp, fmin, FLAG_NEGATIVE, FLAG_ZERO } from '../float32.ts';
 import { slabTest } from '../rayBox.ts';
 import { hitWithShader, rayIsValid, type TraceResult, type TriangleTest, type Vec3 } from '../rayCaster.ts';
 import { normalToWorld, transformRay, type TransformedRay } from '../rayTransform.ts';
-import { BVH_ADDR_UNITS_PER_NODE, Gfx12Error, bvh8NodeWords, decodeGfx12InstanceNode, gfx12ChildBox, type Gfx12InstanceNode, type Gfx12Triangle } from '../../bvh/index.ts';
+import { BVH_ADDR_UNITS_PER_NODE, GFX12_NODE_WORDS, Gfx12Error, bvh8NodeWords, decodeGfx12InstanceNode, gfx12ChildBox, type Gfx12InstanceNode, type Gfx12Triangle } from '../../bvh/index.ts';
 
 /** The traversal inside a BLAS: the instance, its object-space ray, and the stack depth at which the BLAS's entries end. */
 export interface InstanceLevel {
@@ -24,31 +24,30 @@ export type InstanceEntry = { readonly kind: 'fault' } | { readonly kind: 'miss'
  * decode, a bvh_addr that is not a whole node or lies past the image is a fault.
  */
 export function enterInstance(image: Uint32Array, node: number, o: Vec3, d: Vec3, limit: number): InstanceEntry {
-  const nodeCount = image.length / 32;
-  let instance: Gfx12InstanceNode;
-  try {
-    instance = decodeGfx12InstanceNode(bvh8NodeWords(image, node));
-  } catch (e) {
-    if (e instanceof Gfx12Error) return { kind: 'fault' };
-    throw e;
-  }
+  const instance = tryDecode(() => decodeGfx12InstanceNode(bvh8NodeWords(image, node)));
+  if (instance === undefined) return { kind: 'fault' };
   const root = instance.bvhAddr / BVH_ADDR_UNITS_PER_NODE;
-  if (!Number.isInteger(root) || root >= nodeCount) return { kind: 'fault' };
+  if (!Number.isInteger(root) || root >= image.length / GFX12_NODE_WORDS) return { kind: 'fault' };
   const ray = transformRay(instance.worldToObject, o, d);
   if (!rayIsValid(ray.origin, ray.dir)) return { kind: 'miss' };
   let tnear: number | undefined;
   for (let i = 0; i < instance.children.length; i++) {
-    let box;
-    try {
-      box = gfx12ChildBox(instance, i);
-    } catch (e) {
-      if (e instanceof Gfx12Error) return { kind: 'fault' };
-      throw e;
-    }
+    const box = tryDecode(() => gfx12ChildBox(instance, i));
+    if (box === undefined) return { kind: 'fault' };
     const r = slabTest(ray.origin, ray.invDir, box, limit);
     if (r.hit) tnear = tnear === undefined ? r.tnear : fmin(tnear, r.tnear);
   }
   return tnear === undefined ? { kind: 'miss' } : { kind: 'enter', level: { instance, ray }, root, tnear };
+}
+
+/** The node decoders' answer, or undefined where they refuse the words (a Gfx12Error). */
+export function tryDecode<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Gfx12Error) return undefined;
+    throw e;
+  }
 }
 
 /** A candidate hit: the triangle, its test, and the instance it lies in (none in a one-level image). */
