@@ -21,6 +21,10 @@ import {
   type TransformItem,
 } from '../../src/gpu/bvh8/rayTransformVectors.ts';
 import { VectorBench } from './vectorBench.ts';
+import { buildBvh8Instanced, bvh8NodeWords, decodeGfx12InstanceNode } from '../../src/bvh/index.ts';
+import { bunniesInBox } from '../../src/golden/bunniesScene.ts';
+import { defaultCamera } from '../../src/host/camera.ts';
+import { primaryRays } from '../../src/host/primaryRays.ts';
 
 const seed = seedFromEnv();
 console.log(`rayTransform.test seed=${seed} (rerun with SEED=${seed})`);
@@ -105,6 +109,23 @@ describe('random rays on the TS simulator against the golden', () => {
       expect(special).toBeGreaterThan(answers / 20);
     }, 120_000);
   }
+});
+
+describe('the instance nodes of --scene bunnies', () => {
+  test('each instance node’s first 384 bits as `matrix`, with the primary rays (16x12): the object-space rays castRayBvh8 uses', () => {
+    const built = buildBvh8Instanced(bunniesInBox().scene);
+    const b = bench();
+    const rays = primaryRays(defaultCamera, 16, 12);
+    const items: TransformItem[] = [];
+    for (let k = 0; k < built.instanceNodes; k++) {
+      const node = bvh8NodeWords(built.words, built.tlasBoxNodes + k);
+      expect(Array.from(node.subarray(0, 12))).toEqual(decodeGfx12InstanceNode(node).worldToObject);
+      rays.forEach((r, i) => items.push({ matrix: Array.from(node.subarray(0, 12)), origin: r.origin, dir: r.direction, tag: i }));
+    }
+    const outs = b.run([...items.map(transformInputs), ...new Array<Record<string, bigint>>(b.latency).fill({})]);
+    items.forEach((t, k) => expect(compareTransforms(transformFromOutputs(outs[k + b.latency]!), expectedTransform(t)), `item ${k}`).toBeNull());
+    expect(items.length).toBe(7 * 16 * 12);
+  });
 });
 
 describe('throughput', () => {
