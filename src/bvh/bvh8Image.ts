@@ -177,7 +177,7 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
 }
 
 /** Run a node decode, prefixing a Gfx12Error with the node's place. */
-function wrap<T>(where: string, f: () => T): T {
+export function wrap<T>(where: string, f: () => T): T {
   try {
     return f();
   } catch (e) {

@@ -7,9 +7,9 @@ import type { Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
 import { buildBvh8, type Bvh8, type Bvh8BuildOptions } from './bvh8.ts';
-import { BVH8_BOX_TYPE, OFFSET_UNITS_PER_NODE, encodeBvh8Image } from './bvh8Image.ts';
-import { GFX12_MAX_CHILDREN, GFX12_NODE_WORDS, encodeGfx12BoxNode, type Gfx12BoxChild } from './gfx12.ts';
-import { BVH8_INSTANCE_TYPE, GFX12_MAX_USER_DATA, encodeGfx12InstanceNode } from './gfx12Instance.ts';
+import { BVH8_BOX_TYPE, OFFSET_UNITS_PER_NODE, bvh8ChildTargets, bvh8NodeWords, decodeBvh8Image, encodeBvh8Image, wrap, type DecodedBvh8Image } from './bvh8Image.ts';
+import { GFX12_MAX_CHILDREN, GFX12_NODE_WORDS, Gfx12Error, OBB_DISABLED, decodeGfx12BoxNode, encodeGfx12BoxNode, type Gfx12BoxChild, type Gfx12BoxNode } from './gfx12.ts';
+import { BVH8_INSTANCE_TYPE, GFX12_MAX_USER_DATA, decodeGfx12InstanceNode, encodeGfx12InstanceNode, type Gfx12InstanceNode } from './gfx12Instance.ts';
 
 /** bvh_addr counts 4-byte units: node k starts at 32·k. */
 export const BVH_ADDR_UNITS_PER_NODE = 32;
@@ -175,4 +175,98 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
   blasWords.forEach((w, i) => words.set(w, blas[i]!.root * GFX12_NODE_WORDS));
   if (worst > STACK_DEPTH) throw new BvhBuildError(`the two-level BVH8 can need ${worst} traversal stack entries, the stack holds ${STACK_DEPTH}`);
   return { words, tlasBoxNodes: boxNodes, instanceNodes: instanceOrder.length, blas, skipped, worstCaseStack: worst };
+}
+
+export interface DecodedBvh8InstancedImage {
+  /** Box nodes of the TLAS (from node 0). */
+  readonly tlasBoxNodes: ReadonlyMap<number, Gfx12BoxNode>;
+  /** Instance nodes by node index. */
+  readonly instances: ReadonlyMap<number, Gfx12InstanceNode>;
+  /** Each BLAS once, by root: its node count and what decodeBvh8Image says of it (node numbers relative to its root). */
+  readonly blas: readonly { readonly root: number; readonly nodes: number; readonly decoded: DecodedBvh8Image }[];
+  readonly worstCaseStack: number;
+}
+
+/**
+ * Decode and check a two-level image, naming the node of the first problem: the TLAS from node 0 holds box nodes
+ * (OBB off) whose children are box nodes or instance nodes (node_size 1; a triangle child is refused); every
+ * instance node decodes and its bvh_addr is a whole node inside the image and outside the TLAS; each BLAS (the
+ * nodes its box nodes reach, consecutive from its root, no instance children) passes decodeBvh8Image once its
+ * offsets are made relative to its root; every node belongs to exactly one of these; the worst-case stack of a
+ * path to an instance plus its BLAS's is within STACK_DEPTH.
+ */
+export function decodeBvh8InstancedImage(words: Uint32Array): DecodedBvh8InstancedImage {
+  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
+  const count = words.length / GFX12_NODE_WORDS;
+  const tlasBoxNodes = new Map<number, Gfx12BoxNode>();
+  const instances = new Map<number, Gfx12InstanceNode>();
+  if (count === 0) return { tlasBoxNodes, instances, blas: [], worstCaseStack: 0 };
+  const owner: (string | undefined)[] = new Array<string | undefined>(count).fill(undefined);
+  const claim = (node: number, by: string, from: string): void => {
+    if (node >= count) throw new Gfx12Error(`${from} points at node ${node}, past the image's ${count} nodes`);
+    if (owner[node] !== undefined) throw new Gfx12Error(`node ${node} is reached twice (again from ${from})`);
+    owner[node] = by;
+  };
+  // The TLAS: entries carry the Σ (children − 1) above them, as decodeBvh8Image's walk.
+  claim(0, 'TLAS', 'the root');
+  let worst = 0;
+  const below = new Map<number, number>();
+  const todo = [{ node: 0, above: 0 }];
+  while (todo.length > 0) {
+    const { node, above } = todo.pop()!;
+    const where = `TLAS box node ${node}`;
+    const box = wrap(where, () => decodeGfx12BoxNode(bvh8NodeWords(words, node)));
+    if (box.obbMatrixIndex !== OBB_DISABLED) throw new Gfx12Error(`${where}: obb_matrix_index is ${box.obbMatrixIndex}; the TLAS has OBB off (${OBB_DISABLED})`);
+    tlasBoxNodes.set(node, box);
+    const here = above + box.children.length - 1;
+    worst = Math.max(worst, 1 + here);
+    wrap(where, () => bvh8ChildTargets(box)).forEach((t, i) => {
+      const from = `${where} child ${i}`;
+      if (t.kind === 'primitive') throw new Gfx12Error(`${from}: a triangle child in the TLAS (its leaves are instance nodes)`);
+      if (t.size !== 1) throw new Gfx12Error(`${from}: node_size must be 1, got ${t.size}`);
+      claim(t.node, t.kind === 'box' ? 'TLAS' : 'instance', from);
+      if (t.kind === 'box') return void todo.push({ node: t.node, above: here });
+      const inst = wrap(`instance node ${t.node}`, () => decodeGfx12InstanceNode(bvh8NodeWords(words, t.node)));
+      const root = inst.bvhAddr / BVH_ADDR_UNITS_PER_NODE;
+      if (!Number.isInteger(root)) throw new Gfx12Error(`instance node ${t.node}: bvh_addr ${inst.bvhAddr} is not a whole node (a multiple of ${BVH_ADDR_UNITS_PER_NODE})`);
+      if (root >= count) throw new Gfx12Error(`instance node ${t.node}: bvh_addr points at node ${root}, past the image's ${count} nodes`);
+      instances.set(t.node, inst);
+      below.set(t.node, here);
+    });
+  }
+  // Each BLAS once: its extent from its box nodes, then decodeBvh8Image on its nodes with offsets made relative.
+  const roots = [...new Set([...instances.values()].map((i) => i.bvhAddr / BVH_ADDR_UNITS_PER_NODE))].sort((a, b) => a - b);
+  const blas = roots.map((root) => {
+    const name = `the BLAS at node ${root}`;
+    if (owner[root] !== undefined) throw new Gfx12Error(`an instance's bvh_addr points at node ${root}, a node of the ${owner[root]}`);
+    const boxes = [root];
+    const seen = new Set(boxes);
+    let end = root + 1;
+    for (let q = 0; q < boxes.length; q++) {
+      const where = `${name}: box node ${boxes[q]}`;
+      if (boxes[q]! >= count) throw new Gfx12Error(`${where} is past the image's ${count} nodes`);
+      const box = wrap(where, () => decodeGfx12BoxNode(bvh8NodeWords(words, boxes[q]!)));
+      wrap(where, () => bvh8ChildTargets(box)).forEach((t, i) => {
+        if (t.kind === 'instance') throw new Gfx12Error(`${where} child ${i}: an instance node inside a BLAS (one instance level only)`);
+        if (t.node < root) throw new Gfx12Error(`${where} child ${i} points at node ${t.node}, before its BLAS`);
+        end = Math.max(end, t.node + t.size);
+        if (t.kind === 'box' && !seen.has(t.node)) {
+          seen.add(t.node);
+          boxes.push(t.node);
+        }
+      });
+    }
+    if (end > count) throw new Gfx12Error(`${name} reaches node ${end - 1}, past the image's ${count} nodes`);
+    const sub = words.slice(root * GFX12_NODE_WORDS, end * GFX12_NODE_WORDS);
+    for (const b of boxes) for (const f of [0, 1]) if (sub[(b - root) * GFX12_NODE_WORDS + f]! !== 0) sub[(b - root) * GFX12_NODE_WORDS + f]! -= root * OFFSET_UNITS_PER_NODE;
+    const decoded = wrap(`${name} (its node numbers from its root)`, () => decodeBvh8Image(sub));
+    for (let n = root; n < end; n++) claim(n, name, name);
+    return { root, nodes: end - root, decoded };
+  });
+  const depth = new Map(blas.map((b) => [b.root, b.decoded.worstCaseStack]));
+  for (const [node, inst] of instances) worst = Math.max(worst, below.get(node)! + depth.get(inst.bvhAddr / BVH_ADDR_UNITS_PER_NODE)!);
+  const unreached = owner.filter((o) => o === undefined).length;
+  if (unreached > 0) throw new Gfx12Error(`${unreached} of the image's ${count} nodes are not reached from the root`);
+  if (worst > STACK_DEPTH) throw new Gfx12Error(`the image can need ${worst} traversal stack entries, the stack holds ${STACK_DEPTH}`);
+  return { tlasBoxNodes, instances, blas, worstCaseStack: worst };
 }

@@ -42,4 +42,4 @@ export {
   type Gfx12InstanceNode,
   type Gfx12InstanceNodeInput,
 } from './gfx12Instance.ts';
-export { buildBvh8Instanced, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';
+export { buildBvh8Instanced, decodeBvh8InstancedImage, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type DecodedBvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';

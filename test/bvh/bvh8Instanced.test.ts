@@ -12,6 +12,7 @@ import {
   encodeGfx12InstanceNode,
   gfx12ChildContains,
   decodeBvh8Image,
+  decodeBvh8InstancedImage,
   type Gfx12InstanceNodeInput,
 } from '../../src/bvh/index.ts';
 import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
@@ -343,6 +344,48 @@ describe('two-level image faults and errors', () => {
     for (let c = 0; c < children; c++) nested[root + 10 + 3 * c] = (nested[root + 10 + 3 * c]! & 0x00ffffff) | (BVH8_INSTANCE_TYPE << 24) | (1 << 28);
     const r = castRayBvh8(nested, o, d);
     expect(r.fault).toBe(true);
+  });
+
+  test(`the two-level image checker: built images decode (instances, each BLAS once, the worst-case stack) (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0x21);
+    for (let s = 0; s < 5; s++) {
+      const meshes = [randomScene(rng, 10 + rng.int(300), 0.3), icosphere(1, { centre: [0, 0, 0] })];
+      const instanced: InstancedScene = { meshes, instances: Array.from({ length: 1 + rng.int(40) }, () => ({ mesh: rng.int(2), objectToWorld: randomPlacement(rng, true) })) };
+      const built = buildBvh8Instanced(instanced);
+      const decoded = decodeBvh8InstancedImage(built.words);
+      expect(decoded.tlasBoxNodes.size).toBe(built.tlasBoxNodes);
+      expect(decoded.instances.size).toBe(built.instanceNodes);
+      expect([...decoded.instances.values()].map((i) => i.userData).sort((a, b) => a - b)).toEqual(instanced.instances.map((_, i) => i));
+      expect(decoded.blas.map((b) => [b.root, b.nodes])).toEqual([...built.blas].sort((a, b) => a.root - b.root).map((b) => [b.root, b.nodes]));
+      expect(decoded.worstCaseStack).toBe(built.worstCaseStack);
+    }
+    expect(decodeBvh8InstancedImage(new Uint32Array(0)).instances.size).toBe(0);
+  });
+
+  test('the two-level image checker names the node of each problem', () => {
+    const two: InstancedScene = { meshes: scene.meshes, instances: [0, 1].map((i) => ({ mesh: 0, objectToWorld: affineFrom({ translate: [i, 0, 5] }) })) };
+    const built = buildBvh8Instanced(two);
+    const inst = built.tlasBoxNodes * GFX12_NODE_WORDS;
+    const root = built.blas[0]!.root;
+    const edit = (f: (w: Uint32Array) => void) => {
+      const w = built.words.slice();
+      f(w);
+      return w;
+    };
+    const cases: [Uint32Array, string | RegExp][] = [
+      [edit((w) => (w[inst + 12] = w[inst + 12]! + 4)), `instance node ${built.tlasBoxNodes}: bvh_addr ${root * 32 + 4} is not a whole node`],
+      [edit((w) => (w[inst + 12] = built.words.length)), `instance node ${built.tlasBoxNodes}: bvh_addr points at node ${built.words.length / 32}, past the image`],
+      [edit((w) => (w[inst + 12] = 0)), "an instance's bvh_addr points at node 0, a node of the TLAS"],
+      // The TLAS root's first child made a triangle child.
+      [edit((w) => (w[10] = (w[10]! & 0xf0ffffff) | (0 << 24))), 'TLAS box node 0 child 0: a triangle child in the TLAS'],
+      // The BLAS root's children made instance children.
+      [edit((w) => {
+        for (let c = 0; c < 1 + (w[root * 32 + 6]! >>> 28); c++) w[root * 32 + 10 + 3 * c] = (w[root * 32 + 10 + 3 * c]! & 0xf0ffffff) | (BVH8_INSTANCE_TYPE << 24);
+      }), `the BLAS at node ${root}: box node ${root} child 0: an instance node inside a BLAS`],
+      [new Uint32Array([...built.words, ...new Uint32Array(32)]), "1 of the image's"],
+      [edit((w) => (w[root * 32 + 7] = 200)), new RegExp(`^the BLAS at node ${root} \\(its node numbers from its root\\): box node 0: obb_matrix_index is 200`)],
+    ];
+    for (const [w, message] of cases) expect(() => decodeBvh8InstancedImage(w)).toThrow(message);
   });
 
   test('the one-level image checker refuses instance children with a clear error', () => {
