@@ -118,6 +118,12 @@ export function bvh8ChildTargets(node: Gfx12BoxNode): Bvh8ChildTarget[] {
   });
 }
 
+/** The number of nodes of an image; throws Gfx12Error when it is not whole nodes. */
+export function bvh8ImageNodes(words: Uint32Array): number {
+  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
+  return words.length / GFX12_NODE_WORDS;
+}
+
 /** One node's 32 words of the image. */
 export const bvh8NodeWords = (words: Uint32Array, node: number): Uint32Array => words.subarray(node * GFX12_NODE_WORDS, (node + 1) * GFX12_NODE_WORDS);
 
@@ -133,8 +139,7 @@ export interface DecodedBvh8Image {
  * there; no node left unreached; the worst-case stack within STACK_DEPTH. Throws Gfx12Error naming the node.
  */
 export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
-  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
-  const count = words.length / GFX12_NODE_WORDS;
+  const count = bvh8ImageNodes(words);
   const boxNodes = new Map<number, Gfx12BoxNode>();
   const primitiveNodes = new Map<number, Gfx12PrimitiveNode>();
   const claimed = new Set<number>(count > 0 ? [0] : []);

@@ -7,7 +7,7 @@ import type { Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
 import { buildBvh8, type Bvh8, type Bvh8BuildOptions } from './bvh8.ts';
-import { BVH8_BOX_TYPE, OFFSET_UNITS_PER_NODE, bvh8ChildTargets, bvh8NodeWords, decodeBvh8Image, encodeBvh8Image, wrap, type DecodedBvh8Image } from './bvh8Image.ts';
+import { BVH8_BOX_TYPE, OFFSET_UNITS_PER_NODE, bvh8ChildTargets, bvh8ImageNodes, bvh8NodeWords, decodeBvh8Image, encodeBvh8Image, wrap, type DecodedBvh8Image } from './bvh8Image.ts';
 import { GFX12_MAX_CHILDREN, GFX12_NODE_WORDS, Gfx12Error, OBB_DISABLED, decodeGfx12BoxNode, encodeGfx12BoxNode, type Gfx12BoxChild, type Gfx12BoxNode } from './gfx12.ts';
 import { BVH8_INSTANCE_TYPE, GFX12_MAX_USER_DATA, decodeGfx12InstanceNode, encodeGfx12InstanceNode, type Gfx12InstanceNode } from './gfx12Instance.ts';
 
@@ -196,8 +196,7 @@ export interface DecodedBvh8InstancedImage {
  * path to an instance plus its BLAS's is within STACK_DEPTH.
  */
 export function decodeBvh8InstancedImage(words: Uint32Array): DecodedBvh8InstancedImage {
-  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
-  const count = words.length / GFX12_NODE_WORDS;
+  const count = bvh8ImageNodes(words);
   const tlasBoxNodes = new Map<number, Gfx12BoxNode>();
   const instances = new Map<number, Gfx12InstanceNode>();
   if (count === 0) return { tlasBoxNodes, instances, blas: [], worstCaseStack: 0 };
