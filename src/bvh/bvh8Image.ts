@@ -14,6 +14,7 @@ import {
   type Gfx12BoxNode,
   type Gfx12PrimitiveNode,
 } from './gfx12.ts';
+import { BVH8_INSTANCE_TYPE } from './gfx12Instance.ts';
 
 /** node_type of a box child (radv's box32). */
 export const BVH8_BOX_TYPE = 5;
@@ -84,7 +85,8 @@ export function encodeBvh8Image(bvh: Bvh8): Bvh8Image {
 
 /** The place each child of a box node points at: a box node or the first of `size` primitive nodes. */
 export interface Bvh8ChildTarget {
-  readonly kind: 'box' | 'primitive';
+  /** 'instance' only in a two-level image (bvh8Instanced.ts). */
+  readonly kind: 'box' | 'primitive' | 'instance';
   /** Node index in the image. */
   readonly node: number;
   readonly size: number;
@@ -92,8 +94,8 @@ export interface Bvh8ChildTarget {
 
 /**
  * The targets of a box node's children: box children from internal_child_offset, primitive children from
- * primitive_child_offset, each advancing its own pointer by node_size nodes in slot order. Throws Gfx12Error on
- * an offset that is not a whole node or a node_type other than box (5) or triangle (0).
+ * primitive_child_offset (instance children too), each advancing its own pointer by node_size nodes in slot order.
+ * Throws Gfx12Error on an offset that is not a whole node or a node_type other than box (5), triangle (0) or instance (6).
  */
 export function bvh8ChildTargets(node: Gfx12BoxNode): Bvh8ChildTarget[] {
   const base = (name: string, offset: number): number => {
@@ -109,13 +111,19 @@ export function bvh8ChildTargets(node: Gfx12BoxNode): Bvh8ChildTarget[] {
       internal += c.nodeSize;
       return { kind: 'box', node: at, size: c.nodeSize };
     }
-    if (c.nodeType === BVH8_TRIANGLE_TYPE) {
+    if (c.nodeType === BVH8_TRIANGLE_TYPE || c.nodeType === BVH8_INSTANCE_TYPE) {
       const at = primitive;
       primitive += c.nodeSize;
-      return { kind: 'primitive', node: at, size: c.nodeSize };
+      return { kind: c.nodeType === BVH8_TRIANGLE_TYPE ? 'primitive' : 'instance', node: at, size: c.nodeSize };
     }
-    throw new Gfx12Error(`child ${i} has node_type ${c.nodeType}; the BVH8 image has box (${BVH8_BOX_TYPE}) and triangle (${BVH8_TRIANGLE_TYPE}) children only`);
+    throw new Gfx12Error(`child ${i} has node_type ${c.nodeType}; the BVH8 image has box (${BVH8_BOX_TYPE}), triangle (${BVH8_TRIANGLE_TYPE}) and instance (${BVH8_INSTANCE_TYPE}) children only`);
   });
+}
+
+/** The number of nodes of an image; throws Gfx12Error when it is not whole nodes. */
+export function bvh8ImageNodes(words: Uint32Array): number {
+  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
+  return words.length / GFX12_NODE_WORDS;
 }
 
 /** One node's 32 words of the image. */
@@ -133,8 +141,7 @@ export interface DecodedBvh8Image {
  * there; no node left unreached; the worst-case stack within STACK_DEPTH. Throws Gfx12Error naming the node.
  */
 export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
-  if (words.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${words.length} words`);
-  const count = words.length / GFX12_NODE_WORDS;
+  const count = bvh8ImageNodes(words);
   const boxNodes = new Map<number, Gfx12BoxNode>();
   const primitiveNodes = new Map<number, Gfx12PrimitiveNode>();
   const claimed = new Set<number>(count > 0 ? [0] : []);
@@ -157,6 +164,7 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
     worst = Math.max(worst, 1 + here);
     wrap(where, () => bvh8ChildTargets(box)).forEach((t, i) => {
       for (let k = 0; k < t.size; k++) claim(t.node + k, `${where} child ${i}`);
+      if (t.kind === 'instance') throw new Gfx12Error(`${where} child ${i}: an instance node (node_type ${BVH8_INSTANCE_TYPE}) in a one-level image (two-level images: bvh8Instanced.ts)`);
       if (t.kind === 'box') {
         if (t.size !== 1) throw new Gfx12Error(`${where} child ${i}: a box child has node_size 1, got ${t.size}`);
         todo.push({ node: t.node, above: here });
@@ -177,7 +185,7 @@ export function decodeBvh8Image(words: Uint32Array): DecodedBvh8Image {
 }
 
 /** Run a node decode, prefixing a Gfx12Error with the node's place. */
-function wrap<T>(where: string, f: () => T): T {
+export function wrap<T>(where: string, f: () => T): T {
   try {
     return f();
   } catch (e) {

@@ -25,7 +25,7 @@ function readBits(words: Uint32Array, at: number, width: number): number {
 }
 
 /** Writes or reads consecutive fields. */
-class BitCursor {
+export class BitCursor {
   constructor(
     readonly words: Uint32Array,
     public at = 0,
@@ -98,6 +98,9 @@ export interface Gfx12BoxNode {
   readonly children: readonly Gfx12QuantizedChild[];
 }
 
+/** The part of a node that places its quantized children (box and instance nodes alike). */
+export type Gfx12QuantizedBoxes = Pick<Gfx12BoxNode, 'origin' | 'exponents' | 'children'>;
+
 /** A finite binary32 value as an exact integer count of 2^−149 (the smallest subnormal). */
 function units(bits: number): bigint {
   const exp = (bits >>> 23) & 0xff;
@@ -109,7 +112,7 @@ function units(bits: number): bigint {
 /** One unit of exponent e, in 2^−149 units: 2^(e − 127 + 149). */
 const unitOf = (e: number): bigint => 1n << BigInt(e + 22);
 const ceilDiv = (a: bigint, b: bigint): bigint => (a + b - 1n) / b;
-const fieldCheck = (name: string, value: number, bits: number): number => {
+export const fieldCheck = (name: string, value: number, bits: number): number => {
   if (!Number.isInteger(value) || value < 0 || value >= 2 ** bits) throw new Gfx12Error(`${name} must be a ${bits}-bit unsigned integer, got ${value}`);
   return value;
 };
@@ -125,15 +128,25 @@ function exponentFor(span: bigint): number {
 export function encodeGfx12BoxNode(input: Gfx12BoxNodeInput): Uint32Array {
   const kids = input.children;
   if (kids.length < 1 || kids.length > GFX12_MAX_CHILDREN) throw new Gfx12Error(`a box node has 1 to ${GFX12_MAX_CHILDREN} children, got ${kids.length}`);
-  const origin = [0, 1, 2].map((a) => kids.map((k) => k.box.min[a]!).reduce((m, b) => (units(b) < units(m) ? b : m))) as unknown as Vec3;
-  const o = origin.map(units);
-  const exponents = [0, 1, 2].map((a) => exponentFor(kids.reduce((s, k) => (units(k.box.max[a]!) - o[a]! > s ? units(k.box.max[a]!) - o[a]! : s), 0n)));
   const w = new BitCursor(new Uint32Array(GFX12_NODE_WORDS));
   w.put(32, fieldCheck('internalChildOffset', input.internalChildOffset, 32)).put(32, fieldCheck('primitiveChildOffset', input.primitiveChildOffset, 32));
   w.put(32, fieldCheck('unused', input.unused ?? 0, 32));
+  putQuantizedChildren(w, kids, () => w.put(32, fieldCheck('obbMatrixIndex', input.obbMatrixIndex ?? OBB_DISABLED, 32)));
+  return w.words;
+}
+
+/**
+ * Origin x/y/z, exponents x/y/z, 4 unused bits, child_count_minus_one, then (after `afterCount` writes what the
+ * node has there) the quantized children: the part box and instance nodes share.
+ */
+export function putQuantizedChildren(w: BitCursor, kids: readonly Gfx12BoxChild[], afterCount: () => void = () => {}): void {
+  const origin = [0, 1, 2].map((a) => kids.map((k) => k.box.min[a]!).reduce((m, b) => (units(b) < units(m) ? b : m))) as unknown as Vec3;
+  const o = origin.map(units);
+  const exponents = [0, 1, 2].map((a) => exponentFor(kids.reduce((s, k) => (units(k.box.max[a]!) - o[a]! > s ? units(k.box.max[a]!) - o[a]! : s), 0n)));
   for (const b of origin) w.put(32, b >>> 0);
   for (const e of exponents) w.put(8, e);
-  w.put(4, 0).put(4, kids.length - 1).put(32, fieldCheck('obbMatrixIndex', input.obbMatrixIndex ?? OBB_DISABLED, 32));
+  w.put(4, 0).put(4, kids.length - 1);
+  afterCount();
   kids.forEach((k, i) => {
     const q = (a: number) => quantize(k.box, a, o[a]!, unitOf(exponents[a]!), i);
     const [x, y, z] = [q(0), q(1), q(2)];
@@ -141,7 +154,6 @@ export function encodeGfx12BoxNode(input: Gfx12BoxNodeInput): Uint32Array {
     w.put(QUANT_BITS, z.min).put(QUANT_BITS, x.max).put(8, fieldCheck('cullMask', k.cullMask ?? 0xff, 8));
     w.put(QUANT_BITS, y.max).put(QUANT_BITS, z.max).put(4, fieldCheck('nodeType', k.nodeType, 4)).put(4, fieldCheck('nodeSize', k.nodeSize, 4));
   });
-  return w.words;
 }
 
 /** min → floor((x − origin)/unit), max → ceil((x − origin)/unit) − 1, exactly; clamped outward into 12 bits. */
@@ -162,13 +174,16 @@ export function decodeGfx12BoxNode(words: Uint32Array): Gfx12BoxNode {
   const count = r.get(4) + 1;
   const obbMatrixIndex = r.get(32);
   if (count > GFX12_MAX_CHILDREN) throw new Gfx12Error(`child_count_minus_one is ${count - 1}; a node has at most ${GFX12_MAX_CHILDREN} children`);
-  const children = Array.from({ length: count }, (): Gfx12QuantizedChild => {
-    const [minX, minY, cullFlags] = [r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(4)];
-    r.get(4);
-    const [minZ, maxX, cullMask, maxY, maxZ, nodeType, nodeSize] = [r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(8), r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(4), r.get(4)];
-    return { qmin: [minX, minY, minZ], qmax: [maxX, maxY, maxZ], cullFlags, cullMask, nodeType, nodeSize };
-  });
+  const children = Array.from({ length: count }, () => getQuantizedChild(r));
   return { internalChildOffset, primitiveChildOffset, unused, origin, exponents, obbMatrixIndex, children };
+}
+
+/** One 96-bit quantized child (the layout box and instance nodes share). */
+export function getQuantizedChild(r: BitCursor): Gfx12QuantizedChild {
+  const [minX, minY, cullFlags] = [r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(4)];
+  r.get(4);
+  const [minZ, maxX, cullMask, maxY, maxZ, nodeType, nodeSize] = [r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(8), r.get(QUANT_BITS), r.get(QUANT_BITS), r.get(4), r.get(4)];
+  return { qmin: [minX, minY, minZ], qmax: [maxX, maxY, maxZ], cullFlags, cullMask, nodeType, nodeSize };
 }
 
 /** Child i's decoded box in double precision: origin + q · 2^(e − 127) (min) and origin + (q + 1) · 2^(e − 127) (max). */
@@ -202,14 +217,14 @@ export function unitsToBinary32(u: bigint, dir: 'down' | 'up'): number {
  * rounded toward −∞ and origin + (qmax + 1) · 2^(e − 127) rounded toward +∞ (each the exact value, rounded
  * once). Rounding outward keeps it containing the exactly decoded box, which contains the child's exact box.
  */
-export function gfx12ChildBox(node: Gfx12BoxNode, i: number): Box {
+export function gfx12ChildBox(node: Gfx12QuantizedBoxes, i: number): Box {
   const c = node.children[i]!;
   const at = (a: number, q: number, dir: 'down' | 'up') => unitsToBinary32(units(node.origin[a]!) + BigInt(q) * unitOf(node.exponents[a]!), dir);
   return { min: [0, 1, 2].map((a) => at(a, c.qmin[a]!, 'down')) as unknown as Vec3, max: [0, 1, 2].map((a) => at(a, c.qmax[a]! + 1, 'up')) as unknown as Vec3 };
 }
 
 /** Does child i's decoded box contain `box`? Decided exactly (integer arithmetic), not in floating point. */
-export function gfx12ChildContains(node: Gfx12BoxNode, i: number, box: Box): boolean {
+export function gfx12ChildContains(node: Gfx12QuantizedBoxes, i: number, box: Box): boolean {
   const c = node.children[i]!;
   return [0, 1, 2].every((a) => {
     const o = units(node.origin[a]!);

@@ -44,3 +44,13 @@ export {
   obbIndexIsValid,
 } from './obbMatrices.ts';
 export { bvh8SahCost } from './bvh8Sah.ts';
+export {
+  encodeGfx12InstanceNode,
+  decodeGfx12InstanceNode,
+  BVH8_INSTANCE_TYPE,
+  GFX12_INSTANCE_MAX_CHILDREN,
+  GFX12_MAX_USER_DATA,
+  type Gfx12InstanceNode,
+  type Gfx12InstanceNodeInput,
+} from './gfx12Instance.ts';
+export { buildBvh8Instanced, decodeBvh8InstancedImage, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type DecodedBvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';

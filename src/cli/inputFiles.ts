@@ -127,6 +127,9 @@ function imageScene(file: string): Scene {
 /** Whether a file name says it is a triangle-memory image rather than an OBJ file. */
 export const isTriangleImage = (file: string): boolean => isHex(file) || isBin(file);
 
+/** Whether a file name says it is an instanced scene file (`instance` lines, docs/bvh.md "Instances"). */
+export const isInstancedSceneFile = (file: string): boolean => /\.scene$/i.test(file);
+
 /** Whether a file name says it is a Wavefront OBJ file. */
 export const isObjFile = (file: string): boolean => /\.obj$/i.test(file);
 

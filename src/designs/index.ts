@@ -12,6 +12,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/bvh8/rayBox8Cosim.ts').then((m) => [m.rayBox8CosimDesign]),
     import('../gpu/bvh8/trianglePairCosim.ts').then((m) => [m.trianglePairCosimDesign]),
     import('../gpu/bvh8/obbRayRotateCosim.ts').then((m) => [m.obbRayRotateCosimDesign]),
+    import('../gpu/bvh8/rayTransformCosim.ts').then((m) => [m.rayTransformCosimDesign]),
     import('../gpu/texture/textureLodCosim.ts').then((m) => [m.textureLodCosimDesign]),
     import('../gpu/texture/texelCoordinatesCosim.ts').then((m) => [m.texelCoordinatesCosimDesign]),
     import('../gpu/texture/bilinearBlendCosim.ts').then((m) => [m.bilinearBlendCosimDesign]),

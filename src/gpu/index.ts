@@ -29,6 +29,7 @@ export { Gfx12BoxDecoder, GFX12_BOX_CHILDREN, GFX12_BOX_DECODER_LATENCY } from '
 export { Gfx12PrimitiveDecoder, GFX12_PRIM_VERTICES, GFX12_PRIM_TRIANGLES, GFX12_PRIMITIVE_DECODER_LATENCY } from './bvh8/gfx12PrimitiveDecoder.ts';
 export { RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } from './bvh8/rayBox8.ts';
 export { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from './bvh8/trianglePair.ts';
+export { RayTransform, defaultRayTransformParams, rayTransformLatency, type RayTransformParams } from './bvh8/rayTransform.ts';
 export { WatertightLane } from './bvh8/watertightLane.ts';
 export { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from './texture/textureLod.ts';
 export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from './texture/texelCoordinates.ts';
@@ -53,6 +54,7 @@ export { rayBox4CosimDesign } from './bvh/cosimDesign.ts';
 export { gfx12BoxCosimDesign, gfx12PrimitiveCosimDesign } from './bvh8/gfx12DecodersCosim.ts';
 export { rayBox8CosimDesign } from './bvh8/rayBox8Cosim.ts';
 export { trianglePairCosimDesign } from './bvh8/trianglePairCosim.ts';
+export { rayTransformCosimDesign } from './bvh8/rayTransformCosim.ts';
 export { textureLodCosimDesign } from './texture/textureLodCosim.ts';
 export { texelCoordinatesCosimDesign } from './texture/texelCoordinatesCosim.ts';
 export { bilinearBlendCosimDesign } from './texture/bilinearBlendCosim.ts';

@@ -160,7 +160,7 @@ describe('visit order', () => {
     expect(decodeGfx12BoxNode(bvh8NodeWords(words, 0)).children.length).toBe(8);
     const r = castRayBvh8(words, bits3([0, 0, 0]), bits3([0, 0, 1]));
     expect(r.triangle).toBe(7);
-    expect(r.counters).toEqual({ nodeTests: 1, boxTests: 8, primitiveNodes: 1, triangleTests: 1, maxStack: 8 });
+    expect(r.counters).toEqual({ nodeTests: 1, boxTests: 8, primitiveNodes: 1, triangleTests: 1, maxStack: 8, instanceNodes: 0 });
     const back = castRayBvh8(words, bits3([0, 0, 9]), bits3([0, 0, -1]));
     expect(back.triangle).toBe(0);
     expect(back.counters.triangleTests).toBe(1);

@@ -293,7 +293,7 @@ describe('rtgpu render --bvh', () => {
     const cases: [string[], RegExp][] = [
       [['--scene', 'bunny', '--brute-force'], /^rtgpu: --scene bunny: error: the scene has 3710 triangles; the triangle memory holds 512 \(without --brute-force, through a BVH: 65536 triangles and 65536 vertices\)$/],
       [['--bvh', '--brute-force'], /^rtgpu: give --bvh or --brute-force, not both$/],
-      [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny, textured; a scene file is the SCENE argument\)$/],
+      [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny, textured, bunnies; a scene file is the SCENE argument\)$/],
       [[scene, '--scene', 'bunny'], /^rtgpu: give a scene file or --scene bunny, not both$/],
       [[join(dir, 'plain.hex'), '--bvh'], /^rtgpu: .*plain\.hex: error: .*\(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
       [[join(dir, 'bvh.hex')], /^rtgpu: .*bvh\.hex: error: .*\(it is a BVH scene image: add --bvh\)$/],

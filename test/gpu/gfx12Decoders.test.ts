@@ -319,7 +319,7 @@ describe('the bunny-in-box BVH8 image (buildBvh8 + encodeBvh8Image)', () => {
   test('every node streamed one per cycle through its decoder equals the host: boxes as the golden traversal tests them', () => {
     const img = encodeBvh8Image(buildBvh8(bunnyInBox()));
     // Node kinds from the root down, as the traversal finds them.
-    const kinds: ('box' | 'primitive')[] = ['box'];
+    const kinds: ('box' | 'primitive' | 'instance')[] = ['box'];
     for (let k = 0; k < kinds.length; k++) {
       if (kinds[k] !== 'box') continue;
       for (const c of bvh8ChildTargets(decodeGfx12BoxNode(bvh8NodeWords(img.words, k)))) for (let s = 0; s < c.size; s++) kinds[c.node + s] = c.kind;

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { defineCommand } from '../command.ts';
-import { isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
+import { isInstancedSceneFile, isTriangleImage, loadTriangles, parseInput, sameFile } from '../inputFiles.ts';
 import { ProgressBar, buildLog } from '../progress.ts';
 import { faultNote, formatRunJson, someIds } from './run.ts';
 import { writeOutput } from './asm.ts';
@@ -11,6 +11,8 @@ import { AUTO_BVH_TRIANGLES, BUILT_IN_SCENES, checkCamera, parseRenderArgs, rend
 import { SceneError, triangleCount, type Scene } from '../../golden/scene.ts';
 import { loadObjFile, type Light, type Material } from '../../golden/materials.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
+import { flattenInstances } from '../../golden/instancedScene.ts';
+import { loadInstancedSceneFile } from '../../golden/instancedSceneFile.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { Bvh4 } from '../../bvh/index.ts';
 import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
@@ -61,11 +63,25 @@ function loadScene(file: string | undefined, name: string | undefined, traversal
     return { scene: builtIn.scene(), name: `--scene ${name}`, ...(builtIn.materials ? { materials: builtIn.materials() } : {}) };
   }
   if (file === undefined) return { scene: defaultScene(), name: '<scene>' };
+  if (isInstancedSceneFile(file)) return loadInstancedScene(file);
   const image = isTriangleImage(file);
   const loaded: LoadedScene = image ? { ...pickSceneAndBvh(loadTriangles(file, traversal)), name: file, fromFile: true } : { ...parseInput(() => loadObjFile(file)), name: file, fromFile: true };
   // Otherwise a file that is no scene at all (a PLY, say) renders as sky and exits 0.
   if (triangleCount(loaded.scene) === 0) throw new CliError(`${file}: no triangles${image ? '' : " (no 'f' faces)"} — nothing to render`, 1);
   return loaded;
+}
+
+/**
+ * A `.scene` file: its instances flattened into one triangle list on the host (vertices transformed, instance by
+ * instance), which every GPU path renders; the instance nodes themselves are read only by the golden BVH8
+ * traversal until a hardware core does (docs/bvh.md "Instances").
+ */
+function loadInstancedScene(file: string): LoadedScene {
+  const { scene, materials } = parseInput(() => loadInstancedSceneFile(file));
+  const flat = flattenInstances(scene);
+  if (triangleCount(flat) === 0) throw new CliError(`${file}: its meshes have no triangles — nothing to render`, 1);
+  process.stdout.write(`instances: ${scene.instances.length} of ${scene.meshes.length} meshes, flattened to ${triangleCount(flat)} triangles for the GPU\n`);
+  return { scene: flat, materials, name: file, fromFile: true };
 }
 
 /** Brute force: the scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */

@@ -2,12 +2,14 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { HELP, type HelpPlan } from '../command.ts';
-import { checkSceneFileKind, isTriangleImage } from '../inputFiles.ts';
+import { checkSceneFileKind, isInstancedSceneFile, isTriangleImage } from '../inputFiles.ts';
 import { DEFAULT_MAX_CYCLES, gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
 import { texturedMaterials, texturedScene } from '../../golden/texturedScene.ts';
+import { bunniesInBox } from '../../golden/bunniesScene.ts';
+import { flattenInstances } from '../../golden/instancedScene.ts';
 import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT } from '../../host/frame.ts';
@@ -26,6 +28,8 @@ export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {
   cornell: { scene: defaultScene },
   bunny: { scene: bunnyInBox },
   textured: { scene: texturedScene, materials: texturedMaterials },
+  // Instances of one bunny mesh, flattened into one triangle list for the GPU (the hardware core reads no instance nodes yet).
+  bunnies: { scene: () => flattenInstances(bunniesInBox().scene), materials: () => bunniesInBox().materials },
 };
 
 const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
@@ -40,13 +44,14 @@ export const vec = (v: Vec3): string => v.join(',');
 
 const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --brute-force] [--width W] [--height H] [--out FILE] [options]
 
-Renders SCENE (a Wavefront OBJ file .obj with its mtllib materials, or a triangle-memory image .hex/.bin;
-default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
+Renders SCENE (a Wavefront OBJ file .obj with its mtllib materials, an instanced scene file .scene, or a
+triangle-memory image .hex/.bin; default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
 how busy each core was. Pixel id = y * width + x, from the top left.
 
   --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
                         Stanford bunny in the Cornell box, 3,710 triangles; textured: the Cornell box
-                        with a checkerboard texture on its floor, drawn flat until a kernel samples it)
+                        with a checkerboard texture on its floor, drawn flat until a kernel samples it;
+                        bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
   --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
@@ -227,7 +232,7 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   if (values.vcd !== undefined && choice.sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const jobs = jobsFlag(values.jobs, choice.sim, width * height, values.vcd !== undefined);
   const sceneName = builtInSceneFlag(values.scene);
-  if (sceneFile !== undefined) checkSceneFileKind(sceneFile);
+  if (sceneFile !== undefined && !isInstancedSceneFile(sceneFile)) checkSceneFileKind(sceneFile);
   return { sceneFile, sceneName, asked, width, height, kernel, given, fixedCamera, lightPositions, choice, gpu, out: values.out ?? 'render.png', dump: values.dump, vcd: values.vcd, jobs };
 }
 

@@ -1,10 +1,10 @@
 // The golden BVH8 traversal: a ray through a GFX12 BVH8 memory image, step for step as the hardware must do it (docs/bvh.md).
 import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
 import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
-import { hitWithShader, missResult, rayIsValid, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { missResult, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { testTriangleWatertight } from '../watertight.ts';
-import { closer } from './bvhCaster.ts';
 import { obbRay } from './obbRay.ts';
+import { closerHit, enterInstance, instanceHitResult, tryDecode, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
 import {
   GFX12_NODE_WORDS,
   STACK_DEPTH,
@@ -28,12 +28,16 @@ export interface Bvh8Counters {
   readonly triangleTests: number;
   /** The most entries the stack held at once. */
   readonly maxStack: number;
+  /** Instance nodes read (a two-level image; docs/bvh.md "Instances"). */
+  readonly instanceNodes: number;
 }
 
 export interface Bvh8TraceResult extends TraceResult {
   readonly counters: Bvh8Counters;
   /** Set (only) when the ray reached something it could not read; the ray stops and answers a miss. */
   readonly fault?: true;
+  /** A hit in an instance: its user_data (the instance id); `triangle` is then the primitive index in its mesh. */
+  readonly instance?: number;
 }
 
 export interface Bvh8CastOptions {
@@ -48,11 +52,8 @@ interface Entry {
   readonly primitive: boolean;
   readonly node: number;
   readonly tnear: number;
-}
-
-interface Best {
-  readonly triangle: Gfx12Triangle;
-  readonly test: TriangleTest;
+  /** An instance node (a TLAS leaf of a two-level image). */
+  readonly instance?: boolean;
 }
 
 /**
@@ -60,23 +61,46 @@ interface Best {
  * the primitive indices stored in the image (the original scene's), the shader id its geometry index. A ray that
  * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, an OBB matrix index
  * that is neither 0–103 nor 0x7F, more node reads than the image has nodes, a stack overflow) stops with a miss
- * marked `fault`. A box node with OBB on tests its children with the ray rotated into its frame (obbRay).
+ * marked `fault`. A box node with OBB on tests its children with the ray rotated into its frame (obbRay). In a
+ * two-level image (buildBvh8Instanced) an instance entry moves the ray into the instance's object space for its
+ * BLAS and back to world space when the stack returns below the BLAS's entries (bvh8Instance.ts); its hits name
+ * the instance.
  */
 export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8CastOptions = {}): Bvh8TraceResult {
   if (image.length % GFX12_NODE_WORDS !== 0) throw new Gfx12Error(`a BVH8 image is whole 128-byte nodes (${GFX12_NODE_WORDS} words each), got ${image.length} words`);
   const nodeCount = image.length / GFX12_NODE_WORDS;
-  const counters = { nodeTests: 0, boxTests: 0, primitiveNodes: 0, triangleTests: 0, maxStack: 0 };
+  const counters = { nodeTests: 0, boxTests: 0, primitiveNodes: 0, triangleTests: 0, maxStack: 0, instanceNodes: 0 };
   if (!rayIsValid(o, d) || nodeCount === 0) return { ...missResult(), counters };
   const test = opts.triangleTest ?? testTriangleWatertight;
-  const inv = rayInverse(d);
+  const world = { o, d, inv: rayInverse(d) };
+  let inv = world.inv;
   const stack: Entry[] = [{ primitive: false, node: 0, tnear: 0 }];
   counters.maxStack = 1;
-  let best: Best | undefined;
-  // In a tree every node is read at most once per ray; more reads mean a cycle in a malformed image.
-  const readable = (node: number): boolean => node < nodeCount && counters.nodeTests + counters.primitiveNodes < nodeCount;
+  let best: Bvh8Hit | undefined;
+  // Inside a BLAS: the instance and where its stack entries begin (one instance level; o, d, inv are then its object-space ray).
+  let level: InstanceLevel | undefined;
+  // In a tree every node is read at most once per ray and BLAS visit; more reads mean a cycle in a malformed image.
+  let budget = nodeCount;
+  const readable = (node: number): boolean => node < nodeCount && counters.nodeTests + counters.primitiveNodes + counters.instanceNodes < budget;
   while (stack.length > 0) {
+    // The BLAS's entries are used up: back to the world ray.
+    if (level !== undefined && stack.length === level.stackBase) [level, o, d, inv] = [undefined, world.o, world.d, world.inv];
     const e = stack.pop()!;
     if (best !== undefined && fcmp(e.tnear, best.test.t).flags === FLAG_POSITIVE) continue;
+    if (e.instance) {
+      // Only the TLAS may hold instances.
+      if (level !== undefined || !readable(e.node)) return faulted(counters);
+      counters.instanceNodes++;
+      const entry = enterInstance(image, e.node, world.o, world.d, best === undefined ? POS_INF : best.test.t);
+      if (entry.kind === 'fault') return faulted(counters);
+      if (entry.kind === 'miss') continue;
+      level = { ...entry.level, stackBase: stack.length };
+      [o, d, inv] = [entry.level.ray.origin, entry.level.ray.dir, entry.level.ray.invDir];
+      budget += nodeCount;
+      stack.push({ primitive: false, node: entry.root, tnear: entry.tnear });
+      counters.maxStack = Math.max(counters.maxStack, stack.length);
+      continue;
+    }
     if (e.primitive) {
       // A leaf's pairs run over consecutive primitive nodes up to the pair with prim_range_stop.
       for (let node = e.node; ; node++) {
@@ -91,9 +115,9 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
             counters.triangleTests++;
             const [v0, v1, v2] = tri.vertices;
             const r = test(o, d, v0, v1, v2);
-            if (r.hit && (best === undefined || closer(r.t, tri.primitiveIndex, best.test.t, best.triangle.primitiveIndex))) best = { triangle: tri, test: r };
+            if (r.hit && closerHit(r.t, tri, level, best)) best = { triangle: tri, test: r, level };
           }
-          if (opts.anyHit && best !== undefined) return { ...hitOf(o, d, best), counters };
+          if (opts.anyHit && best !== undefined) return { ...instanceHitResult(world.o, world.d, best), counters };
         }
         if (decoded.rangeStop) break;
       }
@@ -119,24 +143,11 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     if (stack.length + order.length > STACK_DEPTH) return faulted(counters);
     for (let k = order.length - 1; k >= 0; k--) {
       const slot = order[k]!;
-      stack.push({ primitive: targets[slot]!.kind === 'primitive', node: targets[slot]!.node, tnear: results[slot]!.tnear });
+      stack.push({ primitive: targets[slot]!.kind === 'primitive', node: targets[slot]!.node, tnear: results[slot]!.tnear, instance: targets[slot]!.kind === 'instance' });
     }
     counters.maxStack = Math.max(counters.maxStack, stack.length);
   }
-  return { ...(best === undefined ? missResult() : hitOf(o, d, best)), counters };
-}
-
-/** The node decoders' answer, or undefined where they refuse the words. */
-function tryDecode<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof Gfx12Error) return undefined;
-    throw e;
-  }
+  return { ...(best === undefined ? missResult() : instanceHitResult(world.o, world.d, best)), counters };
 }
 
 const faulted = (counters: Bvh8Counters): Bvh8TraceResult => ({ ...missResult(), counters, fault: true });
-
-/** castRay's answer for the hit, from the image alone: shader id = geometry index, triangle = primitive index. */
-const hitOf = (o: Vec3, d: Vec3, best: Best): TraceResult => hitWithShader(o, d, best.triangle.primitiveIndex, best.triangle.geometryIndex ?? 0, best.test);
