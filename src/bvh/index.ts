@@ -33,3 +33,4 @@ export {
   type Bvh8ChildTarget,
   type DecodedBvh8Image,
 } from './bvh8Image.ts';
+export { bvh8SceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, BVH8_SCENE_HEADER_WORDS, type Bvh8SceneImage, type ParsedBvh8SceneImage } from './bvh8SceneImage.ts';
