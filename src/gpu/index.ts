@@ -30,6 +30,9 @@ export { Gfx12PrimitiveDecoder, GFX12_PRIM_VERTICES, GFX12_PRIM_TRIANGLES, GFX12
 export { RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } from './bvh8/rayBox8.ts';
 export { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from './bvh8/trianglePair.ts';
 export { WatertightLane } from './bvh8/watertightLane.ts';
+export { Bvh8IcCore, BVH8_STACK_ENTRIES, type Bvh8IcCoreParams } from './bvh8/bvh8IcCore.ts';
+export { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from './bvh8/bvh8IcSystem.ts';
+export { runBvh8Rays, type Bvh8RunReport } from './bvh8/bvh8RayRunner.ts';
 export { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from './texture/textureLod.ts';
 export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from './texture/texelCoordinates.ts';
 export { BilinearBlend, defaultBilinearBlendParams, bilinearBlendLatency, type BilinearBlendParams } from './texture/bilinearBlend.ts';
@@ -51,6 +54,7 @@ export { rayBox4CosimDesign } from './bvh/cosimDesign.ts';
 export { gfx12BoxCosimDesign, gfx12PrimitiveCosimDesign } from './bvh8/gfx12DecodersCosim.ts';
 export { rayBox8CosimDesign } from './bvh8/rayBox8Cosim.ts';
 export { trianglePairCosimDesign } from './bvh8/trianglePairCosim.ts';
+export { bvh8IcCosimDesign } from './bvh8/bvh8IcCosimDesign.ts';
 export { textureLodCosimDesign } from './texture/textureLodCosim.ts';
 export { texelCoordinatesCosimDesign } from './texture/texelCoordinatesCosim.ts';
 export { bilinearBlendCosimDesign } from './texture/bilinearBlendCosim.ts';

@@ -437,8 +437,8 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   const vertex = (ref: UIntValue) => selectByIndex(ref, Array.from({ length: GFX12_PRIM_VERTICES }, (_, k) => q.head.vertices.bits(96 * k + 95, 96 * k)));
   // Triangle slots 2p (tri0) and 2p + 1 (tri1) of the pair.
   const tri = [0, 1].map((k) => {
-    const i = cat(q.pair, lit(k, 1));
-    const at = (bits: UIntValue, width: number) => selectByIndex(i, Array.from({ length: 16 }, (_, s) => bits.bits(width * s + width - 1, width * s)));
+    const triangleSlot = cat(q.pair, lit(k, 1));
+    const at = (bits: UIntValue, width: number) => selectByIndex(triangleSlot, Array.from({ length: 16 }, (_, s) => bits.bits(width * s + width - 1, width * s)));
     const refs = at(q.head.vertexIndex, 12);
     return {
       vertices: cat(vertex(refs.bits(11, 8)), vertex(refs.bits(7, 4)), vertex(refs.bits(3, 0))),
