@@ -28,7 +28,7 @@ export const BVH8_BENCH_RAYS = 32;
 export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENCH_SIZE.width, height: number = BVH_BENCH_SIZE.height): Bvh8CoreFigures {
   const scene = bunnyInBox();
   const list = primaryRays(defaultCamera, width, height);
-  const eight = runBvh8Rays(bvh8SceneImage(scene).image, list, { ...defaultBvh8IcSystemParams, rays, nodes: 1024 });
+  const eight = runBvh8Rays(bvh8SceneImage(scene).image, list, { ...defaultBvh8IcSystemParams, rays, nodes: 1024, triangles: 4096, vertices: 4096 });
   const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
   const matches = eight.difference === null && !eight.loadError && JSON.stringify(eight.counts) === JSON.stringify(eight.golden) && four.difference === null && !four.loadError;
   const bvh8CyclesPerRay = eight.cycles / eight.rays;

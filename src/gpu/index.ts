@@ -1,5 +1,5 @@
 // The ray-tracing GPU in the eDSL: rtgpu_top and its blocks, the host register map, and the blocks' co-simulation designs.
-export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, type GpuParams } from './top/gpuTop.ts';
+export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, defaultBvh8GpuParams, type GpuParams } from './top/gpuTop.ts';
 export { gpuDesign, gpuSimulator } from './top/gpuDesign.ts';
 export { MMIO, CONTROL, STATUS, ERROR_CODE, RT_CORE_REG, IC_CORE_REG, MMIO_ID, INTERFACE_VERSION } from './memoryController/registers.ts';
 export { MemoryController, type MemoryControllerParams } from './memoryController/memoryController.ts';

@@ -30,7 +30,7 @@ const seed = seedFromEnv();
 console.log(`bvh8IcCore.test seed=${seed} (rerun with SEED=${seed})`);
 
 /** The bunny in the box (903 nodes) fits. */
-const small: Bvh8IcSystemParams = { fadd: 3, fmul: 5, fdiv: 14, rays: 16, nodes: 1024 };
+const small: Bvh8IcSystemParams = { fadd: 3, fmul: 5, fdiv: 14, rays: 16, nodes: 1024, triangles: 4096, vertices: 4096 };
 
 function expectGolden(r: Bvh8RunReport, what: string): void {
   expect(r.loadError, `${what}: load_error`).toBe(false);
@@ -188,7 +188,7 @@ describe('malformed images fault the rays that reach them, as castRayBvh8', () =
 // ------------------------------------------------------------------------------------ loading
 
 describe('loading BVH8 scene images', () => {
-  const tiny: Bvh8IcSystemParams = { ...small, nodes: 16 };
+  const tiny: Bvh8IcSystemParams = { ...small, nodes: 16, triangles: 64 };
   const words = (img: Uint32Array, extra: number[] = []) => Uint32Array.from([...img, ...extra]);
 
   test('the image format: header, nodes; parse refuses a wrong length with a clear message', () => {
@@ -201,7 +201,7 @@ describe('loading BVH8 scene images', () => {
     expect(() => parseBvh8SceneImage(new Uint32Array(1))).toThrow(Gfx12Error);
   });
 
-  test('too many nodes, a word past the end, a ray before the image is complete raise load_error; load_start clears it; triangle_count', () => {
+  test('too many nodes or triangles, a word past the end, a ray before the image is complete raise load_error; load_start clears it; triangle_count', () => {
     const { sim } = bvh8SystemSimulator(tiny);
     const good = image(defaultScene());
     const d = directDriver(sim);
@@ -216,8 +216,8 @@ describe('loading BVH8 scene images', () => {
     const big = encodeBvh8SceneImage(1, new Uint32Array(17 * GFX12_NODE_WORDS));
     loadBvhImage(sim, big, { reset: false });
     expect(error(), '17 nodes into 16').toBe(1n);
-    loadBvhImage(sim, Uint32Array.from([16 * 16 + 1, 0]), { reset: false });
-    expect(error(), 'more triangles than 16 nodes hold').toBe(1n);
+    loadBvhImage(sim, Uint32Array.from([65, 0]), { reset: false });
+    expect(error(), 'more triangles than the capacity').toBe(1n);
     // Half an image, then a ray.
     loadBvhImage(sim, good.subarray(0, 40), { reset: false });
     expect(error()).toBe(0n);
@@ -292,7 +292,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {
-    const params: Bvh8IcSystemParams[] = [bvh8IcCosimParams, { fadd: 0, fmul: 0, fdiv: 0, rays: 2, nodes: 2 }, { ...bvh8IcCosimParams, rays: 32, nodes: 100 }];
+    const params: Bvh8IcSystemParams[] = [bvh8IcCosimParams, { fadd: 0, fmul: 0, fdiv: 0, rays: 2, nodes: 2, triangles: 2, vertices: 2 }, { ...bvh8IcCosimParams, rays: 32, nodes: 100 }];
     await expectLintClean(params.map((p) => elaborate(Bvh8IcSystem, p).design));
   }, 600_000);
 });

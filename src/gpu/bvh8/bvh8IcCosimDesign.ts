@@ -14,7 +14,7 @@ import { randomBvhScene } from '../bvh/bvhRays.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
 
 /** Small, so that the RTL builds quickly; the GPU's float latencies. The default scene's BVH8 (9 nodes) fits. */
-export const bvh8IcCosimParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, nodes: 32 };
+export const bvh8IcCosimParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, nodes: 32, triangles: 64, vertices: 192 };
 
 /** Cycles of rays offered after each scene is loaded, then cycles with none, so that every ray finishes before the next load. */
 export const BVH8_IC_RAY_CYCLES = 2000;

@@ -1,10 +1,11 @@
 // One BVH8 intersection core with its node memory, loaded from the BVH8 scene image (src/bvh/bvh8SceneImage.ts) through
 // the same load port as the other IC systems (docs/bvh-hardware.md, "BVH8 traversal core").
-import { Bool, UInt, cat, defineModule, fsm, input, lit, mux, output, type MemoryHandle, type UIntType } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, fsm, lit, mux, output, type MemoryHandle, type UIntType } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
-import { SceneLoad } from '../memory/sceneLoad.ts';
+import { sceneLoadPorts } from '../icCore/icSystem.ts';
+import { triangleIdBits } from '../memory/triangleMemory.ts';
 import { passThrough } from '../passThrough.ts';
 import { Bvh8IcCore } from './bvh8IcCore.ts';
 
@@ -17,15 +18,16 @@ export interface Bvh8IcSystemParams {
   readonly rays: number;
   /** Capacity of the node memory in 128-byte nodes (2 to 2^20). */
   readonly nodes: number;
+  /** The most triangles an image may declare (word 0); with `vertices`, sizes `load_triangle_count` as the other IC systems' (triangleIdBits). */
+  readonly triangles: number;
+  readonly vertices: number;
 }
 
-export const defaultBvh8IcSystemParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 16, nodes: 8192 };
+export const defaultBvh8IcSystemParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 16, nodes: 8192, triangles: 65536, vertices: 65536 };
 
 /** Bits of a node index: every loaded index (below `nodes`) and an all-ones index that is never loaded. */
 export const bvh8IndexBits = (p: Pick<Bvh8IcSystemParams, 'nodes'>): number => clog2(p.nodes + 1);
 
-/** Bits of load_triangle_count: a primitive node holds at most 16 triangles. */
-export const bvh8TriangleCountBits = (p: Pick<Bvh8IcSystemParams, 'nodes'>): number => clog2(16 * p.nodes + 1);
 
 const NODE_WORDS = 32;
 const NODE_BITS = 32 * NODE_WORDS;
@@ -34,14 +36,14 @@ const NODE_BITS = 32 * NODE_WORDS;
 const LOAD_PHASES = ['triangles', 'nodeCount', 'nodes', 'done'] as const;
 
 function checkParams(p: Bvh8IcSystemParams): void {
-  if (!Number.isInteger(p.nodes) || p.nodes < 2 || p.nodes > 1 << 20) throw new Error(`Bvh8IcSystem: nodes must be an integer from 2 to 2^20, got ${p.nodes}`);
+  for (const k of ['nodes', 'triangles', 'vertices'] as const) if (!Number.isInteger(p[k]) || p[k] < 2 || p[k] > 1 << 20) throw new Error(`Bvh8IcSystem: ${k} must be an integer from 2 to 2^20, got ${p[k]}`);
 }
 
-// load_error (sticky until load_start): a triangle count past 16 per node of capacity, a node count past the capacity,
+// load_error (sticky until load_start): a triangle count past `triangles`, a node count past the capacity,
 // a word past the end of the image, a ray before the image is complete. A malformed node is not a load error: the rays
 // that reach it fault (done_fault), as castRayBvh8's do.
 const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => ({
-  load: input(SceneLoad(bvh8TriangleCountBits(p))),
+  ...sceneLoadPorts(p),
   ...rayPorts(),
   // The core's extra counters.
   box_tests: output(UInt(32)),
@@ -51,7 +53,7 @@ const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => ({
 export const Bvh8IcSystem = defineModule('Bvh8IcSystem', bvh8IcSystemPorts, (m, io, p) => {
   checkParams(p);
   const ib = bvh8IndexBits(p);
-  const tb = bvh8TriangleCountBits(p);
+  const tb = triangleIdBits(p);
   const ab = clog2(p.nodes);
   const core = m.instance(Bvh8IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib }, { name: 'core' });
   const nodes: MemoryHandle<UIntType> = m.memory(UInt(NODE_BITS), p.nodes, { name: 'nodes' });
@@ -91,7 +93,7 @@ export const Bvh8IcSystem = defineModule('Bvh8IcSystem', bvh8IcSystemPorts, (m, 
   m.when(accept, () => {
     m.switch(phaseNow)
       .is('triangles', () => {
-        m.when(data.gt(16 * p.nodes), fail).otherwise(() => triangles.set(data.trunc(tb)));
+        m.when(data.gt(p.triangles), fail).otherwise(() => triangles.set(data.trunc(tb)));
         load.goto('nodeCount');
       })
       .is('nodeCount', () => {
