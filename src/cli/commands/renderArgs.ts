@@ -214,7 +214,8 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   if (positionals.length > 1) throw new CliError(`expected at most one scene file, got ${positionals.length}\n\n${usage}`);
   const sceneFile = positionals[0];
   if (sceneFile !== undefined && values.scene !== undefined) throw new CliError(`give a scene file or --scene ${values.scene}, not both`);
-  if ([values.bvh, values.bvh8, values['brute-force']].filter(Boolean).length > 1) throw new CliError('give one of --bvh, --bvh8 and --brute-force');
+  const kinds = (['bvh', 'bvh8', 'brute-force'] as const).filter((k) => values[k]).map((k) => `--${k}`);
+  if (kinds.length > 1) throw new CliError(`give ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, not ${kinds.length === 2 ? 'both' : 'all'}`);
   // Given, or for a triangle image brute force unless --bvh or --bvh8; otherwise chosen by the scene's size.
   const asked: Traversal | undefined = values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
   const width = intFlag('width', values.width, DEFAULT_FRAME_SIZE.width, 1, MAX_SIZE);
