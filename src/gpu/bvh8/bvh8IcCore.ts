@@ -2,15 +2,15 @@
 // node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests) entering the triangle engine per cycle
 // (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
-import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
-import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
+import { Fifo, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
-import { isTraceableRay } from '../icCore/traceableRay.ts';
-import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
-import { rayAxes, shearOperands } from '../icCore/watertightTest.ts';
+import { join3 } from '../icCore/vec3.ts';
+import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
+import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
-import { childTargets, packLowFirst } from './childTargets.ts';
+import { childTargets } from './childTargets.ts';
 import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
 import { GFX12_PRIMITIVE_DECODER_LATENCY, GFX12_PRIM_VERTICES, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
 import { BVH8_CHILDREN, RayBox8, rayBox8Latency } from './rayBox8.ts';
@@ -33,7 +33,6 @@ const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
 /** GFX12 OBB matrix index meaning "no rotation" (src/bvh/gfx12.ts OBB_DISABLED); any other faults the ray. */
 const OBB_DISABLED = 0x7f;
 const NODE_BITS = 1024;
-const ONE = 0x3f800000;
 
 /**
  * A ray slot's state. free → inverse (1/d and the shear in the dividers) → ready ⇄ wait (a pop, a node read, a box or a
@@ -112,7 +111,8 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   checkBvh8IcCoreParams(p);
   const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, pendingBits: pendingBits(p) };
   const stack = traversalStack(core);
-  const rays = intake(core);
+  // Every ray is watertight-tested (TrianglePair); with no nodes loaded it misses at once, as castRayBvh8 on an empty image.
+  const rays = rayIntake(m, io, { free: stateMask(core, 'free'), slots: p.rays, fdiv: p.fdiv, watertight: true, traceable: io.node_count.ne(0) });
   const pop = popStage(core, stack);
   const entry = entryStage(core, pop);
   const decoded = decodeStage(core, entry);
@@ -120,7 +120,7 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const push = pushStage(core, stack, box);
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
-  const finish = finishStage(core);
+  const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
   slotEvents(core, { rays, pop, entry, decoded, box, push, queue, pairs, finish });
   counters(core, { accept: rays.accept, box, pairs, decoded });
 });
@@ -156,41 +156,6 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
 const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
 const stateMask = (core: Core, state: SlotStateName): UIntValue => cat(...core.slots.map((s) => s.state.is(state)).reverse());
 const popcount = (v: UIntValue, width: number): UIntValue => Array.from({ length: v.width }, (_, i) => v.bit(i).zext(width)).reduce((a, b) => a.add(b));
-
-/** The rays as they arrive: a free slot takes one; 1/d and the watertight shear come out of the dividers `fdiv` cycles later. */
-interface Intake {
-  readonly accept: BoolValue;
-  readonly intoSlot: UIntValue;
-  /** Finite, a non-zero direction, and a loaded image: otherwise the ray finishes as a miss at once. */
-  readonly rayValid: BoolValue;
-  readonly axes: UIntValue;
-  readonly inverseDone: BoolValue;
-  readonly inverseSlot: UIntValue;
-  readonly inverse: Vec3;
-  readonly shear: Vec3;
-}
-
-function intake(core: Core): Intake {
-  const { m, io, p, slots } = core;
-  const freeSlots = m.instance(PriorityEncoder, { n: slots.length }, { name: 'free_slot' });
-  freeSlots.io.in.set(stateMask(core, 'free'));
-  const accept = io.dispatch.ray_start.and(freeSlots.io.valid);
-  io.dispatch.ready.set(freeSlots.io.valid);
-  const rayValid = isTraceableRay(io.ray_origin, io.ray_direction).and(io.node_count.ne(0));
-  const divide = accept.and(rayValid);
-  const divider = (name: string, a: UIntValue, b: UIntValue) => {
-    const u = m.instance(FDiv, { stages: p.fdiv }, { name });
-    u.io.in_valid.set(divide);
-    u.io.a.set(mux(divide, a, lit(ONE, 32)));
-    u.io.b.set(mux(divide, b, lit(ONE, 32)));
-    return u.io.result;
-  };
-  const inverse = split3(io.ray_direction).map((d, a) => divider(`inv_${'xyz'[a]}`, lit(ONE, 32), d)) as unknown as Vec3;
-  const axes = rayAxes(io.ray_direction);
-  const shearIn = shearOperands(io.ray_direction, axes);
-  const shear = shearIn.numerators.map((a, i) => divider(`shear_${'xyz'[i]}`, a, shearIn.denominator)) as unknown as Vec3;
-  return { accept, intoSlot: freeSlots.io.index, rayValid, axes, inverseDone: delayValid(m, divide, p.fdiv, 'inverse_valid'), inverseSlot: delay(m, freeSlots.io.index, p.fdiv, 'inverse_slot'), inverse, shear };
-}
 
 /** The stack: eight banks (one per child a push may write), entry d of ray s in bank d mod 8 at word {s, d / 8}. */
 interface TraversalStack {
@@ -489,38 +454,6 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   };
 }
 
-/** The answer: a finished ray is picked, o + t·d computed, and the answer leaves `fmul + fadd` cycles later. */
-interface Finish {
-  readonly pick: BoolValue;
-  readonly pickSlot: UIntValue;
-  readonly valid: BoolValue;
-  readonly slot: UIntValue;
-}
-
-function finishStage(core: Core): Finish {
-  const { m, io, p, f } = core;
-  const finishing = m.instance(PriorityEncoder, { n: core.slots.length }, { name: 'finish_slot' });
-  finishing.io.in.set(stateMask(core, 'finish'));
-  const f1Valid = m.regNext(finishing.io.valid, { reset: 0 });
-  const f1Slot = m.regNext(finishing.io.index);
-  const f1Have = pick(core, f1Slot, (s) => s.haveBest).asBool();
-  const f1T = mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.bestT), lit(0, 32));
-  const f1O = split3(pick(core, f1Slot, (s) => s.origin));
-  const f1D = split3(mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.direction), lit(0, 96)));
-  const lag = p.fmul + p.fadd;
-  const point = [0, 1, 2].map((i) => f.add(delay(m, f1O[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(f1T, f1D[i]!))) as unknown as Vec3;
-  const done = delayValid(m, f1Valid, lag, 'done');
-  // The answer's fields only with `done`: the delay registers have no reset.
-  const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
-  const doneHave = answer(f1Have, 'done_have').asBool();
-  io.dispatch.done.set(done);
-  io.dispatch.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
-  io.dispatch.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
-  io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.dispatch.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
-  return { pick: finishing.io.valid, pickSlot: finishing.io.index, valid: f1Valid, slot: f1Slot };
-}
-
 interface SlotEvents {
   readonly rays: Intake;
   readonly pop: Pop;
@@ -545,7 +478,7 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
       m.when(rays.rayValid, () => s.state.set('inverse')).otherwise(() => s.state.set('finish'));
       s.origin.set(io.ray_origin);
       s.direction.set(io.ray_direction);
-      s.axes.set(rays.axes);
+      if (rays.axes) s.axes.set(rays.axes);
       s.thread.set(io.ray_thread);
       s.haveBest.set(false);
       s.fault.set(false);
@@ -555,7 +488,7 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));
-      s.shear.set(join3(rays.shear));
+      if (rays.shear) s.shear.set(join3(rays.shear));
       s.fresh.set(true);
       s.state.set('ready');
     });

@@ -42,7 +42,7 @@ function checkParams(p: Bvh8IcSystemParams): void {
 // load_error (sticky until load_start): a triangle count past `triangles`, a node count past the capacity,
 // a word past the end of the image, a ray before the image is complete. A malformed node is not a load error: the rays
 // that reach it fault (done_fault), as castRayBvh8's do.
-const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => ({
+const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => (checkParams(p), {
   ...sceneLoadPorts(p),
   ...rayPorts(),
   // The core's extra counters.

@@ -1,5 +1,5 @@
 // The box node's child targets in hardware: bvh8ChildTargets (src/bvh/bvh8Image.ts) as logic, and when it refuses the node.
-import { cat, lit, mux, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { lit, mux, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { BVH8_CHILDREN } from './rayBox8.ts';
 
 /** GFX12 node types of a BVH8 image's children (src/bvh/bvh8Image.ts). */
@@ -49,6 +49,3 @@ export function childTargets(h: DecodedBoxHeader, indexBits: number): ChildTarge
   }
   return { index, primitive, fault };
 }
-
-/** Bits of values packed element 0 lowest. */
-export const packLowFirst = (vs: readonly UIntValue[]): UIntValue => cat(...[...vs].reverse());
