@@ -8,7 +8,7 @@ import { HexWordsError, parseHexWords, wordsFromBytes } from '../isa/hexWords.ts
 import { imageToScene, objText, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
-import { Bvh4FormatError, BvhBuildError, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { Bvh4FormatError, BvhBuildError, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
 
 /** The bytes of FILE, or a CliError (status 1) saying why it cannot be read. */
 export function readBytes(file: string): Buffer {
@@ -87,7 +87,8 @@ export function loadTriangles(file: string | undefined, traversal: Traversal = '
   if (file !== undefined) checkSceneFileKind(file);
   if (traversal === 'bvh') return loadBvhTriangles(file);
   const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : loadObj(file);
-  return { scene, image: parseInput(() => sceneToImage(scene)) };
+  // 'bvh8': the scene's BVH8 scene image (docs/host.md), built here.
+  return { scene, image: parseInput(() => (traversal === 'bvh8' ? bvh8SceneImage(scene).image : sceneToImage(scene))) };
 }
 
 function loadBvhTriangles(file: string | undefined): Triangles {

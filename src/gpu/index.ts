@@ -1,5 +1,5 @@
 // The ray-tracing GPU in the eDSL: rtgpu_top and its blocks, the host register map, and the blocks' co-simulation designs.
-export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, type GpuParams } from './top/gpuTop.ts';
+export { GpuTop, GPU_TOP_NAME, defaultGpuParams, defaultBvhGpuParams, defaultBvh8GpuParams, type GpuParams } from './top/gpuTop.ts';
 export { gpuDesign, gpuSimulator } from './top/gpuDesign.ts';
 export { MMIO, CONTROL, STATUS, ERROR_CODE, RT_CORE_REG, IC_CORE_REG, MMIO_ID, INTERFACE_VERSION } from './memoryController/registers.ts';
 export { MemoryController, type MemoryControllerParams } from './memoryController/memoryController.ts';
@@ -31,6 +31,9 @@ export { RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } fro
 export { TrianglePair, defaultTrianglePairParams, trianglePairLatency, type TrianglePairParams } from './bvh8/trianglePair.ts';
 export { RayTransform, defaultRayTransformParams, rayTransformLatency, type RayTransformParams } from './bvh8/rayTransform.ts';
 export { WatertightLane } from './bvh8/watertightLane.ts';
+export { Bvh8IcCore, BVH8_STACK_ENTRIES, type Bvh8IcCoreParams } from './bvh8/bvh8IcCore.ts';
+export { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from './bvh8/bvh8IcSystem.ts';
+export { runBvh8Rays, type Bvh8RunReport } from './bvh8/bvh8RayRunner.ts';
 export { TextureLod, defaultTextureLodParams, textureLodLatency, type TextureLodParams } from './texture/textureLod.ts';
 export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatency, type TexelCoordinatesParams } from './texture/texelCoordinates.ts';
 export { BilinearBlend, defaultBilinearBlendParams, bilinearBlendLatency, type BilinearBlendParams } from './texture/bilinearBlend.ts';
@@ -55,6 +58,7 @@ export { gfx12BoxCosimDesign, gfx12PrimitiveCosimDesign } from './bvh8/gfx12Deco
 export { rayBox8CosimDesign } from './bvh8/rayBox8Cosim.ts';
 export { trianglePairCosimDesign } from './bvh8/trianglePairCosim.ts';
 export { rayTransformCosimDesign } from './bvh8/rayTransformCosim.ts';
+export { bvh8IcCosimDesign } from './bvh8/bvh8IcCosimDesign.ts';
 export { textureLodCosimDesign } from './texture/textureLodCosim.ts';
 export { texelCoordinatesCosimDesign } from './texture/texelCoordinatesCosim.ts';
 export { bilinearBlendCosimDesign } from './texture/bilinearBlendCosim.ts';

@@ -1,5 +1,6 @@
 // A frame: kernel, camera, scene and materials as the GPU's memory images, and its results as an RGB image.
 import { defaultBvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
+import { defaultBvh8IcSystemParams } from '../gpu/bvh8/bvh8IcSystem.ts';
 import { assemble } from '../isa/assembler.ts';
 import { sceneToImage, SceneError, triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
 import { toNumber } from '../golden/float32.ts';
@@ -7,7 +8,7 @@ import { isEmissive, type Light, type Material, type Rgb } from '../golden/mater
 import { defaultLights, defaultMaterials } from '../golden/defaultScene.ts';
 import { CONSTANT_WORDS } from '../golden/iss/memory.ts';
 import { defaultTriangleMemoryParams, type TriangleMemoryParams } from '../gpu/memory/triangleMemory.ts';
-import { bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { cameraConstants, type Camera } from './camera.ts';
 import { kernelSource, type KernelName } from './kernels/index.ts';
@@ -167,6 +168,13 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): Uint32Array {
   }
   // Triangles and vertices first: no BVH is built for a scene that cannot fit anyway.
   checkSceneFits(spec.scene, file, defaultBvhCapacity);
+  if (traversal === 'bvh8') {
+    if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH4 was given for a 'bvh8' frame");
+    const { image, bvh8 } = bvh8SceneImage(spec.scene);
+    const nodes = bvh8.boxNodes + bvh8.primitiveNodes;
+    if (nodes > defaultBvh8IcSystemParams.nodes) throw new SceneError(file, undefined, `the scene has ${nodes} BVH8 nodes; the BVH8 node memory holds ${defaultBvh8IcSystemParams.nodes}`);
+    return image;
+  }
   const { image, bvh } = spec.bvh === undefined ? bvhSceneImage(spec.scene) : { image: encodeBvhSceneImage(spec.scene, spec.bvh), bvh: spec.bvh };
   checkSceneFits(spec.scene, file, defaultBvhCapacity, bvh);
   return image;

@@ -372,3 +372,18 @@ describe('render statistics and progress', () => {
     expect(writes[2]!.length).toBeGreaterThanOrEqual(writes[1]!.length);
   });
 });
+
+describe('rtgpu render --bvh8', () => {
+  test('the bunny through the GFX12 BVH8 on the ISA simulator: node tests reported, the PNG written; --bvh8 with --bvh is refused', async () => {
+    const dir = tempDir('render-bvh8');
+    const r = await rtgpu('render', '--scene', 'bunny', '--bvh8', '--sim', 'iss', '--width', '16', '--height', '12', '--out', join(dir, 'bunny.png'));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/\(kernel shade, BVH8 traversal\)/);
+    expect(r.stdout).toMatch(/^node tests: [1-9]\d*$/m);
+    expect(readPng(readFileSync(join(dir, 'bunny.png'))).width).toBe(16);
+    const both = await rtgpu('render', '--bvh8', '--bvh', '--sim', 'iss');
+    expect(both.exitCode).not.toBe(0);
+    expect(both.stderr.trim()).toBe('rtgpu: give --bvh or --bvh8, not both');
+  }, 120_000);
+});

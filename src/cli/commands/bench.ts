@@ -11,6 +11,7 @@ import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../des
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvh8Memory } from '../../designs/bvh8Bench.ts';
 import { measureObb } from '../../designs/obbBench.ts';
+import { measureBvh8Core } from '../../designs/bvh8CoreBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
 import { measureRtlLines } from '../../designs/rtlSize.ts';
@@ -24,7 +25,8 @@ const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
                  three simulators, a 64x48 shade frame, the live Verilator and Icarus back ends
                  against their standalone harnesses, the BVH traversal's tests per
                  primary ray of the bunny in the Cornell box, its BVH8 image's memory against the
-                 BVH4's, and the BVH IC core's cycles per
+                 BVH4's, the BVH8 IC core's box and triangle tests per cycle and cycles per
+                 ray against the BVH4 core's, and the BVH IC core's cycles per
                  ray against the brute-force core's and its node tests per cycle)
   --cycles N     TS simulator and Verilator cycles (default 200000; Icarus runs N/50)
   --json         print one JSON object {"rows": [...], "metrics": {...}}`;
@@ -80,6 +82,10 @@ async function execute(plan: BenchPlan): Promise<number> {
     Object.assign(metrics, measureBvh8Memory());
     log('measuring oriented boxes on the thin rods (box tests and SAH cost saved against axis-aligned boxes) …');
     Object.assign(metrics, measureObb());
+    log('measuring the BVH8 IC core on the bunny (box and triangle tests per cycle, cycles per ray against the BVH4 core) …');
+    const eight = measureBvh8Core();
+    if (!eight.bvh8MatchesGolden) throw new CliError('the BVH8 IC core disagreed with castRayBvh8 during the benchmark; its figures would be meaningless');
+    Object.assign(metrics, { bvh8BoxTestsPerCycle: eight.bvh8BoxTestsPerCycle, bvh8TriTestsPerCycle: eight.bvh8TriTestsPerCycle, bvh8CyclesPerRay: eight.bvh8CyclesPerRay, bvh8SpeedupOverBvh4: eight.bvh8SpeedupOverBvh4 });
     log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
     const core = measureBvhCore();
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');

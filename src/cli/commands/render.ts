@@ -119,14 +119,14 @@ const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * 
 export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: string; traversal?: Traversal; dump?: string }, r: GpuRunResult): string {
   const s = r.stats;
   const iss = opts.sim === 'iss';
-  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : ''})`];
+  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : opts.traversal === 'bvh8' ? ', BVH8 traversal' : ''})`];
   const instances = (s.gpus ?? 1) > 1 ? ` in each of ${s.gpus} GPU instances (render workers)` : '';
   if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores${instances}`);
   else lines.push(`sim: ${opts.sim}${iss ? ' (ISA simulator: cycles = instructions, no per-core figures)' : ''}`);
   const gpus = s.gpus ?? 1;
   lines.push(`cycles: ${s.cycles}${gpus > 1 ? ` (summed over ${gpus} GPU instances)` : ''}`, `instructions: ${s.instructions}`);
   if (!iss || s.rays > 0) lines.push(`rays: ${s.rays}`, `triangle tests: ${s.triangleTests}`);
-  if (opts.traversal === 'bvh' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
+  if (opts.traversal === 'bvh' || opts.traversal === 'bvh8' || s.nodeTests > 0) lines.push(`node tests: ${s.nodeTests}`);
   // A multithreaded core is busy while it holds a thread; it is used in the cycles it issues an instruction.
   if (s.rtIssueCycles.length) lines.push(`RT core utilization (cycles issuing): ${s.rtIssueCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);

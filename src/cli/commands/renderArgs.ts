@@ -42,7 +42,7 @@ const MAX_SIZE = 4096;
 export const AUTO_BVH_TRIANGLES = 64;
 export const vec = (v: Vec3): string => v.join(',');
 
-const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --brute-force] [--width W] [--height H] [--out FILE] [options]
+const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --bvh8 | --brute-force] [--width W] [--height H] [--out FILE] [options]
 
 Renders SCENE (a Wavefront OBJ file .obj with its mtllib materials, an instanced scene file .scene, or a
 triangle-memory image .hex/.bin; default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
@@ -54,6 +54,8 @@ how busy each core was. Pixel id = y * width + x, from the top left.
                         bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
+  --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores): the scene's BVH8 is built
+                        (a .hex/.bin SCENE is a triangle-memory image)
   --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
                         scene: a BVH above ${AUTO_BVH_TRIANGLES} triangles, brute force up to it; a .hex/.bin image
                         is brute force unless --bvh
@@ -102,6 +104,7 @@ const flags = {
   sim: { type: 'string' },
   scene: { type: 'string' },
   bvh: { type: 'boolean' },
+  bvh8: { type: 'boolean' },
   'brute-force': { type: 'boolean' },
   ...gpuFlagOptions,
   dump: { type: 'string' },
@@ -216,9 +219,10 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   if (positionals.length > 1) throw new CliError(`expected at most one scene file, got ${positionals.length}\n\n${usage}`);
   const sceneFile = positionals[0];
   if (sceneFile !== undefined && values.scene !== undefined) throw new CliError(`give a scene file or --scene ${values.scene}, not both`);
-  if (values.bvh && values['brute-force']) throw new CliError('give --bvh or --brute-force, not both');
-  // Given, or for a triangle image brute force unless --bvh; otherwise chosen by the scene's size.
-  const asked: Traversal | undefined = values.bvh ? 'bvh' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
+  const kinds = (['bvh', 'bvh8', 'brute-force'] as const).filter((k) => values[k]).map((k) => `--${k}`);
+  if (kinds.length > 1) throw new CliError(`give ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, not ${kinds.length === 2 ? 'both' : 'all'}`);
+  // Given, or for a triangle image brute force unless --bvh or --bvh8; otherwise chosen by the scene's size.
+  const asked: Traversal | undefined = values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
   const width = intFlag('width', values.width, DEFAULT_FRAME_SIZE.width, 1, MAX_SIZE);
   const height = intFlag('height', values.height, DEFAULT_FRAME_SIZE.height, 1, MAX_SIZE);
   const kernel = chooseKernel(values.kernel);

@@ -23,6 +23,8 @@ export interface MachineOptions {
   readonly traversal?: Traversal;
   /** The BVH to traverse, exactly (e.g. parseBvhSceneImage's); `scene` must then be in its order. */
   readonly bvh?: Bvh4;
+  /** With traversal 'bvh8': the BVH8 image's nodes to walk exactly (absent: built from `scene`). */
+  readonly bvh8?: Uint32Array;
   /** Instructions one thread may retire before the run is abandoned. */
   readonly maxInstructions?: number;
   /** Called for every retired instruction (and the fault-ending fetch) of every thread. */
@@ -72,7 +74,7 @@ export class Machine {
 
   constructor(private readonly opts: MachineOptions) {
     this.memory = new Memory(opts.program, opts.constants, opts.texture);
-    this.tracer = sceneTracer(opts.scene, { traversal: opts.traversal, triangleTest: opts.triangleTest, bvh: opts.bvh });
+    this.tracer = sceneTracer(opts.scene, { traversal: opts.traversal, triangleTest: opts.triangleTest, bvh: opts.bvh, bvh8: opts.bvh8 });
     this.limit = opts.maxInstructions ?? DEFAULT_MAX_INSTRUCTIONS;
   }
 

@@ -1,11 +1,13 @@
-// The `trace` of the ISA simulator: brute force over every triangle, or the BVH traversal of the BVH IC cores, with counters.
-import { buildBvh, reorderScene, type Bvh4 } from '../../bvh/index.ts';
+// The `trace` of the ISA simulator: brute force over every triangle, the BVH traversal of the BVH IC cores, or the BVH8
+// traversal of the BVH8 IC cores, with counters.
+import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene, type Bvh4 } from '../../bvh/index.ts';
 import { castRayBvh } from '../bvh/bvhCaster.ts';
+import { castRayBvh8 } from '../bvh/bvh8Caster.ts';
 import { castRay, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { triangleCount, type Scene } from '../scene.ts';
 
-/** How `trace` finds the closest hit: every triangle (the seed 004 IC cores) or a BVH4 (src/bvh, the BVH IC cores). */
-export type Traversal = 'brute-force' | 'bvh';
+/** How `trace` finds the closest hit: every triangle (the seed 004 IC cores), a BVH4 (src/bvh, the BVH IC cores) or a GFX12 BVH8 image (the BVH8 IC cores). */
+export type Traversal = 'brute-force' | 'bvh' | 'bvh8';
 
 /** What the traced rays cost, counted as the IC cores count it. */
 export interface TraceCounters {
@@ -13,7 +15,7 @@ export interface TraceCounters {
   rays: number;
   /** Ray–triangle tests (none for an invalid ray, which answers a miss at once). */
   triangleTests: number;
-  /** BVH nodes tested (0 for brute force). */
+  /** BVH nodes tested (0 for brute force; box nodes for the BVH8). */
   nodeTests: number;
 }
 
@@ -24,6 +26,8 @@ export interface SceneTracerOptions {
   readonly triangleTest?: TriangleTestFn;
   /** A prebuilt BVH of the scene, which must then be in the BVH's order. */
   readonly bvh?: Bvh4;
+  /** For 'bvh8': the BVH8 image's node words to walk exactly (parseBvh8SceneImage's); absent: built from the scene (buildBvh8's defaults). */
+  readonly bvh8?: Uint32Array;
 }
 
 export interface SceneTracer {
@@ -54,7 +58,22 @@ export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneT
       },
     };
   }
-  if (traversal !== 'bvh') throw new Error(`traversal must be 'brute-force' or 'bvh', got '${String(traversal)}'`);
+  if (traversal === 'bvh8') {
+    if (bvh !== undefined) throw new Error("a BVH4 was given for 'bvh8' traversal; give the BVH8 image's nodes as bvh8");
+    // castRayBvh8 has the watertight test built in: the BVH8 cores' TrianglePair.
+    const nodes = opts.bvh8 ?? encodeBvh8Image(buildBvh8(scene)).words;
+    return {
+      counters,
+      trace: (o, d) => {
+        const r = castRayBvh8(nodes, o, d);
+        counters.rays++;
+        counters.triangleTests += r.counters.triangleTests;
+        counters.nodeTests += r.counters.nodeTests;
+        return r;
+      },
+    };
+  }
+  if (traversal !== 'bvh') throw new Error(`traversal must be 'brute-force', 'bvh' or 'bvh8', got '${String(traversal)}'`);
   const tree = bvh ?? buildBvh(scene);
   const ordered = bvh === undefined ? reorderScene(scene, tree) : scene;
   return {

@@ -1,15 +1,16 @@
 // The BVH intersection core: many rays in flight, each walking its BVH4 depth first exactly as the golden traversal does,
 // one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md).
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FDiv, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
-import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
+import { Fifo, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
-import { isTraceableRay } from '../icCore/traceableRay.ts';
-import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
+import { join3, split3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
-import { isWatertight, rayAxes, shearOperands, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
+import { isWatertight, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { BoxTag, CHILDREN, LeafEntry, NodeWord, StackEntry } from './bvhWords.ts';
+import { answerStage, type Finish } from './rayAnswer.ts';
+import { rayIntake, type Intake } from './rayIntake.ts';
 import { RayBox4, rayBox4Latency } from './rayBox4.ts';
 
 export interface BvhIcCoreParams extends TriangleTestOption {
@@ -31,7 +32,6 @@ export const STACK_ENTRIES = 64;
 const STACK_BANKS = 4;
 const SP_BITS = clog2(STACK_ENTRIES + 1);
 
-const ONE = 0x3f800000;
 
 /** A ray slot's state. free → inverse (1/d in the dividers) → ready ⇄ wait (a pop, node or leaf in flight) → finish → drain → free; wait → finish on a fault. */
 export const RaySlotState = Enum('RaySlotState', ['free', 'inverse', 'ready', 'wait', 'finish', 'drain']);
@@ -113,14 +113,14 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   checkBvhIcCoreParams(p);
   const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, watertight: isWatertight(p) };
   const stack = traversalStack(core);
-  const rays = intake(core);
+  const rays = rayIntake(m, io, { free: stateMask(core, 'free'), slots: p.rays, fdiv: p.fdiv, watertight: core.watertight });
   const pop = popStage(core, stack);
   const entry = entryStage(core, pop);
   const node = nodeStage(core, entry);
   const push = pushStage(core, stack, node.box);
   const request = leafWalk(core, node.leafQueue);
   const triangle = triangleStage(core, request);
-  const finish = finishStage(core);
+  const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
   slotEvents(core, { rays, pop, entry, node, push, triangle, finish });
   counters(core, rays.accept, triangle.entering, entry.node);
 });
@@ -151,50 +151,6 @@ function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
 const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
 /** Bit k: slot k is in `state`. */
 const stateMask = (core: Core, state: RaySlotStateName): UIntValue => cat(...core.slots.map((s) => s.state.is(state)).reverse());
-
-/** The rays as they arrive: a free slot takes one; its 1/d (and the watertight shear) come out of the dividers `fdiv` cycles later. */
-interface Intake {
-  readonly accept: BoolValue;
-  readonly intoSlot: UIntValue;
-  /** Finite origin and direction, the direction not zero: otherwise the ray finishes as a miss at once. */
-  readonly rayValid: BoolValue;
-  readonly axes: UIntValue | undefined;
-  readonly inverseDone: BoolValue;
-  readonly inverseSlot: UIntValue;
-  readonly inverse: Vec3;
-  readonly shear: Vec3 | undefined;
-}
-
-function intake(core: Core): Intake {
-  const { m, io, p, slots, watertight } = core;
-  const freeSlots = m.instance(PriorityEncoder, { n: slots.length }, { name: 'free_slot' });
-  freeSlots.io.in.set(stateMask(core, 'free'));
-  const accept = io.dispatch.ray_start.and(freeSlots.io.valid);
-  const intoSlot = freeSlots.io.index;
-  io.dispatch.ready.set(freeSlots.io.valid);
-  const rayValid = isTraceableRay(io.ray_origin, io.ray_direction);
-  const divide = accept.and(rayValid);
-  const inverse = split3(io.ray_direction).map((d, a) => {
-    const u = m.instance(FDiv, { stages: p.fdiv }, { name: `inv_${'xyz'[a]}` });
-    u.io.in_valid.set(divide);
-    u.io.a.set(lit(ONE, 32));
-    u.io.b.set(mux(divide, d, lit(ONE, 32)));
-    return u.io.result;
-  }) as unknown as Vec3;
-  const inverseDone = delayValid(m, divide, p.fdiv, 'inverse_valid');
-  const inverseSlot = delay(m, intoSlot, p.fdiv, 'inverse_slot');
-  // Watertight: the ray's axes now, and its shear (d[kx], d[ky], 1) / d[kz] from three more dividers beside the inverse.
-  const axes = watertight ? rayAxes(io.ray_direction) : undefined;
-  const shearIn = axes ? shearOperands(io.ray_direction, axes) : undefined;
-  const shear = shearIn?.numerators.map((a, i) => {
-    const u = m.instance(FDiv, { stages: p.fdiv }, { name: `shear_${'xyz'[i]}` });
-    u.io.in_valid.set(divide);
-    u.io.a.set(mux(divide, a, lit(ONE, 32)));
-    u.io.b.set(mux(divide, shearIn.denominator, lit(ONE, 32)));
-    return u.io.result;
-  }) as Vec3 | undefined;
-  return { accept, intoSlot, rayValid, axes, inverseDone, inverseSlot, inverse, shear };
-}
 
 /** The stack: four banks, entry d of ray s in bank d mod 4 at word {s, d / 4}. */
 interface TraversalStack {
@@ -429,41 +385,6 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
     .or(tFlag.eq(FLAG_NEGATIVE))
     .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestTri))));
   return { entering, hit, closer, end: testEnd, slot: testSlot, id: testId, shader: testShader, t: test.t, normal: test.normal };
-}
-
-/** The answer: a finished ray is picked, o + t·d computed, and the answer leaves `fmul + fadd` cycles later. */
-interface Finish {
-  /** A slot in `finish` is picked this cycle (it moves to `drain`). */
-  readonly pick: BoolValue;
-  readonly pickSlot: UIntValue;
-  /** The picked slot's registers are read: it is free from the next cycle. */
-  readonly valid: BoolValue;
-  readonly slot: UIntValue;
-}
-
-function finishStage(core: Core): Finish {
-  const { m, io, p, f } = core;
-  const finishing = m.instance(PriorityEncoder, { n: core.slots.length }, { name: 'finish_slot' });
-  finishing.io.in.set(stateMask(core, 'finish'));
-  const finishPick = finishing.io.valid;
-  const f1Valid = m.regNext(finishPick, { reset: 0 });
-  const f1Slot = m.regNext(finishing.io.index);
-  const f1Have = pick(core, f1Slot, (s) => s.haveBest).asBool();
-  const f1T = mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.bestT), lit(0, 32));
-  const f1O = split3(pick(core, f1Slot, (s) => s.origin));
-  const f1D = split3(mux(f1Valid.and(f1Have), pick(core, f1Slot, (s) => s.direction), lit(0, 96)));
-  const lag = p.fmul + p.fadd;
-  const point = [0, 1, 2].map((i) => f.add(delay(m, f1O[i]!, p.fmul, `o${'xyz'[i]}`), f.mul(f1T, f1D[i]!))) as unknown as Vec3;
-  const done = delayValid(m, f1Valid, lag, 'done');
-  // The answer's fields only with `done`: the delay registers have no reset (undefined in silicon until an answer).
-  const answer = <V extends UIntValue | BoolValue>(v: V, name: string) => mux(done, delay(m, v, lag, name), lit(0, v.width));
-  const doneHave = answer(f1Have, 'done_have').asBool();
-  io.dispatch.done.set(done);
-  io.dispatch.done_fault.set(answer(f1Valid.and(pick(core, f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
-  io.dispatch.done_thread.set(answer(pick(core, f1Slot, (s) => s.thread), 'done_thread'));
-  io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(core, f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.dispatch.hit_normal.set(mux(doneHave, delay(m, pick(core, f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
-  return { pick: finishPick, pickSlot: finishing.io.index, valid: f1Valid, slot: f1Slot };
 }
 
 /** Every stage's events, to update the slots they name. */

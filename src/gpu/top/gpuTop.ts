@@ -7,6 +7,7 @@ import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.
 import { IcBuffer } from '../icBuffer/icBuffer.ts';
 import { IcSystem, defaultIcSystemParams, triangleTestParam, type IcSystemParams } from '../icCore/icSystem.ts';
 import { BvhIcSystem, defaultBvhIcSystemParams, type BvhIcSystemParams } from '../bvh/bvhIcSystem.ts';
+import { Bvh8IcSystem, defaultBvh8IcSystemParams } from '../bvh8/bvh8IcSystem.ts';
 import { MemoryController } from '../memoryController/memoryController.ts';
 import { hostPorts } from '../memoryController/hostPorts.ts';
 import { passThrough } from '../passThrough.ts';
@@ -29,9 +30,12 @@ export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
   /** Capacity of each triangle memory: triangles and vertices. */
   readonly triangles: number;
   readonly vertices: number;
-  /** 'bvh': the IC cores walk a BVH4 (BvhIcSystem, loaded with the BVH scene image); absent: every triangle (seed 004). */
-  readonly traversal?: 'bvh';
-  /** With 'bvh': ray slots per IC core, and the capacities of the node and TriRange memories. */
+  /**
+   * 'bvh': the IC cores walk a BVH4 (BvhIcSystem, loaded with the BVH scene image); 'bvh8': a GFX12 BVH8 image
+   * (Bvh8IcSystem, loaded with the BVH8 scene image); absent: every triangle (seed 004).
+   */
+  readonly traversal?: 'bvh' | 'bvh8';
+  /** With 'bvh' or 'bvh8': ray slots per IC core, and the capacities of the node (and for 'bvh' TriRange) memories. */
   readonly icRays?: number;
   readonly nodes?: number;
   readonly triRanges?: number;
@@ -67,10 +71,28 @@ export const defaultBvhGpuParams: GpuParams = {
   triRanges: defaultBvhIcSystemParams.triRanges,
 };
 
-/** One IC system of the configuration: brute force (IcSystem) or BVH (BvhIcSystem); both have the ports the top uses. */
+/** The BVH8 configuration: the default cores, BVH8 IC systems at their default capacities (8,192 nodes, 65,536 triangles). */
+export const defaultBvh8GpuParams: GpuParams = {
+  rtCores: 4,
+  icCores: 2,
+  traversal: 'bvh8',
+  triangles: defaultBvh8IcSystemParams.triangles,
+  vertices: defaultBvh8IcSystemParams.vertices,
+  icRays: defaultBvh8IcSystemParams.rays,
+  nodes: defaultBvh8IcSystemParams.nodes,
+};
+
+/** Rays one IC core holds: its slots (a brute-force core the default count). */
+const icRaysOf = (p: GpuParams): number => (p.traversal === 'bvh' ? (p.icRays ?? defaultBvhIcSystemParams.rays) : p.traversal === 'bvh8' ? (p.icRays ?? defaultBvh8IcSystemParams.rays) : defaultIcSystemParams.slots);
+
+/** One IC system of the configuration: brute force (IcSystem), BVH (BvhIcSystem) or BVH8 (Bvh8IcSystem); all have the ports the top uses. */
 function icSystem(m: ModuleBuilder, p: GpuParams, k: number) {
   if (p.traversal === undefined) return m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` });
-  if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh' or absent, got '${String(p.traversal)}'`);
+  if (p.traversal === 'bvh8') {
+    const d = defaultBvh8IcSystemParams;
+    return m.instance(Bvh8IcSystem, { ...d, triangles: p.triangles, vertices: p.vertices, rays: icRaysOf(p), nodes: p.nodes ?? d.nodes }, { name: `ic_core${k}` });
+  }
+  if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh', 'bvh8' or absent, got '${String(p.traversal)}'`);
   const d = defaultBvhIcSystemParams;
   const params: BvhIcSystemParams = { ...d, triangles: p.triangles, vertices: p.vertices, rays: p.icRays ?? d.rays, nodes: p.nodes ?? d.nodes, triRanges: p.triRanges ?? d.triRanges, ...triangleTestParam(p) };
   return m.instance(BvhIcSystem, params, { name: `ic_core${k}` });
@@ -97,7 +119,7 @@ type GpuBlocks = ReturnType<typeof gpuBlocks>;
 function gpuBlocks(m: ModuleBuilder, p: GpuParams) {
   const core: RtCoreParams = { ...defaultRtCoreParams, contexts: p.contexts ?? defaultRtCoreParams.contexts };
   // Rays in flight per IC core: its slots (icSystem above gives a brute-force core the default count).
-  const icRays = p.traversal === 'bvh' ? (p.icRays ?? defaultBvhIcSystemParams.rays) : defaultIcSystemParams.slots;
+  const icRays = icRaysOf(p);
   const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p), contexts: core.contexts }, { name: 'memory_controller' });
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
   const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, icRays }, { name: 'patch_dispatcher' });

@@ -8,7 +8,7 @@ import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
 import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
-import { defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
+import { defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
 import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
@@ -189,7 +189,7 @@ function checkJob(job: GpuJob): void {
 /** The configuration of `rtgpu_top` a job runs on. */
 export function gpuParamsFor(job: GpuJob, opts: GpuRunOptions): GpuParams {
   const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
-  return job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : { ...defaultGpuParams, ...cores };
+  return job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : job.traversal === 'bvh8' ? { ...defaultBvh8GpuParams, ...cores } : { ...defaultGpuParams, ...cores };
 }
 
 /** Run one frame on `rtgpu_top`, live on the simulator `opts.sim` names (ts, verilator, icarus or lockstep). */
@@ -228,7 +228,7 @@ export class GpuSession {
     checkJob(job);
     const start = performance.now();
     const params = opts.gpu ?? gpuParamsFor(job, opts);
-    if ((params.traversal === 'bvh') !== (job.traversal === 'bvh')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : 'brute-force'} IC cores`);
+    if ((params.traversal ?? 'brute-force') !== (job.traversal ?? 'brute-force')) throw new GpuRunError(`a ${job.traversal ?? 'brute-force'} frame cannot run on a GPU with ${params.traversal === 'bvh' ? 'BVH' : params.traversal === 'bvh8' ? 'BVH8' : 'brute-force'} IC cores`);
     const design = opts.design ?? gpuDesign(params);
     const { sim: engine, owned } = await gpuSimulatorOn(design, opts);
     const setupSeconds = (performance.now() - start) / 1000;

@@ -1,7 +1,7 @@
 // The host runtime: runs a frame (memory images + pixel count) on the GPU on any backend.
 import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
-import { parseBvhSceneImage } from '../../bvh/index.ts';
+import { parseBvh8SceneImage, parseBvhSceneImage } from '../../bvh/index.ts';
 import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
 
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
@@ -14,15 +14,17 @@ export { defaultRenderJobs, frameChunks, runFrameParallel } from './parallelFram
 
 /** The scene of the job's triangle image and, for BVH traversal, exactly the BVH the image holds. */
 function issScene(job: GpuJob) {
-  if ((job.traversal ?? 'brute-force') === 'brute-force') return { scene: imageToScene(job.triangles, '<triangle image>'), bvh: undefined };
+  if ((job.traversal ?? 'brute-force') === 'brute-force') return { scene: imageToScene(job.triangles, '<triangle image>'), bvh: undefined, bvh8: undefined };
+  // The BVH8 image holds the vertices: the scene is not needed.
+  if (job.traversal === 'bvh8') return { scene: { vertices: new Uint32Array(0), triangles: new Uint32Array(0) }, bvh: undefined, bvh8: parseBvh8SceneImage(job.triangles, '<BVH8 scene image>').nodes };
   const { ordered, bvh } = parseBvhSceneImage(job.triangles, '<BVH scene image>');
-  return { scene: ordered, bvh };
+  return { scene: ordered, bvh, bvh8: undefined };
 }
 
 /** The ISA simulator as the golden model: cycles = instructions, no per-core figures; progress pixel by pixel. */
 function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
   const start = performance.now();
-  const { scene, bvh } = issScene(job);
+  const { scene, bvh, bvh8 } = issScene(job);
   // The pixels done so far: what a stop at the instruction limit leaves.
   const done: RunPixel[] = [];
   const faulted: number[] = [];
@@ -32,7 +34,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     opts.onProgress?.(done.length, job.pixels, instructions);
   };
   try {
-    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, maxInstructions: opts.maxCycles, onPixel });
+    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, bvh8, maxInstructions: opts.maxCycles, onPixel });
     const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;

@@ -1,0 +1,42 @@
+// The BVH8 IC core on the bunny in the Cornell box (64x48 primary rays) for `rtgpu bench`: box and triangle tests per
+// cycle, and cycles per ray against the BVH4 IC core with as many rays in flight.
+import { bunnyInBox } from '../golden/sceneLibrary.ts';
+import { defaultCamera } from '../host/camera.ts';
+import { primaryRays } from '../host/primaryRays.ts';
+import { bvh8SceneImage, bvhSceneImage } from '../bvh/index.ts';
+import { runBvhRays } from '../gpu/bvh/bvhRayRunner.ts';
+import { defaultBvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
+import { runBvh8Rays } from '../gpu/bvh8/bvh8RayRunner.ts';
+import { defaultBvh8IcSystemParams } from '../gpu/bvh8/bvh8IcSystem.ts';
+import { BVH_BENCH_SIZE } from './bvhBench.ts';
+
+export interface Bvh8CoreFigures {
+  /** Ray–box tests per cycle of one BVH8 core, from the first ray offered to the last answer (limit 8). */
+  readonly bvh8BoxTestsPerCycle: number;
+  /** Ray–triangle tests per cycle (limit 2). */
+  readonly bvh8TriTestsPerCycle: number;
+  readonly bvh8CyclesPerRay: number;
+  /** The BVH4 IC core's cycles per ray (watertight test, as the BVH8's) over the BVH8's (issue 21 aims ≥ 2). */
+  readonly bvh8SpeedupOverBvh4: number;
+  /** Every answer and counter matched the golden traversals (a figure from a wrong answer is worthless). */
+  readonly bvh8MatchesGolden: boolean;
+}
+
+/** Both cores with the most rays in flight (32: the ray link's thread ids are 5 bits) and the GPU's float latencies. */
+export const BVH8_BENCH_RAYS = 32;
+
+export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENCH_SIZE.width, height: number = BVH_BENCH_SIZE.height): Bvh8CoreFigures {
+  const scene = bunnyInBox();
+  const list = primaryRays(defaultCamera, width, height);
+  const eight = runBvh8Rays(bvh8SceneImage(scene).image, list, { ...defaultBvh8IcSystemParams, rays, nodes: 1024, triangles: 4096, vertices: 4096 });
+  const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
+  const matches = eight.difference === null && !eight.loadError && JSON.stringify(eight.counts) === JSON.stringify(eight.golden) && four.difference === null && !four.loadError;
+  const bvh8CyclesPerRay = eight.cycles / eight.rays;
+  return {
+    bvh8BoxTestsPerCycle: eight.counts.boxTests / eight.cycles,
+    bvh8TriTestsPerCycle: eight.counts.triangleTests / eight.cycles,
+    bvh8CyclesPerRay,
+    bvh8SpeedupOverBvh4: four.cycles / four.rays / bvh8CyclesPerRay,
+    bvh8MatchesGolden: matches,
+  };
+}

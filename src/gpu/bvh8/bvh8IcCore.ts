@@ -1,0 +1,563 @@
+// The BVH8 intersection core: many rays in flight, each walking a GFX12 BVH8 image exactly as castRayBvh8 does; a box
+// node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests) entering the triangle engine per cycle
+// (docs/bvh-hardware.md, "BVH8 traversal core").
+import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
+import { Fifo, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
+import { FloatOps } from '../icCore/floatOps.ts';
+import { rayPorts } from '../icCore/icCore.ts';
+import { join3 } from '../icCore/vec3.ts';
+import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
+import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
+import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
+import { childTargets } from './childTargets.ts';
+import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
+import { GFX12_PRIMITIVE_DECODER_LATENCY, GFX12_PRIM_VERTICES, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
+import { BVH8_CHILDREN, RayBox8, rayBox8Latency } from './rayBox8.ts';
+import { TrianglePair, trianglePairLatency } from './trianglePair.ts';
+
+export interface Bvh8IcCoreParams {
+  readonly fadd: number;
+  readonly fmul: number;
+  readonly fdiv: number;
+  /** Rays in flight: a power of two from 2 to 32. */
+  readonly rays: number;
+  /** Bits of a node index; node_count must be below 2^indexBits (a child offset past that saturates to all ones, never loaded). */
+  readonly indexBits: number;
+}
+
+/** The traversal stack's entries per ray: castRayBvh8's STACK_DEPTH (a push past it faults the ray, as in the golden). */
+export const BVH8_STACK_ENTRIES = 64;
+const STACK_BANKS = BVH8_CHILDREN;
+const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
+/** GFX12 OBB matrix index meaning "no rotation" (src/bvh/gfx12.ts OBB_DISABLED); any other faults the ray. */
+const OBB_DISABLED = 0x7f;
+const NODE_BITS = 1024;
+
+/**
+ * A ray slot's state. free → inverse (1/d and the shear in the dividers) → ready ⇄ wait (a pop, a node read, a box or a
+ * primitive node in flight) → pairs (the ray's pairs still in the triangle engine) → ready or finish → drain → free.
+ * A fault goes to pairs too (its pairs in flight end first) and then to finish.
+ */
+export const Bvh8SlotState = Enum('Bvh8SlotState', ['free', 'inverse', 'ready', 'wait', 'pairs', 'finish', 'drain']);
+type SlotStateName = (typeof Bvh8SlotState.members)[number];
+
+export function checkBvh8IcCoreParams(p: Bvh8IcCoreParams): void {
+  for (const k of ['fadd', 'fmul', 'fdiv'] as const) if (!Number.isInteger(p[k]) || p[k] < 0 || p[k] > 40) throw new Error(`Bvh8IcCore: ${k} latency must be an integer from 0 to 40, got ${p[k]}`);
+  if (![2, 4, 8, 16, 32].includes(p.rays)) throw new Error(`Bvh8IcCore: rays must be 2, 4, 8, 16 or 32, got ${p.rays}`);
+  if (!Number.isInteger(p.indexBits) || p.indexBits < 1 || p.indexBits > 24) throw new Error(`Bvh8IcCore: indexBits must be an integer from 1 to 24, got ${p.indexBits}`);
+}
+
+export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
+  ...rayPorts(),
+  // Beside IcCoreCounters (node_tests = box nodes tested, tests = triangle tests): ray–box tests and primitive nodes read.
+  box_tests: output(UInt(32)),
+  primitive_nodes: output(UInt(32)),
+  /** Nodes loaded (below 2^indexBits): a read at or past it, or more reads by one ray than nodes, faults the ray. 0: every ray misses. */
+  node_count: input(UInt(p.indexBits)),
+  // The node memory's read side: the 128-byte node (word k at bits 32k + 31 : 32k) one cycle after the request.
+  node_req_valid: output(Bool),
+  node_req_index: output(UInt(p.indexBits)),
+  node_resp: input(UInt(NODE_BITS)),
+});
+
+/** Cycles from a box node's pop to its children pushed: the stack read, the node read, the decoder, the box engine. */
+export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_DECODER_LATENCY + rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
+
+type Bvh8IcCoreIo = PortsValue<ReturnType<typeof bvh8IcCorePorts>>;
+
+/** One ray in flight: where its walk is, its stack, the ray and its constants, the closest hit so far. */
+interface RaySlot {
+  readonly state: EnumValue<SlotStateName>;
+  /** The root has not been popped yet: the stack is empty but the ray is not done. */
+  readonly fresh: UIntValue;
+  /** In the middle of a leaf: the next pop reads primitive node `leafNext` (not the stack, no tnear check). */
+  readonly inLeaf: UIntValue;
+  readonly leafNext: UIntValue;
+  /** A primitive node of this ray is in the pair queue: the leaf's next node waits for it to leave (one per ray). */
+  readonly queued: UIntValue;
+  /** Pairs enqueued and not yet answered. */
+  readonly pending: UIntValue;
+  /** Nodes read so far (castRayBvh8's nodeTests + primitiveNodes). */
+  readonly reads: UIntValue;
+  readonly sp: UIntValue;
+  readonly origin: UIntValue;
+  readonly direction: UIntValue;
+  readonly inv: UIntValue;
+  readonly axes: UIntValue;
+  readonly shear: UIntValue;
+  readonly thread: UIntValue;
+  readonly fault: UIntValue;
+  readonly haveBest: UIntValue;
+  readonly bestT: UIntValue;
+  readonly bestIndex: UIntValue;
+  readonly bestShader: UIntValue;
+  readonly bestNormal: UIntValue;
+}
+
+interface Core {
+  readonly m: ModuleBuilder;
+  readonly io: Bvh8IcCoreIo;
+  readonly p: Bvh8IcCoreParams;
+  readonly f: FloatOps;
+  readonly slots: readonly RaySlot[];
+  readonly sb: number;
+  readonly ib: number;
+  /** Bits of a ray's pending pairs: at most a queued node's 8 and the triangle engine's depth. */
+  readonly pendingBits: number;
+}
+
+export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p) => {
+  checkBvh8IcCoreParams(p);
+  const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, pendingBits: pendingBits(p) };
+  const stack = traversalStack(core);
+  // Every ray is watertight-tested (TrianglePair); with no nodes loaded it misses at once, as castRayBvh8 on an empty image.
+  const rays = rayIntake(m, io, { free: stateMask(core, 'free'), slots: p.rays, fdiv: p.fdiv, watertight: true, traceable: io.node_count.ne(0) });
+  const pop = popStage(core, stack);
+  const entry = entryStage(core, pop);
+  const decoded = decodeStage(core, entry);
+  const box = boxStage(core, decoded);
+  const push = pushStage(core, stack, box);
+  const queue = pairQueue(core, decoded);
+  const pairs = pairStage(core, queue);
+  const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
+  slotEvents(core, { rays, pop, entry, decoded, box, push, queue, pairs, finish });
+  counters(core, { accept: rays.accept, box, pairs, decoded });
+});
+
+const pendingBits = (p: Bvh8IcCoreParams): number => clog2(8 + trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) + 2);
+
+function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
+  return Array.from({ length: p.rays }, (_, k) => ({
+    state: m.reg(Bvh8SlotState, { reset: 'free', name: `ray${k}_state` }),
+    fresh: m.reg(Bool, { reset: 0, name: `ray${k}_fresh` }),
+    inLeaf: m.reg(Bool, { reset: 0, name: `ray${k}_in_leaf` }),
+    leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
+    queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
+    pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
+    reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
+    sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
+    origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
+    direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
+    inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
+    axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
+    shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
+    thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
+    fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
+    haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
+    bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),
+    bestIndex: m.reg(UInt(32), { name: `ray${k}_best_index` }),
+    bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
+    bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
+  }));
+}
+
+/** A field of the slot `slot` names. */
+const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
+const stateMask = (core: Core, state: SlotStateName): UIntValue => cat(...core.slots.map((s) => s.state.is(state)).reverse());
+const popcount = (v: UIntValue, width: number): UIntValue => Array.from({ length: v.width }, (_, i) => v.bit(i).zext(width)).reduce((a, b) => a.add(b));
+
+/** The stack: eight banks (one per child a push may write), entry d of ray s in bank d mod 8 at word {s, d / 8}. */
+interface TraversalStack {
+  readonly banks: readonly MemoryHandle<UIntType>[];
+  readonly word: (slot: UIntValue, depth: UIntValue) => UIntValue;
+}
+
+function traversalStack({ m, p, ib }: Core): TraversalStack {
+  const banks = Array.from({ length: STACK_BANKS }, (_, b) => m.memory(UInt(Bvh8StackEntry(ib).width), p.rays * (BVH8_STACK_ENTRIES / STACK_BANKS), { name: `stack_bank${b}` }));
+  return { banks, word: (slot, depth) => cat(slot, depth.bits(clog2(BVH8_STACK_ENTRIES) - 1, 3)) };
+}
+
+/** S0: a ready ray, chosen round robin (a ray in a leaf only once its last node left the pair queue), and the read of its top entry. */
+interface Pop {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly fresh: BoolValue;
+  readonly inLeaf: BoolValue;
+  /** The depth of the entry popped: the slot's stack pointer after the pop. */
+  readonly depth: UIntValue;
+  readonly reads: readonly UIntValue[];
+}
+
+function popStage(core: Core, stack: TraversalStack): Pop {
+  const { m, slots } = core;
+  const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
+  slots.forEach((s, k) => {
+    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()));
+    arbiter.io.in.at(k).bits.set(0);
+  });
+  arbiter.io.out.ready.set(true);
+  const slot = arbiter.io.chosen;
+  const depth = pick(core, slot, (s) => s.sp).sub(1);
+  return {
+    valid: arbiter.io.out.valid,
+    slot,
+    fresh: pick(core, slot, (s) => s.fresh).asBool(),
+    inLeaf: pick(core, slot, (s) => s.inLeaf).asBool(),
+    depth,
+    reads: stack.banks.map((bank) => bank.read(stack.word(slot, depth))),
+  };
+}
+
+/** S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. */
+interface Entry {
+  readonly slot: UIntValue;
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  readonly read: BoolValue;
+  readonly primitive: BoolValue;
+  readonly index: UIntValue;
+}
+
+function entryStage(core: Core, pop: Pop): Entry {
+  const { m, io, f, ib } = core;
+  const valid = m.regNext(pop.valid, { reset: 0 });
+  const slot = m.regNext(pop.slot);
+  const fresh = m.regNext(pop.fresh);
+  const inLeaf = m.regNext(pop.inLeaf);
+  const bank = m.regNext(pop.depth.bits(2, 0));
+  const E = Bvh8StackEntry(ib);
+  const stored = unpackBits(E, selectByIndex(bank, pop.reads));
+  // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end).
+  const root = fresh;
+  const primitive = mux(inLeaf, lit(1, 1), mux(root, lit(0, 1), stored.primitive)).asBool();
+  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), stored.index));
+  const tnear = mux(root, lit(0, 32), stored.tnear);
+  const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
+  const skip = valid.and(inLeaf.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const reads = pick(core, slot, (s) => s.reads);
+  const readable = index.lt(io.node_count).and(reads.lt(io.node_count));
+  const wanted = valid.and(skip.not());
+  const read = wanted.and(readable);
+  io.node_req_valid.set(read);
+  io.node_req_index.set(mux(read, index, lit(0, ib)));
+  return { slot, skip, fault: wanted.and(readable.not()), read, primitive, index };
+}
+
+/** S2 onward: the node answer into the box decoder or the primitive decoder; their outputs and what they refuse. */
+interface Decoded {
+  readonly box: {
+    readonly valid: BoolValue;
+    readonly slot: UIntValue;
+    /** Undecodable, OBB on, or a child target the host refuses: the ray faults. */
+    readonly fault: BoolValue;
+    readonly io: ReturnType<typeof boxDecoder>['io'];
+  };
+  readonly primitive: {
+    readonly valid: BoolValue;
+    readonly slot: UIntValue;
+    readonly index: UIntValue;
+    readonly fault: BoolValue;
+    readonly io: ReturnType<typeof primitiveDecoder>['io'];
+  };
+}
+
+const boxDecoder = (m: ModuleBuilder) => m.instance(Gfx12BoxDecoder, {}, { name: 'box_decoder' });
+const primitiveDecoder = (m: ModuleBuilder) => m.instance(Gfx12PrimitiveDecoder, {}, { name: 'primitive_decoder' });
+
+function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
+  const s2Box = m.regNext(entry.read.and(entry.primitive.not()), { reset: 0 });
+  const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
+  const s2Slot = m.regNext(entry.slot);
+  const s2Index = m.regNext(entry.index);
+  const box = boxDecoder(m);
+  box.io.in_valid.set(s2Box);
+  box.io.node.set(mux(s2Box, io.node_resp, lit(0, NODE_BITS)));
+  const prim = primitiveDecoder(m);
+  prim.io.in_valid.set(s2Primitive);
+  prim.io.node.set(mux(s2Primitive, io.node_resp, lit(0, NODE_BITS)));
+  const boxValid = box.io.out_valid;
+  const targetFault = childTargets(boxHeader(box.io), ib).fault;
+  const boxFault = boxValid.and(box.io.error.or(box.io.obb_matrix_index.ne(OBB_DISABLED)).or(targetFault));
+  const primValid = prim.io.out_valid;
+  return {
+    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, io: box.io },
+    primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
+  };
+}
+
+const boxHeader = (d: ReturnType<typeof boxDecoder>['io']) => ({ internalChildOffset: d.internal_child_offset, primitiveChildOffset: d.primitive_child_offset, childValid: d.child_valid, nodeType: d.node_type, nodeSize: d.node_size });
+
+/** A decoded box node that the ray may test enters the box engine with the ray's closest t as the limit. */
+interface BoxIssue {
+  readonly enter: BoolValue;
+  readonly childValid: UIntValue;
+  readonly engine: ReturnType<typeof boxEngine>['io'];
+}
+
+const boxEngine = ({ m, p, sb, ib }: Core) => m.instance(RayBox8, { fadd: p.fadd, fmul: p.fmul, tagBits: Bvh8BoxTag(ib, sb).width }, { name: 'box_engine' });
+
+function boxStage(core: Core, decoded: Decoded): BoxIssue {
+  const { m, ib, sb } = core;
+  const d = decoded.box;
+  const enter = d.valid.and(d.fault.not());
+  const engine = boxEngine(core);
+  const slot = d.slot;
+  engine.io.in_valid.set(enter);
+  engine.io.origin.set(mux(enter, pick(core, slot, (s) => s.origin), lit(0, 96)));
+  engine.io.inv_dir.set(mux(enter, pick(core, slot, (s) => s.inv), lit(0, 96)));
+  engine.io.limit.set(mux(pick(core, slot, (s) => s.haveBest).asBool(), pick(core, slot, (s) => s.bestT), lit(INF_BITS, 32)));
+  engine.io.boxes.set(mux(enter, d.io.boxes, lit(0, d.io.boxes.width)));
+  const childValid = mux(enter, d.io.child_valid, lit(0, BVH8_CHILDREN));
+  engine.io.child_valid.set(childValid);
+  const targets = childTargets(boxHeader(d.io), ib);
+  const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
+  tag.slot.set(slot);
+  [...tag.children].forEach((child, c) => {
+    child.index.set(targets.index[c]!);
+    child.primitive.set(targets.primitive[c]!);
+  });
+  engine.io.tag.set(packBits(tag));
+  return { enter, childValid, engine: engine.io };
+}
+
+/** The box engine's answer: the hit children pushed, the nearest last (popped first); past BVH8_STACK_ENTRIES the ray faults. */
+interface Push {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly pushedSp: UIntValue;
+  readonly overflow: BoolValue;
+}
+
+function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
+  const { m, sb, ib } = core;
+  const e = box.engine;
+  const valid = e.out_valid;
+  const tag = unpackBits(Bvh8BoxTag(ib, sb), e.out_tag);
+  const tnear = unpackBits(Vec(BVH8_CHILDREN, UInt(32)), e.tnear);
+  const order = unpackBits(Vec(BVH8_CHILDREN, UInt(3)), e.order);
+  const childEntry = (c: number) => cat(packBits(tag.children.at(c)), tnear.at(c)); // a Bvh8StackEntry: the child above its tnear
+  const hitCount = e.hit_count;
+  const sp = pick(core, tag.slot, (s) => s.sp);
+  const pushedSp = sp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
+  const overflow = valid.and(pushedSp.gt(BVH8_STACK_ENTRIES));
+  stack.banks.forEach((bank, b) => {
+    // Entry j (0 = deepest) of this push lands at depth sp + j, so bank b takes j = (b − sp) mod 8: order slot hit_count − 1 − j.
+    const j = lit(b, 3).sub(sp.bits(2, 0));
+    const k = hitCount.sub(1).sub(j.zext(4)).bits(2, 0);
+    const child = selectByIndex(k, [...order]);
+    const depth = sp.add(j.zext(SP_BITS));
+    m.when(valid.and(overflow.not()).and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
+  });
+  return { valid, slot: tag.slot, pushedSp, overflow };
+}
+
+/** Decoded primitive nodes wait here (at most one per ray, so `rays` entries never overflow) for their pairs to enter the engine. */
+interface PairQueue {
+  readonly enqueue: BoolValue;
+  readonly pairCount: UIntValue;
+  readonly rangeStop: BoolValue;
+  readonly head: ReturnType<typeof unpackQueueEntry>;
+  readonly issue: BoolValue;
+  /** The head's last pair enters this cycle: the node leaves the queue. */
+  readonly leave: BoolValue;
+  readonly pair: UIntValue;
+}
+
+const unpackQueueEntry = (sb: number, bits: UIntValue) => unpackBits(PairQueueEntry(sb), bits);
+
+function pairQueue(core: Core, decoded: Decoded): PairQueue {
+  const { m, p, sb } = core;
+  const d = decoded.primitive;
+  const enqueue = d.valid.and(d.fault.not());
+  const fifo = m.instance(Fifo, { width: PairQueueEntry(sb).width, depth: p.rays }, { name: 'pair_queue' });
+  const entry = m.wire(PairQueueEntry(sb), { name: 'pair_queue_in' });
+  entry.vertices.set(d.io.vertices);
+  entry.vertexIndex.set(d.io.tri_vertex_index);
+  entry.active.set(d.io.tri_active);
+  entry.primitiveIndex.set(d.io.primitive_index);
+  entry.geometryIndex.set(d.io.geometry_index);
+  entry.pairCount.set(d.io.pair_count);
+  entry.slot.set(d.slot);
+  fifo.io.enq.valid.set(enqueue);
+  fifo.io.enq.bits.set(packBits(entry));
+  // One pair per cycle from the head node: pair 0, 1, … pair_count − 1, then the node leaves.
+  const pair = m.reg(UInt(3), { reset: 0, name: 'pair_index' });
+  const head = unpackQueueEntry(sb, fifo.io.deq.bits);
+  const issue = fifo.io.deq.valid;
+  const leave = issue.and(pair.zext(4).eq(head.pairCount.sub(1)));
+  fifo.io.deq.ready.set(leave);
+  m.when(issue, () => pair.set(mux(leave, lit(0, 3), pair.add(1))));
+  return { enqueue, pairCount: d.io.pair_count, rangeStop: d.io.range_stop, head, issue, leave, pair };
+}
+
+/** The triangle engine: a pair in per cycle; its closer triangle merged into the ray's best when it comes out. */
+interface PairResult {
+  readonly entering: BoolValue;
+  readonly tests: UIntValue;
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  /** The pair's closest hit is closer than the ray's best (by castRayBvh8's closer rule). */
+  readonly better: BoolValue;
+  readonly t: UIntValue;
+  readonly index: UIntValue;
+  readonly shader: UIntValue;
+  readonly normal: UIntValue;
+}
+
+function pairStage(core: Core, q: PairQueue): PairResult {
+  const { m, p, f, sb } = core;
+  const engine = m.instance(TrianglePair, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: PairTag(sb).width }, { name: 'triangle_engine' });
+  const slot = q.head.slot;
+  const vertex = (ref: UIntValue) => selectByIndex(ref, Array.from({ length: GFX12_PRIM_VERTICES }, (_, k) => q.head.vertices.bits(96 * k + 95, 96 * k)));
+  // Triangle slots 2p (tri0) and 2p + 1 (tri1) of the pair.
+  const tri = [0, 1].map((k) => {
+    const triangleSlot = cat(q.pair, lit(k, 1));
+    const at = (bits: UIntValue, width: number) => selectByIndex(triangleSlot, Array.from({ length: 16 }, (_, s) => bits.bits(width * s + width - 1, width * s)));
+    const refs = at(q.head.vertexIndex, 12);
+    return {
+      vertices: cat(vertex(refs.bits(11, 8)), vertex(refs.bits(7, 4)), vertex(refs.bits(3, 0))),
+      active: at(q.head.active, 1),
+      primitive: at(q.head.primitiveIndex, 32),
+      geometry: at(q.head.geometryIndex, 32),
+    };
+  });
+  const active = mux(q.issue, cat(tri[1]!.active, tri[0]!.active), lit(0, 2));
+  engine.io.in_valid.set(q.issue);
+  engine.io.origin.set(pick(core, slot, (s) => s.origin));
+  engine.io.axes.set(pick(core, slot, (s) => s.axes));
+  engine.io.shear.set(pick(core, slot, (s) => s.shear));
+  engine.io.vertices.set(cat(tri[1]!.vertices, tri[0]!.vertices));
+  engine.io.active.set(active);
+  engine.io.prim_index.set(cat(tri[1]!.primitive, tri[0]!.primitive));
+  // The engine gets no best: the pair's closer triangle is merged at the output (the closest hit does not depend on the order).
+  engine.io.best_valid.set(false);
+  engine.io.best_t.set(0);
+  engine.io.best_index.set(0);
+  engine.io.any_hit.set(false);
+  const tag = m.wire(PairTag(sb), { name: 'pair_tag' });
+  tag.slot.set(slot);
+  tag.geometry.at(0).set(tri[0]!.geometry);
+  tag.geometry.at(1).set(tri[1]!.geometry);
+  engine.io.tag.set(packBits(tag));
+
+  const out = unpackBits(PairTag(sb), engine.io.out_tag);
+  const valid = engine.io.out_valid;
+  const outSlot = out.slot;
+  const second = engine.io.best_from.bit(1);
+  const t = engine.io.best_t_out;
+  const index = engine.io.best_index_out;
+  const bestT = pick(core, outSlot, (s) => s.bestT);
+  const flag = f.compare(t, bestT);
+  const closer = flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO).and(index.lt(pick(core, outSlot, (s) => s.bestIndex))));
+  const better = valid.and(engine.io.best_valid_out).and(pick(core, outSlot, (s) => s.fault).asBool().not()).and(pick(core, outSlot, (s) => s.haveBest).asBool().not().or(closer));
+  return {
+    entering: q.issue,
+    tests: popcount(active, 2),
+    valid,
+    slot: outSlot,
+    better,
+    t,
+    index,
+    shader: mux(second, out.geometry.at(1), out.geometry.at(0)),
+    normal: mux(second, engine.io.normal.bits(191, 96), engine.io.normal.bits(95, 0)),
+  };
+}
+
+interface SlotEvents {
+  readonly rays: Intake;
+  readonly pop: Pop;
+  readonly entry: Entry;
+  readonly decoded: Decoded;
+  readonly box: BoxIssue;
+  readonly push: Push;
+  readonly queue: PairQueue;
+  readonly pairs: PairResult;
+  readonly finish: Finish;
+}
+
+/** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
+function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
+  const { rays, pop, entry, decoded, push, queue, pairs, finish } = e;
+  const prim = decoded.primitive;
+  slots.forEach((s, k) => {
+    const at = (slot: UIntValue) => slot.eq(k);
+    /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left. */
+    const afterAction = (sp: UIntValue) => m.when(sp.eq(0), () => s.state.set('finish')).otherwise(() => s.state.set('ready'));
+    m.when(rays.accept.and(at(rays.intoSlot)), () => {
+      m.when(rays.rayValid, () => s.state.set('inverse')).otherwise(() => s.state.set('finish'));
+      s.origin.set(io.ray_origin);
+      s.direction.set(io.ray_direction);
+      if (rays.axes) s.axes.set(rays.axes);
+      s.thread.set(io.ray_thread);
+      s.haveBest.set(false);
+      s.fault.set(false);
+      s.inLeaf.set(false);
+      s.reads.set(0);
+      s.sp.set(0);
+    });
+    m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
+      s.inv.set(join3(rays.inverse));
+      if (rays.shear) s.shear.set(join3(rays.shear));
+      s.fresh.set(true);
+      s.state.set('ready');
+    });
+    m.when(pop.valid.and(at(pop.slot)), () => {
+      s.state.set('wait');
+      s.fresh.set(false);
+      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).not(), () => s.sp.set(pop.depth));
+    });
+    m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
+    m.when(entry.read.and(at(entry.slot)), () => s.reads.set(s.reads.add(1)));
+    m.when(push.valid.and(at(push.slot)).and(push.overflow.not()), () => {
+      s.sp.set(push.pushedSp.trunc(SP_BITS));
+      afterAction(push.pushedSp);
+    });
+    // A primitive node decoded: its pairs queued; the leaf goes on at the next node, or ends once its pairs are answered.
+    m.when(prim.valid.and(prim.fault.not()).and(at(prim.slot)), () => {
+      s.queued.set(true);
+      m.when(queue.rangeStop, () => {
+        s.inLeaf.set(false);
+        s.state.set('pairs');
+      }).otherwise(() => {
+        s.inLeaf.set(true);
+        s.leafNext.set(prim.index.add(1));
+        s.state.set('ready');
+      });
+    });
+    m.when(queue.leave.and(at(queue.head.slot)), () => s.queued.set(false));
+    const added = mux(queue.enqueue.and(at(prim.slot)), queue.pairCount.zext(pendingBits), lit(0, pendingBits));
+    const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
+    s.pending.set(s.pending.add(added).sub(answered));
+    m.when(pairs.better.and(at(pairs.slot)), () => {
+      s.haveBest.set(true);
+      s.bestT.set(pairs.t);
+      s.bestIndex.set(pairs.index);
+      s.bestShader.set(pairs.shader);
+      s.bestNormal.set(pairs.normal);
+    });
+    m.when(s.state.is('pairs').and(s.pending.eq(0)), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
+    // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
+    const fault = entry.fault.and(at(entry.slot)).or(decoded.box.fault.and(at(decoded.box.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
+    m.when(fault, () => {
+      s.fault.set(true);
+      s.haveBest.set(false);
+      s.inLeaf.set(false);
+      s.state.set('pairs');
+    });
+    m.when(finish.pick.and(at(finish.pickSlot)), () => s.state.set('drain'));
+    m.when(finish.valid.and(at(finish.slot)), () => s.state.set('free'));
+  });
+}
+
+interface CounterEvents {
+  readonly accept: BoolValue;
+  readonly box: BoxIssue;
+  readonly pairs: PairResult;
+  readonly decoded: Decoded;
+}
+
+function counters(core: Core, e: CounterEvents): void {
+  const { m, io } = core;
+  const counter = (by: UIntValue, name: string) => {
+    const c = m.reg(UInt(32), { reset: 0, name });
+    c.set(c.add(by.zext(32)));
+    return c;
+  };
+  io.counters.rays.set(counter(e.accept.zext(1), 'ray_count'));
+  io.counters.tests.set(counter(e.pairs.tests, 'triangle_tests'));
+  io.counters.node_tests.set(counter(e.box.enter.zext(1), 'node_test_count'));
+  io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
+  io.box_tests.set(counter(popcount(e.box.childValid, 4), 'box_test_count'));
+  io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));
+}

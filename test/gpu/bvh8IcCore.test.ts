@@ -1,0 +1,304 @@
+// The BVH8 IC system (Bvh8IcCore + node memory + loader) against castRayBvh8, bit for bit and test for test: primary
+// rays of the default scene and the bunny, seeded random scenes and rays, leaf sizes, tied duplicates, malformed and
+// randomly corrupted images (faults as the golden's), stack overflow, loading; live lockstep runs on Verilator and
+// Icarus; lint.
+import { describe, expect, test } from 'vitest';
+import { elaborate } from '../../src/hdl/index.ts';
+import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
+import { findDesign } from '../../src/designs/index.ts';
+import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
+import { fromNumber } from '../../src/golden/float32.ts';
+import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { triangleCount, type Scene } from '../../src/golden/scene.ts';
+import { bvh8SceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
+import { defaultCamera } from '../../src/host/camera.ts';
+import { primaryRays } from '../../src/host/primaryRays.ts';
+import { packWords } from '../../src/gpu/words.ts';
+import { randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
+import { directDriver, loadBvhImage } from '../../src/gpu/bvh/bvhRayRunner.ts';
+import { BVH8_STACK_ENTRIES, Bvh8IcCore } from '../../src/gpu/bvh8/bvh8IcCore.ts';
+import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../../src/gpu/bvh8/bvh8IcSystem.ts';
+import { bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
+import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCosimDesign, bvh8IcCosimParams, bvh8IcGolden, malformBvh8Nodes } from '../../src/gpu/bvh8/bvh8IcCosimDesign.ts';
+import { expectLintClean } from './threeSimulators.ts';
+
+const seed = seedFromEnv();
+console.log(`bvh8IcCore.test seed=${seed} (rerun with SEED=${seed})`);
+
+/** The bunny in the box (903 nodes) fits. */
+const small: Bvh8IcSystemParams = { fadd: 3, fmul: 5, fdiv: 14, rays: 16, nodes: 1024, triangles: 4096, vertices: 4096 };
+
+function expectGolden(r: Bvh8RunReport, what: string): void {
+  expect(r.loadError, `${what}: load_error`).toBe(false);
+  expect(r.difference, what).toBeNull();
+  expect(r.counts, `${what}: test counts`).toEqual(r.golden);
+}
+
+const primary = new Map<string, Ray[]>();
+const cameraRays = (width: number, height: number): Ray[] => {
+  const key = `${width}x${height}`;
+  if (!primary.has(key)) primary.set(key, primaryRays(defaultCamera, width, height));
+  return primary.get(key)!;
+};
+
+const image = (scene: Scene, build: Bvh8BuildOptions = {}) => bvh8SceneImage(scene, build).image;
+const nodesOf = (img: Uint32Array) => parseBvh8SceneImage(img).nodes;
+const hits = (img: Uint32Array, rays: readonly Ray[]) => rays.filter((r) => castRayBvh8(nodesOf(img), r.origin, r.direction).triangle >= 0).length;
+
+/** Every triangle twice (the copy a different shader): the closer rule's ties, on equal t, by primitive index. */
+function duplicatedScene(base: Scene): Scene {
+  const n = triangleCount(base);
+  const triangles: number[] = [];
+  for (let c = 0; c < 2; c++) for (let t = 0; t < n; t++) triangles.push(...base.triangles.subarray(4 * t, 4 * t + 3), 1 + ((t + c) % 15));
+  return { vertices: base.vertices, triangles: Uint32Array.from(triangles) };
+}
+
+// ------------------------------------------------------------------------------------ answers
+
+describe('BVH8 IC system against castRayBvh8', () => {
+  test('the default scene: 768 primary rays (32x24), answers and every counter identical', () => {
+    const rays = cameraRays(32, 24);
+    const r = runBvh8Rays(image(defaultScene()), rays, small);
+    expectGolden(r, 'default scene 32x24');
+    expect(r.counts.triangleTests).toBeGreaterThan(rays.length);
+    expect(r.faults).toBe(0);
+  }, 120_000);
+
+  test('the bunny in the box: 768 primary rays with 16 and 32 ray slots, 192 with 2', () => {
+    const img = image(bunnyInBox());
+    const rays = cameraRays(32, 24);
+    const r16 = runBvh8Rays(img, rays, small);
+    expectGolden(r16, 'bunny 32x24, 16 slots');
+    const r32 = runBvh8Rays(img, rays, { ...small, rays: 32 });
+    expectGolden(r32, 'bunny 32x24, 32 slots');
+    const few = cameraRays(16, 12);
+    const r2 = runBvh8Rays(img, few, { ...small, rays: 2 });
+    expectGolden(r2, 'bunny 16x12, 2 slots');
+    // More slots, fewer cycles: a ray alone is latency bound.
+    expect(r32.cycles).toBeLessThan(r16.cycles);
+    expect(r2.cycles / few.length).toBeGreaterThan(r16.cycles / rays.length);
+    console.log(`bvh8 bunny 32x24: 16 slots ${r16.cycles} cycles, 32 slots ${r32.cycles} (${r32.counts.boxTests} box, ${r32.counts.triangleTests} triangle tests); 2 slots ${r2.cycles} for 192 rays`);
+  }, 240_000);
+
+  test(`random scenes and rays: tricky and random triangles, closed meshes, rays at vertices and edges, invalid rays, from every side, leaves of 1 to 16 (SEED=${seed})`, () => {
+    const rng = createRng(seed);
+    let rays = 0;
+    let hitRays = 0;
+    for (let i = 0; i < 16; i++) {
+      const s = randomBvhScene(rng, 600);
+      const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
+      const list = Array.from({ length: 100 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
+      const img = image(s.scene, { maxLeafTriangles });
+      expectGolden(runBvh8Rays(img, list, small), `scene ${i}: ${s.what}, maxLeafTriangles ${maxLeafTriangles} (SEED=${seed})`);
+      rays += list.length;
+      hitRays += hits(img, list);
+    }
+    expect(hitRays).toBeGreaterThan(rays / 4);
+  }, 240_000);
+
+  test('tied duplicates (equal t, the lower primitive index wins), one triangle, and no triangles at all', () => {
+    const rng = createRng(seed ^ 0x7a11);
+    const twice = duplicatedScene(randomIcScene(rng, 200));
+    const rays = Array.from({ length: 200 }, () => mixedRay(twice)(rng));
+    for (const maxLeafTriangles of [1, 16]) {
+      const img = image(twice, { maxLeafTriangles });
+      expect(hits(img, rays)).toBeGreaterThan(30);
+      expectGolden(runBvh8Rays(img, rays, small), `duplicates, maxLeafTriangles ${maxLeafTriangles} (SEED=${seed})`);
+    }
+    const one = randomIcScene(rng, 1);
+    const oneRays = Array.from({ length: 100 }, () => mixedRay(one)(rng));
+    expectGolden(runBvh8Rays(image(one), oneRays, small), `one triangle (SEED=${seed})`);
+    // No nodes at all: every ray a miss, no fault (as castRayBvh8 on an empty image).
+    const none = runBvh8Rays(encodeBvh8SceneImage(0, new Uint32Array(0)), oneRays.slice(0, 20), small);
+    expectGolden(none, 'empty image');
+    expect(none.counts.nodeTests + none.faults).toBe(0);
+  }, 120_000);
+});
+
+// ------------------------------------------------------------------------------------ faults
+
+/** 16 copies of one box node whose 8 children are the whole quantization range, box nodes 0 .. 7: each read pushes 8. */
+function stackBomb(): Uint32Array {
+  const root = nodesOf(image(defaultScene())).slice(0, GFX12_NODE_WORDS);
+  const set = (bit: number, width: number, value: number) => {
+    for (let i = 0; i < width; i++) {
+      const at = bit + i;
+      if ((value >>> i) & 1) root[at >>> 5]! |= 1 << (at & 31);
+      else root[at >>> 5]! &= ~(1 << (at & 31));
+    }
+  };
+  set(0, 32, 0);
+  set(220, 4, 7);
+  for (let c = 0; c < 8; c++) for (const [bit, width, value] of [[0, 12, 0], [12, 12, 0], [32, 12, 0], [44, 12, 4095], [64, 12, 4095], [76, 12, 4095], [88, 4, 5], [92, 4, 1]] as const) set(256 + 96 * c + bit, width, value);
+  const words = new Uint32Array(16 * GFX12_NODE_WORDS);
+  for (let n = 0; n < 16; n++) words.set(root, n * GFX12_NODE_WORDS);
+  return words;
+}
+
+describe('malformed images fault the rays that reach them, as castRayBvh8', () => {
+  test('each malformation (OBB on, a bad child type, a cycle, an undecodable primitive node) on the default scene', () => {
+    const rng = createRng(seed ^ 0xbad8);
+    const good = bvh8SceneImage(defaultScene());
+    const rays = [...cameraRays(16, 12), ...Array.from({ length: 200 }, () => rayFromAnySide(rng, defaultScene()))];
+    const { sim } = bvh8SystemSimulator(small);
+    BVH8_MALFORMATIONS.forEach((how, k) => {
+      const broken = malformBvh8Nodes(good.bvh8.words, how, rng)!;
+      const r = runBvh8Rays(encodeBvh8SceneImage(good.image[0]!, broken), rays, small, { live: sim, reset: k === 0 });
+      expectGolden(r, `${how} (SEED=${seed})`);
+      expect(r.faults, `${how}: rays that fault`).toBeGreaterThan(5);
+    });
+    // The stack: 8 pushes per read, past BVH8_STACK_ENTRIES before the reads run out.
+    const bomb = stackBomb();
+    const ray = { origin: [0, 0, 0].map(fromNumber) as unknown as Ray['origin'], direction: [0.01, 0.02, 1].map(fromNumber) as unknown as Ray['direction'] };
+    const golden = castRayBvh8(bomb, ray.origin, ray.direction);
+    expect(golden).toMatchObject({ fault: true, triangle: -1 });
+    expect(golden.counters.maxStack + 7).toBeGreaterThan(STACK_DEPTH);
+    const r = runBvh8Rays(encodeBvh8SceneImage(0, bomb), [ray], small, { live: sim, reset: false });
+    expectGolden(r, 'stack overflow');
+    expect(r.faults).toBe(1);
+    // Back to the good image without a reset: no ray faults.
+    const back = runBvh8Rays(good.image, rays, small, { live: sim, reset: false });
+    expectGolden(back, 'the good image again');
+    expect(back.faults).toBe(0);
+  }, 120_000);
+
+  test(`randomly corrupted images (flipped bits, a word of noise): every answer and count as castRayBvh8's (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0xc0de);
+    const scene = randomIcScene(rng, 80);
+    const clean = bvh8SceneImage(scene, { maxLeafTriangles: 4 });
+    const rays = Array.from({ length: 32 }, () => (rng.int(2) ? randomRay(rng, scene) : mixedRay(scene)(rng)));
+    const cleanAnswers = rays.map((r) => castRayBvh8(clean.bvh8.words, r.origin, r.direction));
+    const { sim } = bvh8SystemSimulator(small);
+    // Rays whose answer the corruption changed (a fault, another hit or normal): the corruptions must matter.
+    let changed = 0;
+    for (let k = 0; k < 40; k++) {
+      const w = clean.bvh8.words.slice();
+      if (rng() < 0.5) for (let f = 1 + rng.int(4); f > 0; f--) w[rng.int(w.length)]! ^= 1 << rng.int(32);
+      else w[rng.int(w.length)] = Math.floor(rng() * 2 ** 32);
+      const r = runBvh8Rays(encodeBvh8SceneImage(clean.image[0]!, w), rays, small, { live: sim, reset: k === 0 });
+      expectGolden(r, `corruption ${k} (SEED=${seed})`);
+      rays.forEach((ray, i) => {
+        const now = castRayBvh8(w, ray.origin, ray.direction);
+        const was = cleanAnswers[i]!;
+        if (now.fault || now.hit.join() !== was.hit.join() || now.normal.join() !== was.normal.join()) changed++;
+      });
+    }
+    expect(changed).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+// ------------------------------------------------------------------------------------ loading
+
+describe('loading BVH8 scene images', () => {
+  const tiny: Bvh8IcSystemParams = { ...small, nodes: 16, triangles: 64 };
+  const words = (img: Uint32Array, extra: number[] = []) => Uint32Array.from([...img, ...extra]);
+
+  test('the image format: header, nodes; parse refuses a wrong length with a clear message', () => {
+    const built = bvh8SceneImage(defaultScene());
+    expect(built.image[0]).toBe(36);
+    expect(built.image[1]).toBe(built.bvh8.boxNodes + built.bvh8.primitiveNodes);
+    expect(built.image.length).toBe(2 + 32 * built.image[1]!);
+    expect(parseBvh8SceneImage(built.image).nodes).toEqual(built.bvh8.words);
+    expect(() => parseBvh8SceneImage(built.image.subarray(0, 40), 'x.bin')).toThrow(/^x\.bin: error: word 1 gives 9 nodes/);
+    expect(() => parseBvh8SceneImage(new Uint32Array(1))).toThrow(Gfx12Error);
+  });
+
+  test('too many nodes or triangles, a word past the end, a ray before the image is complete raise load_error; load_start clears it; triangle_count', () => {
+    const { sim } = bvh8SystemSimulator(tiny);
+    const good = image(defaultScene());
+    const d = directDriver(sim);
+    const error = () => sim.peek('load_error');
+    loadBvhImage(sim, good);
+    expect(error()).toBe(0n);
+    expect(sim.peek('load_triangle_count')).toBe(36n);
+    loadBvhImage(sim, words(good, [0]), { reset: false });
+    expect(error(), 'a word past the end').toBe(1n);
+    loadBvhImage(sim, good, { reset: false });
+    expect(error(), 'load_start clears it').toBe(0n);
+    const big = encodeBvh8SceneImage(1, new Uint32Array(17 * GFX12_NODE_WORDS));
+    loadBvhImage(sim, big, { reset: false });
+    expect(error(), '17 nodes into 16').toBe(1n);
+    loadBvhImage(sim, Uint32Array.from([65, 0]), { reset: false });
+    expect(error(), 'more triangles than the capacity').toBe(1n);
+    // Half an image, then a ray.
+    loadBvhImage(sim, good.subarray(0, 40), { reset: false });
+    expect(error()).toBe(0n);
+    d.poke('dispatch_ray_start', 1);
+    d.step();
+    d.poke('dispatch_ray_start', 0);
+    expect(error(), 'a ray before the image is complete').toBe(1n);
+    // And a whole good image again answers as ever.
+    const rays = cameraRays(8, 6);
+    expectGolden(runBvh8Rays(good, rays, tiny, { live: sim, reset: false }), 'after the errors');
+  }, 120_000);
+
+  test('a second scene loaded after the first gives the second scene’s answers; and back', () => {
+    const rng = createRng(seed ^ 0x5ec0);
+    const { sim } = bvh8SystemSimulator(small);
+    const a = image(defaultScene());
+    const scene = randomIcScene(rng, 100);
+    const b = image(scene);
+    const rays = Array.from({ length: 100 }, () => mixedRay(scene)(rng));
+    for (const [img, reset] of [[a, true], [b, false], [a, false]] as const) expectGolden(runBvh8Rays(img, rays, small, { live: sim, reset }), `reload (SEED=${seed})`);
+  }, 120_000);
+
+  test('parameters out of range are refused with a clear message', () => {
+    expect(() => elaborate(Bvh8IcSystem, { ...small, nodes: 1 })).toThrow(/nodes must be an integer from 2 to 2\^20, got 1/);
+    expect(() => elaborate(Bvh8IcCore, { fadd: 3, fmul: 5, fdiv: 14, rays: 3, indexBits: 8 })).toThrow(/rays must be 2, 4, 8, 16 or 32, got 3/);
+    expect(BVH8_STACK_ENTRIES).toBe(STACK_DEPTH);
+  });
+});
+
+// ------------------------------------------------------------------------------------ RTL
+
+describe('BVH8 IC system on Verilator and Icarus', () => {
+  test('bvh8_ic is registered', async () => {
+    expect(await findDesign('bvh8_ic')).toBe(bvh8IcCosimDesign);
+  });
+
+  // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
+  test('the default scene at 8x6 and a malformed image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+    const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
+    const t0 = performance.now();
+    const good = bvh8SceneImage(defaultScene());
+    expectGolden(runBvh8Rays(good.image, cameraRays(8, 6), bvh8IcCosimParams, { live: sim }), 'default scene 8x6');
+    const broken = encodeBvh8SceneImage(36, malformBvh8Nodes(good.bvh8.words, 'obb', createRng(seed))!);
+    const r = runBvh8Rays(broken, cameraRays(8, 6), bvh8IcCosimParams, { live: sim, reset: false });
+    expectGolden(r, 'obb');
+    expect(r.faults).toBeGreaterThan(0);
+    console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    sim.close();
+  }, 900_000);
+
+  test('bvh8_ic: random scenes (some malformed) and rays in lockstep on the three simulators, with castRayBvh8', async () => {
+    const cycles = 2 * (1000 + BVH8_IC_RAY_CYCLES + BVH8_IC_DRAIN_CYCLES);
+    const r = await runCosim(bvh8IcCosimDesign, { cycles, seed, sims: ['ts', 'verilator', 'icarus'] });
+    expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
+    expect(r.golden, `SEED=${seed}`).toBeNull();
+  }, 900_000);
+
+  test('the bvh8_ic golden model notices a wrong answer, a stray answer and load_error', () => {
+    const model = bvh8IcGolden(bvh8IcCosimParams);
+    const img = image(defaultScene());
+    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n };
+    const quiet = { load_error: 0n, dispatch_ready: 1n, dispatch_done: 0n };
+    expect(model.check(0, { ...idle, load_start: 1n }, quiet)).toBeNull();
+    img.forEach((w, i) => expect(model.check(1 + i, { ...idle, load_valid: 1n, load_data: BigInt(w) }, quiet)).toBeNull());
+    // Straight down the middle of the room: it hits the back wall (not a miss).
+    const ray = { dispatch_ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
+    let c = img.length + 1;
+    expect(model.check(c++, { ...idle, ...ray }, quiet)).toBeNull();
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, counters_node_tests: 1n, counters_tests: 0n, box_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
+    expect(model.check(c++, idle, { ...quiet, load_error: 1n })).toMatch(/load_error/);
+  });
+
+  test('verilator --lint-only -Wall and iverilog -Wall are clean', async () => {
+    const params: Bvh8IcSystemParams[] = [bvh8IcCosimParams, { fadd: 0, fmul: 0, fdiv: 0, rays: 2, nodes: 2, triangles: 2, vertices: 2 }, { ...bvh8IcCosimParams, rays: 32, nodes: 100 }];
+    await expectLintClean(params.map((p) => elaborate(Bvh8IcSystem, p).design));
+  }, 600_000);
+});

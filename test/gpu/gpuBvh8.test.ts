@@ -1,0 +1,50 @@
+// The whole GPU with the BVH8 IC cores (traversal 'bvh8') on the TS simulator against the ISA simulator walking the same
+// BVH8 image with castRayBvh8: pixels, rays, box-node and triangle tests identical; a cut-short image is an error.
+import { describe, expect, test } from 'vitest';
+import { parseBvh8SceneImage } from '../../src/bvh/index.ts';
+import { buildFrame } from '../../src/host/frame.ts';
+import { defaultCamera } from '../../src/host/camera.ts';
+import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import type { Scene } from '../../src/golden/scene.ts';
+import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
+import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
+
+const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene, traversal: 'bvh8' });
+
+/** A small node memory (the bunny's 903 nodes fit) so that the GPU compiles quickly. */
+const gpu = { ...defaultBvh8GpuParams, nodes: 1024 };
+
+async function expectSameAsIss(job: GpuJob): Promise<void> {
+  const run = await runGpu(job, { sim: 'ts', gpu });
+  const iss = await runGpu(job, { sim: 'iss' });
+  expect(run.faults).toEqual([]);
+  run.pixels.forEach((p, i) => expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: i, ret: [...iss.pixels[i]!.ret] }));
+  // The IC cores count what castRayBvh8 counts, ray for ray: box nodes and triangle tests.
+  expect({ rays: run.stats.rays, nodeTests: run.stats.nodeTests, triangleTests: run.stats.triangleTests }).toEqual({ rays: iss.stats.rays, nodeTests: iss.stats.nodeTests, triangleTests: iss.stats.triangleTests });
+  expect(run.stats.nodeTests).toBeGreaterThan(0);
+  expect(run.stats.instructions).toBe(iss.stats.instructions);
+}
+
+describe('rtgpu_top with BVH8 traversal', () => {
+  test('the job holds the BVH8 scene image and runs only on BVH8 IC cores', async () => {
+    const job = bvh8Frame('id', defaultScene(), 4, 2);
+    expect(job.traversal).toBe('bvh8');
+    expect(parseBvh8SceneImage(job.triangles).triangles).toBe(36);
+    await expect(runGpu(job, { sim: 'ts', gpu: { rtCores: 1, icCores: 1, triangles: 512, vertices: 2048 } })).rejects.toThrow(/a bvh8 frame cannot run on a GPU with brute-force IC cores/);
+  });
+
+  test('the built-in scene with shade at 8x6 equals the ISA simulator', async () => {
+    await expectSameAsIss(bvh8Frame('shade', defaultScene(), 8, 6));
+  }, 300_000);
+
+  test('the bunny in the box (3,710 triangles) with id at 8x6 equals the ISA simulator', async () => {
+    await expectSameAsIss(bvh8Frame('id', bunnyInBox(), 8, 6));
+  }, 300_000);
+
+  test('a BVH8 scene image cut short is reported by the GPU, not traced', async () => {
+    const job = bvh8Frame('id', defaultScene(), 4, 2);
+    const cut = { ...job, triangles: job.triangles.subarray(0, job.triangles.length - 7) };
+    await expect(runGpu(cut, { sim: 'ts', gpu })).rejects.toThrow(GpuRunError);
+  }, 300_000);
+});
