@@ -5,7 +5,7 @@ export { castRay, testTriangle, rayIsValid, type Vec3, type Vec4, type TraceResu
 export { testTriangleWatertight, watertightRay } from './watertight.ts';
 export { slabTest, childOrder, type Box } from './rayBox.ts';
 export { castRayBvh, type BvhTraceResult, type BvhCastOptions } from './bvh/bvhCaster.ts';
-export { castRayBvh8, type Bvh8TraceResult, type Bvh8CastOptions, type Bvh8Counters } from './bvh/bvh8Caster.ts';
+export { castRayBvh8, BVH8_CORE_FEATURES, type Bvh8TraceResult, type Bvh8CastOptions, type Bvh8Counters } from './bvh/bvh8Caster.ts';
 export { parseObj, parseObjWithMaterials, sceneToImage, imageToScene, triangleCount, vertexCount, SceneError, TEXCOORD_WORDS, type Scene } from './scene.ts';
 export { loadObjFile, parseMtl, defaultMaterial, pngTextureLoader, type Material, type MaterialTexture, type TextureLoader, type Light, type Rgb } from './materials.ts';
 export { decodePngTexture, PngTextureError } from './pngTexture.ts';

@@ -20,7 +20,7 @@ import {
   BVH8_DEFAULT_TRIANGLE_COST,
   type Bvh8,
 } from '../../src/bvh/index.ts';
-import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { obbRay, rotateObb } from '../../src/golden/bvh/obbRay.ts';
 import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { rayInverse } from '../../src/golden/rayBox.ts';
@@ -237,6 +237,9 @@ describe('the builder with OBB on', () => {
     expect(castRay(sliver, o, d, testTriangleWatertight).triangle).toBe(-1);
     expect(off).toMatchObject({ triangle: -1, counters: { triangleTests: 2 } });
     expect(on).toMatchObject({ triangle: -1, counters: { nodeTests: 1, triangleTests: 0 } });
+    // What the hardware core reads today (no ObbRayRotate in it): the oriented node is a fault, the plain one is not.
+    expect(castRayBvh8(encodeBvh8Image(onBvh).words, o, d, BVH8_CORE_FEATURES)).toMatchObject({ fault: true, counters: { nodeTests: 0 } });
+    expect(castRayBvh8(encodeBvh8Image(buildBvh8(sliver)).words, o, d, BVH8_CORE_FEATURES)).toEqual(off);
   });
 });
 

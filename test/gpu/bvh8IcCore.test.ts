@@ -9,7 +9,7 @@ import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { fromNumber } from '../../src/golden/float32.ts';
-import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
@@ -171,7 +171,7 @@ describe('malformed images fault the rays that reach them, as castRayBvh8', () =
     const scene = randomIcScene(rng, 80);
     const clean = bvh8SceneImage(scene, { maxLeafTriangles: 4 });
     const rays = Array.from({ length: 32 }, () => (rng.int(2) ? randomRay(rng, scene) : mixedRay(scene)(rng)));
-    const cleanAnswers = rays.map((r) => castRayBvh8(clean.bvh8.words, r.origin, r.direction));
+    const cleanAnswers = rays.map((r) => castRayBvh8(clean.bvh8.words, r.origin, r.direction, BVH8_CORE_FEATURES));
     const { sim } = bvh8SystemSimulator(small);
     // Rays whose answer the corruption changed (a fault, another hit or normal): the corruptions must matter.
     let changed = 0;
@@ -182,7 +182,7 @@ describe('malformed images fault the rays that reach them, as castRayBvh8', () =
       const r = runBvh8Rays(encodeBvh8SceneImage(clean.image[0]!, w), rays, small, { live: sim, reset: k === 0 });
       expectGolden(r, `corruption ${k} (SEED=${seed})`);
       rays.forEach((ray, i) => {
-        const now = castRayBvh8(w, ray.origin, ray.direction);
+        const now = castRayBvh8(w, ray.origin, ray.direction, BVH8_CORE_FEATURES);
         const was = cleanAnswers[i]!;
         if (now.fault || now.hit.join() !== was.hit.join() || now.normal.join() !== was.normal.join()) changed++;
       });

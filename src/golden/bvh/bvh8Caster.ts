@@ -7,6 +7,7 @@ import { obbRay } from './obbRay.ts';
 import { closerHit, enterInstance, instanceHitResult, tryDecode, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
 import {
   GFX12_NODE_WORDS,
+  OBB_DISABLED,
   STACK_DEPTH,
   Gfx12Error,
   bvh8ChildTargets,
@@ -45,7 +46,18 @@ export interface Bvh8CastOptions {
   readonly anyHit?: boolean;
   /** The ray–triangle test (default testTriangleWatertight, as seed 001's RT.TRI). */
   readonly triangleTest?: TriangleTestFn;
+  /** Box nodes with an OBB matrix index rotate the ray (default true); false: such a node is a fault. */
+  readonly orientedBoxes?: boolean;
+  /** Instance children descend into their BLAS (default true); false: a box node with one is a fault. */
+  readonly instances?: boolean;
 }
+
+/**
+ * What the hardware's Bvh8IcCore reads today: one-level images with axis-aligned boxes. Oriented boxes
+ * (ObbRayRotate) and instances (RayTransform) exist as blocks but are not in its pipeline yet, so it
+ * faults on them; the ISS and the core's checks cast with these options to agree with it.
+ */
+export const BVH8_CORE_FEATURES: Pick<Bvh8CastOptions, 'orientedBoxes' | 'instances'> = { orientedBoxes: false, instances: false };
 
 /** A traversal stack entry: a box node, or the first primitive node of a leaf, with the entry distance of its box. */
 interface Entry {
@@ -129,6 +141,8 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     // The children's boxes are stored in the node's OBB frame: the ray is rotated once for all of them.
     const frame = box && obbRay(box.obbMatrixIndex, o, d, inv);
     if (box === undefined || targets === undefined || frame === undefined) return faulted(counters);
+    if (opts.orientedBoxes === false && box.obbMatrixIndex !== OBB_DISABLED) return faulted(counters);
+    if (opts.instances === false && targets.some((t) => t.kind === 'instance')) return faulted(counters);
     counters.nodeTests++;
     const limit = best === undefined ? POS_INF : best.test.t;
     const results: (SlabResult | undefined)[] = [];

@@ -2,7 +2,7 @@
 // traversal of the BVH8 IC cores, with counters.
 import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene, type Bvh4 } from '../../bvh/index.ts';
 import { castRayBvh } from '../bvh/bvhCaster.ts';
-import { castRayBvh8 } from '../bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../bvh/bvh8Caster.ts';
 import { castRay, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
 import { triangleCount, type Scene } from '../scene.ts';
 
@@ -65,7 +65,7 @@ export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneT
     return {
       counters,
       trace: (o, d) => {
-        const r = castRayBvh8(nodes, o, d);
+        const r = castRayBvh8(nodes, o, d, BVH8_CORE_FEATURES);
         counters.rays++;
         counters.triangleTests += r.counters.triangleTests;
         counters.nodeTests += r.counters.nodeTests;

@@ -5,7 +5,7 @@
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
-import { castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
 import { packWords, unpackWords } from '../words.ts';
@@ -131,7 +131,7 @@ export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
         if (candidates.length === 0) problems.push(`done for thread ${t}, which has no ray in flight`);
         else if (typeof s === 'string') problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
         else {
-          const results = candidates.map((r) => castRayBvh8(s.nodes, r.origin, r.direction));
+          const results = candidates.map((r) => castRayBvh8(s.nodes, r.origin, r.direction, BVH8_CORE_FEATURES));
           const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && (want.fault === true) === fault);
           if (k < 0) {
             const r = candidates[0]!;

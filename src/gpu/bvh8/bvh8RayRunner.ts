@@ -2,7 +2,7 @@
 // port, then every ray starts as soon as a ray slot is free; each answer is checked against castRayBvh8.
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
+import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
 import { parseBvh8SceneImage } from '../../bvh/index.ts';
 import type { Ray } from '../icCore/rays.ts';
 import { castBvhRays, directDriver, loadBvhImage, type BvhAnswer } from '../bvh/bvhRayRunner.ts';
@@ -50,7 +50,7 @@ export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Ray[], answe
   const golden = { nodeTests: 0, boxTests: 0, triangleTests: 0, primitiveNodes: 0 };
   let difference: string | null = null;
   rays.forEach((r, i) => {
-    const want = castRayBvh8(nodes, r.origin, r.direction);
+    const want = castRayBvh8(nodes, r.origin, r.direction, BVH8_CORE_FEATURES);
     golden.nodeTests += want.counters.nodeTests;
     golden.boxTests += want.counters.boxTests;
     golden.triangleTests += want.counters.triangleTests;
