@@ -15,6 +15,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/texture/texelCoordinatesCosim.ts').then((m) => [m.texelCoordinatesCosimDesign]),
     import('../gpu/texture/bilinearBlendCosim.ts').then((m) => [m.bilinearBlendCosimDesign]),
     import('../gpu/texture/levelBlendCosim.ts').then((m) => [m.levelBlendCosimDesign]),
+    import('./textureUnitCosim.ts').then((m) => [m.textureUnitCosimDesign]),
     import('../gpu/bvh/bvhIcCosimDesign.ts').then((m) => [m.bvhIcCosimDesign]),
     import('../gpu/bvh8/gfx12DecodersCosim.ts').then((m) => [m.gfx12BoxCosimDesign, m.gfx12PrimitiveCosimDesign]),
     import('../gpu/memory/triangleMemoryCosim.ts').then((m) => [m.triangleMemoryCosimDesign]),

@@ -1,6 +1,6 @@
 // The TXD texture unit: header and sampler fetch, LOD, level selection, texel coordinates and addresses, texel fetch through a cache, bilinear and level blends, write mask; one request per cycle when everything hits (docs/texture.md "Texture unit").
 import { Bool, Bundle, Decoupled, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo, PriorityEncoder, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/index.ts';
 import { TXD_CONTROL, TXD_HANDLE } from '../../isa/index.ts';
 import { TxdStatus } from '../../golden/texture/index.ts';
@@ -10,6 +10,7 @@ import { TexelCoordinates, texelCoordinatesLatency } from './texelCoordinates.ts
 import { BilinearBlend, bilinearBlendLatency, texelChannelsHw } from './bilinearBlend.ts';
 import { LevelBlend, levelBlendLatency } from './levelBlend.ts';
 import { TextureCache } from './textureCache.ts';
+import { TexelFetch } from './texelFetch.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_WORD_BITS, TextureLineRead } from './textureMemory.ts';
 import { decodeHeaderHw, decodeSamplerHw, mipAxisSize, mipLevelTexels, mipOffsetTable } from './textureDescriptors.ts';
 
@@ -18,6 +19,10 @@ export interface TextureUnitParams {
   /** Lines (4 words) of the header/sampler cache and of the texel cache. */
   readonly descriptorLines: number;
   readonly texelLines: number;
+  /** Requests between the texel stage's tag lookup and its data read: how far line fetches run ahead. */
+  readonly aheadDepth: number;
+  /** Missing texel lines the tag stage allocates (and queues for the memory) in one cycle. */
+  readonly allocsPerCycle: number;
   /** Requests between the descriptor stage and the texel stage (the credit count): at least the middle pipeline's latency for one request per cycle. */
   readonly queueDepth: number;
   /** Width of the tag a request carries back. */
@@ -27,7 +32,9 @@ export interface TextureUnitParams {
 export const defaultTextureUnitParams: TextureUnitParams = {
   float: defaultTextureFloatLatencies,
   descriptorLines: 4,
-  texelLines: 16,
+  texelLines: 32,
+  aheadDepth: 16,
+  allocsPerCycle: 2,
   queueDepth: 128,
   tagBits: 8,
 };
@@ -54,6 +61,9 @@ export const TxdResponse = (tagBits: number) => Bundle({ valid: Bool, rgba: UInt
 
 /** Texel ports of the texel stage: T00, T10, T01, T11 of level d, then of level d + 1. */
 const TEXEL_PORTS = 8;
+/** Line reads the texel stage may have outstanding at the memory, and waiting for it. */
+const MAX_FILLS = 16;
+const REQUEST_DEPTH = 8;
 const FILTER_NEAREST = 0;
 const FILTER_TRILINEAR = 2;
 
@@ -70,12 +80,13 @@ export function checkTextureUnitParams(p: TextureUnitParams): void {
     if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`TextureUnit: ${name} must be an integer ${lo} … ${hi}, got ${v}`);
   };
   whole('descriptorLines', p.descriptorLines, 1, 64);
-  whole('texelLines', p.texelLines, 1, 256);
+  whole('texelLines', p.texelLines, 2 * TEXEL_PORTS, 256);
+  whole('aheadDepth', p.aheadDepth, 1, 64);
+  whole('allocsPerCycle', p.allocsPerCycle, 1, 4);
   whole('queueDepth', p.queueDepth, 2, 1024);
   whole('tagBits', p.tagBits, 1, 32);
 }
 
-const popcount = (bits: readonly BoolValue[]): UIntValue => bits.map((b) => b.zext(4)).reduce((a, b) => a.add(b));
 
 export const TextureUnit = defineModule(
   'TextureUnit',
@@ -88,14 +99,16 @@ export const TextureUnit = defineModule(
       mem: output(TextureLineRead),
       /** Requests issued by the texel stage (one per cycle at most). */
       issued: output(UInt(32)),
-      /** Texel words the issued requests needed, and those found in the cache on the request's first cycle at the texel stage. */
+      /** Texel words the requests needed, and those whose line was in the cache (or on its way) on the request's first cycle at the tag stage. */
       texel_lookups: output(UInt(32)),
       texel_hits: output(UInt(32)),
-      /** Lines brought from memory into the texel cache and the descriptor cache. */
+      /** Lines fetched from memory for the texel cache and the descriptor cache. */
       texel_fills: output(UInt(32)),
       descriptor_fills: output(UInt(32)),
-      /** Cycles in which the descriptor or the texel stage held a request waiting for a line. */
+      /** Cycles in which the texel stage held a request waiting for a line (its tag stage or its data stage). */
       stall_cycles: output(UInt(32)),
+      /** Cycles in which the descriptor stage held a request waiting for its header or sampler line. */
+      descriptor_stall_cycles: output(UInt(32)),
     };
   },
   (m, io, p) => {
@@ -299,79 +312,61 @@ export const TextureUnit = defineModule(
       ),
     );
 
-    // ---- Texel stage: the head of the address queue reads its texels; a missing line holds it (stall) while the fill engine brings it.
+    // ---- Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads.
     const head = queued.io.deq.bits;
-    const headValid = queued.io.deq.valid;
     let at = 0;
     const field = (w: number): UIntValue => {
       const v = head.bits(at + w - 1, at);
       at += w;
       return v;
     };
-    const hStatus = field(3);
-    const hFilter = field(2);
-    const hFormat = field(1);
-    const hFraction = field(8);
-    const hWeights = [field(8), field(8), field(8), field(8)];
-    const ports = Array.from({ length: TEXEL_PORTS }, () => ({ address: field(TEXTURE_WORD_BITS), needed: field(1).eq(1) }));
-    const texelCache = m.instance(TextureCache, { lines: p.texelLines, ports: TEXEL_PORTS, tagBits: TEXTURE_LINE_BITS }, { name: 'texel_cache' });
-    const waited = m.reg(Bool, { reset: 0, name: 't_waited' });
-    const state = ports.map((port, k) => {
-      texelCache.io.lookup.at(k).set(port.address.bits(TEXTURE_WORD_BITS - 1, 2));
-      const have = m.reg(Bool, { reset: 0, name: `t_have${k}` });
-      const held = m.reg(UInt(32), { name: `t_held${k}` });
-      const hit = texelCache.io.hit.at(k);
-      const cached = selectByIndex(port.address.bits(1, 0), [0, 1, 2, 3].map((w) => texelCache.io.data.at(k).bits(32 * w + 31, 32 * w)));
-      return { have, held, hit, cached, word: mux(have, held, cached), ready: have.or(hit).or(port.needed.not()), missing: headValid.and(port.needed).and(have.not()).and(hit.not()) };
-    });
-    const allReady = state.map((s) => s.ready).reduce((a, b) => a.and(b));
-    const issue = headValid.and(allReady);
-    queued.io.deq.ready.set(issue);
+    const passBits = 3 + 2 + 1 + 8 + 4 * 8;
+    const pass = field(passBits);
+    const ports = Array.from({ length: TEXEL_PORTS }, () => ({ address: field(TEXTURE_WORD_BITS), needed: field(1) }));
+    const fetch = m.instance(TexelFetch, { ports: TEXEL_PORTS, lines: p.texelLines, aheadDepth: p.aheadDepth, maxFills: MAX_FILLS, allocsPerCycle: p.allocsPerCycle, requestDepth: REQUEST_DEPTH, passBits }, { name: 'texel_fetch' });
+    fetch.io.in_valid.set(queued.io.deq.valid);
+    queued.io.deq.ready.set(fetch.io.in_ready);
+    ports.forEach((q, k) => fetch.io.in_addr.at(k).set(q.address));
+    fetch.io.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
+    fetch.io.in_pass.set(pass);
+    const issue = fetch.io.out_valid;
     side.io.deq.ready.set(issue);
-    m.when(issue, () => {
-      waited.set(false);
-      for (const s of state) s.have.set(false);
-    }).elsewhen(headValid, () => {
-      waited.set(true);
-      for (const s of state) m.when(s.hit, () => {
-        s.have.set(true);
-        s.held.set(s.cached);
-      });
-    });
     m.when(launch.and(issue.not()), () => inflight.set(inflight.add(1))).elsewhen(issue.and(launch.not()), () => inflight.set(inflight.sub(1)));
+    const out = fetch.io.out_pass;
+    const hStatus = out.bits(2, 0);
+    const hFilter = out.bits(4, 3);
+    const hFormat = out.bits(5, 5);
+    const hFraction = out.bits(13, 6);
+    const hWeights = [0, 1, 2, 3].map((k) => out.bits(14 + 8 * k + 7, 14 + 8 * k));
 
-    // ---- Fill engine: one line read outstanding; the texel stage first (it is older), then the descriptor stage.
-    const busy = m.reg(Bool, { reset: 0, name: 'fill_busy' });
-    const forTexels = m.reg(Bool, { name: 'fill_for_texels' });
-    const fillTag = m.reg(UInt(TXD_HANDLE.header.width), { name: 'fill_tag' });
-    const texelMissing = state.map((s) => s.missing);
-    const anyTexelMissing = texelMissing.reduce((a, b) => a.or(b));
-    const pick = m.instance(PriorityEncoder, { n: TEXEL_PORTS }, { name: 'miss_pick' });
-    pick.io.in.set(cat(...[...texelMissing].reverse()));
-    const texelLine = selectByIndex(pick.io.index, ports.map((port) => port.address.bits(TEXTURE_WORD_BITS - 1, 2)));
+    // ---- Memory port: the texel stage's fetches first; a descriptor line when the port is free. Answers come in order: a queue says whose each is.
+    const descPending = m.reg(Bool, { reset: 0, name: 'descriptor_pending' });
+    const fillTag = m.reg(UInt(TXD_HANDLE.header.width), { name: 'descriptor_fill_tag' });
+    const owners = m.instance(Fifo, { width: 1, depth: MAX_FILLS + 1 }, { name: 'fill_owners' });
     const headerMissing = dValid.and(headerReady.not());
     const descMissing = dValid.and(descReady.not());
     const descLine = mux(headerMissing, headerLine, samplerLine);
-    const start = busy.not().and(anyTexelMissing.or(descMissing));
-    const startLine = mux(anyTexelMissing, texelLine.zext(TXD_HANDLE.header.width), descLine);
-    io.mem.req_valid.set(start);
-    io.mem.req_line.set(startLine.trunc(TEXTURE_LINE_BITS));
-    m.when(start, () => {
-      busy.set(true);
-      forTexels.set(anyTexelMissing);
-      fillTag.set(startLine);
-    }).elsewhen(io.mem.resp_valid, () => busy.set(false));
+    const descStart = descMissing.and(descPending.not()).and(fetch.io.mem_req_valid.not());
+    io.mem.req_valid.set(fetch.io.mem_req_valid.or(descStart));
+    io.mem.req_line.set(mux(fetch.io.mem_req_valid, fetch.io.mem_req_line, descLine.trunc(TEXTURE_LINE_BITS)));
+    owners.io.enq.valid.set(fetch.io.mem_req_valid.or(descStart));
+    owners.io.enq.bits.set(fetch.io.mem_req_valid.zext(1));
+    owners.io.deq.ready.set(io.mem.resp_valid);
+    const forTexels = owners.io.deq.bits.eq(1);
+    m.when(descStart, () => {
+      descPending.set(true);
+      fillTag.set(descLine);
+    }).elsewhen(io.mem.resp_valid.and(forTexels.not()), () => descPending.set(false));
     // A header past texture memory reads as zeroes (an invalid header), as the ISS's out-of-range handle does.
     const outside = fillTag.bits(TXD_HANDLE.header.width - 1, TEXTURE_LINE_BITS).ne(0);
     descCache.io.fill_valid.set(io.mem.resp_valid.and(forTexels.not()));
     descCache.io.fill_tag.set(fillTag);
     descCache.io.fill_data.set(mux(outside, lit(0, 128), io.mem.resp_data));
-    texelCache.io.fill_valid.set(io.mem.resp_valid.and(forTexels));
-    texelCache.io.fill_tag.set(fillTag.trunc(TEXTURE_LINE_BITS));
-    texelCache.io.fill_data.set(io.mem.resp_data);
+    fetch.io.fill_valid.set(io.mem.resp_valid.and(forTexels));
+    fetch.io.fill_data.set(io.mem.resp_data);
 
     // ---- Back: the two bilinear blends, the level blend, the write mask.
-    const words = state.map((s) => s.word);
+    const words = Array.from({ length: TEXEL_PORTS }, (_, k) => fetch.io.out_words.at(k));
     const blend = (name: string, k: number, weightA: UIntValue, weightB: UIntValue) => {
       const b = m.instance(BilinearBlend, p.float, { name });
       b.io.in_valid.set(issue);
@@ -409,25 +404,17 @@ export const TextureUnit = defineModule(
 
     // ---- Counters.
     const issued = counter('issued_count');
-    const lookups = counter('texel_lookup_count');
-    const hits = counter('texel_hit_count');
-    const texelFills = counter('texel_fill_count');
     const descFills = counter('descriptor_fill_count');
-    const stalls = counter('stall_count');
-    const first = headValid.and(waited.not());
+    const descStalls = counter('descriptor_stall_count');
     m.when(issue, () => issued.set(issued.add(1)));
-    m.when(first, () => {
-      lookups.set(lookups.add(popcount(ports.map((q) => q.needed)).zext(32)));
-      hits.set(hits.add(popcount(ports.map((q, k) => q.needed.and(state[k]!.hit))).zext(32)));
-    });
-    m.when(texelCache.io.fill_valid, () => texelFills.set(texelFills.add(1)));
     m.when(descCache.io.fill_valid, () => descFills.set(descFills.add(1)));
-    m.when(headValid.and(allReady.not()).or(dValid.and(descReady.not())), () => stalls.set(stalls.add(1)));
+    m.when(dValid.and(descReady.not()), () => descStalls.set(descStalls.add(1)));
     io.issued.set(issued);
-    io.texel_lookups.set(lookups);
-    io.texel_hits.set(hits);
-    io.texel_fills.set(texelFills);
+    io.texel_lookups.set(fetch.io.lookups);
+    io.texel_hits.set(fetch.io.hits);
+    io.texel_fills.set(fetch.io.fills);
     io.descriptor_fills.set(descFills);
-    io.stall_cycles.set(stalls);
+    io.stall_cycles.set(fetch.io.stall_cycles);
+    io.descriptor_stall_cycles.set(descStalls);
   },
 );

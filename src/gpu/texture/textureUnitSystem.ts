@@ -19,6 +19,7 @@ export const TextureUnitSystem = defineModule(
     texel_fills: output(UInt(32)),
     descriptor_fills: output(UInt(32)),
     stall_cycles: output(UInt(32)),
+    descriptor_stall_cycles: output(UInt(32)),
   }),
   (m, io, p) => {
     const unit = m.instance(TextureUnit, p.unit, { name: 'unit' });
@@ -33,5 +34,6 @@ export const TextureUnitSystem = defineModule(
     io.texel_fills.set(unit.io.texel_fills);
     io.descriptor_fills.set(unit.io.descriptor_fills);
     io.stall_cycles.set(unit.io.stall_cycles);
+    io.descriptor_stall_cycles.set(unit.io.descriptor_stall_cycles);
   },
 );
