@@ -71,8 +71,8 @@ const FILTER_TRILINEAR = 2;
 export const textureMiddleLatency = (p: TextureUnitParams): number => 1 + textureLodLatency(p.float) + 2 + texelCoordinatesLatency(p.float) + 1;
 /** Cycles from a request leaving the texel stage to its response: bilinear blend, level blend, the masked output register. */
 export const textureBackLatency = (p: TextureUnitParams): number => bilinearBlendLatency(p.float) + levelBlendLatency(p.float) + 1;
-/** Cycles from request to response when everything hits and nothing waits: the descriptor register, the middle, the back. */
-export const textureUnitLatency = (p: TextureUnitParams): number => 1 + textureMiddleLatency(p) + textureBackLatency(p);
+/** Cycles from request to response when everything hits and nothing waits: the descriptor register, the middle, the address and ahead queues (a cycle each), the back. */
+export const textureUnitLatency = (p: TextureUnitParams): number => 1 + textureMiddleLatency(p) + 2 + textureBackLatency(p);
 
 export function checkTextureUnitParams(p: TextureUnitParams): void {
   checkTextureLatencies('TextureUnit', p.float);
@@ -178,7 +178,7 @@ export const TextureUnit = defineModule(
       t: r(d.t, 'dec_t'),
       control: r(d.control, 'dec_control'),
     };
-    const lodUnit = m.instance(TextureLod, p.float, { name: 'lod' });
+    const lodUnit = m.instance(TextureLod, p.float, { name: 'lod_unit' });
     lodUnit.io.in_valid.set(v0);
     lodUnit.io.width.set(dec.width);
     lodUnit.io.height.set(dec.height);
