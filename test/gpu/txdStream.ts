@@ -9,14 +9,17 @@ export interface TxdStreamRun {
   readonly cycles: number;
   /** Cycles from the first issue at the texel stage to the last, inclusive. */
   readonly issueSpan: number;
+  /** Per request: the cycle it was taken and the cycle its answer came out. */
+  readonly takenAt: number[];
+  readonly answeredAt: number[];
   readonly counters: Record<'issued' | 'texel_lookups' | 'texel_hits' | 'texel_fills' | 'descriptor_fills' | 'stall_cycles' | 'descriptor_stall_cycles', number>;
 }
 
 const COUNTERS = ['issued', 'texel_lookups', 'texel_hits', 'texel_fills', 'descriptor_fills', 'stall_cycles', 'descriptor_stall_cycles'] as const;
 const RESP = ['resp_valid', 'resp_rgba', 'resp_status', 'resp_tag'];
 
-/** Offers `items` one after another (req_valid high until each is taken) and runs until every answer is out. */
-export function runTxdStream(design: Design, items: readonly TxdRequestItem[], maxCycles = 200_000): TxdStreamRun {
+/** Offers `items` one after another (req_valid high until each is taken, after `idleBefore(k)` cycles without a request) and runs until every answer is out. */
+export function runTxdStream(design: Design, items: readonly TxdRequestItem[], idleBefore: (k: number) => number = () => 0, maxCycles = 200_000): TxdStreamRun {
   const sim = compileSimulator(design);
   sim.reset();
   const answers: TxdAnswer[] = [];
@@ -26,12 +29,20 @@ export function runTxdStream(design: Design, items: readonly TxdRequestItem[], m
   let firstIssue = -1;
   let lastIssue = -1;
   let issued = 0n;
+  const takenAt: number[] = [];
+  const answeredAt: number[] = [];
+  let idle = idleBefore(0);
   while (answers.length < items.length) {
     if (cycle++ > maxCycles) throw new Error(`runTxdStream: ${answers.length} of ${items.length} answers after ${maxCycles} cycles`);
-    if (next < items.length) for (const [name, v] of Object.entries(txdRequestInputs(items[next]!))) sim.poke(name, v);
-    sim.poke('req_valid', next < items.length ? 1 : 0);
-    const taken = next < items.length && sim.peek('req_ready') === 1n;
-    if (sim.peek('resp_valid') === 1n) answers.push(txdAnswerFromOutputs(Object.fromEntries(RESP.map((n) => [n, sim.peek(n)]))));
+    const offering = next < items.length && idle === 0;
+    if (offering) for (const [name, v] of Object.entries(txdRequestInputs(items[next]!))) sim.poke(name, v);
+    else if (idle > 0) idle--;
+    sim.poke('req_valid', offering ? 1 : 0);
+    const taken = offering && sim.peek('req_ready') === 1n;
+    if (sim.peek('resp_valid') === 1n) {
+      answers.push(txdAnswerFromOutputs(Object.fromEntries(RESP.map((n) => [n, sim.peek(n)]))));
+      answeredAt.push(cycle);
+    }
     sim.step();
     const nowIssued = sim.peek('issued');
     if (nowIssued !== issued) {
@@ -41,9 +52,11 @@ export function runTxdStream(design: Design, items: readonly TxdRequestItem[], m
     }
     if (taken) {
       if (firstTaken < 0) firstTaken = cycle;
+      takenAt.push(cycle);
       next++;
+      if (next < items.length) idle = idleBefore(next);
     }
   }
   const counters = Object.fromEntries(COUNTERS.map((n) => [n, Number(sim.peek(n))])) as TxdStreamRun['counters'];
-  return { answers, cycles: cycle - firstTaken, issueSpan: lastIssue - firstIssue + 1, counters };
+  return { answers, cycles: cycle - firstTaken, issueSpan: lastIssue - firstIssue + 1, takenAt, answeredAt, counters };
 }
