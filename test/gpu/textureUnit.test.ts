@@ -102,8 +102,7 @@ describe('against sampleTxd', () => {
     const taken: TxdRequestItem[] = [];
     rows.forEach((row, c) => {
       expect(golden.check(c, row, outs[c]!), `cycle ${c} (SEED=${seed})`).toBeNull();
-      if (row.rst_n === 0n) taken.length = 0;
-      else if (row.req_valid === 1n && outs[c]!.req_ready === 1n) taken.push(txdRequestFromInputs(row));
+      // As the golden model: the answer out before the edge first, then what the edge takes (nothing under reset).
       if (outs[c]!.resp_valid === 1n) {
         const x = taken.shift()!;
         const want = expectedTxd(image.memory, x);
@@ -112,6 +111,8 @@ describe('against sampleTxd', () => {
         const sampler = decodeTextureSampler(image.memory.subarray(2 * (x.handle >>> 20), 2 * (x.handle >>> 20) + 2));
         if (want.status === 0 && header && sampler.ok) kinds.add(`${header.format} ${sampler.sampler.filter} ${header.wrapS}`);
       }
+      if (row.rst_n === 0n) taken.length = 0;
+      else if (row.req_valid === 1n && outs[c]!.req_ready === 1n) taken.push(txdRequestFromInputs(row));
     });
     console.log(`random: ${[...statuses].map(([s, n]) => `status ${s}: ${n}`).join(', ')}; ${kinds.size} format/filter/wrap kinds answered`);
     for (const s of [TxdStatus.ok, TxdStatus.invalidHeader, TxdStatus.invalidSampler, TxdStatus.outOfMemory]) expect(statuses.get(s) ?? 0, `status ${s}`).toBeGreaterThan(3);

@@ -44,7 +44,7 @@ export function runTxdStream(design: Design, items: readonly TxdRequestItem[], i
       answeredAt.push(cycle);
     }
     sim.step();
-    const nowIssued = sim.peek('issued');
+    const nowIssued = sim.peek('counters_issued');
     if (nowIssued !== issued) {
       if (firstIssue < 0) firstIssue = cycle;
       lastIssue = cycle;
@@ -57,6 +57,6 @@ export function runTxdStream(design: Design, items: readonly TxdRequestItem[], i
       if (next < items.length) idle = idleBefore(next);
     }
   }
-  const counters = Object.fromEntries(COUNTERS.map((n) => [n, Number(sim.peek(n))])) as TxdStreamRun['counters'];
+  const counters = Object.fromEntries(COUNTERS.map((n) => [n, Number(sim.peek(`counters_${n}`))])) as TxdStreamRun['counters'];
   return { answers, cycles: cycle - firstTaken, issueSpan: lastIssue - firstIssue + 1, takenAt, answeredAt, counters };
 }

@@ -2,6 +2,7 @@
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo, clog2, selectByIndex } from '../../hdl/lib/index.ts';
 import { multiPushQueue } from './multiPushQueue.ts';
+import { checkWhole, fieldReader } from './paramChecks.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_LINE_WORDS, TEXTURE_WORD_BITS } from './textureMemory.ts';
 
 export interface TexelFetchParams {
@@ -26,9 +27,7 @@ const LINE_BITS = 32 * TEXTURE_LINE_WORDS;
 const REF_BITS = 10;
 
 export function checkTexelFetchParams(p: TexelFetchParams): void {
-  const whole = (name: string, v: number, lo: number, hi: number) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`TexelFetch: ${name} must be an integer ${lo} … ${hi}, got ${v}`);
-  };
+  const whole = (name: string, v: number, lo: number, hi: number) => checkWhole('TexelFetch', name, v, lo, hi);
   whole('ports', p.ports, 1, 16);
   whole('lines', p.lines, 2 * p.ports, 256);
   whole('aheadDepth', p.aheadDepth, 1, Math.floor((2 ** REF_BITS - 1) / p.ports));
@@ -157,13 +156,7 @@ export const TexelFetch = defineModule(
     fillIndices.io.enq.bits.set(requests.head.bits(TEXTURE_LINE_BITS + ib - 1, TEXTURE_LINE_BITS));
 
     // ---- Data stage: the head of the queue leaves when every line it needs is present.
-    const head = ahead.io.deq.bits;
-    let at = 0;
-    const field = (w: number): UIntValue => {
-      const v = head.bits(at + w - 1, at);
-      at += w;
-      return v;
-    };
+    const field = fieldReader(ahead.io.deq.bits);
     const headIndex = ports.map(() => field(ib));
     const headOffset = ports.map(() => field(2));
     const headNeeded = ports.map(() => field(1).eq(1));

@@ -2,6 +2,7 @@
 import { Bool, UInt, Vec, defineModule, input, lit, mux, output, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { TEXTURE_LINE_WORDS } from './textureMemory.ts';
+import { checkWhole } from './paramChecks.ts';
 
 export interface TextureCacheParams {
   /** Lines held (≥ 1). */
@@ -15,9 +16,7 @@ export interface TextureCacheParams {
 const LINE_BITS = 32 * TEXTURE_LINE_WORDS;
 
 export function checkTextureCacheParams(p: TextureCacheParams): void {
-  const whole = (name: string, v: number, lo: number, hi: number) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`TextureCache: ${name} must be an integer ${lo} … ${hi}, got ${v}`);
-  };
+  const whole = (name: string, v: number, lo: number, hi: number) => checkWhole('TextureCache', name, v, lo, hi);
   whole('lines', p.lines, 1, 256);
   whole('ports', p.ports, 1, 16);
   whole('tagBits', p.tagBits, 1, 32);

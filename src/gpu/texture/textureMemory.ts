@@ -2,6 +2,7 @@
 import { Bool, Bundle, UInt, cat, defineModule, flip, input, lit, mux, output } from '../../hdl/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/index.ts';
+import { checkWhole } from './paramChecks.ts';
 
 /** Words per line: a cache line and one read of the read port (one word from each bank). */
 export const TEXTURE_LINE_WORDS = 4;
@@ -28,7 +29,7 @@ export const TextureLineRead = Bundle({
 });
 
 export function checkTextureMemoryParams(p: TextureMemoryParams): void {
-  if (!Number.isInteger(p.readLatency) || p.readLatency < 1 || p.readLatency > 32) throw new Error(`TextureMemory: readLatency must be an integer 1 … 32, got ${p.readLatency}`);
+  checkWhole('TextureMemory', 'readLatency', p.readLatency, 1, 32);
   if (p.init && p.init.length > MEMORY_MAP.textureWords) throw new Error(`TextureMemory: ${p.init.length} initial words exceed the ${MEMORY_MAP.textureWords} of texture memory`);
 }
 

@@ -11,6 +11,7 @@ import { BilinearBlend, bilinearBlendLatency, texelChannelsHw } from './bilinear
 import { LevelBlend, levelBlendLatency } from './levelBlend.ts';
 import { TextureCache } from './textureCache.ts';
 import { TexelFetch } from './texelFetch.ts';
+import { checkWhole, fieldReader } from './paramChecks.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_WORD_BITS, TextureLineRead } from './textureMemory.ts';
 import { decodeHeaderHw, decodeSamplerHw, mipAxisSize, mipLevelTexels, mipOffsetTable } from './textureDescriptors.ts';
 
@@ -59,6 +60,22 @@ export const TxdRequest = (tagBits: number) =>
 /** The answer, in request order, with no back-pressure (the consumer takes one per cycle). */
 export const TxdResponse = (tagBits: number) => Bundle({ valid: Bool, rgba: UInt(128), status: UInt(3), tag: UInt(tagBits) });
 
+/** The unit's counters (reset by rst_n). */
+export const TextureUnitCounters = Bundle({
+  /** Requests issued by the texel stage (one per cycle at most). */
+  issued: UInt(32),
+  /** Texel words the requests needed, and those whose line was in the cache (or on its way) on the request's first cycle at the tag stage. */
+  texel_lookups: UInt(32),
+  texel_hits: UInt(32),
+  /** Lines fetched from memory for the texel cache and the descriptor cache. */
+  texel_fills: UInt(32),
+  descriptor_fills: UInt(32),
+  /** Cycles in which the texel stage held a request waiting for a line (its tag stage or its data stage). */
+  stall_cycles: UInt(32),
+  /** Cycles in which the descriptor stage held a request waiting for its header or sampler line. */
+  descriptor_stall_cycles: UInt(32),
+});
+
 /** Texel ports of the texel stage: T00, T10, T01, T11 of level d, then of level d + 1. */
 const TEXEL_PORTS = 8;
 /** Line reads the texel stage may have outstanding at the memory, and waiting for it. */
@@ -76,9 +93,7 @@ export const textureUnitLatency = (p: TextureUnitParams): number => 1 + textureM
 
 export function checkTextureUnitParams(p: TextureUnitParams): void {
   checkTextureLatencies('TextureUnit', p.float);
-  const whole = (name: string, v: number, lo: number, hi: number) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`TextureUnit: ${name} must be an integer ${lo} … ${hi}, got ${v}`);
-  };
+  const whole = (name: string, v: number, lo: number, hi: number) => checkWhole('TextureUnit', name, v, lo, hi);
   whole('descriptorLines', p.descriptorLines, 1, 64);
   whole('texelLines', p.texelLines, 2 * TEXEL_PORTS, 256);
   whole('aheadDepth', p.aheadDepth, 1, 64);
@@ -86,7 +101,6 @@ export function checkTextureUnitParams(p: TextureUnitParams): void {
   whole('queueDepth', p.queueDepth, 2, 1024);
   whole('tagBits', p.tagBits, 1, 32);
 }
-
 
 export const TextureUnit = defineModule(
   'TextureUnit',
@@ -97,18 +111,7 @@ export const TextureUnit = defineModule(
       resp: output(TxdResponse(p.tagBits)),
       /** Texture memory's line read port (TextureMemory.read). */
       mem: output(TextureLineRead),
-      /** Requests issued by the texel stage (one per cycle at most). */
-      issued: output(UInt(32)),
-      /** Texel words the requests needed, and those whose line was in the cache (or on its way) on the request's first cycle at the tag stage. */
-      texel_lookups: output(UInt(32)),
-      texel_hits: output(UInt(32)),
-      /** Lines fetched from memory for the texel cache and the descriptor cache. */
-      texel_fills: output(UInt(32)),
-      descriptor_fills: output(UInt(32)),
-      /** Cycles in which the texel stage held a request waiting for a line (its tag stage or its data stage). */
-      stall_cycles: output(UInt(32)),
-      /** Cycles in which the descriptor stage held a request waiting for its header or sampler line. */
-      descriptor_stall_cycles: output(UInt(32)),
+      counters: output(TextureUnitCounters),
     };
   },
   (m, io, p) => {
@@ -313,13 +316,7 @@ export const TextureUnit = defineModule(
     );
 
     // ---- Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads.
-    const head = queued.io.deq.bits;
-    let at = 0;
-    const field = (w: number): UIntValue => {
-      const v = head.bits(at + w - 1, at);
-      at += w;
-      return v;
-    };
+    const field = fieldReader(queued.io.deq.bits);
     const passBits = 3 + 2 + 1 + 8 + 4 * 8;
     const pass = field(passBits);
     const ports = Array.from({ length: TEXEL_PORTS }, () => ({ address: field(TEXTURE_WORD_BITS), needed: field(1) }));
@@ -409,12 +406,12 @@ export const TextureUnit = defineModule(
     m.when(issue, () => issued.set(issued.add(1)));
     m.when(descCache.io.fill_valid, () => descFills.set(descFills.add(1)));
     m.when(dValid.and(descReady.not()), () => descStalls.set(descStalls.add(1)));
-    io.issued.set(issued);
-    io.texel_lookups.set(fetch.io.lookups);
-    io.texel_hits.set(fetch.io.hits);
-    io.texel_fills.set(fetch.io.fills);
-    io.descriptor_fills.set(descFills);
-    io.stall_cycles.set(fetch.io.stall_cycles);
-    io.descriptor_stall_cycles.set(descStalls);
+    io.counters.issued.set(issued);
+    io.counters.texel_lookups.set(fetch.io.lookups);
+    io.counters.texel_hits.set(fetch.io.hits);
+    io.counters.texel_fills.set(fetch.io.fills);
+    io.counters.descriptor_fills.set(descFills);
+    io.counters.stall_cycles.set(fetch.io.stall_cycles);
+    io.counters.descriptor_stall_cycles.set(descStalls);
   },
 );

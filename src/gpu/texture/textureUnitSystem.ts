@@ -1,7 +1,7 @@
 // The texture unit with its texture memory: what the RT core's txd port and the memory controller's load port will see (a test and co-simulation top).
-import { Decoupled, UInt, defineModule, input, output } from '../../hdl/index.ts';
+import { Decoupled, defineModule, input, output } from '../../hdl/index.ts';
 import { TextureMemory, TextureLoad, type TextureMemoryParams } from './textureMemory.ts';
-import { TextureUnit, TxdRequest, TxdResponse, type TextureUnitParams } from './textureUnit.ts';
+import { TextureUnit, TextureUnitCounters, TxdRequest, TxdResponse, type TextureUnitParams } from './textureUnit.ts';
 
 export interface TextureUnitSystemParams extends TextureMemoryParams {
   readonly unit: TextureUnitParams;
@@ -13,13 +13,7 @@ export const TextureUnitSystem = defineModule(
     req: input(Decoupled(TxdRequest(p.unit.tagBits))),
     resp: output(TxdResponse(p.unit.tagBits)),
     load: input(TextureLoad),
-    issued: output(UInt(32)),
-    texel_lookups: output(UInt(32)),
-    texel_hits: output(UInt(32)),
-    texel_fills: output(UInt(32)),
-    descriptor_fills: output(UInt(32)),
-    stall_cycles: output(UInt(32)),
-    descriptor_stall_cycles: output(UInt(32)),
+    counters: output(TextureUnitCounters),
   }),
   (m, io, p) => {
     const unit = m.instance(TextureUnit, p.unit, { name: 'unit' });
@@ -28,12 +22,6 @@ export const TextureUnitSystem = defineModule(
     m.connect(io.resp, unit.io.resp);
     m.connect(memory.io.load, io.load);
     m.connect(memory.io.read, unit.io.mem);
-    io.issued.set(unit.io.issued);
-    io.texel_lookups.set(unit.io.texel_lookups);
-    io.texel_hits.set(unit.io.texel_hits);
-    io.texel_fills.set(unit.io.texel_fills);
-    io.descriptor_fills.set(unit.io.descriptor_fills);
-    io.stall_cycles.set(unit.io.stall_cycles);
-    io.descriptor_stall_cycles.set(unit.io.descriptor_stall_cycles);
+    m.connect(io.counters, unit.io.counters);
   },
 );
