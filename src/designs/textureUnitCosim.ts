@@ -4,6 +4,7 @@ import type { CosimDesign, GoldenModel } from '../hdl/cosim/index.ts';
 import {
   encodeTextureHeader,
   encodeTextureSampler,
+  mipChainWords,
   mipLevelsFor,
   sampleTxd,
   TEXTURE_HEADER_WORDS,
@@ -113,10 +114,9 @@ export function textureTestImage(seed = 22): TextureTestImage {
   bad((w) => (w[3] = 1));
   bad((w) => (w[0] = MEMORY_MAP.textureWords - 300)); // 16×16 chain (341 words) past the end
   bad((w) => (w[0] = 0xffffff00));
-  const lastWord = MEMORY_MAP.textureWords - 341;
-  const fits: TextureHeader = { ...host.slots[0]!.header, base: lastWord };
-  memory.set(memory.subarray(host.slots[0]!.header.base, host.slots[0]!.header.base + 341), lastWord);
-  put(encodeTextureHeader(fits), fits); // the chain ends at the last word exactly
+  // A chain ending at the last word exactly (valid; its texels read as the zeroes there, which keeps the preload small).
+  const fits: TextureHeader = { ...host.slots[0]!.header, base: MEMORY_MAP.textureWords - mipChainWords(16, 16, host.slots[0]!.header.mipCount) };
+  put(encodeTextureHeader(fits), fits);
   // Samplers: the image's (entry 0), then more in the entries after the headers.
   const samplers: { index: number; valid: boolean }[] = [{ index: 0, valid: true }];
   let s = Math.ceil((next * TEXTURE_HEADER_WORDS) / TXD_HANDLE.sampler.words);
