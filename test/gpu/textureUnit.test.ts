@@ -153,6 +153,20 @@ describe('against sampleTxd', () => {
     expectAllMatch(items, run.answers);
   }, 300_000);
 
+  test('invalid headers and samplers, chains past memory, handles past memory: every request answered, zeroes in the written lanes and the status, never a hang', () => {
+    const { image, design } = system();
+    const invalidHeaders = [...image.headers.filter((h) => h.header === undefined).map((h) => h.index), 0x10000, 0xfffff];
+    const samplers = [0, ...image.samplers.filter((x) => !x.valid).map((x) => x.index)];
+    const items = invalidHeaders.flatMap((h) => samplers.map((sm, k) => request({ handle: encodeTxdHandle(h, sm), writeMask: [15, 5, 8][k % 3]!, dest: [7, 8, 9, 10], tag: (h + k) & 0xff })));
+    items.push(request({ handle: encodeTxdHandle(image.headers[0]!.index, samplers[1]!) }));
+    const run = runTxdStream(design, items);
+    expectAllMatch(items, run.answers);
+    expect(run.answers.every((a) => a.status !== 0)).toBe(true);
+    const statuses = new Set(run.answers.map((a) => a.status));
+    for (const s of [TxdStatus.invalidHeader, TxdStatus.invalidSampler, TxdStatus.invalidHeader | TxdStatus.invalidSampler, TxdStatus.outOfMemory, TxdStatus.outOfMemory | TxdStatus.invalidSampler]) expect(statuses.has(s), `status ${s}`).toBe(true);
+    expect(run.counters.texel_lookups).toBe(0);
+  }, 300_000);
+
   test('requests that hit issue one per cycle, and an answer takes textureUnitLatency cycles once the lines are cached', () => {
     const { image, design } = system();
     const slot = image.headers[0]!.index; // the 16×16 RGBA8 texture, trilinear default sampler
