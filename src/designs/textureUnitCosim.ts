@@ -162,41 +162,26 @@ export function randomTxdRequest(rng: Rng, image: TextureTestImage, tag: number)
   };
 }
 
+/** Four 32-bit words as one 128-bit value, word 0 in bits 31:0, and back. */
+const pack4 = (words: readonly number[]): bigint => words.reduceRight((acc, w) => (acc << 32n) | BigInt(w >>> 0), 0n);
+const unpack4 = (v: bigint): [number, number, number, number] => [0, 1, 2, 3].map((k) => Number((v >> BigInt(32 * k)) & 0xffffffffn)) as [number, number, number, number];
+
 export const txdRequestInputs = (x: TxdRequestItem): Record<string, bigint> => ({
-  req_bits_s: BigInt(x.s >>> 0),
-  req_bits_t: BigInt(x.t >>> 0),
-  req_bits_handle: BigInt(x.handle >>> 0),
-  req_bits_control: BigInt(x.control >>> 0),
-  req_bits_dsdx: BigInt(x.dsdx >>> 0),
-  req_bits_dsdy: BigInt(x.dsdy >>> 0),
-  req_bits_dtdx: BigInt(x.dtdx >>> 0),
-  req_bits_dtdy: BigInt(x.dtdy >>> 0),
-  req_bits_write_mask: BigInt(x.writeMask),
-  req_bits_dest: x.dest.reduceRight((acc, w) => (acc << 32n) | BigInt(w >>> 0), 0n),
+  req_bits_coords: pack4([x.s, x.t, x.handle, x.control]),
+  req_bits_derivatives: pack4([x.dsdx, x.dsdy, x.dtdx, x.dtdy]),
+  req_bits_mask: BigInt(x.writeMask),
+  req_bits_dest: pack4(x.dest),
   req_bits_tag: BigInt(x.tag),
 });
 
 export function txdRequestFromInputs(ins: Readonly<Record<string, bigint>>): TxdRequestItem {
-  const n = (name: string) => Number(ins[name] ?? 0n);
-  const dest = ins.req_bits_dest ?? 0n;
-  return {
-    s: n('req_bits_s'),
-    t: n('req_bits_t'),
-    handle: n('req_bits_handle'),
-    control: n('req_bits_control'),
-    dsdx: n('req_bits_dsdx'),
-    dsdy: n('req_bits_dsdy'),
-    dtdx: n('req_bits_dtdx'),
-    dtdy: n('req_bits_dtdy'),
-    writeMask: n('req_bits_write_mask'),
-    dest: [0, 1, 2, 3].map((k) => Number((dest >> BigInt(32 * k)) & 0xffffffffn)) as unknown as [number, number, number, number],
-    tag: n('req_bits_tag'),
-  };
+  const [s, t, handle, control] = unpack4(ins.req_bits_coords ?? 0n);
+  const [dsdx, dsdy, dtdx, dtdy] = unpack4(ins.req_bits_derivatives ?? 0n);
+  return { s, t, handle, control, dsdx, dsdy, dtdx, dtdy, writeMask: Number(ins.req_bits_mask ?? 0n), dest: unpack4(ins.req_bits_dest ?? 0n), tag: Number(ins.req_bits_tag ?? 0n) };
 }
 
 export function txdAnswerFromOutputs(outs: Readonly<Record<string, bigint>>): TxdAnswer {
-  const rgba = outs.resp_rgba ?? 0n;
-  return { rgba: [0, 1, 2, 3].map((k) => Number((rgba >> BigInt(32 * k)) & 0xffffffffn)), status: Number(outs.resp_status ?? 0n), tag: Number(outs.resp_tag ?? 0n) };
+  return { rgba: unpack4(outs.resp_bits_rgba ?? 0n), status: Number(outs.resp_bits_status ?? 0n), tag: Number(outs.resp_bits_tag ?? 0n) };
 }
 
 const hex = (x: number) => `0x${(x >>> 0).toString(16).padStart(8, '0')}`;
@@ -208,13 +193,13 @@ export function compareTxd(got: TxdAnswer, want: TxdAnswer): string | null {
   return `got tag ${got.tag} status ${got.status} rgba ${got.rgba.map(hex).join(' ')}, expected tag ${want.tag} status ${want.status} rgba ${want.rgba.map(hex).join(' ')}`;
 }
 
-/** Answers come in request order: a request taken (valid and ready before the edge, out of reset) joins the queue, an answer is checked against its head; a reset empties it. */
+/** Answers come in request order: a request taken (valid and ready before the edge, out of reset) joins the queue, an answer taken (resp valid and ready) is checked against its head; a reset empties it. */
 export function textureUnitGolden(memory: Uint32Array): GoldenModel {
   let queue: { item: TxdRequestItem; want: TxdAnswer }[] = [];
   return {
     check(_cycle, ins, outs) {
       let msg: string | null = null;
-      if (outs.resp_valid === 1n) {
+      if (outs.resp_valid === 1n && ins.resp_ready === 1n) {
         const head = queue.shift();
         if (!head) msg = 'resp_valid with no request outstanding';
         else {
@@ -249,11 +234,12 @@ export function textureUnitTestSystem(): { image: TextureTestImage; design: Desi
   return cached;
 }
 
-/** Reset for two cycles, then rarely; a request most cycles (a new one drawn each cycle: one not taken is simply not made). */
+/** Reset for two cycles, then rarely; a request most cycles (a new one drawn each cycle: one not taken is simply not made); answers taken four cycles in five. */
 export const textureUnitStimulus = (image: TextureTestImage) => (cycle: number, rng: Rng): Record<string, bigint> => ({
   rst_n: cycle < 2 || rng.int(3000) === 0 ? 0n : 1n,
   ...txdRequestInputs(randomTxdRequest(rng, image, cycle & 0xff)),
   req_valid: rng.int(6) === 0 ? 0n : 1n,
+  resp_ready: rng.int(5) === 0 ? 0n : 1n,
   load_valid: 0n,
   load_addr: 0n,
   load_data: 0n,

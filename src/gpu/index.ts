@@ -35,7 +35,7 @@ export { TexelCoordinates, defaultTexelCoordinatesParams, texelCoordinatesLatenc
 export { BilinearBlend, defaultBilinearBlendParams, bilinearBlendLatency, type BilinearBlendParams } from './texture/bilinearBlend.ts';
 export { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlendParams } from './texture/levelBlend.ts';
 export { defaultTextureFloatLatencies, type TextureFloatLatencies } from './texture/timedFloat.ts';
-export { TextureUnit, TextureUnitCounters, TxdRequest, TxdResponse, defaultTextureUnitParams, textureUnitLatency, textureMiddleLatency, textureBackLatency, type TextureUnitParams } from './texture/textureUnit.ts';
+export { TextureUnit, TextureUnitCounters, TextureUnitRequest, TextureUnitResponse, defaultTextureUnitParams, textureUnitLatency, textureMiddleLatency, textureBackLatency, type TextureUnitParams } from './texture/textureUnit.ts';
 export { TextureMemory, TextureLoad, TextureLineRead, TEXTURE_LINE_WORDS, type TextureMemoryParams } from './texture/textureMemory.ts';
 export { TextureCache, type TextureCacheParams } from './texture/textureCache.ts';
 export { TextureUnitSystem, type TextureUnitSystemParams } from './texture/textureUnitSystem.ts';

@@ -16,10 +16,19 @@ export interface TxdStreamRun {
 }
 
 const COUNTERS = ['issued', 'texel_lookups', 'texel_hits', 'texel_fills', 'descriptor_fills', 'stall_cycles', 'descriptor_stall_cycles'] as const;
-const RESP = ['resp_valid', 'resp_rgba', 'resp_status', 'resp_tag'];
+const RESP = ['resp_bits_rgba', 'resp_bits_status', 'resp_bits_tag'];
 
-/** Offers `items` one after another (req_valid high until each is taken, after `idleBefore(k)` cycles without a request) and runs until every answer is out. */
-export function runTxdStream(design: Design, items: readonly TxdRequestItem[], idleBefore: (k: number) => number = () => 0, maxCycles = 200_000): TxdStreamRun {
+export interface TxdStreamOptions {
+  /** Cycles without a request before request k is offered (default 0). */
+  readonly idleBefore?: (k: number) => number;
+  /** Whether resp_ready is high in a cycle (default always). */
+  readonly ready?: (cycle: number) => boolean;
+  readonly maxCycles?: number;
+}
+
+/** Offers `items` one after another (req_valid high until each is taken) and runs until every answer is taken. */
+export function runTxdStream(design: Design, items: readonly TxdRequestItem[], options: TxdStreamOptions = {}): TxdStreamRun {
+  const { idleBefore = () => 0, ready = () => true, maxCycles = 200_000 } = options;
   const sim = compileSimulator(design);
   sim.reset();
   const answers: TxdAnswer[] = [];
@@ -38,8 +47,10 @@ export function runTxdStream(design: Design, items: readonly TxdRequestItem[], i
     if (offering) for (const [name, v] of Object.entries(txdRequestInputs(items[next]!))) sim.poke(name, v);
     else if (idle > 0) idle--;
     sim.poke('req_valid', offering ? 1 : 0);
+    const readyNow = ready(cycle);
+    sim.poke('resp_ready', readyNow ? 1 : 0);
     const taken = offering && sim.peek('req_ready') === 1n;
-    if (sim.peek('resp_valid') === 1n) {
+    if (readyNow && sim.peek('resp_valid') === 1n) {
       answers.push(txdAnswerFromOutputs(Object.fromEntries(RESP.map((n) => [n, sim.peek(n)]))));
       answeredAt.push(cycle);
     }

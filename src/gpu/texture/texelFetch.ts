@@ -55,7 +55,8 @@ export const TexelFetch = defineModule(
       in_addr: input(Vec(p.ports, UInt(TEXTURE_WORD_BITS))),
       in_needed: input(UInt(p.ports)),
       in_pass: input(UInt(p.passBits)),
-      /** The request with its texel words (a port not needed reads any word); no back-pressure. */
+      /** The request with its texel words (a port not needed reads any word), issued only while out_ready is high. */
+      out_ready: input(Bool),
       out_valid: output(Bool),
       out_words: output(Vec(p.ports, UInt(32))),
       out_pass: output(UInt(p.passBits)),
@@ -163,7 +164,7 @@ export const TexelFetch = defineModule(
     const headPass = field(p.passBits);
     const presentAt = (i: UIntValue) => selectByIndex(i, lines.map((l) => l.present.zext(1))).eq(1);
     const ready = ports.map((_, k) => headNeeded[k]!.not().or(presentAt(headIndex[k]!))).reduce((a, b) => a.and(b));
-    const issue = ahead.io.deq.valid.and(ready);
+    const issue = ahead.io.deq.valid.and(ready).and(io.out_ready);
     ahead.io.deq.ready.set(issue);
     io.out_valid.set(issue);
     io.out_pass.set(headPass);

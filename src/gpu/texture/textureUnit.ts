@@ -1,6 +1,6 @@
 // The TXD texture unit: header and sampler fetch, LOD, level selection, texel coordinates and addresses, texel fetch through a cache, bilinear and level blends, write mask; one request per cycle when everything hits (docs/texture.md "Texture unit").
 import { Bool, Bundle, Decoupled, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/index.ts';
 import { TXD_CONTROL, TXD_HANDLE } from '../../isa/index.ts';
 import { TxdStatus } from '../../golden/texture/index.ts';
@@ -40,25 +40,24 @@ export const defaultTextureUnitParams: TextureUnitParams = {
   tagBits: 8,
 };
 
-/** txd's operands as the RT core hands them over: RVa = (s, t, handle, control), RVb = the derivatives, the write mask, RVd's old lanes. */
-export const TxdRequest = (tagBits: number) =>
+/**
+ * txd's operands as the RT core hands them over (the fields of main's txdLink.ts TxdRequest, so that a
+ * TextureLink connects as it is): RVa, RVb, the write mask, RVd's value before, a tag.
+ */
+export const TextureUnitRequest = (tagBits: number) =>
   Bundle({
-    s: UInt(32),
-    t: UInt(32),
-    handle: UInt(32),
-    control: UInt(32),
-    dsdx: UInt(32),
-    dsdy: UInt(32),
-    dtdx: UInt(32),
-    dtdy: UInt(32),
-    write_mask: UInt(4),
+    /** RVa: s [31:0], t, handle, control [127:96]. */
+    coords: UInt(128),
+    /** RVb: ds/dx [31:0], ds/dy, dt/dx, dt/dy [127:96]. */
+    derivatives: UInt(128),
+    mask: UInt(4),
     /** RVd before the txd, R in bits 31:0: kept in the lanes the mask leaves out. */
     dest: UInt(128),
     tag: UInt(tagBits),
   });
 
-/** The answer, in request order, with no back-pressure (the consumer takes one per cycle). */
-export const TxdResponse = (tagBits: number) => Bundle({ valid: Bool, rgba: UInt(128), status: UInt(3), tag: UInt(tagBits) });
+/** The answer (the fields of txdLink.ts TxdResponse): RVd's new value, the TxdStatus bits, the tag; in request order. */
+export const TextureUnitResponse = (tagBits: number) => Bundle({ rgba: UInt(128), status: UInt(3), tag: UInt(tagBits) });
 
 /** The unit's counters (reset by rst_n). */
 export const TextureUnitCounters = Bundle({
@@ -78,6 +77,8 @@ export const TextureUnitCounters = Bundle({
 
 /** Texel ports of the texel stage: T00, T10, T01, T11 of level d, then of level d + 1. */
 const TEXEL_PORTS = 8;
+/** Answer queue entries beyond the back half's latency: a ready that comes back after a gap finds answers waiting. */
+const RESPONSE_SLACK = 8;
 /** Line reads the texel stage may have outstanding at the memory, and waiting for it. */
 const MAX_FILLS = 16;
 const REQUEST_DEPTH = 8;
@@ -88,8 +89,8 @@ const FILTER_TRILINEAR = 2;
 export const textureMiddleLatency = (p: TextureUnitParams): number => 1 + textureLodLatency(p.float) + 2 + texelCoordinatesLatency(p.float) + 1;
 /** Cycles from a request leaving the texel stage to its response: bilinear blend, level blend, the masked output register. */
 export const textureBackLatency = (p: TextureUnitParams): number => bilinearBlendLatency(p.float) + levelBlendLatency(p.float) + 1;
-/** Cycles from request to response when everything hits and nothing waits: the descriptor register, the middle, the address and ahead queues (a cycle each), the back. */
-export const textureUnitLatency = (p: TextureUnitParams): number => 1 + textureMiddleLatency(p) + 2 + textureBackLatency(p);
+/** Cycles from request to response when everything hits and nothing waits: the descriptor register, the middle, the address, ahead and answer queues (a cycle each), the back. */
+export const textureUnitLatency = (p: TextureUnitParams): number => 1 + textureMiddleLatency(p) + 3 + textureBackLatency(p);
 
 export function checkTextureUnitParams(p: TextureUnitParams): void {
   checkTextureLatencies('TextureUnit', p.float);
@@ -107,8 +108,9 @@ export const TextureUnit = defineModule(
   (p: TextureUnitParams) => {
     checkTextureUnitParams(p);
     return {
-      req: input(Decoupled(TxdRequest(p.tagBits))),
-      resp: output(TxdResponse(p.tagBits)),
+      req: input(Decoupled(TextureUnitRequest(p.tagBits))),
+      /** Answers wait in a queue while resp_ready is low; the texel stage issues only what the queue has room for. */
+      resp: output(Decoupled(TextureUnitResponse(p.tagBits))),
       /** Texture memory's line read port (TextureMemory.read). */
       mem: output(TextureLineRead),
       counters: output(TextureUnitCounters),
@@ -119,10 +121,13 @@ export const TextureUnit = defineModule(
 
     // ---- Descriptor stage: the request waits in a register until its header and sampler lines are at hand.
     const dValid = m.reg(Bool, { reset: 0, name: 'd_valid' });
-    const d = m.reg(TxdRequest(p.tagBits), { enable: io.req.fire, name: 'd' });
+    const d = m.reg(TextureUnitRequest(p.tagBits), { enable: io.req.fire, name: 'd' });
     m.connect(d, io.req.bits);
-    const headerLine = d.handle.bits(TXD_HANDLE.header.lo + TXD_HANDLE.header.width - 1, TXD_HANDLE.header.lo);
-    const samplerIndex = d.handle.bits(TXD_HANDLE.sampler.lo + TXD_HANDLE.sampler.width - 1, TXD_HANDLE.sampler.lo);
+    const lane = (x: UIntValue, k: number): UIntValue => x.bits(32 * k + 31, 32 * k);
+    const [dS, dT, dHandle, dControl] = [0, 1, 2, 3].map((k) => lane(d.coords, k)) as [UIntValue, UIntValue, UIntValue, UIntValue];
+    const [dDsdx, dDsdy, dDtdx, dDtdy] = [0, 1, 2, 3].map((k) => lane(d.derivatives, k)) as [UIntValue, UIntValue, UIntValue, UIntValue];
+    const headerLine = dHandle.bits(TXD_HANDLE.header.lo + TXD_HANDLE.header.width - 1, TXD_HANDLE.header.lo);
+    const samplerIndex = dHandle.bits(TXD_HANDLE.sampler.lo + TXD_HANDLE.sampler.width - 1, TXD_HANDLE.sampler.lo);
     const samplerLine = samplerIndex.bits(TXD_HANDLE.sampler.width - 1, 1).zext(TXD_HANDLE.header.width);
     const descCache = m.instance(TextureCache, { lines: p.descriptorLines, ports: 2, tagBits: TXD_HANDLE.header.width }, { name: 'descriptor_cache' });
     descCache.io.lookup.at(0).set(headerLine);
@@ -161,7 +166,7 @@ export const TextureUnit = defineModule(
     // The mask, old lanes and tag wait in order beside the middle pipeline.
     const side = m.instance(Fifo, { width: 128 + 4 + p.tagBits, depth: p.queueDepth }, { name: 'side_queue' });
     side.io.enq.valid.set(launch);
-    side.io.enq.bits.set(cat(d.tag, d.write_mask, d.dest));
+    side.io.enq.bits.set(cat(d.tag, d.mask, d.dest));
 
     // ---- Middle: decode (1), LOD, level select and offsets (2), texel coordinates, addresses (1).
     const v0 = m.regNext(launch, { reset: 0, name: 'decode_valid' });
@@ -177,9 +182,9 @@ export const TextureUnit = defineModule(
       wraps: r(cat(hdr.wrapT, hdr.wrapS), 'dec_wraps'),
       filter: r(smp.filter, 'dec_filter'),
       status: r(cat(lit(0, 1), smp.invalid, hdr.invalid), 'dec_status'),
-      s: r(d.s, 'dec_s'),
-      t: r(d.t, 'dec_t'),
-      control: r(d.control, 'dec_control'),
+      s: r(dS, 'dec_s'),
+      t: r(dT, 'dec_t'),
+      control: r(dControl, 'dec_control'),
     };
     const lodUnit = m.instance(TextureLod, p.float, { name: 'lod_unit' });
     lodUnit.io.in_valid.set(v0);
@@ -190,10 +195,10 @@ export const TextureUnit = defineModule(
     lodUnit.io.lod_min.set(r(smp.lodMin, 'dec_lod_min'));
     lodUnit.io.lod_max.set(r(smp.lodMax, 'dec_lod_max'));
     lodUnit.io.lod_clamp.set(dec.control.bits(TXD_CONTROL.lodClamp.lo + TXD_CONTROL.lodClamp.width - 1, TXD_CONTROL.lodClamp.lo));
-    lodUnit.io.dsdx.set(r(d.dsdx, 'dec_dsdx'));
-    lodUnit.io.dsdy.set(r(d.dsdy, 'dec_dsdy'));
-    lodUnit.io.dtdx.set(r(d.dtdx, 'dec_dtdx'));
-    lodUnit.io.dtdy.set(r(d.dtdy, 'dec_dtdy'));
+    lodUnit.io.dsdx.set(r(dDsdx, 'dec_dsdx'));
+    lodUnit.io.dsdy.set(r(dDsdy, 'dec_dsdy'));
+    lodUnit.io.dtdx.set(r(dDtdx, 'dec_dtdx'));
+    lodUnit.io.dtdy.set(r(dDtdy, 'dec_dtdy'));
     const lodLat = textureLodLatency(p.float);
     const offsetByte = dec.control.bits(TXD_CONTROL.offset.lo + TXD_CONTROL.offset.width - 1, TXD_CONTROL.offset.lo);
     // Everything else the item needs waits beside the LOD unit.
@@ -326,6 +331,10 @@ export const TextureUnit = defineModule(
     ports.forEach((q, k) => fetch.io.in_addr.at(k).set(q.address));
     fetch.io.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
     fetch.io.in_pass.set(pass);
+    // Requests issued and not yet answered (in the back half or the answer queue): at most the queue's depth.
+    const answerDepth = textureBackLatency(p) + RESPONSE_SLACK;
+    const backInFlight = m.reg(UInt(clog2(answerDepth + 1)), { reset: 0, name: 'back_in_flight' });
+    fetch.io.out_ready.set(backInFlight.lt(answerDepth));
     const issue = fetch.io.out_valid;
     side.io.deq.ready.set(issue);
     m.when(launch.and(issue.not()), () => inflight.set(inflight.add(1))).elsewhen(issue.and(launch.not()), () => inflight.set(inflight.sub(1)));
@@ -394,10 +403,16 @@ export const TextureUnit = defineModule(
     const mask = lateSide.bits(131, 128);
     const colour = mux(lateStatus.eq(0), levels.io.rgba, lit(0, 128));
     const lanes = [0, 1, 2, 3].map((k) => mux(mask.bit(k), colour.bits(32 * k + 31, 32 * k), dest.bits(32 * k + 31, 32 * k)));
-    io.resp.valid.set(delayValid(m, issue, backLat + 1, 'resp_valid'));
-    io.resp.rgba.set(m.regNext(cat(...lanes.reverse()), { name: 'resp_rgba' }));
-    io.resp.status.set(m.regNext(lateStatus, { name: 'resp_status' }));
-    io.resp.tag.set(m.regNext(lateSide.bits(131 + p.tagBits, 132), { name: 'resp_tag' }));
+    // The answers queue: the back half never stalls, so the texel stage issues only while the queue will have room for everything in flight.
+    const answers = m.instance(Fifo, { width: 128 + 3 + p.tagBits, depth: answerDepth }, { name: 'answer_queue' });
+    answers.io.enq.valid.set(delayValid(m, issue, backLat + 1, 'answer_valid'));
+    answers.io.enq.bits.set(m.regNext(cat(lateSide.bits(131 + p.tagBits, 132), lateStatus, ...lanes.reverse()), { name: 'answer' }));
+    io.resp.valid.set(answers.io.deq.valid);
+    io.resp.bits.rgba.set(answers.io.deq.bits.bits(127, 0));
+    io.resp.bits.status.set(answers.io.deq.bits.bits(130, 128));
+    io.resp.bits.tag.set(answers.io.deq.bits.bits(130 + p.tagBits, 131));
+    answers.io.deq.ready.set(io.resp.ready);
+    m.when(issue.and(answers.io.deq.fire.not()), () => backInFlight.set(backInFlight.add(1))).elsewhen(answers.io.deq.fire.and(issue.not()), () => backInFlight.set(backInFlight.sub(1)));
 
     // ---- Counters.
     const issued = counter('issued_count');

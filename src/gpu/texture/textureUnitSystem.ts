@@ -1,7 +1,7 @@
 // The texture unit with its texture memory: what the RT core's txd port and the memory controller's load port will see (a test and co-simulation top).
 import { Decoupled, defineModule, input, output } from '../../hdl/index.ts';
 import { TextureMemory, TextureLoad, type TextureMemoryParams } from './textureMemory.ts';
-import { TextureUnit, TextureUnitCounters, TxdRequest, TxdResponse, type TextureUnitParams } from './textureUnit.ts';
+import { TextureUnit, TextureUnitCounters, TextureUnitRequest, TextureUnitResponse, type TextureUnitParams } from './textureUnit.ts';
 
 export interface TextureUnitSystemParams extends TextureMemoryParams {
   readonly unit: TextureUnitParams;
@@ -10,8 +10,8 @@ export interface TextureUnitSystemParams extends TextureMemoryParams {
 export const TextureUnitSystem = defineModule(
   'TextureUnitSystem',
   (p: TextureUnitSystemParams) => ({
-    req: input(Decoupled(TxdRequest(p.unit.tagBits))),
-    resp: output(TxdResponse(p.unit.tagBits)),
+    req: input(Decoupled(TextureUnitRequest(p.unit.tagBits))),
+    resp: output(Decoupled(TextureUnitResponse(p.unit.tagBits))),
     load: input(TextureLoad),
     counters: output(TextureUnitCounters),
   }),
