@@ -18,6 +18,7 @@ export async function allDesigns(): Promise<CosimDesign[]> {
     import('../gpu/texture/bilinearBlendCosim.ts').then((m) => [m.bilinearBlendCosimDesign]),
     import('../gpu/texture/levelBlendCosim.ts').then((m) => [m.levelBlendCosimDesign]),
     import('../gpu/texture/textureArbiterCosim.ts').then((m) => [m.textureArbiterCosimDesign]),
+    import('./textureUnitCosim.ts').then((m) => [m.textureUnitCosimDesign]),
     import('../gpu/bvh/bvhIcCosimDesign.ts').then((m) => [m.bvhIcCosimDesign]),
     import('../gpu/bvh8/bvh8IcCosimDesign.ts').then((m) => [m.bvh8IcCosimDesign]),
     import('../gpu/bvh8/gfx12DecodersCosim.ts').then((m) => [m.gfx12BoxCosimDesign, m.gfx12PrimitiveCosimDesign]),

@@ -41,6 +41,10 @@ export { LevelBlend, defaultLevelBlendParams, levelBlendLatency, type LevelBlend
 export { defaultTextureFloatLatencies, type TextureFloatLatencies } from './texture/timedFloat.ts';
 export { TextureLink, TxdRequest, TxdResponse } from './texture/txdLink.ts';
 export { TextureArbiter, textureArbiterTagBits, type TextureArbiterParams } from './texture/textureArbiter.ts';
+export { TextureUnit, TextureUnitCounters, defaultTextureUnitParams, textureUnitLatency, textureMiddleLatency, textureBackLatency, type TextureUnitParams } from './texture/textureUnit.ts';
+export { TextureMemory, TextureLoad, TextureLineRead, TEXTURE_LINE_WORDS, type TextureMemoryParams } from './texture/textureMemory.ts';
+export { TextureCache, type TextureCacheParams } from './texture/textureCache.ts';
+export { TextureUnitSystem, type TextureUnitSystemParams } from './texture/textureUnitSystem.ts';
 export { MainMemory } from './memory/mainMemory.ts';
 export { UnifiedMainMemory } from './memory/unifiedMainMemory.ts';
 export { MainMemoryPort } from './memory/mainMemoryPort.ts';
