@@ -149,109 +149,109 @@ module BvhIcCore_a42b934c (
   logic [6:0] ray7_best_triangle; // bvhIcCore.ts:141
   logic [31:0] ray7_best_shader; // bvhIcCore.ts:142
   logic [95:0] ray7_best_normal; // bvhIcCore.ts:143
-  logic [2:0] free_slot_index; // bvhIcCore.ts:170
-  logic free_slot_valid; // bvhIcCore.ts:170
-  logic inv_x_out_valid; // bvhIcCore.ts:178
-  logic [31:0] inv_x_result; // bvhIcCore.ts:178
-  logic inv_y_out_valid; // bvhIcCore.ts:178
-  logic [31:0] inv_y_result; // bvhIcCore.ts:178
-  logic inv_z_out_valid; // bvhIcCore.ts:178
-  logic [31:0] inv_z_result; // bvhIcCore.ts:178
-  logic inverse_valid_d1; // bvhIcCore.ts:184
-  logic inverse_valid_d2; // bvhIcCore.ts:184
-  logic inverse_valid_d3; // bvhIcCore.ts:184
-  logic inverse_valid_d4; // bvhIcCore.ts:184
-  logic inverse_valid_d5; // bvhIcCore.ts:184
-  logic inverse_valid_d6; // bvhIcCore.ts:184
-  logic inverse_valid_d7; // bvhIcCore.ts:184
-  logic inverse_valid_d8; // bvhIcCore.ts:184
-  logic inverse_valid_d9; // bvhIcCore.ts:184
-  logic inverse_valid_d10; // bvhIcCore.ts:184
-  logic inverse_valid_d11; // bvhIcCore.ts:184
-  logic inverse_valid_d12; // bvhIcCore.ts:184
-  logic inverse_valid_d13; // bvhIcCore.ts:184
-  logic inverse_valid_d14; // bvhIcCore.ts:184
-  logic [2:0] inverse_slot_d1; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d2; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d3; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d4; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d5; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d6; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d7; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d8; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d9; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d10; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d11; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d12; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d13; // bvhIcCore.ts:185
-  logic [2:0] inverse_slot_d14; // bvhIcCore.ts:185
-  logic pop_arbiter_in_0_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_1_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_2_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_3_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_4_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_5_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_6_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_in_7_ready; // bvhIcCore.ts:222
-  logic pop_arbiter_out_valid; // bvhIcCore.ts:222
-  logic pop_arbiter_out_bits; // bvhIcCore.ts:222
-  logic [2:0] pop_arbiter_chosen; // bvhIcCore.ts:222
-  logic [38:0] rdata; // bvhIcCore.ts:230
-  logic [38:0] rdata_1; // bvhIcCore.ts:230
-  logic [38:0] rdata_2; // bvhIcCore.ts:230
-  logic [38:0] rdata_3; // bvhIcCore.ts:230
-  logic s1Valid; // bvhIcCore.ts:247
-  logic [2:0] s1Slot; // bvhIcCore.ts:248
-  logic s1Fresh; // bvhIcCore.ts:249
-  logic [1:0] s1Bank; // bvhIcCore.ts:250
-  logic fcmp0_out_valid; // bvhIcCore.ts:255
-  logic [1:0] fcmp0_flags; // bvhIcCore.ts:255
-  logic fcmp0_lt; // bvhIcCore.ts:255
-  logic fcmp0_eq; // bvhIcCore.ts:255
-  logic fcmp0_gt; // bvhIcCore.ts:255
-  logic fcmp0_unordered; // bvhIcCore.ts:255
-  logic s2Node; // bvhIcCore.ts:282
-  logic s2Range; // bvhIcCore.ts:283
-  logic [2:0] s2Slot; // bvhIcCore.ts:284
-  logic [31:0] s2Limit; // bvhIcCore.ts:285
-  logic ray_box_out_valid; // bvhIcCore.ts:277
-  logic [30:0] ray_box_out_tag; // bvhIcCore.ts:277
-  logic [3:0] ray_box_hit; // bvhIcCore.ts:277
-  logic [127:0] ray_box_tnear; // bvhIcCore.ts:277
-  logic [7:0] ray_box_order; // bvhIcCore.ts:277
-  logic [2:0] ray_box_hit_count; // bvhIcCore.ts:277
-  logic leaf_queue_enq_ready; // bvhIcCore.ts:278
-  logic leaf_queue_deq_valid; // bvhIcCore.ts:278
-  logic [16:0] leaf_queue_deq_bits; // bvhIcCore.ts:278
-  logic [3:0] leaf_queue_count; // bvhIcCore.ts:278
-  logic leaf_queue_full; // bvhIcCore.ts:278
-  logic leaf_queue_empty; // bvhIcCore.ts:278
-  logic walking; // bvhIcCore.ts:358
-  logic [2:0] walkSlot; // bvhIcCore.ts:359
-  logic [6:0] walkNext; // bvhIcCore.ts:360
-  logic [6:0] walkLeft; // bvhIcCore.ts:361
-  logic resp_test_d1; // bvhIcCore.ts:398
-  logic resp_test_d2; // bvhIcCore.ts:398
-  logic resp_last_d1; // bvhIcCore.ts:399
-  logic resp_last_d2; // bvhIcCore.ts:399
-  logic [2:0] resp_slot_d1; // bvhIcCore.ts:400
-  logic [2:0] resp_slot_d2; // bvhIcCore.ts:400
-  logic [6:0] resp_id_d1; // bvhIcCore.ts:401
-  logic [6:0] resp_id_d2; // bvhIcCore.ts:401
-  logic [2:0] test_slot_at3_d1; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at3_d2; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at3_d3; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d1; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d2; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d3; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d4; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d5; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d6; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d7; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d8; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d9; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d10; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at11_d11; // bvhIcCore.ts:403
+  logic [2:0] free_slot_index; // rayIntake.ts:37
+  logic free_slot_valid; // rayIntake.ts:37
+  logic inv_x_out_valid; // rayIntake.ts:46
+  logic [31:0] inv_x_result; // rayIntake.ts:46
+  logic inv_y_out_valid; // rayIntake.ts:46
+  logic [31:0] inv_y_result; // rayIntake.ts:46
+  logic inv_z_out_valid; // rayIntake.ts:46
+  logic [31:0] inv_z_result; // rayIntake.ts:46
+  logic inverse_valid_d1; // rayIntake.ts:52
+  logic inverse_valid_d2; // rayIntake.ts:52
+  logic inverse_valid_d3; // rayIntake.ts:52
+  logic inverse_valid_d4; // rayIntake.ts:52
+  logic inverse_valid_d5; // rayIntake.ts:52
+  logic inverse_valid_d6; // rayIntake.ts:52
+  logic inverse_valid_d7; // rayIntake.ts:52
+  logic inverse_valid_d8; // rayIntake.ts:52
+  logic inverse_valid_d9; // rayIntake.ts:52
+  logic inverse_valid_d10; // rayIntake.ts:52
+  logic inverse_valid_d11; // rayIntake.ts:52
+  logic inverse_valid_d12; // rayIntake.ts:52
+  logic inverse_valid_d13; // rayIntake.ts:52
+  logic inverse_valid_d14; // rayIntake.ts:52
+  logic [2:0] inverse_slot_d1; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d2; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d3; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d4; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d5; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d6; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d7; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d8; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d9; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d10; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d11; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d12; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d13; // rayIntake.ts:53
+  logic [2:0] inverse_slot_d14; // rayIntake.ts:53
+  logic pop_arbiter_in_0_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_1_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_2_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_3_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_4_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_5_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_6_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_in_7_ready; // bvhIcCore.ts:178
+  logic pop_arbiter_out_valid; // bvhIcCore.ts:178
+  logic pop_arbiter_out_bits; // bvhIcCore.ts:178
+  logic [2:0] pop_arbiter_chosen; // bvhIcCore.ts:178
+  logic [38:0] rdata; // bvhIcCore.ts:186
+  logic [38:0] rdata_1; // bvhIcCore.ts:186
+  logic [38:0] rdata_2; // bvhIcCore.ts:186
+  logic [38:0] rdata_3; // bvhIcCore.ts:186
+  logic s1Valid; // bvhIcCore.ts:203
+  logic [2:0] s1Slot; // bvhIcCore.ts:204
+  logic s1Fresh; // bvhIcCore.ts:205
+  logic [1:0] s1Bank; // bvhIcCore.ts:206
+  logic fcmp0_out_valid; // bvhIcCore.ts:211
+  logic [1:0] fcmp0_flags; // bvhIcCore.ts:211
+  logic fcmp0_lt; // bvhIcCore.ts:211
+  logic fcmp0_eq; // bvhIcCore.ts:211
+  logic fcmp0_gt; // bvhIcCore.ts:211
+  logic fcmp0_unordered; // bvhIcCore.ts:211
+  logic s2Node; // bvhIcCore.ts:238
+  logic s2Range; // bvhIcCore.ts:239
+  logic [2:0] s2Slot; // bvhIcCore.ts:240
+  logic [31:0] s2Limit; // bvhIcCore.ts:241
+  logic ray_box_out_valid; // bvhIcCore.ts:233
+  logic [30:0] ray_box_out_tag; // bvhIcCore.ts:233
+  logic [3:0] ray_box_hit; // bvhIcCore.ts:233
+  logic [127:0] ray_box_tnear; // bvhIcCore.ts:233
+  logic [7:0] ray_box_order; // bvhIcCore.ts:233
+  logic [2:0] ray_box_hit_count; // bvhIcCore.ts:233
+  logic leaf_queue_enq_ready; // bvhIcCore.ts:234
+  logic leaf_queue_deq_valid; // bvhIcCore.ts:234
+  logic [16:0] leaf_queue_deq_bits; // bvhIcCore.ts:234
+  logic [3:0] leaf_queue_count; // bvhIcCore.ts:234
+  logic leaf_queue_full; // bvhIcCore.ts:234
+  logic leaf_queue_empty; // bvhIcCore.ts:234
+  logic walking; // bvhIcCore.ts:314
+  logic [2:0] walkSlot; // bvhIcCore.ts:315
+  logic [6:0] walkNext; // bvhIcCore.ts:316
+  logic [6:0] walkLeft; // bvhIcCore.ts:317
+  logic resp_test_d1; // bvhIcCore.ts:354
+  logic resp_test_d2; // bvhIcCore.ts:354
+  logic resp_last_d1; // bvhIcCore.ts:355
+  logic resp_last_d2; // bvhIcCore.ts:355
+  logic [2:0] resp_slot_d1; // bvhIcCore.ts:356
+  logic [2:0] resp_slot_d2; // bvhIcCore.ts:356
+  logic [6:0] resp_id_d1; // bvhIcCore.ts:357
+  logic [6:0] resp_id_d2; // bvhIcCore.ts:357
+  logic [2:0] test_slot_at3_d1; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at3_d2; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at3_d3; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d1; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d2; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d3; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d4; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d5; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d6; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d7; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d8; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d9; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d10; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at11_d11; // bvhIcCore.ts:359
   logic fsub1_out_valid; // mollerTrumbore.ts:38
   logic [31:0] fsub1_result; // mollerTrumbore.ts:38
   logic fsub2_out_valid; // mollerTrumbore.ts:38
@@ -564,226 +564,226 @@ module BvhIcCore_a42b934c (
   logic [95:0] normal_d31; // mollerTrumbore.ts:66
   logic [95:0] normal_d32; // mollerTrumbore.ts:66
   logic [95:0] normal_d33; // mollerTrumbore.ts:66
-  logic test_valid_d1; // bvhIcCore.ts:421
-  logic test_valid_d2; // bvhIcCore.ts:421
-  logic test_valid_d3; // bvhIcCore.ts:421
-  logic test_valid_d4; // bvhIcCore.ts:421
-  logic test_valid_d5; // bvhIcCore.ts:421
-  logic test_valid_d6; // bvhIcCore.ts:421
-  logic test_valid_d7; // bvhIcCore.ts:421
-  logic test_valid_d8; // bvhIcCore.ts:421
-  logic test_valid_d9; // bvhIcCore.ts:421
-  logic test_valid_d10; // bvhIcCore.ts:421
-  logic test_valid_d11; // bvhIcCore.ts:421
-  logic test_valid_d12; // bvhIcCore.ts:421
-  logic test_valid_d13; // bvhIcCore.ts:421
-  logic test_valid_d14; // bvhIcCore.ts:421
-  logic test_valid_d15; // bvhIcCore.ts:421
-  logic test_valid_d16; // bvhIcCore.ts:421
-  logic test_valid_d17; // bvhIcCore.ts:421
-  logic test_valid_d18; // bvhIcCore.ts:421
-  logic test_valid_d19; // bvhIcCore.ts:421
-  logic test_valid_d20; // bvhIcCore.ts:421
-  logic test_valid_d21; // bvhIcCore.ts:421
-  logic test_valid_d22; // bvhIcCore.ts:421
-  logic test_valid_d23; // bvhIcCore.ts:421
-  logic test_valid_d24; // bvhIcCore.ts:421
-  logic test_valid_d25; // bvhIcCore.ts:421
-  logic test_valid_d26; // bvhIcCore.ts:421
-  logic test_valid_d27; // bvhIcCore.ts:421
-  logic test_valid_d28; // bvhIcCore.ts:421
-  logic test_valid_d29; // bvhIcCore.ts:421
-  logic test_valid_d30; // bvhIcCore.ts:421
-  logic test_valid_d31; // bvhIcCore.ts:421
-  logic test_valid_d32; // bvhIcCore.ts:421
-  logic test_valid_d33; // bvhIcCore.ts:421
-  logic test_valid_d34; // bvhIcCore.ts:421
-  logic test_valid_d35; // bvhIcCore.ts:421
-  logic test_valid_d36; // bvhIcCore.ts:421
-  logic test_valid_d37; // bvhIcCore.ts:421
-  logic test_valid_d38; // bvhIcCore.ts:421
-  logic test_valid_d39; // bvhIcCore.ts:421
-  logic test_valid_d40; // bvhIcCore.ts:421
-  logic test_valid_d41; // bvhIcCore.ts:421
-  logic test_valid_d42; // bvhIcCore.ts:421
-  logic test_valid_d43; // bvhIcCore.ts:421
-  logic test_valid_d44; // bvhIcCore.ts:421
-  logic test_end_d1; // bvhIcCore.ts:422
-  logic test_end_d2; // bvhIcCore.ts:422
-  logic test_end_d3; // bvhIcCore.ts:422
-  logic test_end_d4; // bvhIcCore.ts:422
-  logic test_end_d5; // bvhIcCore.ts:422
-  logic test_end_d6; // bvhIcCore.ts:422
-  logic test_end_d7; // bvhIcCore.ts:422
-  logic test_end_d8; // bvhIcCore.ts:422
-  logic test_end_d9; // bvhIcCore.ts:422
-  logic test_end_d10; // bvhIcCore.ts:422
-  logic test_end_d11; // bvhIcCore.ts:422
-  logic test_end_d12; // bvhIcCore.ts:422
-  logic test_end_d13; // bvhIcCore.ts:422
-  logic test_end_d14; // bvhIcCore.ts:422
-  logic test_end_d15; // bvhIcCore.ts:422
-  logic test_end_d16; // bvhIcCore.ts:422
-  logic test_end_d17; // bvhIcCore.ts:422
-  logic test_end_d18; // bvhIcCore.ts:422
-  logic test_end_d19; // bvhIcCore.ts:422
-  logic test_end_d20; // bvhIcCore.ts:422
-  logic test_end_d21; // bvhIcCore.ts:422
-  logic test_end_d22; // bvhIcCore.ts:422
-  logic test_end_d23; // bvhIcCore.ts:422
-  logic test_end_d24; // bvhIcCore.ts:422
-  logic test_end_d25; // bvhIcCore.ts:422
-  logic test_end_d26; // bvhIcCore.ts:422
-  logic test_end_d27; // bvhIcCore.ts:422
-  logic test_end_d28; // bvhIcCore.ts:422
-  logic test_end_d29; // bvhIcCore.ts:422
-  logic test_end_d30; // bvhIcCore.ts:422
-  logic test_end_d31; // bvhIcCore.ts:422
-  logic test_end_d32; // bvhIcCore.ts:422
-  logic test_end_d33; // bvhIcCore.ts:422
-  logic test_end_d34; // bvhIcCore.ts:422
-  logic test_end_d35; // bvhIcCore.ts:422
-  logic test_end_d36; // bvhIcCore.ts:422
-  logic test_end_d37; // bvhIcCore.ts:422
-  logic test_end_d38; // bvhIcCore.ts:422
-  logic test_end_d39; // bvhIcCore.ts:422
-  logic test_end_d40; // bvhIcCore.ts:422
-  logic test_end_d41; // bvhIcCore.ts:422
-  logic test_end_d42; // bvhIcCore.ts:422
-  logic test_end_d43; // bvhIcCore.ts:422
-  logic test_end_d44; // bvhIcCore.ts:422
-  logic [2:0] test_slot_at44_d1; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d2; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d3; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d4; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d5; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d6; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d7; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d8; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d9; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d10; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d11; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d12; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d13; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d14; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d15; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d16; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d17; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d18; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d19; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d20; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d21; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d22; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d23; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d24; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d25; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d26; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d27; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d28; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d29; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d30; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d31; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d32; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d33; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d34; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d35; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d36; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d37; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d38; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d39; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d40; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d41; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d42; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d43; // bvhIcCore.ts:403
-  logic [2:0] test_slot_at44_d44; // bvhIcCore.ts:403
-  logic [6:0] test_id_d1; // bvhIcCore.ts:424
-  logic [6:0] test_id_d2; // bvhIcCore.ts:424
-  logic [6:0] test_id_d3; // bvhIcCore.ts:424
-  logic [6:0] test_id_d4; // bvhIcCore.ts:424
-  logic [6:0] test_id_d5; // bvhIcCore.ts:424
-  logic [6:0] test_id_d6; // bvhIcCore.ts:424
-  logic [6:0] test_id_d7; // bvhIcCore.ts:424
-  logic [6:0] test_id_d8; // bvhIcCore.ts:424
-  logic [6:0] test_id_d9; // bvhIcCore.ts:424
-  logic [6:0] test_id_d10; // bvhIcCore.ts:424
-  logic [6:0] test_id_d11; // bvhIcCore.ts:424
-  logic [6:0] test_id_d12; // bvhIcCore.ts:424
-  logic [6:0] test_id_d13; // bvhIcCore.ts:424
-  logic [6:0] test_id_d14; // bvhIcCore.ts:424
-  logic [6:0] test_id_d15; // bvhIcCore.ts:424
-  logic [6:0] test_id_d16; // bvhIcCore.ts:424
-  logic [6:0] test_id_d17; // bvhIcCore.ts:424
-  logic [6:0] test_id_d18; // bvhIcCore.ts:424
-  logic [6:0] test_id_d19; // bvhIcCore.ts:424
-  logic [6:0] test_id_d20; // bvhIcCore.ts:424
-  logic [6:0] test_id_d21; // bvhIcCore.ts:424
-  logic [6:0] test_id_d22; // bvhIcCore.ts:424
-  logic [6:0] test_id_d23; // bvhIcCore.ts:424
-  logic [6:0] test_id_d24; // bvhIcCore.ts:424
-  logic [6:0] test_id_d25; // bvhIcCore.ts:424
-  logic [6:0] test_id_d26; // bvhIcCore.ts:424
-  logic [6:0] test_id_d27; // bvhIcCore.ts:424
-  logic [6:0] test_id_d28; // bvhIcCore.ts:424
-  logic [6:0] test_id_d29; // bvhIcCore.ts:424
-  logic [6:0] test_id_d30; // bvhIcCore.ts:424
-  logic [6:0] test_id_d31; // bvhIcCore.ts:424
-  logic [6:0] test_id_d32; // bvhIcCore.ts:424
-  logic [6:0] test_id_d33; // bvhIcCore.ts:424
-  logic [6:0] test_id_d34; // bvhIcCore.ts:424
-  logic [6:0] test_id_d35; // bvhIcCore.ts:424
-  logic [6:0] test_id_d36; // bvhIcCore.ts:424
-  logic [6:0] test_id_d37; // bvhIcCore.ts:424
-  logic [6:0] test_id_d38; // bvhIcCore.ts:424
-  logic [6:0] test_id_d39; // bvhIcCore.ts:424
-  logic [6:0] test_id_d40; // bvhIcCore.ts:424
-  logic [6:0] test_id_d41; // bvhIcCore.ts:424
-  logic [6:0] test_id_d42; // bvhIcCore.ts:424
-  logic [6:0] test_id_d43; // bvhIcCore.ts:424
-  logic [6:0] test_id_d44; // bvhIcCore.ts:424
-  logic [31:0] test_shader_d1; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d2; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d3; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d4; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d5; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d6; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d7; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d8; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d9; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d10; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d11; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d12; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d13; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d14; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d15; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d16; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d17; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d18; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d19; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d20; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d21; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d22; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d23; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d24; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d25; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d26; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d27; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d28; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d29; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d30; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d31; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d32; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d33; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d34; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d35; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d36; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d37; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d38; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d39; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d40; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d41; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d42; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d43; // bvhIcCore.ts:425
-  logic [31:0] test_shader_d44; // bvhIcCore.ts:425
+  logic test_valid_d1; // bvhIcCore.ts:377
+  logic test_valid_d2; // bvhIcCore.ts:377
+  logic test_valid_d3; // bvhIcCore.ts:377
+  logic test_valid_d4; // bvhIcCore.ts:377
+  logic test_valid_d5; // bvhIcCore.ts:377
+  logic test_valid_d6; // bvhIcCore.ts:377
+  logic test_valid_d7; // bvhIcCore.ts:377
+  logic test_valid_d8; // bvhIcCore.ts:377
+  logic test_valid_d9; // bvhIcCore.ts:377
+  logic test_valid_d10; // bvhIcCore.ts:377
+  logic test_valid_d11; // bvhIcCore.ts:377
+  logic test_valid_d12; // bvhIcCore.ts:377
+  logic test_valid_d13; // bvhIcCore.ts:377
+  logic test_valid_d14; // bvhIcCore.ts:377
+  logic test_valid_d15; // bvhIcCore.ts:377
+  logic test_valid_d16; // bvhIcCore.ts:377
+  logic test_valid_d17; // bvhIcCore.ts:377
+  logic test_valid_d18; // bvhIcCore.ts:377
+  logic test_valid_d19; // bvhIcCore.ts:377
+  logic test_valid_d20; // bvhIcCore.ts:377
+  logic test_valid_d21; // bvhIcCore.ts:377
+  logic test_valid_d22; // bvhIcCore.ts:377
+  logic test_valid_d23; // bvhIcCore.ts:377
+  logic test_valid_d24; // bvhIcCore.ts:377
+  logic test_valid_d25; // bvhIcCore.ts:377
+  logic test_valid_d26; // bvhIcCore.ts:377
+  logic test_valid_d27; // bvhIcCore.ts:377
+  logic test_valid_d28; // bvhIcCore.ts:377
+  logic test_valid_d29; // bvhIcCore.ts:377
+  logic test_valid_d30; // bvhIcCore.ts:377
+  logic test_valid_d31; // bvhIcCore.ts:377
+  logic test_valid_d32; // bvhIcCore.ts:377
+  logic test_valid_d33; // bvhIcCore.ts:377
+  logic test_valid_d34; // bvhIcCore.ts:377
+  logic test_valid_d35; // bvhIcCore.ts:377
+  logic test_valid_d36; // bvhIcCore.ts:377
+  logic test_valid_d37; // bvhIcCore.ts:377
+  logic test_valid_d38; // bvhIcCore.ts:377
+  logic test_valid_d39; // bvhIcCore.ts:377
+  logic test_valid_d40; // bvhIcCore.ts:377
+  logic test_valid_d41; // bvhIcCore.ts:377
+  logic test_valid_d42; // bvhIcCore.ts:377
+  logic test_valid_d43; // bvhIcCore.ts:377
+  logic test_valid_d44; // bvhIcCore.ts:377
+  logic test_end_d1; // bvhIcCore.ts:378
+  logic test_end_d2; // bvhIcCore.ts:378
+  logic test_end_d3; // bvhIcCore.ts:378
+  logic test_end_d4; // bvhIcCore.ts:378
+  logic test_end_d5; // bvhIcCore.ts:378
+  logic test_end_d6; // bvhIcCore.ts:378
+  logic test_end_d7; // bvhIcCore.ts:378
+  logic test_end_d8; // bvhIcCore.ts:378
+  logic test_end_d9; // bvhIcCore.ts:378
+  logic test_end_d10; // bvhIcCore.ts:378
+  logic test_end_d11; // bvhIcCore.ts:378
+  logic test_end_d12; // bvhIcCore.ts:378
+  logic test_end_d13; // bvhIcCore.ts:378
+  logic test_end_d14; // bvhIcCore.ts:378
+  logic test_end_d15; // bvhIcCore.ts:378
+  logic test_end_d16; // bvhIcCore.ts:378
+  logic test_end_d17; // bvhIcCore.ts:378
+  logic test_end_d18; // bvhIcCore.ts:378
+  logic test_end_d19; // bvhIcCore.ts:378
+  logic test_end_d20; // bvhIcCore.ts:378
+  logic test_end_d21; // bvhIcCore.ts:378
+  logic test_end_d22; // bvhIcCore.ts:378
+  logic test_end_d23; // bvhIcCore.ts:378
+  logic test_end_d24; // bvhIcCore.ts:378
+  logic test_end_d25; // bvhIcCore.ts:378
+  logic test_end_d26; // bvhIcCore.ts:378
+  logic test_end_d27; // bvhIcCore.ts:378
+  logic test_end_d28; // bvhIcCore.ts:378
+  logic test_end_d29; // bvhIcCore.ts:378
+  logic test_end_d30; // bvhIcCore.ts:378
+  logic test_end_d31; // bvhIcCore.ts:378
+  logic test_end_d32; // bvhIcCore.ts:378
+  logic test_end_d33; // bvhIcCore.ts:378
+  logic test_end_d34; // bvhIcCore.ts:378
+  logic test_end_d35; // bvhIcCore.ts:378
+  logic test_end_d36; // bvhIcCore.ts:378
+  logic test_end_d37; // bvhIcCore.ts:378
+  logic test_end_d38; // bvhIcCore.ts:378
+  logic test_end_d39; // bvhIcCore.ts:378
+  logic test_end_d40; // bvhIcCore.ts:378
+  logic test_end_d41; // bvhIcCore.ts:378
+  logic test_end_d42; // bvhIcCore.ts:378
+  logic test_end_d43; // bvhIcCore.ts:378
+  logic test_end_d44; // bvhIcCore.ts:378
+  logic [2:0] test_slot_at44_d1; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d2; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d3; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d4; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d5; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d6; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d7; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d8; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d9; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d10; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d11; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d12; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d13; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d14; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d15; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d16; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d17; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d18; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d19; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d20; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d21; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d22; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d23; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d24; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d25; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d26; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d27; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d28; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d29; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d30; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d31; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d32; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d33; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d34; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d35; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d36; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d37; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d38; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d39; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d40; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d41; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d42; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d43; // bvhIcCore.ts:359
+  logic [2:0] test_slot_at44_d44; // bvhIcCore.ts:359
+  logic [6:0] test_id_d1; // bvhIcCore.ts:380
+  logic [6:0] test_id_d2; // bvhIcCore.ts:380
+  logic [6:0] test_id_d3; // bvhIcCore.ts:380
+  logic [6:0] test_id_d4; // bvhIcCore.ts:380
+  logic [6:0] test_id_d5; // bvhIcCore.ts:380
+  logic [6:0] test_id_d6; // bvhIcCore.ts:380
+  logic [6:0] test_id_d7; // bvhIcCore.ts:380
+  logic [6:0] test_id_d8; // bvhIcCore.ts:380
+  logic [6:0] test_id_d9; // bvhIcCore.ts:380
+  logic [6:0] test_id_d10; // bvhIcCore.ts:380
+  logic [6:0] test_id_d11; // bvhIcCore.ts:380
+  logic [6:0] test_id_d12; // bvhIcCore.ts:380
+  logic [6:0] test_id_d13; // bvhIcCore.ts:380
+  logic [6:0] test_id_d14; // bvhIcCore.ts:380
+  logic [6:0] test_id_d15; // bvhIcCore.ts:380
+  logic [6:0] test_id_d16; // bvhIcCore.ts:380
+  logic [6:0] test_id_d17; // bvhIcCore.ts:380
+  logic [6:0] test_id_d18; // bvhIcCore.ts:380
+  logic [6:0] test_id_d19; // bvhIcCore.ts:380
+  logic [6:0] test_id_d20; // bvhIcCore.ts:380
+  logic [6:0] test_id_d21; // bvhIcCore.ts:380
+  logic [6:0] test_id_d22; // bvhIcCore.ts:380
+  logic [6:0] test_id_d23; // bvhIcCore.ts:380
+  logic [6:0] test_id_d24; // bvhIcCore.ts:380
+  logic [6:0] test_id_d25; // bvhIcCore.ts:380
+  logic [6:0] test_id_d26; // bvhIcCore.ts:380
+  logic [6:0] test_id_d27; // bvhIcCore.ts:380
+  logic [6:0] test_id_d28; // bvhIcCore.ts:380
+  logic [6:0] test_id_d29; // bvhIcCore.ts:380
+  logic [6:0] test_id_d30; // bvhIcCore.ts:380
+  logic [6:0] test_id_d31; // bvhIcCore.ts:380
+  logic [6:0] test_id_d32; // bvhIcCore.ts:380
+  logic [6:0] test_id_d33; // bvhIcCore.ts:380
+  logic [6:0] test_id_d34; // bvhIcCore.ts:380
+  logic [6:0] test_id_d35; // bvhIcCore.ts:380
+  logic [6:0] test_id_d36; // bvhIcCore.ts:380
+  logic [6:0] test_id_d37; // bvhIcCore.ts:380
+  logic [6:0] test_id_d38; // bvhIcCore.ts:380
+  logic [6:0] test_id_d39; // bvhIcCore.ts:380
+  logic [6:0] test_id_d40; // bvhIcCore.ts:380
+  logic [6:0] test_id_d41; // bvhIcCore.ts:380
+  logic [6:0] test_id_d42; // bvhIcCore.ts:380
+  logic [6:0] test_id_d43; // bvhIcCore.ts:380
+  logic [6:0] test_id_d44; // bvhIcCore.ts:380
+  logic [31:0] test_shader_d1; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d2; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d3; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d4; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d5; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d6; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d7; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d8; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d9; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d10; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d11; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d12; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d13; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d14; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d15; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d16; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d17; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d18; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d19; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d20; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d21; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d22; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d23; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d24; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d25; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d26; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d27; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d28; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d29; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d30; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d31; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d32; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d33; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d34; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d35; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d36; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d37; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d38; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d39; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d40; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d41; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d42; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d43; // bvhIcCore.ts:381
+  logic [31:0] test_shader_d44; // bvhIcCore.ts:381
   logic fcmp62_out_valid; // mollerTrumbore.ts:73
   logic [1:0] fcmp62_flags; // mollerTrumbore.ts:73
   logic fcmp62_lt; // mollerTrumbore.ts:73
@@ -826,99 +826,99 @@ module BvhIcCore_a42b934c (
   logic fcmp68_eq; // mollerTrumbore.ts:78
   logic fcmp68_gt; // mollerTrumbore.ts:78
   logic fcmp68_unordered; // mollerTrumbore.ts:78
-  logic fcmp69_out_valid; // bvhIcCore.ts:427
-  logic [1:0] fcmp69_flags; // bvhIcCore.ts:427
-  logic fcmp69_lt; // bvhIcCore.ts:427
-  logic fcmp69_eq; // bvhIcCore.ts:427
-  logic fcmp69_gt; // bvhIcCore.ts:427
-  logic fcmp69_unordered; // bvhIcCore.ts:427
-  logic [2:0] finish_slot_index; // bvhIcCore.ts:446
-  logic finish_slot_valid; // bvhIcCore.ts:446
-  logic f1Valid; // bvhIcCore.ts:449
-  logic [2:0] f1Slot; // bvhIcCore.ts:450
-  logic [31:0] ox_d1; // bvhIcCore.ts:456
-  logic [31:0] ox_d2; // bvhIcCore.ts:456
-  logic [31:0] ox_d3; // bvhIcCore.ts:456
-  logic [31:0] ox_d4; // bvhIcCore.ts:456
-  logic [31:0] ox_d5; // bvhIcCore.ts:456
-  logic fmul70_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fmul70_result; // bvhIcCore.ts:456
-  logic fadd71_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fadd71_result; // bvhIcCore.ts:456
-  logic [31:0] oy_d1; // bvhIcCore.ts:456
-  logic [31:0] oy_d2; // bvhIcCore.ts:456
-  logic [31:0] oy_d3; // bvhIcCore.ts:456
-  logic [31:0] oy_d4; // bvhIcCore.ts:456
-  logic [31:0] oy_d5; // bvhIcCore.ts:456
-  logic fmul72_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fmul72_result; // bvhIcCore.ts:456
-  logic fadd73_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fadd73_result; // bvhIcCore.ts:456
-  logic [31:0] oz_d1; // bvhIcCore.ts:456
-  logic [31:0] oz_d2; // bvhIcCore.ts:456
-  logic [31:0] oz_d3; // bvhIcCore.ts:456
-  logic [31:0] oz_d4; // bvhIcCore.ts:456
-  logic [31:0] oz_d5; // bvhIcCore.ts:456
-  logic fmul74_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fmul74_result; // bvhIcCore.ts:456
-  logic fadd75_out_valid; // bvhIcCore.ts:456
-  logic [31:0] fadd75_result; // bvhIcCore.ts:456
-  logic done_d1; // bvhIcCore.ts:457
-  logic done_d2; // bvhIcCore.ts:457
-  logic done_d3; // bvhIcCore.ts:457
-  logic done_d4; // bvhIcCore.ts:457
-  logic done_d5; // bvhIcCore.ts:457
-  logic done_d6; // bvhIcCore.ts:457
-  logic done_d7; // bvhIcCore.ts:457
-  logic done_d8; // bvhIcCore.ts:457
-  logic done_have_d1; // bvhIcCore.ts:459
-  logic done_have_d2; // bvhIcCore.ts:459
-  logic done_have_d3; // bvhIcCore.ts:459
-  logic done_have_d4; // bvhIcCore.ts:459
-  logic done_have_d5; // bvhIcCore.ts:459
-  logic done_have_d6; // bvhIcCore.ts:459
-  logic done_have_d7; // bvhIcCore.ts:459
-  logic done_have_d8; // bvhIcCore.ts:459
-  logic done_fault_d1; // bvhIcCore.ts:459
-  logic done_fault_d2; // bvhIcCore.ts:459
-  logic done_fault_d3; // bvhIcCore.ts:459
-  logic done_fault_d4; // bvhIcCore.ts:459
-  logic done_fault_d5; // bvhIcCore.ts:459
-  logic done_fault_d6; // bvhIcCore.ts:459
-  logic done_fault_d7; // bvhIcCore.ts:459
-  logic done_fault_d8; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d1; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d2; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d3; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d4; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d5; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d6; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d7; // bvhIcCore.ts:459
-  logic [4:0] done_thread_d8; // bvhIcCore.ts:459
-  logic [31:0] done_shader_d1; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d2; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d3; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d4; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d5; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d6; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d7; // bvhIcCore.ts:464
-  logic [31:0] done_shader_d8; // bvhIcCore.ts:464
-  logic [95:0] done_normal_d1; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d2; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d3; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d4; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d5; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d6; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d7; // bvhIcCore.ts:465
-  logic [95:0] done_normal_d8; // bvhIcCore.ts:465
-  logic [31:0] ray_count; // bvhIcCore.ts:535
-  logic [31:0] triangle_tests; // bvhIcCore.ts:535
-  logic [31:0] node_test_count; // bvhIcCore.ts:535
-  logic [31:0] busy; // bvhIcCore.ts:535
+  logic fcmp69_out_valid; // bvhIcCore.ts:383
+  logic [1:0] fcmp69_flags; // bvhIcCore.ts:383
+  logic fcmp69_lt; // bvhIcCore.ts:383
+  logic fcmp69_eq; // bvhIcCore.ts:383
+  logic fcmp69_gt; // bvhIcCore.ts:383
+  logic fcmp69_unordered; // bvhIcCore.ts:383
+  logic [2:0] finish_slot_index; // rayAnswer.ts:33
+  logic finish_slot_valid; // rayAnswer.ts:33
+  logic f1Valid; // rayAnswer.ts:36
+  logic [2:0] f1Slot; // rayAnswer.ts:37
+  logic [31:0] ox_d1; // rayAnswer.ts:43
+  logic [31:0] ox_d2; // rayAnswer.ts:43
+  logic [31:0] ox_d3; // rayAnswer.ts:43
+  logic [31:0] ox_d4; // rayAnswer.ts:43
+  logic [31:0] ox_d5; // rayAnswer.ts:43
+  logic fmul70_out_valid; // rayAnswer.ts:43
+  logic [31:0] fmul70_result; // rayAnswer.ts:43
+  logic fadd71_out_valid; // rayAnswer.ts:43
+  logic [31:0] fadd71_result; // rayAnswer.ts:43
+  logic [31:0] oy_d1; // rayAnswer.ts:43
+  logic [31:0] oy_d2; // rayAnswer.ts:43
+  logic [31:0] oy_d3; // rayAnswer.ts:43
+  logic [31:0] oy_d4; // rayAnswer.ts:43
+  logic [31:0] oy_d5; // rayAnswer.ts:43
+  logic fmul72_out_valid; // rayAnswer.ts:43
+  logic [31:0] fmul72_result; // rayAnswer.ts:43
+  logic fadd73_out_valid; // rayAnswer.ts:43
+  logic [31:0] fadd73_result; // rayAnswer.ts:43
+  logic [31:0] oz_d1; // rayAnswer.ts:43
+  logic [31:0] oz_d2; // rayAnswer.ts:43
+  logic [31:0] oz_d3; // rayAnswer.ts:43
+  logic [31:0] oz_d4; // rayAnswer.ts:43
+  logic [31:0] oz_d5; // rayAnswer.ts:43
+  logic fmul74_out_valid; // rayAnswer.ts:43
+  logic [31:0] fmul74_result; // rayAnswer.ts:43
+  logic fadd75_out_valid; // rayAnswer.ts:43
+  logic [31:0] fadd75_result; // rayAnswer.ts:43
+  logic done_d1; // rayAnswer.ts:44
+  logic done_d2; // rayAnswer.ts:44
+  logic done_d3; // rayAnswer.ts:44
+  logic done_d4; // rayAnswer.ts:44
+  logic done_d5; // rayAnswer.ts:44
+  logic done_d6; // rayAnswer.ts:44
+  logic done_d7; // rayAnswer.ts:44
+  logic done_d8; // rayAnswer.ts:44
+  logic done_have_d1; // rayAnswer.ts:46
+  logic done_have_d2; // rayAnswer.ts:46
+  logic done_have_d3; // rayAnswer.ts:46
+  logic done_have_d4; // rayAnswer.ts:46
+  logic done_have_d5; // rayAnswer.ts:46
+  logic done_have_d6; // rayAnswer.ts:46
+  logic done_have_d7; // rayAnswer.ts:46
+  logic done_have_d8; // rayAnswer.ts:46
+  logic done_fault_d1; // rayAnswer.ts:46
+  logic done_fault_d2; // rayAnswer.ts:46
+  logic done_fault_d3; // rayAnswer.ts:46
+  logic done_fault_d4; // rayAnswer.ts:46
+  logic done_fault_d5; // rayAnswer.ts:46
+  logic done_fault_d6; // rayAnswer.ts:46
+  logic done_fault_d7; // rayAnswer.ts:46
+  logic done_fault_d8; // rayAnswer.ts:46
+  logic [4:0] done_thread_d1; // rayAnswer.ts:46
+  logic [4:0] done_thread_d2; // rayAnswer.ts:46
+  logic [4:0] done_thread_d3; // rayAnswer.ts:46
+  logic [4:0] done_thread_d4; // rayAnswer.ts:46
+  logic [4:0] done_thread_d5; // rayAnswer.ts:46
+  logic [4:0] done_thread_d6; // rayAnswer.ts:46
+  logic [4:0] done_thread_d7; // rayAnswer.ts:46
+  logic [4:0] done_thread_d8; // rayAnswer.ts:46
+  logic [31:0] done_shader_d1; // rayAnswer.ts:51
+  logic [31:0] done_shader_d2; // rayAnswer.ts:51
+  logic [31:0] done_shader_d3; // rayAnswer.ts:51
+  logic [31:0] done_shader_d4; // rayAnswer.ts:51
+  logic [31:0] done_shader_d5; // rayAnswer.ts:51
+  logic [31:0] done_shader_d6; // rayAnswer.ts:51
+  logic [31:0] done_shader_d7; // rayAnswer.ts:51
+  logic [31:0] done_shader_d8; // rayAnswer.ts:51
+  logic [95:0] done_normal_d1; // rayAnswer.ts:52
+  logic [95:0] done_normal_d2; // rayAnswer.ts:52
+  logic [95:0] done_normal_d3; // rayAnswer.ts:52
+  logic [95:0] done_normal_d4; // rayAnswer.ts:52
+  logic [95:0] done_normal_d5; // rayAnswer.ts:52
+  logic [95:0] done_normal_d6; // rayAnswer.ts:52
+  logic [95:0] done_normal_d7; // rayAnswer.ts:52
+  logic [95:0] done_normal_d8; // rayAnswer.ts:52
+  logic [31:0] ray_count; // bvhIcCore.ts:456
+  logic [31:0] triangle_tests; // bvhIcCore.ts:456
+  logic [31:0] node_test_count; // bvhIcCore.ts:456
+  logic [31:0] busy; // bvhIcCore.ts:456
 
   assign dispatch_ready = free_slot_valid; // bvhIcCore.ts:112
   assign dispatch_done = done_d8; // bvhIcCore.ts:112
-  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // bvhIcCore.ts:459
+  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:46
   assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // bvhIcCore.ts:112
   assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 96'd0; // bvhIcCore.ts:112
   assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvhIcCore.ts:112
@@ -927,14 +927,14 @@ module BvhIcCore_a42b934c (
   assign counters_tests = triangle_tests; // bvhIcCore.ts:112
   assign counters_busy_cycles = busy; // bvhIcCore.ts:112
   assign counters_node_tests = node_test_count; // bvhIcCore.ts:112
-  wire [2:0] tag = ray_box_out_tag[30:28]; // bvhIcCore.ts:328
+  wire [2:0] tag = ray_box_out_tag[30:28]; // bvhIcCore.ts:284
   wire stack_overflow_slice_1 = tag[1]; // bvhIcCore.ts:151
   wire stack_overflow_slice_2 = tag[0]; // bvhIcCore.ts:151
   wire [6:0] stack_overflow_mux_2 = stack_overflow_slice_1 ? (stack_overflow_slice_2 ? ray7_sp : ray6_sp) : stack_overflow_slice_2 ? ray5_sp : ray4_sp; // bvhIcCore.ts:151
   wire [6:0] stack_overflow_mux_5 = stack_overflow_slice_1 ? (stack_overflow_slice_2 ? ray3_sp : ray2_sp) : stack_overflow_slice_2 ? ray1_sp : ray0_sp; // bvhIcCore.ts:151
   wire [6:0] stack_overflow_mux_6 = tag[2] ? stack_overflow_mux_2 : stack_overflow_mux_5; // bvhIcCore.ts:151
-  wire [7:0] pushedSp = {1'd0, stack_overflow_mux_6} + {5'd0, ray_box_hit_count}; // bvhIcCore.ts:334
-  wire overflow = ray_box_out_valid & 8'd64 < pushedSp; // bvhIcCore.ts:335
+  wire [7:0] pushedSp = {1'd0, stack_overflow_mux_6} + {5'd0, ray_box_hit_count}; // bvhIcCore.ts:290
+  wire overflow = ray_box_out_valid & 8'd64 < pushedSp; // bvhIcCore.ts:291
   assign stack_overflow = overflow; // bvhIcCore.ts:112
   wire node_req_valid_slice = s1Slot[2]; // bvhIcCore.ts:151
   wire node_req_valid_slice_1 = s1Slot[1]; // bvhIcCore.ts:151
@@ -942,64 +942,64 @@ module BvhIcCore_a42b934c (
   wire node_req_valid_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_have_best : ray6_have_best) : node_req_valid_slice_2 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:151
   wire node_req_valid_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_have_best : ray2_have_best) : node_req_valid_slice_2 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:151
   wire node_req_valid_mux_6 = node_req_valid_slice ? node_req_valid_mux_2 : node_req_valid_mux_5; // bvhIcCore.ts:151
-  wire s1Skip = s1Valid & node_req_valid_mux_6 & fcmp0_flags == 2'd2; // bvhIcCore.ts:255
-  wire s1Read = s1Valid & ~s1Skip; // bvhIcCore.ts:258
-  wire s1Stored_slice_1 = s1Bank[0]; // bvhIcCore.ts:251
-  wire [38:0] s1Stored = s1Bank[1] ? (s1Stored_slice_1 ? rdata_3 : rdata_2) : s1Stored_slice_1 ? rdata_1 : rdata; // bvhIcCore.ts:251
-  wire [38:0] s1Entry_mux = s1Fresh ? 39'd0 : s1Stored; // bvhIcCore.ts:252
-  wire [5:0] s1Entry = s1Entry_mux[37:32]; // bvhIcCore.ts:252
-  wire s1Entry_1 = s1Entry_mux[38]; // bvhIcCore.ts:252
-  wire s1Loaded = {1'd0, s1Entry} < (s1Entry_1 ? range_count : node_count); // bvhIcCore.ts:257
-  wire s1Node_and = s1Read & s1Loaded; // bvhIcCore.ts:260
-  wire s1Node = s1Node_and & ~s1Entry_1; // bvhIcCore.ts:260
+  wire s1Skip = s1Valid & node_req_valid_mux_6 & fcmp0_flags == 2'd2; // bvhIcCore.ts:211
+  wire s1Read = s1Valid & ~s1Skip; // bvhIcCore.ts:214
+  wire s1Stored_slice_1 = s1Bank[0]; // bvhIcCore.ts:207
+  wire [38:0] s1Stored = s1Bank[1] ? (s1Stored_slice_1 ? rdata_3 : rdata_2) : s1Stored_slice_1 ? rdata_1 : rdata; // bvhIcCore.ts:207
+  wire [38:0] s1Entry_mux = s1Fresh ? 39'd0 : s1Stored; // bvhIcCore.ts:208
+  wire [5:0] s1Entry = s1Entry_mux[37:32]; // bvhIcCore.ts:208
+  wire s1Entry_1 = s1Entry_mux[38]; // bvhIcCore.ts:208
+  wire s1Loaded = {1'd0, s1Entry} < (s1Entry_1 ? range_count : node_count); // bvhIcCore.ts:213
+  wire s1Node_and = s1Read & s1Loaded; // bvhIcCore.ts:216
+  wire s1Node = s1Node_and & ~s1Entry_1; // bvhIcCore.ts:216
   assign node_req_valid = s1Node; // bvhIcCore.ts:112
   assign node_req_index = s1Node ? s1Entry : 6'd0; // bvhIcCore.ts:112
-  wire s1Range = s1Node_and & s1Entry_1; // bvhIcCore.ts:261
+  wire s1Range = s1Node_and & s1Entry_1; // bvhIcCore.ts:217
   assign range_req_valid = s1Range; // bvhIcCore.ts:112
   assign range_req_index = s1Range ? s1Entry : 6'd0; // bvhIcCore.ts:112
-  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:278
-  wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:368
-  wire [6:0] head = leaf_queue_deq_bits[6:0]; // bvhIcCore.ts:362
-  wire [6:0] reqLeft = walking ? walkLeft : head; // bvhIcCore.ts:367
-  wire reqTest = reqActive & reqLeft != 7'd0; // bvhIcCore.ts:369
+  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:234
+  wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:324
+  wire [6:0] head = leaf_queue_deq_bits[6:0]; // bvhIcCore.ts:318
+  wire [6:0] reqLeft = walking ? walkLeft : head; // bvhIcCore.ts:323
+  wire reqTest = reqActive & reqLeft != 7'd0; // bvhIcCore.ts:325
   assign tri_req_valid = reqTest; // bvhIcCore.ts:112
-  wire [6:0] head_1 = leaf_queue_deq_bits[13:7]; // bvhIcCore.ts:362
-  wire [6:0] reqId = walking ? walkNext : head_1; // bvhIcCore.ts:366
+  wire [6:0] head_1 = leaf_queue_deq_bits[13:7]; // bvhIcCore.ts:318
+  wire [6:0] reqId = walking ? walkNext : head_1; // bvhIcCore.ts:322
   assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:112
-  wire s1Fault = s1Read & ~s1Loaded; // bvhIcCore.ts:259
-  wire ray0_state_sel_eq_2 = s1Slot == 3'd0; // bvhIcCore.ts:522
-  wire [7:0] s2RangeEnd = {1'd0, range_resp_first} + {1'd0, range_resp_count}; // bvhIcCore.ts:304
-  wire s2Fault = s2Range & {1'd0, triangle_count} < s2RangeEnd; // bvhIcCore.ts:305
-  wire ray0_state_sel_or = s1Fault & ray0_state_sel_eq_2 | s2Fault & s2Slot == 3'd0; // bvhIcCore.ts:522
-  wire ray0_state_sel_eq_4 = test_slot_at44_d44 == 3'd0; // bvhIcCore.ts:520
-  wire ray0_state_sel_eq_5 = ray0_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray0_state_sel_and_5 = ray_box_out_valid & tag == 3'd0; // bvhIcCore.ts:507
-  wire ray0_state_sel_eq_7 = pushedSp == 8'd0; // bvhIcCore.ts:483
-  wire ray0_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd0; // bvhIcCore.ts:502
-  wire ray0_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:496
-  wire accept = dispatch_ray_start & free_slot_valid; // bvhIcCore.ts:172
-  wire ray0_state_sel_and_9 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:485
-  wire [31:0] rayValid_slice = ray_origin[31:0]; // bvhIcCore.ts:175
-  wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // bvhIcCore.ts:175
-  wire [31:0] rayValid_slice_4 = ray_origin[95:64]; // bvhIcCore.ts:175
-  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // bvhIcCore.ts:175
-  wire [31:0] rayValid_slice_6 = ray_direction[31:0]; // bvhIcCore.ts:175
-  wire [31:0] rayValid_slice_8 = ray_direction[63:32]; // bvhIcCore.ts:175
-  wire rayValid_and_3 = rayValid_and_1 & rayValid_slice_6[30:23] != 8'd255 & rayValid_slice_8[30:23] != 8'd255; // bvhIcCore.ts:175
-  wire [31:0] rayValid_slice_10 = ray_direction[95:64]; // bvhIcCore.ts:175
-  wire rayValid_and_6 = rayValid_slice_6[30:0] == 31'd0 & rayValid_slice_8[30:0] == 31'd0 & rayValid_slice_10[30:0] == 31'd0; // bvhIcCore.ts:175
-  wire rayValid = rayValid_and_3 & rayValid_slice_10[30:23] != 8'd255 & ~rayValid_and_6; // bvhIcCore.ts:175
+  wire s1Fault = s1Read & ~s1Loaded; // bvhIcCore.ts:215
+  wire ray0_state_sel_eq_2 = s1Slot == 3'd0; // bvhIcCore.ts:443
+  wire [7:0] s2RangeEnd = {1'd0, range_resp_first} + {1'd0, range_resp_count}; // bvhIcCore.ts:260
+  wire s2Fault = s2Range & {1'd0, triangle_count} < s2RangeEnd; // bvhIcCore.ts:261
+  wire ray0_state_sel_or = s1Fault & ray0_state_sel_eq_2 | s2Fault & s2Slot == 3'd0; // bvhIcCore.ts:443
+  wire ray0_state_sel_eq_4 = test_slot_at44_d44 == 3'd0; // bvhIcCore.ts:441
+  wire ray0_state_sel_eq_5 = ray0_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray0_state_sel_and_5 = ray_box_out_valid & tag == 3'd0; // bvhIcCore.ts:428
+  wire ray0_state_sel_eq_7 = pushedSp == 8'd0; // bvhIcCore.ts:404
+  wire ray0_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd0; // bvhIcCore.ts:423
+  wire ray0_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:417
+  wire accept = dispatch_ray_start & free_slot_valid; // rayIntake.ts:39
+  wire ray0_state_sel_and_9 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:406
+  wire [31:0] rayValid_slice = ray_origin[31:0]; // rayIntake.ts:42
+  wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // rayIntake.ts:42
+  wire [31:0] rayValid_slice_4 = ray_origin[95:64]; // rayIntake.ts:42
+  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // rayIntake.ts:42
+  wire [31:0] rayValid_slice_6 = ray_direction[31:0]; // rayIntake.ts:42
+  wire [31:0] rayValid_slice_8 = ray_direction[63:32]; // rayIntake.ts:42
+  wire rayValid_and_3 = rayValid_and_1 & rayValid_slice_6[30:23] != 8'd255 & rayValid_slice_8[30:23] != 8'd255; // rayIntake.ts:42
+  wire [31:0] rayValid_slice_10 = ray_direction[95:64]; // rayIntake.ts:42
+  wire rayValid_and_6 = rayValid_slice_6[30:0] == 31'd0 & rayValid_slice_8[30:0] == 31'd0 & rayValid_slice_10[30:0] == 31'd0; // rayIntake.ts:42
+  wire rayValid = rayValid_and_3 & rayValid_slice_10[30:23] != 8'd255 & ~rayValid_and_6; // rayIntake.ts:42
   wire ray0_sp_slice = pop_arbiter_chosen[2]; // bvhIcCore.ts:151
   wire ray0_sp_slice_1 = pop_arbiter_chosen[1]; // bvhIcCore.ts:151
   wire ray0_sp_slice_2 = pop_arbiter_chosen[0]; // bvhIcCore.ts:151
   wire [6:0] ray0_sp_mux_2 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray7_sp : ray6_sp) : ray0_sp_slice_2 ? ray5_sp : ray4_sp; // bvhIcCore.ts:151
   wire [6:0] ray0_sp_mux_5 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray3_sp : ray2_sp) : ray0_sp_slice_2 ? ray1_sp : ray0_sp; // bvhIcCore.ts:151
-  wire [6:0] depth = (ray0_sp_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvhIcCore.ts:229
-  wire [6:0] ray0_sp_slice_3 = pushedSp[6:0]; // bvhIcCore.ts:509
-  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvhIcCore.ts:497
+  wire [6:0] depth = (ray0_sp_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvhIcCore.ts:185
+  wire [6:0] ray0_sp_slice_3 = pushedSp[6:0]; // bvhIcCore.ts:430
+  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvhIcCore.ts:418
   wire hit_and_1 = fcmp63_flags != 2'd0 & (fcmp64_flags == 2'd2 | fcmp65_flags == 2'd0) & (fcmp66_flags == 2'd2 | fcmp67_flags == 2'd0); // mollerTrumbore.ts:76
   wire hit = hit_and_1 & (fcmp62_flags == 2'd3 | fcmp62_flags == 2'd0) & fcmp68_flags == 2'd2; // mollerTrumbore.ts:78
-  wire hit_1 = test_valid_d44 & hit; // bvhIcCore.ts:426
+  wire hit_1 = test_valid_d44 & hit; // bvhIcCore.ts:382
   wire ray0_have_best_sel_slice = test_slot_at44_d44[2]; // bvhIcCore.ts:151
   wire ray0_have_best_sel_slice_1 = test_slot_at44_d44[1]; // bvhIcCore.ts:151
   wire ray0_have_best_sel_slice_2 = test_slot_at44_d44[0]; // bvhIcCore.ts:151
@@ -1009,185 +1009,185 @@ module BvhIcCore_a42b934c (
   wire [6:0] ray0_have_best_sel_mux_9 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_triangle : ray6_best_triangle) : ray0_have_best_sel_slice_2 ? ray5_best_triangle : ray4_best_triangle; // bvhIcCore.ts:151
   wire [6:0] ray0_have_best_sel_mux_12 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_triangle : ray2_best_triangle) : ray0_have_best_sel_slice_2 ? ray1_best_triangle : ray0_best_triangle; // bvhIcCore.ts:151
   wire [6:0] ray0_have_best_sel_mux_13 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12; // bvhIcCore.ts:151
-  wire closer = ~ray0_have_best_sel_mux_6 | fcmp69_flags == 2'd3 | fcmp69_flags == 2'd0 & test_id_d44 < ray0_have_best_sel_mux_13; // bvhIcCore.ts:430
-  wire ray0_have_best_sel_and = hit_1 & closer; // bvhIcCore.ts:513
-  wire ray0_have_best_sel_and_1 = ray0_have_best_sel_and & ray0_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray1_state_sel_eq_2 = s1Slot == 3'd1; // bvhIcCore.ts:522
-  wire ray1_state_sel_or = s1Fault & ray1_state_sel_eq_2 | s2Fault & s2Slot == 3'd1; // bvhIcCore.ts:522
-  wire ray1_state_sel_eq_4 = test_slot_at44_d44 == 3'd1; // bvhIcCore.ts:520
-  wire ray1_state_sel_eq_5 = ray1_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray1_state_sel_and_5 = ray_box_out_valid & tag == 3'd1; // bvhIcCore.ts:507
-  wire ray1_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd1; // bvhIcCore.ts:502
-  wire ray1_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvhIcCore.ts:496
-  wire ray1_state_sel_and_9 = accept & free_slot_index == 3'd1; // bvhIcCore.ts:485
-  wire ray1_have_best_sel_and = ray0_have_best_sel_and & ray1_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray2_state_sel_eq_2 = s1Slot == 3'd2; // bvhIcCore.ts:522
-  wire ray2_state_sel_or = s1Fault & ray2_state_sel_eq_2 | s2Fault & s2Slot == 3'd2; // bvhIcCore.ts:522
-  wire ray2_state_sel_eq_4 = test_slot_at44_d44 == 3'd2; // bvhIcCore.ts:520
-  wire ray2_state_sel_eq_5 = ray2_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray2_state_sel_and_5 = ray_box_out_valid & tag == 3'd2; // bvhIcCore.ts:507
-  wire ray2_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd2; // bvhIcCore.ts:502
-  wire ray2_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvhIcCore.ts:496
-  wire ray2_state_sel_and_9 = accept & free_slot_index == 3'd2; // bvhIcCore.ts:485
-  wire ray2_have_best_sel_and = ray0_have_best_sel_and & ray2_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray3_state_sel_eq_2 = s1Slot == 3'd3; // bvhIcCore.ts:522
-  wire ray3_state_sel_or = s1Fault & ray3_state_sel_eq_2 | s2Fault & s2Slot == 3'd3; // bvhIcCore.ts:522
-  wire ray3_state_sel_eq_4 = test_slot_at44_d44 == 3'd3; // bvhIcCore.ts:520
-  wire ray3_state_sel_eq_5 = ray3_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray3_state_sel_and_5 = ray_box_out_valid & tag == 3'd3; // bvhIcCore.ts:507
-  wire ray3_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd3; // bvhIcCore.ts:502
-  wire ray3_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvhIcCore.ts:496
-  wire ray3_state_sel_and_9 = accept & free_slot_index == 3'd3; // bvhIcCore.ts:485
-  wire ray3_have_best_sel_and = ray0_have_best_sel_and & ray3_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray4_state_sel_eq_2 = s1Slot == 3'd4; // bvhIcCore.ts:522
-  wire ray4_state_sel_or = s1Fault & ray4_state_sel_eq_2 | s2Fault & s2Slot == 3'd4; // bvhIcCore.ts:522
-  wire ray4_state_sel_eq_4 = test_slot_at44_d44 == 3'd4; // bvhIcCore.ts:520
-  wire ray4_state_sel_eq_5 = ray4_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray4_state_sel_and_5 = ray_box_out_valid & tag == 3'd4; // bvhIcCore.ts:507
-  wire ray4_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd4; // bvhIcCore.ts:502
-  wire ray4_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvhIcCore.ts:496
-  wire ray4_state_sel_and_9 = accept & free_slot_index == 3'd4; // bvhIcCore.ts:485
-  wire ray4_have_best_sel_and = ray0_have_best_sel_and & ray4_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray5_state_sel_eq_2 = s1Slot == 3'd5; // bvhIcCore.ts:522
-  wire ray5_state_sel_or = s1Fault & ray5_state_sel_eq_2 | s2Fault & s2Slot == 3'd5; // bvhIcCore.ts:522
-  wire ray5_state_sel_eq_4 = test_slot_at44_d44 == 3'd5; // bvhIcCore.ts:520
-  wire ray5_state_sel_eq_5 = ray5_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray5_state_sel_and_5 = ray_box_out_valid & tag == 3'd5; // bvhIcCore.ts:507
-  wire ray5_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd5; // bvhIcCore.ts:502
-  wire ray5_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvhIcCore.ts:496
-  wire ray5_state_sel_and_9 = accept & free_slot_index == 3'd5; // bvhIcCore.ts:485
-  wire ray5_have_best_sel_and = ray0_have_best_sel_and & ray5_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray6_state_sel_eq_2 = s1Slot == 3'd6; // bvhIcCore.ts:522
-  wire ray6_state_sel_or = s1Fault & ray6_state_sel_eq_2 | s2Fault & s2Slot == 3'd6; // bvhIcCore.ts:522
-  wire ray6_state_sel_eq_4 = test_slot_at44_d44 == 3'd6; // bvhIcCore.ts:520
-  wire ray6_state_sel_eq_5 = ray6_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray6_state_sel_and_5 = ray_box_out_valid & tag == 3'd6; // bvhIcCore.ts:507
-  wire ray6_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd6; // bvhIcCore.ts:502
-  wire ray6_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvhIcCore.ts:496
-  wire ray6_state_sel_and_9 = accept & free_slot_index == 3'd6; // bvhIcCore.ts:485
-  wire ray6_have_best_sel_and = ray0_have_best_sel_and & ray6_state_sel_eq_4; // bvhIcCore.ts:513
-  wire ray7_state_sel_eq_2 = s1Slot == 3'd7; // bvhIcCore.ts:522
-  wire ray7_state_sel_or = s1Fault & ray7_state_sel_eq_2 | s2Fault & s2Slot == 3'd7; // bvhIcCore.ts:522
-  wire ray7_state_sel_eq_4 = test_slot_at44_d44 == 3'd7; // bvhIcCore.ts:520
-  wire ray7_state_sel_eq_5 = ray7_sp == 7'd0; // bvhIcCore.ts:483
-  wire ray7_state_sel_and_5 = ray_box_out_valid & tag == 3'd7; // bvhIcCore.ts:507
-  wire ray7_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd7; // bvhIcCore.ts:502
-  wire ray7_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvhIcCore.ts:496
-  wire ray7_state_sel_and_9 = accept & free_slot_index == 3'd7; // bvhIcCore.ts:485
-  wire ray7_have_best_sel_and = ray0_have_best_sel_and & ray7_state_sel_eq_4; // bvhIcCore.ts:513
-  wire [7:0] free_slot_in = {ray7_state == RAYSLOTSTATE_FREE, ray6_state == RAYSLOTSTATE_FREE, ray5_state == RAYSLOTSTATE_FREE, ray4_state == RAYSLOTSTATE_FREE, ray3_state == RAYSLOTSTATE_FREE, ray2_state == RAYSLOTSTATE_FREE, ray1_state == RAYSLOTSTATE_FREE, ray0_state == RAYSLOTSTATE_FREE}; // bvhIcCore.ts:170
-  wire divide = accept & rayValid; // bvhIcCore.ts:176
-  wire inv_x_in_valid = divide; // bvhIcCore.ts:178
-  wire [31:0] inv_x_a = 32'h3f800000; // bvhIcCore.ts:178
-  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // bvhIcCore.ts:178
-  wire inv_y_in_valid = divide; // bvhIcCore.ts:178
-  wire [31:0] inv_y_a = 32'h3f800000; // bvhIcCore.ts:178
-  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // bvhIcCore.ts:178
-  wire inv_z_in_valid = divide; // bvhIcCore.ts:178
-  wire [31:0] inv_z_a = 32'h3f800000; // bvhIcCore.ts:178
-  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // bvhIcCore.ts:178
-  wire pop_arbiter_in_0_valid = ray0_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_0_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_1_valid = ray1_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_1_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_2_valid = ray2_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_2_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_3_valid = ray3_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_3_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_4_valid = ray4_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_4_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_5_valid = ray5_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_5_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_6_valid = ray6_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_6_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_in_7_valid = ray7_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:222
-  wire pop_arbiter_in_7_bits = 1'd0; // bvhIcCore.ts:222
-  wire pop_arbiter_out_ready = 1'd1; // bvhIcCore.ts:222
+  wire closer = ~ray0_have_best_sel_mux_6 | fcmp69_flags == 2'd3 | fcmp69_flags == 2'd0 & test_id_d44 < ray0_have_best_sel_mux_13; // bvhIcCore.ts:386
+  wire ray0_have_best_sel_and = hit_1 & closer; // bvhIcCore.ts:434
+  wire ray0_have_best_sel_and_1 = ray0_have_best_sel_and & ray0_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray1_state_sel_eq_2 = s1Slot == 3'd1; // bvhIcCore.ts:443
+  wire ray1_state_sel_or = s1Fault & ray1_state_sel_eq_2 | s2Fault & s2Slot == 3'd1; // bvhIcCore.ts:443
+  wire ray1_state_sel_eq_4 = test_slot_at44_d44 == 3'd1; // bvhIcCore.ts:441
+  wire ray1_state_sel_eq_5 = ray1_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray1_state_sel_and_5 = ray_box_out_valid & tag == 3'd1; // bvhIcCore.ts:428
+  wire ray1_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd1; // bvhIcCore.ts:423
+  wire ray1_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvhIcCore.ts:417
+  wire ray1_state_sel_and_9 = accept & free_slot_index == 3'd1; // bvhIcCore.ts:406
+  wire ray1_have_best_sel_and = ray0_have_best_sel_and & ray1_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray2_state_sel_eq_2 = s1Slot == 3'd2; // bvhIcCore.ts:443
+  wire ray2_state_sel_or = s1Fault & ray2_state_sel_eq_2 | s2Fault & s2Slot == 3'd2; // bvhIcCore.ts:443
+  wire ray2_state_sel_eq_4 = test_slot_at44_d44 == 3'd2; // bvhIcCore.ts:441
+  wire ray2_state_sel_eq_5 = ray2_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray2_state_sel_and_5 = ray_box_out_valid & tag == 3'd2; // bvhIcCore.ts:428
+  wire ray2_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd2; // bvhIcCore.ts:423
+  wire ray2_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvhIcCore.ts:417
+  wire ray2_state_sel_and_9 = accept & free_slot_index == 3'd2; // bvhIcCore.ts:406
+  wire ray2_have_best_sel_and = ray0_have_best_sel_and & ray2_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray3_state_sel_eq_2 = s1Slot == 3'd3; // bvhIcCore.ts:443
+  wire ray3_state_sel_or = s1Fault & ray3_state_sel_eq_2 | s2Fault & s2Slot == 3'd3; // bvhIcCore.ts:443
+  wire ray3_state_sel_eq_4 = test_slot_at44_d44 == 3'd3; // bvhIcCore.ts:441
+  wire ray3_state_sel_eq_5 = ray3_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray3_state_sel_and_5 = ray_box_out_valid & tag == 3'd3; // bvhIcCore.ts:428
+  wire ray3_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd3; // bvhIcCore.ts:423
+  wire ray3_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvhIcCore.ts:417
+  wire ray3_state_sel_and_9 = accept & free_slot_index == 3'd3; // bvhIcCore.ts:406
+  wire ray3_have_best_sel_and = ray0_have_best_sel_and & ray3_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray4_state_sel_eq_2 = s1Slot == 3'd4; // bvhIcCore.ts:443
+  wire ray4_state_sel_or = s1Fault & ray4_state_sel_eq_2 | s2Fault & s2Slot == 3'd4; // bvhIcCore.ts:443
+  wire ray4_state_sel_eq_4 = test_slot_at44_d44 == 3'd4; // bvhIcCore.ts:441
+  wire ray4_state_sel_eq_5 = ray4_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray4_state_sel_and_5 = ray_box_out_valid & tag == 3'd4; // bvhIcCore.ts:428
+  wire ray4_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd4; // bvhIcCore.ts:423
+  wire ray4_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvhIcCore.ts:417
+  wire ray4_state_sel_and_9 = accept & free_slot_index == 3'd4; // bvhIcCore.ts:406
+  wire ray4_have_best_sel_and = ray0_have_best_sel_and & ray4_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray5_state_sel_eq_2 = s1Slot == 3'd5; // bvhIcCore.ts:443
+  wire ray5_state_sel_or = s1Fault & ray5_state_sel_eq_2 | s2Fault & s2Slot == 3'd5; // bvhIcCore.ts:443
+  wire ray5_state_sel_eq_4 = test_slot_at44_d44 == 3'd5; // bvhIcCore.ts:441
+  wire ray5_state_sel_eq_5 = ray5_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray5_state_sel_and_5 = ray_box_out_valid & tag == 3'd5; // bvhIcCore.ts:428
+  wire ray5_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd5; // bvhIcCore.ts:423
+  wire ray5_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvhIcCore.ts:417
+  wire ray5_state_sel_and_9 = accept & free_slot_index == 3'd5; // bvhIcCore.ts:406
+  wire ray5_have_best_sel_and = ray0_have_best_sel_and & ray5_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray6_state_sel_eq_2 = s1Slot == 3'd6; // bvhIcCore.ts:443
+  wire ray6_state_sel_or = s1Fault & ray6_state_sel_eq_2 | s2Fault & s2Slot == 3'd6; // bvhIcCore.ts:443
+  wire ray6_state_sel_eq_4 = test_slot_at44_d44 == 3'd6; // bvhIcCore.ts:441
+  wire ray6_state_sel_eq_5 = ray6_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray6_state_sel_and_5 = ray_box_out_valid & tag == 3'd6; // bvhIcCore.ts:428
+  wire ray6_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd6; // bvhIcCore.ts:423
+  wire ray6_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvhIcCore.ts:417
+  wire ray6_state_sel_and_9 = accept & free_slot_index == 3'd6; // bvhIcCore.ts:406
+  wire ray6_have_best_sel_and = ray0_have_best_sel_and & ray6_state_sel_eq_4; // bvhIcCore.ts:434
+  wire ray7_state_sel_eq_2 = s1Slot == 3'd7; // bvhIcCore.ts:443
+  wire ray7_state_sel_or = s1Fault & ray7_state_sel_eq_2 | s2Fault & s2Slot == 3'd7; // bvhIcCore.ts:443
+  wire ray7_state_sel_eq_4 = test_slot_at44_d44 == 3'd7; // bvhIcCore.ts:441
+  wire ray7_state_sel_eq_5 = ray7_sp == 7'd0; // bvhIcCore.ts:404
+  wire ray7_state_sel_and_5 = ray_box_out_valid & tag == 3'd7; // bvhIcCore.ts:428
+  wire ray7_state_sel_and_7 = pop_arbiter_out_valid & pop_arbiter_chosen == 3'd7; // bvhIcCore.ts:423
+  wire ray7_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvhIcCore.ts:417
+  wire ray7_state_sel_and_9 = accept & free_slot_index == 3'd7; // bvhIcCore.ts:406
+  wire ray7_have_best_sel_and = ray0_have_best_sel_and & ray7_state_sel_eq_4; // bvhIcCore.ts:434
+  wire [7:0] free_slot_in = {ray7_state == RAYSLOTSTATE_FREE, ray6_state == RAYSLOTSTATE_FREE, ray5_state == RAYSLOTSTATE_FREE, ray4_state == RAYSLOTSTATE_FREE, ray3_state == RAYSLOTSTATE_FREE, ray2_state == RAYSLOTSTATE_FREE, ray1_state == RAYSLOTSTATE_FREE, ray0_state == RAYSLOTSTATE_FREE}; // rayIntake.ts:37
+  wire divide = accept & rayValid; // rayIntake.ts:44
+  wire inv_x_in_valid = divide; // rayIntake.ts:46
+  wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:46
+  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:46
+  wire inv_y_in_valid = divide; // rayIntake.ts:46
+  wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:46
+  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:46
+  wire inv_z_in_valid = divide; // rayIntake.ts:46
+  wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:46
+  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:46
+  wire pop_arbiter_in_0_valid = ray0_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_0_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_1_valid = ray1_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_1_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_2_valid = ray2_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_2_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_3_valid = ray3_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_3_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_4_valid = ray4_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_4_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_5_valid = ray5_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_5_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_6_valid = ray6_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_6_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_in_7_valid = ray7_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
+  wire pop_arbiter_in_7_bits = 1'd0; // bvhIcCore.ts:178
+  wire pop_arbiter_out_ready = 1'd1; // bvhIcCore.ts:178
   wire s1Fresh_mux_2 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray7_fresh : ray6_fresh) : ray0_sp_slice_2 ? ray5_fresh : ray4_fresh; // bvhIcCore.ts:151
   wire s1Fresh_mux_5 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray3_fresh : ray2_fresh) : ray0_sp_slice_2 ? ray1_fresh : ray0_fresh; // bvhIcCore.ts:151
-  wire fcmp0_in_valid = 1'd1; // bvhIcCore.ts:255
-  wire [31:0] s1Entry_2 = s1Entry_mux[31:0]; // bvhIcCore.ts:252
-  wire [31:0] fcmp0_a = s1Entry_2; // bvhIcCore.ts:255
+  wire fcmp0_in_valid = 1'd1; // bvhIcCore.ts:211
+  wire [31:0] s1Entry_2 = s1Entry_mux[31:0]; // bvhIcCore.ts:208
+  wire [31:0] fcmp0_a = s1Entry_2; // bvhIcCore.ts:211
   wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp0_b_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_best_t : ray2_best_t) : node_req_valid_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
-  wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvhIcCore.ts:255
-  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:277
+  wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvhIcCore.ts:211
+  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:233
   wire ray_box_origin_slice = s2Slot[2]; // bvhIcCore.ts:151
   wire ray_box_origin_slice_1 = s2Slot[1]; // bvhIcCore.ts:151
   wire ray_box_origin_slice_2 = s2Slot[0]; // bvhIcCore.ts:151
   wire [95:0] ray_box_origin_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_origin : ray6_origin) : ray_box_origin_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:151
   wire [95:0] ray_box_origin_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_origin : ray2_origin) : ray_box_origin_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:151
-  wire [95:0] ray_box_origin = s2Node ? (ray_box_origin_slice ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:277
+  wire [95:0] ray_box_origin = s2Node ? (ray_box_origin_slice ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:233
   wire [95:0] ray_box_inv_dir_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_inv_dir : ray6_inv_dir) : ray_box_origin_slice_2 ? ray5_inv_dir : ray4_inv_dir; // bvhIcCore.ts:151
   wire [95:0] ray_box_inv_dir_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_inv_dir : ray2_inv_dir) : ray_box_origin_slice_2 ? ray1_inv_dir : ray0_inv_dir; // bvhIcCore.ts:151
-  wire [95:0] ray_box_inv_dir = s2Node ? (ray_box_origin_slice ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:277
-  wire [31:0] ray_box_limit = s2Limit; // bvhIcCore.ts:277
-  wire [31:0] node = node_resp[767:736]; // bvhIcCore.ts:286
-  wire [31:0] node_1 = node_resp[735:704]; // bvhIcCore.ts:286
-  wire [31:0] node_2 = node_resp[703:672]; // bvhIcCore.ts:286
-  wire [31:0] node_3 = node_resp[671:640]; // bvhIcCore.ts:286
-  wire [31:0] node_4 = node_resp[639:608]; // bvhIcCore.ts:286
-  wire [31:0] node_5 = node_resp[607:576]; // bvhIcCore.ts:286
-  wire [31:0] node_6 = node_resp[575:544]; // bvhIcCore.ts:286
-  wire [31:0] node_7 = node_resp[543:512]; // bvhIcCore.ts:286
-  wire [31:0] node_8 = node_resp[511:480]; // bvhIcCore.ts:286
-  wire [31:0] node_9 = node_resp[479:448]; // bvhIcCore.ts:286
-  wire [31:0] node_10 = node_resp[447:416]; // bvhIcCore.ts:286
-  wire [31:0] node_11 = node_resp[415:384]; // bvhIcCore.ts:286
-  wire [31:0] node_12 = node_resp[383:352]; // bvhIcCore.ts:286
-  wire [31:0] node_13 = node_resp[351:320]; // bvhIcCore.ts:286
-  wire [31:0] node_14 = node_resp[319:288]; // bvhIcCore.ts:286
-  wire [31:0] node_15 = node_resp[287:256]; // bvhIcCore.ts:286
-  wire [31:0] node_16 = node_resp[255:224]; // bvhIcCore.ts:286
-  wire [31:0] node_17 = node_resp[223:192]; // bvhIcCore.ts:286
-  wire [31:0] node_18 = node_resp[191:160]; // bvhIcCore.ts:286
-  wire [31:0] node_19 = node_resp[159:128]; // bvhIcCore.ts:286
-  wire [31:0] node_20 = node_resp[127:96]; // bvhIcCore.ts:286
-  wire [31:0] node_21 = node_resp[95:64]; // bvhIcCore.ts:286
-  wire [31:0] node_22 = node_resp[63:32]; // bvhIcCore.ts:286
-  wire [31:0] node_23 = node_resp[31:0]; // bvhIcCore.ts:286
-  wire [767:0] ray_box_boxes_concat = {node, node_1, node_2, node_3, node_4, node_5, node_6, node_7, node_8, node_9, node_10, node_11, node_12, node_13, node_14, node_15, node_16, node_17, node_18, node_19, node_20, node_21, node_22, node_23}; // bvhIcCore.ts:292
-  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:277
-  wire [1:0] node_24 = node_resp[799:798]; // bvhIcCore.ts:286
-  wire [1:0] node_25 = node_resp[797:796]; // bvhIcCore.ts:286
-  wire [1:0] node_26 = node_resp[795:794]; // bvhIcCore.ts:286
-  wire [1:0] node_27 = node_resp[793:792]; // bvhIcCore.ts:286
-  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:277
-  wire [5:0] node_28 = node_resp[773:768]; // bvhIcCore.ts:286
-  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:294
-  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:294
-  wire [5:0] node_29 = node_resp[779:774]; // bvhIcCore.ts:286
-  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:294
-  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:294
-  wire [5:0] node_30 = node_resp[785:780]; // bvhIcCore.ts:286
-  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:294
-  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:294
-  wire [5:0] node_31 = node_resp[791:786]; // bvhIcCore.ts:286
-  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:294
-  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:294
-  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:294
-  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:277
-  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:278
-  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:308
-  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:308
-  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:308
-  wire [16:0] leaf_queue_enq_bits = {leaf_in_slot, leaf_in_first, leaf_in_count}; // bvhIcCore.ts:278
-  wire [2:0] head_2 = leaf_queue_deq_bits[16:14]; // bvhIcCore.ts:362
-  wire [2:0] reqSlot = walking ? walkSlot : head_2; // bvhIcCore.ts:365
-  wire reqLast = reqActive & reqLeft <= 7'd1; // bvhIcCore.ts:370
+  wire [95:0] ray_box_inv_dir = s2Node ? (ray_box_origin_slice ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:233
+  wire [31:0] ray_box_limit = s2Limit; // bvhIcCore.ts:233
+  wire [31:0] node = node_resp[767:736]; // bvhIcCore.ts:242
+  wire [31:0] node_1 = node_resp[735:704]; // bvhIcCore.ts:242
+  wire [31:0] node_2 = node_resp[703:672]; // bvhIcCore.ts:242
+  wire [31:0] node_3 = node_resp[671:640]; // bvhIcCore.ts:242
+  wire [31:0] node_4 = node_resp[639:608]; // bvhIcCore.ts:242
+  wire [31:0] node_5 = node_resp[607:576]; // bvhIcCore.ts:242
+  wire [31:0] node_6 = node_resp[575:544]; // bvhIcCore.ts:242
+  wire [31:0] node_7 = node_resp[543:512]; // bvhIcCore.ts:242
+  wire [31:0] node_8 = node_resp[511:480]; // bvhIcCore.ts:242
+  wire [31:0] node_9 = node_resp[479:448]; // bvhIcCore.ts:242
+  wire [31:0] node_10 = node_resp[447:416]; // bvhIcCore.ts:242
+  wire [31:0] node_11 = node_resp[415:384]; // bvhIcCore.ts:242
+  wire [31:0] node_12 = node_resp[383:352]; // bvhIcCore.ts:242
+  wire [31:0] node_13 = node_resp[351:320]; // bvhIcCore.ts:242
+  wire [31:0] node_14 = node_resp[319:288]; // bvhIcCore.ts:242
+  wire [31:0] node_15 = node_resp[287:256]; // bvhIcCore.ts:242
+  wire [31:0] node_16 = node_resp[255:224]; // bvhIcCore.ts:242
+  wire [31:0] node_17 = node_resp[223:192]; // bvhIcCore.ts:242
+  wire [31:0] node_18 = node_resp[191:160]; // bvhIcCore.ts:242
+  wire [31:0] node_19 = node_resp[159:128]; // bvhIcCore.ts:242
+  wire [31:0] node_20 = node_resp[127:96]; // bvhIcCore.ts:242
+  wire [31:0] node_21 = node_resp[95:64]; // bvhIcCore.ts:242
+  wire [31:0] node_22 = node_resp[63:32]; // bvhIcCore.ts:242
+  wire [31:0] node_23 = node_resp[31:0]; // bvhIcCore.ts:242
+  wire [767:0] ray_box_boxes_concat = {node, node_1, node_2, node_3, node_4, node_5, node_6, node_7, node_8, node_9, node_10, node_11, node_12, node_13, node_14, node_15, node_16, node_17, node_18, node_19, node_20, node_21, node_22, node_23}; // bvhIcCore.ts:248
+  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:233
+  wire [1:0] node_24 = node_resp[799:798]; // bvhIcCore.ts:242
+  wire [1:0] node_25 = node_resp[797:796]; // bvhIcCore.ts:242
+  wire [1:0] node_26 = node_resp[795:794]; // bvhIcCore.ts:242
+  wire [1:0] node_27 = node_resp[793:792]; // bvhIcCore.ts:242
+  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:233
+  wire [5:0] node_28 = node_resp[773:768]; // bvhIcCore.ts:242
+  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:250
+  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:250
+  wire [5:0] node_29 = node_resp[779:774]; // bvhIcCore.ts:242
+  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:250
+  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:250
+  wire [5:0] node_30 = node_resp[785:780]; // bvhIcCore.ts:242
+  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:250
+  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:250
+  wire [5:0] node_31 = node_resp[791:786]; // bvhIcCore.ts:242
+  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:250
+  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:250
+  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:250
+  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:233
+  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:234
+  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:264
+  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:264
+  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:264
+  wire [16:0] leaf_queue_enq_bits = {leaf_in_slot, leaf_in_first, leaf_in_count}; // bvhIcCore.ts:234
+  wire [2:0] head_2 = leaf_queue_deq_bits[16:14]; // bvhIcCore.ts:318
+  wire [2:0] reqSlot = walking ? walkSlot : head_2; // bvhIcCore.ts:321
+  wire reqLast = reqActive & reqLeft <= 7'd1; // bvhIcCore.ts:326
   wire fsub1_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub1_a = tri_resp_v1[31:0]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice = tri_resp_v0[31:0]; // bvhIcCore.ts:409
+  wire [31:0] vertices_slice = tri_resp_v0[31:0]; // bvhIcCore.ts:365
   wire [31:0] e1 = vertices_slice ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub1_b = e1; // mollerTrumbore.ts:38
   wire fsub2_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub2_a = tri_resp_v1[63:32]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice_1 = tri_resp_v0[63:32]; // bvhIcCore.ts:409
+  wire [31:0] vertices_slice_1 = tri_resp_v0[63:32]; // bvhIcCore.ts:365
   wire [31:0] e1_1 = vertices_slice_1 ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub2_b = e1_1; // mollerTrumbore.ts:38
   wire fsub3_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub3_a = tri_resp_v1[95:64]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice_2 = tri_resp_v0[95:64]; // bvhIcCore.ts:409
+  wire [31:0] vertices_slice_2 = tri_resp_v0[95:64]; // bvhIcCore.ts:365
   wire [31:0] e1_2 = vertices_slice_2 ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub3_b = e1_2; // mollerTrumbore.ts:38
   wire fsub4_in_valid = 1'd1; // mollerTrumbore.ts:39
@@ -1208,17 +1208,17 @@ module BvhIcCore_a42b934c (
   wire [95:0] fsub7_a_mux_2 = fsub7_a_slice_1 ? (fsub7_a_slice_2 ? ray7_origin : ray6_origin) : fsub7_a_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:151
   wire [95:0] fsub7_a_mux_5 = fsub7_a_slice_1 ? (fsub7_a_slice_2 ? ray3_origin : ray2_origin) : fsub7_a_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:151
   wire [95:0] fsub7_a_mux_6 = resp_slot_d2[2] ? fsub7_a_mux_2 : fsub7_a_mux_5; // bvhIcCore.ts:151
-  wire [31:0] o = fsub7_a_mux_6[31:0]; // bvhIcCore.ts:407
+  wire [31:0] o = fsub7_a_mux_6[31:0]; // bvhIcCore.ts:363
   wire [31:0] fsub7_a = o; // mollerTrumbore.ts:40
   wire [31:0] s = vertices_slice ^ 32'h80000000; // mollerTrumbore.ts:40
   wire [31:0] fsub7_b = s; // mollerTrumbore.ts:40
   wire fsub8_in_valid = 1'd1; // mollerTrumbore.ts:40
-  wire [31:0] o_1 = fsub7_a_mux_6[63:32]; // bvhIcCore.ts:407
+  wire [31:0] o_1 = fsub7_a_mux_6[63:32]; // bvhIcCore.ts:363
   wire [31:0] fsub8_a = o_1; // mollerTrumbore.ts:40
   wire [31:0] s_1 = vertices_slice_1 ^ 32'h80000000; // mollerTrumbore.ts:40
   wire [31:0] fsub8_b = s_1; // mollerTrumbore.ts:40
   wire fsub9_in_valid = 1'd1; // mollerTrumbore.ts:40
-  wire [31:0] o_2 = fsub7_a_mux_6[95:64]; // bvhIcCore.ts:407
+  wire [31:0] o_2 = fsub7_a_mux_6[95:64]; // bvhIcCore.ts:363
   wire [31:0] fsub9_a = o_2; // mollerTrumbore.ts:40
   wire [31:0] s_2 = vertices_slice_2 ^ 32'h80000000; // mollerTrumbore.ts:40
   wire [31:0] fsub9_b = s_2; // mollerTrumbore.ts:40
@@ -1228,18 +1228,18 @@ module BvhIcCore_a42b934c (
   wire [95:0] fmul10_a_mux_2 = fmul10_a_slice_1 ? (fmul10_a_slice_2 ? ray7_direction : ray6_direction) : fmul10_a_slice_2 ? ray5_direction : ray4_direction; // bvhIcCore.ts:151
   wire [95:0] fmul10_a_mux_5 = fmul10_a_slice_1 ? (fmul10_a_slice_2 ? ray3_direction : ray2_direction) : fmul10_a_slice_2 ? ray1_direction : ray0_direction; // bvhIcCore.ts:151
   wire [95:0] fmul10_a_mux_6 = test_slot_at3_d3[2] ? fmul10_a_mux_2 : fmul10_a_mux_5; // bvhIcCore.ts:151
-  wire [31:0] d = fmul10_a_mux_6[63:32]; // bvhIcCore.ts:407
+  wire [31:0] d = fmul10_a_mux_6[63:32]; // bvhIcCore.ts:363
   wire [31:0] fmul10_a = d; // mollerTrumbore.ts:42
   wire [31:0] fmul10_b = fsub6_result; // mollerTrumbore.ts:42
   wire fmul11_in_valid = 1'd1; // mollerTrumbore.ts:42
-  wire [31:0] d_1 = fmul10_a_mux_6[95:64]; // bvhIcCore.ts:407
+  wire [31:0] d_1 = fmul10_a_mux_6[95:64]; // bvhIcCore.ts:363
   wire [31:0] fmul11_a = d_1; // mollerTrumbore.ts:42
   wire [31:0] fmul11_b = fsub5_result; // mollerTrumbore.ts:42
   wire fmul12_in_valid = 1'd1; // mollerTrumbore.ts:42
   wire [31:0] fmul12_a = d_1; // mollerTrumbore.ts:42
   wire [31:0] fmul12_b = fsub4_result; // mollerTrumbore.ts:42
   wire fmul13_in_valid = 1'd1; // mollerTrumbore.ts:42
-  wire [31:0] d_2 = fmul10_a_mux_6[31:0]; // bvhIcCore.ts:407
+  wire [31:0] d_2 = fmul10_a_mux_6[31:0]; // bvhIcCore.ts:363
   wire [31:0] fmul13_a = d_2; // mollerTrumbore.ts:42
   wire [31:0] fmul13_b = fsub6_result; // mollerTrumbore.ts:42
   wire fmul14_in_valid = 1'd1; // mollerTrumbore.ts:42
@@ -1356,15 +1356,15 @@ module BvhIcCore_a42b934c (
   wire [95:0] fmul47_a_mux_2 = fmul47_a_slice_1 ? (fmul47_a_slice_2 ? ray7_direction : ray6_direction) : fmul47_a_slice_2 ? ray5_direction : ray4_direction; // bvhIcCore.ts:151
   wire [95:0] fmul47_a_mux_5 = fmul47_a_slice_1 ? (fmul47_a_slice_2 ? ray3_direction : ray2_direction) : fmul47_a_slice_2 ? ray1_direction : ray0_direction; // bvhIcCore.ts:151
   wire [95:0] fmul47_a_mux_6 = test_slot_at11_d11[2] ? fmul47_a_mux_2 : fmul47_a_mux_5; // bvhIcCore.ts:151
-  wire [31:0] d_3 = fmul47_a_mux_6[31:0]; // bvhIcCore.ts:407
+  wire [31:0] d_3 = fmul47_a_mux_6[31:0]; // bvhIcCore.ts:363
   wire [31:0] fmul47_a = d_3; // mollerTrumbore.ts:52
   wire [31:0] fmul47_b = fsub25_result; // mollerTrumbore.ts:52
   wire fmul48_in_valid = 1'd1; // mollerTrumbore.ts:52
-  wire [31:0] d_4 = fmul47_a_mux_6[63:32]; // bvhIcCore.ts:407
+  wire [31:0] d_4 = fmul47_a_mux_6[63:32]; // bvhIcCore.ts:363
   wire [31:0] fmul48_a = d_4; // mollerTrumbore.ts:52
   wire [31:0] fmul48_b = fsub26_result; // mollerTrumbore.ts:52
   wire fmul49_in_valid = 1'd1; // mollerTrumbore.ts:52
-  wire [31:0] d_5 = fmul47_a_mux_6[95:64]; // bvhIcCore.ts:407
+  wire [31:0] d_5 = fmul47_a_mux_6[95:64]; // bvhIcCore.ts:363
   wire [31:0] fmul49_a = d_5; // mollerTrumbore.ts:52
   wire [31:0] fmul49_b = fsub27_result; // mollerTrumbore.ts:52
   wire fadd50_in_valid = 1'd1; // mollerTrumbore.ts:53
@@ -1403,7 +1403,7 @@ module BvhIcCore_a42b934c (
   wire fadd61_in_valid = 1'd1; // mollerTrumbore.ts:64
   wire [31:0] fadd61_a = fmul58_result; // mollerTrumbore.ts:64
   wire [31:0] fadd61_b = fmul59_result; // mollerTrumbore.ts:64
-  wire entering = resp_test_d2 & tri_resp_valid & ~tri_resp_not_valid; // bvhIcCore.ts:402
+  wire entering = resp_test_d2 & tri_resp_valid & ~tri_resp_not_valid; // bvhIcCore.ts:358
   wire fcmp62_in_valid = 1'd1; // mollerTrumbore.ts:73
   wire [31:0] fcmp62_a = fadd61_result; // mollerTrumbore.ts:73
   wire [31:0] fcmp62_b = 32'h3f800000; // mollerTrumbore.ts:73
@@ -1425,124 +1425,124 @@ module BvhIcCore_a42b934c (
   wire fcmp68_in_valid = 1'd1; // mollerTrumbore.ts:78
   wire [31:0] fcmp68_a = t_d3; // mollerTrumbore.ts:78
   wire [31:0] fcmp68_b = 32'd0; // mollerTrumbore.ts:78
-  wire fcmp69_in_valid = 1'd1; // bvhIcCore.ts:427
-  wire [31:0] fcmp69_a = t_d3; // bvhIcCore.ts:427
+  wire fcmp69_in_valid = 1'd1; // bvhIcCore.ts:383
+  wire [31:0] fcmp69_a = t_d3; // bvhIcCore.ts:383
   wire [31:0] fcmp69_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp69_b_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_have_best_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
-  wire [31:0] fcmp69_b = ray0_have_best_sel_slice ? fcmp69_b_mux_2 : fcmp69_b_mux_5; // bvhIcCore.ts:427
-  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // bvhIcCore.ts:446
-  wire ox_d1_slice = f1Slot[2]; // bvhIcCore.ts:151
-  wire ox_d1_slice_1 = f1Slot[1]; // bvhIcCore.ts:151
-  wire ox_d1_slice_2 = f1Slot[0]; // bvhIcCore.ts:151
-  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:151
-  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:151
-  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // bvhIcCore.ts:151
-  wire [31:0] f1O = ox_d1_mux_6[31:0]; // bvhIcCore.ts:453
-  wire fmul70_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire fmul70_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // bvhIcCore.ts:151
-  wire fmul70_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // bvhIcCore.ts:151
-  wire fmul70_a_mux_6 = ox_d1_slice ? fmul70_a_mux_2 : fmul70_a_mux_5; // bvhIcCore.ts:151
-  wire f1T_and = f1Valid & fmul70_a_mux_6; // bvhIcCore.ts:452
-  wire [31:0] fmul70_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
-  wire [31:0] fmul70_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
-  wire [31:0] f1T = f1T_and ? (ox_d1_slice ? fmul70_a_mux_9 : fmul70_a_mux_12) : 32'd0; // bvhIcCore.ts:452
-  wire [31:0] fmul70_a = f1T; // bvhIcCore.ts:456
-  wire [95:0] fmul70_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // bvhIcCore.ts:151
-  wire [95:0] fmul70_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // bvhIcCore.ts:151
-  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul70_b_mux_2 : fmul70_b_mux_5) : 96'd0; // bvhIcCore.ts:454
-  wire [31:0] f1D = f1D_mux[31:0]; // bvhIcCore.ts:454
-  wire [31:0] fmul70_b = f1D; // bvhIcCore.ts:456
-  wire fadd71_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire [31:0] fadd71_a = ox_d5; // bvhIcCore.ts:456
-  wire [31:0] fadd71_b = fmul70_result; // bvhIcCore.ts:456
-  wire [31:0] f1O_1 = ox_d1_mux_6[63:32]; // bvhIcCore.ts:453
-  wire fmul72_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire [31:0] fmul72_a = f1T; // bvhIcCore.ts:456
-  wire [31:0] f1D_1 = f1D_mux[63:32]; // bvhIcCore.ts:454
-  wire [31:0] fmul72_b = f1D_1; // bvhIcCore.ts:456
-  wire fadd73_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire [31:0] fadd73_a = oy_d5; // bvhIcCore.ts:456
-  wire [31:0] fadd73_b = fmul72_result; // bvhIcCore.ts:456
-  wire [31:0] f1O_2 = ox_d1_mux_6[95:64]; // bvhIcCore.ts:453
-  wire fmul74_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire [31:0] fmul74_a = f1T; // bvhIcCore.ts:456
-  wire [31:0] f1D_2 = f1D_mux[95:64]; // bvhIcCore.ts:454
-  wire [31:0] fmul74_b = f1D_2; // bvhIcCore.ts:456
-  wire fadd75_in_valid = 1'd1; // bvhIcCore.ts:456
-  wire [31:0] fadd75_a = oz_d5; // bvhIcCore.ts:456
-  wire [31:0] fadd75_b = fmul74_result; // bvhIcCore.ts:456
-  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // bvhIcCore.ts:151
-  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // bvhIcCore.ts:151
-  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // bvhIcCore.ts:151
-  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // bvhIcCore.ts:151
-  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // bvhIcCore.ts:151
-  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // bvhIcCore.ts:151
-  wire [95:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // bvhIcCore.ts:151
-  wire [95:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // bvhIcCore.ts:151
-  wire [6:0] _concat = {pop_arbiter_chosen, depth[5:2]}; // bvhIcCore.ts:207
-  wire [1:0] j_slice = stack_overflow_mux_6[1:0]; // bvhIcCore.ts:338
-  wire [1:0] j = 2'd0 - j_slice; // bvhIcCore.ts:338
-  wire [6:0] depth_1 = stack_overflow_mux_6 + {5'd0, j}; // bvhIcCore.ts:341
-  wire [6:0] _concat_1 = {tag, depth_1[5:2]}; // bvhIcCore.ts:207
-  wire [2:0] k_sub = ray_box_hit_count - 3'd1; // bvhIcCore.ts:339
-  wire [2:0] k_zext = {1'd0, j}; // bvhIcCore.ts:339
-  wire [2:0] k_sub_1 = k_sub - k_zext; // bvhIcCore.ts:339
-  wire [1:0] k = k_sub_1[1:0]; // bvhIcCore.ts:339
-  wire child_slice_1 = k[0]; // bvhIcCore.ts:340
-  wire [1:0] order = ray_box_order[7:6]; // bvhIcCore.ts:330
-  wire [1:0] order_1 = ray_box_order[5:4]; // bvhIcCore.ts:330
-  wire [1:0] order_2 = ray_box_order[3:2]; // bvhIcCore.ts:330
-  wire [1:0] order_3 = ray_box_order[1:0]; // bvhIcCore.ts:330
-  wire [1:0] child = k[1] ? (child_slice_1 ? order : order_1) : child_slice_1 ? order_2 : order_3; // bvhIcCore.ts:340
-  wire _slice_3 = child[0]; // bvhIcCore.ts:342
-  wire tag_1 = ray_box_out_tag[27]; // bvhIcCore.ts:328
-  wire [5:0] tag_2 = ray_box_out_tag[26:21]; // bvhIcCore.ts:328
-  wire [31:0] tnear = ray_box_tnear[127:96]; // bvhIcCore.ts:329
-  wire [38:0] _concat_3 = {{tag_1, tag_2}, tnear}; // bvhIcCore.ts:331
-  wire tag_3 = ray_box_out_tag[20]; // bvhIcCore.ts:328
-  wire [5:0] tag_4 = ray_box_out_tag[19:14]; // bvhIcCore.ts:328
-  wire [31:0] tnear_1 = ray_box_tnear[95:64]; // bvhIcCore.ts:329
-  wire [38:0] _concat_5 = {{tag_3, tag_4}, tnear_1}; // bvhIcCore.ts:331
-  wire tag_5 = ray_box_out_tag[13]; // bvhIcCore.ts:328
-  wire [5:0] tag_6 = ray_box_out_tag[12:7]; // bvhIcCore.ts:328
-  wire [31:0] tnear_2 = ray_box_tnear[63:32]; // bvhIcCore.ts:329
-  wire [38:0] _concat_7 = {{tag_5, tag_6}, tnear_2}; // bvhIcCore.ts:331
-  wire tag_7 = ray_box_out_tag[6]; // bvhIcCore.ts:328
-  wire [5:0] tag_8 = ray_box_out_tag[5:0]; // bvhIcCore.ts:328
-  wire [31:0] tnear_3 = ray_box_tnear[31:0]; // bvhIcCore.ts:329
-  wire [38:0] _concat_9 = {{tag_7, tag_8}, tnear_3}; // bvhIcCore.ts:331
-  wire [38:0] _mux_2 = child[1] ? (_slice_3 ? _concat_3 : _concat_5) : _slice_3 ? _concat_7 : _concat_9; // bvhIcCore.ts:342
-  wire _and = ray_box_out_valid & ~overflow; // bvhIcCore.ts:342
-  wire [1:0] j_1 = 2'd1 - j_slice; // bvhIcCore.ts:338
-  wire [6:0] depth_2 = stack_overflow_mux_6 + {5'd0, j_1}; // bvhIcCore.ts:341
-  wire [6:0] _concat_10 = {tag, depth_2[5:2]}; // bvhIcCore.ts:207
-  wire [2:0] k_zext_1 = {1'd0, j_1}; // bvhIcCore.ts:339
-  wire [2:0] k_sub_2 = k_sub - k_zext_1; // bvhIcCore.ts:339
-  wire [1:0] k_1 = k_sub_2[1:0]; // bvhIcCore.ts:339
-  wire child_slice_3 = k_1[0]; // bvhIcCore.ts:340
-  wire [1:0] child_1 = k_1[1] ? (child_slice_3 ? order : order_1) : child_slice_3 ? order_2 : order_3; // bvhIcCore.ts:340
-  wire _slice_6 = child_1[0]; // bvhIcCore.ts:342
-  wire [38:0] _mux_5 = child_1[1] ? (_slice_6 ? _concat_3 : _concat_5) : _slice_6 ? _concat_7 : _concat_9; // bvhIcCore.ts:342
-  wire [1:0] j_2 = 2'd2 - j_slice; // bvhIcCore.ts:338
-  wire [6:0] depth_3 = stack_overflow_mux_6 + {5'd0, j_2}; // bvhIcCore.ts:341
-  wire [6:0] _concat_11 = {tag, depth_3[5:2]}; // bvhIcCore.ts:207
-  wire [2:0] k_zext_2 = {1'd0, j_2}; // bvhIcCore.ts:339
-  wire [2:0] k_sub_3 = k_sub - k_zext_2; // bvhIcCore.ts:339
-  wire [1:0] k_2 = k_sub_3[1:0]; // bvhIcCore.ts:339
-  wire child_slice_5 = k_2[0]; // bvhIcCore.ts:340
-  wire [1:0] child_2 = k_2[1] ? (child_slice_5 ? order : order_1) : child_slice_5 ? order_2 : order_3; // bvhIcCore.ts:340
-  wire _slice_9 = child_2[0]; // bvhIcCore.ts:342
-  wire [38:0] _mux_8 = child_2[1] ? (_slice_9 ? _concat_3 : _concat_5) : _slice_9 ? _concat_7 : _concat_9; // bvhIcCore.ts:342
-  wire [1:0] j_3 = 2'd3 - j_slice; // bvhIcCore.ts:338
-  wire [6:0] depth_4 = stack_overflow_mux_6 + {5'd0, j_3}; // bvhIcCore.ts:341
-  wire [6:0] _concat_12 = {tag, depth_4[5:2]}; // bvhIcCore.ts:207
-  wire [2:0] k_zext_3 = {1'd0, j_3}; // bvhIcCore.ts:339
-  wire [2:0] k_sub_4 = k_sub - k_zext_3; // bvhIcCore.ts:339
-  wire [1:0] k_3 = k_sub_4[1:0]; // bvhIcCore.ts:339
-  wire child_slice_7 = k_3[0]; // bvhIcCore.ts:340
-  wire [1:0] child_3 = k_3[1] ? (child_slice_7 ? order : order_1) : child_slice_7 ? order_2 : order_3; // bvhIcCore.ts:340
-  wire _slice_12 = child_3[0]; // bvhIcCore.ts:342
-  wire [38:0] _mux_11 = child_3[1] ? (_slice_12 ? _concat_3 : _concat_5) : _slice_12 ? _concat_7 : _concat_9; // bvhIcCore.ts:342
+  wire [31:0] fcmp69_b = ray0_have_best_sel_slice ? fcmp69_b_mux_2 : fcmp69_b_mux_5; // bvhIcCore.ts:383
+  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:33
+  wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:32
+  wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:32
+  wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:32
+  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // rayAnswer.ts:32
+  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // rayAnswer.ts:32
+  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:32
+  wire [31:0] f1O = ox_d1_mux_6[31:0]; // rayAnswer.ts:40
+  wire fmul70_in_valid = 1'd1; // rayAnswer.ts:43
+  wire fmul70_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:32
+  wire fmul70_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:32
+  wire fmul70_a_mux_6 = ox_d1_slice ? fmul70_a_mux_2 : fmul70_a_mux_5; // rayAnswer.ts:32
+  wire f1T_and = f1Valid & fmul70_a_mux_6; // rayAnswer.ts:39
+  wire [31:0] fmul70_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:32
+  wire [31:0] fmul70_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:32
+  wire [31:0] f1T = f1T_and ? (ox_d1_slice ? fmul70_a_mux_9 : fmul70_a_mux_12) : 32'd0; // rayAnswer.ts:39
+  wire [31:0] fmul70_a = f1T; // rayAnswer.ts:43
+  wire [95:0] fmul70_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // rayAnswer.ts:32
+  wire [95:0] fmul70_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // rayAnswer.ts:32
+  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul70_b_mux_2 : fmul70_b_mux_5) : 96'd0; // rayAnswer.ts:41
+  wire [31:0] f1D = f1D_mux[31:0]; // rayAnswer.ts:41
+  wire [31:0] fmul70_b = f1D; // rayAnswer.ts:43
+  wire fadd71_in_valid = 1'd1; // rayAnswer.ts:43
+  wire [31:0] fadd71_a = ox_d5; // rayAnswer.ts:43
+  wire [31:0] fadd71_b = fmul70_result; // rayAnswer.ts:43
+  wire [31:0] f1O_1 = ox_d1_mux_6[63:32]; // rayAnswer.ts:40
+  wire fmul72_in_valid = 1'd1; // rayAnswer.ts:43
+  wire [31:0] fmul72_a = f1T; // rayAnswer.ts:43
+  wire [31:0] f1D_1 = f1D_mux[63:32]; // rayAnswer.ts:41
+  wire [31:0] fmul72_b = f1D_1; // rayAnswer.ts:43
+  wire fadd73_in_valid = 1'd1; // rayAnswer.ts:43
+  wire [31:0] fadd73_a = oy_d5; // rayAnswer.ts:43
+  wire [31:0] fadd73_b = fmul72_result; // rayAnswer.ts:43
+  wire [31:0] f1O_2 = ox_d1_mux_6[95:64]; // rayAnswer.ts:40
+  wire fmul74_in_valid = 1'd1; // rayAnswer.ts:43
+  wire [31:0] fmul74_a = f1T; // rayAnswer.ts:43
+  wire [31:0] f1D_2 = f1D_mux[95:64]; // rayAnswer.ts:41
+  wire [31:0] fmul74_b = f1D_2; // rayAnswer.ts:43
+  wire fadd75_in_valid = 1'd1; // rayAnswer.ts:43
+  wire [31:0] fadd75_a = oz_d5; // rayAnswer.ts:43
+  wire [31:0] fadd75_b = fmul74_result; // rayAnswer.ts:43
+  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // rayAnswer.ts:32
+  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // rayAnswer.ts:32
+  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // rayAnswer.ts:32
+  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // rayAnswer.ts:32
+  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:32
+  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:32
+  wire [95:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:32
+  wire [95:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:32
+  wire [6:0] _concat = {pop_arbiter_chosen, depth[5:2]}; // bvhIcCore.ts:163
+  wire [1:0] j_slice = stack_overflow_mux_6[1:0]; // bvhIcCore.ts:294
+  wire [1:0] j = 2'd0 - j_slice; // bvhIcCore.ts:294
+  wire [6:0] depth_1 = stack_overflow_mux_6 + {5'd0, j}; // bvhIcCore.ts:297
+  wire [6:0] _concat_1 = {tag, depth_1[5:2]}; // bvhIcCore.ts:163
+  wire [2:0] k_sub = ray_box_hit_count - 3'd1; // bvhIcCore.ts:295
+  wire [2:0] k_zext = {1'd0, j}; // bvhIcCore.ts:295
+  wire [2:0] k_sub_1 = k_sub - k_zext; // bvhIcCore.ts:295
+  wire [1:0] k = k_sub_1[1:0]; // bvhIcCore.ts:295
+  wire child_slice_1 = k[0]; // bvhIcCore.ts:296
+  wire [1:0] order = ray_box_order[7:6]; // bvhIcCore.ts:286
+  wire [1:0] order_1 = ray_box_order[5:4]; // bvhIcCore.ts:286
+  wire [1:0] order_2 = ray_box_order[3:2]; // bvhIcCore.ts:286
+  wire [1:0] order_3 = ray_box_order[1:0]; // bvhIcCore.ts:286
+  wire [1:0] child = k[1] ? (child_slice_1 ? order : order_1) : child_slice_1 ? order_2 : order_3; // bvhIcCore.ts:296
+  wire _slice_3 = child[0]; // bvhIcCore.ts:298
+  wire tag_1 = ray_box_out_tag[27]; // bvhIcCore.ts:284
+  wire [5:0] tag_2 = ray_box_out_tag[26:21]; // bvhIcCore.ts:284
+  wire [31:0] tnear = ray_box_tnear[127:96]; // bvhIcCore.ts:285
+  wire [38:0] _concat_3 = {{tag_1, tag_2}, tnear}; // bvhIcCore.ts:287
+  wire tag_3 = ray_box_out_tag[20]; // bvhIcCore.ts:284
+  wire [5:0] tag_4 = ray_box_out_tag[19:14]; // bvhIcCore.ts:284
+  wire [31:0] tnear_1 = ray_box_tnear[95:64]; // bvhIcCore.ts:285
+  wire [38:0] _concat_5 = {{tag_3, tag_4}, tnear_1}; // bvhIcCore.ts:287
+  wire tag_5 = ray_box_out_tag[13]; // bvhIcCore.ts:284
+  wire [5:0] tag_6 = ray_box_out_tag[12:7]; // bvhIcCore.ts:284
+  wire [31:0] tnear_2 = ray_box_tnear[63:32]; // bvhIcCore.ts:285
+  wire [38:0] _concat_7 = {{tag_5, tag_6}, tnear_2}; // bvhIcCore.ts:287
+  wire tag_7 = ray_box_out_tag[6]; // bvhIcCore.ts:284
+  wire [5:0] tag_8 = ray_box_out_tag[5:0]; // bvhIcCore.ts:284
+  wire [31:0] tnear_3 = ray_box_tnear[31:0]; // bvhIcCore.ts:285
+  wire [38:0] _concat_9 = {{tag_7, tag_8}, tnear_3}; // bvhIcCore.ts:287
+  wire [38:0] _mux_2 = child[1] ? (_slice_3 ? _concat_3 : _concat_5) : _slice_3 ? _concat_7 : _concat_9; // bvhIcCore.ts:298
+  wire _and = ray_box_out_valid & ~overflow; // bvhIcCore.ts:298
+  wire [1:0] j_1 = 2'd1 - j_slice; // bvhIcCore.ts:294
+  wire [6:0] depth_2 = stack_overflow_mux_6 + {5'd0, j_1}; // bvhIcCore.ts:297
+  wire [6:0] _concat_10 = {tag, depth_2[5:2]}; // bvhIcCore.ts:163
+  wire [2:0] k_zext_1 = {1'd0, j_1}; // bvhIcCore.ts:295
+  wire [2:0] k_sub_2 = k_sub - k_zext_1; // bvhIcCore.ts:295
+  wire [1:0] k_1 = k_sub_2[1:0]; // bvhIcCore.ts:295
+  wire child_slice_3 = k_1[0]; // bvhIcCore.ts:296
+  wire [1:0] child_1 = k_1[1] ? (child_slice_3 ? order : order_1) : child_slice_3 ? order_2 : order_3; // bvhIcCore.ts:296
+  wire _slice_6 = child_1[0]; // bvhIcCore.ts:298
+  wire [38:0] _mux_5 = child_1[1] ? (_slice_6 ? _concat_3 : _concat_5) : _slice_6 ? _concat_7 : _concat_9; // bvhIcCore.ts:298
+  wire [1:0] j_2 = 2'd2 - j_slice; // bvhIcCore.ts:294
+  wire [6:0] depth_3 = stack_overflow_mux_6 + {5'd0, j_2}; // bvhIcCore.ts:297
+  wire [6:0] _concat_11 = {tag, depth_3[5:2]}; // bvhIcCore.ts:163
+  wire [2:0] k_zext_2 = {1'd0, j_2}; // bvhIcCore.ts:295
+  wire [2:0] k_sub_3 = k_sub - k_zext_2; // bvhIcCore.ts:295
+  wire [1:0] k_2 = k_sub_3[1:0]; // bvhIcCore.ts:295
+  wire child_slice_5 = k_2[0]; // bvhIcCore.ts:296
+  wire [1:0] child_2 = k_2[1] ? (child_slice_5 ? order : order_1) : child_slice_5 ? order_2 : order_3; // bvhIcCore.ts:296
+  wire _slice_9 = child_2[0]; // bvhIcCore.ts:298
+  wire [38:0] _mux_8 = child_2[1] ? (_slice_9 ? _concat_3 : _concat_5) : _slice_9 ? _concat_7 : _concat_9; // bvhIcCore.ts:298
+  wire [1:0] j_3 = 2'd3 - j_slice; // bvhIcCore.ts:294
+  wire [6:0] depth_4 = stack_overflow_mux_6 + {5'd0, j_3}; // bvhIcCore.ts:297
+  wire [6:0] _concat_12 = {tag, depth_4[5:2]}; // bvhIcCore.ts:163
+  wire [2:0] k_zext_3 = {1'd0, j_3}; // bvhIcCore.ts:295
+  wire [2:0] k_sub_4 = k_sub - k_zext_3; // bvhIcCore.ts:295
+  wire [1:0] k_3 = k_sub_4[1:0]; // bvhIcCore.ts:295
+  wire child_slice_7 = k_3[0]; // bvhIcCore.ts:296
+  wire [1:0] child_3 = k_3[1] ? (child_slice_7 ? order : order_1) : child_slice_7 ? order_2 : order_3; // bvhIcCore.ts:296
+  wire _slice_12 = child_3[0]; // bvhIcCore.ts:298
+  wire [38:0] _mux_11 = child_3[1] ? (_slice_12 ? _concat_3 : _concat_5) : _slice_12 ? _concat_7 : _concat_9; // bvhIcCore.ts:298
 
 `ifndef SYNTHESIS
   initial begin
@@ -2236,686 +2236,686 @@ module BvhIcCore_a42b934c (
       ray7_sp <= 7'd0; // bvhIcCore.ts:133
       ray7_have_best <= 1'd0; // bvhIcCore.ts:138
       ray7_fault <= 1'd0; // bvhIcCore.ts:139
-      inverse_valid_d1 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d2 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d3 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d4 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d5 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d6 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d7 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d8 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d9 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d10 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d11 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d12 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d13 <= 1'd0; // bvhIcCore.ts:184
-      inverse_valid_d14 <= 1'd0; // bvhIcCore.ts:184
-      s1Valid <= 1'd0; // bvhIcCore.ts:247
-      s2Node <= 1'd0; // bvhIcCore.ts:282
-      s2Range <= 1'd0; // bvhIcCore.ts:283
-      walking <= 1'd0; // bvhIcCore.ts:358
-      resp_test_d1 <= 1'd0; // bvhIcCore.ts:398
-      resp_test_d2 <= 1'd0; // bvhIcCore.ts:398
-      resp_last_d1 <= 1'd0; // bvhIcCore.ts:399
-      resp_last_d2 <= 1'd0; // bvhIcCore.ts:399
-      test_valid_d1 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d2 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d3 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d4 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d5 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d6 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d7 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d8 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d9 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d10 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d11 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d12 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d13 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d14 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d15 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d16 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d17 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d18 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d19 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d20 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d21 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d22 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d23 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d24 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d25 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d26 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d27 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d28 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d29 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d30 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d31 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d32 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d33 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d34 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d35 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d36 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d37 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d38 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d39 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d40 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d41 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d42 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d43 <= 1'd0; // bvhIcCore.ts:421
-      test_valid_d44 <= 1'd0; // bvhIcCore.ts:421
-      test_end_d1 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d2 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d3 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d4 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d5 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d6 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d7 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d8 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d9 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d10 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d11 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d12 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d13 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d14 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d15 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d16 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d17 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d18 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d19 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d20 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d21 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d22 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d23 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d24 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d25 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d26 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d27 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d28 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d29 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d30 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d31 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d32 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d33 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d34 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d35 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d36 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d37 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d38 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d39 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d40 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d41 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d42 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d43 <= 1'd0; // bvhIcCore.ts:422
-      test_end_d44 <= 1'd0; // bvhIcCore.ts:422
-      f1Valid <= 1'd0; // bvhIcCore.ts:449
-      done_d1 <= 1'd0; // bvhIcCore.ts:457
-      done_d2 <= 1'd0; // bvhIcCore.ts:457
-      done_d3 <= 1'd0; // bvhIcCore.ts:457
-      done_d4 <= 1'd0; // bvhIcCore.ts:457
-      done_d5 <= 1'd0; // bvhIcCore.ts:457
-      done_d6 <= 1'd0; // bvhIcCore.ts:457
-      done_d7 <= 1'd0; // bvhIcCore.ts:457
-      done_d8 <= 1'd0; // bvhIcCore.ts:457
-      ray_count <= 32'd0; // bvhIcCore.ts:535
-      triangle_tests <= 32'd0; // bvhIcCore.ts:535
-      node_test_count <= 32'd0; // bvhIcCore.ts:535
-      busy <= 32'd0; // bvhIcCore.ts:535
+      inverse_valid_d1 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d2 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d3 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d4 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d5 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d6 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d7 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d8 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d9 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d10 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d11 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d12 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d13 <= 1'd0; // rayIntake.ts:52
+      inverse_valid_d14 <= 1'd0; // rayIntake.ts:52
+      s1Valid <= 1'd0; // bvhIcCore.ts:203
+      s2Node <= 1'd0; // bvhIcCore.ts:238
+      s2Range <= 1'd0; // bvhIcCore.ts:239
+      walking <= 1'd0; // bvhIcCore.ts:314
+      resp_test_d1 <= 1'd0; // bvhIcCore.ts:354
+      resp_test_d2 <= 1'd0; // bvhIcCore.ts:354
+      resp_last_d1 <= 1'd0; // bvhIcCore.ts:355
+      resp_last_d2 <= 1'd0; // bvhIcCore.ts:355
+      test_valid_d1 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d2 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d3 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d4 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d5 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d6 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d7 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d8 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d9 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d10 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d11 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d12 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d13 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d14 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d15 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d16 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d17 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d18 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d19 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d20 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d21 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d22 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d23 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d24 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d25 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d26 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d27 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d28 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d29 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d30 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d31 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d32 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d33 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d34 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d35 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d36 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d37 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d38 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d39 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d40 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d41 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d42 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d43 <= 1'd0; // bvhIcCore.ts:377
+      test_valid_d44 <= 1'd0; // bvhIcCore.ts:377
+      test_end_d1 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d2 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d3 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d4 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d5 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d6 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d7 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d8 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d9 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d10 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d11 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d12 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d13 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d14 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d15 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d16 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d17 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d18 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d19 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d20 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d21 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d22 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d23 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d24 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d25 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d26 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d27 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d28 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d29 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d30 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d31 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d32 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d33 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d34 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d35 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d36 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d37 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d38 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d39 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d40 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d41 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d42 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d43 <= 1'd0; // bvhIcCore.ts:378
+      test_end_d44 <= 1'd0; // bvhIcCore.ts:378
+      f1Valid <= 1'd0; // rayAnswer.ts:36
+      done_d1 <= 1'd0; // rayAnswer.ts:44
+      done_d2 <= 1'd0; // rayAnswer.ts:44
+      done_d3 <= 1'd0; // rayAnswer.ts:44
+      done_d4 <= 1'd0; // rayAnswer.ts:44
+      done_d5 <= 1'd0; // rayAnswer.ts:44
+      done_d6 <= 1'd0; // rayAnswer.ts:44
+      done_d7 <= 1'd0; // rayAnswer.ts:44
+      done_d8 <= 1'd0; // rayAnswer.ts:44
+      ray_count <= 32'd0; // bvhIcCore.ts:456
+      triangle_tests <= 32'd0; // bvhIcCore.ts:456
+      node_test_count <= 32'd0; // bvhIcCore.ts:456
+      busy <= 32'd0; // bvhIcCore.ts:456
     end else begin
-      if (f1Valid & f1Slot == 3'd0) begin // bvhIcCore.ts:528
-        ray0_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvhIcCore.ts:527
-        ray0_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray0_state_sel_or) begin // bvhIcCore.ts:522
-        ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray0_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray0_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray0_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray0_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray0_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray0_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray0_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray0_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd0) begin // bvhIcCore.ts:449
+        ray0_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvhIcCore.ts:448
+        ray0_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray0_state_sel_or) begin // bvhIcCore.ts:443
+        ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray0_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray0_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray0_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray0_state_sel_eq_5) ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray0_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray0_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray0_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray0_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray0_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray0_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray0_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray0_state_sel_and_8) ray0_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray0_state_sel_and_7 && ray0_fresh) ray0_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray0_state_sel_and_9) ray0_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray0_state_sel_and_7 && !ray0_fresh) ray0_sp <= depth; // bvhIcCore.ts:504
-      if (ray0_state_sel_and_5 && !overflow) ray0_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray0_state_sel_or) begin // bvhIcCore.ts:522
-        ray0_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray0_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray0_have_best_sel_and_1) ray0_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray0_state_sel_and_9) ray0_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray0_state_sel_and_9) ray0_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray0_state_sel_and_8) ray0_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray0_state_sel_and_7 && ray0_fresh) ray0_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray0_state_sel_and_9) ray0_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray0_state_sel_and_7 && !ray0_fresh) ray0_sp <= depth; // bvhIcCore.ts:425
+      if (ray0_state_sel_and_5 && !overflow) ray0_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray0_state_sel_or) begin // bvhIcCore.ts:443
+        ray0_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray0_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray0_have_best_sel_and_1) ray0_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray0_state_sel_and_9) ray0_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray0_state_sel_and_9) ray0_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd1) begin // bvhIcCore.ts:528
-        ray1_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvhIcCore.ts:527
-        ray1_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray1_state_sel_or) begin // bvhIcCore.ts:522
-        ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray1_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray1_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray1_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray1_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray1_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray1_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray1_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray1_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd1) begin // bvhIcCore.ts:449
+        ray1_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvhIcCore.ts:448
+        ray1_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray1_state_sel_or) begin // bvhIcCore.ts:443
+        ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray1_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray1_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray1_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray1_state_sel_eq_5) ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray1_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray1_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray1_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray1_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray1_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray1_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray1_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray1_state_sel_and_8) ray1_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray1_state_sel_and_7 && ray1_fresh) ray1_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray1_state_sel_and_9) ray1_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray1_state_sel_and_7 && !ray1_fresh) ray1_sp <= depth; // bvhIcCore.ts:504
-      if (ray1_state_sel_and_5 && !overflow) ray1_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray1_state_sel_or) begin // bvhIcCore.ts:522
-        ray1_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray1_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray1_state_sel_and_9) ray1_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray1_state_sel_and_9) ray1_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray1_state_sel_and_8) ray1_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray1_state_sel_and_7 && ray1_fresh) ray1_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray1_state_sel_and_9) ray1_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray1_state_sel_and_7 && !ray1_fresh) ray1_sp <= depth; // bvhIcCore.ts:425
+      if (ray1_state_sel_and_5 && !overflow) ray1_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray1_state_sel_or) begin // bvhIcCore.ts:443
+        ray1_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray1_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray1_state_sel_and_9) ray1_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray1_state_sel_and_9) ray1_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd2) begin // bvhIcCore.ts:528
-        ray2_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvhIcCore.ts:527
-        ray2_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray2_state_sel_or) begin // bvhIcCore.ts:522
-        ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray2_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray2_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray2_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray2_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray2_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray2_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray2_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray2_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd2) begin // bvhIcCore.ts:449
+        ray2_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvhIcCore.ts:448
+        ray2_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray2_state_sel_or) begin // bvhIcCore.ts:443
+        ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray2_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray2_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray2_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray2_state_sel_eq_5) ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray2_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray2_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray2_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray2_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray2_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray2_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray2_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray2_state_sel_and_8) ray2_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray2_state_sel_and_7 && ray2_fresh) ray2_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray2_state_sel_and_9) ray2_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray2_state_sel_and_7 && !ray2_fresh) ray2_sp <= depth; // bvhIcCore.ts:504
-      if (ray2_state_sel_and_5 && !overflow) ray2_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray2_state_sel_or) begin // bvhIcCore.ts:522
-        ray2_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray2_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray2_state_sel_and_9) ray2_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray2_state_sel_and_9) ray2_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray2_state_sel_and_8) ray2_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray2_state_sel_and_7 && ray2_fresh) ray2_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray2_state_sel_and_9) ray2_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray2_state_sel_and_7 && !ray2_fresh) ray2_sp <= depth; // bvhIcCore.ts:425
+      if (ray2_state_sel_and_5 && !overflow) ray2_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray2_state_sel_or) begin // bvhIcCore.ts:443
+        ray2_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray2_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray2_state_sel_and_9) ray2_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray2_state_sel_and_9) ray2_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd3) begin // bvhIcCore.ts:528
-        ray3_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvhIcCore.ts:527
-        ray3_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray3_state_sel_or) begin // bvhIcCore.ts:522
-        ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray3_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray3_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray3_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray3_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray3_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray3_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray3_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray3_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd3) begin // bvhIcCore.ts:449
+        ray3_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvhIcCore.ts:448
+        ray3_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray3_state_sel_or) begin // bvhIcCore.ts:443
+        ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray3_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray3_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray3_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray3_state_sel_eq_5) ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray3_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray3_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray3_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray3_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray3_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray3_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray3_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray3_state_sel_and_8) ray3_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray3_state_sel_and_7 && ray3_fresh) ray3_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray3_state_sel_and_9) ray3_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray3_state_sel_and_7 && !ray3_fresh) ray3_sp <= depth; // bvhIcCore.ts:504
-      if (ray3_state_sel_and_5 && !overflow) ray3_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray3_state_sel_or) begin // bvhIcCore.ts:522
-        ray3_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray3_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray3_state_sel_and_9) ray3_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray3_state_sel_and_9) ray3_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray3_state_sel_and_8) ray3_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray3_state_sel_and_7 && ray3_fresh) ray3_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray3_state_sel_and_9) ray3_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray3_state_sel_and_7 && !ray3_fresh) ray3_sp <= depth; // bvhIcCore.ts:425
+      if (ray3_state_sel_and_5 && !overflow) ray3_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray3_state_sel_or) begin // bvhIcCore.ts:443
+        ray3_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray3_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray3_state_sel_and_9) ray3_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray3_state_sel_and_9) ray3_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd4) begin // bvhIcCore.ts:528
-        ray4_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvhIcCore.ts:527
-        ray4_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray4_state_sel_or) begin // bvhIcCore.ts:522
-        ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray4_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray4_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray4_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray4_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray4_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray4_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray4_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray4_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd4) begin // bvhIcCore.ts:449
+        ray4_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvhIcCore.ts:448
+        ray4_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray4_state_sel_or) begin // bvhIcCore.ts:443
+        ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray4_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray4_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray4_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray4_state_sel_eq_5) ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray4_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray4_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray4_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray4_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray4_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray4_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray4_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray4_state_sel_and_8) ray4_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray4_state_sel_and_7 && ray4_fresh) ray4_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray4_state_sel_and_9) ray4_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray4_state_sel_and_7 && !ray4_fresh) ray4_sp <= depth; // bvhIcCore.ts:504
-      if (ray4_state_sel_and_5 && !overflow) ray4_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray4_state_sel_or) begin // bvhIcCore.ts:522
-        ray4_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray4_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray4_state_sel_and_9) ray4_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray4_state_sel_and_9) ray4_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray4_state_sel_and_8) ray4_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray4_state_sel_and_7 && ray4_fresh) ray4_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray4_state_sel_and_9) ray4_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray4_state_sel_and_7 && !ray4_fresh) ray4_sp <= depth; // bvhIcCore.ts:425
+      if (ray4_state_sel_and_5 && !overflow) ray4_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray4_state_sel_or) begin // bvhIcCore.ts:443
+        ray4_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray4_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray4_state_sel_and_9) ray4_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray4_state_sel_and_9) ray4_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd5) begin // bvhIcCore.ts:528
-        ray5_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvhIcCore.ts:527
-        ray5_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray5_state_sel_or) begin // bvhIcCore.ts:522
-        ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray5_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray5_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray5_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray5_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray5_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray5_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray5_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray5_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd5) begin // bvhIcCore.ts:449
+        ray5_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvhIcCore.ts:448
+        ray5_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray5_state_sel_or) begin // bvhIcCore.ts:443
+        ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray5_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray5_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray5_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray5_state_sel_eq_5) ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray5_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray5_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray5_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray5_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray5_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray5_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray5_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray5_state_sel_and_8) ray5_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray5_state_sel_and_7 && ray5_fresh) ray5_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray5_state_sel_and_9) ray5_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray5_state_sel_and_7 && !ray5_fresh) ray5_sp <= depth; // bvhIcCore.ts:504
-      if (ray5_state_sel_and_5 && !overflow) ray5_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray5_state_sel_or) begin // bvhIcCore.ts:522
-        ray5_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray5_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray5_state_sel_and_9) ray5_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray5_state_sel_and_9) ray5_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray5_state_sel_and_8) ray5_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray5_state_sel_and_7 && ray5_fresh) ray5_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray5_state_sel_and_9) ray5_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray5_state_sel_and_7 && !ray5_fresh) ray5_sp <= depth; // bvhIcCore.ts:425
+      if (ray5_state_sel_and_5 && !overflow) ray5_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray5_state_sel_or) begin // bvhIcCore.ts:443
+        ray5_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray5_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray5_state_sel_and_9) ray5_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray5_state_sel_and_9) ray5_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd6) begin // bvhIcCore.ts:528
-        ray6_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvhIcCore.ts:527
-        ray6_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray6_state_sel_or) begin // bvhIcCore.ts:522
-        ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray6_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray6_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray6_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray6_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray6_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray6_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray6_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray6_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd6) begin // bvhIcCore.ts:449
+        ray6_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvhIcCore.ts:448
+        ray6_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray6_state_sel_or) begin // bvhIcCore.ts:443
+        ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray6_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray6_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray6_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray6_state_sel_eq_5) ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray6_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray6_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray6_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray6_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray6_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray6_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray6_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray6_state_sel_and_8) ray6_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray6_state_sel_and_7 && ray6_fresh) ray6_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray6_state_sel_and_9) ray6_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray6_state_sel_and_7 && !ray6_fresh) ray6_sp <= depth; // bvhIcCore.ts:504
-      if (ray6_state_sel_and_5 && !overflow) ray6_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray6_state_sel_or) begin // bvhIcCore.ts:522
-        ray6_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray6_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray6_state_sel_and_9) ray6_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray6_state_sel_and_9) ray6_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray6_state_sel_and_8) ray6_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray6_state_sel_and_7 && ray6_fresh) ray6_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray6_state_sel_and_9) ray6_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray6_state_sel_and_7 && !ray6_fresh) ray6_sp <= depth; // bvhIcCore.ts:425
+      if (ray6_state_sel_and_5 && !overflow) ray6_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray6_state_sel_or) begin // bvhIcCore.ts:443
+        ray6_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray6_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray6_state_sel_and_9) ray6_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray6_state_sel_and_9) ray6_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      if (f1Valid & f1Slot == 3'd7) begin // bvhIcCore.ts:528
-        ray7_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:528
-      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvhIcCore.ts:527
-        ray7_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:527
-      end else if (ray7_state_sel_or) begin // bvhIcCore.ts:522
-        ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:525
-      end else if (test_end_d44 & ray7_state_sel_eq_4) begin // bvhIcCore.ts:520
-        if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray7_state_sel_and_5) begin // bvhIcCore.ts:507
-        if (overflow) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:508
-        else if (ray0_state_sel_eq_7) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (s1Skip & ray7_state_sel_eq_2) begin // bvhIcCore.ts:506
-        if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:483
-        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:483
-      end else if (ray7_state_sel_and_7) begin // bvhIcCore.ts:502
-        ray7_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:503
-      end else if (ray7_state_sel_and_8) begin // bvhIcCore.ts:496
-        ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:500
-      end else if (ray7_state_sel_and_9) begin // bvhIcCore.ts:485
-        if (rayValid) ray7_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:486
-        else ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:486
+      if (f1Valid & f1Slot == 3'd7) begin // bvhIcCore.ts:449
+        ray7_state <= RAYSLOTSTATE_FREE; // bvhIcCore.ts:449
+      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvhIcCore.ts:448
+        ray7_state <= RAYSLOTSTATE_DRAIN; // bvhIcCore.ts:448
+      end else if (ray7_state_sel_or) begin // bvhIcCore.ts:443
+        ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:446
+      end else if (test_end_d44 & ray7_state_sel_eq_4) begin // bvhIcCore.ts:441
+        if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray7_state_sel_and_5) begin // bvhIcCore.ts:428
+        if (overflow) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:429
+        else if (ray0_state_sel_eq_7) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (s1Skip & ray7_state_sel_eq_2) begin // bvhIcCore.ts:427
+        if (ray7_state_sel_eq_5) ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:404
+        else ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:404
+      end else if (ray7_state_sel_and_7) begin // bvhIcCore.ts:423
+        ray7_state <= RAYSLOTSTATE_WAIT; // bvhIcCore.ts:424
+      end else if (ray7_state_sel_and_8) begin // bvhIcCore.ts:417
+        ray7_state <= RAYSLOTSTATE_READY; // bvhIcCore.ts:421
+      end else if (ray7_state_sel_and_9) begin // bvhIcCore.ts:406
+        if (rayValid) ray7_state <= RAYSLOTSTATE_INVERSE; // bvhIcCore.ts:407
+        else ray7_state <= RAYSLOTSTATE_FINISH; // bvhIcCore.ts:407
       end
-      if (ray7_state_sel_and_8) ray7_fresh <= 1'd1; // bvhIcCore.ts:499
-      if (ray7_state_sel_and_7 && ray7_fresh) ray7_fresh <= 1'd0; // bvhIcCore.ts:504
-      if (ray7_state_sel_and_9) ray7_sp <= 7'd0; // bvhIcCore.ts:492
-      if (ray7_state_sel_and_7 && !ray7_fresh) ray7_sp <= depth; // bvhIcCore.ts:504
-      if (ray7_state_sel_and_5 && !overflow) ray7_sp <= ray0_sp_slice_3; // bvhIcCore.ts:509
-      if (ray7_state_sel_or) begin // bvhIcCore.ts:522
-        ray7_have_best <= 1'd0; // bvhIcCore.ts:524
-        ray7_fault <= 1'd1; // bvhIcCore.ts:523
-      end else begin // bvhIcCore.ts:522
-        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvhIcCore.ts:514
-        else if (ray7_state_sel_and_9) ray7_have_best <= 1'd0; // bvhIcCore.ts:490
-        if (ray7_state_sel_and_9) ray7_fault <= 1'd0; // bvhIcCore.ts:491
+      if (ray7_state_sel_and_8) ray7_fresh <= 1'd1; // bvhIcCore.ts:420
+      if (ray7_state_sel_and_7 && ray7_fresh) ray7_fresh <= 1'd0; // bvhIcCore.ts:425
+      if (ray7_state_sel_and_9) ray7_sp <= 7'd0; // bvhIcCore.ts:413
+      if (ray7_state_sel_and_7 && !ray7_fresh) ray7_sp <= depth; // bvhIcCore.ts:425
+      if (ray7_state_sel_and_5 && !overflow) ray7_sp <= ray0_sp_slice_3; // bvhIcCore.ts:430
+      if (ray7_state_sel_or) begin // bvhIcCore.ts:443
+        ray7_have_best <= 1'd0; // bvhIcCore.ts:445
+        ray7_fault <= 1'd1; // bvhIcCore.ts:444
+      end else begin // bvhIcCore.ts:443
+        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvhIcCore.ts:435
+        else if (ray7_state_sel_and_9) ray7_have_best <= 1'd0; // bvhIcCore.ts:411
+        if (ray7_state_sel_and_9) ray7_fault <= 1'd0; // bvhIcCore.ts:412
       end
-      inverse_valid_d1 <= divide; // bvhIcCore.ts:184
-      inverse_valid_d2 <= inverse_valid_d1; // bvhIcCore.ts:184
-      inverse_valid_d3 <= inverse_valid_d2; // bvhIcCore.ts:184
-      inverse_valid_d4 <= inverse_valid_d3; // bvhIcCore.ts:184
-      inverse_valid_d5 <= inverse_valid_d4; // bvhIcCore.ts:184
-      inverse_valid_d6 <= inverse_valid_d5; // bvhIcCore.ts:184
-      inverse_valid_d7 <= inverse_valid_d6; // bvhIcCore.ts:184
-      inverse_valid_d8 <= inverse_valid_d7; // bvhIcCore.ts:184
-      inverse_valid_d9 <= inverse_valid_d8; // bvhIcCore.ts:184
-      inverse_valid_d10 <= inverse_valid_d9; // bvhIcCore.ts:184
-      inverse_valid_d11 <= inverse_valid_d10; // bvhIcCore.ts:184
-      inverse_valid_d12 <= inverse_valid_d11; // bvhIcCore.ts:184
-      inverse_valid_d13 <= inverse_valid_d12; // bvhIcCore.ts:184
-      inverse_valid_d14 <= inverse_valid_d13; // bvhIcCore.ts:184
-      s1Valid <= pop_arbiter_out_valid; // bvhIcCore.ts:247
-      s2Node <= s1Node; // bvhIcCore.ts:282
-      s2Range <= s1Range; // bvhIcCore.ts:283
-      resp_test_d1 <= reqTest; // bvhIcCore.ts:398
-      resp_test_d2 <= resp_test_d1; // bvhIcCore.ts:398
-      resp_last_d1 <= reqLast; // bvhIcCore.ts:399
-      resp_last_d2 <= resp_last_d1; // bvhIcCore.ts:399
-      test_valid_d1 <= entering; // bvhIcCore.ts:421
-      test_valid_d2 <= test_valid_d1; // bvhIcCore.ts:421
-      test_valid_d3 <= test_valid_d2; // bvhIcCore.ts:421
-      test_valid_d4 <= test_valid_d3; // bvhIcCore.ts:421
-      test_valid_d5 <= test_valid_d4; // bvhIcCore.ts:421
-      test_valid_d6 <= test_valid_d5; // bvhIcCore.ts:421
-      test_valid_d7 <= test_valid_d6; // bvhIcCore.ts:421
-      test_valid_d8 <= test_valid_d7; // bvhIcCore.ts:421
-      test_valid_d9 <= test_valid_d8; // bvhIcCore.ts:421
-      test_valid_d10 <= test_valid_d9; // bvhIcCore.ts:421
-      test_valid_d11 <= test_valid_d10; // bvhIcCore.ts:421
-      test_valid_d12 <= test_valid_d11; // bvhIcCore.ts:421
-      test_valid_d13 <= test_valid_d12; // bvhIcCore.ts:421
-      test_valid_d14 <= test_valid_d13; // bvhIcCore.ts:421
-      test_valid_d15 <= test_valid_d14; // bvhIcCore.ts:421
-      test_valid_d16 <= test_valid_d15; // bvhIcCore.ts:421
-      test_valid_d17 <= test_valid_d16; // bvhIcCore.ts:421
-      test_valid_d18 <= test_valid_d17; // bvhIcCore.ts:421
-      test_valid_d19 <= test_valid_d18; // bvhIcCore.ts:421
-      test_valid_d20 <= test_valid_d19; // bvhIcCore.ts:421
-      test_valid_d21 <= test_valid_d20; // bvhIcCore.ts:421
-      test_valid_d22 <= test_valid_d21; // bvhIcCore.ts:421
-      test_valid_d23 <= test_valid_d22; // bvhIcCore.ts:421
-      test_valid_d24 <= test_valid_d23; // bvhIcCore.ts:421
-      test_valid_d25 <= test_valid_d24; // bvhIcCore.ts:421
-      test_valid_d26 <= test_valid_d25; // bvhIcCore.ts:421
-      test_valid_d27 <= test_valid_d26; // bvhIcCore.ts:421
-      test_valid_d28 <= test_valid_d27; // bvhIcCore.ts:421
-      test_valid_d29 <= test_valid_d28; // bvhIcCore.ts:421
-      test_valid_d30 <= test_valid_d29; // bvhIcCore.ts:421
-      test_valid_d31 <= test_valid_d30; // bvhIcCore.ts:421
-      test_valid_d32 <= test_valid_d31; // bvhIcCore.ts:421
-      test_valid_d33 <= test_valid_d32; // bvhIcCore.ts:421
-      test_valid_d34 <= test_valid_d33; // bvhIcCore.ts:421
-      test_valid_d35 <= test_valid_d34; // bvhIcCore.ts:421
-      test_valid_d36 <= test_valid_d35; // bvhIcCore.ts:421
-      test_valid_d37 <= test_valid_d36; // bvhIcCore.ts:421
-      test_valid_d38 <= test_valid_d37; // bvhIcCore.ts:421
-      test_valid_d39 <= test_valid_d38; // bvhIcCore.ts:421
-      test_valid_d40 <= test_valid_d39; // bvhIcCore.ts:421
-      test_valid_d41 <= test_valid_d40; // bvhIcCore.ts:421
-      test_valid_d42 <= test_valid_d41; // bvhIcCore.ts:421
-      test_valid_d43 <= test_valid_d42; // bvhIcCore.ts:421
-      test_valid_d44 <= test_valid_d43; // bvhIcCore.ts:421
-      test_end_d1 <= resp_last_d2; // bvhIcCore.ts:422
-      test_end_d2 <= test_end_d1; // bvhIcCore.ts:422
-      test_end_d3 <= test_end_d2; // bvhIcCore.ts:422
-      test_end_d4 <= test_end_d3; // bvhIcCore.ts:422
-      test_end_d5 <= test_end_d4; // bvhIcCore.ts:422
-      test_end_d6 <= test_end_d5; // bvhIcCore.ts:422
-      test_end_d7 <= test_end_d6; // bvhIcCore.ts:422
-      test_end_d8 <= test_end_d7; // bvhIcCore.ts:422
-      test_end_d9 <= test_end_d8; // bvhIcCore.ts:422
-      test_end_d10 <= test_end_d9; // bvhIcCore.ts:422
-      test_end_d11 <= test_end_d10; // bvhIcCore.ts:422
-      test_end_d12 <= test_end_d11; // bvhIcCore.ts:422
-      test_end_d13 <= test_end_d12; // bvhIcCore.ts:422
-      test_end_d14 <= test_end_d13; // bvhIcCore.ts:422
-      test_end_d15 <= test_end_d14; // bvhIcCore.ts:422
-      test_end_d16 <= test_end_d15; // bvhIcCore.ts:422
-      test_end_d17 <= test_end_d16; // bvhIcCore.ts:422
-      test_end_d18 <= test_end_d17; // bvhIcCore.ts:422
-      test_end_d19 <= test_end_d18; // bvhIcCore.ts:422
-      test_end_d20 <= test_end_d19; // bvhIcCore.ts:422
-      test_end_d21 <= test_end_d20; // bvhIcCore.ts:422
-      test_end_d22 <= test_end_d21; // bvhIcCore.ts:422
-      test_end_d23 <= test_end_d22; // bvhIcCore.ts:422
-      test_end_d24 <= test_end_d23; // bvhIcCore.ts:422
-      test_end_d25 <= test_end_d24; // bvhIcCore.ts:422
-      test_end_d26 <= test_end_d25; // bvhIcCore.ts:422
-      test_end_d27 <= test_end_d26; // bvhIcCore.ts:422
-      test_end_d28 <= test_end_d27; // bvhIcCore.ts:422
-      test_end_d29 <= test_end_d28; // bvhIcCore.ts:422
-      test_end_d30 <= test_end_d29; // bvhIcCore.ts:422
-      test_end_d31 <= test_end_d30; // bvhIcCore.ts:422
-      test_end_d32 <= test_end_d31; // bvhIcCore.ts:422
-      test_end_d33 <= test_end_d32; // bvhIcCore.ts:422
-      test_end_d34 <= test_end_d33; // bvhIcCore.ts:422
-      test_end_d35 <= test_end_d34; // bvhIcCore.ts:422
-      test_end_d36 <= test_end_d35; // bvhIcCore.ts:422
-      test_end_d37 <= test_end_d36; // bvhIcCore.ts:422
-      test_end_d38 <= test_end_d37; // bvhIcCore.ts:422
-      test_end_d39 <= test_end_d38; // bvhIcCore.ts:422
-      test_end_d40 <= test_end_d39; // bvhIcCore.ts:422
-      test_end_d41 <= test_end_d40; // bvhIcCore.ts:422
-      test_end_d42 <= test_end_d41; // bvhIcCore.ts:422
-      test_end_d43 <= test_end_d42; // bvhIcCore.ts:422
-      test_end_d44 <= test_end_d43; // bvhIcCore.ts:422
-      f1Valid <= finish_slot_valid; // bvhIcCore.ts:449
-      done_d1 <= f1Valid; // bvhIcCore.ts:457
-      done_d2 <= done_d1; // bvhIcCore.ts:457
-      done_d3 <= done_d2; // bvhIcCore.ts:457
-      done_d4 <= done_d3; // bvhIcCore.ts:457
-      done_d5 <= done_d4; // bvhIcCore.ts:457
-      done_d6 <= done_d5; // bvhIcCore.ts:457
-      done_d7 <= done_d6; // bvhIcCore.ts:457
-      done_d8 <= done_d7; // bvhIcCore.ts:457
-      if (reqActive) walking <= 7'd1 < reqLeft; // bvhIcCore.ts:372
-      if (accept) ray_count <= ray_count + 32'd1; // bvhIcCore.ts:536
-      if (entering) triangle_tests <= triangle_tests + 32'd1; // bvhIcCore.ts:536
-      if (s1Node) node_test_count <= node_test_count + 32'd1; // bvhIcCore.ts:536
-      if (~(&free_slot_in)) busy <= busy + 32'd1; // bvhIcCore.ts:536
+      inverse_valid_d1 <= divide; // rayIntake.ts:52
+      inverse_valid_d2 <= inverse_valid_d1; // rayIntake.ts:52
+      inverse_valid_d3 <= inverse_valid_d2; // rayIntake.ts:52
+      inverse_valid_d4 <= inverse_valid_d3; // rayIntake.ts:52
+      inverse_valid_d5 <= inverse_valid_d4; // rayIntake.ts:52
+      inverse_valid_d6 <= inverse_valid_d5; // rayIntake.ts:52
+      inverse_valid_d7 <= inverse_valid_d6; // rayIntake.ts:52
+      inverse_valid_d8 <= inverse_valid_d7; // rayIntake.ts:52
+      inverse_valid_d9 <= inverse_valid_d8; // rayIntake.ts:52
+      inverse_valid_d10 <= inverse_valid_d9; // rayIntake.ts:52
+      inverse_valid_d11 <= inverse_valid_d10; // rayIntake.ts:52
+      inverse_valid_d12 <= inverse_valid_d11; // rayIntake.ts:52
+      inverse_valid_d13 <= inverse_valid_d12; // rayIntake.ts:52
+      inverse_valid_d14 <= inverse_valid_d13; // rayIntake.ts:52
+      s1Valid <= pop_arbiter_out_valid; // bvhIcCore.ts:203
+      s2Node <= s1Node; // bvhIcCore.ts:238
+      s2Range <= s1Range; // bvhIcCore.ts:239
+      resp_test_d1 <= reqTest; // bvhIcCore.ts:354
+      resp_test_d2 <= resp_test_d1; // bvhIcCore.ts:354
+      resp_last_d1 <= reqLast; // bvhIcCore.ts:355
+      resp_last_d2 <= resp_last_d1; // bvhIcCore.ts:355
+      test_valid_d1 <= entering; // bvhIcCore.ts:377
+      test_valid_d2 <= test_valid_d1; // bvhIcCore.ts:377
+      test_valid_d3 <= test_valid_d2; // bvhIcCore.ts:377
+      test_valid_d4 <= test_valid_d3; // bvhIcCore.ts:377
+      test_valid_d5 <= test_valid_d4; // bvhIcCore.ts:377
+      test_valid_d6 <= test_valid_d5; // bvhIcCore.ts:377
+      test_valid_d7 <= test_valid_d6; // bvhIcCore.ts:377
+      test_valid_d8 <= test_valid_d7; // bvhIcCore.ts:377
+      test_valid_d9 <= test_valid_d8; // bvhIcCore.ts:377
+      test_valid_d10 <= test_valid_d9; // bvhIcCore.ts:377
+      test_valid_d11 <= test_valid_d10; // bvhIcCore.ts:377
+      test_valid_d12 <= test_valid_d11; // bvhIcCore.ts:377
+      test_valid_d13 <= test_valid_d12; // bvhIcCore.ts:377
+      test_valid_d14 <= test_valid_d13; // bvhIcCore.ts:377
+      test_valid_d15 <= test_valid_d14; // bvhIcCore.ts:377
+      test_valid_d16 <= test_valid_d15; // bvhIcCore.ts:377
+      test_valid_d17 <= test_valid_d16; // bvhIcCore.ts:377
+      test_valid_d18 <= test_valid_d17; // bvhIcCore.ts:377
+      test_valid_d19 <= test_valid_d18; // bvhIcCore.ts:377
+      test_valid_d20 <= test_valid_d19; // bvhIcCore.ts:377
+      test_valid_d21 <= test_valid_d20; // bvhIcCore.ts:377
+      test_valid_d22 <= test_valid_d21; // bvhIcCore.ts:377
+      test_valid_d23 <= test_valid_d22; // bvhIcCore.ts:377
+      test_valid_d24 <= test_valid_d23; // bvhIcCore.ts:377
+      test_valid_d25 <= test_valid_d24; // bvhIcCore.ts:377
+      test_valid_d26 <= test_valid_d25; // bvhIcCore.ts:377
+      test_valid_d27 <= test_valid_d26; // bvhIcCore.ts:377
+      test_valid_d28 <= test_valid_d27; // bvhIcCore.ts:377
+      test_valid_d29 <= test_valid_d28; // bvhIcCore.ts:377
+      test_valid_d30 <= test_valid_d29; // bvhIcCore.ts:377
+      test_valid_d31 <= test_valid_d30; // bvhIcCore.ts:377
+      test_valid_d32 <= test_valid_d31; // bvhIcCore.ts:377
+      test_valid_d33 <= test_valid_d32; // bvhIcCore.ts:377
+      test_valid_d34 <= test_valid_d33; // bvhIcCore.ts:377
+      test_valid_d35 <= test_valid_d34; // bvhIcCore.ts:377
+      test_valid_d36 <= test_valid_d35; // bvhIcCore.ts:377
+      test_valid_d37 <= test_valid_d36; // bvhIcCore.ts:377
+      test_valid_d38 <= test_valid_d37; // bvhIcCore.ts:377
+      test_valid_d39 <= test_valid_d38; // bvhIcCore.ts:377
+      test_valid_d40 <= test_valid_d39; // bvhIcCore.ts:377
+      test_valid_d41 <= test_valid_d40; // bvhIcCore.ts:377
+      test_valid_d42 <= test_valid_d41; // bvhIcCore.ts:377
+      test_valid_d43 <= test_valid_d42; // bvhIcCore.ts:377
+      test_valid_d44 <= test_valid_d43; // bvhIcCore.ts:377
+      test_end_d1 <= resp_last_d2; // bvhIcCore.ts:378
+      test_end_d2 <= test_end_d1; // bvhIcCore.ts:378
+      test_end_d3 <= test_end_d2; // bvhIcCore.ts:378
+      test_end_d4 <= test_end_d3; // bvhIcCore.ts:378
+      test_end_d5 <= test_end_d4; // bvhIcCore.ts:378
+      test_end_d6 <= test_end_d5; // bvhIcCore.ts:378
+      test_end_d7 <= test_end_d6; // bvhIcCore.ts:378
+      test_end_d8 <= test_end_d7; // bvhIcCore.ts:378
+      test_end_d9 <= test_end_d8; // bvhIcCore.ts:378
+      test_end_d10 <= test_end_d9; // bvhIcCore.ts:378
+      test_end_d11 <= test_end_d10; // bvhIcCore.ts:378
+      test_end_d12 <= test_end_d11; // bvhIcCore.ts:378
+      test_end_d13 <= test_end_d12; // bvhIcCore.ts:378
+      test_end_d14 <= test_end_d13; // bvhIcCore.ts:378
+      test_end_d15 <= test_end_d14; // bvhIcCore.ts:378
+      test_end_d16 <= test_end_d15; // bvhIcCore.ts:378
+      test_end_d17 <= test_end_d16; // bvhIcCore.ts:378
+      test_end_d18 <= test_end_d17; // bvhIcCore.ts:378
+      test_end_d19 <= test_end_d18; // bvhIcCore.ts:378
+      test_end_d20 <= test_end_d19; // bvhIcCore.ts:378
+      test_end_d21 <= test_end_d20; // bvhIcCore.ts:378
+      test_end_d22 <= test_end_d21; // bvhIcCore.ts:378
+      test_end_d23 <= test_end_d22; // bvhIcCore.ts:378
+      test_end_d24 <= test_end_d23; // bvhIcCore.ts:378
+      test_end_d25 <= test_end_d24; // bvhIcCore.ts:378
+      test_end_d26 <= test_end_d25; // bvhIcCore.ts:378
+      test_end_d27 <= test_end_d26; // bvhIcCore.ts:378
+      test_end_d28 <= test_end_d27; // bvhIcCore.ts:378
+      test_end_d29 <= test_end_d28; // bvhIcCore.ts:378
+      test_end_d30 <= test_end_d29; // bvhIcCore.ts:378
+      test_end_d31 <= test_end_d30; // bvhIcCore.ts:378
+      test_end_d32 <= test_end_d31; // bvhIcCore.ts:378
+      test_end_d33 <= test_end_d32; // bvhIcCore.ts:378
+      test_end_d34 <= test_end_d33; // bvhIcCore.ts:378
+      test_end_d35 <= test_end_d34; // bvhIcCore.ts:378
+      test_end_d36 <= test_end_d35; // bvhIcCore.ts:378
+      test_end_d37 <= test_end_d36; // bvhIcCore.ts:378
+      test_end_d38 <= test_end_d37; // bvhIcCore.ts:378
+      test_end_d39 <= test_end_d38; // bvhIcCore.ts:378
+      test_end_d40 <= test_end_d39; // bvhIcCore.ts:378
+      test_end_d41 <= test_end_d40; // bvhIcCore.ts:378
+      test_end_d42 <= test_end_d41; // bvhIcCore.ts:378
+      test_end_d43 <= test_end_d42; // bvhIcCore.ts:378
+      test_end_d44 <= test_end_d43; // bvhIcCore.ts:378
+      f1Valid <= finish_slot_valid; // rayAnswer.ts:36
+      done_d1 <= f1Valid; // rayAnswer.ts:44
+      done_d2 <= done_d1; // rayAnswer.ts:44
+      done_d3 <= done_d2; // rayAnswer.ts:44
+      done_d4 <= done_d3; // rayAnswer.ts:44
+      done_d5 <= done_d4; // rayAnswer.ts:44
+      done_d6 <= done_d5; // rayAnswer.ts:44
+      done_d7 <= done_d6; // rayAnswer.ts:44
+      done_d8 <= done_d7; // rayAnswer.ts:44
+      if (reqActive) walking <= 7'd1 < reqLeft; // bvhIcCore.ts:328
+      if (accept) ray_count <= ray_count + 32'd1; // bvhIcCore.ts:457
+      if (entering) triangle_tests <= triangle_tests + 32'd1; // bvhIcCore.ts:457
+      if (s1Node) node_test_count <= node_test_count + 32'd1; // bvhIcCore.ts:457
+      if (~(&free_slot_in)) busy <= busy + 32'd1; // bvhIcCore.ts:457
     end
   end
 
   always_ff @(posedge clk) begin
-    if (ray0_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray0_origin <= ray_origin; // bvhIcCore.ts:487
-      ray0_direction <= ray_direction; // bvhIcCore.ts:488
-      ray0_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray0_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray0_origin <= ray_origin; // bvhIcCore.ts:408
+      ray0_direction <= ray_direction; // bvhIcCore.ts:409
+      ray0_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray0_state_sel_and_8) ray0_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray0_have_best_sel_and_1) begin // bvhIcCore.ts:513
-      ray0_best_t <= t_d3; // bvhIcCore.ts:515
-      ray0_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray0_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray0_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray0_state_sel_and_8) ray0_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray0_have_best_sel_and_1) begin // bvhIcCore.ts:434
+      ray0_best_t <= t_d3; // bvhIcCore.ts:436
+      ray0_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray0_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray0_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray1_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray1_origin <= ray_origin; // bvhIcCore.ts:487
-      ray1_direction <= ray_direction; // bvhIcCore.ts:488
-      ray1_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray1_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray1_origin <= ray_origin; // bvhIcCore.ts:408
+      ray1_direction <= ray_direction; // bvhIcCore.ts:409
+      ray1_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray1_state_sel_and_8) ray1_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray1_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray1_best_t <= t_d3; // bvhIcCore.ts:515
-      ray1_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray1_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray1_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray1_state_sel_and_8) ray1_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray1_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray1_best_t <= t_d3; // bvhIcCore.ts:436
+      ray1_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray1_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray1_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray2_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray2_origin <= ray_origin; // bvhIcCore.ts:487
-      ray2_direction <= ray_direction; // bvhIcCore.ts:488
-      ray2_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray2_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray2_origin <= ray_origin; // bvhIcCore.ts:408
+      ray2_direction <= ray_direction; // bvhIcCore.ts:409
+      ray2_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray2_state_sel_and_8) ray2_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray2_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray2_best_t <= t_d3; // bvhIcCore.ts:515
-      ray2_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray2_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray2_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray2_state_sel_and_8) ray2_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray2_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray2_best_t <= t_d3; // bvhIcCore.ts:436
+      ray2_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray2_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray2_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray3_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray3_origin <= ray_origin; // bvhIcCore.ts:487
-      ray3_direction <= ray_direction; // bvhIcCore.ts:488
-      ray3_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray3_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray3_origin <= ray_origin; // bvhIcCore.ts:408
+      ray3_direction <= ray_direction; // bvhIcCore.ts:409
+      ray3_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray3_state_sel_and_8) ray3_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray3_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray3_best_t <= t_d3; // bvhIcCore.ts:515
-      ray3_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray3_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray3_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray3_state_sel_and_8) ray3_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray3_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray3_best_t <= t_d3; // bvhIcCore.ts:436
+      ray3_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray3_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray3_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray4_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray4_origin <= ray_origin; // bvhIcCore.ts:487
-      ray4_direction <= ray_direction; // bvhIcCore.ts:488
-      ray4_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray4_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray4_origin <= ray_origin; // bvhIcCore.ts:408
+      ray4_direction <= ray_direction; // bvhIcCore.ts:409
+      ray4_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray4_state_sel_and_8) ray4_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray4_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray4_best_t <= t_d3; // bvhIcCore.ts:515
-      ray4_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray4_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray4_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray4_state_sel_and_8) ray4_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray4_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray4_best_t <= t_d3; // bvhIcCore.ts:436
+      ray4_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray4_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray4_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray5_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray5_origin <= ray_origin; // bvhIcCore.ts:487
-      ray5_direction <= ray_direction; // bvhIcCore.ts:488
-      ray5_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray5_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray5_origin <= ray_origin; // bvhIcCore.ts:408
+      ray5_direction <= ray_direction; // bvhIcCore.ts:409
+      ray5_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray5_state_sel_and_8) ray5_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray5_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray5_best_t <= t_d3; // bvhIcCore.ts:515
-      ray5_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray5_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray5_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray5_state_sel_and_8) ray5_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray5_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray5_best_t <= t_d3; // bvhIcCore.ts:436
+      ray5_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray5_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray5_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray6_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray6_origin <= ray_origin; // bvhIcCore.ts:487
-      ray6_direction <= ray_direction; // bvhIcCore.ts:488
-      ray6_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray6_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray6_origin <= ray_origin; // bvhIcCore.ts:408
+      ray6_direction <= ray_direction; // bvhIcCore.ts:409
+      ray6_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray6_state_sel_and_8) ray6_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray6_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray6_best_t <= t_d3; // bvhIcCore.ts:515
-      ray6_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray6_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray6_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray6_state_sel_and_8) ray6_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray6_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray6_best_t <= t_d3; // bvhIcCore.ts:436
+      ray6_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray6_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray6_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    if (ray7_state_sel_and_9) begin // bvhIcCore.ts:485
-      ray7_origin <= ray_origin; // bvhIcCore.ts:487
-      ray7_direction <= ray_direction; // bvhIcCore.ts:488
-      ray7_thread <= ray_thread; // bvhIcCore.ts:489
+    if (ray7_state_sel_and_9) begin // bvhIcCore.ts:406
+      ray7_origin <= ray_origin; // bvhIcCore.ts:408
+      ray7_direction <= ray_direction; // bvhIcCore.ts:409
+      ray7_thread <= ray_thread; // bvhIcCore.ts:410
     end
-    if (ray7_state_sel_and_8) ray7_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:497
-    if (ray7_have_best_sel_and) begin // bvhIcCore.ts:513
-      ray7_best_t <= t_d3; // bvhIcCore.ts:515
-      ray7_best_triangle <= test_id_d44; // bvhIcCore.ts:516
-      ray7_best_shader <= test_shader_d44; // bvhIcCore.ts:517
-      ray7_best_normal <= normal_d33; // bvhIcCore.ts:518
+    if (ray7_state_sel_and_8) ray7_inv_dir <= ray0_inv_dir_concat; // bvhIcCore.ts:418
+    if (ray7_have_best_sel_and) begin // bvhIcCore.ts:434
+      ray7_best_t <= t_d3; // bvhIcCore.ts:436
+      ray7_best_triangle <= test_id_d44; // bvhIcCore.ts:437
+      ray7_best_shader <= test_shader_d44; // bvhIcCore.ts:438
+      ray7_best_normal <= normal_d33; // bvhIcCore.ts:439
     end
-    inverse_slot_d1 <= free_slot_index; // bvhIcCore.ts:185
-    inverse_slot_d2 <= inverse_slot_d1; // bvhIcCore.ts:185
-    inverse_slot_d3 <= inverse_slot_d2; // bvhIcCore.ts:185
-    inverse_slot_d4 <= inverse_slot_d3; // bvhIcCore.ts:185
-    inverse_slot_d5 <= inverse_slot_d4; // bvhIcCore.ts:185
-    inverse_slot_d6 <= inverse_slot_d5; // bvhIcCore.ts:185
-    inverse_slot_d7 <= inverse_slot_d6; // bvhIcCore.ts:185
-    inverse_slot_d8 <= inverse_slot_d7; // bvhIcCore.ts:185
-    inverse_slot_d9 <= inverse_slot_d8; // bvhIcCore.ts:185
-    inverse_slot_d10 <= inverse_slot_d9; // bvhIcCore.ts:185
-    inverse_slot_d11 <= inverse_slot_d10; // bvhIcCore.ts:185
-    inverse_slot_d12 <= inverse_slot_d11; // bvhIcCore.ts:185
-    inverse_slot_d13 <= inverse_slot_d12; // bvhIcCore.ts:185
-    inverse_slot_d14 <= inverse_slot_d13; // bvhIcCore.ts:185
-    s1Slot <= pop_arbiter_chosen; // bvhIcCore.ts:248
-    s1Fresh <= ray0_sp_slice ? s1Fresh_mux_2 : s1Fresh_mux_5; // bvhIcCore.ts:249
-    s1Bank <= depth[1:0]; // bvhIcCore.ts:250
-    s2Slot <= s1Slot; // bvhIcCore.ts:284
-    s2Limit <= node_req_valid_mux_6 ? fcmp0_b : 32'h7f800000; // bvhIcCore.ts:285
-    resp_slot_d1 <= reqSlot; // bvhIcCore.ts:400
-    resp_slot_d2 <= resp_slot_d1; // bvhIcCore.ts:400
-    resp_id_d1 <= reqId; // bvhIcCore.ts:401
-    resp_id_d2 <= resp_id_d1; // bvhIcCore.ts:401
-    test_slot_at3_d1 <= resp_slot_d2; // bvhIcCore.ts:403
-    test_slot_at3_d2 <= test_slot_at3_d1; // bvhIcCore.ts:403
-    test_slot_at3_d3 <= test_slot_at3_d2; // bvhIcCore.ts:403
-    test_slot_at11_d1 <= resp_slot_d2; // bvhIcCore.ts:403
-    test_slot_at11_d2 <= test_slot_at11_d1; // bvhIcCore.ts:403
-    test_slot_at11_d3 <= test_slot_at11_d2; // bvhIcCore.ts:403
-    test_slot_at11_d4 <= test_slot_at11_d3; // bvhIcCore.ts:403
-    test_slot_at11_d5 <= test_slot_at11_d4; // bvhIcCore.ts:403
-    test_slot_at11_d6 <= test_slot_at11_d5; // bvhIcCore.ts:403
-    test_slot_at11_d7 <= test_slot_at11_d6; // bvhIcCore.ts:403
-    test_slot_at11_d8 <= test_slot_at11_d7; // bvhIcCore.ts:403
-    test_slot_at11_d9 <= test_slot_at11_d8; // bvhIcCore.ts:403
-    test_slot_at11_d10 <= test_slot_at11_d9; // bvhIcCore.ts:403
-    test_slot_at11_d11 <= test_slot_at11_d10; // bvhIcCore.ts:403
+    inverse_slot_d1 <= free_slot_index; // rayIntake.ts:53
+    inverse_slot_d2 <= inverse_slot_d1; // rayIntake.ts:53
+    inverse_slot_d3 <= inverse_slot_d2; // rayIntake.ts:53
+    inverse_slot_d4 <= inverse_slot_d3; // rayIntake.ts:53
+    inverse_slot_d5 <= inverse_slot_d4; // rayIntake.ts:53
+    inverse_slot_d6 <= inverse_slot_d5; // rayIntake.ts:53
+    inverse_slot_d7 <= inverse_slot_d6; // rayIntake.ts:53
+    inverse_slot_d8 <= inverse_slot_d7; // rayIntake.ts:53
+    inverse_slot_d9 <= inverse_slot_d8; // rayIntake.ts:53
+    inverse_slot_d10 <= inverse_slot_d9; // rayIntake.ts:53
+    inverse_slot_d11 <= inverse_slot_d10; // rayIntake.ts:53
+    inverse_slot_d12 <= inverse_slot_d11; // rayIntake.ts:53
+    inverse_slot_d13 <= inverse_slot_d12; // rayIntake.ts:53
+    inverse_slot_d14 <= inverse_slot_d13; // rayIntake.ts:53
+    s1Slot <= pop_arbiter_chosen; // bvhIcCore.ts:204
+    s1Fresh <= ray0_sp_slice ? s1Fresh_mux_2 : s1Fresh_mux_5; // bvhIcCore.ts:205
+    s1Bank <= depth[1:0]; // bvhIcCore.ts:206
+    s2Slot <= s1Slot; // bvhIcCore.ts:240
+    s2Limit <= node_req_valid_mux_6 ? fcmp0_b : 32'h7f800000; // bvhIcCore.ts:241
+    resp_slot_d1 <= reqSlot; // bvhIcCore.ts:356
+    resp_slot_d2 <= resp_slot_d1; // bvhIcCore.ts:356
+    resp_id_d1 <= reqId; // bvhIcCore.ts:357
+    resp_id_d2 <= resp_id_d1; // bvhIcCore.ts:357
+    test_slot_at3_d1 <= resp_slot_d2; // bvhIcCore.ts:359
+    test_slot_at3_d2 <= test_slot_at3_d1; // bvhIcCore.ts:359
+    test_slot_at3_d3 <= test_slot_at3_d2; // bvhIcCore.ts:359
+    test_slot_at11_d1 <= resp_slot_d2; // bvhIcCore.ts:359
+    test_slot_at11_d2 <= test_slot_at11_d1; // bvhIcCore.ts:359
+    test_slot_at11_d3 <= test_slot_at11_d2; // bvhIcCore.ts:359
+    test_slot_at11_d4 <= test_slot_at11_d3; // bvhIcCore.ts:359
+    test_slot_at11_d5 <= test_slot_at11_d4; // bvhIcCore.ts:359
+    test_slot_at11_d6 <= test_slot_at11_d5; // bvhIcCore.ts:359
+    test_slot_at11_d7 <= test_slot_at11_d6; // bvhIcCore.ts:359
+    test_slot_at11_d8 <= test_slot_at11_d7; // bvhIcCore.ts:359
+    test_slot_at11_d9 <= test_slot_at11_d8; // bvhIcCore.ts:359
+    test_slot_at11_d10 <= test_slot_at11_d9; // bvhIcCore.ts:359
+    test_slot_at11_d11 <= test_slot_at11_d10; // bvhIcCore.ts:359
     e1x_d1 <= fsub1_result; // mollerTrumbore.ts:47
     e1x_d2 <= e1x_d1; // mollerTrumbore.ts:47
     e1x_d3 <= e1x_d2; // mollerTrumbore.ts:47
@@ -3106,202 +3106,202 @@ module BvhIcCore_a42b934c (
     normal_d31 <= normal_d30; // mollerTrumbore.ts:66
     normal_d32 <= normal_d31; // mollerTrumbore.ts:66
     normal_d33 <= normal_d32; // mollerTrumbore.ts:66
-    test_slot_at44_d1 <= resp_slot_d2; // bvhIcCore.ts:403
-    test_slot_at44_d2 <= test_slot_at44_d1; // bvhIcCore.ts:403
-    test_slot_at44_d3 <= test_slot_at44_d2; // bvhIcCore.ts:403
-    test_slot_at44_d4 <= test_slot_at44_d3; // bvhIcCore.ts:403
-    test_slot_at44_d5 <= test_slot_at44_d4; // bvhIcCore.ts:403
-    test_slot_at44_d6 <= test_slot_at44_d5; // bvhIcCore.ts:403
-    test_slot_at44_d7 <= test_slot_at44_d6; // bvhIcCore.ts:403
-    test_slot_at44_d8 <= test_slot_at44_d7; // bvhIcCore.ts:403
-    test_slot_at44_d9 <= test_slot_at44_d8; // bvhIcCore.ts:403
-    test_slot_at44_d10 <= test_slot_at44_d9; // bvhIcCore.ts:403
-    test_slot_at44_d11 <= test_slot_at44_d10; // bvhIcCore.ts:403
-    test_slot_at44_d12 <= test_slot_at44_d11; // bvhIcCore.ts:403
-    test_slot_at44_d13 <= test_slot_at44_d12; // bvhIcCore.ts:403
-    test_slot_at44_d14 <= test_slot_at44_d13; // bvhIcCore.ts:403
-    test_slot_at44_d15 <= test_slot_at44_d14; // bvhIcCore.ts:403
-    test_slot_at44_d16 <= test_slot_at44_d15; // bvhIcCore.ts:403
-    test_slot_at44_d17 <= test_slot_at44_d16; // bvhIcCore.ts:403
-    test_slot_at44_d18 <= test_slot_at44_d17; // bvhIcCore.ts:403
-    test_slot_at44_d19 <= test_slot_at44_d18; // bvhIcCore.ts:403
-    test_slot_at44_d20 <= test_slot_at44_d19; // bvhIcCore.ts:403
-    test_slot_at44_d21 <= test_slot_at44_d20; // bvhIcCore.ts:403
-    test_slot_at44_d22 <= test_slot_at44_d21; // bvhIcCore.ts:403
-    test_slot_at44_d23 <= test_slot_at44_d22; // bvhIcCore.ts:403
-    test_slot_at44_d24 <= test_slot_at44_d23; // bvhIcCore.ts:403
-    test_slot_at44_d25 <= test_slot_at44_d24; // bvhIcCore.ts:403
-    test_slot_at44_d26 <= test_slot_at44_d25; // bvhIcCore.ts:403
-    test_slot_at44_d27 <= test_slot_at44_d26; // bvhIcCore.ts:403
-    test_slot_at44_d28 <= test_slot_at44_d27; // bvhIcCore.ts:403
-    test_slot_at44_d29 <= test_slot_at44_d28; // bvhIcCore.ts:403
-    test_slot_at44_d30 <= test_slot_at44_d29; // bvhIcCore.ts:403
-    test_slot_at44_d31 <= test_slot_at44_d30; // bvhIcCore.ts:403
-    test_slot_at44_d32 <= test_slot_at44_d31; // bvhIcCore.ts:403
-    test_slot_at44_d33 <= test_slot_at44_d32; // bvhIcCore.ts:403
-    test_slot_at44_d34 <= test_slot_at44_d33; // bvhIcCore.ts:403
-    test_slot_at44_d35 <= test_slot_at44_d34; // bvhIcCore.ts:403
-    test_slot_at44_d36 <= test_slot_at44_d35; // bvhIcCore.ts:403
-    test_slot_at44_d37 <= test_slot_at44_d36; // bvhIcCore.ts:403
-    test_slot_at44_d38 <= test_slot_at44_d37; // bvhIcCore.ts:403
-    test_slot_at44_d39 <= test_slot_at44_d38; // bvhIcCore.ts:403
-    test_slot_at44_d40 <= test_slot_at44_d39; // bvhIcCore.ts:403
-    test_slot_at44_d41 <= test_slot_at44_d40; // bvhIcCore.ts:403
-    test_slot_at44_d42 <= test_slot_at44_d41; // bvhIcCore.ts:403
-    test_slot_at44_d43 <= test_slot_at44_d42; // bvhIcCore.ts:403
-    test_slot_at44_d44 <= test_slot_at44_d43; // bvhIcCore.ts:403
-    test_id_d1 <= resp_id_d2; // bvhIcCore.ts:424
-    test_id_d2 <= test_id_d1; // bvhIcCore.ts:424
-    test_id_d3 <= test_id_d2; // bvhIcCore.ts:424
-    test_id_d4 <= test_id_d3; // bvhIcCore.ts:424
-    test_id_d5 <= test_id_d4; // bvhIcCore.ts:424
-    test_id_d6 <= test_id_d5; // bvhIcCore.ts:424
-    test_id_d7 <= test_id_d6; // bvhIcCore.ts:424
-    test_id_d8 <= test_id_d7; // bvhIcCore.ts:424
-    test_id_d9 <= test_id_d8; // bvhIcCore.ts:424
-    test_id_d10 <= test_id_d9; // bvhIcCore.ts:424
-    test_id_d11 <= test_id_d10; // bvhIcCore.ts:424
-    test_id_d12 <= test_id_d11; // bvhIcCore.ts:424
-    test_id_d13 <= test_id_d12; // bvhIcCore.ts:424
-    test_id_d14 <= test_id_d13; // bvhIcCore.ts:424
-    test_id_d15 <= test_id_d14; // bvhIcCore.ts:424
-    test_id_d16 <= test_id_d15; // bvhIcCore.ts:424
-    test_id_d17 <= test_id_d16; // bvhIcCore.ts:424
-    test_id_d18 <= test_id_d17; // bvhIcCore.ts:424
-    test_id_d19 <= test_id_d18; // bvhIcCore.ts:424
-    test_id_d20 <= test_id_d19; // bvhIcCore.ts:424
-    test_id_d21 <= test_id_d20; // bvhIcCore.ts:424
-    test_id_d22 <= test_id_d21; // bvhIcCore.ts:424
-    test_id_d23 <= test_id_d22; // bvhIcCore.ts:424
-    test_id_d24 <= test_id_d23; // bvhIcCore.ts:424
-    test_id_d25 <= test_id_d24; // bvhIcCore.ts:424
-    test_id_d26 <= test_id_d25; // bvhIcCore.ts:424
-    test_id_d27 <= test_id_d26; // bvhIcCore.ts:424
-    test_id_d28 <= test_id_d27; // bvhIcCore.ts:424
-    test_id_d29 <= test_id_d28; // bvhIcCore.ts:424
-    test_id_d30 <= test_id_d29; // bvhIcCore.ts:424
-    test_id_d31 <= test_id_d30; // bvhIcCore.ts:424
-    test_id_d32 <= test_id_d31; // bvhIcCore.ts:424
-    test_id_d33 <= test_id_d32; // bvhIcCore.ts:424
-    test_id_d34 <= test_id_d33; // bvhIcCore.ts:424
-    test_id_d35 <= test_id_d34; // bvhIcCore.ts:424
-    test_id_d36 <= test_id_d35; // bvhIcCore.ts:424
-    test_id_d37 <= test_id_d36; // bvhIcCore.ts:424
-    test_id_d38 <= test_id_d37; // bvhIcCore.ts:424
-    test_id_d39 <= test_id_d38; // bvhIcCore.ts:424
-    test_id_d40 <= test_id_d39; // bvhIcCore.ts:424
-    test_id_d41 <= test_id_d40; // bvhIcCore.ts:424
-    test_id_d42 <= test_id_d41; // bvhIcCore.ts:424
-    test_id_d43 <= test_id_d42; // bvhIcCore.ts:424
-    test_id_d44 <= test_id_d43; // bvhIcCore.ts:424
-    test_shader_d1 <= tri_resp_shader; // bvhIcCore.ts:425
-    test_shader_d2 <= test_shader_d1; // bvhIcCore.ts:425
-    test_shader_d3 <= test_shader_d2; // bvhIcCore.ts:425
-    test_shader_d4 <= test_shader_d3; // bvhIcCore.ts:425
-    test_shader_d5 <= test_shader_d4; // bvhIcCore.ts:425
-    test_shader_d6 <= test_shader_d5; // bvhIcCore.ts:425
-    test_shader_d7 <= test_shader_d6; // bvhIcCore.ts:425
-    test_shader_d8 <= test_shader_d7; // bvhIcCore.ts:425
-    test_shader_d9 <= test_shader_d8; // bvhIcCore.ts:425
-    test_shader_d10 <= test_shader_d9; // bvhIcCore.ts:425
-    test_shader_d11 <= test_shader_d10; // bvhIcCore.ts:425
-    test_shader_d12 <= test_shader_d11; // bvhIcCore.ts:425
-    test_shader_d13 <= test_shader_d12; // bvhIcCore.ts:425
-    test_shader_d14 <= test_shader_d13; // bvhIcCore.ts:425
-    test_shader_d15 <= test_shader_d14; // bvhIcCore.ts:425
-    test_shader_d16 <= test_shader_d15; // bvhIcCore.ts:425
-    test_shader_d17 <= test_shader_d16; // bvhIcCore.ts:425
-    test_shader_d18 <= test_shader_d17; // bvhIcCore.ts:425
-    test_shader_d19 <= test_shader_d18; // bvhIcCore.ts:425
-    test_shader_d20 <= test_shader_d19; // bvhIcCore.ts:425
-    test_shader_d21 <= test_shader_d20; // bvhIcCore.ts:425
-    test_shader_d22 <= test_shader_d21; // bvhIcCore.ts:425
-    test_shader_d23 <= test_shader_d22; // bvhIcCore.ts:425
-    test_shader_d24 <= test_shader_d23; // bvhIcCore.ts:425
-    test_shader_d25 <= test_shader_d24; // bvhIcCore.ts:425
-    test_shader_d26 <= test_shader_d25; // bvhIcCore.ts:425
-    test_shader_d27 <= test_shader_d26; // bvhIcCore.ts:425
-    test_shader_d28 <= test_shader_d27; // bvhIcCore.ts:425
-    test_shader_d29 <= test_shader_d28; // bvhIcCore.ts:425
-    test_shader_d30 <= test_shader_d29; // bvhIcCore.ts:425
-    test_shader_d31 <= test_shader_d30; // bvhIcCore.ts:425
-    test_shader_d32 <= test_shader_d31; // bvhIcCore.ts:425
-    test_shader_d33 <= test_shader_d32; // bvhIcCore.ts:425
-    test_shader_d34 <= test_shader_d33; // bvhIcCore.ts:425
-    test_shader_d35 <= test_shader_d34; // bvhIcCore.ts:425
-    test_shader_d36 <= test_shader_d35; // bvhIcCore.ts:425
-    test_shader_d37 <= test_shader_d36; // bvhIcCore.ts:425
-    test_shader_d38 <= test_shader_d37; // bvhIcCore.ts:425
-    test_shader_d39 <= test_shader_d38; // bvhIcCore.ts:425
-    test_shader_d40 <= test_shader_d39; // bvhIcCore.ts:425
-    test_shader_d41 <= test_shader_d40; // bvhIcCore.ts:425
-    test_shader_d42 <= test_shader_d41; // bvhIcCore.ts:425
-    test_shader_d43 <= test_shader_d42; // bvhIcCore.ts:425
-    test_shader_d44 <= test_shader_d43; // bvhIcCore.ts:425
-    f1Slot <= finish_slot_index; // bvhIcCore.ts:450
-    ox_d1 <= f1O; // bvhIcCore.ts:456
-    ox_d2 <= ox_d1; // bvhIcCore.ts:456
-    ox_d3 <= ox_d2; // bvhIcCore.ts:456
-    ox_d4 <= ox_d3; // bvhIcCore.ts:456
-    ox_d5 <= ox_d4; // bvhIcCore.ts:456
-    oy_d1 <= f1O_1; // bvhIcCore.ts:456
-    oy_d2 <= oy_d1; // bvhIcCore.ts:456
-    oy_d3 <= oy_d2; // bvhIcCore.ts:456
-    oy_d4 <= oy_d3; // bvhIcCore.ts:456
-    oy_d5 <= oy_d4; // bvhIcCore.ts:456
-    oz_d1 <= f1O_2; // bvhIcCore.ts:456
-    oz_d2 <= oz_d1; // bvhIcCore.ts:456
-    oz_d3 <= oz_d2; // bvhIcCore.ts:456
-    oz_d4 <= oz_d3; // bvhIcCore.ts:456
-    oz_d5 <= oz_d4; // bvhIcCore.ts:456
-    done_have_d1 <= fmul70_a_mux_6; // bvhIcCore.ts:459
-    done_have_d2 <= done_have_d1; // bvhIcCore.ts:459
-    done_have_d3 <= done_have_d2; // bvhIcCore.ts:459
-    done_have_d4 <= done_have_d3; // bvhIcCore.ts:459
-    done_have_d5 <= done_have_d4; // bvhIcCore.ts:459
-    done_have_d6 <= done_have_d5; // bvhIcCore.ts:459
-    done_have_d7 <= done_have_d6; // bvhIcCore.ts:459
-    done_have_d8 <= done_have_d7; // bvhIcCore.ts:459
-    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // bvhIcCore.ts:459
-    done_fault_d2 <= done_fault_d1; // bvhIcCore.ts:459
-    done_fault_d3 <= done_fault_d2; // bvhIcCore.ts:459
-    done_fault_d4 <= done_fault_d3; // bvhIcCore.ts:459
-    done_fault_d5 <= done_fault_d4; // bvhIcCore.ts:459
-    done_fault_d6 <= done_fault_d5; // bvhIcCore.ts:459
-    done_fault_d7 <= done_fault_d6; // bvhIcCore.ts:459
-    done_fault_d8 <= done_fault_d7; // bvhIcCore.ts:459
-    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // bvhIcCore.ts:459
-    done_thread_d2 <= done_thread_d1; // bvhIcCore.ts:459
-    done_thread_d3 <= done_thread_d2; // bvhIcCore.ts:459
-    done_thread_d4 <= done_thread_d3; // bvhIcCore.ts:459
-    done_thread_d5 <= done_thread_d4; // bvhIcCore.ts:459
-    done_thread_d6 <= done_thread_d5; // bvhIcCore.ts:459
-    done_thread_d7 <= done_thread_d6; // bvhIcCore.ts:459
-    done_thread_d8 <= done_thread_d7; // bvhIcCore.ts:459
-    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // bvhIcCore.ts:464
-    done_shader_d2 <= done_shader_d1; // bvhIcCore.ts:464
-    done_shader_d3 <= done_shader_d2; // bvhIcCore.ts:464
-    done_shader_d4 <= done_shader_d3; // bvhIcCore.ts:464
-    done_shader_d5 <= done_shader_d4; // bvhIcCore.ts:464
-    done_shader_d6 <= done_shader_d5; // bvhIcCore.ts:464
-    done_shader_d7 <= done_shader_d6; // bvhIcCore.ts:464
-    done_shader_d8 <= done_shader_d7; // bvhIcCore.ts:464
-    done_normal_d1 <= ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5; // bvhIcCore.ts:465
-    done_normal_d2 <= done_normal_d1; // bvhIcCore.ts:465
-    done_normal_d3 <= done_normal_d2; // bvhIcCore.ts:465
-    done_normal_d4 <= done_normal_d3; // bvhIcCore.ts:465
-    done_normal_d5 <= done_normal_d4; // bvhIcCore.ts:465
-    done_normal_d6 <= done_normal_d5; // bvhIcCore.ts:465
-    done_normal_d7 <= done_normal_d6; // bvhIcCore.ts:465
-    done_normal_d8 <= done_normal_d7; // bvhIcCore.ts:465
-    if (reqActive) begin // bvhIcCore.ts:368
-      walkSlot <= reqSlot; // bvhIcCore.ts:373
-      walkNext <= reqId + 7'd1; // bvhIcCore.ts:374
-      walkLeft <= reqLeft - 7'd1; // bvhIcCore.ts:375
+    test_slot_at44_d1 <= resp_slot_d2; // bvhIcCore.ts:359
+    test_slot_at44_d2 <= test_slot_at44_d1; // bvhIcCore.ts:359
+    test_slot_at44_d3 <= test_slot_at44_d2; // bvhIcCore.ts:359
+    test_slot_at44_d4 <= test_slot_at44_d3; // bvhIcCore.ts:359
+    test_slot_at44_d5 <= test_slot_at44_d4; // bvhIcCore.ts:359
+    test_slot_at44_d6 <= test_slot_at44_d5; // bvhIcCore.ts:359
+    test_slot_at44_d7 <= test_slot_at44_d6; // bvhIcCore.ts:359
+    test_slot_at44_d8 <= test_slot_at44_d7; // bvhIcCore.ts:359
+    test_slot_at44_d9 <= test_slot_at44_d8; // bvhIcCore.ts:359
+    test_slot_at44_d10 <= test_slot_at44_d9; // bvhIcCore.ts:359
+    test_slot_at44_d11 <= test_slot_at44_d10; // bvhIcCore.ts:359
+    test_slot_at44_d12 <= test_slot_at44_d11; // bvhIcCore.ts:359
+    test_slot_at44_d13 <= test_slot_at44_d12; // bvhIcCore.ts:359
+    test_slot_at44_d14 <= test_slot_at44_d13; // bvhIcCore.ts:359
+    test_slot_at44_d15 <= test_slot_at44_d14; // bvhIcCore.ts:359
+    test_slot_at44_d16 <= test_slot_at44_d15; // bvhIcCore.ts:359
+    test_slot_at44_d17 <= test_slot_at44_d16; // bvhIcCore.ts:359
+    test_slot_at44_d18 <= test_slot_at44_d17; // bvhIcCore.ts:359
+    test_slot_at44_d19 <= test_slot_at44_d18; // bvhIcCore.ts:359
+    test_slot_at44_d20 <= test_slot_at44_d19; // bvhIcCore.ts:359
+    test_slot_at44_d21 <= test_slot_at44_d20; // bvhIcCore.ts:359
+    test_slot_at44_d22 <= test_slot_at44_d21; // bvhIcCore.ts:359
+    test_slot_at44_d23 <= test_slot_at44_d22; // bvhIcCore.ts:359
+    test_slot_at44_d24 <= test_slot_at44_d23; // bvhIcCore.ts:359
+    test_slot_at44_d25 <= test_slot_at44_d24; // bvhIcCore.ts:359
+    test_slot_at44_d26 <= test_slot_at44_d25; // bvhIcCore.ts:359
+    test_slot_at44_d27 <= test_slot_at44_d26; // bvhIcCore.ts:359
+    test_slot_at44_d28 <= test_slot_at44_d27; // bvhIcCore.ts:359
+    test_slot_at44_d29 <= test_slot_at44_d28; // bvhIcCore.ts:359
+    test_slot_at44_d30 <= test_slot_at44_d29; // bvhIcCore.ts:359
+    test_slot_at44_d31 <= test_slot_at44_d30; // bvhIcCore.ts:359
+    test_slot_at44_d32 <= test_slot_at44_d31; // bvhIcCore.ts:359
+    test_slot_at44_d33 <= test_slot_at44_d32; // bvhIcCore.ts:359
+    test_slot_at44_d34 <= test_slot_at44_d33; // bvhIcCore.ts:359
+    test_slot_at44_d35 <= test_slot_at44_d34; // bvhIcCore.ts:359
+    test_slot_at44_d36 <= test_slot_at44_d35; // bvhIcCore.ts:359
+    test_slot_at44_d37 <= test_slot_at44_d36; // bvhIcCore.ts:359
+    test_slot_at44_d38 <= test_slot_at44_d37; // bvhIcCore.ts:359
+    test_slot_at44_d39 <= test_slot_at44_d38; // bvhIcCore.ts:359
+    test_slot_at44_d40 <= test_slot_at44_d39; // bvhIcCore.ts:359
+    test_slot_at44_d41 <= test_slot_at44_d40; // bvhIcCore.ts:359
+    test_slot_at44_d42 <= test_slot_at44_d41; // bvhIcCore.ts:359
+    test_slot_at44_d43 <= test_slot_at44_d42; // bvhIcCore.ts:359
+    test_slot_at44_d44 <= test_slot_at44_d43; // bvhIcCore.ts:359
+    test_id_d1 <= resp_id_d2; // bvhIcCore.ts:380
+    test_id_d2 <= test_id_d1; // bvhIcCore.ts:380
+    test_id_d3 <= test_id_d2; // bvhIcCore.ts:380
+    test_id_d4 <= test_id_d3; // bvhIcCore.ts:380
+    test_id_d5 <= test_id_d4; // bvhIcCore.ts:380
+    test_id_d6 <= test_id_d5; // bvhIcCore.ts:380
+    test_id_d7 <= test_id_d6; // bvhIcCore.ts:380
+    test_id_d8 <= test_id_d7; // bvhIcCore.ts:380
+    test_id_d9 <= test_id_d8; // bvhIcCore.ts:380
+    test_id_d10 <= test_id_d9; // bvhIcCore.ts:380
+    test_id_d11 <= test_id_d10; // bvhIcCore.ts:380
+    test_id_d12 <= test_id_d11; // bvhIcCore.ts:380
+    test_id_d13 <= test_id_d12; // bvhIcCore.ts:380
+    test_id_d14 <= test_id_d13; // bvhIcCore.ts:380
+    test_id_d15 <= test_id_d14; // bvhIcCore.ts:380
+    test_id_d16 <= test_id_d15; // bvhIcCore.ts:380
+    test_id_d17 <= test_id_d16; // bvhIcCore.ts:380
+    test_id_d18 <= test_id_d17; // bvhIcCore.ts:380
+    test_id_d19 <= test_id_d18; // bvhIcCore.ts:380
+    test_id_d20 <= test_id_d19; // bvhIcCore.ts:380
+    test_id_d21 <= test_id_d20; // bvhIcCore.ts:380
+    test_id_d22 <= test_id_d21; // bvhIcCore.ts:380
+    test_id_d23 <= test_id_d22; // bvhIcCore.ts:380
+    test_id_d24 <= test_id_d23; // bvhIcCore.ts:380
+    test_id_d25 <= test_id_d24; // bvhIcCore.ts:380
+    test_id_d26 <= test_id_d25; // bvhIcCore.ts:380
+    test_id_d27 <= test_id_d26; // bvhIcCore.ts:380
+    test_id_d28 <= test_id_d27; // bvhIcCore.ts:380
+    test_id_d29 <= test_id_d28; // bvhIcCore.ts:380
+    test_id_d30 <= test_id_d29; // bvhIcCore.ts:380
+    test_id_d31 <= test_id_d30; // bvhIcCore.ts:380
+    test_id_d32 <= test_id_d31; // bvhIcCore.ts:380
+    test_id_d33 <= test_id_d32; // bvhIcCore.ts:380
+    test_id_d34 <= test_id_d33; // bvhIcCore.ts:380
+    test_id_d35 <= test_id_d34; // bvhIcCore.ts:380
+    test_id_d36 <= test_id_d35; // bvhIcCore.ts:380
+    test_id_d37 <= test_id_d36; // bvhIcCore.ts:380
+    test_id_d38 <= test_id_d37; // bvhIcCore.ts:380
+    test_id_d39 <= test_id_d38; // bvhIcCore.ts:380
+    test_id_d40 <= test_id_d39; // bvhIcCore.ts:380
+    test_id_d41 <= test_id_d40; // bvhIcCore.ts:380
+    test_id_d42 <= test_id_d41; // bvhIcCore.ts:380
+    test_id_d43 <= test_id_d42; // bvhIcCore.ts:380
+    test_id_d44 <= test_id_d43; // bvhIcCore.ts:380
+    test_shader_d1 <= tri_resp_shader; // bvhIcCore.ts:381
+    test_shader_d2 <= test_shader_d1; // bvhIcCore.ts:381
+    test_shader_d3 <= test_shader_d2; // bvhIcCore.ts:381
+    test_shader_d4 <= test_shader_d3; // bvhIcCore.ts:381
+    test_shader_d5 <= test_shader_d4; // bvhIcCore.ts:381
+    test_shader_d6 <= test_shader_d5; // bvhIcCore.ts:381
+    test_shader_d7 <= test_shader_d6; // bvhIcCore.ts:381
+    test_shader_d8 <= test_shader_d7; // bvhIcCore.ts:381
+    test_shader_d9 <= test_shader_d8; // bvhIcCore.ts:381
+    test_shader_d10 <= test_shader_d9; // bvhIcCore.ts:381
+    test_shader_d11 <= test_shader_d10; // bvhIcCore.ts:381
+    test_shader_d12 <= test_shader_d11; // bvhIcCore.ts:381
+    test_shader_d13 <= test_shader_d12; // bvhIcCore.ts:381
+    test_shader_d14 <= test_shader_d13; // bvhIcCore.ts:381
+    test_shader_d15 <= test_shader_d14; // bvhIcCore.ts:381
+    test_shader_d16 <= test_shader_d15; // bvhIcCore.ts:381
+    test_shader_d17 <= test_shader_d16; // bvhIcCore.ts:381
+    test_shader_d18 <= test_shader_d17; // bvhIcCore.ts:381
+    test_shader_d19 <= test_shader_d18; // bvhIcCore.ts:381
+    test_shader_d20 <= test_shader_d19; // bvhIcCore.ts:381
+    test_shader_d21 <= test_shader_d20; // bvhIcCore.ts:381
+    test_shader_d22 <= test_shader_d21; // bvhIcCore.ts:381
+    test_shader_d23 <= test_shader_d22; // bvhIcCore.ts:381
+    test_shader_d24 <= test_shader_d23; // bvhIcCore.ts:381
+    test_shader_d25 <= test_shader_d24; // bvhIcCore.ts:381
+    test_shader_d26 <= test_shader_d25; // bvhIcCore.ts:381
+    test_shader_d27 <= test_shader_d26; // bvhIcCore.ts:381
+    test_shader_d28 <= test_shader_d27; // bvhIcCore.ts:381
+    test_shader_d29 <= test_shader_d28; // bvhIcCore.ts:381
+    test_shader_d30 <= test_shader_d29; // bvhIcCore.ts:381
+    test_shader_d31 <= test_shader_d30; // bvhIcCore.ts:381
+    test_shader_d32 <= test_shader_d31; // bvhIcCore.ts:381
+    test_shader_d33 <= test_shader_d32; // bvhIcCore.ts:381
+    test_shader_d34 <= test_shader_d33; // bvhIcCore.ts:381
+    test_shader_d35 <= test_shader_d34; // bvhIcCore.ts:381
+    test_shader_d36 <= test_shader_d35; // bvhIcCore.ts:381
+    test_shader_d37 <= test_shader_d36; // bvhIcCore.ts:381
+    test_shader_d38 <= test_shader_d37; // bvhIcCore.ts:381
+    test_shader_d39 <= test_shader_d38; // bvhIcCore.ts:381
+    test_shader_d40 <= test_shader_d39; // bvhIcCore.ts:381
+    test_shader_d41 <= test_shader_d40; // bvhIcCore.ts:381
+    test_shader_d42 <= test_shader_d41; // bvhIcCore.ts:381
+    test_shader_d43 <= test_shader_d42; // bvhIcCore.ts:381
+    test_shader_d44 <= test_shader_d43; // bvhIcCore.ts:381
+    f1Slot <= finish_slot_index; // rayAnswer.ts:37
+    ox_d1 <= f1O; // rayAnswer.ts:43
+    ox_d2 <= ox_d1; // rayAnswer.ts:43
+    ox_d3 <= ox_d2; // rayAnswer.ts:43
+    ox_d4 <= ox_d3; // rayAnswer.ts:43
+    ox_d5 <= ox_d4; // rayAnswer.ts:43
+    oy_d1 <= f1O_1; // rayAnswer.ts:43
+    oy_d2 <= oy_d1; // rayAnswer.ts:43
+    oy_d3 <= oy_d2; // rayAnswer.ts:43
+    oy_d4 <= oy_d3; // rayAnswer.ts:43
+    oy_d5 <= oy_d4; // rayAnswer.ts:43
+    oz_d1 <= f1O_2; // rayAnswer.ts:43
+    oz_d2 <= oz_d1; // rayAnswer.ts:43
+    oz_d3 <= oz_d2; // rayAnswer.ts:43
+    oz_d4 <= oz_d3; // rayAnswer.ts:43
+    oz_d5 <= oz_d4; // rayAnswer.ts:43
+    done_have_d1 <= fmul70_a_mux_6; // rayAnswer.ts:46
+    done_have_d2 <= done_have_d1; // rayAnswer.ts:46
+    done_have_d3 <= done_have_d2; // rayAnswer.ts:46
+    done_have_d4 <= done_have_d3; // rayAnswer.ts:46
+    done_have_d5 <= done_have_d4; // rayAnswer.ts:46
+    done_have_d6 <= done_have_d5; // rayAnswer.ts:46
+    done_have_d7 <= done_have_d6; // rayAnswer.ts:46
+    done_have_d8 <= done_have_d7; // rayAnswer.ts:46
+    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:46
+    done_fault_d2 <= done_fault_d1; // rayAnswer.ts:46
+    done_fault_d3 <= done_fault_d2; // rayAnswer.ts:46
+    done_fault_d4 <= done_fault_d3; // rayAnswer.ts:46
+    done_fault_d5 <= done_fault_d4; // rayAnswer.ts:46
+    done_fault_d6 <= done_fault_d5; // rayAnswer.ts:46
+    done_fault_d7 <= done_fault_d6; // rayAnswer.ts:46
+    done_fault_d8 <= done_fault_d7; // rayAnswer.ts:46
+    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:46
+    done_thread_d2 <= done_thread_d1; // rayAnswer.ts:46
+    done_thread_d3 <= done_thread_d2; // rayAnswer.ts:46
+    done_thread_d4 <= done_thread_d3; // rayAnswer.ts:46
+    done_thread_d5 <= done_thread_d4; // rayAnswer.ts:46
+    done_thread_d6 <= done_thread_d5; // rayAnswer.ts:46
+    done_thread_d7 <= done_thread_d6; // rayAnswer.ts:46
+    done_thread_d8 <= done_thread_d7; // rayAnswer.ts:46
+    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:51
+    done_shader_d2 <= done_shader_d1; // rayAnswer.ts:51
+    done_shader_d3 <= done_shader_d2; // rayAnswer.ts:51
+    done_shader_d4 <= done_shader_d3; // rayAnswer.ts:51
+    done_shader_d5 <= done_shader_d4; // rayAnswer.ts:51
+    done_shader_d6 <= done_shader_d5; // rayAnswer.ts:51
+    done_shader_d7 <= done_shader_d6; // rayAnswer.ts:51
+    done_shader_d8 <= done_shader_d7; // rayAnswer.ts:51
+    done_normal_d1 <= ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5; // rayAnswer.ts:52
+    done_normal_d2 <= done_normal_d1; // rayAnswer.ts:52
+    done_normal_d3 <= done_normal_d2; // rayAnswer.ts:52
+    done_normal_d4 <= done_normal_d3; // rayAnswer.ts:52
+    done_normal_d5 <= done_normal_d4; // rayAnswer.ts:52
+    done_normal_d6 <= done_normal_d5; // rayAnswer.ts:52
+    done_normal_d7 <= done_normal_d6; // rayAnswer.ts:52
+    done_normal_d8 <= done_normal_d7; // rayAnswer.ts:52
+    if (reqActive) begin // bvhIcCore.ts:324
+      walkSlot <= reqSlot; // bvhIcCore.ts:329
+      walkNext <= reqId + 7'd1; // bvhIcCore.ts:330
+      walkLeft <= reqLeft - 7'd1; // bvhIcCore.ts:331
     end
   end
 
-  logic [38:0] stack_bank0 [0:127]; // bvhIcCore.ts:206
+  logic [38:0] stack_bank0 [0:127]; // bvhIcCore.ts:162
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 128; i++) stack_bank0[i] = '0;
 `endif
@@ -3315,7 +3315,7 @@ module BvhIcCore_a42b934c (
   end
   always_ff @(posedge clk) rdata <= stack_bank0[_concat];
 
-  logic [38:0] stack_bank1 [0:127]; // bvhIcCore.ts:206
+  logic [38:0] stack_bank1 [0:127]; // bvhIcCore.ts:162
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 128; i++) stack_bank1[i] = '0;
 `endif
@@ -3329,7 +3329,7 @@ module BvhIcCore_a42b934c (
   end
   always_ff @(posedge clk) rdata_1 <= stack_bank1[_concat];
 
-  logic [38:0] stack_bank2 [0:127]; // bvhIcCore.ts:206
+  logic [38:0] stack_bank2 [0:127]; // bvhIcCore.ts:162
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 128; i++) stack_bank2[i] = '0;
 `endif
@@ -3343,7 +3343,7 @@ module BvhIcCore_a42b934c (
   end
   always_ff @(posedge clk) rdata_2 <= stack_bank2[_concat];
 
-  logic [38:0] stack_bank3 [0:127]; // bvhIcCore.ts:206
+  logic [38:0] stack_bank3 [0:127]; // bvhIcCore.ts:162
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 128; i++) stack_bank3[i] = '0;
 `endif
@@ -3357,13 +3357,13 @@ module BvhIcCore_a42b934c (
   end
   always_ff @(posedge clk) rdata_3 <= stack_bank3[_concat];
 
-  PriorityEncoder_n8 free_slot ( // bvhIcCore.ts:170
+  PriorityEncoder_n8 free_slot ( // rayIntake.ts:37
     .in(free_slot_in),
     .index(free_slot_index),
     .valid(free_slot_valid)
   );
 
-  FDiv_stages14 inv_x ( // bvhIcCore.ts:178
+  FDiv_stages14 inv_x ( // rayIntake.ts:46
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(inv_x_in_valid),
@@ -3373,7 +3373,7 @@ module BvhIcCore_a42b934c (
     .result(inv_x_result)
   );
 
-  FDiv_stages14 inv_y ( // bvhIcCore.ts:178
+  FDiv_stages14 inv_y ( // rayIntake.ts:46
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(inv_y_in_valid),
@@ -3383,7 +3383,7 @@ module BvhIcCore_a42b934c (
     .result(inv_y_result)
   );
 
-  FDiv_stages14 inv_z ( // bvhIcCore.ts:178
+  FDiv_stages14 inv_z ( // rayIntake.ts:46
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(inv_z_in_valid),
@@ -3393,7 +3393,7 @@ module BvhIcCore_a42b934c (
     .result(inv_z_result)
   );
 
-  RoundRobinArbiter_n8_width1 pop_arbiter ( // bvhIcCore.ts:222
+  RoundRobinArbiter_n8_width1 pop_arbiter ( // bvhIcCore.ts:178
     .clk(clk),
     .rst_n(rst_n),
     .in_0_valid(pop_arbiter_in_0_valid),
@@ -3426,7 +3426,7 @@ module BvhIcCore_a42b934c (
     .chosen(pop_arbiter_chosen)
   );
 
-  FCmp_stages0 fcmp0 ( // bvhIcCore.ts:255
+  FCmp_stages0 fcmp0 ( // bvhIcCore.ts:211
     .in_valid(fcmp0_in_valid),
     .a(fcmp0_a),
     .b(fcmp0_b),
@@ -3438,7 +3438,7 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp0_unordered)
   );
 
-  RayBox4_fadd3_fmul5_tagBits31 ray_box ( // bvhIcCore.ts:277
+  RayBox4_fadd3_fmul5_tagBits31 ray_box ( // bvhIcCore.ts:233
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ray_box_in_valid),
@@ -3456,7 +3456,7 @@ module BvhIcCore_a42b934c (
     .hit_count(ray_box_hit_count)
   );
 
-  Fifo_depth8_width17 leaf_queue ( // bvhIcCore.ts:278
+  Fifo_depth8_width17 leaf_queue ( // bvhIcCore.ts:234
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(leaf_queue_enq_valid),
@@ -4164,7 +4164,7 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp68_unordered)
   );
 
-  FCmp_stages0 fcmp69 ( // bvhIcCore.ts:427
+  FCmp_stages0 fcmp69 ( // bvhIcCore.ts:383
     .in_valid(fcmp69_in_valid),
     .a(fcmp69_a),
     .b(fcmp69_b),
@@ -4176,13 +4176,13 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp69_unordered)
   );
 
-  PriorityEncoder_n8 finish_slot ( // bvhIcCore.ts:446
+  PriorityEncoder_n8 finish_slot ( // rayAnswer.ts:33
     .in(finish_slot_in),
     .index(finish_slot_index),
     .valid(finish_slot_valid)
   );
 
-  FMul_stages5 fmul70 ( // bvhIcCore.ts:456
+  FMul_stages5 fmul70 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul70_in_valid),
@@ -4192,7 +4192,7 @@ module BvhIcCore_a42b934c (
     .result(fmul70_result)
   );
 
-  FAdd_stages3 fadd71 ( // bvhIcCore.ts:456
+  FAdd_stages3 fadd71 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd71_in_valid),
@@ -4202,7 +4202,7 @@ module BvhIcCore_a42b934c (
     .result(fadd71_result)
   );
 
-  FMul_stages5 fmul72 ( // bvhIcCore.ts:456
+  FMul_stages5 fmul72 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul72_in_valid),
@@ -4212,7 +4212,7 @@ module BvhIcCore_a42b934c (
     .result(fmul72_result)
   );
 
-  FAdd_stages3 fadd73 ( // bvhIcCore.ts:456
+  FAdd_stages3 fadd73 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd73_in_valid),
@@ -4222,7 +4222,7 @@ module BvhIcCore_a42b934c (
     .result(fadd73_result)
   );
 
-  FMul_stages5 fmul74 ( // bvhIcCore.ts:456
+  FMul_stages5 fmul74 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul74_in_valid),
@@ -4232,7 +4232,7 @@ module BvhIcCore_a42b934c (
     .result(fmul74_result)
   );
 
-  FAdd_stages3 fadd75 ( // bvhIcCore.ts:456
+  FAdd_stages3 fadd75 ( // rayAnswer.ts:43
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd75_in_valid),

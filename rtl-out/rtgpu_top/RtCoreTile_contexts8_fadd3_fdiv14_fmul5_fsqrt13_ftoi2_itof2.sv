@@ -55,47 +55,47 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   input  logic [12:0] cmem_load_waddr,
   input  logic [31:0] cmem_load_wdata
 );
-  logic core_dispatch_launch_ready; // rtCoreTile.ts:28
-  logic core_dispatch_event_valid; // rtCoreTile.ts:28
-  logic [4:0] core_dispatch_event_bits_thread; // rtCoreTile.ts:28
-  logic core_dispatch_event_bits_kind; // rtCoreTile.ts:28
-  logic core_dispatch_event_bits_fault; // rtCoreTile.ts:28
-  logic [31:0] core_dispatch_event_bits_pc; // rtCoreTile.ts:28
-  logic [31:0] core_dispatch_event_bits_sp; // rtCoreTile.ts:28
-  logic [95:0] core_dispatch_event_bits_origin; // rtCoreTile.ts:28
-  logic [95:0] core_dispatch_event_bits_direction; // rtCoreTile.ts:28
-  logic core_dispatch_retire_valid; // rtCoreTile.ts:28
-  logic [4:0] core_dispatch_retire_thread; // rtCoreTile.ts:28
-  logic [31:0] core_dispatch_retire_pc; // rtCoreTile.ts:28
-  logic core_dispatch_retire_counted; // rtCoreTile.ts:28
-  logic core_dispatch_retire_scalarWrite; // rtCoreTile.ts:28
-  logic [4:0] core_dispatch_retire_scalarReg; // rtCoreTile.ts:28
-  logic [31:0] core_dispatch_retire_scalarValue; // rtCoreTile.ts:28
-  logic core_dispatch_retire_vectorWrite; // rtCoreTile.ts:28
-  logic [3:0] core_dispatch_retire_vectorReg; // rtCoreTile.ts:28
-  logic [127:0] core_dispatch_retire_vectorValue; // rtCoreTile.ts:28
-  logic core_dispatch_retire_flagWrite; // rtCoreTile.ts:28
-  logic [1:0] core_dispatch_retire_flag; // rtCoreTile.ts:28
-  logic core_dispatch_busy; // rtCoreTile.ts:28
-  logic core_dispatch_issued; // rtCoreTile.ts:28
-  logic [2:0] core_status_state; // rtCoreTile.ts:28
-  logic [4:0] core_status_thread; // rtCoreTile.ts:28
-  logic [31:0] core_status_pc; // rtCoreTile.ts:28
-  logic core_mem_error; // rtCoreTile.ts:28
-  logic [31:0] core_imem_addr; // rtCoreTile.ts:28
-  logic [12:0] core_cmem_addr; // rtCoreTile.ts:28
-  logic [4:0] core_mem_thread; // rtCoreTile.ts:28
-  logic [31:0] core_mem_addr; // rtCoreTile.ts:28
-  logic core_mem_read; // rtCoreTile.ts:28
-  logic core_mem_write; // rtCoreTile.ts:28
-  logic core_mem_vector; // rtCoreTile.ts:28
-  logic [127:0] core_mem_data; // rtCoreTile.ts:28
-  logic [12:0] imem_length; // rtCoreTile.ts:46
-  logic imem_loaded; // rtCoreTile.ts:51
-  logic [31:0] rdata; // rtCoreTile.ts:52
-  logic [13:0] cmem_length; // rtCoreTile.ts:46
-  logic cmem_loaded; // rtCoreTile.ts:51
-  logic [31:0] rdata_1; // rtCoreTile.ts:52
+  logic core_dispatch_launch_ready; // rtCoreTile.ts:29
+  logic core_dispatch_event_valid; // rtCoreTile.ts:29
+  logic [4:0] core_dispatch_event_bits_thread; // rtCoreTile.ts:29
+  logic core_dispatch_event_bits_kind; // rtCoreTile.ts:29
+  logic core_dispatch_event_bits_fault; // rtCoreTile.ts:29
+  logic [31:0] core_dispatch_event_bits_pc; // rtCoreTile.ts:29
+  logic [31:0] core_dispatch_event_bits_sp; // rtCoreTile.ts:29
+  logic [95:0] core_dispatch_event_bits_origin; // rtCoreTile.ts:29
+  logic [95:0] core_dispatch_event_bits_direction; // rtCoreTile.ts:29
+  logic core_dispatch_retire_valid; // rtCoreTile.ts:29
+  logic [4:0] core_dispatch_retire_thread; // rtCoreTile.ts:29
+  logic [31:0] core_dispatch_retire_pc; // rtCoreTile.ts:29
+  logic core_dispatch_retire_counted; // rtCoreTile.ts:29
+  logic core_dispatch_retire_scalarWrite; // rtCoreTile.ts:29
+  logic [4:0] core_dispatch_retire_scalarReg; // rtCoreTile.ts:29
+  logic [31:0] core_dispatch_retire_scalarValue; // rtCoreTile.ts:29
+  logic core_dispatch_retire_vectorWrite; // rtCoreTile.ts:29
+  logic [3:0] core_dispatch_retire_vectorReg; // rtCoreTile.ts:29
+  logic [127:0] core_dispatch_retire_vectorValue; // rtCoreTile.ts:29
+  logic core_dispatch_retire_flagWrite; // rtCoreTile.ts:29
+  logic [1:0] core_dispatch_retire_flag; // rtCoreTile.ts:29
+  logic core_dispatch_busy; // rtCoreTile.ts:29
+  logic core_dispatch_issued; // rtCoreTile.ts:29
+  logic [2:0] core_status_state; // rtCoreTile.ts:29
+  logic [4:0] core_status_thread; // rtCoreTile.ts:29
+  logic [31:0] core_status_pc; // rtCoreTile.ts:29
+  logic core_mem_error; // rtCoreTile.ts:29
+  logic [31:0] core_imem_addr; // rtCoreTile.ts:29
+  logic [12:0] core_cmem_addr; // rtCoreTile.ts:29
+  logic [4:0] core_mem_thread; // rtCoreTile.ts:29
+  logic [31:0] core_mem_addr; // rtCoreTile.ts:29
+  logic core_mem_read; // rtCoreTile.ts:29
+  logic core_mem_write; // rtCoreTile.ts:29
+  logic core_mem_vector; // rtCoreTile.ts:29
+  logic [127:0] core_mem_data; // rtCoreTile.ts:29
+  logic [12:0] imem_length; // rtCoreTile.ts:48
+  logic imem_loaded; // rtCoreTile.ts:53
+  logic [31:0] rdata; // rtCoreTile.ts:54
+  logic [13:0] cmem_length; // rtCoreTile.ts:48
+  logic cmem_loaded; // rtCoreTile.ts:53
+  logic [31:0] rdata_1; // rtCoreTile.ts:54
 
   assign dispatch_launch_ready = core_dispatch_launch_ready; // rtCoreTile.ts:20
   assign dispatch_event_valid = core_dispatch_event_valid; // rtCoreTile.ts:20
@@ -130,20 +130,20 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign mem_write = core_mem_write; // rtCoreTile.ts:20
   assign mem_vector = core_mem_vector; // rtCoreTile.ts:20
   assign mem_data = core_mem_data; // rtCoreTile.ts:20
-  wire core_dispatch_launch_valid = dispatch_launch_valid; // rtCoreTile.ts:28
-  wire [4:0] core_dispatch_launch_bits_thread = dispatch_launch_bits_thread; // rtCoreTile.ts:28
-  wire [31:0] core_dispatch_launch_bits_pc = dispatch_launch_bits_pc; // rtCoreTile.ts:28
-  wire [31:0] core_dispatch_launch_bits_pixel = dispatch_launch_bits_pixel; // rtCoreTile.ts:28
-  wire [31:0] core_dispatch_launch_bits_sp = dispatch_launch_bits_sp; // rtCoreTile.ts:28
-  wire [127:0] core_dispatch_launch_bits_hit = dispatch_launch_bits_hit; // rtCoreTile.ts:28
-  wire [127:0] core_dispatch_launch_bits_normal = dispatch_launch_bits_normal; // rtCoreTile.ts:28
-  wire core_dispatch_event_ready = dispatch_event_ready; // rtCoreTile.ts:28
-  wire [2:0] core_status_context = status_context; // rtCoreTile.ts:28
-  wire [31:0] core_imem_data = imem_loaded ? rdata : 32'd0; // rtCoreTile.ts:28
-  wire [31:0] core_cmem_data = cmem_loaded ? rdata_1 : 32'd0; // rtCoreTile.ts:28
-  wire core_mem_resp_done = mem_resp_done; // rtCoreTile.ts:28
-  wire [127:0] core_mem_resp_data = mem_resp_data; // rtCoreTile.ts:28
-  wire [11:0] imem_loaded_slice = core_imem_addr[13:2]; // rtCoreTile.ts:33
+  wire core_dispatch_launch_valid = dispatch_launch_valid; // rtCoreTile.ts:29
+  wire [4:0] core_dispatch_launch_bits_thread = dispatch_launch_bits_thread; // rtCoreTile.ts:29
+  wire [31:0] core_dispatch_launch_bits_pc = dispatch_launch_bits_pc; // rtCoreTile.ts:29
+  wire [31:0] core_dispatch_launch_bits_pixel = dispatch_launch_bits_pixel; // rtCoreTile.ts:29
+  wire [31:0] core_dispatch_launch_bits_sp = dispatch_launch_bits_sp; // rtCoreTile.ts:29
+  wire [127:0] core_dispatch_launch_bits_hit = dispatch_launch_bits_hit; // rtCoreTile.ts:29
+  wire [127:0] core_dispatch_launch_bits_normal = dispatch_launch_bits_normal; // rtCoreTile.ts:29
+  wire core_dispatch_event_ready = dispatch_event_ready; // rtCoreTile.ts:29
+  wire [2:0] core_status_context = status_context; // rtCoreTile.ts:29
+  wire [31:0] core_imem_data = imem_loaded ? rdata : 32'd0; // rtCoreTile.ts:29
+  wire [31:0] core_cmem_data = cmem_loaded ? rdata_1 : 32'd0; // rtCoreTile.ts:29
+  wire core_mem_resp_done = mem_resp_done; // rtCoreTile.ts:29
+  wire [127:0] core_mem_resp_data = mem_resp_data; // rtCoreTile.ts:29
+  wire [11:0] imem_loaded_slice = core_imem_addr[13:2]; // rtCoreTile.ts:35
 
 `ifndef SYNTHESIS
   initial begin
@@ -156,21 +156,21 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      imem_length <= 13'd0; // rtCoreTile.ts:46
-      imem_loaded <= 1'd0; // rtCoreTile.ts:51
-      cmem_length <= 14'd0; // rtCoreTile.ts:46
-      cmem_loaded <= 1'd0; // rtCoreTile.ts:51
+      imem_length <= 13'd0; // rtCoreTile.ts:48
+      imem_loaded <= 1'd0; // rtCoreTile.ts:53
+      cmem_length <= 14'd0; // rtCoreTile.ts:48
+      cmem_loaded <= 1'd0; // rtCoreTile.ts:53
     end else begin
-      if (imem_load_we) imem_length <= {1'd0, imem_load_waddr} + 13'd1; // rtCoreTile.ts:47
-      else if (imem_load_start) imem_length <= 13'd0; // rtCoreTile.ts:47
-      imem_loaded <= {1'd0, imem_loaded_slice} < imem_length; // rtCoreTile.ts:51
-      cmem_loaded <= {1'd0, core_cmem_addr} < cmem_length; // rtCoreTile.ts:51
-      if (cmem_load_we) cmem_length <= {1'd0, cmem_load_waddr} + 14'd1; // rtCoreTile.ts:47
-      else if (cmem_load_start) cmem_length <= 14'd0; // rtCoreTile.ts:47
+      if (imem_load_we) imem_length <= {1'd0, imem_load_waddr} + 13'd1; // rtCoreTile.ts:49
+      else if (imem_load_start) imem_length <= 13'd0; // rtCoreTile.ts:49
+      imem_loaded <= {1'd0, imem_loaded_slice} < imem_length; // rtCoreTile.ts:53
+      cmem_loaded <= {1'd0, core_cmem_addr} < cmem_length; // rtCoreTile.ts:53
+      if (cmem_load_we) cmem_length <= {1'd0, cmem_load_waddr} + 14'd1; // rtCoreTile.ts:49
+      else if (cmem_load_start) cmem_length <= 14'd0; // rtCoreTile.ts:49
     end
   end
 
-  logic [31:0] imem [0:4095]; // rtCoreTile.ts:45
+  logic [31:0] imem [0:4095]; // rtCoreTile.ts:47
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 4096; i++) imem[i] = '0;
 `endif
@@ -184,7 +184,7 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   end
   always_ff @(posedge clk) rdata <= imem[imem_loaded_slice];
 
-  logic [31:0] cmem [0:8191]; // rtCoreTile.ts:45
+  logic [31:0] cmem [0:8191]; // rtCoreTile.ts:47
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 8192; i++) cmem[i] = '0;
 `endif
@@ -198,7 +198,7 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   end
   always_ff @(posedge clk) rdata_1 <= cmem[core_cmem_addr];
 
-  RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 core ( // rtCoreTile.ts:28
+  RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 core ( // rtCoreTile.ts:29
     .clk(clk),
     .rst_n(rst_n),
     .dispatch_launch_valid(core_dispatch_launch_valid),

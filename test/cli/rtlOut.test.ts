@@ -18,7 +18,7 @@ test('rtl-out is up to date (run `npm run rtl` after changing a design)', async 
 // barrel shifts) and 1-2.5 min on three of the texture blocks (float units already checked elsewhere), several minutes on the whole texture unit (all of them). In CI the GPU blocks' modules are synthesized by Yosys in
 // test/synth/postSynthCosim.test.ts (the same SystemVerilog, module by module), and bench is the
 // simulation benchmark, not hardware to hand off; the soak's rtl-yosys step (RTGPU_SOAK=1) runs all.
-const yosysInSoakOnly = process.env.RTGPU_SOAK === '1' ? new Set<string>() : new Set(['bench', 'bvh_ic', 'ic_core', 'rtcore', 'gfx12_box', 'gfx12_primitive', 'texture_lod', 'texel_coordinates', 'bilinear_blend', 'texture_unit']);
+const yosysInSoakOnly = process.env.RTGPU_SOAK === '1' ? new Set<string>() : new Set(['bench', 'bvh_ic', 'ic_core', 'rtcore', 'gfx12_box', 'gfx12_primitive', 'texture_lod', 'texel_coordinates', 'bilinear_blend', 'texture_unit', 'bvh8_ic', 'obb_ray_rotate', 'ray_transform']);
 
 describe('every design in rtl-out passes the three tools', () => {
   // The cosim designs' directories, each with its own file list (rtgpu_top and synth/ are test/rtl/rtlHandoff.test.ts's).

@@ -1,0 +1,16 @@
+PriorityEncoder_n8.sv
+FDiv_stages14.sv
+RoundRobinArbiter_n8_width1.sv
+FCmp_stages0.sv
+Gfx12BoxDecoder.sv
+Gfx12PrimitiveDecoder.sv
+FAdd_stages3.sv
+FMul_stages5.sv
+FMax_stages0.sv
+FMin_stages0.sv
+RayBox8_fadd3_fmul5_tagBits59.sv
+Fifo_depth8_width2775.sv
+WatertightLane_fadd3_fdiv14_fmul5.sv
+TrianglePair_fadd3_fdiv14_fmul5_tagBits67.sv
+Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8.sv
+Bvh8IcSystem_dc213221.sv

@@ -1,0 +1,4 @@
+FMul_stages5.sv
+FAdd_stages3.sv
+FDiv_stages14.sv
+ObbRayRotate_fadd3_fdiv14_fmul5_tagBits16.sv

@@ -1,0 +1,2 @@
+RoundRobinArbiter_n3_width391.sv
+TextureArbiter_cores3_tagBits3.sv
