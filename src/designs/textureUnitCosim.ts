@@ -6,15 +6,14 @@ import {
   encodeTextureSampler,
   mipChainWords,
   mipLevelsFor,
-  sampleTxd,
   TEXTURE_HEADER_WORDS,
   type FilterModeName,
   type TextureHeader,
   type TextureImage,
   type WrapModeName,
 } from '../golden/texture/index.ts';
-import type { Material } from '../golden/index.ts';
-import { decodeTxdControl, encodeTxdControl, MEMORY_MAP, TXD_HANDLE, txdHandleAddresses } from '../isa/index.ts';
+import { executeTxd, type Material, type Vec4 } from '../golden/index.ts';
+import { encodeTxdControl, MEMORY_MAP, TXD_HANDLE } from '../isa/index.ts';
 import { textureMemoryImage } from '../host/textureMemory.ts';
 import { createRng, type Rng } from '../util/seededRandom.ts';
 import { randomCoordinate, randomDerivative, randomFloatBits } from '../gpu/texture/textureRandom.ts';
@@ -43,17 +42,9 @@ export interface TxdAnswer {
   readonly tag: number;
 }
 
-const INVALID_HEADER = [0, 0, 0, 0xffffffff];
-const INVALID_SAMPLER = [0, 0xffffffff];
-
-/** The ISS's txd (executeTexture in src/golden/iss/thread.ts) on texture memory `memory` (MEMORY_MAP.textureWords words). */
+/** The ISS's txd (executeTxd, as src/golden/iss/thread.ts runs it) on texture memory `memory` (MEMORY_MAP.textureWords words). */
 export function expectedTxd(memory: Uint32Array, x: TxdRequestItem): TxdAnswer {
-  const at = txdHandleAddresses(x.handle);
-  const inside = (address: number, words: number) => address + words <= memory.length;
-  const header = inside(at.header, TXD_HANDLE.header.words) ? memory.subarray(at.header, at.header + TXD_HANDLE.header.words) : INVALID_HEADER;
-  const sampler = inside(at.sampler, TXD_HANDLE.sampler.words) ? memory.subarray(at.sampler, at.sampler + TXD_HANDLE.sampler.words) : INVALID_SAMPLER;
-  const { lodClamp, offset } = decodeTxdControl(x.control);
-  const r = sampleTxd(memory, header, sampler, x.s, x.t, x.dsdx, x.dsdy, x.dtdx, x.dtdy, offset, x.writeMask, { dest: x.dest, lodClamp });
+  const r = executeTxd(memory, [x.s, x.t, x.handle, x.control], [x.dsdx, x.dsdy, x.dtdx, x.dtdy], x.writeMask, x.dest as Vec4);
   return { rgba: r.rgba.map((v) => v >>> 0), status: r.status, tag: x.tag };
 }
 

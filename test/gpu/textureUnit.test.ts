@@ -20,7 +20,7 @@ import {
 import { floorStream } from '../../src/designs/textureFloorStream.ts';
 import { expectLintClean, expectLockstepOnThree } from './threeSimulators.ts';
 import { VectorBench } from './vectorBench.ts';
-import { runTxdStream } from './txdStream.ts';
+import { runTxdStream } from '../../src/designs/txdStream.ts';
 
 const seed = seedFromEnv();
 console.log(`textureUnit.test seed=${seed} (rerun with SEED=${seed})`);

@@ -13,6 +13,7 @@ import { measureBvh8Memory } from '../../designs/bvh8Bench.ts';
 import { measureObb } from '../../designs/obbBench.ts';
 import { measureBvh8Core } from '../../designs/bvh8CoreBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
+import { measureTextureUnit } from '../../designs/textureBench.ts';
 import { measureEmitColdStart } from '../../designs/cliBench.ts';
 import { measureRtlLines } from '../../designs/rtlSize.ts';
 import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
@@ -86,6 +87,10 @@ async function execute(plan: BenchPlan): Promise<number> {
     const eight = measureBvh8Core();
     if (!eight.bvh8MatchesGolden) throw new CliError('the BVH8 IC core disagreed with castRayBvh8 during the benchmark; its figures would be meaningless');
     Object.assign(metrics, { bvh8BoxTestsPerCycle: eight.bvh8BoxTestsPerCycle, bvh8TriTestsPerCycle: eight.bvh8TriTestsPerCycle, bvh8CyclesPerRay: eight.bvh8CyclesPerRay, bvh8SpeedupOverBvh4: eight.bvh8SpeedupOverBvh4 });
+    log('measuring the texture unit on the textured floor (txd fetches per cycle, texel cache hit rate) …');
+    const texture = measureTextureUnit();
+    if (!texture.textureMatchesGolden) throw new CliError('the texture unit disagreed with sampleTxd during the benchmark; its figures would be meaningless');
+    Object.assign(metrics, { txdFetchesPerCycle: texture.txdFetchesPerCycle, texelHitRate: texture.texelHitRate });
     log('measuring the BVH IC core against the brute-force IC core (cycles per ray, node tests per cycle) …');
     const core = measureBvhCore();
     if (!core.bvhMatchesGolden) throw new CliError('the BVH IC core disagreed with the golden traversal during the benchmark; its figures would be meaningless');

@@ -1,7 +1,7 @@
-// Test helper: txd requests offered in order to a TextureUnitSystem on the TS simulator (each held until taken), answers collected, issue cycles and counters read.
-import type { Design } from '../../src/hdl/index.ts';
-import { compileSimulator } from '../../src/hdl/sim/index.ts';
-import { txdAnswerFromOutputs, txdRequestInputs, type TxdAnswer, type TxdRequestItem } from '../../src/designs/textureUnitCosim.ts';
+// txd requests offered in order to a TextureUnitSystem on the TS simulator (each held until taken), answers collected, issue cycles and counters read: the texture unit's tests and its bench.
+import type { Design } from '../hdl/index.ts';
+import { compileSimulator } from '../hdl/sim/index.ts';
+import { txdAnswerFromOutputs, txdRequestInputs, type TxdAnswer, type TxdRequestItem } from './textureUnitCosim.ts';
 
 export interface TxdStreamRun {
   readonly answers: TxdAnswer[];
