@@ -3,9 +3,19 @@ import { describe, expect, test } from 'vitest';
 import { Bool, UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { emitSystemVerilog, legalizeIdentifier } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
-import { topModule } from '../../src/hdl/ir/netlist.ts';
+import { topModule, type Design } from '../../src/hdl/ir/netlist.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
 import { tempDir } from '../tempDir.ts';
+
+// A wire named `i` beside a memory: the memory's power-on loop must not hide it (Verilator VARHIDDEN).
+const NamedI = defineModule('NamedI', () => ({ addr: input(UInt(3)), data: input(UInt(8)), we: input(Bool), q: output(UInt(8)), i: output(UInt(8)) }), (m, io) => {
+  const mem = m.memory(UInt(8), 8);
+  m.when(io.we, () => mem.write(io.addr, io.data));
+  const i = m.wire(UInt(8), { name: 'i' });
+  i.set(mem.readAsync(io.addr));
+  io.q.set(i);
+  io.i.set(io.data);
+});
 
 const Counter = defineModule('Counter', (p: { width: number }) => ({ en: input(Bool), count: output(UInt(p.width)) }), (m, io, p) => {
   const count = m.reg(UInt(p.width), { reset: 0 });
@@ -65,6 +75,12 @@ endmodule
     expect(text).toContain('wire [1:0] always_ = input_;');
   });
 
+  test("a memory's power-on loop takes an index name the module does not use", () => {
+    const text = emitSystemVerilog(elaborate(NamedI, undefined).design).files.find((f) => f.path === 'NamedI.sv')!.text;
+    expect(text).toMatch(/initial for \(int i_init = 0; i_init < 8; i_init\+\+\) \w+\[i_init\] = '0;/);
+    expect(emitSystemVerilog(elaborate(Counter, { width: 4 }).design).files[0]!.text).not.toMatch(/i_init/);
+  });
+
   test('memories with contents get a $readmemh image with one word per address', () => {
     const d = fixtureDesigns.find((x) => x.name === 'mixed')!.elaborate();
     const e = emitSystemVerilog(d);
@@ -78,10 +94,14 @@ endmodule
 });
 
 describe('every emitted design passes Verilator -Wall, iverilog -Wall and Yosys synth', () => {
-  const designs = [...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate() })), { name: 'counter', design: elaborate(Counter, { width: 8 }).design }];
-  for (const { name, design } of designs) {
+  const designs: { name: string; design: Design; style?: 'readable' | 'netlist' }[] = [
+    ...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate() })),
+    { name: 'counter', design: elaborate(Counter, { width: 8 }).design },
+    ...(['readable', 'netlist'] as const).map((style) => ({ name: `a wire named i beside a memory (${style})`, design: elaborate(NamedI, undefined).design, style })),
+  ];
+  for (const { name, design, style } of designs) {
     test(name, async () => {
-      const e = emitSystemVerilog(design);
+      const e = emitSystemVerilog(design, style ? { style } : {});
       const src = { top: topModule(design).name, files: e.files, fileList: e.fileList };
       const [v, i, y] = await Promise.all([verilatorLint(src), icarusCompile(src), yosysSynth(src)]);
       expect(v.output).toBe('');

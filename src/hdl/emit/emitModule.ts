@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryLines, range, sliceOf, where, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -652,7 +652,7 @@ class ModuleEmitter {
 
 
   private emitMemory(mem: Memory): void {
-    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name)) {
+    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name, memoryIndexName(this.mod))) {
       this.line(l.text, l.data);
       if (l.declaration) this.extraLines[mem.name] = this.out.length;
     }

@@ -4,7 +4,7 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryLines, range, sliceOf, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
@@ -229,7 +229,7 @@ class NetlistEmitter {
   // ---------------------------------------------------------------- memories
 
   private emitMemory(mem: Memory): void {
-    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name)) this.line(l.text, l.declaration ? mem.name : l.data === undefined ? undefined : this.net(l.data).name);
+    for (const l of memoryLines(this.names, mem, this.ids.get(mem.name), this.mod.name, memoryIndexName(this.mod))) this.line(l.text, l.declaration ? mem.name : l.data === undefined ? undefined : this.net(l.data).name);
   }
 
 }

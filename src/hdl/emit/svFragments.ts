@@ -1,6 +1,6 @@
 // SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
 import { basename } from 'node:path';
-import type { Design, Instance, Memory, Net, NetId, SourceLoc } from '../ir/netlist.ts';
+import type { Design, Instance, Memory, ModuleIR, Net, NetId, SourceLoc } from '../ir/netlist.ts';
 import { findModule, widthMask } from '../ir/netlist.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
@@ -43,8 +43,19 @@ export interface MemoryLine {
   readonly declaration?: boolean;
 }
 
-/** A memory's declaration, power-on contents, write ports and read ports (`id`: its SV identifier). */
-export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: string): MemoryLine[] {
+/**
+ * The loop variable of the memories' power-on loops: `i`, unless the module names something `i` (a
+ * loop variable that hides a module-level name draws Verilator's VARHIDDEN).
+ */
+export function memoryIndexName(mod: Pick<ModuleIR, 'nets' | 'memories' | 'instances'>): string {
+  const taken = new Set<string>([...mod.nets.map((x) => x.name), ...mod.memories.map((x) => x.name), ...mod.instances.map((x) => x.name)]);
+  let name = 'i';
+  for (let k = 0; taken.has(name); k++) name = `i_init${k === 0 ? '' : k}`;
+  return name;
+}
+
+/** A memory's declaration, power-on contents, write ports and read ports (`id`: its SV identifier; `index`: memoryIndexName). */
+export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: string, index: string): MemoryLine[] {
   const out: MemoryLine[] = [];
   const line = (text: string, data?: NetId) => out.push({ text, ...(data === undefined ? {} : { data }) });
   const aw = Math.max(1, Math.ceil(Math.log2(mem.depth)));
@@ -53,7 +64,7 @@ export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: st
   if (mem.init) line(`  initial $readmemh("${hexFileName(moduleName, mem.name)}", ${id});`);
   else {
     line('`ifndef SYNTHESIS');
-    line(`  initial for (int i = 0; i < ${mem.depth}; i++) ${id}[i] = '0;`);
+    line(`  initial for (int ${index} = 0; ${index} < ${mem.depth}; ${index}++) ${id}[${index}] = '0;`);
     line('`endif');
   }
   const syncReads = mem.readPorts.filter((p) => p.kind === 'sync');
