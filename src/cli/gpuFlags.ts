@@ -1,7 +1,7 @@
 // The whole-GPU flags: RT and IC core counts and the cycle limit (`rtgpu run`, `rtgpu render`), and the
 // configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
-import { MAX_MAIN_MEMORY_WORDS, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
+import { MAX_MAIN_MEMORY_WORDS, defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { DEFAULT_MAX_CYCLES, GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
 import { CliError } from './cliError.ts';
 
@@ -90,6 +90,7 @@ export const gpuConfigFlagOptions = {
   triangles: { type: 'string' },
   vertices: { type: 'string' },
   bvh: { type: 'boolean' },
+  bvh8: { type: 'boolean' },
   'ic-rays': { type: 'string' },
   nodes: { type: 'string' },
   'tri-ranges': { type: 'string' },
@@ -99,7 +100,7 @@ export const gpuConfigFlagOptions = {
 /** Ray slots a BVH IC core can have (src/gpu/bvh/bvhIcCore.ts). */
 const IC_RAY_SLOTS = [2, 4, 8, 16, 32] as const;
 
-type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string; bvh?: boolean; 'ic-rays'?: string; nodes?: string; 'tri-ranges'?: string; 'main-words'?: string };
+type ConfigFlagValues = CoreFlagValues & { triangles?: string; vertices?: string; bvh?: boolean; bvh8?: boolean; 'ic-rays'?: string; nodes?: string; 'tri-ranges'?: string; 'main-words'?: string };
 
 /** `--main-words`: main memory words per thread, a power of two (absent: the ISA's 64 KiB, no parameter). */
 function mainWords(value: string | undefined): Pick<GpuParams, 'mainMemoryWords'> {
@@ -109,13 +110,14 @@ function mainWords(value: string | undefined): Pick<GpuParams, 'mainMemoryWords'
   return w === MAX_MAIN_MEMORY_WORDS ? {} : { mainMemoryWords: w };
 }
 
-/** The GpuParams the flags select; an absent flag keeps the default of GpuTop (or, with --bvh, of its BVH configuration). */
+/** The GpuParams the flags select; an absent flag keeps the default of GpuTop (or, with --bvh or --bvh8, of its BVH or BVH8 configuration). */
 export function gpuConfig(values: ConfigFlagValues): GpuParams {
   const { min, max } = TRIANGLE_MEMORY_CAPACITY;
   // `rtgpu run --triangles FILE` names a scene; here the flag sizes the hardware.
   if (values.triangles !== undefined && !/^[+-]?\d+$/.test(values.triangles))
     throw new CliError(`--triangles sets how many triangles each triangle memory holds (a count, ${min}-${max}), got '${values.triangles}'; a scene file goes to 'rtgpu run --scene FILE' or 'rtgpu render FILE'`);
-  const base = values.bvh ? defaultBvhGpuParams : defaultGpuParams;
+  if (values.bvh && values.bvh8) throw new CliError('--bvh and --bvh8 choose two kinds of IC core; give one');
+  const base = values.bvh ? defaultBvhGpuParams : values.bvh8 ? defaultBvh8GpuParams : defaultGpuParams;
   const cores = {
     rtCores: coreCount(values, 'rt-cores', RT_CORES) ?? base.rtCores,
     icCores: coreCount(values, 'ic-cores', IC_CORES) ?? base.icCores,
@@ -123,22 +125,29 @@ export function gpuConfig(values: ConfigFlagValues): GpuParams {
     vertices: intFlag('vertices', values.vertices, base.vertices, min, max),
     ...mainWords(values['main-words']),
   };
-  if (!values.bvh) {
+  if (!values.bvh && !values.bvh8) {
     const stray = (['ic-rays', 'nodes', 'tri-ranges'] as const).find((f) => values[f] !== undefined);
-    if (stray) throw new CliError(`--${stray} configures the BVH IC cores: add --bvh`);
+    if (stray) throw new CliError(`--${stray} configures the BVH IC cores: add --bvh${stray === 'tri-ranges' ? '' : ' or --bvh8'}`);
     return cores;
   }
   const icRays = intFlag('ic-rays', values['ic-rays'], base.icRays!, IC_RAY_SLOTS[0], IC_RAY_SLOTS[IC_RAY_SLOTS.length - 1]);
   if (!(IC_RAY_SLOTS as readonly number[]).includes(icRays)) throw new CliError(`--ic-rays must be one of ${IC_RAY_SLOTS.join(', ')}, got ${icRays}`);
-  return { ...cores, traversal: 'bvh', icRays, nodes: intFlag('nodes', values.nodes, base.nodes!, min, max), triRanges: intFlag('tri-ranges', values['tri-ranges'], base.triRanges!, min, max) };
+  const nodes = intFlag('nodes', values.nodes, base.nodes!, min, max);
+  if (values.bvh8) {
+    if (values['tri-ranges'] !== undefined) throw new CliError('--tri-ranges sizes the BVH4 cores\' TriRange memories; a BVH8 keeps its triangles in its nodes (drop it, or use --bvh)');
+    return { ...cores, traversal: 'bvh8', icRays, nodes };
+  }
+  return { ...cores, traversal: 'bvh', icRays, nodes, triRanges: intFlag('tri-ranges', values['tri-ranges'], base.triRanges!, min, max) };
 }
 
 export const gpuConfigFlagsUsage = `${coreFlagsUsage}
   --triangles K         triangles each IC core's triangle memory holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.triangles}, ${defaultBvhGpuParams.triangles} with --bvh)
   --vertices V          vertices it holds, ${TRIANGLE_MEMORY_CAPACITY.min}-${TRIANGLE_MEMORY_CAPACITY.max} (default ${defaultGpuParams.vertices}, ${defaultBvhGpuParams.vertices} with --bvh)
   --bvh                 BVH IC cores (BVH traversal) instead of the brute-force ones
-  --ic-rays N           with --bvh: rays in flight per IC core, ${IC_RAY_SLOTS.join(', ')} (default ${defaultBvhGpuParams.icRays})
-  --nodes N             with --bvh: BVHNode4 nodes each IC core holds (default ${defaultBvhGpuParams.nodes})
+  --bvh8                BVH8 IC cores (the GFX12 BVH8 traversal core) instead
+  --ic-rays N           with --bvh or --bvh8: rays in flight per IC core, ${IC_RAY_SLOTS.join(', ')} (default ${defaultBvhGpuParams.icRays})
+  --nodes N             with --bvh: BVHNode4 nodes each IC core holds (default ${defaultBvhGpuParams.nodes}); with --bvh8:
+                        128-byte GFX12 nodes (default ${defaultBvh8GpuParams.nodes})
   --tri-ranges N        with --bvh: TriRanges each IC core holds (default ${defaultBvhGpuParams.triRanges})
   --main-words N        32-bit words of main memory per thread, a power of two, 8-${MAX_MAIN_MEMORY_WORDS} (default ${MAX_MAIN_MEMORY_WORDS}:
                         the ISA's 64 KiB; fewer wrap addresses, for FPGAs with less block RAM)`;

@@ -60,7 +60,7 @@ export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockR
 
 /** `rtCores=4 icCores=2 triangles=512 vertices=2048`: the configuration as the scripts' headers name it. */
 export function configText(p: GpuParams): string {
-  const bvh = p.traversal === 'bvh' ? ` traversal=bvh icRays=${p.icRays} nodes=${p.nodes} triRanges=${p.triRanges}` : '';
+  const bvh = p.traversal === 'bvh' ? ` traversal=bvh icRays=${p.icRays} nodes=${p.nodes} triRanges=${p.triRanges}` : p.traversal === 'bvh8' ? ` traversal=bvh8 icRays=${p.icRays} nodes=${p.nodes}` : '';
   const main = p.mainMemoryWords === undefined ? '' : ` mainMemoryWords=${p.mainMemoryWords}`;
   return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}${main}`;
 }
@@ -73,7 +73,7 @@ export function handoffManifest(design: Design, params: GpuParams, clockMhz: num
   return {
     generator: generator(),
     top: top.name,
-    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : {}), ...(params.mainMemoryWords === undefined ? {} : { mainMemoryWords: params.mainMemoryWords }) },
+    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : params.traversal === 'bvh8' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes } : {}), ...(params.mainMemoryWords === undefined ? {} : { mainMemoryWords: params.mainMemoryWords }) },
     fileList: handoffLayout.fileList,
     clock: { port: 'clk', mhz: clockMhz },
     reset: { port: reset.name, activeLow: true, synchronous: !resetKinds.has('async') },

@@ -39,7 +39,7 @@ This copy's configuration:
 | \`icCores\` | ${c.icCores} | intersection (IC) cores (1 to 32) |
 | \`triangles\` | ${c.triangles} | triangles each IC core's triangle memory holds |
 | \`vertices\` | ${c.vertices} | vertices it holds |
-${c.mainMemoryWords === undefined ? '' : `| \`mainMemoryWords\` | ${c.mainMemoryWords} | 32-bit words of main memory per thread (the ISA's 64 KiB is 16384) |\n`}${c.traversal === 'bvh' ? bvhRows(c) : ''}
+${c.mainMemoryWords === undefined ? '' : `| \`mainMemoryWords\` | ${c.mainMemoryWords} | 32-bit words of main memory per thread (the ISA's 64 KiB is 16384) |\n`}${c.traversal === 'bvh' ? bvhRows(c) : c.traversal === 'bvh8' ? bvh8Rows(c) : ''}
 ## What is here
 
 \`\`\`
@@ -200,6 +200,7 @@ From the rtgpu repository (Node.js 20, \`npm ci\`):
 \`\`\`
 node bin/rtgpu.mjs rtl --out my-rtl --rt-cores 1 --ic-cores 1 --triangles 256 --vertices 1024
 node bin/rtgpu.mjs rtl --out my-rtl --bvh --ic-rays 8    # BVH intersection cores (65,536 triangles each)
+node bin/rtgpu.mjs rtl --out my-rtl --bvh8               # BVH8 (GFX12) intersection cores
 npm run rtl      # this directory, in the default configuration (rtCores 4, icCores 2, triangles 512, vertices 2048)
 \`\`\`
 
@@ -259,6 +260,14 @@ export function memoryInventory(m: HandoffManifest, design: Design): MemoryRow[]
     }
   }
   return rows;
+}
+
+/** The BVH8 configuration's rows (the IC cores walk a GFX12 BVH8 image: docs/bvh-hardware.md "BVH8 traversal core"). */
+function bvh8Rows(c: GpuParams): string {
+  return `| \`traversal\` | bvh8 | BVH8 IC cores (Bvh8IcSystem), loaded with the BVH8 scene image through the triangle DMA channel |
+| \`icRays\` | ${c.icRays} | rays in flight per IC core |
+| \`nodes\` | ${c.nodes} | 128-byte GFX12 nodes (box and triangle-pair) each IC core holds |
+`;
 }
 
 /** The BVH configuration's rows of the table (the IC cores walk a BVH: docs/bvh-hardware.md). */

@@ -279,9 +279,12 @@ describe('rtgpu rtl --bvh: the GPU with BVH intersection cores', () => {
     expect(i.all, 'iverilog').toBe('');
   }, 300_000);
 
-  test('BVH flags need --bvh, and --ic-rays takes a slot count the core can have', async () => {
+  test('BVH flags need --bvh or --bvh8, and --ic-rays takes a slot count the core can have', async () => {
     const cases: [string[], string][] = [
-      [['--nodes', '64'], 'rtgpu: --nodes configures the BVH IC cores: add --bvh'],
+      [['--nodes', '64'], 'rtgpu: --nodes configures the BVH IC cores: add --bvh or --bvh8'],
+      [['--tri-ranges', '64'], 'rtgpu: --tri-ranges configures the BVH IC cores: add --bvh'],
+      [['--bvh', '--bvh8'], 'rtgpu: --bvh and --bvh8 choose two kinds of IC core; give one'],
+      [['--bvh8', '--tri-ranges', '64'], "rtgpu: --tri-ranges sizes the BVH4 cores' TriRange memories; a BVH8 keeps its triangles in its nodes (drop it, or use --bvh)"],
       [['--bvh', '--ic-rays', '3'], 'rtgpu: --ic-rays must be one of 2, 4, 8, 16, 32, got 3'],
       [['--bvh', '--ic-rays', '64'], 'rtgpu: --ic-rays must be between 2 and 32, got 64'],
     ];
@@ -292,4 +295,25 @@ describe('rtgpu rtl --bvh: the GPU with BVH intersection cores', () => {
     }
     expect(existsSync('never-written')).toBe(false);
   }, 120_000);
+});
+
+describe('rtgpu rtl --bvh8: the GPU with BVH8 intersection cores', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rtgpu-handoff-bvh8-'));
+  beforeAll(async () => {
+    const r = await rtgpu('rtl', '--out', dir, '--bvh8', '--rt-cores', '1', '--ic-cores', '1', '--ic-rays', '4', '--triangles', '64', '--vertices', '64', '--nodes', '64');
+    expect(r.exitCode, r.all).toBe(0);
+  }, 180_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('the manifest, README and script headers name the BVH8 configuration; the BVH8 system is in the file list; verilator -Wall is clean', async () => {
+    expect(readManifest(dir).configuration).toEqual({ rtCores: 1, icCores: 1, triangles: 64, vertices: 64, traversal: 'bvh8', icRays: 4, nodes: 64 });
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/\| `traversal` \| bvh8 \|[^\n]*\n\| `icRays` \| 4 \|[^\n]*\n\| `nodes` \| 64 \|/);
+    expect(readFileSync(join(dir, yosysScriptPath('xilinx')), 'utf8')).toContain('traversal=bvh8 icRays=4 nodes=64');
+    const files = readLines(join(dir, handoffLayout.fileList));
+    expect(files.some((f) => /Bvh8IcSystem_/.test(f))).toBe(true);
+    expect(files.some((f) => /BvhIcSystem_|\/IcSystem_/.test(f))).toBe(false);
+    await toolVersion('verilator');
+    const v = await execa('verilator', ['--lint-only', '-Wall', '--top-module', 'rtgpu_top', '-f', 'rtgpu.f'], { cwd: dir, reject: false, all: true });
+    expect(v.all, 'verilator').toBe('');
+  }, 300_000);
 });
