@@ -8,7 +8,8 @@ import type { Rng } from '../../util/seededRandom.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
-import { packWords, unpackWords } from '../words.ts';
+import { raySystemGolden } from '../bvh/raySystemGolden.ts';
+import { packWords } from '../words.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { randomBvhScene } from '../bvh/bvhRays.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
@@ -92,82 +93,20 @@ export function bvh8IcStimulus() {
   };
 }
 
-const hex = (w: readonly number[]) => w.map((x) => (x >>> 0).toString(16).padStart(8, '0')).join(' ');
-
-/** Answers come back out of order, each with its thread id; an answer may match any ray in flight on its thread. */
+/** Every answer against castRayBvh8 (the core's features) on the loaded BVH8 scene image, the box-node, box and triangle test counts. */
 export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
-  let words: number[] = [];
-  let loaded: ParsedBvh8SceneImage | string | undefined;
-  let pending: { origin: Vec3; direction: Vec3; thread: number }[] = [];
-  const counted = { node: 0, box: 0, triangle: 0 };
-  const image = (): ParsedBvh8SceneImage | string => {
-    if (loaded === undefined) {
-      try {
-        loaded = parseBvh8SceneImage(Uint32Array.from(words), '<loaded image>');
-      } catch (e) {
-        loaded = (e as Error).message;
-      }
-    }
-    return loaded;
-  };
-  return {
-    check(_cycle, ins, outs) {
-      const problems: string[] = [];
-      if (ins.rst_n === 0n) {
-        pending = [];
-        counted.node = counted.box = counted.triangle = 0;
-        words = [];
-        loaded = undefined;
-        return null;
-      }
-      if (outs.load_error !== 0n) problems.push('load_error is set');
-      if (outs.dispatch_done === 1n) {
-        const t = Number(outs.dispatch_done_thread);
-        const hit = unpackWords(outs.dispatch_hit_info!, 4);
-        const normal = [...unpackWords(outs.dispatch_hit_normal!, 3), 0];
-        const fault = outs.dispatch_done_fault === 1n;
-        const s = image();
-        const candidates = pending.filter((r) => r.thread === t);
-        if (candidates.length === 0) problems.push(`done for thread ${t}, which has no ray in flight`);
-        else if (typeof s === 'string') problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
-        else {
-          const results = candidates.map((r) => castRayBvh8(s.nodes, r.origin, r.direction, BVH8_CORE_FEATURES));
-          const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && (want.fault === true) === fault);
-          if (k < 0) {
-            const r = candidates[0]!;
-            const faults = (f: boolean) => (f ? ' (fault)' : '');
-            problems.push(`thread ${t}, ray ${hex(r.origin)} / ${hex(r.direction)}: hit ${hex(hit)} normal ${hex(normal)}${faults(fault)}; golden ${hex(results[0]!.hit)} / ${hex(results[0]!.normal)}${faults(results[0]!.fault === true)}`);
-          } else {
-            pending.splice(pending.indexOf(candidates[k]!), 1);
-            const c = results[k]!.counters;
-            counted.node += c.nodeTests;
-            counted.box += c.boxTests;
-            counted.triangle += c.triangleTests;
-            // With nothing in flight, the counters have counted exactly the answered rays' tests.
-            const got = { node: Number(outs.counters_node_tests), box: Number(outs.box_tests), triangle: Number(outs.counters_tests) };
-            if (pending.length === 0 && (got.node !== counted.node || got.box !== counted.box || got.triangle !== counted.triangle))
-              problems.push(`with no ray in flight the system counted ${got.node} box nodes, ${got.box} box and ${got.triangle} triangle tests; castRayBvh8 ${counted.node}, ${counted.box} and ${counted.triangle}`);
-          }
-        }
-      }
-      if (ins.dispatch_ray_start === 1n && outs.dispatch_ready === 1n) {
-        // A slot is free again when its answer enters the last stage (o + t·d: fmul + fadd cycles), one answer per cycle.
-        const most = p.rays + p.fmul + p.fadd + 1;
-        if (pending.length >= most) problems.push(`a ray was accepted while ${pending.length} were unanswered (at most ${most})`);
-        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
-      }
-      if (ins.load_start === 1n) {
-        if (pending.length > 0) problems.push(`a new scene was loaded with ${pending.length} rays in flight (the stimulus pauses too briefly)`);
-        words = [];
-        loaded = undefined;
-      }
-      if (ins.load_valid === 1n) {
-        words.push(Number(ins.load_data));
-        loaded = undefined;
-      }
-      return problems.length ? problems.join('; ') : null;
-    },
-  };
+  return raySystemGolden({
+    parse: (words) => parseBvh8SceneImage(words, '<loaded image>'),
+    cast: (s: ParsedBvh8SceneImage, origin, direction) => castRayBvh8(s.nodes, origin, direction, BVH8_CORE_FEATURES),
+    counters: [
+      { what: 'box nodes', output: 'counters_node_tests', of: (r) => r.counters.nodeTests },
+      { what: 'box tests', output: 'box_tests', of: (r) => r.counters.boxTests },
+      { what: 'triangle tests', output: 'counters_tests', of: (r) => r.counters.triangleTests },
+    ],
+    golden: 'castRayBvh8',
+    // A slot is free again when its answer enters the last stage (o + t·d: fmul + fadd cycles), one answer per cycle.
+    maxInFlight: p.rays + p.fmul + p.fadd + 1,
+  });
 }
 
 export const bvh8IcCosimDesign: CosimDesign = {
