@@ -8,7 +8,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
+import { bvh8SceneImage, bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
 import { buildRunJob, parseRunCommandLine, type RunCommandLine } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
 
@@ -123,7 +123,7 @@ describe('rtgpu run: raw images', () => {
     expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
   });
 
-  test('--bvh: an OBJ (its BVH built), the Cornell box, and BVH scene images give the results of brute force', async () => {
+  test('--bvh, --bvh8: an OBJ (its BVH or BVH8 built), the Cornell box, and BVH scene images give the results of brute force', async () => {
     const f = inputs();
     const variants = [
       [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!],
@@ -132,6 +132,8 @@ describe('rtgpu run: raw images', () => {
       [f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['bvh.bin']!, '--bvh'],
       [f['k.s']!, '--const', f['c.hex']!, '--json'],
       [f['k.s']!, '--const', f['c.hex']!, '--bvh', '--json'],
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!, '--bvh8'],
+      [f['k.s']!, '--const', f['c.hex']!, '--bvh8', '--json'],
     ];
     const runs = await Promise.all(variants.map((v) => rtgpu(...v, '--pixels', '2')));
     runs.forEach((r, i) => {
@@ -139,8 +141,9 @@ describe('rtgpu run: raw images', () => {
       expect(r.exitCode).toBe(0);
     });
     expect(runs[0]!.stdout.split('\n')[0]).toBe('pixel 0: 3e800000 00000000 c0000000 00000001');
-    for (const r of runs.slice(1, 4)) expect(r.stdout).toBe(runs[0]!.stdout);
+    for (const r of [...runs.slice(1, 4), runs[6]!]) expect(r.stdout).toBe(runs[0]!.stdout);
     expect(runs[5]!.stdout).toBe(runs[4]!.stdout);
+    expect(runs[7]!.stdout).toBe(runs[4]!.stdout);
   }, 120_000);
 
   test('--bvh: bad combinations are errors that say what to do', async () => {
@@ -148,6 +151,7 @@ describe('rtgpu run: raw images', () => {
     const cases: [string[], number, RegExp][] = [
       [[f['k.s']!, '--triangles', f['tri.hex']!, '--bvh'], 1, /^rtgpu: .*tri\.hex: error: .* \(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
       [[f['k.s']!, '--triangles', f['bvh.bin']!], 1, /^rtgpu: .*bvh\.bin: error: .* \(it is a BVH scene image: add --bvh\)$/],
+      [[f['k.s']!, '--bvh', '--bvh8'], 2, /^rtgpu: give --bvh or --bvh8, not both$/],
       [[f['k.s']!, '--triangles', f['short.hex']!, '--bvh'], 1, /^rtgpu: .*short\.hex: error: word 0 gives a triangle section of 1 word, not a multiple of 4/],
     ];
     const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
@@ -169,5 +173,8 @@ describe('rtgpu run: raw images', () => {
     const built = buildRunJob({ program: f['k.s']!, triangles: f['scene.obj']!, traversal: 'bvh', pixels: 1 });
     expect([...built.triangles]).toEqual([...job.triangles]);
     expect(buildRunJob({ program: f['k.s']!, pixels: 1 }).traversal).toBe('brute-force');
+    const eight = buildRunJob(runLine([f['k.s']!, '--scene', f['scene.obj']!, '--bvh8'])!.inputs);
+    expect(eight.traversal).toBe('bvh8');
+    expect([...eight.triangles]).toEqual([...bvh8SceneImage(parseObj(obj, 'scene.obj')).image]);
   });
 });

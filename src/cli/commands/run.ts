@@ -14,7 +14,7 @@ import { cameraConstants, defaultCamera } from '../../host/camera.ts';
 import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel } from '../../host/runtime/index.ts';
 
 
-const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh] [--pixels N] [--sim S] [--json] [options]
+const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8] [--pixels N] [--sim S] [--json] [options]
        rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
 
 Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
@@ -38,6 +38,8 @@ default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixe
   --triangles FILE      the same as --scene
   --bvh                 trace through a BVH: an OBJ file (or the Cornell box) gets its BVH built;
                         a .hex/.bin file must be a BVH scene image (docs/host.md)
+  --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores on the GPU): the BVH8 of the
+                        OBJ file, the triangle-memory image's triangles or the Cornell box is built
   --pixels N            pixels to run (default 1)
 ${gpuSimUsage('iss')}
                         (on the RTL, cycles are GPU clock cycles; on the ISS, instructions)
@@ -54,7 +56,7 @@ export interface RunInputs {
   readonly constants?: string;
   /** OBJ file or triangle-memory image; undefined: the built-in Cornell box. */
   readonly triangles?: string;
-  /** Default 'brute-force'; 'bvh': the triangles as a BVH scene image (built for an OBJ file). */
+  /** Default 'brute-force'; 'bvh': the triangles as a BVH scene image (built for an OBJ file); 'bvh8': as a BVH8 scene image, built. */
   readonly traversal?: Traversal;
   readonly pixels: number;
 }
@@ -124,6 +126,7 @@ const flags = {
   scene: { type: 'string' },
   triangles: { type: 'string' },
   bvh: { type: 'boolean' },
+  bvh8: { type: 'boolean' },
   pixels: { type: 'string' },
   sim: { type: 'string' },
   json: { type: 'boolean' },
@@ -152,11 +155,12 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | HelpPlan {
   // `rtgpu rtl --triangles K` sizes the triangle memories; here the flag names a scene file.
   if (values.triangles !== undefined && /^[+-]?\d+$/.test(values.triangles))
     throw new CliError(`--triangles names a scene file here (the same as --scene), got the number ${values.triangles}; the simulated GPU sizes its triangle memories to the scene (a hardware configuration: 'rtgpu rtl --triangles K')`);
+  if (values.bvh && values.bvh8) throw new CliError('give --bvh or --bvh8, not both');
   const sim = gpuSimFlag(values.sim, 'iss');
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values, pixels);
-  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : 'brute-force', pixels };
+  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : 'brute-force', pixels };
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
 
