@@ -1,5 +1,8 @@
-// BVH8 (GFX12 image) against the BVH4 on the bunny in the Cornell box, for `rtgpu bench` (bvh8MemoryRatio) and docs/bvh.md.
-import { buildBvh8, bvhSceneImage, encodeBvh8Image, type Bvh8BuildOptions } from '../bvh/index.ts';
+// BVH8 (GFX12 image) against the BVH4 on the bunny in the Cornell box, for `rtgpu bench` (bvh8MemoryRatio,
+// bvh8InstancedMemoryRatio) and docs/bvh.md.
+import { buildBvh8, buildBvh8Instanced, bvhSceneImage, encodeBvh8Image, type Bvh8BuildOptions } from '../bvh/index.ts';
+import { bunniesInBox } from '../golden/bunniesScene.ts';
+import { flattenInstances } from '../golden/instancedScene.ts';
 import { castRayBvh } from '../golden/bvh/bvhCaster.ts';
 import { castRayBvh8 } from '../golden/bvh/bvh8Caster.ts';
 import { testTriangleWatertight } from '../golden/watertight.ts';
@@ -82,6 +85,15 @@ export function compareBvh8(scene: Scene, camera: Camera, width: number, height:
 export function measureBvh8Memory(): { bvh8MemoryRatio: number } {
   const scene = bunnyInBox();
   return { bvh8MemoryRatio: encodeBvh8Image(buildBvh8(scene)).words.length / bvhSceneImage(scene).image.length };
+}
+
+/**
+ * bvh8InstancedMemoryRatio: bytes of `--scene bunnies` (6 bunnies and the Cornell box) as a two-level image (each mesh's
+ * BLAS once, instance nodes, a TLAS) over the BVH8 image of the same scene flattened; the point of instance nodes.
+ */
+export function measureBvh8InstancedMemory(): { bvh8InstancedMemoryRatio: number } {
+  const { scene } = bunniesInBox();
+  return { bvh8InstancedMemoryRatio: buildBvh8Instanced(scene).words.length / encodeBvh8Image(buildBvh8(flattenInstances(scene))).words.length };
 }
 
 /** The bench's comparison: the bunny in the box, `rtgpu render`'s default 64x48 primary rays. */

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { buildBvh8, buildBvh8Instanced, encodeBvh8Image } from '../../src/bvh/index.ts';
 import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { bunniesInBox } from '../../src/golden/bunniesScene.ts';
+import { measureBvh8InstancedMemory } from '../../src/designs/bvh8Bench.ts';
 import { defaultMaterials } from '../../src/golden/defaultScene.ts';
 import { toNumber } from '../../src/golden/float32.ts';
 import { affineFrom, flattenInstances } from '../../src/golden/instancedScene.ts';
@@ -105,5 +106,7 @@ describe('rtgpu render and --scene bunnies', () => {
     // One bunny BLAS and the box's, six instance nodes and the box's; a fraction of the flattened image.
     expect(inst.instanceNodes).toBe(7);
     expect(inst.words.length).toBeLessThan(flatImage.length / 3);
+    // The bench figure is exactly this ratio.
+    expect(measureBvh8InstancedMemory().bvh8InstancedMemoryRatio).toBe(inst.words.length / flatImage.length);
   });
 });

@@ -9,7 +9,7 @@ import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
 import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
-import { measureBvh8Memory } from '../../designs/bvh8Bench.ts';
+import { measureBvh8InstancedMemory, measureBvh8Memory } from '../../designs/bvh8Bench.ts';
 import { measureObb } from '../../designs/obbBench.ts';
 import { measureBvh8Core } from '../../designs/bvh8CoreBench.ts';
 import { measureBvhCore } from '../../designs/bvhCoreBench.ts';
@@ -81,6 +81,8 @@ async function execute(plan: BenchPlan): Promise<number> {
     Object.assign(metrics, measureBvhTests());
     log('measuring the BVH8 (GFX12 image) memory of the bunny in the Cornell box against the BVH4 …');
     Object.assign(metrics, measureBvh8Memory());
+    log('measuring the instanced BVH8 (--scene bunnies) against the same scene flattened …');
+    Object.assign(metrics, measureBvh8InstancedMemory());
     log('measuring oriented boxes on the thin rods (box tests and SAH cost saved against axis-aligned boxes) …');
     Object.assign(metrics, measureObb());
     log('measuring the BVH8 IC core on the bunny (box and triangle tests per cycle, cycles per ray against the BVH4 core) …');
