@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -73,13 +73,15 @@ class ModuleEmitter {
       for (const i of cellInputs(c)) this.readers[i]!++;
       if (c.op === 'slice' || c.op === 'sext') this.needsName.add(c.a);
     }
+    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)), zeroExtended: (id) => zeroExtendedFrom(this.driver, id) };
     for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.readers[x]!++);
     for (const m of mod.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && this.readers[x]!++);
       for (const p of m.writePorts) {
-        [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && this.readers[x]!++);
+        const mask = p.mask === undefined ? undefined : writeMaskOf(this.names, p.mask);
+        [p.addr, p.data, p.en, mask].forEach((x) => x !== undefined && this.readers[x]!++);
         this.needsName.add(p.addr);
-        if (p.mask !== undefined) [p.mask, p.data].forEach((x) => this.needsName.add(x));
+        if (mask !== undefined) [mask, p.data].forEach((x) => this.needsName.add(x));
       }
       for (const p of m.readPorts) this.needsName.add(p.addr);
     }
@@ -87,7 +89,6 @@ class ModuleEmitter {
     this.trees = new DecisionTrees(mod, this.readers);
     this.enums = enumIdentifiers(this.ids);
     this.usage = new BitUsage(mod.nets);
-    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)) };
   }
 
   private net(id: NetId): Net {
@@ -627,9 +628,10 @@ class ModuleEmitter {
 
   private useMemory(mem: Memory): void {
     for (const p of mem.writePorts) {
-      for (const x of [p.addr, p.en, p.data, p.mask]) {
+      for (const x of [p.addr, p.en, p.data, p.mask === undefined ? undefined : writeMaskOf(this.names, p.mask)]) {
         if (x === undefined) continue;
-        this.usage.readAll(x);
+        if (x === p.data) this.usage.read(x, 0, writtenBits(this.names, mem, p) - 1);
+        else this.usage.readAll(x);
         this.use(x);
       }
     }

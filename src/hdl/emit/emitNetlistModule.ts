@@ -4,7 +4,7 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
@@ -35,7 +35,7 @@ class NetlistEmitter {
       this.driver.set(c.out, c);
       if (c.op === 'const') this.consts.set(c.out, c.value);
     }
-    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.ref(id), flag: (id) => this.ref(id) };
+    this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.ref(id), flag: (id) => this.ref(id), zeroExtended: (id) => zeroExtendedFrom(this.driver, id) };
     this.usage = new BitUsage(mod.nets);
     for (const c of mod.cells) {
       if (c.op === 'slice') this.usage.read(c.a, c.lo, c.lo + mod.nets[c.out]!.width - 1);
@@ -44,7 +44,10 @@ class NetlistEmitter {
     for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.usage.readAll(x));
     for (const m of mod.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && this.usage.readAll(x));
-      for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && this.usage.readAll(x));
+      for (const p of m.writePorts) {
+        [p.addr, p.en, p.mask === undefined ? undefined : writeMaskOf(this.names, p.mask)].forEach((x) => x !== undefined && this.usage.readAll(x));
+        this.usage.read(p.data, 0, writtenBits(this.names, m, p) - 1);
+      }
     }
     for (const i of mod.instances) Object.values(i.inputs).forEach((x) => this.usage.readAll(x));
   }

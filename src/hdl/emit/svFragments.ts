@@ -1,6 +1,6 @@
 // SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
 import { basename } from 'node:path';
-import type { Design, Instance, Memory, ModuleIR, Net, NetId, SourceLoc } from '../ir/netlist.ts';
+import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, SourceLoc } from '../ir/netlist.ts';
 import { findModule, widthMask } from '../ir/netlist.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
@@ -19,6 +19,31 @@ export interface NetNames {
   value(id: NetId): string;
   /** A 1-bit net as an operand of `&&`. */
   flag(id: NetId): string;
+  /** The operand of the zero extension that drives `id`, if one does. */
+  zeroExtended(id: NetId): NetId | undefined;
+}
+
+/** The operand of the `zext` cell that drives `id` (from an emitter's map of drivers), if one does. */
+export function zeroExtendedFrom(drivers: ReadonlyMap<NetId, Cell>, id: NetId): NetId | undefined {
+  const c = drivers.get(id);
+  return c?.op === 'zext' ? c.a : undefined;
+}
+
+/**
+ * The net whose bits are a write port's lane enables: the mask itself, or the operand of the zero extension that
+ * drives it, whose lanes past its width are never written and get no statement. Why: besides being shorter, a
+ * bit select of a zero extension past the operand's width, as the condition of a lane's nonblocking write, is
+ * folded onto the wrong bit of a wider net by Verilator 5.006 (docs/hdl-guide.md, "Simulator bugs worked around").
+ */
+export function writeMaskOf(n: Pick<NetNames, 'zeroExtended'>, mask: NetId): NetId {
+  return n.zeroExtended(mask) ?? mask;
+}
+
+/** The low data bits a write port can write: every bit, or its lanes up to the width of writeMaskOf's net. */
+export function writtenBits(n: Pick<NetNames, 'zeroExtended' | 'nets'>, mem: Memory, p: Memory['writePorts'][number]): number {
+  if (p.mask === undefined) return mem.width;
+  const g = p.maskGranularity!;
+  return g * Math.min(mem.width / g, n.nets[writeMaskOf(n, p.mask)]!.width);
 }
 
 /** Bit `bit` of a named net or a constant. */
@@ -85,9 +110,10 @@ export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: st
         continue;
       }
       const g = p.maskGranularity!;
-      for (let i = 0; i < mem.width / g; i++) {
+      const mask = writeMaskOf(n, p.mask);
+      for (let i = 0; i < writtenBits(n, mem, p) / g; i++) {
         const [hi, lo] = [i * g + g - 1, i * g];
-        line(`    if (${cond} && ${bitOf(n, p.mask, i)}) ${id}[${index}][${hi}:${lo}] <= ${sliceOf(n, p.data, hi, lo)};`);
+        line(`    if (${cond} && ${bitOf(n, mask, i)}) ${id}[${index}][${hi}:${lo}] <= ${sliceOf(n, p.data, hi, lo)};`);
       }
     }
     line('  end');
