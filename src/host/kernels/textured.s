@@ -1,21 +1,19 @@
-// Kernel `textured`: the `shade` kernel (shade.s, line for line) whose diffuse colour Kd is multiplied by
+// Kernel `textured`: the `shade` kernel (shade.s, its lines kept) whose diffuse colour Kd is multiplied by
 // a texel where the hit's material has a texture. The texel comes from `txd` at the hit's texture
 // coordinates with derivatives from ray differentials (Igehy 1999): the primary ray's unnormalized
 // direction d = forward + u·right + v·up changes per pixel by dd/dx = (2/W)·right and dd/dy = −(2/H)·up;
 // on the hit plane (normal n, origin differential 0) dp/dx = (dot(q, n)·dd/dx − dot(dd/dx, n)·q) / dot(d, n)
 // with q = hit − eye, and ds/dx = dot(A.xyz, dp/dx), where s = dot(A.xyz, p) + A.w (likewise t with B).
-// Constants: CAMERA_LAYOUT, SHADE_LAYOUT, then TEXTURED_LAYOUT (src/host/texturedConstants.ts), with
-// M = the material count (word 30):
-//   256 + 16 M + 4 (s − 1): the txd handle of shader id s's texture (0: no texture)
-//   256 + 20 M + 32 i: triangle i's rows A (x y z w), B (x y z w), i = RV15.w after trace (traversal order)
-// As shade.s, plus +0x160 at R29: the primary ray's unnormalized direction d.
-// Constants: CAMERA_LAYOUT then SHADE_LAYOUT (src/host/frame.ts); the byte offsets below follow it:
+// Constants: CAMERA_LAYOUT, SHADE_LAYOUT (src/host/frame.ts), then TEXTURED_LAYOUT
+// (src/host/texturedConstants.ts); byte offsets, M = the material count (byte 120):
 //   80 sky r g b | 96 ambient r g b | 112 light count (int) | 116 shadow-ray offset
 //   128 + 32 i: light i position x y z, +16 its colour r g b | 240 + 16 s: material of shader id s:
-//   r g b (Kd, or Ke when emissive) and the emissive flag (int).
+//   r g b (Kd, or Ke when emissive) and the emissive flag (int)
+//   256 + 16 M + 4 (s − 1): the txd handle of shader id s's texture (0: no texture)
+//   256 + 20 M + 32 i: triangle i's rows A (x y z w), B (x y z w), i = RV15.w after trace (traversal order)
 // Only R1, R29, RV14 and RV15 survive a trace, so the shading state lives at the thread base R29:
-//   +0x100 primary direction | +0x110 shadow-ray origin | +0x120 unit normal | +0x130 Kd
-//   +0x140 colour so far | +0x150 light index | +0x154 |l|² | +0x158 n̂ · l̂
+//   +0x100 primary direction | +0x110 shadow-ray origin | +0x120 unit normal | +0x130 Kd (· texel)
+//   +0x140 colour so far | +0x150 light index | +0x154 |l|² | +0x158 n̂ · l̂ | +0x160 unnormalized d
     s_write_high R24, #0x2000      // constant memory base 0x20000000
     s_load_4byte R13, R24, #64     // width
     ii_div R2, R1, R13             // py = id / width
