@@ -23,6 +23,8 @@ export interface ReferenceFrame {
   readonly camera: Camera;
   readonly width: number;
   readonly height: number;
+  /** Tell pixels at every triangle's edge apart (default: only where the shader id changes), for textures that are not continuous across edges. */
+  readonly triangleEdges?: boolean;
 }
 
 /** How the texture is read: trilinear or nearest-of-nearest-level mip mapping, or point samples of level 0 (for supersampling). */
@@ -193,7 +195,7 @@ export class TexturedReference {
     n = unit(n);
     const origin = add(p, mul(n, this.shadowOffset));
     let rgb: V = [kd[0] * this.f.ambient[0], kd[1] * this.f.ambient[1], kd[2] * this.f.ambient[2]];
-    let key = `s${tri.shader}`;
+    let key = `s${tri.shader}${this.f.triangleEdges ? `t${hit.tri}` : ''}`;
     for (const light of this.f.lights) {
       const l = sub([...light.position], origin);
       const cos = dot(n, l) / Math.sqrt(dot(l, l));
