@@ -69,7 +69,7 @@ export function texturedConstants(shade: Uint32Array, scene: Scene, materials: r
   for (let t = 0; t < triangleCount(scene); t++) if (handles[scene.triangles[4 * t + 3]! - 1]) rows = t + 1;
   const total = TEXTURED_LAYOUT.rows(m) + TEXTURED_LAYOUT.rowWords * rows;
   if (total > CONSTANT_WORDS)
-    throw new SceneError(file, undefined, `the textured kernel needs ${total} words of constant memory (${TEXTURED_LAYOUT.rows(m)} for the camera, lights, ${m} materials and their textures, ${TEXTURED_LAYOUT.rowWords} per triangle up to the last textured one, triangle ${rows - 1}); it holds ${CONSTANT_WORDS}`);
+    throw new SceneError(file, undefined, `the textured kernel needs ${total} words of constant memory (${TEXTURED_LAYOUT.rows(m)} for the camera, lights, ${m} materials and their textures, ${TEXTURED_LAYOUT.rowWords} per triangle up to the last textured one, triangle ${rows - 1}); it holds ${CONSTANT_WORDS} (the shade kernel draws the scene with flat colours)`);
   const words = new Uint32Array(total);
   words.set(shade, 0);
   words.set(handles, TEXTURED_LAYOUT.handles(m));

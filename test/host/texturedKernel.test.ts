@@ -80,7 +80,7 @@ describe('textureRows and texturedConstants', () => {
     const many: Scene = { vertices: scene.vertices, triangles: Uint32Array.from({ length: 4400 }, (_, i) => (i % 4 === 3 ? TEXTURED_SHADERS.floor : scene.triangles[i % 4]!)) };
     expect(() => texturedConstants(shade, many, materials, [0, 0, 0, 0, 0, 0, floorHandle], 'big.obj')).toThrow(SceneError);
     expect(() => texturedConstants(shade, many, materials, [0, 0, 0, 0, 0, 0, floorHandle], 'big.obj')).toThrow(
-      'big.obj: error: the textured kernel needs 8899 words of constant memory (99 for the camera, lights, 7 materials and their textures, 8 per triangle up to the last textured one, triangle 1099); it holds 8192',
+      'big.obj: error: the textured kernel needs 8899 words of constant memory (99 for the camera, lights, 7 materials and their textures, 8 per triangle up to the last textured one, triangle 1099); it holds 8192 (the shade kernel draws the scene with flat colours)',
     );
   });
 });
