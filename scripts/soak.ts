@@ -1,5 +1,5 @@
 // The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
-// designs on every back end, random programs on the RT core, the float units, the IC system.
+// designs on every back end, random programs on the RT core, the float units, the IC system, the textured kernel.
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -59,6 +59,11 @@ const STEPS: readonly Step[] = [
     name: 'ic',
     what: 'ray-triangle tests through the IC system against the caster (1,000,000)',
     command: (quick, seed) => tsx('scripts/ic-soak.ts', '--tests', quick ? '5000' : '1000000', '--seed', String(seed)),
+  },
+  {
+    name: 'textured',
+    what: 'the textured kernel on the ISA simulator against the float64 renderer: random cameras, traversals and texture coordinates (500 frames)',
+    command: (quick, seed) => tsx('scripts/textured-soak.ts', '--frames', quick ? '10' : '500', '--seed', String(seed)),
   },
 ];
 

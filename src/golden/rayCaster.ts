@@ -10,7 +10,7 @@ export type Vec4 = [number, number, number, number];
 export interface TraceResult {
   /** RV14 after trace: hit x, y, z and the shader id (an integer); all zero on a miss. */
   readonly hit: Vec4;
-  /** RV15 after trace: the unnormalized geometric normal cross(e1, e2) and 0; all zero on a miss. */
+  /** RV15 after trace: the unnormalized geometric normal cross(e1, e2) and the hit triangle's index (traversal order); all zero on a miss. */
   readonly normal: Vec4;
   /** Index of the closest triangle hit, −1 on a miss. */
   readonly triangle: number;
@@ -116,7 +116,7 @@ export function hitWithShader(o: Vec3, d: Vec3, index: number, shader: number, t
   const nrm = cross(test.e1, test.e2);
   return {
     hit: [fadd(o[0], fmul(t, d[0])), fadd(o[1], fmul(t, d[1])), fadd(o[2], fmul(t, d[2])), shader],
-    normal: [nrm[0], nrm[1], nrm[2], 0],
+    normal: [nrm[0], nrm[1], nrm[2], index],
     triangle: index,
     t,
   };

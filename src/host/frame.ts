@@ -12,6 +12,9 @@ import { bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '.
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { cameraConstants, type Camera } from './camera.ts';
 import { kernelSource, type KernelName } from './kernels/index.ts';
+import { DEFAULT_TEXTURE_SAMPLER, textureMemoryImage } from './textureMemory.ts';
+import { texturedConstants } from './texturedConstants.ts';
+import { TextureError, type FilterModeName } from '../golden/texture/index.ts';
 import type { GpuJob } from './runtime/gpuJob.ts';
 import type { RunPixel } from './runtime/gpuJob.ts';
 
@@ -38,6 +41,8 @@ export interface FrameSpec {
   readonly sky?: Rgb;
   /** `shade`: ambient light (every surface gets Kd · ambient, shadowed or not). */
   readonly ambient?: Rgb;
+  /** `textured`: the filter of the one sampler every texture gets (default trilinear, DEFAULT_TEXTURE_SAMPLER). */
+  readonly textureFilter?: FilterModeName;
 }
 
 /** The frame `rtgpu render` draws unless told otherwise (and whose constants `rtgpu run` loads without --const). */
@@ -158,13 +163,17 @@ export function shadeConstants(spec: FrameSpec): Uint32Array {
   return words;
 }
 
-/** The image the IC cores load: the triangle-memory image, or for BVH frames the BVH scene image (the BVH built unless given). */
-function triangleImage(spec: FrameSpec, traversal: Traversal): Uint32Array {
+/**
+ * The image the IC cores load: the triangle-memory image, or for BVH frames the BVH scene image (the BVH
+ * built unless given); and the scene in the order of the triangle indices trace returns (RV15.w): the
+ * scene's own, or for 'bvh' the BVH's (a BVH8's primitive indices are the scene's own order).
+ */
+function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Array; ordered: Scene } {
   const file = spec.sceneFile ?? '<scene>';
   if (traversal === 'brute-force') {
     if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH was given for a 'brute-force' frame");
     checkSceneFits(spec.scene, file);
-    return sceneToImage(spec.scene);
+    return { image: sceneToImage(spec.scene), ordered: spec.scene };
   }
   // Triangles and vertices first: no BVH is built for a scene that cannot fit anyway.
   checkSceneFits(spec.scene, file, defaultBvhCapacity);
@@ -173,21 +182,46 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): Uint32Array {
     const { image, bvh8 } = bvh8SceneImage(spec.scene);
     const nodes = bvh8.boxNodes + bvh8.primitiveNodes;
     if (nodes > defaultBvh8IcSystemParams.nodes) throw new SceneError(file, undefined, `the scene has ${nodes} BVH8 nodes; the BVH8 node memory holds ${defaultBvh8IcSystemParams.nodes}`);
-    return image;
+    return { image, ordered: spec.scene };
   }
-  const { image, bvh } = spec.bvh === undefined ? bvhSceneImage(spec.scene) : { image: encodeBvhSceneImage(spec.scene, spec.bvh), bvh: spec.bvh };
+  const { image, bvh, ordered } = spec.bvh === undefined ? bvhSceneImage(spec.scene) : { image: encodeBvhSceneImage(spec.scene, spec.bvh), bvh: spec.bvh, ordered: spec.scene };
   checkSceneFits(spec.scene, file, defaultBvhCapacity, bvh);
-  return image;
+  return { image, ordered };
+}
+
+/**
+ * The `textured` kernel's constants and, when a material has a texture, the texture-memory image
+ * (textureMemoryImage with the spec's filter); `ordered` is the scene in trace's triangle order.
+ */
+function texturedFrame(spec: FrameSpec, ordered: Scene): { constants: Uint32Array; texture?: Uint32Array } {
+  const file = spec.sceneFile ?? '<scene>';
+  const materials = spec.materials ?? defaultMaterials();
+  const shade = shadeConstants(spec);
+  if (!materials.some((m) => m.texture !== undefined)) return { constants: texturedConstants(shade, ordered, materials, materials.map(() => 0), file) };
+  let image;
+  try {
+    image = textureMemoryImage(materials, { sampler: { ...DEFAULT_TEXTURE_SAMPLER, filter: spec.textureFilter ?? DEFAULT_TEXTURE_SAMPLER.filter } });
+  } catch (e) {
+    if (e instanceof TextureError) throw new SceneError(file, undefined, e.message);
+    throw e;
+  }
+  const handles = image.materialSlots.map((k) => (k < 0 ? 0 : image.slots[k]!.handle));
+  return { constants: texturedConstants(shade, ordered, materials, handles, file), texture: image.words };
 }
 
 /** The job of one frame: pixel id = py · width + px. Throws if the scene does not fit the GPU. */
 export function buildFrame(spec: FrameSpec): GpuJob {
   const traversal = spec.traversal ?? (spec.bvh === undefined ? 'brute-force' : 'bvh');
-  const triangles = triangleImage(spec, traversal);
+  const { image: triangles, ordered } = triangleImage(spec, traversal);
   const { path, source } = kernelSource(spec.kernel);
   const { words, sourceLines } = assemble(source, path);
+  const job = { program: words, sourceFile: path, sourceLines, triangles, traversal, pixels: spec.width * spec.height };
+  if (spec.kernel === 'textured') {
+    const { constants, texture } = texturedFrame(spec, ordered);
+    return { ...job, constants, ...(texture === undefined ? {} : { texture }) };
+  }
   const constants = spec.kernel === 'shade' ? shadeConstants(spec) : cameraConstants(spec.camera, spec.width, spec.height);
-  return { program: words, sourceFile: path, sourceLines, constants, triangles, traversal, pixels: spec.width * spec.height };
+  return { ...job, constants };
 }
 
 /** A float channel as a byte: clamped to [0, 1], × 255, rounded; NaN is 0. */
@@ -216,13 +250,13 @@ export function shaderColour(id: number): [number, number, number] {
 }
 
 /**
- * RGB bytes of the frame (row-major from the top-left pixel). `shade`: the returned r, g, b floats;
+ * RGB bytes of the frame (row-major from the top-left pixel). `shade` and `textured`: the returned r, g, b floats;
  * `id`: a distinct colour per shader id, black on a miss.
  */
 export function pixelsToImage(spec: Pick<FrameSpec, 'kernel' | 'width' | 'height'>, pixels: readonly RunPixel[]): Uint8Array {
   const rgb = new Uint8Array(spec.width * spec.height * 3);
   for (const p of pixels) {
-    const colour = spec.kernel === 'shade' ? [channel(p.ret[0]), channel(p.ret[1]), channel(p.ret[2])] : shaderColour(p.ret[3] >>> 0);
+    const colour = spec.kernel !== 'id' ? [channel(p.ret[0]), channel(p.ret[1]), channel(p.ret[2])] : shaderColour(p.ret[3] >>> 0);
     rgb.set(colour, 3 * p.pixel);
   }
   return rgb;

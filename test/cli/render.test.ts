@@ -133,7 +133,7 @@ describe('rtgpu render --sim iss', () => {
       [['--fov', '180'], /^rtgpu: --fov must be between 0 and 180/],
       [['--fov', '-10'], /^rtgpu: --fov must be between 0 and 180/],
       [['--fov', 'wide'], /^rtgpu: --fov expects a number, got 'wide'$/],
-      [['--kernel', 'phong'], /^rtgpu: --kernel: unknown kernel 'phong' \(choose from id, shade\)$/],
+      [['--kernel', 'phong'], /^rtgpu: --kernel: unknown kernel 'phong' \(choose from id, shade, textured\)$/],
       [['--sim', 'modelsim'], /^rtgpu: --sim: unknown simulator 'modelsim' \(choose from ts, verilator, icarus, lockstep, iss, or a comma list of ts, verilator, icarus\)$/],
       [['--sim', 'ts,iss'], /^rtgpu: --sim ts,iss: 'iss' cannot run in lockstep \(choose from ts, verilator, icarus\)$/],
       [['--rt-cores', '0'], /^rtgpu: --rt-cores must be between 1 and 4, got 0$/],

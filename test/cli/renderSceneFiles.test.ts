@@ -225,7 +225,7 @@ describe('rtgpu render: a scene file is framed and lit from its bounds', () => {
       [[scene, '--light', '1,2,nan'], /^rtgpu: --light expects three numbers .*'nan' is not a number/],
       [[scene, '--light', '1,2,1e39'], /^rtgpu: --light: 1e39 is out of binary32 range$/],
       [[scene, ...five], /^rtgpu: --light: the shade kernel takes at most 4 lights, got 5$/],
-      [[scene, '--light', '0,1,0', '--kernel', 'id'], /^rtgpu: --light: the id kernel draws no lighting \(lights are for --kernel shade\)$/],
+      [[scene, '--light', '0,1,0', '--kernel', 'id'], /^rtgpu: --light: the id kernel draws no lighting \(lights are for --kernel shade or textured\)$/],
       [[scene, '--look', '100.005,50.005,-19.96715'], /^rtgpu: --look must differ from --eye \(both 100\.005,50\.005,-19\.96715\)$/],
     ];
     await expectRenderErrors(small, cases, join(dir, 'x.png'));

@@ -1,24 +1,50 @@
-// `rtgpu render` with textures: --scene textured draws as the Cornell box until a kernel samples textures; an OBJ's map_Kd PNG loads, and a bad one is a one-line error at its MTL line.
+// `rtgpu render` with textures: --scene textured through the textured kernel on the ISS (and its errors elsewhere); an OBJ's map_Kd PNG loads, and a bad one is a one-line error at its MTL line.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { tempDir } from '../tempDir.ts';
+import { parseRenderArgs } from '../../src/cli/commands/renderArgs.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false });
 const small = ['--sim', 'iss', '--width', '12', '--height', '9'];
 
 describe('rtgpu render and textures', () => {
-  test('--scene textured: exit 0, the same picture as --scene cornell (flat colours)', async () => {
+  test('--scene textured: the textured kernel on the ISS (nearest differs from trilinear); --kernel shade draws it flat', async () => {
     const dir = tempDir('render-textured');
-    const [textured, cornell] = await Promise.all(['textured', 'cornell'].map((name) => rtgpu('render', '--scene', name, ...small, '--out', join(dir, `${name}.png`))));
-    for (const r of [textured!, cornell!]) {
+    const runs = [
+      ['textured', '--scene', 'textured'],
+      ['nearest', '--scene', 'textured', '--filter', 'nearest'],
+      ['flat', '--scene', 'textured', '--kernel', 'shade'],
+    ];
+    const results = await Promise.all(runs.map(([name, ...args]) => rtgpu('render', ...args, ...small, '--out', join(dir, `${name}.png`))));
+    for (const r of results) {
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(0);
     }
+    expect(results[0]!.stdout).toContain('(kernel textured)');
     const pixels = (name: string) => Array.from(PNG.sync.read(readFileSync(join(dir, `${name}.png`))).data);
-    expect(pixels('textured')).toEqual(pixels('cornell'));
+    expect(pixels('textured')).not.toEqual(pixels('flat'));
+    expect(pixels('textured')).not.toEqual(pixels('nearest'));
+  }, 120_000);
+
+  test('--scene textured on a GPU simulator: a clear error (no texture unit yet); bad --filter uses', async () => {
+    const dir = tempDir('render-textured-errors');
+    const ts = await rtgpu('render', '--scene', 'textured', '--width', '4', '--height', '3', '--out', join(dir, 'ts.png'));
+    expect(ts.exitCode).toBe(1);
+    expect(ts.stderr).toBe('rtgpu: this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none yet: use --sim iss');
+    const parseError = (...args: string[]) => {
+      try {
+        parseRenderArgs(args);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    expect(parseError('--scene', 'textured', '--filter', 'cubic')).toBe("--filter: unknown texture filter 'cubic' (choose from nearest, bilinear, trilinear)");
+    expect(parseError('--scene', 'textured', '--kernel', 'shade', '--filter', 'nearest')).toBe('--filter: the shade kernel samples no textures (the filter is for --kernel textured)');
+    expect(parseError('--scene', 'cornell', '--filter', 'bilinear')).toBe('--filter: the shade kernel samples no textures (the filter is for --kernel textured)');
   }, 120_000);
 
   test('an OBJ with vt and a map_Kd PNG renders; a corrupt PNG is an error at the map_Kd line', async () => {
@@ -35,6 +61,7 @@ describe('rtgpu render and textures', () => {
     const good = await rtgpu('render', join(dir, 'good.obj'), ...small, '--out', join(dir, 'good-out.png'));
     expect(good.stderr).toBe('');
     expect(good.exitCode).toBe(0);
+    expect(good.stdout).toContain('(kernel textured)'); // map_Kd picks the textured kernel
     const bad = await rtgpu('render', join(dir, 'bad.obj'), ...small, '--out', join(dir, 'bad-out.png'));
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(new RegExp(`^rtgpu: .*bad\\.mtl:4: error: map_Kd 'bad\\.png' \\(.*bad\\.png\\): not a decodable PNG image \\(the file ends before the image does: truncated\\?\\)$`));

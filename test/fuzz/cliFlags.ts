@@ -111,5 +111,5 @@ export const cliDictionary: readonly string[] = [
   ...Object.values(cliCommands).flatMap(({ options }) => Object.entries(options).flatMap(([name, o]) => [`\n--${name}\n`, `\n--${name}=`, ...(o.short ? [`\n-${o.short}\n`] : [])])),
   '\n--\n', '\n-\n', '\n\n', '=', ',', '-3', '0', '1', '-1', '1e999', '-1e999', '1e-999', '0x10', '0b1', '1.5', '.5', '-0', '+1', '9007199254740993', '4294967296', '99999999999999999999',
   '-1,2,3', '0,0,0', '1,2', '1,2,3,4', 'nan', 'NaN', 'inf', 'Infinity', 'undefined', 'null', 'constructor', '__proto__', 'toString', "''", '"', '\u00e9', '\u{1F600}', '\u202e', 'ts', 'iss', 'lockstep',
-  'ts,verilator', 'ts,ts', 'icarus-gate', 'verilator', 'icarus', 'shade', 'id', 'cornell', 'bunny', 'textured', 'hex', 'bin', 'xilinx', 'intel', 'ice40', 'all', 'top', 'none', 'fifo', 'add', 'x.ts', 'x.obj', 'x.hex', 'x.bin', 'x.s', 'out.png', 'a/b', 'w=8', '=8',
+  'ts,verilator', 'ts,ts', 'icarus-gate', 'verilator', 'icarus', 'shade', 'id', 'cornell', 'bunny', 'textured', 'nearest', 'bilinear', 'trilinear', 'hex', 'bin', 'xilinx', 'intel', 'ice40', 'all', 'top', 'none', 'fifo', 'add', 'x.ts', 'x.obj', 'x.hex', 'x.bin', 'x.s', 'out.png', 'a/b', 'w=8', '=8',
 ];

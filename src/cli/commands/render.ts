@@ -141,21 +141,24 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
 }
 
 async function execute(plan: RenderPlan): Promise<number> {
-  const { sceneFile, asked, width, height, kernel, given, fixedCamera, lightPositions, choice, gpu, out, dump, vcd, jobs } = plan;
+  const { sceneFile, asked, width, height, given, fixedCamera, lightPositions, choice, gpu, out, dump, vcd, jobs } = plan;
   const sim = choice.sim;
   checkOutputs([['--out', out], ['--dump', dump], ['--vcd', vcd]], sceneFile);
 
   const { scene, name, materials, bvh, fromFile } = loadScene(sceneFile, plan.sceneName, asked ?? 'brute-force');
+  // A scene file with map_Kd textures gets the kernel that samples them unless --kernel says otherwise.
+  const kernel = !plan.kernelGiven && materials?.some((m) => m.texture !== undefined) ? 'textured' : plan.kernel;
+  if (plan.filter !== undefined && kernel !== 'textured') throw new CliError(`--filter: the ${kernel} kernel samples no textures (${name} has none; the filter is for --kernel textured)`);
   const bounds = fromFile ? sceneBounds(scene) : undefined;
   const camera = bounds === undefined ? fixedCamera : autoCamera(bounds, given, width / height);
   checkInRange(name, [camera.eye, camera.look], 'camera', '--eye and --look');
   checkCamera(camera, width, height);
-  const autoLit = lightPositions === undefined && bounds !== undefined && kernel === 'shade';
+  const autoLit = lightPositions === undefined && bounds !== undefined && kernel !== 'id';
   const lights: Light[] | undefined = lightPositions !== undefined ? lightsAt(lightPositions) : autoLit ? autoLights(bounds, camera) : undefined;
   if (autoLit) checkInRange(name, lights!.map((l) => l.position), 'lights', '--light');
   const traversal: Traversal = asked ?? (triangleCount(scene) > AUTO_BVH_TRIANGLES ? 'bvh' : 'brute-force');
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
-  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh };
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh, textureFilter: plan.filter };
   const job = parseInput(() => buildFrame(spec));
   // What was placed automatically, so the user can reproduce or adjust it with flags.
   if (bounds !== undefined) process.stdout.write(autoFrameLines(given, camera, autoLit ? lights! : undefined));

@@ -13,6 +13,7 @@ import { flattenInstances } from '../../golden/instancedScene.ts';
 import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT } from '../../host/frame.ts';
+import { FilterMode, type FilterModeName } from '../../golden/texture/index.ts';
 import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
 import { defaultRenderJobs } from '../../host/runtime/index.ts';
@@ -21,17 +22,23 @@ import { defaultRenderJobs } from '../../host/runtime/index.ts';
 export interface BuiltInScene {
   readonly scene: () => Scene;
   readonly materials?: () => Material[];
+  /** Its camera where it differs from defaultCamera (each of --eye, --look, --up, --fov replaces its part). */
+  readonly camera?: Camera;
 }
+
+/** Low over the textured scene's floor, looking along it: near squares several pixels wide, far ones below a pixel. */
+export const TEXTURED_CAMERA: Camera = { eye: [0, 0.5, 1.45], look: [0, 0.05, -0.2], up: [0, 1, 0], fov: 50 };
 
 /** Scenes `--scene NAME` selects; all use the built-in lights, cornell and bunny the built-in materials. */
 export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {
   cornell: { scene: defaultScene },
   bunny: { scene: bunnyInBox },
-  textured: { scene: texturedScene, materials: texturedMaterials },
+  textured: { scene: texturedScene, materials: texturedMaterials, camera: TEXTURED_CAMERA },
   // Instances of one bunny mesh, flattened into one triangle list for the GPU (the hardware core reads no instance nodes yet).
   bunnies: { scene: () => flattenInstances(bunniesInBox().scene), materials: () => bunniesInBox().materials },
 };
 
+const FILTERS = Object.keys(FilterMode) as FilterModeName[];
 const DEFAULT_KERNEL: KernelName = ((KERNELS as readonly string[]).includes('shade') ? 'shade' : 'id') as KernelName;
 const MAX_SIZE = 4096;
 /**
@@ -50,7 +57,8 @@ how busy each core was. Pixel id = y * width + x, from the top left.
 
   --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
                         Stanford bunny in the Cornell box, 3,710 triangles; textured: the Cornell box
-                        with a checkerboard texture on its floor, drawn flat until a kernel samples it;
+                        with a mip-mapped checkerboard texture on its floor (the textured kernel, which
+                        needs --sim iss until the GPU has a texture unit);
                         bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
@@ -63,7 +71,9 @@ how busy each core was. Pixel id = y * width + x, from the top left.
   --width W             image width, 1-${MAX_SIZE} (default ${DEFAULT_FRAME_SIZE.width})
   --height H            image height, 1-${MAX_SIZE} (default ${DEFAULT_FRAME_SIZE.height})
   --out FILE            the PNG to write (default render.png)
-  --kernel K            ${KERNELS.join('|')} (default ${DEFAULT_KERNEL})
+  --kernel K            ${KERNELS.join('|')} (default ${DEFAULT_KERNEL}; textured for --scene textured and for a
+                        scene whose materials have map_Kd textures)
+  --filter F            the textured kernel's texture filter: ${FILTERS.join('|')} (default trilinear)
   --eye X,Y,Z           camera position
   --look X,Y,Z          the point the camera looks at
   --up X,Y,Z            the up direction
@@ -72,7 +82,8 @@ how busy each core was. Pixel id = y * width + x, from the top left.
                         from the +z side, the bounding sphere fitting the view, up +y, fov ${defaultCamera.fov}; printed
                         as a 'camera:' line); each flag given replaces only its part (--fov also sets
                         how far the auto eye stands). Built-in scenes: eye ${vec(defaultCamera.eye)}, look
-                        ${vec(defaultCamera.look)}, up ${vec(defaultCamera.up)}, fov ${defaultCamera.fov}.
+                        ${vec(defaultCamera.look)}, up ${vec(defaultCamera.up)}, fov ${defaultCamera.fov}; textured: eye
+                        ${vec(TEXTURED_CAMERA.eye)}, look ${vec(TEXTURED_CAMERA.look)}, fov ${TEXTURED_CAMERA.fov}.
   --light X,Y,Z         a point light of the shade kernel; repeat for more, up to ${SHADE_LAYOUT.maxLights} (N lights share the
                         built-in lights' warm white equally). Default: a SCENE file gets two lights
                         above and in front of its bounds' centre (printed as a 'lights:' line), a
@@ -96,6 +107,7 @@ const flags = {
   height: { type: 'string' },
   out: { type: 'string', short: 'o' },
   kernel: { type: 'string' },
+  filter: { type: 'string' },
   eye: { type: 'string' },
   look: { type: 'string' },
   up: { type: 'string' },
@@ -145,7 +157,7 @@ function fovFlag(value: string | undefined): number | undefined {
 /** `--light X,Y,Z`, repeated: the light positions (undefined when none is given). */
 function lightsFlag(values: readonly string[] | undefined, kernel: KernelName): Vec3[] | undefined {
   if (values === undefined || values.length === 0) return undefined;
-  if (kernel !== 'shade') throw new CliError(`--light: the ${kernel} kernel draws no lighting (lights are for --kernel shade)`);
+  if (kernel === 'id') throw new CliError(`--light: the ${kernel} kernel draws no lighting (lights are for --kernel shade or textured)`);
   if (values.length > SHADE_LAYOUT.maxLights) throw new CliError(`--light: the shade kernel takes at most ${SHADE_LAYOUT.maxLights} lights, got ${values.length}`);
   return values.map((v) => {
     if (v.split(',').length !== 3) throw new CliError(`--light expects three numbers x,y,z (one light per --light), got '${v}'`);
@@ -153,8 +165,9 @@ function lightsFlag(values: readonly string[] | undefined, kernel: KernelName): 
   }) as Vec3[];
 }
 
-function chooseKernel(value: string | undefined): KernelName {
-  const kernel = value ?? DEFAULT_KERNEL;
+/** --kernel, or by default `textured` for --scene textured (a scene file's textures are known once it is loaded: RenderPlan.kernelGiven). */
+function chooseKernel(value: string | undefined, sceneName: string | undefined): KernelName {
+  const kernel = value ?? (sceneName === 'textured' ? 'textured' : DEFAULT_KERNEL);
   if (!(KERNELS as readonly string[]).includes(kernel)) throw new CliError(`--kernel: unknown kernel '${kernel}' (choose from ${KERNELS.join(', ')})`);
   return kernel as KernelName;
 }
@@ -176,6 +189,14 @@ export function checkCamera(camera: Camera, width: number, height: number): void
   }
 }
 
+/** `--filter`: a texture filter, only for a kernel that samples textures. */
+function filterFlag(value: string | undefined, kernel: KernelName, kernelGiven: boolean): FilterModeName | undefined {
+  if (value === undefined) return undefined;
+  if (!(FILTERS as string[]).includes(value)) throw new CliError(`--filter: unknown texture filter '${value}' (choose from ${FILTERS.join(', ')})`);
+  if (kernelGiven && kernel !== 'textured') throw new CliError(`--filter: the ${kernel} kernel samples no textures (the filter is for --kernel textured)`);
+  return value as FilterModeName;
+}
+
 /** `--jobs`: workers only on the TS simulator and without --vcd; the default scales with the frame. */
 function jobsFlag(value: string | undefined, sim: string, pixels: number, vcd: boolean): number {
   if (value === undefined) return sim === 'ts' && !vcd ? defaultRenderJobs(pixels) : 1;
@@ -194,6 +215,10 @@ export interface RenderPlan {
   readonly width: number;
   readonly height: number;
   readonly kernel: KernelName;
+  /** --kernel was given (otherwise a scene file whose materials have textures gets the textured kernel). */
+  readonly kernelGiven: boolean;
+  /** --filter: the textured kernel's sampler filter (default trilinear). */
+  readonly filter?: FilterModeName;
   /** The camera parts given; the rest is the built-in camera's, or for a scene file framed from its bounds. */
   readonly given: Partial<Camera>;
   /** The given parts, the built-in camera's for the rest. */
@@ -225,19 +250,22 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   const asked: Traversal | undefined = values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
   const width = intFlag('width', values.width, DEFAULT_FRAME_SIZE.width, 1, MAX_SIZE);
   const height = intFlag('height', values.height, DEFAULT_FRAME_SIZE.height, 1, MAX_SIZE);
-  const kernel = chooseKernel(values.kernel);
+  const sceneName = builtInSceneFlag(values.scene);
+  const kernel = chooseKernel(values.kernel, sceneName);
+  const kernelGiven = values.kernel !== undefined;
+  const filter = filterFlag(values.filter, kernel, kernelGiven || sceneName !== undefined);
   const given: Partial<Camera> = { eye: vectorFlag('eye', values.eye), look: vectorFlag('look', values.look), up: vectorFlag('up', values.up), fov: fovFlag(values.fov) };
   const lightPositions = lightsFlag(values.light, kernel);
-  const fixedCamera: Camera = { eye: given.eye ?? defaultCamera.eye, look: given.look ?? defaultCamera.look, up: given.up ?? defaultCamera.up, fov: given.fov ?? defaultCamera.fov };
+  const base = (sceneName !== undefined ? BUILT_IN_SCENES[sceneName]!.camera : undefined) ?? defaultCamera;
+  const fixedCamera: Camera = { eye: given.eye ?? base.eye, look: given.look ?? base.look, up: given.up ?? base.up, fov: given.fov ?? base.fov };
   if (sceneFile === undefined) checkCamera(fixedCamera, width, height);
   const choice = gpuSimFlag(values.sim, 'ts');
   // The ISS's limit is per thread: it does not grow with the frame.
   const gpu = gpuFlags(values, choice.sim === 'iss' ? 0 : width * height);
   if (values.vcd !== undefined && choice.sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const jobs = jobsFlag(values.jobs, choice.sim, width * height, values.vcd !== undefined);
-  const sceneName = builtInSceneFlag(values.scene);
   if (sceneFile !== undefined && !isInstancedSceneFile(sceneFile)) checkSceneFileKind(sceneFile);
-  return { sceneFile, sceneName, asked, width, height, kernel, given, fixedCamera, lightPositions, choice, gpu, out: values.out ?? 'render.png', dump: values.dump, vcd: values.vcd, jobs };
+  return { sceneFile, sceneName, asked, width, height, kernel, kernelGiven, filter, given, fixedCamera, lightPositions, choice, gpu, out: values.out ?? 'render.png', dump: values.dump, vcd: values.vcd, jobs };
 }
 
 export { usage as renderUsage, flags as renderOptions };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const KERNELS = ['id', 'shade'] as const;
+export const KERNELS = ['id', 'shade', 'textured'] as const;
 export type KernelName = (typeof KERNELS)[number];
 
 /** The path and source of a built-in kernel. */

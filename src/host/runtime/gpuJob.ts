@@ -26,6 +26,11 @@ export interface GpuJob {
   readonly triangles: Uint32Array;
   /** How the IC cores find the closest hit: every triangle (default 'brute-force') or the BVH in `triangles`. */
   readonly traversal?: Traversal;
+  /**
+   * Texture memory's words from word 0 (textureMemoryImage; at most MEMORY_MAP.textureWords), for kernels
+   * that run `txd`; absent: the frame reads no textures.
+   */
+  readonly texture?: Uint32Array;
   /** Pixels firstPixel .. firstPixel + pixels − 1 run, 32 per patch. */
   readonly pixels: number;
   /** The first pixel id (default 0): the GPU's FIRST_PIXEL register; results keep their pixel ids. */

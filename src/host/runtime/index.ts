@@ -34,7 +34,7 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     opts.onProgress?.(done.length, job.pixels, instructions);
   };
   try {
-    const machine = new Machine({ program: job.program, constants: job.constants, scene, traversal: job.traversal, bvh, bvh8, maxInstructions: opts.maxCycles, onPixel });
+    const machine = new Machine({ program: job.program, constants: job.constants, texture: job.texture, scene, traversal: job.traversal, bvh, bvh8, maxInstructions: opts.maxCycles, onPixel });
     const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
@@ -60,6 +60,8 @@ export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunRe
     if (opts.vcd) throw new GpuRunError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not the ISA simulator');
     return runOnIss(job, opts);
   }
+  // rtgpu_top's RT cores have no texture unit yet: txd would fault every textured pixel.
+  if (job.texture !== undefined) throw new GpuRunError(`this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ${opts.sim}) has none yet: use --sim iss`);
   try {
     if ((opts.jobs ?? 1) > 1) return await runFrameParallel(job, opts, opts.jobs!);
     const { pixels, faults, stats } = await runFrame(job, opts);

@@ -1,0 +1,309 @@
+// Kernel `textured`: the `shade` kernel (shade.s, its lines kept) whose diffuse colour Kd is multiplied by
+// a texel where the hit's material has a texture. The texel comes from `txd` at the hit's texture
+// coordinates with derivatives from ray differentials (Igehy 1999): the primary ray's unnormalized
+// direction d = forward + u·right + v·up changes per pixel by dd/dx = (2/W)·right and dd/dy = −(2/H)·up;
+// on the hit plane (normal n, origin differential 0) dp/dx = (dot(q, n)·dd/dx − dot(dd/dx, n)·q) / dot(d, n)
+// with q = hit − eye, and ds/dx = dot(A.xyz, dp/dx), where s = dot(A.xyz, p) + A.w (likewise t with B).
+// Constants: CAMERA_LAYOUT, SHADE_LAYOUT (src/host/frame.ts), then TEXTURED_LAYOUT
+// (src/host/texturedConstants.ts); byte offsets, M = the material count (byte 120):
+//   80 sky r g b | 96 ambient r g b | 112 light count (int) | 116 shadow-ray offset
+//   128 + 32 i: light i position x y z, +16 its colour r g b | 240 + 16 s: material of shader id s:
+//   r g b (Kd, or Ke when emissive) and the emissive flag (int)
+//   256 + 16 M + 4 (s − 1): the txd handle of shader id s's texture (0: no texture)
+//   256 + 20 M + 32 i: triangle i's rows A (x y z w), B (x y z w), i = RV15.w after trace (traversal order)
+// Only R1, R29, RV14 and RV15 survive a trace, so the shading state lives at the thread base R29:
+//   +0x100 primary direction | +0x110 shadow-ray origin | +0x120 unit normal | +0x130 Kd (· texel)
+//   +0x140 colour so far | +0x150 light index | +0x154 |l|² | +0x158 n̂ · l̂ | +0x160 unnormalized d
+    s_write_high R24, #0x2000      // constant memory base 0x20000000
+    s_load_4byte R13, R24, #64     // width
+    ii_div R2, R1, R13             // py = id / width
+    ii_mul R3, R2, R13
+    ii_sub R4, R1, R3              // px = id - py * width
+    s_write_high R5, #0x3f00       // 0.5
+    s_write_high R6, #0x3f80       // 1.0
+    s_write_high R7, #0x4000       // 2.0
+    s_load_4byte R9, R24, #72      // 1 / width
+    s_load_4byte R11, R24, #76     // 1 / height
+    s_itof R8, R4                  // u = ((px + 0.5) / width) * 2 - 1
+    ff_add R8, R8, R5
+    ff_mul R8, R8, R9
+    ff_mul R8, R8, R7
+    ff_sub R8, R8, R6
+    s_itof R10, R2                 // v = 1 - ((py + 0.5) / height) * 2
+    ff_add R10, R10, R5
+    ff_mul R10, R10, R11
+    ff_mul R10, R10, R7
+    ff_sub R10, R6, R10
+    // The camera vectors, a lane at a time (constant memory reads scalars only).
+    s_load_4byte R14, R24, #0
+    v_get_from_s RV14, R14, #0
+    s_load_4byte R14, R24, #4
+    v_get_from_s RV14, R14, #1
+    s_load_4byte R14, R24, #8
+    v_get_from_s RV14, R14, #2     // origin = eye
+    s_load_4byte R14, R24, #16
+    v_get_from_s RV1, R14, #0
+    s_load_4byte R14, R24, #20
+    v_get_from_s RV1, R14, #1
+    s_load_4byte R14, R24, #24
+    v_get_from_s RV1, R14, #2      // forward
+    s_load_4byte R14, R24, #32
+    v_get_from_s RV2, R14, #0
+    s_load_4byte R14, R24, #36
+    v_get_from_s RV2, R14, #1
+    s_load_4byte R14, R24, #40
+    v_get_from_s RV2, R14, #2      // right, scaled
+    s_load_4byte R14, R24, #48
+    v_get_from_s RV3, R14, #0
+    s_load_4byte R14, R24, #52
+    v_get_from_s RV3, R14, #1
+    s_load_4byte R14, R24, #56
+    v_get_from_s RV3, R14, #2      // up, scaled
+    vf_mul RV4, RV2, R8            // direction = normalize(forward + u right + v up)
+    vf_mul RV5, RV3, R10
+    vv_add RV6, RV1, RV4
+    vv_add RV6, RV6, RV5
+    vv_mul_ele RV7, RV6, RV6
+    v_reduce R12, RV7
+    s_sqrt R12, R12
+    vf_div RV15, RV6, R12
+    v_store_16byte RV15, R29, #0x100
+    v_store_16byte RV6, R29, #0x160  // d, for the ray differentials
+    trace
+    s_write_high R24, #0x2000
+    s_get_from_v R2, RV14, #3      // shader id; 0 is a miss
+    cmp_i R2, R0
+    be sky
+    ii_muli R3, R2, #16            // the material of shader id s at byte 240 + 16 s
+    ii_add R3, R3, R24
+    s_load_4byte R4, R3, #240
+    v_get_from_s RV1, R4, #0
+    s_load_4byte R4, R3, #244
+    v_get_from_s RV1, R4, #1
+    s_load_4byte R4, R3, #248
+    v_get_from_s RV1, R4, #2       // RV1 = Kd (w 0)
+    s_load_4byte R4, R3, #252
+    cmp_i R4, R0
+    bne emissive
+    // The texture handle of shader id s at 256 + 16 M + 4 (s − 1); 0: no texture.
+    s_load_4byte R15, R24, #120    // M, the material count
+    ii_muli R16, R15, #16
+    ii_add R16, R16, R24           // the constant base + 16 M
+    ii_muli R17, R2, #4
+    ii_add R17, R17, R16
+    s_load_4byte R18, R17, #252    // the handle
+    cmp_i R18, R0
+    be untextured
+    // Triangle i's rows at 256 + 20 M + 32 i: RV8 = A, RV9 = B.
+    ii_muli R17, R15, #4
+    ii_add R17, R17, R16           // the constant base + 20 M
+    s_get_from_v R19, RV15, #3     // i, the hit triangle's index
+    ii_muli R19, R19, #32
+    ii_add R17, R17, R19
+    s_load_4byte R4, R17, #256
+    v_get_from_s RV8, R4, #0
+    s_load_4byte R4, R17, #260
+    v_get_from_s RV8, R4, #1
+    s_load_4byte R4, R17, #264
+    v_get_from_s RV8, R4, #2
+    s_load_4byte R4, R17, #268
+    v_get_from_s RV8, R4, #3
+    s_load_4byte R4, R17, #272
+    v_get_from_s RV9, R4, #0
+    s_load_4byte R4, R17, #276
+    v_get_from_s RV9, R4, #1
+    s_load_4byte R4, R17, #280
+    v_get_from_s RV9, R4, #2
+    s_load_4byte R4, R17, #284
+    v_get_from_s RV9, R4, #3
+    // s = dot(A, (p, 1)), t = dot(B, (p, 1)).
+    v_mov RV10, RV14
+    s_write_high R6, #0x3f80       // 1.0
+    v_get_from_s RV10, R6, #3
+    vv_mul_ele RV11, RV8, RV10
+    v_reduce R20, RV11             // s
+    vv_mul_ele RV11, RV9, RV10
+    v_reduce R21, RV11             // t
+    // q = p − eye and n, their w lanes zeroed (RV14.w holds the shader id, RV15.w the index).
+    s_load_4byte R4, R24, #0
+    v_get_from_s RV12, R4, #0
+    s_load_4byte R4, R24, #4
+    v_get_from_s RV12, R4, #1
+    s_load_4byte R4, R24, #8
+    v_get_from_s RV12, R4, #2      // eye
+    vv_sub RV12, RV14, RV12
+    v_get_from_s RV12, R0, #3      // q
+    v_mov RV13, RV15
+    v_get_from_s RV13, R0, #3      // n
+    v_load_16byte RV2, R29, #0x160 // d
+    vv_mul_ele RV3, RV2, RV13
+    v_reduce R22, RV3              // dot(d, n)
+    vv_mul_ele RV3, RV12, RV13
+    v_reduce R23, RV3              // dot(q, n)
+    // dd/dx = (2/W)·right and dd/dy = −(2/H)·up.
+    s_write_high R7, #0x4000       // 2.0
+    s_load_4byte R4, R24, #32
+    v_get_from_s RV4, R4, #0
+    s_load_4byte R4, R24, #36
+    v_get_from_s RV4, R4, #1
+    s_load_4byte R4, R24, #40
+    v_get_from_s RV4, R4, #2       // right, scaled
+    s_load_4byte R4, R24, #72
+    ff_mul R4, R4, R7              // 2/W
+    vf_mul RV4, RV4, R4            // dd/dx
+    s_load_4byte R4, R24, #48
+    v_get_from_s RV5, R4, #0
+    s_load_4byte R4, R24, #52
+    v_get_from_s RV5, R4, #1
+    s_load_4byte R4, R24, #56
+    v_get_from_s RV5, R4, #2       // up, scaled
+    s_load_4byte R4, R24, #76
+    ff_mul R4, R4, R7
+    ff_sub R4, R0, R4              // −2/H
+    vf_mul RV5, RV5, R4            // dd/dy
+    // dp/dx = (dot(q, n)·dd/dx − dot(dd/dx, n)·q) / dot(d, n), and dp/dy alike.
+    vv_mul_ele RV3, RV4, RV13
+    v_reduce R4, RV3
+    vf_mul RV6, RV4, R23
+    vf_mul RV7, RV12, R4
+    vv_sub RV6, RV6, RV7
+    vf_div RV6, RV6, R22           // dp/dx
+    vv_mul_ele RV3, RV5, RV13
+    v_reduce R4, RV3
+    vf_mul RV7, RV5, R23
+    vf_mul RV10, RV12, R4
+    vv_sub RV7, RV7, RV10
+    vf_div RV7, RV7, R22           // dp/dy
+    // RVb = (ds/dx, ds/dy, dt/dx, dt/dy): dot(A.xyz, dp) (dp.w is 0), dot(B.xyz, dp).
+    vv_mul_ele RV3, RV8, RV6
+    v_reduce R4, RV3
+    v_get_from_s RV11, R4, #0
+    vv_mul_ele RV3, RV8, RV7
+    v_reduce R4, RV3
+    v_get_from_s RV11, R4, #1
+    vv_mul_ele RV3, RV9, RV6
+    v_reduce R4, RV3
+    v_get_from_s RV11, R4, #2
+    vv_mul_ele RV3, RV9, RV7
+    v_reduce R4, RV3
+    v_get_from_s RV11, R4, #3
+    // RVa = (s, t, handle, control 0); a failed fetch gives +0 lanes: a black texel.
+    v_get_from_s RV10, R20, #0
+    v_get_from_s RV10, R21, #1
+    v_get_from_s RV10, R18, #2
+    v_get_from_s RV10, R0, #3
+    txd RV12, RV10, RV11
+    vv_mul_ele RV1, RV1, RV12      // Kd · texel (Kd.w is 0)
+untextured:
+    // The IC's normal is unnormalized and faces either way: turn it towards the camera.
+    v_load_16byte RV2, R29, #0x100
+    vv_mul_ele RV3, RV15, RV2
+    v_reduce R5, RV3
+    cmp_f R5, R0
+    ble facing
+    vv_sub RV15, RV0, RV15
+facing:
+    vv_mul_ele RV3, RV15, RV15
+    v_reduce R5, RV3
+    s_sqrt R5, R5
+    vf_div RV2, RV15, R5           // n̂
+    // Shadow rays start a little off the surface so they do not hit it again.
+    s_load_4byte R6, R24, #116
+    vf_mul RV3, RV2, R6
+    v_get_from_s RV14, R0, #3      // the hit point (w held the shader id)
+    vv_add RV3, RV14, RV3
+    v_store_16byte RV3, R29, #0x110
+    v_store_16byte RV2, R29, #0x120
+    v_store_16byte RV1, R29, #0x130
+    s_load_4byte R4, R24, #96
+    v_get_from_s RV4, R4, #0
+    s_load_4byte R4, R24, #100
+    v_get_from_s RV4, R4, #1
+    s_load_4byte R4, R24, #104
+    v_get_from_s RV4, R4, #2
+    vv_mul_ele RV4, RV4, RV1       // colour = Kd · ambient
+    v_store_16byte RV4, R29, #0x140
+    s_store_4byte R0, R29, #0x150
+light:
+    s_write_high R24, #0x2000      // (a trace clears it)
+    s_load_4byte R7, R29, #0x150
+    s_load_4byte R8, R24, #112
+    cmp_i R7, R8
+    bge done
+    ii_muli R9, R7, #32
+    ii_add R9, R9, R24
+    s_load_4byte R4, R9, #128
+    v_get_from_s RV5, R4, #0
+    s_load_4byte R4, R9, #132
+    v_get_from_s RV5, R4, #1
+    s_load_4byte R4, R9, #136
+    v_get_from_s RV5, R4, #2       // light position
+    v_load_16byte RV14, R29, #0x110
+    vv_sub RV15, RV5, RV14         // l = light − origin: the light is at t = 1 along the shadow ray
+    vv_mul_ele RV6, RV15, RV15
+    v_reduce R10, RV6              // |l|²
+    s_sqrt R11, R10
+    v_load_16byte RV2, R29, #0x120
+    vv_mul_ele RV6, RV2, RV15
+    v_reduce R12, RV6
+    ff_div R12, R12, R11           // n̂ · l̂
+    cmp_f R12, R0
+    ble next                       // the light is behind the surface: no trace needed
+    s_store_4byte R10, R29, #0x154
+    s_store_4byte R12, R29, #0x158
+    trace
+    s_get_from_v R2, RV14, #3
+    cmp_i R2, R0
+    be lit
+    // Something was hit: the light is blocked if the hit is closer than the light.
+    v_get_from_s RV14, R0, #3
+    v_load_16byte RV3, R29, #0x110
+    vv_sub RV6, RV14, RV3
+    vv_mul_ele RV6, RV6, RV6
+    v_reduce R10, RV6
+    s_load_4byte R11, R29, #0x154
+    cmp_f R10, R11
+    bl next
+lit:
+    s_write_high R24, #0x2000
+    s_load_4byte R7, R29, #0x150
+    ii_muli R9, R7, #32
+    ii_add R9, R9, R24
+    s_load_4byte R4, R9, #144
+    v_get_from_s RV5, R4, #0
+    s_load_4byte R4, R9, #148
+    v_get_from_s RV5, R4, #1
+    s_load_4byte R4, R9, #152
+    v_get_from_s RV5, R4, #2       // light colour
+    v_load_16byte RV1, R29, #0x130
+    vv_mul_ele RV5, RV5, RV1
+    s_load_4byte R12, R29, #0x158
+    vf_mul RV5, RV5, R12
+    v_load_16byte RV4, R29, #0x140
+    vv_add RV4, RV4, RV5           // colour += Kd · light · (n̂ · l̂)
+    v_store_16byte RV4, R29, #0x140
+next:
+    s_load_4byte R7, R29, #0x150
+    ii_addi R7, R7, #1
+    s_store_4byte R7, R29, #0x150
+    jmp light
+done:
+    v_load_16byte RV4, R29, #0x140
+    jmp out
+emissive:
+    v_mov RV4, RV1
+    jmp out
+sky:
+    s_load_4byte R4, R24, #80
+    v_get_from_s RV4, R4, #0
+    s_load_4byte R4, R24, #84
+    v_get_from_s RV4, R4, #1
+    s_load_4byte R4, R24, #88
+    v_get_from_s RV4, R4, #2
+out:
+    s_write_high R6, #0x3f80       // alpha 1.0
+    v_get_from_s RV4, R6, #3
+    s_mov R20, R29                 // the result area 0x80(TID)FFF0
+    s_write_low R20, #0xfff0
+    v_store_16byte RV4, R20, #0
+    fin
