@@ -9,7 +9,7 @@ import { sceneToImage } from '../../src/golden/scene.ts';
 import { GpuRunError, GpuSession, frameChunks, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
 import { runFrame } from '../../src/host/runtime/gpuDriver.ts';
 import { cameraConstants } from '../../src/host/camera.ts';
-import { kernelSource } from '../../src/host/kernels/index.ts';
+import { returningRv15 } from './rv15Kernel.ts';
 
 const frame = (kernel: 'id' | 'shade', width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene: defaultScene() });
 
@@ -72,11 +72,7 @@ describe('rtgpu_top on the TS simulator', () => {
   }, 120_000);
 
   test('RV15 after trace (the normal and the hit triangle index) reaches the kernel as on the ISA simulator', async () => {
-    // The id kernel returning RV15 instead of RV14.
-    const source = kernelSource('id').source.replace('v_store_16byte RV14', 'v_store_16byte RV15');
-    expect(source).toContain('v_store_16byte RV15');
-    const { words, sourceLines } = assemble(source, 'rv15.s');
-    const job = { ...frame('id', 8, 6), program: words, sourceLines, sourceFile: 'rv15.s' };
+    const job = returningRv15(frame('id', 8, 6));
     const r = await runGpu(job, { sim: 'ts' });
     await expectSameAsIss(job, r);
     // The rays hit several triangles (the Cornell box has no background), so RV15.w carries more than one index.
