@@ -10,7 +10,10 @@ export type Vec4 = [number, number, number, number];
 export interface TraceResult {
   /** RV14 after trace: hit x, y, z and the shader id (an integer); all zero on a miss. */
   readonly hit: Vec4;
-  /** RV15 after trace: the unnormalized geometric normal cross(e1, e2) and the hit triangle's index (traversal order); all zero on a miss. */
+  /**
+   * RV15 after trace: the unnormalized geometric normal cross(e1, e2) and the hit triangle's index (`triangle`, as an
+   * integer); all zero on a miss (RV14.w = 0 tells a miss from a hit on triangle 0).
+   */
   readonly normal: Vec4;
   /** Index of the closest triangle hit, −1 on a miss. */
   readonly triangle: number;
@@ -110,7 +113,11 @@ export function hitResult(scene: Scene, o: Vec3, d: Vec3, index: number, test: T
   return hitWithShader(o, d, index, scene.triangles[4 * index + 3]!, test);
 }
 
-/** hitResult for a triangle known by its index and shader id alone (the BVH8 image holds no scene). */
+/**
+ * hitResult for a triangle known by its index and shader id alone (the BVH8 image holds no scene). `index` is the
+ * triangle as the tracer numbers it, and RV15.w: the scene's order (castRay), the BVH's (castRayBvh, the reordered scene),
+ * or the GFX12 primitive index (castRayBvh8).
+ */
 export function hitWithShader(o: Vec3, d: Vec3, index: number, shader: number, test: TriangleTest): TraceResult {
   const t = test.t;
   const nrm = cross(test.e1, test.e2);

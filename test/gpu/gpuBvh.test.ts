@@ -11,6 +11,7 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
+import { returningRv15 } from './rv15Kernel.ts';
 
 const bvhFrame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene, traversal: 'bvh' });
 
@@ -33,6 +34,10 @@ describe('rtgpu_top with BVH traversal', () => {
   test('the bunny in the box (3,710 triangles) with id at 16x12 equals the ISA simulator', async () => {
     const job = bvhFrame('id', bunnyInBox(), 16, 12);
     await expectSameAsIss(job);
+  }, 300_000);
+
+  test("the bunny in the box at 8x6, the kernel returning RV15 (normal, triangle index: in the BVH's triangle order), equals the ISA simulator", async () => {
+    await expectSameAsIss(returningRv15(bvhFrame('id', bunnyInBox(), 8, 6)));
   }, 300_000);
 
   test('a BVH scene image cut short is reported by the GPU, not traced', async () => {

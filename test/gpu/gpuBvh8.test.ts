@@ -9,6 +9,7 @@ import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
+import { returningRv15 } from './rv15Kernel.ts';
 
 const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene, traversal: 'bvh8' });
 
@@ -40,6 +41,10 @@ describe('rtgpu_top with BVH8 traversal', () => {
 
   test('the bunny in the box (3,710 triangles) with id at 8x6 equals the ISA simulator', async () => {
     await expectSameAsIss(bvh8Frame('id', bunnyInBox(), 8, 6));
+  }, 300_000);
+
+  test("the bunny in the box at 8x6, the kernel returning RV15 (normal, triangle index: the GFX12 primitive index), equals the ISA simulator", async () => {
+    await expectSameAsIss(returningRv15(bvh8Frame('id', bunnyInBox(), 8, 6)));
   }, 300_000);
 
   test('a BVH8 scene image cut short is reported by the GPU, not traced', async () => {

@@ -9,6 +9,7 @@ import { sceneToImage } from '../../src/golden/scene.ts';
 import { GpuRunError, GpuSession, frameChunks, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
 import { runFrame } from '../../src/host/runtime/gpuDriver.ts';
 import { cameraConstants } from '../../src/host/camera.ts';
+import { returningRv15 } from './rv15Kernel.ts';
 
 const frame = (kernel: 'id' | 'shade', width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene: defaultScene() });
 
@@ -69,6 +70,14 @@ describe('rtgpu_top on the TS simulator', () => {
     expect(none.pixels).toEqual([]);
     expect(none.stats.instructions).toBe(0);
   }, 120_000);
+
+  test('RV15 after trace (the normal and the hit triangle index) reaches the kernel as on the ISA simulator', async () => {
+    const job = returningRv15(frame('id', 8, 6));
+    const r = await runGpu(job, { sim: 'ts' });
+    await expectSameAsIss(job, r);
+    // The rays hit several triangles (the Cornell box has no background), so RV15.w carries more than one index.
+    expect(new Set(r.pixels.map((p) => p.ret[3])).size).toBeGreaterThan(3);
+  }, 300_000);
 
   test('a scene of no triangles: every ray misses', async () => {
     const job = { ...frame('id', 8, 4), triangles: sceneToImage({ vertices: new Uint32Array(0), triangles: new Uint32Array(0) }) };

@@ -16,7 +16,7 @@ console.log(`icBuffer.test seed=${seed} (rerun with SEED=${seed})`);
 const origin = (core: number, tag: number) => (0xa0n << 88n) | (BigInt(tag) << 8n) | BigInt(core);
 const direction = (core: number, tag: number) => (0xd0n << 88n) | (BigInt(tag) << 8n) | BigInt(core);
 const shaderInfo = (core: number, tag: number) => (0x5an << 120n) | (BigInt(tag) << 8n) | BigInt(core);
-const normal = (core: number, tag: number) => (0x4en << 88n) | (BigInt(tag) << 8n) | BigInt(core);
+const normal = (core: number, tag: number) => (0x4en << 120n) | (BigInt(tag) << 8n) | BigInt(core);
 
 /** Drives the buffer one cycle at a time; every input not named in a cycle is 0. */
 class BufferDriver {

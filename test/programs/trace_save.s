@@ -1,5 +1,5 @@
 // trace with state saved on the stack and restored: the ray from (-0.5, 1.5, 3) along (0, 0, -1) hits the default
-// scene's back wall (triangle 5, white = shader 1) at t = 4: RV14 = (-0.5, 1.5, -1, 1), RV15 = (0, 0, 4, 0).
+// scene's back wall (triangle 5, white = shader 1) at t = 4: RV14 = (-0.5, 1.5, -1, 1), RV15 = (0, 0, 4, 5): the normal, triangle 5.
 // After trace the flag is Z (be taken; R11 counts the shadow), R1 and R29 are kept, unsaved registers read 0.
 // w0 = R7 (1234, restored) + R8 + R10 + R28 (0, not saved) + R11 * 256 + ftoi(hit x * -2) + R1 * 0x10000
 // w1 = hit y; w2 = RV3.z (1.0, restored) + normal z (4.0) = 5.0; w3 = shader id + ftoi(hit z * 8) = 1 - 8

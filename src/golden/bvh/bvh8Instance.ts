@@ -74,7 +74,7 @@ export function closerHit(t: number, tri: Gfx12Triangle, level: InstanceLevel | 
 /**
  * castRay's answer for the best hit, from the image alone, in world space: hit point o + t·d of the world ray,
  * shader id the instance's (its shader id word) or else the triangle's geometry index, normal cross(e1, e2) of the
- * object-space vertices taken back to world space by normalToWorld, `triangle` the primitive index (in its mesh),
+ * object-space vertices taken back to world space by normalToWorld (RV15.w the primitive index), `triangle` the primitive index (in its mesh),
  * `instance` the instance's user_data.
  */
 export function instanceHitResult(o: Vec3, d: Vec3, best: Bvh8Hit): TraceResult & { instance?: number } {
@@ -83,5 +83,5 @@ export function instanceHitResult(o: Vec3, d: Vec3, best: Bvh8Hit): TraceResult 
   const r = hitWithShader(o, d, best.triangle.primitiveIndex, shader, best.test);
   if (inst === undefined) return r;
   const n = normalToWorld(inst.worldToObject, [r.normal[0], r.normal[1], r.normal[2]]);
-  return { ...r, normal: [n[0], n[1], n[2], 0], instance: inst.userData };
+  return { ...r, normal: [n[0], n[1], n[2], r.normal[3]], instance: inst.userData };
 }

@@ -88,7 +88,7 @@ interface RaySlot {
   /** The ray reached an index past the loaded BVH: it answers a miss with done_fault. */
   readonly fault: UIntValue;
   readonly bestT: UIntValue;
-  readonly bestTri: UIntValue;
+  readonly bestIndex: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
   // The watertight test's ray constants (literal 0 for Möller–Trumbore).
@@ -138,7 +138,7 @@ function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
     fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),
-    bestTri: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
+    bestIndex: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
     // Unused by Möller–Trumbore, which synthesis then drops.
@@ -383,7 +383,7 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
   const closer = pick(core, testSlot, (s) => s.haveBest).asBool().not()
     .or(tFlag.eq(FLAG_NEGATIVE))
-    .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestTri))));
+    .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestIndex))));
   return { entering, hit, closer, end: testEnd, slot: testSlot, id: testId, shader: testShader, t: test.t, normal: test.normal };
 }
 
@@ -434,7 +434,7 @@ function slotEvents({ m, io, slots }: Core, { rays, pop, entry, node, push, tria
     m.when(triangle.hit.and(triangle.closer).and(triangle.slot.eq(k)), () => {
       s.haveBest.set(true);
       s.bestT.set(triangle.t);
-      s.bestTri.set(triangle.id);
+      s.bestIndex.set(triangle.id);
       s.bestShader.set(triangle.shader);
       s.bestNormal.set(triangle.normal);
     });

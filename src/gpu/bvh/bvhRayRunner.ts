@@ -99,7 +99,7 @@ export function loadBvhImage(target: Simulator | BvhDriver, image: Uint32Array, 
   d.vectors(inputs, stim, cycles, ['load_error']);
 }
 
-/** One answer as the system gave it: hit_info's four words, hit_normal's three and a zero, and done_fault. */
+/** One answer as the system gave it: hit_info's four words (RV14), hit_normal's four (RV15: the normal, the triangle index), and done_fault. */
 export interface BvhAnswer {
   readonly hit: readonly number[];
   readonly normal: readonly number[];
@@ -159,7 +159,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
       }
       const info = sim.peek('dispatch_hit_info');
       const normal = sim.peek('dispatch_hit_normal');
-      answers[ray] = { hit: unpackWords(info, 4), normal: [...unpackWords(normal, 3), 0], fault: ports.dispatch_done_fault!.get() === 1 };
+      answers[ray] = { hit: unpackWords(info, 4), normal: unpackWords(normal, 4), fault: ports.dispatch_done_fault!.get() === 1 };
       inFlight.delete(t);
       freeThreads.push(t);
     }

@@ -16,6 +16,8 @@ export interface AnswerSlot {
   readonly bestT: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
+  /** The closest hit's triangle index (at most 32 bits), RV15.w: the triangle memory's id, or the GFX12 primitive index. */
+  readonly bestIndex: UIntValue;
 }
 
 export interface Finish {
@@ -49,6 +51,7 @@ export function answerStage(m: ModuleBuilder, io: PortsValue<ReturnType<typeof r
   io.dispatch.done_fault.set(answer(f1Valid.and(pick(f1Slot, (s) => s.fault).asBool()), 'done_fault').asBool());
   io.dispatch.done_thread.set(answer(pick(f1Slot, (s) => s.thread), 'done_thread'));
   io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
-  io.dispatch.hit_normal.set(mux(doneHave, delay(m, pick(f1Slot, (s) => s.bestNormal), lag, 'done_normal'), lit(0, 96)));
+  const f1Normal = cat(pick(f1Slot, (s) => s.bestIndex).zext(32), pick(f1Slot, (s) => s.bestNormal)); // RV15: the normal, the triangle index
+  io.dispatch.hit_normal.set(mux(doneHave, delay(m, f1Normal, lag, 'done_normal'), lit(0, 128)));
   return { pick: finishPick, pickSlot: encoder.io.index, valid: f1Valid, slot: f1Slot };
 }

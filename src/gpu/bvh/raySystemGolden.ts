@@ -58,7 +58,7 @@ export function raySystemGolden<S, R extends GoldenTrace>(spec: RaySystemGoldenS
   const answer = (outs: Readonly<Record<string, bigint>>, problems: string[]) => {
     const t = Number(outs.dispatch_done_thread);
     const hit = unpackWords(outs.dispatch_hit_info!, 4);
-    const normal = [...unpackWords(outs.dispatch_hit_normal!, 3), 0];
+    const normal = unpackWords(outs.dispatch_hit_normal!, 4);
     const fault = outs.dispatch_done_fault === 1n;
     const s = scene();
     const candidates = pending.filter((r) => r.thread === t);

@@ -45,11 +45,11 @@ export const IC2RT: QueuePorts = {
   dequeue: 'steer_dequeue_rt',
   inputs: [
     { port: (i) => `answer_ic_${i}_info`, width: 128 },
-    { port: (i) => `answer_ic_${i}_normal`, width: 96 },
+    { port: (i) => `answer_ic_${i}_normal`, width: 128 },
   ],
   outputs: [
     { port: 'steer_shader_info_rt', width: 128 },
-    { port: 'steer_shader_normal_rt', width: 96 },
+    { port: 'steer_shader_normal_rt', width: 128 },
   ],
   cores: (p) => p.icCores,
 };

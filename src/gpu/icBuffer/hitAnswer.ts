@@ -1,8 +1,11 @@
 // An IC core's answer on its way back to an RT core: what the dispatcher's answer queue holds and the IC buffer's ic2rt queue takes.
 import { Bundle, UInt } from '../../hdl/index.ts';
 
-/** The hit point and shader id (x [31:0], y, z, shader id [127:96]; all 0 for a miss), and the hit triangle's normal. */
+/**
+ * RV14 and RV15 of the thread: the hit point and shader id (x [31:0], y, z, shader id [127:96]), and the hit triangle's
+ * normal and index (x [31:0], y, z, triangle index [127:96]); both all 0 for a miss.
+ */
 export const HitAnswer = Bundle({
   info: UInt(128),
-  normal: UInt(96),
+  normal: UInt(128),
 });

@@ -64,7 +64,7 @@ export function runBackToBack(scene: Scene, rays: readonly Ray[], p: IcSystemPar
       sim.poke('ray_thread', accepts.length & 31);
       if (sim.peek('dispatch_ready') === 1n) accepts.push(cycle);
     }
-    if (sim.peek('dispatch_done') === 1n) answers.push({ cycle, thread: Number(sim.peek('dispatch_done_thread')), hit: unpackWords(sim.peek('dispatch_hit_info'), 4), normal: [...unpackWords(sim.peek('dispatch_hit_normal'), 3), 0] });
+    if (sim.peek('dispatch_done') === 1n) answers.push({ cycle, thread: Number(sim.peek('dispatch_done_thread')), hit: unpackWords(sim.peek('dispatch_hit_info'), 4), normal: unpackWords(sim.peek('dispatch_hit_normal'), 4) });
     sim.step();
   }
   return { accepts, answers, busyCycles: Number(sim.peek('counters_busy_cycles')), tests: Number(sim.peek('counters_tests')) };

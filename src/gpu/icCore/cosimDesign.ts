@@ -77,7 +77,7 @@ function golden(test: TriangleTestFn, inFlight: number): GoldenModel {
         else {
           const want = castRay(scene, ray.origin, ray.direction, test);
           const hit = unpackWords(outs.dispatch_hit_info!, 4);
-          const normal = [...unpackWords(outs.dispatch_hit_normal!, 3), 0];
+          const normal = unpackWords(outs.dispatch_hit_normal!, 4);
           if (hex(hit) !== hex(want.hit) || hex(normal) !== hex(want.normal) || Number(outs.dispatch_done_thread) !== ray.thread)
             msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: hit ${hex(hit)} normal ${hex(normal)} thread ${outs.dispatch_done_thread}; caster ${hex(want.hit)} / ${hex(want.normal)} thread ${ray.thread}`;
           else if (outs.dispatch_done_fault !== undefined && outs.dispatch_done_fault !== 0n) msg = `ray ${hex(ray.origin)} / ${hex(ray.direction)}: done_fault set (a brute-force sweep cannot fault)`;

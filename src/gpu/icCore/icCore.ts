@@ -54,8 +54,8 @@ const TRIANGLE_ID_BITS = 16;
 export const rayPorts = () => ({
   /**
    * The dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault): a ray starts (taken while
-   * `ready`); the answer is the hit point and shader id (0 = miss), the unnormalized geometric normal, the
-   * thread, and `done_fault` (the ray read past the loaded BVH, its answer a miss; the brute-force core drives 0).
+   * `ready`); the answer is RV14 (the hit point and shader id, 0 = miss) and RV15 (the unnormalized geometric
+   * normal and the hit triangle's index), the thread, and `done_fault` (the ray read past the loaded BVH, its answer a miss; the brute-force core drives 0).
    */
   dispatch: output(IcCoreLink),
   // The ray, with dispatch.ray_start.
@@ -85,6 +85,8 @@ interface RaySlot {
   readonly bestT: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
+  /** The closest hit's triangle id (its index in the triangle memory). */
+  readonly bestIndex: UIntValue;
 }
 
 /** What every stage sees: the module, its ports and parameters, the float units and the slots. */
@@ -121,6 +123,7 @@ function raySlots(m: ModuleBuilder, p: IcCoreParams): RaySlot[] {
     bestT: m.reg(UInt(32), { name: `slot${k}_best_t` }),
     bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
+    bestIndex: m.reg(UInt(TRIANGLE_ID_BITS), { name: `slot${k}_best_index` }),
   }));
 }
 
@@ -173,7 +176,7 @@ function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
   return { ready, accept, rayValid, nextSlot, entering, sweepEnd, endToken, respSlot };
 }
 
-/** `depth` cycles after a triangle entered: its test's decision, t and normal, and whether it is the slot's closest hit. */
+/** `depth` cycles after a triangle entered: its test's decision, t, normal and triangle id, and whether it is the slot's closest hit. */
 interface TestResult {
   readonly valid: BoolValue;
   /** The ray's end token reached the end of the pipeline: its answer follows. */
@@ -184,6 +187,8 @@ interface TestResult {
   readonly closer: BoolValue;
   readonly t: UIntValue;
   readonly normal: UIntValue;
+  /** The triangle id of the test leaving the pipeline. */
+  readonly index: UIntValue;
 }
 
 function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep): TestResult {
@@ -207,10 +212,14 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const testEnd = delayValid(m, sweep.endToken, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
+  // The triangle id, counted at the end rather than carried `depth` stages: a sweep's tests leave in id order from 0
+  // (one request per cycle, fixed-latency answers), and its end token, which follows them, restarts the count.
+  const testIndex = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0, name: 'test_index' });
+  m.when(testEnd, () => testIndex.set(0)).elsewhen(testValid, () => testIndex.set(testIndex.add(1)));
   // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
   const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
   const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));
-  return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, hit, closer, t: test.t, normal: test.normal };
+  return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, hit, closer, t: test.t, normal: test.normal, index: testIndex };
 }
 
 /** A slot takes its ray on acceptance, then keeps the closest hit of its sweep. */
@@ -228,6 +237,7 @@ function recordClosest({ m, slots }: Core, rayIn: RayIntake, sweep: Sweep, test:
       r.bestT.set(test.t);
       r.bestShader.set(test.shader);
       r.bestNormal.set(test.normal);
+      r.bestIndex.set(test.index);
     });
   });
 }
@@ -247,7 +257,7 @@ function finishStage({ m, io, p, f, slots, bySlot }: Core, test: TestResult): vo
   // Only an answer's: between answers the finish pipeline holds whatever a sweeping slot left in it.
   const answerHit = done.and(have);
   io.dispatch.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
-  io.dispatch.hit_normal.set(mux(answerHit, bySlot(doneSlot, (r) => r.bestNormal), lit(0, 96)));
+  io.dispatch.hit_normal.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestIndex).zext(32), bySlot(doneSlot, (r) => r.bestNormal)), lit(0, 128)));
   slots.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
 }
 

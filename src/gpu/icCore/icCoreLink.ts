@@ -11,8 +11,10 @@ export const IcCoreLink = Bundle({
   ray_start: flip(Bool),
   ready: Bool,
   done: Bool,
+  /** RV14: hit x [31:0], y, z, shader id [127:96]; all 0 for a miss. */
   hit_info: UInt(128),
-  hit_normal: UInt(96),
+  /** RV15: the hit triangle's normal x [31:0], y, z and its triangle index [127:96]; all 0 for a miss. */
+  hit_normal: UInt(128),
   done_thread: UInt(THREAD_BITS),
   /** The ray read past the loaded BVH: its thread faults (reported when it ends). */
   done_fault: Bool,

@@ -10,7 +10,7 @@ import { packWords, unpackWords } from '../words.ts';
 export interface IcAnswer {
   /** hit x, y, z, shader id (all zero on a miss). */
   readonly hit: [number, number, number, number];
-  /** normal x, y, z, 0. */
+  /** RV15: normal x, y, z and the hit triangle's index (all 0 on a miss). */
   readonly normal: [number, number, number, number];
   /** Cycles from the ray's start to `done`. */
   readonly cycles: number;
@@ -44,7 +44,7 @@ export class IcCoreBench {
       for (const k of [0, 1, 2]) s.poke(`tri_resp_v${k}`, ok ? packWords(triangleVertex(scene, due.id, k)) : 0n);
       s.poke('tri_resp_shader', ok ? scene.triangles[4 * due.id + 3]! : 0);
       if (s.peek('dispatch_done') === 1n) {
-        const answer: IcAnswer = { hit: unpackWords(s.peek('dispatch_hit_info'), 4) as IcAnswer['hit'], normal: [...unpackWords(s.peek('dispatch_hit_normal'), 3), 0] as IcAnswer['normal'], cycles: cycle };
+        const answer: IcAnswer = { hit: unpackWords(s.peek('dispatch_hit_info'), 4) as IcAnswer['hit'], normal: unpackWords(s.peek('dispatch_hit_normal'), 4) as IcAnswer['normal'], cycles: cycle };
         s.step();
         s.poke('dispatch_ray_start', 0);
         return answer;

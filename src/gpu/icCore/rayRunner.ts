@@ -107,7 +107,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     put(starts[i]!, 'ray_thread', [i & 31]);
   });
   const outs = ['dispatch_done', 'dispatch_hit_info', 'dispatch_hit_normal', 'dispatch_done_thread', 'counters_tests', 'counters_busy_cycles'];
-  const outWords = [1, 4, 3, 1, 1, 1];
+  const outWords = [1, 4, 4, 1, 1, 1];
   const outRow = outWords.reduce((a, b) => a + b, 0);
   const result = sim.runVectors(inputs.map((x) => x.name), outs, stim, cycles);
   const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
@@ -117,7 +117,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     const row = result.subarray(doneAt * outRow, (doneAt + 1) * outRow);
     const r = rays[i]!;
     const want = castRay(scene, r.origin, r.direction, isWatertight(p) ? testTriangleWatertight : testTriangle);
-    const got = { hit: Array.from(row.subarray(1, 5)), normal: [...Array.from(row.subarray(5, 8)), 0], thread: row[8]! };
+    const got = { hit: Array.from(row.subarray(1, 5)), normal: Array.from(row.subarray(5, 9)), thread: row[9]! };
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);
     const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
@@ -127,7 +127,7 @@ export function runRays(scene: Scene, rays: readonly Ray[], p: IcSystemParams = 
     else if (got.thread !== (i & 31)) difference = `${ray}: thread ${got.thread}, expected ${i & 31}`;
   }
   const last = result.subarray((cycles - 1) * outRow);
-  const tests = last[9]!;
-  const busy = last[10]!;
+  const tests = last[10]!;
+  const busy = last[11]!;
   return { rays: rays.length, tests, cycles, testsPerBusyCycle: busy ? tests / busy : 0, difference };
 }

@@ -19,7 +19,7 @@ import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
 export const ThreadDone = Bundle({ valid: Bool, thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
 
 /** An IC core's answer as its answer queue holds it: RV14 and RV15 for the thread, and whether its ray faulted. */
-const IcAnswer = Bundle({ info: UInt(128), normal: UInt(96), thread: UInt(THREAD_BITS), fault: Bool });
+const IcAnswer = Bundle({ info: UInt(128), normal: UInt(128), thread: UInt(THREAD_BITS), fault: Bool });
 
 export interface PatchDispatcherParams {
   /** RT cores (1 to 4: the main memory has four ports). */
@@ -109,7 +109,7 @@ function launches(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, queues
     l.bits.pixel.set(pools.pixel.readAsync(launchThread));
     l.bits.sp.set(mux(resumeReady, pools.sp.readAsync(launchThread), threadBaseOf(launchThread)));
     l.bits.hit.set(mux(resumeReady, io.steer.shader_info_rt, lit(0, 128)));
-    l.bits.normal.set(mux(resumeReady, io.steer.shader_normal_rt.zext(128), lit(0, 128)));
+    l.bits.normal.set(mux(resumeReady, io.steer.shader_normal_rt, lit(0, 128)));
   });
   io.steer.dequeue_rt.set(launched.and(resumeReady));
   queues.ic2rt.io.deq.ready.set(launched.and(resumeReady));
