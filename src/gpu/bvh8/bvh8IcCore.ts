@@ -7,6 +7,7 @@ import { Fifo, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
 import { join3 } from '../icCore/vec3.ts';
+import { TFAR_SCALE } from '../../golden/rayBox.ts';
 import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
@@ -64,6 +65,16 @@ export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
 /** Cycles from a box node's pop to its children pushed: the stack read, the node read, the decoder, the box engine. */
 export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_DECODER_LATENCY + rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
+/**
+ * Cycles from a box node's pop to its settle point: where the push stage reads the ray's best hit (then scales it by
+ * TFAR_SCALE, fmul cycles, to arrive with the box engine's answer). A ray whose pairs are still in the triangle engine may
+ * pop a box node early (an overlapped pop) when its last pair answers before this point.
+ */
+export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - p.fmul;
+
+/** Cycles after a ray's last pair enters the triangle engine before the ray may pop a box node while its pairs are in flight. */
+const overlapWait = (p: Bvh8IcCoreParams): number => Math.max(0, trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) - bvh8SettlePoint(p));
+
 type Bvh8IcCoreIo = PortsValue<ReturnType<typeof bvh8IcCorePorts>>;
 
 /** One ray in flight: where its walk is, its stack, the ray and its constants, the closest hit so far. */
@@ -78,6 +89,10 @@ interface RaySlot {
   readonly queued: UIntValue;
   /** Pairs enqueued and not yet answered. */
   readonly pending: UIntValue;
+  /** Cycles left before an overlapped pop's settle point comes after the ray's last pair in the triangle engine answers. */
+  readonly settle: UIntValue;
+  /** An overlapped pop was undone (a primitive or unreadable entry, or pairs not yet answered): wait for the pairs. */
+  readonly noOverlap: UIntValue;
   /** Nodes read so far (castRayBvh8's nodeTests + primitiveNodes). */
   readonly reads: UIntValue;
   readonly sp: UIntValue;
@@ -122,7 +137,7 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const pairs = pairStage(core, queue);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
   slotEvents(core, { rays, pop, entry, decoded, box, push, queue, pairs, finish });
-  counters(core, { accept: rays.accept, box, pairs, decoded });
+  counters(core, { accept: rays.accept, push, pairs, decoded });
 });
 
 const pendingBits = (p: Bvh8IcCoreParams): number => clog2(8 + trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) + 2);
@@ -135,6 +150,8 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
     queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
     pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
+    settle: m.reg(UInt(clog2(overlapWait(p) + 1)), { reset: 0, name: `ray${k}_settle` }),
+    noOverlap: m.reg(Bool, { reset: 0, name: `ray${k}_no_overlap` }),
     reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
@@ -183,7 +200,9 @@ function popStage(core: Core, stack: TraversalStack): Pop {
   const { m, slots } = core;
   const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
   slots.forEach((s, k) => {
-    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()));
+    // An overlapped pop: the ray's pairs are all in the triangle engine and will have answered by the settle point.
+    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.queued.asBool().not()).and(s.noOverlap.asBool().not()).and(s.settle.eq(0)).and(s.pending.ne(0));
+    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap));
     arbiter.io.in.at(k).bits.set(0);
   });
   arbiter.io.out.ready.set(true);
@@ -199,14 +218,20 @@ function popStage(core: Core, stack: TraversalStack): Pop {
   };
 }
 
-/** S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. */
+/**
+ * S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. An
+ * overlapped pop (the ray's pairs in flight: its best may still come closer) skips only what the final best would skip
+ * too; it reads only a box node (settled at the push), and gives back (undoes) a primitive or unreadable entry.
+ */
 interface Entry {
   readonly slot: UIntValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly read: BoolValue;
+  readonly undo: BoolValue;
   readonly primitive: BoolValue;
   readonly index: UIntValue;
+  readonly tnear: UIntValue;
 }
 
 function entryStage(core: Core, pop: Pop): Entry {
@@ -228,10 +253,13 @@ function entryStage(core: Core, pop: Pop): Entry {
   const reads = pick(core, slot, (s) => s.reads);
   const readable = index.lt(io.node_count).and(reads.lt(io.node_count));
   const wanted = valid.and(skip.not());
-  const read = wanted.and(readable);
+  // A stale best only skips what the final one skips (the best only comes closer), so the skip test above stands.
+  const overlapped = pick(core, slot, (s) => s.pending).ne(0).and(inLeaf.not());
+  const undo = wanted.and(overlapped).and(primitive.or(readable.not()));
+  const read = wanted.and(readable).and(undo.not());
   io.node_req_valid.set(read);
   io.node_req_index.set(mux(read, index, lit(0, ib)));
-  return { slot, skip, fault: wanted.and(readable.not()), read, primitive, index };
+  return { slot, skip, fault: wanted.and(readable.not()).and(overlapped.not()), read, undo, primitive, index, tnear };
 }
 
 /** S2 onward: the node answer into the box decoder or the primitive decoder; their outputs and what they refuse. */
@@ -241,6 +269,8 @@ interface Decoded {
     readonly slot: UIntValue;
     /** Undecodable, OBB on, or a child target the host refuses: the ray faults. */
     readonly fault: BoolValue;
+    /** The entry's tnear: the push tests it against the settled best. */
+    readonly tnear: UIntValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
   readonly primitive: {
@@ -260,6 +290,7 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
   const s2Index = m.regNext(entry.index);
+  const s2Tnear = m.regNext(entry.tnear);
   const box = boxDecoder(m);
   box.io.in_valid.set(s2Box);
   box.io.node.set(mux(s2Box, io.node_resp, lit(0, NODE_BITS)));
@@ -271,34 +302,42 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   const boxFault = boxValid.and(box.io.error.or(box.io.obb_matrix_index.ne(OBB_DISABLED)).or(targetFault));
   const primValid = prim.io.out_valid;
   return {
-    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, io: box.io },
+    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, tnear: delay(m, s2Tnear, GFX12_BOX_DECODER_LATENCY, 'box_tnear'), io: box.io },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
   };
 }
 
 const boxHeader = (d: ReturnType<typeof boxDecoder>['io']) => ({ internalChildOffset: d.internal_child_offset, primitiveChildOffset: d.primitive_child_offset, childValid: d.child_valid, nodeType: d.node_type, nodeSize: d.node_size });
 
-/** A decoded box node that the ray may test enters the box engine with the ray's closest t as the limit. */
+/**
+ * Every decoded box node enters the box engine with no limit (+inf; a refused node with no children), so that an
+ * overlapped pop's node needs no best yet: the push settles it. What the push needs rides beside the engine.
+ */
 interface BoxIssue {
-  readonly enter: BoolValue;
-  readonly childValid: UIntValue;
   readonly engine: ReturnType<typeof boxEngine>['io'];
+  /** Beside the engine's answer: the node was refused, its entry's tnear, its existing children. */
+  readonly fault: BoolValue;
+  readonly tnear: UIntValue;
+  readonly childValid: UIntValue;
+  /** The slot whose best the push reads at the settle point (fmul cycles before the answer). */
+  readonly settleSlot: UIntValue;
 }
 
 const boxEngine = ({ m, p, sb, ib }: Core) => m.instance(RayBox8, { fadd: p.fadd, fmul: p.fmul, tagBits: Bvh8BoxTag(ib, sb).width }, { name: 'box_engine' });
+const boxEngineLatency = (p: Bvh8IcCoreParams): number => rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
 function boxStage(core: Core, decoded: Decoded): BoxIssue {
-  const { m, ib, sb } = core;
+  const { m, p, ib, sb } = core;
   const d = decoded.box;
-  const enter = d.valid.and(d.fault.not());
+  const valid = d.valid;
   const engine = boxEngine(core);
   const slot = d.slot;
-  engine.io.in_valid.set(enter);
-  engine.io.origin.set(mux(enter, pick(core, slot, (s) => s.origin), lit(0, 96)));
-  engine.io.inv_dir.set(mux(enter, pick(core, slot, (s) => s.inv), lit(0, 96)));
-  engine.io.limit.set(mux(pick(core, slot, (s) => s.haveBest).asBool(), pick(core, slot, (s) => s.bestT), lit(INF_BITS, 32)));
-  engine.io.boxes.set(mux(enter, d.io.boxes, lit(0, d.io.boxes.width)));
-  const childValid = mux(enter, d.io.child_valid, lit(0, BVH8_CHILDREN));
+  engine.io.in_valid.set(valid);
+  engine.io.origin.set(mux(valid, pick(core, slot, (s) => s.origin), lit(0, 96)));
+  engine.io.inv_dir.set(mux(valid, pick(core, slot, (s) => s.inv), lit(0, 96)));
+  engine.io.limit.set(INF_BITS);
+  engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
+  const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
   engine.io.child_valid.set(childValid);
   const targets = childTargets(boxHeader(d.io), ib);
   const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
@@ -308,26 +347,61 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
     child.primitive.set(targets.primitive[c]!);
   });
   engine.io.tag.set(packBits(tag));
-  return { enter, childValid, engine: engine.io };
+  const latency = boxEngineLatency(p);
+  return {
+    engine: engine.io,
+    fault: delay(m, d.fault, latency, 'box_fault'),
+    tnear: delay(m, d.tnear, latency, 'box_entry_tnear'),
+    childValid: delay(m, childValid, latency, 'box_child_valid'),
+    settleSlot: delay(m, slot, latency - p.fmul, 'settle_slot'),
+  };
 }
 
-/** The box engine's answer: the hit children pushed, the nearest last (popped first); past BVH8_STACK_ENTRIES the ray faults. */
+/**
+ * The box engine's answer, settled against the ray's best (final by now: an overlapped pop waits until its pairs will have
+ * answered, else it is undone here): skipped if its tnear is past the best; else a fault if the node was refused; else
+ * the hit children within the best's limit, a prefix of the sorted hits, pushed nearest last (popped first). The slab
+ * test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE), so a child hits under the limit exactly when it
+ * hits with none and tnear ≤ limit · TFAR_SCALE. Past BVH8_STACK_ENTRIES the ray faults.
+ */
 interface Push {
+  /** The node is tested (the counters count it) and its children pushed, unless it overflows. */
   readonly valid: BoolValue;
   readonly slot: UIntValue;
   readonly pushedSp: UIntValue;
   readonly overflow: BoolValue;
+  /** The ray's pairs had not answered at the settle point: the pop is undone. */
+  readonly undo: BoolValue;
+  /** Farther than the settled best: skipped, as castRayBvh8's pop would have. */
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  readonly boxTests: UIntValue;
 }
 
 function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
-  const { m, sb, ib } = core;
+  const { m, f, sb, ib } = core;
   const e = box.engine;
-  const valid = e.out_valid;
+  const answer = e.out_valid;
   const tag = unpackBits(Bvh8BoxTag(ib, sb), e.out_tag);
+  // The settle point: the ray's pairs all answered (its best final), and its limit scaled, ready with the answer.
+  const settled = delay(m, pick(core, box.settleSlot, (s) => s.pending).eq(0), core.p.fmul, 'settled');
+  const haveBestAtSettle = pick(core, box.settleSlot, (s) => s.haveBest).asBool();
+  const bestAtSettle = pick(core, box.settleSlot, (s) => s.bestT);
+  const haveBest = delay(m, haveBestAtSettle, core.p.fmul, 'settled_have_best');
+  const bestT = delay(m, bestAtSettle, core.p.fmul, 'settled_best_t');
+  const scaledLimit = f.mul(mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), lit(TFAR_SCALE, 32));
+  const undo = answer.and(settled.not());
+  const skip = answer.and(settled).and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
+  const fault = answer.and(settled).and(skip.not()).and(box.fault);
+  const valid = answer.and(settled).and(skip.not()).and(box.fault.not());
   const tnear = unpackBits(Vec(BVH8_CHILDREN, UInt(32)), e.tnear);
   const order = unpackBits(Vec(BVH8_CHILDREN, UInt(3)), e.order);
   const childEntry = (c: number) => cat(packBits(tag.children.at(c)), tnear.at(c)); // a Bvh8StackEntry: the child above its tnear
-  const hitCount = e.hit_count;
+  const within = Array.from({ length: BVH8_CHILDREN }, (_, c) => {
+    const flag = f.compare(tnear.at(c), scaledLimit);
+    return e.hit.bit(c).and(flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO)));
+  });
+  const hitCount = popcount(cat(...within.reverse()), 4);
   const sp = pick(core, tag.slot, (s) => s.sp);
   const pushedSp = sp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
   const overflow = valid.and(pushedSp.gt(BVH8_STACK_ENTRIES));
@@ -339,7 +413,7 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
     const depth = sp.add(j.zext(SP_BITS));
     m.when(valid.and(overflow.not()).and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
   });
-  return { valid, slot: tag.slot, pushedSp, overflow };
+  return { valid, slot: tag.slot, pushedSp, overflow, undo, skip, fault, boxTests: mux(valid, popcount(box.childValid, 4), lit(0, 4)) };
 }
 
 /** Decoded primitive nodes wait here (at most one per ray, so `rays` entries never overflow) for their pairs to enter the engine. */
@@ -467,13 +541,22 @@ interface SlotEvents {
 }
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
-function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
+function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
   const { rays, pop, entry, decoded, push, queue, pairs, finish } = e;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
-    /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left. */
-    const afterAction = (sp: UIntValue) => m.when(sp.eq(0), () => s.state.set('finish')).otherwise(() => s.state.set('ready'));
+    /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left (pairs in flight: wait for them). */
+    const afterAction = (sp: UIntValue) =>
+      m.when(s.pending.ne(0), () => s.state.set('pairs'))
+        .elsewhen(sp.eq(0), () => s.state.set('finish'))
+        .otherwise(() => s.state.set('ready'));
+    /** An overlapped pop given back: the entry stays on the stack, the ray waits for its pairs. */
+    const undo = () => {
+      s.sp.set(s.sp.add(1));
+      s.state.set('pairs');
+      s.noOverlap.set(true);
+    };
     m.when(rays.accept.and(at(rays.intoSlot)), () => {
       m.when(rays.rayValid, () => s.state.set('inverse')).otherwise(() => s.state.set('finish'));
       s.origin.set(io.ray_origin);
@@ -485,6 +568,7 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
       s.inLeaf.set(false);
       s.reads.set(0);
       s.sp.set(0);
+      s.noOverlap.set(false);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));
@@ -498,10 +582,20 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
       m.when(s.fresh.asBool().or(s.inLeaf.asBool()).not(), () => s.sp.set(pop.depth));
     });
     m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
+    m.when(entry.undo.and(at(entry.slot)), undo);
     m.when(entry.read.and(at(entry.slot)), () => s.reads.set(s.reads.add(1)));
     m.when(push.valid.and(at(push.slot)).and(push.overflow.not()), () => {
       s.sp.set(push.pushedSp.trunc(SP_BITS));
       afterAction(push.pushedSp);
+    });
+    // An overlapped pop's box node that is not tested after all: its read is not one castRayBvh8 makes.
+    m.when(push.skip.and(at(push.slot)), () => {
+      s.reads.set(s.reads.sub(1));
+      afterAction(s.sp);
+    });
+    m.when(push.undo.and(at(push.slot)), () => {
+      s.reads.set(s.reads.sub(1));
+      undo();
     });
     // A primitive node decoded: its pairs queued; the leaf goes on at the next node, or ends once its pairs are answered.
     m.when(prim.valid.and(prim.fault.not()).and(at(prim.slot)), () => {
@@ -519,6 +613,9 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
     const added = mux(queue.enqueue.and(at(prim.slot)), queue.pairCount.zext(pendingBits), lit(0, pendingBits));
     const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
     s.pending.set(s.pending.add(added).sub(answered));
+    // The settle countdown restarts at each pair of the ray entering the triangle engine.
+    m.when(queue.issue.and(at(queue.head.slot)), () => s.settle.set(overlapWait(p))).elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
+    m.when(s.pending.eq(0), () => s.noOverlap.set(false));
     m.when(pairs.better.and(at(pairs.slot)), () => {
       s.haveBest.set(true);
       s.bestT.set(pairs.t);
@@ -528,7 +625,7 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
     });
     m.when(s.state.is('pairs').and(s.pending.eq(0)), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
     // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
-    const fault = entry.fault.and(at(entry.slot)).or(decoded.box.fault.and(at(decoded.box.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
+    const fault = entry.fault.and(at(entry.slot)).or(push.fault.and(at(push.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
     m.when(fault, () => {
       s.fault.set(true);
       s.haveBest.set(false);
@@ -542,7 +639,7 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
 
 interface CounterEvents {
   readonly accept: BoolValue;
-  readonly box: BoxIssue;
+  readonly push: Push;
   readonly pairs: PairResult;
   readonly decoded: Decoded;
 }
@@ -556,8 +653,8 @@ function counters(core: Core, e: CounterEvents): void {
   };
   io.counters.rays.set(counter(e.accept.zext(1), 'ray_count'));
   io.counters.tests.set(counter(e.pairs.tests, 'triangle_tests'));
-  io.counters.node_tests.set(counter(e.box.enter.zext(1), 'node_test_count'));
+  io.counters.node_tests.set(counter(e.push.valid.zext(1), 'node_test_count'));
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
-  io.box_tests.set(counter(popcount(e.box.childValid, 4), 'box_test_count'));
+  io.box_tests.set(counter(e.push.boxTests, 'box_test_count'));
   io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));
 }
