@@ -75,6 +75,11 @@ export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip
 /** Cycles after a ray's last pair enters the triangle engine before the ray may pop a box node while its pairs are in flight. */
 const overlapWait = (p: Bvh8IcCoreParams): number => Math.max(0, trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) - bvh8SettlePoint(p));
 
+/** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
+const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
+/** Cycles after a ray is accepted before its root may be popped: its 1/d is in the slot when the root node reaches the box engine. */
+const rootWait = (p: Bvh8IcCoreParams): number => Math.max(0, p.fdiv - POP_TO_BOX_ENGINE);
+
 type Bvh8IcCoreIo = PortsValue<ReturnType<typeof bvh8IcCorePorts>>;
 
 /** One ray in flight: where its walk is, its stack, the ray and its constants, the closest hit so far. */
@@ -89,7 +94,10 @@ interface RaySlot {
   readonly queued: UIntValue;
   /** Pairs enqueued and not yet answered. */
   readonly pending: UIntValue;
-  /** Cycles left before an overlapped pop's settle point comes after the ray's last pair in the triangle engine answers. */
+  /**
+   * Cycles left before the ray may pop: before an overlapped pop's settle point comes after the ray's last pair in the
+   * triangle engine answers; before the root's box test comes after the ray's 1/d.
+   */
   readonly settle: UIntValue;
   /** An overlapped pop was undone (a primitive or unreadable entry, or pairs not yet answered): wait for the pairs. */
   readonly noOverlap: UIntValue;
@@ -150,7 +158,7 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
     queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
     pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
-    settle: m.reg(UInt(clog2(overlapWait(p) + 1)), { reset: 0, name: `ray${k}_settle` }),
+    settle: m.reg(UInt(clog2(Math.max(overlapWait(p), rootWait(p)) + 1)), { reset: 0, name: `ray${k}_settle` }),
     noOverlap: m.reg(Bool, { reset: 0, name: `ray${k}_no_overlap` }),
     reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
@@ -202,7 +210,9 @@ function popStage(core: Core, stack: TraversalStack): Pop {
   slots.forEach((s, k) => {
     // An overlapped pop: the ray's pairs are all in the triangle engine and will have answered by the settle point.
     const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.queued.asBool().not()).and(s.noOverlap.asBool().not()).and(s.settle.eq(0)).and(s.pending.ne(0));
-    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap));
+    // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
+    const root = s.state.is('inverse').and(s.settle.eq(0));
+    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
     arbiter.io.in.at(k).bits.set(0);
   });
   arbiter.io.out.ready.set(true);
@@ -569,12 +579,13 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.reads.set(0);
       s.sp.set(0);
       s.noOverlap.set(false);
+      s.fresh.set(true);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));
       if (rays.shear) s.shear.set(join3(rays.shear));
-      s.fresh.set(true);
-      s.state.set('ready');
+      // Unless the root was popped already.
+      m.when(s.state.is('inverse'), () => s.state.set('ready'));
     });
     m.when(pop.valid.and(at(pop.slot)), () => {
       s.state.set('wait');
@@ -614,7 +625,9 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
     s.pending.set(s.pending.add(added).sub(answered));
     // The settle countdown restarts at each pair of the ray entering the triangle engine.
-    m.when(queue.issue.and(at(queue.head.slot)), () => s.settle.set(overlapWait(p))).elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
+    m.when(rays.accept.and(at(rays.intoSlot)), () => s.settle.set(rootWait(p)))
+      .elsewhen(queue.issue.and(at(queue.head.slot)), () => s.settle.set(overlapWait(p)))
+      .elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
     m.when(s.pending.eq(0), () => s.noOverlap.set(false));
     m.when(pairs.better.and(at(pairs.slot)), () => {
       s.haveBest.set(true);
