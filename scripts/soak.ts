@@ -1,5 +1,5 @@
 // The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
-// designs on every back end, random programs on the RT core, the float units, the IC system.
+// designs on every back end, random programs on the RT core, the float units, the IC system, the BVH8 IC system.
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -59,6 +59,11 @@ const STEPS: readonly Step[] = [
     name: 'ic',
     what: 'ray-triangle tests through the IC system against the caster (1,000,000)',
     command: (quick, seed) => tsx('scripts/ic-soak.ts', '--tests', quick ? '5000' : '1000000', '--seed', String(seed)),
+  },
+  {
+    name: 'bvh8',
+    what: 'random scenes and rays through the BVH8 IC system against castRayBvh8 at five float-latency configurations (200,000 rays)',
+    command: (quick, seed) => tsx('scripts/bvh8-soak.ts', '--rays', quick ? '3000' : '200000', '--seed', String(seed)),
   },
 ];
 
