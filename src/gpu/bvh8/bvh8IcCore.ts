@@ -3,7 +3,7 @@
 // (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
-import { Fifo, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
 import { join3 } from '../icCore/vec3.ts';
@@ -67,13 +67,10 @@ export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_D
 
 /**
  * Cycles from a box node's pop to its settle point: where the push stage reads the ray's best hit (then scales it by
- * TFAR_SCALE, fmul cycles, to arrive with the box engine's answer). A ray whose pairs are still in the triangle engine may
- * pop a box node early (an overlapped pop) when its last pair answers before this point.
+ * TFAR_SCALE, fmul cycles, to arrive with the box engine's answer). A node of a ray whose pairs are still pending there
+ * (an overlapped pop) is pushed on the best so far and resolved when they have answered.
  */
 export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - p.fmul;
-
-/** Cycles after a ray's last pair enters the triangle engine before the ray may pop a box node while its pairs are in flight. */
-const overlapWait = (p: Bvh8IcCoreParams): number => Math.max(0, trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) - bvh8SettlePoint(p));
 
 /** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
 const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
@@ -94,13 +91,26 @@ interface RaySlot {
   readonly queued: UIntValue;
   /** Pairs enqueued and not yet answered. */
   readonly pending: UIntValue;
-  /**
-   * Cycles left before the ray may pop: before an overlapped pop's settle point comes after the ray's last pair in the
-   * triangle engine answers; before the root's box test comes after the ray's 1/d.
-   */
+  /** Cycles left before the root may be popped: its box test must come after the ray's 1/d is in. */
   readonly settle: UIntValue;
-  /** An overlapped pop was undone (a primitive or unreadable entry, or pairs not yet answered): wait for the pairs. */
+  /** An overlapped pop was given back (a primitive or unreadable entry, or a push that might overflow): wait for the pairs. */
   readonly noOverlap: UIntValue;
+  /**
+   * A box node pushed (or refused) before the ray's pairs answered waits for them: then it is skipped after all (sp back
+   * to `savedSp`, nothing counted), faults, is given back (a child pushed may lie past the final best), or is counted
+   * (`parkedTests` box tests).
+   */
+  readonly unresolved: UIntValue;
+  readonly savedSp: UIntValue;
+  readonly parkedTnear: UIntValue;
+  /** The tnear of the farthest child pushed (+0 when none). */
+  readonly parkedFar: UIntValue;
+  /** The node last read (a parked node's index). */
+  readonly parkedIndex: UIntValue;
+  /** A parked node given back: the next pop takes it again ({parkedIndex, parkedTnear}; its place on the stack was pushed over). */
+  readonly replay: UIntValue;
+  readonly parkedTests: UIntValue;
+  readonly parkedFault: UIntValue;
   /** Nodes read so far (castRayBvh8's nodeTests + primitiveNodes). */
   readonly reads: UIntValue;
   readonly sp: UIntValue;
@@ -141,11 +151,12 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const decoded = decodeStage(core, entry);
   const box = boxStage(core, decoded);
   const push = pushStage(core, stack, box);
+  const resolved = resolution(core);
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
-  slotEvents(core, { rays, pop, entry, decoded, box, push, queue, pairs, finish });
-  counters(core, { accept: rays.accept, push, pairs, decoded });
+  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish });
+  counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
 });
 
 const pendingBits = (p: Bvh8IcCoreParams): number => clog2(8 + trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) + 2);
@@ -158,8 +169,16 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
     queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
     pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
-    settle: m.reg(UInt(clog2(Math.max(overlapWait(p), rootWait(p)) + 1)), { reset: 0, name: `ray${k}_settle` }),
+    settle: m.reg(UInt(clog2(rootWait(p) + 1)), { reset: 0, name: `ray${k}_settle` }),
     noOverlap: m.reg(Bool, { reset: 0, name: `ray${k}_no_overlap` }),
+    unresolved: m.reg(Bool, { reset: 0, name: `ray${k}_unresolved` }),
+    savedSp: m.reg(UInt(SP_BITS), { name: `ray${k}_saved_sp` }),
+    parkedTnear: m.reg(UInt(32), { name: `ray${k}_parked_tnear` }),
+    parkedFar: m.reg(UInt(32), { name: `ray${k}_parked_far` }),
+    parkedIndex: m.reg(UInt(p.indexBits), { name: `ray${k}_parked_index` }),
+    replay: m.reg(Bool, { reset: 0, name: `ray${k}_replay` }),
+    parkedTests: m.reg(UInt(4), { name: `ray${k}_parked_tests` }),
+    parkedFault: m.reg(Bool, { name: `ray${k}_parked_fault` }),
     reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
@@ -199,6 +218,7 @@ interface Pop {
   readonly slot: UIntValue;
   readonly fresh: BoolValue;
   readonly inLeaf: BoolValue;
+  readonly replay: BoolValue;
   /** The depth of the entry popped: the slot's stack pointer after the pop. */
   readonly depth: UIntValue;
   readonly reads: readonly UIntValue[];
@@ -208,8 +228,8 @@ function popStage(core: Core, stack: TraversalStack): Pop {
   const { m, slots } = core;
   const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
   slots.forEach((s, k) => {
-    // An overlapped pop: the ray's pairs are all in the triangle engine and will have answered by the settle point.
-    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.queued.asBool().not()).and(s.noOverlap.asBool().not()).and(s.settle.eq(0)).and(s.pending.ne(0));
+    // An overlapped pop: the next entry while the ray's pairs are pending (one unresolved node at a time).
+    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0));
     // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
     const root = s.state.is('inverse').and(s.settle.eq(0));
     arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
@@ -223,6 +243,7 @@ function popStage(core: Core, stack: TraversalStack): Pop {
     slot,
     fresh: pick(core, slot, (s) => s.fresh).asBool(),
     inLeaf: pick(core, slot, (s) => s.inLeaf).asBool(),
+    replay: pick(core, slot, (s) => s.replay).asBool(),
     depth,
     reads: stack.banks.map((bank) => bank.read(stack.word(slot, depth))),
   };
@@ -250,14 +271,16 @@ function entryStage(core: Core, pop: Pop): Entry {
   const slot = m.regNext(pop.slot);
   const fresh = m.regNext(pop.fresh);
   const inLeaf = m.regNext(pop.inLeaf);
+  const replay = m.regNext(pop.replay);
   const bank = m.regNext(pop.depth.bits(2, 0));
   const E = Bvh8StackEntry(ib);
   const stored = unpackBits(E, selectByIndex(bank, pop.reads));
-  // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end).
+  // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end). A box
+  // node given back: its index and tnear kept in the slot.
   const root = fresh;
-  const primitive = mux(inLeaf, lit(1, 1), mux(root, lit(0, 1), stored.primitive)).asBool();
-  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), stored.index));
-  const tnear = mux(root, lit(0, 32), stored.tnear);
+  const primitive = mux(inLeaf, lit(1, 1), mux(root.or(replay), lit(0, 1), stored.primitive)).asBool();
+  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), mux(replay, pick(core, slot, (s) => s.parkedIndex), stored.index)));
+  const tnear = mux(root, lit(0, 32), mux(replay, pick(core, slot, (s) => s.parkedTnear), stored.tnear));
   const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
   const skip = valid.and(inLeaf.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
   const reads = pick(core, slot, (s) => s.reads);
@@ -368,23 +391,35 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
 }
 
 /**
- * The box engine's answer, settled against the ray's best (final by now: an overlapped pop waits until its pairs will have
- * answered, else it is undone here): skipped if its tnear is past the best; else a fault if the node was refused; else
- * the hit children within the best's limit, a prefix of the sorted hits, pushed nearest last (popped first). The slab
- * test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE), so a child hits under the limit exactly when it
- * hits with none and tnear ≤ limit · TFAR_SCALE. Past BVH8_STACK_ENTRIES the ray faults.
+ * The box engine's answer against the ray's best at the settle point (final if none of its pairs is pending then): skipped
+ * if its tnear is past that best (a best only comes closer, so this is final either way); else, settled, a fault if the
+ * node was refused, or the hit children within the best's limit, a prefix of the sorted hits, pushed nearest last (popped
+ * first). The slab test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE), so a child hits under the limit
+ * exactly when it hits with none and tnear ≤ limit · TFAR_SCALE. Past BVH8_STACK_ENTRIES the ray faults. Unsettled (an
+ * overlapped pop whose pairs are still pending), the node is parked: its children within the best so far are pushed (a
+ * superset of the final ones), and `resolution` settles it once the pairs have answered; a push that might overflow is
+ * given back instead.
  */
 interface Push {
-  /** The node is tested (the counters count it) and its children pushed, unless it overflows. */
+  /** Settled: the node is tested (the counters count it) and its children pushed, unless it overflows. */
   readonly valid: BoolValue;
   readonly slot: UIntValue;
   readonly pushedSp: UIntValue;
   readonly overflow: BoolValue;
-  /** The ray's pairs had not answered at the settle point: the pop is undone. */
+  /** Unsettled and the push might overflow: the pop is given back. */
   readonly undo: BoolValue;
-  /** Farther than the settled best: skipped, as castRayBvh8's pop would have. */
+  /** Farther than the best: skipped, as castRayBvh8's pop would have. */
   readonly skip: BoolValue;
   readonly fault: BoolValue;
+  /** Unsettled: parked (its children pushed unless it was refused) until the ray's pairs have answered. */
+  readonly park: BoolValue;
+  readonly parkPush: BoolValue;
+  readonly tnear: UIntValue;
+  /** The farthest child pushed: its tnear (+0 when none). */
+  readonly far: UIntValue;
+  readonly refused: BoolValue;
+  readonly tests: UIntValue;
+  /** Box tests of a settled node, counted now. */
   readonly boxTests: UIntValue;
 }
 
@@ -393,17 +428,17 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
   const e = box.engine;
   const answer = e.out_valid;
   const tag = unpackBits(Bvh8BoxTag(ib, sb), e.out_tag);
-  // The settle point: the ray's pairs all answered (its best final), and its limit scaled, ready with the answer.
+  // The settle point: whether the ray's pairs have all answered (its best final), its best, and its limit scaled, ready with the answer.
   const settled = delay(m, pick(core, box.settleSlot, (s) => s.pending).eq(0), core.p.fmul, 'settled');
   const haveBestAtSettle = pick(core, box.settleSlot, (s) => s.haveBest).asBool();
   const bestAtSettle = pick(core, box.settleSlot, (s) => s.bestT);
   const haveBest = delay(m, haveBestAtSettle, core.p.fmul, 'settled_have_best');
   const bestT = delay(m, bestAtSettle, core.p.fmul, 'settled_best_t');
   const scaledLimit = f.mul(mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), lit(TFAR_SCALE, 32));
-  const undo = answer.and(settled.not());
-  const skip = answer.and(settled).and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
-  const fault = answer.and(settled).and(skip.not()).and(box.fault);
-  const valid = answer.and(settled).and(skip.not()).and(box.fault.not());
+  const skip = answer.and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
+  const kept = answer.and(skip.not());
+  const fault = kept.and(settled).and(box.fault);
+  const valid = kept.and(settled).and(box.fault.not());
   const tnear = unpackBits(Vec(BVH8_CHILDREN, UInt(32)), e.tnear);
   const order = unpackBits(Vec(BVH8_CHILDREN, UInt(3)), e.order);
   const childEntry = (c: number) => cat(packBits(tag.children.at(c)), tnear.at(c)); // a Bvh8StackEntry: the child above its tnear
@@ -414,16 +449,54 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
   const hitCount = popcount(cat(...within.reverse()), 4);
   const sp = pick(core, tag.slot, (s) => s.sp);
   const pushedSp = sp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
-  const overflow = valid.and(pushedSp.gt(BVH8_STACK_ENTRIES));
+  const tooDeep = pushedSp.gt(BVH8_STACK_ENTRIES);
+  const overflow = valid.and(tooDeep);
+  const unsettled = kept.and(settled.not());
+  const undo = unsettled.and(box.fault.not()).and(tooDeep);
+  const parkPush = unsettled.and(box.fault.not()).and(tooDeep.not());
+  const park = unsettled.and(box.fault.or(tooDeep.not()));
+  const write = valid.and(tooDeep.not()).or(parkPush);
   stack.banks.forEach((bank, b) => {
     // Entry j (0 = deepest) of this push lands at depth sp + j, so bank b takes j = (b − sp) mod 8: order slot hit_count − 1 − j.
     const j = lit(b, 3).sub(sp.bits(2, 0));
     const k = hitCount.sub(1).sub(j.zext(4)).bits(2, 0);
     const child = selectByIndex(k, [...order]);
     const depth = sp.add(j.zext(SP_BITS));
-    m.when(valid.and(overflow.not()).and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
+    m.when(write.and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
   });
-  return { valid, slot: tag.slot, pushedSp, overflow, undo, skip, fault, boxTests: mux(valid, popcount(box.childValid, 4), lit(0, 4)) };
+  const tests = popcount(box.childValid, 4);
+  const far = mux(hitCount.eq(0), lit(0, 32), selectByIndex(selectByIndex(hitCount.sub(1).bits(2, 0), [...order]), [...tnear]));
+  return { valid, slot: tag.slot, pushedSp, overflow, undo, skip, fault, park, parkPush, tnear: box.tnear, far, refused: box.fault, tests, boxTests: mux(valid, tests, lit(0, 4)) };
+}
+
+/**
+ * A parked node whose ray's pairs have all answered, one per cycle, against the final best: skipped after all (its tnear
+ * past the best), a fault (refused), given back when its farthest child pushed lies past the best (it may be past the
+ * final limit too; the pop is made again, settled), else tested (counted): every child pushed is then within the final
+ * limit, and every child within it was pushed (the limit only shrank), so the push is the golden's.
+ */
+interface Resolution {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  readonly giveBack: BoolValue;
+  readonly commit: BoolValue;
+  readonly boxTests: UIntValue;
+}
+
+function resolution(core: Core): Resolution {
+  const { m, f, slots } = core;
+  const ready = m.instance(PriorityEncoder, { n: slots.length }, { name: 'resolve_slot' });
+  ready.io.in.set(cat(...slots.map((s) => s.state.is('pairs').and(s.unresolved.asBool()).and(s.pending.eq(0))).reverse()));
+  const valid = ready.io.valid;
+  const slot = ready.io.index;
+  const skip = valid.and(pick(core, slot, (s) => s.haveBest).asBool()).and(f.compare(pick(core, slot, (s) => s.parkedTnear), pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const refused = pick(core, slot, (s) => s.parkedFault).asBool();
+  const kept = valid.and(skip.not()).and(refused.not());
+  const giveBack = kept.and(pick(core, slot, (s) => s.haveBest).asBool()).and(f.compare(pick(core, slot, (s) => s.parkedFar), pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const commit = kept.and(giveBack.not());
+  return { valid, slot, skip, fault: valid.and(skip.not()).and(refused), giveBack, commit, boxTests: mux(commit, pick(core, slot, (s) => s.parkedTests), lit(0, 4)) };
 }
 
 /** Decoded primitive nodes wait here (at most one per ray, so `rays` entries never overflow) for their pairs to enter the engine. */
@@ -545,6 +618,7 @@ interface SlotEvents {
   readonly decoded: Decoded;
   readonly box: BoxIssue;
   readonly push: Push;
+  readonly resolved: Resolution;
   readonly queue: PairQueue;
   readonly pairs: PairResult;
   readonly finish: Finish;
@@ -552,7 +626,7 @@ interface SlotEvents {
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
 function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
-  const { rays, pop, entry, decoded, push, queue, pairs, finish } = e;
+  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish } = e;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
@@ -579,6 +653,8 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.reads.set(0);
       s.sp.set(0);
       s.noOverlap.set(false);
+      s.unresolved.set(false);
+      s.replay.set(false);
       s.fresh.set(true);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
@@ -590,11 +666,15 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     m.when(pop.valid.and(at(pop.slot)), () => {
       s.state.set('wait');
       s.fresh.set(false);
-      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).not(), () => s.sp.set(pop.depth));
+      s.replay.set(false);
+      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).or(s.replay.asBool()).not(), () => s.sp.set(pop.depth));
     });
     m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
     m.when(entry.undo.and(at(entry.slot)), undo);
-    m.when(entry.read.and(at(entry.slot)), () => s.reads.set(s.reads.add(1)));
+    m.when(entry.read.and(at(entry.slot)), () => {
+      s.reads.set(s.reads.add(1));
+      s.parkedIndex.set(entry.index);
+    });
     m.when(push.valid.and(at(push.slot)).and(push.overflow.not()), () => {
       s.sp.set(push.pushedSp.trunc(SP_BITS));
       afterAction(push.pushedSp);
@@ -607,6 +687,32 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     m.when(push.undo.and(at(push.slot)), () => {
       s.reads.set(s.reads.sub(1));
       undo();
+    });
+    m.when(push.park.and(at(push.slot)), () => {
+      s.unresolved.set(true);
+      s.savedSp.set(s.sp);
+      s.parkedTnear.set(push.tnear);
+      s.parkedFar.set(push.far);
+      s.parkedTests.set(push.tests);
+      s.parkedFault.set(push.refused);
+      s.state.set('pairs');
+      m.when(push.parkPush, () => s.sp.set(push.pushedSp.trunc(SP_BITS)));
+    });
+    // The parked node settled: skipped (its children dropped, its read taken back), or tested (a fault is below).
+    m.when(resolved.valid.and(at(resolved.slot)), () => {
+      s.unresolved.set(false);
+      m.when(resolved.skip, () => {
+        s.sp.set(s.savedSp);
+        s.reads.set(s.reads.sub(1));
+        afterAction(s.savedSp);
+      });
+      m.when(resolved.giveBack, () => {
+        s.sp.set(s.savedSp);
+        s.reads.set(s.reads.sub(1));
+        s.replay.set(true);
+        s.state.set('ready');
+      });
+      m.when(resolved.commit, () => afterAction(s.sp));
     });
     // A primitive node decoded: its pairs queued; the leaf goes on at the next node, or ends once its pairs are answered.
     m.when(prim.valid.and(prim.fault.not()).and(at(prim.slot)), () => {
@@ -624,10 +730,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     const added = mux(queue.enqueue.and(at(prim.slot)), queue.pairCount.zext(pendingBits), lit(0, pendingBits));
     const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
     s.pending.set(s.pending.add(added).sub(answered));
-    // The settle countdown restarts at each pair of the ray entering the triangle engine.
-    m.when(rays.accept.and(at(rays.intoSlot)), () => s.settle.set(rootWait(p)))
-      .elsewhen(queue.issue.and(at(queue.head.slot)), () => s.settle.set(overlapWait(p)))
-      .elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
+    m.when(rays.accept.and(at(rays.intoSlot)), () => s.settle.set(rootWait(p))).elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
     m.when(s.pending.eq(0), () => s.noOverlap.set(false));
     m.when(pairs.better.and(at(pairs.slot)), () => {
       s.haveBest.set(true);
@@ -636,9 +739,9 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.bestShader.set(pairs.shader);
       s.bestNormal.set(pairs.normal);
     });
-    m.when(s.state.is('pairs').and(s.pending.eq(0)), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
+    m.when(s.state.is('pairs').and(s.pending.eq(0)).and(s.unresolved.asBool().not()), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
     // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
-    const fault = entry.fault.and(at(entry.slot)).or(push.fault.and(at(push.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
+    const fault = entry.fault.and(at(entry.slot)).or(push.fault.and(at(push.slot))).or(resolved.fault.and(at(resolved.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
     m.when(fault, () => {
       s.fault.set(true);
       s.haveBest.set(false);
@@ -653,6 +756,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
 interface CounterEvents {
   readonly accept: BoolValue;
   readonly push: Push;
+  readonly resolved: Resolution;
   readonly pairs: PairResult;
   readonly decoded: Decoded;
 }
@@ -666,8 +770,8 @@ function counters(core: Core, e: CounterEvents): void {
   };
   io.counters.rays.set(counter(e.accept.zext(1), 'ray_count'));
   io.counters.tests.set(counter(e.pairs.tests, 'triangle_tests'));
-  io.counters.node_tests.set(counter(e.push.valid.zext(1), 'node_test_count'));
+  io.counters.node_tests.set(counter(e.push.valid.zext(2).add(e.resolved.commit.zext(2)), 'node_test_count'));
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
-  io.box_tests.set(counter(e.push.boxTests, 'box_test_count'));
+  io.box_tests.set(counter(e.push.boxTests.zext(5).add(e.resolved.boxTests.zext(5)), 'box_test_count'));
   io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));
 }
