@@ -36,9 +36,10 @@ const OBB_DISABLED = 0x7f;
 const NODE_BITS = 1024;
 
 /**
- * A ray slot's state. free → inverse (1/d and the shear in the dividers) → ready ⇄ wait (a pop, a node read, a box or a
- * primitive node in flight) → pairs (the ray's pairs still in the triangle engine) → ready or finish → drain → free.
- * A fault goes to pairs too (its pairs in flight end first) and then to finish.
+ * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
+ * ready ⇄ wait (a pop, a node read, a box or a primitive node in flight) → pairs (the ray's pairs still in the triangle
+ * engine; it may pop a box node meanwhile, which is parked there if still unsettled at its push) → ready or finish →
+ * drain → free. A fault goes to pairs too (its pairs in flight end first) and then to finish.
  */
 export const Bvh8SlotState = Enum('Bvh8SlotState', ['free', 'inverse', 'ready', 'wait', 'pairs', 'finish', 'drain']);
 type SlotStateName = (typeof Bvh8SlotState.members)[number];
@@ -92,7 +93,7 @@ interface RaySlot {
   /** Pairs enqueued and not yet answered. */
   readonly pending: UIntValue;
   /** Cycles left before the root may be popped: its box test must come after the ray's 1/d is in. */
-  readonly settle: UIntValue;
+  readonly rootWait: UIntValue;
   /** An overlapped pop was given back (a primitive or unreadable entry, or a push that might overflow): wait for the pairs. */
   readonly noOverlap: UIntValue;
   /**
@@ -169,7 +170,7 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
     queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
     pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
-    settle: m.reg(UInt(clog2(rootWait(p) + 1)), { reset: 0, name: `ray${k}_settle` }),
+    rootWait: m.reg(UInt(clog2(rootWait(p) + 1)), { reset: 0, name: `ray${k}_root_wait` }),
     noOverlap: m.reg(Bool, { reset: 0, name: `ray${k}_no_overlap` }),
     unresolved: m.reg(Bool, { reset: 0, name: `ray${k}_unresolved` }),
     savedSp: m.reg(UInt(SP_BITS), { name: `ray${k}_saved_sp` }),
@@ -231,7 +232,7 @@ function popStage(core: Core, stack: TraversalStack): Pop {
     // An overlapped pop: the next entry while the ray's pairs are pending (one unresolved node at a time).
     const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0));
     // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
-    const root = s.state.is('inverse').and(s.settle.eq(0));
+    const root = s.state.is('inverse').and(s.rootWait.eq(0));
     arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
     arbiter.io.in.at(k).bits.set(0);
   });
@@ -252,7 +253,7 @@ function popStage(core: Core, stack: TraversalStack): Pop {
 /**
  * S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. An
  * overlapped pop (the ray's pairs in flight: its best may still come closer) skips only what the final best would skip
- * too; it reads only a box node (settled at the push), and gives back (undoes) a primitive or unreadable entry.
+ * too; it reads only a box node (settled at the push, or parked), and gives back (undoes) a primitive or unreadable entry.
  */
 interface Entry {
   readonly slot: UIntValue;
@@ -730,7 +731,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     const added = mux(queue.enqueue.and(at(prim.slot)), queue.pairCount.zext(pendingBits), lit(0, pendingBits));
     const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
     s.pending.set(s.pending.add(added).sub(answered));
-    m.when(rays.accept.and(at(rays.intoSlot)), () => s.settle.set(rootWait(p))).elsewhen(s.settle.ne(0), () => s.settle.set(s.settle.sub(1)));
+    m.when(rays.accept.and(at(rays.intoSlot)), () => s.rootWait.set(rootWait(p))).elsewhen(s.rootWait.ne(0), () => s.rootWait.set(s.rootWait.sub(1)));
     m.when(s.pending.eq(0), () => s.noOverlap.set(false));
     m.when(pairs.better.and(at(pairs.slot)), () => {
       s.haveBest.set(true);
