@@ -1,5 +1,6 @@
 // The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
-// designs on every back end, random programs on the RT core, the float units, the IC system, the textured kernel.
+// designs on every back end, random programs on the RT core, the float units, the IC system, the textured kernel,
+// the BVH8 IC system.
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -64,6 +65,11 @@ const STEPS: readonly Step[] = [
     name: 'textured',
     what: 'the textured kernel on the ISA simulator against the float64 renderer: random cameras, traversals and texture coordinates (500 frames)',
     command: (quick, seed) => tsx('scripts/textured-soak.ts', '--frames', quick ? '10' : '500', '--seed', String(seed)),
+  },
+  {
+    name: 'bvh8',
+    what: 'random scenes and rays through the BVH8 IC system against castRayBvh8 at five float-latency configurations (200,000 rays)',
+    command: (quick, seed) => tsx('scripts/bvh8-soak.ts', '--rays', quick ? '3000' : '200000', '--seed', String(seed)),
   },
 ];
 

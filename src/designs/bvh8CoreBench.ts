@@ -1,5 +1,6 @@
 // The BVH8 IC core on the bunny in the Cornell box (64x48 primary rays) for `rtgpu bench`: box and triangle tests per
-// cycle, and cycles per ray against the BVH4 IC core with as many rays in flight.
+// cycle, and cycles per ray against the BVH4 IC core with as many rays in flight; beside them the engines' utilisation
+// and the bound the engines and the node port set on these rays (docs/performance.md "BVH8 core").
 import { bunnyInBox } from '../golden/sceneLibrary.ts';
 import { defaultCamera } from '../host/camera.ts';
 import { primaryRays } from '../host/primaryRays.ts';
@@ -18,8 +19,31 @@ export interface Bvh8CoreFigures {
   readonly bvh8CyclesPerRay: number;
   /** The BVH4 IC core's cycles per ray (watertight test, as the BVH8's) over the BVH8's (issue 21 aims ≥ 2). */
   readonly bvh8SpeedupOverBvh4: number;
+  /** Box engine utilisation: box tests / (8 · cycles). */
+  readonly bvh8BoxEngineUtilisation: number;
+  /** Triangle engine utilisation: triangle tests / (2 · cycles). */
+  readonly bvh8TriEngineUtilisation: number;
+  /**
+   * The fewest cycles per ray any core with these engines could take on these rays and this BVH: the busiest of the box
+   * engine (box tests / 8), the triangle engine (triangle tests / 2) and the node read port (node reads / 1), per ray.
+   */
+  readonly bvh8CyclesPerRayBound: number;
+  /** The most box tests per cycle reachable on these rays and this BVH: box tests / (bound · rays). */
+  readonly bvh8BoxTestsPerCycleBound: number;
+  /** The most triangle tests per cycle reachable: triangle tests / (bound · rays). */
+  readonly bvh8TriTestsPerCycleBound: number;
   /** Every answer and counter matched the golden traversals (a figure from a wrong answer is worthless). */
   readonly bvh8MatchesGolden: boolean;
+}
+
+/** The engines' tests per cycle and the node memory's read ports (box and primitive nodes share the one port). */
+export const BVH8_BOX_TESTS_PER_CYCLE = 8;
+export const BVH8_TRI_TESTS_PER_CYCLE = 2;
+export const BVH8_NODE_READ_PORTS = 1;
+
+/** The busiest engine's (or the node port's) cycles per ray for these counts: no core with these engines can beat it. */
+export function bvh8CyclesPerRayBound(counts: { readonly boxTests: number; readonly triangleTests: number; readonly nodeTests: number; readonly primitiveNodes: number }, rays: number): number {
+  return Math.max(counts.boxTests / BVH8_BOX_TESTS_PER_CYCLE, counts.triangleTests / BVH8_TRI_TESTS_PER_CYCLE, (counts.nodeTests + counts.primitiveNodes) / BVH8_NODE_READ_PORTS) / rays;
 }
 
 /** Both cores with the most rays in flight (32: the ray link's thread ids are 5 bits) and the GPU's float latencies. */
@@ -32,11 +56,17 @@ export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENC
   const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
   const matches = eight.difference === null && !eight.loadError && JSON.stringify(eight.counts) === JSON.stringify(eight.golden) && four.difference === null && !four.loadError;
   const bvh8CyclesPerRay = eight.cycles / eight.rays;
+  const bound = bvh8CyclesPerRayBound(eight.golden, eight.rays);
   return {
     bvh8BoxTestsPerCycle: eight.counts.boxTests / eight.cycles,
     bvh8TriTestsPerCycle: eight.counts.triangleTests / eight.cycles,
     bvh8CyclesPerRay,
     bvh8SpeedupOverBvh4: four.cycles / four.rays / bvh8CyclesPerRay,
+    bvh8BoxEngineUtilisation: eight.counts.boxTests / (BVH8_BOX_TESTS_PER_CYCLE * eight.cycles),
+    bvh8TriEngineUtilisation: eight.counts.triangleTests / (BVH8_TRI_TESTS_PER_CYCLE * eight.cycles),
+    bvh8CyclesPerRayBound: bound,
+    bvh8BoxTestsPerCycleBound: eight.golden.boxTests / (bound * eight.rays),
+    bvh8TriTestsPerCycleBound: eight.golden.triangleTests / (bound * eight.rays),
     bvh8MatchesGolden: matches,
   };
 }

@@ -3,10 +3,11 @@
 // (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
-import { Fifo, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
 import { join3 } from '../icCore/vec3.ts';
+import { TFAR_SCALE } from '../../golden/rayBox.ts';
 import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
@@ -35,9 +36,10 @@ const OBB_DISABLED = 0x7f;
 const NODE_BITS = 1024;
 
 /**
- * A ray slot's state. free → inverse (1/d and the shear in the dividers) → ready ⇄ wait (a pop, a node read, a box or a
- * primitive node in flight) → pairs (the ray's pairs still in the triangle engine) → ready or finish → drain → free.
- * A fault goes to pairs too (its pairs in flight end first) and then to finish.
+ * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
+ * ready ⇄ wait (a pop, a node read, a box or a primitive node in flight) → pairs (the ray's pairs still in the triangle
+ * engine; it may pop a box node meanwhile, which is parked there if still unsettled at its push) → ready or finish →
+ * drain → free. A fault goes to pairs too (its pairs in flight end first) and then to finish.
  */
 export const Bvh8SlotState = Enum('Bvh8SlotState', ['free', 'inverse', 'ready', 'wait', 'pairs', 'finish', 'drain']);
 type SlotStateName = (typeof Bvh8SlotState.members)[number];
@@ -64,6 +66,18 @@ export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
 /** Cycles from a box node's pop to its children pushed: the stack read, the node read, the decoder, the box engine. */
 export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_DECODER_LATENCY + rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
+/**
+ * Cycles from a box node's pop to its settle point: where the push stage reads the ray's best hit (then scales it by
+ * TFAR_SCALE, fmul cycles, to arrive with the box engine's answer). A node of a ray whose pairs are still pending there
+ * (an overlapped pop) is pushed on the best so far and resolved when they have answered.
+ */
+export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - p.fmul;
+
+/** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
+const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
+/** Cycles after a ray is accepted before its root may be popped: its 1/d is in the slot when the root node reaches the box engine. */
+const rootWait = (p: Bvh8IcCoreParams): number => Math.max(0, p.fdiv - POP_TO_BOX_ENGINE);
+
 type Bvh8IcCoreIo = PortsValue<ReturnType<typeof bvh8IcCorePorts>>;
 
 /** One ray in flight: where its walk is, its stack, the ray and its constants, the closest hit so far. */
@@ -78,6 +92,26 @@ interface RaySlot {
   readonly queued: UIntValue;
   /** Pairs enqueued and not yet answered. */
   readonly pending: UIntValue;
+  /** Cycles left before the root may be popped: its box test must come after the ray's 1/d is in. */
+  readonly rootWait: UIntValue;
+  /** An overlapped pop was given back (a primitive or unreadable entry, or a push that might overflow): wait for the pairs. */
+  readonly noOverlap: UIntValue;
+  /**
+   * A box node pushed (or refused) before the ray's pairs answered waits for them: then it is skipped after all (sp back
+   * to `savedSp`, nothing counted), faults, is given back (a child pushed may lie past the final best), or is counted
+   * (`parkedTests` box tests).
+   */
+  readonly unresolved: UIntValue;
+  readonly savedSp: UIntValue;
+  readonly parkedTnear: UIntValue;
+  /** The tnear of the farthest child pushed (+0 when none). */
+  readonly parkedFar: UIntValue;
+  /** The node last read (a parked node's index). */
+  readonly parkedIndex: UIntValue;
+  /** A parked node given back: the next pop takes it again ({parkedIndex, parkedTnear}; its place on the stack was pushed over). */
+  readonly replay: UIntValue;
+  readonly parkedTests: UIntValue;
+  readonly parkedFault: UIntValue;
   /** Nodes read so far (castRayBvh8's nodeTests + primitiveNodes). */
   readonly reads: UIntValue;
   readonly sp: UIntValue;
@@ -118,11 +152,12 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const decoded = decodeStage(core, entry);
   const box = boxStage(core, decoded);
   const push = pushStage(core, stack, box);
+  const resolved = resolution(core);
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
-  slotEvents(core, { rays, pop, entry, decoded, box, push, queue, pairs, finish });
-  counters(core, { accept: rays.accept, box, pairs, decoded });
+  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish });
+  counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
 });
 
 const pendingBits = (p: Bvh8IcCoreParams): number => clog2(8 + trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) + 2);
@@ -135,6 +170,16 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     leafNext: m.reg(UInt(p.indexBits), { name: `ray${k}_leaf_next` }),
     queued: m.reg(Bool, { reset: 0, name: `ray${k}_queued` }),
     pending: m.reg(UInt(pendingBits(p)), { reset: 0, name: `ray${k}_pending` }),
+    rootWait: m.reg(UInt(clog2(rootWait(p) + 1)), { reset: 0, name: `ray${k}_root_wait` }),
+    noOverlap: m.reg(Bool, { reset: 0, name: `ray${k}_no_overlap` }),
+    unresolved: m.reg(Bool, { reset: 0, name: `ray${k}_unresolved` }),
+    savedSp: m.reg(UInt(SP_BITS), { name: `ray${k}_saved_sp` }),
+    parkedTnear: m.reg(UInt(32), { name: `ray${k}_parked_tnear` }),
+    parkedFar: m.reg(UInt(32), { name: `ray${k}_parked_far` }),
+    parkedIndex: m.reg(UInt(p.indexBits), { name: `ray${k}_parked_index` }),
+    replay: m.reg(Bool, { reset: 0, name: `ray${k}_replay` }),
+    parkedTests: m.reg(UInt(4), { name: `ray${k}_parked_tests` }),
+    parkedFault: m.reg(Bool, { name: `ray${k}_parked_fault` }),
     reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
@@ -174,6 +219,7 @@ interface Pop {
   readonly slot: UIntValue;
   readonly fresh: BoolValue;
   readonly inLeaf: BoolValue;
+  readonly replay: BoolValue;
   /** The depth of the entry popped: the slot's stack pointer after the pop. */
   readonly depth: UIntValue;
   readonly reads: readonly UIntValue[];
@@ -183,7 +229,11 @@ function popStage(core: Core, stack: TraversalStack): Pop {
   const { m, slots } = core;
   const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
   slots.forEach((s, k) => {
-    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()));
+    // An overlapped pop: the next entry while the ray's pairs are pending (one unresolved node at a time).
+    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0));
+    // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
+    const root = s.state.is('inverse').and(s.rootWait.eq(0));
+    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
     arbiter.io.in.at(k).bits.set(0);
   });
   arbiter.io.out.ready.set(true);
@@ -194,19 +244,26 @@ function popStage(core: Core, stack: TraversalStack): Pop {
     slot,
     fresh: pick(core, slot, (s) => s.fresh).asBool(),
     inLeaf: pick(core, slot, (s) => s.inLeaf).asBool(),
+    replay: pick(core, slot, (s) => s.replay).asBool(),
     depth,
     reads: stack.banks.map((bank) => bank.read(stack.word(slot, depth))),
   };
 }
 
-/** S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. */
+/**
+ * S1: the entry; skipped when farther than the best hit, else its node read, or a fault when it cannot be read. An
+ * overlapped pop (the ray's pairs in flight: its best may still come closer) skips only what the final best would skip
+ * too; it reads only a box node (settled at the push, or parked), and gives back (undoes) a primitive or unreadable entry.
+ */
 interface Entry {
   readonly slot: UIntValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly read: BoolValue;
+  readonly undo: BoolValue;
   readonly primitive: BoolValue;
   readonly index: UIntValue;
+  readonly tnear: UIntValue;
 }
 
 function entryStage(core: Core, pop: Pop): Entry {
@@ -215,23 +272,28 @@ function entryStage(core: Core, pop: Pop): Entry {
   const slot = m.regNext(pop.slot);
   const fresh = m.regNext(pop.fresh);
   const inLeaf = m.regNext(pop.inLeaf);
+  const replay = m.regNext(pop.replay);
   const bank = m.regNext(pop.depth.bits(2, 0));
   const E = Bvh8StackEntry(ib);
   const stored = unpackBits(E, selectByIndex(bank, pop.reads));
-  // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end).
+  // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end). A box
+  // node given back: its index and tnear kept in the slot.
   const root = fresh;
-  const primitive = mux(inLeaf, lit(1, 1), mux(root, lit(0, 1), stored.primitive)).asBool();
-  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), stored.index));
-  const tnear = mux(root, lit(0, 32), stored.tnear);
+  const primitive = mux(inLeaf, lit(1, 1), mux(root.or(replay), lit(0, 1), stored.primitive)).asBool();
+  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), mux(replay, pick(core, slot, (s) => s.parkedIndex), stored.index)));
+  const tnear = mux(root, lit(0, 32), mux(replay, pick(core, slot, (s) => s.parkedTnear), stored.tnear));
   const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
   const skip = valid.and(inLeaf.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
   const reads = pick(core, slot, (s) => s.reads);
   const readable = index.lt(io.node_count).and(reads.lt(io.node_count));
   const wanted = valid.and(skip.not());
-  const read = wanted.and(readable);
+  // A stale best only skips what the final one skips (the best only comes closer), so the skip test above stands.
+  const overlapped = pick(core, slot, (s) => s.pending).ne(0).and(inLeaf.not());
+  const undo = wanted.and(overlapped).and(primitive.or(readable.not()));
+  const read = wanted.and(readable).and(undo.not());
   io.node_req_valid.set(read);
   io.node_req_index.set(mux(read, index, lit(0, ib)));
-  return { slot, skip, fault: wanted.and(readable.not()), read, primitive, index };
+  return { slot, skip, fault: wanted.and(readable.not()).and(overlapped.not()), read, undo, primitive, index, tnear };
 }
 
 /** S2 onward: the node answer into the box decoder or the primitive decoder; their outputs and what they refuse. */
@@ -241,6 +303,8 @@ interface Decoded {
     readonly slot: UIntValue;
     /** Undecodable, OBB on, or a child target the host refuses: the ray faults. */
     readonly fault: BoolValue;
+    /** The entry's tnear: the push tests it against the settled best. */
+    readonly tnear: UIntValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
   readonly primitive: {
@@ -260,6 +324,7 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
   const s2Index = m.regNext(entry.index);
+  const s2Tnear = m.regNext(entry.tnear);
   const box = boxDecoder(m);
   box.io.in_valid.set(s2Box);
   box.io.node.set(mux(s2Box, io.node_resp, lit(0, NODE_BITS)));
@@ -271,34 +336,42 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   const boxFault = boxValid.and(box.io.error.or(box.io.obb_matrix_index.ne(OBB_DISABLED)).or(targetFault));
   const primValid = prim.io.out_valid;
   return {
-    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, io: box.io },
+    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, tnear: delay(m, s2Tnear, GFX12_BOX_DECODER_LATENCY, 'box_tnear'), io: box.io },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
   };
 }
 
 const boxHeader = (d: ReturnType<typeof boxDecoder>['io']) => ({ internalChildOffset: d.internal_child_offset, primitiveChildOffset: d.primitive_child_offset, childValid: d.child_valid, nodeType: d.node_type, nodeSize: d.node_size });
 
-/** A decoded box node that the ray may test enters the box engine with the ray's closest t as the limit. */
+/**
+ * Every decoded box node enters the box engine with no limit (+inf; a refused node with no children), so that an
+ * overlapped pop's node needs no best yet: the push settles it. What the push needs rides beside the engine.
+ */
 interface BoxIssue {
-  readonly enter: BoolValue;
-  readonly childValid: UIntValue;
   readonly engine: ReturnType<typeof boxEngine>['io'];
+  /** Beside the engine's answer: the node was refused, its entry's tnear, its existing children. */
+  readonly fault: BoolValue;
+  readonly tnear: UIntValue;
+  readonly childValid: UIntValue;
+  /** The slot whose best the push reads at the settle point (fmul cycles before the answer). */
+  readonly settleSlot: UIntValue;
 }
 
 const boxEngine = ({ m, p, sb, ib }: Core) => m.instance(RayBox8, { fadd: p.fadd, fmul: p.fmul, tagBits: Bvh8BoxTag(ib, sb).width }, { name: 'box_engine' });
+const boxEngineLatency = (p: Bvh8IcCoreParams): number => rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
 function boxStage(core: Core, decoded: Decoded): BoxIssue {
-  const { m, ib, sb } = core;
+  const { m, p, ib, sb } = core;
   const d = decoded.box;
-  const enter = d.valid.and(d.fault.not());
+  const valid = d.valid;
   const engine = boxEngine(core);
   const slot = d.slot;
-  engine.io.in_valid.set(enter);
-  engine.io.origin.set(mux(enter, pick(core, slot, (s) => s.origin), lit(0, 96)));
-  engine.io.inv_dir.set(mux(enter, pick(core, slot, (s) => s.inv), lit(0, 96)));
-  engine.io.limit.set(mux(pick(core, slot, (s) => s.haveBest).asBool(), pick(core, slot, (s) => s.bestT), lit(INF_BITS, 32)));
-  engine.io.boxes.set(mux(enter, d.io.boxes, lit(0, d.io.boxes.width)));
-  const childValid = mux(enter, d.io.child_valid, lit(0, BVH8_CHILDREN));
+  engine.io.in_valid.set(valid);
+  engine.io.origin.set(mux(valid, pick(core, slot, (s) => s.origin), lit(0, 96)));
+  engine.io.inv_dir.set(mux(valid, pick(core, slot, (s) => s.inv), lit(0, 96)));
+  engine.io.limit.set(INF_BITS);
+  engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
+  const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
   engine.io.child_valid.set(childValid);
   const targets = childTargets(boxHeader(d.io), ib);
   const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
@@ -308,38 +381,123 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
     child.primitive.set(targets.primitive[c]!);
   });
   engine.io.tag.set(packBits(tag));
-  return { enter, childValid, engine: engine.io };
+  const latency = boxEngineLatency(p);
+  return {
+    engine: engine.io,
+    fault: delay(m, d.fault, latency, 'box_fault'),
+    tnear: delay(m, d.tnear, latency, 'box_entry_tnear'),
+    childValid: delay(m, childValid, latency, 'box_child_valid'),
+    settleSlot: delay(m, slot, latency - p.fmul, 'settle_slot'),
+  };
 }
 
-/** The box engine's answer: the hit children pushed, the nearest last (popped first); past BVH8_STACK_ENTRIES the ray faults. */
+/**
+ * The box engine's answer against the ray's best at the settle point (final if none of its pairs is pending then): skipped
+ * if its tnear is past that best (a best only comes closer, so this is final either way); else, settled, a fault if the
+ * node was refused, or the hit children within the best's limit, a prefix of the sorted hits, pushed nearest last (popped
+ * first). The slab test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE), so a child hits under the limit
+ * exactly when it hits with none and tnear ≤ limit · TFAR_SCALE. Past BVH8_STACK_ENTRIES the ray faults. Unsettled (an
+ * overlapped pop whose pairs are still pending), the node is parked: its children within the best so far are pushed (a
+ * superset of the final ones), and `resolution` settles it once the pairs have answered; a push that might overflow is
+ * given back instead.
+ */
 interface Push {
+  /** Settled: the node is tested (the counters count it) and its children pushed, unless it overflows. */
   readonly valid: BoolValue;
   readonly slot: UIntValue;
   readonly pushedSp: UIntValue;
   readonly overflow: BoolValue;
+  /** Unsettled and the push might overflow: the pop is given back. */
+  readonly undo: BoolValue;
+  /** Farther than the best: skipped, as castRayBvh8's pop would have. */
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  /** Unsettled: parked (its children pushed unless it was refused) until the ray's pairs have answered. */
+  readonly park: BoolValue;
+  readonly parkPush: BoolValue;
+  readonly tnear: UIntValue;
+  /** The farthest child pushed: its tnear (+0 when none). */
+  readonly far: UIntValue;
+  readonly refused: BoolValue;
+  readonly tests: UIntValue;
+  /** Box tests of a settled node, counted now. */
+  readonly boxTests: UIntValue;
 }
 
 function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
-  const { m, sb, ib } = core;
+  const { m, f, sb, ib } = core;
   const e = box.engine;
-  const valid = e.out_valid;
+  const answer = e.out_valid;
   const tag = unpackBits(Bvh8BoxTag(ib, sb), e.out_tag);
+  // The settle point: whether the ray's pairs have all answered (its best final), its best, and its limit scaled, ready with the answer.
+  const settled = delay(m, pick(core, box.settleSlot, (s) => s.pending).eq(0), core.p.fmul, 'settled');
+  const haveBestAtSettle = pick(core, box.settleSlot, (s) => s.haveBest).asBool();
+  const bestAtSettle = pick(core, box.settleSlot, (s) => s.bestT);
+  const haveBest = delay(m, haveBestAtSettle, core.p.fmul, 'settled_have_best');
+  const bestT = delay(m, bestAtSettle, core.p.fmul, 'settled_best_t');
+  const scaledLimit = f.mul(mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), lit(TFAR_SCALE, 32));
+  const skip = answer.and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
+  const kept = answer.and(skip.not());
+  const fault = kept.and(settled).and(box.fault);
+  const valid = kept.and(settled).and(box.fault.not());
   const tnear = unpackBits(Vec(BVH8_CHILDREN, UInt(32)), e.tnear);
   const order = unpackBits(Vec(BVH8_CHILDREN, UInt(3)), e.order);
   const childEntry = (c: number) => cat(packBits(tag.children.at(c)), tnear.at(c)); // a Bvh8StackEntry: the child above its tnear
-  const hitCount = e.hit_count;
+  const within = Array.from({ length: BVH8_CHILDREN }, (_, c) => {
+    const flag = f.compare(tnear.at(c), scaledLimit);
+    return e.hit.bit(c).and(flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO)));
+  });
+  const hitCount = popcount(cat(...within.reverse()), 4);
   const sp = pick(core, tag.slot, (s) => s.sp);
   const pushedSp = sp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
-  const overflow = valid.and(pushedSp.gt(BVH8_STACK_ENTRIES));
+  const tooDeep = pushedSp.gt(BVH8_STACK_ENTRIES);
+  const overflow = valid.and(tooDeep);
+  const unsettled = kept.and(settled.not());
+  const undo = unsettled.and(box.fault.not()).and(tooDeep);
+  const parkPush = unsettled.and(box.fault.not()).and(tooDeep.not());
+  const park = unsettled.and(box.fault.or(tooDeep.not()));
+  const write = valid.and(tooDeep.not()).or(parkPush);
   stack.banks.forEach((bank, b) => {
     // Entry j (0 = deepest) of this push lands at depth sp + j, so bank b takes j = (b − sp) mod 8: order slot hit_count − 1 − j.
     const j = lit(b, 3).sub(sp.bits(2, 0));
     const k = hitCount.sub(1).sub(j.zext(4)).bits(2, 0);
     const child = selectByIndex(k, [...order]);
     const depth = sp.add(j.zext(SP_BITS));
-    m.when(valid.and(overflow.not()).and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
+    m.when(write.and(j.zext(4).lt(hitCount)), () => bank.write(stack.word(tag.slot, depth), selectByIndex(child, Array.from({ length: BVH8_CHILDREN }, (_, c) => childEntry(c)))));
   });
-  return { valid, slot: tag.slot, pushedSp, overflow };
+  const tests = popcount(box.childValid, 4);
+  const far = mux(hitCount.eq(0), lit(0, 32), selectByIndex(selectByIndex(hitCount.sub(1).bits(2, 0), [...order]), [...tnear]));
+  return { valid, slot: tag.slot, pushedSp, overflow, undo, skip, fault, park, parkPush, tnear: box.tnear, far, refused: box.fault, tests, boxTests: mux(valid, tests, lit(0, 4)) };
+}
+
+/**
+ * A parked node whose ray's pairs have all answered, one per cycle, against the final best: skipped after all (its tnear
+ * past the best), a fault (refused), given back when its farthest child pushed lies past the best (it may be past the
+ * final limit too; the pop is made again, settled), else tested (counted): every child pushed is then within the final
+ * limit, and every child within it was pushed (the limit only shrank), so the push is the golden's.
+ */
+interface Resolution {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly skip: BoolValue;
+  readonly fault: BoolValue;
+  readonly giveBack: BoolValue;
+  readonly commit: BoolValue;
+  readonly boxTests: UIntValue;
+}
+
+function resolution(core: Core): Resolution {
+  const { m, f, slots } = core;
+  const ready = m.instance(PriorityEncoder, { n: slots.length }, { name: 'resolve_slot' });
+  ready.io.in.set(cat(...slots.map((s) => s.state.is('pairs').and(s.unresolved.asBool()).and(s.pending.eq(0))).reverse()));
+  const valid = ready.io.valid;
+  const slot = ready.io.index;
+  const skip = valid.and(pick(core, slot, (s) => s.haveBest).asBool()).and(f.compare(pick(core, slot, (s) => s.parkedTnear), pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const refused = pick(core, slot, (s) => s.parkedFault).asBool();
+  const kept = valid.and(skip.not()).and(refused.not());
+  const giveBack = kept.and(pick(core, slot, (s) => s.haveBest).asBool()).and(f.compare(pick(core, slot, (s) => s.parkedFar), pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const commit = kept.and(giveBack.not());
+  return { valid, slot, skip, fault: valid.and(skip.not()).and(refused), giveBack, commit, boxTests: mux(commit, pick(core, slot, (s) => s.parkedTests), lit(0, 4)) };
 }
 
 /** Decoded primitive nodes wait here (at most one per ray, so `rays` entries never overflow) for their pairs to enter the engine. */
@@ -461,19 +619,29 @@ interface SlotEvents {
   readonly decoded: Decoded;
   readonly box: BoxIssue;
   readonly push: Push;
+  readonly resolved: Resolution;
   readonly queue: PairQueue;
   readonly pairs: PairResult;
   readonly finish: Finish;
 }
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
-function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
-  const { rays, pop, entry, decoded, push, queue, pairs, finish } = e;
+function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
+  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish } = e;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
-    /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left. */
-    const afterAction = (sp: UIntValue) => m.when(sp.eq(0), () => s.state.set('finish')).otherwise(() => s.state.set('ready'));
+    /** Where a slot goes when its last action ends: on to the next pop, or done when nothing is left (pairs in flight: wait for them). */
+    const afterAction = (sp: UIntValue) =>
+      m.when(s.pending.ne(0), () => s.state.set('pairs'))
+        .elsewhen(sp.eq(0), () => s.state.set('finish'))
+        .otherwise(() => s.state.set('ready'));
+    /** An overlapped pop given back: the entry stays on the stack, the ray waits for its pairs. */
+    const undo = () => {
+      s.sp.set(s.sp.add(1));
+      s.state.set('pairs');
+      s.noOverlap.set(true);
+    };
     m.when(rays.accept.and(at(rays.intoSlot)), () => {
       m.when(rays.rayValid, () => s.state.set('inverse')).otherwise(() => s.state.set('finish'));
       s.origin.set(io.ray_origin);
@@ -485,23 +653,67 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
       s.inLeaf.set(false);
       s.reads.set(0);
       s.sp.set(0);
+      s.noOverlap.set(false);
+      s.unresolved.set(false);
+      s.replay.set(false);
+      s.fresh.set(true);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));
       if (rays.shear) s.shear.set(join3(rays.shear));
-      s.fresh.set(true);
-      s.state.set('ready');
+      // Unless the root was popped already.
+      m.when(s.state.is('inverse'), () => s.state.set('ready'));
     });
     m.when(pop.valid.and(at(pop.slot)), () => {
       s.state.set('wait');
       s.fresh.set(false);
-      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).not(), () => s.sp.set(pop.depth));
+      s.replay.set(false);
+      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).or(s.replay.asBool()).not(), () => s.sp.set(pop.depth));
     });
     m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
-    m.when(entry.read.and(at(entry.slot)), () => s.reads.set(s.reads.add(1)));
+    m.when(entry.undo.and(at(entry.slot)), undo);
+    m.when(entry.read.and(at(entry.slot)), () => {
+      s.reads.set(s.reads.add(1));
+      s.parkedIndex.set(entry.index);
+    });
     m.when(push.valid.and(at(push.slot)).and(push.overflow.not()), () => {
       s.sp.set(push.pushedSp.trunc(SP_BITS));
       afterAction(push.pushedSp);
+    });
+    // An overlapped pop's box node that is not tested after all: its read is not one castRayBvh8 makes.
+    m.when(push.skip.and(at(push.slot)), () => {
+      s.reads.set(s.reads.sub(1));
+      afterAction(s.sp);
+    });
+    m.when(push.undo.and(at(push.slot)), () => {
+      s.reads.set(s.reads.sub(1));
+      undo();
+    });
+    m.when(push.park.and(at(push.slot)), () => {
+      s.unresolved.set(true);
+      s.savedSp.set(s.sp);
+      s.parkedTnear.set(push.tnear);
+      s.parkedFar.set(push.far);
+      s.parkedTests.set(push.tests);
+      s.parkedFault.set(push.refused);
+      s.state.set('pairs');
+      m.when(push.parkPush, () => s.sp.set(push.pushedSp.trunc(SP_BITS)));
+    });
+    // The parked node settled: skipped (its children dropped, its read taken back), or tested (a fault is below).
+    m.when(resolved.valid.and(at(resolved.slot)), () => {
+      s.unresolved.set(false);
+      m.when(resolved.skip, () => {
+        s.sp.set(s.savedSp);
+        s.reads.set(s.reads.sub(1));
+        afterAction(s.savedSp);
+      });
+      m.when(resolved.giveBack, () => {
+        s.sp.set(s.savedSp);
+        s.reads.set(s.reads.sub(1));
+        s.replay.set(true);
+        s.state.set('ready');
+      });
+      m.when(resolved.commit, () => afterAction(s.sp));
     });
     // A primitive node decoded: its pairs queued; the leaf goes on at the next node, or ends once its pairs are answered.
     m.when(prim.valid.and(prim.fault.not()).and(at(prim.slot)), () => {
@@ -519,6 +731,8 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
     const added = mux(queue.enqueue.and(at(prim.slot)), queue.pairCount.zext(pendingBits), lit(0, pendingBits));
     const answered = pairs.valid.and(at(pairs.slot)).zext(pendingBits);
     s.pending.set(s.pending.add(added).sub(answered));
+    m.when(rays.accept.and(at(rays.intoSlot)), () => s.rootWait.set(rootWait(p))).elsewhen(s.rootWait.ne(0), () => s.rootWait.set(s.rootWait.sub(1)));
+    m.when(s.pending.eq(0), () => s.noOverlap.set(false));
     m.when(pairs.better.and(at(pairs.slot)), () => {
       s.haveBest.set(true);
       s.bestT.set(pairs.t);
@@ -526,9 +740,9 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
       s.bestShader.set(pairs.shader);
       s.bestNormal.set(pairs.normal);
     });
-    m.when(s.state.is('pairs').and(s.pending.eq(0)), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
+    m.when(s.state.is('pairs').and(s.pending.eq(0)).and(s.unresolved.asBool().not()), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
     // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
-    const fault = entry.fault.and(at(entry.slot)).or(decoded.box.fault.and(at(decoded.box.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
+    const fault = entry.fault.and(at(entry.slot)).or(push.fault.and(at(push.slot))).or(resolved.fault.and(at(resolved.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
     m.when(fault, () => {
       s.fault.set(true);
       s.haveBest.set(false);
@@ -542,7 +756,8 @@ function slotEvents({ m, io, slots, pendingBits }: Core, e: SlotEvents): void {
 
 interface CounterEvents {
   readonly accept: BoolValue;
-  readonly box: BoxIssue;
+  readonly push: Push;
+  readonly resolved: Resolution;
   readonly pairs: PairResult;
   readonly decoded: Decoded;
 }
@@ -556,8 +771,8 @@ function counters(core: Core, e: CounterEvents): void {
   };
   io.counters.rays.set(counter(e.accept.zext(1), 'ray_count'));
   io.counters.tests.set(counter(e.pairs.tests, 'triangle_tests'));
-  io.counters.node_tests.set(counter(e.box.enter.zext(1), 'node_test_count'));
+  io.counters.node_tests.set(counter(e.push.valid.zext(2).add(e.resolved.commit.zext(2)), 'node_test_count'));
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
-  io.box_tests.set(counter(popcount(e.box.childValid, 4), 'box_test_count'));
+  io.box_tests.set(counter(e.push.boxTests.zext(5).add(e.resolved.boxTests.zext(5)), 'box_test_count'));
   io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));
 }

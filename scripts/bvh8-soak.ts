@@ -1,0 +1,63 @@
+// Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
+// (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
+// timing follows them) and 2 to 32 ray slots. Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
+import { parseArgs } from 'node:util';
+import { bvh8SceneImage } from '../src/bvh/index.ts';
+import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/bvhRays.ts';
+import { runBvh8Rays } from '../src/gpu/bvh8/bvh8RayRunner.ts';
+import type { Bvh8IcSystemParams } from '../src/gpu/bvh8/bvh8IcSystem.ts';
+import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
+
+/** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
+function fail(message: string): never {
+  console.error(`bvh8-soak: ${message}`);
+  process.exit(2);
+}
+
+/** A disagreement with castRayBvh8: exit status 1. */
+function mismatch(message: string): never {
+  console.error(`bvh8-soak: ${message}`);
+  process.exit(1);
+}
+
+function flags() {
+  try {
+    return parseArgs({ options: { rays: { type: 'string', default: '200000' }, seed: { type: 'string' } } }).values;
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+const values = flags();
+const whole = (name: string, v: string) => (/^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fail(`--${name} must be a positive whole number, got '${v}'`));
+const target = whole('rays', values.rays);
+const seed = values.seed !== undefined ? whole('seed', values.seed) >>> 0 : seedFromEnv();
+const rng = createRng(seed);
+
+/** Latencies around the GPU's (3, 5, 14): none at all, short dividers (the root popped at once), long ones. */
+const CONFIGS: readonly Bvh8IcSystemParams[] = [
+  { fadd: 3, fmul: 5, fdiv: 14, rays: 32, nodes: 1024, triangles: 4096, vertices: 4096 },
+  { fadd: 0, fmul: 0, fdiv: 0, rays: 8, nodes: 1024, triangles: 4096, vertices: 4096 },
+  { fadd: 1, fmul: 2, fdiv: 4, rays: 16, nodes: 1024, triangles: 4096, vertices: 4096 },
+  { fadd: 4, fmul: 9, fdiv: 30, rays: 4, nodes: 1024, triangles: 4096, vertices: 4096 },
+  { fadd: 2, fmul: 1, fdiv: 7, rays: 2, nodes: 1024, triangles: 4096, vertices: 4096 },
+];
+
+console.log(`bvh8 soak: at least ${target} rays over ${CONFIGS.length} latency configurations, seed ${seed}`);
+const t0 = performance.now();
+let rays = 0;
+let scenes = 0;
+while (rays < target) {
+  const p = CONFIGS[scenes % CONFIGS.length]!;
+  const s = randomBvhScene(rng, 600);
+  const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
+  const batch = Array.from({ length: 200 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
+  const r = runBvh8Rays(bvh8SceneImage(s.scene, { maxLeafTriangles }).image, batch, p);
+  const what = `scene ${scenes} (${s.what}, maxLeafTriangles ${maxLeafTriangles}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
+  if (r.loadError) mismatch(`${what}: load_error (seed ${seed})`);
+  if (r.difference !== null) mismatch(`${what}: ${r.difference} (seed ${seed})`);
+  if (JSON.stringify(r.counts) !== JSON.stringify(r.golden)) mismatch(`${what}: counters ${JSON.stringify(r.counts)}, castRayBvh8 ${JSON.stringify(r.golden)} (seed ${seed})`);
+  rays += batch.length;
+  scenes++;
+  if (scenes % 50 === 0) console.log(`  ${rays} rays, ${scenes} scenes, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+console.log(`bvh8 soak: ${rays} rays in ${scenes} scenes, every answer and counter as castRayBvh8's, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
