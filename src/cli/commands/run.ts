@@ -84,7 +84,7 @@ export function buildRunJob(inputs: RunInputs): RunJobImages {
 /** A texture-memory image: its words, at most texture memory's. */
 function loadTexture(file: string): Uint32Array {
   const words = loadWords(file);
-  if (words.length > MEMORY_MAP.textureWords) throw new CliError(`${file}: ${words.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
+  if (words.length > MEMORY_MAP.textureWords) throw new CliError(`${file}: ${words.length} words; texture memory holds ${MEMORY_MAP.textureWords}`, 1);
   return words;
 }
 
