@@ -1,6 +1,6 @@
 // rtgpu_top with a texture unit (GpuParams.texture) on the TS simulator against the ISA simulator with the same
 // texture memory: random programs that run txd, a second shorter texture load on the same GPU (words past it
-// read zero, the caches see the new image). In the soak only (RTGPU_SOAK=1, `npm run soak -- --only texture-gpu`;
+// read zero, the caches see the new image), the textured kernel on the textured Cornell box. In the soak only (RTGPU_SOAK=1, `npm run soak -- --only texture-gpu`;
 // minutes of Verilator build and Icarus): lint of its RTL, and a short frame in lockstep on TS, Verilator and Icarus.
 import { describe, expect, test } from 'vitest';
 import { assemble } from '../../src/isa/assembler.ts';
@@ -14,6 +14,9 @@ import { GpuSession, runFrame, runGpu, type GpuJob, type GpuRunResult } from '..
 import { defaultGpuParams, type GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
 import { expectLintClean } from './threeSimulators.ts';
+import { buildFrame } from '../../src/host/frame.ts';
+import { defaultCamera } from '../../src/host/camera.ts';
+import { texturedMaterials, texturedScene } from '../../src/golden/texturedScene.ts';
 
 const seed = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`gpuTexture.test seed=${seed} (rerun with SEED=${seed})`);
@@ -111,6 +114,15 @@ describe('rtgpu_top with a texture unit', () => {
     } finally {
       session.close();
     }
+  }, 300_000);
+
+  test('the textured kernel on the textured Cornell box (6x4): the ISA simulator\'s pixels, bit for bit', async () => {
+    const job = buildFrame({ kernel: 'textured', camera: defaultCamera, width: 6, height: 4, scene: texturedScene(), materials: texturedMaterials() });
+    expect(job.texture).toBeDefined();
+    const r = await runGpu(job, { sim: 'ts', gpu, textureUnit: true });
+    const iss = await runGpu(job, { sim: 'iss' });
+    expect(pixelsOf(r)).toEqual(pixelsOf(iss));
+    expect(r.faults).toEqual([]);
   }, 300_000);
 
   test('the host refuses a texture image longer than texture memory before running', async () => {
