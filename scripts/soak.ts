@@ -47,7 +47,7 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'texture-gpu',
-    what: 'rtgpu_top with a texture unit: lint of its RTL, and a txd frame in lockstep on TS, Verilator and Icarus (about 10 min, most of it building Verilator)',
+    what: 'rtgpu_top with a texture unit: lint of its RTL, and a txd frame in lockstep on TS, Verilator and Icarus (3 to 10 min, most of it building Verilator)',
     command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/gpuTexture.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
