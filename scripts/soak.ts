@@ -47,6 +47,11 @@ const STEPS: readonly Step[] = [
     command: () => tsx('scripts/board-utilization.ts'),
   },
   {
+    name: 'texture-gpu',
+    what: 'rtgpu_top with a texture unit: lint of its RTL, and a txd frame in lockstep on TS, Verilator and Icarus (3 to 10 min, most of it building Verilator)',
+    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/gpuTexture.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),

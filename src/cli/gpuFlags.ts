@@ -1,5 +1,5 @@
-// The whole-GPU flags: RT and IC core counts and the cycle limit (`rtgpu run`, `rtgpu render`), and the
-// configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
+// The whole-GPU flags: RT and IC core counts, the texture unit and the cycle limit (`rtgpu run`, `rtgpu render`),
+// and the configuration `rtgpu rtl` generates (core counts plus the triangle memories' capacity).
 import { intFlag } from './args.ts';
 import { MAX_MAIN_MEMORY_WORDS, defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../gpu/top/gpuTop.ts';
 import { DEFAULT_MAX_CYCLES, GPU_SIMS, LOCKSTEP_SIMS, type GpuSim, type LockstepSim } from '../host/runtime/index.ts';
@@ -23,6 +23,7 @@ export const defaultMaxCycles = (pixels: number): number => Math.max(DEFAULT_MAX
 const coreFlagOptions = {
   'rt-cores': { type: 'string' },
   'ic-cores': { type: 'string' },
+  'texture-unit': { type: 'boolean' },
 } as const;
 
 export const gpuFlagOptions = { ...coreFlagOptions, 'max-cycles': { type: 'string' } } as const;
@@ -31,12 +32,14 @@ export interface GpuFlags {
   /** Undefined: the runtime's default. */
   readonly rtCores?: number;
   readonly icCores?: number;
+  /** `--texture-unit`: rtgpu_top with a texture unit (GpuRunOptions.textureUnit). */
+  readonly textureUnit: boolean;
   readonly maxCycles: number;
 }
 
-type CoreFlagValues = { 'rt-cores'?: string; 'ic-cores'?: string };
+type CoreFlagValues = { 'rt-cores'?: string; 'ic-cores'?: string; 'texture-unit'?: boolean };
 
-function coreCount(values: CoreFlagValues, name: keyof CoreFlagValues, range: typeof RT_CORES | typeof IC_CORES): number | undefined {
+function coreCount(values: CoreFlagValues, name: 'rt-cores' | 'ic-cores', range: typeof RT_CORES | typeof IC_CORES): number | undefined {
   return values[name] === undefined ? undefined : intFlag(name, values[name], range.default, range.min, range.max);
 }
 
@@ -45,12 +48,15 @@ export function gpuFlags(values: CoreFlagValues & { 'max-cycles'?: string }, pix
   return {
     rtCores: coreCount(values, 'rt-cores', RT_CORES),
     icCores: coreCount(values, 'ic-cores', IC_CORES),
+    textureUnit: values['texture-unit'] ?? false,
     maxCycles: intFlag('max-cycles', values['max-cycles'], defaultMaxCycles(pixels), 1),
   };
 }
 
 const coreFlagsUsage = `  --rt-cores N          RT cores of the GPU, ${RT_CORES.min}-${RT_CORES.max} (default ${RT_CORES.default})
-  --ic-cores N          intersection cores, ${IC_CORES.min}-${IC_CORES.max} (default ${IC_CORES.default})`;
+  --ic-cores N          intersection cores, ${IC_CORES.min}-${IC_CORES.max} (default ${IC_CORES.default})
+  --texture-unit        a GPU with a texture unit (txd; its texture memory loaded by LOAD_TEXTURE,
+                        docs/texture.md); without it txd is an illegal instruction`;
 
 export const gpuFlagsUsage = `${coreFlagsUsage}
   --max-cycles N        clock cycles the frame may take before it is stopped (default ${MAX_CYCLES_PER_PIXEL} per
@@ -124,6 +130,7 @@ export function gpuConfig(values: ConfigFlagValues): GpuParams {
     triangles: intFlag('triangles', values.triangles, base.triangles, min, max),
     vertices: intFlag('vertices', values.vertices, base.vertices, min, max),
     ...mainWords(values['main-words']),
+    ...(values['texture-unit'] ? { texture: true } : {}),
   };
   if (!values.bvh && !values.bvh8) {
     const stray = (['ic-rays', 'nodes', 'tri-ranges'] as const).find((f) => values[f] !== undefined);

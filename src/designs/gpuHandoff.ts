@@ -10,6 +10,7 @@ import { vivadoProject } from '../hdl/synth/index.ts';
 import { yosysHandoffScript } from '../hdl/synth/index.ts';
 import { gpuDesign } from '../gpu/top/gpuDesign.ts';
 import type { GpuParams } from '../gpu/top/gpuTop.ts';
+import { hasTextureUnit } from '../gpu/top/gpuTexture.ts';
 import { handoffReadme } from './handoffReadme.ts';
 import { handoffLayout, yosysScriptPath, type BlockRtl, type HandoffManifest } from './handoffLayout.ts';
 import { gpuTestbench } from './rtlTestbenches.ts';
@@ -62,7 +63,8 @@ export async function gpuHandoffFiles(params: GpuParams, blocks: readonly BlockR
 export function configText(p: GpuParams): string {
   const bvh = p.traversal === 'bvh' ? ` traversal=bvh icRays=${p.icRays} nodes=${p.nodes} triRanges=${p.triRanges}` : p.traversal === 'bvh8' ? ` traversal=bvh8 icRays=${p.icRays} nodes=${p.nodes}` : '';
   const main = p.mainMemoryWords === undefined ? '' : ` mainMemoryWords=${p.mainMemoryWords}`;
-  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}${main}`;
+  const texture = hasTextureUnit(p.texture) ? ` texture=${p.texture === true ? 'default' : JSON.stringify(p.texture)}` : '';
+  return `rtCores=${p.rtCores} icCores=${p.icCores} triangles=${p.triangles} vertices=${p.vertices}${bvh}${main}${texture}`;
 }
 
 export function handoffManifest(design: Design, params: GpuParams, clockMhz: number = handoffLayout.clockMhz): HandoffManifest {
@@ -73,7 +75,7 @@ export function handoffManifest(design: Design, params: GpuParams, clockMhz: num
   return {
     generator: generator(),
     top: top.name,
-    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : params.traversal === 'bvh8' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes } : {}), ...(params.mainMemoryWords === undefined ? {} : { mainMemoryWords: params.mainMemoryWords }) },
+    configuration: { rtCores: params.rtCores, icCores: params.icCores, triangles: params.triangles, vertices: params.vertices, ...(params.traversal === 'bvh' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes, triRanges: params.triRanges } : params.traversal === 'bvh8' ? { traversal: params.traversal, icRays: params.icRays, nodes: params.nodes } : {}), ...(params.mainMemoryWords === undefined ? {} : { mainMemoryWords: params.mainMemoryWords }), ...(hasTextureUnit(params.texture) ? { texture: params.texture } : {}) },
     fileList: handoffLayout.fileList,
     clock: { port: 'clk', mhz: clockMhz },
     reset: { port: reset.name, activeLow: true, synchronous: !resetKinds.has('async') },

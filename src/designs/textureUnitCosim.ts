@@ -231,9 +231,10 @@ export const textureUnitStimulus = (image: TextureTestImage) => (cycle: number, 
   ...txdRequestInputs(randomTxdRequest(rng, image, cycle & 0xff)),
   req_valid: rng.int(6) === 0 ? 0n : 1n,
   resp_ready: rng.int(5) === 0 ? 0n : 1n,
-  load_valid: 0n,
-  load_addr: 0n,
-  load_data: 0n,
+  load_start: 0n,
+  load_we: 0n,
+  load_waddr: 0n,
+  load_wdata: 0n,
 });
 
 export const textureUnitCosimDesign: CosimDesign = {

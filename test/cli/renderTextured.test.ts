@@ -29,11 +29,11 @@ describe('rtgpu render and textures', () => {
     expect(pixels('textured')).not.toEqual(pixels('nearest'));
   }, 120_000);
 
-  test('--scene textured on a GPU simulator: a clear error (no texture unit yet); bad --filter uses', async () => {
+  test('--scene textured on a GPU simulator without --texture-unit: a clear error; bad --filter uses', async () => {
     const dir = tempDir('render-textured-errors');
     const ts = await rtgpu('render', '--scene', 'textured', '--width', '4', '--height', '3', '--out', join(dir, 'ts.png'));
     expect(ts.exitCode).toBe(1);
-    expect(ts.stderr).toBe('rtgpu: this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none yet: use --sim iss');
+    expect(ts.stderr).toBe('rtgpu: this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none: add --texture-unit, or use --sim iss');
     const parseError = (...args: string[]) => {
       try {
         parseRenderArgs(args);

@@ -11,6 +11,9 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bvh8SceneImage, bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
 import { buildRunJob, parseRunCommandLine, type RunCommandLine } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
+import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
+import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
+import { runGpu } from '../../src/host/runtime/index.ts';
 
 /** The command line of a run (not --help). */
 const runLine = (argv: string[]) => parseRunCommandLine(argv) as RunCommandLine;
@@ -110,7 +113,7 @@ describe('rtgpu run: raw images', () => {
   test('buildRunJob: the job of the whole-GPU runtime, and the GPU flags for it', () => {
     const f = inputs();
     const cmd = runLine(['--program', f['k.bin']!, '--const', f['c.hex']!, '--triangles', f['tri.bin']!, '--pixels', '7', '--rt-cores', '2', '--ic-cores', '3', '--max-cycles', '1000'])!;
-    expect(cmd.gpu).toEqual({ rtCores: 2, icCores: 3, maxCycles: 1000 });
+    expect(cmd.gpu).toEqual({ rtCores: 2, icCores: 3, textureUnit: false, maxCycles: 1000 });
     const job = buildRunJob(cmd.inputs);
     expect([...job.program]).toEqual([...assemble(kernel, 'k.s').words]);
     expect([...job.constants]).toEqual([...constants]);
@@ -119,7 +122,7 @@ describe('rtgpu run: raw images', () => {
     const defaults = buildRunJob({ program: f['k.s']!, pixels: 1 });
     expect(defaults.sourceLines?.[0]).toBe(1);
     expect([...defaults.triangles]).toEqual([...sceneToImage(defaultScene())]);
-    expect(runLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, maxCycles: 50_000_000 });
+    expect(runLine([f['k.s']!])!.gpu).toEqual({ rtCores: undefined, icCores: undefined, textureUnit: false, maxCycles: 50_000_000 });
     expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
   });
 
@@ -177,4 +180,30 @@ describe('rtgpu run: raw images', () => {
     expect(eight.traversal).toBe('bvh8');
     expect([...eight.triangles]).toEqual([...bvh8SceneImage(parseObj(obj, 'scene.obj')).image]);
   });
+
+  test('--texture FILE: texture memory for txd (the ISS gets it; the GPU would get a texture unit); too long is an error', async () => {
+    // Sampler 0 (nearest), header 1: a 1x1 RGBA8 texture at word 8 whose texel is (0x11, 0x22, 0x33, 0xff).
+    const texture = Uint32Array.from([...encodeTextureSampler({ filter: 'nearest', lodBias: 0, lodMin: 0, lodMax: 0 }), 0, 0, ...encodeTextureHeader({ base: 8, width: 1, height: 1, format: 'rgba8', mipCount: 1, wrapS: 'repeat', wrapT: 'repeat' }), 0xff332211]);
+    const handle = encodeTxdHandle(1, 0);
+    const txd = `    s_write_high R2, #0x${(handle >>> 16).toString(16)}
+    s_write_low R2, #0x${(handle & 0xffff).toString(16)}
+    v_get_from_s RV1, R2, #2
+    txd RV3, RV1, RV2
+    ii_addi R4, R29, 0x7ff0
+    ii_addi R4, R4, 0x7ff0
+    ii_addi R4, R4, 0x10
+    v_store_16byte RV3, R4, 0
+    fin
+`;
+    const f = files({ 'txd.s': txd, 'tex.hex': formatHexWords(texture), 'tex.bin': wordsToBytes(texture), 'big.bin': new Uint8Array(4 * 262145) });
+    const unorm = (b: number) => (new Uint32Array(new Float32Array([b / 255]).buffer)[0]! >>> 0).toString(16).padStart(8, '0');
+    const r = await rtgpu(f['txd.s']!, '--texture', f['tex.hex']!, '--json');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).pixels[0].ret).toEqual([unorm(0x11), unorm(0x22), unorm(0x33), unorm(0xff)]);
+    for (const file of [f['tex.hex']!, f['tex.bin']!]) expect(buildRunJob(runLine([f['txd.s']!, '--texture', file]).inputs).texture).toEqual(texture);
+    expect(runLine([f['txd.s']!, '--texture-unit']).gpu.textureUnit).toBe(true);
+    // Without texture memory txd is illegal: the pixel faults.
+    expect((await runGpu(buildRunJob(runLine([f['txd.s']!]).inputs), { sim: 'iss' })).faults).toEqual([0]);
+    expect(() => buildRunJob(runLine([f['txd.s']!, '--texture', f['big.bin']!]).inputs)).toThrow(new CliError(`${f['big.bin']}: 262145 words; texture memory holds 262144`, 1));
+  }, 120_000);
 });

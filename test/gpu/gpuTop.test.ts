@@ -150,6 +150,13 @@ ok:
     await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/rejected the scene image/);
   }, 120_000);
 
+  test('a job with a texture image on a GPU without a texture unit: the driver reads FEATURES and refuses it', async () => {
+    const job = { ...kernelJob(simpleKernel, 1), texture: new Uint32Array(16) };
+    // runGpu refuses it before building anything; the driver itself asks the hardware.
+    await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/needs a GPU with a texture unit; the simulated GPU \(--sim ts\) has none: add --texture-unit, or use --sim iss/);
+    await expect(runFrame(job, { sim: 'ts' })).rejects.toThrow(/the job has a texture image, but this GPU has no texture unit \(FEATURES.TEXTURE_UNIT is 0\)/);
+  }, 120_000);
+
   test('the host refuses a program longer than instruction memory before running', async () => {
     const job = { ...kernelJob(simpleKernel, 1), program: new Uint32Array(4097), constants: cameraConstants(defaultCamera, 1, 1) };
     await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow(/instruction memory holds 4096/);

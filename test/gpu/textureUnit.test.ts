@@ -76,7 +76,7 @@ describe('TextureMemory', () => {
   test('words written on the load port come back as lines readLatency cycles after the request; the preload reads too', () => {
     const design = elaborate(TextureMemory, { readLatency: 3, init: [0x11, 0x22, 0x33, 0x44, 0x55] }).design;
     const bench = new VectorBench(design);
-    const load = (addr: number, data: number) => ({ load_valid: 1n, load_addr: BigInt(addr), load_data: BigInt(data) });
+    const load = (addr: number, data: number) => ({ load_we: 1n, load_waddr: BigInt(addr), load_wdata: BigInt(data) });
     const read = (line: number) => ({ read_req_valid: 1n, read_req_line: BigInt(line) });
     const outs = bench.run([load(0x3fffc, 0xa), load(0x3fffd, 0xb), load(0x3ffff, 0xd), load(5, 0x66), read(0xffff), read(0), read(1), {}, {}, {}, {}]);
     const line = (words: number[]) => words.reduceRight((acc, w) => (acc << 32n) | BigInt(w), 0n);
@@ -85,6 +85,22 @@ describe('TextureMemory', () => {
     expect(outs[8]!.read_resp_data).toBe(line([0x11, 0x22, 0x33, 0x44]));
     expect(outs[9]!.read_resp_data).toBe(line([0x55, 0x66, 0, 0]));
     expect(outs[10]!.read_resp_data).toBe(0n);
+  });
+
+  test('a load (start, then words from 0) empties the memory: words at or past its length read zero, a shorter load included', () => {
+    const design = elaborate(TextureMemory, { readLatency: 2, init: [1, 2, 3, 4, 5, 6] }).design;
+    const bench = new VectorBench(design);
+    const load = (addr: number, data: number) => ({ load_we: 1n, load_waddr: BigInt(addr), load_wdata: BigInt(data) });
+    const read = (line: number) => ({ read_req_valid: 1n, read_req_line: BigInt(line) });
+    const line = (words: number[]) => words.reduceRight((acc, w) => (acc << 32n) | BigInt(w), 0n);
+    // The preload reads (its length is the image's); a load of 7 words; then one of 3 words.
+    const outs = bench.run([read(1), {}, { load_start: 1n }, ...[0, 1, 2, 3, 4, 5, 6].map((a) => load(a, 0x10 + a)), read(0), read(1), {}, { load_start: 1n }, load(0, 0xa), load(1, 0xb), load(2, 0xc), read(0), read(1), read(0xffff), {}, {}]);
+    expect(outs[2]!.read_resp_data).toBe(line([5, 6, 0, 0]));
+    expect(outs[12]!.read_resp_data).toBe(line([0x10, 0x11, 0x12, 0x13]));
+    expect(outs[13]!.read_resp_data).toBe(line([0x14, 0x15, 0x16, 0]));
+    expect(outs[19]!.read_resp_data).toBe(line([0xa, 0xb, 0xc, 0]));
+    expect(outs[20]!.read_resp_data).toBe(0n);
+    expect(outs[21]!.read_resp_data).toBe(0n);
   });
 });
 

@@ -156,6 +156,6 @@ describe('the textured kernel on the ISA simulator', () => {
 
   test('a GPU simulator without a texture unit refuses a textured frame with a clear error', async () => {
     const job = buildFrame({ kernel: 'textured', camera: TEXTURED_CAMERA, width: 4, height: 3, scene, materials });
-    await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow('this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none yet: use --sim iss');
+    await expect(runGpu(job, { sim: 'ts' })).rejects.toThrow('this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none: add --texture-unit, or use --sim iss');
   });
 });

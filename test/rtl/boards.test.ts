@@ -8,7 +8,8 @@ import { boardFigures } from '../../src/designs/boardFigures.ts';
 import { boardTopName } from '../../src/designs/boardHandoff.ts';
 import { overLimit } from '../../src/designs/boardUtilization.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
-import { defaultGpuParams } from '../../src/gpu/top/gpuTop.ts';
+import { defaultGpuParams, type GpuParams } from '../../src/gpu/top/gpuTop.ts';
+import { configText } from '../../src/designs/gpuHandoff.ts';
 import { bramsFor, fpgaDevices, logicUse, memoryBrams, utilization } from '../../src/hdl/synth/index.ts';
 import { generatedMarker } from '../../src/designs/generatedDir.ts';
 import { rtlCommand, parseRtlArgs } from '../../src/cli/commands/rtl.ts';
@@ -123,6 +124,14 @@ describe('rtgpu rtl --board', () => {
     expect(() => parseRtlArgs(['--board', 'de0-nano'])).toThrow(`--board: unknown board 'de0-nano' (boards: ${boardPresets.map((b) => b.name).join(', ')})`);
     expect(() => parseRtlArgs(['--board', 'genesys2', '--rt-cores', '1'])).toThrow('--board sets the GPU configuration: leave out --rt-cores');
     expect(parseRtlArgs(['--board', 'genesys2'])).toMatchObject({ dir: 'rtl-genesys2', gpu: boardPreset('genesys2').gpu });
+    expect(() => parseRtlArgs(['--board', 'genesys2', '--texture-unit'])).toThrow('--board sets the GPU configuration: leave out --texture-unit');
+  });
+
+  test('--texture-unit: the handoff of rtgpu_top with a texture unit, named in its configuration', () => {
+    const plan = parseRtlArgs(['--texture-unit', '--rt-cores', '2']) as { gpu: GpuParams };
+    expect(plan.gpu).toEqual({ ...defaultGpuParams, rtCores: 2, texture: true });
+    expect(configText(plan.gpu)).toBe('rtCores=2 icCores=2 triangles=512 vertices=2048 texture=default');
+    expect(configText(defaultGpuParams)).toBe('rtCores=4 icCores=2 triangles=512 vertices=2048');
   });
 
   test('--help documents it', () => {

@@ -173,6 +173,7 @@ async function execute(plan: RenderPlan): Promise<number> {
       log: buildLog(() => bar.clear()),
       rtCores: gpu.rtCores,
       icCores: gpu.icCores,
+      textureUnit: gpu.textureUnit,
       maxCycles: gpu.maxCycles,
       vcd,
       jobs,

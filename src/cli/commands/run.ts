@@ -3,7 +3,8 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
-import { loadConstants, loadProgram, loadTriangles } from '../inputFiles.ts';
+import { loadConstants, loadProgram, loadTriangles, loadWords } from '../inputFiles.ts';
+import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
@@ -14,7 +15,7 @@ import { cameraConstants, defaultCamera } from '../../host/camera.ts';
 import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel } from '../../host/runtime/index.ts';
 
 
-const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8] [--pixels N] [--sim S] [--json] [options]
+const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8] [--texture FILE] [--pixels N] [--sim S] [--json] [options]
        rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
 
 Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
@@ -40,6 +41,8 @@ default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixe
                         a .hex/.bin file must be a BVH scene image (docs/host.md)
   --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores on the GPU): the BVH8 of the
                         OBJ file, the triangle-memory image's triangles or the Cornell box is built
+  --texture FILE        texture memory from word 0 for txd: hex words (or .bin little-endian words), at
+                        most ${MEMORY_MAP.textureWords} (docs/texture.md); the GPU gets a texture unit (--texture-unit)
   --pixels N            pixels to run (default 1)
 ${gpuSimUsage('iss')}
                         (on the RTL, cycles are GPU clock cycles; on the ISS, instructions)
@@ -58,6 +61,8 @@ export interface RunInputs {
   readonly triangles?: string;
   /** Default 'brute-force'; 'bvh': the triangles as a BVH scene image (built for an OBJ file); 'bvh8': as a BVH8 scene image, built. */
   readonly traversal?: Traversal;
+  /** Texture memory's image (hex or .bin words); undefined: none. */
+  readonly texture?: string;
   readonly pixels: number;
 }
 
@@ -72,7 +77,15 @@ export function buildRunJob(inputs: RunInputs): RunJobImages {
   const traversal = inputs.traversal ?? 'brute-force';
   const { scene, image } = loadTriangles(inputs.triangles, traversal);
   const constants = inputs.constants === undefined ? defaultFrameConstants(scene) : loadConstants(inputs.constants);
-  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, includedFiles: program.files, sourceFileOf: program.sourceFiles, constants, triangles: image, traversal, scene, pixels: inputs.pixels };
+  const texture = inputs.texture === undefined ? {} : { texture: loadTexture(inputs.texture) };
+  return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, includedFiles: program.files, sourceFileOf: program.sourceFiles, constants, triangles: image, traversal, scene, pixels: inputs.pixels, ...texture };
+}
+
+/** A texture-memory image: its words, at most texture memory's. */
+function loadTexture(file: string): Uint32Array {
+  const words = loadWords(file);
+  if (words.length > MEMORY_MAP.textureWords) throw new CliError(`${file}: ${words.length} words; texture memory holds ${MEMORY_MAP.textureWords}`, 1);
+  return words;
 }
 
 /** The constants of render's default frame over `scene` (the default camera and size, the built-in lights and materials). */
@@ -127,6 +140,7 @@ const flags = {
   triangles: { type: 'string' },
   bvh: { type: 'boolean' },
   bvh8: { type: 'boolean' },
+  texture: { type: 'string' },
   pixels: { type: 'string' },
   sim: { type: 'string' },
   json: { type: 'boolean' },
@@ -160,7 +174,7 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | HelpPlan {
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values, pixels);
-  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : 'brute-force', pixels };
+  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : 'brute-force', texture: values.texture, pixels };
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
 
@@ -169,7 +183,9 @@ async function execute(cmd: RunCommandLine): Promise<number> {
   const maxCycles = cmd.sim.sim === 'iss' ? cmd.maxInstructions : cmd.gpu.maxCycles;
   let r: GpuRunResult;
   try {
-    r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, maxCycles });
+    // A texture image needs a GPU with a texture unit.
+    const textureUnit = cmd.gpu.textureUnit || job.texture !== undefined;
+    r = await runGpu(job, { ...cmd.sim, log: buildLog(), rtCores: cmd.gpu.rtCores, icCores: cmd.gpu.icCores, textureUnit, maxCycles });
   } catch (e) {
     if (e instanceof GpuRunError && e.partial) printStopped(e.partial, job.pixels, cmd.json);
     throw e;

@@ -14,7 +14,7 @@ export interface MachineOptions {
   readonly program: Uint32Array;
   /** Constant memory contents from 0x20000000 (at most 8192 words; the rest reads zero). */
   readonly constants?: Uint32Array;
-  /** Texture memory contents from word 0 (at most MEMORY_MAP.textureWords; the rest reads zero). Without it txd does nothing, as on the RT core today. */
+  /** Texture memory contents from word 0 (at most MEMORY_MAP.textureWords; the rest reads zero). Without it txd is illegal (the thread faults), as on a GPU without a texture unit. */
   readonly texture?: Uint32Array;
   readonly scene: Scene;
   /** The ray–triangle test `trace` uses (default testTriangle, Möller–Trumbore; testTriangleWatertight for the watertight IC cores). */

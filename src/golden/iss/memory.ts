@@ -27,7 +27,7 @@ export class Memory {
   readonly main: readonly Uint32Array[] = Array.from({ length: MEMORY_MAP.threads }, () => new Uint32Array(THREAD_WORDS));
   /**
    * Texture memory (TEXTURE_WORDS words, the given image from word 0, the rest zero), read only by txd;
-   * undefined when the machine has none, as the RT core has no texture unit yet (txd then does nothing).
+   * undefined when the machine has none, as a GPU built without a texture unit (txd is then illegal).
    */
   readonly texture?: Uint32Array;
 

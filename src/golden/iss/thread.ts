@@ -144,7 +144,7 @@ export class Thread {
     const word = this.mem.fetch(pc);
     const spec = word === undefined ? undefined : BY_OPCODE.get(fieldOf(word, 'opcode'));
     const rec: Retired = { pc, word: word ?? 0 };
-    // Without texture memory txd is illegal, as on the RT core, which has no texture unit yet.
+    // Without texture memory txd is illegal, as on an RT core built without a texture unit.
     if (spec === undefined || (spec.cls === 'texture' && !this.mem.texture)) {
       this.fault = true;
       this.done = true;

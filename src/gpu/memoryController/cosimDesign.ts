@@ -8,7 +8,7 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { MemoryController, type MemoryControllerParams } from './memoryController.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
-import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
 
 /** Two cores of each kind and a small triangle counter keep the netlist (and Icarus) small. */
 export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10, contexts: 4 };
@@ -41,7 +41,7 @@ const sourcesOf = (p: Pick<MemoryControllerParams, 'texture'>) => ALL_SOURCES.sl
 /** Every readable register of a controller with these core counts. */
 export function readableRegisters(p: MemoryControllerParams): number[] {
   const regs: number[] = [MMIO.ID, MMIO.CONFIG, MMIO.STATUS, MMIO.ERROR, MMIO.TRIANGLES, MMIO.CONTEXTS, ...writableRegisters(p)];
-  regs.push(MMIO.PATCHES_DONE, MMIO.FAULT_COUNT, MMIO.FAULT_MASK, MMIO.DONE_MASK, MMIO.CYCLES_LO, MMIO.CYCLES_HI, MMIO.INSTRUCTIONS, MMIO.TRACES);
+  regs.push(MMIO.PATCHES_DONE, MMIO.FAULT_COUNT, MMIO.FAULT_MASK, MMIO.DONE_MASK, MMIO.CYCLES_LO, MMIO.CYCLES_HI, MMIO.INSTRUCTIONS, MMIO.TRACES, MMIO.FEATURES);
   for (let c = 0; c < p.rtCores; c++) for (const r of Object.values(RT_CORE_REG)) regs.push(MMIO.RT_CORE + 16 * c + 4 * r);
   for (let k = 0; k < p.icCores; k++) for (const r of Object.values(IC_CORE_REG)) regs.push(MMIO.IC_CORE + 16 * k + 4 * r);
   for (let i = 0; i < p.rtCores * p.contexts; i++) for (const r of Object.values(CONTEXT_REG)) regs.push(MMIO.CONTEXT + 8 * i + 4 * r);
@@ -376,6 +376,8 @@ export class MemoryControllerModel {
         return Number(ins.instructions);
       case MMIO.TRACES:
         return Number(ins.traces);
+      case MMIO.FEATURES:
+        return p.texture ? FEATURE.TEXTURE_UNIT : 0;
     }
     for (let c = 0; c < p.rtCores; c++) {
       const base = MMIO.RT_CORE + 16 * c;

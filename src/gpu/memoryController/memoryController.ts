@@ -13,10 +13,11 @@ import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
 import { SceneLoad } from '../memory/sceneLoad.ts';
-import { CONTEXT_REG, CONTROL, ERROR_CODE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
+import { CONTEXT_REG, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
-import { MemoryLoad, tileLoadPorts } from '../rtCore/rtCoreTile.ts';
+import { tileLoadPorts } from '../rtCore/rtCoreTile.ts';
+import { MemoryLoad } from '../memory/memoryLoad.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
@@ -376,6 +377,8 @@ function globalWords(m: ModuleBuilder, io: Pick<ControllerIo, 'tri_load' | 'inst
     [MMIO.CYCLES_HI, cycleWords.at(1)],
     [MMIO.INSTRUCTIONS, io.instructions],
     [MMIO.TRACES, io.traces],
+    // Only a GPU with an optional block maps FEATURES (one without reads 0 there, as at any unmapped offset).
+    ...(p.texture ? ([[MMIO.FEATURES, lit(FEATURE.TEXTURE_UNIT, 32)]] as ReadEntry[]) : []),
   ];
 }
 

@@ -18,6 +18,8 @@ export const MMIO = {
   TRIANGLES: 0x014,
   /** RO: hardware contexts per RT core (threads each holds at once). */
   CONTEXTS: 0x018,
+  /** RO: FEATURE bits, the optional blocks this GPU was built with (0 on a GPU with none: an unmapped read). */
+  FEATURES: 0x01c,
   PROGRAM_ADDR_LO: 0x020,
   PROGRAM_ADDR_HI: 0x024,
   /** Words to load (at most 4096). */
@@ -71,6 +73,12 @@ export const CONTEXT_STATE = { free: 0, launching: 1, ready: 2, busy: 3, halted:
 export const MMIO_ID = 0x52544750;
 /** 3: multithreaded RT cores (CONTEXTS, the CONTEXT blocks, ISSUE_CYCLES; RT core STATUS lost its thread field). */
 export const INTERFACE_VERSION = 3;
+
+/** FEATURES bits. */
+export const FEATURE = {
+  /** A texture unit: txd runs, and TEX_ADDR, TEX_WORDS and CONTROL.LOAD_TEXTURE fill its texture memory. */
+  TEXTURE_UNIT: 1,
+} as const;
 
 export const CONTROL = {
   LOAD_PROGRAM: 1,

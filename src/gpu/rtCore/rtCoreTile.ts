@@ -1,15 +1,15 @@
 // An RT core with its own instruction and constant memories (seed: both are read-only to threads,
 // so each core gets a copy), written through load ports by the memory controller or a testbench.
-import { Bool, Bundle, UInt, defineModule, input, lit, output, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { UInt, defineModule, input, lit, output, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { RtCore, type RtCoreParams } from './rtCore.ts';
 import { controlPorts, mainMemoryPorts, texturePorts } from './interfaces.ts';
 import { instructionWordOf } from '../memoryMap.ts';
 import { passThrough } from '../passThrough.ts';
+import { MemoryLoad } from '../memory/memoryLoad.ts';
 
-/** A load of a memory from word 0 up: `start` begins it, then one word per `we`. */
-export const MemoryLoad = (addressBits: number) => Bundle({ start: Bool, we: Bool, waddr: UInt(addressBits), wdata: UInt(32) });
+export { MemoryLoad };
 
 /** The load ports of a tile's instruction and constant memories (`output`: the loader's side, the memory controller's). */
 export const tileLoadPorts = (direction: typeof input | typeof output = input) => ({

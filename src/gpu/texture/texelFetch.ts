@@ -65,6 +65,8 @@ export const TexelFetch = defineModule(
       mem_req_line: output(UInt(TEXTURE_LINE_BITS)),
       fill_valid: input(Bool),
       fill_data: input(UInt(LINE_BITS)),
+      /** Forget every line (texture memory is being loaded): only while idle, with no request, reference or fill in flight. */
+      flush: input(Bool),
       lookups: output(UInt(32)),
       hits: output(UInt(32)),
       fills: output(UInt(32)),
@@ -190,6 +192,10 @@ export const TexelFetch = defineModule(
       m.when(io.fill_valid.and(fillIndex.eq(i)), () => {
         l.present.set(true);
         l.data.set(io.fill_data);
+      });
+      m.when(io.flush, () => {
+        l.allocated.set(false);
+        l.present.set(false);
       });
     });
 

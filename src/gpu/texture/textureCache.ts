@@ -36,6 +36,8 @@ export const TextureCache = defineModule(
       fill_valid: input(Bool),
       fill_tag: input(UInt(p.tagBits)),
       fill_data: input(UInt(LINE_BITS)),
+      /** Forget every line (texture memory is being loaded; no fill may be in flight). */
+      flush: input(Bool),
     };
   },
   (m, io, p) => {
@@ -51,7 +53,7 @@ export const TextureCache = defineModule(
       };
     });
     for (const e of entries) {
-      m.when(e.chosen, () => e.valid.set(true));
+      m.when(io.flush, () => e.valid.set(false)).elsewhen(e.chosen, () => e.valid.set(true));
       e.tag.set(io.fill_tag);
       e.line.set(io.fill_data);
     }

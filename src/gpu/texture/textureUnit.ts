@@ -97,6 +97,12 @@ export const TextureUnit = defineModule(
       /** Texture memory's line read port (TextureMemory.read). */
       mem: output(TextureLineRead),
       counters: output(TextureUnitCounters),
+      /**
+       * Texture memory is being loaded (TextureLoad's start): the descriptor and texel caches forget every line,
+       * since they do not see the load's writes. Only while the unit is idle (no request in it), as the memory
+       * controller loads only between frames.
+       */
+      flush: input(Bool),
     };
   },
   (m, io, p) => {
@@ -115,6 +121,7 @@ export const TextureUnit = defineModule(
     const descCache = m.instance(TextureCache, { lines: p.descriptorLines, ports: 2, tagBits: TXD_HANDLE.header.width }, { name: 'descriptor_cache' });
     descCache.io.lookup.at(0).set(headerLine);
     descCache.io.lookup.at(1).set(samplerLine);
+    descCache.io.flush.set(io.flush);
     const haveHeader = m.reg(Bool, { reset: 0, name: 'have_header' });
     const haveSampler = m.reg(Bool, { reset: 0, name: 'have_sampler' });
     const heldHeader = m.reg(UInt(128), { name: 'held_header' });
@@ -314,6 +321,7 @@ export const TextureUnit = defineModule(
     ports.forEach((q, k) => fetch.io.in_addr.at(k).set(q.address));
     fetch.io.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
     fetch.io.in_pass.set(pass);
+    fetch.io.flush.set(io.flush);
     // Requests issued and not yet answered (in the back half or the answer queue): at most the queue's depth.
     const answerDepth = textureBackLatency(p) + RESPONSE_SLACK;
     const backInFlight = m.reg(UInt(clog2(answerDepth + 1)), { reset: 0, name: 'back_in_flight' });

@@ -1,4 +1,4 @@
-// The texture unit with its texture memory: what the RT core's txd port and the memory controller's load port will see (a test and co-simulation top).
+// The texture unit with its texture memory: what the RT cores' txd ports (through a TextureArbiter) and the memory controller's load port see in rtgpu_top, and a test and co-simulation top.
 import { Decoupled, defineModule, input, output } from '../../hdl/index.ts';
 import { TextureMemory, TextureLoad, type TextureMemoryParams } from './textureMemory.ts';
 import { TextureUnit, TextureUnitCounters, type TextureUnitParams } from './textureUnit.ts';
@@ -22,6 +22,8 @@ export const TextureUnitSystem = defineModule(
     m.connect(unit.io.req, io.req);
     m.connect(io.resp, unit.io.resp);
     m.connect(memory.io.load, io.load);
+    // A load makes the caches' lines stale.
+    unit.io.flush.set(io.load.start);
     m.connect(memory.io.read, unit.io.mem);
     m.connect(io.counters, unit.io.counters);
   },

@@ -1,6 +1,6 @@
 // The whole GPU (`rtgpu_top`): memory controller, command patcher, patch dispatcher, IC buffer, RT core
-// tiles (core + instruction and constant memories), IC systems (core + triangle memory) and the
-// unified main memory, behind the host interface (MMIO + DMA).
+// tiles (core + instruction and constant memories), IC systems (core + triangle memory), the unified
+// main memory and optionally a texture unit, behind the host interface (MMIO + DMA).
 import { defineModule, lit, mux, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { CommandPatcher, PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
@@ -18,6 +18,7 @@ import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispat
 import { defaultRtCoreParams, type RtCoreParams } from '../rtCore/rtCore.ts';
 import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
 import { threadWordOf } from '../memoryMap.ts';
+import { gpuTextureSystemParams, hasTextureUnit, textureUnit, type GpuTextureParams, type TextureLinkValue, type TextureLoadValue } from './gpuTexture.ts';
 
 /** Flat, so the module reads `GpuTop_icCores2_rtCores4_…` (the RTL names the default `rtgpu_top`). */
 export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
@@ -45,6 +46,13 @@ export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
    * ignored), so a kernel must keep its data, and its return vector at 0xFFF0, apart modulo the size.
    */
   readonly mainMemoryWords?: number;
+  /**
+   * A texture unit (absent or false: none, and txd is illegal): the RT cores get their txd port, a
+   * TextureArbiter joins them onto one TextureUnitSystem, and the memory controller loads its texture memory
+   * (TEX_ADDR, TEX_WORDS, LOAD_TEXTURE; FEATURES.TEXTURE_UNIT). `true` builds the default unit; an object
+   * changes its parameters (docs/texture.md).
+   */
+  readonly texture?: boolean | GpuTextureParams;
 }
 
 /** The ISA's main memory per thread, in 32-bit words (64 KiB): the most a configuration may have. */
@@ -109,6 +117,7 @@ export const GpuTop = defineModule('GpuTop', (_p: GpuParams) => hostPorts(), (m,
   icBufferSteering(m, gpu);
   sceneLoad(gpu);
   gpu.ics.forEach((_, k) => icCore(m, gpu, k));
+  textureUnitOf(m, gpu, p);
   // A hardware fault: a queue overflowed, two cores named one thread's memory, or main memory missed an answer.
   gpu.mc.io.internal_error.set(gpu.buffer.io.error.or(gpu.pd.io.answer_overflow).or(gpu.main.io.conflict).or(gpu.tiles.map((t) => t.io.mem_error).reduce((a, b) => a.or(b))));
 });
@@ -117,10 +126,12 @@ type GpuBlocks = ReturnType<typeof gpuBlocks>;
 
 /** Every block of the configuration, not yet connected. */
 function gpuBlocks(m: ModuleBuilder, p: GpuParams) {
-  const core: RtCoreParams = { ...defaultRtCoreParams, contexts: p.contexts ?? defaultRtCoreParams.contexts };
+  // Only a GPU with a texture unit names the option (so the default GPU's blocks are those it always had).
+  const texture = hasTextureUnit(p.texture) ? { texture: true } : {};
+  const core: RtCoreParams = { ...defaultRtCoreParams, contexts: p.contexts ?? defaultRtCoreParams.contexts, ...texture };
   // Rays in flight per IC core: its slots (icSystem above gives a brute-force core the default count).
   const icRays = icRaysOf(p);
-  const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p), contexts: core.contexts }, { name: 'memory_controller' });
+  const mc = m.instance(MemoryController, { rtCores: p.rtCores, icCores: p.icCores, triangleCountBits: triangleIdBits(p), contexts: core.contexts, ...texture }, { name: 'memory_controller' });
   const cp = m.instance(CommandPatcher, {}, { name: 'command_patcher' });
   const pd = m.instance(PatchDispatcher, { rtCores: p.rtCores, icCores: p.icCores, icRays }, { name: 'patch_dispatcher' });
   const buffer = m.instance(IcBuffer, { rtCores: p.rtCores, icCores: p.icCores, depth: PATCH_THREADS }, { name: 'ic_buffer' });
@@ -189,6 +200,19 @@ function mainMemoryPort(m: ModuleBuilder, port: MainPort, core: Pick<TileIo, 'me
   core.mem_resp.data.set(port.data_read);
   // A core looks at `done` only the cycle after its own request, so the controller's answers never reach it.
   core.mem_resp.done.set(port.done);
+}
+
+/** With GpuParams.texture: every tile's txd link onto the texture unit, the controller's texture load onto its memory. */
+function textureUnitOf(m: ModuleBuilder, { mc, tiles }: GpuBlocks, p: GpuParams): void {
+  if (!hasTextureUnit(p.texture)) return;
+  const contexts = p.contexts ?? defaultRtCoreParams.contexts;
+  const links = tiles.map((t) => {
+    if (!('texture' in t.io)) throw new Error('GpuTop: an RT core tile built without its texture port');
+    return (t.io as unknown as { texture: TextureLinkValue }).texture;
+  });
+  if (!('tex_load' in mc.io)) throw new Error('GpuTop: the memory controller built without its texture load');
+  const load = (mc.io as unknown as { tex_load: TextureLoadValue }).tex_load;
+  textureUnit(m, gpuTextureSystemParams(p.texture as true | GpuTextureParams, p.rtCores, contexts), links, load, contexts);
 }
 
 /** The IC buffer's queues, steered by the dispatcher. */

@@ -6,7 +6,7 @@ import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
-import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
@@ -16,7 +16,7 @@ import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRun
 export const DEFAULT_MAX_CYCLES = 50_000_000;
 
 /** Where the driver puts each buffer: above 4 GiB, so the 64-bit address path is exercised. */
-const BUFFER_BASE = { program: 0x1_0000_0000n, constants: 0x1_1000_0000n, triangles: 0x1_2000_0000n, output: 0x1_4000_0000n, reports: 0x1_8000_0000n } as const;
+const BUFFER_BASE = { program: 0x1_0000_0000n, constants: 0x1_1000_0000n, triangles: 0x1_2000_0000n, texture: 0x1_3000_0000n, output: 0x1_4000_0000n, reports: 0x1_8000_0000n } as const;
 
 const ERROR_TEXT: Record<number, string> = {
   [ERROR_CODE.programTooLong]: `the program is longer than the instruction memory (${MEMORY_MAP.instructionWords} words)`,
@@ -25,6 +25,7 @@ const ERROR_TEXT: Record<number, string> = {
   [ERROR_CODE.busy]: 'a command was written while the GPU was busy',
   [ERROR_CODE.internal]: 'an internal queue overflowed, two RT cores shared a thread, or main memory missed an answer (a hardware fault)',
   [ERROR_CODE.badAddress]: 'a host address is not 16-byte aligned, or a transfer would run past the end of the 64-bit address space',
+  [ERROR_CODE.textureTooLong]: `the texture image is longer than texture memory (${MEMORY_MAP.textureWords} words)`,
 };
 
 export interface DriverOptions extends GpuRunOptions {
@@ -183,12 +184,13 @@ function beatValue(words: Uint32Array, beat: number): bigint {
 function checkJob(job: GpuJob): void {
   if (job.program.length > MEMORY_MAP.instructionWords) throw new GpuRunError(`the program has ${job.program.length} words; the instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (job.constants.length > MEMORY_MAP.constantBytes / 4) throw new GpuRunError(`the constants have ${job.constants.length} words; the constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
+  if (job.texture && job.texture.length > MEMORY_MAP.textureWords) throw new GpuRunError(`the texture image has ${job.texture.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
   checkRange(job.firstPixel ?? 0, job.pixels);
 }
 
 /** The configuration of `rtgpu_top` a job runs on. */
 export function gpuParamsFor(job: GpuJob, opts: GpuRunOptions): GpuParams {
-  const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores };
+  const cores = { rtCores: opts.rtCores ?? defaultGpuParams.rtCores, icCores: opts.icCores ?? defaultGpuParams.icCores, ...(opts.textureUnit ? { texture: true } : {}) };
   return job.traversal === 'bvh' ? { ...defaultBvhGpuParams, ...cores } : job.traversal === 'bvh8' ? { ...defaultBvh8GpuParams, ...cores } : { ...defaultGpuParams, ...cores };
 }
 
@@ -211,6 +213,8 @@ export async function runFrame(job: GpuJob, opts: DriverOptions): Promise<Driver
 export class GpuSession {
   private loaded = false;
   private ran = false;
+  /** A texture image placed by loadTexture, loaded with the next range. */
+  private textureDue = false;
 
   private constructor(
     readonly design: Design,
@@ -247,10 +251,28 @@ export class GpuSession {
   /** Pixels first .. first + count − 1 (the images are loaded with the first range). */
   run(first: number, count: number): Pick<GpuRunResult, 'pixels' | 'faults'> {
     checkRange(first, count);
-    const r = runRange(this.h, this.job, this.opts, this.params, first, count, !this.loaded);
+    const images = this.loaded ? 0 : CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES;
+    const texture = (!this.loaded && this.job.texture !== undefined) || this.textureDue ? CONTROL.LOAD_TEXTURE : 0;
+    const loads = images | texture;
+    const r = runRange(this.h, this.job, this.opts, this.params, first, count, loads);
     this.loaded = true;
+    this.textureDue = false;
     this.ran = true;
     return r;
+  }
+
+  /**
+   * Replace the texture image: the next range loads it (LOAD_TEXTURE) before it starts, on the same GPU (no
+   * reset), so the texture unit's caches must forget the old image's lines and words past the new one read zero.
+   */
+  loadTexture(texture: Uint32Array): void {
+    if (texture.length > MEMORY_MAP.textureWords) throw new GpuRunError(`the texture image has ${texture.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
+    requireTextureUnit(this.h);
+    this.h.memory.remove('texture');
+    this.h.memory.add('texture', BUFFER_BASE.texture, texture);
+    this.h.mmioWrite64(MMIO.TEX_ADDR_LO, BUFFER_BASE.texture);
+    this.h.mmioWrite(MMIO.TEX_WORDS, texture.length);
+    this.textureDue = true;
   }
 
   /** The counters of every range run so far (cycles since power-on, busy cycles per core …). */
@@ -293,10 +315,20 @@ function setUpImages(h: Driver, job: GpuJob): void {
   h.mmioWrite(MMIO.TRI_WORDS, job.triangles.length);
   h.mmioWrite64(MMIO.OUT_ADDR_LO, BUFFER_BASE.output);
   h.mmioWrite64(MMIO.REPORT_ADDR_LO, BUFFER_BASE.reports);
+  if (job.texture === undefined) return;
+  requireTextureUnit(h);
+  h.memory.add('texture', BUFFER_BASE.texture, job.texture);
+  h.mmioWrite64(MMIO.TEX_ADDR_LO, BUFFER_BASE.texture);
+  h.mmioWrite(MMIO.TEX_WORDS, job.texture.length);
 }
 
-/** One frame of `count` pixels from `first`: START (with the loads the first time), DMA served until irq, results checked. */
-function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams, first: number, count: number, load: boolean): Pick<GpuRunResult, 'pixels' | 'faults'> {
+/** A texture image needs a GPU with a texture unit: the FEATURES register says whether it has one. */
+function requireTextureUnit(h: Driver): void {
+  if ((h.mmioRead(MMIO.FEATURES) & FEATURE.TEXTURE_UNIT) === 0) throw new GpuRunError('the job has a texture image, but this GPU has no texture unit (FEATURES.TEXTURE_UNIT is 0): build rtgpu_top with one (GpuParams.texture, GpuRunOptions.textureUnit, --texture-unit)');
+}
+
+/** One frame of `count` pixels from `first`: START after the `loads` (CONTROL bits), DMA served until irq, results checked. */
+function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams, first: number, count: number, loads: number): Pick<GpuRunResult, 'pixels' | 'faults'> {
   const maxCycles = opts.maxCycles ?? DEFAULT_MAX_CYCLES;
   const patches = Math.ceil(count / 32);
   h.memory.remove('output');
@@ -307,7 +339,7 @@ function runRange(h: Driver, job: GpuJob, opts: DriverOptions, params: GpuParams
   h.finished = new Uint8Array(count);
   h.mmioWrite(MMIO.PIXEL_COUNT, count);
   h.mmioWrite(MMIO.FIRST_PIXEL, first);
-  h.mmioWrite(MMIO.CONTROL, (load ? CONTROL.LOAD_PROGRAM | CONTROL.LOAD_CONSTANTS | CONTROL.LOAD_TRIANGLES : 0) | CONTROL.START);
+  h.mmioWrite(MMIO.CONTROL, loads | CONTROL.START);
   const begin = h.d.cycle;
 
   // Cycle by cycle while the images stream in (or throughout, with random DMA stalls); then in batches.

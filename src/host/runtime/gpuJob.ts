@@ -24,13 +24,15 @@ export interface GpuJob {
    * traversal 'bvh' the BVH scene image (`bvhSceneImage`, docs/host.md).
    */
   readonly triangles: Uint32Array;
-  /** How the IC cores find the closest hit: every triangle (default 'brute-force') or the BVH in `triangles`. */
-  readonly traversal?: Traversal;
   /**
    * Texture memory's words from word 0 (textureMemoryImage; at most MEMORY_MAP.textureWords), for kernels
-   * that run `txd`; absent: the frame reads no textures.
+   * that run `txd`: loaded by LOAD_TEXTURE into the GPU's texture unit (the GPU needs one:
+   * GpuRunOptions.textureUnit), given to the ISS as its texture memory. Absent: the frame reads no textures
+   * (the ISS has no texture memory, txd is illegal there).
    */
   readonly texture?: Uint32Array;
+  /** How the IC cores find the closest hit: every triangle (default 'brute-force') or the BVH in `triangles`. */
+  readonly traversal?: Traversal;
   /** Pixels firstPixel .. firstPixel + pixels − 1 run, 32 per patch. */
   readonly pixels: number;
   /** The first pixel id (default 0): the GPU's FIRST_PIXEL register; results keep their pixel ids. */
@@ -59,6 +61,11 @@ export interface GpuRunOptions {
   /** RT cores (1–4, default 4) and IC cores (1–32, default 2). */
   readonly rtCores?: number;
   readonly icCores?: number;
+  /**
+   * Build rtgpu_top with a texture unit (GpuParams.texture; default: without). The ISS then has texture
+   * memory too (the job's texture, or an empty one), so that txd means the same on both.
+   */
+  readonly textureUnit?: boolean;
   /** Clock cycles the frame may take before the run stops with a GpuRunError naming the stuck threads. */
   readonly maxCycles?: number;
   /** Write a VCD of the whole run (lockstep: one per simulator, `name.<simulator>.vcd`). */

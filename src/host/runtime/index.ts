@@ -7,6 +7,7 @@ import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRun
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
 import { runFrameParallel } from './parallelFrame.ts';
 import { LockstepMismatchError } from '../../hdl/sim/index.ts';
+import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 
 export * from './gpuJob.ts';
 export { DEFAULT_MAX_CYCLES, runFrame, gpuParamsFor, GpuSession, type DriverOptions, type DriverRun } from './gpuDriver.ts';
@@ -34,7 +35,9 @@ function runOnIss(job: GpuJob, opts: GpuRunOptions): GpuRunResult {
     opts.onProgress?.(done.length, job.pixels, instructions);
   };
   try {
-    const machine = new Machine({ program: job.program, constants: job.constants, texture: job.texture, scene, traversal: job.traversal, bvh, bvh8, maxInstructions: opts.maxCycles, onPixel });
+    // Texture memory as the GPU's: the job's image, or an empty one when the GPU would have a texture unit.
+    const texture = job.texture ?? (opts.textureUnit ? new Uint32Array(0) : undefined);
+    const machine = new Machine({ program: job.program, constants: job.constants, texture, scene, traversal: job.traversal, bvh, bvh8, maxInstructions: opts.maxCycles, onPixel });
     const r = machine.run(job.pixels, job.firstPixel ?? 0);
     const wallSeconds = (performance.now() - start) / 1000;
     const { rays, triangleTests, nodeTests } = r.trace;
@@ -60,8 +63,8 @@ export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunRe
     if (opts.vcd) throw new GpuRunError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not the ISA simulator');
     return runOnIss(job, opts);
   }
-  // rtgpu_top's RT cores have no texture unit yet: txd would fault every textured pixel.
-  if (job.texture !== undefined) throw new GpuRunError(`this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ${opts.sim}) has none yet: use --sim iss`);
+  // Without a texture unit txd would fault every textured pixel: refused before the GPU is built (the driver also checks FEATURES).
+  if (job.texture !== undefined && !opts.textureUnit && !hasTextureUnit(opts.gpu?.texture)) throw new GpuRunError(`this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ${opts.sim}) has none: add --texture-unit, or use --sim iss`);
   try {
     if ((opts.jobs ?? 1) > 1) return await runFrameParallel(job, opts, opts.jobs!);
     const { pixels, faults, stats } = await runFrame(job, opts);
