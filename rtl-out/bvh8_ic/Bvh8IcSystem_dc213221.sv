@@ -11,7 +11,7 @@ module Bvh8IcSystem_dc213221 (
   output logic dispatch_ready,
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
-  output logic [95:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_normal,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
@@ -34,7 +34,7 @@ module Bvh8IcSystem_dc213221 (
   logic core_dispatch_ready; // bvh8IcSystem.ts:58
   logic core_dispatch_done; // bvh8IcSystem.ts:58
   logic [127:0] core_dispatch_hit_info; // bvh8IcSystem.ts:58
-  logic [95:0] core_dispatch_hit_normal; // bvh8IcSystem.ts:58
+  logic [127:0] core_dispatch_hit_normal; // bvh8IcSystem.ts:58
   logic [4:0] core_dispatch_done_thread; // bvh8IcSystem.ts:58
   logic core_dispatch_done_fault; // bvh8IcSystem.ts:58
   logic [31:0] core_counters_rays; // bvh8IcSystem.ts:58

@@ -6,7 +6,7 @@ module BvhIcCore_a42b934c (
   output logic dispatch_ready,
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
-  output logic [95:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_normal,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
@@ -832,85 +832,85 @@ module BvhIcCore_a42b934c (
   logic fcmp69_eq; // bvhIcCore.ts:383
   logic fcmp69_gt; // bvhIcCore.ts:383
   logic fcmp69_unordered; // bvhIcCore.ts:383
-  logic [2:0] finish_slot_index; // rayAnswer.ts:33
-  logic finish_slot_valid; // rayAnswer.ts:33
-  logic f1Valid; // rayAnswer.ts:36
-  logic [2:0] f1Slot; // rayAnswer.ts:37
-  logic [31:0] ox_d1; // rayAnswer.ts:43
-  logic [31:0] ox_d2; // rayAnswer.ts:43
-  logic [31:0] ox_d3; // rayAnswer.ts:43
-  logic [31:0] ox_d4; // rayAnswer.ts:43
-  logic [31:0] ox_d5; // rayAnswer.ts:43
-  logic fmul70_out_valid; // rayAnswer.ts:43
-  logic [31:0] fmul70_result; // rayAnswer.ts:43
-  logic fadd71_out_valid; // rayAnswer.ts:43
-  logic [31:0] fadd71_result; // rayAnswer.ts:43
-  logic [31:0] oy_d1; // rayAnswer.ts:43
-  logic [31:0] oy_d2; // rayAnswer.ts:43
-  logic [31:0] oy_d3; // rayAnswer.ts:43
-  logic [31:0] oy_d4; // rayAnswer.ts:43
-  logic [31:0] oy_d5; // rayAnswer.ts:43
-  logic fmul72_out_valid; // rayAnswer.ts:43
-  logic [31:0] fmul72_result; // rayAnswer.ts:43
-  logic fadd73_out_valid; // rayAnswer.ts:43
-  logic [31:0] fadd73_result; // rayAnswer.ts:43
-  logic [31:0] oz_d1; // rayAnswer.ts:43
-  logic [31:0] oz_d2; // rayAnswer.ts:43
-  logic [31:0] oz_d3; // rayAnswer.ts:43
-  logic [31:0] oz_d4; // rayAnswer.ts:43
-  logic [31:0] oz_d5; // rayAnswer.ts:43
-  logic fmul74_out_valid; // rayAnswer.ts:43
-  logic [31:0] fmul74_result; // rayAnswer.ts:43
-  logic fadd75_out_valid; // rayAnswer.ts:43
-  logic [31:0] fadd75_result; // rayAnswer.ts:43
-  logic done_d1; // rayAnswer.ts:44
-  logic done_d2; // rayAnswer.ts:44
-  logic done_d3; // rayAnswer.ts:44
-  logic done_d4; // rayAnswer.ts:44
-  logic done_d5; // rayAnswer.ts:44
-  logic done_d6; // rayAnswer.ts:44
-  logic done_d7; // rayAnswer.ts:44
-  logic done_d8; // rayAnswer.ts:44
-  logic done_have_d1; // rayAnswer.ts:46
-  logic done_have_d2; // rayAnswer.ts:46
-  logic done_have_d3; // rayAnswer.ts:46
-  logic done_have_d4; // rayAnswer.ts:46
-  logic done_have_d5; // rayAnswer.ts:46
-  logic done_have_d6; // rayAnswer.ts:46
-  logic done_have_d7; // rayAnswer.ts:46
-  logic done_have_d8; // rayAnswer.ts:46
-  logic done_fault_d1; // rayAnswer.ts:46
-  logic done_fault_d2; // rayAnswer.ts:46
-  logic done_fault_d3; // rayAnswer.ts:46
-  logic done_fault_d4; // rayAnswer.ts:46
-  logic done_fault_d5; // rayAnswer.ts:46
-  logic done_fault_d6; // rayAnswer.ts:46
-  logic done_fault_d7; // rayAnswer.ts:46
-  logic done_fault_d8; // rayAnswer.ts:46
-  logic [4:0] done_thread_d1; // rayAnswer.ts:46
-  logic [4:0] done_thread_d2; // rayAnswer.ts:46
-  logic [4:0] done_thread_d3; // rayAnswer.ts:46
-  logic [4:0] done_thread_d4; // rayAnswer.ts:46
-  logic [4:0] done_thread_d5; // rayAnswer.ts:46
-  logic [4:0] done_thread_d6; // rayAnswer.ts:46
-  logic [4:0] done_thread_d7; // rayAnswer.ts:46
-  logic [4:0] done_thread_d8; // rayAnswer.ts:46
-  logic [31:0] done_shader_d1; // rayAnswer.ts:51
-  logic [31:0] done_shader_d2; // rayAnswer.ts:51
-  logic [31:0] done_shader_d3; // rayAnswer.ts:51
-  logic [31:0] done_shader_d4; // rayAnswer.ts:51
-  logic [31:0] done_shader_d5; // rayAnswer.ts:51
-  logic [31:0] done_shader_d6; // rayAnswer.ts:51
-  logic [31:0] done_shader_d7; // rayAnswer.ts:51
-  logic [31:0] done_shader_d8; // rayAnswer.ts:51
-  logic [95:0] done_normal_d1; // rayAnswer.ts:52
-  logic [95:0] done_normal_d2; // rayAnswer.ts:52
-  logic [95:0] done_normal_d3; // rayAnswer.ts:52
-  logic [95:0] done_normal_d4; // rayAnswer.ts:52
-  logic [95:0] done_normal_d5; // rayAnswer.ts:52
-  logic [95:0] done_normal_d6; // rayAnswer.ts:52
-  logic [95:0] done_normal_d7; // rayAnswer.ts:52
-  logic [95:0] done_normal_d8; // rayAnswer.ts:52
+  logic [2:0] finish_slot_index; // rayAnswer.ts:35
+  logic finish_slot_valid; // rayAnswer.ts:35
+  logic f1Valid; // rayAnswer.ts:38
+  logic [2:0] f1Slot; // rayAnswer.ts:39
+  logic [31:0] ox_d1; // rayAnswer.ts:45
+  logic [31:0] ox_d2; // rayAnswer.ts:45
+  logic [31:0] ox_d3; // rayAnswer.ts:45
+  logic [31:0] ox_d4; // rayAnswer.ts:45
+  logic [31:0] ox_d5; // rayAnswer.ts:45
+  logic fmul70_out_valid; // rayAnswer.ts:45
+  logic [31:0] fmul70_result; // rayAnswer.ts:45
+  logic fadd71_out_valid; // rayAnswer.ts:45
+  logic [31:0] fadd71_result; // rayAnswer.ts:45
+  logic [31:0] oy_d1; // rayAnswer.ts:45
+  logic [31:0] oy_d2; // rayAnswer.ts:45
+  logic [31:0] oy_d3; // rayAnswer.ts:45
+  logic [31:0] oy_d4; // rayAnswer.ts:45
+  logic [31:0] oy_d5; // rayAnswer.ts:45
+  logic fmul72_out_valid; // rayAnswer.ts:45
+  logic [31:0] fmul72_result; // rayAnswer.ts:45
+  logic fadd73_out_valid; // rayAnswer.ts:45
+  logic [31:0] fadd73_result; // rayAnswer.ts:45
+  logic [31:0] oz_d1; // rayAnswer.ts:45
+  logic [31:0] oz_d2; // rayAnswer.ts:45
+  logic [31:0] oz_d3; // rayAnswer.ts:45
+  logic [31:0] oz_d4; // rayAnswer.ts:45
+  logic [31:0] oz_d5; // rayAnswer.ts:45
+  logic fmul74_out_valid; // rayAnswer.ts:45
+  logic [31:0] fmul74_result; // rayAnswer.ts:45
+  logic fadd75_out_valid; // rayAnswer.ts:45
+  logic [31:0] fadd75_result; // rayAnswer.ts:45
+  logic done_d1; // rayAnswer.ts:46
+  logic done_d2; // rayAnswer.ts:46
+  logic done_d3; // rayAnswer.ts:46
+  logic done_d4; // rayAnswer.ts:46
+  logic done_d5; // rayAnswer.ts:46
+  logic done_d6; // rayAnswer.ts:46
+  logic done_d7; // rayAnswer.ts:46
+  logic done_d8; // rayAnswer.ts:46
+  logic done_have_d1; // rayAnswer.ts:48
+  logic done_have_d2; // rayAnswer.ts:48
+  logic done_have_d3; // rayAnswer.ts:48
+  logic done_have_d4; // rayAnswer.ts:48
+  logic done_have_d5; // rayAnswer.ts:48
+  logic done_have_d6; // rayAnswer.ts:48
+  logic done_have_d7; // rayAnswer.ts:48
+  logic done_have_d8; // rayAnswer.ts:48
+  logic done_fault_d1; // rayAnswer.ts:48
+  logic done_fault_d2; // rayAnswer.ts:48
+  logic done_fault_d3; // rayAnswer.ts:48
+  logic done_fault_d4; // rayAnswer.ts:48
+  logic done_fault_d5; // rayAnswer.ts:48
+  logic done_fault_d6; // rayAnswer.ts:48
+  logic done_fault_d7; // rayAnswer.ts:48
+  logic done_fault_d8; // rayAnswer.ts:48
+  logic [4:0] done_thread_d1; // rayAnswer.ts:48
+  logic [4:0] done_thread_d2; // rayAnswer.ts:48
+  logic [4:0] done_thread_d3; // rayAnswer.ts:48
+  logic [4:0] done_thread_d4; // rayAnswer.ts:48
+  logic [4:0] done_thread_d5; // rayAnswer.ts:48
+  logic [4:0] done_thread_d6; // rayAnswer.ts:48
+  logic [4:0] done_thread_d7; // rayAnswer.ts:48
+  logic [4:0] done_thread_d8; // rayAnswer.ts:48
+  logic [31:0] done_shader_d1; // rayAnswer.ts:53
+  logic [31:0] done_shader_d2; // rayAnswer.ts:53
+  logic [31:0] done_shader_d3; // rayAnswer.ts:53
+  logic [31:0] done_shader_d4; // rayAnswer.ts:53
+  logic [31:0] done_shader_d5; // rayAnswer.ts:53
+  logic [31:0] done_shader_d6; // rayAnswer.ts:53
+  logic [31:0] done_shader_d7; // rayAnswer.ts:53
+  logic [31:0] done_shader_d8; // rayAnswer.ts:53
+  logic [127:0] done_normal_d1; // rayAnswer.ts:55
+  logic [127:0] done_normal_d2; // rayAnswer.ts:55
+  logic [127:0] done_normal_d3; // rayAnswer.ts:55
+  logic [127:0] done_normal_d4; // rayAnswer.ts:55
+  logic [127:0] done_normal_d5; // rayAnswer.ts:55
+  logic [127:0] done_normal_d6; // rayAnswer.ts:55
+  logic [127:0] done_normal_d7; // rayAnswer.ts:55
+  logic [127:0] done_normal_d8; // rayAnswer.ts:55
   logic [31:0] ray_count; // bvhIcCore.ts:456
   logic [31:0] triangle_tests; // bvhIcCore.ts:456
   logic [31:0] node_test_count; // bvhIcCore.ts:456
@@ -918,9 +918,9 @@ module BvhIcCore_a42b934c (
 
   assign dispatch_ready = free_slot_valid; // bvhIcCore.ts:112
   assign dispatch_done = done_d8; // bvhIcCore.ts:112
-  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:46
+  wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:48
   assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // bvhIcCore.ts:112
-  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 96'd0; // bvhIcCore.ts:112
+  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // bvhIcCore.ts:112
   assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvhIcCore.ts:112
   assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // bvhIcCore.ts:112
   assign counters_rays = ray_count; // bvhIcCore.ts:112
@@ -1430,55 +1430,58 @@ module BvhIcCore_a42b934c (
   wire [31:0] fcmp69_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp69_b_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_have_best_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp69_b = ray0_have_best_sel_slice ? fcmp69_b_mux_2 : fcmp69_b_mux_5; // bvhIcCore.ts:383
-  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:33
-  wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:32
-  wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:32
-  wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:32
-  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // rayAnswer.ts:32
-  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // rayAnswer.ts:32
-  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:32
-  wire [31:0] f1O = ox_d1_mux_6[31:0]; // rayAnswer.ts:40
-  wire fmul70_in_valid = 1'd1; // rayAnswer.ts:43
-  wire fmul70_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:32
-  wire fmul70_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:32
-  wire fmul70_a_mux_6 = ox_d1_slice ? fmul70_a_mux_2 : fmul70_a_mux_5; // rayAnswer.ts:32
-  wire f1T_and = f1Valid & fmul70_a_mux_6; // rayAnswer.ts:39
-  wire [31:0] fmul70_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:32
-  wire [31:0] fmul70_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:32
-  wire [31:0] f1T = f1T_and ? (ox_d1_slice ? fmul70_a_mux_9 : fmul70_a_mux_12) : 32'd0; // rayAnswer.ts:39
-  wire [31:0] fmul70_a = f1T; // rayAnswer.ts:43
-  wire [95:0] fmul70_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // rayAnswer.ts:32
-  wire [95:0] fmul70_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // rayAnswer.ts:32
-  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul70_b_mux_2 : fmul70_b_mux_5) : 96'd0; // rayAnswer.ts:41
-  wire [31:0] f1D = f1D_mux[31:0]; // rayAnswer.ts:41
-  wire [31:0] fmul70_b = f1D; // rayAnswer.ts:43
-  wire fadd71_in_valid = 1'd1; // rayAnswer.ts:43
-  wire [31:0] fadd71_a = ox_d5; // rayAnswer.ts:43
-  wire [31:0] fadd71_b = fmul70_result; // rayAnswer.ts:43
-  wire [31:0] f1O_1 = ox_d1_mux_6[63:32]; // rayAnswer.ts:40
-  wire fmul72_in_valid = 1'd1; // rayAnswer.ts:43
-  wire [31:0] fmul72_a = f1T; // rayAnswer.ts:43
-  wire [31:0] f1D_1 = f1D_mux[63:32]; // rayAnswer.ts:41
-  wire [31:0] fmul72_b = f1D_1; // rayAnswer.ts:43
-  wire fadd73_in_valid = 1'd1; // rayAnswer.ts:43
-  wire [31:0] fadd73_a = oy_d5; // rayAnswer.ts:43
-  wire [31:0] fadd73_b = fmul72_result; // rayAnswer.ts:43
-  wire [31:0] f1O_2 = ox_d1_mux_6[95:64]; // rayAnswer.ts:40
-  wire fmul74_in_valid = 1'd1; // rayAnswer.ts:43
-  wire [31:0] fmul74_a = f1T; // rayAnswer.ts:43
-  wire [31:0] f1D_2 = f1D_mux[95:64]; // rayAnswer.ts:41
-  wire [31:0] fmul74_b = f1D_2; // rayAnswer.ts:43
-  wire fadd75_in_valid = 1'd1; // rayAnswer.ts:43
-  wire [31:0] fadd75_a = oz_d5; // rayAnswer.ts:43
-  wire [31:0] fadd75_b = fmul74_result; // rayAnswer.ts:43
-  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // rayAnswer.ts:32
-  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // rayAnswer.ts:32
-  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // rayAnswer.ts:32
-  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // rayAnswer.ts:32
-  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:32
-  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:32
-  wire [95:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:32
-  wire [95:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:32
+  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:35
+  wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:34
+  wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:34
+  wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:34
+  wire [95:0] ox_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_origin : ray6_origin) : ox_d1_slice_2 ? ray5_origin : ray4_origin; // rayAnswer.ts:34
+  wire [95:0] ox_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_origin : ray2_origin) : ox_d1_slice_2 ? ray1_origin : ray0_origin; // rayAnswer.ts:34
+  wire [95:0] ox_d1_mux_6 = ox_d1_slice ? ox_d1_mux_2 : ox_d1_mux_5; // rayAnswer.ts:34
+  wire [31:0] f1O = ox_d1_mux_6[31:0]; // rayAnswer.ts:42
+  wire fmul70_in_valid = 1'd1; // rayAnswer.ts:45
+  wire fmul70_a_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_have_best : ray6_have_best) : ox_d1_slice_2 ? ray5_have_best : ray4_have_best; // rayAnswer.ts:34
+  wire fmul70_a_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_have_best : ray2_have_best) : ox_d1_slice_2 ? ray1_have_best : ray0_have_best; // rayAnswer.ts:34
+  wire fmul70_a_mux_6 = ox_d1_slice ? fmul70_a_mux_2 : fmul70_a_mux_5; // rayAnswer.ts:34
+  wire f1T_and = f1Valid & fmul70_a_mux_6; // rayAnswer.ts:41
+  wire [31:0] fmul70_a_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_t : ray6_best_t) : ox_d1_slice_2 ? ray5_best_t : ray4_best_t; // rayAnswer.ts:34
+  wire [31:0] fmul70_a_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_t : ray2_best_t) : ox_d1_slice_2 ? ray1_best_t : ray0_best_t; // rayAnswer.ts:34
+  wire [31:0] f1T = f1T_and ? (ox_d1_slice ? fmul70_a_mux_9 : fmul70_a_mux_12) : 32'd0; // rayAnswer.ts:41
+  wire [31:0] fmul70_a = f1T; // rayAnswer.ts:45
+  wire [95:0] fmul70_b_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_direction : ray6_direction) : ox_d1_slice_2 ? ray5_direction : ray4_direction; // rayAnswer.ts:34
+  wire [95:0] fmul70_b_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_direction : ray2_direction) : ox_d1_slice_2 ? ray1_direction : ray0_direction; // rayAnswer.ts:34
+  wire [95:0] f1D_mux = f1T_and ? (ox_d1_slice ? fmul70_b_mux_2 : fmul70_b_mux_5) : 96'd0; // rayAnswer.ts:43
+  wire [31:0] f1D = f1D_mux[31:0]; // rayAnswer.ts:43
+  wire [31:0] fmul70_b = f1D; // rayAnswer.ts:45
+  wire fadd71_in_valid = 1'd1; // rayAnswer.ts:45
+  wire [31:0] fadd71_a = ox_d5; // rayAnswer.ts:45
+  wire [31:0] fadd71_b = fmul70_result; // rayAnswer.ts:45
+  wire [31:0] f1O_1 = ox_d1_mux_6[63:32]; // rayAnswer.ts:42
+  wire fmul72_in_valid = 1'd1; // rayAnswer.ts:45
+  wire [31:0] fmul72_a = f1T; // rayAnswer.ts:45
+  wire [31:0] f1D_1 = f1D_mux[63:32]; // rayAnswer.ts:43
+  wire [31:0] fmul72_b = f1D_1; // rayAnswer.ts:45
+  wire fadd73_in_valid = 1'd1; // rayAnswer.ts:45
+  wire [31:0] fadd73_a = oy_d5; // rayAnswer.ts:45
+  wire [31:0] fadd73_b = fmul72_result; // rayAnswer.ts:45
+  wire [31:0] f1O_2 = ox_d1_mux_6[95:64]; // rayAnswer.ts:42
+  wire fmul74_in_valid = 1'd1; // rayAnswer.ts:45
+  wire [31:0] fmul74_a = f1T; // rayAnswer.ts:45
+  wire [31:0] f1D_2 = f1D_mux[95:64]; // rayAnswer.ts:43
+  wire [31:0] fmul74_b = f1D_2; // rayAnswer.ts:45
+  wire fadd75_in_valid = 1'd1; // rayAnswer.ts:45
+  wire [31:0] fadd75_a = oz_d5; // rayAnswer.ts:45
+  wire [31:0] fadd75_b = fmul74_result; // rayAnswer.ts:45
+  wire done_fault_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_fault : ray6_fault) : ox_d1_slice_2 ? ray5_fault : ray4_fault; // rayAnswer.ts:34
+  wire done_fault_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_fault : ray2_fault) : ox_d1_slice_2 ? ray1_fault : ray0_fault; // rayAnswer.ts:34
+  wire [4:0] done_thread_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_thread : ray6_thread) : ox_d1_slice_2 ? ray5_thread : ray4_thread; // rayAnswer.ts:34
+  wire [4:0] done_thread_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_thread : ray2_thread) : ox_d1_slice_2 ? ray1_thread : ray0_thread; // rayAnswer.ts:34
+  wire [31:0] done_shader_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_shader : ray6_best_shader) : ox_d1_slice_2 ? ray5_best_shader : ray4_best_shader; // rayAnswer.ts:34
+  wire [31:0] done_shader_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_shader : ray2_best_shader) : ox_d1_slice_2 ? ray1_best_shader : ray0_best_shader; // rayAnswer.ts:34
+  wire [6:0] done_normal_d1_mux_2 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_triangle : ray6_best_triangle) : ox_d1_slice_2 ? ray5_best_triangle : ray4_best_triangle; // rayAnswer.ts:34
+  wire [6:0] done_normal_d1_mux_5 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_triangle : ray2_best_triangle) : ox_d1_slice_2 ? ray1_best_triangle : ray0_best_triangle; // rayAnswer.ts:34
+  wire [95:0] done_normal_d1_mux_9 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_normal : ray6_best_normal) : ox_d1_slice_2 ? ray5_best_normal : ray4_best_normal; // rayAnswer.ts:34
+  wire [95:0] done_normal_d1_mux_12 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_normal : ray2_best_normal) : ox_d1_slice_2 ? ray1_best_normal : ray0_best_normal; // rayAnswer.ts:34
+  wire [127:0] f1Normal = {{25'd0, ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5}, ox_d1_slice ? done_normal_d1_mux_9 : done_normal_d1_mux_12}; // rayAnswer.ts:54
   wire [6:0] _concat = {pop_arbiter_chosen, depth[5:2]}; // bvhIcCore.ts:163
   wire [1:0] j_slice = stack_overflow_mux_6[1:0]; // bvhIcCore.ts:294
   wire [1:0] j = 2'd0 - j_slice; // bvhIcCore.ts:294
@@ -2179,14 +2182,14 @@ module BvhIcCore_a42b934c (
     done_shader_d6 = 32'd0;
     done_shader_d7 = 32'd0;
     done_shader_d8 = 32'd0;
-    done_normal_d1 = 96'd0;
-    done_normal_d2 = 96'd0;
-    done_normal_d3 = 96'd0;
-    done_normal_d4 = 96'd0;
-    done_normal_d5 = 96'd0;
-    done_normal_d6 = 96'd0;
-    done_normal_d7 = 96'd0;
-    done_normal_d8 = 96'd0;
+    done_normal_d1 = 128'd0;
+    done_normal_d2 = 128'd0;
+    done_normal_d3 = 128'd0;
+    done_normal_d4 = 128'd0;
+    done_normal_d5 = 128'd0;
+    done_normal_d6 = 128'd0;
+    done_normal_d7 = 128'd0;
+    done_normal_d8 = 128'd0;
     ray_count = 32'd0;
     triangle_tests = 32'd0;
     node_test_count = 32'd0;
@@ -2346,15 +2349,15 @@ module BvhIcCore_a42b934c (
       test_end_d42 <= 1'd0; // bvhIcCore.ts:378
       test_end_d43 <= 1'd0; // bvhIcCore.ts:378
       test_end_d44 <= 1'd0; // bvhIcCore.ts:378
-      f1Valid <= 1'd0; // rayAnswer.ts:36
-      done_d1 <= 1'd0; // rayAnswer.ts:44
-      done_d2 <= 1'd0; // rayAnswer.ts:44
-      done_d3 <= 1'd0; // rayAnswer.ts:44
-      done_d4 <= 1'd0; // rayAnswer.ts:44
-      done_d5 <= 1'd0; // rayAnswer.ts:44
-      done_d6 <= 1'd0; // rayAnswer.ts:44
-      done_d7 <= 1'd0; // rayAnswer.ts:44
-      done_d8 <= 1'd0; // rayAnswer.ts:44
+      f1Valid <= 1'd0; // rayAnswer.ts:38
+      done_d1 <= 1'd0; // rayAnswer.ts:46
+      done_d2 <= 1'd0; // rayAnswer.ts:46
+      done_d3 <= 1'd0; // rayAnswer.ts:46
+      done_d4 <= 1'd0; // rayAnswer.ts:46
+      done_d5 <= 1'd0; // rayAnswer.ts:46
+      done_d6 <= 1'd0; // rayAnswer.ts:46
+      done_d7 <= 1'd0; // rayAnswer.ts:46
+      done_d8 <= 1'd0; // rayAnswer.ts:46
       ray_count <= 32'd0; // bvhIcCore.ts:456
       triangle_tests <= 32'd0; // bvhIcCore.ts:456
       node_test_count <= 32'd0; // bvhIcCore.ts:456
@@ -2765,15 +2768,15 @@ module BvhIcCore_a42b934c (
       test_end_d42 <= test_end_d41; // bvhIcCore.ts:378
       test_end_d43 <= test_end_d42; // bvhIcCore.ts:378
       test_end_d44 <= test_end_d43; // bvhIcCore.ts:378
-      f1Valid <= finish_slot_valid; // rayAnswer.ts:36
-      done_d1 <= f1Valid; // rayAnswer.ts:44
-      done_d2 <= done_d1; // rayAnswer.ts:44
-      done_d3 <= done_d2; // rayAnswer.ts:44
-      done_d4 <= done_d3; // rayAnswer.ts:44
-      done_d5 <= done_d4; // rayAnswer.ts:44
-      done_d6 <= done_d5; // rayAnswer.ts:44
-      done_d7 <= done_d6; // rayAnswer.ts:44
-      done_d8 <= done_d7; // rayAnswer.ts:44
+      f1Valid <= finish_slot_valid; // rayAnswer.ts:38
+      done_d1 <= f1Valid; // rayAnswer.ts:46
+      done_d2 <= done_d1; // rayAnswer.ts:46
+      done_d3 <= done_d2; // rayAnswer.ts:46
+      done_d4 <= done_d3; // rayAnswer.ts:46
+      done_d5 <= done_d4; // rayAnswer.ts:46
+      done_d6 <= done_d5; // rayAnswer.ts:46
+      done_d7 <= done_d6; // rayAnswer.ts:46
+      done_d8 <= done_d7; // rayAnswer.ts:46
       if (reqActive) walking <= 7'd1 < reqLeft; // bvhIcCore.ts:328
       if (accept) ray_count <= ray_count + 32'd1; // bvhIcCore.ts:457
       if (entering) triangle_tests <= triangle_tests + 32'd1; // bvhIcCore.ts:457
@@ -3238,62 +3241,62 @@ module BvhIcCore_a42b934c (
     test_shader_d42 <= test_shader_d41; // bvhIcCore.ts:381
     test_shader_d43 <= test_shader_d42; // bvhIcCore.ts:381
     test_shader_d44 <= test_shader_d43; // bvhIcCore.ts:381
-    f1Slot <= finish_slot_index; // rayAnswer.ts:37
-    ox_d1 <= f1O; // rayAnswer.ts:43
-    ox_d2 <= ox_d1; // rayAnswer.ts:43
-    ox_d3 <= ox_d2; // rayAnswer.ts:43
-    ox_d4 <= ox_d3; // rayAnswer.ts:43
-    ox_d5 <= ox_d4; // rayAnswer.ts:43
-    oy_d1 <= f1O_1; // rayAnswer.ts:43
-    oy_d2 <= oy_d1; // rayAnswer.ts:43
-    oy_d3 <= oy_d2; // rayAnswer.ts:43
-    oy_d4 <= oy_d3; // rayAnswer.ts:43
-    oy_d5 <= oy_d4; // rayAnswer.ts:43
-    oz_d1 <= f1O_2; // rayAnswer.ts:43
-    oz_d2 <= oz_d1; // rayAnswer.ts:43
-    oz_d3 <= oz_d2; // rayAnswer.ts:43
-    oz_d4 <= oz_d3; // rayAnswer.ts:43
-    oz_d5 <= oz_d4; // rayAnswer.ts:43
-    done_have_d1 <= fmul70_a_mux_6; // rayAnswer.ts:46
-    done_have_d2 <= done_have_d1; // rayAnswer.ts:46
-    done_have_d3 <= done_have_d2; // rayAnswer.ts:46
-    done_have_d4 <= done_have_d3; // rayAnswer.ts:46
-    done_have_d5 <= done_have_d4; // rayAnswer.ts:46
-    done_have_d6 <= done_have_d5; // rayAnswer.ts:46
-    done_have_d7 <= done_have_d6; // rayAnswer.ts:46
-    done_have_d8 <= done_have_d7; // rayAnswer.ts:46
-    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:46
-    done_fault_d2 <= done_fault_d1; // rayAnswer.ts:46
-    done_fault_d3 <= done_fault_d2; // rayAnswer.ts:46
-    done_fault_d4 <= done_fault_d3; // rayAnswer.ts:46
-    done_fault_d5 <= done_fault_d4; // rayAnswer.ts:46
-    done_fault_d6 <= done_fault_d5; // rayAnswer.ts:46
-    done_fault_d7 <= done_fault_d6; // rayAnswer.ts:46
-    done_fault_d8 <= done_fault_d7; // rayAnswer.ts:46
-    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:46
-    done_thread_d2 <= done_thread_d1; // rayAnswer.ts:46
-    done_thread_d3 <= done_thread_d2; // rayAnswer.ts:46
-    done_thread_d4 <= done_thread_d3; // rayAnswer.ts:46
-    done_thread_d5 <= done_thread_d4; // rayAnswer.ts:46
-    done_thread_d6 <= done_thread_d5; // rayAnswer.ts:46
-    done_thread_d7 <= done_thread_d6; // rayAnswer.ts:46
-    done_thread_d8 <= done_thread_d7; // rayAnswer.ts:46
-    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:51
-    done_shader_d2 <= done_shader_d1; // rayAnswer.ts:51
-    done_shader_d3 <= done_shader_d2; // rayAnswer.ts:51
-    done_shader_d4 <= done_shader_d3; // rayAnswer.ts:51
-    done_shader_d5 <= done_shader_d4; // rayAnswer.ts:51
-    done_shader_d6 <= done_shader_d5; // rayAnswer.ts:51
-    done_shader_d7 <= done_shader_d6; // rayAnswer.ts:51
-    done_shader_d8 <= done_shader_d7; // rayAnswer.ts:51
-    done_normal_d1 <= ox_d1_slice ? done_normal_d1_mux_2 : done_normal_d1_mux_5; // rayAnswer.ts:52
-    done_normal_d2 <= done_normal_d1; // rayAnswer.ts:52
-    done_normal_d3 <= done_normal_d2; // rayAnswer.ts:52
-    done_normal_d4 <= done_normal_d3; // rayAnswer.ts:52
-    done_normal_d5 <= done_normal_d4; // rayAnswer.ts:52
-    done_normal_d6 <= done_normal_d5; // rayAnswer.ts:52
-    done_normal_d7 <= done_normal_d6; // rayAnswer.ts:52
-    done_normal_d8 <= done_normal_d7; // rayAnswer.ts:52
+    f1Slot <= finish_slot_index; // rayAnswer.ts:39
+    ox_d1 <= f1O; // rayAnswer.ts:45
+    ox_d2 <= ox_d1; // rayAnswer.ts:45
+    ox_d3 <= ox_d2; // rayAnswer.ts:45
+    ox_d4 <= ox_d3; // rayAnswer.ts:45
+    ox_d5 <= ox_d4; // rayAnswer.ts:45
+    oy_d1 <= f1O_1; // rayAnswer.ts:45
+    oy_d2 <= oy_d1; // rayAnswer.ts:45
+    oy_d3 <= oy_d2; // rayAnswer.ts:45
+    oy_d4 <= oy_d3; // rayAnswer.ts:45
+    oy_d5 <= oy_d4; // rayAnswer.ts:45
+    oz_d1 <= f1O_2; // rayAnswer.ts:45
+    oz_d2 <= oz_d1; // rayAnswer.ts:45
+    oz_d3 <= oz_d2; // rayAnswer.ts:45
+    oz_d4 <= oz_d3; // rayAnswer.ts:45
+    oz_d5 <= oz_d4; // rayAnswer.ts:45
+    done_have_d1 <= fmul70_a_mux_6; // rayAnswer.ts:48
+    done_have_d2 <= done_have_d1; // rayAnswer.ts:48
+    done_have_d3 <= done_have_d2; // rayAnswer.ts:48
+    done_have_d4 <= done_have_d3; // rayAnswer.ts:48
+    done_have_d5 <= done_have_d4; // rayAnswer.ts:48
+    done_have_d6 <= done_have_d5; // rayAnswer.ts:48
+    done_have_d7 <= done_have_d6; // rayAnswer.ts:48
+    done_have_d8 <= done_have_d7; // rayAnswer.ts:48
+    done_fault_d1 <= f1Valid & (ox_d1_slice ? done_fault_d1_mux_2 : done_fault_d1_mux_5); // rayAnswer.ts:48
+    done_fault_d2 <= done_fault_d1; // rayAnswer.ts:48
+    done_fault_d3 <= done_fault_d2; // rayAnswer.ts:48
+    done_fault_d4 <= done_fault_d3; // rayAnswer.ts:48
+    done_fault_d5 <= done_fault_d4; // rayAnswer.ts:48
+    done_fault_d6 <= done_fault_d5; // rayAnswer.ts:48
+    done_fault_d7 <= done_fault_d6; // rayAnswer.ts:48
+    done_fault_d8 <= done_fault_d7; // rayAnswer.ts:48
+    done_thread_d1 <= ox_d1_slice ? done_thread_d1_mux_2 : done_thread_d1_mux_5; // rayAnswer.ts:48
+    done_thread_d2 <= done_thread_d1; // rayAnswer.ts:48
+    done_thread_d3 <= done_thread_d2; // rayAnswer.ts:48
+    done_thread_d4 <= done_thread_d3; // rayAnswer.ts:48
+    done_thread_d5 <= done_thread_d4; // rayAnswer.ts:48
+    done_thread_d6 <= done_thread_d5; // rayAnswer.ts:48
+    done_thread_d7 <= done_thread_d6; // rayAnswer.ts:48
+    done_thread_d8 <= done_thread_d7; // rayAnswer.ts:48
+    done_shader_d1 <= ox_d1_slice ? done_shader_d1_mux_2 : done_shader_d1_mux_5; // rayAnswer.ts:53
+    done_shader_d2 <= done_shader_d1; // rayAnswer.ts:53
+    done_shader_d3 <= done_shader_d2; // rayAnswer.ts:53
+    done_shader_d4 <= done_shader_d3; // rayAnswer.ts:53
+    done_shader_d5 <= done_shader_d4; // rayAnswer.ts:53
+    done_shader_d6 <= done_shader_d5; // rayAnswer.ts:53
+    done_shader_d7 <= done_shader_d6; // rayAnswer.ts:53
+    done_shader_d8 <= done_shader_d7; // rayAnswer.ts:53
+    done_normal_d1 <= f1Normal; // rayAnswer.ts:55
+    done_normal_d2 <= done_normal_d1; // rayAnswer.ts:55
+    done_normal_d3 <= done_normal_d2; // rayAnswer.ts:55
+    done_normal_d4 <= done_normal_d3; // rayAnswer.ts:55
+    done_normal_d5 <= done_normal_d4; // rayAnswer.ts:55
+    done_normal_d6 <= done_normal_d5; // rayAnswer.ts:55
+    done_normal_d7 <= done_normal_d6; // rayAnswer.ts:55
+    done_normal_d8 <= done_normal_d7; // rayAnswer.ts:55
     if (reqActive) begin // bvhIcCore.ts:324
       walkSlot <= reqSlot; // bvhIcCore.ts:329
       walkNext <= reqId + 7'd1; // bvhIcCore.ts:330
@@ -4176,13 +4179,13 @@ module BvhIcCore_a42b934c (
     .unordered(fcmp69_unordered)
   );
 
-  PriorityEncoder_n8 finish_slot ( // rayAnswer.ts:33
+  PriorityEncoder_n8 finish_slot ( // rayAnswer.ts:35
     .in(finish_slot_in),
     .index(finish_slot_index),
     .valid(finish_slot_valid)
   );
 
-  FMul_stages5 fmul70 ( // rayAnswer.ts:43
+  FMul_stages5 fmul70 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul70_in_valid),
@@ -4192,7 +4195,7 @@ module BvhIcCore_a42b934c (
     .result(fmul70_result)
   );
 
-  FAdd_stages3 fadd71 ( // rayAnswer.ts:43
+  FAdd_stages3 fadd71 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd71_in_valid),
@@ -4202,7 +4205,7 @@ module BvhIcCore_a42b934c (
     .result(fadd71_result)
   );
 
-  FMul_stages5 fmul72 ( // rayAnswer.ts:43
+  FMul_stages5 fmul72 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul72_in_valid),
@@ -4212,7 +4215,7 @@ module BvhIcCore_a42b934c (
     .result(fmul72_result)
   );
 
-  FAdd_stages3 fadd73 ( // rayAnswer.ts:43
+  FAdd_stages3 fadd73 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd73_in_valid),
@@ -4222,7 +4225,7 @@ module BvhIcCore_a42b934c (
     .result(fadd73_result)
   );
 
-  FMul_stages5 fmul74 ( // rayAnswer.ts:43
+  FMul_stages5 fmul74 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul74_in_valid),
@@ -4232,7 +4235,7 @@ module BvhIcCore_a42b934c (
     .result(fmul74_result)
   );
 
-  FAdd_stages3 fadd75 ( // rayAnswer.ts:43
+  FAdd_stages3 fadd75 ( // rayAnswer.ts:45
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd75_in_valid),

@@ -11,7 +11,7 @@ module BvhIcSystem_cefb1136 (
   output logic dispatch_ready,
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
-  output logic [95:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_normal,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
@@ -35,7 +35,7 @@ module BvhIcSystem_cefb1136 (
   logic core_dispatch_ready; // bvhIcSystem.ts:60
   logic core_dispatch_done; // bvhIcSystem.ts:60
   logic [127:0] core_dispatch_hit_info; // bvhIcSystem.ts:60
-  logic [95:0] core_dispatch_hit_normal; // bvhIcSystem.ts:60
+  logic [127:0] core_dispatch_hit_normal; // bvhIcSystem.ts:60
   logic [4:0] core_dispatch_done_thread; // bvhIcSystem.ts:60
   logic core_dispatch_done_fault; // bvhIcSystem.ts:60
   logic [31:0] core_counters_rays; // bvhIcSystem.ts:60

@@ -16,13 +16,13 @@ module IcBuffer_depth32_icCores4_rtCores4 (
   output logic rt2ic_full,
   output logic [2:0] rt2ic_error,
   input  logic [127:0] answer_ic_0_info,
-  input  logic [95:0] answer_ic_0_normal,
+  input  logic [127:0] answer_ic_0_normal,
   input  logic [127:0] answer_ic_1_info,
-  input  logic [95:0] answer_ic_1_normal,
+  input  logic [127:0] answer_ic_1_normal,
   input  logic [127:0] answer_ic_2_info,
-  input  logic [95:0] answer_ic_2_normal,
+  input  logic [127:0] answer_ic_2_normal,
   input  logic [127:0] answer_ic_3_info,
-  input  logic [95:0] answer_ic_3_normal,
+  input  logic [127:0] answer_ic_3_normal,
   output logic [5:0] ic2rt_count,
   output logic ic2rt_full,
   output logic [2:0] ic2rt_error,
@@ -35,7 +35,7 @@ module IcBuffer_depth32_icCores4_rtCores4 (
   input  logic steer_dequeue_rt,
   output logic steer_ic2rt_empty,
   output logic [127:0] steer_shader_info_rt,
-  output logic [95:0] steer_shader_normal_rt,
+  output logic [127:0] steer_shader_normal_rt,
   input  logic clear_errors,
   output logic error
 );
@@ -44,7 +44,7 @@ module IcBuffer_depth32_icCores4_rtCores4 (
   logic rt2ic_empty; // icBuffer.ts:118
   logic rt2ic_full_1; // icBuffer.ts:118
   logic [2:0] rt2ic_error_1; // icBuffer.ts:118
-  logic [223:0] ic2rt_front; // icBuffer.ts:118
+  logic [255:0] ic2rt_front; // icBuffer.ts:118
   logic [5:0] ic2rt_count_1; // icBuffer.ts:118
   logic ic2rt_empty; // icBuffer.ts:118
   logic ic2rt_full_1; // icBuffer.ts:118
@@ -64,7 +64,7 @@ module IcBuffer_depth32_icCores4_rtCores4 (
   assign steer_ic2rt_empty = ic2rt_empty; // icBuffer.ts:147
   wire [127:0] front_2 = ic2rt_front[127:0]; // icBuffer.ts:128
   assign steer_shader_info_rt = front_2; // icBuffer.ts:147
-  wire [95:0] front_3 = ic2rt_front[223:128]; // icBuffer.ts:128
+  wire [127:0] front_3 = ic2rt_front[255:128]; // icBuffer.ts:128
   assign steer_shader_normal_rt = front_3; // icBuffer.ts:147
   assign error = |rt2ic_error_1 | |ic2rt_error_1; // icBuffer.ts:147
   wire [95:0] rt2ic_entry0_origin = ray_origin_rt_0; // icBuffer.ts:120
@@ -84,17 +84,17 @@ module IcBuffer_depth32_icCores4_rtCores4 (
   wire rt2ic_dequeue = steer_dequeue_ic; // icBuffer.ts:118
   wire rt2ic_clear_errors = clear_errors; // icBuffer.ts:118
   wire [127:0] ic2rt_entry0_info = answer_ic_0_info; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry0_normal = answer_ic_0_normal; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_0 = {ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:118
+  wire [127:0] ic2rt_entry0_normal = answer_ic_0_normal; // icBuffer.ts:120
+  wire [255:0] ic2rt_data_0 = {ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:118
   wire [127:0] ic2rt_entry1_info = answer_ic_1_info; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry1_normal = answer_ic_1_normal; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_1 = {ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:118
+  wire [127:0] ic2rt_entry1_normal = answer_ic_1_normal; // icBuffer.ts:120
+  wire [255:0] ic2rt_data_1 = {ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:118
   wire [127:0] ic2rt_entry2_info = answer_ic_2_info; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry2_normal = answer_ic_2_normal; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_2 = {ic2rt_entry2_normal, ic2rt_entry2_info}; // icBuffer.ts:118
+  wire [127:0] ic2rt_entry2_normal = answer_ic_2_normal; // icBuffer.ts:120
+  wire [255:0] ic2rt_data_2 = {ic2rt_entry2_normal, ic2rt_entry2_info}; // icBuffer.ts:118
   wire [127:0] ic2rt_entry3_info = answer_ic_3_info; // icBuffer.ts:120
-  wire [95:0] ic2rt_entry3_normal = answer_ic_3_normal; // icBuffer.ts:120
-  wire [223:0] ic2rt_data_3 = {ic2rt_entry3_normal, ic2rt_entry3_info}; // icBuffer.ts:118
+  wire [127:0] ic2rt_entry3_normal = answer_ic_3_normal; // icBuffer.ts:120
+  wire [255:0] ic2rt_data_3 = {ic2rt_entry3_normal, ic2rt_entry3_info}; // icBuffer.ts:118
   wire ic2rt_enqueue = steer_q_en_ic2rt; // icBuffer.ts:118
   wire [3:0] ic2rt_source = steer_core_id_ic2rt; // icBuffer.ts:118
   wire ic2rt_dequeue = steer_dequeue_rt; // icBuffer.ts:118
@@ -119,7 +119,7 @@ module IcBuffer_depth32_icCores4_rtCores4 (
     .error(rt2ic_error_1)
   );
 
-  IcQueue_depth32_sources4_width224 ic2rt ( // icBuffer.ts:118
+  IcQueue_depth32_sources4_width256 ic2rt ( // icBuffer.ts:118
     .clk(clk),
     .rst_n(rst_n),
     .data_0(ic2rt_data_0),

@@ -11,7 +11,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   output logic dispatch_ready,
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
-  output logic [95:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_normal,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
@@ -25,7 +25,7 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   logic core_dispatch_ready; // icSystem.ts:37
   logic core_dispatch_done; // icSystem.ts:37
   logic [127:0] core_dispatch_hit_info; // icSystem.ts:37
-  logic [95:0] core_dispatch_hit_normal; // icSystem.ts:37
+  logic [127:0] core_dispatch_hit_normal; // icSystem.ts:37
   logic [4:0] core_dispatch_done_thread; // icSystem.ts:37
   logic core_dispatch_done_fault; // icSystem.ts:37
   logic [31:0] core_counters_rays; // icSystem.ts:37

@@ -142,26 +142,26 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   output logic steer_dequeue_rt,
   input  logic steer_ic2rt_empty,
   input  logic [127:0] steer_shader_info_rt,
-  input  logic [95:0] steer_shader_normal_rt,
+  input  logic [127:0] steer_shader_normal_rt,
   output logic ic_0_ray_start,
   input  logic ic_0_ready,
   input  logic ic_0_done,
   input  logic [127:0] ic_0_hit_info,
-  input  logic [95:0] ic_0_hit_normal,
+  input  logic [127:0] ic_0_hit_normal,
   input  logic [4:0] ic_0_done_thread,
   input  logic ic_0_done_fault,
   output logic ic_1_ray_start,
   input  logic ic_1_ready,
   input  logic ic_1_done,
   input  logic [127:0] ic_1_hit_info,
-  input  logic [95:0] ic_1_hit_normal,
+  input  logic [127:0] ic_1_hit_normal,
   input  logic [4:0] ic_1_done_thread,
   input  logic ic_1_done_fault,
   output logic [4:0] ray_thread,
   output logic [127:0] answer_0_info,
-  output logic [95:0] answer_0_normal,
+  output logic [127:0] answer_0_normal,
   output logic [127:0] answer_1_info,
-  output logic [95:0] answer_1_normal,
+  output logic [127:0] answer_1_normal,
   output logic [31:0] core_counters_0_pc,
   output logic [31:0] core_counters_0_busy_cycles,
   output logic [31:0] core_counters_0_issue_cycles,
@@ -229,13 +229,13 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   logic [1:0] ic1_rays; // patchDispatcher.ts:167
   logic ic0_answers_enq_ready; // patchDispatcher.ts:168
   logic ic0_answers_deq_valid; // patchDispatcher.ts:168
-  logic [229:0] ic0_answers_deq_bits; // patchDispatcher.ts:168
+  logic [261:0] ic0_answers_deq_bits; // patchDispatcher.ts:168
   logic [1:0] ic0_answers_count; // patchDispatcher.ts:168
   logic ic0_answers_full; // patchDispatcher.ts:168
   logic ic0_answers_empty; // patchDispatcher.ts:168
   logic ic1_answers_enq_ready; // patchDispatcher.ts:168
   logic ic1_answers_deq_valid; // patchDispatcher.ts:168
-  logic [229:0] ic1_answers_deq_bits; // patchDispatcher.ts:168
+  logic [261:0] ic1_answers_deq_bits; // patchDispatcher.ts:168
   logic [1:0] ic1_answers_count; // patchDispatcher.ts:168
   logic ic1_answers_full; // patchDispatcher.ts:168
   logic ic1_answers_empty; // patchDispatcher.ts:168
@@ -280,8 +280,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire [31:0] cores_0_launch_bits_sp_concat = {11'h400, launchThread, 16'd0}; // patchDispatcher.ts:110
   assign cores_0_launch_bits_sp = resumeReady ? rdata_2 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
   assign cores_0_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  wire [127:0] cores_0_launch_bits_normal_zext = {32'd0, steer_shader_normal_rt}; // patchDispatcher.ts:112
-  assign cores_0_launch_bits_normal = resumeReady ? cores_0_launch_bits_normal_zext : 128'd0; // patchDispatcher.ts:68
+  assign cores_0_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
   assign cores_0_event_ready = served_1 == 2'd0; // patchDispatcher.ts:68
   assign cores_1_launch_valid = haveThread & target == 2'd1; // patchDispatcher.ts:68
   assign cores_1_launch_bits_thread = launchThread; // patchDispatcher.ts:68
@@ -289,7 +288,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign cores_1_launch_bits_pixel = rdata_4; // patchDispatcher.ts:68
   assign cores_1_launch_bits_sp = resumeReady ? rdata_5 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
   assign cores_1_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_normal = resumeReady ? cores_0_launch_bits_normal_zext : 128'd0; // patchDispatcher.ts:68
+  assign cores_1_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
   assign cores_1_event_ready = served_1 == 2'd1; // patchDispatcher.ts:68
   assign cores_2_launch_valid = haveThread & target == 2'd2; // patchDispatcher.ts:68
   assign cores_2_launch_bits_thread = launchThread; // patchDispatcher.ts:68
@@ -297,7 +296,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign cores_2_launch_bits_pixel = rdata_7; // patchDispatcher.ts:68
   assign cores_2_launch_bits_sp = resumeReady ? rdata_8 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
   assign cores_2_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_normal = resumeReady ? cores_0_launch_bits_normal_zext : 128'd0; // patchDispatcher.ts:68
+  assign cores_2_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
   assign cores_2_event_ready = served_1 == 2'd2; // patchDispatcher.ts:68
   assign cores_3_launch_valid = haveThread & target == 2'd3; // patchDispatcher.ts:68
   assign cores_3_launch_bits_thread = launchThread; // patchDispatcher.ts:68
@@ -305,7 +304,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign cores_3_launch_bits_pixel = rdata_10; // patchDispatcher.ts:68
   assign cores_3_launch_bits_sp = resumeReady ? rdata_11 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
   assign cores_3_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_normal = resumeReady ? cores_0_launch_bits_normal_zext : 128'd0; // patchDispatcher.ts:68
+  assign cores_3_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
   assign cores_3_event_ready = served_1 == 2'd3; // patchDispatcher.ts:68
   wire serveTrace = served & isTrace; // patchDispatcher.ts:137
   assign steer_q_en_rt2ic = serveTrace; // patchDispatcher.ts:68
@@ -331,9 +330,9 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign ic_1_ray_start = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:68
   assign ray_thread = rt2ic_threads_deq_bits; // patchDispatcher.ts:68
   assign answer_0_info = ic0_answers_deq_bits[127:0]; // patchDispatcher.ts:68
-  assign answer_0_normal = ic0_answers_deq_bits[223:128]; // patchDispatcher.ts:68
+  assign answer_0_normal = ic0_answers_deq_bits[255:128]; // patchDispatcher.ts:68
   assign answer_1_info = ic1_answers_deq_bits[127:0]; // patchDispatcher.ts:68
-  assign answer_1_normal = ic1_answers_deq_bits[223:128]; // patchDispatcher.ts:68
+  assign answer_1_normal = ic1_answers_deq_bits[255:128]; // patchDispatcher.ts:68
   assign core_counters_0_pc = core0_last_pc; // patchDispatcher.ts:68
   assign core_counters_0_busy_cycles = core0_busy_cycles; // patchDispatcher.ts:68
   assign core_counters_0_issue_cycles = core0_issue_cycles; // patchDispatcher.ts:68
@@ -357,14 +356,14 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire rt2ic_threads_deq_ready = assign_; // patchDispatcher.ts:85
   wire ic2rt_threads_enq_valid = answered; // patchDispatcher.ts:85
   wire answeredThread_eq = answered_1 == 1'd1; // patchDispatcher.ts:184
-  wire [4:0] answeredThread = answeredThread_eq ? ic1_answers_deq_bits[228:224] : ic0_answers_deq_bits[228:224]; // patchDispatcher.ts:184
+  wire [4:0] answeredThread = answeredThread_eq ? ic1_answers_deq_bits[260:256] : ic0_answers_deq_bits[260:256]; // patchDispatcher.ts:184
   wire [4:0] ic2rt_threads_enq_bits = answeredThread; // patchDispatcher.ts:85
   wire ic2rt_threads_deq_ready = launched & resumeReady; // patchDispatcher.ts:85
   wire target_2 = haveThread & target_1; // patchDispatcher.ts:102
   wire [31:0] endBit_shl = 32'd1 << thread_done_thread; // patchDispatcher.ts:213
   wire [31:0] endBit = serveEnd ? endBit_shl : 32'd0; // patchDispatcher.ts:213
   wire [31:0] eventFaultBit = serveTrace & servedFault ? endBit_shl : 32'd0; // patchDispatcher.ts:214
-  wire fault_mux = answeredThread_eq ? ic1_answers_deq_bits[229] : ic0_answers_deq_bits[229]; // patchDispatcher.ts:208
+  wire fault_mux = answeredThread_eq ? ic1_answers_deq_bits[261] : ic0_answers_deq_bits[261]; // patchDispatcher.ts:208
   wire fault = answered & fault_mux; // patchDispatcher.ts:208
   wire [31:0] faulted_or_1 = faulted & ~endBit | eventFaultBit | (fault ? 32'd1 << answeredThread : 32'd0); // patchDispatcher.ts:215
   wire [2:0] retiredNow_add_1 = 3'd0 + {2'd0, cores_0_retire_valid & cores_0_retire_counted} + {2'd0, cores_1_retire_valid & cores_1_retire_counted}; // patchDispatcher.ts:244
@@ -375,17 +374,17 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire leaves_1 = answered & answeredThread_eq; // patchDispatcher.ts:198
   wire ic0_answers_enq_valid = ic_0_done; // patchDispatcher.ts:168
   wire [127:0] ic0_answer_info = ic_0_hit_info; // patchDispatcher.ts:191
-  wire [95:0] ic0_answer_normal = ic_0_hit_normal; // patchDispatcher.ts:191
+  wire [127:0] ic0_answer_normal = ic_0_hit_normal; // patchDispatcher.ts:191
   wire [4:0] ic0_answer_thread = ic_0_done_thread; // patchDispatcher.ts:191
   wire ic0_answer_fault = ic_0_done_fault; // patchDispatcher.ts:191
-  wire [229:0] ic0_answers_enq_bits = {ic0_answer_fault, ic0_answer_thread, ic0_answer_normal, ic0_answer_info}; // patchDispatcher.ts:168
+  wire [261:0] ic0_answers_enq_bits = {ic0_answer_fault, ic0_answer_thread, ic0_answer_normal, ic0_answer_info}; // patchDispatcher.ts:168
   wire ic0_answers_deq_ready = leaves; // patchDispatcher.ts:168
   wire ic1_answers_enq_valid = ic_1_done; // patchDispatcher.ts:168
   wire [127:0] ic1_answer_info = ic_1_hit_info; // patchDispatcher.ts:191
-  wire [95:0] ic1_answer_normal = ic_1_hit_normal; // patchDispatcher.ts:191
+  wire [127:0] ic1_answer_normal = ic_1_hit_normal; // patchDispatcher.ts:191
   wire [4:0] ic1_answer_thread = ic_1_done_thread; // patchDispatcher.ts:191
   wire ic1_answer_fault = ic_1_done_fault; // patchDispatcher.ts:191
-  wire [229:0] ic1_answers_enq_bits = {ic1_answer_fault, ic1_answer_thread, ic1_answer_normal, ic1_answer_info}; // patchDispatcher.ts:168
+  wire [261:0] ic1_answers_enq_bits = {ic1_answer_fault, ic1_answer_thread, ic1_answer_normal, ic1_answer_info}; // patchDispatcher.ts:168
   wire ic1_answers_deq_ready = leaves_1; // patchDispatcher.ts:168
   wire taker_2 = rayWaiting & taker; // patchDispatcher.ts:174
   wire overflow = 1'd0 | ic_0_done & ~ic0_answers_enq_ready | ic_1_done & ~ic1_answers_enq_ready; // patchDispatcher.ts:197
@@ -544,7 +543,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
     .empty(ic2rt_threads_empty)
   );
 
-  Fifo_depth3_width230 ic0_answers ( // patchDispatcher.ts:168
+  Fifo_depth3_width262 ic0_answers ( // patchDispatcher.ts:168
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ic0_answers_enq_valid),
@@ -558,7 +557,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
     .empty(ic0_answers_empty)
   );
 
-  Fifo_depth3_width230 ic1_answers ( // patchDispatcher.ts:168
+  Fifo_depth3_width262 ic1_answers ( // patchDispatcher.ts:168
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ic1_answers_enq_valid),

@@ -29,177 +29,178 @@ module TexelFetch_fcb493b1 (
   output logic [15:0] mem_req_line,
   input  logic fill_valid,
   input  logic [127:0] fill_data,
+  input  logic flush,
   output logic [31:0] lookups,
   output logic [31:0] hits,
   output logic [31:0] fills,
   output logic [31:0] stall_cycles
 );
-  logic allocated0; // texelFetch.ts:77
-  logic present0; // texelFetch.ts:78
-  logic [15:0] tag0; // texelFetch.ts:79
-  logic [9:0] refs0; // texelFetch.ts:80
-  logic [127:0] data0; // texelFetch.ts:81
-  logic allocated1; // texelFetch.ts:77
-  logic present1; // texelFetch.ts:78
-  logic [15:0] tag1; // texelFetch.ts:79
-  logic [9:0] refs1; // texelFetch.ts:80
-  logic [127:0] data1; // texelFetch.ts:81
-  logic allocated2; // texelFetch.ts:77
-  logic present2; // texelFetch.ts:78
-  logic [15:0] tag2; // texelFetch.ts:79
-  logic [9:0] refs2; // texelFetch.ts:80
-  logic [127:0] data2; // texelFetch.ts:81
-  logic allocated3; // texelFetch.ts:77
-  logic present3; // texelFetch.ts:78
-  logic [15:0] tag3; // texelFetch.ts:79
-  logic [9:0] refs3; // texelFetch.ts:80
-  logic [127:0] data3; // texelFetch.ts:81
-  logic allocated4; // texelFetch.ts:77
-  logic present4; // texelFetch.ts:78
-  logic [15:0] tag4; // texelFetch.ts:79
-  logic [9:0] refs4; // texelFetch.ts:80
-  logic [127:0] data4; // texelFetch.ts:81
-  logic allocated5; // texelFetch.ts:77
-  logic present5; // texelFetch.ts:78
-  logic [15:0] tag5; // texelFetch.ts:79
-  logic [9:0] refs5; // texelFetch.ts:80
-  logic [127:0] data5; // texelFetch.ts:81
-  logic allocated6; // texelFetch.ts:77
-  logic present6; // texelFetch.ts:78
-  logic [15:0] tag6; // texelFetch.ts:79
-  logic [9:0] refs6; // texelFetch.ts:80
-  logic [127:0] data6; // texelFetch.ts:81
-  logic allocated7; // texelFetch.ts:77
-  logic present7; // texelFetch.ts:78
-  logic [15:0] tag7; // texelFetch.ts:79
-  logic [9:0] refs7; // texelFetch.ts:80
-  logic [127:0] data7; // texelFetch.ts:81
-  logic allocated8; // texelFetch.ts:77
-  logic present8; // texelFetch.ts:78
-  logic [15:0] tag8; // texelFetch.ts:79
-  logic [9:0] refs8; // texelFetch.ts:80
-  logic [127:0] data8; // texelFetch.ts:81
-  logic allocated9; // texelFetch.ts:77
-  logic present9; // texelFetch.ts:78
-  logic [15:0] tag9; // texelFetch.ts:79
-  logic [9:0] refs9; // texelFetch.ts:80
-  logic [127:0] data9; // texelFetch.ts:81
-  logic allocated10; // texelFetch.ts:77
-  logic present10; // texelFetch.ts:78
-  logic [15:0] tag10; // texelFetch.ts:79
-  logic [9:0] refs10; // texelFetch.ts:80
-  logic [127:0] data10; // texelFetch.ts:81
-  logic allocated11; // texelFetch.ts:77
-  logic present11; // texelFetch.ts:78
-  logic [15:0] tag11; // texelFetch.ts:79
-  logic [9:0] refs11; // texelFetch.ts:80
-  logic [127:0] data11; // texelFetch.ts:81
-  logic allocated12; // texelFetch.ts:77
-  logic present12; // texelFetch.ts:78
-  logic [15:0] tag12; // texelFetch.ts:79
-  logic [9:0] refs12; // texelFetch.ts:80
-  logic [127:0] data12; // texelFetch.ts:81
-  logic allocated13; // texelFetch.ts:77
-  logic present13; // texelFetch.ts:78
-  logic [15:0] tag13; // texelFetch.ts:79
-  logic [9:0] refs13; // texelFetch.ts:80
-  logic [127:0] data13; // texelFetch.ts:81
-  logic allocated14; // texelFetch.ts:77
-  logic present14; // texelFetch.ts:78
-  logic [15:0] tag14; // texelFetch.ts:79
-  logic [9:0] refs14; // texelFetch.ts:80
-  logic [127:0] data14; // texelFetch.ts:81
-  logic allocated15; // texelFetch.ts:77
-  logic present15; // texelFetch.ts:78
-  logic [15:0] tag15; // texelFetch.ts:79
-  logic [9:0] refs15; // texelFetch.ts:80
-  logic [127:0] data15; // texelFetch.ts:81
-  logic allocated16; // texelFetch.ts:77
-  logic present16; // texelFetch.ts:78
-  logic [15:0] tag16; // texelFetch.ts:79
-  logic [9:0] refs16; // texelFetch.ts:80
-  logic [127:0] data16; // texelFetch.ts:81
-  logic allocated17; // texelFetch.ts:77
-  logic present17; // texelFetch.ts:78
-  logic [15:0] tag17; // texelFetch.ts:79
-  logic [9:0] refs17; // texelFetch.ts:80
-  logic [127:0] data17; // texelFetch.ts:81
-  logic allocated18; // texelFetch.ts:77
-  logic present18; // texelFetch.ts:78
-  logic [15:0] tag18; // texelFetch.ts:79
-  logic [9:0] refs18; // texelFetch.ts:80
-  logic [127:0] data18; // texelFetch.ts:81
-  logic allocated19; // texelFetch.ts:77
-  logic present19; // texelFetch.ts:78
-  logic [15:0] tag19; // texelFetch.ts:79
-  logic [9:0] refs19; // texelFetch.ts:80
-  logic [127:0] data19; // texelFetch.ts:81
-  logic allocated20; // texelFetch.ts:77
-  logic present20; // texelFetch.ts:78
-  logic [15:0] tag20; // texelFetch.ts:79
-  logic [9:0] refs20; // texelFetch.ts:80
-  logic [127:0] data20; // texelFetch.ts:81
-  logic allocated21; // texelFetch.ts:77
-  logic present21; // texelFetch.ts:78
-  logic [15:0] tag21; // texelFetch.ts:79
-  logic [9:0] refs21; // texelFetch.ts:80
-  logic [127:0] data21; // texelFetch.ts:81
-  logic allocated22; // texelFetch.ts:77
-  logic present22; // texelFetch.ts:78
-  logic [15:0] tag22; // texelFetch.ts:79
-  logic [9:0] refs22; // texelFetch.ts:80
-  logic [127:0] data22; // texelFetch.ts:81
-  logic allocated23; // texelFetch.ts:77
-  logic present23; // texelFetch.ts:78
-  logic [15:0] tag23; // texelFetch.ts:79
-  logic [9:0] refs23; // texelFetch.ts:80
-  logic [127:0] data23; // texelFetch.ts:81
-  logic allocated24; // texelFetch.ts:77
-  logic present24; // texelFetch.ts:78
-  logic [15:0] tag24; // texelFetch.ts:79
-  logic [9:0] refs24; // texelFetch.ts:80
-  logic [127:0] data24; // texelFetch.ts:81
-  logic allocated25; // texelFetch.ts:77
-  logic present25; // texelFetch.ts:78
-  logic [15:0] tag25; // texelFetch.ts:79
-  logic [9:0] refs25; // texelFetch.ts:80
-  logic [127:0] data25; // texelFetch.ts:81
-  logic allocated26; // texelFetch.ts:77
-  logic present26; // texelFetch.ts:78
-  logic [15:0] tag26; // texelFetch.ts:79
-  logic [9:0] refs26; // texelFetch.ts:80
-  logic [127:0] data26; // texelFetch.ts:81
-  logic allocated27; // texelFetch.ts:77
-  logic present27; // texelFetch.ts:78
-  logic [15:0] tag27; // texelFetch.ts:79
-  logic [9:0] refs27; // texelFetch.ts:80
-  logic [127:0] data27; // texelFetch.ts:81
-  logic allocated28; // texelFetch.ts:77
-  logic present28; // texelFetch.ts:78
-  logic [15:0] tag28; // texelFetch.ts:79
-  logic [9:0] refs28; // texelFetch.ts:80
-  logic [127:0] data28; // texelFetch.ts:81
-  logic allocated29; // texelFetch.ts:77
-  logic present29; // texelFetch.ts:78
-  logic [15:0] tag29; // texelFetch.ts:79
-  logic [9:0] refs29; // texelFetch.ts:80
-  logic [127:0] data29; // texelFetch.ts:81
-  logic allocated30; // texelFetch.ts:77
-  logic present30; // texelFetch.ts:78
-  logic [15:0] tag30; // texelFetch.ts:79
-  logic [9:0] refs30; // texelFetch.ts:80
-  logic [127:0] data30; // texelFetch.ts:81
-  logic allocated31; // texelFetch.ts:77
-  logic present31; // texelFetch.ts:78
-  logic [15:0] tag31; // texelFetch.ts:79
-  logic [9:0] refs31; // texelFetch.ts:80
-  logic [127:0] data31; // texelFetch.ts:81
-  logic fill_indices_enq_ready; // texelFetch.ts:83
-  logic fill_indices_deq_valid; // texelFetch.ts:83
-  logic [4:0] fill_indices_deq_bits; // texelFetch.ts:83
-  logic [4:0] fill_indices_count; // texelFetch.ts:83
-  logic fill_indices_full; // texelFetch.ts:83
-  logic fill_indices_empty; // texelFetch.ts:83
+  logic allocated0; // texelFetch.ts:79
+  logic present0; // texelFetch.ts:80
+  logic [15:0] tag0; // texelFetch.ts:81
+  logic [9:0] refs0; // texelFetch.ts:82
+  logic [127:0] data0; // texelFetch.ts:83
+  logic allocated1; // texelFetch.ts:79
+  logic present1; // texelFetch.ts:80
+  logic [15:0] tag1; // texelFetch.ts:81
+  logic [9:0] refs1; // texelFetch.ts:82
+  logic [127:0] data1; // texelFetch.ts:83
+  logic allocated2; // texelFetch.ts:79
+  logic present2; // texelFetch.ts:80
+  logic [15:0] tag2; // texelFetch.ts:81
+  logic [9:0] refs2; // texelFetch.ts:82
+  logic [127:0] data2; // texelFetch.ts:83
+  logic allocated3; // texelFetch.ts:79
+  logic present3; // texelFetch.ts:80
+  logic [15:0] tag3; // texelFetch.ts:81
+  logic [9:0] refs3; // texelFetch.ts:82
+  logic [127:0] data3; // texelFetch.ts:83
+  logic allocated4; // texelFetch.ts:79
+  logic present4; // texelFetch.ts:80
+  logic [15:0] tag4; // texelFetch.ts:81
+  logic [9:0] refs4; // texelFetch.ts:82
+  logic [127:0] data4; // texelFetch.ts:83
+  logic allocated5; // texelFetch.ts:79
+  logic present5; // texelFetch.ts:80
+  logic [15:0] tag5; // texelFetch.ts:81
+  logic [9:0] refs5; // texelFetch.ts:82
+  logic [127:0] data5; // texelFetch.ts:83
+  logic allocated6; // texelFetch.ts:79
+  logic present6; // texelFetch.ts:80
+  logic [15:0] tag6; // texelFetch.ts:81
+  logic [9:0] refs6; // texelFetch.ts:82
+  logic [127:0] data6; // texelFetch.ts:83
+  logic allocated7; // texelFetch.ts:79
+  logic present7; // texelFetch.ts:80
+  logic [15:0] tag7; // texelFetch.ts:81
+  logic [9:0] refs7; // texelFetch.ts:82
+  logic [127:0] data7; // texelFetch.ts:83
+  logic allocated8; // texelFetch.ts:79
+  logic present8; // texelFetch.ts:80
+  logic [15:0] tag8; // texelFetch.ts:81
+  logic [9:0] refs8; // texelFetch.ts:82
+  logic [127:0] data8; // texelFetch.ts:83
+  logic allocated9; // texelFetch.ts:79
+  logic present9; // texelFetch.ts:80
+  logic [15:0] tag9; // texelFetch.ts:81
+  logic [9:0] refs9; // texelFetch.ts:82
+  logic [127:0] data9; // texelFetch.ts:83
+  logic allocated10; // texelFetch.ts:79
+  logic present10; // texelFetch.ts:80
+  logic [15:0] tag10; // texelFetch.ts:81
+  logic [9:0] refs10; // texelFetch.ts:82
+  logic [127:0] data10; // texelFetch.ts:83
+  logic allocated11; // texelFetch.ts:79
+  logic present11; // texelFetch.ts:80
+  logic [15:0] tag11; // texelFetch.ts:81
+  logic [9:0] refs11; // texelFetch.ts:82
+  logic [127:0] data11; // texelFetch.ts:83
+  logic allocated12; // texelFetch.ts:79
+  logic present12; // texelFetch.ts:80
+  logic [15:0] tag12; // texelFetch.ts:81
+  logic [9:0] refs12; // texelFetch.ts:82
+  logic [127:0] data12; // texelFetch.ts:83
+  logic allocated13; // texelFetch.ts:79
+  logic present13; // texelFetch.ts:80
+  logic [15:0] tag13; // texelFetch.ts:81
+  logic [9:0] refs13; // texelFetch.ts:82
+  logic [127:0] data13; // texelFetch.ts:83
+  logic allocated14; // texelFetch.ts:79
+  logic present14; // texelFetch.ts:80
+  logic [15:0] tag14; // texelFetch.ts:81
+  logic [9:0] refs14; // texelFetch.ts:82
+  logic [127:0] data14; // texelFetch.ts:83
+  logic allocated15; // texelFetch.ts:79
+  logic present15; // texelFetch.ts:80
+  logic [15:0] tag15; // texelFetch.ts:81
+  logic [9:0] refs15; // texelFetch.ts:82
+  logic [127:0] data15; // texelFetch.ts:83
+  logic allocated16; // texelFetch.ts:79
+  logic present16; // texelFetch.ts:80
+  logic [15:0] tag16; // texelFetch.ts:81
+  logic [9:0] refs16; // texelFetch.ts:82
+  logic [127:0] data16; // texelFetch.ts:83
+  logic allocated17; // texelFetch.ts:79
+  logic present17; // texelFetch.ts:80
+  logic [15:0] tag17; // texelFetch.ts:81
+  logic [9:0] refs17; // texelFetch.ts:82
+  logic [127:0] data17; // texelFetch.ts:83
+  logic allocated18; // texelFetch.ts:79
+  logic present18; // texelFetch.ts:80
+  logic [15:0] tag18; // texelFetch.ts:81
+  logic [9:0] refs18; // texelFetch.ts:82
+  logic [127:0] data18; // texelFetch.ts:83
+  logic allocated19; // texelFetch.ts:79
+  logic present19; // texelFetch.ts:80
+  logic [15:0] tag19; // texelFetch.ts:81
+  logic [9:0] refs19; // texelFetch.ts:82
+  logic [127:0] data19; // texelFetch.ts:83
+  logic allocated20; // texelFetch.ts:79
+  logic present20; // texelFetch.ts:80
+  logic [15:0] tag20; // texelFetch.ts:81
+  logic [9:0] refs20; // texelFetch.ts:82
+  logic [127:0] data20; // texelFetch.ts:83
+  logic allocated21; // texelFetch.ts:79
+  logic present21; // texelFetch.ts:80
+  logic [15:0] tag21; // texelFetch.ts:81
+  logic [9:0] refs21; // texelFetch.ts:82
+  logic [127:0] data21; // texelFetch.ts:83
+  logic allocated22; // texelFetch.ts:79
+  logic present22; // texelFetch.ts:80
+  logic [15:0] tag22; // texelFetch.ts:81
+  logic [9:0] refs22; // texelFetch.ts:82
+  logic [127:0] data22; // texelFetch.ts:83
+  logic allocated23; // texelFetch.ts:79
+  logic present23; // texelFetch.ts:80
+  logic [15:0] tag23; // texelFetch.ts:81
+  logic [9:0] refs23; // texelFetch.ts:82
+  logic [127:0] data23; // texelFetch.ts:83
+  logic allocated24; // texelFetch.ts:79
+  logic present24; // texelFetch.ts:80
+  logic [15:0] tag24; // texelFetch.ts:81
+  logic [9:0] refs24; // texelFetch.ts:82
+  logic [127:0] data24; // texelFetch.ts:83
+  logic allocated25; // texelFetch.ts:79
+  logic present25; // texelFetch.ts:80
+  logic [15:0] tag25; // texelFetch.ts:81
+  logic [9:0] refs25; // texelFetch.ts:82
+  logic [127:0] data25; // texelFetch.ts:83
+  logic allocated26; // texelFetch.ts:79
+  logic present26; // texelFetch.ts:80
+  logic [15:0] tag26; // texelFetch.ts:81
+  logic [9:0] refs26; // texelFetch.ts:82
+  logic [127:0] data26; // texelFetch.ts:83
+  logic allocated27; // texelFetch.ts:79
+  logic present27; // texelFetch.ts:80
+  logic [15:0] tag27; // texelFetch.ts:81
+  logic [9:0] refs27; // texelFetch.ts:82
+  logic [127:0] data27; // texelFetch.ts:83
+  logic allocated28; // texelFetch.ts:79
+  logic present28; // texelFetch.ts:80
+  logic [15:0] tag28; // texelFetch.ts:81
+  logic [9:0] refs28; // texelFetch.ts:82
+  logic [127:0] data28; // texelFetch.ts:83
+  logic allocated29; // texelFetch.ts:79
+  logic present29; // texelFetch.ts:80
+  logic [15:0] tag29; // texelFetch.ts:81
+  logic [9:0] refs29; // texelFetch.ts:82
+  logic [127:0] data29; // texelFetch.ts:83
+  logic allocated30; // texelFetch.ts:79
+  logic present30; // texelFetch.ts:80
+  logic [15:0] tag30; // texelFetch.ts:81
+  logic [9:0] refs30; // texelFetch.ts:82
+  logic [127:0] data30; // texelFetch.ts:83
+  logic allocated31; // texelFetch.ts:79
+  logic present31; // texelFetch.ts:80
+  logic [15:0] tag31; // texelFetch.ts:81
+  logic [9:0] refs31; // texelFetch.ts:82
+  logic [127:0] data31; // texelFetch.ts:83
+  logic fill_indices_enq_ready; // texelFetch.ts:85
+  logic fill_indices_deq_valid; // texelFetch.ts:85
+  logic [4:0] fill_indices_deq_bits; // texelFetch.ts:85
+  logic [4:0] fill_indices_count; // texelFetch.ts:85
+  logic fill_indices_full; // texelFetch.ts:85
+  logic fill_indices_empty; // texelFetch.ts:85
   logic [20:0] line_requests_slot0; // multiPushQueue.ts:18
   logic [20:0] line_requests_slot1; // multiPushQueue.ts:18
   logic [20:0] line_requests_slot2; // multiPushQueue.ts:18
@@ -211,384 +212,384 @@ module TexelFetch_fcb493b1 (
   logic [2:0] line_requests_head; // multiPushQueue.ts:19
   logic [2:0] line_requests_tail; // multiPushQueue.ts:20
   logic [3:0] line_requests_count; // multiPushQueue.ts:21
-  logic ahead_enq_ready; // texelFetch.ts:85
-  logic ahead_deq_valid; // texelFetch.ts:85
-  logic [109:0] ahead_deq_bits; // texelFetch.ts:85
-  logic [4:0] ahead_count; // texelFetch.ts:85
-  logic ahead_full; // texelFetch.ts:85
-  logic ahead_empty; // texelFetch.ts:85
-  logic resolved0; // texelFetch.ts:99
-  logic [4:0] index0; // texelFetch.ts:100
-  logic resolved1; // texelFetch.ts:99
-  logic [4:0] index1; // texelFetch.ts:100
-  logic resolved2; // texelFetch.ts:99
-  logic [4:0] index2; // texelFetch.ts:100
-  logic resolved3; // texelFetch.ts:99
-  logic [4:0] index3; // texelFetch.ts:100
-  logic resolved4; // texelFetch.ts:99
-  logic [4:0] index4; // texelFetch.ts:100
-  logic resolved5; // texelFetch.ts:99
-  logic [4:0] index5; // texelFetch.ts:100
-  logic resolved6; // texelFetch.ts:99
-  logic [4:0] index6; // texelFetch.ts:100
-  logic resolved7; // texelFetch.ts:99
-  logic [4:0] index7; // texelFetch.ts:100
-  logic [4:0] victim_pointer; // texelFetch.ts:107
-  logic waited; // texelFetch.ts:136
-  logic [31:0] lookup_count; // texelFetch.ts:196
-  logic [31:0] hit_count; // texelFetch.ts:196
-  logic [31:0] fill_count; // texelFetch.ts:196
-  logic [31:0] stall_count; // texelFetch.ts:196
+  logic ahead_enq_ready; // texelFetch.ts:87
+  logic ahead_deq_valid; // texelFetch.ts:87
+  logic [109:0] ahead_deq_bits; // texelFetch.ts:87
+  logic [4:0] ahead_count; // texelFetch.ts:87
+  logic ahead_full; // texelFetch.ts:87
+  logic ahead_empty; // texelFetch.ts:87
+  logic resolved0; // texelFetch.ts:101
+  logic [4:0] index0; // texelFetch.ts:102
+  logic resolved1; // texelFetch.ts:101
+  logic [4:0] index1; // texelFetch.ts:102
+  logic resolved2; // texelFetch.ts:101
+  logic [4:0] index2; // texelFetch.ts:102
+  logic resolved3; // texelFetch.ts:101
+  logic [4:0] index3; // texelFetch.ts:102
+  logic resolved4; // texelFetch.ts:101
+  logic [4:0] index4; // texelFetch.ts:102
+  logic resolved5; // texelFetch.ts:101
+  logic [4:0] index5; // texelFetch.ts:102
+  logic resolved6; // texelFetch.ts:101
+  logic [4:0] index6; // texelFetch.ts:102
+  logic resolved7; // texelFetch.ts:101
+  logic [4:0] index7; // texelFetch.ts:102
+  logic [4:0] victim_pointer; // texelFetch.ts:109
+  logic waited; // texelFetch.ts:138
+  logic [31:0] lookup_count; // texelFetch.ts:202
+  logic [31:0] hit_count; // texelFetch.ts:202
+  logic [31:0] fill_count; // texelFetch.ts:202
+  logic [31:0] stall_count; // texelFetch.ts:202
 
-  wire needed = in_needed[0]; // texelFetch.ts:96
-  wire [15:0] line = in_addr_0[17:2]; // texelFetch.ts:90
-  wire in_ready_and = allocated0 & tag0 == line; // texelFetch.ts:91
-  wire in_ready_and_1 = allocated1 & tag1 == line; // texelFetch.ts:91
-  wire in_ready_and_2 = allocated2 & tag2 == line; // texelFetch.ts:91
-  wire in_ready_and_3 = allocated3 & tag3 == line; // texelFetch.ts:91
-  wire in_ready_and_4 = allocated4 & tag4 == line; // texelFetch.ts:91
+  wire needed = in_needed[0]; // texelFetch.ts:98
+  wire [15:0] line = in_addr_0[17:2]; // texelFetch.ts:92
+  wire in_ready_and = allocated0 & tag0 == line; // texelFetch.ts:93
+  wire in_ready_and_1 = allocated1 & tag1 == line; // texelFetch.ts:93
+  wire in_ready_and_2 = allocated2 & tag2 == line; // texelFetch.ts:93
+  wire in_ready_and_3 = allocated3 & tag3 == line; // texelFetch.ts:93
+  wire in_ready_and_4 = allocated4 & tag4 == line; // texelFetch.ts:93
   wire in_ready_or_3 = in_ready_and | in_ready_and_1 | in_ready_and_2 | in_ready_and_3 | in_ready_and_4; // texelFetch.ts:44
-  wire in_ready_and_5 = allocated5 & tag5 == line; // texelFetch.ts:91
-  wire in_ready_and_6 = allocated6 & tag6 == line; // texelFetch.ts:91
-  wire in_ready_and_7 = allocated7 & tag7 == line; // texelFetch.ts:91
-  wire in_ready_and_8 = allocated8 & tag8 == line; // texelFetch.ts:91
+  wire in_ready_and_5 = allocated5 & tag5 == line; // texelFetch.ts:93
+  wire in_ready_and_6 = allocated6 & tag6 == line; // texelFetch.ts:93
+  wire in_ready_and_7 = allocated7 & tag7 == line; // texelFetch.ts:93
+  wire in_ready_and_8 = allocated8 & tag8 == line; // texelFetch.ts:93
   wire in_ready_or_7 = in_ready_or_3 | in_ready_and_5 | in_ready_and_6 | in_ready_and_7 | in_ready_and_8; // texelFetch.ts:44
-  wire in_ready_and_9 = allocated9 & tag9 == line; // texelFetch.ts:91
-  wire in_ready_and_10 = allocated10 & tag10 == line; // texelFetch.ts:91
-  wire in_ready_and_11 = allocated11 & tag11 == line; // texelFetch.ts:91
-  wire in_ready_and_12 = allocated12 & tag12 == line; // texelFetch.ts:91
+  wire in_ready_and_9 = allocated9 & tag9 == line; // texelFetch.ts:93
+  wire in_ready_and_10 = allocated10 & tag10 == line; // texelFetch.ts:93
+  wire in_ready_and_11 = allocated11 & tag11 == line; // texelFetch.ts:93
+  wire in_ready_and_12 = allocated12 & tag12 == line; // texelFetch.ts:93
   wire in_ready_or_11 = in_ready_or_7 | in_ready_and_9 | in_ready_and_10 | in_ready_and_11 | in_ready_and_12; // texelFetch.ts:44
-  wire in_ready_and_13 = allocated13 & tag13 == line; // texelFetch.ts:91
-  wire in_ready_and_14 = allocated14 & tag14 == line; // texelFetch.ts:91
-  wire in_ready_and_15 = allocated15 & tag15 == line; // texelFetch.ts:91
-  wire in_ready_and_16 = allocated16 & tag16 == line; // texelFetch.ts:91
+  wire in_ready_and_13 = allocated13 & tag13 == line; // texelFetch.ts:93
+  wire in_ready_and_14 = allocated14 & tag14 == line; // texelFetch.ts:93
+  wire in_ready_and_15 = allocated15 & tag15 == line; // texelFetch.ts:93
+  wire in_ready_and_16 = allocated16 & tag16 == line; // texelFetch.ts:93
   wire in_ready_or_15 = in_ready_or_11 | in_ready_and_13 | in_ready_and_14 | in_ready_and_15 | in_ready_and_16; // texelFetch.ts:44
-  wire in_ready_and_17 = allocated17 & tag17 == line; // texelFetch.ts:91
-  wire in_ready_and_18 = allocated18 & tag18 == line; // texelFetch.ts:91
-  wire in_ready_and_19 = allocated19 & tag19 == line; // texelFetch.ts:91
-  wire in_ready_and_20 = allocated20 & tag20 == line; // texelFetch.ts:91
+  wire in_ready_and_17 = allocated17 & tag17 == line; // texelFetch.ts:93
+  wire in_ready_and_18 = allocated18 & tag18 == line; // texelFetch.ts:93
+  wire in_ready_and_19 = allocated19 & tag19 == line; // texelFetch.ts:93
+  wire in_ready_and_20 = allocated20 & tag20 == line; // texelFetch.ts:93
   wire in_ready_or_19 = in_ready_or_15 | in_ready_and_17 | in_ready_and_18 | in_ready_and_19 | in_ready_and_20; // texelFetch.ts:44
-  wire in_ready_and_21 = allocated21 & tag21 == line; // texelFetch.ts:91
-  wire in_ready_and_22 = allocated22 & tag22 == line; // texelFetch.ts:91
-  wire in_ready_and_23 = allocated23 & tag23 == line; // texelFetch.ts:91
-  wire in_ready_and_24 = allocated24 & tag24 == line; // texelFetch.ts:91
+  wire in_ready_and_21 = allocated21 & tag21 == line; // texelFetch.ts:93
+  wire in_ready_and_22 = allocated22 & tag22 == line; // texelFetch.ts:93
+  wire in_ready_and_23 = allocated23 & tag23 == line; // texelFetch.ts:93
+  wire in_ready_and_24 = allocated24 & tag24 == line; // texelFetch.ts:93
   wire in_ready_or_23 = in_ready_or_19 | in_ready_and_21 | in_ready_and_22 | in_ready_and_23 | in_ready_and_24; // texelFetch.ts:44
-  wire in_ready_and_25 = allocated25 & tag25 == line; // texelFetch.ts:91
-  wire in_ready_and_26 = allocated26 & tag26 == line; // texelFetch.ts:91
-  wire in_ready_and_27 = allocated27 & tag27 == line; // texelFetch.ts:91
-  wire in_ready_and_28 = allocated28 & tag28 == line; // texelFetch.ts:91
+  wire in_ready_and_25 = allocated25 & tag25 == line; // texelFetch.ts:93
+  wire in_ready_and_26 = allocated26 & tag26 == line; // texelFetch.ts:93
+  wire in_ready_and_27 = allocated27 & tag27 == line; // texelFetch.ts:93
+  wire in_ready_and_28 = allocated28 & tag28 == line; // texelFetch.ts:93
   wire in_ready_or_27 = in_ready_or_23 | in_ready_and_25 | in_ready_and_26 | in_ready_and_27 | in_ready_and_28; // texelFetch.ts:44
-  wire in_ready_and_29 = allocated29 & tag29 == line; // texelFetch.ts:91
-  wire in_ready_and_30 = allocated30 & tag30 == line; // texelFetch.ts:91
-  wire in_ready_and_31 = allocated31 & tag31 == line; // texelFetch.ts:91
+  wire in_ready_and_29 = allocated29 & tag29 == line; // texelFetch.ts:93
+  wire in_ready_and_30 = allocated30 & tag30 == line; // texelFetch.ts:93
+  wire in_ready_and_31 = allocated31 & tag31 == line; // texelFetch.ts:93
   wire in_ready_or_30 = in_ready_or_27 | in_ready_and_29 | in_ready_and_30 | in_ready_and_31; // texelFetch.ts:44
-  wire done = ~needed | resolved0 | in_ready_or_30; // texelFetch.ts:125
+  wire done = ~needed | resolved0 | in_ready_or_30; // texelFetch.ts:127
   wire [3:0] space = 4'd8 - line_requests_count; // multiPushQueue.ts:27
-  wire prior_ule = 4'd1 <= space; // texelFetch.ts:116
-  wire in_ready_and_34 = in_valid & needed & ~resolved0 & ~in_ready_or_30; // texelFetch.ts:103
-  wire needed_1 = in_needed[1]; // texelFetch.ts:96
-  wire [15:0] line_1 = in_addr_1[17:2]; // texelFetch.ts:90
-  wire in_ready_and_37 = allocated0 & tag0 == line_1; // texelFetch.ts:91
-  wire in_ready_and_38 = allocated1 & tag1 == line_1; // texelFetch.ts:91
-  wire in_ready_and_39 = allocated2 & tag2 == line_1; // texelFetch.ts:91
-  wire in_ready_and_40 = allocated3 & tag3 == line_1; // texelFetch.ts:91
-  wire in_ready_and_41 = allocated4 & tag4 == line_1; // texelFetch.ts:91
+  wire prior_ule = 4'd1 <= space; // texelFetch.ts:118
+  wire in_ready_and_34 = in_valid & needed & ~resolved0 & ~in_ready_or_30; // texelFetch.ts:105
+  wire needed_1 = in_needed[1]; // texelFetch.ts:98
+  wire [15:0] line_1 = in_addr_1[17:2]; // texelFetch.ts:92
+  wire in_ready_and_37 = allocated0 & tag0 == line_1; // texelFetch.ts:93
+  wire in_ready_and_38 = allocated1 & tag1 == line_1; // texelFetch.ts:93
+  wire in_ready_and_39 = allocated2 & tag2 == line_1; // texelFetch.ts:93
+  wire in_ready_and_40 = allocated3 & tag3 == line_1; // texelFetch.ts:93
+  wire in_ready_and_41 = allocated4 & tag4 == line_1; // texelFetch.ts:93
   wire in_ready_or_34 = in_ready_and_37 | in_ready_and_38 | in_ready_and_39 | in_ready_and_40 | in_ready_and_41; // texelFetch.ts:44
-  wire in_ready_and_42 = allocated5 & tag5 == line_1; // texelFetch.ts:91
-  wire in_ready_and_43 = allocated6 & tag6 == line_1; // texelFetch.ts:91
-  wire in_ready_and_44 = allocated7 & tag7 == line_1; // texelFetch.ts:91
-  wire in_ready_and_45 = allocated8 & tag8 == line_1; // texelFetch.ts:91
+  wire in_ready_and_42 = allocated5 & tag5 == line_1; // texelFetch.ts:93
+  wire in_ready_and_43 = allocated6 & tag6 == line_1; // texelFetch.ts:93
+  wire in_ready_and_44 = allocated7 & tag7 == line_1; // texelFetch.ts:93
+  wire in_ready_and_45 = allocated8 & tag8 == line_1; // texelFetch.ts:93
   wire in_ready_or_38 = in_ready_or_34 | in_ready_and_42 | in_ready_and_43 | in_ready_and_44 | in_ready_and_45; // texelFetch.ts:44
-  wire in_ready_and_46 = allocated9 & tag9 == line_1; // texelFetch.ts:91
-  wire in_ready_and_47 = allocated10 & tag10 == line_1; // texelFetch.ts:91
-  wire in_ready_and_48 = allocated11 & tag11 == line_1; // texelFetch.ts:91
-  wire in_ready_and_49 = allocated12 & tag12 == line_1; // texelFetch.ts:91
+  wire in_ready_and_46 = allocated9 & tag9 == line_1; // texelFetch.ts:93
+  wire in_ready_and_47 = allocated10 & tag10 == line_1; // texelFetch.ts:93
+  wire in_ready_and_48 = allocated11 & tag11 == line_1; // texelFetch.ts:93
+  wire in_ready_and_49 = allocated12 & tag12 == line_1; // texelFetch.ts:93
   wire in_ready_or_42 = in_ready_or_38 | in_ready_and_46 | in_ready_and_47 | in_ready_and_48 | in_ready_and_49; // texelFetch.ts:44
-  wire in_ready_and_50 = allocated13 & tag13 == line_1; // texelFetch.ts:91
-  wire in_ready_and_51 = allocated14 & tag14 == line_1; // texelFetch.ts:91
-  wire in_ready_and_52 = allocated15 & tag15 == line_1; // texelFetch.ts:91
-  wire in_ready_and_53 = allocated16 & tag16 == line_1; // texelFetch.ts:91
+  wire in_ready_and_50 = allocated13 & tag13 == line_1; // texelFetch.ts:93
+  wire in_ready_and_51 = allocated14 & tag14 == line_1; // texelFetch.ts:93
+  wire in_ready_and_52 = allocated15 & tag15 == line_1; // texelFetch.ts:93
+  wire in_ready_and_53 = allocated16 & tag16 == line_1; // texelFetch.ts:93
   wire in_ready_or_46 = in_ready_or_42 | in_ready_and_50 | in_ready_and_51 | in_ready_and_52 | in_ready_and_53; // texelFetch.ts:44
-  wire in_ready_and_54 = allocated17 & tag17 == line_1; // texelFetch.ts:91
-  wire in_ready_and_55 = allocated18 & tag18 == line_1; // texelFetch.ts:91
-  wire in_ready_and_56 = allocated19 & tag19 == line_1; // texelFetch.ts:91
-  wire in_ready_and_57 = allocated20 & tag20 == line_1; // texelFetch.ts:91
+  wire in_ready_and_54 = allocated17 & tag17 == line_1; // texelFetch.ts:93
+  wire in_ready_and_55 = allocated18 & tag18 == line_1; // texelFetch.ts:93
+  wire in_ready_and_56 = allocated19 & tag19 == line_1; // texelFetch.ts:93
+  wire in_ready_and_57 = allocated20 & tag20 == line_1; // texelFetch.ts:93
   wire in_ready_or_50 = in_ready_or_46 | in_ready_and_54 | in_ready_and_55 | in_ready_and_56 | in_ready_and_57; // texelFetch.ts:44
-  wire in_ready_and_58 = allocated21 & tag21 == line_1; // texelFetch.ts:91
-  wire in_ready_and_59 = allocated22 & tag22 == line_1; // texelFetch.ts:91
-  wire in_ready_and_60 = allocated23 & tag23 == line_1; // texelFetch.ts:91
-  wire in_ready_and_61 = allocated24 & tag24 == line_1; // texelFetch.ts:91
+  wire in_ready_and_58 = allocated21 & tag21 == line_1; // texelFetch.ts:93
+  wire in_ready_and_59 = allocated22 & tag22 == line_1; // texelFetch.ts:93
+  wire in_ready_and_60 = allocated23 & tag23 == line_1; // texelFetch.ts:93
+  wire in_ready_and_61 = allocated24 & tag24 == line_1; // texelFetch.ts:93
   wire in_ready_or_54 = in_ready_or_50 | in_ready_and_58 | in_ready_and_59 | in_ready_and_60 | in_ready_and_61; // texelFetch.ts:44
-  wire in_ready_and_62 = allocated25 & tag25 == line_1; // texelFetch.ts:91
-  wire in_ready_and_63 = allocated26 & tag26 == line_1; // texelFetch.ts:91
-  wire in_ready_and_64 = allocated27 & tag27 == line_1; // texelFetch.ts:91
-  wire in_ready_and_65 = allocated28 & tag28 == line_1; // texelFetch.ts:91
+  wire in_ready_and_62 = allocated25 & tag25 == line_1; // texelFetch.ts:93
+  wire in_ready_and_63 = allocated26 & tag26 == line_1; // texelFetch.ts:93
+  wire in_ready_and_64 = allocated27 & tag27 == line_1; // texelFetch.ts:93
+  wire in_ready_and_65 = allocated28 & tag28 == line_1; // texelFetch.ts:93
   wire in_ready_or_58 = in_ready_or_54 | in_ready_and_62 | in_ready_and_63 | in_ready_and_64 | in_ready_and_65; // texelFetch.ts:44
-  wire in_ready_and_66 = allocated29 & tag29 == line_1; // texelFetch.ts:91
-  wire in_ready_and_67 = allocated30 & tag30 == line_1; // texelFetch.ts:91
-  wire in_ready_and_68 = allocated31 & tag31 == line_1; // texelFetch.ts:91
+  wire in_ready_and_66 = allocated29 & tag29 == line_1; // texelFetch.ts:93
+  wire in_ready_and_67 = allocated30 & tag30 == line_1; // texelFetch.ts:93
+  wire in_ready_and_68 = allocated31 & tag31 == line_1; // texelFetch.ts:93
   wire in_ready_or_61 = in_ready_or_58 | in_ready_and_66 | in_ready_and_67 | in_ready_and_68; // texelFetch.ts:44
-  wire in_ready_and_69 = in_valid & needed_1 & ~resolved1 & ~in_ready_or_61; // texelFetch.ts:103
-  wire needed_2 = in_needed[2]; // texelFetch.ts:96
-  wire [15:0] line_2 = in_addr_2[17:2]; // texelFetch.ts:90
-  wire in_ready_and_72 = allocated0 & tag0 == line_2; // texelFetch.ts:91
-  wire in_ready_and_73 = allocated1 & tag1 == line_2; // texelFetch.ts:91
-  wire in_ready_and_74 = allocated2 & tag2 == line_2; // texelFetch.ts:91
-  wire in_ready_and_75 = allocated3 & tag3 == line_2; // texelFetch.ts:91
-  wire in_ready_and_76 = allocated4 & tag4 == line_2; // texelFetch.ts:91
+  wire in_ready_and_69 = in_valid & needed_1 & ~resolved1 & ~in_ready_or_61; // texelFetch.ts:105
+  wire needed_2 = in_needed[2]; // texelFetch.ts:98
+  wire [15:0] line_2 = in_addr_2[17:2]; // texelFetch.ts:92
+  wire in_ready_and_72 = allocated0 & tag0 == line_2; // texelFetch.ts:93
+  wire in_ready_and_73 = allocated1 & tag1 == line_2; // texelFetch.ts:93
+  wire in_ready_and_74 = allocated2 & tag2 == line_2; // texelFetch.ts:93
+  wire in_ready_and_75 = allocated3 & tag3 == line_2; // texelFetch.ts:93
+  wire in_ready_and_76 = allocated4 & tag4 == line_2; // texelFetch.ts:93
   wire in_ready_or_66 = in_ready_and_72 | in_ready_and_73 | in_ready_and_74 | in_ready_and_75 | in_ready_and_76; // texelFetch.ts:44
-  wire in_ready_and_77 = allocated5 & tag5 == line_2; // texelFetch.ts:91
-  wire in_ready_and_78 = allocated6 & tag6 == line_2; // texelFetch.ts:91
-  wire in_ready_and_79 = allocated7 & tag7 == line_2; // texelFetch.ts:91
-  wire in_ready_and_80 = allocated8 & tag8 == line_2; // texelFetch.ts:91
+  wire in_ready_and_77 = allocated5 & tag5 == line_2; // texelFetch.ts:93
+  wire in_ready_and_78 = allocated6 & tag6 == line_2; // texelFetch.ts:93
+  wire in_ready_and_79 = allocated7 & tag7 == line_2; // texelFetch.ts:93
+  wire in_ready_and_80 = allocated8 & tag8 == line_2; // texelFetch.ts:93
   wire in_ready_or_70 = in_ready_or_66 | in_ready_and_77 | in_ready_and_78 | in_ready_and_79 | in_ready_and_80; // texelFetch.ts:44
-  wire in_ready_and_81 = allocated9 & tag9 == line_2; // texelFetch.ts:91
-  wire in_ready_and_82 = allocated10 & tag10 == line_2; // texelFetch.ts:91
-  wire in_ready_and_83 = allocated11 & tag11 == line_2; // texelFetch.ts:91
-  wire in_ready_and_84 = allocated12 & tag12 == line_2; // texelFetch.ts:91
+  wire in_ready_and_81 = allocated9 & tag9 == line_2; // texelFetch.ts:93
+  wire in_ready_and_82 = allocated10 & tag10 == line_2; // texelFetch.ts:93
+  wire in_ready_and_83 = allocated11 & tag11 == line_2; // texelFetch.ts:93
+  wire in_ready_and_84 = allocated12 & tag12 == line_2; // texelFetch.ts:93
   wire in_ready_or_74 = in_ready_or_70 | in_ready_and_81 | in_ready_and_82 | in_ready_and_83 | in_ready_and_84; // texelFetch.ts:44
-  wire in_ready_and_85 = allocated13 & tag13 == line_2; // texelFetch.ts:91
-  wire in_ready_and_86 = allocated14 & tag14 == line_2; // texelFetch.ts:91
-  wire in_ready_and_87 = allocated15 & tag15 == line_2; // texelFetch.ts:91
-  wire in_ready_and_88 = allocated16 & tag16 == line_2; // texelFetch.ts:91
+  wire in_ready_and_85 = allocated13 & tag13 == line_2; // texelFetch.ts:93
+  wire in_ready_and_86 = allocated14 & tag14 == line_2; // texelFetch.ts:93
+  wire in_ready_and_87 = allocated15 & tag15 == line_2; // texelFetch.ts:93
+  wire in_ready_and_88 = allocated16 & tag16 == line_2; // texelFetch.ts:93
   wire in_ready_or_78 = in_ready_or_74 | in_ready_and_85 | in_ready_and_86 | in_ready_and_87 | in_ready_and_88; // texelFetch.ts:44
-  wire in_ready_and_89 = allocated17 & tag17 == line_2; // texelFetch.ts:91
-  wire in_ready_and_90 = allocated18 & tag18 == line_2; // texelFetch.ts:91
-  wire in_ready_and_91 = allocated19 & tag19 == line_2; // texelFetch.ts:91
-  wire in_ready_and_92 = allocated20 & tag20 == line_2; // texelFetch.ts:91
+  wire in_ready_and_89 = allocated17 & tag17 == line_2; // texelFetch.ts:93
+  wire in_ready_and_90 = allocated18 & tag18 == line_2; // texelFetch.ts:93
+  wire in_ready_and_91 = allocated19 & tag19 == line_2; // texelFetch.ts:93
+  wire in_ready_and_92 = allocated20 & tag20 == line_2; // texelFetch.ts:93
   wire in_ready_or_82 = in_ready_or_78 | in_ready_and_89 | in_ready_and_90 | in_ready_and_91 | in_ready_and_92; // texelFetch.ts:44
-  wire in_ready_and_93 = allocated21 & tag21 == line_2; // texelFetch.ts:91
-  wire in_ready_and_94 = allocated22 & tag22 == line_2; // texelFetch.ts:91
-  wire in_ready_and_95 = allocated23 & tag23 == line_2; // texelFetch.ts:91
-  wire in_ready_and_96 = allocated24 & tag24 == line_2; // texelFetch.ts:91
+  wire in_ready_and_93 = allocated21 & tag21 == line_2; // texelFetch.ts:93
+  wire in_ready_and_94 = allocated22 & tag22 == line_2; // texelFetch.ts:93
+  wire in_ready_and_95 = allocated23 & tag23 == line_2; // texelFetch.ts:93
+  wire in_ready_and_96 = allocated24 & tag24 == line_2; // texelFetch.ts:93
   wire in_ready_or_86 = in_ready_or_82 | in_ready_and_93 | in_ready_and_94 | in_ready_and_95 | in_ready_and_96; // texelFetch.ts:44
-  wire in_ready_and_97 = allocated25 & tag25 == line_2; // texelFetch.ts:91
-  wire in_ready_and_98 = allocated26 & tag26 == line_2; // texelFetch.ts:91
-  wire in_ready_and_99 = allocated27 & tag27 == line_2; // texelFetch.ts:91
-  wire in_ready_and_100 = allocated28 & tag28 == line_2; // texelFetch.ts:91
+  wire in_ready_and_97 = allocated25 & tag25 == line_2; // texelFetch.ts:93
+  wire in_ready_and_98 = allocated26 & tag26 == line_2; // texelFetch.ts:93
+  wire in_ready_and_99 = allocated27 & tag27 == line_2; // texelFetch.ts:93
+  wire in_ready_and_100 = allocated28 & tag28 == line_2; // texelFetch.ts:93
   wire in_ready_or_90 = in_ready_or_86 | in_ready_and_97 | in_ready_and_98 | in_ready_and_99 | in_ready_and_100; // texelFetch.ts:44
-  wire in_ready_and_101 = allocated29 & tag29 == line_2; // texelFetch.ts:91
-  wire in_ready_and_102 = allocated30 & tag30 == line_2; // texelFetch.ts:91
-  wire in_ready_and_103 = allocated31 & tag31 == line_2; // texelFetch.ts:91
+  wire in_ready_and_101 = allocated29 & tag29 == line_2; // texelFetch.ts:93
+  wire in_ready_and_102 = allocated30 & tag30 == line_2; // texelFetch.ts:93
+  wire in_ready_and_103 = allocated31 & tag31 == line_2; // texelFetch.ts:93
   wire in_ready_or_93 = in_ready_or_90 | in_ready_and_101 | in_ready_and_102 | in_ready_and_103; // texelFetch.ts:44
-  wire in_ready_and_104 = in_valid & needed_2 & ~resolved2 & ~in_ready_or_93; // texelFetch.ts:103
-  wire needed_3 = in_needed[3]; // texelFetch.ts:96
-  wire [15:0] line_3 = in_addr_3[17:2]; // texelFetch.ts:90
-  wire in_ready_and_107 = allocated0 & tag0 == line_3; // texelFetch.ts:91
-  wire in_ready_and_108 = allocated1 & tag1 == line_3; // texelFetch.ts:91
-  wire in_ready_and_109 = allocated2 & tag2 == line_3; // texelFetch.ts:91
-  wire in_ready_and_110 = allocated3 & tag3 == line_3; // texelFetch.ts:91
+  wire in_ready_and_104 = in_valid & needed_2 & ~resolved2 & ~in_ready_or_93; // texelFetch.ts:105
+  wire needed_3 = in_needed[3]; // texelFetch.ts:98
+  wire [15:0] line_3 = in_addr_3[17:2]; // texelFetch.ts:92
+  wire in_ready_and_107 = allocated0 & tag0 == line_3; // texelFetch.ts:93
+  wire in_ready_and_108 = allocated1 & tag1 == line_3; // texelFetch.ts:93
+  wire in_ready_and_109 = allocated2 & tag2 == line_3; // texelFetch.ts:93
+  wire in_ready_and_110 = allocated3 & tag3 == line_3; // texelFetch.ts:93
   wire in_ready_or_97 = in_ready_and_107 | in_ready_and_108 | in_ready_and_109 | in_ready_and_110; // texelFetch.ts:44
-  wire in_ready_and_111 = allocated4 & tag4 == line_3; // texelFetch.ts:91
-  wire in_ready_and_112 = allocated5 & tag5 == line_3; // texelFetch.ts:91
-  wire in_ready_and_113 = allocated6 & tag6 == line_3; // texelFetch.ts:91
-  wire in_ready_and_114 = allocated7 & tag7 == line_3; // texelFetch.ts:91
+  wire in_ready_and_111 = allocated4 & tag4 == line_3; // texelFetch.ts:93
+  wire in_ready_and_112 = allocated5 & tag5 == line_3; // texelFetch.ts:93
+  wire in_ready_and_113 = allocated6 & tag6 == line_3; // texelFetch.ts:93
+  wire in_ready_and_114 = allocated7 & tag7 == line_3; // texelFetch.ts:93
   wire in_ready_or_101 = in_ready_or_97 | in_ready_and_111 | in_ready_and_112 | in_ready_and_113 | in_ready_and_114; // texelFetch.ts:44
-  wire in_ready_and_115 = allocated8 & tag8 == line_3; // texelFetch.ts:91
-  wire in_ready_and_116 = allocated9 & tag9 == line_3; // texelFetch.ts:91
-  wire in_ready_and_117 = allocated10 & tag10 == line_3; // texelFetch.ts:91
-  wire in_ready_and_118 = allocated11 & tag11 == line_3; // texelFetch.ts:91
+  wire in_ready_and_115 = allocated8 & tag8 == line_3; // texelFetch.ts:93
+  wire in_ready_and_116 = allocated9 & tag9 == line_3; // texelFetch.ts:93
+  wire in_ready_and_117 = allocated10 & tag10 == line_3; // texelFetch.ts:93
+  wire in_ready_and_118 = allocated11 & tag11 == line_3; // texelFetch.ts:93
   wire in_ready_or_105 = in_ready_or_101 | in_ready_and_115 | in_ready_and_116 | in_ready_and_117 | in_ready_and_118; // texelFetch.ts:44
-  wire in_ready_and_119 = allocated12 & tag12 == line_3; // texelFetch.ts:91
-  wire in_ready_and_120 = allocated13 & tag13 == line_3; // texelFetch.ts:91
-  wire in_ready_and_121 = allocated14 & tag14 == line_3; // texelFetch.ts:91
-  wire in_ready_and_122 = allocated15 & tag15 == line_3; // texelFetch.ts:91
+  wire in_ready_and_119 = allocated12 & tag12 == line_3; // texelFetch.ts:93
+  wire in_ready_and_120 = allocated13 & tag13 == line_3; // texelFetch.ts:93
+  wire in_ready_and_121 = allocated14 & tag14 == line_3; // texelFetch.ts:93
+  wire in_ready_and_122 = allocated15 & tag15 == line_3; // texelFetch.ts:93
   wire in_ready_or_109 = in_ready_or_105 | in_ready_and_119 | in_ready_and_120 | in_ready_and_121 | in_ready_and_122; // texelFetch.ts:44
-  wire in_ready_and_123 = allocated16 & tag16 == line_3; // texelFetch.ts:91
-  wire in_ready_and_124 = allocated17 & tag17 == line_3; // texelFetch.ts:91
-  wire in_ready_and_125 = allocated18 & tag18 == line_3; // texelFetch.ts:91
-  wire in_ready_and_126 = allocated19 & tag19 == line_3; // texelFetch.ts:91
+  wire in_ready_and_123 = allocated16 & tag16 == line_3; // texelFetch.ts:93
+  wire in_ready_and_124 = allocated17 & tag17 == line_3; // texelFetch.ts:93
+  wire in_ready_and_125 = allocated18 & tag18 == line_3; // texelFetch.ts:93
+  wire in_ready_and_126 = allocated19 & tag19 == line_3; // texelFetch.ts:93
   wire in_ready_or_113 = in_ready_or_109 | in_ready_and_123 | in_ready_and_124 | in_ready_and_125 | in_ready_and_126; // texelFetch.ts:44
-  wire in_ready_and_127 = allocated20 & tag20 == line_3; // texelFetch.ts:91
-  wire in_ready_and_128 = allocated21 & tag21 == line_3; // texelFetch.ts:91
-  wire in_ready_and_129 = allocated22 & tag22 == line_3; // texelFetch.ts:91
-  wire in_ready_and_130 = allocated23 & tag23 == line_3; // texelFetch.ts:91
+  wire in_ready_and_127 = allocated20 & tag20 == line_3; // texelFetch.ts:93
+  wire in_ready_and_128 = allocated21 & tag21 == line_3; // texelFetch.ts:93
+  wire in_ready_and_129 = allocated22 & tag22 == line_3; // texelFetch.ts:93
+  wire in_ready_and_130 = allocated23 & tag23 == line_3; // texelFetch.ts:93
   wire in_ready_or_117 = in_ready_or_113 | in_ready_and_127 | in_ready_and_128 | in_ready_and_129 | in_ready_and_130; // texelFetch.ts:44
-  wire in_ready_and_131 = allocated24 & tag24 == line_3; // texelFetch.ts:91
-  wire in_ready_and_132 = allocated25 & tag25 == line_3; // texelFetch.ts:91
-  wire in_ready_and_133 = allocated26 & tag26 == line_3; // texelFetch.ts:91
-  wire in_ready_and_134 = allocated27 & tag27 == line_3; // texelFetch.ts:91
+  wire in_ready_and_131 = allocated24 & tag24 == line_3; // texelFetch.ts:93
+  wire in_ready_and_132 = allocated25 & tag25 == line_3; // texelFetch.ts:93
+  wire in_ready_and_133 = allocated26 & tag26 == line_3; // texelFetch.ts:93
+  wire in_ready_and_134 = allocated27 & tag27 == line_3; // texelFetch.ts:93
   wire in_ready_or_121 = in_ready_or_117 | in_ready_and_131 | in_ready_and_132 | in_ready_and_133 | in_ready_and_134; // texelFetch.ts:44
-  wire in_ready_and_135 = allocated28 & tag28 == line_3; // texelFetch.ts:91
-  wire in_ready_and_136 = allocated29 & tag29 == line_3; // texelFetch.ts:91
-  wire in_ready_and_137 = allocated30 & tag30 == line_3; // texelFetch.ts:91
-  wire in_ready_and_138 = allocated31 & tag31 == line_3; // texelFetch.ts:91
+  wire in_ready_and_135 = allocated28 & tag28 == line_3; // texelFetch.ts:93
+  wire in_ready_and_136 = allocated29 & tag29 == line_3; // texelFetch.ts:93
+  wire in_ready_and_137 = allocated30 & tag30 == line_3; // texelFetch.ts:93
+  wire in_ready_and_138 = allocated31 & tag31 == line_3; // texelFetch.ts:93
   wire in_ready_or_125 = in_ready_or_121 | in_ready_and_135 | in_ready_and_136 | in_ready_and_137 | in_ready_and_138; // texelFetch.ts:44
-  wire in_ready_and_139 = in_valid & needed_3 & ~resolved3 & ~in_ready_or_125; // texelFetch.ts:103
-  wire needed_4 = in_needed[4]; // texelFetch.ts:96
-  wire [15:0] line_4 = in_addr_4[17:2]; // texelFetch.ts:90
-  wire in_ready_and_142 = allocated0 & tag0 == line_4; // texelFetch.ts:91
-  wire in_ready_and_143 = allocated1 & tag1 == line_4; // texelFetch.ts:91
-  wire in_ready_and_144 = allocated2 & tag2 == line_4; // texelFetch.ts:91
-  wire in_ready_and_145 = allocated3 & tag3 == line_4; // texelFetch.ts:91
+  wire in_ready_and_139 = in_valid & needed_3 & ~resolved3 & ~in_ready_or_125; // texelFetch.ts:105
+  wire needed_4 = in_needed[4]; // texelFetch.ts:98
+  wire [15:0] line_4 = in_addr_4[17:2]; // texelFetch.ts:92
+  wire in_ready_and_142 = allocated0 & tag0 == line_4; // texelFetch.ts:93
+  wire in_ready_and_143 = allocated1 & tag1 == line_4; // texelFetch.ts:93
+  wire in_ready_and_144 = allocated2 & tag2 == line_4; // texelFetch.ts:93
+  wire in_ready_and_145 = allocated3 & tag3 == line_4; // texelFetch.ts:93
   wire in_ready_or_129 = in_ready_and_142 | in_ready_and_143 | in_ready_and_144 | in_ready_and_145; // texelFetch.ts:44
-  wire in_ready_and_146 = allocated4 & tag4 == line_4; // texelFetch.ts:91
-  wire in_ready_and_147 = allocated5 & tag5 == line_4; // texelFetch.ts:91
-  wire in_ready_and_148 = allocated6 & tag6 == line_4; // texelFetch.ts:91
-  wire in_ready_and_149 = allocated7 & tag7 == line_4; // texelFetch.ts:91
+  wire in_ready_and_146 = allocated4 & tag4 == line_4; // texelFetch.ts:93
+  wire in_ready_and_147 = allocated5 & tag5 == line_4; // texelFetch.ts:93
+  wire in_ready_and_148 = allocated6 & tag6 == line_4; // texelFetch.ts:93
+  wire in_ready_and_149 = allocated7 & tag7 == line_4; // texelFetch.ts:93
   wire in_ready_or_133 = in_ready_or_129 | in_ready_and_146 | in_ready_and_147 | in_ready_and_148 | in_ready_and_149; // texelFetch.ts:44
-  wire in_ready_and_150 = allocated8 & tag8 == line_4; // texelFetch.ts:91
-  wire in_ready_and_151 = allocated9 & tag9 == line_4; // texelFetch.ts:91
-  wire in_ready_and_152 = allocated10 & tag10 == line_4; // texelFetch.ts:91
-  wire in_ready_and_153 = allocated11 & tag11 == line_4; // texelFetch.ts:91
+  wire in_ready_and_150 = allocated8 & tag8 == line_4; // texelFetch.ts:93
+  wire in_ready_and_151 = allocated9 & tag9 == line_4; // texelFetch.ts:93
+  wire in_ready_and_152 = allocated10 & tag10 == line_4; // texelFetch.ts:93
+  wire in_ready_and_153 = allocated11 & tag11 == line_4; // texelFetch.ts:93
   wire in_ready_or_137 = in_ready_or_133 | in_ready_and_150 | in_ready_and_151 | in_ready_and_152 | in_ready_and_153; // texelFetch.ts:44
-  wire in_ready_and_154 = allocated12 & tag12 == line_4; // texelFetch.ts:91
-  wire in_ready_and_155 = allocated13 & tag13 == line_4; // texelFetch.ts:91
-  wire in_ready_and_156 = allocated14 & tag14 == line_4; // texelFetch.ts:91
-  wire in_ready_and_157 = allocated15 & tag15 == line_4; // texelFetch.ts:91
+  wire in_ready_and_154 = allocated12 & tag12 == line_4; // texelFetch.ts:93
+  wire in_ready_and_155 = allocated13 & tag13 == line_4; // texelFetch.ts:93
+  wire in_ready_and_156 = allocated14 & tag14 == line_4; // texelFetch.ts:93
+  wire in_ready_and_157 = allocated15 & tag15 == line_4; // texelFetch.ts:93
   wire in_ready_or_141 = in_ready_or_137 | in_ready_and_154 | in_ready_and_155 | in_ready_and_156 | in_ready_and_157; // texelFetch.ts:44
-  wire in_ready_and_158 = allocated16 & tag16 == line_4; // texelFetch.ts:91
-  wire in_ready_and_159 = allocated17 & tag17 == line_4; // texelFetch.ts:91
-  wire in_ready_and_160 = allocated18 & tag18 == line_4; // texelFetch.ts:91
-  wire in_ready_and_161 = allocated19 & tag19 == line_4; // texelFetch.ts:91
+  wire in_ready_and_158 = allocated16 & tag16 == line_4; // texelFetch.ts:93
+  wire in_ready_and_159 = allocated17 & tag17 == line_4; // texelFetch.ts:93
+  wire in_ready_and_160 = allocated18 & tag18 == line_4; // texelFetch.ts:93
+  wire in_ready_and_161 = allocated19 & tag19 == line_4; // texelFetch.ts:93
   wire in_ready_or_145 = in_ready_or_141 | in_ready_and_158 | in_ready_and_159 | in_ready_and_160 | in_ready_and_161; // texelFetch.ts:44
-  wire in_ready_and_162 = allocated20 & tag20 == line_4; // texelFetch.ts:91
-  wire in_ready_and_163 = allocated21 & tag21 == line_4; // texelFetch.ts:91
-  wire in_ready_and_164 = allocated22 & tag22 == line_4; // texelFetch.ts:91
-  wire in_ready_and_165 = allocated23 & tag23 == line_4; // texelFetch.ts:91
+  wire in_ready_and_162 = allocated20 & tag20 == line_4; // texelFetch.ts:93
+  wire in_ready_and_163 = allocated21 & tag21 == line_4; // texelFetch.ts:93
+  wire in_ready_and_164 = allocated22 & tag22 == line_4; // texelFetch.ts:93
+  wire in_ready_and_165 = allocated23 & tag23 == line_4; // texelFetch.ts:93
   wire in_ready_or_149 = in_ready_or_145 | in_ready_and_162 | in_ready_and_163 | in_ready_and_164 | in_ready_and_165; // texelFetch.ts:44
-  wire in_ready_and_166 = allocated24 & tag24 == line_4; // texelFetch.ts:91
-  wire in_ready_and_167 = allocated25 & tag25 == line_4; // texelFetch.ts:91
-  wire in_ready_and_168 = allocated26 & tag26 == line_4; // texelFetch.ts:91
-  wire in_ready_and_169 = allocated27 & tag27 == line_4; // texelFetch.ts:91
+  wire in_ready_and_166 = allocated24 & tag24 == line_4; // texelFetch.ts:93
+  wire in_ready_and_167 = allocated25 & tag25 == line_4; // texelFetch.ts:93
+  wire in_ready_and_168 = allocated26 & tag26 == line_4; // texelFetch.ts:93
+  wire in_ready_and_169 = allocated27 & tag27 == line_4; // texelFetch.ts:93
   wire in_ready_or_153 = in_ready_or_149 | in_ready_and_166 | in_ready_and_167 | in_ready_and_168 | in_ready_and_169; // texelFetch.ts:44
-  wire in_ready_and_170 = allocated28 & tag28 == line_4; // texelFetch.ts:91
-  wire in_ready_and_171 = allocated29 & tag29 == line_4; // texelFetch.ts:91
-  wire in_ready_and_172 = allocated30 & tag30 == line_4; // texelFetch.ts:91
-  wire in_ready_and_173 = allocated31 & tag31 == line_4; // texelFetch.ts:91
+  wire in_ready_and_170 = allocated28 & tag28 == line_4; // texelFetch.ts:93
+  wire in_ready_and_171 = allocated29 & tag29 == line_4; // texelFetch.ts:93
+  wire in_ready_and_172 = allocated30 & tag30 == line_4; // texelFetch.ts:93
+  wire in_ready_and_173 = allocated31 & tag31 == line_4; // texelFetch.ts:93
   wire in_ready_or_157 = in_ready_or_153 | in_ready_and_170 | in_ready_and_171 | in_ready_and_172 | in_ready_and_173; // texelFetch.ts:44
-  wire in_ready_and_174 = in_valid & needed_4 & ~resolved4 & ~in_ready_or_157; // texelFetch.ts:103
+  wire in_ready_and_174 = in_valid & needed_4 & ~resolved4 & ~in_ready_or_157; // texelFetch.ts:105
   wire in_ready_or_158 = in_ready_and_34 | in_ready_and_69 | in_ready_and_104 | in_ready_and_139 | in_ready_and_174; // texelFetch.ts:44
-  wire needed_5 = in_needed[5]; // texelFetch.ts:96
-  wire [15:0] line_5 = in_addr_5[17:2]; // texelFetch.ts:90
-  wire in_ready_and_177 = allocated0 & tag0 == line_5; // texelFetch.ts:91
-  wire in_ready_and_178 = allocated1 & tag1 == line_5; // texelFetch.ts:91
-  wire in_ready_and_179 = allocated2 & tag2 == line_5; // texelFetch.ts:91
-  wire in_ready_and_180 = allocated3 & tag3 == line_5; // texelFetch.ts:91
+  wire needed_5 = in_needed[5]; // texelFetch.ts:98
+  wire [15:0] line_5 = in_addr_5[17:2]; // texelFetch.ts:92
+  wire in_ready_and_177 = allocated0 & tag0 == line_5; // texelFetch.ts:93
+  wire in_ready_and_178 = allocated1 & tag1 == line_5; // texelFetch.ts:93
+  wire in_ready_and_179 = allocated2 & tag2 == line_5; // texelFetch.ts:93
+  wire in_ready_and_180 = allocated3 & tag3 == line_5; // texelFetch.ts:93
   wire in_ready_or_161 = in_ready_and_177 | in_ready_and_178 | in_ready_and_179 | in_ready_and_180; // texelFetch.ts:44
-  wire in_ready_and_181 = allocated4 & tag4 == line_5; // texelFetch.ts:91
-  wire in_ready_and_182 = allocated5 & tag5 == line_5; // texelFetch.ts:91
-  wire in_ready_and_183 = allocated6 & tag6 == line_5; // texelFetch.ts:91
-  wire in_ready_and_184 = allocated7 & tag7 == line_5; // texelFetch.ts:91
+  wire in_ready_and_181 = allocated4 & tag4 == line_5; // texelFetch.ts:93
+  wire in_ready_and_182 = allocated5 & tag5 == line_5; // texelFetch.ts:93
+  wire in_ready_and_183 = allocated6 & tag6 == line_5; // texelFetch.ts:93
+  wire in_ready_and_184 = allocated7 & tag7 == line_5; // texelFetch.ts:93
   wire in_ready_or_165 = in_ready_or_161 | in_ready_and_181 | in_ready_and_182 | in_ready_and_183 | in_ready_and_184; // texelFetch.ts:44
-  wire in_ready_and_185 = allocated8 & tag8 == line_5; // texelFetch.ts:91
-  wire in_ready_and_186 = allocated9 & tag9 == line_5; // texelFetch.ts:91
-  wire in_ready_and_187 = allocated10 & tag10 == line_5; // texelFetch.ts:91
-  wire in_ready_and_188 = allocated11 & tag11 == line_5; // texelFetch.ts:91
+  wire in_ready_and_185 = allocated8 & tag8 == line_5; // texelFetch.ts:93
+  wire in_ready_and_186 = allocated9 & tag9 == line_5; // texelFetch.ts:93
+  wire in_ready_and_187 = allocated10 & tag10 == line_5; // texelFetch.ts:93
+  wire in_ready_and_188 = allocated11 & tag11 == line_5; // texelFetch.ts:93
   wire in_ready_or_169 = in_ready_or_165 | in_ready_and_185 | in_ready_and_186 | in_ready_and_187 | in_ready_and_188; // texelFetch.ts:44
-  wire in_ready_and_189 = allocated12 & tag12 == line_5; // texelFetch.ts:91
-  wire in_ready_and_190 = allocated13 & tag13 == line_5; // texelFetch.ts:91
-  wire in_ready_and_191 = allocated14 & tag14 == line_5; // texelFetch.ts:91
-  wire in_ready_and_192 = allocated15 & tag15 == line_5; // texelFetch.ts:91
+  wire in_ready_and_189 = allocated12 & tag12 == line_5; // texelFetch.ts:93
+  wire in_ready_and_190 = allocated13 & tag13 == line_5; // texelFetch.ts:93
+  wire in_ready_and_191 = allocated14 & tag14 == line_5; // texelFetch.ts:93
+  wire in_ready_and_192 = allocated15 & tag15 == line_5; // texelFetch.ts:93
   wire in_ready_or_173 = in_ready_or_169 | in_ready_and_189 | in_ready_and_190 | in_ready_and_191 | in_ready_and_192; // texelFetch.ts:44
-  wire in_ready_and_193 = allocated16 & tag16 == line_5; // texelFetch.ts:91
-  wire in_ready_and_194 = allocated17 & tag17 == line_5; // texelFetch.ts:91
-  wire in_ready_and_195 = allocated18 & tag18 == line_5; // texelFetch.ts:91
-  wire in_ready_and_196 = allocated19 & tag19 == line_5; // texelFetch.ts:91
+  wire in_ready_and_193 = allocated16 & tag16 == line_5; // texelFetch.ts:93
+  wire in_ready_and_194 = allocated17 & tag17 == line_5; // texelFetch.ts:93
+  wire in_ready_and_195 = allocated18 & tag18 == line_5; // texelFetch.ts:93
+  wire in_ready_and_196 = allocated19 & tag19 == line_5; // texelFetch.ts:93
   wire in_ready_or_177 = in_ready_or_173 | in_ready_and_193 | in_ready_and_194 | in_ready_and_195 | in_ready_and_196; // texelFetch.ts:44
-  wire in_ready_and_197 = allocated20 & tag20 == line_5; // texelFetch.ts:91
-  wire in_ready_and_198 = allocated21 & tag21 == line_5; // texelFetch.ts:91
-  wire in_ready_and_199 = allocated22 & tag22 == line_5; // texelFetch.ts:91
-  wire in_ready_and_200 = allocated23 & tag23 == line_5; // texelFetch.ts:91
+  wire in_ready_and_197 = allocated20 & tag20 == line_5; // texelFetch.ts:93
+  wire in_ready_and_198 = allocated21 & tag21 == line_5; // texelFetch.ts:93
+  wire in_ready_and_199 = allocated22 & tag22 == line_5; // texelFetch.ts:93
+  wire in_ready_and_200 = allocated23 & tag23 == line_5; // texelFetch.ts:93
   wire in_ready_or_181 = in_ready_or_177 | in_ready_and_197 | in_ready_and_198 | in_ready_and_199 | in_ready_and_200; // texelFetch.ts:44
-  wire in_ready_and_201 = allocated24 & tag24 == line_5; // texelFetch.ts:91
-  wire in_ready_and_202 = allocated25 & tag25 == line_5; // texelFetch.ts:91
-  wire in_ready_and_203 = allocated26 & tag26 == line_5; // texelFetch.ts:91
-  wire in_ready_and_204 = allocated27 & tag27 == line_5; // texelFetch.ts:91
+  wire in_ready_and_201 = allocated24 & tag24 == line_5; // texelFetch.ts:93
+  wire in_ready_and_202 = allocated25 & tag25 == line_5; // texelFetch.ts:93
+  wire in_ready_and_203 = allocated26 & tag26 == line_5; // texelFetch.ts:93
+  wire in_ready_and_204 = allocated27 & tag27 == line_5; // texelFetch.ts:93
   wire in_ready_or_185 = in_ready_or_181 | in_ready_and_201 | in_ready_and_202 | in_ready_and_203 | in_ready_and_204; // texelFetch.ts:44
-  wire in_ready_and_205 = allocated28 & tag28 == line_5; // texelFetch.ts:91
-  wire in_ready_and_206 = allocated29 & tag29 == line_5; // texelFetch.ts:91
-  wire in_ready_and_207 = allocated30 & tag30 == line_5; // texelFetch.ts:91
-  wire in_ready_and_208 = allocated31 & tag31 == line_5; // texelFetch.ts:91
+  wire in_ready_and_205 = allocated28 & tag28 == line_5; // texelFetch.ts:93
+  wire in_ready_and_206 = allocated29 & tag29 == line_5; // texelFetch.ts:93
+  wire in_ready_and_207 = allocated30 & tag30 == line_5; // texelFetch.ts:93
+  wire in_ready_and_208 = allocated31 & tag31 == line_5; // texelFetch.ts:93
   wire in_ready_or_189 = in_ready_or_185 | in_ready_and_205 | in_ready_and_206 | in_ready_and_207 | in_ready_and_208; // texelFetch.ts:44
-  wire in_ready_and_209 = in_valid & needed_5 & ~resolved5 & ~in_ready_or_189; // texelFetch.ts:103
-  wire needed_6 = in_needed[6]; // texelFetch.ts:96
-  wire [15:0] line_6 = in_addr_6[17:2]; // texelFetch.ts:90
-  wire in_ready_and_212 = allocated0 & tag0 == line_6; // texelFetch.ts:91
-  wire in_ready_and_213 = allocated1 & tag1 == line_6; // texelFetch.ts:91
-  wire in_ready_and_214 = allocated2 & tag2 == line_6; // texelFetch.ts:91
-  wire in_ready_and_215 = allocated3 & tag3 == line_6; // texelFetch.ts:91
+  wire in_ready_and_209 = in_valid & needed_5 & ~resolved5 & ~in_ready_or_189; // texelFetch.ts:105
+  wire needed_6 = in_needed[6]; // texelFetch.ts:98
+  wire [15:0] line_6 = in_addr_6[17:2]; // texelFetch.ts:92
+  wire in_ready_and_212 = allocated0 & tag0 == line_6; // texelFetch.ts:93
+  wire in_ready_and_213 = allocated1 & tag1 == line_6; // texelFetch.ts:93
+  wire in_ready_and_214 = allocated2 & tag2 == line_6; // texelFetch.ts:93
+  wire in_ready_and_215 = allocated3 & tag3 == line_6; // texelFetch.ts:93
   wire in_ready_or_193 = in_ready_and_212 | in_ready_and_213 | in_ready_and_214 | in_ready_and_215; // texelFetch.ts:44
-  wire in_ready_and_216 = allocated4 & tag4 == line_6; // texelFetch.ts:91
-  wire in_ready_and_217 = allocated5 & tag5 == line_6; // texelFetch.ts:91
-  wire in_ready_and_218 = allocated6 & tag6 == line_6; // texelFetch.ts:91
-  wire in_ready_and_219 = allocated7 & tag7 == line_6; // texelFetch.ts:91
+  wire in_ready_and_216 = allocated4 & tag4 == line_6; // texelFetch.ts:93
+  wire in_ready_and_217 = allocated5 & tag5 == line_6; // texelFetch.ts:93
+  wire in_ready_and_218 = allocated6 & tag6 == line_6; // texelFetch.ts:93
+  wire in_ready_and_219 = allocated7 & tag7 == line_6; // texelFetch.ts:93
   wire in_ready_or_197 = in_ready_or_193 | in_ready_and_216 | in_ready_and_217 | in_ready_and_218 | in_ready_and_219; // texelFetch.ts:44
-  wire in_ready_and_220 = allocated8 & tag8 == line_6; // texelFetch.ts:91
-  wire in_ready_and_221 = allocated9 & tag9 == line_6; // texelFetch.ts:91
-  wire in_ready_and_222 = allocated10 & tag10 == line_6; // texelFetch.ts:91
-  wire in_ready_and_223 = allocated11 & tag11 == line_6; // texelFetch.ts:91
+  wire in_ready_and_220 = allocated8 & tag8 == line_6; // texelFetch.ts:93
+  wire in_ready_and_221 = allocated9 & tag9 == line_6; // texelFetch.ts:93
+  wire in_ready_and_222 = allocated10 & tag10 == line_6; // texelFetch.ts:93
+  wire in_ready_and_223 = allocated11 & tag11 == line_6; // texelFetch.ts:93
   wire in_ready_or_201 = in_ready_or_197 | in_ready_and_220 | in_ready_and_221 | in_ready_and_222 | in_ready_and_223; // texelFetch.ts:44
-  wire in_ready_and_224 = allocated12 & tag12 == line_6; // texelFetch.ts:91
-  wire in_ready_and_225 = allocated13 & tag13 == line_6; // texelFetch.ts:91
-  wire in_ready_and_226 = allocated14 & tag14 == line_6; // texelFetch.ts:91
-  wire in_ready_and_227 = allocated15 & tag15 == line_6; // texelFetch.ts:91
+  wire in_ready_and_224 = allocated12 & tag12 == line_6; // texelFetch.ts:93
+  wire in_ready_and_225 = allocated13 & tag13 == line_6; // texelFetch.ts:93
+  wire in_ready_and_226 = allocated14 & tag14 == line_6; // texelFetch.ts:93
+  wire in_ready_and_227 = allocated15 & tag15 == line_6; // texelFetch.ts:93
   wire in_ready_or_205 = in_ready_or_201 | in_ready_and_224 | in_ready_and_225 | in_ready_and_226 | in_ready_and_227; // texelFetch.ts:44
-  wire in_ready_and_228 = allocated16 & tag16 == line_6; // texelFetch.ts:91
-  wire in_ready_and_229 = allocated17 & tag17 == line_6; // texelFetch.ts:91
-  wire in_ready_and_230 = allocated18 & tag18 == line_6; // texelFetch.ts:91
-  wire in_ready_and_231 = allocated19 & tag19 == line_6; // texelFetch.ts:91
+  wire in_ready_and_228 = allocated16 & tag16 == line_6; // texelFetch.ts:93
+  wire in_ready_and_229 = allocated17 & tag17 == line_6; // texelFetch.ts:93
+  wire in_ready_and_230 = allocated18 & tag18 == line_6; // texelFetch.ts:93
+  wire in_ready_and_231 = allocated19 & tag19 == line_6; // texelFetch.ts:93
   wire in_ready_or_209 = in_ready_or_205 | in_ready_and_228 | in_ready_and_229 | in_ready_and_230 | in_ready_and_231; // texelFetch.ts:44
-  wire in_ready_and_232 = allocated20 & tag20 == line_6; // texelFetch.ts:91
-  wire in_ready_and_233 = allocated21 & tag21 == line_6; // texelFetch.ts:91
-  wire in_ready_and_234 = allocated22 & tag22 == line_6; // texelFetch.ts:91
-  wire in_ready_and_235 = allocated23 & tag23 == line_6; // texelFetch.ts:91
+  wire in_ready_and_232 = allocated20 & tag20 == line_6; // texelFetch.ts:93
+  wire in_ready_and_233 = allocated21 & tag21 == line_6; // texelFetch.ts:93
+  wire in_ready_and_234 = allocated22 & tag22 == line_6; // texelFetch.ts:93
+  wire in_ready_and_235 = allocated23 & tag23 == line_6; // texelFetch.ts:93
   wire in_ready_or_213 = in_ready_or_209 | in_ready_and_232 | in_ready_and_233 | in_ready_and_234 | in_ready_and_235; // texelFetch.ts:44
-  wire in_ready_and_236 = allocated24 & tag24 == line_6; // texelFetch.ts:91
-  wire in_ready_and_237 = allocated25 & tag25 == line_6; // texelFetch.ts:91
-  wire in_ready_and_238 = allocated26 & tag26 == line_6; // texelFetch.ts:91
-  wire in_ready_and_239 = allocated27 & tag27 == line_6; // texelFetch.ts:91
+  wire in_ready_and_236 = allocated24 & tag24 == line_6; // texelFetch.ts:93
+  wire in_ready_and_237 = allocated25 & tag25 == line_6; // texelFetch.ts:93
+  wire in_ready_and_238 = allocated26 & tag26 == line_6; // texelFetch.ts:93
+  wire in_ready_and_239 = allocated27 & tag27 == line_6; // texelFetch.ts:93
   wire in_ready_or_217 = in_ready_or_213 | in_ready_and_236 | in_ready_and_237 | in_ready_and_238 | in_ready_and_239; // texelFetch.ts:44
-  wire in_ready_and_240 = allocated28 & tag28 == line_6; // texelFetch.ts:91
-  wire in_ready_and_241 = allocated29 & tag29 == line_6; // texelFetch.ts:91
-  wire in_ready_and_242 = allocated30 & tag30 == line_6; // texelFetch.ts:91
-  wire in_ready_and_243 = allocated31 & tag31 == line_6; // texelFetch.ts:91
+  wire in_ready_and_240 = allocated28 & tag28 == line_6; // texelFetch.ts:93
+  wire in_ready_and_241 = allocated29 & tag29 == line_6; // texelFetch.ts:93
+  wire in_ready_and_242 = allocated30 & tag30 == line_6; // texelFetch.ts:93
+  wire in_ready_and_243 = allocated31 & tag31 == line_6; // texelFetch.ts:93
   wire in_ready_or_221 = in_ready_or_217 | in_ready_and_240 | in_ready_and_241 | in_ready_and_242 | in_ready_and_243; // texelFetch.ts:44
-  wire in_ready_and_244 = in_valid & needed_6 & ~resolved6 & ~in_ready_or_221; // texelFetch.ts:103
-  wire needed_7 = in_needed[7]; // texelFetch.ts:96
-  wire [15:0] line_7 = in_addr_7[17:2]; // texelFetch.ts:90
-  wire in_ready_and_247 = allocated0 & tag0 == line_7; // texelFetch.ts:91
-  wire in_ready_and_248 = allocated1 & tag1 == line_7; // texelFetch.ts:91
-  wire in_ready_and_249 = allocated2 & tag2 == line_7; // texelFetch.ts:91
-  wire in_ready_and_250 = allocated3 & tag3 == line_7; // texelFetch.ts:91
+  wire in_ready_and_244 = in_valid & needed_6 & ~resolved6 & ~in_ready_or_221; // texelFetch.ts:105
+  wire needed_7 = in_needed[7]; // texelFetch.ts:98
+  wire [15:0] line_7 = in_addr_7[17:2]; // texelFetch.ts:92
+  wire in_ready_and_247 = allocated0 & tag0 == line_7; // texelFetch.ts:93
+  wire in_ready_and_248 = allocated1 & tag1 == line_7; // texelFetch.ts:93
+  wire in_ready_and_249 = allocated2 & tag2 == line_7; // texelFetch.ts:93
+  wire in_ready_and_250 = allocated3 & tag3 == line_7; // texelFetch.ts:93
   wire in_ready_or_225 = in_ready_and_247 | in_ready_and_248 | in_ready_and_249 | in_ready_and_250; // texelFetch.ts:44
-  wire in_ready_and_251 = allocated4 & tag4 == line_7; // texelFetch.ts:91
-  wire in_ready_and_252 = allocated5 & tag5 == line_7; // texelFetch.ts:91
-  wire in_ready_and_253 = allocated6 & tag6 == line_7; // texelFetch.ts:91
-  wire in_ready_and_254 = allocated7 & tag7 == line_7; // texelFetch.ts:91
+  wire in_ready_and_251 = allocated4 & tag4 == line_7; // texelFetch.ts:93
+  wire in_ready_and_252 = allocated5 & tag5 == line_7; // texelFetch.ts:93
+  wire in_ready_and_253 = allocated6 & tag6 == line_7; // texelFetch.ts:93
+  wire in_ready_and_254 = allocated7 & tag7 == line_7; // texelFetch.ts:93
   wire in_ready_or_229 = in_ready_or_225 | in_ready_and_251 | in_ready_and_252 | in_ready_and_253 | in_ready_and_254; // texelFetch.ts:44
-  wire in_ready_and_255 = allocated8 & tag8 == line_7; // texelFetch.ts:91
-  wire in_ready_and_256 = allocated9 & tag9 == line_7; // texelFetch.ts:91
-  wire in_ready_and_257 = allocated10 & tag10 == line_7; // texelFetch.ts:91
-  wire in_ready_and_258 = allocated11 & tag11 == line_7; // texelFetch.ts:91
+  wire in_ready_and_255 = allocated8 & tag8 == line_7; // texelFetch.ts:93
+  wire in_ready_and_256 = allocated9 & tag9 == line_7; // texelFetch.ts:93
+  wire in_ready_and_257 = allocated10 & tag10 == line_7; // texelFetch.ts:93
+  wire in_ready_and_258 = allocated11 & tag11 == line_7; // texelFetch.ts:93
   wire in_ready_or_233 = in_ready_or_229 | in_ready_and_255 | in_ready_and_256 | in_ready_and_257 | in_ready_and_258; // texelFetch.ts:44
-  wire in_ready_and_259 = allocated12 & tag12 == line_7; // texelFetch.ts:91
-  wire in_ready_and_260 = allocated13 & tag13 == line_7; // texelFetch.ts:91
-  wire in_ready_and_261 = allocated14 & tag14 == line_7; // texelFetch.ts:91
-  wire in_ready_and_262 = allocated15 & tag15 == line_7; // texelFetch.ts:91
+  wire in_ready_and_259 = allocated12 & tag12 == line_7; // texelFetch.ts:93
+  wire in_ready_and_260 = allocated13 & tag13 == line_7; // texelFetch.ts:93
+  wire in_ready_and_261 = allocated14 & tag14 == line_7; // texelFetch.ts:93
+  wire in_ready_and_262 = allocated15 & tag15 == line_7; // texelFetch.ts:93
   wire in_ready_or_237 = in_ready_or_233 | in_ready_and_259 | in_ready_and_260 | in_ready_and_261 | in_ready_and_262; // texelFetch.ts:44
-  wire in_ready_and_263 = allocated16 & tag16 == line_7; // texelFetch.ts:91
-  wire in_ready_and_264 = allocated17 & tag17 == line_7; // texelFetch.ts:91
-  wire in_ready_and_265 = allocated18 & tag18 == line_7; // texelFetch.ts:91
-  wire in_ready_and_266 = allocated19 & tag19 == line_7; // texelFetch.ts:91
+  wire in_ready_and_263 = allocated16 & tag16 == line_7; // texelFetch.ts:93
+  wire in_ready_and_264 = allocated17 & tag17 == line_7; // texelFetch.ts:93
+  wire in_ready_and_265 = allocated18 & tag18 == line_7; // texelFetch.ts:93
+  wire in_ready_and_266 = allocated19 & tag19 == line_7; // texelFetch.ts:93
   wire in_ready_or_241 = in_ready_or_237 | in_ready_and_263 | in_ready_and_264 | in_ready_and_265 | in_ready_and_266; // texelFetch.ts:44
-  wire in_ready_and_267 = allocated20 & tag20 == line_7; // texelFetch.ts:91
-  wire in_ready_and_268 = allocated21 & tag21 == line_7; // texelFetch.ts:91
-  wire in_ready_and_269 = allocated22 & tag22 == line_7; // texelFetch.ts:91
-  wire in_ready_and_270 = allocated23 & tag23 == line_7; // texelFetch.ts:91
+  wire in_ready_and_267 = allocated20 & tag20 == line_7; // texelFetch.ts:93
+  wire in_ready_and_268 = allocated21 & tag21 == line_7; // texelFetch.ts:93
+  wire in_ready_and_269 = allocated22 & tag22 == line_7; // texelFetch.ts:93
+  wire in_ready_and_270 = allocated23 & tag23 == line_7; // texelFetch.ts:93
   wire in_ready_or_245 = in_ready_or_241 | in_ready_and_267 | in_ready_and_268 | in_ready_and_269 | in_ready_and_270; // texelFetch.ts:44
-  wire in_ready_and_271 = allocated24 & tag24 == line_7; // texelFetch.ts:91
-  wire in_ready_and_272 = allocated25 & tag25 == line_7; // texelFetch.ts:91
-  wire in_ready_and_273 = allocated26 & tag26 == line_7; // texelFetch.ts:91
-  wire in_ready_and_274 = allocated27 & tag27 == line_7; // texelFetch.ts:91
+  wire in_ready_and_271 = allocated24 & tag24 == line_7; // texelFetch.ts:93
+  wire in_ready_and_272 = allocated25 & tag25 == line_7; // texelFetch.ts:93
+  wire in_ready_and_273 = allocated26 & tag26 == line_7; // texelFetch.ts:93
+  wire in_ready_and_274 = allocated27 & tag27 == line_7; // texelFetch.ts:93
   wire in_ready_or_249 = in_ready_or_245 | in_ready_and_271 | in_ready_and_272 | in_ready_and_273 | in_ready_and_274; // texelFetch.ts:44
-  wire in_ready_and_275 = allocated28 & tag28 == line_7; // texelFetch.ts:91
-  wire in_ready_and_276 = allocated29 & tag29 == line_7; // texelFetch.ts:91
-  wire in_ready_and_277 = allocated30 & tag30 == line_7; // texelFetch.ts:91
-  wire in_ready_and_278 = allocated31 & tag31 == line_7; // texelFetch.ts:91
+  wire in_ready_and_275 = allocated28 & tag28 == line_7; // texelFetch.ts:93
+  wire in_ready_and_276 = allocated29 & tag29 == line_7; // texelFetch.ts:93
+  wire in_ready_and_277 = allocated30 & tag30 == line_7; // texelFetch.ts:93
+  wire in_ready_and_278 = allocated31 & tag31 == line_7; // texelFetch.ts:93
   wire in_ready_or_253 = in_ready_or_249 | in_ready_and_275 | in_ready_and_276 | in_ready_and_277 | in_ready_and_278; // texelFetch.ts:44
-  wire in_ready_and_279 = in_valid & needed_7 & ~resolved7 & ~in_ready_or_253; // texelFetch.ts:103
-  wire go_and = prior_ule & (in_ready_or_158 | in_ready_and_209 | in_ready_and_244 | in_ready_and_279); // texelFetch.ts:120
+  wire in_ready_and_279 = in_valid & needed_7 & ~resolved7 & ~in_ready_or_253; // texelFetch.ts:105
+  wire go_and = prior_ule & (in_ready_or_158 | in_ready_and_209 | in_ready_and_244 | in_ready_and_279); // texelFetch.ts:122
   wire [4:0] index_mux_2 = in_ready_and_29 ? 5'd29 : in_ready_and_30 ? 5'd30 : in_ready_and_31 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_5 = in_ready_and_26 ? 5'd26 : in_ready_and_27 ? 5'd27 : in_ready_and_28 ? 5'd28 : index_mux_2; // texelFetch.ts:43
   wire [4:0] index_mux_8 = in_ready_and_23 ? 5'd23 : in_ready_and_24 ? 5'd24 : in_ready_and_25 ? 5'd25 : index_mux_5; // texelFetch.ts:43
@@ -600,8 +601,8 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_26 = in_ready_and_5 ? 5'd5 : in_ready_and_6 ? 5'd6 : in_ready_and_7 ? 5'd7 : index_mux_23; // texelFetch.ts:43
   wire [4:0] index_mux_29 = in_ready_and_2 ? 5'd2 : in_ready_and_3 ? 5'd3 : in_ready_and_4 ? 5'd4 : index_mux_26; // texelFetch.ts:43
   wire [4:0] index = in_ready_and ? 5'd0 : in_ready_and_1 ? 5'd1 : index_mux_29; // texelFetch.ts:43
-  wire [4:0] in_ready_mux = resolved0 ? index0 : index; // texelFetch.ts:105
-  wire in_ready_or_256 = resolved0 | in_ready_or_30; // texelFetch.ts:105
+  wire [4:0] in_ready_mux = resolved0 ? index0 : index; // texelFetch.ts:107
+  wire in_ready_or_256 = resolved0 | in_ready_or_30; // texelFetch.ts:107
   wire [4:0] index_mux_33 = in_ready_and_66 ? 5'd29 : in_ready_and_67 ? 5'd30 : in_ready_and_68 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_36 = in_ready_and_63 ? 5'd26 : in_ready_and_64 ? 5'd27 : in_ready_and_65 ? 5'd28 : index_mux_33; // texelFetch.ts:43
   wire [4:0] index_mux_39 = in_ready_and_60 ? 5'd23 : in_ready_and_61 ? 5'd24 : in_ready_and_62 ? 5'd25 : index_mux_36; // texelFetch.ts:43
@@ -613,9 +614,9 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_57 = in_ready_and_42 ? 5'd5 : in_ready_and_43 ? 5'd6 : in_ready_and_44 ? 5'd7 : index_mux_54; // texelFetch.ts:43
   wire [4:0] index_mux_60 = in_ready_and_39 ? 5'd2 : in_ready_and_40 ? 5'd3 : in_ready_and_41 ? 5'd4 : index_mux_57; // texelFetch.ts:43
   wire [4:0] index_1 = in_ready_and_37 ? 5'd0 : in_ready_and_38 ? 5'd1 : index_mux_60; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_1 = resolved1 ? index1 : index_1; // texelFetch.ts:105
-  wire in_ready_or_257 = resolved1 | in_ready_or_61; // texelFetch.ts:105
-  wire in_ready_or_258 = needed & in_ready_mux == 5'd0 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd0 & in_ready_or_257; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_1 = resolved1 ? index1 : index_1; // texelFetch.ts:107
+  wire in_ready_or_257 = resolved1 | in_ready_or_61; // texelFetch.ts:107
+  wire in_ready_or_258 = needed & in_ready_mux == 5'd0 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd0 & in_ready_or_257; // texelFetch.ts:107
   wire [4:0] index_mux_64 = in_ready_and_101 ? 5'd29 : in_ready_and_102 ? 5'd30 : in_ready_and_103 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_67 = in_ready_and_98 ? 5'd26 : in_ready_and_99 ? 5'd27 : in_ready_and_100 ? 5'd28 : index_mux_64; // texelFetch.ts:43
   wire [4:0] index_mux_70 = in_ready_and_95 ? 5'd23 : in_ready_and_96 ? 5'd24 : in_ready_and_97 ? 5'd25 : index_mux_67; // texelFetch.ts:43
@@ -627,8 +628,8 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_88 = in_ready_and_77 ? 5'd5 : in_ready_and_78 ? 5'd6 : in_ready_and_79 ? 5'd7 : index_mux_85; // texelFetch.ts:43
   wire [4:0] index_mux_91 = in_ready_and_74 ? 5'd2 : in_ready_and_75 ? 5'd3 : in_ready_and_76 ? 5'd4 : index_mux_88; // texelFetch.ts:43
   wire [4:0] index_2 = in_ready_and_72 ? 5'd0 : in_ready_and_73 ? 5'd1 : index_mux_91; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_2 = resolved2 ? index2 : index_2; // texelFetch.ts:105
-  wire in_ready_or_259 = resolved2 | in_ready_or_93; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_2 = resolved2 ? index2 : index_2; // texelFetch.ts:107
+  wire in_ready_or_259 = resolved2 | in_ready_or_93; // texelFetch.ts:107
   wire [4:0] index_mux_95 = in_ready_and_136 ? 5'd29 : in_ready_and_137 ? 5'd30 : in_ready_and_138 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_98 = in_ready_and_133 ? 5'd26 : in_ready_and_134 ? 5'd27 : in_ready_and_135 ? 5'd28 : index_mux_95; // texelFetch.ts:43
   wire [4:0] index_mux_101 = in_ready_and_130 ? 5'd23 : in_ready_and_131 ? 5'd24 : in_ready_and_132 ? 5'd25 : index_mux_98; // texelFetch.ts:43
@@ -640,9 +641,9 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_119 = in_ready_and_112 ? 5'd5 : in_ready_and_113 ? 5'd6 : in_ready_and_114 ? 5'd7 : index_mux_116; // texelFetch.ts:43
   wire [4:0] index_mux_122 = in_ready_and_109 ? 5'd2 : in_ready_and_110 ? 5'd3 : in_ready_and_111 ? 5'd4 : index_mux_119; // texelFetch.ts:43
   wire [4:0] index_3 = in_ready_and_107 ? 5'd0 : in_ready_and_108 ? 5'd1 : index_mux_122; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_3 = resolved3 ? index3 : index_3; // texelFetch.ts:105
-  wire in_ready_or_261 = resolved3 | in_ready_or_125; // texelFetch.ts:105
-  wire in_ready_or_262 = in_ready_or_258 | needed_2 & in_ready_mux_2 == 5'd0 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd0 & in_ready_or_261; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_3 = resolved3 ? index3 : index_3; // texelFetch.ts:107
+  wire in_ready_or_261 = resolved3 | in_ready_or_125; // texelFetch.ts:107
+  wire in_ready_or_262 = in_ready_or_258 | needed_2 & in_ready_mux_2 == 5'd0 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd0 & in_ready_or_261; // texelFetch.ts:107
   wire [4:0] index_mux_126 = in_ready_and_171 ? 5'd29 : in_ready_and_172 ? 5'd30 : in_ready_and_173 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_129 = in_ready_and_168 ? 5'd26 : in_ready_and_169 ? 5'd27 : in_ready_and_170 ? 5'd28 : index_mux_126; // texelFetch.ts:43
   wire [4:0] index_mux_132 = in_ready_and_165 ? 5'd23 : in_ready_and_166 ? 5'd24 : in_ready_and_167 ? 5'd25 : index_mux_129; // texelFetch.ts:43
@@ -654,8 +655,8 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_150 = in_ready_and_147 ? 5'd5 : in_ready_and_148 ? 5'd6 : in_ready_and_149 ? 5'd7 : index_mux_147; // texelFetch.ts:43
   wire [4:0] index_mux_153 = in_ready_and_144 ? 5'd2 : in_ready_and_145 ? 5'd3 : in_ready_and_146 ? 5'd4 : index_mux_150; // texelFetch.ts:43
   wire [4:0] index_4 = in_ready_and_142 ? 5'd0 : in_ready_and_143 ? 5'd1 : index_mux_153; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_4 = resolved4 ? index4 : index_4; // texelFetch.ts:105
-  wire in_ready_or_263 = resolved4 | in_ready_or_157; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_4 = resolved4 ? index4 : index_4; // texelFetch.ts:107
+  wire in_ready_or_263 = resolved4 | in_ready_or_157; // texelFetch.ts:107
   wire [4:0] index_mux_157 = in_ready_and_206 ? 5'd29 : in_ready_and_207 ? 5'd30 : in_ready_and_208 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_160 = in_ready_and_203 ? 5'd26 : in_ready_and_204 ? 5'd27 : in_ready_and_205 ? 5'd28 : index_mux_157; // texelFetch.ts:43
   wire [4:0] index_mux_163 = in_ready_and_200 ? 5'd23 : in_ready_and_201 ? 5'd24 : in_ready_and_202 ? 5'd25 : index_mux_160; // texelFetch.ts:43
@@ -667,9 +668,9 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_181 = in_ready_and_182 ? 5'd5 : in_ready_and_183 ? 5'd6 : in_ready_and_184 ? 5'd7 : index_mux_178; // texelFetch.ts:43
   wire [4:0] index_mux_184 = in_ready_and_179 ? 5'd2 : in_ready_and_180 ? 5'd3 : in_ready_and_181 ? 5'd4 : index_mux_181; // texelFetch.ts:43
   wire [4:0] index_5 = in_ready_and_177 ? 5'd0 : in_ready_and_178 ? 5'd1 : index_mux_184; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_5 = resolved5 ? index5 : index_5; // texelFetch.ts:105
-  wire in_ready_or_265 = resolved5 | in_ready_or_189; // texelFetch.ts:105
-  wire in_ready_or_266 = in_ready_or_262 | needed_4 & in_ready_mux_4 == 5'd0 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd0 & in_ready_or_265; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_5 = resolved5 ? index5 : index_5; // texelFetch.ts:107
+  wire in_ready_or_265 = resolved5 | in_ready_or_189; // texelFetch.ts:107
+  wire in_ready_or_266 = in_ready_or_262 | needed_4 & in_ready_mux_4 == 5'd0 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd0 & in_ready_or_265; // texelFetch.ts:107
   wire [4:0] index_mux_188 = in_ready_and_241 ? 5'd29 : in_ready_and_242 ? 5'd30 : in_ready_and_243 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_191 = in_ready_and_238 ? 5'd26 : in_ready_and_239 ? 5'd27 : in_ready_and_240 ? 5'd28 : index_mux_188; // texelFetch.ts:43
   wire [4:0] index_mux_194 = in_ready_and_235 ? 5'd23 : in_ready_and_236 ? 5'd24 : in_ready_and_237 ? 5'd25 : index_mux_191; // texelFetch.ts:43
@@ -681,8 +682,8 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_212 = in_ready_and_217 ? 5'd5 : in_ready_and_218 ? 5'd6 : in_ready_and_219 ? 5'd7 : index_mux_209; // texelFetch.ts:43
   wire [4:0] index_mux_215 = in_ready_and_214 ? 5'd2 : in_ready_and_215 ? 5'd3 : in_ready_and_216 ? 5'd4 : index_mux_212; // texelFetch.ts:43
   wire [4:0] index_6 = in_ready_and_212 ? 5'd0 : in_ready_and_213 ? 5'd1 : index_mux_215; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_6 = resolved6 ? index6 : index_6; // texelFetch.ts:105
-  wire in_ready_or_267 = resolved6 | in_ready_or_221; // texelFetch.ts:105
+  wire [4:0] in_ready_mux_6 = resolved6 ? index6 : index_6; // texelFetch.ts:107
+  wire in_ready_or_267 = resolved6 | in_ready_or_221; // texelFetch.ts:107
   wire [4:0] index_mux_219 = in_ready_and_276 ? 5'd29 : in_ready_and_277 ? 5'd30 : in_ready_and_278 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_222 = in_ready_and_273 ? 5'd26 : in_ready_and_274 ? 5'd27 : in_ready_and_275 ? 5'd28 : index_mux_219; // texelFetch.ts:43
   wire [4:0] index_mux_225 = in_ready_and_270 ? 5'd23 : in_ready_and_271 ? 5'd24 : in_ready_and_272 ? 5'd25 : index_mux_222; // texelFetch.ts:43
@@ -694,264 +695,264 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_243 = in_ready_and_252 ? 5'd5 : in_ready_and_253 ? 5'd6 : in_ready_and_254 ? 5'd7 : index_mux_240; // texelFetch.ts:43
   wire [4:0] index_mux_246 = in_ready_and_249 ? 5'd2 : in_ready_and_250 ? 5'd3 : in_ready_and_251 ? 5'd4 : index_mux_243; // texelFetch.ts:43
   wire [4:0] index_7 = in_ready_and_247 ? 5'd0 : in_ready_and_248 ? 5'd1 : index_mux_246; // texelFetch.ts:43
-  wire [4:0] in_ready_mux_7 = resolved7 ? index7 : index_7; // texelFetch.ts:105
-  wire in_ready_or_269 = resolved7 | in_ready_or_253; // texelFetch.ts:105
-  wire in_ready_or_270 = in_ready_or_266 | needed_6 & in_ready_mux_6 == 5'd0 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd0 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_297 = refs0 == 10'd0 & (~allocated0 | present0) & ~in_ready_or_270; // texelFetch.ts:106
-  wire in_ready_or_272 = needed & in_ready_mux == 5'd1 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd1 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_274 = in_ready_or_272 | needed_2 & in_ready_mux_2 == 5'd1 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd1 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_276 = in_ready_or_274 | needed_4 & in_ready_mux_4 == 5'd1 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd1 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_278 = in_ready_or_276 | needed_6 & in_ready_mux_6 == 5'd1 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd1 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_315 = refs1 == 10'd0 & (~allocated1 | present1) & ~in_ready_or_278; // texelFetch.ts:106
-  wire in_ready_or_281 = needed & in_ready_mux == 5'd2 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd2 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_283 = in_ready_or_281 | needed_2 & in_ready_mux_2 == 5'd2 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd2 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_285 = in_ready_or_283 | needed_4 & in_ready_mux_4 == 5'd2 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd2 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_287 = in_ready_or_285 | needed_6 & in_ready_mux_6 == 5'd2 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd2 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_333 = refs2 == 10'd0 & (~allocated2 | present2) & ~in_ready_or_287; // texelFetch.ts:106
-  wire in_ready_or_290 = needed & in_ready_mux == 5'd3 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd3 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_292 = in_ready_or_290 | needed_2 & in_ready_mux_2 == 5'd3 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd3 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_294 = in_ready_or_292 | needed_4 & in_ready_mux_4 == 5'd3 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd3 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_296 = in_ready_or_294 | needed_6 & in_ready_mux_6 == 5'd3 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd3 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_351 = refs3 == 10'd0 & (~allocated3 | present3) & ~in_ready_or_296; // texelFetch.ts:106
+  wire [4:0] in_ready_mux_7 = resolved7 ? index7 : index_7; // texelFetch.ts:107
+  wire in_ready_or_269 = resolved7 | in_ready_or_253; // texelFetch.ts:107
+  wire in_ready_or_270 = in_ready_or_266 | needed_6 & in_ready_mux_6 == 5'd0 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd0 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_297 = refs0 == 10'd0 & (~allocated0 | present0) & ~in_ready_or_270; // texelFetch.ts:108
+  wire in_ready_or_272 = needed & in_ready_mux == 5'd1 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd1 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_274 = in_ready_or_272 | needed_2 & in_ready_mux_2 == 5'd1 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd1 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_276 = in_ready_or_274 | needed_4 & in_ready_mux_4 == 5'd1 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd1 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_278 = in_ready_or_276 | needed_6 & in_ready_mux_6 == 5'd1 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd1 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_315 = refs1 == 10'd0 & (~allocated1 | present1) & ~in_ready_or_278; // texelFetch.ts:108
+  wire in_ready_or_281 = needed & in_ready_mux == 5'd2 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd2 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_283 = in_ready_or_281 | needed_2 & in_ready_mux_2 == 5'd2 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd2 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_285 = in_ready_or_283 | needed_4 & in_ready_mux_4 == 5'd2 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd2 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_287 = in_ready_or_285 | needed_6 & in_ready_mux_6 == 5'd2 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd2 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_333 = refs2 == 10'd0 & (~allocated2 | present2) & ~in_ready_or_287; // texelFetch.ts:108
+  wire in_ready_or_290 = needed & in_ready_mux == 5'd3 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd3 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_292 = in_ready_or_290 | needed_2 & in_ready_mux_2 == 5'd3 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd3 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_294 = in_ready_or_292 | needed_4 & in_ready_mux_4 == 5'd3 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd3 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_296 = in_ready_or_294 | needed_6 & in_ready_mux_6 == 5'd3 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd3 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_351 = refs3 == 10'd0 & (~allocated3 | present3) & ~in_ready_or_296; // texelFetch.ts:108
   wire in_ready_or_297 = in_ready_and_297 | in_ready_and_315 | in_ready_and_333 | in_ready_and_351; // texelFetch.ts:44
-  wire in_ready_or_299 = needed & in_ready_mux == 5'd4 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd4 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_301 = in_ready_or_299 | needed_2 & in_ready_mux_2 == 5'd4 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd4 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_303 = in_ready_or_301 | needed_4 & in_ready_mux_4 == 5'd4 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd4 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_305 = in_ready_or_303 | needed_6 & in_ready_mux_6 == 5'd4 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd4 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_369 = refs4 == 10'd0 & (~allocated4 | present4) & ~in_ready_or_305; // texelFetch.ts:106
-  wire in_ready_or_308 = needed & in_ready_mux == 5'd5 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd5 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_310 = in_ready_or_308 | needed_2 & in_ready_mux_2 == 5'd5 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd5 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_312 = in_ready_or_310 | needed_4 & in_ready_mux_4 == 5'd5 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd5 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_314 = in_ready_or_312 | needed_6 & in_ready_mux_6 == 5'd5 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd5 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_387 = refs5 == 10'd0 & (~allocated5 | present5) & ~in_ready_or_314; // texelFetch.ts:106
-  wire in_ready_or_317 = needed & in_ready_mux == 5'd6 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd6 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_319 = in_ready_or_317 | needed_2 & in_ready_mux_2 == 5'd6 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd6 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_321 = in_ready_or_319 | needed_4 & in_ready_mux_4 == 5'd6 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd6 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_323 = in_ready_or_321 | needed_6 & in_ready_mux_6 == 5'd6 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd6 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_405 = refs6 == 10'd0 & (~allocated6 | present6) & ~in_ready_or_323; // texelFetch.ts:106
-  wire in_ready_or_326 = needed & in_ready_mux == 5'd7 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd7 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_328 = in_ready_or_326 | needed_2 & in_ready_mux_2 == 5'd7 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd7 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_330 = in_ready_or_328 | needed_4 & in_ready_mux_4 == 5'd7 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd7 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_332 = in_ready_or_330 | needed_6 & in_ready_mux_6 == 5'd7 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd7 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_423 = refs7 == 10'd0 & (~allocated7 | present7) & ~in_ready_or_332; // texelFetch.ts:106
+  wire in_ready_or_299 = needed & in_ready_mux == 5'd4 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd4 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_301 = in_ready_or_299 | needed_2 & in_ready_mux_2 == 5'd4 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd4 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_303 = in_ready_or_301 | needed_4 & in_ready_mux_4 == 5'd4 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd4 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_305 = in_ready_or_303 | needed_6 & in_ready_mux_6 == 5'd4 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd4 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_369 = refs4 == 10'd0 & (~allocated4 | present4) & ~in_ready_or_305; // texelFetch.ts:108
+  wire in_ready_or_308 = needed & in_ready_mux == 5'd5 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd5 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_310 = in_ready_or_308 | needed_2 & in_ready_mux_2 == 5'd5 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd5 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_312 = in_ready_or_310 | needed_4 & in_ready_mux_4 == 5'd5 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd5 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_314 = in_ready_or_312 | needed_6 & in_ready_mux_6 == 5'd5 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd5 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_387 = refs5 == 10'd0 & (~allocated5 | present5) & ~in_ready_or_314; // texelFetch.ts:108
+  wire in_ready_or_317 = needed & in_ready_mux == 5'd6 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd6 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_319 = in_ready_or_317 | needed_2 & in_ready_mux_2 == 5'd6 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd6 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_321 = in_ready_or_319 | needed_4 & in_ready_mux_4 == 5'd6 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd6 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_323 = in_ready_or_321 | needed_6 & in_ready_mux_6 == 5'd6 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd6 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_405 = refs6 == 10'd0 & (~allocated6 | present6) & ~in_ready_or_323; // texelFetch.ts:108
+  wire in_ready_or_326 = needed & in_ready_mux == 5'd7 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd7 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_328 = in_ready_or_326 | needed_2 & in_ready_mux_2 == 5'd7 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd7 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_330 = in_ready_or_328 | needed_4 & in_ready_mux_4 == 5'd7 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd7 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_332 = in_ready_or_330 | needed_6 & in_ready_mux_6 == 5'd7 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd7 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_423 = refs7 == 10'd0 & (~allocated7 | present7) & ~in_ready_or_332; // texelFetch.ts:108
   wire in_ready_or_333 = in_ready_or_297 | in_ready_and_369 | in_ready_and_387 | in_ready_and_405 | in_ready_and_423; // texelFetch.ts:44
-  wire in_ready_or_335 = needed & in_ready_mux == 5'd8 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd8 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_337 = in_ready_or_335 | needed_2 & in_ready_mux_2 == 5'd8 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd8 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_339 = in_ready_or_337 | needed_4 & in_ready_mux_4 == 5'd8 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd8 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_341 = in_ready_or_339 | needed_6 & in_ready_mux_6 == 5'd8 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd8 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_441 = refs8 == 10'd0 & (~allocated8 | present8) & ~in_ready_or_341; // texelFetch.ts:106
-  wire in_ready_or_344 = needed & in_ready_mux == 5'd9 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd9 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_346 = in_ready_or_344 | needed_2 & in_ready_mux_2 == 5'd9 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd9 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_348 = in_ready_or_346 | needed_4 & in_ready_mux_4 == 5'd9 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd9 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_350 = in_ready_or_348 | needed_6 & in_ready_mux_6 == 5'd9 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd9 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_459 = refs9 == 10'd0 & (~allocated9 | present9) & ~in_ready_or_350; // texelFetch.ts:106
-  wire in_ready_or_353 = needed & in_ready_mux == 5'd10 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd10 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_355 = in_ready_or_353 | needed_2 & in_ready_mux_2 == 5'd10 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd10 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_357 = in_ready_or_355 | needed_4 & in_ready_mux_4 == 5'd10 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd10 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_359 = in_ready_or_357 | needed_6 & in_ready_mux_6 == 5'd10 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd10 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_477 = refs10 == 10'd0 & (~allocated10 | present10) & ~in_ready_or_359; // texelFetch.ts:106
-  wire in_ready_or_362 = needed & in_ready_mux == 5'd11 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd11 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_364 = in_ready_or_362 | needed_2 & in_ready_mux_2 == 5'd11 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd11 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_366 = in_ready_or_364 | needed_4 & in_ready_mux_4 == 5'd11 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd11 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_368 = in_ready_or_366 | needed_6 & in_ready_mux_6 == 5'd11 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd11 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_495 = refs11 == 10'd0 & (~allocated11 | present11) & ~in_ready_or_368; // texelFetch.ts:106
+  wire in_ready_or_335 = needed & in_ready_mux == 5'd8 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd8 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_337 = in_ready_or_335 | needed_2 & in_ready_mux_2 == 5'd8 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd8 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_339 = in_ready_or_337 | needed_4 & in_ready_mux_4 == 5'd8 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd8 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_341 = in_ready_or_339 | needed_6 & in_ready_mux_6 == 5'd8 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd8 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_441 = refs8 == 10'd0 & (~allocated8 | present8) & ~in_ready_or_341; // texelFetch.ts:108
+  wire in_ready_or_344 = needed & in_ready_mux == 5'd9 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd9 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_346 = in_ready_or_344 | needed_2 & in_ready_mux_2 == 5'd9 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd9 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_348 = in_ready_or_346 | needed_4 & in_ready_mux_4 == 5'd9 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd9 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_350 = in_ready_or_348 | needed_6 & in_ready_mux_6 == 5'd9 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd9 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_459 = refs9 == 10'd0 & (~allocated9 | present9) & ~in_ready_or_350; // texelFetch.ts:108
+  wire in_ready_or_353 = needed & in_ready_mux == 5'd10 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd10 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_355 = in_ready_or_353 | needed_2 & in_ready_mux_2 == 5'd10 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd10 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_357 = in_ready_or_355 | needed_4 & in_ready_mux_4 == 5'd10 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd10 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_359 = in_ready_or_357 | needed_6 & in_ready_mux_6 == 5'd10 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd10 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_477 = refs10 == 10'd0 & (~allocated10 | present10) & ~in_ready_or_359; // texelFetch.ts:108
+  wire in_ready_or_362 = needed & in_ready_mux == 5'd11 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd11 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_364 = in_ready_or_362 | needed_2 & in_ready_mux_2 == 5'd11 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd11 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_366 = in_ready_or_364 | needed_4 & in_ready_mux_4 == 5'd11 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd11 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_368 = in_ready_or_366 | needed_6 & in_ready_mux_6 == 5'd11 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd11 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_495 = refs11 == 10'd0 & (~allocated11 | present11) & ~in_ready_or_368; // texelFetch.ts:108
   wire in_ready_or_369 = in_ready_or_333 | in_ready_and_441 | in_ready_and_459 | in_ready_and_477 | in_ready_and_495; // texelFetch.ts:44
-  wire in_ready_or_371 = needed & in_ready_mux == 5'd12 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd12 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_373 = in_ready_or_371 | needed_2 & in_ready_mux_2 == 5'd12 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd12 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_375 = in_ready_or_373 | needed_4 & in_ready_mux_4 == 5'd12 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd12 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_377 = in_ready_or_375 | needed_6 & in_ready_mux_6 == 5'd12 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd12 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_513 = refs12 == 10'd0 & (~allocated12 | present12) & ~in_ready_or_377; // texelFetch.ts:106
-  wire in_ready_or_380 = needed & in_ready_mux == 5'd13 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd13 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_382 = in_ready_or_380 | needed_2 & in_ready_mux_2 == 5'd13 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd13 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_384 = in_ready_or_382 | needed_4 & in_ready_mux_4 == 5'd13 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd13 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_386 = in_ready_or_384 | needed_6 & in_ready_mux_6 == 5'd13 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd13 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_531 = refs13 == 10'd0 & (~allocated13 | present13) & ~in_ready_or_386; // texelFetch.ts:106
-  wire in_ready_or_389 = needed & in_ready_mux == 5'd14 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd14 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_391 = in_ready_or_389 | needed_2 & in_ready_mux_2 == 5'd14 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd14 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_393 = in_ready_or_391 | needed_4 & in_ready_mux_4 == 5'd14 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd14 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_395 = in_ready_or_393 | needed_6 & in_ready_mux_6 == 5'd14 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd14 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_549 = refs14 == 10'd0 & (~allocated14 | present14) & ~in_ready_or_395; // texelFetch.ts:106
-  wire in_ready_or_398 = needed & in_ready_mux == 5'd15 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd15 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_400 = in_ready_or_398 | needed_2 & in_ready_mux_2 == 5'd15 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd15 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_402 = in_ready_or_400 | needed_4 & in_ready_mux_4 == 5'd15 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd15 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_404 = in_ready_or_402 | needed_6 & in_ready_mux_6 == 5'd15 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd15 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_567 = refs15 == 10'd0 & (~allocated15 | present15) & ~in_ready_or_404; // texelFetch.ts:106
+  wire in_ready_or_371 = needed & in_ready_mux == 5'd12 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd12 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_373 = in_ready_or_371 | needed_2 & in_ready_mux_2 == 5'd12 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd12 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_375 = in_ready_or_373 | needed_4 & in_ready_mux_4 == 5'd12 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd12 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_377 = in_ready_or_375 | needed_6 & in_ready_mux_6 == 5'd12 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd12 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_513 = refs12 == 10'd0 & (~allocated12 | present12) & ~in_ready_or_377; // texelFetch.ts:108
+  wire in_ready_or_380 = needed & in_ready_mux == 5'd13 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd13 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_382 = in_ready_or_380 | needed_2 & in_ready_mux_2 == 5'd13 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd13 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_384 = in_ready_or_382 | needed_4 & in_ready_mux_4 == 5'd13 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd13 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_386 = in_ready_or_384 | needed_6 & in_ready_mux_6 == 5'd13 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd13 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_531 = refs13 == 10'd0 & (~allocated13 | present13) & ~in_ready_or_386; // texelFetch.ts:108
+  wire in_ready_or_389 = needed & in_ready_mux == 5'd14 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd14 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_391 = in_ready_or_389 | needed_2 & in_ready_mux_2 == 5'd14 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd14 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_393 = in_ready_or_391 | needed_4 & in_ready_mux_4 == 5'd14 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd14 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_395 = in_ready_or_393 | needed_6 & in_ready_mux_6 == 5'd14 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd14 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_549 = refs14 == 10'd0 & (~allocated14 | present14) & ~in_ready_or_395; // texelFetch.ts:108
+  wire in_ready_or_398 = needed & in_ready_mux == 5'd15 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd15 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_400 = in_ready_or_398 | needed_2 & in_ready_mux_2 == 5'd15 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd15 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_402 = in_ready_or_400 | needed_4 & in_ready_mux_4 == 5'd15 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd15 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_404 = in_ready_or_402 | needed_6 & in_ready_mux_6 == 5'd15 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd15 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_567 = refs15 == 10'd0 & (~allocated15 | present15) & ~in_ready_or_404; // texelFetch.ts:108
   wire in_ready_or_405 = in_ready_or_369 | in_ready_and_513 | in_ready_and_531 | in_ready_and_549 | in_ready_and_567; // texelFetch.ts:44
-  wire in_ready_or_407 = needed & in_ready_mux == 5'd16 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd16 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_409 = in_ready_or_407 | needed_2 & in_ready_mux_2 == 5'd16 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd16 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_411 = in_ready_or_409 | needed_4 & in_ready_mux_4 == 5'd16 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd16 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_413 = in_ready_or_411 | needed_6 & in_ready_mux_6 == 5'd16 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd16 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_585 = refs16 == 10'd0 & (~allocated16 | present16) & ~in_ready_or_413; // texelFetch.ts:106
-  wire in_ready_or_416 = needed & in_ready_mux == 5'd17 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd17 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_418 = in_ready_or_416 | needed_2 & in_ready_mux_2 == 5'd17 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd17 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_420 = in_ready_or_418 | needed_4 & in_ready_mux_4 == 5'd17 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd17 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_422 = in_ready_or_420 | needed_6 & in_ready_mux_6 == 5'd17 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd17 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_603 = refs17 == 10'd0 & (~allocated17 | present17) & ~in_ready_or_422; // texelFetch.ts:106
-  wire in_ready_or_425 = needed & in_ready_mux == 5'd18 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd18 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_427 = in_ready_or_425 | needed_2 & in_ready_mux_2 == 5'd18 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd18 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_429 = in_ready_or_427 | needed_4 & in_ready_mux_4 == 5'd18 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd18 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_431 = in_ready_or_429 | needed_6 & in_ready_mux_6 == 5'd18 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd18 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_621 = refs18 == 10'd0 & (~allocated18 | present18) & ~in_ready_or_431; // texelFetch.ts:106
-  wire in_ready_or_434 = needed & in_ready_mux == 5'd19 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd19 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_436 = in_ready_or_434 | needed_2 & in_ready_mux_2 == 5'd19 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd19 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_438 = in_ready_or_436 | needed_4 & in_ready_mux_4 == 5'd19 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd19 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_440 = in_ready_or_438 | needed_6 & in_ready_mux_6 == 5'd19 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd19 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_639 = refs19 == 10'd0 & (~allocated19 | present19) & ~in_ready_or_440; // texelFetch.ts:106
+  wire in_ready_or_407 = needed & in_ready_mux == 5'd16 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd16 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_409 = in_ready_or_407 | needed_2 & in_ready_mux_2 == 5'd16 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd16 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_411 = in_ready_or_409 | needed_4 & in_ready_mux_4 == 5'd16 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd16 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_413 = in_ready_or_411 | needed_6 & in_ready_mux_6 == 5'd16 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd16 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_585 = refs16 == 10'd0 & (~allocated16 | present16) & ~in_ready_or_413; // texelFetch.ts:108
+  wire in_ready_or_416 = needed & in_ready_mux == 5'd17 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd17 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_418 = in_ready_or_416 | needed_2 & in_ready_mux_2 == 5'd17 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd17 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_420 = in_ready_or_418 | needed_4 & in_ready_mux_4 == 5'd17 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd17 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_422 = in_ready_or_420 | needed_6 & in_ready_mux_6 == 5'd17 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd17 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_603 = refs17 == 10'd0 & (~allocated17 | present17) & ~in_ready_or_422; // texelFetch.ts:108
+  wire in_ready_or_425 = needed & in_ready_mux == 5'd18 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd18 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_427 = in_ready_or_425 | needed_2 & in_ready_mux_2 == 5'd18 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd18 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_429 = in_ready_or_427 | needed_4 & in_ready_mux_4 == 5'd18 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd18 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_431 = in_ready_or_429 | needed_6 & in_ready_mux_6 == 5'd18 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd18 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_621 = refs18 == 10'd0 & (~allocated18 | present18) & ~in_ready_or_431; // texelFetch.ts:108
+  wire in_ready_or_434 = needed & in_ready_mux == 5'd19 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd19 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_436 = in_ready_or_434 | needed_2 & in_ready_mux_2 == 5'd19 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd19 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_438 = in_ready_or_436 | needed_4 & in_ready_mux_4 == 5'd19 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd19 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_440 = in_ready_or_438 | needed_6 & in_ready_mux_6 == 5'd19 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd19 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_639 = refs19 == 10'd0 & (~allocated19 | present19) & ~in_ready_or_440; // texelFetch.ts:108
   wire in_ready_or_441 = in_ready_or_405 | in_ready_and_585 | in_ready_and_603 | in_ready_and_621 | in_ready_and_639; // texelFetch.ts:44
-  wire in_ready_or_443 = needed & in_ready_mux == 5'd20 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd20 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_445 = in_ready_or_443 | needed_2 & in_ready_mux_2 == 5'd20 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd20 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_447 = in_ready_or_445 | needed_4 & in_ready_mux_4 == 5'd20 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd20 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_449 = in_ready_or_447 | needed_6 & in_ready_mux_6 == 5'd20 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd20 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_657 = refs20 == 10'd0 & (~allocated20 | present20) & ~in_ready_or_449; // texelFetch.ts:106
-  wire in_ready_or_452 = needed & in_ready_mux == 5'd21 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd21 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_454 = in_ready_or_452 | needed_2 & in_ready_mux_2 == 5'd21 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd21 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_456 = in_ready_or_454 | needed_4 & in_ready_mux_4 == 5'd21 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd21 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_458 = in_ready_or_456 | needed_6 & in_ready_mux_6 == 5'd21 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd21 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_675 = refs21 == 10'd0 & (~allocated21 | present21) & ~in_ready_or_458; // texelFetch.ts:106
-  wire in_ready_or_461 = needed & in_ready_mux == 5'd22 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd22 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_463 = in_ready_or_461 | needed_2 & in_ready_mux_2 == 5'd22 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd22 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_465 = in_ready_or_463 | needed_4 & in_ready_mux_4 == 5'd22 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd22 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_467 = in_ready_or_465 | needed_6 & in_ready_mux_6 == 5'd22 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd22 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_693 = refs22 == 10'd0 & (~allocated22 | present22) & ~in_ready_or_467; // texelFetch.ts:106
-  wire in_ready_or_470 = needed & in_ready_mux == 5'd23 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd23 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_472 = in_ready_or_470 | needed_2 & in_ready_mux_2 == 5'd23 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd23 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_474 = in_ready_or_472 | needed_4 & in_ready_mux_4 == 5'd23 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd23 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_476 = in_ready_or_474 | needed_6 & in_ready_mux_6 == 5'd23 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd23 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_711 = refs23 == 10'd0 & (~allocated23 | present23) & ~in_ready_or_476; // texelFetch.ts:106
+  wire in_ready_or_443 = needed & in_ready_mux == 5'd20 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd20 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_445 = in_ready_or_443 | needed_2 & in_ready_mux_2 == 5'd20 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd20 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_447 = in_ready_or_445 | needed_4 & in_ready_mux_4 == 5'd20 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd20 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_449 = in_ready_or_447 | needed_6 & in_ready_mux_6 == 5'd20 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd20 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_657 = refs20 == 10'd0 & (~allocated20 | present20) & ~in_ready_or_449; // texelFetch.ts:108
+  wire in_ready_or_452 = needed & in_ready_mux == 5'd21 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd21 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_454 = in_ready_or_452 | needed_2 & in_ready_mux_2 == 5'd21 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd21 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_456 = in_ready_or_454 | needed_4 & in_ready_mux_4 == 5'd21 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd21 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_458 = in_ready_or_456 | needed_6 & in_ready_mux_6 == 5'd21 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd21 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_675 = refs21 == 10'd0 & (~allocated21 | present21) & ~in_ready_or_458; // texelFetch.ts:108
+  wire in_ready_or_461 = needed & in_ready_mux == 5'd22 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd22 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_463 = in_ready_or_461 | needed_2 & in_ready_mux_2 == 5'd22 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd22 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_465 = in_ready_or_463 | needed_4 & in_ready_mux_4 == 5'd22 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd22 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_467 = in_ready_or_465 | needed_6 & in_ready_mux_6 == 5'd22 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd22 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_693 = refs22 == 10'd0 & (~allocated22 | present22) & ~in_ready_or_467; // texelFetch.ts:108
+  wire in_ready_or_470 = needed & in_ready_mux == 5'd23 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd23 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_472 = in_ready_or_470 | needed_2 & in_ready_mux_2 == 5'd23 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd23 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_474 = in_ready_or_472 | needed_4 & in_ready_mux_4 == 5'd23 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd23 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_476 = in_ready_or_474 | needed_6 & in_ready_mux_6 == 5'd23 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd23 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_711 = refs23 == 10'd0 & (~allocated23 | present23) & ~in_ready_or_476; // texelFetch.ts:108
   wire in_ready_or_477 = in_ready_or_441 | in_ready_and_657 | in_ready_and_675 | in_ready_and_693 | in_ready_and_711; // texelFetch.ts:44
-  wire in_ready_or_479 = needed & in_ready_mux == 5'd24 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd24 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_481 = in_ready_or_479 | needed_2 & in_ready_mux_2 == 5'd24 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd24 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_483 = in_ready_or_481 | needed_4 & in_ready_mux_4 == 5'd24 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd24 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_485 = in_ready_or_483 | needed_6 & in_ready_mux_6 == 5'd24 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd24 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_729 = refs24 == 10'd0 & (~allocated24 | present24) & ~in_ready_or_485; // texelFetch.ts:106
-  wire in_ready_or_488 = needed & in_ready_mux == 5'd25 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd25 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_490 = in_ready_or_488 | needed_2 & in_ready_mux_2 == 5'd25 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd25 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_492 = in_ready_or_490 | needed_4 & in_ready_mux_4 == 5'd25 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd25 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_494 = in_ready_or_492 | needed_6 & in_ready_mux_6 == 5'd25 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd25 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_747 = refs25 == 10'd0 & (~allocated25 | present25) & ~in_ready_or_494; // texelFetch.ts:106
-  wire in_ready_or_497 = needed & in_ready_mux == 5'd26 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd26 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_499 = in_ready_or_497 | needed_2 & in_ready_mux_2 == 5'd26 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd26 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_501 = in_ready_or_499 | needed_4 & in_ready_mux_4 == 5'd26 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd26 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_503 = in_ready_or_501 | needed_6 & in_ready_mux_6 == 5'd26 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd26 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_765 = refs26 == 10'd0 & (~allocated26 | present26) & ~in_ready_or_503; // texelFetch.ts:106
-  wire in_ready_or_506 = needed & in_ready_mux == 5'd27 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd27 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_508 = in_ready_or_506 | needed_2 & in_ready_mux_2 == 5'd27 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd27 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_510 = in_ready_or_508 | needed_4 & in_ready_mux_4 == 5'd27 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd27 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_512 = in_ready_or_510 | needed_6 & in_ready_mux_6 == 5'd27 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd27 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_783 = refs27 == 10'd0 & (~allocated27 | present27) & ~in_ready_or_512; // texelFetch.ts:106
+  wire in_ready_or_479 = needed & in_ready_mux == 5'd24 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd24 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_481 = in_ready_or_479 | needed_2 & in_ready_mux_2 == 5'd24 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd24 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_483 = in_ready_or_481 | needed_4 & in_ready_mux_4 == 5'd24 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd24 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_485 = in_ready_or_483 | needed_6 & in_ready_mux_6 == 5'd24 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd24 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_729 = refs24 == 10'd0 & (~allocated24 | present24) & ~in_ready_or_485; // texelFetch.ts:108
+  wire in_ready_or_488 = needed & in_ready_mux == 5'd25 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd25 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_490 = in_ready_or_488 | needed_2 & in_ready_mux_2 == 5'd25 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd25 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_492 = in_ready_or_490 | needed_4 & in_ready_mux_4 == 5'd25 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd25 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_494 = in_ready_or_492 | needed_6 & in_ready_mux_6 == 5'd25 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd25 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_747 = refs25 == 10'd0 & (~allocated25 | present25) & ~in_ready_or_494; // texelFetch.ts:108
+  wire in_ready_or_497 = needed & in_ready_mux == 5'd26 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd26 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_499 = in_ready_or_497 | needed_2 & in_ready_mux_2 == 5'd26 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd26 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_501 = in_ready_or_499 | needed_4 & in_ready_mux_4 == 5'd26 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd26 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_503 = in_ready_or_501 | needed_6 & in_ready_mux_6 == 5'd26 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd26 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_765 = refs26 == 10'd0 & (~allocated26 | present26) & ~in_ready_or_503; // texelFetch.ts:108
+  wire in_ready_or_506 = needed & in_ready_mux == 5'd27 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd27 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_508 = in_ready_or_506 | needed_2 & in_ready_mux_2 == 5'd27 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd27 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_510 = in_ready_or_508 | needed_4 & in_ready_mux_4 == 5'd27 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd27 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_512 = in_ready_or_510 | needed_6 & in_ready_mux_6 == 5'd27 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd27 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_783 = refs27 == 10'd0 & (~allocated27 | present27) & ~in_ready_or_512; // texelFetch.ts:108
   wire in_ready_or_513 = in_ready_or_477 | in_ready_and_729 | in_ready_and_747 | in_ready_and_765 | in_ready_and_783; // texelFetch.ts:44
-  wire in_ready_or_515 = needed & in_ready_mux == 5'd28 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd28 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_517 = in_ready_or_515 | needed_2 & in_ready_mux_2 == 5'd28 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd28 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_519 = in_ready_or_517 | needed_4 & in_ready_mux_4 == 5'd28 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd28 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_521 = in_ready_or_519 | needed_6 & in_ready_mux_6 == 5'd28 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd28 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_801 = refs28 == 10'd0 & (~allocated28 | present28) & ~in_ready_or_521; // texelFetch.ts:106
-  wire in_ready_or_524 = needed & in_ready_mux == 5'd29 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd29 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_526 = in_ready_or_524 | needed_2 & in_ready_mux_2 == 5'd29 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd29 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_528 = in_ready_or_526 | needed_4 & in_ready_mux_4 == 5'd29 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd29 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_530 = in_ready_or_528 | needed_6 & in_ready_mux_6 == 5'd29 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd29 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_819 = refs29 == 10'd0 & (~allocated29 | present29) & ~in_ready_or_530; // texelFetch.ts:106
-  wire in_ready_or_533 = needed & in_ready_mux == 5'd30 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd30 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_535 = in_ready_or_533 | needed_2 & in_ready_mux_2 == 5'd30 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd30 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_537 = in_ready_or_535 | needed_4 & in_ready_mux_4 == 5'd30 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd30 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_539 = in_ready_or_537 | needed_6 & in_ready_mux_6 == 5'd30 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd30 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_837 = refs30 == 10'd0 & (~allocated30 | present30) & ~in_ready_or_539; // texelFetch.ts:106
-  wire in_ready_or_542 = needed & in_ready_mux == 5'd31 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd31 & in_ready_or_257; // texelFetch.ts:105
-  wire in_ready_or_544 = in_ready_or_542 | needed_2 & in_ready_mux_2 == 5'd31 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd31 & in_ready_or_261; // texelFetch.ts:105
-  wire in_ready_or_546 = in_ready_or_544 | needed_4 & in_ready_mux_4 == 5'd31 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd31 & in_ready_or_265; // texelFetch.ts:105
-  wire in_ready_or_548 = in_ready_or_546 | needed_6 & in_ready_mux_6 == 5'd31 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd31 & in_ready_or_269; // texelFetch.ts:105
-  wire in_ready_and_855 = refs31 == 10'd0 & (~allocated31 | present31) & ~in_ready_or_548; // texelFetch.ts:106
+  wire in_ready_or_515 = needed & in_ready_mux == 5'd28 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd28 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_517 = in_ready_or_515 | needed_2 & in_ready_mux_2 == 5'd28 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd28 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_519 = in_ready_or_517 | needed_4 & in_ready_mux_4 == 5'd28 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd28 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_521 = in_ready_or_519 | needed_6 & in_ready_mux_6 == 5'd28 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd28 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_801 = refs28 == 10'd0 & (~allocated28 | present28) & ~in_ready_or_521; // texelFetch.ts:108
+  wire in_ready_or_524 = needed & in_ready_mux == 5'd29 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd29 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_526 = in_ready_or_524 | needed_2 & in_ready_mux_2 == 5'd29 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd29 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_528 = in_ready_or_526 | needed_4 & in_ready_mux_4 == 5'd29 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd29 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_530 = in_ready_or_528 | needed_6 & in_ready_mux_6 == 5'd29 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd29 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_819 = refs29 == 10'd0 & (~allocated29 | present29) & ~in_ready_or_530; // texelFetch.ts:108
+  wire in_ready_or_533 = needed & in_ready_mux == 5'd30 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd30 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_535 = in_ready_or_533 | needed_2 & in_ready_mux_2 == 5'd30 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd30 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_537 = in_ready_or_535 | needed_4 & in_ready_mux_4 == 5'd30 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd30 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_539 = in_ready_or_537 | needed_6 & in_ready_mux_6 == 5'd30 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd30 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_837 = refs30 == 10'd0 & (~allocated30 | present30) & ~in_ready_or_539; // texelFetch.ts:108
+  wire in_ready_or_542 = needed & in_ready_mux == 5'd31 & in_ready_or_256 | needed_1 & in_ready_mux_1 == 5'd31 & in_ready_or_257; // texelFetch.ts:107
+  wire in_ready_or_544 = in_ready_or_542 | needed_2 & in_ready_mux_2 == 5'd31 & in_ready_or_259 | needed_3 & in_ready_mux_3 == 5'd31 & in_ready_or_261; // texelFetch.ts:107
+  wire in_ready_or_546 = in_ready_or_544 | needed_4 & in_ready_mux_4 == 5'd31 & in_ready_or_263 | needed_5 & in_ready_mux_5 == 5'd31 & in_ready_or_265; // texelFetch.ts:107
+  wire in_ready_or_548 = in_ready_or_546 | needed_6 & in_ready_mux_6 == 5'd31 & in_ready_or_267 | needed_7 & in_ready_mux_7 == 5'd31 & in_ready_or_269; // texelFetch.ts:107
+  wire in_ready_and_855 = refs31 == 10'd0 & (~allocated31 | present31) & ~in_ready_or_548; // texelFetch.ts:108
   wire in_ready_or_549 = in_ready_or_513 | in_ready_and_801 | in_ready_and_819 | in_ready_and_837 | in_ready_and_855; // texelFetch.ts:44
-  wire go = go_and & in_ready_or_549 & prior_ule; // texelFetch.ts:120
+  wire go = go_and & in_ready_or_549 & prior_ule; // texelFetch.ts:122
   wire [2:0] index_mux_250 = in_ready_and_209 ? 3'd5 : in_ready_and_244 ? 3'd6 : in_ready_and_279 ? 3'd7 : 3'd0; // texelFetch.ts:43
   wire [2:0] index_mux_253 = in_ready_and_104 ? 3'd2 : in_ready_and_139 ? 3'd3 : in_ready_and_174 ? 3'd4 : index_mux_250; // texelFetch.ts:43
   wire [2:0] index_8 = in_ready_and_34 ? 3'd0 : in_ready_and_69 ? 3'd1 : index_mux_253; // texelFetch.ts:43
-  wire line_slice_1 = index_8[1]; // texelFetch.ts:118
-  wire line_slice_2 = index_8[0]; // texelFetch.ts:118
-  wire [15:0] line_mux_2 = line_slice_1 ? (line_slice_2 ? line_7 : line_6) : line_slice_2 ? line_5 : line_4; // texelFetch.ts:118
-  wire [15:0] line_mux_5 = line_slice_1 ? (line_slice_2 ? line_3 : line_2) : line_slice_2 ? line_1 : line; // texelFetch.ts:118
-  wire [15:0] line_8 = index_8[2] ? line_mux_2 : line_mux_5; // texelFetch.ts:118
-  wire byAlloc_not = ~in_ready_or_256; // texelFetch.ts:127
-  wire byAlloc = go & line == line_8 & byAlloc_not; // texelFetch.ts:127
-  wire in_ready_and_856 = in_ready_and_34 & line != line_8; // texelFetch.ts:111
-  wire in_ready_and_857 = in_ready_and_69 & line_1 != line_8; // texelFetch.ts:111
-  wire in_ready_and_858 = in_ready_and_104 & line_2 != line_8; // texelFetch.ts:111
-  wire in_ready_and_859 = in_ready_and_139 & line_3 != line_8; // texelFetch.ts:111
+  wire line_slice_1 = index_8[1]; // texelFetch.ts:120
+  wire line_slice_2 = index_8[0]; // texelFetch.ts:120
+  wire [15:0] line_mux_2 = line_slice_1 ? (line_slice_2 ? line_7 : line_6) : line_slice_2 ? line_5 : line_4; // texelFetch.ts:120
+  wire [15:0] line_mux_5 = line_slice_1 ? (line_slice_2 ? line_3 : line_2) : line_slice_2 ? line_1 : line; // texelFetch.ts:120
+  wire [15:0] line_8 = index_8[2] ? line_mux_2 : line_mux_5; // texelFetch.ts:120
+  wire byAlloc_not = ~in_ready_or_256; // texelFetch.ts:129
+  wire byAlloc = go & line == line_8 & byAlloc_not; // texelFetch.ts:129
+  wire in_ready_and_856 = in_ready_and_34 & line != line_8; // texelFetch.ts:113
+  wire in_ready_and_857 = in_ready_and_69 & line_1 != line_8; // texelFetch.ts:113
+  wire in_ready_and_858 = in_ready_and_104 & line_2 != line_8; // texelFetch.ts:113
+  wire in_ready_and_859 = in_ready_and_139 & line_3 != line_8; // texelFetch.ts:113
   wire in_ready_or_552 = in_ready_and_856 | in_ready_and_857 | in_ready_and_858 | in_ready_and_859; // texelFetch.ts:44
-  wire in_ready_and_860 = in_ready_and_174 & line_4 != line_8; // texelFetch.ts:111
-  wire in_ready_and_861 = in_ready_and_209 & line_5 != line_8; // texelFetch.ts:111
-  wire in_ready_and_862 = in_ready_and_244 & line_6 != line_8; // texelFetch.ts:111
-  wire in_ready_and_863 = in_ready_and_279 & line_7 != line_8; // texelFetch.ts:111
+  wire in_ready_and_860 = in_ready_and_174 & line_4 != line_8; // texelFetch.ts:113
+  wire in_ready_and_861 = in_ready_and_209 & line_5 != line_8; // texelFetch.ts:113
+  wire in_ready_and_862 = in_ready_and_244 & line_6 != line_8; // texelFetch.ts:113
+  wire in_ready_and_863 = in_ready_and_279 & line_7 != line_8; // texelFetch.ts:113
   wire in_ready_or_556 = in_ready_or_552 | in_ready_and_860 | in_ready_and_861 | in_ready_and_862 | in_ready_and_863; // texelFetch.ts:44
-  wire in_ready_ule = victim_pointer <= 5'd0; // texelFetch.ts:114
-  wire in_ready_and_864 = in_ready_and_297 & in_ready_ule; // texelFetch.ts:114
-  wire in_ready_ule_1 = victim_pointer <= 5'd1; // texelFetch.ts:114
-  wire in_ready_and_865 = in_ready_and_315 & in_ready_ule_1; // texelFetch.ts:114
-  wire in_ready_ule_2 = victim_pointer <= 5'd2; // texelFetch.ts:114
-  wire in_ready_and_866 = in_ready_and_333 & in_ready_ule_2; // texelFetch.ts:114
-  wire in_ready_ule_3 = victim_pointer <= 5'd3; // texelFetch.ts:114
-  wire in_ready_and_867 = in_ready_and_351 & in_ready_ule_3; // texelFetch.ts:114
+  wire in_ready_ule = victim_pointer <= 5'd0; // texelFetch.ts:116
+  wire in_ready_and_864 = in_ready_and_297 & in_ready_ule; // texelFetch.ts:116
+  wire in_ready_ule_1 = victim_pointer <= 5'd1; // texelFetch.ts:116
+  wire in_ready_and_865 = in_ready_and_315 & in_ready_ule_1; // texelFetch.ts:116
+  wire in_ready_ule_2 = victim_pointer <= 5'd2; // texelFetch.ts:116
+  wire in_ready_and_866 = in_ready_and_333 & in_ready_ule_2; // texelFetch.ts:116
+  wire in_ready_ule_3 = victim_pointer <= 5'd3; // texelFetch.ts:116
+  wire in_ready_and_867 = in_ready_and_351 & in_ready_ule_3; // texelFetch.ts:116
   wire in_ready_or_559 = in_ready_and_864 | in_ready_and_865 | in_ready_and_866 | in_ready_and_867; // texelFetch.ts:44
-  wire in_ready_ule_4 = victim_pointer <= 5'd4; // texelFetch.ts:114
-  wire in_ready_and_868 = in_ready_and_369 & in_ready_ule_4; // texelFetch.ts:114
-  wire in_ready_ule_5 = victim_pointer <= 5'd5; // texelFetch.ts:114
-  wire in_ready_and_869 = in_ready_and_387 & in_ready_ule_5; // texelFetch.ts:114
-  wire in_ready_ule_6 = victim_pointer <= 5'd6; // texelFetch.ts:114
-  wire in_ready_and_870 = in_ready_and_405 & in_ready_ule_6; // texelFetch.ts:114
-  wire in_ready_ule_7 = victim_pointer <= 5'd7; // texelFetch.ts:114
-  wire in_ready_and_871 = in_ready_and_423 & in_ready_ule_7; // texelFetch.ts:114
+  wire in_ready_ule_4 = victim_pointer <= 5'd4; // texelFetch.ts:116
+  wire in_ready_and_868 = in_ready_and_369 & in_ready_ule_4; // texelFetch.ts:116
+  wire in_ready_ule_5 = victim_pointer <= 5'd5; // texelFetch.ts:116
+  wire in_ready_and_869 = in_ready_and_387 & in_ready_ule_5; // texelFetch.ts:116
+  wire in_ready_ule_6 = victim_pointer <= 5'd6; // texelFetch.ts:116
+  wire in_ready_and_870 = in_ready_and_405 & in_ready_ule_6; // texelFetch.ts:116
+  wire in_ready_ule_7 = victim_pointer <= 5'd7; // texelFetch.ts:116
+  wire in_ready_and_871 = in_ready_and_423 & in_ready_ule_7; // texelFetch.ts:116
   wire in_ready_or_563 = in_ready_or_559 | in_ready_and_868 | in_ready_and_869 | in_ready_and_870 | in_ready_and_871; // texelFetch.ts:44
-  wire in_ready_ule_8 = victim_pointer <= 5'd8; // texelFetch.ts:114
-  wire in_ready_and_872 = in_ready_and_441 & in_ready_ule_8; // texelFetch.ts:114
-  wire in_ready_ule_9 = victim_pointer <= 5'd9; // texelFetch.ts:114
-  wire in_ready_and_873 = in_ready_and_459 & in_ready_ule_9; // texelFetch.ts:114
-  wire in_ready_ule_10 = victim_pointer <= 5'd10; // texelFetch.ts:114
-  wire in_ready_and_874 = in_ready_and_477 & in_ready_ule_10; // texelFetch.ts:114
-  wire in_ready_ule_11 = victim_pointer <= 5'd11; // texelFetch.ts:114
-  wire in_ready_and_875 = in_ready_and_495 & in_ready_ule_11; // texelFetch.ts:114
+  wire in_ready_ule_8 = victim_pointer <= 5'd8; // texelFetch.ts:116
+  wire in_ready_and_872 = in_ready_and_441 & in_ready_ule_8; // texelFetch.ts:116
+  wire in_ready_ule_9 = victim_pointer <= 5'd9; // texelFetch.ts:116
+  wire in_ready_and_873 = in_ready_and_459 & in_ready_ule_9; // texelFetch.ts:116
+  wire in_ready_ule_10 = victim_pointer <= 5'd10; // texelFetch.ts:116
+  wire in_ready_and_874 = in_ready_and_477 & in_ready_ule_10; // texelFetch.ts:116
+  wire in_ready_ule_11 = victim_pointer <= 5'd11; // texelFetch.ts:116
+  wire in_ready_and_875 = in_ready_and_495 & in_ready_ule_11; // texelFetch.ts:116
   wire in_ready_or_567 = in_ready_or_563 | in_ready_and_872 | in_ready_and_873 | in_ready_and_874 | in_ready_and_875; // texelFetch.ts:44
-  wire in_ready_ule_12 = victim_pointer <= 5'd12; // texelFetch.ts:114
-  wire in_ready_and_876 = in_ready_and_513 & in_ready_ule_12; // texelFetch.ts:114
-  wire in_ready_ule_13 = victim_pointer <= 5'd13; // texelFetch.ts:114
-  wire in_ready_and_877 = in_ready_and_531 & in_ready_ule_13; // texelFetch.ts:114
-  wire in_ready_ule_14 = victim_pointer <= 5'd14; // texelFetch.ts:114
-  wire in_ready_and_878 = in_ready_and_549 & in_ready_ule_14; // texelFetch.ts:114
-  wire in_ready_ule_15 = victim_pointer <= 5'd15; // texelFetch.ts:114
-  wire in_ready_and_879 = in_ready_and_567 & in_ready_ule_15; // texelFetch.ts:114
+  wire in_ready_ule_12 = victim_pointer <= 5'd12; // texelFetch.ts:116
+  wire in_ready_and_876 = in_ready_and_513 & in_ready_ule_12; // texelFetch.ts:116
+  wire in_ready_ule_13 = victim_pointer <= 5'd13; // texelFetch.ts:116
+  wire in_ready_and_877 = in_ready_and_531 & in_ready_ule_13; // texelFetch.ts:116
+  wire in_ready_ule_14 = victim_pointer <= 5'd14; // texelFetch.ts:116
+  wire in_ready_and_878 = in_ready_and_549 & in_ready_ule_14; // texelFetch.ts:116
+  wire in_ready_ule_15 = victim_pointer <= 5'd15; // texelFetch.ts:116
+  wire in_ready_and_879 = in_ready_and_567 & in_ready_ule_15; // texelFetch.ts:116
   wire in_ready_or_571 = in_ready_or_567 | in_ready_and_876 | in_ready_and_877 | in_ready_and_878 | in_ready_and_879; // texelFetch.ts:44
-  wire in_ready_ule_16 = victim_pointer <= 5'd16; // texelFetch.ts:114
-  wire in_ready_and_880 = in_ready_and_585 & in_ready_ule_16; // texelFetch.ts:114
-  wire in_ready_ule_17 = victim_pointer <= 5'd17; // texelFetch.ts:114
-  wire in_ready_and_881 = in_ready_and_603 & in_ready_ule_17; // texelFetch.ts:114
-  wire in_ready_ule_18 = victim_pointer <= 5'd18; // texelFetch.ts:114
-  wire in_ready_and_882 = in_ready_and_621 & in_ready_ule_18; // texelFetch.ts:114
-  wire in_ready_ule_19 = victim_pointer <= 5'd19; // texelFetch.ts:114
-  wire in_ready_and_883 = in_ready_and_639 & in_ready_ule_19; // texelFetch.ts:114
+  wire in_ready_ule_16 = victim_pointer <= 5'd16; // texelFetch.ts:116
+  wire in_ready_and_880 = in_ready_and_585 & in_ready_ule_16; // texelFetch.ts:116
+  wire in_ready_ule_17 = victim_pointer <= 5'd17; // texelFetch.ts:116
+  wire in_ready_and_881 = in_ready_and_603 & in_ready_ule_17; // texelFetch.ts:116
+  wire in_ready_ule_18 = victim_pointer <= 5'd18; // texelFetch.ts:116
+  wire in_ready_and_882 = in_ready_and_621 & in_ready_ule_18; // texelFetch.ts:116
+  wire in_ready_ule_19 = victim_pointer <= 5'd19; // texelFetch.ts:116
+  wire in_ready_and_883 = in_ready_and_639 & in_ready_ule_19; // texelFetch.ts:116
   wire in_ready_or_575 = in_ready_or_571 | in_ready_and_880 | in_ready_and_881 | in_ready_and_882 | in_ready_and_883; // texelFetch.ts:44
-  wire in_ready_ule_20 = victim_pointer <= 5'd20; // texelFetch.ts:114
-  wire in_ready_and_884 = in_ready_and_657 & in_ready_ule_20; // texelFetch.ts:114
-  wire in_ready_ule_21 = victim_pointer <= 5'd21; // texelFetch.ts:114
-  wire in_ready_and_885 = in_ready_and_675 & in_ready_ule_21; // texelFetch.ts:114
-  wire in_ready_ule_22 = victim_pointer <= 5'd22; // texelFetch.ts:114
-  wire in_ready_and_886 = in_ready_and_693 & in_ready_ule_22; // texelFetch.ts:114
-  wire in_ready_ule_23 = victim_pointer <= 5'd23; // texelFetch.ts:114
-  wire in_ready_and_887 = in_ready_and_711 & in_ready_ule_23; // texelFetch.ts:114
+  wire in_ready_ule_20 = victim_pointer <= 5'd20; // texelFetch.ts:116
+  wire in_ready_and_884 = in_ready_and_657 & in_ready_ule_20; // texelFetch.ts:116
+  wire in_ready_ule_21 = victim_pointer <= 5'd21; // texelFetch.ts:116
+  wire in_ready_and_885 = in_ready_and_675 & in_ready_ule_21; // texelFetch.ts:116
+  wire in_ready_ule_22 = victim_pointer <= 5'd22; // texelFetch.ts:116
+  wire in_ready_and_886 = in_ready_and_693 & in_ready_ule_22; // texelFetch.ts:116
+  wire in_ready_ule_23 = victim_pointer <= 5'd23; // texelFetch.ts:116
+  wire in_ready_and_887 = in_ready_and_711 & in_ready_ule_23; // texelFetch.ts:116
   wire in_ready_or_579 = in_ready_or_575 | in_ready_and_884 | in_ready_and_885 | in_ready_and_886 | in_ready_and_887; // texelFetch.ts:44
-  wire in_ready_ule_24 = victim_pointer <= 5'd24; // texelFetch.ts:114
-  wire in_ready_and_888 = in_ready_and_729 & in_ready_ule_24; // texelFetch.ts:114
-  wire in_ready_ule_25 = victim_pointer <= 5'd25; // texelFetch.ts:114
-  wire in_ready_and_889 = in_ready_and_747 & in_ready_ule_25; // texelFetch.ts:114
-  wire in_ready_ule_26 = victim_pointer <= 5'd26; // texelFetch.ts:114
-  wire in_ready_and_890 = in_ready_and_765 & in_ready_ule_26; // texelFetch.ts:114
-  wire in_ready_ule_27 = victim_pointer <= 5'd27; // texelFetch.ts:114
-  wire in_ready_and_891 = in_ready_and_783 & in_ready_ule_27; // texelFetch.ts:114
+  wire in_ready_ule_24 = victim_pointer <= 5'd24; // texelFetch.ts:116
+  wire in_ready_and_888 = in_ready_and_729 & in_ready_ule_24; // texelFetch.ts:116
+  wire in_ready_ule_25 = victim_pointer <= 5'd25; // texelFetch.ts:116
+  wire in_ready_and_889 = in_ready_and_747 & in_ready_ule_25; // texelFetch.ts:116
+  wire in_ready_ule_26 = victim_pointer <= 5'd26; // texelFetch.ts:116
+  wire in_ready_and_890 = in_ready_and_765 & in_ready_ule_26; // texelFetch.ts:116
+  wire in_ready_ule_27 = victim_pointer <= 5'd27; // texelFetch.ts:116
+  wire in_ready_and_891 = in_ready_and_783 & in_ready_ule_27; // texelFetch.ts:116
   wire in_ready_or_583 = in_ready_or_579 | in_ready_and_888 | in_ready_and_889 | in_ready_and_890 | in_ready_and_891; // texelFetch.ts:44
-  wire in_ready_ule_28 = victim_pointer <= 5'd28; // texelFetch.ts:114
-  wire in_ready_and_892 = in_ready_and_801 & in_ready_ule_28; // texelFetch.ts:114
-  wire in_ready_ule_29 = victim_pointer <= 5'd29; // texelFetch.ts:114
-  wire in_ready_and_893 = in_ready_and_819 & in_ready_ule_29; // texelFetch.ts:114
-  wire in_ready_ule_30 = victim_pointer <= 5'd30; // texelFetch.ts:114
-  wire in_ready_and_894 = in_ready_and_837 & in_ready_ule_30; // texelFetch.ts:114
-  wire in_ready_and_895 = in_ready_and_855 & 1'd1; // texelFetch.ts:114
+  wire in_ready_ule_28 = victim_pointer <= 5'd28; // texelFetch.ts:116
+  wire in_ready_and_892 = in_ready_and_801 & in_ready_ule_28; // texelFetch.ts:116
+  wire in_ready_ule_29 = victim_pointer <= 5'd29; // texelFetch.ts:116
+  wire in_ready_and_893 = in_ready_and_819 & in_ready_ule_29; // texelFetch.ts:116
+  wire in_ready_ule_30 = victim_pointer <= 5'd30; // texelFetch.ts:116
+  wire in_ready_and_894 = in_ready_and_837 & in_ready_ule_30; // texelFetch.ts:116
+  wire in_ready_and_895 = in_ready_and_855 & 1'd1; // texelFetch.ts:116
   wire in_ready_or_587 = in_ready_or_583 | in_ready_and_892 | in_ready_and_893 | in_ready_and_894 | in_ready_and_895; // texelFetch.ts:44
   wire [4:0] index_mux_257 = in_ready_and_893 ? 5'd29 : in_ready_and_894 ? 5'd30 : in_ready_and_895 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_260 = in_ready_and_890 ? 5'd26 : in_ready_and_891 ? 5'd27 : in_ready_and_892 ? 5'd28 : index_mux_257; // texelFetch.ts:43
@@ -975,368 +976,368 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_312 = in_ready_and_387 ? 5'd5 : in_ready_and_405 ? 5'd6 : in_ready_and_423 ? 5'd7 : index_mux_309; // texelFetch.ts:43
   wire [4:0] index_mux_315 = in_ready_and_333 ? 5'd2 : in_ready_and_351 ? 5'd3 : in_ready_and_369 ? 5'd4 : index_mux_312; // texelFetch.ts:43
   wire [4:0] index_10 = in_ready_and_297 ? 5'd0 : in_ready_and_315 ? 5'd1 : index_mux_315; // texelFetch.ts:43
-  wire [4:0] victim = in_ready_or_587 ? index_9 : index_10; // texelFetch.ts:119
-  wire in_ready_and_896 = in_ready_and_297 & victim != 5'd0; // texelFetch.ts:113
-  wire in_ready_and_897 = in_ready_and_315 & victim != 5'd1; // texelFetch.ts:113
-  wire in_ready_and_898 = in_ready_and_333 & victim != 5'd2; // texelFetch.ts:113
-  wire in_ready_and_899 = in_ready_and_351 & victim != 5'd3; // texelFetch.ts:113
+  wire [4:0] victim = in_ready_or_587 ? index_9 : index_10; // texelFetch.ts:121
+  wire in_ready_and_896 = in_ready_and_297 & victim != 5'd0; // texelFetch.ts:115
+  wire in_ready_and_897 = in_ready_and_315 & victim != 5'd1; // texelFetch.ts:115
+  wire in_ready_and_898 = in_ready_and_333 & victim != 5'd2; // texelFetch.ts:115
+  wire in_ready_and_899 = in_ready_and_351 & victim != 5'd3; // texelFetch.ts:115
   wire in_ready_or_590 = in_ready_and_896 | in_ready_and_897 | in_ready_and_898 | in_ready_and_899; // texelFetch.ts:44
-  wire in_ready_and_900 = in_ready_and_369 & victim != 5'd4; // texelFetch.ts:113
-  wire in_ready_and_901 = in_ready_and_387 & victim != 5'd5; // texelFetch.ts:113
-  wire in_ready_and_902 = in_ready_and_405 & victim != 5'd6; // texelFetch.ts:113
-  wire in_ready_and_903 = in_ready_and_423 & victim != 5'd7; // texelFetch.ts:113
+  wire in_ready_and_900 = in_ready_and_369 & victim != 5'd4; // texelFetch.ts:115
+  wire in_ready_and_901 = in_ready_and_387 & victim != 5'd5; // texelFetch.ts:115
+  wire in_ready_and_902 = in_ready_and_405 & victim != 5'd6; // texelFetch.ts:115
+  wire in_ready_and_903 = in_ready_and_423 & victim != 5'd7; // texelFetch.ts:115
   wire in_ready_or_594 = in_ready_or_590 | in_ready_and_900 | in_ready_and_901 | in_ready_and_902 | in_ready_and_903; // texelFetch.ts:44
-  wire in_ready_and_904 = in_ready_and_441 & victim != 5'd8; // texelFetch.ts:113
-  wire in_ready_and_905 = in_ready_and_459 & victim != 5'd9; // texelFetch.ts:113
-  wire in_ready_and_906 = in_ready_and_477 & victim != 5'd10; // texelFetch.ts:113
-  wire in_ready_and_907 = in_ready_and_495 & victim != 5'd11; // texelFetch.ts:113
+  wire in_ready_and_904 = in_ready_and_441 & victim != 5'd8; // texelFetch.ts:115
+  wire in_ready_and_905 = in_ready_and_459 & victim != 5'd9; // texelFetch.ts:115
+  wire in_ready_and_906 = in_ready_and_477 & victim != 5'd10; // texelFetch.ts:115
+  wire in_ready_and_907 = in_ready_and_495 & victim != 5'd11; // texelFetch.ts:115
   wire in_ready_or_598 = in_ready_or_594 | in_ready_and_904 | in_ready_and_905 | in_ready_and_906 | in_ready_and_907; // texelFetch.ts:44
-  wire in_ready_and_908 = in_ready_and_513 & victim != 5'd12; // texelFetch.ts:113
-  wire in_ready_and_909 = in_ready_and_531 & victim != 5'd13; // texelFetch.ts:113
-  wire in_ready_and_910 = in_ready_and_549 & victim != 5'd14; // texelFetch.ts:113
-  wire in_ready_and_911 = in_ready_and_567 & victim != 5'd15; // texelFetch.ts:113
+  wire in_ready_and_908 = in_ready_and_513 & victim != 5'd12; // texelFetch.ts:115
+  wire in_ready_and_909 = in_ready_and_531 & victim != 5'd13; // texelFetch.ts:115
+  wire in_ready_and_910 = in_ready_and_549 & victim != 5'd14; // texelFetch.ts:115
+  wire in_ready_and_911 = in_ready_and_567 & victim != 5'd15; // texelFetch.ts:115
   wire in_ready_or_602 = in_ready_or_598 | in_ready_and_908 | in_ready_and_909 | in_ready_and_910 | in_ready_and_911; // texelFetch.ts:44
-  wire in_ready_and_912 = in_ready_and_585 & victim != 5'd16; // texelFetch.ts:113
-  wire in_ready_and_913 = in_ready_and_603 & victim != 5'd17; // texelFetch.ts:113
-  wire in_ready_and_914 = in_ready_and_621 & victim != 5'd18; // texelFetch.ts:113
-  wire in_ready_and_915 = in_ready_and_639 & victim != 5'd19; // texelFetch.ts:113
+  wire in_ready_and_912 = in_ready_and_585 & victim != 5'd16; // texelFetch.ts:115
+  wire in_ready_and_913 = in_ready_and_603 & victim != 5'd17; // texelFetch.ts:115
+  wire in_ready_and_914 = in_ready_and_621 & victim != 5'd18; // texelFetch.ts:115
+  wire in_ready_and_915 = in_ready_and_639 & victim != 5'd19; // texelFetch.ts:115
   wire in_ready_or_606 = in_ready_or_602 | in_ready_and_912 | in_ready_and_913 | in_ready_and_914 | in_ready_and_915; // texelFetch.ts:44
-  wire in_ready_and_916 = in_ready_and_657 & victim != 5'd20; // texelFetch.ts:113
-  wire in_ready_and_917 = in_ready_and_675 & victim != 5'd21; // texelFetch.ts:113
-  wire in_ready_and_918 = in_ready_and_693 & victim != 5'd22; // texelFetch.ts:113
-  wire in_ready_and_919 = in_ready_and_711 & victim != 5'd23; // texelFetch.ts:113
+  wire in_ready_and_916 = in_ready_and_657 & victim != 5'd20; // texelFetch.ts:115
+  wire in_ready_and_917 = in_ready_and_675 & victim != 5'd21; // texelFetch.ts:115
+  wire in_ready_and_918 = in_ready_and_693 & victim != 5'd22; // texelFetch.ts:115
+  wire in_ready_and_919 = in_ready_and_711 & victim != 5'd23; // texelFetch.ts:115
   wire in_ready_or_610 = in_ready_or_606 | in_ready_and_916 | in_ready_and_917 | in_ready_and_918 | in_ready_and_919; // texelFetch.ts:44
-  wire in_ready_and_920 = in_ready_and_729 & victim != 5'd24; // texelFetch.ts:113
-  wire in_ready_and_921 = in_ready_and_747 & victim != 5'd25; // texelFetch.ts:113
-  wire in_ready_and_922 = in_ready_and_765 & victim != 5'd26; // texelFetch.ts:113
-  wire in_ready_and_923 = in_ready_and_783 & victim != 5'd27; // texelFetch.ts:113
+  wire in_ready_and_920 = in_ready_and_729 & victim != 5'd24; // texelFetch.ts:115
+  wire in_ready_and_921 = in_ready_and_747 & victim != 5'd25; // texelFetch.ts:115
+  wire in_ready_and_922 = in_ready_and_765 & victim != 5'd26; // texelFetch.ts:115
+  wire in_ready_and_923 = in_ready_and_783 & victim != 5'd27; // texelFetch.ts:115
   wire in_ready_or_614 = in_ready_or_610 | in_ready_and_920 | in_ready_and_921 | in_ready_and_922 | in_ready_and_923; // texelFetch.ts:44
-  wire in_ready_and_924 = in_ready_and_801 & victim != 5'd28; // texelFetch.ts:113
-  wire in_ready_and_925 = in_ready_and_819 & victim != 5'd29; // texelFetch.ts:113
-  wire in_ready_and_926 = in_ready_and_837 & victim != 5'd30; // texelFetch.ts:113
-  wire in_ready_and_927 = in_ready_and_855 & victim != 5'd31; // texelFetch.ts:113
+  wire in_ready_and_924 = in_ready_and_801 & victim != 5'd28; // texelFetch.ts:115
+  wire in_ready_and_925 = in_ready_and_819 & victim != 5'd29; // texelFetch.ts:115
+  wire in_ready_and_926 = in_ready_and_837 & victim != 5'd30; // texelFetch.ts:115
+  wire in_ready_and_927 = in_ready_and_855 & victim != 5'd31; // texelFetch.ts:115
   wire in_ready_or_618 = in_ready_or_614 | in_ready_and_924 | in_ready_and_925 | in_ready_and_926 | in_ready_and_927; // texelFetch.ts:44
-  wire go_1 = go & in_ready_or_556 & in_ready_or_618 & 4'd2 <= space; // texelFetch.ts:120
+  wire go_1 = go & in_ready_or_556 & in_ready_or_618 & 4'd2 <= space; // texelFetch.ts:122
   wire [2:0] index_mux_319 = in_ready_and_861 ? 3'd5 : in_ready_and_862 ? 3'd6 : in_ready_and_863 ? 3'd7 : 3'd0; // texelFetch.ts:43
   wire [2:0] index_mux_322 = in_ready_and_858 ? 3'd2 : in_ready_and_859 ? 3'd3 : in_ready_and_860 ? 3'd4 : index_mux_319; // texelFetch.ts:43
   wire [2:0] index_11 = in_ready_and_856 ? 3'd0 : in_ready_and_857 ? 3'd1 : index_mux_322; // texelFetch.ts:43
-  wire line_slice_4 = index_11[1]; // texelFetch.ts:118
-  wire line_slice_5 = index_11[0]; // texelFetch.ts:118
-  wire [15:0] line_mux_8 = line_slice_4 ? (line_slice_5 ? line_7 : line_6) : line_slice_5 ? line_5 : line_4; // texelFetch.ts:118
-  wire [15:0] line_mux_11 = line_slice_4 ? (line_slice_5 ? line_3 : line_2) : line_slice_5 ? line_1 : line; // texelFetch.ts:118
-  wire [15:0] line_9 = index_11[2] ? line_mux_8 : line_mux_11; // texelFetch.ts:118
-  wire byAlloc_1 = go_1 & line == line_9 & byAlloc_not; // texelFetch.ts:127
-  wire done_1 = done | byAlloc | byAlloc_1; // texelFetch.ts:129
-  wire done_2 = ~needed_1 | resolved1 | in_ready_or_61; // texelFetch.ts:125
-  wire byAlloc_not_1 = ~in_ready_or_257; // texelFetch.ts:127
-  wire byAlloc_2 = go & line_1 == line_8 & byAlloc_not_1; // texelFetch.ts:127
-  wire byAlloc_3 = go_1 & line_1 == line_9 & byAlloc_not_1; // texelFetch.ts:127
-  wire done_3 = done_2 | byAlloc_2 | byAlloc_3; // texelFetch.ts:129
-  wire done_4 = ~needed_2 | resolved2 | in_ready_or_93; // texelFetch.ts:125
-  wire byAlloc_not_2 = ~in_ready_or_259; // texelFetch.ts:127
-  wire byAlloc_4 = go & line_2 == line_8 & byAlloc_not_2; // texelFetch.ts:127
-  wire byAlloc_5 = go_1 & line_2 == line_9 & byAlloc_not_2; // texelFetch.ts:127
-  wire done_5 = done_4 | byAlloc_4 | byAlloc_5; // texelFetch.ts:129
-  wire done_6 = ~needed_3 | resolved3 | in_ready_or_125; // texelFetch.ts:125
-  wire byAlloc_not_3 = ~in_ready_or_261; // texelFetch.ts:127
-  wire byAlloc_6 = go & line_3 == line_8 & byAlloc_not_3; // texelFetch.ts:127
-  wire byAlloc_7 = go_1 & line_3 == line_9 & byAlloc_not_3; // texelFetch.ts:127
-  wire done_7 = done_6 | byAlloc_6 | byAlloc_7; // texelFetch.ts:129
-  wire done_8 = ~needed_4 | resolved4 | in_ready_or_157; // texelFetch.ts:125
-  wire byAlloc_not_4 = ~in_ready_or_263; // texelFetch.ts:127
-  wire byAlloc_8 = go & line_4 == line_8 & byAlloc_not_4; // texelFetch.ts:127
-  wire byAlloc_9 = go_1 & line_4 == line_9 & byAlloc_not_4; // texelFetch.ts:127
-  wire done_9 = done_8 | byAlloc_8 | byAlloc_9; // texelFetch.ts:129
-  wire done_10 = ~needed_5 | resolved5 | in_ready_or_189; // texelFetch.ts:125
-  wire byAlloc_not_5 = ~in_ready_or_265; // texelFetch.ts:127
-  wire byAlloc_10 = go & line_5 == line_8 & byAlloc_not_5; // texelFetch.ts:127
-  wire byAlloc_11 = go_1 & line_5 == line_9 & byAlloc_not_5; // texelFetch.ts:127
-  wire done_11 = done_10 | byAlloc_10 | byAlloc_11; // texelFetch.ts:129
-  wire done_12 = ~needed_6 | resolved6 | in_ready_or_221; // texelFetch.ts:125
-  wire byAlloc_not_6 = ~in_ready_or_267; // texelFetch.ts:127
-  wire byAlloc_12 = go & line_6 == line_8 & byAlloc_not_6; // texelFetch.ts:127
-  wire byAlloc_13 = go_1 & line_6 == line_9 & byAlloc_not_6; // texelFetch.ts:127
-  wire done_13 = done_12 | byAlloc_12 | byAlloc_13; // texelFetch.ts:129
-  wire done_14 = ~needed_7 | resolved7 | in_ready_or_253; // texelFetch.ts:125
-  wire byAlloc_not_7 = ~in_ready_or_269; // texelFetch.ts:127
-  wire byAlloc_14 = go & line_7 == line_8 & byAlloc_not_7; // texelFetch.ts:127
-  wire byAlloc_15 = go_1 & line_7 == line_9 & byAlloc_not_7; // texelFetch.ts:127
-  wire done_15 = done_14 | byAlloc_14 | byAlloc_15; // texelFetch.ts:129
-  wire pass_and = in_valid & (done_1 & done_3 & done_5 & done_7 & done_9 & done_11 & done_13 & done_15); // texelFetch.ts:134
-  wire pass = pass_and & ahead_enq_ready; // texelFetch.ts:134
+  wire line_slice_4 = index_11[1]; // texelFetch.ts:120
+  wire line_slice_5 = index_11[0]; // texelFetch.ts:120
+  wire [15:0] line_mux_8 = line_slice_4 ? (line_slice_5 ? line_7 : line_6) : line_slice_5 ? line_5 : line_4; // texelFetch.ts:120
+  wire [15:0] line_mux_11 = line_slice_4 ? (line_slice_5 ? line_3 : line_2) : line_slice_5 ? line_1 : line; // texelFetch.ts:120
+  wire [15:0] line_9 = index_11[2] ? line_mux_8 : line_mux_11; // texelFetch.ts:120
+  wire byAlloc_1 = go_1 & line == line_9 & byAlloc_not; // texelFetch.ts:129
+  wire done_1 = done | byAlloc | byAlloc_1; // texelFetch.ts:131
+  wire done_2 = ~needed_1 | resolved1 | in_ready_or_61; // texelFetch.ts:127
+  wire byAlloc_not_1 = ~in_ready_or_257; // texelFetch.ts:129
+  wire byAlloc_2 = go & line_1 == line_8 & byAlloc_not_1; // texelFetch.ts:129
+  wire byAlloc_3 = go_1 & line_1 == line_9 & byAlloc_not_1; // texelFetch.ts:129
+  wire done_3 = done_2 | byAlloc_2 | byAlloc_3; // texelFetch.ts:131
+  wire done_4 = ~needed_2 | resolved2 | in_ready_or_93; // texelFetch.ts:127
+  wire byAlloc_not_2 = ~in_ready_or_259; // texelFetch.ts:129
+  wire byAlloc_4 = go & line_2 == line_8 & byAlloc_not_2; // texelFetch.ts:129
+  wire byAlloc_5 = go_1 & line_2 == line_9 & byAlloc_not_2; // texelFetch.ts:129
+  wire done_5 = done_4 | byAlloc_4 | byAlloc_5; // texelFetch.ts:131
+  wire done_6 = ~needed_3 | resolved3 | in_ready_or_125; // texelFetch.ts:127
+  wire byAlloc_not_3 = ~in_ready_or_261; // texelFetch.ts:129
+  wire byAlloc_6 = go & line_3 == line_8 & byAlloc_not_3; // texelFetch.ts:129
+  wire byAlloc_7 = go_1 & line_3 == line_9 & byAlloc_not_3; // texelFetch.ts:129
+  wire done_7 = done_6 | byAlloc_6 | byAlloc_7; // texelFetch.ts:131
+  wire done_8 = ~needed_4 | resolved4 | in_ready_or_157; // texelFetch.ts:127
+  wire byAlloc_not_4 = ~in_ready_or_263; // texelFetch.ts:129
+  wire byAlloc_8 = go & line_4 == line_8 & byAlloc_not_4; // texelFetch.ts:129
+  wire byAlloc_9 = go_1 & line_4 == line_9 & byAlloc_not_4; // texelFetch.ts:129
+  wire done_9 = done_8 | byAlloc_8 | byAlloc_9; // texelFetch.ts:131
+  wire done_10 = ~needed_5 | resolved5 | in_ready_or_189; // texelFetch.ts:127
+  wire byAlloc_not_5 = ~in_ready_or_265; // texelFetch.ts:129
+  wire byAlloc_10 = go & line_5 == line_8 & byAlloc_not_5; // texelFetch.ts:129
+  wire byAlloc_11 = go_1 & line_5 == line_9 & byAlloc_not_5; // texelFetch.ts:129
+  wire done_11 = done_10 | byAlloc_10 | byAlloc_11; // texelFetch.ts:131
+  wire done_12 = ~needed_6 | resolved6 | in_ready_or_221; // texelFetch.ts:127
+  wire byAlloc_not_6 = ~in_ready_or_267; // texelFetch.ts:129
+  wire byAlloc_12 = go & line_6 == line_8 & byAlloc_not_6; // texelFetch.ts:129
+  wire byAlloc_13 = go_1 & line_6 == line_9 & byAlloc_not_6; // texelFetch.ts:129
+  wire done_13 = done_12 | byAlloc_12 | byAlloc_13; // texelFetch.ts:131
+  wire done_14 = ~needed_7 | resolved7 | in_ready_or_253; // texelFetch.ts:127
+  wire byAlloc_not_7 = ~in_ready_or_269; // texelFetch.ts:129
+  wire byAlloc_14 = go & line_7 == line_8 & byAlloc_not_7; // texelFetch.ts:129
+  wire byAlloc_15 = go_1 & line_7 == line_9 & byAlloc_not_7; // texelFetch.ts:129
+  wire done_15 = done_14 | byAlloc_14 | byAlloc_15; // texelFetch.ts:131
+  wire pass_and = in_valid & (done_1 & done_3 & done_5 & done_7 & done_9 & done_11 & done_13 & done_15); // texelFetch.ts:136
+  wire pass = pass_and & ahead_enq_ready; // texelFetch.ts:136
   assign in_ready = pass; // texelFetch.ts:47
   wire v = ahead_deq_bits[56]; // paramChecks.ts:13
-  wire out_valid_eq = v == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq = v == 1'd1; // texelFetch.ts:165
   wire [4:0] v_1 = ahead_deq_bits[4:0]; // paramChecks.ts:13
-  wire out_valid_slice = v_1[4]; // texelFetch.ts:165
-  wire out_valid_slice_1 = v_1[3]; // texelFetch.ts:165
-  wire out_valid_slice_2 = v_1[2]; // texelFetch.ts:165
-  wire out_valid_slice_3 = v_1[1]; // texelFetch.ts:165
-  wire out_valid_slice_4 = v_1[0]; // texelFetch.ts:165
-  wire out_valid_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? present31 : present30) : out_valid_slice_4 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? present27 : present26) : out_valid_slice_4 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? present23 : present22) : out_valid_slice_4 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? present19 : present18) : out_valid_slice_4 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_2 : out_valid_mux_5) : out_valid_slice_2 ? out_valid_mux_9 : out_valid_mux_12; // texelFetch.ts:165
-  wire out_valid_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? present15 : present14) : out_valid_slice_4 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? present11 : present10) : out_valid_slice_4 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? present7 : present6) : out_valid_slice_4 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? present3 : present2) : out_valid_slice_4 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_17 : out_valid_mux_20) : out_valid_slice_2 ? out_valid_mux_24 : out_valid_mux_27; // texelFetch.ts:165
-  wire out_valid_or = ~out_valid_eq | (out_valid_slice ? out_valid_mux_14 : out_valid_mux_29) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice = v_1[4]; // texelFetch.ts:167
+  wire out_valid_slice_1 = v_1[3]; // texelFetch.ts:167
+  wire out_valid_slice_2 = v_1[2]; // texelFetch.ts:167
+  wire out_valid_slice_3 = v_1[1]; // texelFetch.ts:167
+  wire out_valid_slice_4 = v_1[0]; // texelFetch.ts:167
+  wire out_valid_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? present31 : present30) : out_valid_slice_4 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? present27 : present26) : out_valid_slice_4 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? present23 : present22) : out_valid_slice_4 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? present19 : present18) : out_valid_slice_4 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_2 : out_valid_mux_5) : out_valid_slice_2 ? out_valid_mux_9 : out_valid_mux_12; // texelFetch.ts:167
+  wire out_valid_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? present15 : present14) : out_valid_slice_4 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? present11 : present10) : out_valid_slice_4 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? present7 : present6) : out_valid_slice_4 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? present3 : present2) : out_valid_slice_4 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? out_valid_mux_17 : out_valid_mux_20) : out_valid_slice_2 ? out_valid_mux_24 : out_valid_mux_27; // texelFetch.ts:167
+  wire out_valid_or = ~out_valid_eq | (out_valid_slice ? out_valid_mux_14 : out_valid_mux_29) == 1'd1; // texelFetch.ts:168
   wire v_2 = ahead_deq_bits[57]; // paramChecks.ts:13
-  wire out_valid_eq_2 = v_2 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_2 = v_2 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_3 = ahead_deq_bits[9:5]; // paramChecks.ts:13
-  wire out_valid_slice_5 = v_3[4]; // texelFetch.ts:165
-  wire out_valid_slice_6 = v_3[3]; // texelFetch.ts:165
-  wire out_valid_slice_7 = v_3[2]; // texelFetch.ts:165
-  wire out_valid_slice_8 = v_3[1]; // texelFetch.ts:165
-  wire out_valid_slice_9 = v_3[0]; // texelFetch.ts:165
-  wire out_valid_mux_33 = out_valid_slice_8 ? (out_valid_slice_9 ? present31 : present30) : out_valid_slice_9 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_36 = out_valid_slice_8 ? (out_valid_slice_9 ? present27 : present26) : out_valid_slice_9 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_40 = out_valid_slice_8 ? (out_valid_slice_9 ? present23 : present22) : out_valid_slice_9 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_43 = out_valid_slice_8 ? (out_valid_slice_9 ? present19 : present18) : out_valid_slice_9 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_45 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_33 : out_valid_mux_36) : out_valid_slice_7 ? out_valid_mux_40 : out_valid_mux_43; // texelFetch.ts:165
-  wire out_valid_mux_48 = out_valid_slice_8 ? (out_valid_slice_9 ? present15 : present14) : out_valid_slice_9 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_51 = out_valid_slice_8 ? (out_valid_slice_9 ? present11 : present10) : out_valid_slice_9 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_55 = out_valid_slice_8 ? (out_valid_slice_9 ? present7 : present6) : out_valid_slice_9 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_58 = out_valid_slice_8 ? (out_valid_slice_9 ? present3 : present2) : out_valid_slice_9 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_60 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_48 : out_valid_mux_51) : out_valid_slice_7 ? out_valid_mux_55 : out_valid_mux_58; // texelFetch.ts:165
-  wire out_valid_or_1 = ~out_valid_eq_2 | (out_valid_slice_5 ? out_valid_mux_45 : out_valid_mux_60) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice_5 = v_3[4]; // texelFetch.ts:167
+  wire out_valid_slice_6 = v_3[3]; // texelFetch.ts:167
+  wire out_valid_slice_7 = v_3[2]; // texelFetch.ts:167
+  wire out_valid_slice_8 = v_3[1]; // texelFetch.ts:167
+  wire out_valid_slice_9 = v_3[0]; // texelFetch.ts:167
+  wire out_valid_mux_33 = out_valid_slice_8 ? (out_valid_slice_9 ? present31 : present30) : out_valid_slice_9 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_36 = out_valid_slice_8 ? (out_valid_slice_9 ? present27 : present26) : out_valid_slice_9 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_40 = out_valid_slice_8 ? (out_valid_slice_9 ? present23 : present22) : out_valid_slice_9 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_43 = out_valid_slice_8 ? (out_valid_slice_9 ? present19 : present18) : out_valid_slice_9 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_45 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_33 : out_valid_mux_36) : out_valid_slice_7 ? out_valid_mux_40 : out_valid_mux_43; // texelFetch.ts:167
+  wire out_valid_mux_48 = out_valid_slice_8 ? (out_valid_slice_9 ? present15 : present14) : out_valid_slice_9 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_51 = out_valid_slice_8 ? (out_valid_slice_9 ? present11 : present10) : out_valid_slice_9 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_55 = out_valid_slice_8 ? (out_valid_slice_9 ? present7 : present6) : out_valid_slice_9 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_58 = out_valid_slice_8 ? (out_valid_slice_9 ? present3 : present2) : out_valid_slice_9 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_60 = out_valid_slice_6 ? (out_valid_slice_7 ? out_valid_mux_48 : out_valid_mux_51) : out_valid_slice_7 ? out_valid_mux_55 : out_valid_mux_58; // texelFetch.ts:167
+  wire out_valid_or_1 = ~out_valid_eq_2 | (out_valid_slice_5 ? out_valid_mux_45 : out_valid_mux_60) == 1'd1; // texelFetch.ts:168
   wire v_4 = ahead_deq_bits[58]; // paramChecks.ts:13
-  wire out_valid_eq_4 = v_4 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_4 = v_4 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_5 = ahead_deq_bits[14:10]; // paramChecks.ts:13
-  wire out_valid_slice_10 = v_5[4]; // texelFetch.ts:165
-  wire out_valid_slice_11 = v_5[3]; // texelFetch.ts:165
-  wire out_valid_slice_12 = v_5[2]; // texelFetch.ts:165
-  wire out_valid_slice_13 = v_5[1]; // texelFetch.ts:165
-  wire out_valid_slice_14 = v_5[0]; // texelFetch.ts:165
-  wire out_valid_mux_64 = out_valid_slice_13 ? (out_valid_slice_14 ? present31 : present30) : out_valid_slice_14 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_67 = out_valid_slice_13 ? (out_valid_slice_14 ? present27 : present26) : out_valid_slice_14 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_71 = out_valid_slice_13 ? (out_valid_slice_14 ? present23 : present22) : out_valid_slice_14 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_74 = out_valid_slice_13 ? (out_valid_slice_14 ? present19 : present18) : out_valid_slice_14 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_76 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_64 : out_valid_mux_67) : out_valid_slice_12 ? out_valid_mux_71 : out_valid_mux_74; // texelFetch.ts:165
-  wire out_valid_mux_79 = out_valid_slice_13 ? (out_valid_slice_14 ? present15 : present14) : out_valid_slice_14 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_82 = out_valid_slice_13 ? (out_valid_slice_14 ? present11 : present10) : out_valid_slice_14 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_86 = out_valid_slice_13 ? (out_valid_slice_14 ? present7 : present6) : out_valid_slice_14 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_89 = out_valid_slice_13 ? (out_valid_slice_14 ? present3 : present2) : out_valid_slice_14 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_91 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_79 : out_valid_mux_82) : out_valid_slice_12 ? out_valid_mux_86 : out_valid_mux_89; // texelFetch.ts:165
-  wire out_valid_or_2 = ~out_valid_eq_4 | (out_valid_slice_10 ? out_valid_mux_76 : out_valid_mux_91) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice_10 = v_5[4]; // texelFetch.ts:167
+  wire out_valid_slice_11 = v_5[3]; // texelFetch.ts:167
+  wire out_valid_slice_12 = v_5[2]; // texelFetch.ts:167
+  wire out_valid_slice_13 = v_5[1]; // texelFetch.ts:167
+  wire out_valid_slice_14 = v_5[0]; // texelFetch.ts:167
+  wire out_valid_mux_64 = out_valid_slice_13 ? (out_valid_slice_14 ? present31 : present30) : out_valid_slice_14 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_67 = out_valid_slice_13 ? (out_valid_slice_14 ? present27 : present26) : out_valid_slice_14 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_71 = out_valid_slice_13 ? (out_valid_slice_14 ? present23 : present22) : out_valid_slice_14 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_74 = out_valid_slice_13 ? (out_valid_slice_14 ? present19 : present18) : out_valid_slice_14 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_76 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_64 : out_valid_mux_67) : out_valid_slice_12 ? out_valid_mux_71 : out_valid_mux_74; // texelFetch.ts:167
+  wire out_valid_mux_79 = out_valid_slice_13 ? (out_valid_slice_14 ? present15 : present14) : out_valid_slice_14 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_82 = out_valid_slice_13 ? (out_valid_slice_14 ? present11 : present10) : out_valid_slice_14 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_86 = out_valid_slice_13 ? (out_valid_slice_14 ? present7 : present6) : out_valid_slice_14 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_89 = out_valid_slice_13 ? (out_valid_slice_14 ? present3 : present2) : out_valid_slice_14 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_91 = out_valid_slice_11 ? (out_valid_slice_12 ? out_valid_mux_79 : out_valid_mux_82) : out_valid_slice_12 ? out_valid_mux_86 : out_valid_mux_89; // texelFetch.ts:167
+  wire out_valid_or_2 = ~out_valid_eq_4 | (out_valid_slice_10 ? out_valid_mux_76 : out_valid_mux_91) == 1'd1; // texelFetch.ts:168
   wire v_6 = ahead_deq_bits[59]; // paramChecks.ts:13
-  wire out_valid_eq_6 = v_6 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_6 = v_6 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_7 = ahead_deq_bits[19:15]; // paramChecks.ts:13
-  wire out_valid_slice_15 = v_7[4]; // texelFetch.ts:165
-  wire out_valid_slice_16 = v_7[3]; // texelFetch.ts:165
-  wire out_valid_slice_17 = v_7[2]; // texelFetch.ts:165
-  wire out_valid_slice_18 = v_7[1]; // texelFetch.ts:165
-  wire out_valid_slice_19 = v_7[0]; // texelFetch.ts:165
-  wire out_valid_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? present31 : present30) : out_valid_slice_19 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_98 = out_valid_slice_18 ? (out_valid_slice_19 ? present27 : present26) : out_valid_slice_19 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? present23 : present22) : out_valid_slice_19 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_105 = out_valid_slice_18 ? (out_valid_slice_19 ? present19 : present18) : out_valid_slice_19 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_107 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_95 : out_valid_mux_98) : out_valid_slice_17 ? out_valid_mux_102 : out_valid_mux_105; // texelFetch.ts:165
-  wire out_valid_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? present15 : present14) : out_valid_slice_19 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_113 = out_valid_slice_18 ? (out_valid_slice_19 ? present11 : present10) : out_valid_slice_19 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? present7 : present6) : out_valid_slice_19 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_120 = out_valid_slice_18 ? (out_valid_slice_19 ? present3 : present2) : out_valid_slice_19 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_122 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_110 : out_valid_mux_113) : out_valid_slice_17 ? out_valid_mux_117 : out_valid_mux_120; // texelFetch.ts:165
-  wire out_valid_or_3 = ~out_valid_eq_6 | (out_valid_slice_15 ? out_valid_mux_107 : out_valid_mux_122) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice_15 = v_7[4]; // texelFetch.ts:167
+  wire out_valid_slice_16 = v_7[3]; // texelFetch.ts:167
+  wire out_valid_slice_17 = v_7[2]; // texelFetch.ts:167
+  wire out_valid_slice_18 = v_7[1]; // texelFetch.ts:167
+  wire out_valid_slice_19 = v_7[0]; // texelFetch.ts:167
+  wire out_valid_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? present31 : present30) : out_valid_slice_19 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_98 = out_valid_slice_18 ? (out_valid_slice_19 ? present27 : present26) : out_valid_slice_19 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? present23 : present22) : out_valid_slice_19 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_105 = out_valid_slice_18 ? (out_valid_slice_19 ? present19 : present18) : out_valid_slice_19 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_107 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_95 : out_valid_mux_98) : out_valid_slice_17 ? out_valid_mux_102 : out_valid_mux_105; // texelFetch.ts:167
+  wire out_valid_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? present15 : present14) : out_valid_slice_19 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_113 = out_valid_slice_18 ? (out_valid_slice_19 ? present11 : present10) : out_valid_slice_19 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? present7 : present6) : out_valid_slice_19 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_120 = out_valid_slice_18 ? (out_valid_slice_19 ? present3 : present2) : out_valid_slice_19 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_122 = out_valid_slice_16 ? (out_valid_slice_17 ? out_valid_mux_110 : out_valid_mux_113) : out_valid_slice_17 ? out_valid_mux_117 : out_valid_mux_120; // texelFetch.ts:167
+  wire out_valid_or_3 = ~out_valid_eq_6 | (out_valid_slice_15 ? out_valid_mux_107 : out_valid_mux_122) == 1'd1; // texelFetch.ts:168
   wire v_8 = ahead_deq_bits[60]; // paramChecks.ts:13
-  wire out_valid_eq_8 = v_8 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_8 = v_8 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_9 = ahead_deq_bits[24:20]; // paramChecks.ts:13
-  wire out_valid_slice_20 = v_9[4]; // texelFetch.ts:165
-  wire out_valid_slice_21 = v_9[3]; // texelFetch.ts:165
-  wire out_valid_slice_22 = v_9[2]; // texelFetch.ts:165
-  wire out_valid_slice_23 = v_9[1]; // texelFetch.ts:165
-  wire out_valid_slice_24 = v_9[0]; // texelFetch.ts:165
-  wire out_valid_mux_126 = out_valid_slice_23 ? (out_valid_slice_24 ? present31 : present30) : out_valid_slice_24 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? present27 : present26) : out_valid_slice_24 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_133 = out_valid_slice_23 ? (out_valid_slice_24 ? present23 : present22) : out_valid_slice_24 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_136 = out_valid_slice_23 ? (out_valid_slice_24 ? present19 : present18) : out_valid_slice_24 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_138 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_126 : out_valid_mux_129) : out_valid_slice_22 ? out_valid_mux_133 : out_valid_mux_136; // texelFetch.ts:165
-  wire out_valid_mux_141 = out_valid_slice_23 ? (out_valid_slice_24 ? present15 : present14) : out_valid_slice_24 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? present11 : present10) : out_valid_slice_24 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_148 = out_valid_slice_23 ? (out_valid_slice_24 ? present7 : present6) : out_valid_slice_24 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_151 = out_valid_slice_23 ? (out_valid_slice_24 ? present3 : present2) : out_valid_slice_24 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_153 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_141 : out_valid_mux_144) : out_valid_slice_22 ? out_valid_mux_148 : out_valid_mux_151; // texelFetch.ts:165
-  wire out_valid_or_4 = ~out_valid_eq_8 | (out_valid_slice_20 ? out_valid_mux_138 : out_valid_mux_153) == 1'd1; // texelFetch.ts:166
-  wire out_valid_and_3 = out_valid_or & out_valid_or_1 & out_valid_or_2 & out_valid_or_3 & out_valid_or_4; // texelFetch.ts:166
+  wire out_valid_slice_20 = v_9[4]; // texelFetch.ts:167
+  wire out_valid_slice_21 = v_9[3]; // texelFetch.ts:167
+  wire out_valid_slice_22 = v_9[2]; // texelFetch.ts:167
+  wire out_valid_slice_23 = v_9[1]; // texelFetch.ts:167
+  wire out_valid_slice_24 = v_9[0]; // texelFetch.ts:167
+  wire out_valid_mux_126 = out_valid_slice_23 ? (out_valid_slice_24 ? present31 : present30) : out_valid_slice_24 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? present27 : present26) : out_valid_slice_24 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_133 = out_valid_slice_23 ? (out_valid_slice_24 ? present23 : present22) : out_valid_slice_24 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_136 = out_valid_slice_23 ? (out_valid_slice_24 ? present19 : present18) : out_valid_slice_24 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_138 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_126 : out_valid_mux_129) : out_valid_slice_22 ? out_valid_mux_133 : out_valid_mux_136; // texelFetch.ts:167
+  wire out_valid_mux_141 = out_valid_slice_23 ? (out_valid_slice_24 ? present15 : present14) : out_valid_slice_24 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? present11 : present10) : out_valid_slice_24 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_148 = out_valid_slice_23 ? (out_valid_slice_24 ? present7 : present6) : out_valid_slice_24 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_151 = out_valid_slice_23 ? (out_valid_slice_24 ? present3 : present2) : out_valid_slice_24 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_153 = out_valid_slice_21 ? (out_valid_slice_22 ? out_valid_mux_141 : out_valid_mux_144) : out_valid_slice_22 ? out_valid_mux_148 : out_valid_mux_151; // texelFetch.ts:167
+  wire out_valid_or_4 = ~out_valid_eq_8 | (out_valid_slice_20 ? out_valid_mux_138 : out_valid_mux_153) == 1'd1; // texelFetch.ts:168
+  wire out_valid_and_3 = out_valid_or & out_valid_or_1 & out_valid_or_2 & out_valid_or_3 & out_valid_or_4; // texelFetch.ts:168
   wire v_10 = ahead_deq_bits[61]; // paramChecks.ts:13
-  wire out_valid_eq_10 = v_10 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_10 = v_10 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_11 = ahead_deq_bits[29:25]; // paramChecks.ts:13
-  wire out_valid_slice_25 = v_11[4]; // texelFetch.ts:165
-  wire out_valid_slice_26 = v_11[3]; // texelFetch.ts:165
-  wire out_valid_slice_27 = v_11[2]; // texelFetch.ts:165
-  wire out_valid_slice_28 = v_11[1]; // texelFetch.ts:165
-  wire out_valid_slice_29 = v_11[0]; // texelFetch.ts:165
-  wire out_valid_mux_157 = out_valid_slice_28 ? (out_valid_slice_29 ? present31 : present30) : out_valid_slice_29 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_160 = out_valid_slice_28 ? (out_valid_slice_29 ? present27 : present26) : out_valid_slice_29 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_164 = out_valid_slice_28 ? (out_valid_slice_29 ? present23 : present22) : out_valid_slice_29 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? present19 : present18) : out_valid_slice_29 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_169 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_157 : out_valid_mux_160) : out_valid_slice_27 ? out_valid_mux_164 : out_valid_mux_167; // texelFetch.ts:165
-  wire out_valid_mux_172 = out_valid_slice_28 ? (out_valid_slice_29 ? present15 : present14) : out_valid_slice_29 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_175 = out_valid_slice_28 ? (out_valid_slice_29 ? present11 : present10) : out_valid_slice_29 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_179 = out_valid_slice_28 ? (out_valid_slice_29 ? present7 : present6) : out_valid_slice_29 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_182 = out_valid_slice_28 ? (out_valid_slice_29 ? present3 : present2) : out_valid_slice_29 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_184 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_172 : out_valid_mux_175) : out_valid_slice_27 ? out_valid_mux_179 : out_valid_mux_182; // texelFetch.ts:165
-  wire out_valid_or_5 = ~out_valid_eq_10 | (out_valid_slice_25 ? out_valid_mux_169 : out_valid_mux_184) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice_25 = v_11[4]; // texelFetch.ts:167
+  wire out_valid_slice_26 = v_11[3]; // texelFetch.ts:167
+  wire out_valid_slice_27 = v_11[2]; // texelFetch.ts:167
+  wire out_valid_slice_28 = v_11[1]; // texelFetch.ts:167
+  wire out_valid_slice_29 = v_11[0]; // texelFetch.ts:167
+  wire out_valid_mux_157 = out_valid_slice_28 ? (out_valid_slice_29 ? present31 : present30) : out_valid_slice_29 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_160 = out_valid_slice_28 ? (out_valid_slice_29 ? present27 : present26) : out_valid_slice_29 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_164 = out_valid_slice_28 ? (out_valid_slice_29 ? present23 : present22) : out_valid_slice_29 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? present19 : present18) : out_valid_slice_29 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_169 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_157 : out_valid_mux_160) : out_valid_slice_27 ? out_valid_mux_164 : out_valid_mux_167; // texelFetch.ts:167
+  wire out_valid_mux_172 = out_valid_slice_28 ? (out_valid_slice_29 ? present15 : present14) : out_valid_slice_29 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_175 = out_valid_slice_28 ? (out_valid_slice_29 ? present11 : present10) : out_valid_slice_29 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_179 = out_valid_slice_28 ? (out_valid_slice_29 ? present7 : present6) : out_valid_slice_29 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_182 = out_valid_slice_28 ? (out_valid_slice_29 ? present3 : present2) : out_valid_slice_29 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_184 = out_valid_slice_26 ? (out_valid_slice_27 ? out_valid_mux_172 : out_valid_mux_175) : out_valid_slice_27 ? out_valid_mux_179 : out_valid_mux_182; // texelFetch.ts:167
+  wire out_valid_or_5 = ~out_valid_eq_10 | (out_valid_slice_25 ? out_valid_mux_169 : out_valid_mux_184) == 1'd1; // texelFetch.ts:168
   wire v_12 = ahead_deq_bits[62]; // paramChecks.ts:13
-  wire out_valid_eq_12 = v_12 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_12 = v_12 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_13 = ahead_deq_bits[34:30]; // paramChecks.ts:13
-  wire out_valid_slice_30 = v_13[4]; // texelFetch.ts:165
-  wire out_valid_slice_31 = v_13[3]; // texelFetch.ts:165
-  wire out_valid_slice_32 = v_13[2]; // texelFetch.ts:165
-  wire out_valid_slice_33 = v_13[1]; // texelFetch.ts:165
-  wire out_valid_slice_34 = v_13[0]; // texelFetch.ts:165
-  wire out_valid_mux_188 = out_valid_slice_33 ? (out_valid_slice_34 ? present31 : present30) : out_valid_slice_34 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_191 = out_valid_slice_33 ? (out_valid_slice_34 ? present27 : present26) : out_valid_slice_34 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_195 = out_valid_slice_33 ? (out_valid_slice_34 ? present23 : present22) : out_valid_slice_34 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_198 = out_valid_slice_33 ? (out_valid_slice_34 ? present19 : present18) : out_valid_slice_34 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_200 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_188 : out_valid_mux_191) : out_valid_slice_32 ? out_valid_mux_195 : out_valid_mux_198; // texelFetch.ts:165
-  wire out_valid_mux_203 = out_valid_slice_33 ? (out_valid_slice_34 ? present15 : present14) : out_valid_slice_34 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_206 = out_valid_slice_33 ? (out_valid_slice_34 ? present11 : present10) : out_valid_slice_34 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_210 = out_valid_slice_33 ? (out_valid_slice_34 ? present7 : present6) : out_valid_slice_34 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_213 = out_valid_slice_33 ? (out_valid_slice_34 ? present3 : present2) : out_valid_slice_34 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_215 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_203 : out_valid_mux_206) : out_valid_slice_32 ? out_valid_mux_210 : out_valid_mux_213; // texelFetch.ts:165
-  wire out_valid_or_6 = ~out_valid_eq_12 | (out_valid_slice_30 ? out_valid_mux_200 : out_valid_mux_215) == 1'd1; // texelFetch.ts:166
+  wire out_valid_slice_30 = v_13[4]; // texelFetch.ts:167
+  wire out_valid_slice_31 = v_13[3]; // texelFetch.ts:167
+  wire out_valid_slice_32 = v_13[2]; // texelFetch.ts:167
+  wire out_valid_slice_33 = v_13[1]; // texelFetch.ts:167
+  wire out_valid_slice_34 = v_13[0]; // texelFetch.ts:167
+  wire out_valid_mux_188 = out_valid_slice_33 ? (out_valid_slice_34 ? present31 : present30) : out_valid_slice_34 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_191 = out_valid_slice_33 ? (out_valid_slice_34 ? present27 : present26) : out_valid_slice_34 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_195 = out_valid_slice_33 ? (out_valid_slice_34 ? present23 : present22) : out_valid_slice_34 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_198 = out_valid_slice_33 ? (out_valid_slice_34 ? present19 : present18) : out_valid_slice_34 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_200 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_188 : out_valid_mux_191) : out_valid_slice_32 ? out_valid_mux_195 : out_valid_mux_198; // texelFetch.ts:167
+  wire out_valid_mux_203 = out_valid_slice_33 ? (out_valid_slice_34 ? present15 : present14) : out_valid_slice_34 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_206 = out_valid_slice_33 ? (out_valid_slice_34 ? present11 : present10) : out_valid_slice_34 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_210 = out_valid_slice_33 ? (out_valid_slice_34 ? present7 : present6) : out_valid_slice_34 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_213 = out_valid_slice_33 ? (out_valid_slice_34 ? present3 : present2) : out_valid_slice_34 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_215 = out_valid_slice_31 ? (out_valid_slice_32 ? out_valid_mux_203 : out_valid_mux_206) : out_valid_slice_32 ? out_valid_mux_210 : out_valid_mux_213; // texelFetch.ts:167
+  wire out_valid_or_6 = ~out_valid_eq_12 | (out_valid_slice_30 ? out_valid_mux_200 : out_valid_mux_215) == 1'd1; // texelFetch.ts:168
   wire v_14 = ahead_deq_bits[63]; // paramChecks.ts:13
-  wire out_valid_eq_14 = v_14 == 1'd1; // texelFetch.ts:163
+  wire out_valid_eq_14 = v_14 == 1'd1; // texelFetch.ts:165
   wire [4:0] v_15 = ahead_deq_bits[39:35]; // paramChecks.ts:13
-  wire out_valid_slice_35 = v_15[4]; // texelFetch.ts:165
-  wire out_valid_slice_36 = v_15[3]; // texelFetch.ts:165
-  wire out_valid_slice_37 = v_15[2]; // texelFetch.ts:165
-  wire out_valid_slice_38 = v_15[1]; // texelFetch.ts:165
-  wire out_valid_slice_39 = v_15[0]; // texelFetch.ts:165
-  wire out_valid_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? present31 : present30) : out_valid_slice_39 ? present29 : present28; // texelFetch.ts:165
-  wire out_valid_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? present27 : present26) : out_valid_slice_39 ? present25 : present24; // texelFetch.ts:165
-  wire out_valid_mux_226 = out_valid_slice_38 ? (out_valid_slice_39 ? present23 : present22) : out_valid_slice_39 ? present21 : present20; // texelFetch.ts:165
-  wire out_valid_mux_229 = out_valid_slice_38 ? (out_valid_slice_39 ? present19 : present18) : out_valid_slice_39 ? present17 : present16; // texelFetch.ts:165
-  wire out_valid_mux_231 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_219 : out_valid_mux_222) : out_valid_slice_37 ? out_valid_mux_226 : out_valid_mux_229; // texelFetch.ts:165
-  wire out_valid_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? present15 : present14) : out_valid_slice_39 ? present13 : present12; // texelFetch.ts:165
-  wire out_valid_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? present11 : present10) : out_valid_slice_39 ? present9 : present8; // texelFetch.ts:165
-  wire out_valid_mux_241 = out_valid_slice_38 ? (out_valid_slice_39 ? present7 : present6) : out_valid_slice_39 ? present5 : present4; // texelFetch.ts:165
-  wire out_valid_mux_244 = out_valid_slice_38 ? (out_valid_slice_39 ? present3 : present2) : out_valid_slice_39 ? present1 : present0; // texelFetch.ts:165
-  wire out_valid_mux_246 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_234 : out_valid_mux_237) : out_valid_slice_37 ? out_valid_mux_241 : out_valid_mux_244; // texelFetch.ts:165
-  wire out_valid_or_7 = ~out_valid_eq_14 | (out_valid_slice_35 ? out_valid_mux_231 : out_valid_mux_246) == 1'd1; // texelFetch.ts:166
-  wire out_valid_and_6 = out_valid_and_3 & out_valid_or_5 & out_valid_or_6 & out_valid_or_7; // texelFetch.ts:166
-  wire issue = ahead_deq_valid & out_valid_and_6 & out_ready; // texelFetch.ts:167
+  wire out_valid_slice_35 = v_15[4]; // texelFetch.ts:167
+  wire out_valid_slice_36 = v_15[3]; // texelFetch.ts:167
+  wire out_valid_slice_37 = v_15[2]; // texelFetch.ts:167
+  wire out_valid_slice_38 = v_15[1]; // texelFetch.ts:167
+  wire out_valid_slice_39 = v_15[0]; // texelFetch.ts:167
+  wire out_valid_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? present31 : present30) : out_valid_slice_39 ? present29 : present28; // texelFetch.ts:167
+  wire out_valid_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? present27 : present26) : out_valid_slice_39 ? present25 : present24; // texelFetch.ts:167
+  wire out_valid_mux_226 = out_valid_slice_38 ? (out_valid_slice_39 ? present23 : present22) : out_valid_slice_39 ? present21 : present20; // texelFetch.ts:167
+  wire out_valid_mux_229 = out_valid_slice_38 ? (out_valid_slice_39 ? present19 : present18) : out_valid_slice_39 ? present17 : present16; // texelFetch.ts:167
+  wire out_valid_mux_231 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_219 : out_valid_mux_222) : out_valid_slice_37 ? out_valid_mux_226 : out_valid_mux_229; // texelFetch.ts:167
+  wire out_valid_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? present15 : present14) : out_valid_slice_39 ? present13 : present12; // texelFetch.ts:167
+  wire out_valid_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? present11 : present10) : out_valid_slice_39 ? present9 : present8; // texelFetch.ts:167
+  wire out_valid_mux_241 = out_valid_slice_38 ? (out_valid_slice_39 ? present7 : present6) : out_valid_slice_39 ? present5 : present4; // texelFetch.ts:167
+  wire out_valid_mux_244 = out_valid_slice_38 ? (out_valid_slice_39 ? present3 : present2) : out_valid_slice_39 ? present1 : present0; // texelFetch.ts:167
+  wire out_valid_mux_246 = out_valid_slice_36 ? (out_valid_slice_37 ? out_valid_mux_234 : out_valid_mux_237) : out_valid_slice_37 ? out_valid_mux_241 : out_valid_mux_244; // texelFetch.ts:167
+  wire out_valid_or_7 = ~out_valid_eq_14 | (out_valid_slice_35 ? out_valid_mux_231 : out_valid_mux_246) == 1'd1; // texelFetch.ts:168
+  wire out_valid_and_6 = out_valid_and_3 & out_valid_or_5 & out_valid_or_6 & out_valid_or_7; // texelFetch.ts:168
+  wire issue = ahead_deq_valid & out_valid_and_6 & out_ready; // texelFetch.ts:169
   assign out_valid = issue; // texelFetch.ts:47
   wire [1:0] v_16 = ahead_deq_bits[41:40]; // paramChecks.ts:13
-  wire out_words_0_slice_1 = v_16[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? data31 : data30) : out_valid_slice_4 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? data27 : data26) : out_valid_slice_4 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? data23 : data22) : out_valid_slice_4 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? data19 : data18) : out_valid_slice_4 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_2 : lineData_mux_5) : out_valid_slice_2 ? lineData_mux_9 : lineData_mux_12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? data15 : data14) : out_valid_slice_4 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? data11 : data10) : out_valid_slice_4 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? data7 : data6) : out_valid_slice_4 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? data3 : data2) : out_valid_slice_4 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_17 : lineData_mux_20) : out_valid_slice_2 ? lineData_mux_24 : lineData_mux_27; // texelFetch.ts:172
-  wire [127:0] lineData = out_valid_slice ? lineData_mux_14 : lineData_mux_29; // texelFetch.ts:172
+  wire out_words_0_slice_1 = v_16[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? data31 : data30) : out_valid_slice_4 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_5 = out_valid_slice_3 ? (out_valid_slice_4 ? data27 : data26) : out_valid_slice_4 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_9 = out_valid_slice_3 ? (out_valid_slice_4 ? data23 : data22) : out_valid_slice_4 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_12 = out_valid_slice_3 ? (out_valid_slice_4 ? data19 : data18) : out_valid_slice_4 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_14 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_2 : lineData_mux_5) : out_valid_slice_2 ? lineData_mux_9 : lineData_mux_12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_17 = out_valid_slice_3 ? (out_valid_slice_4 ? data15 : data14) : out_valid_slice_4 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_20 = out_valid_slice_3 ? (out_valid_slice_4 ? data11 : data10) : out_valid_slice_4 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_24 = out_valid_slice_3 ? (out_valid_slice_4 ? data7 : data6) : out_valid_slice_4 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? data3 : data2) : out_valid_slice_4 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_17 : lineData_mux_20) : out_valid_slice_2 ? lineData_mux_24 : lineData_mux_27; // texelFetch.ts:174
+  wire [127:0] lineData = out_valid_slice ? lineData_mux_14 : lineData_mux_29; // texelFetch.ts:174
   assign out_words_0 = v_16[1] ? (out_words_0_slice_1 ? lineData[127:96] : lineData[95:64]) : out_words_0_slice_1 ? lineData[63:32] : lineData[31:0]; // texelFetch.ts:47
   wire [1:0] v_17 = ahead_deq_bits[43:42]; // paramChecks.ts:13
-  wire out_words_1_slice_1 = v_17[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_32 = out_valid_slice_8 ? (out_valid_slice_9 ? data31 : data30) : out_valid_slice_9 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_35 = out_valid_slice_8 ? (out_valid_slice_9 ? data27 : data26) : out_valid_slice_9 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_39 = out_valid_slice_8 ? (out_valid_slice_9 ? data23 : data22) : out_valid_slice_9 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_42 = out_valid_slice_8 ? (out_valid_slice_9 ? data19 : data18) : out_valid_slice_9 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_44 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_32 : lineData_mux_35) : out_valid_slice_7 ? lineData_mux_39 : lineData_mux_42; // texelFetch.ts:172
-  wire [127:0] lineData_mux_47 = out_valid_slice_8 ? (out_valid_slice_9 ? data15 : data14) : out_valid_slice_9 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_50 = out_valid_slice_8 ? (out_valid_slice_9 ? data11 : data10) : out_valid_slice_9 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_54 = out_valid_slice_8 ? (out_valid_slice_9 ? data7 : data6) : out_valid_slice_9 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_57 = out_valid_slice_8 ? (out_valid_slice_9 ? data3 : data2) : out_valid_slice_9 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_59 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_47 : lineData_mux_50) : out_valid_slice_7 ? lineData_mux_54 : lineData_mux_57; // texelFetch.ts:172
-  wire [127:0] lineData_1 = out_valid_slice_5 ? lineData_mux_44 : lineData_mux_59; // texelFetch.ts:172
+  wire out_words_1_slice_1 = v_17[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_32 = out_valid_slice_8 ? (out_valid_slice_9 ? data31 : data30) : out_valid_slice_9 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_35 = out_valid_slice_8 ? (out_valid_slice_9 ? data27 : data26) : out_valid_slice_9 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_39 = out_valid_slice_8 ? (out_valid_slice_9 ? data23 : data22) : out_valid_slice_9 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_42 = out_valid_slice_8 ? (out_valid_slice_9 ? data19 : data18) : out_valid_slice_9 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_44 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_32 : lineData_mux_35) : out_valid_slice_7 ? lineData_mux_39 : lineData_mux_42; // texelFetch.ts:174
+  wire [127:0] lineData_mux_47 = out_valid_slice_8 ? (out_valid_slice_9 ? data15 : data14) : out_valid_slice_9 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_50 = out_valid_slice_8 ? (out_valid_slice_9 ? data11 : data10) : out_valid_slice_9 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_54 = out_valid_slice_8 ? (out_valid_slice_9 ? data7 : data6) : out_valid_slice_9 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_57 = out_valid_slice_8 ? (out_valid_slice_9 ? data3 : data2) : out_valid_slice_9 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_59 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_47 : lineData_mux_50) : out_valid_slice_7 ? lineData_mux_54 : lineData_mux_57; // texelFetch.ts:174
+  wire [127:0] lineData_1 = out_valid_slice_5 ? lineData_mux_44 : lineData_mux_59; // texelFetch.ts:174
   assign out_words_1 = v_17[1] ? (out_words_1_slice_1 ? lineData_1[127:96] : lineData_1[95:64]) : out_words_1_slice_1 ? lineData_1[63:32] : lineData_1[31:0]; // texelFetch.ts:47
   wire [1:0] v_18 = ahead_deq_bits[45:44]; // paramChecks.ts:13
-  wire out_words_2_slice_1 = v_18[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_62 = out_valid_slice_13 ? (out_valid_slice_14 ? data31 : data30) : out_valid_slice_14 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_65 = out_valid_slice_13 ? (out_valid_slice_14 ? data27 : data26) : out_valid_slice_14 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_69 = out_valid_slice_13 ? (out_valid_slice_14 ? data23 : data22) : out_valid_slice_14 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_72 = out_valid_slice_13 ? (out_valid_slice_14 ? data19 : data18) : out_valid_slice_14 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_74 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_62 : lineData_mux_65) : out_valid_slice_12 ? lineData_mux_69 : lineData_mux_72; // texelFetch.ts:172
-  wire [127:0] lineData_mux_77 = out_valid_slice_13 ? (out_valid_slice_14 ? data15 : data14) : out_valid_slice_14 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_80 = out_valid_slice_13 ? (out_valid_slice_14 ? data11 : data10) : out_valid_slice_14 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_84 = out_valid_slice_13 ? (out_valid_slice_14 ? data7 : data6) : out_valid_slice_14 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_87 = out_valid_slice_13 ? (out_valid_slice_14 ? data3 : data2) : out_valid_slice_14 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_89 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_77 : lineData_mux_80) : out_valid_slice_12 ? lineData_mux_84 : lineData_mux_87; // texelFetch.ts:172
-  wire [127:0] lineData_2 = out_valid_slice_10 ? lineData_mux_74 : lineData_mux_89; // texelFetch.ts:172
+  wire out_words_2_slice_1 = v_18[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_62 = out_valid_slice_13 ? (out_valid_slice_14 ? data31 : data30) : out_valid_slice_14 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_65 = out_valid_slice_13 ? (out_valid_slice_14 ? data27 : data26) : out_valid_slice_14 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_69 = out_valid_slice_13 ? (out_valid_slice_14 ? data23 : data22) : out_valid_slice_14 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_72 = out_valid_slice_13 ? (out_valid_slice_14 ? data19 : data18) : out_valid_slice_14 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_74 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_62 : lineData_mux_65) : out_valid_slice_12 ? lineData_mux_69 : lineData_mux_72; // texelFetch.ts:174
+  wire [127:0] lineData_mux_77 = out_valid_slice_13 ? (out_valid_slice_14 ? data15 : data14) : out_valid_slice_14 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_80 = out_valid_slice_13 ? (out_valid_slice_14 ? data11 : data10) : out_valid_slice_14 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_84 = out_valid_slice_13 ? (out_valid_slice_14 ? data7 : data6) : out_valid_slice_14 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_87 = out_valid_slice_13 ? (out_valid_slice_14 ? data3 : data2) : out_valid_slice_14 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_89 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_77 : lineData_mux_80) : out_valid_slice_12 ? lineData_mux_84 : lineData_mux_87; // texelFetch.ts:174
+  wire [127:0] lineData_2 = out_valid_slice_10 ? lineData_mux_74 : lineData_mux_89; // texelFetch.ts:174
   assign out_words_2 = v_18[1] ? (out_words_2_slice_1 ? lineData_2[127:96] : lineData_2[95:64]) : out_words_2_slice_1 ? lineData_2[63:32] : lineData_2[31:0]; // texelFetch.ts:47
   wire [1:0] v_19 = ahead_deq_bits[47:46]; // paramChecks.ts:13
-  wire out_words_3_slice_1 = v_19[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_92 = out_valid_slice_18 ? (out_valid_slice_19 ? data31 : data30) : out_valid_slice_19 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? data27 : data26) : out_valid_slice_19 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_99 = out_valid_slice_18 ? (out_valid_slice_19 ? data23 : data22) : out_valid_slice_19 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? data19 : data18) : out_valid_slice_19 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_104 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_92 : lineData_mux_95) : out_valid_slice_17 ? lineData_mux_99 : lineData_mux_102; // texelFetch.ts:172
-  wire [127:0] lineData_mux_107 = out_valid_slice_18 ? (out_valid_slice_19 ? data15 : data14) : out_valid_slice_19 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? data11 : data10) : out_valid_slice_19 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_114 = out_valid_slice_18 ? (out_valid_slice_19 ? data7 : data6) : out_valid_slice_19 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? data3 : data2) : out_valid_slice_19 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_119 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_107 : lineData_mux_110) : out_valid_slice_17 ? lineData_mux_114 : lineData_mux_117; // texelFetch.ts:172
-  wire [127:0] lineData_3 = out_valid_slice_15 ? lineData_mux_104 : lineData_mux_119; // texelFetch.ts:172
+  wire out_words_3_slice_1 = v_19[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_92 = out_valid_slice_18 ? (out_valid_slice_19 ? data31 : data30) : out_valid_slice_19 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_95 = out_valid_slice_18 ? (out_valid_slice_19 ? data27 : data26) : out_valid_slice_19 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_99 = out_valid_slice_18 ? (out_valid_slice_19 ? data23 : data22) : out_valid_slice_19 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_102 = out_valid_slice_18 ? (out_valid_slice_19 ? data19 : data18) : out_valid_slice_19 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_104 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_92 : lineData_mux_95) : out_valid_slice_17 ? lineData_mux_99 : lineData_mux_102; // texelFetch.ts:174
+  wire [127:0] lineData_mux_107 = out_valid_slice_18 ? (out_valid_slice_19 ? data15 : data14) : out_valid_slice_19 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_110 = out_valid_slice_18 ? (out_valid_slice_19 ? data11 : data10) : out_valid_slice_19 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_114 = out_valid_slice_18 ? (out_valid_slice_19 ? data7 : data6) : out_valid_slice_19 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? data3 : data2) : out_valid_slice_19 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_119 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_107 : lineData_mux_110) : out_valid_slice_17 ? lineData_mux_114 : lineData_mux_117; // texelFetch.ts:174
+  wire [127:0] lineData_3 = out_valid_slice_15 ? lineData_mux_104 : lineData_mux_119; // texelFetch.ts:174
   assign out_words_3 = v_19[1] ? (out_words_3_slice_1 ? lineData_3[127:96] : lineData_3[95:64]) : out_words_3_slice_1 ? lineData_3[63:32] : lineData_3[31:0]; // texelFetch.ts:47
   wire [1:0] v_20 = ahead_deq_bits[49:48]; // paramChecks.ts:13
-  wire out_words_4_slice_1 = v_20[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_122 = out_valid_slice_23 ? (out_valid_slice_24 ? data31 : data30) : out_valid_slice_24 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_125 = out_valid_slice_23 ? (out_valid_slice_24 ? data27 : data26) : out_valid_slice_24 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? data23 : data22) : out_valid_slice_24 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_132 = out_valid_slice_23 ? (out_valid_slice_24 ? data19 : data18) : out_valid_slice_24 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_134 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_122 : lineData_mux_125) : out_valid_slice_22 ? lineData_mux_129 : lineData_mux_132; // texelFetch.ts:172
-  wire [127:0] lineData_mux_137 = out_valid_slice_23 ? (out_valid_slice_24 ? data15 : data14) : out_valid_slice_24 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_140 = out_valid_slice_23 ? (out_valid_slice_24 ? data11 : data10) : out_valid_slice_24 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? data7 : data6) : out_valid_slice_24 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_147 = out_valid_slice_23 ? (out_valid_slice_24 ? data3 : data2) : out_valid_slice_24 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_149 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_137 : lineData_mux_140) : out_valid_slice_22 ? lineData_mux_144 : lineData_mux_147; // texelFetch.ts:172
-  wire [127:0] lineData_4 = out_valid_slice_20 ? lineData_mux_134 : lineData_mux_149; // texelFetch.ts:172
+  wire out_words_4_slice_1 = v_20[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_122 = out_valid_slice_23 ? (out_valid_slice_24 ? data31 : data30) : out_valid_slice_24 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_125 = out_valid_slice_23 ? (out_valid_slice_24 ? data27 : data26) : out_valid_slice_24 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_129 = out_valid_slice_23 ? (out_valid_slice_24 ? data23 : data22) : out_valid_slice_24 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_132 = out_valid_slice_23 ? (out_valid_slice_24 ? data19 : data18) : out_valid_slice_24 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_134 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_122 : lineData_mux_125) : out_valid_slice_22 ? lineData_mux_129 : lineData_mux_132; // texelFetch.ts:174
+  wire [127:0] lineData_mux_137 = out_valid_slice_23 ? (out_valid_slice_24 ? data15 : data14) : out_valid_slice_24 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_140 = out_valid_slice_23 ? (out_valid_slice_24 ? data11 : data10) : out_valid_slice_24 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_144 = out_valid_slice_23 ? (out_valid_slice_24 ? data7 : data6) : out_valid_slice_24 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_147 = out_valid_slice_23 ? (out_valid_slice_24 ? data3 : data2) : out_valid_slice_24 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_149 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_137 : lineData_mux_140) : out_valid_slice_22 ? lineData_mux_144 : lineData_mux_147; // texelFetch.ts:174
+  wire [127:0] lineData_4 = out_valid_slice_20 ? lineData_mux_134 : lineData_mux_149; // texelFetch.ts:174
   assign out_words_4 = v_20[1] ? (out_words_4_slice_1 ? lineData_4[127:96] : lineData_4[95:64]) : out_words_4_slice_1 ? lineData_4[63:32] : lineData_4[31:0]; // texelFetch.ts:47
   wire [1:0] v_21 = ahead_deq_bits[51:50]; // paramChecks.ts:13
-  wire out_words_5_slice_1 = v_21[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_152 = out_valid_slice_28 ? (out_valid_slice_29 ? data31 : data30) : out_valid_slice_29 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_155 = out_valid_slice_28 ? (out_valid_slice_29 ? data27 : data26) : out_valid_slice_29 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_159 = out_valid_slice_28 ? (out_valid_slice_29 ? data23 : data22) : out_valid_slice_29 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_162 = out_valid_slice_28 ? (out_valid_slice_29 ? data19 : data18) : out_valid_slice_29 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_164 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_152 : lineData_mux_155) : out_valid_slice_27 ? lineData_mux_159 : lineData_mux_162; // texelFetch.ts:172
-  wire [127:0] lineData_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? data15 : data14) : out_valid_slice_29 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_170 = out_valid_slice_28 ? (out_valid_slice_29 ? data11 : data10) : out_valid_slice_29 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_174 = out_valid_slice_28 ? (out_valid_slice_29 ? data7 : data6) : out_valid_slice_29 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_177 = out_valid_slice_28 ? (out_valid_slice_29 ? data3 : data2) : out_valid_slice_29 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_179 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_167 : lineData_mux_170) : out_valid_slice_27 ? lineData_mux_174 : lineData_mux_177; // texelFetch.ts:172
-  wire [127:0] lineData_5 = out_valid_slice_25 ? lineData_mux_164 : lineData_mux_179; // texelFetch.ts:172
+  wire out_words_5_slice_1 = v_21[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_152 = out_valid_slice_28 ? (out_valid_slice_29 ? data31 : data30) : out_valid_slice_29 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_155 = out_valid_slice_28 ? (out_valid_slice_29 ? data27 : data26) : out_valid_slice_29 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_159 = out_valid_slice_28 ? (out_valid_slice_29 ? data23 : data22) : out_valid_slice_29 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_162 = out_valid_slice_28 ? (out_valid_slice_29 ? data19 : data18) : out_valid_slice_29 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_164 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_152 : lineData_mux_155) : out_valid_slice_27 ? lineData_mux_159 : lineData_mux_162; // texelFetch.ts:174
+  wire [127:0] lineData_mux_167 = out_valid_slice_28 ? (out_valid_slice_29 ? data15 : data14) : out_valid_slice_29 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_170 = out_valid_slice_28 ? (out_valid_slice_29 ? data11 : data10) : out_valid_slice_29 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_174 = out_valid_slice_28 ? (out_valid_slice_29 ? data7 : data6) : out_valid_slice_29 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_177 = out_valid_slice_28 ? (out_valid_slice_29 ? data3 : data2) : out_valid_slice_29 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_179 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_167 : lineData_mux_170) : out_valid_slice_27 ? lineData_mux_174 : lineData_mux_177; // texelFetch.ts:174
+  wire [127:0] lineData_5 = out_valid_slice_25 ? lineData_mux_164 : lineData_mux_179; // texelFetch.ts:174
   assign out_words_5 = v_21[1] ? (out_words_5_slice_1 ? lineData_5[127:96] : lineData_5[95:64]) : out_words_5_slice_1 ? lineData_5[63:32] : lineData_5[31:0]; // texelFetch.ts:47
   wire [1:0] v_22 = ahead_deq_bits[53:52]; // paramChecks.ts:13
-  wire out_words_6_slice_1 = v_22[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_182 = out_valid_slice_33 ? (out_valid_slice_34 ? data31 : data30) : out_valid_slice_34 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_185 = out_valid_slice_33 ? (out_valid_slice_34 ? data27 : data26) : out_valid_slice_34 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_189 = out_valid_slice_33 ? (out_valid_slice_34 ? data23 : data22) : out_valid_slice_34 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_192 = out_valid_slice_33 ? (out_valid_slice_34 ? data19 : data18) : out_valid_slice_34 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_194 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_182 : lineData_mux_185) : out_valid_slice_32 ? lineData_mux_189 : lineData_mux_192; // texelFetch.ts:172
-  wire [127:0] lineData_mux_197 = out_valid_slice_33 ? (out_valid_slice_34 ? data15 : data14) : out_valid_slice_34 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_200 = out_valid_slice_33 ? (out_valid_slice_34 ? data11 : data10) : out_valid_slice_34 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_204 = out_valid_slice_33 ? (out_valid_slice_34 ? data7 : data6) : out_valid_slice_34 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_207 = out_valid_slice_33 ? (out_valid_slice_34 ? data3 : data2) : out_valid_slice_34 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_209 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_197 : lineData_mux_200) : out_valid_slice_32 ? lineData_mux_204 : lineData_mux_207; // texelFetch.ts:172
-  wire [127:0] lineData_6 = out_valid_slice_30 ? lineData_mux_194 : lineData_mux_209; // texelFetch.ts:172
+  wire out_words_6_slice_1 = v_22[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_182 = out_valid_slice_33 ? (out_valid_slice_34 ? data31 : data30) : out_valid_slice_34 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_185 = out_valid_slice_33 ? (out_valid_slice_34 ? data27 : data26) : out_valid_slice_34 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_189 = out_valid_slice_33 ? (out_valid_slice_34 ? data23 : data22) : out_valid_slice_34 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_192 = out_valid_slice_33 ? (out_valid_slice_34 ? data19 : data18) : out_valid_slice_34 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_194 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_182 : lineData_mux_185) : out_valid_slice_32 ? lineData_mux_189 : lineData_mux_192; // texelFetch.ts:174
+  wire [127:0] lineData_mux_197 = out_valid_slice_33 ? (out_valid_slice_34 ? data15 : data14) : out_valid_slice_34 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_200 = out_valid_slice_33 ? (out_valid_slice_34 ? data11 : data10) : out_valid_slice_34 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_204 = out_valid_slice_33 ? (out_valid_slice_34 ? data7 : data6) : out_valid_slice_34 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_207 = out_valid_slice_33 ? (out_valid_slice_34 ? data3 : data2) : out_valid_slice_34 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_209 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_197 : lineData_mux_200) : out_valid_slice_32 ? lineData_mux_204 : lineData_mux_207; // texelFetch.ts:174
+  wire [127:0] lineData_6 = out_valid_slice_30 ? lineData_mux_194 : lineData_mux_209; // texelFetch.ts:174
   assign out_words_6 = v_22[1] ? (out_words_6_slice_1 ? lineData_6[127:96] : lineData_6[95:64]) : out_words_6_slice_1 ? lineData_6[63:32] : lineData_6[31:0]; // texelFetch.ts:47
   wire [1:0] v_23 = ahead_deq_bits[55:54]; // paramChecks.ts:13
-  wire out_words_7_slice_1 = v_23[0]; // texelFetch.ts:173
-  wire [127:0] lineData_mux_212 = out_valid_slice_38 ? (out_valid_slice_39 ? data31 : data30) : out_valid_slice_39 ? data29 : data28; // texelFetch.ts:172
-  wire [127:0] lineData_mux_215 = out_valid_slice_38 ? (out_valid_slice_39 ? data27 : data26) : out_valid_slice_39 ? data25 : data24; // texelFetch.ts:172
-  wire [127:0] lineData_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? data23 : data22) : out_valid_slice_39 ? data21 : data20; // texelFetch.ts:172
-  wire [127:0] lineData_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? data19 : data18) : out_valid_slice_39 ? data17 : data16; // texelFetch.ts:172
-  wire [127:0] lineData_mux_224 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_212 : lineData_mux_215) : out_valid_slice_37 ? lineData_mux_219 : lineData_mux_222; // texelFetch.ts:172
-  wire [127:0] lineData_mux_227 = out_valid_slice_38 ? (out_valid_slice_39 ? data15 : data14) : out_valid_slice_39 ? data13 : data12; // texelFetch.ts:172
-  wire [127:0] lineData_mux_230 = out_valid_slice_38 ? (out_valid_slice_39 ? data11 : data10) : out_valid_slice_39 ? data9 : data8; // texelFetch.ts:172
-  wire [127:0] lineData_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? data7 : data6) : out_valid_slice_39 ? data5 : data4; // texelFetch.ts:172
-  wire [127:0] lineData_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? data3 : data2) : out_valid_slice_39 ? data1 : data0; // texelFetch.ts:172
-  wire [127:0] lineData_mux_239 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_227 : lineData_mux_230) : out_valid_slice_37 ? lineData_mux_234 : lineData_mux_237; // texelFetch.ts:172
-  wire [127:0] lineData_7 = out_valid_slice_35 ? lineData_mux_224 : lineData_mux_239; // texelFetch.ts:172
+  wire out_words_7_slice_1 = v_23[0]; // texelFetch.ts:175
+  wire [127:0] lineData_mux_212 = out_valid_slice_38 ? (out_valid_slice_39 ? data31 : data30) : out_valid_slice_39 ? data29 : data28; // texelFetch.ts:174
+  wire [127:0] lineData_mux_215 = out_valid_slice_38 ? (out_valid_slice_39 ? data27 : data26) : out_valid_slice_39 ? data25 : data24; // texelFetch.ts:174
+  wire [127:0] lineData_mux_219 = out_valid_slice_38 ? (out_valid_slice_39 ? data23 : data22) : out_valid_slice_39 ? data21 : data20; // texelFetch.ts:174
+  wire [127:0] lineData_mux_222 = out_valid_slice_38 ? (out_valid_slice_39 ? data19 : data18) : out_valid_slice_39 ? data17 : data16; // texelFetch.ts:174
+  wire [127:0] lineData_mux_224 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_212 : lineData_mux_215) : out_valid_slice_37 ? lineData_mux_219 : lineData_mux_222; // texelFetch.ts:174
+  wire [127:0] lineData_mux_227 = out_valid_slice_38 ? (out_valid_slice_39 ? data15 : data14) : out_valid_slice_39 ? data13 : data12; // texelFetch.ts:174
+  wire [127:0] lineData_mux_230 = out_valid_slice_38 ? (out_valid_slice_39 ? data11 : data10) : out_valid_slice_39 ? data9 : data8; // texelFetch.ts:174
+  wire [127:0] lineData_mux_234 = out_valid_slice_38 ? (out_valid_slice_39 ? data7 : data6) : out_valid_slice_39 ? data5 : data4; // texelFetch.ts:174
+  wire [127:0] lineData_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? data3 : data2) : out_valid_slice_39 ? data1 : data0; // texelFetch.ts:174
+  wire [127:0] lineData_mux_239 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_227 : lineData_mux_230) : out_valid_slice_37 ? lineData_mux_234 : lineData_mux_237; // texelFetch.ts:174
+  wire [127:0] lineData_7 = out_valid_slice_35 ? lineData_mux_224 : lineData_mux_239; // texelFetch.ts:174
   assign out_words_7 = v_23[1] ? (out_words_7_slice_1 ? lineData_7[127:96] : lineData_7[95:64]) : out_words_7_slice_1 ? lineData_7[63:32] : lineData_7[31:0]; // texelFetch.ts:47
   wire [45:0] v_24 = ahead_deq_bits[109:64]; // paramChecks.ts:13
   assign out_pass = v_24; // texelFetch.ts:47
   wire valid = line_requests_count != 4'd0; // multiPushQueue.ts:28
-  wire toMemory = valid & fill_indices_enq_ready; // texelFetch.ts:152
+  wire toMemory = valid & fill_indices_enq_ready; // texelFetch.ts:154
   assign mem_req_valid = toMemory; // texelFetch.ts:47
   wire head_slice_1 = line_requests_head[1]; // multiPushQueue.ts:29
   wire head_slice_2 = line_requests_head[0]; // multiPushQueue.ts:29
@@ -1348,48 +1349,48 @@ module TexelFetch_fcb493b1 (
   assign hits = hit_count; // texelFetch.ts:47
   assign fills = fill_count; // texelFetch.ts:47
   assign stall_cycles = stall_count; // texelFetch.ts:47
-  wire allocated0_sel_and = in_ready_and_896 & in_ready_ule; // texelFetch.ts:114
-  wire allocated0_sel_and_1 = in_ready_and_897 & in_ready_ule_1; // texelFetch.ts:114
-  wire allocated0_sel_and_2 = in_ready_and_898 & in_ready_ule_2; // texelFetch.ts:114
-  wire allocated0_sel_and_3 = in_ready_and_899 & in_ready_ule_3; // texelFetch.ts:114
+  wire allocated0_sel_and = in_ready_and_896 & in_ready_ule; // texelFetch.ts:116
+  wire allocated0_sel_and_1 = in_ready_and_897 & in_ready_ule_1; // texelFetch.ts:116
+  wire allocated0_sel_and_2 = in_ready_and_898 & in_ready_ule_2; // texelFetch.ts:116
+  wire allocated0_sel_and_3 = in_ready_and_899 & in_ready_ule_3; // texelFetch.ts:116
   wire allocated0_sel_or_2 = allocated0_sel_and | allocated0_sel_and_1 | allocated0_sel_and_2 | allocated0_sel_and_3; // texelFetch.ts:44
-  wire allocated0_sel_and_4 = in_ready_and_900 & in_ready_ule_4; // texelFetch.ts:114
-  wire allocated0_sel_and_5 = in_ready_and_901 & in_ready_ule_5; // texelFetch.ts:114
-  wire allocated0_sel_and_6 = in_ready_and_902 & in_ready_ule_6; // texelFetch.ts:114
+  wire allocated0_sel_and_4 = in_ready_and_900 & in_ready_ule_4; // texelFetch.ts:116
+  wire allocated0_sel_and_5 = in_ready_and_901 & in_ready_ule_5; // texelFetch.ts:116
+  wire allocated0_sel_and_6 = in_ready_and_902 & in_ready_ule_6; // texelFetch.ts:116
   wire allocated0_sel_or_5 = allocated0_sel_or_2 | allocated0_sel_and_4 | allocated0_sel_and_5 | allocated0_sel_and_6; // texelFetch.ts:44
-  wire allocated0_sel_and_7 = in_ready_and_903 & in_ready_ule_7; // texelFetch.ts:114
-  wire allocated0_sel_and_8 = in_ready_and_904 & in_ready_ule_8; // texelFetch.ts:114
-  wire allocated0_sel_and_9 = in_ready_and_905 & in_ready_ule_9; // texelFetch.ts:114
+  wire allocated0_sel_and_7 = in_ready_and_903 & in_ready_ule_7; // texelFetch.ts:116
+  wire allocated0_sel_and_8 = in_ready_and_904 & in_ready_ule_8; // texelFetch.ts:116
+  wire allocated0_sel_and_9 = in_ready_and_905 & in_ready_ule_9; // texelFetch.ts:116
   wire allocated0_sel_or_8 = allocated0_sel_or_5 | allocated0_sel_and_7 | allocated0_sel_and_8 | allocated0_sel_and_9; // texelFetch.ts:44
-  wire allocated0_sel_and_10 = in_ready_and_906 & in_ready_ule_10; // texelFetch.ts:114
-  wire allocated0_sel_and_11 = in_ready_and_907 & in_ready_ule_11; // texelFetch.ts:114
-  wire allocated0_sel_and_12 = in_ready_and_908 & in_ready_ule_12; // texelFetch.ts:114
+  wire allocated0_sel_and_10 = in_ready_and_906 & in_ready_ule_10; // texelFetch.ts:116
+  wire allocated0_sel_and_11 = in_ready_and_907 & in_ready_ule_11; // texelFetch.ts:116
+  wire allocated0_sel_and_12 = in_ready_and_908 & in_ready_ule_12; // texelFetch.ts:116
   wire allocated0_sel_or_11 = allocated0_sel_or_8 | allocated0_sel_and_10 | allocated0_sel_and_11 | allocated0_sel_and_12; // texelFetch.ts:44
-  wire allocated0_sel_and_13 = in_ready_and_909 & in_ready_ule_13; // texelFetch.ts:114
-  wire allocated0_sel_and_14 = in_ready_and_910 & in_ready_ule_14; // texelFetch.ts:114
-  wire allocated0_sel_and_15 = in_ready_and_911 & in_ready_ule_15; // texelFetch.ts:114
+  wire allocated0_sel_and_13 = in_ready_and_909 & in_ready_ule_13; // texelFetch.ts:116
+  wire allocated0_sel_and_14 = in_ready_and_910 & in_ready_ule_14; // texelFetch.ts:116
+  wire allocated0_sel_and_15 = in_ready_and_911 & in_ready_ule_15; // texelFetch.ts:116
   wire allocated0_sel_or_14 = allocated0_sel_or_11 | allocated0_sel_and_13 | allocated0_sel_and_14 | allocated0_sel_and_15; // texelFetch.ts:44
-  wire allocated0_sel_and_16 = in_ready_and_912 & in_ready_ule_16; // texelFetch.ts:114
-  wire allocated0_sel_and_17 = in_ready_and_913 & in_ready_ule_17; // texelFetch.ts:114
-  wire allocated0_sel_and_18 = in_ready_and_914 & in_ready_ule_18; // texelFetch.ts:114
+  wire allocated0_sel_and_16 = in_ready_and_912 & in_ready_ule_16; // texelFetch.ts:116
+  wire allocated0_sel_and_17 = in_ready_and_913 & in_ready_ule_17; // texelFetch.ts:116
+  wire allocated0_sel_and_18 = in_ready_and_914 & in_ready_ule_18; // texelFetch.ts:116
   wire allocated0_sel_or_17 = allocated0_sel_or_14 | allocated0_sel_and_16 | allocated0_sel_and_17 | allocated0_sel_and_18; // texelFetch.ts:44
-  wire allocated0_sel_and_19 = in_ready_and_915 & in_ready_ule_19; // texelFetch.ts:114
-  wire allocated0_sel_and_20 = in_ready_and_916 & in_ready_ule_20; // texelFetch.ts:114
-  wire allocated0_sel_and_21 = in_ready_and_917 & in_ready_ule_21; // texelFetch.ts:114
+  wire allocated0_sel_and_19 = in_ready_and_915 & in_ready_ule_19; // texelFetch.ts:116
+  wire allocated0_sel_and_20 = in_ready_and_916 & in_ready_ule_20; // texelFetch.ts:116
+  wire allocated0_sel_and_21 = in_ready_and_917 & in_ready_ule_21; // texelFetch.ts:116
   wire allocated0_sel_or_20 = allocated0_sel_or_17 | allocated0_sel_and_19 | allocated0_sel_and_20 | allocated0_sel_and_21; // texelFetch.ts:44
-  wire allocated0_sel_and_22 = in_ready_and_918 & in_ready_ule_22; // texelFetch.ts:114
-  wire allocated0_sel_and_23 = in_ready_and_919 & in_ready_ule_23; // texelFetch.ts:114
-  wire allocated0_sel_and_24 = in_ready_and_920 & in_ready_ule_24; // texelFetch.ts:114
+  wire allocated0_sel_and_22 = in_ready_and_918 & in_ready_ule_22; // texelFetch.ts:116
+  wire allocated0_sel_and_23 = in_ready_and_919 & in_ready_ule_23; // texelFetch.ts:116
+  wire allocated0_sel_and_24 = in_ready_and_920 & in_ready_ule_24; // texelFetch.ts:116
   wire allocated0_sel_or_23 = allocated0_sel_or_20 | allocated0_sel_and_22 | allocated0_sel_and_23 | allocated0_sel_and_24; // texelFetch.ts:44
-  wire allocated0_sel_and_25 = in_ready_and_921 & in_ready_ule_25; // texelFetch.ts:114
-  wire allocated0_sel_and_26 = in_ready_and_922 & in_ready_ule_26; // texelFetch.ts:114
-  wire allocated0_sel_and_27 = in_ready_and_923 & in_ready_ule_27; // texelFetch.ts:114
+  wire allocated0_sel_and_25 = in_ready_and_921 & in_ready_ule_25; // texelFetch.ts:116
+  wire allocated0_sel_and_26 = in_ready_and_922 & in_ready_ule_26; // texelFetch.ts:116
+  wire allocated0_sel_and_27 = in_ready_and_923 & in_ready_ule_27; // texelFetch.ts:116
   wire allocated0_sel_or_26 = allocated0_sel_or_23 | allocated0_sel_and_25 | allocated0_sel_and_26 | allocated0_sel_and_27; // texelFetch.ts:44
-  wire allocated0_sel_and_28 = in_ready_and_924 & in_ready_ule_28; // texelFetch.ts:114
-  wire allocated0_sel_and_29 = in_ready_and_925 & in_ready_ule_29; // texelFetch.ts:114
-  wire allocated0_sel_and_30 = in_ready_and_926 & in_ready_ule_30; // texelFetch.ts:114
+  wire allocated0_sel_and_28 = in_ready_and_924 & in_ready_ule_28; // texelFetch.ts:116
+  wire allocated0_sel_and_29 = in_ready_and_925 & in_ready_ule_29; // texelFetch.ts:116
+  wire allocated0_sel_and_30 = in_ready_and_926 & in_ready_ule_30; // texelFetch.ts:116
   wire allocated0_sel_or_29 = allocated0_sel_or_26 | allocated0_sel_and_28 | allocated0_sel_and_29 | allocated0_sel_and_30; // texelFetch.ts:44
-  wire allocated0_sel_and_31 = in_ready_and_927 & 1'd1; // texelFetch.ts:114
+  wire allocated0_sel_and_31 = in_ready_and_927 & 1'd1; // texelFetch.ts:116
   wire [4:0] index_mux_326 = allocated0_sel_and_29 ? 5'd29 : allocated0_sel_and_30 ? 5'd30 : allocated0_sel_and_31 ? 5'd31 : 5'd0; // texelFetch.ts:43
   wire [4:0] index_mux_328 = allocated0_sel_and_27 ? 5'd27 : allocated0_sel_and_28 ? 5'd28 : index_mux_326; // texelFetch.ts:43
   wire [4:0] index_mux_330 = allocated0_sel_and_25 ? 5'd25 : allocated0_sel_and_26 ? 5'd26 : index_mux_328; // texelFetch.ts:43
@@ -1417,405 +1418,405 @@ module TexelFetch_fcb493b1 (
   wire [4:0] index_mux_381 = in_ready_and_901 ? 5'd5 : in_ready_and_902 ? 5'd6 : in_ready_and_903 ? 5'd7 : index_mux_378; // texelFetch.ts:43
   wire [4:0] index_mux_384 = in_ready_and_898 ? 5'd2 : in_ready_and_899 ? 5'd3 : in_ready_and_900 ? 5'd4 : index_mux_381; // texelFetch.ts:43
   wire [4:0] index_13 = in_ready_and_896 ? 5'd0 : in_ready_and_897 ? 5'd1 : index_mux_384; // texelFetch.ts:43
-  wire [4:0] victim_1 = allocated0_sel_or_29 | allocated0_sel_and_31 ? index_12 : index_13; // texelFetch.ts:119
-  wire allocated0_sel_and_32 = go_1 & victim_1 == 5'd0; // texelFetch.ts:184
-  wire allocated0_sel_and_33 = go & victim == 5'd0; // texelFetch.ts:184
-  wire present0_sel_and = fill_valid & fill_indices_deq_bits == 5'd0; // texelFetch.ts:190
-  wire refs0_and = pass & needed; // texelFetch.ts:180
-  wire [4:0] index_14 = resolved0 ? index0 : index; // texelFetch.ts:124
-  wire [4:0] index_15 = byAlloc_1 ? victim_1 : byAlloc ? victim : index_14; // texelFetch.ts:128
-  wire refs0_and_2 = pass & needed_1; // texelFetch.ts:180
-  wire [4:0] index_16 = resolved1 ? index1 : index_1; // texelFetch.ts:124
-  wire [4:0] index_17 = byAlloc_3 ? victim_1 : byAlloc_2 ? victim : index_16; // texelFetch.ts:128
-  wire [9:0] refs0_add = {9'd0, refs0_and & index_15 == 5'd0} + {9'd0, refs0_and_2 & index_17 == 5'd0}; // texelFetch.ts:180
-  wire refs0_and_4 = pass & needed_2; // texelFetch.ts:180
-  wire [4:0] index_18 = resolved2 ? index2 : index_2; // texelFetch.ts:124
-  wire [4:0] index_19 = byAlloc_5 ? victim_1 : byAlloc_4 ? victim : index_18; // texelFetch.ts:128
-  wire refs0_and_6 = pass & needed_3; // texelFetch.ts:180
-  wire [4:0] index_20 = resolved3 ? index3 : index_3; // texelFetch.ts:124
-  wire [4:0] index_21 = byAlloc_7 ? victim_1 : byAlloc_6 ? victim : index_20; // texelFetch.ts:128
-  wire [9:0] refs0_add_2 = refs0_add + {9'd0, refs0_and_4 & index_19 == 5'd0} + {9'd0, refs0_and_6 & index_21 == 5'd0}; // texelFetch.ts:180
-  wire refs0_and_8 = pass & needed_4; // texelFetch.ts:180
-  wire [4:0] index_22 = resolved4 ? index4 : index_4; // texelFetch.ts:124
-  wire [4:0] index_23 = byAlloc_9 ? victim_1 : byAlloc_8 ? victim : index_22; // texelFetch.ts:128
-  wire refs0_and_10 = pass & needed_5; // texelFetch.ts:180
-  wire [4:0] index_24 = resolved5 ? index5 : index_5; // texelFetch.ts:124
-  wire [4:0] index_25 = byAlloc_11 ? victim_1 : byAlloc_10 ? victim : index_24; // texelFetch.ts:128
-  wire [9:0] refs0_add_4 = refs0_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd0} + {9'd0, refs0_and_10 & index_25 == 5'd0}; // texelFetch.ts:180
-  wire refs0_and_12 = pass & needed_6; // texelFetch.ts:180
-  wire [4:0] index_26 = resolved6 ? index6 : index_6; // texelFetch.ts:124
-  wire [4:0] index_27 = byAlloc_13 ? victim_1 : byAlloc_12 ? victim : index_26; // texelFetch.ts:128
-  wire refs0_and_14 = pass & needed_7; // texelFetch.ts:180
-  wire [4:0] index_28 = resolved7 ? index7 : index_7; // texelFetch.ts:124
-  wire [4:0] index_29 = byAlloc_15 ? victim_1 : byAlloc_14 ? victim : index_28; // texelFetch.ts:128
-  wire [9:0] refs0_add_6 = refs0_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd0} + {9'd0, refs0_and_14 & index_29 == 5'd0}; // texelFetch.ts:180
-  wire refs0_and_16 = issue & out_valid_eq; // texelFetch.ts:181
-  wire refs0_and_18 = issue & out_valid_eq_2; // texelFetch.ts:181
-  wire refs0_and_20 = issue & out_valid_eq_4; // texelFetch.ts:181
-  wire [9:0] refs0_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd0} + {9'd0, refs0_and_18 & v_3 == 5'd0} + {9'd0, refs0_and_20 & v_5 == 5'd0}; // texelFetch.ts:181
-  wire refs0_and_22 = issue & out_valid_eq_6; // texelFetch.ts:181
-  wire refs0_and_24 = issue & out_valid_eq_8; // texelFetch.ts:181
-  wire [9:0] refs0_add_11 = refs0_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd0} + {9'd0, refs0_and_24 & v_9 == 5'd0}; // texelFetch.ts:181
-  wire refs0_and_26 = issue & out_valid_eq_10; // texelFetch.ts:181
-  wire refs0_and_28 = issue & out_valid_eq_12; // texelFetch.ts:181
-  wire [9:0] refs0_add_13 = refs0_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd0} + {9'd0, refs0_and_28 & v_13 == 5'd0}; // texelFetch.ts:181
-  wire refs0_and_30 = issue & out_valid_eq_14; // texelFetch.ts:181
-  wire [9:0] refs0_sub = refs0 + refs0_add_6 - (refs0_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd0}); // texelFetch.ts:182
-  wire allocated1_sel_and = go_1 & victim_1 == 5'd1; // texelFetch.ts:184
-  wire allocated1_sel_and_1 = go & victim == 5'd1; // texelFetch.ts:184
-  wire present1_sel_and = fill_valid & fill_indices_deq_bits == 5'd1; // texelFetch.ts:190
-  wire [9:0] refs1_add = {9'd0, refs0_and & index_15 == 5'd1} + {9'd0, refs0_and_2 & index_17 == 5'd1}; // texelFetch.ts:180
-  wire [9:0] refs1_add_2 = refs1_add + {9'd0, refs0_and_4 & index_19 == 5'd1} + {9'd0, refs0_and_6 & index_21 == 5'd1}; // texelFetch.ts:180
-  wire [9:0] refs1_add_4 = refs1_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd1} + {9'd0, refs0_and_10 & index_25 == 5'd1}; // texelFetch.ts:180
-  wire [9:0] refs1_add_6 = refs1_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd1} + {9'd0, refs0_and_14 & index_29 == 5'd1}; // texelFetch.ts:180
-  wire [9:0] refs1_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd1} + {9'd0, refs0_and_18 & v_3 == 5'd1} + {9'd0, refs0_and_20 & v_5 == 5'd1}; // texelFetch.ts:181
-  wire [9:0] refs1_add_11 = refs1_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd1} + {9'd0, refs0_and_24 & v_9 == 5'd1}; // texelFetch.ts:181
-  wire [9:0] refs1_add_13 = refs1_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd1} + {9'd0, refs0_and_28 & v_13 == 5'd1}; // texelFetch.ts:181
-  wire [9:0] refs1_sub = refs1 + refs1_add_6 - (refs1_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd1}); // texelFetch.ts:182
-  wire allocated2_sel_and = go_1 & victim_1 == 5'd2; // texelFetch.ts:184
-  wire allocated2_sel_and_1 = go & victim == 5'd2; // texelFetch.ts:184
-  wire present2_sel_and = fill_valid & fill_indices_deq_bits == 5'd2; // texelFetch.ts:190
-  wire [9:0] refs2_add = {9'd0, refs0_and & index_15 == 5'd2} + {9'd0, refs0_and_2 & index_17 == 5'd2}; // texelFetch.ts:180
-  wire [9:0] refs2_add_2 = refs2_add + {9'd0, refs0_and_4 & index_19 == 5'd2} + {9'd0, refs0_and_6 & index_21 == 5'd2}; // texelFetch.ts:180
-  wire [9:0] refs2_add_4 = refs2_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd2} + {9'd0, refs0_and_10 & index_25 == 5'd2}; // texelFetch.ts:180
-  wire [9:0] refs2_add_6 = refs2_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd2} + {9'd0, refs0_and_14 & index_29 == 5'd2}; // texelFetch.ts:180
-  wire [9:0] refs2_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd2} + {9'd0, refs0_and_18 & v_3 == 5'd2} + {9'd0, refs0_and_20 & v_5 == 5'd2}; // texelFetch.ts:181
-  wire [9:0] refs2_add_11 = refs2_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd2} + {9'd0, refs0_and_24 & v_9 == 5'd2}; // texelFetch.ts:181
-  wire [9:0] refs2_add_13 = refs2_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd2} + {9'd0, refs0_and_28 & v_13 == 5'd2}; // texelFetch.ts:181
-  wire [9:0] refs2_sub = refs2 + refs2_add_6 - (refs2_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd2}); // texelFetch.ts:182
-  wire allocated3_sel_and = go_1 & victim_1 == 5'd3; // texelFetch.ts:184
-  wire allocated3_sel_and_1 = go & victim == 5'd3; // texelFetch.ts:184
-  wire present3_sel_and = fill_valid & fill_indices_deq_bits == 5'd3; // texelFetch.ts:190
-  wire [9:0] refs3_add = {9'd0, refs0_and & index_15 == 5'd3} + {9'd0, refs0_and_2 & index_17 == 5'd3}; // texelFetch.ts:180
-  wire [9:0] refs3_add_2 = refs3_add + {9'd0, refs0_and_4 & index_19 == 5'd3} + {9'd0, refs0_and_6 & index_21 == 5'd3}; // texelFetch.ts:180
-  wire [9:0] refs3_add_4 = refs3_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd3} + {9'd0, refs0_and_10 & index_25 == 5'd3}; // texelFetch.ts:180
-  wire [9:0] refs3_add_6 = refs3_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd3} + {9'd0, refs0_and_14 & index_29 == 5'd3}; // texelFetch.ts:180
-  wire [9:0] refs3_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd3} + {9'd0, refs0_and_18 & v_3 == 5'd3} + {9'd0, refs0_and_20 & v_5 == 5'd3}; // texelFetch.ts:181
-  wire [9:0] refs3_add_11 = refs3_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd3} + {9'd0, refs0_and_24 & v_9 == 5'd3}; // texelFetch.ts:181
-  wire [9:0] refs3_add_13 = refs3_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd3} + {9'd0, refs0_and_28 & v_13 == 5'd3}; // texelFetch.ts:181
-  wire [9:0] refs3_sub = refs3 + refs3_add_6 - (refs3_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd3}); // texelFetch.ts:182
-  wire allocated4_sel_and = go_1 & victim_1 == 5'd4; // texelFetch.ts:184
-  wire allocated4_sel_and_1 = go & victim == 5'd4; // texelFetch.ts:184
-  wire present4_sel_and = fill_valid & fill_indices_deq_bits == 5'd4; // texelFetch.ts:190
-  wire [9:0] refs4_add = {9'd0, refs0_and & index_15 == 5'd4} + {9'd0, refs0_and_2 & index_17 == 5'd4}; // texelFetch.ts:180
-  wire [9:0] refs4_add_2 = refs4_add + {9'd0, refs0_and_4 & index_19 == 5'd4} + {9'd0, refs0_and_6 & index_21 == 5'd4}; // texelFetch.ts:180
-  wire [9:0] refs4_add_4 = refs4_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd4} + {9'd0, refs0_and_10 & index_25 == 5'd4}; // texelFetch.ts:180
-  wire [9:0] refs4_add_6 = refs4_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd4} + {9'd0, refs0_and_14 & index_29 == 5'd4}; // texelFetch.ts:180
-  wire [9:0] refs4_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd4} + {9'd0, refs0_and_18 & v_3 == 5'd4} + {9'd0, refs0_and_20 & v_5 == 5'd4}; // texelFetch.ts:181
-  wire [9:0] refs4_add_11 = refs4_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd4} + {9'd0, refs0_and_24 & v_9 == 5'd4}; // texelFetch.ts:181
-  wire [9:0] refs4_add_13 = refs4_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd4} + {9'd0, refs0_and_28 & v_13 == 5'd4}; // texelFetch.ts:181
-  wire [9:0] refs4_sub = refs4 + refs4_add_6 - (refs4_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd4}); // texelFetch.ts:182
-  wire allocated5_sel_and = go_1 & victim_1 == 5'd5; // texelFetch.ts:184
-  wire allocated5_sel_and_1 = go & victim == 5'd5; // texelFetch.ts:184
-  wire present5_sel_and = fill_valid & fill_indices_deq_bits == 5'd5; // texelFetch.ts:190
-  wire [9:0] refs5_add = {9'd0, refs0_and & index_15 == 5'd5} + {9'd0, refs0_and_2 & index_17 == 5'd5}; // texelFetch.ts:180
-  wire [9:0] refs5_add_2 = refs5_add + {9'd0, refs0_and_4 & index_19 == 5'd5} + {9'd0, refs0_and_6 & index_21 == 5'd5}; // texelFetch.ts:180
-  wire [9:0] refs5_add_4 = refs5_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd5} + {9'd0, refs0_and_10 & index_25 == 5'd5}; // texelFetch.ts:180
-  wire [9:0] refs5_add_6 = refs5_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd5} + {9'd0, refs0_and_14 & index_29 == 5'd5}; // texelFetch.ts:180
-  wire [9:0] refs5_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd5} + {9'd0, refs0_and_18 & v_3 == 5'd5} + {9'd0, refs0_and_20 & v_5 == 5'd5}; // texelFetch.ts:181
-  wire [9:0] refs5_add_11 = refs5_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd5} + {9'd0, refs0_and_24 & v_9 == 5'd5}; // texelFetch.ts:181
-  wire [9:0] refs5_add_13 = refs5_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd5} + {9'd0, refs0_and_28 & v_13 == 5'd5}; // texelFetch.ts:181
-  wire [9:0] refs5_sub = refs5 + refs5_add_6 - (refs5_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd5}); // texelFetch.ts:182
-  wire allocated6_sel_and = go_1 & victim_1 == 5'd6; // texelFetch.ts:184
-  wire allocated6_sel_and_1 = go & victim == 5'd6; // texelFetch.ts:184
-  wire present6_sel_and = fill_valid & fill_indices_deq_bits == 5'd6; // texelFetch.ts:190
-  wire [9:0] refs6_add = {9'd0, refs0_and & index_15 == 5'd6} + {9'd0, refs0_and_2 & index_17 == 5'd6}; // texelFetch.ts:180
-  wire [9:0] refs6_add_2 = refs6_add + {9'd0, refs0_and_4 & index_19 == 5'd6} + {9'd0, refs0_and_6 & index_21 == 5'd6}; // texelFetch.ts:180
-  wire [9:0] refs6_add_4 = refs6_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd6} + {9'd0, refs0_and_10 & index_25 == 5'd6}; // texelFetch.ts:180
-  wire [9:0] refs6_add_6 = refs6_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd6} + {9'd0, refs0_and_14 & index_29 == 5'd6}; // texelFetch.ts:180
-  wire [9:0] refs6_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd6} + {9'd0, refs0_and_18 & v_3 == 5'd6} + {9'd0, refs0_and_20 & v_5 == 5'd6}; // texelFetch.ts:181
-  wire [9:0] refs6_add_11 = refs6_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd6} + {9'd0, refs0_and_24 & v_9 == 5'd6}; // texelFetch.ts:181
-  wire [9:0] refs6_add_13 = refs6_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd6} + {9'd0, refs0_and_28 & v_13 == 5'd6}; // texelFetch.ts:181
-  wire [9:0] refs6_sub = refs6 + refs6_add_6 - (refs6_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd6}); // texelFetch.ts:182
-  wire allocated7_sel_and = go_1 & victim_1 == 5'd7; // texelFetch.ts:184
-  wire allocated7_sel_and_1 = go & victim == 5'd7; // texelFetch.ts:184
-  wire present7_sel_and = fill_valid & fill_indices_deq_bits == 5'd7; // texelFetch.ts:190
-  wire [9:0] refs7_add = {9'd0, refs0_and & index_15 == 5'd7} + {9'd0, refs0_and_2 & index_17 == 5'd7}; // texelFetch.ts:180
-  wire [9:0] refs7_add_2 = refs7_add + {9'd0, refs0_and_4 & index_19 == 5'd7} + {9'd0, refs0_and_6 & index_21 == 5'd7}; // texelFetch.ts:180
-  wire [9:0] refs7_add_4 = refs7_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd7} + {9'd0, refs0_and_10 & index_25 == 5'd7}; // texelFetch.ts:180
-  wire [9:0] refs7_add_6 = refs7_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd7} + {9'd0, refs0_and_14 & index_29 == 5'd7}; // texelFetch.ts:180
-  wire [9:0] refs7_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd7} + {9'd0, refs0_and_18 & v_3 == 5'd7} + {9'd0, refs0_and_20 & v_5 == 5'd7}; // texelFetch.ts:181
-  wire [9:0] refs7_add_11 = refs7_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd7} + {9'd0, refs0_and_24 & v_9 == 5'd7}; // texelFetch.ts:181
-  wire [9:0] refs7_add_13 = refs7_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd7} + {9'd0, refs0_and_28 & v_13 == 5'd7}; // texelFetch.ts:181
-  wire [9:0] refs7_sub = refs7 + refs7_add_6 - (refs7_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd7}); // texelFetch.ts:182
-  wire allocated8_sel_and = go_1 & victim_1 == 5'd8; // texelFetch.ts:184
-  wire allocated8_sel_and_1 = go & victim == 5'd8; // texelFetch.ts:184
-  wire present8_sel_and = fill_valid & fill_indices_deq_bits == 5'd8; // texelFetch.ts:190
-  wire [9:0] refs8_add = {9'd0, refs0_and & index_15 == 5'd8} + {9'd0, refs0_and_2 & index_17 == 5'd8}; // texelFetch.ts:180
-  wire [9:0] refs8_add_2 = refs8_add + {9'd0, refs0_and_4 & index_19 == 5'd8} + {9'd0, refs0_and_6 & index_21 == 5'd8}; // texelFetch.ts:180
-  wire [9:0] refs8_add_4 = refs8_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd8} + {9'd0, refs0_and_10 & index_25 == 5'd8}; // texelFetch.ts:180
-  wire [9:0] refs8_add_6 = refs8_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd8} + {9'd0, refs0_and_14 & index_29 == 5'd8}; // texelFetch.ts:180
-  wire [9:0] refs8_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd8} + {9'd0, refs0_and_18 & v_3 == 5'd8} + {9'd0, refs0_and_20 & v_5 == 5'd8}; // texelFetch.ts:181
-  wire [9:0] refs8_add_11 = refs8_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd8} + {9'd0, refs0_and_24 & v_9 == 5'd8}; // texelFetch.ts:181
-  wire [9:0] refs8_add_13 = refs8_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd8} + {9'd0, refs0_and_28 & v_13 == 5'd8}; // texelFetch.ts:181
-  wire [9:0] refs8_sub = refs8 + refs8_add_6 - (refs8_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd8}); // texelFetch.ts:182
-  wire allocated9_sel_and = go_1 & victim_1 == 5'd9; // texelFetch.ts:184
-  wire allocated9_sel_and_1 = go & victim == 5'd9; // texelFetch.ts:184
-  wire present9_sel_and = fill_valid & fill_indices_deq_bits == 5'd9; // texelFetch.ts:190
-  wire [9:0] refs9_add = {9'd0, refs0_and & index_15 == 5'd9} + {9'd0, refs0_and_2 & index_17 == 5'd9}; // texelFetch.ts:180
-  wire [9:0] refs9_add_2 = refs9_add + {9'd0, refs0_and_4 & index_19 == 5'd9} + {9'd0, refs0_and_6 & index_21 == 5'd9}; // texelFetch.ts:180
-  wire [9:0] refs9_add_4 = refs9_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd9} + {9'd0, refs0_and_10 & index_25 == 5'd9}; // texelFetch.ts:180
-  wire [9:0] refs9_add_6 = refs9_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd9} + {9'd0, refs0_and_14 & index_29 == 5'd9}; // texelFetch.ts:180
-  wire [9:0] refs9_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd9} + {9'd0, refs0_and_18 & v_3 == 5'd9} + {9'd0, refs0_and_20 & v_5 == 5'd9}; // texelFetch.ts:181
-  wire [9:0] refs9_add_11 = refs9_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd9} + {9'd0, refs0_and_24 & v_9 == 5'd9}; // texelFetch.ts:181
-  wire [9:0] refs9_add_13 = refs9_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd9} + {9'd0, refs0_and_28 & v_13 == 5'd9}; // texelFetch.ts:181
-  wire [9:0] refs9_sub = refs9 + refs9_add_6 - (refs9_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd9}); // texelFetch.ts:182
-  wire allocated10_sel_and = go_1 & victim_1 == 5'd10; // texelFetch.ts:184
-  wire allocated10_sel_and_1 = go & victim == 5'd10; // texelFetch.ts:184
-  wire present10_sel_and = fill_valid & fill_indices_deq_bits == 5'd10; // texelFetch.ts:190
-  wire [9:0] refs10_add = {9'd0, refs0_and & index_15 == 5'd10} + {9'd0, refs0_and_2 & index_17 == 5'd10}; // texelFetch.ts:180
-  wire [9:0] refs10_add_2 = refs10_add + {9'd0, refs0_and_4 & index_19 == 5'd10} + {9'd0, refs0_and_6 & index_21 == 5'd10}; // texelFetch.ts:180
-  wire [9:0] refs10_add_4 = refs10_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd10} + {9'd0, refs0_and_10 & index_25 == 5'd10}; // texelFetch.ts:180
-  wire [9:0] refs10_add_6 = refs10_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd10} + {9'd0, refs0_and_14 & index_29 == 5'd10}; // texelFetch.ts:180
-  wire [9:0] refs10_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd10} + {9'd0, refs0_and_18 & v_3 == 5'd10}; // texelFetch.ts:181
-  wire [9:0] refs10_add_10 = refs10_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd10} + {9'd0, refs0_and_22 & v_7 == 5'd10}; // texelFetch.ts:181
-  wire [9:0] refs10_add_12 = refs10_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd10} + {9'd0, refs0_and_26 & v_11 == 5'd10}; // texelFetch.ts:181
-  wire [9:0] refs10_add_14 = refs10_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd10} + {9'd0, refs0_and_30 & v_15 == 5'd10}; // texelFetch.ts:181
-  wire allocated11_sel_and = go_1 & victim_1 == 5'd11; // texelFetch.ts:184
-  wire allocated11_sel_and_1 = go & victim == 5'd11; // texelFetch.ts:184
-  wire present11_sel_and = fill_valid & fill_indices_deq_bits == 5'd11; // texelFetch.ts:190
-  wire [9:0] refs11_add = {9'd0, refs0_and & index_15 == 5'd11} + {9'd0, refs0_and_2 & index_17 == 5'd11}; // texelFetch.ts:180
-  wire [9:0] refs11_add_2 = refs11_add + {9'd0, refs0_and_4 & index_19 == 5'd11} + {9'd0, refs0_and_6 & index_21 == 5'd11}; // texelFetch.ts:180
-  wire [9:0] refs11_add_4 = refs11_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd11} + {9'd0, refs0_and_10 & index_25 == 5'd11}; // texelFetch.ts:180
-  wire [9:0] refs11_add_6 = refs11_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd11} + {9'd0, refs0_and_14 & index_29 == 5'd11}; // texelFetch.ts:180
-  wire [9:0] refs11_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd11} + {9'd0, refs0_and_18 & v_3 == 5'd11}; // texelFetch.ts:181
-  wire [9:0] refs11_add_10 = refs11_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd11} + {9'd0, refs0_and_22 & v_7 == 5'd11}; // texelFetch.ts:181
-  wire [9:0] refs11_add_12 = refs11_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd11} + {9'd0, refs0_and_26 & v_11 == 5'd11}; // texelFetch.ts:181
-  wire [9:0] refs11_add_14 = refs11_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd11} + {9'd0, refs0_and_30 & v_15 == 5'd11}; // texelFetch.ts:181
-  wire allocated12_sel_and = go_1 & victim_1 == 5'd12; // texelFetch.ts:184
-  wire allocated12_sel_and_1 = go & victim == 5'd12; // texelFetch.ts:184
-  wire present12_sel_and = fill_valid & fill_indices_deq_bits == 5'd12; // texelFetch.ts:190
-  wire [9:0] refs12_add = {9'd0, refs0_and & index_15 == 5'd12} + {9'd0, refs0_and_2 & index_17 == 5'd12}; // texelFetch.ts:180
-  wire [9:0] refs12_add_2 = refs12_add + {9'd0, refs0_and_4 & index_19 == 5'd12} + {9'd0, refs0_and_6 & index_21 == 5'd12}; // texelFetch.ts:180
-  wire [9:0] refs12_add_4 = refs12_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd12} + {9'd0, refs0_and_10 & index_25 == 5'd12}; // texelFetch.ts:180
-  wire [9:0] refs12_add_6 = refs12_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd12} + {9'd0, refs0_and_14 & index_29 == 5'd12}; // texelFetch.ts:180
-  wire [9:0] refs12_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd12} + {9'd0, refs0_and_18 & v_3 == 5'd12}; // texelFetch.ts:181
-  wire [9:0] refs12_add_10 = refs12_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd12} + {9'd0, refs0_and_22 & v_7 == 5'd12}; // texelFetch.ts:181
-  wire [9:0] refs12_add_12 = refs12_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd12} + {9'd0, refs0_and_26 & v_11 == 5'd12}; // texelFetch.ts:181
-  wire [9:0] refs12_add_14 = refs12_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd12} + {9'd0, refs0_and_30 & v_15 == 5'd12}; // texelFetch.ts:181
-  wire allocated13_sel_and = go_1 & victim_1 == 5'd13; // texelFetch.ts:184
-  wire allocated13_sel_and_1 = go & victim == 5'd13; // texelFetch.ts:184
-  wire present13_sel_and = fill_valid & fill_indices_deq_bits == 5'd13; // texelFetch.ts:190
-  wire [9:0] refs13_add = {9'd0, refs0_and & index_15 == 5'd13} + {9'd0, refs0_and_2 & index_17 == 5'd13}; // texelFetch.ts:180
-  wire [9:0] refs13_add_2 = refs13_add + {9'd0, refs0_and_4 & index_19 == 5'd13} + {9'd0, refs0_and_6 & index_21 == 5'd13}; // texelFetch.ts:180
-  wire [9:0] refs13_add_4 = refs13_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd13} + {9'd0, refs0_and_10 & index_25 == 5'd13}; // texelFetch.ts:180
-  wire [9:0] refs13_add_6 = refs13_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd13} + {9'd0, refs0_and_14 & index_29 == 5'd13}; // texelFetch.ts:180
-  wire [9:0] refs13_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd13} + {9'd0, refs0_and_18 & v_3 == 5'd13}; // texelFetch.ts:181
-  wire [9:0] refs13_add_10 = refs13_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd13} + {9'd0, refs0_and_22 & v_7 == 5'd13}; // texelFetch.ts:181
-  wire [9:0] refs13_add_12 = refs13_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd13} + {9'd0, refs0_and_26 & v_11 == 5'd13}; // texelFetch.ts:181
-  wire [9:0] refs13_add_14 = refs13_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd13} + {9'd0, refs0_and_30 & v_15 == 5'd13}; // texelFetch.ts:181
-  wire allocated14_sel_and = go_1 & victim_1 == 5'd14; // texelFetch.ts:184
-  wire allocated14_sel_and_1 = go & victim == 5'd14; // texelFetch.ts:184
-  wire present14_sel_and = fill_valid & fill_indices_deq_bits == 5'd14; // texelFetch.ts:190
-  wire [9:0] refs14_add = {9'd0, refs0_and & index_15 == 5'd14} + {9'd0, refs0_and_2 & index_17 == 5'd14}; // texelFetch.ts:180
-  wire [9:0] refs14_add_2 = refs14_add + {9'd0, refs0_and_4 & index_19 == 5'd14} + {9'd0, refs0_and_6 & index_21 == 5'd14}; // texelFetch.ts:180
-  wire [9:0] refs14_add_4 = refs14_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd14} + {9'd0, refs0_and_10 & index_25 == 5'd14}; // texelFetch.ts:180
-  wire [9:0] refs14_add_6 = refs14_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd14} + {9'd0, refs0_and_14 & index_29 == 5'd14}; // texelFetch.ts:180
-  wire [9:0] refs14_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd14} + {9'd0, refs0_and_18 & v_3 == 5'd14}; // texelFetch.ts:181
-  wire [9:0] refs14_add_10 = refs14_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd14} + {9'd0, refs0_and_22 & v_7 == 5'd14}; // texelFetch.ts:181
-  wire [9:0] refs14_add_12 = refs14_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd14} + {9'd0, refs0_and_26 & v_11 == 5'd14}; // texelFetch.ts:181
-  wire [9:0] refs14_add_14 = refs14_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd14} + {9'd0, refs0_and_30 & v_15 == 5'd14}; // texelFetch.ts:181
-  wire allocated15_sel_and = go_1 & victim_1 == 5'd15; // texelFetch.ts:184
-  wire allocated15_sel_and_1 = go & victim == 5'd15; // texelFetch.ts:184
-  wire present15_sel_and = fill_valid & fill_indices_deq_bits == 5'd15; // texelFetch.ts:190
-  wire [9:0] refs15_add = {9'd0, refs0_and & index_15 == 5'd15} + {9'd0, refs0_and_2 & index_17 == 5'd15}; // texelFetch.ts:180
-  wire [9:0] refs15_add_2 = refs15_add + {9'd0, refs0_and_4 & index_19 == 5'd15} + {9'd0, refs0_and_6 & index_21 == 5'd15}; // texelFetch.ts:180
-  wire [9:0] refs15_add_4 = refs15_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd15} + {9'd0, refs0_and_10 & index_25 == 5'd15}; // texelFetch.ts:180
-  wire [9:0] refs15_add_6 = refs15_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd15} + {9'd0, refs0_and_14 & index_29 == 5'd15}; // texelFetch.ts:180
-  wire [9:0] refs15_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd15} + {9'd0, refs0_and_18 & v_3 == 5'd15}; // texelFetch.ts:181
-  wire [9:0] refs15_add_10 = refs15_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd15} + {9'd0, refs0_and_22 & v_7 == 5'd15}; // texelFetch.ts:181
-  wire [9:0] refs15_add_12 = refs15_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd15} + {9'd0, refs0_and_26 & v_11 == 5'd15}; // texelFetch.ts:181
-  wire [9:0] refs15_add_14 = refs15_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd15} + {9'd0, refs0_and_30 & v_15 == 5'd15}; // texelFetch.ts:181
-  wire allocated16_sel_and = go_1 & victim_1 == 5'd16; // texelFetch.ts:184
-  wire allocated16_sel_and_1 = go & victim == 5'd16; // texelFetch.ts:184
-  wire present16_sel_and = fill_valid & fill_indices_deq_bits == 5'd16; // texelFetch.ts:190
-  wire [9:0] refs16_add = {9'd0, refs0_and & index_15 == 5'd16} + {9'd0, refs0_and_2 & index_17 == 5'd16}; // texelFetch.ts:180
-  wire [9:0] refs16_add_2 = refs16_add + {9'd0, refs0_and_4 & index_19 == 5'd16} + {9'd0, refs0_and_6 & index_21 == 5'd16}; // texelFetch.ts:180
-  wire [9:0] refs16_add_4 = refs16_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd16} + {9'd0, refs0_and_10 & index_25 == 5'd16}; // texelFetch.ts:180
-  wire [9:0] refs16_add_6 = refs16_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd16} + {9'd0, refs0_and_14 & index_29 == 5'd16}; // texelFetch.ts:180
-  wire [9:0] refs16_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd16} + {9'd0, refs0_and_18 & v_3 == 5'd16}; // texelFetch.ts:181
-  wire [9:0] refs16_add_10 = refs16_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd16} + {9'd0, refs0_and_22 & v_7 == 5'd16}; // texelFetch.ts:181
-  wire [9:0] refs16_add_12 = refs16_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd16} + {9'd0, refs0_and_26 & v_11 == 5'd16}; // texelFetch.ts:181
-  wire [9:0] refs16_add_14 = refs16_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd16} + {9'd0, refs0_and_30 & v_15 == 5'd16}; // texelFetch.ts:181
-  wire allocated17_sel_and = go_1 & victim_1 == 5'd17; // texelFetch.ts:184
-  wire allocated17_sel_and_1 = go & victim == 5'd17; // texelFetch.ts:184
-  wire present17_sel_and = fill_valid & fill_indices_deq_bits == 5'd17; // texelFetch.ts:190
-  wire [9:0] refs17_add = {9'd0, refs0_and & index_15 == 5'd17} + {9'd0, refs0_and_2 & index_17 == 5'd17}; // texelFetch.ts:180
-  wire [9:0] refs17_add_2 = refs17_add + {9'd0, refs0_and_4 & index_19 == 5'd17} + {9'd0, refs0_and_6 & index_21 == 5'd17}; // texelFetch.ts:180
-  wire [9:0] refs17_add_4 = refs17_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd17} + {9'd0, refs0_and_10 & index_25 == 5'd17}; // texelFetch.ts:180
-  wire [9:0] refs17_add_6 = refs17_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd17} + {9'd0, refs0_and_14 & index_29 == 5'd17}; // texelFetch.ts:180
-  wire [9:0] refs17_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd17} + {9'd0, refs0_and_18 & v_3 == 5'd17}; // texelFetch.ts:181
-  wire [9:0] refs17_add_10 = refs17_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd17} + {9'd0, refs0_and_22 & v_7 == 5'd17}; // texelFetch.ts:181
-  wire [9:0] refs17_add_12 = refs17_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd17} + {9'd0, refs0_and_26 & v_11 == 5'd17}; // texelFetch.ts:181
-  wire [9:0] refs17_add_14 = refs17_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd17} + {9'd0, refs0_and_30 & v_15 == 5'd17}; // texelFetch.ts:181
-  wire allocated18_sel_and = go_1 & victim_1 == 5'd18; // texelFetch.ts:184
-  wire allocated18_sel_and_1 = go & victim == 5'd18; // texelFetch.ts:184
-  wire present18_sel_and = fill_valid & fill_indices_deq_bits == 5'd18; // texelFetch.ts:190
-  wire [9:0] refs18_add = {9'd0, refs0_and & index_15 == 5'd18} + {9'd0, refs0_and_2 & index_17 == 5'd18}; // texelFetch.ts:180
-  wire [9:0] refs18_add_2 = refs18_add + {9'd0, refs0_and_4 & index_19 == 5'd18} + {9'd0, refs0_and_6 & index_21 == 5'd18}; // texelFetch.ts:180
-  wire [9:0] refs18_add_4 = refs18_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd18} + {9'd0, refs0_and_10 & index_25 == 5'd18}; // texelFetch.ts:180
-  wire [9:0] refs18_add_6 = refs18_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd18} + {9'd0, refs0_and_14 & index_29 == 5'd18}; // texelFetch.ts:180
-  wire [9:0] refs18_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd18} + {9'd0, refs0_and_18 & v_3 == 5'd18}; // texelFetch.ts:181
-  wire [9:0] refs18_add_10 = refs18_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd18} + {9'd0, refs0_and_22 & v_7 == 5'd18}; // texelFetch.ts:181
-  wire [9:0] refs18_add_12 = refs18_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd18} + {9'd0, refs0_and_26 & v_11 == 5'd18}; // texelFetch.ts:181
-  wire [9:0] refs18_add_14 = refs18_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd18} + {9'd0, refs0_and_30 & v_15 == 5'd18}; // texelFetch.ts:181
-  wire allocated19_sel_and = go_1 & victim_1 == 5'd19; // texelFetch.ts:184
-  wire allocated19_sel_and_1 = go & victim == 5'd19; // texelFetch.ts:184
-  wire present19_sel_and = fill_valid & fill_indices_deq_bits == 5'd19; // texelFetch.ts:190
-  wire [9:0] refs19_add = {9'd0, refs0_and & index_15 == 5'd19} + {9'd0, refs0_and_2 & index_17 == 5'd19}; // texelFetch.ts:180
-  wire [9:0] refs19_add_2 = refs19_add + {9'd0, refs0_and_4 & index_19 == 5'd19} + {9'd0, refs0_and_6 & index_21 == 5'd19}; // texelFetch.ts:180
-  wire [9:0] refs19_add_4 = refs19_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd19} + {9'd0, refs0_and_10 & index_25 == 5'd19}; // texelFetch.ts:180
-  wire [9:0] refs19_add_6 = refs19_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd19} + {9'd0, refs0_and_14 & index_29 == 5'd19}; // texelFetch.ts:180
-  wire [9:0] refs19_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd19} + {9'd0, refs0_and_18 & v_3 == 5'd19}; // texelFetch.ts:181
-  wire [9:0] refs19_add_10 = refs19_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd19} + {9'd0, refs0_and_22 & v_7 == 5'd19}; // texelFetch.ts:181
-  wire [9:0] refs19_add_12 = refs19_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd19} + {9'd0, refs0_and_26 & v_11 == 5'd19}; // texelFetch.ts:181
-  wire [9:0] refs19_add_14 = refs19_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd19} + {9'd0, refs0_and_30 & v_15 == 5'd19}; // texelFetch.ts:181
-  wire allocated20_sel_and = go_1 & victim_1 == 5'd20; // texelFetch.ts:184
-  wire allocated20_sel_and_1 = go & victim == 5'd20; // texelFetch.ts:184
-  wire present20_sel_and = fill_valid & fill_indices_deq_bits == 5'd20; // texelFetch.ts:190
-  wire [9:0] refs20_add = {9'd0, refs0_and & index_15 == 5'd20} + {9'd0, refs0_and_2 & index_17 == 5'd20}; // texelFetch.ts:180
-  wire [9:0] refs20_add_2 = refs20_add + {9'd0, refs0_and_4 & index_19 == 5'd20} + {9'd0, refs0_and_6 & index_21 == 5'd20}; // texelFetch.ts:180
-  wire [9:0] refs20_add_4 = refs20_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd20} + {9'd0, refs0_and_10 & index_25 == 5'd20}; // texelFetch.ts:180
-  wire [9:0] refs20_add_6 = refs20_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd20} + {9'd0, refs0_and_14 & index_29 == 5'd20}; // texelFetch.ts:180
-  wire [9:0] refs20_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd20} + {9'd0, refs0_and_18 & v_3 == 5'd20}; // texelFetch.ts:181
-  wire [9:0] refs20_add_10 = refs20_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd20} + {9'd0, refs0_and_22 & v_7 == 5'd20}; // texelFetch.ts:181
-  wire [9:0] refs20_add_12 = refs20_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd20} + {9'd0, refs0_and_26 & v_11 == 5'd20}; // texelFetch.ts:181
-  wire [9:0] refs20_add_14 = refs20_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd20} + {9'd0, refs0_and_30 & v_15 == 5'd20}; // texelFetch.ts:181
-  wire allocated21_sel_and = go_1 & victim_1 == 5'd21; // texelFetch.ts:184
-  wire allocated21_sel_and_1 = go & victim == 5'd21; // texelFetch.ts:184
-  wire present21_sel_and = fill_valid & fill_indices_deq_bits == 5'd21; // texelFetch.ts:190
-  wire [9:0] refs21_add = {9'd0, refs0_and & index_15 == 5'd21} + {9'd0, refs0_and_2 & index_17 == 5'd21}; // texelFetch.ts:180
-  wire [9:0] refs21_add_2 = refs21_add + {9'd0, refs0_and_4 & index_19 == 5'd21} + {9'd0, refs0_and_6 & index_21 == 5'd21}; // texelFetch.ts:180
-  wire [9:0] refs21_add_4 = refs21_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd21} + {9'd0, refs0_and_10 & index_25 == 5'd21}; // texelFetch.ts:180
-  wire [9:0] refs21_add_6 = refs21_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd21} + {9'd0, refs0_and_14 & index_29 == 5'd21}; // texelFetch.ts:180
-  wire [9:0] refs21_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd21} + {9'd0, refs0_and_18 & v_3 == 5'd21}; // texelFetch.ts:181
-  wire [9:0] refs21_add_10 = refs21_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd21} + {9'd0, refs0_and_22 & v_7 == 5'd21}; // texelFetch.ts:181
-  wire [9:0] refs21_add_12 = refs21_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd21} + {9'd0, refs0_and_26 & v_11 == 5'd21}; // texelFetch.ts:181
-  wire [9:0] refs21_add_14 = refs21_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd21} + {9'd0, refs0_and_30 & v_15 == 5'd21}; // texelFetch.ts:181
-  wire allocated22_sel_and = go_1 & victim_1 == 5'd22; // texelFetch.ts:184
-  wire allocated22_sel_and_1 = go & victim == 5'd22; // texelFetch.ts:184
-  wire present22_sel_and = fill_valid & fill_indices_deq_bits == 5'd22; // texelFetch.ts:190
-  wire [9:0] refs22_add = {9'd0, refs0_and & index_15 == 5'd22} + {9'd0, refs0_and_2 & index_17 == 5'd22}; // texelFetch.ts:180
-  wire [9:0] refs22_add_2 = refs22_add + {9'd0, refs0_and_4 & index_19 == 5'd22} + {9'd0, refs0_and_6 & index_21 == 5'd22}; // texelFetch.ts:180
-  wire [9:0] refs22_add_4 = refs22_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd22} + {9'd0, refs0_and_10 & index_25 == 5'd22}; // texelFetch.ts:180
-  wire [9:0] refs22_add_6 = refs22_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd22} + {9'd0, refs0_and_14 & index_29 == 5'd22}; // texelFetch.ts:180
-  wire [9:0] refs22_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd22} + {9'd0, refs0_and_18 & v_3 == 5'd22}; // texelFetch.ts:181
-  wire [9:0] refs22_add_10 = refs22_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd22} + {9'd0, refs0_and_22 & v_7 == 5'd22}; // texelFetch.ts:181
-  wire [9:0] refs22_add_12 = refs22_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd22} + {9'd0, refs0_and_26 & v_11 == 5'd22}; // texelFetch.ts:181
-  wire [9:0] refs22_add_14 = refs22_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd22} + {9'd0, refs0_and_30 & v_15 == 5'd22}; // texelFetch.ts:181
-  wire allocated23_sel_and = go_1 & victim_1 == 5'd23; // texelFetch.ts:184
-  wire allocated23_sel_and_1 = go & victim == 5'd23; // texelFetch.ts:184
-  wire present23_sel_and = fill_valid & fill_indices_deq_bits == 5'd23; // texelFetch.ts:190
-  wire [9:0] refs23_add = {9'd0, refs0_and & index_15 == 5'd23} + {9'd0, refs0_and_2 & index_17 == 5'd23}; // texelFetch.ts:180
-  wire [9:0] refs23_add_2 = refs23_add + {9'd0, refs0_and_4 & index_19 == 5'd23} + {9'd0, refs0_and_6 & index_21 == 5'd23}; // texelFetch.ts:180
-  wire [9:0] refs23_add_4 = refs23_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd23} + {9'd0, refs0_and_10 & index_25 == 5'd23}; // texelFetch.ts:180
-  wire [9:0] refs23_add_6 = refs23_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd23} + {9'd0, refs0_and_14 & index_29 == 5'd23}; // texelFetch.ts:180
-  wire [9:0] refs23_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd23} + {9'd0, refs0_and_18 & v_3 == 5'd23}; // texelFetch.ts:181
-  wire [9:0] refs23_add_10 = refs23_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd23} + {9'd0, refs0_and_22 & v_7 == 5'd23}; // texelFetch.ts:181
-  wire [9:0] refs23_add_12 = refs23_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd23} + {9'd0, refs0_and_26 & v_11 == 5'd23}; // texelFetch.ts:181
-  wire [9:0] refs23_add_14 = refs23_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd23} + {9'd0, refs0_and_30 & v_15 == 5'd23}; // texelFetch.ts:181
-  wire allocated24_sel_and = go_1 & victim_1 == 5'd24; // texelFetch.ts:184
-  wire allocated24_sel_and_1 = go & victim == 5'd24; // texelFetch.ts:184
-  wire present24_sel_and = fill_valid & fill_indices_deq_bits == 5'd24; // texelFetch.ts:190
-  wire [9:0] refs24_add = {9'd0, refs0_and & index_15 == 5'd24} + {9'd0, refs0_and_2 & index_17 == 5'd24}; // texelFetch.ts:180
-  wire [9:0] refs24_add_2 = refs24_add + {9'd0, refs0_and_4 & index_19 == 5'd24} + {9'd0, refs0_and_6 & index_21 == 5'd24}; // texelFetch.ts:180
-  wire [9:0] refs24_add_4 = refs24_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd24} + {9'd0, refs0_and_10 & index_25 == 5'd24}; // texelFetch.ts:180
-  wire [9:0] refs24_add_6 = refs24_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd24} + {9'd0, refs0_and_14 & index_29 == 5'd24}; // texelFetch.ts:180
-  wire [9:0] refs24_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd24} + {9'd0, refs0_and_18 & v_3 == 5'd24}; // texelFetch.ts:181
-  wire [9:0] refs24_add_10 = refs24_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd24} + {9'd0, refs0_and_22 & v_7 == 5'd24}; // texelFetch.ts:181
-  wire [9:0] refs24_add_12 = refs24_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd24} + {9'd0, refs0_and_26 & v_11 == 5'd24}; // texelFetch.ts:181
-  wire [9:0] refs24_add_14 = refs24_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd24} + {9'd0, refs0_and_30 & v_15 == 5'd24}; // texelFetch.ts:181
-  wire allocated25_sel_and = go_1 & victim_1 == 5'd25; // texelFetch.ts:184
-  wire allocated25_sel_and_1 = go & victim == 5'd25; // texelFetch.ts:184
-  wire present25_sel_and = fill_valid & fill_indices_deq_bits == 5'd25; // texelFetch.ts:190
-  wire [9:0] refs25_add = {9'd0, refs0_and & index_15 == 5'd25} + {9'd0, refs0_and_2 & index_17 == 5'd25}; // texelFetch.ts:180
-  wire [9:0] refs25_add_2 = refs25_add + {9'd0, refs0_and_4 & index_19 == 5'd25} + {9'd0, refs0_and_6 & index_21 == 5'd25}; // texelFetch.ts:180
-  wire [9:0] refs25_add_4 = refs25_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd25} + {9'd0, refs0_and_10 & index_25 == 5'd25}; // texelFetch.ts:180
-  wire [9:0] refs25_add_6 = refs25_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd25} + {9'd0, refs0_and_14 & index_29 == 5'd25}; // texelFetch.ts:180
-  wire [9:0] refs25_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd25} + {9'd0, refs0_and_18 & v_3 == 5'd25}; // texelFetch.ts:181
-  wire [9:0] refs25_add_10 = refs25_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd25} + {9'd0, refs0_and_22 & v_7 == 5'd25}; // texelFetch.ts:181
-  wire [9:0] refs25_add_12 = refs25_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd25} + {9'd0, refs0_and_26 & v_11 == 5'd25}; // texelFetch.ts:181
-  wire [9:0] refs25_add_14 = refs25_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd25} + {9'd0, refs0_and_30 & v_15 == 5'd25}; // texelFetch.ts:181
-  wire allocated26_sel_and = go_1 & victim_1 == 5'd26; // texelFetch.ts:184
-  wire allocated26_sel_and_1 = go & victim == 5'd26; // texelFetch.ts:184
-  wire present26_sel_and = fill_valid & fill_indices_deq_bits == 5'd26; // texelFetch.ts:190
-  wire [9:0] refs26_add = {9'd0, refs0_and & index_15 == 5'd26} + {9'd0, refs0_and_2 & index_17 == 5'd26}; // texelFetch.ts:180
-  wire [9:0] refs26_add_2 = refs26_add + {9'd0, refs0_and_4 & index_19 == 5'd26} + {9'd0, refs0_and_6 & index_21 == 5'd26}; // texelFetch.ts:180
-  wire [9:0] refs26_add_4 = refs26_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd26} + {9'd0, refs0_and_10 & index_25 == 5'd26}; // texelFetch.ts:180
-  wire [9:0] refs26_add_6 = refs26_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd26} + {9'd0, refs0_and_14 & index_29 == 5'd26}; // texelFetch.ts:180
-  wire [9:0] refs26_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd26} + {9'd0, refs0_and_18 & v_3 == 5'd26}; // texelFetch.ts:181
-  wire [9:0] refs26_add_10 = refs26_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd26} + {9'd0, refs0_and_22 & v_7 == 5'd26}; // texelFetch.ts:181
-  wire [9:0] refs26_add_12 = refs26_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd26} + {9'd0, refs0_and_26 & v_11 == 5'd26}; // texelFetch.ts:181
-  wire [9:0] refs26_add_14 = refs26_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd26} + {9'd0, refs0_and_30 & v_15 == 5'd26}; // texelFetch.ts:181
-  wire allocated27_sel_and = go_1 & victim_1 == 5'd27; // texelFetch.ts:184
-  wire allocated27_sel_and_1 = go & victim == 5'd27; // texelFetch.ts:184
-  wire present27_sel_and = fill_valid & fill_indices_deq_bits == 5'd27; // texelFetch.ts:190
-  wire [9:0] refs27_add = {9'd0, refs0_and & index_15 == 5'd27} + {9'd0, refs0_and_2 & index_17 == 5'd27}; // texelFetch.ts:180
-  wire [9:0] refs27_add_2 = refs27_add + {9'd0, refs0_and_4 & index_19 == 5'd27} + {9'd0, refs0_and_6 & index_21 == 5'd27}; // texelFetch.ts:180
-  wire [9:0] refs27_add_4 = refs27_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd27} + {9'd0, refs0_and_10 & index_25 == 5'd27}; // texelFetch.ts:180
-  wire [9:0] refs27_add_6 = refs27_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd27} + {9'd0, refs0_and_14 & index_29 == 5'd27}; // texelFetch.ts:180
-  wire [9:0] refs27_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd27} + {9'd0, refs0_and_18 & v_3 == 5'd27}; // texelFetch.ts:181
-  wire [9:0] refs27_add_10 = refs27_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd27} + {9'd0, refs0_and_22 & v_7 == 5'd27}; // texelFetch.ts:181
-  wire [9:0] refs27_add_12 = refs27_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd27} + {9'd0, refs0_and_26 & v_11 == 5'd27}; // texelFetch.ts:181
-  wire [9:0] refs27_add_14 = refs27_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd27} + {9'd0, refs0_and_30 & v_15 == 5'd27}; // texelFetch.ts:181
-  wire allocated28_sel_and = go_1 & victim_1 == 5'd28; // texelFetch.ts:184
-  wire allocated28_sel_and_1 = go & victim == 5'd28; // texelFetch.ts:184
-  wire present28_sel_and = fill_valid & fill_indices_deq_bits == 5'd28; // texelFetch.ts:190
-  wire [9:0] refs28_add = {9'd0, refs0_and & index_15 == 5'd28} + {9'd0, refs0_and_2 & index_17 == 5'd28}; // texelFetch.ts:180
-  wire [9:0] refs28_add_2 = refs28_add + {9'd0, refs0_and_4 & index_19 == 5'd28} + {9'd0, refs0_and_6 & index_21 == 5'd28}; // texelFetch.ts:180
-  wire [9:0] refs28_add_4 = refs28_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd28} + {9'd0, refs0_and_10 & index_25 == 5'd28}; // texelFetch.ts:180
-  wire [9:0] refs28_add_6 = refs28_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd28} + {9'd0, refs0_and_14 & index_29 == 5'd28}; // texelFetch.ts:180
-  wire [9:0] refs28_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd28} + {9'd0, refs0_and_18 & v_3 == 5'd28}; // texelFetch.ts:181
-  wire [9:0] refs28_add_10 = refs28_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd28} + {9'd0, refs0_and_22 & v_7 == 5'd28}; // texelFetch.ts:181
-  wire [9:0] refs28_add_12 = refs28_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd28} + {9'd0, refs0_and_26 & v_11 == 5'd28}; // texelFetch.ts:181
-  wire [9:0] refs28_add_14 = refs28_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd28} + {9'd0, refs0_and_30 & v_15 == 5'd28}; // texelFetch.ts:181
-  wire allocated29_sel_and = go_1 & victim_1 == 5'd29; // texelFetch.ts:184
-  wire allocated29_sel_and_1 = go & victim == 5'd29; // texelFetch.ts:184
-  wire present29_sel_and = fill_valid & fill_indices_deq_bits == 5'd29; // texelFetch.ts:190
-  wire [9:0] refs29_add = {9'd0, refs0_and & index_15 == 5'd29} + {9'd0, refs0_and_2 & index_17 == 5'd29}; // texelFetch.ts:180
-  wire [9:0] refs29_add_2 = refs29_add + {9'd0, refs0_and_4 & index_19 == 5'd29} + {9'd0, refs0_and_6 & index_21 == 5'd29}; // texelFetch.ts:180
-  wire [9:0] refs29_add_4 = refs29_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd29} + {9'd0, refs0_and_10 & index_25 == 5'd29}; // texelFetch.ts:180
-  wire [9:0] refs29_add_6 = refs29_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd29} + {9'd0, refs0_and_14 & index_29 == 5'd29}; // texelFetch.ts:180
-  wire [9:0] refs29_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd29} + {9'd0, refs0_and_18 & v_3 == 5'd29}; // texelFetch.ts:181
-  wire [9:0] refs29_add_10 = refs29_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd29} + {9'd0, refs0_and_22 & v_7 == 5'd29}; // texelFetch.ts:181
-  wire [9:0] refs29_add_12 = refs29_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd29} + {9'd0, refs0_and_26 & v_11 == 5'd29}; // texelFetch.ts:181
-  wire [9:0] refs29_add_14 = refs29_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd29} + {9'd0, refs0_and_30 & v_15 == 5'd29}; // texelFetch.ts:181
-  wire allocated30_sel_and = go_1 & victim_1 == 5'd30; // texelFetch.ts:184
-  wire allocated30_sel_and_1 = go & victim == 5'd30; // texelFetch.ts:184
-  wire present30_sel_and = fill_valid & fill_indices_deq_bits == 5'd30; // texelFetch.ts:190
-  wire [9:0] refs30_add = {9'd0, refs0_and & index_15 == 5'd30} + {9'd0, refs0_and_2 & index_17 == 5'd30}; // texelFetch.ts:180
-  wire [9:0] refs30_add_2 = refs30_add + {9'd0, refs0_and_4 & index_19 == 5'd30} + {9'd0, refs0_and_6 & index_21 == 5'd30}; // texelFetch.ts:180
-  wire [9:0] refs30_add_4 = refs30_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd30} + {9'd0, refs0_and_10 & index_25 == 5'd30}; // texelFetch.ts:180
-  wire [9:0] refs30_add_6 = refs30_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd30} + {9'd0, refs0_and_14 & index_29 == 5'd30}; // texelFetch.ts:180
-  wire [9:0] refs30_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd30} + {9'd0, refs0_and_18 & v_3 == 5'd30}; // texelFetch.ts:181
-  wire [9:0] refs30_add_10 = refs30_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd30} + {9'd0, refs0_and_22 & v_7 == 5'd30}; // texelFetch.ts:181
-  wire [9:0] refs30_add_12 = refs30_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd30} + {9'd0, refs0_and_26 & v_11 == 5'd30}; // texelFetch.ts:181
-  wire [9:0] refs30_add_14 = refs30_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd30} + {9'd0, refs0_and_30 & v_15 == 5'd30}; // texelFetch.ts:181
-  wire allocated31_sel_eq = victim_1 == 5'd31; // texelFetch.ts:184
-  wire allocated31_sel_and = go_1 & allocated31_sel_eq; // texelFetch.ts:184
-  wire allocated31_sel_eq_1 = victim == 5'd31; // texelFetch.ts:184
-  wire allocated31_sel_and_1 = go & allocated31_sel_eq_1; // texelFetch.ts:184
-  wire present31_sel_and = fill_valid & fill_indices_deq_bits == 5'd31; // texelFetch.ts:190
-  wire [9:0] refs31_add = {9'd0, refs0_and & index_15 == 5'd31} + {9'd0, refs0_and_2 & index_17 == 5'd31}; // texelFetch.ts:180
-  wire [9:0] refs31_add_2 = refs31_add + {9'd0, refs0_and_4 & index_19 == 5'd31} + {9'd0, refs0_and_6 & index_21 == 5'd31}; // texelFetch.ts:180
-  wire [9:0] refs31_add_4 = refs31_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd31} + {9'd0, refs0_and_10 & index_25 == 5'd31}; // texelFetch.ts:180
-  wire [9:0] refs31_add_6 = refs31_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd31} + {9'd0, refs0_and_14 & index_29 == 5'd31}; // texelFetch.ts:180
-  wire [9:0] refs31_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd31} + {9'd0, refs0_and_18 & v_3 == 5'd31}; // texelFetch.ts:181
-  wire [9:0] refs31_add_10 = refs31_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd31} + {9'd0, refs0_and_22 & v_7 == 5'd31}; // texelFetch.ts:181
-  wire [9:0] refs31_add_12 = refs31_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd31} + {9'd0, refs0_and_26 & v_11 == 5'd31}; // texelFetch.ts:181
-  wire [9:0] refs31_add_14 = refs31_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd31} + {9'd0, refs0_and_30 & v_15 == 5'd31}; // texelFetch.ts:181
-  wire fill_indices_enq_valid = toMemory; // texelFetch.ts:83
-  wire [4:0] fill_indices_enq_bits = head[20:16]; // texelFetch.ts:83
-  wire fill_indices_deq_ready = fill_valid; // texelFetch.ts:83
+  wire [4:0] victim_1 = allocated0_sel_or_29 | allocated0_sel_and_31 ? index_12 : index_13; // texelFetch.ts:121
+  wire allocated0_sel_and_32 = go_1 & victim_1 == 5'd0; // texelFetch.ts:186
+  wire allocated0_sel_and_33 = go & victim == 5'd0; // texelFetch.ts:186
+  wire present0_sel_and = fill_valid & fill_indices_deq_bits == 5'd0; // texelFetch.ts:192
+  wire refs0_and = pass & needed; // texelFetch.ts:182
+  wire [4:0] index_14 = resolved0 ? index0 : index; // texelFetch.ts:126
+  wire [4:0] index_15 = byAlloc_1 ? victim_1 : byAlloc ? victim : index_14; // texelFetch.ts:130
+  wire refs0_and_2 = pass & needed_1; // texelFetch.ts:182
+  wire [4:0] index_16 = resolved1 ? index1 : index_1; // texelFetch.ts:126
+  wire [4:0] index_17 = byAlloc_3 ? victim_1 : byAlloc_2 ? victim : index_16; // texelFetch.ts:130
+  wire [9:0] refs0_add = {9'd0, refs0_and & index_15 == 5'd0} + {9'd0, refs0_and_2 & index_17 == 5'd0}; // texelFetch.ts:182
+  wire refs0_and_4 = pass & needed_2; // texelFetch.ts:182
+  wire [4:0] index_18 = resolved2 ? index2 : index_2; // texelFetch.ts:126
+  wire [4:0] index_19 = byAlloc_5 ? victim_1 : byAlloc_4 ? victim : index_18; // texelFetch.ts:130
+  wire refs0_and_6 = pass & needed_3; // texelFetch.ts:182
+  wire [4:0] index_20 = resolved3 ? index3 : index_3; // texelFetch.ts:126
+  wire [4:0] index_21 = byAlloc_7 ? victim_1 : byAlloc_6 ? victim : index_20; // texelFetch.ts:130
+  wire [9:0] refs0_add_2 = refs0_add + {9'd0, refs0_and_4 & index_19 == 5'd0} + {9'd0, refs0_and_6 & index_21 == 5'd0}; // texelFetch.ts:182
+  wire refs0_and_8 = pass & needed_4; // texelFetch.ts:182
+  wire [4:0] index_22 = resolved4 ? index4 : index_4; // texelFetch.ts:126
+  wire [4:0] index_23 = byAlloc_9 ? victim_1 : byAlloc_8 ? victim : index_22; // texelFetch.ts:130
+  wire refs0_and_10 = pass & needed_5; // texelFetch.ts:182
+  wire [4:0] index_24 = resolved5 ? index5 : index_5; // texelFetch.ts:126
+  wire [4:0] index_25 = byAlloc_11 ? victim_1 : byAlloc_10 ? victim : index_24; // texelFetch.ts:130
+  wire [9:0] refs0_add_4 = refs0_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd0} + {9'd0, refs0_and_10 & index_25 == 5'd0}; // texelFetch.ts:182
+  wire refs0_and_12 = pass & needed_6; // texelFetch.ts:182
+  wire [4:0] index_26 = resolved6 ? index6 : index_6; // texelFetch.ts:126
+  wire [4:0] index_27 = byAlloc_13 ? victim_1 : byAlloc_12 ? victim : index_26; // texelFetch.ts:130
+  wire refs0_and_14 = pass & needed_7; // texelFetch.ts:182
+  wire [4:0] index_28 = resolved7 ? index7 : index_7; // texelFetch.ts:126
+  wire [4:0] index_29 = byAlloc_15 ? victim_1 : byAlloc_14 ? victim : index_28; // texelFetch.ts:130
+  wire [9:0] refs0_add_6 = refs0_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd0} + {9'd0, refs0_and_14 & index_29 == 5'd0}; // texelFetch.ts:182
+  wire refs0_and_16 = issue & out_valid_eq; // texelFetch.ts:183
+  wire refs0_and_18 = issue & out_valid_eq_2; // texelFetch.ts:183
+  wire refs0_and_20 = issue & out_valid_eq_4; // texelFetch.ts:183
+  wire [9:0] refs0_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd0} + {9'd0, refs0_and_18 & v_3 == 5'd0} + {9'd0, refs0_and_20 & v_5 == 5'd0}; // texelFetch.ts:183
+  wire refs0_and_22 = issue & out_valid_eq_6; // texelFetch.ts:183
+  wire refs0_and_24 = issue & out_valid_eq_8; // texelFetch.ts:183
+  wire [9:0] refs0_add_11 = refs0_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd0} + {9'd0, refs0_and_24 & v_9 == 5'd0}; // texelFetch.ts:183
+  wire refs0_and_26 = issue & out_valid_eq_10; // texelFetch.ts:183
+  wire refs0_and_28 = issue & out_valid_eq_12; // texelFetch.ts:183
+  wire [9:0] refs0_add_13 = refs0_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd0} + {9'd0, refs0_and_28 & v_13 == 5'd0}; // texelFetch.ts:183
+  wire refs0_and_30 = issue & out_valid_eq_14; // texelFetch.ts:183
+  wire [9:0] refs0_sub = refs0 + refs0_add_6 - (refs0_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd0}); // texelFetch.ts:184
+  wire allocated1_sel_and = go_1 & victim_1 == 5'd1; // texelFetch.ts:186
+  wire allocated1_sel_and_1 = go & victim == 5'd1; // texelFetch.ts:186
+  wire present1_sel_and = fill_valid & fill_indices_deq_bits == 5'd1; // texelFetch.ts:192
+  wire [9:0] refs1_add = {9'd0, refs0_and & index_15 == 5'd1} + {9'd0, refs0_and_2 & index_17 == 5'd1}; // texelFetch.ts:182
+  wire [9:0] refs1_add_2 = refs1_add + {9'd0, refs0_and_4 & index_19 == 5'd1} + {9'd0, refs0_and_6 & index_21 == 5'd1}; // texelFetch.ts:182
+  wire [9:0] refs1_add_4 = refs1_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd1} + {9'd0, refs0_and_10 & index_25 == 5'd1}; // texelFetch.ts:182
+  wire [9:0] refs1_add_6 = refs1_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd1} + {9'd0, refs0_and_14 & index_29 == 5'd1}; // texelFetch.ts:182
+  wire [9:0] refs1_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd1} + {9'd0, refs0_and_18 & v_3 == 5'd1} + {9'd0, refs0_and_20 & v_5 == 5'd1}; // texelFetch.ts:183
+  wire [9:0] refs1_add_11 = refs1_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd1} + {9'd0, refs0_and_24 & v_9 == 5'd1}; // texelFetch.ts:183
+  wire [9:0] refs1_add_13 = refs1_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd1} + {9'd0, refs0_and_28 & v_13 == 5'd1}; // texelFetch.ts:183
+  wire [9:0] refs1_sub = refs1 + refs1_add_6 - (refs1_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd1}); // texelFetch.ts:184
+  wire allocated2_sel_and = go_1 & victim_1 == 5'd2; // texelFetch.ts:186
+  wire allocated2_sel_and_1 = go & victim == 5'd2; // texelFetch.ts:186
+  wire present2_sel_and = fill_valid & fill_indices_deq_bits == 5'd2; // texelFetch.ts:192
+  wire [9:0] refs2_add = {9'd0, refs0_and & index_15 == 5'd2} + {9'd0, refs0_and_2 & index_17 == 5'd2}; // texelFetch.ts:182
+  wire [9:0] refs2_add_2 = refs2_add + {9'd0, refs0_and_4 & index_19 == 5'd2} + {9'd0, refs0_and_6 & index_21 == 5'd2}; // texelFetch.ts:182
+  wire [9:0] refs2_add_4 = refs2_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd2} + {9'd0, refs0_and_10 & index_25 == 5'd2}; // texelFetch.ts:182
+  wire [9:0] refs2_add_6 = refs2_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd2} + {9'd0, refs0_and_14 & index_29 == 5'd2}; // texelFetch.ts:182
+  wire [9:0] refs2_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd2} + {9'd0, refs0_and_18 & v_3 == 5'd2} + {9'd0, refs0_and_20 & v_5 == 5'd2}; // texelFetch.ts:183
+  wire [9:0] refs2_add_11 = refs2_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd2} + {9'd0, refs0_and_24 & v_9 == 5'd2}; // texelFetch.ts:183
+  wire [9:0] refs2_add_13 = refs2_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd2} + {9'd0, refs0_and_28 & v_13 == 5'd2}; // texelFetch.ts:183
+  wire [9:0] refs2_sub = refs2 + refs2_add_6 - (refs2_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd2}); // texelFetch.ts:184
+  wire allocated3_sel_and = go_1 & victim_1 == 5'd3; // texelFetch.ts:186
+  wire allocated3_sel_and_1 = go & victim == 5'd3; // texelFetch.ts:186
+  wire present3_sel_and = fill_valid & fill_indices_deq_bits == 5'd3; // texelFetch.ts:192
+  wire [9:0] refs3_add = {9'd0, refs0_and & index_15 == 5'd3} + {9'd0, refs0_and_2 & index_17 == 5'd3}; // texelFetch.ts:182
+  wire [9:0] refs3_add_2 = refs3_add + {9'd0, refs0_and_4 & index_19 == 5'd3} + {9'd0, refs0_and_6 & index_21 == 5'd3}; // texelFetch.ts:182
+  wire [9:0] refs3_add_4 = refs3_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd3} + {9'd0, refs0_and_10 & index_25 == 5'd3}; // texelFetch.ts:182
+  wire [9:0] refs3_add_6 = refs3_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd3} + {9'd0, refs0_and_14 & index_29 == 5'd3}; // texelFetch.ts:182
+  wire [9:0] refs3_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd3} + {9'd0, refs0_and_18 & v_3 == 5'd3} + {9'd0, refs0_and_20 & v_5 == 5'd3}; // texelFetch.ts:183
+  wire [9:0] refs3_add_11 = refs3_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd3} + {9'd0, refs0_and_24 & v_9 == 5'd3}; // texelFetch.ts:183
+  wire [9:0] refs3_add_13 = refs3_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd3} + {9'd0, refs0_and_28 & v_13 == 5'd3}; // texelFetch.ts:183
+  wire [9:0] refs3_sub = refs3 + refs3_add_6 - (refs3_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd3}); // texelFetch.ts:184
+  wire allocated4_sel_and = go_1 & victim_1 == 5'd4; // texelFetch.ts:186
+  wire allocated4_sel_and_1 = go & victim == 5'd4; // texelFetch.ts:186
+  wire present4_sel_and = fill_valid & fill_indices_deq_bits == 5'd4; // texelFetch.ts:192
+  wire [9:0] refs4_add = {9'd0, refs0_and & index_15 == 5'd4} + {9'd0, refs0_and_2 & index_17 == 5'd4}; // texelFetch.ts:182
+  wire [9:0] refs4_add_2 = refs4_add + {9'd0, refs0_and_4 & index_19 == 5'd4} + {9'd0, refs0_and_6 & index_21 == 5'd4}; // texelFetch.ts:182
+  wire [9:0] refs4_add_4 = refs4_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd4} + {9'd0, refs0_and_10 & index_25 == 5'd4}; // texelFetch.ts:182
+  wire [9:0] refs4_add_6 = refs4_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd4} + {9'd0, refs0_and_14 & index_29 == 5'd4}; // texelFetch.ts:182
+  wire [9:0] refs4_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd4} + {9'd0, refs0_and_18 & v_3 == 5'd4} + {9'd0, refs0_and_20 & v_5 == 5'd4}; // texelFetch.ts:183
+  wire [9:0] refs4_add_11 = refs4_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd4} + {9'd0, refs0_and_24 & v_9 == 5'd4}; // texelFetch.ts:183
+  wire [9:0] refs4_add_13 = refs4_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd4} + {9'd0, refs0_and_28 & v_13 == 5'd4}; // texelFetch.ts:183
+  wire [9:0] refs4_sub = refs4 + refs4_add_6 - (refs4_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd4}); // texelFetch.ts:184
+  wire allocated5_sel_and = go_1 & victim_1 == 5'd5; // texelFetch.ts:186
+  wire allocated5_sel_and_1 = go & victim == 5'd5; // texelFetch.ts:186
+  wire present5_sel_and = fill_valid & fill_indices_deq_bits == 5'd5; // texelFetch.ts:192
+  wire [9:0] refs5_add = {9'd0, refs0_and & index_15 == 5'd5} + {9'd0, refs0_and_2 & index_17 == 5'd5}; // texelFetch.ts:182
+  wire [9:0] refs5_add_2 = refs5_add + {9'd0, refs0_and_4 & index_19 == 5'd5} + {9'd0, refs0_and_6 & index_21 == 5'd5}; // texelFetch.ts:182
+  wire [9:0] refs5_add_4 = refs5_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd5} + {9'd0, refs0_and_10 & index_25 == 5'd5}; // texelFetch.ts:182
+  wire [9:0] refs5_add_6 = refs5_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd5} + {9'd0, refs0_and_14 & index_29 == 5'd5}; // texelFetch.ts:182
+  wire [9:0] refs5_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd5} + {9'd0, refs0_and_18 & v_3 == 5'd5} + {9'd0, refs0_and_20 & v_5 == 5'd5}; // texelFetch.ts:183
+  wire [9:0] refs5_add_11 = refs5_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd5} + {9'd0, refs0_and_24 & v_9 == 5'd5}; // texelFetch.ts:183
+  wire [9:0] refs5_add_13 = refs5_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd5} + {9'd0, refs0_and_28 & v_13 == 5'd5}; // texelFetch.ts:183
+  wire [9:0] refs5_sub = refs5 + refs5_add_6 - (refs5_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd5}); // texelFetch.ts:184
+  wire allocated6_sel_and = go_1 & victim_1 == 5'd6; // texelFetch.ts:186
+  wire allocated6_sel_and_1 = go & victim == 5'd6; // texelFetch.ts:186
+  wire present6_sel_and = fill_valid & fill_indices_deq_bits == 5'd6; // texelFetch.ts:192
+  wire [9:0] refs6_add = {9'd0, refs0_and & index_15 == 5'd6} + {9'd0, refs0_and_2 & index_17 == 5'd6}; // texelFetch.ts:182
+  wire [9:0] refs6_add_2 = refs6_add + {9'd0, refs0_and_4 & index_19 == 5'd6} + {9'd0, refs0_and_6 & index_21 == 5'd6}; // texelFetch.ts:182
+  wire [9:0] refs6_add_4 = refs6_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd6} + {9'd0, refs0_and_10 & index_25 == 5'd6}; // texelFetch.ts:182
+  wire [9:0] refs6_add_6 = refs6_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd6} + {9'd0, refs0_and_14 & index_29 == 5'd6}; // texelFetch.ts:182
+  wire [9:0] refs6_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd6} + {9'd0, refs0_and_18 & v_3 == 5'd6} + {9'd0, refs0_and_20 & v_5 == 5'd6}; // texelFetch.ts:183
+  wire [9:0] refs6_add_11 = refs6_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd6} + {9'd0, refs0_and_24 & v_9 == 5'd6}; // texelFetch.ts:183
+  wire [9:0] refs6_add_13 = refs6_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd6} + {9'd0, refs0_and_28 & v_13 == 5'd6}; // texelFetch.ts:183
+  wire [9:0] refs6_sub = refs6 + refs6_add_6 - (refs6_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd6}); // texelFetch.ts:184
+  wire allocated7_sel_and = go_1 & victim_1 == 5'd7; // texelFetch.ts:186
+  wire allocated7_sel_and_1 = go & victim == 5'd7; // texelFetch.ts:186
+  wire present7_sel_and = fill_valid & fill_indices_deq_bits == 5'd7; // texelFetch.ts:192
+  wire [9:0] refs7_add = {9'd0, refs0_and & index_15 == 5'd7} + {9'd0, refs0_and_2 & index_17 == 5'd7}; // texelFetch.ts:182
+  wire [9:0] refs7_add_2 = refs7_add + {9'd0, refs0_and_4 & index_19 == 5'd7} + {9'd0, refs0_and_6 & index_21 == 5'd7}; // texelFetch.ts:182
+  wire [9:0] refs7_add_4 = refs7_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd7} + {9'd0, refs0_and_10 & index_25 == 5'd7}; // texelFetch.ts:182
+  wire [9:0] refs7_add_6 = refs7_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd7} + {9'd0, refs0_and_14 & index_29 == 5'd7}; // texelFetch.ts:182
+  wire [9:0] refs7_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd7} + {9'd0, refs0_and_18 & v_3 == 5'd7} + {9'd0, refs0_and_20 & v_5 == 5'd7}; // texelFetch.ts:183
+  wire [9:0] refs7_add_11 = refs7_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd7} + {9'd0, refs0_and_24 & v_9 == 5'd7}; // texelFetch.ts:183
+  wire [9:0] refs7_add_13 = refs7_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd7} + {9'd0, refs0_and_28 & v_13 == 5'd7}; // texelFetch.ts:183
+  wire [9:0] refs7_sub = refs7 + refs7_add_6 - (refs7_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd7}); // texelFetch.ts:184
+  wire allocated8_sel_and = go_1 & victim_1 == 5'd8; // texelFetch.ts:186
+  wire allocated8_sel_and_1 = go & victim == 5'd8; // texelFetch.ts:186
+  wire present8_sel_and = fill_valid & fill_indices_deq_bits == 5'd8; // texelFetch.ts:192
+  wire [9:0] refs8_add = {9'd0, refs0_and & index_15 == 5'd8} + {9'd0, refs0_and_2 & index_17 == 5'd8}; // texelFetch.ts:182
+  wire [9:0] refs8_add_2 = refs8_add + {9'd0, refs0_and_4 & index_19 == 5'd8} + {9'd0, refs0_and_6 & index_21 == 5'd8}; // texelFetch.ts:182
+  wire [9:0] refs8_add_4 = refs8_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd8} + {9'd0, refs0_and_10 & index_25 == 5'd8}; // texelFetch.ts:182
+  wire [9:0] refs8_add_6 = refs8_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd8} + {9'd0, refs0_and_14 & index_29 == 5'd8}; // texelFetch.ts:182
+  wire [9:0] refs8_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd8} + {9'd0, refs0_and_18 & v_3 == 5'd8} + {9'd0, refs0_and_20 & v_5 == 5'd8}; // texelFetch.ts:183
+  wire [9:0] refs8_add_11 = refs8_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd8} + {9'd0, refs0_and_24 & v_9 == 5'd8}; // texelFetch.ts:183
+  wire [9:0] refs8_add_13 = refs8_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd8} + {9'd0, refs0_and_28 & v_13 == 5'd8}; // texelFetch.ts:183
+  wire [9:0] refs8_sub = refs8 + refs8_add_6 - (refs8_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd8}); // texelFetch.ts:184
+  wire allocated9_sel_and = go_1 & victim_1 == 5'd9; // texelFetch.ts:186
+  wire allocated9_sel_and_1 = go & victim == 5'd9; // texelFetch.ts:186
+  wire present9_sel_and = fill_valid & fill_indices_deq_bits == 5'd9; // texelFetch.ts:192
+  wire [9:0] refs9_add = {9'd0, refs0_and & index_15 == 5'd9} + {9'd0, refs0_and_2 & index_17 == 5'd9}; // texelFetch.ts:182
+  wire [9:0] refs9_add_2 = refs9_add + {9'd0, refs0_and_4 & index_19 == 5'd9} + {9'd0, refs0_and_6 & index_21 == 5'd9}; // texelFetch.ts:182
+  wire [9:0] refs9_add_4 = refs9_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd9} + {9'd0, refs0_and_10 & index_25 == 5'd9}; // texelFetch.ts:182
+  wire [9:0] refs9_add_6 = refs9_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd9} + {9'd0, refs0_and_14 & index_29 == 5'd9}; // texelFetch.ts:182
+  wire [9:0] refs9_add_9 = {9'd0, refs0_and_16 & v_1 == 5'd9} + {9'd0, refs0_and_18 & v_3 == 5'd9} + {9'd0, refs0_and_20 & v_5 == 5'd9}; // texelFetch.ts:183
+  wire [9:0] refs9_add_11 = refs9_add_9 + {9'd0, refs0_and_22 & v_7 == 5'd9} + {9'd0, refs0_and_24 & v_9 == 5'd9}; // texelFetch.ts:183
+  wire [9:0] refs9_add_13 = refs9_add_11 + {9'd0, refs0_and_26 & v_11 == 5'd9} + {9'd0, refs0_and_28 & v_13 == 5'd9}; // texelFetch.ts:183
+  wire [9:0] refs9_sub = refs9 + refs9_add_6 - (refs9_add_13 + {9'd0, refs0_and_30 & v_15 == 5'd9}); // texelFetch.ts:184
+  wire allocated10_sel_and = go_1 & victim_1 == 5'd10; // texelFetch.ts:186
+  wire allocated10_sel_and_1 = go & victim == 5'd10; // texelFetch.ts:186
+  wire present10_sel_and = fill_valid & fill_indices_deq_bits == 5'd10; // texelFetch.ts:192
+  wire [9:0] refs10_add = {9'd0, refs0_and & index_15 == 5'd10} + {9'd0, refs0_and_2 & index_17 == 5'd10}; // texelFetch.ts:182
+  wire [9:0] refs10_add_2 = refs10_add + {9'd0, refs0_and_4 & index_19 == 5'd10} + {9'd0, refs0_and_6 & index_21 == 5'd10}; // texelFetch.ts:182
+  wire [9:0] refs10_add_4 = refs10_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd10} + {9'd0, refs0_and_10 & index_25 == 5'd10}; // texelFetch.ts:182
+  wire [9:0] refs10_add_6 = refs10_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd10} + {9'd0, refs0_and_14 & index_29 == 5'd10}; // texelFetch.ts:182
+  wire [9:0] refs10_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd10} + {9'd0, refs0_and_18 & v_3 == 5'd10}; // texelFetch.ts:183
+  wire [9:0] refs10_add_10 = refs10_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd10} + {9'd0, refs0_and_22 & v_7 == 5'd10}; // texelFetch.ts:183
+  wire [9:0] refs10_add_12 = refs10_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd10} + {9'd0, refs0_and_26 & v_11 == 5'd10}; // texelFetch.ts:183
+  wire [9:0] refs10_add_14 = refs10_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd10} + {9'd0, refs0_and_30 & v_15 == 5'd10}; // texelFetch.ts:183
+  wire allocated11_sel_and = go_1 & victim_1 == 5'd11; // texelFetch.ts:186
+  wire allocated11_sel_and_1 = go & victim == 5'd11; // texelFetch.ts:186
+  wire present11_sel_and = fill_valid & fill_indices_deq_bits == 5'd11; // texelFetch.ts:192
+  wire [9:0] refs11_add = {9'd0, refs0_and & index_15 == 5'd11} + {9'd0, refs0_and_2 & index_17 == 5'd11}; // texelFetch.ts:182
+  wire [9:0] refs11_add_2 = refs11_add + {9'd0, refs0_and_4 & index_19 == 5'd11} + {9'd0, refs0_and_6 & index_21 == 5'd11}; // texelFetch.ts:182
+  wire [9:0] refs11_add_4 = refs11_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd11} + {9'd0, refs0_and_10 & index_25 == 5'd11}; // texelFetch.ts:182
+  wire [9:0] refs11_add_6 = refs11_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd11} + {9'd0, refs0_and_14 & index_29 == 5'd11}; // texelFetch.ts:182
+  wire [9:0] refs11_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd11} + {9'd0, refs0_and_18 & v_3 == 5'd11}; // texelFetch.ts:183
+  wire [9:0] refs11_add_10 = refs11_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd11} + {9'd0, refs0_and_22 & v_7 == 5'd11}; // texelFetch.ts:183
+  wire [9:0] refs11_add_12 = refs11_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd11} + {9'd0, refs0_and_26 & v_11 == 5'd11}; // texelFetch.ts:183
+  wire [9:0] refs11_add_14 = refs11_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd11} + {9'd0, refs0_and_30 & v_15 == 5'd11}; // texelFetch.ts:183
+  wire allocated12_sel_and = go_1 & victim_1 == 5'd12; // texelFetch.ts:186
+  wire allocated12_sel_and_1 = go & victim == 5'd12; // texelFetch.ts:186
+  wire present12_sel_and = fill_valid & fill_indices_deq_bits == 5'd12; // texelFetch.ts:192
+  wire [9:0] refs12_add = {9'd0, refs0_and & index_15 == 5'd12} + {9'd0, refs0_and_2 & index_17 == 5'd12}; // texelFetch.ts:182
+  wire [9:0] refs12_add_2 = refs12_add + {9'd0, refs0_and_4 & index_19 == 5'd12} + {9'd0, refs0_and_6 & index_21 == 5'd12}; // texelFetch.ts:182
+  wire [9:0] refs12_add_4 = refs12_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd12} + {9'd0, refs0_and_10 & index_25 == 5'd12}; // texelFetch.ts:182
+  wire [9:0] refs12_add_6 = refs12_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd12} + {9'd0, refs0_and_14 & index_29 == 5'd12}; // texelFetch.ts:182
+  wire [9:0] refs12_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd12} + {9'd0, refs0_and_18 & v_3 == 5'd12}; // texelFetch.ts:183
+  wire [9:0] refs12_add_10 = refs12_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd12} + {9'd0, refs0_and_22 & v_7 == 5'd12}; // texelFetch.ts:183
+  wire [9:0] refs12_add_12 = refs12_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd12} + {9'd0, refs0_and_26 & v_11 == 5'd12}; // texelFetch.ts:183
+  wire [9:0] refs12_add_14 = refs12_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd12} + {9'd0, refs0_and_30 & v_15 == 5'd12}; // texelFetch.ts:183
+  wire allocated13_sel_and = go_1 & victim_1 == 5'd13; // texelFetch.ts:186
+  wire allocated13_sel_and_1 = go & victim == 5'd13; // texelFetch.ts:186
+  wire present13_sel_and = fill_valid & fill_indices_deq_bits == 5'd13; // texelFetch.ts:192
+  wire [9:0] refs13_add = {9'd0, refs0_and & index_15 == 5'd13} + {9'd0, refs0_and_2 & index_17 == 5'd13}; // texelFetch.ts:182
+  wire [9:0] refs13_add_2 = refs13_add + {9'd0, refs0_and_4 & index_19 == 5'd13} + {9'd0, refs0_and_6 & index_21 == 5'd13}; // texelFetch.ts:182
+  wire [9:0] refs13_add_4 = refs13_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd13} + {9'd0, refs0_and_10 & index_25 == 5'd13}; // texelFetch.ts:182
+  wire [9:0] refs13_add_6 = refs13_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd13} + {9'd0, refs0_and_14 & index_29 == 5'd13}; // texelFetch.ts:182
+  wire [9:0] refs13_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd13} + {9'd0, refs0_and_18 & v_3 == 5'd13}; // texelFetch.ts:183
+  wire [9:0] refs13_add_10 = refs13_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd13} + {9'd0, refs0_and_22 & v_7 == 5'd13}; // texelFetch.ts:183
+  wire [9:0] refs13_add_12 = refs13_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd13} + {9'd0, refs0_and_26 & v_11 == 5'd13}; // texelFetch.ts:183
+  wire [9:0] refs13_add_14 = refs13_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd13} + {9'd0, refs0_and_30 & v_15 == 5'd13}; // texelFetch.ts:183
+  wire allocated14_sel_and = go_1 & victim_1 == 5'd14; // texelFetch.ts:186
+  wire allocated14_sel_and_1 = go & victim == 5'd14; // texelFetch.ts:186
+  wire present14_sel_and = fill_valid & fill_indices_deq_bits == 5'd14; // texelFetch.ts:192
+  wire [9:0] refs14_add = {9'd0, refs0_and & index_15 == 5'd14} + {9'd0, refs0_and_2 & index_17 == 5'd14}; // texelFetch.ts:182
+  wire [9:0] refs14_add_2 = refs14_add + {9'd0, refs0_and_4 & index_19 == 5'd14} + {9'd0, refs0_and_6 & index_21 == 5'd14}; // texelFetch.ts:182
+  wire [9:0] refs14_add_4 = refs14_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd14} + {9'd0, refs0_and_10 & index_25 == 5'd14}; // texelFetch.ts:182
+  wire [9:0] refs14_add_6 = refs14_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd14} + {9'd0, refs0_and_14 & index_29 == 5'd14}; // texelFetch.ts:182
+  wire [9:0] refs14_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd14} + {9'd0, refs0_and_18 & v_3 == 5'd14}; // texelFetch.ts:183
+  wire [9:0] refs14_add_10 = refs14_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd14} + {9'd0, refs0_and_22 & v_7 == 5'd14}; // texelFetch.ts:183
+  wire [9:0] refs14_add_12 = refs14_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd14} + {9'd0, refs0_and_26 & v_11 == 5'd14}; // texelFetch.ts:183
+  wire [9:0] refs14_add_14 = refs14_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd14} + {9'd0, refs0_and_30 & v_15 == 5'd14}; // texelFetch.ts:183
+  wire allocated15_sel_and = go_1 & victim_1 == 5'd15; // texelFetch.ts:186
+  wire allocated15_sel_and_1 = go & victim == 5'd15; // texelFetch.ts:186
+  wire present15_sel_and = fill_valid & fill_indices_deq_bits == 5'd15; // texelFetch.ts:192
+  wire [9:0] refs15_add = {9'd0, refs0_and & index_15 == 5'd15} + {9'd0, refs0_and_2 & index_17 == 5'd15}; // texelFetch.ts:182
+  wire [9:0] refs15_add_2 = refs15_add + {9'd0, refs0_and_4 & index_19 == 5'd15} + {9'd0, refs0_and_6 & index_21 == 5'd15}; // texelFetch.ts:182
+  wire [9:0] refs15_add_4 = refs15_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd15} + {9'd0, refs0_and_10 & index_25 == 5'd15}; // texelFetch.ts:182
+  wire [9:0] refs15_add_6 = refs15_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd15} + {9'd0, refs0_and_14 & index_29 == 5'd15}; // texelFetch.ts:182
+  wire [9:0] refs15_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd15} + {9'd0, refs0_and_18 & v_3 == 5'd15}; // texelFetch.ts:183
+  wire [9:0] refs15_add_10 = refs15_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd15} + {9'd0, refs0_and_22 & v_7 == 5'd15}; // texelFetch.ts:183
+  wire [9:0] refs15_add_12 = refs15_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd15} + {9'd0, refs0_and_26 & v_11 == 5'd15}; // texelFetch.ts:183
+  wire [9:0] refs15_add_14 = refs15_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd15} + {9'd0, refs0_and_30 & v_15 == 5'd15}; // texelFetch.ts:183
+  wire allocated16_sel_and = go_1 & victim_1 == 5'd16; // texelFetch.ts:186
+  wire allocated16_sel_and_1 = go & victim == 5'd16; // texelFetch.ts:186
+  wire present16_sel_and = fill_valid & fill_indices_deq_bits == 5'd16; // texelFetch.ts:192
+  wire [9:0] refs16_add = {9'd0, refs0_and & index_15 == 5'd16} + {9'd0, refs0_and_2 & index_17 == 5'd16}; // texelFetch.ts:182
+  wire [9:0] refs16_add_2 = refs16_add + {9'd0, refs0_and_4 & index_19 == 5'd16} + {9'd0, refs0_and_6 & index_21 == 5'd16}; // texelFetch.ts:182
+  wire [9:0] refs16_add_4 = refs16_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd16} + {9'd0, refs0_and_10 & index_25 == 5'd16}; // texelFetch.ts:182
+  wire [9:0] refs16_add_6 = refs16_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd16} + {9'd0, refs0_and_14 & index_29 == 5'd16}; // texelFetch.ts:182
+  wire [9:0] refs16_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd16} + {9'd0, refs0_and_18 & v_3 == 5'd16}; // texelFetch.ts:183
+  wire [9:0] refs16_add_10 = refs16_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd16} + {9'd0, refs0_and_22 & v_7 == 5'd16}; // texelFetch.ts:183
+  wire [9:0] refs16_add_12 = refs16_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd16} + {9'd0, refs0_and_26 & v_11 == 5'd16}; // texelFetch.ts:183
+  wire [9:0] refs16_add_14 = refs16_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd16} + {9'd0, refs0_and_30 & v_15 == 5'd16}; // texelFetch.ts:183
+  wire allocated17_sel_and = go_1 & victim_1 == 5'd17; // texelFetch.ts:186
+  wire allocated17_sel_and_1 = go & victim == 5'd17; // texelFetch.ts:186
+  wire present17_sel_and = fill_valid & fill_indices_deq_bits == 5'd17; // texelFetch.ts:192
+  wire [9:0] refs17_add = {9'd0, refs0_and & index_15 == 5'd17} + {9'd0, refs0_and_2 & index_17 == 5'd17}; // texelFetch.ts:182
+  wire [9:0] refs17_add_2 = refs17_add + {9'd0, refs0_and_4 & index_19 == 5'd17} + {9'd0, refs0_and_6 & index_21 == 5'd17}; // texelFetch.ts:182
+  wire [9:0] refs17_add_4 = refs17_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd17} + {9'd0, refs0_and_10 & index_25 == 5'd17}; // texelFetch.ts:182
+  wire [9:0] refs17_add_6 = refs17_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd17} + {9'd0, refs0_and_14 & index_29 == 5'd17}; // texelFetch.ts:182
+  wire [9:0] refs17_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd17} + {9'd0, refs0_and_18 & v_3 == 5'd17}; // texelFetch.ts:183
+  wire [9:0] refs17_add_10 = refs17_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd17} + {9'd0, refs0_and_22 & v_7 == 5'd17}; // texelFetch.ts:183
+  wire [9:0] refs17_add_12 = refs17_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd17} + {9'd0, refs0_and_26 & v_11 == 5'd17}; // texelFetch.ts:183
+  wire [9:0] refs17_add_14 = refs17_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd17} + {9'd0, refs0_and_30 & v_15 == 5'd17}; // texelFetch.ts:183
+  wire allocated18_sel_and = go_1 & victim_1 == 5'd18; // texelFetch.ts:186
+  wire allocated18_sel_and_1 = go & victim == 5'd18; // texelFetch.ts:186
+  wire present18_sel_and = fill_valid & fill_indices_deq_bits == 5'd18; // texelFetch.ts:192
+  wire [9:0] refs18_add = {9'd0, refs0_and & index_15 == 5'd18} + {9'd0, refs0_and_2 & index_17 == 5'd18}; // texelFetch.ts:182
+  wire [9:0] refs18_add_2 = refs18_add + {9'd0, refs0_and_4 & index_19 == 5'd18} + {9'd0, refs0_and_6 & index_21 == 5'd18}; // texelFetch.ts:182
+  wire [9:0] refs18_add_4 = refs18_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd18} + {9'd0, refs0_and_10 & index_25 == 5'd18}; // texelFetch.ts:182
+  wire [9:0] refs18_add_6 = refs18_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd18} + {9'd0, refs0_and_14 & index_29 == 5'd18}; // texelFetch.ts:182
+  wire [9:0] refs18_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd18} + {9'd0, refs0_and_18 & v_3 == 5'd18}; // texelFetch.ts:183
+  wire [9:0] refs18_add_10 = refs18_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd18} + {9'd0, refs0_and_22 & v_7 == 5'd18}; // texelFetch.ts:183
+  wire [9:0] refs18_add_12 = refs18_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd18} + {9'd0, refs0_and_26 & v_11 == 5'd18}; // texelFetch.ts:183
+  wire [9:0] refs18_add_14 = refs18_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd18} + {9'd0, refs0_and_30 & v_15 == 5'd18}; // texelFetch.ts:183
+  wire allocated19_sel_and = go_1 & victim_1 == 5'd19; // texelFetch.ts:186
+  wire allocated19_sel_and_1 = go & victim == 5'd19; // texelFetch.ts:186
+  wire present19_sel_and = fill_valid & fill_indices_deq_bits == 5'd19; // texelFetch.ts:192
+  wire [9:0] refs19_add = {9'd0, refs0_and & index_15 == 5'd19} + {9'd0, refs0_and_2 & index_17 == 5'd19}; // texelFetch.ts:182
+  wire [9:0] refs19_add_2 = refs19_add + {9'd0, refs0_and_4 & index_19 == 5'd19} + {9'd0, refs0_and_6 & index_21 == 5'd19}; // texelFetch.ts:182
+  wire [9:0] refs19_add_4 = refs19_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd19} + {9'd0, refs0_and_10 & index_25 == 5'd19}; // texelFetch.ts:182
+  wire [9:0] refs19_add_6 = refs19_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd19} + {9'd0, refs0_and_14 & index_29 == 5'd19}; // texelFetch.ts:182
+  wire [9:0] refs19_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd19} + {9'd0, refs0_and_18 & v_3 == 5'd19}; // texelFetch.ts:183
+  wire [9:0] refs19_add_10 = refs19_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd19} + {9'd0, refs0_and_22 & v_7 == 5'd19}; // texelFetch.ts:183
+  wire [9:0] refs19_add_12 = refs19_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd19} + {9'd0, refs0_and_26 & v_11 == 5'd19}; // texelFetch.ts:183
+  wire [9:0] refs19_add_14 = refs19_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd19} + {9'd0, refs0_and_30 & v_15 == 5'd19}; // texelFetch.ts:183
+  wire allocated20_sel_and = go_1 & victim_1 == 5'd20; // texelFetch.ts:186
+  wire allocated20_sel_and_1 = go & victim == 5'd20; // texelFetch.ts:186
+  wire present20_sel_and = fill_valid & fill_indices_deq_bits == 5'd20; // texelFetch.ts:192
+  wire [9:0] refs20_add = {9'd0, refs0_and & index_15 == 5'd20} + {9'd0, refs0_and_2 & index_17 == 5'd20}; // texelFetch.ts:182
+  wire [9:0] refs20_add_2 = refs20_add + {9'd0, refs0_and_4 & index_19 == 5'd20} + {9'd0, refs0_and_6 & index_21 == 5'd20}; // texelFetch.ts:182
+  wire [9:0] refs20_add_4 = refs20_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd20} + {9'd0, refs0_and_10 & index_25 == 5'd20}; // texelFetch.ts:182
+  wire [9:0] refs20_add_6 = refs20_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd20} + {9'd0, refs0_and_14 & index_29 == 5'd20}; // texelFetch.ts:182
+  wire [9:0] refs20_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd20} + {9'd0, refs0_and_18 & v_3 == 5'd20}; // texelFetch.ts:183
+  wire [9:0] refs20_add_10 = refs20_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd20} + {9'd0, refs0_and_22 & v_7 == 5'd20}; // texelFetch.ts:183
+  wire [9:0] refs20_add_12 = refs20_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd20} + {9'd0, refs0_and_26 & v_11 == 5'd20}; // texelFetch.ts:183
+  wire [9:0] refs20_add_14 = refs20_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd20} + {9'd0, refs0_and_30 & v_15 == 5'd20}; // texelFetch.ts:183
+  wire allocated21_sel_and = go_1 & victim_1 == 5'd21; // texelFetch.ts:186
+  wire allocated21_sel_and_1 = go & victim == 5'd21; // texelFetch.ts:186
+  wire present21_sel_and = fill_valid & fill_indices_deq_bits == 5'd21; // texelFetch.ts:192
+  wire [9:0] refs21_add = {9'd0, refs0_and & index_15 == 5'd21} + {9'd0, refs0_and_2 & index_17 == 5'd21}; // texelFetch.ts:182
+  wire [9:0] refs21_add_2 = refs21_add + {9'd0, refs0_and_4 & index_19 == 5'd21} + {9'd0, refs0_and_6 & index_21 == 5'd21}; // texelFetch.ts:182
+  wire [9:0] refs21_add_4 = refs21_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd21} + {9'd0, refs0_and_10 & index_25 == 5'd21}; // texelFetch.ts:182
+  wire [9:0] refs21_add_6 = refs21_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd21} + {9'd0, refs0_and_14 & index_29 == 5'd21}; // texelFetch.ts:182
+  wire [9:0] refs21_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd21} + {9'd0, refs0_and_18 & v_3 == 5'd21}; // texelFetch.ts:183
+  wire [9:0] refs21_add_10 = refs21_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd21} + {9'd0, refs0_and_22 & v_7 == 5'd21}; // texelFetch.ts:183
+  wire [9:0] refs21_add_12 = refs21_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd21} + {9'd0, refs0_and_26 & v_11 == 5'd21}; // texelFetch.ts:183
+  wire [9:0] refs21_add_14 = refs21_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd21} + {9'd0, refs0_and_30 & v_15 == 5'd21}; // texelFetch.ts:183
+  wire allocated22_sel_and = go_1 & victim_1 == 5'd22; // texelFetch.ts:186
+  wire allocated22_sel_and_1 = go & victim == 5'd22; // texelFetch.ts:186
+  wire present22_sel_and = fill_valid & fill_indices_deq_bits == 5'd22; // texelFetch.ts:192
+  wire [9:0] refs22_add = {9'd0, refs0_and & index_15 == 5'd22} + {9'd0, refs0_and_2 & index_17 == 5'd22}; // texelFetch.ts:182
+  wire [9:0] refs22_add_2 = refs22_add + {9'd0, refs0_and_4 & index_19 == 5'd22} + {9'd0, refs0_and_6 & index_21 == 5'd22}; // texelFetch.ts:182
+  wire [9:0] refs22_add_4 = refs22_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd22} + {9'd0, refs0_and_10 & index_25 == 5'd22}; // texelFetch.ts:182
+  wire [9:0] refs22_add_6 = refs22_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd22} + {9'd0, refs0_and_14 & index_29 == 5'd22}; // texelFetch.ts:182
+  wire [9:0] refs22_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd22} + {9'd0, refs0_and_18 & v_3 == 5'd22}; // texelFetch.ts:183
+  wire [9:0] refs22_add_10 = refs22_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd22} + {9'd0, refs0_and_22 & v_7 == 5'd22}; // texelFetch.ts:183
+  wire [9:0] refs22_add_12 = refs22_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd22} + {9'd0, refs0_and_26 & v_11 == 5'd22}; // texelFetch.ts:183
+  wire [9:0] refs22_add_14 = refs22_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd22} + {9'd0, refs0_and_30 & v_15 == 5'd22}; // texelFetch.ts:183
+  wire allocated23_sel_and = go_1 & victim_1 == 5'd23; // texelFetch.ts:186
+  wire allocated23_sel_and_1 = go & victim == 5'd23; // texelFetch.ts:186
+  wire present23_sel_and = fill_valid & fill_indices_deq_bits == 5'd23; // texelFetch.ts:192
+  wire [9:0] refs23_add = {9'd0, refs0_and & index_15 == 5'd23} + {9'd0, refs0_and_2 & index_17 == 5'd23}; // texelFetch.ts:182
+  wire [9:0] refs23_add_2 = refs23_add + {9'd0, refs0_and_4 & index_19 == 5'd23} + {9'd0, refs0_and_6 & index_21 == 5'd23}; // texelFetch.ts:182
+  wire [9:0] refs23_add_4 = refs23_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd23} + {9'd0, refs0_and_10 & index_25 == 5'd23}; // texelFetch.ts:182
+  wire [9:0] refs23_add_6 = refs23_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd23} + {9'd0, refs0_and_14 & index_29 == 5'd23}; // texelFetch.ts:182
+  wire [9:0] refs23_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd23} + {9'd0, refs0_and_18 & v_3 == 5'd23}; // texelFetch.ts:183
+  wire [9:0] refs23_add_10 = refs23_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd23} + {9'd0, refs0_and_22 & v_7 == 5'd23}; // texelFetch.ts:183
+  wire [9:0] refs23_add_12 = refs23_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd23} + {9'd0, refs0_and_26 & v_11 == 5'd23}; // texelFetch.ts:183
+  wire [9:0] refs23_add_14 = refs23_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd23} + {9'd0, refs0_and_30 & v_15 == 5'd23}; // texelFetch.ts:183
+  wire allocated24_sel_and = go_1 & victim_1 == 5'd24; // texelFetch.ts:186
+  wire allocated24_sel_and_1 = go & victim == 5'd24; // texelFetch.ts:186
+  wire present24_sel_and = fill_valid & fill_indices_deq_bits == 5'd24; // texelFetch.ts:192
+  wire [9:0] refs24_add = {9'd0, refs0_and & index_15 == 5'd24} + {9'd0, refs0_and_2 & index_17 == 5'd24}; // texelFetch.ts:182
+  wire [9:0] refs24_add_2 = refs24_add + {9'd0, refs0_and_4 & index_19 == 5'd24} + {9'd0, refs0_and_6 & index_21 == 5'd24}; // texelFetch.ts:182
+  wire [9:0] refs24_add_4 = refs24_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd24} + {9'd0, refs0_and_10 & index_25 == 5'd24}; // texelFetch.ts:182
+  wire [9:0] refs24_add_6 = refs24_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd24} + {9'd0, refs0_and_14 & index_29 == 5'd24}; // texelFetch.ts:182
+  wire [9:0] refs24_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd24} + {9'd0, refs0_and_18 & v_3 == 5'd24}; // texelFetch.ts:183
+  wire [9:0] refs24_add_10 = refs24_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd24} + {9'd0, refs0_and_22 & v_7 == 5'd24}; // texelFetch.ts:183
+  wire [9:0] refs24_add_12 = refs24_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd24} + {9'd0, refs0_and_26 & v_11 == 5'd24}; // texelFetch.ts:183
+  wire [9:0] refs24_add_14 = refs24_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd24} + {9'd0, refs0_and_30 & v_15 == 5'd24}; // texelFetch.ts:183
+  wire allocated25_sel_and = go_1 & victim_1 == 5'd25; // texelFetch.ts:186
+  wire allocated25_sel_and_1 = go & victim == 5'd25; // texelFetch.ts:186
+  wire present25_sel_and = fill_valid & fill_indices_deq_bits == 5'd25; // texelFetch.ts:192
+  wire [9:0] refs25_add = {9'd0, refs0_and & index_15 == 5'd25} + {9'd0, refs0_and_2 & index_17 == 5'd25}; // texelFetch.ts:182
+  wire [9:0] refs25_add_2 = refs25_add + {9'd0, refs0_and_4 & index_19 == 5'd25} + {9'd0, refs0_and_6 & index_21 == 5'd25}; // texelFetch.ts:182
+  wire [9:0] refs25_add_4 = refs25_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd25} + {9'd0, refs0_and_10 & index_25 == 5'd25}; // texelFetch.ts:182
+  wire [9:0] refs25_add_6 = refs25_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd25} + {9'd0, refs0_and_14 & index_29 == 5'd25}; // texelFetch.ts:182
+  wire [9:0] refs25_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd25} + {9'd0, refs0_and_18 & v_3 == 5'd25}; // texelFetch.ts:183
+  wire [9:0] refs25_add_10 = refs25_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd25} + {9'd0, refs0_and_22 & v_7 == 5'd25}; // texelFetch.ts:183
+  wire [9:0] refs25_add_12 = refs25_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd25} + {9'd0, refs0_and_26 & v_11 == 5'd25}; // texelFetch.ts:183
+  wire [9:0] refs25_add_14 = refs25_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd25} + {9'd0, refs0_and_30 & v_15 == 5'd25}; // texelFetch.ts:183
+  wire allocated26_sel_and = go_1 & victim_1 == 5'd26; // texelFetch.ts:186
+  wire allocated26_sel_and_1 = go & victim == 5'd26; // texelFetch.ts:186
+  wire present26_sel_and = fill_valid & fill_indices_deq_bits == 5'd26; // texelFetch.ts:192
+  wire [9:0] refs26_add = {9'd0, refs0_and & index_15 == 5'd26} + {9'd0, refs0_and_2 & index_17 == 5'd26}; // texelFetch.ts:182
+  wire [9:0] refs26_add_2 = refs26_add + {9'd0, refs0_and_4 & index_19 == 5'd26} + {9'd0, refs0_and_6 & index_21 == 5'd26}; // texelFetch.ts:182
+  wire [9:0] refs26_add_4 = refs26_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd26} + {9'd0, refs0_and_10 & index_25 == 5'd26}; // texelFetch.ts:182
+  wire [9:0] refs26_add_6 = refs26_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd26} + {9'd0, refs0_and_14 & index_29 == 5'd26}; // texelFetch.ts:182
+  wire [9:0] refs26_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd26} + {9'd0, refs0_and_18 & v_3 == 5'd26}; // texelFetch.ts:183
+  wire [9:0] refs26_add_10 = refs26_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd26} + {9'd0, refs0_and_22 & v_7 == 5'd26}; // texelFetch.ts:183
+  wire [9:0] refs26_add_12 = refs26_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd26} + {9'd0, refs0_and_26 & v_11 == 5'd26}; // texelFetch.ts:183
+  wire [9:0] refs26_add_14 = refs26_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd26} + {9'd0, refs0_and_30 & v_15 == 5'd26}; // texelFetch.ts:183
+  wire allocated27_sel_and = go_1 & victim_1 == 5'd27; // texelFetch.ts:186
+  wire allocated27_sel_and_1 = go & victim == 5'd27; // texelFetch.ts:186
+  wire present27_sel_and = fill_valid & fill_indices_deq_bits == 5'd27; // texelFetch.ts:192
+  wire [9:0] refs27_add = {9'd0, refs0_and & index_15 == 5'd27} + {9'd0, refs0_and_2 & index_17 == 5'd27}; // texelFetch.ts:182
+  wire [9:0] refs27_add_2 = refs27_add + {9'd0, refs0_and_4 & index_19 == 5'd27} + {9'd0, refs0_and_6 & index_21 == 5'd27}; // texelFetch.ts:182
+  wire [9:0] refs27_add_4 = refs27_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd27} + {9'd0, refs0_and_10 & index_25 == 5'd27}; // texelFetch.ts:182
+  wire [9:0] refs27_add_6 = refs27_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd27} + {9'd0, refs0_and_14 & index_29 == 5'd27}; // texelFetch.ts:182
+  wire [9:0] refs27_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd27} + {9'd0, refs0_and_18 & v_3 == 5'd27}; // texelFetch.ts:183
+  wire [9:0] refs27_add_10 = refs27_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd27} + {9'd0, refs0_and_22 & v_7 == 5'd27}; // texelFetch.ts:183
+  wire [9:0] refs27_add_12 = refs27_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd27} + {9'd0, refs0_and_26 & v_11 == 5'd27}; // texelFetch.ts:183
+  wire [9:0] refs27_add_14 = refs27_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd27} + {9'd0, refs0_and_30 & v_15 == 5'd27}; // texelFetch.ts:183
+  wire allocated28_sel_and = go_1 & victim_1 == 5'd28; // texelFetch.ts:186
+  wire allocated28_sel_and_1 = go & victim == 5'd28; // texelFetch.ts:186
+  wire present28_sel_and = fill_valid & fill_indices_deq_bits == 5'd28; // texelFetch.ts:192
+  wire [9:0] refs28_add = {9'd0, refs0_and & index_15 == 5'd28} + {9'd0, refs0_and_2 & index_17 == 5'd28}; // texelFetch.ts:182
+  wire [9:0] refs28_add_2 = refs28_add + {9'd0, refs0_and_4 & index_19 == 5'd28} + {9'd0, refs0_and_6 & index_21 == 5'd28}; // texelFetch.ts:182
+  wire [9:0] refs28_add_4 = refs28_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd28} + {9'd0, refs0_and_10 & index_25 == 5'd28}; // texelFetch.ts:182
+  wire [9:0] refs28_add_6 = refs28_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd28} + {9'd0, refs0_and_14 & index_29 == 5'd28}; // texelFetch.ts:182
+  wire [9:0] refs28_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd28} + {9'd0, refs0_and_18 & v_3 == 5'd28}; // texelFetch.ts:183
+  wire [9:0] refs28_add_10 = refs28_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd28} + {9'd0, refs0_and_22 & v_7 == 5'd28}; // texelFetch.ts:183
+  wire [9:0] refs28_add_12 = refs28_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd28} + {9'd0, refs0_and_26 & v_11 == 5'd28}; // texelFetch.ts:183
+  wire [9:0] refs28_add_14 = refs28_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd28} + {9'd0, refs0_and_30 & v_15 == 5'd28}; // texelFetch.ts:183
+  wire allocated29_sel_and = go_1 & victim_1 == 5'd29; // texelFetch.ts:186
+  wire allocated29_sel_and_1 = go & victim == 5'd29; // texelFetch.ts:186
+  wire present29_sel_and = fill_valid & fill_indices_deq_bits == 5'd29; // texelFetch.ts:192
+  wire [9:0] refs29_add = {9'd0, refs0_and & index_15 == 5'd29} + {9'd0, refs0_and_2 & index_17 == 5'd29}; // texelFetch.ts:182
+  wire [9:0] refs29_add_2 = refs29_add + {9'd0, refs0_and_4 & index_19 == 5'd29} + {9'd0, refs0_and_6 & index_21 == 5'd29}; // texelFetch.ts:182
+  wire [9:0] refs29_add_4 = refs29_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd29} + {9'd0, refs0_and_10 & index_25 == 5'd29}; // texelFetch.ts:182
+  wire [9:0] refs29_add_6 = refs29_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd29} + {9'd0, refs0_and_14 & index_29 == 5'd29}; // texelFetch.ts:182
+  wire [9:0] refs29_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd29} + {9'd0, refs0_and_18 & v_3 == 5'd29}; // texelFetch.ts:183
+  wire [9:0] refs29_add_10 = refs29_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd29} + {9'd0, refs0_and_22 & v_7 == 5'd29}; // texelFetch.ts:183
+  wire [9:0] refs29_add_12 = refs29_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd29} + {9'd0, refs0_and_26 & v_11 == 5'd29}; // texelFetch.ts:183
+  wire [9:0] refs29_add_14 = refs29_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd29} + {9'd0, refs0_and_30 & v_15 == 5'd29}; // texelFetch.ts:183
+  wire allocated30_sel_and = go_1 & victim_1 == 5'd30; // texelFetch.ts:186
+  wire allocated30_sel_and_1 = go & victim == 5'd30; // texelFetch.ts:186
+  wire present30_sel_and = fill_valid & fill_indices_deq_bits == 5'd30; // texelFetch.ts:192
+  wire [9:0] refs30_add = {9'd0, refs0_and & index_15 == 5'd30} + {9'd0, refs0_and_2 & index_17 == 5'd30}; // texelFetch.ts:182
+  wire [9:0] refs30_add_2 = refs30_add + {9'd0, refs0_and_4 & index_19 == 5'd30} + {9'd0, refs0_and_6 & index_21 == 5'd30}; // texelFetch.ts:182
+  wire [9:0] refs30_add_4 = refs30_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd30} + {9'd0, refs0_and_10 & index_25 == 5'd30}; // texelFetch.ts:182
+  wire [9:0] refs30_add_6 = refs30_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd30} + {9'd0, refs0_and_14 & index_29 == 5'd30}; // texelFetch.ts:182
+  wire [9:0] refs30_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd30} + {9'd0, refs0_and_18 & v_3 == 5'd30}; // texelFetch.ts:183
+  wire [9:0] refs30_add_10 = refs30_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd30} + {9'd0, refs0_and_22 & v_7 == 5'd30}; // texelFetch.ts:183
+  wire [9:0] refs30_add_12 = refs30_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd30} + {9'd0, refs0_and_26 & v_11 == 5'd30}; // texelFetch.ts:183
+  wire [9:0] refs30_add_14 = refs30_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd30} + {9'd0, refs0_and_30 & v_15 == 5'd30}; // texelFetch.ts:183
+  wire allocated31_sel_eq = victim_1 == 5'd31; // texelFetch.ts:186
+  wire allocated31_sel_and = go_1 & allocated31_sel_eq; // texelFetch.ts:186
+  wire allocated31_sel_eq_1 = victim == 5'd31; // texelFetch.ts:186
+  wire allocated31_sel_and_1 = go & allocated31_sel_eq_1; // texelFetch.ts:186
+  wire present31_sel_and = fill_valid & fill_indices_deq_bits == 5'd31; // texelFetch.ts:192
+  wire [9:0] refs31_add = {9'd0, refs0_and & index_15 == 5'd31} + {9'd0, refs0_and_2 & index_17 == 5'd31}; // texelFetch.ts:182
+  wire [9:0] refs31_add_2 = refs31_add + {9'd0, refs0_and_4 & index_19 == 5'd31} + {9'd0, refs0_and_6 & index_21 == 5'd31}; // texelFetch.ts:182
+  wire [9:0] refs31_add_4 = refs31_add_2 + {9'd0, refs0_and_8 & index_23 == 5'd31} + {9'd0, refs0_and_10 & index_25 == 5'd31}; // texelFetch.ts:182
+  wire [9:0] refs31_add_6 = refs31_add_4 + {9'd0, refs0_and_12 & index_27 == 5'd31} + {9'd0, refs0_and_14 & index_29 == 5'd31}; // texelFetch.ts:182
+  wire [9:0] refs31_add_8 = {9'd0, refs0_and_16 & v_1 == 5'd31} + {9'd0, refs0_and_18 & v_3 == 5'd31}; // texelFetch.ts:183
+  wire [9:0] refs31_add_10 = refs31_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd31} + {9'd0, refs0_and_22 & v_7 == 5'd31}; // texelFetch.ts:183
+  wire [9:0] refs31_add_12 = refs31_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd31} + {9'd0, refs0_and_26 & v_11 == 5'd31}; // texelFetch.ts:183
+  wire [9:0] refs31_add_14 = refs31_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd31} + {9'd0, refs0_and_30 & v_15 == 5'd31}; // texelFetch.ts:183
+  wire fill_indices_enq_valid = toMemory; // texelFetch.ts:85
+  wire [4:0] fill_indices_enq_bits = head[20:16]; // texelFetch.ts:85
+  wire fill_indices_deq_ready = fill_valid; // texelFetch.ts:85
   wire [5:0] sum_zext = {3'd0, line_requests_tail}; // multiPushQueue.ts:23
   wire [5:0] sum = sum_zext + 6'd1; // multiPushQueue.ts:23
   wire [5:0] line_requests_slot0_sel_mux = 6'd8 <= sum ? sum - 6'd8 : sum; // multiPushQueue.ts:24
   wire [2:0] line_requests_slot0_sel_slice = line_requests_slot0_sel_mux[2:0]; // multiPushQueue.ts:24
-  wire [20:0] bits = {victim_1, line_9}; // texelFetch.ts:153
+  wire [20:0] bits = {victim_1, line_9}; // texelFetch.ts:155
   wire [5:0] sum_1 = sum_zext + 6'd0; // multiPushQueue.ts:23
   wire [5:0] line_requests_slot0_sel_mux_1 = 6'd8 <= sum_1 ? sum_1 - 6'd8 : sum_1; // multiPushQueue.ts:24
   wire [2:0] line_requests_slot0_sel_slice_1 = line_requests_slot0_sel_mux_1[2:0]; // multiPushQueue.ts:24
-  wire [20:0] bits_1 = {victim, line_8}; // texelFetch.ts:153
+  wire [20:0] bits_1 = {victim, line_8}; // texelFetch.ts:155
   wire [5:0] sum_2 = {3'd0, line_requests_head} + 6'd1; // multiPushQueue.ts:23
   wire [5:0] line_requests_head_mux = 6'd8 <= sum_2 ? sum_2 - 6'd8 : sum_2; // multiPushQueue.ts:24
   wire [5:0] sum_3 = sum_zext + 6'd2; // multiPushQueue.ts:23
@@ -1823,23 +1824,23 @@ module TexelFetch_fcb493b1 (
   wire [5:0] sum_4 = sum_zext + 6'd1; // multiPushQueue.ts:23
   wire [5:0] line_requests_tail_mux_1 = 6'd8 <= sum_4 ? sum_4 - 6'd8 : sum_4; // multiPushQueue.ts:24
   wire [2:0] line_requests_tail_mux_3 = go_1 ? line_requests_tail_mux[2:0] : go ? line_requests_tail_mux_1[2:0] : line_requests_tail; // multiPushQueue.ts:36
-  wire ahead_enq_valid = pass; // texelFetch.ts:85
-  wire [1:0] offset = in_addr_7[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_1 = in_addr_6[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_2 = in_addr_5[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_3 = in_addr_4[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_4 = in_addr_3[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_5 = in_addr_2[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_6 = in_addr_1[1:0]; // texelFetch.ts:95
-  wire [1:0] offset_7 = in_addr_0[1:0]; // texelFetch.ts:95
-  wire [109:0] ahead_enq_bits = {in_pass, needed_7, needed_6, needed_5, needed_4, needed_3, needed_2, needed_1, needed, offset, offset_1, offset_2, offset_3, offset_4, offset_5, offset_6, offset_7, index_29, index_27, index_25, index_23, index_21, index_19, index_17, index_15}; // texelFetch.ts:85
-  wire ahead_deq_ready = issue; // texelFetch.ts:85
-  wire [4:0] victim_pointer_mux_3 = go_1 ? (allocated31_sel_eq ? 5'd0 : victim_1 + 5'd1) : go ? (allocated31_sel_eq_1 ? 5'd0 : victim + 5'd1) : victim_pointer; // texelFetch.ts:150
-  wire [31:0] lookup_count_add_2 = {31'd0, needed} + {31'd0, needed_1} + {31'd0, needed_2} + {31'd0, needed_3}; // texelFetch.ts:201
-  wire [31:0] lookup_count_add_5 = lookup_count_add_2 + {31'd0, needed_4} + {31'd0, needed_5} + {31'd0, needed_6}; // texelFetch.ts:201
-  wire [31:0] hit_count_add_1 = {31'd0, needed & in_ready_or_30} + {31'd0, needed_1 & in_ready_or_61} + {31'd0, needed_2 & in_ready_or_93}; // texelFetch.ts:201
-  wire [31:0] hit_count_add_3 = hit_count_add_1 + {31'd0, needed_3 & in_ready_or_125} + {31'd0, needed_4 & in_ready_or_157}; // texelFetch.ts:201
-  wire [31:0] hit_count_add_5 = hit_count_add_3 + {31'd0, needed_5 & in_ready_or_189} + {31'd0, needed_6 & in_ready_or_221}; // texelFetch.ts:201
+  wire ahead_enq_valid = pass; // texelFetch.ts:87
+  wire [1:0] offset = in_addr_7[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_1 = in_addr_6[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_2 = in_addr_5[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_3 = in_addr_4[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_4 = in_addr_3[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_5 = in_addr_2[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_6 = in_addr_1[1:0]; // texelFetch.ts:97
+  wire [1:0] offset_7 = in_addr_0[1:0]; // texelFetch.ts:97
+  wire [109:0] ahead_enq_bits = {in_pass, needed_7, needed_6, needed_5, needed_4, needed_3, needed_2, needed_1, needed, offset, offset_1, offset_2, offset_3, offset_4, offset_5, offset_6, offset_7, index_29, index_27, index_25, index_23, index_21, index_19, index_17, index_15}; // texelFetch.ts:87
+  wire ahead_deq_ready = issue; // texelFetch.ts:87
+  wire [4:0] victim_pointer_mux_3 = go_1 ? (allocated31_sel_eq ? 5'd0 : victim_1 + 5'd1) : go ? (allocated31_sel_eq_1 ? 5'd0 : victim + 5'd1) : victim_pointer; // texelFetch.ts:152
+  wire [31:0] lookup_count_add_2 = {31'd0, needed} + {31'd0, needed_1} + {31'd0, needed_2} + {31'd0, needed_3}; // texelFetch.ts:207
+  wire [31:0] lookup_count_add_5 = lookup_count_add_2 + {31'd0, needed_4} + {31'd0, needed_5} + {31'd0, needed_6}; // texelFetch.ts:207
+  wire [31:0] hit_count_add_1 = {31'd0, needed & in_ready_or_30} + {31'd0, needed_1 & in_ready_or_61} + {31'd0, needed_2 & in_ready_or_93}; // texelFetch.ts:207
+  wire [31:0] hit_count_add_3 = hit_count_add_1 + {31'd0, needed_3 & in_ready_or_125} + {31'd0, needed_4 & in_ready_or_157}; // texelFetch.ts:207
+  wire [31:0] hit_count_add_5 = hit_count_add_3 + {31'd0, needed_5 & in_ready_or_189} + {31'd0, needed_6 & in_ready_or_221}; // texelFetch.ts:207
 
 `ifndef SYNTHESIS
   initial begin
@@ -2041,445 +2042,512 @@ module TexelFetch_fcb493b1 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      allocated0 <= 1'd0; // texelFetch.ts:77
-      present0 <= 1'd0; // texelFetch.ts:78
-      refs0 <= 10'd0; // texelFetch.ts:80
-      allocated1 <= 1'd0; // texelFetch.ts:77
-      present1 <= 1'd0; // texelFetch.ts:78
-      refs1 <= 10'd0; // texelFetch.ts:80
-      allocated2 <= 1'd0; // texelFetch.ts:77
-      present2 <= 1'd0; // texelFetch.ts:78
-      refs2 <= 10'd0; // texelFetch.ts:80
-      allocated3 <= 1'd0; // texelFetch.ts:77
-      present3 <= 1'd0; // texelFetch.ts:78
-      refs3 <= 10'd0; // texelFetch.ts:80
-      allocated4 <= 1'd0; // texelFetch.ts:77
-      present4 <= 1'd0; // texelFetch.ts:78
-      refs4 <= 10'd0; // texelFetch.ts:80
-      allocated5 <= 1'd0; // texelFetch.ts:77
-      present5 <= 1'd0; // texelFetch.ts:78
-      refs5 <= 10'd0; // texelFetch.ts:80
-      allocated6 <= 1'd0; // texelFetch.ts:77
-      present6 <= 1'd0; // texelFetch.ts:78
-      refs6 <= 10'd0; // texelFetch.ts:80
-      allocated7 <= 1'd0; // texelFetch.ts:77
-      present7 <= 1'd0; // texelFetch.ts:78
-      refs7 <= 10'd0; // texelFetch.ts:80
-      allocated8 <= 1'd0; // texelFetch.ts:77
-      present8 <= 1'd0; // texelFetch.ts:78
-      refs8 <= 10'd0; // texelFetch.ts:80
-      allocated9 <= 1'd0; // texelFetch.ts:77
-      present9 <= 1'd0; // texelFetch.ts:78
-      refs9 <= 10'd0; // texelFetch.ts:80
-      allocated10 <= 1'd0; // texelFetch.ts:77
-      present10 <= 1'd0; // texelFetch.ts:78
-      refs10 <= 10'd0; // texelFetch.ts:80
-      allocated11 <= 1'd0; // texelFetch.ts:77
-      present11 <= 1'd0; // texelFetch.ts:78
-      refs11 <= 10'd0; // texelFetch.ts:80
-      allocated12 <= 1'd0; // texelFetch.ts:77
-      present12 <= 1'd0; // texelFetch.ts:78
-      refs12 <= 10'd0; // texelFetch.ts:80
-      allocated13 <= 1'd0; // texelFetch.ts:77
-      present13 <= 1'd0; // texelFetch.ts:78
-      refs13 <= 10'd0; // texelFetch.ts:80
-      allocated14 <= 1'd0; // texelFetch.ts:77
-      present14 <= 1'd0; // texelFetch.ts:78
-      refs14 <= 10'd0; // texelFetch.ts:80
-      allocated15 <= 1'd0; // texelFetch.ts:77
-      present15 <= 1'd0; // texelFetch.ts:78
-      refs15 <= 10'd0; // texelFetch.ts:80
-      allocated16 <= 1'd0; // texelFetch.ts:77
-      present16 <= 1'd0; // texelFetch.ts:78
-      refs16 <= 10'd0; // texelFetch.ts:80
-      allocated17 <= 1'd0; // texelFetch.ts:77
-      present17 <= 1'd0; // texelFetch.ts:78
-      refs17 <= 10'd0; // texelFetch.ts:80
-      allocated18 <= 1'd0; // texelFetch.ts:77
-      present18 <= 1'd0; // texelFetch.ts:78
-      refs18 <= 10'd0; // texelFetch.ts:80
-      allocated19 <= 1'd0; // texelFetch.ts:77
-      present19 <= 1'd0; // texelFetch.ts:78
-      refs19 <= 10'd0; // texelFetch.ts:80
-      allocated20 <= 1'd0; // texelFetch.ts:77
-      present20 <= 1'd0; // texelFetch.ts:78
-      refs20 <= 10'd0; // texelFetch.ts:80
-      allocated21 <= 1'd0; // texelFetch.ts:77
-      present21 <= 1'd0; // texelFetch.ts:78
-      refs21 <= 10'd0; // texelFetch.ts:80
-      allocated22 <= 1'd0; // texelFetch.ts:77
-      present22 <= 1'd0; // texelFetch.ts:78
-      refs22 <= 10'd0; // texelFetch.ts:80
-      allocated23 <= 1'd0; // texelFetch.ts:77
-      present23 <= 1'd0; // texelFetch.ts:78
-      refs23 <= 10'd0; // texelFetch.ts:80
-      allocated24 <= 1'd0; // texelFetch.ts:77
-      present24 <= 1'd0; // texelFetch.ts:78
-      refs24 <= 10'd0; // texelFetch.ts:80
-      allocated25 <= 1'd0; // texelFetch.ts:77
-      present25 <= 1'd0; // texelFetch.ts:78
-      refs25 <= 10'd0; // texelFetch.ts:80
-      allocated26 <= 1'd0; // texelFetch.ts:77
-      present26 <= 1'd0; // texelFetch.ts:78
-      refs26 <= 10'd0; // texelFetch.ts:80
-      allocated27 <= 1'd0; // texelFetch.ts:77
-      present27 <= 1'd0; // texelFetch.ts:78
-      refs27 <= 10'd0; // texelFetch.ts:80
-      allocated28 <= 1'd0; // texelFetch.ts:77
-      present28 <= 1'd0; // texelFetch.ts:78
-      refs28 <= 10'd0; // texelFetch.ts:80
-      allocated29 <= 1'd0; // texelFetch.ts:77
-      present29 <= 1'd0; // texelFetch.ts:78
-      refs29 <= 10'd0; // texelFetch.ts:80
-      allocated30 <= 1'd0; // texelFetch.ts:77
-      present30 <= 1'd0; // texelFetch.ts:78
-      refs30 <= 10'd0; // texelFetch.ts:80
-      allocated31 <= 1'd0; // texelFetch.ts:77
-      present31 <= 1'd0; // texelFetch.ts:78
-      refs31 <= 10'd0; // texelFetch.ts:80
+      allocated0 <= 1'd0; // texelFetch.ts:79
+      present0 <= 1'd0; // texelFetch.ts:80
+      refs0 <= 10'd0; // texelFetch.ts:82
+      allocated1 <= 1'd0; // texelFetch.ts:79
+      present1 <= 1'd0; // texelFetch.ts:80
+      refs1 <= 10'd0; // texelFetch.ts:82
+      allocated2 <= 1'd0; // texelFetch.ts:79
+      present2 <= 1'd0; // texelFetch.ts:80
+      refs2 <= 10'd0; // texelFetch.ts:82
+      allocated3 <= 1'd0; // texelFetch.ts:79
+      present3 <= 1'd0; // texelFetch.ts:80
+      refs3 <= 10'd0; // texelFetch.ts:82
+      allocated4 <= 1'd0; // texelFetch.ts:79
+      present4 <= 1'd0; // texelFetch.ts:80
+      refs4 <= 10'd0; // texelFetch.ts:82
+      allocated5 <= 1'd0; // texelFetch.ts:79
+      present5 <= 1'd0; // texelFetch.ts:80
+      refs5 <= 10'd0; // texelFetch.ts:82
+      allocated6 <= 1'd0; // texelFetch.ts:79
+      present6 <= 1'd0; // texelFetch.ts:80
+      refs6 <= 10'd0; // texelFetch.ts:82
+      allocated7 <= 1'd0; // texelFetch.ts:79
+      present7 <= 1'd0; // texelFetch.ts:80
+      refs7 <= 10'd0; // texelFetch.ts:82
+      allocated8 <= 1'd0; // texelFetch.ts:79
+      present8 <= 1'd0; // texelFetch.ts:80
+      refs8 <= 10'd0; // texelFetch.ts:82
+      allocated9 <= 1'd0; // texelFetch.ts:79
+      present9 <= 1'd0; // texelFetch.ts:80
+      refs9 <= 10'd0; // texelFetch.ts:82
+      allocated10 <= 1'd0; // texelFetch.ts:79
+      present10 <= 1'd0; // texelFetch.ts:80
+      refs10 <= 10'd0; // texelFetch.ts:82
+      allocated11 <= 1'd0; // texelFetch.ts:79
+      present11 <= 1'd0; // texelFetch.ts:80
+      refs11 <= 10'd0; // texelFetch.ts:82
+      allocated12 <= 1'd0; // texelFetch.ts:79
+      present12 <= 1'd0; // texelFetch.ts:80
+      refs12 <= 10'd0; // texelFetch.ts:82
+      allocated13 <= 1'd0; // texelFetch.ts:79
+      present13 <= 1'd0; // texelFetch.ts:80
+      refs13 <= 10'd0; // texelFetch.ts:82
+      allocated14 <= 1'd0; // texelFetch.ts:79
+      present14 <= 1'd0; // texelFetch.ts:80
+      refs14 <= 10'd0; // texelFetch.ts:82
+      allocated15 <= 1'd0; // texelFetch.ts:79
+      present15 <= 1'd0; // texelFetch.ts:80
+      refs15 <= 10'd0; // texelFetch.ts:82
+      allocated16 <= 1'd0; // texelFetch.ts:79
+      present16 <= 1'd0; // texelFetch.ts:80
+      refs16 <= 10'd0; // texelFetch.ts:82
+      allocated17 <= 1'd0; // texelFetch.ts:79
+      present17 <= 1'd0; // texelFetch.ts:80
+      refs17 <= 10'd0; // texelFetch.ts:82
+      allocated18 <= 1'd0; // texelFetch.ts:79
+      present18 <= 1'd0; // texelFetch.ts:80
+      refs18 <= 10'd0; // texelFetch.ts:82
+      allocated19 <= 1'd0; // texelFetch.ts:79
+      present19 <= 1'd0; // texelFetch.ts:80
+      refs19 <= 10'd0; // texelFetch.ts:82
+      allocated20 <= 1'd0; // texelFetch.ts:79
+      present20 <= 1'd0; // texelFetch.ts:80
+      refs20 <= 10'd0; // texelFetch.ts:82
+      allocated21 <= 1'd0; // texelFetch.ts:79
+      present21 <= 1'd0; // texelFetch.ts:80
+      refs21 <= 10'd0; // texelFetch.ts:82
+      allocated22 <= 1'd0; // texelFetch.ts:79
+      present22 <= 1'd0; // texelFetch.ts:80
+      refs22 <= 10'd0; // texelFetch.ts:82
+      allocated23 <= 1'd0; // texelFetch.ts:79
+      present23 <= 1'd0; // texelFetch.ts:80
+      refs23 <= 10'd0; // texelFetch.ts:82
+      allocated24 <= 1'd0; // texelFetch.ts:79
+      present24 <= 1'd0; // texelFetch.ts:80
+      refs24 <= 10'd0; // texelFetch.ts:82
+      allocated25 <= 1'd0; // texelFetch.ts:79
+      present25 <= 1'd0; // texelFetch.ts:80
+      refs25 <= 10'd0; // texelFetch.ts:82
+      allocated26 <= 1'd0; // texelFetch.ts:79
+      present26 <= 1'd0; // texelFetch.ts:80
+      refs26 <= 10'd0; // texelFetch.ts:82
+      allocated27 <= 1'd0; // texelFetch.ts:79
+      present27 <= 1'd0; // texelFetch.ts:80
+      refs27 <= 10'd0; // texelFetch.ts:82
+      allocated28 <= 1'd0; // texelFetch.ts:79
+      present28 <= 1'd0; // texelFetch.ts:80
+      refs28 <= 10'd0; // texelFetch.ts:82
+      allocated29 <= 1'd0; // texelFetch.ts:79
+      present29 <= 1'd0; // texelFetch.ts:80
+      refs29 <= 10'd0; // texelFetch.ts:82
+      allocated30 <= 1'd0; // texelFetch.ts:79
+      present30 <= 1'd0; // texelFetch.ts:80
+      refs30 <= 10'd0; // texelFetch.ts:82
+      allocated31 <= 1'd0; // texelFetch.ts:79
+      present31 <= 1'd0; // texelFetch.ts:80
+      refs31 <= 10'd0; // texelFetch.ts:82
       line_requests_head <= 3'd0; // multiPushQueue.ts:19
       line_requests_tail <= 3'd0; // multiPushQueue.ts:20
       line_requests_count <= 4'd0; // multiPushQueue.ts:21
-      resolved0 <= 1'd0; // texelFetch.ts:99
-      resolved1 <= 1'd0; // texelFetch.ts:99
-      resolved2 <= 1'd0; // texelFetch.ts:99
-      resolved3 <= 1'd0; // texelFetch.ts:99
-      resolved4 <= 1'd0; // texelFetch.ts:99
-      resolved5 <= 1'd0; // texelFetch.ts:99
-      resolved6 <= 1'd0; // texelFetch.ts:99
-      resolved7 <= 1'd0; // texelFetch.ts:99
-      victim_pointer <= 5'd0; // texelFetch.ts:107
-      waited <= 1'd0; // texelFetch.ts:136
-      lookup_count <= 32'd0; // texelFetch.ts:196
-      hit_count <= 32'd0; // texelFetch.ts:196
-      fill_count <= 32'd0; // texelFetch.ts:196
-      stall_count <= 32'd0; // texelFetch.ts:196
+      resolved0 <= 1'd0; // texelFetch.ts:101
+      resolved1 <= 1'd0; // texelFetch.ts:101
+      resolved2 <= 1'd0; // texelFetch.ts:101
+      resolved3 <= 1'd0; // texelFetch.ts:101
+      resolved4 <= 1'd0; // texelFetch.ts:101
+      resolved5 <= 1'd0; // texelFetch.ts:101
+      resolved6 <= 1'd0; // texelFetch.ts:101
+      resolved7 <= 1'd0; // texelFetch.ts:101
+      victim_pointer <= 5'd0; // texelFetch.ts:109
+      waited <= 1'd0; // texelFetch.ts:138
+      lookup_count <= 32'd0; // texelFetch.ts:202
+      hit_count <= 32'd0; // texelFetch.ts:202
+      fill_count <= 32'd0; // texelFetch.ts:202
+      stall_count <= 32'd0; // texelFetch.ts:202
     end else begin
-      if (allocated0_sel_and_32) allocated0 <= 1'd1; // texelFetch.ts:185
-      else if (allocated0_sel_and_33) allocated0 <= 1'd1; // texelFetch.ts:185
-      if (present0_sel_and) present0 <= 1'd1; // texelFetch.ts:191
-      else if (allocated0_sel_and_32) present0 <= 1'd0; // texelFetch.ts:186
-      else if (allocated0_sel_and_33) present0 <= 1'd0; // texelFetch.ts:186
-      refs0 <= refs0_sub; // texelFetch.ts:80
-      refs1 <= refs1_sub; // texelFetch.ts:80
-      refs2 <= refs2_sub; // texelFetch.ts:80
-      refs3 <= refs3_sub; // texelFetch.ts:80
-      refs4 <= refs4_sub; // texelFetch.ts:80
-      refs5 <= refs5_sub; // texelFetch.ts:80
-      refs6 <= refs6_sub; // texelFetch.ts:80
-      refs7 <= refs7_sub; // texelFetch.ts:80
-      refs8 <= refs8_sub; // texelFetch.ts:80
-      refs9 <= refs9_sub; // texelFetch.ts:80
-      refs10 <= refs10 + refs10_add_6 - refs10_add_14; // texelFetch.ts:80
-      refs11 <= refs11 + refs11_add_6 - refs11_add_14; // texelFetch.ts:80
-      refs12 <= refs12 + refs12_add_6 - refs12_add_14; // texelFetch.ts:80
-      refs13 <= refs13 + refs13_add_6 - refs13_add_14; // texelFetch.ts:80
-      refs14 <= refs14 + refs14_add_6 - refs14_add_14; // texelFetch.ts:80
-      refs15 <= refs15 + refs15_add_6 - refs15_add_14; // texelFetch.ts:80
-      refs16 <= refs16 + refs16_add_6 - refs16_add_14; // texelFetch.ts:80
-      refs17 <= refs17 + refs17_add_6 - refs17_add_14; // texelFetch.ts:80
-      refs18 <= refs18 + refs18_add_6 - refs18_add_14; // texelFetch.ts:80
-      refs19 <= refs19 + refs19_add_6 - refs19_add_14; // texelFetch.ts:80
-      refs20 <= refs20 + refs20_add_6 - refs20_add_14; // texelFetch.ts:80
-      refs21 <= refs21 + refs21_add_6 - refs21_add_14; // texelFetch.ts:80
-      refs22 <= refs22 + refs22_add_6 - refs22_add_14; // texelFetch.ts:80
-      refs23 <= refs23 + refs23_add_6 - refs23_add_14; // texelFetch.ts:80
-      refs24 <= refs24 + refs24_add_6 - refs24_add_14; // texelFetch.ts:80
-      refs25 <= refs25 + refs25_add_6 - refs25_add_14; // texelFetch.ts:80
-      refs26 <= refs26 + refs26_add_6 - refs26_add_14; // texelFetch.ts:80
-      refs27 <= refs27 + refs27_add_6 - refs27_add_14; // texelFetch.ts:80
-      refs28 <= refs28 + refs28_add_6 - refs28_add_14; // texelFetch.ts:80
-      refs29 <= refs29 + refs29_add_6 - refs29_add_14; // texelFetch.ts:80
-      refs30 <= refs30 + refs30_add_6 - refs30_add_14; // texelFetch.ts:80
-      refs31 <= refs31 + refs31_add_6 - refs31_add_14; // texelFetch.ts:80
+      if (flush) begin // texelFetch.ts:47
+        allocated0 <= 1'd0; // texelFetch.ts:197
+        present0 <= 1'd0; // texelFetch.ts:198
+        allocated1 <= 1'd0; // texelFetch.ts:197
+        present1 <= 1'd0; // texelFetch.ts:198
+        allocated2 <= 1'd0; // texelFetch.ts:197
+        present2 <= 1'd0; // texelFetch.ts:198
+        allocated3 <= 1'd0; // texelFetch.ts:197
+        present3 <= 1'd0; // texelFetch.ts:198
+        allocated4 <= 1'd0; // texelFetch.ts:197
+        present4 <= 1'd0; // texelFetch.ts:198
+        allocated5 <= 1'd0; // texelFetch.ts:197
+        present5 <= 1'd0; // texelFetch.ts:198
+        allocated6 <= 1'd0; // texelFetch.ts:197
+        present6 <= 1'd0; // texelFetch.ts:198
+        allocated7 <= 1'd0; // texelFetch.ts:197
+        present7 <= 1'd0; // texelFetch.ts:198
+        allocated8 <= 1'd0; // texelFetch.ts:197
+        present8 <= 1'd0; // texelFetch.ts:198
+        allocated9 <= 1'd0; // texelFetch.ts:197
+        present9 <= 1'd0; // texelFetch.ts:198
+        allocated10 <= 1'd0; // texelFetch.ts:197
+        present10 <= 1'd0; // texelFetch.ts:198
+        allocated11 <= 1'd0; // texelFetch.ts:197
+        present11 <= 1'd0; // texelFetch.ts:198
+        allocated12 <= 1'd0; // texelFetch.ts:197
+        present12 <= 1'd0; // texelFetch.ts:198
+        allocated13 <= 1'd0; // texelFetch.ts:197
+        present13 <= 1'd0; // texelFetch.ts:198
+        allocated14 <= 1'd0; // texelFetch.ts:197
+        present14 <= 1'd0; // texelFetch.ts:198
+        allocated15 <= 1'd0; // texelFetch.ts:197
+        present15 <= 1'd0; // texelFetch.ts:198
+        allocated16 <= 1'd0; // texelFetch.ts:197
+        present16 <= 1'd0; // texelFetch.ts:198
+        allocated17 <= 1'd0; // texelFetch.ts:197
+        present17 <= 1'd0; // texelFetch.ts:198
+        allocated18 <= 1'd0; // texelFetch.ts:197
+        present18 <= 1'd0; // texelFetch.ts:198
+        allocated19 <= 1'd0; // texelFetch.ts:197
+        present19 <= 1'd0; // texelFetch.ts:198
+        allocated20 <= 1'd0; // texelFetch.ts:197
+        present20 <= 1'd0; // texelFetch.ts:198
+        allocated21 <= 1'd0; // texelFetch.ts:197
+        present21 <= 1'd0; // texelFetch.ts:198
+        allocated22 <= 1'd0; // texelFetch.ts:197
+        present22 <= 1'd0; // texelFetch.ts:198
+        allocated23 <= 1'd0; // texelFetch.ts:197
+        present23 <= 1'd0; // texelFetch.ts:198
+        allocated24 <= 1'd0; // texelFetch.ts:197
+        present24 <= 1'd0; // texelFetch.ts:198
+        allocated25 <= 1'd0; // texelFetch.ts:197
+        present25 <= 1'd0; // texelFetch.ts:198
+        allocated26 <= 1'd0; // texelFetch.ts:197
+        present26 <= 1'd0; // texelFetch.ts:198
+        allocated27 <= 1'd0; // texelFetch.ts:197
+        present27 <= 1'd0; // texelFetch.ts:198
+        allocated28 <= 1'd0; // texelFetch.ts:197
+        present28 <= 1'd0; // texelFetch.ts:198
+        allocated29 <= 1'd0; // texelFetch.ts:197
+        present29 <= 1'd0; // texelFetch.ts:198
+        allocated30 <= 1'd0; // texelFetch.ts:197
+        present30 <= 1'd0; // texelFetch.ts:198
+        allocated31 <= 1'd0; // texelFetch.ts:197
+        present31 <= 1'd0; // texelFetch.ts:198
+      end else begin // texelFetch.ts:47
+        if (allocated0_sel_and_32) allocated0 <= 1'd1; // texelFetch.ts:187
+        else if (allocated0_sel_and_33) allocated0 <= 1'd1; // texelFetch.ts:187
+        if (present0_sel_and) present0 <= 1'd1; // texelFetch.ts:193
+        else if (allocated0_sel_and_32) present0 <= 1'd0; // texelFetch.ts:188
+        else if (allocated0_sel_and_33) present0 <= 1'd0; // texelFetch.ts:188
+        if (allocated1_sel_and) allocated1 <= 1'd1; // texelFetch.ts:187
+        else if (allocated1_sel_and_1) allocated1 <= 1'd1; // texelFetch.ts:187
+        if (present1_sel_and) present1 <= 1'd1; // texelFetch.ts:193
+        else if (allocated1_sel_and) present1 <= 1'd0; // texelFetch.ts:188
+        else if (allocated1_sel_and_1) present1 <= 1'd0; // texelFetch.ts:188
+        if (allocated2_sel_and) allocated2 <= 1'd1; // texelFetch.ts:187
+        else if (allocated2_sel_and_1) allocated2 <= 1'd1; // texelFetch.ts:187
+        if (present2_sel_and) present2 <= 1'd1; // texelFetch.ts:193
+        else if (allocated2_sel_and) present2 <= 1'd0; // texelFetch.ts:188
+        else if (allocated2_sel_and_1) present2 <= 1'd0; // texelFetch.ts:188
+        if (allocated3_sel_and) allocated3 <= 1'd1; // texelFetch.ts:187
+        else if (allocated3_sel_and_1) allocated3 <= 1'd1; // texelFetch.ts:187
+        if (present3_sel_and) present3 <= 1'd1; // texelFetch.ts:193
+        else if (allocated3_sel_and) present3 <= 1'd0; // texelFetch.ts:188
+        else if (allocated3_sel_and_1) present3 <= 1'd0; // texelFetch.ts:188
+        if (allocated4_sel_and) allocated4 <= 1'd1; // texelFetch.ts:187
+        else if (allocated4_sel_and_1) allocated4 <= 1'd1; // texelFetch.ts:187
+        if (present4_sel_and) present4 <= 1'd1; // texelFetch.ts:193
+        else if (allocated4_sel_and) present4 <= 1'd0; // texelFetch.ts:188
+        else if (allocated4_sel_and_1) present4 <= 1'd0; // texelFetch.ts:188
+        if (allocated5_sel_and) allocated5 <= 1'd1; // texelFetch.ts:187
+        else if (allocated5_sel_and_1) allocated5 <= 1'd1; // texelFetch.ts:187
+        if (present5_sel_and) present5 <= 1'd1; // texelFetch.ts:193
+        else if (allocated5_sel_and) present5 <= 1'd0; // texelFetch.ts:188
+        else if (allocated5_sel_and_1) present5 <= 1'd0; // texelFetch.ts:188
+        if (allocated6_sel_and) allocated6 <= 1'd1; // texelFetch.ts:187
+        else if (allocated6_sel_and_1) allocated6 <= 1'd1; // texelFetch.ts:187
+        if (present6_sel_and) present6 <= 1'd1; // texelFetch.ts:193
+        else if (allocated6_sel_and) present6 <= 1'd0; // texelFetch.ts:188
+        else if (allocated6_sel_and_1) present6 <= 1'd0; // texelFetch.ts:188
+        if (allocated7_sel_and) allocated7 <= 1'd1; // texelFetch.ts:187
+        else if (allocated7_sel_and_1) allocated7 <= 1'd1; // texelFetch.ts:187
+        if (present7_sel_and) present7 <= 1'd1; // texelFetch.ts:193
+        else if (allocated7_sel_and) present7 <= 1'd0; // texelFetch.ts:188
+        else if (allocated7_sel_and_1) present7 <= 1'd0; // texelFetch.ts:188
+        if (allocated8_sel_and) allocated8 <= 1'd1; // texelFetch.ts:187
+        else if (allocated8_sel_and_1) allocated8 <= 1'd1; // texelFetch.ts:187
+        if (present8_sel_and) present8 <= 1'd1; // texelFetch.ts:193
+        else if (allocated8_sel_and) present8 <= 1'd0; // texelFetch.ts:188
+        else if (allocated8_sel_and_1) present8 <= 1'd0; // texelFetch.ts:188
+        if (allocated9_sel_and) allocated9 <= 1'd1; // texelFetch.ts:187
+        else if (allocated9_sel_and_1) allocated9 <= 1'd1; // texelFetch.ts:187
+        if (present9_sel_and) present9 <= 1'd1; // texelFetch.ts:193
+        else if (allocated9_sel_and) present9 <= 1'd0; // texelFetch.ts:188
+        else if (allocated9_sel_and_1) present9 <= 1'd0; // texelFetch.ts:188
+        if (allocated10_sel_and) allocated10 <= 1'd1; // texelFetch.ts:187
+        else if (allocated10_sel_and_1) allocated10 <= 1'd1; // texelFetch.ts:187
+        if (present10_sel_and) present10 <= 1'd1; // texelFetch.ts:193
+        else if (allocated10_sel_and) present10 <= 1'd0; // texelFetch.ts:188
+        else if (allocated10_sel_and_1) present10 <= 1'd0; // texelFetch.ts:188
+        if (allocated11_sel_and) allocated11 <= 1'd1; // texelFetch.ts:187
+        else if (allocated11_sel_and_1) allocated11 <= 1'd1; // texelFetch.ts:187
+        if (present11_sel_and) present11 <= 1'd1; // texelFetch.ts:193
+        else if (allocated11_sel_and) present11 <= 1'd0; // texelFetch.ts:188
+        else if (allocated11_sel_and_1) present11 <= 1'd0; // texelFetch.ts:188
+        if (allocated12_sel_and) allocated12 <= 1'd1; // texelFetch.ts:187
+        else if (allocated12_sel_and_1) allocated12 <= 1'd1; // texelFetch.ts:187
+        if (present12_sel_and) present12 <= 1'd1; // texelFetch.ts:193
+        else if (allocated12_sel_and) present12 <= 1'd0; // texelFetch.ts:188
+        else if (allocated12_sel_and_1) present12 <= 1'd0; // texelFetch.ts:188
+        if (allocated13_sel_and) allocated13 <= 1'd1; // texelFetch.ts:187
+        else if (allocated13_sel_and_1) allocated13 <= 1'd1; // texelFetch.ts:187
+        if (present13_sel_and) present13 <= 1'd1; // texelFetch.ts:193
+        else if (allocated13_sel_and) present13 <= 1'd0; // texelFetch.ts:188
+        else if (allocated13_sel_and_1) present13 <= 1'd0; // texelFetch.ts:188
+        if (allocated14_sel_and) allocated14 <= 1'd1; // texelFetch.ts:187
+        else if (allocated14_sel_and_1) allocated14 <= 1'd1; // texelFetch.ts:187
+        if (present14_sel_and) present14 <= 1'd1; // texelFetch.ts:193
+        else if (allocated14_sel_and) present14 <= 1'd0; // texelFetch.ts:188
+        else if (allocated14_sel_and_1) present14 <= 1'd0; // texelFetch.ts:188
+        if (allocated15_sel_and) allocated15 <= 1'd1; // texelFetch.ts:187
+        else if (allocated15_sel_and_1) allocated15 <= 1'd1; // texelFetch.ts:187
+        if (present15_sel_and) present15 <= 1'd1; // texelFetch.ts:193
+        else if (allocated15_sel_and) present15 <= 1'd0; // texelFetch.ts:188
+        else if (allocated15_sel_and_1) present15 <= 1'd0; // texelFetch.ts:188
+        if (allocated16_sel_and) allocated16 <= 1'd1; // texelFetch.ts:187
+        else if (allocated16_sel_and_1) allocated16 <= 1'd1; // texelFetch.ts:187
+        if (present16_sel_and) present16 <= 1'd1; // texelFetch.ts:193
+        else if (allocated16_sel_and) present16 <= 1'd0; // texelFetch.ts:188
+        else if (allocated16_sel_and_1) present16 <= 1'd0; // texelFetch.ts:188
+        if (allocated17_sel_and) allocated17 <= 1'd1; // texelFetch.ts:187
+        else if (allocated17_sel_and_1) allocated17 <= 1'd1; // texelFetch.ts:187
+        if (present17_sel_and) present17 <= 1'd1; // texelFetch.ts:193
+        else if (allocated17_sel_and) present17 <= 1'd0; // texelFetch.ts:188
+        else if (allocated17_sel_and_1) present17 <= 1'd0; // texelFetch.ts:188
+        if (allocated18_sel_and) allocated18 <= 1'd1; // texelFetch.ts:187
+        else if (allocated18_sel_and_1) allocated18 <= 1'd1; // texelFetch.ts:187
+        if (present18_sel_and) present18 <= 1'd1; // texelFetch.ts:193
+        else if (allocated18_sel_and) present18 <= 1'd0; // texelFetch.ts:188
+        else if (allocated18_sel_and_1) present18 <= 1'd0; // texelFetch.ts:188
+        if (allocated19_sel_and) allocated19 <= 1'd1; // texelFetch.ts:187
+        else if (allocated19_sel_and_1) allocated19 <= 1'd1; // texelFetch.ts:187
+        if (present19_sel_and) present19 <= 1'd1; // texelFetch.ts:193
+        else if (allocated19_sel_and) present19 <= 1'd0; // texelFetch.ts:188
+        else if (allocated19_sel_and_1) present19 <= 1'd0; // texelFetch.ts:188
+        if (allocated20_sel_and) allocated20 <= 1'd1; // texelFetch.ts:187
+        else if (allocated20_sel_and_1) allocated20 <= 1'd1; // texelFetch.ts:187
+        if (present20_sel_and) present20 <= 1'd1; // texelFetch.ts:193
+        else if (allocated20_sel_and) present20 <= 1'd0; // texelFetch.ts:188
+        else if (allocated20_sel_and_1) present20 <= 1'd0; // texelFetch.ts:188
+        if (allocated21_sel_and) allocated21 <= 1'd1; // texelFetch.ts:187
+        else if (allocated21_sel_and_1) allocated21 <= 1'd1; // texelFetch.ts:187
+        if (present21_sel_and) present21 <= 1'd1; // texelFetch.ts:193
+        else if (allocated21_sel_and) present21 <= 1'd0; // texelFetch.ts:188
+        else if (allocated21_sel_and_1) present21 <= 1'd0; // texelFetch.ts:188
+        if (allocated22_sel_and) allocated22 <= 1'd1; // texelFetch.ts:187
+        else if (allocated22_sel_and_1) allocated22 <= 1'd1; // texelFetch.ts:187
+        if (present22_sel_and) present22 <= 1'd1; // texelFetch.ts:193
+        else if (allocated22_sel_and) present22 <= 1'd0; // texelFetch.ts:188
+        else if (allocated22_sel_and_1) present22 <= 1'd0; // texelFetch.ts:188
+        if (allocated23_sel_and) allocated23 <= 1'd1; // texelFetch.ts:187
+        else if (allocated23_sel_and_1) allocated23 <= 1'd1; // texelFetch.ts:187
+        if (present23_sel_and) present23 <= 1'd1; // texelFetch.ts:193
+        else if (allocated23_sel_and) present23 <= 1'd0; // texelFetch.ts:188
+        else if (allocated23_sel_and_1) present23 <= 1'd0; // texelFetch.ts:188
+        if (allocated24_sel_and) allocated24 <= 1'd1; // texelFetch.ts:187
+        else if (allocated24_sel_and_1) allocated24 <= 1'd1; // texelFetch.ts:187
+        if (present24_sel_and) present24 <= 1'd1; // texelFetch.ts:193
+        else if (allocated24_sel_and) present24 <= 1'd0; // texelFetch.ts:188
+        else if (allocated24_sel_and_1) present24 <= 1'd0; // texelFetch.ts:188
+        if (allocated25_sel_and) allocated25 <= 1'd1; // texelFetch.ts:187
+        else if (allocated25_sel_and_1) allocated25 <= 1'd1; // texelFetch.ts:187
+        if (present25_sel_and) present25 <= 1'd1; // texelFetch.ts:193
+        else if (allocated25_sel_and) present25 <= 1'd0; // texelFetch.ts:188
+        else if (allocated25_sel_and_1) present25 <= 1'd0; // texelFetch.ts:188
+        if (allocated26_sel_and) allocated26 <= 1'd1; // texelFetch.ts:187
+        else if (allocated26_sel_and_1) allocated26 <= 1'd1; // texelFetch.ts:187
+        if (present26_sel_and) present26 <= 1'd1; // texelFetch.ts:193
+        else if (allocated26_sel_and) present26 <= 1'd0; // texelFetch.ts:188
+        else if (allocated26_sel_and_1) present26 <= 1'd0; // texelFetch.ts:188
+        if (allocated27_sel_and) allocated27 <= 1'd1; // texelFetch.ts:187
+        else if (allocated27_sel_and_1) allocated27 <= 1'd1; // texelFetch.ts:187
+        if (present27_sel_and) present27 <= 1'd1; // texelFetch.ts:193
+        else if (allocated27_sel_and) present27 <= 1'd0; // texelFetch.ts:188
+        else if (allocated27_sel_and_1) present27 <= 1'd0; // texelFetch.ts:188
+        if (allocated28_sel_and) allocated28 <= 1'd1; // texelFetch.ts:187
+        else if (allocated28_sel_and_1) allocated28 <= 1'd1; // texelFetch.ts:187
+        if (present28_sel_and) present28 <= 1'd1; // texelFetch.ts:193
+        else if (allocated28_sel_and) present28 <= 1'd0; // texelFetch.ts:188
+        else if (allocated28_sel_and_1) present28 <= 1'd0; // texelFetch.ts:188
+        if (allocated29_sel_and) allocated29 <= 1'd1; // texelFetch.ts:187
+        else if (allocated29_sel_and_1) allocated29 <= 1'd1; // texelFetch.ts:187
+        if (present29_sel_and) present29 <= 1'd1; // texelFetch.ts:193
+        else if (allocated29_sel_and) present29 <= 1'd0; // texelFetch.ts:188
+        else if (allocated29_sel_and_1) present29 <= 1'd0; // texelFetch.ts:188
+        if (allocated30_sel_and) allocated30 <= 1'd1; // texelFetch.ts:187
+        else if (allocated30_sel_and_1) allocated30 <= 1'd1; // texelFetch.ts:187
+        if (present30_sel_and) present30 <= 1'd1; // texelFetch.ts:193
+        else if (allocated30_sel_and) present30 <= 1'd0; // texelFetch.ts:188
+        else if (allocated30_sel_and_1) present30 <= 1'd0; // texelFetch.ts:188
+        if (allocated31_sel_and) allocated31 <= 1'd1; // texelFetch.ts:187
+        else if (allocated31_sel_and_1) allocated31 <= 1'd1; // texelFetch.ts:187
+        if (present31_sel_and) present31 <= 1'd1; // texelFetch.ts:193
+        else if (allocated31_sel_and) present31 <= 1'd0; // texelFetch.ts:188
+        else if (allocated31_sel_and_1) present31 <= 1'd0; // texelFetch.ts:188
+      end
+      refs0 <= refs0_sub; // texelFetch.ts:82
+      refs1 <= refs1_sub; // texelFetch.ts:82
+      refs2 <= refs2_sub; // texelFetch.ts:82
+      refs3 <= refs3_sub; // texelFetch.ts:82
+      refs4 <= refs4_sub; // texelFetch.ts:82
+      refs5 <= refs5_sub; // texelFetch.ts:82
+      refs6 <= refs6_sub; // texelFetch.ts:82
+      refs7 <= refs7_sub; // texelFetch.ts:82
+      refs8 <= refs8_sub; // texelFetch.ts:82
+      refs9 <= refs9_sub; // texelFetch.ts:82
+      refs10 <= refs10 + refs10_add_6 - refs10_add_14; // texelFetch.ts:82
+      refs11 <= refs11 + refs11_add_6 - refs11_add_14; // texelFetch.ts:82
+      refs12 <= refs12 + refs12_add_6 - refs12_add_14; // texelFetch.ts:82
+      refs13 <= refs13 + refs13_add_6 - refs13_add_14; // texelFetch.ts:82
+      refs14 <= refs14 + refs14_add_6 - refs14_add_14; // texelFetch.ts:82
+      refs15 <= refs15 + refs15_add_6 - refs15_add_14; // texelFetch.ts:82
+      refs16 <= refs16 + refs16_add_6 - refs16_add_14; // texelFetch.ts:82
+      refs17 <= refs17 + refs17_add_6 - refs17_add_14; // texelFetch.ts:82
+      refs18 <= refs18 + refs18_add_6 - refs18_add_14; // texelFetch.ts:82
+      refs19 <= refs19 + refs19_add_6 - refs19_add_14; // texelFetch.ts:82
+      refs20 <= refs20 + refs20_add_6 - refs20_add_14; // texelFetch.ts:82
+      refs21 <= refs21 + refs21_add_6 - refs21_add_14; // texelFetch.ts:82
+      refs22 <= refs22 + refs22_add_6 - refs22_add_14; // texelFetch.ts:82
+      refs23 <= refs23 + refs23_add_6 - refs23_add_14; // texelFetch.ts:82
+      refs24 <= refs24 + refs24_add_6 - refs24_add_14; // texelFetch.ts:82
+      refs25 <= refs25 + refs25_add_6 - refs25_add_14; // texelFetch.ts:82
+      refs26 <= refs26 + refs26_add_6 - refs26_add_14; // texelFetch.ts:82
+      refs27 <= refs27 + refs27_add_6 - refs27_add_14; // texelFetch.ts:82
+      refs28 <= refs28 + refs28_add_6 - refs28_add_14; // texelFetch.ts:82
+      refs29 <= refs29 + refs29_add_6 - refs29_add_14; // texelFetch.ts:82
+      refs30 <= refs30 + refs30_add_6 - refs30_add_14; // texelFetch.ts:82
+      refs31 <= refs31 + refs31_add_6 - refs31_add_14; // texelFetch.ts:82
       line_requests_tail <= line_requests_tail_mux_3; // multiPushQueue.ts:20
       line_requests_count <= line_requests_count + ({3'd0, go} + {3'd0, go_1}) - {3'd0, toMemory}; // multiPushQueue.ts:21
-      if (allocated1_sel_and) allocated1 <= 1'd1; // texelFetch.ts:185
-      else if (allocated1_sel_and_1) allocated1 <= 1'd1; // texelFetch.ts:185
-      if (present1_sel_and) present1 <= 1'd1; // texelFetch.ts:191
-      else if (allocated1_sel_and) present1 <= 1'd0; // texelFetch.ts:186
-      else if (allocated1_sel_and_1) present1 <= 1'd0; // texelFetch.ts:186
-      if (allocated2_sel_and) allocated2 <= 1'd1; // texelFetch.ts:185
-      else if (allocated2_sel_and_1) allocated2 <= 1'd1; // texelFetch.ts:185
-      if (present2_sel_and) present2 <= 1'd1; // texelFetch.ts:191
-      else if (allocated2_sel_and) present2 <= 1'd0; // texelFetch.ts:186
-      else if (allocated2_sel_and_1) present2 <= 1'd0; // texelFetch.ts:186
-      if (allocated3_sel_and) allocated3 <= 1'd1; // texelFetch.ts:185
-      else if (allocated3_sel_and_1) allocated3 <= 1'd1; // texelFetch.ts:185
-      if (present3_sel_and) present3 <= 1'd1; // texelFetch.ts:191
-      else if (allocated3_sel_and) present3 <= 1'd0; // texelFetch.ts:186
-      else if (allocated3_sel_and_1) present3 <= 1'd0; // texelFetch.ts:186
-      if (allocated4_sel_and) allocated4 <= 1'd1; // texelFetch.ts:185
-      else if (allocated4_sel_and_1) allocated4 <= 1'd1; // texelFetch.ts:185
-      if (present4_sel_and) present4 <= 1'd1; // texelFetch.ts:191
-      else if (allocated4_sel_and) present4 <= 1'd0; // texelFetch.ts:186
-      else if (allocated4_sel_and_1) present4 <= 1'd0; // texelFetch.ts:186
-      if (allocated5_sel_and) allocated5 <= 1'd1; // texelFetch.ts:185
-      else if (allocated5_sel_and_1) allocated5 <= 1'd1; // texelFetch.ts:185
-      if (present5_sel_and) present5 <= 1'd1; // texelFetch.ts:191
-      else if (allocated5_sel_and) present5 <= 1'd0; // texelFetch.ts:186
-      else if (allocated5_sel_and_1) present5 <= 1'd0; // texelFetch.ts:186
-      if (allocated6_sel_and) allocated6 <= 1'd1; // texelFetch.ts:185
-      else if (allocated6_sel_and_1) allocated6 <= 1'd1; // texelFetch.ts:185
-      if (present6_sel_and) present6 <= 1'd1; // texelFetch.ts:191
-      else if (allocated6_sel_and) present6 <= 1'd0; // texelFetch.ts:186
-      else if (allocated6_sel_and_1) present6 <= 1'd0; // texelFetch.ts:186
-      if (allocated7_sel_and) allocated7 <= 1'd1; // texelFetch.ts:185
-      else if (allocated7_sel_and_1) allocated7 <= 1'd1; // texelFetch.ts:185
-      if (present7_sel_and) present7 <= 1'd1; // texelFetch.ts:191
-      else if (allocated7_sel_and) present7 <= 1'd0; // texelFetch.ts:186
-      else if (allocated7_sel_and_1) present7 <= 1'd0; // texelFetch.ts:186
-      if (allocated8_sel_and) allocated8 <= 1'd1; // texelFetch.ts:185
-      else if (allocated8_sel_and_1) allocated8 <= 1'd1; // texelFetch.ts:185
-      if (present8_sel_and) present8 <= 1'd1; // texelFetch.ts:191
-      else if (allocated8_sel_and) present8 <= 1'd0; // texelFetch.ts:186
-      else if (allocated8_sel_and_1) present8 <= 1'd0; // texelFetch.ts:186
-      if (allocated9_sel_and) allocated9 <= 1'd1; // texelFetch.ts:185
-      else if (allocated9_sel_and_1) allocated9 <= 1'd1; // texelFetch.ts:185
-      if (present9_sel_and) present9 <= 1'd1; // texelFetch.ts:191
-      else if (allocated9_sel_and) present9 <= 1'd0; // texelFetch.ts:186
-      else if (allocated9_sel_and_1) present9 <= 1'd0; // texelFetch.ts:186
-      if (allocated10_sel_and) allocated10 <= 1'd1; // texelFetch.ts:185
-      else if (allocated10_sel_and_1) allocated10 <= 1'd1; // texelFetch.ts:185
-      if (present10_sel_and) present10 <= 1'd1; // texelFetch.ts:191
-      else if (allocated10_sel_and) present10 <= 1'd0; // texelFetch.ts:186
-      else if (allocated10_sel_and_1) present10 <= 1'd0; // texelFetch.ts:186
-      if (allocated11_sel_and) allocated11 <= 1'd1; // texelFetch.ts:185
-      else if (allocated11_sel_and_1) allocated11 <= 1'd1; // texelFetch.ts:185
-      if (present11_sel_and) present11 <= 1'd1; // texelFetch.ts:191
-      else if (allocated11_sel_and) present11 <= 1'd0; // texelFetch.ts:186
-      else if (allocated11_sel_and_1) present11 <= 1'd0; // texelFetch.ts:186
-      if (allocated12_sel_and) allocated12 <= 1'd1; // texelFetch.ts:185
-      else if (allocated12_sel_and_1) allocated12 <= 1'd1; // texelFetch.ts:185
-      if (present12_sel_and) present12 <= 1'd1; // texelFetch.ts:191
-      else if (allocated12_sel_and) present12 <= 1'd0; // texelFetch.ts:186
-      else if (allocated12_sel_and_1) present12 <= 1'd0; // texelFetch.ts:186
-      if (allocated13_sel_and) allocated13 <= 1'd1; // texelFetch.ts:185
-      else if (allocated13_sel_and_1) allocated13 <= 1'd1; // texelFetch.ts:185
-      if (present13_sel_and) present13 <= 1'd1; // texelFetch.ts:191
-      else if (allocated13_sel_and) present13 <= 1'd0; // texelFetch.ts:186
-      else if (allocated13_sel_and_1) present13 <= 1'd0; // texelFetch.ts:186
-      if (allocated14_sel_and) allocated14 <= 1'd1; // texelFetch.ts:185
-      else if (allocated14_sel_and_1) allocated14 <= 1'd1; // texelFetch.ts:185
-      if (present14_sel_and) present14 <= 1'd1; // texelFetch.ts:191
-      else if (allocated14_sel_and) present14 <= 1'd0; // texelFetch.ts:186
-      else if (allocated14_sel_and_1) present14 <= 1'd0; // texelFetch.ts:186
-      if (allocated15_sel_and) allocated15 <= 1'd1; // texelFetch.ts:185
-      else if (allocated15_sel_and_1) allocated15 <= 1'd1; // texelFetch.ts:185
-      if (present15_sel_and) present15 <= 1'd1; // texelFetch.ts:191
-      else if (allocated15_sel_and) present15 <= 1'd0; // texelFetch.ts:186
-      else if (allocated15_sel_and_1) present15 <= 1'd0; // texelFetch.ts:186
-      if (allocated16_sel_and) allocated16 <= 1'd1; // texelFetch.ts:185
-      else if (allocated16_sel_and_1) allocated16 <= 1'd1; // texelFetch.ts:185
-      if (present16_sel_and) present16 <= 1'd1; // texelFetch.ts:191
-      else if (allocated16_sel_and) present16 <= 1'd0; // texelFetch.ts:186
-      else if (allocated16_sel_and_1) present16 <= 1'd0; // texelFetch.ts:186
-      if (allocated17_sel_and) allocated17 <= 1'd1; // texelFetch.ts:185
-      else if (allocated17_sel_and_1) allocated17 <= 1'd1; // texelFetch.ts:185
-      if (present17_sel_and) present17 <= 1'd1; // texelFetch.ts:191
-      else if (allocated17_sel_and) present17 <= 1'd0; // texelFetch.ts:186
-      else if (allocated17_sel_and_1) present17 <= 1'd0; // texelFetch.ts:186
-      if (allocated18_sel_and) allocated18 <= 1'd1; // texelFetch.ts:185
-      else if (allocated18_sel_and_1) allocated18 <= 1'd1; // texelFetch.ts:185
-      if (present18_sel_and) present18 <= 1'd1; // texelFetch.ts:191
-      else if (allocated18_sel_and) present18 <= 1'd0; // texelFetch.ts:186
-      else if (allocated18_sel_and_1) present18 <= 1'd0; // texelFetch.ts:186
-      if (allocated19_sel_and) allocated19 <= 1'd1; // texelFetch.ts:185
-      else if (allocated19_sel_and_1) allocated19 <= 1'd1; // texelFetch.ts:185
-      if (present19_sel_and) present19 <= 1'd1; // texelFetch.ts:191
-      else if (allocated19_sel_and) present19 <= 1'd0; // texelFetch.ts:186
-      else if (allocated19_sel_and_1) present19 <= 1'd0; // texelFetch.ts:186
-      if (allocated20_sel_and) allocated20 <= 1'd1; // texelFetch.ts:185
-      else if (allocated20_sel_and_1) allocated20 <= 1'd1; // texelFetch.ts:185
-      if (present20_sel_and) present20 <= 1'd1; // texelFetch.ts:191
-      else if (allocated20_sel_and) present20 <= 1'd0; // texelFetch.ts:186
-      else if (allocated20_sel_and_1) present20 <= 1'd0; // texelFetch.ts:186
-      if (allocated21_sel_and) allocated21 <= 1'd1; // texelFetch.ts:185
-      else if (allocated21_sel_and_1) allocated21 <= 1'd1; // texelFetch.ts:185
-      if (present21_sel_and) present21 <= 1'd1; // texelFetch.ts:191
-      else if (allocated21_sel_and) present21 <= 1'd0; // texelFetch.ts:186
-      else if (allocated21_sel_and_1) present21 <= 1'd0; // texelFetch.ts:186
-      if (allocated22_sel_and) allocated22 <= 1'd1; // texelFetch.ts:185
-      else if (allocated22_sel_and_1) allocated22 <= 1'd1; // texelFetch.ts:185
-      if (present22_sel_and) present22 <= 1'd1; // texelFetch.ts:191
-      else if (allocated22_sel_and) present22 <= 1'd0; // texelFetch.ts:186
-      else if (allocated22_sel_and_1) present22 <= 1'd0; // texelFetch.ts:186
-      if (allocated23_sel_and) allocated23 <= 1'd1; // texelFetch.ts:185
-      else if (allocated23_sel_and_1) allocated23 <= 1'd1; // texelFetch.ts:185
-      if (present23_sel_and) present23 <= 1'd1; // texelFetch.ts:191
-      else if (allocated23_sel_and) present23 <= 1'd0; // texelFetch.ts:186
-      else if (allocated23_sel_and_1) present23 <= 1'd0; // texelFetch.ts:186
-      if (allocated24_sel_and) allocated24 <= 1'd1; // texelFetch.ts:185
-      else if (allocated24_sel_and_1) allocated24 <= 1'd1; // texelFetch.ts:185
-      if (present24_sel_and) present24 <= 1'd1; // texelFetch.ts:191
-      else if (allocated24_sel_and) present24 <= 1'd0; // texelFetch.ts:186
-      else if (allocated24_sel_and_1) present24 <= 1'd0; // texelFetch.ts:186
-      if (allocated25_sel_and) allocated25 <= 1'd1; // texelFetch.ts:185
-      else if (allocated25_sel_and_1) allocated25 <= 1'd1; // texelFetch.ts:185
-      if (present25_sel_and) present25 <= 1'd1; // texelFetch.ts:191
-      else if (allocated25_sel_and) present25 <= 1'd0; // texelFetch.ts:186
-      else if (allocated25_sel_and_1) present25 <= 1'd0; // texelFetch.ts:186
-      if (allocated26_sel_and) allocated26 <= 1'd1; // texelFetch.ts:185
-      else if (allocated26_sel_and_1) allocated26 <= 1'd1; // texelFetch.ts:185
-      if (present26_sel_and) present26 <= 1'd1; // texelFetch.ts:191
-      else if (allocated26_sel_and) present26 <= 1'd0; // texelFetch.ts:186
-      else if (allocated26_sel_and_1) present26 <= 1'd0; // texelFetch.ts:186
-      if (allocated27_sel_and) allocated27 <= 1'd1; // texelFetch.ts:185
-      else if (allocated27_sel_and_1) allocated27 <= 1'd1; // texelFetch.ts:185
-      if (present27_sel_and) present27 <= 1'd1; // texelFetch.ts:191
-      else if (allocated27_sel_and) present27 <= 1'd0; // texelFetch.ts:186
-      else if (allocated27_sel_and_1) present27 <= 1'd0; // texelFetch.ts:186
-      if (allocated28_sel_and) allocated28 <= 1'd1; // texelFetch.ts:185
-      else if (allocated28_sel_and_1) allocated28 <= 1'd1; // texelFetch.ts:185
-      if (present28_sel_and) present28 <= 1'd1; // texelFetch.ts:191
-      else if (allocated28_sel_and) present28 <= 1'd0; // texelFetch.ts:186
-      else if (allocated28_sel_and_1) present28 <= 1'd0; // texelFetch.ts:186
-      if (allocated29_sel_and) allocated29 <= 1'd1; // texelFetch.ts:185
-      else if (allocated29_sel_and_1) allocated29 <= 1'd1; // texelFetch.ts:185
-      if (present29_sel_and) present29 <= 1'd1; // texelFetch.ts:191
-      else if (allocated29_sel_and) present29 <= 1'd0; // texelFetch.ts:186
-      else if (allocated29_sel_and_1) present29 <= 1'd0; // texelFetch.ts:186
-      if (allocated30_sel_and) allocated30 <= 1'd1; // texelFetch.ts:185
-      else if (allocated30_sel_and_1) allocated30 <= 1'd1; // texelFetch.ts:185
-      if (present30_sel_and) present30 <= 1'd1; // texelFetch.ts:191
-      else if (allocated30_sel_and) present30 <= 1'd0; // texelFetch.ts:186
-      else if (allocated30_sel_and_1) present30 <= 1'd0; // texelFetch.ts:186
-      if (allocated31_sel_and) allocated31 <= 1'd1; // texelFetch.ts:185
-      else if (allocated31_sel_and_1) allocated31 <= 1'd1; // texelFetch.ts:185
-      if (present31_sel_and) present31 <= 1'd1; // texelFetch.ts:191
-      else if (allocated31_sel_and) present31 <= 1'd0; // texelFetch.ts:186
-      else if (allocated31_sel_and_1) present31 <= 1'd0; // texelFetch.ts:186
       if (toMemory) line_requests_head <= line_requests_head_mux[2:0]; // multiPushQueue.ts:37
-      if (pass) begin // texelFetch.ts:134
-        resolved0 <= 1'd0; // texelFetch.ts:139
-        resolved1 <= 1'd0; // texelFetch.ts:139
-        resolved2 <= 1'd0; // texelFetch.ts:139
-        resolved3 <= 1'd0; // texelFetch.ts:139
-        resolved4 <= 1'd0; // texelFetch.ts:139
-        resolved5 <= 1'd0; // texelFetch.ts:139
-        resolved6 <= 1'd0; // texelFetch.ts:139
-        resolved7 <= 1'd0; // texelFetch.ts:139
-        waited <= 1'd0; // texelFetch.ts:138
+      if (pass) begin // texelFetch.ts:136
+        resolved0 <= 1'd0; // texelFetch.ts:141
+        resolved1 <= 1'd0; // texelFetch.ts:141
+        resolved2 <= 1'd0; // texelFetch.ts:141
+        resolved3 <= 1'd0; // texelFetch.ts:141
+        resolved4 <= 1'd0; // texelFetch.ts:141
+        resolved5 <= 1'd0; // texelFetch.ts:141
+        resolved6 <= 1'd0; // texelFetch.ts:141
+        resolved7 <= 1'd0; // texelFetch.ts:141
+        waited <= 1'd0; // texelFetch.ts:140
       end else if (in_valid) begin // texelFetch.ts:47
-        resolved0 <= done_1 & needed; // texelFetch.ts:143
-        resolved1 <= done_3 & needed_1; // texelFetch.ts:143
-        resolved2 <= done_5 & needed_2; // texelFetch.ts:143
-        resolved3 <= done_7 & needed_3; // texelFetch.ts:143
-        resolved4 <= done_9 & needed_4; // texelFetch.ts:143
-        resolved5 <= done_11 & needed_5; // texelFetch.ts:143
-        resolved6 <= done_13 & needed_6; // texelFetch.ts:143
-        resolved7 <= done_15 & needed_7; // texelFetch.ts:143
-        waited <= 1'd1; // texelFetch.ts:141
+        resolved0 <= done_1 & needed; // texelFetch.ts:145
+        resolved1 <= done_3 & needed_1; // texelFetch.ts:145
+        resolved2 <= done_5 & needed_2; // texelFetch.ts:145
+        resolved3 <= done_7 & needed_3; // texelFetch.ts:145
+        resolved4 <= done_9 & needed_4; // texelFetch.ts:145
+        resolved5 <= done_11 & needed_5; // texelFetch.ts:145
+        resolved6 <= done_13 & needed_6; // texelFetch.ts:145
+        resolved7 <= done_15 & needed_7; // texelFetch.ts:145
+        waited <= 1'd1; // texelFetch.ts:143
       end
-      if (go) begin // texelFetch.ts:120
-        victim_pointer <= victim_pointer_mux_3; // texelFetch.ts:150
-        fill_count <= fill_count + ({31'd0, go} + {31'd0, go_1}); // texelFetch.ts:206
+      if (go) begin // texelFetch.ts:122
+        victim_pointer <= victim_pointer_mux_3; // texelFetch.ts:152
+        fill_count <= fill_count + ({31'd0, go} + {31'd0, go_1}); // texelFetch.ts:212
       end
-      if (in_valid & ~waited) begin // texelFetch.ts:202
-        lookup_count <= lookup_count + (lookup_count_add_5 + {31'd0, needed_7}); // texelFetch.ts:203
-        hit_count <= hit_count + (hit_count_add_5 + {31'd0, needed_7 & in_ready_or_253}); // texelFetch.ts:204
+      if (in_valid & ~waited) begin // texelFetch.ts:208
+        lookup_count <= lookup_count + (lookup_count_add_5 + {31'd0, needed_7}); // texelFetch.ts:209
+        hit_count <= hit_count + (hit_count_add_5 + {31'd0, needed_7 & in_ready_or_253}); // texelFetch.ts:210
       end
-      if (in_valid & ~pass | ahead_deq_valid & ~out_valid_and_6) stall_count <= stall_count + 32'd1; // texelFetch.ts:207
+      if (in_valid & ~pass | ahead_deq_valid & ~out_valid_and_6) stall_count <= stall_count + 32'd1; // texelFetch.ts:213
     end
   end
 
   always_ff @(posedge clk) begin
-    if (allocated0_sel_and_32) tag0 <= line_9; // texelFetch.ts:187
-    else if (allocated0_sel_and_33) tag0 <= line_8; // texelFetch.ts:187
-    if (present0_sel_and) data0 <= fill_data; // texelFetch.ts:192
-    if (allocated1_sel_and) tag1 <= line_9; // texelFetch.ts:187
-    else if (allocated1_sel_and_1) tag1 <= line_8; // texelFetch.ts:187
-    if (present1_sel_and) data1 <= fill_data; // texelFetch.ts:192
-    if (allocated2_sel_and) tag2 <= line_9; // texelFetch.ts:187
-    else if (allocated2_sel_and_1) tag2 <= line_8; // texelFetch.ts:187
-    if (present2_sel_and) data2 <= fill_data; // texelFetch.ts:192
-    if (allocated3_sel_and) tag3 <= line_9; // texelFetch.ts:187
-    else if (allocated3_sel_and_1) tag3 <= line_8; // texelFetch.ts:187
-    if (present3_sel_and) data3 <= fill_data; // texelFetch.ts:192
-    if (allocated4_sel_and) tag4 <= line_9; // texelFetch.ts:187
-    else if (allocated4_sel_and_1) tag4 <= line_8; // texelFetch.ts:187
-    if (present4_sel_and) data4 <= fill_data; // texelFetch.ts:192
-    if (allocated5_sel_and) tag5 <= line_9; // texelFetch.ts:187
-    else if (allocated5_sel_and_1) tag5 <= line_8; // texelFetch.ts:187
-    if (present5_sel_and) data5 <= fill_data; // texelFetch.ts:192
-    if (allocated6_sel_and) tag6 <= line_9; // texelFetch.ts:187
-    else if (allocated6_sel_and_1) tag6 <= line_8; // texelFetch.ts:187
-    if (present6_sel_and) data6 <= fill_data; // texelFetch.ts:192
-    if (allocated7_sel_and) tag7 <= line_9; // texelFetch.ts:187
-    else if (allocated7_sel_and_1) tag7 <= line_8; // texelFetch.ts:187
-    if (present7_sel_and) data7 <= fill_data; // texelFetch.ts:192
-    if (allocated8_sel_and) tag8 <= line_9; // texelFetch.ts:187
-    else if (allocated8_sel_and_1) tag8 <= line_8; // texelFetch.ts:187
-    if (present8_sel_and) data8 <= fill_data; // texelFetch.ts:192
-    if (allocated9_sel_and) tag9 <= line_9; // texelFetch.ts:187
-    else if (allocated9_sel_and_1) tag9 <= line_8; // texelFetch.ts:187
-    if (present9_sel_and) data9 <= fill_data; // texelFetch.ts:192
-    if (allocated10_sel_and) tag10 <= line_9; // texelFetch.ts:187
-    else if (allocated10_sel_and_1) tag10 <= line_8; // texelFetch.ts:187
-    if (present10_sel_and) data10 <= fill_data; // texelFetch.ts:192
-    if (allocated11_sel_and) tag11 <= line_9; // texelFetch.ts:187
-    else if (allocated11_sel_and_1) tag11 <= line_8; // texelFetch.ts:187
-    if (present11_sel_and) data11 <= fill_data; // texelFetch.ts:192
-    if (allocated12_sel_and) tag12 <= line_9; // texelFetch.ts:187
-    else if (allocated12_sel_and_1) tag12 <= line_8; // texelFetch.ts:187
-    if (present12_sel_and) data12 <= fill_data; // texelFetch.ts:192
-    if (allocated13_sel_and) tag13 <= line_9; // texelFetch.ts:187
-    else if (allocated13_sel_and_1) tag13 <= line_8; // texelFetch.ts:187
-    if (present13_sel_and) data13 <= fill_data; // texelFetch.ts:192
-    if (allocated14_sel_and) tag14 <= line_9; // texelFetch.ts:187
-    else if (allocated14_sel_and_1) tag14 <= line_8; // texelFetch.ts:187
-    if (present14_sel_and) data14 <= fill_data; // texelFetch.ts:192
-    if (allocated15_sel_and) tag15 <= line_9; // texelFetch.ts:187
-    else if (allocated15_sel_and_1) tag15 <= line_8; // texelFetch.ts:187
-    if (present15_sel_and) data15 <= fill_data; // texelFetch.ts:192
-    if (allocated16_sel_and) tag16 <= line_9; // texelFetch.ts:187
-    else if (allocated16_sel_and_1) tag16 <= line_8; // texelFetch.ts:187
-    if (present16_sel_and) data16 <= fill_data; // texelFetch.ts:192
-    if (allocated17_sel_and) tag17 <= line_9; // texelFetch.ts:187
-    else if (allocated17_sel_and_1) tag17 <= line_8; // texelFetch.ts:187
-    if (present17_sel_and) data17 <= fill_data; // texelFetch.ts:192
-    if (allocated18_sel_and) tag18 <= line_9; // texelFetch.ts:187
-    else if (allocated18_sel_and_1) tag18 <= line_8; // texelFetch.ts:187
-    if (present18_sel_and) data18 <= fill_data; // texelFetch.ts:192
-    if (allocated19_sel_and) tag19 <= line_9; // texelFetch.ts:187
-    else if (allocated19_sel_and_1) tag19 <= line_8; // texelFetch.ts:187
-    if (present19_sel_and) data19 <= fill_data; // texelFetch.ts:192
-    if (allocated20_sel_and) tag20 <= line_9; // texelFetch.ts:187
-    else if (allocated20_sel_and_1) tag20 <= line_8; // texelFetch.ts:187
-    if (present20_sel_and) data20 <= fill_data; // texelFetch.ts:192
-    if (allocated21_sel_and) tag21 <= line_9; // texelFetch.ts:187
-    else if (allocated21_sel_and_1) tag21 <= line_8; // texelFetch.ts:187
-    if (present21_sel_and) data21 <= fill_data; // texelFetch.ts:192
-    if (allocated22_sel_and) tag22 <= line_9; // texelFetch.ts:187
-    else if (allocated22_sel_and_1) tag22 <= line_8; // texelFetch.ts:187
-    if (present22_sel_and) data22 <= fill_data; // texelFetch.ts:192
-    if (allocated23_sel_and) tag23 <= line_9; // texelFetch.ts:187
-    else if (allocated23_sel_and_1) tag23 <= line_8; // texelFetch.ts:187
-    if (present23_sel_and) data23 <= fill_data; // texelFetch.ts:192
-    if (allocated24_sel_and) tag24 <= line_9; // texelFetch.ts:187
-    else if (allocated24_sel_and_1) tag24 <= line_8; // texelFetch.ts:187
-    if (present24_sel_and) data24 <= fill_data; // texelFetch.ts:192
-    if (allocated25_sel_and) tag25 <= line_9; // texelFetch.ts:187
-    else if (allocated25_sel_and_1) tag25 <= line_8; // texelFetch.ts:187
-    if (present25_sel_and) data25 <= fill_data; // texelFetch.ts:192
-    if (allocated26_sel_and) tag26 <= line_9; // texelFetch.ts:187
-    else if (allocated26_sel_and_1) tag26 <= line_8; // texelFetch.ts:187
-    if (present26_sel_and) data26 <= fill_data; // texelFetch.ts:192
-    if (allocated27_sel_and) tag27 <= line_9; // texelFetch.ts:187
-    else if (allocated27_sel_and_1) tag27 <= line_8; // texelFetch.ts:187
-    if (present27_sel_and) data27 <= fill_data; // texelFetch.ts:192
-    if (allocated28_sel_and) tag28 <= line_9; // texelFetch.ts:187
-    else if (allocated28_sel_and_1) tag28 <= line_8; // texelFetch.ts:187
-    if (present28_sel_and) data28 <= fill_data; // texelFetch.ts:192
-    if (allocated29_sel_and) tag29 <= line_9; // texelFetch.ts:187
-    else if (allocated29_sel_and_1) tag29 <= line_8; // texelFetch.ts:187
-    if (present29_sel_and) data29 <= fill_data; // texelFetch.ts:192
-    if (allocated30_sel_and) tag30 <= line_9; // texelFetch.ts:187
-    else if (allocated30_sel_and_1) tag30 <= line_8; // texelFetch.ts:187
-    if (present30_sel_and) data30 <= fill_data; // texelFetch.ts:192
-    if (allocated31_sel_and) tag31 <= line_9; // texelFetch.ts:187
-    else if (allocated31_sel_and_1) tag31 <= line_8; // texelFetch.ts:187
-    if (present31_sel_and) data31 <= fill_data; // texelFetch.ts:192
+    if (allocated0_sel_and_32) tag0 <= line_9; // texelFetch.ts:189
+    else if (allocated0_sel_and_33) tag0 <= line_8; // texelFetch.ts:189
+    if (present0_sel_and) data0 <= fill_data; // texelFetch.ts:194
+    if (allocated1_sel_and) tag1 <= line_9; // texelFetch.ts:189
+    else if (allocated1_sel_and_1) tag1 <= line_8; // texelFetch.ts:189
+    if (present1_sel_and) data1 <= fill_data; // texelFetch.ts:194
+    if (allocated2_sel_and) tag2 <= line_9; // texelFetch.ts:189
+    else if (allocated2_sel_and_1) tag2 <= line_8; // texelFetch.ts:189
+    if (present2_sel_and) data2 <= fill_data; // texelFetch.ts:194
+    if (allocated3_sel_and) tag3 <= line_9; // texelFetch.ts:189
+    else if (allocated3_sel_and_1) tag3 <= line_8; // texelFetch.ts:189
+    if (present3_sel_and) data3 <= fill_data; // texelFetch.ts:194
+    if (allocated4_sel_and) tag4 <= line_9; // texelFetch.ts:189
+    else if (allocated4_sel_and_1) tag4 <= line_8; // texelFetch.ts:189
+    if (present4_sel_and) data4 <= fill_data; // texelFetch.ts:194
+    if (allocated5_sel_and) tag5 <= line_9; // texelFetch.ts:189
+    else if (allocated5_sel_and_1) tag5 <= line_8; // texelFetch.ts:189
+    if (present5_sel_and) data5 <= fill_data; // texelFetch.ts:194
+    if (allocated6_sel_and) tag6 <= line_9; // texelFetch.ts:189
+    else if (allocated6_sel_and_1) tag6 <= line_8; // texelFetch.ts:189
+    if (present6_sel_and) data6 <= fill_data; // texelFetch.ts:194
+    if (allocated7_sel_and) tag7 <= line_9; // texelFetch.ts:189
+    else if (allocated7_sel_and_1) tag7 <= line_8; // texelFetch.ts:189
+    if (present7_sel_and) data7 <= fill_data; // texelFetch.ts:194
+    if (allocated8_sel_and) tag8 <= line_9; // texelFetch.ts:189
+    else if (allocated8_sel_and_1) tag8 <= line_8; // texelFetch.ts:189
+    if (present8_sel_and) data8 <= fill_data; // texelFetch.ts:194
+    if (allocated9_sel_and) tag9 <= line_9; // texelFetch.ts:189
+    else if (allocated9_sel_and_1) tag9 <= line_8; // texelFetch.ts:189
+    if (present9_sel_and) data9 <= fill_data; // texelFetch.ts:194
+    if (allocated10_sel_and) tag10 <= line_9; // texelFetch.ts:189
+    else if (allocated10_sel_and_1) tag10 <= line_8; // texelFetch.ts:189
+    if (present10_sel_and) data10 <= fill_data; // texelFetch.ts:194
+    if (allocated11_sel_and) tag11 <= line_9; // texelFetch.ts:189
+    else if (allocated11_sel_and_1) tag11 <= line_8; // texelFetch.ts:189
+    if (present11_sel_and) data11 <= fill_data; // texelFetch.ts:194
+    if (allocated12_sel_and) tag12 <= line_9; // texelFetch.ts:189
+    else if (allocated12_sel_and_1) tag12 <= line_8; // texelFetch.ts:189
+    if (present12_sel_and) data12 <= fill_data; // texelFetch.ts:194
+    if (allocated13_sel_and) tag13 <= line_9; // texelFetch.ts:189
+    else if (allocated13_sel_and_1) tag13 <= line_8; // texelFetch.ts:189
+    if (present13_sel_and) data13 <= fill_data; // texelFetch.ts:194
+    if (allocated14_sel_and) tag14 <= line_9; // texelFetch.ts:189
+    else if (allocated14_sel_and_1) tag14 <= line_8; // texelFetch.ts:189
+    if (present14_sel_and) data14 <= fill_data; // texelFetch.ts:194
+    if (allocated15_sel_and) tag15 <= line_9; // texelFetch.ts:189
+    else if (allocated15_sel_and_1) tag15 <= line_8; // texelFetch.ts:189
+    if (present15_sel_and) data15 <= fill_data; // texelFetch.ts:194
+    if (allocated16_sel_and) tag16 <= line_9; // texelFetch.ts:189
+    else if (allocated16_sel_and_1) tag16 <= line_8; // texelFetch.ts:189
+    if (present16_sel_and) data16 <= fill_data; // texelFetch.ts:194
+    if (allocated17_sel_and) tag17 <= line_9; // texelFetch.ts:189
+    else if (allocated17_sel_and_1) tag17 <= line_8; // texelFetch.ts:189
+    if (present17_sel_and) data17 <= fill_data; // texelFetch.ts:194
+    if (allocated18_sel_and) tag18 <= line_9; // texelFetch.ts:189
+    else if (allocated18_sel_and_1) tag18 <= line_8; // texelFetch.ts:189
+    if (present18_sel_and) data18 <= fill_data; // texelFetch.ts:194
+    if (allocated19_sel_and) tag19 <= line_9; // texelFetch.ts:189
+    else if (allocated19_sel_and_1) tag19 <= line_8; // texelFetch.ts:189
+    if (present19_sel_and) data19 <= fill_data; // texelFetch.ts:194
+    if (allocated20_sel_and) tag20 <= line_9; // texelFetch.ts:189
+    else if (allocated20_sel_and_1) tag20 <= line_8; // texelFetch.ts:189
+    if (present20_sel_and) data20 <= fill_data; // texelFetch.ts:194
+    if (allocated21_sel_and) tag21 <= line_9; // texelFetch.ts:189
+    else if (allocated21_sel_and_1) tag21 <= line_8; // texelFetch.ts:189
+    if (present21_sel_and) data21 <= fill_data; // texelFetch.ts:194
+    if (allocated22_sel_and) tag22 <= line_9; // texelFetch.ts:189
+    else if (allocated22_sel_and_1) tag22 <= line_8; // texelFetch.ts:189
+    if (present22_sel_and) data22 <= fill_data; // texelFetch.ts:194
+    if (allocated23_sel_and) tag23 <= line_9; // texelFetch.ts:189
+    else if (allocated23_sel_and_1) tag23 <= line_8; // texelFetch.ts:189
+    if (present23_sel_and) data23 <= fill_data; // texelFetch.ts:194
+    if (allocated24_sel_and) tag24 <= line_9; // texelFetch.ts:189
+    else if (allocated24_sel_and_1) tag24 <= line_8; // texelFetch.ts:189
+    if (present24_sel_and) data24 <= fill_data; // texelFetch.ts:194
+    if (allocated25_sel_and) tag25 <= line_9; // texelFetch.ts:189
+    else if (allocated25_sel_and_1) tag25 <= line_8; // texelFetch.ts:189
+    if (present25_sel_and) data25 <= fill_data; // texelFetch.ts:194
+    if (allocated26_sel_and) tag26 <= line_9; // texelFetch.ts:189
+    else if (allocated26_sel_and_1) tag26 <= line_8; // texelFetch.ts:189
+    if (present26_sel_and) data26 <= fill_data; // texelFetch.ts:194
+    if (allocated27_sel_and) tag27 <= line_9; // texelFetch.ts:189
+    else if (allocated27_sel_and_1) tag27 <= line_8; // texelFetch.ts:189
+    if (present27_sel_and) data27 <= fill_data; // texelFetch.ts:194
+    if (allocated28_sel_and) tag28 <= line_9; // texelFetch.ts:189
+    else if (allocated28_sel_and_1) tag28 <= line_8; // texelFetch.ts:189
+    if (present28_sel_and) data28 <= fill_data; // texelFetch.ts:194
+    if (allocated29_sel_and) tag29 <= line_9; // texelFetch.ts:189
+    else if (allocated29_sel_and_1) tag29 <= line_8; // texelFetch.ts:189
+    if (present29_sel_and) data29 <= fill_data; // texelFetch.ts:194
+    if (allocated30_sel_and) tag30 <= line_9; // texelFetch.ts:189
+    else if (allocated30_sel_and_1) tag30 <= line_8; // texelFetch.ts:189
+    if (present30_sel_and) data30 <= fill_data; // texelFetch.ts:194
+    if (allocated31_sel_and) tag31 <= line_9; // texelFetch.ts:189
+    else if (allocated31_sel_and_1) tag31 <= line_8; // texelFetch.ts:189
+    if (present31_sel_and) data31 <= fill_data; // texelFetch.ts:194
     if (go_1 & line_requests_slot0_sel_slice == 3'd0) line_requests_slot0 <= bits; // multiPushQueue.ts:33
     else if (go & line_requests_slot0_sel_slice_1 == 3'd0) line_requests_slot0 <= bits_1; // multiPushQueue.ts:33
     if (go_1 & line_requests_slot0_sel_slice == 3'd1) line_requests_slot1 <= bits; // multiPushQueue.ts:33
@@ -2496,19 +2564,19 @@ module TexelFetch_fcb493b1 (
     else if (go & line_requests_slot0_sel_slice_1 == 3'd6) line_requests_slot6 <= bits_1; // multiPushQueue.ts:33
     if (go_1 & line_requests_slot0_sel_slice == 3'd7) line_requests_slot7 <= bits; // multiPushQueue.ts:33
     else if (go & line_requests_slot0_sel_slice_1 == 3'd7) line_requests_slot7 <= bits_1; // multiPushQueue.ts:33
-    if (!pass && in_valid) begin // texelFetch.ts:134
-      index0 <= index_15; // texelFetch.ts:144
-      index1 <= index_17; // texelFetch.ts:144
-      index2 <= index_19; // texelFetch.ts:144
-      index3 <= index_21; // texelFetch.ts:144
-      index4 <= index_23; // texelFetch.ts:144
-      index5 <= index_25; // texelFetch.ts:144
-      index6 <= index_27; // texelFetch.ts:144
-      index7 <= index_29; // texelFetch.ts:144
+    if (!pass && in_valid) begin // texelFetch.ts:136
+      index0 <= index_15; // texelFetch.ts:146
+      index1 <= index_17; // texelFetch.ts:146
+      index2 <= index_19; // texelFetch.ts:146
+      index3 <= index_21; // texelFetch.ts:146
+      index4 <= index_23; // texelFetch.ts:146
+      index5 <= index_25; // texelFetch.ts:146
+      index6 <= index_27; // texelFetch.ts:146
+      index7 <= index_29; // texelFetch.ts:146
     end
   end
 
-  Fifo_depth16_width5 fill_indices ( // texelFetch.ts:83
+  Fifo_depth16_width5 fill_indices ( // texelFetch.ts:85
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(fill_indices_enq_valid),
@@ -2522,7 +2590,7 @@ module TexelFetch_fcb493b1 (
     .empty(fill_indices_empty)
   );
 
-  Fifo_depth16_width110 ahead ( // texelFetch.ts:85
+  Fifo_depth16_width110 ahead ( // texelFetch.ts:87
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ahead_enq_valid),

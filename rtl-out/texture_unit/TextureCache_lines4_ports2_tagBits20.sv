@@ -10,39 +10,40 @@ module TextureCache_lines4_ports2_tagBits20 (
   output logic [127:0] data_1,
   input  logic fill_valid,
   input  logic [19:0] fill_tag,
-  input  logic [127:0] fill_data
+  input  logic [127:0] fill_data,
+  input  logic flush
 );
-  logic [1:0] victim; // textureCache.ts:43
-  logic valid0; // textureCache.ts:47
-  logic [19:0] tag0; // textureCache.ts:48
-  logic [127:0] line0; // textureCache.ts:49
-  logic valid1; // textureCache.ts:47
-  logic [19:0] tag1; // textureCache.ts:48
-  logic [127:0] line1; // textureCache.ts:49
-  logic valid2; // textureCache.ts:47
-  logic [19:0] tag2; // textureCache.ts:48
-  logic [127:0] line2; // textureCache.ts:49
-  logic valid3; // textureCache.ts:47
-  logic [19:0] tag3; // textureCache.ts:48
-  logic [127:0] line3; // textureCache.ts:49
+  logic [1:0] victim; // textureCache.ts:45
+  logic valid0; // textureCache.ts:49
+  logic [19:0] tag0; // textureCache.ts:50
+  logic [127:0] line0; // textureCache.ts:51
+  logic valid1; // textureCache.ts:49
+  logic [19:0] tag1; // textureCache.ts:50
+  logic [127:0] line1; // textureCache.ts:51
+  logic valid2; // textureCache.ts:49
+  logic [19:0] tag2; // textureCache.ts:50
+  logic [127:0] line2; // textureCache.ts:51
+  logic valid3; // textureCache.ts:49
+  logic [19:0] tag3; // textureCache.ts:50
+  logic [127:0] line3; // textureCache.ts:51
 
-  wire hit_0_and = valid0 & tag0 == lookup_0; // textureCache.ts:61
-  wire hit_0_and_1 = valid1 & tag1 == lookup_0; // textureCache.ts:61
-  wire hit_0_and_2 = valid2 & tag2 == lookup_0; // textureCache.ts:61
-  wire hit_0_and_3 = valid3 & tag3 == lookup_0; // textureCache.ts:61
+  wire hit_0_and = valid0 & tag0 == lookup_0; // textureCache.ts:63
+  wire hit_0_and_1 = valid1 & tag1 == lookup_0; // textureCache.ts:63
+  wire hit_0_and_2 = valid2 & tag2 == lookup_0; // textureCache.ts:63
+  wire hit_0_and_3 = valid3 & tag3 == lookup_0; // textureCache.ts:63
   assign hit_0 = hit_0_and | hit_0_and_1 | hit_0_and_2 | hit_0_and_3; // textureCache.ts:25
-  wire hit_1_and = valid0 & tag0 == lookup_1; // textureCache.ts:61
-  wire hit_1_and_1 = valid1 & tag1 == lookup_1; // textureCache.ts:61
-  wire hit_1_and_2 = valid2 & tag2 == lookup_1; // textureCache.ts:61
-  wire hit_1_and_3 = valid3 & tag3 == lookup_1; // textureCache.ts:61
+  wire hit_1_and = valid0 & tag0 == lookup_1; // textureCache.ts:63
+  wire hit_1_and_1 = valid1 & tag1 == lookup_1; // textureCache.ts:63
+  wire hit_1_and_2 = valid2 & tag2 == lookup_1; // textureCache.ts:63
+  wire hit_1_and_3 = valid3 & tag3 == lookup_1; // textureCache.ts:63
   assign hit_1 = hit_1_and | hit_1_and_1 | hit_1_and_2 | hit_1_and_3; // textureCache.ts:25
   assign data_0 = hit_0_and_3 ? line3 : hit_0_and_2 ? line2 : hit_0_and_1 ? line1 : hit_0_and ? line0 : 128'd0; // textureCache.ts:25
   assign data_1 = hit_1_and_3 ? line3 : hit_1_and_2 ? line2 : hit_1_and_1 ? line1 : hit_1_and ? line0 : 128'd0; // textureCache.ts:25
-  wire victim_eq = victim == 2'd3; // textureCache.ts:58
-  wire chosen = fill_valid & victim == 2'd0; // textureCache.ts:45
-  wire chosen_1 = fill_valid & victim == 2'd1; // textureCache.ts:45
-  wire chosen_2 = fill_valid & victim == 2'd2; // textureCache.ts:45
-  wire chosen_3 = fill_valid & victim_eq; // textureCache.ts:45
+  wire victim_eq = victim == 2'd3; // textureCache.ts:60
+  wire chosen = fill_valid & victim == 2'd0; // textureCache.ts:47
+  wire chosen_1 = fill_valid & victim == 2'd1; // textureCache.ts:47
+  wire chosen_2 = fill_valid & victim == 2'd2; // textureCache.ts:47
+  wire chosen_3 = fill_valid & victim_eq; // textureCache.ts:47
 
 `ifndef SYNTHESIS
   initial begin
@@ -64,36 +65,43 @@ module TextureCache_lines4_ports2_tagBits20 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      victim <= 2'd0; // textureCache.ts:43
-      valid0 <= 1'd0; // textureCache.ts:47
-      valid1 <= 1'd0; // textureCache.ts:47
-      valid2 <= 1'd0; // textureCache.ts:47
-      valid3 <= 1'd0; // textureCache.ts:47
+      victim <= 2'd0; // textureCache.ts:45
+      valid0 <= 1'd0; // textureCache.ts:49
+      valid1 <= 1'd0; // textureCache.ts:49
+      valid2 <= 1'd0; // textureCache.ts:49
+      valid3 <= 1'd0; // textureCache.ts:49
     end else begin
-      if (fill_valid) victim <= victim_eq ? 2'd0 : victim + 2'd1; // textureCache.ts:58
-      if (chosen) valid0 <= 1'd1; // textureCache.ts:54
-      if (chosen_1) valid1 <= 1'd1; // textureCache.ts:54
-      if (chosen_2) valid2 <= 1'd1; // textureCache.ts:54
-      if (chosen_3) valid3 <= 1'd1; // textureCache.ts:54
+      if (fill_valid) victim <= victim_eq ? 2'd0 : victim + 2'd1; // textureCache.ts:60
+      if (flush) begin // textureCache.ts:25
+        valid0 <= 1'd0; // textureCache.ts:56
+        valid1 <= 1'd0; // textureCache.ts:56
+        valid2 <= 1'd0; // textureCache.ts:56
+        valid3 <= 1'd0; // textureCache.ts:56
+      end else begin // textureCache.ts:25
+        if (chosen) valid0 <= 1'd1; // textureCache.ts:56
+        if (chosen_1) valid1 <= 1'd1; // textureCache.ts:56
+        if (chosen_2) valid2 <= 1'd1; // textureCache.ts:56
+        if (chosen_3) valid3 <= 1'd1; // textureCache.ts:56
+      end
     end
   end
 
   always_ff @(posedge clk) begin
     if (chosen) begin
-      tag0 <= fill_tag; // textureCache.ts:48
-      line0 <= fill_data; // textureCache.ts:49
+      tag0 <= fill_tag; // textureCache.ts:50
+      line0 <= fill_data; // textureCache.ts:51
     end
     if (chosen_1) begin
-      tag1 <= fill_tag; // textureCache.ts:48
-      line1 <= fill_data; // textureCache.ts:49
+      tag1 <= fill_tag; // textureCache.ts:50
+      line1 <= fill_data; // textureCache.ts:51
     end
     if (chosen_2) begin
-      tag2 <= fill_tag; // textureCache.ts:48
-      line2 <= fill_data; // textureCache.ts:49
+      tag2 <= fill_tag; // textureCache.ts:50
+      line2 <= fill_data; // textureCache.ts:51
     end
     if (chosen_3) begin
-      tag3 <= fill_tag; // textureCache.ts:48
-      line3 <= fill_data; // textureCache.ts:49
+      tag3 <= fill_tag; // textureCache.ts:50
+      line3 <= fill_data; // textureCache.ts:51
     end
   end
 endmodule

@@ -14,9 +14,10 @@ module TextureUnitSystem_init_d4835ec1_readLatency4_unit_72efe051 (
   output logic [127:0] resp_bits_rgba,
   output logic [2:0] resp_bits_status,
   output logic [7:0] resp_bits_tag,
-  input  logic load_valid,
-  input  logic [17:0] load_addr,
-  input  logic [31:0] load_data,
+  input  logic load_start,
+  input  logic load_we,
+  input  logic [17:0] load_waddr,
+  input  logic [31:0] load_wdata,
   output logic [31:0] counters_issued,
   output logic [31:0] counters_texel_lookups,
   output logic [31:0] counters_texel_hits,
@@ -63,9 +64,11 @@ module TextureUnitSystem_init_d4835ec1_readLatency4_unit_72efe051 (
   wire unit_resp_ready = resp_ready; // textureUnitSystem.ts:20
   wire unit_mem_resp_valid = memory_read_resp_valid; // textureUnitSystem.ts:20
   wire [127:0] unit_mem_resp_data = memory_read_resp_data; // textureUnitSystem.ts:20
-  wire memory_load_valid = load_valid; // textureUnitSystem.ts:21
-  wire [17:0] memory_load_addr = load_addr; // textureUnitSystem.ts:21
-  wire [31:0] memory_load_data = load_data; // textureUnitSystem.ts:21
+  wire unit_flush = load_start; // textureUnitSystem.ts:20
+  wire memory_load_start = load_start; // textureUnitSystem.ts:21
+  wire memory_load_we = load_we; // textureUnitSystem.ts:21
+  wire [17:0] memory_load_waddr = load_waddr; // textureUnitSystem.ts:21
+  wire [31:0] memory_load_wdata = load_wdata; // textureUnitSystem.ts:21
   wire memory_read_req_valid = unit_mem_req_valid; // textureUnitSystem.ts:21
   wire [15:0] memory_read_req_line = unit_mem_req_line; // textureUnitSystem.ts:21
 
@@ -95,15 +98,17 @@ module TextureUnitSystem_init_d4835ec1_readLatency4_unit_72efe051 (
     .counters_texel_fills(unit_counters_texel_fills),
     .counters_descriptor_fills(unit_counters_descriptor_fills),
     .counters_stall_cycles(unit_counters_stall_cycles),
-    .counters_descriptor_stall_cycles(unit_counters_descriptor_stall_cycles)
+    .counters_descriptor_stall_cycles(unit_counters_descriptor_stall_cycles),
+    .flush(unit_flush)
   );
 
   TextureMemory_init_d4835ec1_readLatency4 memory ( // textureUnitSystem.ts:21
     .clk(clk),
     .rst_n(rst_n),
-    .load_valid(memory_load_valid),
-    .load_addr(memory_load_addr),
-    .load_data(memory_load_data),
+    .load_start(memory_load_start),
+    .load_we(memory_load_we),
+    .load_waddr(memory_load_waddr),
+    .load_wdata(memory_load_wdata),
     .read_req_valid(memory_read_req_valid),
     .read_req_line(memory_read_req_line),
     .read_resp_valid(memory_read_resp_valid),

@@ -24,1361 +24,1362 @@ module TextureUnit_72efe051 (
   output logic [31:0] counters_texel_fills,
   output logic [31:0] counters_descriptor_fills,
   output logic [31:0] counters_stall_cycles,
-  output logic [31:0] counters_descriptor_stall_cycles
+  output logic [31:0] counters_descriptor_stall_cycles,
+  input  logic flush
 );
-  logic d_valid; // textureUnit.ts:106
-  logic [127:0] d_coords; // textureUnit.ts:107
-  logic [127:0] d_derivatives; // textureUnit.ts:107
-  logic [3:0] d_mask; // textureUnit.ts:107
-  logic [127:0] d_dest; // textureUnit.ts:107
-  logic [7:0] d_tag; // textureUnit.ts:107
-  logic descriptor_cache_hit_0; // textureUnit.ts:115
-  logic descriptor_cache_hit_1; // textureUnit.ts:115
-  logic [127:0] descriptor_cache_data_0; // textureUnit.ts:115
-  logic [127:0] descriptor_cache_data_1; // textureUnit.ts:115
-  logic have_header; // textureUnit.ts:118
-  logic have_sampler; // textureUnit.ts:119
-  logic [127:0] held_header; // textureUnit.ts:120
-  logic [127:0] held_sampler; // textureUnit.ts:121
-  logic [10:0] inflight; // textureUnit.ts:130
-  logic side_queue_enq_ready; // textureUnit.ts:150
-  logic side_queue_deq_valid; // textureUnit.ts:150
-  logic [139:0] side_queue_deq_bits; // textureUnit.ts:150
-  logic [7:0] side_queue_count; // textureUnit.ts:150
-  logic side_queue_full; // textureUnit.ts:150
-  logic side_queue_empty; // textureUnit.ts:150
-  logic decode_valid; // textureUnit.ts:155
-  logic [31:0] dec_base; // textureUnit.ts:158
-  logic [14:0] dec_width; // textureUnit.ts:158
-  logic [14:0] dec_height; // textureUnit.ts:158
-  logic dec_format; // textureUnit.ts:158
-  logic [3:0] dec_mip_count; // textureUnit.ts:158
-  logic [3:0] dec_wraps; // textureUnit.ts:158
-  logic [1:0] dec_filter; // textureUnit.ts:158
-  logic [2:0] dec_status; // textureUnit.ts:158
-  logic [31:0] dec_s; // textureUnit.ts:158
-  logic [31:0] dec_t; // textureUnit.ts:158
-  logic [31:0] dec_control; // textureUnit.ts:158
-  logic lod_unit_out_valid; // textureUnit.ts:172
-  logic [31:0] lod_unit_lambda; // textureUnit.ts:172
-  logic [11:0] lod_unit_lod; // textureUnit.ts:172
-  logic [12:0] dec_lod_bias; // textureUnit.ts:158
-  logic [11:0] dec_lod_min; // textureUnit.ts:158
-  logic [11:0] dec_lod_max; // textureUnit.ts:158
-  logic [31:0] dec_dsdx; // textureUnit.ts:158
-  logic [31:0] dec_dsdy; // textureUnit.ts:158
-  logic [31:0] dec_dtdx; // textureUnit.ts:158
-  logic [31:0] dec_dtdy; // textureUnit.ts:158
-  logic [31:0] l_base_d1; // textureUnit.ts:189
-  logic [31:0] l_base_d2; // textureUnit.ts:189
-  logic [31:0] l_base_d3; // textureUnit.ts:189
-  logic [31:0] l_base_d4; // textureUnit.ts:189
-  logic [31:0] l_base_d5; // textureUnit.ts:189
-  logic [31:0] l_base_d6; // textureUnit.ts:189
-  logic [31:0] l_base_d7; // textureUnit.ts:189
-  logic [31:0] l_base_d8; // textureUnit.ts:189
-  logic [31:0] l_base_d9; // textureUnit.ts:189
-  logic [31:0] l_base_d10; // textureUnit.ts:189
-  logic [31:0] l_base_d11; // textureUnit.ts:189
-  logic [31:0] l_base_d12; // textureUnit.ts:189
-  logic [31:0] l_base_d13; // textureUnit.ts:189
-  logic [31:0] l_base_d14; // textureUnit.ts:189
-  logic [31:0] l_base_d15; // textureUnit.ts:189
-  logic [31:0] l_base_d16; // textureUnit.ts:189
-  logic [31:0] l_base_d17; // textureUnit.ts:189
-  logic [31:0] l_base_d18; // textureUnit.ts:189
-  logic [31:0] l_base_d19; // textureUnit.ts:189
-  logic [31:0] l_base_d20; // textureUnit.ts:189
-  logic [31:0] l_base_d21; // textureUnit.ts:189
-  logic [31:0] l_base_d22; // textureUnit.ts:189
-  logic [31:0] l_base_d23; // textureUnit.ts:189
-  logic [31:0] l_base_d24; // textureUnit.ts:189
-  logic [31:0] l_base_d25; // textureUnit.ts:189
-  logic [31:0] l_base_d26; // textureUnit.ts:189
-  logic [31:0] l_base_d27; // textureUnit.ts:189
-  logic [31:0] l_base_d28; // textureUnit.ts:189
-  logic [31:0] l_base_d29; // textureUnit.ts:189
-  logic [31:0] l_base_d30; // textureUnit.ts:189
-  logic [31:0] l_base_d31; // textureUnit.ts:189
-  logic [31:0] l_base_d32; // textureUnit.ts:189
-  logic [31:0] l_base_d33; // textureUnit.ts:189
-  logic [31:0] l_base_d34; // textureUnit.ts:189
-  logic [31:0] l_base_d35; // textureUnit.ts:189
-  logic [31:0] l_base_d36; // textureUnit.ts:189
-  logic [31:0] l_base_d37; // textureUnit.ts:189
-  logic [31:0] l_base_d38; // textureUnit.ts:189
-  logic [31:0] l_base_d39; // textureUnit.ts:189
-  logic [31:0] l_base_d40; // textureUnit.ts:189
-  logic [31:0] l_base_d41; // textureUnit.ts:189
-  logic [31:0] l_base_d42; // textureUnit.ts:189
-  logic [31:0] l_base_d43; // textureUnit.ts:189
-  logic [31:0] l_base_d44; // textureUnit.ts:189
-  logic [31:0] l_base_d45; // textureUnit.ts:189
-  logic [31:0] l_base_d46; // textureUnit.ts:189
-  logic [31:0] l_base_d47; // textureUnit.ts:189
-  logic [31:0] l_base_d48; // textureUnit.ts:189
-  logic [31:0] l_base_d49; // textureUnit.ts:189
-  logic [31:0] l_base_d50; // textureUnit.ts:189
-  logic [31:0] l_base_d51; // textureUnit.ts:189
-  logic [31:0] l_base_d52; // textureUnit.ts:189
-  logic [31:0] l_base_d53; // textureUnit.ts:189
-  logic [31:0] l_base_d54; // textureUnit.ts:189
-  logic [31:0] l_base_d55; // textureUnit.ts:189
-  logic [31:0] l_base_d56; // textureUnit.ts:189
-  logic [31:0] l_base_d57; // textureUnit.ts:189
-  logic [31:0] l_base_d58; // textureUnit.ts:189
-  logic [31:0] l_base_d59; // textureUnit.ts:189
-  logic [31:0] l_base_d60; // textureUnit.ts:189
-  logic [31:0] l_base_d61; // textureUnit.ts:189
-  logic [31:0] l_base_d62; // textureUnit.ts:189
-  logic [31:0] l_base_d63; // textureUnit.ts:189
-  logic [31:0] l_base_d64; // textureUnit.ts:189
-  logic [14:0] l_width_d1; // textureUnit.ts:190
-  logic [14:0] l_width_d2; // textureUnit.ts:190
-  logic [14:0] l_width_d3; // textureUnit.ts:190
-  logic [14:0] l_width_d4; // textureUnit.ts:190
-  logic [14:0] l_width_d5; // textureUnit.ts:190
-  logic [14:0] l_width_d6; // textureUnit.ts:190
-  logic [14:0] l_width_d7; // textureUnit.ts:190
-  logic [14:0] l_width_d8; // textureUnit.ts:190
-  logic [14:0] l_width_d9; // textureUnit.ts:190
-  logic [14:0] l_width_d10; // textureUnit.ts:190
-  logic [14:0] l_width_d11; // textureUnit.ts:190
-  logic [14:0] l_width_d12; // textureUnit.ts:190
-  logic [14:0] l_width_d13; // textureUnit.ts:190
-  logic [14:0] l_width_d14; // textureUnit.ts:190
-  logic [14:0] l_width_d15; // textureUnit.ts:190
-  logic [14:0] l_width_d16; // textureUnit.ts:190
-  logic [14:0] l_width_d17; // textureUnit.ts:190
-  logic [14:0] l_width_d18; // textureUnit.ts:190
-  logic [14:0] l_width_d19; // textureUnit.ts:190
-  logic [14:0] l_width_d20; // textureUnit.ts:190
-  logic [14:0] l_width_d21; // textureUnit.ts:190
-  logic [14:0] l_width_d22; // textureUnit.ts:190
-  logic [14:0] l_width_d23; // textureUnit.ts:190
-  logic [14:0] l_width_d24; // textureUnit.ts:190
-  logic [14:0] l_width_d25; // textureUnit.ts:190
-  logic [14:0] l_width_d26; // textureUnit.ts:190
-  logic [14:0] l_width_d27; // textureUnit.ts:190
-  logic [14:0] l_width_d28; // textureUnit.ts:190
-  logic [14:0] l_width_d29; // textureUnit.ts:190
-  logic [14:0] l_width_d30; // textureUnit.ts:190
-  logic [14:0] l_width_d31; // textureUnit.ts:190
-  logic [14:0] l_width_d32; // textureUnit.ts:190
-  logic [14:0] l_width_d33; // textureUnit.ts:190
-  logic [14:0] l_width_d34; // textureUnit.ts:190
-  logic [14:0] l_width_d35; // textureUnit.ts:190
-  logic [14:0] l_width_d36; // textureUnit.ts:190
-  logic [14:0] l_width_d37; // textureUnit.ts:190
-  logic [14:0] l_width_d38; // textureUnit.ts:190
-  logic [14:0] l_width_d39; // textureUnit.ts:190
-  logic [14:0] l_width_d40; // textureUnit.ts:190
-  logic [14:0] l_width_d41; // textureUnit.ts:190
-  logic [14:0] l_width_d42; // textureUnit.ts:190
-  logic [14:0] l_width_d43; // textureUnit.ts:190
-  logic [14:0] l_width_d44; // textureUnit.ts:190
-  logic [14:0] l_width_d45; // textureUnit.ts:190
-  logic [14:0] l_width_d46; // textureUnit.ts:190
-  logic [14:0] l_width_d47; // textureUnit.ts:190
-  logic [14:0] l_width_d48; // textureUnit.ts:190
-  logic [14:0] l_width_d49; // textureUnit.ts:190
-  logic [14:0] l_width_d50; // textureUnit.ts:190
-  logic [14:0] l_width_d51; // textureUnit.ts:190
-  logic [14:0] l_width_d52; // textureUnit.ts:190
-  logic [14:0] l_width_d53; // textureUnit.ts:190
-  logic [14:0] l_width_d54; // textureUnit.ts:190
-  logic [14:0] l_width_d55; // textureUnit.ts:190
-  logic [14:0] l_width_d56; // textureUnit.ts:190
-  logic [14:0] l_width_d57; // textureUnit.ts:190
-  logic [14:0] l_width_d58; // textureUnit.ts:190
-  logic [14:0] l_width_d59; // textureUnit.ts:190
-  logic [14:0] l_width_d60; // textureUnit.ts:190
-  logic [14:0] l_width_d61; // textureUnit.ts:190
-  logic [14:0] l_width_d62; // textureUnit.ts:190
-  logic [14:0] l_width_d63; // textureUnit.ts:190
-  logic [14:0] l_width_d64; // textureUnit.ts:190
-  logic [14:0] l_height_d1; // textureUnit.ts:191
-  logic [14:0] l_height_d2; // textureUnit.ts:191
-  logic [14:0] l_height_d3; // textureUnit.ts:191
-  logic [14:0] l_height_d4; // textureUnit.ts:191
-  logic [14:0] l_height_d5; // textureUnit.ts:191
-  logic [14:0] l_height_d6; // textureUnit.ts:191
-  logic [14:0] l_height_d7; // textureUnit.ts:191
-  logic [14:0] l_height_d8; // textureUnit.ts:191
-  logic [14:0] l_height_d9; // textureUnit.ts:191
-  logic [14:0] l_height_d10; // textureUnit.ts:191
-  logic [14:0] l_height_d11; // textureUnit.ts:191
-  logic [14:0] l_height_d12; // textureUnit.ts:191
-  logic [14:0] l_height_d13; // textureUnit.ts:191
-  logic [14:0] l_height_d14; // textureUnit.ts:191
-  logic [14:0] l_height_d15; // textureUnit.ts:191
-  logic [14:0] l_height_d16; // textureUnit.ts:191
-  logic [14:0] l_height_d17; // textureUnit.ts:191
-  logic [14:0] l_height_d18; // textureUnit.ts:191
-  logic [14:0] l_height_d19; // textureUnit.ts:191
-  logic [14:0] l_height_d20; // textureUnit.ts:191
-  logic [14:0] l_height_d21; // textureUnit.ts:191
-  logic [14:0] l_height_d22; // textureUnit.ts:191
-  logic [14:0] l_height_d23; // textureUnit.ts:191
-  logic [14:0] l_height_d24; // textureUnit.ts:191
-  logic [14:0] l_height_d25; // textureUnit.ts:191
-  logic [14:0] l_height_d26; // textureUnit.ts:191
-  logic [14:0] l_height_d27; // textureUnit.ts:191
-  logic [14:0] l_height_d28; // textureUnit.ts:191
-  logic [14:0] l_height_d29; // textureUnit.ts:191
-  logic [14:0] l_height_d30; // textureUnit.ts:191
-  logic [14:0] l_height_d31; // textureUnit.ts:191
-  logic [14:0] l_height_d32; // textureUnit.ts:191
-  logic [14:0] l_height_d33; // textureUnit.ts:191
-  logic [14:0] l_height_d34; // textureUnit.ts:191
-  logic [14:0] l_height_d35; // textureUnit.ts:191
-  logic [14:0] l_height_d36; // textureUnit.ts:191
-  logic [14:0] l_height_d37; // textureUnit.ts:191
-  logic [14:0] l_height_d38; // textureUnit.ts:191
-  logic [14:0] l_height_d39; // textureUnit.ts:191
-  logic [14:0] l_height_d40; // textureUnit.ts:191
-  logic [14:0] l_height_d41; // textureUnit.ts:191
-  logic [14:0] l_height_d42; // textureUnit.ts:191
-  logic [14:0] l_height_d43; // textureUnit.ts:191
-  logic [14:0] l_height_d44; // textureUnit.ts:191
-  logic [14:0] l_height_d45; // textureUnit.ts:191
-  logic [14:0] l_height_d46; // textureUnit.ts:191
-  logic [14:0] l_height_d47; // textureUnit.ts:191
-  logic [14:0] l_height_d48; // textureUnit.ts:191
-  logic [14:0] l_height_d49; // textureUnit.ts:191
-  logic [14:0] l_height_d50; // textureUnit.ts:191
-  logic [14:0] l_height_d51; // textureUnit.ts:191
-  logic [14:0] l_height_d52; // textureUnit.ts:191
-  logic [14:0] l_height_d53; // textureUnit.ts:191
-  logic [14:0] l_height_d54; // textureUnit.ts:191
-  logic [14:0] l_height_d55; // textureUnit.ts:191
-  logic [14:0] l_height_d56; // textureUnit.ts:191
-  logic [14:0] l_height_d57; // textureUnit.ts:191
-  logic [14:0] l_height_d58; // textureUnit.ts:191
-  logic [14:0] l_height_d59; // textureUnit.ts:191
-  logic [14:0] l_height_d60; // textureUnit.ts:191
-  logic [14:0] l_height_d61; // textureUnit.ts:191
-  logic [14:0] l_height_d62; // textureUnit.ts:191
-  logic [14:0] l_height_d63; // textureUnit.ts:191
-  logic [14:0] l_height_d64; // textureUnit.ts:191
-  logic l_format_d1; // textureUnit.ts:192
-  logic l_format_d2; // textureUnit.ts:192
-  logic l_format_d3; // textureUnit.ts:192
-  logic l_format_d4; // textureUnit.ts:192
-  logic l_format_d5; // textureUnit.ts:192
-  logic l_format_d6; // textureUnit.ts:192
-  logic l_format_d7; // textureUnit.ts:192
-  logic l_format_d8; // textureUnit.ts:192
-  logic l_format_d9; // textureUnit.ts:192
-  logic l_format_d10; // textureUnit.ts:192
-  logic l_format_d11; // textureUnit.ts:192
-  logic l_format_d12; // textureUnit.ts:192
-  logic l_format_d13; // textureUnit.ts:192
-  logic l_format_d14; // textureUnit.ts:192
-  logic l_format_d15; // textureUnit.ts:192
-  logic l_format_d16; // textureUnit.ts:192
-  logic l_format_d17; // textureUnit.ts:192
-  logic l_format_d18; // textureUnit.ts:192
-  logic l_format_d19; // textureUnit.ts:192
-  logic l_format_d20; // textureUnit.ts:192
-  logic l_format_d21; // textureUnit.ts:192
-  logic l_format_d22; // textureUnit.ts:192
-  logic l_format_d23; // textureUnit.ts:192
-  logic l_format_d24; // textureUnit.ts:192
-  logic l_format_d25; // textureUnit.ts:192
-  logic l_format_d26; // textureUnit.ts:192
-  logic l_format_d27; // textureUnit.ts:192
-  logic l_format_d28; // textureUnit.ts:192
-  logic l_format_d29; // textureUnit.ts:192
-  logic l_format_d30; // textureUnit.ts:192
-  logic l_format_d31; // textureUnit.ts:192
-  logic l_format_d32; // textureUnit.ts:192
-  logic l_format_d33; // textureUnit.ts:192
-  logic l_format_d34; // textureUnit.ts:192
-  logic l_format_d35; // textureUnit.ts:192
-  logic l_format_d36; // textureUnit.ts:192
-  logic l_format_d37; // textureUnit.ts:192
-  logic l_format_d38; // textureUnit.ts:192
-  logic l_format_d39; // textureUnit.ts:192
-  logic l_format_d40; // textureUnit.ts:192
-  logic l_format_d41; // textureUnit.ts:192
-  logic l_format_d42; // textureUnit.ts:192
-  logic l_format_d43; // textureUnit.ts:192
-  logic l_format_d44; // textureUnit.ts:192
-  logic l_format_d45; // textureUnit.ts:192
-  logic l_format_d46; // textureUnit.ts:192
-  logic l_format_d47; // textureUnit.ts:192
-  logic l_format_d48; // textureUnit.ts:192
-  logic l_format_d49; // textureUnit.ts:192
-  logic l_format_d50; // textureUnit.ts:192
-  logic l_format_d51; // textureUnit.ts:192
-  logic l_format_d52; // textureUnit.ts:192
-  logic l_format_d53; // textureUnit.ts:192
-  logic l_format_d54; // textureUnit.ts:192
-  logic l_format_d55; // textureUnit.ts:192
-  logic l_format_d56; // textureUnit.ts:192
-  logic l_format_d57; // textureUnit.ts:192
-  logic l_format_d58; // textureUnit.ts:192
-  logic l_format_d59; // textureUnit.ts:192
-  logic l_format_d60; // textureUnit.ts:192
-  logic l_format_d61; // textureUnit.ts:192
-  logic l_format_d62; // textureUnit.ts:192
-  logic l_format_d63; // textureUnit.ts:192
-  logic l_format_d64; // textureUnit.ts:192
-  logic [3:0] l_mip_count_d1; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d2; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d3; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d4; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d5; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d6; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d7; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d8; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d9; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d10; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d11; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d12; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d13; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d14; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d15; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d16; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d17; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d18; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d19; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d20; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d21; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d22; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d23; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d24; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d25; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d26; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d27; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d28; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d29; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d30; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d31; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d32; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d33; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d34; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d35; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d36; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d37; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d38; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d39; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d40; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d41; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d42; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d43; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d44; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d45; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d46; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d47; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d48; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d49; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d50; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d51; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d52; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d53; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d54; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d55; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d56; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d57; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d58; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d59; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d60; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d61; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d62; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d63; // textureUnit.ts:193
-  logic [3:0] l_mip_count_d64; // textureUnit.ts:193
-  logic [3:0] l_wraps_d1; // textureUnit.ts:194
-  logic [3:0] l_wraps_d2; // textureUnit.ts:194
-  logic [3:0] l_wraps_d3; // textureUnit.ts:194
-  logic [3:0] l_wraps_d4; // textureUnit.ts:194
-  logic [3:0] l_wraps_d5; // textureUnit.ts:194
-  logic [3:0] l_wraps_d6; // textureUnit.ts:194
-  logic [3:0] l_wraps_d7; // textureUnit.ts:194
-  logic [3:0] l_wraps_d8; // textureUnit.ts:194
-  logic [3:0] l_wraps_d9; // textureUnit.ts:194
-  logic [3:0] l_wraps_d10; // textureUnit.ts:194
-  logic [3:0] l_wraps_d11; // textureUnit.ts:194
-  logic [3:0] l_wraps_d12; // textureUnit.ts:194
-  logic [3:0] l_wraps_d13; // textureUnit.ts:194
-  logic [3:0] l_wraps_d14; // textureUnit.ts:194
-  logic [3:0] l_wraps_d15; // textureUnit.ts:194
-  logic [3:0] l_wraps_d16; // textureUnit.ts:194
-  logic [3:0] l_wraps_d17; // textureUnit.ts:194
-  logic [3:0] l_wraps_d18; // textureUnit.ts:194
-  logic [3:0] l_wraps_d19; // textureUnit.ts:194
-  logic [3:0] l_wraps_d20; // textureUnit.ts:194
-  logic [3:0] l_wraps_d21; // textureUnit.ts:194
-  logic [3:0] l_wraps_d22; // textureUnit.ts:194
-  logic [3:0] l_wraps_d23; // textureUnit.ts:194
-  logic [3:0] l_wraps_d24; // textureUnit.ts:194
-  logic [3:0] l_wraps_d25; // textureUnit.ts:194
-  logic [3:0] l_wraps_d26; // textureUnit.ts:194
-  logic [3:0] l_wraps_d27; // textureUnit.ts:194
-  logic [3:0] l_wraps_d28; // textureUnit.ts:194
-  logic [3:0] l_wraps_d29; // textureUnit.ts:194
-  logic [3:0] l_wraps_d30; // textureUnit.ts:194
-  logic [3:0] l_wraps_d31; // textureUnit.ts:194
-  logic [3:0] l_wraps_d32; // textureUnit.ts:194
-  logic [3:0] l_wraps_d33; // textureUnit.ts:194
-  logic [3:0] l_wraps_d34; // textureUnit.ts:194
-  logic [3:0] l_wraps_d35; // textureUnit.ts:194
-  logic [3:0] l_wraps_d36; // textureUnit.ts:194
-  logic [3:0] l_wraps_d37; // textureUnit.ts:194
-  logic [3:0] l_wraps_d38; // textureUnit.ts:194
-  logic [3:0] l_wraps_d39; // textureUnit.ts:194
-  logic [3:0] l_wraps_d40; // textureUnit.ts:194
-  logic [3:0] l_wraps_d41; // textureUnit.ts:194
-  logic [3:0] l_wraps_d42; // textureUnit.ts:194
-  logic [3:0] l_wraps_d43; // textureUnit.ts:194
-  logic [3:0] l_wraps_d44; // textureUnit.ts:194
-  logic [3:0] l_wraps_d45; // textureUnit.ts:194
-  logic [3:0] l_wraps_d46; // textureUnit.ts:194
-  logic [3:0] l_wraps_d47; // textureUnit.ts:194
-  logic [3:0] l_wraps_d48; // textureUnit.ts:194
-  logic [3:0] l_wraps_d49; // textureUnit.ts:194
-  logic [3:0] l_wraps_d50; // textureUnit.ts:194
-  logic [3:0] l_wraps_d51; // textureUnit.ts:194
-  logic [3:0] l_wraps_d52; // textureUnit.ts:194
-  logic [3:0] l_wraps_d53; // textureUnit.ts:194
-  logic [3:0] l_wraps_d54; // textureUnit.ts:194
-  logic [3:0] l_wraps_d55; // textureUnit.ts:194
-  logic [3:0] l_wraps_d56; // textureUnit.ts:194
-  logic [3:0] l_wraps_d57; // textureUnit.ts:194
-  logic [3:0] l_wraps_d58; // textureUnit.ts:194
-  logic [3:0] l_wraps_d59; // textureUnit.ts:194
-  logic [3:0] l_wraps_d60; // textureUnit.ts:194
-  logic [3:0] l_wraps_d61; // textureUnit.ts:194
-  logic [3:0] l_wraps_d62; // textureUnit.ts:194
-  logic [3:0] l_wraps_d63; // textureUnit.ts:194
-  logic [3:0] l_wraps_d64; // textureUnit.ts:194
-  logic [1:0] l_filter_d1; // textureUnit.ts:195
-  logic [1:0] l_filter_d2; // textureUnit.ts:195
-  logic [1:0] l_filter_d3; // textureUnit.ts:195
-  logic [1:0] l_filter_d4; // textureUnit.ts:195
-  logic [1:0] l_filter_d5; // textureUnit.ts:195
-  logic [1:0] l_filter_d6; // textureUnit.ts:195
-  logic [1:0] l_filter_d7; // textureUnit.ts:195
-  logic [1:0] l_filter_d8; // textureUnit.ts:195
-  logic [1:0] l_filter_d9; // textureUnit.ts:195
-  logic [1:0] l_filter_d10; // textureUnit.ts:195
-  logic [1:0] l_filter_d11; // textureUnit.ts:195
-  logic [1:0] l_filter_d12; // textureUnit.ts:195
-  logic [1:0] l_filter_d13; // textureUnit.ts:195
-  logic [1:0] l_filter_d14; // textureUnit.ts:195
-  logic [1:0] l_filter_d15; // textureUnit.ts:195
-  logic [1:0] l_filter_d16; // textureUnit.ts:195
-  logic [1:0] l_filter_d17; // textureUnit.ts:195
-  logic [1:0] l_filter_d18; // textureUnit.ts:195
-  logic [1:0] l_filter_d19; // textureUnit.ts:195
-  logic [1:0] l_filter_d20; // textureUnit.ts:195
-  logic [1:0] l_filter_d21; // textureUnit.ts:195
-  logic [1:0] l_filter_d22; // textureUnit.ts:195
-  logic [1:0] l_filter_d23; // textureUnit.ts:195
-  logic [1:0] l_filter_d24; // textureUnit.ts:195
-  logic [1:0] l_filter_d25; // textureUnit.ts:195
-  logic [1:0] l_filter_d26; // textureUnit.ts:195
-  logic [1:0] l_filter_d27; // textureUnit.ts:195
-  logic [1:0] l_filter_d28; // textureUnit.ts:195
-  logic [1:0] l_filter_d29; // textureUnit.ts:195
-  logic [1:0] l_filter_d30; // textureUnit.ts:195
-  logic [1:0] l_filter_d31; // textureUnit.ts:195
-  logic [1:0] l_filter_d32; // textureUnit.ts:195
-  logic [1:0] l_filter_d33; // textureUnit.ts:195
-  logic [1:0] l_filter_d34; // textureUnit.ts:195
-  logic [1:0] l_filter_d35; // textureUnit.ts:195
-  logic [1:0] l_filter_d36; // textureUnit.ts:195
-  logic [1:0] l_filter_d37; // textureUnit.ts:195
-  logic [1:0] l_filter_d38; // textureUnit.ts:195
-  logic [1:0] l_filter_d39; // textureUnit.ts:195
-  logic [1:0] l_filter_d40; // textureUnit.ts:195
-  logic [1:0] l_filter_d41; // textureUnit.ts:195
-  logic [1:0] l_filter_d42; // textureUnit.ts:195
-  logic [1:0] l_filter_d43; // textureUnit.ts:195
-  logic [1:0] l_filter_d44; // textureUnit.ts:195
-  logic [1:0] l_filter_d45; // textureUnit.ts:195
-  logic [1:0] l_filter_d46; // textureUnit.ts:195
-  logic [1:0] l_filter_d47; // textureUnit.ts:195
-  logic [1:0] l_filter_d48; // textureUnit.ts:195
-  logic [1:0] l_filter_d49; // textureUnit.ts:195
-  logic [1:0] l_filter_d50; // textureUnit.ts:195
-  logic [1:0] l_filter_d51; // textureUnit.ts:195
-  logic [1:0] l_filter_d52; // textureUnit.ts:195
-  logic [1:0] l_filter_d53; // textureUnit.ts:195
-  logic [1:0] l_filter_d54; // textureUnit.ts:195
-  logic [1:0] l_filter_d55; // textureUnit.ts:195
-  logic [1:0] l_filter_d56; // textureUnit.ts:195
-  logic [1:0] l_filter_d57; // textureUnit.ts:195
-  logic [1:0] l_filter_d58; // textureUnit.ts:195
-  logic [1:0] l_filter_d59; // textureUnit.ts:195
-  logic [1:0] l_filter_d60; // textureUnit.ts:195
-  logic [1:0] l_filter_d61; // textureUnit.ts:195
-  logic [1:0] l_filter_d62; // textureUnit.ts:195
-  logic [1:0] l_filter_d63; // textureUnit.ts:195
-  logic [1:0] l_filter_d64; // textureUnit.ts:195
-  logic [2:0] l_status_d1; // textureUnit.ts:196
-  logic [2:0] l_status_d2; // textureUnit.ts:196
-  logic [2:0] l_status_d3; // textureUnit.ts:196
-  logic [2:0] l_status_d4; // textureUnit.ts:196
-  logic [2:0] l_status_d5; // textureUnit.ts:196
-  logic [2:0] l_status_d6; // textureUnit.ts:196
-  logic [2:0] l_status_d7; // textureUnit.ts:196
-  logic [2:0] l_status_d8; // textureUnit.ts:196
-  logic [2:0] l_status_d9; // textureUnit.ts:196
-  logic [2:0] l_status_d10; // textureUnit.ts:196
-  logic [2:0] l_status_d11; // textureUnit.ts:196
-  logic [2:0] l_status_d12; // textureUnit.ts:196
-  logic [2:0] l_status_d13; // textureUnit.ts:196
-  logic [2:0] l_status_d14; // textureUnit.ts:196
-  logic [2:0] l_status_d15; // textureUnit.ts:196
-  logic [2:0] l_status_d16; // textureUnit.ts:196
-  logic [2:0] l_status_d17; // textureUnit.ts:196
-  logic [2:0] l_status_d18; // textureUnit.ts:196
-  logic [2:0] l_status_d19; // textureUnit.ts:196
-  logic [2:0] l_status_d20; // textureUnit.ts:196
-  logic [2:0] l_status_d21; // textureUnit.ts:196
-  logic [2:0] l_status_d22; // textureUnit.ts:196
-  logic [2:0] l_status_d23; // textureUnit.ts:196
-  logic [2:0] l_status_d24; // textureUnit.ts:196
-  logic [2:0] l_status_d25; // textureUnit.ts:196
-  logic [2:0] l_status_d26; // textureUnit.ts:196
-  logic [2:0] l_status_d27; // textureUnit.ts:196
-  logic [2:0] l_status_d28; // textureUnit.ts:196
-  logic [2:0] l_status_d29; // textureUnit.ts:196
-  logic [2:0] l_status_d30; // textureUnit.ts:196
-  logic [2:0] l_status_d31; // textureUnit.ts:196
-  logic [2:0] l_status_d32; // textureUnit.ts:196
-  logic [2:0] l_status_d33; // textureUnit.ts:196
-  logic [2:0] l_status_d34; // textureUnit.ts:196
-  logic [2:0] l_status_d35; // textureUnit.ts:196
-  logic [2:0] l_status_d36; // textureUnit.ts:196
-  logic [2:0] l_status_d37; // textureUnit.ts:196
-  logic [2:0] l_status_d38; // textureUnit.ts:196
-  logic [2:0] l_status_d39; // textureUnit.ts:196
-  logic [2:0] l_status_d40; // textureUnit.ts:196
-  logic [2:0] l_status_d41; // textureUnit.ts:196
-  logic [2:0] l_status_d42; // textureUnit.ts:196
-  logic [2:0] l_status_d43; // textureUnit.ts:196
-  logic [2:0] l_status_d44; // textureUnit.ts:196
-  logic [2:0] l_status_d45; // textureUnit.ts:196
-  logic [2:0] l_status_d46; // textureUnit.ts:196
-  logic [2:0] l_status_d47; // textureUnit.ts:196
-  logic [2:0] l_status_d48; // textureUnit.ts:196
-  logic [2:0] l_status_d49; // textureUnit.ts:196
-  logic [2:0] l_status_d50; // textureUnit.ts:196
-  logic [2:0] l_status_d51; // textureUnit.ts:196
-  logic [2:0] l_status_d52; // textureUnit.ts:196
-  logic [2:0] l_status_d53; // textureUnit.ts:196
-  logic [2:0] l_status_d54; // textureUnit.ts:196
-  logic [2:0] l_status_d55; // textureUnit.ts:196
-  logic [2:0] l_status_d56; // textureUnit.ts:196
-  logic [2:0] l_status_d57; // textureUnit.ts:196
-  logic [2:0] l_status_d58; // textureUnit.ts:196
-  logic [2:0] l_status_d59; // textureUnit.ts:196
-  logic [2:0] l_status_d60; // textureUnit.ts:196
-  logic [2:0] l_status_d61; // textureUnit.ts:196
-  logic [2:0] l_status_d62; // textureUnit.ts:196
-  logic [2:0] l_status_d63; // textureUnit.ts:196
-  logic [2:0] l_status_d64; // textureUnit.ts:196
-  logic [31:0] l_s_d1; // textureUnit.ts:197
-  logic [31:0] l_s_d2; // textureUnit.ts:197
-  logic [31:0] l_s_d3; // textureUnit.ts:197
-  logic [31:0] l_s_d4; // textureUnit.ts:197
-  logic [31:0] l_s_d5; // textureUnit.ts:197
-  logic [31:0] l_s_d6; // textureUnit.ts:197
-  logic [31:0] l_s_d7; // textureUnit.ts:197
-  logic [31:0] l_s_d8; // textureUnit.ts:197
-  logic [31:0] l_s_d9; // textureUnit.ts:197
-  logic [31:0] l_s_d10; // textureUnit.ts:197
-  logic [31:0] l_s_d11; // textureUnit.ts:197
-  logic [31:0] l_s_d12; // textureUnit.ts:197
-  logic [31:0] l_s_d13; // textureUnit.ts:197
-  logic [31:0] l_s_d14; // textureUnit.ts:197
-  logic [31:0] l_s_d15; // textureUnit.ts:197
-  logic [31:0] l_s_d16; // textureUnit.ts:197
-  logic [31:0] l_s_d17; // textureUnit.ts:197
-  logic [31:0] l_s_d18; // textureUnit.ts:197
-  logic [31:0] l_s_d19; // textureUnit.ts:197
-  logic [31:0] l_s_d20; // textureUnit.ts:197
-  logic [31:0] l_s_d21; // textureUnit.ts:197
-  logic [31:0] l_s_d22; // textureUnit.ts:197
-  logic [31:0] l_s_d23; // textureUnit.ts:197
-  logic [31:0] l_s_d24; // textureUnit.ts:197
-  logic [31:0] l_s_d25; // textureUnit.ts:197
-  logic [31:0] l_s_d26; // textureUnit.ts:197
-  logic [31:0] l_s_d27; // textureUnit.ts:197
-  logic [31:0] l_s_d28; // textureUnit.ts:197
-  logic [31:0] l_s_d29; // textureUnit.ts:197
-  logic [31:0] l_s_d30; // textureUnit.ts:197
-  logic [31:0] l_s_d31; // textureUnit.ts:197
-  logic [31:0] l_s_d32; // textureUnit.ts:197
-  logic [31:0] l_s_d33; // textureUnit.ts:197
-  logic [31:0] l_s_d34; // textureUnit.ts:197
-  logic [31:0] l_s_d35; // textureUnit.ts:197
-  logic [31:0] l_s_d36; // textureUnit.ts:197
-  logic [31:0] l_s_d37; // textureUnit.ts:197
-  logic [31:0] l_s_d38; // textureUnit.ts:197
-  logic [31:0] l_s_d39; // textureUnit.ts:197
-  logic [31:0] l_s_d40; // textureUnit.ts:197
-  logic [31:0] l_s_d41; // textureUnit.ts:197
-  logic [31:0] l_s_d42; // textureUnit.ts:197
-  logic [31:0] l_s_d43; // textureUnit.ts:197
-  logic [31:0] l_s_d44; // textureUnit.ts:197
-  logic [31:0] l_s_d45; // textureUnit.ts:197
-  logic [31:0] l_s_d46; // textureUnit.ts:197
-  logic [31:0] l_s_d47; // textureUnit.ts:197
-  logic [31:0] l_s_d48; // textureUnit.ts:197
-  logic [31:0] l_s_d49; // textureUnit.ts:197
-  logic [31:0] l_s_d50; // textureUnit.ts:197
-  logic [31:0] l_s_d51; // textureUnit.ts:197
-  logic [31:0] l_s_d52; // textureUnit.ts:197
-  logic [31:0] l_s_d53; // textureUnit.ts:197
-  logic [31:0] l_s_d54; // textureUnit.ts:197
-  logic [31:0] l_s_d55; // textureUnit.ts:197
-  logic [31:0] l_s_d56; // textureUnit.ts:197
-  logic [31:0] l_s_d57; // textureUnit.ts:197
-  logic [31:0] l_s_d58; // textureUnit.ts:197
-  logic [31:0] l_s_d59; // textureUnit.ts:197
-  logic [31:0] l_s_d60; // textureUnit.ts:197
-  logic [31:0] l_s_d61; // textureUnit.ts:197
-  logic [31:0] l_s_d62; // textureUnit.ts:197
-  logic [31:0] l_s_d63; // textureUnit.ts:197
-  logic [31:0] l_s_d64; // textureUnit.ts:197
-  logic [31:0] l_t_d1; // textureUnit.ts:198
-  logic [31:0] l_t_d2; // textureUnit.ts:198
-  logic [31:0] l_t_d3; // textureUnit.ts:198
-  logic [31:0] l_t_d4; // textureUnit.ts:198
-  logic [31:0] l_t_d5; // textureUnit.ts:198
-  logic [31:0] l_t_d6; // textureUnit.ts:198
-  logic [31:0] l_t_d7; // textureUnit.ts:198
-  logic [31:0] l_t_d8; // textureUnit.ts:198
-  logic [31:0] l_t_d9; // textureUnit.ts:198
-  logic [31:0] l_t_d10; // textureUnit.ts:198
-  logic [31:0] l_t_d11; // textureUnit.ts:198
-  logic [31:0] l_t_d12; // textureUnit.ts:198
-  logic [31:0] l_t_d13; // textureUnit.ts:198
-  logic [31:0] l_t_d14; // textureUnit.ts:198
-  logic [31:0] l_t_d15; // textureUnit.ts:198
-  logic [31:0] l_t_d16; // textureUnit.ts:198
-  logic [31:0] l_t_d17; // textureUnit.ts:198
-  logic [31:0] l_t_d18; // textureUnit.ts:198
-  logic [31:0] l_t_d19; // textureUnit.ts:198
-  logic [31:0] l_t_d20; // textureUnit.ts:198
-  logic [31:0] l_t_d21; // textureUnit.ts:198
-  logic [31:0] l_t_d22; // textureUnit.ts:198
-  logic [31:0] l_t_d23; // textureUnit.ts:198
-  logic [31:0] l_t_d24; // textureUnit.ts:198
-  logic [31:0] l_t_d25; // textureUnit.ts:198
-  logic [31:0] l_t_d26; // textureUnit.ts:198
-  logic [31:0] l_t_d27; // textureUnit.ts:198
-  logic [31:0] l_t_d28; // textureUnit.ts:198
-  logic [31:0] l_t_d29; // textureUnit.ts:198
-  logic [31:0] l_t_d30; // textureUnit.ts:198
-  logic [31:0] l_t_d31; // textureUnit.ts:198
-  logic [31:0] l_t_d32; // textureUnit.ts:198
-  logic [31:0] l_t_d33; // textureUnit.ts:198
-  logic [31:0] l_t_d34; // textureUnit.ts:198
-  logic [31:0] l_t_d35; // textureUnit.ts:198
-  logic [31:0] l_t_d36; // textureUnit.ts:198
-  logic [31:0] l_t_d37; // textureUnit.ts:198
-  logic [31:0] l_t_d38; // textureUnit.ts:198
-  logic [31:0] l_t_d39; // textureUnit.ts:198
-  logic [31:0] l_t_d40; // textureUnit.ts:198
-  logic [31:0] l_t_d41; // textureUnit.ts:198
-  logic [31:0] l_t_d42; // textureUnit.ts:198
-  logic [31:0] l_t_d43; // textureUnit.ts:198
-  logic [31:0] l_t_d44; // textureUnit.ts:198
-  logic [31:0] l_t_d45; // textureUnit.ts:198
-  logic [31:0] l_t_d46; // textureUnit.ts:198
-  logic [31:0] l_t_d47; // textureUnit.ts:198
-  logic [31:0] l_t_d48; // textureUnit.ts:198
-  logic [31:0] l_t_d49; // textureUnit.ts:198
-  logic [31:0] l_t_d50; // textureUnit.ts:198
-  logic [31:0] l_t_d51; // textureUnit.ts:198
-  logic [31:0] l_t_d52; // textureUnit.ts:198
-  logic [31:0] l_t_d53; // textureUnit.ts:198
-  logic [31:0] l_t_d54; // textureUnit.ts:198
-  logic [31:0] l_t_d55; // textureUnit.ts:198
-  logic [31:0] l_t_d56; // textureUnit.ts:198
-  logic [31:0] l_t_d57; // textureUnit.ts:198
-  logic [31:0] l_t_d58; // textureUnit.ts:198
-  logic [31:0] l_t_d59; // textureUnit.ts:198
-  logic [31:0] l_t_d60; // textureUnit.ts:198
-  logic [31:0] l_t_d61; // textureUnit.ts:198
-  logic [31:0] l_t_d62; // textureUnit.ts:198
-  logic [31:0] l_t_d63; // textureUnit.ts:198
-  logic [31:0] l_t_d64; // textureUnit.ts:198
-  logic [7:0] l_offset_d1; // textureUnit.ts:199
-  logic [7:0] l_offset_d2; // textureUnit.ts:199
-  logic [7:0] l_offset_d3; // textureUnit.ts:199
-  logic [7:0] l_offset_d4; // textureUnit.ts:199
-  logic [7:0] l_offset_d5; // textureUnit.ts:199
-  logic [7:0] l_offset_d6; // textureUnit.ts:199
-  logic [7:0] l_offset_d7; // textureUnit.ts:199
-  logic [7:0] l_offset_d8; // textureUnit.ts:199
-  logic [7:0] l_offset_d9; // textureUnit.ts:199
-  logic [7:0] l_offset_d10; // textureUnit.ts:199
-  logic [7:0] l_offset_d11; // textureUnit.ts:199
-  logic [7:0] l_offset_d12; // textureUnit.ts:199
-  logic [7:0] l_offset_d13; // textureUnit.ts:199
-  logic [7:0] l_offset_d14; // textureUnit.ts:199
-  logic [7:0] l_offset_d15; // textureUnit.ts:199
-  logic [7:0] l_offset_d16; // textureUnit.ts:199
-  logic [7:0] l_offset_d17; // textureUnit.ts:199
-  logic [7:0] l_offset_d18; // textureUnit.ts:199
-  logic [7:0] l_offset_d19; // textureUnit.ts:199
-  logic [7:0] l_offset_d20; // textureUnit.ts:199
-  logic [7:0] l_offset_d21; // textureUnit.ts:199
-  logic [7:0] l_offset_d22; // textureUnit.ts:199
-  logic [7:0] l_offset_d23; // textureUnit.ts:199
-  logic [7:0] l_offset_d24; // textureUnit.ts:199
-  logic [7:0] l_offset_d25; // textureUnit.ts:199
-  logic [7:0] l_offset_d26; // textureUnit.ts:199
-  logic [7:0] l_offset_d27; // textureUnit.ts:199
-  logic [7:0] l_offset_d28; // textureUnit.ts:199
-  logic [7:0] l_offset_d29; // textureUnit.ts:199
-  logic [7:0] l_offset_d30; // textureUnit.ts:199
-  logic [7:0] l_offset_d31; // textureUnit.ts:199
-  logic [7:0] l_offset_d32; // textureUnit.ts:199
-  logic [7:0] l_offset_d33; // textureUnit.ts:199
-  logic [7:0] l_offset_d34; // textureUnit.ts:199
-  logic [7:0] l_offset_d35; // textureUnit.ts:199
-  logic [7:0] l_offset_d36; // textureUnit.ts:199
-  logic [7:0] l_offset_d37; // textureUnit.ts:199
-  logic [7:0] l_offset_d38; // textureUnit.ts:199
-  logic [7:0] l_offset_d39; // textureUnit.ts:199
-  logic [7:0] l_offset_d40; // textureUnit.ts:199
-  logic [7:0] l_offset_d41; // textureUnit.ts:199
-  logic [7:0] l_offset_d42; // textureUnit.ts:199
-  logic [7:0] l_offset_d43; // textureUnit.ts:199
-  logic [7:0] l_offset_d44; // textureUnit.ts:199
-  logic [7:0] l_offset_d45; // textureUnit.ts:199
-  logic [7:0] l_offset_d46; // textureUnit.ts:199
-  logic [7:0] l_offset_d47; // textureUnit.ts:199
-  logic [7:0] l_offset_d48; // textureUnit.ts:199
-  logic [7:0] l_offset_d49; // textureUnit.ts:199
-  logic [7:0] l_offset_d50; // textureUnit.ts:199
-  logic [7:0] l_offset_d51; // textureUnit.ts:199
-  logic [7:0] l_offset_d52; // textureUnit.ts:199
-  logic [7:0] l_offset_d53; // textureUnit.ts:199
-  logic [7:0] l_offset_d54; // textureUnit.ts:199
-  logic [7:0] l_offset_d55; // textureUnit.ts:199
-  logic [7:0] l_offset_d56; // textureUnit.ts:199
-  logic [7:0] l_offset_d57; // textureUnit.ts:199
-  logic [7:0] l_offset_d58; // textureUnit.ts:199
-  logic [7:0] l_offset_d59; // textureUnit.ts:199
-  logic [7:0] l_offset_d60; // textureUnit.ts:199
-  logic [7:0] l_offset_d61; // textureUnit.ts:199
-  logic [7:0] l_offset_d62; // textureUnit.ts:199
-  logic [7:0] l_offset_d63; // textureUnit.ts:199
-  logic [7:0] l_offset_d64; // textureUnit.ts:199
-  logic s1_valid; // textureUnit.ts:208
-  logic [3:0] s1_level; // textureUnit.ts:158
-  logic [7:0] s1_fraction; // textureUnit.ts:158
-  logic [29:0] s1_texels0; // textureUnit.ts:158
-  logic [29:0] s1_texels1; // textureUnit.ts:158
-  logic [29:0] s1_texels2; // textureUnit.ts:158
-  logic [29:0] s1_texels3; // textureUnit.ts:158
-  logic [29:0] s1_texels4; // textureUnit.ts:158
-  logic [29:0] s1_texels5; // textureUnit.ts:158
-  logic [29:0] s1_texels6; // textureUnit.ts:158
-  logic [29:0] s1_texels7; // textureUnit.ts:158
-  logic [29:0] s1_texels8; // textureUnit.ts:158
-  logic [29:0] s1_texels9; // textureUnit.ts:158
-  logic [29:0] s1_texels10; // textureUnit.ts:158
-  logic [29:0] s1_texels11; // textureUnit.ts:158
-  logic [29:0] s1_texels12; // textureUnit.ts:158
-  logic [29:0] s1_texels13; // textureUnit.ts:158
-  logic [29:0] s1_texels14; // textureUnit.ts:158
-  logic [14:0] s1_width; // textureUnit.ts:158
-  logic [14:0] s1_height; // textureUnit.ts:158
-  logic [31:0] s1_base; // textureUnit.ts:158
-  logic s1_format; // textureUnit.ts:158
-  logic [3:0] s1_mip_count; // textureUnit.ts:158
-  logic [3:0] s1_wraps; // textureUnit.ts:158
-  logic [1:0] s1_filter; // textureUnit.ts:158
-  logic [2:0] s1_status; // textureUnit.ts:158
-  logic [31:0] s1_s; // textureUnit.ts:158
-  logic [31:0] s1_t; // textureUnit.ts:158
-  logic [7:0] s1_offset; // textureUnit.ts:158
-  logic s2_valid; // textureUnit.ts:229
-  logic [31:0] s2_fine_base; // textureUnit.ts:158
-  logic [31:0] s2_coarse_base; // textureUnit.ts:158
-  logic [14:0] s2_fine_width; // textureUnit.ts:158
-  logic [14:0] s2_fine_height; // textureUnit.ts:158
-  logic [14:0] s2_coarse_width; // textureUnit.ts:158
-  logic [14:0] s2_coarse_height; // textureUnit.ts:158
-  logic [7:0] s2_fraction; // textureUnit.ts:158
-  logic s2_format; // textureUnit.ts:158
-  logic [3:0] s2_wraps; // textureUnit.ts:158
-  logic [1:0] s2_filter; // textureUnit.ts:158
-  logic [2:0] s2_status; // textureUnit.ts:158
-  logic [31:0] s2_s; // textureUnit.ts:158
-  logic [31:0] s2_t; // textureUnit.ts:158
-  logic [7:0] s2_offset; // textureUnit.ts:158
-  logic fine_coords_out_valid; // textureUnit.ts:246
-  logic [13:0] fine_coords_x0; // textureUnit.ts:246
-  logic [13:0] fine_coords_x1; // textureUnit.ts:246
-  logic [13:0] fine_coords_y0; // textureUnit.ts:246
-  logic [13:0] fine_coords_y1; // textureUnit.ts:246
-  logic [7:0] fine_coords_weight_a; // textureUnit.ts:246
-  logic [7:0] fine_coords_weight_b; // textureUnit.ts:246
-  logic coarse_coords_out_valid; // textureUnit.ts:246
-  logic [13:0] coarse_coords_x0; // textureUnit.ts:246
-  logic [13:0] coarse_coords_x1; // textureUnit.ts:246
-  logic [13:0] coarse_coords_y0; // textureUnit.ts:246
-  logic [13:0] coarse_coords_y1; // textureUnit.ts:246
-  logic [7:0] coarse_coords_weight_a; // textureUnit.ts:246
-  logic [7:0] coarse_coords_weight_b; // textureUnit.ts:246
-  logic [31:0] c_fine_base_d1; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d2; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d3; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d4; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d5; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d6; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d7; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d8; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d9; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d10; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d11; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d12; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d13; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d14; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d15; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d16; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d17; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d18; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d19; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d20; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d21; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d22; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d23; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d24; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d25; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d26; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d27; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d28; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d29; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d30; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d31; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d32; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d33; // textureUnit.ts:263
-  logic [31:0] c_fine_base_d34; // textureUnit.ts:263
-  logic [31:0] c_coarse_base_d1; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d2; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d3; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d4; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d5; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d6; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d7; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d8; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d9; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d10; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d11; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d12; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d13; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d14; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d15; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d16; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d17; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d18; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d19; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d20; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d21; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d22; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d23; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d24; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d25; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d26; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d27; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d28; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d29; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d30; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d31; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d32; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d33; // textureUnit.ts:264
-  logic [31:0] c_coarse_base_d34; // textureUnit.ts:264
-  logic [14:0] c_fine_width_d1; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d2; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d3; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d4; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d5; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d6; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d7; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d8; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d9; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d10; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d11; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d12; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d13; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d14; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d15; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d16; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d17; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d18; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d19; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d20; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d21; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d22; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d23; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d24; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d25; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d26; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d27; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d28; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d29; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d30; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d31; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d32; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d33; // textureUnit.ts:265
-  logic [14:0] c_fine_width_d34; // textureUnit.ts:265
-  logic [14:0] c_coarse_width_d1; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d2; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d3; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d4; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d5; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d6; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d7; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d8; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d9; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d10; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d11; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d12; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d13; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d14; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d15; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d16; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d17; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d18; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d19; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d20; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d21; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d22; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d23; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d24; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d25; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d26; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d27; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d28; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d29; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d30; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d31; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d32; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d33; // textureUnit.ts:266
-  logic [14:0] c_coarse_width_d34; // textureUnit.ts:266
-  logic [7:0] c_fraction_d1; // textureUnit.ts:267
-  logic [7:0] c_fraction_d2; // textureUnit.ts:267
-  logic [7:0] c_fraction_d3; // textureUnit.ts:267
-  logic [7:0] c_fraction_d4; // textureUnit.ts:267
-  logic [7:0] c_fraction_d5; // textureUnit.ts:267
-  logic [7:0] c_fraction_d6; // textureUnit.ts:267
-  logic [7:0] c_fraction_d7; // textureUnit.ts:267
-  logic [7:0] c_fraction_d8; // textureUnit.ts:267
-  logic [7:0] c_fraction_d9; // textureUnit.ts:267
-  logic [7:0] c_fraction_d10; // textureUnit.ts:267
-  logic [7:0] c_fraction_d11; // textureUnit.ts:267
-  logic [7:0] c_fraction_d12; // textureUnit.ts:267
-  logic [7:0] c_fraction_d13; // textureUnit.ts:267
-  logic [7:0] c_fraction_d14; // textureUnit.ts:267
-  logic [7:0] c_fraction_d15; // textureUnit.ts:267
-  logic [7:0] c_fraction_d16; // textureUnit.ts:267
-  logic [7:0] c_fraction_d17; // textureUnit.ts:267
-  logic [7:0] c_fraction_d18; // textureUnit.ts:267
-  logic [7:0] c_fraction_d19; // textureUnit.ts:267
-  logic [7:0] c_fraction_d20; // textureUnit.ts:267
-  logic [7:0] c_fraction_d21; // textureUnit.ts:267
-  logic [7:0] c_fraction_d22; // textureUnit.ts:267
-  logic [7:0] c_fraction_d23; // textureUnit.ts:267
-  logic [7:0] c_fraction_d24; // textureUnit.ts:267
-  logic [7:0] c_fraction_d25; // textureUnit.ts:267
-  logic [7:0] c_fraction_d26; // textureUnit.ts:267
-  logic [7:0] c_fraction_d27; // textureUnit.ts:267
-  logic [7:0] c_fraction_d28; // textureUnit.ts:267
-  logic [7:0] c_fraction_d29; // textureUnit.ts:267
-  logic [7:0] c_fraction_d30; // textureUnit.ts:267
-  logic [7:0] c_fraction_d31; // textureUnit.ts:267
-  logic [7:0] c_fraction_d32; // textureUnit.ts:267
-  logic [7:0] c_fraction_d33; // textureUnit.ts:267
-  logic [7:0] c_fraction_d34; // textureUnit.ts:267
-  logic c_format_d1; // textureUnit.ts:268
-  logic c_format_d2; // textureUnit.ts:268
-  logic c_format_d3; // textureUnit.ts:268
-  logic c_format_d4; // textureUnit.ts:268
-  logic c_format_d5; // textureUnit.ts:268
-  logic c_format_d6; // textureUnit.ts:268
-  logic c_format_d7; // textureUnit.ts:268
-  logic c_format_d8; // textureUnit.ts:268
-  logic c_format_d9; // textureUnit.ts:268
-  logic c_format_d10; // textureUnit.ts:268
-  logic c_format_d11; // textureUnit.ts:268
-  logic c_format_d12; // textureUnit.ts:268
-  logic c_format_d13; // textureUnit.ts:268
-  logic c_format_d14; // textureUnit.ts:268
-  logic c_format_d15; // textureUnit.ts:268
-  logic c_format_d16; // textureUnit.ts:268
-  logic c_format_d17; // textureUnit.ts:268
-  logic c_format_d18; // textureUnit.ts:268
-  logic c_format_d19; // textureUnit.ts:268
-  logic c_format_d20; // textureUnit.ts:268
-  logic c_format_d21; // textureUnit.ts:268
-  logic c_format_d22; // textureUnit.ts:268
-  logic c_format_d23; // textureUnit.ts:268
-  logic c_format_d24; // textureUnit.ts:268
-  logic c_format_d25; // textureUnit.ts:268
-  logic c_format_d26; // textureUnit.ts:268
-  logic c_format_d27; // textureUnit.ts:268
-  logic c_format_d28; // textureUnit.ts:268
-  logic c_format_d29; // textureUnit.ts:268
-  logic c_format_d30; // textureUnit.ts:268
-  logic c_format_d31; // textureUnit.ts:268
-  logic c_format_d32; // textureUnit.ts:268
-  logic c_format_d33; // textureUnit.ts:268
-  logic c_format_d34; // textureUnit.ts:268
-  logic [1:0] c_filter_d1; // textureUnit.ts:269
-  logic [1:0] c_filter_d2; // textureUnit.ts:269
-  logic [1:0] c_filter_d3; // textureUnit.ts:269
-  logic [1:0] c_filter_d4; // textureUnit.ts:269
-  logic [1:0] c_filter_d5; // textureUnit.ts:269
-  logic [1:0] c_filter_d6; // textureUnit.ts:269
-  logic [1:0] c_filter_d7; // textureUnit.ts:269
-  logic [1:0] c_filter_d8; // textureUnit.ts:269
-  logic [1:0] c_filter_d9; // textureUnit.ts:269
-  logic [1:0] c_filter_d10; // textureUnit.ts:269
-  logic [1:0] c_filter_d11; // textureUnit.ts:269
-  logic [1:0] c_filter_d12; // textureUnit.ts:269
-  logic [1:0] c_filter_d13; // textureUnit.ts:269
-  logic [1:0] c_filter_d14; // textureUnit.ts:269
-  logic [1:0] c_filter_d15; // textureUnit.ts:269
-  logic [1:0] c_filter_d16; // textureUnit.ts:269
-  logic [1:0] c_filter_d17; // textureUnit.ts:269
-  logic [1:0] c_filter_d18; // textureUnit.ts:269
-  logic [1:0] c_filter_d19; // textureUnit.ts:269
-  logic [1:0] c_filter_d20; // textureUnit.ts:269
-  logic [1:0] c_filter_d21; // textureUnit.ts:269
-  logic [1:0] c_filter_d22; // textureUnit.ts:269
-  logic [1:0] c_filter_d23; // textureUnit.ts:269
-  logic [1:0] c_filter_d24; // textureUnit.ts:269
-  logic [1:0] c_filter_d25; // textureUnit.ts:269
-  logic [1:0] c_filter_d26; // textureUnit.ts:269
-  logic [1:0] c_filter_d27; // textureUnit.ts:269
-  logic [1:0] c_filter_d28; // textureUnit.ts:269
-  logic [1:0] c_filter_d29; // textureUnit.ts:269
-  logic [1:0] c_filter_d30; // textureUnit.ts:269
-  logic [1:0] c_filter_d31; // textureUnit.ts:269
-  logic [1:0] c_filter_d32; // textureUnit.ts:269
-  logic [1:0] c_filter_d33; // textureUnit.ts:269
-  logic [1:0] c_filter_d34; // textureUnit.ts:269
-  logic [2:0] c_status_d1; // textureUnit.ts:270
-  logic [2:0] c_status_d2; // textureUnit.ts:270
-  logic [2:0] c_status_d3; // textureUnit.ts:270
-  logic [2:0] c_status_d4; // textureUnit.ts:270
-  logic [2:0] c_status_d5; // textureUnit.ts:270
-  logic [2:0] c_status_d6; // textureUnit.ts:270
-  logic [2:0] c_status_d7; // textureUnit.ts:270
-  logic [2:0] c_status_d8; // textureUnit.ts:270
-  logic [2:0] c_status_d9; // textureUnit.ts:270
-  logic [2:0] c_status_d10; // textureUnit.ts:270
-  logic [2:0] c_status_d11; // textureUnit.ts:270
-  logic [2:0] c_status_d12; // textureUnit.ts:270
-  logic [2:0] c_status_d13; // textureUnit.ts:270
-  logic [2:0] c_status_d14; // textureUnit.ts:270
-  logic [2:0] c_status_d15; // textureUnit.ts:270
-  logic [2:0] c_status_d16; // textureUnit.ts:270
-  logic [2:0] c_status_d17; // textureUnit.ts:270
-  logic [2:0] c_status_d18; // textureUnit.ts:270
-  logic [2:0] c_status_d19; // textureUnit.ts:270
-  logic [2:0] c_status_d20; // textureUnit.ts:270
-  logic [2:0] c_status_d21; // textureUnit.ts:270
-  logic [2:0] c_status_d22; // textureUnit.ts:270
-  logic [2:0] c_status_d23; // textureUnit.ts:270
-  logic [2:0] c_status_d24; // textureUnit.ts:270
-  logic [2:0] c_status_d25; // textureUnit.ts:270
-  logic [2:0] c_status_d26; // textureUnit.ts:270
-  logic [2:0] c_status_d27; // textureUnit.ts:270
-  logic [2:0] c_status_d28; // textureUnit.ts:270
-  logic [2:0] c_status_d29; // textureUnit.ts:270
-  logic [2:0] c_status_d30; // textureUnit.ts:270
-  logic [2:0] c_status_d31; // textureUnit.ts:270
-  logic [2:0] c_status_d32; // textureUnit.ts:270
-  logic [2:0] c_status_d33; // textureUnit.ts:270
-  logic [2:0] c_status_d34; // textureUnit.ts:270
-  logic address_queue_enq_ready; // textureUnit.ts:287
-  logic address_queue_deq_valid; // textureUnit.ts:287
-  logic [197:0] address_queue_deq_bits; // textureUnit.ts:287
-  logic [7:0] address_queue_count; // textureUnit.ts:287
-  logic address_queue_full; // textureUnit.ts:287
-  logic address_queue_empty; // textureUnit.ts:287
-  logic a_valid; // textureUnit.ts:288
-  logic [197:0] a_entry; // textureUnit.ts:290
-  logic texel_fetch_in_ready; // textureUnit.ts:311
-  logic texel_fetch_out_valid; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_0; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_1; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_2; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_3; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_4; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_5; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_6; // textureUnit.ts:311
-  logic [31:0] texel_fetch_out_words_7; // textureUnit.ts:311
-  logic [45:0] texel_fetch_out_pass; // textureUnit.ts:311
-  logic texel_fetch_mem_req_valid; // textureUnit.ts:311
-  logic [15:0] texel_fetch_mem_req_line; // textureUnit.ts:311
-  logic [31:0] texel_fetch_lookups; // textureUnit.ts:311
-  logic [31:0] texel_fetch_hits; // textureUnit.ts:311
-  logic [31:0] texel_fetch_fills; // textureUnit.ts:311
-  logic [31:0] texel_fetch_stall_cycles; // textureUnit.ts:311
-  logic [5:0] back_in_flight; // textureUnit.ts:319
-  logic descriptor_pending; // textureUnit.ts:332
-  logic [19:0] descriptor_fill_tag; // textureUnit.ts:333
-  logic fill_owners_enq_ready; // textureUnit.ts:334
-  logic fill_owners_deq_valid; // textureUnit.ts:334
-  logic fill_owners_deq_bits; // textureUnit.ts:334
-  logic [4:0] fill_owners_count; // textureUnit.ts:334
-  logic fill_owners_full; // textureUnit.ts:334
-  logic fill_owners_empty; // textureUnit.ts:334
-  logic fine_blend_out_valid; // textureUnit.ts:360
-  logic [127:0] fine_blend_rgba; // textureUnit.ts:360
-  logic coarse_blend_out_valid; // textureUnit.ts:360
-  logic [127:0] coarse_blend_rgba; // textureUnit.ts:360
-  logic b_nearest_d1; // textureUnit.ts:375
-  logic b_nearest_d2; // textureUnit.ts:375
-  logic b_nearest_d3; // textureUnit.ts:375
-  logic b_nearest_d4; // textureUnit.ts:375
-  logic b_nearest_d5; // textureUnit.ts:375
-  logic b_nearest_d6; // textureUnit.ts:375
-  logic b_nearest_d7; // textureUnit.ts:375
-  logic b_nearest_d8; // textureUnit.ts:375
-  logic b_nearest_d9; // textureUnit.ts:375
-  logic b_nearest_d10; // textureUnit.ts:375
-  logic b_nearest_d11; // textureUnit.ts:375
-  logic b_nearest_d12; // textureUnit.ts:375
-  logic b_nearest_d13; // textureUnit.ts:375
-  logic b_nearest_d14; // textureUnit.ts:375
-  logic b_nearest_d15; // textureUnit.ts:375
-  logic b_nearest_d16; // textureUnit.ts:375
-  logic b_nearest_d17; // textureUnit.ts:375
-  logic b_nearest_d18; // textureUnit.ts:375
-  logic b_nearest_d19; // textureUnit.ts:375
-  logic b_nearest_d20; // textureUnit.ts:375
-  logic b_nearest_d21; // textureUnit.ts:375
-  logic b_nearest_d22; // textureUnit.ts:375
-  logic b_nearest_d23; // textureUnit.ts:375
-  logic b_nearest_d24; // textureUnit.ts:375
-  logic [31:0] b_t00_d1; // textureUnit.ts:376
-  logic [31:0] b_t00_d2; // textureUnit.ts:376
-  logic [31:0] b_t00_d3; // textureUnit.ts:376
-  logic [31:0] b_t00_d4; // textureUnit.ts:376
-  logic [31:0] b_t00_d5; // textureUnit.ts:376
-  logic [31:0] b_t00_d6; // textureUnit.ts:376
-  logic [31:0] b_t00_d7; // textureUnit.ts:376
-  logic [31:0] b_t00_d8; // textureUnit.ts:376
-  logic [31:0] b_t00_d9; // textureUnit.ts:376
-  logic [31:0] b_t00_d10; // textureUnit.ts:376
-  logic [31:0] b_t00_d11; // textureUnit.ts:376
-  logic [31:0] b_t00_d12; // textureUnit.ts:376
-  logic [31:0] b_t00_d13; // textureUnit.ts:376
-  logic [31:0] b_t00_d14; // textureUnit.ts:376
-  logic [31:0] b_t00_d15; // textureUnit.ts:376
-  logic [31:0] b_t00_d16; // textureUnit.ts:376
-  logic [31:0] b_t00_d17; // textureUnit.ts:376
-  logic [31:0] b_t00_d18; // textureUnit.ts:376
-  logic [31:0] b_t00_d19; // textureUnit.ts:376
-  logic [31:0] b_t00_d20; // textureUnit.ts:376
-  logic [31:0] b_t00_d21; // textureUnit.ts:376
-  logic [31:0] b_t00_d22; // textureUnit.ts:376
-  logic [31:0] b_t00_d23; // textureUnit.ts:376
-  logic [31:0] b_t00_d24; // textureUnit.ts:376
-  logic b_format_d1; // textureUnit.ts:376
-  logic b_format_d2; // textureUnit.ts:376
-  logic b_format_d3; // textureUnit.ts:376
-  logic b_format_d4; // textureUnit.ts:376
-  logic b_format_d5; // textureUnit.ts:376
-  logic b_format_d6; // textureUnit.ts:376
-  logic b_format_d7; // textureUnit.ts:376
-  logic b_format_d8; // textureUnit.ts:376
-  logic b_format_d9; // textureUnit.ts:376
-  logic b_format_d10; // textureUnit.ts:376
-  logic b_format_d11; // textureUnit.ts:376
-  logic b_format_d12; // textureUnit.ts:376
-  logic b_format_d13; // textureUnit.ts:376
-  logic b_format_d14; // textureUnit.ts:376
-  logic b_format_d15; // textureUnit.ts:376
-  logic b_format_d16; // textureUnit.ts:376
-  logic b_format_d17; // textureUnit.ts:376
-  logic b_format_d18; // textureUnit.ts:376
-  logic b_format_d19; // textureUnit.ts:376
-  logic b_format_d20; // textureUnit.ts:376
-  logic b_format_d21; // textureUnit.ts:376
-  logic b_format_d22; // textureUnit.ts:376
-  logic b_format_d23; // textureUnit.ts:376
-  logic b_format_d24; // textureUnit.ts:376
-  logic level_blend_out_valid; // textureUnit.ts:377
-  logic [127:0] level_blend_rgba; // textureUnit.ts:377
-  logic [7:0] b_fraction_d1; // textureUnit.ts:381
-  logic [7:0] b_fraction_d2; // textureUnit.ts:381
-  logic [7:0] b_fraction_d3; // textureUnit.ts:381
-  logic [7:0] b_fraction_d4; // textureUnit.ts:381
-  logic [7:0] b_fraction_d5; // textureUnit.ts:381
-  logic [7:0] b_fraction_d6; // textureUnit.ts:381
-  logic [7:0] b_fraction_d7; // textureUnit.ts:381
-  logic [7:0] b_fraction_d8; // textureUnit.ts:381
-  logic [7:0] b_fraction_d9; // textureUnit.ts:381
-  logic [7:0] b_fraction_d10; // textureUnit.ts:381
-  logic [7:0] b_fraction_d11; // textureUnit.ts:381
-  logic [7:0] b_fraction_d12; // textureUnit.ts:381
-  logic [7:0] b_fraction_d13; // textureUnit.ts:381
-  logic [7:0] b_fraction_d14; // textureUnit.ts:381
-  logic [7:0] b_fraction_d15; // textureUnit.ts:381
-  logic [7:0] b_fraction_d16; // textureUnit.ts:381
-  logic [7:0] b_fraction_d17; // textureUnit.ts:381
-  logic [7:0] b_fraction_d18; // textureUnit.ts:381
-  logic [7:0] b_fraction_d19; // textureUnit.ts:381
-  logic [7:0] b_fraction_d20; // textureUnit.ts:381
-  logic [7:0] b_fraction_d21; // textureUnit.ts:381
-  logic [7:0] b_fraction_d22; // textureUnit.ts:381
-  logic [7:0] b_fraction_d23; // textureUnit.ts:381
-  logic [7:0] b_fraction_d24; // textureUnit.ts:381
-  logic [2:0] o_status_d1; // textureUnit.ts:383
-  logic [2:0] o_status_d2; // textureUnit.ts:383
-  logic [2:0] o_status_d3; // textureUnit.ts:383
-  logic [2:0] o_status_d4; // textureUnit.ts:383
-  logic [2:0] o_status_d5; // textureUnit.ts:383
-  logic [2:0] o_status_d6; // textureUnit.ts:383
-  logic [2:0] o_status_d7; // textureUnit.ts:383
-  logic [2:0] o_status_d8; // textureUnit.ts:383
-  logic [2:0] o_status_d9; // textureUnit.ts:383
-  logic [2:0] o_status_d10; // textureUnit.ts:383
-  logic [2:0] o_status_d11; // textureUnit.ts:383
-  logic [2:0] o_status_d12; // textureUnit.ts:383
-  logic [2:0] o_status_d13; // textureUnit.ts:383
-  logic [2:0] o_status_d14; // textureUnit.ts:383
-  logic [2:0] o_status_d15; // textureUnit.ts:383
-  logic [2:0] o_status_d16; // textureUnit.ts:383
-  logic [2:0] o_status_d17; // textureUnit.ts:383
-  logic [2:0] o_status_d18; // textureUnit.ts:383
-  logic [2:0] o_status_d19; // textureUnit.ts:383
-  logic [2:0] o_status_d20; // textureUnit.ts:383
-  logic [2:0] o_status_d21; // textureUnit.ts:383
-  logic [2:0] o_status_d22; // textureUnit.ts:383
-  logic [2:0] o_status_d23; // textureUnit.ts:383
-  logic [2:0] o_status_d24; // textureUnit.ts:383
-  logic [2:0] o_status_d25; // textureUnit.ts:383
-  logic [2:0] o_status_d26; // textureUnit.ts:383
-  logic [2:0] o_status_d27; // textureUnit.ts:383
-  logic [2:0] o_status_d28; // textureUnit.ts:383
-  logic [2:0] o_status_d29; // textureUnit.ts:383
-  logic [2:0] o_status_d30; // textureUnit.ts:383
-  logic [2:0] o_status_d31; // textureUnit.ts:383
-  logic [2:0] o_status_d32; // textureUnit.ts:383
-  logic [2:0] o_status_d33; // textureUnit.ts:383
-  logic [2:0] o_status_d34; // textureUnit.ts:383
-  logic [2:0] o_status_d35; // textureUnit.ts:383
-  logic [2:0] o_status_d36; // textureUnit.ts:383
-  logic [139:0] o_side_d1; // textureUnit.ts:384
-  logic [139:0] o_side_d2; // textureUnit.ts:384
-  logic [139:0] o_side_d3; // textureUnit.ts:384
-  logic [139:0] o_side_d4; // textureUnit.ts:384
-  logic [139:0] o_side_d5; // textureUnit.ts:384
-  logic [139:0] o_side_d6; // textureUnit.ts:384
-  logic [139:0] o_side_d7; // textureUnit.ts:384
-  logic [139:0] o_side_d8; // textureUnit.ts:384
-  logic [139:0] o_side_d9; // textureUnit.ts:384
-  logic [139:0] o_side_d10; // textureUnit.ts:384
-  logic [139:0] o_side_d11; // textureUnit.ts:384
-  logic [139:0] o_side_d12; // textureUnit.ts:384
-  logic [139:0] o_side_d13; // textureUnit.ts:384
-  logic [139:0] o_side_d14; // textureUnit.ts:384
-  logic [139:0] o_side_d15; // textureUnit.ts:384
-  logic [139:0] o_side_d16; // textureUnit.ts:384
-  logic [139:0] o_side_d17; // textureUnit.ts:384
-  logic [139:0] o_side_d18; // textureUnit.ts:384
-  logic [139:0] o_side_d19; // textureUnit.ts:384
-  logic [139:0] o_side_d20; // textureUnit.ts:384
-  logic [139:0] o_side_d21; // textureUnit.ts:384
-  logic [139:0] o_side_d22; // textureUnit.ts:384
-  logic [139:0] o_side_d23; // textureUnit.ts:384
-  logic [139:0] o_side_d24; // textureUnit.ts:384
-  logic [139:0] o_side_d25; // textureUnit.ts:384
-  logic [139:0] o_side_d26; // textureUnit.ts:384
-  logic [139:0] o_side_d27; // textureUnit.ts:384
-  logic [139:0] o_side_d28; // textureUnit.ts:384
-  logic [139:0] o_side_d29; // textureUnit.ts:384
-  logic [139:0] o_side_d30; // textureUnit.ts:384
-  logic [139:0] o_side_d31; // textureUnit.ts:384
-  logic [139:0] o_side_d32; // textureUnit.ts:384
-  logic [139:0] o_side_d33; // textureUnit.ts:384
-  logic [139:0] o_side_d34; // textureUnit.ts:384
-  logic [139:0] o_side_d35; // textureUnit.ts:384
-  logic [139:0] o_side_d36; // textureUnit.ts:384
-  logic answer_queue_enq_ready; // textureUnit.ts:390
-  logic answer_queue_deq_valid; // textureUnit.ts:390
-  logic [138:0] answer_queue_deq_bits; // textureUnit.ts:390
-  logic [5:0] answer_queue_count; // textureUnit.ts:390
-  logic answer_queue_full; // textureUnit.ts:390
-  logic answer_queue_empty; // textureUnit.ts:390
-  logic answer_valid_d1; // textureUnit.ts:391
-  logic answer_valid_d2; // textureUnit.ts:391
-  logic answer_valid_d3; // textureUnit.ts:391
-  logic answer_valid_d4; // textureUnit.ts:391
-  logic answer_valid_d5; // textureUnit.ts:391
-  logic answer_valid_d6; // textureUnit.ts:391
-  logic answer_valid_d7; // textureUnit.ts:391
-  logic answer_valid_d8; // textureUnit.ts:391
-  logic answer_valid_d9; // textureUnit.ts:391
-  logic answer_valid_d10; // textureUnit.ts:391
-  logic answer_valid_d11; // textureUnit.ts:391
-  logic answer_valid_d12; // textureUnit.ts:391
-  logic answer_valid_d13; // textureUnit.ts:391
-  logic answer_valid_d14; // textureUnit.ts:391
-  logic answer_valid_d15; // textureUnit.ts:391
-  logic answer_valid_d16; // textureUnit.ts:391
-  logic answer_valid_d17; // textureUnit.ts:391
-  logic answer_valid_d18; // textureUnit.ts:391
-  logic answer_valid_d19; // textureUnit.ts:391
-  logic answer_valid_d20; // textureUnit.ts:391
-  logic answer_valid_d21; // textureUnit.ts:391
-  logic answer_valid_d22; // textureUnit.ts:391
-  logic answer_valid_d23; // textureUnit.ts:391
-  logic answer_valid_d24; // textureUnit.ts:391
-  logic answer_valid_d25; // textureUnit.ts:391
-  logic answer_valid_d26; // textureUnit.ts:391
-  logic answer_valid_d27; // textureUnit.ts:391
-  logic answer_valid_d28; // textureUnit.ts:391
-  logic answer_valid_d29; // textureUnit.ts:391
-  logic answer_valid_d30; // textureUnit.ts:391
-  logic answer_valid_d31; // textureUnit.ts:391
-  logic answer_valid_d32; // textureUnit.ts:391
-  logic answer_valid_d33; // textureUnit.ts:391
-  logic answer_valid_d34; // textureUnit.ts:391
-  logic answer_valid_d35; // textureUnit.ts:391
-  logic answer_valid_d36; // textureUnit.ts:391
-  logic answer_valid_d37; // textureUnit.ts:391
-  logic [138:0] answer; // textureUnit.ts:392
-  logic [31:0] issued_count; // textureUnit.ts:103
-  logic [31:0] descriptor_fill_count; // textureUnit.ts:103
-  logic [31:0] descriptor_stall_count; // textureUnit.ts:103
+  logic d_valid; // textureUnit.ts:112
+  logic [127:0] d_coords; // textureUnit.ts:113
+  logic [127:0] d_derivatives; // textureUnit.ts:113
+  logic [3:0] d_mask; // textureUnit.ts:113
+  logic [127:0] d_dest; // textureUnit.ts:113
+  logic [7:0] d_tag; // textureUnit.ts:113
+  logic descriptor_cache_hit_0; // textureUnit.ts:121
+  logic descriptor_cache_hit_1; // textureUnit.ts:121
+  logic [127:0] descriptor_cache_data_0; // textureUnit.ts:121
+  logic [127:0] descriptor_cache_data_1; // textureUnit.ts:121
+  logic have_header; // textureUnit.ts:125
+  logic have_sampler; // textureUnit.ts:126
+  logic [127:0] held_header; // textureUnit.ts:127
+  logic [127:0] held_sampler; // textureUnit.ts:128
+  logic [10:0] inflight; // textureUnit.ts:137
+  logic side_queue_enq_ready; // textureUnit.ts:157
+  logic side_queue_deq_valid; // textureUnit.ts:157
+  logic [139:0] side_queue_deq_bits; // textureUnit.ts:157
+  logic [7:0] side_queue_count; // textureUnit.ts:157
+  logic side_queue_full; // textureUnit.ts:157
+  logic side_queue_empty; // textureUnit.ts:157
+  logic decode_valid; // textureUnit.ts:162
+  logic [31:0] dec_base; // textureUnit.ts:165
+  logic [14:0] dec_width; // textureUnit.ts:165
+  logic [14:0] dec_height; // textureUnit.ts:165
+  logic dec_format; // textureUnit.ts:165
+  logic [3:0] dec_mip_count; // textureUnit.ts:165
+  logic [3:0] dec_wraps; // textureUnit.ts:165
+  logic [1:0] dec_filter; // textureUnit.ts:165
+  logic [2:0] dec_status; // textureUnit.ts:165
+  logic [31:0] dec_s; // textureUnit.ts:165
+  logic [31:0] dec_t; // textureUnit.ts:165
+  logic [31:0] dec_control; // textureUnit.ts:165
+  logic lod_unit_out_valid; // textureUnit.ts:179
+  logic [31:0] lod_unit_lambda; // textureUnit.ts:179
+  logic [11:0] lod_unit_lod; // textureUnit.ts:179
+  logic [12:0] dec_lod_bias; // textureUnit.ts:165
+  logic [11:0] dec_lod_min; // textureUnit.ts:165
+  logic [11:0] dec_lod_max; // textureUnit.ts:165
+  logic [31:0] dec_dsdx; // textureUnit.ts:165
+  logic [31:0] dec_dsdy; // textureUnit.ts:165
+  logic [31:0] dec_dtdx; // textureUnit.ts:165
+  logic [31:0] dec_dtdy; // textureUnit.ts:165
+  logic [31:0] l_base_d1; // textureUnit.ts:196
+  logic [31:0] l_base_d2; // textureUnit.ts:196
+  logic [31:0] l_base_d3; // textureUnit.ts:196
+  logic [31:0] l_base_d4; // textureUnit.ts:196
+  logic [31:0] l_base_d5; // textureUnit.ts:196
+  logic [31:0] l_base_d6; // textureUnit.ts:196
+  logic [31:0] l_base_d7; // textureUnit.ts:196
+  logic [31:0] l_base_d8; // textureUnit.ts:196
+  logic [31:0] l_base_d9; // textureUnit.ts:196
+  logic [31:0] l_base_d10; // textureUnit.ts:196
+  logic [31:0] l_base_d11; // textureUnit.ts:196
+  logic [31:0] l_base_d12; // textureUnit.ts:196
+  logic [31:0] l_base_d13; // textureUnit.ts:196
+  logic [31:0] l_base_d14; // textureUnit.ts:196
+  logic [31:0] l_base_d15; // textureUnit.ts:196
+  logic [31:0] l_base_d16; // textureUnit.ts:196
+  logic [31:0] l_base_d17; // textureUnit.ts:196
+  logic [31:0] l_base_d18; // textureUnit.ts:196
+  logic [31:0] l_base_d19; // textureUnit.ts:196
+  logic [31:0] l_base_d20; // textureUnit.ts:196
+  logic [31:0] l_base_d21; // textureUnit.ts:196
+  logic [31:0] l_base_d22; // textureUnit.ts:196
+  logic [31:0] l_base_d23; // textureUnit.ts:196
+  logic [31:0] l_base_d24; // textureUnit.ts:196
+  logic [31:0] l_base_d25; // textureUnit.ts:196
+  logic [31:0] l_base_d26; // textureUnit.ts:196
+  logic [31:0] l_base_d27; // textureUnit.ts:196
+  logic [31:0] l_base_d28; // textureUnit.ts:196
+  logic [31:0] l_base_d29; // textureUnit.ts:196
+  logic [31:0] l_base_d30; // textureUnit.ts:196
+  logic [31:0] l_base_d31; // textureUnit.ts:196
+  logic [31:0] l_base_d32; // textureUnit.ts:196
+  logic [31:0] l_base_d33; // textureUnit.ts:196
+  logic [31:0] l_base_d34; // textureUnit.ts:196
+  logic [31:0] l_base_d35; // textureUnit.ts:196
+  logic [31:0] l_base_d36; // textureUnit.ts:196
+  logic [31:0] l_base_d37; // textureUnit.ts:196
+  logic [31:0] l_base_d38; // textureUnit.ts:196
+  logic [31:0] l_base_d39; // textureUnit.ts:196
+  logic [31:0] l_base_d40; // textureUnit.ts:196
+  logic [31:0] l_base_d41; // textureUnit.ts:196
+  logic [31:0] l_base_d42; // textureUnit.ts:196
+  logic [31:0] l_base_d43; // textureUnit.ts:196
+  logic [31:0] l_base_d44; // textureUnit.ts:196
+  logic [31:0] l_base_d45; // textureUnit.ts:196
+  logic [31:0] l_base_d46; // textureUnit.ts:196
+  logic [31:0] l_base_d47; // textureUnit.ts:196
+  logic [31:0] l_base_d48; // textureUnit.ts:196
+  logic [31:0] l_base_d49; // textureUnit.ts:196
+  logic [31:0] l_base_d50; // textureUnit.ts:196
+  logic [31:0] l_base_d51; // textureUnit.ts:196
+  logic [31:0] l_base_d52; // textureUnit.ts:196
+  logic [31:0] l_base_d53; // textureUnit.ts:196
+  logic [31:0] l_base_d54; // textureUnit.ts:196
+  logic [31:0] l_base_d55; // textureUnit.ts:196
+  logic [31:0] l_base_d56; // textureUnit.ts:196
+  logic [31:0] l_base_d57; // textureUnit.ts:196
+  logic [31:0] l_base_d58; // textureUnit.ts:196
+  logic [31:0] l_base_d59; // textureUnit.ts:196
+  logic [31:0] l_base_d60; // textureUnit.ts:196
+  logic [31:0] l_base_d61; // textureUnit.ts:196
+  logic [31:0] l_base_d62; // textureUnit.ts:196
+  logic [31:0] l_base_d63; // textureUnit.ts:196
+  logic [31:0] l_base_d64; // textureUnit.ts:196
+  logic [14:0] l_width_d1; // textureUnit.ts:197
+  logic [14:0] l_width_d2; // textureUnit.ts:197
+  logic [14:0] l_width_d3; // textureUnit.ts:197
+  logic [14:0] l_width_d4; // textureUnit.ts:197
+  logic [14:0] l_width_d5; // textureUnit.ts:197
+  logic [14:0] l_width_d6; // textureUnit.ts:197
+  logic [14:0] l_width_d7; // textureUnit.ts:197
+  logic [14:0] l_width_d8; // textureUnit.ts:197
+  logic [14:0] l_width_d9; // textureUnit.ts:197
+  logic [14:0] l_width_d10; // textureUnit.ts:197
+  logic [14:0] l_width_d11; // textureUnit.ts:197
+  logic [14:0] l_width_d12; // textureUnit.ts:197
+  logic [14:0] l_width_d13; // textureUnit.ts:197
+  logic [14:0] l_width_d14; // textureUnit.ts:197
+  logic [14:0] l_width_d15; // textureUnit.ts:197
+  logic [14:0] l_width_d16; // textureUnit.ts:197
+  logic [14:0] l_width_d17; // textureUnit.ts:197
+  logic [14:0] l_width_d18; // textureUnit.ts:197
+  logic [14:0] l_width_d19; // textureUnit.ts:197
+  logic [14:0] l_width_d20; // textureUnit.ts:197
+  logic [14:0] l_width_d21; // textureUnit.ts:197
+  logic [14:0] l_width_d22; // textureUnit.ts:197
+  logic [14:0] l_width_d23; // textureUnit.ts:197
+  logic [14:0] l_width_d24; // textureUnit.ts:197
+  logic [14:0] l_width_d25; // textureUnit.ts:197
+  logic [14:0] l_width_d26; // textureUnit.ts:197
+  logic [14:0] l_width_d27; // textureUnit.ts:197
+  logic [14:0] l_width_d28; // textureUnit.ts:197
+  logic [14:0] l_width_d29; // textureUnit.ts:197
+  logic [14:0] l_width_d30; // textureUnit.ts:197
+  logic [14:0] l_width_d31; // textureUnit.ts:197
+  logic [14:0] l_width_d32; // textureUnit.ts:197
+  logic [14:0] l_width_d33; // textureUnit.ts:197
+  logic [14:0] l_width_d34; // textureUnit.ts:197
+  logic [14:0] l_width_d35; // textureUnit.ts:197
+  logic [14:0] l_width_d36; // textureUnit.ts:197
+  logic [14:0] l_width_d37; // textureUnit.ts:197
+  logic [14:0] l_width_d38; // textureUnit.ts:197
+  logic [14:0] l_width_d39; // textureUnit.ts:197
+  logic [14:0] l_width_d40; // textureUnit.ts:197
+  logic [14:0] l_width_d41; // textureUnit.ts:197
+  logic [14:0] l_width_d42; // textureUnit.ts:197
+  logic [14:0] l_width_d43; // textureUnit.ts:197
+  logic [14:0] l_width_d44; // textureUnit.ts:197
+  logic [14:0] l_width_d45; // textureUnit.ts:197
+  logic [14:0] l_width_d46; // textureUnit.ts:197
+  logic [14:0] l_width_d47; // textureUnit.ts:197
+  logic [14:0] l_width_d48; // textureUnit.ts:197
+  logic [14:0] l_width_d49; // textureUnit.ts:197
+  logic [14:0] l_width_d50; // textureUnit.ts:197
+  logic [14:0] l_width_d51; // textureUnit.ts:197
+  logic [14:0] l_width_d52; // textureUnit.ts:197
+  logic [14:0] l_width_d53; // textureUnit.ts:197
+  logic [14:0] l_width_d54; // textureUnit.ts:197
+  logic [14:0] l_width_d55; // textureUnit.ts:197
+  logic [14:0] l_width_d56; // textureUnit.ts:197
+  logic [14:0] l_width_d57; // textureUnit.ts:197
+  logic [14:0] l_width_d58; // textureUnit.ts:197
+  logic [14:0] l_width_d59; // textureUnit.ts:197
+  logic [14:0] l_width_d60; // textureUnit.ts:197
+  logic [14:0] l_width_d61; // textureUnit.ts:197
+  logic [14:0] l_width_d62; // textureUnit.ts:197
+  logic [14:0] l_width_d63; // textureUnit.ts:197
+  logic [14:0] l_width_d64; // textureUnit.ts:197
+  logic [14:0] l_height_d1; // textureUnit.ts:198
+  logic [14:0] l_height_d2; // textureUnit.ts:198
+  logic [14:0] l_height_d3; // textureUnit.ts:198
+  logic [14:0] l_height_d4; // textureUnit.ts:198
+  logic [14:0] l_height_d5; // textureUnit.ts:198
+  logic [14:0] l_height_d6; // textureUnit.ts:198
+  logic [14:0] l_height_d7; // textureUnit.ts:198
+  logic [14:0] l_height_d8; // textureUnit.ts:198
+  logic [14:0] l_height_d9; // textureUnit.ts:198
+  logic [14:0] l_height_d10; // textureUnit.ts:198
+  logic [14:0] l_height_d11; // textureUnit.ts:198
+  logic [14:0] l_height_d12; // textureUnit.ts:198
+  logic [14:0] l_height_d13; // textureUnit.ts:198
+  logic [14:0] l_height_d14; // textureUnit.ts:198
+  logic [14:0] l_height_d15; // textureUnit.ts:198
+  logic [14:0] l_height_d16; // textureUnit.ts:198
+  logic [14:0] l_height_d17; // textureUnit.ts:198
+  logic [14:0] l_height_d18; // textureUnit.ts:198
+  logic [14:0] l_height_d19; // textureUnit.ts:198
+  logic [14:0] l_height_d20; // textureUnit.ts:198
+  logic [14:0] l_height_d21; // textureUnit.ts:198
+  logic [14:0] l_height_d22; // textureUnit.ts:198
+  logic [14:0] l_height_d23; // textureUnit.ts:198
+  logic [14:0] l_height_d24; // textureUnit.ts:198
+  logic [14:0] l_height_d25; // textureUnit.ts:198
+  logic [14:0] l_height_d26; // textureUnit.ts:198
+  logic [14:0] l_height_d27; // textureUnit.ts:198
+  logic [14:0] l_height_d28; // textureUnit.ts:198
+  logic [14:0] l_height_d29; // textureUnit.ts:198
+  logic [14:0] l_height_d30; // textureUnit.ts:198
+  logic [14:0] l_height_d31; // textureUnit.ts:198
+  logic [14:0] l_height_d32; // textureUnit.ts:198
+  logic [14:0] l_height_d33; // textureUnit.ts:198
+  logic [14:0] l_height_d34; // textureUnit.ts:198
+  logic [14:0] l_height_d35; // textureUnit.ts:198
+  logic [14:0] l_height_d36; // textureUnit.ts:198
+  logic [14:0] l_height_d37; // textureUnit.ts:198
+  logic [14:0] l_height_d38; // textureUnit.ts:198
+  logic [14:0] l_height_d39; // textureUnit.ts:198
+  logic [14:0] l_height_d40; // textureUnit.ts:198
+  logic [14:0] l_height_d41; // textureUnit.ts:198
+  logic [14:0] l_height_d42; // textureUnit.ts:198
+  logic [14:0] l_height_d43; // textureUnit.ts:198
+  logic [14:0] l_height_d44; // textureUnit.ts:198
+  logic [14:0] l_height_d45; // textureUnit.ts:198
+  logic [14:0] l_height_d46; // textureUnit.ts:198
+  logic [14:0] l_height_d47; // textureUnit.ts:198
+  logic [14:0] l_height_d48; // textureUnit.ts:198
+  logic [14:0] l_height_d49; // textureUnit.ts:198
+  logic [14:0] l_height_d50; // textureUnit.ts:198
+  logic [14:0] l_height_d51; // textureUnit.ts:198
+  logic [14:0] l_height_d52; // textureUnit.ts:198
+  logic [14:0] l_height_d53; // textureUnit.ts:198
+  logic [14:0] l_height_d54; // textureUnit.ts:198
+  logic [14:0] l_height_d55; // textureUnit.ts:198
+  logic [14:0] l_height_d56; // textureUnit.ts:198
+  logic [14:0] l_height_d57; // textureUnit.ts:198
+  logic [14:0] l_height_d58; // textureUnit.ts:198
+  logic [14:0] l_height_d59; // textureUnit.ts:198
+  logic [14:0] l_height_d60; // textureUnit.ts:198
+  logic [14:0] l_height_d61; // textureUnit.ts:198
+  logic [14:0] l_height_d62; // textureUnit.ts:198
+  logic [14:0] l_height_d63; // textureUnit.ts:198
+  logic [14:0] l_height_d64; // textureUnit.ts:198
+  logic l_format_d1; // textureUnit.ts:199
+  logic l_format_d2; // textureUnit.ts:199
+  logic l_format_d3; // textureUnit.ts:199
+  logic l_format_d4; // textureUnit.ts:199
+  logic l_format_d5; // textureUnit.ts:199
+  logic l_format_d6; // textureUnit.ts:199
+  logic l_format_d7; // textureUnit.ts:199
+  logic l_format_d8; // textureUnit.ts:199
+  logic l_format_d9; // textureUnit.ts:199
+  logic l_format_d10; // textureUnit.ts:199
+  logic l_format_d11; // textureUnit.ts:199
+  logic l_format_d12; // textureUnit.ts:199
+  logic l_format_d13; // textureUnit.ts:199
+  logic l_format_d14; // textureUnit.ts:199
+  logic l_format_d15; // textureUnit.ts:199
+  logic l_format_d16; // textureUnit.ts:199
+  logic l_format_d17; // textureUnit.ts:199
+  logic l_format_d18; // textureUnit.ts:199
+  logic l_format_d19; // textureUnit.ts:199
+  logic l_format_d20; // textureUnit.ts:199
+  logic l_format_d21; // textureUnit.ts:199
+  logic l_format_d22; // textureUnit.ts:199
+  logic l_format_d23; // textureUnit.ts:199
+  logic l_format_d24; // textureUnit.ts:199
+  logic l_format_d25; // textureUnit.ts:199
+  logic l_format_d26; // textureUnit.ts:199
+  logic l_format_d27; // textureUnit.ts:199
+  logic l_format_d28; // textureUnit.ts:199
+  logic l_format_d29; // textureUnit.ts:199
+  logic l_format_d30; // textureUnit.ts:199
+  logic l_format_d31; // textureUnit.ts:199
+  logic l_format_d32; // textureUnit.ts:199
+  logic l_format_d33; // textureUnit.ts:199
+  logic l_format_d34; // textureUnit.ts:199
+  logic l_format_d35; // textureUnit.ts:199
+  logic l_format_d36; // textureUnit.ts:199
+  logic l_format_d37; // textureUnit.ts:199
+  logic l_format_d38; // textureUnit.ts:199
+  logic l_format_d39; // textureUnit.ts:199
+  logic l_format_d40; // textureUnit.ts:199
+  logic l_format_d41; // textureUnit.ts:199
+  logic l_format_d42; // textureUnit.ts:199
+  logic l_format_d43; // textureUnit.ts:199
+  logic l_format_d44; // textureUnit.ts:199
+  logic l_format_d45; // textureUnit.ts:199
+  logic l_format_d46; // textureUnit.ts:199
+  logic l_format_d47; // textureUnit.ts:199
+  logic l_format_d48; // textureUnit.ts:199
+  logic l_format_d49; // textureUnit.ts:199
+  logic l_format_d50; // textureUnit.ts:199
+  logic l_format_d51; // textureUnit.ts:199
+  logic l_format_d52; // textureUnit.ts:199
+  logic l_format_d53; // textureUnit.ts:199
+  logic l_format_d54; // textureUnit.ts:199
+  logic l_format_d55; // textureUnit.ts:199
+  logic l_format_d56; // textureUnit.ts:199
+  logic l_format_d57; // textureUnit.ts:199
+  logic l_format_d58; // textureUnit.ts:199
+  logic l_format_d59; // textureUnit.ts:199
+  logic l_format_d60; // textureUnit.ts:199
+  logic l_format_d61; // textureUnit.ts:199
+  logic l_format_d62; // textureUnit.ts:199
+  logic l_format_d63; // textureUnit.ts:199
+  logic l_format_d64; // textureUnit.ts:199
+  logic [3:0] l_mip_count_d1; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d2; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d3; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d4; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d5; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d6; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d7; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d8; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d9; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d10; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d11; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d12; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d13; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d14; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d15; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d16; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d17; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d18; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d19; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d20; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d21; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d22; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d23; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d24; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d25; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d26; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d27; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d28; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d29; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d30; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d31; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d32; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d33; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d34; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d35; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d36; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d37; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d38; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d39; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d40; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d41; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d42; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d43; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d44; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d45; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d46; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d47; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d48; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d49; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d50; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d51; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d52; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d53; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d54; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d55; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d56; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d57; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d58; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d59; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d60; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d61; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d62; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d63; // textureUnit.ts:200
+  logic [3:0] l_mip_count_d64; // textureUnit.ts:200
+  logic [3:0] l_wraps_d1; // textureUnit.ts:201
+  logic [3:0] l_wraps_d2; // textureUnit.ts:201
+  logic [3:0] l_wraps_d3; // textureUnit.ts:201
+  logic [3:0] l_wraps_d4; // textureUnit.ts:201
+  logic [3:0] l_wraps_d5; // textureUnit.ts:201
+  logic [3:0] l_wraps_d6; // textureUnit.ts:201
+  logic [3:0] l_wraps_d7; // textureUnit.ts:201
+  logic [3:0] l_wraps_d8; // textureUnit.ts:201
+  logic [3:0] l_wraps_d9; // textureUnit.ts:201
+  logic [3:0] l_wraps_d10; // textureUnit.ts:201
+  logic [3:0] l_wraps_d11; // textureUnit.ts:201
+  logic [3:0] l_wraps_d12; // textureUnit.ts:201
+  logic [3:0] l_wraps_d13; // textureUnit.ts:201
+  logic [3:0] l_wraps_d14; // textureUnit.ts:201
+  logic [3:0] l_wraps_d15; // textureUnit.ts:201
+  logic [3:0] l_wraps_d16; // textureUnit.ts:201
+  logic [3:0] l_wraps_d17; // textureUnit.ts:201
+  logic [3:0] l_wraps_d18; // textureUnit.ts:201
+  logic [3:0] l_wraps_d19; // textureUnit.ts:201
+  logic [3:0] l_wraps_d20; // textureUnit.ts:201
+  logic [3:0] l_wraps_d21; // textureUnit.ts:201
+  logic [3:0] l_wraps_d22; // textureUnit.ts:201
+  logic [3:0] l_wraps_d23; // textureUnit.ts:201
+  logic [3:0] l_wraps_d24; // textureUnit.ts:201
+  logic [3:0] l_wraps_d25; // textureUnit.ts:201
+  logic [3:0] l_wraps_d26; // textureUnit.ts:201
+  logic [3:0] l_wraps_d27; // textureUnit.ts:201
+  logic [3:0] l_wraps_d28; // textureUnit.ts:201
+  logic [3:0] l_wraps_d29; // textureUnit.ts:201
+  logic [3:0] l_wraps_d30; // textureUnit.ts:201
+  logic [3:0] l_wraps_d31; // textureUnit.ts:201
+  logic [3:0] l_wraps_d32; // textureUnit.ts:201
+  logic [3:0] l_wraps_d33; // textureUnit.ts:201
+  logic [3:0] l_wraps_d34; // textureUnit.ts:201
+  logic [3:0] l_wraps_d35; // textureUnit.ts:201
+  logic [3:0] l_wraps_d36; // textureUnit.ts:201
+  logic [3:0] l_wraps_d37; // textureUnit.ts:201
+  logic [3:0] l_wraps_d38; // textureUnit.ts:201
+  logic [3:0] l_wraps_d39; // textureUnit.ts:201
+  logic [3:0] l_wraps_d40; // textureUnit.ts:201
+  logic [3:0] l_wraps_d41; // textureUnit.ts:201
+  logic [3:0] l_wraps_d42; // textureUnit.ts:201
+  logic [3:0] l_wraps_d43; // textureUnit.ts:201
+  logic [3:0] l_wraps_d44; // textureUnit.ts:201
+  logic [3:0] l_wraps_d45; // textureUnit.ts:201
+  logic [3:0] l_wraps_d46; // textureUnit.ts:201
+  logic [3:0] l_wraps_d47; // textureUnit.ts:201
+  logic [3:0] l_wraps_d48; // textureUnit.ts:201
+  logic [3:0] l_wraps_d49; // textureUnit.ts:201
+  logic [3:0] l_wraps_d50; // textureUnit.ts:201
+  logic [3:0] l_wraps_d51; // textureUnit.ts:201
+  logic [3:0] l_wraps_d52; // textureUnit.ts:201
+  logic [3:0] l_wraps_d53; // textureUnit.ts:201
+  logic [3:0] l_wraps_d54; // textureUnit.ts:201
+  logic [3:0] l_wraps_d55; // textureUnit.ts:201
+  logic [3:0] l_wraps_d56; // textureUnit.ts:201
+  logic [3:0] l_wraps_d57; // textureUnit.ts:201
+  logic [3:0] l_wraps_d58; // textureUnit.ts:201
+  logic [3:0] l_wraps_d59; // textureUnit.ts:201
+  logic [3:0] l_wraps_d60; // textureUnit.ts:201
+  logic [3:0] l_wraps_d61; // textureUnit.ts:201
+  logic [3:0] l_wraps_d62; // textureUnit.ts:201
+  logic [3:0] l_wraps_d63; // textureUnit.ts:201
+  logic [3:0] l_wraps_d64; // textureUnit.ts:201
+  logic [1:0] l_filter_d1; // textureUnit.ts:202
+  logic [1:0] l_filter_d2; // textureUnit.ts:202
+  logic [1:0] l_filter_d3; // textureUnit.ts:202
+  logic [1:0] l_filter_d4; // textureUnit.ts:202
+  logic [1:0] l_filter_d5; // textureUnit.ts:202
+  logic [1:0] l_filter_d6; // textureUnit.ts:202
+  logic [1:0] l_filter_d7; // textureUnit.ts:202
+  logic [1:0] l_filter_d8; // textureUnit.ts:202
+  logic [1:0] l_filter_d9; // textureUnit.ts:202
+  logic [1:0] l_filter_d10; // textureUnit.ts:202
+  logic [1:0] l_filter_d11; // textureUnit.ts:202
+  logic [1:0] l_filter_d12; // textureUnit.ts:202
+  logic [1:0] l_filter_d13; // textureUnit.ts:202
+  logic [1:0] l_filter_d14; // textureUnit.ts:202
+  logic [1:0] l_filter_d15; // textureUnit.ts:202
+  logic [1:0] l_filter_d16; // textureUnit.ts:202
+  logic [1:0] l_filter_d17; // textureUnit.ts:202
+  logic [1:0] l_filter_d18; // textureUnit.ts:202
+  logic [1:0] l_filter_d19; // textureUnit.ts:202
+  logic [1:0] l_filter_d20; // textureUnit.ts:202
+  logic [1:0] l_filter_d21; // textureUnit.ts:202
+  logic [1:0] l_filter_d22; // textureUnit.ts:202
+  logic [1:0] l_filter_d23; // textureUnit.ts:202
+  logic [1:0] l_filter_d24; // textureUnit.ts:202
+  logic [1:0] l_filter_d25; // textureUnit.ts:202
+  logic [1:0] l_filter_d26; // textureUnit.ts:202
+  logic [1:0] l_filter_d27; // textureUnit.ts:202
+  logic [1:0] l_filter_d28; // textureUnit.ts:202
+  logic [1:0] l_filter_d29; // textureUnit.ts:202
+  logic [1:0] l_filter_d30; // textureUnit.ts:202
+  logic [1:0] l_filter_d31; // textureUnit.ts:202
+  logic [1:0] l_filter_d32; // textureUnit.ts:202
+  logic [1:0] l_filter_d33; // textureUnit.ts:202
+  logic [1:0] l_filter_d34; // textureUnit.ts:202
+  logic [1:0] l_filter_d35; // textureUnit.ts:202
+  logic [1:0] l_filter_d36; // textureUnit.ts:202
+  logic [1:0] l_filter_d37; // textureUnit.ts:202
+  logic [1:0] l_filter_d38; // textureUnit.ts:202
+  logic [1:0] l_filter_d39; // textureUnit.ts:202
+  logic [1:0] l_filter_d40; // textureUnit.ts:202
+  logic [1:0] l_filter_d41; // textureUnit.ts:202
+  logic [1:0] l_filter_d42; // textureUnit.ts:202
+  logic [1:0] l_filter_d43; // textureUnit.ts:202
+  logic [1:0] l_filter_d44; // textureUnit.ts:202
+  logic [1:0] l_filter_d45; // textureUnit.ts:202
+  logic [1:0] l_filter_d46; // textureUnit.ts:202
+  logic [1:0] l_filter_d47; // textureUnit.ts:202
+  logic [1:0] l_filter_d48; // textureUnit.ts:202
+  logic [1:0] l_filter_d49; // textureUnit.ts:202
+  logic [1:0] l_filter_d50; // textureUnit.ts:202
+  logic [1:0] l_filter_d51; // textureUnit.ts:202
+  logic [1:0] l_filter_d52; // textureUnit.ts:202
+  logic [1:0] l_filter_d53; // textureUnit.ts:202
+  logic [1:0] l_filter_d54; // textureUnit.ts:202
+  logic [1:0] l_filter_d55; // textureUnit.ts:202
+  logic [1:0] l_filter_d56; // textureUnit.ts:202
+  logic [1:0] l_filter_d57; // textureUnit.ts:202
+  logic [1:0] l_filter_d58; // textureUnit.ts:202
+  logic [1:0] l_filter_d59; // textureUnit.ts:202
+  logic [1:0] l_filter_d60; // textureUnit.ts:202
+  logic [1:0] l_filter_d61; // textureUnit.ts:202
+  logic [1:0] l_filter_d62; // textureUnit.ts:202
+  logic [1:0] l_filter_d63; // textureUnit.ts:202
+  logic [1:0] l_filter_d64; // textureUnit.ts:202
+  logic [2:0] l_status_d1; // textureUnit.ts:203
+  logic [2:0] l_status_d2; // textureUnit.ts:203
+  logic [2:0] l_status_d3; // textureUnit.ts:203
+  logic [2:0] l_status_d4; // textureUnit.ts:203
+  logic [2:0] l_status_d5; // textureUnit.ts:203
+  logic [2:0] l_status_d6; // textureUnit.ts:203
+  logic [2:0] l_status_d7; // textureUnit.ts:203
+  logic [2:0] l_status_d8; // textureUnit.ts:203
+  logic [2:0] l_status_d9; // textureUnit.ts:203
+  logic [2:0] l_status_d10; // textureUnit.ts:203
+  logic [2:0] l_status_d11; // textureUnit.ts:203
+  logic [2:0] l_status_d12; // textureUnit.ts:203
+  logic [2:0] l_status_d13; // textureUnit.ts:203
+  logic [2:0] l_status_d14; // textureUnit.ts:203
+  logic [2:0] l_status_d15; // textureUnit.ts:203
+  logic [2:0] l_status_d16; // textureUnit.ts:203
+  logic [2:0] l_status_d17; // textureUnit.ts:203
+  logic [2:0] l_status_d18; // textureUnit.ts:203
+  logic [2:0] l_status_d19; // textureUnit.ts:203
+  logic [2:0] l_status_d20; // textureUnit.ts:203
+  logic [2:0] l_status_d21; // textureUnit.ts:203
+  logic [2:0] l_status_d22; // textureUnit.ts:203
+  logic [2:0] l_status_d23; // textureUnit.ts:203
+  logic [2:0] l_status_d24; // textureUnit.ts:203
+  logic [2:0] l_status_d25; // textureUnit.ts:203
+  logic [2:0] l_status_d26; // textureUnit.ts:203
+  logic [2:0] l_status_d27; // textureUnit.ts:203
+  logic [2:0] l_status_d28; // textureUnit.ts:203
+  logic [2:0] l_status_d29; // textureUnit.ts:203
+  logic [2:0] l_status_d30; // textureUnit.ts:203
+  logic [2:0] l_status_d31; // textureUnit.ts:203
+  logic [2:0] l_status_d32; // textureUnit.ts:203
+  logic [2:0] l_status_d33; // textureUnit.ts:203
+  logic [2:0] l_status_d34; // textureUnit.ts:203
+  logic [2:0] l_status_d35; // textureUnit.ts:203
+  logic [2:0] l_status_d36; // textureUnit.ts:203
+  logic [2:0] l_status_d37; // textureUnit.ts:203
+  logic [2:0] l_status_d38; // textureUnit.ts:203
+  logic [2:0] l_status_d39; // textureUnit.ts:203
+  logic [2:0] l_status_d40; // textureUnit.ts:203
+  logic [2:0] l_status_d41; // textureUnit.ts:203
+  logic [2:0] l_status_d42; // textureUnit.ts:203
+  logic [2:0] l_status_d43; // textureUnit.ts:203
+  logic [2:0] l_status_d44; // textureUnit.ts:203
+  logic [2:0] l_status_d45; // textureUnit.ts:203
+  logic [2:0] l_status_d46; // textureUnit.ts:203
+  logic [2:0] l_status_d47; // textureUnit.ts:203
+  logic [2:0] l_status_d48; // textureUnit.ts:203
+  logic [2:0] l_status_d49; // textureUnit.ts:203
+  logic [2:0] l_status_d50; // textureUnit.ts:203
+  logic [2:0] l_status_d51; // textureUnit.ts:203
+  logic [2:0] l_status_d52; // textureUnit.ts:203
+  logic [2:0] l_status_d53; // textureUnit.ts:203
+  logic [2:0] l_status_d54; // textureUnit.ts:203
+  logic [2:0] l_status_d55; // textureUnit.ts:203
+  logic [2:0] l_status_d56; // textureUnit.ts:203
+  logic [2:0] l_status_d57; // textureUnit.ts:203
+  logic [2:0] l_status_d58; // textureUnit.ts:203
+  logic [2:0] l_status_d59; // textureUnit.ts:203
+  logic [2:0] l_status_d60; // textureUnit.ts:203
+  logic [2:0] l_status_d61; // textureUnit.ts:203
+  logic [2:0] l_status_d62; // textureUnit.ts:203
+  logic [2:0] l_status_d63; // textureUnit.ts:203
+  logic [2:0] l_status_d64; // textureUnit.ts:203
+  logic [31:0] l_s_d1; // textureUnit.ts:204
+  logic [31:0] l_s_d2; // textureUnit.ts:204
+  logic [31:0] l_s_d3; // textureUnit.ts:204
+  logic [31:0] l_s_d4; // textureUnit.ts:204
+  logic [31:0] l_s_d5; // textureUnit.ts:204
+  logic [31:0] l_s_d6; // textureUnit.ts:204
+  logic [31:0] l_s_d7; // textureUnit.ts:204
+  logic [31:0] l_s_d8; // textureUnit.ts:204
+  logic [31:0] l_s_d9; // textureUnit.ts:204
+  logic [31:0] l_s_d10; // textureUnit.ts:204
+  logic [31:0] l_s_d11; // textureUnit.ts:204
+  logic [31:0] l_s_d12; // textureUnit.ts:204
+  logic [31:0] l_s_d13; // textureUnit.ts:204
+  logic [31:0] l_s_d14; // textureUnit.ts:204
+  logic [31:0] l_s_d15; // textureUnit.ts:204
+  logic [31:0] l_s_d16; // textureUnit.ts:204
+  logic [31:0] l_s_d17; // textureUnit.ts:204
+  logic [31:0] l_s_d18; // textureUnit.ts:204
+  logic [31:0] l_s_d19; // textureUnit.ts:204
+  logic [31:0] l_s_d20; // textureUnit.ts:204
+  logic [31:0] l_s_d21; // textureUnit.ts:204
+  logic [31:0] l_s_d22; // textureUnit.ts:204
+  logic [31:0] l_s_d23; // textureUnit.ts:204
+  logic [31:0] l_s_d24; // textureUnit.ts:204
+  logic [31:0] l_s_d25; // textureUnit.ts:204
+  logic [31:0] l_s_d26; // textureUnit.ts:204
+  logic [31:0] l_s_d27; // textureUnit.ts:204
+  logic [31:0] l_s_d28; // textureUnit.ts:204
+  logic [31:0] l_s_d29; // textureUnit.ts:204
+  logic [31:0] l_s_d30; // textureUnit.ts:204
+  logic [31:0] l_s_d31; // textureUnit.ts:204
+  logic [31:0] l_s_d32; // textureUnit.ts:204
+  logic [31:0] l_s_d33; // textureUnit.ts:204
+  logic [31:0] l_s_d34; // textureUnit.ts:204
+  logic [31:0] l_s_d35; // textureUnit.ts:204
+  logic [31:0] l_s_d36; // textureUnit.ts:204
+  logic [31:0] l_s_d37; // textureUnit.ts:204
+  logic [31:0] l_s_d38; // textureUnit.ts:204
+  logic [31:0] l_s_d39; // textureUnit.ts:204
+  logic [31:0] l_s_d40; // textureUnit.ts:204
+  logic [31:0] l_s_d41; // textureUnit.ts:204
+  logic [31:0] l_s_d42; // textureUnit.ts:204
+  logic [31:0] l_s_d43; // textureUnit.ts:204
+  logic [31:0] l_s_d44; // textureUnit.ts:204
+  logic [31:0] l_s_d45; // textureUnit.ts:204
+  logic [31:0] l_s_d46; // textureUnit.ts:204
+  logic [31:0] l_s_d47; // textureUnit.ts:204
+  logic [31:0] l_s_d48; // textureUnit.ts:204
+  logic [31:0] l_s_d49; // textureUnit.ts:204
+  logic [31:0] l_s_d50; // textureUnit.ts:204
+  logic [31:0] l_s_d51; // textureUnit.ts:204
+  logic [31:0] l_s_d52; // textureUnit.ts:204
+  logic [31:0] l_s_d53; // textureUnit.ts:204
+  logic [31:0] l_s_d54; // textureUnit.ts:204
+  logic [31:0] l_s_d55; // textureUnit.ts:204
+  logic [31:0] l_s_d56; // textureUnit.ts:204
+  logic [31:0] l_s_d57; // textureUnit.ts:204
+  logic [31:0] l_s_d58; // textureUnit.ts:204
+  logic [31:0] l_s_d59; // textureUnit.ts:204
+  logic [31:0] l_s_d60; // textureUnit.ts:204
+  logic [31:0] l_s_d61; // textureUnit.ts:204
+  logic [31:0] l_s_d62; // textureUnit.ts:204
+  logic [31:0] l_s_d63; // textureUnit.ts:204
+  logic [31:0] l_s_d64; // textureUnit.ts:204
+  logic [31:0] l_t_d1; // textureUnit.ts:205
+  logic [31:0] l_t_d2; // textureUnit.ts:205
+  logic [31:0] l_t_d3; // textureUnit.ts:205
+  logic [31:0] l_t_d4; // textureUnit.ts:205
+  logic [31:0] l_t_d5; // textureUnit.ts:205
+  logic [31:0] l_t_d6; // textureUnit.ts:205
+  logic [31:0] l_t_d7; // textureUnit.ts:205
+  logic [31:0] l_t_d8; // textureUnit.ts:205
+  logic [31:0] l_t_d9; // textureUnit.ts:205
+  logic [31:0] l_t_d10; // textureUnit.ts:205
+  logic [31:0] l_t_d11; // textureUnit.ts:205
+  logic [31:0] l_t_d12; // textureUnit.ts:205
+  logic [31:0] l_t_d13; // textureUnit.ts:205
+  logic [31:0] l_t_d14; // textureUnit.ts:205
+  logic [31:0] l_t_d15; // textureUnit.ts:205
+  logic [31:0] l_t_d16; // textureUnit.ts:205
+  logic [31:0] l_t_d17; // textureUnit.ts:205
+  logic [31:0] l_t_d18; // textureUnit.ts:205
+  logic [31:0] l_t_d19; // textureUnit.ts:205
+  logic [31:0] l_t_d20; // textureUnit.ts:205
+  logic [31:0] l_t_d21; // textureUnit.ts:205
+  logic [31:0] l_t_d22; // textureUnit.ts:205
+  logic [31:0] l_t_d23; // textureUnit.ts:205
+  logic [31:0] l_t_d24; // textureUnit.ts:205
+  logic [31:0] l_t_d25; // textureUnit.ts:205
+  logic [31:0] l_t_d26; // textureUnit.ts:205
+  logic [31:0] l_t_d27; // textureUnit.ts:205
+  logic [31:0] l_t_d28; // textureUnit.ts:205
+  logic [31:0] l_t_d29; // textureUnit.ts:205
+  logic [31:0] l_t_d30; // textureUnit.ts:205
+  logic [31:0] l_t_d31; // textureUnit.ts:205
+  logic [31:0] l_t_d32; // textureUnit.ts:205
+  logic [31:0] l_t_d33; // textureUnit.ts:205
+  logic [31:0] l_t_d34; // textureUnit.ts:205
+  logic [31:0] l_t_d35; // textureUnit.ts:205
+  logic [31:0] l_t_d36; // textureUnit.ts:205
+  logic [31:0] l_t_d37; // textureUnit.ts:205
+  logic [31:0] l_t_d38; // textureUnit.ts:205
+  logic [31:0] l_t_d39; // textureUnit.ts:205
+  logic [31:0] l_t_d40; // textureUnit.ts:205
+  logic [31:0] l_t_d41; // textureUnit.ts:205
+  logic [31:0] l_t_d42; // textureUnit.ts:205
+  logic [31:0] l_t_d43; // textureUnit.ts:205
+  logic [31:0] l_t_d44; // textureUnit.ts:205
+  logic [31:0] l_t_d45; // textureUnit.ts:205
+  logic [31:0] l_t_d46; // textureUnit.ts:205
+  logic [31:0] l_t_d47; // textureUnit.ts:205
+  logic [31:0] l_t_d48; // textureUnit.ts:205
+  logic [31:0] l_t_d49; // textureUnit.ts:205
+  logic [31:0] l_t_d50; // textureUnit.ts:205
+  logic [31:0] l_t_d51; // textureUnit.ts:205
+  logic [31:0] l_t_d52; // textureUnit.ts:205
+  logic [31:0] l_t_d53; // textureUnit.ts:205
+  logic [31:0] l_t_d54; // textureUnit.ts:205
+  logic [31:0] l_t_d55; // textureUnit.ts:205
+  logic [31:0] l_t_d56; // textureUnit.ts:205
+  logic [31:0] l_t_d57; // textureUnit.ts:205
+  logic [31:0] l_t_d58; // textureUnit.ts:205
+  logic [31:0] l_t_d59; // textureUnit.ts:205
+  logic [31:0] l_t_d60; // textureUnit.ts:205
+  logic [31:0] l_t_d61; // textureUnit.ts:205
+  logic [31:0] l_t_d62; // textureUnit.ts:205
+  logic [31:0] l_t_d63; // textureUnit.ts:205
+  logic [31:0] l_t_d64; // textureUnit.ts:205
+  logic [7:0] l_offset_d1; // textureUnit.ts:206
+  logic [7:0] l_offset_d2; // textureUnit.ts:206
+  logic [7:0] l_offset_d3; // textureUnit.ts:206
+  logic [7:0] l_offset_d4; // textureUnit.ts:206
+  logic [7:0] l_offset_d5; // textureUnit.ts:206
+  logic [7:0] l_offset_d6; // textureUnit.ts:206
+  logic [7:0] l_offset_d7; // textureUnit.ts:206
+  logic [7:0] l_offset_d8; // textureUnit.ts:206
+  logic [7:0] l_offset_d9; // textureUnit.ts:206
+  logic [7:0] l_offset_d10; // textureUnit.ts:206
+  logic [7:0] l_offset_d11; // textureUnit.ts:206
+  logic [7:0] l_offset_d12; // textureUnit.ts:206
+  logic [7:0] l_offset_d13; // textureUnit.ts:206
+  logic [7:0] l_offset_d14; // textureUnit.ts:206
+  logic [7:0] l_offset_d15; // textureUnit.ts:206
+  logic [7:0] l_offset_d16; // textureUnit.ts:206
+  logic [7:0] l_offset_d17; // textureUnit.ts:206
+  logic [7:0] l_offset_d18; // textureUnit.ts:206
+  logic [7:0] l_offset_d19; // textureUnit.ts:206
+  logic [7:0] l_offset_d20; // textureUnit.ts:206
+  logic [7:0] l_offset_d21; // textureUnit.ts:206
+  logic [7:0] l_offset_d22; // textureUnit.ts:206
+  logic [7:0] l_offset_d23; // textureUnit.ts:206
+  logic [7:0] l_offset_d24; // textureUnit.ts:206
+  logic [7:0] l_offset_d25; // textureUnit.ts:206
+  logic [7:0] l_offset_d26; // textureUnit.ts:206
+  logic [7:0] l_offset_d27; // textureUnit.ts:206
+  logic [7:0] l_offset_d28; // textureUnit.ts:206
+  logic [7:0] l_offset_d29; // textureUnit.ts:206
+  logic [7:0] l_offset_d30; // textureUnit.ts:206
+  logic [7:0] l_offset_d31; // textureUnit.ts:206
+  logic [7:0] l_offset_d32; // textureUnit.ts:206
+  logic [7:0] l_offset_d33; // textureUnit.ts:206
+  logic [7:0] l_offset_d34; // textureUnit.ts:206
+  logic [7:0] l_offset_d35; // textureUnit.ts:206
+  logic [7:0] l_offset_d36; // textureUnit.ts:206
+  logic [7:0] l_offset_d37; // textureUnit.ts:206
+  logic [7:0] l_offset_d38; // textureUnit.ts:206
+  logic [7:0] l_offset_d39; // textureUnit.ts:206
+  logic [7:0] l_offset_d40; // textureUnit.ts:206
+  logic [7:0] l_offset_d41; // textureUnit.ts:206
+  logic [7:0] l_offset_d42; // textureUnit.ts:206
+  logic [7:0] l_offset_d43; // textureUnit.ts:206
+  logic [7:0] l_offset_d44; // textureUnit.ts:206
+  logic [7:0] l_offset_d45; // textureUnit.ts:206
+  logic [7:0] l_offset_d46; // textureUnit.ts:206
+  logic [7:0] l_offset_d47; // textureUnit.ts:206
+  logic [7:0] l_offset_d48; // textureUnit.ts:206
+  logic [7:0] l_offset_d49; // textureUnit.ts:206
+  logic [7:0] l_offset_d50; // textureUnit.ts:206
+  logic [7:0] l_offset_d51; // textureUnit.ts:206
+  logic [7:0] l_offset_d52; // textureUnit.ts:206
+  logic [7:0] l_offset_d53; // textureUnit.ts:206
+  logic [7:0] l_offset_d54; // textureUnit.ts:206
+  logic [7:0] l_offset_d55; // textureUnit.ts:206
+  logic [7:0] l_offset_d56; // textureUnit.ts:206
+  logic [7:0] l_offset_d57; // textureUnit.ts:206
+  logic [7:0] l_offset_d58; // textureUnit.ts:206
+  logic [7:0] l_offset_d59; // textureUnit.ts:206
+  logic [7:0] l_offset_d60; // textureUnit.ts:206
+  logic [7:0] l_offset_d61; // textureUnit.ts:206
+  logic [7:0] l_offset_d62; // textureUnit.ts:206
+  logic [7:0] l_offset_d63; // textureUnit.ts:206
+  logic [7:0] l_offset_d64; // textureUnit.ts:206
+  logic s1_valid; // textureUnit.ts:215
+  logic [3:0] s1_level; // textureUnit.ts:165
+  logic [7:0] s1_fraction; // textureUnit.ts:165
+  logic [29:0] s1_texels0; // textureUnit.ts:165
+  logic [29:0] s1_texels1; // textureUnit.ts:165
+  logic [29:0] s1_texels2; // textureUnit.ts:165
+  logic [29:0] s1_texels3; // textureUnit.ts:165
+  logic [29:0] s1_texels4; // textureUnit.ts:165
+  logic [29:0] s1_texels5; // textureUnit.ts:165
+  logic [29:0] s1_texels6; // textureUnit.ts:165
+  logic [29:0] s1_texels7; // textureUnit.ts:165
+  logic [29:0] s1_texels8; // textureUnit.ts:165
+  logic [29:0] s1_texels9; // textureUnit.ts:165
+  logic [29:0] s1_texels10; // textureUnit.ts:165
+  logic [29:0] s1_texels11; // textureUnit.ts:165
+  logic [29:0] s1_texels12; // textureUnit.ts:165
+  logic [29:0] s1_texels13; // textureUnit.ts:165
+  logic [29:0] s1_texels14; // textureUnit.ts:165
+  logic [14:0] s1_width; // textureUnit.ts:165
+  logic [14:0] s1_height; // textureUnit.ts:165
+  logic [31:0] s1_base; // textureUnit.ts:165
+  logic s1_format; // textureUnit.ts:165
+  logic [3:0] s1_mip_count; // textureUnit.ts:165
+  logic [3:0] s1_wraps; // textureUnit.ts:165
+  logic [1:0] s1_filter; // textureUnit.ts:165
+  logic [2:0] s1_status; // textureUnit.ts:165
+  logic [31:0] s1_s; // textureUnit.ts:165
+  logic [31:0] s1_t; // textureUnit.ts:165
+  logic [7:0] s1_offset; // textureUnit.ts:165
+  logic s2_valid; // textureUnit.ts:236
+  logic [31:0] s2_fine_base; // textureUnit.ts:165
+  logic [31:0] s2_coarse_base; // textureUnit.ts:165
+  logic [14:0] s2_fine_width; // textureUnit.ts:165
+  logic [14:0] s2_fine_height; // textureUnit.ts:165
+  logic [14:0] s2_coarse_width; // textureUnit.ts:165
+  logic [14:0] s2_coarse_height; // textureUnit.ts:165
+  logic [7:0] s2_fraction; // textureUnit.ts:165
+  logic s2_format; // textureUnit.ts:165
+  logic [3:0] s2_wraps; // textureUnit.ts:165
+  logic [1:0] s2_filter; // textureUnit.ts:165
+  logic [2:0] s2_status; // textureUnit.ts:165
+  logic [31:0] s2_s; // textureUnit.ts:165
+  logic [31:0] s2_t; // textureUnit.ts:165
+  logic [7:0] s2_offset; // textureUnit.ts:165
+  logic fine_coords_out_valid; // textureUnit.ts:253
+  logic [13:0] fine_coords_x0; // textureUnit.ts:253
+  logic [13:0] fine_coords_x1; // textureUnit.ts:253
+  logic [13:0] fine_coords_y0; // textureUnit.ts:253
+  logic [13:0] fine_coords_y1; // textureUnit.ts:253
+  logic [7:0] fine_coords_weight_a; // textureUnit.ts:253
+  logic [7:0] fine_coords_weight_b; // textureUnit.ts:253
+  logic coarse_coords_out_valid; // textureUnit.ts:253
+  logic [13:0] coarse_coords_x0; // textureUnit.ts:253
+  logic [13:0] coarse_coords_x1; // textureUnit.ts:253
+  logic [13:0] coarse_coords_y0; // textureUnit.ts:253
+  logic [13:0] coarse_coords_y1; // textureUnit.ts:253
+  logic [7:0] coarse_coords_weight_a; // textureUnit.ts:253
+  logic [7:0] coarse_coords_weight_b; // textureUnit.ts:253
+  logic [31:0] c_fine_base_d1; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d2; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d3; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d4; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d5; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d6; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d7; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d8; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d9; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d10; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d11; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d12; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d13; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d14; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d15; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d16; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d17; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d18; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d19; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d20; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d21; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d22; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d23; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d24; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d25; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d26; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d27; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d28; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d29; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d30; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d31; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d32; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d33; // textureUnit.ts:270
+  logic [31:0] c_fine_base_d34; // textureUnit.ts:270
+  logic [31:0] c_coarse_base_d1; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d2; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d3; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d4; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d5; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d6; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d7; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d8; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d9; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d10; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d11; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d12; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d13; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d14; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d15; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d16; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d17; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d18; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d19; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d20; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d21; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d22; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d23; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d24; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d25; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d26; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d27; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d28; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d29; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d30; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d31; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d32; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d33; // textureUnit.ts:271
+  logic [31:0] c_coarse_base_d34; // textureUnit.ts:271
+  logic [14:0] c_fine_width_d1; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d2; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d3; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d4; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d5; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d6; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d7; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d8; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d9; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d10; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d11; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d12; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d13; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d14; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d15; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d16; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d17; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d18; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d19; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d20; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d21; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d22; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d23; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d24; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d25; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d26; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d27; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d28; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d29; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d30; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d31; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d32; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d33; // textureUnit.ts:272
+  logic [14:0] c_fine_width_d34; // textureUnit.ts:272
+  logic [14:0] c_coarse_width_d1; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d2; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d3; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d4; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d5; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d6; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d7; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d8; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d9; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d10; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d11; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d12; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d13; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d14; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d15; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d16; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d17; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d18; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d19; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d20; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d21; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d22; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d23; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d24; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d25; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d26; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d27; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d28; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d29; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d30; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d31; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d32; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d33; // textureUnit.ts:273
+  logic [14:0] c_coarse_width_d34; // textureUnit.ts:273
+  logic [7:0] c_fraction_d1; // textureUnit.ts:274
+  logic [7:0] c_fraction_d2; // textureUnit.ts:274
+  logic [7:0] c_fraction_d3; // textureUnit.ts:274
+  logic [7:0] c_fraction_d4; // textureUnit.ts:274
+  logic [7:0] c_fraction_d5; // textureUnit.ts:274
+  logic [7:0] c_fraction_d6; // textureUnit.ts:274
+  logic [7:0] c_fraction_d7; // textureUnit.ts:274
+  logic [7:0] c_fraction_d8; // textureUnit.ts:274
+  logic [7:0] c_fraction_d9; // textureUnit.ts:274
+  logic [7:0] c_fraction_d10; // textureUnit.ts:274
+  logic [7:0] c_fraction_d11; // textureUnit.ts:274
+  logic [7:0] c_fraction_d12; // textureUnit.ts:274
+  logic [7:0] c_fraction_d13; // textureUnit.ts:274
+  logic [7:0] c_fraction_d14; // textureUnit.ts:274
+  logic [7:0] c_fraction_d15; // textureUnit.ts:274
+  logic [7:0] c_fraction_d16; // textureUnit.ts:274
+  logic [7:0] c_fraction_d17; // textureUnit.ts:274
+  logic [7:0] c_fraction_d18; // textureUnit.ts:274
+  logic [7:0] c_fraction_d19; // textureUnit.ts:274
+  logic [7:0] c_fraction_d20; // textureUnit.ts:274
+  logic [7:0] c_fraction_d21; // textureUnit.ts:274
+  logic [7:0] c_fraction_d22; // textureUnit.ts:274
+  logic [7:0] c_fraction_d23; // textureUnit.ts:274
+  logic [7:0] c_fraction_d24; // textureUnit.ts:274
+  logic [7:0] c_fraction_d25; // textureUnit.ts:274
+  logic [7:0] c_fraction_d26; // textureUnit.ts:274
+  logic [7:0] c_fraction_d27; // textureUnit.ts:274
+  logic [7:0] c_fraction_d28; // textureUnit.ts:274
+  logic [7:0] c_fraction_d29; // textureUnit.ts:274
+  logic [7:0] c_fraction_d30; // textureUnit.ts:274
+  logic [7:0] c_fraction_d31; // textureUnit.ts:274
+  logic [7:0] c_fraction_d32; // textureUnit.ts:274
+  logic [7:0] c_fraction_d33; // textureUnit.ts:274
+  logic [7:0] c_fraction_d34; // textureUnit.ts:274
+  logic c_format_d1; // textureUnit.ts:275
+  logic c_format_d2; // textureUnit.ts:275
+  logic c_format_d3; // textureUnit.ts:275
+  logic c_format_d4; // textureUnit.ts:275
+  logic c_format_d5; // textureUnit.ts:275
+  logic c_format_d6; // textureUnit.ts:275
+  logic c_format_d7; // textureUnit.ts:275
+  logic c_format_d8; // textureUnit.ts:275
+  logic c_format_d9; // textureUnit.ts:275
+  logic c_format_d10; // textureUnit.ts:275
+  logic c_format_d11; // textureUnit.ts:275
+  logic c_format_d12; // textureUnit.ts:275
+  logic c_format_d13; // textureUnit.ts:275
+  logic c_format_d14; // textureUnit.ts:275
+  logic c_format_d15; // textureUnit.ts:275
+  logic c_format_d16; // textureUnit.ts:275
+  logic c_format_d17; // textureUnit.ts:275
+  logic c_format_d18; // textureUnit.ts:275
+  logic c_format_d19; // textureUnit.ts:275
+  logic c_format_d20; // textureUnit.ts:275
+  logic c_format_d21; // textureUnit.ts:275
+  logic c_format_d22; // textureUnit.ts:275
+  logic c_format_d23; // textureUnit.ts:275
+  logic c_format_d24; // textureUnit.ts:275
+  logic c_format_d25; // textureUnit.ts:275
+  logic c_format_d26; // textureUnit.ts:275
+  logic c_format_d27; // textureUnit.ts:275
+  logic c_format_d28; // textureUnit.ts:275
+  logic c_format_d29; // textureUnit.ts:275
+  logic c_format_d30; // textureUnit.ts:275
+  logic c_format_d31; // textureUnit.ts:275
+  logic c_format_d32; // textureUnit.ts:275
+  logic c_format_d33; // textureUnit.ts:275
+  logic c_format_d34; // textureUnit.ts:275
+  logic [1:0] c_filter_d1; // textureUnit.ts:276
+  logic [1:0] c_filter_d2; // textureUnit.ts:276
+  logic [1:0] c_filter_d3; // textureUnit.ts:276
+  logic [1:0] c_filter_d4; // textureUnit.ts:276
+  logic [1:0] c_filter_d5; // textureUnit.ts:276
+  logic [1:0] c_filter_d6; // textureUnit.ts:276
+  logic [1:0] c_filter_d7; // textureUnit.ts:276
+  logic [1:0] c_filter_d8; // textureUnit.ts:276
+  logic [1:0] c_filter_d9; // textureUnit.ts:276
+  logic [1:0] c_filter_d10; // textureUnit.ts:276
+  logic [1:0] c_filter_d11; // textureUnit.ts:276
+  logic [1:0] c_filter_d12; // textureUnit.ts:276
+  logic [1:0] c_filter_d13; // textureUnit.ts:276
+  logic [1:0] c_filter_d14; // textureUnit.ts:276
+  logic [1:0] c_filter_d15; // textureUnit.ts:276
+  logic [1:0] c_filter_d16; // textureUnit.ts:276
+  logic [1:0] c_filter_d17; // textureUnit.ts:276
+  logic [1:0] c_filter_d18; // textureUnit.ts:276
+  logic [1:0] c_filter_d19; // textureUnit.ts:276
+  logic [1:0] c_filter_d20; // textureUnit.ts:276
+  logic [1:0] c_filter_d21; // textureUnit.ts:276
+  logic [1:0] c_filter_d22; // textureUnit.ts:276
+  logic [1:0] c_filter_d23; // textureUnit.ts:276
+  logic [1:0] c_filter_d24; // textureUnit.ts:276
+  logic [1:0] c_filter_d25; // textureUnit.ts:276
+  logic [1:0] c_filter_d26; // textureUnit.ts:276
+  logic [1:0] c_filter_d27; // textureUnit.ts:276
+  logic [1:0] c_filter_d28; // textureUnit.ts:276
+  logic [1:0] c_filter_d29; // textureUnit.ts:276
+  logic [1:0] c_filter_d30; // textureUnit.ts:276
+  logic [1:0] c_filter_d31; // textureUnit.ts:276
+  logic [1:0] c_filter_d32; // textureUnit.ts:276
+  logic [1:0] c_filter_d33; // textureUnit.ts:276
+  logic [1:0] c_filter_d34; // textureUnit.ts:276
+  logic [2:0] c_status_d1; // textureUnit.ts:277
+  logic [2:0] c_status_d2; // textureUnit.ts:277
+  logic [2:0] c_status_d3; // textureUnit.ts:277
+  logic [2:0] c_status_d4; // textureUnit.ts:277
+  logic [2:0] c_status_d5; // textureUnit.ts:277
+  logic [2:0] c_status_d6; // textureUnit.ts:277
+  logic [2:0] c_status_d7; // textureUnit.ts:277
+  logic [2:0] c_status_d8; // textureUnit.ts:277
+  logic [2:0] c_status_d9; // textureUnit.ts:277
+  logic [2:0] c_status_d10; // textureUnit.ts:277
+  logic [2:0] c_status_d11; // textureUnit.ts:277
+  logic [2:0] c_status_d12; // textureUnit.ts:277
+  logic [2:0] c_status_d13; // textureUnit.ts:277
+  logic [2:0] c_status_d14; // textureUnit.ts:277
+  logic [2:0] c_status_d15; // textureUnit.ts:277
+  logic [2:0] c_status_d16; // textureUnit.ts:277
+  logic [2:0] c_status_d17; // textureUnit.ts:277
+  logic [2:0] c_status_d18; // textureUnit.ts:277
+  logic [2:0] c_status_d19; // textureUnit.ts:277
+  logic [2:0] c_status_d20; // textureUnit.ts:277
+  logic [2:0] c_status_d21; // textureUnit.ts:277
+  logic [2:0] c_status_d22; // textureUnit.ts:277
+  logic [2:0] c_status_d23; // textureUnit.ts:277
+  logic [2:0] c_status_d24; // textureUnit.ts:277
+  logic [2:0] c_status_d25; // textureUnit.ts:277
+  logic [2:0] c_status_d26; // textureUnit.ts:277
+  logic [2:0] c_status_d27; // textureUnit.ts:277
+  logic [2:0] c_status_d28; // textureUnit.ts:277
+  logic [2:0] c_status_d29; // textureUnit.ts:277
+  logic [2:0] c_status_d30; // textureUnit.ts:277
+  logic [2:0] c_status_d31; // textureUnit.ts:277
+  logic [2:0] c_status_d32; // textureUnit.ts:277
+  logic [2:0] c_status_d33; // textureUnit.ts:277
+  logic [2:0] c_status_d34; // textureUnit.ts:277
+  logic address_queue_enq_ready; // textureUnit.ts:294
+  logic address_queue_deq_valid; // textureUnit.ts:294
+  logic [197:0] address_queue_deq_bits; // textureUnit.ts:294
+  logic [7:0] address_queue_count; // textureUnit.ts:294
+  logic address_queue_full; // textureUnit.ts:294
+  logic address_queue_empty; // textureUnit.ts:294
+  logic a_valid; // textureUnit.ts:295
+  logic [197:0] a_entry; // textureUnit.ts:297
+  logic texel_fetch_in_ready; // textureUnit.ts:318
+  logic texel_fetch_out_valid; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_0; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_1; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_2; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_3; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_4; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_5; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_6; // textureUnit.ts:318
+  logic [31:0] texel_fetch_out_words_7; // textureUnit.ts:318
+  logic [45:0] texel_fetch_out_pass; // textureUnit.ts:318
+  logic texel_fetch_mem_req_valid; // textureUnit.ts:318
+  logic [15:0] texel_fetch_mem_req_line; // textureUnit.ts:318
+  logic [31:0] texel_fetch_lookups; // textureUnit.ts:318
+  logic [31:0] texel_fetch_hits; // textureUnit.ts:318
+  logic [31:0] texel_fetch_fills; // textureUnit.ts:318
+  logic [31:0] texel_fetch_stall_cycles; // textureUnit.ts:318
+  logic [5:0] back_in_flight; // textureUnit.ts:327
+  logic descriptor_pending; // textureUnit.ts:340
+  logic [19:0] descriptor_fill_tag; // textureUnit.ts:341
+  logic fill_owners_enq_ready; // textureUnit.ts:342
+  logic fill_owners_deq_valid; // textureUnit.ts:342
+  logic fill_owners_deq_bits; // textureUnit.ts:342
+  logic [4:0] fill_owners_count; // textureUnit.ts:342
+  logic fill_owners_full; // textureUnit.ts:342
+  logic fill_owners_empty; // textureUnit.ts:342
+  logic fine_blend_out_valid; // textureUnit.ts:368
+  logic [127:0] fine_blend_rgba; // textureUnit.ts:368
+  logic coarse_blend_out_valid; // textureUnit.ts:368
+  logic [127:0] coarse_blend_rgba; // textureUnit.ts:368
+  logic b_nearest_d1; // textureUnit.ts:383
+  logic b_nearest_d2; // textureUnit.ts:383
+  logic b_nearest_d3; // textureUnit.ts:383
+  logic b_nearest_d4; // textureUnit.ts:383
+  logic b_nearest_d5; // textureUnit.ts:383
+  logic b_nearest_d6; // textureUnit.ts:383
+  logic b_nearest_d7; // textureUnit.ts:383
+  logic b_nearest_d8; // textureUnit.ts:383
+  logic b_nearest_d9; // textureUnit.ts:383
+  logic b_nearest_d10; // textureUnit.ts:383
+  logic b_nearest_d11; // textureUnit.ts:383
+  logic b_nearest_d12; // textureUnit.ts:383
+  logic b_nearest_d13; // textureUnit.ts:383
+  logic b_nearest_d14; // textureUnit.ts:383
+  logic b_nearest_d15; // textureUnit.ts:383
+  logic b_nearest_d16; // textureUnit.ts:383
+  logic b_nearest_d17; // textureUnit.ts:383
+  logic b_nearest_d18; // textureUnit.ts:383
+  logic b_nearest_d19; // textureUnit.ts:383
+  logic b_nearest_d20; // textureUnit.ts:383
+  logic b_nearest_d21; // textureUnit.ts:383
+  logic b_nearest_d22; // textureUnit.ts:383
+  logic b_nearest_d23; // textureUnit.ts:383
+  logic b_nearest_d24; // textureUnit.ts:383
+  logic [31:0] b_t00_d1; // textureUnit.ts:384
+  logic [31:0] b_t00_d2; // textureUnit.ts:384
+  logic [31:0] b_t00_d3; // textureUnit.ts:384
+  logic [31:0] b_t00_d4; // textureUnit.ts:384
+  logic [31:0] b_t00_d5; // textureUnit.ts:384
+  logic [31:0] b_t00_d6; // textureUnit.ts:384
+  logic [31:0] b_t00_d7; // textureUnit.ts:384
+  logic [31:0] b_t00_d8; // textureUnit.ts:384
+  logic [31:0] b_t00_d9; // textureUnit.ts:384
+  logic [31:0] b_t00_d10; // textureUnit.ts:384
+  logic [31:0] b_t00_d11; // textureUnit.ts:384
+  logic [31:0] b_t00_d12; // textureUnit.ts:384
+  logic [31:0] b_t00_d13; // textureUnit.ts:384
+  logic [31:0] b_t00_d14; // textureUnit.ts:384
+  logic [31:0] b_t00_d15; // textureUnit.ts:384
+  logic [31:0] b_t00_d16; // textureUnit.ts:384
+  logic [31:0] b_t00_d17; // textureUnit.ts:384
+  logic [31:0] b_t00_d18; // textureUnit.ts:384
+  logic [31:0] b_t00_d19; // textureUnit.ts:384
+  logic [31:0] b_t00_d20; // textureUnit.ts:384
+  logic [31:0] b_t00_d21; // textureUnit.ts:384
+  logic [31:0] b_t00_d22; // textureUnit.ts:384
+  logic [31:0] b_t00_d23; // textureUnit.ts:384
+  logic [31:0] b_t00_d24; // textureUnit.ts:384
+  logic b_format_d1; // textureUnit.ts:384
+  logic b_format_d2; // textureUnit.ts:384
+  logic b_format_d3; // textureUnit.ts:384
+  logic b_format_d4; // textureUnit.ts:384
+  logic b_format_d5; // textureUnit.ts:384
+  logic b_format_d6; // textureUnit.ts:384
+  logic b_format_d7; // textureUnit.ts:384
+  logic b_format_d8; // textureUnit.ts:384
+  logic b_format_d9; // textureUnit.ts:384
+  logic b_format_d10; // textureUnit.ts:384
+  logic b_format_d11; // textureUnit.ts:384
+  logic b_format_d12; // textureUnit.ts:384
+  logic b_format_d13; // textureUnit.ts:384
+  logic b_format_d14; // textureUnit.ts:384
+  logic b_format_d15; // textureUnit.ts:384
+  logic b_format_d16; // textureUnit.ts:384
+  logic b_format_d17; // textureUnit.ts:384
+  logic b_format_d18; // textureUnit.ts:384
+  logic b_format_d19; // textureUnit.ts:384
+  logic b_format_d20; // textureUnit.ts:384
+  logic b_format_d21; // textureUnit.ts:384
+  logic b_format_d22; // textureUnit.ts:384
+  logic b_format_d23; // textureUnit.ts:384
+  logic b_format_d24; // textureUnit.ts:384
+  logic level_blend_out_valid; // textureUnit.ts:385
+  logic [127:0] level_blend_rgba; // textureUnit.ts:385
+  logic [7:0] b_fraction_d1; // textureUnit.ts:389
+  logic [7:0] b_fraction_d2; // textureUnit.ts:389
+  logic [7:0] b_fraction_d3; // textureUnit.ts:389
+  logic [7:0] b_fraction_d4; // textureUnit.ts:389
+  logic [7:0] b_fraction_d5; // textureUnit.ts:389
+  logic [7:0] b_fraction_d6; // textureUnit.ts:389
+  logic [7:0] b_fraction_d7; // textureUnit.ts:389
+  logic [7:0] b_fraction_d8; // textureUnit.ts:389
+  logic [7:0] b_fraction_d9; // textureUnit.ts:389
+  logic [7:0] b_fraction_d10; // textureUnit.ts:389
+  logic [7:0] b_fraction_d11; // textureUnit.ts:389
+  logic [7:0] b_fraction_d12; // textureUnit.ts:389
+  logic [7:0] b_fraction_d13; // textureUnit.ts:389
+  logic [7:0] b_fraction_d14; // textureUnit.ts:389
+  logic [7:0] b_fraction_d15; // textureUnit.ts:389
+  logic [7:0] b_fraction_d16; // textureUnit.ts:389
+  logic [7:0] b_fraction_d17; // textureUnit.ts:389
+  logic [7:0] b_fraction_d18; // textureUnit.ts:389
+  logic [7:0] b_fraction_d19; // textureUnit.ts:389
+  logic [7:0] b_fraction_d20; // textureUnit.ts:389
+  logic [7:0] b_fraction_d21; // textureUnit.ts:389
+  logic [7:0] b_fraction_d22; // textureUnit.ts:389
+  logic [7:0] b_fraction_d23; // textureUnit.ts:389
+  logic [7:0] b_fraction_d24; // textureUnit.ts:389
+  logic [2:0] o_status_d1; // textureUnit.ts:391
+  logic [2:0] o_status_d2; // textureUnit.ts:391
+  logic [2:0] o_status_d3; // textureUnit.ts:391
+  logic [2:0] o_status_d4; // textureUnit.ts:391
+  logic [2:0] o_status_d5; // textureUnit.ts:391
+  logic [2:0] o_status_d6; // textureUnit.ts:391
+  logic [2:0] o_status_d7; // textureUnit.ts:391
+  logic [2:0] o_status_d8; // textureUnit.ts:391
+  logic [2:0] o_status_d9; // textureUnit.ts:391
+  logic [2:0] o_status_d10; // textureUnit.ts:391
+  logic [2:0] o_status_d11; // textureUnit.ts:391
+  logic [2:0] o_status_d12; // textureUnit.ts:391
+  logic [2:0] o_status_d13; // textureUnit.ts:391
+  logic [2:0] o_status_d14; // textureUnit.ts:391
+  logic [2:0] o_status_d15; // textureUnit.ts:391
+  logic [2:0] o_status_d16; // textureUnit.ts:391
+  logic [2:0] o_status_d17; // textureUnit.ts:391
+  logic [2:0] o_status_d18; // textureUnit.ts:391
+  logic [2:0] o_status_d19; // textureUnit.ts:391
+  logic [2:0] o_status_d20; // textureUnit.ts:391
+  logic [2:0] o_status_d21; // textureUnit.ts:391
+  logic [2:0] o_status_d22; // textureUnit.ts:391
+  logic [2:0] o_status_d23; // textureUnit.ts:391
+  logic [2:0] o_status_d24; // textureUnit.ts:391
+  logic [2:0] o_status_d25; // textureUnit.ts:391
+  logic [2:0] o_status_d26; // textureUnit.ts:391
+  logic [2:0] o_status_d27; // textureUnit.ts:391
+  logic [2:0] o_status_d28; // textureUnit.ts:391
+  logic [2:0] o_status_d29; // textureUnit.ts:391
+  logic [2:0] o_status_d30; // textureUnit.ts:391
+  logic [2:0] o_status_d31; // textureUnit.ts:391
+  logic [2:0] o_status_d32; // textureUnit.ts:391
+  logic [2:0] o_status_d33; // textureUnit.ts:391
+  logic [2:0] o_status_d34; // textureUnit.ts:391
+  logic [2:0] o_status_d35; // textureUnit.ts:391
+  logic [2:0] o_status_d36; // textureUnit.ts:391
+  logic [139:0] o_side_d1; // textureUnit.ts:392
+  logic [139:0] o_side_d2; // textureUnit.ts:392
+  logic [139:0] o_side_d3; // textureUnit.ts:392
+  logic [139:0] o_side_d4; // textureUnit.ts:392
+  logic [139:0] o_side_d5; // textureUnit.ts:392
+  logic [139:0] o_side_d6; // textureUnit.ts:392
+  logic [139:0] o_side_d7; // textureUnit.ts:392
+  logic [139:0] o_side_d8; // textureUnit.ts:392
+  logic [139:0] o_side_d9; // textureUnit.ts:392
+  logic [139:0] o_side_d10; // textureUnit.ts:392
+  logic [139:0] o_side_d11; // textureUnit.ts:392
+  logic [139:0] o_side_d12; // textureUnit.ts:392
+  logic [139:0] o_side_d13; // textureUnit.ts:392
+  logic [139:0] o_side_d14; // textureUnit.ts:392
+  logic [139:0] o_side_d15; // textureUnit.ts:392
+  logic [139:0] o_side_d16; // textureUnit.ts:392
+  logic [139:0] o_side_d17; // textureUnit.ts:392
+  logic [139:0] o_side_d18; // textureUnit.ts:392
+  logic [139:0] o_side_d19; // textureUnit.ts:392
+  logic [139:0] o_side_d20; // textureUnit.ts:392
+  logic [139:0] o_side_d21; // textureUnit.ts:392
+  logic [139:0] o_side_d22; // textureUnit.ts:392
+  logic [139:0] o_side_d23; // textureUnit.ts:392
+  logic [139:0] o_side_d24; // textureUnit.ts:392
+  logic [139:0] o_side_d25; // textureUnit.ts:392
+  logic [139:0] o_side_d26; // textureUnit.ts:392
+  logic [139:0] o_side_d27; // textureUnit.ts:392
+  logic [139:0] o_side_d28; // textureUnit.ts:392
+  logic [139:0] o_side_d29; // textureUnit.ts:392
+  logic [139:0] o_side_d30; // textureUnit.ts:392
+  logic [139:0] o_side_d31; // textureUnit.ts:392
+  logic [139:0] o_side_d32; // textureUnit.ts:392
+  logic [139:0] o_side_d33; // textureUnit.ts:392
+  logic [139:0] o_side_d34; // textureUnit.ts:392
+  logic [139:0] o_side_d35; // textureUnit.ts:392
+  logic [139:0] o_side_d36; // textureUnit.ts:392
+  logic answer_queue_enq_ready; // textureUnit.ts:398
+  logic answer_queue_deq_valid; // textureUnit.ts:398
+  logic [138:0] answer_queue_deq_bits; // textureUnit.ts:398
+  logic [5:0] answer_queue_count; // textureUnit.ts:398
+  logic answer_queue_full; // textureUnit.ts:398
+  logic answer_queue_empty; // textureUnit.ts:398
+  logic answer_valid_d1; // textureUnit.ts:399
+  logic answer_valid_d2; // textureUnit.ts:399
+  logic answer_valid_d3; // textureUnit.ts:399
+  logic answer_valid_d4; // textureUnit.ts:399
+  logic answer_valid_d5; // textureUnit.ts:399
+  logic answer_valid_d6; // textureUnit.ts:399
+  logic answer_valid_d7; // textureUnit.ts:399
+  logic answer_valid_d8; // textureUnit.ts:399
+  logic answer_valid_d9; // textureUnit.ts:399
+  logic answer_valid_d10; // textureUnit.ts:399
+  logic answer_valid_d11; // textureUnit.ts:399
+  logic answer_valid_d12; // textureUnit.ts:399
+  logic answer_valid_d13; // textureUnit.ts:399
+  logic answer_valid_d14; // textureUnit.ts:399
+  logic answer_valid_d15; // textureUnit.ts:399
+  logic answer_valid_d16; // textureUnit.ts:399
+  logic answer_valid_d17; // textureUnit.ts:399
+  logic answer_valid_d18; // textureUnit.ts:399
+  logic answer_valid_d19; // textureUnit.ts:399
+  logic answer_valid_d20; // textureUnit.ts:399
+  logic answer_valid_d21; // textureUnit.ts:399
+  logic answer_valid_d22; // textureUnit.ts:399
+  logic answer_valid_d23; // textureUnit.ts:399
+  logic answer_valid_d24; // textureUnit.ts:399
+  logic answer_valid_d25; // textureUnit.ts:399
+  logic answer_valid_d26; // textureUnit.ts:399
+  logic answer_valid_d27; // textureUnit.ts:399
+  logic answer_valid_d28; // textureUnit.ts:399
+  logic answer_valid_d29; // textureUnit.ts:399
+  logic answer_valid_d30; // textureUnit.ts:399
+  logic answer_valid_d31; // textureUnit.ts:399
+  logic answer_valid_d32; // textureUnit.ts:399
+  logic answer_valid_d33; // textureUnit.ts:399
+  logic answer_valid_d34; // textureUnit.ts:399
+  logic answer_valid_d35; // textureUnit.ts:399
+  logic answer_valid_d36; // textureUnit.ts:399
+  logic answer_valid_d37; // textureUnit.ts:399
+  logic [138:0] answer; // textureUnit.ts:400
+  logic [31:0] issued_count; // textureUnit.ts:109
+  logic [31:0] descriptor_fill_count; // textureUnit.ts:109
+  logic [31:0] descriptor_stall_count; // textureUnit.ts:109
 
-  wire req_ready_not = ~d_valid; // textureUnit.ts:133
-  wire headerReady = have_header | descriptor_cache_hit_0; // textureUnit.ts:125
-  wire samplerReady = have_sampler | descriptor_cache_hit_1; // textureUnit.ts:126
-  wire descReady = headerReady & samplerReady; // textureUnit.ts:127
-  wire creditOk = inflight < 11'h80; // textureUnit.ts:131
-  wire launch = d_valid & descReady & creditOk; // textureUnit.ts:132
+  wire req_ready_not = ~d_valid; // textureUnit.ts:140
+  wire headerReady = have_header | descriptor_cache_hit_0; // textureUnit.ts:132
+  wire samplerReady = have_sampler | descriptor_cache_hit_1; // textureUnit.ts:133
+  wire descReady = headerReady & samplerReady; // textureUnit.ts:134
+  wire creditOk = inflight < 11'h80; // textureUnit.ts:138
+  wire launch = d_valid & descReady & creditOk; // textureUnit.ts:139
   assign req_ready = req_ready_not | launch; // textureUnit.ts:89
   assign resp_valid = answer_queue_deq_valid; // textureUnit.ts:89
   assign resp_bits_rgba = answer_queue_deq_bits[127:0]; // textureUnit.ts:89
   assign resp_bits_status = answer_queue_deq_bits[130:128]; // textureUnit.ts:89
   assign resp_bits_tag = answer_queue_deq_bits[138:131]; // textureUnit.ts:89
-  wire descMissing = d_valid & ~descReady; // textureUnit.ts:336
-  wire descStart = descMissing & ~descriptor_pending & ~texel_fetch_mem_req_valid; // textureUnit.ts:338
+  wire descMissing = d_valid & ~descReady; // textureUnit.ts:344
+  wire descStart = descMissing & ~descriptor_pending & ~texel_fetch_mem_req_valid; // textureUnit.ts:346
   assign mem_req_valid = texel_fetch_mem_req_valid | descStart; // textureUnit.ts:89
-  wire headerMissing = d_valid & ~headerReady; // textureUnit.ts:335
-  wire [31:0] mem_req_line_slice = d_coords[95:64]; // textureUnit.ts:109
-  wire [19:0] headerLine = mem_req_line_slice[19:0]; // textureUnit.ts:112
-  wire [11:0] samplerIndex = mem_req_line_slice[31:20]; // textureUnit.ts:113
-  wire [19:0] samplerLine = {9'd0, samplerIndex[11:1]}; // textureUnit.ts:114
-  wire [19:0] descLine = headerMissing ? headerLine : samplerLine; // textureUnit.ts:337
+  wire headerMissing = d_valid & ~headerReady; // textureUnit.ts:343
+  wire [31:0] mem_req_line_slice = d_coords[95:64]; // textureUnit.ts:115
+  wire [19:0] headerLine = mem_req_line_slice[19:0]; // textureUnit.ts:118
+  wire [11:0] samplerIndex = mem_req_line_slice[31:20]; // textureUnit.ts:119
+  wire [19:0] samplerLine = {9'd0, samplerIndex[11:1]}; // textureUnit.ts:120
+  wire [19:0] descLine = headerMissing ? headerLine : samplerLine; // textureUnit.ts:345
   assign mem_req_line = texel_fetch_mem_req_valid ? texel_fetch_mem_req_line : descLine[15:0]; // textureUnit.ts:89
   assign counters_issued = issued_count; // textureUnit.ts:89
   assign counters_texel_lookups = texel_fetch_lookups; // textureUnit.ts:89
@@ -1387,20 +1388,21 @@ module TextureUnit_72efe051 (
   assign counters_descriptor_fills = descriptor_fill_count; // textureUnit.ts:89
   assign counters_stall_cycles = texel_fetch_stall_cycles; // textureUnit.ts:89
   assign counters_descriptor_stall_cycles = descriptor_stall_count; // textureUnit.ts:89
-  wire d = req_valid & req_ready; // textureUnit.ts:107
-  wire [19:0] descriptor_cache_lookup_0 = headerLine; // textureUnit.ts:115
-  wire [19:0] descriptor_cache_lookup_1 = samplerLine; // textureUnit.ts:115
-  wire forTexels = fill_owners_deq_bits == 1'd1; // textureUnit.ts:344
-  wire descriptor_cache_fill_valid = mem_resp_valid & ~forTexels; // textureUnit.ts:115
-  wire [19:0] descriptor_cache_fill_tag = descriptor_fill_tag; // textureUnit.ts:115
-  wire outside = descriptor_fill_tag[19:16] != 4'd0; // textureUnit.ts:350
-  wire [127:0] descriptor_cache_fill_data = outside ? 128'd0 : mem_resp_data; // textureUnit.ts:115
-  wire have_header_sel_or = launch | req_ready_not; // textureUnit.ts:135
-  wire inflight_sel_not = ~texel_fetch_out_valid; // textureUnit.ts:323
-  wire side_queue_enq_valid = launch; // textureUnit.ts:150
-  wire [139:0] side_queue_enq_bits = {d_tag, d_mask, d_dest}; // textureUnit.ts:150
-  wire side_queue_deq_ready = texel_fetch_out_valid; // textureUnit.ts:150
-  wire [127:0] headerWords = have_header ? held_header : descriptor_cache_data_0; // textureUnit.ts:122
+  wire d = req_valid & req_ready; // textureUnit.ts:113
+  wire [19:0] descriptor_cache_lookup_0 = headerLine; // textureUnit.ts:121
+  wire [19:0] descriptor_cache_lookup_1 = samplerLine; // textureUnit.ts:121
+  wire forTexels = fill_owners_deq_bits == 1'd1; // textureUnit.ts:352
+  wire descriptor_cache_fill_valid = mem_resp_valid & ~forTexels; // textureUnit.ts:121
+  wire [19:0] descriptor_cache_fill_tag = descriptor_fill_tag; // textureUnit.ts:121
+  wire outside = descriptor_fill_tag[19:16] != 4'd0; // textureUnit.ts:358
+  wire [127:0] descriptor_cache_fill_data = outside ? 128'd0 : mem_resp_data; // textureUnit.ts:121
+  wire descriptor_cache_flush = flush; // textureUnit.ts:121
+  wire have_header_sel_or = launch | req_ready_not; // textureUnit.ts:142
+  wire inflight_sel_not = ~texel_fetch_out_valid; // textureUnit.ts:331
+  wire side_queue_enq_valid = launch; // textureUnit.ts:157
+  wire [139:0] side_queue_enq_bits = {d_tag, d_mask, d_dest}; // textureUnit.ts:157
+  wire side_queue_deq_ready = texel_fetch_out_valid; // textureUnit.ts:157
+  wire [127:0] headerWords = have_header ? held_header : descriptor_cache_data_0; // textureUnit.ts:129
   wire [31:0] base = headerWords[31:0]; // textureDescriptors.ts:51
   wire [31:0] w1 = headerWords[63:32]; // textureDescriptors.ts:32
   wire [16:0] width = {1'd0, w1[15:0]} + 17'd1; // textureDescriptors.ts:34
@@ -1413,8 +1415,8 @@ module TextureUnit_72efe051 (
   wire [3:0] mipCount = w2[7:4]; // textureDescriptors.ts:37
   wire [1:0] wrapT = w2[11:10]; // textureDescriptors.ts:39
   wire [1:0] wrapS = w2[9:8]; // textureDescriptors.ts:38
-  wire [127:0] samplerLineWords = have_sampler ? held_sampler : descriptor_cache_data_1; // textureUnit.ts:123
-  wire [63:0] samplerWords = samplerIndex[0] ? samplerLineWords[127:64] : samplerLineWords[63:0]; // textureUnit.ts:124
+  wire [127:0] samplerLineWords = have_sampler ? held_sampler : descriptor_cache_data_1; // textureUnit.ts:130
+  wire [63:0] samplerWords = samplerIndex[0] ? samplerLineWords[127:64] : samplerLineWords[63:0]; // textureUnit.ts:131
   wire [31:0] w0 = samplerWords[31:0]; // textureDescriptors.ts:66
   wire [1:0] filter = w0[1:0]; // textureDescriptors.ts:68
   wire [31:0] w1_1 = samplerWords[63:32]; // textureDescriptors.ts:67
@@ -1429,24 +1431,24 @@ module TextureUnit_72efe051 (
   wire [4:0] levels = largest[16] ? 5'd17 : largest[15] ? 5'd16 : largest[14] ? 5'd15 : levels_mux_13; // textureDescriptors.ts:26
   wire invalid_or_5 = 17'h4000 < width | 17'h4000 < height | 4'd2 <= format | mipCount == 4'd0 | levels < {1'd0, mipCount}; // textureDescriptors.ts:46
   wire invalid_1 = invalid_or_5 | wrapS == 2'd3 | wrapT == 2'd3 | w2[31:12] != 20'd0 | headerWords[127:96] != 32'd0; // textureDescriptors.ts:50
-  wire lod_unit_in_valid = decode_valid; // textureUnit.ts:172
-  wire [14:0] lod_unit_width = dec_width; // textureUnit.ts:172
-  wire [14:0] lod_unit_height = dec_height; // textureUnit.ts:172
-  wire [3:0] lod_unit_mip_count = dec_mip_count; // textureUnit.ts:172
-  wire [12:0] lod_unit_lod_bias = dec_lod_bias; // textureUnit.ts:172
-  wire [11:0] lod_unit_lod_min = dec_lod_min; // textureUnit.ts:172
-  wire [11:0] lod_unit_lod_max = dec_lod_max; // textureUnit.ts:172
-  wire [11:0] lod_unit_lod_clamp = dec_control[31:20]; // textureUnit.ts:172
-  wire [31:0] lod_unit_dsdx = dec_dsdx; // textureUnit.ts:172
-  wire [31:0] lod_unit_dsdy = dec_dsdy; // textureUnit.ts:172
-  wire [31:0] lod_unit_dtdx = dec_dtdx; // textureUnit.ts:172
-  wire [31:0] lod_unit_dtdy = dec_dtdy; // textureUnit.ts:172
+  wire lod_unit_in_valid = decode_valid; // textureUnit.ts:179
+  wire [14:0] lod_unit_width = dec_width; // textureUnit.ts:179
+  wire [14:0] lod_unit_height = dec_height; // textureUnit.ts:179
+  wire [3:0] lod_unit_mip_count = dec_mip_count; // textureUnit.ts:179
+  wire [12:0] lod_unit_lod_bias = dec_lod_bias; // textureUnit.ts:179
+  wire [11:0] lod_unit_lod_min = dec_lod_min; // textureUnit.ts:179
+  wire [11:0] lod_unit_lod_max = dec_lod_max; // textureUnit.ts:179
+  wire [11:0] lod_unit_lod_clamp = dec_control[31:20]; // textureUnit.ts:179
+  wire [31:0] lod_unit_dsdx = dec_dsdx; // textureUnit.ts:179
+  wire [31:0] lod_unit_dsdy = dec_dsdy; // textureUnit.ts:179
+  wire [31:0] lod_unit_dtdx = dec_dtdx; // textureUnit.ts:179
+  wire [31:0] lod_unit_dtdy = dec_dtdy; // textureUnit.ts:179
   wire [12:0] lodBias = w0[28:16]; // textureDescriptors.ts:72
-  wire [7:0] offsetByte = dec_control[19:12]; // textureUnit.ts:186
-  wire trilinear = l_filter_d64 == 2'd2; // textureUnit.ts:204
-  wire [12:0] level_add = {1'd0, lod_unit_lod} + 13'h7f; // textureUnit.ts:205
-  wire [3:0] level = trilinear ? lod_unit_lod[11:8] : level_add[11:8]; // textureUnit.ts:205
-  wire [7:0] fraction = trilinear ? lod_unit_lod[7:0] : 8'd0; // textureUnit.ts:206
+  wire [7:0] offsetByte = dec_control[19:12]; // textureUnit.ts:193
+  wire trilinear = l_filter_d64 == 2'd2; // textureUnit.ts:211
+  wire [12:0] level_add = {1'd0, lod_unit_lod} + 13'h7f; // textureUnit.ts:212
+  wire [3:0] level = trilinear ? lod_unit_lod[11:8] : level_add[11:8]; // textureUnit.ts:212
+  wire [7:0] fraction = trilinear ? lod_unit_lod[7:0] : 8'd0; // textureUnit.ts:213
   wire [14:0] shifted_zext = {11'd0, 4'd0}; // textureDescriptors.ts:77
   wire [14:0] shifted = l_width_d64 >> shifted_zext; // textureDescriptors.ts:77
   wire [14:0] shifted_1 = l_height_d64 >> shifted_zext; // textureDescriptors.ts:77
@@ -1507,9 +1509,9 @@ module TextureUnit_72efe051 (
   wire [14:0] shifted_28 = l_width_d64 >> shifted_zext_14; // textureDescriptors.ts:77
   wire [14:0] shifted_29 = l_height_d64 >> shifted_zext_14; // textureDescriptors.ts:77
   wire [29:0] s1_texels14_mul = {15'd0, shifted_28 == 15'd0 ? 15'd1 : shifted_28} * {15'd0, shifted_29 == 15'd0 ? 15'd1 : shifted_29}; // textureDescriptors.ts:85
-  wire fine_slice_1 = s1_level[2]; // textureUnit.ts:230
-  wire fine_slice_2 = s1_level[1]; // textureUnit.ts:230
-  wire fine_slice_3 = s1_level[0]; // textureUnit.ts:230
+  wire fine_slice_1 = s1_level[2]; // textureUnit.ts:237
+  wire fine_slice_2 = s1_level[1]; // textureUnit.ts:237
+  wire fine_slice_3 = s1_level[0]; // textureUnit.ts:237
   wire [29:0] s2_fine_base_add = 30'd0 + s1_texels0; // textureDescriptors.ts:92
   wire [29:0] s2_fine_base_add_1 = s2_fine_base_add + s1_texels1; // textureDescriptors.ts:92
   wire [29:0] s2_fine_base_add_2 = s2_fine_base_add_1 + s1_texels2; // textureDescriptors.ts:92
@@ -1525,100 +1527,100 @@ module TextureUnit_72efe051 (
   wire [29:0] s2_fine_base_add_12 = s2_fine_base_add_11 + s1_texels12; // textureDescriptors.ts:92
   wire [29:0] s2_fine_base_add_13 = s2_fine_base_add_12 + s1_texels13; // textureDescriptors.ts:92
   wire [29:0] s2_fine_base_add_14 = s2_fine_base_add_13 + s1_texels14; // textureDescriptors.ts:92
-  wire [29:0] fine_mux_2 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : fine_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:230
-  wire [29:0] fine_mux_5 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : fine_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:230
-  wire [29:0] fine_mux_9 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : fine_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:230
-  wire [29:0] fine_mux_12 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : fine_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:230
-  wire [29:0] fine_mux_14 = s1_level[3] ? (fine_slice_1 ? fine_mux_2 : fine_mux_5) : fine_slice_1 ? fine_mux_9 : fine_mux_12; // textureUnit.ts:230
-  wire [3:0] nextLevel = s1_level + 4'd1; // textureUnit.ts:225
-  wire coarse_slice_1 = nextLevel[2]; // textureUnit.ts:231
-  wire coarse_slice_2 = nextLevel[1]; // textureUnit.ts:231
-  wire coarse_slice_3 = nextLevel[0]; // textureUnit.ts:231
-  wire [29:0] coarse_mux_2 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : coarse_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:231
-  wire [29:0] coarse_mux_5 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : coarse_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:231
-  wire [29:0] coarse_mux_9 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : coarse_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:231
-  wire [29:0] coarse_mux_12 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : coarse_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:231
-  wire [29:0] coarse_mux_14 = nextLevel[3] ? (coarse_slice_1 ? coarse_mux_2 : coarse_mux_5) : coarse_slice_1 ? coarse_mux_9 : coarse_mux_12; // textureUnit.ts:231
+  wire [29:0] fine_mux_2 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : fine_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:237
+  wire [29:0] fine_mux_5 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : fine_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:237
+  wire [29:0] fine_mux_9 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : fine_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:237
+  wire [29:0] fine_mux_12 = fine_slice_2 ? (fine_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : fine_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:237
+  wire [29:0] fine_mux_14 = s1_level[3] ? (fine_slice_1 ? fine_mux_2 : fine_mux_5) : fine_slice_1 ? fine_mux_9 : fine_mux_12; // textureUnit.ts:237
+  wire [3:0] nextLevel = s1_level + 4'd1; // textureUnit.ts:232
+  wire coarse_slice_1 = nextLevel[2]; // textureUnit.ts:238
+  wire coarse_slice_2 = nextLevel[1]; // textureUnit.ts:238
+  wire coarse_slice_3 = nextLevel[0]; // textureUnit.ts:238
+  wire [29:0] coarse_mux_2 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : coarse_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:238
+  wire [29:0] coarse_mux_5 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : coarse_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:238
+  wire [29:0] coarse_mux_9 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : coarse_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:238
+  wire [29:0] coarse_mux_12 = coarse_slice_2 ? (coarse_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : coarse_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:238
+  wire [29:0] coarse_mux_14 = nextLevel[3] ? (coarse_slice_1 ? coarse_mux_2 : coarse_mux_5) : coarse_slice_1 ? coarse_mux_9 : coarse_mux_12; // textureUnit.ts:238
   wire [14:0] shifted_zext_15 = {11'd0, s1_level}; // textureDescriptors.ts:77
   wire [14:0] shifted_30 = s1_width >> shifted_zext_15; // textureDescriptors.ts:77
   wire [14:0] shifted_31 = s1_height >> shifted_zext_15; // textureDescriptors.ts:77
   wire [14:0] shifted_zext_16 = {11'd0, nextLevel}; // textureDescriptors.ts:77
   wire [14:0] shifted_32 = s1_width >> shifted_zext_16; // textureDescriptors.ts:77
   wire [14:0] shifted_33 = s1_height >> shifted_zext_16; // textureDescriptors.ts:77
-  wire chainEnd_slice_1 = s1_mip_count[2]; // textureUnit.ts:226
-  wire chainEnd_slice_2 = s1_mip_count[1]; // textureUnit.ts:226
-  wire chainEnd_slice_3 = s1_mip_count[0]; // textureUnit.ts:226
-  wire [29:0] chainEnd_mux_2 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : chainEnd_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:226
-  wire [29:0] chainEnd_mux_5 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : chainEnd_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:226
-  wire [29:0] chainEnd_mux_9 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : chainEnd_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:226
-  wire [29:0] chainEnd_mux_12 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : chainEnd_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:226
-  wire [29:0] chainEnd_mux_14 = s1_mip_count[3] ? (chainEnd_slice_1 ? chainEnd_mux_2 : chainEnd_mux_5) : chainEnd_slice_1 ? chainEnd_mux_9 : chainEnd_mux_12; // textureUnit.ts:226
-  wire [32:0] chainEnd = {1'd0, s1_base} + {3'd0, chainEnd_mux_14}; // textureUnit.ts:226
-  wire outOfMemory = s1_status[0] == 1'd0 & 33'h40000 < chainEnd; // textureUnit.ts:227
-  wire fine_coords_in_valid = s2_valid; // textureUnit.ts:246
-  wire [31:0] fine_coords_s = s2_s; // textureUnit.ts:246
-  wire [31:0] fine_coords_t = s2_t; // textureUnit.ts:246
-  wire [14:0] fine_coords_width = s2_fine_width; // textureUnit.ts:246
-  wire [14:0] fine_coords_height = s2_fine_height; // textureUnit.ts:246
-  wire [3:0] fine_coords_du = s2_offset[3:0]; // textureUnit.ts:246
-  wire [3:0] fine_coords_dv = s2_offset[7:4]; // textureUnit.ts:246
-  wire fine_coords_bilinear = s2_filter != 2'd0; // textureUnit.ts:246
-  wire [1:0] fine_coords_wrap_s = s2_wraps[1:0]; // textureUnit.ts:246
-  wire [1:0] fine_coords_wrap_t = s2_wraps[3:2]; // textureUnit.ts:246
-  wire coarse_coords_in_valid = s2_valid; // textureUnit.ts:246
-  wire [31:0] coarse_coords_s = s2_s; // textureUnit.ts:246
-  wire [31:0] coarse_coords_t = s2_t; // textureUnit.ts:246
-  wire [14:0] coarse_coords_width = s2_coarse_width; // textureUnit.ts:246
-  wire [14:0] coarse_coords_height = s2_coarse_height; // textureUnit.ts:246
-  wire [3:0] coarse_coords_du = s2_offset[3:0]; // textureUnit.ts:246
-  wire [3:0] coarse_coords_dv = s2_offset[7:4]; // textureUnit.ts:246
-  wire coarse_coords_bilinear = s2_filter != 2'd0; // textureUnit.ts:246
-  wire [1:0] coarse_coords_wrap_s = s2_wraps[1:0]; // textureUnit.ts:246
-  wire [1:0] coarse_coords_wrap_t = s2_wraps[3:2]; // textureUnit.ts:246
-  wire address_queue_enq_valid = a_valid; // textureUnit.ts:287
-  wire [197:0] address_queue_enq_bits = a_entry; // textureUnit.ts:287
-  wire address_queue_deq_ready = texel_fetch_in_ready; // textureUnit.ts:287
-  wire ok = c_status_d34 == 3'd0; // textureUnit.ts:282
-  wire twoLevels = c_fraction_d34 != 8'd0; // textureUnit.ts:284
-  wire a_entry_and = ok & twoLevels; // textureUnit.ts:286
-  wire [31:0] a_entry_zext_1 = {17'd0, c_coarse_width_d34}; // textureUnit.ts:274
-  wire [31:0] a_entry_add = c_coarse_base_d34 + {18'd0, coarse_coords_y1} * a_entry_zext_1; // textureUnit.ts:274
-  wire [31:0] a_entry_zext_2 = {18'd0, coarse_coords_x1}; // textureUnit.ts:274
-  wire [31:0] a_entry_add_1 = a_entry_add + a_entry_zext_2; // textureUnit.ts:274
-  wire [31:0] a_entry_zext_3 = {18'd0, coarse_coords_x0}; // textureUnit.ts:274
-  wire [31:0] a_entry_add_2 = a_entry_add + a_entry_zext_3; // textureUnit.ts:274
-  wire [31:0] a_entry_add_3 = c_coarse_base_d34 + {18'd0, coarse_coords_y0} * a_entry_zext_1; // textureUnit.ts:274
-  wire [31:0] a_entry_add_4 = a_entry_add_3 + a_entry_zext_2; // textureUnit.ts:274
-  wire [31:0] a_entry_add_5 = a_entry_add_3 + a_entry_zext_3; // textureUnit.ts:274
-  wire nearest = c_filter_d34 == 2'd0; // textureUnit.ts:283
-  wire needed_and = ok & ~nearest; // textureUnit.ts:286
-  wire [31:0] a_entry_zext_6 = {17'd0, c_fine_width_d34}; // textureUnit.ts:274
-  wire [31:0] a_entry_add_6 = c_fine_base_d34 + {18'd0, fine_coords_y1} * a_entry_zext_6; // textureUnit.ts:274
-  wire [31:0] a_entry_zext_7 = {18'd0, fine_coords_x1}; // textureUnit.ts:274
-  wire [31:0] a_entry_add_7 = a_entry_add_6 + a_entry_zext_7; // textureUnit.ts:274
-  wire [31:0] a_entry_zext_8 = {18'd0, fine_coords_x0}; // textureUnit.ts:274
-  wire [31:0] a_entry_add_8 = a_entry_add_6 + a_entry_zext_8; // textureUnit.ts:274
-  wire [31:0] a_entry_add_9 = c_fine_base_d34 + {18'd0, fine_coords_y0} * a_entry_zext_6; // textureUnit.ts:274
-  wire [31:0] a_entry_add_10 = a_entry_add_9 + a_entry_zext_7; // textureUnit.ts:274
-  wire [31:0] a_entry_add_11 = a_entry_add_9 + a_entry_zext_8; // textureUnit.ts:274
-  wire [197:0] a_entry_concat_8 = {{a_entry_and, a_entry_add_1[17:0]}, {a_entry_and, a_entry_add_2[17:0]}, {a_entry_and, a_entry_add_4[17:0]}, {a_entry_and, a_entry_add_5[17:0]}, {needed_and, a_entry_add_7[17:0]}, {needed_and, a_entry_add_8[17:0]}, {needed_and, a_entry_add_10[17:0]}, {ok, a_entry_add_11[17:0]}, coarse_coords_weight_b, coarse_coords_weight_a, fine_coords_weight_b, fine_coords_weight_a, c_fraction_d34, c_format_d34, c_filter_d34, c_status_d34}; // textureUnit.ts:291
-  wire texel_fetch_in_valid = address_queue_deq_valid; // textureUnit.ts:311
+  wire chainEnd_slice_1 = s1_mip_count[2]; // textureUnit.ts:233
+  wire chainEnd_slice_2 = s1_mip_count[1]; // textureUnit.ts:233
+  wire chainEnd_slice_3 = s1_mip_count[0]; // textureUnit.ts:233
+  wire [29:0] chainEnd_mux_2 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_14 : s2_fine_base_add_13) : chainEnd_slice_3 ? s2_fine_base_add_12 : s2_fine_base_add_11; // textureUnit.ts:233
+  wire [29:0] chainEnd_mux_5 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_10 : s2_fine_base_add_9) : chainEnd_slice_3 ? s2_fine_base_add_8 : s2_fine_base_add_7; // textureUnit.ts:233
+  wire [29:0] chainEnd_mux_9 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_6 : s2_fine_base_add_5) : chainEnd_slice_3 ? s2_fine_base_add_4 : s2_fine_base_add_3; // textureUnit.ts:233
+  wire [29:0] chainEnd_mux_12 = chainEnd_slice_2 ? (chainEnd_slice_3 ? s2_fine_base_add_2 : s2_fine_base_add_1) : chainEnd_slice_3 ? s2_fine_base_add : 30'd0; // textureUnit.ts:233
+  wire [29:0] chainEnd_mux_14 = s1_mip_count[3] ? (chainEnd_slice_1 ? chainEnd_mux_2 : chainEnd_mux_5) : chainEnd_slice_1 ? chainEnd_mux_9 : chainEnd_mux_12; // textureUnit.ts:233
+  wire [32:0] chainEnd = {1'd0, s1_base} + {3'd0, chainEnd_mux_14}; // textureUnit.ts:233
+  wire outOfMemory = s1_status[0] == 1'd0 & 33'h40000 < chainEnd; // textureUnit.ts:234
+  wire fine_coords_in_valid = s2_valid; // textureUnit.ts:253
+  wire [31:0] fine_coords_s = s2_s; // textureUnit.ts:253
+  wire [31:0] fine_coords_t = s2_t; // textureUnit.ts:253
+  wire [14:0] fine_coords_width = s2_fine_width; // textureUnit.ts:253
+  wire [14:0] fine_coords_height = s2_fine_height; // textureUnit.ts:253
+  wire [3:0] fine_coords_du = s2_offset[3:0]; // textureUnit.ts:253
+  wire [3:0] fine_coords_dv = s2_offset[7:4]; // textureUnit.ts:253
+  wire fine_coords_bilinear = s2_filter != 2'd0; // textureUnit.ts:253
+  wire [1:0] fine_coords_wrap_s = s2_wraps[1:0]; // textureUnit.ts:253
+  wire [1:0] fine_coords_wrap_t = s2_wraps[3:2]; // textureUnit.ts:253
+  wire coarse_coords_in_valid = s2_valid; // textureUnit.ts:253
+  wire [31:0] coarse_coords_s = s2_s; // textureUnit.ts:253
+  wire [31:0] coarse_coords_t = s2_t; // textureUnit.ts:253
+  wire [14:0] coarse_coords_width = s2_coarse_width; // textureUnit.ts:253
+  wire [14:0] coarse_coords_height = s2_coarse_height; // textureUnit.ts:253
+  wire [3:0] coarse_coords_du = s2_offset[3:0]; // textureUnit.ts:253
+  wire [3:0] coarse_coords_dv = s2_offset[7:4]; // textureUnit.ts:253
+  wire coarse_coords_bilinear = s2_filter != 2'd0; // textureUnit.ts:253
+  wire [1:0] coarse_coords_wrap_s = s2_wraps[1:0]; // textureUnit.ts:253
+  wire [1:0] coarse_coords_wrap_t = s2_wraps[3:2]; // textureUnit.ts:253
+  wire address_queue_enq_valid = a_valid; // textureUnit.ts:294
+  wire [197:0] address_queue_enq_bits = a_entry; // textureUnit.ts:294
+  wire address_queue_deq_ready = texel_fetch_in_ready; // textureUnit.ts:294
+  wire ok = c_status_d34 == 3'd0; // textureUnit.ts:289
+  wire twoLevels = c_fraction_d34 != 8'd0; // textureUnit.ts:291
+  wire a_entry_and = ok & twoLevels; // textureUnit.ts:293
+  wire [31:0] a_entry_zext_1 = {17'd0, c_coarse_width_d34}; // textureUnit.ts:281
+  wire [31:0] a_entry_add = c_coarse_base_d34 + {18'd0, coarse_coords_y1} * a_entry_zext_1; // textureUnit.ts:281
+  wire [31:0] a_entry_zext_2 = {18'd0, coarse_coords_x1}; // textureUnit.ts:281
+  wire [31:0] a_entry_add_1 = a_entry_add + a_entry_zext_2; // textureUnit.ts:281
+  wire [31:0] a_entry_zext_3 = {18'd0, coarse_coords_x0}; // textureUnit.ts:281
+  wire [31:0] a_entry_add_2 = a_entry_add + a_entry_zext_3; // textureUnit.ts:281
+  wire [31:0] a_entry_add_3 = c_coarse_base_d34 + {18'd0, coarse_coords_y0} * a_entry_zext_1; // textureUnit.ts:281
+  wire [31:0] a_entry_add_4 = a_entry_add_3 + a_entry_zext_2; // textureUnit.ts:281
+  wire [31:0] a_entry_add_5 = a_entry_add_3 + a_entry_zext_3; // textureUnit.ts:281
+  wire nearest = c_filter_d34 == 2'd0; // textureUnit.ts:290
+  wire needed_and = ok & ~nearest; // textureUnit.ts:293
+  wire [31:0] a_entry_zext_6 = {17'd0, c_fine_width_d34}; // textureUnit.ts:281
+  wire [31:0] a_entry_add_6 = c_fine_base_d34 + {18'd0, fine_coords_y1} * a_entry_zext_6; // textureUnit.ts:281
+  wire [31:0] a_entry_zext_7 = {18'd0, fine_coords_x1}; // textureUnit.ts:281
+  wire [31:0] a_entry_add_7 = a_entry_add_6 + a_entry_zext_7; // textureUnit.ts:281
+  wire [31:0] a_entry_zext_8 = {18'd0, fine_coords_x0}; // textureUnit.ts:281
+  wire [31:0] a_entry_add_8 = a_entry_add_6 + a_entry_zext_8; // textureUnit.ts:281
+  wire [31:0] a_entry_add_9 = c_fine_base_d34 + {18'd0, fine_coords_y0} * a_entry_zext_6; // textureUnit.ts:281
+  wire [31:0] a_entry_add_10 = a_entry_add_9 + a_entry_zext_7; // textureUnit.ts:281
+  wire [31:0] a_entry_add_11 = a_entry_add_9 + a_entry_zext_8; // textureUnit.ts:281
+  wire [197:0] a_entry_concat_8 = {{a_entry_and, a_entry_add_1[17:0]}, {a_entry_and, a_entry_add_2[17:0]}, {a_entry_and, a_entry_add_4[17:0]}, {a_entry_and, a_entry_add_5[17:0]}, {needed_and, a_entry_add_7[17:0]}, {needed_and, a_entry_add_8[17:0]}, {needed_and, a_entry_add_10[17:0]}, {ok, a_entry_add_11[17:0]}, coarse_coords_weight_b, coarse_coords_weight_a, fine_coords_weight_b, fine_coords_weight_a, c_fraction_d34, c_format_d34, c_filter_d34, c_status_d34}; // textureUnit.ts:298
+  wire texel_fetch_in_valid = address_queue_deq_valid; // textureUnit.ts:318
   wire [17:0] v = address_queue_deq_bits[63:46]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_0 = v; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_0 = v; // textureUnit.ts:318
   wire [17:0] v_1 = address_queue_deq_bits[82:65]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_1 = v_1; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_1 = v_1; // textureUnit.ts:318
   wire [17:0] v_2 = address_queue_deq_bits[101:84]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_2 = v_2; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_2 = v_2; // textureUnit.ts:318
   wire [17:0] v_3 = address_queue_deq_bits[120:103]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_3 = v_3; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_3 = v_3; // textureUnit.ts:318
   wire [17:0] v_4 = address_queue_deq_bits[139:122]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_4 = v_4; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_4 = v_4; // textureUnit.ts:318
   wire [17:0] v_5 = address_queue_deq_bits[158:141]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_5 = v_5; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_5 = v_5; // textureUnit.ts:318
   wire [17:0] v_6 = address_queue_deq_bits[177:160]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_6 = v_6; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_6 = v_6; // textureUnit.ts:318
   wire [17:0] v_7 = address_queue_deq_bits[196:179]; // paramChecks.ts:13
-  wire [17:0] texel_fetch_in_addr_7 = v_7; // textureUnit.ts:311
+  wire [17:0] texel_fetch_in_addr_7 = v_7; // textureUnit.ts:318
   wire v_8 = address_queue_deq_bits[197]; // paramChecks.ts:13
   wire v_9 = address_queue_deq_bits[178]; // paramChecks.ts:13
   wire v_10 = address_queue_deq_bits[159]; // paramChecks.ts:13
@@ -1627,36 +1629,37 @@ module TextureUnit_72efe051 (
   wire v_13 = address_queue_deq_bits[102]; // paramChecks.ts:13
   wire v_14 = address_queue_deq_bits[83]; // paramChecks.ts:13
   wire v_15 = address_queue_deq_bits[64]; // paramChecks.ts:13
-  wire [7:0] texel_fetch_in_needed = {v_8, v_9, v_10, v_11, v_12, v_13, v_14, v_15}; // textureUnit.ts:311
+  wire [7:0] texel_fetch_in_needed = {v_8, v_9, v_10, v_11, v_12, v_13, v_14, v_15}; // textureUnit.ts:318
   wire [45:0] v_16 = address_queue_deq_bits[45:0]; // paramChecks.ts:13
-  wire [45:0] texel_fetch_in_pass = v_16; // textureUnit.ts:311
-  wire texel_fetch_out_ready = back_in_flight < 6'd45; // textureUnit.ts:311
-  wire texel_fetch_fill_valid = mem_resp_valid & forTexels; // textureUnit.ts:311
-  wire [127:0] texel_fetch_fill_data = mem_resp_data; // textureUnit.ts:311
-  wire answer_queue_deq_ready = resp_ready; // textureUnit.ts:390
-  wire back_in_flight_sel_and = answer_queue_deq_valid & answer_queue_deq_ready; // textureUnit.ts:398
-  wire fill_owners_enq_valid = texel_fetch_mem_req_valid | descStart; // textureUnit.ts:334
-  wire fill_owners_enq_bits = texel_fetch_mem_req_valid; // textureUnit.ts:334
-  wire fill_owners_deq_ready = mem_resp_valid; // textureUnit.ts:334
-  wire fine_blend_in_valid = texel_fetch_out_valid; // textureUnit.ts:360
-  wire [31:0] fine_blend_t00 = texel_fetch_out_words_0; // textureUnit.ts:360
-  wire [31:0] fine_blend_t10 = texel_fetch_out_words_1; // textureUnit.ts:360
-  wire [31:0] fine_blend_t01 = texel_fetch_out_words_2; // textureUnit.ts:360
-  wire [31:0] fine_blend_t11 = texel_fetch_out_words_3; // textureUnit.ts:360
-  wire hFormat = texel_fetch_out_pass[5]; // textureUnit.ts:327
-  wire fine_blend_format = hFormat; // textureUnit.ts:360
-  wire [7:0] fine_blend_weight_a = texel_fetch_out_pass[21:14]; // textureUnit.ts:360
-  wire [7:0] fine_blend_weight_b = texel_fetch_out_pass[29:22]; // textureUnit.ts:360
-  wire coarse_blend_in_valid = texel_fetch_out_valid; // textureUnit.ts:360
-  wire [31:0] coarse_blend_t00 = texel_fetch_out_words_4; // textureUnit.ts:360
-  wire [31:0] coarse_blend_t10 = texel_fetch_out_words_5; // textureUnit.ts:360
-  wire [31:0] coarse_blend_t01 = texel_fetch_out_words_6; // textureUnit.ts:360
-  wire [31:0] coarse_blend_t11 = texel_fetch_out_words_7; // textureUnit.ts:360
-  wire coarse_blend_format = hFormat; // textureUnit.ts:360
-  wire [7:0] coarse_blend_weight_a = texel_fetch_out_pass[37:30]; // textureUnit.ts:360
-  wire [7:0] coarse_blend_weight_b = texel_fetch_out_pass[45:38]; // textureUnit.ts:360
-  wire [1:0] hFilter = texel_fetch_out_pass[4:3]; // textureUnit.ts:326
-  wire level_blend_in_valid = fine_blend_out_valid; // textureUnit.ts:377
+  wire [45:0] texel_fetch_in_pass = v_16; // textureUnit.ts:318
+  wire texel_fetch_out_ready = back_in_flight < 6'd45; // textureUnit.ts:318
+  wire texel_fetch_fill_valid = mem_resp_valid & forTexels; // textureUnit.ts:318
+  wire [127:0] texel_fetch_fill_data = mem_resp_data; // textureUnit.ts:318
+  wire texel_fetch_flush = flush; // textureUnit.ts:318
+  wire answer_queue_deq_ready = resp_ready; // textureUnit.ts:398
+  wire back_in_flight_sel_and = answer_queue_deq_valid & answer_queue_deq_ready; // textureUnit.ts:406
+  wire fill_owners_enq_valid = texel_fetch_mem_req_valid | descStart; // textureUnit.ts:342
+  wire fill_owners_enq_bits = texel_fetch_mem_req_valid; // textureUnit.ts:342
+  wire fill_owners_deq_ready = mem_resp_valid; // textureUnit.ts:342
+  wire fine_blend_in_valid = texel_fetch_out_valid; // textureUnit.ts:368
+  wire [31:0] fine_blend_t00 = texel_fetch_out_words_0; // textureUnit.ts:368
+  wire [31:0] fine_blend_t10 = texel_fetch_out_words_1; // textureUnit.ts:368
+  wire [31:0] fine_blend_t01 = texel_fetch_out_words_2; // textureUnit.ts:368
+  wire [31:0] fine_blend_t11 = texel_fetch_out_words_3; // textureUnit.ts:368
+  wire hFormat = texel_fetch_out_pass[5]; // textureUnit.ts:335
+  wire fine_blend_format = hFormat; // textureUnit.ts:368
+  wire [7:0] fine_blend_weight_a = texel_fetch_out_pass[21:14]; // textureUnit.ts:368
+  wire [7:0] fine_blend_weight_b = texel_fetch_out_pass[29:22]; // textureUnit.ts:368
+  wire coarse_blend_in_valid = texel_fetch_out_valid; // textureUnit.ts:368
+  wire [31:0] coarse_blend_t00 = texel_fetch_out_words_4; // textureUnit.ts:368
+  wire [31:0] coarse_blend_t10 = texel_fetch_out_words_5; // textureUnit.ts:368
+  wire [31:0] coarse_blend_t01 = texel_fetch_out_words_6; // textureUnit.ts:368
+  wire [31:0] coarse_blend_t11 = texel_fetch_out_words_7; // textureUnit.ts:368
+  wire coarse_blend_format = hFormat; // textureUnit.ts:368
+  wire [7:0] coarse_blend_weight_a = texel_fetch_out_pass[37:30]; // textureUnit.ts:368
+  wire [7:0] coarse_blend_weight_b = texel_fetch_out_pass[45:38]; // textureUnit.ts:368
+  wire [1:0] hFilter = texel_fetch_out_pass[4:3]; // textureUnit.ts:334
+  wire level_blend_in_valid = fine_blend_out_valid; // textureUnit.ts:385
   wire level_blend_fine_eq = b_format_d24 == 1'd1; // bilinearBlend.ts:47
   wire [7:0] level_blend_fine_slice = b_t00_d24[31:24]; // bilinearBlend.ts:47
   wire level_blend_fine_slice_2 = level_blend_fine_slice[6]; // bilinearBlend.ts:47
@@ -2200,18 +2203,18 @@ module TextureUnit_72efe051 (
   wire [31:0] level_blend_fine_mux_1021 = level_blend_fine_slice_29 ? level_blend_fine_mux_957 : level_blend_fine_mux_1020; // bilinearBlend.ts:47
   wire [31:0] level_blend_fine_mux_1022 = level_blend_fine_slice_27[7] ? level_blend_fine_mux_894 : level_blend_fine_mux_1021; // bilinearBlend.ts:47
   wire [31:0] level_blend_fine_mux_1023 = level_blend_fine_eq ? (isNaN ? 32'h7fc00000 : b_t00_d24) : level_blend_fine_mux_1022; // bilinearBlend.ts:47
-  wire [127:0] nearestColour = {level_blend_fine_eq ? 32'h3f800000 : level_blend_fine_mux_254, level_blend_fine_eq ? 32'd0 : level_blend_fine_mux_510, level_blend_fine_eq ? 32'd0 : level_blend_fine_mux_766, level_blend_fine_mux_1023}; // textureUnit.ts:376
-  wire [127:0] level_blend_fine = b_nearest_d24 ? nearestColour : fine_blend_rgba; // textureUnit.ts:377
-  wire [127:0] level_blend_coarse = coarse_blend_rgba; // textureUnit.ts:377
-  wire [7:0] level_blend_fraction = b_fraction_d24; // textureUnit.ts:377
-  wire [7:0] hFraction = texel_fetch_out_pass[13:6]; // textureUnit.ts:328
-  wire [2:0] hStatus = texel_fetch_out_pass[2:0]; // textureUnit.ts:325
-  wire answer_queue_enq_valid = answer_valid_d37; // textureUnit.ts:390
-  wire [138:0] answer_queue_enq_bits = answer; // textureUnit.ts:390
-  wire [3:0] mask = o_side_d36[131:128]; // textureUnit.ts:386
-  wire [127:0] colour = o_status_d36 == 3'd0 ? level_blend_rgba : 128'd0; // textureUnit.ts:387
-  wire [127:0] dest = o_side_d36[127:0]; // textureUnit.ts:385
-  wire [138:0] answer_concat = {o_side_d36[139:132], o_status_d36, mask[3] ? colour[127:96] : dest[127:96], mask[2] ? colour[95:64] : dest[95:64], mask[1] ? colour[63:32] : dest[63:32], mask[0] ? colour[31:0] : dest[31:0]}; // textureUnit.ts:392
+  wire [127:0] nearestColour = {level_blend_fine_eq ? 32'h3f800000 : level_blend_fine_mux_254, level_blend_fine_eq ? 32'd0 : level_blend_fine_mux_510, level_blend_fine_eq ? 32'd0 : level_blend_fine_mux_766, level_blend_fine_mux_1023}; // textureUnit.ts:384
+  wire [127:0] level_blend_fine = b_nearest_d24 ? nearestColour : fine_blend_rgba; // textureUnit.ts:385
+  wire [127:0] level_blend_coarse = coarse_blend_rgba; // textureUnit.ts:385
+  wire [7:0] level_blend_fraction = b_fraction_d24; // textureUnit.ts:385
+  wire [7:0] hFraction = texel_fetch_out_pass[13:6]; // textureUnit.ts:336
+  wire [2:0] hStatus = texel_fetch_out_pass[2:0]; // textureUnit.ts:333
+  wire answer_queue_enq_valid = answer_valid_d37; // textureUnit.ts:398
+  wire [138:0] answer_queue_enq_bits = answer; // textureUnit.ts:398
+  wire [3:0] mask = o_side_d36[131:128]; // textureUnit.ts:394
+  wire [127:0] colour = o_status_d36 == 3'd0 ? level_blend_rgba : 128'd0; // textureUnit.ts:395
+  wire [127:0] dest = o_side_d36[127:0]; // textureUnit.ts:393
+  wire [138:0] answer_concat = {o_side_d36[139:132], o_status_d36, mask[3] ? colour[127:96] : dest[127:96], mask[2] ? colour[95:64] : dest[95:64], mask[1] ? colour[63:32] : dest[63:32], mask[0] ? colour[31:0] : dest[31:0]}; // textureUnit.ts:400
 
 `ifndef SYNTHESIS
   initial begin
@@ -3484,1341 +3487,1341 @@ module TextureUnit_72efe051 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      d_valid <= 1'd0; // textureUnit.ts:106
-      have_header <= 1'd0; // textureUnit.ts:118
-      have_sampler <= 1'd0; // textureUnit.ts:119
-      inflight <= 11'd0; // textureUnit.ts:130
-      decode_valid <= 1'd0; // textureUnit.ts:155
-      s1_valid <= 1'd0; // textureUnit.ts:208
-      s2_valid <= 1'd0; // textureUnit.ts:229
-      a_valid <= 1'd0; // textureUnit.ts:288
-      back_in_flight <= 6'd0; // textureUnit.ts:319
-      descriptor_pending <= 1'd0; // textureUnit.ts:332
-      answer_valid_d1 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d2 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d3 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d4 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d5 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d6 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d7 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d8 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d9 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d10 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d11 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d12 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d13 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d14 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d15 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d16 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d17 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d18 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d19 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d20 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d21 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d22 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d23 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d24 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d25 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d26 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d27 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d28 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d29 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d30 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d31 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d32 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d33 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d34 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d35 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d36 <= 1'd0; // textureUnit.ts:391
-      answer_valid_d37 <= 1'd0; // textureUnit.ts:391
-      issued_count <= 32'd0; // textureUnit.ts:103
-      descriptor_fill_count <= 32'd0; // textureUnit.ts:103
-      descriptor_stall_count <= 32'd0; // textureUnit.ts:103
+      d_valid <= 1'd0; // textureUnit.ts:112
+      have_header <= 1'd0; // textureUnit.ts:125
+      have_sampler <= 1'd0; // textureUnit.ts:126
+      inflight <= 11'd0; // textureUnit.ts:137
+      decode_valid <= 1'd0; // textureUnit.ts:162
+      s1_valid <= 1'd0; // textureUnit.ts:215
+      s2_valid <= 1'd0; // textureUnit.ts:236
+      a_valid <= 1'd0; // textureUnit.ts:295
+      back_in_flight <= 6'd0; // textureUnit.ts:327
+      descriptor_pending <= 1'd0; // textureUnit.ts:340
+      answer_valid_d1 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d2 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d3 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d4 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d5 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d6 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d7 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d8 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d9 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d10 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d11 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d12 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d13 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d14 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d15 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d16 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d17 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d18 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d19 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d20 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d21 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d22 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d23 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d24 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d25 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d26 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d27 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d28 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d29 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d30 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d31 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d32 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d33 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d34 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d35 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d36 <= 1'd0; // textureUnit.ts:399
+      answer_valid_d37 <= 1'd0; // textureUnit.ts:399
+      issued_count <= 32'd0; // textureUnit.ts:109
+      descriptor_fill_count <= 32'd0; // textureUnit.ts:109
+      descriptor_stall_count <= 32'd0; // textureUnit.ts:109
     end else begin
-      if (d) d_valid <= 1'd1; // textureUnit.ts:134
-      else if (launch) d_valid <= 1'd0; // textureUnit.ts:134
-      if (have_header_sel_or) begin // textureUnit.ts:135
-        have_header <= 1'd0; // textureUnit.ts:136
-        have_sampler <= 1'd0; // textureUnit.ts:137
-      end else begin // textureUnit.ts:135
-        if (descriptor_cache_hit_0) have_header <= 1'd1; // textureUnit.ts:140
-        if (descriptor_cache_hit_1) have_sampler <= 1'd1; // textureUnit.ts:144
+      if (d) d_valid <= 1'd1; // textureUnit.ts:141
+      else if (launch) d_valid <= 1'd0; // textureUnit.ts:141
+      if (have_header_sel_or) begin // textureUnit.ts:142
+        have_header <= 1'd0; // textureUnit.ts:143
+        have_sampler <= 1'd0; // textureUnit.ts:144
+      end else begin // textureUnit.ts:142
+        if (descriptor_cache_hit_0) have_header <= 1'd1; // textureUnit.ts:147
+        if (descriptor_cache_hit_1) have_sampler <= 1'd1; // textureUnit.ts:151
       end
-      if (launch & inflight_sel_not) inflight <= inflight + 11'd1; // textureUnit.ts:323
-      else if (texel_fetch_out_valid & ~launch) inflight <= inflight - 11'd1; // textureUnit.ts:323
-      decode_valid <= launch; // textureUnit.ts:155
-      s1_valid <= lod_unit_out_valid; // textureUnit.ts:208
-      s2_valid <= s1_valid; // textureUnit.ts:229
-      a_valid <= fine_coords_out_valid; // textureUnit.ts:288
-      answer_valid_d1 <= texel_fetch_out_valid; // textureUnit.ts:391
-      answer_valid_d2 <= answer_valid_d1; // textureUnit.ts:391
-      answer_valid_d3 <= answer_valid_d2; // textureUnit.ts:391
-      answer_valid_d4 <= answer_valid_d3; // textureUnit.ts:391
-      answer_valid_d5 <= answer_valid_d4; // textureUnit.ts:391
-      answer_valid_d6 <= answer_valid_d5; // textureUnit.ts:391
-      answer_valid_d7 <= answer_valid_d6; // textureUnit.ts:391
-      answer_valid_d8 <= answer_valid_d7; // textureUnit.ts:391
-      answer_valid_d9 <= answer_valid_d8; // textureUnit.ts:391
-      answer_valid_d10 <= answer_valid_d9; // textureUnit.ts:391
-      answer_valid_d11 <= answer_valid_d10; // textureUnit.ts:391
-      answer_valid_d12 <= answer_valid_d11; // textureUnit.ts:391
-      answer_valid_d13 <= answer_valid_d12; // textureUnit.ts:391
-      answer_valid_d14 <= answer_valid_d13; // textureUnit.ts:391
-      answer_valid_d15 <= answer_valid_d14; // textureUnit.ts:391
-      answer_valid_d16 <= answer_valid_d15; // textureUnit.ts:391
-      answer_valid_d17 <= answer_valid_d16; // textureUnit.ts:391
-      answer_valid_d18 <= answer_valid_d17; // textureUnit.ts:391
-      answer_valid_d19 <= answer_valid_d18; // textureUnit.ts:391
-      answer_valid_d20 <= answer_valid_d19; // textureUnit.ts:391
-      answer_valid_d21 <= answer_valid_d20; // textureUnit.ts:391
-      answer_valid_d22 <= answer_valid_d21; // textureUnit.ts:391
-      answer_valid_d23 <= answer_valid_d22; // textureUnit.ts:391
-      answer_valid_d24 <= answer_valid_d23; // textureUnit.ts:391
-      answer_valid_d25 <= answer_valid_d24; // textureUnit.ts:391
-      answer_valid_d26 <= answer_valid_d25; // textureUnit.ts:391
-      answer_valid_d27 <= answer_valid_d26; // textureUnit.ts:391
-      answer_valid_d28 <= answer_valid_d27; // textureUnit.ts:391
-      answer_valid_d29 <= answer_valid_d28; // textureUnit.ts:391
-      answer_valid_d30 <= answer_valid_d29; // textureUnit.ts:391
-      answer_valid_d31 <= answer_valid_d30; // textureUnit.ts:391
-      answer_valid_d32 <= answer_valid_d31; // textureUnit.ts:391
-      answer_valid_d33 <= answer_valid_d32; // textureUnit.ts:391
-      answer_valid_d34 <= answer_valid_d33; // textureUnit.ts:391
-      answer_valid_d35 <= answer_valid_d34; // textureUnit.ts:391
-      answer_valid_d36 <= answer_valid_d35; // textureUnit.ts:391
-      answer_valid_d37 <= answer_valid_d36; // textureUnit.ts:391
-      if (texel_fetch_out_valid & ~back_in_flight_sel_and) back_in_flight <= back_in_flight + 6'd1; // textureUnit.ts:398
-      else if (back_in_flight_sel_and & inflight_sel_not) back_in_flight <= back_in_flight - 6'd1; // textureUnit.ts:398
-      if (descStart) descriptor_pending <= 1'd1; // textureUnit.ts:346
-      else if (descriptor_cache_fill_valid) descriptor_pending <= 1'd0; // textureUnit.ts:348
-      if (texel_fetch_out_valid) issued_count <= issued_count + 32'd1; // textureUnit.ts:404
-      if (descriptor_cache_fill_valid) descriptor_fill_count <= descriptor_fill_count + 32'd1; // textureUnit.ts:405
-      if (descMissing) descriptor_stall_count <= descriptor_stall_count + 32'd1; // textureUnit.ts:406
+      if (launch & inflight_sel_not) inflight <= inflight + 11'd1; // textureUnit.ts:331
+      else if (texel_fetch_out_valid & ~launch) inflight <= inflight - 11'd1; // textureUnit.ts:331
+      decode_valid <= launch; // textureUnit.ts:162
+      s1_valid <= lod_unit_out_valid; // textureUnit.ts:215
+      s2_valid <= s1_valid; // textureUnit.ts:236
+      a_valid <= fine_coords_out_valid; // textureUnit.ts:295
+      answer_valid_d1 <= texel_fetch_out_valid; // textureUnit.ts:399
+      answer_valid_d2 <= answer_valid_d1; // textureUnit.ts:399
+      answer_valid_d3 <= answer_valid_d2; // textureUnit.ts:399
+      answer_valid_d4 <= answer_valid_d3; // textureUnit.ts:399
+      answer_valid_d5 <= answer_valid_d4; // textureUnit.ts:399
+      answer_valid_d6 <= answer_valid_d5; // textureUnit.ts:399
+      answer_valid_d7 <= answer_valid_d6; // textureUnit.ts:399
+      answer_valid_d8 <= answer_valid_d7; // textureUnit.ts:399
+      answer_valid_d9 <= answer_valid_d8; // textureUnit.ts:399
+      answer_valid_d10 <= answer_valid_d9; // textureUnit.ts:399
+      answer_valid_d11 <= answer_valid_d10; // textureUnit.ts:399
+      answer_valid_d12 <= answer_valid_d11; // textureUnit.ts:399
+      answer_valid_d13 <= answer_valid_d12; // textureUnit.ts:399
+      answer_valid_d14 <= answer_valid_d13; // textureUnit.ts:399
+      answer_valid_d15 <= answer_valid_d14; // textureUnit.ts:399
+      answer_valid_d16 <= answer_valid_d15; // textureUnit.ts:399
+      answer_valid_d17 <= answer_valid_d16; // textureUnit.ts:399
+      answer_valid_d18 <= answer_valid_d17; // textureUnit.ts:399
+      answer_valid_d19 <= answer_valid_d18; // textureUnit.ts:399
+      answer_valid_d20 <= answer_valid_d19; // textureUnit.ts:399
+      answer_valid_d21 <= answer_valid_d20; // textureUnit.ts:399
+      answer_valid_d22 <= answer_valid_d21; // textureUnit.ts:399
+      answer_valid_d23 <= answer_valid_d22; // textureUnit.ts:399
+      answer_valid_d24 <= answer_valid_d23; // textureUnit.ts:399
+      answer_valid_d25 <= answer_valid_d24; // textureUnit.ts:399
+      answer_valid_d26 <= answer_valid_d25; // textureUnit.ts:399
+      answer_valid_d27 <= answer_valid_d26; // textureUnit.ts:399
+      answer_valid_d28 <= answer_valid_d27; // textureUnit.ts:399
+      answer_valid_d29 <= answer_valid_d28; // textureUnit.ts:399
+      answer_valid_d30 <= answer_valid_d29; // textureUnit.ts:399
+      answer_valid_d31 <= answer_valid_d30; // textureUnit.ts:399
+      answer_valid_d32 <= answer_valid_d31; // textureUnit.ts:399
+      answer_valid_d33 <= answer_valid_d32; // textureUnit.ts:399
+      answer_valid_d34 <= answer_valid_d33; // textureUnit.ts:399
+      answer_valid_d35 <= answer_valid_d34; // textureUnit.ts:399
+      answer_valid_d36 <= answer_valid_d35; // textureUnit.ts:399
+      answer_valid_d37 <= answer_valid_d36; // textureUnit.ts:399
+      if (texel_fetch_out_valid & ~back_in_flight_sel_and) back_in_flight <= back_in_flight + 6'd1; // textureUnit.ts:406
+      else if (back_in_flight_sel_and & inflight_sel_not) back_in_flight <= back_in_flight - 6'd1; // textureUnit.ts:406
+      if (descStart) descriptor_pending <= 1'd1; // textureUnit.ts:354
+      else if (descriptor_cache_fill_valid) descriptor_pending <= 1'd0; // textureUnit.ts:356
+      if (texel_fetch_out_valid) issued_count <= issued_count + 32'd1; // textureUnit.ts:412
+      if (descriptor_cache_fill_valid) descriptor_fill_count <= descriptor_fill_count + 32'd1; // textureUnit.ts:413
+      if (descMissing) descriptor_stall_count <= descriptor_stall_count + 32'd1; // textureUnit.ts:414
     end
   end
 
   always_ff @(posedge clk) begin
     if (d) begin
-      d_coords <= req_bits_coords; // textureUnit.ts:107
-      d_derivatives <= req_bits_derivatives; // textureUnit.ts:107
-      d_mask <= req_bits_mask; // textureUnit.ts:107
-      d_dest <= req_bits_dest; // textureUnit.ts:107
-      d_tag <= req_bits_tag; // textureUnit.ts:107
+      d_coords <= req_bits_coords; // textureUnit.ts:113
+      d_derivatives <= req_bits_derivatives; // textureUnit.ts:113
+      d_mask <= req_bits_mask; // textureUnit.ts:113
+      d_dest <= req_bits_dest; // textureUnit.ts:113
+      d_tag <= req_bits_tag; // textureUnit.ts:113
     end
-    if (!have_header_sel_or) begin // textureUnit.ts:135
-      if (descriptor_cache_hit_0) held_header <= descriptor_cache_data_0; // textureUnit.ts:141
-      if (descriptor_cache_hit_1) held_sampler <= descriptor_cache_data_1; // textureUnit.ts:145
+    if (!have_header_sel_or) begin // textureUnit.ts:142
+      if (descriptor_cache_hit_0) held_header <= descriptor_cache_data_0; // textureUnit.ts:148
+      if (descriptor_cache_hit_1) held_sampler <= descriptor_cache_data_1; // textureUnit.ts:152
     end
-    dec_base <= base; // textureUnit.ts:158
-    dec_width <= width_1; // textureUnit.ts:158
-    dec_height <= height_1; // textureUnit.ts:158
-    dec_format <= format_1; // textureUnit.ts:158
-    dec_mip_count <= mipCount; // textureUnit.ts:158
-    dec_wraps <= {wrapT, wrapS}; // textureUnit.ts:158
-    dec_filter <= filter; // textureUnit.ts:158
-    dec_status <= {1'd0, invalid, invalid_1}; // textureUnit.ts:158
-    dec_s <= d_coords[31:0]; // textureUnit.ts:158
-    dec_t <= d_coords[63:32]; // textureUnit.ts:158
-    dec_control <= d_coords[127:96]; // textureUnit.ts:158
-    dec_lod_bias <= lodBias; // textureUnit.ts:158
-    dec_lod_min <= lodMin; // textureUnit.ts:158
-    dec_lod_max <= lodMax; // textureUnit.ts:158
-    dec_dsdx <= d_derivatives[31:0]; // textureUnit.ts:158
-    dec_dsdy <= d_derivatives[63:32]; // textureUnit.ts:158
-    dec_dtdx <= d_derivatives[95:64]; // textureUnit.ts:158
-    dec_dtdy <= d_derivatives[127:96]; // textureUnit.ts:158
-    l_base_d1 <= dec_base; // textureUnit.ts:189
-    l_base_d2 <= l_base_d1; // textureUnit.ts:189
-    l_base_d3 <= l_base_d2; // textureUnit.ts:189
-    l_base_d4 <= l_base_d3; // textureUnit.ts:189
-    l_base_d5 <= l_base_d4; // textureUnit.ts:189
-    l_base_d6 <= l_base_d5; // textureUnit.ts:189
-    l_base_d7 <= l_base_d6; // textureUnit.ts:189
-    l_base_d8 <= l_base_d7; // textureUnit.ts:189
-    l_base_d9 <= l_base_d8; // textureUnit.ts:189
-    l_base_d10 <= l_base_d9; // textureUnit.ts:189
-    l_base_d11 <= l_base_d10; // textureUnit.ts:189
-    l_base_d12 <= l_base_d11; // textureUnit.ts:189
-    l_base_d13 <= l_base_d12; // textureUnit.ts:189
-    l_base_d14 <= l_base_d13; // textureUnit.ts:189
-    l_base_d15 <= l_base_d14; // textureUnit.ts:189
-    l_base_d16 <= l_base_d15; // textureUnit.ts:189
-    l_base_d17 <= l_base_d16; // textureUnit.ts:189
-    l_base_d18 <= l_base_d17; // textureUnit.ts:189
-    l_base_d19 <= l_base_d18; // textureUnit.ts:189
-    l_base_d20 <= l_base_d19; // textureUnit.ts:189
-    l_base_d21 <= l_base_d20; // textureUnit.ts:189
-    l_base_d22 <= l_base_d21; // textureUnit.ts:189
-    l_base_d23 <= l_base_d22; // textureUnit.ts:189
-    l_base_d24 <= l_base_d23; // textureUnit.ts:189
-    l_base_d25 <= l_base_d24; // textureUnit.ts:189
-    l_base_d26 <= l_base_d25; // textureUnit.ts:189
-    l_base_d27 <= l_base_d26; // textureUnit.ts:189
-    l_base_d28 <= l_base_d27; // textureUnit.ts:189
-    l_base_d29 <= l_base_d28; // textureUnit.ts:189
-    l_base_d30 <= l_base_d29; // textureUnit.ts:189
-    l_base_d31 <= l_base_d30; // textureUnit.ts:189
-    l_base_d32 <= l_base_d31; // textureUnit.ts:189
-    l_base_d33 <= l_base_d32; // textureUnit.ts:189
-    l_base_d34 <= l_base_d33; // textureUnit.ts:189
-    l_base_d35 <= l_base_d34; // textureUnit.ts:189
-    l_base_d36 <= l_base_d35; // textureUnit.ts:189
-    l_base_d37 <= l_base_d36; // textureUnit.ts:189
-    l_base_d38 <= l_base_d37; // textureUnit.ts:189
-    l_base_d39 <= l_base_d38; // textureUnit.ts:189
-    l_base_d40 <= l_base_d39; // textureUnit.ts:189
-    l_base_d41 <= l_base_d40; // textureUnit.ts:189
-    l_base_d42 <= l_base_d41; // textureUnit.ts:189
-    l_base_d43 <= l_base_d42; // textureUnit.ts:189
-    l_base_d44 <= l_base_d43; // textureUnit.ts:189
-    l_base_d45 <= l_base_d44; // textureUnit.ts:189
-    l_base_d46 <= l_base_d45; // textureUnit.ts:189
-    l_base_d47 <= l_base_d46; // textureUnit.ts:189
-    l_base_d48 <= l_base_d47; // textureUnit.ts:189
-    l_base_d49 <= l_base_d48; // textureUnit.ts:189
-    l_base_d50 <= l_base_d49; // textureUnit.ts:189
-    l_base_d51 <= l_base_d50; // textureUnit.ts:189
-    l_base_d52 <= l_base_d51; // textureUnit.ts:189
-    l_base_d53 <= l_base_d52; // textureUnit.ts:189
-    l_base_d54 <= l_base_d53; // textureUnit.ts:189
-    l_base_d55 <= l_base_d54; // textureUnit.ts:189
-    l_base_d56 <= l_base_d55; // textureUnit.ts:189
-    l_base_d57 <= l_base_d56; // textureUnit.ts:189
-    l_base_d58 <= l_base_d57; // textureUnit.ts:189
-    l_base_d59 <= l_base_d58; // textureUnit.ts:189
-    l_base_d60 <= l_base_d59; // textureUnit.ts:189
-    l_base_d61 <= l_base_d60; // textureUnit.ts:189
-    l_base_d62 <= l_base_d61; // textureUnit.ts:189
-    l_base_d63 <= l_base_d62; // textureUnit.ts:189
-    l_base_d64 <= l_base_d63; // textureUnit.ts:189
-    l_width_d1 <= dec_width; // textureUnit.ts:190
-    l_width_d2 <= l_width_d1; // textureUnit.ts:190
-    l_width_d3 <= l_width_d2; // textureUnit.ts:190
-    l_width_d4 <= l_width_d3; // textureUnit.ts:190
-    l_width_d5 <= l_width_d4; // textureUnit.ts:190
-    l_width_d6 <= l_width_d5; // textureUnit.ts:190
-    l_width_d7 <= l_width_d6; // textureUnit.ts:190
-    l_width_d8 <= l_width_d7; // textureUnit.ts:190
-    l_width_d9 <= l_width_d8; // textureUnit.ts:190
-    l_width_d10 <= l_width_d9; // textureUnit.ts:190
-    l_width_d11 <= l_width_d10; // textureUnit.ts:190
-    l_width_d12 <= l_width_d11; // textureUnit.ts:190
-    l_width_d13 <= l_width_d12; // textureUnit.ts:190
-    l_width_d14 <= l_width_d13; // textureUnit.ts:190
-    l_width_d15 <= l_width_d14; // textureUnit.ts:190
-    l_width_d16 <= l_width_d15; // textureUnit.ts:190
-    l_width_d17 <= l_width_d16; // textureUnit.ts:190
-    l_width_d18 <= l_width_d17; // textureUnit.ts:190
-    l_width_d19 <= l_width_d18; // textureUnit.ts:190
-    l_width_d20 <= l_width_d19; // textureUnit.ts:190
-    l_width_d21 <= l_width_d20; // textureUnit.ts:190
-    l_width_d22 <= l_width_d21; // textureUnit.ts:190
-    l_width_d23 <= l_width_d22; // textureUnit.ts:190
-    l_width_d24 <= l_width_d23; // textureUnit.ts:190
-    l_width_d25 <= l_width_d24; // textureUnit.ts:190
-    l_width_d26 <= l_width_d25; // textureUnit.ts:190
-    l_width_d27 <= l_width_d26; // textureUnit.ts:190
-    l_width_d28 <= l_width_d27; // textureUnit.ts:190
-    l_width_d29 <= l_width_d28; // textureUnit.ts:190
-    l_width_d30 <= l_width_d29; // textureUnit.ts:190
-    l_width_d31 <= l_width_d30; // textureUnit.ts:190
-    l_width_d32 <= l_width_d31; // textureUnit.ts:190
-    l_width_d33 <= l_width_d32; // textureUnit.ts:190
-    l_width_d34 <= l_width_d33; // textureUnit.ts:190
-    l_width_d35 <= l_width_d34; // textureUnit.ts:190
-    l_width_d36 <= l_width_d35; // textureUnit.ts:190
-    l_width_d37 <= l_width_d36; // textureUnit.ts:190
-    l_width_d38 <= l_width_d37; // textureUnit.ts:190
-    l_width_d39 <= l_width_d38; // textureUnit.ts:190
-    l_width_d40 <= l_width_d39; // textureUnit.ts:190
-    l_width_d41 <= l_width_d40; // textureUnit.ts:190
-    l_width_d42 <= l_width_d41; // textureUnit.ts:190
-    l_width_d43 <= l_width_d42; // textureUnit.ts:190
-    l_width_d44 <= l_width_d43; // textureUnit.ts:190
-    l_width_d45 <= l_width_d44; // textureUnit.ts:190
-    l_width_d46 <= l_width_d45; // textureUnit.ts:190
-    l_width_d47 <= l_width_d46; // textureUnit.ts:190
-    l_width_d48 <= l_width_d47; // textureUnit.ts:190
-    l_width_d49 <= l_width_d48; // textureUnit.ts:190
-    l_width_d50 <= l_width_d49; // textureUnit.ts:190
-    l_width_d51 <= l_width_d50; // textureUnit.ts:190
-    l_width_d52 <= l_width_d51; // textureUnit.ts:190
-    l_width_d53 <= l_width_d52; // textureUnit.ts:190
-    l_width_d54 <= l_width_d53; // textureUnit.ts:190
-    l_width_d55 <= l_width_d54; // textureUnit.ts:190
-    l_width_d56 <= l_width_d55; // textureUnit.ts:190
-    l_width_d57 <= l_width_d56; // textureUnit.ts:190
-    l_width_d58 <= l_width_d57; // textureUnit.ts:190
-    l_width_d59 <= l_width_d58; // textureUnit.ts:190
-    l_width_d60 <= l_width_d59; // textureUnit.ts:190
-    l_width_d61 <= l_width_d60; // textureUnit.ts:190
-    l_width_d62 <= l_width_d61; // textureUnit.ts:190
-    l_width_d63 <= l_width_d62; // textureUnit.ts:190
-    l_width_d64 <= l_width_d63; // textureUnit.ts:190
-    l_height_d1 <= dec_height; // textureUnit.ts:191
-    l_height_d2 <= l_height_d1; // textureUnit.ts:191
-    l_height_d3 <= l_height_d2; // textureUnit.ts:191
-    l_height_d4 <= l_height_d3; // textureUnit.ts:191
-    l_height_d5 <= l_height_d4; // textureUnit.ts:191
-    l_height_d6 <= l_height_d5; // textureUnit.ts:191
-    l_height_d7 <= l_height_d6; // textureUnit.ts:191
-    l_height_d8 <= l_height_d7; // textureUnit.ts:191
-    l_height_d9 <= l_height_d8; // textureUnit.ts:191
-    l_height_d10 <= l_height_d9; // textureUnit.ts:191
-    l_height_d11 <= l_height_d10; // textureUnit.ts:191
-    l_height_d12 <= l_height_d11; // textureUnit.ts:191
-    l_height_d13 <= l_height_d12; // textureUnit.ts:191
-    l_height_d14 <= l_height_d13; // textureUnit.ts:191
-    l_height_d15 <= l_height_d14; // textureUnit.ts:191
-    l_height_d16 <= l_height_d15; // textureUnit.ts:191
-    l_height_d17 <= l_height_d16; // textureUnit.ts:191
-    l_height_d18 <= l_height_d17; // textureUnit.ts:191
-    l_height_d19 <= l_height_d18; // textureUnit.ts:191
-    l_height_d20 <= l_height_d19; // textureUnit.ts:191
-    l_height_d21 <= l_height_d20; // textureUnit.ts:191
-    l_height_d22 <= l_height_d21; // textureUnit.ts:191
-    l_height_d23 <= l_height_d22; // textureUnit.ts:191
-    l_height_d24 <= l_height_d23; // textureUnit.ts:191
-    l_height_d25 <= l_height_d24; // textureUnit.ts:191
-    l_height_d26 <= l_height_d25; // textureUnit.ts:191
-    l_height_d27 <= l_height_d26; // textureUnit.ts:191
-    l_height_d28 <= l_height_d27; // textureUnit.ts:191
-    l_height_d29 <= l_height_d28; // textureUnit.ts:191
-    l_height_d30 <= l_height_d29; // textureUnit.ts:191
-    l_height_d31 <= l_height_d30; // textureUnit.ts:191
-    l_height_d32 <= l_height_d31; // textureUnit.ts:191
-    l_height_d33 <= l_height_d32; // textureUnit.ts:191
-    l_height_d34 <= l_height_d33; // textureUnit.ts:191
-    l_height_d35 <= l_height_d34; // textureUnit.ts:191
-    l_height_d36 <= l_height_d35; // textureUnit.ts:191
-    l_height_d37 <= l_height_d36; // textureUnit.ts:191
-    l_height_d38 <= l_height_d37; // textureUnit.ts:191
-    l_height_d39 <= l_height_d38; // textureUnit.ts:191
-    l_height_d40 <= l_height_d39; // textureUnit.ts:191
-    l_height_d41 <= l_height_d40; // textureUnit.ts:191
-    l_height_d42 <= l_height_d41; // textureUnit.ts:191
-    l_height_d43 <= l_height_d42; // textureUnit.ts:191
-    l_height_d44 <= l_height_d43; // textureUnit.ts:191
-    l_height_d45 <= l_height_d44; // textureUnit.ts:191
-    l_height_d46 <= l_height_d45; // textureUnit.ts:191
-    l_height_d47 <= l_height_d46; // textureUnit.ts:191
-    l_height_d48 <= l_height_d47; // textureUnit.ts:191
-    l_height_d49 <= l_height_d48; // textureUnit.ts:191
-    l_height_d50 <= l_height_d49; // textureUnit.ts:191
-    l_height_d51 <= l_height_d50; // textureUnit.ts:191
-    l_height_d52 <= l_height_d51; // textureUnit.ts:191
-    l_height_d53 <= l_height_d52; // textureUnit.ts:191
-    l_height_d54 <= l_height_d53; // textureUnit.ts:191
-    l_height_d55 <= l_height_d54; // textureUnit.ts:191
-    l_height_d56 <= l_height_d55; // textureUnit.ts:191
-    l_height_d57 <= l_height_d56; // textureUnit.ts:191
-    l_height_d58 <= l_height_d57; // textureUnit.ts:191
-    l_height_d59 <= l_height_d58; // textureUnit.ts:191
-    l_height_d60 <= l_height_d59; // textureUnit.ts:191
-    l_height_d61 <= l_height_d60; // textureUnit.ts:191
-    l_height_d62 <= l_height_d61; // textureUnit.ts:191
-    l_height_d63 <= l_height_d62; // textureUnit.ts:191
-    l_height_d64 <= l_height_d63; // textureUnit.ts:191
-    l_format_d1 <= dec_format; // textureUnit.ts:192
-    l_format_d2 <= l_format_d1; // textureUnit.ts:192
-    l_format_d3 <= l_format_d2; // textureUnit.ts:192
-    l_format_d4 <= l_format_d3; // textureUnit.ts:192
-    l_format_d5 <= l_format_d4; // textureUnit.ts:192
-    l_format_d6 <= l_format_d5; // textureUnit.ts:192
-    l_format_d7 <= l_format_d6; // textureUnit.ts:192
-    l_format_d8 <= l_format_d7; // textureUnit.ts:192
-    l_format_d9 <= l_format_d8; // textureUnit.ts:192
-    l_format_d10 <= l_format_d9; // textureUnit.ts:192
-    l_format_d11 <= l_format_d10; // textureUnit.ts:192
-    l_format_d12 <= l_format_d11; // textureUnit.ts:192
-    l_format_d13 <= l_format_d12; // textureUnit.ts:192
-    l_format_d14 <= l_format_d13; // textureUnit.ts:192
-    l_format_d15 <= l_format_d14; // textureUnit.ts:192
-    l_format_d16 <= l_format_d15; // textureUnit.ts:192
-    l_format_d17 <= l_format_d16; // textureUnit.ts:192
-    l_format_d18 <= l_format_d17; // textureUnit.ts:192
-    l_format_d19 <= l_format_d18; // textureUnit.ts:192
-    l_format_d20 <= l_format_d19; // textureUnit.ts:192
-    l_format_d21 <= l_format_d20; // textureUnit.ts:192
-    l_format_d22 <= l_format_d21; // textureUnit.ts:192
-    l_format_d23 <= l_format_d22; // textureUnit.ts:192
-    l_format_d24 <= l_format_d23; // textureUnit.ts:192
-    l_format_d25 <= l_format_d24; // textureUnit.ts:192
-    l_format_d26 <= l_format_d25; // textureUnit.ts:192
-    l_format_d27 <= l_format_d26; // textureUnit.ts:192
-    l_format_d28 <= l_format_d27; // textureUnit.ts:192
-    l_format_d29 <= l_format_d28; // textureUnit.ts:192
-    l_format_d30 <= l_format_d29; // textureUnit.ts:192
-    l_format_d31 <= l_format_d30; // textureUnit.ts:192
-    l_format_d32 <= l_format_d31; // textureUnit.ts:192
-    l_format_d33 <= l_format_d32; // textureUnit.ts:192
-    l_format_d34 <= l_format_d33; // textureUnit.ts:192
-    l_format_d35 <= l_format_d34; // textureUnit.ts:192
-    l_format_d36 <= l_format_d35; // textureUnit.ts:192
-    l_format_d37 <= l_format_d36; // textureUnit.ts:192
-    l_format_d38 <= l_format_d37; // textureUnit.ts:192
-    l_format_d39 <= l_format_d38; // textureUnit.ts:192
-    l_format_d40 <= l_format_d39; // textureUnit.ts:192
-    l_format_d41 <= l_format_d40; // textureUnit.ts:192
-    l_format_d42 <= l_format_d41; // textureUnit.ts:192
-    l_format_d43 <= l_format_d42; // textureUnit.ts:192
-    l_format_d44 <= l_format_d43; // textureUnit.ts:192
-    l_format_d45 <= l_format_d44; // textureUnit.ts:192
-    l_format_d46 <= l_format_d45; // textureUnit.ts:192
-    l_format_d47 <= l_format_d46; // textureUnit.ts:192
-    l_format_d48 <= l_format_d47; // textureUnit.ts:192
-    l_format_d49 <= l_format_d48; // textureUnit.ts:192
-    l_format_d50 <= l_format_d49; // textureUnit.ts:192
-    l_format_d51 <= l_format_d50; // textureUnit.ts:192
-    l_format_d52 <= l_format_d51; // textureUnit.ts:192
-    l_format_d53 <= l_format_d52; // textureUnit.ts:192
-    l_format_d54 <= l_format_d53; // textureUnit.ts:192
-    l_format_d55 <= l_format_d54; // textureUnit.ts:192
-    l_format_d56 <= l_format_d55; // textureUnit.ts:192
-    l_format_d57 <= l_format_d56; // textureUnit.ts:192
-    l_format_d58 <= l_format_d57; // textureUnit.ts:192
-    l_format_d59 <= l_format_d58; // textureUnit.ts:192
-    l_format_d60 <= l_format_d59; // textureUnit.ts:192
-    l_format_d61 <= l_format_d60; // textureUnit.ts:192
-    l_format_d62 <= l_format_d61; // textureUnit.ts:192
-    l_format_d63 <= l_format_d62; // textureUnit.ts:192
-    l_format_d64 <= l_format_d63; // textureUnit.ts:192
-    l_mip_count_d1 <= dec_mip_count; // textureUnit.ts:193
-    l_mip_count_d2 <= l_mip_count_d1; // textureUnit.ts:193
-    l_mip_count_d3 <= l_mip_count_d2; // textureUnit.ts:193
-    l_mip_count_d4 <= l_mip_count_d3; // textureUnit.ts:193
-    l_mip_count_d5 <= l_mip_count_d4; // textureUnit.ts:193
-    l_mip_count_d6 <= l_mip_count_d5; // textureUnit.ts:193
-    l_mip_count_d7 <= l_mip_count_d6; // textureUnit.ts:193
-    l_mip_count_d8 <= l_mip_count_d7; // textureUnit.ts:193
-    l_mip_count_d9 <= l_mip_count_d8; // textureUnit.ts:193
-    l_mip_count_d10 <= l_mip_count_d9; // textureUnit.ts:193
-    l_mip_count_d11 <= l_mip_count_d10; // textureUnit.ts:193
-    l_mip_count_d12 <= l_mip_count_d11; // textureUnit.ts:193
-    l_mip_count_d13 <= l_mip_count_d12; // textureUnit.ts:193
-    l_mip_count_d14 <= l_mip_count_d13; // textureUnit.ts:193
-    l_mip_count_d15 <= l_mip_count_d14; // textureUnit.ts:193
-    l_mip_count_d16 <= l_mip_count_d15; // textureUnit.ts:193
-    l_mip_count_d17 <= l_mip_count_d16; // textureUnit.ts:193
-    l_mip_count_d18 <= l_mip_count_d17; // textureUnit.ts:193
-    l_mip_count_d19 <= l_mip_count_d18; // textureUnit.ts:193
-    l_mip_count_d20 <= l_mip_count_d19; // textureUnit.ts:193
-    l_mip_count_d21 <= l_mip_count_d20; // textureUnit.ts:193
-    l_mip_count_d22 <= l_mip_count_d21; // textureUnit.ts:193
-    l_mip_count_d23 <= l_mip_count_d22; // textureUnit.ts:193
-    l_mip_count_d24 <= l_mip_count_d23; // textureUnit.ts:193
-    l_mip_count_d25 <= l_mip_count_d24; // textureUnit.ts:193
-    l_mip_count_d26 <= l_mip_count_d25; // textureUnit.ts:193
-    l_mip_count_d27 <= l_mip_count_d26; // textureUnit.ts:193
-    l_mip_count_d28 <= l_mip_count_d27; // textureUnit.ts:193
-    l_mip_count_d29 <= l_mip_count_d28; // textureUnit.ts:193
-    l_mip_count_d30 <= l_mip_count_d29; // textureUnit.ts:193
-    l_mip_count_d31 <= l_mip_count_d30; // textureUnit.ts:193
-    l_mip_count_d32 <= l_mip_count_d31; // textureUnit.ts:193
-    l_mip_count_d33 <= l_mip_count_d32; // textureUnit.ts:193
-    l_mip_count_d34 <= l_mip_count_d33; // textureUnit.ts:193
-    l_mip_count_d35 <= l_mip_count_d34; // textureUnit.ts:193
-    l_mip_count_d36 <= l_mip_count_d35; // textureUnit.ts:193
-    l_mip_count_d37 <= l_mip_count_d36; // textureUnit.ts:193
-    l_mip_count_d38 <= l_mip_count_d37; // textureUnit.ts:193
-    l_mip_count_d39 <= l_mip_count_d38; // textureUnit.ts:193
-    l_mip_count_d40 <= l_mip_count_d39; // textureUnit.ts:193
-    l_mip_count_d41 <= l_mip_count_d40; // textureUnit.ts:193
-    l_mip_count_d42 <= l_mip_count_d41; // textureUnit.ts:193
-    l_mip_count_d43 <= l_mip_count_d42; // textureUnit.ts:193
-    l_mip_count_d44 <= l_mip_count_d43; // textureUnit.ts:193
-    l_mip_count_d45 <= l_mip_count_d44; // textureUnit.ts:193
-    l_mip_count_d46 <= l_mip_count_d45; // textureUnit.ts:193
-    l_mip_count_d47 <= l_mip_count_d46; // textureUnit.ts:193
-    l_mip_count_d48 <= l_mip_count_d47; // textureUnit.ts:193
-    l_mip_count_d49 <= l_mip_count_d48; // textureUnit.ts:193
-    l_mip_count_d50 <= l_mip_count_d49; // textureUnit.ts:193
-    l_mip_count_d51 <= l_mip_count_d50; // textureUnit.ts:193
-    l_mip_count_d52 <= l_mip_count_d51; // textureUnit.ts:193
-    l_mip_count_d53 <= l_mip_count_d52; // textureUnit.ts:193
-    l_mip_count_d54 <= l_mip_count_d53; // textureUnit.ts:193
-    l_mip_count_d55 <= l_mip_count_d54; // textureUnit.ts:193
-    l_mip_count_d56 <= l_mip_count_d55; // textureUnit.ts:193
-    l_mip_count_d57 <= l_mip_count_d56; // textureUnit.ts:193
-    l_mip_count_d58 <= l_mip_count_d57; // textureUnit.ts:193
-    l_mip_count_d59 <= l_mip_count_d58; // textureUnit.ts:193
-    l_mip_count_d60 <= l_mip_count_d59; // textureUnit.ts:193
-    l_mip_count_d61 <= l_mip_count_d60; // textureUnit.ts:193
-    l_mip_count_d62 <= l_mip_count_d61; // textureUnit.ts:193
-    l_mip_count_d63 <= l_mip_count_d62; // textureUnit.ts:193
-    l_mip_count_d64 <= l_mip_count_d63; // textureUnit.ts:193
-    l_wraps_d1 <= dec_wraps; // textureUnit.ts:194
-    l_wraps_d2 <= l_wraps_d1; // textureUnit.ts:194
-    l_wraps_d3 <= l_wraps_d2; // textureUnit.ts:194
-    l_wraps_d4 <= l_wraps_d3; // textureUnit.ts:194
-    l_wraps_d5 <= l_wraps_d4; // textureUnit.ts:194
-    l_wraps_d6 <= l_wraps_d5; // textureUnit.ts:194
-    l_wraps_d7 <= l_wraps_d6; // textureUnit.ts:194
-    l_wraps_d8 <= l_wraps_d7; // textureUnit.ts:194
-    l_wraps_d9 <= l_wraps_d8; // textureUnit.ts:194
-    l_wraps_d10 <= l_wraps_d9; // textureUnit.ts:194
-    l_wraps_d11 <= l_wraps_d10; // textureUnit.ts:194
-    l_wraps_d12 <= l_wraps_d11; // textureUnit.ts:194
-    l_wraps_d13 <= l_wraps_d12; // textureUnit.ts:194
-    l_wraps_d14 <= l_wraps_d13; // textureUnit.ts:194
-    l_wraps_d15 <= l_wraps_d14; // textureUnit.ts:194
-    l_wraps_d16 <= l_wraps_d15; // textureUnit.ts:194
-    l_wraps_d17 <= l_wraps_d16; // textureUnit.ts:194
-    l_wraps_d18 <= l_wraps_d17; // textureUnit.ts:194
-    l_wraps_d19 <= l_wraps_d18; // textureUnit.ts:194
-    l_wraps_d20 <= l_wraps_d19; // textureUnit.ts:194
-    l_wraps_d21 <= l_wraps_d20; // textureUnit.ts:194
-    l_wraps_d22 <= l_wraps_d21; // textureUnit.ts:194
-    l_wraps_d23 <= l_wraps_d22; // textureUnit.ts:194
-    l_wraps_d24 <= l_wraps_d23; // textureUnit.ts:194
-    l_wraps_d25 <= l_wraps_d24; // textureUnit.ts:194
-    l_wraps_d26 <= l_wraps_d25; // textureUnit.ts:194
-    l_wraps_d27 <= l_wraps_d26; // textureUnit.ts:194
-    l_wraps_d28 <= l_wraps_d27; // textureUnit.ts:194
-    l_wraps_d29 <= l_wraps_d28; // textureUnit.ts:194
-    l_wraps_d30 <= l_wraps_d29; // textureUnit.ts:194
-    l_wraps_d31 <= l_wraps_d30; // textureUnit.ts:194
-    l_wraps_d32 <= l_wraps_d31; // textureUnit.ts:194
-    l_wraps_d33 <= l_wraps_d32; // textureUnit.ts:194
-    l_wraps_d34 <= l_wraps_d33; // textureUnit.ts:194
-    l_wraps_d35 <= l_wraps_d34; // textureUnit.ts:194
-    l_wraps_d36 <= l_wraps_d35; // textureUnit.ts:194
-    l_wraps_d37 <= l_wraps_d36; // textureUnit.ts:194
-    l_wraps_d38 <= l_wraps_d37; // textureUnit.ts:194
-    l_wraps_d39 <= l_wraps_d38; // textureUnit.ts:194
-    l_wraps_d40 <= l_wraps_d39; // textureUnit.ts:194
-    l_wraps_d41 <= l_wraps_d40; // textureUnit.ts:194
-    l_wraps_d42 <= l_wraps_d41; // textureUnit.ts:194
-    l_wraps_d43 <= l_wraps_d42; // textureUnit.ts:194
-    l_wraps_d44 <= l_wraps_d43; // textureUnit.ts:194
-    l_wraps_d45 <= l_wraps_d44; // textureUnit.ts:194
-    l_wraps_d46 <= l_wraps_d45; // textureUnit.ts:194
-    l_wraps_d47 <= l_wraps_d46; // textureUnit.ts:194
-    l_wraps_d48 <= l_wraps_d47; // textureUnit.ts:194
-    l_wraps_d49 <= l_wraps_d48; // textureUnit.ts:194
-    l_wraps_d50 <= l_wraps_d49; // textureUnit.ts:194
-    l_wraps_d51 <= l_wraps_d50; // textureUnit.ts:194
-    l_wraps_d52 <= l_wraps_d51; // textureUnit.ts:194
-    l_wraps_d53 <= l_wraps_d52; // textureUnit.ts:194
-    l_wraps_d54 <= l_wraps_d53; // textureUnit.ts:194
-    l_wraps_d55 <= l_wraps_d54; // textureUnit.ts:194
-    l_wraps_d56 <= l_wraps_d55; // textureUnit.ts:194
-    l_wraps_d57 <= l_wraps_d56; // textureUnit.ts:194
-    l_wraps_d58 <= l_wraps_d57; // textureUnit.ts:194
-    l_wraps_d59 <= l_wraps_d58; // textureUnit.ts:194
-    l_wraps_d60 <= l_wraps_d59; // textureUnit.ts:194
-    l_wraps_d61 <= l_wraps_d60; // textureUnit.ts:194
-    l_wraps_d62 <= l_wraps_d61; // textureUnit.ts:194
-    l_wraps_d63 <= l_wraps_d62; // textureUnit.ts:194
-    l_wraps_d64 <= l_wraps_d63; // textureUnit.ts:194
-    l_filter_d1 <= dec_filter; // textureUnit.ts:195
-    l_filter_d2 <= l_filter_d1; // textureUnit.ts:195
-    l_filter_d3 <= l_filter_d2; // textureUnit.ts:195
-    l_filter_d4 <= l_filter_d3; // textureUnit.ts:195
-    l_filter_d5 <= l_filter_d4; // textureUnit.ts:195
-    l_filter_d6 <= l_filter_d5; // textureUnit.ts:195
-    l_filter_d7 <= l_filter_d6; // textureUnit.ts:195
-    l_filter_d8 <= l_filter_d7; // textureUnit.ts:195
-    l_filter_d9 <= l_filter_d8; // textureUnit.ts:195
-    l_filter_d10 <= l_filter_d9; // textureUnit.ts:195
-    l_filter_d11 <= l_filter_d10; // textureUnit.ts:195
-    l_filter_d12 <= l_filter_d11; // textureUnit.ts:195
-    l_filter_d13 <= l_filter_d12; // textureUnit.ts:195
-    l_filter_d14 <= l_filter_d13; // textureUnit.ts:195
-    l_filter_d15 <= l_filter_d14; // textureUnit.ts:195
-    l_filter_d16 <= l_filter_d15; // textureUnit.ts:195
-    l_filter_d17 <= l_filter_d16; // textureUnit.ts:195
-    l_filter_d18 <= l_filter_d17; // textureUnit.ts:195
-    l_filter_d19 <= l_filter_d18; // textureUnit.ts:195
-    l_filter_d20 <= l_filter_d19; // textureUnit.ts:195
-    l_filter_d21 <= l_filter_d20; // textureUnit.ts:195
-    l_filter_d22 <= l_filter_d21; // textureUnit.ts:195
-    l_filter_d23 <= l_filter_d22; // textureUnit.ts:195
-    l_filter_d24 <= l_filter_d23; // textureUnit.ts:195
-    l_filter_d25 <= l_filter_d24; // textureUnit.ts:195
-    l_filter_d26 <= l_filter_d25; // textureUnit.ts:195
-    l_filter_d27 <= l_filter_d26; // textureUnit.ts:195
-    l_filter_d28 <= l_filter_d27; // textureUnit.ts:195
-    l_filter_d29 <= l_filter_d28; // textureUnit.ts:195
-    l_filter_d30 <= l_filter_d29; // textureUnit.ts:195
-    l_filter_d31 <= l_filter_d30; // textureUnit.ts:195
-    l_filter_d32 <= l_filter_d31; // textureUnit.ts:195
-    l_filter_d33 <= l_filter_d32; // textureUnit.ts:195
-    l_filter_d34 <= l_filter_d33; // textureUnit.ts:195
-    l_filter_d35 <= l_filter_d34; // textureUnit.ts:195
-    l_filter_d36 <= l_filter_d35; // textureUnit.ts:195
-    l_filter_d37 <= l_filter_d36; // textureUnit.ts:195
-    l_filter_d38 <= l_filter_d37; // textureUnit.ts:195
-    l_filter_d39 <= l_filter_d38; // textureUnit.ts:195
-    l_filter_d40 <= l_filter_d39; // textureUnit.ts:195
-    l_filter_d41 <= l_filter_d40; // textureUnit.ts:195
-    l_filter_d42 <= l_filter_d41; // textureUnit.ts:195
-    l_filter_d43 <= l_filter_d42; // textureUnit.ts:195
-    l_filter_d44 <= l_filter_d43; // textureUnit.ts:195
-    l_filter_d45 <= l_filter_d44; // textureUnit.ts:195
-    l_filter_d46 <= l_filter_d45; // textureUnit.ts:195
-    l_filter_d47 <= l_filter_d46; // textureUnit.ts:195
-    l_filter_d48 <= l_filter_d47; // textureUnit.ts:195
-    l_filter_d49 <= l_filter_d48; // textureUnit.ts:195
-    l_filter_d50 <= l_filter_d49; // textureUnit.ts:195
-    l_filter_d51 <= l_filter_d50; // textureUnit.ts:195
-    l_filter_d52 <= l_filter_d51; // textureUnit.ts:195
-    l_filter_d53 <= l_filter_d52; // textureUnit.ts:195
-    l_filter_d54 <= l_filter_d53; // textureUnit.ts:195
-    l_filter_d55 <= l_filter_d54; // textureUnit.ts:195
-    l_filter_d56 <= l_filter_d55; // textureUnit.ts:195
-    l_filter_d57 <= l_filter_d56; // textureUnit.ts:195
-    l_filter_d58 <= l_filter_d57; // textureUnit.ts:195
-    l_filter_d59 <= l_filter_d58; // textureUnit.ts:195
-    l_filter_d60 <= l_filter_d59; // textureUnit.ts:195
-    l_filter_d61 <= l_filter_d60; // textureUnit.ts:195
-    l_filter_d62 <= l_filter_d61; // textureUnit.ts:195
-    l_filter_d63 <= l_filter_d62; // textureUnit.ts:195
-    l_filter_d64 <= l_filter_d63; // textureUnit.ts:195
-    l_status_d1 <= dec_status; // textureUnit.ts:196
-    l_status_d2 <= l_status_d1; // textureUnit.ts:196
-    l_status_d3 <= l_status_d2; // textureUnit.ts:196
-    l_status_d4 <= l_status_d3; // textureUnit.ts:196
-    l_status_d5 <= l_status_d4; // textureUnit.ts:196
-    l_status_d6 <= l_status_d5; // textureUnit.ts:196
-    l_status_d7 <= l_status_d6; // textureUnit.ts:196
-    l_status_d8 <= l_status_d7; // textureUnit.ts:196
-    l_status_d9 <= l_status_d8; // textureUnit.ts:196
-    l_status_d10 <= l_status_d9; // textureUnit.ts:196
-    l_status_d11 <= l_status_d10; // textureUnit.ts:196
-    l_status_d12 <= l_status_d11; // textureUnit.ts:196
-    l_status_d13 <= l_status_d12; // textureUnit.ts:196
-    l_status_d14 <= l_status_d13; // textureUnit.ts:196
-    l_status_d15 <= l_status_d14; // textureUnit.ts:196
-    l_status_d16 <= l_status_d15; // textureUnit.ts:196
-    l_status_d17 <= l_status_d16; // textureUnit.ts:196
-    l_status_d18 <= l_status_d17; // textureUnit.ts:196
-    l_status_d19 <= l_status_d18; // textureUnit.ts:196
-    l_status_d20 <= l_status_d19; // textureUnit.ts:196
-    l_status_d21 <= l_status_d20; // textureUnit.ts:196
-    l_status_d22 <= l_status_d21; // textureUnit.ts:196
-    l_status_d23 <= l_status_d22; // textureUnit.ts:196
-    l_status_d24 <= l_status_d23; // textureUnit.ts:196
-    l_status_d25 <= l_status_d24; // textureUnit.ts:196
-    l_status_d26 <= l_status_d25; // textureUnit.ts:196
-    l_status_d27 <= l_status_d26; // textureUnit.ts:196
-    l_status_d28 <= l_status_d27; // textureUnit.ts:196
-    l_status_d29 <= l_status_d28; // textureUnit.ts:196
-    l_status_d30 <= l_status_d29; // textureUnit.ts:196
-    l_status_d31 <= l_status_d30; // textureUnit.ts:196
-    l_status_d32 <= l_status_d31; // textureUnit.ts:196
-    l_status_d33 <= l_status_d32; // textureUnit.ts:196
-    l_status_d34 <= l_status_d33; // textureUnit.ts:196
-    l_status_d35 <= l_status_d34; // textureUnit.ts:196
-    l_status_d36 <= l_status_d35; // textureUnit.ts:196
-    l_status_d37 <= l_status_d36; // textureUnit.ts:196
-    l_status_d38 <= l_status_d37; // textureUnit.ts:196
-    l_status_d39 <= l_status_d38; // textureUnit.ts:196
-    l_status_d40 <= l_status_d39; // textureUnit.ts:196
-    l_status_d41 <= l_status_d40; // textureUnit.ts:196
-    l_status_d42 <= l_status_d41; // textureUnit.ts:196
-    l_status_d43 <= l_status_d42; // textureUnit.ts:196
-    l_status_d44 <= l_status_d43; // textureUnit.ts:196
-    l_status_d45 <= l_status_d44; // textureUnit.ts:196
-    l_status_d46 <= l_status_d45; // textureUnit.ts:196
-    l_status_d47 <= l_status_d46; // textureUnit.ts:196
-    l_status_d48 <= l_status_d47; // textureUnit.ts:196
-    l_status_d49 <= l_status_d48; // textureUnit.ts:196
-    l_status_d50 <= l_status_d49; // textureUnit.ts:196
-    l_status_d51 <= l_status_d50; // textureUnit.ts:196
-    l_status_d52 <= l_status_d51; // textureUnit.ts:196
-    l_status_d53 <= l_status_d52; // textureUnit.ts:196
-    l_status_d54 <= l_status_d53; // textureUnit.ts:196
-    l_status_d55 <= l_status_d54; // textureUnit.ts:196
-    l_status_d56 <= l_status_d55; // textureUnit.ts:196
-    l_status_d57 <= l_status_d56; // textureUnit.ts:196
-    l_status_d58 <= l_status_d57; // textureUnit.ts:196
-    l_status_d59 <= l_status_d58; // textureUnit.ts:196
-    l_status_d60 <= l_status_d59; // textureUnit.ts:196
-    l_status_d61 <= l_status_d60; // textureUnit.ts:196
-    l_status_d62 <= l_status_d61; // textureUnit.ts:196
-    l_status_d63 <= l_status_d62; // textureUnit.ts:196
-    l_status_d64 <= l_status_d63; // textureUnit.ts:196
-    l_s_d1 <= dec_s; // textureUnit.ts:197
-    l_s_d2 <= l_s_d1; // textureUnit.ts:197
-    l_s_d3 <= l_s_d2; // textureUnit.ts:197
-    l_s_d4 <= l_s_d3; // textureUnit.ts:197
-    l_s_d5 <= l_s_d4; // textureUnit.ts:197
-    l_s_d6 <= l_s_d5; // textureUnit.ts:197
-    l_s_d7 <= l_s_d6; // textureUnit.ts:197
-    l_s_d8 <= l_s_d7; // textureUnit.ts:197
-    l_s_d9 <= l_s_d8; // textureUnit.ts:197
-    l_s_d10 <= l_s_d9; // textureUnit.ts:197
-    l_s_d11 <= l_s_d10; // textureUnit.ts:197
-    l_s_d12 <= l_s_d11; // textureUnit.ts:197
-    l_s_d13 <= l_s_d12; // textureUnit.ts:197
-    l_s_d14 <= l_s_d13; // textureUnit.ts:197
-    l_s_d15 <= l_s_d14; // textureUnit.ts:197
-    l_s_d16 <= l_s_d15; // textureUnit.ts:197
-    l_s_d17 <= l_s_d16; // textureUnit.ts:197
-    l_s_d18 <= l_s_d17; // textureUnit.ts:197
-    l_s_d19 <= l_s_d18; // textureUnit.ts:197
-    l_s_d20 <= l_s_d19; // textureUnit.ts:197
-    l_s_d21 <= l_s_d20; // textureUnit.ts:197
-    l_s_d22 <= l_s_d21; // textureUnit.ts:197
-    l_s_d23 <= l_s_d22; // textureUnit.ts:197
-    l_s_d24 <= l_s_d23; // textureUnit.ts:197
-    l_s_d25 <= l_s_d24; // textureUnit.ts:197
-    l_s_d26 <= l_s_d25; // textureUnit.ts:197
-    l_s_d27 <= l_s_d26; // textureUnit.ts:197
-    l_s_d28 <= l_s_d27; // textureUnit.ts:197
-    l_s_d29 <= l_s_d28; // textureUnit.ts:197
-    l_s_d30 <= l_s_d29; // textureUnit.ts:197
-    l_s_d31 <= l_s_d30; // textureUnit.ts:197
-    l_s_d32 <= l_s_d31; // textureUnit.ts:197
-    l_s_d33 <= l_s_d32; // textureUnit.ts:197
-    l_s_d34 <= l_s_d33; // textureUnit.ts:197
-    l_s_d35 <= l_s_d34; // textureUnit.ts:197
-    l_s_d36 <= l_s_d35; // textureUnit.ts:197
-    l_s_d37 <= l_s_d36; // textureUnit.ts:197
-    l_s_d38 <= l_s_d37; // textureUnit.ts:197
-    l_s_d39 <= l_s_d38; // textureUnit.ts:197
-    l_s_d40 <= l_s_d39; // textureUnit.ts:197
-    l_s_d41 <= l_s_d40; // textureUnit.ts:197
-    l_s_d42 <= l_s_d41; // textureUnit.ts:197
-    l_s_d43 <= l_s_d42; // textureUnit.ts:197
-    l_s_d44 <= l_s_d43; // textureUnit.ts:197
-    l_s_d45 <= l_s_d44; // textureUnit.ts:197
-    l_s_d46 <= l_s_d45; // textureUnit.ts:197
-    l_s_d47 <= l_s_d46; // textureUnit.ts:197
-    l_s_d48 <= l_s_d47; // textureUnit.ts:197
-    l_s_d49 <= l_s_d48; // textureUnit.ts:197
-    l_s_d50 <= l_s_d49; // textureUnit.ts:197
-    l_s_d51 <= l_s_d50; // textureUnit.ts:197
-    l_s_d52 <= l_s_d51; // textureUnit.ts:197
-    l_s_d53 <= l_s_d52; // textureUnit.ts:197
-    l_s_d54 <= l_s_d53; // textureUnit.ts:197
-    l_s_d55 <= l_s_d54; // textureUnit.ts:197
-    l_s_d56 <= l_s_d55; // textureUnit.ts:197
-    l_s_d57 <= l_s_d56; // textureUnit.ts:197
-    l_s_d58 <= l_s_d57; // textureUnit.ts:197
-    l_s_d59 <= l_s_d58; // textureUnit.ts:197
-    l_s_d60 <= l_s_d59; // textureUnit.ts:197
-    l_s_d61 <= l_s_d60; // textureUnit.ts:197
-    l_s_d62 <= l_s_d61; // textureUnit.ts:197
-    l_s_d63 <= l_s_d62; // textureUnit.ts:197
-    l_s_d64 <= l_s_d63; // textureUnit.ts:197
-    l_t_d1 <= dec_t; // textureUnit.ts:198
-    l_t_d2 <= l_t_d1; // textureUnit.ts:198
-    l_t_d3 <= l_t_d2; // textureUnit.ts:198
-    l_t_d4 <= l_t_d3; // textureUnit.ts:198
-    l_t_d5 <= l_t_d4; // textureUnit.ts:198
-    l_t_d6 <= l_t_d5; // textureUnit.ts:198
-    l_t_d7 <= l_t_d6; // textureUnit.ts:198
-    l_t_d8 <= l_t_d7; // textureUnit.ts:198
-    l_t_d9 <= l_t_d8; // textureUnit.ts:198
-    l_t_d10 <= l_t_d9; // textureUnit.ts:198
-    l_t_d11 <= l_t_d10; // textureUnit.ts:198
-    l_t_d12 <= l_t_d11; // textureUnit.ts:198
-    l_t_d13 <= l_t_d12; // textureUnit.ts:198
-    l_t_d14 <= l_t_d13; // textureUnit.ts:198
-    l_t_d15 <= l_t_d14; // textureUnit.ts:198
-    l_t_d16 <= l_t_d15; // textureUnit.ts:198
-    l_t_d17 <= l_t_d16; // textureUnit.ts:198
-    l_t_d18 <= l_t_d17; // textureUnit.ts:198
-    l_t_d19 <= l_t_d18; // textureUnit.ts:198
-    l_t_d20 <= l_t_d19; // textureUnit.ts:198
-    l_t_d21 <= l_t_d20; // textureUnit.ts:198
-    l_t_d22 <= l_t_d21; // textureUnit.ts:198
-    l_t_d23 <= l_t_d22; // textureUnit.ts:198
-    l_t_d24 <= l_t_d23; // textureUnit.ts:198
-    l_t_d25 <= l_t_d24; // textureUnit.ts:198
-    l_t_d26 <= l_t_d25; // textureUnit.ts:198
-    l_t_d27 <= l_t_d26; // textureUnit.ts:198
-    l_t_d28 <= l_t_d27; // textureUnit.ts:198
-    l_t_d29 <= l_t_d28; // textureUnit.ts:198
-    l_t_d30 <= l_t_d29; // textureUnit.ts:198
-    l_t_d31 <= l_t_d30; // textureUnit.ts:198
-    l_t_d32 <= l_t_d31; // textureUnit.ts:198
-    l_t_d33 <= l_t_d32; // textureUnit.ts:198
-    l_t_d34 <= l_t_d33; // textureUnit.ts:198
-    l_t_d35 <= l_t_d34; // textureUnit.ts:198
-    l_t_d36 <= l_t_d35; // textureUnit.ts:198
-    l_t_d37 <= l_t_d36; // textureUnit.ts:198
-    l_t_d38 <= l_t_d37; // textureUnit.ts:198
-    l_t_d39 <= l_t_d38; // textureUnit.ts:198
-    l_t_d40 <= l_t_d39; // textureUnit.ts:198
-    l_t_d41 <= l_t_d40; // textureUnit.ts:198
-    l_t_d42 <= l_t_d41; // textureUnit.ts:198
-    l_t_d43 <= l_t_d42; // textureUnit.ts:198
-    l_t_d44 <= l_t_d43; // textureUnit.ts:198
-    l_t_d45 <= l_t_d44; // textureUnit.ts:198
-    l_t_d46 <= l_t_d45; // textureUnit.ts:198
-    l_t_d47 <= l_t_d46; // textureUnit.ts:198
-    l_t_d48 <= l_t_d47; // textureUnit.ts:198
-    l_t_d49 <= l_t_d48; // textureUnit.ts:198
-    l_t_d50 <= l_t_d49; // textureUnit.ts:198
-    l_t_d51 <= l_t_d50; // textureUnit.ts:198
-    l_t_d52 <= l_t_d51; // textureUnit.ts:198
-    l_t_d53 <= l_t_d52; // textureUnit.ts:198
-    l_t_d54 <= l_t_d53; // textureUnit.ts:198
-    l_t_d55 <= l_t_d54; // textureUnit.ts:198
-    l_t_d56 <= l_t_d55; // textureUnit.ts:198
-    l_t_d57 <= l_t_d56; // textureUnit.ts:198
-    l_t_d58 <= l_t_d57; // textureUnit.ts:198
-    l_t_d59 <= l_t_d58; // textureUnit.ts:198
-    l_t_d60 <= l_t_d59; // textureUnit.ts:198
-    l_t_d61 <= l_t_d60; // textureUnit.ts:198
-    l_t_d62 <= l_t_d61; // textureUnit.ts:198
-    l_t_d63 <= l_t_d62; // textureUnit.ts:198
-    l_t_d64 <= l_t_d63; // textureUnit.ts:198
-    l_offset_d1 <= offsetByte; // textureUnit.ts:199
-    l_offset_d2 <= l_offset_d1; // textureUnit.ts:199
-    l_offset_d3 <= l_offset_d2; // textureUnit.ts:199
-    l_offset_d4 <= l_offset_d3; // textureUnit.ts:199
-    l_offset_d5 <= l_offset_d4; // textureUnit.ts:199
-    l_offset_d6 <= l_offset_d5; // textureUnit.ts:199
-    l_offset_d7 <= l_offset_d6; // textureUnit.ts:199
-    l_offset_d8 <= l_offset_d7; // textureUnit.ts:199
-    l_offset_d9 <= l_offset_d8; // textureUnit.ts:199
-    l_offset_d10 <= l_offset_d9; // textureUnit.ts:199
-    l_offset_d11 <= l_offset_d10; // textureUnit.ts:199
-    l_offset_d12 <= l_offset_d11; // textureUnit.ts:199
-    l_offset_d13 <= l_offset_d12; // textureUnit.ts:199
-    l_offset_d14 <= l_offset_d13; // textureUnit.ts:199
-    l_offset_d15 <= l_offset_d14; // textureUnit.ts:199
-    l_offset_d16 <= l_offset_d15; // textureUnit.ts:199
-    l_offset_d17 <= l_offset_d16; // textureUnit.ts:199
-    l_offset_d18 <= l_offset_d17; // textureUnit.ts:199
-    l_offset_d19 <= l_offset_d18; // textureUnit.ts:199
-    l_offset_d20 <= l_offset_d19; // textureUnit.ts:199
-    l_offset_d21 <= l_offset_d20; // textureUnit.ts:199
-    l_offset_d22 <= l_offset_d21; // textureUnit.ts:199
-    l_offset_d23 <= l_offset_d22; // textureUnit.ts:199
-    l_offset_d24 <= l_offset_d23; // textureUnit.ts:199
-    l_offset_d25 <= l_offset_d24; // textureUnit.ts:199
-    l_offset_d26 <= l_offset_d25; // textureUnit.ts:199
-    l_offset_d27 <= l_offset_d26; // textureUnit.ts:199
-    l_offset_d28 <= l_offset_d27; // textureUnit.ts:199
-    l_offset_d29 <= l_offset_d28; // textureUnit.ts:199
-    l_offset_d30 <= l_offset_d29; // textureUnit.ts:199
-    l_offset_d31 <= l_offset_d30; // textureUnit.ts:199
-    l_offset_d32 <= l_offset_d31; // textureUnit.ts:199
-    l_offset_d33 <= l_offset_d32; // textureUnit.ts:199
-    l_offset_d34 <= l_offset_d33; // textureUnit.ts:199
-    l_offset_d35 <= l_offset_d34; // textureUnit.ts:199
-    l_offset_d36 <= l_offset_d35; // textureUnit.ts:199
-    l_offset_d37 <= l_offset_d36; // textureUnit.ts:199
-    l_offset_d38 <= l_offset_d37; // textureUnit.ts:199
-    l_offset_d39 <= l_offset_d38; // textureUnit.ts:199
-    l_offset_d40 <= l_offset_d39; // textureUnit.ts:199
-    l_offset_d41 <= l_offset_d40; // textureUnit.ts:199
-    l_offset_d42 <= l_offset_d41; // textureUnit.ts:199
-    l_offset_d43 <= l_offset_d42; // textureUnit.ts:199
-    l_offset_d44 <= l_offset_d43; // textureUnit.ts:199
-    l_offset_d45 <= l_offset_d44; // textureUnit.ts:199
-    l_offset_d46 <= l_offset_d45; // textureUnit.ts:199
-    l_offset_d47 <= l_offset_d46; // textureUnit.ts:199
-    l_offset_d48 <= l_offset_d47; // textureUnit.ts:199
-    l_offset_d49 <= l_offset_d48; // textureUnit.ts:199
-    l_offset_d50 <= l_offset_d49; // textureUnit.ts:199
-    l_offset_d51 <= l_offset_d50; // textureUnit.ts:199
-    l_offset_d52 <= l_offset_d51; // textureUnit.ts:199
-    l_offset_d53 <= l_offset_d52; // textureUnit.ts:199
-    l_offset_d54 <= l_offset_d53; // textureUnit.ts:199
-    l_offset_d55 <= l_offset_d54; // textureUnit.ts:199
-    l_offset_d56 <= l_offset_d55; // textureUnit.ts:199
-    l_offset_d57 <= l_offset_d56; // textureUnit.ts:199
-    l_offset_d58 <= l_offset_d57; // textureUnit.ts:199
-    l_offset_d59 <= l_offset_d58; // textureUnit.ts:199
-    l_offset_d60 <= l_offset_d59; // textureUnit.ts:199
-    l_offset_d61 <= l_offset_d60; // textureUnit.ts:199
-    l_offset_d62 <= l_offset_d61; // textureUnit.ts:199
-    l_offset_d63 <= l_offset_d62; // textureUnit.ts:199
-    l_offset_d64 <= l_offset_d63; // textureUnit.ts:199
-    s1_level <= level; // textureUnit.ts:158
-    s1_fraction <= fraction; // textureUnit.ts:158
-    s1_texels0 <= s1_texels0_mul; // textureUnit.ts:158
-    s1_texels1 <= s1_texels1_mul; // textureUnit.ts:158
-    s1_texels2 <= s1_texels2_mul; // textureUnit.ts:158
-    s1_texels3 <= s1_texels3_mul; // textureUnit.ts:158
-    s1_texels4 <= s1_texels4_mul; // textureUnit.ts:158
-    s1_texels5 <= s1_texels5_mul; // textureUnit.ts:158
-    s1_texels6 <= s1_texels6_mul; // textureUnit.ts:158
-    s1_texels7 <= s1_texels7_mul; // textureUnit.ts:158
-    s1_texels8 <= s1_texels8_mul; // textureUnit.ts:158
-    s1_texels9 <= s1_texels9_mul; // textureUnit.ts:158
-    s1_texels10 <= s1_texels10_mul; // textureUnit.ts:158
-    s1_texels11 <= s1_texels11_mul; // textureUnit.ts:158
-    s1_texels12 <= s1_texels12_mul; // textureUnit.ts:158
-    s1_texels13 <= s1_texels13_mul; // textureUnit.ts:158
-    s1_texels14 <= s1_texels14_mul; // textureUnit.ts:158
-    s1_width <= l_width_d64; // textureUnit.ts:158
-    s1_height <= l_height_d64; // textureUnit.ts:158
-    s1_base <= l_base_d64; // textureUnit.ts:158
-    s1_format <= l_format_d64; // textureUnit.ts:158
-    s1_mip_count <= l_mip_count_d64; // textureUnit.ts:158
-    s1_wraps <= l_wraps_d64; // textureUnit.ts:158
-    s1_filter <= l_filter_d64; // textureUnit.ts:158
-    s1_status <= l_status_d64; // textureUnit.ts:158
-    s1_s <= l_s_d64; // textureUnit.ts:158
-    s1_t <= l_t_d64; // textureUnit.ts:158
-    s1_offset <= l_offset_d64; // textureUnit.ts:158
-    s2_fine_base <= s1_base + {2'd0, fine_mux_14}; // textureUnit.ts:158
-    s2_coarse_base <= s1_base + {2'd0, coarse_mux_14}; // textureUnit.ts:158
-    s2_fine_width <= shifted_30 == 15'd0 ? 15'd1 : shifted_30; // textureUnit.ts:158
-    s2_fine_height <= shifted_31 == 15'd0 ? 15'd1 : shifted_31; // textureUnit.ts:158
-    s2_coarse_width <= shifted_32 == 15'd0 ? 15'd1 : shifted_32; // textureUnit.ts:158
-    s2_coarse_height <= shifted_33 == 15'd0 ? 15'd1 : shifted_33; // textureUnit.ts:158
-    s2_fraction <= s1_fraction; // textureUnit.ts:158
-    s2_format <= s1_format; // textureUnit.ts:158
-    s2_wraps <= s1_wraps; // textureUnit.ts:158
-    s2_filter <= s1_filter; // textureUnit.ts:158
-    s2_status <= s1_status | (outOfMemory ? 3'd4 : 3'd0); // textureUnit.ts:158
-    s2_s <= s1_s; // textureUnit.ts:158
-    s2_t <= s1_t; // textureUnit.ts:158
-    s2_offset <= s1_offset; // textureUnit.ts:158
-    c_fine_base_d1 <= s2_fine_base; // textureUnit.ts:263
-    c_fine_base_d2 <= c_fine_base_d1; // textureUnit.ts:263
-    c_fine_base_d3 <= c_fine_base_d2; // textureUnit.ts:263
-    c_fine_base_d4 <= c_fine_base_d3; // textureUnit.ts:263
-    c_fine_base_d5 <= c_fine_base_d4; // textureUnit.ts:263
-    c_fine_base_d6 <= c_fine_base_d5; // textureUnit.ts:263
-    c_fine_base_d7 <= c_fine_base_d6; // textureUnit.ts:263
-    c_fine_base_d8 <= c_fine_base_d7; // textureUnit.ts:263
-    c_fine_base_d9 <= c_fine_base_d8; // textureUnit.ts:263
-    c_fine_base_d10 <= c_fine_base_d9; // textureUnit.ts:263
-    c_fine_base_d11 <= c_fine_base_d10; // textureUnit.ts:263
-    c_fine_base_d12 <= c_fine_base_d11; // textureUnit.ts:263
-    c_fine_base_d13 <= c_fine_base_d12; // textureUnit.ts:263
-    c_fine_base_d14 <= c_fine_base_d13; // textureUnit.ts:263
-    c_fine_base_d15 <= c_fine_base_d14; // textureUnit.ts:263
-    c_fine_base_d16 <= c_fine_base_d15; // textureUnit.ts:263
-    c_fine_base_d17 <= c_fine_base_d16; // textureUnit.ts:263
-    c_fine_base_d18 <= c_fine_base_d17; // textureUnit.ts:263
-    c_fine_base_d19 <= c_fine_base_d18; // textureUnit.ts:263
-    c_fine_base_d20 <= c_fine_base_d19; // textureUnit.ts:263
-    c_fine_base_d21 <= c_fine_base_d20; // textureUnit.ts:263
-    c_fine_base_d22 <= c_fine_base_d21; // textureUnit.ts:263
-    c_fine_base_d23 <= c_fine_base_d22; // textureUnit.ts:263
-    c_fine_base_d24 <= c_fine_base_d23; // textureUnit.ts:263
-    c_fine_base_d25 <= c_fine_base_d24; // textureUnit.ts:263
-    c_fine_base_d26 <= c_fine_base_d25; // textureUnit.ts:263
-    c_fine_base_d27 <= c_fine_base_d26; // textureUnit.ts:263
-    c_fine_base_d28 <= c_fine_base_d27; // textureUnit.ts:263
-    c_fine_base_d29 <= c_fine_base_d28; // textureUnit.ts:263
-    c_fine_base_d30 <= c_fine_base_d29; // textureUnit.ts:263
-    c_fine_base_d31 <= c_fine_base_d30; // textureUnit.ts:263
-    c_fine_base_d32 <= c_fine_base_d31; // textureUnit.ts:263
-    c_fine_base_d33 <= c_fine_base_d32; // textureUnit.ts:263
-    c_fine_base_d34 <= c_fine_base_d33; // textureUnit.ts:263
-    c_coarse_base_d1 <= s2_coarse_base; // textureUnit.ts:264
-    c_coarse_base_d2 <= c_coarse_base_d1; // textureUnit.ts:264
-    c_coarse_base_d3 <= c_coarse_base_d2; // textureUnit.ts:264
-    c_coarse_base_d4 <= c_coarse_base_d3; // textureUnit.ts:264
-    c_coarse_base_d5 <= c_coarse_base_d4; // textureUnit.ts:264
-    c_coarse_base_d6 <= c_coarse_base_d5; // textureUnit.ts:264
-    c_coarse_base_d7 <= c_coarse_base_d6; // textureUnit.ts:264
-    c_coarse_base_d8 <= c_coarse_base_d7; // textureUnit.ts:264
-    c_coarse_base_d9 <= c_coarse_base_d8; // textureUnit.ts:264
-    c_coarse_base_d10 <= c_coarse_base_d9; // textureUnit.ts:264
-    c_coarse_base_d11 <= c_coarse_base_d10; // textureUnit.ts:264
-    c_coarse_base_d12 <= c_coarse_base_d11; // textureUnit.ts:264
-    c_coarse_base_d13 <= c_coarse_base_d12; // textureUnit.ts:264
-    c_coarse_base_d14 <= c_coarse_base_d13; // textureUnit.ts:264
-    c_coarse_base_d15 <= c_coarse_base_d14; // textureUnit.ts:264
-    c_coarse_base_d16 <= c_coarse_base_d15; // textureUnit.ts:264
-    c_coarse_base_d17 <= c_coarse_base_d16; // textureUnit.ts:264
-    c_coarse_base_d18 <= c_coarse_base_d17; // textureUnit.ts:264
-    c_coarse_base_d19 <= c_coarse_base_d18; // textureUnit.ts:264
-    c_coarse_base_d20 <= c_coarse_base_d19; // textureUnit.ts:264
-    c_coarse_base_d21 <= c_coarse_base_d20; // textureUnit.ts:264
-    c_coarse_base_d22 <= c_coarse_base_d21; // textureUnit.ts:264
-    c_coarse_base_d23 <= c_coarse_base_d22; // textureUnit.ts:264
-    c_coarse_base_d24 <= c_coarse_base_d23; // textureUnit.ts:264
-    c_coarse_base_d25 <= c_coarse_base_d24; // textureUnit.ts:264
-    c_coarse_base_d26 <= c_coarse_base_d25; // textureUnit.ts:264
-    c_coarse_base_d27 <= c_coarse_base_d26; // textureUnit.ts:264
-    c_coarse_base_d28 <= c_coarse_base_d27; // textureUnit.ts:264
-    c_coarse_base_d29 <= c_coarse_base_d28; // textureUnit.ts:264
-    c_coarse_base_d30 <= c_coarse_base_d29; // textureUnit.ts:264
-    c_coarse_base_d31 <= c_coarse_base_d30; // textureUnit.ts:264
-    c_coarse_base_d32 <= c_coarse_base_d31; // textureUnit.ts:264
-    c_coarse_base_d33 <= c_coarse_base_d32; // textureUnit.ts:264
-    c_coarse_base_d34 <= c_coarse_base_d33; // textureUnit.ts:264
-    c_fine_width_d1 <= s2_fine_width; // textureUnit.ts:265
-    c_fine_width_d2 <= c_fine_width_d1; // textureUnit.ts:265
-    c_fine_width_d3 <= c_fine_width_d2; // textureUnit.ts:265
-    c_fine_width_d4 <= c_fine_width_d3; // textureUnit.ts:265
-    c_fine_width_d5 <= c_fine_width_d4; // textureUnit.ts:265
-    c_fine_width_d6 <= c_fine_width_d5; // textureUnit.ts:265
-    c_fine_width_d7 <= c_fine_width_d6; // textureUnit.ts:265
-    c_fine_width_d8 <= c_fine_width_d7; // textureUnit.ts:265
-    c_fine_width_d9 <= c_fine_width_d8; // textureUnit.ts:265
-    c_fine_width_d10 <= c_fine_width_d9; // textureUnit.ts:265
-    c_fine_width_d11 <= c_fine_width_d10; // textureUnit.ts:265
-    c_fine_width_d12 <= c_fine_width_d11; // textureUnit.ts:265
-    c_fine_width_d13 <= c_fine_width_d12; // textureUnit.ts:265
-    c_fine_width_d14 <= c_fine_width_d13; // textureUnit.ts:265
-    c_fine_width_d15 <= c_fine_width_d14; // textureUnit.ts:265
-    c_fine_width_d16 <= c_fine_width_d15; // textureUnit.ts:265
-    c_fine_width_d17 <= c_fine_width_d16; // textureUnit.ts:265
-    c_fine_width_d18 <= c_fine_width_d17; // textureUnit.ts:265
-    c_fine_width_d19 <= c_fine_width_d18; // textureUnit.ts:265
-    c_fine_width_d20 <= c_fine_width_d19; // textureUnit.ts:265
-    c_fine_width_d21 <= c_fine_width_d20; // textureUnit.ts:265
-    c_fine_width_d22 <= c_fine_width_d21; // textureUnit.ts:265
-    c_fine_width_d23 <= c_fine_width_d22; // textureUnit.ts:265
-    c_fine_width_d24 <= c_fine_width_d23; // textureUnit.ts:265
-    c_fine_width_d25 <= c_fine_width_d24; // textureUnit.ts:265
-    c_fine_width_d26 <= c_fine_width_d25; // textureUnit.ts:265
-    c_fine_width_d27 <= c_fine_width_d26; // textureUnit.ts:265
-    c_fine_width_d28 <= c_fine_width_d27; // textureUnit.ts:265
-    c_fine_width_d29 <= c_fine_width_d28; // textureUnit.ts:265
-    c_fine_width_d30 <= c_fine_width_d29; // textureUnit.ts:265
-    c_fine_width_d31 <= c_fine_width_d30; // textureUnit.ts:265
-    c_fine_width_d32 <= c_fine_width_d31; // textureUnit.ts:265
-    c_fine_width_d33 <= c_fine_width_d32; // textureUnit.ts:265
-    c_fine_width_d34 <= c_fine_width_d33; // textureUnit.ts:265
-    c_coarse_width_d1 <= s2_coarse_width; // textureUnit.ts:266
-    c_coarse_width_d2 <= c_coarse_width_d1; // textureUnit.ts:266
-    c_coarse_width_d3 <= c_coarse_width_d2; // textureUnit.ts:266
-    c_coarse_width_d4 <= c_coarse_width_d3; // textureUnit.ts:266
-    c_coarse_width_d5 <= c_coarse_width_d4; // textureUnit.ts:266
-    c_coarse_width_d6 <= c_coarse_width_d5; // textureUnit.ts:266
-    c_coarse_width_d7 <= c_coarse_width_d6; // textureUnit.ts:266
-    c_coarse_width_d8 <= c_coarse_width_d7; // textureUnit.ts:266
-    c_coarse_width_d9 <= c_coarse_width_d8; // textureUnit.ts:266
-    c_coarse_width_d10 <= c_coarse_width_d9; // textureUnit.ts:266
-    c_coarse_width_d11 <= c_coarse_width_d10; // textureUnit.ts:266
-    c_coarse_width_d12 <= c_coarse_width_d11; // textureUnit.ts:266
-    c_coarse_width_d13 <= c_coarse_width_d12; // textureUnit.ts:266
-    c_coarse_width_d14 <= c_coarse_width_d13; // textureUnit.ts:266
-    c_coarse_width_d15 <= c_coarse_width_d14; // textureUnit.ts:266
-    c_coarse_width_d16 <= c_coarse_width_d15; // textureUnit.ts:266
-    c_coarse_width_d17 <= c_coarse_width_d16; // textureUnit.ts:266
-    c_coarse_width_d18 <= c_coarse_width_d17; // textureUnit.ts:266
-    c_coarse_width_d19 <= c_coarse_width_d18; // textureUnit.ts:266
-    c_coarse_width_d20 <= c_coarse_width_d19; // textureUnit.ts:266
-    c_coarse_width_d21 <= c_coarse_width_d20; // textureUnit.ts:266
-    c_coarse_width_d22 <= c_coarse_width_d21; // textureUnit.ts:266
-    c_coarse_width_d23 <= c_coarse_width_d22; // textureUnit.ts:266
-    c_coarse_width_d24 <= c_coarse_width_d23; // textureUnit.ts:266
-    c_coarse_width_d25 <= c_coarse_width_d24; // textureUnit.ts:266
-    c_coarse_width_d26 <= c_coarse_width_d25; // textureUnit.ts:266
-    c_coarse_width_d27 <= c_coarse_width_d26; // textureUnit.ts:266
-    c_coarse_width_d28 <= c_coarse_width_d27; // textureUnit.ts:266
-    c_coarse_width_d29 <= c_coarse_width_d28; // textureUnit.ts:266
-    c_coarse_width_d30 <= c_coarse_width_d29; // textureUnit.ts:266
-    c_coarse_width_d31 <= c_coarse_width_d30; // textureUnit.ts:266
-    c_coarse_width_d32 <= c_coarse_width_d31; // textureUnit.ts:266
-    c_coarse_width_d33 <= c_coarse_width_d32; // textureUnit.ts:266
-    c_coarse_width_d34 <= c_coarse_width_d33; // textureUnit.ts:266
-    c_fraction_d1 <= s2_fraction; // textureUnit.ts:267
-    c_fraction_d2 <= c_fraction_d1; // textureUnit.ts:267
-    c_fraction_d3 <= c_fraction_d2; // textureUnit.ts:267
-    c_fraction_d4 <= c_fraction_d3; // textureUnit.ts:267
-    c_fraction_d5 <= c_fraction_d4; // textureUnit.ts:267
-    c_fraction_d6 <= c_fraction_d5; // textureUnit.ts:267
-    c_fraction_d7 <= c_fraction_d6; // textureUnit.ts:267
-    c_fraction_d8 <= c_fraction_d7; // textureUnit.ts:267
-    c_fraction_d9 <= c_fraction_d8; // textureUnit.ts:267
-    c_fraction_d10 <= c_fraction_d9; // textureUnit.ts:267
-    c_fraction_d11 <= c_fraction_d10; // textureUnit.ts:267
-    c_fraction_d12 <= c_fraction_d11; // textureUnit.ts:267
-    c_fraction_d13 <= c_fraction_d12; // textureUnit.ts:267
-    c_fraction_d14 <= c_fraction_d13; // textureUnit.ts:267
-    c_fraction_d15 <= c_fraction_d14; // textureUnit.ts:267
-    c_fraction_d16 <= c_fraction_d15; // textureUnit.ts:267
-    c_fraction_d17 <= c_fraction_d16; // textureUnit.ts:267
-    c_fraction_d18 <= c_fraction_d17; // textureUnit.ts:267
-    c_fraction_d19 <= c_fraction_d18; // textureUnit.ts:267
-    c_fraction_d20 <= c_fraction_d19; // textureUnit.ts:267
-    c_fraction_d21 <= c_fraction_d20; // textureUnit.ts:267
-    c_fraction_d22 <= c_fraction_d21; // textureUnit.ts:267
-    c_fraction_d23 <= c_fraction_d22; // textureUnit.ts:267
-    c_fraction_d24 <= c_fraction_d23; // textureUnit.ts:267
-    c_fraction_d25 <= c_fraction_d24; // textureUnit.ts:267
-    c_fraction_d26 <= c_fraction_d25; // textureUnit.ts:267
-    c_fraction_d27 <= c_fraction_d26; // textureUnit.ts:267
-    c_fraction_d28 <= c_fraction_d27; // textureUnit.ts:267
-    c_fraction_d29 <= c_fraction_d28; // textureUnit.ts:267
-    c_fraction_d30 <= c_fraction_d29; // textureUnit.ts:267
-    c_fraction_d31 <= c_fraction_d30; // textureUnit.ts:267
-    c_fraction_d32 <= c_fraction_d31; // textureUnit.ts:267
-    c_fraction_d33 <= c_fraction_d32; // textureUnit.ts:267
-    c_fraction_d34 <= c_fraction_d33; // textureUnit.ts:267
-    c_format_d1 <= s2_format; // textureUnit.ts:268
-    c_format_d2 <= c_format_d1; // textureUnit.ts:268
-    c_format_d3 <= c_format_d2; // textureUnit.ts:268
-    c_format_d4 <= c_format_d3; // textureUnit.ts:268
-    c_format_d5 <= c_format_d4; // textureUnit.ts:268
-    c_format_d6 <= c_format_d5; // textureUnit.ts:268
-    c_format_d7 <= c_format_d6; // textureUnit.ts:268
-    c_format_d8 <= c_format_d7; // textureUnit.ts:268
-    c_format_d9 <= c_format_d8; // textureUnit.ts:268
-    c_format_d10 <= c_format_d9; // textureUnit.ts:268
-    c_format_d11 <= c_format_d10; // textureUnit.ts:268
-    c_format_d12 <= c_format_d11; // textureUnit.ts:268
-    c_format_d13 <= c_format_d12; // textureUnit.ts:268
-    c_format_d14 <= c_format_d13; // textureUnit.ts:268
-    c_format_d15 <= c_format_d14; // textureUnit.ts:268
-    c_format_d16 <= c_format_d15; // textureUnit.ts:268
-    c_format_d17 <= c_format_d16; // textureUnit.ts:268
-    c_format_d18 <= c_format_d17; // textureUnit.ts:268
-    c_format_d19 <= c_format_d18; // textureUnit.ts:268
-    c_format_d20 <= c_format_d19; // textureUnit.ts:268
-    c_format_d21 <= c_format_d20; // textureUnit.ts:268
-    c_format_d22 <= c_format_d21; // textureUnit.ts:268
-    c_format_d23 <= c_format_d22; // textureUnit.ts:268
-    c_format_d24 <= c_format_d23; // textureUnit.ts:268
-    c_format_d25 <= c_format_d24; // textureUnit.ts:268
-    c_format_d26 <= c_format_d25; // textureUnit.ts:268
-    c_format_d27 <= c_format_d26; // textureUnit.ts:268
-    c_format_d28 <= c_format_d27; // textureUnit.ts:268
-    c_format_d29 <= c_format_d28; // textureUnit.ts:268
-    c_format_d30 <= c_format_d29; // textureUnit.ts:268
-    c_format_d31 <= c_format_d30; // textureUnit.ts:268
-    c_format_d32 <= c_format_d31; // textureUnit.ts:268
-    c_format_d33 <= c_format_d32; // textureUnit.ts:268
-    c_format_d34 <= c_format_d33; // textureUnit.ts:268
-    c_filter_d1 <= s2_filter; // textureUnit.ts:269
-    c_filter_d2 <= c_filter_d1; // textureUnit.ts:269
-    c_filter_d3 <= c_filter_d2; // textureUnit.ts:269
-    c_filter_d4 <= c_filter_d3; // textureUnit.ts:269
-    c_filter_d5 <= c_filter_d4; // textureUnit.ts:269
-    c_filter_d6 <= c_filter_d5; // textureUnit.ts:269
-    c_filter_d7 <= c_filter_d6; // textureUnit.ts:269
-    c_filter_d8 <= c_filter_d7; // textureUnit.ts:269
-    c_filter_d9 <= c_filter_d8; // textureUnit.ts:269
-    c_filter_d10 <= c_filter_d9; // textureUnit.ts:269
-    c_filter_d11 <= c_filter_d10; // textureUnit.ts:269
-    c_filter_d12 <= c_filter_d11; // textureUnit.ts:269
-    c_filter_d13 <= c_filter_d12; // textureUnit.ts:269
-    c_filter_d14 <= c_filter_d13; // textureUnit.ts:269
-    c_filter_d15 <= c_filter_d14; // textureUnit.ts:269
-    c_filter_d16 <= c_filter_d15; // textureUnit.ts:269
-    c_filter_d17 <= c_filter_d16; // textureUnit.ts:269
-    c_filter_d18 <= c_filter_d17; // textureUnit.ts:269
-    c_filter_d19 <= c_filter_d18; // textureUnit.ts:269
-    c_filter_d20 <= c_filter_d19; // textureUnit.ts:269
-    c_filter_d21 <= c_filter_d20; // textureUnit.ts:269
-    c_filter_d22 <= c_filter_d21; // textureUnit.ts:269
-    c_filter_d23 <= c_filter_d22; // textureUnit.ts:269
-    c_filter_d24 <= c_filter_d23; // textureUnit.ts:269
-    c_filter_d25 <= c_filter_d24; // textureUnit.ts:269
-    c_filter_d26 <= c_filter_d25; // textureUnit.ts:269
-    c_filter_d27 <= c_filter_d26; // textureUnit.ts:269
-    c_filter_d28 <= c_filter_d27; // textureUnit.ts:269
-    c_filter_d29 <= c_filter_d28; // textureUnit.ts:269
-    c_filter_d30 <= c_filter_d29; // textureUnit.ts:269
-    c_filter_d31 <= c_filter_d30; // textureUnit.ts:269
-    c_filter_d32 <= c_filter_d31; // textureUnit.ts:269
-    c_filter_d33 <= c_filter_d32; // textureUnit.ts:269
-    c_filter_d34 <= c_filter_d33; // textureUnit.ts:269
-    c_status_d1 <= s2_status; // textureUnit.ts:270
-    c_status_d2 <= c_status_d1; // textureUnit.ts:270
-    c_status_d3 <= c_status_d2; // textureUnit.ts:270
-    c_status_d4 <= c_status_d3; // textureUnit.ts:270
-    c_status_d5 <= c_status_d4; // textureUnit.ts:270
-    c_status_d6 <= c_status_d5; // textureUnit.ts:270
-    c_status_d7 <= c_status_d6; // textureUnit.ts:270
-    c_status_d8 <= c_status_d7; // textureUnit.ts:270
-    c_status_d9 <= c_status_d8; // textureUnit.ts:270
-    c_status_d10 <= c_status_d9; // textureUnit.ts:270
-    c_status_d11 <= c_status_d10; // textureUnit.ts:270
-    c_status_d12 <= c_status_d11; // textureUnit.ts:270
-    c_status_d13 <= c_status_d12; // textureUnit.ts:270
-    c_status_d14 <= c_status_d13; // textureUnit.ts:270
-    c_status_d15 <= c_status_d14; // textureUnit.ts:270
-    c_status_d16 <= c_status_d15; // textureUnit.ts:270
-    c_status_d17 <= c_status_d16; // textureUnit.ts:270
-    c_status_d18 <= c_status_d17; // textureUnit.ts:270
-    c_status_d19 <= c_status_d18; // textureUnit.ts:270
-    c_status_d20 <= c_status_d19; // textureUnit.ts:270
-    c_status_d21 <= c_status_d20; // textureUnit.ts:270
-    c_status_d22 <= c_status_d21; // textureUnit.ts:270
-    c_status_d23 <= c_status_d22; // textureUnit.ts:270
-    c_status_d24 <= c_status_d23; // textureUnit.ts:270
-    c_status_d25 <= c_status_d24; // textureUnit.ts:270
-    c_status_d26 <= c_status_d25; // textureUnit.ts:270
-    c_status_d27 <= c_status_d26; // textureUnit.ts:270
-    c_status_d28 <= c_status_d27; // textureUnit.ts:270
-    c_status_d29 <= c_status_d28; // textureUnit.ts:270
-    c_status_d30 <= c_status_d29; // textureUnit.ts:270
-    c_status_d31 <= c_status_d30; // textureUnit.ts:270
-    c_status_d32 <= c_status_d31; // textureUnit.ts:270
-    c_status_d33 <= c_status_d32; // textureUnit.ts:270
-    c_status_d34 <= c_status_d33; // textureUnit.ts:270
-    a_entry <= a_entry_concat_8; // textureUnit.ts:290
-    b_nearest_d1 <= hFilter == 2'd0; // textureUnit.ts:375
-    b_nearest_d2 <= b_nearest_d1; // textureUnit.ts:375
-    b_nearest_d3 <= b_nearest_d2; // textureUnit.ts:375
-    b_nearest_d4 <= b_nearest_d3; // textureUnit.ts:375
-    b_nearest_d5 <= b_nearest_d4; // textureUnit.ts:375
-    b_nearest_d6 <= b_nearest_d5; // textureUnit.ts:375
-    b_nearest_d7 <= b_nearest_d6; // textureUnit.ts:375
-    b_nearest_d8 <= b_nearest_d7; // textureUnit.ts:375
-    b_nearest_d9 <= b_nearest_d8; // textureUnit.ts:375
-    b_nearest_d10 <= b_nearest_d9; // textureUnit.ts:375
-    b_nearest_d11 <= b_nearest_d10; // textureUnit.ts:375
-    b_nearest_d12 <= b_nearest_d11; // textureUnit.ts:375
-    b_nearest_d13 <= b_nearest_d12; // textureUnit.ts:375
-    b_nearest_d14 <= b_nearest_d13; // textureUnit.ts:375
-    b_nearest_d15 <= b_nearest_d14; // textureUnit.ts:375
-    b_nearest_d16 <= b_nearest_d15; // textureUnit.ts:375
-    b_nearest_d17 <= b_nearest_d16; // textureUnit.ts:375
-    b_nearest_d18 <= b_nearest_d17; // textureUnit.ts:375
-    b_nearest_d19 <= b_nearest_d18; // textureUnit.ts:375
-    b_nearest_d20 <= b_nearest_d19; // textureUnit.ts:375
-    b_nearest_d21 <= b_nearest_d20; // textureUnit.ts:375
-    b_nearest_d22 <= b_nearest_d21; // textureUnit.ts:375
-    b_nearest_d23 <= b_nearest_d22; // textureUnit.ts:375
-    b_nearest_d24 <= b_nearest_d23; // textureUnit.ts:375
-    b_t00_d1 <= texel_fetch_out_words_0; // textureUnit.ts:376
-    b_t00_d2 <= b_t00_d1; // textureUnit.ts:376
-    b_t00_d3 <= b_t00_d2; // textureUnit.ts:376
-    b_t00_d4 <= b_t00_d3; // textureUnit.ts:376
-    b_t00_d5 <= b_t00_d4; // textureUnit.ts:376
-    b_t00_d6 <= b_t00_d5; // textureUnit.ts:376
-    b_t00_d7 <= b_t00_d6; // textureUnit.ts:376
-    b_t00_d8 <= b_t00_d7; // textureUnit.ts:376
-    b_t00_d9 <= b_t00_d8; // textureUnit.ts:376
-    b_t00_d10 <= b_t00_d9; // textureUnit.ts:376
-    b_t00_d11 <= b_t00_d10; // textureUnit.ts:376
-    b_t00_d12 <= b_t00_d11; // textureUnit.ts:376
-    b_t00_d13 <= b_t00_d12; // textureUnit.ts:376
-    b_t00_d14 <= b_t00_d13; // textureUnit.ts:376
-    b_t00_d15 <= b_t00_d14; // textureUnit.ts:376
-    b_t00_d16 <= b_t00_d15; // textureUnit.ts:376
-    b_t00_d17 <= b_t00_d16; // textureUnit.ts:376
-    b_t00_d18 <= b_t00_d17; // textureUnit.ts:376
-    b_t00_d19 <= b_t00_d18; // textureUnit.ts:376
-    b_t00_d20 <= b_t00_d19; // textureUnit.ts:376
-    b_t00_d21 <= b_t00_d20; // textureUnit.ts:376
-    b_t00_d22 <= b_t00_d21; // textureUnit.ts:376
-    b_t00_d23 <= b_t00_d22; // textureUnit.ts:376
-    b_t00_d24 <= b_t00_d23; // textureUnit.ts:376
-    b_format_d1 <= hFormat; // textureUnit.ts:376
-    b_format_d2 <= b_format_d1; // textureUnit.ts:376
-    b_format_d3 <= b_format_d2; // textureUnit.ts:376
-    b_format_d4 <= b_format_d3; // textureUnit.ts:376
-    b_format_d5 <= b_format_d4; // textureUnit.ts:376
-    b_format_d6 <= b_format_d5; // textureUnit.ts:376
-    b_format_d7 <= b_format_d6; // textureUnit.ts:376
-    b_format_d8 <= b_format_d7; // textureUnit.ts:376
-    b_format_d9 <= b_format_d8; // textureUnit.ts:376
-    b_format_d10 <= b_format_d9; // textureUnit.ts:376
-    b_format_d11 <= b_format_d10; // textureUnit.ts:376
-    b_format_d12 <= b_format_d11; // textureUnit.ts:376
-    b_format_d13 <= b_format_d12; // textureUnit.ts:376
-    b_format_d14 <= b_format_d13; // textureUnit.ts:376
-    b_format_d15 <= b_format_d14; // textureUnit.ts:376
-    b_format_d16 <= b_format_d15; // textureUnit.ts:376
-    b_format_d17 <= b_format_d16; // textureUnit.ts:376
-    b_format_d18 <= b_format_d17; // textureUnit.ts:376
-    b_format_d19 <= b_format_d18; // textureUnit.ts:376
-    b_format_d20 <= b_format_d19; // textureUnit.ts:376
-    b_format_d21 <= b_format_d20; // textureUnit.ts:376
-    b_format_d22 <= b_format_d21; // textureUnit.ts:376
-    b_format_d23 <= b_format_d22; // textureUnit.ts:376
-    b_format_d24 <= b_format_d23; // textureUnit.ts:376
-    b_fraction_d1 <= hFraction; // textureUnit.ts:381
-    b_fraction_d2 <= b_fraction_d1; // textureUnit.ts:381
-    b_fraction_d3 <= b_fraction_d2; // textureUnit.ts:381
-    b_fraction_d4 <= b_fraction_d3; // textureUnit.ts:381
-    b_fraction_d5 <= b_fraction_d4; // textureUnit.ts:381
-    b_fraction_d6 <= b_fraction_d5; // textureUnit.ts:381
-    b_fraction_d7 <= b_fraction_d6; // textureUnit.ts:381
-    b_fraction_d8 <= b_fraction_d7; // textureUnit.ts:381
-    b_fraction_d9 <= b_fraction_d8; // textureUnit.ts:381
-    b_fraction_d10 <= b_fraction_d9; // textureUnit.ts:381
-    b_fraction_d11 <= b_fraction_d10; // textureUnit.ts:381
-    b_fraction_d12 <= b_fraction_d11; // textureUnit.ts:381
-    b_fraction_d13 <= b_fraction_d12; // textureUnit.ts:381
-    b_fraction_d14 <= b_fraction_d13; // textureUnit.ts:381
-    b_fraction_d15 <= b_fraction_d14; // textureUnit.ts:381
-    b_fraction_d16 <= b_fraction_d15; // textureUnit.ts:381
-    b_fraction_d17 <= b_fraction_d16; // textureUnit.ts:381
-    b_fraction_d18 <= b_fraction_d17; // textureUnit.ts:381
-    b_fraction_d19 <= b_fraction_d18; // textureUnit.ts:381
-    b_fraction_d20 <= b_fraction_d19; // textureUnit.ts:381
-    b_fraction_d21 <= b_fraction_d20; // textureUnit.ts:381
-    b_fraction_d22 <= b_fraction_d21; // textureUnit.ts:381
-    b_fraction_d23 <= b_fraction_d22; // textureUnit.ts:381
-    b_fraction_d24 <= b_fraction_d23; // textureUnit.ts:381
-    o_status_d1 <= hStatus; // textureUnit.ts:383
-    o_status_d2 <= o_status_d1; // textureUnit.ts:383
-    o_status_d3 <= o_status_d2; // textureUnit.ts:383
-    o_status_d4 <= o_status_d3; // textureUnit.ts:383
-    o_status_d5 <= o_status_d4; // textureUnit.ts:383
-    o_status_d6 <= o_status_d5; // textureUnit.ts:383
-    o_status_d7 <= o_status_d6; // textureUnit.ts:383
-    o_status_d8 <= o_status_d7; // textureUnit.ts:383
-    o_status_d9 <= o_status_d8; // textureUnit.ts:383
-    o_status_d10 <= o_status_d9; // textureUnit.ts:383
-    o_status_d11 <= o_status_d10; // textureUnit.ts:383
-    o_status_d12 <= o_status_d11; // textureUnit.ts:383
-    o_status_d13 <= o_status_d12; // textureUnit.ts:383
-    o_status_d14 <= o_status_d13; // textureUnit.ts:383
-    o_status_d15 <= o_status_d14; // textureUnit.ts:383
-    o_status_d16 <= o_status_d15; // textureUnit.ts:383
-    o_status_d17 <= o_status_d16; // textureUnit.ts:383
-    o_status_d18 <= o_status_d17; // textureUnit.ts:383
-    o_status_d19 <= o_status_d18; // textureUnit.ts:383
-    o_status_d20 <= o_status_d19; // textureUnit.ts:383
-    o_status_d21 <= o_status_d20; // textureUnit.ts:383
-    o_status_d22 <= o_status_d21; // textureUnit.ts:383
-    o_status_d23 <= o_status_d22; // textureUnit.ts:383
-    o_status_d24 <= o_status_d23; // textureUnit.ts:383
-    o_status_d25 <= o_status_d24; // textureUnit.ts:383
-    o_status_d26 <= o_status_d25; // textureUnit.ts:383
-    o_status_d27 <= o_status_d26; // textureUnit.ts:383
-    o_status_d28 <= o_status_d27; // textureUnit.ts:383
-    o_status_d29 <= o_status_d28; // textureUnit.ts:383
-    o_status_d30 <= o_status_d29; // textureUnit.ts:383
-    o_status_d31 <= o_status_d30; // textureUnit.ts:383
-    o_status_d32 <= o_status_d31; // textureUnit.ts:383
-    o_status_d33 <= o_status_d32; // textureUnit.ts:383
-    o_status_d34 <= o_status_d33; // textureUnit.ts:383
-    o_status_d35 <= o_status_d34; // textureUnit.ts:383
-    o_status_d36 <= o_status_d35; // textureUnit.ts:383
-    o_side_d1 <= side_queue_deq_bits; // textureUnit.ts:384
-    o_side_d2 <= o_side_d1; // textureUnit.ts:384
-    o_side_d3 <= o_side_d2; // textureUnit.ts:384
-    o_side_d4 <= o_side_d3; // textureUnit.ts:384
-    o_side_d5 <= o_side_d4; // textureUnit.ts:384
-    o_side_d6 <= o_side_d5; // textureUnit.ts:384
-    o_side_d7 <= o_side_d6; // textureUnit.ts:384
-    o_side_d8 <= o_side_d7; // textureUnit.ts:384
-    o_side_d9 <= o_side_d8; // textureUnit.ts:384
-    o_side_d10 <= o_side_d9; // textureUnit.ts:384
-    o_side_d11 <= o_side_d10; // textureUnit.ts:384
-    o_side_d12 <= o_side_d11; // textureUnit.ts:384
-    o_side_d13 <= o_side_d12; // textureUnit.ts:384
-    o_side_d14 <= o_side_d13; // textureUnit.ts:384
-    o_side_d15 <= o_side_d14; // textureUnit.ts:384
-    o_side_d16 <= o_side_d15; // textureUnit.ts:384
-    o_side_d17 <= o_side_d16; // textureUnit.ts:384
-    o_side_d18 <= o_side_d17; // textureUnit.ts:384
-    o_side_d19 <= o_side_d18; // textureUnit.ts:384
-    o_side_d20 <= o_side_d19; // textureUnit.ts:384
-    o_side_d21 <= o_side_d20; // textureUnit.ts:384
-    o_side_d22 <= o_side_d21; // textureUnit.ts:384
-    o_side_d23 <= o_side_d22; // textureUnit.ts:384
-    o_side_d24 <= o_side_d23; // textureUnit.ts:384
-    o_side_d25 <= o_side_d24; // textureUnit.ts:384
-    o_side_d26 <= o_side_d25; // textureUnit.ts:384
-    o_side_d27 <= o_side_d26; // textureUnit.ts:384
-    o_side_d28 <= o_side_d27; // textureUnit.ts:384
-    o_side_d29 <= o_side_d28; // textureUnit.ts:384
-    o_side_d30 <= o_side_d29; // textureUnit.ts:384
-    o_side_d31 <= o_side_d30; // textureUnit.ts:384
-    o_side_d32 <= o_side_d31; // textureUnit.ts:384
-    o_side_d33 <= o_side_d32; // textureUnit.ts:384
-    o_side_d34 <= o_side_d33; // textureUnit.ts:384
-    o_side_d35 <= o_side_d34; // textureUnit.ts:384
-    o_side_d36 <= o_side_d35; // textureUnit.ts:384
-    answer <= answer_concat; // textureUnit.ts:392
-    if (descStart) descriptor_fill_tag <= descLine; // textureUnit.ts:347
+    dec_base <= base; // textureUnit.ts:165
+    dec_width <= width_1; // textureUnit.ts:165
+    dec_height <= height_1; // textureUnit.ts:165
+    dec_format <= format_1; // textureUnit.ts:165
+    dec_mip_count <= mipCount; // textureUnit.ts:165
+    dec_wraps <= {wrapT, wrapS}; // textureUnit.ts:165
+    dec_filter <= filter; // textureUnit.ts:165
+    dec_status <= {1'd0, invalid, invalid_1}; // textureUnit.ts:165
+    dec_s <= d_coords[31:0]; // textureUnit.ts:165
+    dec_t <= d_coords[63:32]; // textureUnit.ts:165
+    dec_control <= d_coords[127:96]; // textureUnit.ts:165
+    dec_lod_bias <= lodBias; // textureUnit.ts:165
+    dec_lod_min <= lodMin; // textureUnit.ts:165
+    dec_lod_max <= lodMax; // textureUnit.ts:165
+    dec_dsdx <= d_derivatives[31:0]; // textureUnit.ts:165
+    dec_dsdy <= d_derivatives[63:32]; // textureUnit.ts:165
+    dec_dtdx <= d_derivatives[95:64]; // textureUnit.ts:165
+    dec_dtdy <= d_derivatives[127:96]; // textureUnit.ts:165
+    l_base_d1 <= dec_base; // textureUnit.ts:196
+    l_base_d2 <= l_base_d1; // textureUnit.ts:196
+    l_base_d3 <= l_base_d2; // textureUnit.ts:196
+    l_base_d4 <= l_base_d3; // textureUnit.ts:196
+    l_base_d5 <= l_base_d4; // textureUnit.ts:196
+    l_base_d6 <= l_base_d5; // textureUnit.ts:196
+    l_base_d7 <= l_base_d6; // textureUnit.ts:196
+    l_base_d8 <= l_base_d7; // textureUnit.ts:196
+    l_base_d9 <= l_base_d8; // textureUnit.ts:196
+    l_base_d10 <= l_base_d9; // textureUnit.ts:196
+    l_base_d11 <= l_base_d10; // textureUnit.ts:196
+    l_base_d12 <= l_base_d11; // textureUnit.ts:196
+    l_base_d13 <= l_base_d12; // textureUnit.ts:196
+    l_base_d14 <= l_base_d13; // textureUnit.ts:196
+    l_base_d15 <= l_base_d14; // textureUnit.ts:196
+    l_base_d16 <= l_base_d15; // textureUnit.ts:196
+    l_base_d17 <= l_base_d16; // textureUnit.ts:196
+    l_base_d18 <= l_base_d17; // textureUnit.ts:196
+    l_base_d19 <= l_base_d18; // textureUnit.ts:196
+    l_base_d20 <= l_base_d19; // textureUnit.ts:196
+    l_base_d21 <= l_base_d20; // textureUnit.ts:196
+    l_base_d22 <= l_base_d21; // textureUnit.ts:196
+    l_base_d23 <= l_base_d22; // textureUnit.ts:196
+    l_base_d24 <= l_base_d23; // textureUnit.ts:196
+    l_base_d25 <= l_base_d24; // textureUnit.ts:196
+    l_base_d26 <= l_base_d25; // textureUnit.ts:196
+    l_base_d27 <= l_base_d26; // textureUnit.ts:196
+    l_base_d28 <= l_base_d27; // textureUnit.ts:196
+    l_base_d29 <= l_base_d28; // textureUnit.ts:196
+    l_base_d30 <= l_base_d29; // textureUnit.ts:196
+    l_base_d31 <= l_base_d30; // textureUnit.ts:196
+    l_base_d32 <= l_base_d31; // textureUnit.ts:196
+    l_base_d33 <= l_base_d32; // textureUnit.ts:196
+    l_base_d34 <= l_base_d33; // textureUnit.ts:196
+    l_base_d35 <= l_base_d34; // textureUnit.ts:196
+    l_base_d36 <= l_base_d35; // textureUnit.ts:196
+    l_base_d37 <= l_base_d36; // textureUnit.ts:196
+    l_base_d38 <= l_base_d37; // textureUnit.ts:196
+    l_base_d39 <= l_base_d38; // textureUnit.ts:196
+    l_base_d40 <= l_base_d39; // textureUnit.ts:196
+    l_base_d41 <= l_base_d40; // textureUnit.ts:196
+    l_base_d42 <= l_base_d41; // textureUnit.ts:196
+    l_base_d43 <= l_base_d42; // textureUnit.ts:196
+    l_base_d44 <= l_base_d43; // textureUnit.ts:196
+    l_base_d45 <= l_base_d44; // textureUnit.ts:196
+    l_base_d46 <= l_base_d45; // textureUnit.ts:196
+    l_base_d47 <= l_base_d46; // textureUnit.ts:196
+    l_base_d48 <= l_base_d47; // textureUnit.ts:196
+    l_base_d49 <= l_base_d48; // textureUnit.ts:196
+    l_base_d50 <= l_base_d49; // textureUnit.ts:196
+    l_base_d51 <= l_base_d50; // textureUnit.ts:196
+    l_base_d52 <= l_base_d51; // textureUnit.ts:196
+    l_base_d53 <= l_base_d52; // textureUnit.ts:196
+    l_base_d54 <= l_base_d53; // textureUnit.ts:196
+    l_base_d55 <= l_base_d54; // textureUnit.ts:196
+    l_base_d56 <= l_base_d55; // textureUnit.ts:196
+    l_base_d57 <= l_base_d56; // textureUnit.ts:196
+    l_base_d58 <= l_base_d57; // textureUnit.ts:196
+    l_base_d59 <= l_base_d58; // textureUnit.ts:196
+    l_base_d60 <= l_base_d59; // textureUnit.ts:196
+    l_base_d61 <= l_base_d60; // textureUnit.ts:196
+    l_base_d62 <= l_base_d61; // textureUnit.ts:196
+    l_base_d63 <= l_base_d62; // textureUnit.ts:196
+    l_base_d64 <= l_base_d63; // textureUnit.ts:196
+    l_width_d1 <= dec_width; // textureUnit.ts:197
+    l_width_d2 <= l_width_d1; // textureUnit.ts:197
+    l_width_d3 <= l_width_d2; // textureUnit.ts:197
+    l_width_d4 <= l_width_d3; // textureUnit.ts:197
+    l_width_d5 <= l_width_d4; // textureUnit.ts:197
+    l_width_d6 <= l_width_d5; // textureUnit.ts:197
+    l_width_d7 <= l_width_d6; // textureUnit.ts:197
+    l_width_d8 <= l_width_d7; // textureUnit.ts:197
+    l_width_d9 <= l_width_d8; // textureUnit.ts:197
+    l_width_d10 <= l_width_d9; // textureUnit.ts:197
+    l_width_d11 <= l_width_d10; // textureUnit.ts:197
+    l_width_d12 <= l_width_d11; // textureUnit.ts:197
+    l_width_d13 <= l_width_d12; // textureUnit.ts:197
+    l_width_d14 <= l_width_d13; // textureUnit.ts:197
+    l_width_d15 <= l_width_d14; // textureUnit.ts:197
+    l_width_d16 <= l_width_d15; // textureUnit.ts:197
+    l_width_d17 <= l_width_d16; // textureUnit.ts:197
+    l_width_d18 <= l_width_d17; // textureUnit.ts:197
+    l_width_d19 <= l_width_d18; // textureUnit.ts:197
+    l_width_d20 <= l_width_d19; // textureUnit.ts:197
+    l_width_d21 <= l_width_d20; // textureUnit.ts:197
+    l_width_d22 <= l_width_d21; // textureUnit.ts:197
+    l_width_d23 <= l_width_d22; // textureUnit.ts:197
+    l_width_d24 <= l_width_d23; // textureUnit.ts:197
+    l_width_d25 <= l_width_d24; // textureUnit.ts:197
+    l_width_d26 <= l_width_d25; // textureUnit.ts:197
+    l_width_d27 <= l_width_d26; // textureUnit.ts:197
+    l_width_d28 <= l_width_d27; // textureUnit.ts:197
+    l_width_d29 <= l_width_d28; // textureUnit.ts:197
+    l_width_d30 <= l_width_d29; // textureUnit.ts:197
+    l_width_d31 <= l_width_d30; // textureUnit.ts:197
+    l_width_d32 <= l_width_d31; // textureUnit.ts:197
+    l_width_d33 <= l_width_d32; // textureUnit.ts:197
+    l_width_d34 <= l_width_d33; // textureUnit.ts:197
+    l_width_d35 <= l_width_d34; // textureUnit.ts:197
+    l_width_d36 <= l_width_d35; // textureUnit.ts:197
+    l_width_d37 <= l_width_d36; // textureUnit.ts:197
+    l_width_d38 <= l_width_d37; // textureUnit.ts:197
+    l_width_d39 <= l_width_d38; // textureUnit.ts:197
+    l_width_d40 <= l_width_d39; // textureUnit.ts:197
+    l_width_d41 <= l_width_d40; // textureUnit.ts:197
+    l_width_d42 <= l_width_d41; // textureUnit.ts:197
+    l_width_d43 <= l_width_d42; // textureUnit.ts:197
+    l_width_d44 <= l_width_d43; // textureUnit.ts:197
+    l_width_d45 <= l_width_d44; // textureUnit.ts:197
+    l_width_d46 <= l_width_d45; // textureUnit.ts:197
+    l_width_d47 <= l_width_d46; // textureUnit.ts:197
+    l_width_d48 <= l_width_d47; // textureUnit.ts:197
+    l_width_d49 <= l_width_d48; // textureUnit.ts:197
+    l_width_d50 <= l_width_d49; // textureUnit.ts:197
+    l_width_d51 <= l_width_d50; // textureUnit.ts:197
+    l_width_d52 <= l_width_d51; // textureUnit.ts:197
+    l_width_d53 <= l_width_d52; // textureUnit.ts:197
+    l_width_d54 <= l_width_d53; // textureUnit.ts:197
+    l_width_d55 <= l_width_d54; // textureUnit.ts:197
+    l_width_d56 <= l_width_d55; // textureUnit.ts:197
+    l_width_d57 <= l_width_d56; // textureUnit.ts:197
+    l_width_d58 <= l_width_d57; // textureUnit.ts:197
+    l_width_d59 <= l_width_d58; // textureUnit.ts:197
+    l_width_d60 <= l_width_d59; // textureUnit.ts:197
+    l_width_d61 <= l_width_d60; // textureUnit.ts:197
+    l_width_d62 <= l_width_d61; // textureUnit.ts:197
+    l_width_d63 <= l_width_d62; // textureUnit.ts:197
+    l_width_d64 <= l_width_d63; // textureUnit.ts:197
+    l_height_d1 <= dec_height; // textureUnit.ts:198
+    l_height_d2 <= l_height_d1; // textureUnit.ts:198
+    l_height_d3 <= l_height_d2; // textureUnit.ts:198
+    l_height_d4 <= l_height_d3; // textureUnit.ts:198
+    l_height_d5 <= l_height_d4; // textureUnit.ts:198
+    l_height_d6 <= l_height_d5; // textureUnit.ts:198
+    l_height_d7 <= l_height_d6; // textureUnit.ts:198
+    l_height_d8 <= l_height_d7; // textureUnit.ts:198
+    l_height_d9 <= l_height_d8; // textureUnit.ts:198
+    l_height_d10 <= l_height_d9; // textureUnit.ts:198
+    l_height_d11 <= l_height_d10; // textureUnit.ts:198
+    l_height_d12 <= l_height_d11; // textureUnit.ts:198
+    l_height_d13 <= l_height_d12; // textureUnit.ts:198
+    l_height_d14 <= l_height_d13; // textureUnit.ts:198
+    l_height_d15 <= l_height_d14; // textureUnit.ts:198
+    l_height_d16 <= l_height_d15; // textureUnit.ts:198
+    l_height_d17 <= l_height_d16; // textureUnit.ts:198
+    l_height_d18 <= l_height_d17; // textureUnit.ts:198
+    l_height_d19 <= l_height_d18; // textureUnit.ts:198
+    l_height_d20 <= l_height_d19; // textureUnit.ts:198
+    l_height_d21 <= l_height_d20; // textureUnit.ts:198
+    l_height_d22 <= l_height_d21; // textureUnit.ts:198
+    l_height_d23 <= l_height_d22; // textureUnit.ts:198
+    l_height_d24 <= l_height_d23; // textureUnit.ts:198
+    l_height_d25 <= l_height_d24; // textureUnit.ts:198
+    l_height_d26 <= l_height_d25; // textureUnit.ts:198
+    l_height_d27 <= l_height_d26; // textureUnit.ts:198
+    l_height_d28 <= l_height_d27; // textureUnit.ts:198
+    l_height_d29 <= l_height_d28; // textureUnit.ts:198
+    l_height_d30 <= l_height_d29; // textureUnit.ts:198
+    l_height_d31 <= l_height_d30; // textureUnit.ts:198
+    l_height_d32 <= l_height_d31; // textureUnit.ts:198
+    l_height_d33 <= l_height_d32; // textureUnit.ts:198
+    l_height_d34 <= l_height_d33; // textureUnit.ts:198
+    l_height_d35 <= l_height_d34; // textureUnit.ts:198
+    l_height_d36 <= l_height_d35; // textureUnit.ts:198
+    l_height_d37 <= l_height_d36; // textureUnit.ts:198
+    l_height_d38 <= l_height_d37; // textureUnit.ts:198
+    l_height_d39 <= l_height_d38; // textureUnit.ts:198
+    l_height_d40 <= l_height_d39; // textureUnit.ts:198
+    l_height_d41 <= l_height_d40; // textureUnit.ts:198
+    l_height_d42 <= l_height_d41; // textureUnit.ts:198
+    l_height_d43 <= l_height_d42; // textureUnit.ts:198
+    l_height_d44 <= l_height_d43; // textureUnit.ts:198
+    l_height_d45 <= l_height_d44; // textureUnit.ts:198
+    l_height_d46 <= l_height_d45; // textureUnit.ts:198
+    l_height_d47 <= l_height_d46; // textureUnit.ts:198
+    l_height_d48 <= l_height_d47; // textureUnit.ts:198
+    l_height_d49 <= l_height_d48; // textureUnit.ts:198
+    l_height_d50 <= l_height_d49; // textureUnit.ts:198
+    l_height_d51 <= l_height_d50; // textureUnit.ts:198
+    l_height_d52 <= l_height_d51; // textureUnit.ts:198
+    l_height_d53 <= l_height_d52; // textureUnit.ts:198
+    l_height_d54 <= l_height_d53; // textureUnit.ts:198
+    l_height_d55 <= l_height_d54; // textureUnit.ts:198
+    l_height_d56 <= l_height_d55; // textureUnit.ts:198
+    l_height_d57 <= l_height_d56; // textureUnit.ts:198
+    l_height_d58 <= l_height_d57; // textureUnit.ts:198
+    l_height_d59 <= l_height_d58; // textureUnit.ts:198
+    l_height_d60 <= l_height_d59; // textureUnit.ts:198
+    l_height_d61 <= l_height_d60; // textureUnit.ts:198
+    l_height_d62 <= l_height_d61; // textureUnit.ts:198
+    l_height_d63 <= l_height_d62; // textureUnit.ts:198
+    l_height_d64 <= l_height_d63; // textureUnit.ts:198
+    l_format_d1 <= dec_format; // textureUnit.ts:199
+    l_format_d2 <= l_format_d1; // textureUnit.ts:199
+    l_format_d3 <= l_format_d2; // textureUnit.ts:199
+    l_format_d4 <= l_format_d3; // textureUnit.ts:199
+    l_format_d5 <= l_format_d4; // textureUnit.ts:199
+    l_format_d6 <= l_format_d5; // textureUnit.ts:199
+    l_format_d7 <= l_format_d6; // textureUnit.ts:199
+    l_format_d8 <= l_format_d7; // textureUnit.ts:199
+    l_format_d9 <= l_format_d8; // textureUnit.ts:199
+    l_format_d10 <= l_format_d9; // textureUnit.ts:199
+    l_format_d11 <= l_format_d10; // textureUnit.ts:199
+    l_format_d12 <= l_format_d11; // textureUnit.ts:199
+    l_format_d13 <= l_format_d12; // textureUnit.ts:199
+    l_format_d14 <= l_format_d13; // textureUnit.ts:199
+    l_format_d15 <= l_format_d14; // textureUnit.ts:199
+    l_format_d16 <= l_format_d15; // textureUnit.ts:199
+    l_format_d17 <= l_format_d16; // textureUnit.ts:199
+    l_format_d18 <= l_format_d17; // textureUnit.ts:199
+    l_format_d19 <= l_format_d18; // textureUnit.ts:199
+    l_format_d20 <= l_format_d19; // textureUnit.ts:199
+    l_format_d21 <= l_format_d20; // textureUnit.ts:199
+    l_format_d22 <= l_format_d21; // textureUnit.ts:199
+    l_format_d23 <= l_format_d22; // textureUnit.ts:199
+    l_format_d24 <= l_format_d23; // textureUnit.ts:199
+    l_format_d25 <= l_format_d24; // textureUnit.ts:199
+    l_format_d26 <= l_format_d25; // textureUnit.ts:199
+    l_format_d27 <= l_format_d26; // textureUnit.ts:199
+    l_format_d28 <= l_format_d27; // textureUnit.ts:199
+    l_format_d29 <= l_format_d28; // textureUnit.ts:199
+    l_format_d30 <= l_format_d29; // textureUnit.ts:199
+    l_format_d31 <= l_format_d30; // textureUnit.ts:199
+    l_format_d32 <= l_format_d31; // textureUnit.ts:199
+    l_format_d33 <= l_format_d32; // textureUnit.ts:199
+    l_format_d34 <= l_format_d33; // textureUnit.ts:199
+    l_format_d35 <= l_format_d34; // textureUnit.ts:199
+    l_format_d36 <= l_format_d35; // textureUnit.ts:199
+    l_format_d37 <= l_format_d36; // textureUnit.ts:199
+    l_format_d38 <= l_format_d37; // textureUnit.ts:199
+    l_format_d39 <= l_format_d38; // textureUnit.ts:199
+    l_format_d40 <= l_format_d39; // textureUnit.ts:199
+    l_format_d41 <= l_format_d40; // textureUnit.ts:199
+    l_format_d42 <= l_format_d41; // textureUnit.ts:199
+    l_format_d43 <= l_format_d42; // textureUnit.ts:199
+    l_format_d44 <= l_format_d43; // textureUnit.ts:199
+    l_format_d45 <= l_format_d44; // textureUnit.ts:199
+    l_format_d46 <= l_format_d45; // textureUnit.ts:199
+    l_format_d47 <= l_format_d46; // textureUnit.ts:199
+    l_format_d48 <= l_format_d47; // textureUnit.ts:199
+    l_format_d49 <= l_format_d48; // textureUnit.ts:199
+    l_format_d50 <= l_format_d49; // textureUnit.ts:199
+    l_format_d51 <= l_format_d50; // textureUnit.ts:199
+    l_format_d52 <= l_format_d51; // textureUnit.ts:199
+    l_format_d53 <= l_format_d52; // textureUnit.ts:199
+    l_format_d54 <= l_format_d53; // textureUnit.ts:199
+    l_format_d55 <= l_format_d54; // textureUnit.ts:199
+    l_format_d56 <= l_format_d55; // textureUnit.ts:199
+    l_format_d57 <= l_format_d56; // textureUnit.ts:199
+    l_format_d58 <= l_format_d57; // textureUnit.ts:199
+    l_format_d59 <= l_format_d58; // textureUnit.ts:199
+    l_format_d60 <= l_format_d59; // textureUnit.ts:199
+    l_format_d61 <= l_format_d60; // textureUnit.ts:199
+    l_format_d62 <= l_format_d61; // textureUnit.ts:199
+    l_format_d63 <= l_format_d62; // textureUnit.ts:199
+    l_format_d64 <= l_format_d63; // textureUnit.ts:199
+    l_mip_count_d1 <= dec_mip_count; // textureUnit.ts:200
+    l_mip_count_d2 <= l_mip_count_d1; // textureUnit.ts:200
+    l_mip_count_d3 <= l_mip_count_d2; // textureUnit.ts:200
+    l_mip_count_d4 <= l_mip_count_d3; // textureUnit.ts:200
+    l_mip_count_d5 <= l_mip_count_d4; // textureUnit.ts:200
+    l_mip_count_d6 <= l_mip_count_d5; // textureUnit.ts:200
+    l_mip_count_d7 <= l_mip_count_d6; // textureUnit.ts:200
+    l_mip_count_d8 <= l_mip_count_d7; // textureUnit.ts:200
+    l_mip_count_d9 <= l_mip_count_d8; // textureUnit.ts:200
+    l_mip_count_d10 <= l_mip_count_d9; // textureUnit.ts:200
+    l_mip_count_d11 <= l_mip_count_d10; // textureUnit.ts:200
+    l_mip_count_d12 <= l_mip_count_d11; // textureUnit.ts:200
+    l_mip_count_d13 <= l_mip_count_d12; // textureUnit.ts:200
+    l_mip_count_d14 <= l_mip_count_d13; // textureUnit.ts:200
+    l_mip_count_d15 <= l_mip_count_d14; // textureUnit.ts:200
+    l_mip_count_d16 <= l_mip_count_d15; // textureUnit.ts:200
+    l_mip_count_d17 <= l_mip_count_d16; // textureUnit.ts:200
+    l_mip_count_d18 <= l_mip_count_d17; // textureUnit.ts:200
+    l_mip_count_d19 <= l_mip_count_d18; // textureUnit.ts:200
+    l_mip_count_d20 <= l_mip_count_d19; // textureUnit.ts:200
+    l_mip_count_d21 <= l_mip_count_d20; // textureUnit.ts:200
+    l_mip_count_d22 <= l_mip_count_d21; // textureUnit.ts:200
+    l_mip_count_d23 <= l_mip_count_d22; // textureUnit.ts:200
+    l_mip_count_d24 <= l_mip_count_d23; // textureUnit.ts:200
+    l_mip_count_d25 <= l_mip_count_d24; // textureUnit.ts:200
+    l_mip_count_d26 <= l_mip_count_d25; // textureUnit.ts:200
+    l_mip_count_d27 <= l_mip_count_d26; // textureUnit.ts:200
+    l_mip_count_d28 <= l_mip_count_d27; // textureUnit.ts:200
+    l_mip_count_d29 <= l_mip_count_d28; // textureUnit.ts:200
+    l_mip_count_d30 <= l_mip_count_d29; // textureUnit.ts:200
+    l_mip_count_d31 <= l_mip_count_d30; // textureUnit.ts:200
+    l_mip_count_d32 <= l_mip_count_d31; // textureUnit.ts:200
+    l_mip_count_d33 <= l_mip_count_d32; // textureUnit.ts:200
+    l_mip_count_d34 <= l_mip_count_d33; // textureUnit.ts:200
+    l_mip_count_d35 <= l_mip_count_d34; // textureUnit.ts:200
+    l_mip_count_d36 <= l_mip_count_d35; // textureUnit.ts:200
+    l_mip_count_d37 <= l_mip_count_d36; // textureUnit.ts:200
+    l_mip_count_d38 <= l_mip_count_d37; // textureUnit.ts:200
+    l_mip_count_d39 <= l_mip_count_d38; // textureUnit.ts:200
+    l_mip_count_d40 <= l_mip_count_d39; // textureUnit.ts:200
+    l_mip_count_d41 <= l_mip_count_d40; // textureUnit.ts:200
+    l_mip_count_d42 <= l_mip_count_d41; // textureUnit.ts:200
+    l_mip_count_d43 <= l_mip_count_d42; // textureUnit.ts:200
+    l_mip_count_d44 <= l_mip_count_d43; // textureUnit.ts:200
+    l_mip_count_d45 <= l_mip_count_d44; // textureUnit.ts:200
+    l_mip_count_d46 <= l_mip_count_d45; // textureUnit.ts:200
+    l_mip_count_d47 <= l_mip_count_d46; // textureUnit.ts:200
+    l_mip_count_d48 <= l_mip_count_d47; // textureUnit.ts:200
+    l_mip_count_d49 <= l_mip_count_d48; // textureUnit.ts:200
+    l_mip_count_d50 <= l_mip_count_d49; // textureUnit.ts:200
+    l_mip_count_d51 <= l_mip_count_d50; // textureUnit.ts:200
+    l_mip_count_d52 <= l_mip_count_d51; // textureUnit.ts:200
+    l_mip_count_d53 <= l_mip_count_d52; // textureUnit.ts:200
+    l_mip_count_d54 <= l_mip_count_d53; // textureUnit.ts:200
+    l_mip_count_d55 <= l_mip_count_d54; // textureUnit.ts:200
+    l_mip_count_d56 <= l_mip_count_d55; // textureUnit.ts:200
+    l_mip_count_d57 <= l_mip_count_d56; // textureUnit.ts:200
+    l_mip_count_d58 <= l_mip_count_d57; // textureUnit.ts:200
+    l_mip_count_d59 <= l_mip_count_d58; // textureUnit.ts:200
+    l_mip_count_d60 <= l_mip_count_d59; // textureUnit.ts:200
+    l_mip_count_d61 <= l_mip_count_d60; // textureUnit.ts:200
+    l_mip_count_d62 <= l_mip_count_d61; // textureUnit.ts:200
+    l_mip_count_d63 <= l_mip_count_d62; // textureUnit.ts:200
+    l_mip_count_d64 <= l_mip_count_d63; // textureUnit.ts:200
+    l_wraps_d1 <= dec_wraps; // textureUnit.ts:201
+    l_wraps_d2 <= l_wraps_d1; // textureUnit.ts:201
+    l_wraps_d3 <= l_wraps_d2; // textureUnit.ts:201
+    l_wraps_d4 <= l_wraps_d3; // textureUnit.ts:201
+    l_wraps_d5 <= l_wraps_d4; // textureUnit.ts:201
+    l_wraps_d6 <= l_wraps_d5; // textureUnit.ts:201
+    l_wraps_d7 <= l_wraps_d6; // textureUnit.ts:201
+    l_wraps_d8 <= l_wraps_d7; // textureUnit.ts:201
+    l_wraps_d9 <= l_wraps_d8; // textureUnit.ts:201
+    l_wraps_d10 <= l_wraps_d9; // textureUnit.ts:201
+    l_wraps_d11 <= l_wraps_d10; // textureUnit.ts:201
+    l_wraps_d12 <= l_wraps_d11; // textureUnit.ts:201
+    l_wraps_d13 <= l_wraps_d12; // textureUnit.ts:201
+    l_wraps_d14 <= l_wraps_d13; // textureUnit.ts:201
+    l_wraps_d15 <= l_wraps_d14; // textureUnit.ts:201
+    l_wraps_d16 <= l_wraps_d15; // textureUnit.ts:201
+    l_wraps_d17 <= l_wraps_d16; // textureUnit.ts:201
+    l_wraps_d18 <= l_wraps_d17; // textureUnit.ts:201
+    l_wraps_d19 <= l_wraps_d18; // textureUnit.ts:201
+    l_wraps_d20 <= l_wraps_d19; // textureUnit.ts:201
+    l_wraps_d21 <= l_wraps_d20; // textureUnit.ts:201
+    l_wraps_d22 <= l_wraps_d21; // textureUnit.ts:201
+    l_wraps_d23 <= l_wraps_d22; // textureUnit.ts:201
+    l_wraps_d24 <= l_wraps_d23; // textureUnit.ts:201
+    l_wraps_d25 <= l_wraps_d24; // textureUnit.ts:201
+    l_wraps_d26 <= l_wraps_d25; // textureUnit.ts:201
+    l_wraps_d27 <= l_wraps_d26; // textureUnit.ts:201
+    l_wraps_d28 <= l_wraps_d27; // textureUnit.ts:201
+    l_wraps_d29 <= l_wraps_d28; // textureUnit.ts:201
+    l_wraps_d30 <= l_wraps_d29; // textureUnit.ts:201
+    l_wraps_d31 <= l_wraps_d30; // textureUnit.ts:201
+    l_wraps_d32 <= l_wraps_d31; // textureUnit.ts:201
+    l_wraps_d33 <= l_wraps_d32; // textureUnit.ts:201
+    l_wraps_d34 <= l_wraps_d33; // textureUnit.ts:201
+    l_wraps_d35 <= l_wraps_d34; // textureUnit.ts:201
+    l_wraps_d36 <= l_wraps_d35; // textureUnit.ts:201
+    l_wraps_d37 <= l_wraps_d36; // textureUnit.ts:201
+    l_wraps_d38 <= l_wraps_d37; // textureUnit.ts:201
+    l_wraps_d39 <= l_wraps_d38; // textureUnit.ts:201
+    l_wraps_d40 <= l_wraps_d39; // textureUnit.ts:201
+    l_wraps_d41 <= l_wraps_d40; // textureUnit.ts:201
+    l_wraps_d42 <= l_wraps_d41; // textureUnit.ts:201
+    l_wraps_d43 <= l_wraps_d42; // textureUnit.ts:201
+    l_wraps_d44 <= l_wraps_d43; // textureUnit.ts:201
+    l_wraps_d45 <= l_wraps_d44; // textureUnit.ts:201
+    l_wraps_d46 <= l_wraps_d45; // textureUnit.ts:201
+    l_wraps_d47 <= l_wraps_d46; // textureUnit.ts:201
+    l_wraps_d48 <= l_wraps_d47; // textureUnit.ts:201
+    l_wraps_d49 <= l_wraps_d48; // textureUnit.ts:201
+    l_wraps_d50 <= l_wraps_d49; // textureUnit.ts:201
+    l_wraps_d51 <= l_wraps_d50; // textureUnit.ts:201
+    l_wraps_d52 <= l_wraps_d51; // textureUnit.ts:201
+    l_wraps_d53 <= l_wraps_d52; // textureUnit.ts:201
+    l_wraps_d54 <= l_wraps_d53; // textureUnit.ts:201
+    l_wraps_d55 <= l_wraps_d54; // textureUnit.ts:201
+    l_wraps_d56 <= l_wraps_d55; // textureUnit.ts:201
+    l_wraps_d57 <= l_wraps_d56; // textureUnit.ts:201
+    l_wraps_d58 <= l_wraps_d57; // textureUnit.ts:201
+    l_wraps_d59 <= l_wraps_d58; // textureUnit.ts:201
+    l_wraps_d60 <= l_wraps_d59; // textureUnit.ts:201
+    l_wraps_d61 <= l_wraps_d60; // textureUnit.ts:201
+    l_wraps_d62 <= l_wraps_d61; // textureUnit.ts:201
+    l_wraps_d63 <= l_wraps_d62; // textureUnit.ts:201
+    l_wraps_d64 <= l_wraps_d63; // textureUnit.ts:201
+    l_filter_d1 <= dec_filter; // textureUnit.ts:202
+    l_filter_d2 <= l_filter_d1; // textureUnit.ts:202
+    l_filter_d3 <= l_filter_d2; // textureUnit.ts:202
+    l_filter_d4 <= l_filter_d3; // textureUnit.ts:202
+    l_filter_d5 <= l_filter_d4; // textureUnit.ts:202
+    l_filter_d6 <= l_filter_d5; // textureUnit.ts:202
+    l_filter_d7 <= l_filter_d6; // textureUnit.ts:202
+    l_filter_d8 <= l_filter_d7; // textureUnit.ts:202
+    l_filter_d9 <= l_filter_d8; // textureUnit.ts:202
+    l_filter_d10 <= l_filter_d9; // textureUnit.ts:202
+    l_filter_d11 <= l_filter_d10; // textureUnit.ts:202
+    l_filter_d12 <= l_filter_d11; // textureUnit.ts:202
+    l_filter_d13 <= l_filter_d12; // textureUnit.ts:202
+    l_filter_d14 <= l_filter_d13; // textureUnit.ts:202
+    l_filter_d15 <= l_filter_d14; // textureUnit.ts:202
+    l_filter_d16 <= l_filter_d15; // textureUnit.ts:202
+    l_filter_d17 <= l_filter_d16; // textureUnit.ts:202
+    l_filter_d18 <= l_filter_d17; // textureUnit.ts:202
+    l_filter_d19 <= l_filter_d18; // textureUnit.ts:202
+    l_filter_d20 <= l_filter_d19; // textureUnit.ts:202
+    l_filter_d21 <= l_filter_d20; // textureUnit.ts:202
+    l_filter_d22 <= l_filter_d21; // textureUnit.ts:202
+    l_filter_d23 <= l_filter_d22; // textureUnit.ts:202
+    l_filter_d24 <= l_filter_d23; // textureUnit.ts:202
+    l_filter_d25 <= l_filter_d24; // textureUnit.ts:202
+    l_filter_d26 <= l_filter_d25; // textureUnit.ts:202
+    l_filter_d27 <= l_filter_d26; // textureUnit.ts:202
+    l_filter_d28 <= l_filter_d27; // textureUnit.ts:202
+    l_filter_d29 <= l_filter_d28; // textureUnit.ts:202
+    l_filter_d30 <= l_filter_d29; // textureUnit.ts:202
+    l_filter_d31 <= l_filter_d30; // textureUnit.ts:202
+    l_filter_d32 <= l_filter_d31; // textureUnit.ts:202
+    l_filter_d33 <= l_filter_d32; // textureUnit.ts:202
+    l_filter_d34 <= l_filter_d33; // textureUnit.ts:202
+    l_filter_d35 <= l_filter_d34; // textureUnit.ts:202
+    l_filter_d36 <= l_filter_d35; // textureUnit.ts:202
+    l_filter_d37 <= l_filter_d36; // textureUnit.ts:202
+    l_filter_d38 <= l_filter_d37; // textureUnit.ts:202
+    l_filter_d39 <= l_filter_d38; // textureUnit.ts:202
+    l_filter_d40 <= l_filter_d39; // textureUnit.ts:202
+    l_filter_d41 <= l_filter_d40; // textureUnit.ts:202
+    l_filter_d42 <= l_filter_d41; // textureUnit.ts:202
+    l_filter_d43 <= l_filter_d42; // textureUnit.ts:202
+    l_filter_d44 <= l_filter_d43; // textureUnit.ts:202
+    l_filter_d45 <= l_filter_d44; // textureUnit.ts:202
+    l_filter_d46 <= l_filter_d45; // textureUnit.ts:202
+    l_filter_d47 <= l_filter_d46; // textureUnit.ts:202
+    l_filter_d48 <= l_filter_d47; // textureUnit.ts:202
+    l_filter_d49 <= l_filter_d48; // textureUnit.ts:202
+    l_filter_d50 <= l_filter_d49; // textureUnit.ts:202
+    l_filter_d51 <= l_filter_d50; // textureUnit.ts:202
+    l_filter_d52 <= l_filter_d51; // textureUnit.ts:202
+    l_filter_d53 <= l_filter_d52; // textureUnit.ts:202
+    l_filter_d54 <= l_filter_d53; // textureUnit.ts:202
+    l_filter_d55 <= l_filter_d54; // textureUnit.ts:202
+    l_filter_d56 <= l_filter_d55; // textureUnit.ts:202
+    l_filter_d57 <= l_filter_d56; // textureUnit.ts:202
+    l_filter_d58 <= l_filter_d57; // textureUnit.ts:202
+    l_filter_d59 <= l_filter_d58; // textureUnit.ts:202
+    l_filter_d60 <= l_filter_d59; // textureUnit.ts:202
+    l_filter_d61 <= l_filter_d60; // textureUnit.ts:202
+    l_filter_d62 <= l_filter_d61; // textureUnit.ts:202
+    l_filter_d63 <= l_filter_d62; // textureUnit.ts:202
+    l_filter_d64 <= l_filter_d63; // textureUnit.ts:202
+    l_status_d1 <= dec_status; // textureUnit.ts:203
+    l_status_d2 <= l_status_d1; // textureUnit.ts:203
+    l_status_d3 <= l_status_d2; // textureUnit.ts:203
+    l_status_d4 <= l_status_d3; // textureUnit.ts:203
+    l_status_d5 <= l_status_d4; // textureUnit.ts:203
+    l_status_d6 <= l_status_d5; // textureUnit.ts:203
+    l_status_d7 <= l_status_d6; // textureUnit.ts:203
+    l_status_d8 <= l_status_d7; // textureUnit.ts:203
+    l_status_d9 <= l_status_d8; // textureUnit.ts:203
+    l_status_d10 <= l_status_d9; // textureUnit.ts:203
+    l_status_d11 <= l_status_d10; // textureUnit.ts:203
+    l_status_d12 <= l_status_d11; // textureUnit.ts:203
+    l_status_d13 <= l_status_d12; // textureUnit.ts:203
+    l_status_d14 <= l_status_d13; // textureUnit.ts:203
+    l_status_d15 <= l_status_d14; // textureUnit.ts:203
+    l_status_d16 <= l_status_d15; // textureUnit.ts:203
+    l_status_d17 <= l_status_d16; // textureUnit.ts:203
+    l_status_d18 <= l_status_d17; // textureUnit.ts:203
+    l_status_d19 <= l_status_d18; // textureUnit.ts:203
+    l_status_d20 <= l_status_d19; // textureUnit.ts:203
+    l_status_d21 <= l_status_d20; // textureUnit.ts:203
+    l_status_d22 <= l_status_d21; // textureUnit.ts:203
+    l_status_d23 <= l_status_d22; // textureUnit.ts:203
+    l_status_d24 <= l_status_d23; // textureUnit.ts:203
+    l_status_d25 <= l_status_d24; // textureUnit.ts:203
+    l_status_d26 <= l_status_d25; // textureUnit.ts:203
+    l_status_d27 <= l_status_d26; // textureUnit.ts:203
+    l_status_d28 <= l_status_d27; // textureUnit.ts:203
+    l_status_d29 <= l_status_d28; // textureUnit.ts:203
+    l_status_d30 <= l_status_d29; // textureUnit.ts:203
+    l_status_d31 <= l_status_d30; // textureUnit.ts:203
+    l_status_d32 <= l_status_d31; // textureUnit.ts:203
+    l_status_d33 <= l_status_d32; // textureUnit.ts:203
+    l_status_d34 <= l_status_d33; // textureUnit.ts:203
+    l_status_d35 <= l_status_d34; // textureUnit.ts:203
+    l_status_d36 <= l_status_d35; // textureUnit.ts:203
+    l_status_d37 <= l_status_d36; // textureUnit.ts:203
+    l_status_d38 <= l_status_d37; // textureUnit.ts:203
+    l_status_d39 <= l_status_d38; // textureUnit.ts:203
+    l_status_d40 <= l_status_d39; // textureUnit.ts:203
+    l_status_d41 <= l_status_d40; // textureUnit.ts:203
+    l_status_d42 <= l_status_d41; // textureUnit.ts:203
+    l_status_d43 <= l_status_d42; // textureUnit.ts:203
+    l_status_d44 <= l_status_d43; // textureUnit.ts:203
+    l_status_d45 <= l_status_d44; // textureUnit.ts:203
+    l_status_d46 <= l_status_d45; // textureUnit.ts:203
+    l_status_d47 <= l_status_d46; // textureUnit.ts:203
+    l_status_d48 <= l_status_d47; // textureUnit.ts:203
+    l_status_d49 <= l_status_d48; // textureUnit.ts:203
+    l_status_d50 <= l_status_d49; // textureUnit.ts:203
+    l_status_d51 <= l_status_d50; // textureUnit.ts:203
+    l_status_d52 <= l_status_d51; // textureUnit.ts:203
+    l_status_d53 <= l_status_d52; // textureUnit.ts:203
+    l_status_d54 <= l_status_d53; // textureUnit.ts:203
+    l_status_d55 <= l_status_d54; // textureUnit.ts:203
+    l_status_d56 <= l_status_d55; // textureUnit.ts:203
+    l_status_d57 <= l_status_d56; // textureUnit.ts:203
+    l_status_d58 <= l_status_d57; // textureUnit.ts:203
+    l_status_d59 <= l_status_d58; // textureUnit.ts:203
+    l_status_d60 <= l_status_d59; // textureUnit.ts:203
+    l_status_d61 <= l_status_d60; // textureUnit.ts:203
+    l_status_d62 <= l_status_d61; // textureUnit.ts:203
+    l_status_d63 <= l_status_d62; // textureUnit.ts:203
+    l_status_d64 <= l_status_d63; // textureUnit.ts:203
+    l_s_d1 <= dec_s; // textureUnit.ts:204
+    l_s_d2 <= l_s_d1; // textureUnit.ts:204
+    l_s_d3 <= l_s_d2; // textureUnit.ts:204
+    l_s_d4 <= l_s_d3; // textureUnit.ts:204
+    l_s_d5 <= l_s_d4; // textureUnit.ts:204
+    l_s_d6 <= l_s_d5; // textureUnit.ts:204
+    l_s_d7 <= l_s_d6; // textureUnit.ts:204
+    l_s_d8 <= l_s_d7; // textureUnit.ts:204
+    l_s_d9 <= l_s_d8; // textureUnit.ts:204
+    l_s_d10 <= l_s_d9; // textureUnit.ts:204
+    l_s_d11 <= l_s_d10; // textureUnit.ts:204
+    l_s_d12 <= l_s_d11; // textureUnit.ts:204
+    l_s_d13 <= l_s_d12; // textureUnit.ts:204
+    l_s_d14 <= l_s_d13; // textureUnit.ts:204
+    l_s_d15 <= l_s_d14; // textureUnit.ts:204
+    l_s_d16 <= l_s_d15; // textureUnit.ts:204
+    l_s_d17 <= l_s_d16; // textureUnit.ts:204
+    l_s_d18 <= l_s_d17; // textureUnit.ts:204
+    l_s_d19 <= l_s_d18; // textureUnit.ts:204
+    l_s_d20 <= l_s_d19; // textureUnit.ts:204
+    l_s_d21 <= l_s_d20; // textureUnit.ts:204
+    l_s_d22 <= l_s_d21; // textureUnit.ts:204
+    l_s_d23 <= l_s_d22; // textureUnit.ts:204
+    l_s_d24 <= l_s_d23; // textureUnit.ts:204
+    l_s_d25 <= l_s_d24; // textureUnit.ts:204
+    l_s_d26 <= l_s_d25; // textureUnit.ts:204
+    l_s_d27 <= l_s_d26; // textureUnit.ts:204
+    l_s_d28 <= l_s_d27; // textureUnit.ts:204
+    l_s_d29 <= l_s_d28; // textureUnit.ts:204
+    l_s_d30 <= l_s_d29; // textureUnit.ts:204
+    l_s_d31 <= l_s_d30; // textureUnit.ts:204
+    l_s_d32 <= l_s_d31; // textureUnit.ts:204
+    l_s_d33 <= l_s_d32; // textureUnit.ts:204
+    l_s_d34 <= l_s_d33; // textureUnit.ts:204
+    l_s_d35 <= l_s_d34; // textureUnit.ts:204
+    l_s_d36 <= l_s_d35; // textureUnit.ts:204
+    l_s_d37 <= l_s_d36; // textureUnit.ts:204
+    l_s_d38 <= l_s_d37; // textureUnit.ts:204
+    l_s_d39 <= l_s_d38; // textureUnit.ts:204
+    l_s_d40 <= l_s_d39; // textureUnit.ts:204
+    l_s_d41 <= l_s_d40; // textureUnit.ts:204
+    l_s_d42 <= l_s_d41; // textureUnit.ts:204
+    l_s_d43 <= l_s_d42; // textureUnit.ts:204
+    l_s_d44 <= l_s_d43; // textureUnit.ts:204
+    l_s_d45 <= l_s_d44; // textureUnit.ts:204
+    l_s_d46 <= l_s_d45; // textureUnit.ts:204
+    l_s_d47 <= l_s_d46; // textureUnit.ts:204
+    l_s_d48 <= l_s_d47; // textureUnit.ts:204
+    l_s_d49 <= l_s_d48; // textureUnit.ts:204
+    l_s_d50 <= l_s_d49; // textureUnit.ts:204
+    l_s_d51 <= l_s_d50; // textureUnit.ts:204
+    l_s_d52 <= l_s_d51; // textureUnit.ts:204
+    l_s_d53 <= l_s_d52; // textureUnit.ts:204
+    l_s_d54 <= l_s_d53; // textureUnit.ts:204
+    l_s_d55 <= l_s_d54; // textureUnit.ts:204
+    l_s_d56 <= l_s_d55; // textureUnit.ts:204
+    l_s_d57 <= l_s_d56; // textureUnit.ts:204
+    l_s_d58 <= l_s_d57; // textureUnit.ts:204
+    l_s_d59 <= l_s_d58; // textureUnit.ts:204
+    l_s_d60 <= l_s_d59; // textureUnit.ts:204
+    l_s_d61 <= l_s_d60; // textureUnit.ts:204
+    l_s_d62 <= l_s_d61; // textureUnit.ts:204
+    l_s_d63 <= l_s_d62; // textureUnit.ts:204
+    l_s_d64 <= l_s_d63; // textureUnit.ts:204
+    l_t_d1 <= dec_t; // textureUnit.ts:205
+    l_t_d2 <= l_t_d1; // textureUnit.ts:205
+    l_t_d3 <= l_t_d2; // textureUnit.ts:205
+    l_t_d4 <= l_t_d3; // textureUnit.ts:205
+    l_t_d5 <= l_t_d4; // textureUnit.ts:205
+    l_t_d6 <= l_t_d5; // textureUnit.ts:205
+    l_t_d7 <= l_t_d6; // textureUnit.ts:205
+    l_t_d8 <= l_t_d7; // textureUnit.ts:205
+    l_t_d9 <= l_t_d8; // textureUnit.ts:205
+    l_t_d10 <= l_t_d9; // textureUnit.ts:205
+    l_t_d11 <= l_t_d10; // textureUnit.ts:205
+    l_t_d12 <= l_t_d11; // textureUnit.ts:205
+    l_t_d13 <= l_t_d12; // textureUnit.ts:205
+    l_t_d14 <= l_t_d13; // textureUnit.ts:205
+    l_t_d15 <= l_t_d14; // textureUnit.ts:205
+    l_t_d16 <= l_t_d15; // textureUnit.ts:205
+    l_t_d17 <= l_t_d16; // textureUnit.ts:205
+    l_t_d18 <= l_t_d17; // textureUnit.ts:205
+    l_t_d19 <= l_t_d18; // textureUnit.ts:205
+    l_t_d20 <= l_t_d19; // textureUnit.ts:205
+    l_t_d21 <= l_t_d20; // textureUnit.ts:205
+    l_t_d22 <= l_t_d21; // textureUnit.ts:205
+    l_t_d23 <= l_t_d22; // textureUnit.ts:205
+    l_t_d24 <= l_t_d23; // textureUnit.ts:205
+    l_t_d25 <= l_t_d24; // textureUnit.ts:205
+    l_t_d26 <= l_t_d25; // textureUnit.ts:205
+    l_t_d27 <= l_t_d26; // textureUnit.ts:205
+    l_t_d28 <= l_t_d27; // textureUnit.ts:205
+    l_t_d29 <= l_t_d28; // textureUnit.ts:205
+    l_t_d30 <= l_t_d29; // textureUnit.ts:205
+    l_t_d31 <= l_t_d30; // textureUnit.ts:205
+    l_t_d32 <= l_t_d31; // textureUnit.ts:205
+    l_t_d33 <= l_t_d32; // textureUnit.ts:205
+    l_t_d34 <= l_t_d33; // textureUnit.ts:205
+    l_t_d35 <= l_t_d34; // textureUnit.ts:205
+    l_t_d36 <= l_t_d35; // textureUnit.ts:205
+    l_t_d37 <= l_t_d36; // textureUnit.ts:205
+    l_t_d38 <= l_t_d37; // textureUnit.ts:205
+    l_t_d39 <= l_t_d38; // textureUnit.ts:205
+    l_t_d40 <= l_t_d39; // textureUnit.ts:205
+    l_t_d41 <= l_t_d40; // textureUnit.ts:205
+    l_t_d42 <= l_t_d41; // textureUnit.ts:205
+    l_t_d43 <= l_t_d42; // textureUnit.ts:205
+    l_t_d44 <= l_t_d43; // textureUnit.ts:205
+    l_t_d45 <= l_t_d44; // textureUnit.ts:205
+    l_t_d46 <= l_t_d45; // textureUnit.ts:205
+    l_t_d47 <= l_t_d46; // textureUnit.ts:205
+    l_t_d48 <= l_t_d47; // textureUnit.ts:205
+    l_t_d49 <= l_t_d48; // textureUnit.ts:205
+    l_t_d50 <= l_t_d49; // textureUnit.ts:205
+    l_t_d51 <= l_t_d50; // textureUnit.ts:205
+    l_t_d52 <= l_t_d51; // textureUnit.ts:205
+    l_t_d53 <= l_t_d52; // textureUnit.ts:205
+    l_t_d54 <= l_t_d53; // textureUnit.ts:205
+    l_t_d55 <= l_t_d54; // textureUnit.ts:205
+    l_t_d56 <= l_t_d55; // textureUnit.ts:205
+    l_t_d57 <= l_t_d56; // textureUnit.ts:205
+    l_t_d58 <= l_t_d57; // textureUnit.ts:205
+    l_t_d59 <= l_t_d58; // textureUnit.ts:205
+    l_t_d60 <= l_t_d59; // textureUnit.ts:205
+    l_t_d61 <= l_t_d60; // textureUnit.ts:205
+    l_t_d62 <= l_t_d61; // textureUnit.ts:205
+    l_t_d63 <= l_t_d62; // textureUnit.ts:205
+    l_t_d64 <= l_t_d63; // textureUnit.ts:205
+    l_offset_d1 <= offsetByte; // textureUnit.ts:206
+    l_offset_d2 <= l_offset_d1; // textureUnit.ts:206
+    l_offset_d3 <= l_offset_d2; // textureUnit.ts:206
+    l_offset_d4 <= l_offset_d3; // textureUnit.ts:206
+    l_offset_d5 <= l_offset_d4; // textureUnit.ts:206
+    l_offset_d6 <= l_offset_d5; // textureUnit.ts:206
+    l_offset_d7 <= l_offset_d6; // textureUnit.ts:206
+    l_offset_d8 <= l_offset_d7; // textureUnit.ts:206
+    l_offset_d9 <= l_offset_d8; // textureUnit.ts:206
+    l_offset_d10 <= l_offset_d9; // textureUnit.ts:206
+    l_offset_d11 <= l_offset_d10; // textureUnit.ts:206
+    l_offset_d12 <= l_offset_d11; // textureUnit.ts:206
+    l_offset_d13 <= l_offset_d12; // textureUnit.ts:206
+    l_offset_d14 <= l_offset_d13; // textureUnit.ts:206
+    l_offset_d15 <= l_offset_d14; // textureUnit.ts:206
+    l_offset_d16 <= l_offset_d15; // textureUnit.ts:206
+    l_offset_d17 <= l_offset_d16; // textureUnit.ts:206
+    l_offset_d18 <= l_offset_d17; // textureUnit.ts:206
+    l_offset_d19 <= l_offset_d18; // textureUnit.ts:206
+    l_offset_d20 <= l_offset_d19; // textureUnit.ts:206
+    l_offset_d21 <= l_offset_d20; // textureUnit.ts:206
+    l_offset_d22 <= l_offset_d21; // textureUnit.ts:206
+    l_offset_d23 <= l_offset_d22; // textureUnit.ts:206
+    l_offset_d24 <= l_offset_d23; // textureUnit.ts:206
+    l_offset_d25 <= l_offset_d24; // textureUnit.ts:206
+    l_offset_d26 <= l_offset_d25; // textureUnit.ts:206
+    l_offset_d27 <= l_offset_d26; // textureUnit.ts:206
+    l_offset_d28 <= l_offset_d27; // textureUnit.ts:206
+    l_offset_d29 <= l_offset_d28; // textureUnit.ts:206
+    l_offset_d30 <= l_offset_d29; // textureUnit.ts:206
+    l_offset_d31 <= l_offset_d30; // textureUnit.ts:206
+    l_offset_d32 <= l_offset_d31; // textureUnit.ts:206
+    l_offset_d33 <= l_offset_d32; // textureUnit.ts:206
+    l_offset_d34 <= l_offset_d33; // textureUnit.ts:206
+    l_offset_d35 <= l_offset_d34; // textureUnit.ts:206
+    l_offset_d36 <= l_offset_d35; // textureUnit.ts:206
+    l_offset_d37 <= l_offset_d36; // textureUnit.ts:206
+    l_offset_d38 <= l_offset_d37; // textureUnit.ts:206
+    l_offset_d39 <= l_offset_d38; // textureUnit.ts:206
+    l_offset_d40 <= l_offset_d39; // textureUnit.ts:206
+    l_offset_d41 <= l_offset_d40; // textureUnit.ts:206
+    l_offset_d42 <= l_offset_d41; // textureUnit.ts:206
+    l_offset_d43 <= l_offset_d42; // textureUnit.ts:206
+    l_offset_d44 <= l_offset_d43; // textureUnit.ts:206
+    l_offset_d45 <= l_offset_d44; // textureUnit.ts:206
+    l_offset_d46 <= l_offset_d45; // textureUnit.ts:206
+    l_offset_d47 <= l_offset_d46; // textureUnit.ts:206
+    l_offset_d48 <= l_offset_d47; // textureUnit.ts:206
+    l_offset_d49 <= l_offset_d48; // textureUnit.ts:206
+    l_offset_d50 <= l_offset_d49; // textureUnit.ts:206
+    l_offset_d51 <= l_offset_d50; // textureUnit.ts:206
+    l_offset_d52 <= l_offset_d51; // textureUnit.ts:206
+    l_offset_d53 <= l_offset_d52; // textureUnit.ts:206
+    l_offset_d54 <= l_offset_d53; // textureUnit.ts:206
+    l_offset_d55 <= l_offset_d54; // textureUnit.ts:206
+    l_offset_d56 <= l_offset_d55; // textureUnit.ts:206
+    l_offset_d57 <= l_offset_d56; // textureUnit.ts:206
+    l_offset_d58 <= l_offset_d57; // textureUnit.ts:206
+    l_offset_d59 <= l_offset_d58; // textureUnit.ts:206
+    l_offset_d60 <= l_offset_d59; // textureUnit.ts:206
+    l_offset_d61 <= l_offset_d60; // textureUnit.ts:206
+    l_offset_d62 <= l_offset_d61; // textureUnit.ts:206
+    l_offset_d63 <= l_offset_d62; // textureUnit.ts:206
+    l_offset_d64 <= l_offset_d63; // textureUnit.ts:206
+    s1_level <= level; // textureUnit.ts:165
+    s1_fraction <= fraction; // textureUnit.ts:165
+    s1_texels0 <= s1_texels0_mul; // textureUnit.ts:165
+    s1_texels1 <= s1_texels1_mul; // textureUnit.ts:165
+    s1_texels2 <= s1_texels2_mul; // textureUnit.ts:165
+    s1_texels3 <= s1_texels3_mul; // textureUnit.ts:165
+    s1_texels4 <= s1_texels4_mul; // textureUnit.ts:165
+    s1_texels5 <= s1_texels5_mul; // textureUnit.ts:165
+    s1_texels6 <= s1_texels6_mul; // textureUnit.ts:165
+    s1_texels7 <= s1_texels7_mul; // textureUnit.ts:165
+    s1_texels8 <= s1_texels8_mul; // textureUnit.ts:165
+    s1_texels9 <= s1_texels9_mul; // textureUnit.ts:165
+    s1_texels10 <= s1_texels10_mul; // textureUnit.ts:165
+    s1_texels11 <= s1_texels11_mul; // textureUnit.ts:165
+    s1_texels12 <= s1_texels12_mul; // textureUnit.ts:165
+    s1_texels13 <= s1_texels13_mul; // textureUnit.ts:165
+    s1_texels14 <= s1_texels14_mul; // textureUnit.ts:165
+    s1_width <= l_width_d64; // textureUnit.ts:165
+    s1_height <= l_height_d64; // textureUnit.ts:165
+    s1_base <= l_base_d64; // textureUnit.ts:165
+    s1_format <= l_format_d64; // textureUnit.ts:165
+    s1_mip_count <= l_mip_count_d64; // textureUnit.ts:165
+    s1_wraps <= l_wraps_d64; // textureUnit.ts:165
+    s1_filter <= l_filter_d64; // textureUnit.ts:165
+    s1_status <= l_status_d64; // textureUnit.ts:165
+    s1_s <= l_s_d64; // textureUnit.ts:165
+    s1_t <= l_t_d64; // textureUnit.ts:165
+    s1_offset <= l_offset_d64; // textureUnit.ts:165
+    s2_fine_base <= s1_base + {2'd0, fine_mux_14}; // textureUnit.ts:165
+    s2_coarse_base <= s1_base + {2'd0, coarse_mux_14}; // textureUnit.ts:165
+    s2_fine_width <= shifted_30 == 15'd0 ? 15'd1 : shifted_30; // textureUnit.ts:165
+    s2_fine_height <= shifted_31 == 15'd0 ? 15'd1 : shifted_31; // textureUnit.ts:165
+    s2_coarse_width <= shifted_32 == 15'd0 ? 15'd1 : shifted_32; // textureUnit.ts:165
+    s2_coarse_height <= shifted_33 == 15'd0 ? 15'd1 : shifted_33; // textureUnit.ts:165
+    s2_fraction <= s1_fraction; // textureUnit.ts:165
+    s2_format <= s1_format; // textureUnit.ts:165
+    s2_wraps <= s1_wraps; // textureUnit.ts:165
+    s2_filter <= s1_filter; // textureUnit.ts:165
+    s2_status <= s1_status | (outOfMemory ? 3'd4 : 3'd0); // textureUnit.ts:165
+    s2_s <= s1_s; // textureUnit.ts:165
+    s2_t <= s1_t; // textureUnit.ts:165
+    s2_offset <= s1_offset; // textureUnit.ts:165
+    c_fine_base_d1 <= s2_fine_base; // textureUnit.ts:270
+    c_fine_base_d2 <= c_fine_base_d1; // textureUnit.ts:270
+    c_fine_base_d3 <= c_fine_base_d2; // textureUnit.ts:270
+    c_fine_base_d4 <= c_fine_base_d3; // textureUnit.ts:270
+    c_fine_base_d5 <= c_fine_base_d4; // textureUnit.ts:270
+    c_fine_base_d6 <= c_fine_base_d5; // textureUnit.ts:270
+    c_fine_base_d7 <= c_fine_base_d6; // textureUnit.ts:270
+    c_fine_base_d8 <= c_fine_base_d7; // textureUnit.ts:270
+    c_fine_base_d9 <= c_fine_base_d8; // textureUnit.ts:270
+    c_fine_base_d10 <= c_fine_base_d9; // textureUnit.ts:270
+    c_fine_base_d11 <= c_fine_base_d10; // textureUnit.ts:270
+    c_fine_base_d12 <= c_fine_base_d11; // textureUnit.ts:270
+    c_fine_base_d13 <= c_fine_base_d12; // textureUnit.ts:270
+    c_fine_base_d14 <= c_fine_base_d13; // textureUnit.ts:270
+    c_fine_base_d15 <= c_fine_base_d14; // textureUnit.ts:270
+    c_fine_base_d16 <= c_fine_base_d15; // textureUnit.ts:270
+    c_fine_base_d17 <= c_fine_base_d16; // textureUnit.ts:270
+    c_fine_base_d18 <= c_fine_base_d17; // textureUnit.ts:270
+    c_fine_base_d19 <= c_fine_base_d18; // textureUnit.ts:270
+    c_fine_base_d20 <= c_fine_base_d19; // textureUnit.ts:270
+    c_fine_base_d21 <= c_fine_base_d20; // textureUnit.ts:270
+    c_fine_base_d22 <= c_fine_base_d21; // textureUnit.ts:270
+    c_fine_base_d23 <= c_fine_base_d22; // textureUnit.ts:270
+    c_fine_base_d24 <= c_fine_base_d23; // textureUnit.ts:270
+    c_fine_base_d25 <= c_fine_base_d24; // textureUnit.ts:270
+    c_fine_base_d26 <= c_fine_base_d25; // textureUnit.ts:270
+    c_fine_base_d27 <= c_fine_base_d26; // textureUnit.ts:270
+    c_fine_base_d28 <= c_fine_base_d27; // textureUnit.ts:270
+    c_fine_base_d29 <= c_fine_base_d28; // textureUnit.ts:270
+    c_fine_base_d30 <= c_fine_base_d29; // textureUnit.ts:270
+    c_fine_base_d31 <= c_fine_base_d30; // textureUnit.ts:270
+    c_fine_base_d32 <= c_fine_base_d31; // textureUnit.ts:270
+    c_fine_base_d33 <= c_fine_base_d32; // textureUnit.ts:270
+    c_fine_base_d34 <= c_fine_base_d33; // textureUnit.ts:270
+    c_coarse_base_d1 <= s2_coarse_base; // textureUnit.ts:271
+    c_coarse_base_d2 <= c_coarse_base_d1; // textureUnit.ts:271
+    c_coarse_base_d3 <= c_coarse_base_d2; // textureUnit.ts:271
+    c_coarse_base_d4 <= c_coarse_base_d3; // textureUnit.ts:271
+    c_coarse_base_d5 <= c_coarse_base_d4; // textureUnit.ts:271
+    c_coarse_base_d6 <= c_coarse_base_d5; // textureUnit.ts:271
+    c_coarse_base_d7 <= c_coarse_base_d6; // textureUnit.ts:271
+    c_coarse_base_d8 <= c_coarse_base_d7; // textureUnit.ts:271
+    c_coarse_base_d9 <= c_coarse_base_d8; // textureUnit.ts:271
+    c_coarse_base_d10 <= c_coarse_base_d9; // textureUnit.ts:271
+    c_coarse_base_d11 <= c_coarse_base_d10; // textureUnit.ts:271
+    c_coarse_base_d12 <= c_coarse_base_d11; // textureUnit.ts:271
+    c_coarse_base_d13 <= c_coarse_base_d12; // textureUnit.ts:271
+    c_coarse_base_d14 <= c_coarse_base_d13; // textureUnit.ts:271
+    c_coarse_base_d15 <= c_coarse_base_d14; // textureUnit.ts:271
+    c_coarse_base_d16 <= c_coarse_base_d15; // textureUnit.ts:271
+    c_coarse_base_d17 <= c_coarse_base_d16; // textureUnit.ts:271
+    c_coarse_base_d18 <= c_coarse_base_d17; // textureUnit.ts:271
+    c_coarse_base_d19 <= c_coarse_base_d18; // textureUnit.ts:271
+    c_coarse_base_d20 <= c_coarse_base_d19; // textureUnit.ts:271
+    c_coarse_base_d21 <= c_coarse_base_d20; // textureUnit.ts:271
+    c_coarse_base_d22 <= c_coarse_base_d21; // textureUnit.ts:271
+    c_coarse_base_d23 <= c_coarse_base_d22; // textureUnit.ts:271
+    c_coarse_base_d24 <= c_coarse_base_d23; // textureUnit.ts:271
+    c_coarse_base_d25 <= c_coarse_base_d24; // textureUnit.ts:271
+    c_coarse_base_d26 <= c_coarse_base_d25; // textureUnit.ts:271
+    c_coarse_base_d27 <= c_coarse_base_d26; // textureUnit.ts:271
+    c_coarse_base_d28 <= c_coarse_base_d27; // textureUnit.ts:271
+    c_coarse_base_d29 <= c_coarse_base_d28; // textureUnit.ts:271
+    c_coarse_base_d30 <= c_coarse_base_d29; // textureUnit.ts:271
+    c_coarse_base_d31 <= c_coarse_base_d30; // textureUnit.ts:271
+    c_coarse_base_d32 <= c_coarse_base_d31; // textureUnit.ts:271
+    c_coarse_base_d33 <= c_coarse_base_d32; // textureUnit.ts:271
+    c_coarse_base_d34 <= c_coarse_base_d33; // textureUnit.ts:271
+    c_fine_width_d1 <= s2_fine_width; // textureUnit.ts:272
+    c_fine_width_d2 <= c_fine_width_d1; // textureUnit.ts:272
+    c_fine_width_d3 <= c_fine_width_d2; // textureUnit.ts:272
+    c_fine_width_d4 <= c_fine_width_d3; // textureUnit.ts:272
+    c_fine_width_d5 <= c_fine_width_d4; // textureUnit.ts:272
+    c_fine_width_d6 <= c_fine_width_d5; // textureUnit.ts:272
+    c_fine_width_d7 <= c_fine_width_d6; // textureUnit.ts:272
+    c_fine_width_d8 <= c_fine_width_d7; // textureUnit.ts:272
+    c_fine_width_d9 <= c_fine_width_d8; // textureUnit.ts:272
+    c_fine_width_d10 <= c_fine_width_d9; // textureUnit.ts:272
+    c_fine_width_d11 <= c_fine_width_d10; // textureUnit.ts:272
+    c_fine_width_d12 <= c_fine_width_d11; // textureUnit.ts:272
+    c_fine_width_d13 <= c_fine_width_d12; // textureUnit.ts:272
+    c_fine_width_d14 <= c_fine_width_d13; // textureUnit.ts:272
+    c_fine_width_d15 <= c_fine_width_d14; // textureUnit.ts:272
+    c_fine_width_d16 <= c_fine_width_d15; // textureUnit.ts:272
+    c_fine_width_d17 <= c_fine_width_d16; // textureUnit.ts:272
+    c_fine_width_d18 <= c_fine_width_d17; // textureUnit.ts:272
+    c_fine_width_d19 <= c_fine_width_d18; // textureUnit.ts:272
+    c_fine_width_d20 <= c_fine_width_d19; // textureUnit.ts:272
+    c_fine_width_d21 <= c_fine_width_d20; // textureUnit.ts:272
+    c_fine_width_d22 <= c_fine_width_d21; // textureUnit.ts:272
+    c_fine_width_d23 <= c_fine_width_d22; // textureUnit.ts:272
+    c_fine_width_d24 <= c_fine_width_d23; // textureUnit.ts:272
+    c_fine_width_d25 <= c_fine_width_d24; // textureUnit.ts:272
+    c_fine_width_d26 <= c_fine_width_d25; // textureUnit.ts:272
+    c_fine_width_d27 <= c_fine_width_d26; // textureUnit.ts:272
+    c_fine_width_d28 <= c_fine_width_d27; // textureUnit.ts:272
+    c_fine_width_d29 <= c_fine_width_d28; // textureUnit.ts:272
+    c_fine_width_d30 <= c_fine_width_d29; // textureUnit.ts:272
+    c_fine_width_d31 <= c_fine_width_d30; // textureUnit.ts:272
+    c_fine_width_d32 <= c_fine_width_d31; // textureUnit.ts:272
+    c_fine_width_d33 <= c_fine_width_d32; // textureUnit.ts:272
+    c_fine_width_d34 <= c_fine_width_d33; // textureUnit.ts:272
+    c_coarse_width_d1 <= s2_coarse_width; // textureUnit.ts:273
+    c_coarse_width_d2 <= c_coarse_width_d1; // textureUnit.ts:273
+    c_coarse_width_d3 <= c_coarse_width_d2; // textureUnit.ts:273
+    c_coarse_width_d4 <= c_coarse_width_d3; // textureUnit.ts:273
+    c_coarse_width_d5 <= c_coarse_width_d4; // textureUnit.ts:273
+    c_coarse_width_d6 <= c_coarse_width_d5; // textureUnit.ts:273
+    c_coarse_width_d7 <= c_coarse_width_d6; // textureUnit.ts:273
+    c_coarse_width_d8 <= c_coarse_width_d7; // textureUnit.ts:273
+    c_coarse_width_d9 <= c_coarse_width_d8; // textureUnit.ts:273
+    c_coarse_width_d10 <= c_coarse_width_d9; // textureUnit.ts:273
+    c_coarse_width_d11 <= c_coarse_width_d10; // textureUnit.ts:273
+    c_coarse_width_d12 <= c_coarse_width_d11; // textureUnit.ts:273
+    c_coarse_width_d13 <= c_coarse_width_d12; // textureUnit.ts:273
+    c_coarse_width_d14 <= c_coarse_width_d13; // textureUnit.ts:273
+    c_coarse_width_d15 <= c_coarse_width_d14; // textureUnit.ts:273
+    c_coarse_width_d16 <= c_coarse_width_d15; // textureUnit.ts:273
+    c_coarse_width_d17 <= c_coarse_width_d16; // textureUnit.ts:273
+    c_coarse_width_d18 <= c_coarse_width_d17; // textureUnit.ts:273
+    c_coarse_width_d19 <= c_coarse_width_d18; // textureUnit.ts:273
+    c_coarse_width_d20 <= c_coarse_width_d19; // textureUnit.ts:273
+    c_coarse_width_d21 <= c_coarse_width_d20; // textureUnit.ts:273
+    c_coarse_width_d22 <= c_coarse_width_d21; // textureUnit.ts:273
+    c_coarse_width_d23 <= c_coarse_width_d22; // textureUnit.ts:273
+    c_coarse_width_d24 <= c_coarse_width_d23; // textureUnit.ts:273
+    c_coarse_width_d25 <= c_coarse_width_d24; // textureUnit.ts:273
+    c_coarse_width_d26 <= c_coarse_width_d25; // textureUnit.ts:273
+    c_coarse_width_d27 <= c_coarse_width_d26; // textureUnit.ts:273
+    c_coarse_width_d28 <= c_coarse_width_d27; // textureUnit.ts:273
+    c_coarse_width_d29 <= c_coarse_width_d28; // textureUnit.ts:273
+    c_coarse_width_d30 <= c_coarse_width_d29; // textureUnit.ts:273
+    c_coarse_width_d31 <= c_coarse_width_d30; // textureUnit.ts:273
+    c_coarse_width_d32 <= c_coarse_width_d31; // textureUnit.ts:273
+    c_coarse_width_d33 <= c_coarse_width_d32; // textureUnit.ts:273
+    c_coarse_width_d34 <= c_coarse_width_d33; // textureUnit.ts:273
+    c_fraction_d1 <= s2_fraction; // textureUnit.ts:274
+    c_fraction_d2 <= c_fraction_d1; // textureUnit.ts:274
+    c_fraction_d3 <= c_fraction_d2; // textureUnit.ts:274
+    c_fraction_d4 <= c_fraction_d3; // textureUnit.ts:274
+    c_fraction_d5 <= c_fraction_d4; // textureUnit.ts:274
+    c_fraction_d6 <= c_fraction_d5; // textureUnit.ts:274
+    c_fraction_d7 <= c_fraction_d6; // textureUnit.ts:274
+    c_fraction_d8 <= c_fraction_d7; // textureUnit.ts:274
+    c_fraction_d9 <= c_fraction_d8; // textureUnit.ts:274
+    c_fraction_d10 <= c_fraction_d9; // textureUnit.ts:274
+    c_fraction_d11 <= c_fraction_d10; // textureUnit.ts:274
+    c_fraction_d12 <= c_fraction_d11; // textureUnit.ts:274
+    c_fraction_d13 <= c_fraction_d12; // textureUnit.ts:274
+    c_fraction_d14 <= c_fraction_d13; // textureUnit.ts:274
+    c_fraction_d15 <= c_fraction_d14; // textureUnit.ts:274
+    c_fraction_d16 <= c_fraction_d15; // textureUnit.ts:274
+    c_fraction_d17 <= c_fraction_d16; // textureUnit.ts:274
+    c_fraction_d18 <= c_fraction_d17; // textureUnit.ts:274
+    c_fraction_d19 <= c_fraction_d18; // textureUnit.ts:274
+    c_fraction_d20 <= c_fraction_d19; // textureUnit.ts:274
+    c_fraction_d21 <= c_fraction_d20; // textureUnit.ts:274
+    c_fraction_d22 <= c_fraction_d21; // textureUnit.ts:274
+    c_fraction_d23 <= c_fraction_d22; // textureUnit.ts:274
+    c_fraction_d24 <= c_fraction_d23; // textureUnit.ts:274
+    c_fraction_d25 <= c_fraction_d24; // textureUnit.ts:274
+    c_fraction_d26 <= c_fraction_d25; // textureUnit.ts:274
+    c_fraction_d27 <= c_fraction_d26; // textureUnit.ts:274
+    c_fraction_d28 <= c_fraction_d27; // textureUnit.ts:274
+    c_fraction_d29 <= c_fraction_d28; // textureUnit.ts:274
+    c_fraction_d30 <= c_fraction_d29; // textureUnit.ts:274
+    c_fraction_d31 <= c_fraction_d30; // textureUnit.ts:274
+    c_fraction_d32 <= c_fraction_d31; // textureUnit.ts:274
+    c_fraction_d33 <= c_fraction_d32; // textureUnit.ts:274
+    c_fraction_d34 <= c_fraction_d33; // textureUnit.ts:274
+    c_format_d1 <= s2_format; // textureUnit.ts:275
+    c_format_d2 <= c_format_d1; // textureUnit.ts:275
+    c_format_d3 <= c_format_d2; // textureUnit.ts:275
+    c_format_d4 <= c_format_d3; // textureUnit.ts:275
+    c_format_d5 <= c_format_d4; // textureUnit.ts:275
+    c_format_d6 <= c_format_d5; // textureUnit.ts:275
+    c_format_d7 <= c_format_d6; // textureUnit.ts:275
+    c_format_d8 <= c_format_d7; // textureUnit.ts:275
+    c_format_d9 <= c_format_d8; // textureUnit.ts:275
+    c_format_d10 <= c_format_d9; // textureUnit.ts:275
+    c_format_d11 <= c_format_d10; // textureUnit.ts:275
+    c_format_d12 <= c_format_d11; // textureUnit.ts:275
+    c_format_d13 <= c_format_d12; // textureUnit.ts:275
+    c_format_d14 <= c_format_d13; // textureUnit.ts:275
+    c_format_d15 <= c_format_d14; // textureUnit.ts:275
+    c_format_d16 <= c_format_d15; // textureUnit.ts:275
+    c_format_d17 <= c_format_d16; // textureUnit.ts:275
+    c_format_d18 <= c_format_d17; // textureUnit.ts:275
+    c_format_d19 <= c_format_d18; // textureUnit.ts:275
+    c_format_d20 <= c_format_d19; // textureUnit.ts:275
+    c_format_d21 <= c_format_d20; // textureUnit.ts:275
+    c_format_d22 <= c_format_d21; // textureUnit.ts:275
+    c_format_d23 <= c_format_d22; // textureUnit.ts:275
+    c_format_d24 <= c_format_d23; // textureUnit.ts:275
+    c_format_d25 <= c_format_d24; // textureUnit.ts:275
+    c_format_d26 <= c_format_d25; // textureUnit.ts:275
+    c_format_d27 <= c_format_d26; // textureUnit.ts:275
+    c_format_d28 <= c_format_d27; // textureUnit.ts:275
+    c_format_d29 <= c_format_d28; // textureUnit.ts:275
+    c_format_d30 <= c_format_d29; // textureUnit.ts:275
+    c_format_d31 <= c_format_d30; // textureUnit.ts:275
+    c_format_d32 <= c_format_d31; // textureUnit.ts:275
+    c_format_d33 <= c_format_d32; // textureUnit.ts:275
+    c_format_d34 <= c_format_d33; // textureUnit.ts:275
+    c_filter_d1 <= s2_filter; // textureUnit.ts:276
+    c_filter_d2 <= c_filter_d1; // textureUnit.ts:276
+    c_filter_d3 <= c_filter_d2; // textureUnit.ts:276
+    c_filter_d4 <= c_filter_d3; // textureUnit.ts:276
+    c_filter_d5 <= c_filter_d4; // textureUnit.ts:276
+    c_filter_d6 <= c_filter_d5; // textureUnit.ts:276
+    c_filter_d7 <= c_filter_d6; // textureUnit.ts:276
+    c_filter_d8 <= c_filter_d7; // textureUnit.ts:276
+    c_filter_d9 <= c_filter_d8; // textureUnit.ts:276
+    c_filter_d10 <= c_filter_d9; // textureUnit.ts:276
+    c_filter_d11 <= c_filter_d10; // textureUnit.ts:276
+    c_filter_d12 <= c_filter_d11; // textureUnit.ts:276
+    c_filter_d13 <= c_filter_d12; // textureUnit.ts:276
+    c_filter_d14 <= c_filter_d13; // textureUnit.ts:276
+    c_filter_d15 <= c_filter_d14; // textureUnit.ts:276
+    c_filter_d16 <= c_filter_d15; // textureUnit.ts:276
+    c_filter_d17 <= c_filter_d16; // textureUnit.ts:276
+    c_filter_d18 <= c_filter_d17; // textureUnit.ts:276
+    c_filter_d19 <= c_filter_d18; // textureUnit.ts:276
+    c_filter_d20 <= c_filter_d19; // textureUnit.ts:276
+    c_filter_d21 <= c_filter_d20; // textureUnit.ts:276
+    c_filter_d22 <= c_filter_d21; // textureUnit.ts:276
+    c_filter_d23 <= c_filter_d22; // textureUnit.ts:276
+    c_filter_d24 <= c_filter_d23; // textureUnit.ts:276
+    c_filter_d25 <= c_filter_d24; // textureUnit.ts:276
+    c_filter_d26 <= c_filter_d25; // textureUnit.ts:276
+    c_filter_d27 <= c_filter_d26; // textureUnit.ts:276
+    c_filter_d28 <= c_filter_d27; // textureUnit.ts:276
+    c_filter_d29 <= c_filter_d28; // textureUnit.ts:276
+    c_filter_d30 <= c_filter_d29; // textureUnit.ts:276
+    c_filter_d31 <= c_filter_d30; // textureUnit.ts:276
+    c_filter_d32 <= c_filter_d31; // textureUnit.ts:276
+    c_filter_d33 <= c_filter_d32; // textureUnit.ts:276
+    c_filter_d34 <= c_filter_d33; // textureUnit.ts:276
+    c_status_d1 <= s2_status; // textureUnit.ts:277
+    c_status_d2 <= c_status_d1; // textureUnit.ts:277
+    c_status_d3 <= c_status_d2; // textureUnit.ts:277
+    c_status_d4 <= c_status_d3; // textureUnit.ts:277
+    c_status_d5 <= c_status_d4; // textureUnit.ts:277
+    c_status_d6 <= c_status_d5; // textureUnit.ts:277
+    c_status_d7 <= c_status_d6; // textureUnit.ts:277
+    c_status_d8 <= c_status_d7; // textureUnit.ts:277
+    c_status_d9 <= c_status_d8; // textureUnit.ts:277
+    c_status_d10 <= c_status_d9; // textureUnit.ts:277
+    c_status_d11 <= c_status_d10; // textureUnit.ts:277
+    c_status_d12 <= c_status_d11; // textureUnit.ts:277
+    c_status_d13 <= c_status_d12; // textureUnit.ts:277
+    c_status_d14 <= c_status_d13; // textureUnit.ts:277
+    c_status_d15 <= c_status_d14; // textureUnit.ts:277
+    c_status_d16 <= c_status_d15; // textureUnit.ts:277
+    c_status_d17 <= c_status_d16; // textureUnit.ts:277
+    c_status_d18 <= c_status_d17; // textureUnit.ts:277
+    c_status_d19 <= c_status_d18; // textureUnit.ts:277
+    c_status_d20 <= c_status_d19; // textureUnit.ts:277
+    c_status_d21 <= c_status_d20; // textureUnit.ts:277
+    c_status_d22 <= c_status_d21; // textureUnit.ts:277
+    c_status_d23 <= c_status_d22; // textureUnit.ts:277
+    c_status_d24 <= c_status_d23; // textureUnit.ts:277
+    c_status_d25 <= c_status_d24; // textureUnit.ts:277
+    c_status_d26 <= c_status_d25; // textureUnit.ts:277
+    c_status_d27 <= c_status_d26; // textureUnit.ts:277
+    c_status_d28 <= c_status_d27; // textureUnit.ts:277
+    c_status_d29 <= c_status_d28; // textureUnit.ts:277
+    c_status_d30 <= c_status_d29; // textureUnit.ts:277
+    c_status_d31 <= c_status_d30; // textureUnit.ts:277
+    c_status_d32 <= c_status_d31; // textureUnit.ts:277
+    c_status_d33 <= c_status_d32; // textureUnit.ts:277
+    c_status_d34 <= c_status_d33; // textureUnit.ts:277
+    a_entry <= a_entry_concat_8; // textureUnit.ts:297
+    b_nearest_d1 <= hFilter == 2'd0; // textureUnit.ts:383
+    b_nearest_d2 <= b_nearest_d1; // textureUnit.ts:383
+    b_nearest_d3 <= b_nearest_d2; // textureUnit.ts:383
+    b_nearest_d4 <= b_nearest_d3; // textureUnit.ts:383
+    b_nearest_d5 <= b_nearest_d4; // textureUnit.ts:383
+    b_nearest_d6 <= b_nearest_d5; // textureUnit.ts:383
+    b_nearest_d7 <= b_nearest_d6; // textureUnit.ts:383
+    b_nearest_d8 <= b_nearest_d7; // textureUnit.ts:383
+    b_nearest_d9 <= b_nearest_d8; // textureUnit.ts:383
+    b_nearest_d10 <= b_nearest_d9; // textureUnit.ts:383
+    b_nearest_d11 <= b_nearest_d10; // textureUnit.ts:383
+    b_nearest_d12 <= b_nearest_d11; // textureUnit.ts:383
+    b_nearest_d13 <= b_nearest_d12; // textureUnit.ts:383
+    b_nearest_d14 <= b_nearest_d13; // textureUnit.ts:383
+    b_nearest_d15 <= b_nearest_d14; // textureUnit.ts:383
+    b_nearest_d16 <= b_nearest_d15; // textureUnit.ts:383
+    b_nearest_d17 <= b_nearest_d16; // textureUnit.ts:383
+    b_nearest_d18 <= b_nearest_d17; // textureUnit.ts:383
+    b_nearest_d19 <= b_nearest_d18; // textureUnit.ts:383
+    b_nearest_d20 <= b_nearest_d19; // textureUnit.ts:383
+    b_nearest_d21 <= b_nearest_d20; // textureUnit.ts:383
+    b_nearest_d22 <= b_nearest_d21; // textureUnit.ts:383
+    b_nearest_d23 <= b_nearest_d22; // textureUnit.ts:383
+    b_nearest_d24 <= b_nearest_d23; // textureUnit.ts:383
+    b_t00_d1 <= texel_fetch_out_words_0; // textureUnit.ts:384
+    b_t00_d2 <= b_t00_d1; // textureUnit.ts:384
+    b_t00_d3 <= b_t00_d2; // textureUnit.ts:384
+    b_t00_d4 <= b_t00_d3; // textureUnit.ts:384
+    b_t00_d5 <= b_t00_d4; // textureUnit.ts:384
+    b_t00_d6 <= b_t00_d5; // textureUnit.ts:384
+    b_t00_d7 <= b_t00_d6; // textureUnit.ts:384
+    b_t00_d8 <= b_t00_d7; // textureUnit.ts:384
+    b_t00_d9 <= b_t00_d8; // textureUnit.ts:384
+    b_t00_d10 <= b_t00_d9; // textureUnit.ts:384
+    b_t00_d11 <= b_t00_d10; // textureUnit.ts:384
+    b_t00_d12 <= b_t00_d11; // textureUnit.ts:384
+    b_t00_d13 <= b_t00_d12; // textureUnit.ts:384
+    b_t00_d14 <= b_t00_d13; // textureUnit.ts:384
+    b_t00_d15 <= b_t00_d14; // textureUnit.ts:384
+    b_t00_d16 <= b_t00_d15; // textureUnit.ts:384
+    b_t00_d17 <= b_t00_d16; // textureUnit.ts:384
+    b_t00_d18 <= b_t00_d17; // textureUnit.ts:384
+    b_t00_d19 <= b_t00_d18; // textureUnit.ts:384
+    b_t00_d20 <= b_t00_d19; // textureUnit.ts:384
+    b_t00_d21 <= b_t00_d20; // textureUnit.ts:384
+    b_t00_d22 <= b_t00_d21; // textureUnit.ts:384
+    b_t00_d23 <= b_t00_d22; // textureUnit.ts:384
+    b_t00_d24 <= b_t00_d23; // textureUnit.ts:384
+    b_format_d1 <= hFormat; // textureUnit.ts:384
+    b_format_d2 <= b_format_d1; // textureUnit.ts:384
+    b_format_d3 <= b_format_d2; // textureUnit.ts:384
+    b_format_d4 <= b_format_d3; // textureUnit.ts:384
+    b_format_d5 <= b_format_d4; // textureUnit.ts:384
+    b_format_d6 <= b_format_d5; // textureUnit.ts:384
+    b_format_d7 <= b_format_d6; // textureUnit.ts:384
+    b_format_d8 <= b_format_d7; // textureUnit.ts:384
+    b_format_d9 <= b_format_d8; // textureUnit.ts:384
+    b_format_d10 <= b_format_d9; // textureUnit.ts:384
+    b_format_d11 <= b_format_d10; // textureUnit.ts:384
+    b_format_d12 <= b_format_d11; // textureUnit.ts:384
+    b_format_d13 <= b_format_d12; // textureUnit.ts:384
+    b_format_d14 <= b_format_d13; // textureUnit.ts:384
+    b_format_d15 <= b_format_d14; // textureUnit.ts:384
+    b_format_d16 <= b_format_d15; // textureUnit.ts:384
+    b_format_d17 <= b_format_d16; // textureUnit.ts:384
+    b_format_d18 <= b_format_d17; // textureUnit.ts:384
+    b_format_d19 <= b_format_d18; // textureUnit.ts:384
+    b_format_d20 <= b_format_d19; // textureUnit.ts:384
+    b_format_d21 <= b_format_d20; // textureUnit.ts:384
+    b_format_d22 <= b_format_d21; // textureUnit.ts:384
+    b_format_d23 <= b_format_d22; // textureUnit.ts:384
+    b_format_d24 <= b_format_d23; // textureUnit.ts:384
+    b_fraction_d1 <= hFraction; // textureUnit.ts:389
+    b_fraction_d2 <= b_fraction_d1; // textureUnit.ts:389
+    b_fraction_d3 <= b_fraction_d2; // textureUnit.ts:389
+    b_fraction_d4 <= b_fraction_d3; // textureUnit.ts:389
+    b_fraction_d5 <= b_fraction_d4; // textureUnit.ts:389
+    b_fraction_d6 <= b_fraction_d5; // textureUnit.ts:389
+    b_fraction_d7 <= b_fraction_d6; // textureUnit.ts:389
+    b_fraction_d8 <= b_fraction_d7; // textureUnit.ts:389
+    b_fraction_d9 <= b_fraction_d8; // textureUnit.ts:389
+    b_fraction_d10 <= b_fraction_d9; // textureUnit.ts:389
+    b_fraction_d11 <= b_fraction_d10; // textureUnit.ts:389
+    b_fraction_d12 <= b_fraction_d11; // textureUnit.ts:389
+    b_fraction_d13 <= b_fraction_d12; // textureUnit.ts:389
+    b_fraction_d14 <= b_fraction_d13; // textureUnit.ts:389
+    b_fraction_d15 <= b_fraction_d14; // textureUnit.ts:389
+    b_fraction_d16 <= b_fraction_d15; // textureUnit.ts:389
+    b_fraction_d17 <= b_fraction_d16; // textureUnit.ts:389
+    b_fraction_d18 <= b_fraction_d17; // textureUnit.ts:389
+    b_fraction_d19 <= b_fraction_d18; // textureUnit.ts:389
+    b_fraction_d20 <= b_fraction_d19; // textureUnit.ts:389
+    b_fraction_d21 <= b_fraction_d20; // textureUnit.ts:389
+    b_fraction_d22 <= b_fraction_d21; // textureUnit.ts:389
+    b_fraction_d23 <= b_fraction_d22; // textureUnit.ts:389
+    b_fraction_d24 <= b_fraction_d23; // textureUnit.ts:389
+    o_status_d1 <= hStatus; // textureUnit.ts:391
+    o_status_d2 <= o_status_d1; // textureUnit.ts:391
+    o_status_d3 <= o_status_d2; // textureUnit.ts:391
+    o_status_d4 <= o_status_d3; // textureUnit.ts:391
+    o_status_d5 <= o_status_d4; // textureUnit.ts:391
+    o_status_d6 <= o_status_d5; // textureUnit.ts:391
+    o_status_d7 <= o_status_d6; // textureUnit.ts:391
+    o_status_d8 <= o_status_d7; // textureUnit.ts:391
+    o_status_d9 <= o_status_d8; // textureUnit.ts:391
+    o_status_d10 <= o_status_d9; // textureUnit.ts:391
+    o_status_d11 <= o_status_d10; // textureUnit.ts:391
+    o_status_d12 <= o_status_d11; // textureUnit.ts:391
+    o_status_d13 <= o_status_d12; // textureUnit.ts:391
+    o_status_d14 <= o_status_d13; // textureUnit.ts:391
+    o_status_d15 <= o_status_d14; // textureUnit.ts:391
+    o_status_d16 <= o_status_d15; // textureUnit.ts:391
+    o_status_d17 <= o_status_d16; // textureUnit.ts:391
+    o_status_d18 <= o_status_d17; // textureUnit.ts:391
+    o_status_d19 <= o_status_d18; // textureUnit.ts:391
+    o_status_d20 <= o_status_d19; // textureUnit.ts:391
+    o_status_d21 <= o_status_d20; // textureUnit.ts:391
+    o_status_d22 <= o_status_d21; // textureUnit.ts:391
+    o_status_d23 <= o_status_d22; // textureUnit.ts:391
+    o_status_d24 <= o_status_d23; // textureUnit.ts:391
+    o_status_d25 <= o_status_d24; // textureUnit.ts:391
+    o_status_d26 <= o_status_d25; // textureUnit.ts:391
+    o_status_d27 <= o_status_d26; // textureUnit.ts:391
+    o_status_d28 <= o_status_d27; // textureUnit.ts:391
+    o_status_d29 <= o_status_d28; // textureUnit.ts:391
+    o_status_d30 <= o_status_d29; // textureUnit.ts:391
+    o_status_d31 <= o_status_d30; // textureUnit.ts:391
+    o_status_d32 <= o_status_d31; // textureUnit.ts:391
+    o_status_d33 <= o_status_d32; // textureUnit.ts:391
+    o_status_d34 <= o_status_d33; // textureUnit.ts:391
+    o_status_d35 <= o_status_d34; // textureUnit.ts:391
+    o_status_d36 <= o_status_d35; // textureUnit.ts:391
+    o_side_d1 <= side_queue_deq_bits; // textureUnit.ts:392
+    o_side_d2 <= o_side_d1; // textureUnit.ts:392
+    o_side_d3 <= o_side_d2; // textureUnit.ts:392
+    o_side_d4 <= o_side_d3; // textureUnit.ts:392
+    o_side_d5 <= o_side_d4; // textureUnit.ts:392
+    o_side_d6 <= o_side_d5; // textureUnit.ts:392
+    o_side_d7 <= o_side_d6; // textureUnit.ts:392
+    o_side_d8 <= o_side_d7; // textureUnit.ts:392
+    o_side_d9 <= o_side_d8; // textureUnit.ts:392
+    o_side_d10 <= o_side_d9; // textureUnit.ts:392
+    o_side_d11 <= o_side_d10; // textureUnit.ts:392
+    o_side_d12 <= o_side_d11; // textureUnit.ts:392
+    o_side_d13 <= o_side_d12; // textureUnit.ts:392
+    o_side_d14 <= o_side_d13; // textureUnit.ts:392
+    o_side_d15 <= o_side_d14; // textureUnit.ts:392
+    o_side_d16 <= o_side_d15; // textureUnit.ts:392
+    o_side_d17 <= o_side_d16; // textureUnit.ts:392
+    o_side_d18 <= o_side_d17; // textureUnit.ts:392
+    o_side_d19 <= o_side_d18; // textureUnit.ts:392
+    o_side_d20 <= o_side_d19; // textureUnit.ts:392
+    o_side_d21 <= o_side_d20; // textureUnit.ts:392
+    o_side_d22 <= o_side_d21; // textureUnit.ts:392
+    o_side_d23 <= o_side_d22; // textureUnit.ts:392
+    o_side_d24 <= o_side_d23; // textureUnit.ts:392
+    o_side_d25 <= o_side_d24; // textureUnit.ts:392
+    o_side_d26 <= o_side_d25; // textureUnit.ts:392
+    o_side_d27 <= o_side_d26; // textureUnit.ts:392
+    o_side_d28 <= o_side_d27; // textureUnit.ts:392
+    o_side_d29 <= o_side_d28; // textureUnit.ts:392
+    o_side_d30 <= o_side_d29; // textureUnit.ts:392
+    o_side_d31 <= o_side_d30; // textureUnit.ts:392
+    o_side_d32 <= o_side_d31; // textureUnit.ts:392
+    o_side_d33 <= o_side_d32; // textureUnit.ts:392
+    o_side_d34 <= o_side_d33; // textureUnit.ts:392
+    o_side_d35 <= o_side_d34; // textureUnit.ts:392
+    o_side_d36 <= o_side_d35; // textureUnit.ts:392
+    answer <= answer_concat; // textureUnit.ts:400
+    if (descStart) descriptor_fill_tag <= descLine; // textureUnit.ts:355
   end
 
-  TextureCache_lines4_ports2_tagBits20 descriptor_cache ( // textureUnit.ts:115
+  TextureCache_lines4_ports2_tagBits20 descriptor_cache ( // textureUnit.ts:121
     .clk(clk),
     .rst_n(rst_n),
     .lookup_0(descriptor_cache_lookup_0),
@@ -4829,10 +4832,11 @@ module TextureUnit_72efe051 (
     .data_1(descriptor_cache_data_1),
     .fill_valid(descriptor_cache_fill_valid),
     .fill_tag(descriptor_cache_fill_tag),
-    .fill_data(descriptor_cache_fill_data)
+    .fill_data(descriptor_cache_fill_data),
+    .flush(descriptor_cache_flush)
   );
 
-  Fifo_depth128_width140 side_queue ( // textureUnit.ts:150
+  Fifo_depth128_width140 side_queue ( // textureUnit.ts:157
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(side_queue_enq_valid),
@@ -4846,7 +4850,7 @@ module TextureUnit_72efe051 (
     .empty(side_queue_empty)
   );
 
-  TextureLod_fadd3_fmul5_ftoi2_itof2 lod_unit ( // textureUnit.ts:172
+  TextureLod_fadd3_fmul5_ftoi2_itof2 lod_unit ( // textureUnit.ts:179
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(lod_unit_in_valid),
@@ -4866,7 +4870,7 @@ module TextureUnit_72efe051 (
     .lod(lod_unit_lod)
   );
 
-  TexelCoordinates_fadd3_fmul5_ftoi2_itof2 fine_coords ( // textureUnit.ts:246
+  TexelCoordinates_fadd3_fmul5_ftoi2_itof2 fine_coords ( // textureUnit.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fine_coords_in_valid),
@@ -4888,7 +4892,7 @@ module TextureUnit_72efe051 (
     .weight_b(fine_coords_weight_b)
   );
 
-  TexelCoordinates_fadd3_fmul5_ftoi2_itof2 coarse_coords ( // textureUnit.ts:246
+  TexelCoordinates_fadd3_fmul5_ftoi2_itof2 coarse_coords ( // textureUnit.ts:253
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(coarse_coords_in_valid),
@@ -4910,7 +4914,7 @@ module TextureUnit_72efe051 (
     .weight_b(coarse_coords_weight_b)
   );
 
-  Fifo_depth128_width198 address_queue ( // textureUnit.ts:287
+  Fifo_depth128_width198 address_queue ( // textureUnit.ts:294
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(address_queue_enq_valid),
@@ -4924,7 +4928,7 @@ module TextureUnit_72efe051 (
     .empty(address_queue_empty)
   );
 
-  TexelFetch_fcb493b1 texel_fetch ( // textureUnit.ts:311
+  TexelFetch_fcb493b1 texel_fetch ( // textureUnit.ts:318
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(texel_fetch_in_valid),
@@ -4954,13 +4958,14 @@ module TextureUnit_72efe051 (
     .mem_req_line(texel_fetch_mem_req_line),
     .fill_valid(texel_fetch_fill_valid),
     .fill_data(texel_fetch_fill_data),
+    .flush(texel_fetch_flush),
     .lookups(texel_fetch_lookups),
     .hits(texel_fetch_hits),
     .fills(texel_fetch_fills),
     .stall_cycles(texel_fetch_stall_cycles)
   );
 
-  Fifo_depth17_width1 fill_owners ( // textureUnit.ts:334
+  Fifo_depth17_width1 fill_owners ( // textureUnit.ts:342
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(fill_owners_enq_valid),
@@ -4974,7 +4979,7 @@ module TextureUnit_72efe051 (
     .empty(fill_owners_empty)
   );
 
-  BilinearBlend_fadd3_fmul5_ftoi2_itof2 fine_blend ( // textureUnit.ts:360
+  BilinearBlend_fadd3_fmul5_ftoi2_itof2 fine_blend ( // textureUnit.ts:368
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fine_blend_in_valid),
@@ -4989,7 +4994,7 @@ module TextureUnit_72efe051 (
     .rgba(fine_blend_rgba)
   );
 
-  BilinearBlend_fadd3_fmul5_ftoi2_itof2 coarse_blend ( // textureUnit.ts:360
+  BilinearBlend_fadd3_fmul5_ftoi2_itof2 coarse_blend ( // textureUnit.ts:368
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(coarse_blend_in_valid),
@@ -5004,7 +5009,7 @@ module TextureUnit_72efe051 (
     .rgba(coarse_blend_rgba)
   );
 
-  LevelBlend_fadd3_fmul5_ftoi2_itof2 level_blend ( // textureUnit.ts:377
+  LevelBlend_fadd3_fmul5_ftoi2_itof2 level_blend ( // textureUnit.ts:385
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(level_blend_in_valid),
@@ -5015,7 +5020,7 @@ module TextureUnit_72efe051 (
     .rgba(level_blend_rgba)
   );
 
-  Fifo_depth45_width139 answer_queue ( // textureUnit.ts:390
+  Fifo_depth45_width139 answer_queue ( // textureUnit.ts:398
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(answer_queue_enq_valid),

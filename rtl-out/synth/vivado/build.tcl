@@ -10,10 +10,10 @@ foreach f {
   rtgpu_top/MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10.sv
   rtgpu_top/CommandPatcher.sv
   rtgpu_top/Fifo_depth32_width5.sv
-  rtgpu_top/Fifo_depth3_width230.sv
+  rtgpu_top/Fifo_depth3_width262.sv
   rtgpu_top/PatchDispatcher_icCores2_icRays3_rtCores4.sv
   rtgpu_top/IcQueue_depth32_sources4_width192.sv
-  rtgpu_top/IcQueue_depth32_sources2_width224.sv
+  rtgpu_top/IcQueue_depth32_sources2_width256.sv
   rtgpu_top/IcBuffer_depth32_icCores2_rtCores4.sv
   rtgpu_top/UnifiedMainMemory_ports4_threadWords16384_threads32.sv
   rtgpu_top/RegisterFile_contexts8_count32_readPorts2_width32.sv
