@@ -29,11 +29,19 @@ describe('rtgpu render and textures', () => {
     expect(pixels('textured')).not.toEqual(pixels('nearest'));
   }, 120_000);
 
-  test('--scene textured on a GPU simulator without --texture-unit: a clear error; bad --filter uses', async () => {
-    const dir = tempDir('render-textured-errors');
-    const ts = await rtgpu('render', '--scene', 'textured', '--width', '4', '--height', '3', '--out', join(dir, 'ts.png'));
-    expect(ts.exitCode).toBe(1);
-    expect(ts.stderr).toBe('rtgpu: this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ts) has none: add --texture-unit, or use --sim iss');
+  test('--scene textured on the TS simulator: the GPU gets a texture unit by itself and draws the ISS picture; bad --filter uses', async () => {
+    const dir = tempDir('render-textured-gpu');
+    const size = ['--width', '3', '--height', '2', '--jobs', '1'];
+    const [ts, iss] = await Promise.all([
+      rtgpu('render', '--scene', 'textured', ...size, '--out', join(dir, 'ts.png'), '--dump', join(dir, 'ts.json')),
+      rtgpu('render', '--scene', 'textured', ...size, '--sim', 'iss', '--out', join(dir, 'iss.png'), '--dump', join(dir, 'iss.json')),
+    ]);
+    expect(ts.stderr).toBe('');
+    expect(ts.exitCode).toBe(0);
+    expect(iss.exitCode).toBe(0);
+    const dump = (name: string) => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { pixels: unknown; instructions: number };
+    expect(dump('ts').pixels).toEqual(dump('iss').pixels);
+    expect(dump('ts').instructions).toBe(dump('iss').instructions);
     const parseError = (...args: string[]) => {
       try {
         parseRenderArgs(args);
@@ -45,7 +53,7 @@ describe('rtgpu render and textures', () => {
     expect(parseError('--scene', 'textured', '--filter', 'cubic')).toBe("--filter: unknown texture filter 'cubic' (choose from nearest, bilinear, trilinear)");
     expect(parseError('--scene', 'textured', '--kernel', 'shade', '--filter', 'nearest')).toBe('--filter: the shade kernel samples no textures (the filter is for --kernel textured)');
     expect(parseError('--scene', 'cornell', '--filter', 'bilinear')).toBe('--filter: the shade kernel samples no textures (the filter is for --kernel textured)');
-  }, 120_000);
+  }, 300_000);
 
   test('an OBJ with vt and a map_Kd PNG renders; a corrupt PNG is an error at the map_Kd line', async () => {
     const dir = tempDir('render-map-kd');

@@ -173,7 +173,8 @@ async function execute(plan: RenderPlan): Promise<number> {
       log: buildLog(() => bar.clear()),
       rtCores: gpu.rtCores,
       icCores: gpu.icCores,
-      textureUnit: gpu.textureUnit,
+      // A frame that samples textures gets a GPU with a texture unit without being asked: there is no other way to run it.
+      textureUnit: gpu.textureUnit || job.texture !== undefined,
       maxCycles: gpu.maxCycles,
       vcd,
       jobs,
