@@ -35,6 +35,8 @@ export const BVH8_STACK_ENTRIES = 64;
 const STACK_BANKS = BVH8_CHILDREN;
 const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
 const NODE_BITS = 1024;
+/** Bits of a valid OBB matrix index (0 to OBB_MATRIX_COUNT − 1). */
+const OBB_INDEX_BITS = 7;
 
 /**
  * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
@@ -125,6 +127,14 @@ interface RaySlot {
   readonly origin: UIntValue;
   readonly direction: UIntValue;
   readonly inv: UIntValue;
+  /**
+   * The ray's last rotation (ObbRayRotate's answer for matrix `obbIndex`): a box node with that matrix is tested with it
+   * at once, with no detour (the rotation depends on the ray and the matrix only, so it is the same bits).
+   */
+  readonly obbValid: UIntValue;
+  readonly obbIndex: UIntValue;
+  readonly obbOrigin: UIntValue;
+  readonly obbInv: UIntValue;
   readonly axes: UIntValue;
   readonly shear: UIntValue;
   readonly thread: UIntValue;
@@ -165,7 +175,7 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
-  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish });
+  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish, obb });
   counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
 });
 
@@ -194,6 +204,10 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
     direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
     inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
+    obbValid: m.reg(Bool, { reset: 0, name: `ray${k}_obb_valid` }),
+    obbIndex: m.reg(UInt(OBB_INDEX_BITS), { name: `ray${k}_obb_index` }),
+    obbOrigin: m.reg(UInt(96), { name: `ray${k}_obb_origin` }),
+    obbInv: m.reg(UInt(96), { name: `ray${k}_obb_inv_dir` }),
     axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
     shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
@@ -267,10 +281,8 @@ function popStage(core: Core, stack: TraversalStack, obb: ObbReturn): Pop {
  */
 interface Entry {
   readonly slot: UIntValue;
-  /** An OBB box node back from ObbRayRotate: its node read again (not counted in `reads`), its rotated ray beside it. */
+  /** An OBB box node back from ObbRayRotate: its node read again (not counted in `reads`). */
   readonly again: BoolValue;
-  readonly rotatedOrigin: UIntValue;
-  readonly rotatedInv: UIntValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly read: BoolValue;
@@ -312,8 +324,6 @@ function entryStage(core: Core, pop: Pop, obb: ObbReturn): Entry {
   return {
     slot,
     again,
-    rotatedOrigin: m.regNext(obb.origin),
-    rotatedInv: m.regNext(obb.inv),
     skip,
     fault: wanted.and(readable.not()).and(overlapped.not()),
     read,
@@ -334,11 +344,9 @@ interface Decoded {
     /** The entry's tnear: the push tests it against the settled best. */
     readonly tnear: UIntValue;
     readonly index: UIntValue;
-    /** The second pass of an OBB node: tested with the rotated ray beside it, not the slot's. */
-    readonly again: BoolValue;
-    readonly rotatedOrigin: UIntValue;
-    readonly rotatedInv: UIntValue;
-    /** A first pass with a matrix: the node leaves for ObbRayRotate instead of the box engine. */
+    /** A matrix the slot's last rotation is for: the node is tested with that rotated ray (an OBB node's second pass is one). */
+    readonly rotated: BoolValue;
+    /** A matrix the slot has no rotation for: the node leaves for ObbRayRotate instead of the box engine. */
     readonly rotate: BoolValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
@@ -354,9 +362,9 @@ interface Decoded {
 const boxDecoder = (m: ModuleBuilder) => m.instance(Gfx12BoxDecoder, {}, { name: 'box_decoder' });
 const primitiveDecoder = (m: ModuleBuilder) => m.instance(Gfx12PrimitiveDecoder, {}, { name: 'primitive_decoder' });
 
-function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
+function decodeStage(core: Core, entry: Entry): Decoded {
+  const { m, io, ib } = core;
   const s2Box = m.regNext(entry.read.and(entry.primitive.not()).or(entry.again), { reset: 0 });
-  const s2Again = m.regNext(entry.again, { reset: 0 });
   const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
   const s2Index = m.regNext(entry.index);
@@ -373,19 +381,19 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   const obbOff = obbIndex.eq(OBB_DISABLED);
   const obbInvalid = obbIndex.lt(OBB_MATRIX_COUNT).or(obbOff).not();
   const boxFault = boxValid.and(box.io.error.or(obbInvalid).or(targetFault));
-  const again = delay(m, s2Again, GFX12_BOX_DECODER_LATENCY, 'box_again');
+  const boxSlot = delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot');
+  const matrix = boxValid.and(boxFault.not()).and(obbOff.not());
+  const cached = pick(core, boxSlot, (s) => s.obbValid).asBool().and(pick(core, boxSlot, (s) => s.obbIndex).eq(obbIndex.trunc(OBB_INDEX_BITS)));
   const primValid = prim.io.out_valid;
   return {
     box: {
       valid: boxValid,
-      slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'),
+      slot: boxSlot,
       fault: boxFault,
       tnear: delay(m, s2Tnear, GFX12_BOX_DECODER_LATENCY, 'box_tnear'),
       index: delay(m, s2Index, GFX12_BOX_DECODER_LATENCY, 'box_index'),
-      again,
-      rotatedOrigin: delay(m, m.regNext(entry.rotatedOrigin), GFX12_BOX_DECODER_LATENCY, 'box_rotated_origin'),
-      rotatedInv: delay(m, m.regNext(entry.rotatedInv), GFX12_BOX_DECODER_LATENCY, 'box_rotated_inv'),
-      rotate: boxValid.and(again.not()).and(boxFault.not()).and(obbOff.not()),
+      rotated: matrix.and(cached),
+      rotate: matrix.and(cached.not()),
       io: box.io,
     },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
@@ -394,12 +402,16 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
 
 const boxHeader = (d: ReturnType<typeof boxDecoder>['io']) => ({ internalChildOffset: d.internal_child_offset, primitiveChildOffset: d.primitive_child_offset, childValid: d.child_valid, nodeType: d.node_type, nodeSize: d.node_size });
 
-/** An OBB box node's ray in its node's frame, back from ObbRayRotate: it takes S1 the next cycle (the pop leaves a bubble). */
+/**
+ * An OBB box node's ray in its node's frame (matrix `matrix`), back from ObbRayRotate: it becomes the slot's rotation,
+ * and the node takes S1 the next cycle (the pop leaves a bubble).
+ */
 interface ObbReturn {
   readonly valid: BoolValue;
   readonly slot: UIntValue;
   readonly index: UIntValue;
   readonly tnear: UIntValue;
+  readonly matrix: UIntValue;
   readonly origin: UIntValue;
   readonly inv: UIntValue;
 }
@@ -410,32 +422,35 @@ function obbReturn({ m, sb, ib }: Core): ObbReturn {
     slot: m.wire(UInt(sb), { name: 'obb_back_slot' }),
     index: m.wire(UInt(ib), { name: 'obb_back_index' }),
     tnear: m.wire(UInt(32), { name: 'obb_back_tnear' }),
+    matrix: m.wire(UInt(OBB_INDEX_BITS), { name: 'obb_back_matrix' }),
     origin: m.wire(UInt(96), { name: 'obb_back_origin' }),
     inv: m.wire(UInt(96), { name: 'obb_back_inv' }),
   };
 }
 
 /**
- * A decoded box node with an OBB matrix (0–103, and not refused) leaves the main path: the ray's origin and direction go
- * through ObbRayRotate (castRayBvh8's obbRay), and the rotated ray comes back to S1, which reads the node again; the
- * second pass enters the box engine with the rotated origin and 1/d. The node's slot waits meanwhile (`wait`, as for any
- * box node in flight), so nothing else of the ray moves; a plain node's path is unchanged.
+ * A decoded box node with an OBB matrix (0–103, and not refused) that is not the slot's last rotation leaves the main
+ * path: the ray's origin and direction go through ObbRayRotate (castRayBvh8's obbRay), the rotated ray comes back as the
+ * slot's rotation, and S1 reads the node again; the second pass finds its matrix in the slot and enters the box engine
+ * with the rotated origin and 1/d. The node's slot waits meanwhile (`wait`, as for any box node in flight), so nothing
+ * else of the ray moves; a plain node's path, and a node whose matrix is the slot's, are unchanged.
  */
 function obbStage(core: Core, decoded: Decoded, back: ObbReturn): void {
   const { m, p, sb, ib } = core;
   const d = decoded.box;
-  const tagBits = sb + ib + 32;
+  const tagBits = sb + ib + 32 + OBB_INDEX_BITS;
   const rotate = m.instance(ObbRayRotate, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits }, { name: 'obb_rotate' });
   rotate.io.in_valid.set(d.rotate);
   rotate.io.obb_index.set(mux(d.rotate, d.io.obb_matrix_index, lit(OBB_DISABLED, 32)));
   rotate.io.origin.set(mux(d.rotate, pick(core, d.slot, (s) => s.origin), lit(0, 96)));
   rotate.io.dir.set(mux(d.rotate, pick(core, d.slot, (s) => s.direction), lit(0, 96)));
-  rotate.io.tag.set(cat(d.slot, d.index, d.tnear));
+  rotate.io.tag.set(cat(d.slot, d.index, d.tnear, d.io.obb_matrix_index.trunc(OBB_INDEX_BITS)));
   const tag = rotate.io.out_tag;
   back.valid.set(rotate.io.out_valid);
-  back.slot.set(tag.bits(tagBits - 1, ib + 32));
-  back.index.set(tag.bits(ib + 31, 32));
-  back.tnear.set(tag.bits(31, 0));
+  back.slot.set(tag.bits(tagBits - 1, tagBits - sb));
+  back.index.set(tag.bits(ib + 32 + OBB_INDEX_BITS - 1, 32 + OBB_INDEX_BITS));
+  back.tnear.set(tag.bits(31 + OBB_INDEX_BITS, OBB_INDEX_BITS));
+  back.matrix.set(tag.bits(OBB_INDEX_BITS - 1, 0));
   back.origin.set(rotate.io.out_origin);
   back.inv.set(rotate.io.out_inv_dir);
 }
@@ -464,8 +479,8 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
   const engine = boxEngine(core);
   const slot = d.slot;
   engine.io.in_valid.set(valid);
-  engine.io.origin.set(mux(valid, mux(d.again, d.rotatedOrigin, pick(core, slot, (s) => s.origin)), lit(0, 96)));
-  engine.io.inv_dir.set(mux(valid, mux(d.again, d.rotatedInv, pick(core, slot, (s) => s.inv)), lit(0, 96)));
+  engine.io.origin.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbOrigin), pick(core, slot, (s) => s.origin)), lit(0, 96)));
+  engine.io.inv_dir.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbInv), pick(core, slot, (s) => s.inv)), lit(0, 96)));
   engine.io.limit.set(INF_BITS);
   engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
   const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
@@ -720,11 +735,12 @@ interface SlotEvents {
   readonly queue: PairQueue;
   readonly pairs: PairResult;
   readonly finish: Finish;
+  readonly obb: ObbReturn;
 }
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
 function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
-  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish } = e;
+  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish, obb } = e;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
@@ -754,6 +770,14 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.unresolved.set(false);
       s.replay.set(false);
       s.fresh.set(true);
+      s.obbValid.set(false);
+    });
+    // The rotated ray back from ObbRayRotate: the slot's rotation now (its node, read again, is tested with it).
+    m.when(obb.valid.and(at(obb.slot)), () => {
+      s.obbValid.set(true);
+      s.obbIndex.set(obb.matrix);
+      s.obbOrigin.set(obb.origin);
+      s.obbInv.set(obb.inv);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));
