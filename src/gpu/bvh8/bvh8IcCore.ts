@@ -76,14 +76,15 @@ export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_D
  */
 export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - p.fmul;
 
-/**
- * Cycles from an OBB box node's pop to its children pushed: the round trip of a box node, plus its detour from the
- * decoder's output through ObbRayRotate and back to S1 (the node read again, decoded again, then the box engine).
- */
-export const bvh8ObbBoxRoundTrip = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) + obbRayRotateLatency({ ...p, tagBits: 1 }) + POP_TO_BOX_ENGINE;
-
 /** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
 const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
+
+/**
+ * Cycles from an OBB box node's pop to its children pushed when its matrix is not its ray's last rotation: the round trip
+ * of a box node, plus its detour from the decoder's output through ObbRayRotate and back to S1 (the node read again,
+ * decoded again, then the box engine).
+ */
+export const bvh8ObbBoxRoundTrip = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) + obbRayRotateLatency({ ...p, tagBits: 1 }) + POP_TO_BOX_ENGINE;
 /** Cycles after a ray is accepted before its root may be popped: its 1/d is in the slot when the root node reaches the box engine. */
 const rootWait = (p: Bvh8IcCoreParams): number => Math.max(0, p.fdiv - POP_TO_BOX_ENGINE);
 
