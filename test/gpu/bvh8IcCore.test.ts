@@ -152,10 +152,27 @@ describe('oriented boxes (OBB box nodes through ObbRayRotate), as castRayBvh8 wi
     expect(built.bvh8.boxNodes).toBeGreaterThan(100);
     const rays = [...cameraRays(16, 12), ...Array.from({ length: 64 }, () => rayFromAnySide(rng, scene))];
     expect(obbRays(built.bvh8.words, rays)).toBeGreaterThan(100);
-    const r = rodsRun(built.image, rays);
+    rodsSim ??= bvh8SystemSimulator(rods).sim;
+    // Rotations made: fewer than the OBB nodes tested (every box node here has a matrix), some reuse a slot's last one.
+    let rotations = 0;
+    const step = rodsSim.step.bind(rodsSim);
+    rodsSim.step = (n = 1) => {
+      for (let i = 0; i < n; i++) {
+        step(1);
+        if (rodsSim!.peek('core.obb_back_valid') === 1n) rotations++;
+      }
+    };
+    let r: Bvh8RunReport;
+    try {
+      r = runBvh8Rays(built.image, rays, rods, { live: rodsSim });
+    } finally {
+      rodsSim.step = step;
+    }
     expectGolden(r, `thin rods, 16 slots (SEED=${seed})`);
     expect(hits(built.image, rays)).toBeGreaterThan(20);
     expect(r.faults).toBe(0);
+    expect(rotations).toBeGreaterThan(r.counts.nodeTests / 2);
+    expect(rotations).toBeLessThan(r.counts.nodeTests);
     // An OBB node's detour: ObbRayRotate (27 cycles) and the node read and decoded again (6).
     const gpu = { fadd: 3, fmul: 5, fdiv: 14, rays: 16, indexBits: 11 };
     expect(bvh8ObbBoxRoundTrip(gpu) - bvh8BoxRoundTrip(gpu)).toBe(33);
