@@ -183,7 +183,7 @@ describe('oriented boxes (OBB box nodes through ObbRayRotate), as castRayBvh8 wi
     let tested = 0;
     // Every unit combinational: ObbRayRotate's latency 2, its ray back at S1 in the cycle after the decoder's answer.
     const fast: Bvh8IcSystemParams = { ...small, fadd: 0, fmul: 0, fdiv: 0, rays: 2 };
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 6; i++) {
       const s = randomBvhScene(rng, 600);
       const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
       const list = Array.from({ length: 50 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
@@ -192,7 +192,7 @@ describe('oriented boxes (OBB box nodes through ObbRayRotate), as castRayBvh8 wi
       if (i === 0) expectGolden(runBvh8Rays(built.image, list, fast), `scene ${i}: ${s.what}, OBB on, no float latency, 2 slots (SEED=${seed})`);
       tested += obbRays(built.bvh8.words, list);
     }
-    expect(tested).toBeGreaterThan(50);
+    expect(tested).toBeGreaterThan(40);
   }, 120_000);
 });
 
