@@ -387,7 +387,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
-  test('the default scene at 8x6 and a malformed image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+  test('the default scene at 8x6, a malformed image and an OBB image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
     const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const good = bvh8SceneImage(defaultScene());
@@ -396,6 +396,16 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const r = runBvh8Rays(broken, cameraRays(8, 6), bvh8IcCosimParams, { live: sim, reset: false });
     expectGolden(r, 'obb');
     expect(r.faults).toBeGreaterThan(0);
+    // Four rods of the thin rods (64 triangles: the cosim capacity), built with OBB on: every box node has a matrix.
+    const rods = thinRods();
+    const fewRods = { vertices: rods.vertices, triangles: rods.triangles.slice(0, 4 * 64) };
+    const rng = createRng(seed ^ 0x0bb5);
+    const rodRays = [...cameraRays(8, 6), ...Array.from({ length: 48 }, () => rayFromAnySide(rng, fewRods))];
+    const oriented = bvh8SceneImage(fewRods, { obb: true });
+    expect(rodRays.filter((ray) => castRayBvh8(oriented.bvh8.words, ray.origin, ray.direction, { orientedBoxes: false }).fault).length).toBeGreaterThan(50);
+    const o = runBvh8Rays(oriented.image, rodRays, bvh8IcCosimParams, { live: sim, reset: false });
+    expectGolden(o, 'four thin rods, OBB on');
+    expect(o.faults).toBe(0);
     console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);
