@@ -1,6 +1,6 @@
 // Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
 // (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
-// timing follows them) and 2 to 32 ray slots. Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
+// timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes. Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
 import { parseArgs } from 'node:util';
 import { bvh8SceneImage } from '../src/bvh/index.ts';
 import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/bvhRays.ts';
@@ -50,9 +50,11 @@ while (rays < target) {
   const p = CONFIGS[scenes % CONFIGS.length]!;
   const s = randomBvhScene(rng, 600);
   const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
+  // OBB on for every other round of the configurations, so that each meets both kinds of image.
+  const obb = Math.floor(scenes / CONFIGS.length) % 2 === 1;
   const batch = Array.from({ length: 200 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
-  const r = runBvh8Rays(bvh8SceneImage(s.scene, { maxLeafTriangles }).image, batch, p);
-  const what = `scene ${scenes} (${s.what}, maxLeafTriangles ${maxLeafTriangles}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
+  const r = runBvh8Rays(bvh8SceneImage(s.scene, { maxLeafTriangles, obb }).image, batch, p);
+  const what = `scene ${scenes} (${s.what}, maxLeafTriangles ${maxLeafTriangles}${obb ? ', OBB on' : ''}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
   if (r.loadError) mismatch(`${what}: load_error (seed ${seed})`);
   if (r.difference !== null) mismatch(`${what}: ${r.difference} (seed ${seed})`);
   if (JSON.stringify(r.counts) !== JSON.stringify(r.golden)) mismatch(`${what}: counters ${JSON.stringify(r.counts)}, castRayBvh8 ${JSON.stringify(r.golden)} (seed ${seed})`);

@@ -237,8 +237,9 @@ describe('the builder with OBB on', () => {
     expect(castRay(sliver, o, d, testTriangleWatertight).triangle).toBe(-1);
     expect(off).toMatchObject({ triangle: -1, counters: { triangleTests: 2 } });
     expect(on).toMatchObject({ triangle: -1, counters: { nodeTests: 1, triangleTests: 0 } });
-    // What the hardware core reads today (no ObbRayRotate in it): the oriented node is a fault, the plain one is not.
-    expect(castRayBvh8(encodeBvh8Image(onBvh).words, o, d, BVH8_CORE_FEATURES)).toMatchObject({ fault: true, counters: { nodeTests: 0 } });
+    // What the hardware core reads (ObbRayRotate in its pipeline): the oriented node as the golden tests it; with OBB off, a fault.
+    expect(castRayBvh8(encodeBvh8Image(onBvh).words, o, d, BVH8_CORE_FEATURES)).toEqual(on);
+    expect(castRayBvh8(encodeBvh8Image(onBvh).words, o, d, { orientedBoxes: false })).toMatchObject({ fault: true, counters: { nodeTests: 0 } });
     expect(castRayBvh8(encodeBvh8Image(buildBvh8(sliver)).words, o, d, BVH8_CORE_FEATURES)).toEqual(off);
   });
 });

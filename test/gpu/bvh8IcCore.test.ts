@@ -12,6 +12,7 @@ import { fromNumber } from '../../src/golden/float32.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { thinRods } from '../../src/golden/thinRodsScene.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
 import { bvh8SceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
@@ -20,7 +21,7 @@ import { packWords } from '../../src/gpu/words.ts';
 import { randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
 import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
 import { directDriver, loadBvhImage } from '../../src/gpu/bvh/bvhRayRunner.ts';
-import { BVH8_STACK_ENTRIES, Bvh8IcCore } from '../../src/gpu/bvh8/bvh8IcCore.ts';
+import { BVH8_STACK_ENTRIES, Bvh8IcCore, bvh8BoxRoundTrip, bvh8ObbBoxRoundTrip } from '../../src/gpu/bvh8/bvh8IcCore.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../../src/gpu/bvh8/bvh8IcSystem.ts';
 import { bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
 import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCosimDesign, bvh8IcCosimParams, bvh8IcGolden, malformBvh8Nodes } from '../../src/gpu/bvh8/bvh8IcCosimDesign.ts';
@@ -130,6 +131,71 @@ describe('BVH8 IC system against castRayBvh8', () => {
   }, 120_000);
 });
 
+// ------------------------------------------------------------------------------------ oriented boxes
+
+describe('oriented boxes (OBB box nodes through ObbRayRotate), as castRayBvh8 with orientedBoxes on', () => {
+  /** Rays the core would have faulted before OBB (castRayBvh8 with orientedBoxes off): the rays that test an OBB node. */
+  const obbRays = (words: Uint32Array, rays: readonly Ray[]) => rays.filter((r) => castRayBvh8(words, r.origin, r.direction, { orientedBoxes: false }).fault).length;
+  // One simulator for both tests (the thin rods need 2,048 nodes and 8,192 triangles): building one takes seconds.
+  const rods: Bvh8IcSystemParams = { ...small, nodes: 2048, triangles: 8192, vertices: 8192 };
+  let rodsSim: ReturnType<typeof bvh8SystemSimulator>['sim'] | undefined;
+  const rodsRun = (img: Uint32Array, rays: readonly Ray[]) => {
+    const reset = rodsSim === undefined;
+    rodsSim ??= bvh8SystemSimulator(rods).sim;
+    return runBvh8Rays(img, rays, rods, { live: rodsSim, reset });
+  };
+
+  test('the thin rods (6,948 triangles, OBB on): primary rays and rays from every side', () => {
+    const rng = createRng(seed ^ 0x0bb);
+    const scene = thinRods();
+    const built = bvh8SceneImage(scene, { obb: true });
+    expect(built.bvh8.boxNodes).toBeGreaterThan(100);
+    const rays = [...cameraRays(16, 12), ...Array.from({ length: 64 }, () => rayFromAnySide(rng, scene))];
+    expect(obbRays(built.bvh8.words, rays)).toBeGreaterThan(100);
+    rodsSim ??= bvh8SystemSimulator(rods).sim;
+    // Rotations made: fewer than the OBB nodes tested (every box node here has a matrix), some reuse a slot's last one.
+    let rotations = 0;
+    const step = rodsSim.step.bind(rodsSim);
+    rodsSim.step = (n = 1) => {
+      for (let i = 0; i < n; i++) {
+        step(1);
+        if (rodsSim!.peek('core.obb_back_valid') === 1n) rotations++;
+      }
+    };
+    let r: Bvh8RunReport;
+    try {
+      r = runBvh8Rays(built.image, rays, rods, { live: rodsSim });
+    } finally {
+      rodsSim.step = step;
+    }
+    expectGolden(r, `thin rods, 16 slots (SEED=${seed})`);
+    expect(hits(built.image, rays)).toBeGreaterThan(20);
+    expect(r.faults).toBe(0);
+    expect(rotations).toBeGreaterThan(r.counts.nodeTests / 2);
+    expect(rotations).toBeLessThan(r.counts.nodeTests);
+    // An OBB node's detour: ObbRayRotate (27 cycles) and the node read and decoded again (6).
+    const gpu = { fadd: 3, fmul: 5, fdiv: 14, rays: 16, indexBits: 11 };
+    expect(bvh8ObbBoxRoundTrip(gpu) - bvh8BoxRoundTrip(gpu)).toBe(33);
+  }, 120_000);
+
+  test(`random scenes built with OBB on, leaves of 1 to 16; one also with 2 slots and no float latency (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0x0bb8);
+    let tested = 0;
+    // Every unit combinational: ObbRayRotate's latency 2, its ray back at S1 in the cycle after the decoder's answer.
+    const fast: Bvh8IcSystemParams = { ...small, fadd: 0, fmul: 0, fdiv: 0, rays: 2 };
+    for (let i = 0; i < 6; i++) {
+      const s = randomBvhScene(rng, 600);
+      const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
+      const list = Array.from({ length: 50 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
+      const built = bvh8SceneImage(s.scene, { obb: true, maxLeafTriangles });
+      expectGolden(rodsRun(built.image, list), `scene ${i}: ${s.what}, OBB on, maxLeafTriangles ${maxLeafTriangles} (SEED=${seed})`);
+      if (i === 0) expectGolden(runBvh8Rays(built.image, list, fast), `scene ${i}: ${s.what}, OBB on, no float latency, 2 slots (SEED=${seed})`);
+      tested += obbRays(built.bvh8.words, list);
+    }
+    expect(tested).toBeGreaterThan(40);
+  }, 120_000);
+});
+
 // ------------------------------------------------------------------------------------ faults
 
 /** 16 copies of one box node whose 8 children are the whole quantization range, box nodes 0 .. 7: each read pushes 8. */
@@ -151,36 +217,48 @@ function stackBomb(): Uint32Array {
 }
 
 describe('malformed images fault the rays that reach them, as castRayBvh8', () => {
-  test('a refused box node popped while the ray\'s pairs are in flight: parked, then a fault once they have answered', () => {
-    // Box node 3 of the bunny's BVH8 with OBB on: rays reach it after a leaf, whose pairs are still in the triangle engine.
+  test('box node 3 of the bunny popped while the ray\'s pairs are in flight: refused (an invalid OBB index), parked, then a fault; or rotated (OBB on) meanwhile', () => {
+    // Box node 3 of the bunny's BVH8: rays reach it after a leaf, whose pairs are still in the triangle engine.
     const built = bvh8SceneImage(bunnyInBox());
-    const words = built.bvh8.words.slice();
-    words[3 * GFX12_NODE_WORDS + 7] = 5;
     const { sim } = bvh8SystemSimulator(small);
-    let parkedRefused = 0;
-    const wasParked = new Array<boolean>(small.rays).fill(false);
-    const step = sim.step.bind(sim);
-    sim.step = (n = 1) => {
-      for (let i = 0; i < n; i++) {
-        step(1);
-        for (let k = 0; k < small.rays; k++) {
-          const parked = sim.peek(`core.ray${k}_unresolved`) === 1n;
-          if (parked && !wasParked[k] && sim.peek(`core.ray${k}_parked_fault`) === 1n) parkedRefused++;
-          wasParked[k] = parked;
+    const withObbIndex = (index: number) => {
+      const words = built.bvh8.words.slice();
+      words[3 * GFX12_NODE_WORDS + 7] = index;
+      let parkedRefused = 0;
+      let rotatedOverlapped = 0;
+      const wasParked = new Array<boolean>(small.rays).fill(false);
+      const step = sim.step.bind(sim);
+      sim.step = (n = 1) => {
+        for (let i = 0; i < n; i++) {
+          step(1);
+          // An OBB node's ray back from ObbRayRotate while its ray's pairs are still pending (an overlapped pop).
+          if (sim.peek('core.obb_back_valid') === 1n && sim.peek(`core.ray${sim.peek('core.obb_back_slot')}_pending`) !== 0n) rotatedOverlapped++;
+          for (let k = 0; k < small.rays; k++) {
+            const parked = sim.peek(`core.ray${k}_unresolved`) === 1n;
+            if (parked && !wasParked[k] && sim.peek(`core.ray${k}_parked_fault`) === 1n) parkedRefused++;
+            wasParked[k] = parked;
+          }
         }
+      };
+      try {
+        const r = runBvh8Rays(encodeBvh8SceneImage(built.image[0]!, words), cameraRays(16, 12), small, { live: sim });
+        expectGolden(r, `bunny, box node 3 with OBB index ${index}`);
+        return { faults: r.faults, parkedRefused, rotatedOverlapped };
+      } finally {
+        sim.step = step;
       }
     };
-    try {
-      const r = runBvh8Rays(encodeBvh8SceneImage(built.image[0]!, words), cameraRays(16, 12), small, { live: sim });
-      expectGolden(r, 'bunny, box node 3 refused');
-      expect(r.faults).toBeGreaterThan(10);
-      expect(parkedRefused).toBeGreaterThan(10);
-    } finally {
-      sim.step = step;
-    }
+    const refused = withObbIndex(104);
+    expect(refused.faults).toBeGreaterThan(10);
+    expect(refused.parkedRefused).toBeGreaterThan(10);
+    const rotated = withObbIndex(5);
+    expect(rotated.faults).toBe(0);
+    // Popped overlapped, rotated while the pairs answer (the detour outlasts them, so the node then mostly settles at the push).
+    expect(rotated.rotatedOverlapped).toBeGreaterThan(10);
+    console.log(`bunny node 3: refused ${JSON.stringify(refused)}, rotated ${JSON.stringify(rotated)}`);
   }, 120_000);
 
-  test('each malformation (OBB on, a bad child type, a cycle, an undecodable primitive node) on the default scene', () => {
+  test('each malformation (an invalid OBB matrix index, a bad child type, a cycle, an undecodable primitive node) on the default scene', () => {
     const rng = createRng(seed ^ 0xbad8);
     const good = bvh8SceneImage(defaultScene());
     const rays = [...cameraRays(16, 12), ...Array.from({ length: 200 }, () => rayFromAnySide(rng, defaultScene()))];
@@ -309,7 +387,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
-  test('the default scene at 8x6 and a malformed image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+  test('the default scene at 8x6, a malformed image and an OBB image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
     const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const good = bvh8SceneImage(defaultScene());
@@ -318,6 +396,16 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const r = runBvh8Rays(broken, cameraRays(8, 6), bvh8IcCosimParams, { live: sim, reset: false });
     expectGolden(r, 'obb');
     expect(r.faults).toBeGreaterThan(0);
+    // Four rods of the thin rods (64 triangles: the cosim capacity), built with OBB on: every box node has a matrix.
+    const rods = thinRods();
+    const fewRods = { vertices: rods.vertices, triangles: rods.triangles.slice(0, 4 * 64) };
+    const rng = createRng(seed ^ 0x0bb5);
+    const rodRays = [...cameraRays(8, 6), ...Array.from({ length: 48 }, () => rayFromAnySide(rng, fewRods))];
+    const oriented = bvh8SceneImage(fewRods, { obb: true });
+    expect(rodRays.filter((ray) => castRayBvh8(oriented.bvh8.words, ray.origin, ray.direction, { orientedBoxes: false }).fault).length).toBeGreaterThan(50);
+    const o = runBvh8Rays(oriented.image, rodRays, bvh8IcCosimParams, { live: sim, reset: false });
+    expectGolden(o, 'four thin rods, OBB on');
+    expect(o.faults).toBe(0);
     console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);

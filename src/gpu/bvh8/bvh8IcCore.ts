@@ -8,12 +8,15 @@ import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
 import { join3 } from '../icCore/vec3.ts';
 import { TFAR_SCALE } from '../../golden/rayBox.ts';
+// OBB matrix indices: OBB_DISABLED (0x7F) no rotation, 0 to OBB_MATRIX_COUNT − 1 a ROM matrix, any other a fault.
+import { OBB_DISABLED, OBB_MATRIX_COUNT } from '../../bvh/index.ts';
 import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
 import { childTargets } from './childTargets.ts';
 import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
 import { GFX12_PRIMITIVE_DECODER_LATENCY, GFX12_PRIM_VERTICES, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
+import { ObbRayRotate, obbRayRotateLatency } from './obbRayRotate.ts';
 import { BVH8_CHILDREN, RayBox8, rayBox8Latency } from './rayBox8.ts';
 import { TrianglePair, trianglePairLatency } from './trianglePair.ts';
 
@@ -31,9 +34,9 @@ export interface Bvh8IcCoreParams {
 export const BVH8_STACK_ENTRIES = 64;
 const STACK_BANKS = BVH8_CHILDREN;
 const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
-/** GFX12 OBB matrix index meaning "no rotation" (src/bvh/gfx12.ts OBB_DISABLED); any other faults the ray. */
-const OBB_DISABLED = 0x7f;
 const NODE_BITS = 1024;
+/** Bits of a valid OBB matrix index (0 to OBB_MATRIX_COUNT − 1). */
+const OBB_INDEX_BITS = 7;
 
 /**
  * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
@@ -75,6 +78,13 @@ export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip
 
 /** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
 const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
+
+/**
+ * Cycles from an OBB box node's pop to its children pushed when its matrix is not its ray's last rotation: the round trip
+ * of a box node, plus its detour from the decoder's output through ObbRayRotate and back to S1 (the node read again,
+ * decoded again, then the box engine).
+ */
+export const bvh8ObbBoxRoundTrip = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) + obbRayRotateLatency({ ...p, tagBits: 1 }) + POP_TO_BOX_ENGINE;
 /** Cycles after a ray is accepted before its root may be popped: its 1/d is in the slot when the root node reaches the box engine. */
 const rootWait = (p: Bvh8IcCoreParams): number => Math.max(0, p.fdiv - POP_TO_BOX_ENGINE);
 
@@ -118,6 +128,14 @@ interface RaySlot {
   readonly origin: UIntValue;
   readonly direction: UIntValue;
   readonly inv: UIntValue;
+  /**
+   * The ray's last rotation (ObbRayRotate's answer for matrix `obbIndex`): a box node with that matrix is tested with it
+   * at once, with no detour (the rotation depends on the ray and the matrix only, so it is the same bits).
+   */
+  readonly obbValid: UIntValue;
+  readonly obbIndex: UIntValue;
+  readonly obbOrigin: UIntValue;
+  readonly obbInv: UIntValue;
   readonly axes: UIntValue;
   readonly shear: UIntValue;
   readonly thread: UIntValue;
@@ -145,18 +163,20 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   checkBvh8IcCoreParams(p);
   const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, pendingBits: pendingBits(p) };
   const stack = traversalStack(core);
+  const obb = obbReturn(core);
   // Every ray is watertight-tested (TrianglePair); with no nodes loaded it misses at once, as castRayBvh8 on an empty image.
   const rays = rayIntake(m, io, { free: stateMask(core, 'free'), slots: p.rays, fdiv: p.fdiv, watertight: true, traceable: io.node_count.ne(0) });
-  const pop = popStage(core, stack);
-  const entry = entryStage(core, pop);
+  const pop = popStage(core, stack, obb);
+  const entry = entryStage(core, pop, obb);
   const decoded = decodeStage(core, entry);
+  obbStage(core, decoded, obb);
   const box = boxStage(core, decoded);
   const push = pushStage(core, stack, box);
   const resolved = resolution(core);
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
-  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish });
+  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish, obb });
   counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
 });
 
@@ -185,6 +205,10 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
     direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
     inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
+    obbValid: m.reg(Bool, { reset: 0, name: `ray${k}_obb_valid` }),
+    obbIndex: m.reg(UInt(OBB_INDEX_BITS), { name: `ray${k}_obb_index` }),
+    obbOrigin: m.reg(UInt(96), { name: `ray${k}_obb_origin` }),
+    obbInv: m.reg(UInt(96), { name: `ray${k}_obb_inv_dir` }),
     axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
     shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
@@ -225,7 +249,7 @@ interface Pop {
   readonly reads: readonly UIntValue[];
 }
 
-function popStage(core: Core, stack: TraversalStack): Pop {
+function popStage(core: Core, stack: TraversalStack, obb: ObbReturn): Pop {
   const { m, slots } = core;
   const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
   slots.forEach((s, k) => {
@@ -236,11 +260,12 @@ function popStage(core: Core, stack: TraversalStack): Pop {
     arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
     arbiter.io.in.at(k).bits.set(0);
   });
-  arbiter.io.out.ready.set(true);
+  // A bubble when an OBB node's rotated ray comes back: its node read takes S1 next cycle.
+  arbiter.io.out.ready.set(obb.valid.not());
   const slot = arbiter.io.chosen;
   const depth = pick(core, slot, (s) => s.sp).sub(1);
   return {
-    valid: arbiter.io.out.valid,
+    valid: arbiter.io.out.valid.and(obb.valid.not()),
     slot,
     fresh: pick(core, slot, (s) => s.fresh).asBool(),
     inLeaf: pick(core, slot, (s) => s.inLeaf).asBool(),
@@ -257,6 +282,8 @@ function popStage(core: Core, stack: TraversalStack): Pop {
  */
 interface Entry {
   readonly slot: UIntValue;
+  /** An OBB box node back from ObbRayRotate: its node read again (not counted in `reads`). */
+  readonly again: BoolValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly read: BoolValue;
@@ -266,10 +293,11 @@ interface Entry {
   readonly tnear: UIntValue;
 }
 
-function entryStage(core: Core, pop: Pop): Entry {
+function entryStage(core: Core, pop: Pop, obb: ObbReturn): Entry {
   const { m, io, f, ib } = core;
   const valid = m.regNext(pop.valid, { reset: 0 });
-  const slot = m.regNext(pop.slot);
+  const again = m.regNext(obb.valid, { reset: 0 });
+  const slot = mux(again, m.regNext(obb.slot), m.regNext(pop.slot));
   const fresh = m.regNext(pop.fresh);
   const inLeaf = m.regNext(pop.inLeaf);
   const replay = m.regNext(pop.replay);
@@ -291,9 +319,20 @@ function entryStage(core: Core, pop: Pop): Entry {
   const overlapped = pick(core, slot, (s) => s.pending).ne(0).and(inLeaf.not());
   const undo = wanted.and(overlapped).and(primitive.or(readable.not()));
   const read = wanted.and(readable).and(undo.not());
-  io.node_req_valid.set(read);
-  io.node_req_index.set(mux(read, index, lit(0, ib)));
-  return { slot, skip, fault: wanted.and(readable.not()).and(overlapped.not()), read, undo, primitive, index, tnear };
+  const againIndex = m.regNext(obb.index);
+  io.node_req_valid.set(read.or(again));
+  io.node_req_index.set(mux(again, againIndex, mux(read, index, lit(0, ib))));
+  return {
+    slot,
+    again,
+    skip,
+    fault: wanted.and(readable.not()).and(overlapped.not()),
+    read,
+    undo,
+    primitive,
+    index: mux(again, againIndex, index),
+    tnear: mux(again, m.regNext(obb.tnear), tnear),
+  };
 }
 
 /** S2 onward: the node answer into the box decoder or the primitive decoder; their outputs and what they refuse. */
@@ -301,10 +340,15 @@ interface Decoded {
   readonly box: {
     readonly valid: BoolValue;
     readonly slot: UIntValue;
-    /** Undecodable, OBB on, or a child target the host refuses: the ray faults. */
+    /** Undecodable, an OBB matrix index neither 0–103 nor 0x7F, or a child target the host refuses: the ray faults. */
     readonly fault: BoolValue;
     /** The entry's tnear: the push tests it against the settled best. */
     readonly tnear: UIntValue;
+    readonly index: UIntValue;
+    /** A matrix the slot's last rotation is for: the node is tested with that rotated ray (an OBB node's second pass is one). */
+    readonly rotated: BoolValue;
+    /** A matrix the slot has no rotation for: the node leaves for ObbRayRotate instead of the box engine. */
+    readonly rotate: BoolValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
   readonly primitive: {
@@ -319,8 +363,9 @@ interface Decoded {
 const boxDecoder = (m: ModuleBuilder) => m.instance(Gfx12BoxDecoder, {}, { name: 'box_decoder' });
 const primitiveDecoder = (m: ModuleBuilder) => m.instance(Gfx12PrimitiveDecoder, {}, { name: 'primitive_decoder' });
 
-function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
-  const s2Box = m.regNext(entry.read.and(entry.primitive.not()), { reset: 0 });
+function decodeStage(core: Core, entry: Entry): Decoded {
+  const { m, io, ib } = core;
+  const s2Box = m.regNext(entry.read.and(entry.primitive.not()).or(entry.again), { reset: 0 });
   const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
   const s2Index = m.regNext(entry.index);
@@ -333,15 +378,83 @@ function decodeStage({ m, io, ib }: Core, entry: Entry): Decoded {
   prim.io.node.set(mux(s2Primitive, io.node_resp, lit(0, NODE_BITS)));
   const boxValid = box.io.out_valid;
   const targetFault = childTargets(boxHeader(box.io), ib).fault;
-  const boxFault = boxValid.and(box.io.error.or(box.io.obb_matrix_index.ne(OBB_DISABLED)).or(targetFault));
+  const obbIndex = box.io.obb_matrix_index;
+  const obbOff = obbIndex.eq(OBB_DISABLED);
+  const obbInvalid = obbIndex.lt(OBB_MATRIX_COUNT).or(obbOff).not();
+  const boxFault = boxValid.and(box.io.error.or(obbInvalid).or(targetFault));
+  const boxSlot = delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot');
+  const matrix = boxValid.and(boxFault.not()).and(obbOff.not());
+  const cached = pick(core, boxSlot, (s) => s.obbValid).asBool().and(pick(core, boxSlot, (s) => s.obbIndex).eq(obbIndex.trunc(OBB_INDEX_BITS)));
   const primValid = prim.io.out_valid;
   return {
-    box: { valid: boxValid, slot: delay(m, s2Slot, GFX12_BOX_DECODER_LATENCY, 'box_slot'), fault: boxFault, tnear: delay(m, s2Tnear, GFX12_BOX_DECODER_LATENCY, 'box_tnear'), io: box.io },
+    box: {
+      valid: boxValid,
+      slot: boxSlot,
+      fault: boxFault,
+      tnear: delay(m, s2Tnear, GFX12_BOX_DECODER_LATENCY, 'box_tnear'),
+      index: delay(m, s2Index, GFX12_BOX_DECODER_LATENCY, 'box_index'),
+      rotated: matrix.and(cached),
+      rotate: matrix.and(cached.not()),
+      io: box.io,
+    },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
   };
 }
 
 const boxHeader = (d: ReturnType<typeof boxDecoder>['io']) => ({ internalChildOffset: d.internal_child_offset, primitiveChildOffset: d.primitive_child_offset, childValid: d.child_valid, nodeType: d.node_type, nodeSize: d.node_size });
+
+/**
+ * An OBB box node's ray in its node's frame (matrix `matrix`), back from ObbRayRotate: it becomes the slot's rotation,
+ * and the node takes S1 the next cycle (the pop leaves a bubble).
+ */
+interface ObbReturn {
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly index: UIntValue;
+  readonly tnear: UIntValue;
+  readonly matrix: UIntValue;
+  readonly origin: UIntValue;
+  readonly inv: UIntValue;
+}
+
+function obbReturn({ m, sb, ib }: Core): ObbReturn {
+  return {
+    valid: m.wire(Bool, { name: 'obb_back_valid' }),
+    slot: m.wire(UInt(sb), { name: 'obb_back_slot' }),
+    index: m.wire(UInt(ib), { name: 'obb_back_index' }),
+    tnear: m.wire(UInt(32), { name: 'obb_back_tnear' }),
+    matrix: m.wire(UInt(OBB_INDEX_BITS), { name: 'obb_back_matrix' }),
+    origin: m.wire(UInt(96), { name: 'obb_back_origin' }),
+    inv: m.wire(UInt(96), { name: 'obb_back_inv' }),
+  };
+}
+
+/**
+ * A decoded box node with an OBB matrix (0–103, and not refused) that is not the slot's last rotation leaves the main
+ * path: the ray's origin and direction go through ObbRayRotate (castRayBvh8's obbRay), the rotated ray comes back as the
+ * slot's rotation, and S1 reads the node again; the second pass finds its matrix in the slot and enters the box engine
+ * with the rotated origin and 1/d. The node's slot waits meanwhile (`wait`, as for any box node in flight), so nothing
+ * else of the ray moves; a plain node's path, and a node whose matrix is the slot's, are unchanged.
+ */
+function obbStage(core: Core, decoded: Decoded, back: ObbReturn): void {
+  const { m, p, sb, ib } = core;
+  const d = decoded.box;
+  const tagBits = sb + ib + 32 + OBB_INDEX_BITS;
+  const rotate = m.instance(ObbRayRotate, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits }, { name: 'obb_rotate' });
+  rotate.io.in_valid.set(d.rotate);
+  rotate.io.obb_index.set(mux(d.rotate, d.io.obb_matrix_index, lit(OBB_DISABLED, 32)));
+  rotate.io.origin.set(mux(d.rotate, pick(core, d.slot, (s) => s.origin), lit(0, 96)));
+  rotate.io.dir.set(mux(d.rotate, pick(core, d.slot, (s) => s.direction), lit(0, 96)));
+  rotate.io.tag.set(cat(d.slot, d.index, d.tnear, d.io.obb_matrix_index.trunc(OBB_INDEX_BITS)));
+  const tag = rotate.io.out_tag;
+  back.valid.set(rotate.io.out_valid);
+  back.slot.set(tag.bits(tagBits - 1, tagBits - sb));
+  back.index.set(tag.bits(ib + 32 + OBB_INDEX_BITS - 1, 32 + OBB_INDEX_BITS));
+  back.tnear.set(tag.bits(31 + OBB_INDEX_BITS, OBB_INDEX_BITS));
+  back.matrix.set(tag.bits(OBB_INDEX_BITS - 1, 0));
+  back.origin.set(rotate.io.out_origin);
+  back.inv.set(rotate.io.out_inv_dir);
+}
 
 /**
  * Every decoded box node enters the box engine with no limit (+inf; a refused node with no children), so that an
@@ -363,12 +476,12 @@ const boxEngineLatency = (p: Bvh8IcCoreParams): number => rayBox8Latency({ fadd:
 function boxStage(core: Core, decoded: Decoded): BoxIssue {
   const { m, p, ib, sb } = core;
   const d = decoded.box;
-  const valid = d.valid;
+  const valid = d.valid.and(d.rotate.not());
   const engine = boxEngine(core);
   const slot = d.slot;
   engine.io.in_valid.set(valid);
-  engine.io.origin.set(mux(valid, pick(core, slot, (s) => s.origin), lit(0, 96)));
-  engine.io.inv_dir.set(mux(valid, pick(core, slot, (s) => s.inv), lit(0, 96)));
+  engine.io.origin.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbOrigin), pick(core, slot, (s) => s.origin)), lit(0, 96)));
+  engine.io.inv_dir.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbInv), pick(core, slot, (s) => s.inv)), lit(0, 96)));
   engine.io.limit.set(INF_BITS);
   engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
   const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
@@ -623,11 +736,12 @@ interface SlotEvents {
   readonly queue: PairQueue;
   readonly pairs: PairResult;
   readonly finish: Finish;
+  readonly obb: ObbReturn;
 }
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
 function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
-  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish } = e;
+  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish, obb } = e;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
@@ -657,6 +771,14 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.unresolved.set(false);
       s.replay.set(false);
       s.fresh.set(true);
+      s.obbValid.set(false);
+    });
+    // The rotated ray back from ObbRayRotate: the slot's rotation now (its node, read again, is tested with it).
+    m.when(obb.valid.and(at(obb.slot)), () => {
+      s.obbValid.set(true);
+      s.obbIndex.set(obb.matrix);
+      s.obbOrigin.set(obb.origin);
+      s.obbInv.set(obb.inv);
     });
     m.when(rays.inverseDone.and(at(rays.inverseSlot)), () => {
       s.inv.set(join3(rays.inverse));

@@ -1,5 +1,6 @@
-// The BVH8 IC system as a co-simulation design (`rtgpu cosim bvh8_ic`): a random scene's BVH8 scene image (one in three
-// with a malformed node: OBB on, a bad child type, a cycle, an undecodable primitive node) through the load port, random
+// The BVH8 IC system as a co-simulation design (`rtgpu cosim bvh8_ic`): a random scene's BVH8 scene image (built with
+// oriented boxes one time in two; one in three with a malformed node: an invalid OBB matrix index, a bad child type, a
+// cycle, an undecodable primitive node) through the load port, random
 // rays for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses the loaded image
 // and checks every answer against castRayBvh8, and the counters whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
@@ -7,7 +8,7 @@ import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
-import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
+import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, OBB_DISABLED, OBB_MATRIX_COUNT, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
 import { raySystemGolden } from '../bvh/raySystemGolden.ts';
 import { packWords } from '../words.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
@@ -29,8 +30,8 @@ export const BVH8_MALFORMATIONS = ['obb', 'childType', 'cycle', 'vertexType'] as
 export type Bvh8Malformation = (typeof BVH8_MALFORMATIONS)[number];
 
 /**
- * A copy of the BVH8 node words with one node broken: `obb` sets a box node's obb_matrix_index (bits 224..255) to a
- * rotation, `childType` a box node's child 0 node_type to 3 (neither box nor triangle), `cycle` points the root's
+ * A copy of the BVH8 node words with one node broken: `obb` sets a box node's obb_matrix_index (bits 224..255) to an
+ * invalid index (neither a ROM matrix 0–103 nor 0x7F, off), `childType` a box node's child 0 node_type to 3 (neither box nor triangle), `cycle` points the root's
  * internal_child_offset at itself (its child 0 a box child), `vertexType` sets a primitive node's vertex_type bit (bit 31). Undefined when the
  * image has no node of the kind.
  */
@@ -40,7 +41,8 @@ export function malformBvh8Nodes(words: Uint32Array, how: Bvh8Malformation, rng:
   const prims = [...decoded.primitiveNodes.keys()];
   const out = words.slice();
   const at = (node: number, word: number) => node * GFX12_NODE_WORDS + word;
-  if (how === 'obb') out[at(boxes[rng.int(boxes.length)]!, 7)] = rng.int(0x7f);
+  // 104–126 or past 0x7F: neither a ROM matrix nor off.
+  if (how === 'obb') out[at(boxes[rng.int(boxes.length)]!, 7)] = rng.int(2) === 0 ? OBB_MATRIX_COUNT + rng.int(OBB_DISABLED - OBB_MATRIX_COUNT) : OBB_DISABLED + 1 + rng.int(0x7fffff00);
   else if (how === 'childType') {
     const w = at(boxes[rng.int(boxes.length)]!, 10); // child 0's node_type: bits 344..347
     out[w] = (out[w]! & ~(0xf << 24)) | (3 << 24);
@@ -54,11 +56,11 @@ export function malformBvh8Nodes(words: Uint32Array, how: Bvh8Malformation, rng:
   return out;
 }
 
-/** A random scene's BVH8 scene image that fits the cosim capacity, malformed one time in three. */
+/** A random scene's BVH8 scene image that fits the cosim capacity, with oriented boxes one time in two, malformed one time in three. */
 export function randomBvh8Image(rng: Rng): { image: Uint32Array; ray: (rng: Rng) => { origin: Vec3; direction: Vec3 } } {
   for (;;) {
     const s = randomBvhScene(rng, MAX_TRIANGLES);
-    const built = bvh8SceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]! });
+    const built = bvh8SceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]!, obb: rng.int(2) === 0 });
     if (built.bvh8.words.length / GFX12_NODE_WORDS > bvh8IcCosimParams.nodes || built.bvh8.words.length === 0) continue;
     if (rng.int(3) !== 0) return { image: built.image, ray: s.ray };
     const broken = malformBvh8Nodes(built.bvh8.words, BVH8_MALFORMATIONS[rng.int(BVH8_MALFORMATIONS.length)]!, rng);
