@@ -4,8 +4,9 @@ RoundRobinArbiter_n8_width1.sv
 FCmp_stages0.sv
 Gfx12BoxDecoder.sv
 Gfx12PrimitiveDecoder.sv
-FAdd_stages3.sv
 FMul_stages5.sv
+FAdd_stages3.sv
+ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48.sv
 FMax_stages0.sv
 FMin_stages0.sv
 RayBox8_fadd3_fmul5_tagBits59.sv
