@@ -5,8 +5,10 @@ import type { GpuJob } from '../../src/host/runtime/index.ts';
 
 /** `job` (an id-kernel frame: its camera constants) running the id kernel that stores RV15 instead of RV14. */
 export function returningRv15(job: GpuJob): GpuJob {
-  const source = kernelSource('id').source.replace('v_store_16byte RV14', 'v_store_16byte RV15');
+  const id = kernelSource('id');
+  const source = id.source.replace('v_store_16byte RV14', 'v_store_16byte RV15');
   if (!source.includes('v_store_16byte RV15')) throw new Error('the id kernel no longer stores RV14 as this helper expects');
-  const { words, sourceLines } = assemble(source, 'rv15.s');
-  return { ...job, program: words, sourceLines, sourceFile: 'rv15.s' };
+  // Under id.s's own path, so that its .include of primaryRay.s resolves.
+  const { words, sourceLines, files, sourceFiles } = assemble(source, id.path);
+  return { ...job, program: words, sourceLines, sourceFile: id.path, includedFiles: files, sourceFileOf: sourceFiles };
 }

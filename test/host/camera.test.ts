@@ -27,8 +27,10 @@ describe('camera', () => {
 
   test('the id kernel forms each pixel ray as the formula says (to binary32 rounding)', () => {
     // The same kernel, returning its direction (RV15) instead of tracing.
-    const source = kernelSource('id').source.replace('    trace\n', '').replace('v_store_16byte RV14, R20, #0', 'v_store_16byte RV15, R20, #0');
-    const r = runIss({ program: assemble(source, 'id-direction.s').words, constants: cameraConstants(defaultCamera, W, H), scene: defaultScene() }, W * H);
+    const id = kernelSource('id');
+    const source = id.source.replace('    trace\n', '').replace('v_store_16byte RV14, R20, #0', 'v_store_16byte RV15, R20, #0');
+    // Assembled under id.s's own path: its .include of primaryRay.s resolves beside it.
+    const r = runIss({ program: assemble(source, id.path).words, constants: cameraConstants(defaultCamera, W, H), scene: defaultScene() }, W * H);
     for (const p of r.pixels) {
       const want = referenceDirection(defaultCamera, W, H, p.pixel % W, Math.floor(p.pixel / W));
       p.ret.slice(0, 3).forEach((b, i) => expect(float(b), `pixel ${p.pixel} lane ${i}`).toBeCloseTo(want[i]!, 5));

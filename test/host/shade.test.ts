@@ -51,8 +51,8 @@ const setup: ReferenceSetup = {
 
 describe('shade kernel', () => {
   test('its primary ray is the id kernel\'s, instruction for instruction', () => {
-    const id = assemble(kernelSource('id').source, 'id.s').words;
-    const shade = assemble(kernelSource('shade').source, 'shade.s').words;
+    const assembled = (name: 'id' | 'shade') => assemble(kernelSource(name).source, kernelSource(name).path).words;
+    const [id, shade] = [assembled('id'), assembled('shade')];
     const traceAt = id.indexOf(0xe8000000);
     expect(traceAt).toBeGreaterThan(40);
     expect(Array.from(shade.subarray(0, traceAt))).toEqual(Array.from(id.subarray(0, traceAt)));
