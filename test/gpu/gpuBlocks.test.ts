@@ -171,12 +171,21 @@ function readDoneMask(s: Simulator): number {
 
 describe('memory controller (memory_controller)', () => {
   test('the stimulus loads every memory, runs frames, writes patches and reports, hits every error; the model agrees (TS)', async () => {
-    let model: MemoryControllerModel | undefined;
-    const d = { ...memoryControllerCosimDesign, golden: () => memoryControllerGolden(memoryControllerCosimParams, (m) => (model = m)) };
-    const r = await runCosim(d, { cycles: COVERAGE_CYCLES, seed, sims: ['ts'] });
-    expect(r.golden).toBeNull();
-    const c = model!.coverage;
-    console.log(`memory_controller coverage (seed ${seed}): ${JSON.stringify(c)}`);
+    // A frame's report is rare in random stimulus (3 to 10 in most runs of COVERAGE_CYCLES, none in a few seeds, as
+    // 935135739): up to three runs (seed, seed + 1, seed + 2), their coverage added, until every goal below is met.
+    const c = { loads: [0, 0, 0, 0], wordsStored: 0, frames: 0, patchesWritten: 0, reportsWritten: 0, busyErrors: 0, tooLong: 0, reads: 0, threadsWritten: 0, patchesOverlapped: 0, queueOverflows: 0 };
+    for (let run = 0; run < 3 && (run === 0 || c.reportsWritten === 0 || c.patchesWritten === 0); run++) {
+      let model: MemoryControllerModel | undefined;
+      const d = { ...memoryControllerCosimDesign, golden: () => memoryControllerGolden(memoryControllerCosimParams, (m) => (model = m)) };
+      const r = await runCosim(d, { cycles: COVERAGE_CYCLES, seed: seed + run, sims: ['ts'] });
+      expect(r.golden, `SEED=${seed} run ${run}`).toBeNull();
+      const got = model!.coverage;
+      console.log(`memory_controller coverage (seed ${seed + run}): ${JSON.stringify(got)}`);
+      for (const k of Object.keys(c) as (keyof typeof c)[]) {
+        if (k === 'loads') c.loads = c.loads.map((n, i) => n + got.loads[i]!);
+        else c[k] += got[k];
+      }
+    }
     for (const n of c.loads.slice(0, 3)) expect(n).toBeGreaterThan(2);
     expect(c.loads[3]).toBe(0); // no texture unit: LOAD_TEXTURE bits in junk commands load nothing
     expect(c.wordsStored).toBeGreaterThan(200);
