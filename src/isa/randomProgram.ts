@@ -80,8 +80,12 @@ const FLOAT_EDGES = [
   0x3fffffff, 0x0c000000, 0x72000000, 0x00000003, 0x33800000,
 ];
 const INT_EDGES = [0, 1, 2, 3, 7, 0xffffffff, 0xfffffffe, 0x7fffffff, 0x80000000, 0x80000001, 0xffff, 0x10000, 0x8000, 0x7fff, 0xffff8000, 100];
-/** Addresses outside constant memory and every thread's main memory, or in another memory (faults). */
-const FAULT_ADDRESSES = [0x00000000, 0x00001000, 0x10000000, 0x1ffffffc, 0x20008000, 0x7ffffffc, 0x80ff0000, 0x80200000, 0xfffffff0, 0x40000000];
+/**
+ * Addresses outside constant memory and every thread's main memory, or in another memory (faults). The one just
+ * below the thread memories stays 32 bytes below them: with the ±16 offset a store at 0x7ffffffc reached
+ * 0x80000000, thread 0's own stack, and overwrote its saved link, so the thread looped (SEED=1475544419, program 85).
+ */
+const FAULT_ADDRESSES = [0x00000000, 0x00001000, 0x10000000, 0x1ffffffc, 0x20008000, 0x7fffffe0, 0x80ff0000, 0x80200000, 0xfffffff0, 0x40000000];
 
 /** Instructions of the table the generator never emits (txd only with the `texture` option). */
 export const NOT_GENERATED: readonly string[] = [];
