@@ -184,8 +184,13 @@ function beatValue(words: Uint32Array, beat: number): bigint {
 function checkJob(job: GpuJob): void {
   if (job.program.length > MEMORY_MAP.instructionWords) throw new GpuRunError(`the program has ${job.program.length} words; the instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (job.constants.length > MEMORY_MAP.constantBytes / 4) throw new GpuRunError(`the constants have ${job.constants.length} words; the constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
-  if (job.texture && job.texture.length > MEMORY_MAP.textureWords) throw new GpuRunError(`the texture image has ${job.texture.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
+  if (job.texture) checkTextureFits(job.texture);
   checkRange(job.firstPixel ?? 0, job.pixels);
+}
+
+/** A texture image the LOAD_TEXTURE command can take (the controller would stop a longer one with error 7). */
+function checkTextureFits(texture: Uint32Array): void {
+  if (texture.length > MEMORY_MAP.textureWords) throw new GpuRunError(`the texture image has ${texture.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
 }
 
 /** The configuration of `rtgpu_top` a job runs on. */
@@ -266,12 +271,8 @@ export class GpuSession {
    * reset), so the texture unit's caches must forget the old image's lines and words past the new one read zero.
    */
   loadTexture(texture: Uint32Array): void {
-    if (texture.length > MEMORY_MAP.textureWords) throw new GpuRunError(`the texture image has ${texture.length} words; texture memory holds ${MEMORY_MAP.textureWords}`);
-    requireTextureUnit(this.h);
-    this.h.memory.remove('texture');
-    this.h.memory.add('texture', BUFFER_BASE.texture, texture);
-    this.h.mmioWrite64(MMIO.TEX_ADDR_LO, BUFFER_BASE.texture);
-    this.h.mmioWrite(MMIO.TEX_WORDS, texture.length);
+    checkTextureFits(texture);
+    placeTexture(this.h, texture);
     this.textureDue = true;
   }
 
@@ -315,11 +316,16 @@ function setUpImages(h: Driver, job: GpuJob): void {
   h.mmioWrite(MMIO.TRI_WORDS, job.triangles.length);
   h.mmioWrite64(MMIO.OUT_ADDR_LO, BUFFER_BASE.output);
   h.mmioWrite64(MMIO.REPORT_ADDR_LO, BUFFER_BASE.reports);
-  if (job.texture === undefined) return;
+  if (job.texture !== undefined) placeTexture(h, job.texture);
+}
+
+/** Put a texture image in host memory and point TEX_ADDR/TEX_WORDS at it (the next LOAD_TEXTURE reads it). */
+function placeTexture(h: Driver, texture: Uint32Array): void {
   requireTextureUnit(h);
-  h.memory.add('texture', BUFFER_BASE.texture, job.texture);
+  h.memory.remove('texture');
+  h.memory.add('texture', BUFFER_BASE.texture, texture);
   h.mmioWrite64(MMIO.TEX_ADDR_LO, BUFFER_BASE.texture);
-  h.mmioWrite(MMIO.TEX_WORDS, job.texture.length);
+  h.mmioWrite(MMIO.TEX_WORDS, texture.length);
 }
 
 /** A texture image needs a GPU with a texture unit: the FEATURES register says whether it has one. */
