@@ -2,6 +2,7 @@
 // modules that export eDSL modules, their parameters, and testbench bodies.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { inspect } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef, type SourceLoc } from '../hdl/index.ts';
 import type { Testbench } from '../hdl/testbench/index.ts';
@@ -44,7 +45,16 @@ function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
   // esbuild's text gives the column from 0, as its message list does.
   if (esbuild) return new CliError(`${shown(reportedFile(file, esbuild[1]!))}:${esbuild[2]}:${Number(esbuild[3]) + 1}: ${esbuild[4]}`, 1);
   const at = placeIn(file, e) ?? placeOfText(file, err?.message ?? '') ?? (fallback?.file === file ? `${shown(file)}:${fallback.line}:${fallback.col}` : undefined);
-  return new CliError(`${at ?? shown(file)}: ${err?.message ?? String(e)}`, 1);
+  return new CliError(`${at ?? shown(file)}: ${whatWasThrown(e)}`, 1);
+}
+
+/** The message of what a user's code threw; a value that is not an Error has no stack, so no line. */
+function whatWasThrown(e: unknown): string {
+  const message = (e as Error | undefined)?.message;
+  if (message === 'URI malformed') return `a module specifier has a '%' that starts no escape like %20 (URI malformed)`;
+  if (typeof message === 'string') return message;
+  const value = inspect(e, { depth: 1, breakLength: Infinity });
+  return `threw ${value.length > 80 ? `${value.slice(0, 77)}...` : value}, not an Error, so no line is known: throw new Error(...) to see where`;
 }
 
 /** The file a transpiler's message names: tsx names an .mts or .cts file as .ts, a file that does not exist. */
@@ -66,7 +76,7 @@ function placeOfText(file: string, message: string): string | undefined {
   } catch {
     return undefined;
   }
-  const at = needle?.exec(text)?.index ?? escapedSpecifierAt(text, message);
+  const at = needle?.exec(text)?.index ?? escapedSpecifierAt(file, text, message);
   if (at === undefined) return undefined;
   const before = text.slice(0, at).split('\n');
   return `${shown(file)}:${before.length}:${before[before.length - 1]!.length + 1}`;
@@ -74,14 +84,51 @@ function placeOfText(file: string, message: string): string | undefined {
 
 /**
  * Where a specifier written with escapes (`'r\\gpu/h'` for `rgpu/h`) is: the module specifiers of the
- * file's imports and exports, as the TypeScript parser reads them, against the package or subpath the message names.
+ * file's imports and exports, as the TypeScript parser reads them, against the package or subpath the
+ * message names, or the first one whose percent escapes do not decode.
  */
-function escapedSpecifierAt(text: string, message: string): number | undefined {
+function escapedSpecifierAt(file: string, text: string, message: string): number | undefined {
   const name = /^Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
   // Or a package that exists without that subpath (`'rtgpu/hd\\gpu/h'`): the message quotes the subpath only.
   const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
-  if (name === undefined && subpath === undefined) return undefined;
-  const names = (spec: string) => (name !== undefined ? spec === name || spec.startsWith(`${name}/`) : spec.endsWith(`/${subpath}`));
+  // A path is named resolved, as a URL against the file (tsx takes a bare `$/` so too), with the file or index.ts tried.
+  if (name?.startsWith('/')) return specifierAt(text, (spec) => triedFor(pathOfUrl(spec, file), name));
+  const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
+  if (name !== undefined) return specifierAt(text, (spec) => bare(spec) === name || bare(spec).startsWith(`${name}/`));
+  if (subpath !== undefined) return specifierAt(text, (spec) => spec.endsWith(`/${subpath}`));
+  // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
+  if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
+  return undefined;
+}
+
+/** The file path a specifier names as a URL relative to `file` (control characters and query dropped), if it is a file URL. */
+function pathOfUrl(spec: string, file: string): string | undefined {
+  try {
+    const url = new URL(spec, pathToFileURL(file));
+    return url.protocol === 'file:' ? fileURLToPath(url) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the loader, given the path `base`, tried `path`: the path itself, with an extension, or a directory's index. */
+function triedFor(base: string | undefined, path: string): boolean {
+  if (base === undefined) return false;
+  const stem = base.replace(/\/+$/, '');
+  return path === stem || path.startsWith(`${stem}/index.`) || (path.startsWith(`${stem}.`) && !path.slice(stem.length).includes('/'));
+}
+
+function isMalformedUri(spec: string): boolean {
+  try {
+    decodeURIComponent(spec);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Where the first import or export specifier that `names` picks starts, as the TypeScript parser reads the file. */
+function specifierAt(text: string, names: (spec: string) => boolean): number | undefined {
   // Loaded here, on this rare path, so that starting the CLI does not pay for the TypeScript parser.
   const { ts } = createRequire(import.meta.url)('ts-morph') as typeof import('ts-morph');
   const source = ts.createSourceFile('design.ts', text, ts.ScriptTarget.ESNext, true);

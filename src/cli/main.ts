@@ -1,5 +1,6 @@
 // Entry point of the `rtgpu` command: dispatches to one file per subcommand and turns errors into clean exits.
 import { relative } from 'node:path';
+import { inspect } from 'node:util';
 import { HdlError, formatDiagnostic, type SourceLoc } from '../hdl/index.ts';
 import { CliError } from './cliError.ts';
 
@@ -64,24 +65,34 @@ for (const stream of [process.stdout, process.stderr])
     process.exit(process.exitCode ?? 0);
   });
 
+/** Prints an error as the CLI reports it (eDSL diagnostics, usage errors, others by message) and returns the exit code. */
+function report(e: unknown, prefix = ''): number {
+  if (e instanceof HdlError) {
+    // Paths relative to where the user is, as compilers print them.
+    const here = (loc: SourceLoc) => ({ ...loc, file: relative(process.cwd(), loc.file) || loc.file });
+    console.error(e.diagnostics.map((d) => formatDiagnostic({ ...d, loc: here(d.loc), notes: d.notes?.map((n) => ({ ...n, loc: n.loc && here(n.loc) })) })).join('\n'));
+    return 1;
+  }
+  if (e instanceof CliError) {
+    console.error(`rtgpu: ${prefix}${e.message}`);
+    return e.exitCode;
+  }
+  const err = e as Error | undefined;
+  console.error(`rtgpu: ${prefix}${typeof err?.message === 'string' ? err.message : inspect(e, { depth: 1, breakLength: Infinity })}`);
+  if (process.env.RTGPU_DEBUG) console.error(err?.stack);
+  return 1;
+}
+
+// A design or testbench that starts work nothing awaits (an unawaited import(), a timer that throws) fails
+// after its own code has returned: end with the same clean report, not Node's stack trace.
+process.on('unhandledRejection', (e) => process.exit(report(e, 'a promise nothing awaited failed: ')));
+process.on('uncaughtException', (e) => process.exit(report(e, 'code running outside the command failed: ')));
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (e: unknown) => {
-    if (e instanceof HdlError) {
-      // Paths relative to where the user is, as compilers print them.
-      const here = (loc: SourceLoc) => ({ ...loc, file: relative(process.cwd(), loc.file) || loc.file });
-      console.error(e.diagnostics.map((d) => formatDiagnostic({ ...d, loc: here(d.loc), notes: d.notes?.map((n) => ({ ...n, loc: n.loc && here(n.loc) })) })).join('\n'));
-      process.exitCode = 1;
-    } else if (e instanceof CliError) {
-      console.error(`rtgpu: ${e.message}`);
-      process.exitCode = e.exitCode;
-    } else {
-      const err = e as Error;
-      console.error(`rtgpu: ${err?.message ?? String(e)}`);
-      if (process.env.RTGPU_DEBUG) console.error(err?.stack);
-      process.exitCode = 1;
-    }
+    process.exitCode = report(e);
   },
 );

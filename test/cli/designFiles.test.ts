@@ -165,6 +165,31 @@ describe('design files the design-file fuzz target found errors without a line f
     expect(await firstLine(sub)).toMatch(new RegExp(`^rtgpu: ${sub}:1:22: Package subpath './hdm' is not defined`));
   });
 
+  test("a specifier with a '%' that starts no escape (the loader says only 'URI malformed'): at the specifier", { timeout: 60_000 }, async () => {
+    const file = write('percent.ts', "export const a = 1;\nimport { Bool } from '%/';\nexport const y = Bool;\n");
+    expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:22: a module specifier has a '%' that starts no escape like %20 (URI malformed)`);
+  });
+
+  test("a path specifier that does not resolve, tried as a directory's index.ts ('/', './$/'): at the specifier", { timeout: 60_000 }, async () => {
+    const root = write('root.ts', "export const a = 1;\nimport { Bool } from '/';\nexport const y = Bool;\n");
+    expect(await firstLine(root)).toMatch(new RegExp(`^rtgpu: ${root}:2:22: Cannot find module '/index.ts' imported from `));
+    const dir = write('dir.ts', "import { Bool } from './$/';\nexport const y = Bool;\n");
+    expect(await firstLine(dir)).toMatch(new RegExp(`^rtgpu: ${dir}:1:22: Cannot find module '.*/\\$/index.ts' imported from `));
+  });
+
+  test('a thrown value that is not an Error (no stack, so no line): says so and how to get one', { timeout: 60_000 }, async () => {
+    const file = write('undef.ts', "const widths: Record<string, number> = {};\nconst w = widths['a'];\nif (w === undefined) throw w;\n");
+    expect(await firstLine(file)).toBe(`rtgpu: ${file}: threw undefined, not an Error, so no line is known: throw new Error(...) to see where`);
+  });
+
+  test('a promise the file does not await fails after the load (import of an object): a clean report, exit 1', { timeout: 60_000 }, async () => {
+    const file = write('unawaited.ts', "import { UInt, defineModule, input, output } from 'rtgpu/hdl';\nvoid import(String({}));\nexport const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (_m, io) => {\n  io.y.set(io.a);\n});\n");
+    const r = await rtgpu('emit', file, '--out', join(tempDir('emit'), 'rtl'));
+    noStack(r.stderr);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(/^rtgpu: a promise nothing awaited failed: Cannot find package '\[object Object\]' imported from /);
+  });
+
   test('a regular expression literal that is not one: at the literal', { timeout: 60_000 }, async () => {
     const file = write('regex.ts', "export const a = 1;\nexport const r = /output(x/;\n");
     expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:18: Invalid regular expression: /output(x/: Unterminated group`);
