@@ -4,6 +4,7 @@ import { castRay, testTriangle, rayIsValid, type Vec3 } from '../../src/golden/r
 import { toNumber, fromNumber } from '../../src/golden/float32.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { f32 } from './encode.ts';
+import { seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const V = (x: number, y: number, z: number): Vec3 => [f32(x), f32(y), f32(z)];
 const NAN = 0x7fc00000;
@@ -177,7 +178,7 @@ function doubleMT(o: D3, d: D3, v0: D3, v1: D3, v2: D3): DoubleTest {
   return { hit: u >= 0 && v >= 0 && u + v <= 1 && t > 0, clear, t };
 }
 
-const seed = process.env.SEED ? Number(process.env.SEED) : (Date.now() ^ 0x5eed) >>> 0;
+const seed = seedFromEnv();
 const toD3 = (v: Vec3): D3 => [toNumber(v[0]), toNumber(v[1]), toNumber(v[2])];
 
 describe(`random rays against double precision (SEED=${seed} reruns)`, () => {

@@ -8,7 +8,7 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { generateProgram, generateScene } from '../../src/isa/randomProgram.ts';
 import { generateTextureMemory } from '../../src/isa/randomTextureMemory.ts';
 import { sceneToImage } from '../../src/golden/scene.ts';
-import { createRng, type Rng } from '../../src/util/seededRandom.ts';
+import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 import { RANDOM_TEXTURE_LAYOUT } from '../../src/isa/randomProgram.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
 import { GpuSession, runFrame, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
@@ -20,7 +20,7 @@ import { defaultCamera } from '../../src/host/camera.ts';
 import { TEXTURED_CAMERA } from '../../src/cli/commands/renderArgs.ts';
 import { texturedMaterials, texturedScene } from '../../src/golden/texturedScene.ts';
 
-const seed = Number(process.env.SEED ?? Math.floor(Math.random() * 2 ** 31));
+const seed = seedFromEnv();
 console.log(`gpuTexture.test seed=${seed} (rerun with SEED=${seed})`);
 
 /** Two RT cores (the arbiter joins their links) of two contexts, one IC core: a small textured GPU. */
