@@ -452,7 +452,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
-  test('the default scene at 8x6, a malformed image and an OBB image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+  test('the default scene at 8x6, a malformed image, an OBB image and an instanced image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
     const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const good = bvh8SceneImage(defaultScene());
@@ -471,11 +471,16 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const o = runBvh8Rays(oriented.image, rodRays, bvh8IcCosimParams, { live: sim, reset: false });
     expectGolden(o, 'four thin rods, OBB on');
     expect(o.faults).toBe(0);
+    // A two-level image: three placed icospheres (8 nodes, 20 triangles stored).
+    const spheres = threeSpheres();
+    const sphereRays = Array.from({ length: 48 }, () => spheres.ray(rng));
+    expect(sphereRays.filter((ray) => castRayBvh8(spheres.words, ray.origin, ray.direction, BVH8_CORE_FEATURES).instance !== undefined).length).toBeGreaterThan(20);
+    expectGolden(runBvh8Rays(spheres.image, sphereRays, bvh8IcCosimParams, { live: sim, reset: false }), 'three placed icospheres');
     console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);
 
-  test('bvh8_ic: random scenes (some malformed) and rays in lockstep on the three simulators, with castRayBvh8', async () => {
+  test('bvh8_ic: random scenes (some malformed, some instanced) and rays in lockstep on the three simulators, with castRayBvh8', async () => {
     const cycles = 2 * (1000 + BVH8_IC_RAY_CYCLES + BVH8_IC_DRAIN_CYCLES);
     const r = await runCosim(bvh8IcCosimDesign, { cycles, seed, sims: ['ts', 'verilator', 'icarus'] });
     expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();
