@@ -1,8 +1,10 @@
 // Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
 // (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
-// timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes. Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
+// timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes, and one
+// scene in three a random instanced scene's two-level image (one in four of those with a broken instance node). Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
 import { parseArgs } from 'node:util';
-import { bvh8SceneImage } from '../src/bvh/index.ts';
+import { bvh8SceneImage, encodeBvh8SceneImage } from '../src/bvh/index.ts';
+import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from '../src/gpu/bvh8/instancedRays.ts';
 import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/bvhRays.ts';
 import { runBvh8Rays } from '../src/gpu/bvh8/bvh8RayRunner.ts';
 import type { Bvh8IcSystemParams } from '../src/gpu/bvh8/bvh8IcSystem.ts';
@@ -48,6 +50,21 @@ let rays = 0;
 let scenes = 0;
 while (rays < target) {
   const p = CONFIGS[scenes % CONFIGS.length]!;
+  if (scenes % 3 === 2) {
+    // Instances: TLAS, instance nodes (RayTransform), BLASes; sometimes an instance node broken.
+    const s = randomInstancedScene(rng, 200, p.nodes);
+    const how = rng.int(4) === 0 ? INSTANCE_MALFORMATIONS[rng.int(INSTANCE_MALFORMATIONS.length)]! : undefined;
+    const image = how === undefined ? s.image : encodeBvh8SceneImage(s.image[0]!, malformInstanceNode(s.words, how, rng));
+    const batch = Array.from({ length: 200 }, () => s.ray(rng));
+    const r = runBvh8Rays(image, batch, p);
+    const what = `scene ${scenes} (${s.what}${how ? `, instance node broken: ${how}` : ''}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
+    if (r.loadError) mismatch(`${what}: load_error (seed ${seed})`);
+    if (r.difference !== null) mismatch(`${what}: ${r.difference} (seed ${seed})`);
+    if (JSON.stringify(r.counts) !== JSON.stringify(r.golden)) mismatch(`${what}: counters ${JSON.stringify(r.counts)}, castRayBvh8 ${JSON.stringify(r.golden)} (seed ${seed})`);
+    rays += batch.length;
+    scenes++;
+    continue;
+  }
   const s = randomBvhScene(rng, 600);
   const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
   // OBB on for every other round of the configurations, so that each meets both kinds of image.

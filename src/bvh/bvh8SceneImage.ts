@@ -1,8 +1,10 @@
 // The BVH8 scene image: a header and the GFX12 BVH8 image's 128-byte nodes, in one image for the BVH8 IC system's load
 // port (docs/host.md, "The BVH8 scene image"). The nodes hold the vertices too: nothing else is loaded.
 import { triangleCount, type Scene } from '../golden/scene.ts';
+import type { InstancedScene } from '../golden/instancedScene.ts';
 import { buildBvh8, type Bvh8BuildOptions } from './bvh8.ts';
 import { encodeBvh8Image, type Bvh8Image } from './bvh8Image.ts';
+import { buildBvh8Instanced, type Bvh8InstancedImage } from './bvh8Instanced.ts';
 import { GFX12_NODE_WORDS, Gfx12Error } from './gfx12.ts';
 
 /** Words before the nodes: T (the scene's triangles, for the load port's triangle_count), N (nodes). */
@@ -29,6 +31,16 @@ export function encodeBvh8SceneImage(triangles: number, nodeWords: Uint32Array):
   out[1] = nodeWords.length / GFX12_NODE_WORDS;
   out.set(nodeWords, BVH8_SCENE_HEADER_WORDS);
   return out;
+}
+
+/**
+ * The two-level image of an instanced scene (buildBvh8Instanced: TLAS, instance nodes, one BLAS per mesh used) as a BVH8
+ * scene image; its triangle count is the triangles stored, each used mesh's once (however many instances share it).
+ */
+export function bvh8InstancedSceneImage(scene: InstancedScene, opts: Bvh8BuildOptions = {}): { readonly image: Uint32Array; readonly bvh8: Bvh8InstancedImage } {
+  const bvh8 = buildBvh8Instanced(scene, opts);
+  const stored = [...new Set(scene.instances.map((i) => i.mesh))].reduce((n, mesh) => n + triangleCount(scene.meshes[mesh]!), 0);
+  return { image: encodeBvh8SceneImage(stored, bvh8.words), bvh8 };
 }
 
 /** Build the scene's BVH8 (buildBvh8) and encode it (encodeBvh8Image) as a BVH8 scene image. */

@@ -54,4 +54,4 @@ export {
   type Gfx12InstanceNodeInput,
 } from './gfx12Instance.ts';
 export { buildBvh8Instanced, decodeBvh8InstancedImage, worldBox, BVH_ADDR_UNITS_PER_NODE, type Bvh8InstancedImage, type DecodedBvh8InstancedImage, type PlacedBlas } from './bvh8Instanced.ts';
-export { bvh8SceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, BVH8_SCENE_HEADER_WORDS, type Bvh8SceneImage, type ParsedBvh8SceneImage } from './bvh8SceneImage.ts';
+export { bvh8SceneImage, bvh8InstancedSceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, BVH8_SCENE_HEADER_WORDS, type Bvh8SceneImage, type ParsedBvh8SceneImage } from './bvh8SceneImage.ts';

@@ -8,7 +8,9 @@ import { HexWordsError, parseHexWords, wordsFromBytes } from '../isa/hexWords.ts
 import { imageToScene, objText, parseObj, sceneToImage, SceneError, type Scene } from '../golden/scene.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
-import { Bvh4FormatError, BvhBuildError, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { Bvh4FormatError, BvhBuildError, bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { flattenInstances } from '../golden/instancedScene.ts';
+import { loadInstancedSceneFile } from '../golden/instancedSceneFile.ts';
 
 /** The bytes of FILE, or a CliError (status 1) saying why it cannot be read. */
 export function readBytes(file: string): Buffer {
@@ -85,10 +87,26 @@ export interface Triangles {
  */
 export function loadTriangles(file: string | undefined, traversal: Traversal = 'brute-force'): Triangles {
   if (file !== undefined) checkSceneFileKind(file);
+  if (file !== undefined && isInstancedSceneFile(file)) return loadInstancedTriangles(file, traversal);
   if (traversal === 'bvh') return loadBvhTriangles(file);
   const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : loadObj(file);
   // 'bvh8': the scene's BVH8 scene image (docs/host.md), built here.
   return { scene, image: parseInput(() => (traversal === 'bvh8' ? bvh8SceneImage(scene).image : sceneToImage(scene))) };
+}
+
+/**
+ * An instanced scene file (`.scene`): for 'bvh8' its two-level BVH8 scene image (instance nodes over one BLAS per mesh);
+ * otherwise its instances flattened into one triangle list, as an OBJ file's. `scene` is the flattened one.
+ */
+function loadInstancedTriangles(file: string, traversal: Traversal): Triangles {
+  const instanced = parseInput(() => loadInstancedSceneFile(file)).scene;
+  const flat = parseInput(() => flattenInstances(instanced));
+  if (traversal === 'bvh8') return { scene: flat, image: parseInput(() => bvh8InstancedSceneImage(instanced).image) };
+  if (traversal === 'bvh') {
+    const { ordered, image, bvh } = parseInput(() => bvhSceneImage(flat));
+    return { scene: ordered, image, bvh };
+  }
+  return { scene: flat, image: parseInput(() => sceneToImage(flat)) };
 }
 
 function loadBvhTriangles(file: string | undefined): Triangles {
@@ -139,7 +157,8 @@ export const isObjFile = (file: string): boolean => /\.obj$/i.test(file);
  * (a PNG, a PLY or an assembly file would otherwise be read as an OBJ file without faces).
  */
 export function checkSceneFileKind(file: string): void {
-  if (!isObjFile(file) && !isTriangleImage(file)) throw new CliError(`${file}: not a scene file: give a Wavefront OBJ file (.obj) or a triangle-memory image (.hex words or .bin little-endian words)`, 1);
+  if (!isObjFile(file) && !isTriangleImage(file) && !isInstancedSceneFile(file))
+    throw new CliError(`${file}: not a scene file: give a Wavefront OBJ file (.obj), an instanced scene file (.scene) or a triangle-memory image (.hex words or .bin little-endian words)`, 1);
 }
 
 /** An OBJ file's triangles (its text checked to be text first). */

@@ -8,7 +8,8 @@ import { isEmissive, type Light, type Material, type Rgb } from '../golden/mater
 import { defaultLights, defaultMaterials } from '../golden/defaultScene.ts';
 import { CONSTANT_WORDS } from '../golden/iss/memory.ts';
 import { defaultTriangleMemoryParams, type TriangleMemoryParams } from '../gpu/memory/triangleMemory.ts';
-import { bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { GFX12_NODE_WORDS, bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import type { InstancedScene } from '../golden/instancedScene.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { cameraConstants, type Camera } from './camera.ts';
 import { kernelSource, type KernelName } from './kernels/index.ts';
@@ -31,6 +32,11 @@ export interface FrameSpec {
   readonly traversal?: Traversal;
   /** A prebuilt BVH of `scene` (e.g. from a loaded BVH scene image), `scene` then in its order; default: built by buildFrame. */
   readonly bvh?: Bvh4;
+  /**
+   * The instances `scene` is the flattening of: a 'bvh8' frame (but a `textured` one, whose constants follow the flattened
+   * triangle order) loads their two-level image (TLAS, instance nodes, one BLAS per mesh; bvh8InstancedSceneImage).
+   */
+  readonly instanced?: InstancedScene;
   /** The scene's file, for messages (default `<scene>`). */
   readonly sceneFile?: string;
   /** `shade`: materials by shader id − 1 (default: the built-in scene's, `defaultMaterials`). */
@@ -179,8 +185,8 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Ar
   checkSceneFits(spec.scene, file, defaultBvhCapacity);
   if (traversal === 'bvh8') {
     if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH4 was given for a 'bvh8' frame");
-    const { image, bvh8 } = bvh8SceneImage(spec.scene);
-    const nodes = bvh8.boxNodes + bvh8.primitiveNodes;
+    const { image, words } = usesInstances(spec) ? instancedImage(spec.instanced) : flatImage(spec.scene);
+    const nodes = words.length / GFX12_NODE_WORDS;
     if (nodes > defaultBvh8IcSystemParams.nodes) throw new SceneError(file, undefined, `the scene has ${nodes} BVH8 nodes; the BVH8 node memory holds ${defaultBvh8IcSystemParams.nodes}`);
     return { image, ordered: spec.scene };
   }
@@ -188,6 +194,17 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Ar
   checkSceneFits(spec.scene, file, defaultBvhCapacity, bvh);
   return { image, ordered };
 }
+
+/** A 'bvh8' frame of instances loads their two-level image, unless its kernel needs the flattened triangle order. */
+export const usesInstances = (spec: FrameSpec): spec is FrameSpec & { instanced: InstancedScene } => spec.instanced !== undefined && spec.kernel !== 'textured';
+const instancedImage = (scene: InstancedScene) => {
+  const { image, bvh8 } = bvh8InstancedSceneImage(scene);
+  return { image, words: bvh8.words };
+};
+const flatImage = (scene: Scene) => {
+  const { image, bvh8 } = bvh8SceneImage(scene);
+  return { image, words: bvh8.words };
+};
 
 /**
  * The `textured` kernel's constants and, when a material has a texture, the texture-memory image

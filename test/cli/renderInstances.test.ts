@@ -1,4 +1,5 @@
-// `rtgpu render` of instanced scenes: a .scene file and --scene bunnies render (flattened on the host); a bad line is a clean error naming file and line.
+// `rtgpu render` of instanced scenes: a .scene file and --scene bunnies render (flattened on the host, or with --bvh8 as a
+// two-level BVH8 image); a bad line is a clean error naming file and line.
 import { describe, expect, test } from 'vitest';
 import { execa } from 'execa';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -28,6 +29,22 @@ describe('rtgpu render with instances', () => {
     const r = await rtgpu('render', '--scene', 'bunnies', ...small, '--out', join(dir, 'b.png'));
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^node tests: [1-9]/m);
+  }, 120_000);
+
+  test('--bvh8: a .scene file and --scene bunnies go to the GPU as two-level BVH8 images (instance nodes over one BLAS per mesh)', async () => {
+    const dir = tempDir('inst');
+    writeFileSync(join(dir, 'tri.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
+    writeFileSync(join(dir, 'two.scene'), 'instance @bunny scale 0.5 color 0.9 0.2 0.2\ninstance tri.obj rotate 0 45 0 translate 1 0 0\n');
+    const [file, bunnies] = await Promise.all([
+      rtgpu('render', join(dir, 'two.scene'), '--bvh8', ...small, '--out', join(dir, 'a.png')),
+      rtgpu('render', '--scene', 'bunnies', '--bvh8', ...small, '--out', join(dir, 'b.png')),
+    ]);
+    for (const r of [file, bunnies]) {
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toMatch(/^node tests: [1-9]/m);
+    }
+    expect(file.stdout).toMatch(/^instances: 2 of 2 meshes, as a two-level BVH8 image \(instance nodes over one BLAS per mesh\) for the GPU$/m);
   }, 120_000);
 
   test('a bad scene file is a clean error naming the file and line', async () => {

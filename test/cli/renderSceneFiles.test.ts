@@ -84,7 +84,7 @@ describe('rtgpu render: a file that is no scene is an error', () => {
     writeFileSync(at('kernel.s'), 'fin\n');
     writeFileSync(at('scene'), cubeObj(1, [0, 0, 0]));
     const out = at('x.png');
-    const notScene = (name: string) => new RegExp(`^rtgpu: .*${name.replace('.', '\\.')}: not a scene file: give a Wavefront OBJ file \\(\\.obj\\) or a triangle-memory image \\(\\.hex words or \\.bin little-endian words\\)$`);
+    const notScene = (name: string) => new RegExp(`^rtgpu: .*${name.replace('.', '\\.')}: not a scene file: give a Wavefront OBJ file \\(\\.obj\\), an instanced scene file \\(\\.scene\\) or a triangle-memory image \\(\\.hex words or \\.bin little-endian words\\)$`);
     const cases: [string[], RegExp][] = [
       [[at('empty.obj')], /^rtgpu: .*empty\.obj: no triangles \(no 'f' faces\) — nothing to render$/],
       [[at('points.obj')], /^rtgpu: .*points\.obj: no triangles \(no 'f' faces\) — nothing to render$/],

@@ -8,7 +8,9 @@ import { assemble } from '../../src/isa/assembler.ts';
 import { formatHexWords, wordsToBytes } from '../../src/isa/hexWords.ts';
 import { parseObj, sceneToImage } from '../../src/golden/scene.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
-import { bvh8SceneImage, bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
+import { bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, parseBvh8SceneImage } from '../../src/bvh/index.ts';
+import { flattenInstances } from '../../src/golden/instancedScene.ts';
+import { loadInstancedSceneFile } from '../../src/golden/instancedSceneFile.ts';
 import { buildRunJob, parseRunCommandLine, type RunCommandLine } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
 import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
@@ -164,6 +166,20 @@ describe('rtgpu run: raw images', () => {
       expect(r.exitCode, args.join(' ')).toBe(code);
     });
   }, 120_000);
+
+  test('buildRunJob with an instanced scene file: --bvh8 its two-level BVH8 image, brute force its flattened triangles', () => {
+    const f = inputs();
+    const dir = tempDir('run-instances');
+    const file = join(dir, 'two.scene');
+    writeFileSync(file, `instance ${f['scene.obj']!}\ninstance ${f['scene.obj']!} scale 0.5 rotate 0 45 0 translate 1 0 0\n`);
+    const instanced = loadInstancedSceneFile(file).scene;
+    const eight = buildRunJob({ program: f['k.s']!, triangles: file, traversal: 'bvh8', pixels: 1 });
+    expect([...eight.triangles]).toEqual([...bvh8InstancedSceneImage(instanced).image]);
+    // The TLAS, two instance nodes and one BLAS: the mesh's triangles stored once.
+    expect(parseBvh8SceneImage(eight.triangles).triangles).toBe(parseObj(obj, 'scene.obj').triangles.length / 4);
+    const flat = buildRunJob({ program: f['k.s']!, triangles: file, pixels: 1 });
+    expect([...flat.triangles]).toEqual([...sceneToImage(flattenInstances(instanced))]);
+  });
 
   test('buildRunJob with BVH traversal: the job holds the BVH scene image; the scene is in BVH order', () => {
     const f = inputs();

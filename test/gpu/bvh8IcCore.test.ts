@@ -26,6 +26,8 @@ import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../../src/gpu/bvh8/bvh8Ic
 import { bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
 import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCosimDesign, bvh8IcCosimParams, bvh8IcGolden, malformBvh8Nodes } from '../../src/gpu/bvh8/bvh8IcCosimDesign.ts';
 import { expectLintClean } from './threeSimulators.ts';
+import { INSTANCE_MALFORMATIONS, instancedTestScene, malformInstanceNode, randomInstancedScene, threeSpheres } from '../../src/gpu/bvh8/instancedRays.ts';
+import { bunniesInBox } from '../../src/golden/bunniesScene.ts';
 import { bvh8CyclesPerRayBound } from '../../src/designs/bvh8CoreBench.ts';
 
 const seed = seedFromEnv();
@@ -128,6 +130,69 @@ describe('BVH8 IC system against castRayBvh8', () => {
     const none = runBvh8Rays(encodeBvh8SceneImage(0, new Uint32Array(0)), oneRays.slice(0, 20), small);
     expectGolden(none, 'empty image');
     expect(none.counts.nodeTests + none.faults).toBe(0);
+  }, 120_000);
+});
+
+// ------------------------------------------------------------------------------------ instances
+
+describe('instances (two-level images: TLAS, instance nodes through RayTransform, BLASes), as castRayBvh8 with instances on', () => {
+  const instanceHits = (words: Uint32Array, rays: readonly Ray[]) => rays.filter((r) => castRayBvh8(words, r.origin, r.direction, BVH8_CORE_FEATURES).instance !== undefined).length;
+
+  test('three placed icospheres (scaled, rotated, translated, one with its own shader id) and the six bunnies of --scene bunnies', () => {
+    const rng = createRng(seed ^ 0x1257);
+    const spheres = threeSpheres();
+    const rays = Array.from({ length: 120 }, () => spheres.ray(rng));
+    expect(instanceHits(spheres.words, rays)).toBeGreaterThan(60);
+    const r = runBvh8Rays(spheres.image, rays, small);
+    expectGolden(r, `${spheres.what} (SEED=${seed})`);
+    expect(r.faults).toBe(0);
+    // The bunnies (911 nodes): 7 instances, one BLAS shared by six of them; 16 and 2 ray slots.
+    const { scene } = bunniesInBox();
+    const bunnies = instancedTestScene(scene, 'bunnies');
+    const primary = cameraRays(8, 6);
+    expect(instanceHits(bunnies.words, primary)).toBeGreaterThan(primary.length / 2);
+    expectGolden(runBvh8Rays(bunnies.image, primary, small), 'bunnies 8x6, 16 slots');
+    expectGolden(runBvh8Rays(bunnies.image, primary.slice(0, 24), { ...small, rays: 2 }), 'bunnies, 2 slots');
+  }, 120_000);
+
+  test(`random instanced scenes: 2 to 4 placements of 1 or 2 random meshes, some placed twice in one place (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0x2f1a);
+    let rays = 0;
+    let inInstances = 0;
+    for (let i = 0; i < 6; i++) {
+      const s = randomInstancedScene(rng, 60, small.nodes);
+      const list = Array.from({ length: 50 }, () => s.ray(rng));
+      expectGolden(runBvh8Rays(s.image, list, small), `scene ${i}: ${s.what} (SEED=${seed})`);
+      rays += list.length;
+      inInstances += instanceHits(s.words, list);
+    }
+    expect(inInstances).toBeGreaterThan(rays / 3);
+  }, 120_000);
+
+  test('broken instance nodes (a BLAS address past the image or not a whole node, more than 4 boxes, an infinite box origin) and an instance child in a one-level image', () => {
+    const rng = createRng(seed ^ 0x1bad);
+    const good = threeSpheres();
+    const rays = Array.from({ length: 120 }, () => good.ray(rng));
+    const { sim } = bvh8SystemSimulator(small);
+    INSTANCE_MALFORMATIONS.forEach((how, k) => {
+      let broken: Uint32Array | undefined;
+      for (let draw = 0; draw < 20 && !broken; draw++) {
+        const candidate = malformInstanceNode(good.words, how, rng);
+        if (rays.filter((r) => castRayBvh8(candidate, r.origin, r.direction, BVH8_CORE_FEATURES).fault).length > 5) broken = candidate;
+      }
+      expect(broken, `${how}: an instance node that faults more than 5 rays in 20 draws (SEED=${seed})`).toBeDefined();
+      const r = runBvh8Rays(encodeBvh8SceneImage(good.image[0]!, broken!), rays, small, { live: sim, reset: k === 0 });
+      expectGolden(r, `${how} (SEED=${seed})`);
+      expect(r.faults, `${how}: rays that fault`).toBeGreaterThan(5);
+    });
+    // A one-level image whose box node has an instance child (node_type 6): read as an instance node as castRayBvh8 does
+    // (no longer refused), whatever that node holds; a traversal without instances faults there.
+    const flat = bvh8SceneImage(defaultScene());
+    const words = flat.bvh8.words.slice();
+    words[10] = (words[10]! & ~(0xf << 24)) | (6 << 24);
+    const flatRays = cameraRays(16, 12);
+    expect(flatRays.filter((r) => castRayBvh8(words, r.origin, r.direction, { instances: false }).fault).length).toBeGreaterThan(5);
+    expectGolden(runBvh8Rays(encodeBvh8SceneImage(flat.image[0]!, words), flatRays, small, { live: sim, reset: false }), 'an instance child in a one-level image');
   }, 120_000);
 });
 
@@ -387,7 +452,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
-  test('the default scene at 8x6, a malformed image and an OBB image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+  test('the default scene at 8x6, a malformed image, an OBB image and an instanced image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
     const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const good = bvh8SceneImage(defaultScene());
@@ -406,11 +471,16 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const o = runBvh8Rays(oriented.image, rodRays, bvh8IcCosimParams, { live: sim, reset: false });
     expectGolden(o, 'four thin rods, OBB on');
     expect(o.faults).toBe(0);
+    // A two-level image: three placed icospheres (8 nodes, 20 triangles stored).
+    const spheres = threeSpheres();
+    const sphereRays = Array.from({ length: 48 }, () => spheres.ray(rng));
+    expect(sphereRays.filter((ray) => castRayBvh8(spheres.words, ray.origin, ray.direction, BVH8_CORE_FEATURES).instance !== undefined).length).toBeGreaterThan(20);
+    expectGolden(runBvh8Rays(spheres.image, sphereRays, bvh8IcCosimParams, { live: sim, reset: false }), 'three placed icospheres');
     console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);
 
-  test('bvh8_ic: random scenes (some malformed) and rays in lockstep on the three simulators, with castRayBvh8', async () => {
+  test('bvh8_ic: random scenes (some malformed, some instanced) and rays in lockstep on the three simulators, with castRayBvh8', async () => {
     const cycles = 2 * (1000 + BVH8_IC_RAY_CYCLES + BVH8_IC_DRAIN_CYCLES);
     const r = await runCosim(bvh8IcCosimDesign, { cycles, seed, sims: ['ts', 'verilator', 'icarus'] });
     expect(r.mismatch && formatMismatch(r.mismatch)).toBeNull();

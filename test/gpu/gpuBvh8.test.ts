@@ -4,12 +4,14 @@ import { describe, expect, test } from 'vitest';
 import { parseBvh8SceneImage } from '../../src/bvh/index.ts';
 import { buildFrame } from '../../src/host/frame.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
-import { defaultScene } from '../../src/golden/defaultScene.ts';
+import { defaultMaterials, defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
 import { returningRv15 } from './rv15Kernel.ts';
+import { affineFrom, flattenInstances, IDENTITY, type InstancedScene } from '../../src/golden/instancedScene.ts';
+import { icosphere } from '../../src/golden/sceneLibrary.ts';
 
 const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene, traversal: 'bvh8' });
 
@@ -45,6 +47,29 @@ describe('rtgpu_top with BVH8 traversal', () => {
 
   test("the bunny in the box at 8x6, the kernel returning RV15 (normal, triangle index: the GFX12 primitive index), equals the ISA simulator", async () => {
     await expectSameAsIss(returningRv15(bvh8Frame('id', bunnyInBox(), 8, 6)));
+  }, 300_000);
+
+  test('a scene of instances (the Cornell box and two placed icospheres) as a two-level image, id with RV15 and shade at 8x6, equals the ISA simulator', async () => {
+    const sphere = icosphere(0, { centre: [0, 0, 0], radius: 0.4, shader: 7 });
+    const instanced: InstancedScene = {
+      meshes: [defaultScene(), sphere],
+      instances: [
+        { mesh: 0, objectToWorld: IDENTITY },
+        { mesh: 1, objectToWorld: affineFrom({ scale: [1, 1.5, 0.75], rotateDegrees: [20, 45, 0], translate: [-0.3, 0.8, 0.2] }) },
+        { mesh: 1, objectToWorld: affineFrom({ scale: [0.6, 0.6, 0.6], translate: [0.4, 0.5, 0.3] }), shaderId: 8 },
+      ],
+    };
+    // Shader ids 7 (the sphere mesh's own) and 8 (the second placement's): materials of their own after the room's six.
+    const materials = [...defaultMaterials(), { name: 'sphere', kd: [0.2, 0.7, 0.3] as const }, { name: 'placed', kd: [0.8, 0.3, 0.6] as const }];
+    const frame = (kernel: 'id' | 'shade') => buildFrame({ kernel, camera: defaultCamera, width: 8, height: 6, scene: flattenInstances(instanced), instanced, materials, traversal: 'bvh8' });
+    const job = frame('id');
+    // The TLAS, 3 instance nodes and the two BLASes; the triangles stored once per mesh (36 + 20).
+    expect(parseBvh8SceneImage(job.triangles).triangles).toBe(56);
+    // Both placements are in view (the id kernel returns the shader id): the mesh's own 7, the instance's 8.
+    const ids = (await runGpu(job, { sim: 'iss' })).pixels.map((p) => p.ret[3] >>> 0);
+    expect([7, 8].map((id) => ids.filter((x) => x === id).length > 0)).toEqual([true, true]);
+    await expectSameAsIss(returningRv15(job));
+    await expectSameAsIss(frame('shade'));
   }, 300_000);
 
   test('a BVH8 scene image cut short is reported by the GPU, not traced', async () => {

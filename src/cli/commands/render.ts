@@ -11,11 +11,11 @@ import { AUTO_BVH_TRIANGLES, BUILT_IN_SCENES, checkCamera, parseRenderArgs, rend
 import { SceneError, triangleCount, type Scene } from '../../golden/scene.ts';
 import { loadObjFile, type Light, type Material } from '../../golden/materials.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
-import { flattenInstances } from '../../golden/instancedScene.ts';
+import { flattenInstances, type InstancedScene } from '../../golden/instancedScene.ts';
 import { loadInstancedSceneFile } from '../../golden/instancedSceneFile.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { Bvh4 } from '../../bvh/index.ts';
-import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, type FrameSpec } from '../../host/frame.ts';
+import { buildFrame, checkSceneFits, defaultBvhCapacity, pixelsToImage, usesInstances, type FrameSpec } from '../../host/frame.ts';
 import { autoCamera, autoLights, lightsAt, sceneBounds } from '../../host/autoFrame.ts';
 import type { Camera, Vec3 } from '../../host/camera.ts';
 import { encodePng } from '../../host/png.ts';
@@ -52,6 +52,8 @@ interface LoadedScene {
   readonly bvh?: Bvh4;
   /** A scene file (not a built-in scene): its default camera and lights come from its bounds. */
   readonly fromFile?: boolean;
+  /** A scene of instances (`scene` their flattening): a --bvh8 render loads their two-level image. */
+  readonly instanced?: InstancedScene;
 }
 
 const pickSceneAndBvh = ({ scene, bvh }: { scene: Scene; bvh?: Bvh4 }) => ({ scene, bvh });
@@ -60,7 +62,7 @@ const pickSceneAndBvh = ({ scene, bvh }: { scene: Scene; bvh?: Bvh4 }) => ({ sce
 function loadScene(file: string | undefined, name: string | undefined, traversal: Traversal): LoadedScene {
   if (name !== undefined) {
     const builtIn = BUILT_IN_SCENES[name]!;
-    return { scene: builtIn.scene(), name: `--scene ${name}`, ...(builtIn.materials ? { materials: builtIn.materials() } : {}) };
+    return { scene: builtIn.scene(), name: `--scene ${name}`, ...(builtIn.materials ? { materials: builtIn.materials() } : {}), ...(builtIn.instanced ? { instanced: builtIn.instanced() } : {}) };
   }
   if (file === undefined) return { scene: defaultScene(), name: '<scene>' };
   if (isInstancedSceneFile(file)) return loadInstancedScene(file);
@@ -72,16 +74,21 @@ function loadScene(file: string | undefined, name: string | undefined, traversal
 }
 
 /**
- * A `.scene` file: its instances flattened into one triangle list on the host (vertices transformed, instance by
- * instance), which every GPU path renders; the instance nodes themselves are read only by the golden BVH8
- * traversal until a hardware core does (docs/bvh.md "Instances").
+ * A `.scene` file: with --bvh8 its two-level BVH8 image (instance nodes over one BLAS per mesh, which the BVH8 IC cores
+ * walk); otherwise its instances flattened into one triangle list on the host (vertices transformed, instance by
+ * instance) (docs/bvh.md "Instances").
  */
 function loadInstancedScene(file: string): LoadedScene {
   const { scene, materials } = parseInput(() => loadInstancedSceneFile(file));
   const flat = flattenInstances(scene);
   if (triangleCount(flat) === 0) throw new CliError(`${file}: its meshes have no triangles — nothing to render`, 1);
-  process.stdout.write(`instances: ${scene.instances.length} of ${scene.meshes.length} meshes, flattened to ${triangleCount(flat)} triangles for the GPU\n`);
-  return { scene: flat, materials, name: file, fromFile: true };
+  return { scene: flat, materials, name: file, fromFile: true, instanced: scene };
+}
+
+/** What the GPU gets of a scene of instances. */
+function instancesLine(instanced: InstancedScene, flat: Scene, asImage: boolean): string {
+  const what = asImage ? 'as a two-level BVH8 image (instance nodes over one BLAS per mesh)' : `flattened to ${triangleCount(flat)} triangles`;
+  return `instances: ${instanced.instances.length} of ${instanced.meshes.length} meshes, ${what} for the GPU\n`;
 }
 
 /** Brute force: the scene must fit the triangle memory; if only the BVH IC cores hold it, say so. */
@@ -145,7 +152,7 @@ async function execute(plan: RenderPlan): Promise<number> {
   const sim = choice.sim;
   checkOutputs([['--out', out], ['--dump', dump], ['--vcd', vcd]], sceneFile);
 
-  const { scene, name, materials, bvh, fromFile } = loadScene(sceneFile, plan.sceneName, asked ?? 'brute-force');
+  const { scene, name, materials, bvh, fromFile, instanced } = loadScene(sceneFile, plan.sceneName, asked ?? 'brute-force');
   // A scene file with map_Kd textures gets the kernel that samples them unless --kernel says otherwise.
   const kernel = !plan.kernelGiven && materials?.some((m) => m.texture !== undefined) ? 'textured' : plan.kernel;
   if (plan.filter !== undefined && kernel !== 'textured') throw new CliError(`--filter: the ${kernel} kernel samples no textures (${name} has none; the filter is for --kernel textured)`);
@@ -158,8 +165,9 @@ async function execute(plan: RenderPlan): Promise<number> {
   if (autoLit) checkInRange(name, lights!.map((l) => l.position), 'lights', '--light');
   const traversal: Traversal = asked ?? (triangleCount(scene) > AUTO_BVH_TRIANGLES ? 'bvh' : 'brute-force');
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
-  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh, textureFilter: plan.filter };
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh, textureFilter: plan.filter, ...(instanced && traversal === 'bvh8' ? { instanced } : {}) };
   const job = parseInput(() => buildFrame(spec));
+  if (instanced && fromFile) process.stdout.write(instancesLine(instanced, scene, usesInstances(spec)));
   // What was placed automatically, so the user can reproduce or adjust it with flags.
   if (bounds !== undefined) process.stdout.write(autoFrameLines(given, camera, autoLit ? lights! : undefined));
 

@@ -9,7 +9,7 @@ import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
 import { texturedMaterials, texturedScene } from '../../golden/texturedScene.ts';
 import { bunniesInBox } from '../../golden/bunniesScene.ts';
-import { flattenInstances } from '../../golden/instancedScene.ts';
+import { flattenInstances, type InstancedScene } from '../../golden/instancedScene.ts';
 import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT } from '../../host/frame.ts';
@@ -22,6 +22,8 @@ import { defaultRenderJobs } from '../../host/runtime/index.ts';
 export interface BuiltInScene {
   readonly scene: () => Scene;
   readonly materials?: () => Material[];
+  /** A scene of instances: `scene` is their flattening, which every traversal but --bvh8 renders (docs/bvh.md "Instances"). */
+  readonly instanced?: () => InstancedScene;
   /** Its camera where it differs from defaultCamera (each of --eye, --look, --up, --fov replaces its part). */
   readonly camera?: Camera;
 }
@@ -34,8 +36,8 @@ export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {
   cornell: { scene: defaultScene },
   bunny: { scene: bunnyInBox },
   textured: { scene: texturedScene, materials: texturedMaterials, camera: TEXTURED_CAMERA },
-  // Instances of one bunny mesh, flattened into one triangle list for the GPU (the hardware core reads no instance nodes yet).
-  bunnies: { scene: () => flattenInstances(bunniesInBox().scene), materials: () => bunniesInBox().materials },
+  // Instances of one bunny mesh: a two-level BVH8 image with --bvh8, else flattened into one triangle list.
+  bunnies: { scene: () => flattenInstances(bunniesInBox().scene), instanced: () => bunniesInBox().scene, materials: () => bunniesInBox().materials },
 };
 
 const FILTERS = Object.keys(FilterMode) as FilterModeName[];
@@ -63,7 +65,8 @@ how busy each core was. Pixel id = y * width + x, from the top left.
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
   --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores): the scene's BVH8 is built
-                        (a .hex/.bin SCENE is a triangle-memory image)
+                        (a .hex/.bin SCENE is a triangle-memory image; a .scene file and --scene
+                        bunnies become a two-level image of instance nodes over one BLAS per mesh)
   --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
                         scene: a BVH above ${AUTO_BVH_TRIANGLES} triangles, brute force up to it; a .hex/.bin image
                         is brute force unless --bvh

@@ -33,9 +33,10 @@ default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixe
   --program FILE        the kernel, instead of the PROGRAM argument
   --const FILE          constant memory from 0x20000000: hex words (or .bin little-endian words);
                         default: the default frame's (above)
-  --scene FILE          triangles for trace: a Wavefront OBJ file, or a triangle-memory image
-                        (.hex words or .bin little-endian words, docs/triangle-memory-and-ic-buffer.md);
-                        default: the built-in Cornell box
+  --scene FILE          triangles for trace: a Wavefront OBJ file, an instanced scene file (.scene:
+                        a two-level BVH8 image with --bvh8, else its instances flattened), or a
+                        triangle-memory image (.hex words or .bin little-endian words,
+                        docs/triangle-memory-and-ic-buffer.md); default: the built-in Cornell box
   --triangles FILE      the same as --scene
   --bvh                 trace through a BVH: an OBJ file (or the Cornell box) gets its BVH built;
                         a .hex/.bin file must be a BVH scene image (docs/host.md)

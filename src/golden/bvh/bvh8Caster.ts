@@ -53,11 +53,10 @@ export interface Bvh8CastOptions {
 }
 
 /**
- * What the hardware's Bvh8IcCore reads today: one-level images, with axis-aligned and oriented boxes (ObbRayRotate is in
- * its pipeline). Instances (RayTransform) exist as a block but are not in it yet, so it faults on them; the ISS and the
- * core's checks cast with these options to agree with it.
+ * What the hardware's Bvh8IcCore reads: one- and two-level images, with axis-aligned and oriented boxes (ObbRayRotate
+ * and RayTransform are in its pipeline); the ISS and the core's checks cast with these options to agree with it.
  */
-export const BVH8_CORE_FEATURES: Pick<Bvh8CastOptions, 'orientedBoxes' | 'instances'> = { orientedBoxes: true, instances: false };
+export const BVH8_CORE_FEATURES: Pick<Bvh8CastOptions, 'orientedBoxes' | 'instances'> = { orientedBoxes: true, instances: true };
 
 /** A traversal stack entry: a box node, or the first primitive node of a leaf, with the entry distance of its box. */
 interface Entry {

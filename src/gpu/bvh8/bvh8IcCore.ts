@@ -14,6 +14,7 @@ import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
 import { childTargets } from './childTargets.ts';
+import { LINEAR_BITS, instanceAsBoxNode, instanceFields, instanceRay, normalToWorld, type InstanceFields, type InstanceRay } from './instancePath.ts';
 import { GFX12_BOX_DECODER_LATENCY, Gfx12BoxDecoder } from './gfx12BoxDecoder.ts';
 import { GFX12_PRIMITIVE_DECODER_LATENCY, GFX12_PRIM_VERTICES, Gfx12PrimitiveDecoder } from './gfx12PrimitiveDecoder.ts';
 import { ObbRayRotate, obbRayRotateLatency } from './obbRayRotate.ts';
@@ -28,6 +29,12 @@ export interface Bvh8IcCoreParams {
   readonly rays: number;
   /** Bits of a node index; node_count must be below 2^indexBits (a child offset past that saturates to all ones, never loaded). */
   readonly indexBits: number;
+  /**
+   * Instance children (two-level images): the ray enters the instance's BLAS in object space (RayTransform) and returns
+   * to world space when its stack is back below the BLAS's entries, as castRayBvh8 with instances on. Default true;
+   * false: a box node with an instance child faults (castRayBvh8 with `instances: false`).
+   */
+  readonly instances?: boolean;
 }
 
 /** The traversal stack's entries per ray: castRayBvh8's STACK_DEPTH (a push past it faults the ray, as in the golden). */
@@ -37,14 +44,17 @@ const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
 const NODE_BITS = 1024;
 /** Bits of a valid OBB matrix index (0 to OBB_MATRIX_COUNT − 1). */
 const OBB_INDEX_BITS = 7;
+/** A hit's instance for the closer rule: 0 none (a one-level image), else user_data + 1 (castRayBvh8's closerHit orders none first). */
+const INSTANCE_KEY_BITS = 25;
 
 /**
  * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
  * ready ⇄ wait (a pop, a node read, a box or a primitive node in flight) → pairs (the ray's pairs still in the triangle
  * engine; it may pop a box node meanwhile, which is parked there if still unsettled at its push) → ready or finish →
- * drain → free. A fault goes to pairs too (its pairs in flight end first) and then to finish.
+ * drain → free. A fault goes to pairs too (its pairs in flight end first) and then to finish. A hit in an instance
+ * goes from finish to normal (its normal taken back to world space) and to finish again.
  */
-export const Bvh8SlotState = Enum('Bvh8SlotState', ['free', 'inverse', 'ready', 'wait', 'pairs', 'finish', 'drain']);
+export const Bvh8SlotState = Enum('Bvh8SlotState', ['free', 'inverse', 'ready', 'wait', 'pairs', 'finish', 'drain', 'normal']);
 type SlotStateName = (typeof Bvh8SlotState.members)[number];
 
 export function checkBvh8IcCoreParams(p: Bvh8IcCoreParams): void {
@@ -122,7 +132,10 @@ interface RaySlot {
   readonly replay: UIntValue;
   readonly parkedTests: UIntValue;
   readonly parkedFault: UIntValue;
-  /** Nodes read so far (castRayBvh8's nodeTests + primitiveNodes). */
+  /**
+   * Nodes read so far (castRayBvh8's nodeTests + primitiveNodes + instanceNodes), less node_count for each BLAS entered
+   * (the golden's budget grows by node_count there): indexBits + 1 bits, two's complement.
+   */
   readonly reads: UIntValue;
   readonly sp: UIntValue;
   readonly origin: UIntValue;
@@ -138,6 +151,24 @@ interface RaySlot {
   readonly obbInv: UIntValue;
   readonly axes: UIntValue;
   readonly shear: UIntValue;
+  /**
+   * Inside a BLAS: the walk tests the object-space ray (obj*) instead of the world ray (origin … shear, which stay for
+   * the return and the answer) until a pop finds the stack back at `mark` (castRayBvh8's stackBase).
+   */
+  readonly inInstance: UIntValue;
+  readonly mark: UIntValue;
+  readonly objOrigin: UIntValue;
+  readonly objDir: UIntValue;
+  readonly objInv: UIntValue;
+  readonly objAxes: UIntValue;
+  readonly objShear: UIntValue;
+  /** The object-space ray is in: the next pop reads the instance node again ({parkedIndex, parkedTnear}) for its boxes. */
+  readonly instAgain: UIntValue;
+  /** The instance last read: world_to_object's linear part, user_data, shader id, BLAS root. */
+  readonly instLinear: UIntValue;
+  readonly instUser: UIntValue;
+  readonly instShader: UIntValue;
+  readonly instRoot: UIntValue;
   readonly thread: UIntValue;
   readonly fault: UIntValue;
   readonly haveBest: UIntValue;
@@ -145,6 +176,9 @@ interface RaySlot {
   readonly bestIndex: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
+  /** The best hit's instance (0: none, else user_data + 1) and its linear part, for the normal back to world space. */
+  readonly bestInst: UIntValue;
+  readonly bestLinear: UIntValue;
 }
 
 interface Core {
@@ -155,13 +189,14 @@ interface Core {
   readonly slots: readonly RaySlot[];
   readonly sb: number;
   readonly ib: number;
+  readonly instances: boolean;
   /** Bits of a ray's pending pairs: at most a queued node's 8 and the triangle engine's depth. */
   readonly pendingBits: number;
 }
 
 export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p) => {
   checkBvh8IcCoreParams(p);
-  const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, pendingBits: pendingBits(p) };
+  const core: Core = { m, io, p, f: new FloatOps(m, p), slots: raySlots(m, p), sb: clog2(p.rays), ib: p.indexBits, instances: p.instances !== false, pendingBits: pendingBits(p) };
   const stack = traversalStack(core);
   const obb = obbReturn(core);
   // Every ray is watertight-tested (TrianglePair); with no nodes loaded it misses at once, as castRayBvh8 on an empty image.
@@ -170,13 +205,15 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const entry = entryStage(core, pop, obb);
   const decoded = decodeStage(core, entry);
   obbStage(core, decoded, obb);
+  const instance = instanceStage(core, decoded);
   const box = boxStage(core, decoded);
   const push = pushStage(core, stack, box);
   const resolved = resolution(core);
   const queue = pairQueue(core, decoded);
   const pairs = pairStage(core, queue);
-  const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
-  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish, obb });
+  const normal = normalStage(core);
+  const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish').and(normal.waiting.not()));
+  slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish, obb, instance, normal });
   counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
 });
 
@@ -200,7 +237,7 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     replay: m.reg(Bool, { reset: 0, name: `ray${k}_replay` }),
     parkedTests: m.reg(UInt(4), { name: `ray${k}_parked_tests` }),
     parkedFault: m.reg(Bool, { name: `ray${k}_parked_fault` }),
-    reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
+    reads: m.reg(UInt(p.indexBits + 1), { reset: 0, name: `ray${k}_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
     direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
@@ -211,6 +248,18 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     obbInv: m.reg(UInt(96), { name: `ray${k}_obb_inv_dir` }),
     axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
     shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
+    inInstance: m.reg(Bool, { reset: 0, name: `ray${k}_in_instance` }),
+    mark: m.reg(UInt(SP_BITS), { name: `ray${k}_mark` }),
+    objOrigin: m.reg(UInt(96), { name: `ray${k}_obj_origin` }),
+    objDir: m.reg(UInt(96), { name: `ray${k}_obj_dir` }),
+    objInv: m.reg(UInt(96), { name: `ray${k}_obj_inv_dir` }),
+    objAxes: m.reg(UInt(6), { name: `ray${k}_obj_axes` }),
+    objShear: m.reg(UInt(96), { name: `ray${k}_obj_shear` }),
+    instAgain: m.reg(Bool, { reset: 0, name: `ray${k}_inst_again` }),
+    instLinear: m.reg(UInt(LINEAR_BITS), { name: `ray${k}_inst_linear` }),
+    instUser: m.reg(UInt(24), { name: `ray${k}_inst_user` }),
+    instShader: m.reg(UInt(32), { name: `ray${k}_inst_shader` }),
+    instRoot: m.reg(UInt(p.indexBits), { name: `ray${k}_inst_root` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
     fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
@@ -218,12 +267,17 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     bestIndex: m.reg(UInt(32), { name: `ray${k}_best_index` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
+    bestInst: m.reg(UInt(INSTANCE_KEY_BITS), { name: `ray${k}_best_inst` }),
+    bestLinear: m.reg(UInt(LINEAR_BITS), { name: `ray${k}_best_linear` }),
   }));
 }
 
 /** A field of the slot `slot` names. */
 const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
 const stateMask = (core: Core, state: SlotStateName): UIntValue => cat(...core.slots.map((s) => s.state.is(state)).reverse());
+/** A field of the ray the walk of slot `slot` tests now: the object-space one inside a BLAS, else the world ray. */
+const working = (core: Core, slot: UIntValue, world: (s: RaySlot) => UIntValue, object: (s: RaySlot) => UIntValue): UIntValue =>
+  mux(pick(core, slot, (s) => s.inInstance).asBool(), pick(core, slot, object), pick(core, slot, world));
 const popcount = (v: UIntValue, width: number): UIntValue => Array.from({ length: v.width }, (_, i) => v.bit(i).zext(width)).reduce((a, b) => a.add(b));
 
 /** The stack: eight banks (one per child a push may write), entry d of ray s in bank d mod 8 at word {s, d / 8}. */
@@ -244,6 +298,10 @@ interface Pop {
   readonly fresh: BoolValue;
   readonly inLeaf: BoolValue;
   readonly replay: BoolValue;
+  /** The instance node read again for its boxes (its object-space ray is in). */
+  readonly instAgain: BoolValue;
+  /** The entry popped lies below the BLAS's mark: the walk returns to the world ray. */
+  readonly leave: BoolValue;
   /** The depth of the entry popped: the slot's stack pointer after the pop. */
   readonly depth: UIntValue;
   readonly reads: readonly UIntValue[];
@@ -252,24 +310,35 @@ interface Pop {
 function popStage(core: Core, stack: TraversalStack, obb: ObbReturn): Pop {
   const { m, slots } = core;
   const arbiter = m.instance(RoundRobinArbiter, { n: slots.length, width: 1 }, { name: 'pop_arbiter' });
+  const atMark = (s: RaySlot) => s.inInstance.asBool().and(s.sp.eq(s.mark));
   slots.forEach((s, k) => {
+    // A pop that leaves the BLAS waits for the BLAS's pairs (the triangle engine tests them with the slot's object-space ray).
+    const leavesEarly = atMark(s).and(s.inLeaf.asBool().or(s.replay.asBool()).or(s.instAgain.asBool()).not()).and(s.pending.ne(0));
     // An overlapped pop: the next entry while the ray's pairs are pending (one unresolved node at a time).
-    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0));
+    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0)).and(atMark(s).not());
     // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
     const root = s.state.is('inverse').and(s.rootWait.eq(0));
-    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).or(overlap).or(root));
+    arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).and(leavesEarly.not()).or(overlap).or(root));
     arbiter.io.in.at(k).bits.set(0);
   });
   // A bubble when an OBB node's rotated ray comes back: its node read takes S1 next cycle.
   arbiter.io.out.ready.set(obb.valid.not());
   const slot = arbiter.io.chosen;
   const depth = pick(core, slot, (s) => s.sp).sub(1);
+  const valid = arbiter.io.out.valid.and(obb.valid.not());
+  const fresh = pick(core, slot, (s) => s.fresh).asBool();
+  const inLeaf = pick(core, slot, (s) => s.inLeaf).asBool();
+  const replay = pick(core, slot, (s) => s.replay).asBool();
+  const instAgain = pick(core, slot, (s) => s.instAgain).asBool();
+  const fromStack = fresh.or(inLeaf).or(replay).or(instAgain).not();
   return {
-    valid: arbiter.io.out.valid.and(obb.valid.not()),
+    valid,
     slot,
-    fresh: pick(core, slot, (s) => s.fresh).asBool(),
-    inLeaf: pick(core, slot, (s) => s.inLeaf).asBool(),
-    replay: pick(core, slot, (s) => s.replay).asBool(),
+    fresh,
+    inLeaf,
+    replay,
+    instAgain,
+    leave: valid.and(fromStack).and(selectByIndex(slot, slots.map((s) => atMark(s)))),
     depth,
     reads: stack.banks.map((bank) => bank.read(stack.word(slot, depth))),
   };
@@ -284,6 +353,9 @@ interface Entry {
   readonly slot: UIntValue;
   /** An OBB box node back from ObbRayRotate: its node read again (not counted in `reads`). */
   readonly again: BoolValue;
+  /** An instance node read again for its boxes (not counted in `reads`). */
+  readonly instanceBoxes: BoolValue;
+  readonly instance: BoolValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly read: BoolValue;
@@ -301,32 +373,42 @@ function entryStage(core: Core, pop: Pop, obb: ObbReturn): Entry {
   const fresh = m.regNext(pop.fresh);
   const inLeaf = m.regNext(pop.inLeaf);
   const replay = m.regNext(pop.replay);
+  const second = m.regNext(pop.instAgain);
   const bank = m.regNext(pop.depth.bits(2, 0));
   const E = Bvh8StackEntry(ib);
   const stored = unpackBits(E, selectByIndex(bank, pop.reads));
   // The root: box node 0 at tnear +0. A leaf's next node: no tnear check (castRayBvh8 walks a leaf to its end). A box
-  // node given back: its index and tnear kept in the slot.
+  // node given back, or an instance node read again: its index and tnear kept in the slot.
   const root = fresh;
-  const primitive = mux(inLeaf, lit(1, 1), mux(root.or(replay), lit(0, 1), stored.primitive)).asBool();
-  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), mux(replay, pick(core, slot, (s) => s.parkedIndex), stored.index)));
-  const tnear = mux(root, lit(0, 32), mux(replay, pick(core, slot, (s) => s.parkedTnear), stored.tnear));
+  const fromSlot = replay.or(second);
+  const primitive = mux(inLeaf, lit(1, 1), mux(root.or(fromSlot), lit(0, 1), stored.primitive)).asBool();
+  const instance = inLeaf.or(root).or(fromSlot).not().and(stored.instance);
+  const index = mux(inLeaf, pick(core, slot, (s) => s.leafNext), mux(root, lit(0, ib), mux(fromSlot, pick(core, slot, (s) => s.parkedIndex), stored.index)));
+  const tnear = mux(root, lit(0, 32), mux(fromSlot, pick(core, slot, (s) => s.parkedTnear), stored.tnear));
   const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
-  const skip = valid.and(inLeaf.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  const skip = valid.and(inLeaf.not()).and(second.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
+  // reads is two's complement (below 0 after a BLAS was entered): readable while below node_count.
   const reads = pick(core, slot, (s) => s.reads);
-  const readable = index.lt(io.node_count).and(reads.lt(io.node_count));
-  const wanted = valid.and(skip.not());
+  const readable = index.lt(io.node_count).and(reads.bit(ib).or(reads.trunc(ib).lt(io.node_count)));
+  // The instance node's second read needs no checks: its first passed them.
+  const wanted = valid.and(skip.not()).and(second.not());
   // A stale best only skips what the final one skips (the best only comes closer), so the skip test above stands.
   const overlapped = pick(core, slot, (s) => s.pending).ne(0).and(inLeaf.not());
-  const undo = wanted.and(overlapped).and(primitive.or(readable.not()));
-  const read = wanted.and(readable).and(undo.not());
+  // Only the TLAS may hold instances (one level): an instance entry inside a BLAS faults.
+  const nested = instance.and(pick(core, slot, (s) => s.inInstance).asBool());
+  const undo = wanted.and(overlapped).and(primitive.or(instance).or(readable.not()));
+  const read = wanted.and(readable).and(undo.not()).and(nested.not());
+  const instanceBoxes = valid.and(second);
   const againIndex = m.regNext(obb.index);
-  io.node_req_valid.set(read.or(again));
-  io.node_req_index.set(mux(again, againIndex, mux(read, index, lit(0, ib))));
+  io.node_req_valid.set(read.or(again).or(instanceBoxes));
+  io.node_req_index.set(mux(again, againIndex, mux(read.or(instanceBoxes), index, lit(0, ib))));
   return {
     slot,
     again,
+    instanceBoxes,
+    instance,
     skip,
-    fault: wanted.and(readable.not()).and(overlapped.not()),
+    fault: wanted.and(overlapped.not()).and(readable.not().or(nested)),
     read,
     undo,
     primitive,
@@ -349,8 +431,12 @@ interface Decoded {
     readonly rotated: BoolValue;
     /** A matrix the slot has no rotation for: the node leaves for ObbRayRotate instead of the box engine. */
     readonly rotate: BoolValue;
+    /** An instance node's boxes (its second read), tested with the slot's object-space ray. */
+    readonly instance: BoolValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
+  /** An instance node read (S2): its fields, and its slot. */
+  readonly instance: { readonly valid: BoolValue; readonly slot: UIntValue; readonly fields: InstanceFields };
   readonly primitive: {
     readonly valid: BoolValue;
     readonly slot: UIntValue;
@@ -365,19 +451,23 @@ const primitiveDecoder = (m: ModuleBuilder) => m.instance(Gfx12PrimitiveDecoder,
 
 function decodeStage(core: Core, entry: Entry): Decoded {
   const { m, io, ib } = core;
-  const s2Box = m.regNext(entry.read.and(entry.primitive.not()).or(entry.again), { reset: 0 });
+  const s2Box = m.regNext(entry.read.and(entry.primitive.not()).and(entry.instance.not()).or(entry.again), { reset: 0 });
   const s2Primitive = m.regNext(entry.read.and(entry.primitive), { reset: 0 });
+  const s2Instance = m.regNext(entry.read.and(entry.instance), { reset: 0 });
+  const s2InstanceBoxes = m.regNext(entry.instanceBoxes, { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
   const s2Index = m.regNext(entry.index);
   const s2Tnear = m.regNext(entry.tnear);
   const box = boxDecoder(m);
-  box.io.in_valid.set(s2Box);
-  box.io.node.set(mux(s2Box, io.node_resp, lit(0, NODE_BITS)));
+  box.io.in_valid.set(s2Box.or(s2InstanceBoxes));
+  box.io.node.set(mux(s2Box, io.node_resp, mux(s2InstanceBoxes, instanceAsBoxNode(io.node_resp), lit(0, NODE_BITS))));
   const prim = primitiveDecoder(m);
   prim.io.in_valid.set(s2Primitive);
   prim.io.node.set(mux(s2Primitive, io.node_resp, lit(0, NODE_BITS)));
   const boxValid = box.io.out_valid;
-  const targetFault = childTargets(boxHeader(box.io), ib).fault;
+  const instancePass = delay(m, s2InstanceBoxes, GFX12_BOX_DECODER_LATENCY, 'box_instance');
+  // An instance node's boxes have no child targets and OBB off: only the decoder's error refuses them (gfx12ChildBox's).
+  const targetFault = childTargets(boxHeader(box.io), ib, core.instances).fault.and(instancePass.not());
   const obbIndex = box.io.obb_matrix_index;
   const obbOff = obbIndex.eq(OBB_DISABLED);
   const obbInvalid = obbIndex.lt(OBB_MATRIX_COUNT).or(obbOff).not();
@@ -395,8 +485,10 @@ function decodeStage(core: Core, entry: Entry): Decoded {
       index: delay(m, s2Index, GFX12_BOX_DECODER_LATENCY, 'box_index'),
       rotated: matrix.and(cached),
       rotate: matrix.and(cached.not()),
+      instance: instancePass,
       io: box.io,
     },
+    instance: { valid: s2Instance, slot: s2Slot, fields: instanceFields(io.node_resp, io.node_count, ib) },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
   };
 }
@@ -443,8 +535,8 @@ function obbStage(core: Core, decoded: Decoded, back: ObbReturn): void {
   const rotate = m.instance(ObbRayRotate, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits }, { name: 'obb_rotate' });
   rotate.io.in_valid.set(d.rotate);
   rotate.io.obb_index.set(mux(d.rotate, d.io.obb_matrix_index, lit(OBB_DISABLED, 32)));
-  rotate.io.origin.set(mux(d.rotate, pick(core, d.slot, (s) => s.origin), lit(0, 96)));
-  rotate.io.dir.set(mux(d.rotate, pick(core, d.slot, (s) => s.direction), lit(0, 96)));
+  rotate.io.origin.set(mux(d.rotate, working(core, d.slot, (s) => s.origin, (s) => s.objOrigin), lit(0, 96)));
+  rotate.io.dir.set(mux(d.rotate, working(core, d.slot, (s) => s.direction, (s) => s.objDir), lit(0, 96)));
   rotate.io.tag.set(cat(d.slot, d.index, d.tnear, d.io.obb_matrix_index.trunc(OBB_INDEX_BITS)));
   const tag = rotate.io.out_tag;
   back.valid.set(rotate.io.out_valid);
@@ -457,6 +549,19 @@ function obbStage(core: Core, decoded: Decoded, back: ObbReturn): void {
 }
 
 /**
+ * An instance node read (castRayBvh8's enterInstance): refused (more than 4 children, a BLAS address not a whole node or
+ * past node_count) the ray faults; else its world ray goes through RayTransform and the dividers of the object-space
+ * watertight constants (`instanceRayLatency`). The ray waits in `wait`; when the object-space ray is back, a ray that is not
+ * traceable misses the instance, any other reads the node again and tests its boxes with it (`instAgain`).
+ */
+function instanceStage(core: Core, decoded: Decoded): InstanceRay {
+  const { m, p } = core;
+  const { valid, slot, fields } = decoded.instance;
+  const go = valid.and(fields.fault.not());
+  return instanceRay(m, p, { valid: go, slot, matrix: fields.matrix, origin: pick(core, slot, (s) => s.origin), dir: pick(core, slot, (s) => s.direction) });
+}
+
+/**
  * Every decoded box node enters the box engine with no limit (+inf; a refused node with no children), so that an
  * overlapped pop's node needs no best yet: the push settles it. What the push needs rides beside the engine.
  */
@@ -466,6 +571,8 @@ interface BoxIssue {
   readonly fault: BoolValue;
   readonly tnear: UIntValue;
   readonly childValid: UIntValue;
+  /** An instance node's boxes: the push enters its BLAS (the root at the nearest hit's tnear) instead of pushing children. */
+  readonly instance: BoolValue;
   /** The slot whose best the push reads at the settle point (fmul cycles before the answer). */
   readonly settleSlot: UIntValue;
 }
@@ -480,18 +587,24 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
   const engine = boxEngine(core);
   const slot = d.slot;
   engine.io.in_valid.set(valid);
-  engine.io.origin.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbOrigin), pick(core, slot, (s) => s.origin)), lit(0, 96)));
-  engine.io.inv_dir.set(mux(valid, mux(d.rotated, pick(core, slot, (s) => s.obbInv), pick(core, slot, (s) => s.inv)), lit(0, 96)));
+  // The ray: an OBB node's rotation, an instance's object-space ray for its boxes, else the ray the walk tests now.
+  const ray = (rotated: (s: RaySlot) => UIntValue, world: (s: RaySlot) => UIntValue, object: (s: RaySlot) => UIntValue) =>
+    mux(d.rotated, pick(core, slot, rotated), mux(d.instance, pick(core, slot, object), working(core, slot, world, object)));
+  engine.io.origin.set(mux(valid, ray((s) => s.obbOrigin, (s) => s.origin, (s) => s.objOrigin), lit(0, 96)));
+  engine.io.inv_dir.set(mux(valid, ray((s) => s.obbInv, (s) => s.inv, (s) => s.objInv), lit(0, 96)));
   engine.io.limit.set(INF_BITS);
   engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
   const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
   engine.io.child_valid.set(childValid);
-  const targets = childTargets(boxHeader(d.io), ib);
+  const targets = childTargets(boxHeader(d.io), ib, core.instances);
   const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
   tag.slot.set(slot);
+  // An instance's boxes all lead to its BLAS root, a box node.
+  const root = pick(core, slot, (s) => s.instRoot);
   [...tag.children].forEach((child, c) => {
-    child.index.set(targets.index[c]!);
-    child.primitive.set(targets.primitive[c]!);
+    child.index.set(mux(d.instance, root, targets.index[c]!));
+    child.primitive.set(targets.primitive[c]!.and(d.instance.not()));
+    child.instance.set(targets.instance[c]!.and(d.instance.not()));
   });
   engine.io.tag.set(packBits(tag));
   const latency = boxEngineLatency(p);
@@ -500,6 +613,7 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
     fault: delay(m, d.fault, latency, 'box_fault'),
     tnear: delay(m, d.tnear, latency, 'box_entry_tnear'),
     childValid: delay(m, childValid, latency, 'box_child_valid'),
+    instance: delay(m, d.instance, latency, 'box_instance_pass'),
     settleSlot: delay(m, slot, latency - p.fmul, 'settle_slot'),
   };
 }
@@ -515,8 +629,12 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
  * given back instead.
  */
 interface Push {
-  /** Settled: the node is tested (the counters count it) and its children pushed, unless it overflows. */
+  /** Settled: the node is tested and its children pushed, unless it overflows. */
   readonly valid: BoolValue;
+  /** A box node settled and counted (an instance's boxes are not castRayBvh8's box tests). */
+  readonly counted: BoolValue;
+  /** An instance's boxes hit: its BLAS root pushed, the walk goes on in object space from here (the mark). */
+  readonly enter: BoolValue;
   readonly slot: UIntValue;
   readonly pushedSp: UIntValue;
   readonly overflow: BoolValue;
@@ -560,7 +678,9 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
     const flag = f.compare(tnear.at(c), scaledLimit);
     return e.hit.bit(c).and(flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO)));
   });
-  const hitCount = popcount(cat(...within.reverse()), 4);
+  const hits = popcount(cat(...within.reverse()), 4);
+  // An instance pushes one entry, its BLAS root at the nearest hit's tnear (enterInstance's fmin of the hits' tnear).
+  const hitCount = mux(box.instance, hits.ne(0).zext(4), hits);
   const sp = pick(core, tag.slot, (s) => s.sp);
   const pushedSp = sp.zext(SP_BITS + 1).add(hitCount.zext(SP_BITS + 1));
   const tooDeep = pushedSp.gt(BVH8_STACK_ENTRIES);
@@ -580,7 +700,9 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
   });
   const tests = popcount(box.childValid, 4);
   const far = mux(hitCount.eq(0), lit(0, 32), selectByIndex(selectByIndex(hitCount.sub(1).bits(2, 0), [...order]), [...tnear]));
-  return { valid, slot: tag.slot, pushedSp, overflow, undo, skip, fault, park, parkPush, tnear: box.tnear, far, refused: box.fault, tests, boxTests: mux(valid, tests, lit(0, 4)) };
+  const counted = valid.and(box.instance.not());
+  const enter = valid.and(box.instance).and(hits.ne(0));
+  return { valid, counted, enter, slot: tag.slot, pushedSp, overflow, undo, skip, fault, park, parkPush, tnear: box.tnear, far, refused: box.fault, tests, boxTests: mux(counted, tests, lit(0, 4)) };
 }
 
 /**
@@ -664,6 +786,8 @@ interface PairResult {
   readonly index: UIntValue;
   readonly shader: UIntValue;
   readonly normal: UIntValue;
+  /** The pair's instance key (0: none, else user_data + 1). */
+  readonly inst: UIntValue;
 }
 
 function pairStage(core: Core, q: PairQueue): PairResult {
@@ -685,9 +809,10 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   });
   const active = mux(q.issue, cat(tri[1]!.active, tri[0]!.active), lit(0, 2));
   engine.io.in_valid.set(q.issue);
-  engine.io.origin.set(pick(core, slot, (s) => s.origin));
-  engine.io.axes.set(pick(core, slot, (s) => s.axes));
-  engine.io.shear.set(pick(core, slot, (s) => s.shear));
+  // A ray's pairs in flight are all of its current level (entering or leaving a BLAS waits for them): its working ray.
+  engine.io.origin.set(working(core, slot, (s) => s.origin, (s) => s.objOrigin));
+  engine.io.axes.set(working(core, slot, (s) => s.axes, (s) => s.objAxes));
+  engine.io.shear.set(working(core, slot, (s) => s.shear, (s) => s.objShear));
   engine.io.vertices.set(cat(tri[1]!.vertices, tri[0]!.vertices));
   engine.io.active.set(active);
   engine.io.prim_index.set(cat(tri[1]!.primitive, tri[0]!.primitive));
@@ -710,7 +835,12 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   const index = engine.io.best_index_out;
   const bestT = pick(core, outSlot, (s) => s.bestT);
   const flag = f.compare(t, bestT);
-  const closer = flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO).and(index.lt(pick(core, outSlot, (s) => s.bestIndex))));
+  const inInstance = pick(core, outSlot, (s) => s.inInstance).asBool();
+  const inst = mux(inInstance, pick(core, outSlot, (s) => s.instUser).zext(INSTANCE_KEY_BITS).add(1), lit(0, INSTANCE_KEY_BITS));
+  // closerHit: equal t goes to the lower (instance, primitive index).
+  const closer = flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO).and(cat(inst, index).lt(cat(pick(core, outSlot, (s) => s.bestInst), pick(core, outSlot, (s) => s.bestIndex)))));
+  const instShader = pick(core, outSlot, (s) => s.instShader);
+  const geometry = mux(second, out.geometry.at(1), out.geometry.at(0));
   const better = valid.and(engine.io.best_valid_out).and(pick(core, outSlot, (s) => s.fault).asBool().not()).and(pick(core, outSlot, (s) => s.haveBest).asBool().not().or(closer));
   return {
     entering: q.issue,
@@ -720,9 +850,36 @@ function pairStage(core: Core, q: PairQueue): PairResult {
     better,
     t,
     index,
-    shader: mux(second, out.geometry.at(1), out.geometry.at(0)),
+    // An instance's shader id, unless 0: then the triangle's own (instanceHitResult).
+    shader: mux(inInstance.and(instShader.ne(0)), instShader, geometry),
     normal: mux(second, engine.io.normal.bits(191, 96), engine.io.normal.bits(95, 0)),
+    inst,
   };
+}
+
+/**
+ * A finished ray whose best hit lies in an instance has its normal (object space) taken back to world space first
+ * (normalToWorld with the instance's linear part), one ray per cycle, then finishes as any other.
+ */
+interface NormalStage {
+  /** Bit k: slot k is finished but its normal is still in object space. */
+  readonly waiting: UIntValue;
+  readonly pick: BoolValue;
+  readonly pickSlot: UIntValue;
+  readonly valid: BoolValue;
+  readonly slot: UIntValue;
+  readonly normal: UIntValue;
+}
+
+function normalStage(core: Core): NormalStage {
+  const { m, p, f, slots } = core;
+  const waiting = cat(...slots.map((s) => s.state.is('finish').and(s.haveBest.asBool()).and(s.bestInst.ne(0)).and(s.fault.asBool().not())).reverse());
+  const encoder = m.instance(PriorityEncoder, { n: slots.length }, { name: 'normal_slot' });
+  encoder.io.in.set(waiting);
+  const slot = encoder.io.index;
+  const valid = encoder.io.valid;
+  const back = normalToWorld(m, f, p, { valid, slot, linear: mux(valid, pick(core, slot, (s) => s.bestLinear), lit(0, LINEAR_BITS)), normal: mux(valid, pick(core, slot, (s) => s.bestNormal), lit(0, 96)) });
+  return { waiting, pick: valid, pickSlot: slot, valid: back.valid, slot: back.slot, normal: back.normal };
 }
 
 interface SlotEvents {
@@ -737,11 +894,14 @@ interface SlotEvents {
   readonly pairs: PairResult;
   readonly finish: Finish;
   readonly obb: ObbReturn;
+  readonly instance: InstanceRay;
+  readonly normal: NormalStage;
 }
 
 /** Per-slot state: one walk event per slot per cycle by construction; pair answers touch only the best and the pending count. */
 function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void {
-  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish, obb } = e;
+  const { rays, pop, entry, decoded, push, resolved, queue, pairs, finish, obb, instance, normal } = e;
+  const inst = decoded.instance;
   const prim = decoded.primitive;
   slots.forEach((s, k) => {
     const at = (slot: UIntValue) => slot.eq(k);
@@ -772,6 +932,8 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.replay.set(false);
       s.fresh.set(true);
       s.obbValid.set(false);
+      s.inInstance.set(false);
+      s.instAgain.set(false);
     });
     // The rotated ray back from ObbRayRotate: the slot's rotation now (its node, read again, is tested with it).
     m.when(obb.valid.and(at(obb.slot)), () => {
@@ -790,17 +952,51 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.state.set('wait');
       s.fresh.set(false);
       s.replay.set(false);
-      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).or(s.replay.asBool()).not(), () => s.sp.set(pop.depth));
+      s.instAgain.set(false);
+      m.when(s.fresh.asBool().or(s.inLeaf.asBool()).or(s.replay.asBool()).or(s.instAgain.asBool()).not(), () => s.sp.set(pop.depth));
+      // Below the BLAS's entries: back to the world ray (its last OBB rotation was of the object-space ray).
+      m.when(pop.leave, () => {
+        s.inInstance.set(false);
+        s.obbValid.set(false);
+      });
     });
     m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
     m.when(entry.undo.and(at(entry.slot)), undo);
     m.when(entry.read.and(at(entry.slot)), () => {
       s.reads.set(s.reads.add(1));
       s.parkedIndex.set(entry.index);
+      // An instance node is read again with its tnear for its boxes.
+      m.when(entry.instance, () => s.parkedTnear.set(entry.tnear));
+    });
+    // An instance node read: what a hit in it answers with, and its BLAS root (the ray waits; no pairs are in flight).
+    m.when(inst.valid.and(at(inst.slot)), () => {
+      s.instLinear.set(inst.fields.linear);
+      s.instUser.set(inst.fields.userData);
+      s.instShader.set(inst.fields.shaderId);
+      s.instRoot.set(inst.fields.root);
+    });
+    // The object-space ray back: not traceable, the instance is missed; else its boxes are tested with it.
+    m.when(instance.valid.and(at(instance.slot)), () => {
+      m.when(instance.traceable, () => {
+        s.objOrigin.set(instance.origin);
+        s.objDir.set(instance.dir);
+        s.objInv.set(instance.inv);
+        s.objAxes.set(instance.axes);
+        s.objShear.set(instance.shear);
+        s.instAgain.set(true);
+        s.state.set('ready');
+      }).otherwise(() => afterAction(s.sp));
     });
     m.when(push.valid.and(at(push.slot)).and(push.overflow.not()), () => {
       s.sp.set(push.pushedSp.trunc(SP_BITS));
       afterAction(push.pushedSp);
+    });
+    // Into the BLAS: its entries start at the mark; the golden's node budget grows by node_count.
+    m.when(push.enter.and(at(push.slot)), () => {
+      s.inInstance.set(true);
+      s.mark.set(s.sp);
+      s.reads.set(s.reads.sub(io.node_count.zext(p.indexBits + 1)));
+      s.obbValid.set(false);
     });
     // An overlapped pop's box node that is not tested after all: its read is not one castRayBvh8 makes.
     m.when(push.skip.and(at(push.slot)), () => {
@@ -861,15 +1057,23 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.bestIndex.set(pairs.index);
       s.bestShader.set(pairs.shader);
       s.bestNormal.set(pairs.normal);
+      s.bestInst.set(pairs.inst);
+      s.bestLinear.set(s.instLinear);
     });
     m.when(s.state.is('pairs').and(s.pending.eq(0)).and(s.unresolved.asBool().not()), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
     // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
-    const fault = entry.fault.and(at(entry.slot)).or(push.fault.and(at(push.slot))).or(resolved.fault.and(at(resolved.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
+    const fault = entry.fault.and(at(entry.slot)).or(inst.valid.and(inst.fields.fault).and(at(inst.slot))).or(push.fault.and(at(push.slot))).or(resolved.fault.and(at(resolved.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
     m.when(fault, () => {
       s.fault.set(true);
       s.haveBest.set(false);
       s.inLeaf.set(false);
       s.state.set('pairs');
+    });
+    m.when(normal.pick.and(at(normal.pickSlot)), () => s.state.set('normal'));
+    m.when(normal.valid.and(at(normal.slot)), () => {
+      s.bestNormal.set(normal.normal);
+      s.bestInst.set(0);
+      s.state.set('finish');
     });
     m.when(finish.pick.and(at(finish.pickSlot)), () => s.state.set('drain'));
     m.when(finish.valid.and(at(finish.slot)), () => s.state.set('free'));
@@ -893,7 +1097,7 @@ function counters(core: Core, e: CounterEvents): void {
   };
   io.counters.rays.set(counter(e.accept.zext(1), 'ray_count'));
   io.counters.tests.set(counter(e.pairs.tests, 'triangle_tests'));
-  io.counters.node_tests.set(counter(e.push.valid.zext(2).add(e.resolved.commit.zext(2)), 'node_test_count'));
+  io.counters.node_tests.set(counter(e.push.counted.zext(2).add(e.resolved.commit.zext(2)), 'node_test_count'));
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
   io.box_tests.set(counter(e.push.boxTests.zext(5).add(e.resolved.boxTests.zext(5)), 'box_test_count'));
   io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));

@@ -1,6 +1,6 @@
 // The BVH8 IC system as a co-simulation design (`rtgpu cosim bvh8_ic`): a random scene's BVH8 scene image (built with
 // oriented boxes one time in two; one in three with a malformed node: an invalid OBB matrix index, a bad child type, a
-// cycle, an undecodable primitive node) through the load port, random
+// cycle, an undecodable primitive node; one time in four an instanced scene's two-level image) through the load port, random
 // rays for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses the loaded image
 // and checks every answer against castRayBvh8, and the counters whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
@@ -14,6 +14,7 @@ import { packWords } from '../words.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { randomBvhScene } from '../bvh/bvhRays.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
+import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from './instancedRays.ts';
 
 /** Small, so that the RTL builds quickly; the GPU's float latencies. The default scene's BVH8 (9 nodes) fits. */
 export const bvh8IcCosimParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, nodes: 32, triangles: 64, vertices: 192 };
@@ -56,8 +57,17 @@ export function malformBvh8Nodes(words: Uint32Array, how: Bvh8Malformation, rng:
   return out;
 }
 
-/** A random scene's BVH8 scene image that fits the cosim capacity, with oriented boxes one time in two, malformed one time in three. */
+/**
+ * A random scene's BVH8 scene image that fits the cosim capacity: one time in four an instanced scene (a two-level image,
+ * one in three of those with a broken instance node), else a one-level image with oriented boxes one time in two,
+ * malformed one time in three.
+ */
 export function randomBvh8Image(rng: Rng): { image: Uint32Array; ray: (rng: Rng) => { origin: Vec3; direction: Vec3 } } {
+  if (rng.int(4) === 0) {
+    const s = randomInstancedScene(rng, MAX_TRIANGLES / 2, bvh8IcCosimParams.nodes);
+    if (rng.int(3) !== 0) return { image: s.image, ray: s.ray };
+    return { image: encodeBvh8SceneImage(s.image[0]!, malformInstanceNode(s.words, INSTANCE_MALFORMATIONS[rng.int(INSTANCE_MALFORMATIONS.length)]!, rng)), ray: s.ray };
+  }
   for (;;) {
     const s = randomBvhScene(rng, MAX_TRIANGLES);
     const built = bvh8SceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]!, obb: rng.int(2) === 0 });

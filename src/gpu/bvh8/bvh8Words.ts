@@ -4,11 +4,11 @@ import { Bool, Bundle, UInt, Vec } from '../../hdl/index.ts';
 import { GFX12_PRIM_TRIANGLES, GFX12_PRIM_VERTICES } from './gfx12PrimitiveDecoder.ts';
 import { BVH8_CHILDREN } from './rayBox8.ts';
 
-/** A node to visit: its index in the image and whether it is the first primitive node of a leaf (else a box node). */
-export const Bvh8ChildRef = (indexBits: number) => Bundle({ index: UInt(indexBits), primitive: Bool });
+/** A node to visit: its index in the image and whether it is the first primitive node of a leaf or an instance node (else a box node). */
+export const Bvh8ChildRef = (indexBits: number) => Bundle({ index: UInt(indexBits), primitive: Bool, instance: Bool });
 
 /** A traversal stack entry (castRayBvh8's Entry): the tnear of the child's box, then the child. */
-export const Bvh8StackEntry = (indexBits: number) => Bundle({ tnear: UInt(32), index: UInt(indexBits), primitive: Bool });
+export const Bvh8StackEntry = (indexBits: number) => Bundle({ tnear: UInt(32), index: UInt(indexBits), primitive: Bool, instance: Bool });
 
 /** What rides through the box engine with a node: the children it may push (child 0 lowest), then the ray slot. */
 export const Bvh8BoxTag = (indexBits: number, slotBits: number) => Bundle({ children: Vec(BVH8_CHILDREN, Bvh8ChildRef(indexBits)), slot: UInt(slotBits) });
