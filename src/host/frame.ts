@@ -31,6 +31,8 @@ export interface FrameSpec {
   readonly traversal?: Traversal;
   /** A prebuilt BVH of `scene` (e.g. from a loaded BVH scene image), `scene` then in its order; default: built by buildFrame. */
   readonly bvh?: Bvh4;
+  /** 'bvh8' only: build the BVH8 with oriented boxes (buildBvh8's `obb`, docs/bvh.md "Oriented boxes"; default off). */
+  readonly obb?: boolean;
   /** The scene's file, for messages (default `<scene>`). */
   readonly sceneFile?: string;
   /** `shade`: materials by shader id − 1 (default: the built-in scene's, `defaultMaterials`). */
@@ -179,7 +181,7 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Ar
   checkSceneFits(spec.scene, file, defaultBvhCapacity);
   if (traversal === 'bvh8') {
     if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH4 was given for a 'bvh8' frame");
-    const { image, bvh8 } = bvh8SceneImage(spec.scene);
+    const { image, bvh8 } = bvh8SceneImage(spec.scene, { obb: spec.obb ?? false });
     const nodes = bvh8.boxNodes + bvh8.primitiveNodes;
     if (nodes > defaultBvh8IcSystemParams.nodes) throw new SceneError(file, undefined, `the scene has ${nodes} BVH8 nodes; the BVH8 node memory holds ${defaultBvh8IcSystemParams.nodes}`);
     return { image, ordered: spec.scene };
@@ -212,6 +214,8 @@ function texturedFrame(spec: FrameSpec, ordered: Scene): { constants: Uint32Arra
 /** The job of one frame: pixel id = py · width + px. Throws if the scene does not fit the GPU. */
 export function buildFrame(spec: FrameSpec): GpuJob {
   const traversal = spec.traversal ?? (spec.bvh === undefined ? 'brute-force' : 'bvh');
+  // Oriented boxes are a BVH8 feature: no other image has them.
+  if (spec.obb && traversal !== 'bvh8') throw new Error(`buildFrame: oriented boxes (obb) need 'bvh8' traversal, not '${traversal}'`);
   const { image: triangles, ordered } = triangleImage(spec, traversal);
   const { path, source } = kernelSource(spec.kernel);
   const { words, sourceLines } = assemble(source, path);
