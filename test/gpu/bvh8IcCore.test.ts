@@ -26,7 +26,7 @@ import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../../src/gpu/bvh8/bvh8Ic
 import { bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
 import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCosimDesign, bvh8IcCosimParams, bvh8IcGolden, malformBvh8Nodes } from '../../src/gpu/bvh8/bvh8IcCosimDesign.ts';
 import { expectLintClean } from './threeSimulators.ts';
-import { chainRay, deepChain } from './bvh8StackImages.ts';
+import { chainRay, deepChain } from '../../src/gpu/bvh8/bvh8DeepChain.ts';
 import { bvh8CyclesPerRayBound } from '../../src/designs/bvh8CoreBench.ts';
 
 const seed = seedFromEnv();

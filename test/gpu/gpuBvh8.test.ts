@@ -14,7 +14,7 @@ import type { Scene } from '../../src/golden/scene.ts';
 import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
 import { returningRv15 } from './rv15Kernel.ts';
-import { deepChain } from './bvh8StackImages.ts';
+import { deepChain } from '../../src/gpu/bvh8/bvh8DeepChain.ts';
 
 const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number, camera: Camera = defaultCamera, obb = false): GpuJob =>
   buildFrame({ kernel, camera, width, height, scene, traversal: 'bvh8', obb });
