@@ -1,7 +1,10 @@
 // Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
 // (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
 // timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes, and one
-// scene in three a random instanced scene's two-level image (one in four of those with a broken instance node). Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S]
+// scene in three a random instanced scene's two-level image (one in four of those with a broken instance node); with
+// --gpu-lockstep, then a frame of the thin rods built with oriented boxes and an image deeper than the traversal stack on
+// the whole rtgpu_top (BVH8 IC cores) in lockstep on TS, Verilator and Icarus against the ISA simulator.
+// Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S] [--gpu-lockstep]
 import { parseArgs } from 'node:util';
 import { bvh8SceneImage, encodeBvh8SceneImage } from '../src/bvh/index.ts';
 import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from '../src/gpu/bvh8/instancedRays.ts';
@@ -9,6 +12,7 @@ import { randomBvhScene, rayFromAnySide } from '../src/gpu/bvh/bvhRays.ts';
 import { runBvh8Rays } from '../src/gpu/bvh8/bvh8RayRunner.ts';
 import type { Bvh8IcSystemParams } from '../src/gpu/bvh8/bvh8IcSystem.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
+import { bvh8GpuLockstep } from './bvh8GpuLockstep.ts';
 
 /** Bad flags end the script with a one-line message and exit status 2, not a stack trace. */
 function fail(message: string): never {
@@ -24,7 +28,7 @@ function mismatch(message: string): never {
 
 function flags() {
   try {
-    return parseArgs({ options: { rays: { type: 'string', default: '200000' }, seed: { type: 'string' } } }).values;
+    return parseArgs({ options: { rays: { type: 'string', default: '200000' }, seed: { type: 'string' }, 'gpu-lockstep': { type: 'boolean' } } }).values;
   } catch (e) {
     fail((e as Error).message);
   }
@@ -80,3 +84,7 @@ while (rays < target) {
   if (scenes % 50 === 0) console.log(`  ${rays} rays, ${scenes} scenes, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
 console.log(`bvh8 soak: ${rays} rays in ${scenes} scenes, every answer and counter as castRayBvh8's, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+if (values['gpu-lockstep']) {
+  const problem = await bvh8GpuLockstep((line) => console.log(`  ${line}`));
+  if (problem !== null) mismatch(problem);
+}

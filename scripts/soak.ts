@@ -73,8 +73,8 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'bvh8',
-    what: 'random scenes and rays through the BVH8 IC system against castRayBvh8 at five float-latency configurations (200,000 rays)',
-    command: (quick, seed) => tsx('scripts/bvh8-soak.ts', '--rays', quick ? '3000' : '200000', '--seed', String(seed)),
+    what: 'random scenes and rays through the BVH8 IC system against castRayBvh8 at five float-latency configurations (200,000 rays); then rtgpu_top with BVH8 IC cores in lockstep on TS, Verilator and Icarus: thin rods built with oriented boxes, a stack overflow (about 40 min on a loaded 2-core machine, 20 of them building the simulators)',
+    command: (quick, seed) => tsx('scripts/bvh8-soak.ts', '--rays', quick ? '3000' : '200000', '--seed', String(seed), ...(quick ? [] : ['--gpu-lockstep'])),
   },
 ];
 

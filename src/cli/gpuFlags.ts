@@ -17,6 +17,10 @@ export { DEFAULT_MAX_CYCLES };
  */
 export const MAX_CYCLES_PER_PIXEL = 4096;
 
+/** The usage error of --obb without --bvh8: oriented boxes are a feature of the BVH8 image only. */
+export const obbNeedsBvh8 = (given?: '--bvh' | '--brute-force'): string =>
+  `--obb builds the BVH8 with oriented boxes: add --bvh8${given === undefined ? '' : ` instead of ${given} (${given === '--bvh' ? 'its BVH4' : 'brute force'} has no oriented boxes)`}`;
+
 /** The default --max-cycles of a frame of `pixels` pixels: MAX_CYCLES_PER_PIXEL each, at least DEFAULT_MAX_CYCLES. */
 export const defaultMaxCycles = (pixels: number): number => Math.max(DEFAULT_MAX_CYCLES, MAX_CYCLES_PER_PIXEL * pixels);
 

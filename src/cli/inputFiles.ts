@@ -83,25 +83,27 @@ export interface Triangles {
 /**
  * Triangles for trace: a triangle-memory image (`.hex` or `.bin`, docs/triangle-memory-and-ic-buffer.md)
  * or a Wavefront OBJ file (`.obj`; any other name is an error); no file: the built-in Cornell box. For 'bvh' traversal a `.hex`/`.bin`
- * file is a BVH scene image (docs/host.md), and the BVH of an OBJ file or the Cornell box is built here.
+ * file is a BVH scene image (docs/host.md), and the BVH of an OBJ file or the Cornell box is built here. `obb`: the
+ * BVH8 of 'bvh8' traversal is built with oriented boxes (the caller refuses it with any other traversal).
  */
-export function loadTriangles(file: string | undefined, traversal: Traversal = 'brute-force'): Triangles {
+export function loadTriangles(file: string | undefined, traversal: Traversal = 'brute-force', obb = false): Triangles {
   if (file !== undefined) checkSceneFileKind(file);
-  if (file !== undefined && isInstancedSceneFile(file)) return loadInstancedTriangles(file, traversal);
+  if (file !== undefined && isInstancedSceneFile(file)) return loadInstancedTriangles(file, traversal, obb);
   if (traversal === 'bvh') return loadBvhTriangles(file);
   const scene = file === undefined ? defaultScene() : isTriangleImage(file) ? imageScene(file) : loadObj(file);
-  // 'bvh8': the scene's BVH8 scene image (docs/host.md), built here.
-  return { scene, image: parseInput(() => (traversal === 'bvh8' ? bvh8SceneImage(scene).image : sceneToImage(scene))) };
+  // 'bvh8': the scene's BVH8 scene image (docs/host.md), built here, with oriented boxes if `obb`.
+  return { scene, image: parseInput(() => (traversal === 'bvh8' ? bvh8SceneImage(scene, { obb }).image : sceneToImage(scene))) };
 }
 
 /**
- * An instanced scene file (`.scene`): for 'bvh8' its two-level BVH8 scene image (instance nodes over one BLAS per mesh);
+ * An instanced scene file (`.scene`): for 'bvh8' its two-level BVH8 scene image (instance nodes over one BLAS per mesh,
+ * with oriented boxes if `obb`);
  * otherwise its instances flattened into one triangle list, as an OBJ file's. `scene` is the flattened one.
  */
-function loadInstancedTriangles(file: string, traversal: Traversal): Triangles {
+function loadInstancedTriangles(file: string, traversal: Traversal, obb: boolean): Triangles {
   const instanced = parseInput(() => loadInstancedSceneFile(file)).scene;
   const flat = parseInput(() => flattenInstances(instanced));
-  if (traversal === 'bvh8') return { scene: flat, image: parseInput(() => bvh8InstancedSceneImage(instanced).image) };
+  if (traversal === 'bvh8') return { scene: flat, image: parseInput(() => bvh8InstancedSceneImage(instanced, { obb }).image) };
   if (traversal === 'bvh') {
     const { ordered, image, bvh } = parseInput(() => bvhSceneImage(flat));
     return { scene: ordered, image, bvh };

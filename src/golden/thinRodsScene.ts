@@ -55,11 +55,11 @@ function box(lo: Point, hi: Point, tiltZ: number, tiltX: number, centre: Point):
   return { points, faces: quads.flatMap(([a, b, c, d]) => [[a!, b!, c!], [a!, c!, d!]]) };
 }
 
-/** The thin rods alone: 3 sets × 12 chains × 16 links × 12 triangles = 6,912 triangles. */
-export function thinRods(): Scene {
+/** The thin rods alone: 3 sets × 12 chains × 16 links × 12 triangles = 6,912 triangles; `sets` < 3: only the first sets (small tests). */
+export function thinRods(sets = SETS.length): Scene {
   const vertices: number[] = [];
   const triangles: number[] = [];
-  for (const set of SETS)
+  for (const set of SETS.slice(0, sets))
     for (let chain = 0; chain < set.chains; chain++) {
       const offset = (chain - (set.chains - 1) / 2) * SPACING;
       for (let link = 0; link < LINKS; link++) {

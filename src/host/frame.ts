@@ -8,7 +8,7 @@ import { isEmissive, type Light, type Material, type Rgb } from '../golden/mater
 import { defaultLights, defaultMaterials } from '../golden/defaultScene.ts';
 import { CONSTANT_WORDS } from '../golden/iss/memory.ts';
 import { defaultTriangleMemoryParams, type TriangleMemoryParams } from '../gpu/memory/triangleMemory.ts';
-import { GFX12_NODE_WORDS, bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4 } from '../bvh/index.ts';
+import { GFX12_NODE_WORDS, bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, type Bvh4, type Bvh8BuildOptions } from '../bvh/index.ts';
 import type { InstancedScene } from '../golden/instancedScene.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import { cameraConstants, type Camera } from './camera.ts';
@@ -37,6 +37,8 @@ export interface FrameSpec {
    * triangle order) loads their two-level image (TLAS, instance nodes, one BLAS per mesh; bvh8InstancedSceneImage).
    */
   readonly instanced?: InstancedScene;
+  /** 'bvh8' only: build the BVH8 with oriented boxes (buildBvh8's `obb`, docs/bvh.md "Oriented boxes"; default off). */
+  readonly obb?: boolean;
   /** The scene's file, for messages (default `<scene>`). */
   readonly sceneFile?: string;
   /** `shade`: materials by shader id − 1 (default: the built-in scene's, `defaultMaterials`). */
@@ -185,7 +187,8 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Ar
   checkSceneFits(spec.scene, file, defaultBvhCapacity);
   if (traversal === 'bvh8') {
     if (spec.bvh !== undefined) throw new Error("buildFrame: a BVH4 was given for a 'bvh8' frame");
-    const { image, words } = usesInstances(spec) ? instancedImage(spec.instanced) : flatImage(spec.scene);
+    const opts = { obb: spec.obb ?? false };
+    const { image, words } = usesInstances(spec) ? instancedImage(spec.instanced, opts) : flatImage(spec.scene, opts);
     const nodes = words.length / GFX12_NODE_WORDS;
     if (nodes > defaultBvh8IcSystemParams.nodes) throw new SceneError(file, undefined, `the scene has ${nodes} BVH8 nodes; the BVH8 node memory holds ${defaultBvh8IcSystemParams.nodes}`);
     return { image, ordered: spec.scene };
@@ -197,12 +200,12 @@ function triangleImage(spec: FrameSpec, traversal: Traversal): { image: Uint32Ar
 
 /** A 'bvh8' frame of instances loads their two-level image, unless its kernel needs the flattened triangle order. */
 export const usesInstances = (spec: FrameSpec): spec is FrameSpec & { instanced: InstancedScene } => spec.instanced !== undefined && spec.kernel !== 'textured';
-const instancedImage = (scene: InstancedScene) => {
-  const { image, bvh8 } = bvh8InstancedSceneImage(scene);
+const instancedImage = (scene: InstancedScene, opts: Bvh8BuildOptions) => {
+  const { image, bvh8 } = bvh8InstancedSceneImage(scene, opts);
   return { image, words: bvh8.words };
 };
-const flatImage = (scene: Scene) => {
-  const { image, bvh8 } = bvh8SceneImage(scene);
+const flatImage = (scene: Scene, opts: Bvh8BuildOptions) => {
+  const { image, bvh8 } = bvh8SceneImage(scene, opts);
   return { image, words: bvh8.words };
 };
 
@@ -229,6 +232,8 @@ function texturedFrame(spec: FrameSpec, ordered: Scene): { constants: Uint32Arra
 /** The job of one frame: pixel id = py · width + px. Throws if the scene does not fit the GPU. */
 export function buildFrame(spec: FrameSpec): GpuJob {
   const traversal = spec.traversal ?? (spec.bvh === undefined ? 'brute-force' : 'bvh');
+  // Oriented boxes are a BVH8 feature: no other image has them.
+  if (spec.obb && traversal !== 'bvh8') throw new Error(`buildFrame: oriented boxes (obb) need 'bvh8' traversal, not '${traversal}'`);
   const { image: triangles, ordered } = triangleImage(spec, traversal);
   const { path, source } = kernelSource(spec.kernel);
   const { words, sourceLines } = assemble(source, path);

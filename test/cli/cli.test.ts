@@ -173,6 +173,6 @@ describe('command lines the cli-flags fuzz target found wrong (each command pars
   test("render --scene takes the built-in scenes' own names only", async () => {
     const { parseRenderArgs } = await import('../../src/cli/commands/renderArgs.ts');
     for (const name of ['constructor', '__proto__', 'toString'])
-      expect(first(() => parseRenderArgs(['--scene', name]))).toBe(`--scene: unknown built-in scene '${name}' (choose from cornell, bunny, textured, bunnies; a scene file is the SCENE argument)`);
+      expect(first(() => parseRenderArgs(['--scene', name]))).toBe(`--scene: unknown built-in scene '${name}' (choose from cornell, bunny, textured, bunnies, rods; a scene file is the SCENE argument)`);
   });
 });

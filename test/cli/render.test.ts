@@ -17,6 +17,9 @@ import { formatRenderStats, renderCommand } from '../../src/cli/commands/render.
 import { CliError } from '../../src/cli/cliError.ts';
 import { ProgressBar } from '../../src/cli/progress.ts';
 import type { GpuRunResult } from '../../src/host/runtime/gpuJob.ts';
+import { runGpu } from '../../src/host/runtime/index.ts';
+import { formatRunJson } from '../../src/cli/commands/run.ts';
+import { thinRodsInBox } from '../../src/golden/thinRodsScene.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false });
 const W = 8;
@@ -293,11 +296,13 @@ describe('rtgpu render --bvh', () => {
     const cases: [string[], RegExp][] = [
       [['--scene', 'bunny', '--brute-force'], /^rtgpu: --scene bunny: error: the scene has 3710 triangles; the triangle memory holds 512 \(without --brute-force, through a BVH: 65536 triangles and 65536 vertices\)$/],
       [['--bvh', '--brute-force'], /^rtgpu: give --bvh or --brute-force, not both$/],
-      [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny, textured, bunnies; a scene file is the SCENE argument\)$/],
+      [['--scene', 'teapot', '--bvh'], /^rtgpu: --scene: unknown built-in scene 'teapot' \(choose from cornell, bunny, textured, bunnies, rods; a scene file is the SCENE argument\)$/],
       [[scene, '--scene', 'bunny'], /^rtgpu: give a scene file or --scene bunny, not both$/],
       [[join(dir, 'plain.hex'), '--bvh'], /^rtgpu: .*plain\.hex: error: .*\(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
       [[join(dir, 'bvh.hex')], /^rtgpu: .*bvh\.hex: error: .*\(it is a BVH scene image: add --bvh\)$/],
       [[join(dir, 'bad.bin'), '--bvh'], /^rtgpu: .*bad\.bin: error: node 0: padding word 29 is not 0 \(node 0 is words \d+ \.\. \d+\)$/],
+      [['--scene', 'rods', '--obb'], /^rtgpu: --obb builds the BVH8 with oriented boxes: add --bvh8$/],
+      [['--obb', '--bvh'], /^rtgpu: --obb builds the BVH8 with oriented boxes: add --bvh8 instead of --bvh \(its BVH4 has no oriented boxes\)$/],
     ];
     await expectRenderErrors(small, cases, out);
     const spawned = await Promise.all([0, 6].map((i) => rtgpu('render', ...small, '--out', out, ...cases[i]![0])));
@@ -385,5 +390,16 @@ describe('rtgpu render --bvh8', () => {
     const both = await rtgpu('render', '--bvh8', '--bvh', '--sim', 'iss');
     expect(both.exitCode).not.toBe(0);
     expect(both.stderr.trim()).toBe('rtgpu: give --bvh or --bvh8, not both');
+  }, 120_000);
+  test('--scene rods --bvh8 --obb: the BVH8 built with oriented boxes gives the pixels of the axis-aligned one, in fewer node tests', async () => {
+    const dir = tempDir('render-obb');
+    const r = await rtgpu('render', '--scene', 'rods', '--bvh8', '--obb', ...small, '--out', join(dir, 'obb.png'), '--dump', join(dir, 'obb.json'));
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/\(kernel shade, BVH8 traversal with oriented boxes\)/);
+    // The same frame without oriented boxes, in process: render's built-in camera and lights for --scene rods.
+    const aabb = await runGpu(buildFrame({ kernel: 'shade', camera: defaultCamera, width: W, height: H, scene: thinRodsInBox(), traversal: 'bvh8' }), { sim: 'iss' });
+    expect(JSON.parse(readFileSync(join(dir, 'obb.json'), 'utf8')).pixels).toEqual(JSON.parse(formatRunJson({ ...aabb.stats, pixels: aabb.pixels, faults: aabb.faults })).pixels);
+    expect(Number(/^node tests: (\d+)$/m.exec(r.stdout)![1])).toBeLessThan(aabb.stats.nodeTests);
   }, 120_000);
 });

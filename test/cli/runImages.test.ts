@@ -128,7 +128,7 @@ describe('rtgpu run: raw images', () => {
     expect(() => buildRunJob({ program: f['odd.bin']!, pixels: 1 })).toThrow(CliError);
   });
 
-  test('--bvh, --bvh8: an OBJ (its BVH or BVH8 built), the Cornell box, and BVH scene images give the results of brute force', async () => {
+  test('--bvh, --bvh8 (--obb): an OBJ (its BVH or BVH8 built), the Cornell box, and BVH scene images give the results of brute force', async () => {
     const f = inputs();
     const variants = [
       [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!],
@@ -139,6 +139,7 @@ describe('rtgpu run: raw images', () => {
       [f['k.s']!, '--const', f['c.hex']!, '--bvh', '--json'],
       [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!, '--bvh8'],
       [f['k.s']!, '--const', f['c.hex']!, '--bvh8', '--json'],
+      [f['k.s']!, '--const', f['c.hex']!, '--scene', f['scene.obj']!, '--bvh8', '--obb'],
     ];
     const runs = await Promise.all(variants.map((v) => rtgpu(...v, '--pixels', '2')));
     runs.forEach((r, i) => {
@@ -146,7 +147,7 @@ describe('rtgpu run: raw images', () => {
       expect(r.exitCode).toBe(0);
     });
     expect(runs[0]!.stdout.split('\n')[0]).toBe('pixel 0: 3e800000 00000000 c0000000 00000001');
-    for (const r of [...runs.slice(1, 4), runs[6]!]) expect(r.stdout).toBe(runs[0]!.stdout);
+    for (const r of [...runs.slice(1, 4), runs[6]!, runs[8]!]) expect(r.stdout).toBe(runs[0]!.stdout);
     expect(runs[5]!.stdout).toBe(runs[4]!.stdout);
     expect(runs[7]!.stdout).toBe(runs[4]!.stdout);
   }, 120_000);
@@ -157,6 +158,8 @@ describe('rtgpu run: raw images', () => {
       [[f['k.s']!, '--triangles', f['tri.hex']!, '--bvh'], 1, /^rtgpu: .*tri\.hex: error: .* \(it reads as a triangle-memory image: drop --bvh, or give the OBJ file to build its BVH\)$/],
       [[f['k.s']!, '--triangles', f['bvh.bin']!], 1, /^rtgpu: .*bvh\.bin: error: .* \(it is a BVH scene image: add --bvh\)$/],
       [[f['k.s']!, '--bvh', '--bvh8'], 2, /^rtgpu: give --bvh or --bvh8, not both$/],
+      [[f['k.s']!, '--obb'], 2, /^rtgpu: --obb builds the BVH8 with oriented boxes: add --bvh8$/],
+      [[f['k.s']!, '--bvh', '--obb'], 2, /^rtgpu: --obb builds the BVH8 with oriented boxes: add --bvh8 instead of --bvh \(its BVH4 has no oriented boxes\)$/],
       [[f['k.s']!, '--triangles', f['short.hex']!, '--bvh'], 1, /^rtgpu: .*short\.hex: error: word 0 gives a triangle section of 1 word, not a multiple of 4/],
     ];
     const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
@@ -195,6 +198,10 @@ describe('rtgpu run: raw images', () => {
     const eight = buildRunJob(runLine([f['k.s']!, '--scene', f['scene.obj']!, '--bvh8'])!.inputs);
     expect(eight.traversal).toBe('bvh8');
     expect([...eight.triangles]).toEqual([...bvh8SceneImage(parseObj(obj, 'scene.obj')).image]);
+    const oriented = runLine([f['k.s']!, '--bvh8', '--obb'])!.inputs;
+    expect(oriented.obb).toBe(true);
+    expect([...buildRunJob(oriented).triangles]).toEqual([...bvh8SceneImage(defaultScene(), { obb: true }).image]);
+    expect(() => buildRunJob({ program: f['k.s']!, traversal: 'bvh', obb: true, pixels: 1 })).toThrow(/--obb builds the BVH8 with oriented boxes: add --bvh8 instead of --bvh/);
   });
 
   test('--texture FILE: texture memory for txd (the ISS gets it; the GPU would get a texture unit); too long is an error', async () => {

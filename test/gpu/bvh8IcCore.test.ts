@@ -28,6 +28,7 @@ import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCos
 import { expectLintClean } from './threeSimulators.ts';
 import { INSTANCE_MALFORMATIONS, instancedTestScene, malformInstanceNode, randomInstancedScene, threeSpheres } from '../../src/gpu/bvh8/instancedRays.ts';
 import { bunniesInBox } from '../../src/golden/bunniesScene.ts';
+import { chainRay, deepChain } from '../../src/gpu/bvh8/bvh8DeepChain.ts';
 import { bvh8CyclesPerRayBound } from '../../src/designs/bvh8CoreBench.ts';
 
 const seed = seedFromEnv();
@@ -355,6 +356,44 @@ describe('malformed images fault the rays that reach them, as castRayBvh8', () =
     const back = runBvh8Rays(good.image, rays, small, { live: sim, reset: false });
     expectGolden(back, 'the good image again');
     expect(back.faults).toBe(0);
+  }, 120_000);
+
+  test('a chain of box nodes 63 levels deep fills the 64 stack entries; 64 levels overflow: the rays fault, as castRayBvh8, their node pushes parked', () => {
+    const { sim } = bvh8SystemSimulator(small);
+    // The overflowing push is an overlapped pop's (each level's near leaf has its pairs in flight): count the parked pops.
+    // 4 rays a little apart down the chain: in flight at once, each its own stack (slots 0–3).
+    const rays = Array.from({ length: 4 }, (_, k) => chainRay((k % 2) * 0.5, Math.floor(k / 2) * 0.5));
+    let parks = 0;
+    const wasParked = new Array<boolean>(rays.length).fill(false);
+    const step = sim.step.bind(sim);
+    sim.step = (n = 1) => {
+      for (let i = 0; i < n; i++) {
+        step(1);
+        for (let k = 0; k < rays.length; k++) {
+          const parked = sim.peek(`core.ray${k}_unresolved`) === 1n;
+          if (parked && !wasParked[k]) parks++;
+          wasParked[k] = parked;
+        }
+      }
+    };
+    try {
+      for (const [levels, faults] of [[63, 0], [64, rays.length]] as const) {
+        parks = 0;
+        const chain = deepChain(levels);
+        const golden = castRayBvh8(chain.words, rays[0]!.origin, rays[0]!.direction, BVH8_CORE_FEATURES);
+        expect(golden.counters.maxStack, `${levels} levels: the golden's deepest stack`).toBe(STACK_DEPTH);
+        expect(golden.fault ?? false).toBe(faults > 0);
+        const r = runBvh8Rays(encodeBvh8SceneImage(chain.triangles, chain.words), rays, small, { live: sim, reset: levels === 63 });
+        expectGolden(r, `a chain ${levels} levels deep`);
+        expect(r.faults, `${levels} levels: rays that fault`).toBe(faults);
+        // Bounded: every ray answers (runBvh8Rays reports one that never does) within 200 cycles a level (about 110 here).
+        expect(r.cycles, `${levels} levels: cycles`).toBeLessThan(200 * levels);
+        console.log(`stack chain of ${levels} levels: ${r.cycles} cycles, ${r.faults} faults, ${parks} parked pops`);
+        expect(parks, `${levels} levels: parked pops`).toBeGreaterThan(rays.length * 30);
+      }
+    } finally {
+      sim.step = step;
+    }
   }, 120_000);
 
   test(`randomly corrupted images (flipped bits, a word of noise): every answer and count as castRayBvh8's (SEED=${seed})`, () => {

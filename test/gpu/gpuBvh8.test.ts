@@ -1,19 +1,24 @@
 // The whole GPU with the BVH8 IC cores (traversal 'bvh8') on the TS simulator against the ISA simulator walking the same
-// BVH8 image with castRayBvh8: pixels, rays, box-node and triangle tests identical; a cut-short image is an error.
+// BVH8 image with castRayBvh8: pixels, rays, box-node and triangle tests identical, with oriented boxes too; a ray whose
+// traversal stack overflows faults its pixel on both; a cut-short image is an error.
 import { describe, expect, test } from 'vitest';
-import { parseBvh8SceneImage } from '../../src/bvh/index.ts';
+import { encodeBvh8SceneImage, parseBvh8SceneImage } from '../../src/bvh/index.ts';
 import { buildFrame } from '../../src/host/frame.ts';
-import { defaultCamera } from '../../src/host/camera.ts';
+import { defaultCamera, type Camera } from '../../src/host/camera.ts';
+import { primaryRays } from '../../src/host/primaryRays.ts';
+import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { thinRods } from '../../src/golden/thinRodsScene.ts';
 import { defaultMaterials, defaultScene } from '../../src/golden/defaultScene.ts';
-import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
+import { bunnyInBox, icosphere, mergeScenes } from '../../src/golden/sceneLibrary.ts';
 import type { Scene } from '../../src/golden/scene.ts';
 import { defaultBvh8GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { GpuRunError, runGpu, type GpuJob } from '../../src/host/runtime/index.ts';
 import { returningRv15 } from './rv15Kernel.ts';
 import { affineFrom, flattenInstances, IDENTITY, type InstancedScene } from '../../src/golden/instancedScene.ts';
-import { icosphere } from '../../src/golden/sceneLibrary.ts';
+import { deepChain } from '../../src/gpu/bvh8/bvh8DeepChain.ts';
 
-const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number): GpuJob => buildFrame({ kernel, camera: defaultCamera, width, height, scene, traversal: 'bvh8' });
+const bvh8Frame = (kernel: 'id' | 'shade', scene: Scene, width: number, height: number, camera: Camera = defaultCamera, obb = false): GpuJob =>
+  buildFrame({ kernel, camera, width, height, scene, traversal: 'bvh8', obb });
 
 /** A small node memory (the bunny's 903 nodes fit) so that the GPU compiles quickly. */
 const gpu = { ...defaultBvh8GpuParams, nodes: 1024 };
@@ -70,6 +75,31 @@ describe('rtgpu_top with BVH8 traversal', () => {
     expect([7, 8].map((id) => ids.filter((x) => x === id).length > 0)).toEqual([true, true]);
     await expectSameAsIss(returningRv15(job));
     await expectSameAsIss(frame('shade'));
+  }, 300_000);
+
+  test('the first set of thin rods in the box, its BVH8 built with oriented boxes, with shade at 8x6 equals the ISA simulator', async () => {
+    // Looking at the rods (the 30° set: 2,304 triangles and the box, 492 nodes): most primary rays meet rotated box nodes.
+    const camera: Camera = { ...defaultCamera, look: [-0.55, 1.05, 0.1], fov: 15 };
+    const job = bvh8Frame('shade', mergeScenes(defaultScene(), thinRods(1)), 8, 6, camera, true);
+    const nodes = parseBvh8SceneImage(job.triangles).nodes;
+    // A ray that meets an OBB node faults where oriented boxes are off: those are the rays the rotation serves.
+    const throughObb = primaryRays(camera, 8, 6).filter((r) => castRayBvh8(nodes, r.origin, r.direction, { orientedBoxes: false }).fault).length;
+    expect(throughObb).toBeGreaterThan(20);
+    await expectSameAsIss(job);
+  }, 300_000);
+
+  test('a BVH8 image deeper than the traversal stack: every ray faults, the same pixels on the GPU as on the ISA simulator', async () => {
+    // Down deepChain: 63 levels fill the 64 stack entries, 64 overflow (test/gpu/bvh8IcCore.test.ts runs both on the core).
+    const camera: Camera = { eye: [100, 100, -1], look: [100, 100, 0], up: [0, 1, 0], fov: 0.5 };
+    const frame = bvh8Frame('id', defaultScene(), 4, 2, camera);
+    const chain = deepChain(64);
+    const job = { ...frame, triangles: encodeBvh8SceneImage(chain.triangles, chain.words) };
+    const run = await runGpu(job, { sim: 'ts', gpu });
+    const iss = await runGpu(job, { sim: 'iss' });
+    // The host sees the fault as for any malformed node: the pixel's thread faulted (FAULT_COUNT, the patch's fault mask).
+    for (const r of [run, iss]) expect([...r.faults].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    run.pixels.forEach((p, i) => expect({ pixel: p.pixel, ret: [...p.ret] }).toEqual({ pixel: iss.pixels[i]!.pixel, ret: [...iss.pixels[i]!.ret] }));
+    expect({ rays: run.stats.rays, nodeTests: run.stats.nodeTests, triangleTests: run.stats.triangleTests }).toEqual({ rays: iss.stats.rays, nodeTests: iss.stats.nodeTests, triangleTests: iss.stats.triangleTests });
   }, 300_000);
 
   test('a BVH8 scene image cut short is reported by the GPU, not traced', async () => {

@@ -6,7 +6,8 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { SceneError, sceneToImage, type Scene } from '../../src/golden/scene.ts';
 import { Machine } from '../../src/golden/iss/index.ts';
-import { Bvh4FormatError, bvhSceneImage, encodeBvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
+import { Bvh4FormatError, bvh8SceneImage, bvhSceneImage, encodeBvhSceneImage, parseBvhSceneImage } from '../../src/bvh/index.ts';
+import { thinRods } from '../../src/golden/thinRodsScene.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -96,4 +97,15 @@ describe('runGpu with a BVH job', () => {
     await expect(runGpu({ ...job, triangles: sceneToImage(spec.scene) }, { sim: 'iss' })).rejects.toSatisfy((e) => e instanceof SceneError || e instanceof Bvh4FormatError);
   });
 
+});
+
+describe('buildFrame with oriented boxes (obb)', () => {
+  test("'bvh8' with obb loads the BVH8 built with oriented boxes; obb on any other traversal is refused", () => {
+    const scene = thinRods(1);
+    const oriented = buildFrame({ ...spec, scene, traversal: 'bvh8', obb: true }).triangles;
+    expect([...oriented]).toEqual([...bvh8SceneImage(scene, { obb: true }).image]);
+    // The rods' boxes are rotated: the image differs from the axis-aligned build.
+    expect([...oriented]).not.toEqual([...buildFrame({ ...spec, scene, traversal: 'bvh8' }).triangles]);
+    for (const traversal of ['bvh', 'brute-force'] as const) expect(() => buildFrame({ ...spec, traversal, obb: true })).toThrow(`oriented boxes (obb) need 'bvh8' traversal, not '${traversal}'`);
+  });
 });

@@ -123,10 +123,10 @@ export function autoFrameLines(given: Partial<Camera>, camera: Camera, autoLight
 const percent = (part: number, whole: number): string => `${whole > 0 ? ((100 * part) / whole).toFixed(1) : '0.0'}%`;
 
 /** The statistics printed after a render (stdout), one `name: value` per line. */
-export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: string; traversal?: Traversal; dump?: string }, r: GpuRunResult): string {
+export function formatRenderStats(opts: { width: number; height: number; out: string; kernel: string; sim: string; traversal?: Traversal; obb?: boolean; dump?: string }, r: GpuRunResult): string {
   const s = r.stats;
   const iss = opts.sim === 'iss';
-  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : opts.traversal === 'bvh8' ? ', BVH8 traversal' : ''})`];
+  const lines = [`image: ${opts.width}x${opts.height} pixels -> ${opts.out} (kernel ${opts.kernel}${opts.traversal === 'bvh' ? ', BVH traversal' : opts.traversal === 'bvh8' ? `, BVH8 traversal${opts.obb ? ' with oriented boxes' : ''}` : ''})`];
   const instances = (s.gpus ?? 1) > 1 ? ` in each of ${s.gpus} GPU instances (render workers)` : '';
   if (s.rtBusyCycles.length || s.icBusyCycles.length) lines.push(`sim: ${opts.sim}, ${s.rtBusyCycles.length} RT cores, ${s.icBusyCycles.length} IC cores${instances}`);
   else lines.push(`sim: ${opts.sim}${iss ? ' (ISA simulator: cycles = instructions, no per-core figures)' : ''}`);
@@ -165,7 +165,7 @@ async function execute(plan: RenderPlan): Promise<number> {
   if (autoLit) checkInRange(name, lights!.map((l) => l.position), 'lights', '--light');
   const traversal: Traversal = asked ?? (triangleCount(scene) > AUTO_BVH_TRIANGLES ? 'bvh' : 'brute-force');
   if (traversal === 'brute-force') checkBruteForceFits(scene, name);
-  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh, textureFilter: plan.filter, ...(instanced && traversal === 'bvh8' ? { instanced } : {}) };
+  const spec: FrameSpec = { kernel, camera, width, height, scene, sceneFile: name, materials, lights, traversal, bvh, obb: plan.obb, textureFilter: plan.filter, ...(instanced && traversal === 'bvh8' ? { instanced } : {}) };
   const job = parseInput(() => buildFrame(spec));
   if (instanced && fromFile) process.stdout.write(instancesLine(instanced, scene, usesInstances(spec)));
   // What was placed automatically, so the user can reproduce or adjust it with flags.
@@ -198,7 +198,7 @@ async function execute(plan: RenderPlan): Promise<number> {
 
   writeOutput(out, encodePng(width, height, pixelsToImage(spec, result.pixels)));
   if (dump !== undefined) writeOutput(dump, formatRunJson({ cycles: result.stats.cycles, instructions: result.stats.instructions, pixels: result.pixels, faults: result.faults }));
-  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim: simName, traversal, dump }, result));
+  process.stdout.write(formatRenderStats({ width, height, out, kernel, sim: simName, traversal, obb: plan.obb, dump }, result));
   if (!result.faults.length) return 0;
   process.stderr.write(faultNote(result.faults, `wrote ${out}`));
   return FAULT_EXIT_STATUS;

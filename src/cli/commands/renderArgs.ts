@@ -3,12 +3,13 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError, FAULT_EXIT_STATUS } from '../cliError.ts';
 import { HELP, type HelpPlan } from '../command.ts';
 import { checkSceneFileKind, isInstancedSceneFile, isTriangleImage } from '../inputFiles.ts';
-import { DEFAULT_MAX_CYCLES, gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
+import { DEFAULT_MAX_CYCLES, gpuFlagOptions, gpuFlags, gpuFlagsUsage, obbNeedsBvh8, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { defaultScene } from '../../golden/defaultScene.ts';
 import { bunnyInBox } from '../../golden/sceneLibrary.ts';
 import { texturedMaterials, texturedScene } from '../../golden/texturedScene.ts';
 import { bunniesInBox } from '../../golden/bunniesScene.ts';
+import { thinRodsInBox } from '../../golden/thinRodsScene.ts';
 import { flattenInstances, type InstancedScene } from '../../golden/instancedScene.ts';
 import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
@@ -38,6 +39,8 @@ export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {
   textured: { scene: texturedScene, materials: texturedMaterials, camera: TEXTURED_CAMERA },
   // Instances of one bunny mesh: a two-level BVH8 image with --bvh8, else flattened into one triangle list.
   bunnies: { scene: () => flattenInstances(bunniesInBox().scene), instanced: () => bunniesInBox().scene, materials: () => bunniesInBox().materials },
+  // Thin rods at three tilts, where oriented boxes pay (--bvh8 --obb; docs/performance.md "Oriented boxes").
+  rods: { scene: thinRodsInBox },
 };
 
 const FILTERS = Object.keys(FilterMode) as FilterModeName[];
@@ -51,7 +54,7 @@ const MAX_SIZE = 4096;
 export const AUTO_BVH_TRIANGLES = 64;
 export const vec = (v: Vec3): string => v.join(',');
 
-const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --bvh8 | --brute-force] [--width W] [--height H] [--out FILE] [options]
+const usage = `usage: rtgpu render [SCENE | --scene NAME] [--bvh | --bvh8 [--obb] | --brute-force] [--width W] [--height H] [--out FILE] [options]
 
 Renders SCENE (a Wavefront OBJ file .obj with its mtllib materials, an instanced scene file .scene, or a
 triangle-memory image .hex/.bin; default: the built-in Cornell box) through the simulated GPU to a PNG, then prints the cycles, rays, triangle tests and
@@ -61,12 +64,16 @@ how busy each core was. Pixel id = y * width + x, from the top left.
                         Stanford bunny in the Cornell box, 3,710 triangles; textured: the Cornell box
                         with a mip-mapped checkerboard texture on its floor (the textured kernel, which
                         needs --sim iss until the GPU has a texture unit);
-                        bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles)
+                        bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles;
+                        rods: 36 chains of thin links in three sets at their own tilts in the Cornell box, 6,948
+                        triangles, the scene for --bvh8 --obb)
   --bvh                 trace through a BVH (the IC cores' BVH traversal): the scene's BVH is built, or
                         a .hex/.bin SCENE must be a BVH scene image (docs/host.md)
   --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores): the scene's BVH8 is built
                         (a .hex/.bin SCENE is a triangle-memory image; a .scene file and --scene
                         bunnies become a two-level image of instance nodes over one BLAS per mesh)
+  --obb                 with --bvh8: build the BVH8 with oriented boxes (a box node's children in a
+                        rotated frame where that lowers the SAH cost; docs/bvh.md "Oriented boxes")
   --brute-force         test every triangle (the brute-force IC cores). Default for an OBJ or built-in
                         scene: a BVH above ${AUTO_BVH_TRIANGLES} triangles, brute force up to it; a .hex/.bin image
                         is brute force unless --bvh
@@ -120,6 +127,7 @@ const flags = {
   scene: { type: 'string' },
   bvh: { type: 'boolean' },
   bvh8: { type: 'boolean' },
+  obb: { type: 'boolean' },
   'brute-force': { type: 'boolean' },
   ...gpuFlagOptions,
   dump: { type: 'string' },
@@ -215,6 +223,8 @@ export interface RenderPlan {
   readonly sceneName?: string;
   /** Given, or brute force for a triangle image; undefined: chosen by the scene's size. */
   readonly asked?: Traversal;
+  /** --obb: the BVH8 built with oriented boxes (only with --bvh8). */
+  readonly obb: boolean;
   readonly width: number;
   readonly height: number;
   readonly kernel: KernelName;
@@ -249,6 +259,7 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   if (sceneFile !== undefined && values.scene !== undefined) throw new CliError(`give a scene file or --scene ${values.scene}, not both`);
   const kinds = (['bvh', 'bvh8', 'brute-force'] as const).filter((k) => values[k]).map((k) => `--${k}`);
   if (kinds.length > 1) throw new CliError(`give ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}, not ${kinds.length === 2 ? 'both' : 'all'}`);
+  if (values.obb && !values.bvh8) throw new CliError(obbNeedsBvh8(values.bvh ? '--bvh' : values['brute-force'] ? '--brute-force' : undefined));
   // Given, or for a triangle image brute force unless --bvh or --bvh8; otherwise chosen by the scene's size.
   const asked: Traversal | undefined = values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : values['brute-force'] || (sceneFile !== undefined && isTriangleImage(sceneFile)) ? 'brute-force' : undefined;
   const width = intFlag('width', values.width, DEFAULT_FRAME_SIZE.width, 1, MAX_SIZE);
@@ -268,7 +279,7 @@ export function parseRenderArgs(argv: string[]): RenderPlan | HelpPlan {
   if (values.vcd !== undefined && choice.sim === 'iss') throw new CliError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not --sim iss');
   const jobs = jobsFlag(values.jobs, choice.sim, width * height, values.vcd !== undefined);
   if (sceneFile !== undefined && !isInstancedSceneFile(sceneFile)) checkSceneFileKind(sceneFile);
-  return { sceneFile, sceneName, asked, width, height, kernel, kernelGiven, filter, given, fixedCamera, lightPositions, choice, gpu, out: values.out ?? 'render.png', dump: values.dump, vcd: values.vcd, jobs };
+  return { sceneFile, sceneName, asked, obb: values.obb ?? false, width, height, kernel, kernelGiven, filter, given, fixedCamera, lightPositions, choice, gpu, out: values.out ?? 'render.png', dump: values.dump, vcd: values.vcd, jobs };
 }
 
 export { usage as renderUsage, flags as renderOptions };

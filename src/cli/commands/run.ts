@@ -5,7 +5,7 @@ import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { loadConstants, loadProgram, loadTriangles, loadWords } from '../inputFiles.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
-import { gpuFlagOptions, gpuFlags, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
+import { gpuFlagOptions, gpuFlags, obbNeedsBvh8, gpuFlagsUsage, gpuSimFlag, gpuSimUsage, type GpuFlags, type GpuSimChoice } from '../gpuFlags.ts';
 import { SceneError, type Scene } from '../../golden/scene.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import type { GpuJob } from '../../host/runtime/gpuJob.ts';
@@ -15,7 +15,7 @@ import { cameraConstants, defaultCamera } from '../../host/camera.ts';
 import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel } from '../../host/runtime/index.ts';
 
 
-const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8] [--texture FILE] [--pixels N] [--sim S] [--json] [options]
+const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8 [--obb]] [--texture FILE] [--pixels N] [--sim S] [--json] [options]
        rtgpu run --program FILE [--const FILE] [--triangles FILE] … (raw images: .hex or .bin words)
 
 Runs the kernel PROGRAM (assembly; hex words if the name ends in .hex; raw little-endian 32-bit
@@ -42,6 +42,8 @@ default camera for ${DEFAULT_FRAME_SIZE.width}x${DEFAULT_FRAME_SIZE.height} pixe
                         a .hex/.bin file must be a BVH scene image (docs/host.md)
   --bvh8                trace through a GFX12 BVH8 (the BVH8 IC cores on the GPU): the BVH8 of the
                         OBJ file, the triangle-memory image's triangles or the Cornell box is built
+  --obb                 with --bvh8: build the BVH8 with oriented boxes (box nodes in a rotated frame
+                        where that lowers the SAH cost; docs/bvh.md "Oriented boxes")
   --texture FILE        texture memory from word 0 for txd: hex words (or .bin little-endian words), at
                         most ${MEMORY_MAP.textureWords} (docs/texture.md); the GPU gets a texture unit (--texture-unit)
   --pixels N            pixels to run (default 1)
@@ -62,6 +64,8 @@ export interface RunInputs {
   readonly triangles?: string;
   /** Default 'brute-force'; 'bvh': the triangles as a BVH scene image (built for an OBJ file); 'bvh8': as a BVH8 scene image, built. */
   readonly traversal?: Traversal;
+  /** 'bvh8': build the BVH8 with oriented boxes (default off). */
+  readonly obb?: boolean;
   /** Texture memory's image (hex or .bin words); undefined: none. */
   readonly texture?: string;
   readonly pixels: number;
@@ -76,7 +80,8 @@ export interface RunJobImages extends GpuJob {
 export function buildRunJob(inputs: RunInputs): RunJobImages {
   const program = loadProgram(inputs.program);
   const traversal = inputs.traversal ?? 'brute-force';
-  const { scene, image } = loadTriangles(inputs.triangles, traversal);
+  if (inputs.obb && traversal !== 'bvh8') throw new CliError(obbNeedsBvh8(traversal === 'bvh' ? '--bvh' : undefined));
+  const { scene, image } = loadTriangles(inputs.triangles, traversal, inputs.obb ?? false);
   const constants = inputs.constants === undefined ? defaultFrameConstants(scene) : loadConstants(inputs.constants);
   const texture = inputs.texture === undefined ? {} : { texture: loadTexture(inputs.texture) };
   return { program: program.words, sourceFile: inputs.program, sourceLines: program.sourceLines, includedFiles: program.files, sourceFileOf: program.sourceFiles, constants, triangles: image, traversal, scene, pixels: inputs.pixels, ...texture };
@@ -141,6 +146,7 @@ const flags = {
   triangles: { type: 'string' },
   bvh: { type: 'boolean' },
   bvh8: { type: 'boolean' },
+  obb: { type: 'boolean' },
   texture: { type: 'string' },
   pixels: { type: 'string' },
   sim: { type: 'string' },
@@ -171,11 +177,12 @@ export function parseRunCommandLine(argv: string[]): RunCommandLine | HelpPlan {
   if (values.triangles !== undefined && /^[+-]?\d+$/.test(values.triangles))
     throw new CliError(`--triangles names a scene file here (the same as --scene), got the number ${values.triangles}; the simulated GPU sizes its triangle memories to the scene (a hardware configuration: 'rtgpu rtl --triangles K')`);
   if (values.bvh && values.bvh8) throw new CliError('give --bvh or --bvh8, not both');
+  if (values.obb && !values.bvh8) throw new CliError(obbNeedsBvh8(values.bvh ? '--bvh' : undefined));
   const sim = gpuSimFlag(values.sim, 'iss');
   const pixels = intFlag('pixels', values.pixels, 1, 1, MAX_PIXELS);
   const maxInstructions = intFlag('max-instructions', values['max-instructions'], DEFAULT_MAX_INSTRUCTIONS, 1);
   const gpu = gpuFlags(values, pixels);
-  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : 'brute-force', texture: values.texture, pixels };
+  const inputs: RunInputs = { program: values.program ?? positionals[0]!, constants: values.const, triangles: values.scene ?? values.triangles, traversal: values.bvh ? 'bvh' : values.bvh8 ? 'bvh8' : 'brute-force', obb: values.obb ?? false, texture: values.texture, pixels };
   return { inputs, sim, json: values.json ?? false, maxInstructions, gpu };
 }
 
