@@ -13,11 +13,12 @@ import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
 import { SceneLoad } from '../memory/sceneLoad.ts';
-import { CONTEXT_REG, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
+import { CONTEXT_REG, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS, TEXTURE_REG } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
 import { tileLoadPorts } from '../rtCore/rtCoreTile.ts';
 import { MemoryLoad } from '../memory/memoryLoad.ts';
+import { TextureUnitCounters } from '../texture/textureUnit.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
@@ -37,9 +38,9 @@ const TOO_LONG = [ERROR_CODE.programTooLong, ERROR_CODE.constantsTooLong, ERROR_
 /** Bits of a texture-memory word address. */
 const TEXTURE_ADDRESS_BITS = clog2(MEMORY_MAP.textureWords);
 
-/** The texture memory's load port, in a GPU with a texture unit (SV ports tex_load_start …). */
-function textureLoadPorts(p: Pick<MemoryControllerParams, 'texture'>): { tex_load: PortSpec<ReturnType<typeof MemoryLoad>> } | Record<never, never> {
-  return p.texture ? { tex_load: output(MemoryLoad(TEXTURE_ADDRESS_BITS)) } : {};
+/** In a GPU with a texture unit: the texture memory's load port (SV ports tex_load_start …) and the unit's counters (tex_counters_issued …). */
+function texturePorts(p: Pick<MemoryControllerParams, 'texture'>): { tex_load: PortSpec<ReturnType<typeof MemoryLoad>>; tex_counters: PortSpec<typeof TextureUnitCounters> } | Record<never, never> {
+  return p.texture ? { tex_load: output(MemoryLoad(TEXTURE_ADDRESS_BITS)), tex_counters: input(TextureUnitCounters) } : {};
 }
 
 /** How many loads a controller runs. */
@@ -54,7 +55,7 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...tileLoadPorts(output),
     /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
     tri_load: output(SceneLoad(p.triangleCountBits)),
-    ...textureLoadPorts(p),
+    ...texturePorts(p),
     /** The command patcher (SV ports frame_start … frame_done). */
     frame: output(FrameLink),
     // Patch dispatcher: threads that ended, to write back.
@@ -82,8 +83,10 @@ type ControllerIo = PortsValue<ReturnType<typeof memoryControllerPorts>>;
 
 type TextureLoadValue = ValueOf<ReturnType<typeof MemoryLoad>>;
 
-/** The texture memory's load port, when the controller has one (textureLoadPorts). */
+/** The texture memory's load port, when the controller has one (texturePorts). */
 const textureLoadOf = (io: ControllerIo): TextureLoadValue | undefined => ('tex_load' in io ? (io as unknown as { tex_load: TextureLoadValue }).tex_load : undefined);
+/** The texture unit's counters, when the controller has them (texturePorts). */
+const textureCountersOf = (io: ControllerIo): ValueOf<typeof TextureUnitCounters> | undefined => ('tex_counters' in io ? (io as unknown as { tex_counters: ValueOf<typeof TextureUnitCounters> }).tex_counters : undefined);
 
 /** Host address registers: a 64-bit byte address as its two MMIO words. */
 interface HostAddress {
@@ -344,6 +347,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     ...rtCoreWords(io, p.rtCores),
     ...contextWords(io, p),
     ...icCoreWords(io, p.icCores),
+    ...textureWords(io),
   ]);
 }
 
@@ -429,6 +433,22 @@ function icCoreWords(io: Pick<ControllerIo, 'ic_counters'>, icCores: number): Re
       [base + 4 * IC_CORE_REG.NODE_TESTS, counters.node_tests],
     ];
   }).flat();
+}
+
+/** The TEXTURE block (a GPU with a texture unit only): the unit's counters, TEXTURE_REG's order. */
+function textureWords(io: ControllerIo): ReadEntry[] {
+  const counters = textureCountersOf(io);
+  if (!counters) return [];
+  const fields: Record<keyof typeof TEXTURE_REG, UIntValue> = {
+    REQUESTS: counters.issued,
+    TEXEL_LOOKUPS: counters.texel_lookups,
+    TEXEL_HITS: counters.texel_hits,
+    TEXEL_FILLS: counters.texel_fills,
+    DESCRIPTOR_FILLS: counters.descriptor_fills,
+    STALL_CYCLES: counters.stall_cycles,
+    DESCRIPTOR_STALL_CYCLES: counters.descriptor_stall_cycles,
+  };
+  return Object.entries(TEXTURE_REG).map(([name, n]): ReadEntry => [MMIO.TEXTURE + 4 * n, fields[name as keyof typeof TEXTURE_REG]]);
 }
 
 /** The read port: the register the read address names (0 for any other address), answered the cycle after the read. */
