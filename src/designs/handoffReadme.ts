@@ -274,7 +274,6 @@ function bvh8Rows(c: GpuParams): string {
 `;
 }
 
-/** The BVH configuration's rows of the table (the IC cores walk a BVH: docs/bvh-hardware.md). */
 /** The configuration row of a GPU with a texture unit. */
 function textureRow(c: GpuParams): string {
   return `| \`texture\` | ${c.texture === true ? 'default' : JSON.stringify(c.texture)} | a texture unit: txd runs; FEATURES bit 0, TEX_ADDR/TEX_WORDS and LOAD_TEXTURE load its texture memory, the TEXTURE registers (${hex(MMIO.TEXTURE)}) count its requests and texel-cache hits |
@@ -282,7 +281,8 @@ function textureRow(c: GpuParams): string {
 }
 
 /** How a host drives the texture unit (README, "Host interface"); only a GPU with one has the registers. */
-const textureFrameText = `With the texture unit, a kernel that runs \`txd\` needs its texture memory: write TEX_ADDR and TEX_WORDS too and
+const textureFrameText = `
+With the texture unit, a kernel that runs \`txd\` needs its texture memory: write TEX_ADDR and TEX_WORDS too and
 add LOAD_TEXTURE (CONTROL = 0x2F). After a frame the TEXTURE registers (${hex(MMIO.TEXTURE)} + 4·n: ${Object.keys(TEXTURE_REG).join(', ')})
 hold the unit's counters since reset; the texel cache's hit rate is TEXEL_HITS / TEXEL_LOOKUPS.
 `;
@@ -292,6 +292,7 @@ const texturedFrameText = ` on the textured scene: the pixels that see the floor
 trilinear, so the recording loads a texture-memory image by DMA with TEX_ADDR, TEX_WORDS and CONTROL.LOAD_TEXTURE, and
 ends by reading the texture unit's counters, the TEXTURE registers`;
 
+/** The BVH configuration's rows of the table (the IC cores walk a BVH: docs/bvh-hardware.md). */
 function bvhRows(c: GpuParams): string {
   return `| \`traversal\` | bvh | BVH IC cores (BvhIcSystem), loaded with the BVH scene image through the triangle DMA channel |
 | \`icRays\` | ${c.icRays} | rays in flight per IC core |
