@@ -52,6 +52,11 @@ const STEPS: readonly Step[] = [
     command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/gpuTexture.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
+    name: 'texture-handoff',
+    what: "rtgpu rtl --texture-unit: the handoff's recorded textured frame (txd, the texture image loaded by DMA) on its testbench in Icarus and Verilator (5 to 10 min)",
+    command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/rtl/rtlHandoff.test.ts', '-t', 'texture-unit', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
+  },
+  {
     name: 'core',
     what: 'random programs on the RT core against the ISA simulator (10,000)',
     command: (quick, seed) => tsx('scripts/core-soak.ts', '--count', quick ? '50' : '10000', '--seed', String(seed)),

@@ -13,6 +13,9 @@ export interface Camera {
 /** Looks into the built-in Cornell box (open towards +z) from the front. */
 export const defaultCamera: Camera = { eye: [0, 1, 3.5], look: [0, 1, 0], up: [0, 1, 0], fov: 40 };
 
+/** Low over the textured scene's floor, looking along it: near squares several pixels wide, far ones below a pixel. */
+export const TEXTURED_CAMERA: Camera = { eye: [0, 0.5, 1.45], look: [0, 0.05, -0.2], up: [0, 1, 0], fov: 50 };
+
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
 const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];

@@ -42,6 +42,15 @@ describe('rtgpu render and textures', () => {
     const dump = (name: string) => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8')) as { pixels: unknown; instructions: number };
     expect(dump('ts').pixels).toEqual(dump('iss').pixels);
     expect(dump('ts').instructions).toBe(dump('iss').instructions);
+    // The texture unit's counters (read over MMIO) print with the other GPU counters; the ISS has none.
+    const texel = /^texel cache: (\d+) lookups, (\d+) hits, (\d+) misses \(hit rate ([\d.]+)%\), (\d+) line fills$/m.exec(ts.stdout);
+    expect(texel, ts.stdout).not.toBeNull();
+    const [lookups, hits, misses, rate] = texel!.slice(1, 5).map(Number) as [number, number, number, number];
+    expect(lookups).toBeGreaterThan(0);
+    expect(hits + misses).toBe(lookups);
+    expect(rate).toBe(Number(((100 * hits) / lookups).toFixed(1)));
+    expect(ts.stdout).toMatch(/^txd requests: [1-9]\d*$/m);
+    expect(iss.stdout).not.toMatch(/texel cache|txd requests/);
     const parseError = (...args: string[]) => {
       try {
         parseRenderArgs(args);

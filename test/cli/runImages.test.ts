@@ -11,7 +11,7 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bvh8InstancedSceneImage, bvh8SceneImage, bvhSceneImage, parseBvhSceneImage, parseBvh8SceneImage } from '../../src/bvh/index.ts';
 import { flattenInstances } from '../../src/golden/instancedScene.ts';
 import { loadInstancedSceneFile } from '../../src/golden/instancedSceneFile.ts';
-import { buildRunJob, parseRunCommandLine, type RunCommandLine } from '../../src/cli/commands/run.ts';
+import { buildRunJob, formatRunJson, formatRunText, parseRunCommandLine, type RunCommandLine, type RunOutput } from '../../src/cli/commands/run.ts';
 import { CliError } from '../../src/cli/cliError.ts';
 import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
@@ -229,4 +229,21 @@ describe('rtgpu run: raw images', () => {
     expect((await runGpu(buildRunJob(runLine([f['txd.s']!]).inputs), { sim: 'iss' })).faults).toEqual([0]);
     expect(() => buildRunJob(runLine([f['txd.s']!, '--texture', f['big.bin']!]).inputs)).toThrow(new CliError(`${f['big.bin']}: 262145 words; texture memory holds 262144`, 1));
   }, 120_000);
+
+  test("the texture unit's counters print after the cycles (text) and as `texture` (--json), with the hit rate; a run without them prints none", () => {
+    const texture = { requests: 40, texelLookups: 160, texelHits: 150, texelFills: 4, descriptorFills: 2, stallCycles: 30, descriptorStallCycles: 12 };
+    const r: RunOutput = { cycles: 1000, instructions: 400, pixels: [{ pixel: 0, ret: [1, 2, 3, 4] }], faults: [] };
+    expect(formatRunText({ ...r, texture }).split('\n').slice(1)).toEqual([
+      'instructions: 400',
+      'cycles: 1000',
+      'txd requests: 40',
+      'texel cache: 160 lookups, 150 hits, 10 misses (hit rate 93.8%), 4 line fills',
+      'descriptor cache: 2 line fills',
+      'texture stall cycles: 30 texel stage, 12 descriptor stage',
+      '',
+    ]);
+    expect(JSON.parse(formatRunJson({ ...r, texture })).texture).toEqual(texture);
+    expect(formatRunText(r)).not.toMatch(/txd|texel/);
+    expect(JSON.parse(formatRunJson(r))).not.toHaveProperty('texture');
+  });
 });

@@ -11,6 +11,7 @@ import { sceneToImage } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
 import { RANDOM_TEXTURE_LAYOUT } from '../../src/isa/randomProgram.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
+import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
 import { GpuSession, runFrame, runGpu, type GpuJob, type GpuRunResult } from '../../src/host/runtime/index.ts';
 import { defaultGpuParams, type GpuParams } from '../../src/gpu/top/gpuTop.ts';
 import { gpuDesign } from '../../src/gpu/top/gpuDesign.ts';
@@ -72,7 +73,39 @@ function txdKernel(): Uint32Array {
   return assemble(source, 'txd-kernel.s').words;
 }
 
+/**
+ * The texture unit's counters by hand: every pixel runs one nearest txd of texel (0, 0) of a 4×4 RGBA8
+ * texture (header 1, sampler 4: two descriptor lines) and stores it. So requests = lookups = pixels; the
+ * first lookup misses and fills the one texel line, every later one finds it allocated (a hit); two
+ * descriptor lines are read, once.
+ */
+function sameTexelJob(pixels: number): GpuJob {
+  const texture = new Uint32Array(32);
+  texture.set(encodeTextureHeader({ base: 16, width: 4, height: 4, format: 'rgba8', mipCount: 1, wrapS: 'repeat', wrapT: 'repeat' }), 4);
+  texture.set(encodeTextureSampler({ filter: 'nearest', lodBias: 0, lodMin: 0, lodMax: 0 }), 8);
+  for (let i = 0; i < 16; i++) texture[16 + i] = (0x01020304 * (i + 1)) >>> 0;
+  const source = [
+    li(3, 0), li(2, encodeTxdHandle(1, 4)),
+    'v_get_from_s RV1, R3, #0', 'v_get_from_s RV1, R3, #1', 'v_get_from_s RV1, R2, #2', 'v_get_from_s RV1, R3, #3',
+    ...[0, 1, 2, 3].map((k) => `v_get_from_s RV2, R3, #${k}`),
+    'txd RV4, RV1, RV2',
+    's_mov R7, R29', 's_write_low R7, #0xfff0', 'v_store_16byte RV4, R7, 0',
+    'fin',
+  ].join('\n');
+  return { program: assemble(source, 'same-texel.s').words, constants: new Uint32Array(0), triangles: sceneToImage({ vertices: new Uint32Array(0), triangles: new Uint32Array(0) }), texture, pixels };
+}
+
 describe('rtgpu_top with a texture unit', () => {
+  test("the texture unit's counters over MMIO: the hand-counted requests, lookups, hits and fills of one texel fetched by every pixel", async () => {
+    const job = sameTexelJob(40);
+    const r = await runGpu(job, { sim: 'ts', gpu, textureUnit: true });
+    expect(pixelsOf(r)).toEqual(pixelsOf(await runGpu(job, { sim: 'iss' })));
+    expect(r.pixels.map((p) => p.ret[0])).toEqual(Array(40).fill(f32(4 / 255))); // texel (0, 0)'s R byte is 4
+    const t = r.stats.texture!;
+    expect({ requests: t.requests, texelLookups: t.texelLookups, texelHits: t.texelHits, texelFills: t.texelFills, descriptorFills: t.descriptorFills }).toEqual({ requests: 40, texelLookups: 40, texelHits: 39, texelFills: 1, descriptorFills: 2 });
+    expect(t.stallCycles).toBeGreaterThan(0); // the first request waits for its line
+  }, 300_000);
+
   test('random programs with txd: the pixels and faults of the ISA simulator with the same texture memory', async () => {
     const job = await texturedJob(createRng(seed), 12);
     const r = await runGpu(job, { sim: 'ts', gpu, textureUnit: true });

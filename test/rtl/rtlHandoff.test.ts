@@ -19,6 +19,12 @@ import { memoryInventory } from '../../src/designs/handoffReadme.ts';
 import { ICE40_HX8K, ice40Blocks } from '../../src/designs/ice40Blocks.ts';
 import { generatedMarker, rtlDifferences, writeRtl } from '../../src/designs/generatedDir.ts';
 import { tempDir } from '../tempDir.ts';
+import { handoffFrame, handoffFrameFor, texturedHandoffFrame } from '../../src/designs/rtlTestbenches.ts';
+import { testbenchCommands } from '../../src/hdl/cosim/index.ts';
+import { buildFrame } from '../../src/host/frame.ts';
+import { TEXTURED_CAMERA } from '../../src/host/camera.ts';
+import { texturedMaterials } from '../../src/golden/texturedScene.ts';
+import { runGpu } from '../../src/host/runtime/index.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', ...args], { reject: false, all: true });
 const readManifest = (dir: string) => JSON.parse(readFileSync(join(dir, handoffLayout.manifest), 'utf8')) as HandoffManifest;
@@ -320,3 +326,46 @@ describe('rtgpu rtl --bvh8: the GPU with BVH8 intersection cores', () => {
     expect(v.all, 'verilator').toBe('');
   }, 300_000);
 });
+
+describe('the textured handoff (rtgpu rtl --texture-unit): its recorded frame samples textures', () => {
+  test('a GPU with a texture unit records the textured frame (its image loaded, txd run); without one, or when the textured scene does not fit, the id frame', async () => {
+    const textured = handoffFrameFor({ ...defaultGpuParams, texture: true });
+    expect(textured).toMatchObject({ ...texturedHandoffFrame, sceneName: 'the textured scene' });
+    expect(handoffFrameFor(defaultGpuParams)).toMatchObject({ ...handoffFrame, sceneName: 'the built-in scene' });
+    // The textured scene does not fit 8 triangles, nor the built-in one: the id kernel on no triangles.
+    expect(handoffFrameFor({ ...defaultGpuParams, texture: true, triangles: 8 })).toMatchObject({ kernel: 'id', sceneName: 'an empty scene' });
+    // Its pixels depend on the texture: on the ISS, without the image (every txd reads zeroes) they differ.
+    const job = buildFrame({ kernel: 'textured', camera: TEXTURED_CAMERA, width: textured.width, height: textured.height, scene: textured.scene, materials: texturedMaterials() });
+    expect(job.texture!.length).toBeGreaterThan(4096);
+    const pixels = async (texture: Uint32Array) => (await runGpu({ ...job, texture }, { sim: 'iss' })).pixels.map((p) => p.ret);
+    expect(await pixels(job.texture!)).not.toEqual(await pixels(new Uint32Array(0)));
+  });
+});
+
+// About 2 minutes to write the handoff and run its testbench on Icarus, several more to build it with
+// Verilator: in the soak run (npm run soak -- --only texture-handoff), not in CI.
+if (process.env.RTGPU_SOAK === '1')
+  describe('rtgpu rtl --texture-unit --rt-cores 1 --ic-cores 1 --triangles 64 --vertices 256', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-handoff-texture-'));
+    beforeAll(async () => {
+      const r = await rtgpu('rtl', '--out', dir, '--texture-unit', '--rt-cores', '1', '--ic-cores', '1', '--triangles', '64', '--vertices', '256');
+      expect(r.exitCode, r.all).toBe(0);
+    }, 600_000);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    test('its manifest names the texture unit; the recorded frame is the textured one with txd and the texture image', () => {
+      expect(readManifest(dir).configuration).toEqual({ rtCores: 1, icCores: 1, triangles: 64, vertices: 256, texture: true });
+      const vec = readFileSync(join(dir, handoffLayout.testbenchDir, 'tb_rtgpu_top.vec'), 'utf8');
+      const header = vec.split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(2).trim()).join(' ');
+      expect(header).toMatch(/a 3x2 frame of the 'textured' kernel on the textured scene, [1-9]\d* txd on its \d+-word texture-memory image \(loaded by LOAD_TEXTURE\)/);
+      expect(readFileSync(join(dir, 'README.md'), 'utf8')).toMatch(/\| `texture` \| default \|/);
+    });
+
+    test.each(['icarus', 'verilator'] as const)("the recorded textured frame's testbench passes on %s (the README's command)", async (simulator) => {
+      await toolVersion(simulator === 'icarus' ? 'iverilog' : 'verilator');
+      const command = testbenchCommands('tb_rtgpu_top', `-f ${handoffLayout.fileList}`, `${handoffLayout.testbenchDir}/tb_rtgpu_top.sv`).find((c) => c.simulator.toLowerCase().startsWith(simulator))!.command;
+      const r = await execa('sh', ['-c', command], { cwd: dir, reject: false, all: true });
+      expect(r.exitCode, (r.all ?? '').slice(-3000)).toBe(0);
+      expect(r.all).toMatch(/^PASS: rtgpu_top: \d+ cycles, every output matched$/m);
+    }, 1_800_000);
+  });

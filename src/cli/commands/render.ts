@@ -7,6 +7,7 @@ import { isInstancedSceneFile, isTriangleImage, loadTriangles, parseInput, sameF
 import { ProgressBar, buildLog } from '../progress.ts';
 import { faultNote, formatRunJson, someIds } from './run.ts';
 import { writeOutput } from './asm.ts';
+import { textureStatsLines } from './textureStatsText.ts';
 import { AUTO_BVH_TRIANGLES, BUILT_IN_SCENES, checkCamera, parseRenderArgs, renderOptions, renderUsage, vec, type RenderPlan } from './renderArgs.ts';
 import { SceneError, triangleCount, type Scene } from '../../golden/scene.ts';
 import { loadObjFile, type Light, type Material } from '../../golden/materials.ts';
@@ -137,6 +138,7 @@ export function formatRenderStats(opts: { width: number; height: number; out: st
   // A multithreaded core is busy while it holds a thread; it is used in the cycles it issues an instruction.
   if (s.rtIssueCycles.length) lines.push(`RT core utilization (cycles issuing): ${s.rtIssueCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
   if (s.icBusyCycles.length) lines.push(`IC core utilization: ${s.icBusyCycles.map((b) => percent(b, s.cycles)).join(' ')}`);
+  if (s.texture) lines.push(...textureStatsLines(s.texture));
   if (r.faults.length) lines.push(`faults: ${r.faults.length} pixels (${someIds(r.faults)})`);
   const setup = s.setupSeconds >= 0.005 ? ` (${s.setupSeconds.toFixed(2)} s of it elaborating the GPU and compiling or loading the simulator)` : '';
   lines.push(`wall time: ${s.wallSeconds.toFixed(2)} s${setup}`);

@@ -15,7 +15,7 @@ import type { Material } from '../../golden/materials.ts';
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
 import { DEFAULT_FRAME_SIZE, SHADE_LAYOUT } from '../../host/frame.ts';
 import { FilterMode, type FilterModeName } from '../../golden/texture/index.ts';
-import { cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
+import { TEXTURED_CAMERA, cameraConstants, defaultCamera, type Camera, type Vec3 } from '../../host/camera.ts';
 import { KERNELS, type KernelName } from '../../host/kernels/index.ts';
 import { defaultRenderJobs } from '../../host/runtime/index.ts';
 
@@ -29,8 +29,7 @@ export interface BuiltInScene {
   readonly camera?: Camera;
 }
 
-/** Low over the textured scene's floor, looking along it: near squares several pixels wide, far ones below a pixel. */
-export const TEXTURED_CAMERA: Camera = { eye: [0, 0.5, 1.45], look: [0, 0.05, -0.2], up: [0, 1, 0], fov: 50 };
+export { TEXTURED_CAMERA };
 
 /** Scenes `--scene NAME` selects; all use the built-in lights, cornell and bunny the built-in materials. */
 export const BUILT_IN_SCENES: Readonly<Record<string, BuiltInScene>> = {

@@ -12,7 +12,8 @@ import type { GpuJob } from '../../host/runtime/gpuJob.ts';
 import { DEFAULT_MAX_INSTRUCTIONS } from '../../golden/iss/index.ts';
 import { DEFAULT_FRAME_SIZE, shadeConstants } from '../../host/frame.ts';
 import { cameraConstants, defaultCamera } from '../../host/camera.ts';
-import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel } from '../../host/runtime/index.ts';
+import { GpuRunError, runGpu, type GpuRunResult, type PartialRun, type RunPixel, type TextureStats } from '../../host/runtime/index.ts';
+import { textureStatsLines } from './textureStatsText.ts';
 
 
 const usage = `usage: rtgpu run PROGRAM [--const FILE] [--scene FILE] [--bvh | --bvh8 [--obb]] [--texture FILE] [--pixels N] [--sim S] [--json] [options]
@@ -114,12 +115,15 @@ export interface RunOutput {
   readonly instructions: number;
   readonly pixels: readonly RunPixel[];
   readonly faults: readonly number[];
+  /** The texture unit's counters (a GPU simulator with a texture unit). */
+  readonly texture?: TextureStats;
 }
 
 export function formatRunText(r: RunOutput): string {
   const faulted = new Set(r.faults);
   const lines = r.pixels.map((p) => `pixel ${p.pixel}: ${p.ret.map(hex8).join(' ')}${faulted.has(p.pixel) ? ' fault' : ''}`);
   lines.push(`instructions: ${r.instructions}`, `cycles: ${r.cycles}`);
+  if (r.texture) lines.push(...textureStatsLines(r.texture));
   if (r.faults.length) lines.push(`faults: ${r.faults.length} (pixels ${r.faults.join(' ')})`);
   return lines.join('\n') + '\n';
 }
@@ -136,7 +140,7 @@ export function faultNote(faults: readonly number[], wrote?: string): string {
 /** `rtgpu run --json` (and `rtgpu render --dump`): {"cycles","instructions","pixels":[{"pixel","ret":[hex8 …]}],"faults"}. */
 export function formatRunJson(r: RunOutput): string {
   const pixels = r.pixels.map((p) => ({ pixel: p.pixel, ret: p.ret.map(hex8) }));
-  return JSON.stringify({ cycles: r.cycles, instructions: r.instructions, pixels, faults: r.faults }) + '\n';
+  return JSON.stringify({ cycles: r.cycles, instructions: r.instructions, pixels, faults: r.faults, ...(r.texture ? { texture: r.texture } : {}) }) + '\n';
 }
 
 const flags = {
@@ -198,7 +202,7 @@ async function execute(cmd: RunCommandLine): Promise<number> {
     if (e instanceof GpuRunError && e.partial) printStopped(e.partial, job.pixels, cmd.json);
     throw e;
   }
-  const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults };
+  const result: RunOutput = { cycles: r.stats.cycles, instructions: r.stats.instructions, pixels: r.pixels, faults: r.faults, ...(r.stats.texture ? { texture: r.stats.texture } : {}) };
   process.stdout.write(cmd.json ? formatRunJson(result) : formatRunText(result));
   if (!r.faults.length) return 0;
   process.stderr.write(faultNote(r.faults));

@@ -8,7 +8,7 @@ import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { PATCH_THREADS } from '../commandPatcher/commandPatcher.ts';
 import { MemoryController, type MemoryControllerParams } from './memoryController.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
-import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG } from './registers.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, REG_ADDR_BITS, RT_CORE_REG, TEXTURE_REG } from './registers.ts';
 
 /** Two cores of each kind and a small triangle counter keep the netlist (and Icarus) small. */
 export const memoryControllerCosimParams: MemoryControllerParams = { rtCores: 2, icCores: 2, triangleCountBits: 10, contexts: 4 };
@@ -36,6 +36,16 @@ const ALL_SOURCES = [
   { lo: MMIO.TRI_ADDR_LO, hi: MMIO.TRI_ADDR_HI, words: MMIO.TRI_WORDS },
   { lo: MMIO.TEX_ADDR_LO, hi: MMIO.TEX_ADDR_HI, words: MMIO.TEX_WORDS },
 ] as const;
+/** The port of each TEXTURE register: the texture unit's counters as the controller's tex_counters input. */
+const TEXTURE_COUNTER_PORTS: Record<keyof typeof TEXTURE_REG, string> = {
+  REQUESTS: 'tex_counters_issued',
+  TEXEL_LOOKUPS: 'tex_counters_texel_lookups',
+  TEXEL_HITS: 'tex_counters_texel_hits',
+  TEXEL_FILLS: 'tex_counters_texel_fills',
+  DESCRIPTOR_FILLS: 'tex_counters_descriptor_fills',
+  STALL_CYCLES: 'tex_counters_stall_cycles',
+  DESCRIPTOR_STALL_CYCLES: 'tex_counters_descriptor_stall_cycles',
+};
 const sourcesOf = (p: Pick<MemoryControllerParams, 'texture'>) => ALL_SOURCES.slice(0, p.texture ? 4 : 3);
 
 /** Every readable register of a controller with these core counts. */
@@ -45,6 +55,7 @@ export function readableRegisters(p: MemoryControllerParams): number[] {
   for (let c = 0; c < p.rtCores; c++) for (const r of Object.values(RT_CORE_REG)) regs.push(MMIO.RT_CORE + 16 * c + 4 * r);
   for (let k = 0; k < p.icCores; k++) for (const r of Object.values(IC_CORE_REG)) regs.push(MMIO.IC_CORE + 16 * k + 4 * r);
   for (let i = 0; i < p.rtCores * p.contexts; i++) for (const r of Object.values(CONTEXT_REG)) regs.push(MMIO.CONTEXT + 8 * i + 4 * r);
+  if (p.texture) for (const r of Object.values(TEXTURE_REG)) regs.push(MMIO.TEXTURE + 4 * r);
   return regs;
 }
 
@@ -151,6 +162,7 @@ export function memoryControllerStimulus(p: MemoryControllerParams): CosimDesign
       s[`context_status_${c}_pc`] = rng.bits(32);
     }
     for (let k = 0; k < p.icCores; k++) for (const f of ['rays', 'tests', 'busy_cycles', 'node_tests']) s[`ic_counters_${k}_${f}`] = rng.bits(32);
+    if (p.texture) for (const f of Object.values(TEXTURE_COUNTER_PORTS)) s[f] = rng.bits(32);
     const readable = readableRegisters(p);
     const writable = writableRegisters(p);
     s.mmio_rd_addr = BigInt(rng.int(10) === 0 ? rng.int(1 << REG_ADDR_BITS) : readable[rng.int(readable.length)]!);
@@ -400,6 +412,7 @@ export class MemoryControllerModel {
       if (addr === base + 4 * IC_CORE_REG.BUSY_CYCLES) return Number(ins[`ic_counters_${k}_busy_cycles`]);
       if (addr === base + 4 * IC_CORE_REG.NODE_TESTS) return Number(ins[`ic_counters_${k}_node_tests`]);
     }
+    if (p.texture) for (const [name, n] of Object.entries(TEXTURE_REG)) if (addr === MMIO.TEXTURE + 4 * n) return Number(ins[TEXTURE_COUNTER_PORTS[name as keyof typeof TEXTURE_REG]]);
     return 0; // CONTROL (write-only) and unmapped offsets
   }
 

@@ -13,11 +13,12 @@ import { lowestOf, pick, type Choice } from '../selection.ts';
 import { vectorWords } from '../memory/vectorWord.ts';
 import { hostPorts } from './hostPorts.ts';
 import { SceneLoad } from '../memory/sceneLoad.ts';
-import { CONTEXT_REG, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS } from './registers.ts';
+import { CONTEXT_REG, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, INTERFACE_VERSION, MMIO, MMIO_ID, RT_CORE_REG, STATUS, TEXTURE_REG } from './registers.ts';
 import { ContextStatus, THREAD_BITS } from '../rtCore/interfaces.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
 import { tileLoadPorts } from '../rtCore/rtCoreTile.ts';
 import { MemoryLoad } from '../memory/memoryLoad.ts';
+import { TextureUnitCounters } from '../texture/textureUnit.ts';
 
 export interface MemoryControllerParams extends PatchDispatcherParams {
   /** Bits of a triangle count (the triangle memory's `triangle_count`). */
@@ -37,9 +38,9 @@ const TOO_LONG = [ERROR_CODE.programTooLong, ERROR_CODE.constantsTooLong, ERROR_
 /** Bits of a texture-memory word address. */
 const TEXTURE_ADDRESS_BITS = clog2(MEMORY_MAP.textureWords);
 
-/** The texture memory's load port, in a GPU with a texture unit (SV ports tex_load_start …). */
-function textureLoadPorts(p: Pick<MemoryControllerParams, 'texture'>): { tex_load: PortSpec<ReturnType<typeof MemoryLoad>> } | Record<never, never> {
-  return p.texture ? { tex_load: output(MemoryLoad(TEXTURE_ADDRESS_BITS)) } : {};
+/** In a GPU with a texture unit: the texture memory's load port (SV ports tex_load_start …) and the unit's counters (tex_counters_issued …). */
+function texturePorts(p: Pick<MemoryControllerParams, 'texture'>): { tex_load: PortSpec<ReturnType<typeof MemoryLoad>>; tex_counters: PortSpec<typeof TextureUnitCounters> } | Record<never, never> {
+  return p.texture ? { tex_load: output(MemoryLoad(TEXTURE_ADDRESS_BITS)), tex_counters: input(TextureUnitCounters) } : {};
 }
 
 /** How many loads a controller runs. */
@@ -54,7 +55,7 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
     ...tileLoadPorts(output),
     /** The IC systems' scene image (SV ports tri_load_start … tri_load_triangle_count). */
     tri_load: output(SceneLoad(p.triangleCountBits)),
-    ...textureLoadPorts(p),
+    ...texturePorts(p),
     /** The command patcher (SV ports frame_start … frame_done). */
     frame: output(FrameLink),
     // Patch dispatcher: threads that ended, to write back.
@@ -80,10 +81,9 @@ const memoryControllerPorts = (p: MemoryControllerParams) => ({
 });
 type ControllerIo = PortsValue<ReturnType<typeof memoryControllerPorts>>;
 
-type TextureLoadValue = ValueOf<ReturnType<typeof MemoryLoad>>;
-
-/** The texture memory's load port, when the controller has one (textureLoadPorts). */
-const textureLoadOf = (io: ControllerIo): TextureLoadValue | undefined => ('tex_load' in io ? (io as unknown as { tex_load: TextureLoadValue }).tex_load : undefined);
+/** The texture memory's load port and the texture unit's counters, when the controller has them (texturePorts). */
+const textureIo = (io: ControllerIo): { tex_load: ValueOf<ReturnType<typeof MemoryLoad>>; tex_counters: ValueOf<typeof TextureUnitCounters> } | undefined =>
+  'tex_load' in io ? (io as unknown as NonNullable<ReturnType<typeof textureIo>>) : undefined;
 
 /** Host address registers: a 64-bit byte address as its two MMIO words. */
 interface HostAddress {
@@ -267,7 +267,7 @@ function startLoad(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegister
   io.imem_load.start.set(loadStarts.and(nextLoad.index.eq(0)));
   io.cmem_load.start.set(loadStarts.and(nextLoad.index.eq(1)));
   io.tri_load.start.set(loadStarts.and(nextLoad.index.eq(2)));
-  textureLoadOf(io)?.start.set(loadStarts.and(nextLoad.index.eq(3)));
+  textureIo(io)?.tex_load.start.set(loadStarts.and(nextLoad.index.eq(3)));
   const source = { lo: pick(t.current, sources.map((s) => s.lo)), hi: pick(t.current, sources.map((s) => s.hi)) };
   io.dma.rd_req.valid.set(phase.is('request'));
   io.dma.rd_req.addr.set(cat(source.hi, source.lo));
@@ -292,7 +292,7 @@ function receiveBeats(m: ModuleBuilder, io: ControllerIo, { sources }: HostRegis
   io.tri_load.valid.set(store.and(current.eq(2)));
   io.tri_load.data.set(word);
   // Each memory sees every word; the program's addresses are narrower (a load of more words is refused).
-  const texture = textureLoadOf(io);
+  const texture = textureIo(io)?.tex_load;
   const loads = [[io.imem_load, 0], [io.cmem_load, 1], ...(texture ? [[texture, 3] as const] : [])] as const;
   for (const [load, j] of loads) {
     load.we.set(store.and(current.eq(j)));
@@ -343,7 +343,7 @@ function mmioReads(m: ModuleBuilder, io: ControllerIo, p: MemoryControllerParams
     ...globalWords(m, io, p, regs, ctl, doneMask),
     ...rtCoreWords(io, p.rtCores),
     ...contextWords(io, p),
-    ...icCoreWords(io, p.icCores),
+    ...icCoreWords(io, p.icCores), ...textureWords(io),
   ]);
 }
 
@@ -644,4 +644,20 @@ function flagWord(flags: readonly (readonly [number, BoolValue])[]): UIntValue {
 function badTransfer(at: UIntValue, beats: UIntValue): BoolValue {
   const end = at.zext(65).add(cat(beats, lit(0, 4)).zext(65));
   return at.bits(3, 0).ne(0).or(end.bit(64).and(end.bits(63, 0).ne(0)));
+}
+
+/** The TEXTURE block (a GPU with a texture unit only): the unit's counters, TEXTURE_REG's order. */
+function textureWords(io: ControllerIo): ReadEntry[] {
+  const counters = textureIo(io)?.tex_counters;
+  if (!counters) return [];
+  const fields: Record<keyof typeof TEXTURE_REG, UIntValue> = {
+    REQUESTS: counters.issued,
+    TEXEL_LOOKUPS: counters.texel_lookups,
+    TEXEL_HITS: counters.texel_hits,
+    TEXEL_FILLS: counters.texel_fills,
+    DESCRIPTOR_FILLS: counters.descriptor_fills,
+    STALL_CYCLES: counters.stall_cycles,
+    DESCRIPTOR_STALL_CYCLES: counters.descriptor_stall_cycles,
+  };
+  return Object.entries(TEXTURE_REG).map(([name, n]): ReadEntry => [MMIO.TEXTURE + 4 * n, fields[name as keyof typeof TEXTURE_REG]]);
 }

@@ -55,6 +55,8 @@ export const MMIO = {
   TEX_ADDR_LO: 0x090,
   TEX_ADDR_HI: 0x094,
   TEX_WORDS: 0x098,
+  /** RO, only in a GPU with a texture unit: its counters since reset at TEXTURE + 4·n (TEXTURE_REG). */
+  TEXTURE: 0x0a0,
   /** RO, per RT core c at RT_CORE + 16·c: [0] holds a thread; the last retired PC; cycles holding a thread; cycles issuing an instruction. */
   RT_CORE: 0x100,
   /** RO, per IC core k at IC_CORE + 16·k: rays, ray–triangle tests, cycles with a ray in flight, BVH node tests (0 for brute force). */
@@ -67,6 +69,13 @@ export const MMIO = {
 export const RT_CORE_REG = { STATUS: 0, PC: 1, BUSY_CYCLES: 2, ISSUE_CYCLES: 3 } as const;
 export const IC_CORE_REG = { RAYS: 0, TESTS: 1, BUSY_CYCLES: 2, NODE_TESTS: 3 } as const;
 export const CONTEXT_REG = { STATUS: 0, PC: 1 } as const;
+/**
+ * The texture unit's counters (TextureUnitCounters), at TEXTURE + 4·n: txd requests its texel stage issued;
+ * texels they needed (lookups) and those whose cache line was present or on its way (hits; misses =
+ * lookups − hits); lines read into the texel and the descriptor cache; cycles the texel and the descriptor
+ * stage held a request waiting for a line.
+ */
+export const TEXTURE_REG = { REQUESTS: 0, TEXEL_LOOKUPS: 1, TEXEL_HITS: 2, TEXEL_FILLS: 3, DESCRIPTOR_FILLS: 4, STALL_CYCLES: 5, DESCRIPTOR_STALL_CYCLES: 6 } as const;
 /** A context's state in CONTEXT STATUS [2:0] (the RT core's ContextState). */
 export const CONTEXT_STATE = { free: 0, launching: 1, ready: 2, busy: 3, halted: 4, texture: 5 } as const;
 

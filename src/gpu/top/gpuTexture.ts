@@ -3,7 +3,7 @@
 import type { ModuleBuilder, ValueOf } from '../../hdl/index.ts';
 import { TextureArbiter, textureArbiterTagBits } from '../texture/textureArbiter.ts';
 import { TextureUnitSystem, type TextureUnitSystemParams } from '../texture/textureUnitSystem.ts';
-import { defaultTextureUnitParams, type TextureUnitParams } from '../texture/textureUnit.ts';
+import { defaultTextureUnitParams, type TextureUnitCounters, type TextureUnitParams } from '../texture/textureUnit.ts';
 import type { TextureLink } from '../texture/txdLink.ts';
 import type { TextureLoad } from '../texture/textureMemory.ts';
 import { contextBits } from '../rtCore/registerFile.ts';
@@ -27,11 +27,13 @@ export function gpuTextureSystemParams(texture: true | GpuTextureParams, rtCores
 
 export type TextureLinkValue = ValueOf<ReturnType<typeof TextureLink>>;
 export type TextureLoadValue = ValueOf<typeof TextureLoad>;
+export type TextureCountersValue = ValueOf<typeof TextureUnitCounters>;
 
-/** The texture unit and its joins: every core's link to it, and the controller's load port to its texture memory. */
-export function textureUnit(m: ModuleBuilder, params: TextureUnitSystemParams, links: readonly TextureLinkValue[], load: TextureLoadValue, contexts: number): void {
+/** The texture unit and its joins: every core's link to it, the controller's load port to its texture memory, its counters to the controller's registers. */
+export function textureUnit(m: ModuleBuilder, params: TextureUnitSystemParams, links: readonly TextureLinkValue[], controller: { readonly load: TextureLoadValue; readonly counters: TextureCountersValue }, contexts: number): void {
   const system = m.instance(TextureUnitSystem, params, { name: 'texture_unit' });
-  m.connect(system.io.load, load);
+  m.connect(system.io.load, controller.load);
+  m.connect(controller.counters, system.io.counters);
   if (links.length === 1) {
     m.connect(system.io.req, links[0]!.request);
     m.connect(links[0]!.response, system.io.resp);

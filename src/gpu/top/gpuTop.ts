@@ -18,7 +18,7 @@ import { PatchDispatcher, checkCoreCounts } from '../patchDispatcher/patchDispat
 import { defaultRtCoreParams, type RtCoreParams } from '../rtCore/rtCore.ts';
 import { RtCoreTile } from '../rtCore/rtCoreTile.ts';
 import { threadWordOf } from '../memoryMap.ts';
-import { gpuTextureSystemParams, hasTextureUnit, textureUnit, type GpuTextureParams, type TextureLinkValue, type TextureLoadValue } from './gpuTexture.ts';
+import { gpuTextureSystemParams, hasTextureUnit, textureUnit, type GpuTextureParams, type TextureCountersValue, type TextureLinkValue, type TextureLoadValue } from './gpuTexture.ts';
 
 /** Flat, so the module reads `GpuTop_icCores2_rtCores4_…` (the RTL names the default `rtgpu_top`). */
 export interface GpuParams extends Pick<IcSystemParams, 'triangleTest'> {
@@ -202,7 +202,7 @@ function mainMemoryPort(m: ModuleBuilder, port: MainPort, core: Pick<TileIo, 'me
   core.mem_resp.done.set(port.done);
 }
 
-/** With GpuParams.texture: every tile's txd link onto the texture unit, the controller's texture load onto its memory. */
+/** With GpuParams.texture: every tile's txd link onto the texture unit, the controller's texture load onto its memory, the unit's counters onto the controller's TEXTURE registers. */
 function textureUnitOf(m: ModuleBuilder, { mc, tiles }: GpuBlocks, p: GpuParams): void {
   if (!hasTextureUnit(p.texture)) return;
   const contexts = p.contexts ?? defaultRtCoreParams.contexts;
@@ -210,9 +210,9 @@ function textureUnitOf(m: ModuleBuilder, { mc, tiles }: GpuBlocks, p: GpuParams)
     if (!('texture' in t.io)) throw new Error('GpuTop: an RT core tile built without its texture port');
     return (t.io as unknown as { texture: TextureLinkValue }).texture;
   });
-  if (!('tex_load' in mc.io)) throw new Error('GpuTop: the memory controller built without its texture load');
-  const load = (mc.io as unknown as { tex_load: TextureLoadValue }).tex_load;
-  textureUnit(m, gpuTextureSystemParams(p.texture as true | GpuTextureParams, p.rtCores, contexts), links, load, contexts);
+  if (!('tex_load' in mc.io) || !('tex_counters' in mc.io)) throw new Error('GpuTop: the memory controller built without its texture load and counters');
+  const { tex_load: load, tex_counters: counters } = mc.io as unknown as { tex_load: TextureLoadValue; tex_counters: TextureCountersValue };
+  textureUnit(m, gpuTextureSystemParams(p.texture as true | GpuTextureParams, p.rtCores, contexts), links, { load, counters }, contexts);
 }
 
 /** The IC buffer's queues, steered by the dispatcher. */

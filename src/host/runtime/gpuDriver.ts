@@ -6,12 +6,13 @@ import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
-import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS } from '../../gpu/memoryController/registers.ts';
+import { CONTEXT_REG, CONTEXT_STATE, CONTROL, ERROR_CODE, FEATURE, IC_CORE_REG, MMIO, RT_CORE_REG, STATUS, TEXTURE_REG } from '../../gpu/memoryController/registers.ts';
 import { gpuDesign, gpuSimulator } from '../../gpu/top/gpuDesign.ts';
 import { defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuParams } from '../../gpu/top/gpuTop.ts';
+import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
-import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel, type TextureStats } from './gpuJob.ts';
 
 export const DEFAULT_MAX_CYCLES = 50_000_000;
 
@@ -423,7 +424,22 @@ function readCounters(h: Driver, params: GpuParams): Omit<GpuStats, 'wallSeconds
   const icRead = (k: number, r: number) => h.mmioRead(MMIO.IC_CORE + 16 * k + 4 * r);
   const icSum = (r: number) => Array.from({ length: params.icCores }, (_, k) => icRead(k, r)).reduce((a, b) => a + b, 0);
   const icBusyCycles = Array.from({ length: params.icCores }, (_, k) => icRead(k, IC_CORE_REG.BUSY_CYCLES));
-  return { cycles, instructions, rays: icSum(IC_CORE_REG.RAYS), triangleTests: icSum(IC_CORE_REG.TESTS), nodeTests: icSum(IC_CORE_REG.NODE_TESTS), rtBusyCycles, rtIssueCycles, icBusyCycles };
+  const texture = hasTextureUnit(params.texture) ? { texture: readTextureCounters(h) } : {};
+  return { cycles, instructions, rays: icSum(IC_CORE_REG.RAYS), triangleTests: icSum(IC_CORE_REG.TESTS), nodeTests: icSum(IC_CORE_REG.NODE_TESTS), rtBusyCycles, rtIssueCycles, icBusyCycles, ...texture };
+}
+
+/** The texture unit's counters (only a GPU with one maps the TEXTURE registers; a GPU without reads nothing more, so its MMIO traffic is as before). */
+function readTextureCounters(h: Driver): TextureStats {
+  const read = (r: number) => h.mmioRead(MMIO.TEXTURE + 4 * r);
+  return {
+    requests: read(TEXTURE_REG.REQUESTS),
+    texelLookups: read(TEXTURE_REG.TEXEL_LOOKUPS),
+    texelHits: read(TEXTURE_REG.TEXEL_HITS),
+    texelFills: read(TEXTURE_REG.TEXEL_FILLS),
+    descriptorFills: read(TEXTURE_REG.DESCRIPTOR_FILLS),
+    stallCycles: read(TEXTURE_REG.STALL_CYCLES),
+    descriptorStallCycles: read(TEXTURE_REG.DESCRIPTOR_STALL_CYCLES),
+  };
 }
 
 /** Which threads of the unfinished patch are where, read through the MMIO registers. */

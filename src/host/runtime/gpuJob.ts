@@ -92,11 +92,28 @@ export interface GpuStats {
   readonly rtBusyCycles: readonly number[];
   readonly rtIssueCycles: readonly number[];
   readonly icBusyCycles: readonly number[];
+  /** The texture unit's counters (a GPU with one only; the TEXTURE registers). */
+  readonly texture?: TextureStats;
   readonly wallSeconds: number;
   /** Of the wall time: elaborating the GPU and compiling, building or loading its simulator. */
   readonly setupSeconds: number;
   /** GPU instances whose counters are summed here (render workers; absent: one). */
   readonly gpus?: number;
+}
+
+/** A texture unit's counters since power-on (docs/host-interface.md, TEXTURE). */
+export interface TextureStats {
+  /** txd requests the unit's texel stage issued. */
+  readonly requests: number;
+  /** Texels those requests needed, and those whose texel-cache line was present or on its way (misses: lookups − hits). */
+  readonly texelLookups: number;
+  readonly texelHits: number;
+  /** Lines read from texture memory into the texel cache and into the descriptor (header and sampler) cache. */
+  readonly texelFills: number;
+  readonly descriptorFills: number;
+  /** Cycles the texel stage and the descriptor stage held a request waiting for a line. */
+  readonly stallCycles: number;
+  readonly descriptorStallCycles: number;
 }
 
 export interface GpuRunResult {
