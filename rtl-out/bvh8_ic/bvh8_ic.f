@@ -7,9 +7,10 @@ Gfx12PrimitiveDecoder.sv
 FMul_stages5.sv
 FAdd_stages3.sv
 ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48.sv
+RayTransform_fadd3_fdiv14_fmul5_tagBits3.sv
 FMax_stages0.sv
 FMin_stages0.sv
-RayBox8_fadd3_fmul5_tagBits59.sv
+RayBox8_fadd3_fmul5_tagBits67.sv
 Fifo_depth8_width2775.sv
 WatertightLane_fadd3_fdiv14_fmul5.sv
 TrianglePair_fadd3_fdiv14_fmul5_tagBits67.sv

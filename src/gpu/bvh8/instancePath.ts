@@ -73,7 +73,7 @@ export const instanceRayLatency = (p: { fadd: number; fmul: number; fdiv: number
  * tests the BLAS's triangles exactly as testTriangleWatertight(o′, d′) does.
  */
 export function instanceRay(m: ModuleBuilder, p: { fadd: number; fmul: number; fdiv: number }, input: { valid: BoolValue; slot: UIntValue; matrix: UIntValue; origin: UIntValue; dir: UIntValue }): InstanceRay {
-  const transform = m.instance(RayTransform, { ...p, tagBits: input.slot.width }, { name: 'ray_transform' });
+  const transform = m.instance(RayTransform, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: input.slot.width }, { name: 'ray_transform' });
   transform.io.in_valid.set(input.valid);
   transform.io.matrix.set(mux(input.valid, input.matrix, lit(0, 384)));
   transform.io.origin.set(mux(input.valid, input.origin, lit(0, 96)));
