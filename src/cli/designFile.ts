@@ -6,7 +6,7 @@ import { inspect } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HdlError, elaborate, type Design, type Diagnostic, type ModuleDef, type SourceLoc } from '../hdl/index.ts';
 import type { Testbench } from '../hdl/testbench/index.ts';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { CliError } from './cliError.ts';
 import { placeModuleSyntaxError } from './moduleSyntaxError.ts';
 
@@ -92,13 +92,31 @@ function escapedSpecifierAt(file: string, text: string, message: string): number
   // Or a package that exists without that subpath (`'rtgpu/hd\\gpu/h'`): the message quotes the subpath only.
   const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
   // A path is named resolved, as a URL against the file (tsx takes a bare `$/` so too), with the file or index.ts tried.
-  if (name?.startsWith('/')) return specifierAt(text, (spec) => triedFor(pathOfUrl(spec, file), name));
-  const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
-  if (name !== undefined) return specifierAt(text, (spec) => bare(spec) === name || bare(spec).startsWith(`${name}/`));
+  if (name?.startsWith('/')) return specifierAt(text, (spec) => triedFor(pathOfUrl(spec, file), name)) ?? firstUnknownSpecifierAt(text);
+  if (name !== undefined) {
+    const names = (n: string) => (spec: string) => spec === n || spec.startsWith(`${n}/`);
+    const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
+    // The loader drops control characters and a query, and names bytes that are not UTF-8 by U+FFFD: failing
+    // an exact match, the specifier whose letters, digits and separators are the name's.
+    const skeleton = (s: string) => s.replace(/[^\w@/.-]/g, '');
+    const exact = specifierAt(text, (spec) => names(name)(spec) || names(name)(bare(spec)));
+    return exact ?? (skeleton(name) === '' ? undefined : specifierAt(text, (spec) => names(skeleton(name))(skeleton(spec)))) ?? firstUnknownSpecifierAt(text);
+  }
   if (subpath !== undefined) return specifierAt(text, (spec) => spec.endsWith(`/${subpath}`));
   // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
   if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
   return undefined;
+}
+
+/**
+ * The last resort for a module the loader could not find under a name the file does not spell (`''` is looked
+ * for as `node_modules//index.js`): the first specifier that is neither a Node builtin nor one of rtgpu's entry points.
+ */
+function firstUnknownSpecifierAt(text: string): number | undefined {
+  // The package's own package.json, two levels up from src/cli and from dist/cli alike.
+  const pkg = createRequire(import.meta.url)('../../package.json') as { name: string; exports: Record<string, unknown> };
+  const entries = new Set(Object.keys(pkg.exports).map((k) => `${pkg.name}${k.slice(1)}`));
+  return specifierAt(text, (spec) => !entries.has(spec) && !spec.startsWith('node:') && !isBuiltin(spec));
 }
 
 /** The file path a specifier names as a URL relative to `file` (control characters and query dropped), if it is a file URL. */
@@ -115,7 +133,7 @@ function pathOfUrl(spec: string, file: string): string | undefined {
 function triedFor(base: string | undefined, path: string): boolean {
   if (base === undefined) return false;
   const stem = base.replace(/\/+$/, '');
-  return path === stem || path.startsWith(`${stem}/index.`) || (path.startsWith(`${stem}.`) && !path.slice(stem.length).includes('/'));
+  return path === stem || path === `${stem}/index` || path.startsWith(`${stem}/index.`) || (path.startsWith(`${stem}.`) && !path.slice(stem.length).includes('/'));
 }
 
 function isMalformedUri(spec: string): boolean {
