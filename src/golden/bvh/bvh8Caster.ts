@@ -142,14 +142,15 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     if (box === undefined || targets === undefined || frame === undefined) return faulted(counters);
     if (opts.orientedBoxes === false && box.obbMatrixIndex !== OBB_DISABLED) return faulted(counters);
     if (opts.instances === false && targets.some((t) => t.kind === 'instance')) return faulted(counters);
+    // A child box that does not decode faults the node before it is tested, as the core's decoder refuses it: not counted.
+    const childBoxes = box.children.map((_, i) => tryDecode(() => gfx12ChildBox(box, i)));
+    if (childBoxes.some((b) => b === undefined)) return faulted(counters);
     counters.nodeTests++;
     const limit = best === undefined ? POS_INF : best.test.t;
     const results: (SlabResult | undefined)[] = [];
-    for (let i = 0; i < box.children.length; i++) {
-      const childBox = tryDecode(() => gfx12ChildBox(box, i));
-      if (childBox === undefined) return faulted(counters);
+    for (const childBox of childBoxes) {
       counters.boxTests++;
-      results.push(slabTest(frame.origin, frame.inv, childBox, limit));
+      results.push(slabTest(frame.origin, frame.inv, childBox!, limit));
     }
     // Nearest first (image_bvh8_intersect_ray's order): push in reverse so the nearest is popped next.
     const order = childOrder(results);
