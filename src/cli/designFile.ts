@@ -76,18 +76,19 @@ function placeOfText(file: string, message: string): string | undefined {
   } catch {
     return undefined;
   }
-  const at = needle?.exec(text)?.index ?? escapedSpecifierAt(file, text, message);
+  const at = needle?.exec(text)?.index ?? unresolvedSpecifierAt(file, text, message);
   if (at === undefined) return undefined;
   const before = text.slice(0, at).split('\n');
   return `${shown(file)}:${before.length}:${before[before.length - 1]!.length + 1}`;
 }
 
 /**
- * Where a specifier written with escapes (`'r\\gpu/h'` for `rgpu/h`) is: the module specifiers of the
- * file's imports and exports, as the TypeScript parser reads them, against the package or subpath the
- * message names, or the first one whose percent escapes do not decode.
+ * Where the specifier a loader error names is when the file does not spell it as the message does (escapes:
+ * `'r\\gpu/h'` for `rgpu/h`; paths the loader tried; dropped characters): the module specifiers of the file's
+ * imports and exports, as the TypeScript parser reads them, against the package, path or subpath the message
+ * names, or the first one whose percent escapes do not decode.
  */
-function escapedSpecifierAt(file: string, text: string, message: string): number | undefined {
+function unresolvedSpecifierAt(file: string, text: string, message: string): number | undefined {
   const name = /^Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
   // Or a package that exists without that subpath (`'rtgpu/hd\\gpu/h'`): the message quotes the subpath only.
   const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
