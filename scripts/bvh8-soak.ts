@@ -1,7 +1,8 @@
 // Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
 // (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
 // timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes, and one
-// scene in three a random instanced scene's two-level image (one in four of those with a broken instance node); with
+// scene in three a random instanced scene's two-level image (one in four of those with a broken instance node); one ray
+// in four any-hit (ray_any_hit, castRayBvh8's anyHit); with
 // --gpu-lockstep, then a frame of the thin rods built with oriented boxes and an image deeper than the traversal stack on
 // the whole rtgpu_top (BVH8 IC cores) in lockstep on TS, Verilator and Icarus against the ISA simulator.
 // Usage: npx tsx scripts/bvh8-soak.ts [--rays 200000] [--seed S] [--gpu-lockstep]
@@ -59,7 +60,7 @@ while (rays < target) {
     const s = randomInstancedScene(rng, 200, p.nodes);
     const how = rng.int(4) === 0 ? INSTANCE_MALFORMATIONS[rng.int(INSTANCE_MALFORMATIONS.length)]! : undefined;
     const image = how === undefined ? s.image : encodeBvh8SceneImage(s.image[0]!, malformInstanceNode(s.words, how, rng));
-    const batch = Array.from({ length: 200 }, () => s.ray(rng));
+    const batch = Array.from({ length: 200 }, () => ({ ...s.ray(rng), anyHit: rng.int(4) === 0 }));
     const r = runBvh8Rays(image, batch, p);
     const what = `scene ${scenes} (${s.what}${how ? `, instance node broken: ${how}` : ''}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
     if (r.loadError) mismatch(`${what}: load_error (seed ${seed})`);
@@ -73,7 +74,7 @@ while (rays < target) {
   const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
   // OBB on for every other round of the configurations, so that each meets both kinds of image.
   const obb = Math.floor(scenes / CONFIGS.length) % 2 === 1;
-  const batch = Array.from({ length: 200 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)));
+  const batch = Array.from({ length: 200 }, () => ({ ...(rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng)), anyHit: rng.int(4) === 0 }));
   const r = runBvh8Rays(bvh8SceneImage(s.scene, { maxLeafTriangles, obb }).image, batch, p);
   const what = `scene ${scenes} (${s.what}, maxLeafTriangles ${maxLeafTriangles}${obb ? ', OBB on' : ''}; fadd ${p.fadd} fmul ${p.fmul} fdiv ${p.fdiv}, ${p.rays} slots)`;
   if (r.loadError) mismatch(`${what}: load_error (seed ${seed})`);

@@ -13,6 +13,6 @@ FMin_stages0.sv
 RayBox8_fadd3_fmul5_tagBits67.sv
 Fifo_depth8_width2775.sv
 WatertightLane_fadd3_fdiv14_fmul5.sv
-TrianglePair_fadd3_fdiv14_fmul5_tagBits67.sv
+TrianglePair_fadd3_fdiv14_fmul5_tagBits69.sv
 Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8.sv
 Bvh8IcSystem_dc213221.sv

@@ -1,6 +1,6 @@
 // The BVH8 IC core on the bunny in the Cornell box (64x48 primary rays) for `rtgpu bench`: box and triangle tests per
 // cycle, and cycles per ray against the BVH4 IC core with as many rays in flight; beside them the engines' utilisation
-// and the bound the engines and the node port set on these rays (docs/performance.md "BVH8 core").
+// the bound the engines and the node port set on these rays, and the same rays as any-hit rays (docs/performance.md "BVH8 core").
 import { bunnyInBox } from '../golden/sceneLibrary.ts';
 import { defaultCamera } from '../host/camera.ts';
 import { primaryRays } from '../host/primaryRays.ts';
@@ -32,6 +32,10 @@ export interface Bvh8CoreFigures {
   readonly bvh8BoxTestsPerCycleBound: number;
   /** The most triangle tests per cycle reachable: triangle tests / (bound · rays). */
   readonly bvh8TriTestsPerCycleBound: number;
+  /** The same rays as any-hit rays (ray_any_hit: the first pair with a hit ends the walk, as for shadow rays). */
+  readonly bvh8AnyHitCyclesPerRay: number;
+  /** Triangle tests per ray any-hit over closest-hit on these rays. */
+  readonly bvh8AnyHitTriTestsRatio: number;
   /** Every answer and counter matched the golden traversals (a figure from a wrong answer is worthless). */
   readonly bvh8MatchesGolden: boolean;
 }
@@ -52,9 +56,13 @@ export const BVH8_BENCH_RAYS = 32;
 export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENCH_SIZE.width, height: number = BVH_BENCH_SIZE.height): Bvh8CoreFigures {
   const scene = bunnyInBox();
   const list = primaryRays(defaultCamera, width, height);
-  const eight = runBvh8Rays(bvh8SceneImage(scene).image, list, { ...defaultBvh8IcSystemParams, rays, nodes: 1024, triangles: 4096, vertices: 4096 });
+  const image = bvh8SceneImage(scene).image;
+  const params = { ...defaultBvh8IcSystemParams, rays, nodes: 1024, triangles: 4096, vertices: 4096 };
+  const eight = runBvh8Rays(image, list, params);
+  const anyHit = runBvh8Rays(image, list.map((r) => ({ ...r, anyHit: true })), params);
   const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
-  const matches = eight.difference === null && !eight.loadError && JSON.stringify(eight.counts) === JSON.stringify(eight.golden) && four.difference === null && !four.loadError;
+  const exact = (r: typeof eight) => r.difference === null && !r.loadError && JSON.stringify(r.counts) === JSON.stringify(r.golden);
+  const matches = exact(eight) && exact(anyHit) && four.difference === null && !four.loadError;
   const bvh8CyclesPerRay = eight.cycles / eight.rays;
   const bound = bvh8CyclesPerRayBound(eight.golden, eight.rays);
   return {
@@ -67,6 +75,8 @@ export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENC
     bvh8CyclesPerRayBound: bound,
     bvh8BoxTestsPerCycleBound: eight.golden.boxTests / (bound * eight.rays),
     bvh8TriTestsPerCycleBound: eight.golden.triangleTests / (bound * eight.rays),
+    bvh8AnyHitCyclesPerRay: anyHit.cycles / anyHit.rays,
+    bvh8AnyHitTriTestsRatio: anyHit.counts.triangleTests / eight.counts.triangleTests,
     bvh8MatchesGolden: matches,
   };
 }

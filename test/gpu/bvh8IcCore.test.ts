@@ -14,7 +14,7 @@ import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { thinRods } from '../../src/golden/thinRodsScene.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bvh8SceneImage, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
+import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 import { packWords } from '../../src/gpu/words.ts';
@@ -115,6 +115,39 @@ describe('BVH8 IC system against castRayBvh8', () => {
     expect(hitRays).toBeGreaterThan(rays / 4);
   }, 240_000);
 
+  test(`any-hit rays (ray_any_hit) mixed with closest-hit ones: the bunny with leaves of 16, random scenes with leaves of 1 to 16 and the instanced bunnies, answers and every counter as castRayBvh8's anyHit (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0xa11);
+    // Any-hit answers the first pair with a hit and reads nothing after it: the hit can be a farther one.
+    const check = (img: Uint32Array, base: readonly Ray[], what: string, p: Bvh8IcSystemParams = small) => {
+      const rays = base.map((r) => ({ ...r, anyHit: rng.int(2) === 0 }));
+      const r = runBvh8Rays(img, rays, p);
+      expectGolden(r, `${what} (SEED=${seed})`);
+      const words = nodesOf(img);
+      const any = rays.filter((ray) => ray.anyHit);
+      const closest = any.map((ray) => castRayBvh8(words, ray.origin, ray.direction, BVH8_CORE_FEATURES));
+      const first = any.map((ray) => castRayBvh8(words, ray.origin, ray.direction, { ...BVH8_CORE_FEATURES, anyHit: true }));
+      return {
+        farther: first.filter((g, i) => g.triangle >= 0 && g.hit.join() !== closest[i]!.hit.join()).length,
+        saved: closest.reduce((n, g) => n + g.counters.triangleTests, 0) - first.reduce((n, g) => n + g.counters.triangleTests, 0),
+      };
+    };
+    // Leaves of 16 span several primitive nodes where they need more than 15 vertices (17 of the bunny's do): the
+    // leaf's next node must wait for the pairs of the node before it.
+    const continued = (img: Uint32Array) => [...decodeBvh8Image(nodesOf(img)).primitiveNodes.values()].filter((n) => !n.rangeStop).length;
+    const bunny16 = image(bunnyInBox(), { maxLeafTriangles: 16 });
+    expect(continued(bunny16), 'primitive nodes that a leaf goes on after').toBeGreaterThan(10);
+    const bunny = check(bunny16, cameraRays(16, 12), 'bunny 16x12, leaves of 16');
+    expect(bunny.farther, 'any-hit rays that answer another hit than the closest').toBeGreaterThan(5);
+    expect(bunny.saved, 'triangle tests any-hit saves').toBeGreaterThan(0);
+    check(image(bunnyInBox()), cameraRays(8, 6), 'bunny 8x6, 2 slots', { ...small, rays: 2 });
+    for (const [i, maxLeafTriangles] of [16, 8, 4, 1].entries()) {
+      const sc = randomBvhScene(rng, 300);
+      check(image(sc.scene, { maxLeafTriangles }), Array.from({ length: 80 }, () => sc.ray(rng)), `scene ${i}: ${sc.what}, maxLeafTriangles ${maxLeafTriangles}`);
+    }
+    const bunnies = instancedTestScene(bunniesInBox().scene, 'bunnies');
+    check(bunnies.image, cameraRays(8, 6), 'instanced bunnies 8x6');
+  }, 240_000);
+
   test('tied duplicates (equal t, the lower primitive index wins), one triangle, and no triangles at all', () => {
     const rng = createRng(seed ^ 0x7a11);
     const twice = duplicatedScene(randomIcScene(rng, 200));
@@ -147,6 +180,8 @@ describe('instances (two-level images: TLAS, instance nodes through RayTransform
     const r = runBvh8Rays(spheres.image, rays, small);
     expectGolden(r, `${spheres.what} (SEED=${seed})`);
     expect(r.faults).toBe(0);
+    // instance_nodes counts the first read of each instance node, as castRayBvh8's instanceNodes.
+    expect(r.counts.instanceNodes).toBeGreaterThan(rays.length / 2);
     // The bunnies (911 nodes): 7 instances, one BLAS shared by six of them; 16 and 2 ray slots.
     const { scene } = bunniesInBox();
     const bunnies = instancedTestScene(scene, 'bunnies');
@@ -168,6 +203,35 @@ describe('instances (two-level images: TLAS, instance nodes through RayTransform
       inInstances += instanceHits(s.words, list);
     }
     expect(inInstances).toBeGreaterThan(rays / 3);
+  }, 120_000);
+
+  test('rays through two or more bunnies of an image that nearly fills the node memory (911 of 1,024 nodes): each BLAS visit has its own read budget', () => {
+    // The core once counted reads in one register less node_count per BLAS entered; it wrapped past a second entry
+    // here and faulted rays that castRayBvh8 answers.
+    const rng = createRng(seed ^ 0x5eed);
+    const bunnies = instancedTestScene(bunniesInBox().scene, 'bunnies');
+    const rays = Array.from({ length: 3000 }, () => bunnies.ray(rng))
+      .filter((r) => castRayBvh8(bunnies.words, r.origin, r.direction, BVH8_CORE_FEATURES).counters.instanceNodes >= 2)
+      .slice(0, 150);
+    expect(rays.length, `rays that read two or more instance nodes (SEED=${seed})`).toBe(150);
+    const r = runBvh8Rays(bunnies.image, rays, small);
+    expectGolden(r, `bunnies, rays through several instances (SEED=${seed})`);
+    expect(r.faults).toBe(0);
+  }, 120_000);
+
+  test('a TLAS root that lists itself beside its instances ends: at most node_count reads in the TLAS, whatever the BLAS visits read', () => {
+    const rng = createRng(seed ^ 0x7c1e);
+    const good = threeSpheres();
+    const rays = Array.from({ length: 150 }, () => good.ray(rng));
+    // Child 0 of the root becomes a box child at internal_child_offset 0: the root itself; the others stay instances.
+    const words = good.words.slice();
+    words[0] = 0;
+    words[10] = (words[10]! & ~(0xf << 24)) | (5 << 24);
+    const golden = rays.map((ray) => castRayBvh8(words, ray.origin, ray.direction, BVH8_CORE_FEATURES));
+    expect(golden.filter((g) => g.fault).length, `rays that fault (SEED=${seed})`).toBeGreaterThan(5);
+    expect(golden.filter((g) => g.counters.instanceNodes > 0).length, `rays that enter an instance (SEED=${seed})`).toBeGreaterThan(5);
+    const r = runBvh8Rays(encodeBvh8SceneImage(good.image[0]!, words), rays, small);
+    expectGolden(r, `TLAS cycle (SEED=${seed})`);
   }, 120_000);
 
   test('broken instance nodes (a BLAS address past the image or not a whole node, more than 4 boxes, an infinite box origin) and an instance child in a one-level image', () => {

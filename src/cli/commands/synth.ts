@@ -78,7 +78,7 @@ const options = {
 type Depth = (typeof depthChoices)[number];
 
 export type SynthPlan =
-  | { readonly kind: 'report'; readonly report: string; readonly gpu: GpuParams }
+  | { readonly kind: 'report'; readonly report: string; readonly gpu: GpuParams; readonly command: string }
   | {
       readonly kind: 'design';
       /** A catalogue design's name, or a design file. */
@@ -109,7 +109,9 @@ export function parseSynthArgs(argv: string[]): SynthPlan | HelpPlan {
   const gpu = gpuConfig(values);
   if (values.report !== undefined) {
     if (positionals.length || values.target || values.top || values.json) throw new CliError(`--report synthesizes ${GPU_DESIGN} for xilinx and intel: it takes no DESIGN, --target, --top or --json`);
-    return { kind: 'report', report: values.report, gpu };
+    // The report names the command that regenerates it: `npm run synth:report` for the default GPU.
+    const command = argv.length === 2 && values.report === 'rtl-out/REPORT.md' ? '`rtgpu synth --report` (`npm run synth:report`)' : `\`rtgpu synth ${argv.join(' ')}\``;
+    return { kind: 'report', report: values.report, gpu, command };
   }
   const file = isFileArgument(name);
   if (!file && values.param !== undefined) throw new CliError('--param applies to design files');
@@ -122,7 +124,7 @@ async function execute(plan: SynthPlan): Promise<number> {
   if (plan.kind === 'report') {
     const progress = progressLine('synth');
     try {
-      await writeSynthReport(plan.report, plan.gpu, { onProgress: (t, p) => progress.onProgress({ ...p, pass: `${t}: ${p.pass}` }), log: (l) => (progress.erase(), console.log(l)) });
+      await writeSynthReport(plan.report, plan.gpu, { command: plan.command, onProgress: (t, p) => progress.onProgress({ ...p, pass: `${t}: ${p.pass}` }), log: (l) => (progress.erase(), console.log(l)) });
     } finally {
       progress.stop();
     }

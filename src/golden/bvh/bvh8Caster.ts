@@ -71,7 +71,8 @@ interface Entry {
  * Cast one ray through a BVH8 image (encodeBvh8Image), reading nothing else. Triangle indices in the result are
  * the primitive indices stored in the image (the original scene's), the shader id its geometry index. A ray that
  * reaches a node it cannot read (past the image, an unknown node type, an undecodable node, an OBB matrix index
- * that is neither 0–103 nor 0x7F, more node reads than the image has nodes, a stack overflow) stops with a miss
+ * that is neither 0–103 nor 0x7F, as many node reads at one level (the TLAS, or one visit of a BLAS) as the image
+ * has nodes, a stack overflow) stops with a miss
  * marked `fault`. A box node with OBB on tests its children with the ray rotated into its frame (obbRay). In a
  * two-level image (buildBvh8Instanced) an instance entry moves the ray into the instance's object space for its
  * BLAS and back to world space when the stack returns below the BLAS's entries (bvh8Instance.ts); its hits name
@@ -90,24 +91,27 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
   let best: Bvh8Hit | undefined;
   // Inside a BLAS: the instance and where its stack entries begin (one instance level; o, d, inv are then its object-space ray).
   let level: InstanceLevel | undefined;
-  // In a tree every node is read at most once per ray and BLAS visit; more reads mean a cycle in a malformed image.
-  let budget = nodeCount;
-  const readable = (node: number): boolean => node < nodeCount && counters.nodeTests + counters.primitiveNodes + counters.instanceNodes < budget;
+  // In a tree every node is read at most once per level: the TLAS once per ray, a BLAS once per visit. More reads at one
+  // level mean a cycle in a malformed image. The count is per level so that a TLAS cycle through an instance still ends.
+  let reads = 0;
+  let tlasReads = 0;
+  const readable = (node: number): boolean => node < nodeCount && reads < nodeCount;
   while (stack.length > 0) {
     // The BLAS's entries are used up: back to the world ray.
-    if (level !== undefined && stack.length === level.stackBase) [level, o, d, inv] = [undefined, world.o, world.d, world.inv];
+    if (level !== undefined && stack.length === level.stackBase) [level, o, d, inv, reads] = [undefined, world.o, world.d, world.inv, tlasReads];
     const e = stack.pop()!;
     if (best !== undefined && fcmp(e.tnear, best.test.t).flags === FLAG_POSITIVE) continue;
     if (e.instance) {
       // Only the TLAS may hold instances.
       if (level !== undefined || !readable(e.node)) return faulted(counters);
       counters.instanceNodes++;
+      reads++;
       const entry = enterInstance(image, e.node, world.o, world.d, best === undefined ? POS_INF : best.test.t);
       if (entry.kind === 'fault') return faulted(counters);
       if (entry.kind === 'miss') continue;
       level = { ...entry.level, stackBase: stack.length };
       [o, d, inv] = [entry.level.ray.origin, entry.level.ray.dir, entry.level.ray.invDir];
-      budget += nodeCount;
+      [tlasReads, reads] = [reads, 0];
       stack.push({ primitive: false, node: entry.root, tnear: entry.tnear });
       counters.maxStack = Math.max(counters.maxStack, stack.length);
       continue;
@@ -119,6 +123,7 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
         const decoded = tryDecode(() => decodeGfx12PrimitiveNode(bvh8NodeWords(image, node)));
         if (decoded === undefined) return faulted(counters);
         counters.primitiveNodes++;
+        reads++;
         const tris = decoded.triangles;
         for (let p = 0; p < tris.length; p += 2) {
           // One pair: tri0 then tri1, as the two triangle tests of one step.
@@ -146,6 +151,7 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     const childBoxes = box.children.map((_, i) => tryDecode(() => gfx12ChildBox(box, i)));
     if (childBoxes.some((b) => b === undefined)) return faulted(counters);
     counters.nodeTests++;
+    reads++;
     const limit = best === undefined ? POS_INF : best.test.t;
     const results: (SlabResult | undefined)[] = [];
     for (const childBox of childBoxes) {

@@ -126,7 +126,9 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
  * Offer the rays in order on a loaded system, each as soon as a slot is free (every ray on a thread id of its own among
  * those in flight), until every answer is back or `maxCycles` pass. Inputs go through `d`, outputs are read from `sim`.
  */
-export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], maxCycles = 200_000): BvhCastResult {
+export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly (Ray & { readonly anyHit?: boolean })[], maxCycles = 200_000): BvhCastResult {
+  // Only a system with ray_any_hit (Bvh8IcSystem) is given rays that say which mode they want.
+  const anyHitPort = rays.some((r) => r.anyHit !== undefined);
   const ports = Object.fromEntries(['dispatch_ready', 'dispatch_done', 'dispatch_done_thread', 'dispatch_done_fault'].map((n) => [n, sim.port(n)]));
   const inFlight = new Map<number, number>(); // thread -> ray
   const freeThreads = Array.from({ length: 32 }, (_, t) => 31 - t);
@@ -148,6 +150,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], 
       d.poke('ray_origin', packWords(r.origin));
       d.poke('ray_direction', packWords(r.direction));
       d.poke('ray_thread', thread);
+      if (anyHitPort) d.poke('ray_any_hit', r.anyHit ? 1 : 0);
     }
     const taken = offer && ports.dispatch_ready!.get() === 1;
     if (ports.dispatch_done!.get() === 1) {

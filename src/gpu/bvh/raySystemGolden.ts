@@ -20,7 +20,8 @@ export interface CountedOutput<R> {
 export interface RaySystemGoldenSpec<S, R extends GoldenTrace> {
   /** The loaded words as a scene (throws with a message when they do not parse). */
   readonly parse: (words: Uint32Array) => S;
-  readonly cast: (scene: S, origin: Vec3, direction: Vec3) => R;
+  /** `anyHit`: the ray's ray_any_hit input (false where the system has none). */
+  readonly cast: (scene: S, origin: Vec3, direction: Vec3, anyHit: boolean) => R;
   readonly counters: readonly CountedOutput<R>[];
   /** The golden traversal's name, for messages. */
   readonly golden: string;
@@ -32,6 +33,7 @@ interface TracedRay {
   readonly origin: Vec3;
   readonly direction: Vec3;
   readonly thread: number;
+  readonly anyHit: boolean;
 }
 
 const hex = (w: readonly number[]) => w.map((x) => (x >>> 0).toString(16).padStart(8, '0')).join(' ');
@@ -64,7 +66,7 @@ export function raySystemGolden<S, R extends GoldenTrace>(spec: RaySystemGoldenS
     const candidates = pending.filter((r) => r.thread === t);
     if (candidates.length === 0) return problems.push(`done for thread ${t}, which has no ray in flight`);
     if (typeof s === 'string') return problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
-    const results = candidates.map((r) => spec.cast(s, r.origin, r.direction));
+    const results = candidates.map((r) => spec.cast(s, r.origin, r.direction, r.anyHit));
     const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && (want.fault === true) === fault);
     const faults = (f: boolean) => (f ? ' (fault)' : '');
     if (k < 0) {
@@ -89,7 +91,7 @@ export function raySystemGolden<S, R extends GoldenTrace>(spec: RaySystemGoldenS
       if (outs.dispatch_done === 1n) answer(outs, problems);
       if (ins.dispatch_ray_start === 1n && outs.dispatch_ready === 1n) {
         if (pending.length >= spec.maxInFlight) problems.push(`a ray was accepted while ${pending.length} were unanswered (at most ${spec.maxInFlight}: the slots and the answers on their way out)`);
-        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread) });
+        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread), anyHit: ins.ray_any_hit === 1n });
       }
       if (ins.load_start === 1n) {
         if (pending.length > 0) problems.push(`a new scene was loaded with ${pending.length} rays in flight (the stimulus pauses too briefly)`);

@@ -65,10 +65,16 @@ export function checkBvh8IcCoreParams(p: Bvh8IcCoreParams): void {
 
 export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
   ...rayPorts(),
-  // Beside IcCoreCounters (node_tests = box nodes tested, tests = triangle tests): ray–box tests and primitive nodes read.
+  // Beside IcCoreCounters (node_tests = box nodes tested, tests = triangle tests): ray–box tests, primitive and instance nodes read.
   box_tests: output(UInt(32)),
   primitive_nodes: output(UInt(32)),
-  /** Nodes loaded (below 2^indexBits): a read at or past it, or more reads by one ray than nodes, faults the ray. 0: every ray misses. */
+  instance_nodes: output(UInt(32)),
+  /**
+   * With ray_start: any-hit mode (castRayBvh8's anyHit, for shadow rays). The ray answers the closer triangle of the
+   * first pair with a hit, in the traversal's order, and reads nothing after that pair.
+   */
+  ray_any_hit: input(Bool),
+  /** Nodes loaded (below 2^indexBits): a read at or past it, or more reads by one level of a ray than nodes, faults the ray. 0: every ray misses. */
   node_count: input(UInt(p.indexBits)),
   // The node memory's read side: the 128-byte node (word k at bits 32k + 31 : 32k) one cycle after the request.
   node_req_valid: output(Bool),
@@ -133,10 +139,12 @@ interface RaySlot {
   readonly parkedTests: UIntValue;
   readonly parkedFault: UIntValue;
   /**
-   * Nodes read so far (castRayBvh8's nodeTests + primitiveNodes + instanceNodes), less node_count for each BLAS entered
-   * (the golden's budget grows by node_count there): indexBits + 1 bits, two's complement.
+   * Nodes read at this level (castRayBvh8's nodeTests + primitiveNodes + instanceNodes): of the TLAS, or of this visit
+   * of a BLAS. At most node_count, so indexBits bits.
    */
   readonly reads: UIntValue;
+  /** The TLAS's reads while the ray is in a BLAS, back in `reads` when it leaves. */
+  readonly tlasReads: UIntValue;
   readonly sp: UIntValue;
   readonly origin: UIntValue;
   readonly direction: UIntValue;
@@ -156,6 +164,8 @@ interface RaySlot {
    * the return and the answer) until a pop finds the stack back at `mark` (castRayBvh8's stackBase).
    */
   readonly inInstance: UIntValue;
+  /** Any-hit mode: no overlapped pops, a leaf's next node waits for the pairs before it, the first hit ends the walk. */
+  readonly anyHit: UIntValue;
   readonly mark: UIntValue;
   readonly objOrigin: UIntValue;
   readonly objDir: UIntValue;
@@ -214,7 +224,7 @@ export const Bvh8IcCore = defineModule('Bvh8IcCore', bvh8IcCorePorts, (m, io, p)
   const normal = normalStage(core);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish').and(normal.waiting.not()));
   slotEvents(core, { rays, pop, entry, decoded, box, push, resolved, queue, pairs, finish, obb, instance, normal });
-  counters(core, { accept: rays.accept, push, resolved, pairs, decoded });
+  counters(core, { accept: rays.accept, entry, push, resolved, pairs, decoded });
 });
 
 const pendingBits = (p: Bvh8IcCoreParams): number => clog2(8 + trianglePairLatency({ fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, tagBits: 1 }) + 2);
@@ -237,7 +247,8 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     replay: m.reg(Bool, { reset: 0, name: `ray${k}_replay` }),
     parkedTests: m.reg(UInt(4), { name: `ray${k}_parked_tests` }),
     parkedFault: m.reg(Bool, { name: `ray${k}_parked_fault` }),
-    reads: m.reg(UInt(p.indexBits + 1), { reset: 0, name: `ray${k}_reads` }),
+    reads: m.reg(UInt(p.indexBits), { reset: 0, name: `ray${k}_reads` }),
+    tlasReads: m.reg(UInt(p.indexBits), { name: `ray${k}_tlas_reads` }),
     sp: m.reg(UInt(SP_BITS), { reset: 0, name: `ray${k}_sp` }),
     origin: m.reg(UInt(96), { name: `ray${k}_origin` }),
     direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
@@ -249,6 +260,7 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
     shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
     inInstance: m.reg(Bool, { reset: 0, name: `ray${k}_in_instance` }),
+    anyHit: m.reg(Bool, { name: `ray${k}_any_hit` }),
     mark: m.reg(UInt(SP_BITS), { name: `ray${k}_mark` }),
     objOrigin: m.reg(UInt(96), { name: `ray${k}_obj_origin` }),
     objDir: m.reg(UInt(96), { name: `ray${k}_obj_dir` }),
@@ -315,7 +327,7 @@ function popStage(core: Core, stack: TraversalStack, obb: ObbReturn): Pop {
     // A pop that leaves the BLAS waits for the BLAS's pairs (the triangle engine tests them with the slot's object-space ray).
     const leavesEarly = atMark(s).and(s.inLeaf.asBool().or(s.replay.asBool()).or(s.instAgain.asBool()).not()).and(s.pending.ne(0));
     // An overlapped pop: the next entry while the ray's pairs are pending (one unresolved node at a time).
-    const overlap = s.state.is('pairs').and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0)).and(atMark(s).not());
+    const overlap = s.state.is('pairs').and(s.anyHit.asBool().not()).and(s.fault.asBool().not()).and(s.sp.ne(0)).and(s.noOverlap.asBool().not()).and(s.unresolved.asBool().not()).and(s.pending.ne(0)).and(atMark(s).not());
     // The root, popped while the dividers finish (the ray's 1/d is in before the node reaches the box engine).
     const root = s.state.is('inverse').and(s.rootWait.eq(0));
     arbiter.io.in.at(k).valid.set(s.state.is('ready').and(s.inLeaf.asBool().and(s.queued.asBool()).not()).and(leavesEarly.not()).or(overlap).or(root));
@@ -387,9 +399,8 @@ function entryStage(core: Core, pop: Pop, obb: ObbReturn): Entry {
   const tnear = mux(root, lit(0, 32), mux(fromSlot, pick(core, slot, (s) => s.parkedTnear), stored.tnear));
   const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
   const skip = valid.and(inLeaf.not()).and(second.not()).and(haveBest).and(f.compare(tnear, pick(core, slot, (s) => s.bestT)).eq(FLAG_POSITIVE));
-  // reads is two's complement (below 0 after a BLAS was entered): readable while below node_count.
-  const reads = pick(core, slot, (s) => s.reads);
-  const readable = index.lt(io.node_count).and(reads.bit(ib).or(reads.trunc(ib).lt(io.node_count)));
+  // Fewer reads at this level than nodes: more would mean a cycle in a malformed image.
+  const readable = index.lt(io.node_count).and(pick(core, slot, (s) => s.reads).lt(io.node_count));
   // The instance node's second read needs no checks: its first passed them.
   const wanted = valid.and(skip.not()).and(second.not());
   // A stale best only skips what the final one skips (the best only comes closer), so the skip test above stands.
@@ -776,7 +787,6 @@ function pairQueue(core: Core, decoded: Decoded): PairQueue {
 
 /** The triangle engine: a pair in per cycle; its closer triangle merged into the ray's best when it comes out. */
 interface PairResult {
-  readonly entering: BoolValue;
   readonly tests: UIntValue;
   readonly valid: BoolValue;
   readonly slot: UIntValue;
@@ -825,6 +835,7 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   tag.slot.set(slot);
   tag.geometry.at(0).set(tri[0]!.geometry);
   tag.geometry.at(1).set(tri[1]!.geometry);
+  tag.tests.set(popcount(active, 2));
   engine.io.tag.set(packBits(tag));
 
   const out = unpackBits(PairTag(sb), engine.io.out_tag);
@@ -841,10 +852,13 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   const closer = flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO).and(cat(inst, index).lt(cat(pick(core, outSlot, (s) => s.bestInst), pick(core, outSlot, (s) => s.bestIndex)))));
   const instShader = pick(core, outSlot, (s) => s.instShader);
   const geometry = mux(second, out.geometry.at(1), out.geometry.at(0));
-  const better = valid.and(engine.io.best_valid_out).and(pick(core, outSlot, (s) => s.fault).asBool().not()).and(pick(core, outSlot, (s) => s.haveBest).asBool().not().or(closer));
+  const haveBest = pick(core, outSlot, (s) => s.haveBest).asBool();
+  // An any-hit ray is done at its first hit: the pairs behind it neither count nor change the answer (castRayBvh8 returns).
+  const ended = pick(core, outSlot, (s) => s.anyHit).asBool().and(haveBest);
+  const better = valid.and(engine.io.best_valid_out).and(pick(core, outSlot, (s) => s.fault).asBool().not()).and(haveBest.not().or(closer.and(ended.not())));
   return {
-    entering: q.issue,
-    tests: popcount(active, 2),
+    // Counted as they come out, so that an any-hit ray's pairs after its hit are not.
+    tests: mux(valid.and(ended.not()), out.tests, lit(0, 2)),
     valid,
     slot: outSlot,
     better,
@@ -922,6 +936,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.direction.set(io.ray_direction);
       if (rays.axes) s.axes.set(rays.axes);
       s.thread.set(io.ray_thread);
+      s.anyHit.set(io.ray_any_hit);
       s.haveBest.set(false);
       s.fault.set(false);
       s.inLeaf.set(false);
@@ -955,9 +970,11 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.instAgain.set(false);
       m.when(s.fresh.asBool().or(s.inLeaf.asBool()).or(s.replay.asBool()).or(s.instAgain.asBool()).not(), () => s.sp.set(pop.depth));
       // Below the BLAS's entries: back to the world ray (its last OBB rotation was of the object-space ray).
+      // No read of the BLAS is still to be given back here: a leaving pop is never an overlapped one.
       m.when(pop.leave, () => {
         s.inInstance.set(false);
         s.obbValid.set(false);
+        s.reads.set(s.tlasReads);
       });
     });
     m.when(entry.skip.and(at(entry.slot)), () => afterAction(s.sp));
@@ -991,11 +1008,12 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.sp.set(push.pushedSp.trunc(SP_BITS));
       afterAction(push.pushedSp);
     });
-    // Into the BLAS: its entries start at the mark; the golden's node budget grows by node_count.
+    // Into the BLAS: its entries start at the mark, and its reads are counted from 0.
     m.when(push.enter.and(at(push.slot)), () => {
       s.inInstance.set(true);
       s.mark.set(s.sp);
-      s.reads.set(s.reads.sub(io.node_count.zext(p.indexBits + 1)));
+      s.tlasReads.set(s.reads);
+      s.reads.set(0);
       s.obbValid.set(false);
     });
     // An overlapped pop's box node that is not tested after all: its read is not one castRayBvh8 makes.
@@ -1042,7 +1060,8 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       }).otherwise(() => {
         s.inLeaf.set(true);
         s.leafNext.set(prim.index.add(1));
-        s.state.set('ready');
+        // Any-hit: castRayBvh8 reads the leaf's next node only after this node's pairs missed.
+        m.when(s.anyHit.asBool(), () => s.state.set('pairs')).otherwise(() => s.state.set('ready'));
       });
     });
     m.when(queue.leave.and(at(queue.head.slot)), () => s.queued.set(false));
@@ -1060,7 +1079,9 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.bestInst.set(pairs.inst);
       s.bestLinear.set(s.instLinear);
     });
-    m.when(s.state.is('pairs').and(s.pending.eq(0)).and(s.unresolved.asBool().not()), () => m.when(s.fault.asBool().or(s.sp.eq(0)), () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
+    // Done: a fault, an any-hit ray's hit, or nothing left (no entry, not in a leaf); else on to the next pop.
+    const done = s.fault.asBool().or(s.anyHit.asBool().and(s.haveBest.asBool())).or(s.sp.eq(0).and(s.inLeaf.asBool().not()));
+    m.when(s.state.is('pairs').and(s.pending.eq(0)).and(s.unresolved.asBool().not()), () => m.when(done, () => s.state.set('finish')).otherwise(() => s.state.set('ready')));
     // A fault ends the walk: the ray answers a miss once its pairs in flight are out.
     const fault = entry.fault.and(at(entry.slot)).or(inst.valid.and(inst.fields.fault).and(at(inst.slot))).or(push.fault.and(at(push.slot))).or(resolved.fault.and(at(resolved.slot))).or(prim.fault.and(at(prim.slot))).or(push.overflow.and(at(push.slot)));
     m.when(fault, () => {
@@ -1082,6 +1103,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
 
 interface CounterEvents {
   readonly accept: BoolValue;
+  readonly entry: Entry;
   readonly push: Push;
   readonly resolved: Resolution;
   readonly pairs: PairResult;
@@ -1101,4 +1123,6 @@ function counters(core: Core, e: CounterEvents): void {
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not().zext(1), 'busy'));
   io.box_tests.set(counter(e.push.boxTests.zext(5).add(e.resolved.boxTests.zext(5)), 'box_test_count'));
   io.primitive_nodes.set(counter(e.decoded.primitive.valid.and(e.decoded.primitive.fault.not()).zext(1), 'primitive_node_count'));
+  // An instance node's first read (its second, for its boxes, is not one castRayBvh8 makes).
+  io.instance_nodes.set(counter(e.entry.read.and(e.entry.instance).zext(1), 'instance_node_count'));
 }

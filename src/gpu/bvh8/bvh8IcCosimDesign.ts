@@ -97,23 +97,25 @@ export function bvh8IcStimulus() {
       rows.push({});
       for (let c = 0; c < BVH8_IC_RAY_CYCLES; c++) {
         const r = ray(rng);
-        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32) });
+        const anyHit = rng.int(4) === 0 ? 1n : 0n;
+        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32), ray_any_hit: anyHit });
       }
       for (let c = 0; c < BVH8_IC_DRAIN_CYCLES; c++) rows.push({});
     }
-    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
+    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_any_hit: 0n, ...rows[cycle] };
   };
 }
 
-/** Every answer against castRayBvh8 (the core's features) on the loaded BVH8 scene image, the box-node, box and triangle test counts. */
+/** Every answer against castRayBvh8 (the core's features, any-hit as the ray asked) on the loaded BVH8 scene image, the box-node, box and triangle test counts. */
 export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
   return raySystemGolden({
     parse: (words) => parseBvh8SceneImage(words, '<loaded image>'),
-    cast: (s: ParsedBvh8SceneImage, origin, direction) => castRayBvh8(s.nodes, origin, direction, BVH8_CORE_FEATURES),
+    cast: (s: ParsedBvh8SceneImage, origin, direction, anyHit) => castRayBvh8(s.nodes, origin, direction, { ...BVH8_CORE_FEATURES, anyHit }),
     counters: [
       { what: 'box nodes', output: 'counters_node_tests', of: (r) => r.counters.nodeTests },
       { what: 'box tests', output: 'box_tests', of: (r) => r.counters.boxTests },
       { what: 'triangle tests', output: 'counters_tests', of: (r) => r.counters.triangleTests },
+      { what: 'instance nodes', output: 'instance_nodes', of: (r) => r.counters.instanceNodes },
     ],
     golden: 'castRayBvh8',
     // A slot is free again when its answer enters the last stage (o + t·d: fmul + fadd cycles), one answer per cycle.

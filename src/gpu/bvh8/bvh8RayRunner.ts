@@ -8,12 +8,18 @@ import type { Ray } from '../icCore/rays.ts';
 import { castBvhRays, directDriver, loadBvhImage, type BvhAnswer } from '../bvh/bvhRayRunner.ts';
 import { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
 
+/** A ray for the BVH8 system: closest-hit unless `anyHit`. */
+export interface Bvh8Ray extends Ray {
+  readonly anyHit?: boolean;
+}
+
 /** The golden traversal's counts (castRayBvh8's counters summed over the rays). */
 export interface Bvh8Counts {
   readonly nodeTests: number;
   readonly boxTests: number;
   readonly triangleTests: number;
   readonly primitiveNodes: number;
+  readonly instanceNodes: number;
 }
 
 export interface Bvh8RunReport {
@@ -46,21 +52,22 @@ export function bvh8SystemSimulator(p: Bvh8IcSystemParams): { design: Design; si
 const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 
 /** Every answer (and its fault bit) against castRayBvh8 on the image's nodes; the golden's counts. */
-export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Ray[], answers: readonly (BvhAnswer | undefined)[]): { difference: string | null; golden: Bvh8Counts } {
-  const golden = { nodeTests: 0, boxTests: 0, triangleTests: 0, primitiveNodes: 0 };
+export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Bvh8Ray[], answers: readonly (BvhAnswer | undefined)[]): { difference: string | null; golden: Bvh8Counts } {
+  const golden = { nodeTests: 0, boxTests: 0, triangleTests: 0, primitiveNodes: 0, instanceNodes: 0 };
   let difference: string | null = null;
   rays.forEach((r, i) => {
-    const want = castRayBvh8(nodes, r.origin, r.direction, BVH8_CORE_FEATURES);
+    const want = castRayBvh8(nodes, r.origin, r.direction, { ...BVH8_CORE_FEATURES, anyHit: r.anyHit === true });
     golden.nodeTests += want.counters.nodeTests;
     golden.boxTests += want.counters.boxTests;
     golden.triangleTests += want.counters.triangleTests;
     golden.primitiveNodes += want.counters.primitiveNodes;
+    golden.instanceNodes += want.counters.instanceNodes;
     if (difference !== null) return;
     const got = answers[i];
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);
     const wantFault = want.fault === true;
-    const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
+    const ray = `${r.anyHit ? 'any-hit ' : ''}ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
     if (!got) difference = `${ray}: no answer`;
     else if (got.hit.join() !== wantHit.join() || got.normal.join() !== wantNormal.join())
       difference = `${ray}: hit ${got.hit.map(hex).join(' ')} normal ${got.normal.map(hex).join(' ')}; golden ${wantHit.map(hex).join(' ')} / ${wantNormal.map(hex).join(' ')}`;
@@ -74,25 +81,27 @@ const counts = (sim: Simulator): Bvh8Counts => ({
   boxTests: Number(sim.peek('box_tests')),
   triangleTests: Number(sim.peek('counters_tests')),
   primitiveNodes: Number(sim.peek('primitive_nodes')),
+  instanceNodes: Number(sim.peek('instance_nodes')),
 });
 
 /**
  * Load a BVH8 scene image (after a reset unless `reset: false`) and cast the rays on the TS simulator, or on `live`
  * (a simulator of `elaborate(Bvh8IcSystem, p)` on any back end); the report against castRayBvh8.
  */
-export function runBvh8Rays(image: Uint32Array, rays: readonly Ray[], p: Bvh8IcSystemParams = defaultBvh8IcSystemParams, opts: { live?: Simulator; reset?: boolean } = {}): Bvh8RunReport {
+export function runBvh8Rays(image: Uint32Array, rays: readonly Bvh8Ray[], p: Bvh8IcSystemParams = defaultBvh8IcSystemParams, opts: { live?: Simulator; reset?: boolean } = {}): Bvh8RunReport {
   const sim = opts.live ?? bvh8SystemSimulator(p).sim;
   const d = directDriver(sim);
   loadBvhImage(d, image, { reset: opts.reset });
   const loadError = sim.peek('load_error') !== 0n;
   const before = counts(sim);
-  const run = castBvhRays(sim, d, rays);
+  // Every ray says its mode, so that ray_any_hit is driven even where a run before left it high.
+  const run = castBvhRays(sim, d, rays.map((r) => ({ ...r, anyHit: r.anyHit === true })));
   const after = counts(sim);
   const { difference, golden } = checkBvh8Answers(parseBvh8SceneImage(image).nodes, rays, run.answers);
   return {
     rays: rays.length,
     cycles: run.cycles,
-    counts: { nodeTests: after.nodeTests - before.nodeTests, boxTests: after.boxTests - before.boxTests, triangleTests: after.triangleTests - before.triangleTests, primitiveNodes: after.primitiveNodes - before.primitiveNodes },
+    counts: { nodeTests: after.nodeTests - before.nodeTests, boxTests: after.boxTests - before.boxTests, triangleTests: after.triangleTests - before.triangleTests, primitiveNodes: after.primitiveNodes - before.primitiveNodes, instanceNodes: after.instanceNodes - before.instanceNodes },
     golden,
     faults: run.answers.filter((a) => a?.fault).length,
     difference: run.problem ?? difference,

@@ -25,5 +25,5 @@ export const PairQueueEntry = (slotBits: number) =>
     slot: UInt(slotBits),
   });
 
-/** What rides through the triangle engine with a pair: the two triangles' geometry indices (the shader ids), then the ray slot. */
-export const PairTag = (slotBits: number) => Bundle({ geometry: Vec(2, UInt(32)), slot: UInt(slotBits) });
+/** What rides through the triangle engine with a pair: the two triangles' geometry indices (the shader ids), the ray slot, and its triangle tests (1 or 2, counted as it comes out). */
+export const PairTag = (slotBits: number) => Bundle({ geometry: Vec(2, UInt(32)), slot: UInt(slotBits), tests: UInt(2) });

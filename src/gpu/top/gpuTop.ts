@@ -98,7 +98,10 @@ function icSystem(m: ModuleBuilder, p: GpuParams, k: number) {
   if (p.traversal === undefined) return m.instance(IcSystem, { ...defaultIcSystemParams, triangles: p.triangles, vertices: p.vertices, ...triangleTestParam(p) }, { name: `ic_core${k}` });
   if (p.traversal === 'bvh8') {
     const d = defaultBvh8IcSystemParams;
-    return m.instance(Bvh8IcSystem, { ...d, triangles: p.triangles, vertices: p.vertices, rays: icRaysOf(p), nodes: p.nodes ?? d.nodes }, { name: `ic_core${k}` });
+    const system = m.instance(Bvh8IcSystem, { ...d, triangles: p.triangles, vertices: p.vertices, rays: icRaysOf(p), nodes: p.nodes ?? d.nodes }, { name: `ic_core${k}` });
+    // No trace instruction asks for any-hit yet: every ray of the GPU is closest-hit (docs/spec-deviations.md).
+    system.io.ray_any_hit.set(false);
+    return system;
   }
   if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh', 'bvh8' or absent, got '${String(p.traversal)}'`);
   const d = defaultBvhIcSystemParams;

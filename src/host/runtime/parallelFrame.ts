@@ -8,7 +8,7 @@ import { startWorker } from '../../hdl/tools/index.ts';
 import { gpuParamsFor, runFrame, type DriverOptions } from './gpuDriver.ts';
 import { gpuDesign } from '../../gpu/top/gpuDesign.ts';
 import type { Design } from '../../hdl/index.ts';
-import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type PartialRun, type RunPixel, type TextureStats } from './gpuJob.ts';
+import { GpuRunError, type GpuJob, type GpuRunResult, type GpuStats, type PartialRun, type RunPixel } from './gpuJob.ts';
 
 export type ToWorker = { type: 'design'; design: Design } | { type: 'run'; first: number; count: number } | { type: 'finish' };
 export type FromWorker =
@@ -68,7 +68,7 @@ function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
     rtBusyCycles: addEach((s) => s.rtBusyCycles),
     rtIssueCycles: addEach((s) => s.rtIssueCycles),
     icBusyCycles: addEach((s) => s.icBusyCycles),
-    ...(all[0]!.texture ? { texture: sumTextureStats(all.map((s) => s.texture!)) } : {}),
+    ...(all[0]!.texture ? { texture: sumCounts(all.map((s) => s.texture!)) } : {}),
     wallSeconds,
     // The workers set up side by side: the frame waited for the slowest.
     setupSeconds: Math.max(...all.map((s) => s.setupSeconds)),
@@ -77,17 +77,10 @@ function sumStats(all: readonly GpuStats[], wallSeconds: number): GpuStats {
 }
 
 /** Texture counters of several GPU instances (each has a unit when the first has). */
-function sumTextureStats(all: readonly TextureStats[]): TextureStats {
-  const add = (f: (s: TextureStats) => number) => all.reduce((a, s) => a + f(s), 0);
-  return {
-    requests: add((s) => s.requests),
-    texelLookups: add((s) => s.texelLookups),
-    texelHits: add((s) => s.texelHits),
-    texelFills: add((s) => s.texelFills),
-    descriptorFills: add((s) => s.descriptorFills),
-    stallCycles: add((s) => s.stallCycles),
-    descriptorStallCycles: add((s) => s.descriptorStallCycles),
-  };
+/** Every field summed over the workers: a record of counts, such as GpuStats.texture. */
+function sumCounts<T extends { [K in keyof T]: number }>(all: readonly T[]): T {
+  const keys = Object.keys(all[0]!) as (keyof T)[];
+  return Object.fromEntries(keys.map((k) => [k, all.reduce((a, s) => a + s[k], 0)])) as T;
 }
 
 /**
