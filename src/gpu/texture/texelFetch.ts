@@ -1,6 +1,6 @@
 // The texture unit's texel stage: a tag stage that looks up (and allocates, fetching ahead) the lines of a request's texels, a short queue, and a data stage that reads them once present: a texel cache with reference counts, after Igehy et al.'s prefetching texture cache.
 import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
-import { Fifo, clog2, selectByIndex } from '../../hdl/lib/index.ts';
+import { Fifo, clog2, lowestSet, selectByIndex } from '../../hdl/lib/index.ts';
 import { multiPushQueue } from './multiPushQueue.ts';
 import { checkWhole, fieldReader } from './paramChecks.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_LINE_WORDS, TEXTURE_WORD_BITS } from './textureMemory.ts';
@@ -35,13 +35,6 @@ export function checkTexelFetchParams(p: TexelFetchParams): void {
   whole('allocsPerCycle', p.allocsPerCycle, 1, 4);
   whole('requestDepth', p.requestDepth, p.allocsPerCycle, 64);
   whole('passBits', p.passBits, 1, 1024);
-}
-
-/** A line index: the lowest set bit of `mask` (n bits), and whether there is one. */
-function firstSet(mask: readonly BoolValue[], bits: number): { index: UIntValue; any: BoolValue } {
-  let index: UIntValue = lit(0, bits);
-  for (let i = mask.length - 1; i >= 0; i--) index = mux(mask[i]!, lit(i, bits), index);
-  return { index, any: mask.reduce((a, b) => a.or(b)) };
 }
 
 export const TexelFetch = defineModule(
@@ -91,7 +84,7 @@ export const TexelFetch = defineModule(
       const addr = io.in_addr.at(k);
       const line = addr.bits(TEXTURE_WORD_BITS - 1, 2);
       const match = lines.map((l) => l.allocated.and(l.tag.eq(line)));
-      const found = firstSet(match, ib);
+      const found = lowestSet(match);
       return {
         line,
         offset: addr.bits(1, 0),
@@ -111,10 +104,10 @@ export const TexelFetch = defineModule(
     const allocs: { line: UIntValue; victim: UIntValue; go: BoolValue }[] = [];
     for (let j = 0; j < p.allocsPerCycle; j++) {
       const missingHere = missing.map((x, k) => allocs.reduce((acc, a) => acc.and(ports[k]!.line.ne(a.line)), x));
-      const first = firstSet(missingHere, clog2(p.ports));
+      const first = lowestSet(missingHere);
       const free = eligible.map((e, i) => allocs.reduce((acc, a) => acc.and(a.victim.ne(i)), e));
-      const fromPointer = firstSet(free.map((e, i) => e.and(pointer.le(i))), ib);
-      const anywhere = firstSet(free, ib);
+      const fromPointer = lowestSet(free.map((e, i) => e.and(pointer.le(i))));
+      const anywhere = lowestSet(free);
       const prior = j === 0 ? requests.space.ge(1) : allocs[j - 1]!.go;
       allocs.push({
         line: selectByIndex(first.index, ports.map((q) => q.line)),

@@ -8,4 +8,5 @@ export { Counter, UpDownCounter } from './counter.ts';
 export { ShiftRegister } from './shiftRegister.ts';
 export { delay, delayValid } from './delay.ts';
 export { PriorityEncoder, OneHotEncoder, Decoder } from './encoders.ts';
+export { lowestSet } from './lowestSet.ts';
 export * from './float/index.ts';
