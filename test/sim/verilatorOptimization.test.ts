@@ -1,11 +1,19 @@
-// The C++ optimization level of Verilator builds: -O2 unless $RTGPU_VERILATOR_OPT names another, a bad value an error.
+// The C++ optimization level of Verilator builds: -O2 unless $RTGPU_VERILATOR_OPT names another, a bad value an error,
+// and the level every compile of a model build really gets.
 import { afterEach, expect, test } from 'vitest';
-import { verilatorCxxOptimization } from '../../src/hdl/tools/verilatorCompile.ts';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
+import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { verilatorCxxOptimization, verilatorMakeOptimization } from '../../src/hdl/tools/verilatorCompile.ts';
 
-const saved = process.env.RTGPU_VERILATOR_OPT;
+const saved = { opt: process.env.RTGPU_VERILATOR_OPT, cache: process.env.RTGPU_CACHE, path: process.env.PATH };
 afterEach(() => {
-  if (saved === undefined) delete process.env.RTGPU_VERILATOR_OPT;
-  else process.env.RTGPU_VERILATOR_OPT = saved;
+  for (const [name, value] of [['RTGPU_VERILATOR_OPT', saved.opt], ['RTGPU_CACHE', saved.cache], ['PATH', saved.path]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 test('-O2 by default (also when empty), the level named otherwise, an error naming the variable for anything else', () => {
@@ -16,9 +24,39 @@ test('-O2 by default (also when empty), the level named otherwise, an error nami
   for (const level of ['0', '1', '3', 's']) {
     process.env.RTGPU_VERILATOR_OPT = level;
     expect(verilatorCxxOptimization()).toBe(`-O${level}`);
+    expect(verilatorMakeOptimization()).toEqual(['-MAKEFLAGS', `OPT_FAST=-O${level}`, '-MAKEFLAGS', `OPT_SLOW=-O${level}`, '-MAKEFLAGS', `OPT_GLOBAL=-O${level}`]);
   }
   for (const bad of ['-O0', 'fast', '4', '0 -march=native']) {
     process.env.RTGPU_VERILATOR_OPT = bad;
     expect(() => verilatorCxxOptimization()).toThrow(`RTGPU_VERILATOR_OPT must be one of 0, 1, 2, 3, s, g (the C++ compiler's -O level), got '${bad}'`);
   }
 });
+
+const Adder = defineModule('OptAdder', () => ({ a: input(UInt(8)), b: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+  io.y.set(io.a.add(io.b));
+});
+
+// Verilator's makefile puts its own -Os after our CFLAGS; the last -O on a compile line is the one g++ uses.
+test('every C++ compile of a live Verilator build ends on the chosen level (the model and the runtime)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rtgpu-opt-'));
+  try {
+    // A stand-in ccache (the build uses OBJCACHE=ccache when one is on PATH) that records each compile line.
+    const log = join(dir, 'compiles.txt');
+    writeFileSync(join(dir, 'ccache'), `#!/bin/sh\n[ "$1" = --version ] && { echo "ccache version 0 (recorder)"; exit 0; }\necho "$*" >> '${log}'\nexec "$@"\n`);
+    chmodSync(join(dir, 'ccache'), 0o755);
+    process.env.PATH = `${dir}:${saved.path}`;
+    process.env.RTGPU_CACHE = join(dir, 'cache');
+    process.env.RTGPU_VERILATOR_OPT = '1';
+    const sim = await compileSimulator(elaborate(Adder, {}).design, { backend: 'verilator' });
+    sim.poke('a', 200n);
+    sim.poke('b', 100n);
+    expect(sim.peek('y')).toBe(44n);
+    sim.close();
+    const compiles = readFileSync(log, 'utf8').split('\n').filter((l) => / -c /.test(l));
+    expect(compiles.some((l) => l.includes('verilated.cpp'))).toBe(true);
+    expect(compiles.some((l) => l.includes('OptAdder'))).toBe(true);
+    for (const line of compiles) expect(line.match(/ -O\S*/g)?.at(-1), line).toBe(' -O1');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 300_000);

@@ -4,12 +4,11 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
 
-const where = (n: { loc: { file: string; line: number } }) => (n.loc.line > 0 ? ` // ${basename(n.loc.file)}:${n.loc.line}` : '');
 
 export function emitNetlistModule(design: Design, mod: ModuleIR): EmittedModule {
   return new NetlistEmitter(design, mod).emit();
@@ -88,7 +87,7 @@ class NetlistEmitter {
 
     // Declarations of internal nets (constants are inlined, so not declared).
     const internal = m.nets.filter((n) => n.kind !== 'input' && n.kind !== 'output' && !this.consts.has(n.id));
-    for (const n of internal) this.line(`  logic ${range(n.width)}${this.name(n.id)};${where(n)}`, n.name);
+    for (const n of internal) this.line(`  logic ${range(n.width)}${this.name(n.id)};${where(n.loc)}`, n.name);
     if (internal.length) this.line('');
 
     for (const c of m.cells) if (c.op !== 'const') this.line(`  assign ${this.name(c.out)} = ${this.expr(c)};`, this.net(c.out).name);

@@ -7,7 +7,18 @@ import { hexFileName } from './memoryImage.ts';
 
 export const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
-export const where = (loc: SourceLoc) => (loc.line > 0 ? ` // ${basename(loc.file)}:${loc.line}` : '');
+/**
+ * A comment word the tools read as a directive (`// verilator lint_off`, `// synopsys translate_off`,
+ * `// pragma …`): a source file named `verilator_tb.ts` must not turn its location comments into one.
+ */
+const DIRECTIVE_WORD = /^(verilator|synopsys|synthesis|pragma|cadence|ambit|lint_|coverage|spyglass|translate_|full_case|parallel_case)/i;
+
+/** The end-of-line comment naming where in the TypeScript source a line comes from. */
+export const where = (loc: SourceLoc) => {
+  if (loc.line <= 0) return '';
+  const file = basename(loc.file);
+  return ` // ${DIRECTIVE_WORD.test(file) ? 'at ' : ''}${file}:${loc.line}`;
+};
 
 /** How an emitter names nets: what the memory printer needs from it. */
 export interface NetNames {

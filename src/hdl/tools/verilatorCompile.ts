@@ -16,6 +16,17 @@ export function verilatorCxxOptimization(): string {
 }
 
 /**
+ * The same level for Verilator's generated makefile, as `-MAKEFLAGS` arguments. Its `OPT_FAST` (the
+ * per-cycle code) and `OPT_GLOBAL` (the runtime) default to `-Os` and come after `-CFLAGS` on the compile
+ * line, so without these a `-CFLAGS -O0` build compiled most of the model at `-Os` anyway (3 to 4 times
+ * longer on a large design) and a `-O2` one was really `-Os`.
+ */
+export function verilatorMakeOptimization(): string[] {
+  const opt = verilatorCxxOptimization();
+  return ['OPT_FAST', 'OPT_SLOW', 'OPT_GLOBAL'].flatMap((v) => ['-MAKEFLAGS', `${v}=${opt}`]);
+}
+
+/**
  * The environment of a Verilator build: `OBJCACHE=ccache` when ccache is installed. Every build compiles
  * Verilator's runtime library (verilated.cpp and the rest: about 4 s) with the same flags; ccache compiles
  * it once, and a design's own files again only when they change.

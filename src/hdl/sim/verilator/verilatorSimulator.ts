@@ -7,7 +7,7 @@ import koffi from 'koffi';
 import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
-import { verilatorBuildEnv, verilatorCxxOptimization } from '../../tools/verilatorCompile.ts';
+import { verilatorBuildEnv, verilatorCxxOptimization, verilatorMakeOptimization } from '../../tools/verilatorCompile.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -41,6 +41,7 @@ export const verilatorModelFlags = (): string[] => [
   '-Wno-fatal',
   '-CFLAGS',
   `${verilatorCxxOptimization()} -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf`,
+  ...verilatorMakeOptimization(),
   '-LDFLAGS',
   '-shared -Wl,-Bsymbolic',
   '--Mdir',
