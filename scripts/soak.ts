@@ -23,7 +23,7 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'designs',
-    what: 'random eDSL designs: 50,000 on js/wasm, 2,500 on Verilator and Icarus',
+    what: 'random eDSL designs: 20,000 on js/wasm, 2,500 on Verilator and Icarus',
     command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.1' : '5', SEED: String(seed) } }),
   },
   {
@@ -70,6 +70,11 @@ const STEPS: readonly Step[] = [
     name: 'ic',
     what: 'ray-triangle tests through the IC system against the caster (1,000,000)',
     command: (quick, seed) => tsx('scripts/ic-soak.ts', '--tests', quick ? '5000' : '1000000', '--seed', String(seed)),
+  },
+  {
+    name: 'ic-cosim',
+    what: 'the IC system (rtgpu cosim ic_core) on TS, Verilator and Icarus in lockstep, with the caster as golden model: 200,000 cycles (CI runs 6,000)',
+    command: (quick, seed) => ({ file: process.execPath, args: ['bin/rtgpu.mjs', 'cosim', 'ic_core', '--cycles', quick ? '6000' : '200000', '--seed', String(seed), '--sim', 'ts,verilator,icarus'] }),
   },
   {
     name: 'textured',
