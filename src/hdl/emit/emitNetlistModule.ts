@@ -9,7 +9,6 @@ import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
 
-
 export function emitNetlistModule(design: Design, mod: ModuleIR): EmittedModule {
   return new NetlistEmitter(design, mod).emit();
 }

@@ -5,8 +5,8 @@ const LEVELS = ['0', '1', '2', '3', 's', 'g'] as const;
 
 /**
  * `-O2` (a model that runs fast), or `-O<level>` from `$RTGPU_VERILATOR_OPT`. `0` compiles a large design
- * in about 60 % of the time and runs it several times slower: the test suite's choice, whose runs are
- * short. The level is part of every build's cache key, so builds of both levels coexist.
+ * in a quarter to a half of the time and runs it several times slower: the test suite's choice, whose
+ * runs are short. The level is part of every build's cache key, so builds of both levels coexist.
  */
 export function verilatorCxxOptimization(): string {
   const level = process.env.RTGPU_VERILATOR_OPT;
