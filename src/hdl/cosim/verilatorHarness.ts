@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { cachedBuild, contentHash } from '../tools/buildCache.ts';
 import { toolVersion } from '../tools/toolchain.ts';
-import { verilatorBuildEnv, verilatorCxxOptimization, verilatorMakeOptimization } from '../tools/verilatorCompile.ts';
+import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../tools/verilatorCompile.ts';
 import { inputsOf, outputRowWords, outputsOf, rowWords, wordsOf, type ExternalSimulator, type HarnessDesign, type HarnessPort, type PreparedSimulation } from './harness.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/verilator_harness.cpp', import.meta.url));
 
 /** One place for every flag: they are part of the build cache key. */
-export const verilatorFlags = (): string[] => ['--cc', '--exe', '--build', '-j', '2', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', verilatorCxxOptimization(), ...verilatorMakeOptimization(), '--Mdir', 'obj'];
+export const verilatorFlags = (): string[] => ['--cc', '--exe', '-O3', '--x-assign', '0', '--x-initial', '0', '-CFLAGS', verilatorCxxOptimization()];
 
 function assignIn(p: HarnessPort, at: number): string {
   const w = wordsOf(p.width);
@@ -57,12 +57,12 @@ export const verilator: ExternalSimulator = {
     const version = await toolVersion('verilator');
     const cpp = harnessSource(d);
     const flags = d.probes?.length ? [...verilatorFlags(), '--public-flat-rw'] : verilatorFlags();
-    const key = contentHash([version, ...flags, cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
+    const key = contentHash([version, ...flags, ...verilatorMakeVariables(), cpp, ...d.svFiles.flatMap((f) => [f.path, f.text])]);
     const { dir } = await cachedBuild('verilator', key, async (tmp) => {
       for (const f of d.svFiles) writeFileSync(join(tmp, f.path), f.text);
       writeFileSync(join(tmp, 'harness.cpp'), cpp);
-      const r = await execa('verilator', [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList], { cwd: tmp, reject: false, all: true, env: await verilatorBuildEnv() });
-      if (r.exitCode !== 0) throw new Error(`verilator build of ${d.top} failed:\n${(r.all ?? '').slice(-4000)}`);
+      const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', d.top, '-o', 'sim', 'harness.cpp', ...d.fileList] });
+      if (!r.ok) throw new Error(`verilator build of ${d.top} failed:\n${r.output.slice(-4000)}`);
     });
     const outWords = outputRowWords(d);
     return {

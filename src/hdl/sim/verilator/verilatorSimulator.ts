@@ -2,12 +2,11 @@
 // in-process through koffi; testbench calls become direct C calls, `step(n)` and `runVectors` loop in C.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import koffi from 'koffi';
 import type { Design } from '../../ir/netlist.ts';
 import { cacheRoot, cachedBuild, contentHash } from '../../tools/buildCache.ts';
 import { toolVersion } from '../../tools/toolchain.ts';
-import { verilatorBuildEnv, verilatorCxxOptimization, verilatorMakeOptimization } from '../../tools/verilatorCompile.ts';
+import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from '../../tools/verilatorCompile.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
@@ -28,9 +27,6 @@ export interface VerilatorOptions {
 export const verilatorModelFlags = (): string[] => [
   '--cc',
   '--exe',
-  '--build',
-  '-j',
-  '2',
   '-O3',
   '--x-assign',
   '0',
@@ -41,12 +37,17 @@ export const verilatorModelFlags = (): string[] => [
   '-Wno-fatal',
   '-CFLAGS',
   `${verilatorCxxOptimization()} -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf`,
-  ...verilatorMakeOptimization(),
   '-LDFLAGS',
   '-shared -Wl,-Bsymbolic',
-  '--Mdir',
-  'obj',
 ];
+
+/**
+ * Every translation unit must see the declaration VL_PRINTF now names: the model's files through the
+ * precompiled header, Verilator's runtime on its compile line (relative to obj/, where make compiles:
+ * the same line in every build, so that ccache finds the runtime it compiled).
+ */
+const PRINTF_HEADER = 'rtgpu_printf.h';
+const printfDeclaration = { prelude: [`#include "../${PRINTF_HEADER}"`], runtimeFlags: `-include ../${PRINTF_HEADER}` };
 
 const LIBRARY = 'librtgpu_model.so';
 const LINT_WARNINGS = 'lint-warnings.txt';
@@ -66,25 +67,18 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
   const cpp = modelSource(x, trace);
   const vlt = publicSignalsConfig(x);
   const flags = trace ? [...verilatorModelFlags(), '--trace'] : verilatorModelFlags();
-  const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
+  const make = verilatorMakeVariables(printfDeclaration.runtimeFlags);
+  const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, ...make, ...printfDeclaration.prelude, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
   const { dir, cached } = await cachedBuild('verilator-model', key, async (tmp, finalDir) => {
     log(`verilator: building ${x.design.top} (${x.emitted.files.length} files${trace ? ', with tracing' : ''})`);
     for (const f of x.emitted.files) writeFileSync(join(tmp, f.path), f.path.endsWith('.sv') ? absoluteMemoryImages(f.text, finalDir) : f.text);
     writeFileSync(join(tmp, 'rtgpu_model.cpp'), cpp);
     writeFileSync(join(tmp, 'rtgpu_public.vlt'), vlt);
-    // Every translation unit must see the declaration VL_PRINTF now names.
-    writeFileSync(join(tmp, 'rtgpu_printf.h'), 'void rtgpu_vl_printf(const char* format, ...);\n');
-    // Relative to obj/, where make compiles: the same flags in every build, so ccache finds the runtime it compiled.
-    const buildFlags = flags.map((f) => (f.includes('-DVL_PRINTF=') ? `${f} -include ../rtgpu_printf.h` : f));
-    const r = await execa('verilator', [...buildFlags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', 'rtgpu_model.cpp', ...x.emitted.fileList], {
-      cwd: tmp,
-      env: await verilatorBuildEnv(),
-      reject: false,
-      all: true,
-    });
-    if (r.exitCode !== 0) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.all ?? '', x)}`);
+    writeFileSync(join(tmp, PRINTF_HEADER), 'void rtgpu_vl_printf(const char* format, ...);\n');
+    const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', 'rtgpu_model.cpp', ...x.emitted.fileList], ...printfDeclaration });
+    if (!r.ok) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.output, x)}`);
     // Kept with the build, so that a build from the cache reports them too.
-    const warnings = (r.all ?? '').split('\n').filter((l) => l.startsWith('%Warning'));
+    const warnings = r.output.split('\n').filter((l) => l.startsWith('%Warning'));
     if (warnings.length) writeFileSync(join(tmp, LINT_WARNINGS), annotateToolOutput(warnings.join('\n'), x));
   });
   if (cached) log(`verilator: ${x.design.top} from the build cache`);
