@@ -12,6 +12,9 @@ const hdlDir = dirname(coreDir.slice(0, -1)) + sep;
 const packageRoot = dirname(dirname(hdlDir.slice(0, -1))) + sep;
 const distDir = `${packageRoot}dist${sep}`;
 
+/** The source file of a compiled dist/ file by name alone (its line needs the source map: sourceFrame). */
+const sourceFileOf = (file: string): string => (file.startsWith(distDir) && file.endsWith('.js') ? `${packageRoot}src${sep}${file.slice(distDir.length, -3)}.ts` : file);
+
 const sourceMaps = new Map<string, SourceMap | null>();
 
 /**
@@ -31,7 +34,7 @@ function sourceFrame(file: string, line: number, col: number): { file: string; l
     sourceMaps.set(file, map);
   }
   const entry = map?.findEntry(line - 1, col - 1) as SourceMapping | Record<string, never> | undefined;
-  if (!entry || !('originalSource' in entry)) return { file: `${packageRoot}src${sep}${file.slice(distDir.length, -3)}.ts`, line, col };
+  if (!entry || !('originalSource' in entry)) return { file: sourceFileOf(file), line, col };
   const original = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(dirname(file), entry.originalSource);
   return { file: original, line: entry.originalLine + 1, col: entry.originalColumn + 1 };
 }
@@ -47,7 +50,7 @@ const hiddenFiles = new Set<string>();
  */
 export function hideFromSourceLocations(moduleUrl: string): void {
   const file = moduleUrl.startsWith('file://') ? fileURLToPath(moduleUrl) : moduleUrl;
-  hiddenFiles.add(file.startsWith(distDir) && file.endsWith('.js') ? `${packageRoot}src${sep}${file.slice(distDir.length, -3)}.ts` : file);
+  hiddenFiles.add(sourceFileOf(file));
 }
 
 const unknownLoc: SourceLoc = { file: '<unknown>', line: 0, col: 0 };
@@ -95,16 +98,31 @@ function framePosition(site: CallSite, format: ((e: Error, s: CallSite[]) => unk
   return (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled ? loadedFrame(token, line, col) : { token, line, col };
 }
 
-/** The first of `sites` outside the DSL's own core and IR folders, or undefined. */
+/** A path or file URL as a path (cached: the same few files come up on every stack). */
+function framePath(token: string): string {
+  let raw = frameFiles.get(token);
+  if (raw === undefined) frameFiles.set(token, (raw = token.startsWith('file://') ? fileURLToPath(token) : token));
+  return raw;
+}
+
+/** A frame of the DSL itself, a hidden helper, Node, or a dependency: never the user's call site. */
+function skippedFile(file: string): boolean {
+  if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:')) return true;
+  return file.includes(`${sep}node_modules${sep}`) && !file.startsWith(packageRoot);
+}
+
+/**
+ * The first of `sites` outside the DSL's own core and IR folders, or undefined. A frame is judged by its
+ * file first, which needs no formatting: only the user's frame is positioned through the source maps.
+ */
 function userFrame(sites: readonly CallSite[], format: ((e: Error, s: CallSite[]) => unknown) | undefined): SourceLoc | undefined {
   for (const site of sites) {
+    const name = site.getFileName();
+    if (name && skippedFile(sourceFileOf(framePath(name)))) continue;
     const f = framePosition(site, format);
     if (!f) continue;
-    let raw = frameFiles.get(f.token);
-    if (raw === undefined) frameFiles.set(f.token, (raw = f.token.startsWith('file://') ? fileURLToPath(f.token) : f.token));
-    const { file, line: at, col } = sourceFrame(raw, f.line, f.col);
-    if (internalDirs.some((d) => file.startsWith(d)) || hiddenFiles.has(file) || file.startsWith('node:')) continue;
-    if (file.includes(`${sep}node_modules${sep}`) && !file.startsWith(packageRoot)) continue;
+    const { file, line: at, col } = sourceFrame(framePath(f.token), f.line, f.col);
+    if (skippedFile(file)) continue;
     return { file, line: at, col };
   }
   return undefined;
