@@ -23,8 +23,8 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'designs',
-    what: 'random eDSL designs: 20,000 on js/wasm, 2,500 on Verilator and Icarus',
-    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.1' : '5', SEED: String(seed) } }),
+    what: 'random eDSL designs: 40,000 on js/wasm, 2,500 on Verilator and Icarus',
+    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/property', '--testTimeout=0'], env: { RTGPU_DESIGNS: quick ? '0.2' : '10', SEED: String(seed) } }),
   },
   {
     name: 'handoff',
@@ -35,6 +35,11 @@ const STEPS: readonly Step[] = [
     name: 'rtl-yosys',
     what: "Yosys synth on every design of rtl-out (CI leaves out bench, bvh_ic, ic_core and rtcore, whose modules it synthesizes for the gate-level checks)",
     command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/cli/rtlOut.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
+  },
+  {
+    name: 'gates',
+    what: "Yosys' gate-level netlists against the TS simulator, the IC and BVH IC systems included (CI leaves them out: about 300 s)",
+    command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/synth/postSynthCosim.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
     name: 'rtl-equivalence',
@@ -75,6 +80,11 @@ const STEPS: readonly Step[] = [
     name: 'ic-cosim',
     what: 'the IC system (rtgpu cosim ic_core) on TS, Verilator and Icarus in lockstep, with the caster as golden model: 200,000 cycles (CI runs 6,000)',
     command: (quick, seed) => ({ file: process.execPath, args: ['bin/rtgpu.mjs', 'cosim', 'ic_core', '--cycles', quick ? '6000' : '200000', '--seed', String(seed), '--sim', 'ts,verilator,icarus'] }),
+  },
+  {
+    name: 'bvh8-cosim',
+    what: 'the BVH8 IC system (rtgpu cosim bvh8_ic) on TS, Verilator and Icarus in lockstep, with castRayBvh8 as golden model: ten random scenes, 45,000 cycles (CI runs one)',
+    command: (quick, seed) => ({ file: process.execPath, args: ['bin/rtgpu.mjs', 'cosim', 'bvh8_ic', '--cycles', quick ? '4500' : '45000', '--seed', String(seed), '--sim', 'ts,verilator,icarus'] }),
   },
   {
     name: 'textured',

@@ -55,9 +55,9 @@ export function texturedScene(): Scene {
 /**
  * Materials of the textured scene, index = shader id − 1: the Cornell box's, then the floor, whose `kd`
  * is the Cornell white (so a kernel that does not sample textures draws the floor as before) and whose
- * texture is checkerTexture() (named `<checker>`: it is generated, not read from a file).
+ * texture is `checker` (default checkerTexture(); named `<checker>`: it is generated, not read from a file).
  */
-export function texturedMaterials(): Material[] {
+export function texturedMaterials(checker: TextureImage = checkerTexture()): Material[] {
   const white = defaultMaterials()[DEFAULT_SHADERS.white - 1]!;
-  return [...defaultMaterials(), { name: 'checker floor', kd: white.kd, texture: { file: '<checker>', image: checkerTexture() } }];
+  return [...defaultMaterials(), { name: 'checker floor', kd: white.kd, texture: { file: '<checker>', image: checker } }];
 }

@@ -13,7 +13,7 @@ import { firstDisagreement } from './designAgreement.ts';
 const seed = seedFromEnv();
 console.log(`randomDesigns.test seed=${seed} (rerun with SEED=${seed})`);
 
-/** Designs per run: 4,000 in CI (about 90 s; RTGPU_DESIGNS scales it, as the Verilator/Icarus count: the soak runs 20,000). */
+/** Designs per run: 4,000 in CI (about 90 s; RTGPU_DESIGNS scales it, as the Verilator/Icarus count: the soak runs 40,000). */
 const scale = Number(process.env.RTGPU_DESIGNS ?? 1);
 const JS_WASM_DESIGNS = Math.round(4_000 * scale);
 const CYCLES = 40;

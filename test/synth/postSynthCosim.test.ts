@@ -11,6 +11,7 @@ import { seedFromEnv } from '../../src/util/seededRandom.ts';
 import { gateNetlist } from '../../src/hdl/synth/gateNetlist.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
+import { gateLevelBlocks } from './gateLevelDesigns.ts';
 
 const seed = seedFromEnv();
 console.log(`postSynthCosim.test seed=${seed} (rerun with SEED=${seed})`);
@@ -38,8 +39,7 @@ describe('the gate-level netlist agrees with the TS simulator', () => {
 // The float units' data outputs are undefined while their pipeline fills (out_valid is 0): they run above,
 // flip-flops at their power-on values. The GPU's blocks must not show an X on any port.
 describe("the GPU's blocks out of reset: flip-flops start X, every output is defined after the reset and equals the TS simulator's", () => {
-  const blocks = ['rtcore', 'ic_core', 'bvh_ic', 'memory_controller', 'command_patcher', 'ic_buffer', 'main_memory', 'triangle_memory'];
-  for (const name of blocks) {
+  for (const name of gateLevelBlocks) {
     test(name, async () => expectAgreement(await findDesign(name), cycles[name]!, 'icarus-gate-reset'), 600_000);
   }
 

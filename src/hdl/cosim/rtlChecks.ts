@@ -35,9 +35,23 @@ export async function icarusCompile(src: RtlSource): Promise<CheckResult> {
 
 /** Yosys `read_verilog -sv; synth -top`: ok means no error (warnings are returned for inspection). */
 export function yosysSynth(src: RtlSource): Promise<CheckResult> {
+  return yosysCheck(src, yosysScript('generic', src.top, src.fileList));
+}
+
+/**
+ * Yosys' front end alone: `read_verilog -sv`, `hierarchy -check`, `proc`, then `check -assert` (an
+ * undriven or multiply driven wire, a combinational loop: an error). What our SystemVerilog can get wrong
+ * for Yosys, in seconds where `synth` (technology mapping, ABC) takes minutes on a large design.
+ */
+export function yosysElaborate(src: RtlSource): Promise<CheckResult> {
+  const script = [`read_verilog -sv ${src.fileList.join(' ')}`, `hierarchy -check -top ${src.top}`, 'proc', 'opt_clean', 'check -assert'].join('\n') + '\n';
+  return yosysCheck(src, script);
+}
+
+function yosysCheck(src: RtlSource, script: string): Promise<CheckResult> {
   return inRtlDir(src, async (dir) => {
     try {
-      const r = await runYosys(yosysScript('generic', src.top, src.fileList), { cwd: dir, quiet: true });
+      const r = await runYosys(script, { cwd: dir, quiet: true });
       return { tool: 'yosys', ok: !/ERROR/.test(r.output), output: r.output };
     } catch (e) {
       if (e instanceof YosysError) return { tool: 'yosys', ok: false, output: e.message };
