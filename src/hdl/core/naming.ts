@@ -1,7 +1,18 @@
 // Recovers the TypeScript variable a DSL call was assigned to, so generated signals carry the user's names.
 import { readFileSync } from 'node:fs';
-import { Node, Project, SyntaxKind, type SourceFile } from 'ts-morph';
+import { createRequire } from 'node:module';
+import type * as TsMorph from 'ts-morph';
 import type { SourceLoc } from '../ir/netlist.ts';
+
+type Node = TsMorph.Node;
+type SourceFile = TsMorph.SourceFile;
+
+/**
+ * ts-morph brings the TypeScript compiler, about a second to load: it is loaded on the first name to
+ * infer, so that a process that never elaborates (`rtgpu asm`, a test of the ISA simulator) does not pay.
+ */
+let loaded: typeof TsMorph | undefined;
+const tsMorph = (): typeof TsMorph => (loaded ??= createRequire(import.meta.url)('ts-morph') as typeof TsMorph);
 
 export interface InferredName {
   /** The name of the declaration the call initializes, or of the nearest enclosing declaration. */
@@ -10,7 +21,7 @@ export interface InferredName {
   readonly exact: boolean;
 }
 
-let project: Project | undefined;
+let project: TsMorph.Project | undefined;
 const files = new Map<string, SourceFile | null>();
 const cache = new Map<string, InferredName | null>();
 
@@ -18,7 +29,7 @@ function sourceFile(path: string): SourceFile | null {
   let sf = files.get(path);
   if (sf === undefined) {
     try {
-      project ??= new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+      project ??= new (tsMorph().Project)({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
       sf = project.createSourceFile(path, readFileSync(path, 'utf8'), { overwrite: true });
     } catch {
       sf = null;
@@ -29,16 +40,21 @@ function sourceFile(path: string): SourceFile | null {
 }
 
 // Wrappers that do not change which value a call produces.
-const transparent = new Set([
-  SyntaxKind.ParenthesizedExpression,
-  SyntaxKind.AsExpression,
-  SyntaxKind.NonNullExpression,
-  SyntaxKind.TypeAssertionExpression,
-  SyntaxKind.SatisfiesExpression,
-  SyntaxKind.AwaitExpression,
-]);
+let transparentKinds: ReadonlySet<TsMorph.SyntaxKind> | undefined;
+function transparent(): ReadonlySet<TsMorph.SyntaxKind> {
+  const { SyntaxKind } = tsMorph();
+  return (transparentKinds ??= new Set([
+    SyntaxKind.ParenthesizedExpression,
+    SyntaxKind.AsExpression,
+    SyntaxKind.NonNullExpression,
+    SyntaxKind.TypeAssertionExpression,
+    SyntaxKind.SatisfiesExpression,
+    SyntaxKind.AwaitExpression,
+  ]));
+}
 
 function declaredName(node: Node, child: Node): string | undefined {
+  const { Node, SyntaxKind } = tsMorph();
   if (Node.isVariableDeclaration(node) && node.getInitializer() === child) {
     const n = node.getNameNode();
     return Node.isIdentifier(n) ? n.getText() : undefined;
@@ -56,6 +72,7 @@ function declaredName(node: Node, child: Node): string | undefined {
 
 /** The call expression a stack position points into (V8 points at the callee's name). */
 function callAt(sf: SourceFile, loc: SourceLoc): Node | undefined {
+  const { Node } = tsMorph();
   let pos: number;
   try {
     pos = sf.compilerNode.getPositionOfLineAndCharacter(loc.line - 1, loc.col - 1);
@@ -79,6 +96,7 @@ export function inferName(loc: SourceLoc): InferredName | null {
   const sf = loc.line > 0 ? sourceFile(loc.file) : null;
   const call = sf ? callAt(sf, loc) : undefined;
   if (call) {
+    const { Node } = tsMorph();
     let child: Node = call;
     let exact = true;
     for (let node = call.getParent(); node && !Node.isSourceFile(node); child = node, node = node.getParent()) {
@@ -87,7 +105,7 @@ export function inferName(loc: SourceLoc): InferredName | null {
         result = { name, exact };
         break;
       }
-      if (!transparent.has(node.getKind())) exact = false;
+      if (!transparent().has(node.getKind())) exact = false;
       if (Node.isFunctionLikeDeclaration(node) || Node.isClassDeclaration(node)) break;
     }
   }
