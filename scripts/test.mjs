@@ -32,12 +32,14 @@ const stopVitest = (signal) => {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stopVitest(signal));
 
 const exited = (child) => new Promise((done) => child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0))));
-const vitestDone = exited(vitest);
+let vitestRunning = true;
+const vitestDone = exited(vitest).then((code) => ((vitestRunning = false), code));
 const tscCode = await exited(tsc);
 if (tscCode !== 0) {
-  console.error(`\nnpm test: the type check failed (tsc --noEmit -p .), so the tests were stopped:\n${tscOutput}`);
+  const stopped = vitestRunning ? ', so the tests were stopped' : '';
   stopVitest('SIGTERM');
   await vitestDone;
+  console.error(`\nnpm test: the type check failed (tsc --noEmit -p .)${stopped}:\n${tscOutput}`);
   process.exit(1);
 }
 process.exit(await vitestDone);
