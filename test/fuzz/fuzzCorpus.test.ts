@@ -13,7 +13,7 @@ import { fuzzLoop, runOne } from './fuzzLoop.ts';
 
 const seed = seedFromEnv();
 /** Fresh inputs per target in CI (a few seconds each); `npm run fuzz` and the soak run go further. */
-const BURST = 20_000;
+const BURST = 10_000;
 console.log(`fuzzCorpus.test seed=${seed} (rerun with SEED=${seed})`);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const inputs = (dir: string) => (existsSync(dir) ? readdirSync(dir).map((f) => ({ name: f, data: new Uint8Array(readFileSync(join(dir, f))) })) : []);

@@ -146,7 +146,7 @@ export const fuzzTargets: readonly FuzzTarget[] = [
     expected: isDesignFileError,
     dictionary: ['defineModule(', 'input(', 'output(', 'UInt(', 'SInt(', 'Bool()', 'Bundle({', 'Decoupled(', 'reg(', 'mux(', 'wire(', 'when(', '.set(', '.get()', 'export ', 'export default ', 'export const params = ', 'import ', "from 'rtgpu/hdl'", '=>', '(', ')', '{', '}', '[', ']', ';', '`', '"', "'", '//', '/*', 'width', 'params.width', 'throw new Error("x")', 'await ', 'async ', 'null', 'undefined', '__proto__', ...NUMBERS],
     cost: 100,
-    ciBurst: 1000,
+    ciBurst: 500,
     replayInNode: true,
   },
 ];

@@ -26,6 +26,7 @@ import { bvhSystemSimulator, castBvhRays, checkBvhAnswers, directDriver, loadBvh
 import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
 import { BAD_INDICES, faultColumns, withBadIndex, type BadIndex } from '../../src/gpu/bvh/badIndices.ts';
 import { BVH_IC_DRAIN_CYCLES, BVH_IC_RAY_CYCLES, bvhIcCosimDesign, bvhIcCosimParams, bvhIcGolden } from '../../src/gpu/bvh/bvhIcCosimDesign.ts';
+import { ciOrSoak } from '../scale.ts';
 
 const seed = seedFromEnv();
 console.log(`bvhIcCore.test seed=${seed} (rerun with SEED=${seed})`);
@@ -90,22 +91,24 @@ function duplicatedScene(rng: ReturnType<typeof createRng>, n: number, copies: n
 // ------------------------------------------------------------------------------------ answers
 
 describe('BVH IC system against the golden BVH traversal', () => {
-  test('the default scene: 3,072 primary rays (64x48), answers and test counts identical', () => {
-    const rays = cameraRays(64, 48);
+  // CI casts a quarter of the soak's frames.
+  const [w, h] = ciOrSoak([32, 24], [64, 48]);
+  test(`the default scene: ${w * h} primary rays (${w}x${h}), answers and test counts identical`, () => {
+    const rays = cameraRays(w, h);
     const r = runBvhRays(defaultScene(), rays, small);
-    expectGolden(r, 'default scene 64x48');
+    expectGolden(r, `default scene ${w}x${h}`);
     expect(r.nodeTests).toBeGreaterThan(rays.length);
-    console.log(`default scene 64x48, 16 slots: ${r.cycles} cycles, ${r.nodeTests} node and ${r.triangleTests} triangle tests`);
+    console.log(`default scene ${w}x${h}, 16 slots: ${r.cycles} cycles, ${r.nodeTests} node and ${r.triangleTests} triangle tests`);
   }, 120_000);
 
-  test('the bunny in the box: 3,072 primary rays, identical; with 2 and with 32 ray slots too', () => {
+  test(`the bunny in the box: ${w * h} primary rays, identical; with 2 and with 32 ray slots too`, () => {
     const scene = bunnyInBox();
     const built = bvhSceneImage(scene);
-    const rays = cameraRays(64, 48);
+    const rays = cameraRays(w, h);
     const r16 = runBvhRays(scene, rays, small, {}, built);
-    expectGolden(r16, 'bunny 64x48, 16 slots');
+    expectGolden(r16, `bunny ${w}x${h}, 16 slots`);
     const r32 = runBvhRays(scene, rays, { ...small, rays: 32 }, {}, built);
-    expectGolden(r32, 'bunny 64x48, 32 slots');
+    expectGolden(r32, `bunny ${w}x${h}, 32 slots`);
     const few = cameraRays(16, 12);
     const r2 = runBvhRays(scene, few, { ...small, rays: 2 }, {}, built);
     expectGolden(r2, 'bunny 16x12, 2 slots');
@@ -119,7 +122,7 @@ describe('BVH IC system against the golden BVH traversal', () => {
     const rng = createRng(seed);
     let rays = 0;
     let hitRays = 0;
-    for (let i = 0; i < 24; i++) {
+    for (let i = 0; i < ciOrSoak(12, 24); i++) {
       const s = i % 6 === 5 ? { scene: randomIcScene(rng, 1 + rng.int(1200)), what: 'random triangles', ray: undefined } : randomBvhScene(rng, 1200);
       const draw = s.ray ?? mixedRay(s.scene);
       const maxLeafTriangles = [1, 2, 4, 8][rng.int(4)]!;

@@ -217,7 +217,8 @@ describe('threads in flight', () => {
 });
 
 describe('random programs', () => {
-  const COUNT = 150;
+  // The soak's core step runs 10,000.
+  const COUNT = 75;
   test(`${COUNT} random programs on the TS simulator agree with the ISA simulator`, () => {
     let instructions = 0;
     for (let i = 0; i < COUNT; i++) {

@@ -13,9 +13,9 @@ import { firstDisagreement } from './designAgreement.ts';
 const seed = seedFromEnv();
 console.log(`randomDesigns.test seed=${seed} (rerun with SEED=${seed})`);
 
-/** Designs per run: 4,000 in CI (about 90 s; RTGPU_DESIGNS scales it, as the Verilator/Icarus count: the soak runs 40,000). */
+/** Designs per run: 2,000 in CI (about 45 s; RTGPU_DESIGNS scales it, as the Verilator/Icarus count: the soak runs 40,000). */
 const scale = Number(process.env.RTGPU_DESIGNS ?? 1);
-const JS_WASM_DESIGNS = Math.round(4_000 * scale);
+const JS_WASM_DESIGNS = Math.round(2_000 * scale);
 const CYCLES = 40;
 
 function checkJsWasm(raw: RawDesign, stimulusSeed: number): void {

@@ -12,16 +12,18 @@ import { gateNetlist } from '../../src/hdl/synth/gateNetlist.ts';
 import type { CosimDesign } from '../../src/hdl/cosim/design.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
 import { gateLevelBlocks } from './gateLevelDesigns.ts';
+import { ciOrSoak } from '../scale.ts';
 
 const seed = seedFromEnv();
 console.log(`postSynthCosim.test seed=${seed} (rerun with SEED=${seed})`);
 
 /**
- * Random cycles per design, sized so that the file costs about four minutes of CPU with an empty
- * build cache, most of it Yosys and Icarus on the cores' gates (the IC core runs ~10 cycles/s).
- * The IC core needs up to ~400 cycles to load its scene before rays come back.
+ * Random cycles per design, sized so that the file costs about three minutes of CPU with an empty
+ * build cache, most of it Yosys and Icarus on the gates (the IC core runs ~10 cycles/s, the RT core
+ * ~20). The IC core needs up to ~400 cycles to load its scene before rays come back. The soak's
+ * gates step runs the slowest three twice as long.
  */
-const cycles: Readonly<Record<string, number>> = { fadd: 2000, fmul: 1500, fdiv: 1000, fsqrt: 1000, fcmp: 3000, itof: 3000, ftoi: 3000, rtcore: 800, ic_core: 600, bvh_ic: 400, memory_controller: 3000, command_patcher: 3000, ic_buffer: 2000, main_memory: 2000, triangle_memory: 2000 };
+const cycles: Readonly<Record<string, number>> = { fadd: 2000, fmul: 1500, fdiv: ciOrSoak(500, 1000), fsqrt: 1000, fcmp: 3000, itof: 3000, ftoi: 3000, rtcore: ciOrSoak(400, 800), ic_core: 600, bvh_ic: 400, memory_controller: 3000, command_patcher: 3000, ic_buffer: 2000, main_memory: ciOrSoak(1000, 2000), triangle_memory: 2000 };
 
 async function expectAgreement(d: CosimDesign, n: number, sim: 'icarus-gate' | 'icarus-gate-reset' = 'icarus-gate'): Promise<void> {
   const r = await runCosim(d, { cycles: n, seed, sims: ['ts', sim] });

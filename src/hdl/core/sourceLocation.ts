@@ -119,13 +119,34 @@ function userFrame(sites: readonly CallSite[], format: ((e: Error, s: CallSite[]
   for (const site of sites) {
     const name = site.getFileName();
     if (name && skippedFile(sourceFileOf(framePath(name)))) continue;
-    const f = framePosition(site, format);
-    if (!f) continue;
-    const { file, line: at, col } = sourceFrame(framePath(f.token), f.line, f.col);
-    if (skippedFile(file)) continue;
-    return { file, line: at, col };
+    const loc = positioned(site, name, format);
+    if (loc) return loc;
   }
   return undefined;
+}
+
+// A design's loops and helpers call the DSL from the same few lines again and again: each generated position is
+// mapped through the source maps once (per formatter, which decides how a position reads).
+const positions = new Map<string, SourceLoc | null>();
+let positionsFormat: unknown = null;
+
+/** The user's source position of a frame not skipped by its file, or undefined if it maps into the DSL after all. */
+function positioned(site: CallSite, name: string | null, format: ((e: Error, s: CallSite[]) => unknown) | undefined): SourceLoc | undefined {
+  if (format !== positionsFormat) {
+    positions.clear();
+    positionsFormat = format;
+  }
+  const key = name ? `${name}:${site.getLineNumber()}:${site.getColumnNumber()}` : undefined;
+  const known = key === undefined ? undefined : positions.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const f = framePosition(site, format);
+  let loc: SourceLoc | null = null;
+  if (f) {
+    const { file, line, col } = sourceFrame(framePath(f.token), f.line, f.col);
+    if (!skippedFile(file)) loc = { file, line, col };
+  }
+  if (key !== undefined) positions.set(key, loc);
+  return loc ?? undefined;
 }
 
 /**
