@@ -19,10 +19,10 @@ test('rtl-out is up to date (run `npm run rtl` after changing a design)', async 
 // shifts), 1-2.5 min on three of the texture blocks and several minutes on the whole texture unit. CI runs it
 // on the designs nothing else synthesizes and that take seconds; the gate-level checks
 // (test/synth/postSynthCosim.test.ts) synthesize the float units' and several blocks' modules (the same
-// SystemVerilog); the rest (the BVH8 engines' float datapaths among them: 20-35 s each) get Yosys' front end in CI
+// SystemVerilog); the rest (the box and triangle engines' float datapaths among them: 20-35 s each) get Yosys' front end in CI
 // (read, hierarchy, proc, check) and `synth` in the soak's rtl-yosys step (RTGPU_SOAK=1), as bench (the
 // simulation benchmark, not hardware to hand off).
-const synthInSoakOnly = new Set(['bench', 'bvh_ic', 'ic_core', 'ic_core_watertight', 'rtcore', 'gfx12_box', 'gfx12_primitive', 'texture_lod', 'texel_coordinates', 'bilinear_blend', 'texture_unit', 'bvh8_ic', 'obb_ray_rotate', 'ray_transform', 'ray_box8', 'triangle_pair']);
+const synthInSoakOnly = new Set(['bench', 'bvh_ic', 'ic_core', 'ic_core_watertight', 'rtcore', 'gfx12_box', 'gfx12_primitive', 'texture_lod', 'texel_coordinates', 'bilinear_blend', 'texture_unit', 'bvh8_ic', 'obb_ray_rotate', 'ray_transform', 'ray_box4', 'ray_box8', 'triangle_pair']);
 type YosysCheck = 'synth' | 'front end' | 'synth in the gate-level checks';
 const yosysCheckOf = (dir: string): YosysCheck =>
   process.env.RTGPU_SOAK === '1' ? 'synth' : gateLevelDesigns.has(dir) ? 'synth in the gate-level checks' : synthInSoakOnly.has(dir) ? 'front end' : 'synth';
