@@ -1,6 +1,6 @@
 // Soak test of the BVH8 IC system: random scenes and rays through Bvh8IcSystem on the TS simulator against castRayBvh8
 // (answers and every counter), at float latencies from none to long (the overlapped pops' and the early root pop's
-// timing follows them) and 2 to 32 ray slots, every configuration with BVHs built with and without oriented boxes, and one
+// timing follows them) and 2 to 64 ray slots (64 with 6-bit thread ids), every configuration with BVHs built with and without oriented boxes, and one
 // scene in three a random instanced scene's two-level image (one in four of those with a broken instance node); one ray
 // in four any-hit (ray_any_hit, castRayBvh8's anyHit); with
 // --gpu-lockstep, then a frame of the thin rods built with oriented boxes and an image deeper than the traversal stack on
@@ -47,6 +47,7 @@ const CONFIGS: readonly Bvh8IcSystemParams[] = [
   { fadd: 1, fmul: 2, fdiv: 4, rays: 16, nodes: 1024, triangles: 4096, vertices: 4096 },
   { fadd: 4, fmul: 9, fdiv: 30, rays: 4, nodes: 1024, triangles: 4096, vertices: 4096 },
   { fadd: 2, fmul: 1, fdiv: 7, rays: 2, nodes: 1024, triangles: 4096, vertices: 4096 },
+  { fadd: 3, fmul: 5, fdiv: 14, rays: 64, threadBits: 6, nodes: 1024, triangles: 4096, vertices: 4096 },
 ];
 
 console.log(`bvh8 soak: at least ${target} rays over ${CONFIGS.length} latency configurations, seed ${seed}`);

@@ -28,7 +28,7 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'full-size',
-    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 16 slots, lint at 32 slots, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, every packaged example on every engine',
+    what: 'the test files CI runs smaller (test/scale.ts) at their full size: the BVH8 IC system (default scene 32x24, 16 random scenes, the bunny at 32 and 16 slots, lint at 64 slots with 6-bit thread ids, one whole cosim scene), the BVH IC system (64x48 frames, 24 random scenes), the GPU in lockstep with Icarus at 8x6 and with 32 IC cores, every packaged example on every engine',
     command: (_quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/gpu/bvh8IcCore.test.ts', 'test/gpu/bvhIcCore.test.ts', 'test/gpu/gpuCosim.test.ts', 'test/gpu/gpuTop.test.ts', 'test/package/package.test.ts', '--testTimeout=0'], env: { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {

@@ -17,8 +17,13 @@ export interface Bvh8CoreFigures {
   /** Ray–triangle tests per cycle (limit 2). */
   readonly bvh8TriTestsPerCycle: number;
   readonly bvh8CyclesPerRay: number;
-  /** The BVH4 IC core's cycles per ray (watertight test, as the BVH8's) over the BVH8's (issue 21 aims ≥ 2). */
+  /** The BVH4 IC core's cycles per ray (watertight test, as the BVH8's) over the BVH8's, each core with its most rays in flight (issue 21 aims ≥ 2). */
   readonly bvh8SpeedupOverBvh4: number;
+  /** The BVH8 core with 32 slots on the GPU's 5-bit link: as many rays in flight as the BVH4 core. */
+  readonly bvh8CyclesPerRay32Slots: number;
+  readonly bvh8TriTestsPerCycle32Slots: number;
+  /** The BVH4 core's cycles per ray over that 32-slot BVH8 core's. */
+  readonly bvh8SpeedupOverBvh4EqualSlots: number;
   /** Box engine utilisation: box tests / (8 · cycles). */
   readonly bvh8BoxEngineUtilisation: number;
   /** Triangle engine utilisation: triangle tests / (2 · cycles). */
@@ -50,26 +55,37 @@ export function bvh8CyclesPerRayBound(counts: { readonly boxTests: number; reado
   return Math.max(counts.boxTests / BVH8_BOX_TESTS_PER_CYCLE, counts.triangleTests / BVH8_TRI_TESTS_PER_CYCLE, (counts.nodeTests + counts.primitiveNodes) / BVH8_NODE_READ_PORTS) / rays;
 }
 
-/** Both cores with the most rays in flight (32: the ray link's thread ids are 5 bits) and the GPU's float latencies. */
-export const BVH8_BENCH_RAYS = 32;
+/**
+ * Each core with the most rays it takes, and the GPU's float latencies: the BVH8 core 64 slots with a 6-bit thread id on
+ * its link (one id per slot; the GPU's link has 5 bits, 32 threads), the BVH4 core 32 (its link is the GPU's).
+ */
+export const BVH8_BENCH_RAYS = 64;
+export const BVH8_BENCH_THREAD_BITS = 6;
+export const BVH4_BENCH_RAYS = 32;
 
-export function measureBvh8Core(rays = BVH8_BENCH_RAYS, width: number = BVH_BENCH_SIZE.width, height: number = BVH_BENCH_SIZE.height): Bvh8CoreFigures {
+export function measureBvh8Core(width: number = BVH_BENCH_SIZE.width, height: number = BVH_BENCH_SIZE.height): Bvh8CoreFigures {
   const scene = bunnyInBox();
   const list = primaryRays(defaultCamera, width, height);
   const image = bvh8SceneImage(scene).image;
-  const params = { ...defaultBvh8IcSystemParams, rays, nodes: 1024, triangles: 4096, vertices: 4096 };
+  const gpuLink = { ...defaultBvh8IcSystemParams, rays: BVH4_BENCH_RAYS, nodes: 1024, triangles: 4096, vertices: 4096 };
+  const params = { ...gpuLink, rays: BVH8_BENCH_RAYS, threadBits: BVH8_BENCH_THREAD_BITS };
   const eight = runBvh8Rays(image, list, params);
   const anyHit = runBvh8Rays(image, list.map((r) => ({ ...r, anyHit: true })), params);
-  const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
+  const equal = runBvh8Rays(image, list, gpuLink);
+  const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays: BVH4_BENCH_RAYS, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
   const exact = (r: typeof eight) => r.difference === null && !r.loadError && JSON.stringify(r.counts) === JSON.stringify(r.golden);
-  const matches = exact(eight) && exact(anyHit) && four.difference === null && !four.loadError;
+  const matches = exact(eight) && exact(anyHit) && exact(equal) && four.difference === null && !four.loadError;
+  const fourCyclesPerRay = four.cycles / four.rays;
   const bvh8CyclesPerRay = eight.cycles / eight.rays;
   const bound = bvh8CyclesPerRayBound(eight.golden, eight.rays);
   return {
     bvh8BoxTestsPerCycle: eight.counts.boxTests / eight.cycles,
     bvh8TriTestsPerCycle: eight.counts.triangleTests / eight.cycles,
     bvh8CyclesPerRay,
-    bvh8SpeedupOverBvh4: four.cycles / four.rays / bvh8CyclesPerRay,
+    bvh8SpeedupOverBvh4: fourCyclesPerRay / bvh8CyclesPerRay,
+    bvh8CyclesPerRay32Slots: equal.cycles / equal.rays,
+    bvh8TriTestsPerCycle32Slots: equal.counts.triangleTests / equal.cycles,
+    bvh8SpeedupOverBvh4EqualSlots: fourCyclesPerRay / (equal.cycles / equal.rays),
     bvh8BoxEngineUtilisation: eight.counts.boxTests / (BVH8_BOX_TESTS_PER_CYCLE * eight.cycles),
     bvh8TriEngineUtilisation: eight.counts.triangleTests / (BVH8_TRI_TESTS_PER_CYCLE * eight.cycles),
     bvh8CyclesPerRayBound: bound,

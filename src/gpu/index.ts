@@ -17,7 +17,7 @@ export { IcBuffer, type IcBufferParams } from './icBuffer/icBuffer.ts';
 export { QueueControl } from './icBuffer/queueControl.ts';
 export { HitAnswer } from './icBuffer/hitAnswer.ts';
 export { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore/icCore.ts';
-export { IcCoreLink } from './icCore/icCoreLink.ts';
+export { IcCoreLink, icCoreLink } from './icCore/icCoreLink.ts';
 export { IcCoreCounters } from './icCore/icCoreCounters.ts';
 export { IcSystem, defaultIcSystemParams, type IcSystemParams } from './icCore/icSystem.ts';
 export { runRays, type RayRunReport } from './icCore/rayRunner.ts';

@@ -131,7 +131,9 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly (Ray & 
   const anyHitPort = rays.some((r) => r.anyHit !== undefined);
   const ports = Object.fromEntries(['dispatch_ready', 'dispatch_done', 'dispatch_done_thread', 'dispatch_done_fault'].map((n) => [n, sim.port(n)]));
   const inFlight = new Map<number, number>(); // thread -> ray
-  const freeThreads = Array.from({ length: 32 }, (_, t) => 31 - t);
+  // As many rays in flight as the link has thread ids (32 on the GPU's 5-bit link).
+  const threads = 2 ** ports.dispatch_done_thread!.width;
+  const freeThreads = Array.from({ length: threads }, (_, t) => threads - 1 - t);
   const answers: (BvhAnswer | undefined)[] = new Array(rays.length).fill(undefined);
   let next = 0;
   let lastStart = 0;

@@ -6,6 +6,7 @@ import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
+import { THREAD_BITS } from '../rtCore/interfaces.ts';
 import { join3 } from '../icCore/vec3.ts';
 import { TFAR_SCALE } from '../../golden/rayBox.ts';
 // OBB matrix indices: OBB_DISABLED (0x7F) no rotation, 0 to OBB_MATRIX_COUNT − 1 a ROM matrix, any other a fault.
@@ -25,8 +26,13 @@ export interface Bvh8IcCoreParams {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
-  /** Rays in flight: a power of two from 2 to 32. */
+  /** Rays in flight: a power of two from 2 to 64. */
   readonly rays: number;
+  /**
+   * Bits of the ray link's thread id (ray_thread, dispatch_done_thread): 1 to 8, default THREAD_BITS (5, the GPU's 32
+   * threads). A standalone core with 64 slots needs 6 for a caller to keep all of them busy with rays of distinct ids.
+   */
+  readonly threadBits?: number;
   /** Bits of a node index; node_count must be below 2^indexBits (a child offset past that saturates to all ones, never loaded). */
   readonly indexBits: number;
   /**
@@ -59,12 +65,13 @@ type SlotStateName = (typeof Bvh8SlotState.members)[number];
 
 export function checkBvh8IcCoreParams(p: Bvh8IcCoreParams): void {
   for (const k of ['fadd', 'fmul', 'fdiv'] as const) if (!Number.isInteger(p[k]) || p[k] < 0 || p[k] > 40) throw new Error(`Bvh8IcCore: ${k} latency must be an integer from 0 to 40, got ${p[k]}`);
-  if (![2, 4, 8, 16, 32].includes(p.rays)) throw new Error(`Bvh8IcCore: rays must be 2, 4, 8, 16 or 32, got ${p.rays}`);
+  if (![2, 4, 8, 16, 32, 64].includes(p.rays)) throw new Error(`Bvh8IcCore: rays must be 2, 4, 8, 16, 32 or 64, got ${p.rays}`);
+  bvh8ThreadBits(p);
   if (!Number.isInteger(p.indexBits) || p.indexBits < 1 || p.indexBits > 24) throw new Error(`Bvh8IcCore: indexBits must be an integer from 1 to 24, got ${p.indexBits}`);
 }
 
 export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
-  ...rayPorts(),
+  ...rayPorts(bvh8ThreadBits(p)),
   // Beside IcCoreCounters (node_tests = box nodes tested, tests = triangle tests): ray–box tests, primitive and instance nodes read.
   box_tests: output(UInt(32)),
   primitive_nodes: output(UInt(32)),
@@ -81,6 +88,13 @@ export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
   node_req_index: output(UInt(p.indexBits)),
   node_resp: input(UInt(NODE_BITS)),
 });
+
+/** The ray link's thread id width (checked: 1 to 8). */
+export function bvh8ThreadBits(p: Pick<Bvh8IcCoreParams, 'threadBits'>): number {
+  const bits = p.threadBits ?? THREAD_BITS;
+  if (!Number.isInteger(bits) || bits < 1 || bits > 8) throw new Error(`Bvh8IcCore: threadBits must be an integer from 1 to 8, got ${p.threadBits}`);
+  return bits;
+}
 
 /** Cycles from a box node's pop to its children pushed: the stack read, the node read, the decoder, the box engine. */
 export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_DECODER_LATENCY + rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
@@ -272,7 +286,7 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     instUser: m.reg(UInt(24), { name: `ray${k}_inst_user` }),
     instShader: m.reg(UInt(32), { name: `ray${k}_inst_shader` }),
     instRoot: m.reg(UInt(p.indexBits), { name: `ray${k}_inst_root` }),
-    thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
+    thread: m.reg(UInt(bvh8ThreadBits(p)), { name: `ray${k}_thread` }),
     fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
     bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),

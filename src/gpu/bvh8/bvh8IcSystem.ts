@@ -7,15 +7,17 @@ import { rayPorts } from '../icCore/icCore.ts';
 import { sceneLoadPorts } from '../icCore/icSystem.ts';
 import { triangleIdBits } from '../memory/triangleMemory.ts';
 import { passThrough } from '../passThrough.ts';
-import { Bvh8IcCore } from './bvh8IcCore.ts';
+import { Bvh8IcCore, bvh8ThreadBits } from './bvh8IcCore.ts';
 
 /** Flat, so module names read `Bvh8IcSystem_fadd3_…`. */
 export interface Bvh8IcSystemParams {
   readonly fadd: number;
   readonly fmul: number;
   readonly fdiv: number;
-  /** Rays in flight (2, 4, 8, 16 or 32). */
+  /** Rays in flight (2, 4, 8, 16, 32 or 64). */
   readonly rays: number;
+  /** The ray link's thread id width (Bvh8IcCore's `threadBits`; default 5, the GPU's). */
+  readonly threadBits?: number;
   /** Capacity of the node memory in 128-byte nodes (2 to 2^20). */
   readonly nodes: number;
   /** The most triangles an image may declare (word 0); with `vertices`, sizes `load_triangle_count` as the other IC systems' (triangleIdBits). */
@@ -44,7 +46,7 @@ function checkParams(p: Bvh8IcSystemParams): void {
 // that reach it fault (done_fault), as castRayBvh8's do.
 const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => (checkParams(p), {
   ...sceneLoadPorts(p),
-  ...rayPorts(),
+  ...rayPorts(bvh8ThreadBits(p)),
   /** With ray_start: any-hit mode (Bvh8IcCore's ray_any_hit). */
   ray_any_hit: input(Bool),
   // The core's extra counters.
@@ -58,9 +60,10 @@ export const Bvh8IcSystem = defineModule('Bvh8IcSystem', bvh8IcSystemPorts, (m, 
   const ib = bvh8IndexBits(p);
   const tb = triangleIdBits(p);
   const ab = clog2(p.nodes);
-  const core = m.instance(Bvh8IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib }, { name: 'core' });
+  // threadBits only when given, so that the GPU's module names stay as they were.
+  const core = m.instance(Bvh8IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, ...(p.threadBits !== undefined && { threadBits: p.threadBits }) }, { name: 'core' });
   const nodes: MemoryHandle<UIntType> = m.memory(UInt(NODE_BITS), p.nodes, { name: 'nodes' });
-  passThrough(m, rayPorts(), io, core.io);
+  passThrough(m, rayPorts(bvh8ThreadBits(p)), io, core.io);
   core.io.ray_any_hit.set(io.ray_any_hit);
   io.box_tests.set(core.io.box_tests);
   io.primitive_nodes.set(core.io.primitive_nodes);

@@ -6,7 +6,7 @@ import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hd
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { TriangleRead } from '../memory/triangleRead.ts';
 import { THREAD_BITS } from '../rtCore/interfaces.ts';
-import { IcCoreLink } from './icCoreLink.ts';
+import { icCoreLink } from './icCoreLink.ts';
 import { IcCoreCounters } from './icCoreCounters.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
@@ -49,19 +49,20 @@ const TRIANGLE_ID_BITS = 16;
 
 /**
  * The core's side toward the dispatcher and the host: a ray in, the answer out, the counters. Shared
- * with the systems that wrap the core, which pass these ports straight through.
+ * with the systems that wrap the core, which pass these ports straight through. `threadBits`: the thread id's width
+ * (the GPU's THREAD_BITS unless a standalone core keeps more rays in flight than the GPU has threads).
  */
-export const rayPorts = () => ({
+export const rayPorts = (threadBits: number = THREAD_BITS) => ({
   /**
    * The dispatcher's link (SV ports dispatch_ray_start … dispatch_done_fault): a ray starts (taken while
    * `ready`); the answer is RV14 (the hit point and shader id, 0 = miss) and RV15 (the unnormalized geometric
    * normal and the hit triangle's index), the thread, and `done_fault` (the ray read past the loaded BVH, its answer a miss; the brute-force core drives 0).
    */
-  dispatch: output(IcCoreLink),
+  dispatch: output(icCoreLink(threadBits)),
   // The ray, with dispatch.ray_start.
   ray_origin: input(UInt(96)),
   ray_direction: input(UInt(96)),
-  ray_thread: input(UInt(THREAD_BITS)),
+  ray_thread: input(UInt(threadBits)),
   /** Counters for the host (SV ports counters_rays … counters_node_tests). */
   counters: output(IcCoreCounters),
 });
