@@ -13,6 +13,7 @@ import { DEFAULT_MAX_CYCLES, MAX_CYCLES_PER_PIXEL, gpuFlags } from '../../src/cl
 import { ProgressBar } from '../../src/cli/progress.ts';
 import { renderCommand } from '../../src/cli/commands/render.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
+import { runCliCases } from './inProcessCli.ts';
 
 // Faults the wrapped runGpu adds to its result (render's fault exit cannot be provoked with the built-in kernels).
 const inject = vi.hoisted(() => ({ faults: [] as number[] }));
@@ -165,7 +166,8 @@ describe('negative numbers get the range error', () => {
       [['run', 'src/host/kernels/id.s', '--ic-cores', '-4'], 'rtgpu: --ic-cores must be between 1 and 32, got -4'],
       [['bench', '--cycles', '-5'], 'rtgpu: --cycles must be between 1000 and 100000000, got -5'],
     ];
-    const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    // One case per command through bin/rtgpu.mjs, the rest in-process (test/cli/inProcessCli.ts).
+    const runs = await runCliCases(cases.map(([args]) => args), { spawn: rtgpu, spawnAt: [0, 5, 8] });
     runs.forEach((r, i) => {
       expect(r.stderr, cases[i]![0].join(' ')).toBe(cases[i]![1]);
       expect(r.exitCode).toBe(2);

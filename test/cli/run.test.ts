@@ -5,8 +5,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../tempDir.ts';
 import { enc } from '../golden/encode.ts';
+import { rtgpuInProcess } from './inProcessCli.ts';
 
 const rtgpu = (...args: string[]) => execa(process.execPath, ['bin/rtgpu.mjs', 'run', ...args], { reject: false });
+/** The same command line in this process (test/cli/inProcessCli.ts): for the cases whose process side another case checks. */
+const rtgpuHere = (...args: string[]) => rtgpuInProcess('run', ...args);
 
 /** Write files into a fresh temporary directory; returns their paths by name. */
 function files(contents: Record<string, string>): Record<string, string> {
@@ -151,13 +154,13 @@ describe('rtgpu run --sim iss', () => {
     const asm = await rtgpu(f['bad.s']!);
     expect(asm.exitCode).toBe(1);
     expect(asm.stderr).toBe(`rtgpu: ${f['bad.s']}:2:1: error: unknown mnemonic 'bogus'`);
-    const hex = await rtgpu(f['k.s']!, '--const', f['c.hex']!);
+    const hex = await rtgpuHere(f['k.s']!, '--const', f['c.hex']!);
     expect(hex.exitCode).toBe(1);
     expect(hex.stderr).toBe(`rtgpu: ${f['c.hex']}:2: 'xyz' is not a 32-bit hex word`);
-    const obj = await rtgpu(f['k.s']!, '--scene', f['bad.obj']!);
+    const obj = await rtgpuHere(f['k.s']!, '--scene', f['bad.obj']!);
     expect(obj.exitCode).toBe(1);
     expect(obj.stderr).toBe(`rtgpu: ${f['bad.obj']}:2: error: bad number 'x'`);
-    const loop = await rtgpu(f['loop.s']!, '--max-instructions', '50', '--pixels', '2');
+    const loop = await rtgpuHere(f['loop.s']!, '--max-instructions', '50', '--pixels', '2');
     expect(loop.exitCode).toBe(1);
     expect(loop.stderr).toBe(`rtgpu: pixel 0: no fin after 50 instructions (stopped at PC 0x0000 in ${f['loop.s']}:2); raise the instruction limit if the kernel is just long (rtgpu run --max-instructions, rtgpu render --max-cycles)`);
     const missing = await rtgpu('/nonexistent/k.s');
@@ -171,13 +174,13 @@ describe('rtgpu run --sim iss', () => {
     const sim = await rtgpu(f['k.s']!, '--sim', 'modelsim');
     expect(sim.exitCode).toBe(2);
     expect(sim.stderr).toBe("rtgpu: --sim: unknown simulator 'modelsim' (choose from ts, verilator, icarus, lockstep, iss, or a comma list of ts, verilator, icarus)");
-    const px = await rtgpu(f['k.s']!, '--pixels', '0');
+    const px = await rtgpuHere(f['k.s']!, '--pixels', '0');
     expect(px.exitCode).toBe(2);
     expect(px.stderr).toBe('rtgpu: --pixels must be between 1 and 16777216, got 0');
-    const none = await rtgpu();
+    const none = await rtgpuHere();
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toMatch(/^rtgpu: expected one program file\n\nusage: rtgpu run PROGRAM/);
-    const help = await rtgpu('--help');
+    const help = await rtgpuHere('--help');
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/--sim S +ts, verilator or icarus: rtgpu_top live .*lockstep:/);
   }, 120_000);

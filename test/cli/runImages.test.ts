@@ -16,6 +16,7 @@ import { CliError } from '../../src/cli/cliError.ts';
 import { encodeTextureHeader, encodeTextureSampler } from '../../src/golden/texture/index.ts';
 import { encodeTxdHandle } from '../../src/isa/textureOperands.ts';
 import { runGpu } from '../../src/host/runtime/index.ts';
+import { runCliCases } from './inProcessCli.ts';
 
 /** The command line of a run (not --help). */
 const runLine = (argv: string[]) => parseRunCommandLine(argv) as RunCommandLine;
@@ -104,7 +105,8 @@ describe('rtgpu run: raw images', () => {
       [[f['k.s']!, '--ic-cores', '0'], 2, 'rtgpu: --ic-cores must be between 1 and 32, got 0'],
       [[f['k.s']!, '--max-cycles', 'x'], 2, "rtgpu: --max-cycles expects a whole number, got 'x'"],
     ];
-    const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    // Two through bin/rtgpu.mjs (a failure, a usage error), the rest in-process (test/cli/inProcessCli.ts).
+    const runs = await runCliCases(cases.map(([args]) => args), { spawn: rtgpu, spawnAt: [0, 4], prefix: ['run'] });
     runs.forEach((r, i) => {
       const [args, code, message] = cases[i]!;
       expect(r.stderr, args.join(' ')).toBe(message);
@@ -162,7 +164,7 @@ describe('rtgpu run: raw images', () => {
       [[f['k.s']!, '--bvh', '--obb'], 2, /^rtgpu: --obb builds the BVH8 with oriented boxes: add --bvh8 instead of --bvh \(its BVH4 has no oriented boxes\)$/],
       [[f['k.s']!, '--triangles', f['short.hex']!, '--bvh'], 1, /^rtgpu: .*short\.hex: error: word 0 gives a triangle section of 1 word, not a multiple of 4/],
     ];
-    const runs = await Promise.all(cases.map(([args]) => rtgpu(...args)));
+    const runs = await runCliCases(cases.map(([args]) => args), { spawn: rtgpu, spawnAt: [0, 2], prefix: ['run'] });
     runs.forEach((r, i) => {
       const [args, code, message] = cases[i]!;
       expect(r.stderr, args.join(' ')).toMatch(message);

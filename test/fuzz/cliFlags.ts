@@ -21,7 +21,7 @@ interface Parser {
   readonly parse: (argv: string[]) => object;
 }
 
-/** Every command of `rtgpu` (src/cli/main.ts) by name. */
+/** Every command of `rtgpu` (src/cli/runCli.ts) by name. */
 export const cliCommands: Readonly<Record<string, Parser>> = {
   emit: emitCommand,
   lint: lintCommand,

@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../tempDir.ts';
 import { runYosys, YosysError } from '../../src/hdl/tools/yosys.ts';
+import { runCliCases } from '../cli/inProcessCli.ts';
 
 const rtgpu = (args: string[], env: Record<string, string> = {}) => execa(process.execPath, ['bin/rtgpu.mjs', 'synth', ...args], { reject: false, env, extendEnv: true });
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
@@ -27,12 +28,8 @@ describe('rtgpu synth', () => {
   }, 120_000);
 
   test('bad input: unknown target, design or module, GPU flags on a block', async () => {
-    const [target, design, top, flags] = await Promise.all([
-      rtgpu(['fifo', '--target', 'virtex']),
-      rtgpu(['fifoo']),
-      rtgpu(['ic_buffer', '--top', 'Nope']),
-      rtgpu(['fifo', '--rt-cores', '2']),
-    ]);
+    // The first two through bin/rtgpu.mjs, the others in-process (test/cli/inProcessCli.ts).
+    const [target, design, top, flags] = await runCliCases([['fifo', '--target', 'virtex'], ['fifoo'], ['ic_buffer', '--top', 'Nope'], ['fifo', '--rt-cores', '2']], { spawn: (...argv) => rtgpu(argv), spawnAt: [0, 1], prefix: ['synth'] });
     expect(target.exitCode).toBe(2);
     expect(target.stderr).toBe("rtgpu: unknown target 'virtex' (choose from generic, xilinx, intel, ecp5, ice40)");
     expect(design.exitCode).toBe(1);
