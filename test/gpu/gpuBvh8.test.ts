@@ -108,3 +108,21 @@ describe('rtgpu_top with BVH8 traversal', () => {
     await expect(runGpu(cut, { sim: 'ts', gpu })).rejects.toThrow(GpuRunError);
   }, 300_000);
 });
+
+describe('rtgpu_top with BVH8 IC cores on Verilator and Icarus', () => {
+  // The smallest BVH8 GPU (one RT core, one IC core of 2 ray slots, 32 nodes) keeps the three simulators' build short;
+  // the soak's bvh8 step (scripts/bvh8-soak.ts --gpu-lockstep) runs the thin rods with oriented boxes and a stack overflow.
+  const small = { ...defaultBvh8GpuParams, rtCores: 1, icCores: 1, icRays: 2, nodes: 32, triangles: 64, vertices: 64 };
+
+  test("the built-in scene, shade at 2x1 (primary and shadow rays): ts, verilator, icarus in lockstep, the ISA simulator's pixels and counts", async () => {
+    const job = bvh8Frame('shade', defaultScene(), 2, 1);
+    const run = await runGpu(job, { sim: 'lockstep', lockstep: ['ts', 'verilator', 'icarus'], gpu: small, log: (l) => console.log(`  ${l}`) });
+    console.log(`bvh8 shade 2x1 in lockstep on ts, verilator, icarus: ${run.stats.cycles} cycles, ${(run.stats.wallSeconds - run.stats.setupSeconds).toFixed(1)} s`);
+    const iss = await runGpu(job, { sim: 'iss' });
+    expect(run.faults).toEqual([]);
+    expect(run.pixels.map((p) => [p.pixel, ...p.ret])).toEqual(iss.pixels.map((p) => [p.pixel, ...p.ret]));
+    expect({ rays: run.stats.rays, nodeTests: run.stats.nodeTests, triangleTests: run.stats.triangleTests }).toEqual({ rays: iss.stats.rays, nodeTests: iss.stats.nodeTests, triangleTests: iss.stats.triangleTests });
+    // Two primary rays and their shadow rays toward both lights.
+    expect(run.stats.rays).toBe(6);
+  }, 900_000);
+});
