@@ -114,15 +114,18 @@ describe('rtgpu_top with BVH8 IC cores on Verilator and Icarus', () => {
   // the soak's bvh8 step (scripts/bvh8-soak.ts --gpu-lockstep) runs the thin rods with oriented boxes and a stack overflow.
   const small = { ...defaultBvh8GpuParams, rtCores: 1, icCores: 1, icRays: 2, nodes: 32, triangles: 64, vertices: 64 };
 
-  test("the built-in scene, shade at 2x1 (primary and shadow rays): ts, verilator, icarus in lockstep, the ISA simulator's pixels and counts", async () => {
-    const job = bvh8Frame('shade', defaultScene(), 2, 1);
+  // id, not shade: the IC core serves a shadow ray as any other, and Icarus runs this GPU at about 45 cycles/s (shade 2x1
+  // is 2,182 cycles, id 935).
+  test("the built-in scene, id at 2x1: ts, verilator, icarus in lockstep, the ISA simulator's pixels and counts", async () => {
+    const job = bvh8Frame('id', defaultScene(), 2, 1);
     const run = await runGpu(job, { sim: 'lockstep', lockstep: ['ts', 'verilator', 'icarus'], gpu: small, log: (l) => console.log(`  ${l}`) });
-    console.log(`bvh8 shade 2x1 in lockstep on ts, verilator, icarus: ${run.stats.cycles} cycles, ${(run.stats.wallSeconds - run.stats.setupSeconds).toFixed(1)} s`);
+    console.log(`bvh8 id 2x1 in lockstep on ts, verilator, icarus: ${run.stats.cycles} cycles, ${(run.stats.wallSeconds - run.stats.setupSeconds).toFixed(1)} s`);
     const iss = await runGpu(job, { sim: 'iss' });
     expect(run.faults).toEqual([]);
     expect(run.pixels.map((p) => [p.pixel, ...p.ret])).toEqual(iss.pixels.map((p) => [p.pixel, ...p.ret]));
     expect({ rays: run.stats.rays, nodeTests: run.stats.nodeTests, triangleTests: run.stats.triangleTests }).toEqual({ rays: iss.stats.rays, nodeTests: iss.stats.nodeTests, triangleTests: iss.stats.triangleTests });
-    // Two primary rays and their shadow rays toward both lights.
-    expect(run.stats.rays).toBe(6);
+    expect(run.stats.rays).toBe(2);
+    expect(run.stats.nodeTests).toBeGreaterThan(0);
+    expect(run.pixels.every((p) => p.ret[3] !== 0)).toBe(true); // both rays hit (shader id 0 is a miss)
   }, 900_000);
 });
