@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -71,7 +71,7 @@ class ModuleEmitter {
       this.driver.set(c.out, c);
       if (c.op === 'const') this.consts.set(c.out, c.value);
       for (const i of cellInputs(c)) this.readers[i]!++;
-      if (c.op === 'slice' || c.op === 'sext') this.needsName.add(c.a);
+      if (c.op === 'slice' || c.op === 'sext' || (c.op === 'redxor' && mod.nets[c.a]!.width > 64)) this.needsName.add(c.a);
     }
     this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)), zeroExtended: (id) => zeroExtendedFrom(this.driver, id) };
     for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.readers[x]!++);
@@ -297,6 +297,7 @@ class ModuleEmitter {
       aWidth: aw,
       signBit: c.op === 'sext' ? bitOf(this.names, c.a, aw - 1) : undefined,
       selected: c.op === 'slice' ? sliceOf(this.names, c.a, c.lo + out.width - 1, c.lo) : undefined,
+      chunkedXor: c.op === 'redxor' ? wideXorReductionOf(this.names, c.a) : undefined,
     });
   }
 

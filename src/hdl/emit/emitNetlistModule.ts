@@ -4,7 +4,7 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
@@ -130,7 +130,7 @@ class NetlistEmitter {
       case 'redor':
         return `|${this.ref(c.a)}`;
       case 'redxor':
-        return `^${this.ref(c.a)}`;
+        return wideXorReductionOf(this.names, c.a) ?? `^${this.ref(c.a)}`;
       case 'zext':
         return `{${w - this.net(c.a).width}'d0, ${this.ref(c.a)}}`;
       case 'sext': {

@@ -51,6 +51,8 @@ export interface CellOperands {
   readonly signBit?: string;
   /** slice: the text of the selected bits (a select of a named net, or a literal). */
   readonly selected?: string;
+  /** redxor of more than 64 bits: the XOR of its chunks' reductions (svFragments.ts wideXorReductionOf). */
+  readonly chunkedXor?: string;
 }
 
 /** The text of a non-constant cell. */
@@ -72,7 +74,7 @@ function cellTextOf(c: Exclude<Cell, { op: 'const' }>, o: CellOperands): SvText 
     case 'redor':
       return unary('|', a);
     case 'redxor':
-      return unary('^', a);
+      return o.chunkedXor !== undefined ? { s: o.chunkedXor, prec: PREC.xor, select: true } : unary('^', a);
     case 'zext':
       return atom(`{${o.outWidth - o.aWidth}'d0, ${a.s}}`);
     case 'sext':

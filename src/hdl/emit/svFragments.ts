@@ -64,6 +64,26 @@ export function bitOf(n: NetNames, id: NetId, bit: number): string {
   return n.nets[id]!.width === 1 ? n.name(id) : `${n.name(id)}[${bit}]`;
 }
 
+/** The widest operand printed as one `^x`: Verilator holds a value up to 64 bits in one C++ word. */
+const XOR_REDUCTION_CHUNK = 64;
+
+/**
+ * The XOR reduction of a net wider than 64 bits as the XOR of its 64-bit chunks' reductions (`(^x[63:0]) ^
+ * (^x[127:64]) ^ x[128]`), or undefined for a narrower one (`^x`). Why: Verilator 5.006 stops with an internal
+ * error ("Reduction over single bit value should have been folded") on `^x` of a wide `x` whose bits are all
+ * constant but one (`x = ~{128'd0, b}`); reductions of at most 64 bits are folded correctly.
+ */
+export function wideXorReductionOf(n: NetNames, id: NetId): string | undefined {
+  const w = n.nets[id]!.width;
+  if (w <= XOR_REDUCTION_CHUNK) return undefined;
+  const parts: string[] = [];
+  for (let lo = 0; lo < w; lo += XOR_REDUCTION_CHUNK) {
+    const hi = Math.min(w, lo + XOR_REDUCTION_CHUNK) - 1;
+    parts.push(hi === lo ? bitOf(n, id, lo) : `(^${sliceOf(n, id, hi, lo)})`);
+  }
+  return parts.join(' ^ ');
+}
+
 /** Bits `hi..lo` of a named net or a constant. */
 export function sliceOf(n: NetNames, id: NetId, hi: number, lo: number): string {
   const v = n.consts.get(id);
