@@ -2,6 +2,7 @@
 // The same parsing, checks and messages as the command, without starting Node and loading the CLI through tsx
 // for every case (1.5 to 3 s of CPU each). Each test file using it still spawns bin/rtgpu.mjs for some cases:
 // what the process adds (the exit status, stderr, no stack trace) is checked there.
+// (renderErrors.ts is narrower: it calls `rtgpu render` directly and asserts that each case throws a CliError.)
 import { format } from 'node:util';
 import { vi } from 'vitest';
 import { runCli } from '../../src/cli/runCli.ts';
