@@ -135,6 +135,12 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(r.stdout).toMatch(/\n3000 cycles, 0 mismatches$/);
   }, 300_000);
 
+  test('cosim --registers: a register no output shows agrees on the WebAssembly engine, Verilator and Icarus', async () => {
+    const r = await rtgpu('cosim', fixture('hiddenRegister.ts'), '--cycles', '2000', '--seed', '1', '--registers', '--sim', 'ts,verilator,icarus');
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\n2000 cycles, 0 mismatches \(outputs and registers\)$/);
+  }, 300_000);
+
   test('synth: Yosys resources of the module of a design file', async () => {
     const r = await rtgpu('synth', fixture('twoModules.ts'), '--top', 'Adder', '--param', 'width=8', '--target', 'generic', '--depth', 'none');
     expect(r.exitCode, r.stderr).toBe(0);

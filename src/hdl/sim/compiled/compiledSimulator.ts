@@ -13,6 +13,7 @@ import type { ActivityRegion } from './activityRegions.ts';
 import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
+import { observableNets } from './stepPlan.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 
@@ -69,6 +70,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly signals: SignalTable;
   private dirty = true;
   private vcd: VcdWriter | undefined;
+  private stored: ReadonlySet<NetId> | undefined;
 
   constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
     const optimize = opts.optimize ?? true;
@@ -301,9 +303,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const outRow = outs.reduce((a, p) => a + p.words, 0);
     if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
     const result = new Uint32Array(outRow * cycles);
-    if (this.vcd) {
-      this.vectorLoopTraced(ins, outs, stimulus, result, cycles);
-      this.vcd.flush();
+    // A sampled net the fused loops do not store (a value only a peek sees, e.g. a wire no port or
+    // register reads) needs the store-everything comb, as a peek does.
+    const storesAll = this.vcd !== undefined || outputs.some((name) => !this.storedByComb.has(this.L.root[this.net(name).id]!));
+    if (storesAll) {
+      this.vectorLoopStoringAll(ins, outs, stimulus, result, cycles);
+      this.vcd?.flush();
     } else {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
@@ -384,7 +389,13 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.forceFullEvaluation();
   }
 
-  private vectorLoopTraced(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {
+  /** Root nets every comb and fused loop stores (state, ports, what the clock edge reads): runVectors may sample them from the fast loops. */
+  private get storedByComb(): ReadonlySet<NetId> {
+    return (this.stored ??= observableNets(this.L));
+  }
+
+  /** The vector loop on the store-everything comb: for waveforms, and for samples of nets the fast loops keep in locals. */
+  private vectorLoopStoringAll(ins: { off: number; words: number; mask: number }[], outs: { off: number; words: number }[], stimulus: Uint32Array, result: Uint32Array, cycles: number): void {
     const s = this.s;
     let si = 0;
     let ri = 0;
@@ -394,7 +405,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
         s[p.off + p.words - 1] = stimulus[si++]! & p.mask;
       }
       this.combAll();
-      this.vcd!.sample(this.cycle);
+      this.vcd?.sample(this.cycle);
       for (const p of outs) for (let k = 0; k < p.words; k++) result[ri++] = s[p.off + k]!;
       this.commit();
       this.cycle++;

@@ -3,7 +3,8 @@
 // Inside the run loop nothing looks at the state between the comb and the clock edge, so a register
 // may take its next value as soon as that value is known, provided every step that reads the register
 // has run already (they read the value before the edge) and nothing read at the clock edge (another
-// register's next value, a memory port, an output port) reads it. The next value is then still in a
+// register's next value, a memory port, an output port) or sampled by the run loop after the comb
+// (a net a `runVectors` call asks for) reads it. The next value is then still in a
 // local: no store of it, no load of it, no commit group. (Verilator orders its clocked assignments the
 // same way to avoid temporaries.)
 import type { NetId } from '../../ir/netlist.ts';
@@ -22,17 +23,23 @@ export interface InPlaceRegisters {
   readonly controls: ReadonlyMap<number, readonly NetId[]>;
 }
 
-export function inPlaceRegisters(L: Layout): InPlaceRegisters {
+/**
+ * `sampled`: nets a run loop reads after the comb besides the output ports (runVectors's list). Leaving
+ * them out only removes registers, so the result is a subset of the one without them: the activity
+ * regions, built once from the largest set, stay valid for every run loop.
+ */
+export function inPlaceRegisters(L: Layout, sampled: Iterable<NetId> = []): InPlaceRegisters {
   const flat = L.flat;
   const root = (id: NetId) => L.root[id]!;
   const producer = new Map<NetId, number>();
   for (let i = 0; i < L.liveSteps; i++) producer.set(stepOutput(L, L.steps[i]!), i);
   const lastReader = new Map<NetId, number>();
   for (let i = 0; i < L.liveSteps; i++) for (const id of stepInputs(L, L.steps[i]!)) lastReader.set(root(id), i);
-  // Read at the clock edge, or shown at a port after the comb: such a register keeps its commit.
+  // Read at the clock edge, or shown at a port or sampled after the comb: such a register keeps its commit.
   const edgeRead = new Set<NetId>();
   for (const id of edgeInputs(flat, { syncReadsOnly: true })) edgeRead.add(root(id));
   for (const n of flat.nets) if (n.kind === 'output') edgeRead.add(root(n.id));
+  for (const id of sampled) edgeRead.add(root(id));
   const after = new Map<number, Reg[]>();
   const regs = new Set<Reg>();
   const atOwnStep = new Set<Reg>();

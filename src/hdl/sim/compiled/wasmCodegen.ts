@@ -45,7 +45,7 @@ export function generateWasmCombAll(L: Layout, W: WasmLayout): Uint8Array<ArrayB
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
   const make = () => new WasmGen(L, W, activity);
   return splitIfTooLarge(
-    () => wasmModule(W.pages, [new WasmGen(L, W, { ...activity, inPlace: true }).run(inputs, outputs)]),
+    () => wasmModule(W.pages, [new WasmGen(L, W, { ...activity, inPlace: { sampled: outputs } }).run(inputs, outputs)]),
     (parts) => {
       // run is function 0, then the parts of comb (functions 1 … parts), then commit.
       const g = make();

@@ -88,9 +88,14 @@ export class WasmComb extends WasmClockEdge {
     return last;
   }
 
-  /** What the comb stores (stepPlan.ts); a next value written in place right where it is computed is read from its local, not stored. */
+  /**
+   * What the comb stores (stepPlan.ts); a next value written in place right where it is computed is
+   * read from its local, not stored, unless the fused loop samples it.
+   */
   protected observable(): Set<NetId> {
-    return observableNets(this.L, this.inPlace?.atOwnStep);
+    const keep = observableNets(this.L, this.inPlace?.atOwnStep);
+    for (const id of this.sampled) keep.add(id);
+    return keep;
   }
 
 

@@ -3,7 +3,7 @@
 // the JavaScript simulator views as Int32Arrays, so every testbench API works unchanged on top of it.
 import type { NetId } from '../../ir/netlist.ts';
 import type { Layout } from './layout.ts';
-import type { InPlaceRegisters } from './inPlace.ts';
+import { inPlaceRegisters, type InPlaceRegisters } from './inPlace.ts';
 import type { WasmLayout } from './wasmLayout.ts';
 import { Code, SCRATCH_LOCALS, op } from './wasmEncoding.ts';
 
@@ -19,8 +19,11 @@ export interface RunActivity {
   readonly groups?: ReadonlySet<number>;
   readonly ungated?: boolean;
   readonly counting?: boolean;
-  /** Write W.inPlace's registers during the comb (the fused loop in one function only). */
-  readonly inPlace?: boolean;
+  /**
+   * Write registers during the comb (the fused loop in one function only): W.inPlace's, less those
+   * whose value the loop samples after the comb (its `outputs`, which may name internal registers).
+   */
+  readonly inPlace?: { readonly sampled: readonly NetId[] };
 }
 
 export class WasmValues {
@@ -47,6 +50,8 @@ export class WasmValues {
   protected readonly counting: boolean;
   /** Registers written during the comb, right after their next value (the fused loop only). */
   protected readonly inPlace: InPlaceRegisters | undefined;
+  /** Root nets the fused loop reads after the comb (its outputs): stored even where a local would do. */
+  protected readonly sampled: ReadonlySet<NetId>;
   /** Flags no one tests (of regions and groups without a guard): not set either. */
   protected readonly untested: ReadonlySet<number>;
   protected readonly readersCache = new Map<NetId, readonly number[] | undefined>();
@@ -60,7 +65,8 @@ export class WasmValues {
     this.commitAlways = activity.groups ?? new Set();
     this.ungated = activity.ungated ?? false;
     this.counting = activity.counting ?? false;
-    this.inPlace = activity.inPlace ? W.inPlace : undefined;
+    this.inPlace = activity.inPlace ? inPlaceRegisters(L, activity.inPlace.sampled) : undefined;
+    this.sampled = new Set((activity.inPlace?.sampled ?? []).map((id) => L.root[id]!));
     // A group whose registers are all written in place has nothing left to commit: its flag goes untested.
     const emptied = W.commitGroups.flatMap((g, k) => (this.inPlace && g.regs.every((r) => this.inPlace!.regs.has(r)) ? [W.groupDirtyBytes[k]!] : []));
     this.untested = new Set([...this.evaluateAlways].map((k) => W.dirtyBytes[k]!).concat([...this.commitAlways].map((g) => W.groupDirtyBytes[g]!), emptied));
