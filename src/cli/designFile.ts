@@ -9,6 +9,7 @@ import type { Testbench } from '../hdl/testbench/index.ts';
 import { createRequire, isBuiltin } from 'node:module';
 import { CliError } from './cliError.ts';
 import { placeModuleSyntaxError } from './moduleSyntaxError.ts';
+import { checkSources } from '../hdl/tools/index.ts';
 
 /** An argument that names a file rather than a catalogue design: it has a script extension or a path separator. */
 export function isFileArgument(arg: string): boolean {
@@ -173,6 +174,22 @@ function textQuoted(message: string): RegExp | undefined {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+export const typecheckUsage = `  --no-typecheck        run the file without type-checking it (and the files it imports) first`;
+
+/**
+ * Type-checks a user's file (and the local files it imports) before it runs: TypeScript's errors and
+ * hardware values used as JavaScript conditions, each at its file:line:col (cached by content).
+ */
+function typecheck(file: string): void {
+  const problems = checkSources([file]);
+  if (!problems.length) return;
+  const MAX = 20;
+  const lines = problems.slice(0, MAX).map((p) => `${shown(p.file)}:${p.line}:${p.col}: error${p.code === 'TypeScript' ? ' ' : `[${p.code}]: `}${p.message}`);
+  if (problems.length > MAX) lines.push(`… and ${problems.length - MAX} more`);
+  lines.push(`(${problems.length} problem${problems.length === 1 ? '' : 's'} before running ${shown(file)}; --no-typecheck runs it without this check)`);
+  throw new CliError(lines.join('\n'), 1);
+}
+
 /** Set by whoever registered tsx's loader for the whole process (bin/rtgpu.mjs in a checkout). */
 const tsLoader = Symbol.for('rtgpu.tsLoader');
 
@@ -180,10 +197,11 @@ const tsLoader = Symbol.for('rtgpu.tsLoader');
  * Imports a user's module: TypeScript through tsx's loader, registered for the whole process (not a
  * scoped `tsImport`): the file must share this process's modules, so that `rtgpu/hdl` is one copy.
  */
-export async function importUserFile(path: string): Promise<{ file: string; exports: Record<string, unknown> }> {
+export async function importUserFile(path: string, opts: { readonly typecheck?: boolean } = {}): Promise<{ file: string; exports: Record<string, unknown> }> {
   const file = resolve(path);
   if (!existsSync(file)) throw new CliError(`${path}: no such file`, 1);
   if (!statSync(file).isFile()) throw new CliError(`${path} is not a file`, 1);
+  if (opts.typecheck) typecheck(file);
   const g = globalThis as Record<symbol, unknown>;
   if (/\.(m|c)?tsx?$/.test(file) && !g[tsLoader]) {
     const { register } = await import('tsx/esm/api');
@@ -260,8 +278,8 @@ export interface UserDesign {
  * Elaborates the module a design file defines, with the file's exported `params` (defaults for the
  * CLI) overridden by `--param` values. eDSL errors come back as HdlError, at the user's lines.
  */
-export async function loadUserDesign(path: string, opts: { top?: string; params?: readonly string[] } = {}): Promise<UserDesign> {
-  const { file, exports } = await importUserFile(path);
+export async function loadUserDesign(path: string, opts: { top?: string; params?: readonly string[]; typecheck?: boolean } = {}): Promise<UserDesign> {
+  const { file, exports } = await importUserFile(path, opts);
   const { def } = chooseModule(file, exports, opts.top);
   const defaults = exports.params;
   if (defaults !== undefined && (typeof defaults !== 'object' || defaults === null)) throw new CliError(`${shown(file)}: 'params' must be an object of the module's parameters`, 1);
@@ -291,8 +309,8 @@ export interface TestbenchFile {
  * A testbench file: its design (`export const design`, a Design or a function returning one; or the module
  * as in a design file, with `params`), and its body (`export default async function (tb) { … }`).
  */
-export async function loadTestbenchFile(path: string): Promise<TestbenchFile> {
-  const { file, exports } = await importUserFile(path);
+export async function loadTestbenchFile(path: string, opts: { typecheck?: boolean } = {}): Promise<TestbenchFile> {
+  const { file, exports } = await importUserFile(path, opts);
   const body = exports.default ?? exports.testbench;
   if (typeof body !== 'function') throw new CliError(`${shown(file)} has no testbench: export default async function (tb) { … } (tb: Testbench from rtgpu/hdl/testbench)`, 1);
   let design: Design;

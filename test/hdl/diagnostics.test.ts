@@ -32,6 +32,34 @@ describe('named elaboration errors point at the user line', () => {
     expectError(() => elaborate(M, undefined), 'WidthMismatch', 'width', /8-bit value to a 4-bit signal.*trunc\(4\)/);
   });
 
+  test('InvalidArgument: an option a DSL call does not have (a typo, or another tool\'s) is named, never ignored', () => {
+    const M = defineModule('M', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      const r = m.reg(UInt(8), { rest: 0 } as never); // @mark:optionOfReg
+      r.set(io.a);
+      io.y.set(r);
+    });
+    expectError(() => elaborate(M, undefined), 'InvalidArgument', 'optionOfReg', /^reg\(\) has no option 'rest' \(did you mean 'reset'\?\); its options: reset, async, init, enable, name$/);
+    const W = defineModule('W', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      const w = m.wire(UInt(8), { defualt: 0 } as never); // @mark:optionOfWire
+      w.set(io.a);
+      io.y.set(w);
+    });
+    expectError(() => elaborate(W, undefined), 'InvalidArgument', 'optionOfWire', /^wire\(\) has no option 'defualt' \(did you mean 'default'\?\)/);
+    const C = defineModule('C', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+      io.y.set(m.regNext(io.a, { clock: 1 } as never)); // @mark:optionOfRegNext
+    });
+    expectError(() => elaborate(C, undefined), 'InvalidArgument', 'optionOfRegNext', /^regNext\(\) has no option 'clock'; its options: reset, async, enable, name$/);
+    const Mem = defineModule('Mem', () => ({ a: input(UInt(2)), y: output(UInt(8)) }), (m, io) => {
+      io.y.set(m.memory(UInt(8), 4, { initial: [1] } as never).read(io.a)); // @mark:optionOfMemory
+    });
+    expectError(() => elaborate(Mem, undefined), 'InvalidArgument', 'optionOfMemory', /^memory\(\) has no option 'initial' \(did you mean 'init'\?\)/);
+  });
+
+  test('InvalidArgument: a width given as a string or a bigint says so', () => {
+    expectError(() => UInt('8' as never), 'InvalidArgument', 'stringWidth', /^UInt width must be an integer from 1 to 4096, got the string '8' \(write 8 without quotes\)$/); // @mark:stringWidth
+    expectError(() => SInt(8n as never), 'InvalidArgument', 'bigintWidth', /got 8n, a bigint \(write a number\)$/); // @mark:bigintWidth
+  });
+
   test('InvalidArgument: a port, a Vec element, a bundle field or a flip() whose type is not a hardware type (JavaScript lets NaN through)', () => {
     const nan = UInt(8) as unknown as number;
     const M = defineModule('M', () => ({ a: input((nan - 1) as never), y: output(UInt(4)) }), () => {}); // @mark:porttype

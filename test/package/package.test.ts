@@ -127,6 +127,15 @@ export async function check(): Promise<bigint> {
     expect(existsSync(join(project, 'node_modules', 'rtgpu', 'tsconfig.json'))).toBe(false);
   }, 120_000);
 
+  test('the installed command type-checks a design file against the declarations before running it', async () => {
+    cpSync(join(repo, 'test/cli/fixtures/typeErrors/jsConditions.ts'), join(project, 'picker.ts'));
+    const r = await rtgpu(['emit', 'picker.ts', '--out', 'picker-rtl']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^rtgpu: picker\.ts:5:12: error\[JavaScriptOperator\]: a hardware value is used as a JavaScript condition \(\?:\)/);
+    expect(r.stderr).toMatch(/\(5 problems before running picker\.ts; --no-typecheck/);
+    expect(existsSync(join(project, 'picker-rtl'))).toBe(false);
+  }, 120_000);
+
   test('there are examples to run', () => {
     expect(examples.map((e) => e.name).length).toBeGreaterThanOrEqual(4);
   });

@@ -61,7 +61,9 @@ describe('testbench API', () => {
     expect(() => sim.poke('nope', 1)).toThrow(/'nope' is not an input port of Top; inputs: rst_n, go, x, wide, addr/);
     expect(() => sim.poke('x', 256)).toThrow(/value 256 does not fit input 'x' \(8 bits, unsigned\)/);
     expect(() => sim.poke('x', -1)).toThrow(/does not fit/);
-    expect(() => sim.peek('lef.acc')).toThrow(/no signal 'lef.acc'/);
+    // A misspelt name gets the nearest ones and the signals there are, as poke lists the inputs.
+    expect(() => sim.peek('lef.acc')).toThrow(/^no signal 'lef.acc' in Top \(did you mean 'leaf\.acc'\?\); signals: rst_n, go, x, y, busy, wide, wout, q, addr, ctrl_state, leaf\.acc, /);
+    expect(() => sim.peek('bussy')).toThrow(/\(did you mean 'busy'\?\)/);
     expect(() => sim.loadMemory('ram', [1])).toThrow(/no memory 'ram'; memories: rom/);
   });
 

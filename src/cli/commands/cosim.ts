@@ -40,6 +40,7 @@ const options = {
   registers: { type: 'boolean' },
   top: { type: 'string' },
   param: { type: 'string', multiple: true },
+  'no-typecheck': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -63,7 +64,7 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   if (positionals.length !== 1) throw new CliError(`expected one design name\n\n${usage}`);
   const name = positionals[0]!;
   const file = isFileArgument(name);
-  if (!file && (values.top !== undefined || values.param !== undefined)) throw new CliError('--top and --param apply to design files, not catalogue designs');
+  if (!file && (values.top !== undefined || values.param !== undefined || values['no-typecheck'])) throw new CliError('--top, --param and --no-typecheck apply to design files, not catalogue designs');
   const run: CosimRun = {
     cycles: intFlag('cycles', values.cycles, 10000, 1, 100_000_000),
     seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
@@ -74,7 +75,7 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   const gate = run.sims.find((s) => s === 'icarus-gate' || s === 'icarus-gate-reset');
   if (gate) throw new CliError(`--sim ${gate} runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus`);
   parseParams(values.param ?? []);
-  return { kind: 'file', file: name, top: values.top, params: values.param, ...run };
+  return { kind: 'file', file: name, top: values.top, params: values.param, typecheck: !values['no-typecheck'], ...run };
 }
 
 async function execute(plan: CosimPlan): Promise<number> {
@@ -124,7 +125,7 @@ function parseSims(list: string): SimulatorName[] {
 async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number> {
   const { file: path, cycles, sims, registers } = plan;
   const seed = plan.seed ?? seedFromEnv();
-  const user = await loadUserDesign(path, { top: plan.top, params: plan.params });
+  const user = await loadUserDesign(path, plan);
   const name = `${shownPath(user.file)} (${user.design.top})`;
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
   const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>

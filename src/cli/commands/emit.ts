@@ -3,13 +3,14 @@ import { basename } from 'node:path';
 import { emitSystemVerilog, formatDiagnostic, manifestModules } from '../../hdl/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { loadUserDesign, parseParams, shownPath } from '../designFile.ts';
+import { loadUserDesign, parseParams, shownPath, typecheckUsage } from '../designFile.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
 
 export const designFileUsage = `  --top NAME            the module to use when the file exports several (export or module name)
   --param KEY=VALUE     a parameter of the module (repeatable; numbers, 0x hex, true/false, JSON);
-                        overrides the file's exported 'params'`;
+                        overrides the file's exported 'params'
+${typecheckUsage}`;
 
 const usage = `usage: rtgpu emit DESIGN.ts [--top NAME] [--param KEY=VALUE …] [--out DIR] [--force]
 
@@ -23,7 +24,7 @@ ${designFileUsage}
                         netlist (one assign per netlist cell, what the simulator evaluates)
   --force               write into a non-empty directory rtgpu did not generate (its files stay)`;
 
-const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, out: { type: 'string' }, style: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, 'no-typecheck': { type: 'boolean' }, out: { type: 'string' }, style: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 const STYLES = ['readable', 'netlist'] as const;
 
 /** The design file and what to do with it: the flags the design-file commands share. */
@@ -31,6 +32,8 @@ export interface DesignFilePlan {
   readonly file: string;
   readonly top?: string;
   readonly params?: string[];
+  /** Type-check the file and what it imports before running it (default; --no-typecheck skips). */
+  readonly typecheck?: boolean;
 }
 
 export interface EmitPlan extends DesignFilePlan {
@@ -46,11 +49,11 @@ export function parseEmitArgs(argv: string[]): EmitPlan | HelpPlan {
   parseParams(values.param ?? []);
   const style = values.style ?? 'readable';
   if (!(STYLES as readonly string[]).includes(style)) throw new CliError(`--style must be ${STYLES.join(' or ')}, got '${style}'`);
-  return { file: positionals[0]!, top: values.top, params: values.param, out: values.out, style: style as EmitPlan['style'], force: values.force ?? false };
+  return { file: positionals[0]!, top: values.top, params: values.param, typecheck: !values['no-typecheck'], out: values.out, style: style as EmitPlan['style'], force: values.force ?? false };
 }
 
 async function execute(plan: EmitPlan): Promise<number> {
-  const user = await loadUserDesign(plan.file, { top: plan.top, params: plan.params });
+  const user = await loadUserDesign(plan.file, plan);
   for (const w of user.warnings) console.error(formatDiagnostic(w));
   const dir = plan.out ?? `emit-${user.design.top}`;
   checkWritable(dir, plan.force);

@@ -15,18 +15,18 @@ file and line; warnings are printed), then lints the SystemVerilog it becomes wi
 
 ${designFileUsage}`;
 
-const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { top: { type: 'string' }, param: { type: 'string', multiple: true }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export function parseLintArgs(argv: string[]): DesignFilePlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
   if (values.help) return HELP;
   if (positionals.length !== 1) throw new CliError(`expected one design file\n\n${usage}`);
   parseParams(values.param ?? []);
-  return { file: positionals[0]!, top: values.top, params: values.param };
+  return { file: positionals[0]!, top: values.top, params: values.param, typecheck: !values['no-typecheck'] };
 }
 
 async function execute(plan: DesignFilePlan): Promise<number> {
-  const user = await loadUserDesign(plan.file, { top: plan.top, params: plan.params });
+  const user = await loadUserDesign(plan.file, plan);
   for (const w of user.warnings) console.log(formatDiagnostic(w));
   const e = emitSystemVerilog(user.design);
   const src = { top: user.design.top, files: e.files, fileList: e.fileList };

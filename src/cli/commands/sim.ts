@@ -5,7 +5,7 @@ import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
+import { loadTestbenchFile, shownPath, typecheckUsage, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { emitSystemVerilog, type Design } from '../../hdl/index.ts';
@@ -28,7 +28,8 @@ FAIL with the error at your line (exit status 1).
   --max-cycles N   cycles the testbench may take (default: its exported 'maxCycles', else 1,000,000)
   --portable DIR   after a PASS, also write the run as a self-checking SystemVerilog testbench for any
                    simulator without Node: DIR/tb_<top>.sv and .vec (every input of every cycle, every
-                   output checked), beside the design's SystemVerilog and DIR/<top>.f`;
+                   output checked), beside the design's SystemVerilog and DIR/<top>.f
+${typecheckUsage.replace('      ', '')}`;
 
 /** The simulator options `--sim` names. */
 type MemberOptions = Exclude<SimulatorOptions, { backend: 'lockstep' }>;
@@ -49,7 +50,7 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   return { backend: 'lockstep', backends, log: buildLog() };
 }
 
-const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export interface SimPlan {
   readonly file: string;
@@ -62,6 +63,7 @@ export interface SimPlan {
   /** Undefined: the testbench's exported maxCycles, else 1,000,000. */
   readonly maxCycles?: number;
   readonly portable?: string;
+  readonly typecheck: boolean;
 }
 
 export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
@@ -76,13 +78,14 @@ export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
     seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
     maxCycles: values['max-cycles'] === undefined ? undefined : intFlag('max-cycles', values['max-cycles'], 0, 1),
     portable: values.portable,
+    typecheck: !values['no-typecheck'],
   };
 }
 
 async function execute(plan: SimPlan): Promise<number> {
   const seed = plan.seed ?? seedFromEnv();
   if (plan.portable !== undefined) checkWritable(plan.portable, false);
-  const tbFile = await loadTestbenchFile(plan.file);
+  const tbFile = await loadTestbenchFile(plan.file, plan);
   const maxCycles = plan.maxCycles ?? tbFile.maxCycles ?? 1_000_000;
   let engine: Simulator;
   try {

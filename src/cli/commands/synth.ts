@@ -26,6 +26,7 @@ logic depth, then which memory became block RAM, LUT-RAM or flip-flops.
                   fifo …), or a design file (a .ts/.js file that exports its module)
   --top NAME      with a design file: the module to use when it exports several (as for emit, lint, cosim)
   --param K=V     with a design file: a parameter of its module (repeatable)
+  --no-typecheck  with a design file: run it without type-checking it first
   --target T      ${synthTargetNames.join(', ')} (default xilinx): ${synthTargetNames.map((t) => `${t} = ${synthTargets[t].family}`).join(', ')}
   --submodule M   synthesize this module of the design (and what it instantiates) instead of its top
                   (for a catalogue design, --top M means the same)
@@ -71,6 +72,7 @@ const options = {
   report: { type: 'string' },
   submodule: { type: 'string' },
   param: { type: 'string', multiple: true },
+  'no-typecheck': { type: 'boolean' },
   ...gpuConfigFlagOptions,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -89,6 +91,7 @@ export type SynthPlan =
       readonly top?: string;
       readonly submodule?: string;
       readonly params?: string[];
+      readonly typecheck?: boolean;
       readonly json: boolean;
       readonly out?: string;
       readonly work?: string;
@@ -114,10 +117,10 @@ export function parseSynthArgs(argv: string[]): SynthPlan | HelpPlan {
     return { kind: 'report', report: values.report, gpu, command };
   }
   const file = isFileArgument(name);
-  if (!file && values.param !== undefined) throw new CliError('--param applies to design files');
+  if (!file && (values.param !== undefined || values['no-typecheck'])) throw new CliError('--param and --no-typecheck apply to design files');
   if (values.top !== undefined && values.submodule !== undefined && !file) throw new CliError('give --top or --submodule, not both');
   if (file) parseParams(values.param ?? []);
-  return { kind: 'design', name, file, target, depth: depth as Depth, top: values.top, submodule: values.submodule, params: values.param, json: values.json ?? false, out: values.out, work: values.work, gpu };
+  return { kind: 'design', name, file, target, depth: depth as Depth, top: values.top, submodule: values.submodule, params: values.param, typecheck: !values['no-typecheck'], json: values.json ?? false, out: values.out, work: values.work, gpu };
 }
 
 async function execute(plan: SynthPlan): Promise<number> {
@@ -132,7 +135,7 @@ async function execute(plan: SynthPlan): Promise<number> {
     return 0;
   }
   const { name, file, target } = plan;
-  const design = file ? (await loadUserDesign(name, { top: plan.top, params: plan.params })).design : await designByName(name, plan.gpu);
+  const design = file ? (await loadUserDesign(name, plan)).design : await designByName(name, plan.gpu);
   const top = plan.submodule ?? (file ? undefined : plan.top) ?? design.top;
   let src;
   try {

@@ -1,6 +1,7 @@
 // Values of bundle and vector types: built leaf by leaf from a type, connected field by field.
 import { hdlError } from '../ir/diagnostics.ts';
 import { callerLocation } from './sourceLocation.ts';
+import { refuseCoercion } from './coercion.ts';
 import { currentContext } from './context.ts';
 import {
   BoolType,
@@ -12,6 +13,7 @@ import {
   UIntType,
   VecType,
   isGround,
+  typeName,
   type DecoupledFields,
   type FieldSpec,
   type GroundType,
@@ -54,6 +56,9 @@ export class VecValue<E extends HValue = HValue> implements Iterable<E> {
   ) {}
   get length(): number {
     return this.elems.length;
+  }
+  [Symbol.toPrimitive](hint: string): never {
+    refuseCoercion(`a ${typeName(this.type)} value`, hint);
   }
   [Symbol.iterator](): Iterator<E> {
     return this.elems[Symbol.iterator]();
@@ -107,6 +112,7 @@ export function buildValue<T extends HType>(type: T, leaf: (t: GroundType, path:
     obj[k] = buildValue(isFlip ? f.type : (f as HType), leaf, [...path, k], flipped !== isFlip);
   }
   Object.defineProperty(obj, typeKey, { value: type, enumerable: false });
+  Object.defineProperty(obj, Symbol.toPrimitive, { value: (hint: string) => refuseCoercion(`a ${typeName(type)} value`, hint), enumerable: false });
   type.extend?.(obj);
   return Object.freeze(obj) as ValueOf<T>;
 }

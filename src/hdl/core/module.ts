@@ -6,6 +6,7 @@ import { Sig as SigClass } from './ast.ts';
 import { buildValue, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
+import { checkOptions } from './options.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { Bool as BoolT, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
@@ -85,6 +86,8 @@ export interface RegOptions<T extends HType> {
   enable?: Bool;
   name?: string;
 }
+
+const REG_OPTIONS = ['reset', 'async', 'init', 'enable', 'name'];
 
 /** Literal forms accepted for a type: numbers for ground types, member names for enums, objects/arrays for aggregates. */
 export type DefaultOf<T extends HType> = T extends EnumType<infer N> ? N | Literal | Bits : T extends GroundType ? Literal | Bits : unknown;
@@ -174,6 +177,7 @@ export class ModuleBuilder implements BuildContext {
   /** A combinational signal. Without a default, every path through `when`s must assign it. */
   wire<T extends HType>(type: T, opts: WireOptions<T> = {}): ValueOf<T> {
     const loc = callerLocation();
+    checkOptions('wire()', opts, ['default', 'name'], loc);
     return this.declare(type, 'wire', loc, opts.name, (sig, t) => {
       if (opts.default !== undefined) sig.defaultValue = this.leafLiteral(opts.default, t, loc, sig);
     });
@@ -182,6 +186,7 @@ export class ModuleBuilder implements BuildContext {
   /** A register clocked by `clk`. Assign its next value with `set`; reading gives the current value. */
   reg<T extends HType>(type: T, opts: RegOptions<T> = {}): ValueOf<T> {
     const loc = callerLocation();
+    checkOptions('reg()', opts, REG_OPTIONS, loc);
     if (opts.reset !== undefined) this.useReset();
     if (opts.reset !== undefined && opts.init !== undefined) throw hdlError('InvalidArgument', 'a register has either a reset value or an init value, not both', loc);
     const enable = opts.enable?.expr;
@@ -195,6 +200,7 @@ export class ModuleBuilder implements BuildContext {
 
   /** A register that takes `value` every cycle (optionally with reset or enable). */
   regNext<V extends Bits>(value: V, opts: Omit<RegOptions<GroundType>, 'reset' | 'init'> & { reset?: Literal | string } = {}): V['_self'] {
+    checkOptions('regNext()', opts, REG_OPTIONS.filter((k) => k !== 'init'), callerLocation());
     const r = this.reg(value.type, opts as RegOptions<GroundType>) as unknown as Bits;
     r.set(value);
     return r as V['_self'];
@@ -220,6 +226,7 @@ export class ModuleBuilder implements BuildContext {
   /** A memory of `depth` words of `type`; see MemoryHandle for its ports. */
   memory<T extends GroundType>(type: T, depth: number, opts: MemoryOptions = {}): MemoryHandle<T> {
     const loc = callerLocation();
+    checkOptions('memory()', opts, ['init', 'name'], loc);
     const mem = new MemoryHandle(this, type, depth, opts, loc);
     this.memories.push(mem);
     return mem;
@@ -228,6 +235,7 @@ export class ModuleBuilder implements BuildContext {
   /** Instantiate a submodule. Its inputs must all be connected by this module. */
   instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: { name?: string } = {}): InstanceHandle<S> {
     const loc = callerLocation();
+    checkOptions('instance()', opts, ['name'], loc);
     const child = this.elaborator.elaborateChild(def, params, loc);
     const ports = new Map<string, Sig>();
     const rec: InstanceRecord = { nameHint: opts.name, loc, child, ports };

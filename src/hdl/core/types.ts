@@ -93,7 +93,9 @@ export type HType = GroundType | BundleType<any> | VecType<any>;
 
 function checkWidth(width: number, what: string): void {
   if (!Number.isInteger(width) || width < 1 || width > 4096) {
-    throw hdlError('InvalidArgument', `${what} width must be an integer from 1 to 4096, got ${width}`, callerLocation());
+    // A string or an object printed bare would look like a fine number ('8' as 8).
+    const shown = typeof width === 'number' ? String(width) : typeof width === 'string' ? `the string '${width}'${/^\s*\d+\s*$/.test(width) ? ` (write ${String(width).trim()} without quotes)` : ''}` : typeof width === 'bigint' ? `${String(width)}n, a bigint (write a number)` : typeof width === 'object' ? (width === null ? 'null' : 'an object') : `a ${typeof width}`;
+    throw hdlError('InvalidArgument', `${what} width must be an integer from 1 to 4096, got ${shown}`, callerLocation());
   }
 }
 

@@ -4,6 +4,7 @@ import { hdlError } from '../ir/diagnostics.ts';
 import type { Expr, OpExpr } from './ast.ts';
 import { currentContext } from './context.ts';
 import { callerLocation } from './sourceLocation.ts';
+import { refuseCoercion } from './coercion.ts';
 import { Bool as BoolT, BoolType, EnumType, SIntType, UIntType, type GroundType } from './types.ts';
 
 export type Literal = number | bigint | boolean;
@@ -128,6 +129,11 @@ export abstract class Bits {
 
   get width(): number {
     return this.expr.width;
+  }
+
+  /** `==`, `<`, `+` and template strings on a hardware value are mistakes: a located error names the method to use. */
+  [Symbol.toPrimitive](hint: string): never {
+    refuseCoercion(`a ${this.type} value`, hint);
   }
 
   /**

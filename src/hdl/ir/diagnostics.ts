@@ -23,6 +23,7 @@ export const diagnosticCodes = {
   MixedResetKinds: 'one reset net resets some registers synchronously and others asynchronously',
   BlackBoxSource: "a black box's Verilog source cannot be read, or two sources share one file name",
   BlackBoxModel: "a black box's TypeScript model does not match its ports, or the TS simulator needs one it lacks",
+  JavaScriptOperator: 'a JavaScript operator or condition was applied to a hardware value: it builds no hardware (use the eDSL method it names)',
 } as const;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;
@@ -38,6 +39,31 @@ export interface Diagnostic {
   readonly message: string;
   readonly loc: SourceLoc;
   readonly notes?: readonly DiagnosticNote[];
+}
+
+/** The names nearest a misspelt one (by edit distance, or containing it), as ` (did you mean 'a', 'b'?)`, or ''. */
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  const scored = [...new Set(candidates)]
+    .map((c) => ({ c, d: contains(c, name) || contains(name, c) ? 0.5 : editDistance(name.toLowerCase(), c.toLowerCase()) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, 5);
+  return scored.length ? ` (did you mean ${scored.map((x) => `'${x.c}'`).join(', ')}?)` : '';
+}
+
+/** `part` is in `whole` and long enough to mean something ('y' is in most names). */
+const contains = (whole: string, part: string) => part.length >= 3 && whole.includes(part);
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 8) return Infinity;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 export function formatDiagnostic(d: Diagnostic): string {

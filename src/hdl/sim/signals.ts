@@ -1,5 +1,6 @@
 // The signals, ports and memories of a flattened design, and the checks every simulator engine applies to them.
 import type { Memory, ModuleIR, Net } from '../ir/netlist.ts';
+import { didYouMean } from '../ir/diagnostics.ts';
 import type { PortInfo } from './simulator.ts';
 
 export const wordsOf = (width: number): number => Math.ceil(width / 32);
@@ -16,10 +17,6 @@ export function wordsToValue(from: ArrayLike<number>, at: number, words: number)
   return v;
 }
 
-function closest(name: string, names: Iterable<string>): string {
-  const list = [...names].filter((n) => n.includes(name) || name.includes(n)).slice(0, 5);
-  return list.length ? ` (did you mean ${list.map((n) => `'${n}'`).join(', ')}?)` : '';
-}
 
 export class SignalTable {
   readonly top: string;
@@ -40,8 +37,19 @@ export class SignalTable {
   /** Any net by hierarchical name. */
   net(name: string): Net {
     const n = this.byName.get(name);
-    if (!n) throw new Error(`no signal '${name}' in ${this.top}${closest(name, this.byName.keys())}`);
+    if (!n) throw new Error(`no signal '${name}' in ${this.top}${didYouMean(name, this.byName.keys())}; ${this.signalList()}`);
     return n;
+  }
+
+  /** What can be peeked, briefly: the ports, then registers and other nets up to a limit. */
+  private signalList(): string {
+    const LIMIT = 40;
+    const ports = this.ports.map((p) => p.name);
+    const regs = this.flat.regs.map((r) => this.flat.nets[r.q]!.name);
+    const rest = [...this.byName.keys()].filter((n) => !n.split('.').at(-1)!.startsWith('_k') && !ports.includes(n) && !regs.includes(n));
+    const all = [...new Set([...ports, ...regs, ...rest])];
+    const shown = all.slice(0, LIMIT).join(', ');
+    return `signals: ${shown}${all.length > LIMIT ? `, … and ${all.length - LIMIT} more` : ''}`;
   }
 
   input(name: string): Net {

@@ -4,3 +4,4 @@ export { cacheRoot, cacheDir, cachedBuild, contentHash } from './buildCache.ts';
 export { verilatorBuild, verilatorBuildEnv, verilatorCxxOptimization, verilatorMakeVariables, type VerilatorBuildOptions } from './verilatorCompile.ts';
 export { runYosys, locateYosys, yosysIdentity, YosysError, YosysUnavailableError, type YosysCommand, type YosysProgress, type YosysRunOptions, type YosysRunResult } from './yosys.ts';
 export { startWorker } from './typescriptWorker.ts';
+export { checkSources, type SourceProblem } from './sourceCheck.ts';
