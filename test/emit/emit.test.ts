@@ -1,5 +1,7 @@
 // The SystemVerilog back end: exact text for a small module, determinism, escaping, and the three tools' verdicts.
 import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Bool, UInt, cat, defineModule, elaborate, input, lit, output } from '../../src/hdl/index.ts';
 import { emitSystemVerilog, legalizeIdentifier } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint, yosysElaborate, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
@@ -261,4 +263,49 @@ describe('an XOR reduction wider than 64 bits', () => {
       sim.close();
     }
   }, 300_000);
+});
+
+describe('instances named like a declaration inside their module', () => {
+  // Verilator's VARHIDDEN: a child's signal named like its instance hides the instance.
+  const Child = defineModule('Child', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+    const inner = m.reg(UInt(8), { reset: 0 });
+    inner.set(io.a);
+    const mem = m.memory(UInt(8), 4);
+    m.when(io.a.bit(0), () => mem.write(io.a.bits(2, 1), io.a));
+    io.y.set(inner.xor(mem.read(io.a.bits(4, 3))));
+  });
+  const Top = defineModule('Top', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+    const inner = m.instance(Child, undefined);
+    const mem = m.instance(Child, undefined);
+    const a = m.instance(Child, undefined, { name: 'a' });
+    for (const c of [inner, mem, a]) c.io.a.set(io.a);
+    io.y.set(inner.io.y.xor(mem.io.y).xor(a.io.y));
+  });
+
+  test('take _inst after the name (a register, a memory, a port), and lint clean', async () => {
+    const e = emitSystemVerilog(elaborate(Top, undefined).design);
+    const sv = e.files.find((f) => f.path === 'Top.sv')!.text;
+    expect(sv).toMatch(/^ {2}Child inner_inst \(/m);
+    expect(sv).toMatch(/^ {2}Child mem_inst \(/m);
+    expect(sv).toMatch(/^ {2}Child a_inst \(/m);
+    const lint = await verilatorLint({ top: 'Top', files: e.files, fileList: e.fileList });
+    expect(lint.output).toBe('');
+  }, 60_000);
+});
+
+describe('location comments of continuous assignments', () => {
+  test('an output or wire set once cites the set() line, not its declaration', () => {
+    const here = fileURLToPath(import.meta.url);
+    const lines = readFileSync(here, 'utf8').split('\n');
+    const lineOf = (mark: string) => lines.findIndex((l) => l.includes(`// @mark:${mark}`)) + 1;
+    const M = defineModule('AssignedAt', () => ({ a: input(UInt(8)), y: output(UInt(8)), z: output(UInt(8)) }), (m, io) => {
+      const w = m.wire(UInt(8));
+      w.set(io.a.add(1)); // @mark:wireSet
+      io.y.set(w.xor(3)); // @mark:outputSet
+      io.z.set(w);
+    });
+    const sv = emitSystemVerilog(elaborate(M, undefined).design).files[0]!.text;
+    expect(sv).toMatch(new RegExp(`assign y = .*; // emit\\.test\\.ts:${lineOf('outputSet')}\\n`));
+    expect(sv).toMatch(new RegExp(`wire \\[7:0\\] w = .*; // emit\\.test\\.ts:${lineOf('wireSet')}\\n`));
+  });
 });

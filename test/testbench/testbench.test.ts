@@ -109,7 +109,32 @@ describe('scheduler', () => {
       )
       .catch((e: Error) => e);
     expect(e2).toBeInstanceOf(TestbenchTimeoutError);
-    expect((e2 as Error).message).toBe("the testbench did not finish within 50 cycles (now at cycle 50): 'main' waits for tick until cycle 100; 'watcher' waits for tick until cycle 56");
+    expect((e2 as Error).message).toMatch(/^the testbench did not finish within 50 cycles \(now at cycle 50\): 'main' waits for tick until cycle 100 \(since cycle 0\) at test\/testbench\/testbench\.test\.ts:\d+:\d+; 'watcher' waits for tick until cycle 56 \(since cycle 49\) at test\/testbench\/testbench\.test\.ts:\d+:\d+$/);
+  });
+
+  test('a run out of cycles names the until() a process waits in, since when, and its line', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    const line = Number(new Error().stack!.split('\n')[1]!.match(/:(\d+):\d+\)?$/)![1]) + 1;
+    const e = await tb.run(async () => (await tb.tick(3), await tb.until(() => false)), { maxCycles: 1000 }).catch((x: Error) => x);
+    expect(e).toBeInstanceOf(TestbenchTimeoutError);
+    expect((e as Error).message).toMatch(new RegExp(`^the testbench did not finish within 1000 cycles \\(now at cycle 1000\\): 'main' waits for until\\(\\) \\(not true since cycle 3\\) at test/testbench/testbench\\.test\\.ts:${line}:\\d+$`));
+  });
+
+  test('a clock that stands still in wall time fails the run: a process awaiting something else, or spinning on peek', async () => {
+    const tb = new Testbench(compileSimulator(fifo), { stallSeconds: 0.3 });
+    const awaiting = await tb.run(async () => (await tb.tick(2), await new Promise(() => {}))).catch((x: Error) => x);
+    expect(awaiting).toBeInstanceOf(TestbenchTimeoutError);
+    expect((awaiting as Error).message).toMatch(/^the clock stood still for \d+ s of wall time at cycle 2 \(a process awaits something that is not the testbench's, or loops without await tb\.tick\(\)\); 'main' is running.*stallSeconds/);
+    const tb2 = new Testbench(compileSimulator(fifo), { stallSeconds: 0.3 });
+    const spinning = await tb2
+      .run(async () => {
+        await tb2.tick(5);
+        while (tb2.peek('full') === 0n);
+      })
+      .catch((x: Error) => x);
+    expect(spinning).toBeInstanceOf(TestbenchTimeoutError);
+    expect((spinning as Error).message).toMatch(/^the clock stood still for \d+ s of wall time at cycle 5 /);
+    expect(() => new Testbench(compileSimulator(fifo), { stallSeconds: -1 })).toThrow('stallSeconds must be 0 (no limit) or more, got -1');
   });
 
   test('an error in any process fails the run; a deadlock is reported, not a hang', async () => {
@@ -125,8 +150,18 @@ describe('scheduler', () => {
     ).rejects.toThrow('checker saw something wrong');
     const tb2 = new Testbench(compileSimulator(fifo));
     const box = new Mailbox<number>(tb2, 'answers');
-    await expect(tb2.run(() => box.get())).rejects.toThrow("testbench deadlock at cycle 0: no process waits for the clock ('main' waits for answers.get())");
+    await expect(tb2.run(() => box.get())).rejects.toThrow(/^testbench deadlock at cycle 0: no process waits for the clock \('main' waits for answers\.get\(\) \(since cycle 0\) at test\/testbench\/testbench\.test\.ts:\d+:\d+\)$/);
     expect(() => tb2.tick()).toThrow('tick outside a testbench process: run the code inside tb.run(async () => …) or tb.fork(…)');
+  });
+
+  test('a wait not awaited before the next one is an error, not a scheduler that runs phases early', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    await expect(
+      tb.run(async () => {
+        void tb.tick(3);
+        await tb.tick();
+      }),
+    ).rejects.toThrow("'main' waits for tick until cycle 1 while it still waits for tick until cycle 3: await each wait, or tb.fork() what should run alongside");
   });
 
   test('withTimeout: a body that ends in time gives its result; one that does not fails the run', async () => {
@@ -172,6 +207,39 @@ describe('stream drivers', () => {
       return { values, got, sent: source.sent.map((x) => x.cycle), received: sink.received.map((x) => x.cycle), monitored: monitor.items };
     });
   }
+
+  test('a second driver of a stream is an error naming the first; stopped drivers free the ports and lower valid and ready', async () => {
+    const tb = new Testbench(compileSimulator(fifo));
+    await tb.run(async () => {
+      await tb.reset();
+      const source = new StreamSource(tb, 'enq');
+      const sink = new StreamSink(tb, 'deq');
+      expect(() => new StreamSource(tb, 'enq')).toThrow("'enq_valid' is already driven by the stream source 'enq'; a second driver would fight it every cycle: stop() the first, or drive the stream from one");
+      expect(() => new StreamSink(tb, 'deq')).toThrow("'deq_ready' is already driven by the stream sink 'deq'");
+      expect(await source.send(5n)).toBeGreaterThan(0);
+      expect(await sink.receive()).toBe(5n);
+      // A value the design never takes: the source is stopped while offering it.
+      sink.stop();
+      await tb.tick(2);
+      expect(tb.peek('deq_ready')).toBe(0n);
+      source.enqueue(1n, 2n, 3n, 4n, 5n);
+      const sender = tb.fork('sender', () => source.send(6n).catch((e: Error) => e.message));
+      await tb.tick(10);
+      expect(tb.peek('enq_valid')).toBe(1n);
+      source.stop();
+      const [message] = await tb.join(sender);
+      expect(message).toBe('enq source was stopped before the design took the value sent');
+      await tb.tick();
+      expect(tb.peek('enq_valid')).toBe(0n);
+      expect(() => source.enqueue(7n)).toThrow('enq source.enqueue() after stop()');
+      // The ports are free: new drivers take the stream over and drain the FIFO.
+      const sink2 = new StreamSink(tb, 'deq');
+      expect(await sink2.receiveMany(4)).toEqual([1n, 2n, 3n, 4n]);
+      const source2 = new StreamSource(tb, 'enq');
+      expect(await source2.send(9n)).toBeGreaterThan(0);
+      expect(await sink2.receive()).toBe(9n);
+    });
+  });
 
   test('a source and a sink with random gaps and back-pressure move every value once, in order', async () => {
     const r = await fifoRun(compileSimulator(fifo), seed);

@@ -49,7 +49,7 @@ class Lowering {
       if (this.names.has(path)) this.error('InvalidArgument', `two ports are both named '${path}'`, sig.loc);
       ports.push(this.declareSig(sig, sig.kind === 'input' ? 'input' : 'output', path));
     }
-    for (const inst of b.instances) inst.name = this.names.claim(inst.nameHint ?? this.inferred(inst.loc) ?? `u_${inst.child.ir.name}`);
+    for (const inst of b.instances) inst.name = this.names.claim(instanceBase(inst.nameHint ?? this.inferred(inst.loc) ?? `u_${inst.child.ir.name}`, inst.child.ir));
     const memNames = b.memories.map((m) => this.names.claim(m.name ?? this.inferred(m.loc) ?? 'mem'));
     for (const sig of b.sigs) if (!this.sigNet.has(sig)) this.declareSig(sig, netKind(sig), this.sigName(sig));
 
@@ -210,7 +210,8 @@ class Lowering {
   private lowerComb(sig: Sig): void {
     const net = this.sigNet.get(sig)!;
     const name = this.nets[net]!.name;
-    const d = this.fold(sig, sig.defaultValue ? { k: 'expr', e: sig.defaultValue, loc: sig.loc } : { k: 'undef' });
+    const defaultDrive: Drive = sig.defaultValue ? { k: 'expr', e: sig.defaultValue, loc: sig.loc } : { k: 'undef' };
+    const d = this.fold(sig, defaultDrive);
     if (d.k === 'undef') {
       const [code, what]: [DiagnosticCode, string] =
         sig.kind === 'output' ? ['UndrivenOutput', `output '${name}' is never assigned`] :
@@ -223,6 +224,8 @@ class Lowering {
     if (hasUndef(d)) {
       this.error('Latch', `'${name}' is not assigned on every path; give it a default (m.wire(T, { default })) or assign it in every branch`, sig.loc, sig.assignments.map((a) => ({ message: 'assigned here', loc: a.loc })));
     }
+    // An output or wire set once, unconditionally: its assign statement cites the set(), not the declaration.
+    if (d.k === 'expr' && d !== defaultDrive) this.nets[net] = { ...this.nets[net]!, assignedAt: d.loc };
     this.drive(d, net, name, sig.width);
   }
 
@@ -331,4 +334,16 @@ function driveLoc(d: Drive, fallback: SourceLoc): SourceLoc {
 
 function hasUndef(d: Drive): boolean {
   return d.k === 'undef' || (d.k === 'mux' && (hasUndef(d.a) || hasUndef(d.b)));
+}
+
+/**
+ * An instance named like a signal, memory or instance declared inside its module hides that declaration
+ * for Verilator (VARHIDDEN: the child's names are looked up through the instance's scope): such an
+ * instance takes `_inst` after its name.
+ */
+function instanceBase(name: string, child: ModuleIR): string {
+  const inside = new Set([...child.nets.map((n) => n.name), ...child.memories.map((m) => m.name), ...child.instances.map((i) => i.name)]);
+  let base = name;
+  while (inside.has(base)) base = `${base}_inst`;
+  return base;
 }

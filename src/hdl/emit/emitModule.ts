@@ -410,7 +410,7 @@ class ModuleEmitter {
       if (!t) continue;
       const net = this.net(n);
       const stmt = net.kind === 'output' ? `assign ${this.name(n)} = ${t.s};` : `wire ${range(net.width)}${this.name(n)} = ${t.s};`;
-      this.line(`  ${stmt}${where(net.loc)}`, n);
+      this.line(`  ${stmt}${where(net.assignedAt ?? net.loc)}`, n);
       any = true;
     }
     if (any) this.line('');

@@ -47,6 +47,8 @@ export interface Net {
   readonly enumType?: EnumInfo;
   /** The name was made up by lowering (an operator result no variable names): emitters may inline the net. */
   readonly synthesized?: boolean;
+  /** Where the value of a combinational signal driven by one unconditional `set` was assigned (`loc` is where it was declared). */
+  readonly assignedAt?: SourceLoc;
 }
 
 /**

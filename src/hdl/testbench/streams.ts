@@ -85,18 +85,25 @@ function checkProbability(name: string, p: number): number {
 
 interface Pending<V> {
   readonly value: V;
+  /** Called with the cycle the design took the value, or -1 when the source stopped first. */
   readonly waiters: ((cycle: number) => void)[];
 }
+
+/** Woken out of its mailbox by stop(). */
+const STOP = Symbol('stop');
 
 /** Drives an input stream of the design: values are offered in order, each held until the design takes it. */
 export class StreamSource<V extends StreamValue = bigint> {
   readonly ports: StreamPorts;
   /** Every value the design took, in order. */
   readonly sent: StreamItem<V>[] = [];
-  private readonly queue: Mailbox<Pending<V>>;
+  private readonly queue: Mailbox<Pending<V> | typeof STOP>;
   private readonly idleProbability: number;
   private readonly rng: Rng;
   private readonly drained: (() => void)[] = [];
+  private readonly name: string;
+  private readonly release: () => void;
+  private stopped = false;
 
   constructor(
     private readonly tb: Testbench,
@@ -107,12 +114,29 @@ export class StreamSource<V extends StreamValue = bigint> {
     this.idleProbability = checkProbability('idle', opts.idle ?? 0);
     this.rng = driverRng(tb);
     const name = opts.name ?? (typeof ports === 'string' ? ports : this.ports.valid);
-    this.queue = new Mailbox(tb, `${name} source`);
-    tb.fork(`${name} source`, () => this.drive());
+    this.name = `${name} source`;
+    this.release = tb.claimInputs(`the stream source '${name}'`, [this.ports.valid, ...bitPorts(this.ports.bits)]);
+    this.queue = new Mailbox(tb, this.name);
+    tb.fork(this.name, () => this.drive());
+  }
+
+  /**
+   * Stops driving: valid goes low (now in the drive phase, else at the next cycle) and the ports are free
+   * for another driver. Values not yet taken are dropped; a send() waiting for one fails.
+   */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.release();
+    if (this.tb.phase === 'drive') this.tb.poke(this.ports.valid, 0);
+    for (let p = this.queue.tryGet(); p !== undefined; p = this.queue.tryGet()) if (p !== STOP) for (const w of p.waiters) w(-1);
+    this.queue.put(STOP);
+    for (const w of this.drained.splice(0)) w();
   }
 
   /** Queues a value and waits until the design took it; resumes in the drive phase after, with the cycle it was taken. */
   send(value: V): Promise<number> {
+    if (this.stopped) return Promise.reject(new Error(`${this.name}.send() after stop()`));
     const pending: Pending<V> = { value, waiters: [] };
     let cycle = -1;
     this.queue.put(pending);
@@ -123,29 +147,37 @@ export class StreamSource<V extends StreamValue = bigint> {
           wake();
         });
       })
-      .then(() => cycle);
+      .then(() => {
+        if (cycle < 0) throw new Error(`${this.name} was stopped before the design took the value sent`);
+        return cycle;
+      });
   }
 
   /** Queues values without waiting. */
   enqueue(...values: V[]): void {
+    if (this.stopped) throw new Error(`${this.name}.enqueue() after stop()`);
     for (const value of values) this.queue.put({ value, waiters: [] });
   }
 
   /** Waits until every queued value was taken. */
   async flush(): Promise<void> {
-    while (this.queue.length || this.busy) await this.tb.suspend(`${this.queue.name}.flush`, (wake) => this.drained.push(wake));
+    while (!this.stopped && (this.queue.length || this.busy)) await this.tb.suspend(`${this.queue.name}.flush`, (wake) => this.drained.push(wake));
   }
 
   private busy = false;
 
   private async drive(): Promise<void> {
     const { tb, ports } = this;
+    // Made in a settled phase (after a receive), it drives from the next cycle.
+    if (tb.phase === 'settled') await tb.tick();
     tb.poke(ports.valid, 0);
     for (;;) {
       const item = await this.queue.get();
+      if (item === STOP) return;
       this.busy = true;
       if (tb.phase === 'settled') await tb.tick();
       for (;;) {
+        if (this.stopped) return this.lowerValid();
         if (this.idleProbability && this.rng() < this.idleProbability) {
           tb.poke(ports.valid, 0);
           await tb.tick();
@@ -154,6 +186,7 @@ export class StreamSource<V extends StreamValue = bigint> {
         tb.poke(ports.valid, 1);
         writeBits(tb, ports.bits, item.value);
         await tb.settled();
+        if (this.stopped) return this.lowerValid();
         if (tb.peek(ports.ready) === 1n) break;
         await tb.tick();
       }
@@ -166,6 +199,17 @@ export class StreamSource<V extends StreamValue = bigint> {
       if (!this.queue.length) for (const w of this.drained.splice(0)) w();
     }
   }
+
+  /** After stop(): valid low from the next drive phase on. */
+  private async lowerValid(): Promise<void> {
+    if (this.tb.phase === 'settled') await this.tb.tick();
+    // A driver started since owns the port now.
+    if (this.tb.driverOf(this.ports.valid) === undefined) this.tb.poke(this.ports.valid, 0);
+  }
+}
+
+function bitPorts(bits: StreamPorts['bits']): string[] {
+  return typeof bits === 'string' ? [bits] : Object.values(bits);
 }
 
 /** Takes an output stream of the design, with random back-pressure; received values wait in order. */
@@ -174,6 +218,8 @@ export class StreamSink<V extends StreamValue = bigint> {
   /** Every value taken, in order. */
   readonly received: StreamItem<V>[] = [];
   private readonly box: Mailbox<StreamItem<V>>;
+  private readonly release: () => void;
+  private stopped = false;
 
   constructor(
     private readonly tb: Testbench,
@@ -191,11 +237,14 @@ export class StreamSink<V extends StreamValue = bigint> {
     const rng = driverRng(tb);
     const name = opts.name ?? (typeof ports === 'string' ? ports : this.ports.valid);
     this.box = new Mailbox(tb, `${name} sink`);
+    this.release = tb.claimInputs(`the stream sink '${name}'`, [this.ports.ready]);
     tb.fork(`${name} sink`, async () => {
+      if (tb.phase === 'settled') await tb.tick();
       for (;;) {
         const ready = backpressure === 0 || rng() >= backpressure;
         tb.poke(this.ports.ready, ready ? 1 : 0);
         await tb.settled();
+        if (this.stopped) break;
         if (ready && tb.peek(this.ports.valid) === 1n) {
           const item = { value: readBits<V>(tb, this.ports.bits), cycle: tb.cycle };
           this.received.push(item);
@@ -203,8 +252,20 @@ export class StreamSink<V extends StreamValue = bigint> {
           this.box.put(item);
         }
         await tb.tick();
+        if (this.stopped) break;
       }
+      if (tb.phase === 'settled') await tb.tick();
+      // A driver started since owns the port now.
+      if (tb.driverOf(this.ports.ready) === undefined) tb.poke(this.ports.ready, 0);
     });
+  }
+
+  /** Stops taking values: ready goes low (at the next drive phase) and the port is free for another driver. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.release();
+    if (this.tb.phase === 'drive') this.tb.poke(this.ports.ready, 0);
   }
 
   /** The next value the sink took (waiting for it). */

@@ -7,16 +7,26 @@
 // steps to the earliest cycle some process waits for (many cycles in one call when every process sleeps
 // longer), and the next drive phase begins.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { dirname, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Simulator } from '../sim/simulator.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
 
 export type Phase = 'drive' | 'settled';
+
+/** This library's folder (src/hdl/testbench, or dist/hdl/testbench installed): its frames are not the user's. */
+const libraryDir = dirname(fileURLToPath(import.meta.url)) + sep;
 
 export interface TestbenchOptions {
   /** Seed of `tb.rng`, the source of every random choice of the drivers (default 1). */
   readonly seed?: number;
   /** The active-low reset `reset()` drives (default 'rst_n'). */
   readonly resetName?: string;
+  /**
+   * Wall-clock seconds the clock may stand still before the run fails (default 120; 0: no limit): a
+   * process awaiting something that never comes, or spinning on peek() without `await tb.tick()`.
+   */
+  readonly stallSeconds?: number;
 }
 
 export interface RunOptions {
@@ -34,6 +44,10 @@ export class Process<T = unknown> {
   done = false;
   /** What the process waits for now (for timeout messages). */
   waitingFor = 'running';
+  /** @internal The wait that called suspend (until, withTimeout), the cycle it began, and its caller's stack. */
+  wait: { task: string | undefined; since: number; site: Error } | undefined;
+  /** @internal Set by until() and withTimeout() around the ticks they wait with. */
+  task: string | undefined;
   /** @internal Processes blocked in join() on this one. */
   readonly joiners: (() => void)[] = [];
   result: T | undefined;
@@ -65,6 +79,14 @@ export class Testbench {
   private readonly processes = new Set<Process>();
   private currentPhase: Phase = 'drive';
   private readonly resetName: string;
+  /** Inputs a driver holds (claimInputs), by name: who drives it. */
+  private readonly drivers = new Map<string, string>();
+  private readonly stallMs: number;
+  /** Wall time of the last clock edge or phase change, and peeks since (a spinning process is seen in peek). */
+  private lastProgress = Date.now();
+  private peeksSinceProgress = 0;
+  /** Inside run(): only then can the clock stand still. */
+  private inRun = false;
 
   constructor(
     readonly sim: Simulator,
@@ -72,6 +94,9 @@ export class Testbench {
   ) {
     this.rng = createRng(opts.seed ?? 1);
     this.resetName = opts.resetName ?? 'rst_n';
+    const stall = opts.stallSeconds ?? 120;
+    if (!(stall >= 0)) throw new Error(`stallSeconds must be 0 (no limit) or more, got ${stall}`);
+    this.stallMs = stall * 1000;
   }
 
   get cycle(): number {
@@ -98,7 +123,26 @@ export class Testbench {
   }
 
   peek(name: string): bigint {
+    if (++this.peeksSinceProgress % 4096 === 0) this.checkStall();
     return this.sim.peek(name);
+  }
+
+  /**
+   * Claims inputs for a driver (a stream source or sink) until `release` is called: a second driver of
+   * the same input would fight the first over it every cycle, so it is an error naming the first.
+   */
+  claimInputs(owner: string, names: readonly string[]): () => void {
+    for (const name of names) {
+      const holder = this.drivers.get(name);
+      if (holder) throw new Error(`'${name}' is already driven by ${holder}; a second driver would fight it every cycle: stop() the first, or drive the stream from one`);
+    }
+    for (const name of names) this.drivers.set(name, owner);
+    return () => names.forEach((n) => this.drivers.get(n) === owner && this.drivers.delete(n));
+  }
+
+  /** The driver holding an input (claimInputs), if any. */
+  driverOf(name: string): string | undefined {
+    return this.drivers.get(name);
   }
 
   // ---------------------------------------------------------------- processes
@@ -164,13 +208,20 @@ export class Testbench {
    */
   async until(pred: () => boolean, opts: { timeout?: number; what?: string } = {}): Promise<number> {
     const start = this.cycle;
-    for (;;) {
-      await this.settled();
-      if (pred()) return this.cycle - start;
-      if (opts.timeout !== undefined && this.cycle - start >= opts.timeout) {
-        throw new TestbenchTimeoutError(`${opts.what ?? 'until()'} did not hold within ${opts.timeout} cycles (cycles ${start} to ${this.cycle})`);
+    const process = this.store.getStore();
+    const outer = process?.task;
+    if (process) process.task = `${opts.what ?? 'until()'} (not true since cycle ${start})`;
+    try {
+      for (;;) {
+        await this.settled();
+        if (pred()) return this.cycle - start;
+        if (opts.timeout !== undefined && this.cycle - start >= opts.timeout) {
+          throw new TestbenchTimeoutError(`${opts.what ?? 'until()'} did not hold within ${opts.timeout} cycles (cycles ${start} to ${this.cycle})`);
+        }
+        await this.tick();
       }
-      await this.tick();
+    } finally {
+      if (process) process.task = outer;
     }
   }
 
@@ -204,12 +255,27 @@ export class Testbench {
     if (this.store.getStore()) throw new Error('tb.run() inside a testbench process: fork the work instead');
     const limit = this.cycle + (opts.maxCycles ?? 1_000_000);
     this.failure = undefined;
+    this.progress();
+    const watchdog = this.stallMs > 0 ? setInterval(() => this.checkStall(), Math.min(1000, this.stallMs)) : undefined;
+    watchdog?.unref();
+    this.inRun = true;
+    try {
+      return await this.runUntilDone(body, limit, opts);
+    } finally {
+      this.inRun = false;
+      clearInterval(watchdog);
+    }
+  }
+
+  private async runUntilDone<T>(body: () => Promise<T>, limit: number, opts: RunOptions): Promise<T> {
     const main = this.fork('main', body);
     for (;;) {
       this.currentPhase = 'drive';
+      this.progress();
       await this.idle();
       if (this.failure || main.done) break;
       this.currentPhase = 'settled';
+      this.progress();
       while (this.settledWaiters.length && !this.failure) {
         for (const w of this.settledWaiters.splice(0)) w.wake();
         await this.idle();
@@ -241,6 +307,10 @@ export class Testbench {
   suspend(what: string, arm: (wake: () => void, process: Process) => void): Promise<void> {
     const process = this.store.getStore();
     if (!process) throw new Error(`${what.split(' ')[0]} outside a testbench process: run the code inside tb.run(async () => …) or tb.fork(…)`);
+    // A second wait before the first resumed (a wait not awaited) would count the process idle twice.
+    if (process.waitingFor !== 'running') throw new Error(`'${process.name}' waits for ${what} while it still waits for ${process.waitingFor}: await each wait, or tb.fork() what should run alongside`);
+    // The stack is formatted only if a timeout message needs the user's line (new Error() alone is cheap).
+    if (process.wait?.task !== process.task || process.task === undefined) process.wait = { task: process.task, since: this.cycle, site: new Error() };
     return new Promise<void>((resolve) => {
       process.waitingFor = what;
       let woken = false;
@@ -262,6 +332,29 @@ export class Testbench {
     if (cycles > 0) this.sim.step(cycles);
   }
 
+  private progress(): void {
+    this.lastProgress = Date.now();
+    this.peeksSinceProgress = 0;
+  }
+
+  /**
+   * The clock has stood still too long (wall time): fail the run. From the watchdog timer (a process
+   * awaits something that never comes) the failure wakes the run loop; from peek (a process spins
+   * without awaiting) it is thrown into that process.
+   */
+  private checkStall(): void {
+    if (!this.inRun || this.stallMs === 0 || Date.now() - this.lastProgress < this.stallMs) return;
+    const error = new TestbenchTimeoutError(`the clock stood still for ${Math.round((Date.now() - this.lastProgress) / 1000)} s of wall time at cycle ${this.cycle} (a process awaits something that is not the testbench's, or loops without await tb.tick()); ${this.describe()} (TestbenchOptions.stallSeconds sets the limit)`);
+    this.progress();
+    this.failure ??= { error };
+    if (this.store.getStore()) throw error;
+    // Nothing runs: wake the run loop, which reports the failure.
+    this.running = 0;
+    const w = this.idleWaiter;
+    this.idleWaiter = undefined;
+    w?.();
+  }
+
   private release(): void {
     this.running--;
     if (this.running === 0 && this.idleWaiter) {
@@ -277,7 +370,23 @@ export class Testbench {
   }
 
   private describe(): string {
-    const list = [...this.processes].map((p) => `'${p.name}' waits for ${p.waitingFor}`);
+    const list = [...this.processes].map((p) => {
+      const what = p.waitingFor === 'running' ? 'is running' : `waits for ${p.wait?.task ?? `${p.waitingFor} (since cycle ${p.wait?.since ?? this.cycle})`}`;
+      const site = p.wait ? userSite(p.wait.site) : undefined;
+      return `'${p.name}' ${what}${site ? ` at ${site}` : ''}`;
+    });
     return list.length ? list.join('; ') : 'no process is left';
   }
+}
+
+/** The first frame of a wait's stack outside the testbench library and Node: the user's line, relative to the working directory. */
+function userSite(e: Error): string | undefined {
+  for (const line of (e.stack ?? '').split('\n').slice(1)) {
+    const m = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/.exec(line);
+    if (!m) continue;
+    const file = m[1]!.startsWith('file://') ? fileURLToPath(m[1]!) : m[1]!;
+    if (file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`) || file.startsWith(libraryDir)) continue;
+    return `${relative(process.cwd(), file) || file}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
 }
