@@ -7,7 +7,9 @@ import { Bool, HdlError, UInt, defineBlackBox, defineModule, elaborate, input, l
 import { clog2 } from '../../src/hdl/lib/clog2.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { manifestModules } from '../../src/hdl/emit/manifest.ts';
-import { verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
+import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
+import { withSourceLines } from '../../src/hdl/cosim/index.ts';
+import { unwaivedIcarusOutput } from '../../src/hdl/emit/index.ts';
 import { synthesize } from '../../src/hdl/synth/synthesize.ts';
 import { LockstepMismatchError, compileSimulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
@@ -241,4 +243,102 @@ describe('a black box whose reset is named rst_n, like ours', () => {
     const lint = await verilatorLint(rtl(d));
     expect(lint.output).toBe('');
   }, BUILD_TIMEOUT);
+});
+
+describe('a black box written the way vendor IP is (active-high reset, timescale, lint findings of its own)', () => {
+  const vendorPorts = (p: { width: number }) => ({ en: input(Bool), a: input(UInt(p.width)), b: input(UInt(p.width)), sum: output(UInt(p.width + 1)), busy: output(Bool) });
+  const VendorModel = defineModule('VendorAdderModel', vendorPorts, (m, io, p) => {
+    const sum = m.reg(UInt(p.width + 1), { reset: 0 });
+    m.when(io.en, () => sum.set(io.a.addw(io.b)));
+    io.sum.set(sum);
+    io.busy.set(false);
+  });
+  const vendorAdder = (lintWaivers?: { verilator?: string[]; icarus?: string[] }) =>
+    defineBlackBox('vendor_adder', vendorPorts, { sources: ['./fixtures/vendor_adder.v'], parameters: (p) => ({ WIDTH: p.width }), clock: 'clk', reset: 'rst', resetActive: 'high', model: VendorModel, lintWaivers });
+  const top = (def: ReturnType<typeof vendorAdder>, markUnused = true) =>
+    defineModule('VendorTop', () => ({ a: input(UInt(4)), b: input(UInt(4)), en: input(Bool), spare: input(UInt(3)), sum: output(UInt(5)) }), (m, io) => {
+      const adder = m.instance(def, { width: 4 });
+      adder.io.en.set(io.en);
+      adder.io.a.set(io.a);
+      adder.io.b.set(io.b);
+      io.sum.set(adder.io.sum);
+      if (markUnused) m.unused(io.spare, adder.io.busy);
+    });
+
+  test('its active-high reset takes the inverted rst_n; the generated files take its timescale', () => {
+    const e = emitSystemVerilog(elaborate(top(vendorAdder({ verilator: ['UNUSEDSIGNAL'] })), undefined).design);
+    const sv = e.files.find((f) => f.path === 'VendorTop.sv')!.text;
+    expect(sv).toContain('    .rst(!rst_n),');
+    expect(sv.split('\n')[0]).toBe('`timescale 1ns / 1ps // as the black-box sources declare');
+    // The line table follows the directive: the instance is where the table says.
+    expect(sv.split('\n')[e.lines.VendorTop!.adder! - 1]).toMatch(/^ {2}vendor_adder #\(\.WIDTH\(4\)\) adder \(/);
+  });
+
+  test('lint: its own findings fail until waived, for its file only; waived, the design lints clean', async () => {
+    const bare = emitSystemVerilog(elaborate(top(vendorAdder()), undefined).design);
+    const unwaived = await verilatorLint({ top: 'VendorTop', files: bare.files, fileList: bare.fileList, lintWaivers: bare.lintWaivers });
+    expect(unwaived.output).toMatch(/%Warning-UNUSEDSIGNAL: vendor_adder\.v:\d+:\d+: Signal is not driven, nor used: 'debug_tap'/);
+    const d = elaborate(top(vendorAdder({ verilator: ['UNUSEDSIGNAL'] })), undefined).design;
+    const e = emitSystemVerilog(d);
+    expect(e.files.find((f) => f.path === 'VendorTop.vlt')!.text).toContain('lint_off -rule UNUSEDSIGNAL -file "vendor_adder.v"');
+    const src = { top: 'VendorTop', files: e.files, fileList: e.fileList, lintWaivers: e.lintWaivers };
+    const [v, i] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
+    expect(v.output).toBe('');
+    expect(i.output).toBe('');
+    // The waiver is not global: the same rule in generated code is still reported.
+    const leaky = emitSystemVerilog(d);
+    const files = leaky.files.map((f) => (f.path === 'VendorTop.sv' ? { ...f, text: f.text.replace('endmodule', '  wire generated_leftover;\nendmodule') } : f));
+    expect((await verilatorLint({ ...src, files })).output).toMatch(/%Warning-UNUSEDSIGNAL: VendorTop\.sv:\d+:\d+: Signal is not driven, nor used: 'generated_leftover'/);
+  }, BUILD_TIMEOUT);
+
+  test('Icarus waivers drop a warning text of the black box\'s files only; a bad waiver is named', () => {
+    const out = 'vendor_adder.v:12: warning: implicit definition of wire x.\nVendorTop.sv:3: warning: implicit definition of wire y.\n';
+    expect(unwaivedIcarusOutput(out, [{ file: 'vendor_adder.v', message: 'implicit definition' }])).toBe('VendorTop.sv:3: warning: implicit definition of wire y.\n');
+    expect(thrown(() => elaborate(top(vendorAdder({ verilator: ['unused signal'] })), undefined)).message).toMatch(/'unused signal' is not a Verilator rule name/);
+    expect(thrown(() => defineBlackBox('x', vendorPorts, { sources: ['./fixtures/vendor_adder.v'], reset: 'rst', resetActive: 'hi' as never })).message).toMatch(/resetActive must be 'low' or 'high', got "hi"/);
+  });
+
+  test('m.unused(): no UnusedInput warning for a marked input, and the warning is back without it', () => {
+    expect(elaborate(top(vendorAdder(), true), undefined).warnings).toEqual([]);
+    const warnings = elaborate(top(vendorAdder(), false), undefined).warnings;
+    expect(warnings.map((w) => `${w.code}: ${w.message}`)).toEqual(["UnusedInput: input 'spare' of module VendorTop is never read"]);
+    const Bad = defineModule('Bad', () => ({ a: input(UInt(4)), y: output(UInt(4)) }), (m, io) => {
+      io.y.set(io.a);
+      m.unused(io.a.add(1)); // @mark:unusedExpr
+    });
+    const e = thrown(() => elaborate(Bad, undefined));
+    expect(e.message).toContain(`${thisFile}:${markerLine(thisFile, 'unusedExpr')}:`);
+    expect(e.message).toMatch(/unused\(\) takes signals \(ports, wires, registers, submodule outputs\), not expressions/);
+  });
+
+  test('lockstep: the model on the TS simulator agrees with the Verilog (reset high) on Verilator and Icarus', async () => {
+    const d = elaborate(top(vendorAdder({ verilator: ['UNUSEDSIGNAL'] })), undefined).design;
+    const sim = await compileSimulator(d, { backend: 'lockstep', backends: ['js', 'verilator', 'icarus'] });
+    try {
+      const rng = createRng(seed);
+      for (let c = 0; c < 300; c++) {
+        sim.poke('rst_n', rng.int(20) === 0 ? 0 : 1);
+        sim.poke('a', rng.int(16));
+        sim.poke('b', rng.int(16));
+        sim.poke('en', rng.int(2));
+        sim.step();
+      }
+      expect(sim.peek('sum')).toBeGreaterThanOrEqual(0n);
+    } finally {
+      sim.close();
+    }
+  }, BUILD_TIMEOUT);
+});
+
+describe('lint reports on generated lines name the TypeScript line', () => {
+  test('a width mismatch at a black-box instance: the report points at the instance in the .ts file', () => {
+    const d = design;
+    const e = emitSystemVerilog(d);
+    const sv = e.files.find((f) => f.path === 'bb_demo.sv')!.text.split('\n');
+    const at = sv.findIndex((l) => l.includes('.a(')) + 1;
+    const report = `%Warning-WIDTH: bb_demo.sv:${at}:6: Input port connection 'a' expects 8 bits`;
+    const mapped = withSourceLines(report, d, e.files);
+    expect(mapped).toMatch(new RegExp(`^%Warning-WIDTH: bb_demo\\.sv:${at}:6: Input port connection 'a' expects 8 bits \\[${thisFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+\\]$`));
+    expect(withSourceLines('vfifo.v:3: warning: x', d, e.files)).toBe('vfifo.v:3: warning: x');
+  });
 });

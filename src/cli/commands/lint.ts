@@ -1,6 +1,6 @@
 // `rtgpu lint`: a user's design file through the eDSL's checks, `verilator --lint-only -Wall` and `iverilog -Wall`.
 import { emitSystemVerilog, formatDiagnostic } from '../../hdl/index.ts';
-import { icarusCompile, verilatorLint } from '../../hdl/cosim/index.ts';
+import { icarusCompile, verilatorLint, withSourceLines } from '../../hdl/cosim/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadUserDesign, parseParams, shownPath } from '../designFile.ts';
@@ -29,9 +29,10 @@ async function execute(plan: DesignFilePlan): Promise<number> {
   const user = await loadUserDesign(plan.file, plan);
   for (const w of user.warnings) console.log(formatDiagnostic(w));
   const e = emitSystemVerilog(user.design);
-  const src = { top: user.design.top, files: e.files, fileList: e.fileList };
+  const src = { top: user.design.top, files: e.files, fileList: e.fileList, lintWaivers: e.lintWaivers };
   const [verilator, icarus] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
-  for (const r of [verilator, icarus]) if (r.output.trim()) console.log(`${r.tool}:\n${r.output.trim()}`);
+  // Each report on a generated line names the TypeScript line it came from.
+  for (const r of [verilator, icarus]) if (r.output.trim()) console.log(`${r.tool}:\n${withSourceLines(r.output.trim(), user.design, e.files, shownPath)}`);
   const clean = verilator.ok && icarus.ok;
   console.log(`${shownPath(user.file)}: ${user.design.top}: ${user.warnings.length} eDSL warnings; verilator -Wall ${verilator.ok ? 'clean' : 'NOT clean'}; iverilog -Wall ${icarus.ok ? 'clean' : 'NOT clean'}`);
   return clean && user.warnings.length === 0 ? 0 : 1;

@@ -4,6 +4,7 @@ import { hdlError } from '../ir/diagnostics.ts';
 import type { SourceLoc, VerilogParameterValue } from '../ir/netlist.ts';
 import type { ModuleBuilder, ModuleDef, Params, PortSpecs } from './module.ts';
 import { callerLocation } from './sourceLocation.ts';
+import { checkOptions } from './options.ts';
 
 export interface BlackBoxOptions<P extends Params> {
   /**
@@ -15,8 +16,18 @@ export interface BlackBoxOptions<P extends Params> {
   readonly parameters?: (p: P) => Readonly<Record<string, VerilogParameterValue>>;
   /** The name of the module's clock input, connected to `clk` (default: none, the module has no clock). */
   readonly clock?: string;
-  /** The name of its active-low reset input, connected to `rst_n` as our registers' reset is (default: none). */
+  /** The name of its reset input, connected to the design's reset (default: none). */
   readonly reset?: string;
+  /**
+   * The level that resets it (default 'low': `rst_n` itself). 'high', as most vendor IP has, connects
+   * the inverted reset (`.rst(!rst_n)`); either way the model sees `rst_n`.
+   */
+  readonly resetActive?: 'low' | 'high';
+  /**
+   * Lint findings of its Verilog sources to accept, in those files only (never in generated code):
+   * Verilator rule names (`'UNUSEDSIGNAL'`, `'WIDTH'`, …) and texts of Icarus warnings (Icarus names no rules).
+   */
+  readonly lintWaivers?: { readonly verilator?: readonly string[]; readonly icarus?: readonly string[] };
   /**
    * An eDSL module with the same ports (and the implicit `rst_n` only if the black box has a reset), which the
    * TS simulator runs in the black box's place, elaborated with the same parameters.
@@ -48,6 +59,7 @@ export function isVerilogIdentifier(name: string): boolean {
  */
 export function defineBlackBox<P extends Params, S extends PortSpecs>(verilogName: string, ports: (p: P) => S, opts: BlackBoxOptions<P>): BlackBoxDef<P, S> {
   const loc = callerLocation();
+  checkOptions(`defineBlackBox('${verilogName}')`, opts, ['sources', 'parameters', 'clock', 'reset', 'resetActive', 'model', 'lintWaivers'], loc);
   checkNames(verilogName, opts, loc);
   if (opts.sources.length === 0) throw hdlError('InvalidArgument', `black box '${verilogName}' needs the Verilog file that defines it ({ sources })`, loc);
   const sources = opts.sources.map((s) => resolve(dirname(loc.file), s));
@@ -67,5 +79,7 @@ function checkNames(verilogName: string, opts: BlackBoxOptions<any>, loc: Source
   for (const [what, name] of named) {
     if (name !== undefined && !isVerilogIdentifier(name)) throw hdlError('InvalidArgument', `black box ${what} '${name}' is not a Verilog identifier`, loc);
   }
+  if (opts.resetActive !== undefined && opts.resetActive !== 'low' && opts.resetActive !== 'high') throw hdlError('InvalidArgument', `black box '${verilogName}': resetActive must be 'low' or 'high', got ${JSON.stringify(opts.resetActive)}`, loc);
+  if (opts.resetActive !== undefined && opts.reset === undefined) throw hdlError('InvalidArgument', `black box '${verilogName}' gives resetActive but no reset port ({ reset: 'rst' })`, loc);
   if (opts.clock !== undefined && opts.clock === opts.reset) throw hdlError('InvalidArgument', `black box '${verilogName}' names '${opts.clock}' as both its clock and its reset`, loc);
 }

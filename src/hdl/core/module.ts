@@ -3,7 +3,7 @@ import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
 import { Sig as SigClass } from './ast.ts';
-import { buildValue, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
+import { buildValue, leaves, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { checkOptions } from './options.ts';
@@ -162,6 +162,8 @@ export class ModuleBuilder implements BuildContext {
   readonly portSigs: { path: string; sig: Sig }[] = [];
   readonly memories: MemoryHandle[] = [];
   readonly instances: InstanceRecord[] = [];
+  /** Signals marked with unused(): no UnusedInput warning. */
+  readonly unusedSigs = new Set<Sig>();
   resetSig: Sig | undefined;
   private path: PathStep[] = [];
   private guardCache: Expr | null = null;
@@ -254,6 +256,22 @@ export class ModuleBuilder implements BuildContext {
     if (child.ir.ports.some((p) => child.ir.nets[p]!.name === 'rst_n')) this.useReset();
     this.instances.push(rec);
     return { io: io as PortsValue<S>, moduleName: child.ir.name };
+  }
+
+  /**
+   * Marks signals as intentionally unused: an input a fixed port list requires but this design does not
+   * need, or an output of a submodule or black box nobody reads. No UnusedInput warning is given for them,
+   * and lint stays clean (the emitted SV collects unread bits in a `_unused_ok` wire Verilator accepts).
+   */
+  unused(...values: HValue[]): void {
+    const loc = callerLocation();
+    for (const v of values) {
+      for (const leaf of leaves(v)) {
+        if (leaf.expr.kind !== 'sig') throw hdlError('InvalidArgument', 'unused() takes signals (ports, wires, registers, submodule outputs), not expressions: an expression no one reads builds nothing', loc);
+        if (leaf.expr.sig.owner !== this) throw hdlError('CrossModuleReference', 'unused() of a signal of another module', loc);
+        this.unusedSigs.add(leaf.expr.sig);
+      }
+    }
   }
 
   // -------- conditional assignment

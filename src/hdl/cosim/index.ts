@@ -9,3 +9,4 @@ export type { Recording } from './recording.ts';
 export { portableTestbench, testbenchCommands, type PortableTestbench, type PortableTestbenchOptions, type TestbenchLayout, type VectorColumn } from './portableTestbench.ts';
 export { benchmarkDesign, type BenchRow } from './benchmark.ts';
 export { verilatorLint, icarusCompile, yosysSynth, yosysElaborate, type CheckResult, type RtlSource } from './rtlChecks.ts';
+export { withSourceLines } from './lintSourceLines.ts';

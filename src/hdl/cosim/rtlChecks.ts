@@ -5,6 +5,7 @@ import { inRtlDir, type RtlSource } from '../synth/rtlSource.ts';
 import { yosysScript } from '../synth/targets.ts';
 import { runYosys, YosysError } from '../tools/yosys.ts';
 import { toolVersion } from '../tools/toolchain.ts';
+import { unwaivedIcarusOutput } from '../emit/index.ts';
 
 export interface CheckResult {
   readonly tool: 'verilator' | 'icarus' | 'yosys';
@@ -19,7 +20,9 @@ export type { RtlSource };
 export async function verilatorLint(src: RtlSource): Promise<CheckResult> {
   await toolVersion('verilator');
   return inRtlDir(src, async (dir) => {
-    const r = await execa('verilator', ['--lint-only', '-Wall', '--top-module', src.top, ...src.fileList], { cwd: dir, reject: false, all: true });
+    // The waivers' configuration file goes first: its lint_off lines apply to the files read after it.
+    const config = src.lintWaivers?.verilatorConfig;
+    const r = await execa('verilator', ['--lint-only', '-Wall', '--top-module', src.top, ...(config ? [config] : []), ...src.fileList], { cwd: dir, reject: false, all: true });
     return { tool: 'verilator', ok: r.exitCode === 0 && !r.all?.trim(), output: r.all ?? '' };
   });
 }
@@ -29,7 +32,8 @@ export async function icarusCompile(src: RtlSource): Promise<CheckResult> {
   await toolVersion('iverilog');
   return inRtlDir(src, async (dir) => {
     const r = await execa('iverilog', ['-g2012', '-Wall', '-o', join(dir, 'a.vvp'), '-s', src.top, ...src.fileList], { cwd: dir, reject: false, all: true });
-    return { tool: 'icarus', ok: r.exitCode === 0 && !r.all?.trim(), output: r.all ?? '' };
+    const output = unwaivedIcarusOutput(r.all ?? '', src.lintWaivers?.icarus ?? []);
+    return { tool: 'icarus', ok: r.exitCode === 0 && !output.trim(), output };
   });
 }
 

@@ -20,12 +20,26 @@ export function completeBlackBox(ports: ModuleIR, def: BlackBoxDef<any, any>, pa
     sources: spec.sources.map((path) => readSource(path, def)),
     ...(spec.clock !== undefined ? { clock: spec.clock } : {}),
     ...(spec.reset !== undefined ? { reset: spec.reset } : {}),
+    ...(spec.resetActive === 'high' ? { resetActiveHigh: true } : {}),
+    ...(spec.lintWaivers ? { lintWaivers: checkedWaivers(def) } : {}),
   };
   const ir: ModuleIR = { ...ports, clocked: spec.clock !== undefined, blackBox };
   if (!spec.model) return ir;
   const model = elaborateModel(spec.model, params);
   checkModelPorts(ir, def, topModule(model), spec.model);
   return { ...ir, blackBox: { ...blackBox, model } };
+}
+
+/** Rule names are Verilator's (upper-case words); a message is any text of a warning. */
+function checkedWaivers(def: BlackBoxDef<any, any>): { verilator: string[]; icarus: string[] } {
+  const w = def.blackBox.lintWaivers!;
+  const name = def.blackBox.verilogName;
+  for (const key of Object.keys(w)) if (key !== 'verilator' && key !== 'icarus') throw hdlError('InvalidArgument', `black box '${name}': lintWaivers has no tool '${key}' (verilator, icarus)`, def.loc);
+  const verilator = [...(w.verilator ?? [])];
+  const icarus = [...(w.icarus ?? [])];
+  for (const rule of verilator) if (typeof rule !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(rule)) throw hdlError('InvalidArgument', `black box '${name}': '${String(rule)}' is not a Verilator rule name (such as UNUSEDSIGNAL or WIDTH)`, def.loc);
+  for (const text of icarus) if (typeof text !== 'string' || !text.trim()) throw hdlError('InvalidArgument', `black box '${name}': an Icarus waiver is the text of a warning, got ${JSON.stringify(text)}`, def.loc);
+  return { verilator, icarus };
 }
 
 function readSource(path: string, def: BlackBoxDef<any, any>): VerilogSource {

@@ -276,6 +276,7 @@ class Lowering {
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && read.add(x));
     }
     for (const i of ir.instances) for (const n of Object.values(i.inputs)) read.add(n);
+    for (const sig of this.b.unusedSigs) read.add(this.sigNet.get(sig)!);
     for (const p of ir.ports) {
       const net = ir.nets[p]!;
       if (net.kind === 'input' && !read.has(p)) {

@@ -3,6 +3,9 @@ import type { Design } from '../ir/netlist.ts';
 import { blackBoxSourceFiles } from './blackBoxes.ts';
 import { emitModule } from './emitModule.ts';
 import { emitNetlistModule } from './emitNetlistModule.ts';
+import { blackBoxTimescale, lintWaivers, type LintWaivers } from './lintWaivers.ts';
+
+export { unwaivedIcarusOutput, type LintWaivers } from './lintWaivers.ts';
 
 export { legalizeIdentifier } from './identifiers.ts';
 
@@ -20,6 +23,8 @@ export interface EmittedDesign {
   readonly lines: Record<string, Record<string, number>>;
   /** Module name -> net, memory or instance name -> its SystemVerilog identifier. */
   readonly identifiers: Record<string, Record<string, string>>;
+  /** The black boxes' lint waivers (the Verilator configuration is one of `files`). */
+  readonly lintWaivers: LintWaivers;
 }
 
 export interface EmitOptions {
@@ -38,13 +43,18 @@ export function emitSystemVerilog(design: Design, opts: EmitOptions = {}): Emitt
   const fileList: string[] = [];
   const lines: Record<string, Record<string, number>> = {};
   const identifiers: Record<string, Record<string, string>> = {};
+  const timescale = blackBoxTimescale(design);
   for (const mod of design.modules.filter((m) => !m.blackBox)) {
     const e = emit(design, mod);
-    files.push({ path: `${mod.name}.sv`, text: e.text }, ...e.hexFiles);
+    // The directive opens the file: every line the table gives moves down by one.
+    const text = timescale ? `\`timescale ${timescale} // as the black-box sources declare\n${e.text}` : e.text;
+    files.push({ path: `${mod.name}.sv`, text }, ...e.hexFiles);
     fileList.push(`${mod.name}.sv`);
-    lines[mod.name] = e.lines;
+    lines[mod.name] = timescale ? Object.fromEntries(Object.entries(e.lines).map(([k, v]) => [k, v + 1])) : e.lines;
     identifiers[mod.name] = e.identifiers;
   }
   const sources = blackBoxSourceFiles(design, files);
-  return { files: [...sources, ...files], fileList: [...sources.map((f) => f.path), ...fileList], lines, identifiers };
+  const { waivers, configText } = lintWaivers(design);
+  const config = waivers.verilatorConfig && configText !== undefined ? [{ path: waivers.verilatorConfig, text: configText }] : [];
+  return { files: [...sources, ...files, ...config], fileList: [...sources.map((f) => f.path), ...fileList], lines, identifiers, lintWaivers: waivers };
 }

@@ -177,7 +177,9 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
     ...child.ports.map((p) => {
       const pn = child.nets[p]!.name;
       const parent = inst.inputs[pn] ?? inst.outputs[pn];
-      return `.${sv.port(pn)}(${parent === undefined ? '' : n.value(parent)})`;
+      // An active-high black-box reset takes the inverted rst_n.
+      const inverted = pn === 'rst_n' && child.blackBox?.resetActiveHigh === true;
+      return `.${sv.port(pn)}(${parent === undefined ? '' : inverted ? `!${n.value(parent)}` : n.value(parent)})`;
     }),
   ];
   return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];

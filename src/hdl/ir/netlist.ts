@@ -182,8 +182,12 @@ export interface BlackBox {
   readonly sources: readonly VerilogSource[];
   /** The Verilog name of its clock input, driven by `clk` (the module is `clocked`). */
   readonly clock?: string;
-  /** The Verilog name of its active-low reset input: the port net `rst_n` of the ModuleIR. */
+  /** The Verilog name of its reset input: the port net `rst_n` of the ModuleIR. */
   readonly reset?: string;
+  /** The reset input is active high: instances connect it to the inverted `rst_n`. */
+  readonly resetActiveHigh?: boolean;
+  /** Lint rules (Verilator) and warning texts (Icarus) waived in its sources only. */
+  readonly lintWaivers?: { readonly verilator: readonly string[]; readonly icarus: readonly string[] };
   /** What the TS simulator runs in its place: its model elaborated with the same parameters (ports checked to match). */
   readonly model?: Design;
 }

@@ -1,4 +1,5 @@
 // A set of SystemVerilog files with their top module, and a working directory to run tools on them.
+import type { LintWaivers } from '../emit/index.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ export interface RtlSource {
   readonly files: readonly { path: string; text: string }[];
   /** The `.sv` files in dependency order (children first, top last); the emitter writes one module per file, named after it. */
   readonly fileList: readonly string[];
+  /** Waivers of black-box sources' lint findings (emitSystemVerilog's `lintWaivers`). */
+  readonly lintWaivers?: LintWaivers;
 }
 
 /** The module a file of the list defines (`FAdd_stages3.sv` → `FAdd_stages3`). */

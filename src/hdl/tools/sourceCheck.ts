@@ -3,7 +3,7 @@
 // tsx runs TypeScript without type checking, so a wrong option name or a misspelt method would only
 // fail at run time, if at all. Worse, `io.sel ? io.a : io.b` is valid JavaScript: an object is truthy,
 // so it silently builds `a`. No runtime hook sees truthiness, so the source is checked with types.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,13 @@ export interface SourceProblem {
 
 /** The package's root: its own `rtgpu/...` imports resolve here (dist/ when built, else src/). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** A checkout of the repository (tsconfig.json beside src/), rather than the installed package. */
+const isCheckout = existsSync(join(packageRoot, 'tsconfig.json'));
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)])).sort();
+}
 
 let loaded: typeof TsMorph | undefined;
 const tsMorph = (): typeof TsMorph => (loaded ??= createRequire(import.meta.url)('ts-morph') as typeof TsMorph);
@@ -55,8 +62,8 @@ function packageIdentity(): string {
   const pkg = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
   // ts-morph's own TypeScript (typescript itself is only a development dependency of this package).
   const tsVersion = tsMorph().ts.version;
-  // In a checkout the sources change without a version bump: their modification is part of the key.
-  const checkout = existsSync(join(packageRoot, 'tsconfig.json')) ? contentHash(['src/hdl/index.ts', 'src/hdl/core/values.ts', 'src/hdl/core/aggregates.ts', 'src/hdl/core/module.ts'].map((f) => readFileSync(join(packageRoot, f), 'utf8'))) : '';
+  // In a checkout the sources change without a version bump: every source file's size and time is part of the key.
+  const checkout = isCheckout ? contentHash(listFiles(join(packageRoot, 'src')).map((f) => `${f} ${statSync(f).size} ${statSync(f).mtimeMs}`)) : '';
   const checker = contentHash([readFileSync(fileURLToPath(import.meta.url), 'utf8')]);
   return `${pkg.version} ${tsVersion} ${checkout} ${checker}`;
 }
@@ -114,8 +121,8 @@ function checkUncached(paths: readonly string[]): SourceProblem[] {
  * files are ES modules for Node, checked strictly. `rtgpu/...` resolves to this package as the loader does.
  */
 function compilerOptions(ts: typeof TsMorph.ts): TsMorph.CompilerOptions {
-  const built = existsSync(join(packageRoot, 'dist', 'hdl', 'index.d.ts'));
-  const entry = (layer: string) => (built ? join(packageRoot, 'dist', layer, 'index.d.ts') : join(packageRoot, 'src', layer, 'index.ts'));
+  // As bin/rtgpu.mjs runs it: a checkout runs its sources (a dist/ there may be stale), an installed package dist/.
+  const entry = (layer: string) => (isCheckout ? join(packageRoot, 'src', layer, 'index.ts') : join(packageRoot, 'dist', layer, 'index.d.ts'));
   const layers = ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'hdl/synth', 'gpu', 'isa', 'host', 'golden', 'bvh'];
   return {
     target: ts.ScriptTarget.ES2022,
