@@ -20,7 +20,7 @@
 
 #define CMD_FD 3
 #define REPLY_FD 4
-#define PROTOCOL_VERSION 1
+#define PROTOCOL_VERSION 2
 
 /* Commands from Node. */
 enum { OP_BIND = 1, OP_POKE, OP_PEEK, OP_STEP, OP_VECTORS, OP_MEM_WRITE, OP_MEM_READ, OP_DUMP_START, OP_DUMP_OFF, OP_DUMP_ON, OP_FINISH, OP_SYNC };
@@ -116,7 +116,7 @@ static int put_words(vpiHandle h, uint32_t width, const uint32_t *w) {
   return 0;
 }
 
-/* 0, or -1 when some bit is X or Z. */
+/* 0, or -1 when some bit is X or Z (read as 0). */
 static int get_words(vpiHandle h, uint32_t width, uint32_t *w) {
   s_vpi_value v;
   v.format = vpiVectorVal;
@@ -124,11 +124,15 @@ static int get_words(vpiHandle h, uint32_t width, uint32_t *w) {
   int x = 0;
   for (uint32_t k = 0; k < words_of(width); k++) {
     uint32_t mask = (k == words_of(width) - 1 && width % 32) ? ((1u << (width % 32)) - 1) : 0xffffffffu;
-    w[k] = (uint32_t)v.value.vector[k].aval & mask;
-    if ((uint32_t)v.value.vector[k].bval & mask) x = 1;
+    uint32_t unknown = (uint32_t)v.value.vector[k].bval & mask;
+    w[k] = (uint32_t)v.value.vector[k].aval & mask & ~unknown;
+    if (unknown) x = 1;
   }
   return x ? -1 : 0;
 }
+
+/* An output handle of a vector run with this bit set reads X and Z as 0 instead of failing the run (a don't-care value). */
+#define X_AS_ZERO 0x80000000u
 
 static void put_int(vpiHandle h, int value) {
   s_vpi_value v;
@@ -213,7 +217,7 @@ static void do_memory(int write, const uint32_t *p, uint32_t n) {
 
 static uint32_t row_words(const uint32_t *handles, uint32_t n) {
   uint32_t s = 0;
-  for (uint32_t i = 0; i < n; i++) s += words_of(binding(handles[i])->width);
+  for (uint32_t i = 0; i < n; i++) s += words_of(binding(handles[i] & ~X_AS_ZERO)->width);
   return s;
 }
 
@@ -235,7 +239,7 @@ static int start_vectors(const uint32_t *p, uint32_t n) {
   if (n < 3 + nin + nout) return send_error("malformed vector command"), 0;
   const uint32_t *in_h = p + 2, *out_h = p + 3 + nin;
   for (uint32_t i = 0; i < nin + nout; i++) {
-    Binding *b = binding(i < nin ? in_h[i] : out_h[i - nin]);
+    Binding *b = binding(i < nin ? in_h[i] : out_h[i - nin] & ~X_AS_ZERO);
     if (!b || !b->h || b->depth) return send_error("vector run over an unbound signal"), 0;
   }
   uint32_t in_row = row_words(in_h, nin), out_row = row_words(out_h, nout);
@@ -272,8 +276,8 @@ static PLI_INT32 sample_calltf(PLI_BYTE8 *user) {
   if (!vec.active) return 0;
   uint32_t *row = vec.out + (size_t)vec.cycle * vec.out_row;
   for (uint32_t i = 0; i < vec.nout; i++) {
-    Binding *b = binding(vec.out_h[i]);
-    if (get_words(b->h, b->width, row) && !vec.error[0])
+    Binding *b = binding(vec.out_h[i] & ~X_AS_ZERO);
+    if (get_words(b->h, b->width, row) && !(vec.out_h[i] & X_AS_ZERO) && !vec.error[0])
       snprintf(vec.error, sizeof vec.error, "'%s' is X or Z in cycle %u of the vector run: an uninitialized or undriven value reaches it", b->name, vec.cycle);
     row += words_of(b->width);
   }

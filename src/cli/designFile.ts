@@ -303,6 +303,27 @@ export interface TestbenchFile {
   readonly design: Design;
   readonly body: (tb: Testbench) => Promise<unknown>;
   readonly maxCycles?: number;
+  /** What lockstep compares (`export const lockstep = { dontCare, fromFirstReset, payloadsWhileValid }`). */
+  readonly lockstep?: LockstepPolicy;
+}
+
+/** The comparison policy a testbench file may give lockstep runs. */
+export interface LockstepPolicy {
+  readonly dontCare?: Readonly<Record<string, string | true>>;
+  readonly fromFirstReset?: boolean;
+  readonly payloadsWhileValid?: boolean;
+}
+
+function lockstepPolicy(file: string, value: unknown): LockstepPolicy | undefined {
+  if (value === undefined) return undefined;
+  const bad = (why: string) => new CliError(`${shown(file)}: 'lockstep' ${why}: export const lockstep = { dontCare: { port: 'qualifier' | true }, fromFirstReset: boolean, payloadsWhileValid: boolean }`, 1);
+  if (typeof value !== 'object' || value === null) throw bad('must be an object');
+  for (const k of Object.keys(value)) if (!['dontCare', 'fromFirstReset', 'payloadsWhileValid'].includes(k)) throw bad(`has no option '${k}'`);
+  const v = value as LockstepPolicy;
+  if (v.fromFirstReset !== undefined && typeof v.fromFirstReset !== 'boolean') throw bad('fromFirstReset must be a boolean');
+  if (v.payloadsWhileValid !== undefined && typeof v.payloadsWhileValid !== 'boolean') throw bad('payloadsWhileValid must be a boolean');
+  if (v.dontCare !== undefined && (typeof v.dontCare !== 'object' || v.dontCare === null)) throw bad('dontCare must be an object of port names');
+  return v;
 }
 
 /**
@@ -327,7 +348,7 @@ export async function loadTestbenchFile(path: string, opts: { typecheck?: boolea
     throw userError(file, e);
   }
   const maxCycles = typeof exports.maxCycles === 'number' ? exports.maxCycles : undefined;
-  return { file, design, body: (tb) => Promise.resolve((body as (tb: Testbench) => unknown)(tb)), maxCycles };
+  return { file, design, body: (tb) => Promise.resolve((body as (tb: Testbench) => unknown)(tb)), maxCycles, lockstep: lockstepPolicy(file, exports.lockstep) };
 }
 
 export { shown as shownPath, userError };

@@ -89,7 +89,8 @@ async function execute(plan: SimPlan): Promise<number> {
   const maxCycles = plan.maxCycles ?? tbFile.maxCycles ?? 1_000_000;
   let engine: Simulator;
   try {
-    engine = await compileSimulator(tbFile.design, plan.options);
+    const options = plan.options.backend === 'lockstep' ? { ...plan.options, ...tbFile.lockstep } : plan.options;
+    engine = await compileSimulator(tbFile.design, options);
   } catch (e) {
     throw new CliError((e as Error).message, 1);
   }

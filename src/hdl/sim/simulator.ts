@@ -1,5 +1,10 @@
 // The Simulator interface: what a testbench sees of a design, whichever engine runs it.
 
+/** Options of a vector run. */
+export interface VectorOptions {
+  readonly unknownAsZero?: ReadonlySet<string>;
+}
+
 /** The engines behind `compileSimulator` (docs/hdl-guide.md, "Simulators"). */
 export const simulatorBackends = ['js', 'wasm', 'verilator', 'icarus', 'lockstep'] as const;
 export type SimulatorBackend = (typeof simulatorBackends)[number];
@@ -48,9 +53,10 @@ export interface Simulator {
    * Runs `cycles` cycles from a table of input words (each row: the named inputs, ceil(width/32) words
    * each, in the order given) and returns the named outputs sampled before each edge, as rows of words.
    * Inputs not named keep their values; the named ones keep the last row's. The fastest way to drive a
-   * design: one loop inside the engine, no call per cycle.
+   * design: one loop inside the engine, no call per cycle. `opts.unknownAsZero`: outputs whose X or Z
+   * bits a four-state engine (Icarus) reads as 0 instead of failing the run (don't-care values).
    */
-  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array;
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number, opts?: VectorOptions): Uint32Array;
   /** Starts a VCD waveform of the design (10 time units per cycle, clk rising at 10c + 5). */
   traceVcd(path: string): void;
   /** Ends the waveform and releases the engine (a child process, a loaded library). */

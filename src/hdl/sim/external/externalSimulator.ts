@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Net } from '../../ir/netlist.ts';
 import { checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
-import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
+import type { PortHandle, PortInfo, Simulator, VectorOptions } from '../simulator.ts';
 import type { ExternalDesign } from './externalDesign.ts';
 
 /** What an external simulator does, in the terms of its C side: signal and memory indices, 32-bit words. */
@@ -151,14 +151,17 @@ export class ExternalSimulator implements Simulator {
     };
   }
 
-  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
+  runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number, opts: VectorOptions = {}): Uint32Array {
     if (!Number.isSafeInteger(cycles) || cycles < 0 || cycles > 0xffffffff) throw new Error(`runVectors: cycles must be an integer from 0 to 2^32 - 1, got ${cycles}`);
     const ins = inputs.map((n) => this.x.indexOf.get(this.x.table.input(n).name)!);
+    // Icarus reads X and Z of a handle with the top bit set as 0 (icarus_live_vpi.c X_AS_ZERO); two-state Verilator has none.
     const outs = outputs.map((n) => this.signal(n).index);
     const inRow = ins.reduce((s, i) => s + wordsOf(this.x.signals[i]!.net.width), 0);
     const outRow = outs.reduce((s, i) => s + wordsOf(this.x.signals[i]!.net.width), 0);
     if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
-    const result = this.live().runVectors(Int32Array.from(ins), Int32Array.from(outs), stimulus.subarray(0, inRow * cycles), cycles, outRow);
+    // Icarus reads X and Z of a handle with the top bit set as 0 (icarus_live_vpi.c X_AS_ZERO); two-state Verilator has none.
+    const flagged = outs.map((i, k) => (this.backend === 'icarus' && opts.unknownAsZero?.has(outputs[k]!) ? i | 0x80000000 : i));
+    const result = this.live().runVectors(Int32Array.from(ins), Int32Array.from(flagged), stimulus.subarray(0, inRow * cycles), cycles, outRow);
     this.cycle += cycles;
     return result;
   }

@@ -31,7 +31,7 @@ export interface IcarusOptions {
 const testbenchTemplate = fileURLToPath(new URL('../../../../testbench/icarus_live_tb.sv', import.meta.url));
 const vpiSource = fileURLToPath(new URL('../../../../testbench/icarus_live_vpi.c', import.meta.url));
 const TB = 'rtgpu_live_tb';
-const PROTOCOL_VERSION = 1;
+const PROTOCOL_VERSION = 2;
 
 const OP = { BIND: 1, POKE: 2, PEEK: 3, STEP: 4, VECTORS: 5, MEM_WRITE: 6, MEM_READ: 7, DUMP_START: 8, DUMP_OFF: 9, DUMP_ON: 10, FINISH: 11, SYNC: 12 } as const;
 const REPLY = { OK: 0, ERROR: 1, HELLO: 2 } as const;
@@ -205,7 +205,9 @@ export class IcarusEngine implements Engine {
     const words = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
     if (code === REPLY.ERROR) {
       const msg = body.toString('utf8', 4, 4 + words[0]!);
-      throw new Error(`icarus: ${this.x.design.top}: ${msg}`);
+      // Third-party RTL often leaves data X on purpose: say how lockstep is told so.
+      const hint = /is X or Z/.test(msg) ? " (if that value does not matter then, tell lockstep: its dontCare and fromFirstReset options, docs/hdl-guide.md 'X and don't-care values')" : '';
+      throw new Error(`icarus: ${this.x.design.top}: ${msg}${hint}`);
     }
     if (code !== expect) this.fail(`unexpected answer ${code} from the VPI module`);
     return words;

@@ -29,6 +29,19 @@ export interface LockstepOptions {
   readonly mismatchDir?: string;
   /** Cycles before a mismatch that its waveforms show (default 64). */
   readonly historyCycles?: number;
+  /**
+   * Outputs whose value does not matter in some cycles (docs/hdl-guide.md, "X and don't-care values"):
+   * port -> the 1-bit output that says it matters (compared only while that is 1), or `true` (never
+   * compared). Meanwhile Icarus reads their X and Z bits as 0 instead of failing. Added to the default.
+   */
+  readonly dontCare?: Readonly<Record<string, string | true>>;
+  /**
+   * Compare nothing until the first reset is over (rst_n low, then high): for third-party RTL whose
+   * registers hold X until reset (default false: compared from cycle 0).
+   */
+  readonly fromFirstReset?: boolean;
+  /** The default: every stream's payload (`<s>_bits`, `<s>_bits_*` outputs beside `<s>_valid`) matters only while `<s>_valid` is 1 (default true). */
+  readonly payloadsWhileValid?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -119,6 +132,12 @@ export class LockstepSimulator implements Simulator {
   private readonly inputs: Map<string, bigint>;
   private history: HistoryRow[] = [];
   private readonly historyCycles: number;
+  /** Per compared net (by index): the index of the compared output that says it matters, or -1 (never); absent: always compared. */
+  private readonly qualifiers: ReadonlyMap<number, number>;
+  private readonly unknownAsZero: ReadonlySet<string>;
+  /** With fromFirstReset: whether rst_n has been low, and whether that reset is over (comparing from then on). */
+  private resetSeen = false;
+  private comparing: boolean;
 
   constructor(
     private readonly design: Design,
@@ -133,6 +152,10 @@ export class LockstepSimulator implements Simulator {
     this.compared = [...this.table.outputs.values(), ...registers];
     this.comparedWords = this.compared.reduce((s, n) => s + wordsOf(n.width), 0);
     this.historyCycles = Math.max(1, opts.historyCycles ?? 64);
+    const dontCare = dontCarePolicy(this.table, opts);
+    this.qualifiers = new Map([...dontCare].map(([port, q]) => [this.compared.findIndex((n) => n.name === port), q === true ? -1 : this.compared.findIndex((n) => n.name === q)]));
+    this.unknownAsZero = new Set(dontCare.keys());
+    this.comparing = !opts.fromFirstReset;
   }
 
   get top(): string {
@@ -155,6 +178,8 @@ export class LockstepSimulator implements Simulator {
   }
 
   peek(name: string): bigint {
+    // A value that does not matter now is the reference's alone (another engine may hold X there).
+    if (!this.comparing || this.dontCareNow(name)) return this.members[0]!.sim.peek(name);
     const values = this.members.map((m) => m.sim.peek(name));
     if (values.some((v) => v !== values[0])) this.mismatch(this.cycle, this.table.net(name), values);
     return values[0]!;
@@ -178,6 +203,8 @@ export class LockstepSimulator implements Simulator {
     for (const k of this.inputs.keys()) this.inputs.set(k, 0n);
     this.history = [];
     this.cycle = 0;
+    this.resetSeen = false;
+    this.comparing = !this.opts.fromFirstReset;
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
@@ -233,7 +260,9 @@ export class LockstepSimulator implements Simulator {
   /** `cycles` cycles on every member, compared cycle by cycle; returns the reference's rows of `extra` outputs. */
   private run(inputs: readonly string[], stimulus: Uint32Array, cycles: number, extra: readonly string[]): Uint32Array {
     const names = [...this.compared.map((n) => n.name), ...extra];
-    const rows = this.members.map((m) => m.sim.runVectors(inputs, names, stimulus, cycles));
+    // Before the first reset is over, X anywhere is expected: every compared value may hold it.
+    const unknownAsZero = this.comparing ? this.unknownAsZero : new Set(this.compared.map((n) => n.name));
+    const rows = this.members.map((m) => m.sim.runVectors(inputs, names, stimulus, cycles, { unknownAsZero }));
     const extraWords = extra.reduce((s, n) => s + wordsOf(this.table.net(n).width), 0);
     const row = this.comparedWords + extraWords;
     const inNets = inputs.map((n) => this.table.input(n));
@@ -247,9 +276,17 @@ export class LockstepSimulator implements Simulator {
         at += wordsOf(n.width);
       }
       this.remember(c, rows, row);
+      this.followReset();
       let off = c * row;
-      for (const net of this.compared) {
+      const offsets = this.qualifiers.size ? this.comparedOffsets() : [];
+      for (const [i, net] of this.compared.entries()) {
         const w = wordsOf(net.width);
+        const q = this.qualifiers.get(i);
+        // A don't-care value: not compared (while its qualifier, as the reference has it, is 0).
+        if (!this.comparing || (q !== undefined && (q < 0 || rows[0]![c * row + offsets[q]!] === 0))) {
+          off += w;
+          continue;
+        }
         for (let k = 0; k < w; k++) {
           const ref = rows[0]![off + k];
           if (rows.some((r) => r[off + k] !== ref)) this.mismatch(this.cycle, net, rows.map((r) => wordsToValue(r, off, w)));
@@ -260,6 +297,28 @@ export class LockstepSimulator implements Simulator {
       this.cycle++;
     }
     return out;
+  }
+
+  /** fromFirstReset: comparing starts in the first cycle rst_n is high after it was low. */
+  private followReset(): void {
+    if (this.comparing) return;
+    const rst = this.inputs.get('rst_n');
+    if (rst === 0n) this.resetSeen = true;
+    else if (this.resetSeen || rst === undefined) this.comparing = true;
+  }
+
+  /** Whether `name` is a don't-care output that does not matter in the current cycle. */
+  private dontCareNow(name: string): boolean {
+    const i = this.compared.findIndex((n) => n.name === name);
+    const q = i < 0 ? undefined : this.qualifiers.get(i);
+    if (q === undefined) return false;
+    return q < 0 || this.members[0]!.sim.peek(this.compared[q]!.name) === 0n;
+  }
+
+  /** Word offset of each compared net within a row. */
+  private comparedOffsets(): number[] {
+    let at = 0;
+    return this.compared.map((n) => ((at += wordsOf(n.width)), at - wordsOf(n.width)));
   }
 
   private remember(c: number, rows: readonly Uint32Array[], row: number): void {
@@ -323,4 +382,25 @@ export class LockstepSimulator implements Simulator {
   close(): void {
     for (const m of this.members) m.sim.close();
   }
+}
+
+/**
+ * The don't-care outputs and what qualifies each: the streams' payloads (unless turned off), then the
+ * options' own; a qualifier is a 1-bit output. Errors name the port.
+ */
+function dontCarePolicy(table: SignalTable, opts: LockstepOptions): Map<string, string | true> {
+  const outputs = table.outputs;
+  const policy = new Map<string, string | true>();
+  if (opts.payloadsWhileValid ?? true) {
+    for (const name of outputs.keys()) {
+      const m = /^(.*)_bits(?:_.*)?$/.exec(name);
+      if (m && outputs.get(`${m[1]}_valid`)?.width === 1) policy.set(name, `${m[1]}_valid`);
+    }
+  }
+  for (const [port, q] of Object.entries(opts.dontCare ?? {})) {
+    if (!outputs.has(port)) throw new Error(`dontCare: '${port}' is not an output of ${table.top}; outputs: ${[...outputs.keys()].join(', ')}`);
+    if (q !== true && (typeof q !== 'string' || outputs.get(q)?.width !== 1)) throw new Error(`dontCare: '${port}' is qualified by ${JSON.stringify(q)}, which is not a 1-bit output of ${table.top} (or true: never compared)`);
+    policy.set(port, q);
+  }
+  return policy;
 }
