@@ -5,7 +5,7 @@ import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
-import { loadTestbenchFile, shownPath, typecheckUsage, userError } from '../designFile.ts';
+import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { emitSystemVerilog, type Design } from '../../hdl/index.ts';
@@ -29,7 +29,9 @@ FAIL with the error at your line (exit status 1).
   --portable DIR   after a PASS, also write the run as a self-checking SystemVerilog testbench for any
                    simulator without Node: DIR/tb_<top>.sv and .vec (every input of every cycle, every
                    output checked), beside the design's SystemVerilog and DIR/<top>.f
-${typecheckUsage.replace('      ', '')}`;
+  --reset-check    registers with a reset power on at random values drawn from the seed (the same on every
+                   engine) instead of their init value: a testbench that forgets the reset fails
+  --no-typecheck   run the file without type-checking it (and the files it imports) first`;
 
 /** The simulator options `--sim` names. */
 type MemberOptions = Exclude<SimulatorOptions, { backend: 'lockstep' }>;
@@ -50,7 +52,7 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   return { backend: 'lockstep', backends, log: buildLog() };
 }
 
-const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export interface SimPlan {
   readonly file: string;
@@ -64,6 +66,8 @@ export interface SimPlan {
   readonly maxCycles?: number;
   readonly portable?: string;
   readonly typecheck: boolean;
+  /** Registers with a reset power on at values drawn from the seed, on every engine alike. */
+  readonly resetCheck: boolean;
 }
 
 export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
@@ -79,6 +83,7 @@ export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
     maxCycles: values['max-cycles'] === undefined ? undefined : intFlag('max-cycles', values['max-cycles'], 0, 1),
     portable: values.portable,
     typecheck: !values['no-typecheck'],
+    resetCheck: values['reset-check'] ?? false,
   };
 }
 
@@ -89,7 +94,8 @@ async function execute(plan: SimPlan): Promise<number> {
   const maxCycles = plan.maxCycles ?? tbFile.maxCycles ?? 1_000_000;
   let engine: Simulator;
   try {
-    const options = plan.options.backend === 'lockstep' ? { ...plan.options, ...tbFile.lockstep } : plan.options;
+    const checked = plan.resetCheck ? { ...plan.options, resetCheckSeed: seed } : plan.options;
+    const options = checked.backend === 'lockstep' ? { ...checked, ...tbFile.lockstep } : checked;
     engine = await compileSimulator(tbFile.design, options);
   } catch (e) {
     throw new CliError((e as Error).message, 1);

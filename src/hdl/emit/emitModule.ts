@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -23,8 +23,8 @@ export interface EmittedModule {
 const INLINE_LIMIT = 72;
 
 
-export function emitModule(design: Design, mod: ModuleIR): EmittedModule {
-  return new ModuleEmitter(design, mod).emit();
+export function emitModule(design: Design, mod: ModuleIR, resetCheckSeed?: number): EmittedModule {
+  return new ModuleEmitter(design, mod, resetCheckSeed).emit();
 }
 
 type Branch = Extract<Stmt, { k: 'if' }>;
@@ -62,6 +62,7 @@ class ModuleEmitter {
   constructor(
     private readonly design: Design,
     private readonly mod: ModuleIR,
+    private readonly resetCheckSeed?: number,
   ) {
     this.ids = new IdentifierMap(mod.clocked ? ['clk'] : []);
     for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
@@ -535,7 +536,7 @@ class ModuleEmitter {
       // edge); synthesis skips them, so hardware must not rely on them: state that matters has a reset.
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of regs) this.line(`    ${this.name(r.q)} = ${this.constant(r.q, r.init ?? 0n)};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${this.constant(r.q, powerOnOf(this.mod, r, this.resetCheckSeed))};`);
       this.line('  end');
       this.line('`endif');
     }

@@ -4,13 +4,13 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames } from './svFragments.ts';
+import { bitOf, instanceLines, literal, memoryIndexName, memoryLines, range, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
 
-export function emitNetlistModule(design: Design, mod: ModuleIR): EmittedModule {
-  return new NetlistEmitter(design, mod).emit();
+export function emitNetlistModule(design: Design, mod: ModuleIR, resetCheckSeed?: number): EmittedModule {
+  return new NetlistEmitter(design, mod, resetCheckSeed).emit();
 }
 
 class NetlistEmitter {
@@ -26,6 +26,7 @@ class NetlistEmitter {
   constructor(
     private readonly design: Design,
     private readonly mod: ModuleIR,
+    private readonly resetCheckSeed?: number,
   ) {
     this.ids = new IdentifierMap(mod.clocked ? ['clk'] : []);
     for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
@@ -191,7 +192,7 @@ class NetlistEmitter {
       this.line('');
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, r.init ?? 0n)};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, powerOnOf(this.mod, r, this.resetCheckSeed))};`);
       this.line('  end');
       this.line('`endif');
     }

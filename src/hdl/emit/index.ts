@@ -28,6 +28,8 @@ export interface EmittedDesign {
 }
 
 export interface EmitOptions {
+  /** The reset check (simulation only): registers with a reset power on at these seeded values in the initial blocks (src/hdl/ir/powerOn.ts). */
+  readonly resetCheckSeed?: number;
   /**
    * `readable` (default): named nets, single-use expressions inlined, `when`/`switch` as always_comb/always_ff
    * with if/case, enums as typedefs. `netlist`: one assign per netlist cell, the reference the readable
@@ -45,7 +47,7 @@ export function emitSystemVerilog(design: Design, opts: EmitOptions = {}): Emitt
   const identifiers: Record<string, Record<string, string>> = {};
   const timescale = blackBoxTimescale(design);
   for (const mod of design.modules.filter((m) => !m.blackBox)) {
-    const e = emit(design, mod);
+    const e = emit(design, mod, opts.resetCheckSeed);
     // The directive opens the file: every line the table gives moves down by one.
     const text = timescale ? `\`timescale ${timescale} // as the black-box sources declare\n${e.text}` : e.text;
     files.push({ path: `${mod.name}.sv`, text }, ...e.hexFiles);

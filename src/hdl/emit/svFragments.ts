@@ -1,7 +1,8 @@
 // SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
 import { basename } from 'node:path';
-import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, SourceLoc } from '../ir/netlist.ts';
+import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
 import { findModule, widthMask } from '../ir/netlist.ts';
+import { powerOnValue, randomizedAtPowerOn } from '../ir/powerOn.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
 
@@ -183,4 +184,11 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
     }),
   ];
   return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];
+}
+
+/** A register's value in the simulation-only initial block: its init, or with the reset check a seeded value (registers with a reset). */
+export function powerOnOf(mod: ModuleIR, r: Reg, resetCheckSeed: number | undefined): bigint {
+  if (resetCheckSeed === undefined || !randomizedAtPowerOn(r)) return r.init ?? 0n;
+  const net = mod.nets[r.q]!;
+  return powerOnValue(resetCheckSeed, mod.name, net.name, net.width);
 }

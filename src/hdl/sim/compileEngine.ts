@@ -1,5 +1,6 @@
 // compileEngine: one simulation engine by name (the TS simulator, Verilator or Icarus); lockstep runs several of these side by side.
-import type { Design } from '../ir/netlist.ts';
+import { findModule, type Design } from '../ir/netlist.ts';
+import { powerOnValue, randomizedAtPowerOn, registerOrigins } from '../ir/powerOn.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
 import { compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
@@ -8,6 +9,19 @@ import { simulatorBackends, type Simulator } from './simulator.ts';
 
 /** The options of one engine: every back end but `lockstep`. */
 export type EngineOptions = CompiledSimulatorOptions | VerilatorOptions | IcarusOptions;
+
+/** Flattened register name -> power-on value, for the reset check with `seed` (undefined without one). */
+function resetCheckValues(design: Design, seed: number | undefined): Map<string, bigint> | undefined {
+  if (seed === undefined) return undefined;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`resetCheckSeed must be a non-negative integer, got ${seed}`);
+  const values = new Map<string, bigint>();
+  for (const [name, origin] of registerOrigins(design)) {
+    const m = findModule(design, origin.module);
+    const r = m.regs.find((x) => m.nets[x.q]!.name === origin.local)!;
+    if (randomizedAtPowerOn(r)) values.set(name, powerOnValue(seed, origin.module, origin.local, m.nets[r.q]!.width));
+  }
+  return values;
+}
 
 /** Refuses a back end name that is not one of `simulatorBackends`, naming them. */
 export function checkBackendName(opts: object): void {
@@ -29,6 +43,6 @@ export function compileEngine(design: Design, opts: EngineOptions = {}): Simulat
       return compileIcarusSimulator(design, opts);
     default:
       // Black boxes run as their TypeScript models (an error names one without).
-      return compileNetlist(flattenDesign(design, { blackBoxes: 'model' }), opts);
+      return compileNetlist(flattenDesign(design, { blackBoxes: 'model' }), { ...opts, powerOnValues: resetCheckValues(design, opts.resetCheckSeed) });
   }
 }

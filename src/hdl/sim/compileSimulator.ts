@@ -30,7 +30,7 @@ export function compileSimulator(design: Design, opts: SimulatorOptions = {}): S
  * ahead of a run (a CI step, a benchmark that times only the start).
  */
 export async function prepareSimulator(design: Design, opts: VerilatorOptions | IcarusOptions): Promise<void> {
-  const x = externalDesign(design, { registers: opts.registers ?? false });
+  const x = externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed });
   if (opts.backend === 'verilator') await buildVerilatorModel(x, opts.trace ?? false, opts.log);
   else await buildIcarusDesign(x, opts.log ?? (() => {}));
 }

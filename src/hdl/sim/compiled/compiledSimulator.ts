@@ -42,6 +42,13 @@ export interface CompiledSimulatorOptions {
    * reference the rewrites are tested against.
    */
   readonly optimize?: boolean;
+  /**
+   * The reset check: registers with a reset power on at seeded random values (the same on every engine,
+   * src/hdl/ir/powerOn.ts) instead of their init value, so that a testbench that forgets the reset fails.
+   */
+  readonly resetCheckSeed?: number;
+  /** @internal Set by compileEngine from resetCheckSeed: flattened register name -> power-on value. */
+  readonly powerOnValues?: ReadonlyMap<string, bigint>;
 }
 
 export function compileNetlist(flat: ModuleIR, opts: CompiledSimulatorOptions = {}): CompiledSimulator {
@@ -71,12 +78,14 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private dirty = true;
   private vcd: VcdWriter | undefined;
   private stored: ReadonlySet<NetId> | undefined;
+  private readonly powerOnValues: ReadonlyMap<string, bigint> | undefined;
 
   constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
     const optimize = opts.optimize ?? true;
     this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
     this.nets = flat.nets;
     this.signals = new SignalTable(flat);
+    this.powerOnValues = opts.powerOnValues;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
     let fns: { comb: () => void; combAll: () => void; commit: () => void };
     let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
@@ -129,7 +138,10 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.t.fill(0);
     for (const m of this.mems) m.fill(0);
     for (const [id, v] of this.L.consts) this.write(id, v);
-    for (const r of flat.regs) if (r.init !== undefined) this.write(r.q, r.init);
+    for (const r of flat.regs) {
+      const v = this.powerOnValues?.get(flat.nets[r.q]!.name) ?? r.init;
+      if (v !== undefined) this.write(r.q, v);
+    }
     flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
     this.cycle = 0;
     this.changed();

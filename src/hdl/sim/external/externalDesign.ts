@@ -37,10 +37,10 @@ export interface ExternalDesign {
   readonly asyncResetInputs: readonly string[];
 }
 
-export function externalDesign(design: Design, opts: { registers: boolean }): ExternalDesign {
+export function externalDesign(design: Design, opts: { registers: boolean; resetCheckSeed?: number }): ExternalDesign {
   // Black boxes stay opaque: the engine runs their Verilog, and Node reaches no register or memory inside.
   const flat = flattenDesign(design, { blackBoxes: 'opaque' });
-  const emitted = emitSystemVerilog(design);
+  const emitted = emitSystemVerilog(design, { resetCheckSeed: opts.resetCheckSeed });
   const locate = (name: string): SvName => {
     const sv = svName(design, emitted, name);
     if (!sv) throw new Error(`internal: '${name}' of ${design.top} has no SystemVerilog name`);

@@ -19,6 +19,8 @@ export interface IcarusOptions {
   readonly backend: 'icarus';
   /** Make every register readable by hierarchical name (as with Verilator; Icarus itself sees everything). */
   readonly registers?: boolean;
+  /** The reset check: registers with a reset power on at seeded values, as on the TS simulator (CompiledSimulatorOptions.resetCheckSeed). */
+  readonly resetCheckSeed?: number;
   /**
    * Longest wait for one answer from vvp before it is stopped and an error raised, so a vvp stuck in a
    * zero-delay loop is an error, not a hang. Default: 5 min plus 50 ms per cycle the command simulates
@@ -292,7 +294,7 @@ export class IcarusEngine implements Engine {
 }
 
 export function compileIcarusSimulator(design: Design, opts: IcarusOptions): Promise<ExternalSimulator> {
-  return startIcarus(externalDesign(design, { registers: opts.registers ?? false }), opts);
+  return startIcarus(externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed }), opts);
 }
 
 /** Compiles an external design (its emitted files as given) and starts vvp on it. */

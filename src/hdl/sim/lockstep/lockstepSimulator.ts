@@ -43,6 +43,8 @@ export interface LockstepOptions {
   /** The default: every stream's payload (`<s>_bits`, `<s>_bits_*` outputs beside `<s>_valid`) matters only while `<s>_valid` is 1 (default true). */
   readonly payloadsWhileValid?: boolean;
   readonly log?: (line: string) => void;
+  /** The reset check on every member built here: registers with a reset power on at the same seeded values (CompiledSimulatorOptions.resetCheckSeed). */
+  readonly resetCheckSeed?: number;
 }
 
 /** The first difference between the engines: where, what each one had, and waveforms of the cycles before. */
@@ -89,8 +91,9 @@ interface HistoryRow {
   readonly compared: readonly Uint32Array[];
 }
 
-function memberOptions(m: Exclude<SimulatorBackend, 'lockstep'> | EngineOptions, registers: boolean, log?: (line: string) => void): EngineOptions {
-  const o: EngineOptions = typeof m === 'string' ? ({ backend: m } as EngineOptions) : m;
+function memberOptions(m: Exclude<SimulatorBackend, 'lockstep'> | EngineOptions, registers: boolean, log?: (line: string) => void, resetCheckSeed?: number): EngineOptions {
+  const given: EngineOptions = typeof m === 'string' ? ({ backend: m } as EngineOptions) : m;
+  const o: EngineOptions = resetCheckSeed === undefined || given.resetCheckSeed !== undefined ? given : { ...given, resetCheckSeed };
   if ((o as { backend?: string }).backend === 'lockstep') throw new Error('a lockstep simulator cannot contain another lockstep simulator');
   if (o.backend === 'verilator' || o.backend === 'icarus') return { ...o, registers: o.registers || registers, log: o.log ?? log };
   return o;
@@ -105,7 +108,7 @@ export async function compileLockstepSimulator(design: Design, opts: LockstepOpt
       if (isSimulator(s)) {
         if (s.top !== design.top) throw new Error(`a lockstep member simulates ${s.top}, not ${design.top}`);
         sims.push(s);
-      } else sims.push(await compileEngine(design, memberOptions(s, opts.compareRegisters ?? false, opts.log)));
+      } else sims.push(await compileEngine(design, memberOptions(s, opts.compareRegisters ?? false, opts.log, opts.resetCheckSeed)));
     }
   } catch (e) {
     for (const s of sims) s.close();

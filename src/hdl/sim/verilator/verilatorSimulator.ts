@@ -19,6 +19,8 @@ export interface VerilatorOptions {
   readonly trace?: boolean;
   /** Make every register readable by hierarchical name (`peek('fifo.count')`, register comparison in lockstep). */
   readonly registers?: boolean;
+  /** The reset check: registers with a reset power on at seeded values, as on the TS simulator (CompiledSimulatorOptions.resetCheckSeed). */
+  readonly resetCheckSeed?: number;
   /** Progress lines (a large design takes minutes to build the first time). */
   readonly log?: (line: string) => void;
 }
@@ -206,7 +208,7 @@ class VerilatorEngine implements Engine {
 }
 
 export function compileVerilatorSimulator(design: Design, opts: VerilatorOptions): Promise<ExternalSimulator> {
-  return startVerilator(externalDesign(design, { registers: opts.registers ?? false }), opts);
+  return startVerilator(externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed }), opts);
 }
 
 /** Builds and loads the model of an external design (its emitted files as given). */
