@@ -10,3 +10,4 @@ export { portableTestbench, testbenchCommands, type PortableTestbench, type Port
 export { benchmarkDesign, type BenchRow } from './benchmark.ts';
 export { verilatorLint, icarusCompile, yosysSynth, yosysElaborate, type CheckResult, type RtlSource } from './rtlChecks.ts';
 export { withSourceLines } from './lintSourceLines.ts';
+export { checkSources, type SourceProblem } from '../tools/index.ts';
