@@ -176,3 +176,12 @@ describe('command lines the cli-flags fuzz target found wrong (each command pars
       expect(first(() => parseRenderArgs(['--scene', name]))).toBe(`--scene: unknown built-in scene '${name}' (choose from cornell, bunny, textured, bunnies, rods; a scene file is the SCENE argument)`);
   });
 });
+
+describe('help texts say what the commands do now', () => {
+  test('render --help: a textured scene gets a texture unit on every simulator (no --sim iss needed)', async () => {
+    const r = await rtgpu('render', '--help');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toMatch(/needs --sim iss/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('the textured kernel: the GPU gets a texture unit without being asked');
+  });
+});

@@ -1,4 +1,4 @@
-// The examples of docs/hdl-guide.md, run: counter, when/switch, state machine, memory, hierarchy.
+// The examples of docs/hdl-guide.md, run: counter, when/switch, state machine, memory, hierarchy (its listings: test/architecture/docCodeBlocks.test.ts).
 import { expect, test } from 'vitest';
 import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
@@ -139,37 +139,3 @@ test('README and guide: one testbench on every engine', async () => {
   }
   expect(cycles).toEqual([101, 101, 101, 101]);
 }, 300_000);
-
-test('what the SystemVerilog looks like: the Alu of the guide prints as the guide shows', async () => {
-  const { readFileSync } = await import('node:fs');
-  const { Enum, emitSystemVerilog } = await import('../../src/hdl/index.ts');
-  const Op = Enum('op', ['add', 'sub', 'pass', 'clear']);
-  const Alu = defineModule(
-    'Alu',
-    () => ({ op: input(Op), a: input(UInt(8)), b: input(UInt(8)), go: input(Bool), y: output(UInt(8)), flag: output(Bool), busy: output(Bool) }),
-    (m, io) => {
-      m.switch(io.op)
-        .is('add', () => io.y.set(io.a.add(io.b)))
-        .is('sub', () => io.y.set(io.a.sub(io.b)))
-        .is('pass', () => io.y.set(io.a))
-        .default(() => io.y.set(0));
-
-      m.when(io.a.eq(io.b), () => io.flag.set(true))
-        .elsewhen(io.a.lt(io.b), () => io.flag.set(io.go))
-        .otherwise(() => io.flag.set(false));
-
-      const ctrl = fsm(m, 'ctrl', ['idle', 'run', 'drain'], 'idle');
-      ctrl.on({
-        idle: () => m.when(io.go, () => ctrl.goto('run')),
-        run: () => m.when(io.a.eq(io.b), () => ctrl.goto('drain')),
-        drain: () => ctrl.goto('idle'),
-      });
-      io.busy.set(ctrl.is('idle').not());
-    },
-  );
-  const strip = (t: string) => t.replace(/ \/\/ [\w.]+:\d+/g, '').trim();
-  const emitted = strip(emitSystemVerilog(elaborate(Alu, undefined).design).files[0]!.text.split('\n').slice(1).join('\n'));
-  const guide = readFileSync(new URL('../../docs/hdl-guide.md', import.meta.url), 'utf8');
-  const shown = /```systemverilog\n(module Alu[\s\S]*?)```/.exec(guide)![1]!;
-  expect(emitted).toBe(strip(shown));
-});

@@ -61,8 +61,8 @@ how busy each core was. Pixel id = y * width + x, from the top left.
 
   --scene NAME          a built-in scene instead of a file: ${Object.keys(BUILT_IN_SCENES).join('|')} (bunny: the
                         Stanford bunny in the Cornell box, 3,710 triangles; textured: the Cornell box
-                        with a mip-mapped checkerboard texture on its floor (the textured kernel, which
-                        needs --sim iss until the GPU has a texture unit);
+                        with a mip-mapped checkerboard texture on its floor (the textured kernel: the
+                        GPU gets a texture unit without being asked);
                         bunnies: six instances of one bunny mesh in the Cornell box, 22,080 triangles;
                         rods: 36 chains of thin links in three sets at their own tilts in the Cornell box, 6,948
                         triangles, the scene for --bvh8 --obb)
