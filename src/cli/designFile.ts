@@ -236,6 +236,9 @@ export function chooseModule(file: string, exports: Record<string, unknown>, top
   if (unique.length === 1) return { exportName: unique[0]![1], def: unique[0]![0] };
   const byDefault = defs.find(([k]) => k === 'default');
   if (byDefault) return { exportName: 'default', def: byDefault[1] };
+  // The file's `params` are for the one module that takes parameters (the others are its parts).
+  const parameterized = unique.filter(([d]) => d.ports.length > 0);
+  if (exports.params !== undefined && parameterized.length === 1) return { exportName: parameterized[0]![1], def: parameterized[0]![0] };
   throw new CliError(`${shown(file)} exports several modules (${defs.map(([k]) => k).join(', ')}): choose one with --top`, 2);
 }
 

@@ -1,7 +1,7 @@
 // The `rtgpu` command as a function: dispatches to one file per subcommand and turns errors into clean exit codes.
-import { relative } from 'node:path';
 import { inspect } from 'node:util';
-import { HdlError, formatDiagnostic, type SourceLoc } from '../hdl/index.ts';
+import { HdlError } from '../hdl/index.ts';
+import { formatDiagnosticHere } from './diagnosticText.ts';
 import { CliError } from './cliError.ts';
 
 interface Command {
@@ -73,9 +73,7 @@ export async function runCli(argv: string[]): Promise<number> {
 /** Prints an error as the CLI reports it (eDSL diagnostics, usage errors, others by message) and returns the exit code. */
 export function reportCliError(e: unknown, prefix = ''): number {
   if (e instanceof HdlError) {
-    // Paths relative to where the user is, as compilers print them.
-    const here = (loc: SourceLoc) => ({ ...loc, file: relative(process.cwd(), loc.file) || loc.file });
-    console.error(e.diagnostics.map((d) => formatDiagnostic({ ...d, loc: here(d.loc), notes: d.notes?.map((n) => ({ ...n, loc: n.loc && here(n.loc) })) })).join('\n'));
+    console.error(e.diagnostics.map(formatDiagnosticHere).join('\n'));
     return 1;
   }
   if (e instanceof CliError) {

@@ -54,6 +54,10 @@ describe('rtgpu emit', () => {
     const r = await rtgpu('emit', fixture('twoModules.ts'), '--top', 'Adder', '--param', 'width=0x0c', '--out', out);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(out, 'Adder_width12.sv'), 'utf8')).toMatch(/output logic \[12:0\] y/);
+    // With `params`, the one module that takes parameters is the top: no --top needed.
+    const parts = await rtgpu('emit', fixture('moduleWithParts.ts'), '--out', join(tempDir('emit'), 'rtl'));
+    expect(parts.exitCode, parts.stderr).toBe(0);
+    expect(parts.stdout).toMatch(/^test\/cli\/fixtures\/moduleWithParts\.ts: Top_width6 \(2 modules\)/);
   }, 120_000);
 
   test('mistakes in the user\'s files are reported at their file and line', async () => {
@@ -157,7 +161,8 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(clean.stdout).toBe('test/cli/fixtures/gcdUnit.ts: GcdUnit_width16: 0 eDSL warnings; verilator -Wall clean; iverilog -Wall clean');
     const warned = await rtgpu('lint', fixture('unusedInput.ts'));
     expect(warned.exitCode).toBe(1);
-    expect(warned.stdout).toMatch(/unusedInput\.ts:\d+:\d+: warning\[UnusedInput\]: .*spare/);
+    // Relative to the working directory, as the errors are.
+    expect(warned.stdout).toMatch(/^test\/cli\/fixtures\/unusedInput\.ts:\d+:\d+: warning\[UnusedInput\]: .*spare/m);
   }, 120_000);
 
   test('sim: one testbench file passes on js, Verilator, Icarus and in lockstep; a failure is at its line', async () => {

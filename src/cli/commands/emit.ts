@@ -1,6 +1,7 @@
 // `rtgpu emit`: elaborate a user's design file and write its SystemVerilog, file list and manifest.
 import { basename } from 'node:path';
-import { emitSystemVerilog, formatDiagnostic, manifestModules } from '../../hdl/index.ts';
+import { emitSystemVerilog, manifestModules } from '../../hdl/index.ts';
+import { formatDiagnosticHere } from '../diagnosticText.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { loadUserDesign, parseParams, shownPath, typecheckUsage } from '../designFile.ts';
@@ -54,7 +55,7 @@ export function parseEmitArgs(argv: string[]): EmitPlan | HelpPlan {
 
 async function execute(plan: EmitPlan): Promise<number> {
   const user = await loadUserDesign(plan.file, plan);
-  for (const w of user.warnings) console.error(formatDiagnostic(w));
+  for (const w of user.warnings) console.error(formatDiagnosticHere(w));
   const dir = plan.out ?? `emit-${user.design.top}`;
   checkWritable(dir, plan.force);
   const emitted = emitSystemVerilog(user.design, { style: plan.style });

@@ -1,5 +1,6 @@
 // `rtgpu lint`: a user's design file through the eDSL's checks, `verilator --lint-only -Wall` and `iverilog -Wall`.
-import { emitSystemVerilog, formatDiagnostic } from '../../hdl/index.ts';
+import { emitSystemVerilog } from '../../hdl/index.ts';
+import { formatDiagnosticHere } from '../diagnosticText.ts';
 import { icarusCompile, verilatorLint, withSourceLines } from '../../hdl/cosim/index.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
@@ -27,7 +28,7 @@ export function parseLintArgs(argv: string[]): DesignFilePlan | HelpPlan {
 
 async function execute(plan: DesignFilePlan): Promise<number> {
   const user = await loadUserDesign(plan.file, plan);
-  for (const w of user.warnings) console.log(formatDiagnostic(w));
+  for (const w of user.warnings) console.log(formatDiagnosticHere(w));
   const e = emitSystemVerilog(user.design);
   const src = { top: user.design.top, files: e.files, fileList: e.fileList, lintWaivers: e.lintWaivers };
   const [verilator, icarus] = await Promise.all([verilatorLint(src), icarusCompile(src)]);
