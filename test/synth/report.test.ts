@@ -1,12 +1,12 @@
 // Resource reports from real Yosys runs: a 32 x 32 FIFO on every target, a float multiplier's DSPs, a small hierarchy.
 import { describe, expect, test } from 'vitest';
-import { elaborate } from '../../src/hdl/index.ts';
+import { UInt, defineModule, elaborate, input, output } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/fifo.ts';
 import { FMul } from '../../src/hdl/lib/float/index.ts';
 import { designByName, rtlSource } from '../../src/designs/synthSource.ts';
 import { cellTable, classifyCell, type CellClass } from '../../src/hdl/synth/cellTable.ts';
 import { formatReport } from '../../src/hdl/synth/formatReport.ts';
-import { noResources, type MemoryMapping, type Resources, type SynthReport } from '../../src/hdl/synth/report.ts';
+import { noResources, parseLtp, parseLtpLengths, type MemoryMapping, type Resources, type SynthReport } from '../../src/hdl/synth/report.ts';
 import { synthesize } from '../../src/hdl/synth/synthesize.ts';
 import { synthTargetNames, type SynthTarget } from '../../src/hdl/synth/targets.ts';
 import { synthReportMarkdown } from '../../src/designs/synthReport.ts';
@@ -81,6 +81,35 @@ test('a 3-stage float multiplier maps its 24 x 24 product to DSP blocks on xilin
   // pipelined: the path is a few LUTs with carry chains, not the 100-level array of an unmapped multiplier
   expect(r.modules[0]!.depth!.lutLevels).toBeLessThan(15);
 }, 120_000);
+
+describe('logic depth in LUT levels', () => {
+  // A 6 x 6 multiplier in LUTs beside a 40-bit accumulator: ltp's longest path is the carry chain.
+  const Mac = defineModule('DepthMac', () => ({ a: input(UInt(6)), b: input(UInt(6)), acc: output(UInt(40)) }), (m, io) => {
+    const ra = m.regNext(io.a, { reset: 0 });
+    const rb = m.regNext(io.b, { reset: 0 });
+    const p = m.reg(UInt(12), { reset: 0 });
+    p.set(ra.mulw(rb));
+    const acc = m.reg(UInt(40), { reset: 0 });
+    acc.set(acc.add(p.zext(40)));
+    io.acc.set(acc);
+  });
+
+  test('the multiplier\'s LUT levels are found though the longest path is the accumulator\'s carry chain (ice40)', async () => {
+    const d = elaborate(Mac, undefined).design;
+    const r = await synthesize(rtlSource(d), 'ice40');
+    const depth = r.modules[0]!.depth!;
+    expect(depth.carryCells).toBeGreaterThanOrEqual(30);
+    expect(depth.lutLevels).toBeGreaterThanOrEqual(4);
+    expect(formatReport(r)).toMatch(new RegExp(`DepthMac +1 .* ${depth.lutLevels} / ${depth.levels}\\n`));
+  }, 120_000);
+
+  test('parseLtp: LUT levels are the larger of the longest path\'s LUTs and the longest LUT-only path', () => {
+    const ltp = '\nLongest topological path in m (length=5):\n    0: a\n    1: b (via c1)\n    2: c (via c2)\n    3: d (via c3)\n    4: e (via l1)\n';
+    const fast = new Map([['m', ['c1', 'c2', 'c3']]]);
+    expect(parseLtp(ltp, fast).get('m')).toMatchObject({ levels: 5, lutLevels: 2, carryCells: 3 });
+    expect(parseLtp(ltp, fast, parseLtpLengths('Longest topological path in m (length=4):\n')).get('m')).toMatchObject({ levels: 5, lutLevels: 4, carryCells: 3 });
+  });
+});
 
 test('a hierarchy: each module once, instance counts and totals (ic_buffer, generic)', async () => {
   const r = await synthesize(rtlSource(await designByName('ic_buffer')), 'generic');

@@ -80,7 +80,7 @@ export function formatReport(report: SynthReport): string {
     '',
     formatModules(report),
     '',
-    `depth: LUT levels / cells on the longest combinational path (LUT, carry, mux) of the module flattened; count: instances in ${report.top}; BRAMs in ${bramUnit[report.target]}`,
+    `depth: LUT levels on the deepest path / cells (LUT, carry, mux) on the longest combinational path, of the module flattened; count: instances in ${report.top}; BRAMs in ${bramUnit[report.target]}`,
     ...(report.memories.length ? ['', formatMemories(report.memories)] : []),
     ...(unknown.length ? ['', `cells not counted (not in the ${report.target} cell table): ${unknown.join(', ')}`] : []),
   ].join('\n');

@@ -20,10 +20,13 @@ export interface LogicDepth {
   readonly levels: number;
   /**
    * The most LUTs on one path that the measurement saw: on the longest path (carry and mux steps left
-   * out: each is a fraction of a LUT's delay), or on a submodule's when that has more. A lower bound:
-   * ltp finds the path with the most cells, not the one with the most LUTs.
+   * out: each is a fraction of a LUT's delay), on the longest path of LUTs alone, or on a submodule's
+   * when that has more. A lower bound: a path of LUTs through a carry chain to more LUTs counts as
+   * its longer LUT part.
    */
   readonly lutLevels: number;
+  /** Carry (and wide-mux) cells on the longest path: the length of the carry chain it runs through. */
+  readonly carryCells: number;
   /** The nets where the path starts and ends (a register, port or block-RAM output; a register or port input). */
   readonly from: string;
   readonly to: string;
@@ -182,7 +185,12 @@ export function parseMemories(target: SynthTarget, memories: string, memoryCells
  * One `ltp` result per module (`Longest topological path in M (length=N):` and the path), with the
  * cells on it that are carry or mux steps (`fast`: module → cell names) subtracted for LUT levels.
  */
-export function parseLtp(text: string, fast: Map<string, string[]>): Map<string, LogicDepth> {
+/** Per module, the length ltp reports (for the LUT-only measurement). */
+export function parseLtpLengths(text: string): Map<string, number> {
+  return new Map([...text.matchAll(/^Longest topological path in (\S+) \(length=(-?\d+)\):/gm)].map((m) => [m[1]!, Math.max(0, Number(m[2]))]));
+}
+
+export function parseLtp(text: string, fast: Map<string, string[]>, lutOnly: Map<string, number> = new Map()): Map<string, LogicDepth> {
   const out = new Map<string, LogicDepth>();
   const blocks = text.split(/^(?=Longest topological path in )/m).slice(1);
   for (const block of blocks) {
@@ -193,7 +201,7 @@ export function parseLtp(text: string, fast: Map<string, string[]>): Map<string,
     const fastCells = new Set(fast.get(module) ?? []);
     const levels = Math.max(0, Number(head[2]));
     const steps = path.filter((p) => p.via !== undefined && fastCells.has(p.via)).length;
-    out.set(module, { levels, lutLevels: levels - steps, from: path[0]?.net ?? '', to: path.at(-1)?.net ?? '' });
+    out.set(module, { levels, lutLevels: Math.max(levels - steps, lutOnly.get(module) ?? 0), carryCells: steps, from: path[0]?.net ?? '', to: path.at(-1)?.net ?? '' });
   }
   return out;
 }

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cellPatterns, nonLevelClasses, pathClasses } from './cellTable.ts';
-import { parseLtp, parseMemories, parseSelectList, parseStat, withSubmoduleLutLevels, type SynthReport } from './report.ts';
+import { parseLtp, parseLtpLengths, parseMemories, parseSelectList, parseStat, withSubmoduleLutLevels, type SynthReport } from './report.ts';
 import { inRtlDir, moduleOfFile, type RtlSource } from './rtlSource.ts';
 import { synthTargets, yosysScript, type SynthTarget } from './targets.ts';
 import { runYosys, yosysIdentity, type YosysProgress } from '../tools/yosys.ts';
@@ -26,21 +26,25 @@ function reportCommands(target: SynthTarget, modules: readonly string[], depthOf
   const memoryCells = cellPatterns(target, ['bram', 'lutram']).map((pattern, i) => ({ pattern, file: `memcells${i}.txt`, command: `select -list t:${pattern}` }));
   const path = cellPatterns(target, pathClasses);
   const fast = cellPatterns(target, nonLevelClasses);
+  const luts = cellPatterns(target, ['lut']);
   // Bottom-up, each module is flattened once its children are flat, and measured with ltp on the
   // LUT, carry and mux cells only (registers, RAM and DSP blocks end paths: ltp does not know them).
+  // ltp counts cells: its longest path is often a carry chain, so a second ltp over the LUTs alone
+  // finds the deepest LUT logic (a multiplier beside an accumulator's carry chain).
   const depth = modules
     .filter((m) => depthOf.includes(m))
     .map((module, i) => ({
       module,
       flatten: `flatten ${module}`,
       ltp: { file: `depth${i}.txt`, command: `ltp -noff ${module}/w:* ${path.map((p) => `${module}/t:${p}`).join(' ')}` },
+      lutLtp: fast.length && luts.length ? { file: `lutdepth${i}.txt`, command: `ltp -noff ${module}/w:* ${luts.map((p) => `${module}/t:${p}`).join(' ')}` } : undefined,
       fast: fast.length ? { file: `fast${i}.txt`, command: `select -list ${fast.map((p) => `${module}/t:${p}`).join(' ')}` } : undefined,
     }));
   const tee = (o: { file: string; command: string }) => `tee -q -o ${o.file} ${o.command}`;
   const commands = [
     tee({ file: 'stat.json', command: 'stat -json' }),
     ...memoryCells.map(tee),
-    ...depth.flatMap((d) => [d.flatten, tee(d.ltp), ...(d.fast ? [tee(d.fast)] : [])]),
+    ...depth.flatMap((d) => [d.flatten, tee(d.ltp), ...(d.lutLtp ? [tee(d.lutLtp)] : []), ...(d.fast ? [tee(d.fast)] : [])]),
   ];
   return { commands, memoryCells, depth };
 }
@@ -68,7 +72,7 @@ export async function synthesize(src: RtlSource, target: SynthTarget, opts: Synt
   return inRtlDir(
     src,
     async (dir) => {
-      const outputs = ['memories.txt', 'stat.json', ...report.memoryCells.map((c) => c.file), ...report.depth.flatMap((d) => [d.ltp.file, d.fast?.file ?? ''])];
+      const outputs = ['memories.txt', 'stat.json', ...report.memoryCells.map((c) => c.file), ...report.depth.flatMap((d) => [d.ltp.file, d.lutLtp?.file ?? '', d.fast?.file ?? ''])];
       // A reused work directory may hold a previous run's outputs.
       for (const f of outputs.filter(Boolean)) rmSync(join(dir, f), { force: true });
       const run = await runYosys(script, { cwd: dir, onProgress: opts.onProgress });
@@ -76,6 +80,7 @@ export async function synthesize(src: RtlSource, target: SynthTarget, opts: Synt
       const depths = parseLtp(
         report.depth.map((d) => read(d.ltp.file)).join('\n'),
         new Map(report.depth.map((d) => [d.module, d.fast ? (parseSelectList(read(d.fast.file)).get(d.module) ?? []) : []])),
+        parseLtpLengths(report.depth.map((d) => (d.lutLtp ? read(d.lutLtp.file) : '')).join('\n')),
       );
       const modules = withSubmoduleLutLevels(parseStat(target, src.top, read('stat.json')).map((m) => ({ ...m, depth: depths.get(m.module) })));
       return {
