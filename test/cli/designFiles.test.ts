@@ -209,6 +209,27 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect(r.stdout).toMatch(/\n2000 cycles, 0 mismatches \(outputs and registers\)$/);
   }, 300_000);
 
+  test('post-synthesis simulation of a design file: cosim and sim replay the run on icarus-gate and icarus-gate-reset', async () => {
+    const c = await rtgpu('cosim', fixture('gcdUnit.ts'), '--cycles', '400', '--seed', '2', '--param', 'width=8', '--sim', 'ts,icarus-gate,icarus-gate-reset');
+    expect(c.exitCode, c.stdout + c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/^cosim .*: 400 cycles, seed 2, on ts, icarus-gate, icarus-gate-reset\n[\s\S]*\n400 cycles, 0 mismatches$/);
+    const s = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--sim', 'icarus-gate', '--seed', '3');
+    expect(s.exitCode, s.stdout + s.stderr).toBe(0);
+    expect(s.stdout).toMatch(/^PASS: .*gcdUnit\.tb\.ts on wasm, replayed on icarus-gate: \d+ cycles/m);
+    expect((await rtgpu('cosim', fixture('gcdUnit.ts'), '--sim', 'ts,icarus-gate', '--registers')).stderr).toContain('--registers cannot be compared on icarus-gate');
+  }, 300_000);
+
+  test('sim: a testbench loads and dumps memories on every engine; a replay of a run that loaded one is refused, not passed', async () => {
+    for (const sim of ['ts', 'verilator', 'icarus', 'lockstep']) {
+      const r = await rtgpu('sim', fixture('memory.tb.ts'), '--sim', sim, '--seed', '1');
+      expect(r.exitCode, `${sim}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+    const gate = await rtgpu('sim', fixture('memory.tb.ts'), '--sim', 'icarus-gate', '--seed', '1');
+    expect(gate.exitCode).toBe(1);
+    expect(gate.stdout).not.toMatch(/PASS/);
+    expect(gate.stderr).toContain("the run loaded memory 'table' at cycle 0 (loadMemory), which a recording of the inputs cannot replay");
+  }, 300_000);
+
   test('synth: Yosys resources of the module of a design file', async () => {
     const r = await rtgpu('synth', fixture('twoModules.ts'), '--top', 'Adder', '--param', 'width=8', '--target', 'generic', '--depth', 'none');
     expect(r.exitCode, r.stderr).toBe(0);

@@ -2,7 +2,7 @@
 import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
-import { runCosim, formatMismatch } from '../../hdl/cosim/index.ts';
+import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 import { compileSimulator, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
@@ -25,7 +25,8 @@ live in lockstep and every output is compared every cycle.
   --cycles N    cycles to simulate (default 10000)
   --seed S      stimulus seed (default: random, printed)
   --sim LIST    comma-separated simulators (default ts,verilator,icarus); icarus-gate runs
-                Icarus on the gate-level netlist Yosys synthesizes (catalogue designs only);
+                Icarus on the gate-level netlist Yosys synthesizes (a design file's run is
+                recorded and replayed on it);
                 icarus-gate-reset the same with flip-flops X at power-on (every output must be
                 defined once the initial reset is over)
   --registers   also compare every register in the hierarchy, every cycle (not with icarus-gate)
@@ -72,8 +73,8 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
     registers: values.registers ?? false,
   };
   if (!file) return { kind: 'catalogue', name, ...run };
-  const gate = run.sims.find((s) => s === 'icarus-gate' || s === 'icarus-gate-reset');
-  if (gate) throw new CliError(`--sim ${gate} runs catalogue designs only (its stimulus is precomputed); choose from ts, verilator, icarus`);
+  const gate = run.sims.find(isGateLevel);
+  if (gate && run.registers) throw new CliError(`--registers cannot be compared on ${gate}: synthesis renames, merges and removes registers`);
   parseParams(values.param ?? []);
   return { kind: 'file', file: name, top: values.top, params: values.param, typecheck: !values['no-typecheck'], ...run };
 }
@@ -121,16 +122,27 @@ function parseSims(list: string): SimulatorName[] {
   return sims as SimulatorName[];
 }
 
-/** Random, protocol-keeping stimulus on a user's design, live on the chosen simulators in lockstep. */
+const isGateLevel = (s: SimulatorName) => s === 'icarus-gate' || s === 'icarus-gate-reset';
+
+/**
+ * Random, protocol-keeping stimulus on a user's design, live on the chosen simulators in lockstep. The
+ * gate-level simulators are not live: the run's inputs are recorded and replayed on them afterwards,
+ * every output compared with the TS simulator's.
+ */
 async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number> {
-  const { file: path, cycles, sims, registers } = plan;
+  const { file: path, cycles, registers } = plan;
+  const gates = plan.sims.filter(isGateLevel);
+  const liveSims = plan.sims.filter((s) => !isGateLevel(s));
+  // The recording comes from a live run: the TS simulator's when only gate-level ones were asked for.
+  const sims = liveSims.length ? liveSims : (['ts'] as SimulatorName[]);
   const seed = plan.seed ?? seedFromEnv();
   const user = await loadUserDesign(path, plan);
   const name = `${shownPath(user.file)} (${user.design.top})`;
-  console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
+  console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${plan.sims.join(', ')}`);
   const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>
     s === 'verilator' ? { backend: 'verilator', log: buildLog() } : s === 'icarus' ? { backend: 'icarus', log: buildLog() } : {};
-  const sim = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers });
+  const engine = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers });
+  const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
     const streams = driveRandomly(tb);
@@ -145,7 +157,16 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number>
       return 1;
     }
     console.log(`  (${((performance.now() - t0) / 1000).toFixed(3)} s)`);
-    console.log(`${cycles} cycles, ${sims.length > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${registers && sims.length > 1 ? ' (outputs and registers)' : ''}`);
+    if (gates.length) {
+      const replay = await replayRecording(user.design, (sim as RecordingSimulator).recording(), ['ts', ...gates], buildLog());
+      if (replay.mismatch) {
+        console.log(formatMismatch(replay.mismatch));
+        console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${plan.sims.join(',')}`);
+        return 1;
+      }
+    }
+    const compared = liveSims.length + gates.length;
+    console.log(`${cycles} cycles, ${compared > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${registers && compared > 1 ? ' (outputs and registers)' : ''}`);
     return 0;
   } finally {
     sim.close();

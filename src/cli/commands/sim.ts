@@ -9,7 +9,7 @@ import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { emitSystemVerilog, type Design } from '../../hdl/index.ts';
-import { RecordingSimulator, portableTestbench } from '../../hdl/cosim/index.ts';
+import { RecordingSimulator, formatMismatch, portableTestbench, replayRecording } from '../../hdl/cosim/index.ts';
 import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
 
 const single = simulatorBackends.filter((b) => b !== 'lockstep');
@@ -22,7 +22,9 @@ or the module and 'params' as a design file does) and its body
 FAIL with the error at your line (exit status 1).
 
   --sim S          ts (the TS simulator: WebAssembly where it can, the default), ${single.join(', ')},
-                   lockstep (ts, Verilator and Icarus compared every cycle), or a comma list run in lockstep
+                   lockstep (ts, Verilator and Icarus compared every cycle), or a comma list run in lockstep;
+                   icarus-gate and icarus-gate-reset (post-synthesis: Yosys' gates on Icarus) in the list
+                   replay the run's inputs on the gates afterwards, every output compared with the TS simulator
   --vcd FILE       write a waveform (lockstep: FILE with .<simulator> before .vcd)
   --seed N         the testbench's seed (tb.rng; default: SEED from the environment, else random, printed)
   --max-cycles N   cycles the testbench may take (default: its exported 'maxCycles', else 1,000,000)
@@ -68,16 +70,28 @@ export interface SimPlan {
   readonly typecheck: boolean;
   /** Registers with a reset power on at values drawn from the seed, on every engine alike. */
   readonly resetCheck: boolean;
+  /** Gate-level simulators the recorded run is replayed on after a PASS. */
+  readonly gates: readonly ('icarus-gate' | 'icarus-gate-reset')[];
 }
+
+const GATE_LEVEL = ['icarus-gate', 'icarus-gate-reset'] as const;
+const isGateLevel = (s: string): s is (typeof GATE_LEVEL)[number] => (GATE_LEVEL as readonly string[]).includes(s);
 
 export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
   if (values.help) return HELP;
   if (positionals.length !== 1) throw new CliError(`expected one testbench file\n\n${usage}`);
+  // Gate-level simulators are not live: the live part of the list runs the testbench (the TS simulator when none is left).
+  const listed = values.sim?.split(',').map((s) => s.trim());
+  const gates = listed?.filter(isGateLevel) ?? [];
+  const live = listed?.filter((s) => !isGateLevel(s)).join(',');
+  if (gates.length && new Set(gates).size !== gates.length) throw new CliError(`--sim ${values.sim}: a simulator is listed twice`);
+  if (gates.length && values.vcd !== undefined) throw new CliError(`--vcd: ${gates.join(', ')} replays the run afterwards and writes no waveform; drop one of them`);
   return {
     file: positionals[0]!,
-    options: simChoice(values.sim, values.vcd !== undefined),
-    sim: values.sim,
+    options: simChoice(gates.length ? live || undefined : values.sim, values.vcd !== undefined),
+    gates,
+    sim: gates.length ? live || 'ts' : values.sim,
     vcd: values.vcd,
     seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
     maxCycles: values['max-cycles'] === undefined ? undefined : intFlag('max-cycles', values['max-cycles'], 0, 1),
@@ -100,9 +114,9 @@ async function execute(plan: SimPlan): Promise<number> {
   } catch (e) {
     throw new CliError((e as Error).message, 1);
   }
-  const sim = plan.portable === undefined ? engine : new RecordingSimulator(engine, tbFile.design);
+  const sim = plan.portable === undefined && !plan.gates.length ? engine : new RecordingSimulator(engine, tbFile.design);
   const engines = plan.sim === 'lockstep' ? 'ts,verilator,icarus' : plan.sim;
-  const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}`;
+  const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}${plan.gates.length ? `, replayed on ${plan.gates.join(', ')}` : ''}`;
   try {
     if (plan.vcd) sim.traceVcd(resolve(plan.vcd));
     const tb = new Testbench(sim, { seed });
@@ -113,8 +127,15 @@ async function execute(plan: SimPlan): Promise<number> {
       console.log(`FAIL: ${label}, seed ${seed}, at cycle ${sim.cycle}`);
       throw userError(tbFile.file, e);
     }
+    if (plan.gates.length) {
+      const replay = await replayRecording(tbFile.design, (sim as RecordingSimulator).recording(), ['ts', ...plan.gates], buildLog());
+      if (replay.mismatch) {
+        console.log(`FAIL: ${label}, seed ${seed}: the gates differ from the RTL\n${formatMismatch(replay.mismatch)}`);
+        return 1;
+      }
+    }
     console.log(`PASS: ${label}: ${sim.cycle} cycles in ${((performance.now() - t0) / 1000).toFixed(2)} s (seed ${seed})`);
-    if (sim instanceof RecordingSimulator) writePortable(plan.portable!, tbFile.design, sim, `${shownPath(tbFile.file)}, seed ${seed}`);
+    if (sim instanceof RecordingSimulator && plan.portable !== undefined) writePortable(plan.portable, tbFile.design, sim, `${shownPath(tbFile.file)}, seed ${seed}`);
     return 0;
   } finally {
     sim.close();

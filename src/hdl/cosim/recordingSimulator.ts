@@ -12,6 +12,7 @@ export class RecordingSimulator implements Simulator {
   /** Every input of the top but clk, in port order: the columns of a row. */
   readonly inputs: readonly { readonly name: string; readonly width: number }[];
   private readonly values: bigint[];
+  private readonly memoryLoads: { memory: string; cycle: number }[] = [];
   private readonly index = new Map<string, number>();
   private readonly chunks: Uint32Array[] = [];
   private pending: number[] = [];
@@ -95,6 +96,7 @@ export class RecordingSimulator implements Simulator {
     this.chunks.length = 0;
     this.pending = [];
     this.cycles = 0;
+    this.memoryLoads.length = 0;
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
@@ -104,6 +106,7 @@ export class RecordingSimulator implements Simulator {
   /** Memory loads are not inputs: a replay must load the same contents itself. */
   loadMemory(path: string, words: readonly (bigint | number)[], offset?: number): void {
     this.sim.loadMemory(path, words, offset);
+    this.memoryLoads.push({ memory: path, cycle: this.cycles });
   }
 
   dumpMemory(path: string): bigint[] {
@@ -177,6 +180,6 @@ export class RecordingSimulator implements Simulator {
       rows.set(c, at);
       at += c.length;
     }
-    return { inputs: this.inputs.map((i) => i.name), rows, cycles: this.cycles };
+    return { inputs: this.inputs.map((i) => i.name), rows, cycles: this.cycles, ...(this.memoryLoads.length ? { memoryLoads: [...this.memoryLoads] } : {}) };
   }
 }

@@ -122,6 +122,16 @@ export class Testbench {
     this.sim.poke(name, value);
   }
 
+  /** Writes words into a memory of the design (by hierarchical name, as the simulator names it), from `offset`. */
+  loadMemory(path: string, words: readonly (bigint | number)[], offset = 0): void {
+    this.sim.loadMemory(path, words, offset);
+  }
+
+  /** Every word of a memory of the design. */
+  dumpMemory(path: string): bigint[] {
+    return this.sim.dumpMemory(path);
+  }
+
   peek(name: string): bigint {
     if (++this.peeksSinceProgress % 4096 === 0) this.checkStall();
     return this.sim.peek(name);
