@@ -28,16 +28,16 @@ module RoundRobinArbiter_n4_width8 (
   wire [1:0] pick_2 = in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd2; // arbiter.ts:26
   wire [1:0] pick_3 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : 2'd3; // arbiter.ts:26
   wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : last == 2'd2 ? pick_2 : pick_3; // arbiter.ts:31
-  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:10
+  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:35
   wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:10
+  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
   wire in_2_ready_eq = grant == 2'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:10
+  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
   wire in_3_ready_eq = grant == 2'd3; // arbiter.ts:35
-  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:10
-  assign out_valid = in_0_ready_or_2; // arbiter.ts:10
-  assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:10
-  assign chosen = grant; // arbiter.ts:10
+  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:35
+  assign out_valid = in_0_ready_or_2; // arbiter.ts:33
+  assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
+  assign chosen = grant; // arbiter.ts:36
 
 `ifndef SYNTHESIS
   initial begin

@@ -261,24 +261,24 @@ module MacPipeline_lanes16_stages12 (
   logic [31:0] acc14; // benchDesign.ts:43
   logic [31:0] acc15; // benchDesign.ts:43
 
-  assign in_ready = 1'd1; // benchDesign.ts:17
-  assign sums_0 = acc0; // benchDesign.ts:17
-  assign sums_1 = acc1; // benchDesign.ts:17
-  assign sums_2 = acc2; // benchDesign.ts:17
-  assign sums_3 = acc3; // benchDesign.ts:17
-  assign sums_4 = acc4; // benchDesign.ts:17
-  assign sums_5 = acc5; // benchDesign.ts:17
-  assign sums_6 = acc6; // benchDesign.ts:17
-  assign sums_7 = acc7; // benchDesign.ts:17
-  assign sums_8 = acc8; // benchDesign.ts:17
-  assign sums_9 = acc9; // benchDesign.ts:17
-  assign sums_10 = acc10; // benchDesign.ts:17
-  assign sums_11 = acc11; // benchDesign.ts:17
-  assign sums_12 = acc12; // benchDesign.ts:17
-  assign sums_13 = acc13; // benchDesign.ts:17
-  assign sums_14 = acc14; // benchDesign.ts:17
-  assign sums_15 = acc15; // benchDesign.ts:17
-  assign busy = valid_s12; // benchDesign.ts:17
+  assign in_ready = 1'd1; // benchDesign.ts:25
+  assign sums_0 = acc0; // benchDesign.ts:45
+  assign sums_1 = acc1; // benchDesign.ts:45
+  assign sums_2 = acc2; // benchDesign.ts:45
+  assign sums_3 = acc3; // benchDesign.ts:45
+  assign sums_4 = acc4; // benchDesign.ts:45
+  assign sums_5 = acc5; // benchDesign.ts:45
+  assign sums_6 = acc6; // benchDesign.ts:45
+  assign sums_7 = acc7; // benchDesign.ts:45
+  assign sums_8 = acc8; // benchDesign.ts:45
+  assign sums_9 = acc9; // benchDesign.ts:45
+  assign sums_10 = acc10; // benchDesign.ts:45
+  assign sums_11 = acc11; // benchDesign.ts:45
+  assign sums_12 = acc12; // benchDesign.ts:45
+  assign sums_13 = acc13; // benchDesign.ts:45
+  assign sums_14 = acc14; // benchDesign.ts:45
+  assign sums_15 = acc15; // benchDesign.ts:45
+  assign busy = valid_s12; // benchDesign.ts:47
   wire valid = in_valid & in_ready; // benchDesign.ts:26
   wire [31:0] salted = in_bits ^ 32'h9e3779b9; // benchDesign.ts:28
   wire [31:0] product = {16'd0, salted[31:16]} * {16'd0, salted[15:0] | 16'd1}; // benchDesign.ts:29

@@ -299,8 +299,8 @@ module BilinearBlend_fadd3_fmul5_ftoi2_itof2 (
   logic valid_d23; // bilinearBlend.ts:70
   logic valid_d24; // bilinearBlend.ts:70
 
-  assign out_valid = valid_d24; // bilinearBlend.ts:50
-  assign rgba = rgba_out; // bilinearBlend.ts:50
+  assign out_valid = valid_d24; // bilinearBlend.ts:70
+  assign rgba = rgba_out; // bilinearBlend.ts:69
   wire t0_c0_eq = format == 1'd1; // bilinearBlend.ts:47
   wire isNaN = 31'h7f800000 < t00[30:0]; // bilinearBlend.ts:45
   wire [7:0] t0_c0_slice = t00[7:0]; // bilinearBlend.ts:47

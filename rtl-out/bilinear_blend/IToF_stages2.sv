@@ -15,8 +15,8 @@ module IToF_stages2 (
   logic [31:0] p2_result; // itof.ts:38
   logic p2_valid; // itof.ts:38
 
-  assign out_valid = p2_valid; // itof.ts:44
-  assign result = p2_result; // itof.ts:44
+  assign out_valid = p2_valid; // itof.ts:40
+  assign result = p2_result; // itof.ts:39
   wire sign = a[31]; // itof.ts:21
   wire [31:0] magnitude = sign ? 32'd0 - a : a; // itof.ts:22
   wire zeros_not = ~magnitude[31]; // itof.ts:26

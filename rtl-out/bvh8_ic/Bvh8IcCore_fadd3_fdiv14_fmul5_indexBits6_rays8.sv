@@ -1055,20 +1055,20 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic [31:0] primitive_node_count; // bvh8IcCore.ts:1130
   logic [31:0] instance_node_count; // bvh8IcCore.ts:1130
 
-  assign dispatch_ready = free_slot_valid; // bvh8IcCore.ts:221
-  assign dispatch_done = done_d8; // bvh8IcCore.ts:221
+  assign dispatch_ready = free_slot_valid; // rayIntake.ts:41
+  assign dispatch_done = done_d8; // rayAnswer.ts:50
   wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:48
-  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd34_result, fadd32_result, fadd30_result}} : 128'd0; // bvh8IcCore.ts:221
-  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // bvh8IcCore.ts:221
-  assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvh8IcCore.ts:221
-  assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // bvh8IcCore.ts:221
-  assign counters_rays = ray_count; // bvh8IcCore.ts:221
-  assign counters_tests = triangle_tests; // bvh8IcCore.ts:221
-  assign counters_busy_cycles = busy; // bvh8IcCore.ts:221
-  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:221
-  assign box_tests = box_test_count; // bvh8IcCore.ts:221
-  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:221
-  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:221
+  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd34_result, fadd32_result, fadd30_result}} : 128'd0; // rayAnswer.ts:53
+  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // rayAnswer.ts:55
+  assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // rayAnswer.ts:52
+  assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // rayAnswer.ts:51
+  assign counters_rays = ray_count; // bvh8IcCore.ts:1134
+  assign counters_tests = triangle_tests; // bvh8IcCore.ts:1135
+  assign counters_busy_cycles = busy; // bvh8IcCore.ts:1137
+  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:1136
+  assign box_tests = box_test_count; // bvh8IcCore.ts:1138
+  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:1139
+  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:1141
   wire skip_not = ~inLeaf; // bvh8IcCore.ts:415
   wire skip_not_1 = ~second; // bvh8IcCore.ts:415
   wire [2:0] slot_2 = again ? slot : slot_1; // bvh8IcCore.ts:398
@@ -1112,8 +1112,8 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire nested = instance_ & (node_req_valid_slice ? node_req_valid_mux_37 : node_req_valid_mux_40); // bvh8IcCore.ts:423
   wire read = wanted & readable & ~undo & ~nested; // bvh8IcCore.ts:425
   wire instanceBoxes = valid & second; // bvh8IcCore.ts:426
-  assign node_req_valid = read | again | instanceBoxes; // bvh8IcCore.ts:221
-  assign node_req_index = again ? againIndex : read | instanceBoxes ? index : 6'd0; // bvh8IcCore.ts:221
+  assign node_req_valid = read | again | instanceBoxes; // bvh8IcCore.ts:428
+  assign node_req_index = again ? againIndex : read | instanceBoxes ? index : 6'd0; // bvh8IcCore.ts:429
   wire ray0_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd0; // bvh8IcCore.ts:1108
   wire fault = wanted & ~overlapped & (undo_not | nested); // bvh8IcCore.ts:436
   wire ray0_state_sel_eq_4 = slot_2 == 3'd0; // bvh8IcCore.ts:935
@@ -1191,7 +1191,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire ray0_state_sel_eq_28 = pushedSp == 8'd0; // bvh8IcCore.ts:939
   wire ray0_state_sel_and_22 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd0; // bvh8IcCore.ts:1010
   wire ray0_state_sel_and_23 = undo & ray0_state_sel_eq_4; // bvh8IcCore.ts:995
-  wire obb_back_valid = obb_rotate_out_valid; // bvh8IcCore.ts:539
+  wire obb_back_valid = obb_rotate_out_valid; // bvh8IcCore.ts:567
   wire valid_2 = pop_arbiter_out_valid & ~obb_back_valid; // bvh8IcCore.ts:354
   wire ray0_state_sel_and_25 = valid_2 & pop_arbiter_chosen == 3'd0; // bvh8IcCore.ts:980
   wire ray0_state_sel_and_26 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvh8IcCore.ts:974
@@ -1297,7 +1297,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [6:0] ray0_sp_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_sp : ray2_sp) : ray0_reads_sel_slice_2 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:302
   wire [6:0] depth = (ray0_reads_sel_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvh8IcCore.ts:353
   wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvh8IcCore.ts:975
-  wire [2:0] obb_back_slot = obb_rotate_out_tag[47:45]; // bvh8IcCore.ts:540
+  wire [2:0] obb_back_slot = obb_rotate_out_tag[47:45]; // bvh8IcCore.ts:568
   wire ray0_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd0; // bvh8IcCore.ts:968
   wire [31:0] d = ray_direction[31:0]; // watertightTest.ts:75
   wire [30:0] ray0_axes_slice = d[30:0]; // watertightTest.ts:76
@@ -1609,113 +1609,113 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [6:0] ray7_sp_add = ray7_sp + 7'd1; // bvh8IcCore.ts:943
   wire ray7_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd7; // bvh8IcCore.ts:968
   wire ray7_have_best_sel_and = better & ray7_pending_eq; // bvh8IcCore.ts:1087
-  wire [5:0] obb_back_index = obb_rotate_out_tag[44:39]; // bvh8IcCore.ts:541
-  wire [31:0] obb_back_tnear = obb_rotate_out_tag[38:7]; // bvh8IcCore.ts:542
-  wire [6:0] obb_back_matrix = obb_rotate_out_tag[6:0]; // bvh8IcCore.ts:543
-  wire [95:0] obb_back_origin = obb_rotate_out_origin; // bvh8IcCore.ts:544
-  wire [95:0] obb_back_inv = obb_rotate_out_inv_dir; // bvh8IcCore.ts:545
-  wire [7:0] free_slot_in = {ray7_state == BVH8SLOTSTATE_FREE, ray6_state == BVH8SLOTSTATE_FREE, ray5_state == BVH8SLOTSTATE_FREE, ray4_state == BVH8SLOTSTATE_FREE, ray3_state == BVH8SLOTSTATE_FREE, ray2_state == BVH8SLOTSTATE_FREE, ray1_state == BVH8SLOTSTATE_FREE, ray0_state == BVH8SLOTSTATE_FREE}; // rayIntake.ts:37
+  wire [5:0] obb_back_index = obb_rotate_out_tag[44:39]; // bvh8IcCore.ts:569
+  wire [31:0] obb_back_tnear = obb_rotate_out_tag[38:7]; // bvh8IcCore.ts:570
+  wire [6:0] obb_back_matrix = obb_rotate_out_tag[6:0]; // bvh8IcCore.ts:571
+  wire [95:0] obb_back_origin = obb_rotate_out_origin; // bvh8IcCore.ts:572
+  wire [95:0] obb_back_inv = obb_rotate_out_inv_dir; // bvh8IcCore.ts:573
+  wire [7:0] free_slot_in = {ray7_state == BVH8SLOTSTATE_FREE, ray6_state == BVH8SLOTSTATE_FREE, ray5_state == BVH8SLOTSTATE_FREE, ray4_state == BVH8SLOTSTATE_FREE, ray3_state == BVH8SLOTSTATE_FREE, ray2_state == BVH8SLOTSTATE_FREE, ray1_state == BVH8SLOTSTATE_FREE, ray0_state == BVH8SLOTSTATE_FREE}; // rayIntake.ts:38
   wire divide = accept & traced_and; // rayIntake.ts:44
-  wire inv_x_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:46
-  wire inv_y_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:46
-  wire inv_z_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:46
-  wire shear_x_in_valid = divide; // rayIntake.ts:58
+  wire inv_x_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:49
+  wire inv_y_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:49
+  wire inv_z_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:49
+  wire shear_x_in_valid = divide; // rayIntake.ts:59
   wire [1:0] shear_x_a_slice = ray0_axes_mux_1[1:0]; // watertightTest.ts:91
   wire [31:0] shear_x_a_mux_1 = shear_x_a_slice == 2'd0 ? rayValid_slice_6 : shear_x_a_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_x_a = divide ? shear_x_a_mux_1 : 32'h3f800000; // rayIntake.ts:58
+  wire [31:0] shear_x_a = divide ? shear_x_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
   wire [1:0] shear_x_b_slice = ray0_axes_mux_1[5:4]; // watertightTest.ts:91
   wire [31:0] shear_x_b_mux_1 = shear_x_b_slice == 2'd0 ? rayValid_slice_6 : shear_x_b_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_x_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:58
-  wire shear_y_in_valid = divide; // rayIntake.ts:58
+  wire [31:0] shear_x_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
+  wire shear_y_in_valid = divide; // rayIntake.ts:59
   wire [1:0] shear_y_a_slice = ray0_axes_mux_1[3:2]; // watertightTest.ts:91
   wire [31:0] shear_y_a_mux_1 = shear_y_a_slice == 2'd0 ? rayValid_slice_6 : shear_y_a_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_y_a = divide ? shear_y_a_mux_1 : 32'h3f800000; // rayIntake.ts:58
-  wire [31:0] shear_y_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:58
-  wire shear_z_in_valid = divide; // rayIntake.ts:58
-  wire [31:0] shear_z_a = divide ? 32'h3f800000 : 32'h3f800000; // rayIntake.ts:58
-  wire [31:0] shear_z_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:58
+  wire [31:0] shear_y_a = divide ? shear_y_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
+  wire [31:0] shear_y_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
+  wire shear_z_in_valid = divide; // rayIntake.ts:59
+  wire [31:0] shear_z_a = divide ? 32'h3f800000 : 32'h3f800000; // rayIntake.ts:60
+  wire [31:0] shear_z_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
   wire leavesEarly = ray0_reads_sel_and_8 & ~(ray0_in_leaf | ray0_replay | ray0_inst_again) & ray0_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_0_valid_and_2 = ray0_state == BVH8SLOTSTATE_READY & ~(ray0_in_leaf & ray0_queued) & ~leavesEarly; // bvh8IcCore.ts:347
   wire overlap_not_1 = ~ray0_fault; // bvh8IcCore.ts:344
   wire overlap_and_3 = ray0_state_sel_eq_25 & ~ray0_any_hit & overlap_not_1 & ray0_sp != 7'd0 & ~ray0_no_overlap; // bvh8IcCore.ts:344
   wire overlap = overlap_and_3 & ray0_state_sel_not & ray0_state_sel_ne & ~ray0_reads_sel_and_8; // bvh8IcCore.ts:344
   wire root_1 = ray0_state_sel_eq_32 & ray0_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_0_valid = pop_arbiter_in_0_valid_and_2 | overlap | root_1; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_0_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_0_valid = pop_arbiter_in_0_valid_and_2 | overlap | root_1; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_0_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_1 = ray0_reads_sel_and_7 & ~(ray1_in_leaf | ray1_replay | ray1_inst_again) & ray1_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_1_valid_and_2 = ray1_state == BVH8SLOTSTATE_READY & ~(ray1_in_leaf & ray1_queued) & ~leavesEarly_1; // bvh8IcCore.ts:347
   wire overlap_not_5 = ~ray1_fault; // bvh8IcCore.ts:344
   wire overlap_and_9 = ray1_state_sel_eq_9 & ~ray1_any_hit & overlap_not_5 & ray1_sp != 7'd0 & ~ray1_no_overlap; // bvh8IcCore.ts:344
   wire overlap_1 = overlap_and_9 & ray1_state_sel_not & ray1_state_sel_ne & ~ray0_reads_sel_and_7; // bvh8IcCore.ts:344
   wire root_2 = ray1_state_sel_eq_15 & ray1_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_1_valid = pop_arbiter_in_1_valid_and_2 | overlap_1 | root_2; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_1_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_1_valid = pop_arbiter_in_1_valid_and_2 | overlap_1 | root_2; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_1_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_2 = ray0_reads_sel_and_6 & ~(ray2_in_leaf | ray2_replay | ray2_inst_again) & ray2_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_2_valid_and_2 = ray2_state == BVH8SLOTSTATE_READY & ~(ray2_in_leaf & ray2_queued) & ~leavesEarly_2; // bvh8IcCore.ts:347
   wire overlap_not_9 = ~ray2_fault; // bvh8IcCore.ts:344
   wire overlap_and_15 = ray2_state_sel_eq_9 & ~ray2_any_hit & overlap_not_9 & ray2_sp != 7'd0 & ~ray2_no_overlap; // bvh8IcCore.ts:344
   wire overlap_2 = overlap_and_15 & ray2_state_sel_not & ray2_state_sel_ne & ~ray0_reads_sel_and_6; // bvh8IcCore.ts:344
   wire root_3 = ray2_state_sel_eq_15 & ray2_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_2_valid = pop_arbiter_in_2_valid_and_2 | overlap_2 | root_3; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_2_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_2_valid = pop_arbiter_in_2_valid_and_2 | overlap_2 | root_3; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_2_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_3 = ray0_reads_sel_and_5 & ~(ray3_in_leaf | ray3_replay | ray3_inst_again) & ray3_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_3_valid_and_2 = ray3_state == BVH8SLOTSTATE_READY & ~(ray3_in_leaf & ray3_queued) & ~leavesEarly_3; // bvh8IcCore.ts:347
   wire overlap_not_13 = ~ray3_fault; // bvh8IcCore.ts:344
   wire overlap_and_21 = ray3_state_sel_eq_9 & ~ray3_any_hit & overlap_not_13 & ray3_sp != 7'd0 & ~ray3_no_overlap; // bvh8IcCore.ts:344
   wire overlap_3 = overlap_and_21 & ray3_state_sel_not & ray3_state_sel_ne & ~ray0_reads_sel_and_5; // bvh8IcCore.ts:344
   wire root_4 = ray3_state_sel_eq_15 & ray3_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_3_valid = pop_arbiter_in_3_valid_and_2 | overlap_3 | root_4; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_3_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_3_valid = pop_arbiter_in_3_valid_and_2 | overlap_3 | root_4; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_3_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_4 = ray0_reads_sel_and_4 & ~(ray4_in_leaf | ray4_replay | ray4_inst_again) & ray4_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_4_valid_and_2 = ray4_state == BVH8SLOTSTATE_READY & ~(ray4_in_leaf & ray4_queued) & ~leavesEarly_4; // bvh8IcCore.ts:347
   wire overlap_not_17 = ~ray4_fault; // bvh8IcCore.ts:344
   wire overlap_and_27 = ray4_state_sel_eq_9 & ~ray4_any_hit & overlap_not_17 & ray4_sp != 7'd0 & ~ray4_no_overlap; // bvh8IcCore.ts:344
   wire overlap_4 = overlap_and_27 & ray4_state_sel_not & ray4_state_sel_ne & ~ray0_reads_sel_and_4; // bvh8IcCore.ts:344
   wire root_5 = ray4_state_sel_eq_15 & ray4_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_4_valid = pop_arbiter_in_4_valid_and_2 | overlap_4 | root_5; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_4_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_4_valid = pop_arbiter_in_4_valid_and_2 | overlap_4 | root_5; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_4_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_5 = ray0_reads_sel_and_3 & ~(ray5_in_leaf | ray5_replay | ray5_inst_again) & ray5_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_5_valid_and_2 = ray5_state == BVH8SLOTSTATE_READY & ~(ray5_in_leaf & ray5_queued) & ~leavesEarly_5; // bvh8IcCore.ts:347
   wire overlap_not_21 = ~ray5_fault; // bvh8IcCore.ts:344
   wire overlap_and_33 = ray5_state_sel_eq_9 & ~ray5_any_hit & overlap_not_21 & ray5_sp != 7'd0 & ~ray5_no_overlap; // bvh8IcCore.ts:344
   wire overlap_5 = overlap_and_33 & ray5_state_sel_not & ray5_state_sel_ne & ~ray0_reads_sel_and_3; // bvh8IcCore.ts:344
   wire root_6 = ray5_state_sel_eq_15 & ray5_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_5_valid = pop_arbiter_in_5_valid_and_2 | overlap_5 | root_6; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_5_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_5_valid = pop_arbiter_in_5_valid_and_2 | overlap_5 | root_6; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_5_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_6 = ray0_reads_sel_and_2 & ~(ray6_in_leaf | ray6_replay | ray6_inst_again) & ray6_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_6_valid_and_2 = ray6_state == BVH8SLOTSTATE_READY & ~(ray6_in_leaf & ray6_queued) & ~leavesEarly_6; // bvh8IcCore.ts:347
   wire overlap_not_25 = ~ray6_fault; // bvh8IcCore.ts:344
   wire overlap_and_39 = ray6_state_sel_eq_9 & ~ray6_any_hit & overlap_not_25 & ray6_sp != 7'd0 & ~ray6_no_overlap; // bvh8IcCore.ts:344
   wire overlap_6 = overlap_and_39 & ray6_state_sel_not & ray6_state_sel_ne & ~ray0_reads_sel_and_2; // bvh8IcCore.ts:344
   wire root_7 = ray6_state_sel_eq_15 & ray6_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_6_valid = pop_arbiter_in_6_valid_and_2 | overlap_6 | root_7; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_6_bits = 1'd0; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_6_valid = pop_arbiter_in_6_valid_and_2 | overlap_6 | root_7; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_6_bits = 1'd0; // bvh8IcCore.ts:348
   wire leavesEarly_7 = ray0_reads_sel_and_1 & ~(ray7_in_leaf | ray7_replay | ray7_inst_again) & ray7_state_sel_ne; // bvh8IcCore.ts:342
   wire pop_arbiter_in_7_valid_and_2 = ray7_state == BVH8SLOTSTATE_READY & ~(ray7_in_leaf & ray7_queued) & ~leavesEarly_7; // bvh8IcCore.ts:347
   wire overlap_not_29 = ~ray7_fault; // bvh8IcCore.ts:344
   wire overlap_and_45 = ray7_state_sel_eq_9 & ~ray7_any_hit & overlap_not_29 & ray7_sp != 7'd0 & ~ray7_no_overlap; // bvh8IcCore.ts:344
   wire overlap_7 = overlap_and_45 & ray7_state_sel_not & ray7_state_sel_ne & ~ray0_reads_sel_and_1; // bvh8IcCore.ts:344
   wire root_8 = ray7_state_sel_eq_15 & ray7_root_wait == 4'd0; // bvh8IcCore.ts:346
-  wire pop_arbiter_in_7_valid = pop_arbiter_in_7_valid_and_2 | overlap_7 | root_8; // bvh8IcCore.ts:338
-  wire pop_arbiter_in_7_bits = 1'd0; // bvh8IcCore.ts:338
-  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:338
+  wire pop_arbiter_in_7_valid = pop_arbiter_in_7_valid_and_2 | overlap_7 | root_8; // bvh8IcCore.ts:347
+  wire pop_arbiter_in_7_bits = 1'd0; // bvh8IcCore.ts:348
+  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:351
   wire fcmp0_in_valid = 1'd1; // bvh8IcCore.ts:415
   wire [31:0] fcmp0_a = tnear_1; // bvh8IcCore.ts:415
   wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:302
   wire [31:0] fcmp0_b_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_best_t : ray2_best_t) : node_req_valid_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:302
   wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvh8IcCore.ts:415
   wire s2Instance_and = read & instance_; // bvh8IcCore.ts:481
-  wire box_decoder_in_valid = s2Box | s2InstanceBoxes; // bvh8IcCore.ts:474
+  wire box_decoder_in_valid = s2Box | s2InstanceBoxes; // bvh8IcCore.ts:487
   wire [1023:0] box_decoder_node_mux = s2InstanceBoxes ? {384'd0, node_resp[1023:640], 32'h7f, node_resp[639:512], 96'd0} : 1024'd0; // bvh8IcCore.ts:488
-  wire [1023:0] box_decoder_node = s2Box ? node_resp : box_decoder_node_mux; // bvh8IcCore.ts:474
-  wire primitive_decoder_in_valid = s2Primitive; // bvh8IcCore.ts:475
-  wire [1023:0] primitive_decoder_node = s2Primitive ? node_resp : 1024'd0; // bvh8IcCore.ts:475
+  wire [1023:0] box_decoder_node = s2Box ? node_resp : box_decoder_node_mux; // bvh8IcCore.ts:488
+  wire primitive_decoder_in_valid = s2Primitive; // bvh8IcCore.ts:490
+  wire [1023:0] primitive_decoder_node = s2Primitive ? node_resp : 1024'd0; // bvh8IcCore.ts:491
   wire obbOff = box_decoder_obb_matrix_index == 32'h7f; // bvh8IcCore.ts:497
   wire obbInvalid = ~(box_decoder_obb_matrix_index < 32'h68 | obbOff); // bvh8IcCore.ts:498
   wire fault_13 = box_decoder_internal_child_offset[3:0] != 4'd0 | box_decoder_primitive_child_offset[3:0] != 4'd0; // childTargets.ts:36
@@ -1795,8 +1795,8 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [6:0] cached_slice = box_decoder_obb_matrix_index[6:0]; // bvh8IcCore.ts:502
   wire cached = obb_rotate_in_valid_mux_6 & obb_rotate_in_valid_mux_13 == cached_slice; // bvh8IcCore.ts:502
   wire rotate = matrix & ~cached; // bvh8IcCore.ts:512
-  wire obb_rotate_in_valid = rotate; // bvh8IcCore.ts:560
-  wire [31:0] obb_rotate_obb_index = rotate ? box_decoder_obb_matrix_index : 32'h7f; // bvh8IcCore.ts:560
+  wire obb_rotate_in_valid = rotate; // bvh8IcCore.ts:561
+  wire [31:0] obb_rotate_obb_index = rotate ? box_decoder_obb_matrix_index : 32'h7f; // bvh8IcCore.ts:562
   wire obb_rotate_origin_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_in_instance : ray6_in_instance) : obb_rotate_in_valid_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:302
   wire obb_rotate_origin_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_in_instance : ray2_in_instance) : obb_rotate_in_valid_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:302
   wire obb_rotate_origin_mux_6 = obb_rotate_in_valid_slice ? obb_rotate_origin_mux_2 : obb_rotate_origin_mux_5; // bvh8IcCore.ts:302
@@ -1807,31 +1807,31 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [95:0] obb_rotate_origin_mux_19 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_origin : ray2_origin) : obb_rotate_in_valid_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_origin_mux_20 = obb_rotate_in_valid_slice ? obb_rotate_origin_mux_16 : obb_rotate_origin_mux_19; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_origin_mux_21 = obb_rotate_origin_mux_6 ? obb_rotate_origin_mux_13 : obb_rotate_origin_mux_20; // bvh8IcCore.ts:306
-  wire [95:0] obb_rotate_origin = rotate ? obb_rotate_origin_mux_21 : 96'd0; // bvh8IcCore.ts:560
+  wire [95:0] obb_rotate_origin = rotate ? obb_rotate_origin_mux_21 : 96'd0; // bvh8IcCore.ts:563
   wire [95:0] obb_rotate_dir_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obj_dir : ray6_obj_dir) : obb_rotate_in_valid_slice_2 ? ray5_obj_dir : ray4_obj_dir; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_dir_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obj_dir : ray2_obj_dir) : obb_rotate_in_valid_slice_2 ? ray1_obj_dir : ray0_obj_dir; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_dir_mux_9 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_direction : ray6_direction) : obb_rotate_in_valid_slice_2 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_dir_mux_12 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_direction : ray2_direction) : obb_rotate_in_valid_slice_2 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:302
   wire [95:0] obb_rotate_dir_mux_14 = obb_rotate_origin_mux_6 ? (obb_rotate_in_valid_slice ? obb_rotate_dir_mux_2 : obb_rotate_dir_mux_5) : obb_rotate_in_valid_slice ? obb_rotate_dir_mux_9 : obb_rotate_dir_mux_12; // bvh8IcCore.ts:306
-  wire [95:0] obb_rotate_dir = rotate ? obb_rotate_dir_mux_14 : 96'd0; // bvh8IcCore.ts:560
-  wire [47:0] obb_rotate_tag = {box_slot_d4, box_index_d4, box_tnear_d4, cached_slice}; // bvh8IcCore.ts:560
+  wire [95:0] obb_rotate_dir = rotate ? obb_rotate_dir_mux_14 : 96'd0; // bvh8IcCore.ts:564
+  wire [47:0] obb_rotate_tag = {box_slot_d4, box_index_d4, box_tnear_d4, cached_slice}; // bvh8IcCore.ts:565
   wire go = s2Instance & ~fault_1; // bvh8IcCore.ts:585
-  wire ray_transform_in_valid = go; // instancePath.ts:76
+  wire ray_transform_in_valid = go; // instancePath.ts:77
   wire [383:0] matrix_1 = node_resp[383:0]; // instancePath.ts:40
-  wire [383:0] ray_transform_matrix = go ? matrix_1 : 384'd0; // instancePath.ts:76
+  wire [383:0] ray_transform_matrix = go ? matrix_1 : 384'd0; // instancePath.ts:78
   wire ray_transform_origin_slice = s2Slot[2]; // bvh8IcCore.ts:302
   wire ray_transform_origin_slice_1 = s2Slot[1]; // bvh8IcCore.ts:302
   wire ray_transform_origin_slice_2 = s2Slot[0]; // bvh8IcCore.ts:302
   wire [95:0] ray_transform_origin_mux_2 = ray_transform_origin_slice_1 ? (ray_transform_origin_slice_2 ? ray7_origin : ray6_origin) : ray_transform_origin_slice_2 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:302
   wire [95:0] ray_transform_origin_mux_5 = ray_transform_origin_slice_1 ? (ray_transform_origin_slice_2 ? ray3_origin : ray2_origin) : ray_transform_origin_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:302
   wire [95:0] ray_transform_origin_mux_6 = ray_transform_origin_slice ? ray_transform_origin_mux_2 : ray_transform_origin_mux_5; // bvh8IcCore.ts:302
-  wire [95:0] ray_transform_origin = go ? ray_transform_origin_mux_6 : 96'd0; // instancePath.ts:76
+  wire [95:0] ray_transform_origin = go ? ray_transform_origin_mux_6 : 96'd0; // instancePath.ts:79
   wire [95:0] ray_transform_dir_mux_2 = ray_transform_origin_slice_1 ? (ray_transform_origin_slice_2 ? ray7_direction : ray6_direction) : ray_transform_origin_slice_2 ? ray5_direction : ray4_direction; // bvh8IcCore.ts:302
   wire [95:0] ray_transform_dir_mux_5 = ray_transform_origin_slice_1 ? (ray_transform_origin_slice_2 ? ray3_direction : ray2_direction) : ray_transform_origin_slice_2 ? ray1_direction : ray0_direction; // bvh8IcCore.ts:302
   wire [95:0] ray_transform_dir_mux_6 = ray_transform_origin_slice ? ray_transform_dir_mux_2 : ray_transform_dir_mux_5; // bvh8IcCore.ts:302
-  wire [95:0] ray_transform_dir = go ? ray_transform_dir_mux_6 : 96'd0; // instancePath.ts:76
-  wire [2:0] ray_transform_tag = s2Slot; // instancePath.ts:76
-  wire instance_shear_x_in_valid = ray_transform_out_valid; // instancePath.ts:87
+  wire [95:0] ray_transform_dir = go ? ray_transform_dir_mux_6 : 96'd0; // instancePath.ts:80
+  wire [2:0] ray_transform_tag = s2Slot; // instancePath.ts:81
+  wire instance_shear_x_in_valid = ray_transform_out_valid; // instancePath.ts:88
   wire [31:0] d_3 = ray_transform_obj_dir[31:0]; // watertightTest.ts:75
   wire [30:0] instance_shear_x_a_slice = d_3[30:0]; // watertightTest.ts:76
   wire [31:0] d_4 = ray_transform_obj_dir[63:32]; // watertightTest.ts:75
@@ -1846,18 +1846,18 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [5:0] instance_shear_x_a_mux_1 = zWins_1 ? axesZ_1 : yWins_1 ? axesY_1 : axesX_1; // watertightTest.ts:83
   wire [1:0] instance_shear_x_a_slice_6 = instance_shear_x_a_mux_1[1:0]; // watertightTest.ts:91
   wire [31:0] instance_shear_x_a_mux_3 = instance_shear_x_a_slice_6 == 2'd0 ? d_3 : instance_shear_x_a_slice_6 == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
-  wire [31:0] instance_shear_x_a = ray_transform_out_valid ? instance_shear_x_a_mux_3 : 32'h3f800000; // instancePath.ts:87
+  wire [31:0] instance_shear_x_a = ray_transform_out_valid ? instance_shear_x_a_mux_3 : 32'h3f800000; // instancePath.ts:89
   wire [1:0] instance_shear_x_b_slice = instance_shear_x_a_mux_1[5:4]; // watertightTest.ts:91
   wire [31:0] instance_shear_x_b_mux_1 = instance_shear_x_b_slice == 2'd0 ? d_3 : instance_shear_x_b_slice == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
-  wire [31:0] instance_shear_x_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:87
-  wire instance_shear_y_in_valid = ray_transform_out_valid; // instancePath.ts:87
+  wire [31:0] instance_shear_x_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:90
+  wire instance_shear_y_in_valid = ray_transform_out_valid; // instancePath.ts:88
   wire [1:0] instance_shear_y_a_slice = instance_shear_x_a_mux_1[3:2]; // watertightTest.ts:91
   wire [31:0] instance_shear_y_a_mux_1 = instance_shear_y_a_slice == 2'd0 ? d_3 : instance_shear_y_a_slice == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
-  wire [31:0] instance_shear_y_a = ray_transform_out_valid ? instance_shear_y_a_mux_1 : 32'h3f800000; // instancePath.ts:87
-  wire [31:0] instance_shear_y_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:87
-  wire instance_shear_z_in_valid = ray_transform_out_valid; // instancePath.ts:87
-  wire [31:0] instance_shear_z_a = ray_transform_out_valid ? 32'h3f800000 : 32'h3f800000; // instancePath.ts:87
-  wire [31:0] instance_shear_z_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:87
+  wire [31:0] instance_shear_y_a = ray_transform_out_valid ? instance_shear_y_a_mux_1 : 32'h3f800000; // instancePath.ts:89
+  wire [31:0] instance_shear_y_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:90
+  wire instance_shear_z_in_valid = ray_transform_out_valid; // instancePath.ts:88
+  wire [31:0] instance_shear_z_a = ray_transform_out_valid ? 32'h3f800000 : 32'h3f800000; // instancePath.ts:89
+  wire [31:0] instance_shear_z_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:90
   wire [31:0] traceable_slice = ray_transform_obj_origin[31:0]; // instancePath.ts:97
   wire [31:0] traceable_slice_2 = ray_transform_obj_origin[63:32]; // instancePath.ts:97
   wire [31:0] traceable_slice_4 = ray_transform_obj_origin[95:64]; // instancePath.ts:97
@@ -1865,13 +1865,13 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire traceable_and_4 = traceable_and_1 & d_3[30:23] != 8'd255 & d_4[30:23] != 8'd255 & d_5[30:23] != 8'd255; // instancePath.ts:97
   wire traceable_and_6 = instance_shear_x_a_slice == 31'd0 & instance_shear_x_a_slice_1 == 31'd0 & instance_shear_x_a_slice_2 == 31'd0; // instancePath.ts:97
   wire valid_11 = box_decoder_out_valid & ~rotate; // bvh8IcCore.ts:611
-  wire box_engine_in_valid = valid_11; // bvh8IcCore.ts:605
+  wire box_engine_in_valid = valid_11; // bvh8IcCore.ts:614
   wire rotated = matrix & cached; // bvh8IcCore.ts:511
   wire [95:0] box_engine_origin_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_origin : ray6_obb_origin) : obb_rotate_in_valid_slice_2 ? ray5_obb_origin : ray4_obb_origin; // bvh8IcCore.ts:302
   wire [95:0] box_engine_origin_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_origin : ray2_obb_origin) : obb_rotate_in_valid_slice_2 ? ray1_obb_origin : ray0_obb_origin; // bvh8IcCore.ts:302
   wire [95:0] box_engine_origin_mux_6 = obb_rotate_in_valid_slice ? box_engine_origin_mux_2 : box_engine_origin_mux_5; // bvh8IcCore.ts:302
   wire [95:0] box_engine_origin_mux_8 = rotated ? box_engine_origin_mux_6 : box_instance_d4 ? obb_rotate_origin_mux_13 : obb_rotate_origin_mux_21; // bvh8IcCore.ts:617
-  wire [95:0] box_engine_origin = valid_11 ? box_engine_origin_mux_8 : 96'd0; // bvh8IcCore.ts:605
+  wire [95:0] box_engine_origin = valid_11 ? box_engine_origin_mux_8 : 96'd0; // bvh8IcCore.ts:618
   wire [95:0] box_engine_inv_dir_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_obb_inv_dir : ray6_obb_inv_dir) : obb_rotate_in_valid_slice_2 ? ray5_obb_inv_dir : ray4_obb_inv_dir; // bvh8IcCore.ts:302
   wire [95:0] box_engine_inv_dir_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_obb_inv_dir : ray2_obb_inv_dir) : obb_rotate_in_valid_slice_2 ? ray1_obb_inv_dir : ray0_obb_inv_dir; // bvh8IcCore.ts:302
   wire [95:0] box_engine_inv_dir_mux_6 = obb_rotate_in_valid_slice ? box_engine_inv_dir_mux_2 : box_engine_inv_dir_mux_5; // bvh8IcCore.ts:302
@@ -1883,11 +1883,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [95:0] box_engine_inv_dir_mux_20 = obb_rotate_in_valid_slice ? box_engine_inv_dir_mux_16 : box_engine_inv_dir_mux_19; // bvh8IcCore.ts:302
   wire [95:0] box_engine_inv_dir_mux_21 = obb_rotate_origin_mux_6 ? box_engine_inv_dir_mux_13 : box_engine_inv_dir_mux_20; // bvh8IcCore.ts:306
   wire [95:0] box_engine_inv_dir_mux_23 = rotated ? box_engine_inv_dir_mux_6 : box_instance_d4 ? box_engine_inv_dir_mux_13 : box_engine_inv_dir_mux_21; // bvh8IcCore.ts:617
-  wire [95:0] box_engine_inv_dir = valid_11 ? box_engine_inv_dir_mux_23 : 96'd0; // bvh8IcCore.ts:605
-  wire [31:0] box_engine_limit = 32'h7f800000; // bvh8IcCore.ts:605
-  wire [1535:0] box_engine_boxes = valid_11 ? box_decoder_boxes : 1536'd0; // bvh8IcCore.ts:605
+  wire [95:0] box_engine_inv_dir = valid_11 ? box_engine_inv_dir_mux_23 : 96'd0; // bvh8IcCore.ts:619
+  wire [31:0] box_engine_limit = 32'h7f800000; // bvh8IcCore.ts:620
+  wire [1535:0] box_engine_boxes = valid_11 ? box_decoder_boxes : 1536'd0; // bvh8IcCore.ts:621
   wire [7:0] childValid = valid_11 & matrix_not ? box_decoder_child_valid : 8'd0; // bvh8IcCore.ts:622
-  wire [7:0] box_engine_child_valid = childValid; // bvh8IcCore.ts:605
+  wire [7:0] box_engine_child_valid = childValid; // bvh8IcCore.ts:623
   wire [31:0] nextPrimitive = {4'd0, box_decoder_primitive_child_offset[31:4]}; // childTargets.ts:38
   wire [31:0] nextBox = {4'd0, box_decoder_internal_child_offset[31:4]}; // childTargets.ts:37
   wire [3:0] type_8 = box_decoder_node_type[3:0]; // childTargets.ts:44
@@ -1896,11 +1896,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [5:0] box_tag_children_0_index_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_inst_root : ray2_inst_root) : obb_rotate_in_valid_slice_2 ? ray1_inst_root : ray0_inst_root; // bvh8IcCore.ts:302
   wire [5:0] box_tag_children_0_index_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_inst_root : ray6_inst_root) : obb_rotate_in_valid_slice_2 ? ray5_inst_root : ray4_inst_root; // bvh8IcCore.ts:302
   wire [5:0] box_tag_children_0_index_mux_6 = obb_rotate_in_valid_slice ? box_tag_children_0_index_mux_2 : box_tag_children_0_index_mux_5; // bvh8IcCore.ts:302
-  wire [5:0] box_tag_children_0_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at[31:6] ? 6'd63 : at[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_0_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at[31:6] ? 6'd63 : at[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_8 = type_8 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_0_primitive = isTriangle_8 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_0_primitive = isTriangle_8 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_8 = type_8 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_0_instance = isInstance_eq_8 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_0_instance = isInstance_eq_8 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_8 = {28'd0, size_slice}; // childTargets.ts:45
   wire fromPrimitive_8 = isTriangle_8 | isInstance_eq_8; // childTargets.ts:49
   wire valid_12 = box_decoder_child_valid[0]; // childTargets.ts:43
@@ -1909,11 +1909,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_9 = box_decoder_node_type[7:4]; // childTargets.ts:44
   wire isBox_9 = type_9 == 4'd5; // childTargets.ts:46
   wire [31:0] at_1 = isBox_9 ? nextBox_1 : nextPrimitive_1; // childTargets.ts:51
-  wire [5:0] box_tag_children_1_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_1[31:6] ? 6'd63 : at_1[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_1_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_1[31:6] ? 6'd63 : at_1[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_9 = type_9 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_1_primitive = isTriangle_9 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_1_primitive = isTriangle_9 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_9 = type_9 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_1_instance = isInstance_eq_9 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_1_instance = isInstance_eq_9 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_9 = {28'd0, size_slice_1}; // childTargets.ts:45
   wire fromPrimitive_9 = isTriangle_9 | isInstance_eq_9; // childTargets.ts:49
   wire valid_13 = box_decoder_child_valid[1]; // childTargets.ts:43
@@ -1922,11 +1922,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_10 = box_decoder_node_type[11:8]; // childTargets.ts:44
   wire isBox_10 = type_10 == 4'd5; // childTargets.ts:46
   wire [31:0] at_2 = isBox_10 ? nextBox_2 : nextPrimitive_2; // childTargets.ts:51
-  wire [5:0] box_tag_children_2_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_2[31:6] ? 6'd63 : at_2[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_2_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_2[31:6] ? 6'd63 : at_2[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_10 = type_10 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_2_primitive = isTriangle_10 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_2_primitive = isTriangle_10 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_10 = type_10 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_2_instance = isInstance_eq_10 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_2_instance = isInstance_eq_10 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_10 = {28'd0, size_slice_2}; // childTargets.ts:45
   wire fromPrimitive_10 = isTriangle_10 | isInstance_eq_10; // childTargets.ts:49
   wire valid_14 = box_decoder_child_valid[2]; // childTargets.ts:43
@@ -1935,11 +1935,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_11 = box_decoder_node_type[15:12]; // childTargets.ts:44
   wire isBox_11 = type_11 == 4'd5; // childTargets.ts:46
   wire [31:0] at_3 = isBox_11 ? nextBox_3 : nextPrimitive_3; // childTargets.ts:51
-  wire [5:0] box_tag_children_3_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_3[31:6] ? 6'd63 : at_3[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_3_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_3[31:6] ? 6'd63 : at_3[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_11 = type_11 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_3_primitive = isTriangle_11 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_3_primitive = isTriangle_11 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_11 = type_11 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_3_instance = isInstance_eq_11 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_3_instance = isInstance_eq_11 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_11 = {28'd0, size_slice_3}; // childTargets.ts:45
   wire fromPrimitive_11 = isTriangle_11 | isInstance_eq_11; // childTargets.ts:49
   wire valid_15 = box_decoder_child_valid[3]; // childTargets.ts:43
@@ -1948,11 +1948,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_12 = box_decoder_node_type[19:16]; // childTargets.ts:44
   wire isBox_12 = type_12 == 4'd5; // childTargets.ts:46
   wire [31:0] at_4 = isBox_12 ? nextBox_4 : nextPrimitive_4; // childTargets.ts:51
-  wire [5:0] box_tag_children_4_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_4[31:6] ? 6'd63 : at_4[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_4_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_4[31:6] ? 6'd63 : at_4[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_12 = type_12 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_4_primitive = isTriangle_12 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_4_primitive = isTriangle_12 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_12 = type_12 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_4_instance = isInstance_eq_12 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_4_instance = isInstance_eq_12 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_12 = {28'd0, size_slice_4}; // childTargets.ts:45
   wire fromPrimitive_12 = isTriangle_12 | isInstance_eq_12; // childTargets.ts:49
   wire valid_16 = box_decoder_child_valid[4]; // childTargets.ts:43
@@ -1961,11 +1961,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_13 = box_decoder_node_type[23:20]; // childTargets.ts:44
   wire isBox_13 = type_13 == 4'd5; // childTargets.ts:46
   wire [31:0] at_5 = isBox_13 ? nextBox_5 : nextPrimitive_5; // childTargets.ts:51
-  wire [5:0] box_tag_children_5_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_5[31:6] ? 6'd63 : at_5[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_5_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_5[31:6] ? 6'd63 : at_5[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_13 = type_13 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_5_primitive = isTriangle_13 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_5_primitive = isTriangle_13 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_13 = type_13 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_5_instance = isInstance_eq_13 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_5_instance = isInstance_eq_13 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_13 = {28'd0, size_slice_5}; // childTargets.ts:45
   wire fromPrimitive_13 = isTriangle_13 | isInstance_eq_13; // childTargets.ts:49
   wire valid_17 = box_decoder_child_valid[5]; // childTargets.ts:43
@@ -1974,11 +1974,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_14 = box_decoder_node_type[27:24]; // childTargets.ts:44
   wire isBox_14 = type_14 == 4'd5; // childTargets.ts:46
   wire [31:0] at_6 = isBox_14 ? nextBox_6 : nextPrimitive_6; // childTargets.ts:51
-  wire [5:0] box_tag_children_6_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_6[31:6] ? 6'd63 : at_6[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_6_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_6[31:6] ? 6'd63 : at_6[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_14 = type_14 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_6_primitive = isTriangle_14 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_6_primitive = isTriangle_14 & targetFault_not; // bvh8IcCore.ts:631
   wire isInstance_eq_14 = type_14 == 4'd6; // childTargets.ts:48
-  wire box_tag_children_6_instance = isInstance_eq_14 & targetFault_not; // bvh8IcCore.ts:625
+  wire box_tag_children_6_instance = isInstance_eq_14 & targetFault_not; // bvh8IcCore.ts:632
   wire [31:0] size_14 = {28'd0, size_slice_6}; // childTargets.ts:45
   wire fromPrimitive_14 = isTriangle_14 | isInstance_eq_14; // childTargets.ts:49
   wire valid_18 = box_decoder_child_valid[6]; // childTargets.ts:43
@@ -1987,12 +1987,12 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] type_15 = box_decoder_node_type[31:28]; // childTargets.ts:44
   wire isBox_15 = type_15 == 4'd5; // childTargets.ts:46
   wire [31:0] at_7 = isBox_15 ? nextBox_7 : nextPrimitive_7; // childTargets.ts:51
-  wire [5:0] box_tag_children_7_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_7[31:6] ? 6'd63 : at_7[5:0]; // bvh8IcCore.ts:625
+  wire [5:0] box_tag_children_7_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_7[31:6] ? 6'd63 : at_7[5:0]; // bvh8IcCore.ts:630
   wire isTriangle_15 = type_15 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_7_primitive = isTriangle_15 & targetFault_not; // bvh8IcCore.ts:625
-  wire box_tag_children_7_instance = type_15 == 4'd6 & targetFault_not; // bvh8IcCore.ts:625
-  wire [2:0] box_tag_slot = box_slot_d4; // bvh8IcCore.ts:625
-  wire [66:0] box_engine_tag = {box_tag_slot, box_tag_children_7_instance, box_tag_children_7_primitive, box_tag_children_7_index, box_tag_children_6_instance, box_tag_children_6_primitive, box_tag_children_6_index, box_tag_children_5_instance, box_tag_children_5_primitive, box_tag_children_5_index, box_tag_children_4_instance, box_tag_children_4_primitive, box_tag_children_4_index, box_tag_children_3_instance, box_tag_children_3_primitive, box_tag_children_3_index, box_tag_children_2_instance, box_tag_children_2_primitive, box_tag_children_2_index, box_tag_children_1_instance, box_tag_children_1_primitive, box_tag_children_1_index, box_tag_children_0_instance, box_tag_children_0_primitive, box_tag_children_0_index}; // bvh8IcCore.ts:605
+  wire box_tag_children_7_primitive = isTriangle_15 & targetFault_not; // bvh8IcCore.ts:631
+  wire box_tag_children_7_instance = type_15 == 4'd6 & targetFault_not; // bvh8IcCore.ts:632
+  wire [2:0] box_tag_slot = box_slot_d4; // bvh8IcCore.ts:626
+  wire [66:0] box_engine_tag = {box_tag_slot, box_tag_children_7_instance, box_tag_children_7_primitive, box_tag_children_7_index, box_tag_children_6_instance, box_tag_children_6_primitive, box_tag_children_6_index, box_tag_children_5_instance, box_tag_children_5_primitive, box_tag_children_5_index, box_tag_children_4_instance, box_tag_children_4_primitive, box_tag_children_4_index, box_tag_children_3_instance, box_tag_children_3_primitive, box_tag_children_3_index, box_tag_children_2_instance, box_tag_children_2_primitive, box_tag_children_2_index, box_tag_children_1_instance, box_tag_children_1_primitive, box_tag_children_1_index, box_tag_children_0_instance, box_tag_children_0_primitive, box_tag_children_0_index}; // bvh8IcCore.ts:634
   wire settled_d1_slice = settle_slot_d18[2]; // bvh8IcCore.ts:302
   wire settled_d1_slice_1 = settle_slot_d18[1]; // bvh8IcCore.ts:302
   wire settled_d1_slice_2 = settle_slot_d18[0]; // bvh8IcCore.ts:302
@@ -2034,7 +2034,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire fcmp10_in_valid = 1'd1; // bvh8IcCore.ts:703
   wire [31:0] fcmp10_a = tnear_3; // bvh8IcCore.ts:703
   wire [31:0] fcmp10_b = fmul1_result; // bvh8IcCore.ts:703
-  wire [7:0] resolve_slot_in = {ray7_state_sel_eq_9 & ray7_unresolved & ray7_state_sel_eq_10, ray6_state_sel_eq_9 & ray6_unresolved & ray6_state_sel_eq_10, ray5_state_sel_eq_9 & ray5_unresolved & ray5_state_sel_eq_10, ray4_state_sel_eq_9 & ray4_unresolved & ray4_state_sel_eq_10, ray3_state_sel_eq_9 & ray3_unresolved & ray3_state_sel_eq_10, ray2_state_sel_eq_9 & ray2_unresolved & ray2_state_sel_eq_10, ray1_state_sel_eq_9 & ray1_unresolved & ray1_state_sel_eq_10, ray0_state_sel_eq_25 & ray0_unresolved & ray0_state_sel_eq_26}; // bvh8IcCore.ts:751
+  wire [7:0] resolve_slot_in = {ray7_state_sel_eq_9 & ray7_unresolved & ray7_state_sel_eq_10, ray6_state_sel_eq_9 & ray6_unresolved & ray6_state_sel_eq_10, ray5_state_sel_eq_9 & ray5_unresolved & ray5_state_sel_eq_10, ray4_state_sel_eq_9 & ray4_unresolved & ray4_state_sel_eq_10, ray3_state_sel_eq_9 & ray3_unresolved & ray3_state_sel_eq_10, ray2_state_sel_eq_9 & ray2_unresolved & ray2_state_sel_eq_10, ray1_state_sel_eq_9 & ray1_unresolved & ray1_state_sel_eq_10, ray0_state_sel_eq_25 & ray0_unresolved & ray0_state_sel_eq_26}; // bvh8IcCore.ts:752
   wire fcmp11_in_valid = 1'd1; // bvh8IcCore.ts:755
   wire [31:0] fcmp11_a_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_tnear : ray6_parked_tnear) : ray0_state_sel_slice_2 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:302
   wire [31:0] fcmp11_a_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_tnear : ray2_parked_tnear) : ray0_state_sel_slice_2 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:302
@@ -2047,17 +2047,17 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] fcmp12_a_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_far : ray2_parked_far) : ray0_state_sel_slice_2 ? ray1_parked_far : ray0_parked_far; // bvh8IcCore.ts:302
   wire [31:0] fcmp12_a = ray0_state_sel_slice ? fcmp12_a_mux_2 : fcmp12_a_mux_5; // bvh8IcCore.ts:758
   wire [31:0] fcmp12_b = ray0_state_sel_slice ? fcmp11_b_mux_2 : fcmp11_b_mux_5; // bvh8IcCore.ts:758
-  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:781
-  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:782
-  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:782
-  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:782
-  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:782
-  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:782
-  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:782
-  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:782
-  wire [2774:0] pair_queue_enq_bits = {pair_queue_in_slot, pair_queue_in_pairCount, pair_queue_in_geometryIndex, pair_queue_in_primitiveIndex, pair_queue_in_active, pair_queue_in_vertexIndex, pair_queue_in_vertices}; // bvh8IcCore.ts:781
-  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:781
-  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:819
+  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:790
+  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:783
+  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:784
+  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:785
+  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:786
+  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:787
+  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:788
+  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:789
+  wire [2774:0] pair_queue_enq_bits = {pair_queue_in_slot, pair_queue_in_pairCount, pair_queue_in_geometryIndex, pair_queue_in_primitiveIndex, pair_queue_in_active, pair_queue_in_vertexIndex, pair_queue_in_vertices}; // bvh8IcCore.ts:791
+  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:797
+  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:835
   wire triangle_engine_origin_slice = ray0_queued_sel_slice_1[2]; // bvh8IcCore.ts:302
   wire triangle_engine_origin_slice_1 = ray0_queued_sel_slice_1[1]; // bvh8IcCore.ts:302
   wire triangle_engine_origin_slice_2 = ray0_queued_sel_slice_1[0]; // bvh8IcCore.ts:302
@@ -2070,21 +2070,21 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [95:0] triangle_engine_origin_mux_16 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_origin : ray6_origin) : triangle_engine_origin_slice_2 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_origin_mux_19 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_origin : ray2_origin) : triangle_engine_origin_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_origin_mux_20 = triangle_engine_origin_slice ? triangle_engine_origin_mux_16 : triangle_engine_origin_mux_19; // bvh8IcCore.ts:302
-  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:819
+  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:837
   wire [5:0] triangle_engine_axes_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_axes : ray6_obj_axes) : triangle_engine_origin_slice_2 ? ray5_obj_axes : ray4_obj_axes; // bvh8IcCore.ts:302
   wire [5:0] triangle_engine_axes_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_axes : ray2_obj_axes) : triangle_engine_origin_slice_2 ? ray1_obj_axes : ray0_obj_axes; // bvh8IcCore.ts:302
   wire [5:0] triangle_engine_axes_mux_6 = triangle_engine_origin_slice ? triangle_engine_axes_mux_2 : triangle_engine_axes_mux_5; // bvh8IcCore.ts:302
   wire [5:0] triangle_engine_axes_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_axes : ray6_axes) : triangle_engine_origin_slice_2 ? ray5_axes : ray4_axes; // bvh8IcCore.ts:302
   wire [5:0] triangle_engine_axes_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_axes : ray2_axes) : triangle_engine_origin_slice_2 ? ray1_axes : ray0_axes; // bvh8IcCore.ts:302
   wire [5:0] triangle_engine_axes_mux_13 = triangle_engine_origin_slice ? triangle_engine_axes_mux_9 : triangle_engine_axes_mux_12; // bvh8IcCore.ts:302
-  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:819
+  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:838
   wire [95:0] triangle_engine_shear_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_shear : ray6_obj_shear) : triangle_engine_origin_slice_2 ? ray5_obj_shear : ray4_obj_shear; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_shear_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_shear : ray2_obj_shear) : triangle_engine_origin_slice_2 ? ray1_obj_shear : ray0_obj_shear; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_shear_mux_6 = triangle_engine_origin_slice ? triangle_engine_shear_mux_2 : triangle_engine_shear_mux_5; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_shear_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_shear : ray6_shear) : triangle_engine_origin_slice_2 ? ray5_shear : ray4_shear; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_shear_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_shear : ray2_shear) : triangle_engine_origin_slice_2 ? ray1_shear : ray0_shear; // bvh8IcCore.ts:302
   wire [95:0] triangle_engine_shear_mux_13 = triangle_engine_origin_slice ? triangle_engine_shear_mux_9 : triangle_engine_shear_mux_12; // bvh8IcCore.ts:302
-  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:819
+  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:839
   wire [3:0] triangleSlot = {pair_index, 1'd1}; // bvh8IcCore.ts:824
   wire triangle_engine_vertices_slice = triangleSlot[3]; // bvh8IcCore.ts:825
   wire triangle_engine_vertices_slice_1 = triangleSlot[2]; // bvh8IcCore.ts:825
@@ -2275,7 +2275,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [95:0] triangle_engine_vertices_mux_118 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_mux_114 : triangle_engine_vertices_mux_117; // bvh8IcCore.ts:821
   wire [95:0] triangle_engine_vertices_mux_119 = vertices_slice_5[3] ? triangle_engine_vertices_mux_111 : triangle_engine_vertices_mux_118; // bvh8IcCore.ts:821
   wire [287:0] vertices_1 = {triangle_engine_vertices_mux_89, triangle_engine_vertices_mux_104, triangle_engine_vertices_mux_119}; // bvh8IcCore.ts:828
-  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:819
+  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:840
   wire [15:0] triangle_engine_active_slice = pair_queue_deq_bits[1743:1728]; // bvh8IcCore.ts:775
   wire triangle_engine_active_slice_1 = triangle_engine_active_slice[15]; // bvh8IcCore.ts:825
   wire triangle_engine_active_slice_2 = triangle_engine_active_slice[14]; // bvh8IcCore.ts:825
@@ -2324,7 +2324,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire triangle_engine_active_mux_28 = triangle_engine_vertices_slice_51 ? triangle_engine_active_mux_24 : triangle_engine_active_mux_27; // bvh8IcCore.ts:825
   wire triangle_engine_active_mux_29 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_21 : triangle_engine_active_mux_28; // bvh8IcCore.ts:825
   wire [1:0] active = pair_queue_deq_valid ? {triangle_engine_active_mux_14, triangle_engine_active_mux_29} : 2'd0; // bvh8IcCore.ts:834
-  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:819
+  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:841
   wire [511:0] triangle_engine_prim_index_slice = pair_queue_deq_bits[2255:1744]; // bvh8IcCore.ts:775
   wire [31:0] triangle_engine_prim_index_slice_1 = triangle_engine_prim_index_slice[511:480]; // bvh8IcCore.ts:825
   wire [31:0] triangle_engine_prim_index_slice_2 = triangle_engine_prim_index_slice[479:448]; // bvh8IcCore.ts:825
@@ -2372,11 +2372,11 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] triangle_engine_prim_index_mux_27 = triangle_engine_vertices_slice_52 ? triangle_engine_prim_index_mux_25 : triangle_engine_prim_index_mux_26; // bvh8IcCore.ts:825
   wire [31:0] triangle_engine_prim_index_mux_28 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_mux_24 : triangle_engine_prim_index_mux_27; // bvh8IcCore.ts:825
   wire [31:0] triangle_engine_prim_index_mux_29 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_21 : triangle_engine_prim_index_mux_28; // bvh8IcCore.ts:825
-  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:819
-  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:819
-  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:819
-  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:819
-  wire triangle_engine_any_hit = 1'd0; // bvh8IcCore.ts:819
+  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:842
+  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:844
+  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:845
+  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:846
+  wire triangle_engine_any_hit = 1'd0; // bvh8IcCore.ts:847
   wire [511:0] pair_tag_geometry_0_slice = pair_queue_deq_bits[2767:2256]; // bvh8IcCore.ts:775
   wire [31:0] pair_tag_geometry_0_slice_16 = pair_tag_geometry_0_slice[31:0]; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_0_slice_15 = pair_tag_geometry_0_slice[63:32]; // bvh8IcCore.ts:825
@@ -2408,7 +2408,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] pair_tag_geometry_0_mux = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_1 : pair_tag_geometry_0_slice_2; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_0_mux_2 = triangle_engine_vertices_slice_52 ? pair_tag_geometry_0_mux : pair_tag_geometry_0_mux_1; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_0_mux_6 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_mux_2 : pair_tag_geometry_0_mux_5; // bvh8IcCore.ts:825
-  wire [31:0] pair_tag_geometry_0 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:848
+  wire [31:0] pair_tag_geometry_0 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:850
   wire [31:0] pair_tag_geometry_1_mux_11 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_15 : pair_tag_geometry_0_slice_16; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_1_mux_10 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_13 : pair_tag_geometry_0_slice_14; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_1_mux_12 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_10 : pair_tag_geometry_1_mux_11; // bvh8IcCore.ts:825
@@ -2423,10 +2423,10 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] pair_tag_geometry_1_mux = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_1 : pair_tag_geometry_0_slice_2; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_1_mux_2 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux : pair_tag_geometry_1_mux_1; // bvh8IcCore.ts:825
   wire [31:0] pair_tag_geometry_1_mux_6 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_2 : pair_tag_geometry_1_mux_5; // bvh8IcCore.ts:825
-  wire [31:0] pair_tag_geometry_1 = triangle_engine_vertices_slice ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:848
-  wire [2:0] pair_tag_slot = ray0_queued_sel_slice_1; // bvh8IcCore.ts:848
-  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:848
-  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:819
+  wire [31:0] pair_tag_geometry_1 = triangle_engine_vertices_slice ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:851
+  wire [2:0] pair_tag_slot = ray0_queued_sel_slice_1; // bvh8IcCore.ts:849
+  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:852
+  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:853
   wire fcmp13_in_valid = 1'd1; // bvh8IcCore.ts:862
   wire [31:0] fcmp13_a = triangle_engine_best_t_out; // bvh8IcCore.ts:862
   wire [31:0] fcmp13_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:302
@@ -2449,7 +2449,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire normal_slot_in_eq_7 = ray0_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:904
   wire normal_slot_in_and_23 = normal_slot_in_eq_7 & ray0_have_best & ray0_best_inst != 25'd0 & overlap_not_1; // bvh8IcCore.ts:904
   wire [7:0] waiting = {normal_slot_in_and_2, normal_slot_in_and_5, normal_slot_in_and_8, normal_slot_in_and_11, normal_slot_in_and_14, normal_slot_in_and_17, normal_slot_in_and_20, normal_slot_in_and_23}; // bvh8IcCore.ts:904
-  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:905
+  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:906
   wire fmul14_in_valid = 1'd1; // instancePath.ts:114
   wire fmul14_a_slice = normal_slot_index[2]; // bvh8IcCore.ts:302
   wire fmul14_a_slice_1 = normal_slot_index[1]; // bvh8IcCore.ts:302
@@ -2508,7 +2508,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] fadd28_a = fadd26_result; // instancePath.ts:115
   wire [31:0] fadd28_b = normal_product2_d3; // instancePath.ts:115
   wire [7:0] finish_slot_in_concat = {normal_slot_in_eq, normal_slot_in_eq_1, normal_slot_in_eq_2, normal_slot_in_eq_3, normal_slot_in_eq_4, normal_slot_in_eq_5, normal_slot_in_eq_6, normal_slot_in_eq_7}; // bvh8IcCore.ts:303
-  wire [7:0] finish_slot_in = finish_slot_in_concat & ~waiting; // rayAnswer.ts:35
+  wire [7:0] finish_slot_in = finish_slot_in_concat & ~waiting; // rayAnswer.ts:36
   wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:34
   wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:34
   wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:34

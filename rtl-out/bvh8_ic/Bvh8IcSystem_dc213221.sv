@@ -60,28 +60,28 @@ module Bvh8IcSystem_dc213221 (
   logic [991:0] staged_node; // bvh8IcSystem.ts:86
   logic [1023:0] rdata; // bvh8IcSystem.ts:133
 
-  assign load_error = error; // bvh8IcSystem.ts:58
-  assign load_triangle_count = triangles; // bvh8IcSystem.ts:58
-  assign dispatch_ready = core_dispatch_ready; // bvh8IcSystem.ts:58
-  assign dispatch_done = core_dispatch_done; // bvh8IcSystem.ts:58
-  assign dispatch_hit_info = core_dispatch_hit_info; // bvh8IcSystem.ts:58
-  assign dispatch_hit_normal = core_dispatch_hit_normal; // bvh8IcSystem.ts:58
-  assign dispatch_done_thread = core_dispatch_done_thread; // bvh8IcSystem.ts:58
-  assign dispatch_done_fault = core_dispatch_done_fault; // bvh8IcSystem.ts:58
-  assign counters_rays = core_counters_rays; // bvh8IcSystem.ts:58
-  assign counters_tests = core_counters_tests; // bvh8IcSystem.ts:58
-  assign counters_busy_cycles = core_counters_busy_cycles; // bvh8IcSystem.ts:58
-  assign counters_node_tests = core_counters_node_tests; // bvh8IcSystem.ts:58
-  assign box_tests = core_box_tests; // bvh8IcSystem.ts:58
-  assign primitive_nodes = core_primitive_nodes; // bvh8IcSystem.ts:58
-  assign instance_nodes = core_instance_nodes; // bvh8IcSystem.ts:58
-  wire core_dispatch_ray_start = dispatch_ray_start; // bvh8IcSystem.ts:64
-  wire [95:0] core_ray_origin = ray_origin; // bvh8IcSystem.ts:64
-  wire [95:0] core_ray_direction = ray_direction; // bvh8IcSystem.ts:64
-  wire [4:0] core_ray_thread = ray_thread; // bvh8IcSystem.ts:64
-  wire core_ray_any_hit = ray_any_hit; // bvh8IcSystem.ts:64
-  wire [5:0] core_node_count = nodeCount; // bvh8IcSystem.ts:64
-  wire [1023:0] core_node_resp = rdata; // bvh8IcSystem.ts:64
+  assign load_error = error; // bvh8IcSystem.ts:130
+  assign load_triangle_count = triangles; // bvh8IcSystem.ts:131
+  assign dispatch_ready = core_dispatch_ready; // bvh8IcSystem.ts:66
+  assign dispatch_done = core_dispatch_done; // bvh8IcSystem.ts:66
+  assign dispatch_hit_info = core_dispatch_hit_info; // bvh8IcSystem.ts:66
+  assign dispatch_hit_normal = core_dispatch_hit_normal; // bvh8IcSystem.ts:66
+  assign dispatch_done_thread = core_dispatch_done_thread; // bvh8IcSystem.ts:66
+  assign dispatch_done_fault = core_dispatch_done_fault; // bvh8IcSystem.ts:66
+  assign counters_rays = core_counters_rays; // bvh8IcSystem.ts:66
+  assign counters_tests = core_counters_tests; // bvh8IcSystem.ts:66
+  assign counters_busy_cycles = core_counters_busy_cycles; // bvh8IcSystem.ts:66
+  assign counters_node_tests = core_counters_node_tests; // bvh8IcSystem.ts:66
+  assign box_tests = core_box_tests; // bvh8IcSystem.ts:68
+  assign primitive_nodes = core_primitive_nodes; // bvh8IcSystem.ts:69
+  assign instance_nodes = core_instance_nodes; // bvh8IcSystem.ts:70
+  wire core_dispatch_ray_start = dispatch_ray_start; // bvh8IcSystem.ts:66
+  wire [95:0] core_ray_origin = ray_origin; // bvh8IcSystem.ts:66
+  wire [95:0] core_ray_direction = ray_direction; // bvh8IcSystem.ts:66
+  wire [4:0] core_ray_thread = ray_thread; // bvh8IcSystem.ts:66
+  wire core_ray_any_hit = ray_any_hit; // bvh8IcSystem.ts:67
+  wire [5:0] core_node_count = nodeCount; // bvh8IcSystem.ts:132
+  wire [1023:0] core_node_resp = rdata; // bvh8IcSystem.ts:133
   wire accept_not = ~load_start; // bvh8IcSystem.ts:88
   wire accept = load_valid & ~(error & accept_not); // bvh8IcSystem.ts:88
   wire load_state_sel_eq_4 = word == 5'd31; // bvh8IcSystem.ts:119

@@ -10,7 +10,7 @@ module FCmp_stages0 (
   output logic gt,
   output logic unordered
 );
-  assign out_valid = in_valid; // fcmp.ts:50
+  assign out_valid = in_valid; // fcmp.ts:43
   wire [7:0] a_exp = a[30:23]; // fcmp.ts:34
   wire a_exp_is_max = a_exp == 8'd255; // fcmp.ts:34
   wire [22:0] a_frac = a[22:0]; // fcmp.ts:34
@@ -33,10 +33,10 @@ module FCmp_stages0 (
   wire flags_and_1 = flags_and & flags_mux_1; // fcmp.ts:34
   wire flags_and_2 = flags_and & ~flags_mux_1; // fcmp.ts:34
   wire [1:0] flags_1 = {flags_and_1 | flags_and_2, flags_and_1 | flags_or}; // fcmp.ts:36
-  assign flags = flags_1; // fcmp.ts:50
-  assign lt = flags_and_1; // fcmp.ts:50
-  assign eq = flags_not_2 & flags_or_2; // fcmp.ts:50
-  assign gt = flags_and_2; // fcmp.ts:50
-  assign unordered = flags_or; // fcmp.ts:50
+  assign flags = flags_1; // fcmp.ts:38
+  assign lt = flags_and_1; // fcmp.ts:39
+  assign eq = flags_not_2 & flags_or_2; // fcmp.ts:40
+  assign gt = flags_and_2; // fcmp.ts:41
+  assign unordered = flags_or; // fcmp.ts:42
 
 endmodule

@@ -800,18 +800,18 @@ module Gfx12BoxDecoder (
   logic valid_d3; // gfx12BoxDecoder.ts:82
   logic valid_d4; // gfx12BoxDecoder.ts:82
 
-  assign out_valid = valid_d4; // gfx12BoxDecoder.ts:19
-  assign error = error_d4; // gfx12BoxDecoder.ts:19
-  assign internal_child_offset = internal_child_offset_d4; // gfx12BoxDecoder.ts:19
-  assign primitive_child_offset = primitive_child_offset_d4; // gfx12BoxDecoder.ts:19
-  assign parent_word = parent_word_d4; // gfx12BoxDecoder.ts:19
-  assign obb_matrix_index = obb_matrix_index_d4; // gfx12BoxDecoder.ts:19
-  assign child_valid = child_valid_d4; // gfx12BoxDecoder.ts:19
-  assign node_type = node_type_d4; // gfx12BoxDecoder.ts:19
-  assign node_size = node_size_d4; // gfx12BoxDecoder.ts:19
-  assign cull_flags = cull_flags_d4; // gfx12BoxDecoder.ts:19
-  assign cull_mask = cull_mask_d4; // gfx12BoxDecoder.ts:19
-  assign boxes = {{c7_max_z, c7_max_y, c7_max_x, c7_min_z, c7_min_y, c7_min_x}, {c6_max_z, c6_max_y, c6_max_x, c6_min_z, c6_min_y, c6_min_x}, {c5_max_z, c5_max_y, c5_max_x, c5_min_z, c5_min_y, c5_min_x}, {c4_max_z, c4_max_y, c4_max_x, c4_min_z, c4_min_y, c4_min_x}, {c3_max_z, c3_max_y, c3_max_x, c3_min_z, c3_min_y, c3_min_x}, {c2_max_z, c2_max_y, c2_max_x, c2_min_z, c2_min_y, c2_min_x}, {c1_max_z, c1_max_y, c1_max_x, c1_min_z, c1_min_y, c1_min_x}, {c0_max_z, c0_max_y, c0_max_x, c0_min_z, c0_min_y, c0_min_x}}; // gfx12BoxDecoder.ts:19
+  assign out_valid = valid_d4; // gfx12BoxDecoder.ts:82
+  assign error = error_d4; // gfx12BoxDecoder.ts:63
+  assign internal_child_offset = internal_child_offset_d4; // gfx12BoxDecoder.ts:59
+  assign primitive_child_offset = primitive_child_offset_d4; // gfx12BoxDecoder.ts:60
+  assign parent_word = parent_word_d4; // gfx12BoxDecoder.ts:61
+  assign obb_matrix_index = obb_matrix_index_d4; // gfx12BoxDecoder.ts:62
+  assign child_valid = child_valid_d4; // gfx12BoxDecoder.ts:64
+  assign node_type = node_type_d4; // gfx12BoxDecoder.ts:67
+  assign node_size = node_size_d4; // gfx12BoxDecoder.ts:68
+  assign cull_flags = cull_flags_d4; // gfx12BoxDecoder.ts:65
+  assign cull_mask = cull_mask_d4; // gfx12BoxDecoder.ts:66
+  assign boxes = {{c7_max_z, c7_max_y, c7_max_x, c7_min_z, c7_min_y, c7_min_x}, {c6_max_z, c6_max_y, c6_max_x, c6_min_z, c6_min_y, c6_min_x}, {c5_max_z, c5_max_y, c5_max_x, c5_min_z, c5_min_y, c5_min_x}, {c4_max_z, c4_max_y, c4_max_x, c4_min_z, c4_min_y, c4_min_x}, {c3_max_z, c3_max_y, c3_max_x, c3_min_z, c3_min_y, c3_min_x}, {c2_max_z, c2_max_y, c2_max_x, c2_min_z, c2_min_y, c2_min_x}, {c1_max_z, c1_max_y, c1_max_x, c1_min_z, c1_min_y, c1_min_x}, {c0_max_z, c0_max_y, c0_max_x, c0_min_z, c0_min_y, c0_min_x}}; // gfx12BoxDecoder.ts:81
   wire [3:0] error_d1_slice = node[223:220]; // gfx12BoxDecoder.ts:49
   wire error_d1_or_1 = node[126:119] == 8'd255 | node[158:151] == 8'd255 | node[190:183] == 8'd255; // gfx12BoxDecoder.ts:55
   wire error_1 = 4'd7 < error_d1_slice | error_d1_or_1; // gfx12BoxDecoder.ts:56

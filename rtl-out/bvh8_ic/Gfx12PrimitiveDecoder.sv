@@ -229,17 +229,17 @@ module Gfx12PrimitiveDecoder (
   logic valid_d2; // gfx12PrimitiveDecoder.ts:154
   logic valid_d3; // gfx12PrimitiveDecoder.ts:154
 
-  assign out_valid = valid_d3; // gfx12PrimitiveDecoder.ts:25
-  assign error = out_error; // gfx12PrimitiveDecoder.ts:25
-  assign pair_count = out_pair_count; // gfx12PrimitiveDecoder.ts:25
-  assign range_stop = out_range_stop; // gfx12PrimitiveDecoder.ts:25
-  assign vertices = out_vertices; // gfx12PrimitiveDecoder.ts:25
-  assign tri_active = out_tri_active; // gfx12PrimitiveDecoder.ts:25
-  assign tri_vertex_index = out_tri_vertex_index; // gfx12PrimitiveDecoder.ts:25
-  assign tri_opaque = out_tri_opaque; // gfx12PrimitiveDecoder.ts:25
-  assign tri_double_sided = out_tri_double_sided; // gfx12PrimitiveDecoder.ts:25
-  assign geometry_index = out_geometry_index; // gfx12PrimitiveDecoder.ts:25
-  assign primitive_index = out_primitive_index; // gfx12PrimitiveDecoder.ts:25
+  assign out_valid = valid_d3; // gfx12PrimitiveDecoder.ts:154
+  assign error = out_error; // gfx12PrimitiveDecoder.ts:153
+  assign pair_count = out_pair_count; // gfx12PrimitiveDecoder.ts:152
+  assign range_stop = out_range_stop; // gfx12PrimitiveDecoder.ts:151
+  assign vertices = out_vertices; // gfx12PrimitiveDecoder.ts:144
+  assign tri_active = out_tri_active; // gfx12PrimitiveDecoder.ts:148
+  assign tri_vertex_index = out_tri_vertex_index; // gfx12PrimitiveDecoder.ts:147
+  assign tri_opaque = out_tri_opaque; // gfx12PrimitiveDecoder.ts:149
+  assign tri_double_sided = out_tri_double_sided; // gfx12PrimitiveDecoder.ts:150
+  assign geometry_index = out_geometry_index; // gfx12PrimitiveDecoder.ts:145
+  assign primitive_index = out_primitive_index; // gfx12PrimitiveDecoder.ts:146
   wire [5:0] s1_header_error_add = {1'd0, node[4:0]} + 6'd1; // gfx12PrimitiveDecoder.ts:57
   wire [5:0] tz = {1'd0, node[19:15]}; // gfx12PrimitiveDecoder.ts:58
   wire [6:0] s1_header_error_zext_2 = {1'd0, tz}; // gfx12PrimitiveDecoder.ts:67

@@ -188,11 +188,11 @@ module RayTransform_fadd3_fdiv14_fmul5_tagBits3 (
   logic valid_d24; // rayTransform.ts:89
   logic valid_d25; // rayTransform.ts:89
 
-  assign out_valid = valid_d25; // rayTransform.ts:39
-  assign out_tag = tag_d25; // rayTransform.ts:39
-  assign obj_origin = obj_origin_d14; // rayTransform.ts:39
-  assign obj_dir = obj_dir_d14; // rayTransform.ts:39
-  assign obj_inv_dir = {fdiv35_result, fdiv34_result, fdiv33_result}; // rayTransform.ts:39
+  assign out_valid = valid_d25; // rayTransform.ts:89
+  assign out_tag = tag_d25; // rayTransform.ts:88
+  assign obj_origin = obj_origin_d14; // rayTransform.ts:84
+  assign obj_dir = obj_dir_d14; // rayTransform.ts:85
+  assign obj_inv_dir = {fdiv35_result, fdiv34_result, fdiv33_result}; // rayTransform.ts:86
   wire fmul0_in_valid = 1'd1; // rayTransform.ts:71
   wire [31:0] w = matrix[31:0]; // rayTransform.ts:64
   wire [31:0] fmul0_a = w; // rayTransform.ts:71

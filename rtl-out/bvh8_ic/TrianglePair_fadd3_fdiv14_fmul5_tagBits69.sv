@@ -465,24 +465,24 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits69 (
   logic valid_d45; // trianglePair.ts:121
   logic valid_d46; // trianglePair.ts:121
 
-  assign out_valid = valid_d46; // trianglePair.ts:71
-  assign out_tag = tag_d46; // trianglePair.ts:71
-  assign hit = hit_q; // trianglePair.ts:71
-  assign t = t_q; // trianglePair.ts:71
-  assign normal = normal_q; // trianglePair.ts:71
-  assign best_valid_out = best_valid_q; // trianglePair.ts:71
-  assign best_t_out = best_t_q; // trianglePair.ts:71
-  assign best_index_out = best_index_q; // trianglePair.ts:71
-  assign best_from = best_from_q; // trianglePair.ts:71
-  assign terminate = terminate_q; // trianglePair.ts:71
-  wire [95:0] lane0_origin = origin; // trianglePair.ts:84
-  wire [5:0] lane0_axes = axes; // trianglePair.ts:84
-  wire [95:0] lane0_shear = shear; // trianglePair.ts:84
-  wire [287:0] lane0_vertices = vertices[287:0]; // trianglePair.ts:84
-  wire [95:0] lane1_origin = origin; // trianglePair.ts:84
-  wire [5:0] lane1_axes = axes; // trianglePair.ts:84
-  wire [95:0] lane1_shear = shear; // trianglePair.ts:84
-  wire [287:0] lane1_vertices = vertices[575:288]; // trianglePair.ts:84
+  assign out_valid = valid_d46; // trianglePair.ts:121
+  assign out_tag = tag_d46; // trianglePair.ts:120
+  assign hit = hit_q; // trianglePair.ts:117
+  assign t = t_q; // trianglePair.ts:118
+  assign normal = normal_q; // trianglePair.ts:119
+  assign best_valid_out = best_valid_q; // trianglePair.ts:112
+  assign best_t_out = best_t_q; // trianglePair.ts:113
+  assign best_index_out = best_index_q; // trianglePair.ts:114
+  assign best_from = best_from_q; // trianglePair.ts:115
+  assign terminate = terminate_q; // trianglePair.ts:116
+  wire [95:0] lane0_origin = origin; // trianglePair.ts:85
+  wire [5:0] lane0_axes = axes; // trianglePair.ts:86
+  wire [95:0] lane0_shear = shear; // trianglePair.ts:87
+  wire [287:0] lane0_vertices = vertices[287:0]; // trianglePair.ts:88
+  wire [95:0] lane1_origin = origin; // trianglePair.ts:85
+  wire [5:0] lane1_axes = axes; // trianglePair.ts:86
+  wire [95:0] lane1_shear = shear; // trianglePair.ts:87
+  wire [287:0] lane1_vertices = vertices[575:288]; // trianglePair.ts:88
   wire fcmp0_in_valid = 1'd1; // trianglePair.ts:103
   wire [31:0] fcmp0_a = lane0_t; // trianglePair.ts:103
   wire [31:0] fcmp0_b = best_t_d45; // trianglePair.ts:103

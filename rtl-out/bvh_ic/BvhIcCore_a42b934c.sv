@@ -916,17 +916,17 @@ module BvhIcCore_a42b934c (
   logic [31:0] node_test_count; // bvhIcCore.ts:456
   logic [31:0] busy; // bvhIcCore.ts:456
 
-  assign dispatch_ready = free_slot_valid; // bvhIcCore.ts:112
-  assign dispatch_done = done_d8; // bvhIcCore.ts:112
+  assign dispatch_ready = free_slot_valid; // rayIntake.ts:41
+  assign dispatch_done = done_d8; // rayAnswer.ts:50
   wire dispatch_hit_info_mux = done_d8 ? done_have_d8 : 1'd0; // rayAnswer.ts:48
-  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // bvhIcCore.ts:112
-  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // bvhIcCore.ts:112
-  assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // bvhIcCore.ts:112
-  assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // bvhIcCore.ts:112
-  assign counters_rays = ray_count; // bvhIcCore.ts:112
-  assign counters_tests = triangle_tests; // bvhIcCore.ts:112
-  assign counters_busy_cycles = busy; // bvhIcCore.ts:112
-  assign counters_node_tests = node_test_count; // bvhIcCore.ts:112
+  assign dispatch_hit_info = dispatch_hit_info_mux ? {done_shader_d8, {fadd75_result, fadd73_result, fadd71_result}} : 128'd0; // rayAnswer.ts:53
+  assign dispatch_hit_normal = dispatch_hit_info_mux ? done_normal_d8 : 128'd0; // rayAnswer.ts:55
+  assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // rayAnswer.ts:52
+  assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // rayAnswer.ts:51
+  assign counters_rays = ray_count; // bvhIcCore.ts:460
+  assign counters_tests = triangle_tests; // bvhIcCore.ts:461
+  assign counters_busy_cycles = busy; // bvhIcCore.ts:463
+  assign counters_node_tests = node_test_count; // bvhIcCore.ts:462
   wire [2:0] tag = ray_box_out_tag[30:28]; // bvhIcCore.ts:284
   wire stack_overflow_slice_1 = tag[1]; // bvhIcCore.ts:151
   wire stack_overflow_slice_2 = tag[0]; // bvhIcCore.ts:151
@@ -935,7 +935,7 @@ module BvhIcCore_a42b934c (
   wire [6:0] stack_overflow_mux_6 = tag[2] ? stack_overflow_mux_2 : stack_overflow_mux_5; // bvhIcCore.ts:151
   wire [7:0] pushedSp = {1'd0, stack_overflow_mux_6} + {5'd0, ray_box_hit_count}; // bvhIcCore.ts:290
   wire overflow = ray_box_out_valid & 8'd64 < pushedSp; // bvhIcCore.ts:291
-  assign stack_overflow = overflow; // bvhIcCore.ts:112
+  assign stack_overflow = overflow; // bvhIcCore.ts:300
   wire node_req_valid_slice = s1Slot[2]; // bvhIcCore.ts:151
   wire node_req_valid_slice_1 = s1Slot[1]; // bvhIcCore.ts:151
   wire node_req_valid_slice_2 = s1Slot[0]; // bvhIcCore.ts:151
@@ -952,20 +952,20 @@ module BvhIcCore_a42b934c (
   wire s1Loaded = {1'd0, s1Entry} < (s1Entry_1 ? range_count : node_count); // bvhIcCore.ts:213
   wire s1Node_and = s1Read & s1Loaded; // bvhIcCore.ts:216
   wire s1Node = s1Node_and & ~s1Entry_1; // bvhIcCore.ts:216
-  assign node_req_valid = s1Node; // bvhIcCore.ts:112
-  assign node_req_index = s1Node ? s1Entry : 6'd0; // bvhIcCore.ts:112
+  assign node_req_valid = s1Node; // bvhIcCore.ts:218
+  assign node_req_index = s1Node ? s1Entry : 6'd0; // bvhIcCore.ts:219
   wire s1Range = s1Node_and & s1Entry_1; // bvhIcCore.ts:217
-  assign range_req_valid = s1Range; // bvhIcCore.ts:112
-  assign range_req_index = s1Range ? s1Entry : 6'd0; // bvhIcCore.ts:112
-  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:234
+  assign range_req_valid = s1Range; // bvhIcCore.ts:220
+  assign range_req_index = s1Range ? s1Entry : 6'd0; // bvhIcCore.ts:221
+  wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:319
   wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:324
   wire [6:0] head = leaf_queue_deq_bits[6:0]; // bvhIcCore.ts:318
   wire [6:0] reqLeft = walking ? walkLeft : head; // bvhIcCore.ts:323
   wire reqTest = reqActive & reqLeft != 7'd0; // bvhIcCore.ts:325
-  assign tri_req_valid = reqTest; // bvhIcCore.ts:112
+  assign tri_req_valid = reqTest; // bvhIcCore.ts:333
   wire [6:0] head_1 = leaf_queue_deq_bits[13:7]; // bvhIcCore.ts:318
   wire [6:0] reqId = walking ? walkNext : head_1; // bvhIcCore.ts:322
-  assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:112
+  assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:334
   wire s1Fault = s1Read & ~s1Loaded; // bvhIcCore.ts:215
   wire ray0_state_sel_eq_2 = s1Slot == 3'd0; // bvhIcCore.ts:443
   wire [7:0] s2RangeEnd = {1'd0, range_resp_first} + {1'd0, range_resp_count}; // bvhIcCore.ts:260
@@ -1075,34 +1075,34 @@ module BvhIcCore_a42b934c (
   wire ray7_state_sel_and_8 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvhIcCore.ts:417
   wire ray7_state_sel_and_9 = accept & free_slot_index == 3'd7; // bvhIcCore.ts:406
   wire ray7_have_best_sel_and = ray0_have_best_sel_and & ray7_state_sel_eq_4; // bvhIcCore.ts:434
-  wire [7:0] free_slot_in = {ray7_state == RAYSLOTSTATE_FREE, ray6_state == RAYSLOTSTATE_FREE, ray5_state == RAYSLOTSTATE_FREE, ray4_state == RAYSLOTSTATE_FREE, ray3_state == RAYSLOTSTATE_FREE, ray2_state == RAYSLOTSTATE_FREE, ray1_state == RAYSLOTSTATE_FREE, ray0_state == RAYSLOTSTATE_FREE}; // rayIntake.ts:37
+  wire [7:0] free_slot_in = {ray7_state == RAYSLOTSTATE_FREE, ray6_state == RAYSLOTSTATE_FREE, ray5_state == RAYSLOTSTATE_FREE, ray4_state == RAYSLOTSTATE_FREE, ray3_state == RAYSLOTSTATE_FREE, ray2_state == RAYSLOTSTATE_FREE, ray1_state == RAYSLOTSTATE_FREE, ray0_state == RAYSLOTSTATE_FREE}; // rayIntake.ts:38
   wire divide = accept & rayValid; // rayIntake.ts:44
-  wire inv_x_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:46
-  wire inv_y_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:46
-  wire inv_z_in_valid = divide; // rayIntake.ts:46
-  wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:46
-  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:46
-  wire pop_arbiter_in_0_valid = ray0_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_0_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_1_valid = ray1_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_1_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_2_valid = ray2_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_2_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_3_valid = ray3_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_3_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_4_valid = ray4_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_4_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_5_valid = ray5_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_5_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_6_valid = ray6_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_6_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_in_7_valid = ray7_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:178
-  wire pop_arbiter_in_7_bits = 1'd0; // bvhIcCore.ts:178
-  wire pop_arbiter_out_ready = 1'd1; // bvhIcCore.ts:178
+  wire inv_x_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:49
+  wire inv_y_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:49
+  wire inv_z_in_valid = divide; // rayIntake.ts:47
+  wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:48
+  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:49
+  wire pop_arbiter_in_0_valid = ray0_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_0_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_1_valid = ray1_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_1_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_2_valid = ray2_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_2_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_3_valid = ray3_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_3_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_4_valid = ray4_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_4_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_5_valid = ray5_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_5_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_6_valid = ray6_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_6_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_in_7_valid = ray7_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:180
+  wire pop_arbiter_in_7_bits = 1'd0; // bvhIcCore.ts:181
+  wire pop_arbiter_out_ready = 1'd1; // bvhIcCore.ts:183
   wire s1Fresh_mux_2 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray7_fresh : ray6_fresh) : ray0_sp_slice_2 ? ray5_fresh : ray4_fresh; // bvhIcCore.ts:151
   wire s1Fresh_mux_5 = ray0_sp_slice_1 ? (ray0_sp_slice_2 ? ray3_fresh : ray2_fresh) : ray0_sp_slice_2 ? ray1_fresh : ray0_fresh; // bvhIcCore.ts:151
   wire fcmp0_in_valid = 1'd1; // bvhIcCore.ts:211
@@ -1111,17 +1111,17 @@ module BvhIcCore_a42b934c (
   wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp0_b_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_best_t : ray2_best_t) : node_req_valid_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp0_b = node_req_valid_slice ? fcmp0_b_mux_2 : fcmp0_b_mux_5; // bvhIcCore.ts:211
-  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:233
+  wire ray_box_in_valid = s2Node; // bvhIcCore.ts:244
   wire ray_box_origin_slice = s2Slot[2]; // bvhIcCore.ts:151
   wire ray_box_origin_slice_1 = s2Slot[1]; // bvhIcCore.ts:151
   wire ray_box_origin_slice_2 = s2Slot[0]; // bvhIcCore.ts:151
   wire [95:0] ray_box_origin_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_origin : ray6_origin) : ray_box_origin_slice_2 ? ray5_origin : ray4_origin; // bvhIcCore.ts:151
   wire [95:0] ray_box_origin_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_origin : ray2_origin) : ray_box_origin_slice_2 ? ray1_origin : ray0_origin; // bvhIcCore.ts:151
-  wire [95:0] ray_box_origin = s2Node ? (ray_box_origin_slice ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:233
+  wire [95:0] ray_box_origin = s2Node ? (ray_box_origin_slice ? ray_box_origin_mux_2 : ray_box_origin_mux_5) : 96'd0; // bvhIcCore.ts:245
   wire [95:0] ray_box_inv_dir_mux_2 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray7_inv_dir : ray6_inv_dir) : ray_box_origin_slice_2 ? ray5_inv_dir : ray4_inv_dir; // bvhIcCore.ts:151
   wire [95:0] ray_box_inv_dir_mux_5 = ray_box_origin_slice_1 ? (ray_box_origin_slice_2 ? ray3_inv_dir : ray2_inv_dir) : ray_box_origin_slice_2 ? ray1_inv_dir : ray0_inv_dir; // bvhIcCore.ts:151
-  wire [95:0] ray_box_inv_dir = s2Node ? (ray_box_origin_slice ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:233
-  wire [31:0] ray_box_limit = s2Limit; // bvhIcCore.ts:233
+  wire [95:0] ray_box_inv_dir = s2Node ? (ray_box_origin_slice ? ray_box_inv_dir_mux_2 : ray_box_inv_dir_mux_5) : 96'd0; // bvhIcCore.ts:246
+  wire [31:0] ray_box_limit = s2Limit; // bvhIcCore.ts:247
   wire [31:0] node = node_resp[767:736]; // bvhIcCore.ts:242
   wire [31:0] node_1 = node_resp[735:704]; // bvhIcCore.ts:242
   wire [31:0] node_2 = node_resp[703:672]; // bvhIcCore.ts:242
@@ -1147,31 +1147,31 @@ module BvhIcCore_a42b934c (
   wire [31:0] node_22 = node_resp[63:32]; // bvhIcCore.ts:242
   wire [31:0] node_23 = node_resp[31:0]; // bvhIcCore.ts:242
   wire [767:0] ray_box_boxes_concat = {node, node_1, node_2, node_3, node_4, node_5, node_6, node_7, node_8, node_9, node_10, node_11, node_12, node_13, node_14, node_15, node_16, node_17, node_18, node_19, node_20, node_21, node_22, node_23}; // bvhIcCore.ts:248
-  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:233
+  wire [767:0] ray_box_boxes = s2Node ? ray_box_boxes_concat : 768'd0; // bvhIcCore.ts:248
   wire [1:0] node_24 = node_resp[799:798]; // bvhIcCore.ts:242
   wire [1:0] node_25 = node_resp[797:796]; // bvhIcCore.ts:242
   wire [1:0] node_26 = node_resp[795:794]; // bvhIcCore.ts:242
   wire [1:0] node_27 = node_resp[793:792]; // bvhIcCore.ts:242
-  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:233
+  wire [3:0] ray_box_child_valid = s2Node ? {node_24 != 2'd0, node_25 != 2'd0, node_26 != 2'd0, node_27 != 2'd0} : 4'd0; // bvhIcCore.ts:249
   wire [5:0] node_28 = node_resp[773:768]; // bvhIcCore.ts:242
-  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:250
-  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:250
+  wire [5:0] box_tag_children_0_index = node_28; // bvhIcCore.ts:254
+  wire box_tag_children_0_leaf = node_27[1]; // bvhIcCore.ts:253
   wire [5:0] node_29 = node_resp[779:774]; // bvhIcCore.ts:242
-  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:250
-  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:250
+  wire [5:0] box_tag_children_1_index = node_29; // bvhIcCore.ts:254
+  wire box_tag_children_1_leaf = node_26[1]; // bvhIcCore.ts:253
   wire [5:0] node_30 = node_resp[785:780]; // bvhIcCore.ts:242
-  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:250
-  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:250
+  wire [5:0] box_tag_children_2_index = node_30; // bvhIcCore.ts:254
+  wire box_tag_children_2_leaf = node_25[1]; // bvhIcCore.ts:253
   wire [5:0] node_31 = node_resp[791:786]; // bvhIcCore.ts:242
-  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:250
-  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:250
-  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:250
-  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:233
-  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:234
-  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:264
-  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:264
-  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:264
-  wire [16:0] leaf_queue_enq_bits = {leaf_in_slot, leaf_in_first, leaf_in_count}; // bvhIcCore.ts:234
+  wire [5:0] box_tag_children_3_index = node_31; // bvhIcCore.ts:254
+  wire box_tag_children_3_leaf = node_24[1]; // bvhIcCore.ts:253
+  wire [2:0] box_tag_slot = s2Slot; // bvhIcCore.ts:251
+  wire [30:0] ray_box_tag = {box_tag_slot, box_tag_children_3_leaf, box_tag_children_3_index, box_tag_children_2_leaf, box_tag_children_2_index, box_tag_children_1_leaf, box_tag_children_1_index, box_tag_children_0_leaf, box_tag_children_0_index}; // bvhIcCore.ts:256
+  wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:263
+  wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:267
+  wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:266
+  wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:265
+  wire [16:0] leaf_queue_enq_bits = {leaf_in_slot, leaf_in_first, leaf_in_count}; // bvhIcCore.ts:268
   wire [2:0] head_2 = leaf_queue_deq_bits[16:14]; // bvhIcCore.ts:318
   wire [2:0] reqSlot = walking ? walkSlot : head_2; // bvhIcCore.ts:321
   wire reqLast = reqActive & reqLeft <= 7'd1; // bvhIcCore.ts:326
@@ -1430,7 +1430,7 @@ module BvhIcCore_a42b934c (
   wire [31:0] fcmp69_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp69_b_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_have_best_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvhIcCore.ts:151
   wire [31:0] fcmp69_b = ray0_have_best_sel_slice ? fcmp69_b_mux_2 : fcmp69_b_mux_5; // bvhIcCore.ts:383
-  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:35
+  wire [7:0] finish_slot_in = {ray7_state == RAYSLOTSTATE_FINISH, ray6_state == RAYSLOTSTATE_FINISH, ray5_state == RAYSLOTSTATE_FINISH, ray4_state == RAYSLOTSTATE_FINISH, ray3_state == RAYSLOTSTATE_FINISH, ray2_state == RAYSLOTSTATE_FINISH, ray1_state == RAYSLOTSTATE_FINISH, ray0_state == RAYSLOTSTATE_FINISH}; // rayAnswer.ts:36
   wire ox_d1_slice = f1Slot[2]; // rayAnswer.ts:34
   wire ox_d1_slice_1 = f1Slot[1]; // rayAnswer.ts:34
   wire ox_d1_slice_2 = f1Slot[0]; // rayAnswer.ts:34

@@ -126,8 +126,8 @@ module FDiv_stages14 (
   logic [31:0] p14_result; // fdiv.ts:86
   logic p14_valid; // fdiv.ts:86
 
-  assign out_valid = p14_valid; // fdiv.ts:92
-  assign result = p14_result; // fdiv.ts:92
+  assign out_valid = p14_valid; // fdiv.ts:88
+  assign result = p14_result; // fdiv.ts:87
   wire [7:0] b_exp = b[30:23]; // fdiv.ts:55
   wire b_exp_is_zero = b_exp == 8'd0; // fdiv.ts:55
   wire [22:0] b_frac = b[22:0]; // fdiv.ts:55

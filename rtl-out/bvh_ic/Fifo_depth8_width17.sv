@@ -18,13 +18,13 @@ module Fifo_depth8_width17 (
   logic [16:0] rdata; // fifo.ts:38
 
   wire full_1 = count_1 == 4'd8; // fifo.ts:32
-  assign enq_ready = ~full_1; // fifo.ts:17
+  assign enq_ready = ~full_1; // fifo.ts:36
   wire empty_1 = count_1 == 4'd0; // fifo.ts:33
-  assign deq_valid = ~empty_1; // fifo.ts:17
-  assign deq_bits = empty_1 ? 17'd0 : rdata; // fifo.ts:17
-  assign count = count_1; // fifo.ts:17
-  assign full = full_1; // fifo.ts:17
-  assign empty = empty_1; // fifo.ts:17
+  assign deq_valid = ~empty_1; // fifo.ts:37
+  assign deq_bits = empty_1 ? 17'd0 : rdata; // fifo.ts:38
+  assign count = count_1; // fifo.ts:45
+  assign full = full_1; // fifo.ts:46
+  assign empty = empty_1; // fifo.ts:47
   wire head_sel_and = deq_valid & deq_ready; // fifo.ts:43
   wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:39
 

@@ -6,7 +6,7 @@ module PriorityEncoder_n8 (
 );
   wire [2:0] index_mux_4 = in[3] ? 3'd3 : in[4] ? 3'd4 : in[5] ? 3'd5 : in[6] ? 3'd6 : in[7] ? 3'd7 : 3'd0; // encoders.ts:11
   wire [2:0] index_1 = in[0] ? 3'd0 : in[1] ? 3'd1 : in[2] ? 3'd2 : index_mux_4; // encoders.ts:11
-  assign index = index_1; // encoders.ts:6
-  assign valid = |in; // encoders.ts:6
+  assign index = index_1; // encoders.ts:12
+  assign valid = |in; // encoders.ts:13
 
 endmodule

@@ -55,26 +55,26 @@ module RoundRobinArbiter_n8_width1 (
   wire [2:0] grant_mux_2 = last == 3'd4 ? pick_4 : last == 3'd5 ? pick_5 : last == 3'd6 ? pick_6 : pick_7; // arbiter.ts:31
   wire [2:0] grant_mux_5 = last == 3'd1 ? pick_1 : last == 3'd2 ? pick_2 : last == 3'd3 ? pick_3 : grant_mux_2; // arbiter.ts:31
   wire [2:0] grant = last == 3'd0 ? pick : grant_mux_5; // arbiter.ts:31
-  assign in_0_ready = in_0_ready_and & grant == 3'd0; // arbiter.ts:10
+  assign in_0_ready = in_0_ready_and & grant == 3'd0; // arbiter.ts:35
   wire in_1_ready_eq = grant == 3'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:10
+  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
   wire in_2_ready_eq = grant == 3'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:10
+  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
   wire in_3_ready_eq = grant == 3'd3; // arbiter.ts:35
-  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:10
+  assign in_3_ready = in_0_ready_and & in_3_ready_eq; // arbiter.ts:35
   wire in_4_ready_eq = grant == 3'd4; // arbiter.ts:35
-  assign in_4_ready = in_0_ready_and & in_4_ready_eq; // arbiter.ts:10
+  assign in_4_ready = in_0_ready_and & in_4_ready_eq; // arbiter.ts:35
   wire in_5_ready_eq = grant == 3'd5; // arbiter.ts:35
-  assign in_5_ready = in_0_ready_and & in_5_ready_eq; // arbiter.ts:10
+  assign in_5_ready = in_0_ready_and & in_5_ready_eq; // arbiter.ts:35
   wire in_6_ready_eq = grant == 3'd6; // arbiter.ts:35
-  assign in_6_ready = in_0_ready_and & in_6_ready_eq; // arbiter.ts:10
+  assign in_6_ready = in_0_ready_and & in_6_ready_eq; // arbiter.ts:35
   wire in_7_ready_eq = grant == 3'd7; // arbiter.ts:35
-  assign in_7_ready = in_0_ready_and & in_7_ready_eq; // arbiter.ts:10
-  assign out_valid = in_0_ready_or_6; // arbiter.ts:10
+  assign in_7_ready = in_0_ready_and & in_7_ready_eq; // arbiter.ts:35
+  assign out_valid = in_0_ready_or_6; // arbiter.ts:33
   wire out_bits_mux_2 = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
   wire out_bits_mux_5 = in_6_ready_eq ? in_6_bits : in_5_ready_eq ? in_5_bits : in_4_ready_eq ? in_4_bits : out_bits_mux_2; // arbiter.ts:34
-  assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:10
-  assign chosen = grant; // arbiter.ts:10
+  assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:34
+  assign chosen = grant; // arbiter.ts:36
 
 `ifndef SYNTHESIS
   initial begin

@@ -9,9 +9,9 @@ module Counter_max9 (
 );
   logic [3:0] value_1; // counter.ts:15
 
-  assign value = value_1; // counter.ts:6
+  assign value = value_1; // counter.ts:18
   wire atMax = value_1 == 4'd9; // counter.ts:16
-  assign wrap = en & atMax & ~clear; // counter.ts:6
+  assign wrap = en & atMax & ~clear; // counter.ts:19
 
 `ifndef SYNTHESIS
   initial begin

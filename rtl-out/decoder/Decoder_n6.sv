@@ -4,6 +4,6 @@ module Decoder_n6 (
   input  logic en,
   output logic [5:0] out
 );
-  assign out = en & index < 3'd6 ? 6'd1 << index : 6'd0; // encoders.ts:30
+  assign out = en & index < 3'd6 ? 6'd1 << index : 6'd0; // encoders.ts:35
 
 endmodule

@@ -19,12 +19,12 @@ module FCmp_stages1 (
   logic p1_unordered; // fcmp.ts:37
   logic p1_valid; // fcmp.ts:37
 
-  assign out_valid = p1_valid; // fcmp.ts:50
-  assign flags = p1_flags; // fcmp.ts:50
-  assign lt = p1_lt; // fcmp.ts:50
-  assign eq = p1_eq; // fcmp.ts:50
-  assign gt = p1_gt; // fcmp.ts:50
-  assign unordered = p1_unordered; // fcmp.ts:50
+  assign out_valid = p1_valid; // fcmp.ts:43
+  assign flags = p1_flags; // fcmp.ts:38
+  assign lt = p1_lt; // fcmp.ts:39
+  assign eq = p1_eq; // fcmp.ts:40
+  assign gt = p1_gt; // fcmp.ts:41
+  assign unordered = p1_unordered; // fcmp.ts:42
   wire [7:0] a_exp = a[30:23]; // fcmp.ts:34
   wire a_exp_is_max = a_exp == 8'd255; // fcmp.ts:34
   wire [22:0] a_frac = a[22:0]; // fcmp.ts:34

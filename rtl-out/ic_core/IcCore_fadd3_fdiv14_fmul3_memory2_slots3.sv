@@ -597,26 +597,26 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3 (
   logic [31:0] busy; // icCore.ts:268
 
   wire ready = ~sweeping & ~(nextSlot[1] ? slot2_busy : nextSlot[0] ? slot1_busy : slot0_busy); // icCore.ts:155
-  assign dispatch_ready = ready; // icCore.ts:104
-  assign dispatch_done = done_d6; // icCore.ts:104
+  assign dispatch_ready = ready; // icCore.ts:113
+  assign dispatch_done = done_d6; // icCore.ts:254
   wire dispatch_hit_info_slice = done_slot_d6[1]; // icCore.ts:107
   wire dispatch_hit_info_slice_1 = done_slot_d6[0]; // icCore.ts:107
   wire dispatch_hit_info_mux_1 = dispatch_hit_info_slice ? slot2_have_best : dispatch_hit_info_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:107
   wire answerHit = done_d6 & dispatch_hit_info_mux_1; // icCore.ts:259
   wire [31:0] dispatch_hit_info_mux_3 = dispatch_hit_info_slice ? slot2_best_shader : dispatch_hit_info_slice_1 ? slot1_best_shader : slot0_best_shader; // icCore.ts:107
-  assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd74_result, fadd72_result, fadd70_result}} : 128'd0; // icCore.ts:104
+  assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd74_result, fadd72_result, fadd70_result}} : 128'd0; // icCore.ts:260
   wire [15:0] dispatch_hit_normal_mux_1 = dispatch_hit_info_slice ? slot2_best_index : dispatch_hit_info_slice_1 ? slot1_best_index : slot0_best_index; // icCore.ts:107
   wire [95:0] dispatch_hit_normal_mux_3 = dispatch_hit_info_slice ? slot2_best_normal : dispatch_hit_info_slice_1 ? slot1_best_normal : slot0_best_normal; // icCore.ts:107
-  assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:104
+  assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:261
   wire [4:0] dispatch_done_thread_mux_1 = dispatch_hit_info_slice ? slot2_thread : dispatch_hit_info_slice_1 ? slot1_thread : slot0_thread; // icCore.ts:107
-  assign dispatch_done_thread = done_d6 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:104
-  assign dispatch_done_fault = 1'd0; // icCore.ts:104
-  assign counters_rays = rays; // icCore.ts:104
-  assign counters_tests = tests; // icCore.ts:104
-  assign counters_busy_cycles = busy; // icCore.ts:104
-  assign counters_node_tests = 32'd0; // icCore.ts:104
-  assign tri_req_valid = sweeping; // icCore.ts:104
-  assign tri_req_id = nextId; // icCore.ts:104
+  assign dispatch_done_thread = done_d6 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:257
+  assign dispatch_done_fault = 1'd0; // icCore.ts:255
+  assign counters_rays = rays; // icCore.ts:272
+  assign counters_tests = tests; // icCore.ts:273
+  assign counters_busy_cycles = busy; // icCore.ts:274
+  assign counters_node_tests = 32'd0; // icCore.ts:276
+  assign tri_req_valid = sweeping; // icCore.ts:159
+  assign tri_req_id = nextId; // icCore.ts:160
   wire accept = dispatch_ray_start & ready; // icCore.ts:156
   wire slot0_busy_sel_and_1 = accept & nextSlot == 2'd0; // icCore.ts:230
   wire hit_and_1 = fcmp62_flags != 2'd0 & (fcmp63_flags == 2'd2 | fcmp64_flags == 2'd0) & (fcmp65_flags == 2'd2 | fcmp66_flags == 2'd0); // mollerTrumbore.ts:76

@@ -43,33 +43,33 @@ module IcSystem_fadd3_fdiv14_fmul3_slots3_triangles32_vertices96 (
   logic [31:0] triangles_read_resp_shader; // icSystem.ts:38
   logic triangles_read_resp_not_valid; // icSystem.ts:38
 
-  assign load_error = triangles_load_error; // icSystem.ts:30
-  assign load_triangle_count = triangles_load_triangle_count; // icSystem.ts:30
-  assign dispatch_ready = core_dispatch_ready; // icSystem.ts:30
-  assign dispatch_done = core_dispatch_done; // icSystem.ts:30
-  assign dispatch_hit_info = core_dispatch_hit_info; // icSystem.ts:30
-  assign dispatch_hit_normal = core_dispatch_hit_normal; // icSystem.ts:30
-  assign dispatch_done_thread = core_dispatch_done_thread; // icSystem.ts:30
-  assign dispatch_done_fault = core_dispatch_done_fault; // icSystem.ts:30
-  assign counters_rays = core_counters_rays; // icSystem.ts:30
-  assign counters_tests = core_counters_tests; // icSystem.ts:30
-  assign counters_busy_cycles = core_counters_busy_cycles; // icSystem.ts:30
-  assign counters_node_tests = core_counters_node_tests; // icSystem.ts:30
-  wire core_dispatch_ray_start = dispatch_ray_start; // icSystem.ts:37
-  wire [95:0] core_ray_origin = ray_origin; // icSystem.ts:37
-  wire [95:0] core_ray_direction = ray_direction; // icSystem.ts:37
-  wire [4:0] core_ray_thread = ray_thread; // icSystem.ts:37
-  wire core_tri_resp_valid = triangles_read_resp_valid; // icSystem.ts:37
-  wire [95:0] core_tri_resp_v0 = triangles_read_resp_v0; // icSystem.ts:37
-  wire [95:0] core_tri_resp_v1 = triangles_read_resp_v1; // icSystem.ts:37
-  wire [95:0] core_tri_resp_v2 = triangles_read_resp_v2; // icSystem.ts:37
-  wire [31:0] core_tri_resp_shader = triangles_read_resp_shader; // icSystem.ts:37
-  wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // icSystem.ts:37
-  wire triangles_load_start = load_start; // icSystem.ts:38
-  wire triangles_load_valid = load_valid; // icSystem.ts:38
-  wire [31:0] triangles_load_data = load_data; // icSystem.ts:38
-  wire triangles_read_req_valid = core_tri_req_valid; // icSystem.ts:38
-  wire [5:0] triangles_read_req_id = |core_tri_req_id[15:6] ? 6'd63 : core_tri_req_id[5:0]; // icSystem.ts:38
+  assign load_error = triangles_load_error; // icSystem.ts:39
+  assign load_triangle_count = triangles_load_triangle_count; // icSystem.ts:39
+  assign dispatch_ready = core_dispatch_ready; // icSystem.ts:40
+  assign dispatch_done = core_dispatch_done; // icSystem.ts:40
+  assign dispatch_hit_info = core_dispatch_hit_info; // icSystem.ts:40
+  assign dispatch_hit_normal = core_dispatch_hit_normal; // icSystem.ts:40
+  assign dispatch_done_thread = core_dispatch_done_thread; // icSystem.ts:40
+  assign dispatch_done_fault = core_dispatch_done_fault; // icSystem.ts:40
+  assign counters_rays = core_counters_rays; // icSystem.ts:40
+  assign counters_tests = core_counters_tests; // icSystem.ts:40
+  assign counters_busy_cycles = core_counters_busy_cycles; // icSystem.ts:40
+  assign counters_node_tests = core_counters_node_tests; // icSystem.ts:40
+  wire core_dispatch_ray_start = dispatch_ray_start; // icSystem.ts:40
+  wire [95:0] core_ray_origin = ray_origin; // icSystem.ts:40
+  wire [95:0] core_ray_direction = ray_direction; // icSystem.ts:40
+  wire [4:0] core_ray_thread = ray_thread; // icSystem.ts:40
+  wire core_tri_resp_valid = triangles_read_resp_valid; // icSystem.ts:47
+  wire [95:0] core_tri_resp_v0 = triangles_read_resp_v0; // icSystem.ts:47
+  wire [95:0] core_tri_resp_v1 = triangles_read_resp_v1; // icSystem.ts:47
+  wire [95:0] core_tri_resp_v2 = triangles_read_resp_v2; // icSystem.ts:47
+  wire [31:0] core_tri_resp_shader = triangles_read_resp_shader; // icSystem.ts:47
+  wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // icSystem.ts:47
+  wire triangles_load_start = load_start; // icSystem.ts:39
+  wire triangles_load_valid = load_valid; // icSystem.ts:39
+  wire [31:0] triangles_load_data = load_data; // icSystem.ts:39
+  wire triangles_read_req_valid = core_tri_req_valid; // icSystem.ts:45
+  wire [5:0] triangles_read_req_id = |core_tri_req_id[15:6] ? 6'd63 : core_tri_req_id[5:0]; // icSystem.ts:46
 
 
   IcCore_fadd3_fdiv14_fmul3_memory2_slots3 core ( // icSystem.ts:37

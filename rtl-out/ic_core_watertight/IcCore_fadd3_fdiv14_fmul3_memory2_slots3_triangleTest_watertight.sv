@@ -561,26 +561,26 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   logic [31:0] tests; // icCore.ts:267
   logic [31:0] busy; // icCore.ts:268
 
-  assign dispatch_ready = intake_state == INTAKE_EMPTY; // icCore.ts:104
-  assign dispatch_done = done_d6; // icCore.ts:104
+  assign dispatch_ready = intake_state == INTAKE_EMPTY; // icCore.ts:113
+  assign dispatch_done = done_d6; // icCore.ts:254
   wire dispatch_hit_info_slice = done_slot_d6[1]; // icCore.ts:107
   wire dispatch_hit_info_slice_1 = done_slot_d6[0]; // icCore.ts:107
   wire dispatch_hit_info_mux_1 = dispatch_hit_info_slice ? slot2_have_best : dispatch_hit_info_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:107
   wire answerHit = done_d6 & dispatch_hit_info_mux_1; // icCore.ts:259
   wire [31:0] dispatch_hit_info_mux_3 = dispatch_hit_info_slice ? slot2_best_shader : dispatch_hit_info_slice_1 ? slot1_best_shader : slot0_best_shader; // icCore.ts:107
-  assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd67_result, fadd65_result, fadd63_result}} : 128'd0; // icCore.ts:104
+  assign dispatch_hit_info = answerHit ? {dispatch_hit_info_mux_3, {fadd67_result, fadd65_result, fadd63_result}} : 128'd0; // icCore.ts:260
   wire [15:0] dispatch_hit_normal_mux_1 = dispatch_hit_info_slice ? slot2_best_index : dispatch_hit_info_slice_1 ? slot1_best_index : slot0_best_index; // icCore.ts:107
   wire [95:0] dispatch_hit_normal_mux_3 = dispatch_hit_info_slice ? slot2_best_normal : dispatch_hit_info_slice_1 ? slot1_best_normal : slot0_best_normal; // icCore.ts:107
-  assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:104
+  assign dispatch_hit_normal = answerHit ? {{16'd0, dispatch_hit_normal_mux_1}, dispatch_hit_normal_mux_3} : 128'd0; // icCore.ts:261
   wire [4:0] dispatch_done_thread_mux_1 = dispatch_hit_info_slice ? slot2_thread : dispatch_hit_info_slice_1 ? slot1_thread : slot0_thread; // icCore.ts:107
-  assign dispatch_done_thread = done_d6 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:104
-  assign dispatch_done_fault = 1'd0; // icCore.ts:104
-  assign counters_rays = rays; // icCore.ts:104
-  assign counters_tests = tests; // icCore.ts:104
-  assign counters_busy_cycles = busy; // icCore.ts:104
-  assign counters_node_tests = 32'd0; // icCore.ts:104
-  assign tri_req_valid = sweeping; // icCore.ts:104
-  assign tri_req_id = nextId; // icCore.ts:104
+  assign dispatch_done_thread = done_d6 ? dispatch_done_thread_mux_1 : 5'd0; // icCore.ts:257
+  assign dispatch_done_fault = 1'd0; // icCore.ts:255
+  assign counters_rays = rays; // icCore.ts:272
+  assign counters_tests = tests; // icCore.ts:273
+  assign counters_busy_cycles = busy; // icCore.ts:274
+  assign counters_node_tests = 32'd0; // icCore.ts:276
+  assign tri_req_valid = sweeping; // icCore.ts:159
+  assign tri_req_id = nextId; // icCore.ts:160
   wire start = intake_state == INTAKE_READY; // watertightTest.ts:153
   wire ready = ~sweeping & ~(nextSlot[1] ? slot2_busy : nextSlot[0] ? slot1_busy : slot0_busy); // icCore.ts:155
   wire accept = start & ready; // icCore.ts:156
@@ -611,7 +611,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightTest.ts:80
   wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightTest.ts:81
   wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightTest.ts:82
-  wire intake_fdiv_in_valid = 1'd1; // watertightTest.ts:146
+  wire intake_fdiv_in_valid = 1'd1; // watertightTest.ts:147
   wire [1:0] intake_fdiv_a_slice = intake_axes[1:0]; // watertightTest.ts:91
   wire [31:0] d_slice = intake_direction[31:0]; // watertightTest.ts:145
   wire [31:0] d_slice_1 = intake_direction[63:32]; // watertightTest.ts:145
@@ -619,9 +619,9 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] intake_fdiv_a_mux_1 = intake_fdiv_a_slice == 2'd0 ? d_slice : intake_fdiv_a_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:87
   wire [1:0] intake_fdiv_a_slice_1 = intake_axes[3:2]; // watertightTest.ts:91
   wire [31:0] intake_fdiv_a_mux_3 = intake_fdiv_a_slice_1 == 2'd0 ? d_slice : intake_fdiv_a_slice_1 == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:87
-  wire [31:0] intake_fdiv_a = intake_step_d1 ? intake_fdiv_a_mux_1 : intake_step_d2 ? intake_fdiv_a_mux_3 : 32'h3f800000; // watertightTest.ts:146
+  wire [31:0] intake_fdiv_a = intake_step_d1 ? intake_fdiv_a_mux_1 : intake_step_d2 ? intake_fdiv_a_mux_3 : 32'h3f800000; // watertightTest.ts:148
   wire [1:0] intake_fdiv_b_slice = intake_axes[5:4]; // watertightTest.ts:91
-  wire [31:0] intake_fdiv_b = intake_fdiv_b_slice == 2'd0 ? d_slice : intake_fdiv_b_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:146
+  wire [31:0] intake_fdiv_b = intake_fdiv_b_slice == 2'd0 ? d_slice : intake_fdiv_b_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:149
   wire [31:0] rayValid_slice = intake_origin[31:0]; // icCore.ts:157
   wire [31:0] rayValid_slice_2 = intake_origin[63:32]; // icCore.ts:157
   wire [31:0] rayValid_slice_4 = intake_origin[95:64]; // icCore.ts:157

@@ -109,8 +109,8 @@ module LevelBlend_fadd3_fmul5_ftoi2_itof2 (
   logic valid_d11; // levelBlend.ts:48
   logic valid_d12; // levelBlend.ts:48
 
-  assign out_valid = valid_d12; // levelBlend.ts:30
-  assign rgba = rgba_out; // levelBlend.ts:30
+  assign out_valid = valid_d12; // levelBlend.ts:48
+  assign rgba = rgba_out; // levelBlend.ts:47
   wire weight_itof_in_valid = 1'd1; // lerp.ts:13
   wire [31:0] v = {24'd0, fraction}; // lerp.ts:13
   wire [31:0] weight_itof_a = v; // lerp.ts:13

@@ -92,8 +92,8 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_0_data_read_mux_21 = port_0_data_read_slice_9 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_22 = port_0_data_read_slice_9 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_23 = port_0_data_read_add_3[1] ? port_0_data_read_mux_21 : port_0_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, port_0_data_read_mux_23}; // unifiedMainMemory.ts:18
-  assign port_0_done = done0; // unifiedMainMemory.ts:18
+  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, port_0_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_2 = thread_q1[1]; // unifiedMainMemory.ts:70
@@ -120,8 +120,8 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_1_data_read_mux_21 = port_1_data_read_slice_9 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_22 = port_1_data_read_slice_9 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_23 = port_1_data_read_add_3[1] ? port_1_data_read_mux_21 : port_1_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, port_1_data_read_mux_23}; // unifiedMainMemory.ts:18
-  assign port_1_done = done1; // unifiedMainMemory.ts:18
+  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, port_1_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_2 = thread_q2[1]; // unifiedMainMemory.ts:70
@@ -148,8 +148,8 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_2_data_read_mux_21 = port_2_data_read_slice_9 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_22 = port_2_data_read_slice_9 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_23 = port_2_data_read_add_3[1] ? port_2_data_read_mux_21 : port_2_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, port_2_data_read_mux_23}; // unifiedMainMemory.ts:18
-  assign port_2_done = done2; // unifiedMainMemory.ts:18
+  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, port_2_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_2 = thread_q3[1]; // unifiedMainMemory.ts:70
@@ -176,9 +176,9 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_3_data_read_mux_21 = port_3_data_read_slice_9 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_22 = port_3_data_read_slice_9 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_23 = port_3_data_read_add_3[1] ? port_3_data_read_mux_21 : port_3_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, port_3_data_read_mux_23}; // unifiedMainMemory.ts:18
-  assign port_3_done = done3; // unifiedMainMemory.ts:18
-  assign conflict = conflict_1; // unifiedMainMemory.ts:18
+  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, port_3_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_3_done = done3; // unifiedMainMemory.ts:74
+  assign conflict = conflict_1; // unifiedMainMemory.ts:78
   wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
   wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
   wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32

@@ -7,7 +7,7 @@ module PriorityEncoder_n12 (
   wire [3:0] index_mux_4 = in[7] ? 4'd7 : in[8] ? 4'd8 : in[9] ? 4'd9 : in[10] ? 4'd10 : in[11] ? 4'd11 : 4'd0; // encoders.ts:11
   wire [3:0] index_mux_9 = in[2] ? 4'd2 : in[3] ? 4'd3 : in[4] ? 4'd4 : in[5] ? 4'd5 : in[6] ? 4'd6 : index_mux_4; // encoders.ts:11
   wire [3:0] index_1 = in[0] ? 4'd0 : in[1] ? 4'd1 : index_mux_9; // encoders.ts:11
-  assign index = index_1; // encoders.ts:6
-  assign valid = |in; // encoders.ts:6
+  assign index = index_1; // encoders.ts:12
+  assign valid = |in; // encoders.ts:13
 
 endmodule

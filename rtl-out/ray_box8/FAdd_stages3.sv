@@ -31,8 +31,8 @@ module FAdd_stages3 (
   logic [31:0] p3_result; // fadd.ts:79
   logic p3_valid; // fadd.ts:79
 
-  assign out_valid = p3_valid; // fadd.ts:86
-  assign result = p3_result; // fadd.ts:86
+  assign out_valid = p3_valid; // fadd.ts:81
+  assign result = p3_result; // fadd.ts:80
   wire aIsBig = b[30:0] <= a[30:0]; // fadd.ts:34
   wire a_sign = a[31]; // fadd.ts:32
   wire b_sign = b[31]; // fadd.ts:33

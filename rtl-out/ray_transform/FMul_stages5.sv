@@ -42,8 +42,8 @@ module FMul_stages5 (
   logic [31:0] p5_result; // fmul.ts:62
   logic p5_valid; // fmul.ts:62
 
-  assign out_valid = p5_valid; // fmul.ts:68
-  assign result = p5_result; // fmul.ts:68
+  assign out_valid = p5_valid; // fmul.ts:64
+  assign result = p5_result; // fmul.ts:63
   wire [7:0] a_exp = a[30:23]; // fmul.ts:27
   wire a_exp_is_zero = a_exp == 8'd0; // fmul.ts:27
   wire [22:0] a_frac = a[22:0]; // fmul.ts:27

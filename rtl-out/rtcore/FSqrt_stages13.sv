@@ -111,8 +111,8 @@ module FSqrt_stages13 (
   logic [31:0] p13_result; // fsqrt.ts:92
   logic p13_valid; // fsqrt.ts:92
 
-  assign out_valid = p13_valid; // fsqrt.ts:98
-  assign result = p13_result; // fsqrt.ts:98
+  assign out_valid = p13_valid; // fsqrt.ts:94
+  assign result = p13_result; // fsqrt.ts:93
   wire [7:0] a_exp = a[30:23]; // fsqrt.ts:60
   wire a_exp_is_zero = a_exp == 8'd0; // fsqrt.ts:60
   wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fsqrt.ts:60

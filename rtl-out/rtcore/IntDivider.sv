@@ -22,8 +22,8 @@ module IntDivider (
   logic [31:0] rem; // intDivider.ts:27
   logic [31:0] quo; // intDivider.ts:28
 
-  assign done = divider_state == DIVIDER_DONE; // intDivider.ts:10
-  assign quotient = byZero ? 32'hffffffff : negQ ? 32'd0 - quo : quo; // intDivider.ts:10
+  assign done = divider_state == DIVIDER_DONE; // intDivider.ts:54
+  assign quotient = byZero ? 32'hffffffff : negQ ? 32'd0 - quo : quo; // intDivider.ts:55
   wire negQ_slice = a[31]; // intDivider.ts:38
   wire negQ_slice_1 = b[31]; // intDivider.ts:38
   wire [31:0] shifted = {rem[30:0], quo[31]}; // intDivider.ts:32

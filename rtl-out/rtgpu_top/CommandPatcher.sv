@@ -33,18 +33,18 @@ module CommandPatcher (
   wire [31:0] emit_lshr = holding >> tid; // commandPatcher.ts:85
   wire withinWindow = next - base < 32'h40; // commandPatcher.ts:84
   wire emit = running & next < count & ~emit_lshr[0] & withinWindow; // commandPatcher.ts:85
-  assign frame_patch_start = emit & tid == 5'd0; // commandPatcher.ts:51
+  assign frame_patch_start = emit & tid == 5'd0; // commandPatcher.ts:89
   wire frame_done_eq = frame_state == FRAME_IDLE; // commandPatcher.ts:101
   wire [31:0] patchEnd = count - base < 32'h20 ? count : base + 32'h20; // commandPatcher.ts:98
   wire patchDone = running & frame_patch_written & patchEnd <= next; // commandPatcher.ts:99
   wire last = patchEnd == count; // commandPatcher.ts:100
   wire frame_done_and_2 = patchDone & last; // commandPatcher.ts:101
-  assign frame_done = frame_done_eq & frame_start & frame_pixel_count == 32'd0 | frame_done_and_2; // commandPatcher.ts:51
-  assign pixel_valid = emit; // commandPatcher.ts:51
-  assign pixel_id = first + next; // commandPatcher.ts:51
-  assign pixel_thread = tid; // commandPatcher.ts:51
-  assign patch_base = base; // commandPatcher.ts:51
-  assign busy = running; // commandPatcher.ts:51
+  assign frame_done = frame_done_eq & frame_start & frame_pixel_count == 32'd0 | frame_done_and_2; // commandPatcher.ts:101
+  assign pixel_valid = emit; // commandPatcher.ts:86
+  assign pixel_id = first + next; // commandPatcher.ts:87
+  assign pixel_thread = tid; // commandPatcher.ts:88
+  assign patch_base = base; // commandPatcher.ts:90
+  assign busy = running; // commandPatcher.ts:91
   wire frame_state_sel_and = frame_start & frame_pixel_count != 32'd0; // commandPatcher.ts:114
   wire [31:0] released = frame_thread_written & running ? 32'd1 << frame_written_thread : 32'd0; // commandPatcher.ts:108
   wire [31:0] taken = emit ? 32'd1 << tid : 32'd0; // commandPatcher.ts:107

@@ -16,8 +16,8 @@ module FToI_stages2 (
   logic [31:0] p2_result; // ftoi.ts:40
   logic p2_valid; // ftoi.ts:40
 
-  assign out_valid = p2_valid; // ftoi.ts:46
-  assign result = p2_result; // ftoi.ts:46
+  assign out_valid = p2_valid; // ftoi.ts:42
+  assign result = p2_result; // ftoi.ts:41
   wire a_sign = a[31]; // ftoi.ts:25
   wire [7:0] a_exp = a[30:23]; // ftoi.ts:25
   wire a_exp_is_max = a_exp == 8'd255; // ftoi.ts:25

@@ -23,12 +23,12 @@ module IcQueue_depth32_sources4_width192 (
   logic [191:0] rdata; // icBuffer.ts:83
 
   wire empty_1 = count_1 == 6'd0; // icBuffer.ts:63
-  assign front = empty_1 ? 192'd0 : rdata; // icBuffer.ts:40
-  assign count = count_1; // icBuffer.ts:40
-  assign empty = empty_1; // icBuffer.ts:40
+  assign front = empty_1 ? 192'd0 : rdata; // icBuffer.ts:83
+  assign count = count_1; // icBuffer.ts:84
+  assign empty = empty_1; // icBuffer.ts:85
   wire full_1 = count_1 == 6'd32; // icBuffer.ts:62
-  assign full = full_1; // icBuffer.ts:40
-  assign error = errors; // icBuffer.ts:40
+  assign full = full_1; // icBuffer.ts:86
+  assign error = errors; // icBuffer.ts:87
   wire dequeued = dequeue & ~empty_1; // icBuffer.ts:67
   wire tail_sel_and_1 = source != 4'd0 & (source & source - 4'd1) == 4'd0; // icBuffer.ts:93
   wire enqueued_and = enqueue & tail_sel_and_1; // icBuffer.ts:69

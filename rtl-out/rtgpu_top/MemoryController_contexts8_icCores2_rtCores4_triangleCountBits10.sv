@@ -156,35 +156,35 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   logic [31:0] rdData; // memoryController.ts:437
   logic _reg; // memoryController.ts:440
 
-  assign mmio_rd_valid = _reg; // memoryController.ts:127
-  assign mmio_rd_data = rdData; // memoryController.ts:127
-  assign dma_rd_req_valid = controller_state == CONTROLLER_REQUEST; // memoryController.ts:127
+  assign mmio_rd_valid = _reg; // memoryController.ts:440
+  assign mmio_rd_data = rdData; // memoryController.ts:439
+  assign dma_rd_req_valid = controller_state == CONTROLLER_REQUEST; // memoryController.ts:272
   wire hi_eq = current == 2'd2; // memoryController.ts:271
   wire hi_eq_1 = current == 2'd1; // memoryController.ts:271
   wire [31:0] hi = hi_eq ? tri_addr_hi : hi_eq_1 ? const_addr_hi : program_addr_hi; // memoryController.ts:271
   wire [31:0] lo = hi_eq ? tri_addr_lo : hi_eq_1 ? const_addr_lo : program_addr_lo; // memoryController.ts:271
-  assign dma_rd_req_addr = {hi, lo}; // memoryController.ts:127
-  assign dma_rd_req_beats = beats_left; // memoryController.ts:127
+  assign dma_rd_req_addr = {hi, lo}; // memoryController.ts:273
+  assign dma_rd_req_beats = beats_left; // memoryController.ts:274
   wire receiving = controller_state == CONTROLLER_RECEIVE; // memoryController.ts:285
-  assign dma_rd_ready = receiving & beats_left != 32'd0 & buffer_words < 3'd2; // memoryController.ts:127
+  assign dma_rd_ready = receiving & beats_left != 32'd0 & buffer_words < 3'd2; // memoryController.ts:288
   wire writing = write_back_state == WRITE_BACK_WRITE; // memoryController.ts:597
   wire reportWritten_eq = write_back_state == WRITE_BACK_REPORT; // memoryController.ts:603
   wire [63:0] reportsOn_concat = {report_addr_hi, report_addr_lo}; // memoryController.ts:463
   wire reportsOn = reportsOn_concat != 64'd0; // memoryController.ts:463
   wire reportWritten = reportWritten_eq & reportsOn; // memoryController.ts:603
-  assign dma_wr_valid = writing | reportWritten; // memoryController.ts:127
+  assign dma_wr_valid = writing | reportWritten; // memoryController.ts:468
   wire reporting = write_back_state == WRITE_BACK_REPORT; // memoryController.ts:467
   wire [63:0] dma_wr_addr_concat = {out_addr_hi, out_addr_lo}; // memoryController.ts:593
-  assign dma_wr_addr = reporting ? reportsOn_concat + {28'd0, {patches_done, 4'd0}} : dma_wr_addr_concat + {28'd0, {wb_index, 4'd0}}; // memoryController.ts:127
+  assign dma_wr_addr = reporting ? reportsOn_concat + {28'd0, {patches_done, 4'd0}} : dma_wr_addr_concat + {28'd0, {wb_index, 4'd0}}; // memoryController.ts:469
   wire oldest = patches_done[0]; // memoryController.ts:550
   wire [31:0] base = {patches_done[26:0], 5'd0}; // memoryController.ts:552
   wire [31:0] remaining = pixel_count - base; // memoryController.ts:553
   wire [5:0] threads = remaining < 32'h20 ? remaining[5:0] : 6'd32; // memoryController.ts:554
   wire [31:0] dma_wr_data_mux_1 = oldest ? report1_faults : report0_faults; // memoryController.ts:551
   wire [127:0] reportWord = {oldest ? report1_cycles : report0_cycles, {26'd0, threads}, base, dma_wr_data_mux_1}; // memoryController.ts:604
-  assign dma_wr_data = reporting ? reportWord : wb_result; // memoryController.ts:127
+  assign dma_wr_data = reporting ? reportWord : wb_result; // memoryController.ts:470
   wire irq_ne = error != 3'd0; // memoryController.ts:142
-  assign irq = done | irq_ne; // memoryController.ts:127
+  assign irq = done | irq_ne; // memoryController.ts:142
   wire beginLoad_eq = controller_state == CONTROLLER_IDLE; // memoryController.ts:251
   wire imem_load_start_slice = pendingLoads[0]; // memoryController.ts:243
   wire imem_load_start_slice_1 = pendingLoads[1]; // memoryController.ts:243
@@ -205,21 +205,21 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire [64:0] end_ = {1'd0, nextSource} + {28'd0, {nextBeats, 4'd0}}; // memoryController.ts:645
   wire badSource = imem_load_start_mux_1 != 32'd0 & (nextSource[3:0] != 4'd0 | end_[64] & end_[63:0] != 64'd0); // memoryController.ts:250
   wire loadStarts = beginLoad & ~tooLong_mux_1 & ~badSource; // memoryController.ts:266
-  assign imem_load_start = loadStarts & nextLoad_1 == 2'd0; // memoryController.ts:127
+  assign imem_load_start = loadStarts & nextLoad_1 == 2'd0; // memoryController.ts:267
   wire emit = receiving & buffer_words != 3'd0; // memoryController.ts:286
   wire store = emit & word_index < (hi_eq ? tri_words : hi_eq_1 ? const_words : program_words); // memoryController.ts:291
-  assign imem_load_we = store & current == 2'd0; // memoryController.ts:127
-  assign imem_load_waddr = word_index[11:0]; // memoryController.ts:127
+  assign imem_load_we = store & current == 2'd0; // memoryController.ts:298
+  assign imem_load_waddr = word_index[11:0]; // memoryController.ts:299
   wire [31:0] word_mux_1 = buffer_pos == 2'd2 ? buffer[95:64] : buffer_pos == 2'd1 ? buffer[63:32] : buffer[31:0]; // memoryController.ts:289
   wire [31:0] word = buffer_pos == 2'd3 ? buffer[127:96] : word_mux_1; // memoryController.ts:289
-  assign imem_load_wdata = word; // memoryController.ts:127
-  assign cmem_load_start = loadStarts & tooLong_eq_1; // memoryController.ts:127
-  assign cmem_load_we = store & hi_eq_1; // memoryController.ts:127
-  assign cmem_load_waddr = word_index[12:0]; // memoryController.ts:127
-  assign cmem_load_wdata = word; // memoryController.ts:127
-  assign tri_load_start = loadStarts & tooLong_eq; // memoryController.ts:127
-  assign tri_load_valid = store & hi_eq; // memoryController.ts:127
-  assign tri_load_data = word; // memoryController.ts:127
+  assign imem_load_wdata = word; // memoryController.ts:300
+  assign cmem_load_start = loadStarts & tooLong_eq_1; // memoryController.ts:268
+  assign cmem_load_we = store & hi_eq_1; // memoryController.ts:298
+  assign cmem_load_waddr = word_index[12:0]; // memoryController.ts:299
+  assign cmem_load_wdata = word; // memoryController.ts:300
+  assign tri_load_start = loadStarts & tooLong_eq; // memoryController.ts:269
+  assign tri_load_valid = store & hi_eq; // memoryController.ts:292
+  assign tri_load_data = word; // memoryController.ts:293
   wire frameDue = beginLoad_eq & ~nextLoad & pendingStart; // memoryController.ts:325
   wire startFrame_eq = error == 3'd0; // memoryController.ts:326
   wire [32:0] badFrame_zext = {1'd0, pixel_count}; // memoryController.ts:324
@@ -231,19 +231,19 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire badFrame_and = reportsOn_1 & (reportsOn_concat[3:0] != 4'd0 | end_2[64] & end_2[63:0] != 64'd0); // memoryController.ts:324
   wire badFrame = dma_wr_addr_concat[3:0] != 4'd0 | end_1[64] & end_1[63:0] != 64'd0 | badFrame_and; // memoryController.ts:324
   wire startFrame = frameDue & startFrame_eq & ~badFrame; // memoryController.ts:326
-  assign frame_start = startFrame; // memoryController.ts:127
-  assign frame_pixel_count = pixel_count; // memoryController.ts:127
-  assign frame_first_pixel = first_pixel; // memoryController.ts:127
+  assign frame_start = startFrame; // memoryController.ts:331
+  assign frame_pixel_count = pixel_count; // memoryController.ts:332
+  assign frame_first_pixel = first_pixel; // memoryController.ts:333
   wire written = writing & dma_wr_ready; // memoryController.ts:471
-  assign frame_thread_written = written; // memoryController.ts:127
-  assign frame_written_thread = wb_thread; // memoryController.ts:127
+  assign frame_thread_written = written; // memoryController.ts:473
+  assign frame_written_thread = wb_thread; // memoryController.ts:474
   wire reported = reporting & (dma_wr_ready | ~reportsOn); // memoryController.ts:472
-  assign frame_patch_written = reported; // memoryController.ts:127
+  assign frame_patch_written = reported; // memoryController.ts:475
   wire [11:0] contextIndex = {3'd0, mmio_rd_addr[11:3]} - 12'h80; // memoryController.ts:405
-  assign context_select = contextIndex[2:0]; // memoryController.ts:127
-  assign mem_read_en = write_back_state == WRITE_BACK_READ; // memoryController.ts:127
-  assign mem_thread = wb_thread; // memoryController.ts:127
-  assign mem_addr = 14'h3ffc; // memoryController.ts:127
+  assign context_select = contextIndex[2:0]; // memoryController.ts:406
+  assign mem_read_en = write_back_state == WRITE_BACK_READ; // memoryController.ts:576
+  assign mem_thread = wb_thread; // memoryController.ts:577
+  assign mem_addr = 14'h3ffc; // memoryController.ts:578
   wire patches_done_sel_and = mmio_wr_en & mmio_wr_addr == 12'd8; // memoryController.ts:171
   wire busy = ~beginLoad_eq | pendingLoads != 3'd0 | pendingStart; // memoryController.ts:179
   wire patches_done_sel_and_1 = patches_done_sel_and & busy; // memoryController.ts:189
@@ -256,17 +256,17 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire arriving = thread_done_valid & running; // memoryController.ts:516
   wire overflow = arriving & ~ended_threads_enq_ready; // memoryController.ts:528
   wire accept = dma_rd_ready & dma_rd_valid; // memoryController.ts:287
-  wire ended_threads_enq_valid = arriving; // memoryController.ts:513
-  wire [4:0] ended_thread_thread = thread_done_thread; // memoryController.ts:518
-  wire [31:0] ended_thread_pixel = thread_done_pixel; // memoryController.ts:518
-  wire ended_thread_fault = thread_done_fault; // memoryController.ts:518
-  wire [37:0] ended_threads_enq_bits = {ended_thread_fault, ended_thread_pixel, ended_thread_thread}; // memoryController.ts:513
+  wire ended_threads_enq_valid = arriving; // memoryController.ts:517
+  wire [4:0] ended_thread_thread = thread_done_thread; // memoryController.ts:519
+  wire [31:0] ended_thread_pixel = thread_done_pixel; // memoryController.ts:520
+  wire ended_thread_fault = thread_done_fault; // memoryController.ts:521
+  wire [37:0] ended_threads_enq_bits = {ended_thread_fault, ended_thread_pixel, ended_thread_thread}; // memoryController.ts:522
   wire ended_threads_deq_ready_eq = write_back_state == WRITE_BACK_IDLE; // memoryController.ts:564
   wire [31:0] ended_threads_deq_ready_mux = oldest ? report1_written : report0_written; // memoryController.ts:551
   wire [32:0] everyThread_sub = (33'd1 << threads) - 33'd1; // memoryController.ts:555
   wire [31:0] everyThread = everyThread_sub[31:0]; // memoryController.ts:555
   wire complete = ended_threads_deq_ready_mux == everyThread & threads != 6'd0; // memoryController.ts:556
-  wire ended_threads_deq_ready = ended_threads_deq_ready_eq & ~complete; // memoryController.ts:513
+  wire ended_threads_deq_ready = ended_threads_deq_ready_eq & ~complete; // memoryController.ts:564
   wire writtenBank = wb_index[5]; // memoryController.ts:611
   wire [31:0] bit_ = 32'd1 << wb_thread; // memoryController.ts:610
   wire [4:0] head = ended_threads_deq_bits[4:0]; // memoryController.ts:524

@@ -252,17 +252,17 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire thread_done_valid_mux_2 = thread_done_valid_eq ? cores_3_event_bits_kind : thread_done_valid_eq_1 ? cores_2_event_bits_kind : thread_done_valid_mux; // patchDispatcher.ts:133
   wire isTrace = thread_done_valid_mux_2 == 1'd0; // patchDispatcher.ts:136
   wire serveEnd = served & ~isTrace; // patchDispatcher.ts:138
-  assign thread_done_valid = serveEnd; // patchDispatcher.ts:68
+  assign thread_done_valid = serveEnd; // patchDispatcher.ts:150
   wire [4:0] thread_done_thread_mux = thread_done_valid_eq_2 ? cores_1_event_bits_thread : cores_0_event_bits_thread; // patchDispatcher.ts:133
   wire [4:0] thread_done_thread_mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_thread : thread_done_thread_mux; // patchDispatcher.ts:133
-  assign thread_done_thread = thread_done_valid_eq ? cores_3_event_bits_thread : thread_done_thread_mux_1; // patchDispatcher.ts:68
-  assign thread_done_pixel = rdata_12; // patchDispatcher.ts:68
+  assign thread_done_thread = thread_done_valid_eq ? cores_3_event_bits_thread : thread_done_thread_mux_1; // patchDispatcher.ts:151
+  assign thread_done_pixel = rdata_12; // patchDispatcher.ts:152
   wire thread_done_fault_mux = thread_done_valid_eq_2 ? cores_1_event_bits_fault : cores_0_event_bits_fault; // patchDispatcher.ts:133
   wire thread_done_fault_mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_fault : thread_done_fault_mux; // patchDispatcher.ts:133
   wire thread_done_fault_mux_2 = thread_done_valid_eq ? cores_3_event_bits_fault : thread_done_fault_mux_1; // patchDispatcher.ts:133
   wire [31:0] servedFault_lshr = faulted >> thread_done_thread; // patchDispatcher.ts:149
   wire servedFault = thread_done_fault_mux_2 | servedFault_lshr[0]; // patchDispatcher.ts:149
-  assign thread_done_fault = servedFault; // patchDispatcher.ts:68
+  assign thread_done_fault = servedFault; // patchDispatcher.ts:153
   wire resumeReady = ~steer_ic2rt_empty; // patchDispatcher.ts:98
   wire haveThread = resumeReady | new_threads_deq_valid; // patchDispatcher.ts:100
   wire [1:0] target_mux_2 = cores_0_launch_ready ? 2'd0 : cores_1_launch_ready ? 2'd1 : cores_2_launch_ready ? 2'd2 : 2'd2; // patchDispatcher.ts:102
@@ -272,93 +272,93 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire [1:0] target_mux_16 = launch_core_last == 2'd0 ? (cores_1_launch_ready ? 2'd1 : target_mux_10) : cores_0_launch_ready ? 2'd0 : target_mux_14; // patchDispatcher.ts:102
   wire [1:0] target_mux_17 = launch_core_last == 2'd1 ? (cores_2_launch_ready ? 2'd2 : target_mux_6) : target_mux_16; // patchDispatcher.ts:102
   wire [1:0] target = launch_core_last == 2'd2 ? (cores_3_launch_ready ? 2'd3 : target_mux_2) : target_mux_17; // patchDispatcher.ts:102
-  assign cores_0_launch_valid = haveThread & target == 2'd0; // patchDispatcher.ts:68
+  assign cores_0_launch_valid = haveThread & target == 2'd0; // patchDispatcher.ts:106
   wire [4:0] launchThread = resumeReady ? ic2rt_threads_deq_bits : new_threads_deq_bits; // patchDispatcher.ts:99
-  assign cores_0_launch_bits_thread = launchThread; // patchDispatcher.ts:68
-  assign cores_0_launch_bits_pc = resumeReady ? rdata : 32'd0; // patchDispatcher.ts:68
-  assign cores_0_launch_bits_pixel = rdata_1; // patchDispatcher.ts:68
+  assign cores_0_launch_bits_thread = launchThread; // patchDispatcher.ts:107
+  assign cores_0_launch_bits_pc = resumeReady ? rdata : 32'd0; // patchDispatcher.ts:108
+  assign cores_0_launch_bits_pixel = rdata_1; // patchDispatcher.ts:109
   wire [31:0] cores_0_launch_bits_sp_concat = {11'h400, launchThread, 16'd0}; // patchDispatcher.ts:110
-  assign cores_0_launch_bits_sp = resumeReady ? rdata_2 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
-  assign cores_0_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_0_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_0_event_ready = served_1 == 2'd0; // patchDispatcher.ts:68
-  assign cores_1_launch_valid = haveThread & target == 2'd1; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_thread = launchThread; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_pc = resumeReady ? rdata_3 : 32'd0; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_pixel = rdata_4; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_sp = resumeReady ? rdata_5 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_1_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_1_event_ready = served_1 == 2'd1; // patchDispatcher.ts:68
-  assign cores_2_launch_valid = haveThread & target == 2'd2; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_thread = launchThread; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_pc = resumeReady ? rdata_6 : 32'd0; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_pixel = rdata_7; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_sp = resumeReady ? rdata_8 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_2_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_2_event_ready = served_1 == 2'd2; // patchDispatcher.ts:68
-  assign cores_3_launch_valid = haveThread & target == 2'd3; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_thread = launchThread; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_pc = resumeReady ? rdata_9 : 32'd0; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_pixel = rdata_10; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_sp = resumeReady ? rdata_11 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_3_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:68
-  assign cores_3_event_ready = served_1 == 2'd3; // patchDispatcher.ts:68
+  assign cores_0_launch_bits_sp = resumeReady ? rdata_2 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
+  assign cores_0_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
+  assign cores_0_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
+  assign cores_0_event_ready = served_1 == 2'd0; // patchDispatcher.ts:134
+  assign cores_1_launch_valid = haveThread & target == 2'd1; // patchDispatcher.ts:106
+  assign cores_1_launch_bits_thread = launchThread; // patchDispatcher.ts:107
+  assign cores_1_launch_bits_pc = resumeReady ? rdata_3 : 32'd0; // patchDispatcher.ts:108
+  assign cores_1_launch_bits_pixel = rdata_4; // patchDispatcher.ts:109
+  assign cores_1_launch_bits_sp = resumeReady ? rdata_5 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
+  assign cores_1_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
+  assign cores_1_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
+  assign cores_1_event_ready = served_1 == 2'd1; // patchDispatcher.ts:134
+  assign cores_2_launch_valid = haveThread & target == 2'd2; // patchDispatcher.ts:106
+  assign cores_2_launch_bits_thread = launchThread; // patchDispatcher.ts:107
+  assign cores_2_launch_bits_pc = resumeReady ? rdata_6 : 32'd0; // patchDispatcher.ts:108
+  assign cores_2_launch_bits_pixel = rdata_7; // patchDispatcher.ts:109
+  assign cores_2_launch_bits_sp = resumeReady ? rdata_8 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
+  assign cores_2_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
+  assign cores_2_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
+  assign cores_2_event_ready = served_1 == 2'd2; // patchDispatcher.ts:134
+  assign cores_3_launch_valid = haveThread & target == 2'd3; // patchDispatcher.ts:106
+  assign cores_3_launch_bits_thread = launchThread; // patchDispatcher.ts:107
+  assign cores_3_launch_bits_pc = resumeReady ? rdata_9 : 32'd0; // patchDispatcher.ts:108
+  assign cores_3_launch_bits_pixel = rdata_10; // patchDispatcher.ts:109
+  assign cores_3_launch_bits_sp = resumeReady ? rdata_11 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
+  assign cores_3_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
+  assign cores_3_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
+  assign cores_3_event_ready = served_1 == 2'd3; // patchDispatcher.ts:134
   wire serveTrace = served & isTrace; // patchDispatcher.ts:137
-  assign steer_q_en_rt2ic = serveTrace; // patchDispatcher.ts:68
-  assign steer_core_id_rt2ic = serveTrace ? 4'd1 << served_1 : 4'd0; // patchDispatcher.ts:68
+  assign steer_q_en_rt2ic = serveTrace; // patchDispatcher.ts:139
+  assign steer_core_id_rt2ic = serveTrace ? 4'd1 << served_1 : 4'd0; // patchDispatcher.ts:140
   wire steer_dequeue_ic_and = ic_0_ready & ic0_rays < 2'd3; // patchDispatcher.ts:172
   wire steer_dequeue_ic_and_1 = ic_1_ready & ic1_rays < 2'd3; // patchDispatcher.ts:172
   wire taker = 1'd0 | steer_dequeue_ic_and | steer_dequeue_ic_and_1; // patchDispatcher.ts:174
   wire rayWaiting = ~steer_rt2ic_empty; // patchDispatcher.ts:173
   wire assign_ = taker & rayWaiting; // patchDispatcher.ts:175
-  assign steer_dequeue_ic = assign_; // patchDispatcher.ts:68
+  assign steer_dequeue_ic = assign_; // patchDispatcher.ts:176
   wire answered = 1'd0 | ic0_answers_deq_valid | ic1_answers_deq_valid; // patchDispatcher.ts:180
-  assign steer_q_en_ic2rt = answered; // patchDispatcher.ts:68
+  assign steer_q_en_ic2rt = answered; // patchDispatcher.ts:181
   wire answered_1 = ic1_answers_deq_valid ? 1'd1 : ic0_answers_deq_valid ? 1'd0 : 1'd0; // patchDispatcher.ts:180
-  assign steer_core_id_ic2rt = answered ? 2'd1 << answered_1 : 2'd0; // patchDispatcher.ts:68
+  assign steer_core_id_ic2rt = answered ? 2'd1 << answered_1 : 2'd0; // patchDispatcher.ts:182
   wire target_or_2 = 1'd0 | cores_0_launch_ready | cores_1_launch_ready | cores_2_launch_ready; // patchDispatcher.ts:102
   wire target_1 = target_or_2 | cores_3_launch_ready; // patchDispatcher.ts:102
   wire launched = haveThread & target_1; // patchDispatcher.ts:103
-  assign steer_dequeue_rt = launched & resumeReady; // patchDispatcher.ts:68
+  assign steer_dequeue_rt = launched & resumeReady; // patchDispatcher.ts:114
   wire taker_1 = ic_taker_last == 1'd0 ? (steer_dequeue_ic_and_1 ? 1'd1 : steer_dequeue_ic_and ? 1'd0 : 1'd0) : steer_dequeue_ic_and ? 1'd0 : steer_dequeue_ic_and_1 ? 1'd1 : 1'd1; // patchDispatcher.ts:174
   wire ic_0_ray_start_eq = taker_1 == 1'd0; // patchDispatcher.ts:189
-  assign ic_0_ray_start = assign_ & ic_0_ray_start_eq; // patchDispatcher.ts:68
+  assign ic_0_ray_start = assign_ & ic_0_ray_start_eq; // patchDispatcher.ts:189
   wire ic_1_ray_start_eq = taker_1 == 1'd1; // patchDispatcher.ts:189
-  assign ic_1_ray_start = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:68
-  assign ray_thread = rt2ic_threads_deq_bits; // patchDispatcher.ts:68
-  assign answer_0_info = ic0_answers_deq_bits[127:0]; // patchDispatcher.ts:68
-  assign answer_0_normal = ic0_answers_deq_bits[255:128]; // patchDispatcher.ts:68
-  assign answer_1_info = ic1_answers_deq_bits[127:0]; // patchDispatcher.ts:68
-  assign answer_1_normal = ic1_answers_deq_bits[255:128]; // patchDispatcher.ts:68
-  assign core_counters_0_pc = core0_last_pc; // patchDispatcher.ts:68
-  assign core_counters_0_busy_cycles = core0_busy_cycles; // patchDispatcher.ts:68
-  assign core_counters_0_issue_cycles = core0_issue_cycles; // patchDispatcher.ts:68
-  assign core_counters_1_pc = core1_last_pc; // patchDispatcher.ts:68
-  assign core_counters_1_busy_cycles = core1_busy_cycles; // patchDispatcher.ts:68
-  assign core_counters_1_issue_cycles = core1_issue_cycles; // patchDispatcher.ts:68
-  assign core_counters_2_pc = core2_last_pc; // patchDispatcher.ts:68
-  assign core_counters_2_busy_cycles = core2_busy_cycles; // patchDispatcher.ts:68
-  assign core_counters_2_issue_cycles = core2_issue_cycles; // patchDispatcher.ts:68
-  assign core_counters_3_pc = core3_last_pc; // patchDispatcher.ts:68
-  assign core_counters_3_busy_cycles = core3_busy_cycles; // patchDispatcher.ts:68
-  assign core_counters_3_issue_cycles = core3_issue_cycles; // patchDispatcher.ts:68
-  assign instructions = instructions_1; // patchDispatcher.ts:68
-  assign traces = traces_1; // patchDispatcher.ts:68
-  assign answer_overflow = answerOverflow; // patchDispatcher.ts:68
-  wire new_threads_enq_valid = pixel_valid; // patchDispatcher.ts:85
-  wire [4:0] new_threads_enq_bits = pixel_thread; // patchDispatcher.ts:85
-  wire new_threads_deq_ready = launched & ~resumeReady; // patchDispatcher.ts:85
-  wire rt2ic_threads_enq_valid = serveTrace; // patchDispatcher.ts:85
-  wire [4:0] rt2ic_threads_enq_bits = thread_done_thread; // patchDispatcher.ts:85
-  wire rt2ic_threads_deq_ready = assign_; // patchDispatcher.ts:85
-  wire ic2rt_threads_enq_valid = answered; // patchDispatcher.ts:85
+  assign ic_1_ray_start = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:189
+  assign ray_thread = rt2ic_threads_deq_bits; // patchDispatcher.ts:178
+  assign answer_0_info = ic0_answers_deq_bits[127:0]; // patchDispatcher.ts:200
+  assign answer_0_normal = ic0_answers_deq_bits[255:128]; // patchDispatcher.ts:201
+  assign answer_1_info = ic1_answers_deq_bits[127:0]; // patchDispatcher.ts:200
+  assign answer_1_normal = ic1_answers_deq_bits[255:128]; // patchDispatcher.ts:201
+  assign core_counters_0_pc = core0_last_pc; // patchDispatcher.ts:246
+  assign core_counters_0_busy_cycles = core0_busy_cycles; // patchDispatcher.ts:247
+  assign core_counters_0_issue_cycles = core0_issue_cycles; // patchDispatcher.ts:248
+  assign core_counters_1_pc = core1_last_pc; // patchDispatcher.ts:246
+  assign core_counters_1_busy_cycles = core1_busy_cycles; // patchDispatcher.ts:247
+  assign core_counters_1_issue_cycles = core1_issue_cycles; // patchDispatcher.ts:248
+  assign core_counters_2_pc = core2_last_pc; // patchDispatcher.ts:246
+  assign core_counters_2_busy_cycles = core2_busy_cycles; // patchDispatcher.ts:247
+  assign core_counters_2_issue_cycles = core2_issue_cycles; // patchDispatcher.ts:248
+  assign core_counters_3_pc = core3_last_pc; // patchDispatcher.ts:246
+  assign core_counters_3_busy_cycles = core3_busy_cycles; // patchDispatcher.ts:247
+  assign core_counters_3_issue_cycles = core3_issue_cycles; // patchDispatcher.ts:248
+  assign instructions = instructions_1; // patchDispatcher.ts:252
+  assign traces = traces_1; // patchDispatcher.ts:77
+  assign answer_overflow = answerOverflow; // patchDispatcher.ts:207
+  wire new_threads_enq_valid = pixel_valid; // patchDispatcher.ts:91
+  wire [4:0] new_threads_enq_bits = pixel_thread; // patchDispatcher.ts:92
+  wire new_threads_deq_ready = launched & ~resumeReady; // patchDispatcher.ts:116
+  wire rt2ic_threads_enq_valid = serveTrace; // patchDispatcher.ts:145
+  wire [4:0] rt2ic_threads_enq_bits = thread_done_thread; // patchDispatcher.ts:146
+  wire rt2ic_threads_deq_ready = assign_; // patchDispatcher.ts:177
+  wire ic2rt_threads_enq_valid = answered; // patchDispatcher.ts:183
   wire answeredThread_eq = answered_1 == 1'd1; // patchDispatcher.ts:184
   wire [4:0] answeredThread = answeredThread_eq ? ic1_answers_deq_bits[260:256] : ic0_answers_deq_bits[260:256]; // patchDispatcher.ts:184
-  wire [4:0] ic2rt_threads_enq_bits = answeredThread; // patchDispatcher.ts:85
-  wire ic2rt_threads_deq_ready = launched & resumeReady; // patchDispatcher.ts:85
+  wire [4:0] ic2rt_threads_enq_bits = answeredThread; // patchDispatcher.ts:185
+  wire ic2rt_threads_deq_ready = launched & resumeReady; // patchDispatcher.ts:115
   wire target_2 = haveThread & target_1; // patchDispatcher.ts:102
   wire [31:0] endBit_shl = 32'd1 << thread_done_thread; // patchDispatcher.ts:213
   wire [31:0] endBit = serveEnd ? endBit_shl : 32'd0; // patchDispatcher.ts:213
@@ -372,20 +372,20 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire leaves = answered & answered_1 == 1'd0; // patchDispatcher.ts:198
   wire arrives_1 = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:202
   wire leaves_1 = answered & answeredThread_eq; // patchDispatcher.ts:198
-  wire ic0_answers_enq_valid = ic_0_done; // patchDispatcher.ts:168
-  wire [127:0] ic0_answer_info = ic_0_hit_info; // patchDispatcher.ts:191
-  wire [127:0] ic0_answer_normal = ic_0_hit_normal; // patchDispatcher.ts:191
-  wire [4:0] ic0_answer_thread = ic_0_done_thread; // patchDispatcher.ts:191
-  wire ic0_answer_fault = ic_0_done_fault; // patchDispatcher.ts:191
-  wire [261:0] ic0_answers_enq_bits = {ic0_answer_fault, ic0_answer_thread, ic0_answer_normal, ic0_answer_info}; // patchDispatcher.ts:168
-  wire ic0_answers_deq_ready = leaves; // patchDispatcher.ts:168
-  wire ic1_answers_enq_valid = ic_1_done; // patchDispatcher.ts:168
-  wire [127:0] ic1_answer_info = ic_1_hit_info; // patchDispatcher.ts:191
-  wire [127:0] ic1_answer_normal = ic_1_hit_normal; // patchDispatcher.ts:191
-  wire [4:0] ic1_answer_thread = ic_1_done_thread; // patchDispatcher.ts:191
-  wire ic1_answer_fault = ic_1_done_fault; // patchDispatcher.ts:191
-  wire [261:0] ic1_answers_enq_bits = {ic1_answer_fault, ic1_answer_thread, ic1_answer_normal, ic1_answer_info}; // patchDispatcher.ts:168
-  wire ic1_answers_deq_ready = leaves_1; // patchDispatcher.ts:168
+  wire ic0_answers_enq_valid = ic_0_done; // patchDispatcher.ts:190
+  wire [127:0] ic0_answer_info = ic_0_hit_info; // patchDispatcher.ts:192
+  wire [127:0] ic0_answer_normal = ic_0_hit_normal; // patchDispatcher.ts:193
+  wire [4:0] ic0_answer_thread = ic_0_done_thread; // patchDispatcher.ts:194
+  wire ic0_answer_fault = ic_0_done_fault; // patchDispatcher.ts:195
+  wire [261:0] ic0_answers_enq_bits = {ic0_answer_fault, ic0_answer_thread, ic0_answer_normal, ic0_answer_info}; // patchDispatcher.ts:196
+  wire ic0_answers_deq_ready = leaves; // patchDispatcher.ts:199
+  wire ic1_answers_enq_valid = ic_1_done; // patchDispatcher.ts:190
+  wire [127:0] ic1_answer_info = ic_1_hit_info; // patchDispatcher.ts:192
+  wire [127:0] ic1_answer_normal = ic_1_hit_normal; // patchDispatcher.ts:193
+  wire [4:0] ic1_answer_thread = ic_1_done_thread; // patchDispatcher.ts:194
+  wire ic1_answer_fault = ic_1_done_fault; // patchDispatcher.ts:195
+  wire [261:0] ic1_answers_enq_bits = {ic1_answer_fault, ic1_answer_thread, ic1_answer_normal, ic1_answer_info}; // patchDispatcher.ts:196
+  wire ic1_answers_deq_ready = leaves_1; // patchDispatcher.ts:199
   wire taker_2 = rayWaiting & taker; // patchDispatcher.ts:174
   wire overflow = 1'd0 | ic_0_done & ~ic0_answers_enq_ready | ic_1_done & ~ic1_answers_enq_ready; // patchDispatcher.ts:197
   wire [31:0] _mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_pc : thread_done_valid_eq_2 ? cores_1_event_bits_pc : cores_0_event_bits_pc; // patchDispatcher.ts:133

@@ -463,22 +463,22 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire dispatch_launch_ready_eq_7 = ctx6_state == CONTEXTSTATE_FREE; // contexts.ts:84
   wire dispatch_launch_ready_eq_8 = ctx7_state == CONTEXTSTATE_FREE; // contexts.ts:84
   wire free = free_or_5 | dispatch_launch_ready_eq_7 | dispatch_launch_ready_eq_8; // contexts.ts:84
-  assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // rtCore.ts:37
-  assign dispatch_event_valid = events_deq_valid; // rtCore.ts:37
+  assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // contexts.ts:85
+  assign dispatch_event_valid = events_deq_valid; // rtCore.ts:406
   wire [4:0] head = events_deq_bits[4:0]; // rtCore.ts:404
-  assign dispatch_event_bits_thread = head; // rtCore.ts:37
+  assign dispatch_event_bits_thread = head; // rtCore.ts:405
   wire head_1 = events_deq_bits[5]; // rtCore.ts:404
-  assign dispatch_event_bits_kind = head_1; // rtCore.ts:37
+  assign dispatch_event_bits_kind = head_1; // rtCore.ts:405
   wire head_2 = events_deq_bits[6]; // rtCore.ts:404
-  assign dispatch_event_bits_fault = head_2; // rtCore.ts:37
+  assign dispatch_event_bits_fault = head_2; // rtCore.ts:405
   wire [31:0] head_3 = events_deq_bits[38:7]; // rtCore.ts:404
-  assign dispatch_event_bits_pc = head_3; // rtCore.ts:37
+  assign dispatch_event_bits_pc = head_3; // rtCore.ts:405
   wire [31:0] head_4 = events_deq_bits[70:39]; // rtCore.ts:404
-  assign dispatch_event_bits_sp = head_4; // rtCore.ts:37
+  assign dispatch_event_bits_sp = head_4; // rtCore.ts:405
   wire [95:0] head_5 = events_deq_bits[166:71]; // rtCore.ts:404
-  assign dispatch_event_bits_origin = head_5; // rtCore.ts:37
+  assign dispatch_event_bits_origin = head_5; // rtCore.ts:405
   wire [95:0] head_6 = events_deq_bits[262:167]; // rtCore.ts:404
-  assign dispatch_event_bits_direction = head_6; // rtCore.ts:37
+  assign dispatch_event_bits_direction = head_6; // rtCore.ts:405
   wire instruction_eq = wb_micro == MICROOP_INSTRUCTION; // rtCore.ts:143
   wire instruction = wb_valid & instruction_eq; // rtCore.ts:143
   wire dispatch_retire_valid_slice = wb_context[2]; // rtCore.ts:101
@@ -490,46 +490,46 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire dispatch_retire_valid_not = ~dispatch_retire_valid_mux_2; // rtCore.ts:368
   wire texture_eq = wb_micro == MICROOP_TEXTURE; // rtCore.ts:144
   wire texture = wb_valid & texture_eq; // rtCore.ts:144
-  assign dispatch_retire_valid = instruction & dispatch_retire_valid_not | texture; // rtCore.ts:37
+  assign dispatch_retire_valid = instruction & dispatch_retire_valid_not | texture; // rtCore.ts:368
   wire [4:0] dispatch_retire_thread_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_thread : ctx6_thread) : dispatch_retire_valid_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
   wire [4:0] dispatch_retire_thread_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_thread : ctx2_thread) : dispatch_retire_valid_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:37
+  assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:369
   wire [31:0] dispatch_retire_pc_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : dispatch_retire_valid_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
   wire [31:0] dispatch_retire_pc_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : dispatch_retire_valid_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign dispatch_retire_pc = dispatch_retire_valid_slice ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:37
+  assign dispatch_retire_pc = dispatch_retire_valid_slice ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:370
   wire [1:0] dispatch_retire_counted_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_end : ctx6_end) : dispatch_retire_valid_slice_2 ? ctx5_end : ctx4_end; // rtCore.ts:101
   wire [1:0] dispatch_retire_counted_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_end : ctx2_end) : dispatch_retire_valid_slice_2 ? ctx1_end : ctx0_end; // rtCore.ts:101
   wire [1:0] dispatch_retire_counted_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_counted_mux_2 : dispatch_retire_counted_mux_5; // rtCore.ts:101
   wire dispatch_retire_counted_eq = dispatch_retire_counted_mux_6 == 2'd3; // rtCore.ts:371
-  assign dispatch_retire_counted = ~dispatch_retire_counted_eq; // rtCore.ts:37
+  assign dispatch_retire_counted = ~dispatch_retire_counted_eq; // rtCore.ts:371
   wire dispatch_retire_scalarWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_scalar : ctx6_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx5_writes_scalar : ctx4_writes_scalar; // rtCore.ts:101
   wire dispatch_retire_scalarWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_scalar : ctx2_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx1_writes_scalar : ctx0_writes_scalar; // rtCore.ts:101
   wire dispatch_retire_scalarWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_scalarWrite_mux_2 : dispatch_retire_scalarWrite_mux_5; // rtCore.ts:101
   wire writesScalar = instruction & dispatch_retire_scalarWrite_mux_6; // rtCore.ts:344
-  assign dispatch_retire_scalarWrite = writesScalar; // rtCore.ts:37
+  assign dispatch_retire_scalarWrite = writesScalar; // rtCore.ts:372
   wire [4:0] dispatch_retire_scalarReg_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_dest : ctx6_dest) : dispatch_retire_valid_slice_2 ? ctx5_dest : ctx4_dest; // rtCore.ts:101
   wire [4:0] dispatch_retire_scalarReg_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_dest : ctx2_dest) : dispatch_retire_valid_slice_2 ? ctx1_dest : ctx0_dest; // rtCore.ts:101
-  assign dispatch_retire_scalarReg = dispatch_retire_valid_slice ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:37
-  assign dispatch_retire_scalarValue = wb_scalar; // rtCore.ts:37
+  assign dispatch_retire_scalarReg = dispatch_retire_valid_slice ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:373
+  assign dispatch_retire_scalarValue = wb_scalar; // rtCore.ts:374
   wire dispatch_retire_vectorWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_vector : ctx6_writes_vector) : dispatch_retire_valid_slice_2 ? ctx5_writes_vector : ctx4_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_vector : ctx2_writes_vector) : dispatch_retire_valid_slice_2 ? ctx1_writes_vector : ctx0_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_vectorWrite_mux_2 : dispatch_retire_vectorWrite_mux_5; // rtCore.ts:101
   wire [3:0] writesVector_slice = dispatch_retire_scalarReg[3:0]; // rtCore.ts:345
   wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & writesVector_slice != 4'd0; // rtCore.ts:345
-  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:37
-  assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:37
-  assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:37
+  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:375
+  assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:376
+  assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:377
   wire dispatch_retire_flagWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_flag : ctx6_writes_flag) : dispatch_retire_valid_slice_2 ? ctx5_writes_flag : ctx4_writes_flag; // rtCore.ts:101
   wire dispatch_retire_flagWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_flag : ctx2_writes_flag) : dispatch_retire_valid_slice_2 ? ctx1_writes_flag : ctx0_writes_flag; // rtCore.ts:101
   wire dispatch_retire_flagWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_flagWrite_mux_2 : dispatch_retire_flagWrite_mux_5; // rtCore.ts:101
   wire writesFlag = instruction & dispatch_retire_flagWrite_mux_6 | texture; // rtCore.ts:346
-  assign dispatch_retire_flagWrite = writesFlag; // rtCore.ts:37
-  assign dispatch_retire_flag = wb_flag; // rtCore.ts:37
+  assign dispatch_retire_flagWrite = writesFlag; // rtCore.ts:378
+  assign dispatch_retire_flag = wb_flag; // rtCore.ts:379
   wire dispatch_busy_or_1 = ~dispatch_launch_ready_eq_1 | ~dispatch_launch_ready_eq_2 | ~dispatch_launch_ready_eq_3; // rtCore.ts:435
   wire dispatch_busy_or_3 = dispatch_busy_or_1 | ~dispatch_launch_ready_eq_4 | ~dispatch_launch_ready_eq_5; // rtCore.ts:435
   wire dispatch_busy_or_5 = dispatch_busy_or_3 | ~dispatch_launch_ready_eq_6 | ~dispatch_launch_ready_eq_7; // rtCore.ts:435
   wire pending = ~dispatch_launch_ready_eq; // contexts.ts:107
-  assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:37
+  assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:435
   wire [1:0] dispatch_issued_mux_1 = launch_state == LAUNCH_FIRST ? 2'd1 : launch_state == LAUNCH_SECOND ? 2'd2 : 2'd0; // completionSchedule.ts:16
   wire [36:0] dispatch_issued_lshr = wb_booked >> 6'd3; // completionSchedule.ts:48
   wire issueMicro = dispatch_issued_mux_1 != 2'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:185
@@ -682,20 +682,20 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire dispatch_issued_and_33 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
   wire pick = pick_or_5 | dispatch_issued_and_29 | dispatch_issued_and_33; // rtCore.ts:189
   wire issueInstruction = issueInstruction_not & pick; // rtCore.ts:190
-  assign dispatch_issued = issueInstruction; // rtCore.ts:37
+  assign dispatch_issued = issueInstruction; // rtCore.ts:55
   wire status_state_slice = status_context[2]; // rtCore.ts:101
   wire status_state_slice_1 = status_context[1]; // rtCore.ts:101
   wire status_state_slice_2 = status_context[0]; // rtCore.ts:101
   wire [2:0] status_state_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_state : ctx6_state) : status_state_slice_2 ? ctx5_state : ctx4_state; // rtCore.ts:101
   wire [2:0] status_state_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_state : ctx2_state) : status_state_slice_2 ? ctx1_state : ctx0_state; // rtCore.ts:101
-  assign status_state = status_state_slice ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:37
+  assign status_state = status_state_slice ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:436
   wire [4:0] status_thread_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_thread : ctx6_thread) : status_state_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
   wire [4:0] status_thread_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_thread : ctx2_thread) : status_state_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign status_thread = status_state_slice ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:37
+  assign status_thread = status_state_slice ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:437
   wire [31:0] status_pc_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : status_state_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
   wire [31:0] status_pc_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : status_state_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign status_pc = status_state_slice ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:37
-  assign mem_error = mem_error_1; // rtCore.ts:37
+  assign status_pc = status_state_slice ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:438
+  assign mem_error = mem_error_1; // rtCore.ts:61
   wire fetchPc_eq = r_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:247
   wire imem_addr_slice = r_context[2]; // rtCore.ts:101
   wire imem_addr_slice_1 = r_context[1]; // rtCore.ts:101
@@ -744,14 +744,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] target = imem_addr_eq ? s1_1 : pcPlus4 + imm; // readStage.ts:91
   wire [31:0] nextPc = imem_addr_or_17 ? target : pcPlus4; // readStage.ts:101
   wire [31:0] fetchPc = fetchPc_eq ? (imem_addr_slice ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:247
-  assign imem_addr = fetchPc; // rtCore.ts:37
-  assign cmem_addr = m1_const ? m1_addr[14:2] : 13'd0; // rtCore.ts:37
-  assign mem_thread = m1_main ? m1_thread : 5'd0; // rtCore.ts:37
-  assign mem_addr = m1_main ? m1_addr : 32'd0; // rtCore.ts:37
-  assign mem_read = m1_main & m1_load; // rtCore.ts:37
-  assign mem_write = m1_main & ~m1_load; // rtCore.ts:37
-  assign mem_vector = m1_main & m1_vector; // rtCore.ts:37
-  assign mem_data = m1_main ? (m1_load ? 128'd0 : m1_data) : 128'd0; // rtCore.ts:37
+  assign imem_addr = fetchPc; // rtCore.ts:248
+  assign cmem_addr = m1_const ? m1_addr[14:2] : 13'd0; // memoryStage.ts:55
+  assign mem_thread = m1_main ? m1_thread : 5'd0; // memoryStage.ts:49
+  assign mem_addr = m1_main ? m1_addr : 32'd0; // memoryStage.ts:50
+  assign mem_read = m1_main & m1_load; // memoryStage.ts:51
+  assign mem_write = m1_main & ~m1_load; // memoryStage.ts:52
+  assign mem_vector = m1_main & m1_vector; // memoryStage.ts:53
+  assign mem_data = m1_main ? (m1_load ? 128'd0 : m1_data) : 128'd0; // memoryStage.ts:54
   wire [2:0] pick_mux_2 = dispatch_issued_and_21 ? 3'd4 : dispatch_issued_and_25 ? 3'd5 : dispatch_issued_and_29 ? 3'd6 : 3'd6; // rtCore.ts:189
   wire [2:0] pick_mux_4 = dispatch_issued_and_13 ? 3'd2 : dispatch_issued_and_17 ? 3'd3 : pick_mux_2; // rtCore.ts:189
   wire [2:0] pick_mux_7 = dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : dispatch_issued_and_9 ? 3'd1 : pick_mux_4; // rtCore.ts:189
@@ -784,7 +784,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [2:0] pick_mux_69 = issue_last == 3'd5 ? (dispatch_issued_and_29 ? 3'd6 : pick_mux_14) : pick_mux_68; // rtCore.ts:189
   wire [2:0] pick_1 = issue_last == 3'd6 ? pick_mux_7 : pick_mux_69; // rtCore.ts:189
   wire ctx0_state_sel_and = issueInstruction & pick_1 == 3'd0; // rtCore.ts:429
-  wire events_deq_ready = dispatch_event_ready; // rtCore.ts:392
+  wire events_deq_ready = dispatch_event_ready; // rtCore.ts:407
   wire ctx0_state_sel_and_1 = events_deq_valid & events_deq_ready; // rtCore.ts:408
   wire [2:0] head_7 = events_deq_bits[265:263]; // rtCore.ts:404
   wire ctx0_state_sel_and_3 = wb_valid & dispatch_issued_eq_1; // rtCore.ts:426
@@ -912,32 +912,32 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx7_state_sel_and_3 = texture & here_7; // rtCore.ts:422
   wire ctx7_state_sel_and_4 = instruction & here_7; // rtCore.ts:415
   wire ctx7_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd7; // contexts.ts:93
-  wire [2:0] scalar_rf_read_0_context = r_context; // rtCore.ts:88
-  wire [4:0] scalar_rf_read_0_reg = s1; // rtCore.ts:88
-  wire [2:0] scalar_rf_read_1_context = r_context; // rtCore.ts:88
+  wire [2:0] scalar_rf_read_0_context = r_context; // rtCore.ts:225
+  wire [4:0] scalar_rf_read_0_reg = s1; // rtCore.ts:226
+  wire [2:0] scalar_rf_read_1_context = r_context; // rtCore.ts:225
   wire [4:0] fC = r_word[15:11]; // readStage.ts:63
   wire [4:0] s2 = imem_addr_eq_19 ? fA : fC; // readStage.ts:70
-  wire [4:0] scalar_rf_read_1_reg = s2; // rtCore.ts:88
+  wire [4:0] scalar_rf_read_1_reg = s2; // rtCore.ts:226
   wire wbLaunch_eq = wb_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:352
   wire wbLaunch = wb_valid & (wbLaunch_eq | dispatch_issued_eq_1); // rtCore.ts:352
-  wire scalar_rf_write_en = writesScalar | wbLaunch; // rtCore.ts:88
-  wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:88
-  wire [4:0] scalar_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:88
-  wire [31:0] scalar_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:88
-  wire scalar_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:88
-  wire [2:0] scalar_rf_clear_context = free_1; // rtCore.ts:88
-  wire [2:0] vector_rf_read_0_context = r_context; // rtCore.ts:88
+  wire scalar_rf_write_en = writesScalar | wbLaunch; // rtCore.ts:353
+  wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:354
+  wire [4:0] scalar_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:355
+  wire [31:0] scalar_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:356
+  wire scalar_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
+  wire [2:0] scalar_rf_clear_context = free_1; // rtCore.ts:116
+  wire [2:0] vector_rf_read_0_context = r_context; // rtCore.ts:225
   wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? writesVector_slice_1 : fB[3:0]; // readStage.ts:71
-  wire [3:0] vector_rf_read_0_reg = v1; // rtCore.ts:88
-  wire [2:0] vector_rf_read_1_context = r_context; // rtCore.ts:88
+  wire [3:0] vector_rf_read_0_reg = v1; // rtCore.ts:226
+  wire [2:0] vector_rf_read_1_context = r_context; // rtCore.ts:225
   wire [3:0] v2 = imem_addr_eq_12 ? 4'd15 : fC[3:0]; // readStage.ts:72
-  wire [3:0] vector_rf_read_1_reg = v2; // rtCore.ts:88
-  wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:88
-  wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:88
-  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 4'd14 : 4'd15) : writesVector_slice; // rtCore.ts:88
-  wire [127:0] vector_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_hit : launch_normal) : wb_vector; // rtCore.ts:88
-  wire vector_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:88
-  wire [2:0] vector_rf_clear_context = free_1; // rtCore.ts:88
+  wire [3:0] vector_rf_read_1_reg = v2; // rtCore.ts:226
+  wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:357
+  wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:358
+  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 4'd14 : 4'd15) : writesVector_slice; // rtCore.ts:359
+  wire [127:0] vector_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_hit : launch_normal) : wb_vector; // rtCore.ts:360
+  wire vector_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
+  wire [2:0] vector_rf_clear_context = free_1; // rtCore.ts:116
   wire wb_booked_or = issueInstruction_or | issueInstruction; // rtCore.ts:196
   wire issueLatency_slice = pick_1[2]; // rtCore.ts:193
   wire issueLatency_slice_1 = pick_1[1]; // rtCore.ts:193
@@ -1009,9 +1009,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire fetching = r_valid & (fetchPc_eq | live); // rtCore.ts:246
   wire [31:0] s2_1 = s2 == 5'd31 ? pcPlus4 : scalar_rf_rdata_1; // readStage.ts:78
   wire [1:0] lane = r_word[1:0]; // readStage.ts:98
-  wire fadd0_in_valid = 1'd1; // execute.ts:129
-  wire [31:0] fadd0_a = fadd0_a_1; // execute.ts:129
-  wire [31:0] fadd0_b = fadd0_b_1; // execute.ts:129
+  wire fadd0_in_valid = 1'd1; // execute.ts:130
+  wire [31:0] fadd0_a = fadd0_a_1; // execute.ts:133
+  wire [31:0] fadd0_b = fadd0_b_1; // execute.ts:134
   wire [31:0] fadd0_a_1_slice = vector_rf_rdata_0[31:0]; // execute.ts:11
   wire fadd0_a_1_or_2 = ctx0_pc_sel_eq_18 | ctx0_pc_sel_eq_19 | ctx0_pc_sel_eq_20 | ctx0_pc_sel_eq_21; // decode.ts:37
   wire fadd0_a_1_or_5 = fadd0_a_1_or_2 | ctx0_pc_sel_eq_22 | ctx0_pc_sel_eq_25 | ctx0_pc_sel_eq_26; // decode.ts:37
@@ -1023,72 +1023,72 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [1:0] sub_slice = op[1:0]; // decode.ts:50
   wire sub = sub_slice == 2'd1; // decode.ts:50
   wire [31:0] b_mux = ctx0_pc_sel_eq_27 ? fadd0_b_1_slice : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:132
-  wire fadd1_in_valid = 1'd1; // execute.ts:129
-  wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:129
-  wire [31:0] fadd1_b = fadd1_b_1; // execute.ts:129
+  wire fadd1_in_valid = 1'd1; // execute.ts:130
+  wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:133
+  wire [31:0] fadd1_b = fadd1_b_1; // execute.ts:134
   wire [31:0] fadd1_a_1_slice = vector_rf_rdata_0[95:64]; // execute.ts:11
   wire [31:0] fadd1_b_1_slice = vector_rf_rdata_0[127:96]; // execute.ts:11
   wire [31:0] fadd1_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[63:32]; // execute.ts:123
   wire [31:0] b_mux_1 = ctx0_pc_sel_eq_27 ? fadd1_b_1_slice : {fadd1_b_1_mux[31] ^ sub, fadd1_b_1_mux[30:0]}; // execute.ts:132
-  wire fadd2_in_valid = 1'd1; // execute.ts:129
-  wire [31:0] fadd2_a = fadd2_a_1; // execute.ts:129
-  wire [31:0] fadd2_b = fadd2_b_1; // execute.ts:129
+  wire fadd2_in_valid = 1'd1; // execute.ts:130
+  wire [31:0] fadd2_a = fadd2_a_1; // execute.ts:133
+  wire [31:0] fadd2_b = fadd2_b_1; // execute.ts:134
   wire [31:0] fadd2_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[95:64]; // execute.ts:123
-  wire fadd3_in_valid = 1'd1; // execute.ts:129
-  wire [31:0] fadd3_a = fadd3_a_1; // execute.ts:129
-  wire [31:0] fadd3_b = fadd3_b_1; // execute.ts:129
+  wire fadd3_in_valid = 1'd1; // execute.ts:130
+  wire [31:0] fadd3_a = fadd3_a_1; // execute.ts:133
+  wire [31:0] fadd3_b = fadd3_b_1; // execute.ts:134
   wire [31:0] fadd3_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[127:96]; // execute.ts:123
-  wire freduce_in_valid = 1'd1; // execute.ts:137
-  wire [31:0] freduce_a = freduce_a_1; // execute.ts:137
-  wire [31:0] freduce_b = freduce_b_1; // execute.ts:137
-  wire fmul0_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:145
-  wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:145
+  wire freduce_in_valid = 1'd1; // execute.ts:138
+  wire [31:0] freduce_a = freduce_a_1; // execute.ts:139
+  wire [31:0] freduce_b = freduce_b_1; // execute.ts:140
+  wire fmul0_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:147
+  wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:148
   wire live_1 = instructionInR & ctx0_pc_sel_not; // execute.ts:157
   wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:142
   wire multipliers_and = live_1 & floatOp_1; // execute.ts:161
   wire mul_1 = sub_slice == 2'd2; // decode.ts:51
   wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:161
-  wire fmul1_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:145
-  wire [31:0] fmul1_b = fmul1_b_1; // execute.ts:145
-  wire fmul2_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fmul2_a = fmul2_a_1; // execute.ts:145
-  wire [31:0] fmul2_b = fmul2_b_1; // execute.ts:145
-  wire fmul3_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fmul3_a = fmul3_a_1; // execute.ts:145
-  wire [31:0] fmul3_b = fmul3_b_1; // execute.ts:145
-  wire fdiv0_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:145
-  wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:145
+  wire fmul1_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:147
+  wire [31:0] fmul1_b = fmul1_b_1; // execute.ts:148
+  wire fmul2_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fmul2_a = fmul2_a_1; // execute.ts:147
+  wire [31:0] fmul2_b = fmul2_b_1; // execute.ts:148
+  wire fmul3_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fmul3_a = fmul3_a_1; // execute.ts:147
+  wire [31:0] fmul3_b = fmul3_b_1; // execute.ts:148
+  wire fdiv0_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:147
+  wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:148
   wire div_1 = sub_slice == 2'd3; // decode.ts:52
   wire dividers_and = multipliers_and & div_1; // execute.ts:162
-  wire fdiv1_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:145
-  wire [31:0] fdiv1_b = fdiv1_b_1; // execute.ts:145
-  wire fdiv2_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fdiv2_a = fdiv2_a_1; // execute.ts:145
-  wire [31:0] fdiv2_b = fdiv2_b_1; // execute.ts:145
-  wire fdiv3_in_valid = 1'd1; // execute.ts:145
-  wire [31:0] fdiv3_a = fdiv3_a_1; // execute.ts:145
-  wire [31:0] fdiv3_b = fdiv3_b_1; // execute.ts:145
-  wire fsqrt_in_valid = 1'd1; // execute.ts:152
-  wire [31:0] fsqrt_a = fsqrt_a_1; // execute.ts:152
-  wire itof_in_valid = 1'd1; // execute.ts:152
-  wire [31:0] itof_a = itof_a_1; // execute.ts:152
-  wire ftoi_in_valid = 1'd1; // execute.ts:152
-  wire [31:0] ftoi_a = ftoi_a_1; // execute.ts:152
+  wire fdiv1_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:147
+  wire [31:0] fdiv1_b = fdiv1_b_1; // execute.ts:148
+  wire fdiv2_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fdiv2_a = fdiv2_a_1; // execute.ts:147
+  wire [31:0] fdiv2_b = fdiv2_b_1; // execute.ts:148
+  wire fdiv3_in_valid = 1'd1; // execute.ts:146
+  wire [31:0] fdiv3_a = fdiv3_a_1; // execute.ts:147
+  wire [31:0] fdiv3_b = fdiv3_b_1; // execute.ts:148
+  wire fsqrt_in_valid = 1'd1; // execute.ts:153
+  wire [31:0] fsqrt_a = fsqrt_a_1; // execute.ts:154
+  wire itof_in_valid = 1'd1; // execute.ts:153
+  wire [31:0] itof_a = itof_a_1; // execute.ts:154
+  wire ftoi_in_valid = 1'd1; // execute.ts:153
+  wire [31:0] ftoi_a = ftoi_a_1; // execute.ts:154
   wire int_divider_start_and = ex_valid & ~ex_halts; // execute.ts:72
   wire int_divider_start_eq_1 = ex_op == 6'd43; // decode.ts:37
-  wire int_divider_start = int_divider_start_and & (ex_op == 6'd27 | int_divider_start_eq_1); // execute.ts:71
-  wire [31:0] int_divider_a = ex_s1; // execute.ts:71
+  wire int_divider_start = int_divider_start_and & (ex_op == 6'd27 | int_divider_start_eq_1); // execute.ts:72
+  wire [31:0] int_divider_a = ex_s1; // execute.ts:73
   wire int_divider_b_or_2 = ex_op == 6'd40 | ex_op == 6'd41 | ex_op == 6'd42 | int_divider_start_eq_1; // decode.ts:37
   wire [31:0] b = int_divider_b_or_2 ? ex_imm : ex_s2; // execute.ts:67
-  wire [31:0] int_divider_b = b; // execute.ts:71
-  wire fcmp_in_valid = 1'd1; // execute.ts:76
+  wire [31:0] int_divider_b = b; // execute.ts:74
+  wire fcmp_in_valid = 1'd1; // execute.ts:77
   wire fcmp_a_eq = ex_op == 6'd21; // decode.ts:37
-  wire [31:0] fcmp_a = fcmp_a_eq ? ex_s1 : 32'd0; // execute.ts:76
-  wire [31:0] fcmp_b = fcmp_a_eq ? ex_s2 : 32'd0; // execute.ts:76
+  wire [31:0] fcmp_a = fcmp_a_eq ? ex_s1 : 32'd0; // execute.ts:78
+  wire [31:0] fcmp_b = fcmp_a_eq ? ex_s2 : 32'd0; // execute.ts:79
   wire [15:0] scalar_slice = ex_imm[15:0]; // execute.ts:94
   wire [31:0] scalar_concat = {scalar_slice, ex_s1[15:0]}; // execute.ts:94
   wire [31:0] scalar_concat_1 = {ex_s1[31:16], scalar_slice}; // execute.ts:95
@@ -1144,18 +1144,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [127:0] wb_vector_mux_2 = wb_scalar_eq_5 ? {fdiv3_result, fdiv2_result, fdiv1_result, fdiv0_result} : wb_vector_mux_1; // rtCore.ts:461
   wire fault_1 = loadLate ? held_load_fault : held_ex_fault; // rtCore.ts:288
   wire fault_2 = loadLate ? bad : wb_scalar_mux_6 == 4'd0 & fault; // rtCore.ts:463
-  wire events_enq_valid = instruction & ~dispatch_issued_eq_2; // rtCore.ts:392
-  wire [4:0] leavingEvent_event_thread = dispatch_retire_thread; // rtCore.ts:393
+  wire events_enq_valid = instruction & ~dispatch_issued_eq_2; // rtCore.ts:402
+  wire [4:0] leavingEvent_event_thread = dispatch_retire_thread; // rtCore.ts:395
   wire leavingEvent_event_fault_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_faulted : ctx2_faulted) : dispatch_retire_valid_slice_2 ? ctx1_faulted : ctx0_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_faulted : ctx6_faulted) : dispatch_retire_valid_slice_2 ? ctx5_faulted : ctx4_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_6 = dispatch_retire_valid_slice ? leavingEvent_event_fault_mux_2 : leavingEvent_event_fault_mux_5; // rtCore.ts:101
-  wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:393
-  wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:393
-  wire [31:0] leavingEvent_event_sp = wb_scalar; // rtCore.ts:393
-  wire [95:0] leavingEvent_event_origin = wb_vector[95:0]; // rtCore.ts:393
-  wire [95:0] leavingEvent_event_direction = wb_direction; // rtCore.ts:393
-  wire [2:0] leavingEvent_context = wb_context; // rtCore.ts:393
-  wire [265:0] events_enq_bits = {leavingEvent_context, leavingEvent_event_direction, leavingEvent_event_origin, leavingEvent_event_sp, leavingEvent_event_pc, leavingEvent_event_fault, leavingEvent_event_kind, leavingEvent_event_thread}; // rtCore.ts:392
+  wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:397
+  wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:398
+  wire [31:0] leavingEvent_event_sp = wb_scalar; // rtCore.ts:399
+  wire [95:0] leavingEvent_event_origin = wb_vector[95:0]; // rtCore.ts:400
+  wire [95:0] leavingEvent_event_direction = wb_direction; // rtCore.ts:401
+  wire [2:0] leavingEvent_context = wb_context; // rtCore.ts:394
+  wire [265:0] events_enq_bits = {leavingEvent_context, leavingEvent_event_direction, leavingEvent_event_origin, leavingEvent_event_sp, leavingEvent_event_pc, leavingEvent_event_fault, leavingEvent_event_kind, leavingEvent_event_thread}; // rtCore.ts:403
 
   always_comb begin // execute.ts:84
     case (ex_op) // execute.ts:87

@@ -46,15 +46,15 @@ module TriangleMemory_triangles512_vertices2048 (
   logic stage2Valid; // triangleMemory.ts:146
   logic stage2NotValid; // triangleMemory.ts:147
 
-  assign load_error = loadError; // triangleMemory.ts:43
-  assign load_triangle_count = triangleCount; // triangleMemory.ts:43
-  assign read_resp_valid = stage2Valid; // triangleMemory.ts:43
+  assign load_error = loadError; // triangleMemory.ts:125
+  assign load_triangle_count = triangleCount; // triangleMemory.ts:49
+  assign read_resp_valid = stage2Valid; // triangleMemory.ts:150
   wire answer = stage2Valid & ~stage2NotValid; // triangleMemory.ts:149
-  assign read_resp_v0 = answer ? {stage2Z, stage2Y, stage2X} : 96'd0; // triangleMemory.ts:43
-  assign read_resp_v1 = answer ? {stage2Z_1, stage2Y_1, stage2X_1} : 96'd0; // triangleMemory.ts:43
-  assign read_resp_v2 = answer ? {stage2Z_2, stage2Y_2, stage2X_2} : 96'd0; // triangleMemory.ts:43
-  assign read_resp_shader = answer ? stage2Shader : 32'd0; // triangleMemory.ts:43
-  assign read_resp_not_valid = stage2NotValid; // triangleMemory.ts:43
+  assign read_resp_v0 = answer ? {stage2Z, stage2Y, stage2X} : 96'd0; // triangleMemory.ts:152
+  assign read_resp_v1 = answer ? {stage2Z_1, stage2Y_1, stage2X_1} : 96'd0; // triangleMemory.ts:153
+  assign read_resp_v2 = answer ? {stage2Z_2, stage2Y_2, stage2X_2} : 96'd0; // triangleMemory.ts:154
+  assign read_resp_shader = answer ? stage2Shader : 32'd0; // triangleMemory.ts:155
+  assign read_resp_not_valid = stage2NotValid; // triangleMemory.ts:151
   wire errorNow_not = ~load_start; // triangleMemory.ts:76
   wire errorNow = loadError & errorNow_not; // triangleMemory.ts:76
   wire accept = load_valid & ~errorNow; // triangleMemory.ts:79
@@ -72,10 +72,10 @@ module TriangleMemory_triangles512_vertices2048 (
   wire [10:0] staged_v0_slice = load_data[10:0]; // triangleMemory.ts:98
   wire indexOutOfRange = 32'h800 <= load_data; // triangleMemory.ts:80
   wire staged_index_bad_or = staged_index_bad | indexOutOfRange; // triangleMemory.ts:103
-  wire [10:0] staged_entry_vertices_0 = staged_v0; // triangleMemory.ts:82
-  wire [10:0] staged_entry_vertices_1 = staged_v1; // triangleMemory.ts:82
-  wire [10:0] staged_entry_vertices_2 = staged_v2; // triangleMemory.ts:82
-  wire [31:0] staged_entry_shader = load_data; // triangleMemory.ts:82
+  wire [10:0] staged_entry_vertices_0 = staged_v0; // triangleMemory.ts:83
+  wire [10:0] staged_entry_vertices_1 = staged_v1; // triangleMemory.ts:83
+  wire [10:0] staged_entry_vertices_2 = staged_v2; // triangleMemory.ts:83
+  wire [31:0] staged_entry_shader = load_data; // triangleMemory.ts:84
   wire [31:0] entry_1 = entry[64:33]; // triangleMemory.ts:134
   wire [64:0] _concat = {staged_entry_shader, staged_entry_vertices_2, staged_entry_vertices_1, staged_entry_vertices_0}; // triangleMemory.ts:114
   wire _guard_2 = accept & section_state_sel_not & ~section_state_sel_eq & ~section_state_sel_eq_1; // triangleMemory.ts:101

@@ -263,8 +263,8 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_0_data_read_mux_133 = port_0_data_read_slice_12 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_134 = port_0_data_read_slice_12 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_135 = port_0_data_read_add_3[1] ? port_0_data_read_mux_133 : port_0_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, port_0_data_read_mux_135}; // unifiedMainMemory.ts:18
-  assign port_0_done = done0; // unifiedMainMemory.ts:18
+  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, port_0_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_2 = thread_q1[4]; // unifiedMainMemory.ts:70
@@ -350,8 +350,8 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_1_data_read_mux_133 = port_1_data_read_slice_12 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_134 = port_1_data_read_slice_12 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_135 = port_1_data_read_add_3[1] ? port_1_data_read_mux_133 : port_1_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, port_1_data_read_mux_135}; // unifiedMainMemory.ts:18
-  assign port_1_done = done1; // unifiedMainMemory.ts:18
+  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, port_1_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_2 = thread_q2[4]; // unifiedMainMemory.ts:70
@@ -437,8 +437,8 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_2_data_read_mux_133 = port_2_data_read_slice_12 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_134 = port_2_data_read_slice_12 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_135 = port_2_data_read_add_3[1] ? port_2_data_read_mux_133 : port_2_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, port_2_data_read_mux_135}; // unifiedMainMemory.ts:18
-  assign port_2_done = done2; // unifiedMainMemory.ts:18
+  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, port_2_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_2 = thread_q3[4]; // unifiedMainMemory.ts:70
@@ -524,9 +524,9 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_3_data_read_mux_133 = port_3_data_read_slice_12 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_134 = port_3_data_read_slice_12 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_135 = port_3_data_read_add_3[1] ? port_3_data_read_mux_133 : port_3_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, port_3_data_read_mux_135}; // unifiedMainMemory.ts:18
-  assign port_3_done = done3; // unifiedMainMemory.ts:18
-  assign conflict = conflict_1; // unifiedMainMemory.ts:18
+  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, port_3_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_3_done = done3; // unifiedMainMemory.ts:74
+  assign conflict = conflict_1; // unifiedMainMemory.ts:78
   wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
   wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
   wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32

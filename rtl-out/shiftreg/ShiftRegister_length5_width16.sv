@@ -12,7 +12,7 @@ module ShiftRegister_length5_width16 (
   logic [15:0] stage_3; // shiftRegister.ts:14
   logic [15:0] stage_4; // shiftRegister.ts:14
 
-  assign q = stage_4; // shiftRegister.ts:4
+  assign q = stage_4; // shiftRegister.ts:18
 
 `ifndef SYNTHESIS
   initial begin

@@ -14,9 +14,9 @@ module SkidBuffer_width8 (
   logic skidValid; // skid.ts:13
   logic [7:0] skidData; // skid.ts:14
 
-  assign enq_ready = ~skidValid; // skid.ts:4
-  assign deq_valid = mainValid; // skid.ts:4
-  assign deq_bits = mainData; // skid.ts:4
+  assign enq_ready = ~skidValid; // skid.ts:15
+  assign deq_valid = mainValid; // skid.ts:16
+  assign deq_bits = mainData; // skid.ts:17
   wire mainFree = ~mainValid | deq_ready; // skid.ts:19
   wire skidValid_sel_and = enq_valid & enq_ready; // skid.ts:32
 

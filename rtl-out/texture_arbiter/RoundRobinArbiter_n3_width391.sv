@@ -24,14 +24,14 @@ module RoundRobinArbiter_n3_width391 (
   wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd1; // arbiter.ts:26
   wire [1:0] pick_2 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd2; // arbiter.ts:26
   wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : pick_2; // arbiter.ts:31
-  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:10
+  assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:35
   wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
-  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:10
+  assign in_1_ready = in_0_ready_and & in_1_ready_eq; // arbiter.ts:35
   wire in_2_ready_eq = grant == 2'd2; // arbiter.ts:35
-  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:10
-  assign out_valid = in_0_ready_or_1; // arbiter.ts:10
-  assign out_bits = in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:10
-  assign chosen = grant; // arbiter.ts:10
+  assign in_2_ready = in_0_ready_and & in_2_ready_eq; // arbiter.ts:35
+  assign out_valid = in_0_ready_or_1; // arbiter.ts:33
+  assign out_bits = in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
+  assign chosen = grant; // arbiter.ts:36
 
 `ifndef SYNTHESIS
   initial begin

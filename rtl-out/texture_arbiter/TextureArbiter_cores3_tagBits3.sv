@@ -58,41 +58,41 @@ module TextureArbiter_cores3_tagBits3 (
   logic [390:0] requests_out_bits; // textureArbiter.ts:29
   logic [1:0] requests_chosen; // textureArbiter.ts:29
 
-  assign cores_0_request_ready = requests_in_0_ready; // textureArbiter.ts:17
+  assign cores_0_request_ready = requests_in_0_ready; // textureArbiter.ts:33
   wire [1:0] core = unit_response_bits_tag[4:3]; // textureArbiter.ts:43
-  assign cores_0_response_valid = unit_response_valid & core == 2'd0; // textureArbiter.ts:17
-  assign cores_0_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:17
-  assign cores_0_response_bits_status = unit_response_bits_status; // textureArbiter.ts:17
-  assign cores_0_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:17
-  assign cores_1_request_ready = requests_in_1_ready; // textureArbiter.ts:17
-  assign cores_1_response_valid = unit_response_valid & core == 2'd1; // textureArbiter.ts:17
-  assign cores_1_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:17
-  assign cores_1_response_bits_status = unit_response_bits_status; // textureArbiter.ts:17
-  assign cores_1_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:17
-  assign cores_2_request_ready = requests_in_2_ready; // textureArbiter.ts:17
-  assign cores_2_response_valid = unit_response_valid & core == 2'd2; // textureArbiter.ts:17
-  assign cores_2_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:17
-  assign cores_2_response_bits_status = unit_response_bits_status; // textureArbiter.ts:17
-  assign cores_2_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:17
-  assign unit_request_valid = requests_out_valid; // textureArbiter.ts:17
+  assign cores_0_response_valid = unit_response_valid & core == 2'd0; // textureArbiter.ts:45
+  assign cores_0_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:46
+  assign cores_0_response_bits_status = unit_response_bits_status; // textureArbiter.ts:47
+  assign cores_0_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:48
+  assign cores_1_request_ready = requests_in_1_ready; // textureArbiter.ts:33
+  assign cores_1_response_valid = unit_response_valid & core == 2'd1; // textureArbiter.ts:45
+  assign cores_1_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:46
+  assign cores_1_response_bits_status = unit_response_bits_status; // textureArbiter.ts:47
+  assign cores_1_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:48
+  assign cores_2_request_ready = requests_in_2_ready; // textureArbiter.ts:33
+  assign cores_2_response_valid = unit_response_valid & core == 2'd2; // textureArbiter.ts:45
+  assign cores_2_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:46
+  assign cores_2_response_bits_status = unit_response_bits_status; // textureArbiter.ts:47
+  assign cores_2_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:48
+  assign unit_request_valid = requests_out_valid; // textureArbiter.ts:36
   wire [127:0] chosen = requests_out_bits[127:0]; // textureArbiter.ts:35
-  assign unit_request_bits_coords = chosen; // textureArbiter.ts:17
+  assign unit_request_bits_coords = chosen; // textureArbiter.ts:38
   wire [127:0] chosen_1 = requests_out_bits[255:128]; // textureArbiter.ts:35
-  assign unit_request_bits_derivatives = chosen_1; // textureArbiter.ts:17
+  assign unit_request_bits_derivatives = chosen_1; // textureArbiter.ts:38
   wire [3:0] chosen_2 = requests_out_bits[259:256]; // textureArbiter.ts:35
-  assign unit_request_bits_mask = chosen_2; // textureArbiter.ts:17
+  assign unit_request_bits_mask = chosen_2; // textureArbiter.ts:38
   wire [127:0] chosen_3 = requests_out_bits[387:260]; // textureArbiter.ts:35
-  assign unit_request_bits_dest = chosen_3; // textureArbiter.ts:17
+  assign unit_request_bits_dest = chosen_3; // textureArbiter.ts:38
   wire [2:0] chosen_4 = requests_out_bits[390:388]; // textureArbiter.ts:35
-  assign unit_request_bits_tag = {requests_chosen, chosen_4}; // textureArbiter.ts:17
-  assign unit_response_ready = core[1] ? cores_2_response_ready : core[0] ? cores_1_response_ready : cores_0_response_ready; // textureArbiter.ts:17
-  wire requests_in_0_valid = cores_0_request_valid; // textureArbiter.ts:29
-  wire [390:0] requests_in_0_bits = {cores_0_request_bits_tag, cores_0_request_bits_dest, cores_0_request_bits_mask, cores_0_request_bits_derivatives, cores_0_request_bits_coords}; // textureArbiter.ts:29
-  wire requests_in_1_valid = cores_1_request_valid; // textureArbiter.ts:29
-  wire [390:0] requests_in_1_bits = {cores_1_request_bits_tag, cores_1_request_bits_dest, cores_1_request_bits_mask, cores_1_request_bits_derivatives, cores_1_request_bits_coords}; // textureArbiter.ts:29
-  wire requests_in_2_valid = cores_2_request_valid; // textureArbiter.ts:29
-  wire [390:0] requests_in_2_bits = {cores_2_request_bits_tag, cores_2_request_bits_dest, cores_2_request_bits_mask, cores_2_request_bits_derivatives, cores_2_request_bits_coords}; // textureArbiter.ts:29
-  wire requests_out_ready = unit_request_ready; // textureArbiter.ts:29
+  assign unit_request_bits_tag = {requests_chosen, chosen_4}; // textureArbiter.ts:39
+  assign unit_response_ready = core[1] ? cores_2_response_ready : core[0] ? cores_1_response_ready : cores_0_response_ready; // textureArbiter.ts:50
+  wire requests_in_0_valid = cores_0_request_valid; // textureArbiter.ts:31
+  wire [390:0] requests_in_0_bits = {cores_0_request_bits_tag, cores_0_request_bits_dest, cores_0_request_bits_mask, cores_0_request_bits_derivatives, cores_0_request_bits_coords}; // textureArbiter.ts:32
+  wire requests_in_1_valid = cores_1_request_valid; // textureArbiter.ts:31
+  wire [390:0] requests_in_1_bits = {cores_1_request_bits_tag, cores_1_request_bits_dest, cores_1_request_bits_mask, cores_1_request_bits_derivatives, cores_1_request_bits_coords}; // textureArbiter.ts:32
+  wire requests_in_2_valid = cores_2_request_valid; // textureArbiter.ts:31
+  wire [390:0] requests_in_2_bits = {cores_2_request_bits_tag, cores_2_request_bits_dest, cores_2_request_bits_mask, cores_2_request_bits_derivatives, cores_2_request_bits_coords}; // textureArbiter.ts:32
+  wire requests_out_ready = unit_request_ready; // textureArbiter.ts:40
 
 
   RoundRobinArbiter_n3_width391 requests ( // textureArbiter.ts:29

@@ -6,7 +6,7 @@ module FMin_stages0 (
   output logic out_valid,
   output logic [31:0] result
 );
-  assign out_valid = in_valid; // fminmax.ts:35
+  assign out_valid = in_valid; // fminmax.ts:30
   wire [7:0] a_exp = a[30:23]; // fminmax.ts:22
   wire a_exp_is_max = a_exp == 8'd255; // fminmax.ts:22
   wire [22:0] a_frac = a[22:0]; // fminmax.ts:22
@@ -24,6 +24,6 @@ module FMin_stages0 (
   wire aLess = aLess_slice ^ b[31] ? aLess_slice : aLess_mux; // fminmax.ts:24
   wire [31:0] ordered = aLess ? a : b; // fminmax.ts:26
   wire [31:0] result_1 = a_is_nan & b_is_nan ? 32'h7fc00000 : a_is_nan ? b : b_is_nan ? a : ordered; // fminmax.ts:27
-  assign result = result_1; // fminmax.ts:35
+  assign result = result_1; // fminmax.ts:29
 
 endmodule

@@ -495,13 +495,13 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   logic valid_d33; // texelCoordinates.ts:132
   logic valid_d34; // texelCoordinates.ts:132
 
-  assign out_valid = valid_d34; // texelCoordinates.ts:111
-  assign x0 = s_wrap_first; // texelCoordinates.ts:111
-  assign x1 = s_wrap_second; // texelCoordinates.ts:111
-  assign y0 = t_wrap_first; // texelCoordinates.ts:111
-  assign y1 = t_wrap_second; // texelCoordinates.ts:111
-  assign weight_a = s_weight_out_al15_d15; // texelCoordinates.ts:111
-  assign weight_b = t_weight_out_al31_d15; // texelCoordinates.ts:111
+  assign out_valid = valid_d34; // texelCoordinates.ts:132
+  assign x0 = s_wrap_first; // texelCoordinates.ts:128
+  assign x1 = s_wrap_second; // texelCoordinates.ts:129
+  assign y0 = t_wrap_first; // texelCoordinates.ts:128
+  assign y1 = t_wrap_second; // texelCoordinates.ts:129
+  assign weight_a = s_weight_out_al15_d15; // texelCoordinates.ts:130
+  assign weight_b = t_weight_out_al31_d15; // texelCoordinates.ts:130
   wire s_size_itof_in_valid = 1'd1; // texelCoordinates.ts:66
   wire [31:0] s_size_itof_a = {17'd0, width}; // texelCoordinates.ts:66
   wire s_scaled_in_valid = 1'd1; // texelCoordinates.ts:66

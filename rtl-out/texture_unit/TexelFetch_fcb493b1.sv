@@ -1380,7 +1380,7 @@ module TexelFetch_fcb493b1 (
   wire done_15 = done_14 | byAlloc_14 | byAlloc_15; // texelFetch.ts:124
   wire pass_and = in_valid & (done_1 & done_3 & done_5 & done_7 & done_9 & done_11 & done_13 & done_15); // texelFetch.ts:129
   wire pass = pass_and & ahead_enq_ready; // texelFetch.ts:129
-  assign in_ready = pass; // texelFetch.ts:40
+  assign in_ready = pass; // texelFetch.ts:130
   wire v = ahead_deq_bits[56]; // paramChecks.ts:13
   wire out_valid_eq = v == 1'd1; // texelFetch.ts:158
   wire [4:0] v_1 = ahead_deq_bits[4:0]; // paramChecks.ts:13
@@ -1536,7 +1536,7 @@ module TexelFetch_fcb493b1 (
   wire out_valid_or_7 = ~out_valid_eq_14 | (out_valid_slice_35 ? out_valid_mux_231 : out_valid_mux_246) == 1'd1; // texelFetch.ts:161
   wire out_valid_and_6 = out_valid_and_3 & out_valid_or_5 & out_valid_or_6 & out_valid_or_7; // texelFetch.ts:161
   wire issue = ahead_deq_valid & out_valid_and_6 & out_ready; // texelFetch.ts:162
-  assign out_valid = issue; // texelFetch.ts:40
+  assign out_valid = issue; // texelFetch.ts:164
   wire [1:0] v_16 = ahead_deq_bits[41:40]; // paramChecks.ts:13
   wire out_words_0_slice_1 = v_16[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_2 = out_valid_slice_3 ? (out_valid_slice_4 ? data31 : data30) : out_valid_slice_4 ? data29 : data28; // texelFetch.ts:167
@@ -1550,7 +1550,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_27 = out_valid_slice_3 ? (out_valid_slice_4 ? data3 : data2) : out_valid_slice_4 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_29 = out_valid_slice_1 ? (out_valid_slice_2 ? lineData_mux_17 : lineData_mux_20) : out_valid_slice_2 ? lineData_mux_24 : lineData_mux_27; // texelFetch.ts:167
   wire [127:0] lineData = out_valid_slice ? lineData_mux_14 : lineData_mux_29; // texelFetch.ts:167
-  assign out_words_0 = v_16[1] ? (out_words_0_slice_1 ? lineData[127:96] : lineData[95:64]) : out_words_0_slice_1 ? lineData[63:32] : lineData[31:0]; // texelFetch.ts:40
+  assign out_words_0 = v_16[1] ? (out_words_0_slice_1 ? lineData[127:96] : lineData[95:64]) : out_words_0_slice_1 ? lineData[63:32] : lineData[31:0]; // texelFetch.ts:168
   wire [1:0] v_17 = ahead_deq_bits[43:42]; // paramChecks.ts:13
   wire out_words_1_slice_1 = v_17[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_32 = out_valid_slice_8 ? (out_valid_slice_9 ? data31 : data30) : out_valid_slice_9 ? data29 : data28; // texelFetch.ts:167
@@ -1564,7 +1564,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_57 = out_valid_slice_8 ? (out_valid_slice_9 ? data3 : data2) : out_valid_slice_9 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_59 = out_valid_slice_6 ? (out_valid_slice_7 ? lineData_mux_47 : lineData_mux_50) : out_valid_slice_7 ? lineData_mux_54 : lineData_mux_57; // texelFetch.ts:167
   wire [127:0] lineData_1 = out_valid_slice_5 ? lineData_mux_44 : lineData_mux_59; // texelFetch.ts:167
-  assign out_words_1 = v_17[1] ? (out_words_1_slice_1 ? lineData_1[127:96] : lineData_1[95:64]) : out_words_1_slice_1 ? lineData_1[63:32] : lineData_1[31:0]; // texelFetch.ts:40
+  assign out_words_1 = v_17[1] ? (out_words_1_slice_1 ? lineData_1[127:96] : lineData_1[95:64]) : out_words_1_slice_1 ? lineData_1[63:32] : lineData_1[31:0]; // texelFetch.ts:168
   wire [1:0] v_18 = ahead_deq_bits[45:44]; // paramChecks.ts:13
   wire out_words_2_slice_1 = v_18[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_62 = out_valid_slice_13 ? (out_valid_slice_14 ? data31 : data30) : out_valid_slice_14 ? data29 : data28; // texelFetch.ts:167
@@ -1578,7 +1578,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_87 = out_valid_slice_13 ? (out_valid_slice_14 ? data3 : data2) : out_valid_slice_14 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_89 = out_valid_slice_11 ? (out_valid_slice_12 ? lineData_mux_77 : lineData_mux_80) : out_valid_slice_12 ? lineData_mux_84 : lineData_mux_87; // texelFetch.ts:167
   wire [127:0] lineData_2 = out_valid_slice_10 ? lineData_mux_74 : lineData_mux_89; // texelFetch.ts:167
-  assign out_words_2 = v_18[1] ? (out_words_2_slice_1 ? lineData_2[127:96] : lineData_2[95:64]) : out_words_2_slice_1 ? lineData_2[63:32] : lineData_2[31:0]; // texelFetch.ts:40
+  assign out_words_2 = v_18[1] ? (out_words_2_slice_1 ? lineData_2[127:96] : lineData_2[95:64]) : out_words_2_slice_1 ? lineData_2[63:32] : lineData_2[31:0]; // texelFetch.ts:168
   wire [1:0] v_19 = ahead_deq_bits[47:46]; // paramChecks.ts:13
   wire out_words_3_slice_1 = v_19[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_92 = out_valid_slice_18 ? (out_valid_slice_19 ? data31 : data30) : out_valid_slice_19 ? data29 : data28; // texelFetch.ts:167
@@ -1592,7 +1592,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_117 = out_valid_slice_18 ? (out_valid_slice_19 ? data3 : data2) : out_valid_slice_19 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_119 = out_valid_slice_16 ? (out_valid_slice_17 ? lineData_mux_107 : lineData_mux_110) : out_valid_slice_17 ? lineData_mux_114 : lineData_mux_117; // texelFetch.ts:167
   wire [127:0] lineData_3 = out_valid_slice_15 ? lineData_mux_104 : lineData_mux_119; // texelFetch.ts:167
-  assign out_words_3 = v_19[1] ? (out_words_3_slice_1 ? lineData_3[127:96] : lineData_3[95:64]) : out_words_3_slice_1 ? lineData_3[63:32] : lineData_3[31:0]; // texelFetch.ts:40
+  assign out_words_3 = v_19[1] ? (out_words_3_slice_1 ? lineData_3[127:96] : lineData_3[95:64]) : out_words_3_slice_1 ? lineData_3[63:32] : lineData_3[31:0]; // texelFetch.ts:168
   wire [1:0] v_20 = ahead_deq_bits[49:48]; // paramChecks.ts:13
   wire out_words_4_slice_1 = v_20[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_122 = out_valid_slice_23 ? (out_valid_slice_24 ? data31 : data30) : out_valid_slice_24 ? data29 : data28; // texelFetch.ts:167
@@ -1606,7 +1606,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_147 = out_valid_slice_23 ? (out_valid_slice_24 ? data3 : data2) : out_valid_slice_24 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_149 = out_valid_slice_21 ? (out_valid_slice_22 ? lineData_mux_137 : lineData_mux_140) : out_valid_slice_22 ? lineData_mux_144 : lineData_mux_147; // texelFetch.ts:167
   wire [127:0] lineData_4 = out_valid_slice_20 ? lineData_mux_134 : lineData_mux_149; // texelFetch.ts:167
-  assign out_words_4 = v_20[1] ? (out_words_4_slice_1 ? lineData_4[127:96] : lineData_4[95:64]) : out_words_4_slice_1 ? lineData_4[63:32] : lineData_4[31:0]; // texelFetch.ts:40
+  assign out_words_4 = v_20[1] ? (out_words_4_slice_1 ? lineData_4[127:96] : lineData_4[95:64]) : out_words_4_slice_1 ? lineData_4[63:32] : lineData_4[31:0]; // texelFetch.ts:168
   wire [1:0] v_21 = ahead_deq_bits[51:50]; // paramChecks.ts:13
   wire out_words_5_slice_1 = v_21[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_152 = out_valid_slice_28 ? (out_valid_slice_29 ? data31 : data30) : out_valid_slice_29 ? data29 : data28; // texelFetch.ts:167
@@ -1620,7 +1620,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_177 = out_valid_slice_28 ? (out_valid_slice_29 ? data3 : data2) : out_valid_slice_29 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_179 = out_valid_slice_26 ? (out_valid_slice_27 ? lineData_mux_167 : lineData_mux_170) : out_valid_slice_27 ? lineData_mux_174 : lineData_mux_177; // texelFetch.ts:167
   wire [127:0] lineData_5 = out_valid_slice_25 ? lineData_mux_164 : lineData_mux_179; // texelFetch.ts:167
-  assign out_words_5 = v_21[1] ? (out_words_5_slice_1 ? lineData_5[127:96] : lineData_5[95:64]) : out_words_5_slice_1 ? lineData_5[63:32] : lineData_5[31:0]; // texelFetch.ts:40
+  assign out_words_5 = v_21[1] ? (out_words_5_slice_1 ? lineData_5[127:96] : lineData_5[95:64]) : out_words_5_slice_1 ? lineData_5[63:32] : lineData_5[31:0]; // texelFetch.ts:168
   wire [1:0] v_22 = ahead_deq_bits[53:52]; // paramChecks.ts:13
   wire out_words_6_slice_1 = v_22[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_182 = out_valid_slice_33 ? (out_valid_slice_34 ? data31 : data30) : out_valid_slice_34 ? data29 : data28; // texelFetch.ts:167
@@ -1634,7 +1634,7 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_207 = out_valid_slice_33 ? (out_valid_slice_34 ? data3 : data2) : out_valid_slice_34 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_209 = out_valid_slice_31 ? (out_valid_slice_32 ? lineData_mux_197 : lineData_mux_200) : out_valid_slice_32 ? lineData_mux_204 : lineData_mux_207; // texelFetch.ts:167
   wire [127:0] lineData_6 = out_valid_slice_30 ? lineData_mux_194 : lineData_mux_209; // texelFetch.ts:167
-  assign out_words_6 = v_22[1] ? (out_words_6_slice_1 ? lineData_6[127:96] : lineData_6[95:64]) : out_words_6_slice_1 ? lineData_6[63:32] : lineData_6[31:0]; // texelFetch.ts:40
+  assign out_words_6 = v_22[1] ? (out_words_6_slice_1 ? lineData_6[127:96] : lineData_6[95:64]) : out_words_6_slice_1 ? lineData_6[63:32] : lineData_6[31:0]; // texelFetch.ts:168
   wire [1:0] v_23 = ahead_deq_bits[55:54]; // paramChecks.ts:13
   wire out_words_7_slice_1 = v_23[0]; // texelFetch.ts:168
   wire [127:0] lineData_mux_212 = out_valid_slice_38 ? (out_valid_slice_39 ? data31 : data30) : out_valid_slice_39 ? data29 : data28; // texelFetch.ts:167
@@ -1648,22 +1648,22 @@ module TexelFetch_fcb493b1 (
   wire [127:0] lineData_mux_237 = out_valid_slice_38 ? (out_valid_slice_39 ? data3 : data2) : out_valid_slice_39 ? data1 : data0; // texelFetch.ts:167
   wire [127:0] lineData_mux_239 = out_valid_slice_36 ? (out_valid_slice_37 ? lineData_mux_227 : lineData_mux_230) : out_valid_slice_37 ? lineData_mux_234 : lineData_mux_237; // texelFetch.ts:167
   wire [127:0] lineData_7 = out_valid_slice_35 ? lineData_mux_224 : lineData_mux_239; // texelFetch.ts:167
-  assign out_words_7 = v_23[1] ? (out_words_7_slice_1 ? lineData_7[127:96] : lineData_7[95:64]) : out_words_7_slice_1 ? lineData_7[63:32] : lineData_7[31:0]; // texelFetch.ts:40
+  assign out_words_7 = v_23[1] ? (out_words_7_slice_1 ? lineData_7[127:96] : lineData_7[95:64]) : out_words_7_slice_1 ? lineData_7[63:32] : lineData_7[31:0]; // texelFetch.ts:168
   wire [45:0] v_24 = ahead_deq_bits[109:64]; // paramChecks.ts:13
-  assign out_pass = v_24; // texelFetch.ts:40
+  assign out_pass = v_24; // texelFetch.ts:165
   wire valid = line_requests_count != 4'd0; // multiPushQueue.ts:28
   wire toMemory = valid & fill_indices_enq_ready; // texelFetch.ts:147
-  assign mem_req_valid = toMemory; // texelFetch.ts:40
+  assign mem_req_valid = toMemory; // texelFetch.ts:149
   wire head_slice_1 = line_requests_head[1]; // multiPushQueue.ts:29
   wire head_slice_2 = line_requests_head[0]; // multiPushQueue.ts:29
   wire [20:0] head_mux_2 = head_slice_1 ? (head_slice_2 ? line_requests_slot7 : line_requests_slot6) : head_slice_2 ? line_requests_slot5 : line_requests_slot4; // multiPushQueue.ts:29
   wire [20:0] head_mux_5 = head_slice_1 ? (head_slice_2 ? line_requests_slot3 : line_requests_slot2) : head_slice_2 ? line_requests_slot1 : line_requests_slot0; // multiPushQueue.ts:29
   wire [20:0] head = line_requests_head[2] ? head_mux_2 : head_mux_5; // multiPushQueue.ts:29
-  assign mem_req_line = head[15:0]; // texelFetch.ts:40
-  assign lookups = lookup_count; // texelFetch.ts:40
-  assign hits = hit_count; // texelFetch.ts:40
-  assign fills = fill_count; // texelFetch.ts:40
-  assign stall_cycles = stall_count; // texelFetch.ts:40
+  assign mem_req_line = head[15:0]; // texelFetch.ts:150
+  assign lookups = lookup_count; // texelFetch.ts:207
+  assign hits = hit_count; // texelFetch.ts:208
+  assign fills = fill_count; // texelFetch.ts:209
+  assign stall_cycles = stall_count; // texelFetch.ts:210
   wire allocated0_sel_and = in_ready_and_896 & in_ready_ule; // texelFetch.ts:109
   wire allocated0_sel_and_1 = in_ready_and_897 & in_ready_ule_1; // texelFetch.ts:109
   wire fromPointer_or_30 = allocated0_sel_and | allocated0_sel_and_1; // texelFetch.ts:109
@@ -2146,9 +2146,9 @@ module TexelFetch_fcb493b1 (
   wire [9:0] refs31_add_10 = refs31_add_8 + {9'd0, refs0_and_20 & v_5 == 5'd31} + {9'd0, refs0_and_22 & v_7 == 5'd31}; // texelFetch.ts:176
   wire [9:0] refs31_add_12 = refs31_add_10 + {9'd0, refs0_and_24 & v_9 == 5'd31} + {9'd0, refs0_and_26 & v_11 == 5'd31}; // texelFetch.ts:176
   wire [9:0] refs31_add_14 = refs31_add_12 + {9'd0, refs0_and_28 & v_13 == 5'd31} + {9'd0, refs0_and_30 & v_15 == 5'd31}; // texelFetch.ts:176
-  wire fill_indices_enq_valid = toMemory; // texelFetch.ts:78
-  wire [4:0] fill_indices_enq_bits = head[20:16]; // texelFetch.ts:78
-  wire fill_indices_deq_ready = fill_valid; // texelFetch.ts:78
+  wire fill_indices_enq_valid = toMemory; // texelFetch.ts:151
+  wire [4:0] fill_indices_enq_bits = head[20:16]; // texelFetch.ts:152
+  wire fill_indices_deq_ready = fill_valid; // texelFetch.ts:173
   wire [5:0] sum_zext = {3'd0, line_requests_tail}; // multiPushQueue.ts:23
   wire [5:0] sum = sum_zext + 6'd1; // multiPushQueue.ts:23
   wire [5:0] line_requests_slot0_sel_mux = 6'd8 <= sum ? sum - 6'd8 : sum; // multiPushQueue.ts:24
@@ -2165,7 +2165,7 @@ module TexelFetch_fcb493b1 (
   wire [5:0] sum_4 = sum_zext + 6'd1; // multiPushQueue.ts:23
   wire [5:0] line_requests_tail_mux_1 = 6'd8 <= sum_4 ? sum_4 - 6'd8 : sum_4; // multiPushQueue.ts:24
   wire [2:0] line_requests_tail_mux_3 = go_1 ? line_requests_tail_mux[2:0] : go ? line_requests_tail_mux_1[2:0] : line_requests_tail; // multiPushQueue.ts:36
-  wire ahead_enq_valid = pass; // texelFetch.ts:80
+  wire ahead_enq_valid = pass; // texelFetch.ts:142
   wire [1:0] offset = in_addr_7[1:0]; // texelFetch.ts:90
   wire [1:0] offset_1 = in_addr_6[1:0]; // texelFetch.ts:90
   wire [1:0] offset_2 = in_addr_5[1:0]; // texelFetch.ts:90
@@ -2174,8 +2174,8 @@ module TexelFetch_fcb493b1 (
   wire [1:0] offset_5 = in_addr_2[1:0]; // texelFetch.ts:90
   wire [1:0] offset_6 = in_addr_1[1:0]; // texelFetch.ts:90
   wire [1:0] offset_7 = in_addr_0[1:0]; // texelFetch.ts:90
-  wire [109:0] ahead_enq_bits = {in_pass, needed_7, needed_6, needed_5, needed_4, needed_3, needed_2, needed_1, needed, offset, offset_1, offset_2, offset_3, offset_4, offset_5, offset_6, offset_7, index_15, index_13, index_11, index_9, index_7, index_5, index_3, index_1}; // texelFetch.ts:80
-  wire ahead_deq_ready = issue; // texelFetch.ts:80
+  wire [109:0] ahead_enq_bits = {in_pass, needed_7, needed_6, needed_5, needed_4, needed_3, needed_2, needed_1, needed, offset, offset_1, offset_2, offset_3, offset_4, offset_5, offset_6, offset_7, index_15, index_13, index_11, index_9, index_7, index_5, index_3, index_1}; // texelFetch.ts:144
+  wire ahead_deq_ready = issue; // texelFetch.ts:163
   wire [4:0] victim_pointer_mux_3 = go_1 ? (allocated31_sel_eq ? 5'd0 : victim_1 + 5'd1) : go ? (allocated31_sel_eq_1 ? 5'd0 : victim + 5'd1) : victim_pointer; // texelFetch.ts:145
   wire [31:0] lookup_count_add_2 = {31'd0, needed} + {31'd0, needed_1} + {31'd0, needed_2} + {31'd0, needed_3}; // texelFetch.ts:200
   wire [31:0] lookup_count_add_5 = lookup_count_add_2 + {31'd0, needed_4} + {31'd0, needed_5} + {31'd0, needed_6}; // texelFetch.ts:200

@@ -31,14 +31,14 @@ module TextureCache_lines4_ports2_tagBits20 (
   wire hit_0_and_1 = valid1 & tag1 == lookup_0; // textureCache.ts:63
   wire hit_0_and_2 = valid2 & tag2 == lookup_0; // textureCache.ts:63
   wire hit_0_and_3 = valid3 & tag3 == lookup_0; // textureCache.ts:63
-  assign hit_0 = hit_0_and | hit_0_and_1 | hit_0_and_2 | hit_0_and_3; // textureCache.ts:25
+  assign hit_0 = hit_0_and | hit_0_and_1 | hit_0_and_2 | hit_0_and_3; // textureCache.ts:64
   wire hit_1_and = valid0 & tag0 == lookup_1; // textureCache.ts:63
   wire hit_1_and_1 = valid1 & tag1 == lookup_1; // textureCache.ts:63
   wire hit_1_and_2 = valid2 & tag2 == lookup_1; // textureCache.ts:63
   wire hit_1_and_3 = valid3 & tag3 == lookup_1; // textureCache.ts:63
-  assign hit_1 = hit_1_and | hit_1_and_1 | hit_1_and_2 | hit_1_and_3; // textureCache.ts:25
-  assign data_0 = hit_0_and_3 ? line3 : hit_0_and_2 ? line2 : hit_0_and_1 ? line1 : hit_0_and ? line0 : 128'd0; // textureCache.ts:25
-  assign data_1 = hit_1_and_3 ? line3 : hit_1_and_2 ? line2 : hit_1_and_1 ? line1 : hit_1_and ? line0 : 128'd0; // textureCache.ts:25
+  assign hit_1 = hit_1_and | hit_1_and_1 | hit_1_and_2 | hit_1_and_3; // textureCache.ts:64
+  assign data_0 = hit_0_and_3 ? line3 : hit_0_and_2 ? line2 : hit_0_and_1 ? line1 : hit_0_and ? line0 : 128'd0; // textureCache.ts:66
+  assign data_1 = hit_1_and_3 ? line3 : hit_1_and_2 ? line2 : hit_1_and_1 ? line1 : hit_1_and ? line0 : 128'd0; // textureCache.ts:66
   wire victim_eq = victim == 2'd3; // textureCache.ts:60
   wire chosen = fill_valid & victim == 2'd0; // textureCache.ts:47
   wire chosen_1 = fill_valid & victim == 2'd1; // textureCache.ts:47

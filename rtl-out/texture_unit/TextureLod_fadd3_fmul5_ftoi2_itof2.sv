@@ -454,9 +454,9 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   logic valid_d63; // textureLod.ts:116
   logic valid_d64; // textureLod.ts:116
 
-  assign out_valid = valid_d64; // textureLod.ts:76
-  assign lambda = lambda_out; // textureLod.ts:76
-  assign lod = lod_out; // textureLod.ts:76
+  assign out_valid = valid_d64; // textureLod.ts:116
+  assign lambda = lambda_out; // textureLod.ts:115
+  assign lod = lod_out; // textureLod.ts:114
   wire width_itof_in_valid = 1'd1; // textureLod.ts:95
   wire [31:0] width_itof_a = {17'd0, width}; // textureLod.ts:95
   wire height_itof_in_valid = 1'd1; // textureLod.ts:96

@@ -28,8 +28,8 @@ module TextureMemory_init_d4835ec1_readLatency4 (
   logic [127:0] line_d2; // textureMemory.ts:68
   logic [127:0] line_d3; // textureMemory.ts:68
 
-  assign read_resp_valid = read_valid_d4; // textureMemory.ts:40
-  assign read_resp_data = read_valid_d4 ? line_d3 : 128'd0; // textureMemory.ts:40
+  assign read_resp_valid = read_valid_d4; // textureMemory.ts:66
+  assign read_resp_data = read_valid_d4 ? line_d3 : 128'd0; // textureMemory.ts:68
   wire [18:0] end_ = {1'd0, load_waddr} + 19'd1; // textureMemory.ts:51
   wire [127:0] line = {loaded3 ? rdata_3 : 32'd0, loaded2 ? rdata_2 : 32'd0, loaded1 ? rdata_1 : 32'd0, loaded0 ? rdata : 32'd0}; // textureMemory.ts:63
   wire [15:0] _slice = load_waddr[17:2]; // textureMemory.ts:58

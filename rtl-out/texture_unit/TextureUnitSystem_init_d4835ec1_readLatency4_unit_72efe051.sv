@@ -43,34 +43,34 @@ module TextureUnitSystem_init_d4835ec1_readLatency4_unit_72efe051 (
   logic memory_read_resp_valid; // textureUnitSystem.ts:21
   logic [127:0] memory_read_resp_data; // textureUnitSystem.ts:21
 
-  assign req_ready = unit_req_ready; // textureUnitSystem.ts:11
-  assign resp_valid = unit_resp_valid; // textureUnitSystem.ts:11
-  assign resp_bits_rgba = unit_resp_bits_rgba; // textureUnitSystem.ts:11
-  assign resp_bits_status = unit_resp_bits_status; // textureUnitSystem.ts:11
-  assign resp_bits_tag = unit_resp_bits_tag; // textureUnitSystem.ts:11
-  assign counters_issued = unit_counters_issued; // textureUnitSystem.ts:11
-  assign counters_texel_lookups = unit_counters_texel_lookups; // textureUnitSystem.ts:11
-  assign counters_texel_hits = unit_counters_texel_hits; // textureUnitSystem.ts:11
-  assign counters_texel_fills = unit_counters_texel_fills; // textureUnitSystem.ts:11
-  assign counters_descriptor_fills = unit_counters_descriptor_fills; // textureUnitSystem.ts:11
-  assign counters_stall_cycles = unit_counters_stall_cycles; // textureUnitSystem.ts:11
-  assign counters_descriptor_stall_cycles = unit_counters_descriptor_stall_cycles; // textureUnitSystem.ts:11
-  wire unit_req_valid = req_valid; // textureUnitSystem.ts:20
-  wire [127:0] unit_req_bits_coords = req_bits_coords; // textureUnitSystem.ts:20
-  wire [127:0] unit_req_bits_derivatives = req_bits_derivatives; // textureUnitSystem.ts:20
-  wire [3:0] unit_req_bits_mask = req_bits_mask; // textureUnitSystem.ts:20
-  wire [127:0] unit_req_bits_dest = req_bits_dest; // textureUnitSystem.ts:20
-  wire [7:0] unit_req_bits_tag = req_bits_tag; // textureUnitSystem.ts:20
-  wire unit_resp_ready = resp_ready; // textureUnitSystem.ts:20
-  wire unit_mem_resp_valid = memory_read_resp_valid; // textureUnitSystem.ts:20
-  wire [127:0] unit_mem_resp_data = memory_read_resp_data; // textureUnitSystem.ts:20
-  wire unit_flush = load_start; // textureUnitSystem.ts:20
-  wire memory_load_start = load_start; // textureUnitSystem.ts:21
-  wire memory_load_we = load_we; // textureUnitSystem.ts:21
-  wire [17:0] memory_load_waddr = load_waddr; // textureUnitSystem.ts:21
-  wire [31:0] memory_load_wdata = load_wdata; // textureUnitSystem.ts:21
-  wire memory_read_req_valid = unit_mem_req_valid; // textureUnitSystem.ts:21
-  wire [15:0] memory_read_req_line = unit_mem_req_line; // textureUnitSystem.ts:21
+  assign req_ready = unit_req_ready; // textureUnitSystem.ts:22
+  assign resp_valid = unit_resp_valid; // textureUnitSystem.ts:23
+  assign resp_bits_rgba = unit_resp_bits_rgba; // textureUnitSystem.ts:23
+  assign resp_bits_status = unit_resp_bits_status; // textureUnitSystem.ts:23
+  assign resp_bits_tag = unit_resp_bits_tag; // textureUnitSystem.ts:23
+  assign counters_issued = unit_counters_issued; // textureUnitSystem.ts:28
+  assign counters_texel_lookups = unit_counters_texel_lookups; // textureUnitSystem.ts:28
+  assign counters_texel_hits = unit_counters_texel_hits; // textureUnitSystem.ts:28
+  assign counters_texel_fills = unit_counters_texel_fills; // textureUnitSystem.ts:28
+  assign counters_descriptor_fills = unit_counters_descriptor_fills; // textureUnitSystem.ts:28
+  assign counters_stall_cycles = unit_counters_stall_cycles; // textureUnitSystem.ts:28
+  assign counters_descriptor_stall_cycles = unit_counters_descriptor_stall_cycles; // textureUnitSystem.ts:28
+  wire unit_req_valid = req_valid; // textureUnitSystem.ts:22
+  wire [127:0] unit_req_bits_coords = req_bits_coords; // textureUnitSystem.ts:22
+  wire [127:0] unit_req_bits_derivatives = req_bits_derivatives; // textureUnitSystem.ts:22
+  wire [3:0] unit_req_bits_mask = req_bits_mask; // textureUnitSystem.ts:22
+  wire [127:0] unit_req_bits_dest = req_bits_dest; // textureUnitSystem.ts:22
+  wire [7:0] unit_req_bits_tag = req_bits_tag; // textureUnitSystem.ts:22
+  wire unit_resp_ready = resp_ready; // textureUnitSystem.ts:23
+  wire unit_mem_resp_valid = memory_read_resp_valid; // textureUnitSystem.ts:27
+  wire [127:0] unit_mem_resp_data = memory_read_resp_data; // textureUnitSystem.ts:27
+  wire unit_flush = load_start; // textureUnitSystem.ts:26
+  wire memory_load_start = load_start; // textureUnitSystem.ts:24
+  wire memory_load_we = load_we; // textureUnitSystem.ts:24
+  wire [17:0] memory_load_waddr = load_waddr; // textureUnitSystem.ts:24
+  wire [31:0] memory_load_wdata = load_wdata; // textureUnitSystem.ts:24
+  wire memory_read_req_valid = unit_mem_req_valid; // textureUnitSystem.ts:27
+  wire [15:0] memory_read_req_line = unit_mem_req_line; // textureUnitSystem.ts:27
 
 
   TextureUnit_72efe051 unit ( // textureUnitSystem.ts:20

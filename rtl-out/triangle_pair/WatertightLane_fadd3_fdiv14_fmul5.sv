@@ -310,9 +310,9 @@ module WatertightLane_fadd3_fdiv14_fmul5 (
   logic [31:0] t_out; // watertightLane.ts:70
   logic [95:0] normal_out; // watertightLane.ts:71
 
-  assign hit = hit_out; // watertightLane.ts:31
-  assign t = t_out; // watertightLane.ts:31
-  assign normal = normal_out; // watertightLane.ts:31
+  assign hit = hit_out; // watertightLane.ts:69
+  assign t = t_out; // watertightLane.ts:70
+  assign normal = normal_out; // watertightLane.ts:71
   wire fsub0_in_valid = 1'd1; // watertightTest.ts:222
   wire [1:0] fsub0_a_slice = axes[1:0]; // watertightTest.ts:91
   wire fsub0_a_eq = fsub0_a_slice == 2'd0; // watertightTest.ts:87

@@ -77,7 +77,9 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
     writeFileSync(join(tmp, 'rtgpu_model.cpp'), cpp);
     writeFileSync(join(tmp, 'rtgpu_public.vlt'), vlt);
     writeFileSync(join(tmp, PRINTF_HEADER), 'void rtgpu_vl_printf(const char* format, ...);\n');
-    const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', 'rtgpu_model.cpp', ...x.emitted.fileList], ...printfDeclaration });
+    // The black boxes' lint waivers (a .vlt among the emitted files) go before the sources they waive.
+    const waivers = x.emitted.lintWaivers.verilatorConfig;
+    const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', ...(waivers ? [waivers] : []), 'rtgpu_model.cpp', ...x.emitted.fileList], ...printfDeclaration });
     if (!r.ok) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.output, x)}`);
     // Kept with the build, so that a build from the cache reports them too.
     const warnings = r.output.split('\n').filter((l) => l.startsWith('%Warning'));
