@@ -104,7 +104,11 @@ describe('random rays on the TS simulator against the golden', () => {
           if ([...a.origin, ...a.dir, ...a.invDir].some((w) => (w & 0x7f800000) === 0x7f800000 || w === 0 || w === 0x80000000)) special++;
         }
       });
-      expect(answers).toBeGreaterThan(cycles * 0.8);
+      // Most inputs come out: all but those a later reset flushes from the pipeline or the run ends before
+      // (a fixed share of the cycles failed about one seed in twelve: three resets in a run are not rare).
+      const kept = rows.filter((r, c) => r.in_valid === 1n && r.rst_n === 1n && c + b.latency < cycles && !rows.slice(c + 1, c + b.latency + 1).some((x) => x.rst_n === 0n)).length;
+      expect(answers).toBeGreaterThan(kept * 0.95);
+      expect(kept).toBeGreaterThan(cycles / 2);
       // NaN, infinite and zero results must be common enough to have been tested.
       expect(special).toBeGreaterThan(answers / 20);
     }, 120_000);
