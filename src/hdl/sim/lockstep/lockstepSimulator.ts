@@ -138,6 +138,8 @@ export class LockstepSimulator implements Simulator {
   /** Per compared net (by index): the index of the compared output that says it matters, or -1 (never); absent: always compared. */
   private readonly qualifiers: ReadonlyMap<number, number>;
   private readonly unknownAsZero: ReadonlySet<string>;
+  /** Word offset of each compared net within a row. */
+  private readonly comparedOffsets: readonly number[];
   /** With fromFirstReset: whether rst_n has been low, and whether that reset is over (comparing from then on). */
   private resetSeen = false;
   private comparing: boolean;
@@ -159,6 +161,8 @@ export class LockstepSimulator implements Simulator {
     this.qualifiers = new Map([...dontCare].map(([port, q]) => [this.compared.findIndex((n) => n.name === port), q === true ? -1 : this.compared.findIndex((n) => n.name === q)]));
     this.unknownAsZero = new Set(dontCare.keys());
     this.comparing = !opts.fromFirstReset;
+    let at = 0;
+    this.comparedOffsets = this.compared.map((n) => ((at += wordsOf(n.width)), at - wordsOf(n.width)));
   }
 
   get top(): string {
@@ -281,12 +285,12 @@ export class LockstepSimulator implements Simulator {
       this.remember(c, rows, row);
       this.followReset();
       let off = c * row;
-      const offsets = this.qualifiers.size ? this.comparedOffsets() : [];
-      for (const [i, net] of this.compared.entries()) {
+      for (let i = 0; i < this.compared.length; i++) {
+        const net = this.compared[i]!;
         const w = wordsOf(net.width);
         const q = this.qualifiers.get(i);
         // A don't-care value: not compared (while its qualifier, as the reference has it, is 0).
-        if (!this.comparing || (q !== undefined && (q < 0 || rows[0]![c * row + offsets[q]!] === 0))) {
+        if (!this.comparing || (q !== undefined && (q < 0 || rows[0]![c * row + this.comparedOffsets[q]!] === 0))) {
           off += w;
           continue;
         }
@@ -316,12 +320,6 @@ export class LockstepSimulator implements Simulator {
     const q = i < 0 ? undefined : this.qualifiers.get(i);
     if (q === undefined) return false;
     return q < 0 || this.members[0]!.sim.peek(this.compared[q]!.name) === 0n;
-  }
-
-  /** Word offset of each compared net within a row. */
-  private comparedOffsets(): number[] {
-    let at = 0;
-    return this.compared.map((n) => ((at += wordsOf(n.width)), at - wordsOf(n.width)));
   }
 
   private remember(c: number, rows: readonly Uint32Array[], row: number): void {
