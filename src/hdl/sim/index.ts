@@ -1,6 +1,6 @@
 // Simulation of a design: the TypeScript simulator (js, wasm), live Verilator and Icarus, lockstep comparison, VCD.
 export { compileSimulator, prepareSimulator, type SimulatorOptions, type ExternalSimulatorOptions, type CompiledSimulatorOptions, type VerilatorOptions, type IcarusOptions, type LockstepOptions } from './compileSimulator.ts';
-export { simulatorBackends, type Simulator, type SimulatorBackend, type PortHandle, type PortInfo } from './simulator.ts';
+export { simulatorBackends, type Simulator, type SimulatorBackend, type PortHandle, type PortInfo, type VectorOptions } from './simulator.ts';
 export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
 export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';
