@@ -82,6 +82,8 @@ describe('lockstep on values that do not matter', () => {
       expect(values.js! ^ values.verilator!).toBe(1n);
       expect(values.verilator).toBe(values.icarus);
       expect(cycle).toBeGreaterThan(7);
+      // A 0 from Icarus on a don't-care port may have been an X: the report says so.
+      expect((err as Error).message).toContain("Icarus reads X and Z of this don't-care port as 0");
     } finally {
       sim.close();
     }

@@ -61,6 +61,8 @@ export class LockstepMismatchError extends Error {
     readonly waveforms: readonly string[],
     /** The signal's enumeration, so values print with their member names. */
     readonly enumType?: EnumInfo,
+    /** What else explains the values (an X Icarus read as 0). */
+    readonly note?: string,
   ) {
     const digits = Math.max(1, Math.ceil(width / 4));
     const member = (v: bigint) => {
@@ -74,6 +76,7 @@ export class LockstepMismatchError extends Error {
         ...rows,
         `  declared at ${tsLocation}, driven at ${svLocation}`,
         ...(waveforms.length ? [`  waveforms of the cycles before: ${waveforms.join(', ')}`] : []),
+        ...(note ? [`  ${note}`] : []),
       ].join('\n'),
     );
   }
@@ -195,7 +198,8 @@ export class LockstepSimulator implements Simulator {
   step(cycles = 1): void {
     checkStepCycles(cycles);
     for (let left = cycles; left > 0; ) {
-      const n = Math.min(left, 4096);
+      // Until comparing starts (fromFirstReset), a cycle at a time: it starts at an exact cycle.
+      const n = Math.min(left, this.comparing ? 4096 : 1);
       this.run([], new Uint32Array(0), n, []);
       left -= n;
     }
@@ -256,7 +260,7 @@ export class LockstepSimulator implements Simulator {
     const outRow = outNets.reduce((s, n) => s + wordsOf(n.width), 0);
     const result = new Uint32Array(outRow * cycles);
     for (let done = 0; done < cycles; ) {
-      const n = Math.min(cycles - done, 4096);
+      const n = Math.min(cycles - done, this.comparing ? 4096 : 1);
       const part = this.run(inputs, stimulus.subarray(done * inRow, (done + n) * inRow), n, outputs);
       result.set(part, done * outRow);
       done += n;
@@ -340,7 +344,8 @@ export class LockstepSimulator implements Simulator {
     const byMember = Object.fromEntries(this.members.map((m, i) => [m.label, values[i]!]));
     const files = waves ? this.writeWaveforms() : [];
     const ts = `${relative(process.cwd(), net.loc.file) || net.loc.file}:${net.loc.line}`;
-    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files, net.enumType);
+    const note = this.unknownAsZero.has(net.name) && this.members.some((m) => m.sim.backend === 'icarus') ? "Icarus reads X and Z of this don't-care port as 0: its 0 bits may be X (valid was high)" : undefined;
+    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files, net.enumType, note);
   }
 
   /** A VCD per member of the remembered cycles: the inputs and every compared signal. */
