@@ -341,4 +341,23 @@ describe('lint reports on generated lines name the TypeScript line', () => {
     expect(mapped).toMatch(new RegExp(`^%Warning-WIDTH: bb_demo\\.sv:${at}:6: Input port connection 'a' expects 8 bits \\[${thisFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+\\]$`));
     expect(withSourceLines('vfifo.v:3: warning: x', d, e.files)).toBe('vfifo.v:3: warning: x');
   });
+
+  test('a waiver naming a rule this Verilator does not know names the black box that gives it', () => {
+    const Adder = defineBlackBox('vendor_adder', (p: { width: number }) => ({ en: input(Bool), a: input(UInt(p.width)), b: input(UInt(p.width)), sum: output(UInt(p.width + 1)), busy: output(Bool) }), {
+      sources: ['./fixtures/vendor_adder.v'],
+      clock: 'clk',
+      lintWaivers: { verilator: ['WIDTHEXPAND'] },
+    }); // @mark:waiverOwner
+    const Top = defineModule('WaiverTop', () => ({ a: input(UInt(4)), y: output(UInt(5)) }), (m, io) => {
+      const x = m.instance(Adder, { width: 4 });
+      x.io.en.set(true);
+      x.io.a.set(io.a);
+      x.io.b.set(io.a);
+      io.y.set(x.io.sum);
+      m.unused(x.io.busy);
+    });
+    const d = elaborate(Top, undefined).design;
+    const mapped = withSourceLines('%Error: WaiverTop.vlt:2:1: Unknown Error Code: WIDTHEXPAND', d, emitSystemVerilog(d).files);
+    expect(mapped).toBe(`%Error: WaiverTop.vlt:2:1: Unknown Error Code: WIDTHEXPAND [lintWaivers of black box 'vendor_adder' at ${thisFile}:${markerLine(thisFile, 'waiverOwner') - 4}: this Verilator has no rule WIDTHEXPAND]`);
+  });
 });

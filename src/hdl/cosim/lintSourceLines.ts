@@ -13,6 +13,12 @@ export function withSourceLines(output: string, design: Design, files: readonly 
   return output
     .split('\n')
     .map((line) => {
+      // A waiver naming a rule this Verilator does not know (names differ between versions): whose it is.
+      const unknown = /^%Error: [\w.$-]+\.vlt:\d+:\d+: Unknown Error Code: (\w+)/.exec(line);
+      if (unknown) {
+        const owner = design.modules.find((m) => m.blackBox?.lintWaivers?.verilator.includes(unknown[1]!));
+        return owner ? `${line} [lintWaivers of black box '${owner.blackBox!.verilogName}' at ${shown(owner.loc.file)}:${owner.loc.line}: this Verilator has no rule ${unknown[1]}]` : line;
+      }
       // Verilator: `%Warning-RULE: File.sv:14:9: …`; Icarus: `File.sv:14: warning: …`.
       const m = /(?:^|\s)(?:\.\/)?([\w.$-]+\.sv):(\d+)(?::\d+)?:/.exec(line);
       const lines = m ? generated.get(m[1]!) : undefined;
