@@ -221,6 +221,19 @@ describe('rtgpu lint, sim, cosim and synth on design files', () => {
     expect((await rtgpu('cosim', fixture('gcdUnit.ts'), '--sim', 'ts,icarus-gate', '--registers')).stderr).toContain('--registers cannot be compared on icarus-gate');
   }, 300_000);
 
+  test('cosim of third-party RTL: X before the first reset is an error that names the flags; --from-first-reset passes; --dont-care is checked', async () => {
+    const design = 'examples/vendorip/doubler.ts';
+    const bare = await rtgpu('cosim', design, '--cycles', '1500', '--seed', '1');
+    expect(bare.exitCode).toBe(1);
+    expect(bare.stderr).toMatch(/is X or Z in cycle 0 of the vector run: .*--dont-care and --from-first-reset of rtgpu cosim/);
+    const policy = await rtgpu('cosim', design, '--cycles', '1500', '--seed', '1', '--from-first-reset', '--dont-care', 'in_ready');
+    expect(policy.exitCode, policy.stdout + policy.stderr).toBe(0);
+    expect(policy.stdout).toMatch(/\n1500 cycles, 0 mismatches$/);
+    expect((await rtgpu('cosim', design, '--dont-care', 'out_bits=nope')).stderr).toContain("dontCare: 'out_bits' is qualified by \"nope\", which is not a 1-bit output of Doubler_width8");
+    expect((await rtgpu('cosim', design, '--dont-care', 'a b')).stderr).toContain("--dont-care expects PORT or PORT=VALID (output names), got 'a b'");
+    expect((await rtgpu('cosim', 'fifo', '--from-first-reset')).stderr).toContain('apply to design files, not catalogue designs');
+  }, 300_000);
+
   test('sim: a testbench loads and dumps memories on every engine; a replay of a run that loaded one is refused, not passed', async () => {
     for (const sim of ['ts', 'verilator', 'icarus', 'lockstep']) {
       const r = await rtgpu('sim', fixture('memory.tb.ts'), '--sim', sim, '--seed', '1');

@@ -31,6 +31,10 @@ live in lockstep and every output is compared every cycle.
                 defined once the initial reset is over)
   --registers   also compare every register in the hierarchy, every cycle (not with icarus-gate)
 ${designFileUsage}
+  --dont-care PORT[=VALID]  with a design file: never compare output PORT, or only while the 1-bit
+                output VALID is 1 (repeatable; stream payloads are compared only while valid anyway)
+  --from-first-reset  with a design file: compare nothing until the first reset is over (third-party
+                RTL whose registers hold X until reset)
   --list        list the designs`;
 
 const options = {
@@ -42,8 +46,16 @@ const options = {
   top: { type: 'string' },
   param: { type: 'string', multiple: true },
   'no-typecheck': { type: 'boolean' },
+  'dont-care': { type: 'string', multiple: true },
+  'from-first-reset': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** What lockstep leaves out of the comparison of a design file (docs/hdl-guide.md, "X and don't-care values"). */
+interface ComparePolicy {
+  readonly dontCare: Readonly<Record<string, string | true>>;
+  readonly fromFirstReset: boolean;
+}
 
 interface CosimRun {
   readonly cycles: number;
@@ -56,7 +68,7 @@ interface CosimRun {
 export type CosimPlan =
   | { readonly kind: 'list' }
   | (CosimRun & { readonly kind: 'catalogue'; readonly name: string })
-  | (CosimRun & DesignFilePlan & { readonly kind: 'file' });
+  | (CosimRun & DesignFilePlan & ComparePolicy & { readonly kind: 'file' });
 
 export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   const { values, positionals } = parseFlags(argv, options, usage);
@@ -65,7 +77,9 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   if (positionals.length !== 1) throw new CliError(`expected one design name\n\n${usage}`);
   const name = positionals[0]!;
   const file = isFileArgument(name);
-  if (!file && (values.top !== undefined || values.param !== undefined || values['no-typecheck'])) throw new CliError('--top, --param and --no-typecheck apply to design files, not catalogue designs');
+  if (!file && (values.top !== undefined || values.param !== undefined || values['no-typecheck'] || values['dont-care'] !== undefined || values['from-first-reset'])) {
+    throw new CliError('--top, --param, --no-typecheck, --dont-care and --from-first-reset apply to design files, not catalogue designs');
+  }
   const run: CosimRun = {
     cycles: intFlag('cycles', values.cycles, 10000, 1, 100_000_000),
     seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
@@ -76,7 +90,14 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   const gate = run.sims.find(isGateLevel);
   if (gate && run.registers) throw new CliError(`--registers cannot be compared on ${gate}: synthesis renames, merges and removes registers`);
   parseParams(values.param ?? []);
-  return { kind: 'file', file: name, top: values.top, params: values.param, typecheck: !values['no-typecheck'], ...run };
+  const dontCare = Object.fromEntries(
+    (values['dont-care'] ?? []).map((d) => {
+      const m = /^([A-Za-z_]\w*)(?:=([A-Za-z_]\w*))?$/.exec(d);
+      if (!m) throw new CliError(`--dont-care expects PORT or PORT=VALID (output names), got '${d}'`);
+      return [m[1]!, m[2] ?? true] as const;
+    }),
+  );
+  return { kind: 'file', file: name, top: values.top, params: values.param, typecheck: !values['no-typecheck'], dontCare, fromFirstReset: values['from-first-reset'] ?? false, ...run };
 }
 
 async function execute(plan: CosimPlan): Promise<number> {
@@ -122,6 +143,9 @@ function parseSims(list: string): SimulatorName[] {
   return sims as SimulatorName[];
 }
 
+/** The comparison policy as the flags that give it (for the rerun line). */
+const policyFlags = (p: ComparePolicy) => [...Object.entries(p.dontCare).map(([port, q]) => ` --dont-care ${q === true ? port : `${port}=${q}`}`), p.fromFirstReset ? ' --from-first-reset' : ''].join('');
+
 const isGateLevel = (s: SimulatorName) => s === 'icarus-gate' || s === 'icarus-gate-reset';
 
 /**
@@ -129,7 +153,7 @@ const isGateLevel = (s: SimulatorName) => s === 'icarus-gate' || s === 'icarus-g
  * gate-level simulators are not live: the run's inputs are recorded and replayed on them afterwards,
  * every output compared with the TS simulator's.
  */
-async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number> {
+async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy): Promise<number> {
   const { file: path, cycles, registers } = plan;
   const gates = plan.sims.filter(isGateLevel);
   const liveSims = plan.sims.filter((s) => !isGateLevel(s));
@@ -141,7 +165,10 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number>
   console.log(`cosim ${name}: ${cycles} cycles, seed ${seed}, on ${plan.sims.join(', ')}`);
   const member = (s: SimulatorName): CompiledSimulatorOptions | VerilatorOptions | IcarusOptions =>
     s === 'verilator' ? { backend: 'verilator', log: buildLog() } : s === 'icarus' ? { backend: 'icarus', log: buildLog() } : {};
-  const engine = sims.length === 1 ? await compileSimulator(user.design, member(sims[0]!)) : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers });
+  const engine =
+    sims.length === 1
+      ? await compileSimulator(user.design, member(sims[0]!))
+      : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers, dontCare: plan.dontCare, fromFirstReset: plan.fromFirstReset });
   const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
@@ -153,7 +180,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number>
     } catch (e) {
       if (!(e instanceof LockstepMismatchError)) throw e;
       console.log(e.message);
-      console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${registers ? ' --registers' : ''}`);
+      console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${sims.join(',')}${registers ? ' --registers' : ''}${policyFlags(plan)}`);
       return 1;
     }
     console.log(`  (${((performance.now() - t0) / 1000).toFixed(3)} s)`);
@@ -161,7 +188,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan): Promise<number>
       const replay = await replayRecording(user.design, (sim as RecordingSimulator).recording(), ['ts', ...gates], buildLog());
       if (replay.mismatch) {
         console.log(formatMismatch(replay.mismatch));
-        console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${plan.sims.join(',')}`);
+        console.log(`rerun: rtgpu cosim ${path} --cycles ${cycles} --seed ${seed} --sim ${plan.sims.join(',')}${policyFlags(plan)}`);
         return 1;
       }
     }

@@ -208,7 +208,7 @@ export class IcarusEngine implements Engine {
     if (code === REPLY.ERROR) {
       const msg = body.toString('utf8', 4, 4 + words[0]!);
       // Third-party RTL often leaves data X on purpose: say how lockstep is told so.
-      const hint = /is X or Z/.test(msg) ? " (if that value does not matter then, tell lockstep: its dontCare and fromFirstReset options, docs/hdl-guide.md 'X and don't-care values')" : '';
+      const hint = /is X or Z/.test(msg) ? " (if that value does not matter then, tell lockstep: its dontCare and fromFirstReset options, --dont-care and --from-first-reset of rtgpu cosim, docs/hdl-guide.md 'X and don't-care values')" : '';
       throw new Error(`icarus: ${this.x.design.top}: ${msg}${hint}`);
     }
     if (code !== expect) this.fail(`unexpected answer ${code} from the VPI module`);
