@@ -95,7 +95,8 @@ function checkUncached(paths: readonly string[]): SourceProblem[] {
   const project = new Project({ compilerOptions: compilerOptions(ts), skipAddingFilesFromTsConfig: true });
   const sources = paths.map((p) => project.addSourceFileAtPath(p));
   project.resolveSourceFileDependencies();
-  const own = (f: string) => !f.includes(`${sep}node_modules${sep}`) && !f.includes('/node_modules/') && !f.startsWith(packageRoot + sep + 'src' + sep) && !f.startsWith(packageRoot + sep + 'dist' + sep);
+  // The user's files, not the libraries' (ts-morph spells paths with '/').
+  const own = (f: string) => !f.includes('/node_modules/') && !f.startsWith(`${packageRoot}/src/`) && !f.startsWith(`${packageRoot}/dist/`);
   const userFiles = project.getSourceFiles().filter((sf) => own(sf.getFilePath()) || sources.includes(sf));
   const problems: SourceProblem[] = [];
   const checker = project.getTypeChecker();
@@ -112,8 +113,9 @@ function checkUncached(paths: readonly string[]): SourceProblem[] {
       problems.push({ file: sf.getFilePath(), line, col: column, code: 'JavaScriptOperator', message: node.message });
     }
   }
-  const seen = new Set<string>();
-  return problems.filter((p) => !seen.has(`${p.file}:${p.line}:${p.col}:${p.message}`) && seen.add(`${p.file}:${p.line}:${p.col}:${p.message}`)).sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
+  // A file imported by two of the given ones is checked once; a diagnostic may still come twice.
+  const unique = new Map(problems.map((p) => [`${p.file}:${p.line}:${p.col}:${p.message}`, p]));
+  return [...unique.values()].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.col - b.col);
 }
 
 /**
