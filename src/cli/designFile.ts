@@ -53,6 +53,11 @@ function userError(file: string, e: unknown, fallback?: SourceLoc): Error {
 function whatWasThrown(e: unknown): string {
   const message = (e as Error | undefined)?.message;
   if (message === 'URI malformed') return `a module specifier has a '%' that starts no escape like %20 (URI malformed)`;
+  const noMain = typeof message === 'string' ? /^No "exports" main defined in (\S+package\.json)/.exec(message)?.[1] : undefined;
+  if (noMain !== undefined) {
+    const pkg = packageName(noMain);
+    return `'${pkg}' has no main entry point, only its layers: import from ${pkg === 'rtgpu' ? "'rtgpu/hdl' (or 'rtgpu/hdl/lib', 'rtgpu/hdl/sim', 'rtgpu/hdl/testbench', …)" : `a subpath '${pkg}' exports`}`;
+  }
   if (typeof message === 'string') return message;
   const value = inspect(e, { depth: 1, breakLength: Infinity });
   return `threw ${value.length > 80 ? `${value.slice(0, 77)}...` : value}, not an Error, so no line is known: throw new Error(...) to see where`;
@@ -95,6 +100,9 @@ function unresolvedSpecifierAt(file: string, text: string, message: string): num
   const subpath = /^Package subpath '\.\/([^']+)' is not defined/.exec(message)?.[1];
   // A path is named resolved, as a URL against the file (tsx takes a bare `$/` so too), with the file or index.ts tried.
   if (name?.startsWith('/')) return specifierAt(text, (spec) => triedFor(pathOfUrl(spec, file), name)) ?? firstUnknownSpecifierAt(text);
+  // A package imported by its bare name that exports only subpaths (`'rtgpu'`): the message names its package.json.
+  const noMain = /^No "exports" main defined in (\S+package\.json)/.exec(message)?.[1];
+  if (noMain !== undefined) return specifierAt(text, (spec) => spec === packageName(noMain)) ?? firstUnknownSpecifierAt(text);
   if (name !== undefined) {
     const names = (n: string) => (spec: string) => spec === n || spec.startsWith(`${n}/`);
     const bare = (spec: string) => spec.replace(/[?#][^]*$/, '');
@@ -108,6 +116,15 @@ function unresolvedSpecifierAt(file: string, text: string, message: string): num
   // The loader decodes a specifier's percent escapes and says only "URI malformed" of a bad one (`'%/'`).
   if (message === 'URI malformed') return specifierAt(text, isMalformedUri);
   return undefined;
+}
+
+/** The `name` of a package.json, or '' when it cannot be read. */
+function packageName(path: string): string {
+  try {
+    return String((JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }).name ?? '');
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -275,6 +275,11 @@ describe('design files the design-file fuzz target found errors without a line f
     expect(await firstLine(sub)).toMatch(new RegExp(`^rtgpu: ${sub}:1:22: Package subpath './hdm' is not defined`));
   });
 
+  test("a bare import of the package ('rtgpu', which exports only its layers): at the specifier, naming the layers", { timeout: 60_000 }, async () => {
+    const file = write('bare.ts', "// x\nimport { UInt } from 'rtgpu';\nexport const y = UInt;\n");
+    expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:22: 'rtgpu' has no main entry point, only its layers: import from 'rtgpu/hdl' (or 'rtgpu/hdl/lib', 'rtgpu/hdl/sim', 'rtgpu/hdl/testbench', …)`);
+  });
+
   test("a specifier with a '%' that starts no escape (the loader says only 'URI malformed'): at the specifier", { timeout: 60_000 }, async () => {
     const file = write('percent.ts', "export const a = 1;\nimport { Bool } from '%/';\nexport const y = Bool;\n");
     expect(await firstLine(file)).toBe(`rtgpu: ${file}:2:22: a module specifier has a '%' that starts no escape like %20 (URI malformed)`);
