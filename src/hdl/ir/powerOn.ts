@@ -31,13 +31,13 @@ export const randomizedAtPowerOn = (r: Reg): boolean => r.reset !== undefined;
  * Per flattened register name (as flattenDesign names it: instance path, then the register's name), the
  * module that declares it and its local name. Black boxes are skipped: their Verilog has its own power-on.
  */
-export function registerOrigins(design: Design): Map<string, { module: string; local: string }> {
-  const out = new Map<string, { module: string; local: string }>();
+export function registerOrigins(design: Design): Map<string, { module: string; local: string; reg: Reg; width: number }> {
+  const out = new Map<string, { module: string; local: string; reg: Reg; width: number }>();
   const walk = (m: ModuleIR, prefix: string) => {
     if (m.blackBox) return;
     for (const r of m.regs) {
       const local = m.nets[r.q]!.name;
-      out.set(prefix + local, { module: m.name, local });
+      out.set(prefix + local, { module: m.name, local, reg: r, width: m.nets[r.q]!.width });
     }
     for (const inst of m.instances) walk(findModule(design, inst.module), `${prefix}${inst.name}.`);
   };

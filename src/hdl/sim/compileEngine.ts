@@ -1,5 +1,5 @@
 // compileEngine: one simulation engine by name (the TS simulator, Verilator or Icarus); lockstep runs several of these side by side.
-import { findModule, type Design } from '../ir/netlist.ts';
+import type { Design } from '../ir/netlist.ts';
 import { powerOnValue, randomizedAtPowerOn, registerOrigins } from '../ir/powerOn.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
@@ -16,9 +16,7 @@ function resetCheckValues(design: Design, seed: number | undefined): Map<string,
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`resetCheckSeed must be a non-negative integer, got ${seed}`);
   const values = new Map<string, bigint>();
   for (const [name, origin] of registerOrigins(design)) {
-    const m = findModule(design, origin.module);
-    const r = m.regs.find((x) => m.nets[x.q]!.name === origin.local)!;
-    if (randomizedAtPowerOn(r)) values.set(name, powerOnValue(seed, origin.module, origin.local, m.nets[r.q]!.width));
+    if (randomizedAtPowerOn(origin.reg)) values.set(name, powerOnValue(seed, origin.module, origin.local, origin.width));
   }
   return values;
 }

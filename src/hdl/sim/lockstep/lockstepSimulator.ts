@@ -140,6 +140,8 @@ export class LockstepSimulator implements Simulator {
   private readonly historyCycles: number;
   /** Per compared net (by index): the index of the compared output that says it matters, or -1 (never); absent: always compared. */
   private readonly qualifiers: ReadonlyMap<number, number>;
+  /** The same by output name, for peek (called every cycle by testbenches: no search of the compared list). */
+  private readonly qualifierOf: ReadonlyMap<string, number>;
   private readonly unknownAsZero: ReadonlySet<string>;
   /** Word offset of each compared net within a row. */
   private readonly comparedOffsets: readonly number[];
@@ -162,6 +164,7 @@ export class LockstepSimulator implements Simulator {
     this.historyCycles = Math.max(1, opts.historyCycles ?? 64);
     const dontCare = dontCarePolicy(this.table, opts);
     this.qualifiers = new Map([...dontCare].map(([port, q]) => [this.compared.findIndex((n) => n.name === port), q === true ? -1 : this.compared.findIndex((n) => n.name === q)]));
+    this.qualifierOf = new Map([...this.qualifiers].map(([i, q]) => [this.compared[i]!.name, q]));
     this.unknownAsZero = new Set(dontCare.keys());
     this.comparing = !opts.fromFirstReset;
     let at = 0;
@@ -320,8 +323,7 @@ export class LockstepSimulator implements Simulator {
 
   /** Whether `name` is a don't-care output that does not matter in the current cycle. */
   private dontCareNow(name: string): boolean {
-    const i = this.compared.findIndex((n) => n.name === name);
-    const q = i < 0 ? undefined : this.qualifiers.get(i);
+    const q = this.qualifierOf.get(name);
     if (q === undefined) return false;
     return q < 0 || this.members[0]!.sim.peek(this.compared[q]!.name) === 0n;
   }
