@@ -1,6 +1,6 @@
 // The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
-// designs on every back end, random programs on the RT core, the float units, the IC system, the textured kernel,
-// the BVH8 IC system.
+// designs on every back end, the clock-crossing library, random programs on the RT core, the float units, the IC
+// system, the textured kernel, the BVH8 IC system.
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -65,6 +65,11 @@ const STEPS: readonly Step[] = [
     name: 'texture-handoff',
     what: "rtgpu rtl --texture-unit: the handoff's recorded textured frame (txd, the texture image loaded by DMA) on its testbench in Icarus and Verilator (5 to 10 min)",
     command: () => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/rtl/rtlHandoff.test.ts', '-t', 'texture-unit', '--testTimeout=0'], env: { RTGPU_SOAK: '1' } }),
+  },
+  {
+    name: 'cdc',
+    what: 'the clock-crossing library under random clock ratios and phases: AsyncFifo with a scoreboard for 1,000,000 words on the TS simulator (CI: 100,000) and 9,000 to 200,000 per run on wasm, Verilator, Icarus and lockstep; the synchronizers ten times longer than CI',
+    command: (quick, seed) => ({ file: process.execPath, args: ['node_modules/vitest/vitest.mjs', 'run', 'test/lib/clockCrossing', '--testTimeout=0'], env: quick ? { SEED: String(seed) } : { RTGPU_SOAK: '1', SEED: String(seed) } }),
   },
   {
     name: 'core',

@@ -4,11 +4,12 @@
  * The generated testbench (icarus_live_tb.sv) loops on `$rtgpu_next(op, count)`. This task reads
  * commands from file descriptor 3, serves those that need no simulated time (bind names, poke, peek,
  * memory access) and returns to the testbench only to let time pass: settle, step N cycles, one cycle
- * of a vector run, start or stop a waveform. Replies go to file descriptor 4. Every word on both pipes
+ * of a vector run, one instant of the clocks, start or stop a waveform. Replies go to file descriptor 4. Every word on both pipes
  * is a little-endian uint32; a message is [code, payload words, payload...] (docs/hdl-guide.md,
  * "Live back ends", describes the protocol).
  *
- * Time: one clock cycle is 10 units; inputs settle at 10c with clk low, clk rises at 10c + 5.
+ * Time: one clock cycle is 10 units; inputs settle at 10c with the clock low, it rises at 10c + 5. A
+ * design with several clocks runs instant by instant, each at its time in ps (CLOCKS gives it).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,12 +21,12 @@
 
 #define CMD_FD 3
 #define REPLY_FD 4
-#define PROTOCOL_VERSION 2
+#define PROTOCOL_VERSION 3
 
 /* Commands from Node. */
-enum { OP_BIND = 1, OP_POKE, OP_PEEK, OP_STEP, OP_VECTORS, OP_MEM_WRITE, OP_MEM_READ, OP_DUMP_START, OP_DUMP_OFF, OP_DUMP_ON, OP_FINISH, OP_SYNC };
+enum { OP_BIND = 1, OP_POKE, OP_PEEK, OP_STEP, OP_VECTORS, OP_MEM_WRITE, OP_MEM_READ, OP_DUMP_START, OP_DUMP_OFF, OP_DUMP_ON, OP_FINISH, OP_SYNC, OP_CLOCKS, OP_DUMP_FLUSH };
 /* What the testbench does when $rtgpu_next returns (values of its `op` argument). */
-enum { SV_SETTLE = 1, SV_STEP = 2, SV_VECTOR_CYCLE = 3, SV_DUMP_START = 4, SV_DUMP_OFF = 5, SV_DUMP_ON = 6, SV_FINISH = 7 };
+enum { SV_SETTLE = 1, SV_STEP = 2, SV_VECTOR_CYCLE = 3, SV_DUMP_START = 4, SV_DUMP_OFF = 5, SV_DUMP_ON = 6, SV_FINISH = 7, SV_INSTANT = 8, SV_DUMP_FLUSH = 9 };
 /* Reply codes. */
 enum { REPLY_OK = 0, REPLY_ERROR = 1, REPLY_HELLO = 2 };
 
@@ -46,6 +47,11 @@ static int said_hello;
 static int dirty;          /* inputs or memories changed since the last settle */
 static int ack_pending;    /* an op that ran in the testbench waits for its empty reply */
 static uint32_t pending_peek = UINT32_MAX; /* a peek that waits for its settle */
+
+/* The instant the testbench runs next ($rtgpu_clocks applies it): clock i is binding first_clock + i. */
+static struct {
+  uint32_t first_clock, mask, levels;
+} instant;
 
 /* The vector run in progress. */
 static struct {
@@ -177,11 +183,13 @@ static void do_bind(const uint32_t *p, uint32_t n) {
   free(out);
 }
 
+/* PEEK: the index, with X_AS_ZERO set for a don't-care value (X and Z read as 0). */
 static void do_peek(uint32_t index) {
-  Binding *b = binding(index);
+  uint32_t lax = index & X_AS_ZERO;
+  Binding *b = binding(index & ~X_AS_ZERO);
   if (!b || !b->h || b->depth) return send_error("peek of an unbound signal");
   uint32_t w[words_of(b->width)];
-  if (get_words(b->h, b->width, w)) {
+  if (get_words(b->h, b->width, w) && !lax) {
     char msg[600];
     snprintf(msg, sizeof msg, "'%s' is X or Z: an uninitialized or undriven value reaches it", b->name);
     return send_error(msg);
@@ -284,6 +292,33 @@ static PLI_INT32 sample_calltf(PLI_BYTE8 *user) {
   return 0;
 }
 
+/* $rtgpu_clocks: every clock of the pending instant takes its level, all before any process runs. */
+static PLI_INT32 clocks_calltf(PLI_BYTE8 *user) {
+  (void)user;
+  for (uint32_t i = 0; i < 32; i++) {
+    if (!(instant.mask >> i & 1u)) continue;
+    Binding *b = binding(instant.first_clock + i);
+    if (b && b->h) put_int(b->h, (int)(instant.levels >> i & 1u));
+  }
+  instant.mask = 0;
+  return 0;
+}
+
+/* CLOCKS: [first clock binding, mask, levels, target time low, high word, timed]; 1: the instant runs. */
+static int start_instant(const uint32_t *p, uint32_t n, uint32_t *count) {
+  if (n < 6) return send_error("malformed clocks command"), 0;
+  instant.first_clock = p[0];
+  instant.mask = p[1];
+  instant.levels = p[2];
+  vpiHandle target = vpi_handle_by_name("rtgpu_live_tb.rtgpu_target", NULL);
+  if (!target) return send_error("the testbench has no rtgpu_target"), 0;
+  put_words(target, 64, p + 3);
+  *count = (p[5] ? 1u : 0u) | (dirty ? 2u : 0u);
+  dirty = 0;
+  ack_pending = 1;
+  return 1;
+}
+
 /* Serves commands until one needs simulated time; returns what the testbench does next. */
 static int serve(uint32_t *count) {
   *count = 0;
@@ -379,6 +414,12 @@ static int serve(uint32_t *count) {
       case OP_SYNC:
         send_reply(REPLY_OK, NULL, 0);
         break;
+      case OP_CLOCKS:
+        if (start_instant(payload, n, count)) return SV_INSTANT;
+        break;
+      case OP_DUMP_FLUSH:
+        ack_pending = 1;
+        return SV_DUMP_FLUSH;
       case OP_FINISH:
         return SV_FINISH;
       default: {
@@ -413,8 +454,10 @@ static PLI_INT32 next_calltf(PLI_BYTE8 *user) {
 static void register_tasks(void) {
   s_vpi_systf_data next = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_next", next_calltf, NULL, NULL, NULL};
   s_vpi_systf_data sample = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_sample", sample_calltf, NULL, NULL, NULL};
+  s_vpi_systf_data clocks = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_clocks", clocks_calltf, NULL, NULL, NULL};
   vpi_register_systf(&next);
   vpi_register_systf(&sample);
+  vpi_register_systf(&clocks);
 }
 
 void (*vlog_startup_routines[])(void) = {register_tasks, 0};

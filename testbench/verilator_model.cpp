@@ -3,12 +3,15 @@
 //
 // Signals and memories are numbered by Node: signal i is row i of SIGNALS (ports, then registers made
 // public by the .vlt file), memory i is row i of MEMORIES. Values cross as little-endian 32-bit words.
-// Cycle convention: inputs settle with clk low, outputs are sampled, clk rises; one cycle is 10 time
-// units in the waveform, clk rising at 10c + 5.
+// Cycle convention: inputs settle with the clock low, outputs are sampled, the clock rises (and falls, at
+// once where some register samples its falling edge); one cycle is 10 time units in the waveform, the
+// clock rising at 10c + 5. A design with several clocks runs instant by instant (rtgpu_clocks), its
+// waveform in ps of simulated time.
 #include "V{{TOP}}.h"
 #include "verilated.h"
 #include "verilated_syms.h"
 {{TRACE_INCLUDE}}
+#include <algorithm>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -74,7 +77,7 @@ void vl_fatal(const char* filename, int linenum, const char* hier, const char* m
 
 namespace {
 
-const uint32_t ABI_VERSION = 1;
+const uint32_t ABI_VERSION = 2;
 
 // How a value is stored: 1, 2, 4 or 8 bytes (CData … QData), or 0: VlWide, `words` 32-bit words.
 struct Signal {
@@ -154,6 +157,8 @@ struct Model {
   std::vector<Signal> signals;
   std::vector<Memory> memories;
   bool dirty = true;  // inputs changed (or the clock fell) since the last eval
+  bool poked = false;  // inputs changed since the last instant (a timed waveform shows them after it)
+  int64_t lastInstant = -1;  // time of the last instant in a timed waveform, ps
   uint64_t cycle = 0;
   std::string error;  // set once the design stopped the simulation; every later call fails
   std::string printed;  // the tail of what it printed
@@ -168,8 +173,9 @@ struct Model {
     }
   }
 
-  // One rising edge. Inputs are settled first (clk low), then the edge; the falling edge is left for the
-  // next settle, so a cycle costs two evaluations.
+  // One cycle. Inputs are settled first (clock low), then the rising edge; the falling edge is left for
+  // the next settle, so a cycle costs two evaluations, unless registers sample it: then it is evaluated
+  // at once (they sample the values of the cycle, as on the TS simulator).
   void edge() {
     settle();
     {{TRACE_DUMP_LOW}}
@@ -177,8 +183,39 @@ struct Model {
     top->eval();
     {{TRACE_DUMP_HIGH}}
     {{CLOCK_LOW}}
-    dirty = true;
+    {{FALL_EVAL}}
     cycle++;
+  }
+
+  // One instant: the clocks in `mask` take their bit of `levels`, all at once (one evaluation, so every
+  // register on an edge samples the values before it). Timed (`time` >= 0, ps): the waveform shows inputs
+  // changed since the last instant 1 ps after it, then the instant at its time (each instant at least
+  // 1 ps after the one before, as Icarus runs them). Else the first clock's rise is a cycle's edge.
+  void instant(uint32_t mask, uint32_t levels, int64_t time) {
+    settle();
+    bool firstRises = (mask & levels & 1u) != 0;
+    int64_t at = std::max<int64_t>(time, lastInstant + 1);
+    (void)at;
+    if (time < 0) {
+      if (firstRises) {
+        {{TRACE_DUMP_LOW}}
+      }
+    } else if (poked && lastInstant + 1 < at) {
+      {{TRACE_DUMP_POKED}}
+    }
+{{SET_CLOCKS}}
+    top->eval();
+    if (time < 0) {
+      if (firstRises) {
+        {{TRACE_DUMP_HIGH}}
+      }
+    } else {
+      {{TRACE_DUMP_AT}}
+      lastInstant = at;
+    }
+    poked = false;
+    dirty = false;
+    if (firstRises) cycle++;
   }
 };
 
@@ -321,6 +358,7 @@ RTGPU_API void rtgpu_poke(void* handle, int32_t signal, const uint32_t* words) {
   const Signal& s = m->signals[(size_t)signal];
   store(s.p, s.bytes, s.words, s.topMask, words);
   m->dirty = true;
+  m->poked = true;
 }
 
 RTGPU_API int32_t rtgpu_peek(void* handle, int32_t signal, uint32_t* words) {
@@ -338,6 +376,21 @@ RTGPU_API int32_t rtgpu_step(void* handle, uint32_t cycles) {
     for (uint32_t c = 0; c < cycles; c++) m->edge();
     {{TRACE_FLUSH}}
   });
+}
+
+// One instant of the clocks (Model::instant); `time` < 0: not timed.
+RTGPU_API int32_t rtgpu_clocks(void* handle, uint32_t mask, uint32_t levels, double time) {
+  Model* m = use(handle);
+  return guarded(m, [&] {
+    m->instant(mask, levels, time < 0 ? -1 : (int64_t)time);
+  });
+}
+
+// The waveform complete up to here (after a run of instants).
+RTGPU_API void rtgpu_trace_flush(void* handle) {
+  Model* m = use(handle);
+  (void)m;
+  {{TRACE_FLUSH}}
 }
 
 // Each cycle: the row's inputs, settle, sample the outputs, rising edge (as the standalone harness).
@@ -373,6 +426,7 @@ RTGPU_API int32_t rtgpu_memory_write(void* handle, int32_t memory, uint32_t addr
     words += mem.words;
   }
   m->dirty = true;
+  m->poked = true;
   return 0;
 }
 

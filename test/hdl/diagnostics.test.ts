@@ -38,7 +38,7 @@ describe('named elaboration errors point at the user line', () => {
       r.set(io.a);
       io.y.set(r);
     });
-    expectError(() => elaborate(M, undefined), 'InvalidArgument', 'optionOfReg', /^reg\(\) has no option 'rest' \(did you mean 'reset'\?\); its options: reset, async, init, enable, name$/);
+    expectError(() => elaborate(M, undefined), 'InvalidArgument', 'optionOfReg', /^reg\(\) has no option 'rest' \(did you mean 'reset'\?\); its options: reset, async, init, enable, name, domain, synchronizer$/);
     const W = defineModule('W', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
       const w = m.wire(UInt(8), { defualt: 0 } as never); // @mark:optionOfWire
       w.set(io.a);
@@ -48,7 +48,7 @@ describe('named elaboration errors point at the user line', () => {
     const C = defineModule('C', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
       io.y.set(m.regNext(io.a, { clock: 1 } as never)); // @mark:optionOfRegNext
     });
-    expectError(() => elaborate(C, undefined), 'InvalidArgument', 'optionOfRegNext', /^regNext\(\) has no option 'clock'; its options: reset, async, enable, name$/);
+    expectError(() => elaborate(C, undefined), 'InvalidArgument', 'optionOfRegNext', /^regNext\(\) has no option 'clock' \(a register's clock is its domain's: \{ domain: m\.clockDomain\(\{ clock \}\) \}, docs\/hdl-guide\.md "Clock domains and resets"\); its options: reset, async, enable, name, domain, synchronizer$/);
     const Mem = defineModule('Mem', () => ({ a: input(UInt(2)), y: output(UInt(8)) }), (m, io) => {
       io.y.set(m.memory(UInt(8), 4, { initial: [1] } as never).read(io.a)); // @mark:optionOfMemory
     });

@@ -64,11 +64,13 @@ export interface RawDesign extends RawModule {
 // ------------------------------------------------------------------------------------------------
 // Arbitraries
 
-const width = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom(31, 32, 33, 63, 64, 65, 96, 127, 128, 129), fc.integer({ min: 1, max: MAX_WIDTH }));
-const choice = fc.nat();
+export const width = fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom(31, 32, 33, 63, 64, 65, 96, 127, 128, 129), fc.integer({ min: 1, max: MAX_WIDTH }));
+export const choice = fc.nat();
 // The kind is read modulo the number of operation kinds.
-const op: fc.Arbitrary<RawOp> = fc.record({ kind: fc.nat(255), a: choice, b: choice, c: choice, k: choice });
-const register: fc.Arbitrary<RawRegister> = fc.record({
+export const opFields = { kind: fc.nat(255), a: choice, b: choice, c: choice, k: choice };
+export const op: fc.Arbitrary<RawOp> = fc.record(opFields);
+/** The fields of each raw record (randomClockedDesign.ts extends them). */
+export const registerFields = {
   width,
   reset: fc.nat(2),
   resetValue: fc.bigInt({ min: 0n, max: (1n << BigInt(MAX_WIDTH)) - 1n }),
@@ -77,8 +79,9 @@ const register: fc.Arbitrary<RawRegister> = fc.record({
   alt: choice,
   cond: choice,
   cond2: choice,
-});
-const memory: fc.Arbitrary<RawMemory> = fc.record({
+};
+export const register: fc.Arbitrary<RawRegister> = fc.record(registerFields);
+export const memoryFields = {
   width,
   addrBits: fc.integer({ min: 1, max: 5 }),
   we: choice,
@@ -87,13 +90,15 @@ const memory: fc.Arbitrary<RawMemory> = fc.record({
   init: fc.array(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), { maxLength: 4 }),
   lanes: choice,
   mask: choice,
-});
-const fsmArb: fc.Arbitrary<RawFsm> = fc.record({
+};
+export const memory: fc.Arbitrary<RawMemory> = fc.record(memoryFields);
+export const fsmFields = {
   states: fc.integer({ min: 2, max: 5 }),
   edges: fc.array(fc.record({ from: choice, to: choice, cond: choice }), { maxLength: 6 }),
-});
+};
+export const fsmArb: fc.Arbitrary<RawFsm> = fc.record(fsmFields);
 
-const moduleFields = (maxOps: number) => ({
+export const moduleFields = (maxOps: number) => ({
   inputs: fc.array(width, { minLength: 1, maxLength: 4 }),
   regs: fc.array(register, { maxLength: 4 }),
   memory: fc.option(memory, { freq: 3 }),
@@ -115,15 +120,16 @@ export function randomDesignArb(maxOps = 24): fc.Arbitrary<RawDesign> {
 // Reading raw choices as source
 
 /** A value in scope: the TypeScript expression that names it and its width. */
-interface Value {
+export interface Value {
   readonly code: string;
   readonly width: number;
 }
 
 /** Source lines of one module body, and the values they define. */
-class Body {
+export class Body {
   readonly lines: string[] = [];
-  readonly pool: Value[] = [];
+  /** The values operations pick from (a module with several clocks swaps in one pool per clock). */
+  pool: Value[] = [];
   private next = 0;
 
   constructor(readonly indent = '    ') {}
@@ -148,17 +154,17 @@ class Body {
 }
 
 /** `v` at exactly width `w`: truncated or zero-extended. */
-const fit = (v: Value, w: number): string => (v.width === w ? v.code : v.width > w ? `${v.code}.trunc(${w})` : `${v.code}.zext(${w})`);
+export const fit = (v: Value, w: number): string => (v.width === w ? v.code : v.width > w ? `${v.code}.trunc(${w})` : `${v.code}.zext(${w})`);
 /** A 1-bit condition from any value. */
-const cond = (v: Value, k: number): string => (v.width === 1 ? v.code : `${v.code}.bit(${k % v.width})`);
-const big = (x: bigint, w: number): string => {
+export const cond = (v: Value, k: number): string => (v.width === 1 ? v.code : `${v.code}.bit(${k % v.width})`);
+export const big = (x: bigint, w: number): string => {
   const v = x & ((1n << BigInt(w)) - 1n);
   return v <= BigInt(Number.MAX_SAFE_INTEGER) ? String(v) : `0x${v.toString(16)}n`;
 };
 
 type OpReader = (b: Body, o: RawOp, ctx: ModuleContext) => void;
 
-interface ModuleContext {
+export interface ModuleContext {
   readonly memory: { readonly name: string; readonly width: number; readonly addrBits: number } | null;
   readonly fsm: { readonly name: string; readonly states: number } | null;
 }
@@ -176,7 +182,7 @@ const signedBinary = (method: string, widthOf: (a: number, b: number) => number,
 const max = (a: number, b: number) => Math.max(a, b);
 const one = () => 1;
 
-const OP_READERS: readonly OpReader[] = [
+export const OP_READERS: readonly OpReader[] = [
   binary('add', max),
   binary('sub', max),
   binary('mul', max),
@@ -311,7 +317,7 @@ const OP_READERS: readonly OpReader[] = [
 ];
 
 /** The body of one module: registers, memory, state machine, operations, register updates, outputs. */
-interface PrintedModule {
+export interface PrintedModule {
   readonly ports: string;
   readonly body: readonly string[];
   readonly outputWidths: readonly number[];
@@ -324,7 +330,7 @@ interface ChildUse {
   readonly inputs: readonly number[];
 }
 
-function moduleBody(raw: RawModule, child: ChildUse | null): PrintedModule {
+export function moduleBody(raw: RawModule, child: ChildUse | null): PrintedModule {
   const b = new Body();
   raw.inputs.forEach((w, i) => b.pool.push({ code: `io.i${i}`, width: w }));
   const regs = raw.regs.map((r, i) => {

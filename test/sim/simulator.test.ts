@@ -107,7 +107,7 @@ describe('testbench API', () => {
   test('the generated JavaScript is readable: one statement per net, named', () => {
     const src = compileSimulator(design).generatedSource;
     expect(src).toContain('function comb0()');
-    expect(src).toContain('function commit()');
+    expect(src).toContain('function commit(ev)');
     expect(src).toMatch(/\/\/ leaf\.acc_add/);
   });
 });

@@ -5,8 +5,9 @@ import { allDesigns, findDesign } from '../../designs/index.ts';
 import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
-import { compileSimulator, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
+import { compileSimulator, resetInputs, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
 import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
+import { flattenDesign } from '../../hdl/index.ts';
 import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { buildLog } from '../progress.ts';
@@ -19,8 +20,9 @@ const usage = `usage: rtgpu cosim <design> [--cycles N] [--seed S] [--sim ts,ver
 A catalogue design (--list) runs its own seeded stimulus and golden model. A design file (a module
 exported by a .ts/.js file) gets random stimulus that keeps the valid/ready promises of its streams
 (ports named X_valid, X_ready, X_bits…: valid and data held until taken, random gaps and
-back-pressure), random values on every other input, rst_n low for two cycles; the simulators run it
-live in lockstep and every output is compared every cycle.
+back-pressure), random values on every other input, each reset (rst_n, or the resets its clock
+domains declare, at their polarity) asserted for two cycles; the simulators run it live in lockstep and
+every output is compared every cycle (with several clocks, at every edge of every clock).
 
   --cycles N    cycles to simulate (default 10000)
   --seed S      stimulus seed (default: random, printed)
@@ -172,7 +174,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
   const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
-    const streams = driveRandomly(tb);
+    const streams = driveRandomly(tb, { resets: resetInputs(flattenDesign(user.design)) });
     if (streams.length) console.log(`  streams: ${streams.map((s) => `${s.name} (${s.direction})`).join(', ')}`);
     const t0 = performance.now();
     try {

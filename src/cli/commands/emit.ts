@@ -1,6 +1,7 @@
 // `rtgpu emit`: elaborate a user's design file and write its SystemVerilog, file list and manifest.
 import { basename } from 'node:path';
 import { emitSystemVerilog, manifestModules } from '../../hdl/index.ts';
+import { MISSING_PERIOD, manifestTiming } from '../../hdl/synth/index.ts';
 import { formatDiagnosticHere } from '../diagnosticText.ts';
 import { parseFlags } from '../args.ts';
 import { CliError } from '../cliError.ts';
@@ -17,7 +18,9 @@ const usage = `usage: rtgpu emit DESIGN.ts [--top NAME] [--param KEY=VALUE …] 
 
 Elaborates the module DESIGN exports (a file that exports the result of defineModule; TypeScript
 runs without a build) and writes its SystemVerilog (one .sv per module, $readmemh images), the file
-list DIR/<top>.f and DIR/manifest.json (ports, parameters, memories of every module).
+list DIR/<top>.f, the timing constraints DIR/<top>.sdc (a create_clock per clock; a clock whose period
+the design does not give is left for you to complete) and DIR/manifest.json (the top's clocks; ports,
+parameters, memories of every module).
 
 ${designFileUsage}
   --out DIR             output directory (default: emit-<top>)
@@ -58,8 +61,8 @@ async function execute(plan: EmitPlan): Promise<number> {
   for (const w of user.warnings) console.error(formatDiagnosticHere(w));
   const dir = plan.out ?? `emit-${user.design.top}`;
   checkWritable(dir, plan.force);
-  const emitted = emitSystemVerilog(user.design, { style: plan.style });
-  const manifest = { generator: 'rtgpu emit', source: basename(user.file), top: user.design.top, parameters: user.params, fileList: emitted.fileList, modules: manifestModules(user.design, '.') };
+  const emitted = emitSystemVerilog(user.design, { style: plan.style, timingConstraints: true });
+  const manifest = { generator: 'rtgpu emit', source: basename(user.file), top: user.design.top, parameters: user.params, fileList: emitted.fileList, ...manifestTiming(user.design, emitted.timingConstraints), modules: manifestModules(user.design, '.') };
   const files = [
     ...emitted.files,
     { path: `${user.design.top}.f`, text: emitted.fileList.map((f) => `${f}\n`).join('') },
@@ -70,7 +73,10 @@ async function execute(plan: EmitPlan): Promise<number> {
   } catch (e) {
     throw new CliError((e as Error).message, 1);
   }
-  console.log(`${shownPath(user.file)}: ${user.design.top} (${user.design.modules.length} modules) -> ${dir}/ (${emitted.fileList.length} source files, ${user.design.top}.f, manifest.json)`);
+  const sdc = emitted.timingConstraints ? `${emitted.timingConstraints}, ` : '';
+  console.log(`${shownPath(user.file)}: ${user.design.top} (${user.design.modules.length} modules) -> ${dir}/ (${emitted.fileList.length} source files, ${user.design.top}.f, ${sdc}manifest.json)`);
+  const todo = manifest.clocks.filter((c) => c.periodNs === undefined).map((c) => c.name);
+  if (todo.length) console.log(`  ${emitted.timingConstraints}: the design gives no period for ${todo.map((c) => `'${c}'`).join(', ')}: replace ${MISSING_PERIOD} in its create_clock, or give the period in the design (m.clockDomain({ clock, period }) on an input(Clock) port)`);
   return 0;
 }
 

@@ -9,7 +9,7 @@ import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import type { GpuParams } from '../../gpu/top/gpuTop.ts';
 import { GPU_DESIGN, designByName, rtlSource } from '../../designs/synthSource.ts';
 import { writeSynthReport } from '../../designs/synthReport.ts';
-import { formatReport } from '../../hdl/synth/index.ts';
+import { designClocks, formatReport, subDesign } from '../../hdl/synth/index.ts';
 import { synthesize } from '../../hdl/synth/index.ts';
 import { isSynthTarget, synthTargetNames, synthTargets, type SynthTarget } from '../../hdl/synth/index.ts';
 import type { YosysProgress } from '../../hdl/synth/index.ts';
@@ -20,7 +20,8 @@ const usage = `usage: rtgpu synth [DESIGN] [--target T] [--top MODULE] [--json] 
 
 Synthesizes DESIGN with Yosys (native, else @yowasp/yosys from npm) keeping the hierarchy, and prints
 per module (one instance, its submodules included) the LUTs, flip-flops, block RAMs, LUT-RAM, DSPs and
-logic depth, then which memory became block RAM, LUT-RAM or flip-flops.
+logic depth, then which memory became block RAM, LUT-RAM or flip-flops, then per clock of the top its
+period (where the design gives one), the register bits on each edge, its memories and resets.
 
   DESIGN          ${GPU_DESIGN} (default: the whole GPU), a design of 'rtgpu cosim --list' (fadd, ic_core, rtcore,
                   fifo …), or a design file (a .ts/.js file that exports its module)
@@ -150,6 +151,8 @@ async function execute(plan: SynthPlan): Promise<number> {
   } finally {
     progress.stop();
   }
+  // Yosys keeps the hierarchy: which clock a flip-flop is on is read from the netlist.
+  report = { ...report, clocks: designClocks(top === design.top ? design : subDesign(design, top)) };
   const text = plan.json ? JSON.stringify(report, null, 2) : formatReport(report);
   console.log(text);
   if (plan.out) writeFileSync(plan.out, `${text}\n`);

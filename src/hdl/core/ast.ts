@@ -57,6 +57,17 @@ export interface RegSpec {
   readonly async: boolean;
   readonly init?: bigint;
   readonly enable?: Expr;
+  /** Its clock domain (a ClockDomain; typed loosely to keep this file free of the builder's types). */
+  readonly domain: ClockDomainRef;
+  readonly synchronizer: boolean;
+}
+
+/** What lowering reads of a clock domain. */
+export interface ClockDomainRef {
+  readonly implicit: boolean;
+  readonly clockName: string;
+  readonly edge: 'rising' | 'falling';
+  readonly reset: { readonly expr: Expr; readonly kind: 'sync' | 'async'; readonly activeHigh: boolean } | undefined;
 }
 
 /** Owner identity is opaque here; the module builder compares it. */

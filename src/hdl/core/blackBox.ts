@@ -14,7 +14,7 @@ export interface BlackBoxOptions<P extends Params> {
   readonly sources: readonly string[];
   /** The parameter overrides of an instance with parameters `p` (`{ WIDTH: p.width }` → `#(.WIDTH(16))`). */
   readonly parameters?: (p: P) => Readonly<Record<string, VerilogParameterValue>>;
-  /** The name of the module's clock input, connected to `clk` (default: none, the module has no clock). */
+  /** The name of the module's clock input, connected to the domain's clock (default: none). For several clocks, declare them as Clock ports in its port list instead. */
   readonly clock?: string;
   /** The name of its reset input, connected to the design's reset (default: none). */
   readonly reset?: string;

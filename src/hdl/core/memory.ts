@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
-import type { Expr, Sig } from './ast.ts';
+import type { ClockDomainRef, Expr, Sig } from './ast.ts';
+import type { ClockDomain } from './clockDomain.ts';
 import { Sig as SigClass } from './ast.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { UIntType, type GroundType } from './types.ts';
@@ -13,12 +14,15 @@ export interface MemoryOptions {
   /** Initial contents from word 0: an array of words, or a `$readmemh`-style hex file. */
   init?: readonly (number | bigint)[] | { hexFile: string };
   name?: string;
+  /** The clock domain of its ports (default: the one in effect where each port is made; `withDomain` can give ports of one memory different domains). */
+  domain?: ClockDomain;
 }
 
 /** What the memory asks of the module that owns it (the builder). */
 export interface MemoryOwner {
   readonly moduleName: string;
   currentGuard(): Expr | null;
+  domainFor(given: ClockDomain | undefined, loc: SourceLoc): ClockDomainRef;
   and(a: Expr, b: Expr): Expr;
   readonly sigs: Sig[];
 }
@@ -29,6 +33,7 @@ export interface ReadPortRecord {
   readonly en: Expr | null;
   readonly data: Sig;
   readonly loc: SourceLoc;
+  readonly domain: ClockDomainRef;
 }
 
 export interface WritePortRecord {
@@ -38,6 +43,7 @@ export interface WritePortRecord {
   readonly mask?: Expr;
   readonly maskGranularity?: number;
   readonly loc: SourceLoc;
+  readonly domain: ClockDomainRef;
 }
 
 export class MemoryHandle<T extends GroundType = GroundType> {
@@ -45,6 +51,7 @@ export class MemoryHandle<T extends GroundType = GroundType> {
   readonly writePorts: WritePortRecord[] = [];
   readonly init: bigint[] | undefined;
   readonly name: string | undefined;
+  private readonly domain: ClockDomain | undefined;
 
   constructor(
     private readonly owner: MemoryOwner,
@@ -55,6 +62,7 @@ export class MemoryHandle<T extends GroundType = GroundType> {
   ) {
     if (!Number.isInteger(depth) || depth < 1 || depth > 1 << 24) throw hdlError('InvalidArgument', `memory depth must be an integer from 1 to 2^24, got ${depth}`, loc);
     this.name = opts.name;
+    this.domain = opts.domain;
     this.init = opts.init === undefined ? undefined : loadInit(opts.init, type.width, depth, loc);
   }
 
@@ -90,7 +98,7 @@ export class MemoryHandle<T extends GroundType = GroundType> {
       if (this.type.width % mw !== 0) throw hdlError('InvalidArgument', `mask width ${mw} does not divide the word width ${this.type.width}`, loc);
       maskGranularity = this.type.width / mw;
     }
-    this.writePorts.push({ addr: this.addrExpr(addr, loc), data: d.expr, en: this.owner.currentGuard(), mask: opts.mask?.expr, maskGranularity, loc });
+    this.writePorts.push({ addr: this.addrExpr(addr, loc), data: d.expr, en: this.owner.currentGuard(), mask: opts.mask?.expr, maskGranularity, loc, domain: this.owner.domainFor(this.domain, loc) });
   }
 
   private readPort(kind: 'sync' | 'async', addr: Bits | number, en: Bits | undefined, loc: SourceLoc): ValueOf<T> {
@@ -100,7 +108,7 @@ export class MemoryHandle<T extends GroundType = GroundType> {
     const t = this.type;
     const data = new SigClass('memread', t.width, this.owner as never, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
     this.owner.sigs.push(data);
-    this.readPorts.push({ kind, addr: this.addrExpr(addr, loc), en: enExpr, data, loc });
+    this.readPorts.push({ kind, addr: this.addrExpr(addr, loc), en: enExpr, data, loc, domain: this.owner.domainFor(this.domain, loc) });
     return wrap({ kind: 'sig', width: t.width, sig: data, loc }, t) as ValueOf<T>;
   }
 

@@ -10,23 +10,25 @@ import { checkOptions } from './options.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { Bool as BoolT, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
+import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
 
 // ---------------------------------------------------------------- ports
 
-export interface PortSpec<T extends HType = HType> {
+export interface PortSpec<T extends HType | ClockType = HType | ClockType> {
   readonly dir: 'input' | 'output';
   readonly type: T;
 }
 export type PortSpecs = Record<string, PortSpec>;
-export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: ValueOf<S[K]['type']> };
+export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: S[K]['type'] extends ClockType ? ClockSignal : ValueOf<S[K]['type']> };
 
-/** A port driven from outside the module (flipped fields of a bundle point outward). */
-export function input<T extends HType>(type: T): PortSpec<T> {
-  checkHType(type, 'input()');
+/** A port driven from outside the module (flipped fields of a bundle point outward); `input(Clock)` is a clock input. */
+export function input<T extends HType | ClockType>(type: T): PortSpec<T> {
+  if (!(type instanceof ClockType)) checkHType(type, 'input()');
   return { dir: 'input', type };
 }
 /** A port driven by the module (flipped fields of a bundle point inward). */
-export function output<T extends HType>(type: T): PortSpec<T> {
+export function output<T extends HType | ClockType>(type: T): PortSpec<T> {
+  if ((type as unknown) instanceof ClockType) throw hdlError('ClockDomain', 'a module cannot output a clock: clocks enter through input(Clock) ports (derived and gated clocks are not supported)', callerLocation());
   checkHType(type, 'output()');
   return { dir: 'output', type };
 }
@@ -85,9 +87,16 @@ export interface RegOptions<T extends HType> {
   /** Load enable: the register keeps its value unless this is 1. */
   enable?: Bool;
   name?: string;
+  /** The clock domain (default: the one in effect, see `withDomain`). */
+  domain?: ClockDomain;
+  /**
+   * The first flop of a synchronizer: it may sample a signal of another clock domain (the crossing check
+   * lets it through) and is emitted with `ASYNC_REG`. The library's synchronizers set it; see `rtgpu/hdl/lib`.
+   */
+  synchronizer?: boolean;
 }
 
-const REG_OPTIONS = ['reset', 'async', 'init', 'enable', 'name'];
+const REG_OPTIONS = ['reset', 'async', 'init', 'enable', 'name', 'domain', 'synchronizer'];
 
 /** Literal forms accepted for a type: numbers for ground types, member names for enums, objects/arrays for aggregates. */
 export type DefaultOf<T extends HType> = T extends EnumType<infer N> ? N | Literal | Bits : T extends GroundType ? Literal | Bits : unknown;
@@ -103,6 +112,13 @@ export interface InstanceRecord {
   readonly child: ElaboratedModule;
   /** Child port name -> the parent-side signal for it. */
   readonly ports: ReadonlyMap<string, Sig>;
+  /** Child clock input -> the parent-side clock signal for it (driven with `set`, else by `domain`'s clock). */
+  readonly clocks: ReadonlyMap<string, ClockSignal>;
+  /**
+   * The domain in effect at the instance: it clocks the child's clock inputs nobody drives, and resets an
+   * implicit `rst_n`. Undefined where none is (several clocks, no domain chosen): every clock input must then be driven.
+   */
+  readonly domain: ClockDomain | undefined;
   name?: string;
 }
 
@@ -164,7 +180,14 @@ export class ModuleBuilder implements BuildContext {
   readonly instances: InstanceRecord[] = [];
   /** Signals marked with unused(): no UnusedInput warning. */
   readonly unusedSigs = new Set<Sig>();
+  /** Its Clock input ports, each with the number of data ports declared before it. */
+  readonly clockPorts: { readonly sig: ClockSignal; readonly portIndex: number }[] = [];
+  /** Wires declared with `crossDomain`: reason. */
+  readonly falsePaths = new Map<Sig, string>();
   resetSig: Sig | undefined;
+  private readonly domains: ClockDomain[] = [];
+  private defaultDomain: ClockDomain | undefined;
+  private implicitDomain: ClockDomain | undefined;
   private path: PathStep[] = [];
   private guardCache: Expr | null = null;
 
@@ -189,14 +212,15 @@ export class ModuleBuilder implements BuildContext {
   reg<T extends HType>(type: T, opts: RegOptions<T> = {}): ValueOf<T> {
     const loc = callerLocation();
     checkOptions('reg()', opts, REG_OPTIONS, loc);
-    if (opts.reset !== undefined) this.useReset();
+    const domain = this.domainFor(opts.domain, loc);
+    if (opts.reset !== undefined) this.checkResettable(domain, opts.async, loc);
     if (opts.reset !== undefined && opts.init !== undefined) throw hdlError('InvalidArgument', 'a register has either a reset value or an init value, not both', loc);
     const enable = opts.enable?.expr;
     if (enable && enable.width !== 1) throw hdlError('WidthMismatch', `register enable must be 1 bit, got ${enable.width}`, loc);
     return this.declare(type, 'reg', loc, opts.name, (sig, t) => {
       const reset = opts.reset === undefined ? undefined : this.constOf(this.leafLiteral(opts.reset, t, loc, sig), loc);
       const init = opts.init === undefined ? undefined : this.constOf(this.leafLiteral(opts.init, t, loc, sig), loc);
-      sig.reg = { reset, async: opts.async ?? false, init, enable };
+      sig.reg = { reset, async: domain.reset ? domain.reset.kind === 'async' : (opts.async ?? false), init, enable, domain, synchronizer: opts.synchronizer === true };
     });
   }
 
@@ -211,9 +235,17 @@ export class ModuleBuilder implements BuildContext {
   /** Declare the module's ports; call once, usually handled by `defineModule`. */
   ports<S extends PortSpecs>(specs: S, loc: SourceLoc = callerLocation()): PortsValue<S> {
     const out: Record<string, unknown> = {};
+    const declaresClocks = Object.values(specs).some((s) => s.type instanceof ClockType);
     for (const [name, spec] of Object.entries(specs)) {
-      if (name === 'clk' || name === 'rst_n') throw hdlError('InvalidArgument', `port name '${name}' is reserved for the implicit clock/reset`, loc);
-      out[name] = buildValue(spec.type, (t, path, flipped) => {
+      if (spec.type instanceof ClockType) {
+        const sig = new ClockSignal(this, 'port', name, loc);
+        this.clockPorts.push({ sig, portIndex: this.portSigs.length });
+        out[name] = sig;
+        continue;
+      }
+      // A module that declares its clocks names its reset itself; the implicit ones are reserved otherwise.
+      if (!declaresClocks && (name === 'clk' || name === 'rst_n')) throw hdlError('InvalidArgument', `port name '${name}' is reserved for the implicit ${name === 'clk' ? 'clock' : 'reset'}; to name the clock and reset yourself, declare the clock as input(Clock) and its domain with m.clockDomain (docs/hdl-guide.md, "Clock domains and resets")`, loc);
+      out[name] = buildValue(spec.type as HType, (t, path, flipped) => {
         const isOut = (spec.dir === 'output') !== flipped;
         const full = [name, ...path].join('_');
         const sig = new SigClass(isOut ? 'output' : 'input', t.width, this, loc, full, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
@@ -228,22 +260,32 @@ export class ModuleBuilder implements BuildContext {
   /** A memory of `depth` words of `type`; see MemoryHandle for its ports. */
   memory<T extends GroundType>(type: T, depth: number, opts: MemoryOptions = {}): MemoryHandle<T> {
     const loc = callerLocation();
-    checkOptions('memory()', opts, ['init', 'name'], loc);
+    checkOptions('memory()', opts, ['init', 'name', 'domain'], loc);
+    if (opts.domain !== undefined) this.domainFor(opts.domain, loc);
     const mem = new MemoryHandle(this, type, depth, opts, loc);
     this.memories.push(mem);
     return mem;
   }
 
   /** Instantiate a submodule. Its inputs must all be connected by this module. */
-  instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: { name?: string } = {}): InstanceHandle<S> {
+  instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<S> {
     const loc = callerLocation();
-    checkOptions('instance()', opts, ['name'], loc);
+    checkOptions('instance()', opts, ['name', 'domain'], loc);
     const child = this.elaborator.elaborateChild(def, params, loc);
+    // A child on the implicit clock needs the domain now; one with Clock ports only for the inputs left undriven.
+    const domain = opts.domain !== undefined || (child.ir.clocked && child.ir.clocks === undefined) ? this.domainFor(opts.domain, loc) : this.domainIfAny();
     const ports = new Map<string, Sig>();
-    const rec: InstanceRecord = { nameHint: opts.name, loc, child, ports };
+    const clocks = new Map<string, ClockSignal>();
+    const rec: InstanceRecord = { nameHint: opts.name, loc, child, ports, clocks, domain };
     const io: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(child.specs)) {
-      io[name] = buildValue(spec.type, (t, path, flipped) => {
+      if (spec.type instanceof ClockType) {
+        const sig = new ClockSignal(this, 'childin', name, loc);
+        clocks.set(name, sig);
+        io[name] = sig;
+        continue;
+      }
+      io[name] = buildValue(spec.type as HType, (t, path, flipped) => {
         const isOut = (spec.dir === 'output') !== flipped;
         const port = [name, ...path].join('_');
         const sig = new SigClass(isOut ? 'childout' : 'childin', t.width, this, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
@@ -253,25 +295,126 @@ export class ModuleBuilder implements BuildContext {
         return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
       });
     }
-    if (child.ir.ports.some((p) => child.ir.nets[p]!.name === 'rst_n')) this.useReset();
+    if (domain) this.checkChildDomain(child, domain, loc);
     this.instances.push(rec);
     return { io: io as PortsValue<S>, moduleName: child.ir.name };
   }
 
   /**
    * Marks signals as intentionally unused: an input a fixed port list requires but this design does not
-   * need, or an output of a submodule or black box nobody reads. No UnusedInput warning is given for them,
+   * need (a clock too), or an output of a submodule or black box nobody reads. No UnusedInput warning is given for them,
    * and lint stays clean (the emitted SV collects unread bits in a `_unused_ok` wire Verilator accepts).
    */
-  unused(...values: HValue[]): void {
+  unused(...values: (HValue | ClockSignal)[]): void {
     const loc = callerLocation();
     for (const v of values) {
+      // A clock no register uses is still a port; nothing reads it as data, so lint has nothing to say.
+      if (v instanceof ClockSignal) continue;
       for (const leaf of leaves(v)) {
         if (leaf.expr.kind !== 'sig') throw hdlError('InvalidArgument', 'unused() takes signals (ports, wires, registers, submodule outputs), not expressions: an expression no one reads builds nothing', loc);
         if (leaf.expr.sig.owner !== this) throw hdlError('CrossModuleReference', 'unused() of a signal of another module', loc);
         this.unusedSigs.add(leaf.expr.sig);
       }
     }
+  }
+
+  // -------- clock domains
+
+  /**
+   * A clock domain of this module: `m.clockDomain({ clock: io.clk, reset: io.reset, resetKind: 'sync',
+   * resetActive: 'high' })`. Use it with `withDomain`, `useDomain`, or the `domain` option of `reg`.
+   */
+  clockDomain(spec: ClockDomainSpec): ClockDomain {
+    const loc = callerLocation();
+    const d = makeClockDomain(this, spec, loc);
+    const twin = this.domains.find((x) => x.name === d.name);
+    if (twin) throw hdlError('ClockDomain', `module ${this.moduleName} already has a clock domain named '${d.name}'; give this one a name`, loc, [{ message: 'the other one', loc: twin.loc }]);
+    this.domains.push(d);
+    return d;
+  }
+
+  /** Registers, memory ports, state machines and instances declared in `body` belong to `domain`. */
+  withDomain<R>(domain: ClockDomain, body: () => R): R {
+    const loc = callerLocation();
+    this.checkOwnDomain(domain, loc);
+    const saved = this.defaultDomain;
+    this.defaultDomain = domain;
+    try {
+      return body();
+    } finally {
+      this.defaultDomain = saved;
+    }
+  }
+
+  /** From here to the end of the body (outside `withDomain`), everything clocked belongs to `domain`. */
+  useDomain(domain: ClockDomain): void {
+    this.checkOwnDomain(domain, callerLocation());
+    this.defaultDomain = domain;
+  }
+
+  /**
+   * The domain in effect: the one of `withDomain`/`useDomain`; else, in a module with one Clock port,
+   * the rising edge of that clock without reset; in a module without Clock ports, the implicit `clk`/`rst_n`.
+   */
+  currentDomain(loc: SourceLoc = callerLocation()): ClockDomain {
+    if (this.defaultDomain) return this.defaultDomain;
+    if (this.clockPorts.length === 0) return (this.implicitDomain ??= new ClockDomain(this, 'clk', undefined, 'rising', undefined, this.loc));
+    if (this.clockPorts.length === 1) {
+      const clock = this.clockPorts[0]!.sig;
+      return (this.implicitDomain ??= new ClockDomain(this, clock.name, clock, 'rising', undefined, clock.loc));
+    }
+    throw hdlError('ClockDomain', `module ${this.moduleName} has clocks ${this.clockPorts.map((c) => `'${c.sig.name}'`).join(', ')}: say which domain this belongs to (m.withDomain, m.useDomain, or { domain })`, loc);
+  }
+
+  /**
+   * A declared false path: `value` as a wire the clock-domain crossing check does not look through.
+   * For a signal that is stable whenever another domain samples it (a configuration register written
+   * before use, a FIFO word protected by its pointers); say why in `reason`.
+   */
+  crossDomain<V extends Bits>(value: V, reason: string): V['_self'] {
+    const loc = callerLocation();
+    if (!(value instanceof Bits)) throw hdlError('InvalidArgument', 'crossDomain() takes a ground value (UInt, SInt, Bool or enum)', loc);
+    if (typeof reason !== 'string' || reason.trim() === '') throw hdlError('InvalidArgument', 'crossDomain(value, reason): say why the crossing is safe', loc);
+    const w = this.wire(value.type as GroundType, { name: undefined }) as unknown as Bits;
+    const sig = (w.expr as Extract<Expr, { kind: 'sig' }>).sig;
+    this.falsePaths.set(sig, reason);
+    w.set(value);
+    return w as V['_self'];
+  }
+
+  /** The domain in effect, or undefined where there is none (several clocks and none chosen). */
+  private domainIfAny(): ClockDomain | undefined {
+    return this.defaultDomain || this.clockPorts.length < 2 ? this.currentDomain() : undefined;
+  }
+
+  /** @internal The domain of a clocked declaration: `given`, else the one in effect. */
+  domainFor(given: ClockDomain | undefined, loc: SourceLoc): ClockDomain {
+    if (given === undefined) return this.currentDomain(loc);
+    this.checkOwnDomain(given, loc);
+    return given;
+  }
+
+  private checkOwnDomain(d: ClockDomain, loc: SourceLoc): void {
+    if (!(d instanceof ClockDomain)) throw hdlError('InvalidArgument', `expected a clock domain (from m.clockDomain), got ${String(d)}`, loc);
+    if (d.owner !== this) throw hdlError('ClockDomain', `clock domain '${d.name}' belongs to module ${d.owner.moduleName}, not ${this.moduleName}; pass clocks through Clock ports`, loc, [{ message: 'domain declared here', loc: d.loc }]);
+  }
+
+  private checkResettable(domain: ClockDomain, async: boolean | undefined, loc: SourceLoc): void {
+    if (domain.implicit) {
+      this.useReset();
+      return;
+    }
+    if (!domain.reset) throw hdlError('ClockDomain', `this register has a reset value, but clock domain '${domain.name}' has no reset; give the domain one (m.clockDomain({ …, reset, resetKind, resetActive })) or use init instead`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
+    if (async !== undefined && async !== (domain.reset.kind === 'async')) throw hdlError('ClockDomain', `async: ${async} contradicts clock domain '${domain.name}', whose reset is ${domain.reset.kind === 'async' ? 'asynchronous' : 'synchronous'}; drop the option`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
+  }
+
+  /** A child with the implicit clock needs a rising edge; one with the implicit reset needs a reset. */
+  private checkChildDomain(child: ElaboratedModule, domain: ClockDomain, loc: SourceLoc): void {
+    const implicitClock = child.ir.clocked && child.ir.clocks === undefined;
+    if (implicitClock && domain.edge === 'falling') throw hdlError('ClockDomain', `module ${child.ir.name} samples the rising edge of its implicit clock; instantiate it in a rising-edge domain, not '${domain.name}'`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
+    if (!child.ir.ports.some((p) => child.ir.nets[p]!.name === 'rst_n' && child.ir.clocks === undefined)) return;
+    if (domain.implicit) this.useReset();
+    else if (!domain.reset) throw hdlError('ClockDomain', `module ${child.ir.name} has the implicit reset rst_n, but clock domain '${domain.name}' has no reset to drive it`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
   }
 
   // -------- conditional assignment
@@ -292,8 +435,13 @@ export class ModuleBuilder implements BuildContext {
    * Connect two values of the same shape: each leaf flows from `src` to `dst`, except flipped fields,
    * which flow the other way (so a consumer port connects to a producer port in one call).
    */
-  connect(dst: HValue, src: HValue): void {
+  connect(dst: HValue | ClockSignal, src: HValue | ClockSignal): void {
     const loc = callerLocation();
+    if (dst instanceof ClockSignal || src instanceof ClockSignal) {
+      if (!(dst instanceof ClockSignal && src instanceof ClockSignal)) throw hdlError('ClockDomain', 'connect: a clock connects only to a clock (clocks are not data)', loc);
+      (dst.kind === 'childin' ? dst : (src as ClockSignal)).set(dst.kind === 'childin' ? src : dst);
+      return;
+    }
     const td = typeOf(dst);
     const ts = typeOf(src);
     if (!sameType(td, ts)) throw hdlError('TypeMismatch', `connect: ${typeName(td)} and ${typeName(ts)} differ`, loc);

@@ -2,15 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Design, Net } from '../ir/netlist.ts';
-import { topModule } from '../ir/netlist.ts';
+import { moduleClocks, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { emitSystemVerilog, type EmittedDesign } from '../emit/index.ts';
 import { svName } from '../emit/svNames.ts';
 import { compileSimulator, type Simulator } from '../sim/index.ts';
-import { asyncResetPorts } from '../sim/external/externalDesign.ts';
+import { asyncResetPolarity, asyncResetPorts } from '../sim/external/externalDesign.ts';
 import { BUILD_DIR } from '../synth/fpgaProject.ts';
 import { portLayout } from './runCosim.ts';
 import { checkRecording, type Recording } from './recording.ts';
+import { runInstants } from './replayLive.ts';
 
 const template = fileURLToPath(new URL('../../../testbench/portable_tb.sv', import.meta.url));
 
@@ -71,9 +72,20 @@ export function testbenchCommands(name: string, sources: string, tbFile: string)
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 const hexDigits = (w: number) => Math.ceil(w / 4);
 
+/** The testbench's variable of a clock: its own name unless it could clash with the testbench's. */
+function clockVariable(name: string): string {
+  return ['row', 'vectors', 'vec_path', 'cycle', 'mismatches', 'first_cycle', 'first_port', 'mismatch', 'dut', 'CYCLES', 'ROW_BITS'].includes(name) || name.startsWith('p_') || name.startsWith('tb_') ? `tb_clock_${name}` : name;
+}
+
+/** Hex digits of an instant's time (ps) in a vector line of a timed testbench. */
+const TIME_DIGITS = 16;
+
 /**
  * A testbench that replays `recording` on `design`'s top and checks every output, every cycle, against
  * what the TS simulator computes for the same inputs (apply the inputs, settle, sample, rising edge).
+ * A recording made instant by instant (several clocks, a falling edge) replays in time (ps): each line
+ * an instant, its inputs applied after the one before, the outputs checked at its time, then the clocks
+ * take the line's levels.
  */
 export function portableTestbench(design: Design, recording: Recording, opts: PortableTestbenchOptions = {}): PortableTestbench {
   checkRecording(design, recording);
@@ -87,9 +99,15 @@ export function portableTestbench(design: Design, recording: Recording, opts: Po
   const outputs = ports.filter((p) => p.kind === 'output');
   if (outputs.length === 0) throw new Error(`${top.name} has no outputs: a testbench would have nothing to check`);
   const sv = (n: Net) => svName(design, emitted, n.name)?.path[0] ?? fail(`internal: port '${n.name}' of ${top.name} has no SystemVerilog name`);
+  const instants = recording.instants;
+  const clocks = moduleClocks(top).map((c) => c.name);
+  if (instants && instants.clocks.join() !== clocks.join()) throw new Error(`the recording's clocks (${instants.clocks.join(', ')}) are not the clocks of ${top.name} (${clocks.join(', ')})`);
+  // A timed line starts with the instant's time and the clocks' levels.
+  const levelDigits = instants ? Math.max(1, hexDigits(clocks.length)) : 0;
+  const lead = instants ? TIME_DIGITS + levelDigits : 0;
 
   const columns: VectorColumn[] = [];
-  let at = 0;
+  let at = lead;
   for (const n of [...inputs, ...outputs]) {
     columns.push({ port: n.name, sv: sv(n), dir: n.kind === 'input' ? 'input' : 'output', width: n.width, at, digits: hexDigits(n.width) });
     at += hexDigits(n.width);
@@ -97,20 +115,31 @@ export function portableTestbench(design: Design, recording: Recording, opts: Po
   const lineDigits = at;
 
   const expected = expectedOutputs(design, recording, outputs, opts.simulator);
-  const vec = vectorText(name, top.name, recording, expected, inputs, outputs, columns, lineDigits, opts.description);
+  const vec = vectorText(name, top.name, recording, expected, inputs, outputs, columns, lineDigits, opts.description, levelDigits);
 
   // A field's bits in the row: the line's first digit is the row's most significant.
   const bits = (c: VectorColumn) => {
     const lo = 4 * (lineDigits - c.at - c.digits);
     return c.width === 1 ? `row[${lo}]` : `row[${lo + c.width - 1}:${lo}]`;
   };
-  const resets = new Set(asyncResetPorts(flattenDesign(design)).map((n) => n.name));
+  const flat = flattenDesign(design);
+  const resets = new Set(asyncResetPorts(flat).map((n) => n.name));
+  // The first line's inputs go in after the design's initial blocks: an active-high asynchronous reset
+  // asserted at time 0 would race them (Verilator misses the edge).
+  const afterInitial = instants !== undefined || [...asyncResetPolarity(flat).values()].includes('high');
+  // The time and clock levels of a timed line.
+  const field = (from: number, digits: number, width: number) => {
+    const lo = 4 * (lineDigits - from - digits);
+    return width === 1 ? `row[${lo}]` : `row[${lo + width - 1}:${lo}]`;
+  };
+  const timeField = field(0, TIME_DIGITS, 64);
+  const levelBit = (k: number) => `row[${4 * (lineDigits - TIME_DIGITS - levelDigits) + k}]`;
   const decls = [
-    ...(top.clocked ? ["  logic clk = 1'b0;"] : []),
+    ...clocks.map((c) => `  logic ${clockVariable(c)} = 1'b0;`),
     // Inputs power on at 0, as on every rtgpu simulator.
     ...columns.map((c) => (c.dir === 'input' ? `  logic ${range(c.width)}p_${c.sv} = '0;` : `  wire ${range(c.width)}p_${c.sv};`)),
   ];
-  const conns = [...(top.clocked ? ['.clk(clk)'] : []), ...ports.map((n) => `.${sv(n)}(p_${sv(n)})`)];
+  const conns = [...clocks.map((c) => `.${c}(${clockVariable(c)})`), ...ports.map((n) => `.${sv(n)}(p_${sv(n)})`)];
   const powerOn = columns
     .filter((c) => resets.has(c.port))
     .map((c) => `    p_${c.sv} = 1'b1;\n    #1 p_${c.sv} = 1'b0;\n    #1;`);
@@ -124,6 +153,20 @@ export function portableTestbench(design: Design, recording: Recording, opts: Po
     TB: name,
     TOP: top.name,
     STIMULUS: commentLines(' Stimulus:', `${opts.description ?? 'recorded inputs'}.`),
+    ABOUT: instants
+      ? [
+          `// {{VEC}} holds per instant (a "cycle" below) its time in ps, the clocks' levels from then on, the inputs`,
+          '// applied before it and the outputs every simulator must show just before it, as rtgpu\'s TypeScript',
+          '// simulator computed them. Each line the testbench applies the inputs 1 ps after the instant before,',
+          '// waits for the instant, compares every output with !== (an X or Z fails), then sets the clocks.',
+          "// Delays are the times in the simulator's default time unit (only their order matters: the design has none).",
+        ].join('\n')
+      : [
+          '// {{VEC}} holds per cycle the inputs applied and the outputs every simulator must show just before the',
+          "// rising clock edge, as rtgpu's TypeScript simulator computed them. Each cycle the testbench applies the",
+          '// inputs, lets them settle, compares every output with !== (an X or Z fails), then gives the clock edge.',
+        ].join('\n'),
+
     VEC: vecPath,
     RUN_DIR: layout.runFrom ?? 'this directory',
     // A bullet first: a comment that starts with a tool's name (`// verilator …`, `// synopsys …`) is a directive to that tool.
@@ -132,14 +175,25 @@ export function portableTestbench(design: Design, recording: Recording, opts: Po
     ROW_BITS: String(4 * lineDigits),
     DECLS: decls.join('\n'),
     CONNS: conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'),
-    POWER_ON: powerOn.length ? ['    // Asynchronous resets power on low like every input: a falling edge puts their registers in reset.', ...powerOn].join('\n') : '',
+    POWER_ON: [
+      ...(powerOn.length ? ['    // Asynchronous resets power on low like every input: a falling edge puts their registers in reset.', ...powerOn] : []),
+      ...(afterInitial ? ["    #1;  // past the design's initial blocks"] : []),
+    ].join('\n'),
     APPLY: columns.filter((c) => c.dir === 'input').map((c) => `      p_${c.sv} = ${bits(c)};`).join('\n'),
     CHECK: check.join('\n'),
-    CLOCK: top.clocked ? "      clk = 1'b1;\n      #5 clk = 1'b0;" : '      #5;',
+    // Timed: the outputs are checked at the instant's time (at least 1 ps after the inputs).
+    SETTLE: instants ? `      if (${timeField} > $time) #(${timeField} - $time);\n      else #1;` : '      #5;',
+    CLOCK: instants
+      ? [...clocks.map((c, k) => `      ${clockVariable(c)} = ${levelBit(k)};`), '      #1;'].join('\n')
+      : clocks.length
+        ? `      ${clockVariable(clocks[0] ?? 'clk')} = 1'b1;\n      #5 ${clockVariable(clocks[0] ?? 'clk')} = 1'b0;`
+        : '      #5;',
   };
   const text = readFileSync(template, 'utf8')
     // A placeholder alone on its line and filled with nothing takes its line along.
     .replace(/^\{\{([A-Z_]+)\}\}\n/gm, (whole, key: string) => (fields[key] === '' ? '' : whole))
+    .replace(/\{\{([A-Z_]+)\}\}/g, (whole, key: string) => fields[key] ?? whole)
+    // (ABOUT names the vector file.)
     .replace(/\{\{([A-Z_]+)\}\}/g, (whole, key: string) => fields[key] ?? whole);
   const unfilled = /\{\{[A-Z_]+\}\}/.exec(text);
   if (unfilled) throw new Error(`internal: ${template} has a placeholder ${unfilled[0]} that portableTestbench does not fill`);
@@ -164,11 +218,12 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
-/** The outputs for every cycle of the recording on the TS simulator, as `portLayout` rows of words. */
+/** The outputs for every cycle (or instant) of the recording on the TS simulator, as `portLayout` rows of words. */
 function expectedOutputs(design: Design, rec: Recording, outputs: readonly Net[], given?: Simulator): Uint32Array {
   const sim = given ?? compileSimulator(design);
   try {
     sim.powerOn();
+    if (rec.instants) return runInstants(sim, rec, outputs.map((n) => n.name));
     return sim.runVectors(rec.inputs, outputs.map((n) => n.name), rec.rows, rec.cycles);
   } finally {
     if (!given) sim.close();
@@ -182,20 +237,29 @@ function hexField(rows: Uint32Array, at: number, words: number, width: number, d
   return (v & ((1n << BigInt(width)) - 1n)).toString(16).padStart(digits, '0');
 }
 
-function vectorText(name: string, top: string, rec: Recording, expected: Uint32Array, inputs: readonly Net[], outputs: readonly Net[], columns: readonly VectorColumn[], lineDigits: number, description?: string): string {
+function vectorText(name: string, top: string, rec: Recording, expected: Uint32Array, inputs: readonly Net[], outputs: readonly Net[], columns: readonly VectorColumn[], lineDigits: number, description: string | undefined, levelDigits: number): string {
   const inLayout = portLayout(inputs);
   const outLayout = portLayout(outputs);
   const list = (dir: 'input' | 'output') => columns.filter((c) => c.dir === dir).map((c) => `${c.sv} ${c.width}`).join(', ') || '(none)';
+  const timed = rec.instants
+    ? [
+        `// ${rec.cycles} lines, one per instant, then their count. A line is the instant's time in ps (${TIME_DIGITS} hex digits), the`,
+        `// clocks' levels from it on (${levelDigits} hex digit${levelDigits > 1 ? 's' : ''}, bit k: ${rec.instants.clocks.map((c, k) => `${k} ${c}`).join(', ')}), then a field of hex digits per port`,
+        `// (ceil(bits/4)): the inputs applied before the instant, then the outputs expected just before it, in this order:`,
+      ]
+    : undefined;
   const lines = [
     `// ${name}.vec: the vectors of ${name}.sv (${top}), generated by rtgpu.`,
     ...(description ? [commentLines(' Stimulus:', `${description}.`)] : []),
-    `// ${rec.cycles} lines, one per cycle, then the cycle count. A line is a field of hex digits per port (ceil(bits/4)),`,
-    `// the inputs applied in the cycle, then the outputs expected just before its rising clock edge, in this order:`,
+    ...(timed ?? [
+      `// ${rec.cycles} lines, one per cycle, then the cycle count. A line is a field of hex digits per port (ceil(bits/4)),`,
+      `// the inputs applied in the cycle, then the outputs expected just before its rising clock edge, in this order:`,
+    ]),
     commentLines('   inputs (name bits): ', list('input')),
     commentLines('   outputs (name bits):', list('output')),
   ];
   for (let c = 0; c < rec.cycles; c++) {
-    let line = '';
+    let line = rec.instants ? rec.instants.timesPs[c]!.toString(16).padStart(TIME_DIGITS, '0') + rec.instants.levels[c]!.toString(16).padStart(levelDigits, '0') : '';
     for (const p of inLayout.ports) line += hexField(rec.rows, c * inLayout.rowWords + p.offset, p.words, p.net.width, hexDigits(p.net.width));
     for (const p of outLayout.ports) line += hexField(expected, c * outLayout.rowWords + p.offset, p.words, p.net.width, hexDigits(p.net.width));
     lines.push(line);

@@ -1,9 +1,12 @@
-// A Simulator that passes every call to another and records each cycle's inputs, so that the same run
-// can be replayed from a file (`replayRecording`, the standalone harnesses) and compared cycle by cycle.
+// A Simulator that passes every call to another and records each cycle's inputs (each instant's, for a
+// design with several clocks or a falling edge), so that the same run can be replayed from a file
+// (`replayRecording`, the standalone harnesses, portable testbenches) and compared cycle by cycle.
 import type { Design } from '../ir/netlist.ts';
-import { topModule } from '../ir/netlist.ts';
+import { edgeOf, topModule } from '../ir/netlist.ts';
+import { flattenDesign } from '../ir/flatten.ts';
 import type { PortHandle, PortInfo, Simulator } from '../sim/index.ts';
-import { holdReset, runUntil } from '../sim/signals.ts';
+import { SignalTable, checkStepCycles, holdReset, runUntil } from '../sim/signals.ts';
+import { ClockDriver, type ClockLevels, type ClockTiming } from '../sim/clockSchedule.ts';
 import type { Recording } from './recording.ts';
 
 const wordsOf = (width: number) => Math.ceil(width / 32);
@@ -19,12 +22,33 @@ export class RecordingSimulator implements Simulator {
   private readonly rowWords: number;
   private readonly columnAt: number[] = [];
   private cycles = 0;
+  /**
+   * Rows are instants, not cycles: the design has several clocks or a falling-edge register (one rising
+   * edge per cycle is what a row of cycles replays).
+   */
+  readonly byInstant: boolean;
+  /** Instant rows: the clock levels after each (bit k: clock k) and its time in ps. */
+  private instantLevels: number[] = [];
+  private instantTimes: number[] = [];
+  /** Bit k: the level of clock k. */
+  private levels = 0;
+  /** Inputs changed since the last instant row: one changed again first gets a row of its own (an asynchronous reset's pulse). */
+  private readonly changedSinceRow = new Set<number>();
+  private readonly driver: ClockDriver;
+  private table: SignalTable | undefined;
 
   constructor(
     readonly sim: Simulator,
-    design: Design,
+    private readonly design: Design,
   ) {
     const top = topModule(design);
+    const fallingEdge = design.modules.some((m) => m.regs.some((r) => edgeOf(r).edge === 'falling') || m.memories.some((mem) => [...mem.writePorts, ...mem.readPorts.filter((p) => p.kind === 'sync')].some((p) => edgeOf(p).edge === 'falling')));
+    this.byInstant = sim.clocks.length > 1 || fallingEdge;
+    // Timed, the wrapped simulator runs the same schedule (advance): it must start where this one does.
+    if (sim.clocks.length > 1 && sim.time !== 0) throw new Error(`RecordingSimulator: the simulator of ${sim.top} is at ${sim.time} ns; record from time 0 (wrap it before it runs)`);
+    const clocks = sim.clocks;
+    const timings = Object.fromEntries(clocks.map((c) => [c, sim.clockTiming(c)]));
+    this.driver = new ClockDriver({ clocks, setClocks: (levels) => this.instant(levels, true) }, !this.byInstant && clocks.length === 1 ? (n) => this.cycleRows(n) : undefined, timings);
     this.inputs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'input' && n.name !== 'clk').map((n) => ({ name: n.name, width: n.width }));
     let at = 0;
     this.inputs.forEach((i, k) => {
@@ -52,9 +76,71 @@ export class RecordingSimulator implements Simulator {
     return this.sim.ports;
   }
 
+  get clocks(): readonly string[] {
+    return this.sim.clocks;
+  }
+
+  get time(): number {
+    return this.driver.now;
+  }
+
+  setClockTiming(name: string, timing: ClockTiming): void {
+    this.driver.setTiming(name, timing);
+    this.sim.setClockTiming(name, timing);
+  }
+
+  clockTiming(name: string): Required<ClockTiming> {
+    return this.driver.timing(name);
+  }
+
+  advance(ns: number): void {
+    this.driver.advance(ns);
+  }
+
+  setClocks(levels: ClockLevels): void {
+    this.instant(levels, false);
+  }
+
+  /**
+   * One instant, recorded: a row (instant rows; cycle rows: a rising edge of the only clock), then the
+   * instant on the simulator: timed (several clocks), by its own schedule, so that its waveform has the time.
+   */
+  private instant(levels: ClockLevels, scheduled: boolean): void {
+    const before = this.levels;
+    let next = before;
+    this.sim.clocks.forEach((c, k) => {
+      const v = levels[c];
+      if (v !== undefined) next = v === 1 ? next | (1 << k) : next & ~(1 << k);
+    });
+    if (scheduled && this.sim.clocks.length > 1) this.sim.advance(this.driver.nowPs / 1000);
+    else this.sim.setClocks(levels);
+    this.levels = next;
+    if (this.byInstant) this.instantRow();
+    else if (next & ~before & 1) {
+      for (const w of this.row()) this.pending.push(w);
+      this.cycles++;
+    }
+  }
+
+  /** A row of the inputs now, with the clock levels now, at the time now. */
+  private instantRow(): void {
+    for (const w of this.row()) this.pending.push(w);
+    this.instantLevels.push(this.levels);
+    this.instantTimes.push(this.driver.nowPs);
+    this.changedSinceRow.clear();
+    this.cycles++;
+  }
+
+  /** An input's new value: on instant rows, an input changed twice between instants keeps its first value in a row of its own. */
+  private setValue(k: number, v: bigint): void {
+    if (this.byInstant && this.changedSinceRow.has(k) && this.values[k] !== v) this.instantRow();
+    this.values[k] = v;
+    if (this.byInstant) this.changedSinceRow.add(k);
+  }
+
   poke(name: string, value: bigint | number): void {
     this.sim.poke(name, value);
-    this.values[this.index.get(name)!] = BigInt(value);
+    this.setValue(this.index.get(name)!, BigInt(value));
   }
 
   peek(name: string): bigint {
@@ -72,6 +158,14 @@ export class RecordingSimulator implements Simulator {
   }
 
   step(cycles = 1): void {
+    checkStepCycles(cycles);
+    if (this.sim.clocks.length === 0) this.cycleRows(cycles);
+    else this.driver.step(cycles);
+  }
+
+  /** Whole cycles of the only clock (one rising edge each), a row each, stepped on the simulator. */
+  private cycleRows(cycles: number): void {
+    if (this.levels & 1) throw new Error(`step: clock '${this.sim.clocks[0]}' is high (set by setClocks); set it low first`);
     if (cycles === 1) {
       for (const w of this.row()) this.pending.push(w);
     } else if (cycles > 1) {
@@ -85,8 +179,11 @@ export class RecordingSimulator implements Simulator {
     this.cycles += Math.max(0, cycles);
   }
 
-  reset(cycles = 1, resetName = 'rst_n'): void {
-    holdReset(this, cycles, resetName);
+  reset(cycles = 1, resetName?: string): void {
+    // The reset's polarity comes from the flattened design (once, when first asked).
+    this.table ??= new SignalTable(flattenDesign(this.design));
+    const r = this.table.resetOf(resetName);
+    holdReset(this, cycles, r.name, r.activeHigh);
   }
 
   /** Powering on starts a new recording. */
@@ -97,6 +194,11 @@ export class RecordingSimulator implements Simulator {
     this.pending = [];
     this.cycles = 0;
     this.memoryLoads.length = 0;
+    this.levels = 0;
+    this.instantLevels = [];
+    this.instantTimes = [];
+    this.changedSinceRow.clear();
+    this.driver.restart();
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
@@ -122,7 +224,7 @@ export class RecordingSimulator implements Simulator {
       get: () => h.get(),
       set: (v: number) => {
         h.set(v);
-        this.values[k] = BigInt(v);
+        this.setValue(k, BigInt(v));
       },
     };
   }
@@ -180,6 +282,7 @@ export class RecordingSimulator implements Simulator {
       rows.set(c, at);
       at += c.length;
     }
-    return { inputs: this.inputs.map((i) => i.name), rows, cycles: this.cycles, ...(this.memoryLoads.length ? { memoryLoads: [...this.memoryLoads] } : {}) };
+    const instants = this.byInstant ? { instants: { clocks: [...this.sim.clocks], levels: Uint32Array.from(this.instantLevels), timesPs: Float64Array.from(this.instantTimes) } } : {};
+    return { inputs: this.inputs.map((i) => i.name), rows, cycles: this.cycles, ...(this.memoryLoads.length ? { memoryLoads: [...this.memoryLoads] } : {}), ...instants };
   }
 }

@@ -6,6 +6,7 @@ import { compileSimulator, type Simulator } from '../sim/index.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
 import { firstMismatch, harnessDesign, portLayout, svLocation, type CosimMismatch } from './runCosim.ts';
 import { checkRecording, type Recording } from './recording.ts';
+import { needsLiveReplay, replayLive } from './replayLive.ts';
 
 export interface ReplayReport {
   readonly mismatch: CosimMismatch | null;
@@ -16,6 +17,9 @@ export interface ReplayReport {
 export async function replayRecording(design: Design, rec: Recording, sims: readonly SimulatorName[], log: (line: string) => void = () => {}, tsSimulator?: Simulator): Promise<ReplayReport> {
   const top = topModule(design);
   checkRecording(design, rec);
+  // Recorded instant by instant (no vector run drives its clocks), or an active-high asynchronous reset
+  // (the standalone harnesses power 1-bit inputs on high): on live simulators.
+  if (needsLiveReplay(design, rec)) return replayLive(design, rec, sims, log, tsSimulator);
   const outNets = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output');
   const out = portLayout(outNets);
   const sv = sims.some((s) => s !== 'ts') ? harnessDesign(design) : undefined;

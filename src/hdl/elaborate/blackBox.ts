@@ -23,7 +23,9 @@ export function completeBlackBox(ports: ModuleIR, def: BlackBoxDef<any, any>, pa
     ...(spec.resetActive === 'high' ? { resetActiveHigh: true } : {}),
     ...(spec.lintWaivers ? { lintWaivers: checkedWaivers(def) } : {}),
   };
-  const ir: ModuleIR = { ...ports, clocked: spec.clock !== undefined, blackBox };
+  // Its clocks: the implicit one under the Verilog name `clock`, or Clock ports declared in its port list.
+  if (spec.clock !== undefined && ports.clocks !== undefined) throw hdlError('InvalidArgument', `black box '${spec.verilogName}' gives a clock option and declares Clock ports; declare its clocks one way`, def.loc);
+  const ir: ModuleIR = { ...ports, clocked: spec.clock !== undefined || ports.clocks !== undefined, blackBox };
   if (!spec.model) return ir;
   const model = elaborateModel(spec.model, params);
   checkModelPorts(ir, def, topModule(model), spec.model);

@@ -3,6 +3,7 @@ import type { Design, ModuleIR, SourceLoc } from '../ir/netlist.ts';
 import { HdlError, hdlError, type Diagnostic } from '../ir/diagnostics.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { findCombinationalLoop } from '../ir/combinationalLoops.ts';
+import { findClockDomainCrossings } from '../ir/clockDomainCrossings.ts';
 import { ModuleBuilder, type ElaboratedModule, type ModuleDef, type ModuleElaborator, type Params, type PortSpecs } from '../core/module.ts';
 import { isBlackBox } from '../core/blackBox.ts';
 import { completeBlackBox } from './blackBox.ts';
@@ -27,7 +28,7 @@ export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<
   const session = new Session(opts.topName);
   const top = session.elaborateChild(def, params, def.loc);
   const design: Design = { top: top.ir.name, modules: session.order };
-  session.checkLoops(design);
+  session.checkFlat(design);
   return { design, warnings: session.warnings };
 }
 
@@ -79,8 +80,15 @@ class Session implements ModuleElaborator {
     return e.design;
   }
 
-  checkLoops(design: Design): void {
+  /** The checks of the whole design: combinational loops, then clock-domain crossings. */
+  checkFlat(design: Design): void {
     const flat = flattenDesign(design);
+    this.checkLoops(flat);
+    const crossings = findClockDomainCrossings(flat);
+    if (crossings.length) throw new HdlError(crossings);
+  }
+
+  private checkLoops(flat: ModuleIR): void {
     const loop = findCombinationalLoop(flat);
     if (!loop) return;
     const nets = loop.map((n) => flat.nets[n]!);

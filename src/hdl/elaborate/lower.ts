@@ -1,8 +1,8 @@
 // Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
-import type { Cell, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
+import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
 import { cellFromOperands, cellInputs } from '../ir/netlist.ts';
-import type { Expr, PathStep, Sig } from '../core/ast.ts';
+import type { ClockDomainRef, Expr, PathStep, Sig } from '../core/ast.ts';
 import type { ModuleBuilder } from '../core/module.ts';
 import { inferName } from '../core/naming.ts';
 import { NameTable } from './nameTable.ts';
@@ -25,7 +25,7 @@ export function lowerModule(b: ModuleBuilder, name: string, params: Record<strin
 class Lowering {
   private readonly nets: Net[] = [];
   private readonly cells: Cell[] = [];
-  private readonly names = new NameTable(['clk']);
+  private readonly names: NameTable;
   private readonly sigNet = new Map<Sig, NetId>();
   private readonly exprNet = new Map<Expr, NetId>();
   private readonly constNet = new Map<string, NetId>();
@@ -39,7 +39,9 @@ class Lowering {
     private readonly params: Record<string, unknown>,
     private readonly childClocked: (moduleName: string) => boolean,
     private readonly external: boolean,
-  ) {}
+  ) {
+    this.names = new NameTable(b.clockPorts.length ? b.clockPorts.map((c) => c.sig.name) : ['clk']);
+  }
 
   run(): LoweringResult {
     const b = this.b;
@@ -52,6 +54,10 @@ class Lowering {
     for (const inst of b.instances) inst.name = this.names.claim(instanceBase(inst.nameHint ?? this.inferred(inst.loc) ?? `u_${inst.child.ir.name}`, inst.child.ir));
     const memNames = b.memories.map((m) => this.names.claim(m.name ?? this.inferred(m.loc) ?? 'mem'));
     for (const sig of b.sigs) if (!this.sigNet.has(sig)) this.declareSig(sig, netKind(sig), this.sigName(sig));
+    for (const [sig, reason] of b.falsePaths) {
+      const id = this.sigNet.get(sig)!;
+      this.nets[id] = { ...this.nets[id]!, falsePath: reason };
+    }
 
     const regs: Reg[] = [];
     for (const sig of b.sigs) {
@@ -69,6 +75,7 @@ class Lowering {
         addr: this.expr(p.addr),
         en: p.en ? this.expr(p.en) : undefined,
         data: this.sigNet.get(p.data)!,
+        ...(p.kind === 'sync' ? clockOf(p.domain) : {}),
       })),
       writePorts: m.writePorts.map((p) => ({
         addr: this.expr(p.addr),
@@ -76,6 +83,7 @@ class Lowering {
         en: this.expr(p.en ?? { kind: 'const', width: 1, value: 1n, loc: p.loc }),
         mask: p.mask ? this.expr(p.mask) : undefined,
         maskGranularity: p.maskGranularity,
+        ...clockOf(p.domain),
       })),
     }));
     const instances = b.instances.map((inst): Instance => {
@@ -84,19 +92,22 @@ class Lowering {
       for (const p of inst.child.ir.ports) {
         const net = inst.child.ir.nets[p]!;
         if (net.name === 'rst_n' && !inst.ports.has('rst_n')) {
-          inputs.rst_n = this.sigNet.get(b.resetSig!)!;
+          inputs.rst_n = this.implicitResetOf(inst.domain!);
           continue;
         }
         const sig = inst.ports.get(net.name)!;
         (net.kind === 'input' ? inputs : outputs)[net.name] = this.sigNet.get(sig)!;
       }
-      return { name: inst.name!, module: inst.child.ir.name, inputs, outputs, loc: inst.loc };
+      const clocks = this.instanceClocks(inst);
+      return { name: inst.name!, module: inst.child.ir.name, inputs, outputs, loc: inst.loc, ...(clocks ? { clocks } : {}) };
     });
     const clocked =
+      b.clockPorts.length > 0 ||
       regs.length > 0 ||
       memories.some((m) => m.writePorts.length > 0 || m.readPorts.some((p) => p.kind === 'sync')) ||
       instances.some((i) => this.childClocked(i.module));
-    const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, cells: this.cells, regs, memories, instances };
+    const clocks = b.clockPorts.length ? b.clockPorts.map((c) => ({ name: c.sig.name, loc: c.sig.loc, portIndex: c.portIndex, ...(c.sig.periodNs !== undefined ? { periodNs: c.sig.periodNs } : {}) })) : undefined;
+    const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, ...(clocks ? { clocks } : {}), cells: this.cells, regs, memories, instances };
     if (!this.external) this.warnUnusedInputs(ir);
     this.warnMixedResets(regs);
     return { ir, diagnostics: this.diagnostics };
@@ -236,14 +247,41 @@ class Lowering {
     const hold: Drive = { k: 'expr', e: { kind: 'sig', width: sig.width, sig, loc: sig.loc }, loc: sig.loc };
     const d = this.fold(sig, hold);
     const dNet = d.k === 'mux' ? this.drive(d, this.newNet(`${name}_next`, sig.width, 'node', sig.loc, sig.signed, undefined, true), name, sig.width) : this.drive(d, undefined, name, sig.width);
+    const domain = spec.domain;
+    const reset = spec.reset === undefined ? undefined : domain.reset
+      ? { kind: domain.reset.kind, net: this.expr(domain.reset.expr), value: spec.reset, ...(domain.reset.activeHigh ? { activeHigh: true } : {}) }
+      : { kind: spec.async ? ('async' as const) : ('sync' as const), net: this.sigNet.get(this.b.resetSig!)!, value: spec.reset };
     return {
       q,
       d: dNet,
       en: spec.enable ? this.expr(spec.enable) : undefined,
-      reset: spec.reset === undefined ? undefined : { kind: spec.async ? 'async' : 'sync', net: this.sigNet.get(this.b.resetSig!)!, value: spec.reset },
+      reset,
       init: spec.init,
       loc: sig.loc,
+      ...clockOf(domain),
+      ...(spec.synchronizer ? { synchronizer: true } : {}),
     };
+  }
+
+  /** The active-low net driving a child's implicit `rst_n`: the module's own, or its domain's reset (inverted when active high). */
+  private implicitResetOf(domain: ClockDomainRef): NetId {
+    if (domain.implicit) return this.sigNet.get(this.b.resetSig!)!;
+    const r = domain.reset!;
+    return this.expr(r.activeHigh ? { kind: 'op', op: 'not', width: 1, args: [r.expr], loc: r.expr.loc, name: `${this.nets[this.expr(r.expr)]!.name}_n`, generatedName: true } : r.expr);
+  }
+
+  /** Which of this module's clocks drives each clock input of the child (undefined: `clk` drives `clk`). */
+  private instanceClocks(inst: ModuleBuilder['instances'][number]): Record<string, string> | undefined {
+    const child = inst.child.ir;
+    if (!child.clocked) return undefined;
+    if (child.clocks === undefined) return inst.domain!.clockName === 'clk' ? undefined : { clk: inst.domain!.clockName };
+    const out: Record<string, string> = {};
+    for (const c of child.clocks) {
+      const driver = inst.clocks.get(c.name)?.source?.name ?? inst.domain?.clockName;
+      if (driver === undefined) this.error('UnconnectedInput', `clock input '${c.name}' of instance '${inst.name}' is never driven, and module ${this.name} has several clocks: drive it (${inst.name}.io.${c.name}.set(clock)) or give the instance a { domain }`, inst.loc);
+      out[c.name] = driver ?? c.name;
+    }
+    return out;
   }
 
   /** Lower a drive tree; the root lands on `target` when given. Shared subtrees are lowered once. */
@@ -301,6 +339,11 @@ class Lowering {
   private error(code: DiagnosticCode, message: string, loc: SourceLoc, notes?: Diagnostic['notes']): void {
     this.diagnostics.push({ code, severity: 'error', message, loc, notes });
   }
+}
+
+/** The `clock` field of a register or memory port of a domain: absent for the implicit rising `clk`. */
+function clockOf(domain: ClockDomainRef): { clock?: ClockEdge } {
+  return domain.implicit ? {} : { clock: { clock: domain.clockName, edge: domain.edge } };
 }
 
 function netKind(sig: Sig): NetKind {

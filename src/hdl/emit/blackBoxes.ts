@@ -2,14 +2,15 @@
 import { basename } from 'node:path';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { Design, ModuleIR, VerilogParameterValue, VerilogSource } from '../ir/netlist.ts';
+import { moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 
 /** How a module looks from outside in SystemVerilog: what an instance names, its clock port, and each port's identifier. */
 export interface SvInterface {
   /** The module name, with a black box's parameter overrides (`popcount #(.WIDTH(16))`). */
   readonly instantiated: string;
-  /** The clock input, absent for a module without one. */
-  readonly clock: string | undefined;
+  /** Its clock inputs: each port's identifier, and the netlist clock it is (`clk` for a black box's clock). */
+  readonly clocks: readonly { readonly port: string; readonly clock: string }[];
   /** A port net's identifier; call in port order (generated modules number colliding names in that order). */
   readonly port: (net: string) => string;
 }
@@ -17,10 +18,11 @@ export interface SvInterface {
 export function svInterface(m: ModuleIR): SvInterface {
   const bb = m.blackBox;
   // A black box's ports are the Verilog's own names; its reset is the port net `rst_n`.
-  if (bb) return { instantiated: `${bb.verilogName}${parameterList(bb.parameters)}`, clock: bb.clock, port: (n) => (n === 'rst_n' && bb.reset !== undefined ? bb.reset : n) };
+  if (bb) return { instantiated: `${bb.verilogName}${parameterList(bb.parameters)}`, clocks: bb.clock !== undefined ? [{ port: bb.clock, clock: 'clk' }] : moduleClocks(m).map((c) => ({ port: c.name, clock: c.name })), port: (n) => (n === 'rst_n' && bb.reset !== undefined ? bb.reset : n) };
   // Escaped the way the module's own emitter escapes them: clock reserved, ports mapped first.
-  const ids = new IdentifierMap(m.clocked ? ['clk'] : []);
-  return { instantiated: m.name, clock: m.clocked ? 'clk' : undefined, port: (n) => ids.get(n) };
+  const clocks = moduleClocks(m).map((c) => c.name);
+  const ids = new IdentifierMap(clocks);
+  return { instantiated: m.name, clocks: clocks.map((c) => ({ port: c, clock: c })), port: (n) => ids.get(n) };
 }
 
 /** The SystemVerilog module name of a netlist module: a black box's Verilog name, else its own. */

@@ -1,9 +1,11 @@
 // The SystemVerilog back end: one file per module (children first) plus memory images and the black boxes' Verilog sources.
 import type { Design } from '../ir/netlist.ts';
+import { topModule } from '../ir/netlist.ts';
 import { blackBoxSourceFiles } from './blackBoxes.ts';
 import { emitModule } from './emitModule.ts';
 import { emitNetlistModule } from './emitNetlistModule.ts';
 import { blackBoxTimescale, lintWaivers, type LintWaivers } from './lintWaivers.ts';
+import { timingConstraints, timingConstraintsFile } from './timingConstraints.ts';
 
 export { unwaivedIcarusOutput, type LintWaivers } from './lintWaivers.ts';
 
@@ -25,6 +27,8 @@ export interface EmittedDesign {
   readonly identifiers: Record<string, Record<string, string>>;
   /** The black boxes' lint waivers (the Verilator configuration is one of `files`). */
   readonly lintWaivers: LintWaivers;
+  /** The timing constraints' file (`<top>.sdc`, one of `files`), when written. */
+  readonly timingConstraints?: string;
 }
 
 export interface EmitOptions {
@@ -36,6 +40,11 @@ export interface EmitOptions {
    * output is checked equivalent to (and a view of exactly what the simulator runs).
    */
   readonly style?: 'readable' | 'netlist';
+  /**
+   * Write `<top>.sdc` (timingConstraints.ts) when the top has a clock. Default: only when the top declares its
+   * clocks (`input(Clock)`), so that designs on the implicit `clk` emit the files they always did.
+   */
+  readonly timingConstraints?: boolean;
 }
 
 /** Black boxes are not emitted: their Verilog sources come first in the files and the file list. */
@@ -58,5 +67,14 @@ export function emitSystemVerilog(design: Design, opts: EmitOptions = {}): Emitt
   const sources = blackBoxSourceFiles(design, files);
   const { waivers, configText } = lintWaivers(design);
   const config = waivers.verilatorConfig && configText !== undefined ? [{ path: waivers.verilatorConfig, text: configText }] : [];
-  return { files: [...sources, ...files, ...config], fileList: [...sources.map((f) => f.path), ...fileList], lines, identifiers, lintWaivers: waivers };
+  const sdc = (opts.timingConstraints ?? topModule(design).clocks !== undefined) ? timingConstraints(design) : undefined;
+  const constraints = sdc === undefined ? [] : [{ path: timingConstraintsFile(design), text: sdc }];
+  return {
+    files: [...sources, ...files, ...constraints, ...config],
+    fileList: [...sources.map((f) => f.path), ...fileList],
+    lines,
+    identifiers,
+    lintWaivers: waivers,
+    ...(constraints.length ? { timingConstraints: constraints[0]!.path } : {}),
+  };
 }

@@ -1,10 +1,26 @@
-// The machine-readable summary of an emitted design, read from the netlist: per module its file, parameters, ports and memories.
+// The machine-readable summary of an emitted design, read from the netlist: per module its file, parameters, ports and memories; the top's clocks.
 import { basename } from 'node:path';
 import type { Design, ModuleIR } from '../ir/netlist.ts';
 import { findModule } from '../ir/netlist.ts';
 import { paramsKey } from '../elaborate/variantName.ts';
 import { svInterface, svModuleName } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
+import { designClocks, type DesignClock } from './designClocks.ts';
+
+/** A clock input of the top: its name, period (where the design gives one), edges, resets, register bits per edge and memories. */
+export type ManifestClock = DesignClock;
+
+export interface ManifestTiming {
+  /** The top's clock inputs in port order (the implicit `clk` included; none for a combinational design). */
+  readonly clocks: readonly ManifestClock[];
+  /** The timing constraints' file (`<top>.sdc`) relative to the manifest's directory, when one was written. */
+  readonly timingConstraints?: string;
+}
+
+/** What the synthesis handoff needs to constrain the design's timing: its clocks and where their constraints are. */
+export function manifestTiming(design: Design, timingConstraints?: string): ManifestTiming {
+  return { clocks: designClocks(design), ...(timingConstraints !== undefined ? { timingConstraints } : {}) };
+}
 
 export interface ManifestPort {
   readonly name: string;
@@ -74,5 +90,5 @@ function manifestPorts(m: ModuleIR): ManifestPort[] {
     const n = m.nets[id]!;
     return { name: sv.port(n.name), direction: n.kind === 'input' ? 'input' : 'output', width: n.width } as const;
   });
-  return [...(sv.clock !== undefined ? [{ name: sv.clock, direction: 'input', width: 1 } as const] : []), ...ports];
+  return [...sv.clocks.map((c) => ({ name: c.port, direction: 'input', width: 1 }) as const), ...ports];
 }

@@ -1,7 +1,7 @@
 // SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
 import { basename } from 'node:path';
-import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
-import { findModule, widthMask } from '../ir/netlist.ts';
+import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Reg, RegReset, SourceLoc } from '../ir/netlist.ts';
+import { edgeOf, findModule, instanceClock, moduleClocks, widthMask } from '../ir/netlist.ts';
 import { powerOnValue, randomizedAtPowerOn } from '../ir/powerOn.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
@@ -20,6 +20,48 @@ export const where = (loc: SourceLoc) => {
   const file = basename(loc.file);
   return ` // ${DIRECTIVE_WORD.test(file) ? 'at ' : ''}${file}:${loc.line}`;
 };
+
+/** `posedge clk` / `negedge clk_n`. */
+export function edgeEvent(e: ClockEdge): string {
+  return `${e.edge === 'rising' ? 'posedge' : 'negedge'} ${e.clock}`;
+}
+
+/** The event control of a register's always_ff: its clock edge, and the assertion edge of an asynchronous reset. */
+export function ffEvent(e: ClockEdge, reset: RegReset | undefined, resetName: string): string {
+  const clock = edgeEvent(e);
+  return reset?.kind === 'async' ? `${clock} or ${reset.activeHigh ? 'posedge' : 'negedge'} ${resetName}` : clock;
+}
+
+/** The condition under which a reset is asserted. */
+export function resetTest(reset: RegReset, resetName: string): string {
+  return reset.activeHigh ? resetName : `!${resetName}`;
+}
+
+/** Registers that share one always_ff: same clock edge, same reset net, kind and polarity. */
+export function ffGroupKey(r: Reg): string {
+  const e = edgeOf(r);
+  return `${e.clock}:${e.edge}|${r.reset ? `${r.reset.kind}:${r.reset.net}:${r.reset.activeHigh === true}` : 'none'}`;
+}
+
+/** The module header's port lines: clock inputs where they were declared among the data ports. */
+export function portLines(m: ModuleIR, dataPort: (id: NetId) => string): string[] {
+  const clocks = moduleClocks(m);
+  const out: string[] = [];
+  m.ports.forEach((p, i) => {
+    for (const c of clocks) if (c.portIndex === i) out.push(`  input  logic ${c.name}`);
+    out.push(dataPort(p));
+  });
+  for (const c of clocks) if (c.portIndex >= m.ports.length) out.push(`  input  logic ${c.name}`);
+  return out;
+}
+
+/** The 1-based line of each data port in the module header (the header's first port line is line 3). */
+export function portLineNumbers(m: ModuleIR): Record<string, number> {
+  const lines: Record<string, number> = {};
+  const clocks = moduleClocks(m);
+  m.ports.forEach((p, i) => (lines[m.nets[p]!.name] = 3 + i + clocks.filter((c) => c.portIndex <= i).length));
+  return lines;
+}
 
 /** How an emitter names nets: what the memory printer needs from it. */
 export interface NetNames {
@@ -132,9 +174,10 @@ export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: st
     line('  end');
     line('`endif');
   }
-  if (mem.writePorts.length) {
-    line('  always_ff @(posedge clk) begin');
-    for (const p of mem.writePorts) {
+  const writeEdges = [...new Map(mem.writePorts.map((p) => [edgeEvent(edgeOf(p)), edgeOf(p)])).values()];
+  for (const e of writeEdges) {
+    line(`  always_ff @(${edgeEvent(e)}) begin`);
+    for (const p of mem.writePorts.filter((q) => edgeEvent(edgeOf(q)) === edgeEvent(e))) {
       const { index, guard } = address(n, p.addr, mem.depth, aw);
       const cond = [n.flag(p.en), ...(guard ? [guard] : [])].join(' && ');
       if (p.mask === undefined) {
@@ -154,7 +197,7 @@ export function memoryLines(n: NetNames, mem: Memory, id: string, moduleName: st
     const { index, guard } = address(n, p.addr, mem.depth, aw);
     const value = guard ? `(${guard}) ? ${id}[${index}] : ${literal(mem.width, 0n)}` : `${id}[${index}]`;
     if (p.kind === 'async') line(`  assign ${n.name(p.data)} = ${value};`, p.data);
-    else line(`  always_ff @(posedge clk) ${p.en === undefined ? '' : `if (${n.value(p.en)}) `}${n.name(p.data)} <= ${value};`, p.data);
+    else line(`  always_ff @(${edgeEvent(edgeOf(p))}) ${p.en === undefined ? '' : `if (${n.value(p.en)}) `}${n.name(p.data)} <= ${value};`, p.data);
   }
   return out;
 }
@@ -174,7 +217,7 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
   const child = findModule(design, inst.module);
   const sv = svInterface(child);
   const conns = [
-    ...(sv.clock !== undefined ? [`.${sv.clock}(clk)`] : []),
+    ...sv.clocks.map((c) => `.${c.port}(${instanceClock(inst, c.clock)})`),
     ...child.ports.map((p) => {
       const pn = child.nets[p]!.name;
       const parent = inst.inputs[pn] ?? inst.outputs[pn];

@@ -23,6 +23,8 @@ export const diagnosticCodes = {
   MixedResetKinds: 'one reset net resets some registers synchronously and others asynchronously',
   BlackBoxSource: "a black box's Verilog source cannot be read, or two sources share one file name",
   BlackBoxModel: "a black box's TypeScript model does not match its ports, or the TS simulator needs one it lacks",
+  ClockDomain: 'a clock, clock domain or reset is declared or used wrongly (a clock read as data, a register with a reset in a domain without one, a domain of another module)',
+  ClockDomainCrossing: 'a register samples a value of another clock domain without a synchronizer or a declared false path',
   JavaScriptOperator: 'a JavaScript operator or condition was applied to a hardware value: it builds no hardware (use the eDSL method it names)',
 } as const;
 

@@ -1,7 +1,7 @@
 // Inlines every instance of a design into one module whose net names are hierarchical paths ("u_fifo.count").
 import { hdlError } from './diagnostics.ts';
-import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
-import { findModule, mapCell, topModule } from './netlist.ts';
+import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
+import { edgeOf, findModule, instanceClock, mapCell, topModule } from './netlist.ts';
 
 export interface FlattenOptions {
   /**
@@ -16,7 +16,8 @@ export interface FlattenOptions {
 /**
  * The flat module keeps the top's ports (same names, same order). A child's input port becomes a 'wire'
  * driven by a `buf` from the parent's net; the parent's 'instout' net is driven by a `buf` from the child's
- * output. Back ends that care about speed propagate these copies away.
+ * output. Back ends that care about speed propagate these copies away. Every register and memory port names a
+ * clock input of the top (absent, as in the IR: the rising edge of `clk`).
  */
 export function flattenDesign(design: Design, opts: FlattenOptions = {}): ModuleIR {
   const nets: Net[] = [];
@@ -25,7 +26,12 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
   const memories: Memory[] = [];
   const models = opts.blackBoxes === 'model';
 
-  const inline = (des: Design, mod: ModuleIR, prefix: string, isTop: boolean): NetId[] => {
+  const inline = (des: Design, mod: ModuleIR, prefix: string, isTop: boolean, topClock: (name: string) => string): NetId[] => {
+    const clock = (x: { readonly clock?: ClockEdge }): { clock?: ClockEdge } => {
+      const e = edgeOf(x);
+      const name = topClock(e.clock);
+      return name === 'clk' && e.edge === 'rising' ? {} : { clock: { clock: name, edge: e.edge } };
+    };
     const map: NetId[] = mod.nets.map((n) => {
       const id = nets.length;
       const kind = !isTop && (n.kind === 'input' || n.kind === 'output') ? 'wire' : n.kind;
@@ -41,19 +47,23 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
         d: m(r.d),
         en: r.en === undefined ? undefined : m(r.en),
         reset: r.reset && { ...r.reset, net: m(r.reset.net) },
+        clock: undefined,
+        ...clock(r),
       });
     }
     for (const mem of mod.memories) {
       memories.push({
         ...mem,
         name: prefix + mem.name,
-        readPorts: mem.readPorts.map((p) => ({ ...p, addr: m(p.addr), data: m(p.data), en: p.en === undefined ? undefined : m(p.en) })),
+        readPorts: mem.readPorts.map((p) => ({ ...p, addr: m(p.addr), data: m(p.data), en: p.en === undefined ? undefined : m(p.en), clock: undefined, ...(p.kind === 'sync' ? clock(p) : {}) })),
         writePorts: mem.writePorts.map((p) => ({
           ...p,
           addr: m(p.addr),
           data: m(p.data),
           en: m(p.en),
           mask: p.mask === undefined ? undefined : m(p.mask),
+          clock: undefined,
+          ...clock(p),
         })),
       });
     }
@@ -62,7 +72,7 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
       const path = `${prefix}${inst.name}`;
       const body = models && declared.blackBox ? modelOf(declared, inst, path) : { design: des, module: declared };
       const child = body.module;
-      const childMap = inline(body.design, child, `${path}.`, false);
+      const childMap = inline(body.design, child, `${path}.`, false, (c) => topClock(instanceClock(inst, c)));
       const portId = (name: string) => {
         const id = child.ports.find((p) => child.nets[p]!.name === name);
         return id === undefined ? undefined : childMap[id]!;
@@ -84,7 +94,7 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
   };
 
   const top = topModule(design);
-  const topMap = inline(design, top, '', true);
+  const topMap = inline(design, top, '', true, (c) => c);
   return {
     name: top.name,
     loc: top.loc,
@@ -92,6 +102,7 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
     nets,
     ports: top.ports.map((p) => topMap[p]!),
     clocked: top.clocked,
+    ...(top.clocks ? { clocks: top.clocks } : {}),
     cells,
     regs,
     memories,

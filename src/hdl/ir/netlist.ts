@@ -8,8 +8,10 @@
 //   back ends never guess widths.
 // - Values are plain bit vectors. Signedness lives in the operation (slt, ashr, sext), not in the net;
 //   `Net.signed` only tells viewers how to display the value.
-// - One clock domain: every register and memory port is clocked by the module's `clk` port on its
-//   rising edge. Reset is an ordinary active-low input net named by the register.
+// - Clocks are not nets: a module's clock inputs are listed in `clocks` (the implicit `clk` when it has
+//   none declared), and every register and clocked memory port names the clock and edge it samples on
+//   (`ClockEdge`; absent: the rising edge of `clk`). Resets are ordinary 1-bit nets named by the register,
+//   with their kind and polarity.
 
 /** Where a DSL call was made in the user's TypeScript (1-based line and column). */
 export interface SourceLoc {
@@ -49,6 +51,8 @@ export interface Net {
   readonly synthesized?: boolean;
   /** Where the value of a combinational signal driven by one unconditional `set` was assigned (`loc` is where it was declared). */
   readonly assignedAt?: SourceLoc;
+  /** A declared false path (`m.crossDomain`): the crossing check does not look through it. The user's reason. */
+  readonly falsePath?: string;
 }
 
 /**
@@ -89,11 +93,33 @@ export type Cell =
 export type CellOp = Cell['op'];
 
 export interface RegReset {
-  /** 'sync': sampled at the clock edge; 'async': takes effect as soon as the reset net is low. */
+  /** 'sync': sampled at the clock edge; 'async': takes effect as soon as the reset net is active. */
   readonly kind: 'sync' | 'async';
-  /** The active-low reset net (an input of the module, normally `rst_n`). */
+  /** The reset net (normally the implicit active-low input `rst_n`). */
   readonly net: NetId;
   readonly value: bigint;
+  /** The reset is asserted while the net is 1 (absent: while it is 0). */
+  readonly activeHigh?: boolean;
+}
+
+/** The edge a register or memory port samples on: of one of its module's clock inputs. */
+export interface ClockEdge {
+  /** The name of a clock input of the module (`ModuleIR.clocks`). */
+  readonly clock: string;
+  readonly edge: 'rising' | 'falling';
+}
+
+/** The edge of everything that names none: the rising edge of the implicit clock `clk`. */
+export const implicitClockEdge: ClockEdge = { clock: 'clk', edge: 'rising' };
+
+/** A clock input of a module. */
+export interface ClockInput {
+  readonly name: string;
+  readonly loc: SourceLoc;
+  /** Where it sits among the ports: before `ports[portIndex]` (ports.length: after the last). */
+  readonly portIndex: number;
+  /** Its period in ns, where the design gives one (`m.clockDomain({ period })`): for timing constraints. */
+  readonly periodNs?: number;
 }
 
 /**
@@ -108,6 +134,10 @@ export interface Reg {
   readonly reset?: RegReset;
   readonly init?: bigint;
   readonly loc: SourceLoc;
+  /** Absent: `implicitClockEdge`. */
+  readonly clock?: ClockEdge;
+  /** The register is the first flop of a synchronizer: it may sample another clock domain. */
+  readonly synchronizer?: boolean;
 }
 
 /**
@@ -120,6 +150,8 @@ export interface MemReadPort {
   readonly addr: NetId;
   readonly en?: NetId;
   readonly data: NetId;
+  /** A sync port's edge (absent: `implicitClockEdge`). */
+  readonly clock?: ClockEdge;
 }
 
 /**
@@ -133,6 +165,8 @@ export interface MemWritePort {
   readonly en: NetId;
   readonly mask?: NetId;
   readonly maskGranularity?: number;
+  /** Absent: `implicitClockEdge`. */
+  readonly clock?: ClockEdge;
 }
 
 export interface Memory {
@@ -152,8 +186,10 @@ export interface Instance {
   readonly name: string;
   /** Name of a ModuleIR of the same design. */
   readonly module: string;
-  /** Child input port name -> parent net that drives it. `clk` is implicit and not listed. */
+  /** Child input port name -> parent net that drives it. Clocks are listed in `clocks`. */
   readonly inputs: Readonly<Record<string, NetId>>;
+  /** Child clock input -> the parent's clock that drives it (absent: `clk` drives `clk` where the child is clocked). */
+  readonly clocks?: Readonly<Record<string, string>>;
   /** Child output port name -> parent net of kind 'instout' that it drives. */
   readonly outputs: Readonly<Record<string, NetId>>;
   readonly loc: SourceLoc;
@@ -202,8 +238,10 @@ export interface ModuleIR {
   readonly nets: readonly Net[];
   /** Port nets in declaration order (kinds 'input' and 'output'); excludes the implicit clock. */
   readonly ports: readonly NetId[];
-  /** True if the module has a `clk` input (it, or a submodule, holds state). */
+  /** True if the module has a clock input (it, or a submodule, holds state). */
   readonly clocked: boolean;
+  /** Its clock inputs (absent: `clk` where `clocked`). */
+  readonly clocks?: readonly ClockInput[];
   readonly cells: readonly Cell[];
   readonly regs: readonly Reg[];
   readonly memories: readonly Memory[];
@@ -216,6 +254,26 @@ export interface Design {
   readonly top: string;
   /** Children before parents; the top module is last. */
   readonly modules: readonly ModuleIR[];
+}
+
+/** A module's clock inputs: the declared ones, or the implicit `clk` of a clocked module. */
+export function moduleClocks(m: ModuleIR): readonly ClockInput[] {
+  return m.clocks ?? (m.clocked ? [{ name: 'clk', loc: m.loc, portIndex: 0 }] : []);
+}
+
+/** The clock edge of a register or memory port. */
+export function edgeOf(x: { readonly clock?: ClockEdge }): ClockEdge {
+  return x.clock ?? implicitClockEdge;
+}
+
+/** The parent's clock driving a child's clock input of an instance. */
+export function instanceClock(inst: Instance, childClock: string): string {
+  return inst.clocks?.[childClock] ?? childClock;
+}
+
+/** Whether the reset of a register is asserted for a given value of its net. */
+export function resetAsserted(reset: RegReset, value: number | bigint): boolean {
+  return (BigInt(value) !== 0n) === (reset.activeHigh === true);
 }
 
 /** Bit mask of a width as a bigint. */

@@ -10,3 +10,4 @@ export { delay, delayValid } from './delay.ts';
 export { PriorityEncoder, OneHotEncoder, Decoder } from './encoders.ts';
 export { lowestSet } from './lowestSet.ts';
 export * from './float/index.ts';
+export * from './clockCrossing/index.ts';

@@ -4,3 +4,5 @@ export { simulatorBackends, type Simulator, type SimulatorBackend, type PortHand
 export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
 export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';
+export { resetInputs } from './signals.ts';
+export { ClockSchedule, ClockDriver, type ClockTiming, type ClockLevels } from './clockSchedule.ts';

@@ -1,6 +1,7 @@
 // The signals, ports and memories of a flattened design, and the checks every simulator engine applies to them.
-import type { Memory, ModuleIR, Net } from '../ir/netlist.ts';
+import type { Memory, ModuleIR, Net, NetId } from '../ir/netlist.ts';
 import { didYouMean } from '../ir/diagnostics.ts';
+import { moduleClocks } from '../ir/netlist.ts';
 import type { PortInfo } from './simulator.ts';
 
 export const wordsOf = (width: number): number => Math.ceil(width / 32);
@@ -23,6 +24,10 @@ export class SignalTable {
   readonly ports: readonly PortInfo[];
   readonly inputs: ReadonlyMap<string, Net>;
   readonly outputs: ReadonlyMap<string, Net>;
+  /** The top's clock inputs. */
+  readonly clocks: readonly string[];
+  /** Top-level reset inputs: whether each is active high. */
+  readonly resets: ReadonlyMap<string, boolean>;
   private readonly byName: ReadonlyMap<string, Net>;
 
   constructor(readonly flat: ModuleIR) {
@@ -32,6 +37,29 @@ export class SignalTable {
     this.inputs = new Map(ports.filter((n) => n.kind === 'input').map((n) => [n.name, n]));
     this.outputs = new Map(ports.filter((n) => n.kind === 'output').map((n) => [n.name, n]));
     this.byName = new Map(flat.nets.map((n) => [n.name, n]));
+    this.clocks = moduleClocks(flat).map((c) => c.name);
+    this.resets = resetInputs(flat);
+  }
+
+  /** The timing each clock starts with: the period the design gives it (`m.clockDomain({ period })`), else the default. */
+  get clockTimings(): Record<string, { period: number }> {
+    return Object.fromEntries(moduleClocks(this.flat).flatMap((c) => (c.periodNs === undefined ? [] : [[c.name, { period: c.periodNs }]])));
+  }
+
+  /** The reset `reset(cycles, name?)` holds, and its polarity. */
+  resetOf(name: string | undefined): { name: string; activeHigh: boolean } {
+    const n = name ?? defaultResetName(this.inputs, this.resets);
+    return { name: n, activeHigh: this.resets.get(n) ?? false };
+  }
+
+  /** The clock levels of a `setClocks` call, checked: clock names and 0/1 levels. */
+  clockLevels(levels: Readonly<Record<string, number>>): [string, 0 | 1][] {
+    if (typeof levels !== 'object' || levels === null) throw new Error(`setClocks takes { clockName: 0 | 1, … }; the clocks are ${this.clocks.join(', ') || 'none'}`);
+    return Object.entries(levels).map(([name, v]) => {
+      if (!this.clocks.includes(name)) throw new Error(`no clock '${name}' in ${this.top}${didYouMean(name, this.clocks)}; the clocks are ${this.clocks.join(', ') || 'none'}`);
+      if (v !== 0 && v !== 1) throw new Error(`clock '${name}': a level is 0 or 1, got ${String(v)}`);
+      return [name, v];
+    });
   }
 
   /** Any net by hierarchical name. */
@@ -101,16 +129,42 @@ export class SignalTable {
   }
 }
 
-/** `step`'s argument check, the same on every engine. */
-export function checkStepCycles(cycles: number): void {
-  if (!Number.isSafeInteger(cycles) || cycles < 0) throw new Error(`step: cycles must be a non-negative integer, got ${cycles}`);
+export { checkStepCycles } from './clockSchedule.ts';
+
+/**
+ * The top-level inputs that reset registers, each with whether it is active high: found by following
+ * each register's reset net back through copies and inversions (a child's implicit `rst_n` driven by
+ * an active-high domain reset is its inversion).
+ */
+export function resetInputs(flat: ModuleIR): Map<string, boolean> {
+  const driver = new Map<NetId, { a: NetId; invert: boolean }>();
+  for (const c of flat.cells) if (c.op === 'buf' || c.op === 'not') driver.set(c.out, { a: c.a, invert: c.op === 'not' });
+  const out = new Map<string, boolean>();
+  for (const r of flat.regs) {
+    if (!r.reset) continue;
+    let id = r.reset.net;
+    let high = r.reset.activeHigh === true;
+    for (let d = driver.get(id); d; d = driver.get(id)) {
+      id = d.a;
+      if (d.invert) high = !high;
+    }
+    const n = flat.nets[id]!;
+    if (n.kind === 'input' && !out.has(n.name)) out.set(n.name, high);
+  }
+  return out;
 }
 
-/** The common reset: `resetName` low for `cycles` edges, then high. */
-export function holdReset(sim: { poke(name: string, v: number): void; step(cycles: number): void }, cycles: number, resetName: string): void {
-  sim.poke(resetName, 0);
+/** The reset `reset()` holds when given no name: `rst_n` where the top has it, else the top's only reset input. */
+export function defaultResetName(inputs: ReadonlyMap<string, Net>, resets: ReadonlyMap<string, boolean>): string {
+  if (inputs.has('rst_n') || resets.size !== 1) return 'rst_n';
+  return [...resets.keys()][0]!;
+}
+
+/** The common reset: `resetName` asserted for `cycles` cycles, then released (active low unless `activeHigh`). */
+export function holdReset(sim: { poke(name: string, v: number): void; step(cycles: number): void }, cycles: number, resetName: string, activeHigh = false): void {
+  sim.poke(resetName, activeHigh ? 1 : 0);
   sim.step(cycles);
-  sim.poke(resetName, 1);
+  sim.poke(resetName, activeHigh ? 0 : 1);
 }
 
 /** The common runUntil loop. */

@@ -26,9 +26,17 @@ interface Var {
   last: bigint | undefined;
 }
 
+/** A clock of a timed waveform: its name and current level. */
+export interface VcdClock {
+  readonly name: string;
+  readonly read: () => 0 | 1;
+}
+
 /**
- * Time runs 10 units per cycle: values settle at 10·c with clk low, clk rises at 10·c + 5. Enum-typed nets
- * get a companion `<name>_state` variable of type `string` that GTKWave shows as the member name.
+ * By default time runs 10 units per cycle: values settle at 10·c with clk low, clk rises at 10·c + 5.
+ * Given `clocks` (a design with several), the waveform is timed instead: in ps of simulated time, each
+ * clock a variable, written instant by instant (`instantAt`). Enum-typed nets get a companion
+ * `<name>_state` variable of type `string` that GTKWave shows as the member name.
  */
 export class VcdWriter {
   private readonly fd: number;
@@ -36,13 +44,22 @@ export class VcdWriter {
   private readonly vars: Var[] = [];
   private buf: string[] = [];
   private readonly clk: string;
+  /** Timed: the time of the last instant written, ps (-1: none yet). */
+  private lastInstant = -1;
+  readonly timed: boolean;
 
-  constructor(path: string, top: string, signals: readonly VcdSignal[]) {
+  constructor(path: string, top: string, signals: readonly VcdSignal[], opts: { readonly clocks?: readonly VcdClock[] } = {}) {
     this.fd = openSync(path, 'w');
-    const header: string[] = ['$version rtgpu $end', '$timescale 1ns $end', `$scope module ${top} $end`];
+    this.timed = opts.clocks !== undefined;
+    const header: string[] = ['$version rtgpu $end', `$timescale ${this.timed ? '1ps' : '1ns'} $end`, `$scope module ${top} $end`];
     let next = 0;
     this.clk = idCode(next++);
-    header.push(`$var wire 1 ${this.clk} clk $end`);
+    if (!opts.clocks) header.push(`$var wire 1 ${this.clk} clk $end`);
+    for (const c of opts.clocks ?? []) {
+      const code = idCode(next++);
+      header.push(`$var wire 1 ${code} ${c.name} $end`);
+      this.vars.push({ code, width: 1, read: () => BigInt(c.read()), last: undefined });
+    }
     // Group by scope path; emit scopes in name order so the file is deterministic.
     const tree = new Map<string, VcdSignal[]>();
     for (const sig of signals) {
@@ -79,15 +96,42 @@ export class VcdWriter {
   /** Record the settled values of cycle `c` and the rising clock edge that ends it. */
   sample(c: number): void {
     this.buf.push(`#${10 * c}`, '0' + this.clk);
+    this.changes();
+    this.buf.push(`#${10 * c + 5}`, '1' + this.clk);
+    if (this.buf.length > 4096) this.flush();
+  }
+
+  /** The values that changed since the last sample, written (after a time line). */
+  private changes(time?: string): void {
     for (const v of this.vars) {
       const x = v.read();
       if (x === v.last) continue;
       v.last = x;
+      if (time !== undefined) {
+        this.buf.push(time);
+        time = undefined;
+      }
       if (v.names) this.buf.push(`s${v.names.get(x) ?? `?${x}`} ${v.code}`);
       else if (v.width === 1) this.buf.push(`${x}${v.code}`);
       else this.buf.push(`b${x.toString(2)} ${v.code}`);
     }
-    this.buf.push(`#${10 * c + 5}`, '1' + this.clk);
+  }
+
+  /**
+   * Timed: before an instant at `ps` (the clocks still at their levels before it), the settled values of
+   * inputs changed since the last one, shown 1 ps after it (every engine's timed waveform puts them
+   * there; nothing is written if nothing changed).
+   */
+  beforeInstant(ps: number): void {
+    const at = Math.max(ps, this.lastInstant + 1);
+    if (this.lastInstant + 1 < at) this.changes(`#${this.lastInstant + 1}`);
+  }
+
+  /** Timed: the values after an instant at `ps` (each instant at least 1 ps after the one before). */
+  instantAt(ps: number): void {
+    const at = Math.max(ps, this.lastInstant + 1);
+    this.changes(`#${at}`);
+    this.lastInstant = at;
     if (this.buf.length > 4096) this.flush();
   }
 

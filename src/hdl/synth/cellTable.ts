@@ -33,7 +33,8 @@ export const cellTable: Readonly<Record<SynthTarget, ClassTable>> = {
     lut: each(['LUT1', 'LUT2', 'LUT3', 'LUT4', 'LUT5', 'LUT6', 'INV']),
     carry: each(['CARRY4']),
     mux: each(['MUXF7', 'MUXF8']),
-    ff: each(['FDRE', 'FDSE', 'FDCE', 'FDPE', 'LDCE', 'LDPE']),
+    // `_1`: the falling-edge (inverted-gate) variants.
+    ff: each(['FDRE', 'FDSE', 'FDCE', 'FDPE', 'LDCE', 'LDPE', 'FDRE_1', 'FDSE_1', 'FDCE_1', 'FDPE_1', 'LDCE_1', 'LDPE_1']),
     bram: { RAMB36E1: 1, RAMB18E1: 0.5 },
     lutram: each(['RAM32X1D', 'RAM64X1D', 'RAM128X1D', 'RAM32M', 'RAM64M', 'RAM32X1S', 'RAM64X1S', 'RAM128X1S', 'RAM256X1S', 'SRL16E', 'SRLC32E']),
     dsp: each(['DSP48E1']),

@@ -82,8 +82,31 @@ export function formatReport(report: SynthReport): string {
     '',
     `depth: LUT levels on the deepest path / cells (LUT, carry, mux) on the longest combinational path, of the module flattened; count: instances in ${report.top}; BRAMs in ${bramUnit[report.target]}`,
     ...(report.memories.length ? ['', formatMemories(report.memories)] : []),
+    ...(report.clocks?.length ? ['', formatClocks(report)] : []),
     ...(unknown.length ? ['', `cells not counted (not in the ${report.target} cell table): ${unknown.join(', ')}`] : []),
   ].join('\n');
+}
+
+/**
+ * Per clock of the top: its period, the netlist's register bits on each edge, its memories and resets, then the
+ * netlist's total beside Yosys' flip-flops (which also count memories mapped to flip-flops and memory read
+ * registers, and leave out registers that synthesis merged or found constant).
+ */
+export function formatClocks(report: SynthReport, style: TableStyle = 'text'): string {
+  const clocks = report.clocks ?? [];
+  const rows = clocks.map((c) => [
+    code(c.name, style),
+    c.periodNs === undefined ? 'not given' : `${c.periodNs} ns`,
+    String(c.flipFlopBits.rising),
+    String(c.flipFlopBits.falling),
+    String(c.memories.length),
+    c.resets.length ? c.resets.map((r) => `${code(r.signal, style)} (${r.kind}, active ${r.active})`).join(', ') : 'none',
+  ]);
+  const sum = (edge: 'rising' | 'falling') => clocks.reduce((n, c) => n + c.flipFlopBits[edge], 0);
+  const total = style === 'markdown' ? '**total**' : 'total';
+  rows.push([total, '', String(sum('rising')), String(sum('falling')), '', `Yosys: ${num(report.total.ffs)} FFs in all`]);
+  const table = formatTable(['clock', 'period', 'rising', 'falling', 'memories', 'resets'], rows, [false, false, true, true, true, false], style);
+  return `${table}\nclocks: register bits per edge in the design's netlist, before synthesis; Yosys' FFs also count memories that became flip-flops and leave out registers it merged or found constant`;
 }
 
 export const bramUnit: Readonly<Record<SynthReport['target'], string>> = {

@@ -2,7 +2,10 @@
 export { synthesize, type SynthOptions } from './synthesize.ts';
 export { synthTargets, synthTargetNames, isSynthTarget, type SynthTarget, type SynthTargetInfo } from './targets.ts';
 export type { SynthReport, ModuleReport, MemoryReport, Resources, LogicDepth } from './report.ts';
-export { formatReport, formatTable, formatDepth, formatModules, formatMemories, groupNumberedMemories, memoryName, bramUnit, type TableStyle } from './formatReport.ts';
+export { formatReport, formatTable, formatDepth, formatModules, formatMemories, formatClocks, groupNumberedMemories, memoryName, bramUnit, type TableStyle } from './formatReport.ts';
+export { designClocks, type DesignClock, type ClockReset } from '../emit/designClocks.ts';
+export { timingConstraints, timingConstraintsFile, MISSING_PERIOD } from '../emit/timingConstraints.ts';
+export { manifestTiming, type ManifestTiming, type ManifestClock } from '../emit/manifest.ts';
 export { YosysError, YosysUnavailableError, type YosysProgress } from '../tools/yosys.ts';
 export type { RtlSource } from './rtlSource.ts';
 export { BUILD_DIR, type FpgaProject } from './fpgaProject.ts';

@@ -1,6 +1,7 @@
 // Reads what a synthesis run left behind (stat -json, cell lists, ltp paths) into per-module resources, memories and logic depth.
 import { classifyCell, type CellClass } from './cellTable.ts';
 import type { SynthTarget } from './targets.ts';
+import type { DesignClock } from '../emit/designClocks.ts';
 
 export interface Resources {
   /** LUTs (Xilinx), ALUTs (Intel), LUT4s (ECP5, iCE40) or gates (generic). */
@@ -71,6 +72,12 @@ export interface SynthReport {
   /** Which Yosys ran and how long the whole run took. */
   readonly yosys: string;
   readonly elapsedMs: number;
+  /**
+   * The top's clocks as the design declares them, with the register bits of each edge read from the netlist
+   * before synthesis (Yosys' flip-flops cannot be told apart by clock in a hierarchical netlist); absent when
+   * the caller synthesized bare SystemVerilog.
+   */
+  readonly clocks?: readonly DesignClock[];
 }
 
 const stripId = (id: string) => id.replace(/^\\/, '');

@@ -1,6 +1,6 @@
 // Random stimulus for any design that keeps its valid/ready promises: streams found by their Decoupled
 // names get sources and sinks (valid and data held until taken, random gaps and back-pressure), every
-// other input a random value each cycle, the reset low for the first cycles.
+// other input a random value each cycle, the resets asserted for the first cycles.
 import type { PortInfo } from '../sim/simulator.ts';
 import { StreamSink, StreamSource, type StreamPorts, type StreamValue } from './streams.ts';
 import type { Testbench } from './testbench.ts';
@@ -13,6 +13,11 @@ export interface RandomStimulusOptions {
   /** The active-low reset, held low for `resetCycles` (default 'rst_n', 2 cycles; absent: no reset). */
   readonly resetName?: string;
   readonly resetCycles?: number;
+  /**
+   * The design's reset inputs and whether each is active high (instead of `resetName`): each asserted for
+   * `resetCycles`, then released for good. `resetInputs(flattenDesign(design))` (rtgpu/hdl/sim) finds them.
+   */
+  readonly resets?: ReadonlyMap<string, boolean>;
 }
 
 export interface FoundStream {
@@ -43,9 +48,9 @@ export function findStreams(ports: readonly PortInfo[]): FoundStream[] {
 export function driveRandomly(tb: Testbench, opts: RandomStimulusOptions = {}): FoundStream[] {
   const ports = tb.sim.ports;
   const streams = findStreams(ports);
-  const resetName = opts.resetName ?? 'rst_n';
-  const hasReset = ports.some((p) => p.name === resetName && p.direction === 'input');
-  const taken = new Set<string>([...(hasReset ? [resetName] : [])]);
+  const isInput = (name: string) => ports.some((p) => p.name === name && p.direction === 'input');
+  const resets = [...(opts.resets ?? new Map([[opts.resetName ?? 'rst_n', false]]))].filter(([name]) => isInput(name));
+  const taken = new Set<string>(resets.map(([name]) => name));
   for (const s of streams) {
     const names = [s.ports.valid, s.ports.ready, ...(typeof s.ports.bits === 'string' ? [s.ports.bits] : Object.values(s.ports.bits))];
     for (const n of names) taken.add(n);
@@ -68,11 +73,11 @@ export function driveRandomly(tb: Testbench, opts: RandomStimulusOptions = {}): 
       await tb.tick();
     }
   });
-  if (hasReset) {
-    tb.fork('reset', async () => {
-      tb.poke(resetName, 0);
+  for (const [name, activeHigh] of resets) {
+    tb.fork(`reset ${name}`, async () => {
+      tb.poke(name, activeHigh ? 1 : 0);
       await tb.tick(opts.resetCycles ?? 2);
-      tb.poke(resetName, 1);
+      tb.poke(name, activeHigh ? 0 : 1);
     });
   }
   return streams;

@@ -5,11 +5,14 @@
 // for it (`await tb.settled()`, `until`): the inputs of the cycle are final, so what they peek is what
 // the clock edge will see, and poking is an error (as in cocotb's ReadOnly phase). Then the simulator
 // steps to the earliest cycle some process waits for (many cycles in one call when every process sleeps
-// longer), and the next drive phase begins.
+// longer), and the next drive phase begins. A design with several clocks runs instant by instant instead
+// (every edge of every clock, in time order, `tb.clock` setting each one's period): a process waits for
+// the rising edges of the clock it names (`tb.tick(1, 'clk_b')`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Simulator } from '../sim/simulator.ts';
+import { ClockSchedule, type ClockTiming } from '../sim/clockSchedule.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
 
 export type Phase = 'drive' | 'settled';
@@ -20,8 +23,10 @@ const libraryDir = dirname(fileURLToPath(import.meta.url)) + sep;
 export interface TestbenchOptions {
   /** Seed of `tb.rng`, the source of every random choice of the drivers (default 1). */
   readonly seed?: number;
-  /** The active-low reset `reset()` drives (default 'rst_n'). */
+  /** The reset `reset()` drives (default 'rst_n'). */
   readonly resetName?: string;
+  /** The level that asserts it (default 'low'). */
+  readonly resetActive?: 'high' | 'low';
   /**
    * Wall-clock seconds the clock may stand still before the run fails (default 120; 0: no limit): a
    * process awaiting something that never comes, or spinning on peek() without `await tb.tick()`.
@@ -73,7 +78,12 @@ export class Testbench {
   private readonly store = new AsyncLocalStorage<Process>();
   private running = 0;
   private idleWaiter: (() => void) | undefined;
-  private readonly clockWaiters: { at: number; waiter: Waiter }[] = [];
+  /** Processes waiting for rising edges: of `clock` (several clocks) or of the only one, `at` its count of them. */
+  private readonly clockWaiters: { at: number; clock: string; waiter: Waiter }[] = [];
+  /** Several clocks: the time model the run loop walks (the simulator's own, mirrored), and each clock's rising edges so far. */
+  private readonly schedule: ClockSchedule | undefined;
+  private readonly rises = new Map<string, number>();
+  private readonly resetActiveHigh: boolean;
   private settledWaiters: Waiter[] = [];
   private failure: { error: unknown } | undefined;
   private readonly processes = new Set<Process>();
@@ -94,6 +104,13 @@ export class Testbench {
   ) {
     this.rng = createRng(opts.seed ?? 1);
     this.resetName = opts.resetName ?? 'rst_n';
+    if (opts.resetActive !== undefined && opts.resetActive !== 'high' && opts.resetActive !== 'low') throw new Error(`resetActive is 'high' or 'low', got ${String(opts.resetActive)}`);
+    this.resetActiveHigh = opts.resetActive === 'high';
+    if (sim.clocks.length > 1) {
+      // The same waveforms the simulator starts with; tb.clock sets both.
+      this.schedule = new ClockSchedule(sim.clocks, Object.fromEntries(sim.clocks.map((c) => [c, sim.clockTiming(c)])));
+      for (const c of sim.clocks) this.rises.set(c, 0);
+    }
     const stall = opts.stallSeconds ?? 120;
     if (!(stall >= 0)) throw new Error(`stallSeconds must be 0 (no limit) or more, got ${stall}`);
     this.stallMs = stall * 1000;
@@ -101,6 +118,23 @@ export class Testbench {
 
   get cycle(): number {
     return this.sim.cycle;
+  }
+
+  /** Simulated time, in ns. */
+  get time(): number {
+    return this.sim.time;
+  }
+
+  /** Sets a clock's period, phase and high time in ns (before the run starts); see `ClockTiming`. */
+  clock(name: string, timing: ClockTiming): void {
+    this.schedule?.set(name, timing);
+    this.sim.setClockTiming(name, timing);
+  }
+
+  /** Rising edges of a clock so far (the first clock: `cycle`). */
+  edges(clock: string): number {
+    if (!this.sim.clocks.includes(clock)) throw new Error(`no clock '${clock}'; the clocks are ${this.sim.clocks.join(', ') || 'none'}`);
+    return this.schedule ? this.rises.get(clock)! : this.cycle;
   }
 
   get phase(): Phase {
@@ -193,12 +227,13 @@ export class Testbench {
     return results as { [K in keyof T]: T[K] extends Process<infer R> ? R : never };
   }
 
-  /** Waits for `cycles` rising edges; resumes in the drive phase. */
-  tick(cycles = 1): Promise<void> {
+  /** Waits for `cycles` rising edges of `clock` (default: the first clock); resumes in the drive phase. */
+  tick(cycles = 1, clock?: string): Promise<void> {
     if (!Number.isSafeInteger(cycles) || cycles < 1) throw new Error(`tick: cycles must be a positive integer, got ${cycles}`);
-    const at = this.cycle + cycles;
-    return this.suspend(`tick until cycle ${at}`, (wake, process) => {
-      const entry = { at, waiter: { process, wake } };
+    const c = clock ?? this.sim.clocks[0] ?? '';
+    const at = (clock === undefined ? this.cycle : this.edges(clock)) + cycles;
+    return this.suspend(`tick until ${clock === undefined ? 'cycle' : `rising edge of '${clock}' number`} ${at}`, (wake, process) => {
+      const entry = { at: this.schedule ? this.edges(c) + cycles : at, clock: c, waiter: { process, wake } };
       // Keep the list sorted by cycle, first come first served within a cycle.
       let i = this.clockWaiters.length;
       while (i > 0 && this.clockWaiters[i - 1]!.at > at) i--;
@@ -249,11 +284,11 @@ export class Testbench {
     return v as T;
   }
 
-  /** The reset held active (low) for `cycles` edges, then released; resumes in the drive phase after. */
+  /** The reset held asserted for `cycles` cycles of the first clock, then released; resumes in the drive phase after. */
   async reset(cycles = 1): Promise<void> {
-    this.poke(this.resetName, 0);
+    this.poke(this.resetName, this.resetActiveHigh ? 1 : 0);
     await this.tick(cycles);
-    this.poke(this.resetName, 1);
+    this.poke(this.resetName, this.resetActiveHigh ? 0 : 1);
   }
 
   /**
@@ -291,6 +326,10 @@ export class Testbench {
         await this.idle();
       }
       if (this.failure || main.done) break;
+      if (this.schedule) {
+        this.nextInstant(limit, opts);
+        continue;
+      }
       const next = this.clockWaiters[0];
       if (!next) throw new Error(`testbench deadlock at cycle ${this.cycle}: no process waits for the clock (${this.describe()})`);
       if (next.at > limit) {
@@ -337,6 +376,26 @@ export class Testbench {
   }
 
   // ---------------------------------------------------------------- scheduling internals
+
+  /** Several clocks: the simulator runs to the next instant of the schedule; processes waiting for an edge made there wake. */
+  private nextInstant(limit: number, opts: RunOptions): void {
+    const schedule = this.schedule!;
+    if (!this.clockWaiters.length) throw new Error(`testbench deadlock at ${this.sim.time} ns: no process waits for a clock (${this.describe()})`);
+    if (this.cycle >= limit) throw new TestbenchTimeoutError(`the testbench did not finish within ${opts.maxCycles ?? 1_000_000} cycles of '${this.sim.clocks[0]}' (now at ${this.sim.time} ns): ${this.describe()}`);
+    // The simulator may have run before the testbench began (a reset by sim.step): catch up with it.
+    while (schedule.nowPs < Math.round(this.sim.time * 1000)) schedule.next();
+    const instant = schedule.next();
+    this.sim.advance(instant.timePs / 1000);
+    for (const [c, level] of Object.entries(instant.levels)) if (level === 1) this.rises.set(c, this.rises.get(c)! + 1);
+    this.currentPhase = 'drive';
+    for (let i = 0; i < this.clockWaiters.length; ) {
+      const w = this.clockWaiters[i]!;
+      if (this.rises.get(w.clock)! >= w.at) {
+        this.clockWaiters.splice(i, 1);
+        w.waiter.wake();
+      } else i++;
+    }
+  }
 
   private edge(cycles: number): void {
     if (cycles > 0) this.sim.step(cycles);

@@ -1,8 +1,9 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
-import type { Cell, NetId } from '../../ir/netlist.ts';
+import type { Cell, ClockEdge, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput, type Layout } from './layout.ts';
-import { asyncResetRegisters, clockEdgePlan, observableNets, registerByRegister } from './stepPlan.ts';
+import { clockEdgePlan, clockEdges, edgeBit, observableNets, registerByRegister, resetAssertedJs } from './stepPlan.ts';
+import { asyncResets } from './asyncResets.ts';
 import { topMask, wordsOf } from './wideOps.ts';
 
 /** Steps per generated function: 200 measured fastest (2,500 ran 10-17x slower once V8 stopped optimizing the large functions). */
@@ -62,12 +63,12 @@ class Gen {
     // The clock edge in order, split like comb so that V8 optimizes every piece.
     const statements = this.commit();
     const parts: string[] = [];
-    for (let i = 0; i < statements.length; i += CHUNK) parts.push(`function commit${parts.length}() {\n${statements.slice(i, i + CHUNK).map((x) => `  ${x}`).join('\n')}\n}`);
+    for (let i = 0; i < statements.length; i += CHUNK) parts.push(`function commit${parts.length}(ev) {\n${statements.slice(i, i + CHUNK).map((x) => `  ${x}`).join('\n')}\n}`);
     return [
       ...fast,
       ...full,
       ...parts,
-      `function commit() {\n${parts.map((_, k) => `  commit${k}();`).join('\n')}\n}`,
+      `function commit(ev) {\n${parts.map((_, k) => `  commit${k}(ev);`).join('\n')}\n}`,
       'return { comb, combAll, commit };',
     ].join('\n\n');
   }
@@ -90,7 +91,8 @@ class Gen {
 
   private combFunctions(name: string, storeAll: boolean): string[] {
     const keep = storeAll ? null : this.observable();
-    const asyncResets = asyncResetRegisters(this.L.flat).map((r) => `if (${this.r(r.reset!.net)} === 0) { ${this.setConst(r.q, r.reset!.value)} }`);
+    const resets = asyncResets(this.L);
+    const early = resets.filter((x) => x.early).map((x) => `if (${resetAssertedJs(x, this.r(x.net))}) { ${this.setConst(x.reg.q, x.reg.reset!.value)} }`);
     // The fast variant computes only what reaches the ports and the clock edge.
     const steps = storeAll ? this.L.steps : this.L.steps.slice(0, this.L.liveSteps);
     const chunks: (typeof this.L.steps)[] = [];
@@ -112,12 +114,21 @@ class Gen {
     const fns = chunks.map((ch, k) => {
       this.locals = new Set();
       const body = ch.map((st) => this.step(st, keep));
-      if (k === 0) body.unshift(...asyncResets);
+      if (k === 0) body.unshift(...early);
       return `function ${name}${k}() {\n${body.map((x) => `  ${x}`).join('\n')}\n}`;
     });
     this.locals = new Set();
-    if (chunks.length === 0) fns.push(`function ${name}0() {\n${asyncResets.map((x) => `  ${x}`).join('\n')}\n}`);
-    return [...fns, `function ${name}() {\n${fns.map((_, k) => `  ${name}${k}();`).join('\n')}\n}`];
+    if (chunks.length === 0) fns.push(`function ${name}0() {\n${early.map((x) => `  ${x}`).join('\n')}\n}`);
+    const calls = fns.map((_, k) => `${name}${k}();`);
+    const late = resets.filter((x) => !x.early);
+    if (!late.length) return [...fns, `function ${name}() {\n${calls.map((x) => `  ${x}`).join('\n')}\n}`];
+    // Resets computed by the steps: applied after them, and the steps run again for their readers.
+    const apply = late.map((x) => `if (${resetAssertedJs(x, this.r(x.net))} && (${this.differs(x.reg.q, x.reg.reset!.value)})) { ${this.setConst(x.reg.q, x.reg.reset!.value)} again = true; }`);
+    return [
+      ...fns,
+      `function ${name}Resets() {\n  let again = false;\n${apply.map((x) => `  ${x}`).join('\n')}\n  return again;\n}`,
+      `function ${name}() {\n  do {\n${calls.map((x) => `    ${x}`).join('\n')}\n  } while (${name}Resets());\n}`,
+    ];
   }
 
   private stepOut(st: (typeof this.L.steps)[number]): NetId {
@@ -163,6 +174,13 @@ class Gen {
     if (this.w(c.out) > 32) return true;
     if ('a' in c && this.wide(c.a as NetId)) return true;
     return 'b' in c && c.op !== 'mux' && c.op !== 'shl' && c.op !== 'lshr' && c.op !== 'ashr' && this.wide((c as { b: NetId }).b);
+  }
+
+  /** A test that a state net's value is not `v`. */
+  private differs(id: NetId, v: bigint): string {
+    const sl = this.slot(id);
+    if (!this.wide(id)) return `s[${sl.off}] !== ${narrowConst(v, sl.width)}`;
+    return Array.from({ length: sl.words }, (_, k) => `s[${sl.off + k}] !== ${Number(BigInt.asIntN(32, v >> BigInt(32 * k)))}`).join(' || ');
   }
 
   private setConst(id: NetId, v: bigint): string {
@@ -358,6 +376,9 @@ class Gen {
   private commit(): string[] {
     const L = this.L;
     const plan = clockEdgePlan(L.flat, registerByRegister(L));
+    // With several clock edges, `ev` says which commit: each statement runs only on its own edge.
+    const edges = clockEdges(L.flat);
+    const on = (x: { readonly clock?: ClockEdge }, stmt: string) => (edges.length > 1 ? `if (ev & ${edgeBit(edges, x)}) { ${stmt} }` : stmt);
     const lines: string[] = [];
     const copyBack: string[] = [];
     const words = (id: NetId) => wordsOf(this.w(id));
@@ -369,8 +390,8 @@ class Gen {
       const n = wordsOf(mem.width);
       const read = n === 1 ? `t[${o}] = ad < ${mem.depth} ? m[${mi}][ad] : 0;` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = ad < ${mem.depth} ? m[${mi}][ad * ${n} + k] : 0;`;
       const hold = n === 1 ? `t[${o}] = s[${o}];` : `for (let k = 0; k < ${n}; k++) t[${o} + k] = s[${o} + k];`;
-      lines.push(`${p.en === undefined ? '' : `if (${this.r(p.en)}) `}{ const ad = ${this.unsigned(p.addr)}; ${read} }${p.en === undefined ? '' : ` else { ${hold} }`} // ${this.nm(p.data)}`);
-      copyBack.push(n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`);
+      lines.push(on(p, `${p.en === undefined ? '' : `if (${this.r(p.en)}) `}{ const ad = ${this.unsigned(p.addr)}; ${read} }${p.en === undefined ? '' : ` else { ${hold} }`}`) + ` // ${this.nm(p.data)}`);
+      copyBack.push(on(p, n === 1 ? `s[${o}] = t[${o}];` : `for (let k = 0; k < ${n}; k++) s[${o} + k] = t[${o} + k];`));
     }
     // 2 and 4. A register whose inputs include a register or read port output must see the old value,
     // so it goes through the shadow array; the rest (the common case) are written directly after the
@@ -383,9 +404,9 @@ class Gen {
       const take = n === 1 ? `${A}[${q}] = ${this.r(d)};` : `for (let k = 0; k < ${n}; k++) ${A}[${q} + k] = s[${this.o(d)} + k];`;
       const hold = !shadow ? '' : n === 1 ? `t[${q}] = s[${q}];` : `for (let k = 0; k < ${n}; k++) t[${q} + k] = s[${q} + k];`;
       let stmt = r.en === undefined ? take : `if (${this.r(r.en)}) { ${take} }${hold ? ` else { ${hold} }` : ''}`;
-      if (r.reset) stmt = `if (${this.r(r.reset.net)} === 0) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, `${A}[`)} } else { ${stmt} }`;
-      if (shadow) copyBack.push(n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`);
-      return `${stmt} // ${this.nm(r.q)}`;
+      if (r.reset) stmt = `if (${resetAssertedJs(r.reset, this.r(r.reset.net))}) { ${this.setConst(r.q, r.reset.value).replace(/\bs\[/g, `${A}[`)} } else { ${stmt} }`;
+      if (shadow) copyBack.push(on(r, n === 1 ? `s[${q}] = t[${q}];` : `for (let k = 0; k < ${n}; k++) s[${q} + k] = t[${q} + k];`));
+      return `${on(r, stmt)} // ${this.nm(r.q)}`;
     };
     for (const g of plan.shadowedGroups) for (const r of plan.groups[g]!.regs) lines.push(register(r, true));
     const direct = plan.directGroups.flatMap((g) => plan.groups[g]!.regs.map((r) => register(r, false)));
@@ -417,7 +438,7 @@ class Gen {
         }
         body = lanes.join(' ');
       }
-      lines.push(`if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } } // write ${mem.name}`);
+      lines.push(on(p, `if (${this.r(p.en)}) { const ad = ${this.unsigned(p.addr)}; if (ad < ${mem.depth}) { ${body} } }`) + ` // write ${mem.name}`);
     }
     // 5. Copy back from the shadow.
     return [...lines, ...direct, ...copyBack];

@@ -1,5 +1,6 @@
 // Commit groups: registers the clock edge updates together, skipped while nothing they read has changed, in an order that needs no shadow copy.
 import type { NetId } from '../../ir/netlist.ts';
+import { edgeOf } from '../../ir/netlist.ts';
 import { stepOutput, type Layout } from './layout.ts';
 import { readsState } from './stepPlan.ts';
 import type { ActivityRegion } from './activityRegions.ts';
@@ -7,9 +8,10 @@ import type { ActivityRegion } from './activityRegions.ts';
 type Reg = Layout['flat']['regs'][number];
 
 /**
- * Registers of one instance whose next value comes from the same activity region (or straight from
- * state). A register's update is idempotent while its inputs hold (q = en ? d : q, or the reset value),
- * so a group whose inputs did not change since its last update keeps its value and is skipped.
+ * Registers of one instance and one clock edge whose next value comes from the same activity region (or
+ * straight from state). A register's update is idempotent while its inputs hold (q = en ? d : q, or the
+ * reset value), so a group whose inputs did not change since its last update keeps its value and is
+ * skipped. (One edge per group: an edge that commits some registers must leave the others' flags set.)
  */
 export interface CommitGroup {
   /** In the order the clock edge writes them (a register before those whose value it reads). */
@@ -33,7 +35,8 @@ export function commitGroups(L: Layout, regions: readonly ActivityRegion[]): Com
   for (const r of L.flat.regs) {
     const name = L.flat.nets[r.q]!.name;
     const instance = name.slice(0, Math.max(0, name.lastIndexOf('.')));
-    const key = `${readsState(L, r) ? 's' : 'd'} ${instance} ${regionOf.get(L.root[r.d]!) ?? 'state'}`;
+    const e = edgeOf(r);
+    const key = `${readsState(L, r) ? 's' : 'd'} ${instance} ${regionOf.get(L.root[r.d]!) ?? 'state'} ${e.clock} ${e.edge}`;
     let g = byKey.get(key);
     if (!g) byKey.set(key, (g = { regs: [], inputs: new Set() }));
     g.regs.push(r);

@@ -1,6 +1,6 @@
 // The compiled two-state simulator (js and wasm back ends): testbench API over the generated combinational and commit functions.
 import { writeFileSync } from 'node:fs';
-import type { ModuleIR, Net, NetId } from '../../ir/netlist.ts';
+import type { ClockEdge, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
 import { simplifyNetlist } from './simplify.ts';
@@ -13,8 +13,9 @@ import type { ActivityRegion } from './activityRegions.ts';
 import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
 import { W, parity, wordsOf } from './wideOps.ts';
-import { observableNets } from './stepPlan.ts';
+import { clockEdges, edgeBit, observableNets } from './stepPlan.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
+import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
 import type { PortHandle, PortInfo, Simulator } from '../simulator.ts';
 
 /** The TypeScript simulator: its generated code and every net of the flattened design are visible. */
@@ -68,7 +69,14 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly comb: () => void;
   /** Computes and stores every net, for peek and waveforms. */
   private readonly combAll: () => void;
-  private readonly commit: () => void;
+  /** The clock edge: commits the registers and memory ports of the edges in mask `ev` (stepPlan.ts `clockEdges`). */
+  private readonly commit: (ev: number) => void;
+  private readonly edges: readonly ClockEdge[];
+  /** Per clock: its current level. */
+  private readonly clockLevel = new Map<string, 0 | 1>();
+  private readonly driver: ClockDriver;
+  /** The only (or first) clock and the commit masks of its edges: what a fast `step` commits. */
+  private readonly single: { readonly clock: string | undefined; readonly rise: number; readonly fall: number };
   private dirtyAll = true;
   /** The fused loop that evaluated last, or null (comb and commit called from here). */
   private evaluator: object | null = null;
@@ -87,7 +95,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.signals = new SignalTable(flat);
     this.powerOnValues = opts.powerOnValues;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
-    let fns: { comb: () => void; combAll: () => void; commit: () => void };
+    this.edges = clockEdges(flat);
+    for (const c of this.signals.clocks) this.clockLevel.set(c, 0);
+    const first = this.signals.clocks[0];
+    this.single = { clock: first, rise: first === undefined ? 0 : this.edgeMask(first, 'rising'), fall: first === undefined ? 0 : this.edgeMask(first, 'falling') };
+    this.driver = new ClockDriver(this, this.signals.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.signals.clockTimings);
+    let fns: { comb: () => void; combAll: () => void; commit: (ev: number) => void };
     let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
     const wl = obstacle === null ? wasmLayout(this.L) : undefined;
     let bytes: Uint8Array<ArrayBuffer> | undefined;
@@ -123,7 +136,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.comb = this.wasm ? () => (this.handOver(null), fns.comb()) : fns.comb;
     // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.
     this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
-    this.commit = this.wasm ? () => (this.handOver(null), fns.commit()) : fns.commit;
+    this.commit = this.wasm ? (ev) => (this.handOver(null), fns.commit(ev)) : fns.commit;
     this.powerOn();
   }
 
@@ -144,6 +157,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     }
     flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
     this.cycle = 0;
+    for (const c of this.clockLevel.keys()) this.clockLevel.set(c, 0);
+    this.driver.restart();
     this.changed();
     this.forceFullEvaluation();
     // Inputs power on at 0, so active-low asynchronous resets are asserted: their registers take the
@@ -227,23 +242,91 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     return this.read(n.id);
   }
 
+  get clocks(): readonly string[] {
+    return this.signals.clocks;
+  }
+
+  get time(): number {
+    return this.driver.now;
+  }
+
+  setClockTiming(name: string, timing: ClockTiming): void {
+    this.driver.setTiming(name, timing);
+  }
+
+  clockTiming(name: string): Required<ClockTiming> {
+    return this.driver.timing(name);
+  }
+
+  advance(ns: number): void {
+    this.driver.advance(ns);
+    this.vcd?.flush();
+  }
+
   step(cycles = 1): void {
-    checkStepCycles(cycles);
-    for (let i = 0; i < cycles; i++) {
-      if (this.vcd) {
-        this.settleAll();
-        this.vcd.sample(this.cycle);
-      } else this.settle();
-      this.commit();
-      this.cycle++;
-      this.changed();
-    }
+    if (this.signals.clocks.length === 0) {
+      checkStepCycles(cycles);
+      this.cycles(cycles);
+    } else this.driver.step(cycles);
     // The file is complete up to here: a viewer or a crash after this call sees every cycle.
     this.vcd?.flush();
   }
 
-  reset(cycles = 1, resetName = 'rst_n'): void {
-    holdReset(this, cycles, resetName);
+  /** The commit mask of one edge of a clock (0: no register uses it). */
+  private edgeMask(clock: string, edge: 'rising' | 'falling'): number {
+    return this.edges.some((e) => e.clock === clock && e.edge === edge) ? edgeBit(this.edges, { clock: { clock, edge } }) : 0;
+  }
+
+  /** `n` cycles of the only clock (or of none), from a cycle boundary: its rising edge, then its falling edge where something uses it. */
+  private cycles(n: number): void {
+    const { clock, rise, fall } = this.single;
+    if (clock !== undefined && this.clockLevel.get(clock) === 1) throw new Error(`step: clock '${clock}' is high (set by setClocks); set it low first`);
+    for (let i = 0; i < n; i++) {
+      if (this.vcd) {
+        this.settleAll();
+        this.vcd.sample(this.cycle);
+      } else this.settle();
+      if (rise) this.commit(rise);
+      this.cycle++;
+      this.changed();
+      if (fall) {
+        this.settle();
+        this.commit(fall);
+        this.changed();
+      }
+    }
+  }
+
+  setClocks(levels: ClockLevels): void {
+    let ev = 0;
+    let firstRose = false;
+    const changes = this.signals.clockLevels(levels).filter(([name, v]) => this.clockLevel.get(name) !== v);
+    for (const [name, v] of changes) {
+      ev |= this.edgeMask(name, v === 1 ? 'rising' : 'falling');
+      if (v === 1 && name === this.signals.clocks[0]) firstRose = true;
+    }
+    // A timed waveform (several clocks): inputs changed since the last instant, then the instant, at its time (vcd.ts).
+    const timed = this.vcd?.timed === true;
+    if (this.vcd) {
+      this.settleAll();
+      if (timed) this.vcd.beforeInstant(this.driver.nowPs);
+      else if (firstRose) this.vcd.sample(this.cycle);
+    } else this.settle();
+    for (const [name, v] of changes) this.clockLevel.set(name, v);
+    if (ev) {
+      this.commit(ev);
+      this.changed();
+    }
+    if (firstRose) this.cycle++;
+    if (timed) {
+      this.settleAll();
+      this.vcd!.instantAt(this.driver.nowPs);
+    }
+  }
+
+  reset(cycles = 1, resetName?: string): void {
+    const r = this.signals.resetOf(resetName);
+    holdReset(this, cycles, r.name, r.activeHigh);
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
@@ -303,6 +386,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
 
   runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
     if (!Number.isSafeInteger(cycles) || cycles < 0 || cycles > 0xffffffff) throw new Error(`runVectors: cycles must be an integer from 0 to 2^32 - 1, got ${cycles}`);
+    checkVectorClocking(this.L.flat.name, this.edges);
     const ins = inputs.map((name) => {
       const n = this.input(name);
       return { off: this.L.slots[n.id]!.off, words: wordsOf(n.width), mask: n.width % 32 === 0 ? -1 : 2 ** (n.width % 32) - 1 };
@@ -419,7 +503,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.combAll();
       this.vcd?.sample(this.cycle);
       for (const p of outs) for (let k = 0; k < p.words; k++) result[ri++] = s[p.off + k]!;
-      this.commit();
+      this.commit(1);
       this.cycle++;
     }
   }
@@ -430,7 +514,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const signals = this.L.flat.nets
       .filter((n) => !n.name.split('.').at(-1)!.startsWith('_k') && !seen.has(n.name) && seen.add(n.name))
       .map((net) => ({ net, read: () => this.read(net.id) }));
-    this.vcd = new VcdWriter(path, this.L.flat.name, signals);
+    const clocks = this.signals.clocks.map((name) => ({ name, read: () => this.clockLevel.get(name)! }));
+    this.vcd = new VcdWriter(path, this.L.flat.name, signals, clocks.length > 1 ? { clocks } : {});
   }
 
   close(): void {
@@ -439,12 +524,19 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   }
 }
 
+/** runVectors runs cycles of one clock's rising edge: what a design with other edges cannot be driven by. */
+export function checkVectorClocking(top: string, edges: readonly ClockEdge[]): void {
+  if (edges.length > 1 || (edges.length === 1 && edges[0]!.edge === 'falling')) {
+    throw new Error(`runVectors drives one rising clock edge per cycle; ${top} uses ${edges.map((e) => `the ${e.edge} edge of '${e.clock}'`).join(', ')}: drive it with step, advance or setClocks`);
+  }
+}
+
 /** A vector loop specialized to one list of ports: straight-line port copies, no per-port iteration. */
 function vectorLoop(
   ins: readonly { off: number; words: number; mask: number }[],
   outs: readonly { off: number; words: number }[],
   comb: () => void,
-  commit: () => void,
+  commit: (ev: number) => void,
   s: Int32Array,
 ): (stim: Uint32Array, out: Uint32Array, cycles: number) => void {
   const inRow = ins.reduce((a, p) => a + p.words, 0);
@@ -463,7 +555,7 @@ function vectorLoop(
     ${apply.join('\n    ')}
     comb();
     ${sample.join('\n    ')}
-    commit();
+    commit(1);
   }
 };`;
   return new Function('s', 'comb', 'commit', body)(s, comb, commit) as (stim: Uint32Array, out: Uint32Array, cycles: number) => void;

@@ -8,7 +8,8 @@
 //   3. memory writes, in port order;
 //   4. the other registers, written in place (a group's registers before the registers they read);
 //   5. copy back from the shadow: the sync reads' data, then the registers of step 2.
-import type { ModuleIR, NetId } from '../../ir/netlist.ts';
+import type { ClockEdge, ModuleIR, NetId, RegReset } from '../../ir/netlist.ts';
+import { edgeOf } from '../../ir/netlist.ts';
 
 type Reg = ModuleIR['regs'][number];
 
@@ -97,7 +98,38 @@ export function observableNets(L: RootedNetlist, inPlace?: ReadonlySet<Reg>): Se
   return keep;
 }
 
-/** Registers with an asynchronous reset: at the start of every comb, each takes its reset value while the reset is low. */
+/**
+ * The clock edges of a flat netlist's registers and memory ports, in first-use order: a clock edge
+ * commits the registers and ports of a set of them, given as a bit mask (bit i: edge i). At most 31.
+ */
+export function clockEdges(flat: ModuleIR): ClockEdge[] {
+  const out = new Map<string, ClockEdge>();
+  const add = (x: { readonly clock?: ClockEdge }) => {
+    const e = edgeOf(x);
+    out.set(`${e.clock}:${e.edge}`, e);
+  };
+  flat.regs.forEach(add);
+  for (const m of flat.memories) {
+    m.readPorts.forEach((p) => p.kind === 'sync' && add(p));
+    m.writePorts.forEach(add);
+  }
+  const edges = [...out.values()];
+  if (edges.length > 31) throw new Error(`the TS simulator runs up to 31 clock edges (a clock's rising and falling edge count as two); ${flat.name} has ${edges.length}`);
+  return edges;
+}
+
+/** The commit-mask bit of a register's or memory port's edge. */
+export function edgeBit(edges: readonly ClockEdge[], x: { readonly clock?: ClockEdge }): number {
+  const e = edgeOf(x);
+  return 1 << edges.findIndex((y) => y.clock === e.clock && y.edge === e.edge);
+}
+
+/** A JavaScript test that a reset is asserted, given the expression of its net's value. */
+export function resetAssertedJs(reset: Pick<RegReset, 'activeHigh'>, value: string): string {
+  return `${value} ${reset.activeHigh ? '!==' : '==='} 0`;
+}
+
+/** Registers with an asynchronous reset: at the start of every comb, each takes its reset value while the reset is asserted. */
 export function asyncResetRegisters(flat: ModuleIR): Reg[] {
   return flat.regs.filter((r) => r.reset?.kind === 'async');
 }

@@ -1,7 +1,7 @@
-// The WebAssembly generator's clock edge (stepPlan.ts's order): sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back; each commit group only when its flag is set.
-import type { NetId } from '../../ir/netlist.ts';
+// The WebAssembly generator's clock edge (stepPlan.ts's order): sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back; each commit group only when its flag is set, and with several clock edges only on its own.
+import type { ClockEdge, NetId } from '../../ir/netlist.ts';
 import type { Layout } from './layout.ts';
-import { clockEdgePlan } from './stepPlan.ts';
+import { clockEdgePlan, edgeBit } from './stepPlan.ts';
 import { Code, SCRATCH_LOCALS, op } from './wasmEncoding.ts';
 import { WasmSteps } from './wasmSteps.ts';
 
@@ -10,20 +10,38 @@ type ReadPort = Layout['flat']['memories'][number]['readPorts'][number];
 type WritePort = Layout['flat']['memories'][number]['writePorts'][number];
 
 export class WasmClockEdge extends WasmSteps {
-  /** The clock edge: sync reads and shadowed registers into the shadow, memory writes, direct registers, copy back. */
-  commit(): { name: string; locals: number; code: Code } {
-    this.begin();
-    this.commitBody();
-    return { name: 'commit', locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+  /**
+   * The clock edge: sync reads and shadowed registers into the shadow, memory writes, direct registers,
+   * copy back. A design with several clock edges gets `commit(ev)`: only what is clocked by an edge in
+   * mask `ev` (stepPlan.ts `edgeBit`) commits; with one edge, `commit()` (an argument is ignored).
+   */
+  commit(): { name: string; params?: number; locals: number; code: Code } {
+    const edged = this.W.edges.length > 1;
+    this.begin(edged ? 1 : 0);
+    this.commitBody(edged ? 0 : undefined);
+    return edged ? { name: 'commit', params: 1, locals: this.nextLocal - 1 - SCRATCH_LOCALS, code: this.c } : { name: 'commit', locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
   }
 
-  protected commitBody(): void {
+  /** `ev`: the local holding the mask of the edges to commit (several edges), or undefined (one edge: everything commits). */
+  protected commitBody(ev?: number): void {
     const L = this.L;
     const C = this.c;
 
     const shadow = (id: NetId) => this.W.shadowByte + this.L.slots[this.root(id)]!.off * 4;
     const plan = clockEdgePlan(L.flat, this.W.commitGroups);
     const groups = plan.groups;
+    /**
+     * `if (ev & edge bit) { body }`: what another edge clocks is left as it is, flags included (a commit
+     * group holds one edge's registers, so its dirty flag waits for its own edge).
+     */
+    const onEdge = (x: { readonly clock?: ClockEdge }, body: () => void) => {
+      if (ev === undefined) return body();
+      C.get(ev).const(edgeBit(this.W.edges, x)).emit(op.i32And, op.if, 0x40);
+      const outside = new Map(this.local);
+      body();
+      this.local = outside;
+      C.emit(op.end);
+    };
     // Forced (after the store-everything comb or a state change from outside): every group updates.
     const forced = this.temp();
     if (!this.ungated) C.loadAt(this.W.forceByte).set(forced);
@@ -41,57 +59,68 @@ export class WasmClockEdge extends WasmSteps {
       this.local = outside;
       C.emit(op.end);
     };
-    const syncReads: NetId[] = [];
+    const syncReads: { data: NetId; port: ReadPort }[] = [];
     for (const { mem: mi, port } of plan.syncReads) {
       const p = L.flat.memories[mi]!.readPorts[port]!;
-      this.scope(() => {
-        const a = this.temp();
-        this.push(p.addr);
-        C.set(a);
-        for (let k = 0; k < this.words(p.data); k++) {
-          C.const(0);
-          this.syncReadValue(mi, p, a, k);
-          C.store(shadow(p.data) + 4 * k);
-        }
-      });
-      syncReads.push(p.data);
+      onEdge(p, () =>
+        this.scope(() => {
+          const a = this.temp();
+          this.push(p.addr);
+          C.set(a);
+          for (let k = 0; k < this.words(p.data); k++) {
+            C.const(0);
+            this.syncReadValue(mi, p, a, k);
+            C.store(shadow(p.data) + 4 * k);
+          }
+        }),
+      );
+      syncReads.push({ data: p.data, port: p });
     }
     // Registers whose next value reads state: into the shadow first (every next value sees the pre-edge state).
     for (const gi of plan.shadowedGroups) {
       const g = groups[gi]!;
-      ifDirty(gi, () => {
-        if (!this.ungated && !this.commitAlways.has(gi)) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
-        for (const r of g.regs) {
-          this.scope(() => {
-            for (let k = 0; k < this.words(r.q); k++) {
-              C.const(0);
-              this.regValue(r, k);
-              C.store(shadow(r.q) + 4 * k);
-            }
-          });
-        }
-      });
+      onEdge(g.regs[0]!, () =>
+        ifDirty(gi, () => {
+          if (!this.ungated && !this.commitAlways.has(gi)) C.const(0).const(1).store(this.W.groupShadowedBytes[gi]!);
+          for (const r of g.regs) {
+            this.scope(() => {
+              for (let k = 0; k < this.words(r.q); k++) {
+                C.const(0);
+                this.regValue(r, k);
+                C.store(shadow(r.q) + 4 * k);
+              }
+            });
+          }
+        }),
+      );
     }
     // Memory writes, then registers whose next value is no state: stored in place. A value reloaded
-    // here after a scope has ended is still the pre-edge one (nothing read below is written above it).
-    for (const { mem, port } of plan.writes) this.scope(() => this.memoryWrite(mem, L.flat.memories[mem]!.writePorts[port]!));
+    // here after a scope has ended is still the pre-edge one (nothing read below is written above it;
+    // with several edges, an edge runs a subset of these in the same order, which keeps that true).
+    for (const { mem, port } of plan.writes) {
+      const p = L.flat.memories[mem]!.writePorts[port]!;
+      onEdge(p, () => this.scope(() => this.memoryWrite(mem, p)));
+    }
     for (const gi of plan.directGroups) {
       const g = groups[gi]!;
       const regs = this.inPlace ? g.regs.filter((r) => !this.inPlace!.regs.has(r)) : g.regs;
       if (!regs.length) continue;
-      ifDirty(gi, () => {
-        for (const r of regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
-      });
+      onEdge(g.regs[0]!, () =>
+        ifDirty(gi, () => {
+          for (const r of regs) this.scope(() => this.commitWords(r.q, (k) => this.regValue(r, k)));
+        }),
+      );
     }
     // Copy back from the shadow: a value that changes marks its readers.
     const copyBack = (id: NetId) => this.scope(() => this.commitWords(id, (k) => C.loadAt(shadow(id) + 4 * k)));
-    syncReads.forEach(copyBack);
+    syncReads.forEach(({ data, port }) => onEdge(port, () => copyBack(data)));
     for (const gi of plan.shadowedGroups) {
       const g = groups[gi]!;
       if (this.ungated || this.commitAlways.has(gi)) {
-        g.regs.forEach((r) => copyBack(r.q));
+        onEdge(g.regs[0]!, () => g.regs.forEach((r) => copyBack(r.q)));
         continue;
       }
+      // Set only when this edge computed the group (it is cleared here).
       const updated = this.W.groupShadowedBytes[gi]!;
       C.loadAt(updated).emit(op.if, 0x40);
       C.const(0).const(0).store(updated);
@@ -141,9 +170,10 @@ export class WasmClockEdge extends WasmSteps {
       C.emit(op.select);
     }
     if (r.reset) {
-      // select(value, reset value, rst_n): a nonzero rst_n keeps the value.
+      // select(value, reset value, released): an active-low reset keeps the value while nonzero, an active-high one while zero.
       C.const(Number(BigInt.asIntN(32, r.reset.value >> BigInt(32 * k))));
       this.push(r.reset.net);
+      if (r.reset.activeHigh) C.emit(op.i32Eqz);
       C.emit(op.select);
     }
   }

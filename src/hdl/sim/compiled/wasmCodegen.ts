@@ -21,7 +21,7 @@ export function generateWasm(L: Layout, W: WasmLayout): Uint8Array<ArrayBuffer> 
       const g = new WasmGen(L, W);
       // Functions: the parts of comb, commit, then comb calling its parts.
       const fns = [...g.combPartsSkippingIdle('comb', parts), g.commit()];
-      fns.push(callAll('comb', 0, parts));
+      fns.push(g.callParts('comb', 0, parts));
       return wasmModule(W.pages, fns);
     },
   );
@@ -36,13 +36,15 @@ export function generateWasmCombAll(L: Layout, W: WasmLayout): Uint8Array<ArrayB
     () => wasmModule(W.pages, [new WasmGen(L, W).comb('combAll', true)]),
     (parts) => {
       const g = new WasmGen(L, W);
-      return wasmModule(W.pages, [...g.combParts('combAll', true, parts), callAll('combAll', 0, parts)]);
+      return wasmModule(W.pages, [...g.combParts('combAll', true, parts), g.callParts('combAll', 0, parts)]);
     },
   );
 }
 
 /** A module with the fused `run` loop for one list of (≤ 32-bit) input and output nets. */
 export function generateWasmRun(L: Layout, W: WasmLayout, inputs: readonly NetId[], outputs: readonly NetId[], activity: RunActivity = {}): Uint8Array<ArrayBuffer> {
+  // Its loop commits every register each cycle: one clock edge (runVectors refuses the others).
+  if (W.edges.length > 1) throw new Error(`internal: a fused run loop for ${L.flat.name}, which has ${W.edges.length} clock edges`);
   const make = () => new WasmGen(L, W, activity);
   return splitIfTooLarge(
     () => wasmModule(W.pages, [new WasmGen(L, W, { ...activity, inPlace: { sampled: outputs } }).run(inputs, outputs)]),
@@ -78,14 +80,16 @@ function splitIfTooLarge(whole: () => Uint8Array<ArrayBuffer>, split: (parts: nu
   }
 }
 
-/** A function calling functions first … first + count − 1 in order. */
-function callAll(name: string, first: number, count: number): WasmFunction {
-  const c = new Code();
-  for (let i = 0; i < count; i++) c.call(first + i);
-  return { name, locals: 0, code: c };
-}
-
 class WasmGen extends WasmComb {
+  /** A function calling functions first … first + count − 1 (the parts of a comb) in order. */
+  callParts(name: string, first: number, count: number): WasmFunction {
+    this.begin();
+    this.repeatingForLateResets(() => {
+      for (let i = 0; i < count; i++) this.c.call(first + i);
+    });
+    return { name, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+  }
+
   /**
    * `run(cycles, stimByte, outByte)`: per cycle, store one row of inputs, evaluate, write one row of
    * outputs, clock edge, all inside WebAssembly. Combinational values stay in locals: nothing outside
@@ -107,7 +111,8 @@ class WasmGen extends WasmComb {
       }
     }
     this.inPlaceOn = true;
-    this.gatedCombBody();
+    // With resets the steps compute, no register is written in place (W.inPlace is empty): the comb may run twice.
+    this.repeatingForLateResets(() => this.gatedCombBody());
     this.inPlaceOn = false;
     let outWords = 0;
     for (const id of outputs) {
@@ -139,7 +144,9 @@ class WasmGen extends WasmComb {
         C.store(this.byte(id) + 4 * k);
       }
     }
-    for (let i = 0; i < parts; i++) C.call(firstPart + i);
+    this.repeatingForLateResets(() => {
+      for (let i = 0; i < parts; i++) C.call(firstPart + i);
+    });
     let outWords = 0;
     for (const id of outputs) {
       for (let k = 0; k < this.words(id); k++) {

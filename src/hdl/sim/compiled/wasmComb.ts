@@ -2,7 +2,8 @@
 import type { NetId } from '../../ir/netlist.ts';
 import { stepInputs, stepOutput } from './layout.ts';
 import { crossingNets } from './activityRegions.ts';
-import { asyncResetRegisters, edgeInputs, observableNets } from './stepPlan.ts';
+import { edgeInputs, observableNets } from './stepPlan.ts';
+import { asyncResets, type AsyncReset } from './asyncResets.ts';
 import { Code, SCRATCH_LOCALS, op, type WasmFunction } from './wasmEncoding.ts';
 import { WasmClockEdge } from './wasmClockEdge.ts';
 
@@ -13,12 +14,56 @@ export class WasmComb extends WasmClockEdge {
   /** Inside the fused loop's comb: in-place registers are written there. */
   protected inPlaceOn = false;
 
+  /** The asynchronous resets (asyncResets.ts), computed once. */
+  private resetPlan: AsyncReset[] | undefined;
+
+  protected get asyncResetPlan(): AsyncReset[] {
+    return (this.resetPlan ??= asyncResets(this.L));
+  }
+
   /** `gated`: skip the regions whose inputs did not change (only without storeAll, which must compute everything). */
   comb(name: string, storeAll: boolean, gated = false): { name: string; locals: number; code: Code } {
     this.begin();
-    if (gated) this.gatedCombBody();
-    else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
+    this.repeatingForLateResets(() => {
+      if (gated) this.gatedCombBody();
+      else this.combBody(storeAll ? null : this.observable(), [], [0, storeAll ? this.L.steps.length : this.L.liveSteps]);
+    });
     return { name, locals: this.nextLocal - SCRATCH_LOCALS, code: this.c };
+  }
+
+  /**
+   * `comb` (whole, or the calls of its parts), then the asynchronous resets computed by it: while one
+   * applies (sets a register to its reset value, marking its readers), all of it again (asyncResets.ts).
+   */
+  protected repeatingForLateResets(comb: () => void): void {
+    const late = this.asyncResetPlan.filter((x) => !x.early);
+    if (!late.length) return comb();
+    const C = this.c;
+    const again = this.temp();
+    C.emit(op.loop, 0x40);
+    comb();
+    this.forgetLocals();
+    C.const(0).set(again);
+    for (const x of late) {
+      const q = x.reg.q;
+      this.scope(() => {
+        // Some word of the register is not its reset value yet, and the reset is asserted.
+        for (let k = 0; k < this.words(q); k++) {
+          C.loadAt(this.byte(q) + 4 * k).const(Number(BigInt.asIntN(32, x.reg.reset!.value >> BigInt(32 * k)))).emit(op.i32Ne);
+          if (k > 0) C.emit(op.i32Or);
+        }
+        this.push(x.net);
+        if (!x.activeHigh) C.emit(op.i32Eqz);
+        C.emit(op.i32And, op.if, 0x40);
+        for (let k = 0; k < this.words(q); k++) C.const(0).const(Number(BigInt.asIntN(32, x.reg.reset!.value >> BigInt(32 * k)))).store(this.byte(q) + 4 * k);
+        this.mark(this.readersOf(this.root(q)));
+        C.const(1).set(again);
+        C.emit(op.end);
+      });
+    }
+    C.get(again).emit(op.brIf, 0, op.end);
+    this.forgetLocals();
+    this.free.push(again);
   }
 
   protected combBody(keep: Set<NetId> | null, afterSteps: readonly NetId[] = [], range: readonly [number, number] = [0, this.L.steps.length], pinState = false): void {
@@ -27,12 +72,14 @@ export class WasmComb extends WasmClockEdge {
     for (let i = range[0]; i < range[1]; i++) this.combStep(i, keep, last);
   }
 
-  /** Registers with an asynchronous reset take their reset value while it is asserted. */
+  /** Registers with an asynchronous reset take their reset value while it is asserted (those whose reset the steps compute: after them, see repeatingForLateResets). */
   protected asyncResets(): void {
-    for (const r of asyncResetRegisters(this.L.flat)) {
+    for (const { reg: r, net, activeHigh, early } of this.asyncResetPlan) {
+      if (!early) continue;
       const reset = r.reset!;
-      this.push(reset.net);
-      this.c.emit(op.i32Eqz, op.if, 0x40);
+      this.push(net);
+      if (activeHigh) this.c.emit(op.if, 0x40);
+      else this.c.emit(op.i32Eqz, op.if, 0x40);
       for (let k = 0; k < this.words(r.q); k++) this.c.const(0).const(Number(BigInt.asIntN(32, reset.value >> BigInt(32 * k)))).store(this.byte(r.q) + 4 * k);
       // Held in reset: its readers must see the reset value (marking every cycle of the reset is enough).
       this.mark(this.readersOf(this.root(r.q)));

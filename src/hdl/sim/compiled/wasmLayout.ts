@@ -1,10 +1,12 @@
 // Where the WebAssembly back end keeps everything in linear memory (state, shadow, memories, batches,
 // dirty flags, counters), and whether it can run a netlist at all.
-import { cellInputs, type Cell, type NetId } from '../../ir/netlist.ts';
+import { cellInputs, type Cell, type ClockEdge, type NetId } from '../../ir/netlist.ts';
 import type { Layout } from './layout.ts';
 import { activityRegions, type ActivityRegion } from './activityRegions.ts';
 import { commitGroups, type CommitGroup } from './commitGroups.ts';
 import { inPlaceRegisters, type InPlaceRegisters } from './inPlace.ts';
+import { clockEdges } from './stepPlan.ts';
+import { asyncResets } from './asyncResets.ts';
 
 export interface WasmLayout {
   /** Byte offsets in linear memory. */
@@ -38,8 +40,13 @@ export interface WasmLayout {
   readonly evaluationBytes: readonly number[];
   /** Per commit group, how many times the clock edge updated it. */
   readonly groupEvaluationBytes: readonly number[];
-  /** Registers the fused run loop writes during the comb (inPlace.ts). */
+  /** Registers the fused run loop writes during the comb (inPlace.ts): none with several clock edges (no fused loop runs them). */
   readonly inPlace: InPlaceRegisters;
+  /**
+   * The clock edges (stepPlan.ts `clockEdges`). With several, `commit(ev)` takes the mask of the edges
+   * to commit, and each register, memory port and commit group is guarded by its edge's bit.
+   */
+  readonly edges: readonly ClockEdge[];
 }
 
 /** Cells with a result wider than 32 bits that the WebAssembly back end computes word by word. */
@@ -75,7 +82,11 @@ export function wasmLayout(L: Layout): WasmLayout {
   const batchWords = 1 << 18;
   const batchByte = at;
   at += batchWords * 4;
-  const inPlace = inPlaceRegisters(L);
+  const edges = clockEdges(L.flat);
+  // runVectors, the only user of in-place registers, runs one rising edge per cycle (checkVectorClocking),
+  // and one comb per cycle (an asynchronous reset computed by the comb may make it run twice: asyncResets.ts).
+  const none = edges.length > 1 || asyncResets(L).some((x) => !x.early);
+  const inPlace: InPlaceRegisters = none ? { after: new Map(), regs: new Set(), atOwnStep: new Set(), controls: new Map() } : inPlaceRegisters(L);
   const regions = activityRegions(L, inPlace);
   const dirtyBytes = regions.map(() => {
     at += 4;
@@ -106,5 +117,5 @@ export function wasmLayout(L: Layout): WasmLayout {
   const groupEvaluationBytes = groups.map(flag);
   const forceByte = at;
   at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, edges, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }

@@ -1,6 +1,7 @@
 // What an external simulator (Verilator, Icarus) is built from: the emitted SystemVerilog and the signals
 // and memories Node reaches in it, numbered as the engine's C side numbers them.
-import type { Design, Memory, ModuleIR, Net } from '../../ir/netlist.ts';
+import type { ClockEdge, Design, Memory, ModuleIR, Net } from '../../ir/netlist.ts';
+import { edgeOf } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog, type EmittedDesign } from '../../emit/index.ts';
 import { svName, type SvName } from '../../emit/svNames.ts';
@@ -35,6 +36,10 @@ export interface ExternalDesign {
    * a falling edge for that, so the engines pulse these inputs high and low at power-on.
    */
   readonly asyncResetInputs: readonly string[];
+  /** The top's clock inputs (SV names as in the TS design), in the order of `SignalTable.clocks`. */
+  readonly clocks: readonly string[];
+  /** Every clock edge some register or memory port samples on. */
+  readonly edges: readonly ClockEdge[];
 }
 
 export function externalDesign(design: Design, opts: { registers: boolean; resetCheckSeed?: number }): ExternalDesign {
@@ -51,34 +56,68 @@ export function externalDesign(design: Design, opts: { registers: boolean; reset
   const memories = flat.memories.map((memory) => ({ memory, sv: locate(memory.name) }));
   const asyncResets = new Set(asyncResetPorts(flat));
   const asyncResetInputs = signals.filter((s) => s.isPort && asyncResets.has(s.net)).map((s) => s.sv.path[0]!);
+  const table = new SignalTable(flat);
   return {
     asyncResetInputs,
     design,
     flat,
-    table: new SignalTable(flat),
+    table,
     emitted,
     signals,
     memories,
     indexOf: new Map(signals.map((s, i) => [s.net.name, i])),
     registers: opts.registers,
+    clocks: table.clocks,
+    edges: clockEdgesOf(flat),
   };
 }
 
-/** The top inputs of a flattened design that reset registers asynchronously (see `asyncResetInputs`). */
-export function asyncResetPorts(flat: ModuleIR): Net[] {
-  // A submodule's reset is its parent's net through a `buf` per level of hierarchy: follow those to the port.
-  const bufferOf = new Map<number, number>();
-  for (const c of flat.cells) if (c.op === 'buf') bufferOf.set(c.out, c.a);
-  const source = (net: number): number => {
-    for (let n = net, hops = 0; hops <= flat.nets.length; hops++) {
-      const up = bufferOf.get(n);
-      if (up === undefined) return n;
-      n = up;
-    }
-    return net;
+/** The clock edges of a flattened design's registers and clocked memory ports, each once. */
+export function clockEdgesOf(flat: ModuleIR): ClockEdge[] {
+  const out = new Map<string, ClockEdge>();
+  const add = (x: { readonly clock?: ClockEdge }) => {
+    const e = edgeOf(x);
+    out.set(`${e.clock}:${e.edge}`, e);
   };
-  const resets = new Set(flat.regs.filter((r) => r.reset?.kind === 'async').map((r) => source(r.reset!.net)));
-  return flat.ports.filter((p) => resets.has(p)).map((p) => flat.nets[p]!);
+  flat.regs.forEach(add);
+  for (const m of flat.memories) {
+    m.readPorts.forEach((p) => p.kind === 'sync' && add(p));
+    m.writePorts.forEach(add);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The top inputs of a flattened design that reset registers asynchronously while low (see
+ * `asyncResetInputs`): inputs power on at 0, so these resets are asserted at power-on. An active-high
+ * asynchronous reset is released at power-on: its registers start at their power-on values.
+ */
+export function asyncResetPorts(flat: ModuleIR): Net[] {
+  const polarity = asyncResetPolarity(flat);
+  return flat.ports.filter((p) => polarity.get(p) === 'low').map((p) => flat.nets[p]!);
+}
+
+/** The top inputs that reset registers asynchronously, each with the level that asserts it (per its registers). */
+export function asyncResetPolarity(flat: ModuleIR): Map<number, 'low' | 'high'> {
+  // A submodule's reset is its parent's net through a `buf` per level of hierarchy (a `not` where an
+  // active-high domain reset drives a child's active-low one): follow those to the port.
+  const driver = new Map<number, { a: number; invert: boolean }>();
+  for (const c of flat.cells) if (c.op === 'buf' || c.op === 'not') driver.set(c.out, { a: c.a, invert: c.op === 'not' });
+  const out = new Map<number, 'low' | 'high'>();
+  for (const r of flat.regs) {
+    if (r.reset?.kind !== 'async') continue;
+    let n = r.reset.net;
+    let high = r.reset.activeHigh === true;
+    for (let d = driver.get(n), hops = 0; d && hops <= flat.nets.length; d = driver.get(n), hops++) {
+      n = d.a;
+      if (d.invert) high = !high;
+    }
+    // Asserted at power-on wins: a port that is active low for some register is pulsed at power-on.
+    if (!high || !out.has(n)) out.set(n, high ? 'high' : 'low');
+  }
+  const ports = new Set(flat.ports);
+  for (const n of [...out.keys()]) if (!ports.has(n)) out.delete(n);
+  return out;
 }
 
 /** The SV `file:line` of a flattened net, and the TypeScript line that made it. */

@@ -4,19 +4,37 @@ import { resolve } from 'node:path';
 import type { Net } from '../../ir/netlist.ts';
 import { checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator, VectorOptions } from '../simulator.ts';
+import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
+import { checkVectorClocking } from '../compiled/compiledSimulator.ts';
 import type { ExternalDesign } from './externalDesign.ts';
 
 /** What an external simulator does, in the terms of its C side: signal and memory indices, 32-bit words. */
 export interface Engine {
   poke(signal: number, words: Uint32Array): void;
   peek(signal: number, into: Uint32Array): void;
+  /** Several peeks at once (one round trip to a child process); a signal with bit 31 set reads X and Z as 0 (Icarus). */
+  peekMany(signals: readonly number[], into: readonly Uint32Array[]): void;
+  /**
+   * `cycles` cycles of the only clock from a cycle boundary (its rising edge, then its falling edge), or
+   * of none (each only settles the design).
+   */
   step(cycles: number): void;
+  /**
+   * One instant: clock i of `ExternalDesign.clocks` takes bit i of `levels` where bit i of `mask` is set
+   * (only clocks that change); the registers on the edges this makes update together from the values
+   * before it, then logic settles. `time`: where the instant goes in the waveform: ps when `timed` (a
+   * multi-clock design), else the cycle-numbered time (10 per cycle: a rise of the first clock at
+   * 10c + 5, a fall at 10c, counting the cycle it ends).
+   */
+  clocks(mask: number, levels: number, time: number, timed: boolean): void;
   /** `ins`/`outs`: signal indices; returns `cycles` rows of `outWords` words. */
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array;
   memoryWrite(memory: number, addr: number, count: number, words: Uint32Array): void;
   memoryRead(memory: number, addr: number, count: number): Uint32Array;
   traceStart(path: string): void;
   traceStop(): void;
+  /** The waveform complete up to now (after a run of instants; `step` flushes its own). */
+  traceFlush(): void;
   /** Back to power-on (a fresh model). */
   powerOn(): void;
   close(): void;
@@ -25,17 +43,29 @@ export interface Engine {
 /** Longest memory transfer per engine call, in words (keeps pipe messages and buffers bounded). */
 const MEMORY_CHUNK = 1 << 16;
 
+/** Most clocks an external engine drives (their levels cross as one 32-bit word). */
+export const MAX_EXTERNAL_CLOCKS = 32;
+
 export class ExternalSimulator implements Simulator {
   cycle = 0;
   private closed = false;
   private readonly scratch = new Map<number, Uint32Array>();
+  private readonly driver: ClockDriver;
+  /** Bit i: the level of clock i. */
+  private levels = 0;
+  /** A design with several clocks runs, and is traced, in time (ps); one with a single clock in cycles. */
+  private readonly timed: boolean;
 
   constructor(
     readonly backend: 'verilator' | 'icarus',
     private readonly x: ExternalDesign,
     /** The engine behind the API (for diagnostics and tests). */
     readonly engine: Engine,
-  ) {}
+  ) {
+    if (x.clocks.length > MAX_EXTERNAL_CLOCKS) throw new Error(`${backend} drives up to ${MAX_EXTERNAL_CLOCKS} clocks; ${x.table.top} has ${x.clocks.length}`);
+    this.timed = x.clocks.length > 1;
+    this.driver = new ClockDriver(this, this.x.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.x.table.clockTimings);
+  }
 
   get top(): string {
     return this.x.table.top;
@@ -78,9 +108,76 @@ export class ExternalSimulator implements Simulator {
     return wordsToValue(b, 0, b.length);
   }
 
+  get clocks(): readonly string[] {
+    return this.x.clocks;
+  }
+
+  get time(): number {
+    return this.driver.now;
+  }
+
+  setClockTiming(name: string, timing: ClockTiming): void {
+    this.driver.setTiming(name, timing);
+  }
+
+  clockTiming(name: string): Required<ClockTiming> {
+    return this.driver.timing(name);
+  }
+
+  advance(ns: number): void {
+    this.live();
+    this.driver.advance(ns);
+    this.engine.traceFlush();
+  }
+
+  setClocks(levels: ClockLevels): void {
+    const engine = this.live();
+    let mask = 0;
+    let next = this.levels;
+    for (const [name, v] of this.x.table.clockLevels(levels)) {
+      const bit = 1 << this.x.clocks.indexOf(name);
+      if (((next & bit) !== 0) === (v === 1)) continue;
+      mask |= bit;
+      next = v === 1 ? next | bit : next & ~bit;
+    }
+    if (mask === 0) return;
+    const firstRose = (mask & next & 1) !== 0;
+    const time = this.timed ? this.driver.nowPs : 10 * this.cycle + (firstRose ? 5 : 0);
+    this.levels = next;
+    engine.clocks(mask >>> 0, next >>> 0, time, this.timed);
+    if (firstRose) this.cycle++;
+  }
+
+  /**
+   * `peek` of each name, read together (lockstep compares every instant this way); `unknownAsZero`:
+   * don't-care values whose X and Z bits Icarus reads as 0 instead of failing (as in runVectors).
+   */
+  peekAll(names: readonly string[], unknownAsZero?: ReadonlySet<string>): bigint[] {
+    const signals = names.map((n) => this.signal(n));
+    const into = signals.map((s) => new Uint32Array(wordsOf(s.net.width)));
+    this.live().peekMany(
+      signals.map((s, i) => (unknownAsZero?.has(names[i]!) ? (s.index | 0x80000000) >>> 0 : s.index)),
+      into,
+    );
+    return into.map((b) => wordsToValue(b, 0, b.length));
+  }
+
   step(cycles = 1): void {
     checkStepCycles(cycles);
+    this.live();
+    const clocks = this.x.clocks;
+    if (clocks.length === 0) this.cycles(cycles);
+    else if (clocks.length === 1) this.driver.step(cycles);
+    else {
+      this.driver.step(cycles);
+      if (this.timed) this.engine.traceFlush();
+    }
+  }
+
+  /** `cycles` whole cycles of the only clock (or of none) in the engine, from a cycle boundary. */
+  private cycles(cycles: number): void {
     const engine = this.live();
+    if (this.levels & 1) throw new Error(`step: clock '${this.x.clocks[0]}' is high (set by setClocks); set it low first`);
     // Bounded chunks keep the engines' 32-bit counts in range.
     for (let left = cycles; left > 0; ) {
       const n = Math.min(left, 0x4000_0000);
@@ -90,13 +187,16 @@ export class ExternalSimulator implements Simulator {
     }
   }
 
-  reset(cycles = 1, resetName = 'rst_n'): void {
-    holdReset(this, cycles, resetName);
+  reset(cycles = 1, resetName?: string): void {
+    const r = this.x.table.resetOf(resetName);
+    holdReset(this, cycles, r.name, r.activeHigh);
   }
 
   powerOn(): void {
     this.live().powerOn();
     this.cycle = 0;
+    this.levels = 0;
+    this.driver.restart();
   }
 
   runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): number {
@@ -153,6 +253,8 @@ export class ExternalSimulator implements Simulator {
 
   runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number, opts: VectorOptions = {}): Uint32Array {
     if (!Number.isSafeInteger(cycles) || cycles < 0 || cycles > 0xffffffff) throw new Error(`runVectors: cycles must be an integer from 0 to 2^32 - 1, got ${cycles}`);
+    checkVectorClocking(this.top, this.x.edges);
+    if (this.levels & 1) throw new Error(`runVectors: clock '${this.x.clocks[0]}' is high (set by setClocks); set it low first`);
     const ins = inputs.map((n) => this.x.indexOf.get(this.x.table.input(n).name)!);
     // Icarus reads X and Z of a handle with the top bit set as 0 (icarus_live_vpi.c X_AS_ZERO); two-state Verilator has none.
     const outs = outputs.map((n) => this.signal(n).index);

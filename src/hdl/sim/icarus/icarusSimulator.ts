@@ -33,9 +33,9 @@ export interface IcarusOptions {
 const testbenchTemplate = fileURLToPath(new URL('../../../../testbench/icarus_live_tb.sv', import.meta.url));
 const vpiSource = fileURLToPath(new URL('../../../../testbench/icarus_live_vpi.c', import.meta.url));
 const TB = 'rtgpu_live_tb';
-const PROTOCOL_VERSION = 2;
+const PROTOCOL_VERSION = 3;
 
-const OP = { BIND: 1, POKE: 2, PEEK: 3, STEP: 4, VECTORS: 5, MEM_WRITE: 6, MEM_READ: 7, DUMP_START: 8, DUMP_OFF: 9, DUMP_ON: 10, FINISH: 11, SYNC: 12 } as const;
+const OP = { BIND: 1, POKE: 2, PEEK: 3, STEP: 4, VECTORS: 5, MEM_WRITE: 6, MEM_READ: 7, DUMP_START: 8, DUMP_OFF: 9, DUMP_ON: 10, FINISH: 11, SYNC: 12, CLOCKS: 13, DUMP_FLUSH: 14 } as const;
 const REPLY = { OK: 0, ERROR: 1, HELLO: 2 } as const;
 
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
@@ -50,15 +50,44 @@ function powerOnResets(inputs: readonly string[]): string {
   return [...pulses, `    #0 rtgpu_power_on_done <= 1'b1;`, '    @(rtgpu_power_on_done);'].join('\n');
 }
 
+/**
+ * The testbench's variable driving a clock input: the clock's own name (`clk` as before), unless it
+ * could clash with the testbench's names.
+ */
+export function clockVariable(name: string): string {
+  return ['op', 'count', 'dut'].includes(name) || name.startsWith('p_') || name.startsWith('rtgpu_') ? `rtgpu_clock_${name}` : name;
+}
+
 export function liveTestbenchSource(x: ExternalDesign): string {
   const ports = x.signals.filter((s) => s.isPort);
   const decls = ports.map((s) => (s.net.kind === 'input' ? `  logic ${range(s.net.width)}p_${s.sv.path[0]} = '0;` : `  wire ${range(s.net.width)}p_${s.sv.path[0]};`));
-  const conns = [...(x.flat.clocked ? ['.clk(clk)'] : []), ...ports.map((s) => `.${s.sv.path[0]}(p_${s.sv.path[0]})`)];
+  // A design without clock keeps a `clk` that nothing reads (steps only let time pass).
+  const clockVars = x.clocks.length ? x.clocks.map(clockVariable) : ['clk'];
+  const conns = [...x.clocks.map((c) => `.${c}(${clockVariable(c)})`), ...ports.map((s) => `.${s.sv.path[0]}(p_${s.sv.path[0]})`)];
+  const first = clockVars[0]!;
+  const firstFalls = x.clocks.length > 0 && x.edges.some((e) => e.clock === x.clocks[0] && e.edge === 'falling');
+  const fields: Record<string, string> = {
+    // Several clocks run in real time: a ps is one unit.
+    TIMEUNIT: x.clocks.length > 1 ? '  timeunit 1ps;\n  timeprecision 1ps;' : '',
+    CLOCK_DECLS: clockVars.map((c) => `  logic ${c} = 1'b0;`).join('\n'),
+    DECLS: decls.join('\n'),
+    POWER_ON_RESETS: powerOnResets(x.asyncResetInputs),
+    TOP: x.design.top,
+    CONNS: conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'),
+    CLOCK_HIGH: `${first} = 1'b1;`,
+    CLOCK_LOW: `${first} = 1'b0;`,
+    // Registers on the falling edge update at the end of the last cycle: past them before Node reads.
+    // Timed, the testbench's own variables would add a change after every instant: the design only.
+    DUMPVARS: x.clocks.length > 1 ? '$dumpvars(0, rtgpu_live_tb.dut);' : '$dumpvars(0, rtgpu_live_tb);',
+    STEP_FALL_SETTLE: firstFalls ? '          rtgpu_settle;' : '',
+  };
   return readFileSync(testbenchTemplate, 'utf8')
-    .replace('{{DECLS}}', decls.join('\n'))
-    .replace('{{POWER_ON_RESETS}}', powerOnResets(x.asyncResetInputs))
-    .replace('{{TOP}}', x.design.top)
-    .replace('{{CONNS}}', conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`).join('\n'));
+    .replace(/^\{\{([A-Z_]+)\}\}\n/gm, (whole, key: string) => (fields[key] === '' ? '' : whole))
+    .replace(/\{\{([A-Z_]+)\}\}/g, (whole, key: string) => {
+      const v = fields[key];
+      if (v === undefined) throw new Error(`internal: icarus_live_tb.sv has an unknown placeholder ${whole}`);
+      return v;
+    });
 }
 
 /** The VPI module, built once per Icarus version. */
@@ -95,6 +124,7 @@ function bindNames(x: ExternalDesign): { kind: 0 | 1; name: string; width: numbe
   return [
     ...x.signals.map((s) => ({ kind: 0 as const, name: s.isPort ? `${TB}.p_${s.sv.path[0]}` : [TB, 'dut', ...s.sv.path].join('.'), width: s.net.width, depth: 0 })),
     ...x.memories.map((m) => ({ kind: 1 as const, name: [TB, 'dut', ...m.sv.path].join('.'), width: m.memory.width, depth: m.memory.depth })),
+    ...x.clocks.map((c) => ({ kind: 0 as const, name: `${TB}.${clockVariable(c)}`, width: 1, depth: 0 })),
   ];
 }
 
@@ -122,6 +152,8 @@ export class IcarusEngine implements Engine {
   private reply = -1;
   private work = '';
   private pending: number[] = [];
+  /** Commands whose empty answer is read later (the instants of `clocks`): they go with the next request, in one write. */
+  private deferred = 0;
   private failure: string | undefined;
   private dumping = false;
 
@@ -194,8 +226,13 @@ export class IcarusEngine implements Engine {
     if (!writeAll(this.cmd, data)) this.fail(`vvp exited before it took the command${this.logTail()}`);
   }
 
-  /** Reads one answer; `cycles` is how many cycles the command simulates (they lengthen the default limit). */
+  /** Reads the answers of deferred commands, then one answer; `cycles` is how many cycles the command simulates (they lengthen the default limit). */
   private receive(expect: number, cycles = 0): Uint32Array {
+    for (; this.deferred > 0; this.deferred--) this.receiveOne(REPLY.OK);
+    return this.receiveOne(expect, cycles);
+  }
+
+  private receiveOne(expect: number, cycles = 0): Uint32Array {
     const timeoutMs = answerTimeoutMs(this.limit, cycles);
     const timeout = () => this.fail(`vvp did not answer within ${timeoutMs / 1000} s (timeoutSeconds)${this.logTail()}`);
     const head = readExactly(this.reply, 8, timeoutMs, timeout);
@@ -231,6 +268,27 @@ export class IcarusEngine implements Engine {
 
   step(cycles: number): void {
     if (cycles > 0) this.request(OP.STEP, [cycles], cycles);
+  }
+
+  /**
+   * An instant. Its answer is read with the next request's (a run of instants costs no round trip each),
+   * at most MAX_DEFERRED later: vvp must never block on a full reply pipe while Node writes commands.
+   */
+  clocks(mask: number, levels: number, time: number, timed: boolean): void {
+    const target = Math.max(0, Math.round(time));
+    this.send([OP.CLOCKS, 6, this.x.signals.length + this.x.memories.length, mask, levels, target % 2 ** 32, Math.floor(target / 2 ** 32), timed ? 1 : 0]);
+    if (++this.deferred >= MAX_DEFERRED) this.request(OP.SYNC, []);
+  }
+
+  /** Several peeks in one round trip. */
+  peekMany(signals: readonly number[], into: readonly Uint32Array[]): void {
+    for (const s of signals) this.send([OP.PEEK, 1, s]);
+    this.flush();
+    signals.forEach((_, i) => into[i]!.set(this.receive(REPLY.OK).subarray(0, into[i]!.length)));
+  }
+
+  traceFlush(): void {
+    if (this.dumping) this.request(OP.DUMP_FLUSH, []);
   }
 
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
@@ -281,17 +339,22 @@ export class IcarusEngine implements Engine {
 
   close(): void {
     if (this.cmd >= 0 && !this.failure) {
-      this.pending = [OP.FINISH, 0];
-      // vvp ends the run (closing the waveform) and exits: the reply pipe reaches end of file.
+      // Instants not yet sent go first (a waveform gets them), then vvp ends the run (closing the
+      // waveform) and exits: the reply pipe reaches end of file.
+      this.pending.push(OP.FINISH, 0);
       if (writeAll(this.cmd, new Uint8Array(Uint32Array.from(this.pending).buffer))) drain(this.reply, drainTimeoutMs(this.limit));
       this.pending = [];
     }
     if (this.cmd >= 0) closeQuietly(this.cmd);
     if (this.reply >= 0) closeQuietly(this.reply);
     this.cmd = this.reply = -1;
+    this.deferred = 0;
     rmSync(this.work, { recursive: true, force: true });
   }
 }
+
+/** Instants sent before their answers are read (each answer is 8 bytes: far below a pipe's 64 KiB). */
+const MAX_DEFERRED = 1024;
 
 export function compileIcarusSimulator(design: Design, opts: IcarusOptions): Promise<ExternalSimulator> {
   return startIcarus(externalDesign(design, { registers: opts.registers ?? false, resetCheckSeed: opts.resetCheckSeed }), opts);

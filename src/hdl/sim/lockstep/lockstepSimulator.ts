@@ -1,5 +1,6 @@
 // The lockstep back end: several engines run the same design side by side; every poke goes to all of them,
-// every output (and, on request, every register) is compared every cycle, and the first difference stops the run.
+// every output (and, on request, every register) is compared every cycle (with several clocks or a falling
+// edge: after every instant at which some clock has an edge), and the first difference stops the run.
 import { mkdirSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Design, EnumInfo, ModuleIR, Net } from '../../ir/netlist.ts';
@@ -9,6 +10,9 @@ import { svName } from '../../emit/svNames.ts';
 import { compileEngine, type EngineOptions } from '../compileEngine.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
+import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
+import { clockEdgesOf } from '../external/externalDesign.ts';
+import { ExternalSimulator } from '../external/externalSimulator.ts';
 import { VcdWriter } from '../vcd.ts';
 
 /** A back end by name, by its options, or a simulator already compiled (of the same design; closed with the lockstep one). */
@@ -36,8 +40,8 @@ export interface LockstepOptions {
    */
   readonly dontCare?: Readonly<Record<string, string | true>>;
   /**
-   * Compare nothing until the first reset is over (rst_n low, then high): for third-party RTL whose
-   * registers hold X until reset (default false: compared from cycle 0).
+   * Compare nothing until the first reset is over (the reset `reset()` holds, `rst_n` by default, asserted
+   * then released): for third-party RTL whose registers hold X until reset (default false: compared from cycle 0).
    */
   readonly fromFirstReset?: boolean;
   /** The default: every stream's payload (`<s>_bits`, `<s>_bits_*` outputs beside `<s>_valid`) matters only while `<s>_valid` is 1 (default true). */
@@ -63,6 +67,8 @@ export class LockstepMismatchError extends Error {
     readonly enumType?: EnumInfo,
     /** What else explains the values (an X Icarus read as 0). */
     readonly note?: string,
+    /** Simulated time of the instant compared, in ns (designs compared instant by instant). */
+    readonly timeNs?: number,
   ) {
     const digits = Math.max(1, Math.ceil(width / 4));
     const member = (v: bigint) => {
@@ -72,7 +78,7 @@ export class LockstepMismatchError extends Error {
     const rows = Object.entries(values).map(([k, v]) => `  ${k.padEnd(10)} ${width}'h${v.toString(16).padStart(digits, '0')}${member(v)}`);
     super(
       [
-        `lockstep mismatch at cycle ${cycle} on ${signal} (${width} bits):`,
+        `lockstep mismatch at cycle ${cycle}${timeNs === undefined ? '' : ` (${timeNs} ns)`} on ${signal} (${width} bits):`,
         ...rows,
         `  declared at ${tsLocation}, driven at ${svLocation}`,
         ...(waveforms.length ? [`  waveforms of the cycles before: ${waveforms.join(', ')}`] : []),
@@ -87,9 +93,12 @@ interface Member {
   readonly sim: Simulator;
 }
 
-/** One cycle of history: the inputs applied, and each member's compared values (all as packed words). */
+/** One cycle (or instant) of history: the inputs applied, and each member's compared values (all as packed words). */
 interface HistoryRow {
   readonly cycle: number;
+  /** An instant: its time in ps and the clock levels after it (bit i: clock i); a vector cycle: -1. */
+  readonly timePs: number;
+  readonly levels: number;
   readonly inputs: Uint32Array;
   readonly compared: readonly Uint32Array[];
 }
@@ -145,9 +154,21 @@ export class LockstepSimulator implements Simulator {
   private readonly unknownAsZero: ReadonlySet<string>;
   /** Word offset of each compared net within a row. */
   private readonly comparedOffsets: readonly number[];
-  /** With fromFirstReset: whether rst_n has been low, and whether that reset is over (comparing from then on). */
+  /** With fromFirstReset: whether the reset has been asserted, and whether that reset is over (comparing from then on). */
   private resetSeen = false;
   private comparing: boolean;
+  private readonly firstReset: { readonly name: string; readonly activeHigh: boolean };
+  /** Time and the clocks: instants at which some clock has an edge, in time order (ClockDriver). */
+  private readonly driver: ClockDriver;
+  /** Bit i: the level of clock i. */
+  private levels = 0;
+  /**
+   * Cycles may run as vector runs on the members, compared cycle by cycle: one rising edge of the only
+   * clock (or no clock). Otherwise every instant is compared after it.
+   */
+  private readonly vectorCycles: boolean;
+  /** Several clocks: members follow the schedule in time (their waveforms are timed). */
+  private readonly timed: boolean;
 
   constructor(
     private readonly design: Design,
@@ -169,6 +190,19 @@ export class LockstepSimulator implements Simulator {
     this.comparing = !opts.fromFirstReset;
     let at = 0;
     this.comparedOffsets = this.compared.map((n) => ((at += wordsOf(n.width)), at - wordsOf(n.width)));
+    this.firstReset = this.table.resetOf(undefined);
+    const edges = clockEdgesOf(this.flat);
+    this.vectorCycles = this.table.clocks.length <= 1 && edges.every((e) => e.edge === 'rising');
+    this.timed = this.table.clocks.length > 1;
+    this.driver = new ClockDriver({ clocks: this.table.clocks, setClocks: (levels) => this.scheduledInstant(levels) }, this.vectorCycles && this.table.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.table.clockTimings);
+    // Members run the lockstep's schedule (timed: each follows it with advance): it must be theirs too.
+    for (const m of members) {
+      if (m.sim.time !== 0) throw new Error(`lockstep member ${m.label} is at ${m.sim.time} ns: members start at time 0`);
+      for (const c of this.table.clocks) {
+        const [mine, theirs] = [this.driver.timing(c), m.sim.clockTiming(c)];
+        if (mine.period !== theirs.period || mine.phase !== theirs.phase || mine.high !== theirs.high) throw new Error(`lockstep member ${m.label} runs clock '${c}' with another timing (${JSON.stringify(theirs)}, not ${JSON.stringify(mine)}): set timings on the lockstep simulator`);
+      }
+    }
   }
 
   get top(): string {
@@ -198,8 +232,51 @@ export class LockstepSimulator implements Simulator {
     return values[0]!;
   }
 
+  get clocks(): readonly string[] {
+    return this.table.clocks;
+  }
+
+  get time(): number {
+    return this.driver.now;
+  }
+
+  setClockTiming(name: string, timing: ClockTiming): void {
+    this.driver.setTiming(name, timing);
+    for (const m of this.members) m.sim.setClockTiming(name, timing);
+  }
+
+  clockTiming(name: string): Required<ClockTiming> {
+    return this.driver.timing(name);
+  }
+
+  advance(ns: number): void {
+    this.driver.advance(ns);
+  }
+
+  setClocks(levels: ClockLevels): void {
+    this.table.clockLevels(levels);
+    for (const m of this.members) m.sim.setClocks(levels);
+    this.afterInstant(levels);
+  }
+
+  /** An instant of the schedule: timed members run it by their own schedule (the same), so that their waveforms carry its time. */
+  private scheduledInstant(levels: ClockLevels): void {
+    if (this.timed) {
+      const ns = this.driver.nowPs / 1000;
+      for (const m of this.members) m.sim.advance(ns);
+    } else for (const m of this.members) m.sim.setClocks(levels);
+    this.afterInstant(levels);
+  }
+
   step(cycles = 1): void {
     checkStepCycles(cycles);
+    if (this.table.clocks.length === 0) this.cycles(cycles);
+    else this.driver.step(cycles);
+  }
+
+  /** Whole cycles as vector runs on the members (one rising edge of the only clock, or none), compared cycle by cycle. */
+  private cycles(cycles: number): void {
+    if (this.levels & 1) throw new Error(`step: clock '${this.table.clocks[0]}' is high (set by setClocks); set it low first`);
     for (let left = cycles; left > 0; ) {
       // Until comparing starts (fromFirstReset), a cycle at a time: it starts at an exact cycle.
       const n = Math.min(left, this.comparing ? 4096 : 1);
@@ -208,15 +285,32 @@ export class LockstepSimulator implements Simulator {
     }
   }
 
-  reset(cycles = 1, resetName = 'rst_n'): void {
-    holdReset(this, cycles, resetName);
+  /** After an instant on every member: the clock levels, the cycle count, and every compared value. */
+  private afterInstant(levels: ClockLevels): void {
+    const before = this.levels;
+    this.table.clocks.forEach((c, i) => {
+      const v = levels[c];
+      if (v !== undefined) this.levels = v === 1 ? this.levels | (1 << i) : this.levels & ~(1 << i);
+    });
+    if (this.levels & ~before & 1) this.cycle++;
+    this.compareInstant();
+  }
+
+  reset(cycles = 1, resetName?: string): void {
+    const r = this.table.resetOf(resetName);
+    holdReset(this, cycles, r.name, r.activeHigh);
   }
 
   powerOn(): void {
     for (const m of this.members) m.sim.powerOn();
+    // Timed members follow the lockstep's schedule from time 0 again (advance): each must be back there too.
+    const late = this.timed ? this.members.find((m) => m.sim.time !== 0) : undefined;
+    if (late) throw new Error(`lockstep: member ${late.label} is at ${late.sim.time} ns after powerOn(); members of a design with several clocks must return to time 0`);
     for (const k of this.inputs.keys()) this.inputs.set(k, 0n);
     this.history = [];
     this.cycle = 0;
+    this.levels = 0;
+    this.driver.restart();
     this.resetSeen = false;
     this.comparing = !this.opts.fromFirstReset;
   }
@@ -256,6 +350,7 @@ export class LockstepSimulator implements Simulator {
   }
 
   runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number): Uint32Array {
+    if (!this.vectorCycles) throw new Error(`runVectors drives one rising clock edge per cycle; ${this.top} has ${this.table.clocks.length > 1 ? 'several clocks' : 'a falling-edge register'}: drive it with step, advance or setClocks`);
     const inNets = inputs.map((n) => this.table.input(n));
     const inRow = inNets.reduce((s, n) => s + wordsOf(n.width), 0);
     if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
@@ -289,7 +384,7 @@ export class LockstepSimulator implements Simulator {
         this.inputs.set(n.name, wordsToValue(stimulus, at, wordsOf(n.width)) & ((1n << BigInt(n.width)) - 1n));
         at += wordsOf(n.width);
       }
-      this.remember(c, rows, row);
+      this.remember(rows.map((r) => r.slice(c * row, c * row + this.comparedWords)), -1);
       this.followReset();
       let off = c * row;
       for (let i = 0; i < this.compared.length; i++) {
@@ -313,12 +408,50 @@ export class LockstepSimulator implements Simulator {
     return out;
   }
 
-  /** fromFirstReset: comparing starts in the first cycle rst_n is high after it was low. */
+  /** fromFirstReset: comparing starts in the first cycle the reset is released after it was asserted. */
   private followReset(): void {
     if (this.comparing) return;
-    const rst = this.inputs.get('rst_n');
-    if (rst === 0n) this.resetSeen = true;
+    const rst = this.inputs.get(this.firstReset.name);
+    if (rst !== undefined && (rst !== 0n) === this.firstReset.activeHigh) this.resetSeen = true;
     else if (this.resetSeen || rst === undefined) this.comparing = true;
+  }
+
+  /**
+   * After an instant: every compared value on every member (a don't-care one where its qualifier, as the
+   * reference has it, is 0: only the reference's). The reference is read first, so an X another engine
+   * holds in a don't-care value is never read.
+   */
+  private compareInstant(): void {
+    this.followReset();
+    if (!this.comparing) return;
+    const ref = new Uint32Array(this.comparedWords);
+    const now: number[] = [];
+    // An external engine reads them in one go (Icarus: one round trip, not one per signal), a don't-care
+    // value's X and Z as 0 (as in the vector runs).
+    const read = (sim: Simulator, names: readonly string[]) => (sim instanceof ExternalSimulator ? sim.peekAll(names, this.unknownAsZero) : names.map((n) => sim.peek(n)));
+    const all = read(this.members[0]!.sim, this.compared.map((n) => n.name));
+    this.compared.forEach((net, i) => valueToWords(all[i]!, wordsOf(net.width), ref, this.comparedOffsets[i]!));
+    this.compared.forEach((_, i) => {
+      const q = this.qualifiers.get(i);
+      if (q === undefined || (q >= 0 && ref[this.comparedOffsets[q]!] !== 0)) now.push(i);
+    });
+    const names = now.map((i) => this.compared[i]!.name);
+    const rows = this.members.map((m, k) => {
+      if (k === 0) return ref;
+      const r = ref.slice();
+      const values = read(m.sim, names);
+      now.forEach((i, j) => valueToWords(values[j]!, wordsOf(this.compared[i]!.width), r, this.comparedOffsets[i]!));
+      return r;
+    });
+    this.remember(rows, this.driver.nowPs);
+    for (const i of now) {
+      const net = this.compared[i]!;
+      const off = this.comparedOffsets[i]!;
+      const w = wordsOf(net.width);
+      for (let k = 0; k < w; k++) {
+        if (rows.some((r) => r[off + k] !== ref[off + k])) this.mismatch(this.cycle, net, rows.map((r) => wordsToValue(r, off, w)));
+      }
+    }
   }
 
   /** Whether `name` is a don't-care output that does not matter in the current cycle. */
@@ -328,14 +461,15 @@ export class LockstepSimulator implements Simulator {
     return q < 0 || this.members[0]!.sim.peek(this.compared[q]!.name) === 0n;
   }
 
-  private remember(c: number, rows: readonly Uint32Array[], row: number): void {
+  /** One row of history: each member's compared values (`timePs` of an instant, or -1). */
+  private remember(compared: readonly Uint32Array[], timePs: number): void {
     const inputs = new Uint32Array(this.inputNets.reduce((s, n) => s + wordsOf(n.width), 0));
     let at = 0;
     for (const n of this.inputNets) {
       valueToWords(this.inputs.get(n.name)!, wordsOf(n.width), inputs, at);
       at += wordsOf(n.width);
     }
-    this.history.push({ cycle: this.cycle, inputs, compared: rows.map((r) => r.slice(c * row, c * row + this.comparedWords)) });
+    this.history.push({ cycle: this.cycle, timePs, levels: this.levels, inputs, compared });
     if (this.history.length > 2 * this.historyCycles) this.history = this.history.slice(-this.historyCycles);
   }
 
@@ -347,12 +481,17 @@ export class LockstepSimulator implements Simulator {
     const files = waves ? this.writeWaveforms() : [];
     const ts = `${relative(process.cwd(), net.loc.file) || net.loc.file}:${net.loc.line}`;
     const note = this.unknownAsZero.has(net.name) && this.members.some((m) => m.sim.backend === 'icarus') ? "Icarus reads X and Z of this don't-care port as 0: its 0 bits may be X (valid was high)" : undefined;
-    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files, net.enumType, note);
+    const timeNs = this.timed || !this.vectorCycles ? this.driver.now : undefined;
+    throw new LockstepMismatchError(cycle, `${this.top}.${net.name}`, net.width, byMember, ts, sv ? `${sv.module}.sv:${line ?? '?'}` : '?', files, net.enumType, note, timeNs);
   }
 
-  /** A VCD per member of the remembered cycles: the inputs and every compared signal. */
+  /**
+   * A VCD per member of the remembered cycles: the inputs and every compared signal; timed (ps, each
+   * clock) for a design with several clocks, else one row per cycle (the last of each cycle's instants).
+   */
   private writeWaveforms(): string[] {
-    const rows = this.history.slice(-this.historyCycles);
+    const kept = this.history.slice(-this.historyCycles);
+    const rows = this.timed ? kept : kept.filter((r, i) => kept[i + 1]?.cycle !== r.cycle);
     if (!rows.length) return [];
     const dir = resolve(this.opts.mismatchDir ?? join(process.env.TMPDIR ?? '/tmp', 'rtgpu-lockstep'));
     mkdirSync(dir, { recursive: true });
@@ -371,10 +510,12 @@ export class LockstepSimulator implements Simulator {
         signals.push({ net, read: column(() => current.compared[i]!, at, wordsOf(net.width)) });
         at += wordsOf(net.width);
       }
-      const vcd = new VcdWriter(file, this.top, signals);
+      const clocks = this.table.clocks.map((name, k) => ({ name, read: () => ((current.levels >> k) & 1) as 0 | 1 }));
+      const vcd = new VcdWriter(file, this.top, signals, this.timed ? { clocks } : {});
       for (const r of rows) {
         current = r;
-        vcd.sample(r.cycle);
+        if (this.timed) vcd.instantAt(r.timePs);
+        else vcd.sample(r.cycle);
       }
       vcd.close();
       return file;

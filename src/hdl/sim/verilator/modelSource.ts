@@ -1,7 +1,6 @@
 // The C++ wrapper and Verilator configuration of a live Verilator model (testbench/verilator_model.cpp).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { topModule } from '../../ir/netlist.ts';
 import type { ExternalDesign } from '../external/externalDesign.ts';
 
 const template = fileURLToPath(new URL('../../../../testbench/verilator_model.cpp', import.meta.url));
@@ -30,13 +29,19 @@ export function modelSource(x: ExternalDesign, trace: boolean): string {
   // C++ does not allow empty arrays: a placeholder row that the counts exclude.
   const rows = (r: string[], empty: string) => (r.length ? r.join('\n') : empty);
   const closeTrace = 'if (m->vcd) { m->vcd->close(); delete m->vcd; m->vcd = nullptr; }';
-  // A design without state has no clock: an "edge" only settles it (and counts the cycle).
-  const clocked = topModule(x.design).clocked;
+  // A design without state has no clock: an "edge" only settles it (and counts the cycle). `step` runs
+  // the first clock (the only one where the TS side steps in C).
+  const clock = (name: string) => verilatorCppName(name);
+  const first = x.clocks[0];
+  const firstFalls = first !== undefined && x.edges.some((e) => e.clock === first && e.edge === 'falling');
   const parts: Record<string, string> = {
     TOP: top,
-    CLOCK_HIGH: clocked ? 'top->clk = 1;' : '',
-    CLOCK_LOW: clocked ? 'top->clk = 0;' : '',
-    POWER_ON_CLOCK: clocked ? 'm->top->clk = 0;' : '',
+    CLOCK_HIGH: first !== undefined ? `top->${clock(first)} = 1;` : '',
+    CLOCK_LOW: first !== undefined ? `top->${clock(first)} = 0;` : '',
+    // Registers on the falling edge sample it now; else it waits for the next settle (one evaluation fewer per cycle).
+    FALL_EVAL: firstFalls ? 'top->eval();\n    dirty = false;' : 'dirty = true;',
+    SET_CLOCKS: x.clocks.map((c, i) => `    if (mask & ${(2 ** i) >>> 0}u) top->${clock(c)} = (levels >> ${i}) & 1u;`).join('\n'),
+    POWER_ON_CLOCK: x.clocks.map((c) => `m->top->${clock(c)} = 0;`).join('\n  '),
     // Asynchronous resets power on low: a falling edge makes their registers take the reset, as in the TS simulator.
     POWER_ON_RESETS: x.asyncResetInputs.map((n) => `m->top->${verilatorCppName(n)} = 1;\n    m->top->eval();\n    m->top->${verilatorCppName(n)} = 0;`).join('\n    '),
     SIGNAL_SPECS: rows(signalSpecs, '  {nullptr, "", 0},'),
@@ -49,10 +54,12 @@ export function modelSource(x: ExternalDesign, trace: boolean): string {
     TRACE_EVER_ON: trace ? 'm->ctx.traceEverOn(true);' : '',
     TRACE_DUMP_LOW: trace ? 'if (vcd) vcd->dump(10 * cycle);' : '',
     TRACE_DUMP_HIGH: trace ? 'if (vcd) vcd->dump(10 * cycle + 5);' : '',
+    TRACE_DUMP_POKED: trace ? 'if (vcd) vcd->dump((uint64_t)(lastInstant + 1));' : '',
+    TRACE_DUMP_AT: trace ? 'if (vcd) vcd->dump((uint64_t)at);' : '',
     // The waveform is complete after every step call (a viewer, or a crash later, sees every cycle).
     TRACE_FLUSH: trace ? 'if (m->vcd) m->vcd->flush();' : '',
     TRACE_OPEN: trace
-      ? `${closeTrace}\n  m->vcd = new VerilatedVcdC;\n  m->top->trace(m->vcd, 99);\n  m->vcd->open(path);\n  return m->vcd->isOpen() ? 0 : -2;`
+      ? `${closeTrace}\n  m->vcd = new VerilatedVcdC;\n  m->top->trace(m->vcd, 99);${x.clocks.length > 1 ? '\n  m->vcd->set_time_unit("1ps");\n  m->vcd->set_time_resolution("1ps");' : ''}\n  m->vcd->open(path);\n  return m->vcd->isOpen() ? 0 : -2;`
       : 'return -1;',
     TRACE_CLOSE: trace ? closeTrace : '',
   };

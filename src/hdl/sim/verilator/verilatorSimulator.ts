@@ -53,7 +53,7 @@ const printfDeclaration = { prelude: [`#include "../${PRINTF_HEADER}"`], runtime
 
 const LIBRARY = 'librtgpu_model.so';
 const LINT_WARNINGS = 'lint-warnings.txt';
-const ABI_VERSION = 1;
+const ABI_VERSION = 2;
 
 /** `$readmemh("X.hex")` resolves against the process's working directory: point it at the build's copy. */
 function absoluteMemoryImages(text: string, dir: string): string {
@@ -101,6 +101,8 @@ interface ModelLibrary {
   readonly poke: (m: unknown, signal: number, words: Uint32Array) => void;
   readonly peek: (m: unknown, signal: number, words: Uint32Array) => number;
   readonly step: (m: unknown, cycles: number) => number;
+  readonly clocks: (m: unknown, mask: number, levels: number, time: number) => number;
+  readonly traceFlush: (m: unknown) => void;
   readonly vectors: (m: unknown, ins: Int32Array, nIn: number, outs: Int32Array, nOut: number, stim: Uint32Array, out: Uint32Array, cycles: number) => number;
   readonly memoryWrite: (m: unknown, mem: number, addr: number, count: number, words: Uint32Array) => number;
   readonly memoryRead: (m: unknown, mem: number, addr: number, count: number, words: Uint32Array) => number;
@@ -122,6 +124,8 @@ function loadLibrary(path: string): ModelLibrary {
     poke: so.func('void rtgpu_poke(void *m, int32_t signal, const uint32_t *words)'),
     peek: so.func('int32_t rtgpu_peek(void *m, int32_t signal, _Out_ uint32_t *words)'),
     step: so.func('int32_t rtgpu_step(void *m, uint32_t cycles)'),
+    clocks: so.func('int32_t rtgpu_clocks(void *m, uint32_t mask, uint32_t levels, double time)'),
+    traceFlush: so.func('void rtgpu_trace_flush(void *m)'),
     vectors: so.func('int32_t rtgpu_run_vectors(void *m, const int32_t *ins, int32_t nIn, const int32_t *outs, int32_t nOut, const uint32_t *stim, _Out_ uint32_t *out, uint32_t cycles)'),
     memoryWrite: so.func('int32_t rtgpu_memory_write(void *m, int32_t mem, uint32_t addr, uint32_t count, const uint32_t *words)'),
     memoryRead: so.func('int32_t rtgpu_memory_read(void *m, int32_t mem, uint32_t addr, uint32_t count, _Out_ uint32_t *words)'),
@@ -169,8 +173,21 @@ class VerilatorEngine implements Engine {
     this.check(this.lib.peek(this.model, signal, into));
   }
 
+  peekMany(signals: readonly number[], into: readonly Uint32Array[]): void {
+    // (The X-as-zero flag of a don't-care value means nothing to two-state Verilator.)
+    signals.forEach((s, i) => this.peek(s & 0x7fffffff, into[i]!));
+  }
+
   step(cycles: number): void {
     this.check(this.lib.step(this.model, cycles));
+  }
+
+  clocks(mask: number, levels: number, time: number, timed: boolean): void {
+    this.check(this.lib.clocks(this.model, mask, levels, timed ? time : -1));
+  }
+
+  traceFlush(): void {
+    this.lib.traceFlush(this.model);
   }
 
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
