@@ -391,3 +391,21 @@ describe('black boxes with several clocks', () => {
     expect([sim.peek('a'), sim.peek('b')]).toEqual([9n, 4n]);
   });
 });
+
+describe('a clock input that clocks nothing', () => {
+  const Comb = (mark: boolean) =>
+    defineModule(`comb_clk_${mark}`, () => ({ clk: input(Clock), a: input(UInt(4)), b: output(UInt(4)) }), (m, io) => {
+      if (mark) m.unused(io.clk);
+      io.b.set(io.a.not());
+    });
+
+  test('warns UnusedInput unless marked m.unused; the SV is lint-clean either way', async () => {
+    const plain = elaborate(Comb(false), {});
+    expect(plain.warnings.map((w) => w.code)).toEqual(['UnusedInput']);
+    expect(plain.warnings[0]!.message).toMatch(/clock input 'clk' of module comb_clk_false clocks nothing/);
+    const marked = elaborate(Comb(true), {});
+    expect(marked.warnings).toEqual([]);
+    const text = await expectLintClean(marked.design);
+    expect(text).toContain("wire _unused_ok = &{1'b0, clk, 1'b0};");
+  });
+});

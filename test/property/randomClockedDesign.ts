@@ -163,7 +163,7 @@ function domainsOf(raw: RawClockedDesign): Domain[] {
     name: `d${i}`,
     clock: i < n ? i : d.clock % n,
     falling: d.falling,
-    reset: d.reset === 0 ? null : { ports: d.reset === 1 && (d.source % 4 === 1 || d.source % 4 === 3) ? [`r${i}`, `r${i}b`] : [`r${i}`], source: d.reset === 2 ? 0 : d.source % 4, kind: d.reset === 1 ? 'sync' : 'async', activeHigh: d.activeHigh },
+    reset: d.reset === 0 ? null : { ports: d.source % 4 === 1 || d.source % 4 === 3 ? [`r${i}`, `r${i}b`] : [`r${i}`], source: d.source % 4, kind: d.reset === 1 ? 'sync' : 'async', activeHigh: d.activeHigh },
   }));
 }
 
@@ -191,7 +191,7 @@ export function clockedDesignSource(raw: RawClockedDesign, name = 'RandC'): stri
     let source = r ? `io.${r.ports[0]}` : '';
     // Two ports, either of which asserts the reset; or a flop of the clock sampling the port.
     if (r?.source === 1 || r?.source === 3) source = `io.${r.ports[0]}.${r.activeHigh ? 'or' : 'and'}(io.${r.ports[1]})`;
-    if (r?.source === 3 || r?.source === 1) {
+    if (r?.source === 3) {
       b.line(`const ${d.name}_reset = m.wire(Bool, { name: '${d.name}_reset' });`);
       b.line(`${d.name}_reset.set(${source});`);
       source = `${d.name}_reset`;

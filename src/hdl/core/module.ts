@@ -182,6 +182,8 @@ export class ModuleBuilder implements BuildContext {
   readonly unusedSigs = new Set<Sig>();
   /** Its Clock input ports, each with the number of data ports declared before it. */
   readonly clockPorts: { readonly sig: ClockSignal; readonly portIndex: number }[] = [];
+  /** Clock inputs marked with unused(): no UnusedInput warning when nothing is clocked by them. */
+  readonly unusedClocks = new Set<string>();
   /** Wires declared with `crossDomain`: reason. */
   readonly falsePaths = new Map<Sig, string>();
   resetSig: Sig | undefined;
@@ -308,8 +310,11 @@ export class ModuleBuilder implements BuildContext {
   unused(...values: (HValue | ClockSignal)[]): void {
     const loc = callerLocation();
     for (const v of values) {
-      // A clock no register uses is still a port; nothing reads it as data, so lint has nothing to say.
-      if (v instanceof ClockSignal) continue;
+      if (v instanceof ClockSignal) {
+        if (v.owner !== this || v.kind !== 'port') throw hdlError('InvalidArgument', `unused(): clock '${v.name}' is not a Clock input of ${this.moduleName}`, loc);
+        this.unusedClocks.add(v.name);
+        continue;
+      }
       for (const leaf of leaves(v)) {
         if (leaf.expr.kind !== 'sig') throw hdlError('InvalidArgument', 'unused() takes signals (ports, wires, registers, submodule outputs), not expressions: an expression no one reads builds nothing', loc);
         if (leaf.expr.sig.owner !== this) throw hdlError('CrossModuleReference', 'unused() of a signal of another module', loc);

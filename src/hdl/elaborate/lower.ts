@@ -1,7 +1,7 @@
 // Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
 import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
-import { cellFromOperands, cellInputs } from '../ir/netlist.ts';
+import { cellFromOperands, cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import type { ClockDomainRef, Expr, PathStep, Sig } from '../core/ast.ts';
 import type { ModuleBuilder } from '../core/module.ts';
 import { inferName } from '../core/naming.ts';
@@ -315,11 +315,23 @@ class Lowering {
     }
     for (const i of ir.instances) for (const n of Object.values(i.inputs)) read.add(n);
     for (const sig of this.b.unusedSigs) read.add(this.sigNet.get(sig)!);
+    this.warnUnusedClocks(ir);
     for (const p of ir.ports) {
       const net = ir.nets[p]!;
       if (net.kind === 'input' && !read.has(p)) {
         this.diagnostics.push({ code: 'UnusedInput', severity: 'warning', message: `input '${net.name}' of module ${ir.name} is never read`, loc: net.loc });
       }
+    }
+  }
+
+  /** A declared clock that clocks nothing (a fixed port list's `clk` of a combinational module): say so, unless marked unused(). */
+  private warnUnusedClocks(ir: ModuleIR): void {
+    const used = new Set<string>(this.b.unusedClocks);
+    for (const r of ir.regs) used.add(edgeOf(r).clock);
+    for (const mem of ir.memories) [...mem.writePorts, ...mem.readPorts.filter((p) => p.kind === 'sync')].forEach((p) => used.add(edgeOf(p).clock));
+    for (const inst of this.b.instances) for (const c of moduleClocks(inst.child.ir)) used.add(inst.clocks.get(c.name)?.source?.name ?? inst.domain?.clockName ?? c.name);
+    for (const c of ir.clocks ?? []) {
+      if (!used.has(c.name)) this.diagnostics.push({ code: 'UnusedInput', severity: 'warning', message: `clock input '${c.name}' of module ${ir.name} clocks nothing (mark it m.unused(io.${c.name}) if the port list requires it)`, loc: c.loc });
     }
   }
 

@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf, unusedClocks } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -361,10 +361,11 @@ class ModuleEmitter {
       m.nets.filter((n) => n.kind !== 'output' && !this.consts.has(n.id) && (n.kind === 'input' || (this.live.has(n.id) && !this.inlined.has(n.id)))).map((n) => n.id),
       (id) => this.name(id),
     );
-    if (sink) {
+    const unusedSink = [sink, ...unusedClocks(m, this.design)].filter(Boolean).join(', ');
+    if (unusedSink) {
       this.line('');
       this.line('  // Bits no logic reads; collected so that lint reports only unintended leftovers.');
-      this.line(`  wire _unused_ok = &{1'b0, ${sink}, 1'b0};`);
+      this.line(`  wire _unused_ok = &{1'b0, ${unusedSink}, 1'b0};`);
     }
     // After the body: the enums its text named.
     const typedefs = [...this.enumTypesUsed()].flatMap((e) => enumTypedef(e, this.enums));

@@ -4,7 +4,7 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf, unusedClocks } from './svFragments.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
@@ -96,10 +96,11 @@ class NetlistEmitter {
     m.memories.forEach((mem) => this.emitMemory(mem));
     m.instances.forEach((inst) => this.emitInstance(inst));
     const sink = this.usage.unusedSink(m.nets.filter((n) => n.kind !== 'output' && !this.consts.has(n.id)).map((n) => n.id), (id) => this.name(id));
-    if (sink) {
+    const unusedSink = [sink, ...unusedClocks(m, this.design)].filter(Boolean).join(', ');
+    if (unusedSink) {
       this.line('');
       this.line('  // Bits no logic reads; collected so that lint reports only unintended leftovers.');
-      this.line(`  wire _unused_ok = &{1'b0, ${sink}, 1'b0};`);
+      this.line(`  wire _unused_ok = &{1'b0, ${unusedSink}, 1'b0};`);
     }
     const body = this.out;
     const params = [...this.params.values()];

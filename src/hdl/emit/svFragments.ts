@@ -55,6 +55,18 @@ export function portLines(m: ModuleIR, dataPort: (id: NetId) => string): string[
   return out;
 }
 
+/** Clock inputs no register, memory port or instance of the module uses (lint would call them unused). */
+export function unusedClocks(m: ModuleIR, design: Design): string[] {
+  const used = new Set<string>();
+  for (const r of m.regs) used.add(edgeOf(r).clock);
+  for (const mem of m.memories) {
+    for (const p of mem.writePorts) used.add(edgeOf(p).clock);
+    for (const p of mem.readPorts) if (p.kind === 'sync') used.add(edgeOf(p).clock);
+  }
+  for (const inst of m.instances) for (const c of moduleClocks(findModule(design, inst.module))) used.add(instanceClock(inst, c.name));
+  return moduleClocks(m).map((c) => c.name).filter((c) => !used.has(c));
+}
+
 /** The 1-based line of each data port in the module header (the header's first port line is line 3). */
 export function portLineNumbers(m: ModuleIR): Record<string, number> {
   const lines: Record<string, number> = {};

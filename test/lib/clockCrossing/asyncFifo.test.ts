@@ -201,10 +201,9 @@ describe('AsyncFifo on every engine that runs several clocks (lockstep compares 
     for (const c of cases) {
       const runSeed = rng.u32();
       const words = Math.round(baseWords * c.share);
-      test(`${engine}: ${c.name} (${c.wclk.period} vs ${c.rclk.period} ns), ${words} words (SEED=${seed})`, async (ctx) => {
+      test(`${engine}: ${c.name} (${c.wclk.period} vs ${c.rclk.period} ns), ${words} words (SEED=${seed})`, async () => {
         const design = fifoDesign(8, 2, { resetKind: 'async', resetActive: 'low' });
         const sim: Simulator | undefined = await multiClockEngine(design, engine, ['wclk', 'rclk']);
-        if (!sim) return ctx.skip();
         try {
           const run: FifoRun = { depth: 8, syncStages: 2, wclk: c.wclk, rclk: c.rclk, words, seed: runSeed, resetActive: 'low' };
           expect(runFifoScoreboard(sim, run).words).toBe(words);

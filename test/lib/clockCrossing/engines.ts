@@ -13,21 +13,17 @@ export function missingClockApi(sim: Simulator, clocks: readonly string[]): stri
   return undefined;
 }
 
-/**
- * The design on `engine` (lockstep: js, wasm, Verilator and Icarus compared at every instant), or
- * undefined, with the reason printed, while the engine does not yet run several clocks (issue 40 adds
- * them engine by engine): the test then skips. Build errors and wrong results still fail.
- */
-export async function multiClockEngine(design: Design, engine: Engine, clocks: readonly string[]): Promise<Simulator | undefined> {
+/** The design on `engine` (lockstep: js, wasm, Verilator and Icarus compared at every instant); an engine that falls back to another, or lacks a clock call, fails the test. */
+export async function multiClockEngine(design: Design, engine: Engine, clocks: readonly string[]): Promise<Simulator> {
   const sim = engine === 'lockstep' ? await compileSimulator(design, { backend: 'lockstep', backends: ['js', 'wasm', 'verilator', 'icarus'] }) : await compileSimulator(design, { backend: engine });
   if (sim.backend !== engine) {
     sim.close();
-    console.log(`skipped: the ${engine} engine fell back to ${sim.backend} for ${design.top}`);
-    return undefined;
+    throw new Error(`the ${engine} engine fell back to ${sim.backend} for ${design.top}`);
   }
   const missing = missingClockApi(sim, clocks);
-  if (missing === undefined) return sim;
-  sim.close();
-  console.log(`skipped until the ${engine} engine runs several clocks: ${missing}`);
-  return undefined;
+  if (missing !== undefined) {
+    sim.close();
+    throw new Error(`the ${engine} engine does not run several clocks: ${missing}`);
+  }
+  return sim;
 }

@@ -32,7 +32,7 @@ export function asyncResets(L: Layout): AsyncReset[] {
     // (A copy the layout turned into an alias has one root for both nets.)
     if ((c.op === 'buf' || c.op === 'not') && L.flat.nets[c.out]!.width === 1 && L.root[c.out] !== L.root[c.a]) through.set(L.root[c.out]!, { a: L.root[c.a]!, invert: c.op === 'not' });
   }
-  return asyncResetRegisters(L.flat).map((reg) => {
+  return resetsBeforeTheirReaders(asyncResetRegisters(L.flat).map((reg) => {
     const own = { net: L.root[reg.reset!.net]!, activeHigh: reg.reset!.activeHigh === true };
     let { net, activeHigh } = own;
     for (let d = through.get(net), n = 0; d && computed.has(net) && n < through.size; d = through.get(net), n++) {
@@ -40,5 +40,24 @@ export function asyncResets(L: Layout): AsyncReset[] {
       if (d.invert) activeHigh = !activeHigh;
     }
     return computed.has(net) ? { reg, ...own, early: false } : { reg, net, activeHigh, early: true };
-  });
+  }), L);
+}
+
+/**
+ * A register whose reset tests another reset register's output (a reset synchronizer's flop, maybe in a
+ * child instance) is tested after that one, so that one comb pass carries an asserted reset down the chain.
+ */
+function resetsBeforeTheirReaders(resets: AsyncReset[], L: Layout): AsyncReset[] {
+  const byQ = new Map(resets.map((x) => [L.root[x.reg.q]!, x]));
+  const out: AsyncReset[] = [];
+  const placed = new Set<AsyncReset>();
+  const place = (x: AsyncReset, depth: number) => {
+    if (placed.has(x) || depth > resets.length) return;
+    const before = x.early ? byQ.get(x.net) : undefined;
+    if (before && before !== x) place(before, depth + 1);
+    placed.add(x);
+    out.push(x);
+  };
+  for (const x of resets) place(x, 0);
+  return out;
 }
