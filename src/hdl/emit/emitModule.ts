@@ -76,6 +76,8 @@ class ModuleEmitter {
     }
     this.names = { nets: mod.nets, consts: this.consts, name: (id) => this.name(id), value: (id) => this.text(id).s, flag: (id) => operandOf(this.text(id)), zeroExtended: (id) => zeroExtendedFrom(this.driver, id) };
     for (const r of mod.regs) [r.d, r.en, r.reset?.net].forEach((x) => x !== undefined && this.readers[x]!++);
+    // A reset is printed by name (an asynchronous one in the event control, where only a name may stand).
+    for (const r of mod.regs) if (r.reset) this.needsName.add(r.reset.net);
     for (const m of mod.memories) {
       for (const p of m.readPorts) [p.addr, p.en].forEach((x) => x !== undefined && this.readers[x]!++);
       for (const p of m.writePorts) {
@@ -328,7 +330,10 @@ class ModuleEmitter {
     }
     for (const g of ffGroups) {
       for (const r of g.regs) this.define(r.reg.q);
-      if (g.reset !== undefined) this.usage.readAll(g.reset.net);
+      if (g.reset !== undefined) {
+        this.usage.readAll(g.reset.net);
+        this.use(g.reset.net, g.regs[0]!.reg.q);
+      }
       for (const e of g.enables) {
         if (e.en !== undefined) {
           this.usage.readAll(e.en);
