@@ -409,3 +409,20 @@ describe('a clock input that clocks nothing', () => {
     expect(text).toContain("wire _unused_ok = &{1'b0, clk, 1'b0};");
   });
 });
+
+describe('a domain reset computed by logic', () => {
+  test('is a named net in the SV (an asynchronous one stands in the event control), lint-clean, on every kind', async () => {
+    for (const kind of ['sync', 'async'] as const) {
+      const M = defineModule(`reset_logic_${kind}`, () => ({ c0: input(Clock), c1: input(Clock), a: input(Bool), b: input(Bool), d: input(UInt(8)), q: output(UInt(8)), p: output(UInt(8)) }), (m, io) => {
+        const r = m.reg(UInt(8), { reset: 0x7c, domain: m.clockDomain({ clock: io.c1, reset: io.a.and(io.b), resetKind: kind, resetActive: 'low' }) });
+        const s = m.reg(UInt(8), { domain: m.clockDomain({ clock: io.c0 }) });
+        r.set(io.d);
+        s.set(io.d);
+        io.q.set(r);
+        io.p.set(s);
+      });
+      const text = await expectLintClean(elaborate(M, {}).design);
+      expect(text).toMatch(kind === 'async' ? /always_ff @\(posedge c1 or negedge \w+\)/ : /always_ff @\(posedge c1\)/);
+    }
+  });
+});
