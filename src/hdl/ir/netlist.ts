@@ -266,6 +266,21 @@ export function edgeOf(x: { readonly clock?: ClockEdge }): ClockEdge {
   return x.clock ?? implicitClockEdge;
 }
 
+/** The clock edges a module's registers and clocked memory ports use, each once, in first-use order. */
+export function clockEdgesOf(m: ModuleIR): ClockEdge[] {
+  const out = new Map<string, ClockEdge>();
+  const add = (x: { readonly clock?: ClockEdge }) => {
+    const e = edgeOf(x);
+    out.set(`${e.clock}:${e.edge}`, e);
+  };
+  m.regs.forEach(add);
+  for (const mem of m.memories) {
+    mem.readPorts.forEach((p) => p.kind === 'sync' && add(p));
+    mem.writePorts.forEach(add);
+  }
+  return [...out.values()];
+}
+
 /** The parent's clock driving a child's clock input of an instance. */
 export function instanceClock(inst: Instance, childClock: string): string {
   return inst.clocks?.[childClock] ?? childClock;

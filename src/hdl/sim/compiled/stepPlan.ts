@@ -9,7 +9,7 @@
 //   4. the other registers, written in place (a group's registers before the registers they read);
 //   5. copy back from the shadow: the sync reads' data, then the registers of step 2.
 import type { ClockEdge, ModuleIR, NetId, RegReset } from '../../ir/netlist.ts';
-import { edgeOf } from '../../ir/netlist.ts';
+import { clockEdgesOf, edgeOf } from '../../ir/netlist.ts';
 
 type Reg = ModuleIR['regs'][number];
 
@@ -103,17 +103,7 @@ export function observableNets(L: RootedNetlist, inPlace?: ReadonlySet<Reg>): Se
  * commits the registers and ports of a set of them, given as a bit mask (bit i: edge i). At most 31.
  */
 export function clockEdges(flat: ModuleIR): ClockEdge[] {
-  const out = new Map<string, ClockEdge>();
-  const add = (x: { readonly clock?: ClockEdge }) => {
-    const e = edgeOf(x);
-    out.set(`${e.clock}:${e.edge}`, e);
-  };
-  flat.regs.forEach(add);
-  for (const m of flat.memories) {
-    m.readPorts.forEach((p) => p.kind === 'sync' && add(p));
-    m.writePorts.forEach(add);
-  }
-  const edges = [...out.values()];
+  const edges = clockEdgesOf(flat);
   if (edges.length > 31) throw new Error(`the TS simulator runs up to 31 clock edges (a clock's rising and falling edge count as two); ${flat.name} has ${edges.length}`);
   return edges;
 }

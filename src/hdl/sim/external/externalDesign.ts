@@ -1,7 +1,7 @@
 // What an external simulator (Verilator, Icarus) is built from: the emitted SystemVerilog and the signals
 // and memories Node reaches in it, numbered as the engine's C side numbers them.
 import type { ClockEdge, Design, Memory, ModuleIR, Net } from '../../ir/netlist.ts';
-import { edgeOf } from '../../ir/netlist.ts';
+import { clockEdgesOf } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog, type EmittedDesign } from '../../emit/index.ts';
 import { svName, type SvName } from '../../emit/svNames.ts';
@@ -72,20 +72,6 @@ export function externalDesign(design: Design, opts: { registers: boolean; reset
   };
 }
 
-/** The clock edges of a flattened design's registers and clocked memory ports, each once. */
-export function clockEdgesOf(flat: ModuleIR): ClockEdge[] {
-  const out = new Map<string, ClockEdge>();
-  const add = (x: { readonly clock?: ClockEdge }) => {
-    const e = edgeOf(x);
-    out.set(`${e.clock}:${e.edge}`, e);
-  };
-  flat.regs.forEach(add);
-  for (const m of flat.memories) {
-    m.readPorts.forEach((p) => p.kind === 'sync' && add(p));
-    m.writePorts.forEach(add);
-  }
-  return [...out.values()];
-}
 
 /**
  * The top inputs of a flattened design that reset registers asynchronously while low (see

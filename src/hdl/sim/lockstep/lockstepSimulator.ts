@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Design, EnumInfo, ModuleIR, Net } from '../../ir/netlist.ts';
+import { clockEdgesOf } from '../../ir/netlist.ts';
 import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog } from '../../emit/index.ts';
 import { svName } from '../../emit/svNames.ts';
@@ -11,7 +12,6 @@ import { compileEngine, type EngineOptions } from '../compileEngine.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil, valueToWords, wordsOf, wordsToValue } from '../signals.ts';
 import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simulator.ts';
 import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
-import { clockEdgesOf } from '../external/externalDesign.ts';
 import { ExternalSimulator } from '../external/externalSimulator.ts';
 import { VcdWriter } from '../vcd.ts';
 
