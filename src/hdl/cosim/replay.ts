@@ -4,14 +4,11 @@ import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
 import { compileSimulator, type Simulator } from '../sim/index.ts';
 import { externalSimulator, type SimulatorName } from './backends.ts';
-import { firstMismatch, harnessDesign, portLayout, svLocation, type CosimMismatch } from './runCosim.ts';
+import { firstMismatch, harnessDesign, portLayout, svLocation } from './runCosim.ts';
 import { checkRecording, type Recording } from './recording.ts';
-import { needsLiveReplay, replayLive } from './replayLive.ts';
+import { needsLiveReplay, replayLive, type ReplayReport } from './replayLive.ts';
 
-export interface ReplayReport {
-  readonly mismatch: CosimMismatch | null;
-  readonly seconds: Readonly<Record<string, number>>;
-}
+export type { ReplayReport };
 
 /** `tsSimulator`: a compiled simulator of `design` to reuse for the 'ts' trace (it is powered on first). */
 export async function replayRecording(design: Design, rec: Recording, sims: readonly SimulatorName[], log: (line: string) => void = () => {}, tsSimulator?: Simulator): Promise<ReplayReport> {

@@ -13,9 +13,14 @@ import { flattenDesign } from '../ir/flatten.ts';
 import { gateNetlist } from '../synth/gateNetlist.ts';
 import { toolVersion } from '../tools/toolchain.ts';
 import type { SimulatorName } from './backends.ts';
-import { firstMismatch, harnessDesign, portLayout, svLocation } from './runCosim.ts';
+import { firstMismatch, harnessDesign, portLayout, svLocation, type CosimMismatch } from './runCosim.ts';
 import type { Recording } from './recording.ts';
-import type { ReplayReport } from './replay.ts';
+
+/** What a replay found: the first mismatch (null: none) and each simulator's seconds. */
+export interface ReplayReport {
+  readonly mismatch: CosimMismatch | null;
+  readonly seconds: Readonly<Record<string, number>>;
+}
 
 const NETLIST = 'netlist.v';
 
