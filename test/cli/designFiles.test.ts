@@ -135,7 +135,7 @@ describe('the type check before a design or testbench file runs', () => {
     // Without the type check the file runs, and the eDSL refuses the unknown option itself.
     const skipped = await rtgpu('emit', file, '--out', join(tempDir('emit'), 'rtl'), '--no-typecheck');
     expect(skipped.exitCode).toBe(1);
-    expect(skipped.stderr).toBe(`${file}:5:19: error[InvalidArgument]: reg() has no option 'rest' (did you mean 'reset'?); its options: reset, async, init, enable, name`);
+    expect(skipped.stderr).toBe(`${file}:5:19: error[InvalidArgument]: reg() has no option 'rest' (did you mean 'reset'?); its options: reset, async, init, enable, name, domain, synchronizer`);
     // A syntax error and an import that does not resolve are the compiler's, at their place.
     const dir = tempDir('emit');
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');

@@ -26,10 +26,7 @@ const CLOCKED_DESIGNS = Math.round(100 * scale);
 const CLOCKED_BATCH = 50;
 const CLOCKED_INSTANTS = 80;
 
-/**
- * An external engine joins the clocked campaign once it runs several clocks: it lists the design's
- * clocks and drives them (`setClocks`, `advance`). Until then it is left out, and said so.
- */
+/** Whether an engine runs the design's clocks (lists them, drives them with `setClocks` and `advance`): every engine must. */
 function runsClocks(sim: Simulator, clocks: readonly string[]): boolean {
   return typeof sim.setClocks === 'function' && typeof sim.advance === 'function' && typeof sim.setClockTiming === 'function' && clocks.every((c) => sim.clocks?.includes(c));
 }
