@@ -382,8 +382,9 @@ export class Testbench {
     const schedule = this.schedule!;
     if (!this.clockWaiters.length) throw new Error(`testbench deadlock at ${this.sim.time} ns: no process waits for a clock (${this.describe()})`);
     if (this.cycle >= limit) throw new TestbenchTimeoutError(`the testbench did not finish within ${opts.maxCycles ?? 1_000_000} cycles of '${this.sim.clocks[0]}' (now at ${this.sim.time} ns): ${this.describe()}`);
-    // The simulator may have run before the testbench began (a reset by sim.step): catch up with it.
-    while (schedule.nowPs < Math.round(this.sim.time * 1000)) schedule.next();
+    // The simulator may have run before the testbench began (a reset by sim.step): catch up with the instants it ran.
+    const simPs = Math.round(this.sim.time * 1000);
+    for (let n = schedule.peekNext(); n && n.timePs <= simPs; n = schedule.peekNext()) schedule.next();
     const instant = schedule.next();
     this.sim.advance(instant.timePs / 1000);
     for (const [c, level] of Object.entries(instant.levels)) if (level === 1) this.rises.set(c, this.rises.get(c)! + 1);
