@@ -1,4 +1,4 @@
-// The simulation engines a multi-clock test runs on: each as soon as it drives several clocks in time.
+// The simulation engines a multi-clock test runs on, each required to drive several clocks in time (a fallback or a missing call fails the test).
 import type { Design } from '../../../src/hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../../src/hdl/sim/index.ts';
 
