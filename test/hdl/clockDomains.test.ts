@@ -307,11 +307,18 @@ describe('clock-domain misuse is a located error', () => {
     expect(() => elaborate(DataClock, {})).toThrow(/must be a Clock input port/);
   });
 
-  test('a clock used as data: a JavaScript operator or an eDSL operand is an error', () => {
+  test('a clock used as data: an eDSL operand or a JavaScript operator is a ClockDomain error at the line', () => {
     const M = defineModule('clockdata', () => ({ clk: input(Clock), x: input(Bool), y: output(Bool) }), (m, io) => {
-      io.y.set(io.x.and(io.clk as never));
+      io.y.set(io.x.and(io.clk as never)); // @mark:clockdata
     });
-    expect(() => elaborate(M, {})).toThrow();
+    const e = hdlErrorOf(() => elaborate(M, {}));
+    expect(e.code).toBe('ClockDomain');
+    expect(e.message).toMatch(/the clock 'clk' is not data/);
+    expect(e.diagnostics[0]!.loc.line).toBe(markerLine(thisFile, 'clockdata'));
+    const J = defineModule('clockjs', () => ({ clk: input(Clock) }), (_m, io) => {
+      void `${io.clk as never}`;
+    });
+    expect(() => elaborate(J, {})).toThrow(/the clock 'clk' is not data/);
   });
 });
 

@@ -51,8 +51,9 @@ export class ClockSignal {
     this.source = clock;
   }
 
-  [Symbol.toPrimitive](hint: string): never {
-    refuseCoercion(`the clock '${this.name}'`, hint);
+  /** A clock where a value goes (an operand, a JavaScript operator): clocks are not data. */
+  [Symbol.toPrimitive](): never {
+    throw hdlError('ClockDomain', `the clock '${this.name}' is not data: logic cannot read a clock; registers sample it through a clock domain (m.clockDomain({ clock: io.${this.name} }))`, callerLocation());
   }
 }
 
