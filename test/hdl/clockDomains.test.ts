@@ -1,12 +1,12 @@
 // Declared clocks and resets: fixed port lists, every reset kind and polarity, several domains, the crossing check, emitted SV.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bool, Bundle, Clock, Enum, HdlError, UInt, cat, defineBlackBox, defineModule, type BoolValue, elaborate, fsm, input, output, type Design } from '../../src/hdl/index.ts';
+import { Bool, Bundle, Clock, Enum, UInt, cat, defineBlackBox, defineModule, type BoolValue, elaborate, fsm, input, output, type Design } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint, yosysElaborate } from '../../src/hdl/cosim/rtlChecks.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { markerLine } from './markers.ts';
+import { hdlErrorOf, markerLine } from './markers.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
 
@@ -24,16 +24,6 @@ async function expectLintClean(d: Design): Promise<string> {
   expect(i.ok).toBe(true);
   expect(y.ok, y.output).toBe(true);
   return src.text;
-}
-
-function hdlErrorOf(f: () => unknown): HdlError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof HdlError) return e;
-    throw e;
-  }
-  throw new Error('expected an HdlError');
 }
 
 type ResetCase = { readonly port: string; readonly kind: 'sync' | 'async'; readonly active: 'high' | 'low' };

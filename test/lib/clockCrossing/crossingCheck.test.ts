@@ -1,22 +1,12 @@
 // The clock-domain crossing check against the library: a direct sample of another domain is refused, the same design through a primitive is accepted.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bool, Clock, HdlError, UInt, defineModule, elaborate, input, output } from '../../../src/hdl/index.ts';
+import { Bool, Clock, UInt, defineModule, elaborate, input, output } from '../../../src/hdl/index.ts';
 import { BitSynchronizer, PulseSynchronizer, ResetSynchronizer, asyncFifo } from '../../../src/hdl/lib/index.ts';
 import { compileSimulator } from '../../../src/hdl/sim/index.ts';
-import { markerLine } from '../../hdl/markers.ts';
+import { hdlErrorOf, markerLine } from '../../hdl/markers.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
-
-function hdlErrorOf(f: () => unknown): HdlError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof HdlError) return e;
-    throw e;
-  }
-  throw new Error('expected an HdlError');
-}
 
 type Via = 'direct' | 'BitSynchronizer' | 'AsyncFifo' | 'PulseSynchronizer';
 
