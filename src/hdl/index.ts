@@ -32,3 +32,4 @@ export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type Emitted
 export { manifestModules, type ManifestModule, type ManifestPort, type ManifestMemory } from './emit/manifest.ts';
 export { hideFromSourceLocations } from './core/sourceLocation.ts';
 export { flattenDesign, type FlattenOptions } from './ir/flatten.ts';
+export type { PowerOnValues } from './ir/powerOn.ts';

@@ -1,6 +1,7 @@
 // `rtgpu emit`: elaborate a user's design file and write its SystemVerilog, file list and manifest.
 import { basename } from 'node:path';
 import { emitSystemVerilog, manifestModules } from '../../hdl/index.ts';
+import { resetAtPowerOn } from '../../hdl/sim/index.ts';
 import { MISSING_PERIOD, manifestTiming } from '../../hdl/synth/index.ts';
 import { formatDiagnosticHere } from '../diagnosticText.ts';
 import { parseFlags } from '../args.ts';
@@ -61,7 +62,8 @@ async function execute(plan: EmitPlan): Promise<number> {
   for (const w of user.warnings) console.error(formatDiagnosticHere(w));
   const dir = plan.out ?? `emit-${user.design.top}`;
   checkWritable(dir, plan.force);
-  const emitted = emitSystemVerilog(user.design, { style: plan.style, timingConstraints: true });
+  // Simulators start registers an asynchronous reset from logic holds at power-on in reset, as the TS simulator does.
+  const emitted = emitSystemVerilog(user.design, { style: plan.style, timingConstraints: true, powerOnValues: resetAtPowerOn(user.design) });
   const manifest = { generator: 'rtgpu emit', source: basename(user.file), top: user.design.top, parameters: user.params, fileList: emitted.fileList, ...manifestTiming(user.design, emitted.timingConstraints), modules: manifestModules(user.design, '.') };
   const files = [
     ...emitted.files,

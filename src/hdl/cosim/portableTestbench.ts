@@ -6,7 +6,7 @@ import { moduleClocks, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { emitSystemVerilog, type EmittedDesign } from '../emit/index.ts';
 import { svName } from '../emit/svNames.ts';
-import { compileSimulator, type Simulator } from '../sim/index.ts';
+import { compileSimulator, resetAtPowerOn, type Simulator } from '../sim/index.ts';
 import { asyncResetPolarity, asyncResetPorts } from '../sim/external/externalDesign.ts';
 import { BUILD_DIR } from '../synth/fpgaProject.ts';
 import { portLayout } from './runCosim.ts';
@@ -91,7 +91,7 @@ export function portableTestbench(design: Design, recording: Recording, opts: Po
   checkRecording(design, recording);
   const top = topModule(design);
   const name = opts.name ?? `tb_${top.name}`;
-  const emitted = opts.emitted ?? emitSystemVerilog(design);
+  const emitted = opts.emitted ?? emitSystemVerilog(design, { powerOnValues: resetAtPowerOn(design) });
   const layout = opts.layout ?? {};
   const vecPath = `${layout.dir ? `${layout.dir}/` : ''}${name}.vec`;
   const ports = top.ports.map((p) => top.nets[p]!);

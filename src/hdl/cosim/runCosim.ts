@@ -4,7 +4,7 @@ import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
 import { findModule, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { legalizeIdentifier } from '../emit/index.ts';
-import { compileSimulator } from '../sim/index.ts';
+import { compileSimulator, resetAtPowerOn } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
 import { createRng } from '../../util/seededRandom.ts';
@@ -124,7 +124,7 @@ export function svLocation(design: Design, lines: Record<string, Record<string, 
 
 export function harnessDesign(design: Design, probes?: HarnessDesign['probes']): { harness: HarnessDesign; lines: Record<string, Record<string, number>> } {
   const top = topModule(design);
-  const emitted = emitSystemVerilog(design);
+  const emitted = emitSystemVerilog(design, { powerOnValues: resetAtPowerOn(design) });
   return {
     harness: {
       probes,

@@ -4,7 +4,8 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf, unusedClocks } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, unusedClocks } from './svFragments.ts';
+import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -23,8 +24,8 @@ export interface EmittedModule {
 const INLINE_LIMIT = 72;
 
 
-export function emitModule(design: Design, mod: ModuleIR, resetCheckSeed?: number): EmittedModule {
-  return new ModuleEmitter(design, mod, resetCheckSeed).emit();
+export function emitModule(design: Design, mod: ModuleIR, powerOn: PowerOnOptions = {}): EmittedModule {
+  return new ModuleEmitter(design, mod, powerOn).emit();
 }
 
 type Branch = Extract<Stmt, { k: 'if' }>;
@@ -62,7 +63,7 @@ class ModuleEmitter {
   constructor(
     private readonly design: Design,
     private readonly mod: ModuleIR,
-    private readonly resetCheckSeed?: number,
+    private readonly powerOn: PowerOnOptions,
   ) {
     this.ids = new IdentifierMap(moduleClocks(mod).map((c) => c.name));
     for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
@@ -544,7 +545,7 @@ class ModuleEmitter {
       // edge); synthesis skips them, so hardware must not rely on them: state that matters has a reset.
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of regs) this.line(`    ${this.name(r.q)} = ${this.constant(r.q, powerOnOf(this.mod, r, this.resetCheckSeed))};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${this.constant(r.q, emittedPowerOn(this.mod, r, this.powerOn))};`);
       this.line('  end');
       this.line('`endif');
     }

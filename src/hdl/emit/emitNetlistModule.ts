@@ -4,13 +4,14 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, powerOnOf, unusedClocks } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, unusedClocks } from './svFragments.ts';
+import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
 import { BitUsage } from './bitUsage.ts';
 
 import type { EmittedModule } from './emitModule.ts';
 
-export function emitNetlistModule(design: Design, mod: ModuleIR, resetCheckSeed?: number): EmittedModule {
-  return new NetlistEmitter(design, mod, resetCheckSeed).emit();
+export function emitNetlistModule(design: Design, mod: ModuleIR, powerOn: PowerOnOptions = {}): EmittedModule {
+  return new NetlistEmitter(design, mod, powerOn).emit();
 }
 
 class NetlistEmitter {
@@ -26,7 +27,7 @@ class NetlistEmitter {
   constructor(
     private readonly design: Design,
     private readonly mod: ModuleIR,
-    private readonly resetCheckSeed?: number,
+    private readonly powerOn: PowerOnOptions,
   ) {
     this.ids = new IdentifierMap(moduleClocks(mod).map((c) => c.name));
     for (const p of mod.ports) this.ids.get(mod.nets[p]!.name);
@@ -193,7 +194,7 @@ class NetlistEmitter {
       this.line('');
       this.line('`ifndef SYNTHESIS');
       this.line('  initial begin');
-      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, powerOnOf(this.mod, r, this.resetCheckSeed))};`);
+      for (const r of regs) this.line(`    ${this.name(r.q)} = ${literal(this.net(r.q).width, emittedPowerOn(this.mod, r, this.powerOn))};`);
       this.line('  end');
       this.line('`endif');
     }

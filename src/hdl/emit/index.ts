@@ -1,6 +1,7 @@
 // The SystemVerilog back end: one file per module (children first) plus memory images and the black boxes' Verilog sources.
 import type { Design } from '../ir/netlist.ts';
 import { topModule } from '../ir/netlist.ts';
+import type { PowerOnValues } from '../ir/powerOn.ts';
 import { blackBoxSourceFiles } from './blackBoxes.ts';
 import { emitModule } from './emitModule.ts';
 import { emitNetlistModule } from './emitNetlistModule.ts';
@@ -35,6 +36,11 @@ export interface EmitOptions {
   /** The reset check (simulation only): registers with a reset power on at these seeded values in the initial blocks (src/hdl/ir/powerOn.ts). */
   readonly resetCheckSeed?: number;
   /**
+   * Power-on values of the initial blocks (simulation only) that replace init and the reset check's: the
+   * simulators use them for registers an asynchronous reset from logic holds at power-on (resetAtPowerOn).
+   */
+  readonly powerOnValues?: PowerOnValues;
+  /**
    * `readable` (default): named nets, single-use expressions inlined, `when`/`switch` as always_comb/always_ff
    * with if/case, enums as typedefs. `netlist`: one assign per netlist cell, the reference the readable
    * output is checked equivalent to (and a view of exactly what the simulator runs).
@@ -56,7 +62,7 @@ export function emitSystemVerilog(design: Design, opts: EmitOptions = {}): Emitt
   const identifiers: Record<string, Record<string, string>> = {};
   const timescale = blackBoxTimescale(design);
   for (const mod of design.modules.filter((m) => !m.blackBox)) {
-    const e = emit(design, mod, opts.resetCheckSeed);
+    const e = emit(design, mod, { resetCheckSeed: opts.resetCheckSeed, values: opts.powerOnValues });
     // The directive opens the file: every line the table gives moves down by one.
     const text = timescale ? `\`timescale ${timescale} // as the black-box sources declare\n${e.text}` : e.text;
     files.push({ path: `${mod.name}.sv`, text }, ...e.hexFiles);

@@ -2,7 +2,6 @@
 import { basename } from 'node:path';
 import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Reg, RegReset, SourceLoc } from '../ir/netlist.ts';
 import { edgeOf, findModule, instanceClock, moduleClocks, widthMask } from '../ir/netlist.ts';
-import { powerOnValue, randomizedAtPowerOn } from '../ir/powerOn.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
 
@@ -241,9 +240,3 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
   return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];
 }
 
-/** A register's value in the simulation-only initial block: its init, or with the reset check a seeded value (registers with a reset). */
-export function powerOnOf(mod: ModuleIR, r: Reg, resetCheckSeed: number | undefined): bigint {
-  if (resetCheckSeed === undefined || !randomizedAtPowerOn(r)) return r.init ?? 0n;
-  const net = mod.nets[r.q]!;
-  return powerOnValue(resetCheckSeed, mod.name, net.name, net.width);
-}

@@ -1,4 +1,5 @@
-// Power-on values of registers for the reset check: seeded random values, the same for a register on every engine.
+// Power-on values of registers: the reset check's seeded random values, the same for a register on every
+// engine, and the values the emitted SV's simulation-only initial blocks give.
 //
 // Registers power on at their init value (0 without one) on every simulator, so a testbench that forgets
 // the reset may pass by luck. With a seed, every register that has a reset powers on at a value drawn from
@@ -43,4 +44,36 @@ export function registerOrigins(design: Design): Map<string, { module: string; l
   };
   walk(findModule(design, design.top), '');
   return out;
+}
+
+/** Flattened register name -> power-on value, for the reset check with `seed` (undefined without one). */
+export function resetCheckValues(design: Design, seed: number | undefined): Map<string, bigint> | undefined {
+  if (seed === undefined) return undefined;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`resetCheckSeed must be a non-negative integer, got ${seed}`);
+  const values = new Map<string, bigint>();
+  for (const [name, origin] of registerOrigins(design)) {
+    if (randomizedAtPowerOn(origin.reg)) values.set(name, powerOnValue(seed, origin.module, origin.local, origin.width));
+  }
+  return values;
+}
+
+/**
+ * Power-on values that replace a register's init (and its reset-check value) in the emitted SV's
+ * simulation-only initial block: module name -> register (its q net's name) -> value.
+ */
+export type PowerOnValues = ReadonlyMap<string, ReadonlyMap<string, bigint>>;
+
+/** What the emitted initial blocks power registers on at: init, unless the reset check or `values` says otherwise. */
+export interface PowerOnOptions {
+  readonly resetCheckSeed?: number;
+  readonly values?: PowerOnValues;
+}
+
+/** The power-on value of register `r` of module `mod` in the emitted SV's initial block. */
+export function emittedPowerOn(mod: ModuleIR, r: Reg, opts: PowerOnOptions): bigint {
+  const net = mod.nets[r.q]!;
+  const given = opts.values?.get(mod.name)?.get(net.name);
+  if (given !== undefined) return given;
+  if (opts.resetCheckSeed === undefined || !randomizedAtPowerOn(r)) return r.init ?? 0n;
+  return powerOnValue(opts.resetCheckSeed, mod.name, net.name, net.width);
 }

@@ -1,6 +1,6 @@
 // compileEngine: one simulation engine by name (the TS simulator, Verilator or Icarus); lockstep runs several of these side by side.
 import type { Design } from '../ir/netlist.ts';
-import { powerOnValue, randomizedAtPowerOn, registerOrigins } from '../ir/powerOn.ts';
+import { resetCheckValues } from '../ir/powerOn.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { compileNetlist, type CompiledSimulator, type CompiledSimulatorOptions } from './compiled/compiledSimulator.ts';
 import { compileVerilatorSimulator, type VerilatorOptions } from './verilator/verilatorSimulator.ts';
@@ -9,17 +9,6 @@ import { simulatorBackends, type Simulator } from './simulator.ts';
 
 /** The options of one engine: every back end but `lockstep`. */
 export type EngineOptions = CompiledSimulatorOptions | VerilatorOptions | IcarusOptions;
-
-/** Flattened register name -> power-on value, for the reset check with `seed` (undefined without one). */
-function resetCheckValues(design: Design, seed: number | undefined): Map<string, bigint> | undefined {
-  if (seed === undefined) return undefined;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`resetCheckSeed must be a non-negative integer, got ${seed}`);
-  const values = new Map<string, bigint>();
-  for (const [name, origin] of registerOrigins(design)) {
-    if (randomizedAtPowerOn(origin.reg)) values.set(name, powerOnValue(seed, origin.module, origin.local, origin.width));
-  }
-  return values;
-}
 
 /** Refuses a back end name that is not one of `simulatorBackends`, naming them. */
 export function checkBackendName(opts: object): void {

@@ -5,4 +5,5 @@ export type { CompiledSimulator } from './compiled/compiledSimulator.ts';
 export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';
 export { resetInputs } from './signals.ts';
+export { resetAtPowerOn } from './external/resetAtPowerOn.ts';
 export { ClockSchedule, ClockDriver, type ClockTiming, type ClockLevels } from './clockSchedule.ts';

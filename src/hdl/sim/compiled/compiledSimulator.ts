@@ -4,6 +4,7 @@ import type { ClockEdge, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
 import { simplifyNetlist } from './simplify.ts';
+import { asyncResets } from './asyncResets.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { findShiftRightJams } from './shiftRightJam.ts';
 import { VcdWriter } from '../vcd.ts';
@@ -71,6 +72,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly combAll: () => void;
   /** The clock edge: commits the registers and memory ports of the edges in mask `ev` (stepPlan.ts `clockEdges`). */
   private readonly commit: (ev: number) => void;
+  /** Every clock edge is followed by a comb (a reset computed by logic may assert in between): no fused loop. */
+  private readonly combAfterEdges: boolean;
   private readonly edges: readonly ClockEdge[];
   /** Per clock: its current level. */
   private readonly clockLevel = new Map<string, 0 | 1>();
@@ -136,7 +139,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     this.comb = this.wasm ? () => (this.handOver(null), fns.comb()) : fns.comb;
     // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.
     this.combAll = this.wasm ? () => (fns.combAll(), this.forceFullEvaluation()) : fns.combAll;
-    this.commit = this.wasm ? (ev) => (this.handOver(null), fns.commit(ev)) : fns.commit;
+    const commit = this.wasm ? (ev: number) => (this.handOver(null), fns.commit(ev)) : fns.commit;
+    // An asynchronous reset computed from state and inputs may assert between a clock edge and the next
+    // input change (the new state with the old inputs): the comb runs right after the edge, as an
+    // event-driven simulator's does, and not only once the inputs have changed (asyncResets.ts).
+    this.combAfterEdges = asyncResets(this.L).some((x) => !x.early);
+    this.commit = this.combAfterEdges ? (ev) => (commit(ev), this.comb()) : commit;
     this.powerOn();
   }
 
@@ -409,7 +417,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
       if (!loop) {
-        loop = (this.wasm && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        loop = (this.wasm && !this.combAfterEdges && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);

@@ -6,6 +6,7 @@ import { flattenDesign } from '../../ir/flatten.ts';
 import { emitSystemVerilog, type EmittedDesign } from '../../emit/index.ts';
 import { svName, type SvName } from '../../emit/svNames.ts';
 import { SignalTable } from '../signals.ts';
+import { asyncResetRoots, resetAtPowerOn } from './resetAtPowerOn.ts';
 
 export interface ExternalSignal {
   readonly net: Net;
@@ -33,7 +34,8 @@ export interface ExternalDesign {
   /**
    * SV names of top inputs that reset registers asynchronously. They power on low like every input, and
    * the TS simulator resets such registers at once (the reset is a level); an event-driven simulator needs
-   * a falling edge for that, so the engines pulse these inputs high and low at power-on.
+   * a falling edge for that, so the engines pulse these inputs high and low at power-on. (Resets from
+   * logic asserted at power-on: resetAtPowerOn.ts.)
    */
   readonly asyncResetInputs: readonly string[];
   /** The top's clock inputs (SV names as in the TS design), in the order of `SignalTable.clocks`. */
@@ -45,7 +47,8 @@ export interface ExternalDesign {
 export function externalDesign(design: Design, opts: { registers: boolean; resetCheckSeed?: number }): ExternalDesign {
   // Black boxes stay opaque: the engine runs their Verilog, and Node reaches no register or memory inside.
   const flat = flattenDesign(design, { blackBoxes: 'opaque' });
-  const emitted = emitSystemVerilog(design, { resetCheckSeed: opts.resetCheckSeed });
+  // A register an asynchronous reset from logic holds at power-on starts at its reset value (resetAtPowerOn.ts).
+  const emitted = emitSystemVerilog(design, { resetCheckSeed: opts.resetCheckSeed, powerOnValues: resetAtPowerOn(design, { resetCheckSeed: opts.resetCheckSeed }) });
   const locate = (name: string): SvName => {
     const sv = svName(design, emitted, name);
     if (!sv) throw new Error(`internal: '${name}' of ${design.top} has no SystemVerilog name`);
@@ -85,21 +88,10 @@ export function asyncResetPorts(flat: ModuleIR): Net[] {
 
 /** The top inputs that reset registers asynchronously, each with the level that asserts it (per its registers). */
 export function asyncResetPolarity(flat: ModuleIR): Map<number, 'low' | 'high'> {
-  // A submodule's reset is its parent's net through a `buf` per level of hierarchy (a `not` where an
-  // active-high domain reset drives a child's active-low one): follow those to the port.
-  const driver = new Map<number, { a: number; invert: boolean }>();
-  for (const c of flat.cells) if (c.op === 'buf' || c.op === 'not') driver.set(c.out, { a: c.a, invert: c.op === 'not' });
   const out = new Map<number, 'low' | 'high'>();
-  for (const r of flat.regs) {
-    if (r.reset?.kind !== 'async') continue;
-    let n = r.reset.net;
-    let high = r.reset.activeHigh === true;
-    for (let d = driver.get(n), hops = 0; d && hops <= flat.nets.length; d = driver.get(n), hops++) {
-      n = d.a;
-      if (d.invert) high = !high;
-    }
+  for (const { net, activeHigh } of asyncResetRoots(flat)) {
     // Asserted at power-on wins: a port that is active low for some register is pulsed at power-on.
-    if (!high || !out.has(n)) out.set(n, high ? 'high' : 'low');
+    if (!activeHigh || !out.has(net)) out.set(net, activeHigh ? 'high' : 'low');
   }
   const ports = new Set(flat.ports);
   for (const n of [...out.keys()]) if (!ports.has(n)) out.delete(n);
