@@ -22,12 +22,13 @@ export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSp
 export { defineBlackBox, type BlackBoxDef, type BlackBoxOptions } from './core/blackBox.ts';
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm, type FsmOptions } from './core/fsm.ts';
+export type { PropertyOptions, TemporalOptions, PropertyKind } from './core/properties.ts';
 export { Clock, ClockType, ClockSignal, ClockDomain, type ClockDomainSpec, type ClockEdgeName, type ResetKind, type ResetActive } from './core/clockDomain.ts';
 export { packBits, unpackBits } from './core/packing.ts';
 export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
-export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type RegReset, type ClockEdge, type ClockInput, type Memory, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';
+export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type RegReset, type ClockEdge, type ClockInput, type Memory, type Property, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';
 export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type EmittedFile, type EmitOptions } from './emit/index.ts';
 export { manifestModules, type ManifestModule, type ManifestPort, type ManifestMemory } from './emit/manifest.ts';
 export { hideFromSourceLocations } from './core/sourceLocation.ts';

@@ -11,6 +11,7 @@ import { callerLocation } from './sourceLocation.ts';
 import { Bool as BoolT, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
 import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
+import { checkProperty, checkTemporal, implication, type PropertyKind, type PropertyOptions, type PropertyRecord, type TemporalOptions } from './properties.ts';
 
 // ---------------------------------------------------------------- ports
 
@@ -186,6 +187,8 @@ export class ModuleBuilder implements BuildContext {
   readonly unusedClocks = new Set<string>();
   /** Wires declared with `crossDomain`: reason. */
   readonly falsePaths = new Map<Sig, string>();
+  /** Assertions, assumptions and cover points, in declaration order. */
+  readonly properties: PropertyRecord[] = [];
   resetSig: Sig | undefined;
   private readonly domains: ClockDomain[] = [];
   private defaultDomain: ClockDomain | undefined;
@@ -453,6 +456,106 @@ export class ModuleBuilder implements BuildContext {
     zipLeaves(dst, src, (d, s, flipped) => (flipped ? s : d).set(flipped ? d : s));
   }
 
+  // -------- properties
+
+  /**
+   * `cond` holds at every edge of the domain's clock (sampled as a register samples), while the `when`
+   * it sits in and `enable` hold and the domain's reset is released. Every simulator stops at the first
+   * edge where it does not, naming this line and `message`; `rtgpu prove` proves it.
+   */
+  assert(cond: Bits | boolean, message?: string, opts: PropertyOptions = {}): void {
+    this.property('assert', cond, message, opts, callerLocation());
+  }
+
+  /** Like `assert`, for what the design relies on its environment for: the formal flow explores only inputs that keep it; a simulator stops when a testbench breaks it. */
+  assume(cond: Bits | boolean, message?: string, opts: PropertyOptions = {}): void {
+    this.property('assume', cond, message, opts, callerLocation());
+  }
+
+  /** A cover point: counted at every edge where `cond` holds (coverage reports name it); `rtgpu prove --mode cover` finds a trace to it. */
+  cover(cond: Bits | boolean, name?: string, opts: Omit<PropertyOptions, 'name'> = {}): void {
+    const loc = callerLocation();
+    if (name !== undefined && (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) throw hdlError('InvalidArgument', `m.cover(): the name must be an identifier, got ${JSON.stringify(name)}`, loc);
+    this.property('cover', cond, undefined, { ...opts, name }, loc);
+  }
+
+  /** The value `x` had `n` edges ago (n registers in the domain; 0 before the first edges). */
+  past<V extends Bits>(x: V, n = 1, opts: TemporalOptions = {}): V['_self'] {
+    const loc = callerLocation();
+    const v = checkTemporal('m.past()', x, loc, false);
+    if (!Number.isSafeInteger(n) || n < 1) throw hdlError('InvalidArgument', `m.past(x, n): n must be an integer of at least 1, got ${String(n)}`, loc);
+    const domain = this.domainFor(opts.domain, loc);
+    const base = v.expr.kind === 'sig' && v.expr.sig.name !== undefined ? `${v.expr.sig.name}_` : '';
+    // The past is remembered at every edge, also where `past` is called inside a `when`.
+    return this.outsideWhen(() => {
+      let out: Bits = v;
+      for (let i = 1; i <= n; i++) out = this.regNext(out, { domain, name: `${base}past${i}` }) as Bits;
+      return out as V['_self'];
+    });
+  }
+
+  /** `x` rose at this edge: 1 now, 0 at the edge before. */
+  rose(x: Bits, opts: TemporalOptions = {}): Bool {
+    const v = checkTemporal('m.rose()', x, callerLocation(), true);
+    return v.and(this.past(v, 1, opts).not()) as Bool;
+  }
+
+  /** `x` fell at this edge: 0 now, 1 at the edge before. */
+  fell(x: Bits, opts: TemporalOptions = {}): Bool {
+    const v = checkTemporal('m.fell()', x, callerLocation(), true);
+    return v.not().and(this.past(v, 1, opts)) as Bool;
+  }
+
+  /** `x` is what it was at the edge before. */
+  stable(x: Bits, opts: TemporalOptions = {}): Bool {
+    const v = checkTemporal('m.stable()', x, callerLocation(), false);
+    return v.eq(this.past(v, 1, opts));
+  }
+
+  /** `x` differs from what it was at the edge before. */
+  changed(x: Bits, opts: TemporalOptions = {}): Bool {
+    const v = checkTemporal('m.changed()', x, callerLocation(), false);
+    return v.ne(this.past(v, 1, opts));
+  }
+
+  /** `a` implies `b` at the same edge. */
+  implies(a: Bits, b: Bits): Bool {
+    const loc = callerLocation();
+    return implication(checkTemporal('m.implies()', a, loc, true) as Bool, checkTemporal('m.implies()', b, loc, true) as Bool);
+  }
+
+  /** When `a` held at the edge before, `b` holds now. */
+  impliesNext(a: Bits, b: Bits, opts: TemporalOptions = {}): Bool {
+    const loc = callerLocation();
+    return implication(this.past(checkTemporal('m.impliesNext()', a, loc, true), 1, opts) as Bool, checkTemporal('m.impliesNext()', b, loc, true) as Bool);
+  }
+
+  /** When `a` held, `b` holds at that edge or one of the `n` after it: false at the n-th edge after an `a` with no `b` since. */
+  impliesWithin(a: Bits, b: Bits, n: number, opts: TemporalOptions = {}): Bool {
+    const loc = callerLocation();
+    const av = checkTemporal('m.impliesWithin()', a, loc, true) as Bool;
+    const bv = checkTemporal('m.impliesWithin()', b, loc, true) as Bool;
+    if (!Number.isSafeInteger(n) || n < 0) throw hdlError('InvalidArgument', `m.impliesWithin(a, b, n): n must be a non-negative integer, got ${String(n)}`, loc);
+    if (n === 0) return implication(av, bv);
+    let seen: Bool = bv;
+    let prev: Bits = bv;
+    for (let i = 1; i <= n; i++) {
+      prev = this.past(prev, 1, opts);
+      seen = seen.or(prev) as Bool;
+    }
+    return implication(this.past(av, n, opts) as Bool, seen);
+  }
+
+  private property(kind: PropertyKind, cond: Bits | boolean, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
+    const checked = checkProperty(kind, cond, text, opts, loc);
+    const domain = this.domainFor(checked.opts.domain, loc);
+    const guard = this.currentGuard();
+    const user = checked.opts.enable?.expr ?? null;
+    const enable = guard && user ? this.and(guard, user) : (guard ?? user);
+    const c = typeof checked.cond === 'boolean' ? literalExpr(checked.cond, BoolT, loc) : checked.cond;
+    this.properties.push({ kind, cond: c, enable, name: checked.opts.name, message: kind === 'cover' ? undefined : text, loc, domain });
+  }
+
   // -------- BuildContext
 
   assign(sig: Sig, value: Expr, loc: SourceLoc): void {
@@ -475,6 +578,19 @@ export class ModuleBuilder implements BuildContext {
   /** @internal */
   under(cond: Expr, body: () => void): void {
     this.underPath([{ cond, pos: true }], body);
+  }
+
+  /** Runs `body` as if outside every `when` (what it declares and assigns is unconditional). */
+  private outsideWhen<R>(body: () => R): R {
+    const saved = this.path;
+    this.path = [];
+    this.guardCache = null;
+    try {
+      return body();
+    } finally {
+      this.path = saved;
+      this.guardCache = null;
+    }
   }
 
   /** @internal */

@@ -1,5 +1,5 @@
 // Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
-import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, Reg, SourceLoc } from '../ir/netlist.ts';
+import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, Property, Reg, SourceLoc } from '../ir/netlist.ts';
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
 import { cellFromOperands, cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import type { ClockDomainRef, Expr, PathStep, Sig } from '../core/ast.ts';
@@ -101,13 +101,15 @@ class Lowering {
       const clocks = this.instanceClocks(inst);
       return { name: inst.name!, module: inst.child.ir.name, inputs, outputs, loc: inst.loc, ...(clocks ? { clocks } : {}) };
     });
+    const properties = this.lowerProperties();
     const clocked =
       b.clockPorts.length > 0 ||
+      properties.length > 0 ||
       regs.length > 0 ||
       memories.some((m) => m.writePorts.length > 0 || m.readPorts.some((p) => p.kind === 'sync')) ||
       instances.some((i) => this.childClocked(i.module));
     const clocks = b.clockPorts.length ? b.clockPorts.map((c) => ({ name: c.sig.name, loc: c.sig.loc, portIndex: c.portIndex, ...(c.sig.periodNs !== undefined ? { periodNs: c.sig.periodNs } : {}) })) : undefined;
-    const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, ...(clocks ? { clocks } : {}), cells: this.cells, regs, memories, instances };
+    const ir: ModuleIR = { name: this.name, loc: b.loc, params: this.params, nets: this.nets, ports, clocked, ...(clocks ? { clocks } : {}), cells: this.cells, regs, memories, instances, ...(properties.length ? { properties } : {}) };
     if (!this.external) this.warnUnusedInputs(ir);
     this.warnMixedResets(regs);
     return { ir, diagnostics: this.diagnostics };
@@ -263,6 +265,38 @@ class Lowering {
     };
   }
 
+  /** Each property with its enable: the `when` path, the user's enable, and its domain's reset released. */
+  private lowerProperties(): Property[] {
+    const taken = new Set<string>();
+    return this.b.properties.map((p) => {
+      const released = this.resetReleased(p.domain);
+      const parts = [p.enable, released].filter((e): e is Expr => e !== null);
+      const enable = parts.length === 0 ? undefined : parts.length === 1 ? parts[0]! : this.b.and(parts[0]!, parts[1]!);
+      const base = p.name ?? `${p.kind}_${p.loc.line}`;
+      let name = base;
+      for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
+      if (p.name !== undefined && name !== base) this.error('InvalidArgument', `two properties of module ${this.name} are both named '${base}'`, p.loc);
+      taken.add(name);
+      return {
+        kind: p.kind,
+        name,
+        cond: this.expr(p.cond),
+        ...(enable ? { enable: this.expr(enable) } : {}),
+        ...(p.message !== undefined ? { message: p.message } : {}),
+        loc: p.loc,
+        ...clockOf(p.domain),
+      };
+    });
+  }
+
+  /** 1 while a domain's reset is released (null: it has none; the implicit domain's is `rst_n` where the module has one). */
+  private resetReleased(domain: ClockDomainRef): Expr | null {
+    if (domain.implicit) return this.b.resetSig ? { kind: 'sig', width: 1, sig: this.b.resetSig, loc: this.b.resetSig.loc } : null;
+    const r = domain.reset;
+    if (!r) return null;
+    return r.activeHigh ? { kind: 'op', op: 'not', width: 1, args: [r.expr], loc: r.expr.loc, name: 'reset_released', generatedName: true } : r.expr;
+  }
+
   /** The active-low net driving a child's implicit `rst_n`: the module's own, or its domain's reset (inverted when active high). */
   private implicitResetOf(domain: ClockDomainRef): NetId {
     if (domain.implicit) return this.sigNet.get(this.b.resetSig!)!;
@@ -314,6 +348,7 @@ class Lowering {
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && read.add(x));
     }
     for (const i of ir.instances) for (const n of Object.values(i.inputs)) read.add(n);
+    for (const p of ir.properties ?? []) [p.cond, p.enable].forEach((x) => x !== undefined && read.add(x));
     for (const sig of this.b.unusedSigs) read.add(this.sigNet.get(sig)!);
     this.warnUnusedClocks(ir);
     for (const p of ir.ports) {
@@ -329,6 +364,7 @@ class Lowering {
     const used = new Set<string>(this.b.unusedClocks);
     for (const r of ir.regs) used.add(edgeOf(r).clock);
     for (const mem of ir.memories) [...mem.writePorts, ...mem.readPorts.filter((p) => p.kind === 'sync')].forEach((p) => used.add(edgeOf(p).clock));
+    for (const p of ir.properties ?? []) used.add(edgeOf(p).clock);
     for (const inst of this.b.instances) for (const c of moduleClocks(inst.child.ir)) used.add(inst.clocks.get(c.name)?.source?.name ?? inst.domain?.clockName ?? c.name);
     for (const c of ir.clocks ?? []) {
       if (!used.has(c.name)) this.diagnostics.push({ code: 'UnusedInput', severity: 'warning', message: `clock input '${c.name}' of module ${ir.name} clocks nothing (mark it m.unused(io.${c.name}) if the port list requires it)`, loc: c.loc });

@@ -4,7 +4,7 @@ import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Re
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, unusedClocks } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
 import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
@@ -351,6 +351,13 @@ class ModuleEmitter {
       }
       for (const n of Object.values(inst.outputs)) this.define(n);
     }
+    for (const p of m.properties ?? []) {
+      for (const n of [p.cond, p.enable]) {
+        if (n === undefined) continue;
+        this.usage.readAll(n);
+        this.use(n);
+      }
+    }
     this.decideInlining();
     this.enumTypedNets(regs, comb);
 
@@ -363,6 +370,7 @@ class ModuleEmitter {
     this.emitRegisters(ffGroups);
     m.memories.forEach((mem) => this.emitMemory(mem));
     m.instances.forEach((inst) => this.emitInstance(inst));
+    for (const l of propertyLines(m, (id) => this.condition(id))) this.line(l);
     const sink = this.usage.unusedSink(
       m.nets.filter((n) => n.kind !== 'output' && !this.consts.has(n.id) && (n.kind === 'input' || (this.live.has(n.id) && !this.inlined.has(n.id)))).map((n) => n.id),
       (id) => this.name(id),

@@ -4,7 +4,7 @@ import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '
 import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
-import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, unusedClocks } from './svFragments.ts';
+import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
 import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
 import { BitUsage } from './bitUsage.ts';
 
@@ -50,6 +50,7 @@ class NetlistEmitter {
       }
     }
     for (const i of mod.instances) Object.values(i.inputs).forEach((x) => this.usage.readAll(x));
+    for (const p of mod.properties ?? []) [p.cond, p.enable].forEach((x) => x !== undefined && this.usage.readAll(x));
   }
 
   private name(id: NetId): string {
@@ -96,6 +97,7 @@ class NetlistEmitter {
     this.emitRegs(m.regs);
     m.memories.forEach((mem) => this.emitMemory(mem));
     m.instances.forEach((inst) => this.emitInstance(inst));
+    for (const l of propertyLines(m, (id) => this.ref(id))) this.line(l);
     const sink = this.usage.unusedSink(m.nets.filter((n) => n.kind !== 'output' && !this.consts.has(n.id)).map((n) => n.id), (id) => this.name(id));
     const unusedSink = [sink, ...unusedClocks(m, this.design)].filter(Boolean).join(', ');
     if (unusedSink) {

@@ -1,6 +1,6 @@
 // SystemVerilog pieces both emitter styles print alike: literals, bit selects, memories and instances.
 import { basename } from 'node:path';
-import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Reg, RegReset, SourceLoc } from '../ir/netlist.ts';
+import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Property, Reg, RegReset, SourceLoc } from '../ir/netlist.ts';
 import { edgeOf, findModule, instanceClock, moduleClocks, widthMask } from '../ir/netlist.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
@@ -240,3 +240,57 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
   return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];
 }
 
+
+/** What a simulator prints when a property fails: the TypeScript line, its kind, name and message (the TS simulator says the same). */
+export function propertyFailureText(p: Property, module: string): string {
+  const what = p.kind === 'assume' ? 'assumption' : 'assertion';
+  return `${basename(p.loc.file)}:${p.loc.line}: ${what} ${module}.${p.name} failed${p.message ? `: ${p.message}` : ''}`;
+}
+
+/** A Verilog string literal of `text` that `$error` prints as is. */
+function displayString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/%/g, '%%').replace(/[\r\n]+/g, ' ')}"`;
+}
+
+/**
+ * The properties of a module, one block per clock edge: for simulators (`$error` when an assertion or
+ * assumption fails), and for the formal flow (`assert`/`assume`/`cover`, read by Yosys under
+ * `read_verilog -formal`, which defines FORMAL and not SYNTHESIS). Synthesis reads neither. `text` gives
+ * a 1-bit net's SV expression.
+ */
+export function propertyLines(mod: ModuleIR, text: (id: NetId) => string): string[] {
+  const props = mod.properties ?? [];
+  if (props.length === 0) return [];
+  const value = (id: NetId) => {
+    const s = text(id);
+    return /^[A-Za-z_][A-Za-z0-9_$]*$/.test(s) ? s : `(${s})`;
+  };
+  const edges = [...new Map(props.map((p) => [edgeEvent(edgeOf(p)), edgeOf(p)])).values()];
+  const onEdge = (e: ClockEdge, ps: readonly Property[]) => ps.filter((p) => edgeEvent(edgeOf(p)) === edgeEvent(e));
+  const checked = props.filter((p) => p.kind !== 'cover');
+  const out: string[] = [];
+  if (checked.length) {
+    // always, not always_ff: Icarus warns that $error in an always_ff cannot be synthesized.
+    out.push('', '`ifndef SYNTHESIS', '`ifndef FORMAL', '  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.');
+    for (const e of edges.filter((x) => onEdge(x, checked).length)) {
+      out.push(`  always @(${edgeEvent(e)}) begin`);
+      for (const p of onEdge(e, checked)) {
+        const failed = p.enable === undefined ? `!${value(p.cond)}` : `${value(p.enable)} && !${value(p.cond)}`;
+        out.push(`    if (${failed}) $error(${displayString(propertyFailureText(p, mod.name))});${where(p.loc)}`);
+      }
+      out.push('  end');
+    }
+    out.push('`endif', '`endif');
+  }
+  out.push('', '`ifdef FORMAL', '  // Properties, for the formal flow (rtgpu prove).');
+  for (const e of edges) {
+    out.push(`  always @(${edgeEvent(e)}) begin`);
+    for (const p of onEdge(e, props)) {
+      const stmt = `${p.kind} (${text(p.cond)});`;
+      out.push(`    ${p.enable === undefined ? stmt : `if (${text(p.enable)}) ${stmt}`}${where(p.loc)}`);
+    }
+    out.push('  end');
+  }
+  out.push('`endif');
+  return out;
+}

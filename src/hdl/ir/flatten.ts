@@ -1,6 +1,6 @@
 // Inlines every instance of a design into one module whose net names are hierarchical paths ("u_fifo.count").
 import { hdlError } from './diagnostics.ts';
-import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from './netlist.ts';
+import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, Property, Reg } from './netlist.ts';
 import { edgeOf, findModule, instanceClock, mapCell, topModule } from './netlist.ts';
 
 export interface FlattenOptions {
@@ -16,14 +16,15 @@ export interface FlattenOptions {
 /**
  * The flat module keeps the top's ports (same names, same order). A child's input port becomes a 'wire'
  * driven by a `buf` from the parent's net; the parent's 'instout' net is driven by a `buf` from the child's
- * output. Back ends that care about speed propagate these copies away. Every register and memory port names a
- * clock input of the top (absent, as in the IR: the rising edge of `clk`).
+ * output. Back ends that care about speed propagate these copies away. Every register, memory port and property
+ * names a clock input of the top (absent, as in the IR: the rising edge of `clk`).
  */
 export function flattenDesign(design: Design, opts: FlattenOptions = {}): ModuleIR {
   const nets: Net[] = [];
   const cells: Cell[] = [];
   const regs: Reg[] = [];
   const memories: Memory[] = [];
+  const properties: Property[] = [];
   const models = opts.blackBoxes === 'model';
 
   const inline = (des: Design, mod: ModuleIR, prefix: string, isTop: boolean, topClock: (name: string) => string): NetId[] => {
@@ -67,6 +68,9 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
         })),
       });
     }
+    for (const p of mod.properties ?? []) {
+      properties.push({ ...p, name: prefix + p.name, cond: m(p.cond), enable: p.enable === undefined ? undefined : m(p.enable), clock: undefined, ...clock(p) });
+    }
     for (const inst of mod.instances) {
       const declared = findModule(des, inst.module);
       const path = `${prefix}${inst.name}`;
@@ -107,6 +111,7 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
     regs,
     memories,
     instances: [],
+    ...(properties.length ? { properties } : {}),
   };
 }
 

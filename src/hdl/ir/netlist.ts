@@ -181,6 +181,29 @@ export interface Memory {
   readonly loc: SourceLoc;
 }
 
+/**
+ * A property, checked at each edge of its clock on the values settled just before it (as a register
+ * samples its `d`), while `enable` (absent: always) is 1. The front end folds the `when` path, the
+ * user's condition and "the domain's reset is released" into `enable`.
+ * - `assert`: `cond` holds; a simulator stops at the first edge where it does not.
+ * - `assume`: the environment keeps `cond` true; the formal flow only explores such inputs, and a
+ *   simulator stops when a testbench breaks it.
+ * - `cover`: counted at each edge where `cond` holds; the formal flow looks for a trace that reaches it.
+ */
+export interface Property {
+  readonly kind: 'assert' | 'assume' | 'cover';
+  /** Unique among the module's properties: it names the property in reports and coverage. */
+  readonly name: string;
+  /** 1 bit. */
+  readonly cond: NetId;
+  /** 1 bit. */
+  readonly enable?: NetId;
+  readonly message?: string;
+  readonly loc: SourceLoc;
+  /** Absent: `implicitClockEdge`. */
+  readonly clock?: ClockEdge;
+}
+
 export interface Instance {
   /** Instance name, unique among the module's nets, memories and instances. */
   readonly name: string;
@@ -246,6 +269,8 @@ export interface ModuleIR {
   readonly regs: readonly Reg[];
   readonly memories: readonly Memory[];
   readonly instances: readonly Instance[];
+  /** Its assertions, assumptions and cover points (absent: none). */
+  readonly properties?: readonly Property[];
   /** Present when the module is a black box: written in Verilog, not emitted. */
   readonly blackBox?: BlackBox;
 }
@@ -266,7 +291,7 @@ export function edgeOf(x: { readonly clock?: ClockEdge }): ClockEdge {
   return x.clock ?? implicitClockEdge;
 }
 
-/** The clock edges a module's registers and clocked memory ports use, each once, in first-use order. */
+/** The clock edges a module's registers, clocked memory ports and properties use, each once, in first-use order. */
 export function clockEdgesOf(m: ModuleIR): ClockEdge[] {
   const out = new Map<string, ClockEdge>();
   const add = (x: { readonly clock?: ClockEdge }) => {
@@ -278,6 +303,7 @@ export function clockEdgesOf(m: ModuleIR): ClockEdge[] {
     mem.readPorts.forEach((p) => p.kind === 'sync' && add(p));
     mem.writePorts.forEach(add);
   }
+  m.properties?.forEach(add);
   return [...out.values()];
 }
 

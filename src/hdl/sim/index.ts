@@ -6,4 +6,5 @@ export { LockstepMismatchError } from './lockstep/lockstepSimulator.ts';
 export { VcdWriter } from './vcd.ts';
 export { resetInputs } from './signals.ts';
 export { resetAtPowerOn } from './external/resetAtPowerOn.ts';
+export { PropertyFailedError } from './propertyCheck.ts';
 export { ClockSchedule, ClockDriver, type ClockTiming, type ClockLevels } from './clockSchedule.ts';

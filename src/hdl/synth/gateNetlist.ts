@@ -15,8 +15,8 @@ const NETLIST_FILE = 'netlist.v';
  * block RAM, not to flip-flops), written as plain Verilog: gates as expressions, flip-flops and
  * memories as always blocks, so any Verilog simulator runs it without Yosys' cell library.
  *
- * `-nosynthesis` keeps the power-on values: the emitter puts them in `ifndef SYNTHESIS` initial
- * blocks, which Yosys would otherwise skip and leave every flip-flop and memory word X. Read, they
+ * `-formal` (which does not define SYNTHESIS) keeps the power-on values: the emitter puts them in
+ * `ifndef SYNTHESIS` initial blocks, which Yosys would otherwise skip and leave every flip-flop and memory word X. Read, they
  * become `init` values (`reg q = 0;` in the netlist): what an FPGA's configuration loads into its
  * flip-flops and block RAM, and what the TS simulator assumes (netlist.ts: Reg.init). With
  * `registerPowerOn: false` the flip-flops lose theirs (`setattr -unset init` after `proc` turned the
@@ -24,9 +24,10 @@ const NETLIST_FILE = 'netlist.v';
  * reset defines a register.
  */
 export function moduleNetlistScript(file: string, submoduleFiles: readonly string[], registerPowerOn = true): string {
-  const before = registerPowerOn ? [] : ['proc', 'setattr -unset init w:*'];
+  // Properties are not hardware: read as formal cells (which also keeps SYNTHESIS undefined) and removed.
+  const before = ['chformal -remove', ...(registerPowerOn ? [] : ['proc', 'setattr -unset init w:*'])];
   const opts = { flatten: false, keepMemories: true, libFiles: submoduleFiles, before, after: [`write_verilog -noattr ${NETLIST_FILE}`] };
-  return 'verilog_defaults -add -nosynthesis\n' + yosysScript('generic', moduleOfFile(file), [file], opts);
+  return 'verilog_defaults -add -formal\n' + yosysScript('generic', moduleOfFile(file), [file], opts);
 }
 
 export interface GateNetlist {

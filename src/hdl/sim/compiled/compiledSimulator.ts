@@ -1,6 +1,7 @@
 // The compiled two-state simulator (js and wasm back ends): testbench API over the generated combinational and commit functions.
 import { writeFileSync } from 'node:fs';
-import type { ClockEdge, ModuleIR, Net, NetId } from '../../ir/netlist.ts';
+import type { ClockEdge, ModuleIR, Net, NetId, Property } from '../../ir/netlist.ts';
+import { PropertyFailedError, propertySupport, propertyWhere } from '../propertyCheck.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
 import { simplifyNetlist } from './simplify.ts';
@@ -26,6 +27,8 @@ export interface CompiledSimulator extends Simulator {
   readonly generatedSource: string;
   /** Every net of the flattened design: all of them can be peeked. */
   readonly nets: readonly { readonly name: string; readonly width: number }[];
+  /** How many clock edges each cover point (`m.cover`) held at while enabled, since power-on, by hierarchical name. */
+  coverCounts(): Record<string, number>;
 }
 
 export interface CompiledSimulatorOptions {
@@ -74,6 +77,10 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly commit: (ev: number) => void;
   /** Every clock edge is followed by a comb (a reset computed by logic may assert in between): no fused loop. */
   private readonly combAfterEdges: boolean;
+  /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). No fused loop checks them. */
+  private readonly checks: readonly { readonly prop: Property; readonly bit: number; readonly cond: number; readonly enable: number }[];
+  /** Cover point (hierarchical name) -> edges where it held, since power-on. */
+  private readonly coverHits = new Map<string, number>();
   private readonly edges: readonly ClockEdge[];
   /** Per clock: its current level. */
   private readonly clockLevel = new Map<string, 0 | 1>();
@@ -144,7 +151,10 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     // input change (the new state with the old inputs): the comb runs right after the edge, as an
     // event-driven simulator's does, and not only once the inputs have changed (asyncResets.ts).
     this.combAfterEdges = asyncResets(this.L).some((x) => !x.early);
-    this.commit = this.combAfterEdges ? (ev) => (commit(ev), this.comb()) : commit;
+    const committed = this.combAfterEdges ? (ev: number) => (commit(ev), this.comb()) : commit;
+    // Properties are checked on the settled values before each edge they sample.
+    this.checks = (flat.properties ?? []).map((p) => ({ prop: p, bit: edgeBit(this.edges, p), cond: this.L.slots[p.cond]!.off, enable: p.enable === undefined ? -1 : this.L.slots[p.enable]!.off }));
+    this.commit = this.checks.length ? (ev) => (this.checkProperties(ev), committed(ev)) : committed;
     this.powerOn();
   }
 
@@ -165,6 +175,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     }
     flat.memories.forEach((m, i) => m.init && this.fillMemory(i, m.init, 0));
     this.cycle = 0;
+    for (const { prop } of this.checks) if (prop.kind === 'cover') this.coverHits.set(prop.name, 0);
     for (const c of this.clockLevel.keys()) this.clockLevel.set(c, 0);
     this.driver.restart();
     this.changed();
@@ -417,7 +428,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
       if (!loop) {
-        loop = (this.wasm && !this.combAfterEdges && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        loop = (this.wasm && !this.combAfterEdges && this.checks.length === 0 && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
@@ -514,6 +525,30 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.commit(1);
       this.cycle++;
     }
+  }
+
+  /** How many clock edges each cover point held at (enabled), since power-on, by hierarchical name. */
+  coverCounts(): Record<string, number> {
+    return Object.fromEntries(this.coverHits);
+  }
+
+  /** The properties sampled by the edges of `ev`, on the values settled before them: covers counted, a failed assertion or assumption thrown. */
+  private checkProperties(ev: number): void {
+    const s = this.s;
+    for (const c of this.checks) {
+      if ((ev & c.bit) === 0 || (c.enable >= 0 && s[c.enable] === 0)) continue;
+      const holds = s[c.cond] !== 0;
+      if (c.prop.kind === 'cover') {
+        if (holds) this.coverHits.set(c.prop.name, this.coverHits.get(c.prop.name)! + 1);
+      } else if (!holds) this.propertyFailed(c.prop);
+    }
+  }
+
+  private propertyFailed(p: Property): never {
+    this.settleAll();
+    const values = Object.fromEntries(propertySupport(this.L.flat, p).map((id) => [this.L.flat.nets[id]!.name, this.read(id)]));
+    const timeNs = this.signals.clocks.length > 1 ? this.driver.now : undefined;
+    throw new PropertyFailedError(`${this.L.flat.name}.${p.name}`, p.kind as 'assert' | 'assume', propertyWhere(p), this.cycle, values, p.message, timeNs);
   }
 
   traceVcd(path: string): void {

@@ -71,7 +71,7 @@ export function registerByRegister(L: RootedNetlist): RegisterGroup[] {
 
 /**
  * The nets the clock edge reads: every register's next value, enable and reset, the memory ports'
- * addresses, enables, data and masks (read ports: only the synchronous ones with `syncReadsOnly`;
+ * addresses, enables, data and masks, the properties' conditions and enables (read ports: only the synchronous ones with `syncReadsOnly`;
  * an asynchronous read is a combinational step). `except`: registers whose next value is not read at
  * the edge (written in place during the comb), their enable and reset still are. Not resolved to roots.
  */
@@ -83,6 +83,7 @@ export function edgeInputs(flat: ModuleIR, opts: { readonly syncReadsOnly?: bool
     for (const p of m.readPorts) if (!opts.syncReadsOnly || p.kind === 'sync') [p.addr, p.en].forEach(add);
     for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach(add);
   }
+  for (const p of flat.properties ?? []) [p.cond, p.enable].forEach(add);
   return out;
 }
 

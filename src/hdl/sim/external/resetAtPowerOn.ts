@@ -44,10 +44,11 @@ export function asyncResetRoots(flat: ModuleIR): AsyncResetRoot[] {
  * one initial block cannot say both.
  */
 export function resetAtPowerOn(design: Design, opts: { resetCheckSeed?: number } = {}): PowerOnValues | undefined {
+  if (resetsFromLogic(flattenDesign(design)).length === 0) return undefined;
+  // The TS simulator runs black boxes as their models; without one it cannot settle the design (the engines then start those registers at their usual power-on values).
+  if (design.modules.some((m) => m.blackBox && !m.blackBox.model)) return undefined;
   const flat = flattenDesign(design, { blackBoxes: 'model' });
-  const inputs = new Set(flat.ports.filter((p) => flat.nets[p]!.kind === 'input'));
-  const fromLogic = asyncResetRoots(flat).filter((x) => !inputs.has(x.net));
-  if (fromLogic.length === 0) return undefined;
+  const fromLogic = resetsFromLogic(flat);
   const sim = compileNetlist(flat, { backend: 'js', powerOnValues: resetCheckValues(design, opts.resetCheckSeed) });
   const origins = registerOrigins(design);
   // Module -> register -> its reset value when every instance is in reset at power-on, null when some is not.
@@ -73,4 +74,10 @@ export function resetAtPowerOn(design: Design, opts: { resetCheckSeed?: number }
     if (values.size) out.set(module, values);
   }
   return out;
+}
+
+/** The registers whose asynchronous reset is not a top input (through copies and inversions). */
+function resetsFromLogic(flat: ModuleIR): AsyncResetRoot[] {
+  const inputs = new Set(flat.ports.filter((p) => flat.nets[p]!.kind === 'input'));
+  return asyncResetRoots(flat).filter((x) => !inputs.has(x.net));
 }
