@@ -168,6 +168,17 @@ describe('assertions in simulation', () => {
       sim.close();
     });
 
+    test(`${backend}: runVectors (the fused loop on wasm) stops at the same edge, in the state before it, and counts covers`, () => {
+      const sim = compileSimulator(design, { backend });
+      sim.reset();
+      // en and check high: 12 edges to reach 12, the 13th fails (cycle 1 + 12).
+      const rows = new Uint32Array(2 * 40).fill(1);
+      expect(() => sim.runVectors(['en', 'check'], ['count'], rows, 40)).toThrow(/assertion PropChecked\.assert_\d+ failed: never twelve, at the clock edge ending cycle 13\n {2}c = 12 /);
+      expect(sim.peek('count')).toBe(12n);
+      expect(sim.coverCounts()).toEqual({ nine: 1, impossible: 0 });
+      sim.close();
+    });
+
     test(`${backend}: a testbench that breaks an assumption is stopped by it`, () => {
       const sim = compileSimulator(design, { backend });
       sim.reset();

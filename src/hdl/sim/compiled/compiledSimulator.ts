@@ -77,7 +77,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly commit: (ev: number) => void;
   /** Every clock edge is followed by a comb (a reset computed by logic may assert in between): no fused loop. */
   private readonly combAfterEdges: boolean;
-  /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). No fused loop checks them. */
+  /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). The fused loop checks its own (propertyChecks in wasmCodegen.ts). */
   private readonly checks: readonly { readonly prop: Property; readonly bit: number; readonly cond: number; readonly enable: number }[];
   /** Cover point (hierarchical name) -> edges where it held, since power-on. */
   private readonly coverHits = new Map<string, number>();
@@ -428,11 +428,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       const key = `${inputs.join(',')}|${outputs.join(',')}`;
       let loop = this.loops.get(key);
       if (!loop) {
-        loop = (this.wasm && !this.combAfterEdges && this.checks.length === 0 && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, this.commit, this.s);
+        // Each loop counts its cycles as it goes: a failed property reports the cycle it failed in.
+        loop = (this.wasm && !this.combAfterEdges && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, (ev) => (this.commit(ev), this.cycle++), this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
-      this.cycle += cycles;
     }
     this.changed();
     return result;
@@ -472,6 +472,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     // (a comb run by a peek may take a region's flag without the commit that follows): after a change
     // of evaluator, everything is evaluated once (see `handOver`).
     const loop = {};
+    const stopWord = counter(layout.propertyStopByte);
+    const coverWords = layout.coverCountBytes.map((b) => (b < 0 ? null : counter(b)));
     const loopFn = (stim: Uint32Array, out: Uint32Array, cycles: number) => {
       this.handOver(loop);
       for (let c = 0; c < cycles; c += batch) {
@@ -479,6 +481,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
         words.set(stim.subarray(c * nIn, (c + n) * nIn), 0);
         run(n, layout.batchByte, layout.batchByte + n * nIn * 4);
         out.set(words.subarray(n * nIn, n * (nIn + nOut)), c * nOut);
+        if (this.checks.length) this.afterFusedBatch(n, stopWord, coverWords);
+        else this.cycle += n;
         if (profile && (profile.cycles += n) >= PROFILE_CYCLES) {
           const regions = read(regionCounters).map((x, k) => (x - profile!.regions[k]!) | 0);
           const groups = read(groupCounters).map((x, k) => (x - profile!.groups[k]!) | 0);
@@ -492,6 +496,28 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       }
     };
     return loopFn;
+  }
+
+  /**
+   * After a batch of `n` cycles of the fused loop: its cover hits handed over; if a property failed
+   * (the loop left before that cycle's edge, with its inputs applied), the cycle count is that cycle's
+   * and the JavaScript check, on the comb evaluated again, throws the failure with its values.
+   */
+  private afterFusedBatch(n: number, stopWord: Int32Array, coverWords: readonly (Int32Array | null)[]): void {
+    coverWords.forEach((w, k) => {
+      if (!w || w[0] === 0) return;
+      const name = this.L.flat.properties![k]!.name;
+      this.coverHits.set(name, this.coverHits.get(name)! + w[0]!);
+      w[0] = 0;
+    });
+    const left = stopWord[0]!;
+    this.cycle += n - left;
+    if (left === 0) return;
+    stopWord[0] = 0;
+    this.changed();
+    this.settle();
+    this.checkProperties(1, false);
+    throw new Error(`internal: the fused loop of ${this.L.flat.name} stopped for a property that holds at cycle ${this.cycle}`);
   }
 
   /**
@@ -533,13 +559,13 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   }
 
   /** The properties sampled by the edges of `ev`, on the values settled before them: covers counted, a failed assertion or assumption thrown. */
-  private checkProperties(ev: number): void {
+  private checkProperties(ev: number, countCovers = true): void {
     const s = this.s;
     for (const c of this.checks) {
       if ((ev & c.bit) === 0 || (c.enable >= 0 && s[c.enable] === 0)) continue;
       const holds = s[c.cond] !== 0;
       if (c.prop.kind === 'cover') {
-        if (holds) this.coverHits.set(c.prop.name, this.coverHits.get(c.prop.name)! + 1);
+        if (holds && countCovers) this.coverHits.set(c.prop.name, this.coverHits.get(c.prop.name)! + 1);
       } else if (!holds) this.propertyFailed(c.prop);
     }
   }

@@ -122,12 +122,37 @@ class WasmGen extends WasmComb {
         C.store(4 * outWords++);
       }
     }
+    this.propertyChecks();
     this.commitBody();
     C.get(1).const(inWords * 4).emit(op.i32Add).set(1);
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);
     C.get(0).const(1).emit(op.i32Sub).set(0);
     C.emit(op.br, 0, op.end, op.end);
     return { name: 'run', params: 3, locals: this.nextLocal - 3 - SCRATCH_LOCALS, code: C };
+  }
+
+  /**
+   * Before the edge (inside the run loop's `block`/`loop`): each enabled cover that holds adds one to its
+   * counter; an enabled assertion or assumption that does not hold stores the cycles left and leaves the
+   * loop before the edge, so that the state is the one the failure happened in.
+   */
+  private propertyChecks(): void {
+    const C = this.c;
+    (this.L.flat.properties ?? []).forEach((p, k) => {
+      this.scope(() => {
+        this.push(p.cond);
+        if (p.kind !== 'cover') C.emit(op.i32Eqz);
+        if (p.enable !== undefined) {
+          this.push(p.enable);
+          C.emit(op.i32And);
+        }
+        C.emit(op.if, 0x40);
+        const counter = this.W.coverCountBytes[k]!;
+        if (p.kind === 'cover') C.const(0).loadAt(counter).const(1).emit(op.i32Add).store(counter);
+        else C.const(0).get(0).store(this.W.propertyStopByte).emit(op.br, 2);
+        C.emit(op.end);
+      });
+    });
   }
 
   /** The `run` loop of a split design: inputs to memory, the comb parts, outputs from memory, commit. */
@@ -155,6 +180,7 @@ class WasmGen extends WasmComb {
         C.store(4 * outWords++);
       }
     }
+    this.propertyChecks();
     C.call(commitFn);
     C.get(1).const(inWords * 4).emit(op.i32Add).set(1);
     C.get(2).const(outWords * 4).emit(op.i32Add).set(2);

@@ -40,6 +40,13 @@ export interface WasmLayout {
   readonly evaluationBytes: readonly number[];
   /** Per commit group, how many times the clock edge updated it. */
   readonly groupEvaluationBytes: readonly number[];
+  /**
+   * The fused run loop's properties: nonzero when an assertion or assumption failed, the cycles left (the
+   * failing one included); it exits before that cycle's edge. Per property (flat order), the count of a
+   * cover's hits since the loop last handed them over (-1: not a cover).
+   */
+  readonly propertyStopByte: number;
+  readonly coverCountBytes: readonly number[];
   /** Registers the fused run loop writes during the comb (inPlace.ts): none with several clock edges (no fused loop runs them). */
   readonly inPlace: InPlaceRegisters;
   /**
@@ -85,7 +92,8 @@ export function wasmLayout(L: Layout): WasmLayout {
   const edges = clockEdges(L.flat);
   // runVectors, the only user of in-place registers, runs one rising edge per cycle (checkVectorClocking),
   // and one comb per cycle (an asynchronous reset computed by the comb may make it run twice: asyncResets.ts).
-  const none = edges.length > 1 || asyncResets(L).some((x) => !x.early);
+  // A failed property leaves the loop before the edge: no register may have taken its next value yet.
+  const none = edges.length > 1 || asyncResets(L).some((x) => !x.early) || (L.flat.properties?.length ?? 0) > 0;
   const inPlace: InPlaceRegisters = none ? { after: new Map(), regs: new Set(), atOwnStep: new Set(), controls: new Map() } : inPlaceRegisters(L);
   const regions = activityRegions(L, inPlace);
   const dirtyBytes = regions.map(() => {
@@ -117,5 +125,7 @@ export function wasmLayout(L: Layout): WasmLayout {
   const groupEvaluationBytes = groups.map(flag);
   const forceByte = at;
   at += 4;
-  return { shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, edges, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
+  const propertyStopByte = flag();
+  const coverCountBytes = (L.flat.properties ?? []).map((p) => (p.kind === 'cover' ? flag() : -1));
+  return { propertyStopByte, coverCountBytes, shadowByte, memoryBytes, batchByte, batchWords, regions, dirtyBytes, commitGroups: groups, groupDirtyBytes, groupShadowedBytes, readers, memoryReaders, inputCopyBytes, forceByte, evaluationBytes, groupEvaluationBytes, inPlace, edges, pages: Math.max(1, Math.ceil((at + 16) / 65536)) };
 }
