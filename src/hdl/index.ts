@@ -18,14 +18,14 @@ export {
   type Operand,
 } from './core/values.ts';
 export { VecValue, type ValueOf, type BundleValue, type HValue, leaves } from './core/aggregates.ts';
-export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSpec, type PortSpecs, type PortsValue, type InstanceHandle, type Params } from './core/module.ts';
+export { defineModule, input, output, ModuleBuilder, type ModuleDef, type PortSpec, type PortOptions, type PortSpecs, type PortsValue, type InstanceHandle, type Params } from './core/module.ts';
 export { defineBlackBox, type BlackBoxDef, type BlackBoxOptions } from './core/blackBox.ts';
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm, type FsmOptions } from './core/fsm.ts';
 export type { PropertyOptions, TemporalOptions, PropertyKind } from './core/properties.ts';
 export { Clock, ClockType, ClockSignal, ClockDomain, type ClockDomainSpec, type ClockEdgeName, type ResetKind, type ResetActive } from './core/clockDomain.ts';
 export { packBits, unpackBits } from './core/packing.ts';
-export { Decoupled, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
+export { Decoupled, Irrevocable, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
 export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
 export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type RegReset, type ClockEdge, type ClockInput, type Memory, type Property, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';

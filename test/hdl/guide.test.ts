@@ -1,6 +1,6 @@
 // The examples of docs/hdl-guide.md, run: counter, when/switch, state machine, memory, hierarchy (its listings: test/architecture/docCodeBlocks.test.ts).
 import { expect, test } from 'vitest';
-import { Bool, UInt, defineModule, elaborate, fsm, input, output } from '../../src/hdl/index.ts';
+import { Bool, UInt, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { Testbench } from '../../src/hdl/testbench/index.ts';
@@ -139,3 +139,30 @@ test('README and guide: one testbench on every engine', async () => {
   }
   expect(cycles).toEqual([101, 101, 101, 101]);
 }, 300_000);
+
+test('properties: the WrapCounter of "Properties, coverage and proofs" holds under its assumption and covers its wrap', () => {
+  const WrapCounter = defineModule('WrapCounter', (p: { limit: number }) => ({ en: input(Bool), clear: input(Bool), count: output(UInt(8)), wrapped: output(Bool) }), (m, io, p) => {
+    const count = m.reg(UInt(8), { reset: 0 });
+    const atLimit = count.eq(p.limit - 1);
+    m.when(io.clear, () => count.set(0)).elsewhen(io.en, () => count.set(mux(atLimit, 0, count.add(1))));
+    io.count.set(count);
+    io.wrapped.set(atLimit.and(io.en));
+    m.assert(count.lt(p.limit), 'the count stays below the limit');
+    m.assert(m.impliesNext(io.en.and(io.clear.not()).and(atLimit.not()), count.ne(0)), 'counting up never lands on 0');
+    m.assert(m.impliesNext(io.clear, count.eq(0)), 'clear empties the counter');
+    m.assume(io.en.and(io.clear).not(), 'the environment never enables and clears at once');
+    m.cover(atLimit.and(io.en), 'wraps');
+  });
+  const sim = compileSimulator(elaborate(WrapCounter, { limit: 10 }).design);
+  sim.reset();
+  for (let c = 0; c < 500; c++) {
+    const clear = c % 37 === 0 ? 1 : 0;
+    sim.poke('clear', clear);
+    sim.poke('en', clear ? 0 : c % 3 === 0 ? 0 : 1);
+    sim.step();
+  }
+  expect(sim.coverCounts().wraps).toBeGreaterThan(10);
+  sim.poke('en', 1);
+  sim.poke('clear', 1);
+  expect(() => sim.step()).toThrow(/assumption WrapCounter\w*\.assume_\d+ failed: the environment never enables and clears at once/);
+});

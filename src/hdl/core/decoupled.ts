@@ -17,6 +17,16 @@ export function Decoupled<T extends HType>(bits: T): DecoupledType<T> {
   });
 }
 
+/**
+ * A Decoupled handshake that promises more: once `valid` is 1, it and `bits` hold until the transfer.
+ * Its ports check that (asserted where driven, assumed where received: ModuleBuilder.checkHandshake).
+ */
+export function Irrevocable<T extends HType>(bits: T): DecoupledType<T> {
+  const t = Decoupled(bits);
+  t.irrevocable = true;
+  return t;
+}
+
 /** valid && ready. */
 export function fire<T extends HType>(d: BundleValue<DecoupledFields<T>>): Bool {
   return (d as DecoupledValue<T>).fire;

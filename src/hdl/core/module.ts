@@ -3,14 +3,15 @@ import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
 import { Sig as SigClass } from './ast.ts';
-import { buildValue, leaves, typeOf, zipLeaves, type HValue, type ValueOf } from './aggregates.ts';
+import { buildValue, leaves, typeOf, zipLeaves, type DecoupledValue, type HValue, type ValueOf } from './aggregates.ts';
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { checkOptions } from './options.ts';
 import { callerLocation } from './sourceLocation.ts';
-import { Bool as BoolT, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
+import { Bool as BoolT, DecoupledType, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
 import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
+import { packBits } from './packing.ts';
 import { checkProperty, checkTemporal, implication, type PropertyKind, type PropertyOptions, type PropertyRecord, type TemporalOptions } from './properties.ts';
 
 // ---------------------------------------------------------------- ports
@@ -18,20 +19,36 @@ import { checkProperty, checkTemporal, implication, type PropertyKind, type Prop
 export interface PortSpec<T extends HType | ClockType = HType | ClockType> {
   readonly dir: 'input' | 'output';
   readonly type: T;
+  /** A `Decoupled`/`Irrevocable` port: check the valid/ready rules (default: an Irrevocable port's are; see `ModuleBuilder.checkHandshake`). */
+  readonly checkHandshake?: boolean;
+}
+
+/** Options of a port. */
+export interface PortOptions {
+  /** The valid/ready rules of a handshake port as properties: an `Irrevocable` port has them unless false, a `Decoupled` one when true. */
+  readonly checkHandshake?: boolean;
 }
 export type PortSpecs = Record<string, PortSpec>;
 export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: S[K]['type'] extends ClockType ? ClockSignal : ValueOf<S[K]['type']> };
 
 /** A port driven from outside the module (flipped fields of a bundle point outward); `input(Clock)` is a clock input. */
-export function input<T extends HType | ClockType>(type: T): PortSpec<T> {
+export function input<T extends HType | ClockType>(type: T, opts: PortOptions = {}): PortSpec<T> {
   if (!(type instanceof ClockType)) checkHType(type, 'input()');
-  return { dir: 'input', type };
+  return { dir: 'input', type, ...portOptions(opts, type) };
 }
 /** A port driven by the module (flipped fields of a bundle point inward). */
-export function output<T extends HType | ClockType>(type: T): PortSpec<T> {
+export function output<T extends HType | ClockType>(type: T, opts: PortOptions = {}): PortSpec<T> {
   if ((type as unknown) instanceof ClockType) throw hdlError('ClockDomain', 'a module cannot output a clock: clocks enter through input(Clock) ports (derived and gated clocks are not supported)', callerLocation());
   checkHType(type, 'output()');
-  return { dir: 'output', type };
+  return { dir: 'output', type, ...portOptions(opts, type) };
+}
+
+function portOptions(opts: PortOptions, type: unknown): Pick<PortSpec, 'checkHandshake'> {
+  const loc = callerLocation();
+  checkOptions('a port', opts, ['checkHandshake'], loc);
+  if (opts.checkHandshake === undefined) return {};
+  if (!(type instanceof DecoupledType)) throw hdlError('InvalidArgument', 'checkHandshake applies to Decoupled and Irrevocable ports only', loc);
+  return { checkHandshake: opts.checkHandshake };
 }
 
 // ---------------------------------------------------------------- module definitions
@@ -189,6 +206,8 @@ export class ModuleBuilder implements BuildContext {
   readonly falsePaths = new Map<Sig, string>();
   /** Assertions, assumptions and cover points, in declaration order. */
   readonly properties: PropertyRecord[] = [];
+  /** Decoupled ports whose valid/ready rules are checked when the body is done. */
+  private readonly handshakePorts: { readonly name: string; readonly port: DecoupledValue<HType>; readonly loc: SourceLoc }[] = [];
   resetSig: Sig | undefined;
   private readonly domains: ClockDomain[] = [];
   private defaultDomain: ClockDomain | undefined;
@@ -258,6 +277,7 @@ export class ModuleBuilder implements BuildContext {
         this.portSigs.push({ path: full, sig });
         return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
       });
+      if (spec.type instanceof DecoupledType && (spec.checkHandshake ?? spec.type.irrevocable)) this.handshakePorts.push({ name, port: out[name] as DecoupledValue<HType>, loc });
     }
     return out as PortsValue<S>;
   }
@@ -485,7 +505,8 @@ export class ModuleBuilder implements BuildContext {
     const v = checkTemporal('m.past()', x, loc, false);
     if (!Number.isSafeInteger(n) || n < 1) throw hdlError('InvalidArgument', `m.past(x, n): n must be an integer of at least 1, got ${String(n)}`, loc);
     const domain = this.domainFor(opts.domain, loc);
-    const base = v.expr.kind === 'sig' && v.expr.sig.name !== undefined ? `${v.expr.sig.name}_` : '';
+    const given = v.expr.kind === 'sig' ? v.expr.sig.name : v.expr.kind === 'op' && !v.expr.generatedName ? v.expr.name : undefined;
+    const base = given === undefined ? '' : `${given}_`;
     // The past is remembered at every edge, also where `past` is called inside a `when`.
     return this.outsideWhen(() => {
       let out: Bits = v;
@@ -544,6 +565,55 @@ export class ModuleBuilder implements BuildContext {
       seen = seen.or(prev) as Bool;
     }
     return implication(this.past(av, n, opts) as Bool, seen);
+  }
+
+  /**
+   * The valid/ready rules of an irrevocable handshake as properties: once `valid` is 1 while `ready` is 0,
+   * at the next edge `valid` is still 1 and `bits` unchanged (a producer does not take back or change a
+   * word it offers). Asserted on a port this module drives, assumed on one it receives. Every
+   * `Irrevocable` port, and every `Decoupled` port declared with `{ checkHandshake: true }`, of a module
+   * with at most one clock gets them when its body is done, in the domain in effect then (`{
+   * checkHandshake: false }` opts an Irrevocable port out); call this for the ports of a module with
+   * several clocks, giving the domain. (A plain Decoupled port promises less: an arbiter may offer
+   * another requester's word while its output waits.)
+   */
+  checkHandshake<T extends HType>(port: DecoupledValue<T>, opts: { readonly role?: 'producer' | 'consumer'; readonly domain?: ClockDomain; readonly name?: string } = {}): void {
+    this.handshakeRules(port, opts, callerLocation());
+  }
+
+  private handshakeRules<T extends HType>(port: DecoupledValue<T>, opts: { readonly role?: 'producer' | 'consumer'; readonly domain?: ClockDomain; readonly name?: string }, loc: SourceLoc): void {
+    const v = port as unknown as { valid?: unknown; ready?: unknown; bits?: unknown };
+    if (!(v.valid instanceof Bits) || !(v.ready instanceof Bits)) throw hdlError('InvalidArgument', 'checkHandshake() takes a Decoupled value (valid, ready, bits)', loc);
+    const validSig = v.valid.expr.kind === 'sig' ? v.valid.expr.sig : undefined;
+    const role = opts.role ?? (validSig?.kind === 'output' || validSig?.kind === 'childin' ? 'producer' : 'consumer');
+    const name = opts.name ?? (validSig?.name ?? 'port').replace(/_valid$/, '');
+    const domain = this.domainFor(opts.domain, loc);
+    const valid = v.valid as Bool;
+    const stalled = (valid.and((v.ready as Bool).not()) as Bool).named(`${name}_stalled`);
+    const bits = packBits(v.bits as HValue);
+    // Released at this edge and the one before: a reset in between cancels the rule.
+    const released = this.releasedValue(domain);
+    const enable = released ? (released.and(this.past(released, 1, { domain })) as Bool) : undefined;
+    const kind = role === 'producer' ? 'assert' : 'assume';
+    const who = role === 'producer' ? `${this.moduleName} drives` : `${this.moduleName} relies on`;
+    this.property(kind, this.impliesNext(stalled, valid, { domain }), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain, ...(enable ? { enable } : {}) }, loc);
+    this.property(kind, this.impliesNext(stalled, this.stable(bits, { domain }), { domain }), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain, ...(enable ? { enable } : {}) }, loc);
+  }
+
+  /** @internal After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's business). */
+  finishBody(blackBox: boolean): void {
+    if (blackBox || this.handshakePorts.length === 0) return;
+    // With several clocks and no domain chosen for the body, the ports' domains are unknown: checkHandshake says them.
+    if (this.clockPorts.length > 1 && !this.defaultDomain) return;
+    for (const { name, port, loc } of this.handshakePorts) this.handshakeRules(port, { name }, loc);
+  }
+
+  /** 1 while a domain's reset is released, or null when it has none (the implicit domain: `rst_n`, where the module has one). */
+  private releasedValue(domain: ClockDomain): Bool | null {
+    if (domain.implicit) return this.resetSig ? (wrap({ kind: 'sig', width: 1, sig: this.resetSig, loc: this.resetSig.loc }, BoolT) as Bool) : null;
+    if (!domain.reset) return null;
+    const asserted = wrap(domain.reset.expr, BoolT) as Bool;
+    return domain.reset.activeHigh ? (asserted.not() as Bool) : asserted;
   }
 
   private property(kind: PropertyKind, cond: Bits | boolean, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {

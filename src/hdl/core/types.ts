@@ -76,6 +76,8 @@ export type DecoupledFields<T extends HType> = { valid: BoolType; ready: Flipped
 /** The type Decoupled(T) builds: a bundle whose values also have `fire`. */
 export class DecoupledType<T extends HType> extends BundleType<DecoupledFields<T>> {
   readonly decoupled = true;
+  /** An irrevocable handshake: a word offered stays offered, unchanged, until taken (its ports check it). */
+  irrevocable = false;
 }
 
 export class VecType<E extends HType = HType> {

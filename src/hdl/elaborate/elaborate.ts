@@ -59,6 +59,7 @@ class Session implements ModuleElaborator {
     b.run(() => {
       const io = b.ports(def.ports(params as never), def.loc);
       def.body(b, io, params as never);
+      b.finishBody(isBlackBox(def));
     });
     const blackBox = isBlackBox(def);
     const { ir: lowered, diagnostics } = lowerModule(b, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false, blackBox);

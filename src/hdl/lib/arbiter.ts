@@ -35,5 +35,14 @@ export const RoundRobinArbiter = defineModule(
     io.in.elems.forEach((x, i) => x.ready.set(io.out.ready.and(any).and(grant.eq(i))));
     io.chosen.set(grant);
     m.when(io.out.fire, () => last.set(grant));
+    // Invariants: one grant at a time, and no requester passed over n times in a row while it waits.
+    const readies = io.in.map((x) => x.ready);
+    const granted = readies.reduce((n: UIntValue, r) => n.add(r.zext(iw + 1)), lit(0, iw + 1));
+    m.assert(granted.le(1), 'at most one requester is granted', { name: 'one_grant' });
+    io.in.elems.forEach((x, i) => {
+      const passedOver = m.reg(UInt(clog2(p.n + 1)), { reset: 0, name: `passed_over_${i}` });
+      m.when(x.valid.not().or(x.ready), () => passedOver.set(0)).elsewhen(io.out.fire, () => passedOver.set(passedOver.add(1)));
+      m.assert(passedOver.lt(p.n), `requester ${i} waits for fewer than ${p.n} grants to others`, { name: `fair_${i}` });
+    });
   },
 );

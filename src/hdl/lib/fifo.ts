@@ -1,5 +1,5 @@
 // Synchronous FIFO with first-word fall-through: the head word is on deq.bits whenever deq.valid is 1.
-import { Bool, Decoupled, UInt, defineModule, input, mux, output } from '../index.ts';
+import { Bool, Decoupled, Irrevocable, UInt, defineModule, input, mux, output } from '../index.ts';
 import { clog2 } from './clog2.ts';
 
 export interface FifoParams {
@@ -18,7 +18,8 @@ export const Fifo = defineModule(
   'Fifo',
   (p: FifoParams) => ({
     enq: input(Decoupled(UInt(p.width))),
-    deq: output(Decoupled(UInt(p.width))),
+    // The head word stays offered until it is taken: the port checks that.
+    deq: output(Irrevocable(UInt(p.width))),
     count: output(UInt(clog2(p.depth + 1))),
     full: output(Bool),
     empty: output(Bool),
@@ -45,5 +46,10 @@ export const Fifo = defineModule(
     io.count.set(count);
     io.full.set(full);
     io.empty.set(empty);
+    // Invariants: the count stays in range and matches the pointers (equal pointers: empty or full).
+    m.assert(count.le(p.depth), 'count is at most the depth', { name: 'count_in_range' });
+    // Pointer arithmetic wraps at 2^aw: behind the head, the tail is depth further on.
+    const distance = mux(tail.ge(head), tail.sub(head), tail.sub(head).add(p.depth % 2 ** aw));
+    m.assert(mux(full, tail.eq(head), distance.eq(count)), 'count is the distance from head to tail', { name: 'count_matches_pointers' });
   },
 );

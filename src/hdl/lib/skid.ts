@@ -1,11 +1,11 @@
 // Two-entry skid buffer: registers both directions, so enq.ready does not depend combinationally on deq.ready.
-import { Bool, Decoupled, UInt, defineModule, input, output } from '../index.ts';
+import { Bool, Decoupled, Irrevocable, UInt, defineModule, input, output } from '../index.ts';
 
 export const SkidBuffer = defineModule(
   'SkidBuffer',
   (p: { width: number }) => ({
     enq: input(Decoupled(UInt(p.width))),
-    deq: output(Decoupled(UInt(p.width))),
+    deq: output(Irrevocable(UInt(p.width))),
   }),
   (m, io, p) => {
     const mainValid = m.reg(Bool, { reset: 0 });
@@ -34,5 +34,6 @@ export const SkidBuffer = defineModule(
         skidValid.set(true);
       });
     });
+    m.assert(m.implies(skidValid, mainValid), 'the skid slot holds a word only behind a full main slot', { name: 'skid_behind_main' });
   },
 );

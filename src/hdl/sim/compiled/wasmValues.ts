@@ -65,7 +65,8 @@ export class WasmValues {
     this.commitAlways = activity.groups ?? new Set();
     this.ungated = activity.ungated ?? false;
     this.counting = activity.counting ?? false;
-    this.inPlace = activity.inPlace ? inPlaceRegisters(L, activity.inPlace.sampled) : undefined;
+    // A subset of W.inPlace's: none where the layout allows none (several edges, resets the comb computes, properties).
+    this.inPlace = activity.inPlace && W.inPlace.regs.size > 0 ? inPlaceRegisters(L, activity.inPlace.sampled) : undefined;
     this.sampled = new Set((activity.inPlace?.sampled ?? []).map((id) => L.root[id]!));
     // A group whose registers are all written in place has nothing left to commit: its flag goes untested.
     const emptied = W.commitGroups.flatMap((g, k) => (this.inPlace && g.regs.every((r) => this.inPlace!.regs.has(r)) ? [W.groupDirtyBytes[k]!] : []));
