@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys, nextpnr-ice40, and the make, C++ compiler and
-# ccache that Verilator builds and Icarus VPI modules use) from Debian packages when missing.
+# Installs the external tools rtgpu's tests use (Verilator, Icarus Verilog, Yosys with yosys-smtbmc, the z3 solver that
+# `rtgpu prove` runs, nextpnr-ice40, and the make, C++ compiler and ccache that Verilator builds and Icarus VPI modules
+# use) from Debian packages when missing.
 set -euo pipefail
 
 missing=()
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 { command -v iverilog >/dev/null 2>&1 && command -v vvp >/dev/null 2>&1; } || missing+=(iverilog)
-command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+# yosys-smtbmc (the formal flow's bounded model checker) comes with the yosys package.
+{ command -v yosys >/dev/null 2>&1 && command -v yosys-smtbmc >/dev/null 2>&1; } || missing+=(yosys)
+command -v z3 >/dev/null 2>&1 || missing+=(z3)
 command -v nextpnr-ice40 >/dev/null 2>&1 || missing+=(nextpnr-ice40)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
@@ -14,7 +17,7 @@ command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v ccache >/dev/null 2>&1 || missing+=(ccache)
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-tools: verilator, iverilog, yosys, nextpnr-ice40, make, g++ and ccache are installed"
+  echo "install-tools: verilator, iverilog, yosys (with yosys-smtbmc), z3, nextpnr-ice40, make, g++ and ccache are installed"
   exit 0
 fi
 

@@ -24,6 +24,7 @@ const UNITS: readonly (readonly [prefix: string, unit: string])[] = [
   ['src/hdl/testbench/', 'hdl/testbench'],
   ['src/hdl/synth/', 'hdl/synth'],
   ['src/hdl/cosim/', 'hdl/cosim'],
+  ['src/hdl/formal/', 'hdl/formal'],
   ['src/golden/index.ts', 'golden/index'],
   ['src/golden/bvh/', 'golden/bvh'],
   ['src/golden/iss/', 'golden/iss'],
@@ -39,7 +40,7 @@ const UNITS: readonly (readonly [prefix: string, unit: string])[] = [
 ];
 
 const HDL_ENGINE = ['hdl/ir', 'hdl/core', 'hdl/elaborate', 'hdl/emit'];
-const HDL_LAYERS = ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'hdl/synth', 'hdl/tools'];
+const HDL_LAYERS = ['hdl', 'hdl/lib', 'hdl/sim', 'hdl/testbench', 'hdl/cosim', 'hdl/synth', 'hdl/formal', 'hdl/tools'];
 const GOLDEN = ['golden', 'golden/bvh', 'golden/iss', 'golden/index'];
 
 /** Which units each unit may import (besides itself). Read downward: nothing here may import a unit listed above it. */
@@ -51,6 +52,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'hdl/lib': ['hdl'],
   'hdl/cosim': ['hdl/synth', 'hdl/testbench', 'hdl/sim', 'hdl/tools', 'hdl/emit', 'hdl/ir', 'util'],
   'hdl/synth': ['hdl/tools', 'hdl/emit', 'hdl/ir'],
+  'hdl/formal': ['hdl/sim', 'hdl/tools', 'hdl/emit', 'hdl/ir'],
   'hdl/testbench': ['hdl/sim', 'util'],
   'hdl/sim': ['hdl/tools', 'hdl/emit', 'hdl/ir'],
   'hdl/tools': [],
@@ -77,6 +79,7 @@ const HDL_INDEXES = new Set([
   'src/hdl/testbench/index.ts',
   'src/hdl/cosim/index.ts',
   'src/hdl/synth/index.ts',
+  'src/hdl/formal/index.ts',
   'src/hdl/tools/index.ts',
 ]);
 

@@ -72,13 +72,13 @@ describe('rtgpu doctor', () => {
     const r = await rtgpu('doctor', '--json');
     expect(r.exitCode).toBe(0);
     const report = JSON.parse(r.stdout) as { tools: { tool: string; found: boolean; detail: string; enables: string }[]; backends: Record<string, boolean>; koffi: { found: boolean } };
-    for (const tool of ['verilator', 'iverilog', 'vvp', 'yosys', 'make', 'g++']) {
+    for (const tool of ['verilator', 'iverilog', 'vvp', 'yosys', 'z3', 'make', 'g++']) {
       const t = report.tools.find((x) => x.tool === tool)!;
       expect(t.found, `${tool}: ${t.detail}`).toBe(true);
       expect(t.detail).toMatch(/\d+\.\d+/);
       expect(t.enables.length).toBeGreaterThan(10);
     }
-    expect(report.backends).toMatchObject({ js: true, wasm: true, verilator: true, icarus: true, synth: true });
+    expect(report.backends).toMatchObject({ js: true, wasm: true, verilator: true, icarus: true, synth: true, prove: true });
     const text = await rtgpu('doctor');
     expect(text.stdout).toMatch(/^ {2}ok\s+verilator\s+Verilator \d/m);
     expect(text.stdout).toContain('simulator back ends usable here: js, wasm, verilator, icarus; synthesis: yes');

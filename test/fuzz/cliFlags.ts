@@ -8,6 +8,7 @@ import { simCommand } from '../../src/cli/commands/sim.ts';
 import { cosimCommand } from '../../src/cli/commands/cosim.ts';
 import { rtlCommand } from '../../src/cli/commands/rtl.ts';
 import { synthCommand } from '../../src/cli/commands/synth.ts';
+import { proveCommand } from '../../src/cli/commands/prove.ts';
 import { benchCommand } from '../../src/cli/commands/bench.ts';
 import { fpCommand } from '../../src/cli/commands/fp.ts';
 import { asmCommand } from '../../src/cli/commands/asm.ts';
@@ -29,6 +30,7 @@ export const cliCommands: Readonly<Record<string, Parser>> = {
   cosim: cosimCommand,
   rtl: rtlCommand,
   synth: synthCommand,
+  prove: proveCommand,
   bench: benchCommand,
   fp: fpCommand,
   asm: asmCommand,

@@ -29,6 +29,8 @@ const TOOLS: readonly ToolCheck[] = [
   { tool: 'vvp', enables: 'running Icarus simulations' },
   { tool: 'iverilog-vpi', enables: "building the VPI module of the live 'icarus' back end" },
   { tool: 'yosys', enables: 'rtgpu synth, post-synthesis cosimulation, the FPGA handoff checks' },
+  { tool: 'yosys-smtbmc', enables: 'rtgpu prove (with yosys and z3): bounded model checks, k-induction and cover traces' },
+  { tool: 'z3', enables: 'the SMT solver rtgpu prove runs' },
   { tool: 'nextpnr-ice40', enables: 'optional: place and route and timing for iCE40 (placeAndRouteIce40 in rtgpu/hdl/synth)' },
 ];
 
@@ -41,8 +43,10 @@ interface ToolStatus extends ToolCheck {
 async function checkTool(check: ToolCheck): Promise<ToolStatus> {
   try {
     const version = await toolVersion(check.tool);
-    // iverilog-vpi has no version flag (toolVersion gets its usage line).
-    return { ...check, found: true, detail: check.tool === 'iverilog-vpi' ? 'found (no version flag; comes with iverilog)' : version };
+    // iverilog-vpi and yosys-smtbmc have no version flag (toolVersion gets their usage line).
+    const unversioned: Partial<Record<ToolName, string>> = { 'iverilog-vpi': 'iverilog', 'yosys-smtbmc': 'yosys' };
+    const from = unversioned[check.tool];
+    return { ...check, found: true, detail: from ? `found (no version flag; comes with ${from})` : version };
   } catch (e) {
     if (e instanceof MissingToolError) return { ...check, found: false, detail: e.message };
     throw e;
@@ -86,6 +90,7 @@ async function report(): Promise<Report> {
       // The live Icarus back end talks to vvp over pipes through koffi (Linux only).
       icarus: koffi.found && process.platform === 'linux' && has('iverilog', 'vvp', 'iverilog-vpi'),
       synth: has('yosys'),
+      prove: has('yosys', 'yosys-smtbmc', 'z3'),
     },
   };
 }
@@ -104,9 +109,9 @@ function formatReport(r: Report): string {
     `build cache:  ${r.cache} (set RTGPU_CACHE to move it)`,
     '',
     `simulator back ends usable here: ${Object.entries(r.backends)
-      .filter(([k, ok]) => ok && k !== 'synth')
+      .filter(([k, ok]) => ok && k !== 'synth' && k !== 'prove')
       .map(([k]) => k)
-      .join(', ')}; synthesis: ${r.backends.synth ? 'yes' : 'no (install yosys)'}`,
+      .join(', ')}; synthesis: ${r.backends.synth ? 'yes' : 'no (install yosys)'}; proofs: ${r.backends.prove ? 'yes' : 'no (install yosys and z3)'}`,
   ];
   if (r.tools.some((t) => !t.found)) lines.push("install the missing tools on Debian/Ubuntu with 'bash scripts/install-tools.sh' in a checkout, or apt-get as named above");
   return lines.join('\n');

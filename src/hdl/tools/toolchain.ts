@@ -1,15 +1,17 @@
-// Locates the external tools (Verilator, Icarus, Yosys, nextpnr) and explains how to install them when they are missing.
+// Locates the external tools (Verilator, Icarus, Yosys, yosys-smtbmc and z3, nextpnr) and explains how to install them when they are missing.
 import { execa } from 'execa';
 
-export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'iverilog-vpi' | 'yosys' | 'nextpnr-ice40' | 'make' | 'g++' | 'ccache';
+export type ToolName = 'verilator' | 'iverilog' | 'vvp' | 'iverilog-vpi' | 'yosys' | 'yosys-smtbmc' | 'z3' | 'nextpnr-ice40' | 'make' | 'g++' | 'ccache';
 
-// iverilog-vpi has no version flag: it prints its usage, which is enough to know it runs.
+// iverilog-vpi and yosys-smtbmc have no version flag: they print their usage, which is enough to know they run.
 const versionArgs: Record<ToolName, string[]> = {
   verilator: ['--version'],
   iverilog: ['-V'],
   vvp: ['-V'],
   'iverilog-vpi': [],
   yosys: ['-V'],
+  'yosys-smtbmc': ['-h'],
+  z3: ['--version'],
   'nextpnr-ice40': ['--version'],
   make: ['--version'],
   'g++': ['--version'],
@@ -21,6 +23,8 @@ const debianPackage: Record<ToolName, string> = {
   vvp: 'iverilog',
   'iverilog-vpi': 'iverilog',
   yosys: 'yosys',
+  'yosys-smtbmc': 'yosys',
+  z3: 'z3',
   'nextpnr-ice40': 'nextpnr-ice40',
   make: 'make',
   'g++': 'g++',

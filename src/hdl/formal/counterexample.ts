@@ -1,0 +1,99 @@
+// A solver's trace as the top's inputs per cycle, and as a testbench file that `rtgpu sim` replays on every engine.
+import { writeFileSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
+import type { DesignSource, InputTrace, PropertyRef } from './proofResult.ts';
+import type { Witness } from './witness.ts';
+
+/**
+ * The inputs of cycles 0 .. cycles-1 (witness steps: step k holds the inputs of cycle k). An input the
+ * trace does not give does not matter to it: 0, as inputs power on.
+ */
+export function inputTrace(witness: Witness, inputs: readonly { readonly name: string; readonly sv: string }[], cycles: number): InputTrace {
+  if (witness.chosenInitialValues.length) {
+    // Every register has an initial block; a trace that chose one would not replay from power-on.
+    throw new Error(`the solver chose the power-on value of ${witness.chosenInitialValues.join(', ')}: the emitted SystemVerilog gives them none`);
+  }
+  const values = Array.from({ length: cycles }, (_, k) => inputs.map((i) => witness.value(i.sv, k) ?? 0n));
+  return { inputs: inputs.map((i) => i.name), values };
+}
+
+/** A value as TypeScript source: parameters of designs are numbers, bigints, booleans, strings and arrays and plain objects of those. */
+function literal(v: unknown, path: string): string {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : Number.isFinite(v) ? String(v) : v !== v ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'boolean' || v === null) return String(v);
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map((x, i) => literal(x, `${path}[${i}]`)).join(', ')}]`;
+  const proto = typeof v === 'object' ? Object.getPrototypeOf(v) : undefined;
+  if (proto === Object.prototype || proto === null) {
+    return `{ ${Object.entries(v as object).map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(x, `${path}.${k}`)}`).join(', ')} }`;
+  }
+  throw new Error(`parameter ${path} (${typeof v === 'function' ? 'a function' : ((v as object).constructor?.name ?? typeof v)}) cannot be written into a testbench file`);
+}
+
+/** `relative` as an import specifier: forward slashes, starting with `./` or `../`. */
+function specifier(from: string, to: string): string {
+  const rel = relative(dirname(from), to).split(sep).join('/');
+  return rel.startsWith('../') ? rel : `./${rel}`;
+}
+
+const valueText = (v: bigint): string => (v < 1024n ? `${v}n` : `0x${v.toString(16)}n`);
+
+export interface CounterexampleTestbench {
+  /** The testbench file to write. */
+  readonly path: string;
+  readonly source: DesignSource;
+  readonly property: PropertyRef;
+  readonly trace: InputTrace;
+  /** The cycle whose ending edge fails the property. */
+  readonly failingCycle: number;
+  /** What found it: `rtgpu prove (bmc, depth 20)`. */
+  readonly foundBy: string;
+}
+
+/** The testbench's text: imports the design from its file, pokes every input each cycle, and steps. */
+export function counterexampleTestbench(t: CounterexampleTestbench): string {
+  const from = specifier(t.path, t.source.file);
+  const what = `${t.property.kind === 'assume' ? 'assumption' : 'assertion'} ${t.property.name} (${t.property.where})`;
+  const imported = t.source.exportName === 'default' ? 'default as DesignUnderTest' : `${t.source.exportName} as DesignUnderTest`;
+  const spread = t.source.fileParams ? ['...fileParams'] : [];
+  const own = Object.entries(t.source.params ?? {}).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v, k)}`);
+  const width = String(t.trace.values.length - 1).length;
+  return [
+    `// Counterexample of the ${what}, found by ${t.foundBy}.`,
+    `// The inputs the solver chose, cycle by cycle from power-on; the ${t.property.kind === 'assume' ? 'assumption' : 'assertion'} fails at the clock edge ending cycle ${t.failingCycle}.`,
+    `// Replay it: rtgpu sim ${relative(process.cwd(), t.path) || t.path} --sim ts (or verilator, icarus, lockstep)`,
+    `import { ${imported}${t.source.fileParams ? ', params as fileParams' : ''} } from '${from}';`,
+    '',
+    'export { DesignUnderTest };',
+    `export const params = { ${[...spread, ...own].join(', ')} };`,
+    '/** The failing edge ends the last cycle. */',
+    `export const maxCycles = ${t.trace.values.length + 1};`,
+    '',
+    `const inputs = ${JSON.stringify(t.trace.inputs)};`,
+    'const cycles: readonly (readonly bigint[])[] = [',
+    ...t.trace.values.map((row, k) => `  [${row.map(valueText).join(', ')}], // cycle ${String(k).padStart(width)}`),
+    '];',
+    '',
+    "/** What this file uses of rtgpu/hdl/testbench's Testbench. */",
+    'interface Replay {',
+    '  poke(name: string, value: bigint): void;',
+    '  tick(): Promise<void>;',
+    '}',
+    '',
+    'export default async function (tb: Replay): Promise<void> {',
+    '  for (const values of cycles) {',
+    '    values.forEach((v, i) => tb.poke(inputs[i]!, v));',
+    '    await tb.tick();',
+    '  }',
+    `  throw new Error(${JSON.stringify(`replayed ${t.trace.values.length} cycles without the ${what} failing: the simulator and the proof disagree`)});`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+export function writeCounterexampleTestbench(t: CounterexampleTestbench): string {
+  writeFileSync(t.path, counterexampleTestbench(t));
+  return t.path;
+}
