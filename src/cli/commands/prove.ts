@@ -1,5 +1,5 @@
 // `rtgpu prove`: check a design file's assertions and cover points with Yosys, yosys-smtbmc and z3; a failure comes back as a testbench.
-import { relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { proofModes, prove, type CoverResult, type ProofMode, type ProofResult, type PropertyRef } from '../../hdl/formal/index.ts';
 import { formatDiagnosticHere } from '../diagnosticText.ts';
 import { intFlag, parseFlags } from '../args.ts';
@@ -58,7 +58,11 @@ export function parseProveArgs(argv: string[]): ProvePlan | HelpPlan {
   return { file: positionals[0]!, top: values.top, params: values.param, typecheck: !values['no-typecheck'], mode: mode as ProofMode, depth, out: values.out };
 }
 
-const shown = (path: string) => relative(process.cwd(), path) || path;
+/** A path as the user would type it from here: relative below the working directory, else absolute. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? resolve(path) : rel;
+}
 const named = (p: PropertyRef) => `${p.name} (${p.where})`;
 
 function coverLines(covers: readonly CoverResult[], depth: number): string[] {

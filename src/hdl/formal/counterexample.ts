@@ -1,6 +1,6 @@
 // A solver's trace as the top's inputs per cycle, and as a testbench file that `rtgpu sim` replays on every engine.
 import { writeFileSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { DesignSource, InputTrace, PropertyRef } from './proofResult.ts';
 import type { Witness } from './witness.ts';
 
@@ -38,6 +38,12 @@ function specifier(from: string, to: string): string {
   return rel.startsWith('../') ? rel : `./${rel}`;
 }
 
+/** A path as the user would type it from here: relative below the working directory, else absolute. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? resolve(path) : rel;
+}
+
 const valueText = (v: bigint): string => (v < 1024n ? `${v}n` : `0x${v.toString(16)}n`);
 
 export interface CounterexampleTestbench {
@@ -63,7 +69,7 @@ export function counterexampleTestbench(t: CounterexampleTestbench): string {
   return [
     `// Counterexample of the ${what}, found by ${t.foundBy}.`,
     `// The inputs the solver chose, cycle by cycle from power-on; the ${t.property.kind === 'assume' ? 'assumption' : 'assertion'} fails at the clock edge ending cycle ${t.failingCycle}.`,
-    `// Replay it: rtgpu sim ${relative(process.cwd(), t.path) || t.path} --sim ts (or verilator, icarus, lockstep)`,
+    `// Replay it: rtgpu sim ${shownPath(t.path)} --sim ts (or verilator, icarus, lockstep)`,
     `import { ${imported}${t.source.fileParams ? ', params as fileParams' : ''} } from '${from}';`,
     '',
     'export { DesignUnderTest };',

@@ -1,0 +1,169 @@
+// The formal flow (rtgpu/hdl/formal) on small designs: induction proofs, honest bounded results, counterexamples
+// that replay on the TS simulator, Verilator and Icarus at the failing cycle, assumptions, covers, instances, the
+// power-on state, and the designs it refuses. yosys-smtbmc or z3 missing fails these tests (MissingToolError).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { Bool, Clock, UInt, defineModule, elaborate, input, output, type Design } from '../../src/hdl/index.ts';
+import { prove, type ProofResult } from '../../src/hdl/formal/index.ts';
+import { PropertyFailedError, compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
+import { Testbench } from '../../src/hdl/testbench/index.ts';
+import { tempDir } from '../tempDir.ts';
+import { Decade, type Variant } from './fixtures/decade.ts';
+import { Pair } from './fixtures/pair.ts';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const decadeFile = join(fixtures, 'decade.ts');
+/** The line of a fixture's first line containing `text`. */
+const lineOf = (file: string, text: string) => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+const digitLine = lineOf(decadeFile, "name: 'digit'");
+
+const decade = (variant: Variant): Design => elaborate(Decade, { variant }).design;
+
+/** A proof into a temporary directory, its counterexample written as a testbench importing the fixture. */
+async function proveDecade(variant: Variant, mode: 'bmc' | 'prove' | 'cover', depth = 20): Promise<ProofResult> {
+  const r = await prove(decade(variant), { mode, depth, dir: tempDir('prove'), source: { file: decadeFile, exportName: 'Decade', params: { variant } } });
+  // Each proof of these small designs takes well under a second: CI runs them all.
+  expect(r.seconds).toBeLessThan(10);
+  return r;
+}
+
+/** Runs a counterexample testbench file as `rtgpu sim` does on the TS simulator; returns what it threw. */
+async function replayOnTs(file: string): Promise<unknown> {
+  const tb = (await import(pathToFileURL(file).href)) as { DesignUnderTest: never; params: never; maxCycles: number; default: (tb: Testbench) => Promise<void> };
+  const sim = compileSimulator(elaborate(tb.DesignUnderTest, tb.params).design);
+  try {
+    const bench = new Testbench(sim);
+    return await bench.run(() => tb.default(bench), { maxCycles: tb.maxCycles }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  } finally {
+    sim.close();
+  }
+}
+
+describe('proofs of a decade counter', () => {
+  test('a true, inductive assertion is proven; bmc alone says bounded', async () => {
+    const proven = await proveDecade('good', 'prove');
+    expect(proven).toMatchObject({ status: 'proven', mode: 'prove', depth: 20, top: 'Decade_variant_good' });
+    expect(proven.property).toBeUndefined();
+    expect(proven.induction).toBeUndefined();
+    const bounded = await proveDecade('good', 'bmc');
+    expect(bounded.status).toBe('bounded');
+  });
+
+  test('a true assertion that is not inductive is bounded, not proven, and names the assertion induction cannot show', async () => {
+    const r = await proveDecade('weak', 'prove');
+    expect(r.status).toBe('bounded');
+    expect(r.induction!.property).toEqual({ name: 'Decade_variant_weak.neverTwelve', path: 'neverTwelve', kind: 'assert', where: `decade.ts:${lineOf(decadeFile, "name: 'neverTwelve'")}`, message: 'never twelve' });
+    expect(readFileSync(r.induction!.vcd, 'utf8')).toContain('$enddefinitions');
+  });
+
+  test('a broken counter fails at the edge ending cycle 10, and its testbench fails on TS with the same property at the same cycle', async () => {
+    const r = await proveDecade('broken', 'prove');
+    expect(r.status).toBe('failed');
+    expect(r.property).toEqual({ name: 'Decade_variant_broken.digit', path: 'digit', kind: 'assert', where: `decade.ts:${digitLine}`, message: 'a decimal digit' });
+    const cex = r.counterexample!;
+    // Ten enabled edges from power-on, out of reset, take it to 10: the shortest failure.
+    expect(cex).toMatchObject({ cycles: 11, failingCycle: 10 });
+    expect(cex.trace.inputs).toEqual(['rst_n', 'en', 'clear']);
+    expect(cex.trace.values.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => [1n, 1n, 0n]));
+    expect(readFileSync(cex.vcd, 'utf8')).toMatch(/\$var wire 4 \S+ count \$end/);
+    const e = (await replayOnTs(cex.testbench!)) as PropertyFailedError;
+    expect(e).toBeInstanceOf(PropertyFailedError);
+    expect({ property: e.property, where: e.where, cycle: e.cycle, values: e.values }).toEqual({ property: r.property!.name, where: r.property!.where, cycle: 10, values: { count_1: 10n } });
+  });
+
+  test('an assumption on the inputs makes the failing assertion hold', async () => {
+    expect((await proveDecade('assumed', 'prove')).status).toBe('proven');
+  });
+
+  test('covers: a reachable one with its cycle and trace, an unreachable one named with its line', async () => {
+    const r = await proveDecade('good', 'cover');
+    expect(r.status).toBe('unreachable');
+    const [seven, eleven] = r.covers!;
+    expect(seven).toMatchObject({ property: { name: 'Decade_variant_good.seven', path: 'seven', kind: 'cover', where: `decade.ts:${lineOf(decadeFile, "'seven'")}` }, reached: true, cycle: 7 });
+    expect(readFileSync(seven!.vcd!, 'utf8')).toContain('$enddefinitions');
+    expect(eleven).toEqual({ property: { name: 'Decade_variant_good.eleven', path: 'eleven', kind: 'cover', where: `decade.ts:${lineOf(decadeFile, "'eleven'")}` }, reached: false });
+  });
+});
+
+describe('hierarchy and power-on', () => {
+  const pairFile = join(fixtures, 'pair.ts');
+
+  test('a failure names its instance; covers of two instances are told apart; an asynchronous reset holds its register from power-on', async () => {
+    const design = elaborate(Pair, {}).design;
+    const dir = tempDir('prove-pair');
+    const r = await prove(design, { mode: 'bmc', depth: 8, dir, source: { file: pairFile, exportName: 'Pair', fileParams: true } });
+    // Only u1 sees 15; `level` starts at its reset value 5 as on every simulator, so neverZero holds.
+    expect(r.status).toBe('failed');
+    expect(r.property).toMatchObject({ name: 'Pair.u1.notFifteen', where: `pair.ts:${lineOf(pairFile, "name: 'notFifteen'")}` });
+    expect(r.counterexample).toMatchObject({ failingCycle: 1 });
+    const { inputs, values } = r.counterexample!.trace;
+    expect(values[0]![inputs.indexOf('d')]).toBe(15n);
+    expect(readFileSync(join(dir, 'Pair.sv'), 'utf8')).toMatch(/initial begin\s+level_1 = 4'd5;/);
+    const e = (await replayOnTs(r.counterexample!.testbench!)) as PropertyFailedError;
+    expect([e.property, e.cycle]).toEqual(['Pair.u1.notFifteen', 1]);
+    const text = readFileSync(r.counterexample!.testbench!, 'utf8');
+    expect(text).toMatch(/^import \{ Pair as DesignUnderTest, params as fileParams \} from '\.\.\/\S*\/test\/formal\/fixtures\/pair\.ts';$/m);
+    expect(text).toContain('export const params = { ...fileParams };');
+
+    const covers = await prove(design, { mode: 'cover', depth: 4, dir: tempDir('prove-pair') });
+    expect(covers.status).toBe('covered');
+    expect(covers.covers!.map((c) => [c.property.name, c.cycle])).toEqual([
+      ['Pair.u0.five', 1],
+      ['Pair.u1.five', 1],
+    ]);
+  });
+});
+
+describe('the counterexample on Verilator and Icarus', () => {
+  /** Plays the trace's inputs up to the failing edge; returns the engine, stopped just before it. */
+  function playUntilFailingEdge(sim: Simulator, r: ProofResult, reference: Simulator): void {
+    const { trace, failingCycle } = r.counterexample!;
+    const outputs = sim.ports.filter((p) => p.direction === 'output').map((p) => p.name);
+    for (let cycle = 0; cycle <= failingCycle; cycle++) {
+      trace.inputs.forEach((name, i) => (sim.poke(name, trace.values[cycle]![i]!), reference.poke(name, trace.values[cycle]![i]!)));
+      for (const o of outputs) expect(sim.peek(o), `${o} at cycle ${cycle}`).toBe(reference.peek(o));
+      if (cycle < failingCycle) (sim.step(), reference.step());
+    }
+  }
+
+  test('the inputs replayed: every output as on TS each cycle, and at the failing cycle the signals of the assertion hold the values TS reports', async () => {
+    const design = decade('broken');
+    const r = await proveDecade('broken', 'bmc');
+    const e = (await replayOnTs(r.counterexample!.testbench!)) as PropertyFailedError;
+    for (const backend of ['verilator', 'icarus'] as const) {
+      const sim = await compileSimulator(design, { backend, registers: true });
+      const reference = compileSimulator(design, { backend: 'js' });
+      try {
+        playUntilFailingEdge(sim, r, reference);
+        for (const [name, value] of Object.entries(e.values)) expect(sim.peek(name), `${backend}: ${name} at cycle ${e.cycle}`).toBe(value);
+        // Verilator stops at the failing edge, naming the TypeScript line.
+        if (backend === 'verilator') expect(() => sim.step()).toThrow(new RegExp(`decade\\.ts:${digitLine}: assertion Decade_variant_broken\\.digit failed`));
+      } finally {
+        sim.close();
+        reference.close();
+      }
+    }
+  }, 120_000);
+});
+
+describe('designs the formal flow refuses', () => {
+  test('no properties, no assertions to prove, no covers to reach, several clocks, a bad depth', async () => {
+    const Plain = defineModule('FormalPlain', () => ({ a: input(Bool), y: output(Bool) }), (m, io) => io.y.set(io.a));
+    await expect(prove(elaborate(Plain, undefined).design)).rejects.toThrow(/^FormalPlain has no properties to prove: state them in the design with m\.assert/);
+    const CoverOnly = defineModule('FormalCoverOnly', () => ({ a: input(Bool) }), (m, io) => m.cover(io.a, 'high'));
+    await expect(prove(elaborate(CoverOnly, undefined).design)).rejects.toThrow("FormalCoverOnly has no assertions (m.assert) to prove; its 1 cover points are checked with mode 'cover'");
+    const AssertOnly = defineModule('FormalAssertOnly', () => ({ a: input(Bool) }), (m, io) => m.assert(io.a.or(io.a.not())));
+    await expect(prove(elaborate(AssertOnly, undefined).design, { mode: 'cover' })).rejects.toThrow("FormalAssertOnly has no cover points (m.cover) to reach; its 1 assertions are checked with mode 'bmc' or 'prove'");
+    const TwoClocks = defineModule('FormalTwoClocks', () => ({ a: input(Clock), b: input(Clock), x: input(Bool) }), (m, io) => {
+      m.assert(io.x, 'x', { domain: m.clockDomain({ clock: io.a }) });
+      m.assert(io.x, 'x again', { name: 'again', domain: m.clockDomain({ clock: io.b }) });
+    });
+    await expect(prove(elaborate(TwoClocks, undefined).design)).rejects.toThrow('rtgpu prove handles designs clocked by one rising edge; FormalTwoClocks uses the rising edge of a, rising edge of b (clocks a, b)');
+    await expect(prove(decade('good'), { depth: 0 })).rejects.toThrow('prove: depth must be an integer from 1 to 10000, got 0');
+  });
+});
