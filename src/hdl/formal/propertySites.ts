@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { EmittedDesign } from '../emit/index.ts';
 import type { Design, ModuleIR, Property } from '../ir/netlist.ts';
 import { findModule, topModule } from '../ir/netlist.ts';
+import { propertyWhere } from '../sim/propertyCheck.ts';
 import type { PropertyRef } from './proofResult.ts';
 
 /** One property of one instance. */
@@ -56,7 +57,7 @@ export function propertySites(design: Design, emitted: EmittedDesign): PropertyS
     }
     for (const p of mod.properties ?? []) {
       const path = irPrefix + p.name;
-      const ref: PropertyRef = { name: `${design.top}.${path}`, path, kind: p.kind, where: `${basename(p.loc.file)}:${p.loc.line}`, ...(p.message === undefined ? {} : { message: p.message }) };
+      const ref: PropertyRef = { name: `${design.top}.${path}`, path, kind: p.kind, where: propertyWhere(p), ...(p.message === undefined ? {} : { message: p.message }) };
       out.push({ ref, svPath: svPrefix.replace(/\.$/, ''), file, line: lines.get(p)! });
     }
     for (const inst of mod.instances) {
