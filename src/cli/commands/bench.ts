@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
 import { findDesign } from '../../designs/index.ts';
-import { benchmarkDesign, type BenchRow } from '../../hdl/cosim/index.ts';
+import { benchmarkDesign, benchmarkPropertyCost, type BenchRow } from '../../hdl/cosim/index.ts';
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
@@ -20,7 +20,8 @@ import { verilatorCxxOptimization } from '../../hdl/tools/index.ts';
 
 const usage = `usage: rtgpu bench [--design NAME] [--cycles N] [--json]
 
-  --design NAME  design to measure (default: bench and the small block fifo, then the start of
+  --design NAME  design to measure (default: bench and the small block fifo, the cost of checking the
+                 bench design's properties on the TS simulator, then the start of
                  'rtgpu emit' on examples/gcd/gcd.ts as installed, the library flow time, the RT core CPI on an integer and a float kernel, the IC core's
                  triangle tests per cycle over 512-triangle sweeps, the whole GPU's speed on the
                  three simulators, a 64x48 shade frame, the live Verilator and Icarus back ends
@@ -68,6 +69,12 @@ async function execute(plan: BenchPlan): Promise<number> {
     metrics[`${prefix}tsOverIcarus`] = rate(name, 'ts') / rate(name, 'icarus');
   }
   if (!plan.design) {
+    log('measuring the cost of checking properties (bench design, TS simulator) …');
+    const cost = benchmarkPropertyCost(await findDesign('bench'), n, 1);
+    metrics['properties.count'] = cost.properties;
+    metrics['properties.checkedCyclesPerSecond'] = cost.checkedCyclesPerSecond;
+    metrics['properties.uncheckedCyclesPerSecond'] = cost.uncheckedCyclesPerSecond;
+    metrics['properties.checkedOverUnchecked'] = cost.checkedCyclesPerSecond / cost.uncheckedCyclesPerSecond;
     log('measuring the start of rtgpu emit on examples/gcd/gcd.ts …');
     Object.assign(metrics, measureEmitColdStart(log));
     log('counting the lines of the GPU\'s SystemVerilog …');

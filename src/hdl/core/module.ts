@@ -7,7 +7,7 @@ import { buildValue, leaves, typeOf, zipLeaves, type DecoupledValue, type HValue
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { checkOptions } from './options.ts';
-import { callerLocation } from './sourceLocation.ts';
+import { atLocation, callerLocation } from './sourceLocation.ts';
 import { Bool as BoolT, DecoupledType, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
 import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
@@ -596,8 +596,9 @@ export class ModuleBuilder implements BuildContext {
     const enable = released ? (released.and(this.past(released, 1, { domain })) as Bool) : undefined;
     const kind = role === 'producer' ? 'assert' : 'assume';
     const who = role === 'producer' ? `${this.moduleName} drives` : `${this.moduleName} relies on`;
-    this.property(kind, this.impliesNext(stalled, valid, { domain }), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain, ...(enable ? { enable } : {}) }, loc);
-    this.property(kind, this.impliesNext(stalled, this.stable(bits, { domain }), { domain }), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain, ...(enable ? { enable } : {}) }, loc);
+    const wasStalled = this.past(stalled, 1, { domain }) as Bool;
+    this.property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain, ...(enable ? { enable } : {}) }, loc);
+    this.property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain, ...(enable ? { enable } : {}) }, loc);
   }
 
   /** @internal After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's business). */
@@ -605,7 +606,8 @@ export class ModuleBuilder implements BuildContext {
     if (blackBox || this.handshakePorts.length === 0) return;
     // With several clocks and no domain chosen for the body, the ports' domains are unknown: checkHandshake says them.
     if (this.clockPorts.length > 1 && !this.defaultDomain) return;
-    for (const { name, port, loc } of this.handshakePorts) this.handshakeRules(port, { name }, loc);
+    // Built after the body, by nobody's line: located at the module's definition, named after the port.
+    for (const { name, port, loc } of this.handshakePorts) atLocation(loc, () => this.handshakeRules(port, { name }, loc));
   }
 
   /** 1 while a domain's reset is released, or null when it has none (the implicit domain: `rst_n`, where the module has one). */

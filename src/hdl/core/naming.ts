@@ -89,6 +89,8 @@ function callAt(sf: SourceFile, loc: SourceLoc): Node | undefined {
 
 /** Infer the name for the value produced by the DSL call at `loc`; null when nothing sensible exists. */
 export function inferName(loc: SourceLoc): InferredName | null {
+  // Column 0: built by the DSL itself (atLocation), where no variable names it.
+  if (loc.col === 0) return null;
   const key = `${loc.file}:${loc.line}:${loc.col}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;

@@ -175,10 +175,28 @@ function callSites(frames: number): CallSite[] {
  * elaborating a third slower), and a deeper helper chain takes the second, deeper look.
  */
 export function callerLocation(): SourceLoc {
+  if (pinned) return pinned;
   const format = Error.prepareStackTrace;
   return userFrame(callSites(6), format) ?? userFrame(callSites(40), format) ?? unknownLoc;
 }
 
 export function formatLoc(loc: SourceLoc): string {
   return `${loc.file}:${loc.line}:${loc.col}`;
+}
+
+/** While set, every DSL call is located here (what the DSL builds on its own, after the user's body). */
+let pinned: SourceLoc | undefined;
+
+/**
+ * Runs `body` with every DSL call in it located on `loc`'s line, at column 0: a place that names none of
+ * what it builds (name inference skips column 0; a real call site has a column of at least 1).
+ */
+export function atLocation<R>(loc: SourceLoc, body: () => R): R {
+  const saved = pinned;
+  pinned = { file: loc.file, line: loc.line, col: 0 };
+  try {
+    return body();
+  } finally {
+    pinned = saved;
+  }
 }

@@ -1,5 +1,6 @@
 // Measures simulated cycles per second of each simulator on one design with the same stimulus.
 import { topModule } from '../ir/netlist.ts';
+import { flattenDesign } from '../ir/flatten.ts';
 import { compileSimulator } from '../sim/index.ts';
 import type { CosimDesign } from './design.ts';
 import { buildStimulus, harnessDesign } from './runCosim.ts';
@@ -41,4 +42,27 @@ export async function benchmarkDesign(d: CosimDesign, cycles: Partial<Record<Sim
     }
   }
   return rows;
+}
+
+/** TS simulator cycles per second with the design's properties checked and without, measured alternately on one stimulus. */
+export function benchmarkPropertyCost(d: CosimDesign, cycles: number, seed: number): { readonly properties: number; readonly checkedCyclesPerSecond: number; readonly uncheckedCyclesPerSecond: number } {
+  const design = d.elaborate();
+  const top = topModule(design);
+  const stim = buildStimulus(d, top, cycles, seed);
+  const outs = top.ports.map((p) => top.nets[p]!).filter((n) => n.kind === 'output').map((n) => n.name);
+  const ins = stim.inputs.map((p) => p.net.name);
+  const sims = [true, false].map((checkProperties) => compileSimulator(design, { checkProperties }));
+  const warm = Math.min(cycles, 20_000);
+  for (const s of sims) s.runVectors(ins, outs, stim.data.subarray(0, warm * stim.rowWords), warm);
+  // Alternating rounds: the machine's noise falls on both alike.
+  const seconds = [0, 0];
+  for (let round = 0; round < 3; round++) {
+    sims.forEach((s, k) => {
+      const t0 = performance.now();
+      s.runVectors(ins, outs, stim.data, cycles);
+      seconds[k]! += (performance.now() - t0) / 1000;
+    });
+  }
+  const properties = flattenDesign(design).properties?.length ?? 0;
+  return { properties, checkedCyclesPerSecond: (3 * cycles) / seconds[0]!, uncheckedCyclesPerSecond: (3 * cycles) / seconds[1]! };
 }

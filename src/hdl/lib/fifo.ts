@@ -48,8 +48,9 @@ export const Fifo = defineModule(
     io.empty.set(empty);
     // Invariants: the count stays in range and matches the pointers (equal pointers: empty or full).
     m.assert(count.le(p.depth), 'count is at most the depth', { name: 'count_in_range' });
-    // Pointer arithmetic wraps at 2^aw: behind the head, the tail is depth further on.
-    const distance = mux(tail.ge(head), tail.sub(head), tail.sub(head).add(p.depth % 2 ** aw));
+    // Pointer arithmetic wraps at 2^aw: behind the head, the tail is depth further on (the same modulo 2^aw for a power of two).
+    const wrap = p.depth % 2 ** aw;
+    const distance = wrap === 0 ? tail.sub(head) : mux(tail.ge(head), tail.sub(head), tail.sub(head).add(wrap));
     m.assert(mux(full, tail.eq(head), distance.eq(count)), 'count is the distance from head to tail', { name: 'count_matches_pointers' });
   },
 );

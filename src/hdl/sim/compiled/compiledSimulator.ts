@@ -52,6 +52,8 @@ export interface CompiledSimulatorOptions {
    * src/hdl/ir/powerOn.ts) instead of their init value, so that a testbench that forgets the reset fails.
    */
   readonly resetCheckSeed?: number;
+  /** Check the design's assertions and assumptions and count its covers (default true; false: as if it had none). */
+  readonly checkProperties?: boolean;
   /** @internal Set by compileEngine from resetCheckSeed: flattened register name -> power-on value. */
   readonly powerOnValues?: ReadonlyMap<string, bigint>;
 }
@@ -98,7 +100,9 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private stored: ReadonlySet<NetId> | undefined;
   private readonly powerOnValues: ReadonlyMap<string, bigint> | undefined;
 
-  constructor(flat: ModuleIR, opts: CompiledSimulatorOptions) {
+  constructor(design: ModuleIR, opts: CompiledSimulatorOptions) {
+    // Without property checks the netlist has none (and the fused loop its full speed).
+    const flat = opts.checkProperties === false && design.properties ? { ...design, properties: undefined } : design;
     const optimize = opts.optimize ?? true;
     this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
     this.nets = flat.nets;
