@@ -67,13 +67,16 @@ type Outcome = Pick<ProofResult, 'status' | 'property' | 'counterexample' | 'cov
 /** smtbmc steps for `depth` cycles: a property sampled at the edge ending cycle k is reported at step k + 1. */
 const steps = (depth: number) => String(depth + 1);
 
-/** The property with the earliest place in the flattened design among those a run reports (the one the TS simulator checks first). */
-function firstFailed(p: Proof, run: SmtbmcRun, step?: number): { ref: PropertyRef; step?: number } | undefined {
-  const failed = run.failedAsserts.filter((f) => step === undefined || f.step === undefined || f.step === step);
-  if (!failed.length) return undefined;
+/**
+ * The failure the TS simulator would stop at among those a run reports: the earliest step (a cover trace may
+ * pass several), then the earliest place in the flattened design (the order it checks an edge's properties in).
+ */
+function firstFailed(p: Proof, run: SmtbmcRun): { ref: PropertyRef; step?: number } | undefined {
+  if (!run.failedAsserts.length) return undefined;
   const order = new Map((flattenDesign(p.design).properties ?? []).map((x, i) => [x.name, i]));
   const rank = (s: PropertySite | undefined) => (s ? (order.get(s.ref.path) ?? Infinity) : Infinity);
-  const best = [...failed].sort((a, b) => rank(siteOf(p.model.sites, a.description)) - rank(siteOf(p.model.sites, b.description)))[0]!;
+  const key = (f: SmtbmcRun['failedAsserts'][number]) => [f.step ?? Infinity, rank(siteOf(p.model.sites, f.description))] as const;
+  const best = [...run.failedAsserts].sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1])[0]!;
   return { ref: propertyOf(p.model.sites, best.description, 'assert'), ...(best.step === undefined ? {} : { step: best.step }) };
 }
 
