@@ -13,6 +13,8 @@ module rtgpu_live_tb;
   reg [8*4096-1:0] rtgpu_vcd_path = 0;
   logic rtgpu_power_on_done = 1'b0;
   logic rtgpu_settled = 1'b0;
+  // Set by the VPI module's $error (a failed property): a step ends after that cycle.
+  logic rtgpu_stopped = 1'b0;
 
   {{TOP}} dut (
 {{CONNS}}
@@ -37,9 +39,10 @@ module rtgpu_live_tb;
       case (op)
         1: rtgpu_settle;
         2: begin
-          repeat (count) begin
+          while (count > 0 && !rtgpu_stopped) begin
             #5 {{CLOCK_HIGH}}
             #5 {{CLOCK_LOW}}
+            count = count - 1;
           end
 {{STEP_FALL_SETTLE}}
           // The waveform is complete after every step call (a no-op while nothing is dumped).

@@ -10,6 +10,10 @@
  *
  * Time: one clock cycle is 10 units; inputs settle at 10c with the clock low, it rises at 10c + 5. A
  * design with several clocks runs instant by instant, each at its time in ps (CLOCKS gives it).
+ *
+ * `$error` (what a failed property calls) is ours: it records a report (its text, the scope that called
+ * it, the cycle and time of the edge) and stops the run after that edge; the command's answer is then
+ * REPLY_REPORTS, and every later command that would let time pass is answered so without running.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -21,14 +25,14 @@
 
 #define CMD_FD 3
 #define REPLY_FD 4
-#define PROTOCOL_VERSION 3
+#define PROTOCOL_VERSION 4
 
 /* Commands from Node. */
 enum { OP_BIND = 1, OP_POKE, OP_PEEK, OP_STEP, OP_VECTORS, OP_MEM_WRITE, OP_MEM_READ, OP_DUMP_START, OP_DUMP_OFF, OP_DUMP_ON, OP_FINISH, OP_SYNC, OP_CLOCKS, OP_DUMP_FLUSH };
 /* What the testbench does when $rtgpu_next returns (values of its `op` argument). */
 enum { SV_SETTLE = 1, SV_STEP = 2, SV_VECTOR_CYCLE = 3, SV_DUMP_START = 4, SV_DUMP_OFF = 5, SV_DUMP_ON = 6, SV_FINISH = 7, SV_INSTANT = 8, SV_DUMP_FLUSH = 9 };
 /* Reply codes. */
-enum { REPLY_OK = 0, REPLY_ERROR = 1, REPLY_HELLO = 2 };
+enum { REPLY_OK = 0, REPLY_ERROR = 1, REPLY_HELLO = 2, REPLY_REPORTS = 3 };
 
 typedef struct {
   vpiHandle h;
@@ -52,6 +56,26 @@ static uint32_t pending_peek = UINT32_MAX; /* a peek that waits for its settle *
 static struct {
   uint32_t first_clock, mask, levels;
 } instant;
+
+/*
+ * Cycles completed (rising edges of the first clock since power-on, as Node counts them), and the command
+ * running: whole cycles (a step or a vector run: cycle k of it rises 10k + 5 units after `time`), or an
+ * instant. A $error's cycle follows from them.
+ */
+enum { RUN_NONE, RUN_CYCLES, RUN_INSTANT };
+static struct {
+  uint64_t cycles_done;
+  int kind;
+  uint64_t first_cycle, time;
+  uint32_t cycles;   /* a step's cycles, added once it is over */
+  int first_rises;   /* an instant: the first clock rises (a cycle completes) */
+  int timed;         /* an instant of a design with several clocks: time is in ps */
+} run;
+
+/* The $error reports of the edge that stopped the run: [count, then each: cycle (2 words), time (2 words, ps or -1), scope, text]. */
+static uint32_t *reports;
+static uint32_t reports_len, reports_cap;
+static int stopped;
 
 /* The vector run in progress. */
 static struct {
@@ -94,6 +118,25 @@ static int read_all(void *buf, size_t n) {
 static void send_reply(uint32_t code, const uint32_t *words, uint32_t n) {
   uint32_t head[2] = {code, n};
   if (write_all(head, sizeof head) || (n && write_all(words, 4u * n))) fail_hard("cannot write to Node");
+}
+
+static void push_word(uint32_t w) {
+  if (reports_len == reports_cap) {
+    reports_cap = reports_cap ? 2 * reports_cap : 256;
+    reports = (uint32_t *)realloc(reports, 4u * reports_cap);
+  }
+  reports[reports_len++] = w;
+}
+
+/* A string as its byte length, then its bytes padded to words. */
+static void push_string(const char *s) {
+  uint32_t len = (uint32_t)strlen(s);
+  push_word(len);
+  for (uint32_t at = 0; at < len; at += 4) {
+    uint32_t w = 0;
+    memcpy(&w, s + at, len - at < 4 ? len - at : 4);
+    push_word(w);
+  }
 }
 
 static void send_error(const char *msg) {
@@ -304,6 +347,123 @@ static PLI_INT32 clocks_calltf(PLI_BYTE8 *user) {
   return 0;
 }
 
+/* A growing string. */
+typedef struct {
+  char *s;
+  size_t len, cap;
+} Text;
+
+static void text_add(Text *t, const char *s, size_t n) {
+  if (t->len + n + 1 > t->cap) {
+    t->cap = 2 * (t->len + n + 1);
+    t->s = (char *)realloc(t->s, t->cap);
+  }
+  memcpy(t->s + t->len, s, n);
+  t->len += n;
+  t->s[t->len] = 0;
+}
+
+/* An argument's value as %h, %d, %b, %o or %s print it; `trim`: no leading zeros or spaces (%0h, %0d). */
+static void text_value(Text *t, vpiHandle arg, char conv, int trim) {
+  s_vpi_value v;
+  v.format = conv == 'd' ? vpiDecStrVal : conv == 'b' ? vpiBinStrVal : conv == 'o' ? vpiOctStrVal : conv == 's' ? vpiStringVal : vpiHexStrVal;
+  vpi_get_value(arg, &v);
+  const char *p = v.value.str ? v.value.str : "";
+  if (trim && conv != 's') {
+    while (*p == ' ') p++;
+    while (*p == '0' && p[1]) p++;
+  }
+  text_add(t, p, strlen(p));
+}
+
+/*
+ * The text `$error(format, args...)` prints: the conversions the emitted properties use (%h and %0h, %%)
+ * and the common ones (%d, %b, %o, %s, %m), each taking the next argument.
+ */
+static char *format_error(vpiHandle call, const char *scope) {
+  Text t = {0};
+  text_add(&t, "", 0);
+  vpiHandle args = vpi_iterate(vpiArgument, call);
+  vpiHandle fmt = args ? vpi_scan(args) : NULL;
+  if (!fmt) return t.s;
+  s_vpi_value v;
+  v.format = vpiStringVal;
+  vpi_get_value(fmt, &v);
+  char *format = strdup(v.value.str ? v.value.str : "");
+  for (const char *p = format; *p; p++) {
+    if (*p != '%') {
+      text_add(&t, p, 1);
+      continue;
+    }
+    int trim = 0;
+    while (p[1] == '0' || (p[1] >= '1' && p[1] <= '9')) trim |= *++p == '0';
+    char conv = p[1] ? (char)(*++p | 0x20) : '%';
+    if (conv == '%') text_add(&t, "%", 1);
+    else if (conv == 'm') text_add(&t, scope, strlen(scope));
+    else {
+      vpiHandle arg = args ? vpi_scan(args) : NULL;
+      if (!arg) args = NULL;
+      else text_value(&t, arg, conv == 'x' ? 'h' : conv, trim);
+    }
+  }
+  if (args) vpi_free_object(args);
+  free(format);
+  return t.s;
+}
+
+static uint64_t sim_time(void) {
+  s_vpi_time now;
+  now.type = vpiSimTime;
+  vpi_get_time(NULL, &now);
+  return ((uint64_t)now.high << 32) | now.low;
+}
+
+/* A failed property's text (svFragments.ts): `<file>:<line>: assertion|assumption <Module>.<name> failed…`. */
+static int property_text(const char *text) {
+  const char *sep = strstr(text, ": ");
+  if (!sep || sep == text || sep[-1] < '0' || sep[-1] > '9') return 0;
+  const char *kind = sep + 2;
+  return (!strncmp(kind, "assertion ", 10) || !strncmp(kind, "assumption ", 11)) && strstr(kind, " failed") != NULL;
+}
+
+/*
+ * $error: the line vvp's own prints, in its log; a failed property's is also a report of the edge (the
+ * run stops after it). Any other $error goes on, as vvp's own does.
+ */
+static PLI_INT32 error_calltf(PLI_BYTE8 *user) {
+  (void)user;
+  vpiHandle call = vpi_handle(vpiSysTfCall, NULL);
+  vpiHandle scope = vpi_handle(vpiScope, call);
+  const char *scope_name = scope ? vpi_get_str(vpiFullName, scope) : "";
+  char *scope_copy = strdup(scope_name ? scope_name : "");
+  char *text = format_error(call, scope_copy);
+  vpi_printf("ERROR: %s:%d: %s\n       Time: %llu  Scope: %s\n", vpi_get_str(vpiFile, call), (int)vpi_get(vpiLineNo, call), text, (unsigned long long)sim_time(), scope_copy);
+  if (!property_text(text)) {
+    free(text);
+    free(scope_copy);
+    return 0;
+  }
+  uint64_t now = sim_time();
+  uint64_t cycle = run.kind == RUN_CYCLES ? run.first_cycle + (now - run.time) / 10 : run.cycles_done;
+  uint64_t time = run.kind == RUN_INSTANT && run.timed ? now : UINT64_MAX;
+  if (!reports_len) push_word(0);
+  reports[0]++;
+  push_word((uint32_t)cycle);
+  push_word((uint32_t)(cycle >> 32));
+  push_word((uint32_t)time);
+  push_word((uint32_t)(time >> 32));
+  push_string(scope_copy);
+  push_string(text);
+  if (!stopped) {
+    stopped = 1;
+    vpiHandle flag = vpi_handle_by_name("rtgpu_live_tb.rtgpu_stopped", NULL);
+    if (flag) put_int(flag, 1);
+  }
+  free(text);
+  free(scope_copy);
+  return 0;
+}
+
 /* CLOCKS: [first clock binding, mask, levels, target time low, high word, timed]; 1: the instant runs. */
 static int start_instant(const uint32_t *p, uint32_t n, uint32_t *count) {
   if (n < 6) return send_error("malformed clocks command"), 0;
@@ -316,8 +476,14 @@ static int start_instant(const uint32_t *p, uint32_t n, uint32_t *count) {
   *count = (p[5] ? 1u : 0u) | (dirty ? 2u : 0u);
   dirty = 0;
   ack_pending = 1;
+  run.kind = RUN_INSTANT;
+  run.first_rises = (p[1] & p[2] & 1u) != 0;
+  run.timed = p[5] != 0;
   return 1;
 }
+
+/* The answer of a command once a $error stopped the run: the reports of its edge. */
+static void send_reports(void) { send_reply(REPLY_REPORTS, reports, reports_len); }
 
 /* Serves commands until one needs simulated time; returns what the testbench does next. */
 static int serve(uint32_t *count) {
@@ -328,18 +494,29 @@ static int serve(uint32_t *count) {
     said_hello = 1;
   }
   if (vec.active) {
-    if (++vec.cycle < vec.cycles) {
+    if (++vec.cycle < vec.cycles && !stopped) {
       vec_apply_row();
       return SV_VECTOR_CYCLE;
     }
     vec.active = 0;
     dirty = 0;
-    if (vec.error[0]) send_error(vec.error);
-    else send_reply(REPLY_OK, vec.out, vec.out_row * vec.cycles);
+    run.kind = RUN_NONE;
+    if (stopped) send_reports();
+    else if (vec.error[0]) send_error(vec.error);
+    else {
+      run.cycles_done += vec.cycles;
+      send_reply(REPLY_OK, vec.out, vec.out_row * vec.cycles);
+    }
   }
   if (ack_pending) {
     ack_pending = 0;
-    send_reply(REPLY_OK, NULL, 0);
+    if (stopped) send_reports();
+    else {
+      if (run.kind == RUN_CYCLES) run.cycles_done += run.cycles;
+      else if (run.kind == RUN_INSTANT && run.first_rises) run.cycles_done++;
+      send_reply(REPLY_OK, NULL, 0);
+    }
+    run.kind = RUN_NONE;
   }
   if (pending_peek != UINT32_MAX) {
     uint32_t index = pending_peek;
@@ -376,12 +553,27 @@ static int serve(uint32_t *count) {
         do_peek(n ? payload[0] : UINT32_MAX);
         break;
       case OP_STEP:
+        if (stopped) {
+          send_reports();
+          break;
+        }
         *count = n ? payload[0] : 0;
         dirty = 0;
         ack_pending = 1;
+        run.kind = RUN_CYCLES;
+        run.first_cycle = run.cycles_done;
+        run.time = sim_time();
+        run.cycles = *count;
         return SV_STEP;
       case OP_VECTORS:
+        if (stopped) {
+          send_reports();
+          break;
+        }
         if (start_vectors(payload, n)) {
+          run.kind = RUN_CYCLES;
+          run.first_cycle = run.cycles_done;
+          run.time = sim_time();
           vec_apply_row();
           return SV_VECTOR_CYCLE;
         }
@@ -415,7 +607,8 @@ static int serve(uint32_t *count) {
         send_reply(REPLY_OK, NULL, 0);
         break;
       case OP_CLOCKS:
-        if (start_instant(payload, n, count)) return SV_INSTANT;
+        if (stopped) send_reports();
+        else if (start_instant(payload, n, count)) return SV_INSTANT;
         break;
       case OP_DUMP_FLUSH:
         ack_pending = 1;
@@ -455,9 +648,12 @@ static void register_tasks(void) {
   s_vpi_systf_data next = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_next", next_calltf, NULL, NULL, NULL};
   s_vpi_systf_data sample = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_sample", sample_calltf, NULL, NULL, NULL};
   s_vpi_systf_data clocks = {vpiSysTask, 0, (PLI_BYTE8 *)"$rtgpu_clocks", clocks_calltf, NULL, NULL, NULL};
+  /* Registered after vvp's own: ours is the one the design's $error calls. */
+  s_vpi_systf_data error = {vpiSysTask, 0, (PLI_BYTE8 *)"$error", error_calltf, NULL, NULL, NULL};
   vpi_register_systf(&next);
   vpi_register_systf(&sample);
   vpi_register_systf(&clocks);
+  vpi_register_systf(&error);
 }
 
 void (*vlog_startup_routines[])(void) = {register_tasks, 0};

@@ -35,49 +35,9 @@ static std::string where(const char* filename, int linenum) {
   return filename && filename[0] ? std::string(" at ") + filename + ":" + std::to_string(linenum) : std::string();
 }
 
-// What the design printed ($display, $fatal's message, Verilator's warnings) goes to stdout as usual and
-// is kept per model: built with VL_PRINTF=rtgpu_vl_printf (rtgpu_printf.h), so a stop can say why.
-static thread_local std::string* printedTail = nullptr;
-
-void rtgpu_vl_printf(const char* format, ...) {
-  char buf[4096];
-  va_list ap;
-  va_start(ap, format);
-  std::vsnprintf(buf, sizeof buf, format, ap);
-  va_end(ap);
-  std::fputs(buf, stdout);
-  std::fflush(stdout);
-  if (printedTail) {
-    printedTail->append(buf);
-    if (printedTail->size() > 4096) printedTail->erase(0, printedTail->size() - 4096);
-  }
-}
-
-static std::string printedBefore() {
-  if (!printedTail || printedTail->empty()) return "";
-  std::string t = *printedTail;
-  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  return "; it printed:\n" + t;
-}
-
-void vl_finish(const char* filename, int linenum, const char* hier) {
-  (void)hier;
-  throw SimulationStop{"the design called $finish" + where(filename, linenum), printedBefore()};
-}
-
-void vl_stop(const char* filename, int linenum, const char* hier) {
-  (void)hier;
-  throw SimulationStop{"the design called $stop" + where(filename, linenum), printedBefore()};
-}
-
-void vl_fatal(const char* filename, int linenum, const char* hier, const char* msg) {
-  (void)hier;
-  throw SimulationStop{std::string(msg ? msg : "fatal error") + where(filename, linenum), printedBefore()};
-}
-
 namespace {
 
-const uint32_t ABI_VERSION = 2;
+const uint32_t ABI_VERSION = 3;
 
 // How a value is stored: 1, 2, 4 or 8 bytes (CData … QData), or 0: VlWide, `words` 32-bit words.
 struct Signal {
@@ -162,6 +122,16 @@ struct Model {
   uint64_t cycle = 0;
   std::string error;  // set once the design stopped the simulation; every later call fails
   std::string printed;  // the tail of what it printed
+  std::string lastLine;  // the last line it printed (a $error's text, when vl_stop_maybe runs)
+  // Each $error of the edge that stopped the run (a failed property prints one): its text, and the cycle
+  // and time (ps, -1: not timed) of the edge. Once there is one, every entry point returns 2.
+  struct Report {
+    uint64_t cycle;
+    int64_t timePs;
+    std::string line;
+  };
+  std::vector<Report> reports;
+  int64_t edgeTime = -1;  // the time of the instant being evaluated (ps), or -1
   {{TRACE_MEMBER}}
 
   void* port(const char* name);
@@ -182,9 +152,25 @@ struct Model {
     {{CLOCK_HIGH}}
     top->eval();
     {{TRACE_DUMP_HIGH}}
+    cycle++;
+    // An edge that failed a property ends the run before its falling edge (the model stops there).
+    if (!reports.empty()) return;
     {{CLOCK_LOW}}
     {{FALL_EVAL}}
-    cycle++;
+  }
+
+  // What the design printed: kept (the tail, and the last line) so that a stop or a $error can say it.
+  void print(const std::string& text) {
+    printed.append(text);
+    if (printed.size() > 4096) printed.erase(0, printed.size() - 4096);
+    lastLine = text;
+    while (!lastLine.empty() && (lastLine.back() == '\n' || lastLine.back() == '\r')) lastLine.pop_back();
+  }
+
+  std::string printedBefore() const {
+    std::string t = printed;
+    while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+    return t.empty() ? "" : "; it printed:\n" + t;
   }
 
   // One instant: the clocks in `mask` take their bit of `levels`, all at once (one evaluation, so every
@@ -204,7 +190,9 @@ struct Model {
       {{TRACE_DUMP_POKED}}
     }
 {{SET_CLOCKS}}
+    edgeTime = time;
     top->eval();
+    edgeTime = -1;
     if (time < 0) {
       if (firstRises) {
         {{TRACE_DUMP_HIGH}}
@@ -224,6 +212,79 @@ void* Model::port(const char* name) {
   return nullptr;
 }
 
+// The model whose entry point runs on this thread: the hooks below report to it.
+thread_local Model* current = nullptr;
+
+}  // namespace
+
+// A line a failed property's $error may have printed (propertyLine below says for sure).
+static bool mentionsProperty(const std::string& t) {
+  return t.find(": Assertion failed in ") != std::string::npos && (t.find(": assertion ") != std::string::npos || t.find(": assumption ") != std::string::npos);
+}
+
+// What the design prints ($display, Verilator's warnings) goes to stdout as usual and is kept by its
+// model: built with VL_PRINTF=rtgpu_vl_printf (declared by rtgpu_hooks.h). A failed property's line is
+// only kept: Node raises it (vl_stop_maybe below).
+void rtgpu_vl_printf(const char* format, ...) {
+  va_list ap, again;
+  va_start(ap, format);
+  va_copy(again, ap);
+  int n = std::vsnprintf(nullptr, 0, format, ap);
+  va_end(ap);
+  std::string text(n > 0 ? (size_t)n : 0, '\0');
+  if (n > 0) std::vsnprintf(&text[0], (size_t)n + 1, format, again);
+  va_end(again);
+  if (!current || !mentionsProperty(text)) {
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  if (current) current->print(text);
+}
+
+static std::string printedBefore() { return current ? current->printedBefore() : ""; }
+
+void vl_finish(const char* filename, int linenum, const char* hier) {
+  (void)hier;
+  throw SimulationStop{"the design called $finish" + where(filename, linenum), printedBefore()};
+}
+
+void vl_stop(const char* filename, int linenum, const char* hier) {
+  (void)hier;
+  throw SimulationStop{"the design called $stop" + where(filename, linenum), printedBefore()};
+}
+
+void vl_fatal(const char* filename, int linenum, const char* hier, const char* msg) {
+  (void)hier;
+  throw SimulationStop{std::string(msg ? msg : "fatal error") + where(filename, linenum), printedBefore()};
+}
+
+// Whether a line a $error printed is a failed property's (svFragments.ts): `[t] %Error: <sv file>:<line>:
+// Assertion failed in <scope>: <ts file>:<line>: assertion|assumption <Module>.<name> failed…`.
+static bool propertyLine(const std::string& line, const char* filename, int linenum) {
+  std::string head = std::string("%Error: ") + (filename ? filename : "") + ":" + std::to_string(linenum) + ": Assertion failed in ";
+  size_t at = line.find(head);
+  if (at == std::string::npos) return false;
+  size_t text = line.find(": ", at + head.size());
+  if (text == std::string::npos) return false;
+  size_t kind = line.find(": ", text + 2);
+  if (kind == std::string::npos) return false;
+  bool known = line.compare(kind, 12, ": assertion ") == 0 || line.compare(kind, 13, ": assumption ") == 0;
+  return known && line.find(" failed", kind) != std::string::npos;
+}
+
+// Verilator calls this for $error, $fatal and $stop alike (VL_USER_STOP_MAYBE leaves it to us). A failed
+// property's $error is reported, not fatal: the evaluation goes on (every property of the edge is
+// checked), the run stops after the edge, and Node reads the reports (rtgpu_reports) and raises the
+// failure. Anything else stops the simulation at once, as Verilator's own would with its error limit 1.
+void vl_stop_maybe(const char* filename, int linenum, const char* hier, bool maybe) {
+  (void)maybe;
+  if (!current || !propertyLine(current->lastLine, filename, linenum)) return vl_stop(filename, linenum, hier);
+  current->reports.push_back({current->cycle, current->edgeTime, current->lastLine});
+  current->lastLine.clear();
+}
+
+namespace {
+
 std::mutex liveLock;
 std::set<Model*>* live = nullptr;
 
@@ -232,7 +293,7 @@ std::set<Model*>* live = nullptr;
 inline Model* use(void* handle) {
   Model* m = static_cast<Model*>(handle);
   Verilated::threadContextp(&m->ctx);
-  printedTail = &m->printed;
+  current = m;
   return m;
 }
 
@@ -247,7 +308,7 @@ void destroyModel(Model* m) {
   delete m->top;
   delete m;
   Verilated::threadContextp(nullptr);
-  printedTail = nullptr;
+  current = nullptr;
 }
 
 // Verilator's runtime must not be torn down under a live model: destroy the ones Node left open before
@@ -266,17 +327,19 @@ void fail(char* err, int errLen, const std::string& msg) {
   }
 }
 
-// Runs `f` unless the model already stopped; 0 on success, 1 when the design stopped the simulation.
+// Runs `f` unless the model already stopped; 0 on success, 1 when the design stopped the simulation,
+// 2 when an edge reported a $error (a failed property): rtgpu_reports says which.
 template <typename F>
 int32_t guarded(Model* m, F f) {
   if (!m->error.empty()) return 1;
+  if (!m->reports.empty()) return 2;
   try {
     f();
-    return 0;
   } catch (const SimulationStop& e) {
     m->error = e.what + " (cycle " + std::to_string(m->cycle) + ")" + e.printed;
     return 1;
   }
+  return m->reports.empty() ? 0 : 2;
 }
 
 }  // namespace
@@ -353,6 +416,17 @@ RTGPU_API int32_t rtgpu_error(void* handle, char* buf, int32_t len) {
   return (int32_t)m->error.size();
 }
 
+// The reports of the edge that made an entry point return 2, a line each: cycle, tab, time in ps (-1: not
+// timed), tab, the text the $error printed. Returns the length of the whole text (longer than `len`: call
+// again with a larger buffer).
+RTGPU_API int32_t rtgpu_reports(void* handle, char* buf, int32_t len) {
+  Model* m = use(handle);
+  std::string text;
+  for (const Model::Report& r : m->reports) text += std::to_string(r.cycle) + "\t" + std::to_string(r.timePs) + "\t" + r.line + "\n";
+  fail(buf, len, text);
+  return (int32_t)text.size();
+}
+
 RTGPU_API void rtgpu_poke(void* handle, int32_t signal, const uint32_t* words) {
   Model* m = use(handle);
   const Signal& s = m->signals[(size_t)signal];
@@ -373,7 +447,7 @@ RTGPU_API int32_t rtgpu_peek(void* handle, int32_t signal, uint32_t* words) {
 RTGPU_API int32_t rtgpu_step(void* handle, uint32_t cycles) {
   Model* m = use(handle);
   return guarded(m, [&] {
-    for (uint32_t c = 0; c < cycles; c++) m->edge();
+    for (uint32_t c = 0; c < cycles && m->reports.empty(); c++) m->edge();
     {{TRACE_FLUSH}}
   });
 }
@@ -412,6 +486,7 @@ RTGPU_API int32_t rtgpu_run_vectors(void* handle, const int32_t* ins, int32_t nI
         out += s.words;
       }
       m->edge();
+      if (!m->reports.empty()) break;
     }
     {{TRACE_FLUSH}}
   });

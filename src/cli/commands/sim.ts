@@ -1,6 +1,6 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
-import { compileSimulator, resetAtPowerOn, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { PropertyFailedError, compileSimulator, resetAtPowerOn, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
 import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
@@ -8,7 +8,7 @@ import { CliError } from '../cliError.ts';
 import { loadTestbenchFile, shownPath, userError } from '../designFile.ts';
 import { buildLog } from '../progress.ts';
 import { HELP, defineCommand, type HelpPlan } from '../command.ts';
-import { emitSystemVerilog, type Design } from '../../hdl/index.ts';
+import { emitSystemVerilog, flattenDesign, type Design } from '../../hdl/index.ts';
 import { RecordingSimulator, formatMismatch, portableTestbench, replayRecording } from '../../hdl/cosim/index.ts';
 import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.ts';
 
@@ -124,6 +124,10 @@ async function execute(plan: SimPlan): Promise<number> {
     try {
       await tb.run(() => tbFile.body(tb), { maxCycles });
     } catch (e) {
+      if (e instanceof PropertyFailedError) {
+        console.log(`FAIL: ${label}, seed ${seed}, at cycle ${e.cycle}`);
+        throw new CliError(propertyFailure(tbFile.design, e), 1);
+      }
       console.log(`FAIL: ${label}, seed ${seed}, at cycle ${sim.cycle}`);
       throw userError(tbFile.file, e);
     }
@@ -143,6 +147,12 @@ async function execute(plan: SimPlan): Promise<number> {
 }
 
 export const simCommand = defineCommand({ summary: 'run a testbench file on a simulator', usage, options, parse: parseSimArgs, execute });
+
+/** A failed assertion or assumption as the simulator reported it, at its line in the design's file (relative to here). */
+function propertyFailure(design: Design, e: PropertyFailedError): string {
+  const p = flattenDesign(design).properties?.find((x) => `${design.top}.${x.name}` === e.property);
+  return p && e.message.startsWith(`${e.where}: `) ? `${shownPath(p.loc.file)}:${p.loc.line}: ${e.message.slice(e.where.length + 2)}` : e.message;
+}
 
 /** The recorded run as a portable testbench beside the design's SystemVerilog and file list. */
 function writePortable(dir: string, design: Design, run: RecordingSimulator, what: string): void {

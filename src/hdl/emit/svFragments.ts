@@ -4,6 +4,7 @@ import type { Cell, ClockEdge, Design, Instance, Memory, ModuleIR, Net, NetId, P
 import { edgeOf, findModule, instanceClock, moduleClocks, widthMask } from '../ir/netlist.ts';
 import { svInterface } from './blackBoxes.ts';
 import { hexFileName } from './memoryImage.ts';
+import { propertyDisplayArguments } from './propertyText.ts';
 
 export const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 export const literal = (w: number, v: bigint) => (w <= 8 || v < 10n ? `${w}'d${v}` : `${w}'h${v.toString(16)}`);
@@ -240,23 +241,11 @@ export function instanceLines(n: NetNames, design: Design, inst: Instance, id: s
   return ['', `  ${sv.instantiated} ${id} (${where(inst.loc)}`, ...conns.map((c, i) => `    ${c}${i < conns.length - 1 ? ',' : ''}`), '  );'];
 }
 
-
-/** What a simulator prints when a property fails: the TypeScript line, its kind, name and message (the TS simulator says the same). */
-export function propertyFailureText(p: Property, module: string): string {
-  const what = p.kind === 'assume' ? 'assumption' : 'assertion';
-  return `${basename(p.loc.file)}:${p.loc.line}: ${what} ${module}.${p.name} failed${p.message ? `: ${p.message}` : ''}`;
-}
-
-/** A Verilog string literal of `text` that `$error` prints as is. */
-function displayString(text: string): string {
-  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`).replace(/%/g, '%%').replace(/[\r\n]+/g, ' ')}"`;
-}
-
 /**
  * The properties of a module, one block per clock edge: for simulators (`$error` when an assertion or
  * assumption fails), and for the formal flow (`assert`/`assume`/`cover`, read by Yosys under
  * `read_verilog -formal`, which defines FORMAL and not SYNTHESIS). Synthesis reads neither. `text` gives
- * a 1-bit net's SV expression.
+ * a net's SV expression.
  */
 export function propertyLines(mod: ModuleIR, text: (id: NetId) => string): string[] {
   const props = mod.properties ?? [];
@@ -276,7 +265,7 @@ export function propertyLines(mod: ModuleIR, text: (id: NetId) => string): strin
       out.push(`  always @(${edgeEvent(e)}) begin`);
       for (const p of onEdge(e, checked)) {
         const failed = p.enable === undefined ? `!${value(p.cond)}` : `${value(p.enable)} && !${value(p.cond)}`;
-        out.push(`    if (${failed}) $error(${displayString(propertyFailureText(p, mod.name))});${where(p.loc)}`);
+        out.push(`    if (${failed}) $error(${propertyDisplayArguments(mod, p, text)});${where(p.loc)}`);
       }
       out.push('  end');
     }

@@ -1,7 +1,8 @@
 // Properties in simulation: the error a failed assertion or assumption raises, and what it shows of the design.
 import { basename } from 'node:path';
-import type { ModuleIR, NetId, Property } from '../ir/netlist.ts';
-import { cellInputs } from '../ir/netlist.ts';
+import type { Property } from '../ir/netlist.ts';
+
+export { propertySupport } from '../ir/propertySupport.ts';
 
 /** Raised by a simulator at the first clock edge where an enabled assertion or assumption does not hold. */
 export class PropertyFailedError extends Error {
@@ -18,39 +19,16 @@ export class PropertyFailedError extends Error {
     readonly userMessage: string | undefined,
     /** Simulated time of the edge, for a design with declared clocks. */
     readonly timeNs?: number,
+    /** Lockstep: the engines that all failed it at that edge. */
+    readonly engines?: readonly string[],
   ) {
     const what = kind === 'assume' ? 'assumption' : 'assertion';
-    const at = timeNs === undefined ? `at the clock edge ending cycle ${cycle}` : `at ${timeNs} ns (cycle ${cycle})`;
+    const on = engines?.length ? ` on ${engines.join(', ')}` : '';
+    const at = timeNs === undefined ? `at the clock edge ending cycle ${cycle}${on}` : `at ${timeNs} ns (cycle ${cycle})${on}`;
     const shown = Object.entries(values).map(([n, v]) => `  ${n} = ${v}${v < 10n ? '' : ` (0x${v.toString(16)})`}`);
     super(`${where}: ${what} ${property} failed${userMessage ? `: ${userMessage}` : ''}, ${at}${shown.length ? `\n${shown.join('\n')}` : ''}`);
     this.name = 'PropertyFailedError';
   }
-}
-
-/** Named signals shown with a failure. */
-const SHOWN = 8;
-
-/**
- * The named nets a property's condition is computed from: walking back from it through nets the lowering
- * made up (operator results), stopping at named ones (ports, registers, wires, named values), at most SHOWN.
- */
-export function propertySupport(flat: ModuleIR, p: Property): NetId[] {
-  const driver = new Map<NetId, readonly NetId[]>();
-  for (const c of flat.cells) driver.set(c.out, cellInputs(c));
-  const out: NetId[] = [];
-  const seen = new Set<NetId>();
-  const visit = (id: NetId, depth: number) => {
-    if (seen.has(id) || out.length >= SHOWN || depth > 64) return;
-    seen.add(id);
-    const net = flat.nets[id]!;
-    const inputs = driver.get(id);
-    if (inputs && inputs.length === 0) return; // a constant
-    // The condition itself is shown by its operands (it is 0); a register or input by its value.
-    if (inputs === undefined || (depth > 0 && !net.synthesized)) return void out.push(id);
-    for (const i of inputs) visit(i, depth + 1);
-  };
-  visit(p.cond, 0);
-  return out;
 }
 
 /** `file:line` of a property's declaration. */

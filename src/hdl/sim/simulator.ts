@@ -80,6 +80,12 @@ export interface Simulator {
    * bits a four-state engine (Icarus) reads as 0 instead of failing the run (don't-care values).
    */
   runVectors(inputs: readonly string[], outputs: readonly string[], stimulus: Uint32Array, cycles: number, opts?: VectorOptions): Uint32Array;
+  /**
+   * How many clock edges each cover point (`m.cover`) held at while enabled, since power-on, by
+   * hierarchical name. The TS simulator counts them (lockstep: its reference's, when that is one); the
+   * emitted SystemVerilog checks covers only for the formal flow, so Verilator and Icarus have none.
+   */
+  coverCounts?(): Record<string, number>;
   /** Starts a VCD waveform of the design (10 time units per cycle, clk rising at 10c + 5). */
   traceVcd(path: string): void;
   /** Ends the waveform and releases the engine (a child process, a loaded library). */

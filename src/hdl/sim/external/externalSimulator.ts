@@ -7,6 +7,8 @@ import type { PortHandle, PortInfo, Simulator, VectorOptions } from '../simulato
 import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
 import { checkVectorClocking } from '../compiled/compiledSimulator.ts';
 import type { ExternalDesign } from './externalDesign.ts';
+import { hasCheckedProperties } from './engineReports.ts';
+import { PropertyFailedError } from '../propertyCheck.ts';
 
 /** What an external simulator does, in the terms of its C side: signal and memory indices, 32-bit words. */
 export interface Engine {
@@ -35,6 +37,11 @@ export interface Engine {
   traceStop(): void;
   /** The waveform complete up to now (after a run of instants; `step` flushes its own). */
   traceFlush(): void;
+  /**
+   * Takes the answers of the commands sent so far (Icarus answers a run of instants later, in one go),
+   * so that a property one of them failed is raised now.
+   */
+  sync(): void;
   /** Back to power-on (a fresh model). */
   powerOn(): void;
   close(): void;
@@ -46,6 +53,11 @@ const MEMORY_CHUNK = 1 << 16;
 /** Most clocks an external engine drives (their levels cross as one 32-bit word). */
 export const MAX_EXTERNAL_CLOCKS = 32;
 
+/**
+ * An engine raises PropertyFailedError at the first edge where an assertion or assumption fails, as the
+ * TS simulator does, with the same property, cycle and values (engineReports.ts); the run stops at that
+ * edge, and only `powerOn` (or `close`) may follow.
+ */
 export class ExternalSimulator implements Simulator {
   cycle = 0;
   private closed = false;
@@ -55,6 +67,8 @@ export class ExternalSimulator implements Simulator {
   private levels = 0;
   /** A design with several clocks runs, and is traced, in time (ps); one with a single clock in cycles. */
   private readonly timed: boolean;
+  /** The design has assertions or assumptions: each call that runs edges takes the engine's answers before it returns. */
+  private readonly checked: boolean;
 
   constructor(
     readonly backend: 'verilator' | 'icarus',
@@ -64,7 +78,9 @@ export class ExternalSimulator implements Simulator {
   ) {
     if (x.clocks.length > MAX_EXTERNAL_CLOCKS) throw new Error(`${backend} drives up to ${MAX_EXTERNAL_CLOCKS} clocks; ${x.table.top} has ${x.clocks.length}`);
     this.timed = x.clocks.length > 1;
-    this.driver = new ClockDriver(this, this.x.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.x.table.clockTimings);
+    this.checked = hasCheckedProperties(x.design);
+    const clocked = { clocks: x.clocks, setClocks: (levels: ClockLevels) => this.instant(levels) };
+    this.driver = new ClockDriver(clocked, this.x.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.x.table.clockTimings);
   }
 
   get top(): string {
@@ -126,11 +142,30 @@ export class ExternalSimulator implements Simulator {
 
   advance(ns: number): void {
     this.live();
-    this.driver.advance(ns);
+    this.edges(() => this.driver.advance(ns));
     this.engine.traceFlush();
   }
 
   setClocks(levels: ClockLevels): void {
+    this.edges(() => this.instant(levels));
+  }
+
+  /**
+   * Runs edges: a failed property leaves the cycle count at its edge (as on the TS simulator), raised
+   * before this returns (the engine's answers taken).
+   */
+  private edges(run: () => void): void {
+    try {
+      run();
+      if (this.checked) this.engine.sync();
+    } catch (e) {
+      if (e instanceof PropertyFailedError) this.cycle = e.cycle;
+      throw e;
+    }
+  }
+
+  /** One instant (setClocks), the engine's answer taken later. */
+  private instant(levels: ClockLevels): void {
     const engine = this.live();
     let mask = 0;
     let next = this.levels;
@@ -166,10 +201,10 @@ export class ExternalSimulator implements Simulator {
     checkStepCycles(cycles);
     this.live();
     const clocks = this.x.clocks;
-    if (clocks.length === 0) this.cycles(cycles);
-    else if (clocks.length === 1) this.driver.step(cycles);
+    if (clocks.length === 0) this.edges(() => this.cycles(cycles));
+    else if (clocks.length === 1) this.edges(() => this.driver.step(cycles));
     else {
-      this.driver.step(cycles);
+      this.edges(() => this.driver.step(cycles));
       if (this.timed) this.engine.traceFlush();
     }
   }
@@ -263,7 +298,8 @@ export class ExternalSimulator implements Simulator {
     if (stimulus.length < inRow * cycles) throw new Error(`runVectors: stimulus has ${stimulus.length} words, ${cycles} cycles need ${inRow * cycles}`);
     // Icarus reads X and Z of a handle with the top bit set as 0 (icarus_live_vpi.c X_AS_ZERO); two-state Verilator has none.
     const flagged = outs.map((i, k) => (this.backend === 'icarus' && opts.unknownAsZero?.has(outputs[k]!) ? i | 0x80000000 : i));
-    const result = this.live().runVectors(Int32Array.from(ins), Int32Array.from(flagged), stimulus.subarray(0, inRow * cycles), cycles, outRow);
+    let result: Uint32Array = new Uint32Array(0);
+    this.edges(() => (result = this.live().runVectors(Int32Array.from(ins), Int32Array.from(flagged), stimulus.subarray(0, inRow * cycles), cycles, outRow)));
     this.cycle += cycles;
     return result;
   }

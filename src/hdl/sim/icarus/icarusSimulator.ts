@@ -12,6 +12,8 @@ import { toolVersion } from '../../tools/toolchain.ts';
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
+import { engineReportsError, type EngineReport } from '../external/engineReports.ts';
+import { PropertyFailedError } from '../propertyCheck.ts';
 import { wordsOf } from '../signals.ts';
 import { blockingPipe, closeQuietly, readExactly, waitReadable, writeAll } from './blockingPipe.ts';
 
@@ -33,10 +35,10 @@ export interface IcarusOptions {
 const testbenchTemplate = fileURLToPath(new URL('../../../../testbench/icarus_live_tb.sv', import.meta.url));
 const vpiSource = fileURLToPath(new URL('../../../../testbench/icarus_live_vpi.c', import.meta.url));
 const TB = 'rtgpu_live_tb';
-const PROTOCOL_VERSION = 3;
+const PROTOCOL_VERSION = 4;
 
 const OP = { BIND: 1, POKE: 2, PEEK: 3, STEP: 4, VECTORS: 5, MEM_WRITE: 6, MEM_READ: 7, DUMP_START: 8, DUMP_OFF: 9, DUMP_ON: 10, FINISH: 11, SYNC: 12, CLOCKS: 13, DUMP_FLUSH: 14 } as const;
-const REPLY = { OK: 0, ERROR: 1, HELLO: 2 } as const;
+const REPLY = { OK: 0, ERROR: 1, HELLO: 2, REPORTS: 3 } as const;
 
 const range = (w: number) => (w === 1 ? '' : `[${w - 1}:0] `);
 
@@ -155,6 +157,8 @@ export class IcarusEngine implements Engine {
   /** Commands whose empty answer is read later (the instants of `clocks`): they go with the next request, in one write. */
   private deferred = 0;
   private failure: string | undefined;
+  /** The failed property (or other $error) that stopped the run, once raised. */
+  private stoppedBy: Error | undefined;
   private dumping = false;
 
   constructor(
@@ -188,6 +192,7 @@ export class IcarusEngine implements Engine {
     this.cmd = cmd.write;
     this.reply = reply.read;
     this.failure = undefined;
+    this.stoppedBy = undefined;
     const hello = this.receive(REPLY.HELLO);
     if (hello[0] !== PROTOCOL_VERSION) this.fail(`the VPI module speaks protocol ${hello[0]}, expected ${PROTOCOL_VERSION}`);
     const names = bindNames(this.x);
@@ -220,6 +225,7 @@ export class IcarusEngine implements Engine {
 
   private flush(): void {
     if (this.failure) throw new Error(`${this.failure}\n(powerOn() starts it again)`);
+    if (this.stoppedBy) throw this.stopped();
     if (!this.pending.length) return;
     const data = new Uint8Array(Uint32Array.from(this.pending).buffer);
     this.pending = [];
@@ -242,6 +248,7 @@ export class IcarusEngine implements Engine {
     const body = n ? readExactly(this.reply, 4 * n, timeoutMs, timeout) : Buffer.alloc(0);
     if (!body) this.fail(`vvp exited in the middle of an answer${this.logTail()}`);
     const words = new Uint32Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength));
+    if (code === REPLY.REPORTS) throw this.stopped(words);
     if (code === REPLY.ERROR) {
       const msg = body.toString('utf8', 4, 4 + words[0]!);
       // Third-party RTL often leaves data X on purpose: say how lockstep is told so.
@@ -250,6 +257,16 @@ export class IcarusEngine implements Engine {
     }
     if (code !== expect) this.fail(`unexpected answer ${code} from the VPI module`);
     return words;
+  }
+
+  /**
+   * The error of the $error that stopped the run (`reports`: its answer): raised once, then every call
+   * says the run stopped (the answers still in the pipe are never read).
+   */
+  private stopped(reports?: Uint32Array): Error {
+    if (!this.stoppedBy && reports) return (this.stoppedBy = engineReportsError(this.x, 'icarus', decodeReports(reports)));
+    const by = this.stoppedBy;
+    return new Error(`icarus: ${this.x.design.top} stopped at cycle ${by instanceof PropertyFailedError ? `${by.cycle}: ${by.property} failed` : 'a $error'}; powerOn() starts it again`);
   }
 
   private request(op: number, payload: readonly number[], cycles = 0): Uint32Array {
@@ -289,6 +306,10 @@ export class IcarusEngine implements Engine {
 
   traceFlush(): void {
     if (this.dumping) this.request(OP.DUMP_FLUSH, []);
+  }
+
+  sync(): void {
+    if (this.deferred > 0 || this.pending.length) this.request(OP.SYNC, []);
   }
 
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
@@ -351,6 +372,27 @@ export class IcarusEngine implements Engine {
     this.deferred = 0;
     rmSync(this.work, { recursive: true, force: true });
   }
+}
+
+/** The reports of a REPLY_REPORTS answer (icarus_live_vpi.c): cycle, time (ps, all ones: not timed), scope, text each. */
+function decodeReports(w: Uint32Array): EngineReport[] {
+  const bytes = Buffer.from(w.buffer, w.byteOffset, w.byteLength);
+  let at = 1;
+  const word = () => w[at++]!;
+  const text = () => {
+    const len = word();
+    const s = bytes.toString('utf8', 4 * at, 4 * at + len);
+    at += Math.ceil(len / 4);
+    return s;
+  };
+  return Array.from({ length: w[0] ?? 0 }, (): EngineReport => {
+    const cycle = word() + 2 ** 32 * word();
+    const [lo, hi] = [word(), word()];
+    const timePs = lo === 0xffffffff && hi === 0xffffffff ? -1 : lo + 2 ** 32 * hi;
+    const scope = text().split('.');
+    // The scope is rtgpu_live_tb.dut.<instances>: the path below the top.
+    return { cycle, timePs, scope: scope[0] === TB && scope[1] === 'dut' ? scope.slice(2) : null, text: text() };
+  });
 }
 
 /** Instants sent before their answers are read (each answer is 8 bytes: far below a pipe's 64 KiB). */

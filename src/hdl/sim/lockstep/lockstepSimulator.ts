@@ -1,6 +1,7 @@
 // The lockstep back end: several engines run the same design side by side; every poke goes to all of them,
 // every output (and, on request, every register) is compared every cycle (with several clocks or a falling
-// edge: after every instant at which some clock has an edge), and the first difference stops the run.
+// edge: after every instant at which some clock has an edge), and the first difference stops the run. A
+// property every engine fails at the same edge is the design's failure; one only some fail, a difference.
 import { mkdirSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Design, EnumInfo, ModuleIR, Net } from '../../ir/netlist.ts';
@@ -14,6 +15,8 @@ import type { PortHandle, PortInfo, Simulator, SimulatorBackend } from '../simul
 import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
 import { ExternalSimulator } from '../external/externalSimulator.ts';
 import { VcdWriter } from '../vcd.ts';
+import { PropertyFailedError } from '../propertyCheck.ts';
+import { onEveryMember, type PropertyDisagreement } from './propertyAgreement.ts';
 
 /** A back end by name, by its options, or a simulator already compiled (of the same design; closed with the lockstep one). */
 export type LockstepMember = Exclude<SimulatorBackend, 'lockstep'> | EngineOptions | Simulator;
@@ -169,6 +172,8 @@ export class LockstepSimulator implements Simulator {
   private readonly vectorCycles: boolean;
   /** Several clocks: members follow the schedule in time (their waveforms are timed). */
   private readonly timed: boolean;
+  /** The reference's cover counts, when it counts them (the TS simulator). */
+  readonly coverCounts?: () => Record<string, number>;
 
   constructor(
     private readonly design: Design,
@@ -194,6 +199,8 @@ export class LockstepSimulator implements Simulator {
     const edges = clockEdgesOf(this.flat);
     this.vectorCycles = this.table.clocks.length <= 1 && edges.every((e) => e.edge === 'rising');
     this.timed = this.table.clocks.length > 1;
+    const reference = members[0]!.sim;
+    if (reference.coverCounts) this.coverCounts = () => reference.coverCounts!();
     this.driver = new ClockDriver({ clocks: this.table.clocks, setClocks: (levels) => this.scheduledInstant(levels) }, this.vectorCycles && this.table.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.table.clockTimings);
     // Members run the lockstep's schedule (timed: each follows it with advance): it must be theirs too.
     for (const m of members) {
@@ -255,7 +262,7 @@ export class LockstepSimulator implements Simulator {
 
   setClocks(levels: ClockLevels): void {
     this.table.clockLevels(levels);
-    for (const m of this.members) m.sim.setClocks(levels);
+    this.onMembers((m) => m.sim.setClocks(levels));
     this.afterInstant(levels);
   }
 
@@ -263,9 +270,32 @@ export class LockstepSimulator implements Simulator {
   private scheduledInstant(levels: ClockLevels): void {
     if (this.timed) {
       const ns = this.driver.nowPs / 1000;
-      for (const m of this.members) m.sim.advance(ns);
-    } else for (const m of this.members) m.sim.setClocks(levels);
+      this.onMembers((m) => m.sim.advance(ns));
+    } else this.onMembers((m) => m.sim.setClocks(levels));
     this.afterInstant(levels);
+  }
+
+  /**
+   * `run` on every member, each run whatever the others did: a property every one failed at the same edge
+   * is raised once (naming them), a property only some failed (or at different edges) is a mismatch.
+   */
+  private onMembers<T>(run: (m: Member) => T): T[] {
+    try {
+      return onEveryMember(this.members, run, (d) => this.propertyMismatch(d));
+    } catch (e) {
+      if (e instanceof PropertyFailedError) this.cycle = e.cycle;
+      throw e;
+    }
+  }
+
+  /** The engines disagree on a property: a mismatch on it (0: failed at that edge, 1: did not), with what each did. */
+  private propertyMismatch(d: PropertyDisagreement): never {
+    this.cycle = d.cycle;
+    const prop = this.flat.properties?.find((p) => `${this.top}.${p.name}` === d.first.property);
+    const ts = prop ? `${relative(process.cwd(), prop.loc.file) || prop.loc.file}:${prop.loc.line}` : d.first.where;
+    const emitted = emitSystemVerilog(this.design);
+    const sv = emitted.files.map((f) => ({ f, at: f.text.split('\n').findIndex((l) => l.includes(`$error("${d.first.where}: `)) })).find((x) => x.at >= 0);
+    throw new LockstepMismatchError(d.cycle, d.first.property, 1, d.values, ts, sv ? `${sv.f.path}:${sv.at + 1}` : '?', this.writeWaveforms(), undefined, d.note, d.timeNs);
   }
 
   step(cycles = 1): void {
@@ -371,7 +401,7 @@ export class LockstepSimulator implements Simulator {
     const names = [...this.compared.map((n) => n.name), ...extra];
     // Before the first reset is over, X anywhere is expected: every compared value may hold it.
     const unknownAsZero = this.comparing ? this.unknownAsZero : new Set(this.compared.map((n) => n.name));
-    const rows = this.members.map((m) => m.sim.runVectors(inputs, names, stimulus, cycles, { unknownAsZero }));
+    const rows = this.onMembers((m) => m.sim.runVectors(inputs, names, stimulus, cycles, { unknownAsZero }));
     const extraWords = extra.reduce((s, n) => s + wordsOf(this.table.net(n).width), 0);
     const row = this.comparedWords + extraWords;
     const inNets = inputs.map((n) => this.table.input(n));

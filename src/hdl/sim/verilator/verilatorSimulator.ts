@@ -10,6 +10,8 @@ import { verilatorBuild, verilatorCxxOptimization, verilatorMakeVariables } from
 import { externalDesign, type ExternalDesign } from '../external/externalDesign.ts';
 import { ExternalSimulator, type Engine } from '../external/externalSimulator.ts';
 import { annotateToolOutput } from '../external/toolErrors.ts';
+import { engineReportsError, type EngineReport } from '../external/engineReports.ts';
+import { PropertyFailedError } from '../propertyCheck.ts';
 import { wordsOf } from '../signals.ts';
 import { modelSource, publicSignalsConfig } from './modelSource.ts';
 
@@ -25,7 +27,7 @@ export interface VerilatorOptions {
   readonly log?: (line: string) => void;
 }
 
-/** Every flag is part of the build cache key. The VL_USER_* defines route $finish/$stop/$fatal to our handlers. */
+/** Every flag is part of the build cache key. The VL_USER_* defines route $finish/$stop/$fatal/$error to our handlers. */
 export const verilatorModelFlags = (): string[] => [
   '--cc',
   '--exe',
@@ -38,22 +40,23 @@ export const verilatorModelFlags = (): string[] => [
   // passed to the log; 'rtgpu lint' (verilator --lint-only -Wall) is where warnings fail.
   '-Wno-fatal',
   '-CFLAGS',
-  `${verilatorCxxOptimization()} -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_PRINTF=rtgpu_vl_printf`,
+  `${verilatorCxxOptimization()} -fPIC -fvisibility=hidden -DVL_USER_FINISH -DVL_USER_STOP -DVL_USER_FATAL -DVL_USER_STOP_MAYBE -DVL_PRINTF=rtgpu_vl_printf`,
   '-LDFLAGS',
   '-shared -Wl,-Bsymbolic',
 ];
 
 /**
- * Every translation unit must see the declaration VL_PRINTF now names: the model's files through the
- * precompiled header, Verilator's runtime on its compile line (relative to obj/, where make compiles:
- * the same line in every build, so that ccache finds the runtime it compiled).
+ * Every translation unit must see the declarations of our hooks: the function VL_PRINTF now names, and
+ * vl_stop_maybe, which Verilator's runtime calls (VL_USER_STOP_MAYBE leaves its definition to us): the
+ * model's files through the precompiled header, Verilator's runtime on its compile line (relative to
+ * obj/, where make compiles: the same line in every build, so that ccache finds the runtime it compiled).
  */
-const PRINTF_HEADER = 'rtgpu_printf.h';
-const printfDeclaration = { prelude: [`#include "../${PRINTF_HEADER}"`], runtimeFlags: `-include ../${PRINTF_HEADER}` };
+const HOOKS_HEADER = { path: 'rtgpu_hooks.h', text: 'void rtgpu_vl_printf(const char* format, ...);\nvoid vl_stop_maybe(const char* filename, int linenum, const char* hier, bool maybe);\n' };
+const hookDeclarations = { prelude: [`#include "../${HOOKS_HEADER.path}"`], runtimeFlags: `-include ../${HOOKS_HEADER.path}` };
 
 const LIBRARY = 'librtgpu_model.so';
 const LINT_WARNINGS = 'lint-warnings.txt';
-const ABI_VERSION = 2;
+const ABI_VERSION = 3;
 
 /** `$readmemh("X.hex")` resolves against the process's working directory: point it at the build's copy. */
 function absoluteMemoryImages(text: string, dir: string): string {
@@ -69,17 +72,17 @@ export async function buildVerilatorModel(x: ExternalDesign, trace: boolean, log
   const cpp = modelSource(x, trace);
   const vlt = publicSignalsConfig(x);
   const flags = trace ? [...verilatorModelFlags(), '--trace'] : verilatorModelFlags();
-  const make = verilatorMakeVariables(printfDeclaration.runtimeFlags);
-  const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, ...make, ...printfDeclaration.prelude, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
+  const make = verilatorMakeVariables(hookDeclarations.runtimeFlags);
+  const key = contentHash([version, String(ABI_VERSION), cacheRoot(), ...flags, ...make, ...hookDeclarations.prelude, HOOKS_HEADER.text, cpp, vlt, ...x.emitted.files.flatMap((f) => [f.path, f.text])]);
   const { dir, cached } = await cachedBuild('verilator-model', key, async (tmp, finalDir) => {
     log(`verilator: building ${x.design.top} (${x.emitted.files.length} files${trace ? ', with tracing' : ''})`);
     for (const f of x.emitted.files) writeFileSync(join(tmp, f.path), f.path.endsWith('.sv') ? absoluteMemoryImages(f.text, finalDir) : f.text);
     writeFileSync(join(tmp, 'rtgpu_model.cpp'), cpp);
     writeFileSync(join(tmp, 'rtgpu_public.vlt'), vlt);
-    writeFileSync(join(tmp, PRINTF_HEADER), 'void rtgpu_vl_printf(const char* format, ...);\n');
+    writeFileSync(join(tmp, HOOKS_HEADER.path), HOOKS_HEADER.text);
     // The black boxes' lint waivers (a .vlt among the emitted files) go before the sources they waive.
     const waivers = x.emitted.lintWaivers.verilatorConfig;
-    const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', ...(waivers ? [waivers] : []), 'rtgpu_model.cpp', ...x.emitted.fileList], ...printfDeclaration });
+    const r = await verilatorBuild({ cwd: tmp, args: [...flags, '--top-module', x.design.top, '-o', LIBRARY, 'rtgpu_public.vlt', ...(waivers ? [waivers] : []), 'rtgpu_model.cpp', ...x.emitted.fileList], ...hookDeclarations });
     if (!r.ok) throw new Error(`verilator could not build ${x.design.top}:\n${annotateToolOutput(r.output, x)}`);
     // Kept with the build, so that a build from the cache reports them too.
     const warnings = r.output.split('\n').filter((l) => l.startsWith('%Warning'));
@@ -98,6 +101,7 @@ interface ModelLibrary {
   readonly create: (err: Buffer, len: number) => unknown;
   readonly destroy: (m: unknown) => void;
   readonly error: (m: unknown, buf: Buffer, len: number) => number;
+  readonly reports: (m: unknown, buf: Buffer, len: number) => number;
   readonly poke: (m: unknown, signal: number, words: Uint32Array) => void;
   readonly peek: (m: unknown, signal: number, words: Uint32Array) => number;
   readonly step: (m: unknown, cycles: number) => number;
@@ -121,6 +125,7 @@ function loadLibrary(path: string): ModelLibrary {
     create: so.func('void *rtgpu_create(_Out_ char *err, int errLen)'),
     destroy: so.func('void rtgpu_destroy(void *m)'),
     error: so.func('int32_t rtgpu_error(void *m, _Out_ char *buf, int32_t len)'),
+    reports: so.func('int32_t rtgpu_reports(void *m, _Out_ char *buf, int32_t len)'),
     poke: so.func('void rtgpu_poke(void *m, int32_t signal, const uint32_t *words)'),
     peek: so.func('int32_t rtgpu_peek(void *m, int32_t signal, _Out_ uint32_t *words)'),
     step: so.func('int32_t rtgpu_step(void *m, uint32_t cycles)'),
@@ -139,9 +144,21 @@ function loadLibrary(path: string): ModelLibrary {
 
 const cString = (b: Buffer) => b.toString('utf8', 0, Math.max(0, b.indexOf(0)));
 
+/**
+ * What a Verilated `$error` printed (`[0] %Error: PSub.sv:30: Assertion failed in TOP.Top.u_a: text`): the
+ * instance path below the top (`TOP.<top>` dropped) and the text.
+ */
+export function verilatorErrorLine(line: string): { scope: string[] | null; text: string } {
+  const m = /%Error: [^:]*:\d+: Assertion failed in (\S+?)(?:: (.*))?$/.exec(line);
+  if (!m) return { scope: null, text: line };
+  return { scope: m[1]!.split('.').slice(2), text: m[2] ?? '' };
+}
+
 /** One Verilated model instance behind the Engine interface. */
 class VerilatorEngine implements Engine {
   private model: unknown;
+  /** The failed property (or other $error) that stopped the model, once raised. */
+  private stoppedBy: Error | undefined;
 
   constructor(
     private readonly lib: ModelLibrary,
@@ -157,12 +174,36 @@ class VerilatorEngine implements Engine {
     return m;
   }
 
-  /** A status of 1 means the design stopped the simulation ($finish, $stop, $fatal or a runtime error). */
+  /**
+   * A status of 1 means the design stopped the simulation ($finish, $stop, $fatal or a runtime error); 2,
+   * that an edge reported a $error (a failed property: PropertyFailedError).
+   */
   private check(status: number): void {
     if (status === 0) return;
+    if (status === 2) throw this.stopped();
     const buf = Buffer.alloc(2048);
     this.lib.error(this.model, buf, buf.length);
     throw new Error(`verilator: ${this.x.design.top}: ${cString(buf)}\n(powerOn() starts it again)`);
+  }
+
+  /** The error of the $error that stopped the model: raised once, then every call says the model stopped. */
+  private stopped(): Error {
+    if (this.stoppedBy) return new Error(`verilator: ${this.x.design.top} stopped at cycle ${this.stoppedBy instanceof PropertyFailedError ? `${this.stoppedBy.cycle}: ${this.stoppedBy.property} failed` : 'a $error'}; powerOn() starts it again`);
+    return (this.stoppedBy = engineReportsError(this.x, 'verilator', this.reports()));
+  }
+
+  /** The $error reports of the edge that stopped the run. */
+  private reports(): EngineReport[] {
+    let buf = Buffer.alloc(1 << 16);
+    const n = this.lib.reports(this.model, buf, buf.length);
+    if (n >= buf.length) this.lib.reports(this.model, (buf = Buffer.alloc(n + 1)), buf.length);
+    return cString(buf)
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [cycle, time, ...text] = line.split('\t');
+        return { cycle: Number(cycle), timePs: Number(time), ...verilatorErrorLine(text.join('\t')) };
+      });
   }
 
   poke(signal: number, words: Uint32Array): void {
@@ -188,6 +229,10 @@ class VerilatorEngine implements Engine {
 
   traceFlush(): void {
     this.lib.traceFlush(this.model);
+  }
+
+  sync(): void {
+    // Every call answers at once.
   }
 
   runVectors(ins: Int32Array, outs: Int32Array, stimulus: Uint32Array, cycles: number, outWords: number): Uint32Array {
@@ -219,6 +264,7 @@ class VerilatorEngine implements Engine {
   powerOn(): void {
     this.lib.destroy(this.model);
     this.model = this.create();
+    this.stoppedBy = undefined;
   }
 
   close(): void {
