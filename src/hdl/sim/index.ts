@@ -7,4 +7,5 @@ export { VcdWriter } from './vcd.ts';
 export { resetInputs } from './signals.ts';
 export { resetAtPowerOn } from './external/resetAtPowerOn.ts';
 export { PropertyFailedError } from './propertyCheck.ts';
+export { CoverageRecorder, mergeCoverage, formatCoverage, type CoverageReport } from './coverage.ts';
 export { ClockSchedule, ClockDriver, type ClockTiming, type ClockLevels } from './clockSchedule.ts';

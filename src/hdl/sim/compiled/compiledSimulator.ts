@@ -29,6 +29,12 @@ export interface CompiledSimulator extends Simulator {
   readonly nets: readonly { readonly name: string; readonly width: number }[];
   /** How many clock edges each cover point (`m.cover`) held at while enabled, since power-on, by hierarchical name. */
   coverCounts(): Record<string, number>;
+  /**
+   * Calls `observer` before every clock edge (with the edges it commits), on the values settled before
+   * it: what coverage samples. A design observed runs `runVectors` without the fused loop. Returns the
+   * function that stops observing.
+   */
+  onEdge(observer: (edges: readonly ClockEdge[]) => void): () => void;
 }
 
 export interface CompiledSimulatorOptions {
@@ -81,6 +87,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly combAfterEdges: boolean;
   /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). The fused loop checks its own (propertyChecks in wasmCodegen.ts). */
   private readonly checks: readonly { readonly prop: Property; readonly bit: number; readonly cond: number; readonly enable: number }[];
+  /** Called before each clock edge with its commit mask, on the settled values (coverage: onEdge). */
+  private readonly edgeObservers: ((ev: number) => void)[] = [];
   /** Cover point (hierarchical name) -> edges where it held, since power-on. */
   private readonly coverHits = new Map<string, number>();
   private readonly edges: readonly ClockEdge[];
@@ -158,7 +166,11 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const committed = this.combAfterEdges ? (ev: number) => (commit(ev), this.comb()) : commit;
     // Properties are checked on the settled values before each edge they sample.
     this.checks = (flat.properties ?? []).map((p) => ({ prop: p, bit: edgeBit(this.edges, p), cond: this.L.slots[p.cond]!.off, enable: p.enable === undefined ? -1 : this.L.slots[p.enable]!.off }));
-    this.commit = this.checks.length ? (ev) => (this.checkProperties(ev), committed(ev)) : committed;
+    this.commit = (ev) => {
+      if (this.edgeObservers.length) for (const o of this.edgeObservers) o(ev);
+      if (this.checks.length) this.checkProperties(ev);
+      committed(ev);
+    };
     this.powerOn();
   }
 
@@ -429,11 +441,12 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.vectorLoopStoringAll(ins, outs, stimulus, result, cycles);
       this.vcd?.flush();
     } else {
-      const key = `${inputs.join(',')}|${outputs.join(',')}`;
+      // An edge observer sees every edge: a loop that calls commit from JavaScript (cached apart).
+      const key = `${inputs.join(',')}|${outputs.join(',')}${this.edgeObservers.length ? '|observed' : ''}`;
       let loop = this.loops.get(key);
       if (!loop) {
         // Each loop counts its cycles as it goes: a failed property reports the cycle it failed in.
-        loop = (this.wasm && !this.combAfterEdges && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, (ev) => (this.commit(ev), this.cycle++), this.s);
+        loop = (this.wasm && !this.combAfterEdges && this.edgeObservers.length === 0 && this.wasmLoop(inputs.map((n) => this.input(n).id), outputs.map((n) => this.net(n).id))) || vectorLoop(ins, outs, this.comb, (ev) => (this.commit(ev), this.cycle++), this.s);
         this.loops.set(key, loop);
       }
       loop(stimulus, result, cycles);
@@ -555,6 +568,15 @@ class CompiledNetlistSimulator implements CompiledSimulator {
       this.commit(1);
       this.cycle++;
     }
+  }
+
+  onEdge(observer: (edges: readonly ClockEdge[]) => void): () => void {
+    const o = (ev: number) => observer(this.edges.filter((_, i) => (ev >> i) & 1));
+    this.edgeObservers.push(o);
+    return () => {
+      const i = this.edgeObservers.indexOf(o);
+      if (i >= 0) this.edgeObservers.splice(i, 1);
+    };
   }
 
   /** How many clock edges each cover point held at (enabled), since power-on, by hierarchical name. */
