@@ -329,3 +329,28 @@ describe('design files the design-file fuzz target found errors without a line f
   });
 
 });
+
+describe('rtgpu sim --coverage', () => {
+  test('measures coverage on the TS simulator, merges runs into the file, refuses an engine without it and a file that is not a report', async () => {
+    const file = join(tempDir('coverage'), 'gcd.json');
+    const first = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--seed', '1', '--coverage', file);
+    expect(first.stderr).toBe('');
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toMatch(/coverage of GcdUnit_width16: 1 run, \d+ clock edges\n {2}toggles: \d+ of \d+ bits of ports and registers rose and fell/);
+    const second = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--seed', '2', '--sim', 'lockstep', '--coverage', file);
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toMatch(/coverage of GcdUnit_width16: 2 runs/);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { runs: number; toggles: Record<string, { width: number }> };
+    expect(report.runs).toBe(2);
+    expect(report.toggles.req_bits_a).toEqual({ width: 16, rose: '0xffff', fell: '0xffff' });
+    const verilator = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--sim', 'verilator', '--coverage', file);
+    expect(verilator.exitCode).not.toBe(0);
+    expect(verilator.stderr).toMatch(/--coverage is measured on the TS simulator: run with --sim ts/);
+    noStack(verilator.stderr);
+    writeFileSync(file, '{"not": "coverage"}');
+    const bad = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--coverage', file);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--coverage .*gcd\.json: not a coverage file written by rtgpu sim/);
+    expect(readFileSync(file, 'utf8')).toBe('{"not": "coverage"}');
+  }, 300_000);
+});

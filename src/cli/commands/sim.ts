@@ -1,6 +1,7 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
-import { PropertyFailedError, compileSimulator, resetAtPowerOn, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { CoverageRecorder, PropertyFailedError, compileSimulator, formatCoverage, mergeCoverage, resetAtPowerOn, simulatorBackends, type CompiledSimulator, type CoverageReport, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
@@ -14,7 +15,7 @@ import { checkWritable, withMarker, writeRtl } from '../../designs/generatedDir.
 
 const single = simulatorBackends.filter((b) => b !== 'lockstep');
 
-const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--vcd FILE] [--seed N] [--max-cycles N] [--portable DIR]
+const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--vcd FILE] [--seed N] [--max-cycles N] [--portable DIR] [--coverage FILE]
 
 Runs a testbench file: it exports its design ('export const design = elaborate(Top, params).design',
 or the module and 'params' as a design file does) and its body
@@ -31,6 +32,9 @@ FAIL with the error at your line (exit status 1).
   --portable DIR   after a PASS, also write the run as a self-checking SystemVerilog testbench for any
                    simulator without Node: DIR/tb_<top>.sv and .vec (every input of every cycle, every
                    output checked), beside the design's SystemVerilog and DIR/<top>.f
+  --coverage FILE  measure coverage on the TS simulator (alone, or as the lockstep member the others are
+                   compared with): cover points, fsm states and transitions, toggles of ports and
+                   registers; merged into FILE (JSON) when it exists, and summarized
   --reset-check    registers with a reset power on at random values drawn from the seed (the same on every
                    engine) instead of their init value: a testbench that forgets the reset fails
   --no-typecheck   run the file without type-checking it (and the files it imports) first`;
@@ -54,7 +58,7 @@ export function simChoice(text: string | undefined, trace: boolean): SimulatorOp
   return { backend: 'lockstep', backends, log: buildLog() };
 }
 
-const options = { sim: { type: 'string' }, vcd: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const options = { sim: { type: 'string' }, vcd: { type: 'string' }, coverage: { type: 'string' }, seed: { type: 'string' }, 'max-cycles': { type: 'string' }, portable: { type: 'string' }, 'reset-check': { type: 'boolean' }, 'no-typecheck': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export interface SimPlan {
   readonly file: string;
@@ -72,6 +76,8 @@ export interface SimPlan {
   readonly resetCheck: boolean;
   /** Gate-level simulators the recorded run is replayed on after a PASS. */
   readonly gates: readonly ('icarus-gate' | 'icarus-gate-reset')[];
+  /** The coverage file (JSON) the run's coverage is merged into. */
+  readonly coverage?: string;
 }
 
 const GATE_LEVEL = ['icarus-gate', 'icarus-gate-reset'] as const;
@@ -98,6 +104,7 @@ export function parseSimArgs(argv: string[]): SimPlan | HelpPlan {
     portable: values.portable,
     typecheck: !values['no-typecheck'],
     resetCheck: values['reset-check'] ?? false,
+    coverage: values.coverage,
   };
 }
 
@@ -114,6 +121,7 @@ async function execute(plan: SimPlan): Promise<number> {
   } catch (e) {
     throw new CliError((e as Error).message, 1);
   }
+  const recorder = plan.coverage === undefined ? undefined : coverageOf(engine, tbFile.design);
   const sim = plan.portable === undefined && !plan.gates.length ? engine : new RecordingSimulator(engine, tbFile.design);
   const engines = plan.sim === 'lockstep' ? 'ts,verilator,icarus' : plan.sim;
   const label = `${shownPath(tbFile.file)} on ${sim.backend === 'lockstep' ? `lockstep ${engines}` : sim.backend}${plan.gates.length ? `, replayed on ${plan.gates.join(', ')}` : ''}`;
@@ -139,6 +147,7 @@ async function execute(plan: SimPlan): Promise<number> {
       }
     }
     console.log(`PASS: ${label}: ${sim.cycle} cycles in ${((performance.now() - t0) / 1000).toFixed(2)} s (seed ${seed})`);
+    if (recorder && plan.coverage !== undefined) console.log(formatCoverage(saveCoverage(plan.coverage, recorder.report())));
     if (sim instanceof RecordingSimulator && plan.portable !== undefined) writePortable(plan.portable, tbFile.design, sim, `${shownPath(tbFile.file)}, seed ${seed}`);
     return 0;
   } finally {
@@ -147,6 +156,35 @@ async function execute(plan: SimPlan): Promise<number> {
 }
 
 export const simCommand = defineCommand({ summary: 'run a testbench file on a simulator', usage, options, parse: parseSimArgs, execute });
+
+/** The coverage recorder of a run: on the TS simulator, or the TS member of a lockstep run. */
+function coverageOf(engine: Simulator, design: Design): CoverageRecorder {
+  const members = 'simulators' in engine ? (engine as { simulators: readonly Simulator[] }).simulators : [engine];
+  const ts = members.find((m): m is CompiledSimulator => typeof (m as Partial<CompiledSimulator>).onEdge === 'function');
+  if (!ts) throw new CliError(`--coverage is measured on the TS simulator: run with --sim ts (or lockstep with ts in it, which checks that the others agree with it), not ${engine.backend}`);
+  return new CoverageRecorder(design, ts);
+}
+
+/** This run's coverage merged into `file` (written back), or written there first. */
+function saveCoverage(file: string, report: CoverageReport): CoverageReport {
+  let merged = report;
+  if (existsSync(file)) {
+    let before: CoverageReport;
+    try {
+      before = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport;
+      if (typeof before?.design !== 'string' || typeof before.runs !== 'number' || ![before.covers, before.fsms, before.toggles].every((x) => typeof x === 'object' && x !== null)) throw new Error('its fields are not those of a coverage report');
+    } catch (e) {
+      throw new CliError(`--coverage ${file}: not a coverage file written by rtgpu sim (${(e as Error).message}); give another file name`, 2);
+    }
+    try {
+      merged = mergeCoverage(before, report);
+    } catch (e) {
+      throw new CliError(`--coverage ${file}: ${(e as Error).message}; give another file name`, 2);
+    }
+  }
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  return merged;
+}
 
 /** A failed assertion or assumption as the simulator reported it, at its line in the design's file (relative to here). */
 function propertyFailure(design: Design, e: PropertyFailedError): string {

@@ -175,6 +175,11 @@ export class LockstepSimulator implements Simulator {
   /** The reference's cover counts, when it counts them (the TS simulator). */
   readonly coverCounts?: () => Record<string, number>;
 
+  /** The engines it runs side by side, in order. */
+  get simulators(): readonly Simulator[] {
+    return this.members.map((m) => m.sim);
+  }
+
   constructor(
     private readonly design: Design,
     private readonly members: readonly Member[],
