@@ -3,9 +3,10 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
 import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
+import { saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
-import { compileSimulator, resetInputs, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
+import { compileSimulator, formatCoverage, resetInputs, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
 import { Testbench, driveRandomly } from '../../hdl/testbench/index.ts';
 import { flattenDesign } from '../../hdl/index.ts';
 import { isFileArgument, loadUserDesign, parseParams, shownPath } from '../designFile.ts';
@@ -37,6 +38,8 @@ ${designFileUsage}
                 output VALID is 1 (repeatable; stream payloads are compared only while valid anyway)
   --from-first-reset  with a design file: compare nothing until the first reset is over (third-party
                 RTL whose registers hold X until reset)
+  --coverage FILE  with a catalogue design: coverage of the TS simulator's run (cover points, fsm states
+                and transitions, toggles), merged into FILE (JSON) when it exists, and summarized
   --list        list the designs`;
 
 const options = {
@@ -50,6 +53,7 @@ const options = {
   'no-typecheck': { type: 'boolean' },
   'dont-care': { type: 'string', multiple: true },
   'from-first-reset': { type: 'boolean' },
+  coverage: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -65,6 +69,8 @@ interface CosimRun {
   readonly seed?: number;
   readonly sims: SimulatorName[];
   readonly registers: boolean;
+  /** The coverage file the TS simulator's coverage is merged into. */
+  readonly coverage?: string;
 }
 
 export type CosimPlan =
@@ -87,8 +93,11 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
     seed: values.seed === undefined ? undefined : intFlag('seed', values.seed, 0, 0, 0xffffffff),
     sims: parseSims(values.sim ?? 'ts,verilator,icarus'),
     registers: values.registers ?? false,
+    coverage: values.coverage,
   };
+  if (run.coverage !== undefined && !run.sims.includes('ts')) throw new CliError('--coverage is measured on the TS simulator: include ts in --sim');
   if (!file) return { kind: 'catalogue', name, ...run };
+  if (run.coverage !== undefined) throw new CliError('--coverage applies to catalogue designs; for a design file, write a testbench and run rtgpu sim --coverage');
   const gate = run.sims.find(isGateLevel);
   if (gate && run.registers) throw new CliError(`--registers cannot be compared on ${gate}: synthesis renames, merges and removes registers`);
   parseParams(values.param ?? []);
@@ -114,7 +123,7 @@ async function execute(plan: CosimPlan): Promise<number> {
   const { cycles, sims, registers } = plan;
   const seed = plan.seed ?? seedFromEnv();
   console.log(`cosim ${design.name}: ${cycles} cycles, seed ${seed}, on ${sims.join(', ')}`);
-  const report = await runCosim(design, { cycles, seed, sims, compareRegisters: registers, log: (l) => console.log(`  ${l}`) });
+  const report = await runCosim(design, { cycles, seed, sims, compareRegisters: registers, coverage: plan.coverage !== undefined, log: (l) => console.log(`  ${l}`) });
   const times = Object.entries(report.seconds)
     .map(([s, t]) => `${s} ${t.toFixed(3)} s`)
     .join(', ');
@@ -130,6 +139,7 @@ async function execute(plan: CosimPlan): Promise<number> {
   }
   console.log(`  (${times})`);
   console.log(`${cycles} cycles, 0 mismatches${registers ? ' (outputs and registers)' : ''}`);
+  if (plan.coverage !== undefined && report.coverage) console.log(formatCoverage(saveCoverage(plan.coverage, report.coverage)));
   return 0;
 }
 

@@ -1,7 +1,7 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
-import { CoverageRecorder, PropertyFailedError, compileSimulator, formatCoverage, mergeCoverage, resetAtPowerOn, simulatorBackends, type CompiledSimulator, type CoverageReport, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { CoverageRecorder, PropertyFailedError, compileSimulator, formatCoverage, resetAtPowerOn, simulatorBackends, type CompiledSimulator, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { saveCoverage } from '../coverageFile.ts';
 import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
@@ -163,27 +163,6 @@ function coverageOf(engine: Simulator, design: Design): CoverageRecorder {
   const ts = members.find((m): m is CompiledSimulator => typeof (m as Partial<CompiledSimulator>).onEdge === 'function');
   if (!ts) throw new CliError(`--coverage is measured on the TS simulator: run with --sim ts (or lockstep with ts in it, which checks that the others agree with it), not ${engine.backend}`);
   return new CoverageRecorder(design, ts);
-}
-
-/** This run's coverage merged into `file` (written back), or written there first. */
-function saveCoverage(file: string, report: CoverageReport): CoverageReport {
-  let merged = report;
-  if (existsSync(file)) {
-    let before: CoverageReport;
-    try {
-      before = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport;
-      if (typeof before?.design !== 'string' || typeof before.runs !== 'number' || ![before.covers, before.fsms, before.toggles].every((x) => typeof x === 'object' && x !== null)) throw new Error('its fields are not those of a coverage report');
-    } catch (e) {
-      throw new CliError(`--coverage ${file}: not a coverage file written by rtgpu sim (${(e as Error).message}); give another file name`, 2);
-    }
-    try {
-      merged = mergeCoverage(before, report);
-    } catch (e) {
-      throw new CliError(`--coverage ${file}: ${(e as Error).message}; give another file name`, 2);
-    }
-  }
-  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
-  return merged;
 }
 
 /** A failed assertion or assumption as the simulator reported it, at its line in the design's file (relative to here). */

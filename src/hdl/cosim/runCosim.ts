@@ -4,7 +4,7 @@ import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
 import { findModule, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { legalizeIdentifier } from '../emit/index.ts';
-import { compileSimulator, resetAtPowerOn } from '../sim/index.ts';
+import { CoverageRecorder, compileSimulator, resetAtPowerOn, type CompiledSimulator, type CoverageReport } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
 import { createRng } from '../../util/seededRandom.ts';
@@ -25,6 +25,8 @@ export interface CosimOptions {
    * the whole GPU's pace on Icarus): a vvp that stops answering is an error, not a run that never ends.
    */
   readonly timeoutSeconds?: number;
+  /** Measure coverage on the TS simulator's run (CosimReport.coverage). */
+  readonly coverage?: boolean;
 }
 
 const icarusTimeoutSeconds = (cycles: number): number => 120 + 0.05 * cycles;
@@ -47,6 +49,8 @@ export interface CosimReport {
   readonly mismatch: CosimMismatch | null;
   readonly golden: { readonly cycle: number; readonly message: string } | null;
   readonly seconds: Readonly<Record<string, number>>;
+  /** With `coverage`: what the TS simulator's run covered. */
+  readonly coverage?: CoverageReport;
 }
 
 export interface PortInfo {
@@ -156,6 +160,8 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
   const outputNames = outNets.map((n) => n.name);
 
   const sv = opts.sims.some((s) => s !== 'ts') ? harnessDesign(design, reg?.probes) : undefined;
+  if (opts.coverage && !opts.sims.includes('ts')) throw new Error('coverage is measured on the TS simulator: include ts in the simulators');
+  let coverage: CoverageReport | undefined;
   for (const sim of opts.sims) {
     if (sim === 'icarus-gate' || sim === 'icarus-gate-reset') {
       // The gate-level netlist runs from a vector file (it is not a live back end). Without power-on
@@ -176,11 +182,13 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
         : sim === 'icarus'
           ? await compileSimulator(design, { backend: sim, registers, log, timeoutSeconds: opts.timeoutSeconds ?? icarusTimeoutSeconds(opts.cycles) })
           : await compileSimulator(design, { backend: sim, registers, log });
+    const recorder = sim === 'ts' && opts.coverage ? new CoverageRecorder(design, s as CompiledSimulator) : undefined;
     try {
       if (sim !== 'ts') log(`${sim}: running ${opts.cycles} cycles`);
       const t0 = performance.now();
       traces[sim] = s.runVectors(inputNames, outputNames, stim.data, opts.cycles);
       seconds[sim] = (performance.now() - t0) / 1000;
+      if (recorder) coverage = recorder.report();
     } finally {
       s.close();
     }
@@ -202,7 +210,7 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
       if (msg !== null) golden = { cycle: c, message: msg };
     }
   }
-  return { design: d.name, cycles: opts.cycles, seed: opts.seed, sims: opts.sims, mismatch, golden, seconds };
+  return { design: d.name, cycles: opts.cycles, seed: opts.seed, sims: opts.sims, mismatch, golden, seconds, ...(coverage ? { coverage } : {}) };
 }
 
 /**

@@ -1,0 +1,26 @@
+// A coverage file of `rtgpu sim --coverage` and `rtgpu cosim --coverage`: one design's report, merged run after run.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mergeCoverage, type CoverageReport } from '../hdl/sim/index.ts';
+import { CliError } from './cliError.ts';
+
+/** This run's coverage merged into `file` (written back), or written there first. */
+export function saveCoverage(file: string, report: CoverageReport): CoverageReport {
+  let merged = report;
+  if (existsSync(file)) {
+    let before: CoverageReport;
+    try {
+      before = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport;
+      if (typeof before?.design !== 'string' || typeof before.runs !== 'number' || ![before.covers, before.fsms, before.toggles].every((x) => typeof x === 'object' && x !== null)) throw new Error('its fields are not those of a coverage report');
+    } catch (e) {
+      throw new CliError(`--coverage ${file}: not a coverage file written by rtgpu sim (${(e as Error).message}); give another file name`, 2);
+    }
+    try {
+      merged = mergeCoverage(before, report);
+    } catch (e) {
+      throw new CliError(`--coverage ${file}: ${(e as Error).message}; give another file name`, 2);
+    }
+  }
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+  return merged;
+}
+
