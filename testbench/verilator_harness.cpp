@@ -1,7 +1,9 @@
 // rtgpu co-simulation harness for Verilator (template: the {{...}} parts are generated per design).
 // Usage: sim <stimulus.bin> <outputs.bin> <cycles>
 // Per cycle: apply one row of input words, evaluate, record one row of output words, rising clock edge.
-// The whole run happens in this process; only the stepping loop is timed.
+// The whole run happens in this process; only the stepping loop is timed. A $error (a failed property),
+// $fatal or $stop ends the run after its cycle with exit status 3 and "stopped at cycle N" on stderr (its
+// text is on stdout), not an abort.
 #include "V{{TOP}}.h"
 {{ROOT_INCLUDE}}
 #include "verilated.h"
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> stim = read_words(argv[1], cycles * IN_WORDS);
   std::vector<uint32_t> out(cycles * OUT_WORDS + 1);
   VerilatedContext ctx;
+  ctx.fatalOnError(false);
   V{{TOP}} top{&ctx};
   // Power-on: 1-bit inputs start high so that an active-low reset in row 0 is a falling edge, as in Icarus.
 {{POWER_ON}}
@@ -42,6 +45,10 @@ int main(int argc, char** argv) {
     top.eval();
 {{SAMPLE}}
 {{CLOCK}}
+    if (ctx.gotError()) {
+      std::fprintf(stderr, "stopped at cycle %zu\n", c);
+      return 3;
+    }
     in += IN_WORDS;
     o += OUT_WORDS;
   }

@@ -5,9 +5,21 @@
 // external engines stop there until powerOn; lockstep reports an agreed failure once and a disagreement as a
 // mismatch; properties that hold never fire over many random cycles.
 import { describe, expect, test } from 'vitest';
-import { Bool, Clock, UInt, defineModule, elaborate, input, output, type Design } from '../../src/hdl/index.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { Bool, Clock, UInt, defineModule, elaborate, emitSystemVerilog, input, output, type Design } from '../../src/hdl/index.ts';
 import { LockstepMismatchError, PropertyFailedError, compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv, type Rng } from '../../src/util/seededRandom.ts';
+import { harnessDesign } from '../../src/hdl/cosim/runCosim.ts';
+import { externalSimulator } from '../../src/hdl/cosim/backends.ts';
+import { RecordingSimulator } from '../../src/hdl/cosim/recordingSimulator.ts';
+import { portableTestbench, testbenchCommands } from '../../src/hdl/cosim/portableTestbench.ts';
+import { icarusCompile, verilatorLint, yosysSynth } from '../../src/hdl/cosim/rtlChecks.ts';
+import { inRtlDir } from '../../src/hdl/synth/rtlSource.ts';
+import { runYosys } from '../../src/hdl/tools/yosys.ts';
+import { toolVersion } from '../../src/hdl/tools/toolchain.ts';
 
 const seed = seedFromEnv();
 console.log(`propertiesEngines.test seed=${seed} (rerun with SEED=${seed})`);
@@ -142,6 +154,21 @@ describe('a design with a submodule instantiated twice, an assumption and two as
     expect(e).toMatchObject({ property: 'PeTop.u_b.below_200', cycle: 1 + 23 + 1, values: { 'u_b.r': 250n } });
   }, 600_000);
 });
+
+test('the standalone Verilator harness stops at the failing cycle of its run, with the TypeScript line and the instance', async () => {
+  const { harness } = harnessDesign(peTop);
+  const inputs = harness.ports.filter((p) => p.dir === 'input').map((p) => p.name);
+  expect(inputs).toEqual(['rst_n', 'a', 'b']);
+  const rows = 30;
+  const stimulus = new Uint32Array(3 * rows);
+  for (let c = 0; c < rows; c++) stimulus.set([1, c % 50, c === 12 ? 230 : c % 60], 3 * c);
+  const prepared = await externalSimulator('verilator').prepare(harness);
+  await expect(prepared.run(stimulus, rows)).rejects.toThrow(
+    /^verilator simulation of PeTop stopped at cycle 13 of the run:\n {2}propertiesEngines\.test\.ts:\d+: assertion PeSub\.below_200 failed: r stays below 200 \(r = 8'he6\) \(in TOP\.PeTop\.u_b\)$/,
+  );
+  stimulus[3 * 12 + 2] = 0;
+  expect((await prepared.run(stimulus, rows)).outputs.length).toBe(2 * rows);
+}, 600_000);
 
 /** A register of `d` on the rising edge, checked on the falling edge. */
 const PeFall = defineModule('PeFall', () => ({ clk: input(Clock), d: input(UInt(8)), q: output(UInt(8)) }), (m, io) => {
@@ -299,3 +326,53 @@ test('properties that hold never fire over many random cycles on any engine; loc
   }
   for (const engine of engines) expect(outputs[engine], engine).toEqual(outputs.js);
 }, 600_000);
+
+describe('the SystemVerilog of designs with properties', () => {
+  const designs = () => [peTop, elaborate(PeClocks, undefined).design, elaborate(PeHolds, undefined).design];
+
+  test('is lint-clean: verilator -Wall, iverilog -Wall, Yosys synth and read_verilog -formal', async () => {
+    for (const design of designs()) {
+      const e = emitSystemVerilog(design);
+      const src = { top: design.top, files: e.files, fileList: e.fileList };
+      expect(e.files.map((f) => f.text).join('\n')).toMatch(/\$error\("propertiesEngines\.test\.ts:\d+: assertion \w+\.\w+ failed: [^"]* \(\w+ = \d+'h%h(, \w+ = \d+'h%h)*\)", /);
+      const [v, i, y] = await Promise.all([verilatorLint(src), icarusCompile(src), yosysSynth(src)]);
+      expect(v.output, `verilator on ${design.top}`).toBe('');
+      expect(i.output, `iverilog on ${design.top}`).toBe('');
+      expect(y.ok, y.output).toBe(true);
+      const formal = await inRtlDir(src, (dir) => runYosys([`read_verilog -formal -sv ${e.fileList.join(' ')}`, `hierarchy -check -top ${design.top}`, 'proc', 'check -assert', ''].join('\n'), { cwd: dir, quiet: true }));
+      expect(formal.output).not.toMatch(/ERROR/);
+    }
+  }, 600_000);
+
+  test('a portable testbench of a run where they hold is lint-clean and PASSes on Icarus and Verilator alone', async () => {
+    const design = elaborate(PeHolds, undefined).design;
+    const sim = new RecordingSimulator(await compileSimulator(design, { backend: 'js' }), design);
+    const rng = createRng(seed + 4);
+    sim.reset();
+    for (let c = 0; c < 300; c++) {
+      sim.poke('d', rng.int(256));
+      sim.poke('go', rng.int(2));
+      sim.poke('wide', rng.bits(100));
+      sim.step();
+    }
+    const rec = sim.recording();
+    sim.close();
+    const emitted = emitSystemVerilog(design);
+    const tb = portableTestbench(design, rec, { emitted, description: `propertiesEngines.test, seed ${seed}` });
+    const dir = mkdtempSync(join(tmpdir(), 'rtgpu-properties-tb-'));
+    try {
+      for (const f of [...emitted.files, ...tb.files]) writeFileSync(join(dir, f.path), f.text);
+      await toolVersion('verilator');
+      const lint = await execa('verilator', ['--lint-only', '-Wall', '--timing', '--top-module', tb.name, ...emitted.fileList, `${tb.name}.sv`], { cwd: dir, reject: false, all: true });
+      expect(lint.all).toBe('');
+      for (const c of testbenchCommands(tb.name, emitted.fileList.join(' '), `${tb.name}.sv`).filter((c) => /Icarus|Verilator/.test(c.simulator))) {
+        const r = await execa('sh', ['-c', c.command], { cwd: dir, reject: false, all: true });
+        expect(r.all).toMatch(new RegExp(`^PASS: PeHolds: ${rec.cycles} cycles, every output matched$`, 'm'));
+        expect(r.all).not.toMatch(/ERROR|%Error/);
+        expect(r.exitCode, r.all).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 600_000);
+});

@@ -51,6 +51,18 @@ export function harnessSource(d: HarnessDesign): string {
     .replace('{{CLOCK}}', d.clocked ? '    top.clk = 1;\n    top.eval();' : '');
 }
 
+/** The harness's exit status when the design stopped the run: a $error (a failed property), $fatal or $stop. */
+const STOPPED = 3;
+
+/** Why the harness stopped: the cycle of the run, and what the design printed (a failed property: its TypeScript line and message). */
+function stoppedRun(top: string, stdout: string, stderr: string): string {
+  const cycle = /stopped at cycle (\d+)/.exec(stderr)?.[1] ?? '?';
+  const lines = stdout.split('\n');
+  const failed = lines.map((l) => /%Error: \S+ Assertion failed in (\S+?): (.*)$/.exec(l)).filter((m) => m !== null);
+  const said = failed.length ? failed.map((m) => `${m[2]} (in ${m[1]})`) : lines.filter((l) => l.includes('%Error'));
+  return `verilator simulation of ${top} stopped at cycle ${cycle} of the run:\n  ${said.join('\n  ') || stdout.slice(-2000)}`;
+}
+
 export const verilator: ExternalSimulator = {
   name: 'verilator',
   async prepare(d: HarnessDesign): Promise<PreparedSimulation> {
@@ -74,6 +86,7 @@ export const verilator: ExternalSimulator = {
           writeFileSync(stim, new Uint8Array(stimulus.buffer, stimulus.byteOffset, stimulus.byteLength));
           // Memory images are read relative to the working directory, so run where the sources are.
           const r = await execa(join(dir, 'obj', 'sim'), [stim, out, String(cycles)], { cwd: dir, reject: false, all: true });
+          if (r.exitCode === STOPPED) throw new Error(stoppedRun(d.top, r.stdout, r.stderr));
           if (r.exitCode !== 0) throw new Error(`verilator simulation of ${d.top} failed:\n${(r.all ?? '').slice(-2000)}`);
           const seconds = Number(/seconds ([0-9.e-]+)/.exec(r.stdout)?.[1] ?? NaN);
           const bytes = readFileSync(out);
