@@ -5,13 +5,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bool, Clock, UInt, defineModule, elaborate, input, output, type Design } from '../../src/hdl/index.ts';
+import { Bool, defineModule, elaborate, input, output, type Design } from '../../src/hdl/index.ts';
 import { prove, type ProofResult } from '../../src/hdl/formal/index.ts';
 import { PropertyFailedError, compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { Testbench } from '../../src/hdl/testbench/index.ts';
 import { tempDir } from '../tempDir.ts';
 import { Decade, type Variant } from './fixtures/decade.ts';
 import { Pair } from './fixtures/pair.ts';
+import { TwoClocks } from './fixtures/twoClocks.ts';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const decadeFile = join(fixtures, 'decade.ts');
@@ -67,7 +68,7 @@ describe('proofs of a decade counter', () => {
     expect(r.property).toEqual({ name: 'Decade_variant_broken.digit', path: 'digit', kind: 'assert', where: `decade.ts:${digitLine}`, message: 'a decimal digit' });
     const cex = r.counterexample!;
     // Ten enabled edges from power-on, out of reset, take it to 10: the shortest failure.
-    expect(cex).toMatchObject({ cycles: 11, failingCycle: 10 });
+    expect(cex).toMatchObject({ unit: 'cycle', steps: 11, failingStep: 10 });
     expect(cex.trace.inputs).toEqual(['rst_n', 'en', 'clear']);
     expect(cex.trace.values.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => [1n, 1n, 0n]));
     expect(readFileSync(cex.vcd, 'utf8')).toMatch(/\$var wire 4 \S+ count \$end/);
@@ -84,7 +85,7 @@ describe('proofs of a decade counter', () => {
     const r = await proveDecade('good', 'cover');
     expect(r.status).toBe('unreachable');
     const [seven, eleven] = r.covers!;
-    expect(seven).toMatchObject({ property: { name: 'Decade_variant_good.seven', path: 'seven', kind: 'cover', where: `decade.ts:${lineOf(decadeFile, "'seven'")}` }, reached: true, cycle: 7 });
+    expect(seven).toMatchObject({ property: { name: 'Decade_variant_good.seven', path: 'seven', kind: 'cover', where: `decade.ts:${lineOf(decadeFile, "'seven'")}` }, reached: true, step: 7 });
     expect(readFileSync(seven!.vcd!, 'utf8')).toContain('$enddefinitions');
     expect(eleven).toEqual({ property: { name: 'Decade_variant_good.eleven', path: 'eleven', kind: 'cover', where: `decade.ts:${lineOf(decadeFile, "'eleven'")}` }, reached: false });
   });
@@ -100,7 +101,7 @@ describe('hierarchy and power-on', () => {
     // Only u1 sees 15; `level` starts at its reset value 5 as on every simulator, so neverZero holds.
     expect(r.status).toBe('failed');
     expect(r.property).toMatchObject({ name: 'Pair.u1.notFifteen', where: `pair.ts:${lineOf(pairFile, "name: 'notFifteen'")}` });
-    expect(r.counterexample).toMatchObject({ failingCycle: 1 });
+    expect(r.counterexample).toMatchObject({ failingStep: 1 });
     const { inputs, values } = r.counterexample!.trace;
     expect(values[0]![inputs.indexOf('d')]).toBe(15n);
     expect(readFileSync(join(dir, 'Pair.sv'), 'utf8')).toMatch(/initial begin\s+level_1 = 4'd5;/);
@@ -112,17 +113,42 @@ describe('hierarchy and power-on', () => {
 
     const covers = await prove(design, { mode: 'cover', depth: 4, dir: tempDir('prove-pair') });
     expect(covers.status).toBe('covered');
-    expect(covers.covers!.map((c) => [c.property.name, c.cycle])).toEqual([
+    expect(covers.covers!.map((c) => [c.property.name, c.step])).toEqual([
       ['Pair.u0.five', 1],
       ['Pair.u1.five', 1],
     ]);
   });
 });
 
+describe('several clocks: the solver drives them, instant by instant', () => {
+  const file = join(fixtures, 'twoClocks.ts');
+
+  test('a counterexample sets the clock levels of each instant (all low at power-on) and replays on TS to the same failing instant', async () => {
+    const r = await prove(elaborate(TwoClocks, { broken: true }).design, { mode: 'bmc', depth: 10, dir: tempDir('prove-clocks'), source: { file, exportName: 'TwoClocks', params: { broken: true } } });
+    expect(r).toMatchObject({ status: 'failed', unit: 'instant', property: { name: 'TwoClocks_broken1.aBelowNine', where: `twoClocks.ts:${lineOf(file, "name: 'aBelowNine'")}` } });
+    // 9 on x, a rises (ra takes it), a falls, a rises again: the check of that edge fails.
+    const cex = r.counterexample!;
+    expect(cex).toMatchObject({ unit: 'instant', steps: 4, failingStep: 3 });
+    expect(cex.trace.clocks!.names).toEqual(['a', 'b']);
+    expect(cex.trace.clocks!.levels[0]).toEqual([0, 0]);
+    expect(cex.trace.clocks!.levels.map((l) => l[0])).toEqual([0, 1, 0, 1]);
+    expect(cex.trace.values[0]).toEqual([9n]);
+    const e = (await replayOnTs(cex.testbench!)) as PropertyFailedError;
+    expect(e).toBeInstanceOf(PropertyFailedError);
+    expect([e.property, e.values]).toEqual([r.property!.name, { ra: 9n }]);
+  });
+
+  test('an assertion sampled at the edges of one clock is bounded, not proven: induction may run without that clock', async () => {
+    const r = await prove(elaborate(TwoClocks, { broken: false }).design, { mode: 'prove', depth: 10, dir: tempDir('prove-clocks') });
+    expect(r).toMatchObject({ status: 'bounded', unit: 'instant' });
+    expect(r.induction!.property!.path).toMatch(/^[ab]BelowNine$/);
+  });
+});
+
 describe('the counterexample on Verilator and Icarus', () => {
   /** Plays the trace's inputs up to the failing edge; returns the engine, stopped just before it. */
   function playUntilFailingEdge(sim: Simulator, r: ProofResult, reference: Simulator): void {
-    const { trace, failingCycle } = r.counterexample!;
+    const { trace, failingStep: failingCycle } = r.counterexample!;
     const outputs = sim.ports.filter((p) => p.direction === 'output').map((p) => p.name);
     for (let cycle = 0; cycle <= failingCycle; cycle++) {
       trace.inputs.forEach((name, i) => (sim.poke(name, trace.values[cycle]![i]!), reference.poke(name, trace.values[cycle]![i]!)));
@@ -152,18 +178,13 @@ describe('the counterexample on Verilator and Icarus', () => {
 });
 
 describe('designs the formal flow refuses', () => {
-  test('no properties, no assertions to prove, no covers to reach, several clocks, a bad depth', async () => {
+  test('no properties, no assertions to prove, no covers to reach, a bad depth', async () => {
     const Plain = defineModule('FormalPlain', () => ({ a: input(Bool), y: output(Bool) }), (m, io) => io.y.set(io.a));
     await expect(prove(elaborate(Plain, undefined).design)).rejects.toThrow(/^FormalPlain has no properties to prove: state them in the design with m\.assert/);
     const CoverOnly = defineModule('FormalCoverOnly', () => ({ a: input(Bool) }), (m, io) => m.cover(io.a, 'high'));
     await expect(prove(elaborate(CoverOnly, undefined).design)).rejects.toThrow("FormalCoverOnly has no assertions (m.assert) to prove; its 1 cover points are checked with mode 'cover'");
     const AssertOnly = defineModule('FormalAssertOnly', () => ({ a: input(Bool) }), (m, io) => m.assert(io.a.or(io.a.not())));
     await expect(prove(elaborate(AssertOnly, undefined).design, { mode: 'cover' })).rejects.toThrow("FormalAssertOnly has no cover points (m.cover) to reach; its 1 assertions are checked with mode 'bmc' or 'prove'");
-    const TwoClocks = defineModule('FormalTwoClocks', () => ({ a: input(Clock), b: input(Clock), x: input(Bool) }), (m, io) => {
-      m.assert(io.x, 'x', { domain: m.clockDomain({ clock: io.a }) });
-      m.assert(io.x, 'x again', { name: 'again', domain: m.clockDomain({ clock: io.b }) });
-    });
-    await expect(prove(elaborate(TwoClocks, undefined).design)).rejects.toThrow('rtgpu prove handles designs clocked by one rising edge; FormalTwoClocks uses the rising edge of a, rising edge of b (clocks a, b)');
     await expect(prove(decade('good'), { depth: 0 })).rejects.toThrow('prove: depth must be an integer from 1 to 10000, got 0');
   });
 });

@@ -30,6 +30,16 @@ describe('rtgpu prove', () => {
     expect(sim.stderr).toMatch(/^rtgpu: (\S+: )?(\S*\/)?decade\.ts:\d+: assertion Decade_variant_broken\.digit failed: a decimal digit, at the clock edge ending cycle 10\n {2}count_1 = 10 \(0xa\)$/);
   }, 60_000);
 
+  test('several clocks: the failure is at an instant, and its testbench sets the clocks', async () => {
+    const out = tempDir('prove-cli');
+    const r = await rtgpuInProcess('prove', 'test/formal/fixtures/twoClocks.ts', '--param', 'broken=true', '--mode', 'bmc', '--depth', '6', '--out', out);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split('\n')[2]).toMatch(/^ {2}fails at instant 3 \(4 instants, the clocks' levels chosen by the solver from power-on; bmc, depth 6, \d+\.\d s\)$/);
+    const sim = await rtgpuInProcess('sim', `${out}/cex_aBelowNine.ts`, '--sim', 'ts');
+    expect(sim.exitCode).toBe(1);
+    expect(sim.stderr).toMatch(/twoClocks\.ts:\d+: assertion TwoClocks_broken1\.aBelowNine failed: a holds less than nine/);
+  }, 60_000);
+
   test('proven, bounded and covers: exit 0, or 1 for a cover point not reached, each said plainly', async () => {
     const [proven, bounded, covers] = await runCliCases(
       [

@@ -15,13 +15,14 @@ const usage = `usage: rtgpu prove DESIGN.ts [--mode prove|bmc|cover] [--depth N]
 
 Checks the properties of the module DESIGN exports (m.assert, m.assume, m.cover) with Yosys, yosys-smtbmc and
 the z3 solver, from power-on (registers at their init values, as on every simulator); assumptions restrict
-the inputs the solver may choose. The design must be clocked by one rising edge.
+the inputs the solver may choose. With several clocks (or a falling edge) the solver also drives the clocks,
+one instant at a time: --depth then counts instants.
 
   --mode prove          (default) no assertion fails within N cycles, then k-induction of length N:
                         PROVEN when induction closes (every reachable state), else BOUNDED to N cycles
   --mode bmc            bounded model check only: no assertion fails within N cycles from power-on
   --mode cover          a trace from power-on to each cover point within N cycles; an unreached one is listed
-  --depth N             cycles from power-on, and the induction length (default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH})
+  --depth N             cycles (instants) from power-on, and the induction length (default ${DEFAULT_DEPTH}, at most ${MAX_DEPTH})
   --out DIR             the SystemVerilog, logs, waveforms and counterexamples (default: prove-<top>)
 ${designFileUsage}
 
@@ -65,12 +66,13 @@ function shown(path: string): string {
 }
 const named = (p: PropertyRef) => `${p.name} (${p.where})`;
 
-function coverLines(covers: readonly CoverResult[], depth: number): string[] {
-  return covers.map((c) =>
-    c.reached
-      ? `  reached      ${named(c.property)} at the edge ending cycle ${c.cycle}${c.vcd ? `: ${shown(c.vcd)}` : ''}`
-      : `  not reached  ${named(c.property)} within ${depth} cycles`,
-  );
+/** `20 cycles`, or `20 instants` for a design with several clocks. */
+const span = (r: ProofResult) => `${r.depth} ${r.unit === 'cycle' ? 'cycles' : 'instants'}`;
+/** Where a property is sampled, as the simulators say it. */
+const at = (r: ProofResult, step: number) => (r.unit === 'cycle' ? `the edge ending cycle ${step}` : `instant ${step}`);
+
+function coverLines(r: ProofResult): string[] {
+  return r.covers!.map((c) => (c.reached ? `  reached      ${named(c.property)} at ${at(r, c.step!)}${c.vcd ? `: ${shown(c.vcd)}` : ''}` : `  not reached  ${named(c.property)} within ${span(r)}`));
 }
 
 /** The result as printed: a status line, then what it rests on and where the files are. */
@@ -80,10 +82,10 @@ export function formatProof(r: ProofResult): string[] {
     case 'proven':
       return [`PROVEN: every assertion of ${r.top} holds in every reachable state (k-induction closes at depth ${r.depth}; ${time})`];
     case 'bounded': {
-      const out = [`BOUNDED: no assertion of ${r.top} fails within ${r.depth} cycles from power-on; beyond that nothing is proven (${time})`];
+      const out = [`BOUNDED: no assertion of ${r.top} fails within ${span(r)} from power-on; beyond that nothing is proven (${time})`];
       if (r.induction) {
-        const at = r.induction.property ? ` for ${named(r.induction.property)}` : '';
-        out.push(`  induction does not close${at}: a state that need not be reachable breaks it (${shown(r.induction.vcd)});`, '  state what makes it unreachable as further assertions, or try a larger --depth');
+        const which = r.induction.property ? ` for ${named(r.induction.property)}` : '';
+        out.push(`  induction does not close${which}: a state that need not be reachable breaks it (${shown(r.induction.vcd)});`, '  state what makes it unreachable as further assertions, or try a larger --depth');
       }
       return out;
     }
@@ -91,19 +93,20 @@ export function formatProof(r: ProofResult): string[] {
       const p = r.property!;
       const cex = r.counterexample!;
       const what = p.kind === 'assume' ? 'assumption' : 'assertion';
+      const from = r.unit === 'cycle' ? `${cex.steps} cycles` : `${cex.steps} instants, the clocks' levels chosen by the solver`;
       return [
         `FAILED: ${p.where}: ${what} ${p.name}${p.message ? `: ${p.message}` : ''}`,
-        `  fails at the clock edge ending cycle ${cex.failingCycle} (${cex.cycles} cycles from power-on; ${r.mode}, depth ${r.depth}, ${time})`,
+        `  fails at ${r.unit === 'cycle' ? 'the clock edge ending cycle' : 'instant'} ${cex.failingStep} (${from} from power-on; ${r.mode}, depth ${r.depth}, ${time})`,
         `  waveform:   ${shown(cex.vcd)}`,
         ...(cex.testbench ? [`  testbench:  ${shown(cex.testbench)}  (rtgpu sim ${shown(cex.testbench)} --sim ts|verilator|icarus|lockstep)`] : []),
-        ...(r.covers ? ['', ...coverLines(r.covers, r.depth)] : []),
+        ...(r.covers ? ['', ...coverLines(r)] : []),
       ];
     }
     case 'covered':
     case 'unreachable': {
       const missed = r.covers!.filter((c) => !c.reached).length;
-      const head = missed ? `UNREACHED: ${missed} of ${r.covers!.length} cover points of ${r.top} are not reached within ${r.depth} cycles (${time})` : `COVERED: every cover point of ${r.top} is reached within ${r.depth} cycles (${time})`;
-      return [head, ...coverLines(r.covers!, r.depth)];
+      const head = missed ? `UNREACHED: ${missed} of ${r.covers!.length} cover points of ${r.top} are not reached within ${span(r)} (${time})` : `COVERED: every cover point of ${r.top} is reached within ${span(r)} (${time})`;
+      return [head, ...coverLines(r)];
     }
   }
 }
@@ -122,8 +125,8 @@ async function execute(plan: ProvePlan): Promise<number> {
   try {
     result = await prove(user.design, { mode: plan.mode, depth: plan.depth, dir, source: { file: user.file, exportName, params: overrides, fileParams } });
   } catch (e) {
-    // A design without properties, or with several clocks: the user's to fix, said without a stack.
-    if (e instanceof Error && /has no (properties|assertions|cover points)|handles designs clocked by one rising edge/.test(e.message)) throw new CliError(e.message, 1);
+    // A design without properties to check: the user's to fix, said without a stack.
+    if (e instanceof Error && /has no (properties|assertions|cover points)/.test(e.message)) throw new CliError(e.message, 1);
     throw e;
   }
   console.log(formatProof(result).join('\n'));

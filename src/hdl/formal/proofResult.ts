@@ -27,7 +27,7 @@ export interface DesignSource {
 export interface ProofOptions {
   /** Default `prove`. */
   readonly mode?: ProofMode;
-  /** Clock cycles from power-on the bounded check covers, and the induction length (default 20). */
+  /** Clock cycles (instants, with several clocks) from power-on the bounded check covers, and the induction length (default 20). */
   readonly depth?: number;
   /** Where the SystemVerilog, the Yosys script and log, the traces and the testbench go (default: a new temporary directory). */
   readonly dir?: string;
@@ -53,21 +53,36 @@ export interface PropertyRef {
   readonly message?: string;
 }
 
-/** The top's input values for each cycle from power-on, as the solver chose them. */
+/**
+ * What one step of a trace is. `cycle`: one clock cycle of a design clocked by one rising edge (the edge
+ * that ends it). `instant`: with several clocks or a falling edge, the clocks are inputs the solver drives;
+ * an instant sets their levels (every register whose clock made its edge there updates, from the values
+ * before it), as `Simulator.setClocks` does. Every clock is low at power-on.
+ */
+export type StepUnit = 'cycle' | 'instant';
+
+/** The top's input values for each step from power-on, as the solver chose them. */
 export interface InputTrace {
-  /** The top's input ports (clocks excluded: each cycle is one edge of the clock). */
+  readonly unit: StepUnit;
+  /** The top's input ports (clocks excluded). */
   readonly inputs: readonly string[];
-  /** `values[cycle][i]` is input `inputs[i]` during that cycle. */
+  /** `values[k][i]` is input `inputs[i]` during step k (instants: after the clocks of instant k changed). */
   readonly values: readonly (readonly bigint[])[];
+  /** Instants: the clock inputs and their levels at each step (all 0 at step 0). */
+  readonly clocks?: { readonly names: readonly string[]; readonly levels: readonly (readonly (0 | 1)[])[] };
 }
 
 export interface Counterexample {
-  /** Cycles from power-on to the failing edge: the property fails at the edge ending cycle `cycles - 1`. */
-  readonly cycles: number;
-  /** The cycle PropertyFailedError reports (`cycles - 1`). */
-  readonly failingCycle: number;
+  readonly unit: StepUnit;
+  /**
+   * Cycles: the cycles from power-on to the failing edge, which ends cycle `steps - 1`. Instants: the
+   * instants from power-on, the last of which fails the property.
+   */
+  readonly steps: number;
+  /** The cycle whose ending edge fails the property (as PropertyFailedError counts it), or the failing instant. */
+  readonly failingStep: number;
   readonly trace: InputTrace;
-  /** The solver's waveform (every named signal, one step per cycle). */
+  /** The solver's waveform (every named signal, one step per cycle or instant). */
   readonly vcd: string;
   /** The testbench file that replays the inputs (`rtgpu sim FILE --sim ts|verilator|icarus|lockstep`), when a source was given. */
   readonly testbench?: string;
@@ -76,8 +91,8 @@ export interface Counterexample {
 export interface CoverResult {
   readonly property: PropertyRef;
   readonly reached: boolean;
-  /** The edge that first reaches it: the edge ending this cycle (as the TS simulator counts it). */
-  readonly cycle?: number;
+  /** Where it is first reached: the edge ending this cycle (as the TS simulator counts it), or this instant. */
+  readonly step?: number;
   /** A trace from power-on to it. */
   readonly vcd?: string;
 }
@@ -94,7 +109,9 @@ export interface ProofResult {
    */
   readonly status: ProofStatus;
   readonly mode: ProofMode;
+  /** Cycles (or instants) from power-on checked, and the induction length. */
   readonly depth: number;
+  readonly unit: StepUnit;
   readonly top: string;
   /** The failing assertion. */
   readonly property?: PropertyRef;

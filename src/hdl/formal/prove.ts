@@ -1,4 +1,4 @@
-// `prove`: a design's properties checked by yosys-smtbmc (bounded model checking, k-induction, cover), with counterexamples as inputs per cycle.
+// `prove`: a design's properties checked by yosys-smtbmc (bounded model checking, k-induction, cover), with counterexamples as inputs per cycle or instant.
 import { copyFileSync, existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { flattenDesign } from '../ir/flatten.ts';
@@ -56,7 +56,7 @@ export async function prove(design: Design, opts: ProofOptions = {}): Promise<Pr
   const p: Proof = { design, mode, depth, dir, model, opts, files: [...model.files], log };
   try {
     const result = mode === 'cover' ? await cover(p) : mode === 'bmc' ? await bmc(p) : await induction(p);
-    return { ...result, mode, depth, top: design.top, dir, seconds: (performance.now() - start) / 1000 };
+    return { ...result, mode, depth, unit: model.unit, top: design.top, dir, seconds: (performance.now() - start) / 1000 };
   } finally {
     recordProofFiles(dir, p.files);
   }
@@ -64,8 +64,18 @@ export async function prove(design: Design, opts: ProofOptions = {}): Promise<Pr
 
 type Outcome = Pick<ProofResult, 'status' | 'property' | 'counterexample' | 'covers' | 'induction'>;
 
-/** smtbmc steps for `depth` cycles: a property sampled at the edge ending cycle k is reported at step k + 1. */
-const steps = (depth: number) => String(depth + 1);
+/**
+ * The arguments every run shares: `depth` cycles (or instants) from power-on, and for instants the clocks
+ * low at power-on. A property sampled at the edge ending cycle k is reported at step k + 1; one sampled at
+ * instant k at step k (instant 0 makes no edge): steps 0 .. depth either way.
+ */
+const common = (p: Proof) => ['-t', String(p.depth + 1), ...(p.model.smtc ? ['--smtc', p.model.smtc] : [])];
+
+/** The cycle (or instant) where a property reported at a solver step is sampled, as the simulators count. */
+const simulatorStep = (p: Proof, step: number) => (p.model.unit === 'cycle' ? step - 1 : step);
+
+/** The units of a depth, for messages. */
+const span = (p: Proof) => `${p.depth} ${p.model.unit === 'cycle' ? 'cycles' : 'instants'}`;
 
 /**
  * The failure the TS simulator would stop at among those a run reports: the earliest step (a cover trace may
@@ -88,21 +98,23 @@ const fileName = (ref: PropertyRef) => ref.path.replace(/[^A-Za-z0-9_]+/g, '_');
  */
 function counterexample(p: Proof, ref: PropertyRef, trace: { yw: string; vcd: string; failingStep?: number; keep?: boolean }): Counterexample {
   const witness = readWitness(join(p.dir, trace.yw));
-  const cycles = trace.failingStep ?? witness.steps - 1;
-  const inputs = inputTrace(witness, p.model.inputs, cycles);
+  const failingStep = simulatorStep(p, trace.failingStep ?? witness.steps - 1);
+  // Cycles: those before the failing edge's, which ends the last; instants: up to the failing one.
+  const steps = failingStep + 1;
+  const inputs = inputTrace(witness, p.model, steps);
   const base = `cex_${fileName(ref)}`;
   const move = trace.keep ? copyFileSync : renameSync;
   move(join(p.dir, trace.vcd), join(p.dir, `${base}.vcd`));
   move(join(p.dir, trace.yw), join(p.dir, `${base}.yw`));
   p.files.push(`${base}.vcd`, `${base}.yw`);
-  const cex: Counterexample = { cycles, failingCycle: cycles - 1, trace: inputs, vcd: join(p.dir, `${base}.vcd`) };
+  const cex: Counterexample = { unit: p.model.unit, steps, failingStep, trace: inputs, vcd: join(p.dir, `${base}.vcd`) };
   if (!p.opts.source) return cex;
   const testbench = writeCounterexampleTestbench({
     path: join(p.dir, `${base}.ts`),
     source: p.opts.source,
     property: ref,
     trace: inputs,
-    failingCycle: cycles - 1,
+    failingStep,
     foundBy: `rtgpu prove (${p.mode}, depth ${p.depth})`,
   });
   p.files.push(`${base}.ts`);
@@ -111,8 +123,8 @@ function counterexample(p: Proof, ref: PropertyRef, trace: { yw: string; vcd: st
 
 async function bmcRun(p: Proof, signal?: AbortSignal): Promise<{ run: SmtbmcRun; outcome?: Outcome }> {
   p.files.push('bmc.log', 'bmc.vcd', 'bmc.yw');
-  const run = await runSmtbmc(p.model.smt2, ['-t', steps(p.depth), '--dump-vcd', 'bmc.vcd', '--dump-yw', 'bmc.yw'], { cwd: p.dir, name: 'bmc', timeoutSeconds: p.opts.timeoutSeconds, signal });
-  p.log(`bmc: ${run.passed ? `no assertion fails within ${p.depth} cycles` : 'an assertion fails'} (${run.seconds.toFixed(1)} s)`);
+  const run = await runSmtbmc(p.model.smt2, [...common(p), '--dump-vcd', 'bmc.vcd', '--dump-yw', 'bmc.yw'], { cwd: p.dir, name: 'bmc', timeoutSeconds: p.opts.timeoutSeconds, signal });
+  p.log(`bmc: ${run.passed ? `no assertion fails within ${span(p)}` : 'an assertion fails'} (${run.seconds.toFixed(1)} s)`);
   if (run.passed) return { run };
   const failed = firstFailed(p, run);
   if (!failed || !existsSync(join(p.dir, 'bmc.yw'))) throw new Error(`yosys-smtbmc reported a failure without a failing assertion and trace; see ${run.log}`);
@@ -128,7 +140,7 @@ async function bmc(p: Proof): Promise<Outcome> {
 async function induction(p: Proof): Promise<Outcome> {
   const stop = new AbortController();
   p.files.push('induction.log', 'induction.vcd');
-  const step = runSmtbmc(p.model.smt2, ['-i', '-t', steps(p.depth), '--dump-vcd', 'induction.vcd'], { cwd: p.dir, name: 'induction', timeoutSeconds: p.opts.timeoutSeconds, signal: stop.signal });
+  const step = runSmtbmc(p.model.smt2, ['-i', ...common(p), '--dump-vcd', 'induction.vcd'], { cwd: p.dir, name: 'induction', timeoutSeconds: p.opts.timeoutSeconds, signal: stop.signal });
   // A failing base case decides alone: the induction step is stopped (and its rejection is expected).
   step.catch(() => {});
   const base = await bmcRun(p).catch((e: unknown) => (stop.abort(), Promise.reject(e)));
@@ -146,7 +158,7 @@ async function induction(p: Proof): Promise<Outcome> {
 /** Each cover point reached (with the trace that reaches it) or not within the depth; an assertion failing on the way is a failure. */
 async function cover(p: Proof): Promise<Outcome> {
   p.files.push('cover.log');
-  const run = await runSmtbmc(p.model.smt2, ['-c', '-t', steps(p.depth), '--dump-vcd', 'cover%.vcd', '--dump-yw', 'cover%.yw'], { cwd: p.dir, name: 'cover', timeoutSeconds: p.opts.timeoutSeconds });
+  const run = await runSmtbmc(p.model.smt2, ['-c', ...common(p), '--dump-vcd', 'cover%.vcd', '--dump-yw', 'cover%.yw'], { cwd: p.dir, name: 'cover', timeoutSeconds: p.opts.timeoutSeconds });
   // Each "Reached" group is followed by the trace that reaches it: "Writing trace to VCD file: cover0.vcd".
   const traceOf = new Map<string, string>();
   let pending: string[] = [];
@@ -164,7 +176,7 @@ async function cover(p: Proof): Promise<Outcome> {
   }
   const covers = p.model.sites.filter((s) => s.ref.kind === 'cover').map((site): CoverResult => {
     const hit = run.reachedCovers.find((r) => siteOf([site], r.description) === site);
-    return hit ? { property: site.ref, reached: true, cycle: hit.step - 1, ...(traceOf.has(hit.description) ? { vcd: traceOf.get(hit.description)! } : {}) } : { property: site.ref, reached: false };
+    return hit ? { property: site.ref, reached: true, step: simulatorStep(p, hit.step), ...(traceOf.has(hit.description) ? { vcd: traceOf.get(hit.description)! } : {}) } : { property: site.ref, reached: false };
   });
   const failed = firstFailed(p, run);
   if (failed && lastTrace) {
@@ -173,6 +185,6 @@ async function cover(p: Proof): Promise<Outcome> {
     return { status: 'failed', property: failed.ref, covers, counterexample: counterexample(p, failed.ref, { yw, vcd: lastTrace, failingStep: failed.step, keep: true }) };
   }
   const missed = covers.filter((c) => !c.reached).length;
-  p.log(`cover: ${covers.length - missed} of ${covers.length} cover points reached within ${p.depth} cycles (${run.seconds.toFixed(1)} s)`);
+  p.log(`cover: ${covers.length - missed} of ${covers.length} cover points reached within ${span(p)} (${run.seconds.toFixed(1)} s)`);
   return { status: missed ? 'unreachable' : 'covered', covers };
 }
