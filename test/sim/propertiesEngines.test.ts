@@ -64,27 +64,31 @@ async function sameFailureEverywhere(design: Design, script: (sim: Simulator) =>
   return seen.js!;
 }
 
-/** A register of `x`, which must stay below 200 (instantiated twice by PeTop). */
-const PeSub = defineModule('PeSub', () => ({ x: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
-  const r = m.reg(UInt(8), { reset: 0, name: 'r' });
-  r.set(io.x);
-  io.y.set(r);
-  m.assert(r.lt(200), 'r stays below 200', { name: 'below_200' });
-});
-
-/** Two instances of PeSub; an assumption on `a`; two assertions on `b` that fail together. */
-const PeTop = defineModule('PeTop', () => ({ a: input(UInt(8)), b: input(UInt(8)), ya: output(UInt(8)), yb: output(UInt(8)) }), (m, io) => {
-  const ua = m.instance(PeSub, undefined, { name: 'u_a' });
-  const ub = m.instance(PeSub, undefined, { name: 'u_b' });
-  ua.io.x.set(io.a);
-  ub.io.x.set(io.b);
-  io.ya.set(ua.io.y);
-  io.yb.set(ub.io.y);
-  m.assume(io.a.ne(255), 'a is never 255', { name: 'a_not_255' });
-  m.assert(io.b.ne(99), 'b is not 99', { name: 'first' });
-  m.assert(io.b.ne(99).or(io.a.ne(0)), 'b is not 99 while a is 0', { name: 'second' });
-});
-const peTop = elaborate(PeTop, undefined).design;
+/**
+ * PeTop: two instances of PeSub, a register of `x` that must stay below `bound` (200; the lockstep test
+ * builds the same design with another bound); an assumption on `a`; two assertions on `b` that fail together.
+ */
+function peTopDesign(bound: number): Design {
+  const PeSub = defineModule('PeSub', () => ({ x: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+    const r = m.reg(UInt(8), { reset: 0, name: 'r' });
+    r.set(io.x);
+    io.y.set(r);
+    m.assert(r.lt(bound), `r stays below ${bound}`, { name: 'bounded' });
+  });
+  const PeTop = defineModule('PeTop', () => ({ a: input(UInt(8)), b: input(UInt(8)), ya: output(UInt(8)), yb: output(UInt(8)) }), (m, io) => {
+    const ua = m.instance(PeSub, undefined, { name: 'u_a' });
+    const ub = m.instance(PeSub, undefined, { name: 'u_b' });
+    ua.io.x.set(io.a);
+    ub.io.x.set(io.b);
+    io.ya.set(ua.io.y);
+    io.yb.set(ub.io.y);
+    m.assume(io.a.ne(255), 'a is never 255', { name: 'a_not_255' });
+    m.assert(io.b.ne(99), 'b is not 99', { name: 'first' });
+    m.assert(io.b.ne(99).or(io.a.ne(0)), 'b is not 99 while a is 0', { name: 'second' });
+  });
+  return elaborate(PeTop, undefined).design;
+}
+const peTop = peTopDesign(200);
 
 /** `cycles` random cycles that keep every property of PeTop (a, b below 99). */
 function calm(sim: Simulator, rng: Rng, cycles: number): void {
@@ -105,7 +109,7 @@ describe('a design with a submodule instantiated twice, an assumption and two as
       sim.poke('b', 3);
       sim.step(5);
     });
-    expect(e.property).toBe('PeTop.u_b.below_200');
+    expect(e.property).toBe('PeTop.u_b.bounded');
     expect(e.kind).toBe('assert');
     expect(e.where).toMatch(/^propertiesEngines\.test\.ts:\d+$/);
     expect(e.cycle).toBe(2 + 7 + 1);
@@ -144,14 +148,14 @@ describe('a design with a submodule instantiated twice, an assumption and two as
       },
       (sim) => {
         if (sim.backend === 'js' || sim.backend === 'wasm') return;
-        expect(() => sim.step()).toThrow(/stopped at cycle 25: PeTop\.u_b\.below_200 failed; powerOn\(\) starts it again/);
+        expect(() => sim.step()).toThrow(/stopped at cycle 25: PeTop\.u_b\.bounded failed; powerOn\(\) starts it again/);
         sim.powerOn();
         sim.reset();
         calm(sim, createRng(seed), 20);
         expect(sim.cycle).toBe(21);
       },
     );
-    expect(e).toMatchObject({ property: 'PeTop.u_b.below_200', cycle: 1 + 23 + 1, values: { 'u_b.r': 250n } });
+    expect(e).toMatchObject({ property: 'PeTop.u_b.bounded', cycle: 1 + 23 + 1, values: { 'u_b.r': 250n } });
   }, 600_000);
 });
 
@@ -164,7 +168,7 @@ test('the standalone Verilator harness stops at the failing cycle of its run, wi
   for (let c = 0; c < rows; c++) stimulus.set([1, c % 50, c === 12 ? 230 : c % 60], 3 * c);
   const prepared = await externalSimulator('verilator').prepare(harness);
   await expect(prepared.run(stimulus, rows)).rejects.toThrow(
-    /^verilator simulation of PeTop stopped at cycle 13 of the run:\n {2}propertiesEngines\.test\.ts:\d+: assertion PeSub\.below_200 failed: r stays below 200 \(r = 8'he6\) \(in TOP\.PeTop\.u_b\)$/,
+    /^verilator simulation of PeTop stopped at cycle 13 of the run:\n {2}propertiesEngines\.test\.ts:\d+: assertion PeSub\.bounded failed: r stays below 200 \(r = 8'he6\) \(in TOP\.PeTop\.u_b\)$/,
   );
   stimulus[3 * 12 + 2] = 0;
   expect((await prepared.run(stimulus, rows)).outputs.length).toBe(2 * rows);
@@ -229,22 +233,8 @@ describe('falling edges and a second clock', () => {
 
 describe('lockstep', () => {
   test('a property only some engines fail is a mismatch naming it and what each engine did', async () => {
-    // The same design, but the instance's bound is 250 on Verilator: it does not fail where the TS simulator does.
-    const Lenient = defineModule('PeSub', () => ({ x: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
-      const r = m.reg(UInt(8), { reset: 0, name: 'r' });
-      r.set(io.x);
-      io.y.set(r);
-      m.assert(r.lt(250), 'r stays below 250', { name: 'below_200' });
-    });
-    const LenientTop = defineModule('PeTop', () => ({ a: input(UInt(8)), b: input(UInt(8)), ya: output(UInt(8)), yb: output(UInt(8)) }), (m, io) => {
-      const ua = m.instance(Lenient, undefined, { name: 'u_a' });
-      const ub = m.instance(Lenient, undefined, { name: 'u_b' });
-      ua.io.x.set(io.a);
-      ub.io.x.set(io.b);
-      io.ya.set(ua.io.y);
-      io.yb.set(ub.io.y);
-    });
-    const verilator = await compileSimulator(elaborate(LenientTop, undefined).design, { backend: 'verilator' });
+    // The same design, but the instances' bound is 250 on Verilator: it does not fail where the TS simulator does.
+    const verilator = await compileSimulator(peTopDesign(250), { backend: 'verilator' });
     const sim = await compileSimulator(peTop, { backend: 'lockstep', backends: ['js', verilator] });
     try {
       sim.reset();
@@ -258,7 +248,7 @@ describe('lockstep', () => {
       }
       expect(caught).toBeInstanceOf(LockstepMismatchError);
       const m = caught as LockstepMismatchError;
-      expect(m).toMatchObject({ cycle: 2, signal: 'PeTop.u_b.below_200', values: { js: 0n, verilator: 1n } });
+      expect(m).toMatchObject({ cycle: 2, signal: 'PeTop.u_b.bounded', values: { js: 0n, verilator: 1n } });
       expect(m.tsLocation).toMatch(/^test\/sim\/propertiesEngines\.test\.ts:\d+$/);
       expect(m.svLocation).toMatch(/^PeSub\.sv:\d+$/);
       expect(m.message).toContain('js: failed; verilator: held');
