@@ -30,10 +30,11 @@ async function proveDecade(variant: Variant, mode: 'bmc' | 'prove' | 'cover', de
   return r;
 }
 
-/** Runs a counterexample testbench file as `rtgpu sim` does on the TS simulator; returns what it threw. */
-async function replayOnTs(file: string): Promise<unknown> {
+/** Runs a counterexample testbench file as `rtgpu sim` does (default: on the TS simulator); returns what it threw. */
+async function replay(file: string, backend?: 'verilator' | 'icarus'): Promise<unknown> {
   const tb = (await import(pathToFileURL(file).href)) as { DesignUnderTest: never; params: never; maxCycles: number; default: (tb: Testbench) => Promise<void> };
-  const sim = compileSimulator(elaborate(tb.DesignUnderTest, tb.params).design);
+  const design = elaborate(tb.DesignUnderTest, tb.params).design;
+  const sim = backend ? await compileSimulator(design, { backend }) : compileSimulator(design);
   try {
     const bench = new Testbench(sim);
     return await bench.run(() => tb.default(bench), { maxCycles: tb.maxCycles }).then(
@@ -44,6 +45,7 @@ async function replayOnTs(file: string): Promise<unknown> {
     sim.close();
   }
 }
+const replayOnTs = (file: string) => replay(file);
 
 describe('proofs of a decade counter', () => {
   test('a true, inductive assertion is proven; bmc alone says bounded', async () => {
@@ -123,7 +125,7 @@ describe('hierarchy and power-on', () => {
 describe('several clocks: the solver drives them, instant by instant', () => {
   const file = join(fixtures, 'twoClocks.ts');
 
-  test('a counterexample sets the clock levels of each instant (all low at power-on) and replays on TS to the same failing instant', async () => {
+  test('a counterexample sets the clock levels of each instant (all low at power-on) and replays on TS, Verilator and Icarus to the same failure', async () => {
     const r = await prove(elaborate(TwoClocks, { broken: true }).design, { mode: 'bmc', depth: 10, dir: tempDir('prove-clocks'), source: { file, exportName: 'TwoClocks', params: { broken: true } } });
     expect(r).toMatchObject({ status: 'failed', unit: 'instant', property: { name: 'TwoClocks_broken1.aBelowNine', where: `twoClocks.ts:${lineOf(file, "name: 'aBelowNine'")}` } });
     // 9 on x, a rises (ra takes it), a falls, a rises again: the check of that edge fails.
@@ -133,10 +135,12 @@ describe('several clocks: the solver drives them, instant by instant', () => {
     expect(cex.trace.clocks!.levels[0]).toEqual([0, 0]);
     expect(cex.trace.clocks!.levels.map((l) => l[0])).toEqual([0, 1, 0, 1]);
     expect(cex.trace.values[0]).toEqual([9n]);
-    const e = (await replayOnTs(cex.testbench!)) as PropertyFailedError;
-    expect(e).toBeInstanceOf(PropertyFailedError);
-    expect([e.property, e.values]).toEqual([r.property!.name, { ra: 9n }]);
-  });
+    for (const backend of [undefined, 'verilator', 'icarus'] as const) {
+      const e = (await replay(cex.testbench!, backend)) as PropertyFailedError;
+      expect(e, `${backend ?? 'ts'}: ${String(e)}`).toBeInstanceOf(PropertyFailedError);
+      expect([e.property, e.values], backend ?? 'ts').toEqual([r.property!.name, { ra: 9n }]);
+    }
+  }, 120_000);
 
   test('an assertion sampled at the edges of one clock is bounded, not proven: induction may run without that clock', async () => {
     const r = await prove(elaborate(TwoClocks, { broken: false }).design, { mode: 'prove', depth: 10, dir: tempDir('prove-clocks') });
@@ -157,7 +161,7 @@ describe('the counterexample on Verilator and Icarus', () => {
     }
   }
 
-  test('the inputs replayed: every output as on TS each cycle, and at the failing cycle the signals of the assertion hold the values TS reports', async () => {
+  test('the inputs replayed: every output as on TS each cycle, the signals of the assertion at the failing cycle as TS reports them, and the same failure at its edge', async () => {
     const design = decade('broken');
     const r = await proveDecade('broken', 'bmc');
     const e = (await replayOnTs(r.counterexample!.testbench!)) as PropertyFailedError;
@@ -167,8 +171,17 @@ describe('the counterexample on Verilator and Icarus', () => {
       try {
         playUntilFailingEdge(sim, r, reference);
         for (const [name, value] of Object.entries(e.values)) expect(sim.peek(name), `${backend}: ${name} at cycle ${e.cycle}`).toBe(value);
-        // Verilator stops at the failing edge, naming the TypeScript line.
-        if (backend === 'verilator') expect(() => sim.step()).toThrow(new RegExp(`decade\\.ts:${digitLine}: assertion Decade_variant_broken\\.digit failed`));
+        // The failing edge stops the engine with the same failure.
+        const failed = (() => {
+          try {
+            sim.step();
+          } catch (err) {
+            return err as PropertyFailedError;
+          }
+          throw new Error(`${backend}: the failing edge passed`);
+        })();
+        expect(failed, failed.message).toBeInstanceOf(PropertyFailedError);
+        expect([failed.property, failed.where, failed.cycle]).toEqual([e.property, e.where, e.cycle]);
       } finally {
         sim.close();
         reference.close();
