@@ -17,7 +17,7 @@ export interface PropertySite {
 }
 
 /** `    if (en) assert (c != 4'd12); // counter.ts:8` in a module's `ifdef FORMAL block. */
-const FORMAL_STATEMENT = /^\s*(?:if \(.*\) )?(assert|assume|cover) \(.*\);\s*\/\/ (?:at )?(\S+):(\d+)\s*$/;
+const FORMAL_STATEMENT = /^\s*(?:if \(.*\) )?(assert|assume|cover) \(.*\);(?:\s*\/\/ (?:at )?(\S+:\d+))?\s*$/;
 
 /**
  * The line of each property of `mod` in its emitted text: the formal block's statements, matched to the
@@ -30,12 +30,13 @@ function formalLines(mod: ModuleIR, text: string): Map<Property, number> {
   for (let i = start + 1; start >= 0 && i < lines.length && lines[i] !== '`endif'; i++) {
     const m = FORMAL_STATEMENT.exec(lines[i]!);
     if (!m) continue;
-    const key = `${m[1]} ${m[2]}:${m[3]}`;
+    const key = `${m[1]} ${m[2] ?? ''}`;
     byKey.set(key, [...(byKey.get(key) ?? []), i + 1]);
   }
   const out = new Map<Property, number>();
   for (const p of mod.properties ?? []) {
-    const line = byKey.get(`${p.kind} ${basename(p.loc.file)}:${p.loc.line}`)?.shift();
+    // A property made at no line of the user's (line 0) has no comment.
+    const line = byKey.get(`${p.kind} ${p.loc.line > 0 ? `${basename(p.loc.file)}:${p.loc.line}` : ''}`)?.shift();
     if (line === undefined) throw new Error(`${mod.name}.sv has no formal statement for ${p.kind} ${p.name} (${basename(p.loc.file)}:${p.loc.line}): the emitter and the formal flow disagree`);
     out.set(p, line);
   }
