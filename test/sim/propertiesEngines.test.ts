@@ -159,6 +159,36 @@ describe('a design with a submodule instantiated twice, an assumption and two as
   }, 600_000);
 });
 
+/** A submodule whose checks read its input port and a memory: the values are named as in the submodule. */
+const PeLookup = defineModule('PeLookup', () => ({ x: input(UInt(8)), ok: input(Bool), y: output(UInt(8)) }), (m, io) => {
+  const table = m.memory(UInt(8), 4, { init: [10, 20, 30, 40] });
+  const entry = m.wire(UInt(8), { name: 'entry' });
+  entry.set(table.readAsync(io.x.bits(1, 0)));
+  io.y.set(entry);
+  m.assert(entry.ne(40).or(io.x.ne(7)), 'no 40 at 7', { name: 'no_40_at_7' });
+  m.assert(io.ok, 'ok holds', { name: 'ok_holds' });
+});
+const PeReader = defineModule('PeReader', () => ({ a: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+  const u = m.instance(PeLookup, undefined, { name: 'u' });
+  u.io.x.set(io.a.xor(1));
+  u.io.ok.set(io.a.ne(9));
+  io.y.set(u.io.y);
+});
+
+test('values are named as in the module that declares the property: its input ports, a wire of a memory read', async () => {
+  const design = elaborate(PeReader, undefined).design;
+  const lookup = await sameFailureEverywhere(design, (sim) => {
+    sim.poke('a', 6);
+    sim.step(3);
+  });
+  expect(lookup).toMatchObject({ property: 'PeReader.u.no_40_at_7', cycle: 0, values: { 'u.entry': 40n, 'u.x': 7n } });
+  const ok = await sameFailureEverywhere(design, (sim) => {
+    sim.poke('a', 9);
+    sim.step();
+  });
+  expect(ok).toMatchObject({ property: 'PeReader.u.ok_holds', cycle: 0, values: { 'u.ok': 0n } });
+}, 600_000);
+
 test('the standalone Verilator harness stops at the failing cycle of its run, with the TypeScript line and the instance', async () => {
   const { harness } = harnessDesign(peTop);
   const inputs = harness.ports.filter((p) => p.dir === 'input').map((p) => p.name);

@@ -73,6 +73,8 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   readonly backend: 'wasm' | 'js';
   private source: string | undefined;
   readonly nets: readonly Net[];
+  /** The design as flattened, before simplification: a failed property shows the signals the SV names (propertySupport). */
+  private readonly flat: ModuleIR;
   private readonly L: Layout;
   private readonly s: Int32Array;
   private readonly t: Int32Array;
@@ -114,6 +116,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const optimize = opts.optimize ?? true;
     this.L = optimize ? layoutNetlist(simplifyNetlist(flat), new Map<NetId, CombStep>([...findLeadingZeroCounts(flat), ...findShiftRightJams(flat)])) : layoutNetlist(flat);
     this.nets = flat.nets;
+    this.flat = flat;
     this.signals = new SignalTable(flat);
     this.powerOnValues = opts.powerOnValues;
     if (opts.dumpSourceTo) writeFileSync(opts.dumpSourceTo, this.generatedSource);
@@ -598,7 +601,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
 
   private propertyFailed(p: Property): never {
     this.settleAll();
-    const values = Object.fromEntries(propertySupport(this.L.flat, p).map((id) => [this.L.flat.nets[id]!.name, this.read(id)]));
+    const values = Object.fromEntries(propertySupport(this.flat, p).map((id) => [this.flat.nets[id]!.name, this.read(id)]));
     const timeNs = this.signals.clocks.length > 1 ? this.driver.now : undefined;
     throw new PropertyFailedError(`${this.L.flat.name}.${p.name}`, p.kind as 'assert' | 'assume', propertyWhere(p), this.cycle, values, p.message, timeNs);
   }
