@@ -435,7 +435,11 @@ export function reproductionFile(source: string, name = 'Rand'): string {
  * Icarus build checks all of them.
  */
 export function batchOfRandom(raws: readonly RawDesign[]): { sources: string[]; design: Design } {
-  const sources = raws.map((raw, j) => designSource(raw, `R${j}`));
+  return batchOfSources(raws.map((raw, j) => designSource(raw, `R${j}`)));
+}
+
+/** Designs given by their sources (each defining `R<j>`) side by side in one top module, as batchOfRandom. */
+export function batchOfSources(sources: string[]): { sources: string[]; design: Design } {
   const defs = sources.map((src, j) => moduleOfSource(src, `R${j}`));
   const specs = defs.map((d) => Object.entries(d.ports(undefined) as Record<string, hdl.PortSpec>));
   const Batch = hdl.defineModule(
