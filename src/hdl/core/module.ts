@@ -12,7 +12,7 @@ import { Bool as BoolT, DecoupledType, EnumType, checkHType, isGround, sameType,
 import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
 import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
 import { packBits } from './packing.ts';
-import { checkProperty, checkTemporal, implication, type PropertyKind, type PropertyOptions, type PropertyRecord, type TemporalOptions } from './properties.ts';
+import { checkProperty, checkTemporal, implication, temporalDepth, type PropertyKind, type PropertyOptions, type PropertyRecord, type TemporalOptions } from './properties.ts';
 
 // ---------------------------------------------------------------- ports
 
@@ -206,6 +206,10 @@ export class ModuleBuilder implements BuildContext {
   readonly falsePaths = new Map<Sig, string>();
   /** Assertions, assumptions and cover points, in declaration order. */
   readonly properties: PropertyRecord[] = [];
+  /** The registers `past` made, with how many edges back each one looks. */
+  private readonly pastDepth = new Map<Sig, number>();
+  /** Per domain, `released` at the edges before (index i: i + 1 edges ago), built as properties need them. */
+  private readonly releasedHistory = new Map<ClockDomain, Bool[]>();
   /** Decoupled ports whose valid/ready rules are checked when the body is done. */
   private readonly handshakePorts: { readonly name: string; readonly port: DecoupledValue<HType>; readonly loc: SourceLoc }[] = [];
   resetSig: Sig | undefined;
@@ -508,9 +512,13 @@ export class ModuleBuilder implements BuildContext {
     const given = v.expr.kind === 'sig' ? v.expr.sig.name : v.expr.kind === 'op' && !v.expr.generatedName ? v.expr.name : undefined;
     const base = given === undefined ? '' : `${given}_`;
     // The past is remembered at every edge, also where `past` is called inside a `when`.
+    const from = temporalDepth(v.expr, this.pastDepth);
     return this.outsideWhen(() => {
       let out: Bits = v;
-      for (let i = 1; i <= n; i++) out = this.regNext(out, { domain, name: `${base}past${i}` }) as Bits;
+      for (let i = 1; i <= n; i++) {
+        out = this.regNext(out, { domain, name: `${base}past${i}` }) as Bits;
+        this.pastDepth.set((out.expr as Extract<Expr, { kind: 'sig' }>).sig, from + i);
+      }
       return out as V['_self'];
     });
   }
@@ -591,23 +599,44 @@ export class ModuleBuilder implements BuildContext {
     const valid = v.valid as Bool;
     const stalled = (valid.and((v.ready as Bool).not()) as Bool).named(`${name}_stalled`);
     const bits = packBits(v.bits as HValue);
-    // Released at this edge and the one before: a reset in between cancels the rule.
-    const released = this.releasedValue(domain);
-    const enable = released ? (released.and(this.past(released, 1, { domain })) as Bool) : undefined;
     const kind = role === 'producer' ? 'assert' : 'assume';
     const who = role === 'producer' ? `${this.moduleName} drives` : `${this.moduleName} relies on`;
     const wasStalled = this.past(stalled, 1, { domain }) as Bool;
-    this.property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain, ...(enable ? { enable } : {}) }, loc);
-    this.property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain, ...(enable ? { enable } : {}) }, loc);
+    this.property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain }, loc);
+    this.property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain }, loc);
   }
 
-  /** @internal After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's business). */
+  /**
+   * @internal After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's
+   * business), then the reset history of temporal properties.
+   */
   finishBody(blackBox: boolean): void {
-    if (blackBox || this.handshakePorts.length === 0) return;
+    if (blackBox) return;
     // With several clocks and no domain chosen for the body, the ports' domains are unknown: checkHandshake says them.
-    if (this.clockPorts.length > 1 && !this.defaultDomain) return;
-    // Built after the body, by nobody's line: located at the module's definition, named after the port.
-    for (const { name, port, loc } of this.handshakePorts) atLocation(loc, () => this.handshakeRules(port, { name }, loc));
+    if (this.clockPorts.length < 2 || this.defaultDomain) {
+      // Built after the body, by nobody's line: located at the module's definition, named after the port.
+      for (const { name, port, loc } of this.handshakePorts) atLocation(loc, () => this.handshakeRules(port, { name }, loc));
+    }
+    this.properties.forEach((p, i) => (this.properties[i] = atLocation(p.loc, () => this.acrossNoReset(p))));
+  }
+
+  /**
+   * A property that looks k edges back is checked only when its domain's reset was released at those k
+   * edges too (as SVA's `disable iff` cancels an attempt a reset interrupts): no look across a reset.
+   */
+  private acrossNoReset(p: PropertyRecord): PropertyRecord {
+    const depth = Math.max(temporalDepth(p.cond, this.pastDepth), p.enable ? temporalDepth(p.enable, this.pastDepth) : 0);
+    const released = depth > 0 ? this.releasedValue(p.domain) : null;
+    if (!released) return p;
+    const history = this.releasedHistory.get(p.domain) ?? [];
+    const base = p.domain.implicit ? 'rst_n' : `${p.domain.name}_released`;
+    for (let i = history.length; i < depth; i++) {
+      const before = i === 0 ? released : history[i - 1]!;
+      history.push(this.outsideWhen(() => this.regNext(before, { domain: p.domain, name: `${base}_past${i + 1}` })) as Bool);
+    }
+    this.releasedHistory.set(p.domain, history);
+    const held = history.slice(0, depth).reduce((a, b) => a.and(b) as Bool);
+    return { ...p, enable: p.enable ? this.and(p.enable, held.expr) : held.expr };
   }
 
   /** 1 while a domain's reset is released, or null when it has none (the implicit domain: `rst_n`, where the module has one). */

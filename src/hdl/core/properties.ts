@@ -1,7 +1,7 @@
 // Properties of a module body: assertions, assumptions, cover points, and the temporal values they are written with.
 import type { SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
-import type { Expr } from './ast.ts';
+import type { Expr, Sig } from './ast.ts';
 import type { ClockDomain } from './clockDomain.ts';
 import { Bits, type Bool } from './values.ts';
 
@@ -33,6 +33,16 @@ export interface PropertyRecord {
   readonly message: string | undefined;
   readonly loc: SourceLoc;
   readonly domain: ClockDomain;
+}
+
+/**
+ * How many edges back a condition looks: the deepest `past` register it reads (`pastDepth` gives each
+ * register `past` made its depth; the walk stops at other signals).
+ */
+export function temporalDepth(e: Expr, pastDepth: ReadonlyMap<Sig, number>): number {
+  if (e.kind === 'sig') return pastDepth.get(e.sig) ?? 0;
+  if (e.kind === 'const') return 0;
+  return e.args.reduce((d, a) => Math.max(d, temporalDepth(a, pastDepth)), 0);
 }
 
 const PROPERTY_OPTIONS = ['name', 'enable', 'domain'];
