@@ -2,29 +2,12 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { Bool, Bundle, Clock, Enum, UInt, cat, defineBlackBox, defineModule, type BoolValue, elaborate, fsm, input, output, type Design } from '../../src/hdl/index.ts';
-import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
-import { icarusCompile, verilatorLint, yosysElaborate } from '../../src/hdl/cosim/rtlChecks.ts';
+import { expectLintClean } from './lintClean.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { hdlErrorOf, markerLine } from './markers.ts';
 
 const thisFile = fileURLToPath(import.meta.url);
-
-const rtl = (d: Design) => {
-  const e = emitSystemVerilog(d);
-  return { top: d.top, files: e.files, fileList: e.fileList, text: e.files.map((f) => f.text).join('\n') };
-};
-
-async function expectLintClean(d: Design): Promise<string> {
-  const src = rtl(d);
-  const [v, i, y] = await Promise.all([verilatorLint(src), icarusCompile(src), yosysElaborate(src)]);
-  expect(v.output).toBe('');
-  expect(v.ok).toBe(true);
-  expect(i.output).toBe('');
-  expect(i.ok).toBe(true);
-  expect(y.ok, y.output).toBe(true);
-  return src.text;
-}
 
 type ResetCase = { readonly port: string; readonly kind: 'sync' | 'async'; readonly active: 'high' | 'low' };
 const resetCases: readonly ResetCase[] = [

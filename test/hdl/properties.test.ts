@@ -3,8 +3,8 @@
 // the checks' enables (`when`, `enable`, the domain's reset); the errors for misuse; lint-clean SV.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Bool, Clock, UInt, defineModule, elaborate, emitSystemVerilog, flattenDesign, input, output, type Design } from '../../src/hdl/index.ts';
-import { icarusCompile, verilatorLint, yosysElaborate } from '../../src/hdl/cosim/rtlChecks.ts';
+import { Bool, Clock, UInt, defineModule, elaborate, emitSystemVerilog, flattenDesign, input, output } from '../../src/hdl/index.ts';
+import { expectLintClean } from './lintClean.ts';
 import { PropertyFailedError, compileSimulator, type Simulator } from '../../src/hdl/sim/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { hdlErrorOf, markerLine } from './markers.ts';
@@ -62,20 +62,6 @@ function model(h: readonly Row[], t: number) {
     next: (prev.p ^ 1) | now.q,
     within2: (at(t - 2).p ^ 1) | at(t - 2).q | at(t - 1).q | now.q,
   };
-}
-
-const rtl = (d: Design) => {
-  const e = emitSystemVerilog(d);
-  return { top: d.top, files: e.files, fileList: e.fileList, text: e.files.map((f) => f.text).join('\n') };
-};
-
-async function expectLintClean(d: Design): Promise<string> {
-  const src = rtl(d);
-  const [v, i, y] = await Promise.all([verilatorLint(src), icarusCompile(src), yosysElaborate(src)]);
-  expect(v.output).toBe('');
-  expect(i.output).toBe('');
-  expect(y.ok, y.output).toBe(true);
-  return src.text;
 }
 
 describe('temporal values', () => {
