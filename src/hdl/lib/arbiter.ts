@@ -39,10 +39,19 @@ export const RoundRobinArbiter = defineModule(
     const readies = io.in.map((x) => x.ready);
     const granted = readies.reduce((n: UIntValue, r) => n.add(r.zext(iw + 1)), lit(0, iw + 1));
     m.assert(granted.le(1), 'at most one requester is granted', { name: 'one_grant' });
+    if (p.n % 2 ** iw !== 0) m.assert(last.lt(p.n), 'the last grant names a requester', { name: 'last_in_range' });
+    // Why no requester starves (what makes fairness inductive): each grant that passes over a waiting requester
+    // moves `last` strictly closer to it, so the grants it has waited for plus the requesters still ahead of it
+    // in the round-robin order stay below n.
+    const cw = clog2(2 * p.n);
     io.in.elems.forEach((x, i) => {
       const passedOver = m.reg(UInt(clog2(p.n + 1)), { reset: 0, name: `passed_over_${i}` });
       m.when(x.valid.not().or(x.ready), () => passedOver.set(0)).elsewhen(io.out.fire, () => passedOver.set(passedOver.add(1)));
       m.assert(passedOver.lt(p.n), `requester ${i} waits for fewer than ${p.n} grants to others`, { name: `fair_${i}` });
+      // Requesters strictly between `last` and i in the round-robin order: (i - last - 1) mod n.
+      const between = lit(i + p.n - 1, cw).sub(last.zext(cw));
+      const ahead = mux(between.ge(p.n), between.sub(p.n), between);
+      m.assert(passedOver.zext(cw).add(ahead).lt(p.n), `requester ${i} is passed over at most once per requester ahead of it`, { name: `fair_${i}_ahead` });
     });
   },
 );

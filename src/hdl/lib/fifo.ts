@@ -50,6 +50,9 @@ export const Fifo = defineModule(
     m.assert(count.le(p.depth), 'count is at most the depth', { name: 'count_in_range' });
     // Pointer arithmetic wraps at 2^aw: behind the head, the tail is depth further on (the same modulo 2^aw for a power of two).
     const wrap = p.depth % 2 ** aw;
+    // At a depth that is no power of two the pointers could name a slot past the depth; they never do (and
+    // without saying so, induction could start from such a state).
+    if (wrap !== 0) m.assert(head.lt(p.depth).and(tail.lt(p.depth)), 'head and tail stay below the depth', { name: 'pointers_in_range' });
     const distance = wrap === 0 ? tail.sub(head) : mux(tail.ge(head), tail.sub(head), tail.sub(head).add(wrap));
     m.assert(mux(full, tail.eq(head), distance.eq(count)), 'count is the distance from head to tail', { name: 'count_matches_pointers' });
   },
