@@ -110,7 +110,12 @@ export const AsyncFifo = defineModule(
         wbin.set(next);
         wgray.set(toGray(next));
       });
-      io.wcount.set(wbin.sub(fromGray(rgrayInW)));
+      const wcount = wbin.sub(fromGray(rgrayInW));
+      io.wcount.set(wcount);
+      // Invariants of the write side (with both sides reset together): the Gray pointer follows the binary one, and
+      // the full test keeps the writer at most a lap ahead of the read pointer it sees (an older one than the reader's).
+      m.assert(wgray.eq(toGray(wbin)), 'the write Gray pointer encodes the binary one', { name: 'wgray_matches' });
+      m.assert(wcount.le(p.depth), 'the writer is at most depth words ahead of the synchronized read pointer', { name: 'wcount_in_range' });
     });
 
     m.withDomain(R, () => {
@@ -123,7 +128,11 @@ export const AsyncFifo = defineModule(
         rbin.set(next);
         rgray.set(toGray(next));
       });
-      io.rcount.set(fromGray(wgrayInR).sub(rbin));
+      const rcount = fromGray(wgrayInR).sub(rbin);
+      io.rcount.set(rcount);
+      // Invariants of the read side: the reader never passes the write pointer it sees (rcount would wrap past depth).
+      m.assert(rgray.eq(toGray(rbin)), 'the read Gray pointer encodes the binary one', { name: 'rgray_matches' });
+      m.assert(rcount.le(p.depth), 'the reader never reads past the synchronized write pointer', { name: 'rcount_in_range' });
     });
   },
 );
