@@ -54,7 +54,19 @@ export const CommandPatcher = defineModule('CommandPatcher', commandPatcherPorts
   const handed = handOut(io, frame, regs);
   const patch = patchCompletion(io, frame, regs);
   advance(m, io, frame, regs, handed, patch);
+  invariants(m, regs);
 });
+
+/**
+ * What the frame's indices promise (checked by every simulator, proven by test/formal/gpuBlocks.test.ts): the
+ * oldest incomplete patch starts at or before the next index, which does not pass the frame's size, at most two
+ * patches apart; a patch starts on a multiple of 32 (or is the frame's end).
+ */
+function invariants(m: ModuleBuilder, r: FrameRegisters): void {
+  m.assert(r.base.le(r.next).and(r.next.le(r.count)), 'the oldest patch starts at or before the next index, within the frame', { name: 'indices_ordered' });
+  m.assert(r.next.sub(r.base).le(PATCHES_IN_FLIGHT * PATCH_THREADS), `at most ${PATCHES_IN_FLIGHT} patches in flight`, { name: 'window_in_range' });
+  m.assert(r.base.trunc(clog2(PATCH_THREADS)).eq(0).or(r.base.eq(r.count)), 'a patch starts on a multiple of the patch size, or is the end of the frame', { name: 'base_aligned' });
+}
 
 /** The running frame: its size and first pixel, the next index to hand over, the oldest incomplete patch, the threads in use. */
 interface FrameRegisters {

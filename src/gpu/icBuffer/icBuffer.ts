@@ -80,6 +80,8 @@ export const IcQueue = defineModule(
     // An error in the same cycle as clear_errors is kept: no event is lost.
     errors.set(mux(io.clear_errors, 0, errors).or(cat(badCoreId, underflow, overflow)));
 
+    queueInvariants(m, { head, tail, count, depth: p.depth, full, enqueued, dequeued });
+
     io.front.set(mux(empty, 0, slots.readAsync(head)));
     io.count.set(count);
     io.empty.set(empty);
@@ -87,6 +89,24 @@ export const IcQueue = defineModule(
     io.error.set(errors);
   },
 );
+
+/**
+ * What the queue promises (checked by every simulator, proven by test/formal/gpuBlocks.test.ts): the count stays
+ * within the depth and is the distance from head to tail, the pointers name slots, and a full queue takes an entry
+ * only when one leaves.
+ */
+function queueInvariants(m: ModuleBuilder, q: { head: UIntValue; tail: UIntValue; count: UIntValue; depth: number; full: BoolValue; enqueued: BoolValue; dequeued: BoolValue }): void {
+  const { head, tail, count, depth } = q;
+  m.assert(count.le(depth), 'the count is at most the depth', { name: 'count_in_range' });
+  // At a power-of-two depth every pointer value names a slot.
+  if (depth < 2 ** head.width) m.assert(head.lt(depth).and(tail.lt(depth)), 'head and tail name slots', { name: 'pointers_in_range' });
+  // The distance from head to tail modulo the depth (the pointers wrap at depth, not at a power of two).
+  const w = head.width + 1;
+  const ahead = tail.zext(w).add(depth).sub(head.zext(w));
+  const distance = mux(ahead.ge(depth), ahead.sub(depth), ahead);
+  m.assert(mux(q.full, tail.eq(head), distance.eq(count.zext(Math.max(w, count.width)))), 'the count is the distance from head to tail', { name: 'count_matches_pointers' });
+  m.assert(m.implies(q.enqueued.and(q.full), q.dequeued), 'a full queue takes an entry only when one leaves', { name: 'no_enqueue_when_full' });
+}
 
 /** Exactly one bit set. */
 function isOneHot(x: UIntValue): UIntValue {
