@@ -18,7 +18,7 @@ export function propertyFailureText(p: Property, module: string): string {
  */
 export function propertyDisplayArguments(mod: ModuleIR, p: Property, text: (id: NetId) => string): string {
   const shown = propertySupport(mod, p);
-  const values = shown.map((id) => `${mod.nets[id]!.name} = ${mod.nets[id]!.width}'h%h`);
+  const values = shown.map((id) => `${displayString(mod.nets[id]!.name)} = ${mod.nets[id]!.width}'h%h`);
   const format = `${displayString(propertyFailureText(p, mod.name))}${values.length ? ` (${values.join(', ')})` : ''}`;
   return [`"${format}"`, ...shown.map((id) => text(id))].join(', ');
 }
