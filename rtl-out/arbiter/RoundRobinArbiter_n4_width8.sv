@@ -20,6 +20,10 @@ module RoundRobinArbiter_n4_width8 (
   output logic [1:0] chosen
 );
   logic [1:0] last; // arbiter.ts:19
+  logic [2:0] passed_over_0; // arbiter.ts:48
+  logic [2:0] passed_over_1; // arbiter.ts:48
+  logic [2:0] passed_over_2; // arbiter.ts:48
+  logic [2:0] passed_over_3; // arbiter.ts:48
 
   wire in_0_ready_or_2 = in_0_valid | in_1_valid | in_2_valid | in_3_valid; // arbiter.ts:32
   wire in_0_ready_and = out_ready & in_0_ready_or_2; // arbiter.ts:35
@@ -38,18 +42,77 @@ module RoundRobinArbiter_n4_width8 (
   assign out_valid = in_0_ready_or_2; // arbiter.ts:33
   assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
+  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
+  wire [2:0] _add_3 = 3'd0 + {2'd0, in_0_ready} + {2'd0, in_1_ready} + {2'd0, in_2_ready} + {2'd0, in_3_ready}; // arbiter.ts:40
+  wire [2:0] between_zext = {1'd0, last}; // arbiter.ts:52
+  wire [2:0] between = 3'd3 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead = 3'd4 <= between ? between - 3'd4 : between; // arbiter.ts:53
+  wire [2:0] between_1 = 3'd4 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead_1 = 3'd4 <= between_1 ? between_1 - 3'd4 : between_1; // arbiter.ts:53
+  wire [2:0] between_2 = 3'd5 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead_2 = 3'd4 <= between_2 ? between_2 - 3'd4 : between_2; // arbiter.ts:53
+  wire [2:0] between_3 = 3'd6 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead_3 = 3'd4 <= between_3 ? between_3 - 3'd4 : between_3; // arbiter.ts:53
 
 `ifndef SYNTHESIS
   initial begin
     last = 2'd0;
+    passed_over_0 = 3'd0;
+    passed_over_1 = 3'd0;
+    passed_over_2 = 3'd0;
+    passed_over_3 = 3'd0;
   end
 `endif
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       last <= 2'd3; // arbiter.ts:19
+      passed_over_0 <= 3'd0; // arbiter.ts:48
+      passed_over_1 <= 3'd0; // arbiter.ts:48
+      passed_over_2 <= 3'd0; // arbiter.ts:48
+      passed_over_3 <= 3'd0; // arbiter.ts:48
     end else begin
-      if (out_valid & out_ready) last <= grant; // arbiter.ts:37
+      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (~in_0_valid | in_0_ready) passed_over_0 <= 3'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_0 <= passed_over_0 + 3'd1; // arbiter.ts:49
+      if (~in_1_valid | in_1_ready) passed_over_1 <= 3'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_1 <= passed_over_1 + 3'd1; // arbiter.ts:49
+      if (~in_2_valid | in_2_ready) passed_over_2 <= 3'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_2 <= passed_over_2 + 3'd1; // arbiter.ts:49
+      if (~in_3_valid | in_3_ready) passed_over_3 <= 3'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_3 <= passed_over_3 + 3'd1; // arbiter.ts:49
     end
   end
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(_add_3 <= 3'd1)) $error("arbiter.ts:41: assertion RoundRobinArbiter_n4_width8.one_grant failed: at most one requester is granted (in_0_ready = 1'h%h, in_1_ready = 1'h%h, in_2_ready = 1'h%h, in_3_ready = 1'h%h)", in_0_ready, in_1_ready, in_2_ready, in_3_ready); // arbiter.ts:41
+    if (rst_n && !(passed_over_0 < 3'd4)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n4_width8.fair_0 failed: requester 0 waits for fewer than 4 grants to others (passed_over_0 = 3'h%h)", passed_over_0); // arbiter.ts:50
+    if (rst_n && !(passed_over_0 + ahead < 3'd4)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n4_width8.fair_0_ahead failed: requester 0 is passed over at most once per requester ahead of it (passed_over_0 = 3'h%h, ahead = 3'h%h)", passed_over_0, ahead); // arbiter.ts:54
+    if (rst_n && !(passed_over_1 < 3'd4)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n4_width8.fair_1 failed: requester 1 waits for fewer than 4 grants to others (passed_over_1 = 3'h%h)", passed_over_1); // arbiter.ts:50
+    if (rst_n && !(passed_over_1 + ahead_1 < 3'd4)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n4_width8.fair_1_ahead failed: requester 1 is passed over at most once per requester ahead of it (passed_over_1 = 3'h%h, ahead_1 = 3'h%h)", passed_over_1, ahead_1); // arbiter.ts:54
+    if (rst_n && !(passed_over_2 < 3'd4)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n4_width8.fair_2 failed: requester 2 waits for fewer than 4 grants to others (passed_over_2 = 3'h%h)", passed_over_2); // arbiter.ts:50
+    if (rst_n && !(passed_over_2 + ahead_2 < 3'd4)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n4_width8.fair_2_ahead failed: requester 2 is passed over at most once per requester ahead of it (passed_over_2 = 3'h%h, ahead_2 = 3'h%h)", passed_over_2, ahead_2); // arbiter.ts:54
+    if (rst_n && !(passed_over_3 < 3'd4)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n4_width8.fair_3 failed: requester 3 waits for fewer than 4 grants to others (passed_over_3 = 3'h%h)", passed_over_3); // arbiter.ts:50
+    if (rst_n && !(passed_over_3 + ahead_3 < 3'd4)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n4_width8.fair_3_ahead failed: requester 3 is passed over at most once per requester ahead of it (passed_over_3 = 3'h%h, ahead_3 = 3'h%h)", passed_over_3, ahead_3); // arbiter.ts:54
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (_add_3 <= 3'd1); // arbiter.ts:41
+    if (rst_n) assert (passed_over_0 < 3'd4); // arbiter.ts:50
+    if (rst_n) assert (passed_over_0 + ahead < 3'd4); // arbiter.ts:54
+    if (rst_n) assert (passed_over_1 < 3'd4); // arbiter.ts:50
+    if (rst_n) assert (passed_over_1 + ahead_1 < 3'd4); // arbiter.ts:54
+    if (rst_n) assert (passed_over_2 < 3'd4); // arbiter.ts:50
+    if (rst_n) assert (passed_over_2 + ahead_2 < 3'd4); // arbiter.ts:54
+    if (rst_n) assert (passed_over_3 < 3'd4); // arbiter.ts:50
+    if (rst_n) assert (passed_over_3 + ahead_3 < 3'd4); // arbiter.ts:54
+  end
+`endif
 endmodule

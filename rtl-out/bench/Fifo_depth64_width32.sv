@@ -12,44 +12,59 @@ module Fifo_depth64_width32 (
   output logic full,
   output logic empty
 );
-  logic [5:0] head; // fifo.ts:29
-  logic [5:0] tail; // fifo.ts:30
-  logic [6:0] count_1; // fifo.ts:31
-  logic [31:0] rdata; // fifo.ts:38
+  logic [5:0] head; // fifo.ts:30
+  logic [5:0] tail; // fifo.ts:31
+  logic [6:0] count_1; // fifo.ts:32
+  logic [31:0] rdata; // fifo.ts:39
+  logic deq_stalled_past1; // fifo.ts:17
+  logic [31:0] deq_bits_past1; // fifo.ts:17
+  logic rst_n_past1; // fifo.ts:17
 
-  wire full_1 = count_1 == 7'd64; // fifo.ts:32
-  assign enq_ready = ~full_1; // fifo.ts:36
-  wire empty_1 = count_1 == 7'd0; // fifo.ts:33
-  assign deq_valid = ~empty_1; // fifo.ts:37
-  assign deq_bits = empty_1 ? 32'd0 : rdata; // fifo.ts:38
-  assign count = count_1; // fifo.ts:45
-  assign full = full_1; // fifo.ts:46
-  assign empty = empty_1; // fifo.ts:47
-  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:43
-  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:39
+  wire full_1 = count_1 == 7'd64; // fifo.ts:33
+  assign enq_ready = ~full_1; // fifo.ts:37
+  wire empty_1 = count_1 == 7'd0; // fifo.ts:34
+  assign deq_valid = ~empty_1; // fifo.ts:38
+  assign deq_bits = empty_1 ? 32'd0 : rdata; // fifo.ts:39
+  assign count = count_1; // fifo.ts:46
+  assign full = full_1; // fifo.ts:47
+  assign empty = empty_1; // fifo.ts:48
+  wire head_sel_and = deq_valid & deq_ready; // fifo.ts:44
+  wire tail_sel_and = enq_valid & enq_ready; // fifo.ts:40
+  wire deq_stalled = deq_valid & ~deq_ready; // fifo.ts:17
+  wire _not = ~deq_stalled_past1; // fifo.ts:17
+  wire _guard = rst_n_past1 & rst_n; // fifo.ts:17
 
 `ifndef SYNTHESIS
   initial begin
     head = 6'd0;
     tail = 6'd0;
     count_1 = 7'd0;
+    deq_stalled_past1 = 1'd0;
+    deq_bits_past1 = 32'd0;
+    rst_n_past1 = 1'd0;
   end
 `endif
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      head <= 6'd0; // fifo.ts:29
-      tail <= 6'd0; // fifo.ts:30
-      count_1 <= 7'd0; // fifo.ts:31
+      head <= 6'd0; // fifo.ts:30
+      tail <= 6'd0; // fifo.ts:31
+      count_1 <= 7'd0; // fifo.ts:32
     end else begin
-      if (head_sel_and) head <= head == 6'd63 ? 6'd0 : head + 6'd1; // fifo.ts:43
-      if (tail_sel_and) tail <= tail == 6'd63 ? 6'd0 : tail + 6'd1; // fifo.ts:41
-      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 7'd1; // fifo.ts:44
-      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 7'd1; // fifo.ts:44
+      if (head_sel_and) head <= head == 6'd63 ? 6'd0 : head + 6'd1; // fifo.ts:44
+      if (tail_sel_and) tail <= tail == 6'd63 ? 6'd0 : tail + 6'd1; // fifo.ts:42
+      if (tail_sel_and & ~head_sel_and) count_1 <= count_1 + 7'd1; // fifo.ts:45
+      else if (head_sel_and & ~tail_sel_and) count_1 <= count_1 - 7'd1; // fifo.ts:45
     end
   end
 
-  logic [31:0] storage [0:63]; // fifo.ts:28
+  always_ff @(posedge clk) begin
+    deq_stalled_past1 <= deq_stalled; // fifo.ts:17
+    deq_bits_past1 <= deq_bits; // fifo.ts:17
+    rst_n_past1 <= rst_n; // fifo.ts:17
+  end
+
+  logic [31:0] storage [0:63]; // fifo.ts:29
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 64; i++) storage[i] = '0;
 `endif
@@ -57,4 +72,26 @@ module Fifo_depth64_width32 (
     if (tail_sel_and) storage[tail] <= enq_bits;
   end
   assign rdata = storage[head];
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(count_1 <= 7'd64)) $error("fifo.ts:50: assertion Fifo_depth64_width32.count_in_range failed: count is at most the depth (count_1 = 7'h%h)", count_1); // fifo.ts:50
+    if (rst_n && !(full_1 ? tail == head : {1'd0, tail - head} == count_1)) $error("fifo.ts:57: assertion Fifo_depth64_width32.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 6'h%h, head = 6'h%h, count_1 = 7'h%h)", full_1, tail, head, count_1); // fifo.ts:57
+    if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth64_width32.deq_valid_held failed: Fifo_depth64_width32 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
+    if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("fifo.ts:17: assertion Fifo_depth64_width32.deq_bits_stable failed: Fifo_depth64_width32 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 32'h%h, deq_bits_past1 = 32'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // fifo.ts:17
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (count_1 <= 7'd64); // fifo.ts:50
+    if (rst_n) assert (full_1 ? tail == head : {1'd0, tail - head} == count_1); // fifo.ts:57
+    if (_guard) assert (_not | deq_valid); // fifo.ts:17
+    if (_guard) assert (_not | deq_bits == deq_bits_past1); // fifo.ts:17
+  end
+`endif
 endmodule

@@ -32,6 +32,14 @@ module RoundRobinArbiter_n8_width1 (
   output logic [2:0] chosen
 );
   logic [2:0] last; // arbiter.ts:19
+  logic [3:0] passed_over_0; // arbiter.ts:48
+  logic [3:0] passed_over_1; // arbiter.ts:48
+  logic [3:0] passed_over_2; // arbiter.ts:48
+  logic [3:0] passed_over_3; // arbiter.ts:48
+  logic [3:0] passed_over_4; // arbiter.ts:48
+  logic [3:0] passed_over_5; // arbiter.ts:48
+  logic [3:0] passed_over_6; // arbiter.ts:48
+  logic [3:0] passed_over_7; // arbiter.ts:48
 
   wire in_0_ready_or_4 = in_0_valid | in_1_valid | in_2_valid | in_3_valid | in_4_valid | in_5_valid; // arbiter.ts:32
   wire in_0_ready_or_6 = in_0_ready_or_4 | in_6_valid | in_7_valid; // arbiter.ts:32
@@ -75,18 +83,118 @@ module RoundRobinArbiter_n8_width1 (
   wire out_bits_mux_5 = in_6_ready_eq ? in_6_bits : in_5_ready_eq ? in_5_bits : in_4_ready_eq ? in_4_bits : out_bits_mux_2; // arbiter.ts:34
   assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
+  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
+  wire [3:0] _add_3 = 4'd0 + {3'd0, in_0_ready} + {3'd0, in_1_ready} + {3'd0, in_2_ready} + {3'd0, in_3_ready}; // arbiter.ts:40
+  wire [3:0] _add_7 = _add_3 + {3'd0, in_4_ready} + {3'd0, in_5_ready} + {3'd0, in_6_ready} + {3'd0, in_7_ready}; // arbiter.ts:40
+  wire [3:0] between_zext = {1'd0, last}; // arbiter.ts:52
+  wire [3:0] between = 4'd7 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead = 4'd8 <= between ? between - 4'd8 : between; // arbiter.ts:53
+  wire [3:0] between_1 = 4'd8 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_1 = 4'd8 <= between_1 ? between_1 - 4'd8 : between_1; // arbiter.ts:53
+  wire [3:0] between_2 = 4'd9 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_2 = 4'd8 <= between_2 ? between_2 - 4'd8 : between_2; // arbiter.ts:53
+  wire [3:0] between_3 = 4'd10 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_3 = 4'd8 <= between_3 ? between_3 - 4'd8 : between_3; // arbiter.ts:53
+  wire [3:0] between_4 = 4'd11 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_4 = 4'd8 <= between_4 ? between_4 - 4'd8 : between_4; // arbiter.ts:53
+  wire [3:0] between_5 = 4'd12 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_5 = 4'd8 <= between_5 ? between_5 - 4'd8 : between_5; // arbiter.ts:53
+  wire [3:0] between_6 = 4'd13 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_6 = 4'd8 <= between_6 ? between_6 - 4'd8 : between_6; // arbiter.ts:53
+  wire [3:0] between_7 = 4'd14 - between_zext; // arbiter.ts:52
+  wire [3:0] ahead_7 = 4'd8 <= between_7 ? between_7 - 4'd8 : between_7; // arbiter.ts:53
 
 `ifndef SYNTHESIS
   initial begin
     last = 3'd0;
+    passed_over_0 = 4'd0;
+    passed_over_1 = 4'd0;
+    passed_over_2 = 4'd0;
+    passed_over_3 = 4'd0;
+    passed_over_4 = 4'd0;
+    passed_over_5 = 4'd0;
+    passed_over_6 = 4'd0;
+    passed_over_7 = 4'd0;
   end
 `endif
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       last <= 3'd7; // arbiter.ts:19
+      passed_over_0 <= 4'd0; // arbiter.ts:48
+      passed_over_1 <= 4'd0; // arbiter.ts:48
+      passed_over_2 <= 4'd0; // arbiter.ts:48
+      passed_over_3 <= 4'd0; // arbiter.ts:48
+      passed_over_4 <= 4'd0; // arbiter.ts:48
+      passed_over_5 <= 4'd0; // arbiter.ts:48
+      passed_over_6 <= 4'd0; // arbiter.ts:48
+      passed_over_7 <= 4'd0; // arbiter.ts:48
     end else begin
-      if (out_valid & out_ready) last <= grant; // arbiter.ts:37
+      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (~in_0_valid | in_0_ready) passed_over_0 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_0 <= passed_over_0 + 4'd1; // arbiter.ts:49
+      if (~in_1_valid | in_1_ready) passed_over_1 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_1 <= passed_over_1 + 4'd1; // arbiter.ts:49
+      if (~in_2_valid | in_2_ready) passed_over_2 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_2 <= passed_over_2 + 4'd1; // arbiter.ts:49
+      if (~in_3_valid | in_3_ready) passed_over_3 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_3 <= passed_over_3 + 4'd1; // arbiter.ts:49
+      if (~in_4_valid | in_4_ready) passed_over_4 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_4 <= passed_over_4 + 4'd1; // arbiter.ts:49
+      if (~in_5_valid | in_5_ready) passed_over_5 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_5 <= passed_over_5 + 4'd1; // arbiter.ts:49
+      if (~in_6_valid | in_6_ready) passed_over_6 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_6 <= passed_over_6 + 4'd1; // arbiter.ts:49
+      if (~in_7_valid | in_7_ready) passed_over_7 <= 4'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_7 <= passed_over_7 + 4'd1; // arbiter.ts:49
     end
   end
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(_add_7 <= 4'd1)) $error("arbiter.ts:41: assertion RoundRobinArbiter_n8_width1.one_grant failed: at most one requester is granted (in_0_ready = 1'h%h, in_1_ready = 1'h%h, in_2_ready = 1'h%h, in_3_ready = 1'h%h, in_4_ready = 1'h%h, in_5_ready = 1'h%h, in_6_ready = 1'h%h, in_7_ready = 1'h%h)", in_0_ready, in_1_ready, in_2_ready, in_3_ready, in_4_ready, in_5_ready, in_6_ready, in_7_ready); // arbiter.ts:41
+    if (rst_n && !(passed_over_0 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_0 failed: requester 0 waits for fewer than 8 grants to others (passed_over_0 = 4'h%h)", passed_over_0); // arbiter.ts:50
+    if (rst_n && !(passed_over_0 + ahead < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_0_ahead failed: requester 0 is passed over at most once per requester ahead of it (passed_over_0 = 4'h%h, ahead = 4'h%h)", passed_over_0, ahead); // arbiter.ts:54
+    if (rst_n && !(passed_over_1 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_1 failed: requester 1 waits for fewer than 8 grants to others (passed_over_1 = 4'h%h)", passed_over_1); // arbiter.ts:50
+    if (rst_n && !(passed_over_1 + ahead_1 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_1_ahead failed: requester 1 is passed over at most once per requester ahead of it (passed_over_1 = 4'h%h, ahead_1 = 4'h%h)", passed_over_1, ahead_1); // arbiter.ts:54
+    if (rst_n && !(passed_over_2 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_2 failed: requester 2 waits for fewer than 8 grants to others (passed_over_2 = 4'h%h)", passed_over_2); // arbiter.ts:50
+    if (rst_n && !(passed_over_2 + ahead_2 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_2_ahead failed: requester 2 is passed over at most once per requester ahead of it (passed_over_2 = 4'h%h, ahead_2 = 4'h%h)", passed_over_2, ahead_2); // arbiter.ts:54
+    if (rst_n && !(passed_over_3 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_3 failed: requester 3 waits for fewer than 8 grants to others (passed_over_3 = 4'h%h)", passed_over_3); // arbiter.ts:50
+    if (rst_n && !(passed_over_3 + ahead_3 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_3_ahead failed: requester 3 is passed over at most once per requester ahead of it (passed_over_3 = 4'h%h, ahead_3 = 4'h%h)", passed_over_3, ahead_3); // arbiter.ts:54
+    if (rst_n && !(passed_over_4 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_4 failed: requester 4 waits for fewer than 8 grants to others (passed_over_4 = 4'h%h)", passed_over_4); // arbiter.ts:50
+    if (rst_n && !(passed_over_4 + ahead_4 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_4_ahead failed: requester 4 is passed over at most once per requester ahead of it (passed_over_4 = 4'h%h, ahead_4 = 4'h%h)", passed_over_4, ahead_4); // arbiter.ts:54
+    if (rst_n && !(passed_over_5 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_5 failed: requester 5 waits for fewer than 8 grants to others (passed_over_5 = 4'h%h)", passed_over_5); // arbiter.ts:50
+    if (rst_n && !(passed_over_5 + ahead_5 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_5_ahead failed: requester 5 is passed over at most once per requester ahead of it (passed_over_5 = 4'h%h, ahead_5 = 4'h%h)", passed_over_5, ahead_5); // arbiter.ts:54
+    if (rst_n && !(passed_over_6 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_6 failed: requester 6 waits for fewer than 8 grants to others (passed_over_6 = 4'h%h)", passed_over_6); // arbiter.ts:50
+    if (rst_n && !(passed_over_6 + ahead_6 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_6_ahead failed: requester 6 is passed over at most once per requester ahead of it (passed_over_6 = 4'h%h, ahead_6 = 4'h%h)", passed_over_6, ahead_6); // arbiter.ts:54
+    if (rst_n && !(passed_over_7 < 4'd8)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n8_width1.fair_7 failed: requester 7 waits for fewer than 8 grants to others (passed_over_7 = 4'h%h)", passed_over_7); // arbiter.ts:50
+    if (rst_n && !(passed_over_7 + ahead_7 < 4'd8)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n8_width1.fair_7_ahead failed: requester 7 is passed over at most once per requester ahead of it (passed_over_7 = 4'h%h, ahead_7 = 4'h%h)", passed_over_7, ahead_7); // arbiter.ts:54
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (_add_7 <= 4'd1); // arbiter.ts:41
+    if (rst_n) assert (passed_over_0 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_0 + ahead < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_1 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_1 + ahead_1 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_2 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_2 + ahead_2 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_3 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_3 + ahead_3 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_4 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_4 + ahead_4 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_5 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_5 + ahead_5 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_6 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_6 + ahead_6 < 4'd8); // arbiter.ts:54
+    if (rst_n) assert (passed_over_7 < 4'd8); // arbiter.ts:50
+    if (rst_n) assert (passed_over_7 + ahead_7 < 4'd8); // arbiter.ts:54
+  end
+`endif
 endmodule

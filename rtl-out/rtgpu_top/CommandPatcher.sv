@@ -22,33 +22,34 @@ module CommandPatcher (
   } frame_t;
 
   frame_t frame_state; // commandPatcher.ts:52
-  logic [31:0] count; // commandPatcher.ts:72
-  logic [31:0] first; // commandPatcher.ts:73
-  logic [31:0] next; // commandPatcher.ts:74
-  logic [31:0] base; // commandPatcher.ts:75
-  logic [31:0] holding; // commandPatcher.ts:76
+  logic [31:0] count; // commandPatcher.ts:84
+  logic [31:0] first; // commandPatcher.ts:85
+  logic [31:0] next; // commandPatcher.ts:86
+  logic [31:0] base; // commandPatcher.ts:87
+  logic [31:0] holding; // commandPatcher.ts:88
 
-  wire running = frame_state == FRAME_RUN; // commandPatcher.ts:83
-  wire [4:0] tid = next[4:0]; // commandPatcher.ts:82
-  wire [31:0] emit_lshr = holding >> tid; // commandPatcher.ts:85
-  wire withinWindow = next - base < 32'h40; // commandPatcher.ts:84
-  wire emit = running & next < count & ~emit_lshr[0] & withinWindow; // commandPatcher.ts:85
-  assign frame_patch_start = emit & tid == 5'd0; // commandPatcher.ts:89
-  wire frame_done_eq = frame_state == FRAME_IDLE; // commandPatcher.ts:101
-  wire [31:0] patchEnd = count - base < 32'h20 ? count : base + 32'h20; // commandPatcher.ts:98
-  wire patchDone = running & frame_patch_written & patchEnd <= next; // commandPatcher.ts:99
-  wire last = patchEnd == count; // commandPatcher.ts:100
-  wire frame_done_and_2 = patchDone & last; // commandPatcher.ts:101
-  assign frame_done = frame_done_eq & frame_start & frame_pixel_count == 32'd0 | frame_done_and_2; // commandPatcher.ts:101
-  assign pixel_valid = emit; // commandPatcher.ts:86
-  assign pixel_id = first + next; // commandPatcher.ts:87
-  assign pixel_thread = tid; // commandPatcher.ts:88
-  assign patch_base = base; // commandPatcher.ts:90
-  assign busy = running; // commandPatcher.ts:91
-  wire frame_state_sel_and = frame_start & frame_pixel_count != 32'd0; // commandPatcher.ts:114
-  wire [31:0] released = frame_thread_written & running ? 32'd1 << frame_written_thread : 32'd0; // commandPatcher.ts:108
-  wire [31:0] taken = emit ? 32'd1 << tid : 32'd0; // commandPatcher.ts:107
-  wire [31:0] holding_or = holding & ~released | taken; // commandPatcher.ts:109
+  wire running = frame_state == FRAME_RUN; // commandPatcher.ts:95
+  wire [4:0] tid = next[4:0]; // commandPatcher.ts:94
+  wire [31:0] emit_lshr = holding >> tid; // commandPatcher.ts:97
+  wire [31:0] withinWindow_sub = next - base; // commandPatcher.ts:96
+  wire withinWindow = withinWindow_sub < 32'h40; // commandPatcher.ts:96
+  wire emit = running & next < count & ~emit_lshr[0] & withinWindow; // commandPatcher.ts:97
+  assign frame_patch_start = emit & tid == 5'd0; // commandPatcher.ts:101
+  wire frame_done_eq = frame_state == FRAME_IDLE; // commandPatcher.ts:113
+  wire [31:0] patchEnd = count - base < 32'h20 ? count : base + 32'h20; // commandPatcher.ts:110
+  wire patchDone = running & frame_patch_written & patchEnd <= next; // commandPatcher.ts:111
+  wire last = patchEnd == count; // commandPatcher.ts:112
+  wire frame_done_and_2 = patchDone & last; // commandPatcher.ts:113
+  assign frame_done = frame_done_eq & frame_start & frame_pixel_count == 32'd0 | frame_done_and_2; // commandPatcher.ts:113
+  assign pixel_valid = emit; // commandPatcher.ts:98
+  assign pixel_id = first + next; // commandPatcher.ts:99
+  assign pixel_thread = tid; // commandPatcher.ts:100
+  assign patch_base = base; // commandPatcher.ts:102
+  assign busy = running; // commandPatcher.ts:103
+  wire frame_state_sel_and = frame_start & frame_pixel_count != 32'd0; // commandPatcher.ts:126
+  wire [31:0] released = frame_thread_written & running ? 32'd1 << frame_written_thread : 32'd0; // commandPatcher.ts:120
+  wire [31:0] taken = emit ? 32'd1 << tid : 32'd0; // commandPatcher.ts:119
+  wire [31:0] holding_or = holding & ~released | taken; // commandPatcher.ts:121
 
 `ifndef SYNTHESIS
   initial begin
@@ -64,31 +65,51 @@ module CommandPatcher (
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       frame_state <= FRAME_IDLE; // commandPatcher.ts:52
-      count <= 32'd0; // commandPatcher.ts:72
-      first <= 32'd0; // commandPatcher.ts:73
-      next <= 32'd0; // commandPatcher.ts:74
-      base <= 32'd0; // commandPatcher.ts:75
-      holding <= 32'd0; // commandPatcher.ts:76
+      count <= 32'd0; // commandPatcher.ts:84
+      first <= 32'd0; // commandPatcher.ts:85
+      next <= 32'd0; // commandPatcher.ts:86
+      base <= 32'd0; // commandPatcher.ts:87
+      holding <= 32'd0; // commandPatcher.ts:88
     end else begin
-      if (frame_done_eq) begin // commandPatcher.ts:101
-        if (frame_state_sel_and) begin // commandPatcher.ts:114
-          frame_state <= FRAME_RUN; // commandPatcher.ts:120
-          count <= frame_pixel_count; // commandPatcher.ts:115
-          first <= frame_first_pixel; // commandPatcher.ts:116
-          holding <= 32'd0; // commandPatcher.ts:119
-        end else begin // commandPatcher.ts:114
-          holding <= holding_or; // commandPatcher.ts:109
+      if (frame_done_eq) begin // commandPatcher.ts:113
+        if (frame_state_sel_and) begin // commandPatcher.ts:126
+          frame_state <= FRAME_RUN; // commandPatcher.ts:132
+          count <= frame_pixel_count; // commandPatcher.ts:127
+          first <= frame_first_pixel; // commandPatcher.ts:128
+          holding <= 32'd0; // commandPatcher.ts:131
+        end else begin // commandPatcher.ts:126
+          holding <= holding_or; // commandPatcher.ts:121
         end
-      end else begin // commandPatcher.ts:101
-        if (running && frame_done_and_2) frame_state <= FRAME_IDLE; // commandPatcher.ts:122
-        holding <= holding_or; // commandPatcher.ts:109
+      end else begin // commandPatcher.ts:113
+        if (running && frame_done_and_2) frame_state <= FRAME_IDLE; // commandPatcher.ts:134
+        holding <= holding_or; // commandPatcher.ts:121
       end
-      if (emit) next <= next + 32'd1; // commandPatcher.ts:110
-      if (frame_done_eq && frame_state_sel_and) next <= 32'd0; // commandPatcher.ts:117
-      if (patchDone) base <= patchEnd; // commandPatcher.ts:111
-      if (frame_done_eq && frame_state_sel_and) base <= 32'd0; // commandPatcher.ts:118
+      if (emit) next <= next + 32'd1; // commandPatcher.ts:122
+      if (frame_done_eq && frame_state_sel_and) next <= 32'd0; // commandPatcher.ts:129
+      if (patchDone) base <= patchEnd; // commandPatcher.ts:123
+      if (frame_done_eq && frame_state_sel_and) base <= 32'd0; // commandPatcher.ts:130
     end
   end
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(base <= next & next <= count)) $error("commandPatcher.ts:66: assertion CommandPatcher.indices_ordered failed: the oldest patch starts at or before the next index, within the frame (base = 32'h%h, next = 32'h%h, count = 32'h%h)", base, next, count); // commandPatcher.ts:66
+    if (rst_n && !(withinWindow_sub <= 32'h40)) $error("commandPatcher.ts:67: assertion CommandPatcher.window_in_range failed: at most 2 patches in flight (next = 32'h%h, base = 32'h%h)", next, base); // commandPatcher.ts:67
+    if (rst_n && !(base[4:0] == 5'd0 | base == count)) $error("commandPatcher.ts:68: assertion CommandPatcher.base_aligned failed: a patch starts on a multiple of the patch size, or is the end of the frame (base = 32'h%h, count = 32'h%h)", base, count); // commandPatcher.ts:68
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (base <= next & next <= count); // commandPatcher.ts:66
+    if (rst_n) assert (withinWindow_sub <= 32'h40); // commandPatcher.ts:67
+    if (rst_n) assert (base[4:0] == 5'd0 | base == count); // commandPatcher.ts:68
+  end
+`endif
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
   wire _unused_ok = &{1'b0, emit_lshr[31:1], 1'b0};

@@ -18,25 +18,27 @@ module IcQueue_depth32_sources2_width256 (
   logic [4:0] tail; // icBuffer.ts:59
   logic [5:0] count_1; // icBuffer.ts:60
   logic [2:0] errors; // icBuffer.ts:61
-  logic [255:0] rdata; // icBuffer.ts:83
+  logic [255:0] rdata; // icBuffer.ts:85
 
   wire empty_1 = count_1 == 6'd0; // icBuffer.ts:63
-  assign front = empty_1 ? 256'd0 : rdata; // icBuffer.ts:83
-  assign count = count_1; // icBuffer.ts:84
-  assign empty = empty_1; // icBuffer.ts:85
+  assign front = empty_1 ? 256'd0 : rdata; // icBuffer.ts:85
+  assign count = count_1; // icBuffer.ts:86
+  assign empty = empty_1; // icBuffer.ts:87
   wire full_1 = count_1 == 6'd32; // icBuffer.ts:62
-  assign full = full_1; // icBuffer.ts:86
-  assign error = errors; // icBuffer.ts:87
+  assign full = full_1; // icBuffer.ts:88
+  assign error = errors; // icBuffer.ts:89
   wire dequeued = dequeue & ~empty_1; // icBuffer.ts:67
-  wire tail_sel_and_1 = source != 2'd0 & (source & source - 2'd1) == 2'd0; // icBuffer.ts:93
+  wire tail_sel_and_1 = source != 2'd0 & (source & source - 2'd1) == 2'd0; // icBuffer.ts:113
   wire enqueued_and = enqueue & tail_sel_and_1; // icBuffer.ts:69
   wire enqueued = enqueued_and & (~full_1 | dequeued); // icBuffer.ts:69
   wire count_1_sel_not = ~dequeued; // icBuffer.ts:79
   wire badCoreId = enqueue & ~tail_sel_and_1; // icBuffer.ts:72
   wire underflow = dequeue & empty_1; // icBuffer.ts:71
   wire overflow = enqueued_and & full_1 & count_1_sel_not; // icBuffer.ts:70
-  wire [255:0] acc = source[0] ? data_0 : 256'd0; // icBuffer.ts:98
-  wire [255:0] acc_1 = acc | (source[1] ? data_1 : 256'd0); // icBuffer.ts:99
+  wire [255:0] acc = source[0] ? data_0 : 256'd0; // icBuffer.ts:118
+  wire [255:0] acc_1 = acc | (source[1] ? data_1 : 256'd0); // icBuffer.ts:119
+  wire [5:0] ahead = {1'd0, tail} + 6'd32 - {1'd0, head}; // icBuffer.ts:105
+  wire [5:0] distance = 6'd32 <= ahead ? ahead - 6'd32 : ahead; // icBuffer.ts:106
 
 `ifndef SYNTHESIS
   initial begin
@@ -70,4 +72,24 @@ module IcQueue_depth32_sources2_width256 (
     if (enqueued) slots[tail] <= acc_1;
   end
   assign rdata = slots[head];
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(count_1 <= 6'd32)) $error("icBuffer.ts:100: assertion IcQueue_depth32_sources2_width256.count_in_range failed: the count is at most the depth (count_1 = 6'h%h)", count_1); // icBuffer.ts:100
+    if (rst_n && !(full_1 ? tail == head : distance == count_1)) $error("icBuffer.ts:107: assertion IcQueue_depth32_sources2_width256.count_matches_pointers failed: the count is the distance from head to tail (full_1 = 1'h%h, tail = 5'h%h, head = 5'h%h, distance = 6'h%h, count_1 = 6'h%h)", full_1, tail, head, distance, count_1); // icBuffer.ts:107
+    if (rst_n && !(~(enqueued & full_1) | dequeued)) $error("icBuffer.ts:108: assertion IcQueue_depth32_sources2_width256.no_enqueue_when_full failed: a full queue takes an entry only when one leaves (enqueued = 1'h%h, full_1 = 1'h%h, dequeued = 1'h%h)", enqueued, full_1, dequeued); // icBuffer.ts:108
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (count_1 <= 6'd32); // icBuffer.ts:100
+    if (rst_n) assert (full_1 ? tail == head : distance == count_1); // icBuffer.ts:107
+    if (rst_n) assert (~(enqueued & full_1) | dequeued); // icBuffer.ts:108
+  end
+`endif
 endmodule

@@ -13,12 +13,18 @@ module SkidBuffer_width8 (
   logic [7:0] mainData; // skid.ts:12
   logic skidValid; // skid.ts:13
   logic [7:0] skidData; // skid.ts:14
+  logic deq_stalled_past1; // skid.ts:4
+  logic [7:0] deq_bits_past1; // skid.ts:4
+  logic rst_n_past1; // skid.ts:4
 
   assign enq_ready = ~skidValid; // skid.ts:15
   assign deq_valid = mainValid; // skid.ts:16
   assign deq_bits = mainData; // skid.ts:17
   wire mainFree = ~mainValid | deq_ready; // skid.ts:19
   wire skidValid_sel_and = enq_valid & enq_ready; // skid.ts:32
+  wire deq_stalled = deq_valid & ~deq_ready; // skid.ts:4
+  wire _not = ~deq_stalled_past1; // skid.ts:4
+  wire _guard = rst_n_past1 & rst_n; // skid.ts:4
 
 `ifndef SYNTHESIS
   initial begin
@@ -26,6 +32,9 @@ module SkidBuffer_width8 (
     mainData = 8'd0;
     skidValid = 1'd0;
     skidData = 8'd0;
+    deq_stalled_past1 = 1'd0;
+    deq_bits_past1 = 8'd0;
+    rst_n_past1 = 1'd0;
   end
 `endif
 
@@ -56,5 +65,28 @@ module SkidBuffer_width8 (
     end else if (skidValid_sel_and) begin // skid.ts:32
       skidData <= enq_bits; // skid.ts:33
     end
+    deq_stalled_past1 <= deq_stalled; // skid.ts:4
+    deq_bits_past1 <= deq_bits; // skid.ts:4
+    rst_n_past1 <= rst_n; // skid.ts:4
   end
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !(enq_ready | mainValid)) $error("skid.ts:37: assertion SkidBuffer_width8.skid_behind_main failed: the skid slot holds a word only behind a full main slot (enq_ready = 1'h%h, mainValid = 1'h%h)", enq_ready, mainValid); // skid.ts:37
+    if (_guard && !(_not | deq_valid)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_valid_held failed: SkidBuffer_width8 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // skid.ts:4
+    if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_stable failed: SkidBuffer_width8 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 8'h%h, deq_bits_past1 = 8'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // skid.ts:4
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (enq_ready | mainValid); // skid.ts:37
+    if (_guard) assert (_not | deq_valid); // skid.ts:4
+    if (_guard) assert (_not | deq_bits == deq_bits_past1); // skid.ts:4
+  end
+`endif
 endmodule

@@ -17,6 +17,9 @@ module RoundRobinArbiter_n3_width391 (
   output logic [1:0] chosen
 );
   logic [1:0] last; // arbiter.ts:19
+  logic [1:0] passed_over_0; // arbiter.ts:48
+  logic [1:0] passed_over_1; // arbiter.ts:48
+  logic [1:0] passed_over_2; // arbiter.ts:48
 
   wire in_0_ready_or_1 = in_0_valid | in_1_valid | in_2_valid; // arbiter.ts:32
   wire in_0_ready_and = out_ready & in_0_ready_or_1; // arbiter.ts:35
@@ -32,18 +35,69 @@ module RoundRobinArbiter_n3_width391 (
   assign out_valid = in_0_ready_or_1; // arbiter.ts:33
   assign out_bits = in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
+  wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
+  wire _ule = 3'd0 + {2'd0, in_0_ready} + {2'd0, in_1_ready} + {2'd0, in_2_ready} <= 3'd1; // arbiter.ts:41
+  wire [2:0] between_zext = {1'd0, last}; // arbiter.ts:52
+  wire [2:0] between = 3'd2 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead = 3'd3 <= between ? between - 3'd3 : between; // arbiter.ts:53
+  wire [2:0] between_1 = 3'd3 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead_1 = 3'd3 <= between_1 ? between_1 - 3'd3 : between_1; // arbiter.ts:53
+  wire [2:0] between_2 = 3'd4 - between_zext; // arbiter.ts:52
+  wire [2:0] ahead_2 = 3'd3 <= between_2 ? between_2 - 3'd3 : between_2; // arbiter.ts:53
 
 `ifndef SYNTHESIS
   initial begin
     last = 2'd0;
+    passed_over_0 = 2'd0;
+    passed_over_1 = 2'd0;
+    passed_over_2 = 2'd0;
   end
 `endif
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
       last <= 2'd2; // arbiter.ts:19
+      passed_over_0 <= 2'd0; // arbiter.ts:48
+      passed_over_1 <= 2'd0; // arbiter.ts:48
+      passed_over_2 <= 2'd0; // arbiter.ts:48
     end else begin
-      if (out_valid & out_ready) last <= grant; // arbiter.ts:37
+      if (last_sel_and) last <= grant; // arbiter.ts:37
+      if (~in_0_valid | in_0_ready) passed_over_0 <= 2'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_0 <= passed_over_0 + 2'd1; // arbiter.ts:49
+      if (~in_1_valid | in_1_ready) passed_over_1 <= 2'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_1 <= passed_over_1 + 2'd1; // arbiter.ts:49
+      if (~in_2_valid | in_2_ready) passed_over_2 <= 2'd0; // arbiter.ts:49
+      else if (last_sel_and) passed_over_2 <= passed_over_2 + 2'd1; // arbiter.ts:49
     end
   end
+
+`ifndef SYNTHESIS
+`ifndef FORMAL
+  // Properties, for simulators: checked at each clock edge on the values before it, as the TS simulator checks them.
+  always @(posedge clk) begin
+    if (rst_n && !_ule) $error("arbiter.ts:41: assertion RoundRobinArbiter_n3_width391.one_grant failed: at most one requester is granted (in_0_ready = 1'h%h, in_1_ready = 1'h%h, in_2_ready = 1'h%h)", in_0_ready, in_1_ready, in_2_ready); // arbiter.ts:41
+    if (rst_n && !(last < 2'd3)) $error("arbiter.ts:42: assertion RoundRobinArbiter_n3_width391.last_in_range failed: the last grant names a requester (last = 2'h%h)", last); // arbiter.ts:42
+    if (rst_n && !(passed_over_0 < 2'd3)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n3_width391.fair_0 failed: requester 0 waits for fewer than 3 grants to others (passed_over_0 = 2'h%h)", passed_over_0); // arbiter.ts:50
+    if (rst_n && !({1'd0, passed_over_0} + ahead < 3'd3)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n3_width391.fair_0_ahead failed: requester 0 is passed over at most once per requester ahead of it (passed_over_0 = 2'h%h, ahead = 3'h%h)", passed_over_0, ahead); // arbiter.ts:54
+    if (rst_n && !(passed_over_1 < 2'd3)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n3_width391.fair_1 failed: requester 1 waits for fewer than 3 grants to others (passed_over_1 = 2'h%h)", passed_over_1); // arbiter.ts:50
+    if (rst_n && !({1'd0, passed_over_1} + ahead_1 < 3'd3)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n3_width391.fair_1_ahead failed: requester 1 is passed over at most once per requester ahead of it (passed_over_1 = 2'h%h, ahead_1 = 3'h%h)", passed_over_1, ahead_1); // arbiter.ts:54
+    if (rst_n && !(passed_over_2 < 2'd3)) $error("arbiter.ts:50: assertion RoundRobinArbiter_n3_width391.fair_2 failed: requester 2 waits for fewer than 3 grants to others (passed_over_2 = 2'h%h)", passed_over_2); // arbiter.ts:50
+    if (rst_n && !({1'd0, passed_over_2} + ahead_2 < 3'd3)) $error("arbiter.ts:54: assertion RoundRobinArbiter_n3_width391.fair_2_ahead failed: requester 2 is passed over at most once per requester ahead of it (passed_over_2 = 2'h%h, ahead_2 = 3'h%h)", passed_over_2, ahead_2); // arbiter.ts:54
+  end
+`endif
+`endif
+
+`ifdef FORMAL
+  // Properties, for the formal flow (rtgpu prove).
+  always @(posedge clk) begin
+    if (rst_n) assert (_ule); // arbiter.ts:41
+    if (rst_n) assert (last < 2'd3); // arbiter.ts:42
+    if (rst_n) assert (passed_over_0 < 2'd3); // arbiter.ts:50
+    if (rst_n) assert ({1'd0, passed_over_0} + ahead < 3'd3); // arbiter.ts:54
+    if (rst_n) assert (passed_over_1 < 2'd3); // arbiter.ts:50
+    if (rst_n) assert ({1'd0, passed_over_1} + ahead_1 < 3'd3); // arbiter.ts:54
+    if (rst_n) assert (passed_over_2 < 2'd3); // arbiter.ts:50
+    if (rst_n) assert ({1'd0, passed_over_2} + ahead_2 < 3'd3); // arbiter.ts:54
+  end
+`endif
 endmodule
