@@ -26,7 +26,7 @@ export type { PropertyOptions, TemporalOptions, PropertyKind } from './core/prop
 export { Clock, ClockType, ClockSignal, ClockDomain, type ClockDomainSpec, type ClockEdgeName, type ResetKind, type ResetActive } from './core/clockDomain.ts';
 export { packBits, unpackBits } from './core/packing.ts';
 export { Decoupled, Irrevocable, DecoupledType, fire, type DecoupledValue } from './core/decoupled.ts';
-export { elaborate, type Elaboration, type ElaborateOptions } from './elaborate/elaborate.ts';
+export { elaborate, type Elaboration, type ElaborateOptions, type CheckerBinding } from './elaborate/elaborate.ts';
 export { HdlError, formatDiagnostic, diagnosticCodes, type Diagnostic, type DiagnosticCode } from './ir/diagnostics.ts';
 export { topModule, findModule, type Design, type ModuleIR, type Net, type Cell, type Reg, type RegReset, type ClockEdge, type ClockInput, type Memory, type Property, type Instance, type SourceLoc, type BlackBox, type VerilogParameterValue } from './ir/netlist.ts';
 export { emitSystemVerilog, legalizeIdentifier, type EmittedDesign, type EmittedFile, type EmitOptions } from './emit/index.ts';

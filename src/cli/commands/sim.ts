@@ -20,7 +20,8 @@ const usage = `usage: rtgpu sim TESTBENCH.ts [--sim S] [--vcd FILE] [--seed N] [
 Runs a testbench file: it exports its design ('export const design = elaborate(Top, params).design',
 or the module and 'params' as a design file does) and its body
 ('export default async function (tb: Testbench) { … }'). Prints PASS with the cycles it took, or
-FAIL with the error at your line (exit status 1).
+FAIL with the error at your line (exit status 1): a failed m.assert or m.assume of the design is
+reported at its line, with its message, cycle and the values its condition read, on every --sim.
 
   --sim S          ts (the TS simulator: WebAssembly where it can, the default), ${single.join(', ')},
                    lockstep (ts, Verilator and Icarus compared every cycle), or a comma list run in lockstep;

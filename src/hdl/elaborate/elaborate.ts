@@ -5,6 +5,9 @@ import { flattenDesign } from '../ir/flatten.ts';
 import { findCombinationalLoop } from '../ir/combinationalLoops.ts';
 import { findClockDomainCrossings } from '../ir/clockDomainCrossings.ts';
 import { ModuleBuilder, type ElaboratedModule, type ModuleDef, type ModuleElaborator, type Params, type PortSpecs } from '../core/module.ts';
+import { ClockSignal } from '../core/clockDomain.ts';
+import { zipLeaves, type HValue } from '../core/aggregates.ts';
+import { atLocation } from '../core/sourceLocation.ts';
 import { isBlackBox } from '../core/blackBox.ts';
 import { completeBlackBox } from './blackBox.ts';
 import { lowerModule } from './lower.ts';
@@ -19,13 +22,30 @@ export interface Elaboration {
 export interface ElaborateOptions {
   /** The top module's SystemVerilog name, instead of the name derived from its parameters. */
   readonly topName?: string;
+  /** Checkers bound to modules of the design (as SystemVerilog's `bind`), without changing their source. */
+  readonly bind?: readonly CheckerBinding[];
+}
+
+/**
+ * A checker module bound to every instance of `module`: instantiated inside it, each of its inputs
+ * connected to the module's port of the same name (a checker has inputs only, and its properties).
+ */
+export interface CheckerBinding {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly module: ModuleDef<any, any>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly checker: ModuleDef<any, any>;
+  /** The checker's parameters, or a function of the bound module's parameters. */
+  readonly params?: unknown;
+  /** Its instance name in the module (default `<checker>_bound`). */
+  readonly name?: string;
 }
 
 /** Elaborate `def` with `params` as the top module. Throws HdlError listing every error found. */
 export function elaborate<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: ElaborateOptions = {}): Elaboration {
   if (opts.topName !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(opts.topName)) throw new HdlError([{ code: 'InvalidArgument', severity: 'error', message: `top name '${opts.topName}' is not an identifier`, loc: def.loc }]);
   if (isBlackBox(def)) throw hdlError('InvalidArgument', `black box '${def.name}' cannot be the top of a design: instantiate it in a module`, def.loc);
-  const session = new Session(opts.topName);
+  const session = new Session(opts.topName, opts.bind ?? []);
   const top = session.elaborateChild(def, params, def.loc);
   const design: Design = { top: top.ir.name, modules: session.order };
   session.checkFlat(design);
@@ -40,7 +60,10 @@ class Session implements ModuleElaborator {
   private readonly active = new Set<string>();
 
   /** `topName` names the first module elaborated (the top). */
-  constructor(private topName?: string) {}
+  constructor(
+    private topName: string | undefined,
+    private readonly bindings: readonly CheckerBinding[],
+  ) {}
 
   elaborateChild(def: ModuleDef<any, any>, params: unknown, loc: SourceLoc): ElaboratedModule {
     const p = (params ?? {}) as Record<string, unknown>;
@@ -59,6 +82,7 @@ class Session implements ModuleElaborator {
     b.run(() => {
       const io = b.ports(def.ports(params as never), def.loc);
       def.body(b, io, params as never);
+      for (const binding of this.bindings.filter((x) => x.module === def)) bindChecker(b, io as Record<string, unknown>, binding, params);
       b.finishBody(isBlackBox(def));
     });
     const blackBox = isBlackBox(def);
@@ -104,4 +128,25 @@ class Session implements ModuleElaborator {
       },
     ]);
   }
+}
+
+/** Instantiates a bound checker in module `b`, its inputs driven by `io`'s ports of the same names. */
+function bindChecker(b: ModuleBuilder, io: Record<string, unknown>, binding: CheckerBinding, moduleParams: unknown): void {
+  const params = typeof binding.params === 'function' ? (binding.params as (p: unknown) => unknown)(moduleParams) : binding.params;
+  const where = binding.checker.loc;
+  if (isBlackBox(binding.module)) throw hdlError('InvalidArgument', `a checker cannot be bound to black box '${binding.module.name}': its Verilog is not ours to add to`, where);
+  atLocation(where, () => {
+    const inst = b.instance(binding.checker, params as never, { name: binding.name ?? `${binding.checker.name}_bound` });
+    for (const [name, spec] of Object.entries(binding.checker.ports(params as never) as PortSpecs)) {
+      if (spec.dir !== 'input') throw hdlError('InvalidArgument', `checker ${binding.checker.name} has the output '${name}': a bound checker only reads (inputs and properties)`, where);
+      if (!(name in io)) throw hdlError('InvalidArgument', `checker ${binding.checker.name} reads '${name}', which module ${b.moduleName} has no port of`, where);
+      const port = (inst.io as Record<string, unknown>)[name];
+      if (port instanceof ClockSignal) port.set(io[name] as ClockSignal);
+      else
+        zipLeaves(port as HValue, io[name] as HValue, (dst, src, flipped, path) => {
+          if (flipped) throw hdlError('InvalidArgument', `checker ${binding.checker.name}: '${name}${path ? `.${path}` : ''}' points out of the checker (a flipped field); declare the checker's port with every field an input`, where);
+          dst.set(src);
+        });
+    }
+  });
 }
