@@ -1,6 +1,6 @@
 // The long checks CI does not run, one after another, with a summary: fuzzing every parser, random
 // designs on every back end, the clock-crossing library, random programs on the RT core, the float units, the IC
-// system, the textured kernel, the BVH8 IC system.
+// system, the textured kernel, the BVH8 IC system, proofs at full size.
 // Usage: npm run soak -- [--quick] [--only NAMES] [--seed S]   (figures: docs/reliability.md)
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
@@ -50,6 +50,11 @@ const STEPS: readonly Step[] = [
     name: 'rtl-equivalence',
     what: 'Yosys proof that every handed-off module says the same in readable and netlist-style SystemVerilog (15 min per module at most: the BVH IC core takes 5)',
     command: (quick) => tsx('scripts/rtl-equivalence.ts', '--timeout', quick ? '20' : '900'),
+  },
+  {
+    name: 'proofs',
+    what: "rtgpu prove on the library's blocks and the GPU's IC queue at the sizes the GPU uses, depth 10 to 20 (CI proves small ones)",
+    command: () => tsx('scripts/prove-soak.ts'),
   },
   {
     name: 'boards',
