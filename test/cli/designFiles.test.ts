@@ -330,8 +330,8 @@ describe('design files the design-file fuzz target found errors without a line f
 
 });
 
-describe('rtgpu sim --coverage', () => {
-  test('measures coverage on the TS simulator, merges runs into the file, refuses an engine without it and a file that is not a report', async () => {
+describe('rtgpu sim --coverage and rtgpu cosim --coverage', () => {
+  test('measure coverage on the TS simulator, merge runs into the file, refuse an engine without it and a file that is not a report', async () => {
     const file = join(tempDir('coverage'), 'gcd.json');
     const first = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--seed', '1', '--coverage', file);
     expect(first.stderr).toBe('');
@@ -347,6 +347,13 @@ describe('rtgpu sim --coverage', () => {
     expect(verilator.exitCode).not.toBe(0);
     expect(verilator.stderr).toMatch(/--coverage is measured on the TS simulator: run with --sim ts/);
     noStack(verilator.stderr);
+    // rtgpu cosim of the design file adds its random-stimulus run to the same report.
+    const cosim = await rtgpu('cosim', fixture('gcdUnit.ts'), '--sim', 'ts', '--cycles', '500', '--seed', '3', '--coverage', file);
+    expect(cosim.exitCode).toBe(0);
+    expect(cosim.stdout).toMatch(/coverage of GcdUnit_width16: 3 runs/);
+    const noTs = await rtgpu('cosim', fixture('gcdUnit.ts'), '--sim', 'verilator', '--coverage', file);
+    expect(noTs.exitCode).not.toBe(0);
+    expect(noTs.stderr).toMatch(/--coverage is measured on the TS simulator: include ts in --sim/);
     writeFileSync(file, '{"not": "coverage"}');
     const bad = await rtgpu('sim', fixture('gcdUnit.tb.ts'), '--coverage', file);
     expect(bad.exitCode).toBe(2);

@@ -3,7 +3,7 @@ import { parseFlags, intFlag } from '../args.ts';
 import { CliError } from '../cliError.ts';
 import { allDesigns, findDesign } from '../../designs/index.ts';
 import { RecordingSimulator, formatMismatch, replayRecording, runCosim } from '../../hdl/cosim/index.ts';
-import { saveCoverage } from '../coverageFile.ts';
+import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { simulatorNames, type SimulatorName } from '../../hdl/cosim/index.ts';
 import { compileSimulator, formatCoverage, resetInputs, LockstepMismatchError, type CompiledSimulatorOptions, type IcarusOptions, type VerilatorOptions } from '../../hdl/sim/index.ts';
@@ -38,8 +38,8 @@ ${designFileUsage}
                 output VALID is 1 (repeatable; stream payloads are compared only while valid anyway)
   --from-first-reset  with a design file: compare nothing until the first reset is over (third-party
                 RTL whose registers hold X until reset)
-  --coverage FILE  with a catalogue design: coverage of the TS simulator's run (cover points, fsm states
-                and transitions, toggles), merged into FILE (JSON) when it exists, and summarized
+  --coverage FILE  coverage of the TS simulator's run (cover points, fsm states and transitions,
+                toggles), merged into FILE (JSON) when it exists, and summarized
   --list        list the designs`;
 
 const options = {
@@ -97,7 +97,6 @@ export function parseCosimArgs(argv: string[]): CosimPlan | HelpPlan {
   };
   if (run.coverage !== undefined && !run.sims.includes('ts')) throw new CliError('--coverage is measured on the TS simulator: include ts in --sim');
   if (!file) return { kind: 'catalogue', name, ...run };
-  if (run.coverage !== undefined) throw new CliError('--coverage applies to catalogue designs; for a design file, write a testbench and run rtgpu sim --coverage');
   const gate = run.sims.find(isGateLevel);
   if (gate && run.registers) throw new CliError(`--registers cannot be compared on ${gate}: synthesis renames, merges and removes registers`);
   parseParams(values.param ?? []);
@@ -181,6 +180,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
     sims.length === 1
       ? await compileSimulator(user.design, member(sims[0]!))
       : await compileSimulator(user.design, { backend: 'lockstep', backends: sims.map(member), compareRegisters: registers, dontCare: plan.dontCare, fromFirstReset: plan.fromFirstReset });
+  const recorder = plan.coverage === undefined ? undefined : coverageOf(engine, user.design);
   const sim = gates.length ? new RecordingSimulator(engine, user.design) : engine;
   try {
     const tb = new Testbench(sim, { seed });
@@ -206,6 +206,7 @@ async function cosimDesignFile(plan: CosimRun & DesignFilePlan & ComparePolicy):
     }
     const compared = liveSims.length + gates.length;
     console.log(`${cycles} cycles, ${compared > 1 ? '0 mismatches' : 'no comparison (one simulator)'}${registers && compared > 1 ? ' (outputs and registers)' : ''}`);
+    if (recorder && plan.coverage !== undefined) console.log(formatCoverage(saveCoverage(plan.coverage, recorder.report())));
     return 0;
   } finally {
     sim.close();

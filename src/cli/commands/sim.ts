@@ -1,7 +1,7 @@
 // `rtgpu sim`: run a testbench file on any simulator (the TS simulator, Verilator, Icarus, or several in lockstep).
 import { resolve } from 'node:path';
-import { CoverageRecorder, PropertyFailedError, compileSimulator, formatCoverage, resetAtPowerOn, simulatorBackends, type CompiledSimulator, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
-import { saveCoverage } from '../coverageFile.ts';
+import { PropertyFailedError, compileSimulator, formatCoverage, resetAtPowerOn, simulatorBackends, type Simulator, type SimulatorOptions } from '../../hdl/sim/index.ts';
+import { coverageOf, saveCoverage } from '../coverageFile.ts';
 import { Testbench } from '../../hdl/testbench/index.ts';
 import { seedFromEnv } from '../../util/seededRandom.ts';
 import { intFlag, parseFlags } from '../args.ts';
@@ -157,14 +157,6 @@ async function execute(plan: SimPlan): Promise<number> {
 }
 
 export const simCommand = defineCommand({ summary: 'run a testbench file on a simulator', usage, options, parse: parseSimArgs, execute });
-
-/** The coverage recorder of a run: on the TS simulator, or the TS member of a lockstep run. */
-function coverageOf(engine: Simulator, design: Design): CoverageRecorder {
-  const members = 'simulators' in engine ? (engine as { simulators: readonly Simulator[] }).simulators : [engine];
-  const ts = members.find((m): m is CompiledSimulator => typeof (m as Partial<CompiledSimulator>).onEdge === 'function');
-  if (!ts) throw new CliError(`--coverage is measured on the TS simulator: run with --sim ts (or lockstep with ts in it, which checks that the others agree with it), not ${engine.backend}`);
-  return new CoverageRecorder(design, ts);
-}
 
 /** A failed assertion or assumption as the simulator reported it, at its line in the design's file (relative to here). */
 function propertyFailure(design: Design, e: PropertyFailedError): string {
