@@ -77,6 +77,7 @@ module SkidBuffer_width8 (
     if (rst_n && !(enq_ready | mainValid)) $error("skid.ts:37: assertion SkidBuffer_width8.skid_behind_main failed: the skid slot holds a word only behind a full main slot (enq_ready = 1'h%h, mainValid = 1'h%h)", enq_ready, mainValid); // skid.ts:37
     if (_guard && !(_not | deq_valid)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_valid_held failed: SkidBuffer_width8 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // skid.ts:4
     if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_stable failed: SkidBuffer_width8 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 8'h%h, deq_bits_past1 = 8'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // skid.ts:4
+    if ((deq_valid & rst_n) && $isunknown(deq_bits)) $error("skid.ts:4: assertion SkidBuffer_width8.deq_bits_known failed: SkidBuffer_width8 drives 'deq': bits have no X or Z bit while valid (deq_bits = 8'h%h)", deq_bits); // skid.ts:4
   end
 `endif
 `endif

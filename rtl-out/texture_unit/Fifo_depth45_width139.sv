@@ -84,6 +84,7 @@ module Fifo_depth45_width139 (
     if (rst_n && !_mux) $error("fifo.ts:57: assertion Fifo_depth45_width139.count_matches_pointers failed: count is the distance from head to tail (full_1 = 1'h%h, tail = 6'h%h, head = 6'h%h, count_1 = 6'h%h)", full_1, tail, head, count_1); // fifo.ts:57
     if (_guard && !(_not | deq_valid)) $error("fifo.ts:17: assertion Fifo_depth45_width139.deq_valid_held failed: Fifo_depth45_width139 drives 'deq': valid stays 1 until the transfer (valid && !ready at the edge before) (deq_stalled_past1 = 1'h%h, deq_valid = 1'h%h)", deq_stalled_past1, deq_valid); // fifo.ts:17
     if (_guard && !(_not | deq_bits == deq_bits_past1)) $error("fifo.ts:17: assertion Fifo_depth45_width139.deq_bits_stable failed: Fifo_depth45_width139 drives 'deq': bits stay unchanged while valid waits for ready (deq_stalled_past1 = 1'h%h, deq_bits = 139'h%h, deq_bits_past1 = 139'h%h)", deq_stalled_past1, deq_bits, deq_bits_past1); // fifo.ts:17
+    if ((deq_valid & rst_n) && $isunknown(deq_bits)) $error("fifo.ts:17: assertion Fifo_depth45_width139.deq_bits_known failed: Fifo_depth45_width139 drives 'deq': bits have no X or Z bit while valid (deq_bits = 139'h%h)", deq_bits); // fifo.ts:17
   end
 `endif
 `endif

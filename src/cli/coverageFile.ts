@@ -1,6 +1,6 @@
 // A coverage file of `rtgpu sim --coverage` and `rtgpu cosim --coverage`: one design's report, merged run after run.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { CoverageRecorder, mergeCoverage, type CompiledSimulator, type CoverageReport, type Simulator } from '../hdl/sim/index.ts';
+import { CoverageRecorder, mergeCoverage, type CoverageReport, type Simulator } from '../hdl/sim/index.ts';
 import type { Design } from '../hdl/index.ts';
 import { CliError } from './cliError.ts';
 
@@ -27,8 +27,9 @@ export function saveCoverage(file: string, report: CoverageReport): CoverageRepo
 
 /** The coverage recorder of a run: on the TS simulator, or the TS member of a lockstep run. */
 export function coverageOf(engine: Simulator, design: Design): CoverageRecorder {
-  const members = 'simulators' in engine ? (engine as { simulators: readonly Simulator[] }).simulators : [engine];
-  const ts = members.find((m): m is CompiledSimulator => typeof (m as Partial<CompiledSimulator>).onEdge === 'function');
-  if (!ts) throw new CliError(`--coverage is measured on the TS simulator: run with --sim ts (or lockstep with ts in it, which checks that the others agree with it), not ${engine.backend}`);
-  return new CoverageRecorder(design, ts);
+  try {
+    return new CoverageRecorder(design, engine);
+  } catch {
+    throw new CliError(`--coverage is measured on the TS simulator: run with --sim ts (or lockstep with ts in it, which checks that the others agree with it), not ${engine.backend}`);
+  }
 }

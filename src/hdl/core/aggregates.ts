@@ -99,6 +99,11 @@ export function typeOf(v: HValue): HType {
   return t as HType;
 }
 
+/** Whether `v` is a hardware value: a ground signal, a Vec or a Bundle. */
+export function isHValue(v: unknown): v is HValue {
+  return v instanceof Bits || v instanceof VecValue || (typeof v === 'object' && v !== null && typeKey in v);
+}
+
 /** Build a value of `type`; `leaf` makes each ground leaf from its path and flip parity. */
 export function buildValue<T extends HType>(type: T, leaf: (t: GroundType, path: readonly string[], flipped: boolean) => Bits, path: readonly string[] = [], flipped = false): ValueOf<T> {
   if (isGround(type)) return leaf(type, path, flipped) as ValueOf<T>;

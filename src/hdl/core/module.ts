@@ -3,7 +3,7 @@ import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
 import { Sig as SigClass } from './ast.ts';
-import { buildValue, leaves, typeOf, zipLeaves, type DecoupledValue, type HValue, type ValueOf } from './aggregates.ts';
+import { buildValue, isHValue, leaves, typeOf, zipLeaves, type DecoupledValue, type HValue, type ValueOf } from './aggregates.ts';
 import { popContext, pushContext, type BuildContext } from './context.ts';
 import { MemoryHandle, type MemoryOptions } from './memory.ts';
 import { checkOptions } from './options.ts';
@@ -503,6 +503,22 @@ export class ModuleBuilder implements BuildContext {
     this.property('cover', cond, undefined, { ...opts, name }, loc);
   }
 
+  /**
+   * `value` (a signal, Bundle or Vec) has no X or Z bit at every edge where the `when` it sits in and
+   * `enable` hold and the domain's reset is released. Only a four-state simulator (Icarus) can see X: it
+   * comes from a register with neither reset nor init read before it is written, a black box's Verilog, or
+   * an input a testbench leaves undriven. On the TS simulator, Verilator and in proofs every bit is 0 or
+   * 1, so there it always holds (`rtgpu prove` leaves it out).
+   */
+  assertKnown(value: HValue, message?: string, opts: PropertyOptions = {}): void {
+    this.knownProperty('assert', value, message, opts, callerLocation());
+  }
+
+  /** Like `assertKnown`, for a value the environment provides (an input): a simulator stops when a testbench drives X or Z where enabled. */
+  assumeKnown(value: HValue, message?: string, opts: PropertyOptions = {}): void {
+    this.knownProperty('assume', value, message, opts, callerLocation());
+  }
+
   /** The value `x` had `n` edges ago (n registers in the domain; 0 before the first edges). */
   past<V extends Bits>(x: V, n = 1, opts: TemporalOptions = {}): V['_self'] {
     const loc = callerLocation();
@@ -604,6 +620,7 @@ export class ModuleBuilder implements BuildContext {
     const wasStalled = this.past(stalled, 1, { domain }) as Bool;
     this.property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain }, loc);
     this.property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain }, loc);
+    this.knownProperty(kind, bits, `${who} '${name}': bits have no X or Z bit while valid`, { name: `${name}_bits_known`, enable: valid, domain }, loc);
   }
 
   /**
@@ -654,7 +671,15 @@ export class ModuleBuilder implements BuildContext {
     const user = checked.opts.enable?.expr ?? null;
     const enable = guard && user ? this.and(guard, user) : (guard ?? user);
     const c = typeof checked.cond === 'boolean' ? literalExpr(checked.cond, BoolT, loc) : checked.cond;
-    this.properties.push({ kind, cond: c, enable, name: checked.opts.name, message: kind === 'cover' ? undefined : text, loc, domain });
+    this.properties.push({ kind, cond: c, enable, known: null, name: checked.opts.name, message: kind === 'cover' ? undefined : text, loc, domain });
+  }
+
+  private knownProperty(kind: 'assert' | 'assume', value: HValue, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
+    const what = `m.${kind}Known()`;
+    if (!isHValue(value)) throw hdlError('InvalidArgument', `${what} takes a hardware value (a signal, Bundle or Vec), got ${typeof value === 'object' && value !== null ? (value as object).constructor?.name ?? 'an object' : typeof value}`, loc);
+    this.property(kind, true, text, opts, loc);
+    const i = this.properties.length - 1;
+    this.properties[i] = { ...this.properties[i]!, known: packBits(value).expr };
   }
 
   // -------- BuildContext

@@ -29,6 +29,8 @@ export interface PropertyRecord {
   readonly cond: Expr;
   /** The `when` path and the user's enable, or null. */
   readonly enable: Expr | null;
+  /** An X check's value (`cond` is then the constant 1), or null. */
+  readonly known: Expr | null;
   readonly name: string | undefined;
   readonly message: string | undefined;
   readonly loc: SourceLoc;

@@ -4,7 +4,7 @@ import type { Design, ModuleIR, Net } from '../ir/netlist.ts';
 import { findModule, topModule } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { legalizeIdentifier } from '../emit/index.ts';
-import { CoverageRecorder, compileSimulator, resetAtPowerOn, type CompiledSimulator, type CoverageReport } from '../sim/index.ts';
+import { CoverageRecorder, compileSimulator, resetAtPowerOn, type CoverageReport } from '../sim/index.ts';
 import { emitSystemVerilog } from '../emit/index.ts';
 import type { CosimDesign } from './design.ts';
 import { createRng } from '../../util/seededRandom.ts';
@@ -182,7 +182,7 @@ export async function runCosim(d: CosimDesign, opts: CosimOptions): Promise<Cosi
         : sim === 'icarus'
           ? await compileSimulator(design, { backend: sim, registers, log, timeoutSeconds: opts.timeoutSeconds ?? icarusTimeoutSeconds(opts.cycles) })
           : await compileSimulator(design, { backend: sim, registers, log });
-    const recorder = sim === 'ts' && opts.coverage ? new CoverageRecorder(design, s as CompiledSimulator) : undefined;
+    const recorder = sim === 'ts' && opts.coverage ? new CoverageRecorder(design, s) : undefined;
     try {
       if (sim !== 'ts') log(`${sim}: running ${opts.cycles} cycles`);
       const t0 = performance.now();

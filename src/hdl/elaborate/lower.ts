@@ -1,7 +1,7 @@
 // Lowers one built module to the netlist IR: names nets, folds guarded assignments, runs per-module checks.
 import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, Property, Reg, SourceLoc } from '../ir/netlist.ts';
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
-import { cellFromOperands, cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
+import { cellFromOperands, cellInputs, edgeOf, moduleClocks, propertyNets } from '../ir/netlist.ts';
 import type { ClockDomainRef, Expr, PathStep, Sig } from '../core/ast.ts';
 import type { ModuleBuilder } from '../core/module.ts';
 import { inferName } from '../core/naming.ts';
@@ -282,6 +282,7 @@ class Lowering {
         name,
         cond: this.expr(p.cond),
         ...(enable ? { enable: this.expr(enable) } : {}),
+        ...(p.known ? { known: this.expr(p.known) } : {}),
         ...(p.message !== undefined ? { message: p.message } : {}),
         loc: p.loc,
         ...clockOf(p.domain),
@@ -348,7 +349,7 @@ class Lowering {
       for (const p of m.writePorts) [p.addr, p.data, p.en, p.mask].forEach((x) => x !== undefined && read.add(x));
     }
     for (const i of ir.instances) for (const n of Object.values(i.inputs)) read.add(n);
-    for (const p of ir.properties ?? []) [p.cond, p.enable].forEach((x) => x !== undefined && read.add(x));
+    for (const p of ir.properties ?? []) propertyNets(p).forEach((x) => read.add(x));
     for (const sig of this.b.unusedSigs) read.add(this.sigNet.get(sig)!);
     this.warnUnusedClocks(ir);
     for (const p of ir.ports) {

@@ -1,7 +1,7 @@
 // Prints one netlist module as readable SystemVerilog: named nets, inlined single-use expressions, if/case processes.
 import { basename } from 'node:path';
 import type { Cell, Design, EnumInfo, Instance, Memory, ModuleIR, Net, NetId, Reg, SourceLoc } from '../ir/netlist.ts';
-import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
+import { cellInputs, edgeOf, moduleClocks, propertyNets } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
@@ -352,8 +352,7 @@ class ModuleEmitter {
       for (const n of Object.values(inst.outputs)) this.define(n);
     }
     for (const p of m.properties ?? []) {
-      for (const n of [p.cond, p.enable]) {
-        if (n === undefined) continue;
+      for (const n of propertyNets(p)) {
         this.usage.readAll(n);
         this.use(n);
       }

@@ -1,7 +1,7 @@
 // Prints one netlist module cell by cell (one assign per cell): the reference the readable emitter is proven equivalent to.
 import { basename } from 'node:path';
 import type { Cell, Design, Instance, Memory, ModuleIR, Net, NetId, Reg } from '../ir/netlist.ts';
-import { cellInputs, edgeOf, moduleClocks } from '../ir/netlist.ts';
+import { cellInputs, edgeOf, moduleClocks, propertyNets } from '../ir/netlist.ts';
 import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
@@ -50,7 +50,7 @@ class NetlistEmitter {
       }
     }
     for (const i of mod.instances) Object.values(i.inputs).forEach((x) => this.usage.readAll(x));
-    for (const p of mod.properties ?? []) [p.cond, p.enable].forEach((x) => x !== undefined && this.usage.readAll(x));
+    for (const p of mod.properties ?? []) propertyNets(p).forEach((x) => this.usage.readAll(x));
   }
 
   private name(id: NetId): string {

@@ -38,12 +38,12 @@ export function printedProperty(text: string): { readonly module: string; readon
 }
 
 /**
- * The values a printed failure of `p` (a property of `mod`) shows, by the net's name in `mod`; a value
- * with X or Z bits (Icarus) is left out.
+ * The values a printed failure of `p` (a property of `mod`) shows, by the net's name in `mod`: `known`
+ * those of 0 and 1 bits only, `unknown` those with X or Z bits (Icarus) as printed (`8'hx3`).
  */
-export function printedValues(mod: ModuleIR, p: Property, text: string): Map<string, bigint> {
+export function printedValues(mod: ModuleIR, p: Property, text: string): { readonly known: Map<string, bigint>; readonly unknown: Map<string, string> } {
   const shown = propertySupport(mod, p).map((id) => mod.nets[id]!);
-  const out = new Map<string, bigint>();
+  const out = { known: new Map<string, bigint>(), unknown: new Map<string, string>() };
   if (!shown.length) return out;
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = shown.map((n) => `${escape(n.name)} = ${n.width}'h([0-9a-fA-FxXzZ]+)`).join(', ');
@@ -51,7 +51,8 @@ export function printedValues(mod: ModuleIR, p: Property, text: string): Map<str
   if (!m) return out;
   shown.forEach((n, i) => {
     const digits = m[i + 1]!;
-    if (!/[xXzZ]/.test(digits)) out.set(n.name, BigInt(`0x${digits}`));
+    if (/[xXzZ]/.test(digits)) out.unknown.set(n.name, `${n.width}'h${digits}`);
+    else out.known.set(n.name, BigInt(`0x${digits}`));
   });
   return out;
 }

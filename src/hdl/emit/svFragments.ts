@@ -264,17 +264,21 @@ export function propertyLines(mod: ModuleIR, text: (id: NetId) => string): strin
     for (const e of edges.filter((x) => onEdge(x, checked).length)) {
       out.push(`  always @(${edgeEvent(e)}) begin`);
       for (const p of onEdge(e, checked)) {
-        const failed = p.enable === undefined ? `!${value(p.cond)}` : `${value(p.enable)} && !${value(p.cond)}`;
+        const broken = p.known === undefined ? `!${value(p.cond)}` : `$isunknown(${text(p.known)})`;
+        const failed = p.enable === undefined ? broken : `${value(p.enable)} && ${broken}`;
         out.push(`    if (${failed}) $error(${propertyDisplayArguments(mod, p, text)});${where(p.loc)}`);
       }
       out.push('  end');
     }
     out.push('`endif', '`endif');
   }
+  // X checks are left out: the formal flow is two-state.
+  const formal = props.filter((p) => p.known === undefined);
+  if (!formal.length) return out;
   out.push('', '`ifdef FORMAL', '  // Properties, for the formal flow (rtgpu prove).');
-  for (const e of edges) {
+  for (const e of edges.filter((x) => onEdge(x, formal).length)) {
     out.push(`  always @(${edgeEvent(e)}) begin`);
-    for (const p of onEdge(e, props)) {
+    for (const p of onEdge(e, formal)) {
       const stmt = `${p.kind} (${text(p.cond)});`;
       out.push(`    ${p.enable === undefined ? stmt : `if (${text(p.enable)}) ${stmt}`}${where(p.loc)}`);
     }

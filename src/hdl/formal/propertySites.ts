@@ -19,6 +19,11 @@ export interface PropertySite {
 /** `    if (en) assert (c != 4'd12); // counter.ts:8` in a module's `ifdef FORMAL block. */
 const FORMAL_STATEMENT = /^\s*(?:if \(.*\) )?(assert|assume|cover) \(.*\);(?:\s*\/\/ (?:at )?(\S+:\d+))?\s*$/;
 
+/** The properties the formal flow checks: all but X checks (it is two-state). */
+function formalProperties(mod: ModuleIR): Property[] {
+  return (mod.properties ?? []).filter((p) => p.known === undefined);
+}
+
 /**
  * The line of each property of `mod` in its emitted text: the formal block's statements, matched to the
  * properties by kind and TypeScript line (properties of one kind on one line in declaration order).
@@ -34,7 +39,7 @@ function formalLines(mod: ModuleIR, text: string): Map<Property, number> {
     byKey.set(key, [...(byKey.get(key) ?? []), i + 1]);
   }
   const out = new Map<Property, number>();
-  for (const p of mod.properties ?? []) {
+  for (const p of formalProperties(mod)) {
     // A property made at no line of the user's (line 0) has no comment.
     const line = byKey.get(`${p.kind} ${p.loc.line > 0 ? `${basename(p.loc.file)}:${p.loc.line}` : ''}`)?.shift();
     if (line === undefined) throw new Error(`${mod.name}.sv has no formal statement for ${p.kind} ${p.name} (${basename(p.loc.file)}:${p.loc.line}): the emitter and the formal flow disagree`);
@@ -56,7 +61,7 @@ export function propertySites(design: Design, emitted: EmittedDesign): PropertyS
       lines = formalLines(mod, texts.get(file) ?? '');
       linesOf.set(mod.name, lines);
     }
-    for (const p of mod.properties ?? []) {
+    for (const p of formalProperties(mod)) {
       const path = irPrefix + p.name;
       const ref: PropertyRef = { name: `${design.top}.${path}`, path, kind: p.kind, where: propertyWhere(p), ...(p.message === undefined ? {} : { message: p.message }) };
       out.push({ ref, svPath: svPrefix.replace(/\.$/, ''), file, line: lines.get(p)! });

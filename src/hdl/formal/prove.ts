@@ -31,7 +31,7 @@ interface Proof {
 function checkOptions(design: Design, mode: ProofMode, depth: number): void {
   if (!proofModes.includes(mode)) throw new Error(`prove: mode must be one of ${proofModes.join(', ')}, got '${String(mode)}'`);
   if (!Number.isSafeInteger(depth) || depth < 1 || depth > MAX_DEPTH) throw new Error(`prove: depth must be an integer from 1 to ${MAX_DEPTH}, got ${depth}`);
-  const props = flattenDesign(design).properties ?? [];
+  const props = (flattenDesign(design).properties ?? []).filter((p) => p.known === undefined);
   const count = (k: string) => props.filter((p) => p.kind === k).length;
   if (props.length === 0) throw new Error(`${design.top} has no properties to prove: state them in the design with m.assert(cond, message), m.assume(cond) and m.cover(cond, name)`);
   if (mode !== 'cover' && count('assert') === 0) throw new Error(`${design.top} has no assertions (m.assert) to ${mode === 'bmc' ? 'check' : 'prove'}${count('cover') ? `; its ${count('cover')} cover points are checked with mode 'cover'` : ''}`);

@@ -69,7 +69,7 @@ export function flattenDesign(design: Design, opts: FlattenOptions = {}): Module
       });
     }
     for (const p of mod.properties ?? []) {
-      properties.push({ ...p, name: prefix + p.name, cond: m(p.cond), enable: p.enable === undefined ? undefined : m(p.enable), clock: undefined, ...clock(p) });
+      properties.push({ ...p, name: prefix + p.name, cond: m(p.cond), enable: p.enable === undefined ? undefined : m(p.enable), known: p.known === undefined ? undefined : m(p.known), clock: undefined, ...clock(p) });
     }
     for (const inst of mod.instances) {
       const declared = findModule(des, inst.module);

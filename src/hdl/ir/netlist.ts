@@ -189,6 +189,9 @@ export interface Memory {
  * - `assume`: the environment keeps `cond` true; the formal flow only explores such inputs, and a
  *   simulator stops when a testbench breaks it.
  * - `cover`: counted at each edge where `cond` holds; the formal flow looks for a trace that reaches it.
+ * An assertion or assumption with `known` is an X check: `known` has no X or Z bit where enabled, and
+ * `cond` is the constant 1. Only a four-state simulator (Icarus) sees X, so two-state engines, the TS
+ * simulator and the formal flow find it always holds (the formal flow leaves it out).
  */
 export interface Property {
   readonly kind: 'assert' | 'assume' | 'cover';
@@ -198,10 +201,17 @@ export interface Property {
   readonly cond: NetId;
   /** 1 bit. */
   readonly enable?: NetId;
+  /** An X check's value (any width). */
+  readonly known?: NetId;
   readonly message?: string;
   readonly loc: SourceLoc;
   /** Absent: `implicitClockEdge`. */
   readonly clock?: ClockEdge;
+}
+
+/** The nets a property reads. */
+export function propertyNets(p: Property): NetId[] {
+  return [p.cond, p.enable, p.known].filter((x): x is NetId => x !== undefined);
 }
 
 export interface Instance {

@@ -28,6 +28,8 @@ export function propertySupport(mod: ModuleIR, p: Property): NetId[] {
     if (inputs === undefined || (!net.synthesized && (depth > 0 || cell!.op === 'buf'))) return void out.push(id);
     for (const i of inputs) visit(i, depth + 1);
   };
-  visit(p.cond, 0);
+  // An X check shows its value itself (as an operand); others, the operands of their condition.
+  if (p.known !== undefined) visit(p.known, 1);
+  else visit(p.cond, 0);
   return out;
 }

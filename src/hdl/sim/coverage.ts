@@ -3,6 +3,8 @@ import { basename } from 'node:path';
 import type { Design, Net } from '../ir/netlist.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import type { CompiledSimulator } from './compiled/compiledSimulator.ts';
+import type { Simulator } from './simulator.ts';
+import { LockstepSimulator } from './lockstep/lockstepSimulator.ts';
 
 /** What a run covered; JSON as written by `rtgpu sim --coverage`, and merged across runs by `mergeCoverage`. */
 export interface CoverageReport {
@@ -24,9 +26,16 @@ interface Tracked {
   prev: bigint | undefined;
 }
 
+/** The TS simulator of a run: the engine itself, or the TS member of a lockstep run (which checks that the others agree with it). */
+function tsSimulatorOf(engine: Simulator): CompiledSimulator | undefined {
+  const members = engine instanceof LockstepSimulator ? engine.simulators : [engine];
+  return members.find((m): m is CompiledSimulator => m.backend === 'js' || m.backend === 'wasm');
+}
+
 /**
- * Samples a TS simulator before every clock edge (CompiledSimulator.onEdge) until `stop`. Toggles cost a
- * read of every port and register per edge: `toggles: false` leaves them out.
+ * Samples a TS simulator before every clock edge (CompiledSimulator.onEdge) until `stop`: `engine` is one,
+ * or a lockstep run with one among its members (an Error otherwise). Toggles cost a read of every port and
+ * register per edge: `toggles: false` leaves them out.
  */
 export class CoverageRecorder {
   private edges = 0;
@@ -35,11 +44,12 @@ export class CoverageRecorder {
   private readonly unsubscribe: () => void;
   private readonly design: Design;
 
-  constructor(
-    design: Design,
-    private readonly sim: CompiledSimulator,
-    opts: { readonly toggles?: boolean } = {},
-  ) {
+  private readonly sim: CompiledSimulator;
+
+  constructor(design: Design, engine: Simulator, opts: { readonly toggles?: boolean } = {}) {
+    const sim = tsSimulatorOf(engine);
+    if (!sim) throw new Error(`coverage is measured on the TS simulator: run on it (or lockstep with it among the engines), not on ${engine.backend}`);
+    this.sim = sim;
     this.design = design;
     const flat = flattenDesign(design, { blackBoxes: 'model' });
     const regs = flat.regs.map((r) => flat.nets[r.q]!);

@@ -21,11 +21,19 @@ export class PropertyFailedError extends Error {
     readonly timeNs?: number,
     /** Lockstep: the engines that all failed it at that edge. */
     readonly engines?: readonly string[],
+    /**
+     * A failed X check (m.assertKnown, a handshake's `bits_known`; only a four-state engine fails one): the
+     * values shown as the engine printed them, X and Z digits included.
+     */
+    readonly unknownValues?: Readonly<Record<string, string>>,
   ) {
     const what = kind === 'assume' ? 'assumption' : 'assertion';
     const on = engines?.length ? ` on ${engines.join(', ')}` : '';
     const at = timeNs === undefined ? `at the clock edge ending cycle ${cycle}${on}` : `at ${timeNs} ns (cycle ${cycle})${on}`;
-    const shown = Object.entries(values).map(([n, v]) => `  ${n} = ${v}${v < 10n ? '' : ` (0x${v.toString(16)})`}`);
+    const shown = [
+      ...Object.entries(values).map(([n, v]) => `  ${n} = ${v}${v < 10n ? '' : ` (0x${v.toString(16)})`}`),
+      ...Object.entries(unknownValues ?? {}).map(([n, v]) => `  ${n} = ${v}`),
+    ];
     super(`${where}: ${what} ${property} failed${userMessage ? `: ${userMessage}` : ''}, ${at}${shown.length ? `\n${shown.join('\n')}` : ''}`);
     this.name = 'PropertyFailedError';
   }

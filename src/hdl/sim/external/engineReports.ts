@@ -63,9 +63,11 @@ function resolve(x: ExternalDesign, backend: string, r: EngineReport): Resolved 
   const flatIndex = (x.flat.properties ?? []).findIndex((p) => p.name === flatName);
   if (flatIndex < 0) return null;
   const prefix = at.ts.map((s) => `${s}.`).join('');
-  const values = Object.fromEntries([...printedValues(mod, local, r.text)].map(([n, v]) => [prefix + n, v]));
+  const printed = printedValues(mod, local, r.text);
+  const values = Object.fromEntries([...printed.known].map(([n, v]) => [prefix + n, v]));
+  const unknown = local.known === undefined ? undefined : Object.fromEntries([...printed.unknown].map(([n, v]) => [prefix + n, v]));
   const kind = local.kind === 'assume' ? 'assume' : 'assert';
-  const error = new PropertyFailedError(`${x.design.top}.${flatName}`, kind, propertyWhere(local), r.cycle, values, local.message, r.timePs >= 0 ? r.timePs / 1000 : undefined);
+  const error = new PropertyFailedError(`${x.design.top}.${flatName}`, kind, propertyWhere(local), r.cycle, values, local.message, r.timePs >= 0 ? r.timePs / 1000 : undefined, undefined, unknown);
   if (!exact && where.length > 1) error.message += `\n(${backend} did not say which instance of ${named.module} it was: one of ${where.map((w) => w.ts.join('.')).join(', ')})`;
   return { flatIndex, error };
 }

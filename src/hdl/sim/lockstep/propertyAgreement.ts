@@ -23,7 +23,8 @@ const sameEdge = (a: PropertyFailedError, b: PropertyFailedError) => a.property 
 /**
  * Runs `run` on each member (all of them, also after one failed); returns the results when no property
  * failed. Else every member failed the same property at the same edge: that failure is thrown, with the
- * engines named; or they disagree: `disagree` throws that.
+ * engines named; or only four-state members failed the same X check at the same edge (two-state ones
+ * cannot see X): that failure is thrown, naming them; or they disagree: `disagree` throws that.
  */
 export function onEveryMember<M extends { readonly label: string }, T>(members: readonly M[], run: (m: M) => T, disagree: (d: PropertyDisagreement) => never): T[] {
   const results: T[] = [];
@@ -40,8 +41,10 @@ export function onEveryMember<M extends { readonly label: string }, T>(members: 
   const failures = outcomes.map((o) => o.failed).filter((f): f is PropertyFailedError => f !== undefined);
   if (!failures.length) return results;
   const first = failures.reduce((a, b) => (earlier(a, b) ? b : a));
-  if (failures.length === outcomes.length && failures.every((f) => sameEdge(f, first))) {
-    throw new PropertyFailedError(first.property, first.kind, first.where, first.cycle, first.values, first.userMessage, first.timeNs, outcomes.map((o) => o.label));
+  const xCheck = first.unknownValues !== undefined;
+  if ((failures.length === outcomes.length || xCheck) && failures.every((f) => sameEdge(f, first))) {
+    const engines = outcomes.filter((o) => o.failed).map((o) => o.label);
+    throw new PropertyFailedError(first.property, first.kind, first.where, first.cycle, first.values, first.userMessage, first.timeNs, engines, first.unknownValues);
   }
   return disagree(disagreement(outcomes, first));
 }
