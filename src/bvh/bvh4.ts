@@ -46,11 +46,16 @@ export function reorderScene(scene: Scene, bvh: Pick<Bvh4, 'perm'>): Scene {
   if (bvh.perm.length !== triangleCount(scene)) throw new Error(`the BVH orders ${bvh.perm.length} triangles, the scene has ${triangleCount(scene)}`);
   const triangles = new Uint32Array(scene.triangles.length);
   bvh.perm.forEach((from, i) => triangles.set(scene.triangles.subarray(4 * from, 4 * from + 4), 4 * i));
-  if (scene.texcoords === undefined) return { vertices: scene.vertices, triangles };
+  // The per-triangle attributes travel with their triangles; a scene without them stays without.
+  const byte = (a: Uint8Array | undefined) => (a === undefined ? {} : { value: Uint8Array.from(bvh.perm, (from) => a[from]!) });
+  const masks = byte(scene.masks).value;
+  const oneSided = byte(scene.oneSided).value;
+  const attributes = { ...(masks && { masks }), ...(oneSided && { oneSided }) };
+  if (scene.texcoords === undefined) return { vertices: scene.vertices, triangles, ...attributes };
   const uv = scene.texcoords;
   const texcoords = new Uint32Array(uv.length);
   bvh.perm.forEach((from, i) => texcoords.set(uv.subarray(TEXCOORD_WORDS * from, TEXCOORD_WORDS * (from + 1)), TEXCOORD_WORDS * i));
-  return { vertices: scene.vertices, triangles, texcoords };
+  return { vertices: scene.vertices, triangles, texcoords, ...attributes };
 }
 
 const innerChildren = (bvh: Bvh4, node: number): number[] => bvh.nodes[node]!.children.filter((c) => c.kind === 'node').map((c) => c.index);

@@ -19,7 +19,7 @@ export interface Box {
 
 export interface SlabResult {
   readonly hit: boolean;
-  /** Entry distance, clamped below at +0 (never NaN, never −0). */
+  /** Entry distance, clamped below at `lower` (+0 by default; never NaN, never −0). */
   readonly tnear: number;
   /** Exit distance, clamped above at the limit and scaled by TFAR_SCALE. */
   readonly tfar: number;
@@ -30,12 +30,13 @@ export const rayInverse = (d: Vec3): Vec3 => [fdiv(ONE, d[0]), fdiv(ONE, d[1]), 
 
 /**
  * The slab test of one box: per axis t0 = (min − o)·inv, t1 = (max − o)·inv; tnear = max of the
- * per-axis minima and +0; tfar = min of the per-axis maxima and `limit`, scaled. min/max are IEEE
+ * per-axis minima and `lower` (+0 unless a ray query's tmin is larger: rayAccept.ts boxClamp); tfar = min of the
+ * per-axis maxima and `limit`, scaled. min/max are IEEE
  * minimumNumber/maximumNumber. An axis where t0 or t1 is NaN drops out (its minimum is −∞, its
  * maximum +∞): that is 0·∞, a ray parallel to the axis with its origin on a face plane, which lies in
  * the closed slab for every t. Hit when tnear ≤ tfar.
  */
-export function slabTest(o: Vec3, inv: Vec3, box: Box, limit: number = POS_INF): SlabResult {
+export function slabTest(o: Vec3, inv: Vec3, box: Box, limit: number = POS_INF, lower: number = ZERO): SlabResult {
   const lo: number[] = [];
   const hi: number[] = [];
   for (let a = 0; a < 3; a++) {
@@ -46,7 +47,7 @@ export function slabTest(o: Vec3, inv: Vec3, box: Box, limit: number = POS_INF):
     lo.push(inSlab ? NEG_INF : fmin(t0, t1));
     hi.push(inSlab ? POS_INF : fmax(t0, t1));
   }
-  const tnear = fmax(fmax(lo[0]!, lo[1]!), fmax(lo[2]!, ZERO));
+  const tnear = fmax(fmax(lo[0]!, lo[1]!), fmax(lo[2]!, lower));
   const tfar = fmul(fmin(fmin(hi[0]!, hi[1]!), fmin(hi[2]!, limit)), TFAR_SCALE);
   const flag = fcmp(tnear, tfar).flags;
   return { hit: flag === FLAG_NEGATIVE || flag === FLAG_ZERO, tnear, tfar };

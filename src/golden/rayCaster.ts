@@ -1,6 +1,8 @@
 // The golden ray caster: double-sided Möller–Trumbore (or another test passed in: watertight.ts) on binary32 bits, the exact op sequence of docs/intersection.md.
 import { fadd, fsub, fmul, fdiv, fcmp, FLAG_ZERO, FLAG_POSITIVE, FLAG_NEGATIVE } from './float32.ts';
-import { triangleCount, type Scene } from './scene.ts';
+import { accepts, isAnyHit, queryOf } from './rayAccept.ts';
+import type { RayQuery } from './rayQuery.ts';
+import { triangleCount, triangleMask, triangleOneSided, type Scene } from './scene.ts';
 
 /** Three binary32 bit patterns. */
 export type Vec3 = readonly [number, number, number];
@@ -19,7 +21,22 @@ export interface TraceResult {
   readonly triangle: number;
   /** Ray parameter of the hit (binary32 bits), 0 on a miss. */
   readonly t: number;
+  /** The hit's barycentric weight of v1 (the test's u, binary32 bits); absent on a miss (RV13.y = 0). */
+  readonly u?: number;
+  /** The hit's barycentric weight of v2 (the test's v, binary32 bits); absent on a miss (RV13.z = 0). */
+  readonly v?: number;
+  /**
+   * The instance the hit is in (its user_data), NO_INSTANCE (0xFFFFFFFF) for a hit outside any instance; absent on a
+   * miss (RV13.w = 0). u, v and instance are present on every hit (a miss keeps the four fields it always had).
+   */
+  readonly instance?: number;
 }
+
+/** RV13 after `trace RVa` (docs/rays.md): (t, u, v, instance) of a hit, all zero on a miss. */
+export const hitParametersOf = (r: TraceResult): Vec4 => (r.triangle < 0 ? [0, 0, 0, 0] : [r.t, r.u ?? 0, r.v ?? 0, (r.instance ?? NO_INSTANCE) >>> 0]);
+
+/** RV13.w of a hit outside any instance. */
+export const NO_INSTANCE = 0xffffffff;
 
 /** Per-triangle quantities of the intersection test, every one rounded to binary32. */
 export interface TriangleTest {
@@ -91,17 +108,24 @@ export const missResult = (): TraceResult => ({ hit: [0, 0, 0, 0], normal: [0, 0
 /** A ray–triangle test: testTriangle (Möller–Trumbore, the default) or testTriangleWatertight (watertight.ts). */
 export type TriangleTestFn = (o: Vec3, d: Vec3, v0: Vec3, v1: Vec3, v2: Vec3) => TriangleTest;
 
-/** Cast one ray over every triangle with `test`; the closest hit wins, on equal t the lower triangle index. */
-export function castRay(scene: Scene, o: Vec3, d: Vec3, test: TriangleTestFn = testTriangle): TraceResult {
+/**
+ * Cast one ray over every triangle with `test`; among the hits `query` accepts (docs/rays.md; default the plain
+ * `trace`'s DEFAULT_RAY_QUERY) the closest wins, on equal t the lower triangle index; with ANY_HIT the lowest
+ * accepted triangle index.
+ */
+export function castRay(scene: Scene, o: Vec3, d: Vec3, test: TriangleTestFn = testTriangle, query?: RayQuery): TraceResult {
   if (!rayIsValid(o, d)) return missResult();
+  const q = queryOf(query);
+  const anyHit = isAnyHit(q);
   let best = -1;
   let bestTest: TriangleTest | undefined;
   const n = triangleCount(scene);
   for (let i = 0; i < n; i++) {
     const r = test(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
-    if (r.hit && (bestTest === undefined || fcmp(r.t, bestTest.t).flags === FLAG_NEGATIVE)) {
+    if (accepts(q, r, triangleMask(scene, i), triangleOneSided(scene, i)) && (bestTest === undefined || fcmp(r.t, bestTest.t).flags === FLAG_NEGATIVE)) {
       best = i;
       bestTest = r;
+      if (anyHit) break;
     }
   }
   if (bestTest === undefined) return missResult();
@@ -126,5 +150,8 @@ export function hitWithShader(o: Vec3, d: Vec3, index: number, shader: number, t
     normal: [nrm[0], nrm[1], nrm[2], index],
     triangle: index,
     t,
+    u: test.u,
+    v: test.v,
+    instance: NO_INSTANCE,
   };
 }

@@ -11,7 +11,19 @@ export interface Scene {
   readonly vertices: Uint32Array;
   readonly triangles: Uint32Array;
   readonly texcoords?: Uint32Array;
+  /** Per triangle its geometry mask (docs/rays.md: a ray whose mask shares no bit with it passes it by); absent: 0xFF each. */
+  readonly masks?: Uint8Array;
+  /** Per triangle 1 when it is one-sided (a ray query may cull a face of it), 0 double-sided; absent: all double-sided. */
+  readonly oneSided?: Uint8Array;
 }
+
+/** A triangle's geometry mask when the scene gives none. */
+export const DEFAULT_GEOMETRY_MASK = 0xff;
+
+/** Triangle t's geometry mask (0xFF when the scene has no masks). */
+export const triangleMask = (s: Scene, t: number): number => s.masks?.[t] ?? DEFAULT_GEOMETRY_MASK;
+/** Whether triangle t is one-sided (false when the scene says nothing). */
+export const triangleOneSided = (s: Scene, t: number): boolean => (s.oneSided?.[t] ?? 0) !== 0;
 
 /** Words of `Scene.texcoords` per triangle: (s, t) at each of the three corners. */
 export const TEXCOORD_WORDS = 6;

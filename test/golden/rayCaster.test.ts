@@ -32,7 +32,7 @@ describe('hits', () => {
     const r = testTriangle(V(0, 0, 0), DOWN, A, B, C);
     expect([r.det, r.u, r.v, r.t, r.hit]).toEqual([f32(4), f32(0.25), f32(0.5), f32(2), true]);
     const hit = castRay(one, V(0, 0, 0), DOWN);
-    expect(hit).toEqual({ hit: [0, 0, f32(-2), 7], normal: [0, 0, f32(4), 0], triangle: 0, t: f32(2) });
+    expect(hit).toEqual({ hit: [0, 0, f32(-2), 7], normal: [0, 0, f32(4), 0], triangle: 0, t: f32(2), u: f32(0.25), v: f32(0.5), instance: 0xffffffff });
   });
 
   test('t is dot(e2, q) times the rounded reciprocal of det, not a division', () => {
@@ -42,7 +42,7 @@ describe('hits', () => {
     // rounds to even −5, so z = 0. Normal e1 × e2 = (0,0,1).
     const tri = sceneOf([V(0, 0, 0), V(1, 0, 0), V(0, 1, 0), 2]);
     const r = castRay(tri, V(0.25, 0.25, 5), V(0, 0, -3));
-    expect(r).toEqual({ hit: [f32(0.25), f32(0.25), 0, 2], normal: [0, 0, f32(1), 0], triangle: 0, t: 0x3fd55556 });
+    expect(r).toEqual({ hit: [f32(0.25), f32(0.25), 0, 2], normal: [0, 0, f32(1), 0], triangle: 0, t: 0x3fd55556, u: f32(0.25), v: f32(0.25), instance: 0xffffffff });
   });
 
   test('double-sided: reversed winding and a ray from behind both hit', () => {

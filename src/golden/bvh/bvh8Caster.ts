@@ -1,7 +1,9 @@
 // The golden BVH8 traversal: a ray through a GFX12 BVH8 memory image, step for step as the hardware must do it (docs/bvh.md).
 import { fcmp, FLAG_POSITIVE, POS_INF } from '../float32.ts';
 import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
+import { accepts, boxClamp, isAnyHit, maskAccepts, queryOf } from '../rayAccept.ts';
 import { missResult, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import type { RayQuery } from '../rayQuery.ts';
 import { testTriangleWatertight } from '../watertight.ts';
 import { obbRay } from './obbRay.ts';
 import { closerHit, enterInstance, instanceHitResult, tryDecode, type Bvh8Hit, type InstanceLevel } from './bvh8Instance.ts';
@@ -37,13 +39,21 @@ export interface Bvh8TraceResult extends TraceResult {
   readonly counters: Bvh8Counters;
   /** Set (only) when the ray reached something it could not read; the ray stops and answers a miss. */
   readonly fault?: true;
-  /** A hit in an instance: its user_data (the instance id); `triangle` is then the primitive index in its mesh. */
+  /**
+   * A hit in an instance: its user_data (the instance id), `triangle` then the primitive index in its mesh;
+   * NO_INSTANCE (0xFFFFFFFF) for a hit outside any instance; absent on a miss.
+   */
   readonly instance?: number;
 }
 
 export interface Bvh8CastOptions {
-  /** Stop at the first pair with a hit and answer that hit (the closer of the pair's two; default false: closest hit). */
+  /**
+   * Stop at the first pair with an accepted hit and answer that hit (the closer of the pair's two; default false:
+   * closest hit). The query's ANY_HIT flag does the same; either one is enough.
+   */
   readonly anyHit?: boolean;
+  /** The ray query (docs/rays.md); default DEFAULT_RAY_QUERY, the plain `trace`. */
+  readonly query?: RayQuery;
   /** The ray–triangle test (default testTriangleWatertight, as seed 001's RT.TRI). */
   readonly triangleTest?: TriangleTestFn;
   /** Box nodes with an OBB matrix index rotate the ray (default true); false: such a node is a fault. */
@@ -84,6 +94,8 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
   const counters = { nodeTests: 0, boxTests: 0, primitiveNodes: 0, triangleTests: 0, maxStack: 0, instanceNodes: 0 };
   if (!rayIsValid(o, d) || nodeCount === 0) return { ...missResult(), counters };
   const test = opts.triangleTest ?? testTriangleWatertight;
+  const q = queryOf(opts.query);
+  const anyHit = opts.anyHit === true || isAnyHit(q);
   const world = { o, d, inv: rayInverse(d) };
   let inv = world.inv;
   const stack: Entry[] = [{ primitive: false, node: 0, tnear: 0 }];
@@ -106,7 +118,8 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
       if (level !== undefined || !readable(e.node)) return faulted(counters);
       counters.instanceNodes++;
       reads++;
-      const entry = enterInstance(image, e.node, world.o, world.d, best === undefined ? POS_INF : best.test.t);
+      const clamp = boxClamp(q, best === undefined ? POS_INF : best.test.t);
+      const entry = enterInstance(image, e.node, world.o, world.d, clamp.limit, clamp.lower, q);
       if (entry.kind === 'fault') return faulted(counters);
       if (entry.kind === 'miss') continue;
       level = { ...entry.level, stackBase: stack.length };
@@ -131,9 +144,10 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
             counters.triangleTests++;
             const [v0, v1, v2] = tri.vertices;
             const r = test(o, d, v0, v1, v2);
-            if (r.hit && closerHit(r.t, tri, level, best)) best = { triangle: tri, test: r, level };
+            // The geometry mask was checked at the box child's cull_mask (a primitive node does not mix masks); the face in object space.
+            if (accepts(q, r, 0xff, tri.doubleSided === false) && closerHit(r.t, tri, level, best)) best = { triangle: tri, test: r, level };
           }
-          if (opts.anyHit && best !== undefined) return { ...instanceHitResult(world.o, world.d, best), counters };
+          if (anyHit && best !== undefined) return { ...instanceHitResult(world.o, world.d, best), counters };
         }
         if (decoded.rangeStop) break;
       }
@@ -152,12 +166,14 @@ export function castRayBvh8(image: Uint32Array, o: Vec3, d: Vec3, opts: Bvh8Cast
     if (childBoxes.some((b) => b === undefined)) return faulted(counters);
     counters.nodeTests++;
     reads++;
-    const limit = best === undefined ? POS_INF : best.test.t;
+    const { lower, limit } = boxClamp(q, best === undefined ? POS_INF : best.test.t);
     const results: (SlabResult | undefined)[] = [];
-    for (const childBox of childBoxes) {
+    childBoxes.forEach((childBox, i) => {
       counters.boxTests++;
-      results.push(slabTest(frame.origin, frame.inv, childBox!, limit));
-    }
+      // A child whose cull_mask (the OR of the masks beneath it) shares no bit with the ray mask is passed by as a miss.
+      const r = slabTest(frame.origin, frame.inv, childBox!, limit, lower);
+      results.push(maskAccepts(q, box.children[i]!.cullMask) ? r : { ...r, hit: false });
+    });
     // Nearest first (image_bvh8_intersect_ray's order): push in reverse so the nearest is popped next.
     const order = childOrder(results);
     if (stack.length + order.length > STACK_DEPTH) return faulted(counters);

@@ -1,7 +1,9 @@
 // The instance step of the golden BVH8 traversal: an instance node read, the ray moved into its object space (rayTransform.ts), its boxes tested; and what a hit in an instance answers (docs/bvh.md "Instances").
 import { fcmp, fmin, FLAG_NEGATIVE, FLAG_ZERO } from '../float32.ts';
 import { slabTest } from '../rayBox.ts';
+import { maskAccepts, queryOf } from '../rayAccept.ts';
 import { hitWithShader, rayIsValid, type TraceResult, type TriangleTest, type Vec3 } from '../rayCaster.ts';
+import type { RayQuery } from '../rayQuery.ts';
 import { normalToWorld, transformRay, type TransformedRay } from '../rayTransform.ts';
 import { BVH_ADDR_UNITS_PER_NODE, GFX12_NODE_WORDS, Gfx12Error, bvh8NodeWords, decodeGfx12InstanceNode, gfx12ChildBox, type Gfx12InstanceNode, type Gfx12Triangle } from '../../bvh/index.ts';
 
@@ -20,21 +22,24 @@ export type InstanceEntry = { readonly kind: 'fault' } | { readonly kind: 'miss'
  * Read instance node `node`: transform the world ray by world_to_object (transformRay: origin M·o + translation,
  * direction M·d, 1/direction), slab-test its 1 to 4 object-space boxes with the closest hit so far as the limit
  * (t is the world t: the direction is not normalized), and enter its BLAS when one is hit, with the smallest
- * tnear of those. An object-space ray that is not finite (or has a zero direction) misses. A node that does not
- * decode, a bvh_addr that is not a whole node or lies past the image is a fault.
+ * tnear of those (entry distances clamped below at `lower`, rayAccept.ts boxClamp). An object-space ray that is not
+ * finite (or has a zero direction) misses, and so does an instance whose cull_mask shares no bit with the query's
+ * ray mask (not entered). A node that does not decode, a bvh_addr that is not a whole node or lies past the image is
+ * a fault.
  */
-export function enterInstance(image: Uint32Array, node: number, o: Vec3, d: Vec3, limit: number): InstanceEntry {
+export function enterInstance(image: Uint32Array, node: number, o: Vec3, d: Vec3, limit: number, lower = 0, query?: RayQuery): InstanceEntry {
   const instance = tryDecode(() => decodeGfx12InstanceNode(bvh8NodeWords(image, node)));
   if (instance === undefined) return { kind: 'fault' };
   const root = instance.bvhAddr / BVH_ADDR_UNITS_PER_NODE;
   if (!Number.isInteger(root) || root >= image.length / GFX12_NODE_WORDS) return { kind: 'fault' };
+  if (!maskAccepts(queryOf(query), instance.cullMask)) return { kind: 'miss' };
   const ray = transformRay(instance.worldToObject, o, d);
   if (!rayIsValid(ray.origin, ray.dir)) return { kind: 'miss' };
   let tnear: number | undefined;
   for (let i = 0; i < instance.children.length; i++) {
     const box = tryDecode(() => gfx12ChildBox(instance, i));
     if (box === undefined) return { kind: 'fault' };
-    const r = slabTest(ray.origin, ray.invDir, box, limit);
+    const r = slabTest(ray.origin, ray.invDir, box, limit, lower);
     if (r.hit) tnear = tnear === undefined ? r.tnear : fmin(tnear, r.tnear);
   }
   return tnear === undefined ? { kind: 'miss' } : { kind: 'enter', level: { instance, ray }, root, tnear };
@@ -77,7 +82,7 @@ export function closerHit(t: number, tri: Gfx12Triangle, level: InstanceLevel | 
  * object-space vertices taken back to world space by normalToWorld (RV15.w the primitive index), `triangle` the primitive index (in its mesh),
  * `instance` the instance's user_data.
  */
-export function instanceHitResult(o: Vec3, d: Vec3, best: Bvh8Hit): TraceResult & { instance?: number } {
+export function instanceHitResult(o: Vec3, d: Vec3, best: Bvh8Hit): TraceResult {
   const inst = best.level?.instance;
   const shader = inst !== undefined && inst.shaderId !== 0 ? inst.shaderId : (best.triangle.geometryIndex ?? 0);
   const r = hitWithShader(o, d, best.triangle.primitiveIndex, shader, best.test);

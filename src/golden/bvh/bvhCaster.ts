@@ -2,7 +2,9 @@
 import { fcmp, FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, POS_INF } from '../float32.ts';
 import { childOrder, rayInverse, slabTest, type SlabResult } from '../rayBox.ts';
 import { hitResult, missResult, rayIsValid, testTriangle, triangleVertex, type TraceResult, type TriangleTest, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
-import { triangleCount, type Scene } from '../scene.ts';
+import { accepts, boxClamp, isAnyHit, queryOf } from '../rayAccept.ts';
+import type { RayQuery } from '../rayQuery.ts';
+import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../scene.ts';
 import { STACK_DEPTH, type Bvh4 } from '../../bvh/bvh4.ts';
 
 export type { TriangleTestFn };
@@ -29,6 +31,8 @@ export interface BvhTraceResult extends TraceResult {
 export interface BvhCastOptions {
   /** The ray–triangle test (default testTriangle, the Möller–Trumbore sequence of docs/intersection.md). */
   readonly triangleTest?: TriangleTestFn;
+  /** The ray query (docs/rays.md); default DEFAULT_RAY_QUERY, the plain `trace`. */
+  readonly query?: RayQuery;
 }
 
 /** A traversal stack entry: a node or a leaf (TriRange) with the entry distance of its box. */
@@ -41,7 +45,9 @@ interface Entry {
 /**
  * Cast one ray through `bvh` over `scene`, which must be the reordered scene (reorderScene): triangle
  * indices in the result are indices into it. The result equals castRay(scene, o, d) on every ray
- * whose boxes and triangle tests are consistent (docs/bvh.md says when they can differ).
+ * whose boxes and triangle tests are consistent (docs/bvh.md says when they can differ), for any `opts.query`:
+ * hits the query does not accept are passed by, boxes are clamped to its interval (boxClamp), and with ANY_HIT the
+ * first accepted triangle in the traversal's order (stack order, then leaf order) is the answer.
  */
 export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhCastOptions = {}): BvhTraceResult {
   const triangles = triangleCount(scene);
@@ -49,6 +55,8 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
   const counters = { nodeTests: 0, boxTests: 0, triangleTests: 0, maxStack: 0 };
   if (!rayIsValid(o, d)) return { ...missResult(), counters };
   const test = opts.triangleTest ?? testTriangle;
+  const q = queryOf(opts.query);
+  const anyHit = isAnyHit(q);
   const inv = rayInverse(d);
   const stack: Entry[] = [];
   const push = (e: Entry): void => {
@@ -67,18 +75,21 @@ export function castRayBvh(bvh: Bvh4, scene: Scene, o: Vec3, d: Vec3, opts: BvhC
       for (let i = range.first; i < range.first + range.count; i++) {
         counters.triangleTests++;
         const r = test(o, d, triangleVertex(scene, i, 0), triangleVertex(scene, i, 1), triangleVertex(scene, i, 2));
-        if (r.hit && (best === undefined || closer(r.t, i, best.test.t, best.index))) best = { index: i, test: r };
+        if (accepts(q, r, triangleMask(scene, i), triangleOneSided(scene, i)) && (best === undefined || closer(r.t, i, best.test.t, best.index))) {
+          best = { index: i, test: r };
+          if (anyHit) return { ...hitResult(scene, o, d, i, r), counters };
+        }
       }
       continue;
     }
     if (e.index >= bvh.nodes.length) return faulted(counters);
     counters.nodeTests++;
-    const limit = best === undefined ? POS_INF : best.test.t;
+    const { lower, limit } = boxClamp(q, best === undefined ? POS_INF : best.test.t);
     const children = bvh.nodes[e.index]!.children;
     const results = children.map((c): SlabResult | undefined => {
       if (c.kind === 'empty') return undefined;
       counters.boxTests++;
-      return slabTest(o, inv, c.box, limit);
+      return slabTest(o, inv, c.box, limit, lower);
     });
     // Nearest first: push in reverse so the nearest child is popped next.
     const order = childOrder(results);

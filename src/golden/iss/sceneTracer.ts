@@ -3,7 +3,8 @@
 import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene, type Bvh4 } from '../../bvh/index.ts';
 import { castRayBvh } from '../bvh/bvhCaster.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../bvh/bvh8Caster.ts';
-import { castRay, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3 } from '../rayCaster.ts';
+import { castRay, hitParametersOf, rayIsValid, type TraceResult, type TriangleTestFn, type Vec3, type Vec4 } from '../rayCaster.ts';
+import type { RayQuery } from '../rayQuery.ts';
 import { triangleCount, type Scene } from '../scene.ts';
 
 /** How `trace` finds the closest hit: every triangle (the seed 004 IC cores), a BVH4 (src/bvh, the BVH IC cores) or a GFX12 BVH8 image (the BVH8 IC cores). */
@@ -30,9 +31,17 @@ export interface SceneTracerOptions {
   readonly bvh8?: Uint32Array;
 }
 
+/** A trace's answer: RV14 (`hit`), RV15 (`normal`), RV13 (`hitParameters`) and the caster's details. */
+export type SceneTraceResult = TraceResult & {
+  /** The ray reached an index past the BVH (castRayBvh); its answer is a miss and its thread faults. */
+  readonly fault?: true;
+  /** RV13 after `trace RVa` (docs/rays.md): (t, u, v, instance) of the hit, instance 0xFFFFFFFF outside one; all 0 on a miss. */
+  readonly hitParameters: Vec4;
+};
+
 export interface SceneTracer {
-  /** `fault`: the ray reached an index past the BVH (castRayBvh); its answer is a miss and its thread faults. */
-  readonly trace: (o: Vec3, d: Vec3) => TraceResult & { readonly fault?: true };
+  /** Cast a ray with `query` (`trace RVa`), or the plain `trace`'s DEFAULT_RAY_QUERY when it is undefined. */
+  readonly trace: (o: Vec3, d: Vec3, query?: RayQuery) => SceneTraceResult;
   readonly counters: TraceCounters;
 }
 
@@ -51,10 +60,10 @@ export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneT
     const n = triangleCount(scene);
     return {
       counters,
-      trace: (o, d) => {
+      trace: (o, d, query) => {
         counters.rays++;
         if (rayIsValid(o, d)) counters.triangleTests += n;
-        return castRay(scene, o, d, triangleTest);
+        return withParameters(castRay(scene, o, d, triangleTest, query));
       },
     };
   }
@@ -64,12 +73,12 @@ export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneT
     const nodes = opts.bvh8 ?? encodeBvh8Image(buildBvh8(scene)).words;
     return {
       counters,
-      trace: (o, d) => {
-        const r = castRayBvh8(nodes, o, d, BVH8_CORE_FEATURES);
+      trace: (o, d, query) => {
+        const r = castRayBvh8(nodes, o, d, { ...BVH8_CORE_FEATURES, query });
         counters.rays++;
         counters.triangleTests += r.counters.triangleTests;
         counters.nodeTests += r.counters.nodeTests;
-        return r;
+        return withParameters(r);
       },
     };
   }
@@ -78,12 +87,14 @@ export function sceneTracer(scene: Scene, opts: SceneTracerOptions = {}): SceneT
   const ordered = bvh === undefined ? reorderScene(scene, tree) : scene;
   return {
     counters,
-    trace: (o, d) => {
-      const r = castRayBvh(tree, ordered, o, d, { triangleTest });
+    trace: (o, d, query) => {
+      const r = castRayBvh(tree, ordered, o, d, { triangleTest, query });
       counters.rays++;
       counters.triangleTests += r.counters.triangleTests;
       counters.nodeTests += r.counters.nodeTests;
-      return r;
+      return withParameters(r);
     },
   };
 }
+
+const withParameters = <R extends TraceResult>(r: R): R & { readonly hitParameters: Vec4 } => ({ ...r, hitParameters: hitParametersOf(r) });
