@@ -234,6 +234,15 @@ function modi(v: readonly Value[], args: readonly Arg[]): Emit[] {
   return [ins('ii_divi', d!, a!, imm!), ins('ii_muli', d!, d!, imm!), ins('ii_sub', d!, a!, d!)];
 }
 
+/** trace RVa: the ray query in RVa (docs/rays.md). RV0 would read zeros, the empty interval [0, 0]: plain `trace` is meant. */
+const traceQuery: Form = {
+  kinds: ['rv'],
+  expand: (v, args) => {
+    if (n(v[0]!) === 0) throw new LineError(args[0]!.col, "trace RV0 is not allowed: RV0 reads zeros, the empty interval [0, 0] that accepts no hit; write plain 'trace' for the default ray (tmin +0, tmax +inf, every mask bit)");
+    return [encode(real('trace'), v)];
+  },
+};
+
 const PSEUDO: ReadonlyMap<string, Form[]> = new Map([
   ['s_push', one(['rs'], ([r]) => [ins('s_store_4byte', r!, sp, 0), ins('ii_addi', sp, sp, 4)])],
   ['s_pop', one(['rs'], ([r]) => [ins('ii_addi', sp, sp, -4), ins('s_load_4byte', r!, sp, 0)])],
@@ -258,6 +267,8 @@ const PSEUDO: ReadonlyMap<string, Form[]> = new Map([
   ['ftoi', aliasOf('s_ftoi')],
   ['s_write_high_real', [writeReal('s_write_high')]],
   ['s_write_low_real', [writeReal('s_write_low')]],
+  // `trace` alone is KEVIN's plain trace (field A = 0); `trace RVa` casts the query in RVa.
+  ['trace', [...one([], () => [ins('trace', 0)]), traceQuery]],
   // `ret` alone returns through the link register.
   ['ret', [...one([], () => [ins('ret', link)]), tableForm(real('ret'))]],
 ]);

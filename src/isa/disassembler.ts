@@ -64,6 +64,8 @@ function decode(word: number): Decoded {
     const a = fieldOf(word, 'A'), b = fieldOf(word, 'B'), imm = `#0x${hex(fieldOf(word, 'imm'), 4)}`;
     return { text: a === b ? `${spec.mnemonic} R${a}, ${imm}` : `${spec.mnemonic}_real R${a}, R${b}, ${imm}` };
   }
+  // Field A = 0 is KEVIN's plain trace; `trace RVa` (a = 1..15) is the ray query (docs/rays.md).
+  if (spec.mnemonic === 'trace' && fieldOf(word, 'A') === 0) return { text: 'trace' };
   // `real_jmp`: the original team's name for jmp with a numeric byte offset.
   const mnemonic = spec.mnemonic === 'jmp' ? 'real_jmp' : spec.mnemonic;
   const operands = spec.operands.map((op) => formatOperand(op, word));

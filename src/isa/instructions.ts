@@ -107,7 +107,8 @@ export const INSTRUCTIONS: readonly InstructionSpec[] = [
   spec('v_load_16byte', 0b101111, 'load', rv('A'), rs('B'), simm),
   spec('s_store_4byte', 0b111100, 'store', rs('A'), rs('B'), simm),
   spec('v_store_16byte', 0b111111, 'store', rv('A'), rs('B'), simm),
-  spec('trace', 0b111010, 'trace'),
+  // trace RVa: the ray query (tmin, tmax, flags) in RVa (docs/rays.md); A = 0 is KEVIN's plain trace, written `trace`.
+  spec('trace', 0b111010, 'trace', rv('A')),
   spec('fin', 0b111011, 'fin'),
   spec('be', 0b110000, 'branch', target),
   spec('bne', 0b110001, 'branch', target),
@@ -126,7 +127,7 @@ export const BY_OPCODE: ReadonlyMap<number, InstructionSpec> = new Map(INSTRUCTI
 
 /** Register conventions (seed section 2, issue conventions). */
 export const REG = { zero: 0, pixelId: 1, stackBase: 28, sp: 29, link: 30, pc: 31 } as const;
-export const VREG = { zero: 0, traceOrigin: 14, traceDirection: 15 } as const;
+export const VREG = { zero: 0, traceHitParameters: 13, traceOrigin: 14, traceDirection: 15 } as const;
 
 /** Memory map. */
 export const MEMORY_MAP = {
