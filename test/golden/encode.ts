@@ -2,8 +2,10 @@
 import { BY_MNEMONIC, FIELD, type FieldName } from '../../src/isa/instructions.ts';
 
 /** One instruction word: registers and lanes as numbers, immediates and branch offsets (bytes from PC+4) as signed numbers. */
-export function enc(mnemonic: string, ...operands: number[]): number {
+export function enc(mnemonic: string, ...given: number[]): number {
   const spec = BY_MNEMONIC.get(mnemonic);
+  // `trace` alone is the plain trace: field A = 0 (`trace RVa` names its query register).
+  const operands = mnemonic === 'trace' && given.length === 0 ? [0] : given;
   if (!spec) throw new Error(`enc: unknown mnemonic ${mnemonic}`);
   if (operands.length !== spec.operands.length) throw new Error(`enc: ${mnemonic} takes ${spec.operands.length} operands`);
   let word = spec.opcode << 26;

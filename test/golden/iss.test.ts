@@ -37,7 +37,7 @@ const RV = (t: Thread, n: number) => Array.from(t.v.subarray(4 * n, 4 * n + 4));
 
 describe('thread start state', () => {
   test('R1 = pixel, R29 = 0x80(TID)0000, PC 0, flag Z, everything else zero', () => {
-    const t = new Thread(5, 37, new Memory(new Uint32Array(0)), () => ({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0] }));
+    const t = new Thread(5, 37, new Memory(new Uint32Array(0)), () => ({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], hitParameters: [0, 0, 0, 0] }));
     expect(t.pc).toBe(0);
     expect(t.flag).toBe(0);
     expect(t.fault).toBe(false);
@@ -362,7 +362,7 @@ describe('trace, fin and faults that end a thread', () => {
     const traceAt = 4 * (rows.length - 2);
     const tr = records.find((r) => r.event === 'trace')!;
     expect(tr.pc).toBe(traceAt);
-    expect(tr.trace).toEqual({ origin: [0, 0, 0], direction: [0, 0, f32(-1)], hit: [0, 0, f32(-2), 3], normal: [0, 0, f32(4), 0] });
+    expect(tr.trace).toEqual({ origin: [0, 0, 0], direction: [0, 0, f32(-1)], hit: [0, 0, f32(-2), 3], normal: [0, 0, f32(4), 0], hitParameters: [0, 0, 0, 0] });
     expect(records.at(-1)!.pc).toBe(traceAt + 4);
     const want = new Uint32Array(32);
     want[1] = 33;

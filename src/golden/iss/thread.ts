@@ -4,16 +4,30 @@ import { fadd, fsub, fmul, fdiv, fsqrt, fcmp, itof, ftoi, FLAG_ZERO, FLAG_NEGATI
 import { executeTxd } from './txdInstruction.ts';
 import type { Vec3, Vec4 } from '../rayCaster.ts';
 import type { Memory } from './memory.ts';
+import type { RayQuery } from '../rayQuery.ts';
 
-/** Answers a `trace`: RV14 and RV15 after the context switch; `fault` when the ray read past the loaded BVH. */
-export type Tracer = (origin: Vec3, direction: Vec3) => { readonly hit: Vec4; readonly normal: Vec4; readonly fault?: boolean };
+/**
+ * Answers a `trace`: RV14 (`hit`) and RV15 (`normal`) after the context switch, and `hitParameters` = (t, u, v,
+ * instance) as integer bits (instance 0xFFFFFFFF outside an instance, all zero on a miss), which `trace RVa` writes
+ * to RV13; `fault` when the ray read past the loaded BVH. `query` is RVa's (tmin, tmax, flags) for `trace RVa`,
+ * undefined for plain `trace` (the casters then use DEFAULT_RAY_QUERY).
+ */
+export type Tracer = (
+  origin: Vec3,
+  direction: Vec3,
+  query: RayQuery | undefined,
+) => { readonly hit: Vec4; readonly normal: Vec4; readonly fault?: boolean; readonly hitParameters: Vec4 };
 
 /** The ray a trace cast and its answer (for lockstep checkers). */
 export interface TraceRecord {
   readonly origin: Vec3;
   readonly direction: Vec3;
+  /** `trace RVa`: RVa's (tmin, tmax, flags) as the tracer got them; absent for plain `trace`. */
+  readonly query?: RayQuery;
   readonly hit: Vec4;
   readonly normal: Vec4;
+  /** RV13 after the trace: the tracer's (t, u, v, instance) for `trace RVa`, all zero after plain `trace`. */
+  readonly hitParameters: Vec4;
 }
 
 /**
@@ -201,7 +215,7 @@ export class Thread {
         this.nextPc = this.readS(B);
         return;
       case 'trace':
-        this.executeTrace(rec);
+        this.executeTrace(A & 15, rec);
         return;
       case 'fin':
         this.done = true;
@@ -289,13 +303,19 @@ export class Thread {
     rec.textureStatus = r.status;
   }
 
-  /** Cast the ray of RV14/RV15, then resume in the start state with R29 kept and the answer in RV14/RV15. */
-  private executeTrace(rec: Retired): void {
+  /**
+   * Cast the ray of RV14/RV15, then resume in the start state with R29 kept and the answer in RV14/RV15.
+   * `query` = a of `trace RVa` (the low 4 bits of field A): RVa = (tmin, tmax, flags, unused) is read before the
+   * context switch and the answer's (t, u, v, instance) lands in RV13; 0 is plain `trace`, which leaves RV13 zero.
+   */
+  private executeTrace(queryRegister: number, rec: Retired): void {
     const o = this.readV(VREG.traceOrigin);
     const d = this.readV(VREG.traceDirection);
     const origin: Vec3 = [o[0], o[1], o[2]];
     const direction: Vec3 = [d[0], d[1], d[2]];
-    const { hit, normal, fault } = this.tracer(origin, direction);
+    const q = queryRegister === 0 ? undefined : this.readV(queryRegister);
+    const query: RayQuery | undefined = q && { tmin: q[0], tmax: q[1], flags: q[2] };
+    const { hit, normal, fault, hitParameters } = this.tracer(origin, direction, query);
     if (fault) {
       this.fault = true;
       rec.traceFault = true;
@@ -303,7 +323,8 @@ export class Thread {
     this.reset(this.r[REG.sp]!, this.nextPc);
     this.v.set(hit, 4 * VREG.traceOrigin);
     this.v.set(normal, 4 * VREG.traceDirection);
+    if (query) this.v.set(hitParameters, 4 * VREG.traceHitParameters);
     rec.event = 'trace';
-    rec.trace = { origin, direction, hit: [...hit], normal: [...normal] };
+    rec.trace = { origin, direction, ...(query ? { query } : {}), hit: [...hit], normal: [...normal], hitParameters: this.readV(VREG.traceHitParameters) };
   }
 }
