@@ -1,7 +1,8 @@
 // The BVH8 builder: the binary SAH BVH collapsed to 8 wide, its leaves paired and packed into GFX12 triangle-pair nodes (docs/bvh.md).
 import type { Box } from '../golden/rayBox.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
-import { triangleCount, vertexCount, type Scene } from '../golden/scene.ts';
+import { fromNumber, toNumber } from '../golden/float32.ts';
+import { triangleCount, triangleMask, triangleOneSided, vertexCount, type Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryBuildOptions, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
 import { buildObbBinaryBvh } from './obbBinaryBuild.ts';
@@ -32,10 +33,12 @@ export interface Bvh8BuildOptions extends BinaryBuildOptions {
 
 /** A child slot of a BVH8 node: an inner node (index into `nodes`) or a leaf, with its exact box (binary32 bits). */
 export type Bvh8Child =
-  | { readonly kind: 'node'; readonly box: Box; readonly index: number }
+  | { readonly kind: 'node'; readonly box: Box; readonly index: number; readonly cullMask?: number }
   | {
       readonly kind: 'leaf';
       readonly box: Box;
+      /** The child's cull_mask: the OR of the geometry masks beneath it (a leaf's triangles share one mask); default 0xFF. */
+      readonly cullMask?: number;
       /** The leaf's triangles in pair order, one array per 128-byte primitive node (consecutive in memory). */
       readonly groups: readonly (readonly Gfx12Triangle[])[];
     };
@@ -101,9 +104,22 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
     weight: isBinaryLeaf(k) ? triangleCost * k.count : 1,
     box: toBox(k),
   });
+  const leafOf = (ids: readonly number[], box: Box): Bvh8Child => {
+    const mask = triangleMask(scene, ids[0]!);
+    return { kind: 'leaf', box, groups: packPairs(pairTriangles(ids.map((t) => gfx12Triangle(scene, t)))), ...(scene.masks && { cullMask: mask }) };
+  };
+  // Extra stack entries the mask splits below a child add (0 for a leaf of one mask).
+  let splitStack = 0;
   const leaf = (b: BinaryNode): Bvh8Child => {
     const ids = Array.from(order.subarray(b.start, b.start + b.count), (i) => kept[i]!);
-    return { kind: 'leaf', box: toBox(b), groups: packPairs(pairTriangles(ids.map((t) => gfx12Triangle(scene, t)))) };
+    const byMask = new Map<number, number[]>();
+    for (const t of ids) byMask.set(triangleMask(scene, t), [...(byMask.get(triangleMask(scene, t)) ?? []), t]);
+    splitStack = 0;
+    if (byMask.size === 1) return leafOf(ids, toBox(b));
+    // A primitive node must not mix masks (its box child has one cull_mask): one leaf per mask under a box node of its own.
+    const split = maskSplit([...byMask.values()].map((g) => leafOf(g, trianglesBox(scene, g))), nodes);
+    splitStack = split.stack;
+    return { ...split.child, box: toBox(b) };
   };
   // Depth first, a node before its children; returns the node's index and the most Σ (children − 1) on a path down from it.
   const node = (b: BinaryNode): { index: number; stack: number } => {
@@ -112,10 +128,14 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
     const kids = wideChildren(b, GFX12_MAX_CHILDREN);
     let below = 0;
     const children = kids.map((k): Bvh8Child => {
-      if (isBinaryLeaf(k)) return leaf(k);
+      if (isBinaryLeaf(k)) {
+        const l = leaf(k);
+        below = Math.max(below, splitStack);
+        return l;
+      }
       const c = node(k);
       below = Math.max(below, c.stack);
-      return { kind: 'node', box: toBox(k), index: c.index };
+      return { kind: 'node', box: toBox(k), index: c.index, ...(scene.masks && { cullMask: orMasks(nodes[c.index]!.children) }) };
     });
     const obb = opts.obb ? chooseObb(kids.map(obbChild), margin) : undefined;
     nodes[at] = obb ? { children: children.map((c, i) => ({ ...c, box: obb.boxes[i]! })), obbMatrixIndex: obb.index } : { children };
@@ -127,9 +147,48 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
   return { nodes, dropped, worstCaseStack };
 }
 
-/** Original triangle t as a GFX12 triangle: primitive index t, geometry index its shader id, opaque, double-sided. */
+/** The OR of the children's cull masks (0xFF for one without). */
+const orMasks = (children: readonly Bvh8Child[]): number => children.reduce((m, c) => m | (c.cullMask ?? 0xff), 0);
+
+/** The exact box of triangles `ids` (binary32 bits). */
+function trianglesBox(scene: Scene, ids: readonly number[]): Box {
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (const t of ids)
+    for (const v of triangleVertices(scene, t))
+      for (let a = 0; a < 3; a++) [lo[a], hi[a]] = [Math.min(lo[a]!, toNumber(v[a]!)), Math.max(hi[a]!, toNumber(v[a]!))];
+  return { min: lo.map(fromNumber) as unknown as Vec3, max: hi.map(fromNumber) as unknown as Vec3 };
+}
+
+/** The union of boxes. */
+const unionBox = (boxes: readonly Box[]): Box => {
+  const pick = (f: (a: number, b: number) => number, k: 'min' | 'max') => [0, 1, 2].map((a) => fromNumber(boxes.map((b) => toNumber(b[k][a]!)).reduce((x, y) => f(x, y)))) as unknown as Vec3;
+  return { min: pick(Math.min, 'min'), max: pick(Math.max, 'max') };
+};
+
+/**
+ * Leaves of one mask each under box nodes appended to `nodes`: up to 8 under one node, more in chunks of 8 under
+ * nodes of their own. Returns the node child (its cull_mask the OR of the masks) and the stack entries it adds.
+ */
+function maskSplit(leaves: readonly Bvh8Child[], nodes: Bvh8Node[]): { child: Bvh8Child; stack: number } {
+  let level = leaves;
+  let stack = 0;
+  for (;;) {
+    const chunks: Bvh8Child[][] = [];
+    for (let i = 0; i < level.length; i += GFX12_MAX_CHILDREN) chunks.push(level.slice(i, i + GFX12_MAX_CHILDREN));
+    stack += Math.max(...chunks.map((c) => c.length)) - 1;
+    const up = chunks.map((children): Bvh8Child => {
+      nodes.push({ children });
+      return { kind: 'node', box: unionBox(children.map((c) => c.box)), index: nodes.length - 1, cullMask: orMasks(children) };
+    });
+    if (up.length === 1) return { child: up[0]!, stack };
+    level = up;
+  }
+}
+
+/** Original triangle t as a GFX12 triangle: primitive index t, geometry index its shader id, opaque, double_sided unless the scene makes it one-sided. */
 function gfx12Triangle(scene: Scene, t: number): Gfx12Triangle {
-  return { vertices: triangleVertices(scene, t), primitiveIndex: t, geometryIndex: scene.triangles[4 * t + 3]! };
+  return { vertices: triangleVertices(scene, t), primitiveIndex: t, geometryIndex: scene.triangles[4 * t + 3]!, doubleSided: !triangleOneSided(scene, t) };
 }
 
 const vertexKey = (v: Vec3): string => `${v[0]},${v[1]},${v[2]}`;

@@ -70,7 +70,9 @@ export function encodeBvh8Image(bvh: Bvh8): Bvh8Image {
     }
     const children = node.children.map(
       (c): Gfx12BoxChild =>
-        c.kind === 'node' ? { box: c.box, nodeType: BVH8_BOX_TYPE, nodeSize: 1 } : { box: c.box, nodeType: BVH8_TRIANGLE_TYPE, nodeSize: c.groups.length },
+        c.kind === 'node'
+          ? { box: c.box, nodeType: BVH8_BOX_TYPE, nodeSize: 1, cullMask: c.cullMask }
+          : { box: c.box, nodeType: BVH8_TRIANGLE_TYPE, nodeSize: c.groups.length, cullMask: c.cullMask },
     );
     const encoded = encodeGfx12BoxNode({
       internalChildOffset: internalBase * OFFSET_UNITS_PER_NODE,
