@@ -11,6 +11,7 @@ import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
 import { executeTxd } from '../../golden/iss/index.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
+import { firstTraceQuery, traceQueryNotOnGpu, wordAt } from '../../isa/traceQuery.ts';
 import { RtCoreSystem } from './rtCoreSystem.ts';
 import { packWords, unpackWords } from '../words.ts';
 import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
@@ -36,6 +37,12 @@ export interface CoreJob {
    * answering each txd with the golden executeTxd after a latency (random, and out of order, with `stallSeed`).
    */
   readonly texture?: Uint32Array;
+}
+
+/** The RT core does not run `trace RVa` yet (docs/rays.md): it would cast a plain trace, so a program holding one is refused. */
+function refuseCoreTraceQuery(job: CoreJob): void {
+  const i = firstTraceQuery(job.program);
+  if (i >= 0) throw new Error(traceQueryNotOnGpu(`the program's ${wordAt(i)}`, job.program[i]!));
 }
 
 /** What the core's retire port reports for one instruction. */
@@ -210,6 +217,7 @@ class DispatcherModel {
  * back end (powered on here).
  */
 export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCoreParams, live?: Simulator): CoreRun {
+  refuseCoreTraceQuery(job);
   const design = rtCoreSystemDesign(params);
   const sim = live ?? simulatorFor(design);
   if (live) live.powerOn();
