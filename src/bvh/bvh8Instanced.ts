@@ -150,7 +150,9 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
   const blasOf = new Map(blas.map((b) => [b.mesh, b]));
   const words = new Uint32Array(next * GFX12_NODE_WORDS);
   tlas.forEach(({ kids }, q) => {
-    const children = kids.map((k): Gfx12BoxChild => (isBinaryLeaf(k) ? { box: toBox(k), nodeType: BVH8_INSTANCE_TYPE, nodeSize: 1 } : { box: toBox(k), nodeType: BVH8_BOX_TYPE, nodeSize: 1 }));
+    // cull_mask: the OR of the instance masks beneath (the instance's own for an instance child).
+    const cullMask = (k: BinaryNode) => Array.from(order.subarray(k.start, k.start + k.count), (j) => live[j]!.inst.mask ?? 0xff).reduce((m, x) => m | x, 0);
+    const children = kids.map((k): Gfx12BoxChild => ({ box: toBox(k), nodeType: isBinaryLeaf(k) ? BVH8_INSTANCE_TYPE : BVH8_BOX_TYPE, nodeSize: 1, cullMask: cullMask(k) }));
     const f = firstChild[q]!;
     const offset = (node: number) => (node < 0 ? 0 : node * OFFSET_UNITS_PER_NODE);
     words.set(encodeGfx12BoxNode({ internalChildOffset: offset(f.internal), primitiveChildOffset: offset(f.primitive < 0 ? -1 : boxNodes + f.primitive), children }), q * GFX12_NODE_WORDS);
@@ -166,6 +168,7 @@ export function buildBvh8Instanced(scene: InstancedScene, opts: Bvh8BuildOptions
       bvhAddr: placed.root * BVH_ADDR_UNITS_PER_NODE,
       shaderId: inst.shaderId ?? 0,
       userData: id,
+      cullMask: inst.mask ?? 0xff,
       children: [{ box: objectBox, nodeType: BVH8_BOX_TYPE, nodeSize: 1 }],
     });
     words.set(node, (boxNodes + i) * GFX12_NODE_WORDS);

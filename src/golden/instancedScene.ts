@@ -17,6 +17,8 @@ export interface Instance {
   readonly objectToWorld: Affine;
   /** Shader id of all its triangles; 0 or absent: each triangle's own. */
   readonly shaderId?: number;
+  /** The instance mask (0–255, docs/rays.md): a ray whose mask shares no bit with it does not enter it; absent: 0xFF. */
+  readonly mask?: number;
 }
 
 export interface InstancedScene {
@@ -91,6 +93,7 @@ export function flattenInstances(scene: InstancedScene): Scene & { readonly firs
 export function checkInstances(scene: InstancedScene): void {
   scene.instances.forEach((inst, i) => {
     if (!Number.isInteger(inst.mesh) || inst.mesh < 0 || inst.mesh >= scene.meshes.length) throw new InstanceError(`instance ${i} names mesh ${inst.mesh}, but the scene has ${scene.meshes.length} meshes`);
+    if (inst.mask !== undefined && !(Number.isInteger(inst.mask) && inst.mask >= 0 && inst.mask <= 0xff)) throw new InstanceError(`instance ${i} has mask ${inst.mask}; a mask is an integer 0–255`);
   });
 }
 

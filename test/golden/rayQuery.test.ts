@@ -3,6 +3,10 @@ import { describe, expect, test, vi } from 'vitest';
 import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene } from '../../src/bvh/index.ts';
 import { castRayBvh } from '../../src/golden/bvh/bvhCaster.ts';
 import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
+import { buildBvh8Instanced } from '../../src/bvh/bvh8Instanced.ts';
+import { affineFrom } from '../../src/golden/instancedScene.ts';
+import { decodeGfx12InstanceNode } from '../../src/bvh/gfx12Instance.ts';
+import { bvh8NodeWords } from '../../src/bvh/index.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { castRay, NO_INSTANCE, testTriangle, triangleVertex, type TraceResult, type TriangleTestFn, type Vec3 } from '../../src/golden/rayCaster.ts';
 import { faceOf } from '../../src/golden/rayAccept.ts';
@@ -311,6 +315,48 @@ describe('the BVH8 image carries masks and sides', () => {
     expect(encodeBvh8Image(buildBvh8(explicit)).words).toEqual(encodeBvh8Image(buildBvh8(scene)).words);
     const allFF: Scene = { ...scene, masks: new Uint8Array(n).fill(0xff) };
     expect(encodeBvh8Image(buildBvh8(allFF)).words).toEqual(encodeBvh8Image(buildBvh8(scene)).words);
+  });
+});
+
+describe('instances', () => {
+  test('the instance mask decides whether a ray enters it; instance = user_data; the face is decided in object space', () => {
+    // One triangle at z = 0 (front face up, one-sided), placed at z = −2 (instance 0, mask 0x01) and z = −4 (instance 1, mask 0x02).
+    const mesh: Scene = { ...sceneOf([[[-1, -1, 0], [1, -1, 0], [0, 1, 0], 4]]), oneSided: Uint8Array.of(1) };
+    const image = buildBvh8Instanced({
+      meshes: [mesh],
+      instances: [
+        { mesh: 0, objectToWorld: affineFrom({ translate: [0, 0, -2] }), mask: 0x01 },
+        { mesh: 0, objectToWorld: affineFrom({ translate: [0, 0, -4] }), mask: 0x02 },
+      ],
+    });
+    const masks = Array.from({ length: image.instanceNodes }, (_, i) => decodeGfx12InstanceNode(bvh8NodeWords(image.words, image.tlasBoxNodes + i)).cullMask);
+    expect(masks.sort()).toEqual([1, 2]);
+    const o = bits3([0.1, 0, 0]);
+    const down = bits3([0, 0, -1]);
+    const q = (mask: number, flags = 0): RayQuery => ({ tmin: 0, tmax: INF, flags: (mask << RAY_MASK_SHIFT) | flags });
+    const at = (query: RayQuery, origin = o, d = down) => {
+      const r = castRayBvh8(image.words, origin, d, { query });
+      return r.triangle < 0 ? 'miss' : [r.instance, toNumber(r.t)];
+    };
+    expect(at(q(0xff))).toEqual([0, 2]);
+    expect(at(q(0x03))).toEqual([0, 2]);
+    expect(at(q(0x02))).toEqual([1, 4]);
+    expect(at(q(0x04))).toBe('miss');
+    // Down through the front faces: CULL_FRONT passes both by; from below the back face of instance 1 is met first.
+    expect(at(q(0xff, RAY_FLAG_CULL_FRONT))).toBe('miss');
+    expect(at(q(0xff, RAY_FLAG_CULL_BACK))).toEqual([0, 2]);
+    expect(at(q(0xff, RAY_FLAG_CULL_BACK), bits3([0.1, 0, -6]), bits3([0, 0, 1]))).toBe('miss');
+    expect(at(q(0xff, RAY_FLAG_CULL_FRONT), bits3([0.1, 0, -6]), bits3([0, 0, 1]))).toEqual([1, 2]);
+    // An interval past instance 0's hit.
+    expect(at({ ...q(0xff), tmin: fromNumber(3) })).toEqual([1, 4]);
+    const tracer = sceneTracer(mesh, { traversal: 'bvh8', bvh8: image.words });
+    expect(tracer.trace(o, down, q(0x02)).hitParameters[3]).toBe(1);
+    expect(tracer.trace(o, down, undefined).hitParameters[3]).toBe(0);
+  });
+
+  test('an instance mask outside 0–255 is refused', () => {
+    const mesh = sceneOf([[[-1, -1, 0], [1, -1, 0], [0, 1, 0], 4]]);
+    expect(() => buildBvh8Instanced({ meshes: [mesh], instances: [{ mesh: 0, objectToWorld: affineFrom({}), mask: 256 }] })).toThrow(/instance 0 has mask 256/);
   });
 });
 
