@@ -1,7 +1,7 @@
 // Materials of a scene: the Wavefront MTL parser, point lights, and loading an OBJ file with its material libraries.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { objText, parseObjWithMaterials, SceneError, type Scene } from './scene.ts';
+import { DEFAULT_GEOMETRY_MASK, objText, parseObjWithMaterials, SceneError, triangleCount, type Scene } from './scene.ts';
 import { decodePngTexture } from './pngTexture.ts';
 import type { TextureImage } from './texture/index.ts';
 
@@ -16,6 +16,10 @@ export interface Material {
   readonly ke?: Rgb;
   /** Diffuse texture (MTL `map_Kd`): as MTL defines it, the diffuse colour is `kd` times the texel (no GPU kernel samples it yet). */
   readonly texture?: MaterialTexture;
+  /** Geometry mask of its triangles (MTL `rt_mask M`, 0–255; docs/rays.md); absent: 0xFF. */
+  readonly mask?: number;
+  /** Its triangles are one-sided (MTL `rt_one_sided`): a ray query may cull a face of them; absent: double-sided. */
+  readonly oneSided?: boolean;
 }
 
 /** A material's texture: the image file (as the MTL names it, resolved against the MTL's folder) and its decoded texels. */
@@ -66,11 +70,12 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * Parse Wavefront MTL text: `newmtl NAME` starts a material, `Kd r g b` (0..1; one value means gray) sets
  * its diffuse colour, `Ke r g b` (≥ 0) its emission, `map_Kd FILE` its diffuse texture (FILE relative to
  * the MTL file's folder, read by `loadTexture`: by default a PNG decoded with pngjs; map_Kd options such as
- * `-s` and `-o` are refused). Every other directive is ignored. A name defined twice keeps its first
+ * `-s` and `-o` are refused), `rt_mask M` (an integer 0–255) its triangles' geometry mask and `rt_one_sided` (no
+ * arguments) makes them one-sided (docs/rays.md). Every other directive is ignored. A name defined twice keeps its first
  * definition. Errors read `file:line: error: …`, a texture's too (missing or undecodable image).
  */
 export function parseMtl(text: string, file: string, loadTexture: TextureLoader = pngTextureLoader()): Map<string, Material> {
-  type Parsed = { name: string; kd: Rgb; ke?: Rgb; texture?: MaterialTexture };
+  type Parsed = { name: string; kd: Rgb; ke?: Rgb; texture?: MaterialTexture; mask?: number; oneSided?: boolean };
   const out = new Map<string, Parsed>();
   let current: Parsed | undefined;
   text.split(/\r?\n/).forEach((raw, i) => {
@@ -96,6 +101,15 @@ export function parseMtl(text: string, file: string, loadTexture: TextureLoader 
       const colour: Rgb = rgb.length === 1 ? [rgb[0]!, rgb[0]!, rgb[0]!] : [rgb[0]!, rgb[1]!, rgb[2]!];
       if (directive === 'Kd') current!.kd = colour;
       else current!.ke = colour;
+    } else if (directive === 'rt_mask') {
+      if (current === undefined) fail('rt_mask before any newmtl');
+      if (args.length !== 1) fail(`rt_mask needs one mask (an integer from 0 to 255), got ${args.length} values`);
+      if (!/^\d+$/.test(args[0]!) || Number(args[0]) > 0xff) fail(`bad rt_mask '${args[0]}' (an integer from 0 to 255)`);
+      current!.mask = Number(args[0]);
+    } else if (directive === 'rt_one_sided') {
+      if (current === undefined) fail('rt_one_sided before any newmtl');
+      if (args.length !== 0) fail(`rt_one_sided takes no values, got ${args.length}`);
+      current!.oneSided = true;
     } else if (directive === 'map_Kd') {
       if (current === undefined) fail('map_Kd before any newmtl');
       if (args.length === 0) fail('map_Kd needs an image file name');
@@ -154,5 +168,18 @@ export function loadObjFile(path: string): { scene: Scene; materials: Material[]
     }
   }
   const materials = obj.materialNames.length === 0 ? [defaultMaterial()] : obj.materialNames.map((n) => library.get(n) ?? defaultMaterial(n));
-  return { scene: obj.scene, materials };
+  return { scene: withMaterialAttributes(obj.scene, materials), materials };
+}
+
+/**
+ * The scene with each triangle's geometry mask and side from its material (`materials[shader id − 1]`: rt_mask,
+ * rt_one_sided); unchanged when no material sets either, so scenes without them stay as they were.
+ */
+export function withMaterialAttributes(scene: Scene, materials: readonly Material[]): Scene {
+  const n = triangleCount(scene);
+  const of = (t: number): Material | undefined => materials[scene.triangles[4 * t + 3]! - 1];
+  const out: { -readonly [K in keyof Scene]: Scene[K] } = { ...scene };
+  if (materials.some((m) => m.mask !== undefined)) out.masks = Uint8Array.from({ length: n }, (_, t) => of(t)?.mask ?? DEFAULT_GEOMETRY_MASK);
+  if (materials.some((m) => m.oneSided === true)) out.oneSided = Uint8Array.from({ length: n }, (_, t) => (of(t)?.oneSided ? 1 : 0));
+  return out;
 }

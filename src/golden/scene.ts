@@ -187,18 +187,38 @@ function parseFace(st: ObjState, args: string[], fail: (d: string) => never): vo
   }
 }
 
+/** The largest shader id the triangle memory's shader word holds (bits [15:0]). */
+export const MAX_IMAGE_SHADER_ID = 0xffff;
+
 /**
- * The triangle-memory image of the original team: per triangle the words v0, v1, v2, shader id; four
- * zero words; per vertex x, y, z and one unused (zero) word; four zero words.
- * Shader ids must be ≥ 1 (an all-zero triangle entry ends the list).
+ * A triangle's shader word in the triangle memory (docs/rays.md): bits [15:0] the shader id, [23:16] the geometry
+ * mask inverted (0: every ray, so images written before masks mean mask 0xFF), bit 24 one-sided, [31:25] zero.
+ */
+export const shaderWord = (shader: number, mask: number, oneSided: boolean): number => (shader | ((~mask & 0xff) << 16) | (oneSided ? 1 << 24 : 0)) >>> 0;
+
+/** The fields of a shader word; `reserved` is bits [31:25] (zero in a well-formed image). */
+export const splitShaderWord = (w: number): { shader: number; mask: number; oneSided: boolean; reserved: number } => ({
+  shader: w & 0xffff,
+  mask: ~(w >>> 16) & 0xff,
+  oneSided: ((w >>> 24) & 1) === 1,
+  reserved: w >>> 25,
+});
+
+/**
+ * The triangle-memory image of the original team: per triangle the words v0, v1, v2 and the shader word
+ * (shaderWord: the shader id with the triangle's mask and side); four zero words; per vertex x, y, z and one
+ * unused (zero) word; four zero words. Shader ids must be 1 to 0xFFFF (an all-zero triangle entry ends the list).
  */
 export function sceneToImage(scene: Scene): Uint32Array {
   const nt = triangleCount(scene);
   const nv = vertexCount(scene);
   const out = new Uint32Array(4 * nt + 4 + 4 * nv + 4);
   for (let t = 0; t < nt; t++) {
-    if (scene.triangles[4 * t + 3] === 0) throw new SceneError('<scene>', undefined, `triangle ${t} has shader id 0 (ids start at 1)`);
-    out.set(scene.triangles.subarray(4 * t, 4 * t + 4), 4 * t);
+    const shader = scene.triangles[4 * t + 3]!;
+    if (shader === 0) throw new SceneError('<scene>', undefined, `triangle ${t} has shader id 0 (ids start at 1)`);
+    if (shader > MAX_IMAGE_SHADER_ID) throw new SceneError('<scene>', undefined, `triangle ${t} has shader id ${shader}; the triangle memory's shader word holds ids up to ${MAX_IMAGE_SHADER_ID} (bits [15:0])`);
+    out.set(scene.triangles.subarray(4 * t, 4 * t + 3), 4 * t);
+    out[4 * t + 3] = shaderWord(shader, triangleMask(scene, t), triangleOneSided(scene, t));
   }
   const vbase = 4 * nt + 4;
   for (let v = 0; v < nv; v++) out.set(scene.vertices.subarray(3 * v, 3 * v + 3), vbase + 4 * v);
@@ -218,10 +238,23 @@ export function imageToScene(words: Uint32Array, file = '<image>'): Scene {
   const nv = (words.length - vbase - 4) / 4;
   if (words.subarray(words.length - 4).some((w) => w !== 0)) fail('the image does not end with four zero words');
   const triangles = words.slice(0, 4 * nt);
+  const masks = new Uint8Array(nt);
+  const oneSided = new Uint8Array(nt);
   for (let t = 0; t < nt; t++) {
     for (let k = 0; k < 3; k++) if (triangles[4 * t + k]! >= nv) fail(`triangle ${t} names vertex ${triangles[4 * t + k]} of ${nv}`);
+    const w = splitShaderWord(triangles[4 * t + 3]!);
+    if (w.reserved !== 0) fail(`triangle ${t}'s shader word 0x${triangles[4 * t + 3]!.toString(16)} has bits [31:25] set (they must be zero)`);
+    triangles[4 * t + 3] = w.shader;
+    masks[t] = w.mask;
+    oneSided[t] = w.oneSided ? 1 : 0;
   }
   const vertices = new Uint32Array(3 * nv);
   for (let v = 0; v < nv; v++) vertices.set(words.subarray(vbase + 4 * v, vbase + 4 * v + 3), 3 * v);
-  return { vertices, triangles };
+  // Masks and sides only when some triangle has them: an image written before them reads back as it always did.
+  return {
+    vertices,
+    triangles,
+    ...(masks.some((m) => m !== DEFAULT_GEOMETRY_MASK) && { masks }),
+    ...(oneSided.some((x) => x !== 0) && { oneSided }),
+  };
 }
