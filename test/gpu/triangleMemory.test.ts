@@ -107,6 +107,15 @@ describe('triangle memory on the TS simulator', () => {
     expect(readBackToBack(sim, [3])).toEqual([{ notValid: false, triangle: { vertices: byHand, shader: 4 } }]);
   });
 
+  test('a shader word with a mask and a side answers the shader id alone (docs/rays.md: bits [15:0])', () => {
+    const sim = newMemory(defaultTriangleMemoryParams);
+    const masked: Scene = { ...tetrahedron, masks: Uint8Array.of(0xff, 0x01, 0x80, 0x3c), oneSided: Uint8Array.of(0, 1, 0, 1) };
+    const image = sceneToImage(masked);
+    expect(image[4 * 1 + 3]).toBe((2 | (0xfe << 16) | (1 << 24)) >>> 0);
+    loadImage(sim, image);
+    expectScene(sim, tetrahedron);
+  });
+
   test('the default scene loads with idle cycles in the stream, and the first word may come with load_start', () => {
     const sim = newMemory(defaultTriangleMemoryParams);
     const scene = defaultScene();

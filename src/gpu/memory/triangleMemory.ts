@@ -152,5 +152,6 @@ function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, tria
   io.read.resp.v0.set(mux(answer, vertexWords[0]!, 0));
   io.read.resp.v1.set(mux(answer, vertexWords[1]!, 0));
   io.read.resp.v2.set(mux(answer, vertexWords[2]!, 0));
-  io.read.resp.shader.set(mux(answer, stage2Shader, 0));
+  // The shader word's id (docs/rays.md): its mask and side bits are the ray query's, which the IC cores do not read yet.
+  io.read.resp.shader.set(mux(answer, stage2Shader.bits(15, 0).zext(32), 0));
 }

@@ -145,7 +145,7 @@ export class TriangleMemoryModel {
       read_resp_v0: answer ? s.vertices[0]! : 0n,
       read_resp_v1: answer ? s.vertices[1]! : 0n,
       read_resp_v2: answer ? s.vertices[2]! : 0n,
-      read_resp_shader: answer ? BigInt(s.shader) : 0n,
+      read_resp_shader: answer ? BigInt(s.shader & 0xffff) : 0n,
     };
   }
 
