@@ -1,0 +1,42 @@
+// Docs that cannot go stale silently: every diagnostic code is in the guide's error table, every GPU block folder in
+// the README's layout, and every page under docs/ is linked from the README or another page.
+import { describe, expect, test } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { diagnosticCodes } from '../../src/hdl/index.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+/** The lines of the section of `text` that starts at heading `title`, up to the next heading of its level. */
+function section(text: string, title: string): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l === title);
+  if (start < 0) throw new Error(`no heading '${title}'`);
+  const level = title.match(/^#+/)![0];
+  const end = lines.findIndex((l, i) => i > start && new RegExp(`^${level} `).test(l));
+  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}
+
+describe('docs keep up with the code', () => {
+  test("every diagnostic code has a row in the guide's error table", () => {
+    const table = section(read('docs/hdl-guide.md'), '## Errors');
+    const rows = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Za-z]+)`/g)].map((c) => c[1]!)));
+    expect(Object.keys(diagnosticCodes).filter((code) => !rows.has(code))).toEqual([]);
+  });
+
+  test("every src/gpu block folder is named in the README's layout", () => {
+    const row = read('README.md').split('\n').find((l) => l.startsWith('| `src/gpu/` |'));
+    expect(row, "the README's layout has a src/gpu/ row").toBeDefined();
+    const folders = readdirSync(join(root, 'src/gpu'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(5);
+    expect(folders.filter((f) => !row!.includes(`\`${f}/\``))).toEqual([]);
+  });
+
+  test('every page under docs/ is linked from the README or another page', () => {
+    const pages = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md'));
+    const texts = new Map([['README.md', read('README.md')], ...pages.map((p) => [`docs/${p}`, read(`docs/${p}`)] as const)]);
+    const linked = (page: string) => [...texts].some(([from, text]) => from !== `docs/${page}` && new RegExp(`\\]\\((?:docs/|\\./)?${page.replace('.', '\\.')}(?:#[^)]*)?\\)`).test(text));
+    expect(pages.filter((p) => !linked(p))).toEqual([]);
+  });
+});
