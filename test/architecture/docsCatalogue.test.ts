@@ -1,7 +1,8 @@
 // Docs that cannot go stale silently: every diagnostic code is in the guide's error table, every GPU block folder in
-// the README's layout, and every page under docs/ is linked from the README or another page.
+// the README's layout, every page under docs/ is linked from the README or another page, and every repository path
+// they quote exists.
 import { describe, expect, test } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diagnosticCodes } from '../../src/hdl/index.ts';
 
@@ -38,5 +39,14 @@ describe('docs keep up with the code', () => {
     const texts = new Map([['README.md', read('README.md')], ...pages.map((p) => [`docs/${p}`, read(`docs/${p}`)] as const)]);
     const linked = (page: string) => [...texts].some(([from, text]) => from !== `docs/${page}` && new RegExp(`\\]\\((?:docs/|\\./)?${page.replace('.', '\\.')}(?:#[^)]*)?\\)`).test(text));
     expect(pages.filter((p) => !linked(p))).toEqual([]);
+  });
+
+  test('every repository path the README and docs quote exists', () => {
+    // Written by the tools when they run, not kept in the repository.
+    const generated = new Set(['rtl-out/build/']);
+    const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const quoted = pages.flatMap((page) => [...read(page).matchAll(/`((?:src|test|scripts|docs|examples|testbench|rtl-out|bin)\/[A-Za-z0-9_./-]*)`/g)].map((m) => ({ page, path: m[1]!.replace(/[.,:]$/, '') })));
+    expect(quoted.length).toBeGreaterThan(100);
+    expect(quoted.filter((q) => !generated.has(q.path) && !existsSync(join(root, q.path))).map((q) => `${q.page}: ${q.path}`)).toEqual([]);
   });
 });
