@@ -123,7 +123,7 @@ function reference(o: number[], d: number[], a: number[], b: number[], c: number
   const det = dot(e1, p);
   const s = sub(o, a);
   const q = cross(s, e1);
-  return { t: dot(e2, q) / det, u: dot(s, p) / det, v: dot(d, q) / det, cos: Math.abs(dot(cross(e1, e2), d)) / (Math.hypot(...cross(e1, e2)) * Math.hypot(...d)) };
+  return { t: dot(e2, q) / det, u: dot(s, p) / det, v: dot(d, q) / det, cos: Math.abs(dot(cross(e1, e2), d)) / (Math.hypot(...cross(e1, e2)) * Math.hypot(...d)), area: Math.hypot(...cross(e1, e2)) / 2 };
 }
 
 describe('against a double-precision reference', () => {
@@ -145,7 +145,9 @@ describe('against a double-precision reference', () => {
       const d = round([0, 1, 2].map((i) => a[i]! + u * (b[i]! - a[i]!) + v * (c[i]! - a[i]!) - o[i]!));
       const ref = reference(o, d, a, b, c);
       // Well-conditioned: a triangle of some area, met at an angle, far from the origin.
-      if (!(ref.cos > 0.2) || ref.t < 0.5) continue;
+      // (u and v are V / det and W / det: their binary32 error grows as the triangle's area shrinks; SEED=3276271459
+      // met a sliver whose u was off by 1.02e-4.)
+      if (!(ref.cos > 0.2) || ref.t < 0.5 || !(ref.area > 0.1)) continue;
       const r = testTriangleWatertight(bits(o), bits(d), bits(a), bits(b), bits(c));
       const refInside = ref.u > 0 && ref.v > 0 && ref.u + ref.v < 1;
       expect(refInside).toBe(inside);
