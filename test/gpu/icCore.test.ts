@@ -14,7 +14,8 @@ import { triangleCount } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/rayRunner.ts';
 import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/backToBack.ts';
-import { closedMeshRay, randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { closedMeshRay, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { RAY_FLAG_ANY_HIT } from '../../src/golden/rayQuery.ts';
 import { TRIANGLE_MEMORY_LATENCY } from '../../src/gpu/memory/triangleMemory.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
@@ -138,6 +139,40 @@ function expectCounters(run: PacedRun, scene: Scene, rays: readonly Ray[], p: Ic
   expect(run.busyCycles).toBe(run.answers.at(-1)!.cycle - run.accepts[0]! - icIntakeCycles({ ...p, memory: TRIANGLE_MEMORY_LATENCY }));
   expect(run.tests).toBe(rays.length * triangleCount(scene));
 }
+
+describe('ray queries (docs/rays.md): interval, flags, masks, one-sided triangles, any-hit, (t, u, v)', () => {
+  const kinds: readonly TriangleTestKind[] = ['moller-trumbore', 'watertight'];
+  for (const kind of kinds)
+    test(`${kind}: random queries over masked, partly one-sided scenes; every answer, RV13 included, exact and on time (an any-hit ray's sweep stops early)`, () => {
+      const rng = createRng(seed ^ 0x42 ^ (kind === 'watertight' ? 0x5a : 0));
+      const p: IcSystemParams = { ...defaultIcSystemParams, ...(kind === 'watertight' ? { triangleTest: kind } : {}) };
+      let anyHitRays = 0;
+      for (const size of [0, 8, 36, 200, 512]) {
+        const scene = withRandomMasks(rng, randomIcScene(rng, size));
+        const rays: Ray[] = Array.from({ length: 150 }, () => ({ ...randomRay(rng, scene), query: randomRayQuery(rng) }));
+        anyHitRays += rays.filter((r) => (r.query!.flags & RAY_FLAG_ANY_HIT) !== 0).length;
+        const r = runRays(scene, rays, p);
+        expect(r.difference, `${kind}, ${triangleCount(scene)} triangles (SEED=${seed})`).toBeNull();
+      }
+      expect(anyHitRays).toBeGreaterThan(100);
+    }, 120_000);
+
+  test('an any-hit ray over 512 triangles that hits the first one stops its sweep: far fewer tests than a closest-hit ray', () => {
+    const rng = createRng(seed ^ 0x43);
+    const scene = randomIcScene(rng, 512);
+    // Aimed at triangle 0's centroid, so that the first triangle tested is hit.
+    const v = [0, 1, 2].map((k) => scene.triangles[k]!);
+    const centroid = [0, 1, 2].map((i) => v.reduce((a, j) => a + new Float32Array(new Uint32Array([scene.vertices[3 * j + i]!]).buffer)[0]!, 0) / 3);
+    const origin = [bits(centroid[0]! + 0.01), bits(centroid[1]! + 0.02), bits(centroid[2]! - 10)] as unknown as Vec3;
+    const ray: Ray = { origin, direction: [bits(0), bits(0), bits(1)] as unknown as Vec3 };
+    const closest = runRays(scene, [ray], defaultIcSystemParams);
+    const anyHit = runRays(scene, [{ ...ray, query: { tmin: 0, tmax: 0x7f800000, flags: 0xff00 | RAY_FLAG_ANY_HIT } }], defaultIcSystemParams);
+    expect(closest.difference).toBeNull();
+    expect(anyHit.difference).toBeNull();
+    expect(closest.tests).toBe(512);
+    expect(anyHit.tests).toBeLessThan(100);
+  });
+});
 
 describe('ray slots: 2, 3, 4 and 8, both triangle tests', () => {
   const kinds: readonly TriangleTestKind[] = ['moller-trumbore', 'watertight'];

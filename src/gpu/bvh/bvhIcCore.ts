@@ -1,12 +1,14 @@
 // The BVH intersection core: many rays in flight, each walking its BVH4 depth first exactly as the golden traversal does,
-// one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md).
+// one node test (RayBox4) and one triangle test (Möller–Trumbore) entering per cycle (docs/bvh-hardware.md); each ray
+// with its query (docs/rays.md): the interval, masks, culled faces and any-hit.
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
-import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, RoundRobinArbiter, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from '../icCore/mollerTrumbore.ts';
 import { join3, split3 } from '../icCore/vec3.ts';
 import { rayPorts, triangleReadPorts } from '../icCore/icCore.ts';
+import { acceptsHit, queryFields } from '../icCore/queryAccept.ts';
 import { isWatertight, watertightTest, type TriangleTestOption } from '../icCore/watertightTest.ts';
 import { BoxTag, CHILDREN, LeafEntry, NodeWord, StackEntry } from './bvhWords.ts';
 import { answerStage, type Finish } from './rayAnswer.ts';
@@ -84,6 +86,8 @@ interface RaySlot {
   readonly direction: UIntValue;
   readonly inv: UIntValue;
   readonly thread: UIntValue;
+  /** The ray's query (ray_query): tmin, tmax, the flags word. */
+  readonly query: UIntValue;
   readonly haveBest: UIntValue;
   /** The ray reached an index past the loaded BVH: it answers a miss with done_fault. */
   readonly fault: UIntValue;
@@ -91,6 +95,9 @@ interface RaySlot {
   readonly bestIndex: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
+  /** The best hit's barycentrics (binary32), RV13.y and .z. */
+  readonly bestU: UIntValue;
+  readonly bestV: UIntValue;
   // The watertight test's ray constants (literal 0 for Möller–Trumbore).
   readonly axes: UIntValue;
   readonly shear: UIntValue;
@@ -122,7 +129,7 @@ export const BvhIcCore = defineModule('BvhIcCore', bvhIcCorePorts, (m, io, p) =>
   const triangle = triangleStage(core, request);
   const finish = answerStage(m, io, p, core.f, core.slots, stateMask(core, 'finish'));
   slotEvents(core, { rays, pop, entry, node, push, triangle, finish });
-  counters(core, rays.accept, triangle.entering, entry.node);
+  counters(core, rays.accept, triangle.counted, entry.node);
 });
 
 function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
@@ -135,12 +142,15 @@ function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
     direction: m.reg(UInt(96), { name: `ray${k}_direction` }),
     inv: m.reg(UInt(96), { name: `ray${k}_inv_dir` }),
     thread: m.reg(UInt(5), { name: `ray${k}_thread` }),
+    query: m.reg(UInt(96), { name: `ray${k}_query` }),
     haveBest: m.reg(Bool, { reset: 0, name: `ray${k}_have_best` }),
     fault: m.reg(Bool, { reset: 0, name: `ray${k}_fault` }),
     bestT: m.reg(UInt(32), { name: `ray${k}_best_t` }),
     bestIndex: m.reg(UInt(p.triangleBits), { name: `ray${k}_best_triangle` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
+    bestU: m.reg(UInt(32), { name: `ray${k}_best_u` }),
+    bestV: m.reg(UInt(32), { name: `ray${k}_best_v` }),
     // Unused by Möller–Trumbore, which synthesis then drops.
     axes: watertight ? m.reg(UInt(6), { name: `ray${k}_axes` }) : lit(0, 6),
     shear: watertight ? m.reg(UInt(96), { name: `ray${k}_shear` }) : lit(0, 96),
@@ -192,6 +202,9 @@ interface Entry {
   readonly slot: UIntValue;
   readonly haveBest: BoolValue;
   readonly bestT: UIntValue;
+  /** The ray's interval, for the box clamp. */
+  readonly tmin: UIntValue;
+  readonly tmax: UIntValue;
   readonly skip: BoolValue;
   readonly fault: BoolValue;
   readonly node: BoolValue;
@@ -219,15 +232,28 @@ function entryStage(core: Core, pop: Pop): Entry {
   io.node_req_index.set(mux(s1Node, s1Entry.index, lit(0, ib)));
   io.range_req_valid.set(s1Range);
   io.range_req_index.set(mux(s1Range, s1Entry.index, lit(0, ib)));
-  return { valid: s1Valid, slot: s1Slot, haveBest: s1HaveBest, bestT: s1BestT, skip: s1Skip, fault: s1Fault, node: s1Node, range: s1Range };
+  const q = queryFields(pick(core, s1Slot, (s) => s.query));
+  return { valid: s1Valid, slot: s1Slot, haveBest: s1HaveBest, bestT: s1BestT, tmin: q.tmin, tmax: q.tmax, skip: s1Skip, fault: s1Fault, node: s1Node, range: s1Range };
 }
 
-/** S2: a node's four boxes enter the ray–box unit; a TriRange enters the leaf queue, or faults the ray when it reaches past the loaded triangles. */
+/**
+ * S2: a node's four boxes enter the ray–box unit, clamped to the ray's interval and best hit (rayAccept.ts boxClamp); a
+ * TriRange enters the leaf queue, or faults the ray when it reaches past the loaded triangles.
+ */
 interface NodeIssue {
   readonly slot: UIntValue;
   readonly fault: BoolValue;
   readonly box: ReturnType<typeof rayBoxUnit>['io'];
   readonly leafQueue: ReturnType<typeof leafQueue>;
+}
+
+/** IEEE maximumNumber / minimumNumber, combinational (the ray–box unit registers its inputs). */
+function minMax({ m }: Core, def: typeof FMin | typeof FMax, a: UIntValue, b: UIntValue, name: string): UIntValue {
+  const u = m.instance(def, { stages: 0 }, { name });
+  u.io.in_valid.set(true);
+  u.io.a.set(a);
+  u.io.b.set(b);
+  return u.io.result;
 }
 
 const rayBoxUnit = ({ m, p, sb, ib }: Core) => m.instance(RayBox4, { fadd: p.fadd, fmul: p.fmul, tagBits: BoxTag(ib, sb).width }, { name: 'ray_box' });
@@ -238,13 +264,17 @@ function nodeStage(core: Core, entry: Entry): NodeIssue {
   const s2Node = m.regNext(entry.node, { reset: 0 });
   const s2Range = m.regNext(entry.range, { reset: 0 });
   const s2Slot = m.regNext(entry.slot);
-  const s2Limit = m.regNext(mux(entry.haveBest, entry.bestT, lit(INF_BITS, 32)));
+  const s2Best = m.regNext(mux(entry.haveBest, entry.bestT, lit(INF_BITS, 32)));
+  const s2Tmin = m.regNext(entry.tmin);
+  const s2Tmax = m.regNext(entry.tmax);
   const node = unpackBits(NodeWord(ib), io.node_resp);
   const box = rayBoxUnit(core);
   box.io.in_valid.set(s2Node);
   box.io.origin.set(mux(s2Node, pick(core, s2Slot, (s) => s.origin), lit(0, 96)));
   box.io.inv_dir.set(mux(s2Node, pick(core, s2Slot, (s) => s.inv), lit(0, 96)));
-  box.io.limit.set(s2Limit);
+  // Entry at least fmax(+0, tmin), exit at most fmin(tmax, best): a NaN bound drops out (such a ray accepts nothing).
+  box.io.lower.set(minMax(core, FMax, lit(0, 32), s2Tmin, 'clamp_lower'));
+  box.io.limit.set(minMax(core, FMin, s2Tmax, s2Best, 'clamp_limit'));
   box.io.boxes.set(mux(s2Node, packBits(node.boxes), lit(0, box.io.boxes.width)));
   box.io.child_valid.set(mux(s2Node, cat(...[...node.childFlags].reverse().map((flags) => flags.ne(0))), lit(0, CHILDREN)));
   const tag = m.wire(BoxTag(ib, sb), { name: 'box_tag' });
@@ -335,17 +365,26 @@ function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): Trian
   return { test: reqTest, last: reqLast, slot: reqSlot, id: reqId };
 }
 
-/** The triangle test pipeline: each answer entering it, and `depth` cycles later its hit and whether it is closer than the slot's best. */
+/**
+ * The triangle test pipeline: `depth` cycles after each answer enters it, the decision: whether the ray's query accepts
+ * the hit and whether it is closer than the slot's best. An any-hit ray stops at its first accepted hit: the tests of
+ * its that are still in the pipeline then are passed by, neither accepted nor counted (castRayBvh returns there).
+ */
 interface TriangleResult {
-  readonly entering: BoolValue;
-  readonly hit: BoolValue;
+  /** A test decided for a ray still walking: the triangle test counter. */
+  readonly counted: BoolValue;
+  readonly accepted: BoolValue;
   readonly closer: BoolValue;
-  /** The TriRange's last test is done: the slot goes on. */
+  /** The TriRange's last test is done: the slot goes on, */
   readonly end: BoolValue;
+  /** or finishes: an any-hit ray has its hit. */
+  readonly stop: BoolValue;
   readonly slot: UIntValue;
   readonly id: UIntValue;
   readonly shader: UIntValue;
   readonly t: UIntValue;
+  readonly u: UIntValue;
+  readonly v: UIntValue;
   readonly normal: UIntValue;
 }
 
@@ -379,12 +418,22 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const testSlot = slotAt(depth);
   const testId = delay(m, respId, depth, 'test_id');
   const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
-  const hit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
+  const testMask = delay(m, io.tri.resp.mask, depth, 'test_mask');
+  const testOneSided = delayValid(m, io.tri.resp.one_sided, depth, 'test_one_sided');
+  // The decision (S10): the query's acceptance beside the closer-than-best compare.
+  const query = pick(core, testSlot, (s) => s.query);
+  const haveBest = pick(core, testSlot, (s) => s.haveBest).asBool();
+  const anyHit = queryFields(query).anyHit;
+  const stopped = haveBest.and(anyHit);
+  const counted = testValid.and(stopped.not());
+  const hit = counted.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
+  const accepted = acceptsHit(f, query, { hit, t: test.t, det: test.det }, testMask, testOneSided);
   const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
-  const closer = pick(core, testSlot, (s) => s.haveBest).asBool().not()
+  const closer = haveBest.not()
     .or(tFlag.eq(FLAG_NEGATIVE))
     .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestIndex))));
-  return { entering, hit, closer, end: testEnd, slot: testSlot, id: testId, shader: testShader, t: test.t, normal: test.normal };
+  const stop = anyHit.and(stopped.or(accepted));
+  return { counted, accepted, closer, end: testEnd, stop, slot: testSlot, id: testId, shader: testShader, t: test.t, u: test.u, v: test.v, normal: test.normal };
 }
 
 /** Every stage's events, to update the slots they name. */
@@ -408,6 +457,7 @@ function slotEvents({ m, io, slots }: Core, { rays, pop, entry, node, push, tria
       s.origin.set(io.ray_origin);
       s.direction.set(io.ray_direction);
       s.thread.set(io.ray_thread);
+      s.query.set(io.ray_query);
       s.haveBest.set(false);
       s.fault.set(false);
       s.sp.set(0);
@@ -431,14 +481,16 @@ function slotEvents({ m, io, slots }: Core, { rays, pop, entry, node, push, tria
         afterAction(s, push.pushedSp);
       });
     });
-    m.when(triangle.hit.and(triangle.closer).and(triangle.slot.eq(k)), () => {
+    m.when(triangle.accepted.and(triangle.closer).and(triangle.slot.eq(k)), () => {
       s.haveBest.set(true);
       s.bestT.set(triangle.t);
+      s.bestU.set(triangle.u);
+      s.bestV.set(triangle.v);
       s.bestIndex.set(triangle.id);
       s.bestShader.set(triangle.shader);
       s.bestNormal.set(triangle.normal);
     });
-    m.when(triangle.end.and(triangle.slot.eq(k)), () => afterAction(s, s.sp));
+    m.when(triangle.end.and(triangle.slot.eq(k)), () => m.when(triangle.stop, () => s.state.set('finish')).otherwise(() => afterAction(s, s.sp)));
     // A fault ends the walk: nothing of this ray is in flight (it waits on this entry), so it finishes as a miss.
     m.when(entry.fault.and(entry.slot.eq(k)).or(node.fault.and(node.slot.eq(k))), () => {
       s.fault.set(true);
@@ -450,7 +502,7 @@ function slotEvents({ m, io, slots }: Core, { rays, pop, entry, node, push, tria
   });
 }
 
-function counters(core: Core, accept: BoolValue, entering: BoolValue, nodeRead: BoolValue): void {
+function counters(core: Core, accept: BoolValue, tested: BoolValue, nodeRead: BoolValue): void {
   const { m, io } = core;
   const counter = (event: BoolValue, name: string) => {
     const c = m.reg(UInt(32), { reset: 0, name });
@@ -458,7 +510,7 @@ function counters(core: Core, accept: BoolValue, entering: BoolValue, nodeRead: 
     return c;
   };
   io.counters.rays.set(counter(accept, 'ray_count'));
-  io.counters.tests.set(counter(entering, 'triangle_tests'));
+  io.counters.tests.set(counter(tested, 'triangle_tests'));
   io.counters.node_tests.set(counter(nodeRead, 'node_test_count'));
   io.counters.busy_cycles.set(counter(stateMask(core, 'free').andR().not(), 'busy'));
 }

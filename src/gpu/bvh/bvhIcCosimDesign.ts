@@ -68,7 +68,7 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
   const triangleTest = isWatertight(p) ? testTriangleWatertight : testTriangle;
   return raySystemGolden({
     parse: (words) => parseBvhSceneImage(words, '<loaded image>'),
-    cast: (s: BvhScene, origin, direction) => castRayBvh(s.bvh, s.ordered, origin, direction, { triangleTest }),
+    cast: (s: BvhScene, origin, direction, query) => castRayBvh(s.bvh, s.ordered, origin, direction, { triangleTest, query }),
     counters: [
       { what: 'node tests', output: 'counters_node_tests', of: (r) => r.counters.nodeTests },
       { what: 'triangle tests', output: 'counters_tests', of: (r) => r.counters.triangleTests },

@@ -4,7 +4,9 @@ import { packWords, unpackWords } from '../words.ts';
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type PortHandle, type Simulator } from '../../hdl/sim/index.ts';
 import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
-import { testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
+import { hitParametersOf, testTriangle, type TriangleTestFn } from '../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
+import { queryWords } from '../icCore/rays.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { isWatertight } from '../icCore/watertightTest.ts';
 import type { Scene } from '../../golden/scene.ts';
@@ -99,10 +101,11 @@ export function loadBvhImage(target: Simulator | BvhDriver, image: Uint32Array, 
   d.vectors(inputs, stim, cycles, ['load_error']);
 }
 
-/** One answer as the system gave it: hit_info's four words (RV14), hit_normal's four (RV15: the normal, the triangle index), and done_fault. */
+/** One answer as the system gave it: hit_info's four words (RV14), hit_normal's four (RV15: the normal, the triangle index), hit_parameters' four (RV13: t, u, v, instance) and done_fault. */
 export interface BvhAnswer {
   readonly hit: readonly number[];
   readonly normal: readonly number[];
+  readonly hitParameters: readonly number[];
   readonly fault: boolean;
 }
 
@@ -126,9 +129,7 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
  * Offer the rays in order on a loaded system, each as soon as a slot is free (every ray on a thread id of its own among
  * those in flight), until every answer is back or `maxCycles` pass. Inputs go through `d`, outputs are read from `sim`.
  */
-export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly (Ray & { readonly anyHit?: boolean })[], maxCycles = 200_000): BvhCastResult {
-  // Only a system with ray_any_hit (Bvh8IcSystem) is given rays that say which mode they want.
-  const anyHitPort = rays.some((r) => r.anyHit !== undefined);
+export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly Ray[], maxCycles = 200_000): BvhCastResult {
   const ports = Object.fromEntries(['dispatch_ready', 'dispatch_done', 'dispatch_done_thread', 'dispatch_done_fault'].map((n) => [n, sim.port(n)]));
   const inFlight = new Map<number, number>(); // thread -> ray
   // As many rays in flight as the link has thread ids (32 on the GPU's 5-bit link).
@@ -152,7 +153,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly (Ray & 
       d.poke('ray_origin', packWords(r.origin));
       d.poke('ray_direction', packWords(r.direction));
       d.poke('ray_thread', thread);
-      if (anyHitPort) d.poke('ray_any_hit', r.anyHit ? 1 : 0);
+      d.poke('ray_query', packWords(queryWords(r.query ?? DEFAULT_RAY_QUERY)));
     }
     const taken = offer && ports.dispatch_ready!.get() === 1;
     if (ports.dispatch_done!.get() === 1) {
@@ -164,7 +165,7 @@ export function castBvhRays(sim: Simulator, d: BvhDriver, rays: readonly (Ray & 
       }
       const info = sim.peek('dispatch_hit_info');
       const normal = sim.peek('dispatch_hit_normal');
-      answers[ray] = { hit: unpackWords(info, 4), normal: unpackWords(normal, 4), fault: ports.dispatch_done_fault!.get() === 1 };
+      answers[ray] = { hit: unpackWords(info, 4), normal: unpackWords(normal, 4), hitParameters: unpackWords(sim.peek('dispatch_hit_parameters'), 4), fault: ports.dispatch_done_fault!.get() === 1 };
       inFlight.delete(t);
       freeThreads.push(t);
     }
@@ -193,16 +194,18 @@ export function checkBvhAnswers(bvh: Bvh4, ordered: Scene, rays: readonly Ray[],
   let goldenTriangleTests = 0;
   let difference: string | null = null;
   rays.forEach((r, i) => {
-    const want = castRayBvh(bvh, ordered, r.origin, r.direction, { triangleTest });
+    const want = castRayBvh(bvh, ordered, r.origin, r.direction, { triangleTest, ...(r.query && { query: r.query }) });
     goldenNodeTests += want.counters.nodeTests;
     goldenTriangleTests += want.counters.triangleTests;
     const got = answers[i];
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);
+    const wantParameters = hitParametersOf(want).map((x) => x >>> 0);
     const wantFault = want.fault === true;
     if (difference !== null) return;
-    const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
+    const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')}${r.query ? `, query ${queryWords(r.query).map(hex).join(' ')}` : ''})`;
     if (!got) difference = `${ray}: no answer`;
+    else if (got.hitParameters.join() !== wantParameters.join()) difference = `${ray}: hit parameters (t u v instance) ${got.hitParameters.map(hex).join(' ')}; golden ${wantParameters.map(hex).join(' ')}`;
     else if (got.hit.join() !== wantHit.join() || got.normal.join() !== wantNormal.join())
       difference = `${ray}: hit ${got.hit.map(hex).join(' ')} normal ${got.normal.map(hex).join(' ')}; golden ${wantHit.map(hex).join(' ')} / ${wantNormal.map(hex).join(' ')}`;
     else if (got.fault !== wantFault) difference = `${ray}: done_fault ${got.fault ? 1 : 0}; the golden traversal ${wantFault ? 'faults' : 'does not fault'}`;

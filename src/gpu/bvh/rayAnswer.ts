@@ -5,6 +5,7 @@ import { PriorityEncoder, delay, delayValid, selectByIndex } from '../../hdl/lib
 import type { FloatOps } from '../icCore/floatOps.ts';
 import type { rayPorts } from '../icCore/icCore.ts';
 import { join3, split3, type Vec3 } from '../icCore/vec3.ts';
+import { NO_INSTANCE_ID } from '../icCore/icCoreLink.ts';
 
 /** What the answer reads of a slot. */
 export interface AnswerSlot {
@@ -18,6 +19,11 @@ export interface AnswerSlot {
   readonly bestNormal: UIntValue;
   /** The closest hit's triangle index (at most 32 bits), RV15.w: the triangle memory's id, or the GFX12 primitive index. */
   readonly bestIndex: UIntValue;
+  /** The closest hit's barycentrics, binary32 (RV13.y and .z of `trace RVa`). */
+  readonly bestU: UIntValue;
+  readonly bestV: UIntValue;
+  /** The instance the closest hit is in (RV13.w); absent where no hit is in an instance (NO_INSTANCE, 0xFFFFFFFF). */
+  readonly bestInstance?: UIntValue;
 }
 
 export interface Finish {
@@ -53,5 +59,9 @@ export function answerStage(m: ModuleBuilder, io: PortsValue<ReturnType<typeof r
   io.dispatch.hit_info.set(mux(doneHave, cat(delay(m, pick(f1Slot, (s) => s.bestShader), lag, 'done_shader'), join3(point)), lit(0, 128)));
   const f1Normal = cat(pick(f1Slot, (s) => s.bestIndex).zext(32), pick(f1Slot, (s) => s.bestNormal)); // RV15: the normal, the triangle index
   io.dispatch.hit_normal.set(mux(doneHave, delay(m, f1Normal, lag, 'done_normal'), lit(0, 128)));
+  // RV13 of `trace RVa` (docs/rays.md): t, u, v and the instance.
+  const f1Instance = slots[0]!.bestInstance === undefined ? lit(NO_INSTANCE_ID, 32) : pick(f1Slot, (s) => s.bestInstance!);
+  const f1Parameters = cat(f1Instance, pick(f1Slot, (s) => s.bestV), pick(f1Slot, (s) => s.bestU), pick(f1Slot, (s) => s.bestT));
+  io.dispatch.hit_parameters.set(mux(doneHave, delay(m, f1Parameters, lag, 'done_parameters'), lit(0, 128)));
   return { pick: finishPick, pickSlot: encoder.io.index, valid: f1Valid, slot: f1Slot };
 }

@@ -1,12 +1,12 @@
 // The golden model shared by the BVH and BVH8 IC systems' co-simulations: the loaded scene image parsed, every answer checked against a golden traversal, the counters whenever no ray is in flight.
 import type { GoldenModel } from '../../hdl/cosim/index.ts';
-import type { Vec3 } from '../../golden/rayCaster.ts';
+import { hitParametersOf, type TraceResult, type Vec3 } from '../../golden/rayCaster.ts';
+import type { RayQuery } from '../../golden/rayQuery.ts';
 import { unpackWords } from '../words.ts';
+import { queryOfWords, queryWords } from '../icCore/rays.ts';
 
-/** What a golden traversal answers for one ray. */
-export interface GoldenTrace {
-  readonly hit: readonly number[];
-  readonly normal: readonly number[];
+/** What a golden traversal answers for one ray: RV14, RV15 and what RV13 is made of (hitParametersOf). */
+export interface GoldenTrace extends Pick<TraceResult, 'hit' | 'normal' | 'triangle' | 't' | 'u' | 'v' | 'instance'> {
   readonly fault?: true;
 }
 
@@ -20,8 +20,8 @@ export interface CountedOutput<R> {
 export interface RaySystemGoldenSpec<S, R extends GoldenTrace> {
   /** The loaded words as a scene (throws with a message when they do not parse). */
   readonly parse: (words: Uint32Array) => S;
-  /** `anyHit`: the ray's ray_any_hit input (false where the system has none). */
-  readonly cast: (scene: S, origin: Vec3, direction: Vec3, anyHit: boolean) => R;
+  /** `query`: the ray's ray_query input. */
+  readonly cast: (scene: S, origin: Vec3, direction: Vec3, query: RayQuery) => R;
   readonly counters: readonly CountedOutput<R>[];
   /** The golden traversal's name, for messages. */
   readonly golden: string;
@@ -33,7 +33,7 @@ interface TracedRay {
   readonly origin: Vec3;
   readonly direction: Vec3;
   readonly thread: number;
-  readonly anyHit: boolean;
+  readonly query: RayQuery;
 }
 
 const hex = (w: readonly number[]) => w.map((x) => (x >>> 0).toString(16).padStart(8, '0')).join(' ');
@@ -61,17 +61,18 @@ export function raySystemGolden<S, R extends GoldenTrace>(spec: RaySystemGoldenS
     const t = Number(outs.dispatch_done_thread);
     const hit = unpackWords(outs.dispatch_hit_info!, 4);
     const normal = unpackWords(outs.dispatch_hit_normal!, 4);
+    const parameters = unpackWords(outs.dispatch_hit_parameters!, 4);
     const fault = outs.dispatch_done_fault === 1n;
     const s = scene();
     const candidates = pending.filter((r) => r.thread === t);
     if (candidates.length === 0) return problems.push(`done for thread ${t}, which has no ray in flight`);
     if (typeof s === 'string') return problems.push(`rays were accepted, but the loaded image does not parse: ${s}`);
-    const results = candidates.map((r) => spec.cast(s, r.origin, r.direction, r.anyHit));
-    const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && (want.fault === true) === fault);
+    const results = candidates.map((r) => spec.cast(s, r.origin, r.direction, r.query));
+    const k = results.findIndex((want) => hex(want.hit) === hex(hit) && hex(want.normal) === hex(normal) && hex(hitParametersOf(want)) === hex(parameters) && (want.fault === true) === fault);
     const faults = (f: boolean) => (f ? ' (fault)' : '');
     if (k < 0) {
       const r = candidates[0]!;
-      return problems.push(`thread ${t}, ray ${hex(r.origin)} / ${hex(r.direction)}: hit ${hex(hit)} normal ${hex(normal)}${faults(fault)}; golden ${hex(results[0]!.hit)} / ${hex(results[0]!.normal)}${faults(results[0]!.fault === true)}`);
+      return problems.push(`thread ${t}, ray ${hex(r.origin)} / ${hex(r.direction)} query ${hex(queryWords(r.query))}: hit ${hex(hit)} normal ${hex(normal)} parameters ${hex(parameters)}${faults(fault)}; golden ${hex(results[0]!.hit)} / ${hex(results[0]!.normal)} / ${hex(hitParametersOf(results[0]!))}${faults(results[0]!.fault === true)}`);
     }
     pending.splice(pending.indexOf(candidates[k]!), 1);
     counted = counted.map((n, i) => n + spec.counters[i]!.of(results[k]!));
@@ -91,7 +92,7 @@ export function raySystemGolden<S, R extends GoldenTrace>(spec: RaySystemGoldenS
       if (outs.dispatch_done === 1n) answer(outs, problems);
       if (ins.dispatch_ray_start === 1n && outs.dispatch_ready === 1n) {
         if (pending.length >= spec.maxInFlight) problems.push(`a ray was accepted while ${pending.length} were unanswered (at most ${spec.maxInFlight}: the slots and the answers on their way out)`);
-        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread), anyHit: ins.ray_any_hit === 1n });
+        pending.push({ origin: unpackWords(ins.ray_origin!, 3) as unknown as Vec3, direction: unpackWords(ins.ray_direction!, 3) as unknown as Vec3, thread: Number(ins.ray_thread), query: queryOfWords(unpackWords(ins.ray_query!, 3)) });
       }
       if (ins.load_start === 1n) {
         if (pending.length > 0) problems.push(`a new scene was loaded with ${pending.length} rays in flight (the stimulus pauses too briefly)`);

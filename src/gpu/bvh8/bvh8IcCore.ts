@@ -200,6 +200,9 @@ interface RaySlot {
   readonly bestIndex: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
+  // PENDING(issue 42): the barycentrics of the best hit.
+  readonly bestU: UIntValue;
+  readonly bestV: UIntValue;
   /** The best hit's instance (0: none, else user_data + 1) and its linear part, for the normal back to world space. */
   readonly bestInst: UIntValue;
   readonly bestLinear: UIntValue;
@@ -293,6 +296,8 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     bestIndex: m.reg(UInt(32), { name: `ray${k}_best_index` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
+    bestU: lit(0, 32),
+    bestV: lit(0, 32),
     bestInst: m.reg(UInt(INSTANCE_KEY_BITS), { name: `ray${k}_best_inst` }),
     bestLinear: m.reg(UInt(LINEAR_BITS), { name: `ray${k}_best_linear` }),
   }));

@@ -110,7 +110,7 @@ export function bvh8IcStimulus() {
 export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
   return raySystemGolden({
     parse: (words) => parseBvh8SceneImage(words, '<loaded image>'),
-    cast: (s: ParsedBvh8SceneImage, origin, direction, anyHit) => castRayBvh8(s.nodes, origin, direction, { ...BVH8_CORE_FEATURES, anyHit }),
+    cast: (s: ParsedBvh8SceneImage, origin, direction, query) => castRayBvh8(s.nodes, origin, direction, { ...BVH8_CORE_FEATURES, query }),
     counters: [
       { what: 'box nodes', output: 'counters_node_tests', of: (r) => r.counters.nodeTests },
       { what: 'box tests', output: 'box_tests', of: (r) => r.counters.boxTests },

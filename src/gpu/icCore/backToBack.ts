@@ -5,6 +5,8 @@ import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { sceneToImage, type Scene } from '../../golden/scene.ts';
 import { IcSystem, type IcSystemParams } from './icSystem.ts';
 import type { Ray } from './rays.ts';
+import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
+import { queryWords } from './rays.ts';
 import { packWords, unpackWords } from '../words.ts';
 
 export interface PacedAnswer {
@@ -62,6 +64,7 @@ export function runBackToBack(scene: Scene, rays: readonly Ray[], p: IcSystemPar
       sim.poke('ray_origin', packWords(ray.origin));
       sim.poke('ray_direction', packWords(ray.direction));
       sim.poke('ray_thread', accepts.length & 31);
+      sim.poke('ray_query', packWords(queryWords(ray.query ?? DEFAULT_RAY_QUERY)));
       if (sim.peek('dispatch_ready') === 1n) accepts.push(cycle);
     }
     if (sim.peek('dispatch_done') === 1n) answers.push({ cycle, thread: Number(sim.peek('dispatch_done_thread')), hit: unpackWords(sim.peek('dispatch_hit_info'), 4), normal: unpackWords(sim.peek('dispatch_hit_normal'), 4) });

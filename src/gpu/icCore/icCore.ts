@@ -6,11 +6,12 @@ import { FLAG_NEGATIVE, clog2, delay, delayValid, selectByIndex } from '../../hd
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { TriangleRead } from '../memory/triangleRead.ts';
 import { THREAD_BITS } from '../rtCore/interfaces.ts';
-import { icCoreLink } from './icCoreLink.ts';
+import { NO_INSTANCE_ID, icCoreLink } from './icCoreLink.ts';
 import { IcCoreCounters } from './icCoreCounters.ts';
 import { FloatOps } from './floatOps.ts';
 import { mollerTrumbore, mollerTrumboreDepth, mollerTrumboreHit } from './mollerTrumbore.ts';
 import { isTraceableRay } from './traceableRay.ts';
+import { acceptsHit, queryFields } from './queryAccept.ts';
 import { join3, split3, type Vec3 } from './vec3.ts';
 
 /** Latencies of the float units the pipeline is built from, and the triangle test (default Möller–Trumbore). */
@@ -46,6 +47,11 @@ function checkIcCoreParams(p: IcCoreParams): void {
 export const icPipelineDepth = (p: IcCoreParams): number => (isWatertight(p) ? watertightDepth(p) : mollerTrumboreDepth(p));
 
 const TRIANGLE_ID_BITS = 16;
+/** A triangle id past every triangle memory (the system maps ids it cannot hold past its last triangle): its answer ends a sweep. */
+const PAST_EVERY_TRIANGLE = 2 ** TRIANGLE_ID_BITS - 1;
+
+/** Whether the slot's any-hit ray has had a hit accepted this cycle: its sweep can stop. */
+type AnyHitFound = (slot: UIntValue) => BoolValue;
 
 /**
  * The core's side toward the dispatcher and the host: a ray in, the answer out, the counters. Shared
@@ -63,6 +69,8 @@ export const rayPorts = (threadBits: number = THREAD_BITS) => ({
   ray_origin: input(UInt(96)),
   ray_direction: input(UInt(96)),
   ray_thread: input(UInt(threadBits)),
+  /** The ray's query (docs/rays.md, RayQuery): tmin [31:0], tmax [63:32] (binary32) and the flags word [95:64]; a plain trace's is (+0, +∞, 0xFF00). */
+  ray_query: input(UInt(96)),
   /** Counters for the host (SV ports counters_rays … counters_node_tests). */
   counters: output(IcCoreCounters),
 });
@@ -82,8 +90,12 @@ interface RaySlot {
   readonly origin: UIntValue;
   readonly direction: UIntValue;
   readonly thread: UIntValue;
+  /** The ray's query (docs/rays.md): interval, flags, mask. */
+  readonly query: UIntValue;
   readonly haveBest: UIntValue;
   readonly bestT: UIntValue;
+  readonly bestU: UIntValue;
+  readonly bestV: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
   /** The closest hit's triangle id (its index in the triangle memory). */
@@ -106,8 +118,13 @@ export const IcCore = defineModule('IcCore', icCorePorts, (m, io, p) => {
   const slots = raySlots(m, p);
   const core: Core = { m, io, p, f: new FloatOps(m, p), slots, bySlot: (slot, field) => selectByIndex(slot, slots.map(field)) };
   const rayIn = rayIntake(m, io, p); // the ray as the core proper takes it: from the ports, or through the watertight intake
-  const sweep = sweepStage(core, rayIn);
+  // The test stage tells the sweep (a cycle's feedback through the sweep's registers) when an any-hit ray's hit is accepted.
+  const anyHitAccepted = m.wire(Bool, { name: 'any_hit_accepted' });
+  const anyHitSlot = m.wire(UInt(clog2(p.slots)), { name: 'any_hit_slot' });
+  const sweep = sweepStage(core, rayIn, (slot) => anyHitAccepted.and(anyHitSlot.eq(slot)));
   const test = testStage(core, rayIn, sweep);
+  anyHitAccepted.set(test.accepted.and(queryFields(core.bySlot(test.slot, (r) => r.query)).anyHit));
+  anyHitSlot.set(test.slot);
   recordClosest(core, rayIn, sweep, test);
   finishStage(core, test);
   io.dispatch.ready.set(rayIn.portReady(sweep.ready));
@@ -120,8 +137,11 @@ function raySlots(m: ModuleBuilder, p: IcCoreParams): RaySlot[] {
     origin: m.reg(UInt(96), { name: `slot${k}_origin` }),
     direction: m.reg(UInt(96), { name: `slot${k}_direction` }),
     thread: m.reg(UInt(5), { name: `slot${k}_thread` }),
+    query: m.reg(UInt(96), { name: `slot${k}_query` }),
     haveBest: m.reg(Bool, { reset: 0, name: `slot${k}_have_best` }),
     bestT: m.reg(UInt(32), { name: `slot${k}_best_t` }),
+    bestU: m.reg(UInt(32), { name: `slot${k}_best_u` }),
+    bestV: m.reg(UInt(32), { name: `slot${k}_best_v` }),
     bestShader: m.reg(UInt(32), { name: `slot${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `slot${k}_best_normal` }),
     bestIndex: m.reg(UInt(TRIANGLE_ID_BITS), { name: `slot${k}_best_index` }),
@@ -145,7 +165,7 @@ interface Sweep {
   readonly respSlot: UIntValue;
 }
 
-function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
+function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake, anyHitFound: AnyHitFound): Sweep {
   // A ray holds its slot from acceptance to its answer; the next rays may sweep while it drains.
   const sb = clog2(p.slots);
   const nextSlot = m.reg(UInt(sb), { reset: 0 });
@@ -173,7 +193,10 @@ function sweepStage({ m, io, p, bySlot }: Core, rayIn: RayIntake): Sweep {
     });
   })
     .elsewhen(sweepEnd, () => sweeping.set(false))
-    .elsewhen(sweeping, () => nextId.set(nextId.add(1)));
+    // An any-hit ray whose hit is accepted stops asking for triangles: the id past every triangle ends its sweep as
+    // the last one would (its answers in flight still come back and are tested, and passed by).
+    .elsewhen(anyHitFound(sweepSlot).and(sweeping), () => nextId.set(PAST_EVERY_TRIANGLE))
+    .elsewhen(sweeping.and(nextId.ne(PAST_EVERY_TRIANGLE)), () => nextId.set(nextId.add(1)));
   return { ready, accept, rayValid, nextSlot, entering, sweepEnd, endToken, respSlot };
 }
 
@@ -184,9 +207,13 @@ interface TestResult {
   readonly end: BoolValue;
   readonly slot: UIntValue;
   readonly shader: UIntValue;
-  readonly hit: BoolValue;
+  /** The test hit and the ray's query accepts the hit (docs/rays.md). */
+  readonly accepted: BoolValue;
+  /** It becomes the slot's answer: the first accepted hit of an any-hit ray, else a closer one. */
   readonly closer: BoolValue;
   readonly t: UIntValue;
+  readonly u: UIntValue;
+  readonly v: UIntValue;
   readonly normal: UIntValue;
   /** The triangle id of the test leaving the pipeline. */
   readonly index: UIntValue;
@@ -213,14 +240,19 @@ function testStage({ m, io, p, f, bySlot }: Core, rayIn: RayIntake, sweep: Sweep
   const testEnd = delayValid(m, sweep.endToken, depth, 'test_end');
   const testSlot = slotAt(depth);
   const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
+  const testMask = delay(m, io.tri.resp.mask, depth, 'test_mask');
+  const testOneSided = delay(m, io.tri.resp.one_sided, depth, 'test_one_sided');
   // The triangle id, counted at the end rather than carried `depth` stages: a sweep's tests leave in id order from 0
   // (one request per cycle, fixed-latency answers), and its end token, which follows them, restarts the count.
   const testIndex = m.reg(UInt(TRIANGLE_ID_BITS), { reset: 0, name: 'test_index' });
   m.when(testEnd, () => testIndex.set(0)).elsewhen(testValid, () => testIndex.set(testIndex.add(1)));
   // S10 (combinational): the decision (the watertight test's own, or the four compares below, kept on the lines the default RTL cites) and the slot's closest hit (on equal t the earlier triangle stays).
   const hit = test.kind === 'watertight' ? testValid.and(test.hit) : testValid.and(mollerTrumboreHit(f, test));
-  const closer = bySlot(testSlot, (r) => r.haveBest).asBool().not().or(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE));
-  return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, hit, closer, t: test.t, normal: test.normal, index: testIndex };
+  const query = bySlot(testSlot, (r) => r.query);
+  const accepted = acceptsHit(f, query, { hit, t: test.t, det: test.det }, testMask, testOneSided);
+  const first = bySlot(testSlot, (r) => r.haveBest).asBool().not();
+  const closer = first.or(queryFields(query).anyHit.not().and(f.compare(test.t, bySlot(testSlot, (r) => r.bestT)).eq(FLAG_NEGATIVE)));
+  return { valid: testValid, end: testEnd, slot: testSlot, shader: testShader, accepted, closer, t: test.t, u: test.u, v: test.v, normal: test.normal, index: testIndex };
 }
 
 /** A slot takes its ray on acceptance, then keeps the closest hit of its sweep. */
@@ -232,10 +264,13 @@ function recordClosest({ m, slots }: Core, rayIn: RayIntake, sweep: Sweep, test:
       r.origin.set(rayIn.origin);
       r.direction.set(rayIn.direction);
       r.thread.set(rayIn.thread);
+      r.query.set(rayIn.query);
       r.haveBest.set(false);
-    }).elsewhen(test.hit.and(mine).and(test.closer), () => {
+    }).elsewhen(test.accepted.and(mine).and(test.closer), () => {
       r.haveBest.set(true);
       r.bestT.set(test.t);
+      r.bestU.set(test.u);
+      r.bestV.set(test.v);
       r.bestShader.set(test.shader);
       r.bestNormal.set(test.normal);
       r.bestIndex.set(test.index);
@@ -259,6 +294,8 @@ function finishStage({ m, io, p, f, slots, bySlot }: Core, test: TestResult): vo
   const answerHit = done.and(have);
   io.dispatch.hit_info.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestShader), join3(point)), lit(0, 128)));
   io.dispatch.hit_normal.set(mux(answerHit, cat(bySlot(doneSlot, (r) => r.bestIndex).zext(32), bySlot(doneSlot, (r) => r.bestNormal)), lit(0, 128)));
+  // RV13 of `trace RVa`: t, u, v, and no instance (docs/rays.md).
+  io.dispatch.hit_parameters.set(mux(answerHit, cat(lit(NO_INSTANCE_ID, 32), bySlot(doneSlot, (r) => r.bestV), bySlot(doneSlot, (r) => r.bestU), bySlot(doneSlot, (r) => r.bestT)), lit(0, 128)));
   slots.forEach((r, k) => m.when(done.and(doneSlot.eq(k)), () => r.busy.set(false)));
 }
 

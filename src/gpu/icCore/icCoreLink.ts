@@ -2,6 +2,9 @@
 import { Bool, Bundle, UInt, flip } from '../../hdl/index.ts';
 import { THREAD_BITS } from '../rtCore/interfaces.ts';
 
+/** RV13.w (`hit_parameters` [127:96]) of a hit outside any instance (docs/rays.md). */
+export const NO_INSTANCE_ID = 0xffffffff;
+
 const links = new Map<number, ReturnType<typeof makeLink>>();
 
 /**
@@ -18,6 +21,8 @@ const makeLink = (threadBits: number) =>
     hit_info: UInt(128),
     /** RV15: the hit triangle's normal x [31:0], y, z and its triangle index [127:96]; all 0 for a miss. */
     hit_normal: UInt(128),
+    /** RV13 of `trace RVa` (docs/rays.md): the hit's t [31:0], u, v and instance [127:96] (0xFFFFFFFF outside any instance); all 0 for a miss. */
+    hit_parameters: UInt(128),
     done_thread: UInt(threadBits),
     /** The ray read past the loaded BVH: its thread faults (reported when it ends). */
     done_fault: Bool,

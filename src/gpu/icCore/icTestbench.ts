@@ -2,7 +2,9 @@
 // request after the memory latency), so rays can be checked against the golden caster.
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
-import { triangleCount, type Scene } from '../../golden/scene.ts';
+import { triangleCount, triangleMask, triangleOneSided, type Scene } from '../../golden/scene.ts';
+import { DEFAULT_RAY_QUERY, type RayQuery } from '../../golden/rayQuery.ts';
+import { queryWords } from './rays.ts';
 import { triangleVertex, type Vec3 } from '../../golden/rayCaster.ts';
 import { IcCore, defaultIcCoreParams, type IcCoreParams } from './icCore.ts';
 import { packWords, unpackWords } from '../words.ts';
@@ -28,13 +30,14 @@ export class IcCoreBench {
   }
 
   /** Cast one ray over the scene; throws if the core does not answer within `limit` cycles. */
-  trace(scene: Scene, origin: Vec3, direction: Vec3, limit = 100_000): IcAnswer {
+  trace(scene: Scene, origin: Vec3, direction: Vec3, limit = 100_000, query: RayQuery = DEFAULT_RAY_QUERY): IcAnswer {
     const s = this.sim;
     const pending: { at: number; id: number }[] = [];
     const n = triangleCount(scene);
     s.poke('ray_origin', packWords(origin));
     s.poke('ray_direction', packWords(direction));
     s.poke('ray_thread', 0);
+    s.poke('ray_query', packWords(queryWords(query)));
     s.poke('dispatch_ray_start', 1);
     for (let cycle = 0; cycle < limit; cycle++) {
       const due = pending[0]?.at === cycle ? pending.shift() : undefined;
@@ -43,6 +46,8 @@ export class IcCoreBench {
       s.poke('tri_resp_not_valid', due && !ok ? 1 : 0);
       for (const k of [0, 1, 2]) s.poke(`tri_resp_v${k}`, ok ? packWords(triangleVertex(scene, due.id, k)) : 0n);
       s.poke('tri_resp_shader', ok ? scene.triangles[4 * due.id + 3]! : 0);
+      s.poke('tri_resp_mask', ok ? triangleMask(scene, due.id) : 0);
+      s.poke('tri_resp_one_sided', ok && triangleOneSided(scene, due.id) ? 1 : 0);
       if (s.peek('dispatch_done') === 1n) {
         const answer: IcAnswer = { hit: unpackWords(s.peek('dispatch_hit_info'), 4) as IcAnswer['hit'], normal: unpackWords(s.peek('dispatch_hit_normal'), 4) as IcAnswer['normal'], cycles: cycle };
         s.step();

@@ -4,6 +4,7 @@
 import type { Rng } from '../../util/seededRandom.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
 import { fromNumber, toNumber } from '../../golden/float32.ts';
+import { RAY_FLAG_ANY_HIT, RAY_FLAG_CULL_BACK, RAY_FLAG_CULL_FRONT, RAY_MASK_SHIFT, type RayQuery } from '../../golden/rayQuery.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';
 import { generateScene } from '../../isa/randomProgram.ts';
 import { cube, edgePoint, icosphere, meshEdges, rayThrough, tetrahedron, vertexValue } from '../../golden/closedMeshes.ts';
@@ -14,6 +15,39 @@ const value = toNumber;
 export interface Ray {
   readonly origin: Vec3;
   readonly direction: Vec3;
+  /** The ray's query (docs/rays.md); absent: a plain trace's, DEFAULT_RAY_QUERY. */
+  readonly query?: RayQuery;
+}
+
+/** The ray_query input's three words (tmin, tmax, flags), and back. */
+export const queryWords = (q: RayQuery): number[] => [q.tmin >>> 0, q.tmax >>> 0, q.flags >>> 0];
+export const queryOfWords = (w: readonly number[]): RayQuery => ({ tmin: w[0]!, tmax: w[1]!, flags: w[2]! });
+
+const INF = 0x7f800000;
+const NAN = 0x7fc00000;
+
+/**
+ * A random ray query (docs/rays.md): any-hit or closest, culling of either face, a random ray mask (sometimes
+ * every bit, sometimes one), and an interval that is usually wide or cut inside the scene's range of t, sometimes
+ * empty or odd: tmin > tmax, a NaN or infinite bound, tmax = 0, negative bounds.
+ */
+export function randomRayQuery(rng: Rng): RayQuery {
+  const flags = (rng.int(2) ? RAY_FLAG_ANY_HIT : 0) | (rng.int(3) === 0 ? RAY_FLAG_CULL_BACK : 0) | (rng.int(4) === 0 ? RAY_FLAG_CULL_FRONT : 0);
+  const mask = [0xff, 0xff, 1 << rng.int(8), rng.int(256)][rng.int(4)]!;
+  const t = (): number => bits([0.25, 0.5, 1, 2, 3, 5, 10][rng.int(7)]! * (0.5 + rng()));
+  const odd = [0, INF, 0xff800000, NAN, 0x80000000, bits(-1), 1];
+  const pick = (): number => (rng.int(6) === 0 ? odd[rng.int(odd.length)]! : t());
+  const interval = rng.int(4);
+  const [tmin, tmax] = interval === 0 ? [0, INF] : interval === 1 ? [0, pick()] : interval === 2 ? [pick(), INF] : [pick(), pick()];
+  return { tmin: tmin >>> 0, tmax: tmax >>> 0, flags: (flags | (mask << RAY_MASK_SHIFT)) >>> 0 };
+}
+
+/** The scene with random geometry masks (1–255, a few bits each) and about a third of its triangles one-sided. */
+export function withRandomMasks(rng: Rng, scene: Scene): Scene {
+  const n = triangleCount(scene);
+  const masks = Uint8Array.from({ length: n }, () => [0xff, 1 << rng.int(8), 1 + rng.int(255)][rng.int(3)]!);
+  const oneSided = Uint8Array.from({ length: n }, () => (rng.int(3) === 0 ? 1 : 0));
+  return { ...scene, masks, oneSided };
 }
 
 function vertex(scene: Scene, t: number, k: number): number[] {

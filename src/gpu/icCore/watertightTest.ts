@@ -100,6 +100,7 @@ export interface RayInputs {
   readonly ray_origin: UIntValue;
   readonly ray_direction: UIntValue;
   readonly ray_thread: UIntValue;
+  readonly ray_query: UIntValue;
 }
 
 /** A ray as the core proper takes it (when `start` and the core is ready). */
@@ -108,6 +109,8 @@ export interface RayIntake {
   readonly origin: UIntValue;
   readonly direction: UIntValue;
   readonly thread: UIntValue;
+  /** The ray's query (docs/rays.md). */
+  readonly query: UIntValue;
   /** The ray's constants (watertight only). */
   readonly constants?: RayConstants;
   /** The `ready` the ports see, given the core proper's; builds the logic that frees the intake when the core takes its ray. */
@@ -116,7 +119,7 @@ export interface RayIntake {
 
 /** Möller–Trumbore: the ports themselves. Watertight: a one-ray intake that computes the ray's constants first. */
 export function rayIntake(m: ModuleBuilder, io: RayInputs, p: Latencies & TriangleTestOption): RayIntake {
-  if (!isWatertight(p)) return { start: io.dispatch.ray_start, origin: io.ray_origin, direction: io.ray_direction, thread: io.ray_thread, portReady: (coreReady) => coreReady };
+  if (!isWatertight(p)) return { start: io.dispatch.ray_start, origin: io.ray_origin, direction: io.ray_direction, thread: io.ray_thread, query: io.ray_query, portReady: (coreReady) => coreReady };
   return watertightIntake(m, io, p);
 }
 
@@ -130,6 +133,7 @@ function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayInt
   const origin = m.reg(UInt(96), { name: 'intake_origin' });
   const direction = m.reg(UInt(96), { name: 'intake_direction' });
   const thread = m.reg(UInt(5), { name: 'intake_thread' });
+  const query = m.reg(UInt(96), { name: 'intake_query' });
   const axes = m.reg(UInt(6), { name: 'intake_axes' });
   const shear = [0, 1, 2].map((i) => m.reg(UInt(32), { name: `intake_s${'xyz'[i]}` }));
   const take = io.dispatch.ray_start.and(intake.is('empty'));
@@ -138,6 +142,7 @@ function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayInt
     origin.set(io.ray_origin);
     direction.set(io.ray_direction);
     thread.set(io.ray_thread);
+    query.set(io.ray_query);
     axes.set(rayAxes(io.ray_direction));
   });
   // Sx = d[kx] / d[kz], Sy = d[ky] / d[kz], Sz = 1 / d[kz], issued one per cycle from the captured ray.
@@ -154,6 +159,7 @@ function watertightIntake(m: ModuleBuilder, io: RayInputs, p: Latencies): RayInt
     origin,
     direction,
     thread,
+    query,
     constants: { axes, shear: join3([shear[0]!, shear[1]!, shear[2]!]) },
     portReady(coreReady) {
       m.when(intake.is('ready').and(coreReady), () => intake.goto('empty'));
@@ -182,6 +188,11 @@ export interface WatertightResult {
   /** The triangle is hit (not yet and-ed with the test's valid bit). */
   readonly hit: BoolValue;
   readonly t: UIntValue;
+  /** The barycentrics V / det and W / det (the weights of v1 and v2, as Möller–Trumbore's u and v). */
+  readonly u: UIntValue;
+  readonly v: UIntValue;
+  /** det = U + V + W: its sign is the face the ray meets (docs/rays.md). */
+  readonly det: UIntValue;
   /** cross(e1, e2), z y x. */
   readonly normal: UIntValue;
 }
@@ -251,11 +262,14 @@ export function watertightTest(c: WatertightContext): WatertightResult {
   const det = f.add(f.add(U, V), delay(m, W, A, 'w'));
   const T = f.add(f.add(uz, vz), delay(m, wz, A, 'wz'));
   const detNonZero = f.compare(det, zero).ne(FLAG_ZERO);
-  // S9 (div): t = T / det, one rounding.
-  const t = f.div(T, delay(m, det, M, 'det'));
+  // S9 (div): t = T / det, one rounding; u = V / det and v = W / det beside it (the answer's barycentrics).
+  const detL = delay(m, det, M, 'det');
+  const t = f.div(T, detL);
+  const u = f.div(delay(m, V, 2 * A + M, 'v_edge'), detL);
+  const v = f.div(delay(m, W, 2 * A + M, 'w_edge'), detL);
   // S10: the decision.
   const insideL = delayValid(m, inside, M + 2 * A + p.fdiv, 'inside');
   const detNonZeroL = delayValid(m, detNonZero, M + p.fdiv, 'det_nonzero');
   const hit = insideL.and(detNonZeroL).and(f.compare(t, zero).eq(FLAG_POSITIVE));
-  return { kind: 'watertight', hit, t, normal: delay(m, join3(normal), watertightDepth(p) - (2 * A + M), 'normal') };
+  return { kind: 'watertight', hit, t, u, v, det: delay(m, detL, p.fdiv, 'det_s10'), normal: delay(m, join3(normal), watertightDepth(p) - (2 * A + M), 'normal') };
 }

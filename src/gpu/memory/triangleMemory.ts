@@ -152,6 +152,8 @@ function lookupPipeline(m: ModuleBuilder, io: TriangleMemoryIo, vw: number, tria
   io.read.resp.v0.set(mux(answer, vertexWords[0]!, 0));
   io.read.resp.v1.set(mux(answer, vertexWords[1]!, 0));
   io.read.resp.v2.set(mux(answer, vertexWords[2]!, 0));
-  // The shader word's id (docs/rays.md): its mask and side bits are the ray query's, which the IC cores do not read yet.
+  // The shader word (docs/rays.md): the id [15:0], the geometry mask inverted [23:16], one-sided [24].
   io.read.resp.shader.set(mux(answer, stage2Shader.bits(15, 0).zext(32), 0));
+  io.read.resp.mask.set(mux(answer, stage2Shader.bits(23, 16).not(), 0));
+  io.read.resp.one_sided.set(answer.and(stage2Shader.bit(24)));
 }

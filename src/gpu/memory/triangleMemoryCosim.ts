@@ -146,6 +146,8 @@ export class TriangleMemoryModel {
       read_resp_v1: answer ? s.vertices[1]! : 0n,
       read_resp_v2: answer ? s.vertices[2]! : 0n,
       read_resp_shader: answer ? BigInt(s.shader & 0xffff) : 0n,
+      read_resp_mask: answer ? BigInt(~(s.shader >>> 16) & 0xff) : 0n,
+      read_resp_one_sided: answer ? BigInt((s.shader >>> 24) & 1) : 0n,
     };
   }
 

@@ -6,7 +6,8 @@ export const TriangleRequest = (idBits: number) => Bundle({ valid: Bool, id: UIn
 
 /**
  * The answer, TRIANGLE_MEMORY_LATENCY cycles after its request: `not_valid` (with `valid`) when the id was past
- * the loaded triangles (the data are then 0); x [31:0], y [63:32], z [95:64] of each vertex, the shader id.
+ * the loaded triangles (the data are then 0); x [31:0], y [63:32], z [95:64] of each vertex, the shader id, and
+ * from the shader word (docs/rays.md) the geometry mask and whether the triangle is one-sided.
  */
 export const TriangleAnswer = Bundle({
   valid: Bool,
@@ -14,6 +15,9 @@ export const TriangleAnswer = Bundle({
   v1: UInt(96),
   v2: UInt(96),
   shader: UInt(32),
+  /** The geometry mask (1–255; the shader word holds it inverted). */
+  mask: UInt(8),
+  one_sided: Bool,
   not_valid: Bool,
 });
 
