@@ -5,6 +5,8 @@ import type { RayQuery } from '../../golden/rayQuery.ts';
 import { unpackWords } from '../words.ts';
 import { queryOfWords, queryWords } from '../icCore/rays.ts';
 
+export { queryOfWords, queryWords };
+
 /** What a golden traversal answers for one ray: RV14, RV15 and what RV13 is made of (hitParametersOf). */
 export interface GoldenTrace extends Pick<TraceResult, 'hit' | 'normal' | 'triangle' | 't' | 'u' | 'v' | 'instance'> {
   readonly fault?: true;
