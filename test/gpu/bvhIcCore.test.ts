@@ -20,10 +20,13 @@ import { bvhSceneImage, bvhSceneImageLayout, encodeBvhSceneImage, EMPTY_CHILD, t
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 import { packWords } from '../../src/gpu/words.ts';
-import { randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../src/golden/rayQuery.ts';
+import { testTriangleWatertight } from '../../src/golden/watertight.ts';
 import { BvhIcSystem, type BvhIcSystemParams } from '../../src/gpu/bvh/bvhIcSystem.ts';
 import { bvhSystemSimulator, castBvhRays, checkBvhAnswers, directDriver, loadBvhImage, runBvhRays, type BvhRunReport, type PrebuiltBvhScene } from '../../src/gpu/bvh/bvhRayRunner.ts';
 import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
+import { queryWords } from '../../src/gpu/bvh/raySystemGolden.ts';
 import { BAD_INDICES, faultColumns, withBadIndex, type BadIndex } from '../../src/gpu/bvh/badIndices.ts';
 import { BVH_IC_DRAIN_CYCLES, BVH_IC_RAY_CYCLES, bvhIcCosimDesign, bvhIcCosimParams, bvhIcGolden } from '../../src/gpu/bvh/bvhIcCosimDesign.ts';
 import { ciOrSoak } from '../scale.ts';
@@ -134,6 +137,51 @@ describe('BVH IC system against the golden BVH traversal', () => {
     }
     expect(hitRays).toBeGreaterThan(rays / 4);
   }, 240_000);
+
+  for (const triangleTest of ['moller-trumbore', 'watertight'] as const) {
+    test(`random ray queries (${triangleTest}): intervals (empty, NaN, infinite, tmax = 0), masks, culled faces, any-hit, on scenes with random masks and one-sided triangles (SEED=${seed})`, () => {
+      const rng = createRng(seed ^ (triangleTest === 'watertight' ? 0x9e7 : 0x9e4));
+      const p = { ...small, triangleTest };
+      const golden = triangleTest === 'watertight' ? testTriangleWatertight : undefined;
+      let rays = 0;
+      let accepted = 0;
+      let anyHits = 0;
+      for (let i = 0; i < ciOrSoak(8, 16); i++) {
+        const s = randomBvhScene(rng, 1200);
+        const scene = rng.int(4) === 0 ? s.scene : withRandomMasks(rng, s.scene);
+        const maxLeafTriangles = [1, 2, 4, 8][rng.int(4)]!;
+        const list = Array.from({ length: 120 }, (): Ray => ({ ...s.ray(rng), query: rng.int(5) === 0 ? DEFAULT_RAY_QUERY : randomRayQuery(rng) }));
+        const built = bvhSceneImage(scene, { maxLeafTriangles });
+        const r = runBvhRays(scene, list, p, {}, built);
+        expectGolden(r, `scene ${i}: ${s.what}, ${triangleCount(scene)} triangles${scene.masks ? ' with masks' : ''}, maxLeafTriangles ${maxLeafTriangles} (SEED=${seed})`);
+        rays += list.length;
+        for (const ray of list) {
+          if (castRayBvh(built.bvh, built.ordered, ray.origin, ray.direction, { query: ray.query!, ...(golden && { triangleTest: golden }) }).triangle < 0) continue;
+          accepted++;
+          if (ray.query!.flags & RAY_FLAG_ANY_HIT) anyHits++;
+        }
+      }
+      console.log(`${triangleTest}: ${rays} rays with queries, ${accepted} accepted hits (${anyHits} any-hit)`);
+      expect(accepted).toBeGreaterThan(rays / 8);
+      expect(anyHits).toBeGreaterThan(rays / 20);
+    }, 240_000);
+  }
+
+  test('any-hit against closest hit on the bunny: the same rays end sooner, with fewer node and triangle tests', () => {
+    const scene = bunnyInBox();
+    const built = bvhSceneImage(scene);
+    const rng = createRng(seed ^ 0xa11);
+    const base = [...cameraRays(16, 12), ...Array.from({ length: 192 }, () => rayFromAnySide(rng, scene))];
+    const run = (query: RayQuery) => runBvhRays(scene, base.map((r) => ({ ...r, query })), small, {}, built);
+    const closest = run(DEFAULT_RAY_QUERY);
+    const any = run({ ...DEFAULT_RAY_QUERY, flags: DEFAULT_RAY_QUERY.flags | RAY_FLAG_ANY_HIT });
+    expectGolden(closest, 'bunny, closest hit');
+    expectGolden(any, 'bunny, any hit');
+    expect(any.triangleTests).toBeLessThan(closest.triangleTests);
+    expect(any.nodeTests).toBeLessThan(closest.nodeTests);
+    const per = (r: BvhRunReport) => `${(r.nodeTests / r.rays).toFixed(2)} node, ${(r.triangleTests / r.rays).toFixed(2)} triangle tests and ${(r.cycles / r.rays).toFixed(2)} cycles per ray`;
+    console.log(`bunny, ${base.length} rays, 16 slots: closest hit ${per(closest)}; any hit ${per(any)}`);
+  }, 120_000);
 
   test('maxLeafTriangles 1 and 8 on the bunny and the default scene', () => {
     const rng = createRng(seed ^ 0x1eaf);
@@ -280,7 +328,7 @@ describe('loading BVH scene images', () => {
     const ray: Ray = { origin: [0, 0, 0], direction: [0, 0, fromNumber(1)] };
     const run = castBvhRays(sim, directDriver(sim), [ray]);
     expect(run.problem).toBeNull();
-    expect(run.answers[0], 'the ray is answered (a miss; the overflow is load_error, not a ray fault)').toEqual({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], fault: false });
+    expect(run.answers[0], 'the ray is answered (a miss; the overflow is load_error, not a ray fault)').toEqual({ hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], hitParameters: [0, 0, 0, 0], fault: false });
     expect(run.nodeTests).toBe(22);
     expect(sim.peek('load_error')).toBe(1n);
     recovers(sim, 'after a stack overflow');
@@ -389,7 +437,7 @@ describe('BVH IC system on Verilator and Icarus', () => {
   test('the bvh_ic golden model notices a wrong answer and a wrong count', () => {
     const model = bvhIcGolden(bvhIcCosimParams);
     const image = bvhSceneImage(defaultScene()).image;
-    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n };
+    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: packWords(queryWords(DEFAULT_RAY_QUERY)) };
     const quiet = { load_error: 0n, dispatch_ready: 1n, dispatch_done: 0n };
     expect(model.check(0, { ...idle, load_start: 1n }, quiet)).toBeNull();
     image.forEach((w, i) => expect(model.check(1 + i, { ...idle, load_valid: 1n, load_data: BigInt(w) }, quiet)).toBeNull());
@@ -397,8 +445,8 @@ describe('BVH IC system on Verilator and Icarus', () => {
     const ray = { dispatch_ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
     let c = image.length + 1;
     expect(model.check(c++, { ...idle, ...ray }, quiet)).toBeNull();
-    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, counters_node_tests: 1n, counters_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
-    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n, counters_node_tests: 1n, counters_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n })).toMatch(/thread 4, which has no ray in flight/);
     expect(model.check(c++, idle, { ...quiet, load_error: 1n })).toMatch(/load_error/);
   });
 

@@ -47,7 +47,7 @@ class Bench {
 
 /** A node with the ray o + t·d (1/d computed as the caller would), all four children valid unless given. */
 function node(o: Vec3, d: Vec3, boxes: Box[], extra: Partial<RayBoxNode> = {}): RayBoxNode {
-  return { origin: o, invDir: rayInverse(d), limit: POS_INF, boxes, childValid: 0xf, tag: 0x1234, ...extra };
+  return { origin: o, invDir: rayInverse(d), limit: POS_INF, lower: 0, boxes, childValid: 0xf, tag: 0x1234, ...extra };
 }
 
 const alongZ = { o: vec(0, 0, -5), d: vec(0, 0, 1) };
@@ -113,6 +113,16 @@ describe('directed nodes', () => {
     const boxes = [cube(0, 0, 4), cube(0, 0, 1), cube(0, 0, -5), far];
     expect(check(node(alongZ.o, alongZ.d, boxes, { limit: f(5) }))).toMatchObject({ hit: 0b0110, order: [2, 1, 0, 3] });
     expect(check(node(alongZ.o, alongZ.d, boxes, { limit: 0 }))).toMatchObject({ hit: 0b0100, order: [2, 0, 1, 3] });
+  });
+
+  test('the entry clamp (a ray query’s tmin): tnear is at least `lower`, so a box wholly before it misses; with the limit, only boxes that reach into [lower, limit] hit', () => {
+    // t ranges along the ray: box 0 [8, 10], box 1 [5, 7], box 2 [−1, 1] (around the origin), far [1004, 1006].
+    const boxes = [cube(0, 0, 4), cube(0, 0, 1), cube(0, 0, -5), far];
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: f(6) }))).toMatchObject({ hit: 0b1011, order: [1, 0, 3, 2], tnear: [f(8), f(6), f(6), f(1004)] });
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: f(6), limit: f(9) }))).toMatchObject({ hit: 0b0011, order: [1, 0, 2, 3] });
+    // Entry and exit at the same t: the box is kept (tnear ≤ tfar).
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: f(7), limit: f(7) }))).toMatchObject({ hit: 0b0010 });
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: POS_INF }))).toMatchObject({ hit: 0, tnear: [POS_INF, POS_INF, POS_INF, POS_INF] });
   });
 
   test('a grazing hit survives rounding: tnear equal to the unscaled tfar (a flat box across the ray)', () => {

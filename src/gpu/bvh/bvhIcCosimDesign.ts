@@ -1,5 +1,6 @@
 // The BVH IC system as a co-simulation design (`rtgpu cosim bvh_ic`): a random scene and its BVH image through the load
-// port, random rays for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses
+// port (most with random geometry masks and one-sided triangles), random rays with random queries for a while, a pause for
+// the rays in flight to finish, then the next scene. The golden model parses
 // the loaded image and checks every answer against the golden BVH traversal, and the node and triangle test counters
 // whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
@@ -7,10 +8,12 @@ import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { castRayBvh } from '../../golden/bvh/bvhCaster.ts';
 import { testTriangle } from '../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
 import { testTriangleWatertight } from '../../golden/watertight.ts';
 import { isWatertight } from '../icCore/watertightTest.ts';
 import { bvhSceneImage, parseBvhSceneImage, type BvhScene, type BvhSceneImage } from '../../bvh/index.ts';
-import { raySystemGolden } from './raySystemGolden.ts';
+import { queryWords, raySystemGolden } from './raySystemGolden.ts';
+import { randomRayQuery, withRandomMasks } from '../icCore/rays.ts';
 import { packWords } from '../words.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { BvhIcSystem, type BvhIcSystemParams } from './bvhIcSystem.ts';
@@ -30,9 +33,14 @@ export const BVH_IC_DRAIN_CYCLES = 2000;
 const MAX_TRIANGLES = Math.floor(Math.min(bvhIcCosimParams.triangles, bvhIcCosimParams.vertices / 3));
 const LEAF_SIZES = [1, 2, 4, 8];
 
+/** ray_query on a cycle with no ray: a plain trace's. */
+const DEFAULT_QUERY_WORD = packWords(queryWords(DEFAULT_RAY_QUERY));
+
 /**
- * The inputs, drawn lazily from the run's generator: reset, then per scene its image (load_start alone, the words, an
- * idle cycle), BVH_IC_RAY_CYCLES cycles with a ray offered two cycles in three (thread ids counting up), and the pause.
+ * The inputs, drawn lazily from the run's generator: reset, then per scene (two in three with random masks and
+ * one-sided triangles) its image (load_start alone, the words, an idle cycle), BVH_IC_RAY_CYCLES cycles with a ray
+ * offered two cycles in three (thread ids counting up; four rays in five with a random query: intervals empty, NaN,
+ * infinite or ending at 0 among them, masks, culling, any-hit), and the pause.
  */
 export function bvhIcStimulus() {
   let rows: Record<string, bigint>[] = [];
@@ -47,7 +55,8 @@ export function bvhIcStimulus() {
       let built: BvhSceneImage;
       do {
         s = randomBvhScene(rng, MAX_TRIANGLES);
-        built = bvhSceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]! });
+        const scene = rng.int(3) === 0 ? s.scene : withRandomMasks(rng, s.scene);
+        built = bvhSceneImage(scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]! });
       } while (built.bvh.nodes.length > bvhIcCosimParams.nodes || built.bvh.triRanges.length > bvhIcCosimParams.triRanges);
       const image = built.image;
       rows.push({ load_start: 1n });
@@ -55,11 +64,12 @@ export function bvhIcStimulus() {
       rows.push({});
       for (let c = 0; c < BVH_IC_RAY_CYCLES; c++) {
         const r = s.ray(rng);
-        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32) });
+        const query = rng.int(5) === 0 ? DEFAULT_RAY_QUERY : randomRayQuery(rng);
+        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32), ray_query: packWords(queryWords(query)) });
       }
       for (let c = 0; c < BVH_IC_DRAIN_CYCLES; c++) rows.push({});
     }
-    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ...rows[cycle] };
+    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: DEFAULT_QUERY_WORD, ...rows[cycle] };
   };
 }
 
@@ -81,7 +91,7 @@ export function bvhIcGolden(p: BvhIcSystemParams): GoldenModel {
 
 export const bvhIcCosimDesign: CosimDesign = {
   name: 'bvh_ic',
-  description: 'BVH IC core + triangle, node and TriRange memories: random scenes and their BVH images through the load port, random rays (golden: the BVH traversal)',
+  description: 'BVH IC core + triangle, node and TriRange memories: random scenes (masks, one-sided triangles) and their BVH images through the load port, random rays and ray queries (golden: the BVH traversal)',
   elaborate: () => elaborate(BvhIcSystem, bvhIcCosimParams).design,
   stimulus: bvhIcStimulus(),
   golden: () => bvhIcGolden(bvhIcCosimParams),

@@ -1,5 +1,5 @@
 // The ray–box unit of BVH traversal: the slab test of one BVH4 node's four child boxes per cycle, the hit children ordered nearest first (docs/bvh-hardware.md).
-import { cat, defineModule, lit, mux, unpackBits, type BoolValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { UInt, cat, defineModule, input, lit, mux, unpackBits, type BoolValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { lanes3 } from '../icCore/vec3.ts';
 import { CHILDREN, NodeBoxes, type ChildBox } from './bvhWords.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
@@ -66,12 +66,16 @@ export const RayBox4 = defineModule(
   'RayBox4',
   (p: RayBox4Params) => {
     checkRayBox4Params(p);
-    return rayBoxPorts(p.tagBits, CHILDREN);
+    return {
+      ...rayBoxPorts(p.tagBits, CHILDREN),
+      /** binary32: tnear is clamped below at it (the ray query's fmax(+0, tmin); +0 for a plain trace). */
+      lower: input(UInt(32)),
+    };
   },
   (m, io, p) => {
     const latency = rayBox4Latency(p);
     const boxes = unpackBits(NodeBoxes, io.boxes);
-    const { tnear: tnearWait, hit: hitNow } = slabHits(m, p, { origin: io.origin, invDir: io.inv_dir, limit: io.limit, boxes: [0, 1, 2, 3].map((c) => corners(boxes.at(c))), childValid: io.child_valid });
+    const { tnear: tnearWait, hit: hitNow } = slabHits(m, p, { origin: io.origin, invDir: io.inv_dir, limit: io.limit, lower: io.lower, boxes: [0, 1, 2, 3].map((c) => corners(boxes.at(c))), childValid: io.child_valid });
 
     // ------------------------------------------------------------------ the hit test and the pairwise order
     const hit = m.regNext(cat(hitNow[3]!, hitNow[2]!, hitNow[1]!, hitNow[0]!), { name: 'hit_mask' });

@@ -11,6 +11,8 @@ export interface RayBoxNode {
   readonly origin: Vec3;
   readonly invDir: Vec3;
   readonly limit: number;
+  /** The entry clamp (binary32, ≥ +0, not NaN: fmax(+0, tmin)); only the BVH4 unit has the port: absent there means +0. */
+  readonly lower?: number;
   readonly boxes: readonly Box[];
   /** Bit c: child c is not empty. */
   readonly childValid: number;
@@ -30,7 +32,7 @@ export interface RayBoxAnswer {
 
 /** The golden answer: slabTest per child (all of them: tnear is reported for every child), childOrder over the valid ones. */
 export function expectedAnswer(n: RayBoxNode): RayBoxAnswer {
-  const tests = n.boxes.map((box) => slabTest(n.origin, n.invDir, box, n.limit));
+  const tests = n.boxes.map((box) => slabTest(n.origin, n.invDir, box, n.limit, n.lower ?? 0));
   const hits = childOrder(tests.map((t, c) => ((n.childValid >> c) & 1 ? t : undefined)));
   const rest = n.boxes.map((_, c) => c).filter((c) => !hits.includes(c));
   return {
@@ -49,6 +51,7 @@ export function nodeInputs(n: RayBoxNode): Record<string, bigint> {
     origin: packWords(n.origin),
     inv_dir: packWords(n.invDir),
     limit: BigInt(n.limit >>> 0),
+    ...(n.lower !== undefined && { lower: BigInt(n.lower >>> 0) }),
     boxes: packWords(n.boxes.flatMap((b) => [...b.min, ...b.max])),
     child_valid: BigInt(n.childValid),
     tag: BigInt(n.tag),
@@ -64,6 +67,7 @@ export function nodeFromInputs(ins: Readonly<Record<string, bigint>>, children: 
     origin: vec3(ins.origin),
     invDir: vec3(ins.inv_dir),
     limit: Number(ins.limit ?? 0n),
+    ...(ins.lower !== undefined && { lower: Number(ins.lower) }),
     boxes: Array.from({ length: children }, (_, c) => box(c)),
     childValid: Number(ins.child_valid ?? 0n),
     tag: Number(ins.tag ?? 0n),
@@ -92,7 +96,7 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 const hexBox = (b: Box) => `[${b.min.map(hex).join(' ')} | ${b.max.map(hex).join(' ')}]`;
 
 export const describeNode = (n: RayBoxNode): string =>
-  `origin ${n.origin.map(hex).join(' ')} inv ${n.invDir.map(hex).join(' ')} limit ${hex(n.limit)} valid ${n.childValid.toString(2).padStart(n.boxes.length, '0')} tag ${n.tag} boxes ${n.boxes.map(hexBox).join(' ')}`;
+  `origin ${n.origin.map(hex).join(' ')} inv ${n.invDir.map(hex).join(' ')} limit ${hex(n.limit)}${n.lower === undefined ? '' : ` lower ${hex(n.lower)}`} valid ${n.childValid.toString(2).padStart(n.boxes.length, '0')} tag ${n.tag} boxes ${n.boxes.map(hexBox).join(' ')}`;
 
 export const describeAnswer = (a: RayBoxAnswer): string =>
   `hit ${a.hit.toString(2).padStart(a.tnear.length, '0')} count ${a.hitCount} order ${a.order.join('')} tnear ${a.tnear.map(hex).join(' ')} tag ${a.tag}`;
@@ -223,8 +227,22 @@ function randomLimit(rng: Rng): number {
   return pick(rng, SPECIALS);
 }
 
-/** A random node: a ray, `children` boxes of mixed kinds, a limit, usually all children valid. */
-export function randomNode(rng: Rng, tagBits: number, children: number = CHILDREN): RayBoxNode {
+/**
+ * The entry clamp as the core gives it, fmax(+0, tmin): +0 (a plain trace) most often, else a distance that cuts some
+ * boxes (often above the limit), +inf, or the smallest subnormal.
+ */
+function randomLower(rng: Rng): number {
+  const r = rng.int(10);
+  if (r < 5) return 0;
+  if (r < 8) return bits(uniform(rng, 0, 10));
+  return r === 8 ? POS_INF : 1;
+}
+
+/**
+ * A random node: a ray, `children` boxes of mixed kinds, a limit, usually all children valid; with `lower` (the BVH4
+ * unit, which has the port) an entry clamp too.
+ */
+export function randomNode(rng: Rng, tagBits: number, children: number = CHILDREN, lower: boolean = children === CHILDREN): RayBoxNode {
   const ray = randomRay(rng);
   const boxes: Box[] = [];
   for (let c = 0; c < children; c++) boxes.push(pick(rng, boxMakers)(rng, ray, boxes));
@@ -232,6 +250,7 @@ export function randomNode(rng: Rng, tagBits: number, children: number = CHILDRE
     origin: ray.origin,
     invDir: ray.invDir,
     limit: randomLimit(rng),
+    ...(lower && { lower: randomLower(rng) }),
     boxes,
     childValid: rng.int(3) === 0 ? rng.int(1 << children) : (1 << children) - 1,
     tag: Number(rng.bits(Math.min(tagBits, 32))),

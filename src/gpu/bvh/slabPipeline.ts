@@ -92,7 +92,7 @@ function axisInterval(t0: UIntValue, t1: UIntValue): { lo: UIntValue; hi: UIntVa
 }
 
 /** tnear and the unscaled tfar of one child: the slab products, then three registered min/max levels (as slabTest). */
-function slabInterval(m: ModuleBuilder, f: FloatUnits, c: number, box: { min: Vec3; max: Vec3 }, origin: Vec3, inv: Vec3, limit: UIntValue): { tnear: UIntValue; tfarRaw: UIntValue } {
+function slabInterval(m: ModuleBuilder, f: FloatUnits, c: number, box: { min: Vec3; max: Vec3 }, origin: Vec3, inv: Vec3, clamp: { lower: UIntValue; limit: UIntValue }): { tnear: UIntValue; tfarRaw: UIntValue } {
   const lo: UIntValue[] = [];
   const hi: UIntValue[] = [];
   AXES.forEach((axis, a) => {
@@ -104,9 +104,9 @@ function slabInterval(m: ModuleBuilder, f: FloatUnits, c: number, box: { min: Ve
     hi.push(m.regNext(interval.hi, { name: `${name}_hi` }));
   });
   const near01 = m.regNext(f.max(lo[0]!, lo[1]!, `c${c}_fmax_near_xy`), { name: `c${c}_near_xy` });
-  const near2 = m.regNext(f.max(lo[2]!, lit(0, 32), `c${c}_fmax_near_z`), { name: `c${c}_near_z` });
+  const near2 = m.regNext(f.max(lo[2]!, clamp.lower, `c${c}_fmax_near_z`), { name: `c${c}_near_z` });
   const far01 = m.regNext(f.min(hi[0]!, hi[1]!, `c${c}_fmin_far_xy`), { name: `c${c}_far_xy` });
-  const far2 = m.regNext(f.min(hi[2]!, limit, `c${c}_fmin_far_z`), { name: `c${c}_far_z` });
+  const far2 = m.regNext(f.min(hi[2]!, clamp.limit, `c${c}_fmin_far_z`), { name: `c${c}_far_z` });
   const tnear = m.regNext(f.max(near01, near2, `c${c}_fmax_near`), { name: `c${c}_tnear` });
   const tfarRaw = m.regNext(f.min(far01, far2, `c${c}_fmin_far`), { name: `c${c}_tfar_raw` });
   return { tnear, tfarRaw };
@@ -120,14 +120,16 @@ export interface SlabInputs {
   readonly invDir: UIntValue;
   /** binary32: tfar is clamped to it. */
   readonly limit: UIntValue;
+  /** binary32: tnear is clamped below at it (a ray query's fmax(+0, tmin), rayAccept.ts boxClamp); +0 when absent. */
+  readonly lower?: UIntValue;
   readonly boxes: readonly { min: Vec3; max: Vec3 }[];
   /** Bit c: child c is not empty. */
   readonly childValid: UIntValue;
 }
 
 /**
- * The slab test of every child (as slabTest), one node per cycle: at cycle slabHitCycle(p) child c's
- * tnear (binary32, ≥ +0, never NaN) and hit = child_valid[c] and tnear ≤ tfar, combinational.
+ * The slab test of every child (as slabTest, with `lower` and `limit`), one node per cycle: at cycle slabHitCycle(p)
+ * child c's tnear (binary32, ≥ `lower`, never NaN) and hit = child_valid[c] and tnear ≤ tfar, combinational.
  */
 export function slabHits(m: ModuleBuilder, p: RayBoxParams, ins: SlabInputs): { tnear: UIntValue[]; hit: BoolValue[] } {
   const f = new FloatUnits(m, p);
@@ -136,8 +138,10 @@ export function slabHits(m: ModuleBuilder, p: RayBoxParams, ins: SlabInputs): { 
   // ------------------------------------------------------------------ slab arithmetic, per child
   const origin = split3(ins.origin);
   const inv = split3(delay(m, ins.invDir, p.fadd, 'inv_dir'));
+  // The clamps meet the per-axis intervals at the second min/max level.
   const limit = delay(m, ins.limit, p.fadd + p.fmul + 1, 'limit');
-  const intervals = ins.boxes.map((box, c) => slabInterval(m, f, c, box, origin, inv, limit));
+  const lower = ins.lower === undefined ? lit(0, 32) : delay(m, ins.lower, p.fadd + p.fmul + 1, 'lower');
+  const intervals = ins.boxes.map((box, c) => slabInterval(m, f, c, box, origin, inv, { lower, limit }));
 
   // ------------------------------------------------------------------ tfar scaled; then the hit test
   const childValid = delay(m, ins.childValid, treeDone + p.fmul, 'child_valid');
