@@ -220,6 +220,21 @@ describe('BVH IC system against the golden BVH traversal', () => {
     );
     expectGolden(runBvhRays(scene, rays, small, {}, split), `tied duplicates across leaves (SEED=${seed})`);
   }, 120_000);
+
+  test('any-hit in one leaf of 600 triangles: the walk of the leaf stops at the first accepted hit, and the ray ends soon after', () => {
+    const rng = createRng(seed ^ 0xa600);
+    const scene = withRandomMasks(rng, randomIcScene(rng, 600));
+    const all = prebuilt(scene, [slots(leaf(scene, 0, 0, 600))], [{ first: 0, count: 600 }]);
+    const base = Array.from({ length: 60 }, () => rayFromAnySide(rng, scene));
+    const anyHit = { ...DEFAULT_RAY_QUERY, flags: DEFAULT_RAY_QUERY.flags | RAY_FLAG_ANY_HIT };
+    const closest = runBvhRays(scene, base, small, {}, all);
+    const any = runBvhRays(scene, base.map((r) => ({ ...r, query: anyHit })), small, {}, all);
+    expectGolden(closest, `closest hit (SEED=${seed})`);
+    expectGolden(any, `any hit (SEED=${seed})`);
+    expect(any.triangleTests).toBeLessThan(closest.triangleTests / 2);
+    expect(any.cycles).toBeLessThan(closest.cycles / 2);
+    console.log(`one leaf of 600: closest hit ${closest.cycles} cycles, ${closest.triangleTests} triangle tests; any hit ${any.cycles} cycles, ${any.triangleTests} tests (60 rays)`);
+  }, 120_000);
 });
 
 // ------------------------------------------------------------------------------------ loading

@@ -157,6 +157,9 @@ function raySlots(m: ModuleBuilder, p: BvhIcCoreParams): RaySlot[] {
   }));
 }
 
+/** An any-hit ray that has its hit: it walks no further, and its tests still in flight are passed by. */
+const stopped = (s: RaySlot): UIntValue => s.haveBest.and(queryFields(s.query).anyHit);
+
 /** A field of the slot `slot` names. */
 const pick = (core: Core, slot: UIntValue, field: (s: RaySlot) => UIntValue): UIntValue => selectByIndex(slot, core.slots.map(field));
 /** Bit k: slot k is in `state`. */
@@ -331,7 +334,10 @@ function pushStage(core: Core, stack: TraversalStack, box: NodeIssue['box']): Pu
   return { valid, slot: tag.slot, pushedSp, overflow };
 }
 
-/** The leaves: one triangle request per cycle, the first of a new TriRange or the next of the current one. */
+/**
+ * The leaves: one triangle request per cycle, the first of a new TriRange or the next of the current one. A TriRange
+ * of an any-hit ray that has its hit is cut short: its end goes at once, without the triangles left.
+ */
 interface TriangleRequest {
   readonly test: BoolValue;
   /** The TriRange's last request (an empty TriRange sends only this end). */
@@ -340,7 +346,8 @@ interface TriangleRequest {
   readonly id: UIntValue;
 }
 
-function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): TriangleRequest {
+function leafWalk(core: Core, leaves: NodeIssue['leafQueue']): TriangleRequest {
+  const { m, io, p, sb } = core;
   const walking = m.reg(Bool, { reset: 0 });
   const walkSlot = m.reg(UInt(sb));
   const walkNext = m.reg(UInt(p.triangleBits));
@@ -352,10 +359,11 @@ function leafWalk({ m, io, p, sb }: Core, leaves: NodeIssue['leafQueue']): Trian
   const reqId = mux(walking, walkNext, head.first);
   const reqLeft = mux(walking, walkLeft, head.count);
   const reqActive = walking.or(start);
-  const reqTest = reqActive.and(reqLeft.ne(0));
-  const reqLast = reqActive.and(reqLeft.le(1));
+  const cut = walking.and(pick(core, walkSlot, stopped).asBool());
+  const reqTest = reqActive.and(reqLeft.ne(0)).and(cut.not());
+  const reqLast = reqActive.and(reqLeft.le(1).or(cut));
   m.when(reqActive, () => {
-    walking.set(reqLeft.gt(1));
+    walking.set(reqLeft.gt(1).and(cut.not()));
     walkSlot.set(reqSlot);
     walkNext.set(reqId.add(1));
     walkLeft.set(reqLeft.sub(1));
@@ -424,15 +432,15 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const query = pick(core, testSlot, (s) => s.query);
   const haveBest = pick(core, testSlot, (s) => s.haveBest).asBool();
   const anyHit = queryFields(query).anyHit;
-  const stopped = haveBest.and(anyHit);
-  const counted = testValid.and(stopped.not());
+  const slotStopped = pick(core, testSlot, stopped).asBool();
+  const counted = testValid.and(slotStopped.not());
   const hit = counted.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
   const accepted = acceptsHit(f, query, { hit, t: test.t, det: test.det }, testMask, testOneSided);
   const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
   const closer = haveBest.not()
     .or(tFlag.eq(FLAG_NEGATIVE))
     .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestIndex))));
-  const stop = anyHit.and(stopped.or(accepted));
+  const stop = anyHit.and(slotStopped.or(accepted));
   return { counted, accepted, closer, end: testEnd, stop, slot: testSlot, id: testId, shader: testShader, t: test.t, u: test.u, v: test.v, normal: test.normal };
 }
 
