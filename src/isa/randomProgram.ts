@@ -754,12 +754,15 @@ class Generator {
     if (this.chance(0.5)) saved.push(`RV${this.srcV()}`);
     this.shuffle(saved);
     for (const r of saved) c.op(`${r.startsWith('RV') ? 'v' : 's'}_push ${r}`, 2);
-    c.op('trace');
+    // Half the traces are `trace RVa` (docs/rays.md); the pops restore whatever building its register overwrote.
+    const query = this.chance(0.5) ? this.traceQuery(c, t) : 0;
+    c.op(query ? `trace RV${query}` : 'trace');
     for (const r of [...saved].reverse()) c.op(`${r.startsWith('RV') ? 'v' : 's'}_pop ${r}`, 2);
     if (recomputePointers) c.op(`s_write_high R${R_CONST}, #${CONSTANT_BASE_HIGH}`).op(`s_mov R${R_DATA}, R${R_SP}`).op(`s_write_low R${R_DATA}, #${DATA_AREA_OFFSET}`);
     // Use the answer at once (the flag is Z after trace, so a be right here is taken).
     const k = this.rng.int(4);
-    if (k === 0) c.op(`s_get_from_v R${this.wroteS(this.pick(GENERAL))}, RV14, #${this.rng.int(4)}`);
+    if (query) this.wroteV(VREG.traceHitParameters);
+    if (k === 0) c.op(`s_get_from_v R${this.wroteS(this.pick(GENERAL))}, RV${query && this.chance(0.5) ? VREG.traceHitParameters : 14}, #${this.rng.int(4)}`);
     else if (k === 1) c.op(`v_reduce R${this.wroteS(this.pick(GENERAL))}, RV15`);
     else if (k === 2) {
       const skip = this.label('traced');
@@ -770,6 +773,25 @@ class Generator {
     this.wroteV(RV_ORIGIN);
     this.wroteV(RV_DIRECTION);
     return c;
+  }
+
+  /**
+   * The query register of a `trace RVa`: mostly RV1–RV13 built lane by lane (tmin, tmax, flags: usual intervals and
+   * odd ones, any-hit, culling, a random ray mask), sometimes whatever a register holds (RV14 and RV15 included).
+   */
+  private traceQuery(c: Code, t: number): number {
+    if (this.chance(0.2)) return 1 + this.rng.int(15);
+    const q = 1 + this.rng.int(VREG.traceHitParameters);
+    const tmin = this.pick([0, 0, 0, f32bits(0.5 * this.rng()), f32bits(2 + this.rng()), 0x7fc00000, 0xff800000, 0x80000000, this.value()]);
+    const tmax = this.pick([0x7f800000, 0x7f800000, f32bits(1 + 6 * this.rng()), f32bits(1 + 6 * this.rng()), 0, 0x7fc00000, this.value()]);
+    const mask = this.pick([0xff, 0xff, 1 << this.rng.int(8), this.rng.int(256)]);
+    const flags = (this.rng.int(8) | (mask << 8)) >>> 0;
+    [tmin, tmax, flags].forEach((w, lane) => {
+      this.li(c, t, w);
+      c.op(`v_get_from_s RV${this.wroteV(q)}, R${t}, #${lane}`);
+    });
+    this.wroteS(t);
+    return q;
   }
 
   private shuffle<T>(xs: T[]): void {

@@ -29,10 +29,12 @@ export const RT2IC: QueuePorts = {
   inputs: [
     { port: (i) => `ray_origin_rt_${i}`, width: 96 },
     { port: (i) => `ray_direction_rt_${i}`, width: 96 },
+    { port: (i) => `ray_query_rt_${i}`, width: 96 },
   ],
   outputs: [
     { port: 'ray_origin_ic', width: 96 },
     { port: 'ray_direction_ic', width: 96 },
+    { port: 'ray_query_ic', width: 96 },
   ],
   cores: (p) => p.rtCores,
 };
@@ -46,10 +48,12 @@ export const IC2RT: QueuePorts = {
   inputs: [
     { port: (i) => `answer_ic_${i}_info`, width: 128 },
     { port: (i) => `answer_ic_${i}_normal`, width: 128 },
+    { port: (i) => `answer_ic_${i}_parameters`, width: 128 },
   ],
   outputs: [
     { port: 'steer_shader_info_rt', width: 128 },
     { port: 'steer_shader_normal_rt', width: 128 },
+    { port: 'steer_shader_parameters_rt', width: 128 },
   ],
   cores: (p) => p.icCores,
 };

@@ -120,8 +120,8 @@ function selectOneHot(select: UIntValue, n: number, value: (i: number) => UIntVa
   return acc;
 }
 
-/** An rt2ic entry: the ray. */
-const RayEntry = Bundle({ origin: UInt(96), direction: UInt(96) });
+/** An rt2ic entry: the ray and its query (docs/rays.md: tmin, tmax, flags). */
+const RayEntry = Bundle({ origin: UInt(96), direction: UInt(96), query: UInt(96) });
 
 /** The control side of one queue inside the buffer. */
 interface QueueWiring {
@@ -170,10 +170,12 @@ export const IcBuffer = defineModule(
     // rt2ic: rays from the selected RT core to the IC cores.
     ray_origin_rt: input(Vec(p.rtCores, UInt(96))),
     ray_direction_rt: input(Vec(p.rtCores, UInt(96))),
+    ray_query_rt: input(Vec(p.rtCores, UInt(96))),
     ray_origin_ic: output(UInt(96)),
     ray_direction_ic: output(UInt(96)),
+    ray_query_ic: output(UInt(96)),
     ...queueStatusPorts('rt2ic', p.depth),
-    /** ic2rt: each IC core's answer, back to an RT core (SV ports answer_ic_<i>_info, answer_ic_<i>_normal). */
+    /** ic2rt: each IC core's answer, back to an RT core (SV ports answer_ic_<i>_info, _normal, _parameters). */
     answer_ic: input(Vec(p.icCores, HitAnswer)),
     ...queueStatusPorts('ic2rt', p.depth),
     /** The dispatcher's control of both queues (SV ports steer_q_en_rt2ic … steer_shader_normal_rt). */
@@ -189,15 +191,18 @@ export const IcBuffer = defineModule(
     const rt2ic = icQueue(m, 'rt2ic', RayEntry, { depth: p.depth, sources: p.rtCores, enqueue: steer.q_en_rt2ic, source: steer.core_id_rt2ic, dequeue: steer.dequeue_ic, clearErrors: io.clear_errors }, (ray, i) => {
       ray.origin.set(io.ray_origin_rt.at(i));
       ray.direction.set(io.ray_direction_rt.at(i));
+      ray.query.set(io.ray_query_rt.at(i));
     });
     io.ray_origin_ic.set(rt2ic.front.origin);
     io.ray_direction_ic.set(rt2ic.front.direction);
+    io.ray_query_ic.set(rt2ic.front.query);
 
     const ic2rt = icQueue(m, 'ic2rt', HitAnswer, { depth: p.depth, sources: p.icCores, enqueue: steer.q_en_ic2rt, source: steer.core_id_ic2rt, dequeue: steer.dequeue_rt, clearErrors: io.clear_errors }, (answer, i) =>
       m.connect(answer, io.answer_ic.at(i)),
     );
     steer.shader_info_rt.set(ic2rt.front.info);
     steer.shader_normal_rt.set(ic2rt.front.normal);
+    steer.shader_parameters_rt.set(ic2rt.front.parameters);
     for (const [queue, q] of [['rt2ic', rt2ic.io], ['ic2rt', ic2rt.io]] as const) {
       io[`${queue}_count`].set(q.count);
       steer[`${queue}_empty`].set(q.empty);

@@ -18,7 +18,8 @@ export const QueueControl = (p: { readonly rtCores: number; readonly icCores: nu
     core_id_ic2rt: UInt(p.icCores),
     dequeue_rt: Bool,
     ic2rt_empty: flip(Bool),
-    /** The front answer (0 when empty): hit point and shader id (RV14), and the normal and triangle index (RV15). */
+    /** The front answer (0 when empty): hit point and shader id (RV14), the normal and triangle index (RV15), and (t, u, v, instance) (RV13 of `trace RVa`). */
     shader_info_rt: flip(UInt(128)),
     shader_normal_rt: flip(UInt(128)),
+    shader_parameters_rt: flip(UInt(128)),
   });

@@ -18,8 +18,8 @@ import { highestOf, oneHot, pick, roundRobinOf } from '../selection.ts';
 /** An ended thread for the memory controller to write back. */
 export const ThreadDone = Bundle({ valid: Bool, thread: UInt(THREAD_BITS), pixel: UInt(32), fault: Bool });
 
-/** An IC core's answer as its answer queue holds it: RV14 and RV15 for the thread, and whether its ray faulted. */
-const IcAnswer = Bundle({ info: UInt(128), normal: UInt(128), thread: UInt(THREAD_BITS), fault: Bool });
+/** An IC core's answer as its answer queue holds it: RV14, RV15 and RV13 for the thread, and whether its ray faulted. */
+const IcAnswer = Bundle({ info: UInt(128), normal: UInt(128), parameters: UInt(128), thread: UInt(THREAD_BITS), fault: Bool });
 
 export interface PatchDispatcherParams {
   /** RT cores (1 to 4: the main memory has four ports). */
@@ -53,7 +53,7 @@ const patchDispatcherPorts = (p: PatchDispatcherParams) => ({
   ic: input(Vec(p.icCores, IcCoreLink)),
   /** The thread of the ray the IC core given `ray_start` takes. */
   ray_thread: output(UInt(THREAD_BITS)),
-  /** Each IC core's oldest answer, to the IC buffer (SV ports answer_<k>_info, answer_<k>_normal). */
+  /** Each IC core's oldest answer, to the IC buffer (SV ports answer_<k>_info, _normal, _parameters). */
   answer: output(Vec(p.icCores, HitAnswer)),
   // Status for the host.
   /** Each core's last retired PC, busy and issue cycles (SV ports core_counters_<c>_pc …). */
@@ -110,6 +110,9 @@ function launches(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, queues
     l.bits.sp.set(mux(resumeReady, pools.sp.readAsync(launchThread), threadBaseOf(launchThread)));
     l.bits.hit.set(mux(resumeReady, io.steer.shader_info_rt, lit(0, 128)));
     l.bits.normal.set(mux(resumeReady, io.steer.shader_normal_rt, lit(0, 128)));
+    l.bits.parameters.set(mux(resumeReady, io.steer.shader_parameters_rt, lit(0, 128)));
+    // Only a thread back from `trace RVa` gets RV13 (docs/rays.md).
+    l.bits.queried.set(resumeReady.and(pools.queried.bit(launchThread)));
   });
   io.steer.dequeue_rt.set(launched.and(resumeReady));
   queues.ic2rt.io.deq.ready.set(launched.and(resumeReady));
@@ -142,6 +145,8 @@ function threadEvents(m: ModuleBuilder, io: DispatcherIo, pools: ThreadPools, qu
     pools.pc.write(servedThread, event((b) => b.pc));
     pools.sp.write(servedThread, event((b) => b.sp));
   });
+  const traceBit = oneHot(servedThread, PATCH_THREADS, serveTrace);
+  pools.queried.set(pools.queried.and(traceBit.not()).or(mux(event((b) => b.queried.asUInt()).asBool(), traceBit, lit(0, PATCH_THREADS))));
   queues.rt2ic.io.enq.valid.set(serveTrace);
   queues.rt2ic.io.enq.bits.set(servedThread);
   // A fault in any run of the thread (before or after its traces), or in one of its rays (faultMarks), marks the thread.
@@ -191,6 +196,7 @@ function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, q
     const answer = m.wire(IcAnswer, { name: `ic${k}_answer` });
     answer.info.set(ic.hit_info);
     answer.normal.set(ic.hit_normal);
+    answer.parameters.set(ic.hit_parameters);
     answer.thread.set(ic.done_thread);
     answer.fault.set(ic.done_fault);
     a.io.enq.bits.set(packBits(answer));
@@ -199,6 +205,7 @@ function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, q
     a.io.deq.ready.set(leaves);
     io.answer.at(k).info.set(heads[k]!.info);
     io.answer.at(k).normal.set(heads[k]!.normal);
+    io.answer.at(k).parameters.set(heads[k]!.parameters);
     const arrives = assign.and(taker.index.eq(k));
     m.when(arrives.and(leaves.not()), () => inflight[k]!.set(inflight[k]!.add(1))).elsewhen(leaves.and(arrives.not()), () => inflight[k]!.set(inflight[k]!.sub(1)));
   });
@@ -215,17 +222,18 @@ function faultMarks(served: ServedEvent, answer: LeavingAnswer): void {
   served.faulted.set(served.faulted.and(endBit.not()).or(eventFaultBit).or(oneHot(answer.thread, PATCH_THREADS, answer.fault)));
 }
 
-/** Per thread of the patch: its pixel id, and while it traces, where it resumes and its saved R29. */
+/** Per thread of the patch: its pixel id, and while it traces, where it resumes, its saved R29 and whether the trace was `trace RVa` (bit per thread). */
 interface ThreadPools {
   readonly pixel: MemoryHandle<ReturnType<typeof UInt>>;
   readonly pc: MemoryHandle<ReturnType<typeof UInt>>;
   readonly sp: MemoryHandle<ReturnType<typeof UInt>>;
+  readonly queried: UIntValue;
 }
 
 function threadPools(m: ModuleBuilder, io: DispatcherIo): ThreadPools {
   const pixel = m.memory(UInt(32), PATCH_THREADS, { name: 'pixel_pool' });
   m.when(io.pixel.valid, () => pixel.write(io.pixel.thread, io.pixel.id));
-  return { pixel, pc: m.memory(UInt(32), PATCH_THREADS, { name: 'pc_pool' }), sp: m.memory(UInt(32), PATCH_THREADS, { name: 'sp_pool' }) };
+  return { pixel, pc: m.memory(UInt(32), PATCH_THREADS, { name: 'pc_pool' }), sp: m.memory(UInt(32), PATCH_THREADS, { name: 'sp_pool' }), queried: m.reg(UInt(PATCH_THREADS), { reset: 0, name: 'queried_pool' }) };
 }
 
 /** Instructions retired, each core's last retired PC, and the cycles each held a thread or issued. */

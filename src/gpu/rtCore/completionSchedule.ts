@@ -4,8 +4,8 @@
 import { Bool, Enum, UInt, fromBits, lit, mux, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 
-/** What an issued operation is: an instruction, one of the two register writes of a thread launch, or a txd answer's write. */
-export const MicroOp = Enum('MicroOp', ['instruction', 'launchFirst', 'launchSecond', 'texture']);
+/** What an issued operation is: an instruction, one of a thread launch's register writes (the third only after `trace RVa`), or a txd answer's write. */
+export const MicroOp = Enum('MicroOp', ['instruction', 'launchFirst', 'launchSecond', 'launchThird', 'texture']);
 export type MicroOpName = (typeof MicroOp.members)[number];
 export type MicroOpValue = EnumValue<MicroOpName>;
 

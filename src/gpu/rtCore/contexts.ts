@@ -67,18 +67,20 @@ export interface LaunchUnit {
   readonly pending: BoolValue;
   /** The next register write issued this cycle. */
   issued(en: BoolValue): void;
-  /** The second register write reached write-back: the context is ready, the buffer free. */
+  /** The launch's register write `micro` is its last (the second, or the third after `trace RVa`). */
+  isLast(micro: MicroOpValue): BoolValue;
+  /** The last register write reached write-back: the context is ready, the buffer free. */
   completed(en: BoolValue): void;
 }
 
 /**
  * Takes a thread when a context is free, then issues two register writes through the pipeline like
- * instructions (R1 and RV14, then R29 and RV15: one write port per register file); the first also fetches
- * the thread's first instruction.
+ * instructions (R1 and RV14, then R29 and RV15: one write port per register file), and a third (RV13) for a
+ * thread returning from `trace RVa`; the first also fetches the thread's first instruction.
  */
 export function launchUnit(m: ModuleBuilder, launch: DispatchLinkValue['launch'], ctx: readonly ContextRegs[], contextBits: number): LaunchUnit {
   // Idle; the first or the second register write to issue next; waiting for the second write's write-back.
-  const phase = fsm(m, 'launch', ['idle', 'first', 'second', 'waiting'], 'idle');
+  const phase = fsm(m, 'launch', ['idle', 'first', 'second', 'third', 'waiting'], 'idle');
   const context = m.reg(UInt(contextBits), { reset: 0, name: 'launch_context' });
   const bits = m.reg(ThreadLaunch, { name: 'launch' });
   const free = lowestOf(ctx.map((c) => c.state.is('free')));
@@ -102,10 +104,18 @@ export function launchUnit(m: ModuleBuilder, launch: DispatchLinkValue['launch']
     accepted,
     acceptedContext: free.index,
     context,
-    nextMicro: muxMicroOp(phase.is('first'), microOp('launchFirst'), muxMicroOp(phase.is('second'), microOp('launchSecond'), microOp('instruction'))),
+    nextMicro: muxMicroOp(phase.is('first'), microOp('launchFirst'), muxMicroOp(phase.is('second'), microOp('launchSecond'), muxMicroOp(phase.is('third'), microOp('launchThird'), microOp('instruction')))),
     bits,
     pending: phase.is('idle').not(),
-    issued: (en) => m.when(en, () => phase.on({ first: () => phase.goto('second'), second: () => phase.goto('waiting') })),
+    issued: (en) =>
+      m.when(en, () =>
+        phase.on({
+          first: () => phase.goto('second'),
+          second: () => m.when(bits.queried, () => phase.goto('third')).otherwise(() => phase.goto('waiting')),
+          third: () => phase.goto('waiting'),
+        }),
+      ),
+    isLast: (micro) => micro.is('launchThird').or(micro.is('launchSecond').and(bits.queried.not())),
     completed: (en) => m.when(en, () => phase.goto('idle')),
   };
 }

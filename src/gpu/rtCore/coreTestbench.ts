@@ -7,11 +7,10 @@ import { RecordingSimulator } from '../../hdl/cosim/index.ts';
 import type { Recording } from '../../hdl/cosim/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { createRng, type Rng } from '../../util/seededRandom.ts';
-import { castRay, type Vec3 } from '../../golden/rayCaster.ts';
+import { castRay, hitParametersOf, testTriangle, type Vec3 } from '../../golden/rayCaster.ts';
 import { executeTxd } from '../../golden/iss/index.ts';
 import type { Scene } from '../../golden/scene.ts';
 import { MEMORY_MAP, threadBase } from '../../isa/instructions.ts';
-import { firstTraceQuery, traceQueryNotOnGpu, wordAt } from '../../isa/traceQuery.ts';
 import { RtCoreSystem } from './rtCoreSystem.ts';
 import { packWords, unpackWords } from '../words.ts';
 import { defaultRtCoreParams, type RtCoreParams } from './rtCore.ts';
@@ -39,11 +38,6 @@ export interface CoreJob {
   readonly texture?: Uint32Array;
 }
 
-/** The RT core does not run `trace RVa` yet (docs/rays.md): it would cast a plain trace, so a program holding one is refused. */
-function refuseCoreTraceQuery(job: CoreJob): void {
-  const i = firstTraceQuery(job.program);
-  if (i >= 0) throw new Error(traceQueryNotOnGpu(`the program's ${wordAt(i)}`, job.program[i]!));
-}
 
 /** What the core's retire port reports for one instruction. */
 export interface RetiredInstruction {
@@ -166,6 +160,9 @@ interface Launch {
   readonly sp: number;
   readonly hit: readonly number[];
   readonly normal: readonly number[];
+  /** RV13 after `trace RVa` (written only when `queried`). */
+  readonly parameters: readonly number[];
+  readonly queried: boolean;
 }
 
 /** The dispatcher's bookkeeping: which thread id runs which pixel, what waits to be launched or read back. */
@@ -190,7 +187,7 @@ class DispatcherModel {
       const tid = this.nextPixel % MEMORY_MAP.threads;
       if (this.pixelOfTid.has(tid)) return;
       this.pixelOfTid.set(tid, this.nextPixel);
-      this.launches.push({ pixel: this.nextPixel, tid, pc: 0, sp: threadBase(tid), hit: [0, 0, 0, 0], normal: [0, 0, 0, 0] });
+      this.launches.push({ pixel: this.nextPixel, tid, pc: 0, sp: threadBase(tid), hit: [0, 0, 0, 0], normal: [0, 0, 0, 0], parameters: [0, 0, 0, 0], queried: false });
       this.inFlight++;
       this.nextPixel++;
     }
@@ -217,7 +214,6 @@ class DispatcherModel {
  * back end (powered on here).
  */
 export function runOnCore(job: CoreJob, params: RtCoreParams = defaultRtCoreParams, live?: Simulator): CoreRun {
-  refuseCoreTraceQuery(job);
   const design = rtCoreSystemDesign(params);
   const sim = live ?? simulatorFor(design);
   if (live) live.powerOn();
@@ -357,8 +353,11 @@ function serveEvent(d: Simulator, job: CoreJob, model: DispatcherModel): void {
     const w = unpackWords(d.peek(name), 3);
     return [w[0]!, w[1]!, w[2]!];
   };
-  const r = castRay(job.scene, vec3('dispatch_event_bits_origin'), vec3('dispatch_event_bits_direction'));
-  model.launches.push({ pixel, tid, pc: Number(d.peek('dispatch_event_bits_pc')), sp: Number(d.peek('dispatch_event_bits_sp')), hit: r.hit, normal: r.normal });
+  // A plain trace's event carries the plain query (docs/rays.md), so every ray is cast with the query the core sent.
+  const query = unpackWords(d.peek('dispatch_event_bits_query'), 3);
+  const r = castRay(job.scene, vec3('dispatch_event_bits_origin'), vec3('dispatch_event_bits_direction'), testTriangle, { tmin: query[0]!, tmax: query[1]!, flags: query[2]! });
+  const queried = d.peek('dispatch_event_bits_queried') === 1n;
+  model.launches.push({ pixel, tid, pc: Number(d.peek('dispatch_event_bits_pc')), sp: Number(d.peek('dispatch_event_bits_sp')), hit: r.hit, normal: r.normal, parameters: hitParametersOf(r), queried });
 }
 
 function pokeLaunch(d: Simulator, l: Launch): void {
@@ -368,4 +367,6 @@ function pokeLaunch(d: Simulator, l: Launch): void {
   d.poke('dispatch_launch_bits_sp', l.sp >>> 0);
   d.poke('dispatch_launch_bits_hit', packWords(l.hit));
   d.poke('dispatch_launch_bits_normal', packWords(l.normal));
+  d.poke('dispatch_launch_bits_parameters', packWords(l.parameters));
+  d.poke('dispatch_launch_bits_queried', l.queried ? 1 : 0);
 }

@@ -30,6 +30,8 @@ export const rtCoreCosimDesign: CosimDesign = {
     dispatch_launch_bits_sp: BigInt(rng.int(4) === 0 ? rng.u32() : threadBase(rng.int(32))),
     dispatch_launch_bits_hit: rng.bits(128),
     dispatch_launch_bits_normal: rng.bits(128),
+    dispatch_launch_bits_parameters: rng.bits(128),
+    dispatch_launch_bits_queried: BigInt(rng.int(2)),
     dispatch_event_ready: rng.int(3) === 0 ? 0n : 1n,
     status_context: BigInt(rng.int(defaultRtCoreParams.contexts)),
     imem_data: randomWord(rng),

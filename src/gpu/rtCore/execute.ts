@@ -8,6 +8,8 @@ import { IntDivider } from './intDivider.ts';
 import { ThreadEvent } from './interfaces.ts';
 
 const lanes = [0, 1, 2, 3] as const;
+/** A plain trace's query (docs/rays.md): tmin +0, tmax +∞, flags 0x0000FF00 (closest hit, every mask bit). */
+const PLAIN_TRACE_QUERY = (0x0000ff00n << 64n) | (0x7f800000n << 32n);
 export const laneOf = (v: UIntValue, i: number): UIntValue => v.bits(32 * i + 31, 32 * i);
 export const vec4 = (xs: readonly UIntValue[]): UIntValue => cat(xs[3]!, xs[2]!, xs[1]!, xs[0]!);
 const flipSign = (x: UIntValue, when: BoolValue): UIntValue => cat(x.bit(31).xor(when), x.bits(30, 0));
@@ -24,6 +26,10 @@ export interface ReadOperands {
   readonly s2: UIntValue;
   readonly v1: UIntValue;
   readonly v2: UIntValue;
+  /** The third vector source: RVa of `trace RVa`. */
+  readonly v3: UIntValue;
+  /** The instruction is `trace RVa`. */
+  readonly traceQuery: BoolValue;
   readonly imm: UIntValue;
   readonly lane: UIntValue;
   /** The instruction halts the thread (it executes no unit, except that `trace` passes its operands on). */
@@ -42,6 +48,10 @@ export interface ExecuteResults {
   readonly flag: UIntValue;
   /** A `trace`'s ray direction (RV15). */
   readonly direction: UIntValue;
+  /** A `trace`'s query: RVa.xyz of `trace RVa`, a plain trace's (+0, +∞, 0xFF00) otherwise (docs/rays.md). */
+  readonly query: UIntValue;
+  /** The trace is `trace RVa`. */
+  readonly queried: BoolValue;
   readonly adders: readonly UIntValue[];
   readonly multipliers: readonly UIntValue[];
   readonly dividers: readonly UIntValue[];
@@ -63,6 +73,8 @@ export function executeStage(m: ModuleBuilder, r: ReadOperands, p: UnitLatencyPa
   const vb = m.regNext(r.v2, { name: 'ex_v2' });
   const imm = m.regNext(r.imm, { name: 'ex_imm' });
   const exLane = m.regNext(r.lane, { name: 'ex_lane' });
+  const exQueried = m.regNext(r.valid.and(r.traceQuery), { name: 'ex_trace_query', reset: 0 });
+  const exQuery = m.regNext(isolate(r.traceQuery, r.v3.trunc(ThreadEvent.fields.query.width)), { name: 'ex_query' });
   const x = decode(exOp);
   const b = mux(x.inClass('immediate'), imm, s2);
   const units = floatUnits(m, r, p);
@@ -110,6 +122,8 @@ export function executeStage(m: ModuleBuilder, r: ReadOperands, p: UnitLatencyPa
     vector,
     flag: mux(x.is('cmp_f'), fcmp.io.flags, intFlag),
     direction: vb.trunc(ThreadEvent.fields.direction.width),
+    query: mux(exQueried, exQuery, lit(PLAIN_TRACE_QUERY, ThreadEvent.fields.query.width)),
+    queried: exQueried,
     ...units,
     quotient: divider.io.quotient,
   };

@@ -22,6 +22,10 @@ export const ThreadLaunch = Bundle({
   /** RV14, RV15: a trace's answer (hit point and shader id, normal); zero for a new thread. */
   hit: UInt(128),
   normal: UInt(128),
+  /** RV13 after `trace RVa`: the hit's (t, u, v, instance), written only when `queried` (docs/rays.md). */
+  parameters: UInt(128),
+  /** The thread returns from a `trace RVa`: its launch writes RV13 too. */
+  queried: Bool,
 });
 
 export const ThreadEventKind = Enum('ThreadEventKind', ['trace', 'end']);
@@ -39,6 +43,10 @@ export const ThreadEvent = Bundle({
   sp: UInt(32),
   origin: UInt(96),
   direction: UInt(96),
+  /** The ray's query, tmin [31:0], tmax, flags [95:64]: RVa.xyz of `trace RVa`, a plain trace's (+0, +∞, 0xFF00) otherwise. */
+  query: UInt(96),
+  /** The trace is `trace RVa` (its answer writes RV13). */
+  queried: Bool,
 });
 
 /**

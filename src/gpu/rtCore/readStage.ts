@@ -29,10 +29,10 @@ export interface RegisterAddresses {
   readonly s2: UIntValue;
   readonly v1: UIntValue;
   readonly v2: UIntValue;
-  /** txd's RVd (its lanes outside the write mask are kept): read only by a core with a texture unit. */
+  /** txd's RVd (its lanes outside the write mask are kept), `trace RVa`'s query register RVa. */
   readonly v3: UIntValue;
 }
-export type RegisterValues = Omit<RegisterAddresses, 'v3'> & { readonly v3?: UIntValue };
+export type RegisterValues = RegisterAddresses;
 
 export interface ReadStage {
   readonly op: UIntValue;
@@ -53,6 +53,8 @@ export interface ReadStage {
   readonly txd: BoolValue;
   /** txd's write mask. */
   readonly mask: UIntValue;
+  /** `trace RVa` (field A names a vector register other than RV0): the ray's query is RVa (docs/rays.md). */
+  readonly traceQuery: BoolValue;
 }
 
 export function readStage(r: ReadStageInput): ReadStage {
@@ -106,5 +108,6 @@ export function readStage(r: ReadStageInput): ReadStage {
     writesFlag: live.and(d.writesFlag),
     txd: live.and(d.is('txd')),
     mask: fieldOf(word, 'mask'),
+    traceQuery: trace.and(vectorRegisterOf(fA).ne(VREG.zero)),
   };
 }

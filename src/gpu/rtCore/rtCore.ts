@@ -55,7 +55,7 @@ export const RtCore = defineModule(
     io.dispatch.issued.set(issue.instruction);
     const read = readAndFetch(m, core, issue, io.imem);
     sendTextureRequests(core, read);
-    const ex = executeStage(m, { valid: read.instructionInR, op: read.op, d: read.d, s1: read.values.s1, s2: read.values.s2, v1: read.values.v1, v2: read.values.v2, imm: read.imm, lane: read.lane, halts: read.halts }, p);
+    const ex = executeStage(m, { valid: read.instructionInR, op: read.op, d: read.d, s1: read.values.s1, s2: read.values.s2, v1: read.values.v1, v2: read.values.v2, v3: read.values.v3, traceQuery: read.traceQuery, imm: read.imm, lane: read.lane, halts: read.halts }, p);
     const exContext = m.regNext(read.context, { name: 'ex_context', reset: 0 });
     const memory = memoryStage(m, ex, core.byContext(exContext, (c) => c.thread), { mem: io.mem, mem_resp: io.mem_resp, cmem: io.cmem });
     io.mem_error.set(memory.protocolError);
@@ -63,7 +63,7 @@ export const RtCore = defineModule(
     const written = writeRegisters(core, launch, wb, result);
     retire(io.dispatch.retire, written, result);
     const leaving = threadEvents(m, core, io.dispatch.event, written, result);
-    retireContexts(m, core, wb, written, result, leaving, issue);
+    retireContexts(m, core, launch, wb, written, result, leaving, issue);
     status(core, launch, io);
   },
 );
@@ -101,8 +101,8 @@ function coreParts(m: ModuleBuilder, p: RtCoreParams, textureLink: ValueOf<Retur
       return fromBits(values[0]!.type, selectByIndex(index, values as UIntValue[])) as V;
     },
     srf: registerFile(m, { contexts: p.contexts, count: 32, width: 32, readPorts: 2 }, 'scalar_rf'),
-    // txd also reads RVd, whose lanes outside its write mask the answer keeps.
-    vrf: registerFile(m, { contexts: p.contexts, count: 16, width: 128, readPorts: textureLink ? 3 : 2 }, 'vector_rf'),
+    // A third port: `trace RVa` reads its query register, txd its RVd (whose lanes outside the write mask the answer keeps).
+    vrf: registerFile(m, { contexts: p.contexts, count: 16, width: 128, readPorts: 3 }, 'vector_rf'),
     schedule: completionSchedule(m, Math.max(...Object.values(latency)), cb),
     latency,
     texture: textureLink && textureQueues(m, textureLink, p.contexts, cb),
@@ -166,7 +166,7 @@ function issueStage(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: W
   const divBusy = m.reg(Bool, { reset: 0, name: 'int_divider_busy' });
   // A context whose instruction writes back this cycle may issue again: its R stage reads next cycle.
   const completing = (k: number) =>
-    wb.valid.and(wb.context.eq(k)).and(wb.micro.is('launchSecond').or(wb.micro.is('texture')).or(wb.micro.is('instruction').and(wb.end.is('none')).and(wb.txd.not())));
+    wb.valid.and(wb.context.eq(k)).and(launch.isLast(wb.micro).or(wb.micro.is('texture')).or(wb.micro.is('instruction').and(wb.end.is('none')).and(wb.txd.not())));
   // A simple instruction or a load whose write-back slot is taken may take the next one: its result
   // waits a cycle in a holding register (the other units' results are not held).
   const slotFor = (unit: EnumValue<ExecUnitName>) => {
@@ -226,8 +226,7 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
       rf.io.read.at(k).reg.set(reg);
       return rf.io.rdata.at(k);
     };
-    const values = { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2) };
-    return core.texture ? { ...values, v3: port(vrf, 2, a.v3) } : values;
+    return { s1: port(srf, 0, a.s1), s2: port(srf, 1, a.s2), v1: port(vrf, 0, a.v1), v2: port(vrf, 1, a.v2), v3: port(vrf, 2, a.v3) };
   };
   const instructionInR = rValid.and(rMicro.is('instruction'));
   const read = readStage({ valid: instructionInR, word: rWord, pc: rPc, flag: byContext(rContext, (c) => c.flag), texture: core.texture !== undefined, readRegisters });
@@ -262,7 +261,7 @@ function readAndFetch(m: ModuleBuilder, core: CoreParts, issue: Issue, imem: Val
 
 /** R: a txd's operands leave for the texture unit, tagged with its context. */
 function sendTextureRequests(core: CoreParts, read: ReadResults): void {
-  core.texture?.send(read.instructionInR.and(read.txd), { coords: read.values.v1, derivatives: read.values.v2, mask: read.mask, dest: read.values.v3!, tag: read.context });
+  core.texture?.send(read.instructionInR.and(read.txd), { coords: read.values.v1, derivatives: read.values.v2, mask: read.mask, dest: read.values.v3, tag: read.context });
 }
 
 /** The result captured for write-back (held in registers: it writes back next cycle). */
@@ -271,6 +270,8 @@ interface CapturedResult {
   readonly vector: UIntValue;
   readonly flag: UIntValue;
   readonly direction: UIntValue;
+  readonly query: UIntValue;
+  readonly queried: BoolValue;
   readonly fault: BoolValue;
 }
 
@@ -288,6 +289,8 @@ function captureStage(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, ex: 
     fault: mux(loadLate, hold(memory.loadFault, 'held_load_fault'), hold(memory.exFault, 'held_ex_fault')),
     flag: hold(ex.flag, 'held_flag'),
     direction: hold(ex.direction, 'held_direction'),
+    query: hold(ex.query, 'held_query'),
+    queried: hold(ex.queried, 'held_queried'),
   };
   const late = next.late;
   const texture = textureAnswerAtCapture(m, core);
@@ -307,6 +310,8 @@ function captureStage(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, ex: 
     vector: capture(answered(texture?.rgba, mux(late, held.vector, onTime.vector)), 'wb_vector'),
     flag: capture(answered(texture?.flag, mux(late, held.flag, ex.flag)), 'wb_flag'),
     direction: capture(mux(late, held.direction, ex.direction), 'wb_direction'),
+    query: capture(mux(late, held.query, ex.query), 'wb_query'),
+    queried: capture(mux(late, held.queried, ex.queried), 'wb_queried'),
     fault: capture(mux(late, held.fault, onTime.fault), 'wb_fault'),
   };
 }
@@ -335,7 +340,7 @@ interface Written {
   readonly faultedBefore: BoolValue;
 }
 
-/** W: the register files' write ports, an instruction's result or a launch's R1/RV14 then R29/RV15. */
+/** W: the register files' write ports, an instruction's result or a launch's R1/RV14, then R29/RV15, then (after `trace RVa`) RV13. */
 function writeRegisters(core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, result: CapturedResult): Written {
   const { byContext, srf, vrf } = core;
   const w: Written = {
@@ -348,17 +353,18 @@ function writeRegisters(core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, 
     pc: byContext(wb.context, (c) => c.issuedPc),
     faultedBefore: byContext(wb.context, (c) => c.faulted),
   };
-  const launchWrite = (first: UIntValue, second: UIntValue) => mux(wb.micro.is('launchFirst'), first, second);
-  const wbLaunch = wb.valid.and(wb.micro.is('launchFirst').or(wb.micro.is('launchSecond')));
-  srf.io.write.en.set(w.writesScalar.or(wbLaunch));
+  const launchWrite = (first: UIntValue, second: UIntValue, third: UIntValue = second) => mux(wb.micro.is('launchFirst'), first, mux(wb.micro.is('launchSecond'), second, third));
+  const wbScalarLaunch = wb.valid.and(wb.micro.is('launchFirst').or(wb.micro.is('launchSecond')));
+  const wbLaunch = wbScalarLaunch.or(wb.valid.and(wb.micro.is('launchThird')));
+  srf.io.write.en.set(w.writesScalar.or(wbScalarLaunch));
   srf.io.write.at.context.set(wb.context);
-  srf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(REG.pixelId, 5), lit(REG.sp, 5)), w.dest));
-  srf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.pixel, launch.bits.sp), result.scalar));
+  srf.io.write.at.reg.set(mux(wbScalarLaunch, launchWrite(lit(REG.pixelId, 5), lit(REG.sp, 5)), w.dest));
+  srf.io.write.data.set(mux(wbScalarLaunch, launchWrite(launch.bits.pixel, launch.bits.sp), result.scalar));
   vrf.io.write.en.set(w.writesVector.or(wbLaunch));
   vrf.io.write.at.context.set(wb.context);
-  vrf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(VREG.traceOrigin, 4), lit(VREG.traceDirection, 4)), vectorRegisterOf(w.dest)));
-  vrf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.hit, launch.bits.normal), result.vector));
-  launch.completed(wb.valid.and(wb.micro.is('launchSecond')));
+  vrf.io.write.at.reg.set(mux(wbLaunch, launchWrite(lit(VREG.traceOrigin, 4), lit(VREG.traceDirection, 4), lit(VREG.traceHitParameters, 4)), vectorRegisterOf(w.dest)));
+  vrf.io.write.data.set(mux(wbLaunch, launchWrite(launch.bits.hit, launch.bits.normal, launch.bits.parameters), result.vector));
+  launch.completed(wb.valid.and(launch.isLast(wb.micro)));
   return w;
 }
 
@@ -399,6 +405,8 @@ function threadEvents(m: ModuleBuilder, core: CoreParts, port: DispatchLinkValue
   leavingEvent.event.sp.set(result.scalar);
   leavingEvent.event.origin.set(result.vector.trunc(ThreadEvent.fields.origin.width));
   leavingEvent.event.direction.set(result.direction);
+  leavingEvent.event.query.set(result.query);
+  leavingEvent.event.queried.set(result.queried);
   events.io.enq.valid.set(wb.instruction.and(wb.end.is('none').not()));
   events.io.enq.bits.set(packBits(leavingEvent));
   const head = unpackBits(entry, events.io.deq.bits);
@@ -409,7 +417,7 @@ function threadEvents(m: ModuleBuilder, core: CoreParts, port: DispatchLinkValue
 }
 
 /** Each context's state after write-back: ready again, halted until its event leaves, free once it left. */
-function retireContexts(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, w: Written, result: CapturedResult, leaving: { taken: BoolValue; context: UIntValue }, issue: Issue): void {
+function retireContexts(m: ModuleBuilder, core: CoreParts, launch: LaunchUnit, wb: WriteBackRegs, w: Written, result: CapturedResult, leaving: { taken: BoolValue; context: UIntValue }, issue: Issue): void {
   core.ctx.forEach((c, k) => {
     const here = wb.context.eq(k);
     m.when(wb.instruction.and(here), () => {
@@ -423,7 +431,7 @@ function retireContexts(m: ModuleBuilder, core: CoreParts, wb: WriteBackRegs, w:
       c.flag.set(result.flag);
       c.state.set('ready');
     });
-    m.when(wb.valid.and(wb.micro.is('launchSecond')).and(here), () => c.state.set('ready'));
+    m.when(wb.valid.and(launch.isLast(wb.micro)).and(here), () => c.state.set('ready'));
     m.when(leaving.taken.and(leaving.context.eq(k)), () => c.state.set('free'));
     // Issue wins over the write-back that readied the context in the same cycle.
     m.when(issue.instruction.and(issue.picked.eq(k)), () => c.state.set('busy'));

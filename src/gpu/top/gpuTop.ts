@@ -99,8 +99,6 @@ function icSystem(m: ModuleBuilder, p: GpuParams, k: number) {
   if (p.traversal === 'bvh8') {
     const d = defaultBvh8IcSystemParams;
     const system = m.instance(Bvh8IcSystem, { ...d, triangles: p.triangles, vertices: p.vertices, rays: icRaysOf(p), nodes: p.nodes ?? d.nodes }, { name: `ic_core${k}` });
-    // No trace instruction asks for any-hit yet: every ray of the GPU is closest-hit (docs/spec-deviations.md).
-    system.io.ray_any_hit.set(false);
     return system;
   }
   if (p.traversal !== 'bvh') throw new Error(`GpuTop: traversal must be 'bvh', 'bvh8' or absent, got '${String(p.traversal)}'`);
@@ -162,6 +160,7 @@ function rtTile(m: ModuleBuilder, { mc, pd, buffer, main, mainWords, tiles }: Gp
   m.connect(pd.io.cores.at(c), t.io.dispatch);
   buffer.io.ray_origin_rt.at(c).set(t.io.dispatch.event.bits.origin);
   buffer.io.ray_direction_rt.at(c).set(t.io.dispatch.event.bits.direction);
+  buffer.io.ray_query_rt.at(c).set(t.io.dispatch.event.bits.query);
   mc.io.core_busy.at(c).set(t.io.dispatch.busy);
   m.connect(mc.io.core_counters.at(c), pd.io.core_counters.at(c));
   t.io.status_context.set(mc.io.context_select);
@@ -238,6 +237,7 @@ function icCore(m: ModuleBuilder, { mc, pd, buffer, ics }: GpuBlocks, k: number)
   const s = ics[k]!;
   s.io.ray_origin.set(buffer.io.ray_origin_ic);
   s.io.ray_direction.set(buffer.io.ray_direction_ic);
+  s.io.ray_query.set(buffer.io.ray_query_ic);
   s.io.ray_thread.set(pd.io.ray_thread);
   m.connect(pd.io.ic.at(k), s.io.dispatch);
   m.connect(buffer.io.answer_ic.at(k), pd.io.answer.at(k));

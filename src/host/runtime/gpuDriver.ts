@@ -12,7 +12,7 @@ import { defaultBvh8GpuParams, defaultBvhGpuParams, defaultGpuParams, type GpuPa
 import { hasTextureUnit } from '../../gpu/top/gpuTexture.ts';
 import { MEMORY_MAP } from '../../isa/instructions.ts';
 import { HostMemory } from './hostMemory.ts';
-import { GpuRunError, refuseTraceQuery, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel, type TextureStats } from './gpuJob.ts';
+import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type GpuStats, type RunPixel, type TextureStats } from './gpuJob.ts';
 
 export const DEFAULT_MAX_CYCLES = 50_000_000;
 
@@ -183,7 +183,6 @@ function beatValue(words: Uint32Array, beat: number): bigint {
 }
 
 function checkJob(job: GpuJob): void {
-  refuseTraceQuery(job);
   if (job.program.length > MEMORY_MAP.instructionWords) throw new GpuRunError(`the program has ${job.program.length} words; the instruction memory holds ${MEMORY_MAP.instructionWords}`);
   if (job.constants.length > MEMORY_MAP.constantBytes / 4) throw new GpuRunError(`the constants have ${job.constants.length} words; the constant memory holds ${MEMORY_MAP.constantBytes / 4}`);
   if (job.texture) checkTextureFits(job.texture);

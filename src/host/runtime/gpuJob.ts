@@ -1,6 +1,5 @@
 // What the host runtime hands the GPU (on any backend) and what it gets back.
 import type { Traversal } from '../../golden/iss/sceneTracer.ts';
-import { firstTraceQuery, traceQueryNotOnGpu, wordAt } from '../../isa/traceQuery.ts';
 
 export interface RunPixel {
   readonly pixel: number;
@@ -52,15 +51,6 @@ export function sourceLineOf(job: GpuJob, pc: number): string | undefined {
   const line = job.sourceLines?.[word];
   const file = job.includedFiles?.[job.sourceFileOf?.[word] ?? 0] ?? job.sourceFile;
   return file && line !== undefined && line > 0 ? `${file}:${line}` : undefined;
-}
-
-/** The job's program holds `trace RVa`, which the simulated GPU does not run yet: a GpuRunError naming its file and line (or PC). */
-export function refuseTraceQuery(job: GpuJob): void {
-  const i = firstTraceQuery(job.program);
-  if (i < 0) return;
-  const line = sourceLineOf(job, 4 * i);
-  const at = line ? `${line} (PC 0x${(4 * i).toString(16).padStart(4, '0')})` : `${job.sourceFile ?? 'the program'}, ${wordAt(i)}`;
-  throw new GpuRunError(`${traceQueryNotOnGpu(at, job.program[i]!)}; run it on the ISA simulator (--sim iss)`);
 }
 
 export interface GpuRunOptions {

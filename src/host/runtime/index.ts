@@ -2,7 +2,7 @@
 import { Machine, InstructionLimitError, MemoryImageError } from '../../golden/iss/index.ts';
 import { imageToScene } from '../../golden/scene.ts';
 import { parseBvh8SceneImage, parseBvhSceneImage } from '../../bvh/index.ts';
-import { GpuRunError, refuseTraceQuery, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
+import { GpuRunError, sourceLineOf, type GpuJob, type GpuRunOptions, type GpuRunResult, type RunPixel } from './gpuJob.ts';
 
 import { runFrame, type DriverOptions } from './gpuDriver.ts';
 import { runFrameParallel } from './parallelFrame.ts';
@@ -64,7 +64,6 @@ export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunRe
     return runOnIss(job, opts);
   }
   // The RT core does not run `trace RVa` yet: refused here, before any worker or simulator is started.
-  refuseTraceQuery(job);
   // Without a texture unit txd would fault every textured pixel: refused before the GPU is built (the driver also checks FEATURES).
   if (job.texture !== undefined && !opts.textureUnit && !hasTextureUnit(opts.gpu?.texture)) throw new GpuRunError(`this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ${opts.sim}) has none: add --texture-unit, or use --sim iss`);
   try {
