@@ -7,7 +7,7 @@ import { primaryRays } from '../host/primaryRays.ts';
 import { bvh8SceneImage, bvhSceneImage } from '../bvh/index.ts';
 import { runBvhRays } from '../gpu/bvh/bvhRayRunner.ts';
 import { defaultBvhIcSystemParams } from '../gpu/bvh/bvhIcSystem.ts';
-import { runBvh8Rays } from '../gpu/bvh8/bvh8RayRunner.ts';
+import { anyHitRay, runBvh8Rays } from '../gpu/bvh8/bvh8RayRunner.ts';
 import { defaultBvh8IcSystemParams } from '../gpu/bvh8/bvh8IcSystem.ts';
 import { BVH_BENCH_SIZE } from './bvhBench.ts';
 
@@ -37,7 +37,7 @@ export interface Bvh8CoreFigures {
   readonly bvh8BoxTestsPerCycleBound: number;
   /** The most triangle tests per cycle reachable: triangle tests / (bound · rays). */
   readonly bvh8TriTestsPerCycleBound: number;
-  /** The same rays as any-hit rays (ray_any_hit: the first pair with a hit ends the walk, as for shadow rays). */
+  /** The same rays as any-hit rays (the query's ANY_HIT: the first pair with an accepted hit ends the walk, as for shadow rays). */
   readonly bvh8AnyHitCyclesPerRay: number;
   /** Triangle tests per ray any-hit over closest-hit on these rays. */
   readonly bvh8AnyHitTriTestsRatio: number;
@@ -70,7 +70,7 @@ export function measureBvh8Core(width: number = BVH_BENCH_SIZE.width, height: nu
   const gpuLink = { ...defaultBvh8IcSystemParams, rays: BVH4_BENCH_RAYS, nodes: 1024, triangles: 4096, vertices: 4096 };
   const params = { ...gpuLink, rays: BVH8_BENCH_RAYS, threadBits: BVH8_BENCH_THREAD_BITS };
   const eight = runBvh8Rays(image, list, params);
-  const anyHit = runBvh8Rays(image, list.map((r) => ({ ...r, anyHit: true })), params);
+  const anyHit = runBvh8Rays(image, list.map(anyHitRay), params);
   const equal = runBvh8Rays(image, list, gpuLink);
   const four = runBvhRays(scene, list, { ...defaultBvhIcSystemParams, rays: BVH4_BENCH_RAYS, triangleTest: 'watertight' }, {}, bvhSceneImage(scene));
   const exact = (r: typeof eight) => r.difference === null && !r.loadError && JSON.stringify(r.counts) === JSON.stringify(r.golden);

@@ -8,22 +8,24 @@ import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { findDesign } from '../../src/designs/index.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
-import { fromNumber } from '../../src/golden/float32.ts';
+import { fromNumber, toNumber as fromBits } from '../../src/golden/float32.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { defaultScene } from '../../src/golden/defaultScene.ts';
 import { bunnyInBox } from '../../src/golden/sceneLibrary.ts';
 import { thinRods } from '../../src/golden/thinRodsScene.ts';
 import { triangleCount, type Scene } from '../../src/golden/scene.ts';
-import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
+import { bvh8SceneImage, decodeBvh8Image, decodeBvh8InstancedImage, encodeBvh8SceneImage, parseBvh8SceneImage, Gfx12Error, GFX12_NODE_WORDS, STACK_DEPTH, type Bvh8BuildOptions } from '../../src/bvh/index.ts';
 import { defaultCamera } from '../../src/host/camera.ts';
 import { primaryRays } from '../../src/host/primaryRays.ts';
 import { packWords } from '../../src/gpu/words.ts';
-import { randomIcScene, randomRay, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { queryWords, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { DEFAULT_RAY_QUERY, RAY_MASK_SHIFT } from '../../src/golden/rayQuery.ts';
+import { hitParametersOf } from '../../src/golden/rayCaster.ts';
 import { mixedRay, randomBvhScene, rayFromAnySide } from '../../src/gpu/bvh/bvhRays.ts';
 import { directDriver, loadBvhImage } from '../../src/gpu/bvh/bvhRayRunner.ts';
 import { BVH8_STACK_ENTRIES, Bvh8IcCore, bvh8BoxRoundTrip, bvh8ObbBoxRoundTrip } from '../../src/gpu/bvh8/bvh8IcCore.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from '../../src/gpu/bvh8/bvh8IcSystem.ts';
-import { bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
+import { ANY_HIT_QUERY, anyHitRay, bvh8SystemSimulator, runBvh8Rays, type Bvh8RunReport } from '../../src/gpu/bvh8/bvh8RayRunner.ts';
 import { BVH8_IC_DRAIN_CYCLES, BVH8_IC_RAY_CYCLES, BVH8_MALFORMATIONS, bvh8IcCosimDesign, bvh8IcCosimParams, bvh8IcGolden, malformBvh8Nodes } from '../../src/gpu/bvh8/bvh8IcCosimDesign.ts';
 import { expectLintClean } from './threeSimulators.ts';
 import { INSTANCE_MALFORMATIONS, instancedTestScene, malformInstanceNode, randomInstancedScene, threeSpheres } from '../../src/gpu/bvh8/instancedRays.ts';
@@ -54,6 +56,16 @@ const cameraRays = (width: number, height: number): Ray[] => {
 const image = (scene: Scene, build: Bvh8BuildOptions = {}) => bvh8SceneImage(scene, build).image;
 const nodesOf = (img: Uint32Array) => parseBvh8SceneImage(img).nodes;
 const hits = (img: Uint32Array, rays: readonly Ray[]) => rays.filter((r) => castRayBvh8(nodesOf(img), r.origin, r.direction).triangle >= 0).length;
+
+/**
+ * The scene's triangles masked (0xFF, 1, 2, 6) and one-sided in bands of half a unit along x (by the first vertex): masks
+ * that follow space split few leaves, so the masked bunny (993 nodes) fits the 1,024 of `small`; withRandomMasks's would not.
+ */
+function bandedMasks(scene: Scene): Scene {
+  const n = triangleCount(scene);
+  const band = (t: number) => ((Math.floor(2 * fromBits(scene.vertices[3 * scene.triangles[4 * t]!]!)) % 4) + 4) % 4;
+  return { ...scene, masks: Uint8Array.from({ length: n }, (_, t) => [0xff, 1, 2, 6][band(t)]!), oneSided: Uint8Array.from({ length: n }, (_, t) => band(t) & 1) };
+}
 
 /** Every triangle twice (the copy a different shader): the closer rule's ties, on equal t, by primitive index. */
 function duplicatedScene(base: Scene): Scene {
@@ -126,17 +138,17 @@ describe('BVH8 IC system against castRayBvh8', () => {
     expect(hitRays).toBeGreaterThan(rays / 4);
   }, 240_000);
 
-  test(`any-hit rays (ray_any_hit) mixed with closest-hit ones: the bunny with leaves of 16, random scenes with leaves of 1 to 16 and the instanced bunnies, answers and every counter as castRayBvh8's anyHit (SEED=${seed})`, () => {
+  test(`any-hit rays (the query's ANY_HIT) mixed with closest-hit ones: the bunny with leaves of 16, random scenes with leaves of 1 to 16 and the instanced bunnies, answers and every counter as castRayBvh8's anyHit (SEED=${seed})`, () => {
     const rng = createRng(seed ^ 0xa11);
     // Any-hit answers the first pair with a hit and reads nothing after it: the hit can be a farther one.
     const check = (img: Uint32Array, base: readonly Ray[], what: string, p: Bvh8IcSystemParams = small) => {
-      const rays = base.map((r) => ({ ...r, anyHit: rng.int(2) === 0 }));
+      const rays = base.map((r) => (rng.int(2) === 0 ? anyHitRay(r) : r));
       const r = runBvh8Rays(img, rays, p);
       expectGolden(r, `${what} (SEED=${seed})`);
       const words = nodesOf(img);
-      const any = rays.filter((ray) => ray.anyHit);
+      const any = rays.filter((ray) => ray.query !== undefined);
       const closest = any.map((ray) => castRayBvh8(words, ray.origin, ray.direction, BVH8_CORE_FEATURES));
-      const first = any.map((ray) => castRayBvh8(words, ray.origin, ray.direction, { ...BVH8_CORE_FEATURES, anyHit: true }));
+      const first = any.map((ray) => castRayBvh8(words, ray.origin, ray.direction, { ...BVH8_CORE_FEATURES, query: ANY_HIT_QUERY }));
       return {
         farther: first.filter((g, i) => g.triangle >= 0 && g.hit.join() !== closest[i]!.hit.join()).length,
         saved: closest.reduce((n, g) => n + g.counters.triangleTests, 0) - first.reduce((n, g) => n + g.counters.triangleTests, 0),
@@ -157,6 +169,46 @@ describe('BVH8 IC system against castRayBvh8', () => {
     }
     const bunnies = instancedTestScene(bunniesInBox().scene, 'bunnies');
     check(bunnies.image, cameraRays(8, 6), 'instanced bunnies 8x6');
+  }, 240_000);
+
+  test(`random ray queries (intervals cut, empty, NaN or infinite; culling; ray masks; any-hit) on masked scenes with one-sided triangles: the bunny, random one-level images (leaves of 1 to 16, OBB) and instanced ones with instance masks, answers (RV13 too) and every counter as castRayBvh8's (SEED=${seed})`, () => {
+    const rng = createRng(seed ^ 0x42);
+    const seen = { rays: 0, changed: 0, hits: 0, instanceHits: 0, emptyInterval: 0, oneSidedScenes: 0 };
+    const check = (img: Uint32Array, base: readonly Ray[], what: string) => {
+      // Most rays a random query, some a plain trace's (the same scene and core answer both).
+      const rays = base.map((r) => (rng.int(5) === 0 ? r : { ...r, query: randomRayQuery(rng) }));
+      expectGolden(runBvh8Rays(img, rays, small), `${what} (SEED=${seed})`);
+      const words = nodesOf(img);
+      for (const r of rays) {
+        const want = castRayBvh8(words, r.origin, r.direction, { ...BVH8_CORE_FEATURES, ...(r.query && { query: r.query }) });
+        const plain = castRayBvh8(words, r.origin, r.direction, BVH8_CORE_FEATURES);
+        seen.rays++;
+        seen.changed += hitParametersOf(want).join() !== hitParametersOf(plain).join() || want.counters.triangleTests !== plain.counters.triangleTests ? 1 : 0;
+        seen.hits += want.triangle >= 0 ? 1 : 0;
+        seen.instanceHits += want.instance !== undefined && want.instance !== 0xffffffff ? 1 : 0;
+        seen.emptyInterval += r.query && (r.query.tmin >>> 0) > 0 && (r.query.tmax >>> 0) < 0x7f800000 && fromBits(r.query.tmin) > fromBits(r.query.tmax) ? 1 : 0;
+      }
+    };
+    check(image(bandedMasks(bunnyInBox())), cameraRays(16, 12), 'the bunny masked in bands 16x12');
+    for (let i = 0; i < ciOrSoak(6, 12); i++) {
+      const s = randomBvhScene(rng, 400);
+      const masked = withRandomMasks(rng, s.scene);
+      const maxLeafTriangles = [1, 2, 4, 8, 16][rng.int(5)]!;
+      const obb = rng.int(3) === 0;
+      seen.oneSidedScenes += masked.oneSided?.some((x) => x !== 0) ? 1 : 0;
+      check(image(masked, { maxLeafTriangles, obb }), Array.from({ length: 60 }, () => (rng.int(4) === 0 ? rayFromAnySide(rng, s.scene) : s.ray(rng))), `scene ${i}: ${s.what}, masked, maxLeafTriangles ${maxLeafTriangles}${obb ? ', OBB' : ''}`);
+    }
+    for (let i = 0; i < ciOrSoak(4, 8); i++) {
+      const s = randomInstancedScene(rng, 60, small.nodes, { masks: true });
+      check(s.image, Array.from({ length: 60 }, () => s.ray(rng)), `instanced scene ${i}: ${s.what}, masked`);
+    }
+    console.log(`random queries: ${JSON.stringify(seen)}`);
+    // The queries matter (another answer or another number of triangle tests than a plain trace's) for many rays.
+    expect(seen.changed).toBeGreaterThan(seen.rays / 5);
+    expect(seen.hits).toBeGreaterThan(seen.rays / 5);
+    expect(seen.instanceHits).toBeGreaterThan(20);
+    expect(seen.emptyInterval).toBeGreaterThan(5);
+    expect(seen.oneSidedScenes).toBeGreaterThan(2);
   }, 240_000);
 
   test('tied duplicates (equal t, the lower primitive index wins), one triangle, and no triangles at all', () => {
@@ -243,6 +295,24 @@ describe('instances (two-level images: TLAS, instance nodes through RayTransform
     expect(golden.filter((g) => g.counters.instanceNodes > 0).length, `rays that enter an instance (SEED=${seed})`).toBeGreaterThan(5);
     const r = runBvh8Rays(encodeBvh8SceneImage(good.image[0]!, words), rays, small);
     expectGolden(r, `TLAS cycle (SEED=${seed})`);
+  }, 120_000);
+
+  test('an instance node\'s own mask: a ray whose mask shares no bit with it does not enter (counted as read), even where the TLAS child\'s cull_mask lets the ray through', () => {
+    // The builder writes the instance's mask into its TLAS child's cull_mask too, which already passes such a ray by;
+    // here the instance nodes alone carry masks (1, 2, 4 in turn: bits 504–511, word 15's top byte).
+    const rng = createRng(seed ^ 0x3a5c);
+    const spheres = threeSpheres();
+    const words = spheres.words.slice();
+    [...decodeBvh8InstancedImage(words).instances.keys()].forEach((node, i) => {
+      const w = node * GFX12_NODE_WORDS + 15;
+      words[w] = ((words[w]! & 0x00ffffff) | ((1 << i) << 24)) >>> 0;
+    });
+    const rays = Array.from({ length: 120 }, () => ({ ...spheres.ray(rng), query: { ...DEFAULT_RAY_QUERY, flags: [1, 2, 4, 3, 6, 8][rng.int(6)]! << RAY_MASK_SHIFT } }));
+    const golden = rays.map((r) => castRayBvh8(words, r.origin, r.direction, { ...BVH8_CORE_FEATURES, query: r.query }));
+    const open = rays.map((r) => castRayBvh8(spheres.words, r.origin, r.direction, { ...BVH8_CORE_FEATURES, query: r.query }));
+    expect(golden.filter((g, i) => g.triangle < 0 && open[i]!.triangle >= 0).length, `rays an instance mask turns away (SEED=${seed})`).toBeGreaterThan(10);
+    expect(golden.filter((g) => g.instance !== undefined).length, `rays that still hit an instance (SEED=${seed})`).toBeGreaterThan(10);
+    expectGolden(runBvh8Rays(encodeBvh8SceneImage(spheres.image[0]!, words), rays, small), `instance masks (SEED=${seed})`);
   }, 120_000);
 
   test('broken instance nodes (a BLAS address past the image or not a whole node, more than 4 boxes, an infinite box origin) and an instance child in a one-level image', () => {
@@ -508,7 +578,7 @@ describe('loading BVH8 scene images', () => {
     expect(built.image[1]).toBe(built.bvh8.boxNodes + built.bvh8.primitiveNodes);
     expect(built.image.length).toBe(2 + 32 * built.image[1]!);
     expect(parseBvh8SceneImage(built.image).nodes).toEqual(built.bvh8.words);
-    expect(() => parseBvh8SceneImage(built.image.subarray(0, 40), 'x.bin')).toThrow(/^x\.bin: error: word 1 gives 9 nodes/);
+    expect(() => parseBvh8SceneImage(built.image.subarray(0, 40), 'x.bin')).toThrow(new RegExp(`^x\\.bin: error: word 1 gives ${built.image[1]} nodes`));
     expect(() => parseBvh8SceneImage(new Uint32Array(1))).toThrow(Gfx12Error);
   });
 
@@ -608,7 +678,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   test('the bvh8_ic golden model notices a wrong answer, a stray answer and load_error', () => {
     const model = bvh8IcGolden(bvh8IcCosimParams);
     const img = image(defaultScene());
-    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n };
+    const idle = { rst_n: 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: packWords(queryWords(DEFAULT_RAY_QUERY)) };
     const quiet = { load_error: 0n, dispatch_ready: 1n, dispatch_done: 0n };
     expect(model.check(0, { ...idle, load_start: 1n }, quiet)).toBeNull();
     img.forEach((w, i) => expect(model.check(1 + i, { ...idle, load_valid: 1n, load_data: BigInt(w) }, quiet)).toBeNull());
@@ -616,8 +686,8 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const ray = { dispatch_ray_start: 1n, ray_origin: packWords([0, fromNumber(1), fromNumber(3)]), ray_direction: packWords([0, 0, fromNumber(-1)]), ray_thread: 9n };
     let c = img.length + 1;
     expect(model.check(c++, { ...idle, ...ray }, quiet)).toBeNull();
-    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, counters_node_tests: 1n, counters_tests: 0n, box_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
-    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n })).toMatch(/thread 4, which has no ray in flight/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 9n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n, counters_node_tests: 1n, counters_tests: 0n, box_tests: 0n })).toMatch(/thread 9, ray .*: hit 00000000 00000000 00000000 00000000/);
+    expect(model.check(c++, idle, { ...quiet, dispatch_done: 1n, dispatch_done_thread: 4n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n })).toMatch(/thread 4, which has no ray in flight/);
     expect(model.check(c++, idle, { ...quiet, load_error: 1n })).toMatch(/load_error/);
   });
 

@@ -8,10 +8,10 @@ import { findDesign } from '../../src/designs/index.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../src/golden/float32.ts';
 import { rayInverse, type Box } from '../../src/golden/rayBox.ts';
 import type { Vec3 } from '../../src/golden/rayCaster.ts';
-import { rayBoxGolden, rayBoxStimulus } from '../../src/gpu/bvh/cosimDesign.ts';
+import { rayBoxGolden } from '../../src/gpu/bvh/cosimDesign.ts';
 import { answerFromOutputs, expectedAnswer, nodeFromInputs, nodeInputs, type RayBoxAnswer, type RayBoxNode } from '../../src/gpu/bvh/rayBox4Vectors.ts';
 import { BVH8_CHILDREN, RAY_BOX8_SORT_LAYERS, RayBox8, defaultRayBox8Params, rayBox8Latency, type RayBox8Params } from '../../src/gpu/bvh8/rayBox8.ts';
-import { rayBox8CosimDesign } from '../../src/gpu/bvh8/rayBox8Cosim.ts';
+import { rayBox8CosimDesign, rayBox8Stimulus } from '../../src/gpu/bvh8/rayBox8Cosim.ts';
 import { applyNetwork, oddEvenMergeSortLayers } from '../../src/gpu/bvh8/sortingNetwork.ts';
 import { packWords } from '../../src/gpu/words.ts';
 import { VectorBench } from './vectorBench.ts';
@@ -115,6 +115,17 @@ describe('directed nodes', () => {
     expect(check(node(alongZ.o, alongZ.d, boxes, { childValid: 0 }))).toMatchObject({ hit: 0, hitCount: 0, order: [0, 1, 2, 3, 4, 5, 6, 7] });
   });
 
+  test('the entry clamp (lower, the query\'s fmax(+0, tmin)): tnear rises to it, boxes whose widened exit lies before it miss, the clamped ones tie by slot', () => {
+    // Boxes along z at 1 ± 1, 3 ± 1, 5 ± 1 … (exits 2, 4, 6 …), a little widened: lower 3.5 keeps those exiting at 4 and beyond.
+    const boxes = [0, 1, 2, 3, 4, 5, 6, 7].map((c) => cube(0, 0, -4 + 2 * c));
+    const a = check(node(alongZ.o, alongZ.d, boxes, { lower: f(3.5) }));
+    expect(a).toMatchObject({ hit: 0b1111_1110, hitCount: 7, order: [1, 2, 3, 4, 5, 6, 7, 0] });
+    expect(a.tnear.slice(1, 3)).toEqual([f(3.5), f(4)]);
+    // Past the limit: nothing hits; +inf: nothing (every exit is finite).
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: f(20), limit: f(10) })).hit).toBe(0);
+    expect(check(node(alongZ.o, alongZ.d, boxes, { lower: POS_INF })).hit).toBe(0);
+  });
+
   test('a zero direction component and an origin on a face plane (0 · inf = NaN: the axis drops out)', () => {
     const o = vec(1, 0, -5);
     for (const dx of [0, 0x80000000]) {
@@ -144,7 +155,7 @@ describe('random nodes on the TS simulator against the golden', () => {
     test(`${JSON.stringify(p)}: ${cycles} cycles of random nodes with bubbles and resets, every result on time and exact`, () => {
       const b = bench(p);
       const rng = createRng(seed ^ p.fadd ^ (p.fmul << 8) ^ 0x80);
-      const stimulus = rayBoxStimulus(p.tagBits, BVH8_CHILDREN);
+      const stimulus = rayBox8Stimulus(p.tagBits);
       const rows = Array.from({ length: cycles }, (_, c) => stimulus(c, rng));
       const outs = b.run(rows);
       const golden = rayBoxGolden(b.latency, BVH8_CHILDREN);
@@ -173,7 +184,7 @@ describe('throughput', () => {
   test('one node per cycle with in_valid held high: 8 box tests per cycle, results in order, exactly `latency` cycles after each node', () => {
     const b = bench();
     const rng = createRng(seed ^ 0xb8);
-    const stimulus = rayBoxStimulus(defaultRayBox8Params.tagBits, BVH8_CHILDREN);
+    const stimulus = rayBox8Stimulus(defaultRayBox8Params.tagBits);
     const count = 300;
     const nodes = Array.from({ length: count }, (_, k) => ({ ...stimulus(k + 2, rng), in_valid: 1n, rst_n: 1n, tag: BigInt(k) }));
     const outs = b.run([...nodes, ...new Array<Record<string, bigint>>(b.latency + 5).fill({})]);

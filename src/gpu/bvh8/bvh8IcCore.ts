@@ -2,7 +2,7 @@
 // node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests) entering the triangle engine per cycle
 // (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
-import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, INF_BITS } from '../../hdl/lib/index.ts';
+import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
 import { rayPorts } from '../icCore/icCore.ts';
@@ -12,6 +12,8 @@ import { TFAR_SCALE } from '../../golden/rayBox.ts';
 // OBB matrix indices: OBB_DISABLED (0x7F) no rotation, 0 to OBB_MATRIX_COUNT − 1 a ROM matrix, any other a fault.
 import { OBB_DISABLED, OBB_MATRIX_COUNT } from '../../bvh/index.ts';
 import { answerStage, type Finish } from '../bvh/rayAnswer.ts';
+import { NO_INSTANCE_ID } from '../icCore/icCoreLink.ts';
+import { queryFields } from '../icCore/queryAccept.ts';
 import { rayIntake, type Intake } from '../bvh/rayIntake.ts';
 import { Bvh8BoxTag, Bvh8StackEntry, PairQueueEntry, PairTag } from './bvh8Words.ts';
 import { childTargets } from './childTargets.ts';
@@ -50,8 +52,14 @@ const SP_BITS = clog2(BVH8_STACK_ENTRIES + 1);
 const NODE_BITS = 1024;
 /** Bits of a valid OBB matrix index (0 to OBB_MATRIX_COUNT − 1). */
 const OBB_INDEX_BITS = 7;
-/** A hit's instance for the closer rule: 0 none (a one-level image), else user_data + 1 (castRayBvh8's closerHit orders none first). */
-const INSTANCE_KEY_BITS = 25;
+/**
+ * A hit's instance for the closer rule: {in an instance, user_data}, so none (a one-level image, 0) orders before every
+ * instance and instances by user_data, as castRayBvh8's closerHit; RV13.w is its user_data, or NO_INSTANCE_ID for none.
+ */
+const USER_DATA_BITS = 24;
+const INSTANCE_KEY_BITS = USER_DATA_BITS + 1;
+const instanceKey = (inInstance: BoolValue, userData: UIntValue): UIntValue => cat(inInstance, userData);
+const instanceIdOf = (key: UIntValue): UIntValue => mux(key.bit(USER_DATA_BITS), key.bits(USER_DATA_BITS - 1, 0).zext(32), lit(NO_INSTANCE_ID, 32));
 
 /**
  * A ray slot's state. free → inverse (1/d and the shear in the dividers; the root may be popped before they finish) →
@@ -76,11 +84,6 @@ export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
   box_tests: output(UInt(32)),
   primitive_nodes: output(UInt(32)),
   instance_nodes: output(UInt(32)),
-  /**
-   * With ray_start: any-hit mode (castRayBvh8's anyHit, for shadow rays). The ray answers the closer triangle of the
-   * first pair with a hit, in the traversal's order, and reads nothing after that pair.
-   */
-  ray_any_hit: input(Bool),
   /** Nodes loaded (below 2^indexBits): a read at or past it, or more reads by one level of a ray than nodes, faults the ray. 0: every ray misses. */
   node_count: input(UInt(p.indexBits)),
   // The node memory's read side: the 128-byte node (word k at bits 32k + 31 : 32k) one cycle after the request.
@@ -178,7 +181,12 @@ interface RaySlot {
    * the return and the answer) until a pop finds the stack back at `mark` (castRayBvh8's stackBase).
    */
   readonly inInstance: UIntValue;
-  /** Any-hit mode: no overlapped pops, a leaf's next node waits for the pairs before it, the first hit ends the walk. */
+  /**
+   * The ray's query (ray_query at its start, docs/rays.md): the interval the triangle engine accepts hits in and the box
+   * tests clamp to, the culled faces, the ray mask the box children's and instances' masks must share a bit with, ANY_HIT.
+   */
+  readonly query: UIntValue;
+  /** The query's ANY_HIT: no overlapped pops, a leaf's next node waits for the pairs before it, the first accepted hit ends the walk. */
   readonly anyHit: UIntValue;
   readonly mark: UIntValue;
   readonly objOrigin: UIntValue;
@@ -200,12 +208,16 @@ interface RaySlot {
   readonly bestIndex: UIntValue;
   readonly bestShader: UIntValue;
   readonly bestNormal: UIntValue;
-  // PENDING(issue 42): the barycentrics of the best hit.
+  /** The best hit's barycentrics (binary32, RV13.y and .z). */
   readonly bestU: UIntValue;
   readonly bestV: UIntValue;
-  /** The best hit's instance (0: none, else user_data + 1) and its linear part, for the normal back to world space. */
+  /** The best hit's instance key (instanceKey) and its linear part, for the normal back to world space. */
   readonly bestInst: UIntValue;
   readonly bestLinear: UIntValue;
+  /** The best hit's normal is still in object space (the best is in an instance and normalStage has not taken it back yet). */
+  readonly objectNormal: UIntValue;
+  /** RV13.w: the best hit's instance user_data, or NO_INSTANCE_ID (instanceIdOf the key). */
+  readonly bestInstance: UIntValue;
 }
 
 interface Core {
@@ -277,7 +289,8 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     axes: m.reg(UInt(6), { name: `ray${k}_axes` }),
     shear: m.reg(UInt(96), { name: `ray${k}_shear` }),
     inInstance: m.reg(Bool, { reset: 0, name: `ray${k}_in_instance` }),
-    anyHit: m.reg(Bool, { name: `ray${k}_any_hit` }),
+    query: m.reg(UInt(96), { name: `ray${k}_query` }),
+    anyHit: lit(0, 1),
     mark: m.reg(UInt(SP_BITS), { name: `ray${k}_mark` }),
     objOrigin: m.reg(UInt(96), { name: `ray${k}_obj_origin` }),
     objDir: m.reg(UInt(96), { name: `ray${k}_obj_dir` }),
@@ -296,11 +309,13 @@ function raySlots(m: ModuleBuilder, p: Bvh8IcCoreParams): RaySlot[] {
     bestIndex: m.reg(UInt(32), { name: `ray${k}_best_index` }),
     bestShader: m.reg(UInt(32), { name: `ray${k}_best_shader` }),
     bestNormal: m.reg(UInt(96), { name: `ray${k}_best_normal` }),
-    bestU: lit(0, 32),
-    bestV: lit(0, 32),
+    bestU: m.reg(UInt(32), { name: `ray${k}_best_u` }),
+    bestV: m.reg(UInt(32), { name: `ray${k}_best_v` }),
     bestInst: m.reg(UInt(INSTANCE_KEY_BITS), { name: `ray${k}_best_inst` }),
     bestLinear: m.reg(UInt(LINEAR_BITS), { name: `ray${k}_best_linear` }),
-  }));
+    objectNormal: m.reg(Bool, { reset: 0, name: `ray${k}_object_normal` }),
+    bestInstance: lit(0, 32),
+  })).map((s) => ({ ...s, anyHit: queryFields(s.query).anyHit, bestInstance: instanceIdOf(s.bestInst) }));
 }
 
 /** A field of the slot `slot` names. */
@@ -310,6 +325,16 @@ const stateMask = (core: Core, state: SlotStateName): UIntValue => cat(...core.s
 const working = (core: Core, slot: UIntValue, world: (s: RaySlot) => UIntValue, object: (s: RaySlot) => UIntValue): UIntValue =>
   mux(pick(core, slot, (s) => s.inInstance).asBool(), pick(core, slot, object), pick(core, slot, world));
 const popcount = (v: UIntValue, width: number): UIntValue => Array.from({ length: v.width }, (_, i) => v.bit(i).zext(width)).reduce((a, b) => a.add(b));
+/** IEEE maximumNumber / minimumNumber (a NaN operand drops out), combinational: as the golden fmax / fmin. */
+const floatMinMax = (def: typeof FMin | typeof FMax) => (m: ModuleBuilder, a: UIntValue, b: UIntValue, name: string): UIntValue => {
+  const u = m.instance(def, { stages: 0 }, { name });
+  u.io.in_valid.set(true);
+  u.io.a.set(a);
+  u.io.b.set(b);
+  return u.io.result;
+};
+const floatMax = floatMinMax(FMax);
+const floatMin = floatMinMax(FMin);
 
 /** The stack: eight banks (one per child a push may write), entry d of ray s in bank d mod 8 at word {s, d / 8}. */
 interface TraversalStack {
@@ -466,7 +491,13 @@ interface Decoded {
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
   /** An instance node read (S2): its fields, and its slot. */
-  readonly instance: { readonly valid: BoolValue; readonly slot: UIntValue; readonly fields: InstanceFields };
+  readonly instance: {
+    readonly valid: BoolValue;
+    readonly slot: UIntValue;
+    readonly fields: InstanceFields;
+    /** The instance's mask shares no bit with the ray mask: not entered (a miss), unless the node faults. */
+    readonly masked: BoolValue;
+  };
   readonly primitive: {
     readonly valid: BoolValue;
     readonly slot: UIntValue;
@@ -506,6 +537,7 @@ function decodeStage(core: Core, entry: Entry): Decoded {
   const matrix = boxValid.and(boxFault.not()).and(obbOff.not());
   const cached = pick(core, boxSlot, (s) => s.obbValid).asBool().and(pick(core, boxSlot, (s) => s.obbIndex).eq(obbIndex.trunc(OBB_INDEX_BITS)));
   const primValid = prim.io.out_valid;
+  const fields = instanceFields(io.node_resp, io.node_count, ib);
   return {
     box: {
       valid: boxValid,
@@ -518,7 +550,7 @@ function decodeStage(core: Core, entry: Entry): Decoded {
       instance: instancePass,
       io: box.io,
     },
-    instance: { valid: s2Instance, slot: s2Slot, fields: instanceFields(io.node_resp, io.node_count, ib) },
+    instance: { valid: s2Instance, slot: s2Slot, fields, masked: fields.cullMask.and(queryFields(pick(core, s2Slot, (s) => s.query)).mask).eq(0) },
     primitive: { valid: primValid, slot: delay(m, s2Slot, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_slot'), index: delay(m, s2Index, GFX12_PRIMITIVE_DECODER_LATENCY, 'primitive_index'), fault: primValid.and(prim.io.error), io: prim.io },
   };
 }
@@ -580,14 +612,14 @@ function obbStage(core: Core, decoded: Decoded, back: ObbReturn): void {
 
 /**
  * An instance node read (castRayBvh8's enterInstance): refused (more than 4 children, a BLAS address not a whole node or
- * past node_count) the ray faults; else its world ray goes through RayTransform and the dividers of the object-space
+ * past node_count) the ray faults; an instance whose cull_mask shares no bit with the ray mask is missed; else its world ray goes through RayTransform and the dividers of the object-space
  * watertight constants (`instanceRayLatency`). The ray waits in `wait`; when the object-space ray is back, a ray that is not
  * traceable misses the instance, any other reads the node again and tests its boxes with it (`instAgain`).
  */
 function instanceStage(core: Core, decoded: Decoded): InstanceRay {
   const { m, p } = core;
-  const { valid, slot, fields } = decoded.instance;
-  const go = valid.and(fields.fault.not());
+  const { valid, slot, fields, masked } = decoded.instance;
+  const go = valid.and(fields.fault.not()).and(masked.not());
   return instanceRay(m, p, { valid: go, slot, matrix: fields.matrix, origin: pick(core, slot, (s) => s.origin), dir: pick(core, slot, (s) => s.direction) });
 }
 
@@ -623,9 +655,14 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
   engine.io.origin.set(mux(valid, ray((s) => s.obbOrigin, (s) => s.origin, (s) => s.objOrigin), lit(0, 96)));
   engine.io.inv_dir.set(mux(valid, ray((s) => s.obbInv, (s) => s.inv, (s) => s.objInv), lit(0, 96)));
   engine.io.limit.set(INF_BITS);
+  // The entry clamp, fmax(+0, tmin) (boxClamp); the exit clamp, tmax, is the push stage's with the best.
+  const query = queryFields(pick(core, slot, (s) => s.query));
+  engine.io.lower.set(mux(valid, floatMax(m, lit(0, 32), query.tmin, 'box_lower'), lit(0, 32)));
   engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
   const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
-  engine.io.child_valid.set(childValid);
+  // A box child whose cull_mask shares no bit with the ray mask is tested (counted) but a miss; an instance's boxes have no masks to read.
+  const masked = cat(...Array.from({ length: BVH8_CHILDREN }, (_, c) => d.io.cull_mask.bits(8 * c + 7, 8 * c).and(query.mask).ne(0).or(d.instance)).reverse());
+  engine.io.child_valid.set(childValid.and(masked));
   const targets = childTargets(boxHeader(d.io), ib, core.instances);
   const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
   tag.slot.set(slot);
@@ -696,7 +733,10 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
   const bestAtSettle = pick(core, box.settleSlot, (s) => s.bestT);
   const haveBest = delay(m, haveBestAtSettle, core.p.fmul, 'settled_have_best');
   const bestT = delay(m, bestAtSettle, core.p.fmul, 'settled_best_t');
-  const scaledLimit = f.mul(mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), lit(TFAR_SCALE, 32));
+  // The exit clamp, fmin(tmax, best) (boxClamp: a NaN tmax drops out), scaled as the slab test's tfar.
+  const tmaxAtSettle = queryFields(pick(core, box.settleSlot, (s) => s.query)).tmax;
+  const limit = floatMin(m, tmaxAtSettle, mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), 'push_limit');
+  const scaledLimit = f.mul(limit, lit(TFAR_SCALE, 32));
   const skip = answer.and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
   const kept = answer.and(skip.not());
   const fault = kept.and(settled).and(box.fault);
@@ -788,6 +828,7 @@ function pairQueue(core: Core, decoded: Decoded): PairQueue {
   entry.vertices.set(d.io.vertices);
   entry.vertexIndex.set(d.io.tri_vertex_index);
   entry.active.set(d.io.tri_active);
+  entry.doubleSided.set(d.io.tri_double_sided);
   entry.primitiveIndex.set(d.io.primitive_index);
   entry.geometryIndex.set(d.io.geometry_index);
   entry.pairCount.set(d.io.pair_count);
@@ -815,8 +856,11 @@ interface PairResult {
   readonly index: UIntValue;
   readonly shader: UIntValue;
   readonly normal: UIntValue;
-  /** The pair's instance key (0: none, else user_data + 1). */
+  /** The pair's instance key (instanceKey). */
   readonly inst: UIntValue;
+  /** The closer triangle's barycentrics. */
+  readonly u: UIntValue;
+  readonly v: UIntValue;
 }
 
 function pairStage(core: Core, q: PairQueue): PairResult {
@@ -832,6 +876,7 @@ function pairStage(core: Core, q: PairQueue): PairResult {
     return {
       vertices: cat(vertex(refs.bits(11, 8)), vertex(refs.bits(7, 4)), vertex(refs.bits(3, 0))),
       active: at(q.head.active, 1),
+      oneSided: at(q.head.doubleSided, 1).not(),
       primitive: at(q.head.primitiveIndex, 32),
       geometry: at(q.head.geometryIndex, 32),
     };
@@ -845,11 +890,13 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   engine.io.vertices.set(cat(tri[1]!.vertices, tri[0]!.vertices));
   engine.io.active.set(active);
   engine.io.prim_index.set(cat(tri[1]!.primitive, tri[0]!.primitive));
-  // The engine gets no best: the pair's closer triangle is merged at the output (the closest hit does not depend on the order).
+  // The engine gets no best: the pair's closer accepted triangle is merged at the output (the closest hit does not depend on the order).
   engine.io.best_valid.set(false);
   engine.io.best_t.set(0);
   engine.io.best_index.set(0);
-  engine.io.any_hit.set(false);
+  // The query decides which hits count (the interval, the culled faces of one-sided triangles); the engine's terminate is unused.
+  engine.io.query.set(pick(core, slot, (s) => s.query));
+  engine.io.one_sided.set(mux(q.issue, cat(tri[1]!.oneSided, tri[0]!.oneSided), lit(0, 2)));
   const tag = m.wire(PairTag(sb), { name: 'pair_tag' });
   tag.slot.set(slot);
   tag.geometry.at(0).set(tri[0]!.geometry);
@@ -866,7 +913,7 @@ function pairStage(core: Core, q: PairQueue): PairResult {
   const bestT = pick(core, outSlot, (s) => s.bestT);
   const flag = f.compare(t, bestT);
   const inInstance = pick(core, outSlot, (s) => s.inInstance).asBool();
-  const inst = mux(inInstance, pick(core, outSlot, (s) => s.instUser).zext(INSTANCE_KEY_BITS).add(1), lit(0, INSTANCE_KEY_BITS));
+  const inst = instanceKey(inInstance, mux(inInstance, pick(core, outSlot, (s) => s.instUser), lit(0, USER_DATA_BITS)));
   // closerHit: equal t goes to the lower (instance, primitive index).
   const closer = flag.eq(FLAG_NEGATIVE).or(flag.eq(FLAG_ZERO).and(cat(inst, index).lt(cat(pick(core, outSlot, (s) => s.bestInst), pick(core, outSlot, (s) => s.bestIndex)))));
   const instShader = pick(core, outSlot, (s) => s.instShader);
@@ -887,6 +934,8 @@ function pairStage(core: Core, q: PairQueue): PairResult {
     shader: mux(inInstance.and(instShader.ne(0)), instShader, geometry),
     normal: mux(second, engine.io.normal.bits(191, 96), engine.io.normal.bits(95, 0)),
     inst,
+    u: mux(second, engine.io.u.bits(63, 32), engine.io.u.bits(31, 0)),
+    v: mux(second, engine.io.v.bits(63, 32), engine.io.v.bits(31, 0)),
   };
 }
 
@@ -906,7 +955,7 @@ interface NormalStage {
 
 function normalStage(core: Core): NormalStage {
   const { m, p, f, slots } = core;
-  const waiting = cat(...slots.map((s) => s.state.is('finish').and(s.haveBest.asBool()).and(s.bestInst.ne(0)).and(s.fault.asBool().not())).reverse());
+  const waiting = cat(...slots.map((s) => s.state.is('finish').and(s.haveBest.asBool()).and(s.objectNormal.asBool()).and(s.fault.asBool().not())).reverse());
   const encoder = m.instance(PriorityEncoder, { n: slots.length }, { name: 'normal_slot' });
   encoder.io.in.set(waiting);
   const slot = encoder.io.index;
@@ -955,7 +1004,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.direction.set(io.ray_direction);
       if (rays.axes) s.axes.set(rays.axes);
       s.thread.set(io.ray_thread);
-      s.anyHit.set(io.ray_any_hit);
+      s.query.set(io.ray_query);
       s.haveBest.set(false);
       s.fault.set(false);
       s.inLeaf.set(false);
@@ -1010,6 +1059,8 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.instUser.set(inst.fields.userData);
       s.instShader.set(inst.fields.shaderId);
       s.instRoot.set(inst.fields.root);
+      // Its mask shares no bit with the ray's: missed, as enterInstance answers (after its checks: a fault below wins).
+      m.when(inst.masked, () => afterAction(s.sp));
     });
     // The object-space ray back: not traceable, the instance is missed; else its boxes are tested with it.
     m.when(instance.valid.and(at(instance.slot)), () => {
@@ -1095,8 +1146,11 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
       s.bestIndex.set(pairs.index);
       s.bestShader.set(pairs.shader);
       s.bestNormal.set(pairs.normal);
+      s.bestU.set(pairs.u);
+      s.bestV.set(pairs.v);
       s.bestInst.set(pairs.inst);
       s.bestLinear.set(s.instLinear);
+      s.objectNormal.set(pairs.inst.bit(USER_DATA_BITS));
     });
     // Done: a fault, an any-hit ray's hit, or nothing left (no entry, not in a leaf); else on to the next pop.
     const done = s.fault.asBool().or(s.anyHit.asBool().and(s.haveBest.asBool())).or(s.sp.eq(0).and(s.inLeaf.asBool().not()));
@@ -1112,7 +1166,7 @@ function slotEvents({ m, io, p, slots, pendingBits }: Core, e: SlotEvents): void
     m.when(normal.pick.and(at(normal.pickSlot)), () => s.state.set('normal'));
     m.when(normal.valid.and(at(normal.slot)), () => {
       s.bestNormal.set(normal.normal);
-      s.bestInst.set(0);
+      s.objectNormal.set(false);
       s.state.set('finish');
     });
     m.when(finish.pick.and(at(finish.pickSlot)), () => s.state.set('drain'));

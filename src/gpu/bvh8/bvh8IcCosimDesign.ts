@@ -1,13 +1,15 @@
 // The BVH8 IC system as a co-simulation design (`rtgpu cosim bvh8_ic`): a random scene's BVH8 scene image (built with
 // oriented boxes one time in two; one in three with a malformed node: an invalid OBB matrix index, a bad child type, a
 // cycle, an undecodable primitive node; one time in four an instanced scene's two-level image) through the load port, random
-// rays for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses the loaded image
+// rays with random queries for a while, a pause for the rays in flight to finish, then the next scene. The golden model parses the loaded image
 // and checks every answer against castRayBvh8, and the counters whenever no ray is in flight.
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
 import type { Vec3 } from '../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY } from '../../golden/rayQuery.ts';
+import { queryWords, randomRayQuery, withRandomMasks } from '../icCore/rays.ts';
 import { bvh8SceneImage, decodeBvh8Image, encodeBvh8SceneImage, parseBvh8SceneImage, GFX12_NODE_WORDS, OBB_DISABLED, OBB_MATRIX_COUNT, type ParsedBvh8SceneImage } from '../../bvh/index.ts';
 import { raySystemGolden } from '../bvh/raySystemGolden.ts';
 import { packWords } from '../words.ts';
@@ -15,8 +17,12 @@ import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { randomBvhScene } from '../bvh/bvhRays.ts';
 import { Bvh8IcSystem, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
 import { INSTANCE_MALFORMATIONS, malformInstanceNode, randomInstancedScene } from './instancedRays.ts';
+import { ANY_HIT_QUERY } from './bvh8RayRunner.ts';
 
-/** Small, so that the RTL builds quickly; the GPU's float latencies. The default scene's BVH8 (9 nodes) fits. */
+/** ray_query on the rows with no ray: a plain trace's. */
+const PLAIN_QUERY_WORDS = packWords(queryWords(DEFAULT_RAY_QUERY));
+
+/** Small, so that the RTL builds quickly; the GPU's float latencies. The default scene's BVH8 (about ten nodes) fits. */
 export const bvh8IcCosimParams: Bvh8IcSystemParams = { fadd: gpuFloatLatencies.fadd, fmul: gpuFloatLatencies.fmul, fdiv: gpuFloatLatencies.fdiv, rays: 8, nodes: 32, triangles: 64, vertices: 192 };
 
 /** Cycles of rays offered after each scene is loaded, then cycles with none, so that every ray finishes before the next load. */
@@ -60,17 +66,18 @@ export function malformBvh8Nodes(words: Uint32Array, how: Bvh8Malformation, rng:
 /**
  * A random scene's BVH8 scene image that fits the cosim capacity: one time in four an instanced scene (a two-level image,
  * one in three of those with a broken instance node), else a one-level image with oriented boxes one time in two,
- * malformed one time in three.
+ * malformed one time in three. Half the scenes have random geometry and instance masks and one-sided triangles.
  */
 export function randomBvh8Image(rng: Rng): { image: Uint32Array; ray: (rng: Rng) => { origin: Vec3; direction: Vec3 } } {
+  const masks = rng.int(2) === 0;
   if (rng.int(4) === 0) {
-    const s = randomInstancedScene(rng, MAX_TRIANGLES / 2, bvh8IcCosimParams.nodes);
+    const s = randomInstancedScene(rng, MAX_TRIANGLES / 2, bvh8IcCosimParams.nodes, { masks });
     if (rng.int(3) !== 0) return { image: s.image, ray: s.ray };
     return { image: encodeBvh8SceneImage(s.image[0]!, malformInstanceNode(s.words, INSTANCE_MALFORMATIONS[rng.int(INSTANCE_MALFORMATIONS.length)]!, rng)), ray: s.ray };
   }
   for (;;) {
     const s = randomBvhScene(rng, MAX_TRIANGLES);
-    const built = bvh8SceneImage(s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]!, obb: rng.int(2) === 0 });
+    const built = bvh8SceneImage(masks ? withRandomMasks(rng, s.scene) : s.scene, { maxLeafTriangles: LEAF_SIZES[rng.int(LEAF_SIZES.length)]!, obb: rng.int(2) === 0 });
     if (built.bvh8.words.length / GFX12_NODE_WORDS > bvh8IcCosimParams.nodes || built.bvh8.words.length === 0) continue;
     if (rng.int(3) !== 0) return { image: built.image, ray: s.ray };
     const broken = malformBvh8Nodes(built.bvh8.words, BVH8_MALFORMATIONS[rng.int(BVH8_MALFORMATIONS.length)]!, rng);
@@ -80,7 +87,8 @@ export function randomBvh8Image(rng: Rng): { image: Uint32Array; ray: (rng: Rng)
 
 /**
  * The inputs, drawn lazily from the run's generator: reset, then per scene its image (load_start alone, the words, an
- * idle cycle), BVH8_IC_RAY_CYCLES cycles with a ray offered two cycles in three (thread ids counting up), and the pause.
+ * idle cycle), BVH8_IC_RAY_CYCLES cycles with a ray offered two cycles in three (thread ids counting up; a plain trace's
+ * query or a random one: intervals empty, NaN, infinite or cut inside the scene, culling, masks, any-hit), and the pause.
  */
 export function bvh8IcStimulus() {
   let rows: Record<string, bigint>[] = [];
@@ -97,16 +105,17 @@ export function bvh8IcStimulus() {
       rows.push({});
       for (let c = 0; c < BVH8_IC_RAY_CYCLES; c++) {
         const r = ray(rng);
-        const anyHit = rng.int(4) === 0 ? 1n : 0n;
-        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32), ray_any_hit: anyHit });
+        // A plain trace's query half the time (a quarter of those any-hit), else a random one (interval, culling, mask, mode).
+        const query = rng.int(2) === 0 ? (rng.int(4) === 0 ? ANY_HIT_QUERY : DEFAULT_RAY_QUERY) : randomRayQuery(rng);
+        rows.push(rng.int(3) === 0 ? {} : { dispatch_ray_start: 1n, ray_origin: packWords(r.origin), ray_direction: packWords(r.direction), ray_thread: BigInt(thread++ % 32), ray_query: packWords(queryWords(query)) });
       }
       for (let c = 0; c < BVH8_IC_DRAIN_CYCLES; c++) rows.push({});
     }
-    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_any_hit: 0n, ...rows[cycle] };
+    return { rst_n: cycle < 2 ? 0n : 1n, load_start: 0n, load_valid: 0n, load_data: 0n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: PLAIN_QUERY_WORDS, ...rows[cycle] };
   };
 }
 
-/** Every answer against castRayBvh8 (the core's features, any-hit as the ray asked) on the loaded BVH8 scene image, the box-node, box and triangle test counts. */
+/** Every answer (RV14, RV15, RV13) against castRayBvh8 (the core's features, the ray's query) on the loaded BVH8 scene image, the box-node, box and triangle test counts. */
 export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
   return raySystemGolden({
     parse: (words) => parseBvh8SceneImage(words, '<loaded image>'),
@@ -125,7 +134,7 @@ export function bvh8IcGolden(p: Bvh8IcSystemParams): GoldenModel {
 
 export const bvh8IcCosimDesign: CosimDesign = {
   name: 'bvh8_ic',
-  description: 'BVH8 IC core + node memory: random scenes (some with a malformed node) as BVH8 scene images through the load port, random rays (golden: castRayBvh8)',
+  description: 'BVH8 IC core + node memory: random scenes (some with a malformed node, some masked) as BVH8 scene images through the load port, random rays with random queries (golden: castRayBvh8)',
   elaborate: () => elaborate(Bvh8IcSystem, bvh8IcCosimParams).design,
   stimulus: bvh8IcStimulus(),
   golden: () => bvh8IcGolden(bvh8IcCosimParams),

@@ -1,6 +1,6 @@
 // One BVH8 intersection core with its node memory, loaded from the BVH8 scene image (src/bvh/bvh8SceneImage.ts) through
 // the same load port as the other IC systems (docs/bvh-hardware.md, "BVH8 traversal core").
-import { Bool, UInt, cat, defineModule, fsm, input, lit, mux, output, type MemoryHandle, type UIntType } from '../../hdl/index.ts';
+import { Bool, UInt, cat, defineModule, fsm, lit, mux, output, type MemoryHandle, type UIntType } from '../../hdl/index.ts';
 import { clog2 } from '../../hdl/lib/index.ts';
 import { gpuFloatLatencies } from '../floatLatencies.ts';
 import { rayPorts } from '../icCore/icCore.ts';
@@ -47,8 +47,6 @@ function checkParams(p: Bvh8IcSystemParams): void {
 const bvh8IcSystemPorts = (p: Bvh8IcSystemParams) => (checkParams(p), {
   ...sceneLoadPorts(p),
   ...rayPorts(bvh8ThreadBits(p)),
-  /** With ray_start: any-hit mode (Bvh8IcCore's ray_any_hit). */
-  ray_any_hit: input(Bool),
   // The core's extra counters.
   box_tests: output(UInt(32)),
   primitive_nodes: output(UInt(32)),
@@ -64,7 +62,6 @@ export const Bvh8IcSystem = defineModule('Bvh8IcSystem', bvh8IcSystemPorts, (m, 
   const core = m.instance(Bvh8IcCore, { fadd: p.fadd, fmul: p.fmul, fdiv: p.fdiv, rays: p.rays, indexBits: ib, ...(p.threadBits !== undefined && { threadBits: p.threadBits }) }, { name: 'core' });
   const nodes: MemoryHandle<UIntType> = m.memory(UInt(NODE_BITS), p.nodes, { name: 'nodes' });
   passThrough(m, rayPorts(bvh8ThreadBits(p)), io, core.io);
-  core.io.ray_any_hit.set(io.ray_any_hit);
   io.box_tests.set(core.io.box_tests);
   io.primitive_nodes.set(core.io.primitive_nodes);
   io.instance_nodes.set(core.io.instance_nodes);

@@ -3,15 +3,19 @@
 import { elaborate, type Design } from '../../hdl/index.ts';
 import { compileSimulator, type Simulator } from '../../hdl/sim/index.ts';
 import { BVH8_CORE_FEATURES, castRayBvh8 } from '../../golden/bvh/bvh8Caster.ts';
+import { hitParametersOf } from '../../golden/rayCaster.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../golden/rayQuery.ts';
+import { isAnyHit } from '../../golden/rayAccept.ts';
 import { parseBvh8SceneImage } from '../../bvh/index.ts';
-import type { Ray } from '../icCore/rays.ts';
+import { queryWords, type Ray } from '../icCore/rays.ts';
 import { castBvhRays, directDriver, loadBvhImage, type BvhAnswer } from '../bvh/bvhRayRunner.ts';
 import { Bvh8IcSystem, defaultBvh8IcSystemParams, type Bvh8IcSystemParams } from './bvh8IcSystem.ts';
 
-/** A ray for the BVH8 system: closest-hit unless `anyHit`. */
-export interface Bvh8Ray extends Ray {
-  readonly anyHit?: boolean;
-}
+/** A plain trace's query with ANY_HIT: the first pair with an accepted hit ends the walk (shadow rays). */
+export const ANY_HIT_QUERY: RayQuery = { ...DEFAULT_RAY_QUERY, flags: DEFAULT_RAY_QUERY.flags | RAY_FLAG_ANY_HIT };
+
+/** The ray as an any-hit ray: its query with ANY_HIT set (a plain trace's when it has none). */
+export const anyHitRay = (r: Ray): Ray => ({ ...r, query: r.query ? { ...r.query, flags: (r.query.flags | RAY_FLAG_ANY_HIT) >>> 0 } : ANY_HIT_QUERY });
 
 /** The golden traversal's counts (castRayBvh8's counters summed over the rays). */
 export interface Bvh8Counts {
@@ -51,12 +55,12 @@ export function bvh8SystemSimulator(p: Bvh8IcSystemParams): { design: Design; si
 
 const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 
-/** Every answer (and its fault bit) against castRayBvh8 on the image's nodes; the golden's counts. */
-export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Bvh8Ray[], answers: readonly (BvhAnswer | undefined)[]): { difference: string | null; golden: Bvh8Counts } {
+/** Every answer (RV14, RV15, RV13 and the fault bit) against castRayBvh8 on the image's nodes with each ray's query; the golden's counts. */
+export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Ray[], answers: readonly (BvhAnswer | undefined)[]): { difference: string | null; golden: Bvh8Counts } {
   const golden = { nodeTests: 0, boxTests: 0, triangleTests: 0, primitiveNodes: 0, instanceNodes: 0 };
   let difference: string | null = null;
   rays.forEach((r, i) => {
-    const want = castRayBvh8(nodes, r.origin, r.direction, { ...BVH8_CORE_FEATURES, anyHit: r.anyHit === true });
+    const want = castRayBvh8(nodes, r.origin, r.direction, { ...BVH8_CORE_FEATURES, ...(r.query && { query: r.query }) });
     golden.nodeTests += want.counters.nodeTests;
     golden.boxTests += want.counters.boxTests;
     golden.triangleTests += want.counters.triangleTests;
@@ -66,9 +70,12 @@ export function checkBvh8Answers(nodes: Uint32Array, rays: readonly Bvh8Ray[], a
     const got = answers[i];
     const wantHit = want.hit.map((x) => x >>> 0);
     const wantNormal = want.normal.map((x) => x >>> 0);
+    const wantParameters = hitParametersOf(want).map((x) => x >>> 0);
     const wantFault = want.fault === true;
-    const ray = `${r.anyHit ? 'any-hit ' : ''}ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')})`;
+    const query = r.query ? `, query ${queryWords(r.query).map(hex).join(' ')}${isAnyHit(r.query) ? ' (any-hit)' : ''}` : '';
+    const ray = `ray ${i} (origin ${r.origin.map(hex).join(' ')}, direction ${r.direction.map(hex).join(' ')}${query})`;
     if (!got) difference = `${ray}: no answer`;
+    else if (got.hitParameters.join() !== wantParameters.join()) difference = `${ray}: hit parameters (t u v instance) ${got.hitParameters.map(hex).join(' ')}; golden ${wantParameters.map(hex).join(' ')}`;
     else if (got.hit.join() !== wantHit.join() || got.normal.join() !== wantNormal.join())
       difference = `${ray}: hit ${got.hit.map(hex).join(' ')} normal ${got.normal.map(hex).join(' ')}; golden ${wantHit.map(hex).join(' ')} / ${wantNormal.map(hex).join(' ')}`;
     else if (got.fault !== wantFault) difference = `${ray}: done_fault ${got.fault ? 1 : 0}; castRayBvh8 ${wantFault ? 'faults' : 'does not fault'}`;
@@ -88,14 +95,14 @@ const counts = (sim: Simulator): Bvh8Counts => ({
  * Load a BVH8 scene image (after a reset unless `reset: false`) and cast the rays on the TS simulator, or on `live`
  * (a simulator of `elaborate(Bvh8IcSystem, p)` on any back end); the report against castRayBvh8.
  */
-export function runBvh8Rays(image: Uint32Array, rays: readonly Bvh8Ray[], p: Bvh8IcSystemParams = defaultBvh8IcSystemParams, opts: { live?: Simulator; reset?: boolean } = {}): Bvh8RunReport {
+export function runBvh8Rays(image: Uint32Array, rays: readonly Ray[], p: Bvh8IcSystemParams = defaultBvh8IcSystemParams, opts: { live?: Simulator; reset?: boolean } = {}): Bvh8RunReport {
   const sim = opts.live ?? bvh8SystemSimulator(p).sim;
   const d = directDriver(sim);
   loadBvhImage(d, image, { reset: opts.reset });
   const loadError = sim.peek('load_error') !== 0n;
   const before = counts(sim);
-  // Every ray says its mode, so that ray_any_hit is driven even where a run before left it high.
-  const run = castBvhRays(sim, d, rays.map((r) => ({ ...r, anyHit: r.anyHit === true })));
+  // castBvhRays drives every ray's query (a plain trace's where it has none).
+  const run = castBvhRays(sim, d, rays);
   const after = counts(sim);
   const { difference, golden } = checkBvh8Answers(parseBvh8SceneImage(image).nodes, rays, run.answers);
   return {

@@ -19,6 +19,8 @@ export const PairQueueEntry = (slotBits: number) =>
     vertices: UInt(96 * GFX12_PRIM_VERTICES),
     vertexIndex: UInt(12 * GFX12_PRIM_TRIANGLES),
     active: UInt(GFX12_PRIM_TRIANGLES),
+    /** Bit i: triangle slot i is double-sided (else the query's culling applies to it). */
+    doubleSided: UInt(GFX12_PRIM_TRIANGLES),
     primitiveIndex: UInt(32 * GFX12_PRIM_TRIANGLES),
     geometryIndex: UInt(32 * GFX12_PRIM_TRIANGLES),
     pairCount: UInt(4),

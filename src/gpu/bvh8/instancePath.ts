@@ -23,6 +23,8 @@ export interface InstanceFields {
   readonly linear: UIntValue;
   readonly shaderId: UIntValue;
   readonly userData: UIntValue;
+  /** The instance's mask: a ray whose mask shares no bit with it does not enter the instance. */
+  readonly cullMask: UIntValue;
   /** The BLAS root's node index (valid unless `fault`). */
   readonly root: UIntValue;
   /** What decodeGfx12InstanceNode and enterInstance refuse before the transform: more than 4 children, a bvh_addr not a whole node or past node_count. */
@@ -41,6 +43,7 @@ export function instanceFields(node: UIntValue, nodeCount: UIntValue, indexBits:
     linear: cat(word(10), word(9), word(8), word(6), word(5), word(4), word(2), word(1), word(0)),
     shaderId: word(14),
     userData: node.bits(503, 480),
+    cullMask: node.bits(511, 504),
     root,
     fault: tooManyChildren.or(addr.bits(ADDR_UNIT_BITS - 1, 0).ne(0)).or(rootInside.not()),
   };

@@ -6,7 +6,7 @@ import { affineFrom, flattenInstances, type InstancedScene, type Placement } fro
 import { icosphere } from '../../golden/sceneLibrary.ts';
 import { triangleCount, type Scene } from '../../golden/scene.ts';
 import { BvhBuildError, GFX12_NODE_WORDS, bvh8InstancedSceneImage, decodeBvh8InstancedImage } from '../../bvh/index.ts';
-import type { Ray } from '../icCore/rays.ts';
+import { withRandomMasks, type Ray } from '../icCore/rays.ts';
 import { mixedRay, randomBvhScene } from '../bvh/bvhRays.ts';
 
 export interface InstancedTestScene {
@@ -46,15 +46,27 @@ function randomPlacement(rng: Rng): Placement {
   return { scale, rotateDegrees: [angle(), angle(), angle()], translate: [uniform(rng, -3, 3), uniform(rng, -3, 3), uniform(rng, -3, 3)] };
 }
 
+/** An instance mask (docs/rays.md): every bit, one bit, or any nonzero mask. */
+const randomMask = (rng: Rng): number => [0xff, 1 << rng.int(8), 1 + rng.int(255)][rng.int(3)]!;
+
 /**
  * A random instanced scene: one or two meshes (randomBvhScene: tricky or random triangles, closed meshes, the default
  * scene) placed 2 to 4 times; one time in four an instance is placed exactly where the one before it is (equal t: the
- * lower instance id wins). Instance shader ids 0 (the triangles' own) or their own. At most `maxNodes` nodes.
+ * lower instance id wins). Instance shader ids 0 (the triangles' own) or their own. At most `maxNodes` nodes. With
+ * `masks`, the meshes' triangles have random geometry masks and sides (withRandomMasks) and the instances random masks.
  */
-export function randomInstancedScene(rng: Rng, maxTriangles: number, maxNodes: number): InstancedTestScene {
+export function randomInstancedScene(rng: Rng, maxTriangles: number, maxNodes: number, opts: { readonly masks?: boolean } = {}): InstancedTestScene {
   for (;;) {
-    const meshes = Array.from({ length: 1 + rng.int(2) }, () => randomBvhScene(rng, maxTriangles).scene);
-    const instances = Array.from({ length: 2 + rng.int(3) }, () => ({ mesh: rng.int(meshes.length), objectToWorld: affineFrom(randomPlacement(rng)), shaderId: rng.int(2) === 0 ? 0 : 1 + rng.int(200) }));
+    const meshes = Array.from({ length: 1 + rng.int(2) }, () => {
+      const mesh = randomBvhScene(rng, maxTriangles).scene;
+      return opts.masks ? withRandomMasks(rng, mesh) : mesh;
+    });
+    const instances = Array.from({ length: 2 + rng.int(3) }, () => ({
+      mesh: rng.int(meshes.length),
+      objectToWorld: affineFrom(randomPlacement(rng)),
+      shaderId: rng.int(2) === 0 ? 0 : 1 + rng.int(200),
+      ...(opts.masks && { mask: randomMask(rng) }),
+    }));
     if (rng.int(4) === 0) instances[1] = { ...instances[0]!, shaderId: instances[1]!.shaderId };
     try {
       const s = instancedTestScene({ meshes, instances }, `${instances.length} instances of ${meshes.map((m) => triangleCount(m)).join(' and ')} triangles`);

@@ -1,5 +1,5 @@
 // The BVH8 box engine: the slab tests of one 8-wide node's child boxes per cycle, the hit children sorted nearest first by a pipelined sorting network (docs/bvh-hardware.md).
-import { Vec, cat, defineModule, lit, mux, unpackBits, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { UInt, Vec, cat, defineModule, input, lit, mux, unpackBits, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { delay, delayValid } from '../../hdl/lib/index.ts';
 import { ChildBox } from '../bvh/bvhWords.ts';
 import { corners } from '../bvh/rayBox4.ts';
@@ -38,13 +38,17 @@ export const RayBox8 = defineModule(
   'RayBox8',
   (p: RayBox8Params) => {
     checkRayBoxParams('RayBox8', p);
-    return rayBoxPorts(p.tagBits, BVH8_CHILDREN);
+    return {
+      ...rayBoxPorts(p.tagBits, BVH8_CHILDREN),
+      /** binary32: tnear is clamped below at it (the ray query's fmax(+0, tmin), rayAccept.ts boxClamp; +0 for a plain trace). */
+      lower: input(UInt(32)),
+    };
   },
   (m, io, p) => {
     const latency = rayBox8Latency(p);
     const sortStages = RAY_BOX8_SORT_LAYERS.length;
     const boxes = unpackBits(Bvh8NodeBoxes, io.boxes);
-    const { tnear, hit } = slabHits(m, p, { origin: io.origin, invDir: io.inv_dir, limit: io.limit, boxes: SLOTS.map((c) => corners(boxes.at(c))), childValid: io.child_valid });
+    const { tnear, hit } = slabHits(m, p, { origin: io.origin, invDir: io.inv_dir, limit: io.limit, lower: io.lower, boxes: SLOTS.map((c) => corners(boxes.at(c))), childValid: io.child_valid });
 
     // ------------------------------------------------------------------ the key stage
     // Key = {miss, tnear (0 for a miss), slot}: hits before misses, hits by (tnear, slot) as childOrder

@@ -1,4 +1,4 @@
-// The BVH8 triangle engine as a co-simulation design: a random pair most cycles (shared edges and vertices, duplicates, degenerate triangles, ties with the incoming best), rare resets; the golden watertight test and `closer` check every result (`rtgpu cosim triangle_pair`).
+// The BVH8 triangle engine as a co-simulation design: a random pair most cycles (shared edges and vertices, duplicates, degenerate triangles, ties with the incoming best, random ray queries and one-sided triangles), rare resets; the golden watertight test, `accepts` and `closer` check every result (`rtgpu cosim triangle_pair`).
 import { elaborate } from '../../hdl/index.ts';
 import type { CosimDesign, GoldenModel } from '../../hdl/cosim/index.ts';
 import type { Rng } from '../../util/seededRandom.ts';
@@ -14,7 +14,7 @@ export const trianglePairStimulus =
     return { rst_n, ...pairInputs(randomPair(rng, p.tagBits)), in_valid: rng.int(8) === 0 ? 0n : 1n };
   };
 
-/** The golden model: testTriangleWatertight on both triangles and castRayBvh8's closest-hit update, `latency` cycles after the pair entered. */
+/** The golden model: testTriangleWatertight on both triangles, the query's `accepts` and castRayBvh8's closest-hit update, `latency` cycles after the pair entered. */
 export const trianglePairGolden = (p: TrianglePairParams): GoldenModel =>
   pipelineGolden({
     latency: trianglePairLatency(p),
@@ -27,7 +27,7 @@ export const trianglePairGolden = (p: TrianglePairParams): GoldenModel =>
 
 export const trianglePairCosimDesign: CosimDesign = {
   name: 'triangle_pair',
-  description: 'BVH8 triangle engine: random triangle pairs (shared edges and vertices hit exactly, duplicates, degenerate, NaN/inf) every cycle, with an incoming best and both modes (golden: the watertight test and closer)',
+  description: 'BVH8 triangle engine: random triangle pairs (shared edges and vertices hit exactly, duplicates, degenerate, NaN/inf) every cycle, with an incoming best and random ray queries (golden: the watertight test, accepts and closer)',
   elaborate: () => elaborate(TrianglePair, defaultTrianglePairParams).design,
   stimulus: trianglePairStimulus(defaultTrianglePairParams),
   golden: () => trianglePairGolden(defaultTrianglePairParams),

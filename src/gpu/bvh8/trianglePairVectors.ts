@@ -1,9 +1,12 @@
-// Triangle pairs for checking the BVH8 triangle engine (verification code, not hardware): random and watertight-critical pairs, their port values, and the expected outputs from the golden watertight test and `closer`.
+// Triangle pairs for checking the BVH8 triangle engine (verification code, not hardware): random and watertight-critical pairs with ray queries, their port values, and the expected outputs from the golden watertight test, `accepts` and `closer`.
 import type { Rng } from '../../util/seededRandom.ts';
 import { CANONICAL_NAN, POS_INF, fromNumber } from '../../golden/float32.ts';
 import { cross, rayIsValid, type TriangleTest, type Vec3 } from '../../golden/rayCaster.ts';
 import { testTriangleWatertight, watertightRay, type WatertightRay } from '../../golden/watertight.ts';
 import { closer } from '../../golden/bvh/bvhCaster.ts';
+import { accepts, isAnyHit } from '../../golden/rayAccept.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT, type RayQuery } from '../../golden/rayQuery.ts';
+import { queryOfWords, queryWords, randomRayQuery } from '../icCore/rays.ts';
 import { packWords, unpackWords } from '../words.ts';
 
 export type Triangle = readonly [Vec3, Vec3, Vec3];
@@ -20,7 +23,10 @@ export interface PairItem {
   readonly bestValid: boolean;
   readonly bestT: number;
   readonly bestIndex: number;
-  readonly anyHit: boolean;
+  /** The ray's query (docs/rays.md): the interval, the culled faces, the ray mask, ANY_HIT (terminate). */
+  readonly query: RayQuery;
+  /** Bit k: triangle k is one-sided (the query's culling applies to it). */
+  readonly oneSided: number;
   readonly tag: number;
 }
 
@@ -28,6 +34,8 @@ export interface PairItem {
 export interface PairAnswer {
   readonly hit: number;
   readonly t: readonly number[];
+  readonly u: readonly number[];
+  readonly v: readonly number[];
   readonly normal: readonly (readonly number[])[];
   readonly bestValid: boolean;
   readonly bestT: number;
@@ -36,6 +44,9 @@ export interface PairAnswer {
   readonly terminate: boolean;
   readonly tag: number;
 }
+
+/** A triangle's geometry mask in the engine: every bit (the box child's cull_mask was checked before). */
+const ALL_MASK_BITS = 0xff;
 
 /** Unused by the test when the ray's constants are given. */
 const NO_DIRECTION: Vec3 = [0, 0, 0];
@@ -48,25 +59,27 @@ export function pairTests(n: PairItem): TriangleTest[] {
 /** The axes port: kx, ky, kz, 2 bits each, kx lowest (rayAxes). */
 export const axesCode = (r: WatertightRay): number => r.kx | (r.ky << 2) | (r.kz << 4);
 
-/** The golden answer: both tests, then the closest-hit update of castRayBvh8 (triangle 0, then 1, by `closer`). */
+/** The golden answer: both tests, each hit accepted by the query as castRayBvh8's (mask 0xFF), then its closest-hit update (triangle 0, then 1, by `closer`). */
 export function expectedPair(n: PairItem): PairAnswer {
   const tests = pairTests(n);
   let best = { valid: n.bestValid, t: n.bestT >>> 0, index: n.bestIndex >>> 0, from: 0 };
   let hit = 0;
   tests.forEach((r, k) => {
-    if (!((n.active >> k) & 1) || !r.hit) return;
+    if (!((n.active >> k) & 1) || !accepts(n.query, r, ALL_MASK_BITS, ((n.oneSided >> k) & 1) === 1)) return;
     hit |= 1 << k;
     if (!best.valid || closer(r.t, n.primIndex[k]!, best.t, best.index)) best = { valid: true, t: r.t >>> 0, index: n.primIndex[k]! >>> 0, from: 1 << k };
   });
   return {
     hit,
     t: tests.map((r) => r.t >>> 0),
+    u: tests.map((r) => r.u >>> 0),
+    v: tests.map((r) => r.v >>> 0),
     normal: tests.map((r) => cross(r.e1, r.e2).map((x) => x >>> 0)),
     bestValid: best.valid,
     bestT: best.t,
     bestIndex: best.index,
     bestFrom: best.from,
-    terminate: n.anyHit && best.valid,
+    terminate: isAnyHit(n.query) && best.valid,
     tag: n.tag,
   };
 }
@@ -84,7 +97,8 @@ export function pairInputs(n: PairItem): Record<string, bigint> {
     best_valid: n.bestValid ? 1n : 0n,
     best_t: BigInt(n.bestT >>> 0),
     best_index: BigInt(n.bestIndex >>> 0),
-    any_hit: n.anyHit ? 1n : 0n,
+    one_sided: BigInt(n.oneSided),
+    query: packWords(queryWords(n.query)),
     tag: BigInt(n.tag),
   };
 }
@@ -108,7 +122,8 @@ export function pairFromInputs(ins: Readonly<Record<string, bigint>>): PairItem 
     bestValid: ins.best_valid === 1n,
     bestT: Number(ins.best_t ?? 0n),
     bestIndex: Number(ins.best_index ?? 0n),
-    anyHit: ins.any_hit === 1n,
+    query: queryOfWords(unpackWords(ins.query ?? 0n, 3)),
+    oneSided: Number(ins.one_sided ?? 0n),
     tag: Number(ins.tag ?? 0n),
   };
 }
@@ -119,6 +134,8 @@ export function pairAnswerFromOutputs(outs: Readonly<Record<string, bigint>>): P
   return {
     hit: Number(outs.hit),
     t: unpackWords(outs.t ?? 0n, 2),
+    u: unpackWords(outs.u ?? 0n, 2),
+    v: unpackWords(outs.v ?? 0n, 2),
     normal: [normal.slice(0, 3), normal.slice(3)],
     bestValid: outs.best_valid_out === 1n,
     bestT: Number(outs.best_t_out),
@@ -133,10 +150,10 @@ const hex = (x: number) => (x >>> 0).toString(16).padStart(8, '0');
 const hex3 = (v: readonly number[]) => v.map(hex).join(' ');
 
 export const describePair = (n: PairItem): string =>
-  `pair origin ${hex3(n.origin)} axes ${n.ray.kx}${n.ray.ky}${n.ray.kz} shear ${hex3([n.ray.sx, n.ray.sy, n.ray.sz])} tris ${n.triangles.map((t) => `[${t.map(hex3).join(' | ')}]`).join(' ')} active ${n.active} index ${n.primIndex.join(',')} best ${n.bestValid ? `${hex(n.bestT)}#${n.bestIndex}` : '-'} ${n.anyHit ? 'any' : 'closest'} tag ${n.tag}`;
+  `pair origin ${hex3(n.origin)} axes ${n.ray.kx}${n.ray.ky}${n.ray.kz} shear ${hex3([n.ray.sx, n.ray.sy, n.ray.sz])} tris ${n.triangles.map((t) => `[${t.map(hex3).join(' | ')}]`).join(' ')} active ${n.active} index ${n.primIndex.join(',')} best ${n.bestValid ? `${hex(n.bestT)}#${n.bestIndex}` : '-'} query ${hex3(queryWords(n.query))} one-sided ${n.oneSided} tag ${n.tag}`;
 
 export const describePairAnswer = (a: PairAnswer): string =>
-  `hit ${a.hit.toString(2).padStart(2, '0')} t ${hex3(a.t)} normal ${a.normal.map(hex3).join(' / ')} best ${a.bestValid ? `${hex(a.bestT)}#${a.bestIndex}` : '-'} from ${a.bestFrom} terminate ${a.terminate ? 1 : 0} tag ${a.tag}`;
+  `hit ${a.hit.toString(2).padStart(2, '0')} t ${hex3(a.t)} u ${hex3(a.u)} v ${hex3(a.v)} normal ${a.normal.map(hex3).join(' / ')} best ${a.bestValid ? `${hex(a.bestT)}#${a.bestIndex}` : '-'} from ${a.bestFrom} terminate ${a.terminate ? 1 : 0} tag ${a.tag}`;
 
 /** A difference between two answers, described, or null. */
 export function comparePairAnswers(got: PairAnswer, want: PairAnswer): string | null {
@@ -232,10 +249,14 @@ export function randomPair(rng: Rng, tagBits: number): PairItem & { readonly sha
   const active = rng.int(5) === 0 ? rng.int(4) : 3;
   const base = { origin, ray, triangles: [tris[0] as unknown as Triangle, tris[1] as unknown as Triangle] as const, active, primIndex, tag: Number(rng.bits(Math.min(tagBits, 32))) };
   // The incoming best: none, a tie with one of the pair's t (index around the triangle's), or some distance.
-  const tests = pairTests({ ...base, bestValid: false, bestT: 0, bestIndex: 0, anyHit: false });
+  const tests = pairTests({ ...base, bestValid: false, bestT: 0, bestIndex: 0, query: DEFAULT_RAY_QUERY, oneSided: 0 });
   const kind = rng.int(3);
   const k = rng.int(2);
   const bestT = kind === 1 ? tests[k]!.t : rng.int(10) === 0 ? pick(rng, SPECIALS) : bits(rng() * 12);
   const bestIndex = kind === 1 ? Math.max(0, primIndex[k]! + rng.int(3) - 1) : rng.int(1 << 30);
-  return { ...base, bestValid: kind !== 0, bestT: bestT >>> 0, bestIndex, anyHit: rng.int(2) === 0, sharedEdge: shape.sharedEdge && r > 2 && !special && !oddShear };
+  // Half the pairs with a plain trace's query (either mode), half with a random one (intervals, culling, masks).
+  const query = rng.int(2) === 0 ? { ...DEFAULT_RAY_QUERY, flags: DEFAULT_RAY_QUERY.flags | (rng.int(2) === 0 ? RAY_FLAG_ANY_HIT : 0) } : randomRayQuery(rng);
+  const plain = query.tmin === DEFAULT_RAY_QUERY.tmin && query.tmax === DEFAULT_RAY_QUERY.tmax && (query.flags & ~RAY_FLAG_ANY_HIT) === DEFAULT_RAY_QUERY.flags;
+  const oneSided = rng.int(3) === 0 ? rng.int(4) : 0;
+  return { ...base, bestValid: kind !== 0, bestT: bestT >>> 0, bestIndex, query, oneSided, sharedEdge: shape.sharedEdge && r > 2 && !special && !oddShear && plain && oneSided === 0 };
 }

@@ -43,6 +43,11 @@ export const WatertightLane = defineModule(
       hit: output(Bool),
       /** binary32 T / det, whether or not the triangle is hit. */
       t: output(UInt(32)),
+      /** The barycentrics V / det and W / det (the weights of v1 and v2: testTriangleWatertight's u and v). */
+      u: output(UInt(32)),
+      v: output(UInt(32)),
+      /** det = U + V + W: its sign is the face the ray meets (P front, N back: faceOf in src/golden/rayAccept.ts). */
+      det: output(UInt(32)),
       /** cross(e1, e2) (z y x, x lowest), the geometric normal the shading uses. */
       normal: output(UInt(96)),
     };
@@ -68,6 +73,9 @@ export const WatertightLane = defineModule(
     });
     io.hit.set(m.regNext(test.hit, { name: 'hit_out' }));
     io.t.set(m.regNext(test.t, { name: 't_out' }));
+    io.u.set(m.regNext(test.u, { name: 'u_out' }));
+    io.v.set(m.regNext(test.v, { name: 'v_out' }));
+    io.det.set(m.regNext(test.det, { name: 'det_out' }));
     io.normal.set(m.regNext(test.normal, { name: 'normal_out' }));
   },
 );
