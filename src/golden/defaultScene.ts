@@ -12,29 +12,48 @@ export const DEFAULT_SHADERS = { white: 1, red: 2, green: 3, light: 4, box: 5, t
  * Geometry (right-handed, y up): the room spans x ∈ [−1, 1], y ∈ [0, 2], z ∈ [−1, 1] and is open
  * towards +z, where a camera at about (0, 1, 3.5) looking down −z sees it whole. Floor, ceiling and
  * back wall are white, the left wall (x = −1) red, the right wall (x = 1) green; a light panel hangs
- * just below the ceiling. A tall box stands on the left of the floor, a short box at the back right
- * and a tetrahedron at the front right.
+ * just below the ceiling, under the two point lights. A tall box stands on the left of the floor, a short box at
+ * the back right and a tetrahedron at the front right.
+ * The panel is a light fixture that casts no shadow, each half by another rule of the shadow rays' query
+ * (docs/rays.md, the lighting of shade.s): its first triangle is one-sided, facing the lamps, so the shadow rays
+ * (CULL_BACK) pass its back; its second has geometry mask 0x02, which the shadow rays' mask 0x01 does not meet.
+ * Without either rule its half would throw a shadow onto the middle of the floor.
  * Every coordinate is a short binary fraction, so each is exact in binary32.
  */
 type P = readonly [number, number, number];
 
+/** A triangle's geometry mask (default 0xFF) and whether it is one-sided (docs/rays.md). */
+interface TriangleOptions {
+  readonly mask?: number;
+  readonly oneSided?: boolean;
+}
+
+/** The geometry mask of the panel's second triangle: without SHADOW_CASTER_MASK, the shadow rays' mask. */
+export const NO_SHADOW_MASK = 0x02;
+
 class Builder {
   readonly vertices: number[] = [];
   readonly triangles: number[] = [];
+  readonly masks: number[] = [];
+  readonly oneSided: number[] = [];
 
   private vertex(p: P): number {
     this.vertices.push(...p.map(fromNumber));
     return this.vertices.length / 3 - 1;
   }
 
-  triangle(a: P, b: P, c: P, shader: number): void {
+  triangle(a: P, b: P, c: P, shader: number, options: TriangleOptions = {}): void {
     this.triangles.push(this.vertex(a), this.vertex(b), this.vertex(c), shader);
+    this.masks.push(options.mask ?? 0xff);
+    this.oneSided.push(options.oneSided ? 1 : 0);
   }
 
   /** A quad a-b-c-d (in order around its edge) as triangles a-b-c and a-c-d. */
   quad(a: P, b: P, c: P, d: P, shader: number): void {
     const [ia, ib, ic, id] = [a, b, c, d].map((p) => this.vertex(p)) as [number, number, number, number];
     this.triangles.push(ia, ib, ic, shader, ia, ic, id, shader);
+    this.masks.push(0xff, 0xff);
+    this.oneSided.push(0, 0);
   }
 
   /** An axis-aligned box from lo to hi without its bottom face (it stands on the floor): 10 triangles. */
@@ -49,7 +68,7 @@ class Builder {
   }
 
   build(): Scene {
-    return { vertices: Uint32Array.from(this.vertices), triangles: Uint32Array.from(this.triangles) };
+    return { vertices: Uint32Array.from(this.vertices), triangles: Uint32Array.from(this.triangles), masks: Uint8Array.from(this.masks), oneSided: Uint8Array.from(this.oneSided) };
   }
 }
 
@@ -62,7 +81,7 @@ export function defaultScene(): Scene {
   s.quad([-1, 0, -1], [1, 0, -1], [1, 2, -1], [-1, 2, -1], S.white); // back wall
   s.quad([-1, 0, 1], [-1, 0, -1], [-1, 2, -1], [-1, 2, 1], S.red); // left wall
   s.quad([1, 0, -1], [1, 0, 1], [1, 2, 1], [1, 2, -1], S.green); // right wall
-  s.quad([-0.25, 1.9375, -0.25], [0.25, 1.9375, -0.25], [0.25, 1.9375, 0.25], [-0.25, 1.9375, 0.25], S.light); // light
+  lightPanel(s, [-0.25, 1.9375, -0.25], [0.25, 1.9375, -0.25], [0.25, 1.9375, 0.25], [-0.25, 1.9375, 0.25]);
   s.box([-0.75, 0, -0.5], [-0.125, 1.25, 0.125], S.box);
   s.box([0.25, 0, -0.75], [0.75, 0.5, -0.25], S.box);
   const apex: P = [0.5, 0.875, 0.25];
@@ -78,6 +97,16 @@ export function defaultScene(): Scene {
   return s.build();
 }
 
+/**
+ * The light panel a-b-c-d (counter-clockwise seen from above): a-c-b one-sided and facing up (its front is the side
+ * cross(e1, e2) points to), so a shadow ray coming from below meets its back; a-d-c double-sided with mask
+ * NO_SHADOW_MASK. Both are the emissive `light` material, which primary rays (plain trace) see from either side.
+ */
+function lightPanel(s: Builder, a: P, b: P, c: P, d: P): void {
+  s.triangle(a, c, b, DEFAULT_SHADERS.light, { oneSided: true });
+  s.triangle(a, d, c, DEFAULT_SHADERS.light, { mask: NO_SHADOW_MASK });
+}
+
 /** Materials of the default scene, index = shader id − 1 (DEFAULT_SHADERS): Cornell-box colours. */
 export function defaultMaterials(): Material[] {
   return [
@@ -90,10 +119,10 @@ export function defaultMaterials(): Material[] {
   ];
 }
 
-/** Two point lights just under the light panel (which is at y = 1.9375), warm white in total. */
+/** Two point lights just above the light panel (which is at y = 1.9375, the ceiling at 2), one over each of its halves; warm white in total. */
 export function defaultLights(): Light[] {
   return [
-    { position: [-0.125, 1.875, 0.1875], colour: [0.44, 0.42, 0.38] },
-    { position: [0.125, 1.875, 0.1875], colour: [0.44, 0.42, 0.38] },
+    { position: [-0.125, 1.96875, 0], colour: [0.44, 0.42, 0.38] },
+    { position: [0.125, 1.96875, 0], colour: [0.44, 0.42, 0.38] },
   ];
 }

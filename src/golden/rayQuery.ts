@@ -25,5 +25,12 @@ const POSITIVE_INFINITY = 0x7f800000;
 /** The ray of a plain `trace` (KEVIN's): (+0, +∞), closest hit, no culling, every mask bit. */
 export const DEFAULT_RAY_QUERY: RayQuery = { tmin: 0, tmax: POSITIVE_INFINITY, flags: 0xff << RAY_MASK_SHIFT };
 
+/**
+ * The mask bit of geometry that casts shadows: the shade and textured kernels' shadow rays carry this ray mask
+ * (SHADOW_RAY_QUERY in src/host/frame.ts), so a triangle whose geometry mask lacks it (a light fixture: MTL
+ * `rt_mask 2`) casts no shadow while camera rays (plain trace, every bit) still see it.
+ */
+export const SHADOW_CASTER_MASK = 0x01;
+
 /** The ray mask of a query: a triangle or instance with mask m is a candidate only when (rayMask & m) ≠ 0. */
 export const rayMask = (q: RayQuery): number => (q.flags >>> RAY_MASK_SHIFT) & 0xff;

@@ -49,7 +49,7 @@ export function texturedScene(): Scene {
   texcoords.set([...a, ...c, ...d], TEXCOORD_WORDS);
   triangles[3] = TEXTURED_SHADERS.floor;
   triangles[7] = TEXTURED_SHADERS.floor;
-  return { vertices: box.vertices, triangles, texcoords };
+  return { ...box, triangles, texcoords };
 }
 
 /**

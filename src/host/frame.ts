@@ -17,6 +17,7 @@ import { DEFAULT_TEXTURE_SAMPLER, textureMemoryImage } from './textureMemory.ts'
 import { texturedConstants } from './texturedConstants.ts';
 import { TextureError, type FilterModeName } from '../golden/texture/index.ts';
 import type { GpuJob } from './runtime/gpuJob.ts';
+import { RAY_FLAG_ANY_HIT, RAY_FLAG_CULL_BACK, RAY_MASK_SHIFT, SHADOW_CASTER_MASK, type RayQuery } from '../golden/rayQuery.ts';
 import type { RunPixel } from './runtime/gpuJob.ts';
 
 export interface FrameSpec {
@@ -58,6 +59,13 @@ export const DEFAULT_FRAME_SIZE = { width: 64, height: 48 } as const;
 
 export const DEFAULT_SKY: Rgb = [0.3, 0.45, 0.7];
 export const DEFAULT_AMBIENT: Rgb = [0.28, 0.28, 0.3];
+
+/**
+ * The query of the shade and textured kernels' shadow rays (lighting.s builds it in RV3 for `trace RV3`; docs/rays.md):
+ * t in [+0, 1) since the shadow ray's direction is light − origin, the first hit will do, a one-sided triangle seen from
+ * behind lets light through, and only geometry whose mask has bit 0 (SHADOW_CASTER_MASK) casts a shadow.
+ */
+export const SHADOW_RAY_QUERY: RayQuery = { tmin: 0, tmax: 0x3f7fffff, flags: RAY_FLAG_ANY_HIT | RAY_FLAG_CULL_BACK | (SHADOW_CASTER_MASK << RAY_MASK_SHIFT) };
 
 /**
  * Constant-memory words of the `shade` kernel after the camera's (CAMERA_LAYOUT, words 0–19), word

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Machine } from '../../src/golden/iss/index.ts';
 import { fmul, fromNumber, toNumber } from '../../src/golden/float32.ts';
-import { defaultScene, defaultMaterials, defaultLights, DEFAULT_SHADERS } from '../../src/golden/defaultScene.ts';
+import { defaultScene, defaultMaterials, defaultLights, DEFAULT_SHADERS, NO_SHADOW_MASK } from '../../src/golden/defaultScene.ts';
 import { parseObj, sceneToImage, SceneError, type Scene } from '../../src/golden/scene.ts';
 import { CAMERA_LAYOUT, defaultCamera } from '../../src/host/camera.ts';
 import { buildFrame, checkSceneFits, DEFAULT_AMBIENT, DEFAULT_SKY, pixelsToImage, shaderColour, SHADE_LAYOUT, type FrameSpec } from '../../src/host/frame.ts';
@@ -85,12 +85,12 @@ describe('shade kernel', () => {
     const [r, g, b] = rgb(1, 5);
     expect(r).toBeGreaterThan(g!);
     expect(r).toBeGreaterThan(b!);
-    // (11, 11) sees the floor right of the tetrahedron, which hides the left light; (7, 11) is lit by both.
-    const shadowed = referenceShade(setup, 11, 11);
+    // (12, 11) sees the floor right of the tetrahedron, which hides the left light; (7, 11) is lit by both.
+    const shadowed = referenceShade(setup, 12, 11);
     const lit = referenceShade(setup, 7, 11);
     expect([shadowed.shader, shadowed.point[1], shadowed.shadow]).toEqual([DEFAULT_SHADERS.white, 0, [DEFAULT_SHADERS.tetrahedron, 0]]);
     expect([lit.shader, lit.point[1], lit.shadow]).toEqual([DEFAULT_SHADERS.white, 0, [0, 0]]);
-    rgb(11, 11).forEach((c, i) => expect(c).toBeLessThan(rgb(7, 11)[i]! - 0.2));
+    rgb(12, 11).forEach((c, i) => expect(c).toBeLessThan(rgb(7, 11)[i]! - 0.2));
     // The red wall behind the tall box gets neither light: only Kd · ambient is left, exactly as binary32 multiplies it.
     expect(referenceShade(setup, 3, 7).shadow).toEqual([DEFAULT_SHADERS.box, DEFAULT_SHADERS.box]);
     expect(at(3, 7).slice(0, 3)).toEqual(bits(defaultMaterials()[1]!.kd).map((k, i) => fmul(k, fromNumber(DEFAULT_AMBIENT[i]!))));
@@ -112,6 +112,26 @@ describe('shade kernel', () => {
     expect(edges.length).toBeLessThanOrEqual(6);
     // Only shadow rays that graze an edge may decide differently in binary32.
     expect(off.length, off.join('\n')).toBeLessThanOrEqual(3);
+  });
+
+  test('the light panel casts no shadow: without its one-sided half or its masked half, the floor under it darkens (docs/rays.md)', () => {
+    // The sum of the floor pixels' colour: the id kernel names the floor (white at y = 0).
+    const floor = (s: Scene) => {
+      const r = render({ ...spec, scene: s }).ret;
+      let sum = 0;
+      for (let p = 0; p < W * H; p++) if (idFrame[p]![3] === DEFAULT_SHADERS.white && toNumber(idFrame[p]![1]!) === 0) sum += r[p]!.slice(0, 3).map(toNumber).reduce((a, b) => a + b);
+      return sum;
+    };
+    const panel = [10, 11];
+    expect(panel.map((t) => scene.triangles[4 * t + 3])).toEqual([DEFAULT_SHADERS.light, DEFAULT_SHADERS.light]);
+    expect([scene.oneSided![10], scene.masks![11]]).toEqual([1, NO_SHADOW_MASK]);
+    const built = floor(scene);
+    const doubleSided = floor({ ...scene, oneSided: undefined });
+    const unmasked = floor({ ...scene, masks: undefined });
+    // Each rule alone keeps its half's shadow off the floor (a light hangs over each half); without both, less still.
+    expect(doubleSided).toBeLessThan(built - 5);
+    expect(unmasked).toBeLessThan(built - 5);
+    expect(floor({ ...scene, oneSided: undefined, masks: undefined })).toBeLessThan(Math.min(doubleSided, unmasked) - 5);
   });
 
   test('no lights: every surface is Kd · ambient', () => {

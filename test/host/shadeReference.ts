@@ -1,5 +1,6 @@
 // A double-precision model of the `shade` kernel's formula for tests: the golden caster for `trace`, the rest in doubles.
-import { castRay } from '../../src/golden/rayCaster.ts';
+import { castRay, testTriangle } from '../../src/golden/rayCaster.ts';
+import { SHADOW_RAY_QUERY } from '../../src/host/frame.ts';
 import { fromNumber, toNumber } from '../../src/golden/float32.ts';
 import { isEmissive, type Light, type Material, type Rgb } from '../../src/golden/materials.ts';
 import type { Scene } from '../../src/golden/scene.ts';
@@ -50,11 +51,9 @@ export function referenceShade(s: ReferenceSetup, px: number, py: number): Refer
     const dist2 = dot(l, l);
     const cos = dot(n, l) / Math.sqrt(dist2);
     if (cos <= 0) return undefined;
-    const shadow = castRay(s.scene, bits3(o), bits3(l));
-    if (shadow.hit[3] !== 0) {
-      const toHit = num3(shadow.hit).map((x, i) => x - o[i]!);
-      if (dot(toHit, toHit) < dist2) return shadow.hit[3];
-    }
+    // The kernel's shadow query: any accepted hit before the light (t < 1) blocks it.
+    const shadow = castRay(s.scene, bits3(o), bits3(l), testTriangle, SHADOW_RAY_QUERY);
+    if (shadow.hit[3] !== 0) return shadow.hit[3];
     for (let i = 0; i < 3; i++) rgb[i]! += m.kd[i]! * light.colour[i]! * cos;
     return 0;
   });

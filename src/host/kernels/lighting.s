@@ -55,21 +55,21 @@ light:
     ff_div R12, R12, R11           // n̂ · l̂
     cmp_f R12, R0
     ble next                       // the light is behind the surface: no trace needed
-    s_store_4byte R10, R29, #0x154
     s_store_4byte R12, R29, #0x158
-    trace
+    // The shadow ray (docs/rays.md): t in [0, 1) since the light is at t = 1, the first hit will do (ANY_HIT),
+    // a one-sided triangle seen from behind lets light through (CULL_BACK), and only geometry with mask bit 0
+    // blocks (a light fixture without it casts no shadow).
+    s_write_high R4, #0x3f7f
+    s_write_low R4, #0xffff        // tmax: the float just below 1
+    v_get_from_s RV3, R0, #0       // tmin 0
+    v_get_from_s RV3, R4, #1
+    s_write_low R4, #0x0103        // flags: ray mask 0x01, CULL_BACK, ANY_HIT
+    s_write_high R4, #0
+    v_get_from_s RV3, R4, #2
+    trace RV3
     s_get_from_v R2, RV14, #3
     cmp_i R2, R0
-    be lit
-    // Something was hit: the light is blocked if the hit is closer than the light.
-    v_get_from_s RV14, R0, #3
-    v_load_16byte RV3, R29, #0x110
-    vv_sub RV6, RV14, RV3
-    vv_mul_ele RV6, RV6, RV6
-    v_reduce R10, RV6
-    s_load_4byte R11, R29, #0x154
-    cmp_f R10, R11
-    bl next
+    bne next                       // something lies between the surface and the light
 lit:
     s_write_high R24, #0x2000
     s_load_4byte R7, R29, #0x150

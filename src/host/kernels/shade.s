@@ -7,7 +7,7 @@
 //   r g b (Kd, or Ke when emissive) and the emissive flag (int).
 // Only R1, R29, RV14 and RV15 survive a trace, so the shading state lives at the thread base R29:
 //   +0x100 primary direction | +0x110 shadow-ray origin | +0x120 unit normal | +0x130 Kd
-//   +0x140 colour so far | +0x150 light index | +0x154 |l|² | +0x158 n̂ · l̂
+//   +0x140 colour so far | +0x150 light index | +0x158 n̂ · l̂
     .include "primaryRay.s"
     v_store_16byte RV15, R29, #0x100
     trace

@@ -13,7 +13,7 @@
 //   256 + 20 M + 32 i: triangle i's rows A (x y z w), B (x y z w), i = RV15.w after trace (traversal order)
 // Only R1, R29, RV14 and RV15 survive a trace, so the shading state lives at the thread base R29:
 //   +0x100 primary direction | +0x110 shadow-ray origin | +0x120 unit normal | +0x130 Kd (· texel)
-//   +0x140 colour so far | +0x150 light index | +0x154 |l|² | +0x158 n̂ · l̂ | +0x160 unnormalized d
+//   +0x140 colour so far | +0x150 light index | +0x158 n̂ · l̂ | +0x160 unnormalized d
     .include "primaryRay.s"
     v_store_16byte RV15, R29, #0x100
     v_store_16byte RV6, R29, #0x160  // d, for the ray differentials
