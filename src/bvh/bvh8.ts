@@ -2,7 +2,7 @@
 import type { Box } from '../golden/rayBox.ts';
 import type { Vec3 } from '../golden/rayCaster.ts';
 import { fromNumber, toNumber } from '../golden/float32.ts';
-import { triangleCount, triangleMask, triangleOneSided, vertexCount, ZERO_MASK_REFUSED, type Scene } from '../golden/scene.ts';
+import { triangleCount, triangleMask, triangleOneSided, vertexCount, type Scene } from '../golden/scene.ts';
 import { BvhBuildError, buildBinaryBvh, isBinaryLeaf, toBox, wideChildren, type BinaryBuildOptions, type BinaryNode } from './builder.ts';
 import { STACK_DEPTH } from './bvh4.ts';
 import { buildObbBinaryBvh } from './obbBinaryBuild.ts';
@@ -87,7 +87,6 @@ export function buildBvh8(scene: Scene, opts: Bvh8BuildOptions = {}): Bvh8 {
     }
     const shader = scene.triangles[4 * t + 3]!;
     if (shader > BVH8_MAX_SHADER_ID) throw new BvhBuildError(`triangle ${t} has shader id ${shader}; the BVH8 stores it as the 30-bit geometry index (at most ${BVH8_MAX_SHADER_ID})`);
-    if (triangleMask(scene, t) === 0) throw new BvhBuildError(`triangle ${t} has geometry mask 0: ${ZERO_MASK_REFUSED}`);
     const [a, b, c] = triangleVertices(scene, t);
     (samePoint(a, b) && samePoint(b, c) ? dropped : kept).push(t);
   }

@@ -1,7 +1,7 @@
 // Scenes of instances: meshes placed by 3×4 object-to-world matrices, the binary32 world-to-object matrices of their instance nodes, and the flattened one-level scene.
 import { fromNumber, toNumber } from './float32.ts';
 import type { Mat3x4 } from './rayTransform.ts';
-import { triangleCount, ZERO_MASK_REFUSED, type Scene } from './scene.ts';
+import { triangleCount, type Scene } from './scene.ts';
 import { mergeScenes } from './sceneLibrary.ts';
 
 /** A 3×4 affine matrix in double precision, row major (column 3 the translation). */
@@ -17,7 +17,7 @@ export interface Instance {
   readonly objectToWorld: Affine;
   /** Shader id of all its triangles; 0 or absent: each triangle's own. */
   readonly shaderId?: number;
-  /** The instance mask (1–255, docs/rays.md): a ray whose mask shares no bit with it does not enter it; absent: 0xFF. */
+  /** The instance mask (0–255, docs/rays.md; 0: no ray enters it): a ray whose mask shares no bit with it does not enter it; absent: 0xFF. */
   readonly mask?: number;
 }
 
@@ -93,8 +93,7 @@ export function flattenInstances(scene: InstancedScene): Scene & { readonly firs
 export function checkInstances(scene: InstancedScene): void {
   scene.instances.forEach((inst, i) => {
     if (!Number.isInteger(inst.mesh) || inst.mesh < 0 || inst.mesh >= scene.meshes.length) throw new InstanceError(`instance ${i} names mesh ${inst.mesh}, but the scene has ${scene.meshes.length} meshes`);
-    if (inst.mask !== undefined && !(Number.isInteger(inst.mask) && inst.mask >= 0 && inst.mask <= 0xff)) throw new InstanceError(`instance ${i} has mask ${inst.mask}; a mask is an integer 1–255`);
-    if (inst.mask === 0) throw new InstanceError(`instance ${i} has mask 0: ${ZERO_MASK_REFUSED}`);
+    if (inst.mask !== undefined && !(Number.isInteger(inst.mask) && inst.mask >= 0 && inst.mask <= 0xff)) throw new InstanceError(`instance ${i} has mask ${inst.mask}; a mask is an integer 0–255`);
   });
 }
 

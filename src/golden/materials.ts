@@ -1,7 +1,7 @@
 // Materials of a scene: the Wavefront MTL parser, point lights, and loading an OBJ file with its material libraries.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { DEFAULT_GEOMETRY_MASK, objText, parseObjWithMaterials, SceneError, triangleCount, ZERO_MASK_REFUSED, type Scene } from './scene.ts';
+import { DEFAULT_GEOMETRY_MASK, objText, parseObjWithMaterials, SceneError, triangleCount, type Scene } from './scene.ts';
 import { decodePngTexture } from './pngTexture.ts';
 import type { TextureImage } from './texture/index.ts';
 
@@ -16,7 +16,7 @@ export interface Material {
   readonly ke?: Rgb;
   /** Diffuse texture (MTL `map_Kd`): as MTL defines it, the diffuse colour is `kd` times the texel (no GPU kernel samples it yet). */
   readonly texture?: MaterialTexture;
-  /** Geometry mask of its triangles (MTL `rt_mask M`, 1–255; docs/rays.md); absent: 0xFF. */
+  /** Geometry mask of its triangles (MTL `rt_mask M`, 0–255; docs/rays.md); absent: 0xFF. */
   readonly mask?: number;
   /** Its triangles are one-sided (MTL `rt_one_sided`): a ray query may cull a face of them; absent: double-sided. */
   readonly oneSided?: boolean;
@@ -70,7 +70,7 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * Parse Wavefront MTL text: `newmtl NAME` starts a material, `Kd r g b` (0..1; one value means gray) sets
  * its diffuse colour, `Ke r g b` (≥ 0) its emission, `map_Kd FILE` its diffuse texture (FILE relative to
  * the MTL file's folder, read by `loadTexture`: by default a PNG decoded with pngjs; map_Kd options such as
- * `-s` and `-o` are refused), `rt_mask M` (an integer 1–255) its triangles' geometry mask and `rt_one_sided` (no
+ * `-s` and `-o` are refused), `rt_mask M` (an integer 0–255) its triangles' geometry mask and `rt_one_sided` (no
  * arguments) makes them one-sided (docs/rays.md). Every other directive is ignored. A name defined twice keeps its first
  * definition. Errors read `file:line: error: …`, a texture's too (missing or undecodable image).
  */
@@ -103,9 +103,8 @@ export function parseMtl(text: string, file: string, loadTexture: TextureLoader 
       else current!.ke = colour;
     } else if (directive === 'rt_mask') {
       if (current === undefined) fail('rt_mask before any newmtl');
-      if (args.length !== 1) fail(`rt_mask needs one mask (an integer from 1 to 255), got ${args.length} values`);
-      if (!/^\d+$/.test(args[0]!) || Number(args[0]) > 0xff) fail(`bad rt_mask '${args[0]}' (an integer from 1 to 255)`);
-      if (Number(args[0]) === 0) fail(`rt_mask 0: ${ZERO_MASK_REFUSED}`);
+      if (args.length !== 1) fail(`rt_mask needs one mask (an integer from 0 to 255), got ${args.length} values`);
+      if (!/^\d+$/.test(args[0]!) || Number(args[0]) > 0xff) fail(`bad rt_mask '${args[0]}' (an integer from 0 to 255)`);
       current!.mask = Number(args[0]);
     } else if (directive === 'rt_one_sided') {
       if (current === undefined) fail('rt_one_sided before any newmtl');

@@ -187,13 +187,6 @@ function parseFace(st: ObjState, args: string[], fail: (d: string) => never): vo
   }
 }
 
-/**
- * Why a geometry or instance mask of 0 is refused: such a triangle or instance is invisible to every ray,
- * plain `trace` included, and the GPU's IC cores do not read masks yet (issue 42's hardware phase), so the
- * GPU would hit what the golden models pass by. Nonzero masks always meet plain trace's mask 0xFF.
- */
-export const ZERO_MASK_REFUSED = 'a mask of 0 hides it from every ray, which the simulated GPU does not honour yet; leave it out of the scene instead';
-
 /** The largest shader id the triangle memory's shader word holds (bits [15:0]). */
 export const MAX_IMAGE_SHADER_ID = 0xffff;
 
@@ -224,7 +217,6 @@ export function sceneToImage(scene: Scene): Uint32Array {
     const shader = scene.triangles[4 * t + 3]!;
     if (shader === 0) throw new SceneError('<scene>', undefined, `triangle ${t} has shader id 0 (ids start at 1)`);
     if (shader > MAX_IMAGE_SHADER_ID) throw new SceneError('<scene>', undefined, `triangle ${t} has shader id ${shader}; the triangle memory's shader word holds ids up to ${MAX_IMAGE_SHADER_ID} (bits [15:0])`);
-    if (triangleMask(scene, t) === 0) throw new SceneError('<scene>', undefined, `triangle ${t} has geometry mask 0: ${ZERO_MASK_REFUSED}`);
     out.set(scene.triangles.subarray(4 * t, 4 * t + 3), 4 * t);
     out[4 * t + 3] = shaderWord(shader, triangleMask(scene, t), triangleOneSided(scene, t));
   }
@@ -253,7 +245,6 @@ export function imageToScene(words: Uint32Array, file = '<image>'): Scene {
     const w = splitShaderWord(triangles[4 * t + 3]!);
     if (w.reserved !== 0) fail(`triangle ${t}'s shader word 0x${triangles[4 * t + 3]!.toString(16)} has bits [31:25] set (they must be zero)`);
     if (w.shader === 0) fail(`triangle ${t}'s shader word 0x${triangles[4 * t + 3]!.toString(16)} has shader id 0 in bits [15:0] (ids start at 1)`);
-    if (w.mask === 0) fail(`triangle ${t}'s shader word 0x${triangles[4 * t + 3]!.toString(16)} has geometry mask 0: ${ZERO_MASK_REFUSED}`);
     triangles[4 * t + 3] = w.shader;
     masks[t] = w.mask;
     oneSided[t] = w.oneSided ? 1 : 0;

@@ -354,10 +354,12 @@ describe('instances', () => {
     expect(tracer.trace(o, down, undefined).hitParameters[3]).toBe(0);
   });
 
-  test('an instance mask outside 1–255 is refused (0 hides it from plain trace, which the GPU does not honour yet)', () => {
+  test('an instance mask outside 0–255 is refused; mask 0 hides the instance from every ray, plain trace included', () => {
     const mesh = sceneOf([[[-1, -1, 0], [1, -1, 0], [0, 1, 0], 4]]);
     expect(() => buildBvh8Instanced({ meshes: [mesh], instances: [{ mesh: 0, objectToWorld: affineFrom({}), mask: 256 }] })).toThrow(/instance 0 has mask 256/);
-    expect(() => buildBvh8Instanced({ meshes: [mesh], instances: [{ mesh: 0, objectToWorld: affineFrom({}), mask: 0 }] })).toThrow(/instance 0 has mask 0: a mask of 0 hides it from every ray/);
+    const placed = (mask: number) => buildBvh8Instanced({ meshes: [mesh], instances: [{ mesh: 0, objectToWorld: affineFrom({}), mask }] }).words;
+    expect(castRayBvh8(placed(1), bits3([0, 0, 1]), bits3([0, 0, -1])).triangle).toBe(0);
+    expect(castRayBvh8(placed(0), bits3([0, 0, 1]), bits3([0, 0, -1])).triangle).toBe(-1);
   });
 });
 

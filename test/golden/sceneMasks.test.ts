@@ -3,11 +3,12 @@
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBvh, buildBvh8, reorderScene } from '../../src/bvh/index.ts';
+import { buildBvh, buildBvh8, encodeBvh8Image, reorderScene } from '../../src/bvh/index.ts';
 import { fromNumber } from '../../src/golden/float32.ts';
 import { bvhSceneImage, parseBvhSceneImage } from '../../src/bvh/sceneImage.ts';
 import { loadObjFile, parseMtl } from '../../src/golden/materials.ts';
-import { castRay } from '../../src/golden/rayCaster.ts';
+import { castRay, type Vec3 } from '../../src/golden/rayCaster.ts';
+import { castRayBvh8 } from '../../src/golden/bvh/bvh8Caster.ts';
 import { imageToScene, sceneToImage, shaderWord, splitShaderWord, triangleMask, triangleOneSided, type Scene } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { bits3, randomScene } from '../bvh/helpers.ts';
@@ -94,24 +95,27 @@ describe('MTL rt_mask and rt_one_sided', () => {
   test('bad values are errors with file:line', () => {
     const err = (text: string) => sceneErrorOf(() => parseMtl(text, 'm.mtl'));
     expect(err('rt_mask 3')).toBe('m.mtl:1: error: rt_mask before any newmtl');
-    expect(err('newmtl a\nrt_mask 256')).toBe("m.mtl:2: error: bad rt_mask '256' (an integer from 1 to 255)");
-    expect(err('newmtl a\nrt_mask -1')).toBe("m.mtl:2: error: bad rt_mask '-1' (an integer from 1 to 255)");
-    expect(err('newmtl a\nrt_mask 0x10')).toBe("m.mtl:2: error: bad rt_mask '0x10' (an integer from 1 to 255)");
-    expect(err('newmtl a\n\nrt_mask')).toBe('m.mtl:3: error: rt_mask needs one mask (an integer from 1 to 255), got 0 values');
+    expect(err('newmtl a\nrt_mask 256')).toBe("m.mtl:2: error: bad rt_mask '256' (an integer from 0 to 255)");
+    expect(err('newmtl a\nrt_mask -1')).toBe("m.mtl:2: error: bad rt_mask '-1' (an integer from 0 to 255)");
+    expect(err('newmtl a\nrt_mask 0x10')).toBe("m.mtl:2: error: bad rt_mask '0x10' (an integer from 0 to 255)");
+    expect(err('newmtl a\n\nrt_mask')).toBe('m.mtl:3: error: rt_mask needs one mask (an integer from 0 to 255), got 0 values');
     expect(err('newmtl a\nrt_one_sided yes')).toBe('m.mtl:2: error: rt_one_sided takes no values, got 1');
     expect(err('rt_one_sided')).toBe('m.mtl:1: error: rt_one_sided before any newmtl');
   });
 });
 
-describe('a geometry or instance mask of 0 is refused (the GPU does not read masks yet)', () => {
-  test('in an MTL, a scene image, an image read back, the BVH8 builder and an instance', () => {
-    expect(sceneErrorOf(() => parseMtl('newmtl a\nrt_mask 0', 'm.mtl'))).toMatch(/^m\.mtl:2: error: rt_mask 0: a mask of 0 hides it from every ray/);
+describe('a geometry or instance mask of 0: no ray meets it, plain trace included (docs/rays.md)', () => {
+  test('an MTL, a scene image and back, the BVH8 builder and an instance take it; every caster passes it by', () => {
+    expect(parseMtl('newmtl a\nrt_mask 0', 'm.mtl').get('a')!.mask).toBe(0);
     const tri: Scene = { vertices: Uint32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0].map(fromNumber)), triangles: Uint32Array.of(0, 1, 2, 1), masks: Uint8Array.of(0) };
-    expect(() => sceneToImage(tri)).toThrow(/triangle 0 has geometry mask 0: a mask of 0 hides it/);
-    expect(() => buildBvh8(tri)).toThrow(/triangle 0 has geometry mask 0/);
-    const image = sceneToImage({ ...tri, masks: undefined });
-    image[3] = (1 | (0xff << 16)) >>> 0; // inverted mask 0xff = mask 0
-    expect(() => imageToScene(image, 'x.hex')).toThrow(/x\.hex: error: triangle 0's shader word 0xff0001 has geometry mask 0/);
+    const image = sceneToImage(tri);
+    expect(image[3]).toBe((1 | (0xff << 16)) >>> 0); // inverted mask 0xff = mask 0
+    expect(imageToScene(image, 'x.hex').masks).toEqual(Uint8Array.of(0));
+    const o: Vec3 = [fromNumber(0.25), fromNumber(0.25), fromNumber(1)];
+    const d: Vec3 = [0, 0, fromNumber(-1)];
+    expect(castRay({ ...tri, masks: undefined }, o, d).triangle).toBe(0);
+    expect(castRay(tri, o, d).triangle).toBe(-1);
+    expect(castRayBvh8(encodeBvh8Image(buildBvh8(tri)).words, o, d).triangle).toBe(-1);
     image[3] = (0x7 << 16) >>> 0; // mask bits but shader id 0
     expect(() => imageToScene(image, 'x.hex')).toThrow(/has shader id 0 in bits \[15:0\]/);
   });

@@ -42,7 +42,7 @@ export function randomRayQuery(rng: Rng): RayQuery {
   return { tmin: tmin >>> 0, tmax: tmax >>> 0, flags: (flags | (mask << RAY_MASK_SHIFT)) >>> 0 };
 }
 
-/** The scene with random geometry masks (1–255, a few bits each) and about a third of its triangles one-sided. */
+/** The scene with random geometry masks (0–255: every bit, one bit or any byte) and about a third of its triangles one-sided. */
 export function withRandomMasks(rng: Rng, scene: Scene): Scene {
   const n = triangleCount(scene);
   const masks = Uint8Array.from({ length: n }, () => [0xff, 1 << rng.int(8), 1 + rng.int(255)][rng.int(3)]!);

@@ -15,7 +15,7 @@ export const TriangleAnswer = Bundle({
   v1: UInt(96),
   v2: UInt(96),
   shader: UInt(32),
-  /** The geometry mask (1–255; the shader word holds it inverted). */
+  /** The geometry mask (the shader word holds it inverted). */
   mask: UInt(8),
   one_sided: Bool,
   not_valid: Bool,
