@@ -29,7 +29,7 @@ const blocks: Record<string, Expectation> = {
     brams: { imem: { xilinx: 4, intel: 16 }, cmem: { xilinx: 8, intel: 32 } },
   },
   // The GPU's capacity: 2048 x 32 banks read by three ports each (one copy per read port), a 512 x 65 index table of which
-  // 49 bits are read (the shader word's mask and side, bits [31:16], wait for issue 42's IC cores: synthesis drops them).
+  // 58 bits are read (the shader word's bits [31:25] are always zero and never read: synthesis drops them).
   'triangle memory': {
     design: () => elaborate(TriangleMemory, { triangles: defaultGpuParams.triangles, vertices: defaultGpuParams.vertices }).design,
     brams: { bank_x: { xilinx: 6, intel: 21 }, bank_y: { xilinx: 6, intel: 21 }, bank_z: { xilinx: 6, intel: 21 }, index_table: { xilinx: 1, intel: 3 } },
