@@ -1,6 +1,6 @@
-// The BVH8 intersection core: many rays in flight, each walking a GFX12 BVH8 image exactly as castRayBvh8 does; a box
-// node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests) entering the triangle engine per cycle
-// (docs/bvh-hardware.md, "BVH8 traversal core").
+// The BVH8 intersection core: many rays in flight, each walking a GFX12 BVH8 image exactly as castRayBvh8 does with the
+// ray's query (docs/rays.md); a box node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests)
+// entering the triangle engine per cycle (docs/bvh-hardware.md, "BVH8 traversal core").
 import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
@@ -79,6 +79,8 @@ export function checkBvh8IcCoreParams(p: Bvh8IcCoreParams): void {
 }
 
 export const bvh8IcCorePorts = (p: Bvh8IcCoreParams) => ({
+  // ray_query with ray_start: the interval, culling, ray mask and ANY_HIT (shadow rays: the ray answers the closer accepted
+  // triangle of the first pair with an accepted hit, in the traversal's order, and reads nothing after that pair).
   ...rayPorts(bvh8ThreadBits(p)),
   // Beside IcCoreCounters (node_tests = box nodes tested, tests = triangle tests): ray–box tests, primitive and instance nodes read.
   box_tests: output(UInt(32)),
@@ -103,11 +105,17 @@ export function bvh8ThreadBits(p: Pick<Bvh8IcCoreParams, 'threadBits'>): number 
 export const bvh8BoxRoundTrip = (p: Bvh8IcCoreParams): number => 2 + GFX12_BOX_DECODER_LATENCY + rayBox8Latency({ fadd: p.fadd, fmul: p.fmul, tagBits: 1 });
 
 /**
- * Cycles from a box node's pop to its settle point: where the push stage reads the ray's best hit (then scales it by
- * TFAR_SCALE, fmul cycles, to arrive with the box engine's answer). A node of a ray whose pairs are still pending there
- * (an overlapped pop) is pushed on the best so far and resolved when they have answered.
+ * Cycles from the settle point to the box engine's answer: the limit fmin(tmax, best) registered, then scaled by
+ * TFAR_SCALE (fmul cycles).
  */
-export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - p.fmul;
+const settleToAnswer = (p: Pick<Bvh8IcCoreParams, 'fmul'>): number => 1 + p.fmul;
+
+/**
+ * Cycles from a box node's pop to its settle point: where the push stage reads the ray's best hit (then takes the
+ * limit and scales it, settleToAnswer cycles, to arrive with the box engine's answer). A node of a ray whose pairs are
+ * still pending there (an overlapped pop) is pushed on the best so far and resolved when they have answered.
+ */
+export const bvh8SettlePoint = (p: Bvh8IcCoreParams): number => bvh8BoxRoundTrip(p) - settleToAnswer(p);
 
 /** Cycles from a pop to the box engine reading the ray's 1/d: the root is popped this much before the dividers finish. */
 const POP_TO_BOX_ENGINE = 2 + GFX12_BOX_DECODER_LATENCY;
@@ -123,7 +131,7 @@ const rootWait = (p: Bvh8IcCoreParams): number => Math.max(0, p.fdiv - POP_TO_BO
 
 type Bvh8IcCoreIo = PortsValue<ReturnType<typeof bvh8IcCorePorts>>;
 
-/** One ray in flight: where its walk is, its stack, the ray and its constants, the closest hit so far. */
+/** One ray in flight: where its walk is, its stack, the ray and its constants, its query, the closest accepted hit so far. */
 interface RaySlot {
   readonly state: EnumValue<SlotStateName>;
   /** The root has not been popped yet: the stack is empty but the ray is not done. */
@@ -488,6 +496,8 @@ interface Decoded {
     readonly rotate: BoolValue;
     /** An instance node's boxes (its second read), tested with the slot's object-space ray. */
     readonly instance: BoolValue;
+    /** The entry clamp of the slot's query, fmax(+0, tmin) (boxClamp), taken at S2 beside the decoder. */
+    readonly lower: UIntValue;
     readonly io: ReturnType<typeof boxDecoder>['io'];
   };
   /** An instance node read (S2): its fields, and its slot. */
@@ -548,6 +558,7 @@ function decodeStage(core: Core, entry: Entry): Decoded {
       rotated: matrix.and(cached),
       rotate: matrix.and(cached.not()),
       instance: instancePass,
+      lower: delay(m, floatMax(m, lit(0, 32), queryFields(pick(core, s2Slot, (s) => s.query)).tmin, 'fmax_box_lower'), GFX12_BOX_DECODER_LATENCY, 'box_lower'),
       io: box.io,
     },
     instance: { valid: s2Instance, slot: s2Slot, fields, masked: fields.cullMask.and(queryFields(pick(core, s2Slot, (s) => s.query)).mask).eq(0) },
@@ -635,7 +646,7 @@ interface BoxIssue {
   readonly childValid: UIntValue;
   /** An instance node's boxes: the push enters its BLAS (the root at the nearest hit's tnear) instead of pushing children. */
   readonly instance: BoolValue;
-  /** The slot whose best the push reads at the settle point (fmul cycles before the answer). */
+  /** The slot whose best the push reads at the settle point (settleToAnswer cycles before the answer). */
   readonly settleSlot: UIntValue;
 }
 
@@ -655,13 +666,13 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
   engine.io.origin.set(mux(valid, ray((s) => s.obbOrigin, (s) => s.origin, (s) => s.objOrigin), lit(0, 96)));
   engine.io.inv_dir.set(mux(valid, ray((s) => s.obbInv, (s) => s.inv, (s) => s.objInv), lit(0, 96)));
   engine.io.limit.set(INF_BITS);
-  // The entry clamp, fmax(+0, tmin) (boxClamp); the exit clamp, tmax, is the push stage's with the best.
-  const query = queryFields(pick(core, slot, (s) => s.query));
-  engine.io.lower.set(mux(valid, floatMax(m, lit(0, 32), query.tmin, 'box_lower'), lit(0, 32)));
+  // The entry clamp, fmax(+0, tmin) (boxClamp); the exit clamp, fmin(tmax, best), is the push stage's.
+  engine.io.lower.set(mux(valid, d.lower, lit(0, 32)));
+  const rayMask = queryFields(pick(core, slot, (s) => s.query)).mask;
   engine.io.boxes.set(mux(valid, d.io.boxes, lit(0, d.io.boxes.width)));
   const childValid = mux(valid.and(d.fault.not()), d.io.child_valid, lit(0, BVH8_CHILDREN));
   // A box child whose cull_mask shares no bit with the ray mask is tested (counted) but a miss; an instance's boxes have no masks to read.
-  const masked = cat(...Array.from({ length: BVH8_CHILDREN }, (_, c) => d.io.cull_mask.bits(8 * c + 7, 8 * c).and(query.mask).ne(0).or(d.instance)).reverse());
+  const masked = cat(...Array.from({ length: BVH8_CHILDREN }, (_, c) => d.io.cull_mask.bits(8 * c + 7, 8 * c).and(rayMask).ne(0).or(d.instance)).reverse());
   engine.io.child_valid.set(childValid.and(masked));
   const targets = childTargets(boxHeader(d.io), ib, core.instances);
   const tag = m.wire(Bvh8BoxTag(ib, sb), { name: 'box_tag' });
@@ -681,16 +692,17 @@ function boxStage(core: Core, decoded: Decoded): BoxIssue {
     tnear: delay(m, d.tnear, latency, 'box_entry_tnear'),
     childValid: delay(m, childValid, latency, 'box_child_valid'),
     instance: delay(m, d.instance, latency, 'box_instance_pass'),
-    settleSlot: delay(m, slot, latency - p.fmul, 'settle_slot'),
+    settleSlot: delay(m, slot, latency - settleToAnswer(p), 'settle_slot'),
   };
 }
 
 /**
  * The box engine's answer against the ray's best at the settle point (final if none of its pairs is pending then): skipped
  * if its tnear is past that best (a best only comes closer, so this is final either way); else, settled, a fault if the
- * node was refused, or the hit children within the best's limit, a prefix of the sorted hits, pushed nearest last (popped
- * first). The slab test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE), so a child hits under the limit
- * exactly when it hits with none and tnear ≤ limit · TFAR_SCALE. Past BVH8_STACK_ENTRIES the ray faults. Unsettled (an
+ * node was refused, or the hit children within the limit fmin(tmax, best) (boxClamp), a prefix of the sorted hits, pushed
+ * nearest last (popped first). The slab test's limit only clamps tfar (tfar = min(far, limit) · TFAR_SCALE, the product
+ * monotonic), so a child hits under the limit exactly when it hits with none and tnear ≤ limit · TFAR_SCALE (the engine
+ * has applied the entry clamp and the ray mask already). Past BVH8_STACK_ENTRIES the ray faults. Unsettled (an
  * overlapped pop whose pairs are still pending), the node is parked: its children within the best so far are pushed (a
  * superset of the final ones), and `resolution` settles it once the pairs have answered; a push that might overflow is
  * given back instead.
@@ -728,14 +740,15 @@ function pushStage(core: Core, stack: TraversalStack, box: BoxIssue): Push {
   const answer = e.out_valid;
   const tag = unpackBits(Bvh8BoxTag(ib, sb), e.out_tag);
   // The settle point: whether the ray's pairs have all answered (its best final), its best, and its limit scaled, ready with the answer.
-  const settled = delay(m, pick(core, box.settleSlot, (s) => s.pending).eq(0), core.p.fmul, 'settled');
+  const lag = settleToAnswer(core.p);
+  const settled = delay(m, pick(core, box.settleSlot, (s) => s.pending).eq(0), lag, 'settled');
   const haveBestAtSettle = pick(core, box.settleSlot, (s) => s.haveBest).asBool();
   const bestAtSettle = pick(core, box.settleSlot, (s) => s.bestT);
-  const haveBest = delay(m, haveBestAtSettle, core.p.fmul, 'settled_have_best');
-  const bestT = delay(m, bestAtSettle, core.p.fmul, 'settled_best_t');
-  // The exit clamp, fmin(tmax, best) (boxClamp: a NaN tmax drops out), scaled as the slab test's tfar.
+  const haveBest = delay(m, haveBestAtSettle, lag, 'settled_have_best');
+  const bestT = delay(m, bestAtSettle, lag, 'settled_best_t');
+  // The exit clamp, fmin(tmax, best) (boxClamp: a NaN tmax drops out), registered, then scaled as the slab test's tfar.
   const tmaxAtSettle = queryFields(pick(core, box.settleSlot, (s) => s.query)).tmax;
-  const limit = floatMin(m, tmaxAtSettle, mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), 'push_limit');
+  const limit = m.regNext(floatMin(m, tmaxAtSettle, mux(haveBestAtSettle, bestAtSettle, lit(INF_BITS, 32)), 'push_limit'), { name: 'push_limit_q' });
   const scaledLimit = f.mul(limit, lit(TFAR_SCALE, 32));
   const skip = answer.and(haveBest).and(f.compare(box.tnear, bestT).eq(FLAG_POSITIVE));
   const kept = answer.and(skip.not());
@@ -845,7 +858,10 @@ function pairQueue(core: Core, decoded: Decoded): PairQueue {
   return { enqueue, pairCount: d.io.pair_count, rangeStop: d.io.range_stop, head, issue, leave, pair };
 }
 
-/** The triangle engine: a pair in per cycle; its closer triangle merged into the ray's best when it comes out. */
+/**
+ * The triangle engine: a pair in per cycle with the ray's query (it accepts the hits: interval, culled faces); its closer
+ * accepted triangle merged into the ray's best, with its (u, v), when it comes out.
+ */
 interface PairResult {
   readonly tests: UIntValue;
   readonly valid: BoolValue;
