@@ -374,9 +374,10 @@ function leafWalk(core: Core, leaves: NodeIssue['leafQueue']): TriangleRequest {
 }
 
 /**
- * The triangle test pipeline: `depth` cycles after each answer enters it, the decision: whether the ray's query accepts
- * the hit and whether it is closer than the slot's best. An any-hit ray stops at its first accepted hit: the tests of
- * its that are still in the pipeline then are passed by, neither accepted nor counted (castRayBvh returns there).
+ * The triangle test pipeline: `depth` cycles after each answer enters it, the test's hit and whether the ray's query
+ * accepts it; a cycle later the decision: whether it is closer than the slot's best. An any-hit ray stops at its first
+ * accepted hit: the tests of its that are still in the pipeline then are passed by, neither accepted nor counted
+ * (castRayBvh returns there).
  */
 interface TriangleResult {
   /** A test decided for a ray still walking: the triangle test counter. */
@@ -424,24 +425,31 @@ function triangleStage(core: Core, req: TriangleRequest): TriangleResult {
   const testValid = delayValid(m, entering, depth, 'test_valid');
   const testEnd = delayValid(m, respLast, depth, 'test_end');
   const testSlot = slotAt(depth);
-  const testId = delay(m, respId, depth, 'test_id');
-  const testShader = delay(m, io.tri.resp.shader, depth, 'test_shader');
+  // The test's end: its hit, and whether the query takes it (interval, mask, face), registered; the slot's own state
+  // (its best, whether it has stopped) is read a cycle later, where it is updated.
   const testMask = delay(m, io.tri.resp.mask, depth, 'test_mask');
   const testOneSided = delayValid(m, io.tri.resp.one_sided, depth, 'test_one_sided');
-  // The decision (S10): the query's acceptance beside the closer-than-best compare.
-  const query = pick(core, testSlot, (s) => s.query);
-  const haveBest = pick(core, testSlot, (s) => s.haveBest).asBool();
-  const anyHit = queryFields(query).anyHit;
-  const slotStopped = pick(core, testSlot, stopped).asBool();
-  const counted = testValid.and(slotStopped.not());
-  const hit = counted.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
-  const accepted = acceptsHit(f, query, { hit, t: test.t, det: test.det }, testMask, testOneSided);
-  const tFlag = f.compare(test.t, pick(core, testSlot, (s) => s.bestT));
+  const testHit = testValid.and(test.kind === 'watertight' ? test.hit : mollerTrumboreHit(f, test));
+  const queryTakes = acceptsHit(f, pick(core, testSlot, (s) => s.query), { hit: testHit, t: test.t, det: test.det }, testMask, testOneSided);
+  const d = (x: UIntValue, name: string) => m.regNext(x, { name: `decide_${name}` });
+  const valid = m.regNext(testValid, { reset: 0, name: 'decide_valid' });
+  const end = m.regNext(testEnd, { reset: 0, name: 'decide_end' });
+  const takes = m.regNext(queryTakes, { reset: 0, name: 'decide_takes' });
+  const slot = d(testSlot, 'slot');
+  const id = d(delay(m, respId, depth, 'test_id'), 'id');
+  const t = d(test.t, 't');
+  // The decision: closest among the accepted hits; an any-hit ray stops at its first.
+  const haveBest = pick(core, slot, (s) => s.haveBest).asBool();
+  const slotStopped = pick(core, slot, stopped).asBool();
+  const counted = valid.and(slotStopped.not());
+  const accepted = counted.and(takes);
+  const tFlag = f.compare(t, pick(core, slot, (s) => s.bestT));
   const closer = haveBest.not()
     .or(tFlag.eq(FLAG_NEGATIVE))
-    .or(tFlag.eq(FLAG_ZERO).and(testId.lt(pick(core, testSlot, (s) => s.bestIndex))));
-  const stop = anyHit.and(slotStopped.or(accepted));
-  return { counted, accepted, closer, end: testEnd, stop, slot: testSlot, id: testId, shader: testShader, t: test.t, u: test.u, v: test.v, normal: test.normal };
+    .or(tFlag.eq(FLAG_ZERO).and(id.lt(pick(core, slot, (s) => s.bestIndex))));
+  const stop = queryFields(pick(core, slot, (s) => s.query)).anyHit.and(slotStopped.or(accepted));
+  const shader = d(delay(m, io.tri.resp.shader, depth, 'test_shader'), 'shader');
+  return { counted, accepted, closer, end, stop, slot, id, shader, t, u: d(test.u, 'u'), v: d(test.v, 'v'), normal: d(test.normal, 'normal') };
 }
 
 /** Every stage's events, to update the slots they name. */
