@@ -1,8 +1,9 @@
 // An independent float64 renderer of textured scenes, the oracle of the textured kernel's pictures: its own ray–triangle hits, its own
 // (s, t) by barycentric interpolation, derivatives by central differences of neighbouring rays on the hit plane, its own box-filtered
-// mip levels and trilinear or nearest lookup; or a supersampled box filter of the level-0 texture (the ground truth aliasing is judged by).
+// mip levels and trilinear or nearest lookup, the shade kernel's shadow rules (mask 0x01, CULL_BACK); or a supersampled box filter of the
+// level-0 texture (the ground truth aliasing is judged by).
 import { toNumber } from '../../src/golden/float32.ts';
-import { TEXCOORD_WORDS, triangleCount, type Scene } from '../../src/golden/scene.ts';
+import { TEXCOORD_WORDS, triangleCount, triangleMask, triangleOneSided, type Scene } from '../../src/golden/scene.ts';
 import { isEmissive, type Light, type Material, type Rgb } from '../../src/golden/materials.ts';
 import type { Camera } from '../../src/host/camera.ts';
 
@@ -34,7 +35,18 @@ interface Tri {
   readonly p: readonly [V, V, V];
   readonly uv: readonly [number, number, number, number, number, number];
   readonly shader: number;
+  readonly mask: number;
+  readonly oneSided: boolean;
 }
+
+/** Which triangles a ray meets: those sharing a bit with its mask, one-sided ones seen from behind not when culling (docs/rays.md). */
+interface RayRule {
+  readonly mask: number;
+  readonly cullBack: boolean;
+}
+const CAMERA_RAY: RayRule = { mask: 0xff, cullBack: false };
+// The kernels' shadow rays (SHADOW_RAY_QUERY): ray mask 0x01, CULL_BACK.
+const SHADOW_RAY: RayRule = { mask: 0x01, cullBack: true };
 
 interface Hit {
   readonly t: number;
@@ -82,7 +94,7 @@ export class TexturedReference {
     const vertex = (i: number): V => [0, 1, 2].map((k) => toNumber(scene.vertices[3 * i + k]!)) as V;
     for (let t = 0; t < triangleCount(scene); t++) {
       const uv = Array.from({ length: 6 }, (_, k) => (scene.texcoords ? toNumber(scene.texcoords[TEXCOORD_WORDS * t + k]!) : 0));
-      this.tris.push({ p: [vertex(scene.triangles[4 * t]!), vertex(scene.triangles[4 * t + 1]!), vertex(scene.triangles[4 * t + 2]!)], uv: uv as unknown as Tri['uv'], shader: scene.triangles[4 * t + 3]! });
+      this.tris.push({ p: [vertex(scene.triangles[4 * t]!), vertex(scene.triangles[4 * t + 1]!), vertex(scene.triangles[4 * t + 2]!)], uv: uv as unknown as Tri['uv'], shader: scene.triangles[4 * t + 3]!, mask: triangleMask(scene, t), oneSided: triangleOneSided(scene, t) });
     }
     this.levels = f.materials.map(mipLevels);
     const c = f.camera;
@@ -108,15 +120,17 @@ export class TexturedReference {
     return add(add(this.forward, mul(this.right, u)), mul(this.up, v));
   }
 
-  /** The closest hit with t > 0 (double-sided Möller–Trumbore), or undefined. */
-  cast(o: V, d: V): Hit | undefined {
+  /** The closest hit with t > 0 (Möller–Trumbore) among the triangles `rule` lets the ray meet, or undefined. */
+  cast(o: V, d: V, rule: RayRule = CAMERA_RAY): Hit | undefined {
     let best: Hit | undefined;
     this.tris.forEach((tri, i) => {
+      if ((tri.mask & rule.mask) === 0) return;
       const e1 = sub(tri.p[1], tri.p[0]);
       const e2 = sub(tri.p[2], tri.p[0]);
       const pv = cross(d, e2);
       const det = dot(e1, pv);
-      if (det === 0) return;
+      // det > 0: the ray meets the front face, the one cross(e1, e2) points out of.
+      if (det === 0 || (rule.cullBack && tri.oneSided && det < 0)) return;
       const s = sub(o, tri.p[0]);
       const b1 = dot(s, pv) / det;
       const q = cross(s, e1);
@@ -200,7 +214,7 @@ export class TexturedReference {
       const l = sub([...light.position], origin);
       const cos = dot(n, l) / Math.sqrt(dot(l, l));
       if (!(cos > 0)) continue;
-      const blocker = this.cast(origin, l);
+      const blocker = this.cast(origin, l, SHADOW_RAY);
       const blocked = blocker !== undefined && blocker.t < 1;
       key += blocked ? 'b' : 'l';
       if (!blocked) rgb = add(rgb, [kd[0] * light.colour[0] * cos, kd[1] * light.colour[1] * cos, kd[2] * light.colour[2] * cos]);
