@@ -9,6 +9,10 @@ import { formatMismatch } from '../hdl/cosim/index.ts';
 import { gpuDesign, gpuSimulator } from '../gpu/top/gpuDesign.ts';
 import { topModule } from '../hdl/index.ts';
 import { compileSimulator, prepareSimulator } from '../hdl/sim/index.ts';
+import { BY_MNEMONIC, fieldOf } from '../isa/instructions.ts';
+import { RAY_FLAG_ANY_HIT, SHADOW_CASTER_MASK, RAY_FLAG_CULL_BACK, RAY_MASK_SHIFT } from '../golden/rayQuery.ts';
+import type { Traversal } from '../golden/iss/sceneTracer.ts';
+import type { GpuJob } from '../host/runtime/index.ts';
 
 /** Cycles of a recording Icarus replays (it runs a few hundred GPU cycles per second). */
 const ICARUS_CYCLES = 4000;
@@ -116,4 +120,35 @@ export async function measureGpuFrame(): Promise<Record<string, number>> {
     gpuFrameSeconds64x48Workers2: two.stats.wallSeconds,
     gpuWorkerSetupSeconds: two.stats.setupSeconds,
   };
+}
+
+/** The low half of the flags word lighting.s writes for its shadow rays (`s_write_low R4, #0x0103`). */
+const SHADOW_FLAGS = RAY_FLAG_ANY_HIT | RAY_FLAG_CULL_BACK | (SHADOW_CASTER_MASK << RAY_MASK_SHIFT);
+
+/** The job with its shadow rays' ANY_HIT flag cleared: the same query as closest-hit rays (the one `s_write_low` of the flags). */
+export function withClosestHitShadows(job: GpuJob): GpuJob {
+  const writeLow = BY_MNEMONIC.get('s_write_low')!.opcode;
+  const at = [...job.program.keys()].filter((i) => fieldOf(job.program[i]!, 'opcode') === writeLow && (job.program[i]! & 0xffff) === SHADOW_FLAGS);
+  if (at.length !== 1) throw new Error(`the shade kernel should write its shadow flags 0x${SHADOW_FLAGS.toString(16)} with one s_write_low, found ${at.length}`);
+  const program = job.program.slice();
+  program[at[0]!] = (program[at[0]!]! & ~RAY_FLAG_ANY_HIT) >>> 0;
+  return { ...job, program };
+}
+
+/**
+ * The 64x48 `shade` frame of the built-in scene with any-hit shadow rays (the kernel's) against the same frame with
+ * closest-hit shadow rays (ANY_HIT cleared), on the brute-force and the BVH GPU: triangle tests and cycles, as ratios.
+ */
+export async function measureShadowRays(): Promise<Record<string, number>> {
+  const figures: Record<string, number> = {};
+  for (const [name, traversal] of [['', 'brute-force'], ['Bvh', 'bvh'], ['Bvh8', 'bvh8']] as const satisfies readonly (readonly [string, Traversal])[]) {
+    const job = buildFrame({ kernel: 'shade', camera: defaultCamera, width: 64, height: 48, scene: defaultScene(), traversal });
+    const anyHit = (await runFrame(job, { sim: 'ts' })).stats;
+    const closest = (await runFrame(withClosestHitShadows(job), { sim: 'ts' })).stats;
+    figures[`shade${name}TriangleTests64x48`] = anyHit.triangleTests;
+    figures[`shade${name}AnyHitTriangleTestsRatio`] = anyHit.triangleTests / closest.triangleTests;
+    figures[`shade${name}FrameCycles64x48`] = anyHit.cycles;
+    figures[`shade${name}AnyHitCyclesRatio`] = anyHit.cycles / closest.cycles;
+  }
+  return figures;
 }

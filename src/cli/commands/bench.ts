@@ -7,7 +7,7 @@ import { benchmarkDesign, benchmarkPropertyCost, type BenchRow } from '../../hdl
 import { measureLibraryFlow } from '../../designs/libraryFlow.ts';
 import { measureCoreCpi } from '../../designs/coreCpi.ts';
 import { measureIcThroughput } from '../../designs/icThroughput.ts';
-import { measureGpuFrame, measureGpuSpeed, measureLiveBackends } from '../../designs/gpuBench.ts';
+import { measureGpuFrame, measureGpuSpeed, measureLiveBackends, measureShadowRays } from '../../designs/gpuBench.ts';
 import { measureBvhTests } from '../../designs/bvhBench.ts';
 import { measureBvh8InstancedMemory, measureBvh8Memory } from '../../designs/bvh8Bench.ts';
 import { measureObb } from '../../designs/obbBench.ts';
@@ -109,6 +109,8 @@ async function execute(plan: BenchPlan): Promise<number> {
     Object.assign(metrics, await measureGpuSpeed(log));
     log('rendering the built-in scene at 64x48 with shade …');
     Object.assign(metrics, await measureGpuFrame());
+    log('rendering it with any-hit and with closest-hit shadow rays (brute force, BVH, BVH8) …');
+    Object.assign(metrics, await measureShadowRays());
     log('measuring the live Verilator and Icarus back ends on rtgpu_top …');
     Object.assign(metrics, await measureLiveBackends(log));
   }
