@@ -43,7 +43,8 @@ function randomScene(r: Rng): Scene {
     triangles[4 * t + 3] = TEXTURED_SHADERS.floor;
     for (let k = 0; k < TEXCOORD_WORDS; k++) texcoords[TEXCOORD_WORDS * t + k] = fromNumber(uniform(r, -1, 1) * scale);
   }
-  return { vertices: base.vertices, triangles, texcoords };
+  // The rest as the built-in scene, its masks and one-sided triangles included (the light panel casts no shadow).
+  return { ...base, triangles, texcoords };
 }
 
 /** A camera in front of or inside the box, looking at a random point of the floor's near half or the tetrahedron. */
