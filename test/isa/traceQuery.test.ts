@@ -114,9 +114,12 @@ describe('trace words the assembler never produces are data', () => {
 describe('KEVIN’s programs assemble byte-identically', () => {
   const golden = JSON.parse(readFileSync(new URL('./kevinPrograms.json', import.meta.url), 'utf8')) as Record<string, { words: number; sha256: string }>;
 
-  test('the fixture covers the built-in kernels and the hand-written programs', () => {
+  // The built-in shade, textured and lighting kernels left the fixture when their shadow rays became `trace RV3` (and
+  // textured's camera ray `trace RV13`); the corpus keeps a copy of shade.s as it was.
+  test('the fixture covers the built-in kernels as they were and the hand-written programs', () => {
     const files = Object.keys(golden);
-    expect(files).toContain('src/host/kernels/shade.s');
+    expect(files).toContain('test/fuzz/corpus/asm/shade.s');
+    expect(files).toContain('src/host/kernels/id.s');
     expect(files).toContain('test/programs/trace_save.s');
     expect(files.length).toBeGreaterThanOrEqual(20);
   });
