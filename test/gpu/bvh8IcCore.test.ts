@@ -638,7 +638,7 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
   });
 
   // Verilator only: Icarus runs the same RTL in lockstep in the random test below (Icarus on this frame took 5 minutes).
-  test('the default scene at 8x6, a malformed image, an OBB image and an instanced image, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
+  test('the default scene at 8x6, a malformed image, an OBB image, an instanced image and masked ones with random ray queries, live on TS and Verilator in lockstep, with castRayBvh8', async () => {
     const sim = await compileSimulator(elaborate(Bvh8IcSystem, bvh8IcCosimParams).design, { backend: 'lockstep', backends: [{}, 'verilator'], log: (l) => console.log(`  ${l}`) });
     const t0 = performance.now();
     const good = bvh8SceneImage(defaultScene());
@@ -662,6 +662,12 @@ describe('BVH8 IC system on Verilator and Icarus', () => {
     const sphereRays = Array.from({ length: 48 }, () => spheres.ray(rng));
     expect(sphereRays.filter((ray) => castRayBvh8(spheres.words, ray.origin, ray.direction, BVH8_CORE_FEATURES).instance !== undefined).length).toBeGreaterThan(20);
     expectGolden(runBvh8Rays(spheres.image, sphereRays, bvh8IcCosimParams, { live: sim, reset: false }), 'three placed icospheres');
+    // Ray queries (intervals, culling, masks, any-hit) on the default scene masked in bands (17 nodes: random masks split it
+    // past the 32 of this memory) and on masked instances.
+    const masked = image(bandedMasks(defaultScene()));
+    expectGolden(runBvh8Rays(masked, cameraRays(8, 6).map((r) => ({ ...r, query: randomRayQuery(rng) })), bvh8IcCosimParams, { live: sim, reset: false }), 'masked default scene, random queries');
+    const maskedInstances = randomInstancedScene(rng, 16, bvh8IcCosimParams.nodes, { masks: true });
+    expectGolden(runBvh8Rays(maskedInstances.image, Array.from({ length: 48 }, () => ({ ...maskedInstances.ray(rng), query: randomRayQuery(rng) })), bvh8IcCosimParams, { live: sim, reset: false }), `${maskedInstances.what}, masked, random queries`);
     console.log(`bvh8_ic in lockstep: ${sim.cycle} cycles, 0 mismatches, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     sim.close();
   }, 900_000);
