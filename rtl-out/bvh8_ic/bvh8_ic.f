@@ -4,14 +4,14 @@ RoundRobinArbiter_n8_width1.sv
 FCmp_stages0.sv
 Gfx12BoxDecoder.sv
 Gfx12PrimitiveDecoder.sv
+FMax_stages0.sv
 FMul_stages5.sv
 FAdd_stages3.sv
 ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48.sv
 RayTransform_fadd3_fdiv14_fmul5_tagBits3.sv
-FMax_stages0.sv
 FMin_stages0.sv
 RayBox8_fadd3_fmul5_tagBits67.sv
-Fifo_depth8_width2775.sv
+Fifo_depth8_width2791.sv
 WatertightLane_fadd3_fdiv14_fmul5.sv
 TrianglePair_fadd3_fdiv14_fmul5_tagBits69.sv
 Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8.sv

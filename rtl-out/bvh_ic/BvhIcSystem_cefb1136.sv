@@ -12,11 +12,13 @@ module BvhIcSystem_cefb1136 (
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
   output logic [127:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_parameters,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
   input  logic [95:0] ray_direction,
   input  logic [4:0] ray_thread,
+  input  logic [95:0] ray_query,
   output logic [31:0] counters_rays,
   output logic [31:0] counters_tests,
   output logic [31:0] counters_busy_cycles,
@@ -36,6 +38,7 @@ module BvhIcSystem_cefb1136 (
   logic core_dispatch_done; // bvhIcSystem.ts:60
   logic [127:0] core_dispatch_hit_info; // bvhIcSystem.ts:60
   logic [127:0] core_dispatch_hit_normal; // bvhIcSystem.ts:60
+  logic [127:0] core_dispatch_hit_parameters; // bvhIcSystem.ts:60
   logic [4:0] core_dispatch_done_thread; // bvhIcSystem.ts:60
   logic core_dispatch_done_fault; // bvhIcSystem.ts:60
   logic [31:0] core_counters_rays; // bvhIcSystem.ts:60
@@ -56,6 +59,8 @@ module BvhIcSystem_cefb1136 (
   logic [95:0] triangles_read_resp_v1; // bvhIcSystem.ts:61
   logic [95:0] triangles_read_resp_v2; // bvhIcSystem.ts:61
   logic [31:0] triangles_read_resp_shader; // bvhIcSystem.ts:61
+  logic [7:0] triangles_read_resp_mask; // bvhIcSystem.ts:61
+  logic triangles_read_resp_one_sided; // bvhIcSystem.ts:61
   logic triangles_read_resp_not_valid; // bvhIcSystem.ts:61
   load_t load_state; // bvhIcSystem.ts:97
   logic [31:0] left; // bvhIcSystem.ts:98
@@ -82,6 +87,7 @@ module BvhIcSystem_cefb1136 (
   assign dispatch_done = core_dispatch_done; // bvhIcSystem.ts:64
   assign dispatch_hit_info = core_dispatch_hit_info; // bvhIcSystem.ts:64
   assign dispatch_hit_normal = core_dispatch_hit_normal; // bvhIcSystem.ts:64
+  assign dispatch_hit_parameters = core_dispatch_hit_parameters; // bvhIcSystem.ts:64
   assign dispatch_done_thread = core_dispatch_done_thread; // bvhIcSystem.ts:64
   assign dispatch_done_fault = core_dispatch_done_fault; // bvhIcSystem.ts:64
   assign counters_rays = core_counters_rays; // bvhIcSystem.ts:64
@@ -92,6 +98,7 @@ module BvhIcSystem_cefb1136 (
   wire [95:0] core_ray_origin = ray_origin; // bvhIcSystem.ts:64
   wire [95:0] core_ray_direction = ray_direction; // bvhIcSystem.ts:64
   wire [4:0] core_ray_thread = ray_thread; // bvhIcSystem.ts:64
+  wire [95:0] core_ray_query = ray_query; // bvhIcSystem.ts:64
   wire [6:0] core_node_count = nodeCount; // bvhIcSystem.ts:203
   wire [6:0] core_range_count = rangeCount; // bvhIcSystem.ts:204
   wire [6:0] core_triangle_count = triangles_load_triangle_count; // bvhIcSystem.ts:205
@@ -105,6 +112,8 @@ module BvhIcSystem_cefb1136 (
   wire [95:0] core_tri_resp_v1 = triangles_read_resp_v1; // bvhIcSystem.ts:210
   wire [95:0] core_tri_resp_v2 = triangles_read_resp_v2; // bvhIcSystem.ts:210
   wire [31:0] core_tri_resp_shader = triangles_read_resp_shader; // bvhIcSystem.ts:210
+  wire [7:0] core_tri_resp_mask = triangles_read_resp_mask; // bvhIcSystem.ts:210
+  wire core_tri_resp_one_sided = triangles_read_resp_one_sided; // bvhIcSystem.ts:210
   wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // bvhIcSystem.ts:210
   wire triangles_load_start = load_start; // bvhIcSystem.ts:128
   wire accept_not = ~load_start; // bvhIcSystem.ts:114
@@ -360,11 +369,13 @@ module BvhIcSystem_cefb1136 (
     .dispatch_done(core_dispatch_done),
     .dispatch_hit_info(core_dispatch_hit_info),
     .dispatch_hit_normal(core_dispatch_hit_normal),
+    .dispatch_hit_parameters(core_dispatch_hit_parameters),
     .dispatch_done_thread(core_dispatch_done_thread),
     .dispatch_done_fault(core_dispatch_done_fault),
     .ray_origin(core_ray_origin),
     .ray_direction(core_ray_direction),
     .ray_thread(core_ray_thread),
+    .ray_query(core_ray_query),
     .counters_rays(core_counters_rays),
     .counters_tests(core_counters_tests),
     .counters_busy_cycles(core_counters_busy_cycles),
@@ -387,6 +398,8 @@ module BvhIcSystem_cefb1136 (
     .tri_resp_v1(core_tri_resp_v1),
     .tri_resp_v2(core_tri_resp_v2),
     .tri_resp_shader(core_tri_resp_shader),
+    .tri_resp_mask(core_tri_resp_mask),
+    .tri_resp_one_sided(core_tri_resp_one_sided),
     .tri_resp_not_valid(core_tri_resp_not_valid)
   );
 
@@ -405,6 +418,8 @@ module BvhIcSystem_cefb1136 (
     .read_resp_v1(triangles_read_resp_v1),
     .read_resp_v2(triangles_read_resp_v2),
     .read_resp_shader(triangles_read_resp_shader),
+    .read_resp_mask(triangles_read_resp_mask),
+    .read_resp_one_sided(triangles_read_resp_one_sided),
     .read_resp_not_valid(triangles_read_resp_not_valid)
   );
 

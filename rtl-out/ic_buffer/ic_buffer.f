@@ -1,3 +1,3 @@
-IcQueue_depth32_sources4_width192.sv
-IcQueue_depth32_sources4_width256.sv
+IcQueue_depth32_sources4_width288.sv
+IcQueue_depth32_sources4_width384.sv
 IcBuffer_depth32_icCores4_rtCores4.sv

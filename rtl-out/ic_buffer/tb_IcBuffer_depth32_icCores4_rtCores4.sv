@@ -18,7 +18,7 @@
 module tb_IcBuffer_depth32_icCores4_rtCores4;
   localparam int CYCLES = 250;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
-  localparam int ROW_BITS = 2316;
+  localparam int ROW_BITS = 3436;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
@@ -30,14 +30,22 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   logic [95:0] p_ray_direction_rt_1 = '0;
   logic [95:0] p_ray_direction_rt_2 = '0;
   logic [95:0] p_ray_direction_rt_3 = '0;
+  logic [95:0] p_ray_query_rt_0 = '0;
+  logic [95:0] p_ray_query_rt_1 = '0;
+  logic [95:0] p_ray_query_rt_2 = '0;
+  logic [95:0] p_ray_query_rt_3 = '0;
   logic [127:0] p_answer_ic_0_info = '0;
   logic [127:0] p_answer_ic_0_normal = '0;
+  logic [127:0] p_answer_ic_0_parameters = '0;
   logic [127:0] p_answer_ic_1_info = '0;
   logic [127:0] p_answer_ic_1_normal = '0;
+  logic [127:0] p_answer_ic_1_parameters = '0;
   logic [127:0] p_answer_ic_2_info = '0;
   logic [127:0] p_answer_ic_2_normal = '0;
+  logic [127:0] p_answer_ic_2_parameters = '0;
   logic [127:0] p_answer_ic_3_info = '0;
   logic [127:0] p_answer_ic_3_normal = '0;
+  logic [127:0] p_answer_ic_3_parameters = '0;
   logic p_steer_q_en_rt2ic = '0;
   logic [3:0] p_steer_core_id_rt2ic = '0;
   logic p_steer_dequeue_ic = '0;
@@ -47,6 +55,7 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   logic p_clear_errors = '0;
   wire [95:0] p_ray_origin_ic;
   wire [95:0] p_ray_direction_ic;
+  wire [95:0] p_ray_query_ic;
   wire [5:0] p_rt2ic_count;
   wire p_rt2ic_full;
   wire [2:0] p_rt2ic_error;
@@ -57,6 +66,7 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
   wire p_steer_ic2rt_empty;
   wire [127:0] p_steer_shader_info_rt;
   wire [127:0] p_steer_shader_normal_rt;
+  wire [127:0] p_steer_shader_parameters_rt;
   wire p_error;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
@@ -80,19 +90,28 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     .ray_direction_rt_1(p_ray_direction_rt_1),
     .ray_direction_rt_2(p_ray_direction_rt_2),
     .ray_direction_rt_3(p_ray_direction_rt_3),
+    .ray_query_rt_0(p_ray_query_rt_0),
+    .ray_query_rt_1(p_ray_query_rt_1),
+    .ray_query_rt_2(p_ray_query_rt_2),
+    .ray_query_rt_3(p_ray_query_rt_3),
     .ray_origin_ic(p_ray_origin_ic),
     .ray_direction_ic(p_ray_direction_ic),
+    .ray_query_ic(p_ray_query_ic),
     .rt2ic_count(p_rt2ic_count),
     .rt2ic_full(p_rt2ic_full),
     .rt2ic_error(p_rt2ic_error),
     .answer_ic_0_info(p_answer_ic_0_info),
     .answer_ic_0_normal(p_answer_ic_0_normal),
+    .answer_ic_0_parameters(p_answer_ic_0_parameters),
     .answer_ic_1_info(p_answer_ic_1_info),
     .answer_ic_1_normal(p_answer_ic_1_normal),
+    .answer_ic_1_parameters(p_answer_ic_1_parameters),
     .answer_ic_2_info(p_answer_ic_2_info),
     .answer_ic_2_normal(p_answer_ic_2_normal),
+    .answer_ic_2_parameters(p_answer_ic_2_parameters),
     .answer_ic_3_info(p_answer_ic_3_info),
     .answer_ic_3_normal(p_answer_ic_3_normal),
+    .answer_ic_3_parameters(p_answer_ic_3_parameters),
     .ic2rt_count(p_ic2rt_count),
     .ic2rt_full(p_ic2rt_full),
     .ic2rt_error(p_ic2rt_error),
@@ -106,6 +125,7 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     .steer_ic2rt_empty(p_steer_ic2rt_empty),
     .steer_shader_info_rt(p_steer_shader_info_rt),
     .steer_shader_normal_rt(p_steer_shader_normal_rt),
+    .steer_shader_parameters_rt(p_steer_shader_parameters_rt),
     .clear_errors(p_clear_errors),
     .error(p_error)
   );
@@ -129,43 +149,53 @@ module tb_IcBuffer_depth32_icCores4_rtCores4;
     end
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
-      p_rst_n = row[2312];
-      p_ray_origin_rt_0 = row[2311:2216];
-      p_ray_origin_rt_1 = row[2215:2120];
-      p_ray_origin_rt_2 = row[2119:2024];
-      p_ray_origin_rt_3 = row[2023:1928];
-      p_ray_direction_rt_0 = row[1927:1832];
-      p_ray_direction_rt_1 = row[1831:1736];
-      p_ray_direction_rt_2 = row[1735:1640];
-      p_ray_direction_rt_3 = row[1639:1544];
-      p_answer_ic_0_info = row[1543:1416];
-      p_answer_ic_0_normal = row[1415:1288];
-      p_answer_ic_1_info = row[1287:1160];
-      p_answer_ic_1_normal = row[1159:1032];
-      p_answer_ic_2_info = row[1031:904];
-      p_answer_ic_2_normal = row[903:776];
-      p_answer_ic_3_info = row[775:648];
-      p_answer_ic_3_normal = row[647:520];
-      p_steer_q_en_rt2ic = row[516];
-      p_steer_core_id_rt2ic = row[515:512];
-      p_steer_dequeue_ic = row[508];
-      p_steer_q_en_ic2rt = row[504];
-      p_steer_core_id_ic2rt = row[503:500];
-      p_steer_dequeue_rt = row[496];
-      p_clear_errors = row[492];
+      p_rst_n = row[3432];
+      p_ray_origin_rt_0 = row[3431:3336];
+      p_ray_origin_rt_1 = row[3335:3240];
+      p_ray_origin_rt_2 = row[3239:3144];
+      p_ray_origin_rt_3 = row[3143:3048];
+      p_ray_direction_rt_0 = row[3047:2952];
+      p_ray_direction_rt_1 = row[2951:2856];
+      p_ray_direction_rt_2 = row[2855:2760];
+      p_ray_direction_rt_3 = row[2759:2664];
+      p_ray_query_rt_0 = row[2663:2568];
+      p_ray_query_rt_1 = row[2567:2472];
+      p_ray_query_rt_2 = row[2471:2376];
+      p_ray_query_rt_3 = row[2375:2280];
+      p_answer_ic_0_info = row[2279:2152];
+      p_answer_ic_0_normal = row[2151:2024];
+      p_answer_ic_0_parameters = row[2023:1896];
+      p_answer_ic_1_info = row[1895:1768];
+      p_answer_ic_1_normal = row[1767:1640];
+      p_answer_ic_1_parameters = row[1639:1512];
+      p_answer_ic_2_info = row[1511:1384];
+      p_answer_ic_2_normal = row[1383:1256];
+      p_answer_ic_2_parameters = row[1255:1128];
+      p_answer_ic_3_info = row[1127:1000];
+      p_answer_ic_3_normal = row[999:872];
+      p_answer_ic_3_parameters = row[871:744];
+      p_steer_q_en_rt2ic = row[740];
+      p_steer_core_id_rt2ic = row[739:736];
+      p_steer_dequeue_ic = row[732];
+      p_steer_q_en_ic2rt = row[728];
+      p_steer_core_id_ic2rt = row[727:724];
+      p_steer_dequeue_rt = row[720];
+      p_clear_errors = row[716];
       #5;
-      if (p_ray_origin_ic !== row[491:396]) mismatch("ray_origin_ic", $sformatf("96'h%h", row[491:396]), $sformatf("96'h%h", p_ray_origin_ic));
-      if (p_ray_direction_ic !== row[395:300]) mismatch("ray_direction_ic", $sformatf("96'h%h", row[395:300]), $sformatf("96'h%h", p_ray_direction_ic));
-      if (p_rt2ic_count !== row[297:292]) mismatch("rt2ic_count", $sformatf("6'h%h", row[297:292]), $sformatf("6'h%h", p_rt2ic_count));
-      if (p_rt2ic_full !== row[288]) mismatch("rt2ic_full", $sformatf("1'h%h", row[288]), $sformatf("1'h%h", p_rt2ic_full));
-      if (p_rt2ic_error !== row[286:284]) mismatch("rt2ic_error", $sformatf("3'h%h", row[286:284]), $sformatf("3'h%h", p_rt2ic_error));
-      if (p_ic2rt_count !== row[281:276]) mismatch("ic2rt_count", $sformatf("6'h%h", row[281:276]), $sformatf("6'h%h", p_ic2rt_count));
-      if (p_ic2rt_full !== row[272]) mismatch("ic2rt_full", $sformatf("1'h%h", row[272]), $sformatf("1'h%h", p_ic2rt_full));
-      if (p_ic2rt_error !== row[270:268]) mismatch("ic2rt_error", $sformatf("3'h%h", row[270:268]), $sformatf("3'h%h", p_ic2rt_error));
-      if (p_steer_rt2ic_empty !== row[264]) mismatch("steer_rt2ic_empty", $sformatf("1'h%h", row[264]), $sformatf("1'h%h", p_steer_rt2ic_empty));
-      if (p_steer_ic2rt_empty !== row[260]) mismatch("steer_ic2rt_empty", $sformatf("1'h%h", row[260]), $sformatf("1'h%h", p_steer_ic2rt_empty));
-      if (p_steer_shader_info_rt !== row[259:132]) mismatch("steer_shader_info_rt", $sformatf("128'h%h", row[259:132]), $sformatf("128'h%h", p_steer_shader_info_rt));
-      if (p_steer_shader_normal_rt !== row[131:4]) mismatch("steer_shader_normal_rt", $sformatf("128'h%h", row[131:4]), $sformatf("128'h%h", p_steer_shader_normal_rt));
+      if (p_ray_origin_ic !== row[715:620]) mismatch("ray_origin_ic", $sformatf("96'h%h", row[715:620]), $sformatf("96'h%h", p_ray_origin_ic));
+      if (p_ray_direction_ic !== row[619:524]) mismatch("ray_direction_ic", $sformatf("96'h%h", row[619:524]), $sformatf("96'h%h", p_ray_direction_ic));
+      if (p_ray_query_ic !== row[523:428]) mismatch("ray_query_ic", $sformatf("96'h%h", row[523:428]), $sformatf("96'h%h", p_ray_query_ic));
+      if (p_rt2ic_count !== row[425:420]) mismatch("rt2ic_count", $sformatf("6'h%h", row[425:420]), $sformatf("6'h%h", p_rt2ic_count));
+      if (p_rt2ic_full !== row[416]) mismatch("rt2ic_full", $sformatf("1'h%h", row[416]), $sformatf("1'h%h", p_rt2ic_full));
+      if (p_rt2ic_error !== row[414:412]) mismatch("rt2ic_error", $sformatf("3'h%h", row[414:412]), $sformatf("3'h%h", p_rt2ic_error));
+      if (p_ic2rt_count !== row[409:404]) mismatch("ic2rt_count", $sformatf("6'h%h", row[409:404]), $sformatf("6'h%h", p_ic2rt_count));
+      if (p_ic2rt_full !== row[400]) mismatch("ic2rt_full", $sformatf("1'h%h", row[400]), $sformatf("1'h%h", p_ic2rt_full));
+      if (p_ic2rt_error !== row[398:396]) mismatch("ic2rt_error", $sformatf("3'h%h", row[398:396]), $sformatf("3'h%h", p_ic2rt_error));
+      if (p_steer_rt2ic_empty !== row[392]) mismatch("steer_rt2ic_empty", $sformatf("1'h%h", row[392]), $sformatf("1'h%h", p_steer_rt2ic_empty));
+      if (p_steer_ic2rt_empty !== row[388]) mismatch("steer_ic2rt_empty", $sformatf("1'h%h", row[388]), $sformatf("1'h%h", p_steer_ic2rt_empty));
+      if (p_steer_shader_info_rt !== row[387:260]) mismatch("steer_shader_info_rt", $sformatf("128'h%h", row[387:260]), $sformatf("128'h%h", p_steer_shader_info_rt));
+      if (p_steer_shader_normal_rt !== row[259:132]) mismatch("steer_shader_normal_rt", $sformatf("128'h%h", row[259:132]), $sformatf("128'h%h", p_steer_shader_normal_rt));
+      if (p_steer_shader_parameters_rt !== row[131:4]) mismatch("steer_shader_parameters_rt", $sformatf("128'h%h", row[131:4]), $sformatf("128'h%h", p_steer_shader_parameters_rt));
       if (p_error !== row[0]) mismatch("error", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_error));
       clk = 1'b1;
       #5 clk = 1'b0;

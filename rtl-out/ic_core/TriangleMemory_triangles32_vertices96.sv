@@ -14,6 +14,8 @@ module TriangleMemory_triangles32_vertices96 (
   output logic [95:0] read_resp_v1,
   output logic [95:0] read_resp_v2,
   output logic [31:0] read_resp_shader,
+  output logic [7:0] read_resp_mask,
+  output logic read_resp_one_sided,
   output logic read_resp_not_valid
 );
   typedef enum logic {
@@ -54,6 +56,8 @@ module TriangleMemory_triangles32_vertices96 (
   assign read_resp_v1 = answer ? {stage2Z_1, stage2Y_1, stage2X_1} : 96'd0; // triangleMemory.ts:153
   assign read_resp_v2 = answer ? {stage2Z_2, stage2Y_2, stage2X_2} : 96'd0; // triangleMemory.ts:154
   assign read_resp_shader = answer ? {16'd0, stage2Shader[15:0]} : 32'd0; // triangleMemory.ts:156
+  assign read_resp_mask = answer ? ~stage2Shader[23:16] : 8'd0; // triangleMemory.ts:157
+  assign read_resp_one_sided = answer & stage2Shader[24]; // triangleMemory.ts:158
   assign read_resp_not_valid = stage2NotValid; // triangleMemory.ts:151
   wire errorNow_not = ~load_start; // triangleMemory.ts:76
   wire errorNow = loadError & errorNow_not; // triangleMemory.ts:76
@@ -234,5 +238,5 @@ module TriangleMemory_triangles32_vertices96 (
   always_ff @(posedge clk) stage2Z_2 <= (stage1_v2 < 7'd96) ? bank_z[stage1_v2] : 32'd0;
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, stage2Shader[31:16], 1'b0};
+  wire _unused_ok = &{1'b0, stage2Shader[31:25], 1'b0};
 endmodule

@@ -14,18 +14,26 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   output logic [3:0] hit,
   output logic [127:0] tnear,
   output logic [7:0] order,
-  output logic [2:0] hit_count
+  output logic [2:0] hit_count,
+  input  logic [31:0] lower
 );
-  logic [95:0] inv_dir_d1; // slabPipeline.ts:138
-  logic [95:0] inv_dir_d2; // slabPipeline.ts:138
-  logic [95:0] inv_dir_d3; // slabPipeline.ts:138
-  logic [31:0] limit_d1; // slabPipeline.ts:139
-  logic [31:0] limit_d2; // slabPipeline.ts:139
-  logic [31:0] limit_d3; // slabPipeline.ts:139
-  logic [31:0] limit_d4; // slabPipeline.ts:139
-  logic [31:0] limit_d5; // slabPipeline.ts:139
-  logic [31:0] limit_d6; // slabPipeline.ts:139
-  logic [31:0] limit_d7; // slabPipeline.ts:139
+  logic [95:0] inv_dir_d1; // slabPipeline.ts:140
+  logic [95:0] inv_dir_d2; // slabPipeline.ts:140
+  logic [95:0] inv_dir_d3; // slabPipeline.ts:140
+  logic [31:0] limit_d1; // slabPipeline.ts:142
+  logic [31:0] limit_d2; // slabPipeline.ts:142
+  logic [31:0] limit_d3; // slabPipeline.ts:142
+  logic [31:0] limit_d4; // slabPipeline.ts:142
+  logic [31:0] limit_d5; // slabPipeline.ts:142
+  logic [31:0] limit_d6; // slabPipeline.ts:142
+  logic [31:0] limit_d7; // slabPipeline.ts:142
+  logic [31:0] lower_d1; // slabPipeline.ts:143
+  logic [31:0] lower_d2; // slabPipeline.ts:143
+  logic [31:0] lower_d3; // slabPipeline.ts:143
+  logic [31:0] lower_d4; // slabPipeline.ts:143
+  logic [31:0] lower_d5; // slabPipeline.ts:143
+  logic [31:0] lower_d6; // slabPipeline.ts:143
+  logic [31:0] lower_d7; // slabPipeline.ts:143
   logic c0_x_fsub_min_out_valid; // slabPipeline.ts:56
   logic [31:0] c0_x_fsub_min_result; // slabPipeline.ts:56
   logic c0_x_fmul_min_out_valid; // slabPipeline.ts:56
@@ -218,30 +226,30 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   logic c3_fmin_far_out_valid; // slabPipeline.ts:56
   logic [31:0] c3_fmin_far_result; // slabPipeline.ts:56
   logic [31:0] c3_tfar_raw; // slabPipeline.ts:111
-  logic [3:0] child_valid_d1; // slabPipeline.ts:143
-  logic [3:0] child_valid_d2; // slabPipeline.ts:143
-  logic [3:0] child_valid_d3; // slabPipeline.ts:143
-  logic [3:0] child_valid_d4; // slabPipeline.ts:143
-  logic [3:0] child_valid_d5; // slabPipeline.ts:143
-  logic [3:0] child_valid_d6; // slabPipeline.ts:143
-  logic [3:0] child_valid_d7; // slabPipeline.ts:143
-  logic [3:0] child_valid_d8; // slabPipeline.ts:143
-  logic [3:0] child_valid_d9; // slabPipeline.ts:143
-  logic [3:0] child_valid_d10; // slabPipeline.ts:143
-  logic [3:0] child_valid_d11; // slabPipeline.ts:143
-  logic [3:0] child_valid_d12; // slabPipeline.ts:143
-  logic [31:0] c0_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c0_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c0_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d3; // slabPipeline.ts:144
+  logic [3:0] child_valid_d1; // slabPipeline.ts:147
+  logic [3:0] child_valid_d2; // slabPipeline.ts:147
+  logic [3:0] child_valid_d3; // slabPipeline.ts:147
+  logic [3:0] child_valid_d4; // slabPipeline.ts:147
+  logic [3:0] child_valid_d5; // slabPipeline.ts:147
+  logic [3:0] child_valid_d6; // slabPipeline.ts:147
+  logic [3:0] child_valid_d7; // slabPipeline.ts:147
+  logic [3:0] child_valid_d8; // slabPipeline.ts:147
+  logic [3:0] child_valid_d9; // slabPipeline.ts:147
+  logic [3:0] child_valid_d10; // slabPipeline.ts:147
+  logic [3:0] child_valid_d11; // slabPipeline.ts:147
+  logic [3:0] child_valid_d12; // slabPipeline.ts:147
+  logic [31:0] c0_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c0_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c0_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d3; // slabPipeline.ts:148
   logic c0_fmul_tfar_out_valid; // slabPipeline.ts:56
   logic [31:0] c0_fmul_tfar_result; // slabPipeline.ts:56
   logic c0_fcmp_out_valid; // slabPipeline.ts:70
@@ -274,59 +282,59 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   logic c3_fcmp_eq; // slabPipeline.ts:70
   logic c3_fcmp_gt; // slabPipeline.ts:70
   logic c3_fcmp_unordered; // slabPipeline.ts:70
-  logic [3:0] hit_mask; // rayBox4.ts:77
-  logic [5:0] pair_order; // rayBox4.ts:79
-  logic [7:0] order_out; // rayBox4.ts:83
-  logic [2:0] hit_count_out; // rayBox4.ts:84
-  logic [3:0] hit_out; // rayBox4.ts:85
-  logic [127:0] tnear_out_d1; // rayBox4.ts:86
-  logic [127:0] tnear_out_d2; // rayBox4.ts:86
-  logic [15:0] tag_d1; // rayBox4.ts:87
-  logic [15:0] tag_d2; // rayBox4.ts:87
-  logic [15:0] tag_d3; // rayBox4.ts:87
-  logic [15:0] tag_d4; // rayBox4.ts:87
-  logic [15:0] tag_d5; // rayBox4.ts:87
-  logic [15:0] tag_d6; // rayBox4.ts:87
-  logic [15:0] tag_d7; // rayBox4.ts:87
-  logic [15:0] tag_d8; // rayBox4.ts:87
-  logic [15:0] tag_d9; // rayBox4.ts:87
-  logic [15:0] tag_d10; // rayBox4.ts:87
-  logic [15:0] tag_d11; // rayBox4.ts:87
-  logic [15:0] tag_d12; // rayBox4.ts:87
-  logic [15:0] tag_d13; // rayBox4.ts:87
-  logic [15:0] tag_d14; // rayBox4.ts:87
-  logic valid_d1; // rayBox4.ts:88
-  logic valid_d2; // rayBox4.ts:88
-  logic valid_d3; // rayBox4.ts:88
-  logic valid_d4; // rayBox4.ts:88
-  logic valid_d5; // rayBox4.ts:88
-  logic valid_d6; // rayBox4.ts:88
-  logic valid_d7; // rayBox4.ts:88
-  logic valid_d8; // rayBox4.ts:88
-  logic valid_d9; // rayBox4.ts:88
-  logic valid_d10; // rayBox4.ts:88
-  logic valid_d11; // rayBox4.ts:88
-  logic valid_d12; // rayBox4.ts:88
-  logic valid_d13; // rayBox4.ts:88
-  logic valid_d14; // rayBox4.ts:88
+  logic [3:0] hit_mask; // rayBox4.ts:81
+  logic [5:0] pair_order; // rayBox4.ts:83
+  logic [7:0] order_out; // rayBox4.ts:87
+  logic [2:0] hit_count_out; // rayBox4.ts:88
+  logic [3:0] hit_out; // rayBox4.ts:89
+  logic [127:0] tnear_out_d1; // rayBox4.ts:90
+  logic [127:0] tnear_out_d2; // rayBox4.ts:90
+  logic [15:0] tag_d1; // rayBox4.ts:91
+  logic [15:0] tag_d2; // rayBox4.ts:91
+  logic [15:0] tag_d3; // rayBox4.ts:91
+  logic [15:0] tag_d4; // rayBox4.ts:91
+  logic [15:0] tag_d5; // rayBox4.ts:91
+  logic [15:0] tag_d6; // rayBox4.ts:91
+  logic [15:0] tag_d7; // rayBox4.ts:91
+  logic [15:0] tag_d8; // rayBox4.ts:91
+  logic [15:0] tag_d9; // rayBox4.ts:91
+  logic [15:0] tag_d10; // rayBox4.ts:91
+  logic [15:0] tag_d11; // rayBox4.ts:91
+  logic [15:0] tag_d12; // rayBox4.ts:91
+  logic [15:0] tag_d13; // rayBox4.ts:91
+  logic [15:0] tag_d14; // rayBox4.ts:91
+  logic valid_d1; // rayBox4.ts:92
+  logic valid_d2; // rayBox4.ts:92
+  logic valid_d3; // rayBox4.ts:92
+  logic valid_d4; // rayBox4.ts:92
+  logic valid_d5; // rayBox4.ts:92
+  logic valid_d6; // rayBox4.ts:92
+  logic valid_d7; // rayBox4.ts:92
+  logic valid_d8; // rayBox4.ts:92
+  logic valid_d9; // rayBox4.ts:92
+  logic valid_d10; // rayBox4.ts:92
+  logic valid_d11; // rayBox4.ts:92
+  logic valid_d12; // rayBox4.ts:92
+  logic valid_d13; // rayBox4.ts:92
+  logic valid_d14; // rayBox4.ts:92
 
-  assign out_valid = valid_d14; // rayBox4.ts:88
-  assign out_tag = tag_d14; // rayBox4.ts:87
-  assign hit = hit_out; // rayBox4.ts:85
-  assign tnear = tnear_out_d2; // rayBox4.ts:86
-  assign order = order_out; // rayBox4.ts:83
-  assign hit_count = hit_count_out; // rayBox4.ts:84
+  assign out_valid = valid_d14; // rayBox4.ts:92
+  assign out_tag = tag_d14; // rayBox4.ts:91
+  assign hit = hit_out; // rayBox4.ts:89
+  assign tnear = tnear_out_d2; // rayBox4.ts:90
+  assign order = order_out; // rayBox4.ts:87
+  assign hit_count = hit_count_out; // rayBox4.ts:88
   wire c0_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_1 = boxes[31:0]; // rayBox4.ts:73
+  wire [31:0] boxes_1 = boxes[31:0]; // rayBox4.ts:77
   wire [31:0] c0_x_fsub_min_a = boxes_1; // slabPipeline.ts:58
-  wire [31:0] origin_1 = origin[31:0]; // slabPipeline.ts:137
+  wire [31:0] origin_1 = origin[31:0]; // slabPipeline.ts:139
   wire [31:0] c0_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_x_fmul_min_a = c0_x_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv = inv_dir_d3[31:0]; // slabPipeline.ts:138
+  wire [31:0] inv = inv_dir_d3[31:0]; // slabPipeline.ts:140
   wire [31:0] c0_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c0_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_2 = boxes[127:96]; // rayBox4.ts:73
+  wire [31:0] boxes_2 = boxes[127:96]; // rayBox4.ts:77
   wire [31:0] c0_x_fsub_max_a = boxes_2; // slabPipeline.ts:58
   wire [31:0] c0_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -341,16 +349,16 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo = inSlab ? 32'hff800000 : t0First ? c0_x_fmul_min_result : c0_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi = inSlab ? 32'h7f800000 : t0First ? c0_x_fmul_max_result : c0_x_fmul_min_result; // slabPipeline.ts:90
   wire c0_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_3 = boxes[63:32]; // rayBox4.ts:73
+  wire [31:0] boxes_3 = boxes[63:32]; // rayBox4.ts:77
   wire [31:0] c0_y_fsub_min_a = boxes_3; // slabPipeline.ts:58
-  wire [31:0] origin_2 = origin[63:32]; // slabPipeline.ts:137
+  wire [31:0] origin_2 = origin[63:32]; // slabPipeline.ts:139
   wire [31:0] c0_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_y_fmul_min_a = c0_y_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv_1 = inv_dir_d3[63:32]; // slabPipeline.ts:138
+  wire [31:0] inv_1 = inv_dir_d3[63:32]; // slabPipeline.ts:140
   wire [31:0] c0_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c0_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_4 = boxes[159:128]; // rayBox4.ts:73
+  wire [31:0] boxes_4 = boxes[159:128]; // rayBox4.ts:77
   wire [31:0] c0_y_fsub_max_a = boxes_4; // slabPipeline.ts:58
   wire [31:0] c0_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -365,16 +373,16 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_1 = inSlab_1 ? 32'hff800000 : t0First_1 ? c0_y_fmul_min_result : c0_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_1 = inSlab_1 ? 32'h7f800000 : t0First_1 ? c0_y_fmul_max_result : c0_y_fmul_min_result; // slabPipeline.ts:90
   wire c0_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_5 = boxes[95:64]; // rayBox4.ts:73
+  wire [31:0] boxes_5 = boxes[95:64]; // rayBox4.ts:77
   wire [31:0] c0_z_fsub_min_a = boxes_5; // slabPipeline.ts:58
-  wire [31:0] origin_3 = origin[95:64]; // slabPipeline.ts:137
+  wire [31:0] origin_3 = origin[95:64]; // slabPipeline.ts:139
   wire [31:0] c0_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_z_fmul_min_a = c0_z_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv_2 = inv_dir_d3[95:64]; // slabPipeline.ts:138
+  wire [31:0] inv_2 = inv_dir_d3[95:64]; // slabPipeline.ts:140
   wire [31:0] c0_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c0_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_6 = boxes[191:160]; // rayBox4.ts:73
+  wire [31:0] boxes_6 = boxes[191:160]; // rayBox4.ts:77
   wire [31:0] c0_z_fsub_max_a = boxes_6; // slabPipeline.ts:58
   wire [31:0] c0_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -393,7 +401,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c0_fmax_near_xy_b = c0_y_lo; // slabPipeline.ts:59
   wire c0_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_fmax_near_z_a = c0_z_lo; // slabPipeline.ts:58
-  wire [31:0] c0_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c0_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c0_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_fmin_far_xy_a = c0_x_hi; // slabPipeline.ts:58
   wire [31:0] c0_fmin_far_xy_b = c0_y_hi; // slabPipeline.ts:59
@@ -407,14 +415,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c0_fmin_far_a = c0_far_xy; // slabPipeline.ts:58
   wire [31:0] c0_fmin_far_b = c0_far_z; // slabPipeline.ts:59
   wire c1_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_7 = boxes[223:192]; // rayBox4.ts:73
+  wire [31:0] boxes_7 = boxes[223:192]; // rayBox4.ts:77
   wire [31:0] c1_x_fsub_min_a = boxes_7; // slabPipeline.ts:58
   wire [31:0] c1_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_x_fmul_min_a = c1_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c1_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_8 = boxes[319:288]; // rayBox4.ts:73
+  wire [31:0] boxes_8 = boxes[319:288]; // rayBox4.ts:77
   wire [31:0] c1_x_fsub_max_a = boxes_8; // slabPipeline.ts:58
   wire [31:0] c1_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -429,14 +437,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_3 = inSlab_3 ? 32'hff800000 : t0First_3 ? c1_x_fmul_min_result : c1_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_3 = inSlab_3 ? 32'h7f800000 : t0First_3 ? c1_x_fmul_max_result : c1_x_fmul_min_result; // slabPipeline.ts:90
   wire c1_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_9 = boxes[255:224]; // rayBox4.ts:73
+  wire [31:0] boxes_9 = boxes[255:224]; // rayBox4.ts:77
   wire [31:0] c1_y_fsub_min_a = boxes_9; // slabPipeline.ts:58
   wire [31:0] c1_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_y_fmul_min_a = c1_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c1_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_10 = boxes[351:320]; // rayBox4.ts:73
+  wire [31:0] boxes_10 = boxes[351:320]; // rayBox4.ts:77
   wire [31:0] c1_y_fsub_max_a = boxes_10; // slabPipeline.ts:58
   wire [31:0] c1_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -451,14 +459,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_4 = inSlab_4 ? 32'hff800000 : t0First_4 ? c1_y_fmul_min_result : c1_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_4 = inSlab_4 ? 32'h7f800000 : t0First_4 ? c1_y_fmul_max_result : c1_y_fmul_min_result; // slabPipeline.ts:90
   wire c1_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_11 = boxes[287:256]; // rayBox4.ts:73
+  wire [31:0] boxes_11 = boxes[287:256]; // rayBox4.ts:77
   wire [31:0] c1_z_fsub_min_a = boxes_11; // slabPipeline.ts:58
   wire [31:0] c1_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_z_fmul_min_a = c1_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c1_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_12 = boxes[383:352]; // rayBox4.ts:73
+  wire [31:0] boxes_12 = boxes[383:352]; // rayBox4.ts:77
   wire [31:0] c1_z_fsub_max_a = boxes_12; // slabPipeline.ts:58
   wire [31:0] c1_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -477,7 +485,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c1_fmax_near_xy_b = c1_y_lo; // slabPipeline.ts:59
   wire c1_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_fmax_near_z_a = c1_z_lo; // slabPipeline.ts:58
-  wire [31:0] c1_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c1_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c1_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_fmin_far_xy_a = c1_x_hi; // slabPipeline.ts:58
   wire [31:0] c1_fmin_far_xy_b = c1_y_hi; // slabPipeline.ts:59
@@ -491,14 +499,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c1_fmin_far_a = c1_far_xy; // slabPipeline.ts:58
   wire [31:0] c1_fmin_far_b = c1_far_z; // slabPipeline.ts:59
   wire c2_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_13 = boxes[415:384]; // rayBox4.ts:73
+  wire [31:0] boxes_13 = boxes[415:384]; // rayBox4.ts:77
   wire [31:0] c2_x_fsub_min_a = boxes_13; // slabPipeline.ts:58
   wire [31:0] c2_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_x_fmul_min_a = c2_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c2_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_14 = boxes[511:480]; // rayBox4.ts:73
+  wire [31:0] boxes_14 = boxes[511:480]; // rayBox4.ts:77
   wire [31:0] c2_x_fsub_max_a = boxes_14; // slabPipeline.ts:58
   wire [31:0] c2_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -513,14 +521,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_6 = inSlab_6 ? 32'hff800000 : t0First_6 ? c2_x_fmul_min_result : c2_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_6 = inSlab_6 ? 32'h7f800000 : t0First_6 ? c2_x_fmul_max_result : c2_x_fmul_min_result; // slabPipeline.ts:90
   wire c2_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_15 = boxes[447:416]; // rayBox4.ts:73
+  wire [31:0] boxes_15 = boxes[447:416]; // rayBox4.ts:77
   wire [31:0] c2_y_fsub_min_a = boxes_15; // slabPipeline.ts:58
   wire [31:0] c2_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_y_fmul_min_a = c2_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c2_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_16 = boxes[543:512]; // rayBox4.ts:73
+  wire [31:0] boxes_16 = boxes[543:512]; // rayBox4.ts:77
   wire [31:0] c2_y_fsub_max_a = boxes_16; // slabPipeline.ts:58
   wire [31:0] c2_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -535,14 +543,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_7 = inSlab_7 ? 32'hff800000 : t0First_7 ? c2_y_fmul_min_result : c2_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_7 = inSlab_7 ? 32'h7f800000 : t0First_7 ? c2_y_fmul_max_result : c2_y_fmul_min_result; // slabPipeline.ts:90
   wire c2_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_17 = boxes[479:448]; // rayBox4.ts:73
+  wire [31:0] boxes_17 = boxes[479:448]; // rayBox4.ts:77
   wire [31:0] c2_z_fsub_min_a = boxes_17; // slabPipeline.ts:58
   wire [31:0] c2_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_z_fmul_min_a = c2_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c2_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_18 = boxes[575:544]; // rayBox4.ts:73
+  wire [31:0] boxes_18 = boxes[575:544]; // rayBox4.ts:77
   wire [31:0] c2_z_fsub_max_a = boxes_18; // slabPipeline.ts:58
   wire [31:0] c2_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -561,7 +569,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c2_fmax_near_xy_b = c2_y_lo; // slabPipeline.ts:59
   wire c2_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_fmax_near_z_a = c2_z_lo; // slabPipeline.ts:58
-  wire [31:0] c2_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c2_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c2_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_fmin_far_xy_a = c2_x_hi; // slabPipeline.ts:58
   wire [31:0] c2_fmin_far_xy_b = c2_y_hi; // slabPipeline.ts:59
@@ -575,14 +583,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c2_fmin_far_a = c2_far_xy; // slabPipeline.ts:58
   wire [31:0] c2_fmin_far_b = c2_far_z; // slabPipeline.ts:59
   wire c3_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_19 = boxes[607:576]; // rayBox4.ts:73
+  wire [31:0] boxes_19 = boxes[607:576]; // rayBox4.ts:77
   wire [31:0] c3_x_fsub_min_a = boxes_19; // slabPipeline.ts:58
   wire [31:0] c3_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_x_fmul_min_a = c3_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c3_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_20 = boxes[703:672]; // rayBox4.ts:73
+  wire [31:0] boxes_20 = boxes[703:672]; // rayBox4.ts:77
   wire [31:0] c3_x_fsub_max_a = boxes_20; // slabPipeline.ts:58
   wire [31:0] c3_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -597,14 +605,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_9 = inSlab_9 ? 32'hff800000 : t0First_9 ? c3_x_fmul_min_result : c3_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_9 = inSlab_9 ? 32'h7f800000 : t0First_9 ? c3_x_fmul_max_result : c3_x_fmul_min_result; // slabPipeline.ts:90
   wire c3_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_21 = boxes[639:608]; // rayBox4.ts:73
+  wire [31:0] boxes_21 = boxes[639:608]; // rayBox4.ts:77
   wire [31:0] c3_y_fsub_min_a = boxes_21; // slabPipeline.ts:58
   wire [31:0] c3_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_y_fmul_min_a = c3_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c3_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_22 = boxes[735:704]; // rayBox4.ts:73
+  wire [31:0] boxes_22 = boxes[735:704]; // rayBox4.ts:77
   wire [31:0] c3_y_fsub_max_a = boxes_22; // slabPipeline.ts:58
   wire [31:0] c3_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -619,14 +627,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_10 = inSlab_10 ? 32'hff800000 : t0First_10 ? c3_y_fmul_min_result : c3_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_10 = inSlab_10 ? 32'h7f800000 : t0First_10 ? c3_y_fmul_max_result : c3_y_fmul_min_result; // slabPipeline.ts:90
   wire c3_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_23 = boxes[671:640]; // rayBox4.ts:73
+  wire [31:0] boxes_23 = boxes[671:640]; // rayBox4.ts:77
   wire [31:0] c3_z_fsub_min_a = boxes_23; // slabPipeline.ts:58
   wire [31:0] c3_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_z_fmul_min_a = c3_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c3_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_24 = boxes[767:736]; // rayBox4.ts:73
+  wire [31:0] boxes_24 = boxes[767:736]; // rayBox4.ts:77
   wire [31:0] c3_z_fsub_max_a = boxes_24; // slabPipeline.ts:58
   wire [31:0] c3_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -645,7 +653,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [31:0] c3_fmax_near_xy_b = c3_y_lo; // slabPipeline.ts:59
   wire c3_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_fmax_near_z_a = c3_z_lo; // slabPipeline.ts:58
-  wire [31:0] c3_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c3_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c3_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_fmin_far_xy_a = c3_x_hi; // slabPipeline.ts:58
   wire [31:0] c3_fmin_far_xy_b = c3_y_hi; // slabPipeline.ts:59
@@ -682,7 +690,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c3_fcmp_in_valid = 1'd1; // slabPipeline.ts:71
   wire [31:0] c3_fcmp_a = c3_tnear_wait_d3; // slabPipeline.ts:72
   wire [31:0] c3_fcmp_b = c3_fmul_tfar_result; // slabPipeline.ts:73
-  wire [3:0] hit_concat = {child_valid_d12[3] & (c3_fcmp_flags == 2'd3 | c3_fcmp_flags == 2'd0), child_valid_d12[2] & (c2_fcmp_flags == 2'd3 | c2_fcmp_flags == 2'd0), child_valid_d12[1] & (c1_fcmp_flags == 2'd3 | c1_fcmp_flags == 2'd0), child_valid_d12[0] & (c0_fcmp_flags == 2'd3 | c0_fcmp_flags == 2'd0)}; // rayBox4.ts:77
+  wire [3:0] hit_concat = {child_valid_d12[3] & (c3_fcmp_flags == 2'd3 | c3_fcmp_flags == 2'd0), child_valid_d12[2] & (c2_fcmp_flags == 2'd3 | c2_fcmp_flags == 2'd0), child_valid_d12[1] & (c1_fcmp_flags == 2'd3 | c1_fcmp_flags == 2'd0), child_valid_d12[0] & (c0_fcmp_flags == 2'd3 | c0_fcmp_flags == 2'd0)}; // rayBox4.ts:81
   wire [5:0] pair_order_concat = {c2_tnear_wait_d3 <= c3_tnear_wait_d3, c1_tnear_wait_d3 <= c3_tnear_wait_d3, c1_tnear_wait_d3 <= c2_tnear_wait_d3, c0_tnear_wait_d3 <= c3_tnear_wait_d3, c0_tnear_wait_d3 <= c2_tnear_wait_d3, c0_tnear_wait_d3 <= c1_tnear_wait_d3}; // rayBox4.ts:37
   wire order_out_slice = hit_mask[0]; // rayBox4.ts:49
   wire order_out_slice_1 = hit_mask[1]; // rayBox4.ts:49
@@ -728,6 +736,13 @@ module RayBox4_fadd3_fmul3_tagBits16 (
     limit_d5 = 32'd0;
     limit_d6 = 32'd0;
     limit_d7 = 32'd0;
+    lower_d1 = 32'd0;
+    lower_d2 = 32'd0;
+    lower_d3 = 32'd0;
+    lower_d4 = 32'd0;
+    lower_d5 = 32'd0;
+    lower_d6 = 32'd0;
+    lower_d7 = 32'd0;
     c0_x_lo = 32'd0;
     c0_x_hi = 32'd0;
     c0_y_lo = 32'd0;
@@ -839,16 +854,23 @@ module RayBox4_fadd3_fmul3_tagBits16 (
 `endif
 
   always_ff @(posedge clk) begin
-    inv_dir_d1 <= inv_dir; // slabPipeline.ts:138
-    inv_dir_d2 <= inv_dir_d1; // slabPipeline.ts:138
-    inv_dir_d3 <= inv_dir_d2; // slabPipeline.ts:138
-    limit_d1 <= limit; // slabPipeline.ts:139
-    limit_d2 <= limit_d1; // slabPipeline.ts:139
-    limit_d3 <= limit_d2; // slabPipeline.ts:139
-    limit_d4 <= limit_d3; // slabPipeline.ts:139
-    limit_d5 <= limit_d4; // slabPipeline.ts:139
-    limit_d6 <= limit_d5; // slabPipeline.ts:139
-    limit_d7 <= limit_d6; // slabPipeline.ts:139
+    inv_dir_d1 <= inv_dir; // slabPipeline.ts:140
+    inv_dir_d2 <= inv_dir_d1; // slabPipeline.ts:140
+    inv_dir_d3 <= inv_dir_d2; // slabPipeline.ts:140
+    limit_d1 <= limit; // slabPipeline.ts:142
+    limit_d2 <= limit_d1; // slabPipeline.ts:142
+    limit_d3 <= limit_d2; // slabPipeline.ts:142
+    limit_d4 <= limit_d3; // slabPipeline.ts:142
+    limit_d5 <= limit_d4; // slabPipeline.ts:142
+    limit_d6 <= limit_d5; // slabPipeline.ts:142
+    limit_d7 <= limit_d6; // slabPipeline.ts:142
+    lower_d1 <= lower; // slabPipeline.ts:143
+    lower_d2 <= lower_d1; // slabPipeline.ts:143
+    lower_d3 <= lower_d2; // slabPipeline.ts:143
+    lower_d4 <= lower_d3; // slabPipeline.ts:143
+    lower_d5 <= lower_d4; // slabPipeline.ts:143
+    lower_d6 <= lower_d5; // slabPipeline.ts:143
+    lower_d7 <= lower_d6; // slabPipeline.ts:143
     c0_x_lo <= lo; // slabPipeline.ts:103
     c0_x_hi <= hi; // slabPipeline.ts:104
     c0_y_lo <= lo_1; // slabPipeline.ts:103
@@ -897,84 +919,84 @@ module RayBox4_fadd3_fmul3_tagBits16 (
     c3_far_z <= c3_fmin_far_z_result; // slabPipeline.ts:109
     c3_tnear <= c3_fmax_near_result; // slabPipeline.ts:110
     c3_tfar_raw <= c3_fmin_far_result; // slabPipeline.ts:111
-    child_valid_d1 <= child_valid; // slabPipeline.ts:143
-    child_valid_d2 <= child_valid_d1; // slabPipeline.ts:143
-    child_valid_d3 <= child_valid_d2; // slabPipeline.ts:143
-    child_valid_d4 <= child_valid_d3; // slabPipeline.ts:143
-    child_valid_d5 <= child_valid_d4; // slabPipeline.ts:143
-    child_valid_d6 <= child_valid_d5; // slabPipeline.ts:143
-    child_valid_d7 <= child_valid_d6; // slabPipeline.ts:143
-    child_valid_d8 <= child_valid_d7; // slabPipeline.ts:143
-    child_valid_d9 <= child_valid_d8; // slabPipeline.ts:143
-    child_valid_d10 <= child_valid_d9; // slabPipeline.ts:143
-    child_valid_d11 <= child_valid_d10; // slabPipeline.ts:143
-    child_valid_d12 <= child_valid_d11; // slabPipeline.ts:143
-    c0_tnear_wait_d1 <= c0_tnear; // slabPipeline.ts:144
-    c0_tnear_wait_d2 <= c0_tnear_wait_d1; // slabPipeline.ts:144
-    c0_tnear_wait_d3 <= c0_tnear_wait_d2; // slabPipeline.ts:144
-    c1_tnear_wait_d1 <= c1_tnear; // slabPipeline.ts:144
-    c1_tnear_wait_d2 <= c1_tnear_wait_d1; // slabPipeline.ts:144
-    c1_tnear_wait_d3 <= c1_tnear_wait_d2; // slabPipeline.ts:144
-    c2_tnear_wait_d1 <= c2_tnear; // slabPipeline.ts:144
-    c2_tnear_wait_d2 <= c2_tnear_wait_d1; // slabPipeline.ts:144
-    c2_tnear_wait_d3 <= c2_tnear_wait_d2; // slabPipeline.ts:144
-    c3_tnear_wait_d1 <= c3_tnear; // slabPipeline.ts:144
-    c3_tnear_wait_d2 <= c3_tnear_wait_d1; // slabPipeline.ts:144
-    c3_tnear_wait_d3 <= c3_tnear_wait_d2; // slabPipeline.ts:144
-    hit_mask <= hit_concat; // rayBox4.ts:77
-    pair_order <= pair_order_concat; // rayBox4.ts:79
-    order_out <= order_1; // rayBox4.ts:83
-    hit_count_out <= order_out_add_6; // rayBox4.ts:84
-    hit_out <= hit_mask; // rayBox4.ts:85
-    tnear_out_d1 <= {c3_tnear_wait_d3, c2_tnear_wait_d3, c1_tnear_wait_d3, c0_tnear_wait_d3}; // rayBox4.ts:86
-    tnear_out_d2 <= tnear_out_d1; // rayBox4.ts:86
-    tag_d1 <= tag; // rayBox4.ts:87
-    tag_d2 <= tag_d1; // rayBox4.ts:87
-    tag_d3 <= tag_d2; // rayBox4.ts:87
-    tag_d4 <= tag_d3; // rayBox4.ts:87
-    tag_d5 <= tag_d4; // rayBox4.ts:87
-    tag_d6 <= tag_d5; // rayBox4.ts:87
-    tag_d7 <= tag_d6; // rayBox4.ts:87
-    tag_d8 <= tag_d7; // rayBox4.ts:87
-    tag_d9 <= tag_d8; // rayBox4.ts:87
-    tag_d10 <= tag_d9; // rayBox4.ts:87
-    tag_d11 <= tag_d10; // rayBox4.ts:87
-    tag_d12 <= tag_d11; // rayBox4.ts:87
-    tag_d13 <= tag_d12; // rayBox4.ts:87
-    tag_d14 <= tag_d13; // rayBox4.ts:87
+    child_valid_d1 <= child_valid; // slabPipeline.ts:147
+    child_valid_d2 <= child_valid_d1; // slabPipeline.ts:147
+    child_valid_d3 <= child_valid_d2; // slabPipeline.ts:147
+    child_valid_d4 <= child_valid_d3; // slabPipeline.ts:147
+    child_valid_d5 <= child_valid_d4; // slabPipeline.ts:147
+    child_valid_d6 <= child_valid_d5; // slabPipeline.ts:147
+    child_valid_d7 <= child_valid_d6; // slabPipeline.ts:147
+    child_valid_d8 <= child_valid_d7; // slabPipeline.ts:147
+    child_valid_d9 <= child_valid_d8; // slabPipeline.ts:147
+    child_valid_d10 <= child_valid_d9; // slabPipeline.ts:147
+    child_valid_d11 <= child_valid_d10; // slabPipeline.ts:147
+    child_valid_d12 <= child_valid_d11; // slabPipeline.ts:147
+    c0_tnear_wait_d1 <= c0_tnear; // slabPipeline.ts:148
+    c0_tnear_wait_d2 <= c0_tnear_wait_d1; // slabPipeline.ts:148
+    c0_tnear_wait_d3 <= c0_tnear_wait_d2; // slabPipeline.ts:148
+    c1_tnear_wait_d1 <= c1_tnear; // slabPipeline.ts:148
+    c1_tnear_wait_d2 <= c1_tnear_wait_d1; // slabPipeline.ts:148
+    c1_tnear_wait_d3 <= c1_tnear_wait_d2; // slabPipeline.ts:148
+    c2_tnear_wait_d1 <= c2_tnear; // slabPipeline.ts:148
+    c2_tnear_wait_d2 <= c2_tnear_wait_d1; // slabPipeline.ts:148
+    c2_tnear_wait_d3 <= c2_tnear_wait_d2; // slabPipeline.ts:148
+    c3_tnear_wait_d1 <= c3_tnear; // slabPipeline.ts:148
+    c3_tnear_wait_d2 <= c3_tnear_wait_d1; // slabPipeline.ts:148
+    c3_tnear_wait_d3 <= c3_tnear_wait_d2; // slabPipeline.ts:148
+    hit_mask <= hit_concat; // rayBox4.ts:81
+    pair_order <= pair_order_concat; // rayBox4.ts:83
+    order_out <= order_1; // rayBox4.ts:87
+    hit_count_out <= order_out_add_6; // rayBox4.ts:88
+    hit_out <= hit_mask; // rayBox4.ts:89
+    tnear_out_d1 <= {c3_tnear_wait_d3, c2_tnear_wait_d3, c1_tnear_wait_d3, c0_tnear_wait_d3}; // rayBox4.ts:90
+    tnear_out_d2 <= tnear_out_d1; // rayBox4.ts:90
+    tag_d1 <= tag; // rayBox4.ts:91
+    tag_d2 <= tag_d1; // rayBox4.ts:91
+    tag_d3 <= tag_d2; // rayBox4.ts:91
+    tag_d4 <= tag_d3; // rayBox4.ts:91
+    tag_d5 <= tag_d4; // rayBox4.ts:91
+    tag_d6 <= tag_d5; // rayBox4.ts:91
+    tag_d7 <= tag_d6; // rayBox4.ts:91
+    tag_d8 <= tag_d7; // rayBox4.ts:91
+    tag_d9 <= tag_d8; // rayBox4.ts:91
+    tag_d10 <= tag_d9; // rayBox4.ts:91
+    tag_d11 <= tag_d10; // rayBox4.ts:91
+    tag_d12 <= tag_d11; // rayBox4.ts:91
+    tag_d13 <= tag_d12; // rayBox4.ts:91
+    tag_d14 <= tag_d13; // rayBox4.ts:91
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      valid_d1 <= 1'd0; // rayBox4.ts:88
-      valid_d2 <= 1'd0; // rayBox4.ts:88
-      valid_d3 <= 1'd0; // rayBox4.ts:88
-      valid_d4 <= 1'd0; // rayBox4.ts:88
-      valid_d5 <= 1'd0; // rayBox4.ts:88
-      valid_d6 <= 1'd0; // rayBox4.ts:88
-      valid_d7 <= 1'd0; // rayBox4.ts:88
-      valid_d8 <= 1'd0; // rayBox4.ts:88
-      valid_d9 <= 1'd0; // rayBox4.ts:88
-      valid_d10 <= 1'd0; // rayBox4.ts:88
-      valid_d11 <= 1'd0; // rayBox4.ts:88
-      valid_d12 <= 1'd0; // rayBox4.ts:88
-      valid_d13 <= 1'd0; // rayBox4.ts:88
-      valid_d14 <= 1'd0; // rayBox4.ts:88
+      valid_d1 <= 1'd0; // rayBox4.ts:92
+      valid_d2 <= 1'd0; // rayBox4.ts:92
+      valid_d3 <= 1'd0; // rayBox4.ts:92
+      valid_d4 <= 1'd0; // rayBox4.ts:92
+      valid_d5 <= 1'd0; // rayBox4.ts:92
+      valid_d6 <= 1'd0; // rayBox4.ts:92
+      valid_d7 <= 1'd0; // rayBox4.ts:92
+      valid_d8 <= 1'd0; // rayBox4.ts:92
+      valid_d9 <= 1'd0; // rayBox4.ts:92
+      valid_d10 <= 1'd0; // rayBox4.ts:92
+      valid_d11 <= 1'd0; // rayBox4.ts:92
+      valid_d12 <= 1'd0; // rayBox4.ts:92
+      valid_d13 <= 1'd0; // rayBox4.ts:92
+      valid_d14 <= 1'd0; // rayBox4.ts:92
     end else begin
-      valid_d1 <= in_valid; // rayBox4.ts:88
-      valid_d2 <= valid_d1; // rayBox4.ts:88
-      valid_d3 <= valid_d2; // rayBox4.ts:88
-      valid_d4 <= valid_d3; // rayBox4.ts:88
-      valid_d5 <= valid_d4; // rayBox4.ts:88
-      valid_d6 <= valid_d5; // rayBox4.ts:88
-      valid_d7 <= valid_d6; // rayBox4.ts:88
-      valid_d8 <= valid_d7; // rayBox4.ts:88
-      valid_d9 <= valid_d8; // rayBox4.ts:88
-      valid_d10 <= valid_d9; // rayBox4.ts:88
-      valid_d11 <= valid_d10; // rayBox4.ts:88
-      valid_d12 <= valid_d11; // rayBox4.ts:88
-      valid_d13 <= valid_d12; // rayBox4.ts:88
-      valid_d14 <= valid_d13; // rayBox4.ts:88
+      valid_d1 <= in_valid; // rayBox4.ts:92
+      valid_d2 <= valid_d1; // rayBox4.ts:92
+      valid_d3 <= valid_d2; // rayBox4.ts:92
+      valid_d4 <= valid_d3; // rayBox4.ts:92
+      valid_d5 <= valid_d4; // rayBox4.ts:92
+      valid_d6 <= valid_d5; // rayBox4.ts:92
+      valid_d7 <= valid_d6; // rayBox4.ts:92
+      valid_d8 <= valid_d7; // rayBox4.ts:92
+      valid_d9 <= valid_d8; // rayBox4.ts:92
+      valid_d10 <= valid_d9; // rayBox4.ts:92
+      valid_d11 <= valid_d10; // rayBox4.ts:92
+      valid_d12 <= valid_d11; // rayBox4.ts:92
+      valid_d13 <= valid_d12; // rayBox4.ts:92
+      valid_d14 <= valid_d13; // rayBox4.ts:92
     end
   end
 

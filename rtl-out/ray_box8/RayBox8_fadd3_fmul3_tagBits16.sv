@@ -14,18 +14,26 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   output logic [7:0] hit,
   output logic [255:0] tnear,
   output logic [23:0] order,
-  output logic [3:0] hit_count
+  output logic [3:0] hit_count,
+  input  logic [31:0] lower
 );
-  logic [95:0] inv_dir_d1; // slabPipeline.ts:138
-  logic [95:0] inv_dir_d2; // slabPipeline.ts:138
-  logic [95:0] inv_dir_d3; // slabPipeline.ts:138
-  logic [31:0] limit_d1; // slabPipeline.ts:139
-  logic [31:0] limit_d2; // slabPipeline.ts:139
-  logic [31:0] limit_d3; // slabPipeline.ts:139
-  logic [31:0] limit_d4; // slabPipeline.ts:139
-  logic [31:0] limit_d5; // slabPipeline.ts:139
-  logic [31:0] limit_d6; // slabPipeline.ts:139
-  logic [31:0] limit_d7; // slabPipeline.ts:139
+  logic [95:0] inv_dir_d1; // slabPipeline.ts:140
+  logic [95:0] inv_dir_d2; // slabPipeline.ts:140
+  logic [95:0] inv_dir_d3; // slabPipeline.ts:140
+  logic [31:0] limit_d1; // slabPipeline.ts:142
+  logic [31:0] limit_d2; // slabPipeline.ts:142
+  logic [31:0] limit_d3; // slabPipeline.ts:142
+  logic [31:0] limit_d4; // slabPipeline.ts:142
+  logic [31:0] limit_d5; // slabPipeline.ts:142
+  logic [31:0] limit_d6; // slabPipeline.ts:142
+  logic [31:0] limit_d7; // slabPipeline.ts:142
+  logic [31:0] lower_d1; // slabPipeline.ts:143
+  logic [31:0] lower_d2; // slabPipeline.ts:143
+  logic [31:0] lower_d3; // slabPipeline.ts:143
+  logic [31:0] lower_d4; // slabPipeline.ts:143
+  logic [31:0] lower_d5; // slabPipeline.ts:143
+  logic [31:0] lower_d6; // slabPipeline.ts:143
+  logic [31:0] lower_d7; // slabPipeline.ts:143
   logic c0_x_fsub_min_out_valid; // slabPipeline.ts:56
   logic [31:0] c0_x_fsub_min_result; // slabPipeline.ts:56
   logic c0_x_fmul_min_out_valid; // slabPipeline.ts:56
@@ -410,42 +418,42 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   logic c7_fmin_far_out_valid; // slabPipeline.ts:56
   logic [31:0] c7_fmin_far_result; // slabPipeline.ts:56
   logic [31:0] c7_tfar_raw; // slabPipeline.ts:111
-  logic [7:0] child_valid_d1; // slabPipeline.ts:143
-  logic [7:0] child_valid_d2; // slabPipeline.ts:143
-  logic [7:0] child_valid_d3; // slabPipeline.ts:143
-  logic [7:0] child_valid_d4; // slabPipeline.ts:143
-  logic [7:0] child_valid_d5; // slabPipeline.ts:143
-  logic [7:0] child_valid_d6; // slabPipeline.ts:143
-  logic [7:0] child_valid_d7; // slabPipeline.ts:143
-  logic [7:0] child_valid_d8; // slabPipeline.ts:143
-  logic [7:0] child_valid_d9; // slabPipeline.ts:143
-  logic [7:0] child_valid_d10; // slabPipeline.ts:143
-  logic [7:0] child_valid_d11; // slabPipeline.ts:143
-  logic [7:0] child_valid_d12; // slabPipeline.ts:143
-  logic [31:0] c0_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c0_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c0_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c1_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c2_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c3_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c4_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c4_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c4_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c5_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c5_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c5_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c6_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c6_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c6_tnear_wait_d3; // slabPipeline.ts:144
-  logic [31:0] c7_tnear_wait_d1; // slabPipeline.ts:144
-  logic [31:0] c7_tnear_wait_d2; // slabPipeline.ts:144
-  logic [31:0] c7_tnear_wait_d3; // slabPipeline.ts:144
+  logic [7:0] child_valid_d1; // slabPipeline.ts:147
+  logic [7:0] child_valid_d2; // slabPipeline.ts:147
+  logic [7:0] child_valid_d3; // slabPipeline.ts:147
+  logic [7:0] child_valid_d4; // slabPipeline.ts:147
+  logic [7:0] child_valid_d5; // slabPipeline.ts:147
+  logic [7:0] child_valid_d6; // slabPipeline.ts:147
+  logic [7:0] child_valid_d7; // slabPipeline.ts:147
+  logic [7:0] child_valid_d8; // slabPipeline.ts:147
+  logic [7:0] child_valid_d9; // slabPipeline.ts:147
+  logic [7:0] child_valid_d10; // slabPipeline.ts:147
+  logic [7:0] child_valid_d11; // slabPipeline.ts:147
+  logic [7:0] child_valid_d12; // slabPipeline.ts:147
+  logic [31:0] c0_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c0_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c0_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c1_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c2_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c3_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c4_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c4_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c4_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c5_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c5_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c5_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c6_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c6_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c6_tnear_wait_d3; // slabPipeline.ts:148
+  logic [31:0] c7_tnear_wait_d1; // slabPipeline.ts:148
+  logic [31:0] c7_tnear_wait_d2; // slabPipeline.ts:148
+  logic [31:0] c7_tnear_wait_d3; // slabPipeline.ts:148
   logic c0_fmul_tfar_out_valid; // slabPipeline.ts:56
   logic [31:0] c0_fmul_tfar_result; // slabPipeline.ts:56
   logic c0_fcmp_out_valid; // slabPipeline.ts:70
@@ -510,15 +518,15 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   logic c7_fcmp_eq; // slabPipeline.ts:70
   logic c7_fcmp_gt; // slabPipeline.ts:70
   logic c7_fcmp_unordered; // slabPipeline.ts:70
-  logic [35:0] key0; // rayBox8.ts:52
-  logic [35:0] key1; // rayBox8.ts:52
-  logic [35:0] key2; // rayBox8.ts:52
-  logic [35:0] key3; // rayBox8.ts:52
-  logic [35:0] key4; // rayBox8.ts:52
-  logic [35:0] key5; // rayBox8.ts:52
-  logic [35:0] key6; // rayBox8.ts:52
-  logic [35:0] key7; // rayBox8.ts:52
-  logic [7:0] hit_mask; // rayBox8.ts:53
+  logic [35:0] key0; // rayBox8.ts:56
+  logic [35:0] key1; // rayBox8.ts:56
+  logic [35:0] key2; // rayBox8.ts:56
+  logic [35:0] key3; // rayBox8.ts:56
+  logic [35:0] key4; // rayBox8.ts:56
+  logic [35:0] key5; // rayBox8.ts:56
+  logic [35:0] key6; // rayBox8.ts:56
+  logic [35:0] key7; // rayBox8.ts:56
+  logic [7:0] hit_mask; // rayBox8.ts:57
   logic [35:0] sort_l0_k0; // sortingNetwork.ts:52
   logic [35:0] sort_l0_k1; // sortingNetwork.ts:52
   logic [35:0] sort_l0_k2; // sortingNetwork.ts:52
@@ -567,81 +575,81 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   logic [35:0] sort_l5_k5; // sortingNetwork.ts:52
   logic [35:0] sort_l5_k6; // sortingNetwork.ts:52
   logic [35:0] sort_l5_k7; // sortingNetwork.ts:52
-  logic [3:0] hit_count_out_d1; // rayBox8.ts:58
-  logic [3:0] hit_count_out_d2; // rayBox8.ts:58
-  logic [3:0] hit_count_out_d3; // rayBox8.ts:58
-  logic [3:0] hit_count_out_d4; // rayBox8.ts:58
-  logic [3:0] hit_count_out_d5; // rayBox8.ts:58
-  logic [3:0] hit_count_out_d6; // rayBox8.ts:58
-  logic [7:0] hit_out_d1; // rayBox8.ts:59
-  logic [7:0] hit_out_d2; // rayBox8.ts:59
-  logic [7:0] hit_out_d3; // rayBox8.ts:59
-  logic [7:0] hit_out_d4; // rayBox8.ts:59
-  logic [7:0] hit_out_d5; // rayBox8.ts:59
-  logic [7:0] hit_out_d6; // rayBox8.ts:59
-  logic [255:0] tnear_out_d1; // rayBox8.ts:60
-  logic [255:0] tnear_out_d2; // rayBox8.ts:60
-  logic [255:0] tnear_out_d3; // rayBox8.ts:60
-  logic [255:0] tnear_out_d4; // rayBox8.ts:60
-  logic [255:0] tnear_out_d5; // rayBox8.ts:60
-  logic [255:0] tnear_out_d6; // rayBox8.ts:60
-  logic [255:0] tnear_out_d7; // rayBox8.ts:60
-  logic [15:0] tag_d1; // rayBox8.ts:61
-  logic [15:0] tag_d2; // rayBox8.ts:61
-  logic [15:0] tag_d3; // rayBox8.ts:61
-  logic [15:0] tag_d4; // rayBox8.ts:61
-  logic [15:0] tag_d5; // rayBox8.ts:61
-  logic [15:0] tag_d6; // rayBox8.ts:61
-  logic [15:0] tag_d7; // rayBox8.ts:61
-  logic [15:0] tag_d8; // rayBox8.ts:61
-  logic [15:0] tag_d9; // rayBox8.ts:61
-  logic [15:0] tag_d10; // rayBox8.ts:61
-  logic [15:0] tag_d11; // rayBox8.ts:61
-  logic [15:0] tag_d12; // rayBox8.ts:61
-  logic [15:0] tag_d13; // rayBox8.ts:61
-  logic [15:0] tag_d14; // rayBox8.ts:61
-  logic [15:0] tag_d15; // rayBox8.ts:61
-  logic [15:0] tag_d16; // rayBox8.ts:61
-  logic [15:0] tag_d17; // rayBox8.ts:61
-  logic [15:0] tag_d18; // rayBox8.ts:61
-  logic [15:0] tag_d19; // rayBox8.ts:61
-  logic valid_d1; // rayBox8.ts:62
-  logic valid_d2; // rayBox8.ts:62
-  logic valid_d3; // rayBox8.ts:62
-  logic valid_d4; // rayBox8.ts:62
-  logic valid_d5; // rayBox8.ts:62
-  logic valid_d6; // rayBox8.ts:62
-  logic valid_d7; // rayBox8.ts:62
-  logic valid_d8; // rayBox8.ts:62
-  logic valid_d9; // rayBox8.ts:62
-  logic valid_d10; // rayBox8.ts:62
-  logic valid_d11; // rayBox8.ts:62
-  logic valid_d12; // rayBox8.ts:62
-  logic valid_d13; // rayBox8.ts:62
-  logic valid_d14; // rayBox8.ts:62
-  logic valid_d15; // rayBox8.ts:62
-  logic valid_d16; // rayBox8.ts:62
-  logic valid_d17; // rayBox8.ts:62
-  logic valid_d18; // rayBox8.ts:62
-  logic valid_d19; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d1; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d2; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d3; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d4; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d5; // rayBox8.ts:62
+  logic [3:0] hit_count_out_d6; // rayBox8.ts:62
+  logic [7:0] hit_out_d1; // rayBox8.ts:63
+  logic [7:0] hit_out_d2; // rayBox8.ts:63
+  logic [7:0] hit_out_d3; // rayBox8.ts:63
+  logic [7:0] hit_out_d4; // rayBox8.ts:63
+  logic [7:0] hit_out_d5; // rayBox8.ts:63
+  logic [7:0] hit_out_d6; // rayBox8.ts:63
+  logic [255:0] tnear_out_d1; // rayBox8.ts:64
+  logic [255:0] tnear_out_d2; // rayBox8.ts:64
+  logic [255:0] tnear_out_d3; // rayBox8.ts:64
+  logic [255:0] tnear_out_d4; // rayBox8.ts:64
+  logic [255:0] tnear_out_d5; // rayBox8.ts:64
+  logic [255:0] tnear_out_d6; // rayBox8.ts:64
+  logic [255:0] tnear_out_d7; // rayBox8.ts:64
+  logic [15:0] tag_d1; // rayBox8.ts:65
+  logic [15:0] tag_d2; // rayBox8.ts:65
+  logic [15:0] tag_d3; // rayBox8.ts:65
+  logic [15:0] tag_d4; // rayBox8.ts:65
+  logic [15:0] tag_d5; // rayBox8.ts:65
+  logic [15:0] tag_d6; // rayBox8.ts:65
+  logic [15:0] tag_d7; // rayBox8.ts:65
+  logic [15:0] tag_d8; // rayBox8.ts:65
+  logic [15:0] tag_d9; // rayBox8.ts:65
+  logic [15:0] tag_d10; // rayBox8.ts:65
+  logic [15:0] tag_d11; // rayBox8.ts:65
+  logic [15:0] tag_d12; // rayBox8.ts:65
+  logic [15:0] tag_d13; // rayBox8.ts:65
+  logic [15:0] tag_d14; // rayBox8.ts:65
+  logic [15:0] tag_d15; // rayBox8.ts:65
+  logic [15:0] tag_d16; // rayBox8.ts:65
+  logic [15:0] tag_d17; // rayBox8.ts:65
+  logic [15:0] tag_d18; // rayBox8.ts:65
+  logic [15:0] tag_d19; // rayBox8.ts:65
+  logic valid_d1; // rayBox8.ts:66
+  logic valid_d2; // rayBox8.ts:66
+  logic valid_d3; // rayBox8.ts:66
+  logic valid_d4; // rayBox8.ts:66
+  logic valid_d5; // rayBox8.ts:66
+  logic valid_d6; // rayBox8.ts:66
+  logic valid_d7; // rayBox8.ts:66
+  logic valid_d8; // rayBox8.ts:66
+  logic valid_d9; // rayBox8.ts:66
+  logic valid_d10; // rayBox8.ts:66
+  logic valid_d11; // rayBox8.ts:66
+  logic valid_d12; // rayBox8.ts:66
+  logic valid_d13; // rayBox8.ts:66
+  logic valid_d14; // rayBox8.ts:66
+  logic valid_d15; // rayBox8.ts:66
+  logic valid_d16; // rayBox8.ts:66
+  logic valid_d17; // rayBox8.ts:66
+  logic valid_d18; // rayBox8.ts:66
+  logic valid_d19; // rayBox8.ts:66
 
-  assign out_valid = valid_d19; // rayBox8.ts:62
-  assign out_tag = tag_d19; // rayBox8.ts:61
-  assign hit = hit_out_d6; // rayBox8.ts:59
-  assign tnear = tnear_out_d7; // rayBox8.ts:60
-  assign order = {sort_l5_k7[2:0], sort_l5_k6[2:0], sort_l5_k5[2:0], sort_l5_k4[2:0], sort_l5_k3[2:0], sort_l5_k2[2:0], sort_l5_k1[2:0], sort_l5_k0[2:0]}; // rayBox8.ts:57
-  assign hit_count = hit_count_out_d6; // rayBox8.ts:58
+  assign out_valid = valid_d19; // rayBox8.ts:66
+  assign out_tag = tag_d19; // rayBox8.ts:65
+  assign hit = hit_out_d6; // rayBox8.ts:63
+  assign tnear = tnear_out_d7; // rayBox8.ts:64
+  assign order = {sort_l5_k7[2:0], sort_l5_k6[2:0], sort_l5_k5[2:0], sort_l5_k4[2:0], sort_l5_k3[2:0], sort_l5_k2[2:0], sort_l5_k1[2:0], sort_l5_k0[2:0]}; // rayBox8.ts:61
+  assign hit_count = hit_count_out_d6; // rayBox8.ts:62
   wire c0_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_1 = boxes[31:0]; // rayBox8.ts:46
+  wire [31:0] boxes_1 = boxes[31:0]; // rayBox8.ts:50
   wire [31:0] c0_x_fsub_min_a = boxes_1; // slabPipeline.ts:58
-  wire [31:0] origin_1 = origin[31:0]; // slabPipeline.ts:137
+  wire [31:0] origin_1 = origin[31:0]; // slabPipeline.ts:139
   wire [31:0] c0_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_x_fmul_min_a = c0_x_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv = inv_dir_d3[31:0]; // slabPipeline.ts:138
+  wire [31:0] inv = inv_dir_d3[31:0]; // slabPipeline.ts:140
   wire [31:0] c0_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c0_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_2 = boxes[127:96]; // rayBox8.ts:46
+  wire [31:0] boxes_2 = boxes[127:96]; // rayBox8.ts:50
   wire [31:0] c0_x_fsub_max_a = boxes_2; // slabPipeline.ts:58
   wire [31:0] c0_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -656,16 +664,16 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo = inSlab ? 32'hff800000 : t0First ? c0_x_fmul_min_result : c0_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi = inSlab ? 32'h7f800000 : t0First ? c0_x_fmul_max_result : c0_x_fmul_min_result; // slabPipeline.ts:90
   wire c0_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_3 = boxes[63:32]; // rayBox8.ts:46
+  wire [31:0] boxes_3 = boxes[63:32]; // rayBox8.ts:50
   wire [31:0] c0_y_fsub_min_a = boxes_3; // slabPipeline.ts:58
-  wire [31:0] origin_2 = origin[63:32]; // slabPipeline.ts:137
+  wire [31:0] origin_2 = origin[63:32]; // slabPipeline.ts:139
   wire [31:0] c0_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_y_fmul_min_a = c0_y_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv_1 = inv_dir_d3[63:32]; // slabPipeline.ts:138
+  wire [31:0] inv_1 = inv_dir_d3[63:32]; // slabPipeline.ts:140
   wire [31:0] c0_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c0_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_4 = boxes[159:128]; // rayBox8.ts:46
+  wire [31:0] boxes_4 = boxes[159:128]; // rayBox8.ts:50
   wire [31:0] c0_y_fsub_max_a = boxes_4; // slabPipeline.ts:58
   wire [31:0] c0_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -680,16 +688,16 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_1 = inSlab_1 ? 32'hff800000 : t0First_1 ? c0_y_fmul_min_result : c0_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_1 = inSlab_1 ? 32'h7f800000 : t0First_1 ? c0_y_fmul_max_result : c0_y_fmul_min_result; // slabPipeline.ts:90
   wire c0_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_5 = boxes[95:64]; // rayBox8.ts:46
+  wire [31:0] boxes_5 = boxes[95:64]; // rayBox8.ts:50
   wire [31:0] c0_z_fsub_min_a = boxes_5; // slabPipeline.ts:58
-  wire [31:0] origin_3 = origin[95:64]; // slabPipeline.ts:137
+  wire [31:0] origin_3 = origin[95:64]; // slabPipeline.ts:139
   wire [31:0] c0_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_z_fmul_min_a = c0_z_fsub_min_result; // slabPipeline.ts:58
-  wire [31:0] inv_2 = inv_dir_d3[95:64]; // slabPipeline.ts:138
+  wire [31:0] inv_2 = inv_dir_d3[95:64]; // slabPipeline.ts:140
   wire [31:0] c0_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c0_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_6 = boxes[191:160]; // rayBox8.ts:46
+  wire [31:0] boxes_6 = boxes[191:160]; // rayBox8.ts:50
   wire [31:0] c0_z_fsub_max_a = boxes_6; // slabPipeline.ts:58
   wire [31:0] c0_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c0_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -708,7 +716,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c0_fmax_near_xy_b = c0_y_lo; // slabPipeline.ts:59
   wire c0_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_fmax_near_z_a = c0_z_lo; // slabPipeline.ts:58
-  wire [31:0] c0_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c0_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c0_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_fmin_far_xy_a = c0_x_hi; // slabPipeline.ts:58
   wire [31:0] c0_fmin_far_xy_b = c0_y_hi; // slabPipeline.ts:59
@@ -722,14 +730,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c0_fmin_far_a = c0_far_xy; // slabPipeline.ts:58
   wire [31:0] c0_fmin_far_b = c0_far_z; // slabPipeline.ts:59
   wire c1_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_7 = boxes[223:192]; // rayBox8.ts:46
+  wire [31:0] boxes_7 = boxes[223:192]; // rayBox8.ts:50
   wire [31:0] c1_x_fsub_min_a = boxes_7; // slabPipeline.ts:58
   wire [31:0] c1_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_x_fmul_min_a = c1_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c1_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_8 = boxes[319:288]; // rayBox8.ts:46
+  wire [31:0] boxes_8 = boxes[319:288]; // rayBox8.ts:50
   wire [31:0] c1_x_fsub_max_a = boxes_8; // slabPipeline.ts:58
   wire [31:0] c1_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -744,14 +752,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_3 = inSlab_3 ? 32'hff800000 : t0First_3 ? c1_x_fmul_min_result : c1_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_3 = inSlab_3 ? 32'h7f800000 : t0First_3 ? c1_x_fmul_max_result : c1_x_fmul_min_result; // slabPipeline.ts:90
   wire c1_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_9 = boxes[255:224]; // rayBox8.ts:46
+  wire [31:0] boxes_9 = boxes[255:224]; // rayBox8.ts:50
   wire [31:0] c1_y_fsub_min_a = boxes_9; // slabPipeline.ts:58
   wire [31:0] c1_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_y_fmul_min_a = c1_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c1_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_10 = boxes[351:320]; // rayBox8.ts:46
+  wire [31:0] boxes_10 = boxes[351:320]; // rayBox8.ts:50
   wire [31:0] c1_y_fsub_max_a = boxes_10; // slabPipeline.ts:58
   wire [31:0] c1_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -766,14 +774,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_4 = inSlab_4 ? 32'hff800000 : t0First_4 ? c1_y_fmul_min_result : c1_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_4 = inSlab_4 ? 32'h7f800000 : t0First_4 ? c1_y_fmul_max_result : c1_y_fmul_min_result; // slabPipeline.ts:90
   wire c1_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_11 = boxes[287:256]; // rayBox8.ts:46
+  wire [31:0] boxes_11 = boxes[287:256]; // rayBox8.ts:50
   wire [31:0] c1_z_fsub_min_a = boxes_11; // slabPipeline.ts:58
   wire [31:0] c1_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_z_fmul_min_a = c1_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c1_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_12 = boxes[383:352]; // rayBox8.ts:46
+  wire [31:0] boxes_12 = boxes[383:352]; // rayBox8.ts:50
   wire [31:0] c1_z_fsub_max_a = boxes_12; // slabPipeline.ts:58
   wire [31:0] c1_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c1_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -792,7 +800,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c1_fmax_near_xy_b = c1_y_lo; // slabPipeline.ts:59
   wire c1_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_fmax_near_z_a = c1_z_lo; // slabPipeline.ts:58
-  wire [31:0] c1_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c1_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c1_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_fmin_far_xy_a = c1_x_hi; // slabPipeline.ts:58
   wire [31:0] c1_fmin_far_xy_b = c1_y_hi; // slabPipeline.ts:59
@@ -806,14 +814,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c1_fmin_far_a = c1_far_xy; // slabPipeline.ts:58
   wire [31:0] c1_fmin_far_b = c1_far_z; // slabPipeline.ts:59
   wire c2_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_13 = boxes[415:384]; // rayBox8.ts:46
+  wire [31:0] boxes_13 = boxes[415:384]; // rayBox8.ts:50
   wire [31:0] c2_x_fsub_min_a = boxes_13; // slabPipeline.ts:58
   wire [31:0] c2_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_x_fmul_min_a = c2_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c2_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_14 = boxes[511:480]; // rayBox8.ts:46
+  wire [31:0] boxes_14 = boxes[511:480]; // rayBox8.ts:50
   wire [31:0] c2_x_fsub_max_a = boxes_14; // slabPipeline.ts:58
   wire [31:0] c2_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -828,14 +836,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_6 = inSlab_6 ? 32'hff800000 : t0First_6 ? c2_x_fmul_min_result : c2_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_6 = inSlab_6 ? 32'h7f800000 : t0First_6 ? c2_x_fmul_max_result : c2_x_fmul_min_result; // slabPipeline.ts:90
   wire c2_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_15 = boxes[447:416]; // rayBox8.ts:46
+  wire [31:0] boxes_15 = boxes[447:416]; // rayBox8.ts:50
   wire [31:0] c2_y_fsub_min_a = boxes_15; // slabPipeline.ts:58
   wire [31:0] c2_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_y_fmul_min_a = c2_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c2_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_16 = boxes[543:512]; // rayBox8.ts:46
+  wire [31:0] boxes_16 = boxes[543:512]; // rayBox8.ts:50
   wire [31:0] c2_y_fsub_max_a = boxes_16; // slabPipeline.ts:58
   wire [31:0] c2_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -850,14 +858,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_7 = inSlab_7 ? 32'hff800000 : t0First_7 ? c2_y_fmul_min_result : c2_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_7 = inSlab_7 ? 32'h7f800000 : t0First_7 ? c2_y_fmul_max_result : c2_y_fmul_min_result; // slabPipeline.ts:90
   wire c2_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_17 = boxes[479:448]; // rayBox8.ts:46
+  wire [31:0] boxes_17 = boxes[479:448]; // rayBox8.ts:50
   wire [31:0] c2_z_fsub_min_a = boxes_17; // slabPipeline.ts:58
   wire [31:0] c2_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_z_fmul_min_a = c2_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c2_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_18 = boxes[575:544]; // rayBox8.ts:46
+  wire [31:0] boxes_18 = boxes[575:544]; // rayBox8.ts:50
   wire [31:0] c2_z_fsub_max_a = boxes_18; // slabPipeline.ts:58
   wire [31:0] c2_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c2_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -876,7 +884,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c2_fmax_near_xy_b = c2_y_lo; // slabPipeline.ts:59
   wire c2_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_fmax_near_z_a = c2_z_lo; // slabPipeline.ts:58
-  wire [31:0] c2_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c2_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c2_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_fmin_far_xy_a = c2_x_hi; // slabPipeline.ts:58
   wire [31:0] c2_fmin_far_xy_b = c2_y_hi; // slabPipeline.ts:59
@@ -890,14 +898,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c2_fmin_far_a = c2_far_xy; // slabPipeline.ts:58
   wire [31:0] c2_fmin_far_b = c2_far_z; // slabPipeline.ts:59
   wire c3_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_19 = boxes[607:576]; // rayBox8.ts:46
+  wire [31:0] boxes_19 = boxes[607:576]; // rayBox8.ts:50
   wire [31:0] c3_x_fsub_min_a = boxes_19; // slabPipeline.ts:58
   wire [31:0] c3_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_x_fmul_min_a = c3_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c3_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_20 = boxes[703:672]; // rayBox8.ts:46
+  wire [31:0] boxes_20 = boxes[703:672]; // rayBox8.ts:50
   wire [31:0] c3_x_fsub_max_a = boxes_20; // slabPipeline.ts:58
   wire [31:0] c3_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -912,14 +920,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_9 = inSlab_9 ? 32'hff800000 : t0First_9 ? c3_x_fmul_min_result : c3_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_9 = inSlab_9 ? 32'h7f800000 : t0First_9 ? c3_x_fmul_max_result : c3_x_fmul_min_result; // slabPipeline.ts:90
   wire c3_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_21 = boxes[639:608]; // rayBox8.ts:46
+  wire [31:0] boxes_21 = boxes[639:608]; // rayBox8.ts:50
   wire [31:0] c3_y_fsub_min_a = boxes_21; // slabPipeline.ts:58
   wire [31:0] c3_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_y_fmul_min_a = c3_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c3_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_22 = boxes[735:704]; // rayBox8.ts:46
+  wire [31:0] boxes_22 = boxes[735:704]; // rayBox8.ts:50
   wire [31:0] c3_y_fsub_max_a = boxes_22; // slabPipeline.ts:58
   wire [31:0] c3_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -934,14 +942,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_10 = inSlab_10 ? 32'hff800000 : t0First_10 ? c3_y_fmul_min_result : c3_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_10 = inSlab_10 ? 32'h7f800000 : t0First_10 ? c3_y_fmul_max_result : c3_y_fmul_min_result; // slabPipeline.ts:90
   wire c3_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_23 = boxes[671:640]; // rayBox8.ts:46
+  wire [31:0] boxes_23 = boxes[671:640]; // rayBox8.ts:50
   wire [31:0] c3_z_fsub_min_a = boxes_23; // slabPipeline.ts:58
   wire [31:0] c3_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_z_fmul_min_a = c3_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c3_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_24 = boxes[767:736]; // rayBox8.ts:46
+  wire [31:0] boxes_24 = boxes[767:736]; // rayBox8.ts:50
   wire [31:0] c3_z_fsub_max_a = boxes_24; // slabPipeline.ts:58
   wire [31:0] c3_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c3_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -960,7 +968,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c3_fmax_near_xy_b = c3_y_lo; // slabPipeline.ts:59
   wire c3_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_fmax_near_z_a = c3_z_lo; // slabPipeline.ts:58
-  wire [31:0] c3_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c3_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c3_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_fmin_far_xy_a = c3_x_hi; // slabPipeline.ts:58
   wire [31:0] c3_fmin_far_xy_b = c3_y_hi; // slabPipeline.ts:59
@@ -974,14 +982,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c3_fmin_far_a = c3_far_xy; // slabPipeline.ts:58
   wire [31:0] c3_fmin_far_b = c3_far_z; // slabPipeline.ts:59
   wire c4_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_25 = boxes[799:768]; // rayBox8.ts:46
+  wire [31:0] boxes_25 = boxes[799:768]; // rayBox8.ts:50
   wire [31:0] c4_x_fsub_min_a = boxes_25; // slabPipeline.ts:58
   wire [31:0] c4_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c4_x_fmul_min_a = c4_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c4_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c4_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_26 = boxes[895:864]; // rayBox8.ts:46
+  wire [31:0] boxes_26 = boxes[895:864]; // rayBox8.ts:50
   wire [31:0] c4_x_fsub_max_a = boxes_26; // slabPipeline.ts:58
   wire [31:0] c4_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -996,14 +1004,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_12 = inSlab_12 ? 32'hff800000 : t0First_12 ? c4_x_fmul_min_result : c4_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_12 = inSlab_12 ? 32'h7f800000 : t0First_12 ? c4_x_fmul_max_result : c4_x_fmul_min_result; // slabPipeline.ts:90
   wire c4_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_27 = boxes[831:800]; // rayBox8.ts:46
+  wire [31:0] boxes_27 = boxes[831:800]; // rayBox8.ts:50
   wire [31:0] c4_y_fsub_min_a = boxes_27; // slabPipeline.ts:58
   wire [31:0] c4_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c4_y_fmul_min_a = c4_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c4_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c4_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_28 = boxes[927:896]; // rayBox8.ts:46
+  wire [31:0] boxes_28 = boxes[927:896]; // rayBox8.ts:50
   wire [31:0] c4_y_fsub_max_a = boxes_28; // slabPipeline.ts:58
   wire [31:0] c4_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1018,14 +1026,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_13 = inSlab_13 ? 32'hff800000 : t0First_13 ? c4_y_fmul_min_result : c4_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_13 = inSlab_13 ? 32'h7f800000 : t0First_13 ? c4_y_fmul_max_result : c4_y_fmul_min_result; // slabPipeline.ts:90
   wire c4_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_29 = boxes[863:832]; // rayBox8.ts:46
+  wire [31:0] boxes_29 = boxes[863:832]; // rayBox8.ts:50
   wire [31:0] c4_z_fsub_min_a = boxes_29; // slabPipeline.ts:58
   wire [31:0] c4_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c4_z_fmul_min_a = c4_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c4_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c4_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_30 = boxes[959:928]; // rayBox8.ts:46
+  wire [31:0] boxes_30 = boxes[959:928]; // rayBox8.ts:50
   wire [31:0] c4_z_fsub_max_a = boxes_30; // slabPipeline.ts:58
   wire [31:0] c4_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c4_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1044,7 +1052,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c4_fmax_near_xy_b = c4_y_lo; // slabPipeline.ts:59
   wire c4_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c4_fmax_near_z_a = c4_z_lo; // slabPipeline.ts:58
-  wire [31:0] c4_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c4_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c4_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c4_fmin_far_xy_a = c4_x_hi; // slabPipeline.ts:58
   wire [31:0] c4_fmin_far_xy_b = c4_y_hi; // slabPipeline.ts:59
@@ -1058,14 +1066,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c4_fmin_far_a = c4_far_xy; // slabPipeline.ts:58
   wire [31:0] c4_fmin_far_b = c4_far_z; // slabPipeline.ts:59
   wire c5_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_31 = boxes[991:960]; // rayBox8.ts:46
+  wire [31:0] boxes_31 = boxes[991:960]; // rayBox8.ts:50
   wire [31:0] c5_x_fsub_min_a = boxes_31; // slabPipeline.ts:58
   wire [31:0] c5_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c5_x_fmul_min_a = c5_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c5_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c5_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_32 = boxes[1087:1056]; // rayBox8.ts:46
+  wire [31:0] boxes_32 = boxes[1087:1056]; // rayBox8.ts:50
   wire [31:0] c5_x_fsub_max_a = boxes_32; // slabPipeline.ts:58
   wire [31:0] c5_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1080,14 +1088,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_15 = inSlab_15 ? 32'hff800000 : t0First_15 ? c5_x_fmul_min_result : c5_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_15 = inSlab_15 ? 32'h7f800000 : t0First_15 ? c5_x_fmul_max_result : c5_x_fmul_min_result; // slabPipeline.ts:90
   wire c5_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_33 = boxes[1023:992]; // rayBox8.ts:46
+  wire [31:0] boxes_33 = boxes[1023:992]; // rayBox8.ts:50
   wire [31:0] c5_y_fsub_min_a = boxes_33; // slabPipeline.ts:58
   wire [31:0] c5_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c5_y_fmul_min_a = c5_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c5_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c5_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_34 = boxes[1119:1088]; // rayBox8.ts:46
+  wire [31:0] boxes_34 = boxes[1119:1088]; // rayBox8.ts:50
   wire [31:0] c5_y_fsub_max_a = boxes_34; // slabPipeline.ts:58
   wire [31:0] c5_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1102,14 +1110,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_16 = inSlab_16 ? 32'hff800000 : t0First_16 ? c5_y_fmul_min_result : c5_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_16 = inSlab_16 ? 32'h7f800000 : t0First_16 ? c5_y_fmul_max_result : c5_y_fmul_min_result; // slabPipeline.ts:90
   wire c5_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_35 = boxes[1055:1024]; // rayBox8.ts:46
+  wire [31:0] boxes_35 = boxes[1055:1024]; // rayBox8.ts:50
   wire [31:0] c5_z_fsub_min_a = boxes_35; // slabPipeline.ts:58
   wire [31:0] c5_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c5_z_fmul_min_a = c5_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c5_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c5_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_36 = boxes[1151:1120]; // rayBox8.ts:46
+  wire [31:0] boxes_36 = boxes[1151:1120]; // rayBox8.ts:50
   wire [31:0] c5_z_fsub_max_a = boxes_36; // slabPipeline.ts:58
   wire [31:0] c5_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c5_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1128,7 +1136,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c5_fmax_near_xy_b = c5_y_lo; // slabPipeline.ts:59
   wire c5_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c5_fmax_near_z_a = c5_z_lo; // slabPipeline.ts:58
-  wire [31:0] c5_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c5_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c5_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c5_fmin_far_xy_a = c5_x_hi; // slabPipeline.ts:58
   wire [31:0] c5_fmin_far_xy_b = c5_y_hi; // slabPipeline.ts:59
@@ -1142,14 +1150,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c5_fmin_far_a = c5_far_xy; // slabPipeline.ts:58
   wire [31:0] c5_fmin_far_b = c5_far_z; // slabPipeline.ts:59
   wire c6_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_37 = boxes[1183:1152]; // rayBox8.ts:46
+  wire [31:0] boxes_37 = boxes[1183:1152]; // rayBox8.ts:50
   wire [31:0] c6_x_fsub_min_a = boxes_37; // slabPipeline.ts:58
   wire [31:0] c6_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c6_x_fmul_min_a = c6_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c6_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c6_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_38 = boxes[1279:1248]; // rayBox8.ts:46
+  wire [31:0] boxes_38 = boxes[1279:1248]; // rayBox8.ts:50
   wire [31:0] c6_x_fsub_max_a = boxes_38; // slabPipeline.ts:58
   wire [31:0] c6_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1164,14 +1172,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_18 = inSlab_18 ? 32'hff800000 : t0First_18 ? c6_x_fmul_min_result : c6_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_18 = inSlab_18 ? 32'h7f800000 : t0First_18 ? c6_x_fmul_max_result : c6_x_fmul_min_result; // slabPipeline.ts:90
   wire c6_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_39 = boxes[1215:1184]; // rayBox8.ts:46
+  wire [31:0] boxes_39 = boxes[1215:1184]; // rayBox8.ts:50
   wire [31:0] c6_y_fsub_min_a = boxes_39; // slabPipeline.ts:58
   wire [31:0] c6_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c6_y_fmul_min_a = c6_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c6_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c6_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_40 = boxes[1311:1280]; // rayBox8.ts:46
+  wire [31:0] boxes_40 = boxes[1311:1280]; // rayBox8.ts:50
   wire [31:0] c6_y_fsub_max_a = boxes_40; // slabPipeline.ts:58
   wire [31:0] c6_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1186,14 +1194,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_19 = inSlab_19 ? 32'hff800000 : t0First_19 ? c6_y_fmul_min_result : c6_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_19 = inSlab_19 ? 32'h7f800000 : t0First_19 ? c6_y_fmul_max_result : c6_y_fmul_min_result; // slabPipeline.ts:90
   wire c6_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_41 = boxes[1247:1216]; // rayBox8.ts:46
+  wire [31:0] boxes_41 = boxes[1247:1216]; // rayBox8.ts:50
   wire [31:0] c6_z_fsub_min_a = boxes_41; // slabPipeline.ts:58
   wire [31:0] c6_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c6_z_fmul_min_a = c6_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c6_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c6_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_42 = boxes[1343:1312]; // rayBox8.ts:46
+  wire [31:0] boxes_42 = boxes[1343:1312]; // rayBox8.ts:50
   wire [31:0] c6_z_fsub_max_a = boxes_42; // slabPipeline.ts:58
   wire [31:0] c6_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c6_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1212,7 +1220,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c6_fmax_near_xy_b = c6_y_lo; // slabPipeline.ts:59
   wire c6_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c6_fmax_near_z_a = c6_z_lo; // slabPipeline.ts:58
-  wire [31:0] c6_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c6_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c6_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c6_fmin_far_xy_a = c6_x_hi; // slabPipeline.ts:58
   wire [31:0] c6_fmin_far_xy_b = c6_y_hi; // slabPipeline.ts:59
@@ -1226,14 +1234,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c6_fmin_far_a = c6_far_xy; // slabPipeline.ts:58
   wire [31:0] c6_fmin_far_b = c6_far_z; // slabPipeline.ts:59
   wire c7_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_43 = boxes[1375:1344]; // rayBox8.ts:46
+  wire [31:0] boxes_43 = boxes[1375:1344]; // rayBox8.ts:50
   wire [31:0] c7_x_fsub_min_a = boxes_43; // slabPipeline.ts:58
   wire [31:0] c7_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c7_x_fmul_min_a = c7_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c7_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c7_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_44 = boxes[1471:1440]; // rayBox8.ts:46
+  wire [31:0] boxes_44 = boxes[1471:1440]; // rayBox8.ts:50
   wire [31:0] c7_x_fsub_max_a = boxes_44; // slabPipeline.ts:58
   wire [31:0] c7_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1248,14 +1256,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_21 = inSlab_21 ? 32'hff800000 : t0First_21 ? c7_x_fmul_min_result : c7_x_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_21 = inSlab_21 ? 32'h7f800000 : t0First_21 ? c7_x_fmul_max_result : c7_x_fmul_min_result; // slabPipeline.ts:90
   wire c7_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_45 = boxes[1407:1376]; // rayBox8.ts:46
+  wire [31:0] boxes_45 = boxes[1407:1376]; // rayBox8.ts:50
   wire [31:0] c7_y_fsub_min_a = boxes_45; // slabPipeline.ts:58
   wire [31:0] c7_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c7_y_fmul_min_a = c7_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c7_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c7_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_46 = boxes[1503:1472]; // rayBox8.ts:46
+  wire [31:0] boxes_46 = boxes[1503:1472]; // rayBox8.ts:50
   wire [31:0] c7_y_fsub_max_a = boxes_46; // slabPipeline.ts:58
   wire [31:0] c7_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1270,14 +1278,14 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] lo_22 = inSlab_22 ? 32'hff800000 : t0First_22 ? c7_y_fmul_min_result : c7_y_fmul_max_result; // slabPipeline.ts:89
   wire [31:0] hi_22 = inSlab_22 ? 32'h7f800000 : t0First_22 ? c7_y_fmul_max_result : c7_y_fmul_min_result; // slabPipeline.ts:90
   wire c7_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_47 = boxes[1439:1408]; // rayBox8.ts:46
+  wire [31:0] boxes_47 = boxes[1439:1408]; // rayBox8.ts:50
   wire [31:0] c7_z_fsub_min_a = boxes_47; // slabPipeline.ts:58
   wire [31:0] c7_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c7_z_fmul_min_a = c7_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c7_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c7_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
-  wire [31:0] boxes_48 = boxes[1535:1504]; // rayBox8.ts:46
+  wire [31:0] boxes_48 = boxes[1535:1504]; // rayBox8.ts:50
   wire [31:0] c7_z_fsub_max_a = boxes_48; // slabPipeline.ts:58
   wire [31:0] c7_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
   wire c7_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
@@ -1296,7 +1304,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire [31:0] c7_fmax_near_xy_b = c7_y_lo; // slabPipeline.ts:59
   wire c7_fmax_near_z_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c7_fmax_near_z_a = c7_z_lo; // slabPipeline.ts:58
-  wire [31:0] c7_fmax_near_z_b = 32'd0; // slabPipeline.ts:59
+  wire [31:0] c7_fmax_near_z_b = lower_d7; // slabPipeline.ts:59
   wire c7_fmin_far_xy_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c7_fmin_far_xy_a = c7_x_hi; // slabPipeline.ts:58
   wire [31:0] c7_fmin_far_xy_b = c7_y_hi; // slabPipeline.ts:59
@@ -1357,15 +1365,15 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire c7_fcmp_in_valid = 1'd1; // slabPipeline.ts:71
   wire [31:0] c7_fcmp_a = c7_tnear_wait_d3; // slabPipeline.ts:72
   wire [31:0] c7_fcmp_b = c7_fmul_tfar_result; // slabPipeline.ts:73
-  wire key0_and = child_valid_d12[0] & (c0_fcmp_flags == 2'd3 | c0_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key1_and = child_valid_d12[1] & (c1_fcmp_flags == 2'd3 | c1_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key2_and = child_valid_d12[2] & (c2_fcmp_flags == 2'd3 | c2_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key3_and = child_valid_d12[3] & (c3_fcmp_flags == 2'd3 | c3_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key4_and = child_valid_d12[4] & (c4_fcmp_flags == 2'd3 | c4_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key5_and = child_valid_d12[5] & (c5_fcmp_flags == 2'd3 | c5_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key6_and = child_valid_d12[6] & (c6_fcmp_flags == 2'd3 | c6_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire key7_and = child_valid_d12[7] & (c7_fcmp_flags == 2'd3 | c7_fcmp_flags == 2'd0); // slabPipeline.ts:147
-  wire [7:0] hitMask_concat = {key7_and, key6_and, key5_and, key4_and, key3_and, key2_and, key1_and, key0_and}; // rayBox8.ts:53
+  wire key0_and = child_valid_d12[0] & (c0_fcmp_flags == 2'd3 | c0_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key1_and = child_valid_d12[1] & (c1_fcmp_flags == 2'd3 | c1_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key2_and = child_valid_d12[2] & (c2_fcmp_flags == 2'd3 | c2_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key3_and = child_valid_d12[3] & (c3_fcmp_flags == 2'd3 | c3_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key4_and = child_valid_d12[4] & (c4_fcmp_flags == 2'd3 | c4_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key5_and = child_valid_d12[5] & (c5_fcmp_flags == 2'd3 | c5_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key6_and = child_valid_d12[6] & (c6_fcmp_flags == 2'd3 | c6_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire key7_and = child_valid_d12[7] & (c7_fcmp_flags == 2'd3 | c7_fcmp_flags == 2'd0); // slabPipeline.ts:151
+  wire [7:0] hitMask_concat = {key7_and, key6_and, key5_and, key4_and, key3_and, key2_and, key1_and, key0_and}; // rayBox8.ts:57
   wire swap = key1 < key0; // sortingNetwork.ts:48
   wire swap_1 = key3 < key2; // sortingNetwork.ts:48
   wire swap_2 = key5 < key4; // sortingNetwork.ts:48
@@ -1387,7 +1395,7 @@ module RayBox8_fadd3_fmul3_tagBits16 (
   wire swap_18 = sort_l4_k6 < sort_l4_k5; // sortingNetwork.ts:48
   wire [3:0] hit_count_out_d1_add_3 = 4'd0 + {3'd0, hit_mask[0]} + {3'd0, hit_mask[1]} + {3'd0, hit_mask[2]} + {3'd0, hit_mask[3]}; // rayBox8.ts:35
   wire [3:0] hit_count_out_d1_add_6 = hit_count_out_d1_add_3 + {3'd0, hit_mask[4]} + {3'd0, hit_mask[5]} + {3'd0, hit_mask[6]}; // rayBox8.ts:35
-  wire [255:0] tnear_out_d1_concat = {c7_tnear_wait_d3, c6_tnear_wait_d3, c5_tnear_wait_d3, c4_tnear_wait_d3, c3_tnear_wait_d3, c2_tnear_wait_d3, c1_tnear_wait_d3, c0_tnear_wait_d3}; // rayBox8.ts:60
+  wire [255:0] tnear_out_d1_concat = {c7_tnear_wait_d3, c6_tnear_wait_d3, c5_tnear_wait_d3, c4_tnear_wait_d3, c3_tnear_wait_d3, c2_tnear_wait_d3, c1_tnear_wait_d3, c0_tnear_wait_d3}; // rayBox8.ts:64
 
 `ifndef SYNTHESIS
   initial begin
@@ -1401,6 +1409,13 @@ module RayBox8_fadd3_fmul3_tagBits16 (
     limit_d5 = 32'd0;
     limit_d6 = 32'd0;
     limit_d7 = 32'd0;
+    lower_d1 = 32'd0;
+    lower_d2 = 32'd0;
+    lower_d3 = 32'd0;
+    lower_d4 = 32'd0;
+    lower_d5 = 32'd0;
+    lower_d6 = 32'd0;
+    lower_d7 = 32'd0;
     c0_x_lo = 32'd0;
     c0_x_hi = 32'd0;
     c0_y_lo = 32'd0;
@@ -1651,16 +1666,23 @@ module RayBox8_fadd3_fmul3_tagBits16 (
 `endif
 
   always_ff @(posedge clk) begin
-    inv_dir_d1 <= inv_dir; // slabPipeline.ts:138
-    inv_dir_d2 <= inv_dir_d1; // slabPipeline.ts:138
-    inv_dir_d3 <= inv_dir_d2; // slabPipeline.ts:138
-    limit_d1 <= limit; // slabPipeline.ts:139
-    limit_d2 <= limit_d1; // slabPipeline.ts:139
-    limit_d3 <= limit_d2; // slabPipeline.ts:139
-    limit_d4 <= limit_d3; // slabPipeline.ts:139
-    limit_d5 <= limit_d4; // slabPipeline.ts:139
-    limit_d6 <= limit_d5; // slabPipeline.ts:139
-    limit_d7 <= limit_d6; // slabPipeline.ts:139
+    inv_dir_d1 <= inv_dir; // slabPipeline.ts:140
+    inv_dir_d2 <= inv_dir_d1; // slabPipeline.ts:140
+    inv_dir_d3 <= inv_dir_d2; // slabPipeline.ts:140
+    limit_d1 <= limit; // slabPipeline.ts:142
+    limit_d2 <= limit_d1; // slabPipeline.ts:142
+    limit_d3 <= limit_d2; // slabPipeline.ts:142
+    limit_d4 <= limit_d3; // slabPipeline.ts:142
+    limit_d5 <= limit_d4; // slabPipeline.ts:142
+    limit_d6 <= limit_d5; // slabPipeline.ts:142
+    limit_d7 <= limit_d6; // slabPipeline.ts:142
+    lower_d1 <= lower; // slabPipeline.ts:143
+    lower_d2 <= lower_d1; // slabPipeline.ts:143
+    lower_d3 <= lower_d2; // slabPipeline.ts:143
+    lower_d4 <= lower_d3; // slabPipeline.ts:143
+    lower_d5 <= lower_d4; // slabPipeline.ts:143
+    lower_d6 <= lower_d5; // slabPipeline.ts:143
+    lower_d7 <= lower_d6; // slabPipeline.ts:143
     c0_x_lo <= lo; // slabPipeline.ts:103
     c0_x_hi <= hi; // slabPipeline.ts:104
     c0_y_lo <= lo_1; // slabPipeline.ts:103
@@ -1757,51 +1779,51 @@ module RayBox8_fadd3_fmul3_tagBits16 (
     c7_far_z <= c7_fmin_far_z_result; // slabPipeline.ts:109
     c7_tnear <= c7_fmax_near_result; // slabPipeline.ts:110
     c7_tfar_raw <= c7_fmin_far_result; // slabPipeline.ts:111
-    child_valid_d1 <= child_valid; // slabPipeline.ts:143
-    child_valid_d2 <= child_valid_d1; // slabPipeline.ts:143
-    child_valid_d3 <= child_valid_d2; // slabPipeline.ts:143
-    child_valid_d4 <= child_valid_d3; // slabPipeline.ts:143
-    child_valid_d5 <= child_valid_d4; // slabPipeline.ts:143
-    child_valid_d6 <= child_valid_d5; // slabPipeline.ts:143
-    child_valid_d7 <= child_valid_d6; // slabPipeline.ts:143
-    child_valid_d8 <= child_valid_d7; // slabPipeline.ts:143
-    child_valid_d9 <= child_valid_d8; // slabPipeline.ts:143
-    child_valid_d10 <= child_valid_d9; // slabPipeline.ts:143
-    child_valid_d11 <= child_valid_d10; // slabPipeline.ts:143
-    child_valid_d12 <= child_valid_d11; // slabPipeline.ts:143
-    c0_tnear_wait_d1 <= c0_tnear; // slabPipeline.ts:144
-    c0_tnear_wait_d2 <= c0_tnear_wait_d1; // slabPipeline.ts:144
-    c0_tnear_wait_d3 <= c0_tnear_wait_d2; // slabPipeline.ts:144
-    c1_tnear_wait_d1 <= c1_tnear; // slabPipeline.ts:144
-    c1_tnear_wait_d2 <= c1_tnear_wait_d1; // slabPipeline.ts:144
-    c1_tnear_wait_d3 <= c1_tnear_wait_d2; // slabPipeline.ts:144
-    c2_tnear_wait_d1 <= c2_tnear; // slabPipeline.ts:144
-    c2_tnear_wait_d2 <= c2_tnear_wait_d1; // slabPipeline.ts:144
-    c2_tnear_wait_d3 <= c2_tnear_wait_d2; // slabPipeline.ts:144
-    c3_tnear_wait_d1 <= c3_tnear; // slabPipeline.ts:144
-    c3_tnear_wait_d2 <= c3_tnear_wait_d1; // slabPipeline.ts:144
-    c3_tnear_wait_d3 <= c3_tnear_wait_d2; // slabPipeline.ts:144
-    c4_tnear_wait_d1 <= c4_tnear; // slabPipeline.ts:144
-    c4_tnear_wait_d2 <= c4_tnear_wait_d1; // slabPipeline.ts:144
-    c4_tnear_wait_d3 <= c4_tnear_wait_d2; // slabPipeline.ts:144
-    c5_tnear_wait_d1 <= c5_tnear; // slabPipeline.ts:144
-    c5_tnear_wait_d2 <= c5_tnear_wait_d1; // slabPipeline.ts:144
-    c5_tnear_wait_d3 <= c5_tnear_wait_d2; // slabPipeline.ts:144
-    c6_tnear_wait_d1 <= c6_tnear; // slabPipeline.ts:144
-    c6_tnear_wait_d2 <= c6_tnear_wait_d1; // slabPipeline.ts:144
-    c6_tnear_wait_d3 <= c6_tnear_wait_d2; // slabPipeline.ts:144
-    c7_tnear_wait_d1 <= c7_tnear; // slabPipeline.ts:144
-    c7_tnear_wait_d2 <= c7_tnear_wait_d1; // slabPipeline.ts:144
-    c7_tnear_wait_d3 <= c7_tnear_wait_d2; // slabPipeline.ts:144
-    key0 <= {~key0_and, key0_and ? c0_tnear_wait_d3 : 32'd0, 3'd0}; // rayBox8.ts:52
-    key1 <= {~key1_and, key1_and ? c1_tnear_wait_d3 : 32'd0, 3'd1}; // rayBox8.ts:52
-    key2 <= {~key2_and, key2_and ? c2_tnear_wait_d3 : 32'd0, 3'd2}; // rayBox8.ts:52
-    key3 <= {~key3_and, key3_and ? c3_tnear_wait_d3 : 32'd0, 3'd3}; // rayBox8.ts:52
-    key4 <= {~key4_and, key4_and ? c4_tnear_wait_d3 : 32'd0, 3'd4}; // rayBox8.ts:52
-    key5 <= {~key5_and, key5_and ? c5_tnear_wait_d3 : 32'd0, 3'd5}; // rayBox8.ts:52
-    key6 <= {~key6_and, key6_and ? c6_tnear_wait_d3 : 32'd0, 3'd6}; // rayBox8.ts:52
-    key7 <= {~key7_and, key7_and ? c7_tnear_wait_d3 : 32'd0, 3'd7}; // rayBox8.ts:52
-    hit_mask <= hitMask_concat; // rayBox8.ts:53
+    child_valid_d1 <= child_valid; // slabPipeline.ts:147
+    child_valid_d2 <= child_valid_d1; // slabPipeline.ts:147
+    child_valid_d3 <= child_valid_d2; // slabPipeline.ts:147
+    child_valid_d4 <= child_valid_d3; // slabPipeline.ts:147
+    child_valid_d5 <= child_valid_d4; // slabPipeline.ts:147
+    child_valid_d6 <= child_valid_d5; // slabPipeline.ts:147
+    child_valid_d7 <= child_valid_d6; // slabPipeline.ts:147
+    child_valid_d8 <= child_valid_d7; // slabPipeline.ts:147
+    child_valid_d9 <= child_valid_d8; // slabPipeline.ts:147
+    child_valid_d10 <= child_valid_d9; // slabPipeline.ts:147
+    child_valid_d11 <= child_valid_d10; // slabPipeline.ts:147
+    child_valid_d12 <= child_valid_d11; // slabPipeline.ts:147
+    c0_tnear_wait_d1 <= c0_tnear; // slabPipeline.ts:148
+    c0_tnear_wait_d2 <= c0_tnear_wait_d1; // slabPipeline.ts:148
+    c0_tnear_wait_d3 <= c0_tnear_wait_d2; // slabPipeline.ts:148
+    c1_tnear_wait_d1 <= c1_tnear; // slabPipeline.ts:148
+    c1_tnear_wait_d2 <= c1_tnear_wait_d1; // slabPipeline.ts:148
+    c1_tnear_wait_d3 <= c1_tnear_wait_d2; // slabPipeline.ts:148
+    c2_tnear_wait_d1 <= c2_tnear; // slabPipeline.ts:148
+    c2_tnear_wait_d2 <= c2_tnear_wait_d1; // slabPipeline.ts:148
+    c2_tnear_wait_d3 <= c2_tnear_wait_d2; // slabPipeline.ts:148
+    c3_tnear_wait_d1 <= c3_tnear; // slabPipeline.ts:148
+    c3_tnear_wait_d2 <= c3_tnear_wait_d1; // slabPipeline.ts:148
+    c3_tnear_wait_d3 <= c3_tnear_wait_d2; // slabPipeline.ts:148
+    c4_tnear_wait_d1 <= c4_tnear; // slabPipeline.ts:148
+    c4_tnear_wait_d2 <= c4_tnear_wait_d1; // slabPipeline.ts:148
+    c4_tnear_wait_d3 <= c4_tnear_wait_d2; // slabPipeline.ts:148
+    c5_tnear_wait_d1 <= c5_tnear; // slabPipeline.ts:148
+    c5_tnear_wait_d2 <= c5_tnear_wait_d1; // slabPipeline.ts:148
+    c5_tnear_wait_d3 <= c5_tnear_wait_d2; // slabPipeline.ts:148
+    c6_tnear_wait_d1 <= c6_tnear; // slabPipeline.ts:148
+    c6_tnear_wait_d2 <= c6_tnear_wait_d1; // slabPipeline.ts:148
+    c6_tnear_wait_d3 <= c6_tnear_wait_d2; // slabPipeline.ts:148
+    c7_tnear_wait_d1 <= c7_tnear; // slabPipeline.ts:148
+    c7_tnear_wait_d2 <= c7_tnear_wait_d1; // slabPipeline.ts:148
+    c7_tnear_wait_d3 <= c7_tnear_wait_d2; // slabPipeline.ts:148
+    key0 <= {~key0_and, key0_and ? c0_tnear_wait_d3 : 32'd0, 3'd0}; // rayBox8.ts:56
+    key1 <= {~key1_and, key1_and ? c1_tnear_wait_d3 : 32'd0, 3'd1}; // rayBox8.ts:56
+    key2 <= {~key2_and, key2_and ? c2_tnear_wait_d3 : 32'd0, 3'd2}; // rayBox8.ts:56
+    key3 <= {~key3_and, key3_and ? c3_tnear_wait_d3 : 32'd0, 3'd3}; // rayBox8.ts:56
+    key4 <= {~key4_and, key4_and ? c4_tnear_wait_d3 : 32'd0, 3'd4}; // rayBox8.ts:56
+    key5 <= {~key5_and, key5_and ? c5_tnear_wait_d3 : 32'd0, 3'd5}; // rayBox8.ts:56
+    key6 <= {~key6_and, key6_and ? c6_tnear_wait_d3 : 32'd0, 3'd6}; // rayBox8.ts:56
+    key7 <= {~key7_and, key7_and ? c7_tnear_wait_d3 : 32'd0, 3'd7}; // rayBox8.ts:56
+    hit_mask <= hitMask_concat; // rayBox8.ts:57
     sort_l0_k0 <= swap ? key1 : key0; // sortingNetwork.ts:52
     sort_l0_k1 <= swap ? key0 : key1; // sortingNetwork.ts:52
     sort_l0_k2 <= swap_1 ? key3 : key2; // sortingNetwork.ts:52
@@ -1850,87 +1872,87 @@ module RayBox8_fadd3_fmul3_tagBits16 (
     sort_l5_k5 <= swap_18 ? sort_l4_k6 : sort_l4_k5; // sortingNetwork.ts:52
     sort_l5_k6 <= swap_18 ? sort_l4_k5 : sort_l4_k6; // sortingNetwork.ts:52
     sort_l5_k7 <= sort_l4_k7; // sortingNetwork.ts:52
-    hit_count_out_d1 <= hit_count_out_d1_add_6 + {3'd0, hit_mask[7]}; // rayBox8.ts:58
-    hit_count_out_d2 <= hit_count_out_d1; // rayBox8.ts:58
-    hit_count_out_d3 <= hit_count_out_d2; // rayBox8.ts:58
-    hit_count_out_d4 <= hit_count_out_d3; // rayBox8.ts:58
-    hit_count_out_d5 <= hit_count_out_d4; // rayBox8.ts:58
-    hit_count_out_d6 <= hit_count_out_d5; // rayBox8.ts:58
-    hit_out_d1 <= hit_mask; // rayBox8.ts:59
-    hit_out_d2 <= hit_out_d1; // rayBox8.ts:59
-    hit_out_d3 <= hit_out_d2; // rayBox8.ts:59
-    hit_out_d4 <= hit_out_d3; // rayBox8.ts:59
-    hit_out_d5 <= hit_out_d4; // rayBox8.ts:59
-    hit_out_d6 <= hit_out_d5; // rayBox8.ts:59
-    tnear_out_d1 <= tnear_out_d1_concat; // rayBox8.ts:60
-    tnear_out_d2 <= tnear_out_d1; // rayBox8.ts:60
-    tnear_out_d3 <= tnear_out_d2; // rayBox8.ts:60
-    tnear_out_d4 <= tnear_out_d3; // rayBox8.ts:60
-    tnear_out_d5 <= tnear_out_d4; // rayBox8.ts:60
-    tnear_out_d6 <= tnear_out_d5; // rayBox8.ts:60
-    tnear_out_d7 <= tnear_out_d6; // rayBox8.ts:60
-    tag_d1 <= tag; // rayBox8.ts:61
-    tag_d2 <= tag_d1; // rayBox8.ts:61
-    tag_d3 <= tag_d2; // rayBox8.ts:61
-    tag_d4 <= tag_d3; // rayBox8.ts:61
-    tag_d5 <= tag_d4; // rayBox8.ts:61
-    tag_d6 <= tag_d5; // rayBox8.ts:61
-    tag_d7 <= tag_d6; // rayBox8.ts:61
-    tag_d8 <= tag_d7; // rayBox8.ts:61
-    tag_d9 <= tag_d8; // rayBox8.ts:61
-    tag_d10 <= tag_d9; // rayBox8.ts:61
-    tag_d11 <= tag_d10; // rayBox8.ts:61
-    tag_d12 <= tag_d11; // rayBox8.ts:61
-    tag_d13 <= tag_d12; // rayBox8.ts:61
-    tag_d14 <= tag_d13; // rayBox8.ts:61
-    tag_d15 <= tag_d14; // rayBox8.ts:61
-    tag_d16 <= tag_d15; // rayBox8.ts:61
-    tag_d17 <= tag_d16; // rayBox8.ts:61
-    tag_d18 <= tag_d17; // rayBox8.ts:61
-    tag_d19 <= tag_d18; // rayBox8.ts:61
+    hit_count_out_d1 <= hit_count_out_d1_add_6 + {3'd0, hit_mask[7]}; // rayBox8.ts:62
+    hit_count_out_d2 <= hit_count_out_d1; // rayBox8.ts:62
+    hit_count_out_d3 <= hit_count_out_d2; // rayBox8.ts:62
+    hit_count_out_d4 <= hit_count_out_d3; // rayBox8.ts:62
+    hit_count_out_d5 <= hit_count_out_d4; // rayBox8.ts:62
+    hit_count_out_d6 <= hit_count_out_d5; // rayBox8.ts:62
+    hit_out_d1 <= hit_mask; // rayBox8.ts:63
+    hit_out_d2 <= hit_out_d1; // rayBox8.ts:63
+    hit_out_d3 <= hit_out_d2; // rayBox8.ts:63
+    hit_out_d4 <= hit_out_d3; // rayBox8.ts:63
+    hit_out_d5 <= hit_out_d4; // rayBox8.ts:63
+    hit_out_d6 <= hit_out_d5; // rayBox8.ts:63
+    tnear_out_d1 <= tnear_out_d1_concat; // rayBox8.ts:64
+    tnear_out_d2 <= tnear_out_d1; // rayBox8.ts:64
+    tnear_out_d3 <= tnear_out_d2; // rayBox8.ts:64
+    tnear_out_d4 <= tnear_out_d3; // rayBox8.ts:64
+    tnear_out_d5 <= tnear_out_d4; // rayBox8.ts:64
+    tnear_out_d6 <= tnear_out_d5; // rayBox8.ts:64
+    tnear_out_d7 <= tnear_out_d6; // rayBox8.ts:64
+    tag_d1 <= tag; // rayBox8.ts:65
+    tag_d2 <= tag_d1; // rayBox8.ts:65
+    tag_d3 <= tag_d2; // rayBox8.ts:65
+    tag_d4 <= tag_d3; // rayBox8.ts:65
+    tag_d5 <= tag_d4; // rayBox8.ts:65
+    tag_d6 <= tag_d5; // rayBox8.ts:65
+    tag_d7 <= tag_d6; // rayBox8.ts:65
+    tag_d8 <= tag_d7; // rayBox8.ts:65
+    tag_d9 <= tag_d8; // rayBox8.ts:65
+    tag_d10 <= tag_d9; // rayBox8.ts:65
+    tag_d11 <= tag_d10; // rayBox8.ts:65
+    tag_d12 <= tag_d11; // rayBox8.ts:65
+    tag_d13 <= tag_d12; // rayBox8.ts:65
+    tag_d14 <= tag_d13; // rayBox8.ts:65
+    tag_d15 <= tag_d14; // rayBox8.ts:65
+    tag_d16 <= tag_d15; // rayBox8.ts:65
+    tag_d17 <= tag_d16; // rayBox8.ts:65
+    tag_d18 <= tag_d17; // rayBox8.ts:65
+    tag_d19 <= tag_d18; // rayBox8.ts:65
   end
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      valid_d1 <= 1'd0; // rayBox8.ts:62
-      valid_d2 <= 1'd0; // rayBox8.ts:62
-      valid_d3 <= 1'd0; // rayBox8.ts:62
-      valid_d4 <= 1'd0; // rayBox8.ts:62
-      valid_d5 <= 1'd0; // rayBox8.ts:62
-      valid_d6 <= 1'd0; // rayBox8.ts:62
-      valid_d7 <= 1'd0; // rayBox8.ts:62
-      valid_d8 <= 1'd0; // rayBox8.ts:62
-      valid_d9 <= 1'd0; // rayBox8.ts:62
-      valid_d10 <= 1'd0; // rayBox8.ts:62
-      valid_d11 <= 1'd0; // rayBox8.ts:62
-      valid_d12 <= 1'd0; // rayBox8.ts:62
-      valid_d13 <= 1'd0; // rayBox8.ts:62
-      valid_d14 <= 1'd0; // rayBox8.ts:62
-      valid_d15 <= 1'd0; // rayBox8.ts:62
-      valid_d16 <= 1'd0; // rayBox8.ts:62
-      valid_d17 <= 1'd0; // rayBox8.ts:62
-      valid_d18 <= 1'd0; // rayBox8.ts:62
-      valid_d19 <= 1'd0; // rayBox8.ts:62
+      valid_d1 <= 1'd0; // rayBox8.ts:66
+      valid_d2 <= 1'd0; // rayBox8.ts:66
+      valid_d3 <= 1'd0; // rayBox8.ts:66
+      valid_d4 <= 1'd0; // rayBox8.ts:66
+      valid_d5 <= 1'd0; // rayBox8.ts:66
+      valid_d6 <= 1'd0; // rayBox8.ts:66
+      valid_d7 <= 1'd0; // rayBox8.ts:66
+      valid_d8 <= 1'd0; // rayBox8.ts:66
+      valid_d9 <= 1'd0; // rayBox8.ts:66
+      valid_d10 <= 1'd0; // rayBox8.ts:66
+      valid_d11 <= 1'd0; // rayBox8.ts:66
+      valid_d12 <= 1'd0; // rayBox8.ts:66
+      valid_d13 <= 1'd0; // rayBox8.ts:66
+      valid_d14 <= 1'd0; // rayBox8.ts:66
+      valid_d15 <= 1'd0; // rayBox8.ts:66
+      valid_d16 <= 1'd0; // rayBox8.ts:66
+      valid_d17 <= 1'd0; // rayBox8.ts:66
+      valid_d18 <= 1'd0; // rayBox8.ts:66
+      valid_d19 <= 1'd0; // rayBox8.ts:66
     end else begin
-      valid_d1 <= in_valid; // rayBox8.ts:62
-      valid_d2 <= valid_d1; // rayBox8.ts:62
-      valid_d3 <= valid_d2; // rayBox8.ts:62
-      valid_d4 <= valid_d3; // rayBox8.ts:62
-      valid_d5 <= valid_d4; // rayBox8.ts:62
-      valid_d6 <= valid_d5; // rayBox8.ts:62
-      valid_d7 <= valid_d6; // rayBox8.ts:62
-      valid_d8 <= valid_d7; // rayBox8.ts:62
-      valid_d9 <= valid_d8; // rayBox8.ts:62
-      valid_d10 <= valid_d9; // rayBox8.ts:62
-      valid_d11 <= valid_d10; // rayBox8.ts:62
-      valid_d12 <= valid_d11; // rayBox8.ts:62
-      valid_d13 <= valid_d12; // rayBox8.ts:62
-      valid_d14 <= valid_d13; // rayBox8.ts:62
-      valid_d15 <= valid_d14; // rayBox8.ts:62
-      valid_d16 <= valid_d15; // rayBox8.ts:62
-      valid_d17 <= valid_d16; // rayBox8.ts:62
-      valid_d18 <= valid_d17; // rayBox8.ts:62
-      valid_d19 <= valid_d18; // rayBox8.ts:62
+      valid_d1 <= in_valid; // rayBox8.ts:66
+      valid_d2 <= valid_d1; // rayBox8.ts:66
+      valid_d3 <= valid_d2; // rayBox8.ts:66
+      valid_d4 <= valid_d3; // rayBox8.ts:66
+      valid_d5 <= valid_d4; // rayBox8.ts:66
+      valid_d6 <= valid_d5; // rayBox8.ts:66
+      valid_d7 <= valid_d6; // rayBox8.ts:66
+      valid_d8 <= valid_d7; // rayBox8.ts:66
+      valid_d9 <= valid_d8; // rayBox8.ts:66
+      valid_d10 <= valid_d9; // rayBox8.ts:66
+      valid_d11 <= valid_d10; // rayBox8.ts:66
+      valid_d12 <= valid_d11; // rayBox8.ts:66
+      valid_d13 <= valid_d12; // rayBox8.ts:66
+      valid_d14 <= valid_d13; // rayBox8.ts:66
+      valid_d15 <= valid_d14; // rayBox8.ts:66
+      valid_d16 <= valid_d15; // rayBox8.ts:66
+      valid_d17 <= valid_d16; // rayBox8.ts:66
+      valid_d18 <= valid_d17; // rayBox8.ts:66
+      valid_d19 <= valid_d18; // rayBox8.ts:66
     end
   end
 

@@ -18,7 +18,7 @@
 module tb_RayBox8_fadd3_fmul3_tagBits16;
   localparam int CYCLES = 250;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
-  localparam int ROW_BITS = 2104;
+  localparam int ROW_BITS = 2136;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
@@ -29,6 +29,7 @@ module tb_RayBox8_fadd3_fmul3_tagBits16;
   logic [1535:0] p_boxes = '0;
   logic [7:0] p_child_valid = '0;
   logic [15:0] p_tag = '0;
+  logic [31:0] p_lower = '0;
   wire p_out_valid;
   wire [15:0] p_out_tag;
   wire [7:0] p_hit;
@@ -61,7 +62,8 @@ module tb_RayBox8_fadd3_fmul3_tagBits16;
     .hit(p_hit),
     .tnear(p_tnear),
     .order(p_order),
-    .hit_count(p_hit_count)
+    .hit_count(p_hit_count),
+    .lower(p_lower)
   );
 
   task automatic mismatch(input string port, input string expected, input string got);
@@ -83,14 +85,15 @@ module tb_RayBox8_fadd3_fmul3_tagBits16;
     end
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
-      p_rst_n = row[2100];
-      p_in_valid = row[2096];
-      p_origin = row[2095:2000];
-      p_inv_dir = row[1999:1904];
-      p_limit = row[1903:1872];
-      p_boxes = row[1871:336];
-      p_child_valid = row[335:328];
-      p_tag = row[327:312];
+      p_rst_n = row[2132];
+      p_in_valid = row[2128];
+      p_origin = row[2127:2032];
+      p_inv_dir = row[2031:1936];
+      p_limit = row[1935:1904];
+      p_boxes = row[1903:368];
+      p_child_valid = row[367:360];
+      p_tag = row[359:344];
+      p_lower = row[343:312];
       #5;
       if (p_out_valid !== row[308]) mismatch("out_valid", $sformatf("1'h%h", row[308]), $sformatf("1'h%h", p_out_valid));
       if (p_out_tag !== row[307:292]) mismatch("out_tag", $sformatf("16'h%h", row[307:292]), $sformatf("16'h%h", p_out_tag));

@@ -1,5 +1,5 @@
 RegisterFile_contexts8_count32_readPorts2_width32.sv
-RegisterFile_contexts8_count16_readPorts2_width128.sv
+RegisterFile_contexts8_count16_readPorts3_width128.sv
 FAdd_stages3.sv
 FMul_stages5.sv
 FDiv_stages14.sv
@@ -8,5 +8,5 @@ IToF_stages2.sv
 FToI_stages2.sv
 IntDivider.sv
 FCmp_stages0.sv
-Fifo_depth8_width266.sv
+Fifo_depth8_width363.sv
 RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv

@@ -10,15 +10,22 @@ module IcBuffer_depth32_icCores2_rtCores4 (
   input  logic [95:0] ray_direction_rt_1,
   input  logic [95:0] ray_direction_rt_2,
   input  logic [95:0] ray_direction_rt_3,
+  input  logic [95:0] ray_query_rt_0,
+  input  logic [95:0] ray_query_rt_1,
+  input  logic [95:0] ray_query_rt_2,
+  input  logic [95:0] ray_query_rt_3,
   output logic [95:0] ray_origin_ic,
   output logic [95:0] ray_direction_ic,
+  output logic [95:0] ray_query_ic,
   output logic [5:0] rt2ic_count,
   output logic rt2ic_full,
   output logic [2:0] rt2ic_error,
   input  logic [127:0] answer_ic_0_info,
   input  logic [127:0] answer_ic_0_normal,
+  input  logic [127:0] answer_ic_0_parameters,
   input  logic [127:0] answer_ic_1_info,
   input  logic [127:0] answer_ic_1_normal,
+  input  logic [127:0] answer_ic_1_parameters,
   output logic [5:0] ic2rt_count,
   output logic ic2rt_full,
   output logic [2:0] ic2rt_error,
@@ -32,66 +39,77 @@ module IcBuffer_depth32_icCores2_rtCores4 (
   output logic steer_ic2rt_empty,
   output logic [127:0] steer_shader_info_rt,
   output logic [127:0] steer_shader_normal_rt,
+  output logic [127:0] steer_shader_parameters_rt,
   input  logic clear_errors,
   output logic error
 );
-  logic [191:0] rt2ic_front; // icBuffer.ts:138
+  logic [287:0] rt2ic_front; // icBuffer.ts:138
   logic [5:0] rt2ic_count_1; // icBuffer.ts:138
   logic rt2ic_empty; // icBuffer.ts:138
   logic rt2ic_full_1; // icBuffer.ts:138
   logic [2:0] rt2ic_error_1; // icBuffer.ts:138
-  logic [255:0] ic2rt_front; // icBuffer.ts:138
+  logic [383:0] ic2rt_front; // icBuffer.ts:138
   logic [5:0] ic2rt_count_1; // icBuffer.ts:138
   logic ic2rt_empty; // icBuffer.ts:138
   logic ic2rt_full_1; // icBuffer.ts:138
   logic [2:0] ic2rt_error_1; // icBuffer.ts:138
 
   wire [95:0] front = rt2ic_front[95:0]; // icBuffer.ts:148
-  assign ray_origin_ic = front; // icBuffer.ts:193
+  assign ray_origin_ic = front; // icBuffer.ts:196
   wire [95:0] front_1 = rt2ic_front[191:96]; // icBuffer.ts:148
-  assign ray_direction_ic = front_1; // icBuffer.ts:194
-  assign rt2ic_count = rt2ic_count_1; // icBuffer.ts:202
-  assign rt2ic_full = rt2ic_full_1; // icBuffer.ts:204
-  assign rt2ic_error = rt2ic_error_1; // icBuffer.ts:205
-  assign ic2rt_count = ic2rt_count_1; // icBuffer.ts:202
-  assign ic2rt_full = ic2rt_full_1; // icBuffer.ts:204
-  assign ic2rt_error = ic2rt_error_1; // icBuffer.ts:205
-  assign steer_rt2ic_empty = rt2ic_empty; // icBuffer.ts:203
-  assign steer_ic2rt_empty = ic2rt_empty; // icBuffer.ts:203
-  wire [127:0] front_2 = ic2rt_front[127:0]; // icBuffer.ts:148
-  assign steer_shader_info_rt = front_2; // icBuffer.ts:199
-  wire [127:0] front_3 = ic2rt_front[255:128]; // icBuffer.ts:148
-  assign steer_shader_normal_rt = front_3; // icBuffer.ts:200
-  assign error = |rt2ic_error_1 | |ic2rt_error_1; // icBuffer.ts:208
-  wire [95:0] rt2ic_entry0_origin = ray_origin_rt_0; // icBuffer.ts:190
-  wire [95:0] rt2ic_entry0_direction = ray_direction_rt_0; // icBuffer.ts:191
-  wire [191:0] rt2ic_data_0 = {rt2ic_entry0_direction, rt2ic_entry0_origin}; // icBuffer.ts:142
-  wire [95:0] rt2ic_entry1_origin = ray_origin_rt_1; // icBuffer.ts:190
-  wire [95:0] rt2ic_entry1_direction = ray_direction_rt_1; // icBuffer.ts:191
-  wire [191:0] rt2ic_data_1 = {rt2ic_entry1_direction, rt2ic_entry1_origin}; // icBuffer.ts:142
-  wire [95:0] rt2ic_entry2_origin = ray_origin_rt_2; // icBuffer.ts:190
-  wire [95:0] rt2ic_entry2_direction = ray_direction_rt_2; // icBuffer.ts:191
-  wire [191:0] rt2ic_data_2 = {rt2ic_entry2_direction, rt2ic_entry2_origin}; // icBuffer.ts:142
-  wire [95:0] rt2ic_entry3_origin = ray_origin_rt_3; // icBuffer.ts:190
-  wire [95:0] rt2ic_entry3_direction = ray_direction_rt_3; // icBuffer.ts:191
-  wire [191:0] rt2ic_data_3 = {rt2ic_entry3_direction, rt2ic_entry3_origin}; // icBuffer.ts:142
+  assign ray_direction_ic = front_1; // icBuffer.ts:197
+  wire [95:0] front_2 = rt2ic_front[287:192]; // icBuffer.ts:148
+  assign ray_query_ic = front_2; // icBuffer.ts:198
+  assign rt2ic_count = rt2ic_count_1; // icBuffer.ts:207
+  assign rt2ic_full = rt2ic_full_1; // icBuffer.ts:209
+  assign rt2ic_error = rt2ic_error_1; // icBuffer.ts:210
+  assign ic2rt_count = ic2rt_count_1; // icBuffer.ts:207
+  assign ic2rt_full = ic2rt_full_1; // icBuffer.ts:209
+  assign ic2rt_error = ic2rt_error_1; // icBuffer.ts:210
+  assign steer_rt2ic_empty = rt2ic_empty; // icBuffer.ts:208
+  assign steer_ic2rt_empty = ic2rt_empty; // icBuffer.ts:208
+  wire [127:0] front_3 = ic2rt_front[127:0]; // icBuffer.ts:148
+  assign steer_shader_info_rt = front_3; // icBuffer.ts:203
+  wire [127:0] front_4 = ic2rt_front[255:128]; // icBuffer.ts:148
+  assign steer_shader_normal_rt = front_4; // icBuffer.ts:204
+  wire [127:0] front_5 = ic2rt_front[383:256]; // icBuffer.ts:148
+  assign steer_shader_parameters_rt = front_5; // icBuffer.ts:205
+  assign error = |rt2ic_error_1 | |ic2rt_error_1; // icBuffer.ts:213
+  wire [95:0] rt2ic_entry0_origin = ray_origin_rt_0; // icBuffer.ts:192
+  wire [95:0] rt2ic_entry0_direction = ray_direction_rt_0; // icBuffer.ts:193
+  wire [95:0] rt2ic_entry0_query = ray_query_rt_0; // icBuffer.ts:194
+  wire [287:0] rt2ic_data_0 = {rt2ic_entry0_query, rt2ic_entry0_direction, rt2ic_entry0_origin}; // icBuffer.ts:142
+  wire [95:0] rt2ic_entry1_origin = ray_origin_rt_1; // icBuffer.ts:192
+  wire [95:0] rt2ic_entry1_direction = ray_direction_rt_1; // icBuffer.ts:193
+  wire [95:0] rt2ic_entry1_query = ray_query_rt_1; // icBuffer.ts:194
+  wire [287:0] rt2ic_data_1 = {rt2ic_entry1_query, rt2ic_entry1_direction, rt2ic_entry1_origin}; // icBuffer.ts:142
+  wire [95:0] rt2ic_entry2_origin = ray_origin_rt_2; // icBuffer.ts:192
+  wire [95:0] rt2ic_entry2_direction = ray_direction_rt_2; // icBuffer.ts:193
+  wire [95:0] rt2ic_entry2_query = ray_query_rt_2; // icBuffer.ts:194
+  wire [287:0] rt2ic_data_2 = {rt2ic_entry2_query, rt2ic_entry2_direction, rt2ic_entry2_origin}; // icBuffer.ts:142
+  wire [95:0] rt2ic_entry3_origin = ray_origin_rt_3; // icBuffer.ts:192
+  wire [95:0] rt2ic_entry3_direction = ray_direction_rt_3; // icBuffer.ts:193
+  wire [95:0] rt2ic_entry3_query = ray_query_rt_3; // icBuffer.ts:194
+  wire [287:0] rt2ic_data_3 = {rt2ic_entry3_query, rt2ic_entry3_direction, rt2ic_entry3_origin}; // icBuffer.ts:142
   wire rt2ic_enqueue = steer_q_en_rt2ic; // icBuffer.ts:144
   wire [3:0] rt2ic_source = steer_core_id_rt2ic; // icBuffer.ts:145
   wire rt2ic_dequeue = steer_dequeue_ic; // icBuffer.ts:146
   wire rt2ic_clear_errors = clear_errors; // icBuffer.ts:147
-  wire [127:0] ic2rt_entry0_info = answer_ic_0_info; // icBuffer.ts:197
-  wire [127:0] ic2rt_entry0_normal = answer_ic_0_normal; // icBuffer.ts:197
-  wire [255:0] ic2rt_data_0 = {ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:142
-  wire [127:0] ic2rt_entry1_info = answer_ic_1_info; // icBuffer.ts:197
-  wire [127:0] ic2rt_entry1_normal = answer_ic_1_normal; // icBuffer.ts:197
-  wire [255:0] ic2rt_data_1 = {ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:142
+  wire [127:0] ic2rt_entry0_info = answer_ic_0_info; // icBuffer.ts:201
+  wire [127:0] ic2rt_entry0_normal = answer_ic_0_normal; // icBuffer.ts:201
+  wire [127:0] ic2rt_entry0_parameters = answer_ic_0_parameters; // icBuffer.ts:201
+  wire [383:0] ic2rt_data_0 = {ic2rt_entry0_parameters, ic2rt_entry0_normal, ic2rt_entry0_info}; // icBuffer.ts:142
+  wire [127:0] ic2rt_entry1_info = answer_ic_1_info; // icBuffer.ts:201
+  wire [127:0] ic2rt_entry1_normal = answer_ic_1_normal; // icBuffer.ts:201
+  wire [127:0] ic2rt_entry1_parameters = answer_ic_1_parameters; // icBuffer.ts:201
+  wire [383:0] ic2rt_data_1 = {ic2rt_entry1_parameters, ic2rt_entry1_normal, ic2rt_entry1_info}; // icBuffer.ts:142
   wire ic2rt_enqueue = steer_q_en_ic2rt; // icBuffer.ts:144
   wire [1:0] ic2rt_source = steer_core_id_ic2rt; // icBuffer.ts:145
   wire ic2rt_dequeue = steer_dequeue_rt; // icBuffer.ts:146
   wire ic2rt_clear_errors = clear_errors; // icBuffer.ts:147
 
 
-  IcQueue_depth32_sources4_width192 rt2ic ( // icBuffer.ts:138
+  IcQueue_depth32_sources4_width288 rt2ic ( // icBuffer.ts:138
     .clk(clk),
     .rst_n(rst_n),
     .data_0(rt2ic_data_0),
@@ -109,7 +127,7 @@ module IcBuffer_depth32_icCores2_rtCores4 (
     .error(rt2ic_error_1)
   );
 
-  IcQueue_depth32_sources2_width256 ic2rt ( // icBuffer.ts:138
+  IcQueue_depth32_sources2_width384 ic2rt ( // icBuffer.ts:138
     .clk(clk),
     .rst_n(rst_n),
     .data_0(ic2rt_data_0),

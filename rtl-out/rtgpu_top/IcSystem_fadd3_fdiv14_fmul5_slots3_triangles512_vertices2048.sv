@@ -12,11 +12,13 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   output logic dispatch_done,
   output logic [127:0] dispatch_hit_info,
   output logic [127:0] dispatch_hit_normal,
+  output logic [127:0] dispatch_hit_parameters,
   output logic [4:0] dispatch_done_thread,
   output logic dispatch_done_fault,
   input  logic [95:0] ray_origin,
   input  logic [95:0] ray_direction,
   input  logic [4:0] ray_thread,
+  input  logic [95:0] ray_query,
   output logic [31:0] counters_rays,
   output logic [31:0] counters_tests,
   output logic [31:0] counters_busy_cycles,
@@ -26,6 +28,7 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   logic core_dispatch_done; // icSystem.ts:37
   logic [127:0] core_dispatch_hit_info; // icSystem.ts:37
   logic [127:0] core_dispatch_hit_normal; // icSystem.ts:37
+  logic [127:0] core_dispatch_hit_parameters; // icSystem.ts:37
   logic [4:0] core_dispatch_done_thread; // icSystem.ts:37
   logic core_dispatch_done_fault; // icSystem.ts:37
   logic [31:0] core_counters_rays; // icSystem.ts:37
@@ -41,6 +44,8 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   logic [95:0] triangles_read_resp_v1; // icSystem.ts:38
   logic [95:0] triangles_read_resp_v2; // icSystem.ts:38
   logic [31:0] triangles_read_resp_shader; // icSystem.ts:38
+  logic [7:0] triangles_read_resp_mask; // icSystem.ts:38
+  logic triangles_read_resp_one_sided; // icSystem.ts:38
   logic triangles_read_resp_not_valid; // icSystem.ts:38
 
   assign load_error = triangles_load_error; // icSystem.ts:39
@@ -49,6 +54,7 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   assign dispatch_done = core_dispatch_done; // icSystem.ts:40
   assign dispatch_hit_info = core_dispatch_hit_info; // icSystem.ts:40
   assign dispatch_hit_normal = core_dispatch_hit_normal; // icSystem.ts:40
+  assign dispatch_hit_parameters = core_dispatch_hit_parameters; // icSystem.ts:40
   assign dispatch_done_thread = core_dispatch_done_thread; // icSystem.ts:40
   assign dispatch_done_fault = core_dispatch_done_fault; // icSystem.ts:40
   assign counters_rays = core_counters_rays; // icSystem.ts:40
@@ -59,11 +65,14 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
   wire [95:0] core_ray_origin = ray_origin; // icSystem.ts:40
   wire [95:0] core_ray_direction = ray_direction; // icSystem.ts:40
   wire [4:0] core_ray_thread = ray_thread; // icSystem.ts:40
+  wire [95:0] core_ray_query = ray_query; // icSystem.ts:40
   wire core_tri_resp_valid = triangles_read_resp_valid; // icSystem.ts:47
   wire [95:0] core_tri_resp_v0 = triangles_read_resp_v0; // icSystem.ts:47
   wire [95:0] core_tri_resp_v1 = triangles_read_resp_v1; // icSystem.ts:47
   wire [95:0] core_tri_resp_v2 = triangles_read_resp_v2; // icSystem.ts:47
   wire [31:0] core_tri_resp_shader = triangles_read_resp_shader; // icSystem.ts:47
+  wire [7:0] core_tri_resp_mask = triangles_read_resp_mask; // icSystem.ts:47
+  wire core_tri_resp_one_sided = triangles_read_resp_one_sided; // icSystem.ts:47
   wire core_tri_resp_not_valid = triangles_read_resp_not_valid; // icSystem.ts:47
   wire triangles_load_start = load_start; // icSystem.ts:39
   wire triangles_load_valid = load_valid; // icSystem.ts:39
@@ -80,11 +89,13 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
     .dispatch_done(core_dispatch_done),
     .dispatch_hit_info(core_dispatch_hit_info),
     .dispatch_hit_normal(core_dispatch_hit_normal),
+    .dispatch_hit_parameters(core_dispatch_hit_parameters),
     .dispatch_done_thread(core_dispatch_done_thread),
     .dispatch_done_fault(core_dispatch_done_fault),
     .ray_origin(core_ray_origin),
     .ray_direction(core_ray_direction),
     .ray_thread(core_ray_thread),
+    .ray_query(core_ray_query),
     .counters_rays(core_counters_rays),
     .counters_tests(core_counters_tests),
     .counters_busy_cycles(core_counters_busy_cycles),
@@ -96,6 +107,8 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
     .tri_resp_v1(core_tri_resp_v1),
     .tri_resp_v2(core_tri_resp_v2),
     .tri_resp_shader(core_tri_resp_shader),
+    .tri_resp_mask(core_tri_resp_mask),
+    .tri_resp_one_sided(core_tri_resp_one_sided),
     .tri_resp_not_valid(core_tri_resp_not_valid)
   );
 
@@ -114,6 +127,8 @@ module IcSystem_fadd3_fdiv14_fmul5_slots3_triangles512_vertices2048 (
     .read_resp_v1(triangles_read_resp_v1),
     .read_resp_v2(triangles_read_resp_v2),
     .read_resp_shader(triangles_read_resp_shader),
+    .read_resp_mask(triangles_read_resp_mask),
+    .read_resp_one_sided(triangles_read_resp_one_sided),
     .read_resp_not_valid(triangles_read_resp_not_valid)
   );
 endmodule

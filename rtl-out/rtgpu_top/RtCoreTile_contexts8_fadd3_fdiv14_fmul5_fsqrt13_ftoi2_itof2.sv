@@ -10,6 +10,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   input  logic [31:0] dispatch_launch_bits_sp,
   input  logic [127:0] dispatch_launch_bits_hit,
   input  logic [127:0] dispatch_launch_bits_normal,
+  input  logic [127:0] dispatch_launch_bits_parameters,
+  input  logic dispatch_launch_bits_queried,
   output logic dispatch_event_valid,
   input  logic dispatch_event_ready,
   output logic [4:0] dispatch_event_bits_thread,
@@ -19,6 +21,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   output logic [31:0] dispatch_event_bits_sp,
   output logic [95:0] dispatch_event_bits_origin,
   output logic [95:0] dispatch_event_bits_direction,
+  output logic [95:0] dispatch_event_bits_query,
+  output logic dispatch_event_bits_queried,
   output logic dispatch_retire_valid,
   output logic [4:0] dispatch_retire_thread,
   output logic [31:0] dispatch_retire_pc,
@@ -64,6 +68,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [31:0] core_dispatch_event_bits_sp; // rtCoreTile.ts:29
   logic [95:0] core_dispatch_event_bits_origin; // rtCoreTile.ts:29
   logic [95:0] core_dispatch_event_bits_direction; // rtCoreTile.ts:29
+  logic [95:0] core_dispatch_event_bits_query; // rtCoreTile.ts:29
+  logic core_dispatch_event_bits_queried; // rtCoreTile.ts:29
   logic core_dispatch_retire_valid; // rtCoreTile.ts:29
   logic [4:0] core_dispatch_retire_thread; // rtCoreTile.ts:29
   logic [31:0] core_dispatch_retire_pc; // rtCoreTile.ts:29
@@ -106,6 +112,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign dispatch_event_bits_sp = core_dispatch_event_bits_sp; // rtCoreTile.ts:30
   assign dispatch_event_bits_origin = core_dispatch_event_bits_origin; // rtCoreTile.ts:30
   assign dispatch_event_bits_direction = core_dispatch_event_bits_direction; // rtCoreTile.ts:30
+  assign dispatch_event_bits_query = core_dispatch_event_bits_query; // rtCoreTile.ts:30
+  assign dispatch_event_bits_queried = core_dispatch_event_bits_queried; // rtCoreTile.ts:30
   assign dispatch_retire_valid = core_dispatch_retire_valid; // rtCoreTile.ts:30
   assign dispatch_retire_thread = core_dispatch_retire_thread; // rtCoreTile.ts:30
   assign dispatch_retire_pc = core_dispatch_retire_pc; // rtCoreTile.ts:30
@@ -137,6 +145,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] core_dispatch_launch_bits_sp = dispatch_launch_bits_sp; // rtCoreTile.ts:30
   wire [127:0] core_dispatch_launch_bits_hit = dispatch_launch_bits_hit; // rtCoreTile.ts:30
   wire [127:0] core_dispatch_launch_bits_normal = dispatch_launch_bits_normal; // rtCoreTile.ts:30
+  wire [127:0] core_dispatch_launch_bits_parameters = dispatch_launch_bits_parameters; // rtCoreTile.ts:30
+  wire core_dispatch_launch_bits_queried = dispatch_launch_bits_queried; // rtCoreTile.ts:30
   wire core_dispatch_event_ready = dispatch_event_ready; // rtCoreTile.ts:30
   wire [2:0] core_status_context = status_context; // rtCoreTile.ts:30
   wire [31:0] core_imem_data = imem_loaded ? rdata : 32'd0; // rtCoreTile.ts:35
@@ -209,6 +219,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .dispatch_launch_bits_sp(core_dispatch_launch_bits_sp),
     .dispatch_launch_bits_hit(core_dispatch_launch_bits_hit),
     .dispatch_launch_bits_normal(core_dispatch_launch_bits_normal),
+    .dispatch_launch_bits_parameters(core_dispatch_launch_bits_parameters),
+    .dispatch_launch_bits_queried(core_dispatch_launch_bits_queried),
     .dispatch_event_valid(core_dispatch_event_valid),
     .dispatch_event_ready(core_dispatch_event_ready),
     .dispatch_event_bits_thread(core_dispatch_event_bits_thread),
@@ -218,6 +230,8 @@ module RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .dispatch_event_bits_sp(core_dispatch_event_bits_sp),
     .dispatch_event_bits_origin(core_dispatch_event_bits_origin),
     .dispatch_event_bits_direction(core_dispatch_event_bits_direction),
+    .dispatch_event_bits_query(core_dispatch_event_bits_query),
+    .dispatch_event_bits_queried(core_dispatch_event_bits_queried),
     .dispatch_retire_valid(core_dispatch_retire_valid),
     .dispatch_retire_thread(core_dispatch_retire_thread),
     .dispatch_retire_pc(core_dispatch_retire_pc),

@@ -10,6 +10,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   input  logic [31:0] dispatch_launch_bits_sp,
   input  logic [127:0] dispatch_launch_bits_hit,
   input  logic [127:0] dispatch_launch_bits_normal,
+  input  logic [127:0] dispatch_launch_bits_parameters,
+  input  logic dispatch_launch_bits_queried,
   output logic dispatch_event_valid,
   input  logic dispatch_event_ready,
   output logic [4:0] dispatch_event_bits_thread,
@@ -19,6 +21,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   output logic [31:0] dispatch_event_bits_sp,
   output logic [95:0] dispatch_event_bits_origin,
   output logic [95:0] dispatch_event_bits_direction,
+  output logic [95:0] dispatch_event_bits_query,
+  output logic dispatch_event_bits_queried,
   output logic dispatch_retire_valid,
   output logic [4:0] dispatch_retire_thread,
   output logic [31:0] dispatch_retire_pc,
@@ -59,21 +63,23 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     CONTEXTSTATE_HALTED = 3'd4,
     CONTEXTSTATE_TEXTURE = 3'd5
   } ContextState_t;
-  typedef enum logic [1:0] {
-    LAUNCH_IDLE = 2'd0,
-    LAUNCH_FIRST = 2'd1,
-    LAUNCH_SECOND = 2'd2,
-    LAUNCH_WAITING = 2'd3
+  typedef enum logic [2:0] {
+    LAUNCH_IDLE = 3'd0,
+    LAUNCH_FIRST = 3'd1,
+    LAUNCH_SECOND = 3'd2,
+    LAUNCH_THIRD = 3'd3,
+    LAUNCH_WAITING = 3'd4
   } launch_t;
   typedef enum logic {
     THREADEVENTKIND_TRACE = 1'd0,
     THREADEVENTKIND_END = 1'd1
   } ThreadEventKind_t;
-  typedef enum logic [1:0] {
-    MICROOP_INSTRUCTION = 2'd0,
-    MICROOP_LAUNCHFIRST = 2'd1,
-    MICROOP_LAUNCHSECOND = 2'd2,
-    MICROOP_TEXTURE = 2'd3
+  typedef enum logic [2:0] {
+    MICROOP_INSTRUCTION = 3'd0,
+    MICROOP_LAUNCHFIRST = 3'd1,
+    MICROOP_LAUNCHSECOND = 3'd2,
+    MICROOP_LAUNCHTHIRD = 3'd3,
+    MICROOP_TEXTURE = 3'd4
   } MicroOp_t;
   typedef enum logic [3:0] {
     EXECUNIT_SIMPLE = 4'd0,
@@ -210,213 +216,218 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic [31:0] scalar_rf_rdata_1; // rtCore.ts:88
   logic [127:0] vector_rf_rdata_0; // rtCore.ts:88
   logic [127:0] vector_rf_rdata_1; // rtCore.ts:88
+  logic [127:0] vector_rf_rdata_2; // rtCore.ts:88
   logic [36:0] wb_booked; // completionSchedule.ts:38
   logic [2:0] wb_slot1_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot1_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot1_micro; // completionSchedule.ts:42
   logic wb_slot1_late; // completionSchedule.ts:43
   logic [2:0] wb_slot2_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot2_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot2_micro; // completionSchedule.ts:42
   logic wb_slot2_late; // completionSchedule.ts:43
   logic [2:0] wb_slot3_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot3_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot3_micro; // completionSchedule.ts:42
   logic wb_slot3_late; // completionSchedule.ts:43
   logic [2:0] wb_slot4_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot4_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot4_micro; // completionSchedule.ts:42
   logic wb_slot4_late; // completionSchedule.ts:43
   logic [2:0] wb_slot5_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot5_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot5_micro; // completionSchedule.ts:42
   logic wb_slot5_late; // completionSchedule.ts:43
   logic [2:0] wb_slot6_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot6_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot6_micro; // completionSchedule.ts:42
   logic wb_slot6_late; // completionSchedule.ts:43
   logic [2:0] wb_slot7_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot7_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot7_micro; // completionSchedule.ts:42
   logic wb_slot7_late; // completionSchedule.ts:43
   logic [2:0] wb_slot8_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot8_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot8_micro; // completionSchedule.ts:42
   logic wb_slot8_late; // completionSchedule.ts:43
   logic [2:0] wb_slot9_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot9_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot9_micro; // completionSchedule.ts:42
   logic wb_slot9_late; // completionSchedule.ts:43
   logic [2:0] wb_slot10_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot10_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot10_micro; // completionSchedule.ts:42
   logic wb_slot10_late; // completionSchedule.ts:43
   logic [2:0] wb_slot11_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot11_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot11_micro; // completionSchedule.ts:42
   logic wb_slot11_late; // completionSchedule.ts:43
   logic [2:0] wb_slot12_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot12_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot12_micro; // completionSchedule.ts:42
   logic wb_slot12_late; // completionSchedule.ts:43
   logic [2:0] wb_slot13_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot13_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot13_micro; // completionSchedule.ts:42
   logic wb_slot13_late; // completionSchedule.ts:43
   logic [2:0] wb_slot14_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot14_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot14_micro; // completionSchedule.ts:42
   logic wb_slot14_late; // completionSchedule.ts:43
   logic [2:0] wb_slot15_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot15_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot15_micro; // completionSchedule.ts:42
   logic wb_slot15_late; // completionSchedule.ts:43
   logic [2:0] wb_slot16_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot16_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot16_micro; // completionSchedule.ts:42
   logic wb_slot16_late; // completionSchedule.ts:43
   logic [2:0] wb_slot17_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot17_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot17_micro; // completionSchedule.ts:42
   logic wb_slot17_late; // completionSchedule.ts:43
   logic [2:0] wb_slot18_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot18_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot18_micro; // completionSchedule.ts:42
   logic wb_slot18_late; // completionSchedule.ts:43
   logic [2:0] wb_slot19_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot19_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot19_micro; // completionSchedule.ts:42
   logic wb_slot19_late; // completionSchedule.ts:43
   logic [2:0] wb_slot20_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot20_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot20_micro; // completionSchedule.ts:42
   logic wb_slot20_late; // completionSchedule.ts:43
   logic [2:0] wb_slot21_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot21_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot21_micro; // completionSchedule.ts:42
   logic wb_slot21_late; // completionSchedule.ts:43
   logic [2:0] wb_slot22_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot22_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot22_micro; // completionSchedule.ts:42
   logic wb_slot22_late; // completionSchedule.ts:43
   logic [2:0] wb_slot23_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot23_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot23_micro; // completionSchedule.ts:42
   logic wb_slot23_late; // completionSchedule.ts:43
   logic [2:0] wb_slot24_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot24_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot24_micro; // completionSchedule.ts:42
   logic wb_slot24_late; // completionSchedule.ts:43
   logic [2:0] wb_slot25_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot25_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot25_micro; // completionSchedule.ts:42
   logic wb_slot25_late; // completionSchedule.ts:43
   logic [2:0] wb_slot26_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot26_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot26_micro; // completionSchedule.ts:42
   logic wb_slot26_late; // completionSchedule.ts:43
   logic [2:0] wb_slot27_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot27_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot27_micro; // completionSchedule.ts:42
   logic wb_slot27_late; // completionSchedule.ts:43
   logic [2:0] wb_slot28_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot28_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot28_micro; // completionSchedule.ts:42
   logic wb_slot28_late; // completionSchedule.ts:43
   logic [2:0] wb_slot29_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot29_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot29_micro; // completionSchedule.ts:42
   logic wb_slot29_late; // completionSchedule.ts:43
   logic [2:0] wb_slot30_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot30_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot30_micro; // completionSchedule.ts:42
   logic wb_slot30_late; // completionSchedule.ts:43
   logic [2:0] wb_slot31_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot31_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot31_micro; // completionSchedule.ts:42
   logic wb_slot31_late; // completionSchedule.ts:43
   logic [2:0] wb_slot32_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot32_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot32_micro; // completionSchedule.ts:42
   logic wb_slot32_late; // completionSchedule.ts:43
   logic [2:0] wb_slot33_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot33_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot33_micro; // completionSchedule.ts:42
   logic wb_slot33_late; // completionSchedule.ts:43
   logic [2:0] wb_slot34_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot34_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot34_micro; // completionSchedule.ts:42
   logic wb_slot34_late; // completionSchedule.ts:43
   logic [2:0] wb_slot35_context; // completionSchedule.ts:41
-  logic [1:0] wb_slot35_micro; // completionSchedule.ts:42
+  logic [2:0] wb_slot35_micro; // completionSchedule.ts:42
   logic wb_slot35_late; // completionSchedule.ts:43
-  launch_t launch_state; // contexts.ts:81
-  logic [2:0] launch_context; // contexts.ts:82
-  logic [4:0] launch_thread; // contexts.ts:83
-  logic [31:0] launch_pc; // contexts.ts:83
-  logic [31:0] launch_pixel; // contexts.ts:83
-  logic [31:0] launch_sp; // contexts.ts:83
-  logic [127:0] launch_hit; // contexts.ts:83
-  logic [127:0] launch_normal; // contexts.ts:83
+  launch_t launch_state; // contexts.ts:83
+  logic [2:0] launch_context; // contexts.ts:84
+  logic [4:0] launch_thread; // contexts.ts:85
+  logic [31:0] launch_pc; // contexts.ts:85
+  logic [31:0] launch_pixel; // contexts.ts:85
+  logic [31:0] launch_sp; // contexts.ts:85
+  logic [127:0] launch_hit; // contexts.ts:85
+  logic [127:0] launch_normal; // contexts.ts:85
+  logic [127:0] launch_parameters; // contexts.ts:85
+  logic launch_queried; // contexts.ts:85
   logic wb_valid; // rtCore.ts:136
   logic [2:0] wb_context; // rtCore.ts:137
-  logic [1:0] wb_micro; // rtCore.ts:138
+  logic [2:0] wb_micro; // rtCore.ts:138
   logic int_divider_busy; // rtCore.ts:166
   logic [2:0] issue_last; // rtCore.ts:189
   logic r_valid; // rtCore.ts:218
   logic [2:0] r_context; // rtCore.ts:219
-  logic [1:0] r_micro; // rtCore.ts:220
+  logic [2:0] r_micro; // rtCore.ts:220
   logic [31:0] r_word; // rtCore.ts:221
   logic [31:0] r_pc; // rtCore.ts:222
-  logic fetch_valid; // rtCore.ts:249
-  logic [2:0] fetch_context; // rtCore.ts:250
-  logic [31:0] fetch_pc; // rtCore.ts:251
-  logic ex_valid; // execute.ts:57
-  logic [5:0] ex_op; // execute.ts:58
-  logic ex_halts; // execute.ts:59
-  logic [31:0] ex_s1; // execute.ts:60
-  logic [31:0] ex_s2; // execute.ts:61
-  logic [127:0] ex_v1; // execute.ts:62
-  logic [127:0] ex_v2; // execute.ts:63
-  logic [31:0] ex_imm; // execute.ts:64
-  logic [1:0] ex_lane; // execute.ts:65
-  logic fadd0_out_valid; // execute.ts:129
-  logic [31:0] fadd0_result; // execute.ts:129
-  logic [31:0] fadd0_a_1; // execute.ts:121
-  logic [31:0] fadd0_b_1; // execute.ts:121
-  logic fadd1_out_valid; // execute.ts:129
-  logic [31:0] fadd1_result; // execute.ts:129
-  logic [31:0] fadd1_a_1; // execute.ts:121
-  logic [31:0] fadd1_b_1; // execute.ts:121
-  logic fadd2_out_valid; // execute.ts:129
-  logic [31:0] fadd2_result; // execute.ts:129
-  logic [31:0] fadd2_a_1; // execute.ts:121
-  logic [31:0] fadd2_b_1; // execute.ts:121
-  logic fadd3_out_valid; // execute.ts:129
-  logic [31:0] fadd3_result; // execute.ts:129
-  logic [31:0] fadd3_a_1; // execute.ts:121
-  logic [31:0] fadd3_b_1; // execute.ts:121
-  logic freduce_out_valid; // execute.ts:137
-  logic [31:0] freduce_result; // execute.ts:137
-  logic [31:0] freduce_a_1; // execute.ts:139
-  logic [31:0] freduce_b_1; // execute.ts:140
-  logic fmul0_out_valid; // execute.ts:145
-  logic [31:0] fmul0_result; // execute.ts:145
-  logic [31:0] fmul0_a_1; // execute.ts:121
-  logic [31:0] fmul0_b_1; // execute.ts:121
-  logic fmul1_out_valid; // execute.ts:145
-  logic [31:0] fmul1_result; // execute.ts:145
-  logic [31:0] fmul1_a_1; // execute.ts:121
-  logic [31:0] fmul1_b_1; // execute.ts:121
-  logic fmul2_out_valid; // execute.ts:145
-  logic [31:0] fmul2_result; // execute.ts:145
-  logic [31:0] fmul2_a_1; // execute.ts:121
-  logic [31:0] fmul2_b_1; // execute.ts:121
-  logic fmul3_out_valid; // execute.ts:145
-  logic [31:0] fmul3_result; // execute.ts:145
-  logic [31:0] fmul3_a_1; // execute.ts:121
-  logic [31:0] fmul3_b_1; // execute.ts:121
-  logic fdiv0_out_valid; // execute.ts:145
-  logic [31:0] fdiv0_result; // execute.ts:145
-  logic [31:0] fdiv0_a_1; // execute.ts:121
-  logic [31:0] fdiv0_b_1; // execute.ts:121
-  logic fdiv1_out_valid; // execute.ts:145
-  logic [31:0] fdiv1_result; // execute.ts:145
-  logic [31:0] fdiv1_a_1; // execute.ts:121
-  logic [31:0] fdiv1_b_1; // execute.ts:121
-  logic fdiv2_out_valid; // execute.ts:145
-  logic [31:0] fdiv2_result; // execute.ts:145
-  logic [31:0] fdiv2_a_1; // execute.ts:121
-  logic [31:0] fdiv2_b_1; // execute.ts:121
-  logic fdiv3_out_valid; // execute.ts:145
-  logic [31:0] fdiv3_result; // execute.ts:145
-  logic [31:0] fdiv3_a_1; // execute.ts:121
-  logic [31:0] fdiv3_b_1; // execute.ts:121
-  logic fsqrt_out_valid; // execute.ts:152
-  logic [31:0] fsqrt_result; // execute.ts:152
-  logic [31:0] fsqrt_a_1; // execute.ts:121
-  logic itof_out_valid; // execute.ts:152
-  logic [31:0] itof_result; // execute.ts:152
-  logic [31:0] itof_a_1; // execute.ts:121
-  logic ftoi_out_valid; // execute.ts:152
-  logic [31:0] ftoi_result; // execute.ts:152
-  logic [31:0] ftoi_a_1; // execute.ts:121
-  logic int_divider_done; // execute.ts:71
-  logic [31:0] int_divider_quotient; // execute.ts:71
-  logic fcmp_out_valid; // execute.ts:76
-  logic [1:0] fcmp_flags; // execute.ts:76
-  logic fcmp_lt; // execute.ts:76
-  logic fcmp_eq; // execute.ts:76
-  logic fcmp_gt; // execute.ts:76
-  logic fcmp_unordered; // execute.ts:76
-  logic [31:0] scalar; // execute.ts:84
-  logic [127:0] vector; // execute.ts:100
+  logic fetch_valid; // rtCore.ts:248
+  logic [2:0] fetch_context; // rtCore.ts:249
+  logic [31:0] fetch_pc; // rtCore.ts:250
+  logic ex_valid; // execute.ts:67
+  logic [5:0] ex_op; // execute.ts:68
+  logic ex_halts; // execute.ts:69
+  logic [31:0] ex_s1; // execute.ts:70
+  logic [31:0] ex_s2; // execute.ts:71
+  logic [127:0] ex_v1; // execute.ts:72
+  logic [127:0] ex_v2; // execute.ts:73
+  logic [31:0] ex_imm; // execute.ts:74
+  logic [1:0] ex_lane; // execute.ts:75
+  logic ex_trace_query; // execute.ts:76
+  logic [95:0] ex_query; // execute.ts:77
+  logic fadd0_out_valid; // execute.ts:143
+  logic [31:0] fadd0_result; // execute.ts:143
+  logic [31:0] fadd0_a_1; // execute.ts:135
+  logic [31:0] fadd0_b_1; // execute.ts:135
+  logic fadd1_out_valid; // execute.ts:143
+  logic [31:0] fadd1_result; // execute.ts:143
+  logic [31:0] fadd1_a_1; // execute.ts:135
+  logic [31:0] fadd1_b_1; // execute.ts:135
+  logic fadd2_out_valid; // execute.ts:143
+  logic [31:0] fadd2_result; // execute.ts:143
+  logic [31:0] fadd2_a_1; // execute.ts:135
+  logic [31:0] fadd2_b_1; // execute.ts:135
+  logic fadd3_out_valid; // execute.ts:143
+  logic [31:0] fadd3_result; // execute.ts:143
+  logic [31:0] fadd3_a_1; // execute.ts:135
+  logic [31:0] fadd3_b_1; // execute.ts:135
+  logic freduce_out_valid; // execute.ts:151
+  logic [31:0] freduce_result; // execute.ts:151
+  logic [31:0] freduce_a_1; // execute.ts:153
+  logic [31:0] freduce_b_1; // execute.ts:154
+  logic fmul0_out_valid; // execute.ts:159
+  logic [31:0] fmul0_result; // execute.ts:159
+  logic [31:0] fmul0_a_1; // execute.ts:135
+  logic [31:0] fmul0_b_1; // execute.ts:135
+  logic fmul1_out_valid; // execute.ts:159
+  logic [31:0] fmul1_result; // execute.ts:159
+  logic [31:0] fmul1_a_1; // execute.ts:135
+  logic [31:0] fmul1_b_1; // execute.ts:135
+  logic fmul2_out_valid; // execute.ts:159
+  logic [31:0] fmul2_result; // execute.ts:159
+  logic [31:0] fmul2_a_1; // execute.ts:135
+  logic [31:0] fmul2_b_1; // execute.ts:135
+  logic fmul3_out_valid; // execute.ts:159
+  logic [31:0] fmul3_result; // execute.ts:159
+  logic [31:0] fmul3_a_1; // execute.ts:135
+  logic [31:0] fmul3_b_1; // execute.ts:135
+  logic fdiv0_out_valid; // execute.ts:159
+  logic [31:0] fdiv0_result; // execute.ts:159
+  logic [31:0] fdiv0_a_1; // execute.ts:135
+  logic [31:0] fdiv0_b_1; // execute.ts:135
+  logic fdiv1_out_valid; // execute.ts:159
+  logic [31:0] fdiv1_result; // execute.ts:159
+  logic [31:0] fdiv1_a_1; // execute.ts:135
+  logic [31:0] fdiv1_b_1; // execute.ts:135
+  logic fdiv2_out_valid; // execute.ts:159
+  logic [31:0] fdiv2_result; // execute.ts:159
+  logic [31:0] fdiv2_a_1; // execute.ts:135
+  logic [31:0] fdiv2_b_1; // execute.ts:135
+  logic fdiv3_out_valid; // execute.ts:159
+  logic [31:0] fdiv3_result; // execute.ts:159
+  logic [31:0] fdiv3_a_1; // execute.ts:135
+  logic [31:0] fdiv3_b_1; // execute.ts:135
+  logic fsqrt_out_valid; // execute.ts:166
+  logic [31:0] fsqrt_result; // execute.ts:166
+  logic [31:0] fsqrt_a_1; // execute.ts:135
+  logic itof_out_valid; // execute.ts:166
+  logic [31:0] itof_result; // execute.ts:166
+  logic [31:0] itof_a_1; // execute.ts:135
+  logic ftoi_out_valid; // execute.ts:166
+  logic [31:0] ftoi_result; // execute.ts:166
+  logic [31:0] ftoi_a_1; // execute.ts:135
+  logic int_divider_done; // execute.ts:83
+  logic [31:0] int_divider_quotient; // execute.ts:83
+  logic fcmp_out_valid; // execute.ts:88
+  logic [1:0] fcmp_flags; // execute.ts:88
+  logic fcmp_lt; // execute.ts:88
+  logic fcmp_eq; // execute.ts:88
+  logic fcmp_gt; // execute.ts:88
+  logic fcmp_unordered; // execute.ts:88
+  logic [31:0] scalar; // execute.ts:96
+  logic [127:0] vector; // execute.ts:112
   logic [2:0] ex_context; // rtCore.ts:59
   logic m1_main; // memoryStage.ts:39
   logic m1_const; // memoryStage.ts:40
@@ -430,55 +441,63 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic m2_const; // memoryStage.ts:59
   logic m2_fault; // memoryStage.ts:60
   logic mem_error_1; // memoryStage.ts:62
-  logic [31:0] held_loaded_scalar; // rtCore.ts:283
-  logic [31:0] held_ex_scalar; // rtCore.ts:283
-  logic [127:0] held_loaded_vector; // rtCore.ts:283
-  logic [127:0] held_ex_vector; // rtCore.ts:283
-  logic held_load_fault; // rtCore.ts:283
-  logic held_ex_fault; // rtCore.ts:283
-  logic [1:0] held_flag; // rtCore.ts:283
-  logic [95:0] held_direction; // rtCore.ts:283
-  logic [31:0] wb_scalar; // rtCore.ts:301
-  logic [127:0] wb_vector; // rtCore.ts:301
-  logic [1:0] wb_flag; // rtCore.ts:301
-  logic [95:0] wb_direction; // rtCore.ts:301
-  logic wb_fault; // rtCore.ts:301
-  logic events_enq_ready; // rtCore.ts:392
-  logic events_deq_valid; // rtCore.ts:392
-  logic [265:0] events_deq_bits; // rtCore.ts:392
-  logic [3:0] events_count; // rtCore.ts:392
-  logic events_full; // rtCore.ts:392
-  logic events_empty; // rtCore.ts:392
-  ThreadEventKind_t leavingEvent_event_kind; // rtCore.ts:393
+  logic [31:0] held_loaded_scalar; // rtCore.ts:284
+  logic [31:0] held_ex_scalar; // rtCore.ts:284
+  logic [127:0] held_loaded_vector; // rtCore.ts:284
+  logic [127:0] held_ex_vector; // rtCore.ts:284
+  logic held_load_fault; // rtCore.ts:284
+  logic held_ex_fault; // rtCore.ts:284
+  logic [1:0] held_flag; // rtCore.ts:284
+  logic [95:0] held_direction; // rtCore.ts:284
+  logic [95:0] held_query; // rtCore.ts:284
+  logic held_queried; // rtCore.ts:284
+  logic [31:0] wb_scalar; // rtCore.ts:304
+  logic [127:0] wb_vector; // rtCore.ts:304
+  logic [1:0] wb_flag; // rtCore.ts:304
+  logic [95:0] wb_direction; // rtCore.ts:304
+  logic [95:0] wb_query; // rtCore.ts:304
+  logic wb_queried; // rtCore.ts:304
+  logic wb_fault; // rtCore.ts:304
+  logic events_enq_ready; // rtCore.ts:398
+  logic events_deq_valid; // rtCore.ts:398
+  logic [362:0] events_deq_bits; // rtCore.ts:398
+  logic [3:0] events_count; // rtCore.ts:398
+  logic events_full; // rtCore.ts:398
+  logic events_empty; // rtCore.ts:398
+  ThreadEventKind_t leavingEvent_event_kind; // rtCore.ts:399
 
-  wire dispatch_launch_ready_eq = launch_state == LAUNCH_IDLE; // contexts.ts:85
-  wire dispatch_launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire dispatch_launch_ready_eq_2 = ctx1_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire dispatch_launch_ready_eq_3 = ctx2_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire free_or_2 = 1'd0 | dispatch_launch_ready_eq_1 | dispatch_launch_ready_eq_2 | dispatch_launch_ready_eq_3; // contexts.ts:84
-  wire dispatch_launch_ready_eq_4 = ctx3_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire dispatch_launch_ready_eq_5 = ctx4_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire dispatch_launch_ready_eq_6 = ctx5_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire free_or_5 = free_or_2 | dispatch_launch_ready_eq_4 | dispatch_launch_ready_eq_5 | dispatch_launch_ready_eq_6; // contexts.ts:84
-  wire dispatch_launch_ready_eq_7 = ctx6_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire dispatch_launch_ready_eq_8 = ctx7_state == CONTEXTSTATE_FREE; // contexts.ts:84
-  wire free = free_or_5 | dispatch_launch_ready_eq_7 | dispatch_launch_ready_eq_8; // contexts.ts:84
-  assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // contexts.ts:85
-  assign dispatch_event_valid = events_deq_valid; // rtCore.ts:406
-  wire [4:0] head = events_deq_bits[4:0]; // rtCore.ts:404
-  assign dispatch_event_bits_thread = head; // rtCore.ts:405
-  wire head_1 = events_deq_bits[5]; // rtCore.ts:404
-  assign dispatch_event_bits_kind = head_1; // rtCore.ts:405
-  wire head_2 = events_deq_bits[6]; // rtCore.ts:404
-  assign dispatch_event_bits_fault = head_2; // rtCore.ts:405
-  wire [31:0] head_3 = events_deq_bits[38:7]; // rtCore.ts:404
-  assign dispatch_event_bits_pc = head_3; // rtCore.ts:405
-  wire [31:0] head_4 = events_deq_bits[70:39]; // rtCore.ts:404
-  assign dispatch_event_bits_sp = head_4; // rtCore.ts:405
-  wire [95:0] head_5 = events_deq_bits[166:71]; // rtCore.ts:404
-  assign dispatch_event_bits_origin = head_5; // rtCore.ts:405
-  wire [95:0] head_6 = events_deq_bits[262:167]; // rtCore.ts:404
-  assign dispatch_event_bits_direction = head_6; // rtCore.ts:405
+  wire dispatch_launch_ready_eq = launch_state == LAUNCH_IDLE; // contexts.ts:87
+  wire dispatch_launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire dispatch_launch_ready_eq_2 = ctx1_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire dispatch_launch_ready_eq_3 = ctx2_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire free_or_2 = 1'd0 | dispatch_launch_ready_eq_1 | dispatch_launch_ready_eq_2 | dispatch_launch_ready_eq_3; // contexts.ts:86
+  wire dispatch_launch_ready_eq_4 = ctx3_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire dispatch_launch_ready_eq_5 = ctx4_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire dispatch_launch_ready_eq_6 = ctx5_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire free_or_5 = free_or_2 | dispatch_launch_ready_eq_4 | dispatch_launch_ready_eq_5 | dispatch_launch_ready_eq_6; // contexts.ts:86
+  wire dispatch_launch_ready_eq_7 = ctx6_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire dispatch_launch_ready_eq_8 = ctx7_state == CONTEXTSTATE_FREE; // contexts.ts:86
+  wire free = free_or_5 | dispatch_launch_ready_eq_7 | dispatch_launch_ready_eq_8; // contexts.ts:86
+  assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // contexts.ts:87
+  assign dispatch_event_valid = events_deq_valid; // rtCore.ts:414
+  wire [4:0] head = events_deq_bits[4:0]; // rtCore.ts:412
+  assign dispatch_event_bits_thread = head; // rtCore.ts:413
+  wire head_1 = events_deq_bits[5]; // rtCore.ts:412
+  assign dispatch_event_bits_kind = head_1; // rtCore.ts:413
+  wire head_2 = events_deq_bits[6]; // rtCore.ts:412
+  assign dispatch_event_bits_fault = head_2; // rtCore.ts:413
+  wire [31:0] head_3 = events_deq_bits[38:7]; // rtCore.ts:412
+  assign dispatch_event_bits_pc = head_3; // rtCore.ts:413
+  wire [31:0] head_4 = events_deq_bits[70:39]; // rtCore.ts:412
+  assign dispatch_event_bits_sp = head_4; // rtCore.ts:413
+  wire [95:0] head_5 = events_deq_bits[166:71]; // rtCore.ts:412
+  assign dispatch_event_bits_origin = head_5; // rtCore.ts:413
+  wire [95:0] head_6 = events_deq_bits[262:167]; // rtCore.ts:412
+  assign dispatch_event_bits_direction = head_6; // rtCore.ts:413
+  wire [95:0] head_7 = events_deq_bits[358:263]; // rtCore.ts:412
+  assign dispatch_event_bits_query = head_7; // rtCore.ts:413
+  wire head_8 = events_deq_bits[359]; // rtCore.ts:412
+  assign dispatch_event_bits_queried = head_8; // rtCore.ts:413
   wire instruction_eq = wb_micro == MICROOP_INSTRUCTION; // rtCore.ts:143
   wire instruction = wb_valid & instruction_eq; // rtCore.ts:143
   wire dispatch_retire_valid_slice = wb_context[2]; // rtCore.ts:101
@@ -487,200 +506,204 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire dispatch_retire_valid_mux = dispatch_retire_valid_slice_2 ? 1'd0 : 1'd0; // rtCore.ts:101
   wire dispatch_retire_valid_mux_1 = dispatch_retire_valid_slice_1 ? dispatch_retire_valid_mux : dispatch_retire_valid_mux; // rtCore.ts:101
   wire dispatch_retire_valid_mux_2 = dispatch_retire_valid_slice ? dispatch_retire_valid_mux_1 : dispatch_retire_valid_mux_1; // rtCore.ts:101
-  wire dispatch_retire_valid_not = ~dispatch_retire_valid_mux_2; // rtCore.ts:368
+  wire dispatch_retire_valid_not = ~dispatch_retire_valid_mux_2; // rtCore.ts:374
   wire texture_eq = wb_micro == MICROOP_TEXTURE; // rtCore.ts:144
   wire texture = wb_valid & texture_eq; // rtCore.ts:144
-  assign dispatch_retire_valid = instruction & dispatch_retire_valid_not | texture; // rtCore.ts:368
+  assign dispatch_retire_valid = instruction & dispatch_retire_valid_not | texture; // rtCore.ts:374
   wire [4:0] dispatch_retire_thread_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_thread : ctx6_thread) : dispatch_retire_valid_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
   wire [4:0] dispatch_retire_thread_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_thread : ctx2_thread) : dispatch_retire_valid_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:369
+  assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:375
   wire [31:0] dispatch_retire_pc_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : dispatch_retire_valid_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
   wire [31:0] dispatch_retire_pc_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : dispatch_retire_valid_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign dispatch_retire_pc = dispatch_retire_valid_slice ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:370
+  assign dispatch_retire_pc = dispatch_retire_valid_slice ? dispatch_retire_pc_mux_2 : dispatch_retire_pc_mux_5; // rtCore.ts:376
   wire [1:0] dispatch_retire_counted_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_end : ctx6_end) : dispatch_retire_valid_slice_2 ? ctx5_end : ctx4_end; // rtCore.ts:101
   wire [1:0] dispatch_retire_counted_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_end : ctx2_end) : dispatch_retire_valid_slice_2 ? ctx1_end : ctx0_end; // rtCore.ts:101
   wire [1:0] dispatch_retire_counted_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_counted_mux_2 : dispatch_retire_counted_mux_5; // rtCore.ts:101
-  wire dispatch_retire_counted_eq = dispatch_retire_counted_mux_6 == 2'd3; // rtCore.ts:371
-  assign dispatch_retire_counted = ~dispatch_retire_counted_eq; // rtCore.ts:371
+  wire dispatch_retire_counted_eq = dispatch_retire_counted_mux_6 == 2'd3; // rtCore.ts:377
+  assign dispatch_retire_counted = ~dispatch_retire_counted_eq; // rtCore.ts:377
   wire dispatch_retire_scalarWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_scalar : ctx6_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx5_writes_scalar : ctx4_writes_scalar; // rtCore.ts:101
   wire dispatch_retire_scalarWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_scalar : ctx2_writes_scalar) : dispatch_retire_valid_slice_2 ? ctx1_writes_scalar : ctx0_writes_scalar; // rtCore.ts:101
   wire dispatch_retire_scalarWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_scalarWrite_mux_2 : dispatch_retire_scalarWrite_mux_5; // rtCore.ts:101
-  wire writesScalar = instruction & dispatch_retire_scalarWrite_mux_6; // rtCore.ts:344
-  assign dispatch_retire_scalarWrite = writesScalar; // rtCore.ts:372
+  wire writesScalar = instruction & dispatch_retire_scalarWrite_mux_6; // rtCore.ts:349
+  assign dispatch_retire_scalarWrite = writesScalar; // rtCore.ts:378
   wire [4:0] dispatch_retire_scalarReg_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_dest : ctx6_dest) : dispatch_retire_valid_slice_2 ? ctx5_dest : ctx4_dest; // rtCore.ts:101
   wire [4:0] dispatch_retire_scalarReg_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_dest : ctx2_dest) : dispatch_retire_valid_slice_2 ? ctx1_dest : ctx0_dest; // rtCore.ts:101
-  assign dispatch_retire_scalarReg = dispatch_retire_valid_slice ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:373
-  assign dispatch_retire_scalarValue = wb_scalar; // rtCore.ts:374
+  assign dispatch_retire_scalarReg = dispatch_retire_valid_slice ? dispatch_retire_scalarReg_mux_2 : dispatch_retire_scalarReg_mux_5; // rtCore.ts:379
+  assign dispatch_retire_scalarValue = wb_scalar; // rtCore.ts:380
   wire dispatch_retire_vectorWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_vector : ctx6_writes_vector) : dispatch_retire_valid_slice_2 ? ctx5_writes_vector : ctx4_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_vector : ctx2_writes_vector) : dispatch_retire_valid_slice_2 ? ctx1_writes_vector : ctx0_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_vectorWrite_mux_2 : dispatch_retire_vectorWrite_mux_5; // rtCore.ts:101
-  wire [3:0] writesVector_slice = dispatch_retire_scalarReg[3:0]; // rtCore.ts:345
-  wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & writesVector_slice != 4'd0; // rtCore.ts:345
-  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:375
-  assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:376
-  assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:377
+  wire [3:0] writesVector_slice = dispatch_retire_scalarReg[3:0]; // rtCore.ts:350
+  wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & writesVector_slice != 4'd0; // rtCore.ts:350
+  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:381
+  assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:382
+  assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:383
   wire dispatch_retire_flagWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_flag : ctx6_writes_flag) : dispatch_retire_valid_slice_2 ? ctx5_writes_flag : ctx4_writes_flag; // rtCore.ts:101
   wire dispatch_retire_flagWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_flag : ctx2_writes_flag) : dispatch_retire_valid_slice_2 ? ctx1_writes_flag : ctx0_writes_flag; // rtCore.ts:101
   wire dispatch_retire_flagWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_flagWrite_mux_2 : dispatch_retire_flagWrite_mux_5; // rtCore.ts:101
-  wire writesFlag = instruction & dispatch_retire_flagWrite_mux_6 | texture; // rtCore.ts:346
-  assign dispatch_retire_flagWrite = writesFlag; // rtCore.ts:378
-  assign dispatch_retire_flag = wb_flag; // rtCore.ts:379
-  wire dispatch_busy_or_1 = ~dispatch_launch_ready_eq_1 | ~dispatch_launch_ready_eq_2 | ~dispatch_launch_ready_eq_3; // rtCore.ts:435
-  wire dispatch_busy_or_3 = dispatch_busy_or_1 | ~dispatch_launch_ready_eq_4 | ~dispatch_launch_ready_eq_5; // rtCore.ts:435
-  wire dispatch_busy_or_5 = dispatch_busy_or_3 | ~dispatch_launch_ready_eq_6 | ~dispatch_launch_ready_eq_7; // rtCore.ts:435
-  wire pending = ~dispatch_launch_ready_eq; // contexts.ts:107
-  assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:435
-  wire [1:0] dispatch_issued_mux_1 = launch_state == LAUNCH_FIRST ? 2'd1 : launch_state == LAUNCH_SECOND ? 2'd2 : 2'd0; // completionSchedule.ts:16
+  wire writesFlag = instruction & dispatch_retire_flagWrite_mux_6 | texture; // rtCore.ts:351
+  assign dispatch_retire_flagWrite = writesFlag; // rtCore.ts:384
+  assign dispatch_retire_flag = wb_flag; // rtCore.ts:385
+  wire dispatch_busy_or_1 = ~dispatch_launch_ready_eq_1 | ~dispatch_launch_ready_eq_2 | ~dispatch_launch_ready_eq_3; // rtCore.ts:443
+  wire dispatch_busy_or_3 = dispatch_busy_or_1 | ~dispatch_launch_ready_eq_4 | ~dispatch_launch_ready_eq_5; // rtCore.ts:443
+  wire dispatch_busy_or_5 = dispatch_busy_or_3 | ~dispatch_launch_ready_eq_6 | ~dispatch_launch_ready_eq_7; // rtCore.ts:443
+  wire pending = ~dispatch_launch_ready_eq; // contexts.ts:109
+  assign dispatch_busy = dispatch_busy_or_5 | ~dispatch_launch_ready_eq_8 | pending; // rtCore.ts:443
+  wire [2:0] dispatch_issued_mux_1 = launch_state == LAUNCH_SECOND ? 3'd2 : launch_state == LAUNCH_THIRD ? 3'd3 : 3'd0; // completionSchedule.ts:16
+  wire [2:0] dispatch_issued_mux_2 = launch_state == LAUNCH_FIRST ? 3'd1 : dispatch_issued_mux_1; // completionSchedule.ts:16
   wire [36:0] dispatch_issued_lshr = wb_booked >> 6'd3; // completionSchedule.ts:48
-  wire issueMicro = dispatch_issued_mux_1 != 2'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:185
+  wire issueMicro = dispatch_issued_mux_2 != 3'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:185
   wire issueInstruction_or = issueMicro | 1'd0; // rtCore.ts:190
   wire issueInstruction_not = ~issueInstruction_or; // rtCore.ts:190
-  wire dispatch_issued_eq_1 = wb_micro == MICROOP_LAUNCHSECOND; // rtCore.ts:169
-  wire dispatch_issued_eq_2 = dispatch_retire_counted_mux_6 == 2'd0; // rtCore.ts:169
-  wire dispatch_issued_or_1 = dispatch_issued_eq_1 | texture_eq | instruction_eq & dispatch_issued_eq_2 & dispatch_retire_valid_not; // rtCore.ts:169
-  wire ready = ctx0_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd0 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_3 = ctx0_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_4 = ctx0_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_12 = ctx0_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_3 = ctx0_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_12 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_5 = ctx0_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx0_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_7 = ctx0_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx0_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_5; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_9 = ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx0_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_7; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_11 = dispatch_issued_eq_3 ? 6'd5 : dispatch_issued_eq_4 ? 6'd36 : dispatch_issued_mux_9; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_1 = wb_booked >> dispatch_issued_mux_11; // completionSchedule.ts:48
-  wire dispatch_issued_not_1 = ~dispatch_issued_lshr_1[0]; // completionSchedule.ts:48
-  wire [5:0] late_add = dispatch_issued_mux_11 + 6'd1; // rtCore.ts:175
+  wire dispatch_issued_eq_1 = wb_micro == MICROOP_LAUNCHTHIRD; // contexts.ts:118
+  wire dispatch_issued_eq_2 = wb_micro == MICROOP_LAUNCHSECOND; // contexts.ts:118
+  wire dispatch_issued_or = dispatch_issued_eq_1 | dispatch_issued_eq_2 & ~launch_queried; // contexts.ts:118
+  wire dispatch_issued_eq_3 = dispatch_retire_counted_mux_6 == 2'd0; // rtCore.ts:169
+  wire dispatch_issued_or_2 = dispatch_issued_or | texture_eq | instruction_eq & dispatch_issued_eq_3 & dispatch_retire_valid_not; // rtCore.ts:169
+  wire ready = ctx0_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd0 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_4 = ctx0_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_5 = ctx0_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_13 = ctx0_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_4 = ctx0_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_13 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_6 = ctx0_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx0_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_4; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_8 = ctx0_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx0_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_6; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_10 = ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx0_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_8; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_12 = dispatch_issued_eq_4 ? 6'd5 : dispatch_issued_eq_5 ? 6'd36 : dispatch_issued_mux_10; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_1 = wb_booked >> dispatch_issued_mux_12; // completionSchedule.ts:48
+  wire dispatch_issued_not_2 = ~dispatch_issued_lshr_1[0]; // completionSchedule.ts:48
+  wire [5:0] late_add = dispatch_issued_mux_12 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_2 = wb_booked >> late_add; // completionSchedule.ts:48
-  wire late = ~dispatch_issued_not_1 & (dispatch_issued_eq_12 | dispatch_issued_eq_3) & ~dispatch_issued_lshr_2[0]; // rtCore.ts:175
-  wire ok = dispatch_issued_not_1 | late; // rtCore.ts:176
+  wire late = ~dispatch_issued_not_2 & (dispatch_issued_eq_13 | dispatch_issued_eq_4) & ~dispatch_issued_lshr_2[0]; // rtCore.ts:175
+  wire ok = dispatch_issued_not_2 | late; // rtCore.ts:176
   wire unitFree_not_1 = ~int_divider_busy; // rtCore.ts:181
-  wire unitFree = ~dispatch_issued_eq_4 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_5 = ready & ok & unitFree; // rtCore.ts:182
-  wire ready_1 = ctx1_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd1 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_14 = ctx1_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_15 = ctx1_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_23 = ctx1_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_13 = ctx1_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_23 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_15 = ctx1_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx1_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_13; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_17 = ctx1_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx1_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_15; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_19 = ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx1_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_17; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_21 = dispatch_issued_eq_14 ? 6'd5 : dispatch_issued_eq_15 ? 6'd36 : dispatch_issued_mux_19; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_3 = wb_booked >> dispatch_issued_mux_21; // completionSchedule.ts:48
-  wire dispatch_issued_not_3 = ~dispatch_issued_lshr_3[0]; // completionSchedule.ts:48
-  wire [5:0] late_add_1 = dispatch_issued_mux_21 + 6'd1; // rtCore.ts:175
+  wire unitFree = ~dispatch_issued_eq_5 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_6 = ready & ok & unitFree; // rtCore.ts:182
+  wire ready_1 = ctx1_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd1 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_15 = ctx1_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_16 = ctx1_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_24 = ctx1_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_14 = ctx1_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_24 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_16 = ctx1_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx1_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_14; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_18 = ctx1_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx1_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_16; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_20 = ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx1_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_18; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_22 = dispatch_issued_eq_15 ? 6'd5 : dispatch_issued_eq_16 ? 6'd36 : dispatch_issued_mux_20; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_3 = wb_booked >> dispatch_issued_mux_22; // completionSchedule.ts:48
+  wire dispatch_issued_not_4 = ~dispatch_issued_lshr_3[0]; // completionSchedule.ts:48
+  wire [5:0] late_add_1 = dispatch_issued_mux_22 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_4 = wb_booked >> late_add_1; // completionSchedule.ts:48
-  wire late_1 = ~dispatch_issued_not_3 & (dispatch_issued_eq_23 | dispatch_issued_eq_14) & ~dispatch_issued_lshr_4[0]; // rtCore.ts:175
-  wire ok_1 = dispatch_issued_not_3 | late_1; // rtCore.ts:176
-  wire unitFree_1 = ~dispatch_issued_eq_15 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_9 = ready_1 & ok_1 & unitFree_1; // rtCore.ts:182
-  wire ready_2 = ctx2_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd2 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_25 = ctx2_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_26 = ctx2_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_34 = ctx2_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_23 = ctx2_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_34 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_25 = ctx2_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx2_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_23; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_27 = ctx2_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx2_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_25; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_29 = ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx2_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_27; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_31 = dispatch_issued_eq_25 ? 6'd5 : dispatch_issued_eq_26 ? 6'd36 : dispatch_issued_mux_29; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_5 = wb_booked >> dispatch_issued_mux_31; // completionSchedule.ts:48
-  wire dispatch_issued_not_5 = ~dispatch_issued_lshr_5[0]; // completionSchedule.ts:48
-  wire [5:0] late_add_2 = dispatch_issued_mux_31 + 6'd1; // rtCore.ts:175
+  wire late_1 = ~dispatch_issued_not_4 & (dispatch_issued_eq_24 | dispatch_issued_eq_15) & ~dispatch_issued_lshr_4[0]; // rtCore.ts:175
+  wire ok_1 = dispatch_issued_not_4 | late_1; // rtCore.ts:176
+  wire unitFree_1 = ~dispatch_issued_eq_16 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_10 = ready_1 & ok_1 & unitFree_1; // rtCore.ts:182
+  wire ready_2 = ctx2_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd2 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_26 = ctx2_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_27 = ctx2_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_35 = ctx2_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_24 = ctx2_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_35 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_26 = ctx2_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx2_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_24; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_28 = ctx2_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx2_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_26; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_30 = ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx2_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_28; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_32 = dispatch_issued_eq_26 ? 6'd5 : dispatch_issued_eq_27 ? 6'd36 : dispatch_issued_mux_30; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_5 = wb_booked >> dispatch_issued_mux_32; // completionSchedule.ts:48
+  wire dispatch_issued_not_6 = ~dispatch_issued_lshr_5[0]; // completionSchedule.ts:48
+  wire [5:0] late_add_2 = dispatch_issued_mux_32 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_6 = wb_booked >> late_add_2; // completionSchedule.ts:48
-  wire late_2 = ~dispatch_issued_not_5 & (dispatch_issued_eq_34 | dispatch_issued_eq_25) & ~dispatch_issued_lshr_6[0]; // rtCore.ts:175
-  wire ok_2 = dispatch_issued_not_5 | late_2; // rtCore.ts:176
-  wire unitFree_2 = ~dispatch_issued_eq_26 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_13 = ready_2 & ok_2 & unitFree_2; // rtCore.ts:182
-  wire pick_or_2 = 1'd0 | dispatch_issued_and_5 | dispatch_issued_and_9 | dispatch_issued_and_13; // rtCore.ts:189
-  wire ready_3 = ctx3_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd3 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_36 = ctx3_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_37 = ctx3_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_45 = ctx3_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_33 = ctx3_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_45 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_35 = ctx3_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx3_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_33; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_37 = ctx3_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx3_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_35; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_39 = ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx3_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_37; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_41 = dispatch_issued_eq_36 ? 6'd5 : dispatch_issued_eq_37 ? 6'd36 : dispatch_issued_mux_39; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_7 = wb_booked >> dispatch_issued_mux_41; // completionSchedule.ts:48
-  wire dispatch_issued_not_7 = ~dispatch_issued_lshr_7[0]; // completionSchedule.ts:48
-  wire [5:0] late_add_3 = dispatch_issued_mux_41 + 6'd1; // rtCore.ts:175
+  wire late_2 = ~dispatch_issued_not_6 & (dispatch_issued_eq_35 | dispatch_issued_eq_26) & ~dispatch_issued_lshr_6[0]; // rtCore.ts:175
+  wire ok_2 = dispatch_issued_not_6 | late_2; // rtCore.ts:176
+  wire unitFree_2 = ~dispatch_issued_eq_27 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_14 = ready_2 & ok_2 & unitFree_2; // rtCore.ts:182
+  wire pick_or_2 = 1'd0 | dispatch_issued_and_6 | dispatch_issued_and_10 | dispatch_issued_and_14; // rtCore.ts:189
+  wire ready_3 = ctx3_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd3 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_37 = ctx3_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_38 = ctx3_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_46 = ctx3_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_34 = ctx3_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_46 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_36 = ctx3_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx3_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_34; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_38 = ctx3_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx3_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_36; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_40 = ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx3_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_38; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_42 = dispatch_issued_eq_37 ? 6'd5 : dispatch_issued_eq_38 ? 6'd36 : dispatch_issued_mux_40; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_7 = wb_booked >> dispatch_issued_mux_42; // completionSchedule.ts:48
+  wire dispatch_issued_not_8 = ~dispatch_issued_lshr_7[0]; // completionSchedule.ts:48
+  wire [5:0] late_add_3 = dispatch_issued_mux_42 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_8 = wb_booked >> late_add_3; // completionSchedule.ts:48
-  wire late_3 = ~dispatch_issued_not_7 & (dispatch_issued_eq_45 | dispatch_issued_eq_36) & ~dispatch_issued_lshr_8[0]; // rtCore.ts:175
-  wire ok_3 = dispatch_issued_not_7 | late_3; // rtCore.ts:176
-  wire unitFree_3 = ~dispatch_issued_eq_37 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_17 = ready_3 & ok_3 & unitFree_3; // rtCore.ts:182
-  wire ready_4 = ctx4_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd4 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_47 = ctx4_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_48 = ctx4_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_56 = ctx4_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_43 = ctx4_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_56 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_45 = ctx4_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx4_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_43; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_47 = ctx4_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx4_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_45; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_49 = ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx4_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_47; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_51 = dispatch_issued_eq_47 ? 6'd5 : dispatch_issued_eq_48 ? 6'd36 : dispatch_issued_mux_49; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_9 = wb_booked >> dispatch_issued_mux_51; // completionSchedule.ts:48
-  wire dispatch_issued_not_9 = ~dispatch_issued_lshr_9[0]; // completionSchedule.ts:48
-  wire [5:0] late_add_4 = dispatch_issued_mux_51 + 6'd1; // rtCore.ts:175
+  wire late_3 = ~dispatch_issued_not_8 & (dispatch_issued_eq_46 | dispatch_issued_eq_37) & ~dispatch_issued_lshr_8[0]; // rtCore.ts:175
+  wire ok_3 = dispatch_issued_not_8 | late_3; // rtCore.ts:176
+  wire unitFree_3 = ~dispatch_issued_eq_38 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_18 = ready_3 & ok_3 & unitFree_3; // rtCore.ts:182
+  wire ready_4 = ctx4_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd4 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_48 = ctx4_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_49 = ctx4_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_57 = ctx4_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_44 = ctx4_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_57 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_46 = ctx4_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx4_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_44; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_48 = ctx4_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx4_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_46; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_50 = ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx4_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_48; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_52 = dispatch_issued_eq_48 ? 6'd5 : dispatch_issued_eq_49 ? 6'd36 : dispatch_issued_mux_50; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_9 = wb_booked >> dispatch_issued_mux_52; // completionSchedule.ts:48
+  wire dispatch_issued_not_10 = ~dispatch_issued_lshr_9[0]; // completionSchedule.ts:48
+  wire late_and_4 = ~dispatch_issued_not_10 & (dispatch_issued_eq_57 | dispatch_issued_eq_48); // rtCore.ts:175
+  wire [5:0] late_add_4 = dispatch_issued_mux_52 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_10 = wb_booked >> late_add_4; // completionSchedule.ts:48
-  wire late_4 = ~dispatch_issued_not_9 & (dispatch_issued_eq_56 | dispatch_issued_eq_47) & ~dispatch_issued_lshr_10[0]; // rtCore.ts:175
-  wire ok_4 = dispatch_issued_not_9 | late_4; // rtCore.ts:176
-  wire unitFree_4 = ~dispatch_issued_eq_48 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_21 = ready_4 & ok_4 & unitFree_4; // rtCore.ts:182
-  wire ready_5 = ctx5_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd5 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_58 = ctx5_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_59 = ctx5_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_67 = ctx5_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_53 = ctx5_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_67 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_55 = ctx5_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx5_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_53; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_57 = ctx5_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx5_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_55; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_59 = ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx5_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_57; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_61 = dispatch_issued_eq_58 ? 6'd5 : dispatch_issued_eq_59 ? 6'd36 : dispatch_issued_mux_59; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_11 = wb_booked >> dispatch_issued_mux_61; // completionSchedule.ts:48
-  wire dispatch_issued_not_11 = ~dispatch_issued_lshr_11[0]; // completionSchedule.ts:48
-  wire late_and_5 = ~dispatch_issued_not_11 & (dispatch_issued_eq_67 | dispatch_issued_eq_58); // rtCore.ts:175
-  wire [5:0] late_add_5 = dispatch_issued_mux_61 + 6'd1; // rtCore.ts:175
+  wire late_4 = late_and_4 & ~dispatch_issued_lshr_10[0]; // rtCore.ts:175
+  wire ok_4 = dispatch_issued_not_10 | late_4; // rtCore.ts:176
+  wire unitFree_4 = ~dispatch_issued_eq_49 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_22 = ready_4 & ok_4 & unitFree_4; // rtCore.ts:182
+  wire ready_5 = ctx5_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd5 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_59 = ctx5_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_60 = ctx5_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_68 = ctx5_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_54 = ctx5_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_68 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_56 = ctx5_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx5_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_54; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_58 = ctx5_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx5_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_56; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_60 = ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx5_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_58; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_62 = dispatch_issued_eq_59 ? 6'd5 : dispatch_issued_eq_60 ? 6'd36 : dispatch_issued_mux_60; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_11 = wb_booked >> dispatch_issued_mux_62; // completionSchedule.ts:48
+  wire dispatch_issued_not_12 = ~dispatch_issued_lshr_11[0]; // completionSchedule.ts:48
+  wire late_and_5 = ~dispatch_issued_not_12 & (dispatch_issued_eq_68 | dispatch_issued_eq_59); // rtCore.ts:175
+  wire [5:0] late_add_5 = dispatch_issued_mux_62 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_12 = wb_booked >> late_add_5; // completionSchedule.ts:48
   wire late_5 = late_and_5 & ~dispatch_issued_lshr_12[0]; // rtCore.ts:175
-  wire ok_5 = dispatch_issued_not_11 | late_5; // rtCore.ts:176
-  wire unitFree_5 = ~dispatch_issued_eq_59 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_25 = ready_5 & ok_5 & unitFree_5; // rtCore.ts:182
-  wire pick_or_5 = pick_or_2 | dispatch_issued_and_17 | dispatch_issued_and_21 | dispatch_issued_and_25; // rtCore.ts:189
-  wire ready_6 = ctx6_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd6 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_69 = ctx6_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_70 = ctx6_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_78 = ctx6_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_63 = ctx6_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_78 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_65 = ctx6_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx6_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_63; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_67 = ctx6_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx6_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_65; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_69 = ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx6_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_67; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_71 = dispatch_issued_eq_69 ? 6'd5 : dispatch_issued_eq_70 ? 6'd36 : dispatch_issued_mux_69; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_13 = wb_booked >> dispatch_issued_mux_71; // completionSchedule.ts:48
-  wire dispatch_issued_not_13 = ~dispatch_issued_lshr_13[0]; // completionSchedule.ts:48
-  wire late_and_6 = ~dispatch_issued_not_13 & (dispatch_issued_eq_78 | dispatch_issued_eq_69); // rtCore.ts:175
-  wire [5:0] late_add_6 = dispatch_issued_mux_71 + 6'd1; // rtCore.ts:175
+  wire ok_5 = dispatch_issued_not_12 | late_5; // rtCore.ts:176
+  wire unitFree_5 = ~dispatch_issued_eq_60 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_26 = ready_5 & ok_5 & unitFree_5; // rtCore.ts:182
+  wire pick_or_5 = pick_or_2 | dispatch_issued_and_18 | dispatch_issued_and_22 | dispatch_issued_and_26; // rtCore.ts:189
+  wire ready_6 = ctx6_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd6 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_70 = ctx6_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_71 = ctx6_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_79 = ctx6_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_64 = ctx6_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_79 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_66 = ctx6_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx6_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_64; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_68 = ctx6_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx6_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_66; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_70 = ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx6_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_68; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_72 = dispatch_issued_eq_70 ? 6'd5 : dispatch_issued_eq_71 ? 6'd36 : dispatch_issued_mux_70; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_13 = wb_booked >> dispatch_issued_mux_72; // completionSchedule.ts:48
+  wire dispatch_issued_not_14 = ~dispatch_issued_lshr_13[0]; // completionSchedule.ts:48
+  wire late_and_6 = ~dispatch_issued_not_14 & (dispatch_issued_eq_79 | dispatch_issued_eq_70); // rtCore.ts:175
+  wire [5:0] late_add_6 = dispatch_issued_mux_72 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_14 = wb_booked >> late_add_6; // completionSchedule.ts:48
   wire late_6 = late_and_6 & ~dispatch_issued_lshr_14[0]; // rtCore.ts:175
-  wire ok_6 = dispatch_issued_not_13 | late_6; // rtCore.ts:176
-  wire unitFree_6 = ~dispatch_issued_eq_70 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_29 = ready_6 & ok_6 & unitFree_6; // rtCore.ts:182
-  wire ready_7 = ctx7_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd7 & dispatch_issued_or_1; // rtCore.ts:180
-  wire dispatch_issued_eq_80 = ctx7_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
-  wire dispatch_issued_eq_81 = ctx7_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_89 = ctx7_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_73 = ctx7_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_89 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_75 = ctx7_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx7_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_73; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_77 = ctx7_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx7_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_75; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_79 = ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx7_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_77; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_81 = dispatch_issued_eq_80 ? 6'd5 : dispatch_issued_eq_81 ? 6'd36 : dispatch_issued_mux_79; // rtCore.ts:165
-  wire [36:0] dispatch_issued_lshr_15 = wb_booked >> dispatch_issued_mux_81; // completionSchedule.ts:48
-  wire dispatch_issued_not_15 = ~dispatch_issued_lshr_15[0]; // completionSchedule.ts:48
-  wire late_and_7 = ~dispatch_issued_not_15 & (dispatch_issued_eq_89 | dispatch_issued_eq_80); // rtCore.ts:175
-  wire [5:0] late_add_7 = dispatch_issued_mux_81 + 6'd1; // rtCore.ts:175
+  wire ok_6 = dispatch_issued_not_14 | late_6; // rtCore.ts:176
+  wire unitFree_6 = ~dispatch_issued_eq_71 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_30 = ready_6 & ok_6 & unitFree_6; // rtCore.ts:182
+  wire ready_7 = ctx7_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd7 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_eq_81 = ctx7_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
+  wire dispatch_issued_eq_82 = ctx7_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
+  wire dispatch_issued_eq_90 = ctx7_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_74 = ctx7_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_90 ? 6'd3 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_76 = ctx7_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx7_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_74; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_78 = ctx7_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx7_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_76; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_80 = ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx7_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_78; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_82 = dispatch_issued_eq_81 ? 6'd5 : dispatch_issued_eq_82 ? 6'd36 : dispatch_issued_mux_80; // rtCore.ts:165
+  wire [36:0] dispatch_issued_lshr_15 = wb_booked >> dispatch_issued_mux_82; // completionSchedule.ts:48
+  wire dispatch_issued_not_16 = ~dispatch_issued_lshr_15[0]; // completionSchedule.ts:48
+  wire late_and_7 = ~dispatch_issued_not_16 & (dispatch_issued_eq_90 | dispatch_issued_eq_81); // rtCore.ts:175
+  wire [5:0] late_add_7 = dispatch_issued_mux_82 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_16 = wb_booked >> late_add_7; // completionSchedule.ts:48
   wire late_7 = late_and_7 & ~dispatch_issued_lshr_16[0]; // rtCore.ts:175
-  wire ok_7 = dispatch_issued_not_15 | late_7; // rtCore.ts:176
-  wire unitFree_7 = ~dispatch_issued_eq_81 | unitFree_not_1; // rtCore.ts:181
-  wire dispatch_issued_and_33 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
-  wire pick = pick_or_5 | dispatch_issued_and_29 | dispatch_issued_and_33; // rtCore.ts:189
+  wire ok_7 = dispatch_issued_not_16 | late_7; // rtCore.ts:176
+  wire unitFree_7 = ~dispatch_issued_eq_82 | unitFree_not_1; // rtCore.ts:181
+  wire dispatch_issued_and_34 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
+  wire pick = pick_or_5 | dispatch_issued_and_30 | dispatch_issued_and_34; // rtCore.ts:189
   wire issueInstruction = issueInstruction_not & pick; // rtCore.ts:190
   assign dispatch_issued = issueInstruction; // rtCore.ts:55
   wire status_state_slice = status_context[2]; // rtCore.ts:101
@@ -688,46 +711,46 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire status_state_slice_2 = status_context[0]; // rtCore.ts:101
   wire [2:0] status_state_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_state : ctx6_state) : status_state_slice_2 ? ctx5_state : ctx4_state; // rtCore.ts:101
   wire [2:0] status_state_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_state : ctx2_state) : status_state_slice_2 ? ctx1_state : ctx0_state; // rtCore.ts:101
-  assign status_state = status_state_slice ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:436
+  assign status_state = status_state_slice ? status_state_mux_2 : status_state_mux_5; // rtCore.ts:444
   wire [4:0] status_thread_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_thread : ctx6_thread) : status_state_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
   wire [4:0] status_thread_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_thread : ctx2_thread) : status_state_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
-  assign status_thread = status_state_slice ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:437
+  assign status_thread = status_state_slice ? status_thread_mux_2 : status_thread_mux_5; // rtCore.ts:445
   wire [31:0] status_pc_mux_2 = status_state_slice_1 ? (status_state_slice_2 ? ctx7_issued_pc : ctx6_issued_pc) : status_state_slice_2 ? ctx5_issued_pc : ctx4_issued_pc; // rtCore.ts:101
   wire [31:0] status_pc_mux_5 = status_state_slice_1 ? (status_state_slice_2 ? ctx3_issued_pc : ctx2_issued_pc) : status_state_slice_2 ? ctx1_issued_pc : ctx0_issued_pc; // rtCore.ts:101
-  assign status_pc = status_state_slice ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:438
+  assign status_pc = status_state_slice ? status_pc_mux_2 : status_pc_mux_5; // rtCore.ts:446
   assign mem_error = mem_error_1; // rtCore.ts:61
-  wire fetchPc_eq = r_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:247
+  wire fetchPc_eq = r_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:246
   wire imem_addr_slice = r_context[2]; // rtCore.ts:101
   wire imem_addr_slice_1 = r_context[1]; // rtCore.ts:101
   wire imem_addr_slice_2 = r_context[0]; // rtCore.ts:101
   wire [31:0] imem_addr_mux_2 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx7_pc : ctx6_pc) : imem_addr_slice_2 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
   wire [31:0] imem_addr_mux_5 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx3_pc : ctx2_pc) : imem_addr_slice_2 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
-  wire [5:0] op = r_word[31:26]; // readStage.ts:60
+  wire [5:0] op = r_word[31:26]; // readStage.ts:62
   wire imem_addr_eq = op == 6'd55; // decode.ts:37
   wire imem_addr_eq_1 = op == 6'd48; // decode.ts:37
   wire [1:0] imem_addr_mux_9 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx7_flag : ctx6_flag) : imem_addr_slice_2 ? ctx5_flag : ctx4_flag; // rtCore.ts:101
   wire [1:0] imem_addr_mux_12 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx3_flag : ctx2_flag) : imem_addr_slice_2 ? ctx1_flag : ctx0_flag; // rtCore.ts:101
   wire [1:0] imem_addr_mux_13 = imem_addr_slice ? imem_addr_mux_9 : imem_addr_mux_12; // rtCore.ts:101
-  wire imem_addr_or = 1'd0 | imem_addr_mux_13 == 2'd0; // readStage.ts:88
+  wire imem_addr_or = 1'd0 | imem_addr_mux_13 == 2'd0; // readStage.ts:90
   wire imem_addr_eq_3 = op == 6'd49; // decode.ts:37
-  wire imem_addr_eq_4 = imem_addr_mux_13 == 2'd1; // readStage.ts:88
-  wire imem_addr_eq_5 = imem_addr_mux_13 == 2'd2; // readStage.ts:88
-  wire imem_addr_eq_6 = imem_addr_mux_13 == 2'd3; // readStage.ts:88
-  wire imem_addr_and_1 = imem_addr_eq_3 & (1'd0 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:89
+  wire imem_addr_eq_4 = imem_addr_mux_13 == 2'd1; // readStage.ts:90
+  wire imem_addr_eq_5 = imem_addr_mux_13 == 2'd2; // readStage.ts:90
+  wire imem_addr_eq_6 = imem_addr_mux_13 == 2'd3; // readStage.ts:90
+  wire imem_addr_and_1 = imem_addr_eq_3 & (1'd0 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_7 = op == 6'd50; // decode.ts:37
-  wire imem_addr_or_7 = imem_addr_eq | imem_addr_eq_1 & imem_addr_or | imem_addr_and_1 | imem_addr_eq_7 & (1'd0 | imem_addr_eq_6); // readStage.ts:89
+  wire imem_addr_or_7 = imem_addr_eq | imem_addr_eq_1 & imem_addr_or | imem_addr_and_1 | imem_addr_eq_7 & (1'd0 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_8 = op == 6'd51; // decode.ts:37
   wire imem_addr_eq_9 = op == 6'd52; // decode.ts:37
-  wire imem_addr_or_11 = imem_addr_or_7 | imem_addr_eq_8 & (imem_addr_or | imem_addr_eq_5) | imem_addr_eq_9 & (1'd0 | imem_addr_eq_5); // readStage.ts:89
+  wire imem_addr_or_11 = imem_addr_or_7 | imem_addr_eq_8 & (imem_addr_or | imem_addr_eq_5) | imem_addr_eq_9 & (1'd0 | imem_addr_eq_5); // readStage.ts:91
   wire imem_addr_eq_10 = op == 6'd53; // decode.ts:37
   wire imem_addr_eq_11 = op == 6'd54; // decode.ts:37
-  wire imem_addr_and_6 = imem_addr_eq_11 & (imem_addr_or | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:89
-  wire imem_addr_or_17 = imem_addr_or_11 | imem_addr_eq_10 & (imem_addr_or | imem_addr_eq_6) | imem_addr_and_6; // readStage.ts:89
+  wire imem_addr_and_6 = imem_addr_eq_11 & (imem_addr_or | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
+  wire imem_addr_or_17 = imem_addr_or_11 | imem_addr_eq_10 & (imem_addr_or | imem_addr_eq_6) | imem_addr_and_6; // readStage.ts:91
   wire imem_addr_eq_12 = op == 6'd58; // decode.ts:37
-  wire [4:0] fB = r_word[20:16]; // readStage.ts:62
-  wire [4:0] s1 = imem_addr_eq_12 ? 5'd29 : fB; // readStage.ts:69
-  wire [31:0] pcPlus4 = r_pc + 32'd4; // readStage.ts:76
-  wire [31:0] s1_1 = s1 == 5'd31 ? pcPlus4 : scalar_rf_rdata_0; // readStage.ts:78
+  wire [4:0] fB = r_word[20:16]; // readStage.ts:64
+  wire [4:0] s1 = imem_addr_eq_12 ? 5'd29 : fB; // readStage.ts:71
+  wire [31:0] pcPlus4 = r_pc + 32'd4; // readStage.ts:78
+  wire [31:0] s1_1 = s1 == 5'd31 ? pcPlus4 : scalar_rf_rdata_0; // readStage.ts:80
   wire imem_addr_eq_13 = op == 6'd40; // decode.ts:37
   wire imem_addr_eq_14 = op == 6'd41; // decode.ts:37
   wire imem_addr_eq_15 = op == 6'd42; // decode.ts:37
@@ -739,12 +762,12 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire imem_addr_eq_20 = op == 6'd63; // decode.ts:37
   wire imem_addr_or_25 = imem_addr_or_21 | imem_addr_eq_18 | imem_addr_eq_19 | imem_addr_eq_20 | imem_addr_eq_1; // decode.ts:37
   wire imem_addr_or_29 = imem_addr_or_25 | imem_addr_eq_3 | imem_addr_eq_7 | imem_addr_eq_8 | imem_addr_eq_9; // decode.ts:37
-  wire [15:0] imm16 = r_word[15:0]; // readStage.ts:64
-  wire [31:0] imm = imem_addr_or_29 | imem_addr_eq_10 | imem_addr_eq_11 ? {{16{imm16[15]}}, imm16} : {16'd0, imm16}; // readStage.ts:75
-  wire [31:0] target = imem_addr_eq ? s1_1 : pcPlus4 + imm; // readStage.ts:91
-  wire [31:0] nextPc = imem_addr_or_17 ? target : pcPlus4; // readStage.ts:101
-  wire [31:0] fetchPc = fetchPc_eq ? (imem_addr_slice ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:247
-  assign imem_addr = fetchPc; // rtCore.ts:248
+  wire [15:0] imm16 = r_word[15:0]; // readStage.ts:66
+  wire [31:0] imm = imem_addr_or_29 | imem_addr_eq_10 | imem_addr_eq_11 ? {{16{imm16[15]}}, imm16} : {16'd0, imm16}; // readStage.ts:77
+  wire [31:0] target = imem_addr_eq ? s1_1 : pcPlus4 + imm; // readStage.ts:93
+  wire [31:0] nextPc = imem_addr_or_17 ? target : pcPlus4; // readStage.ts:103
+  wire [31:0] fetchPc = fetchPc_eq ? (imem_addr_slice ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:246
+  assign imem_addr = fetchPc; // rtCore.ts:247
   assign cmem_addr = m1_const ? m1_addr[14:2] : 13'd0; // memoryStage.ts:55
   assign mem_thread = m1_main ? m1_thread : 5'd0; // memoryStage.ts:49
   assign mem_addr = m1_main ? m1_addr : 32'd0; // memoryStage.ts:50
@@ -752,54 +775,54 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign mem_write = m1_main & ~m1_load; // memoryStage.ts:52
   assign mem_vector = m1_main & m1_vector; // memoryStage.ts:53
   assign mem_data = m1_main ? (m1_load ? 128'd0 : m1_data) : 128'd0; // memoryStage.ts:54
-  wire [2:0] pick_mux_2 = dispatch_issued_and_21 ? 3'd4 : dispatch_issued_and_25 ? 3'd5 : dispatch_issued_and_29 ? 3'd6 : 3'd6; // rtCore.ts:189
-  wire [2:0] pick_mux_4 = dispatch_issued_and_13 ? 3'd2 : dispatch_issued_and_17 ? 3'd3 : pick_mux_2; // rtCore.ts:189
-  wire [2:0] pick_mux_7 = dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : dispatch_issued_and_9 ? 3'd1 : pick_mux_4; // rtCore.ts:189
-  wire [2:0] pick_mux_10 = dispatch_issued_and_17 ? 3'd3 : dispatch_issued_and_21 ? 3'd4 : dispatch_issued_and_25 ? 3'd5 : 3'd5; // rtCore.ts:189
-  wire [2:0] pick_mux_12 = dispatch_issued_and_9 ? 3'd1 : dispatch_issued_and_13 ? 3'd2 : pick_mux_10; // rtCore.ts:189
-  wire [2:0] pick_mux_14 = dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : pick_mux_12; // rtCore.ts:189
-  wire [2:0] pick_mux_18 = dispatch_issued_and_13 ? 3'd2 : dispatch_issued_and_17 ? 3'd3 : dispatch_issued_and_21 ? 3'd4 : 3'd4; // rtCore.ts:189
-  wire [2:0] pick_mux_20 = dispatch_issued_and_5 ? 3'd0 : dispatch_issued_and_9 ? 3'd1 : pick_mux_18; // rtCore.ts:189
-  wire [2:0] pick_mux_22 = dispatch_issued_and_29 ? 3'd6 : dispatch_issued_and_33 ? 3'd7 : pick_mux_20; // rtCore.ts:189
-  wire [2:0] pick_mux_26 = dispatch_issued_and_9 ? 3'd1 : dispatch_issued_and_13 ? 3'd2 : dispatch_issued_and_17 ? 3'd3 : 3'd3; // rtCore.ts:189
-  wire [2:0] pick_mux_28 = dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : pick_mux_26; // rtCore.ts:189
-  wire [2:0] pick_mux_30 = dispatch_issued_and_25 ? 3'd5 : dispatch_issued_and_29 ? 3'd6 : pick_mux_28; // rtCore.ts:189
-  wire [2:0] pick_mux_34 = dispatch_issued_and_5 ? 3'd0 : dispatch_issued_and_9 ? 3'd1 : dispatch_issued_and_13 ? 3'd2 : 3'd2; // rtCore.ts:189
-  wire [2:0] pick_mux_36 = dispatch_issued_and_29 ? 3'd6 : dispatch_issued_and_33 ? 3'd7 : pick_mux_34; // rtCore.ts:189
-  wire [2:0] pick_mux_38 = dispatch_issued_and_21 ? 3'd4 : dispatch_issued_and_25 ? 3'd5 : pick_mux_36; // rtCore.ts:189
-  wire [2:0] pick_mux_42 = dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : dispatch_issued_and_9 ? 3'd1 : 3'd1; // rtCore.ts:189
-  wire [2:0] pick_mux_44 = dispatch_issued_and_25 ? 3'd5 : dispatch_issued_and_29 ? 3'd6 : pick_mux_42; // rtCore.ts:189
-  wire [2:0] pick_mux_46 = dispatch_issued_and_17 ? 3'd3 : dispatch_issued_and_21 ? 3'd4 : pick_mux_44; // rtCore.ts:189
-  wire [2:0] pick_mux_50 = dispatch_issued_and_29 ? 3'd6 : dispatch_issued_and_33 ? 3'd7 : dispatch_issued_and_5 ? 3'd0 : 3'd0; // rtCore.ts:189
-  wire [2:0] pick_mux_52 = dispatch_issued_and_21 ? 3'd4 : dispatch_issued_and_25 ? 3'd5 : pick_mux_50; // rtCore.ts:189
-  wire [2:0] pick_mux_54 = dispatch_issued_and_13 ? 3'd2 : dispatch_issued_and_17 ? 3'd3 : pick_mux_52; // rtCore.ts:189
-  wire [2:0] pick_mux_58 = dispatch_issued_and_25 ? 3'd5 : dispatch_issued_and_29 ? 3'd6 : dispatch_issued_and_33 ? 3'd7 : 3'd7; // rtCore.ts:189
-  wire [2:0] pick_mux_60 = dispatch_issued_and_17 ? 3'd3 : dispatch_issued_and_21 ? 3'd4 : pick_mux_58; // rtCore.ts:189
-  wire [2:0] pick_mux_62 = dispatch_issued_and_9 ? 3'd1 : dispatch_issued_and_13 ? 3'd2 : pick_mux_60; // rtCore.ts:189
-  wire [2:0] pick_mux_64 = issue_last == 3'd0 ? (dispatch_issued_and_9 ? 3'd1 : pick_mux_54) : dispatch_issued_and_5 ? 3'd0 : pick_mux_62; // rtCore.ts:189
-  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? (dispatch_issued_and_13 ? 3'd2 : pick_mux_46) : pick_mux_64; // rtCore.ts:189
-  wire [2:0] pick_mux_66 = issue_last == 3'd2 ? (dispatch_issued_and_17 ? 3'd3 : pick_mux_38) : pick_mux_65; // rtCore.ts:189
-  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? (dispatch_issued_and_21 ? 3'd4 : pick_mux_30) : pick_mux_66; // rtCore.ts:189
-  wire [2:0] pick_mux_68 = issue_last == 3'd4 ? (dispatch_issued_and_25 ? 3'd5 : pick_mux_22) : pick_mux_67; // rtCore.ts:189
-  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? (dispatch_issued_and_29 ? 3'd6 : pick_mux_14) : pick_mux_68; // rtCore.ts:189
-  wire [2:0] pick_1 = issue_last == 3'd6 ? pick_mux_7 : pick_mux_69; // rtCore.ts:189
-  wire ctx0_state_sel_and = issueInstruction & pick_1 == 3'd0; // rtCore.ts:429
-  wire events_deq_ready = dispatch_event_ready; // rtCore.ts:407
-  wire ctx0_state_sel_and_1 = events_deq_valid & events_deq_ready; // rtCore.ts:408
-  wire [2:0] head_7 = events_deq_bits[265:263]; // rtCore.ts:404
-  wire ctx0_state_sel_and_3 = wb_valid & dispatch_issued_eq_1; // rtCore.ts:426
-  wire here = wb_context == 3'd0; // rtCore.ts:414
-  wire ctx0_state_sel_and_5 = texture & here; // rtCore.ts:422
-  wire ctx0_state_sel_and_6 = instruction & here; // rtCore.ts:415
-  wire ctx0_state_sel_and_7 = dispatch_issued_eq_2 & dispatch_retire_valid_mux_2; // rtCore.ts:418
-  wire ctx0_state_sel_and_8 = dispatch_launch_valid & dispatch_launch_ready; // contexts.ts:86
-  wire [2:0] free_mux_1 = dispatch_launch_ready_eq_7 ? 3'd6 : dispatch_launch_ready_eq_8 ? 3'd7 : 3'd0; // contexts.ts:84
-  wire [2:0] free_mux_3 = dispatch_launch_ready_eq_5 ? 3'd4 : dispatch_launch_ready_eq_6 ? 3'd5 : free_mux_1; // contexts.ts:84
-  wire [2:0] free_mux_5 = dispatch_launch_ready_eq_3 ? 3'd2 : dispatch_launch_ready_eq_4 ? 3'd3 : free_mux_3; // contexts.ts:84
-  wire [2:0] free_1 = dispatch_launch_ready_eq_1 ? 3'd0 : dispatch_launch_ready_eq_2 ? 3'd1 : free_mux_5; // contexts.ts:84
-  wire ctx0_state_sel_and_9 = ctx0_state_sel_and_8 & free_1 == 3'd0; // contexts.ts:93
-  wire instructionInR = r_valid & r_micro == MICROOP_INSTRUCTION; // rtCore.ts:232
-  wire pcFault = r_pc[31:14] != 18'd0; // readStage.ts:80
+  wire [2:0] pick_mux_2 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : 3'd6; // rtCore.ts:189
+  wire [2:0] pick_mux_4 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_2; // rtCore.ts:189
+  wire [2:0] pick_mux_6 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_4; // rtCore.ts:189
+  wire [2:0] pick_mux_10 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : 3'd5; // rtCore.ts:189
+  wire [2:0] pick_mux_12 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_10; // rtCore.ts:189
+  wire [2:0] pick_mux_14 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_12; // rtCore.ts:189
+  wire [2:0] pick_mux_18 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : 3'd4; // rtCore.ts:189
+  wire [2:0] pick_mux_20 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_18; // rtCore.ts:189
+  wire [2:0] pick_mux_22 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_20; // rtCore.ts:189
+  wire [2:0] pick_mux_26 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : 3'd3; // rtCore.ts:189
+  wire [2:0] pick_mux_28 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_26; // rtCore.ts:189
+  wire [2:0] pick_mux_30 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_28; // rtCore.ts:189
+  wire [2:0] pick_mux_34 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : 3'd2; // rtCore.ts:189
+  wire [2:0] pick_mux_36 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_34; // rtCore.ts:189
+  wire [2:0] pick_mux_38 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_36; // rtCore.ts:189
+  wire [2:0] pick_mux_42 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : 3'd1; // rtCore.ts:189
+  wire [2:0] pick_mux_44 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_42; // rtCore.ts:189
+  wire [2:0] pick_mux_46 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_44; // rtCore.ts:189
+  wire [2:0] pick_mux_50 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : 3'd0; // rtCore.ts:189
+  wire [2:0] pick_mux_52 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_50; // rtCore.ts:189
+  wire [2:0] pick_mux_54 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_52; // rtCore.ts:189
+  wire [2:0] pick_mux_58 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : 3'd7; // rtCore.ts:189
+  wire [2:0] pick_mux_60 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_58; // rtCore.ts:189
+  wire [2:0] pick_mux_62 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_60; // rtCore.ts:189
+  wire [2:0] pick_mux_64 = issue_last == 3'd0 ? (dispatch_issued_and_10 ? 3'd1 : pick_mux_54) : dispatch_issued_and_6 ? 3'd0 : pick_mux_62; // rtCore.ts:189
+  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? (dispatch_issued_and_14 ? 3'd2 : pick_mux_46) : pick_mux_64; // rtCore.ts:189
+  wire [2:0] pick_mux_66 = issue_last == 3'd2 ? (dispatch_issued_and_18 ? 3'd3 : pick_mux_38) : pick_mux_65; // rtCore.ts:189
+  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? (dispatch_issued_and_22 ? 3'd4 : pick_mux_30) : pick_mux_66; // rtCore.ts:189
+  wire [2:0] pick_mux_68 = issue_last == 3'd4 ? (dispatch_issued_and_26 ? 3'd5 : pick_mux_22) : pick_mux_67; // rtCore.ts:189
+  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? (dispatch_issued_and_30 ? 3'd6 : pick_mux_14) : pick_mux_68; // rtCore.ts:189
+  wire [2:0] pick_1 = issue_last == 3'd6 ? (dispatch_issued_and_34 ? 3'd7 : pick_mux_6) : pick_mux_69; // rtCore.ts:189
+  wire ctx0_state_sel_and = issueInstruction & pick_1 == 3'd0; // rtCore.ts:437
+  wire events_deq_ready = dispatch_event_ready; // rtCore.ts:415
+  wire ctx0_state_sel_and_1 = events_deq_valid & events_deq_ready; // rtCore.ts:416
+  wire [2:0] head_9 = events_deq_bits[362:360]; // rtCore.ts:412
+  wire ctx0_state_sel_and_3 = wb_valid & dispatch_issued_or; // rtCore.ts:434
+  wire here = wb_context == 3'd0; // rtCore.ts:422
+  wire ctx0_state_sel_and_5 = texture & here; // rtCore.ts:430
+  wire ctx0_state_sel_and_6 = instruction & here; // rtCore.ts:423
+  wire ctx0_state_sel_and_7 = dispatch_issued_eq_3 & dispatch_retire_valid_mux_2; // rtCore.ts:426
+  wire ctx0_state_sel_and_8 = dispatch_launch_valid & dispatch_launch_ready; // contexts.ts:88
+  wire [2:0] free_mux_1 = dispatch_launch_ready_eq_7 ? 3'd6 : dispatch_launch_ready_eq_8 ? 3'd7 : 3'd0; // contexts.ts:86
+  wire [2:0] free_mux_3 = dispatch_launch_ready_eq_5 ? 3'd4 : dispatch_launch_ready_eq_6 ? 3'd5 : free_mux_1; // contexts.ts:86
+  wire [2:0] free_mux_5 = dispatch_launch_ready_eq_3 ? 3'd2 : dispatch_launch_ready_eq_4 ? 3'd3 : free_mux_3; // contexts.ts:86
+  wire [2:0] free_1 = dispatch_launch_ready_eq_1 ? 3'd0 : dispatch_launch_ready_eq_2 ? 3'd1 : free_mux_5; // contexts.ts:86
+  wire ctx0_state_sel_and_9 = ctx0_state_sel_and_8 & free_1 == 3'd0; // contexts.ts:95
+  wire instructionInR = r_valid & r_micro == MICROOP_INSTRUCTION; // rtCore.ts:231
+  wire pcFault = r_pc[31:14] != 18'd0; // readStage.ts:82
   wire ctx0_pc_sel_eq_5 = op == 6'd8; // decode.ts:37
   wire ctx0_pc_sel_eq_6 = op == 6'd9; // decode.ts:37
   wire ctx0_pc_sel_or_4 = op == 6'd0 | op == 6'd1 | op == 6'd2 | op == 6'd3 | ctx0_pc_sel_eq_5 | ctx0_pc_sel_eq_6; // decode.ts:37
@@ -841,10 +864,10 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_pc_sel_or_38 = ctx0_pc_sel_or_34 | imem_addr_eq_19 | imem_addr_eq_20 | imem_addr_eq_12 | ctx0_pc_sel_eq_31; // decode.ts:37
   wire ctx0_pc_sel_or_42 = ctx0_pc_sel_or_38 | imem_addr_eq_1 | imem_addr_eq_3 | imem_addr_eq_7 | imem_addr_eq_8; // decode.ts:37
   wire ctx0_pc_sel_or_46 = ctx0_pc_sel_or_42 | imem_addr_eq_9 | imem_addr_eq_10 | imem_addr_eq_11 | imem_addr_eq; // decode.ts:37
-  wire [1:0] endCode = pcFault | ~ctx0_pc_sel_or_46 ? 2'd3 : imem_addr_eq_12 ? 2'd2 : ctx0_pc_sel_eq_31 ? 2'd1 : 2'd0; // readStage.ts:81
-  wire halts = endCode != 2'd0; // readStage.ts:83
-  wire ctx0_pc_sel_not = ~halts; // rtCore.ts:236
-  wire [5:0] fetchedUnit_slice_1 = imem_data[31:26]; // rtCore.ts:253
+  wire [1:0] endCode = pcFault | ~ctx0_pc_sel_or_46 ? 2'd3 : imem_addr_eq_12 ? 2'd2 : ctx0_pc_sel_eq_31 ? 2'd1 : 2'd0; // readStage.ts:83
+  wire halts = endCode != 2'd0; // readStage.ts:85
+  wire ctx0_pc_sel_not = ~halts; // rtCore.ts:235
+  wire [5:0] fetchedUnit_slice_1 = imem_data[31:26]; // rtCore.ts:252
   wire ctx0_ir_unit_or_1 = fetchedUnit_slice_1 == 6'd0 | fetchedUnit_slice_1 == 6'd1 | fetchedUnit_slice_1 == 6'd2; // decode.ts:37
   wire ctx0_ir_unit_or_3 = ctx0_ir_unit_or_1 | fetchedUnit_slice_1 == 6'd3 | fetchedUnit_slice_1 == 6'd8; // decode.ts:37
   wire ctx0_ir_unit_or_5 = ctx0_ir_unit_or_3 | fetchedUnit_slice_1 == 6'd9 | fetchedUnit_slice_1 == 6'd10; // decode.ts:37
@@ -858,9 +881,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [3:0] unit_mux_3 = fetchedUnit_slice_1 == 6'd35 ? 4'd6 : fetchedUnit_slice_1 == 6'd36 ? 4'd7 : unit_mux_1; // decode.ts:109
   wire [3:0] unit_mux_5 = fetchedUnit_slice_1 == 6'd38 ? 4'd4 : fetchedUnit_slice_1 == 6'd34 ? 4'd5 : unit_mux_3; // decode.ts:109
   wire [3:0] unit = floatOp & mul ? 4'd2 : floatOp & div ? 4'd3 : floatOp ? 4'd1 : unit_mux_5; // decode.ts:109
-  wire [3:0] fetchedUnit_mux = fetch_pc[31:14] != 18'd0 ? 4'd0 : unit; // rtCore.ts:253
-  wire [4:0] fA = r_word[25:21]; // readStage.ts:61
-  wire live = instructionInR & ctx0_pc_sel_not; // readStage.ts:92
+  wire [3:0] fetchedUnit_mux = fetch_pc[31:14] != 18'd0 ? 4'd0 : unit; // rtCore.ts:252
+  wire [4:0] fA = r_word[25:21]; // readStage.ts:63
+  wire live = instructionInR & ctx0_pc_sel_not; // readStage.ts:94
   wire ctx0_writes_scalar_or_2 = ctx0_pc_sel_eq_9 | ctx0_pc_sel_eq_10 | ctx0_pc_sel_eq_11 | ctx0_pc_sel_eq_12; // decode.ts:37
   wire ctx0_writes_scalar_or_5 = ctx0_writes_scalar_or_2 | ctx0_pc_sel_eq_13 | ctx0_pc_sel_eq_14 | ctx0_pc_sel_eq_15; // decode.ts:37
   wire ctx0_writes_scalar_or_8 = ctx0_writes_scalar_or_5 | ctx0_pc_sel_eq_16 | ctx0_pc_sel_eq_17 | ctx0_pc_sel_eq_18; // decode.ts:37
@@ -872,91 +895,98 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_writes_scalar_or_25 = ctx0_pc_sel_eq_17 | ctx0_pc_sel_eq_22; // decode.ts:37
   wire writesScalar_and = (ctx0_writes_scalar_or_23 | imem_addr_eq_16) & ~(ctx0_writes_scalar_or_25 | ctx0_pc_sel_eq_30); // decode.ts:58
   wire writesScalar_1 = writesScalar_and | imem_addr_eq_17; // decode.ts:59
-  wire writesScalar_2 = live & writesScalar_1 & fA != 5'd0 & fA != 5'd31; // readStage.ts:104
+  wire writesScalar_2 = live & writesScalar_1 & fA != 5'd0 & fA != 5'd31; // readStage.ts:106
   wire writesVector_1 = ctx0_pc_sel_or_6 | (ctx0_pc_sel_eq_30 | imem_addr_eq_18); // decode.ts:60
-  wire [3:0] writesVector_slice_1 = fA[3:0]; // readStage.ts:105
-  wire writesVector_2 = live & writesVector_1 & writesVector_slice_1 != 4'd0; // readStage.ts:105
-  wire writesFlag_1 = live & ctx0_writes_scalar_or_25; // readStage.ts:106
-  wire ctx1_state_sel_and = issueInstruction & pick_1 == 3'd1; // rtCore.ts:429
-  wire here_1 = wb_context == 3'd1; // rtCore.ts:414
-  wire ctx1_state_sel_and_3 = texture & here_1; // rtCore.ts:422
-  wire ctx1_state_sel_and_4 = instruction & here_1; // rtCore.ts:415
-  wire ctx1_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd1; // contexts.ts:93
-  wire ctx2_state_sel_and = issueInstruction & pick_1 == 3'd2; // rtCore.ts:429
-  wire here_2 = wb_context == 3'd2; // rtCore.ts:414
-  wire ctx2_state_sel_and_3 = texture & here_2; // rtCore.ts:422
-  wire ctx2_state_sel_and_4 = instruction & here_2; // rtCore.ts:415
-  wire ctx2_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd2; // contexts.ts:93
-  wire ctx3_state_sel_and = issueInstruction & pick_1 == 3'd3; // rtCore.ts:429
-  wire here_3 = wb_context == 3'd3; // rtCore.ts:414
-  wire ctx3_state_sel_and_3 = texture & here_3; // rtCore.ts:422
-  wire ctx3_state_sel_and_4 = instruction & here_3; // rtCore.ts:415
-  wire ctx3_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd3; // contexts.ts:93
-  wire ctx4_state_sel_and = issueInstruction & pick_1 == 3'd4; // rtCore.ts:429
-  wire here_4 = wb_context == 3'd4; // rtCore.ts:414
-  wire ctx4_state_sel_and_3 = texture & here_4; // rtCore.ts:422
-  wire ctx4_state_sel_and_4 = instruction & here_4; // rtCore.ts:415
-  wire ctx4_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd4; // contexts.ts:93
-  wire ctx5_state_sel_and = issueInstruction & pick_1 == 3'd5; // rtCore.ts:429
-  wire here_5 = wb_context == 3'd5; // rtCore.ts:414
-  wire ctx5_state_sel_and_3 = texture & here_5; // rtCore.ts:422
-  wire ctx5_state_sel_and_4 = instruction & here_5; // rtCore.ts:415
-  wire ctx5_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd5; // contexts.ts:93
-  wire ctx6_state_sel_and = issueInstruction & pick_1 == 3'd6; // rtCore.ts:429
-  wire here_6 = wb_context == 3'd6; // rtCore.ts:414
-  wire ctx6_state_sel_and_3 = texture & here_6; // rtCore.ts:422
-  wire ctx6_state_sel_and_4 = instruction & here_6; // rtCore.ts:415
-  wire ctx6_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd6; // contexts.ts:93
-  wire ctx7_state_sel_and = issueInstruction & pick_1 == 3'd7; // rtCore.ts:429
-  wire here_7 = wb_context == 3'd7; // rtCore.ts:414
-  wire ctx7_state_sel_and_3 = texture & here_7; // rtCore.ts:422
-  wire ctx7_state_sel_and_4 = instruction & here_7; // rtCore.ts:415
-  wire ctx7_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd7; // contexts.ts:93
+  wire [3:0] writesVector_slice_1 = fA[3:0]; // readStage.ts:107
+  wire writesVector_ne_1 = writesVector_slice_1 != 4'd0; // readStage.ts:107
+  wire writesVector_2 = live & writesVector_1 & writesVector_ne_1; // readStage.ts:107
+  wire writesFlag_1 = live & ctx0_writes_scalar_or_25; // readStage.ts:108
+  wire ctx1_state_sel_and = issueInstruction & pick_1 == 3'd1; // rtCore.ts:437
+  wire here_1 = wb_context == 3'd1; // rtCore.ts:422
+  wire ctx1_state_sel_and_3 = texture & here_1; // rtCore.ts:430
+  wire ctx1_state_sel_and_4 = instruction & here_1; // rtCore.ts:423
+  wire ctx1_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd1; // contexts.ts:95
+  wire ctx2_state_sel_and = issueInstruction & pick_1 == 3'd2; // rtCore.ts:437
+  wire here_2 = wb_context == 3'd2; // rtCore.ts:422
+  wire ctx2_state_sel_and_3 = texture & here_2; // rtCore.ts:430
+  wire ctx2_state_sel_and_4 = instruction & here_2; // rtCore.ts:423
+  wire ctx2_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd2; // contexts.ts:95
+  wire ctx3_state_sel_and = issueInstruction & pick_1 == 3'd3; // rtCore.ts:437
+  wire here_3 = wb_context == 3'd3; // rtCore.ts:422
+  wire ctx3_state_sel_and_3 = texture & here_3; // rtCore.ts:430
+  wire ctx3_state_sel_and_4 = instruction & here_3; // rtCore.ts:423
+  wire ctx3_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd3; // contexts.ts:95
+  wire ctx4_state_sel_and = issueInstruction & pick_1 == 3'd4; // rtCore.ts:437
+  wire here_4 = wb_context == 3'd4; // rtCore.ts:422
+  wire ctx4_state_sel_and_3 = texture & here_4; // rtCore.ts:430
+  wire ctx4_state_sel_and_4 = instruction & here_4; // rtCore.ts:423
+  wire ctx4_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd4; // contexts.ts:95
+  wire ctx5_state_sel_and = issueInstruction & pick_1 == 3'd5; // rtCore.ts:437
+  wire here_5 = wb_context == 3'd5; // rtCore.ts:422
+  wire ctx5_state_sel_and_3 = texture & here_5; // rtCore.ts:430
+  wire ctx5_state_sel_and_4 = instruction & here_5; // rtCore.ts:423
+  wire ctx5_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd5; // contexts.ts:95
+  wire ctx6_state_sel_and = issueInstruction & pick_1 == 3'd6; // rtCore.ts:437
+  wire here_6 = wb_context == 3'd6; // rtCore.ts:422
+  wire ctx6_state_sel_and_3 = texture & here_6; // rtCore.ts:430
+  wire ctx6_state_sel_and_4 = instruction & here_6; // rtCore.ts:423
+  wire ctx6_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd6; // contexts.ts:95
+  wire ctx7_state_sel_and = issueInstruction & pick_1 == 3'd7; // rtCore.ts:437
+  wire here_7 = wb_context == 3'd7; // rtCore.ts:422
+  wire ctx7_state_sel_and_3 = texture & here_7; // rtCore.ts:430
+  wire ctx7_state_sel_and_4 = instruction & here_7; // rtCore.ts:423
+  wire ctx7_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd7; // contexts.ts:95
   wire [2:0] scalar_rf_read_0_context = r_context; // rtCore.ts:225
   wire [4:0] scalar_rf_read_0_reg = s1; // rtCore.ts:226
   wire [2:0] scalar_rf_read_1_context = r_context; // rtCore.ts:225
-  wire [4:0] fC = r_word[15:11]; // readStage.ts:63
-  wire [4:0] s2 = imem_addr_eq_19 ? fA : fC; // readStage.ts:70
+  wire [4:0] fC = r_word[15:11]; // readStage.ts:65
+  wire [4:0] s2 = imem_addr_eq_19 ? fA : fC; // readStage.ts:72
   wire [4:0] scalar_rf_read_1_reg = s2; // rtCore.ts:226
-  wire wbLaunch_eq = wb_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:352
-  wire wbLaunch = wb_valid & (wbLaunch_eq | dispatch_issued_eq_1); // rtCore.ts:352
-  wire scalar_rf_write_en = writesScalar | wbLaunch; // rtCore.ts:353
-  wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:354
-  wire [4:0] scalar_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:355
-  wire [31:0] scalar_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:356
+  wire wbScalarLaunch_eq = wb_micro == MICROOP_LAUNCHFIRST; // rtCore.ts:357
+  wire wbScalarLaunch = wb_valid & (wbScalarLaunch_eq | dispatch_issued_eq_2); // rtCore.ts:357
+  wire scalar_rf_write_en = writesScalar | wbScalarLaunch; // rtCore.ts:359
+  wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:360
+  wire [4:0] scalar_rf_write_at_reg = wbScalarLaunch ? (wbScalarLaunch_eq ? 5'd1 : dispatch_issued_eq_2 ? 5'd29 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:361
+  wire [31:0] scalar_rf_write_data_mux_1 = wbScalarLaunch_eq ? launch_pixel : dispatch_issued_eq_2 ? launch_sp : launch_sp; // rtCore.ts:356
+  wire [31:0] scalar_rf_write_data = wbScalarLaunch ? scalar_rf_write_data_mux_1 : wb_scalar; // rtCore.ts:362
   wire scalar_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
   wire [2:0] scalar_rf_clear_context = free_1; // rtCore.ts:116
   wire [2:0] vector_rf_read_0_context = r_context; // rtCore.ts:225
-  wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? writesVector_slice_1 : fB[3:0]; // readStage.ts:71
+  wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? writesVector_slice_1 : fB[3:0]; // readStage.ts:73
   wire [3:0] vector_rf_read_0_reg = v1; // rtCore.ts:226
   wire [2:0] vector_rf_read_1_context = r_context; // rtCore.ts:225
-  wire [3:0] v2 = imem_addr_eq_12 ? 4'd15 : fC[3:0]; // readStage.ts:72
+  wire [3:0] v2 = imem_addr_eq_12 ? 4'd15 : fC[3:0]; // readStage.ts:74
   wire [3:0] vector_rf_read_1_reg = v2; // rtCore.ts:226
-  wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:357
-  wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:358
-  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbLaunch_eq ? 4'd14 : 4'd15) : writesVector_slice; // rtCore.ts:359
-  wire [127:0] vector_rf_write_data = wbLaunch ? (wbLaunch_eq ? launch_hit : launch_normal) : wb_vector; // rtCore.ts:360
+  wire [2:0] vector_rf_read_2_context = r_context; // rtCore.ts:225
+  wire [3:0] v3 = fA[3:0]; // readStage.ts:75
+  wire [3:0] vector_rf_read_2_reg = v3; // rtCore.ts:226
+  wire wbLaunch = wbScalarLaunch | wb_valid & dispatch_issued_eq_1; // rtCore.ts:358
+  wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:363
+  wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:364
+  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbScalarLaunch_eq ? 4'd14 : dispatch_issued_eq_2 ? 4'd15 : 4'd13) : writesVector_slice; // rtCore.ts:365
+  wire [127:0] vector_rf_write_data_mux_1 = wbScalarLaunch_eq ? launch_hit : dispatch_issued_eq_2 ? launch_normal : launch_parameters; // rtCore.ts:356
+  wire [127:0] vector_rf_write_data = wbLaunch ? vector_rf_write_data_mux_1 : wb_vector; // rtCore.ts:366
   wire vector_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
   wire [2:0] vector_rf_clear_context = free_1; // rtCore.ts:116
   wire wb_booked_or = issueInstruction_or | issueInstruction; // rtCore.ts:196
   wire issueLatency_slice = pick_1[2]; // rtCore.ts:193
   wire issueLatency_slice_1 = pick_1[1]; // rtCore.ts:193
   wire issueLatency_slice_2 = pick_1[0]; // rtCore.ts:193
-  wire [5:0] latency = late_7 ? late_add_7 : dispatch_issued_mux_81; // rtCore.ts:176
-  wire [5:0] latency_1 = late_6 ? late_add_6 : dispatch_issued_mux_71; // rtCore.ts:176
-  wire [5:0] latency_2 = late_5 ? late_add_5 : dispatch_issued_mux_61; // rtCore.ts:176
-  wire [5:0] latency_3 = late_4 ? late_add_4 : dispatch_issued_mux_51; // rtCore.ts:176
+  wire [5:0] latency = late_7 ? late_add_7 : dispatch_issued_mux_82; // rtCore.ts:176
+  wire [5:0] latency_1 = late_6 ? late_add_6 : dispatch_issued_mux_72; // rtCore.ts:176
+  wire [5:0] latency_2 = late_5 ? late_add_5 : dispatch_issued_mux_62; // rtCore.ts:176
+  wire [5:0] latency_3 = late_4 ? late_add_4 : dispatch_issued_mux_52; // rtCore.ts:176
   wire [5:0] issueLatency_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? latency : latency_1) : issueLatency_slice_2 ? latency_2 : latency_3; // rtCore.ts:193
-  wire [5:0] latency_4 = late_3 ? late_add_3 : dispatch_issued_mux_41; // rtCore.ts:176
-  wire [5:0] latency_5 = late_2 ? late_add_2 : dispatch_issued_mux_31; // rtCore.ts:176
-  wire [5:0] latency_6 = late_1 ? late_add_1 : dispatch_issued_mux_21; // rtCore.ts:176
-  wire [5:0] latency_7 = late ? late_add : dispatch_issued_mux_11; // rtCore.ts:176
+  wire [5:0] latency_4 = late_3 ? late_add_3 : dispatch_issued_mux_42; // rtCore.ts:176
+  wire [5:0] latency_5 = late_2 ? late_add_2 : dispatch_issued_mux_32; // rtCore.ts:176
+  wire [5:0] latency_6 = late_1 ? late_add_1 : dispatch_issued_mux_22; // rtCore.ts:176
+  wire [5:0] latency_7 = late ? late_add : dispatch_issued_mux_12; // rtCore.ts:176
   wire [5:0] issueLatency_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? latency_4 : latency_5) : issueLatency_slice_2 ? latency_6 : latency_7; // rtCore.ts:193
   wire [5:0] issueLatency = issueInstruction_or ? 6'd3 : issueLatency_slice ? issueLatency_mux_2 : issueLatency_mux_5; // rtCore.ts:193
   wire [36:0] wb_booked_or_1 = {1'd0, wb_booked[36:1]} | (wb_booked_or ? 37'd1 << issueLatency - 6'd1 : 37'd0); // completionSchedule.ts:51
   wire lands = wb_booked_or & issueLatency == 6'd2; // completionSchedule.ts:54
   wire [2:0] issueContext = issueMicro ? launch_context : pick_1; // rtCore.ts:191
-  wire [1:0] wb_slot1_micro_mux_1 = issueMicro ? dispatch_issued_mux_1 : 1'd0 ? 2'd3 : 2'd0; // completionSchedule.ts:16
+  wire [2:0] wb_slot1_micro_mux_1 = issueMicro ? dispatch_issued_mux_2 : 1'd0 ? 3'd4 : 3'd0; // completionSchedule.ts:16
   wire issueLate_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_7 : late_6) : issueLatency_slice_2 ? late_5 : late_4; // rtCore.ts:194
   wire issueLate_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_3 : late_2) : issueLatency_slice_2 ? late_1 : late; // rtCore.ts:194
   wire issueLate = issueInstruction & (issueLatency_slice ? issueLate_mux_2 : issueLate_mux_5); // rtCore.ts:194
@@ -1006,104 +1036,105 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [31:0] r_word_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_ir : ctx2_ir) : issueLatency_slice_2 ? ctx1_ir : ctx0_ir; // rtCore.ts:101
   wire [31:0] r_pc_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_pc : ctx6_pc) : issueLatency_slice_2 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
   wire [31:0] r_pc_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_pc : ctx2_pc) : issueLatency_slice_2 ? ctx1_pc : ctx0_pc; // rtCore.ts:101
-  wire fetching = r_valid & (fetchPc_eq | live); // rtCore.ts:246
-  wire [31:0] s2_1 = s2 == 5'd31 ? pcPlus4 : scalar_rf_rdata_1; // readStage.ts:78
-  wire [1:0] lane = r_word[1:0]; // readStage.ts:98
-  wire fadd0_in_valid = 1'd1; // execute.ts:130
-  wire [31:0] fadd0_a = fadd0_a_1; // execute.ts:133
-  wire [31:0] fadd0_b = fadd0_b_1; // execute.ts:134
-  wire [31:0] fadd0_a_1_slice = vector_rf_rdata_0[31:0]; // execute.ts:11
+  wire fetching = r_valid & (fetchPc_eq | live); // rtCore.ts:245
+  wire [31:0] s2_1 = s2 == 5'd31 ? pcPlus4 : scalar_rf_rdata_1; // readStage.ts:80
+  wire [1:0] lane = r_word[1:0]; // readStage.ts:100
+  wire traceQuery = imem_addr_eq_12 & writesVector_ne_1; // readStage.ts:111
+  wire fadd0_in_valid = 1'd1; // execute.ts:144
+  wire [31:0] fadd0_a = fadd0_a_1; // execute.ts:147
+  wire [31:0] fadd0_b = fadd0_b_1; // execute.ts:148
+  wire [31:0] fadd0_a_1_slice = vector_rf_rdata_0[31:0]; // execute.ts:13
   wire fadd0_a_1_or_2 = ctx0_pc_sel_eq_18 | ctx0_pc_sel_eq_19 | ctx0_pc_sel_eq_20 | ctx0_pc_sel_eq_21; // decode.ts:37
   wire fadd0_a_1_or_5 = fadd0_a_1_or_2 | ctx0_pc_sel_eq_22 | ctx0_pc_sel_eq_25 | ctx0_pc_sel_eq_26; // decode.ts:37
   wire fadd0_a_1_or_7 = fadd0_a_1_or_5 | ctx0_pc_sel_eq_27 | ctx0_pc_sel_eq_29; // decode.ts:37
-  wire [31:0] fadd0_a_1_mux = fadd0_a_1_or_7 ? s1_1 : fadd0_a_1_slice; // execute.ts:124
-  wire [31:0] fadd0_b_1_slice = vector_rf_rdata_0[63:32]; // execute.ts:11
+  wire [31:0] fadd0_a_1_mux = fadd0_a_1_or_7 ? s1_1 : fadd0_a_1_slice; // execute.ts:138
+  wire [31:0] fadd0_b_1_slice = vector_rf_rdata_0[63:32]; // execute.ts:13
   wire fadd0_b_1_or_2 = ctx0_pc_sel_eq_5 | ctx0_pc_sel_eq_6 | ctx0_pc_sel_eq_7 | ctx0_pc_sel_eq_8; // decode.ts:37
-  wire [31:0] fadd0_b_1_mux_1 = fadd0_a_1_or_7 ? s2_1 : fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[31:0]; // execute.ts:125
+  wire [31:0] fadd0_b_1_mux_1 = fadd0_a_1_or_7 ? s2_1 : fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[31:0]; // execute.ts:139
   wire [1:0] sub_slice = op[1:0]; // decode.ts:50
   wire sub = sub_slice == 2'd1; // decode.ts:50
-  wire [31:0] b_mux = ctx0_pc_sel_eq_27 ? fadd0_b_1_slice : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:132
-  wire fadd1_in_valid = 1'd1; // execute.ts:130
-  wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:133
-  wire [31:0] fadd1_b = fadd1_b_1; // execute.ts:134
-  wire [31:0] fadd1_a_1_slice = vector_rf_rdata_0[95:64]; // execute.ts:11
-  wire [31:0] fadd1_b_1_slice = vector_rf_rdata_0[127:96]; // execute.ts:11
-  wire [31:0] fadd1_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[63:32]; // execute.ts:123
-  wire [31:0] b_mux_1 = ctx0_pc_sel_eq_27 ? fadd1_b_1_slice : {fadd1_b_1_mux[31] ^ sub, fadd1_b_1_mux[30:0]}; // execute.ts:132
-  wire fadd2_in_valid = 1'd1; // execute.ts:130
-  wire [31:0] fadd2_a = fadd2_a_1; // execute.ts:133
-  wire [31:0] fadd2_b = fadd2_b_1; // execute.ts:134
-  wire [31:0] fadd2_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[95:64]; // execute.ts:123
-  wire fadd3_in_valid = 1'd1; // execute.ts:130
-  wire [31:0] fadd3_a = fadd3_a_1; // execute.ts:133
-  wire [31:0] fadd3_b = fadd3_b_1; // execute.ts:134
-  wire [31:0] fadd3_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[127:96]; // execute.ts:123
-  wire freduce_in_valid = 1'd1; // execute.ts:138
-  wire [31:0] freduce_a = freduce_a_1; // execute.ts:139
-  wire [31:0] freduce_b = freduce_b_1; // execute.ts:140
-  wire fmul0_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:147
-  wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:148
-  wire live_1 = instructionInR & ctx0_pc_sel_not; // execute.ts:157
-  wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:142
-  wire multipliers_and = live_1 & floatOp_1; // execute.ts:161
+  wire [31:0] b_mux = ctx0_pc_sel_eq_27 ? fadd0_b_1_slice : {fadd0_b_1_mux_1[31] ^ sub, fadd0_b_1_mux_1[30:0]}; // execute.ts:146
+  wire fadd1_in_valid = 1'd1; // execute.ts:144
+  wire [31:0] fadd1_a = fadd1_a_1; // execute.ts:147
+  wire [31:0] fadd1_b = fadd1_b_1; // execute.ts:148
+  wire [31:0] fadd1_a_1_slice = vector_rf_rdata_0[95:64]; // execute.ts:13
+  wire [31:0] fadd1_b_1_slice = vector_rf_rdata_0[127:96]; // execute.ts:13
+  wire [31:0] fadd1_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[63:32]; // execute.ts:137
+  wire [31:0] b_mux_1 = ctx0_pc_sel_eq_27 ? fadd1_b_1_slice : {fadd1_b_1_mux[31] ^ sub, fadd1_b_1_mux[30:0]}; // execute.ts:146
+  wire fadd2_in_valid = 1'd1; // execute.ts:144
+  wire [31:0] fadd2_a = fadd2_a_1; // execute.ts:147
+  wire [31:0] fadd2_b = fadd2_b_1; // execute.ts:148
+  wire [31:0] fadd2_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[95:64]; // execute.ts:137
+  wire fadd3_in_valid = 1'd1; // execute.ts:144
+  wire [31:0] fadd3_a = fadd3_a_1; // execute.ts:147
+  wire [31:0] fadd3_b = fadd3_b_1; // execute.ts:148
+  wire [31:0] fadd3_b_1_mux = fadd0_b_1_or_2 ? s2_1 : vector_rf_rdata_1[127:96]; // execute.ts:137
+  wire freduce_in_valid = 1'd1; // execute.ts:152
+  wire [31:0] freduce_a = freduce_a_1; // execute.ts:153
+  wire [31:0] freduce_b = freduce_b_1; // execute.ts:154
+  wire fmul0_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:161
+  wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:162
+  wire live_1 = instructionInR & ctx0_pc_sel_not; // execute.ts:171
+  wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:156
+  wire multipliers_and = live_1 & floatOp_1; // execute.ts:175
   wire mul_1 = sub_slice == 2'd2; // decode.ts:51
-  wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:161
-  wire fmul1_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:147
-  wire [31:0] fmul1_b = fmul1_b_1; // execute.ts:148
-  wire fmul2_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fmul2_a = fmul2_a_1; // execute.ts:147
-  wire [31:0] fmul2_b = fmul2_b_1; // execute.ts:148
-  wire fmul3_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fmul3_a = fmul3_a_1; // execute.ts:147
-  wire [31:0] fmul3_b = fmul3_b_1; // execute.ts:148
-  wire fdiv0_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:147
-  wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:148
+  wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:175
+  wire fmul1_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fmul1_a = fmul1_a_1; // execute.ts:161
+  wire [31:0] fmul1_b = fmul1_b_1; // execute.ts:162
+  wire fmul2_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fmul2_a = fmul2_a_1; // execute.ts:161
+  wire [31:0] fmul2_b = fmul2_b_1; // execute.ts:162
+  wire fmul3_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fmul3_a = fmul3_a_1; // execute.ts:161
+  wire [31:0] fmul3_b = fmul3_b_1; // execute.ts:162
+  wire fdiv0_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fdiv0_a = fdiv0_a_1; // execute.ts:161
+  wire [31:0] fdiv0_b = fdiv0_b_1; // execute.ts:162
   wire div_1 = sub_slice == 2'd3; // decode.ts:52
-  wire dividers_and = multipliers_and & div_1; // execute.ts:162
-  wire fdiv1_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:147
-  wire [31:0] fdiv1_b = fdiv1_b_1; // execute.ts:148
-  wire fdiv2_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fdiv2_a = fdiv2_a_1; // execute.ts:147
-  wire [31:0] fdiv2_b = fdiv2_b_1; // execute.ts:148
-  wire fdiv3_in_valid = 1'd1; // execute.ts:146
-  wire [31:0] fdiv3_a = fdiv3_a_1; // execute.ts:147
-  wire [31:0] fdiv3_b = fdiv3_b_1; // execute.ts:148
-  wire fsqrt_in_valid = 1'd1; // execute.ts:153
-  wire [31:0] fsqrt_a = fsqrt_a_1; // execute.ts:154
-  wire itof_in_valid = 1'd1; // execute.ts:153
-  wire [31:0] itof_a = itof_a_1; // execute.ts:154
-  wire ftoi_in_valid = 1'd1; // execute.ts:153
-  wire [31:0] ftoi_a = ftoi_a_1; // execute.ts:154
-  wire int_divider_start_and = ex_valid & ~ex_halts; // execute.ts:72
+  wire dividers_and = multipliers_and & div_1; // execute.ts:176
+  wire fdiv1_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fdiv1_a = fdiv1_a_1; // execute.ts:161
+  wire [31:0] fdiv1_b = fdiv1_b_1; // execute.ts:162
+  wire fdiv2_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fdiv2_a = fdiv2_a_1; // execute.ts:161
+  wire [31:0] fdiv2_b = fdiv2_b_1; // execute.ts:162
+  wire fdiv3_in_valid = 1'd1; // execute.ts:160
+  wire [31:0] fdiv3_a = fdiv3_a_1; // execute.ts:161
+  wire [31:0] fdiv3_b = fdiv3_b_1; // execute.ts:162
+  wire fsqrt_in_valid = 1'd1; // execute.ts:167
+  wire [31:0] fsqrt_a = fsqrt_a_1; // execute.ts:168
+  wire itof_in_valid = 1'd1; // execute.ts:167
+  wire [31:0] itof_a = itof_a_1; // execute.ts:168
+  wire ftoi_in_valid = 1'd1; // execute.ts:167
+  wire [31:0] ftoi_a = ftoi_a_1; // execute.ts:168
+  wire int_divider_start_and = ex_valid & ~ex_halts; // execute.ts:84
   wire int_divider_start_eq_1 = ex_op == 6'd43; // decode.ts:37
-  wire int_divider_start = int_divider_start_and & (ex_op == 6'd27 | int_divider_start_eq_1); // execute.ts:72
-  wire [31:0] int_divider_a = ex_s1; // execute.ts:73
+  wire int_divider_start = int_divider_start_and & (ex_op == 6'd27 | int_divider_start_eq_1); // execute.ts:84
+  wire [31:0] int_divider_a = ex_s1; // execute.ts:85
   wire int_divider_b_or_2 = ex_op == 6'd40 | ex_op == 6'd41 | ex_op == 6'd42 | int_divider_start_eq_1; // decode.ts:37
-  wire [31:0] b = int_divider_b_or_2 ? ex_imm : ex_s2; // execute.ts:67
-  wire [31:0] int_divider_b = b; // execute.ts:74
-  wire fcmp_in_valid = 1'd1; // execute.ts:77
+  wire [31:0] b = int_divider_b_or_2 ? ex_imm : ex_s2; // execute.ts:79
+  wire [31:0] int_divider_b = b; // execute.ts:86
+  wire fcmp_in_valid = 1'd1; // execute.ts:89
   wire fcmp_a_eq = ex_op == 6'd21; // decode.ts:37
-  wire [31:0] fcmp_a = fcmp_a_eq ? ex_s1 : 32'd0; // execute.ts:78
-  wire [31:0] fcmp_b = fcmp_a_eq ? ex_s2 : 32'd0; // execute.ts:79
-  wire [15:0] scalar_slice = ex_imm[15:0]; // execute.ts:94
-  wire [31:0] scalar_concat = {scalar_slice, ex_s1[15:0]}; // execute.ts:94
-  wire [31:0] scalar_concat_1 = {ex_s1[31:16], scalar_slice}; // execute.ts:95
-  wire scalar_eq = ex_lane == 2'd0; // execute.ts:82
-  wire [31:0] scalar_slice_3 = ex_v1[31:0]; // execute.ts:11
-  wire scalar_eq_1 = ex_lane == 2'd1; // execute.ts:82
-  wire [31:0] scalar_slice_4 = ex_v1[63:32]; // execute.ts:11
-  wire scalar_eq_2 = ex_lane == 2'd2; // execute.ts:82
-  wire [31:0] scalar_slice_5 = ex_v1[95:64]; // execute.ts:11
-  wire [31:0] scalar_slice_6 = ex_v1[127:96]; // execute.ts:11
-  wire [31:0] scalar_mux_1 = scalar_eq_1 ? scalar_slice_4 : scalar_eq_2 ? scalar_slice_5 : scalar_slice_6; // execute.ts:96
-  wire scalar_sel_eq_11 = ex_op == 6'd47; // execute.ts:98
-  wire _match_3 = ex_op == 6'd44 | scalar_sel_eq_11; // execute.ts:98
-  wire scalar_sel_eq_13 = ex_op == 6'd63; // execute.ts:98
-  wire [127:0] vector_concat = {ex_lane == 2'd3 ? ex_s1 : scalar_slice_6, scalar_eq_2 ? ex_s1 : scalar_slice_5, scalar_eq_1 ? ex_s1 : scalar_slice_4, scalar_eq ? ex_s1 : scalar_slice_3}; // execute.ts:12
+  wire [31:0] fcmp_a = fcmp_a_eq ? ex_s1 : 32'd0; // execute.ts:90
+  wire [31:0] fcmp_b = fcmp_a_eq ? ex_s2 : 32'd0; // execute.ts:91
+  wire [15:0] scalar_slice = ex_imm[15:0]; // execute.ts:106
+  wire [31:0] scalar_concat = {scalar_slice, ex_s1[15:0]}; // execute.ts:106
+  wire [31:0] scalar_concat_1 = {ex_s1[31:16], scalar_slice}; // execute.ts:107
+  wire scalar_eq = ex_lane == 2'd0; // execute.ts:94
+  wire [31:0] scalar_slice_3 = ex_v1[31:0]; // execute.ts:13
+  wire scalar_eq_1 = ex_lane == 2'd1; // execute.ts:94
+  wire [31:0] scalar_slice_4 = ex_v1[63:32]; // execute.ts:13
+  wire scalar_eq_2 = ex_lane == 2'd2; // execute.ts:94
+  wire [31:0] scalar_slice_5 = ex_v1[95:64]; // execute.ts:13
+  wire [31:0] scalar_slice_6 = ex_v1[127:96]; // execute.ts:13
+  wire [31:0] scalar_mux_1 = scalar_eq_1 ? scalar_slice_4 : scalar_eq_2 ? scalar_slice_5 : scalar_slice_6; // execute.ts:108
+  wire scalar_sel_eq_11 = ex_op == 6'd47; // execute.ts:110
+  wire _match_3 = ex_op == 6'd44 | scalar_sel_eq_11; // execute.ts:110
+  wire scalar_sel_eq_13 = ex_op == 6'd63; // execute.ts:110
+  wire [127:0] vector_concat = {ex_lane == 2'd3 ? ex_s1 : scalar_slice_6, scalar_eq_2 ? ex_s1 : scalar_slice_5, scalar_eq_1 ? ex_s1 : scalar_slice_4, scalar_eq ? ex_s1 : scalar_slice_3}; // execute.ts:14
   wire access = int_divider_start_and & (_match_3 | (ex_op == 6'd60 | scalar_sel_eq_13)); // memoryStage.ts:31
   wire m1_main_slice_1 = ex_context[1]; // rtCore.ts:101
   wire m1_main_slice_2 = ex_context[0]; // rtCore.ts:101
@@ -1120,73 +1151,76 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire bad = m2_fault | missed; // memoryStage.ts:64
   wire [31:0] loadedScalar = bad ? 32'd0 : m2_const ? cmem_data : mem_resp_data[31:0]; // memoryStage.ts:67
   wire [127:0] loadedVector = bad ? 128'd0 : mem_resp_data; // memoryStage.ts:68
-  wire signedLess = $signed(ex_s1) < $signed(b); // execute.ts:80
-  wire [1:0] intFlag = ex_s1 == b ? 2'd0 : signedLess ? 2'd3 : 2'd2; // execute.ts:81
-  wire [1:0] flag = fcmp_a_eq ? fcmp_flags : intFlag; // execute.ts:111
-  wire [95:0] direction = ex_v2[95:0]; // execute.ts:112
+  wire signedLess = $signed(ex_s1) < $signed(b); // execute.ts:92
+  wire [1:0] intFlag = ex_s1 == b ? 2'd0 : signedLess ? 2'd3 : 2'd2; // execute.ts:93
+  wire [1:0] flag = fcmp_a_eq ? fcmp_flags : intFlag; // execute.ts:123
+  wire [95:0] direction = ex_v2[95:0]; // execute.ts:124
+  wire [95:0] query = ex_trace_query ? ex_query : 96'hff007f80000000000000; // execute.ts:125
   wire wb_scalar_slice_1 = wb_slot1_context[1]; // rtCore.ts:101
   wire wb_scalar_slice_2 = wb_slot1_context[0]; // rtCore.ts:101
   wire [3:0] wb_scalar_mux_2 = wb_scalar_slice_1 ? (wb_scalar_slice_2 ? ctx7_unit : ctx6_unit) : wb_scalar_slice_2 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
   wire [3:0] wb_scalar_mux_5 = wb_scalar_slice_1 ? (wb_scalar_slice_2 ? ctx3_unit : ctx2_unit) : wb_scalar_slice_2 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
   wire [3:0] wb_scalar_mux_6 = wb_slot1_context[2] ? wb_scalar_mux_2 : wb_scalar_mux_5; // rtCore.ts:101
-  wire loadLate = wb_scalar_mux_6 == 4'd9; // rtCore.ts:284
-  wire [31:0] scalar_1 = loadLate ? held_loaded_scalar : held_ex_scalar; // rtCore.ts:286
-  wire wb_scalar_eq_5 = wb_scalar_mux_6 == 4'd3; // rtCore.ts:443
-  wire wb_scalar_eq_6 = wb_scalar_mux_6 == 4'd2; // rtCore.ts:443
-  wire wb_scalar_eq_7 = wb_scalar_mux_6 == 4'd1; // rtCore.ts:443
-  wire [31:0] wb_scalar_mux_9 = wb_scalar_eq_5 ? fdiv0_result : wb_scalar_eq_6 ? fmul0_result : wb_scalar_eq_7 ? fadd0_result : scalar; // rtCore.ts:461
-  wire [31:0] wb_scalar_mux_11 = wb_scalar_mux_6 == 4'd5 ? itof_result : wb_scalar_mux_6 == 4'd4 ? fsqrt_result : wb_scalar_mux_9; // rtCore.ts:461
-  wire [31:0] wb_scalar_mux_13 = wb_scalar_mux_6 == 4'd7 ? freduce_result : wb_scalar_mux_6 == 4'd6 ? ftoi_result : wb_scalar_mux_11; // rtCore.ts:461
-  wire [31:0] wb_scalar_mux_15 = loadLate ? loadedScalar : wb_scalar_mux_6 == 4'd8 ? int_divider_quotient : wb_scalar_mux_13; // rtCore.ts:461
-  wire [127:0] vector_1 = loadLate ? held_loaded_vector : held_ex_vector; // rtCore.ts:287
-  wire [127:0] wb_vector_mux = wb_scalar_eq_7 ? {fadd3_result, fadd2_result, fadd1_result, fadd0_result} : vector; // rtCore.ts:461
-  wire [127:0] wb_vector_mux_1 = wb_scalar_eq_6 ? {fmul3_result, fmul2_result, fmul1_result, fmul0_result} : wb_vector_mux; // rtCore.ts:461
-  wire [127:0] wb_vector_mux_2 = wb_scalar_eq_5 ? {fdiv3_result, fdiv2_result, fdiv1_result, fdiv0_result} : wb_vector_mux_1; // rtCore.ts:461
-  wire fault_1 = loadLate ? held_load_fault : held_ex_fault; // rtCore.ts:288
-  wire fault_2 = loadLate ? bad : wb_scalar_mux_6 == 4'd0 & fault; // rtCore.ts:463
-  wire events_enq_valid = instruction & ~dispatch_issued_eq_2; // rtCore.ts:402
-  wire [4:0] leavingEvent_event_thread = dispatch_retire_thread; // rtCore.ts:395
+  wire loadLate = wb_scalar_mux_6 == 4'd9; // rtCore.ts:285
+  wire [31:0] scalar_1 = loadLate ? held_loaded_scalar : held_ex_scalar; // rtCore.ts:287
+  wire wb_scalar_eq_5 = wb_scalar_mux_6 == 4'd3; // rtCore.ts:451
+  wire wb_scalar_eq_6 = wb_scalar_mux_6 == 4'd2; // rtCore.ts:451
+  wire wb_scalar_eq_7 = wb_scalar_mux_6 == 4'd1; // rtCore.ts:451
+  wire [31:0] wb_scalar_mux_9 = wb_scalar_eq_5 ? fdiv0_result : wb_scalar_eq_6 ? fmul0_result : wb_scalar_eq_7 ? fadd0_result : scalar; // rtCore.ts:469
+  wire [31:0] wb_scalar_mux_11 = wb_scalar_mux_6 == 4'd5 ? itof_result : wb_scalar_mux_6 == 4'd4 ? fsqrt_result : wb_scalar_mux_9; // rtCore.ts:469
+  wire [31:0] wb_scalar_mux_13 = wb_scalar_mux_6 == 4'd7 ? freduce_result : wb_scalar_mux_6 == 4'd6 ? ftoi_result : wb_scalar_mux_11; // rtCore.ts:469
+  wire [31:0] wb_scalar_mux_15 = loadLate ? loadedScalar : wb_scalar_mux_6 == 4'd8 ? int_divider_quotient : wb_scalar_mux_13; // rtCore.ts:469
+  wire [127:0] vector_1 = loadLate ? held_loaded_vector : held_ex_vector; // rtCore.ts:288
+  wire [127:0] wb_vector_mux = wb_scalar_eq_7 ? {fadd3_result, fadd2_result, fadd1_result, fadd0_result} : vector; // rtCore.ts:469
+  wire [127:0] wb_vector_mux_1 = wb_scalar_eq_6 ? {fmul3_result, fmul2_result, fmul1_result, fmul0_result} : wb_vector_mux; // rtCore.ts:469
+  wire [127:0] wb_vector_mux_2 = wb_scalar_eq_5 ? {fdiv3_result, fdiv2_result, fdiv1_result, fdiv0_result} : wb_vector_mux_1; // rtCore.ts:469
+  wire fault_1 = loadLate ? held_load_fault : held_ex_fault; // rtCore.ts:289
+  wire fault_2 = loadLate ? bad : wb_scalar_mux_6 == 4'd0 & fault; // rtCore.ts:471
+  wire events_enq_valid = instruction & ~dispatch_issued_eq_3; // rtCore.ts:410
+  wire [4:0] leavingEvent_event_thread = dispatch_retire_thread; // rtCore.ts:401
   wire leavingEvent_event_fault_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_faulted : ctx2_faulted) : dispatch_retire_valid_slice_2 ? ctx1_faulted : ctx0_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_faulted : ctx6_faulted) : dispatch_retire_valid_slice_2 ? ctx5_faulted : ctx4_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_6 = dispatch_retire_valid_slice ? leavingEvent_event_fault_mux_2 : leavingEvent_event_fault_mux_5; // rtCore.ts:101
-  wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:397
-  wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:398
-  wire [31:0] leavingEvent_event_sp = wb_scalar; // rtCore.ts:399
-  wire [95:0] leavingEvent_event_origin = wb_vector[95:0]; // rtCore.ts:400
-  wire [95:0] leavingEvent_event_direction = wb_direction; // rtCore.ts:401
-  wire [2:0] leavingEvent_context = wb_context; // rtCore.ts:394
-  wire [265:0] events_enq_bits = {leavingEvent_context, leavingEvent_event_direction, leavingEvent_event_origin, leavingEvent_event_sp, leavingEvent_event_pc, leavingEvent_event_fault, leavingEvent_event_kind, leavingEvent_event_thread}; // rtCore.ts:403
+  wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:403
+  wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:404
+  wire [31:0] leavingEvent_event_sp = wb_scalar; // rtCore.ts:405
+  wire [95:0] leavingEvent_event_origin = wb_vector[95:0]; // rtCore.ts:406
+  wire [95:0] leavingEvent_event_direction = wb_direction; // rtCore.ts:407
+  wire [95:0] leavingEvent_event_query = wb_query; // rtCore.ts:408
+  wire leavingEvent_event_queried = wb_queried; // rtCore.ts:409
+  wire [2:0] leavingEvent_context = wb_context; // rtCore.ts:400
+  wire [362:0] events_enq_bits = {leavingEvent_context, leavingEvent_event_queried, leavingEvent_event_query, leavingEvent_event_direction, leavingEvent_event_origin, leavingEvent_event_sp, leavingEvent_event_pc, leavingEvent_event_fault, leavingEvent_event_kind, leavingEvent_event_thread}; // rtCore.ts:411
 
-  always_comb begin // execute.ts:84
-    case (ex_op) // execute.ts:87
-      6'd12: scalar = ~ex_s1; // execute.ts:87
-      6'd13: scalar = ex_s1 & b; // execute.ts:88
-      6'd14: scalar = ex_s1 | b; // execute.ts:89
-      6'd15: scalar = ex_s1 ^ b; // execute.ts:90
-      6'd24, 6'd40: scalar = ex_s1 + b; // execute.ts:91
-      6'd25, 6'd41: scalar = ex_s1 - b; // execute.ts:92
-      6'd26, 6'd42: scalar = ex_s1 * b; // execute.ts:93
-      6'd32: scalar = scalar_concat; // execute.ts:94
-      6'd33: scalar = scalar_concat_1; // execute.ts:95
-      6'd37: scalar = scalar_eq ? scalar_slice_3 : scalar_mux_1; // execute.ts:96
-      6'd44, 6'd47, 6'd60, 6'd63: scalar = ex_s1 + ex_imm; // execute.ts:98
-      6'd58: scalar = ex_s1; // execute.ts:99
-      default: scalar = 32'd0; // execute.ts:84
+  always_comb begin // execute.ts:96
+    case (ex_op) // execute.ts:99
+      6'd12: scalar = ~ex_s1; // execute.ts:99
+      6'd13: scalar = ex_s1 & b; // execute.ts:100
+      6'd14: scalar = ex_s1 | b; // execute.ts:101
+      6'd15: scalar = ex_s1 ^ b; // execute.ts:102
+      6'd24, 6'd40: scalar = ex_s1 + b; // execute.ts:103
+      6'd25, 6'd41: scalar = ex_s1 - b; // execute.ts:104
+      6'd26, 6'd42: scalar = ex_s1 * b; // execute.ts:105
+      6'd32: scalar = scalar_concat; // execute.ts:106
+      6'd33: scalar = scalar_concat_1; // execute.ts:107
+      6'd37: scalar = scalar_eq ? scalar_slice_3 : scalar_mux_1; // execute.ts:108
+      6'd44, 6'd47, 6'd60, 6'd63: scalar = ex_s1 + ex_imm; // execute.ts:110
+      6'd58: scalar = ex_s1; // execute.ts:111
+      default: scalar = 32'd0; // execute.ts:96
     endcase
   end
 
-  always_comb begin // execute.ts:100
+  always_comb begin // execute.ts:112
     case (ex_op) // decode.ts:37
-      6'd39: vector = vector_concat; // execute.ts:101
-      6'd63, 6'd58: vector = ex_v1; // execute.ts:102
-      6'd60: vector = {96'd0, ex_s2}; // execute.ts:103
-      default: vector = 128'd0; // execute.ts:100
+      6'd39: vector = vector_concat; // execute.ts:113
+      6'd63, 6'd58: vector = ex_v1; // execute.ts:114
+      6'd60: vector = {96'd0, ex_s2}; // execute.ts:115
+      default: vector = 128'd0; // execute.ts:112
     endcase
   end
 
-  always_comb begin // rtCore.ts:393
-    if (dispatch_retire_counted_mux_6 == 2'd2) leavingEvent_event_kind = THREADEVENTKIND_TRACE; // rtCore.ts:396
-    else leavingEvent_event_kind = THREADEVENTKIND_END; // rtCore.ts:396
+  always_comb begin // rtCore.ts:399
+    if (dispatch_retire_counted_mux_6 == 2'd2) leavingEvent_event_kind = THREADEVENTKIND_TRACE; // rtCore.ts:402
+    else leavingEvent_event_kind = THREADEVENTKIND_END; // rtCore.ts:402
   end
 
 `ifndef SYNTHESIS
@@ -1417,6 +1451,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     launch_sp = 32'd0;
     launch_hit = 128'd0;
     launch_normal = 128'd0;
+    launch_parameters = 128'd0;
+    launch_queried = 1'd0;
     wb_valid = 1'd0;
     wb_context = 3'd0;
     wb_micro = MICROOP_INSTRUCTION;
@@ -1439,6 +1475,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     ex_v2 = 128'd0;
     ex_imm = 32'd0;
     ex_lane = 2'd0;
+    ex_trace_query = 1'd0;
+    ex_query = 96'd0;
     fadd0_a_1 = 32'd0;
     fadd0_b_1 = 32'd0;
     fadd1_a_1 = 32'd0;
@@ -1489,10 +1527,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     held_ex_fault = 1'd0;
     held_flag = 2'd0;
     held_direction = 96'd0;
+    held_query = 96'd0;
+    held_queried = 1'd0;
     wb_scalar = 32'd0;
     wb_vector = 128'd0;
     wb_flag = 2'd0;
     wb_direction = 96'd0;
+    wb_query = 96'd0;
+    wb_queried = 1'd0;
     wb_fault = 1'd0;
   end
 `endif
@@ -1717,8 +1759,8 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_slot35_context <= 3'd0; // completionSchedule.ts:41
       wb_slot35_micro <= MICROOP_INSTRUCTION; // completionSchedule.ts:42
       wb_slot35_late <= 1'd0; // completionSchedule.ts:43
-      launch_state <= LAUNCH_IDLE; // contexts.ts:81
-      launch_context <= 3'd0; // contexts.ts:82
+      launch_state <= LAUNCH_IDLE; // contexts.ts:83
+      launch_context <= 3'd0; // contexts.ts:84
       wb_valid <= 1'd0; // rtCore.ts:136
       wb_context <= 3'd0; // rtCore.ts:137
       wb_micro <= MICROOP_INSTRUCTION; // rtCore.ts:138
@@ -1729,10 +1771,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       r_micro <= MICROOP_INSTRUCTION; // rtCore.ts:220
       r_word <= 32'd0; // rtCore.ts:221
       r_pc <= 32'd0; // rtCore.ts:222
-      fetch_valid <= 1'd0; // rtCore.ts:249
-      fetch_context <= 3'd0; // rtCore.ts:250
-      fetch_pc <= 32'd0; // rtCore.ts:251
-      ex_valid <= 1'd0; // execute.ts:57
+      fetch_valid <= 1'd0; // rtCore.ts:248
+      fetch_context <= 3'd0; // rtCore.ts:249
+      fetch_pc <= 32'd0; // rtCore.ts:250
+      ex_valid <= 1'd0; // execute.ts:67
+      ex_trace_query <= 1'd0; // execute.ts:76
       ex_context <= 3'd0; // rtCore.ts:59
       m1_main <= 1'd0; // memoryStage.ts:39
       m1_const <= 1'd0; // memoryStage.ts:40
@@ -1746,340 +1789,344 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       m2_const <= 1'd0; // memoryStage.ts:59
       m2_fault <= 1'd0; // memoryStage.ts:60
       mem_error_1 <= 1'd0; // memoryStage.ts:62
-      held_loaded_scalar <= 32'd0; // rtCore.ts:283
-      held_ex_scalar <= 32'd0; // rtCore.ts:283
-      held_loaded_vector <= 128'd0; // rtCore.ts:283
-      held_ex_vector <= 128'd0; // rtCore.ts:283
-      held_load_fault <= 1'd0; // rtCore.ts:283
-      held_ex_fault <= 1'd0; // rtCore.ts:283
-      held_flag <= 2'd0; // rtCore.ts:283
-      held_direction <= 96'd0; // rtCore.ts:283
-      wb_scalar <= 32'd0; // rtCore.ts:301
-      wb_vector <= 128'd0; // rtCore.ts:301
-      wb_flag <= 2'd0; // rtCore.ts:301
-      wb_direction <= 96'd0; // rtCore.ts:301
-      wb_fault <= 1'd0; // rtCore.ts:301
+      held_loaded_scalar <= 32'd0; // rtCore.ts:284
+      held_ex_scalar <= 32'd0; // rtCore.ts:284
+      held_loaded_vector <= 128'd0; // rtCore.ts:284
+      held_ex_vector <= 128'd0; // rtCore.ts:284
+      held_load_fault <= 1'd0; // rtCore.ts:284
+      held_ex_fault <= 1'd0; // rtCore.ts:284
+      held_flag <= 2'd0; // rtCore.ts:284
+      held_direction <= 96'd0; // rtCore.ts:284
+      held_query <= 96'd0; // rtCore.ts:284
+      held_queried <= 1'd0; // rtCore.ts:284
+      wb_scalar <= 32'd0; // rtCore.ts:304
+      wb_vector <= 128'd0; // rtCore.ts:304
+      wb_flag <= 2'd0; // rtCore.ts:304
+      wb_direction <= 96'd0; // rtCore.ts:304
+      wb_query <= 96'd0; // rtCore.ts:304
+      wb_queried <= 1'd0; // rtCore.ts:304
+      wb_fault <= 1'd0; // rtCore.ts:304
     end else begin
-      if (ctx0_state_sel_and) begin // rtCore.ts:429
-        ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx0_state_sel_and) begin // rtCore.ts:437
+        ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx0_issued_pc <= ctx0_pc; // rtCore.ts:202
         ctx0_unit <= ctx0_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd0) begin // rtCore.ts:427
-        ctx0_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here) begin // rtCore.ts:426
-        ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx0_state_sel_and_5) begin // rtCore.ts:422
-        ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx0_state_sel_and_6) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx0_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx0_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx0_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd0) begin // rtCore.ts:435
+        ctx0_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here) begin // rtCore.ts:434
+        ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx0_state_sel_and_5) begin // rtCore.ts:430
+        ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx0_state_sel_and_6) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx0_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx0_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx0_state_sel_and) begin // rtCore.ts:437
         ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx0_state_sel_and_9) begin // contexts.ts:93
-        ctx0_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx0_state_sel_and_9) begin // contexts.ts:95
+        ctx0_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx0_state_sel_and_9) begin // contexts.ts:93
-        ctx0_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx0_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx0_flag <= 2'd0; // contexts.ts:97
-        ctx0_faulted <= 1'd0; // contexts.ts:98
+      if (ctx0_state_sel_and_9) begin // contexts.ts:95
+        ctx0_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx0_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx0_flag <= 2'd0; // contexts.ts:99
+        ctx0_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd0) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx0_pc <= nextPc; // rtCore.ts:236
-        ctx0_dest <= fA; // rtCore.ts:237
-        ctx0_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx0_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx0_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx0_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd0) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx0_pc <= nextPc; // rtCore.ts:235
+        ctx0_dest <= fA; // rtCore.ts:236
+        ctx0_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx0_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx0_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx0_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd0) begin // rtCore.ts:255
-        ctx0_ir <= imem_data; // rtCore.ts:256
-        ctx0_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd0) begin // rtCore.ts:254
+        ctx0_ir <= imem_data; // rtCore.ts:255
+        ctx0_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx0_state_sel_and_5) ctx0_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx0_state_sel_and_6 && writesFlag) ctx0_flag <= wb_flag; // rtCore.ts:416
-      if (ctx0_state_sel_and_6 && wb_fault) ctx0_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx1_state_sel_and) begin // rtCore.ts:429
-        ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx0_state_sel_and_5) ctx0_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx0_state_sel_and_6 && writesFlag) ctx0_flag <= wb_flag; // rtCore.ts:424
+      if (ctx0_state_sel_and_6 && wb_fault) ctx0_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx1_state_sel_and) begin // rtCore.ts:437
+        ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx1_issued_pc <= ctx1_pc; // rtCore.ts:202
         ctx1_unit <= ctx1_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd1) begin // rtCore.ts:427
-        ctx1_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_1) begin // rtCore.ts:426
-        ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx1_state_sel_and_3) begin // rtCore.ts:422
-        ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx1_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx1_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx1_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx1_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd1) begin // rtCore.ts:435
+        ctx1_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_1) begin // rtCore.ts:434
+        ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx1_state_sel_and_3) begin // rtCore.ts:430
+        ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx1_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx1_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx1_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx1_state_sel_and) begin // rtCore.ts:437
         ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx1_state_sel_and_5) begin // contexts.ts:93
-        ctx1_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx1_state_sel_and_5) begin // contexts.ts:95
+        ctx1_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx1_state_sel_and_5) begin // contexts.ts:93
-        ctx1_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx1_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx1_flag <= 2'd0; // contexts.ts:97
-        ctx1_faulted <= 1'd0; // contexts.ts:98
+      if (ctx1_state_sel_and_5) begin // contexts.ts:95
+        ctx1_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx1_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx1_flag <= 2'd0; // contexts.ts:99
+        ctx1_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd1) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx1_pc <= nextPc; // rtCore.ts:236
-        ctx1_dest <= fA; // rtCore.ts:237
-        ctx1_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx1_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx1_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx1_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd1) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx1_pc <= nextPc; // rtCore.ts:235
+        ctx1_dest <= fA; // rtCore.ts:236
+        ctx1_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx1_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx1_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx1_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd1) begin // rtCore.ts:255
-        ctx1_ir <= imem_data; // rtCore.ts:256
-        ctx1_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd1) begin // rtCore.ts:254
+        ctx1_ir <= imem_data; // rtCore.ts:255
+        ctx1_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx1_state_sel_and_3) ctx1_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx1_state_sel_and_4 && writesFlag) ctx1_flag <= wb_flag; // rtCore.ts:416
-      if (ctx1_state_sel_and_4 && wb_fault) ctx1_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx2_state_sel_and) begin // rtCore.ts:429
-        ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx1_state_sel_and_3) ctx1_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx1_state_sel_and_4 && writesFlag) ctx1_flag <= wb_flag; // rtCore.ts:424
+      if (ctx1_state_sel_and_4 && wb_fault) ctx1_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx2_state_sel_and) begin // rtCore.ts:437
+        ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx2_issued_pc <= ctx2_pc; // rtCore.ts:202
         ctx2_unit <= ctx2_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd2) begin // rtCore.ts:427
-        ctx2_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_2) begin // rtCore.ts:426
-        ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx2_state_sel_and_3) begin // rtCore.ts:422
-        ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx2_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx2_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx2_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx2_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd2) begin // rtCore.ts:435
+        ctx2_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_2) begin // rtCore.ts:434
+        ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx2_state_sel_and_3) begin // rtCore.ts:430
+        ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx2_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx2_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx2_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx2_state_sel_and) begin // rtCore.ts:437
         ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx2_state_sel_and_5) begin // contexts.ts:93
-        ctx2_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx2_state_sel_and_5) begin // contexts.ts:95
+        ctx2_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx2_state_sel_and_5) begin // contexts.ts:93
-        ctx2_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx2_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx2_flag <= 2'd0; // contexts.ts:97
-        ctx2_faulted <= 1'd0; // contexts.ts:98
+      if (ctx2_state_sel_and_5) begin // contexts.ts:95
+        ctx2_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx2_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx2_flag <= 2'd0; // contexts.ts:99
+        ctx2_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd2) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx2_pc <= nextPc; // rtCore.ts:236
-        ctx2_dest <= fA; // rtCore.ts:237
-        ctx2_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx2_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx2_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx2_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd2) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx2_pc <= nextPc; // rtCore.ts:235
+        ctx2_dest <= fA; // rtCore.ts:236
+        ctx2_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx2_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx2_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx2_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd2) begin // rtCore.ts:255
-        ctx2_ir <= imem_data; // rtCore.ts:256
-        ctx2_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd2) begin // rtCore.ts:254
+        ctx2_ir <= imem_data; // rtCore.ts:255
+        ctx2_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx2_state_sel_and_3) ctx2_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx2_state_sel_and_4 && writesFlag) ctx2_flag <= wb_flag; // rtCore.ts:416
-      if (ctx2_state_sel_and_4 && wb_fault) ctx2_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx3_state_sel_and) begin // rtCore.ts:429
-        ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx2_state_sel_and_3) ctx2_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx2_state_sel_and_4 && writesFlag) ctx2_flag <= wb_flag; // rtCore.ts:424
+      if (ctx2_state_sel_and_4 && wb_fault) ctx2_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx3_state_sel_and) begin // rtCore.ts:437
+        ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx3_issued_pc <= ctx3_pc; // rtCore.ts:202
         ctx3_unit <= ctx3_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd3) begin // rtCore.ts:427
-        ctx3_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_3) begin // rtCore.ts:426
-        ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx3_state_sel_and_3) begin // rtCore.ts:422
-        ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx3_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx3_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx3_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx3_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd3) begin // rtCore.ts:435
+        ctx3_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_3) begin // rtCore.ts:434
+        ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx3_state_sel_and_3) begin // rtCore.ts:430
+        ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx3_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx3_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx3_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx3_state_sel_and) begin // rtCore.ts:437
         ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx3_state_sel_and_5) begin // contexts.ts:93
-        ctx3_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx3_state_sel_and_5) begin // contexts.ts:95
+        ctx3_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx3_state_sel_and_5) begin // contexts.ts:93
-        ctx3_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx3_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx3_flag <= 2'd0; // contexts.ts:97
-        ctx3_faulted <= 1'd0; // contexts.ts:98
+      if (ctx3_state_sel_and_5) begin // contexts.ts:95
+        ctx3_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx3_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx3_flag <= 2'd0; // contexts.ts:99
+        ctx3_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd3) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx3_pc <= nextPc; // rtCore.ts:236
-        ctx3_dest <= fA; // rtCore.ts:237
-        ctx3_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx3_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx3_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx3_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd3) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx3_pc <= nextPc; // rtCore.ts:235
+        ctx3_dest <= fA; // rtCore.ts:236
+        ctx3_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx3_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx3_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx3_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd3) begin // rtCore.ts:255
-        ctx3_ir <= imem_data; // rtCore.ts:256
-        ctx3_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd3) begin // rtCore.ts:254
+        ctx3_ir <= imem_data; // rtCore.ts:255
+        ctx3_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx3_state_sel_and_3) ctx3_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx3_state_sel_and_4 && writesFlag) ctx3_flag <= wb_flag; // rtCore.ts:416
-      if (ctx3_state_sel_and_4 && wb_fault) ctx3_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx4_state_sel_and) begin // rtCore.ts:429
-        ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx3_state_sel_and_3) ctx3_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx3_state_sel_and_4 && writesFlag) ctx3_flag <= wb_flag; // rtCore.ts:424
+      if (ctx3_state_sel_and_4 && wb_fault) ctx3_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx4_state_sel_and) begin // rtCore.ts:437
+        ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx4_issued_pc <= ctx4_pc; // rtCore.ts:202
         ctx4_unit <= ctx4_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd4) begin // rtCore.ts:427
-        ctx4_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_4) begin // rtCore.ts:426
-        ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx4_state_sel_and_3) begin // rtCore.ts:422
-        ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx4_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx4_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx4_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx4_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd4) begin // rtCore.ts:435
+        ctx4_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_4) begin // rtCore.ts:434
+        ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx4_state_sel_and_3) begin // rtCore.ts:430
+        ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx4_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx4_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx4_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx4_state_sel_and) begin // rtCore.ts:437
         ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx4_state_sel_and_5) begin // contexts.ts:93
-        ctx4_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx4_state_sel_and_5) begin // contexts.ts:95
+        ctx4_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx4_state_sel_and_5) begin // contexts.ts:93
-        ctx4_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx4_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx4_flag <= 2'd0; // contexts.ts:97
-        ctx4_faulted <= 1'd0; // contexts.ts:98
+      if (ctx4_state_sel_and_5) begin // contexts.ts:95
+        ctx4_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx4_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx4_flag <= 2'd0; // contexts.ts:99
+        ctx4_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd4) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx4_pc <= nextPc; // rtCore.ts:236
-        ctx4_dest <= fA; // rtCore.ts:237
-        ctx4_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx4_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx4_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx4_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd4) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx4_pc <= nextPc; // rtCore.ts:235
+        ctx4_dest <= fA; // rtCore.ts:236
+        ctx4_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx4_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx4_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx4_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd4) begin // rtCore.ts:255
-        ctx4_ir <= imem_data; // rtCore.ts:256
-        ctx4_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd4) begin // rtCore.ts:254
+        ctx4_ir <= imem_data; // rtCore.ts:255
+        ctx4_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx4_state_sel_and_3) ctx4_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx4_state_sel_and_4 && writesFlag) ctx4_flag <= wb_flag; // rtCore.ts:416
-      if (ctx4_state_sel_and_4 && wb_fault) ctx4_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx5_state_sel_and) begin // rtCore.ts:429
-        ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx4_state_sel_and_3) ctx4_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx4_state_sel_and_4 && writesFlag) ctx4_flag <= wb_flag; // rtCore.ts:424
+      if (ctx4_state_sel_and_4 && wb_fault) ctx4_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx5_state_sel_and) begin // rtCore.ts:437
+        ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx5_issued_pc <= ctx5_pc; // rtCore.ts:202
         ctx5_unit <= ctx5_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd5) begin // rtCore.ts:427
-        ctx5_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_5) begin // rtCore.ts:426
-        ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx5_state_sel_and_3) begin // rtCore.ts:422
-        ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx5_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx5_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx5_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx5_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd5) begin // rtCore.ts:435
+        ctx5_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_5) begin // rtCore.ts:434
+        ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx5_state_sel_and_3) begin // rtCore.ts:430
+        ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx5_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx5_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx5_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx5_state_sel_and) begin // rtCore.ts:437
         ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx5_state_sel_and_5) begin // contexts.ts:93
-        ctx5_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx5_state_sel_and_5) begin // contexts.ts:95
+        ctx5_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx5_state_sel_and_5) begin // contexts.ts:93
-        ctx5_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx5_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx5_flag <= 2'd0; // contexts.ts:97
-        ctx5_faulted <= 1'd0; // contexts.ts:98
+      if (ctx5_state_sel_and_5) begin // contexts.ts:95
+        ctx5_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx5_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx5_flag <= 2'd0; // contexts.ts:99
+        ctx5_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd5) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx5_pc <= nextPc; // rtCore.ts:236
-        ctx5_dest <= fA; // rtCore.ts:237
-        ctx5_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx5_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx5_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx5_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd5) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx5_pc <= nextPc; // rtCore.ts:235
+        ctx5_dest <= fA; // rtCore.ts:236
+        ctx5_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx5_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx5_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx5_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd5) begin // rtCore.ts:255
-        ctx5_ir <= imem_data; // rtCore.ts:256
-        ctx5_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd5) begin // rtCore.ts:254
+        ctx5_ir <= imem_data; // rtCore.ts:255
+        ctx5_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx5_state_sel_and_3) ctx5_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx5_state_sel_and_4 && writesFlag) ctx5_flag <= wb_flag; // rtCore.ts:416
-      if (ctx5_state_sel_and_4 && wb_fault) ctx5_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx6_state_sel_and) begin // rtCore.ts:429
-        ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx5_state_sel_and_3) ctx5_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx5_state_sel_and_4 && writesFlag) ctx5_flag <= wb_flag; // rtCore.ts:424
+      if (ctx5_state_sel_and_4 && wb_fault) ctx5_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx6_state_sel_and) begin // rtCore.ts:437
+        ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx6_issued_pc <= ctx6_pc; // rtCore.ts:202
         ctx6_unit <= ctx6_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd6) begin // rtCore.ts:427
-        ctx6_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_6) begin // rtCore.ts:426
-        ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx6_state_sel_and_3) begin // rtCore.ts:422
-        ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx6_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx6_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx6_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx6_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd6) begin // rtCore.ts:435
+        ctx6_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_6) begin // rtCore.ts:434
+        ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx6_state_sel_and_3) begin // rtCore.ts:430
+        ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx6_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx6_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx6_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx6_state_sel_and) begin // rtCore.ts:437
         ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx6_state_sel_and_5) begin // contexts.ts:93
-        ctx6_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx6_state_sel_and_5) begin // contexts.ts:95
+        ctx6_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx6_state_sel_and_5) begin // contexts.ts:93
-        ctx6_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx6_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx6_flag <= 2'd0; // contexts.ts:97
-        ctx6_faulted <= 1'd0; // contexts.ts:98
+      if (ctx6_state_sel_and_5) begin // contexts.ts:95
+        ctx6_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx6_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx6_flag <= 2'd0; // contexts.ts:99
+        ctx6_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd6) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx6_pc <= nextPc; // rtCore.ts:236
-        ctx6_dest <= fA; // rtCore.ts:237
-        ctx6_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx6_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx6_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx6_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd6) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx6_pc <= nextPc; // rtCore.ts:235
+        ctx6_dest <= fA; // rtCore.ts:236
+        ctx6_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx6_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx6_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx6_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd6) begin // rtCore.ts:255
-        ctx6_ir <= imem_data; // rtCore.ts:256
-        ctx6_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd6) begin // rtCore.ts:254
+        ctx6_ir <= imem_data; // rtCore.ts:255
+        ctx6_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx6_state_sel_and_3) ctx6_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx6_state_sel_and_4 && writesFlag) ctx6_flag <= wb_flag; // rtCore.ts:416
-      if (ctx6_state_sel_and_4 && wb_fault) ctx6_faulted <= 1'd1; // rtCore.ts:417
-      if (ctx7_state_sel_and) begin // rtCore.ts:429
-        ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:429
+      if (ctx6_state_sel_and_3) ctx6_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx6_state_sel_and_4 && writesFlag) ctx6_flag <= wb_flag; // rtCore.ts:424
+      if (ctx6_state_sel_and_4 && wb_fault) ctx6_faulted <= 1'd1; // rtCore.ts:425
+      if (ctx7_state_sel_and) begin // rtCore.ts:437
+        ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx7_issued_pc <= ctx7_pc; // rtCore.ts:202
         ctx7_unit <= ctx7_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_7 == 3'd7) begin // rtCore.ts:427
-        ctx7_state <= CONTEXTSTATE_FREE; // rtCore.ts:427
-      end else if (ctx0_state_sel_and_3 & here_7) begin // rtCore.ts:426
-        ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:426
-      end else if (ctx7_state_sel_and_3) begin // rtCore.ts:422
-        ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:424
-      end else if (ctx7_state_sel_and_4) begin // rtCore.ts:415
-        if (ctx0_state_sel_and_7) ctx7_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:418
-        else if (dispatch_issued_eq_2) ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:419
-        else ctx7_state <= CONTEXTSTATE_HALTED; // rtCore.ts:420
-      end else if (ctx7_state_sel_and) begin // rtCore.ts:429
+      end else if (ctx0_state_sel_and_1 & head_9 == 3'd7) begin // rtCore.ts:435
+        ctx7_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
+      end else if (ctx0_state_sel_and_3 & here_7) begin // rtCore.ts:434
+        ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:434
+      end else if (ctx7_state_sel_and_3) begin // rtCore.ts:430
+        ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:432
+      end else if (ctx7_state_sel_and_4) begin // rtCore.ts:423
+        if (ctx0_state_sel_and_7) ctx7_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
+        else if (dispatch_issued_eq_3) ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:427
+        else ctx7_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+      end else if (ctx7_state_sel_and) begin // rtCore.ts:437
         ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
-      end else if (ctx7_state_sel_and_5) begin // contexts.ts:93
-        ctx7_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:94
+      end else if (ctx7_state_sel_and_5) begin // contexts.ts:95
+        ctx7_state <= CONTEXTSTATE_LAUNCHING; // contexts.ts:96
       end
-      if (ctx7_state_sel_and_5) begin // contexts.ts:93
-        ctx7_thread <= dispatch_launch_bits_thread; // contexts.ts:95
-        ctx7_pc <= dispatch_launch_bits_pc; // contexts.ts:96
-        ctx7_flag <= 2'd0; // contexts.ts:97
-        ctx7_faulted <= 1'd0; // contexts.ts:98
+      if (ctx7_state_sel_and_5) begin // contexts.ts:95
+        ctx7_thread <= dispatch_launch_bits_thread; // contexts.ts:97
+        ctx7_pc <= dispatch_launch_bits_pc; // contexts.ts:98
+        ctx7_flag <= 2'd0; // contexts.ts:99
+        ctx7_faulted <= 1'd0; // contexts.ts:100
       end
-      if (instructionInR & r_context == 3'd7) begin // rtCore.ts:235
-        if (ctx0_pc_sel_not) ctx7_pc <= nextPc; // rtCore.ts:236
-        ctx7_dest <= fA; // rtCore.ts:237
-        ctx7_writes_scalar <= writesScalar_2; // rtCore.ts:238
-        ctx7_writes_vector <= writesVector_2; // rtCore.ts:239
-        ctx7_writes_flag <= writesFlag_1; // rtCore.ts:240
-        ctx7_end <= endCode; // rtCore.ts:241
+      if (instructionInR & r_context == 3'd7) begin // rtCore.ts:234
+        if (ctx0_pc_sel_not) ctx7_pc <= nextPc; // rtCore.ts:235
+        ctx7_dest <= fA; // rtCore.ts:236
+        ctx7_writes_scalar <= writesScalar_2; // rtCore.ts:237
+        ctx7_writes_vector <= writesVector_2; // rtCore.ts:238
+        ctx7_writes_flag <= writesFlag_1; // rtCore.ts:239
+        ctx7_end <= endCode; // rtCore.ts:240
       end
-      if (fetch_valid & fetch_context == 3'd7) begin // rtCore.ts:255
-        ctx7_ir <= imem_data; // rtCore.ts:256
-        ctx7_ir_unit <= fetchedUnit_mux; // rtCore.ts:257
+      if (fetch_valid & fetch_context == 3'd7) begin // rtCore.ts:254
+        ctx7_ir <= imem_data; // rtCore.ts:255
+        ctx7_ir_unit <= fetchedUnit_mux; // rtCore.ts:256
       end
-      if (ctx7_state_sel_and_3) ctx7_flag <= wb_flag; // rtCore.ts:423
-      else if (ctx7_state_sel_and_4 && writesFlag) ctx7_flag <= wb_flag; // rtCore.ts:416
-      if (ctx7_state_sel_and_4 && wb_fault) ctx7_faulted <= 1'd1; // rtCore.ts:417
+      if (ctx7_state_sel_and_3) ctx7_flag <= wb_flag; // rtCore.ts:431
+      else if (ctx7_state_sel_and_4 && writesFlag) ctx7_flag <= wb_flag; // rtCore.ts:424
+      if (ctx7_state_sel_and_4 && wb_fault) ctx7_faulted <= 1'd1; // rtCore.ts:425
       wb_booked <= wb_booked_or_1; // completionSchedule.ts:38
       wb_slot1_context <= lands ? issueContext : wb_slot2_context; // completionSchedule.ts:41
       wb_slot1_micro <= lands ? wb_slot1_micro_mux_1 : wb_slot2_micro; // completionSchedule.ts:42
@@ -2184,7 +2231,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_slot34_micro <= lands_33 ? wb_slot1_micro_mux_1 : wb_slot35_micro; // completionSchedule.ts:42
       wb_slot34_late <= lands_33 ? issueLate : wb_slot35_late; // completionSchedule.ts:43
       wb_slot35_context <= lands_34 ? issueContext : 3'd0; // completionSchedule.ts:41
-      wb_slot35_micro <= lands_34 ? wb_slot1_micro_mux_1 : 2'd0; // completionSchedule.ts:42
+      wb_slot35_micro <= lands_34 ? wb_slot1_micro_mux_1 : 3'd0; // completionSchedule.ts:42
       wb_slot35_late <= lands_34 ? issueLate : 1'd0; // completionSchedule.ts:43
       wb_valid <= valid; // rtCore.ts:136
       wb_context <= wb_slot1_context; // rtCore.ts:137
@@ -2194,10 +2241,11 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       r_micro <= wb_slot1_micro_mux_1; // rtCore.ts:220
       r_word <= issueLatency_slice ? r_word_mux_2 : r_word_mux_5; // rtCore.ts:221
       r_pc <= issueLatency_slice ? r_pc_mux_2 : r_pc_mux_5; // rtCore.ts:222
-      fetch_valid <= fetching; // rtCore.ts:249
-      fetch_context <= r_context; // rtCore.ts:250
-      fetch_pc <= fetchPc; // rtCore.ts:251
-      ex_valid <= instructionInR; // execute.ts:57
+      fetch_valid <= fetching; // rtCore.ts:248
+      fetch_context <= r_context; // rtCore.ts:249
+      fetch_pc <= fetchPc; // rtCore.ts:250
+      ex_valid <= instructionInR; // execute.ts:67
+      ex_trace_query <= instructionInR & traceQuery; // execute.ts:76
       ex_context <= r_context; // rtCore.ts:59
       m1_main <= access & own; // memoryStage.ts:39
       m1_const <= access & constant; // memoryStage.ts:40
@@ -2210,24 +2258,30 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       m2_main <= m1_main; // memoryStage.ts:58
       m2_const <= m1_const; // memoryStage.ts:59
       m2_fault <= m1_fault; // memoryStage.ts:60
-      held_loaded_scalar <= loadedScalar; // rtCore.ts:283
-      held_ex_scalar <= scalar; // rtCore.ts:283
-      held_loaded_vector <= loadedVector; // rtCore.ts:283
-      held_ex_vector <= vector; // rtCore.ts:283
-      held_load_fault <= bad; // rtCore.ts:283
-      held_ex_fault <= fault; // rtCore.ts:283
-      held_flag <= flag; // rtCore.ts:283
-      held_direction <= direction; // rtCore.ts:283
-      if (ctx0_state_sel_and_8) begin // contexts.ts:86
-        launch_state <= LAUNCH_FIRST; // contexts.ts:90
-        launch_context <= free_1; // contexts.ts:89
+      held_loaded_scalar <= loadedScalar; // rtCore.ts:284
+      held_ex_scalar <= scalar; // rtCore.ts:284
+      held_loaded_vector <= loadedVector; // rtCore.ts:284
+      held_ex_vector <= vector; // rtCore.ts:284
+      held_load_fault <= bad; // rtCore.ts:284
+      held_ex_fault <= fault; // rtCore.ts:284
+      held_flag <= flag; // rtCore.ts:284
+      held_direction <= direction; // rtCore.ts:284
+      held_query <= query; // rtCore.ts:284
+      held_queried <= ex_trace_query; // rtCore.ts:284
+      if (ctx0_state_sel_and_8) begin // contexts.ts:88
+        launch_state <= LAUNCH_FIRST; // contexts.ts:92
+        launch_context <= free_1; // contexts.ts:91
       end
-      if (ctx0_state_sel_and_3) begin // rtCore.ts:426
-        launch_state <= LAUNCH_IDLE; // contexts.ts:109
+      if (ctx0_state_sel_and_3) begin // rtCore.ts:434
+        launch_state <= LAUNCH_IDLE; // contexts.ts:119
       end else if (issueMicro) begin // rtCore.ts:185
-        case (launch_state) // contexts.ts:105
-          LAUNCH_FIRST: launch_state <= LAUNCH_SECOND; // contexts.ts:108
-          LAUNCH_SECOND: launch_state <= LAUNCH_WAITING; // contexts.ts:108
+        case (launch_state) // contexts.ts:107
+          LAUNCH_FIRST: launch_state <= LAUNCH_SECOND; // contexts.ts:113
+          LAUNCH_SECOND: begin
+            if (launch_queried) launch_state <= LAUNCH_THIRD; // contexts.ts:114
+            else launch_state <= LAUNCH_WAITING; // contexts.ts:114
+          end
+          LAUNCH_THIRD: launch_state <= LAUNCH_WAITING; // contexts.ts:115
           default: ;
         endcase
       end
@@ -2236,61 +2290,66 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       if (pick_2) issue_last <= pick_1; // rtCore.ts:189
       if (missed) mem_error_1 <= 1'd1; // memoryStage.ts:63
       if (valid) begin // completionSchedule.ts:47
-        wb_scalar <= wb_slot1_late ? scalar_1 : wb_scalar_mux_15; // rtCore.ts:302
-        wb_vector <= wb_slot1_late ? vector_1 : loadLate ? loadedVector : wb_vector_mux_2; // rtCore.ts:302
-        wb_flag <= wb_slot1_late ? held_flag : flag; // rtCore.ts:302
-        wb_direction <= wb_slot1_late ? held_direction : direction; // rtCore.ts:302
-        wb_fault <= wb_slot1_late ? fault_1 : fault_2; // rtCore.ts:302
+        wb_scalar <= wb_slot1_late ? scalar_1 : wb_scalar_mux_15; // rtCore.ts:305
+        wb_vector <= wb_slot1_late ? vector_1 : loadLate ? loadedVector : wb_vector_mux_2; // rtCore.ts:305
+        wb_flag <= wb_slot1_late ? held_flag : flag; // rtCore.ts:305
+        wb_direction <= wb_slot1_late ? held_direction : direction; // rtCore.ts:305
+        wb_query <= wb_slot1_late ? held_query : query; // rtCore.ts:305
+        wb_queried <= wb_slot1_late ? held_queried : ex_trace_query; // rtCore.ts:305
+        wb_fault <= wb_slot1_late ? fault_1 : fault_2; // rtCore.ts:305
       end
     end
   end
 
   always_ff @(posedge clk) begin
-    if (ctx0_state_sel_and_8) begin // contexts.ts:86
-      launch_thread <= dispatch_launch_bits_thread; // contexts.ts:88
-      launch_pc <= dispatch_launch_bits_pc; // contexts.ts:88
-      launch_pixel <= dispatch_launch_bits_pixel; // contexts.ts:88
-      launch_sp <= dispatch_launch_bits_sp; // contexts.ts:88
-      launch_hit <= dispatch_launch_bits_hit; // contexts.ts:88
-      launch_normal <= dispatch_launch_bits_normal; // contexts.ts:88
+    if (ctx0_state_sel_and_8) begin // contexts.ts:88
+      launch_thread <= dispatch_launch_bits_thread; // contexts.ts:90
+      launch_pc <= dispatch_launch_bits_pc; // contexts.ts:90
+      launch_pixel <= dispatch_launch_bits_pixel; // contexts.ts:90
+      launch_sp <= dispatch_launch_bits_sp; // contexts.ts:90
+      launch_hit <= dispatch_launch_bits_hit; // contexts.ts:90
+      launch_normal <= dispatch_launch_bits_normal; // contexts.ts:90
+      launch_parameters <= dispatch_launch_bits_parameters; // contexts.ts:90
+      launch_queried <= dispatch_launch_bits_queried; // contexts.ts:90
     end
-    ex_op <= op; // execute.ts:58
-    ex_halts <= halts; // execute.ts:59
-    ex_s1 <= s1_1; // execute.ts:60
-    ex_s2 <= s2_1; // execute.ts:61
-    ex_v1 <= vector_rf_rdata_0; // execute.ts:62
-    ex_v2 <= vector_rf_rdata_1; // execute.ts:63
-    ex_imm <= imm; // execute.ts:64
-    ex_lane <= lane; // execute.ts:65
-    fadd0_a_1 <= ctx0_pc_sel_eq_27 ? fadd0_a_1_slice : fadd0_a_1_mux; // execute.ts:121
-    fadd0_b_1 <= b_mux; // execute.ts:121
-    fadd1_a_1 <= ctx0_pc_sel_eq_27 ? fadd1_a_1_slice : fadd0_b_1_slice; // execute.ts:121
-    fadd1_b_1 <= b_mux_1; // execute.ts:121
-    fadd2_a_1 <= fadd1_a_1_slice; // execute.ts:121
-    fadd2_b_1 <= {fadd2_b_1_mux[31] ^ sub, fadd2_b_1_mux[30:0]}; // execute.ts:121
-    fadd3_a_1 <= fadd1_b_1_slice; // execute.ts:121
-    fadd3_b_1 <= {fadd3_b_1_mux[31] ^ sub, fadd3_b_1_mux[30:0]}; // execute.ts:121
-    freduce_a_1 <= fadd0_result; // execute.ts:139
-    freduce_b_1 <= fadd1_result; // execute.ts:140
-    fmul0_a_1 <= multipliers_and_1 ? fadd0_a_1_mux : 32'd0; // execute.ts:121
-    fmul0_b_1 <= multipliers_and_1 ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:121
-    fmul1_a_1 <= multipliers_and_1 ? fadd0_b_1_slice : 32'd0; // execute.ts:121
-    fmul1_b_1 <= multipliers_and_1 ? fadd1_b_1_mux : 32'd0; // execute.ts:121
-    fmul2_a_1 <= multipliers_and_1 ? fadd1_a_1_slice : 32'd0; // execute.ts:121
-    fmul2_b_1 <= multipliers_and_1 ? fadd2_b_1_mux : 32'd0; // execute.ts:121
-    fmul3_a_1 <= multipliers_and_1 ? fadd1_b_1_slice : 32'd0; // execute.ts:121
-    fmul3_b_1 <= multipliers_and_1 ? fadd3_b_1_mux : 32'd0; // execute.ts:121
-    fdiv0_a_1 <= dividers_and ? fadd0_a_1_mux : 32'd0; // execute.ts:121
-    fdiv0_b_1 <= dividers_and ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:121
-    fdiv1_a_1 <= dividers_and ? fadd0_b_1_slice : 32'd0; // execute.ts:121
-    fdiv1_b_1 <= dividers_and ? fadd1_b_1_mux : 32'd0; // execute.ts:121
-    fdiv2_a_1 <= dividers_and ? fadd1_a_1_slice : 32'd0; // execute.ts:121
-    fdiv2_b_1 <= dividers_and ? fadd2_b_1_mux : 32'd0; // execute.ts:121
-    fdiv3_a_1 <= dividers_and ? fadd1_b_1_slice : 32'd0; // execute.ts:121
-    fdiv3_b_1 <= dividers_and ? fadd3_b_1_mux : 32'd0; // execute.ts:121
-    fsqrt_a_1 <= live_1 & ctx0_pc_sel_eq_29 ? s1_1 : 32'd0; // execute.ts:121
-    itof_a_1 <= live_1 & ctx0_pc_sel_eq_25 ? s1_1 : 32'd0; // execute.ts:121
-    ftoi_a_1 <= live_1 & ctx0_pc_sel_eq_26 ? s1_1 : 32'd0; // execute.ts:121
+    ex_op <= op; // execute.ts:68
+    ex_halts <= halts; // execute.ts:69
+    ex_s1 <= s1_1; // execute.ts:70
+    ex_s2 <= s2_1; // execute.ts:71
+    ex_v1 <= vector_rf_rdata_0; // execute.ts:72
+    ex_v2 <= vector_rf_rdata_1; // execute.ts:73
+    ex_imm <= imm; // execute.ts:74
+    ex_lane <= lane; // execute.ts:75
+    ex_query <= traceQuery ? vector_rf_rdata_2[95:0] : 96'd0; // execute.ts:77
+    fadd0_a_1 <= ctx0_pc_sel_eq_27 ? fadd0_a_1_slice : fadd0_a_1_mux; // execute.ts:135
+    fadd0_b_1 <= b_mux; // execute.ts:135
+    fadd1_a_1 <= ctx0_pc_sel_eq_27 ? fadd1_a_1_slice : fadd0_b_1_slice; // execute.ts:135
+    fadd1_b_1 <= b_mux_1; // execute.ts:135
+    fadd2_a_1 <= fadd1_a_1_slice; // execute.ts:135
+    fadd2_b_1 <= {fadd2_b_1_mux[31] ^ sub, fadd2_b_1_mux[30:0]}; // execute.ts:135
+    fadd3_a_1 <= fadd1_b_1_slice; // execute.ts:135
+    fadd3_b_1 <= {fadd3_b_1_mux[31] ^ sub, fadd3_b_1_mux[30:0]}; // execute.ts:135
+    freduce_a_1 <= fadd0_result; // execute.ts:153
+    freduce_b_1 <= fadd1_result; // execute.ts:154
+    fmul0_a_1 <= multipliers_and_1 ? fadd0_a_1_mux : 32'd0; // execute.ts:135
+    fmul0_b_1 <= multipliers_and_1 ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
+    fmul1_a_1 <= multipliers_and_1 ? fadd0_b_1_slice : 32'd0; // execute.ts:135
+    fmul1_b_1 <= multipliers_and_1 ? fadd1_b_1_mux : 32'd0; // execute.ts:135
+    fmul2_a_1 <= multipliers_and_1 ? fadd1_a_1_slice : 32'd0; // execute.ts:135
+    fmul2_b_1 <= multipliers_and_1 ? fadd2_b_1_mux : 32'd0; // execute.ts:135
+    fmul3_a_1 <= multipliers_and_1 ? fadd1_b_1_slice : 32'd0; // execute.ts:135
+    fmul3_b_1 <= multipliers_and_1 ? fadd3_b_1_mux : 32'd0; // execute.ts:135
+    fdiv0_a_1 <= dividers_and ? fadd0_a_1_mux : 32'd0; // execute.ts:135
+    fdiv0_b_1 <= dividers_and ? fadd0_b_1_mux_1 : 32'd0; // execute.ts:135
+    fdiv1_a_1 <= dividers_and ? fadd0_b_1_slice : 32'd0; // execute.ts:135
+    fdiv1_b_1 <= dividers_and ? fadd1_b_1_mux : 32'd0; // execute.ts:135
+    fdiv2_a_1 <= dividers_and ? fadd1_a_1_slice : 32'd0; // execute.ts:135
+    fdiv2_b_1 <= dividers_and ? fadd2_b_1_mux : 32'd0; // execute.ts:135
+    fdiv3_a_1 <= dividers_and ? fadd1_b_1_slice : 32'd0; // execute.ts:135
+    fdiv3_b_1 <= dividers_and ? fadd3_b_1_mux : 32'd0; // execute.ts:135
+    fsqrt_a_1 <= live_1 & ctx0_pc_sel_eq_29 ? s1_1 : 32'd0; // execute.ts:135
+    itof_a_1 <= live_1 & ctx0_pc_sel_eq_25 ? s1_1 : 32'd0; // execute.ts:135
+    ftoi_a_1 <= live_1 & ctx0_pc_sel_eq_26 ? s1_1 : 32'd0; // execute.ts:135
   end
 
   RegisterFile_contexts8_count32_readPorts2_width32 scalar_rf ( // rtCore.ts:88
@@ -2310,15 +2369,18 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .clear_context(scalar_rf_clear_context)
   );
 
-  RegisterFile_contexts8_count16_readPorts2_width128 vector_rf ( // rtCore.ts:88
+  RegisterFile_contexts8_count16_readPorts3_width128 vector_rf ( // rtCore.ts:88
     .clk(clk),
     .rst_n(rst_n),
     .read_0_context(vector_rf_read_0_context),
     .read_0_reg(vector_rf_read_0_reg),
     .read_1_context(vector_rf_read_1_context),
     .read_1_reg(vector_rf_read_1_reg),
+    .read_2_context(vector_rf_read_2_context),
+    .read_2_reg(vector_rf_read_2_reg),
     .rdata_0(vector_rf_rdata_0),
     .rdata_1(vector_rf_rdata_1),
+    .rdata_2(vector_rf_rdata_2),
     .write_en(vector_rf_write_en),
     .write_at_context(vector_rf_write_at_context),
     .write_at_reg(vector_rf_write_at_reg),
@@ -2327,7 +2389,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .clear_context(vector_rf_clear_context)
   );
 
-  FAdd_stages3 fadd0 ( // execute.ts:129
+  FAdd_stages3 fadd0 ( // execute.ts:143
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd0_in_valid),
@@ -2337,7 +2399,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fadd0_result)
   );
 
-  FAdd_stages3 fadd1 ( // execute.ts:129
+  FAdd_stages3 fadd1 ( // execute.ts:143
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd1_in_valid),
@@ -2347,7 +2409,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fadd1_result)
   );
 
-  FAdd_stages3 fadd2 ( // execute.ts:129
+  FAdd_stages3 fadd2 ( // execute.ts:143
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd2_in_valid),
@@ -2357,7 +2419,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fadd2_result)
   );
 
-  FAdd_stages3 fadd3 ( // execute.ts:129
+  FAdd_stages3 fadd3 ( // execute.ts:143
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fadd3_in_valid),
@@ -2367,7 +2429,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fadd3_result)
   );
 
-  FAdd_stages3 freduce ( // execute.ts:137
+  FAdd_stages3 freduce ( // execute.ts:151
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(freduce_in_valid),
@@ -2377,7 +2439,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(freduce_result)
   );
 
-  FMul_stages5 fmul0 ( // execute.ts:145
+  FMul_stages5 fmul0 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul0_in_valid),
@@ -2387,7 +2449,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fmul0_result)
   );
 
-  FMul_stages5 fmul1 ( // execute.ts:145
+  FMul_stages5 fmul1 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul1_in_valid),
@@ -2397,7 +2459,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fmul1_result)
   );
 
-  FMul_stages5 fmul2 ( // execute.ts:145
+  FMul_stages5 fmul2 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul2_in_valid),
@@ -2407,7 +2469,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fmul2_result)
   );
 
-  FMul_stages5 fmul3 ( // execute.ts:145
+  FMul_stages5 fmul3 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fmul3_in_valid),
@@ -2417,7 +2479,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fmul3_result)
   );
 
-  FDiv_stages14 fdiv0 ( // execute.ts:145
+  FDiv_stages14 fdiv0 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv0_in_valid),
@@ -2427,7 +2489,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fdiv0_result)
   );
 
-  FDiv_stages14 fdiv1 ( // execute.ts:145
+  FDiv_stages14 fdiv1 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv1_in_valid),
@@ -2437,7 +2499,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fdiv1_result)
   );
 
-  FDiv_stages14 fdiv2 ( // execute.ts:145
+  FDiv_stages14 fdiv2 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv2_in_valid),
@@ -2447,7 +2509,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fdiv2_result)
   );
 
-  FDiv_stages14 fdiv3 ( // execute.ts:145
+  FDiv_stages14 fdiv3 ( // execute.ts:159
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fdiv3_in_valid),
@@ -2457,7 +2519,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fdiv3_result)
   );
 
-  FSqrt_stages13 fsqrt ( // execute.ts:152
+  FSqrt_stages13 fsqrt ( // execute.ts:166
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(fsqrt_in_valid),
@@ -2466,7 +2528,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(fsqrt_result)
   );
 
-  IToF_stages2 itof ( // execute.ts:152
+  IToF_stages2 itof ( // execute.ts:166
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(itof_in_valid),
@@ -2475,7 +2537,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(itof_result)
   );
 
-  FToI_stages2 ftoi ( // execute.ts:152
+  FToI_stages2 ftoi ( // execute.ts:166
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(ftoi_in_valid),
@@ -2484,7 +2546,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .result(ftoi_result)
   );
 
-  IntDivider int_divider ( // execute.ts:71
+  IntDivider int_divider ( // execute.ts:83
     .clk(clk),
     .rst_n(rst_n),
     .start(int_divider_start),
@@ -2494,7 +2556,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .quotient(int_divider_quotient)
   );
 
-  FCmp_stages0 fcmp ( // execute.ts:76
+  FCmp_stages0 fcmp ( // execute.ts:88
     .in_valid(fcmp_in_valid),
     .a(fcmp_a),
     .b(fcmp_b),
@@ -2506,7 +2568,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .unordered(fcmp_unordered)
   );
 
-  Fifo_depth8_width266 events ( // rtCore.ts:392
+  Fifo_depth8_width363 events ( // rtCore.ts:398
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(events_enq_valid),
@@ -2521,5 +2583,5 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, launch_thread, launch_pc, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, dispatch_issued_lshr[36:1], dispatch_issued_lshr_1[36:1], dispatch_issued_lshr_2[36:1], dispatch_issued_lshr_3[36:1], dispatch_issued_lshr_4[36:1], dispatch_issued_lshr_5[36:1], dispatch_issued_lshr_6[36:1], dispatch_issued_lshr_7[36:1], dispatch_issued_lshr_8[36:1], dispatch_issued_lshr_9[36:1], dispatch_issued_lshr_10[36:1], dispatch_issued_lshr_11[36:1], dispatch_issued_lshr_12[36:1], dispatch_issued_lshr_13[36:1], dispatch_issued_lshr_14[36:1], dispatch_issued_lshr_15[36:1], dispatch_issued_lshr_16[36:1], own_concat[15:0], 1'b0};
+  wire _unused_ok = &{1'b0, vector_rf_rdata_2[127:96], launch_thread, launch_pc, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, dispatch_issued_lshr[36:1], dispatch_issued_lshr_1[36:1], dispatch_issued_lshr_2[36:1], dispatch_issued_lshr_3[36:1], dispatch_issued_lshr_4[36:1], dispatch_issued_lshr_5[36:1], dispatch_issued_lshr_6[36:1], dispatch_issued_lshr_7[36:1], dispatch_issued_lshr_8[36:1], dispatch_issued_lshr_9[36:1], dispatch_issued_lshr_10[36:1], dispatch_issued_lshr_11[36:1], dispatch_issued_lshr_12[36:1], dispatch_issued_lshr_13[36:1], dispatch_issued_lshr_14[36:1], dispatch_issued_lshr_15[36:1], dispatch_issued_lshr_16[36:1], own_concat[15:0], 1'b0};
 endmodule

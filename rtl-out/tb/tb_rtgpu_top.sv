@@ -17,7 +17,7 @@
 //   - Synopsys VCS:       vcs -full64 -sverilog -top tb_rtgpu_top -f rtgpu.f tb/tb_rtgpu_top.sv -R
 //   - Siemens Questa:     mkdir -p build && vlib build/work && vlog -sv -work build/work -f rtgpu.f tb/tb_rtgpu_top.sv && vsim -c -lib build/work tb_rtgpu_top -do "run -all; quit -f"
 module tb_rtgpu_top;
-  localparam int CYCLES = 1074;
+  localparam int CYCLES = 1083;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
   localparam int ROW_BITS = 548;
 

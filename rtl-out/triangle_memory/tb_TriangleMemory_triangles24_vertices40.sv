@@ -19,7 +19,7 @@
 module tb_TriangleMemory_triangles24_vertices40;
   localparam int CYCLES = 1000;
   // One line of the vector file: a field of hex digits per input, then per output, in port order.
-  localparam int ROW_BITS = 396;
+  localparam int ROW_BITS = 408;
 
   logic clk = 1'b0;
   logic p_rst_n = '0;
@@ -35,6 +35,8 @@ module tb_TriangleMemory_triangles24_vertices40;
   wire [95:0] p_read_resp_v1;
   wire [95:0] p_read_resp_v2;
   wire [31:0] p_read_resp_shader;
+  wire [7:0] p_read_resp_mask;
+  wire p_read_resp_one_sided;
   wire p_read_resp_not_valid;
   // The vector file's lines: CYCLES rows, then the cycle count (a short or foreign file fails).
   logic [ROW_BITS-1:0] vectors [0:CYCLES];
@@ -62,6 +64,8 @@ module tb_TriangleMemory_triangles24_vertices40;
     .read_resp_v1(p_read_resp_v1),
     .read_resp_v2(p_read_resp_v2),
     .read_resp_shader(p_read_resp_shader),
+    .read_resp_mask(p_read_resp_mask),
+    .read_resp_one_sided(p_read_resp_one_sided),
     .read_resp_not_valid(p_read_resp_not_valid)
   );
 
@@ -84,20 +88,22 @@ module tb_TriangleMemory_triangles24_vertices40;
     end
     for (cycle = 0; cycle < CYCLES; cycle++) begin
       row = vectors[cycle];
-      p_rst_n = row[392];
-      p_load_start = row[388];
-      p_load_valid = row[384];
-      p_load_data = row[383:352];
-      p_read_req_valid = row[348];
-      p_read_req_id = row[344:340];
+      p_rst_n = row[404];
+      p_load_start = row[400];
+      p_load_valid = row[396];
+      p_load_data = row[395:364];
+      p_read_req_valid = row[360];
+      p_read_req_id = row[356:352];
       #5;
-      if (p_load_error !== row[336]) mismatch("load_error", $sformatf("1'h%h", row[336]), $sformatf("1'h%h", p_load_error));
-      if (p_load_triangle_count !== row[332:328]) mismatch("load_triangle_count", $sformatf("5'h%h", row[332:328]), $sformatf("5'h%h", p_load_triangle_count));
-      if (p_read_resp_valid !== row[324]) mismatch("read_resp_valid", $sformatf("1'h%h", row[324]), $sformatf("1'h%h", p_read_resp_valid));
-      if (p_read_resp_v0 !== row[323:228]) mismatch("read_resp_v0", $sformatf("96'h%h", row[323:228]), $sformatf("96'h%h", p_read_resp_v0));
-      if (p_read_resp_v1 !== row[227:132]) mismatch("read_resp_v1", $sformatf("96'h%h", row[227:132]), $sformatf("96'h%h", p_read_resp_v1));
-      if (p_read_resp_v2 !== row[131:36]) mismatch("read_resp_v2", $sformatf("96'h%h", row[131:36]), $sformatf("96'h%h", p_read_resp_v2));
-      if (p_read_resp_shader !== row[35:4]) mismatch("read_resp_shader", $sformatf("32'h%h", row[35:4]), $sformatf("32'h%h", p_read_resp_shader));
+      if (p_load_error !== row[348]) mismatch("load_error", $sformatf("1'h%h", row[348]), $sformatf("1'h%h", p_load_error));
+      if (p_load_triangle_count !== row[344:340]) mismatch("load_triangle_count", $sformatf("5'h%h", row[344:340]), $sformatf("5'h%h", p_load_triangle_count));
+      if (p_read_resp_valid !== row[336]) mismatch("read_resp_valid", $sformatf("1'h%h", row[336]), $sformatf("1'h%h", p_read_resp_valid));
+      if (p_read_resp_v0 !== row[335:240]) mismatch("read_resp_v0", $sformatf("96'h%h", row[335:240]), $sformatf("96'h%h", p_read_resp_v0));
+      if (p_read_resp_v1 !== row[239:144]) mismatch("read_resp_v1", $sformatf("96'h%h", row[239:144]), $sformatf("96'h%h", p_read_resp_v1));
+      if (p_read_resp_v2 !== row[143:48]) mismatch("read_resp_v2", $sformatf("96'h%h", row[143:48]), $sformatf("96'h%h", p_read_resp_v2));
+      if (p_read_resp_shader !== row[47:16]) mismatch("read_resp_shader", $sformatf("32'h%h", row[47:16]), $sformatf("32'h%h", p_read_resp_shader));
+      if (p_read_resp_mask !== row[15:8]) mismatch("read_resp_mask", $sformatf("8'h%h", row[15:8]), $sformatf("8'h%h", p_read_resp_mask));
+      if (p_read_resp_one_sided !== row[4]) mismatch("read_resp_one_sided", $sformatf("1'h%h", row[4]), $sformatf("1'h%h", p_read_resp_one_sided));
       if (p_read_resp_not_valid !== row[0]) mismatch("read_resp_not_valid", $sformatf("1'h%h", row[0]), $sformatf("1'h%h", p_read_resp_not_valid));
       clk = 1'b1;
       #5 clk = 1'b0;

@@ -10,14 +10,14 @@ foreach f {
   rtgpu_top/MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10.sv
   rtgpu_top/CommandPatcher.sv
   rtgpu_top/Fifo_depth32_width5.sv
-  rtgpu_top/Fifo_depth3_width262.sv
+  rtgpu_top/Fifo_depth3_width390.sv
   rtgpu_top/PatchDispatcher_icCores2_icRays3_rtCores4.sv
-  rtgpu_top/IcQueue_depth32_sources4_width192.sv
-  rtgpu_top/IcQueue_depth32_sources2_width256.sv
+  rtgpu_top/IcQueue_depth32_sources4_width288.sv
+  rtgpu_top/IcQueue_depth32_sources2_width384.sv
   rtgpu_top/IcBuffer_depth32_icCores2_rtCores4.sv
   rtgpu_top/UnifiedMainMemory_ports4_threadWords16384_threads32.sv
   rtgpu_top/RegisterFile_contexts8_count32_readPorts2_width32.sv
-  rtgpu_top/RegisterFile_contexts8_count16_readPorts2_width128.sv
+  rtgpu_top/RegisterFile_contexts8_count16_readPorts3_width128.sv
   rtgpu_top/FAdd_stages3.sv
   rtgpu_top/FMul_stages5.sv
   rtgpu_top/FDiv_stages14.sv
@@ -26,7 +26,7 @@ foreach f {
   rtgpu_top/FToI_stages2.sv
   rtgpu_top/IntDivider.sv
   rtgpu_top/FCmp_stages0.sv
-  rtgpu_top/Fifo_depth8_width266.sv
+  rtgpu_top/Fifo_depth8_width363.sv
   rtgpu_top/RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
   rtgpu_top/RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
   rtgpu_top/IcCore_fadd3_fdiv14_fmul5_memory2_slots3.sv
