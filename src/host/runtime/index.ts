@@ -63,7 +63,6 @@ export async function runGpu(job: GpuJob, opts: DriverOptions): Promise<GpuRunRe
     if (opts.vcd) throw new GpuRunError('--vcd needs a simulator of the RTL (ts, verilator, icarus or lockstep), not the ISA simulator');
     return runOnIss(job, opts);
   }
-  // The RT core does not run `trace RVa` yet: refused here, before any worker or simulator is started.
   // Without a texture unit txd would fault every textured pixel: refused before the GPU is built (the driver also checks FEATURES).
   if (job.texture !== undefined && !opts.textureUnit && !hasTextureUnit(opts.gpu?.texture)) throw new GpuRunError(`this frame samples textures (txd), which needs a GPU with a texture unit; the simulated GPU (--sim ${opts.sim}) has none: add --texture-unit, or use --sim iss`);
   try {
