@@ -17,6 +17,7 @@ import { elaborate } from '../../src/hdl/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { TriangleMemory, defaultTriangleMemoryParams } from '../../src/gpu/memory/triangleMemory.ts';
 import { referenceShade, type ReferenceSetup } from './shadeReference.ts';
+import { withClosestHitShadows, withUnboundedShadows } from '../../src/designs/gpuBench.ts';
 
 const W = 16;
 const H = 12;
@@ -132,6 +133,17 @@ describe('shade kernel', () => {
     expect(doubleSided).toBeLessThan(built - 5);
     expect(unmasked).toBeLessThan(built - 5);
     expect(floor({ ...scene, oneSided: undefined, masks: undefined })).toBeLessThan(Math.min(doubleSided, unmasked) - 5);
+  });
+
+  test("the bench's shadow-ray variants: ANY_HIT cleared draws the same frame; closest hit to +inf (the old rays) darkens pixels the ceiling now leaves lit", () => {
+    const job = buildFrame(spec);
+    const run = (j: typeof job) => new Machine({ program: j.program, constants: j.constants, scene }).run(j.pixels).pixels.map((p) => p.ret.map((w) => w >>> 0));
+    const closest = withClosestHitShadows(job);
+    expect(Array.from(closest.program).filter((w, i) => w !== job.program[i]).length).toBe(1);
+    expect(run(closest)).toEqual(frame.ret);
+    const unbounded = run(withUnboundedShadows(job));
+    const darker = unbounded.filter((ret, p) => ret[0]! !== frame.ret[p]![0]! && toNumber(ret[0]!) < toNumber(frame.ret[p]![0]!)).length;
+    expect(darker).toBeGreaterThan(10);
   });
 
   test('no lights: every surface is Kd · ambient', () => {
