@@ -1,4 +1,4 @@
-// The instanced scene file (`.scene`): `instance MESH [translate|rotate|scale|matrix …] [color R G B]` lines placing OBJ files or built-in meshes, parsed and loaded with their materials (docs/bvh.md "Instances").
+// The instanced scene file (`.scene`): `instance MESH [translate|rotate|scale|matrix …] [color R G B] [mask M]` lines placing OBJ files or built-in meshes, parsed and loaded with their materials (docs/bvh.md "Instances").
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { DEFAULT_SHADERS, defaultMaterials, defaultScene } from './defaultScene.ts';
@@ -21,13 +21,15 @@ export interface SceneFileInstance {
   readonly mesh: string;
   readonly objectToWorld: Affine;
   readonly color?: Rgb;
+  /** The instance mask (0–255, docs/rays.md); absent: 0xFF. */
+  readonly mask?: number;
 }
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Words each keyword takes (scale: 1 or 3). */
-const KEYWORD_WORDS: Readonly<Record<string, number>> = { translate: 3, rotate: 3, scale: 3, matrix: 12, color: 3 };
+const KEYWORD_WORDS: Readonly<Record<string, number>> = { translate: 3, rotate: 3, scale: 3, matrix: 12, color: 3, mask: 1 };
 
-const usage = "a scene file has lines 'instance MESH [translate X Y Z] [rotate X Y Z] [scale S | scale X Y Z] [matrix M00 … M23] [color R G B]' and # comments";
+const usage = "a scene file has lines 'instance MESH [translate X Y Z] [rotate X Y Z] [scale S | scale X Y Z] [matrix M00 … M23] [color R G B] [mask M]' and # comments";
 
 /** Parse a scene file's text: every instance line, each error as `file:line: error: …`. */
 export function parseInstancedSceneFile(text: string, file: string): SceneFileInstance[] {
@@ -50,7 +52,7 @@ export function parseInstancedSceneFile(text: string, file: string): SceneFileIn
       const nums: number[] = [];
       for (k++; k < words.length && DECIMAL.test(words[k]!); k++) nums.push(Number(words[k]));
       const want = key === 'scale' && nums.length === 1 ? 1 : KEYWORD_WORDS[key]!;
-      if (nums.length !== want) fail(`'${key}' takes ${key === 'scale' ? '1 or 3' : want} numbers, got ${nums.length}${k < words.length && !Object.hasOwn(KEYWORD_WORDS, words[k]!) ? ` ('${words[k]}' is not a number)` : ''}`);
+      if (nums.length !== want) fail(`'${key}' takes ${key === 'scale' ? '1 or 3 numbers' : want === 1 ? 'a number' : `${want} numbers`}, got ${nums.length}${k < words.length && !Object.hasOwn(KEYWORD_WORDS, words[k]!) ? ` ('${words[k]}' is not a number)` : ''}`);
       if (nums.some((x) => !Number.isFinite(Math.fround(x)))) fail(`'${key}': a number is out of binary32 range`);
       parts[key] = nums;
     }
@@ -66,7 +68,9 @@ export function parseInstancedSceneFile(text: string, file: string): SceneFileIn
     }
     const color = three(parts.color);
     if (color && color.some((c) => c < 0 || c > 1)) fail(`'color' channels are 0 to 1, got ${color.join(' ')}`);
-    out.push({ line, mesh, objectToWorld, ...(color ? { color } : {}) });
+    const mask = parts.mask?.[0];
+    if (mask !== undefined && !(Number.isInteger(mask) && mask >= 0 && mask <= 0xff)) fail(`'mask' is an integer from 0 to 255 (the instance mask, docs/rays.md), got ${mask}`);
+    out.push({ line, mesh, objectToWorld, ...(color ? { color } : {}), ...(mask !== undefined ? { mask } : {}) });
   });
   if (out.length === 0) throw new SceneError(file, undefined, `no instances (${usage})`);
   return out;
@@ -98,9 +102,10 @@ export function loadInstancedSceneFile(path: string): { scene: InstancedScene; m
       mesh = meshes.length - 1;
       meshIndex.set(l.mesh, mesh);
     }
-    if (l.color === undefined) return { mesh, objectToWorld: l.objectToWorld };
+    const placed = { mesh, objectToWorld: l.objectToWorld, ...(l.mask !== undefined ? { mask: l.mask } : {}) };
+    if (l.color === undefined) return placed;
     materials.push({ name: `instance at line ${l.line}`, kd: l.color });
-    return { mesh, objectToWorld: l.objectToWorld, shaderId: materials.length };
+    return { ...placed, shaderId: materials.length };
   });
   return { scene: { meshes, instances }, materials };
 }

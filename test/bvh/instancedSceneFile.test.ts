@@ -42,6 +42,9 @@ describe('parsing', () => {
     ['instance @bunny scale 0', 'room.scene:1: error: the placement cannot be inverted: the matrix has no inverse'],
     ['instance @bunny translate 1e39 0 0', "room.scene:1: error: 'translate': a number is out of binary32 range"],
     ['instance @bunny color 2 0 0', "room.scene:1: error: 'color' channels are 0 to 1, got 2 0 0"],
+    ['instance @bunny mask 256', "room.scene:1: error: 'mask' is an integer from 0 to 255 (the instance mask, docs/rays.md), got 256"],
+    ['instance @bunny mask 1.5', "room.scene:1: error: 'mask' is an integer from 0 to 255 (the instance mask, docs/rays.md), got 1.5"],
+    ['instance @bunny mask', "room.scene:1: error: 'mask' takes a number, got 0"],
     ['# nothing\n', 'room.scene: error: no instances'],
   ])('%j is refused: %s', (text, message) => {
     expect(() => parse(text)).toThrow(message);
@@ -52,10 +55,10 @@ describe('loading', () => {
   test('meshes loaded once, their materials in one table; a color is a material of its own', () => {
     const dir = tempDir('scene');
     writeFileSync(join(dir, 'tri.obj'), 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n');
-    writeFileSync(join(dir, 'room.scene'), 'instance @cornell\ninstance tri.obj translate 0 1 0\ninstance tri.obj translate 0 2 0 color 0.5 0.5 0.5\n');
+    writeFileSync(join(dir, 'room.scene'), 'instance @cornell\ninstance tri.obj translate 0 1 0 mask 2\ninstance tri.obj translate 0 2 0 color 0.5 0.5 0.5 mask 0\n');
     const { scene, materials } = loadInstancedSceneFile(join(dir, 'room.scene'));
     expect(scene.meshes.length).toBe(2);
-    expect(scene.instances.map((i) => [i.mesh, i.shaderId])).toEqual([[0, undefined], [1, undefined], [1, 8]]);
+    expect(scene.instances.map((i) => [i.mesh, i.shaderId, i.mask])).toEqual([[0, undefined, undefined], [1, undefined, 2], [1, 8, 0]]);
     expect(materials.map((m) => m.name)).toEqual([...defaultMaterials().map((m) => m.name), 'default', 'instance at line 3']);
     // The OBJ's own shader id 1 moved past the Cornell box's 6 materials.
     expect(scene.meshes[1]!.triangles[3]).toBe(7);
