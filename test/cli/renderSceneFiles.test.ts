@@ -197,7 +197,7 @@ describe('rtgpu render: a scene file is framed and lit from its bounds', () => {
     await renderCommand.run([scene, ...small, '--light', lights[0]!.join(','), '--out', join(dir, 'left.png')]);
     await renderCommand.run([scene, ...small, '--out', join(dir, 'auto.png')]);
     await renderCommand.run([...small, '--out', join(dir, 'box.png')]);
-    await renderCommand.run([...small, '--light', '-0.125,1.875,0.1875', '--light', '0.125,1.875,0.1875', '--out', join(dir, 'box-lights.png')]);
+    await renderCommand.run([...small, '--light', '-0.125,1.96875,0', '--light', '0.125,1.96875,0', '--out', join(dir, 'box-lights.png')]);
     await renderCommand.run([...small, '--light', '-0.5,1.5,1', '--out', join(dir, 'box-one.png')]);
     const printed = write.mock.calls.map((c) => String(c[0])).join('');
     write.mockRestore();
