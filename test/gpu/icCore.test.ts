@@ -107,11 +107,17 @@ describe('IC system (core + triangle memory)', () => {
 
   test('the golden model notices a wrong answer', () => {
     const model = icCoreCosimDesign.golden!();
-    const ray = { rst_n: 1n, dispatch_ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, load_start: 0n, load_valid: 0n, load_data: 0n };
+    const plainQuery = (0xff00n << 64n) | (0x7f800000n << 32n);
+    const ray = { rst_n: 1n, dispatch_ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, ray_query: plainQuery, load_start: 0n, load_valid: 0n, load_data: 0n };
     expect(model.check(0, ray, { dispatch_ready: 1n, dispatch_done: 0n })).toBeNull();
     const idle = { ...ray, dispatch_ray_start: 0n };
     // An empty scene: the answer must be a miss (all zero) for thread 5.
-    expect(model.check(1, idle, { dispatch_ready: 0n, dispatch_done: 1n, dispatch_hit_info: 1n, dispatch_hit_normal: 0n, dispatch_done_thread: 5n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
+    const answer = { dispatch_ready: 0n, dispatch_done: 1n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n, dispatch_done_thread: 5n };
+    expect(model.check(1, idle, { ...answer, dispatch_hit_info: 1n })).toMatch(/hit 00000001 00000000 00000000 00000000/);
+    // RV13 is checked too.
+    const again = icCoreCosimDesign.golden!();
+    expect(again.check(0, ray, { dispatch_ready: 1n, dispatch_done: 0n })).toBeNull();
+    expect(again.check(1, idle, { ...answer, dispatch_hit_parameters: 1n })).toMatch(/parameters 00000001 00000000 00000000 00000000/);
   });
 });
 
