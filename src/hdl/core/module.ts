@@ -76,6 +76,34 @@ export function defineModule<P extends Params, S extends PortSpecs>(
   return { name, ports, body, loc };
 }
 
+/**
+ * How the port types of a module follow its parameters (a FIFO's payload type), for TypeScript only: a type-level
+ * function from `params` to `ports`, written `interface FifoPortsOf extends PortsOf { readonly ports:
+ * FifoPorts<this['params']> }`. `m.instance` of a `GenericModuleDef` gives each instance the ports of its own parameters.
+ */
+export interface PortsOf {
+  readonly params: unknown;
+  readonly ports: PortSpecs;
+}
+
+/** The ports `F` gives the parameters `P`. */
+export type PortsFor<F extends PortsOf, P> = (F & { readonly params: P })['ports'];
+
+declare const portsOf: unique symbol;
+
+/** A module definition taking parameters `P`, whose port types follow them as `F` says (made by `withGenericPorts`). */
+export interface GenericModuleDef<P extends Params, F extends PortsOf> extends ModuleDef<P, PortsFor<F, P>> {
+  readonly [portsOf]: F;
+}
+
+/**
+ * `def`, typed so that an instance's ports follow its parameters as `F` says: a statement to TypeScript (at run
+ * time `def` is returned as it is, its `ports(p)` already building the types `F` describes).
+ */
+export function withGenericPorts<P extends Params, F extends PortsOf>(def: ModuleDef<P, any>): GenericModuleDef<P, F> {
+  return def as unknown as GenericModuleDef<P, F>;
+}
+
 /** What elaborating one parameterization produced; instances read the child's IR and port specs. */
 export interface ElaboratedModule {
   readonly ir: ModuleIR;
@@ -297,7 +325,9 @@ export class ModuleBuilder implements BuildContext {
   }
 
   /** Instantiate a submodule. Its inputs must all be connected by this module. */
-  instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<S> {
+  instance<P extends Params, F extends PortsOf, Q extends P>(def: GenericModuleDef<P, F>, params: Q, opts?: { name?: string; domain?: ClockDomain }): InstanceHandle<PortsFor<F, Q>>;
+  instance<P extends Params, S extends PortSpecs>(def: ModuleDef<P, S>, params: P, opts?: { name?: string; domain?: ClockDomain }): InstanceHandle<S>;
+  instance(def: ModuleDef<Params, PortSpecs>, params: Params, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<PortSpecs> {
     const loc = callerLocation();
     checkOptions('instance()', opts, ['name', 'domain'], loc);
     const child = this.elaborator.elaborateChild(def, params, loc);
@@ -326,7 +356,7 @@ export class ModuleBuilder implements BuildContext {
     }
     if (domain) this.checkChildDomain(child, domain, loc);
     this.instances.push(rec);
-    return { io: io as PortsValue<S>, moduleName: child.ir.name };
+    return { io: io as PortsValue<PortSpecs>, moduleName: child.ir.name };
   }
 
   /**

@@ -1,17 +1,17 @@
 // Round-robin arbiter: grants the first requester after the last one granted, so no requester starves.
-import { Decoupled, UInt, Vec, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../index.ts';
+import { Decoupled, UInt, Vec, defineModule, input, lit, mux, output, withGenericPorts, type BoolValue, type DecoupledType, type HType, type PortSpec, type PortsOf, type VecType, type UIntType, type UIntValue } from '../index.ts';
 import { clog2 } from './clog2.ts';
+import { driveFromWord, payloadType, toWord, type PayloadOf, type PayloadParams } from './payload.ts';
 
-export interface ArbiterParams {
-  readonly n: number;
-  readonly width: number;
-}
-
-export const RoundRobinArbiter = defineModule(
+/** `n` requesters, each offering a word: `payload`, its type (a Bundle of the fields it holds, say), or `width`: a UInt. */
+export type ArbiterParams<T extends HType = HType> = PayloadParams<T> & { readonly n: number };
+/** An instance's ports follow its payload: `m.instance(RoundRobinArbiter, { n, payload: T })` has `in[i].bits` and `out.bits` of type T. */
+interface ArbiterPortsOf extends PortsOf { readonly ports: ArbiterPorts<PayloadOf<this['params']>> }
+export const RoundRobinArbiter = withGenericPorts<ArbiterParams, ArbiterPortsOf>(defineModule(
   'RoundRobinArbiter',
   (p: ArbiterParams) => ({
-    in: input(Vec(p.n, Decoupled(UInt(p.width)))),
-    out: output(Decoupled(UInt(p.width))),
+    in: input(Vec(p.n, Decoupled(payloadType('RoundRobinArbiter', p)))),
+    out: output(Decoupled(payloadType('RoundRobinArbiter', p))),
     chosen: output(UInt(clog2(p.n))),
   }),
   (m, io, p) => {
@@ -31,7 +31,7 @@ export const RoundRobinArbiter = defineModule(
     for (let l = p.n - 2; l >= 0; l--) grant = mux(last.eq(l), firstAfter(l), grant);
     const any = valid.reduce((a: BoolValue, b) => a.or(b));
     io.out.valid.set(any);
-    io.out.bits.set(io.in.map((x) => x.bits).reduce((acc, bits, i) => (i === 0 ? bits : mux(grant.eq(i), bits, acc))));
+    driveFromWord(m, payloadType('RoundRobinArbiter', p), io.out.bits, io.in.map((x) => toWord(payloadType('RoundRobinArbiter', p), x.bits)).reduce((acc, word, k) => (k === 0 ? word : mux(grant.eq(k), word, acc))));
     io.in.elems.forEach((x, i) => x.ready.set(io.out.ready.and(any).and(grant.eq(i))));
     io.chosen.set(grant);
     m.when(io.out.fire, () => last.set(grant));
@@ -54,4 +54,12 @@ export const RoundRobinArbiter = defineModule(
       m.assert(passedOver.zext(cw).add(ahead).lt(p.n), `requester ${i} is passed over at most once per requester ahead of it`, { name: `fair_${i}_ahead` });
     });
   },
-);
+));
+
+/** The ports of a RoundRobinArbiter of words of type `T`. */
+export interface ArbiterPorts<T extends HType> {
+  [port: string]: PortSpec;
+  in: PortSpec<VecType<DecoupledType<T>>>;
+  out: PortSpec<DecoupledType<T>>;
+  chosen: PortSpec<UIntType>;
+}

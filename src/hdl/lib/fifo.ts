@@ -1,12 +1,12 @@
 // Synchronous FIFO with first-word fall-through: the head word is on deq.bits whenever deq.valid is 1.
-import { Bool, Decoupled, Irrevocable, UInt, defineModule, input, mux, output } from '../index.ts';
+import { Bool, Decoupled, Irrevocable, UInt, defineModule, input, mux, output, withGenericPorts, type BoolType, type DecoupledType, type HType, type PortSpec, type PortsOf, type UIntType } from '../index.ts';
 import { clog2 } from './clog2.ts';
+import { driveFromWord, payloadType, toWord, type PayloadOf, type PayloadParams } from './payload.ts';
 
-export interface FifoParams {
-  readonly width: number;
-  /** Any positive integer (not only powers of two). */
-  readonly depth: number;
-}
+/** `payload`: the type of a word (a Bundle of the fields it holds, say), or `width`: a UInt; `depth`: any positive integer. */
+export type FifoParams<T extends HType = HType> = PayloadParams<T> & { readonly depth: number };
+/** An instance's ports follow its payload: `m.instance(Fifo, { payload: T, depth })` has `enq.bits` and `deq.bits` of type T. */
+interface FifoPortsOf extends PortsOf { readonly ports: FifoPorts<PayloadOf<this['params']>> }
 
 /**
  * Storage is a memory with an asynchronous read port (LUT RAM), so the head is visible without a
@@ -14,19 +14,19 @@ export interface FifoParams {
  * empty one does not pass a word straight through: ready and valid depend only on registers. While
  * empty, `deq.bits` is 0 (not a never-written word, which silicon leaves undefined).
  */
-export const Fifo = defineModule(
+export const Fifo = withGenericPorts<FifoParams, FifoPortsOf>(defineModule(
   'Fifo',
   (p: FifoParams) => ({
-    enq: input(Decoupled(UInt(p.width))),
+    enq: input(Decoupled(payloadType('Fifo', p))),
     // The head word stays offered until it is taken: the port checks that.
-    deq: output(Irrevocable(UInt(p.width))),
+    deq: output(Irrevocable(payloadType('Fifo', p))),
     count: output(UInt(clog2(p.depth + 1))),
     full: output(Bool),
     empty: output(Bool),
   }),
   (m, io, p) => {
     const aw = clog2(p.depth);
-    const storage = m.memory(UInt(p.width), p.depth);
+    const storage = m.memory(UInt(payloadType('Fifo', p).width), p.depth);
     const head = m.reg(UInt(aw), { reset: 0 });
     const tail = m.reg(UInt(aw), { reset: 0 });
     const count = m.reg(UInt(clog2(p.depth + 1)), { reset: 0 });
@@ -36,9 +36,9 @@ export const Fifo = defineModule(
 
     io.enq.ready.set(full.not());
     io.deq.valid.set(empty.not());
-    io.deq.bits.set(mux(empty, 0, storage.readAsync(head)));
+    driveFromWord(m, payloadType('Fifo', p), io.deq.bits, mux(empty, 0, storage.readAsync(head)));
     m.when(io.enq.fire, () => {
-      storage.write(tail, io.enq.bits);
+      storage.write(tail, toWord(payloadType('Fifo', p), io.enq.bits));
       tail.set(next(tail));
     });
     m.when(io.deq.fire, () => head.set(next(head)));
@@ -56,4 +56,14 @@ export const Fifo = defineModule(
     const distance = wrap === 0 ? tail.sub(head) : mux(tail.ge(head), tail.sub(head), tail.sub(head).add(wrap));
     m.assert(mux(full, tail.eq(head), distance.eq(count)), 'count is the distance from head to tail', { name: 'count_matches_pointers' });
   },
-);
+));
+
+/** The ports of a Fifo of words of type `T`. */
+export interface FifoPorts<T extends HType> {
+  [port: string]: PortSpec;
+  enq: PortSpec<DecoupledType<T>>;
+  deq: PortSpec<DecoupledType<T>>;
+  count: PortSpec<UIntType>;
+  full: PortSpec<BoolType>;
+  empty: PortSpec<BoolType>;
+}

@@ -3,7 +3,7 @@ import { Clock, Decoupled, UInt, defineModule, input, lit, mux, output, packBits
 import { BitSynchronizer } from './bitSynchronizer.ts';
 import { crossingDomain, resetParamsOf, resetPort, startAt, type CrossingResetParams } from './crossingReset.ts';
 import { fromGray, toGray } from './gray.ts';
-import { integerParam, paramError } from './paramError.ts';
+import { integerParam, paramError } from '../paramError.ts';
 
 export interface AsyncFifoParams extends CrossingResetParams {
   /** The payload: any ground type, or a bundle or vector of data (no flipped fields). Give `type` or `width`. */

@@ -1,7 +1,7 @@
 // A multi-flop synchronizer: brings a signal of another clock domain (or an asynchronous input) into the domain of `clk`.
 import { Clock, UInt, defineModule, input, output, type UIntValue } from '../../index.ts';
 import { crossingDomain, resetPort, startAt, type CrossingResetParams } from './crossingReset.ts';
-import { integerParam } from './paramError.ts';
+import { integerParam } from '../paramError.ts';
 
 export interface BitSynchronizerParams extends CrossingResetParams {
   /** Bits synchronized, each on its own. */

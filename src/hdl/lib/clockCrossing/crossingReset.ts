@@ -1,6 +1,6 @@
 // The optional reset of a clock-crossing primitive's domain: its parameters, its port, and the domain built from them.
 import { Bool, type BoolType, type BoolValue, type ClockDomain, type ClockSignal, type ModuleBuilder, type PortSpec, type ResetActive, type ResetKind, input } from '../../index.ts';
-import { paramError } from './paramError.ts';
+import { paramError } from '../paramError.ts';
 
 /** How a primitive's domains are reset. Without `resetKind` it has no reset input (its registers power on at 0). */
 export interface CrossingResetParams {

@@ -2,7 +2,7 @@
 import { Bool, Clock, defineModule, input, output } from '../../index.ts';
 import { BitSynchronizer } from './bitSynchronizer.ts';
 import { crossingDomain, resetParamsOf, resetPort, startAt, type CrossingResetParams } from './crossingReset.ts';
-import { integerParam } from './paramError.ts';
+import { integerParam } from '../paramError.ts';
 
 export interface PulseSynchronizerParams extends CrossingResetParams {
   /** Flip-flops of the bit synchronizer in the destination domain: at least 2 (default 2). */

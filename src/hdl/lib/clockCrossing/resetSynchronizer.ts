@@ -1,6 +1,6 @@
 // A reset synchronizer: asserts a domain's reset at once (asynchronously) and releases it on a clock edge of the domain.
 import { Bool, Clock, defineModule, input, output, type BoolValue, type ResetActive } from '../../index.ts';
-import { integerParam, paramError } from './paramError.ts';
+import { integerParam, paramError } from '../paramError.ts';
 
 export interface ResetSynchronizerParams {
   /** The level of `resetIn` that asserts it. */

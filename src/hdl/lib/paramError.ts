@@ -1,11 +1,11 @@
-// Parameter errors of the clock-crossing primitives: an HdlError located at the user's line that instantiates one.
+// Parameter errors of the library's modules: an HdlError located at the user's line that instantiates one.
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HdlError, type SourceLoc } from '../../index.ts';
+import { HdlError, type SourceLoc } from '../index.ts';
 
 // The DSL and its library, whose frames are never the user's: src/hdl/, and dist/hdl/ installed (where a
 // stack may name either, as Node maps it through the source maps or not).
-const packageRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const packageRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const hdlDirs = ['src', 'dist'].map((d) => join(packageRoot, d, 'hdl') + sep);
 const framePattern = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):(\d+)\)?\s*$/;
 
