@@ -1,4 +1,5 @@
-// The layer boundaries of src/: no import cycles, hdl/lib on the public API only, gpu on hdl's layer indexes only, and the folder layering table.
+// The layer boundaries of src/: no import cycles, hdl/lib on the public API only, gpu on hdl's layer indexes only (its hardware on rtgpu/hdl and rtgpu/hdl/lib), and the folder layering table.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildImportGraph, findCycles, type ImportEdge } from './importGraph.ts';
@@ -83,6 +84,15 @@ const HDL_INDEXES = new Set([
   'src/hdl/tools/index.ts',
 ]);
 
+/** The eDSL a file that defines hardware may import, as a user of the package would: `rtgpu/hdl` and `rtgpu/hdl/lib`. */
+const HARDWARE_HDL = new Set(['src/hdl/index.ts', 'src/hdl/lib/index.ts']);
+
+/**
+ * A GPU file defines hardware when it defines a module or black box or builds logic into one (takes a `ModuleBuilder`).
+ * The others verify it (testbenches, co-simulation designs, golden models, runners) and may use the simulators.
+ */
+const definesHardware = (file: string): boolean => /\bdefineModule\(|\bdefineBlackBox\(|\bModuleBuilder\b/.test(readFileSync(`${root}${file}`, 'utf8'));
+
 /**
  * Imports allowed to break a rule, each with the reason. Type-only imports count like any other (a reader follows them
  * the same way), so one is listed here only when the type cannot live on the importer's side of the boundary.
@@ -127,6 +137,28 @@ describe('import graph of src/', () => {
       .filter((e) => above.some((p) => e.from.startsWith(p)) && e.to.startsWith('src/hdl/') && !HDL_INDEXES.has(e.to) && !isAllowed(e))
       .map(describeEdge);
     expect(bad, `imports of hdl/ internals:\n${bad.join('\n')}`).toEqual([]);
+  });
+
+  it('builds the GPU\'s hardware on rtgpu/hdl and rtgpu/hdl/lib only, directly or through the GPU\'s own files', () => {
+    const hardware = graph.files.filter((f) => f.startsWith('src/gpu/') && definesHardware(f));
+    expect(hardware.length).toBeGreaterThan(50);
+    // What a hardware file reaches through files outside hdl/ (hdl's indexes lead on to its internals, which is their business).
+    const bad: string[] = [];
+    for (const start of hardware) {
+      const seen = new Set([start]);
+      const todo = [start];
+      for (let file = todo.pop(); file !== undefined; file = todo.pop()) {
+        for (const e of graph.edges.filter((x) => x.from === file && !isAllowed(x))) {
+          if (e.to.startsWith('src/hdl/')) {
+            if (!HARDWARE_HDL.has(e.to)) bad.push(`${start}${e.from === start ? '' : ` (through ${e.from})`}: ${describeEdge(e)}`);
+          } else if (!seen.has(e.to)) {
+            seen.add(e.to);
+            todo.push(e.to);
+          }
+        }
+      }
+    }
+    expect(bad, `hardware importing more of the eDSL than rtgpu/hdl and rtgpu/hdl/lib:\n${bad.join('\n')}`).toEqual([]);
   });
 
   it('keeps every folder to the layering table', () => {

@@ -260,7 +260,7 @@ function minMax({ m }: Core, def: typeof FMin | typeof FMax, a: UIntValue, b: UI
 }
 
 const rayBoxUnit = ({ m, p, sb, ib }: Core) => m.instance(RayBox4, { fadd: p.fadd, fmul: p.fmul, tagBits: BoxTag(ib, sb).width }, { name: 'ray_box' });
-const leafQueue = ({ m, p, sb, slots }: Core) => m.instance(Fifo, { width: LeafEntry(p.triangleBits, sb).width, depth: slots.length }, { name: 'leaf_queue' });
+const leafQueue = ({ m, p, sb, slots }: Core) => m.instance(Fifo, { payload: LeafEntry(p.triangleBits, sb), depth: slots.length }, { name: 'leaf_queue' });
 
 function nodeStage(core: Core, entry: Entry): NodeIssue {
   const { m, io, p, sb, ib } = core;
@@ -298,7 +298,7 @@ function nodeStage(core: Core, entry: Entry): NodeIssue {
   leaf.slot.set(s2Slot);
   leaf.first.set(io.range_resp_first);
   leaf.count.set(io.range_resp_count);
-  leaves.io.enq.bits.set(packBits(leaf));
+  m.connect(leaves.io.enq.bits, leaf);
   return { slot: s2Slot, fault: s2Fault, box: box.io, leafQueue: leaves };
 }
 
@@ -352,7 +352,7 @@ function leafWalk(core: Core, leaves: NodeIssue['leafQueue']): TriangleRequest {
   const walkSlot = m.reg(UInt(sb));
   const walkNext = m.reg(UInt(p.triangleBits));
   const walkLeft = m.reg(UInt(p.triangleBits));
-  const head = unpackBits(LeafEntry(p.triangleBits, sb), leaves.io.deq.bits);
+  const head = leaves.io.deq.bits;
   leaves.io.deq.ready.set(walking.not());
   const start = leaves.io.deq.fire;
   const reqSlot = mux(walking, walkSlot, head.slot);

@@ -1,7 +1,7 @@
 // The BVH8 intersection core: many rays in flight, each walking a GFX12 BVH8 image exactly as castRayBvh8 does with the
 // ray's query (docs/rays.md); a box node (8 slab tests) entering the box engine and a triangle pair (2 watertight tests)
 // entering the triangle engine per cycle (docs/bvh-hardware.md, "BVH8 traversal core").
-import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Enum, UInt, Vec, cat, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntType, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { FLAG_NEGATIVE, FLAG_POSITIVE, FLAG_ZERO, FMax, FMin, INF_BITS } from '../../hdl/lib/index.ts';
 import { Fifo, PriorityEncoder, RoundRobinArbiter, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { FloatOps } from '../icCore/floatOps.ts';
@@ -823,20 +823,18 @@ interface PairQueue {
   readonly enqueue: BoolValue;
   readonly pairCount: UIntValue;
   readonly rangeStop: BoolValue;
-  readonly head: ReturnType<typeof unpackQueueEntry>;
+  readonly head: ValueOf<ReturnType<typeof PairQueueEntry>>;
   readonly issue: BoolValue;
   /** The head's last pair enters this cycle: the node leaves the queue. */
   readonly leave: BoolValue;
   readonly pair: UIntValue;
 }
 
-const unpackQueueEntry = (sb: number, bits: UIntValue) => unpackBits(PairQueueEntry(sb), bits);
-
 function pairQueue(core: Core, decoded: Decoded): PairQueue {
   const { m, p, sb } = core;
   const d = decoded.primitive;
   const enqueue = d.valid.and(d.fault.not());
-  const fifo = m.instance(Fifo, { width: PairQueueEntry(sb).width, depth: p.rays }, { name: 'pair_queue' });
+  const fifo = m.instance(Fifo, { payload: PairQueueEntry(sb), depth: p.rays }, { name: 'pair_queue' });
   const entry = m.wire(PairQueueEntry(sb), { name: 'pair_queue_in' });
   entry.vertices.set(d.io.vertices);
   entry.vertexIndex.set(d.io.tri_vertex_index);
@@ -847,10 +845,10 @@ function pairQueue(core: Core, decoded: Decoded): PairQueue {
   entry.pairCount.set(d.io.pair_count);
   entry.slot.set(d.slot);
   fifo.io.enq.valid.set(enqueue);
-  fifo.io.enq.bits.set(packBits(entry));
+  m.connect(fifo.io.enq.bits, entry);
   // One pair per cycle from the head node: pair 0, 1, … pair_count − 1, then the node leaves.
   const pair = m.reg(UInt(3), { reset: 0, name: 'pair_index' });
-  const head = unpackQueueEntry(sb, fifo.io.deq.bits);
+  const head = fifo.io.deq.bits;
   const issue = fifo.io.deq.valid;
   const leave = issue.and(pair.zext(4).eq(head.pairCount.sub(1)));
   fifo.io.deq.ready.set(leave);

@@ -1,7 +1,7 @@
 // The memory controller (seed section 2): MMIO registers for the host, a DMA read engine that streams
 // the program, constants and triangle image into the on-chip memories, and a write engine that copies
 // each finished patch's return vectors (and a patch report) back to host memory.
-import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, packBits, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortSpec, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, fsm, input, lit, mux, output, unpackBits, type BoolValue, type Fsm, type ModuleBuilder, type PortSpec, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { ThreadDone } from '../patchDispatcher/patchDispatcher.ts';
 import { RtCoreCounters } from '../patchDispatcher/rtCoreCounters.ts';
@@ -510,7 +510,7 @@ function writeBackThread(m: ModuleBuilder): WriteBackThread {
 
 /** The threads that ended while the frame runs, in order (one entry per thread, so it never overflows). */
 function endedThreadQueue(m: ModuleBuilder, io: ControllerIo, running: BoolValue) {
-  const queue = m.instance(Fifo, { width: EndedThread.width, depth: PATCH_THREADS }, { name: 'ended_threads' });
+  const queue = m.instance(Fifo, { payload: EndedThread, depth: PATCH_THREADS }, { name: 'ended_threads' });
   const done = io.thread_done;
   // Only a running frame has threads to write back.
   const arriving = done.valid.and(running);
@@ -519,9 +519,9 @@ function endedThreadQueue(m: ModuleBuilder, io: ControllerIo, running: BoolValue
   ended.thread.set(done.thread);
   ended.pixel.set(done.pixel);
   ended.fault.set(done.fault);
-  queue.io.enq.bits.set(packBits(ended));
+  m.connect(queue.io.enq.bits, ended);
   return {
-    head: unpackBits(EndedThread, queue.io.deq.bits),
+    head: queue.io.deq.bits,
     valid: queue.io.deq.valid,
     ready: queue.io.deq.ready,
     /** A thread ended while the queue was full (cannot happen). */

@@ -3,7 +3,7 @@
 // first, else a new one in the order its pixels came); a trace sends the thread's ray to the rt2ic queue and
 // an IC core, and the answer back through the ic2rt queue to be launched again; the cores' thread events are
 // served one per cycle in fixed descending core order, and an ended thread goes to the memory controller.
-import { Bool, Bundle, UInt, Vec, defineModule, input, lit, mux, output, packBits, unpackBits, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, defineModule, input, lit, mux, output, type BoolValue, type MemoryHandle, type ModuleBuilder, type PortsValue, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo, clog2 } from '../../hdl/lib/index.ts';
 import { PATCH_THREADS, PixelHandoff } from '../commandPatcher/commandPatcher.ts';
 import { defaultIcSystemParams } from '../icCore/icSystem.ts';
@@ -170,8 +170,8 @@ interface LeavingAnswer {
 function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, queues: ReturnType<typeof threadQueues>): LeavingAnswer {
   const icRays = p.icRays ?? DEFAULT_IC_RAYS;
   const inflight = io.ic.map((_, k) => m.reg(UInt(clog2(icRays + 1)), { reset: 0, name: `ic${k}_rays` }));
-  const answers = io.ic.map((_, k) => m.instance(Fifo, { width: IcAnswer.width, depth: icRays }, { name: `ic${k}_answers` }));
-  const heads = answers.map((a) => unpackBits(IcAnswer, a.io.deq.bits));
+  const answers = io.ic.map((_, k) => m.instance(Fifo, { payload: IcAnswer, depth: icRays }, { name: `ic${k}_answers` }));
+  const heads = answers.map((a) => a.io.deq.bits);
   // A ray from the rt2ic queue goes to the next IC core in turn that has a free slot (the lowest-numbered
   // one would leave the others idle while it keeps a slot free).
   const takers = io.ic.map((ic, k) => ic.ready.and(inflight[k]!.lt(icRays)));
@@ -193,13 +193,12 @@ function icCores(m: ModuleBuilder, io: DispatcherIo, p: PatchDispatcherParams, q
     const ic = io.ic.at(k);
     ic.ray_start.set(assign.and(taker.index.eq(k)));
     a.io.enq.valid.set(ic.done);
-    const answer = m.wire(IcAnswer, { name: `ic${k}_answer` });
+    const answer = a.io.enq.bits;
     answer.info.set(ic.hit_info);
     answer.normal.set(ic.hit_normal);
     answer.parameters.set(ic.hit_parameters);
     answer.thread.set(ic.done_thread);
     answer.fault.set(ic.done_fault);
-    a.io.enq.bits.set(packBits(answer));
     overflow = overflow.or(ic.done.and(a.io.enq.ready.not()));
     const leaves = answered.any.and(answered.index.eq(k));
     a.io.deq.ready.set(leaves);

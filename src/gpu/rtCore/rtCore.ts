@@ -5,7 +5,7 @@
 //   I  issue: a ready context whose write-back slot is free
 //   R  register read, branch resolution, fetch of the context's next instruction
 //   EX ALU and the float units' first stage ... M1/M2 memory ... W write-back
-import { Bits, Bool, Bundle, UInt, cat, defineModule, fromBits, lit, mux, output, packBits, unpackBits, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bits, Bool, Bundle, UInt, cat, defineModule, fromBits, lit, mux, output, type BoolValue, type EnumValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { FLAG_UNORDERED, FLAG_ZERO, Fifo, clog2, delay, selectByIndex } from '../../hdl/lib/index.ts';
 import { textureQueues, type TextureQueues } from './textureQueues.ts';
 import type { TextureLink } from '../texture/txdLink.ts';
@@ -395,7 +395,7 @@ const QueuedEvent = (contextBits: number) => Bundle({ event: ThreadEvent, contex
 function threadEvents(m: ModuleBuilder, core: CoreParts, port: DispatchLinkValue['event'], w: Written, result: CapturedResult): { taken: BoolValue; context: UIntValue } {
   const wb = w.wb;
   const entry = QueuedEvent(core.cb);
-  const events = m.instance(Fifo, { width: entry.width, depth: core.ctx.length }, { name: 'events' });
+  const events = m.instance(Fifo, { payload: entry, depth: core.ctx.length }, { name: 'events' });
   const leavingEvent = m.wire(entry);
   leavingEvent.context.set(wb.context);
   leavingEvent.event.thread.set(w.thread);
@@ -408,8 +408,8 @@ function threadEvents(m: ModuleBuilder, core: CoreParts, port: DispatchLinkValue
   leavingEvent.event.query.set(result.query);
   leavingEvent.event.queried.set(result.queried);
   events.io.enq.valid.set(wb.instruction.and(wb.end.is('none').not()));
-  events.io.enq.bits.set(packBits(leavingEvent));
-  const head = unpackBits(entry, events.io.deq.bits);
+  m.connect(events.io.enq.bits, leavingEvent);
+  const head = events.io.deq.bits;
   m.connect(port.bits, head.event);
   port.valid.set(events.io.deq.valid);
   events.io.deq.ready.set(port.ready);

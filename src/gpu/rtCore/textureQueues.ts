@@ -1,5 +1,5 @@
 // The RT core's side of its texture link: txd requests queue on their way out, answers queue until a write-back slot takes them.
-import { Bool, packBits, unpackBits, type BoolValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
+import { Bool, type BoolValue, type ModuleBuilder, type UIntValue, type ValueOf } from '../../hdl/index.ts';
 import { Fifo } from '../../hdl/lib/index.ts';
 import { TxdRequest, TxdResponse, type TextureLink } from '../texture/txdLink.ts';
 
@@ -25,21 +25,21 @@ export function textureQueues(m: ModuleBuilder, link: ValueOf<ReturnType<typeof 
   const depth = Math.max(2, contexts);
   const requestType = TxdRequest(tagBits);
   const responseType = TxdResponse(tagBits);
-  const requests = m.instance(Fifo, { width: requestType.width, depth }, { name: 'txd_requests' });
-  m.connect(link.request.bits, unpackBits(requestType, requests.io.deq.bits));
+  const requests = m.instance(Fifo, { payload: requestType, depth }, { name: 'txd_requests' });
+  m.connect(link.request.bits, requests.io.deq.bits);
   link.request.valid.set(requests.io.deq.valid);
   requests.io.deq.ready.set(link.request.ready);
-  const answers = m.instance(Fifo, { width: responseType.width, depth }, { name: 'txd_answers' });
+  const answers = m.instance(Fifo, { payload: responseType, depth }, { name: 'txd_answers' });
   answers.io.enq.valid.set(link.response.valid);
-  answers.io.enq.bits.set(packBits(link.response.bits));
+  m.connect(answers.io.enq.bits, link.response.bits);
   link.response.ready.set(answers.io.enq.ready);
   const request = m.wire(requestType, { name: 'txd_request' });
-  requests.io.enq.bits.set(packBits(request));
+  m.connect(requests.io.enq.bits, request);
   const takeAnswer = m.wire(Bool, { default: false, name: 'txd_take' });
   answers.io.deq.ready.set(takeAnswer);
   return {
     answerWaiting: answers.io.deq.valid,
-    answer: unpackBits(responseType, answers.io.deq.bits),
+    answer: answers.io.deq.bits,
     send: (en, fields) => {
       requests.io.enq.valid.set(en);
       for (const k of Object.keys(fields) as (keyof TxdFields)[]) request[k].set(fields[k]);

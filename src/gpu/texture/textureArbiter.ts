@@ -1,5 +1,5 @@
 // Several RT cores' texture links onto one texture unit: requests round robin, the core's index in the tag, answers routed back by it.
-import { Vec, cat, defineModule, input, output, packBits, unpackBits } from '../../hdl/index.ts';
+import { Vec, cat, defineModule, input, output } from '../../hdl/index.ts';
 import { RoundRobinArbiter, selectByIndex } from '../../hdl/lib/index.ts';
 import { indexBits } from '../selection.ts';
 import { TextureLink, TxdRequest } from './txdLink.ts';
@@ -26,13 +26,13 @@ export const TextureArbiter = defineModule(
   },
   (m, io, p) => {
     const request = TxdRequest(p.tagBits);
-    const arbiter = m.instance(RoundRobinArbiter, { n: p.cores, width: request.width }, { name: 'requests' });
+    const arbiter = m.instance(RoundRobinArbiter, { n: p.cores, payload: request }, { name: 'requests' });
     io.cores.elems.forEach((core, k) => {
       arbiter.io.in.at(k).valid.set(core.request.valid);
-      arbiter.io.in.at(k).bits.set(packBits(core.request.bits));
+      m.connect(arbiter.io.in.at(k).bits, core.request.bits);
       core.request.ready.set(arbiter.io.in.at(k).ready);
     });
-    const chosen = unpackBits(request, arbiter.io.out.bits);
+    const chosen = arbiter.io.out.bits;
     io.unit.request.valid.set(arbiter.io.out.valid);
     const forwarded = io.unit.request.bits;
     for (const field of ['coords', 'derivatives', 'mask', 'dest'] as const) forwarded[field].set(chosen[field]);
