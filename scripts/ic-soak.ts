@@ -1,9 +1,10 @@
 // Soak test of the IC system: random scenes and rays through the core + triangle memory on the TS
 // simulator against the golden caster. Usage: npx tsx scripts/ic-soak.ts [--tests 1000000] [--seed S]
-// [--watertight] (the watertight triangle test; closed meshes with rays at their shared edges join the mix)
+// [--watertight] (the watertight triangle test; closed meshes with rays at their shared edges join the mix).
+// Half the open scenes carry random masks and one-sided triangles, half the rays a random query (docs/rays.md).
 import { parseArgs } from 'node:util';
 import { runRays } from '../src/gpu/icCore/rayRunner.ts';
-import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay } from '../src/gpu/icCore/rays.ts';
+import { closedMeshRay, randomClosedMesh, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../src/gpu/icCore/rays.ts';
 import { defaultIcSystemParams } from '../src/gpu/icCore/icSystem.ts';
 import { createRng, seedFromEnv } from '../src/util/seededRandom.ts';
 
@@ -35,8 +36,10 @@ while (tests < target) {
   // A mix: tricky small scenes (degenerate, coplanar, duplicates), medium and full-size ones.
   const size = [0, 0, 8, 40, 200, 512][rng.int(6)]!;
   const closed = values.watertight && rng.int(3) === 0;
-  const scene = closed ? randomClosedMesh(rng) : randomIcScene(rng, size);
-  const batch = Array.from({ length: size >= 200 ? 60 : 300 }, () => (closed ? closedMeshRay(rng, scene) : randomRay(rng, scene)));
+  const open = () => (rng.int(2) === 0 ? withRandomMasks(rng, randomIcScene(rng, size)) : randomIcScene(rng, size));
+  const scene = closed ? randomClosedMesh(rng) : open();
+  const ray = (): Ray => (closed ? closedMeshRay(rng, scene) : randomRay(rng, scene));
+  const batch = Array.from({ length: size >= 200 ? 60 : 300 }, () => (rng.int(2) === 0 ? { ...ray(), query: randomRayQuery(rng) } : ray()));
   const r = runRays(scene, batch, params);
   scenes++;
   rays += r.rays;

@@ -88,13 +88,18 @@ const STEPS: readonly Step[] = [
   },
   {
     name: 'ic',
-    what: 'ray-triangle tests through the IC system against the caster (1,000,000)',
+    what: 'ray-triangle tests through the IC system against the caster, half the rays with random ray queries (1,000,000)',
     command: (quick, seed) => tsx('scripts/ic-soak.ts', '--tests', quick ? '5000' : '1000000', '--seed', String(seed)),
   },
   {
     name: 'ic-cosim',
     what: 'the IC system (rtgpu cosim ic_core) on TS, Verilator and Icarus in lockstep, with the caster as golden model: 200,000 cycles (CI runs 6,000)',
     command: (quick, seed) => ({ file: process.execPath, args: ['bin/rtgpu.mjs', 'cosim', 'ic_core', '--cycles', quick ? '6000' : '200000', '--seed', String(seed), '--sim', 'ts,verilator,icarus'] }),
+  },
+  {
+    name: 'bvh-cosim',
+    what: 'the BVH IC system (rtgpu cosim bvh_ic) on TS, Verilator and Icarus in lockstep, with the BVH traversal as golden model: random scenes, masks and ray queries, 60,000 cycles (CI runs its own)',
+    command: (quick, seed) => ({ file: process.execPath, args: ['bin/rtgpu.mjs', 'cosim', 'bvh_ic', '--cycles', quick ? '6000' : '60000', '--seed', String(seed), '--sim', 'ts,verilator,icarus'] }),
   },
   {
     name: 'bvh8-cosim',
