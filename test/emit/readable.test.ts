@@ -1,7 +1,7 @@
 // The readable SystemVerilog style: when/switch as if/case processes, enums as typedefs, shared and inlined
 // expressions, source lines on every assignment, and formal equivalence with the netlist style.
 import { describe, expect, test } from 'vitest';
-import { Bool, Enum, UInt, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
+import { Bool, Enum, False, UInt, defineModule, elaborate, fsm, input, mux, output } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { checkEmitterEquivalence, checkSvEquivalence } from '../../src/hdl/synth/equivalence.ts';
@@ -67,6 +67,15 @@ const Differ = defineModule('Differ', () => ({ a: input(UInt(4)), b: input(UInt(
   io.kept.set(kept);
 });
 
+// Constants a parameter leaves behind: a select that is always 0, an OR with 0, a named wire that is constant.
+const Folded = defineModule('Folded', () => ({ a: input(UInt(8)), b: input(UInt(8)), c: input(Bool), y: output(UInt(8)), z: output(Bool), w: output(UInt(8)) }), (m, io) => {
+  io.y.set(mux(False(), io.a, io.b));
+  io.z.set(False().or(io.c));
+  const off = m.wire(Bool);
+  off.set(False());
+  io.w.set(mux(off, io.a, io.b.add(1)));
+});
+
 function sv(design: Design, module: string): string {
   return emitSystemVerilog(design).files.find((f) => f.path === `${module}.sv`)!.text;
 }
@@ -109,6 +118,15 @@ describe('readable SystemVerilog', () => {
     expect(differ).not.toMatch(/~\(|!\(/);
   });
 
+  test('constants fold before printing; a named wire that folds keeps its name as a constant assign', () => {
+    const folded = sv(elaborate(Folded, undefined).design, 'Folded');
+    expect(folded).toMatch(/assign y = b; \/\/ readable\.test\.ts:\d+/);
+    expect(folded).toMatch(/assign z = c; \/\/ readable\.test\.ts:\d+/);
+    expect(folded).toContain("assign w = b + 8'd1;");
+    expect(folded).toMatch(/wire off = 1'd0; \/\/ readable\.test\.ts:\d+/);
+    expect(folded).not.toMatch(/\d+'d0 \?|= \d+'d0 \|/);
+  });
+
   test('an arithmetic shift inlined beside an unsigned operand keeps its sign', () => {
     expect(text).toContain('$unsigned($signed(a) >>> b[2:0])');
   });
@@ -145,6 +163,7 @@ describe('the readable style passes the tools and is formally equivalent to the 
     { name: 'command patcher', design: () => elaborate(CommandPatcher, undefined as never).design },
     { name: 'feedback through a submodule', design: () => elaborate(Drain, undefined).design },
     { name: 'negated equalities', design: () => elaborate(Differ, undefined).design },
+    { name: 'folded constants', design: () => elaborate(Folded, undefined).design },
     ...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate })),
   ];
   for (const { name, design } of designs) {

@@ -8,7 +8,7 @@ import { compileSimulator } from '../../src/hdl/sim/index.ts';
 import { flattenDesign } from '../../src/hdl/index.ts';
 import { findLeadingZeroCounts } from '../../src/hdl/sim/compiled/leadingZeros.ts';
 import { findShiftRightJams, shiftRightJamValue } from '../../src/hdl/sim/compiled/shiftRightJam.ts';
-import { simplifyNetlist } from '../../src/hdl/sim/compiled/simplify.ts';
+import { simplifyNetlist } from '../../src/hdl/ir/simplify.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 
 const WIDTHS = [2, 3, 4, 5, 7, 8, 12, 16, 24, 27, 28, 32, 40];
@@ -111,5 +111,24 @@ describe('netlist rewrites', () => {
     expect(s.nets).toBe(flat.nets);
     expect(s.cells.length).toBe(flat.cells.length);
     expect(s.cells.map((c) => c.out)).toEqual(flat.cells.map((c) => c.out));
+  });
+});
+
+describe('simplification with kept nets (the readable emitter names every net the TypeScript names)', () => {
+  // w is a ^ 0, so equal to a; y reads w.
+  const Kept = defineModule('Kept', () => ({ a: input(UInt(8)), b: input(UInt(8)), y: output(UInt(8)) }), (m, io) => {
+    const w = m.wire(UInt(8), { name: 'w' });
+    w.set(io.a.xor(0));
+    io.y.set(w.add(io.b));
+  });
+  const mod = elaborate(Kept, undefined).design.modules[0]!;
+  const id = (name: string) => mod.nets.find((n) => n.name === name)!.id;
+  const adder = (s: typeof mod) => s.cells.find((c) => c.op === 'add')!;
+
+  test('without them a reader reads the equal net; with them it reads the kept net by name', () => {
+    expect(adder(simplifyNetlist(mod))).toMatchObject({ a: id('a') });
+    const kept = simplifyNetlist(mod, { keep: (n) => !mod.nets[n]!.synthesized });
+    expect(adder(kept)).toMatchObject({ a: id('w') });
+    expect(kept.cells.find((c) => c.out === id('w'))).toEqual({ op: 'buf', out: id('w'), a: id('a') });
   });
 });

@@ -6,6 +6,7 @@ import { IdentifierMap } from './identifiers.ts';
 import { hexFileName, hexText } from './memoryImage.ts';
 import { bitOf, ffEvent, ffGroupKey, instanceLines, literal, memoryIndexName, memoryLines, portLineNumbers, portLines, range, resetTest, sliceOf, where, wideXorReductionOf, writeMaskOf, writtenBits, zeroExtendedFrom, type NetNames, propertyLines, unusedClocks } from './svFragments.ts';
 import { emittedPowerOn, type PowerOnOptions } from '../ir/powerOn.ts';
+import { simplifyNetlist } from '../ir/simplify.ts';
 import { BitUsage } from './bitUsage.ts';
 import { asOperand, ATOM, atom, cellText, type SvText } from './expressionText.ts';
 import { buildProcess, DecisionTrees, layerReads, simplify, toCase, type CaseTest, type Layer, type ProcessEntry, type Stmt, type Term, type Tree } from './statements.ts';
@@ -25,7 +26,15 @@ const INLINE_LIMIT = 72;
 
 
 export function emitModule(design: Design, mod: ModuleIR, powerOn: PowerOnOptions = {}): EmittedModule {
-  return new ModuleEmitter(design, mod, powerOn).emit();
+  return new ModuleEmitter(design, readableNetlist(mod), powerOn).emit();
+}
+
+/**
+ * The module with constants folded, identities applied and repeated subexpressions computed once (exact
+ * rewrites, ir/simplify.ts). Every net the TypeScript names is kept and read by its name.
+ */
+function readableNetlist(mod: ModuleIR): ModuleIR {
+  return simplifyNetlist(mod, { keep: (id) => !mod.nets[id]!.synthesized });
 }
 
 type Branch = Extract<Stmt, { k: 'if' }>;
@@ -71,7 +80,8 @@ class ModuleEmitter {
     this.refs = mod.nets.map(() => 0);
     for (const c of mod.cells) {
       this.driver.set(c.out, c);
-      if (c.op === 'const') this.consts.set(c.out, c.value);
+      // A named net keeps its name even when constant: only unnamed constants print as literals.
+      if (c.op === 'const' && this.net(c.out).synthesized) this.consts.set(c.out, c.value);
       for (const i of cellInputs(c)) this.readers[i]!++;
       if (c.op === 'slice' || c.op === 'sext' || (c.op === 'redxor' && mod.nets[c.a]!.width > 64)) this.needsName.add(c.a);
     }
@@ -205,7 +215,7 @@ class ModuleEmitter {
     if (this.live.has(n)) return;
     this.live.add(n);
     const c = this.driver.get(n);
-    if (!c || c.op === 'const' || this.combRoot.has(n)) return;
+    if (!c || this.consts.has(n) || this.combRoot.has(n)) return;
     if (c.op === 'slice') this.usage.read(c.a, c.lo, c.lo + this.net(n).width - 1);
     else if (c.op === 'sext') this.usage.read(c.a, this.net(c.a).width - 1, this.net(c.a).width - 1);
     for (const i of cellInputs(c)) {
@@ -256,16 +266,13 @@ class ModuleEmitter {
         seen.add(n);
         stack.push([n, true]);
         const c = this.driver.get(n);
-        if (c && c.op !== 'const' && !this.combRoot.has(n)) for (const i of cellInputs(c)) if (!seen.has(i) && this.driver.has(i)) stack.push([i, false]);
+        if (c && !this.consts.has(n) && !this.combRoot.has(n)) for (const i of cellInputs(c)) if (!seen.has(i) && this.driver.has(i)) stack.push([i, false]);
       }
     }
-    this.defOrder = order.filter((n) => {
-      const c = this.driver.get(n)!;
-      return c.op !== 'const' && !this.combRoot.has(n);
-    });
+    this.defOrder = order.filter((n) => !this.consts.has(n) && !this.combRoot.has(n));
     for (const n of this.defOrder) {
       const net = this.net(n);
-      const text = this.cellText(this.driver.get(n) as Exclude<Cell, { op: 'const' }>);
+      const text = this.cellText(this.driver.get(n)!);
       const inline =
         net.synthesized && net.kind === 'node' && this.refs[n] === 1 && !this.needsName.has(n) && text.s.length <= INLINE_LIMIT && !(text.select && this.combRead.has(n));
       if (inline) this.inlined.set(n, text);
@@ -289,7 +296,8 @@ class ModuleEmitter {
     return inlined ? asOperand(inlined) : atom(this.name(id));
   }
 
-  private cellText(c: Exclude<Cell, { op: 'const' }>): SvText {
+  private cellText(c: Cell): SvText {
+    if (c.op === 'const') return atom(this.constant(c.out, c.value));
     const ins = cellInputs(c);
     const out = this.net(c.out);
     const enumOf = (c.op === 'eq' || c.op === 'ne' ? this.net(c.a).enumType ?? this.net(c.b).enumType : out.enumType) ?? undefined;

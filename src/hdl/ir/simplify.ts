@@ -1,10 +1,10 @@
-// Netlist simplification for the TS simulator: constant folding, algebraic identities and shared subexpressions.
+// Netlist simplification: constant folding, algebraic identities and shared subexpressions (the TS simulator's and the readable SV's).
 //
 // Every rewrite is exact: a simplified net holds the same value as before on every cycle, so peeks, VCD and
 // the other back ends see nothing different. A cell becomes a `const`, a `buf` of an equal net (the layout
 // then gives both one slot), or a cheaper cell with the same output. Nets are never removed.
-import type { Cell, ModuleIR, NetId } from '../../ir/netlist.ts';
-import { cellInputs } from '../../ir/netlist.ts';
+import type { Cell, ModuleIR, NetId } from './netlist.ts';
+import { cellInputs } from './netlist.ts';
 
 const mask = (w: number) => (1n << BigInt(w)) - 1n;
 
@@ -88,13 +88,23 @@ export function evaluateCell(c: Cell, width: (id: NetId) => number, v: (id: NetI
 /** What a cell reduces to: a constant, another net, or a (possibly rewritten) cell with the same output. */
 type Result = { readonly const: bigint } | { readonly net: NetId } | { readonly cell: Cell };
 
+export interface SimplifyOptions {
+  /**
+   * Nets read by name (the readable emitter keeps every net the TypeScript names): their readers go on reading
+   * them, not an equal net or what their cell reads, and one of them holds the cell a shared subexpression keeps.
+   * Their constant values still fold into their readers. Absent: any net may stand for an equal one.
+   */
+  readonly keep?: (id: NetId) => boolean;
+}
+
 /**
- * The flat netlist with simplified cells (same nets, same registers, memories and ports). Cells are
+ * The netlist with simplified cells (same nets, same registers, memories, instances and ports). Cells are
  * visited in dependency order, so each sees its operands already simplified.
  */
-export function simplifyNetlist(flat: ModuleIR): ModuleIR {
+export function simplifyNetlist(flat: ModuleIR, opts: SimplifyOptions = {}): ModuleIR {
   const nets = flat.nets;
   const width = (id: NetId) => nets[id]!.width;
+  const keep = opts.keep ?? (() => false);
   // Canonical net of each net (after bufs and merges) and the constants known so far.
   const alias = new Int32Array(nets.length).map((_, i) => i);
   const canon = (id: NetId): NetId => {
@@ -104,6 +114,9 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
   const known = new Map<NetId, bigint>();
   const current: (Cell | undefined)[] = new Array(nets.length);
   const seen = new Map<string, NetId>();
+  // The cell index of each shared subexpression's net, for handing it over to a kept net.
+  const indexOf = new Map<NetId, number>();
+  let handedOver = false;
 
   const order = dependencyOrder(flat);
   // A combinational loop: left to the layout, which reports it.
@@ -119,7 +132,7 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
       known.set(c.out, r.const);
       cell = { op: 'const', out: c.out, value: r.const };
     } else if ('net' in r) {
-      alias[c.out] = r.net;
+      if (!keep(c.out)) alias[c.out] = r.net;
       const v = known.get(r.net);
       if (v !== undefined) known.set(c.out, v);
       cell = { op: 'buf', out: c.out, a: r.net };
@@ -128,17 +141,33 @@ export function simplifyNetlist(flat: ModuleIR): ModuleIR {
       // The same operation on the same operands: one of them is enough.
       const key = cellKey(cell, width);
       const first = seen.get(key);
-      if (first !== undefined) {
-        alias[c.out] = first;
+      if (first !== undefined && holdsBefore(c.out, first)) {
+        // This net computes it and the earlier one becomes its alias (readers renamed at the end).
+        alias[first] = c.out;
+        result[indexOf.get(first)!] = { op: 'buf', out: first, a: c.out };
+        handedOver = true;
+        current[first] = undefined;
+        shareCell(cell, k, key);
+      } else if (first !== undefined) {
+        if (!keep(c.out)) alias[c.out] = first;
         cell = { op: 'buf', out: c.out, a: first };
-      } else {
-        seen.set(key, c.out);
-        current[c.out] = cell;
-      }
+      } else shareCell(cell, k, key);
     }
     result[k] = cell;
   }
-  return { ...flat, cells: result };
+
+  /** A kept net holds a shared cell before an unkept one, and among kept nets the first declared. */
+  function holdsBefore(x: NetId, y: NetId): boolean {
+    return keep(x) && (!keep(y) || x < y);
+  }
+
+  function shareCell(cell: Cell, k: number, key: string): void {
+    seen.set(key, cell.out);
+    indexOf.set(cell.out, k);
+    // A kept net is read by name: later cells do not look through it.
+    if (!keep(cell.out)) current[cell.out] = cell;
+  }
+  return { ...flat, cells: handedOver ? result.map((c) => renameInputs(c, canon)) : result };
 }
 
 function cellKey(c: Cell, width: (id: NetId) => number): string {

@@ -4,7 +4,7 @@ import type { ClockEdge, ModuleIR, Net, NetId, Property } from '../../ir/netlist
 import { PropertyFailedError, propertySupport, propertyWhere } from '../propertyCheck.ts';
 import { generateCode } from './codegen.ts';
 import { layoutNetlist, type CombStep, type Layout } from './layout.ts';
-import { simplifyNetlist } from './simplify.ts';
+import { simplifyNetlist } from '../../ir/simplify.ts';
 import { asyncResets } from './asyncResets.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { findShiftRightJams } from './shiftRightJam.ts';
@@ -48,7 +48,7 @@ export interface CompiledSimulatorOptions {
   readonly dumpSourceTo?: string;
   /**
    * Default true: the netlist is rewritten for speed first (constants folded, identities and shared
-   * subexpressions removed, leading-zero trees counted with one instruction; `simplify.ts`,
+   * subexpressions removed, leading-zero trees counted with one instruction; `ir/simplify.ts`,
    * `leadingZeros.ts`), with the same value on every net. false simulates it as elaborated: the
    * reference the rewrites are tested against.
    */
