@@ -7,6 +7,7 @@ import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { checkEmitterEquivalence, checkSvEquivalence } from '../../src/hdl/synth/equivalence.ts';
 import type { Design } from '../../src/hdl/ir/netlist.ts';
 import { CommandPatcher } from '../../src/gpu/commandPatcher/commandPatcher.ts';
+import { PatchDispatcher } from '../../src/gpu/patchDispatcher/patchDispatcher.ts';
 import { Fifo } from '../../src/hdl/lib/index.ts';
 import { fixtureDesigns } from '../cosim/fixtures.ts';
 import { tempDir } from '../tempDir.ts';
@@ -154,6 +155,15 @@ describe('readable SystemVerilog', () => {
     expect(cp).toMatch(/typedef enum logic \{/);
     expect(cp).not.toMatch(/_eq_1\b|_and_1\b/);
     expect(cp.split('\n').length).toBeLessThan(130);
+  });
+
+  test("the GPU patch dispatcher's port assigns cite their set() lines, not the defineModule line", () => {
+    const design = elaborate(PatchDispatcher, { rtCores: 2, icCores: 2 }).design;
+    const text = emitSystemVerilog(design).files.find((f) => f.path.startsWith('PatchDispatcher'))!.text;
+    const header = /from (\S+:\d+)\./.exec(text)![1]!;
+    const assigns = text.split('\n').filter((l) => /^\s*assign /.test(l));
+    expect(assigns.length).toBeGreaterThan(40);
+    expect(assigns.filter((l) => l.endsWith(`// ${header}`))).toEqual([]);
   });
 });
 
