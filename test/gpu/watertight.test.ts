@@ -112,13 +112,14 @@ describe('IC system with the watertight test', () => {
     const ray = rays.find((r) => castRay(scene, r.origin, r.direction).triangle < 0);
     expect(ray).toBeDefined();
     const model = icCoreWatertightCosimDesign.golden!();
-    const base = { rst_n: 1n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, load_start: 0n, load_valid: 0n, load_data: 0n };
+    const plainQuery = (0xff00n << 64n) | (0x7f800000n << 32n);
+    const base = { rst_n: 1n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: plainQuery, load_start: 0n, load_valid: 0n, load_data: 0n };
     const idle = { dispatch_ready: 1n, dispatch_done: 0n };
     expect(model.check(0, { ...base, load_start: 1n }, idle)).toBeNull();
     sceneToImage(scene).forEach((w, i) => expect(model.check(1 + i, { ...base, load_valid: 1n, load_data: BigInt(w) }, idle)).toBeNull());
     const start = { ...base, dispatch_ray_start: 1n, ray_origin: packWords(ray!.origin), ray_direction: packWords(ray!.direction), ray_thread: 3n };
     expect(model.check(5000, start, idle)).toBeNull();
-    expect(model.check(5001, base, { dispatch_ready: 1n, dispatch_done: 1n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_done_thread: 3n })).toMatch(/hit 00000000 00000000 00000000 00000000 .*; caster [0-9a-f]{8} /);
+    expect(model.check(5001, base, { dispatch_ready: 1n, dispatch_done: 1n, dispatch_hit_info: 0n, dispatch_hit_normal: 0n, dispatch_hit_parameters: 0n, dispatch_done_thread: 3n })).toMatch(/hit 00000000 00000000 00000000 00000000 .*; caster [0-9a-f]{8} /);
   });
 });
 

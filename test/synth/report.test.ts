@@ -116,14 +116,14 @@ test('a hierarchy: each module once, instance counts and totals (ic_buffer, gene
   expectConsistent(r);
   expect(r.modules.map((m) => [m.module, m.instances])).toEqual([
     ['IcBuffer_depth32_icCores4_rtCores4', 1],
-    ['IcQueue_depth32_sources4_width192', 1],
-    ['IcQueue_depth32_sources4_width256', 1],
+    ['IcQueue_depth32_sources4_width288', 1],
+    ['IcQueue_depth32_sources4_width384', 1],
   ]);
-  expect(r.modules[0]!.children).toEqual({ IcQueue_depth32_sources4_width192: 1, IcQueue_depth32_sources4_width256: 1 });
+  expect(r.modules[0]!.children).toEqual({ IcQueue_depth32_sources4_width288: 1, IcQueue_depth32_sources4_width384: 1 });
   // the queues' slots stay memories: generic synthesis keeps them as $mem_v2 cells
   expect(r.memories.map((m) => [m.module, m.memory, m.mappedTo])).toEqual([
-    ['IcQueue_depth32_sources4_width192', 'slots', 'block RAM'],
-    ['IcQueue_depth32_sources4_width256', 'slots', 'block RAM'],
+    ['IcQueue_depth32_sources4_width288', 'slots', 'block RAM'],
+    ['IcQueue_depth32_sources4_width384', 'slots', 'block RAM'],
   ]);
   expect(r.total.brams).toBe(2);
 }, 120_000);
