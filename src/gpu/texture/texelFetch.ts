@@ -1,11 +1,11 @@
 // The texture unit's texel stage: a tag stage that looks up (and allocates, fetching ahead) the lines of a request's texels, a short queue, and a data stage that reads them once present: a texel cache with reference counts, after Igehy et al.'s prefetching texture cache.
-import { Bool, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, UInt, Vec, cat, defineModule, input, lit, mux, output, withGenericPorts, type BoolValue, type HType, type PortsOf, type UIntValue } from '../../hdl/index.ts';
 import { Fifo, clog2, lowestSet, selectByIndex } from '../../hdl/lib/index.ts';
 import { multiPushQueue } from './multiPushQueue.ts';
-import { checkWhole, fieldReader } from './paramChecks.ts';
+import { checkWhole } from './paramChecks.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_LINE_WORDS, TEXTURE_WORD_BITS } from './textureMemory.ts';
 
-export interface TexelFetchParams {
+export interface TexelFetchParams<T extends HType = HType> {
   /** Texel ports per request (the bilinear footprints of two levels: 8). */
   readonly ports: number;
   /** Cache lines (4 words each); at least 2·ports so that a request's lines always find room. */
@@ -18,13 +18,17 @@ export interface TexelFetchParams {
   readonly allocsPerCycle: number;
   /** Line reads waiting for the memory. */
   readonly requestDepth: number;
-  /** Bits carried through beside the request. */
-  readonly passBits: number;
+  /** What is carried through beside the request: any data type. */
+  readonly pass: T;
 }
 
 const LINE_BITS = 32 * TEXTURE_LINE_WORDS;
 /** References a line can hold: aheadDepth · ports at most. */
 const REF_BITS = 10;
+
+/** A request between the tag stage and the data stage: each port's line index, word offset and whether it is read, and what passes through. */
+const AheadEntry = (p: TexelFetchParams, indexBits: number) =>
+  Bundle({ index: Vec(p.ports, UInt(indexBits)), offset: Vec(p.ports, UInt(2)), needed: Vec(p.ports, Bool), pass: p.pass });
 
 export function checkTexelFetchParams(p: TexelFetchParams): void {
   const whole = (name: string, v: number, lo: number, hi: number) => checkWhole('TexelFetch', name, v, lo, hi);
@@ -34,38 +38,45 @@ export function checkTexelFetchParams(p: TexelFetchParams): void {
   whole('maxFills', p.maxFills, 1, 64);
   whole('allocsPerCycle', p.allocsPerCycle, 1, 4);
   whole('requestDepth', p.requestDepth, p.allocsPerCycle, 64);
-  whole('passBits', p.passBits, 1, 1024);
 }
 
-export const TexelFetch = defineModule(
+/** The ports of a TexelFetch that carries `T` through. */
+const texelFetchPorts = <T extends HType>(p: TexelFetchParams<T>) => {
+  checkTexelFetchParams(p);
+  return {
+    in_valid: input(Bool),
+    in_ready: output(Bool),
+    /** Texel word addresses, and which of them the request reads. */
+    in_addr: input(Vec(p.ports, UInt(TEXTURE_WORD_BITS))),
+    in_needed: input(UInt(p.ports)),
+    in_pass: input(p.pass),
+    /** The request with its texel words (a port not needed reads any word), issued only while out_ready is high. */
+    out_ready: input(Bool),
+    out_valid: output(Bool),
+    out_words: output(Vec(p.ports, UInt(32))),
+    out_pass: output(p.pass),
+    /** Line reads for the memory (taken every cycle) and their answers, in request order. */
+    mem_req_valid: output(Bool),
+    mem_req_line: output(UInt(TEXTURE_LINE_BITS)),
+    fill_valid: input(Bool),
+    fill_data: input(UInt(LINE_BITS)),
+    /** Forget every line (texture memory is being loaded): only while idle, with no request, reference or fill in flight. */
+    flush: input(Bool),
+    lookups: output(UInt(32)),
+    hits: output(UInt(32)),
+    fills: output(UInt(32)),
+    stall_cycles: output(UInt(32)),
+  };
+};
+
+/** An instance's `in_pass` and `out_pass` are of its `pass` type. */
+interface TexelFetchPortsOf extends PortsOf {
+  readonly ports: ReturnType<typeof texelFetchPorts<this['params'] extends TexelFetchParams<infer T> ? T : HType>>;
+}
+
+export const TexelFetch = withGenericPorts<TexelFetchParams, TexelFetchPortsOf>(defineModule(
   'TexelFetch',
-  (p: TexelFetchParams) => {
-    checkTexelFetchParams(p);
-    return {
-      in_valid: input(Bool),
-      in_ready: output(Bool),
-      /** Texel word addresses, and which of them the request reads. */
-      in_addr: input(Vec(p.ports, UInt(TEXTURE_WORD_BITS))),
-      in_needed: input(UInt(p.ports)),
-      in_pass: input(UInt(p.passBits)),
-      /** The request with its texel words (a port not needed reads any word), issued only while out_ready is high. */
-      out_ready: input(Bool),
-      out_valid: output(Bool),
-      out_words: output(Vec(p.ports, UInt(32))),
-      out_pass: output(UInt(p.passBits)),
-      /** Line reads for the memory (taken every cycle) and their answers, in request order. */
-      mem_req_valid: output(Bool),
-      mem_req_line: output(UInt(TEXTURE_LINE_BITS)),
-      fill_valid: input(Bool),
-      fill_data: input(UInt(LINE_BITS)),
-      /** Forget every line (texture memory is being loaded): only while idle, with no request, reference or fill in flight. */
-      flush: input(Bool),
-      lookups: output(UInt(32)),
-      hits: output(UInt(32)),
-      fills: output(UInt(32)),
-      stall_cycles: output(UInt(32)),
-    };
-  },
+  texelFetchPorts,
   (m, io, p) => {
     const ib = clog2(p.lines);
     const lines = Array.from({ length: p.lines }, (_, i) => ({
@@ -77,7 +88,7 @@ export const TexelFetch = defineModule(
     }));
     const fillIndices = m.instance(Fifo, { width: ib, depth: p.maxFills }, { name: 'fill_indices' });
     const requests = multiPushQueue(m, 'line_requests', TEXTURE_LINE_BITS + ib, p.requestDepth);
-    const ahead = m.instance(Fifo, { width: p.ports * (ib + 3) + p.passBits, depth: p.aheadDepth }, { name: 'ahead' });
+    const ahead = m.instance(Fifo, { payload: AheadEntry(p, ib), depth: p.aheadDepth }, { name: 'ahead' });
 
     // ---- Tag stage: each needed port finds its line (a hit, an earlier cycle's answer, or this cycle's allocation).
     const ports = Array.from({ length: p.ports }, (_, k) => {
@@ -140,8 +151,12 @@ export const TexelFetch = defineModule(
       });
     });
     ahead.io.enq.valid.set(pass);
-    // Low bits first: the line indices, the word offsets, the needed bits, then what passes through.
-    ahead.io.enq.bits.set(cat(io.in_pass, ...ports.map((q) => q.needed).reverse(), ...ports.map((q) => q.offset).reverse(), ...now.map((x) => x.index).reverse()));
+    ports.forEach((q, k) => {
+      ahead.io.enq.bits.index.at(k).set(now[k]!.index);
+      ahead.io.enq.bits.offset.at(k).set(q.offset);
+      ahead.io.enq.bits.needed.at(k).set(q.needed);
+    });
+    m.connect(ahead.io.enq.bits.pass, io.in_pass);
     m.when(allocs[0]!.go, () => pointer.set(allocs.reduce((acc, a) => mux(a.go, mux(a.victim.eq(p.lines - 1), lit(0, ib), a.victim.add(1)), acc), pointer)));
     // The queue's head goes to memory when the memory can take another fill.
     const toMemory = requests.valid.and(fillIndices.io.enq.ready);
@@ -152,17 +167,14 @@ export const TexelFetch = defineModule(
     fillIndices.io.enq.bits.set(requests.head.bits(TEXTURE_LINE_BITS + ib - 1, TEXTURE_LINE_BITS));
 
     // ---- Data stage: the head of the queue leaves when every line it needs is present.
-    const field = fieldReader(ahead.io.deq.bits);
-    const headIndex = ports.map(() => field(ib));
-    const headOffset = ports.map(() => field(2));
-    const headNeeded = ports.map(() => field(1).eq(1));
-    const headPass = field(p.passBits);
+    const head = ahead.io.deq.bits;
+    const [headIndex, headOffset, headNeeded, headPass] = [head.index.elems, head.offset.elems, head.needed.elems, head.pass];
     const presentAt = (i: UIntValue) => selectByIndex(i, lines.map((l) => l.present.zext(1))).eq(1);
     const ready = ports.map((_, k) => headNeeded[k]!.not().or(presentAt(headIndex[k]!))).reduce((a, b) => a.and(b));
     const issue = ahead.io.deq.valid.and(ready).and(io.out_ready);
     ahead.io.deq.ready.set(issue);
     io.out_valid.set(issue);
-    io.out_pass.set(headPass);
+    m.connect(io.out_pass, headPass);
     ports.forEach((_, k) => {
       const lineData = selectByIndex(headIndex[k]!, lines.map((l) => l.data));
       io.out_words.at(k).set(selectByIndex(headOffset[k]!, [0, 1, 2, 3].map((w) => lineData.bits(32 * w + 31, 32 * w))));
@@ -209,4 +221,4 @@ export const TexelFetch = defineModule(
     io.fills.set(fills);
     io.stall_cycles.set(stalls);
   },
-);
+));

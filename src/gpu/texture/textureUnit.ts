@@ -1,5 +1,5 @@
 // The TXD texture unit: header and sampler fetch, LOD, level selection, texel coordinates and addresses, texel fetch through a cache, bilinear and level blends, write mask; one request per cycle when everything hits (docs/texture.md "Texture unit").
-import { Bool, Bundle, Decoupled, UInt, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
+import { Bool, Bundle, Decoupled, UInt, Vec, cat, defineModule, input, lit, mux, output, type BoolValue, type UIntValue } from '../../hdl/index.ts';
 import { Fifo, clog2, delay, delayValid, selectByIndex } from '../../hdl/lib/index.ts';
 import { MEMORY_MAP } from '../../isa/index.ts';
 import { TXD_CONTROL, TXD_HANDLE } from '../../isa/index.ts';
@@ -12,7 +12,7 @@ import { LevelBlend, levelBlendLatency } from './levelBlend.ts';
 import { TextureCache } from './textureCache.ts';
 import { TxdRequest, TxdResponse } from './txdLink.ts';
 import { TexelFetch } from './texelFetch.ts';
-import { checkWhole, fieldReader } from './paramChecks.ts';
+import { checkWhole } from './paramChecks.ts';
 import { TEXTURE_LINE_BITS, TEXTURE_WORD_BITS, TextureLineRead } from './textureMemory.ts';
 import { decodeHeaderHw, decodeSamplerHw, mipAxisSize, mipLevelTexels, mipOffsetTable } from './textureDescriptors.ts';
 
@@ -67,6 +67,15 @@ const MAX_FILLS = 16;
 const REQUEST_DEPTH = 8;
 const FILTER_NEAREST = 0;
 const FILTER_TRILINEAR = 2;
+
+/** What waits in order beside the middle pipeline: RVd's value before, the write mask and the tag the answer returns. */
+const SideEntry = (tagBits: number) => Bundle({ dest: UInt(128), mask: UInt(4), tag: UInt(tagBits) });
+/** What the back half needs of a request, carried through the texel stage: the bilinear weights are fine a, b, then coarse a, b. */
+const BlendParams = Bundle({ status: UInt(3), filter: UInt(2), format: UInt(1), fraction: UInt(8), weights: Vec(4, UInt(8)) });
+/** One texel a request reads (T00, T10, T01, T11 of level d, then of d + 1): its word address and whether the filter needs it. */
+const TexelRead = Bundle({ address: UInt(TEXTURE_WORD_BITS), needed: Bool });
+/** A request on its way from the address stage to the texel stage. */
+const AddressEntry = Bundle({ blend: BlendParams, texels: Vec(TEXEL_PORTS, TexelRead) });
 
 /** Cycles from a request leaving the descriptor stage to its addresses entering the queue: decode, LOD, level select (2), coordinates, address. */
 export const textureMiddleLatency = (p: TextureUnitParams): number => 1 + textureLodLatency(p.float) + 2 + texelCoordinatesLatency(p.float) + 1;
@@ -154,9 +163,11 @@ export const TextureUnit = defineModule(
     });
 
     // The mask, old lanes and tag wait in order beside the middle pipeline.
-    const side = m.instance(Fifo, { width: 128 + 4 + p.tagBits, depth: p.queueDepth }, { name: 'side_queue' });
+    const side = m.instance(Fifo, { payload: SideEntry(p.tagBits), depth: p.queueDepth }, { name: 'side_queue' });
     side.io.enq.valid.set(launch);
-    side.io.enq.bits.set(cat(d.tag, d.mask, d.dest));
+    side.io.enq.bits.dest.set(d.dest);
+    side.io.enq.bits.mask.set(d.mask);
+    side.io.enq.bits.tag.set(d.tag);
 
     // ---- Middle: decode (1), LOD, level select and offsets (2), texel coordinates, addresses (1).
     const v0 = m.regNext(launch, { reset: 0, name: 'decode_valid' });
@@ -291,36 +302,28 @@ export const TextureUnit = defineModule(
     const twoLevels = c.fraction.ne(0);
     // T00 always; T10, T01, T11 unless nearest; level d + 1 only when blended.
     const needed = [ok, ok.and(nearest.not()), ok.and(nearest.not()), ok.and(nearest.not()), ...[0, 1, 2, 3].map(() => ok.and(twoLevels))];
-    const queued = m.instance(Fifo, { width: TEXEL_PORTS * (TEXTURE_WORD_BITS + 1) + 4 * 8 + 8 + 1 + 2 + 3, depth: p.queueDepth }, { name: 'address_queue' });
+    const queued = m.instance(Fifo, { payload: AddressEntry, depth: p.queueDepth }, { name: 'address_queue' });
     queued.io.enq.valid.set(m.regNext(fineCoords.io.out_valid, { reset: 0, name: 'a_valid' }));
-    queued.io.enq.bits.set(
-      m.regNext(
-        cat(
-          ...addresses.map((a, k) => cat(needed[k]!, a)).reverse(),
-          coarseCoords.io.weight_b,
-          coarseCoords.io.weight_a,
-          fineCoords.io.weight_b,
-          fineCoords.io.weight_a,
-          c.fraction,
-          c.format,
-          c.filter,
-          c.status,
-        ),
-        { name: 'a_entry' },
-      ),
-    );
+    const entry = m.reg(AddressEntry, { name: 'a_entry' });
+    entry.blend.status.set(c.status);
+    entry.blend.filter.set(c.filter);
+    entry.blend.format.set(c.format);
+    entry.blend.fraction.set(c.fraction);
+    [fineCoords.io.weight_a, fineCoords.io.weight_b, coarseCoords.io.weight_a, coarseCoords.io.weight_b].forEach((w, k) => entry.blend.weights.at(k).set(w));
+    entry.texels.elems.forEach((t, k) => {
+      t.address.set(addresses[k]!);
+      t.needed.set(needed[k]!);
+    });
+    m.connect(queued.io.enq.bits, entry);
 
-    // ---- Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads.
-    const field = fieldReader(queued.io.deq.bits);
-    const passBits = 3 + 2 + 1 + 8 + 4 * 8;
-    const pass = field(passBits);
-    const ports = Array.from({ length: TEXEL_PORTS }, () => ({ address: field(TEXTURE_WORD_BITS), needed: field(1) }));
-    const fetch = m.instance(TexelFetch, { ports: TEXEL_PORTS, lines: p.texelLines, aheadDepth: p.aheadDepth, maxFills: MAX_FILLS, allocsPerCycle: p.allocsPerCycle, requestDepth: REQUEST_DEPTH, passBits }, { name: 'texel_fetch' });
+    // ---- Texel stage (TexelFetch): line lookups and fetches run ahead of the data reads; the blend parameters pass through it.
+    const ports = queued.io.deq.bits.texels.elems;
+    const fetch = m.instance(TexelFetch, { ports: TEXEL_PORTS, lines: p.texelLines, aheadDepth: p.aheadDepth, maxFills: MAX_FILLS, allocsPerCycle: p.allocsPerCycle, requestDepth: REQUEST_DEPTH, pass: BlendParams }, { name: 'texel_fetch' });
     fetch.io.in_valid.set(queued.io.deq.valid);
     queued.io.deq.ready.set(fetch.io.in_ready);
     ports.forEach((q, k) => fetch.io.in_addr.at(k).set(q.address));
     fetch.io.in_needed.set(cat(...ports.map((q) => q.needed).reverse()));
-    fetch.io.in_pass.set(pass);
+    m.connect(fetch.io.in_pass, queued.io.deq.bits.blend);
     fetch.io.flush.set(io.flush);
     // Requests issued and not yet answered (in the back half or the answer queue): at most the queue's depth.
     const answerDepth = textureBackLatency(p) + RESPONSE_SLACK;
@@ -329,17 +332,14 @@ export const TextureUnit = defineModule(
     const issue = fetch.io.out_valid;
     side.io.deq.ready.set(issue);
     m.when(launch.and(issue.not()), () => inflight.set(inflight.add(1))).elsewhen(issue.and(launch.not()), () => inflight.set(inflight.sub(1)));
-    const out = fetch.io.out_pass;
-    const hStatus = out.bits(2, 0);
-    const hFilter = out.bits(4, 3);
-    const hFormat = out.bits(5, 5);
-    const hFraction = out.bits(13, 6);
-    const hWeights = [0, 1, 2, 3].map((k) => out.bits(14 + 8 * k + 7, 14 + 8 * k));
+    const held = fetch.io.out_pass;
+    const [hStatus, hFilter, hFormat, hFraction] = [held.status, held.filter, held.format, held.fraction];
+    const hWeights = held.weights.elems;
 
     // ---- Memory port: the texel stage's fetches first; a descriptor line when the port is free. Answers come in order: a queue says whose each is.
     const descPending = m.reg(Bool, { reset: 0, name: 'descriptor_pending' });
     const fillTag = m.reg(UInt(TXD_HANDLE.header.width), { name: 'descriptor_fill_tag' });
-    const owners = m.instance(Fifo, { width: 1, depth: MAX_FILLS + 1 }, { name: 'fill_owners' });
+    const owners = m.instance(Fifo, { payload: Bool, depth: MAX_FILLS + 1 }, { name: 'fill_owners' });
     const headerMissing = dValid.and(headerReady.not());
     const descMissing = dValid.and(descReady.not());
     const descLine = mux(headerMissing, headerLine, samplerLine);
@@ -347,9 +347,9 @@ export const TextureUnit = defineModule(
     io.mem.req_valid.set(fetch.io.mem_req_valid.or(descStart));
     io.mem.req_line.set(mux(fetch.io.mem_req_valid, fetch.io.mem_req_line, descLine.trunc(TEXTURE_LINE_BITS)));
     owners.io.enq.valid.set(fetch.io.mem_req_valid.or(descStart));
-    owners.io.enq.bits.set(fetch.io.mem_req_valid.zext(1));
+    owners.io.enq.bits.set(fetch.io.mem_req_valid);
     owners.io.deq.ready.set(io.mem.resp_valid);
-    const forTexels = owners.io.deq.bits.eq(1);
+    const forTexels = owners.io.deq.bits;
     m.when(descStart, () => {
       descPending.set(true);
       fillTag.set(descLine);
@@ -389,19 +389,20 @@ export const TextureUnit = defineModule(
     levels.io.fraction.set(delay(m, hFraction, blendLat, 'b_fraction'));
     const backLat = blendLat + levelBlendLatency(p.float);
     const lateStatus = delay(m, hStatus, backLat, 'o_status');
-    const lateSide = delay(m, side.io.deq.bits, backLat, 'o_side');
-    const dest = lateSide.bits(127, 0);
-    const mask = lateSide.bits(131, 128);
+    const dest = delay(m, side.io.deq.bits.dest, backLat, 'o_dest');
+    const mask = delay(m, side.io.deq.bits.mask, backLat, 'o_mask');
     const colour = mux(lateStatus.eq(0), levels.io.rgba, lit(0, 128));
     const lanes = [0, 1, 2, 3].map((k) => mux(mask.bit(k), colour.bits(32 * k + 31, 32 * k), dest.bits(32 * k + 31, 32 * k)));
     // The answers queue: the back half never stalls, so the texel stage issues only while the queue will have room for everything in flight.
-    const answers = m.instance(Fifo, { width: 128 + 3 + p.tagBits, depth: answerDepth }, { name: 'answer_queue' });
+    const answers = m.instance(Fifo, { payload: TxdResponse(p.tagBits), depth: answerDepth }, { name: 'answer_queue' });
     answers.io.enq.valid.set(delayValid(m, issue, backLat + 1, 'answer_valid'));
-    answers.io.enq.bits.set(m.regNext(cat(lateSide.bits(131 + p.tagBits, 132), lateStatus, ...lanes.reverse()), { name: 'answer' }));
+    const answer = m.reg(TxdResponse(p.tagBits), { name: 'answer' });
+    answer.rgba.set(cat(...lanes.reverse()));
+    answer.status.set(lateStatus);
+    answer.tag.set(delay(m, side.io.deq.bits.tag, backLat, 'o_tag'));
+    m.connect(answers.io.enq.bits, answer);
     io.resp.valid.set(answers.io.deq.valid);
-    io.resp.bits.rgba.set(answers.io.deq.bits.bits(127, 0));
-    io.resp.bits.status.set(answers.io.deq.bits.bits(130, 128));
-    io.resp.bits.tag.set(answers.io.deq.bits.bits(130 + p.tagBits, 131));
+    m.connect(io.resp.bits, answers.io.deq.bits);
     answers.io.deq.ready.set(io.resp.ready);
     m.when(issue.and(answers.io.deq.fire.not()), () => backInFlight.set(backInFlight.add(1))).elsewhen(answers.io.deq.fire.and(issue.not()), () => backInFlight.set(backInFlight.sub(1)));
 
