@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { Bool, Bundle, Clock, Decoupled, HdlError, UInt, Vec, defineModule, elaborate, flip, input, output, type Design } from '../../src/hdl/index.ts';
 import { Fifo, RoundRobinArbiter, SkidBuffer } from '../../src/hdl/lib/index.ts';
 import { compileSimulator } from '../../src/hdl/sim/index.ts';
+import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
 import { icarusCompile, verilatorLint } from '../../src/hdl/cosim/rtlChecks.ts';
 import { rtlSource } from '../../src/designs/synthSource.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
@@ -74,6 +75,17 @@ describe('a Bundle payload passes each field unchanged and in order', () => {
       }
       sim.step();
     }
+  });
+});
+
+describe('width: n is payload: UInt(n)', () => {
+  const svOf = (design: Design) => emitSystemVerilog(design).files.map((f) => f.text.replaceAll(design.top, 'TOP')).join('\n');
+  test.each([
+    ['Fifo', () => elaborate(Fifo, { width: 8, depth: 5 }).design, () => elaborate(Fifo, { payload: UInt(8), depth: 5 }).design],
+    ['SkidBuffer', () => elaborate(SkidBuffer, { width: 3 }).design, () => elaborate(SkidBuffer, { payload: UInt(3) }).design],
+    ['RoundRobinArbiter', () => elaborate(RoundRobinArbiter, { n: 3, width: 4 }).design, () => elaborate(RoundRobinArbiter, { n: 3, payload: UInt(4) }).design],
+  ] as const)('%s: the same SystemVerilog but for the module name', (_, byWidth, byPayload) => {
+    expect(svOf(byPayload())).toBe(svOf(byWidth()));
   });
 });
 
