@@ -34,7 +34,7 @@ export function emitModule(design: Design, mod: ModuleIR, powerOn: PowerOnOption
  * rewrites, ir/simplify.ts). Every net the TypeScript names is kept and read by its name.
  */
 function readableNetlist(mod: ModuleIR): ModuleIR {
-  return simplifyNetlist(mod, { keep: (id) => !mod.nets[id]!.synthesized });
+  return simplifyNetlist(mod, { readable: true });
 }
 
 type Branch = Extract<Stmt, { k: 'if' }>;

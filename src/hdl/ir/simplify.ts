@@ -90,11 +90,12 @@ type Result = { readonly const: bigint } | { readonly net: NetId } | { readonly 
 
 export interface SimplifyOptions {
   /**
-   * Nets read by name (the readable emitter keeps every net the TypeScript names): their readers go on reading
-   * them, not an equal net or what their cell reads, and one of them holds the cell a shared subexpression keeps.
-   * Their constant values still fold into their readers. Absent: any net may stand for an equal one.
+   * For the readable emitter: every net the TypeScript names is kept (its readers go on reading it, not an equal
+   * net or what its cell reads, and it holds a shared cell before an unnamed net; its constant value still folds),
+   * a mux lowered from when/switch is never shared (its shape is the if/case printed), and a 1-bit enum stays
+   * compared with its member. Absent: any net may stand for an equal one (the TS simulator).
    */
-  readonly keep?: (id: NetId) => boolean;
+  readonly readable?: boolean;
 }
 
 /**
@@ -104,7 +105,9 @@ export interface SimplifyOptions {
 export function simplifyNetlist(flat: ModuleIR, opts: SimplifyOptions = {}): ModuleIR {
   const nets = flat.nets;
   const width = (id: NetId) => nets[id]!.width;
-  const keep = opts.keep ?? (() => false);
+  const readable = opts.readable ?? false;
+  const keep = (id: NetId) => readable && !nets[id]!.synthesized;
+  const isEnum = (id: NetId) => readable && nets[id]!.enumType !== undefined;
   // Canonical net of each net (after bufs and merges) and the constants known so far.
   const alias = new Int32Array(nets.length).map((_, i) => i);
   const canon = (id: NetId): NetId => {
@@ -126,7 +129,7 @@ export function simplifyNetlist(flat: ModuleIR, opts: SimplifyOptions = {}): Mod
   const cellOf = (id: NetId) => current[id];
   for (const k of order) {
     const c = renameInputs(flat.cells[k]!, canon);
-    const r = simplifyCell(c, width, knownOf, cellOf);
+    const r = simplifyCell(c, width, knownOf, cellOf, isEnum);
     let cell: Cell;
     if ('const' in r) {
       known.set(c.out, r.const);
@@ -139,8 +142,8 @@ export function simplifyNetlist(flat: ModuleIR, opts: SimplifyOptions = {}): Mod
     } else {
       cell = r.cell;
       // The same operation on the same operands: one of them is enough.
-      const key = cellKey(cell, width);
-      const first = seen.get(key);
+      const key = readable && cell.op === 'mux' && cell.branch ? undefined : cellKey(cell, width);
+      const first = key === undefined ? undefined : seen.get(key);
       if (first !== undefined && holdsBefore(c.out, first)) {
         // This net computes it and the earlier one becomes its alias (readers renamed at the end).
         alias[first] = c.out;
@@ -161,8 +164,8 @@ export function simplifyNetlist(flat: ModuleIR, opts: SimplifyOptions = {}): Mod
     return keep(x) && (!keep(y) || x < y);
   }
 
-  function shareCell(cell: Cell, k: number, key: string): void {
-    seen.set(key, cell.out);
+  function shareCell(cell: Cell, k: number, key: string | undefined): void {
+    if (key !== undefined) seen.set(key, cell.out);
     indexOf.set(cell.out, k);
     // A kept net is read by name: later cells do not look through it.
     if (!keep(cell.out)) current[cell.out] = cell;
@@ -238,7 +241,13 @@ function renameInputs(c: Cell, f: (id: NetId) => NetId): Cell {
   }
 }
 
-function simplifyCell(c: Cell, width: (id: NetId) => number, known: (id: NetId) => bigint | undefined, cellOf: (id: NetId) => Cell | undefined): Result {
+function simplifyCell(
+  c: Cell,
+  width: (id: NetId) => number,
+  known: (id: NetId) => bigint | undefined,
+  cellOf: (id: NetId) => Cell | undefined,
+  isEnum: (id: NetId) => boolean,
+): Result {
   if (c.op === 'const') return { const: c.value };
   if (c.op === 'buf') return { net: c.a };
   const ins = cellInputs(c);
@@ -288,7 +297,7 @@ function simplifyCell(c: Cell, width: (id: NetId) => number, known: (id: NetId) 
     case 'eq':
     case 'ne': {
       if (c.a === c.b) return { const: c.op === 'eq' ? 1n : 0n };
-      if (width(c.a) !== 1) break;
+      if (width(c.a) !== 1 || isEnum(c.a) || isEnum(c.b)) break;
       const [x, y] = k(c.a) !== undefined ? [c.b, k(c.a)!] : [c.a, k(c.b)];
       if (y === undefined) break;
       // A 1-bit comparison with a constant is the bit or its complement.

@@ -61,12 +61,14 @@ export async function checkSvEquivalence(
       `read_verilog -sv ${emitted.fileList.map((f) => `${name}/${f}`).join(' ')}`,
       `hierarchy -top ${top}`,
       ...(opaque ? [`blackbox ${children.join(' ')}`, `hierarchy -top ${top}`] : []),
+      // Read ports in the order the text gives them, before any pass erases a cell (which reorders Yosys's cell table).
+      'rename -enumerate -pattern memrd_% t:$memrd t:$memrd_v2 %u',
       // Both sides alike: processes to cells, one flat module, memories as cells, async resets as sync logic.
       'proc',
       // After proc: expose rewires cells and connections, not the reads inside processes.
       ...(opaque ? [`expose -cut ${instanceOutputs}`] : ['flatten']),
-      // Memory ports are ordered by their cells' names, which hold source line numbers: name them by order.
-      'rename -enumerate -pattern memport_% t:$memrd t:$memwr t:$memrd_v2 t:$memwr_v2 %u %u %u',
+      // Write ports (made by proc), named by order likewise: their cells' names hold source line numbers.
+      'rename -enumerate -pattern memport_% t:$memwr t:$memwr_v2 %u',
       'memory -nomap',
       // Yosys's SAT has no model of a memory cell: its read data become inputs shared by name (the cell kept),
       // which is sound because the cells are matched and their inputs (addresses, enables, data) proven equal.
