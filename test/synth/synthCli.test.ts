@@ -35,7 +35,7 @@ describe('rtgpu synth', () => {
     expect(design.exitCode).toBe(1);
     expect(design.stderr).toMatch(/^rtgpu: unknown design 'fifoo'; 'rtgpu cosim --list' lists them: fifo, /);
     expect(top.exitCode).toBe(1);
-    expect(top.stderr).toMatch(/^rtgpu: design IcBuffer_depth32_icCores4_rtCores4 has no module 'Nope'; its modules: IcQueue_depth32_sources4_width192, /);
+    expect(top.stderr).toMatch(/^rtgpu: design IcBuffer_depth32_icCores4_rtCores4 has no module 'Nope'; its modules: IcQueue_depth32_sources4_width288, /);
     expect(flags.exitCode).toBe(2);
     expect(flags.stderr).toMatch(/apply to rtgpu_top only, not 'fifo'/);
     for (const r of [target, design, top, flags]) noStack(r.stderr);
