@@ -77,6 +77,16 @@ const Folded = defineModule('Folded', () => ({ a: input(UInt(8)), b: input(UInt(
   io.w.set(mux(off, io.a, io.b.add(1)));
 });
 
+// A register cleared under one `when` beside a wire computed the same way: the register's update keeps its shape.
+const Held = defineModule('Held', () => ({ start: input(Bool), go: input(Bool), y: output(UInt(4)) }), (m, io) => {
+  const count = m.reg(UInt(4), { reset: 0, name: 'count' });
+  const now = m.wire(UInt(4), { name: 'now' });
+  now.set(mux(io.start, 0, count));
+  m.when(io.start, () => count.set(0));
+  m.when(io.go, () => count.set(now.add(1)));
+  io.y.set(now);
+});
+
 function sv(design: Design, module: string): string {
   return emitSystemVerilog(design).files.find((f) => f.path === `${module}.sv`)!.text;
 }
@@ -128,6 +138,12 @@ describe('readable SystemVerilog', () => {
     expect(folded).not.toMatch(/\d+'d0 \?|= \d+'d0 \|/);
   });
 
+  test("a register's when-logic is not shared with an equal named wire: where nothing assigns it, it holds", () => {
+    const held = sv(elaborate(Held, undefined).design, 'Held');
+    expect(held).not.toMatch(/count <= now;/);
+    expect(held).toMatch(/if \(start\) count <= 4'd0;/);
+  });
+
   test('an arithmetic shift inlined beside an unsigned operand keeps its sign', () => {
     expect(text).toContain('$unsigned($signed(a) >>> b[2:0])');
   });
@@ -174,6 +190,7 @@ describe('the readable style passes the tools and is formally equivalent to the 
     { name: 'feedback through a submodule', design: () => elaborate(Drain, undefined).design },
     { name: 'negated equalities', design: () => elaborate(Differ, undefined).design },
     { name: 'folded constants', design: () => elaborate(Folded, undefined).design },
+    { name: 'a register beside an equal named wire', design: () => elaborate(Held, undefined).design },
     ...fixtureDesigns.map((d) => ({ name: d.name, design: d.elaborate })),
   ];
   for (const { name, design } of designs) {
