@@ -27,10 +27,10 @@ module RoundRobinArbiter_n4_width32 (
 
   wire in_0_ready_or_2 = in_0_valid | in_1_valid | in_2_valid | in_3_valid; // arbiter.ts:32
   wire in_0_ready_and = out_ready & in_0_ready_or_2; // arbiter.ts:35
-  wire [1:0] pick = in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : 2'd0; // arbiter.ts:26
-  wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd1; // arbiter.ts:26
-  wire [1:0] pick_2 = in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd2; // arbiter.ts:26
-  wire [1:0] pick_3 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : 2'd3; // arbiter.ts:26
+  wire [1:0] pick = in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : 2'd0; // arbiter.ts:26
+  wire [1:0] pick_1 = in_2_valid ? 2'd2 : in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : 2'd1; // arbiter.ts:26
+  wire [1:0] pick_2 = in_3_valid ? 2'd3 : in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : 2'd2; // arbiter.ts:26
+  wire [1:0] pick_3 = in_0_valid ? 2'd0 : in_1_valid ? 2'd1 : in_2_valid ? 2'd2 : 2'd3; // arbiter.ts:26
   wire [1:0] grant = last == 2'd0 ? pick : last == 2'd1 ? pick_1 : last == 2'd2 ? pick_2 : pick_3; // arbiter.ts:31
   assign in_0_ready = in_0_ready_and & grant == 2'd0; // arbiter.ts:35
   wire in_1_ready_eq = grant == 2'd1; // arbiter.ts:35
@@ -43,7 +43,7 @@ module RoundRobinArbiter_n4_width32 (
   assign out_bits = in_3_ready_eq ? in_3_bits : in_2_ready_eq ? in_2_bits : in_1_ready_eq ? in_1_bits : in_0_bits; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
   wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
-  wire [2:0] _add_3 = 3'd0 + {2'd0, in_0_ready} + {2'd0, in_1_ready} + {2'd0, in_2_ready} + {2'd0, in_3_ready}; // arbiter.ts:40
+  wire [2:0] _add_3 = {2'd0, in_0_ready} + {2'd0, in_1_ready} + {2'd0, in_2_ready} + {2'd0, in_3_ready}; // arbiter.ts:40
   wire [2:0] between_zext = {1'd0, last}; // arbiter.ts:52
   wire [2:0] between = 3'd3 - between_zext; // arbiter.ts:52
   wire [2:0] ahead = 3'd4 <= between ? between - 3'd4 : between; // arbiter.ts:53

@@ -918,33 +918,40 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic fcmp12_eq; // bvh8IcCore.ts:816
   logic fcmp12_gt; // bvh8IcCore.ts:816
   logic fcmp12_unordered; // bvh8IcCore.ts:816
-  logic pair_queue_enq_ready; // bvh8IcCore.ts:839
-  logic pair_queue_deq_valid; // bvh8IcCore.ts:839
-  logic [2790:0] pair_queue_deq_bits; // bvh8IcCore.ts:839
-  logic [3:0] pair_queue_count; // bvh8IcCore.ts:839
-  logic pair_queue_full; // bvh8IcCore.ts:839
-  logic pair_queue_empty; // bvh8IcCore.ts:839
-  logic [2:0] pair_index; // bvh8IcCore.ts:852
-  logic triangle_engine_out_valid; // bvh8IcCore.ts:884
-  logic [68:0] triangle_engine_out_tag; // bvh8IcCore.ts:884
-  logic [1:0] triangle_engine_hit; // bvh8IcCore.ts:884
-  logic [63:0] triangle_engine_t; // bvh8IcCore.ts:884
-  logic [63:0] triangle_engine_u; // bvh8IcCore.ts:884
-  logic [63:0] triangle_engine_v; // bvh8IcCore.ts:884
-  logic [191:0] triangle_engine_normal; // bvh8IcCore.ts:884
-  logic triangle_engine_best_valid_out; // bvh8IcCore.ts:884
-  logic [31:0] triangle_engine_best_t_out; // bvh8IcCore.ts:884
-  logic [31:0] triangle_engine_best_index_out; // bvh8IcCore.ts:884
-  logic [1:0] triangle_engine_best_from; // bvh8IcCore.ts:884
-  logic triangle_engine_terminate; // bvh8IcCore.ts:884
-  logic fcmp13_out_valid; // bvh8IcCore.ts:930
-  logic [1:0] fcmp13_flags; // bvh8IcCore.ts:930
-  logic fcmp13_lt; // bvh8IcCore.ts:930
-  logic fcmp13_eq; // bvh8IcCore.ts:930
-  logic fcmp13_gt; // bvh8IcCore.ts:930
-  logic fcmp13_unordered; // bvh8IcCore.ts:930
-  logic [2:0] normal_slot_index; // bvh8IcCore.ts:975
-  logic normal_slot_valid; // bvh8IcCore.ts:975
+  logic pair_queue_enq_ready; // bvh8IcCore.ts:837
+  logic pair_queue_deq_valid; // bvh8IcCore.ts:837
+  logic [1535:0] pair_queue_deq_bits_vertices; // bvh8IcCore.ts:837
+  logic [191:0] pair_queue_deq_bits_vertexIndex; // bvh8IcCore.ts:837
+  logic [15:0] pair_queue_deq_bits_active; // bvh8IcCore.ts:837
+  logic [15:0] pair_queue_deq_bits_doubleSided; // bvh8IcCore.ts:837
+  logic [511:0] pair_queue_deq_bits_primitiveIndex; // bvh8IcCore.ts:837
+  logic [511:0] pair_queue_deq_bits_geometryIndex; // bvh8IcCore.ts:837
+  logic [3:0] pair_queue_deq_bits_pairCount; // bvh8IcCore.ts:837
+  logic [2:0] pair_queue_deq_bits_slot; // bvh8IcCore.ts:837
+  logic [3:0] pair_queue_count; // bvh8IcCore.ts:837
+  logic pair_queue_full; // bvh8IcCore.ts:837
+  logic pair_queue_empty; // bvh8IcCore.ts:837
+  logic [2:0] pair_index; // bvh8IcCore.ts:850
+  logic triangle_engine_out_valid; // bvh8IcCore.ts:882
+  logic [68:0] triangle_engine_out_tag; // bvh8IcCore.ts:882
+  logic [1:0] triangle_engine_hit; // bvh8IcCore.ts:882
+  logic [63:0] triangle_engine_t; // bvh8IcCore.ts:882
+  logic [63:0] triangle_engine_u; // bvh8IcCore.ts:882
+  logic [63:0] triangle_engine_v; // bvh8IcCore.ts:882
+  logic [191:0] triangle_engine_normal; // bvh8IcCore.ts:882
+  logic triangle_engine_best_valid_out; // bvh8IcCore.ts:882
+  logic [31:0] triangle_engine_best_t_out; // bvh8IcCore.ts:882
+  logic [31:0] triangle_engine_best_index_out; // bvh8IcCore.ts:882
+  logic [1:0] triangle_engine_best_from; // bvh8IcCore.ts:882
+  logic triangle_engine_terminate; // bvh8IcCore.ts:882
+  logic fcmp13_out_valid; // bvh8IcCore.ts:928
+  logic [1:0] fcmp13_flags; // bvh8IcCore.ts:928
+  logic fcmp13_lt; // bvh8IcCore.ts:928
+  logic fcmp13_eq; // bvh8IcCore.ts:928
+  logic fcmp13_gt; // bvh8IcCore.ts:928
+  logic fcmp13_unordered; // bvh8IcCore.ts:928
+  logic [2:0] normal_slot_index; // bvh8IcCore.ts:973
+  logic normal_slot_valid; // bvh8IcCore.ts:973
   logic normal_valid_d1; // instancePath.ts:122
   logic normal_valid_d2; // instancePath.ts:122
   logic normal_valid_d3; // instancePath.ts:122
@@ -1093,13 +1100,13 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   logic [127:0] done_parameters_d6; // rayAnswer.ts:65
   logic [127:0] done_parameters_d7; // rayAnswer.ts:65
   logic [127:0] done_parameters_d8; // rayAnswer.ts:65
-  logic [31:0] ray_count; // bvh8IcCore.ts:1205
-  logic [31:0] triangle_tests; // bvh8IcCore.ts:1205
-  logic [31:0] node_test_count; // bvh8IcCore.ts:1205
-  logic [31:0] busy; // bvh8IcCore.ts:1205
-  logic [31:0] box_test_count; // bvh8IcCore.ts:1205
-  logic [31:0] primitive_node_count; // bvh8IcCore.ts:1205
-  logic [31:0] instance_node_count; // bvh8IcCore.ts:1205
+  logic [31:0] ray_count; // bvh8IcCore.ts:1203
+  logic [31:0] triangle_tests; // bvh8IcCore.ts:1203
+  logic [31:0] node_test_count; // bvh8IcCore.ts:1203
+  logic [31:0] busy; // bvh8IcCore.ts:1203
+  logic [31:0] box_test_count; // bvh8IcCore.ts:1203
+  logic [31:0] primitive_node_count; // bvh8IcCore.ts:1203
+  logic [31:0] instance_node_count; // bvh8IcCore.ts:1203
 
   assign dispatch_ready = free_slot_valid; // rayIntake.ts:41
   assign dispatch_done = done_d8; // rayAnswer.ts:56
@@ -1109,13 +1116,13 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   assign dispatch_hit_parameters = dispatch_hit_info_mux ? done_parameters_d8 : 128'd0; // rayAnswer.ts:65
   assign dispatch_done_thread = done_d8 ? done_thread_d8 : 5'd0; // rayAnswer.ts:58
   assign dispatch_done_fault = done_d8 ? done_fault_d8 : 1'd0; // rayAnswer.ts:57
-  assign counters_rays = ray_count; // bvh8IcCore.ts:1209
-  assign counters_tests = triangle_tests; // bvh8IcCore.ts:1210
-  assign counters_busy_cycles = busy; // bvh8IcCore.ts:1212
-  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:1211
-  assign box_tests = box_test_count; // bvh8IcCore.ts:1213
-  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:1214
-  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:1216
+  assign counters_rays = ray_count; // bvh8IcCore.ts:1207
+  assign counters_tests = triangle_tests; // bvh8IcCore.ts:1208
+  assign counters_busy_cycles = busy; // bvh8IcCore.ts:1210
+  assign counters_node_tests = node_test_count; // bvh8IcCore.ts:1209
+  assign box_tests = box_test_count; // bvh8IcCore.ts:1211
+  assign primitive_nodes = primitive_node_count; // bvh8IcCore.ts:1212
+  assign instance_nodes = instance_node_count; // bvh8IcCore.ts:1214
   wire skip_not = ~inLeaf; // bvh8IcCore.ts:453
   wire skip_not_1 = ~second; // bvh8IcCore.ts:453
   wire [2:0] slot_2 = again ? slot : slot_1; // bvh8IcCore.ts:436
@@ -1161,24 +1168,24 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire instanceBoxes = valid & second; // bvh8IcCore.ts:464
   assign node_req_valid = read | again | instanceBoxes; // bvh8IcCore.ts:466
   assign node_req_index = again ? againIndex : read | instanceBoxes ? index : 6'd0; // bvh8IcCore.ts:467
-  wire ray0_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd0; // bvh8IcCore.ts:1183
+  wire ray0_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd0; // bvh8IcCore.ts:1181
   wire fault = wanted & ~overlapped & (undo_not | nested); // bvh8IcCore.ts:474
-  wire ray0_state_sel_eq_4 = slot_2 == 3'd0; // bvh8IcCore.ts:1005
+  wire ray0_state_sel_eq_4 = slot_2 == 3'd0; // bvh8IcCore.ts:1003
   wire tooManyChildren = 4'd3 < node_resp[639:636]; // instancePath.ts:40
   wire [61:0] addr = node_resp[445:384]; // instancePath.ts:36
   wire [56:0] rootBits = addr[61:5]; // instancePath.ts:37
   wire [5:0] root = rootBits[5:0]; // instancePath.ts:38
   wire rootInside = rootBits[56:6] == 51'd0 & root < node_count; // instancePath.ts:39
   wire fault_1 = tooManyChildren | addr[4:0] != 5'd0 | ~rootInside; // instancePath.ts:48
-  wire fault_and_2 = s2Instance & fault_1; // bvh8IcCore.ts:1175
-  wire ray0_state_sel_eq_5 = s2Slot == 3'd0; // bvh8IcCore.ts:1005
+  wire fault_and_2 = s2Instance & fault_1; // bvh8IcCore.ts:1173
+  wire ray0_state_sel_eq_5 = s2Slot == 3'd0; // bvh8IcCore.ts:1003
   wire skip_1 = box_engine_out_valid & settled_have_best_d6 & fcmp2_flags == 2'd2; // bvh8IcCore.ts:753
   wire kept = box_engine_out_valid & ~skip_1; // bvh8IcCore.ts:754
   wire fault_and_4 = kept & settled_d6; // bvh8IcCore.ts:755
   wire fault_2 = fault_and_4 & box_fault_d23; // bvh8IcCore.ts:755
   wire [2:0] tag = box_engine_out_tag[66:64]; // bvh8IcCore.ts:741
-  wire ray0_state_sel_eq_6 = tag == 3'd0; // bvh8IcCore.ts:1005
-  wire fault_or_3 = fault & ray0_state_sel_eq_4 | fault_and_2 & ray0_state_sel_eq_5 | fault_2 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1175
+  wire ray0_state_sel_eq_6 = tag == 3'd0; // bvh8IcCore.ts:1003
+  wire fault_or_3 = fault & ray0_state_sel_eq_4 | fault_and_2 & ray0_state_sel_eq_5 | fault_2 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1173
   wire ray0_state_sel_slice = resolve_slot_index[2]; // bvh8IcCore.ts:330
   wire ray0_state_sel_slice_1 = resolve_slot_index[1]; // bvh8IcCore.ts:330
   wire ray0_state_sel_slice_2 = resolve_slot_index[0]; // bvh8IcCore.ts:330
@@ -1191,10 +1198,10 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire ray0_state_sel_mux_12 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_fault : ray2_parked_fault) : ray0_state_sel_slice_2 ? ray1_parked_fault : ray0_parked_fault; // bvh8IcCore.ts:330
   wire ray0_state_sel_mux_13 = ray0_state_sel_slice ? ray0_state_sel_mux_9 : ray0_state_sel_mux_12; // bvh8IcCore.ts:330
   wire fault_3 = fault_and_6 & ray0_state_sel_mux_13; // bvh8IcCore.ts:818
-  wire ray0_state_sel_eq_7 = resolve_slot_index == 3'd0; // bvh8IcCore.ts:1005
+  wire ray0_state_sel_eq_7 = resolve_slot_index == 3'd0; // bvh8IcCore.ts:1003
   wire fault_4 = primitive_decoder_out_valid & primitive_decoder_error; // bvh8IcCore.ts:565
-  wire ray0_state_sel_eq_8 = primitive_slot_d3 == 3'd0; // bvh8IcCore.ts:1005
-  wire fault_or_5 = fault_or_3 | fault_3 & ray0_state_sel_eq_7 | fault_4 & ray0_state_sel_eq_8; // bvh8IcCore.ts:1175
+  wire ray0_state_sel_eq_8 = primitive_slot_d3 == 3'd0; // bvh8IcCore.ts:1003
+  wire fault_or_5 = fault_or_3 | fault_3 & ray0_state_sel_eq_7 | fault_4 & ray0_state_sel_eq_8; // bvh8IcCore.ts:1173
   wire valid_not = ~box_fault_d23; // bvh8IcCore.ts:756
   wire valid_1 = fault_and_4 & valid_not; // bvh8IcCore.ts:756
   wire ray0_state_sel_slice_4 = tag[1]; // bvh8IcCore.ts:330
@@ -1202,44 +1209,45 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [6:0] ray0_state_sel_mux_16 = ray0_state_sel_slice_4 ? (ray0_state_sel_slice_5 ? ray7_sp : ray6_sp) : ray0_state_sel_slice_5 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
   wire [6:0] ray0_state_sel_mux_19 = ray0_state_sel_slice_4 ? (ray0_state_sel_slice_5 ? ray3_sp : ray2_sp) : ray0_state_sel_slice_5 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
   wire [6:0] ray0_state_sel_mux_20 = tag[2] ? ray0_state_sel_mux_16 : ray0_state_sel_mux_19; // bvh8IcCore.ts:330
-  wire [7:0] hits_concat = {box_engine_hit[7] & (fcmp10_flags == 2'd3 | fcmp10_flags == 2'd0), box_engine_hit[6] & (fcmp9_flags == 2'd3 | fcmp9_flags == 2'd0), box_engine_hit[5] & (fcmp8_flags == 2'd3 | fcmp8_flags == 2'd0), box_engine_hit[4] & (fcmp7_flags == 2'd3 | fcmp7_flags == 2'd0), box_engine_hit[3] & (fcmp6_flags == 2'd3 | fcmp6_flags == 2'd0), box_engine_hit[2] & (fcmp5_flags == 2'd3 | fcmp5_flags == 2'd0), box_engine_hit[1] & (fcmp4_flags == 2'd3 | fcmp4_flags == 2'd0), box_engine_hit[0] & (fcmp3_flags == 2'd3 | fcmp3_flags == 2'd0)}; // bvh8IcCore.ts:764
-  wire [3:0] ray0_state_sel_add_2 = {3'd0, hits_concat[0]} + {3'd0, hits_concat[1]} + {3'd0, hits_concat[2]} + {3'd0, hits_concat[3]}; // bvh8IcCore.ts:335
-  wire [3:0] ray0_state_sel_add_5 = ray0_state_sel_add_2 + {3'd0, hits_concat[4]} + {3'd0, hits_concat[5]} + {3'd0, hits_concat[6]}; // bvh8IcCore.ts:335
-  wire [3:0] ray0_state_sel_add_6 = ray0_state_sel_add_5 + {3'd0, hits_concat[7]}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add = {3'd0, box_engine_hit[0] & (fcmp3_flags == 2'd3 | fcmp3_flags == 2'd0)} + {3'd0, box_engine_hit[1] & (fcmp4_flags == 2'd3 | fcmp4_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_1 = ray0_state_sel_add + {3'd0, box_engine_hit[2] & (fcmp5_flags == 2'd3 | fcmp5_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_2 = ray0_state_sel_add_1 + {3'd0, box_engine_hit[3] & (fcmp6_flags == 2'd3 | fcmp6_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_3 = ray0_state_sel_add_2 + {3'd0, box_engine_hit[4] & (fcmp7_flags == 2'd3 | fcmp7_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_4 = ray0_state_sel_add_3 + {3'd0, box_engine_hit[5] & (fcmp8_flags == 2'd3 | fcmp8_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_5 = ray0_state_sel_add_4 + {3'd0, box_engine_hit[6] & (fcmp9_flags == 2'd3 | fcmp9_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_zext_7 = {3'd0, box_engine_hit[7] & (fcmp10_flags == 2'd3 | fcmp10_flags == 2'd0)}; // bvh8IcCore.ts:335
+  wire [3:0] ray0_state_sel_add_6 = ray0_state_sel_add_5 + ray0_state_sel_zext_7; // bvh8IcCore.ts:335
   wire hitCount_ne = ray0_state_sel_add_6 != 4'd0; // bvh8IcCore.ts:766
   wire [3:0] hitCount = box_instance_pass_d23 ? {3'd0, hitCount_ne} : ray0_state_sel_add_6; // bvh8IcCore.ts:766
   wire [7:0] pushedSp = {1'd0, ray0_state_sel_mux_20} + {4'd0, hitCount}; // bvh8IcCore.ts:768
   wire tooDeep = 8'd64 < pushedSp; // bvh8IcCore.ts:769
   wire overflow = valid_1 & tooDeep; // bvh8IcCore.ts:770
-  wire fault_5 = fault_or_5 | overflow & ray0_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray0_state_sel_eq_25 = ray0_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray0_state_sel_eq_26 = ray0_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray0_state_sel_not = ~ray0_unresolved; // bvh8IcCore.ts:1173
+  wire fault_5 = fault_or_5 | overflow & ray0_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray0_state_sel_eq_25 = ray0_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray0_state_sel_eq_26 = ray0_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray0_state_sel_not = ~ray0_unresolved; // bvh8IcCore.ts:1171
   wire [31:0] flags = ray0_query[95:64]; // queryAccept.ts:8
   wire anyHit = flags[0]; // queryAccept.ts:12
-  wire done_eq = ray0_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done = ray0_fault | anyHit & ray0_have_best | done_eq & ~ray0_in_leaf; // bvh8IcCore.ts:1172
-  wire ray0_state_sel_not_1 = ~fault_4; // bvh8IcCore.ts:1141
-  wire ray0_state_sel_and_14 = primitive_decoder_out_valid & ray0_state_sel_not_1; // bvh8IcCore.ts:1141
-  wire ray0_state_sel_and_15 = ray0_state_sel_and_14 & ray0_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray0_state_sel_and_16 = resolve_slot_valid & ray0_state_sel_eq_7; // bvh8IcCore.ts:1125
+  wire done_eq = ray0_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done = ray0_fault | anyHit & ray0_have_best | done_eq & ~ray0_in_leaf; // bvh8IcCore.ts:1170
+  wire ray0_state_sel_and_16 = resolve_slot_valid & ray0_state_sel_eq_7; // bvh8IcCore.ts:1123
   wire kept_1 = fault_and_6 & ~ray0_state_sel_mux_13; // bvh8IcCore.ts:815
   wire giveBack = kept_1 & ray0_state_sel_mux_6 & fcmp12_flags == 2'd2; // bvh8IcCore.ts:816
   wire commit = kept_1 & ~giveBack; // bvh8IcCore.ts:817
-  wire ray0_state_sel_ne = ray0_pending != 6'd0; // bvh8IcCore.ts:1008
+  wire ray0_state_sel_ne = ray0_pending != 6'd0; // bvh8IcCore.ts:1006
   wire unsettled = kept & ~settled_d6; // bvh8IcCore.ts:771
   wire park_not = ~tooDeep; // bvh8IcCore.ts:774
   wire park = unsettled & (box_fault_d23 | park_not); // bvh8IcCore.ts:774
-  wire ray0_state_sel_and_17 = park & ray0_state_sel_eq_6; // bvh8IcCore.ts:1114
+  wire ray0_state_sel_and_17 = park & ray0_state_sel_eq_6; // bvh8IcCore.ts:1112
   wire undo_and_1 = unsettled & valid_not; // bvh8IcCore.ts:772
   wire undo_1 = undo_and_1 & tooDeep; // bvh8IcCore.ts:772
-  wire ray0_state_sel_and_18 = undo_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray0_state_sel_and_19 = skip_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray0_state_sel_not_2 = ~overflow; // bvh8IcCore.ts:1093
-  wire ray0_state_sel_and_21 = valid_1 & ray0_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray0_state_sel_eq_28 = pushedSp == 8'd0; // bvh8IcCore.ts:1009
-  wire ray0_state_sel_and_22 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd0; // bvh8IcCore.ts:1082
-  wire ray0_state_sel_and_23 = s2Instance & ray0_state_sel_eq_5; // bvh8IcCore.ts:1073
+  wire ray0_state_sel_and_18 = undo_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray0_state_sel_and_19 = skip_1 & ray0_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray0_state_sel_not_2 = ~overflow; // bvh8IcCore.ts:1091
+  wire ray0_state_sel_and_21 = valid_1 & ray0_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray0_state_sel_eq_28 = pushedSp == 8'd0; // bvh8IcCore.ts:1007
+  wire ray0_state_sel_and_22 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd0; // bvh8IcCore.ts:1080
+  wire ray0_state_sel_and_23 = s2Instance & ray0_state_sel_eq_5; // bvh8IcCore.ts:1071
   wire [7:0] cullMask = node_resp[511:504]; // instancePath.ts:46
   wire ray0_state_sel_slice_22 = s2Slot[2]; // bvh8IcCore.ts:330
   wire ray0_state_sel_slice_23 = s2Slot[1]; // bvh8IcCore.ts:330
@@ -1250,36 +1258,37 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] flags_1 = ray0_state_sel_mux_27[95:64]; // queryAccept.ts:8
   wire [7:0] mask = flags_1[15:8]; // queryAccept.ts:15
   wire masked = (cullMask & mask) == 8'd0; // bvh8IcCore.ts:564
-  wire ray0_state_sel_and_24 = undo & ray0_state_sel_eq_4; // bvh8IcCore.ts:1065
+  wire ray0_state_sel_and_24 = undo & ray0_state_sel_eq_4; // bvh8IcCore.ts:1063
   wire obb_back_valid = obb_rotate_out_valid; // bvh8IcCore.ts:615
-  wire valid_2 = pop_arbiter_out_valid & ~obb_back_valid; // bvh8IcCore.ts:392
-  wire ray0_state_sel_and_26 = valid_2 & pop_arbiter_chosen == 3'd0; // bvh8IcCore.ts:1050
-  wire ray0_state_sel_and_27 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvh8IcCore.ts:1044
-  wire ray0_state_sel_eq_32 = ray0_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
+  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:389
+  wire valid_2 = pop_arbiter_out_valid & pop_arbiter_out_ready; // bvh8IcCore.ts:392
+  wire ray0_state_sel_and_26 = valid_2 & pop_arbiter_chosen == 3'd0; // bvh8IcCore.ts:1048
+  wire ray0_state_sel_and_27 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvh8IcCore.ts:1042
+  wire ray0_state_sel_eq_32 = ray0_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
   wire accept = dispatch_ray_start & free_slot_valid; // rayIntake.ts:39
-  wire ray0_state_sel_and_28 = accept & free_slot_index == 3'd0; // bvh8IcCore.ts:1017
-  wire [31:0] rayValid_slice = ray_origin[31:0]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_4 = ray_origin[95:64]; // rayIntake.ts:42
-  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_6 = ray_direction[31:0]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_8 = ray_direction[63:32]; // rayIntake.ts:42
-  wire rayValid_and_3 = rayValid_and_1 & rayValid_slice_6[30:23] != 8'd255 & rayValid_slice_8[30:23] != 8'd255; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_10 = ray_direction[95:64]; // rayIntake.ts:42
-  wire rayValid_and_6 = rayValid_slice_6[30:0] == 31'd0 & rayValid_slice_8[30:0] == 31'd0 & rayValid_slice_10[30:0] == 31'd0; // rayIntake.ts:42
-  wire rayValid = rayValid_and_3 & rayValid_slice_10[30:23] != 8'd255 & ~rayValid_and_6; // rayIntake.ts:42
+  wire ray0_state_sel_and_28 = accept & free_slot_index == 3'd0; // bvh8IcCore.ts:1015
+  wire rayValid_and_1 = ray_origin[30:23] != 8'd255 & ray_origin[62:55] != 8'd255 & ray_origin[94:87] != 8'd255; // rayIntake.ts:42
+  wire [31:0] d = ray_direction[31:0]; // watertightTest.ts:75
+  wire [31:0] d_1 = ray_direction[63:32]; // watertightTest.ts:75
+  wire [31:0] d_2 = ray_direction[95:64]; // watertightTest.ts:75
+  wire rayValid_and_4 = rayValid_and_1 & d[30:23] != 8'd255 & d_1[30:23] != 8'd255 & d_2[30:23] != 8'd255; // rayIntake.ts:42
+  wire [30:0] ray0_axes_slice = d[30:0]; // watertightTest.ts:76
+  wire [30:0] ray0_axes_slice_1 = d_1[30:0]; // watertightTest.ts:76
+  wire [30:0] ray0_axes_slice_2 = d_2[30:0]; // watertightTest.ts:76
+  wire rayValid_and_6 = ray0_axes_slice == 31'd0 & ray0_axes_slice_1 == 31'd0 & ray0_axes_slice_2 == 31'd0; // rayIntake.ts:42
+  wire rayValid = rayValid_and_4 & ~rayValid_and_6; // rayIntake.ts:42
   wire traceable = node_count != 6'd0; // bvh8IcCore.ts:250
   wire traced_and = rayValid & traceable; // rayIntake.ts:43
-  wire [5:0] ray0_leaf_next_add = primitive_index_d3 + 6'd1; // bvh8IcCore.ts:1148
-  wire leave = pair_queue_deq_valid & {1'd0, pair_index} == pair_queue_deq_bits[2787:2784] - 4'd1; // bvh8IcCore.ts:855
-  wire [2:0] ray0_queued_sel_slice_1 = pair_queue_deq_bits[2790:2788]; // bvh8IcCore.ts:833
-  wire enqueue = primitive_decoder_out_valid & ray0_state_sel_not_1; // bvh8IcCore.ts:838
-  wire [5:0] added_zext = {2'd0, primitive_decoder_pair_count}; // bvh8IcCore.ts:1154
-  wire [5:0] added = enqueue & ray0_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire [2:0] out = triangle_engine_out_tag[66:64]; // bvh8IcCore.ts:923
-  wire ray0_pending_eq = out == 3'd0; // bvh8IcCore.ts:1005
-  wire [5:0] answered = {5'd0, triangle_engine_out_valid & ray0_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray0_parked_tnear_sel_and = read & ray0_state_sel_eq_4; // bvh8IcCore.ts:1066
+  wire [5:0] ray0_leaf_next_add = primitive_index_d3 + 6'd1; // bvh8IcCore.ts:1146
+  wire leave = pair_queue_deq_valid & {1'd0, pair_index} == pair_queue_deq_bits_pairCount - 4'd1; // bvh8IcCore.ts:853
+  wire enqueue = primitive_decoder_out_valid & ~fault_4; // bvh8IcCore.ts:836
+  wire added_and = enqueue & ray0_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_zext = {2'd0, primitive_decoder_pair_count}; // bvh8IcCore.ts:1152
+  wire [5:0] added = added_and ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire [2:0] out = triangle_engine_out_tag[66:64]; // bvh8IcCore.ts:921
+  wire ray0_pending_eq = out == 3'd0; // bvh8IcCore.ts:1003
+  wire [5:0] answered = {5'd0, triangle_engine_out_valid & ray0_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray0_parked_tnear_sel_and = read & ray0_state_sel_eq_4; // bvh8IcCore.ts:1064
   wire [31:0] ray0_parked_tnear_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_parked_tnear : ray6_parked_tnear) : node_req_valid_slice_2 ? ray5_parked_tnear : ray4_parked_tnear; // bvh8IcCore.ts:330
   wire [31:0] ray0_parked_tnear_mux_5 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray3_parked_tnear : ray2_parked_tnear) : node_req_valid_slice_2 ? ray1_parked_tnear : ray0_parked_tnear; // bvh8IcCore.ts:330
   wire [31:0] stored_3 = stored_mux_6[31:0]; // bvh8IcCore.ts:443
@@ -1287,9 +1296,8 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] tnear_1 = fresh ? 32'd0 : tnear_mux; // bvh8IcCore.ts:451
   wire [31:0] tnear_2 = again ? tnear : tnear_1; // bvh8IcCore.ts:479
   wire [3:0] far_sub = hitCount - 4'd1; // bvh8IcCore.ts:785
-  wire [2:0] far_slice = far_sub[2:0]; // bvh8IcCore.ts:785
-  wire far_slice_2 = far_slice[1]; // bvh8IcCore.ts:785
-  wire far_slice_3 = far_slice[0]; // bvh8IcCore.ts:785
+  wire far_slice_2 = far_sub[1]; // bvh8IcCore.ts:785
+  wire far_slice_3 = far_sub[0]; // bvh8IcCore.ts:785
   wire [2:0] order = box_engine_order[23:21]; // bvh8IcCore.ts:758
   wire [2:0] order_1 = box_engine_order[20:18]; // bvh8IcCore.ts:758
   wire [2:0] order_2 = box_engine_order[17:15]; // bvh8IcCore.ts:758
@@ -1300,7 +1308,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [2:0] order_6 = box_engine_order[5:3]; // bvh8IcCore.ts:758
   wire [2:0] order_7 = box_engine_order[2:0]; // bvh8IcCore.ts:758
   wire [2:0] far_mux_5 = far_slice_2 ? (far_slice_3 ? order_4 : order_5) : far_slice_3 ? order_6 : order_7; // bvh8IcCore.ts:785
-  wire [2:0] far_mux_6 = far_slice[2] ? far_mux_2 : far_mux_5; // bvh8IcCore.ts:785
+  wire [2:0] far_mux_6 = far_sub[2] ? far_mux_2 : far_mux_5; // bvh8IcCore.ts:785
   wire far_slice_5 = far_mux_6[1]; // bvh8IcCore.ts:785
   wire far_slice_6 = far_mux_6[0]; // bvh8IcCore.ts:785
   wire [31:0] tnear_3 = box_engine_tnear[255:224]; // bvh8IcCore.ts:757
@@ -1319,9 +1327,9 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [3:0] ray0_parked_tests_add_3 = ray0_parked_tests_add_1 + {3'd0, box_child_valid_d23[3]} + {3'd0, box_child_valid_d23[4]}; // bvh8IcCore.ts:335
   wire [3:0] ray0_parked_tests_add_5 = ray0_parked_tests_add_3 + {3'd0, box_child_valid_d23[5]} + {3'd0, box_child_valid_d23[6]}; // bvh8IcCore.ts:335
   wire [3:0] ray0_parked_tests_add_6 = ray0_parked_tests_add_5 + {3'd0, box_child_valid_d23[7]}; // bvh8IcCore.ts:335
-  wire [5:0] ray0_reads_sub = ray0_reads - 6'd1; // bvh8IcCore.ts:1134
+  wire [5:0] ray0_reads_sub = ray0_reads - 6'd1; // bvh8IcCore.ts:1132
   wire enter = valid_1 & box_instance_pass_d23 & hitCount_ne; // bvh8IcCore.ts:787
-  wire ray0_reads_sel_and = enter & ray0_state_sel_eq_6; // bvh8IcCore.ts:1098
+  wire ray0_reads_sel_and = enter & ray0_state_sel_eq_6; // bvh8IcCore.ts:1096
   wire ray0_reads_sel_slice = pop_arbiter_chosen[2]; // bvh8IcCore.ts:330
   wire ray0_reads_sel_slice_1 = pop_arbiter_chosen[1]; // bvh8IcCore.ts:330
   wire ray0_reads_sel_slice_2 = pop_arbiter_chosen[0]; // bvh8IcCore.ts:330
@@ -1351,26 +1359,21 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire leave_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray0_reads_sel_and_5 : ray0_reads_sel_and_6) : ray0_reads_sel_slice_2 ? ray0_reads_sel_and_7 : ray0_reads_sel_and_8; // bvh8IcCore.ts:405
   wire leave_1 = valid_2 & fromStack & (ray0_reads_sel_slice ? leave_mux_2 : leave_mux_5); // bvh8IcCore.ts:405
   wire parkPush = undo_and_1 & park_not; // bvh8IcCore.ts:773
-  wire [6:0] ray0_sp_slice = pushedSp[6:0]; // bvh8IcCore.ts:1122
-  wire [6:0] ray0_sp_add = ray0_sp + 7'd1; // bvh8IcCore.ts:1013
+  wire [6:0] ray0_sp_slice = pushedSp[6:0]; // bvh8IcCore.ts:1120
+  wire [6:0] ray0_sp_add = ray0_sp + 7'd1; // bvh8IcCore.ts:1011
   wire [6:0] ray0_sp_mux_2 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray7_sp : ray6_sp) : ray0_reads_sel_slice_2 ? ray5_sp : ray4_sp; // bvh8IcCore.ts:330
   wire [6:0] ray0_sp_mux_5 = ray0_reads_sel_slice_1 ? (ray0_reads_sel_slice_2 ? ray3_sp : ray2_sp) : ray0_reads_sel_slice_2 ? ray1_sp : ray0_sp; // bvh8IcCore.ts:330
   wire [6:0] depth = (ray0_reads_sel_slice ? ray0_sp_mux_2 : ray0_sp_mux_5) - 7'd1; // bvh8IcCore.ts:391
-  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvh8IcCore.ts:1045
+  wire [95:0] ray0_inv_dir_concat = {inv_z_result, inv_y_result, inv_x_result}; // bvh8IcCore.ts:1043
   wire [2:0] obb_back_slot = obb_rotate_out_tag[47:45]; // bvh8IcCore.ts:616
-  wire ray0_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd0; // bvh8IcCore.ts:1038
-  wire [31:0] d = ray_direction[31:0]; // watertightTest.ts:75
-  wire [30:0] ray0_axes_slice = d[30:0]; // watertightTest.ts:76
-  wire [31:0] d_1 = ray_direction[63:32]; // watertightTest.ts:75
-  wire [30:0] ray0_axes_slice_1 = d_1[30:0]; // watertightTest.ts:76
+  wire ray0_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd0; // bvh8IcCore.ts:1036
   wire yWins = ray0_axes_slice < ray0_axes_slice_1; // watertightTest.ts:77
-  wire [31:0] d_2 = ray_direction[95:64]; // watertightTest.ts:75
-  wire zWins = (yWins ? ray0_axes_slice_1 : ray0_axes_slice) < d_2[30:0]; // watertightTest.ts:78
+  wire zWins = (yWins ? ray0_axes_slice_1 : ray0_axes_slice) < ray0_axes_slice_2; // watertightTest.ts:78
   wire [5:0] axesZ = d_2[31] ? 6'd33 : 6'd36; // watertightTest.ts:80
   wire [5:0] axesY = d_1[31] ? 6'd24 : 6'd18; // watertightTest.ts:81
   wire [5:0] axesX = d[31] ? 6'd6 : 6'd9; // watertightTest.ts:82
   wire [5:0] ray0_axes_mux_1 = zWins ? axesZ : yWins ? axesY : axesX; // watertightTest.ts:83
-  wire [95:0] ray0_shear_concat = {shear_z_result, shear_y_result, shear_x_result}; // bvh8IcCore.ts:1046
+  wire [95:0] ray0_shear_concat = {shear_z_result, shear_y_result, shear_x_result}; // bvh8IcCore.ts:1044
   wire [95:0] shear = {instance_shear_z_result, instance_shear_y_result, instance_shear_x_result}; // instancePath.ts:105
   wire [287:0] linear = {node_resp[351:320], node_resp[319:288], node_resp[287:256], node_resp[223:192], node_resp[191:160], node_resp[159:128], node_resp[95:64], node_resp[63:32], node_resp[31:0]}; // instancePath.ts:43
   wire [23:0] userData = node_resp[503:480]; // instancePath.ts:45
@@ -1381,7 +1384,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire ray0_have_best_sel_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_fault : ray6_fault) : ray0_have_best_sel_slice_2 ? ray5_fault : ray4_fault; // bvh8IcCore.ts:330
   wire ray0_have_best_sel_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_fault : ray2_fault) : ray0_have_best_sel_slice_2 ? ray1_fault : ray0_fault; // bvh8IcCore.ts:330
   wire ray0_have_best_sel_mux_6 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_2 : ray0_have_best_sel_mux_5; // bvh8IcCore.ts:330
-  wire better_and_1 = triangle_engine_out_valid & triangle_engine_best_valid_out & ~ray0_have_best_sel_mux_6; // bvh8IcCore.ts:940
+  wire better_and_1 = triangle_engine_out_valid & triangle_engine_best_valid_out & ~ray0_have_best_sel_mux_6; // bvh8IcCore.ts:938
   wire ray0_have_best_sel_mux_9 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_have_best : ray6_have_best) : ray0_have_best_sel_slice_2 ? ray5_have_best : ray4_have_best; // bvh8IcCore.ts:330
   wire ray0_have_best_sel_mux_12 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_have_best : ray2_have_best) : ray0_have_best_sel_slice_2 ? ray1_have_best : ray0_have_best; // bvh8IcCore.ts:330
   wire ray0_have_best_sel_mux_13 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_9 : ray0_have_best_sel_mux_12; // bvh8IcCore.ts:330
@@ -1398,8 +1401,8 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] ray0_have_best_sel_mux_37 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_index : ray6_best_index) : ray0_have_best_sel_slice_2 ? ray5_best_index : ray4_best_index; // bvh8IcCore.ts:330
   wire [31:0] ray0_have_best_sel_mux_40 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_index : ray2_best_index) : ray0_have_best_sel_slice_2 ? ray1_best_index : ray0_best_index; // bvh8IcCore.ts:330
   wire [31:0] ray0_have_best_sel_mux_41 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_37 : ray0_have_best_sel_mux_40; // bvh8IcCore.ts:330
-  wire closer_ult = {ray0_have_best_sel_concat, triangle_engine_best_index_out} < {ray0_have_best_sel_mux_34, ray0_have_best_sel_mux_41}; // bvh8IcCore.ts:934
-  wire closer = fcmp13_flags == 2'd3 | fcmp13_flags == 2'd0 & closer_ult; // bvh8IcCore.ts:934
+  wire closer_ult = {ray0_have_best_sel_concat, triangle_engine_best_index_out} < {ray0_have_best_sel_mux_34, ray0_have_best_sel_mux_41}; // bvh8IcCore.ts:932
+  wire closer = fcmp13_flags == 2'd3 | fcmp13_flags == 2'd0 & closer_ult; // bvh8IcCore.ts:932
   wire [31:0] flags_2 = ray7_query[95:64]; // queryAccept.ts:8
   wire anyHit_1 = flags_2[0]; // queryAccept.ts:12
   wire [31:0] flags_3 = ray6_query[95:64]; // queryAccept.ts:8
@@ -1417,282 +1420,282 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire anyHit_7 = flags_8[0]; // queryAccept.ts:12
   wire ray0_have_best_sel_mux_47 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? anyHit_5 : anyHit_6) : ray0_have_best_sel_slice_2 ? anyHit_7 : anyHit; // bvh8IcCore.ts:330
   wire ray0_have_best_sel_mux_48 = ray0_have_best_sel_slice ? ray0_have_best_sel_mux_44 : ray0_have_best_sel_mux_47; // bvh8IcCore.ts:330
-  wire ended = ray0_have_best_sel_mux_48 & ray0_have_best_sel_mux_13; // bvh8IcCore.ts:939
-  wire better_not_2 = ~ended; // bvh8IcCore.ts:940
-  wire better = better_and_1 & (~ray0_have_best_sel_mux_13 | closer & better_not_2); // bvh8IcCore.ts:940
-  wire ray0_have_best_sel_and = better & ray0_pending_eq; // bvh8IcCore.ts:1159
+  wire ended = ray0_have_best_sel_mux_48 & ray0_have_best_sel_mux_13; // bvh8IcCore.ts:937
+  wire better_not_2 = ~ended; // bvh8IcCore.ts:938
+  wire better = better_and_1 & (~ray0_have_best_sel_mux_13 | closer & better_not_2); // bvh8IcCore.ts:938
+  wire ray0_have_best_sel_and = better & ray0_pending_eq; // bvh8IcCore.ts:1157
   wire [31:0] ray0_best_shader_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_inst_shader : ray6_inst_shader) : ray0_have_best_sel_slice_2 ? ray5_inst_shader : ray4_inst_shader; // bvh8IcCore.ts:330
   wire [31:0] ray0_best_shader_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_inst_shader : ray2_inst_shader) : ray0_have_best_sel_slice_2 ? ray1_inst_shader : ray0_inst_shader; // bvh8IcCore.ts:330
   wire [31:0] ray0_best_shader_mux_6 = ray0_have_best_sel_slice ? ray0_best_shader_mux_2 : ray0_best_shader_mux_5; // bvh8IcCore.ts:330
-  wire second_1 = triangle_engine_best_from[1]; // bvh8IcCore.ts:926
-  wire [31:0] out_1 = triangle_engine_out_tag[63:32]; // bvh8IcCore.ts:923
-  wire [31:0] out_2 = triangle_engine_out_tag[31:0]; // bvh8IcCore.ts:923
-  wire [31:0] geometry = second_1 ? out_1 : out_2; // bvh8IcCore.ts:936
-  wire [31:0] shader = ray0_have_best_sel_mux_20 & ray0_best_shader_mux_6 != 32'd0 ? ray0_best_shader_mux_6 : geometry; // bvh8IcCore.ts:950
+  wire second_1 = triangle_engine_best_from[1]; // bvh8IcCore.ts:924
+  wire [31:0] out_1 = triangle_engine_out_tag[63:32]; // bvh8IcCore.ts:921
+  wire [31:0] out_2 = triangle_engine_out_tag[31:0]; // bvh8IcCore.ts:921
+  wire [31:0] geometry = second_1 ? out_1 : out_2; // bvh8IcCore.ts:934
+  wire [31:0] shader = ray0_have_best_sel_mux_20 & ray0_best_shader_mux_6 != 32'd0 ? ray0_best_shader_mux_6 : geometry; // bvh8IcCore.ts:948
   wire [95:0] normal = {fadd28_result, fadd23_result, fadd18_result}; // instancePath.ts:124
-  wire [95:0] normal_1 = second_1 ? triangle_engine_normal[191:96] : triangle_engine_normal[95:0]; // bvh8IcCore.ts:951
-  wire [31:0] u = second_1 ? triangle_engine_u[63:32] : triangle_engine_u[31:0]; // bvh8IcCore.ts:953
-  wire [31:0] v = second_1 ? triangle_engine_v[63:32] : triangle_engine_v[31:0]; // bvh8IcCore.ts:954
-  wire ray0_object_normal_slice = ray0_have_best_sel_concat[24]; // bvh8IcCore.ts:1169
-  wire ray1_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd1; // bvh8IcCore.ts:1183
-  wire ray1_state_sel_eq_4 = slot_2 == 3'd1; // bvh8IcCore.ts:1005
-  wire ray1_state_sel_eq_5 = s2Slot == 3'd1; // bvh8IcCore.ts:1005
-  wire ray1_state_sel_eq_6 = tag == 3'd1; // bvh8IcCore.ts:1005
-  wire fault_or_7 = fault & ray1_state_sel_eq_4 | fault_and_2 & ray1_state_sel_eq_5 | fault_2 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray1_state_sel_eq_7 = resolve_slot_index == 3'd1; // bvh8IcCore.ts:1005
-  wire ray1_state_sel_eq_8 = primitive_slot_d3 == 3'd1; // bvh8IcCore.ts:1005
-  wire fault_or_9 = fault_or_7 | fault_3 & ray1_state_sel_eq_7 | fault_4 & ray1_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_6 = fault_or_9 | overflow & ray1_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray1_state_sel_eq_9 = ray1_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray1_state_sel_eq_10 = ray1_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray1_state_sel_not = ~ray1_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_1 = ray1_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_1 = ray1_fault | anyHit_7 & ray1_have_best | done_eq_1 & ~ray1_in_leaf; // bvh8IcCore.ts:1172
-  wire ray1_state_sel_and_6 = ray0_state_sel_and_14 & ray1_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray1_state_sel_and_7 = resolve_slot_valid & ray1_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray1_state_sel_ne = ray1_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray1_state_sel_and_8 = park & ray1_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray1_state_sel_and_9 = undo_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray1_state_sel_and_10 = skip_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray1_state_sel_and_12 = valid_1 & ray1_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray1_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd1; // bvh8IcCore.ts:1082
-  wire ray1_state_sel_and_14 = s2Instance & ray1_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray1_state_sel_and_15 = undo & ray1_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray1_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd1; // bvh8IcCore.ts:1050
-  wire ray1_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvh8IcCore.ts:1044
-  wire ray1_state_sel_eq_15 = ray1_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray1_state_sel_and_19 = accept & free_slot_index == 3'd1; // bvh8IcCore.ts:1017
-  wire [5:0] added_1 = enqueue & ray1_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray1_pending_eq = out == 3'd1; // bvh8IcCore.ts:1005
-  wire [5:0] answered_1 = {5'd0, triangle_engine_out_valid & ray1_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray1_parked_tnear_sel_and = read & ray1_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray1_reads_sub = ray1_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray1_reads_sel_and = enter & ray1_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray1_sp_add = ray1_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray1_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd1; // bvh8IcCore.ts:1038
-  wire ray1_have_best_sel_and = better & ray1_pending_eq; // bvh8IcCore.ts:1159
-  wire ray2_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd2; // bvh8IcCore.ts:1183
-  wire ray2_state_sel_eq_4 = slot_2 == 3'd2; // bvh8IcCore.ts:1005
-  wire ray2_state_sel_eq_5 = s2Slot == 3'd2; // bvh8IcCore.ts:1005
-  wire ray2_state_sel_eq_6 = tag == 3'd2; // bvh8IcCore.ts:1005
-  wire fault_or_11 = fault & ray2_state_sel_eq_4 | fault_and_2 & ray2_state_sel_eq_5 | fault_2 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray2_state_sel_eq_7 = resolve_slot_index == 3'd2; // bvh8IcCore.ts:1005
-  wire ray2_state_sel_eq_8 = primitive_slot_d3 == 3'd2; // bvh8IcCore.ts:1005
-  wire fault_or_13 = fault_or_11 | fault_3 & ray2_state_sel_eq_7 | fault_4 & ray2_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_7 = fault_or_13 | overflow & ray2_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray2_state_sel_eq_9 = ray2_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray2_state_sel_eq_10 = ray2_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray2_state_sel_not = ~ray2_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_2 = ray2_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_2 = ray2_fault | anyHit_6 & ray2_have_best | done_eq_2 & ~ray2_in_leaf; // bvh8IcCore.ts:1172
-  wire ray2_state_sel_and_6 = ray0_state_sel_and_14 & ray2_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray2_state_sel_and_7 = resolve_slot_valid & ray2_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray2_state_sel_ne = ray2_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray2_state_sel_and_8 = park & ray2_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray2_state_sel_and_9 = undo_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray2_state_sel_and_10 = skip_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray2_state_sel_and_12 = valid_1 & ray2_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray2_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd2; // bvh8IcCore.ts:1082
-  wire ray2_state_sel_and_14 = s2Instance & ray2_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray2_state_sel_and_15 = undo & ray2_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray2_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd2; // bvh8IcCore.ts:1050
-  wire ray2_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvh8IcCore.ts:1044
-  wire ray2_state_sel_eq_15 = ray2_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray2_state_sel_and_19 = accept & free_slot_index == 3'd2; // bvh8IcCore.ts:1017
-  wire [5:0] added_2 = enqueue & ray2_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray2_pending_eq = out == 3'd2; // bvh8IcCore.ts:1005
-  wire [5:0] answered_2 = {5'd0, triangle_engine_out_valid & ray2_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray2_parked_tnear_sel_and = read & ray2_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray2_reads_sub = ray2_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray2_reads_sel_and = enter & ray2_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray2_sp_add = ray2_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray2_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd2; // bvh8IcCore.ts:1038
-  wire ray2_have_best_sel_and = better & ray2_pending_eq; // bvh8IcCore.ts:1159
-  wire ray3_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd3; // bvh8IcCore.ts:1183
-  wire ray3_state_sel_eq_4 = slot_2 == 3'd3; // bvh8IcCore.ts:1005
-  wire ray3_state_sel_eq_5 = s2Slot == 3'd3; // bvh8IcCore.ts:1005
-  wire ray3_state_sel_eq_6 = tag == 3'd3; // bvh8IcCore.ts:1005
-  wire fault_or_15 = fault & ray3_state_sel_eq_4 | fault_and_2 & ray3_state_sel_eq_5 | fault_2 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray3_state_sel_eq_7 = resolve_slot_index == 3'd3; // bvh8IcCore.ts:1005
-  wire ray3_state_sel_eq_8 = primitive_slot_d3 == 3'd3; // bvh8IcCore.ts:1005
-  wire fault_or_17 = fault_or_15 | fault_3 & ray3_state_sel_eq_7 | fault_4 & ray3_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_8 = fault_or_17 | overflow & ray3_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray3_state_sel_eq_9 = ray3_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray3_state_sel_eq_10 = ray3_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray3_state_sel_not = ~ray3_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_3 = ray3_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_3 = ray3_fault | anyHit_5 & ray3_have_best | done_eq_3 & ~ray3_in_leaf; // bvh8IcCore.ts:1172
-  wire ray3_state_sel_and_6 = ray0_state_sel_and_14 & ray3_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray3_state_sel_and_7 = resolve_slot_valid & ray3_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray3_state_sel_ne = ray3_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray3_state_sel_and_8 = park & ray3_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray3_state_sel_and_9 = undo_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray3_state_sel_and_10 = skip_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray3_state_sel_and_12 = valid_1 & ray3_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray3_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd3; // bvh8IcCore.ts:1082
-  wire ray3_state_sel_and_14 = s2Instance & ray3_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray3_state_sel_and_15 = undo & ray3_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray3_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd3; // bvh8IcCore.ts:1050
-  wire ray3_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvh8IcCore.ts:1044
-  wire ray3_state_sel_eq_15 = ray3_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray3_state_sel_and_19 = accept & free_slot_index == 3'd3; // bvh8IcCore.ts:1017
-  wire [5:0] added_3 = enqueue & ray3_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray3_pending_eq = out == 3'd3; // bvh8IcCore.ts:1005
-  wire [5:0] answered_3 = {5'd0, triangle_engine_out_valid & ray3_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray3_parked_tnear_sel_and = read & ray3_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray3_reads_sub = ray3_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray3_reads_sel_and = enter & ray3_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray3_sp_add = ray3_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray3_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd3; // bvh8IcCore.ts:1038
-  wire ray3_have_best_sel_and = better & ray3_pending_eq; // bvh8IcCore.ts:1159
-  wire ray4_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd4; // bvh8IcCore.ts:1183
-  wire ray4_state_sel_eq_4 = slot_2 == 3'd4; // bvh8IcCore.ts:1005
-  wire ray4_state_sel_eq_5 = s2Slot == 3'd4; // bvh8IcCore.ts:1005
-  wire ray4_state_sel_eq_6 = tag == 3'd4; // bvh8IcCore.ts:1005
-  wire fault_or_19 = fault & ray4_state_sel_eq_4 | fault_and_2 & ray4_state_sel_eq_5 | fault_2 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray4_state_sel_eq_7 = resolve_slot_index == 3'd4; // bvh8IcCore.ts:1005
-  wire ray4_state_sel_eq_8 = primitive_slot_d3 == 3'd4; // bvh8IcCore.ts:1005
-  wire fault_or_21 = fault_or_19 | fault_3 & ray4_state_sel_eq_7 | fault_4 & ray4_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_9 = fault_or_21 | overflow & ray4_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray4_state_sel_eq_9 = ray4_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray4_state_sel_eq_10 = ray4_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray4_state_sel_not = ~ray4_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_4 = ray4_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_4 = ray4_fault | anyHit_4 & ray4_have_best | done_eq_4 & ~ray4_in_leaf; // bvh8IcCore.ts:1172
-  wire ray4_state_sel_and_6 = ray0_state_sel_and_14 & ray4_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray4_state_sel_and_7 = resolve_slot_valid & ray4_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray4_state_sel_ne = ray4_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray4_state_sel_and_8 = park & ray4_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray4_state_sel_and_9 = undo_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray4_state_sel_and_10 = skip_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray4_state_sel_and_12 = valid_1 & ray4_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray4_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd4; // bvh8IcCore.ts:1082
-  wire ray4_state_sel_and_14 = s2Instance & ray4_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray4_state_sel_and_15 = undo & ray4_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray4_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd4; // bvh8IcCore.ts:1050
-  wire ray4_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvh8IcCore.ts:1044
-  wire ray4_state_sel_eq_15 = ray4_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray4_state_sel_and_19 = accept & free_slot_index == 3'd4; // bvh8IcCore.ts:1017
-  wire [5:0] added_4 = enqueue & ray4_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray4_pending_eq = out == 3'd4; // bvh8IcCore.ts:1005
-  wire [5:0] answered_4 = {5'd0, triangle_engine_out_valid & ray4_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray4_parked_tnear_sel_and = read & ray4_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray4_reads_sub = ray4_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray4_reads_sel_and = enter & ray4_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray4_sp_add = ray4_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray4_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd4; // bvh8IcCore.ts:1038
-  wire ray4_have_best_sel_and = better & ray4_pending_eq; // bvh8IcCore.ts:1159
-  wire ray5_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd5; // bvh8IcCore.ts:1183
-  wire ray5_state_sel_eq_4 = slot_2 == 3'd5; // bvh8IcCore.ts:1005
-  wire ray5_state_sel_eq_5 = s2Slot == 3'd5; // bvh8IcCore.ts:1005
-  wire ray5_state_sel_eq_6 = tag == 3'd5; // bvh8IcCore.ts:1005
-  wire fault_or_23 = fault & ray5_state_sel_eq_4 | fault_and_2 & ray5_state_sel_eq_5 | fault_2 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray5_state_sel_eq_7 = resolve_slot_index == 3'd5; // bvh8IcCore.ts:1005
-  wire ray5_state_sel_eq_8 = primitive_slot_d3 == 3'd5; // bvh8IcCore.ts:1005
-  wire fault_or_25 = fault_or_23 | fault_3 & ray5_state_sel_eq_7 | fault_4 & ray5_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_10 = fault_or_25 | overflow & ray5_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray5_state_sel_eq_9 = ray5_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray5_state_sel_eq_10 = ray5_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray5_state_sel_not = ~ray5_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_5 = ray5_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_5 = ray5_fault | anyHit_3 & ray5_have_best | done_eq_5 & ~ray5_in_leaf; // bvh8IcCore.ts:1172
-  wire ray5_state_sel_and_6 = ray0_state_sel_and_14 & ray5_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray5_state_sel_and_7 = resolve_slot_valid & ray5_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray5_state_sel_ne = ray5_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray5_state_sel_and_8 = park & ray5_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray5_state_sel_and_9 = undo_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray5_state_sel_and_10 = skip_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray5_state_sel_and_12 = valid_1 & ray5_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray5_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd5; // bvh8IcCore.ts:1082
-  wire ray5_state_sel_and_14 = s2Instance & ray5_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray5_state_sel_and_15 = undo & ray5_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray5_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd5; // bvh8IcCore.ts:1050
-  wire ray5_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvh8IcCore.ts:1044
-  wire ray5_state_sel_eq_15 = ray5_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray5_state_sel_and_19 = accept & free_slot_index == 3'd5; // bvh8IcCore.ts:1017
-  wire [5:0] added_5 = enqueue & ray5_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray5_pending_eq = out == 3'd5; // bvh8IcCore.ts:1005
-  wire [5:0] answered_5 = {5'd0, triangle_engine_out_valid & ray5_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray5_parked_tnear_sel_and = read & ray5_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray5_reads_sub = ray5_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray5_reads_sel_and = enter & ray5_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray5_sp_add = ray5_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray5_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd5; // bvh8IcCore.ts:1038
-  wire ray5_have_best_sel_and = better & ray5_pending_eq; // bvh8IcCore.ts:1159
-  wire ray6_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd6; // bvh8IcCore.ts:1183
-  wire ray6_state_sel_eq_4 = slot_2 == 3'd6; // bvh8IcCore.ts:1005
-  wire ray6_state_sel_eq_5 = s2Slot == 3'd6; // bvh8IcCore.ts:1005
-  wire ray6_state_sel_eq_6 = tag == 3'd6; // bvh8IcCore.ts:1005
-  wire fault_or_27 = fault & ray6_state_sel_eq_4 | fault_and_2 & ray6_state_sel_eq_5 | fault_2 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray6_state_sel_eq_7 = resolve_slot_index == 3'd6; // bvh8IcCore.ts:1005
-  wire ray6_state_sel_eq_8 = primitive_slot_d3 == 3'd6; // bvh8IcCore.ts:1005
-  wire fault_or_29 = fault_or_27 | fault_3 & ray6_state_sel_eq_7 | fault_4 & ray6_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_11 = fault_or_29 | overflow & ray6_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray6_state_sel_eq_9 = ray6_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray6_state_sel_eq_10 = ray6_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray6_state_sel_not = ~ray6_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_6 = ray6_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_6 = ray6_fault | anyHit_2 & ray6_have_best | done_eq_6 & ~ray6_in_leaf; // bvh8IcCore.ts:1172
-  wire ray6_state_sel_and_6 = ray0_state_sel_and_14 & ray6_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray6_state_sel_and_7 = resolve_slot_valid & ray6_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray6_state_sel_ne = ray6_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray6_state_sel_and_8 = park & ray6_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray6_state_sel_and_9 = undo_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray6_state_sel_and_10 = skip_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray6_state_sel_and_12 = valid_1 & ray6_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray6_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd6; // bvh8IcCore.ts:1082
-  wire ray6_state_sel_and_14 = s2Instance & ray6_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray6_state_sel_and_15 = undo & ray6_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray6_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd6; // bvh8IcCore.ts:1050
-  wire ray6_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvh8IcCore.ts:1044
-  wire ray6_state_sel_eq_15 = ray6_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray6_state_sel_and_19 = accept & free_slot_index == 3'd6; // bvh8IcCore.ts:1017
-  wire [5:0] added_6 = enqueue & ray6_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray6_pending_eq = out == 3'd6; // bvh8IcCore.ts:1005
-  wire [5:0] answered_6 = {5'd0, triangle_engine_out_valid & ray6_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray6_parked_tnear_sel_and = read & ray6_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray6_reads_sub = ray6_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray6_reads_sel_and = enter & ray6_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray6_sp_add = ray6_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray6_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd6; // bvh8IcCore.ts:1038
-  wire ray6_have_best_sel_and = better & ray6_pending_eq; // bvh8IcCore.ts:1159
-  wire ray7_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd7; // bvh8IcCore.ts:1183
-  wire ray7_state_sel_eq_4 = slot_2 == 3'd7; // bvh8IcCore.ts:1005
-  wire ray7_state_sel_eq_5 = s2Slot == 3'd7; // bvh8IcCore.ts:1005
-  wire ray7_state_sel_eq_6 = tag == 3'd7; // bvh8IcCore.ts:1005
-  wire fault_or_31 = fault & ray7_state_sel_eq_4 | fault_and_2 & ray7_state_sel_eq_5 | fault_2 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray7_state_sel_eq_7 = resolve_slot_index == 3'd7; // bvh8IcCore.ts:1005
-  wire ray7_state_sel_eq_8 = primitive_slot_d3 == 3'd7; // bvh8IcCore.ts:1005
-  wire fault_or_33 = fault_or_31 | fault_3 & ray7_state_sel_eq_7 | fault_4 & ray7_state_sel_eq_8; // bvh8IcCore.ts:1175
-  wire fault_12 = fault_or_33 | overflow & ray7_state_sel_eq_6; // bvh8IcCore.ts:1175
-  wire ray7_state_sel_eq_9 = ray7_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1173
-  wire ray7_state_sel_eq_10 = ray7_pending == 6'd0; // bvh8IcCore.ts:1173
-  wire ray7_state_sel_not = ~ray7_unresolved; // bvh8IcCore.ts:1173
-  wire done_eq_7 = ray7_sp == 7'd0; // bvh8IcCore.ts:1172
-  wire done_7 = ray7_fault | anyHit_1 & ray7_have_best | done_eq_7 & ~ray7_in_leaf; // bvh8IcCore.ts:1172
-  wire ray7_state_sel_and_6 = ray0_state_sel_and_14 & ray7_state_sel_eq_8; // bvh8IcCore.ts:1141
-  wire ray7_state_sel_and_7 = resolve_slot_valid & ray7_state_sel_eq_7; // bvh8IcCore.ts:1125
-  wire ray7_state_sel_ne = ray7_pending != 6'd0; // bvh8IcCore.ts:1008
-  wire ray7_state_sel_and_8 = park & ray7_state_sel_eq_6; // bvh8IcCore.ts:1114
-  wire ray7_state_sel_and_9 = undo_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1110
-  wire ray7_state_sel_and_10 = skip_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1106
-  wire ray7_state_sel_and_12 = valid_1 & ray7_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1093
-  wire ray7_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd7; // bvh8IcCore.ts:1082
-  wire ray7_state_sel_and_14 = s2Instance & ray7_state_sel_eq_5; // bvh8IcCore.ts:1073
-  wire ray7_state_sel_and_15 = undo & ray7_state_sel_eq_4; // bvh8IcCore.ts:1065
-  wire ray7_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd7; // bvh8IcCore.ts:1050
-  wire ray7_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvh8IcCore.ts:1044
-  wire ray7_state_sel_eq_15 = ray7_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1048
-  wire ray7_state_sel_and_19 = accept & free_slot_index == 3'd7; // bvh8IcCore.ts:1017
-  wire [5:0] added_7 = enqueue & ray7_state_sel_eq_8 ? added_zext : 6'd0; // bvh8IcCore.ts:1154
-  wire ray7_pending_eq = out == 3'd7; // bvh8IcCore.ts:1005
-  wire [5:0] answered_7 = {5'd0, triangle_engine_out_valid & ray7_pending_eq}; // bvh8IcCore.ts:1155
-  wire ray7_parked_tnear_sel_and = read & ray7_state_sel_eq_4; // bvh8IcCore.ts:1066
-  wire [5:0] ray7_reads_sub = ray7_reads - 6'd1; // bvh8IcCore.ts:1134
-  wire ray7_reads_sel_and = enter & ray7_state_sel_eq_6; // bvh8IcCore.ts:1098
-  wire [6:0] ray7_sp_add = ray7_sp + 7'd1; // bvh8IcCore.ts:1013
-  wire ray7_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd7; // bvh8IcCore.ts:1038
-  wire ray7_have_best_sel_and = better & ray7_pending_eq; // bvh8IcCore.ts:1159
+  wire [95:0] normal_1 = second_1 ? triangle_engine_normal[191:96] : triangle_engine_normal[95:0]; // bvh8IcCore.ts:949
+  wire [31:0] u = second_1 ? triangle_engine_u[63:32] : triangle_engine_u[31:0]; // bvh8IcCore.ts:951
+  wire [31:0] v = second_1 ? triangle_engine_v[63:32] : triangle_engine_v[31:0]; // bvh8IcCore.ts:952
+  wire ray1_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd1; // bvh8IcCore.ts:1181
+  wire ray1_state_sel_eq_4 = slot_2 == 3'd1; // bvh8IcCore.ts:1003
+  wire ray1_state_sel_eq_5 = s2Slot == 3'd1; // bvh8IcCore.ts:1003
+  wire ray1_state_sel_eq_6 = tag == 3'd1; // bvh8IcCore.ts:1003
+  wire fault_or_7 = fault & ray1_state_sel_eq_4 | fault_and_2 & ray1_state_sel_eq_5 | fault_2 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray1_state_sel_eq_7 = resolve_slot_index == 3'd1; // bvh8IcCore.ts:1003
+  wire ray1_state_sel_eq_8 = primitive_slot_d3 == 3'd1; // bvh8IcCore.ts:1003
+  wire fault_or_9 = fault_or_7 | fault_3 & ray1_state_sel_eq_7 | fault_4 & ray1_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_6 = fault_or_9 | overflow & ray1_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray1_state_sel_eq_9 = ray1_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray1_state_sel_eq_10 = ray1_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray1_state_sel_not = ~ray1_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_1 = ray1_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_1 = ray1_fault | anyHit_7 & ray1_have_best | done_eq_1 & ~ray1_in_leaf; // bvh8IcCore.ts:1170
+  wire ray1_state_sel_and_7 = resolve_slot_valid & ray1_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray1_state_sel_ne = ray1_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray1_state_sel_and_8 = park & ray1_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray1_state_sel_and_9 = undo_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray1_state_sel_and_10 = skip_1 & ray1_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray1_state_sel_and_12 = valid_1 & ray1_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray1_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd1; // bvh8IcCore.ts:1080
+  wire ray1_state_sel_and_14 = s2Instance & ray1_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray1_state_sel_and_15 = undo & ray1_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray1_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd1; // bvh8IcCore.ts:1048
+  wire ray1_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd1; // bvh8IcCore.ts:1042
+  wire ray1_state_sel_eq_15 = ray1_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray1_state_sel_and_19 = accept & free_slot_index == 3'd1; // bvh8IcCore.ts:1015
+  wire added_and_1 = enqueue & ray1_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_1 = added_and_1 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray1_pending_eq = out == 3'd1; // bvh8IcCore.ts:1003
+  wire [5:0] answered_1 = {5'd0, triangle_engine_out_valid & ray1_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray1_parked_tnear_sel_and = read & ray1_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray1_reads_sub = ray1_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray1_reads_sel_and = enter & ray1_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray1_sp_add = ray1_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray1_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd1; // bvh8IcCore.ts:1036
+  wire ray1_have_best_sel_and = better & ray1_pending_eq; // bvh8IcCore.ts:1157
+  wire ray2_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd2; // bvh8IcCore.ts:1181
+  wire ray2_state_sel_eq_4 = slot_2 == 3'd2; // bvh8IcCore.ts:1003
+  wire ray2_state_sel_eq_5 = s2Slot == 3'd2; // bvh8IcCore.ts:1003
+  wire ray2_state_sel_eq_6 = tag == 3'd2; // bvh8IcCore.ts:1003
+  wire fault_or_11 = fault & ray2_state_sel_eq_4 | fault_and_2 & ray2_state_sel_eq_5 | fault_2 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray2_state_sel_eq_7 = resolve_slot_index == 3'd2; // bvh8IcCore.ts:1003
+  wire ray2_state_sel_eq_8 = primitive_slot_d3 == 3'd2; // bvh8IcCore.ts:1003
+  wire fault_or_13 = fault_or_11 | fault_3 & ray2_state_sel_eq_7 | fault_4 & ray2_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_7 = fault_or_13 | overflow & ray2_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray2_state_sel_eq_9 = ray2_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray2_state_sel_eq_10 = ray2_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray2_state_sel_not = ~ray2_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_2 = ray2_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_2 = ray2_fault | anyHit_6 & ray2_have_best | done_eq_2 & ~ray2_in_leaf; // bvh8IcCore.ts:1170
+  wire ray2_state_sel_and_7 = resolve_slot_valid & ray2_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray2_state_sel_ne = ray2_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray2_state_sel_and_8 = park & ray2_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray2_state_sel_and_9 = undo_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray2_state_sel_and_10 = skip_1 & ray2_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray2_state_sel_and_12 = valid_1 & ray2_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray2_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd2; // bvh8IcCore.ts:1080
+  wire ray2_state_sel_and_14 = s2Instance & ray2_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray2_state_sel_and_15 = undo & ray2_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray2_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd2; // bvh8IcCore.ts:1048
+  wire ray2_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd2; // bvh8IcCore.ts:1042
+  wire ray2_state_sel_eq_15 = ray2_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray2_state_sel_and_19 = accept & free_slot_index == 3'd2; // bvh8IcCore.ts:1015
+  wire added_and_2 = enqueue & ray2_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_2 = added_and_2 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray2_pending_eq = out == 3'd2; // bvh8IcCore.ts:1003
+  wire [5:0] answered_2 = {5'd0, triangle_engine_out_valid & ray2_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray2_parked_tnear_sel_and = read & ray2_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray2_reads_sub = ray2_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray2_reads_sel_and = enter & ray2_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray2_sp_add = ray2_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray2_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd2; // bvh8IcCore.ts:1036
+  wire ray2_have_best_sel_and = better & ray2_pending_eq; // bvh8IcCore.ts:1157
+  wire ray3_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd3; // bvh8IcCore.ts:1181
+  wire ray3_state_sel_eq_4 = slot_2 == 3'd3; // bvh8IcCore.ts:1003
+  wire ray3_state_sel_eq_5 = s2Slot == 3'd3; // bvh8IcCore.ts:1003
+  wire ray3_state_sel_eq_6 = tag == 3'd3; // bvh8IcCore.ts:1003
+  wire fault_or_15 = fault & ray3_state_sel_eq_4 | fault_and_2 & ray3_state_sel_eq_5 | fault_2 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray3_state_sel_eq_7 = resolve_slot_index == 3'd3; // bvh8IcCore.ts:1003
+  wire ray3_state_sel_eq_8 = primitive_slot_d3 == 3'd3; // bvh8IcCore.ts:1003
+  wire fault_or_17 = fault_or_15 | fault_3 & ray3_state_sel_eq_7 | fault_4 & ray3_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_8 = fault_or_17 | overflow & ray3_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray3_state_sel_eq_9 = ray3_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray3_state_sel_eq_10 = ray3_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray3_state_sel_not = ~ray3_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_3 = ray3_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_3 = ray3_fault | anyHit_5 & ray3_have_best | done_eq_3 & ~ray3_in_leaf; // bvh8IcCore.ts:1170
+  wire ray3_state_sel_and_7 = resolve_slot_valid & ray3_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray3_state_sel_ne = ray3_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray3_state_sel_and_8 = park & ray3_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray3_state_sel_and_9 = undo_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray3_state_sel_and_10 = skip_1 & ray3_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray3_state_sel_and_12 = valid_1 & ray3_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray3_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd3; // bvh8IcCore.ts:1080
+  wire ray3_state_sel_and_14 = s2Instance & ray3_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray3_state_sel_and_15 = undo & ray3_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray3_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd3; // bvh8IcCore.ts:1048
+  wire ray3_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd3; // bvh8IcCore.ts:1042
+  wire ray3_state_sel_eq_15 = ray3_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray3_state_sel_and_19 = accept & free_slot_index == 3'd3; // bvh8IcCore.ts:1015
+  wire added_and_3 = enqueue & ray3_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_3 = added_and_3 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray3_pending_eq = out == 3'd3; // bvh8IcCore.ts:1003
+  wire [5:0] answered_3 = {5'd0, triangle_engine_out_valid & ray3_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray3_parked_tnear_sel_and = read & ray3_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray3_reads_sub = ray3_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray3_reads_sel_and = enter & ray3_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray3_sp_add = ray3_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray3_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd3; // bvh8IcCore.ts:1036
+  wire ray3_have_best_sel_and = better & ray3_pending_eq; // bvh8IcCore.ts:1157
+  wire ray4_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd4; // bvh8IcCore.ts:1181
+  wire ray4_state_sel_eq_4 = slot_2 == 3'd4; // bvh8IcCore.ts:1003
+  wire ray4_state_sel_eq_5 = s2Slot == 3'd4; // bvh8IcCore.ts:1003
+  wire ray4_state_sel_eq_6 = tag == 3'd4; // bvh8IcCore.ts:1003
+  wire fault_or_19 = fault & ray4_state_sel_eq_4 | fault_and_2 & ray4_state_sel_eq_5 | fault_2 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray4_state_sel_eq_7 = resolve_slot_index == 3'd4; // bvh8IcCore.ts:1003
+  wire ray4_state_sel_eq_8 = primitive_slot_d3 == 3'd4; // bvh8IcCore.ts:1003
+  wire fault_or_21 = fault_or_19 | fault_3 & ray4_state_sel_eq_7 | fault_4 & ray4_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_9 = fault_or_21 | overflow & ray4_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray4_state_sel_eq_9 = ray4_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray4_state_sel_eq_10 = ray4_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray4_state_sel_not = ~ray4_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_4 = ray4_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_4 = ray4_fault | anyHit_4 & ray4_have_best | done_eq_4 & ~ray4_in_leaf; // bvh8IcCore.ts:1170
+  wire ray4_state_sel_and_7 = resolve_slot_valid & ray4_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray4_state_sel_ne = ray4_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray4_state_sel_and_8 = park & ray4_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray4_state_sel_and_9 = undo_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray4_state_sel_and_10 = skip_1 & ray4_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray4_state_sel_and_12 = valid_1 & ray4_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray4_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd4; // bvh8IcCore.ts:1080
+  wire ray4_state_sel_and_14 = s2Instance & ray4_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray4_state_sel_and_15 = undo & ray4_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray4_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd4; // bvh8IcCore.ts:1048
+  wire ray4_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd4; // bvh8IcCore.ts:1042
+  wire ray4_state_sel_eq_15 = ray4_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray4_state_sel_and_19 = accept & free_slot_index == 3'd4; // bvh8IcCore.ts:1015
+  wire added_and_4 = enqueue & ray4_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_4 = added_and_4 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray4_pending_eq = out == 3'd4; // bvh8IcCore.ts:1003
+  wire [5:0] answered_4 = {5'd0, triangle_engine_out_valid & ray4_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray4_parked_tnear_sel_and = read & ray4_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray4_reads_sub = ray4_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray4_reads_sel_and = enter & ray4_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray4_sp_add = ray4_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray4_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd4; // bvh8IcCore.ts:1036
+  wire ray4_have_best_sel_and = better & ray4_pending_eq; // bvh8IcCore.ts:1157
+  wire ray5_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd5; // bvh8IcCore.ts:1181
+  wire ray5_state_sel_eq_4 = slot_2 == 3'd5; // bvh8IcCore.ts:1003
+  wire ray5_state_sel_eq_5 = s2Slot == 3'd5; // bvh8IcCore.ts:1003
+  wire ray5_state_sel_eq_6 = tag == 3'd5; // bvh8IcCore.ts:1003
+  wire fault_or_23 = fault & ray5_state_sel_eq_4 | fault_and_2 & ray5_state_sel_eq_5 | fault_2 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray5_state_sel_eq_7 = resolve_slot_index == 3'd5; // bvh8IcCore.ts:1003
+  wire ray5_state_sel_eq_8 = primitive_slot_d3 == 3'd5; // bvh8IcCore.ts:1003
+  wire fault_or_25 = fault_or_23 | fault_3 & ray5_state_sel_eq_7 | fault_4 & ray5_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_10 = fault_or_25 | overflow & ray5_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray5_state_sel_eq_9 = ray5_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray5_state_sel_eq_10 = ray5_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray5_state_sel_not = ~ray5_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_5 = ray5_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_5 = ray5_fault | anyHit_3 & ray5_have_best | done_eq_5 & ~ray5_in_leaf; // bvh8IcCore.ts:1170
+  wire ray5_state_sel_and_7 = resolve_slot_valid & ray5_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray5_state_sel_ne = ray5_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray5_state_sel_and_8 = park & ray5_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray5_state_sel_and_9 = undo_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray5_state_sel_and_10 = skip_1 & ray5_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray5_state_sel_and_12 = valid_1 & ray5_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray5_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd5; // bvh8IcCore.ts:1080
+  wire ray5_state_sel_and_14 = s2Instance & ray5_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray5_state_sel_and_15 = undo & ray5_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray5_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd5; // bvh8IcCore.ts:1048
+  wire ray5_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd5; // bvh8IcCore.ts:1042
+  wire ray5_state_sel_eq_15 = ray5_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray5_state_sel_and_19 = accept & free_slot_index == 3'd5; // bvh8IcCore.ts:1015
+  wire added_and_5 = enqueue & ray5_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_5 = added_and_5 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray5_pending_eq = out == 3'd5; // bvh8IcCore.ts:1003
+  wire [5:0] answered_5 = {5'd0, triangle_engine_out_valid & ray5_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray5_parked_tnear_sel_and = read & ray5_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray5_reads_sub = ray5_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray5_reads_sel_and = enter & ray5_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray5_sp_add = ray5_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray5_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd5; // bvh8IcCore.ts:1036
+  wire ray5_have_best_sel_and = better & ray5_pending_eq; // bvh8IcCore.ts:1157
+  wire ray6_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd6; // bvh8IcCore.ts:1181
+  wire ray6_state_sel_eq_4 = slot_2 == 3'd6; // bvh8IcCore.ts:1003
+  wire ray6_state_sel_eq_5 = s2Slot == 3'd6; // bvh8IcCore.ts:1003
+  wire ray6_state_sel_eq_6 = tag == 3'd6; // bvh8IcCore.ts:1003
+  wire fault_or_27 = fault & ray6_state_sel_eq_4 | fault_and_2 & ray6_state_sel_eq_5 | fault_2 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray6_state_sel_eq_7 = resolve_slot_index == 3'd6; // bvh8IcCore.ts:1003
+  wire ray6_state_sel_eq_8 = primitive_slot_d3 == 3'd6; // bvh8IcCore.ts:1003
+  wire fault_or_29 = fault_or_27 | fault_3 & ray6_state_sel_eq_7 | fault_4 & ray6_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_11 = fault_or_29 | overflow & ray6_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray6_state_sel_eq_9 = ray6_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray6_state_sel_eq_10 = ray6_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray6_state_sel_not = ~ray6_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_6 = ray6_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_6 = ray6_fault | anyHit_2 & ray6_have_best | done_eq_6 & ~ray6_in_leaf; // bvh8IcCore.ts:1170
+  wire ray6_state_sel_and_7 = resolve_slot_valid & ray6_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray6_state_sel_ne = ray6_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray6_state_sel_and_8 = park & ray6_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray6_state_sel_and_9 = undo_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray6_state_sel_and_10 = skip_1 & ray6_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray6_state_sel_and_12 = valid_1 & ray6_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray6_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd6; // bvh8IcCore.ts:1080
+  wire ray6_state_sel_and_14 = s2Instance & ray6_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray6_state_sel_and_15 = undo & ray6_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray6_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd6; // bvh8IcCore.ts:1048
+  wire ray6_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd6; // bvh8IcCore.ts:1042
+  wire ray6_state_sel_eq_15 = ray6_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray6_state_sel_and_19 = accept & free_slot_index == 3'd6; // bvh8IcCore.ts:1015
+  wire added_and_6 = enqueue & ray6_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_6 = added_and_6 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray6_pending_eq = out == 3'd6; // bvh8IcCore.ts:1003
+  wire [5:0] answered_6 = {5'd0, triangle_engine_out_valid & ray6_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray6_parked_tnear_sel_and = read & ray6_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray6_reads_sub = ray6_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray6_reads_sel_and = enter & ray6_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray6_sp_add = ray6_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray6_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd6; // bvh8IcCore.ts:1036
+  wire ray6_have_best_sel_and = better & ray6_pending_eq; // bvh8IcCore.ts:1157
+  wire ray7_state_sel_and_2 = normal_valid_d11 & normal_slot_d11 == 3'd7; // bvh8IcCore.ts:1181
+  wire ray7_state_sel_eq_4 = slot_2 == 3'd7; // bvh8IcCore.ts:1003
+  wire ray7_state_sel_eq_5 = s2Slot == 3'd7; // bvh8IcCore.ts:1003
+  wire ray7_state_sel_eq_6 = tag == 3'd7; // bvh8IcCore.ts:1003
+  wire fault_or_31 = fault & ray7_state_sel_eq_4 | fault_and_2 & ray7_state_sel_eq_5 | fault_2 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray7_state_sel_eq_7 = resolve_slot_index == 3'd7; // bvh8IcCore.ts:1003
+  wire ray7_state_sel_eq_8 = primitive_slot_d3 == 3'd7; // bvh8IcCore.ts:1003
+  wire fault_or_33 = fault_or_31 | fault_3 & ray7_state_sel_eq_7 | fault_4 & ray7_state_sel_eq_8; // bvh8IcCore.ts:1173
+  wire fault_12 = fault_or_33 | overflow & ray7_state_sel_eq_6; // bvh8IcCore.ts:1173
+  wire ray7_state_sel_eq_9 = ray7_state == BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1171
+  wire ray7_state_sel_eq_10 = ray7_pending == 6'd0; // bvh8IcCore.ts:1171
+  wire ray7_state_sel_not = ~ray7_unresolved; // bvh8IcCore.ts:1171
+  wire done_eq_7 = ray7_sp == 7'd0; // bvh8IcCore.ts:1170
+  wire done_7 = ray7_fault | anyHit_1 & ray7_have_best | done_eq_7 & ~ray7_in_leaf; // bvh8IcCore.ts:1170
+  wire ray7_state_sel_and_7 = resolve_slot_valid & ray7_state_sel_eq_7; // bvh8IcCore.ts:1123
+  wire ray7_state_sel_ne = ray7_pending != 6'd0; // bvh8IcCore.ts:1006
+  wire ray7_state_sel_and_8 = park & ray7_state_sel_eq_6; // bvh8IcCore.ts:1112
+  wire ray7_state_sel_and_9 = undo_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1108
+  wire ray7_state_sel_and_10 = skip_1 & ray7_state_sel_eq_6; // bvh8IcCore.ts:1104
+  wire ray7_state_sel_and_12 = valid_1 & ray7_state_sel_eq_6 & ray0_state_sel_not_2; // bvh8IcCore.ts:1091
+  wire ray7_state_sel_and_13 = instance_ray_valid_d14 & instance_ray_slot_d14 == 3'd7; // bvh8IcCore.ts:1080
+  wire ray7_state_sel_and_14 = s2Instance & ray7_state_sel_eq_5; // bvh8IcCore.ts:1071
+  wire ray7_state_sel_and_15 = undo & ray7_state_sel_eq_4; // bvh8IcCore.ts:1063
+  wire ray7_state_sel_and_17 = valid_2 & pop_arbiter_chosen == 3'd7; // bvh8IcCore.ts:1048
+  wire ray7_state_sel_and_18 = inverse_valid_d14 & inverse_slot_d14 == 3'd7; // bvh8IcCore.ts:1042
+  wire ray7_state_sel_eq_15 = ray7_state == BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1046
+  wire ray7_state_sel_and_19 = accept & free_slot_index == 3'd7; // bvh8IcCore.ts:1015
+  wire ray7_in_leaf_p = ~primitive_decoder_range_stop; // bvh8IcCore.ts:521
+  wire added_and_7 = enqueue & ray7_state_sel_eq_8; // bvh8IcCore.ts:1152
+  wire [5:0] added_7 = added_and_7 ? added_zext : 6'd0; // bvh8IcCore.ts:1152
+  wire ray7_pending_eq = out == 3'd7; // bvh8IcCore.ts:1003
+  wire [5:0] answered_7 = {5'd0, triangle_engine_out_valid & ray7_pending_eq}; // bvh8IcCore.ts:1153
+  wire ray7_parked_tnear_sel_and = read & ray7_state_sel_eq_4; // bvh8IcCore.ts:1064
+  wire [5:0] ray7_reads_sub = ray7_reads - 6'd1; // bvh8IcCore.ts:1132
+  wire ray7_reads_sel_and = enter & ray7_state_sel_eq_6; // bvh8IcCore.ts:1096
+  wire [6:0] ray7_sp_add = ray7_sp + 7'd1; // bvh8IcCore.ts:1011
+  wire ray7_obb_valid_sel_and = obb_back_valid & obb_back_slot == 3'd7; // bvh8IcCore.ts:1036
+  wire ray7_have_best_sel_and = better & ray7_pending_eq; // bvh8IcCore.ts:1157
   wire [5:0] obb_back_index = obb_rotate_out_tag[44:39]; // bvh8IcCore.ts:617
   wire [31:0] obb_back_tnear = obb_rotate_out_tag[38:7]; // bvh8IcCore.ts:618
   wire [6:0] obb_back_matrix = obb_rotate_out_tag[6:0]; // bvh8IcCore.ts:619
@@ -1702,28 +1705,25 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire divide = accept & traced_and; // rayIntake.ts:44
   wire inv_x_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_x_b = divide ? d : 32'h3f800000; // rayIntake.ts:49
   wire inv_y_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_y_b = divide ? d_1 : 32'h3f800000; // rayIntake.ts:49
   wire inv_z_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_z_b = divide ? d_2 : 32'h3f800000; // rayIntake.ts:49
   wire shear_x_in_valid = divide; // rayIntake.ts:59
   wire [1:0] shear_x_a_slice = ray0_axes_mux_1[1:0]; // watertightTest.ts:91
-  wire [31:0] shear_x_a_mux_1 = shear_x_a_slice == 2'd0 ? rayValid_slice_6 : shear_x_a_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_x_a = divide ? shear_x_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
+  wire [31:0] shear_x_a = divide ? (shear_x_a_slice == 2'd0 ? d : shear_x_a_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:60
   wire [1:0] shear_x_b_slice = ray0_axes_mux_1[5:4]; // watertightTest.ts:91
-  wire [31:0] shear_x_b_mux_1 = shear_x_b_slice == 2'd0 ? rayValid_slice_6 : shear_x_b_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_x_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
+  wire [31:0] shear_x_b = divide ? (shear_x_b_slice == 2'd0 ? d : shear_x_b_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:61
   wire shear_y_in_valid = divide; // rayIntake.ts:59
   wire [1:0] shear_y_a_slice = ray0_axes_mux_1[3:2]; // watertightTest.ts:91
-  wire [31:0] shear_y_a_mux_1 = shear_y_a_slice == 2'd0 ? rayValid_slice_6 : shear_y_a_slice == 2'd1 ? rayValid_slice_8 : rayValid_slice_10; // watertightTest.ts:87
-  wire [31:0] shear_y_a = divide ? shear_y_a_mux_1 : 32'h3f800000; // rayIntake.ts:60
-  wire [31:0] shear_y_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
+  wire [31:0] shear_y_a = divide ? (shear_y_a_slice == 2'd0 ? d : shear_y_a_slice == 2'd1 ? d_1 : d_2) : 32'h3f800000; // rayIntake.ts:60
+  wire [31:0] shear_y_b = shear_x_b; // rayIntake.ts:61
   wire shear_z_in_valid = divide; // rayIntake.ts:59
-  wire [31:0] shear_z_a = divide ? 32'h3f800000 : 32'h3f800000; // rayIntake.ts:60
-  wire [31:0] shear_z_b = divide ? shear_x_b_mux_1 : 32'h3f800000; // rayIntake.ts:61
+  wire [31:0] shear_z_a = 32'h3f800000; // rayIntake.ts:60
+  wire [31:0] shear_z_b = shear_x_b; // rayIntake.ts:61
   wire leavesEarly = ray0_reads_sel_and_8 & ~(ray0_in_leaf | ray0_replay | ray0_inst_again) & ray0_state_sel_ne; // bvh8IcCore.ts:380
   wire pop_arbiter_in_0_valid_and_2 = ray0_state == BVH8SLOTSTATE_READY & ~(ray0_in_leaf & ray0_queued) & ~leavesEarly; // bvh8IcCore.ts:385
   wire overlap_not_1 = ~ray0_fault; // bvh8IcCore.ts:382
@@ -1788,7 +1788,6 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire root_8 = ray7_state_sel_eq_15 & ray7_root_wait == 4'd0; // bvh8IcCore.ts:384
   wire pop_arbiter_in_7_valid = pop_arbiter_in_7_valid_and_2 | overlap_7 | root_8; // bvh8IcCore.ts:385
   wire pop_arbiter_in_7_bits = 1'd0; // bvh8IcCore.ts:386
-  wire pop_arbiter_out_ready = ~obb_back_valid; // bvh8IcCore.ts:389
   wire fcmp0_in_valid = 1'd1; // bvh8IcCore.ts:453
   wire [31:0] fcmp0_a = tnear_1; // bvh8IcCore.ts:453
   wire [31:0] fcmp0_b_mux_2 = node_req_valid_slice_1 ? (node_req_valid_slice_2 ? ray7_best_t : ray6_best_t) : node_req_valid_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
@@ -1808,63 +1807,63 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire obbInvalid = ~(box_decoder_obb_matrix_index < 32'h68 | obbOff); // bvh8IcCore.ts:544
   wire fault_13 = box_decoder_internal_child_offset[3:0] != 4'd0 | box_decoder_primitive_child_offset[3:0] != 4'd0; // childTargets.ts:36
   wire valid_3 = box_decoder_child_valid[0]; // childTargets.ts:43
-  wire [3:0] size_slice = box_decoder_node_size[3:0]; // childTargets.ts:45
-  wire [31:0] size = {28'd0, size_slice}; // childTargets.ts:45
+  wire [31:0] size = {28'd0, box_decoder_node_size[3:0]}; // childTargets.ts:45
   wire [3:0] type_ = box_decoder_node_type[3:0]; // childTargets.ts:44
   wire isBox = type_ == 4'd5; // childTargets.ts:46
   wire isTriangle = type_ == 4'd0; // childTargets.ts:47
   wire fromPrimitive = isTriangle | type_ == 4'd6; // childTargets.ts:49
   wire valid_4 = box_decoder_child_valid[1]; // childTargets.ts:43
-  wire [3:0] size_slice_1 = box_decoder_node_size[7:4]; // childTargets.ts:45
-  wire [31:0] size_1 = {28'd0, size_slice_1}; // childTargets.ts:45
+  wire [31:0] size_1 = {28'd0, box_decoder_node_size[7:4]}; // childTargets.ts:45
   wire [3:0] type_1 = box_decoder_node_type[7:4]; // childTargets.ts:44
   wire isBox_1 = type_1 == 4'd5; // childTargets.ts:46
   wire isTriangle_1 = type_1 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_1 = isTriangle_1 | type_1 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_9 = type_1 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_1 = isTriangle_1 | isInstance_eq_9; // childTargets.ts:49
   wire fault_or_37 = fault_13 | valid_3 & (size == 32'd0 | ~isBox & ~fromPrimitive) | valid_4 & (size_1 == 32'd0 | ~isBox_1 & ~fromPrimitive_1); // childTargets.ts:50
   wire valid_5 = box_decoder_child_valid[2]; // childTargets.ts:43
-  wire [3:0] size_slice_2 = box_decoder_node_size[11:8]; // childTargets.ts:45
-  wire [31:0] size_2 = {28'd0, size_slice_2}; // childTargets.ts:45
+  wire [31:0] size_2 = {28'd0, box_decoder_node_size[11:8]}; // childTargets.ts:45
   wire [3:0] type_2 = box_decoder_node_type[11:8]; // childTargets.ts:44
   wire isBox_2 = type_2 == 4'd5; // childTargets.ts:46
   wire isTriangle_2 = type_2 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_2 = isTriangle_2 | type_2 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_10 = type_2 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_2 = isTriangle_2 | isInstance_eq_10; // childTargets.ts:49
   wire valid_6 = box_decoder_child_valid[3]; // childTargets.ts:43
-  wire [3:0] size_slice_3 = box_decoder_node_size[15:12]; // childTargets.ts:45
-  wire [31:0] size_3 = {28'd0, size_slice_3}; // childTargets.ts:45
+  wire [31:0] size_3 = {28'd0, box_decoder_node_size[15:12]}; // childTargets.ts:45
   wire [3:0] type_3 = box_decoder_node_type[15:12]; // childTargets.ts:44
   wire isBox_3 = type_3 == 4'd5; // childTargets.ts:46
   wire isTriangle_3 = type_3 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_3 = isTriangle_3 | type_3 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_11 = type_3 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_3 = isTriangle_3 | isInstance_eq_11; // childTargets.ts:49
   wire fault_or_41 = fault_or_37 | valid_5 & (size_2 == 32'd0 | ~isBox_2 & ~fromPrimitive_2) | valid_6 & (size_3 == 32'd0 | ~isBox_3 & ~fromPrimitive_3); // childTargets.ts:50
   wire valid_7 = box_decoder_child_valid[4]; // childTargets.ts:43
-  wire [3:0] size_slice_4 = box_decoder_node_size[19:16]; // childTargets.ts:45
-  wire [31:0] size_4 = {28'd0, size_slice_4}; // childTargets.ts:45
+  wire [31:0] size_4 = {28'd0, box_decoder_node_size[19:16]}; // childTargets.ts:45
   wire [3:0] type_4 = box_decoder_node_type[19:16]; // childTargets.ts:44
   wire isBox_4 = type_4 == 4'd5; // childTargets.ts:46
   wire isTriangle_4 = type_4 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_4 = isTriangle_4 | type_4 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_12 = type_4 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_4 = isTriangle_4 | isInstance_eq_12; // childTargets.ts:49
   wire valid_8 = box_decoder_child_valid[5]; // childTargets.ts:43
-  wire [3:0] size_slice_5 = box_decoder_node_size[23:20]; // childTargets.ts:45
-  wire [31:0] size_5 = {28'd0, size_slice_5}; // childTargets.ts:45
+  wire [31:0] size_5 = {28'd0, box_decoder_node_size[23:20]}; // childTargets.ts:45
   wire [3:0] type_5 = box_decoder_node_type[23:20]; // childTargets.ts:44
   wire isBox_5 = type_5 == 4'd5; // childTargets.ts:46
   wire isTriangle_5 = type_5 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_5 = isTriangle_5 | type_5 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_13 = type_5 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_5 = isTriangle_5 | isInstance_eq_13; // childTargets.ts:49
   wire fault_or_45 = fault_or_41 | valid_7 & (size_4 == 32'd0 | ~isBox_4 & ~fromPrimitive_4) | valid_8 & (size_5 == 32'd0 | ~isBox_5 & ~fromPrimitive_5); // childTargets.ts:50
   wire valid_9 = box_decoder_child_valid[6]; // childTargets.ts:43
-  wire [3:0] size_slice_6 = box_decoder_node_size[27:24]; // childTargets.ts:45
-  wire [31:0] size_6 = {28'd0, size_slice_6}; // childTargets.ts:45
+  wire [31:0] size_6 = {28'd0, box_decoder_node_size[27:24]}; // childTargets.ts:45
   wire [3:0] type_6 = box_decoder_node_type[27:24]; // childTargets.ts:44
   wire isBox_6 = type_6 == 4'd5; // childTargets.ts:46
   wire isTriangle_6 = type_6 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_6 = isTriangle_6 | type_6 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_14 = type_6 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_6 = isTriangle_6 | isInstance_eq_14; // childTargets.ts:49
   wire valid_10 = box_decoder_child_valid[7]; // childTargets.ts:43
   wire [31:0] size_7 = {28'd0, box_decoder_node_size[31:28]}; // childTargets.ts:45
   wire [3:0] type_7 = box_decoder_node_type[31:28]; // childTargets.ts:44
   wire isBox_7 = type_7 == 4'd5; // childTargets.ts:46
   wire isTriangle_7 = type_7 == 4'd0; // childTargets.ts:47
-  wire fromPrimitive_7 = isTriangle_7 | type_7 == 4'd6; // childTargets.ts:49
+  wire isInstance_eq_15 = type_7 == 4'd6; // childTargets.ts:48
+  wire fromPrimitive_7 = isTriangle_7 | isInstance_eq_15; // childTargets.ts:49
   wire fault_14 = fault_or_45 | valid_9 & (size_6 == 32'd0 | ~isBox_6 & ~fromPrimitive_6) | valid_10 & (size_7 == 32'd0 | ~isBox_7 & ~fromPrimitive_7); // childTargets.ts:50
   wire targetFault_not = ~box_instance_d4; // bvh8IcCore.ts:541
   wire targetFault = fault_14 & targetFault_not; // bvh8IcCore.ts:541
@@ -1939,16 +1938,14 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [1:0] instance_shear_y_a_slice = instance_shear_x_a_mux_1[3:2]; // watertightTest.ts:91
   wire [31:0] instance_shear_y_a_mux_1 = instance_shear_y_a_slice == 2'd0 ? d_3 : instance_shear_y_a_slice == 2'd1 ? d_4 : d_5; // watertightTest.ts:87
   wire [31:0] instance_shear_y_a = ray_transform_out_valid ? instance_shear_y_a_mux_1 : 32'h3f800000; // instancePath.ts:92
-  wire [31:0] instance_shear_y_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:93
+  wire [31:0] instance_shear_y_b = instance_shear_x_b; // instancePath.ts:93
   wire instance_shear_z_in_valid = ray_transform_out_valid; // instancePath.ts:91
-  wire [31:0] instance_shear_z_a = ray_transform_out_valid ? 32'h3f800000 : 32'h3f800000; // instancePath.ts:92
-  wire [31:0] instance_shear_z_b = ray_transform_out_valid ? instance_shear_x_b_mux_1 : 32'h3f800000; // instancePath.ts:93
-  wire [31:0] traceable_slice = ray_transform_obj_origin[31:0]; // instancePath.ts:100
-  wire [31:0] traceable_slice_2 = ray_transform_obj_origin[63:32]; // instancePath.ts:100
-  wire [31:0] traceable_slice_4 = ray_transform_obj_origin[95:64]; // instancePath.ts:100
-  wire traceable_and_1 = traceable_slice[30:23] != 8'd255 & traceable_slice_2[30:23] != 8'd255 & traceable_slice_4[30:23] != 8'd255; // instancePath.ts:100
-  wire traceable_and_4 = traceable_and_1 & d_3[30:23] != 8'd255 & d_4[30:23] != 8'd255 & d_5[30:23] != 8'd255; // instancePath.ts:100
+  wire [31:0] instance_shear_z_a = 32'h3f800000; // instancePath.ts:92
+  wire [31:0] instance_shear_z_b = instance_shear_x_b; // instancePath.ts:93
+  wire traceable_and = ray_transform_obj_origin[30:23] != 8'd255 & ray_transform_obj_origin[62:55] != 8'd255; // instancePath.ts:100
+  wire traceable_and_2 = traceable_and & ray_transform_obj_origin[94:87] != 8'd255 & d_3[30:23] != 8'd255; // instancePath.ts:100
   wire traceable_and_6 = instance_shear_x_a_slice == 31'd0 & instance_shear_x_a_slice_1 == 31'd0 & instance_shear_x_a_slice_2 == 31'd0; // instancePath.ts:100
+  wire traceable_and_7 = traceable_and_2 & d_4[30:23] != 8'd255 & d_5[30:23] != 8'd255 & ~traceable_and_6; // instancePath.ts:100
   wire valid_11 = box_decoder_out_valid & ~rotate; // bvh8IcCore.ts:659
   wire box_engine_in_valid = valid_11; // bvh8IcCore.ts:662
   wire rotated = matrix & cached; // bvh8IcCore.ts:558
@@ -1981,110 +1978,104 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [7:0] box_engine_child_valid = childValid & masked_1; // bvh8IcCore.ts:676
   wire [31:0] nextPrimitive = {4'd0, box_decoder_primitive_child_offset[31:4]}; // childTargets.ts:38
   wire [31:0] nextBox = {4'd0, box_decoder_internal_child_offset[31:4]}; // childTargets.ts:37
-  wire [3:0] type_8 = box_decoder_node_type[3:0]; // childTargets.ts:44
-  wire isBox_8 = type_8 == 4'd5; // childTargets.ts:46
+  wire isBox_8 = type_ == 4'd5; // childTargets.ts:46
   wire [31:0] at = isBox_8 ? nextBox : nextPrimitive; // childTargets.ts:51
   wire [5:0] box_tag_children_0_index_mux_5 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray3_inst_root : ray2_inst_root) : obb_rotate_in_valid_slice_2 ? ray1_inst_root : ray0_inst_root; // bvh8IcCore.ts:330
   wire [5:0] box_tag_children_0_index_mux_2 = obb_rotate_in_valid_slice_1 ? (obb_rotate_in_valid_slice_2 ? ray7_inst_root : ray6_inst_root) : obb_rotate_in_valid_slice_2 ? ray5_inst_root : ray4_inst_root; // bvh8IcCore.ts:330
   wire [5:0] box_tag_children_0_index_mux_6 = obb_rotate_in_valid_slice ? box_tag_children_0_index_mux_2 : box_tag_children_0_index_mux_5; // bvh8IcCore.ts:330
   wire [5:0] box_tag_children_0_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at[31:6] ? 6'd63 : at[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_8 = type_8 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_0_primitive = isTriangle_8 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_8 = type_8 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_0_primitive = isTriangle & targetFault_not; // bvh8IcCore.ts:684
+  wire isInstance_eq_8 = type_ == 4'd6; // childTargets.ts:48
   wire box_tag_children_0_instance = isInstance_eq_8 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_8 = {28'd0, size_slice}; // childTargets.ts:45
-  wire fromPrimitive_8 = isTriangle_8 | isInstance_eq_8; // childTargets.ts:49
-  wire valid_12 = box_decoder_child_valid[0]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_1 = valid_12 & fromPrimitive_8 ? nextPrimitive + size_8 : nextPrimitive; // childTargets.ts:56
-  wire [31:0] nextBox_1 = valid_12 & isBox_8 ? nextBox + size_8 : nextBox; // childTargets.ts:55
-  wire [3:0] type_9 = box_decoder_node_type[7:4]; // childTargets.ts:44
-  wire isBox_9 = type_9 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_1 = isBox_9 ? nextBox_1 : nextPrimitive_1; // childTargets.ts:51
+  wire fromPrimitive_8 = isTriangle | isInstance_eq_8; // childTargets.ts:49
+  wire [31:0] nextPrimitive_1 = valid_3 & fromPrimitive_8 ? nextPrimitive + size : nextPrimitive; // childTargets.ts:56
+  wire [31:0] nextBox_1 = valid_3 & isBox_8 ? nextBox + size : nextBox; // childTargets.ts:55
+  wire [31:0] at_1 = isBox_1 ? nextBox_1 : nextPrimitive_1; // childTargets.ts:51
   wire [5:0] box_tag_children_1_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_1[31:6] ? 6'd63 : at_1[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_9 = type_9 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_1_primitive = isTriangle_9 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_9 = type_9 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_1_primitive = isTriangle_1 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_1_instance = isInstance_eq_9 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_9 = {28'd0, size_slice_1}; // childTargets.ts:45
-  wire fromPrimitive_9 = isTriangle_9 | isInstance_eq_9; // childTargets.ts:49
-  wire valid_13 = box_decoder_child_valid[1]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_2 = valid_13 & fromPrimitive_9 ? nextPrimitive_1 + size_9 : nextPrimitive_1; // childTargets.ts:56
-  wire [31:0] nextBox_2 = valid_13 & isBox_9 ? nextBox_1 + size_9 : nextBox_1; // childTargets.ts:55
-  wire [3:0] type_10 = box_decoder_node_type[11:8]; // childTargets.ts:44
-  wire isBox_10 = type_10 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_2 = isBox_10 ? nextBox_2 : nextPrimitive_2; // childTargets.ts:51
+  wire fromPrimitive_9 = isTriangle_1 | isInstance_eq_9; // childTargets.ts:49
+  wire [31:0] nextPrimitive_2 = valid_4 & fromPrimitive_9 ? nextPrimitive_1 + size_1 : nextPrimitive_1; // childTargets.ts:56
+  wire [31:0] nextBox_2 = valid_4 & isBox_1 ? nextBox_1 + size_1 : nextBox_1; // childTargets.ts:55
+  wire [31:0] at_2 = isBox_2 ? nextBox_2 : nextPrimitive_2; // childTargets.ts:51
   wire [5:0] box_tag_children_2_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_2[31:6] ? 6'd63 : at_2[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_10 = type_10 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_2_primitive = isTriangle_10 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_10 = type_10 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_2_primitive = isTriangle_2 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_2_instance = isInstance_eq_10 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_10 = {28'd0, size_slice_2}; // childTargets.ts:45
-  wire fromPrimitive_10 = isTriangle_10 | isInstance_eq_10; // childTargets.ts:49
-  wire valid_14 = box_decoder_child_valid[2]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_3 = valid_14 & fromPrimitive_10 ? nextPrimitive_2 + size_10 : nextPrimitive_2; // childTargets.ts:56
-  wire [31:0] nextBox_3 = valid_14 & isBox_10 ? nextBox_2 + size_10 : nextBox_2; // childTargets.ts:55
-  wire [3:0] type_11 = box_decoder_node_type[15:12]; // childTargets.ts:44
-  wire isBox_11 = type_11 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_3 = isBox_11 ? nextBox_3 : nextPrimitive_3; // childTargets.ts:51
+  wire fromPrimitive_10 = isTriangle_2 | isInstance_eq_10; // childTargets.ts:49
+  wire [31:0] nextPrimitive_3 = valid_5 & fromPrimitive_10 ? nextPrimitive_2 + size_2 : nextPrimitive_2; // childTargets.ts:56
+  wire [31:0] nextBox_3 = valid_5 & isBox_2 ? nextBox_2 + size_2 : nextBox_2; // childTargets.ts:55
+  wire [31:0] at_3 = isBox_3 ? nextBox_3 : nextPrimitive_3; // childTargets.ts:51
   wire [5:0] box_tag_children_3_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_3[31:6] ? 6'd63 : at_3[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_11 = type_11 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_3_primitive = isTriangle_11 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_11 = type_11 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_3_primitive = isTriangle_3 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_3_instance = isInstance_eq_11 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_11 = {28'd0, size_slice_3}; // childTargets.ts:45
-  wire fromPrimitive_11 = isTriangle_11 | isInstance_eq_11; // childTargets.ts:49
-  wire valid_15 = box_decoder_child_valid[3]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_4 = valid_15 & fromPrimitive_11 ? nextPrimitive_3 + size_11 : nextPrimitive_3; // childTargets.ts:56
-  wire [31:0] nextBox_4 = valid_15 & isBox_11 ? nextBox_3 + size_11 : nextBox_3; // childTargets.ts:55
-  wire [3:0] type_12 = box_decoder_node_type[19:16]; // childTargets.ts:44
-  wire isBox_12 = type_12 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_4 = isBox_12 ? nextBox_4 : nextPrimitive_4; // childTargets.ts:51
+  wire fromPrimitive_11 = isTriangle_3 | isInstance_eq_11; // childTargets.ts:49
+  wire [31:0] nextPrimitive_4 = valid_6 & fromPrimitive_11 ? nextPrimitive_3 + size_3 : nextPrimitive_3; // childTargets.ts:56
+  wire [31:0] nextBox_4 = valid_6 & isBox_3 ? nextBox_3 + size_3 : nextBox_3; // childTargets.ts:55
+  wire [31:0] at_4 = isBox_4 ? nextBox_4 : nextPrimitive_4; // childTargets.ts:51
   wire [5:0] box_tag_children_4_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_4[31:6] ? 6'd63 : at_4[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_12 = type_12 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_4_primitive = isTriangle_12 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_12 = type_12 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_4_primitive = isTriangle_4 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_4_instance = isInstance_eq_12 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_12 = {28'd0, size_slice_4}; // childTargets.ts:45
-  wire fromPrimitive_12 = isTriangle_12 | isInstance_eq_12; // childTargets.ts:49
-  wire valid_16 = box_decoder_child_valid[4]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_5 = valid_16 & fromPrimitive_12 ? nextPrimitive_4 + size_12 : nextPrimitive_4; // childTargets.ts:56
-  wire [31:0] nextBox_5 = valid_16 & isBox_12 ? nextBox_4 + size_12 : nextBox_4; // childTargets.ts:55
-  wire [3:0] type_13 = box_decoder_node_type[23:20]; // childTargets.ts:44
-  wire isBox_13 = type_13 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_5 = isBox_13 ? nextBox_5 : nextPrimitive_5; // childTargets.ts:51
+  wire fromPrimitive_12 = isTriangle_4 | isInstance_eq_12; // childTargets.ts:49
+  wire [31:0] nextPrimitive_5 = valid_7 & fromPrimitive_12 ? nextPrimitive_4 + size_4 : nextPrimitive_4; // childTargets.ts:56
+  wire [31:0] nextBox_5 = valid_7 & isBox_4 ? nextBox_4 + size_4 : nextBox_4; // childTargets.ts:55
+  wire [31:0] at_5 = isBox_5 ? nextBox_5 : nextPrimitive_5; // childTargets.ts:51
   wire [5:0] box_tag_children_5_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_5[31:6] ? 6'd63 : at_5[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_13 = type_13 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_5_primitive = isTriangle_13 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_13 = type_13 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_5_primitive = isTriangle_5 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_5_instance = isInstance_eq_13 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_13 = {28'd0, size_slice_5}; // childTargets.ts:45
-  wire fromPrimitive_13 = isTriangle_13 | isInstance_eq_13; // childTargets.ts:49
-  wire valid_17 = box_decoder_child_valid[5]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_6 = valid_17 & fromPrimitive_13 ? nextPrimitive_5 + size_13 : nextPrimitive_5; // childTargets.ts:56
-  wire [31:0] nextBox_6 = valid_17 & isBox_13 ? nextBox_5 + size_13 : nextBox_5; // childTargets.ts:55
-  wire [3:0] type_14 = box_decoder_node_type[27:24]; // childTargets.ts:44
-  wire isBox_14 = type_14 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_6 = isBox_14 ? nextBox_6 : nextPrimitive_6; // childTargets.ts:51
+  wire fromPrimitive_13 = isTriangle_5 | isInstance_eq_13; // childTargets.ts:49
+  wire [31:0] nextPrimitive_6 = valid_8 & fromPrimitive_13 ? nextPrimitive_5 + size_5 : nextPrimitive_5; // childTargets.ts:56
+  wire [31:0] nextBox_6 = valid_8 & isBox_5 ? nextBox_5 + size_5 : nextBox_5; // childTargets.ts:55
+  wire [31:0] at_6 = isBox_6 ? nextBox_6 : nextPrimitive_6; // childTargets.ts:51
   wire [5:0] box_tag_children_6_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_6[31:6] ? 6'd63 : at_6[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_14 = type_14 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_6_primitive = isTriangle_14 & targetFault_not; // bvh8IcCore.ts:684
-  wire isInstance_eq_14 = type_14 == 4'd6; // childTargets.ts:48
+  wire box_tag_children_6_primitive = isTriangle_6 & targetFault_not; // bvh8IcCore.ts:684
   wire box_tag_children_6_instance = isInstance_eq_14 & targetFault_not; // bvh8IcCore.ts:685
-  wire [31:0] size_14 = {28'd0, size_slice_6}; // childTargets.ts:45
-  wire fromPrimitive_14 = isTriangle_14 | isInstance_eq_14; // childTargets.ts:49
-  wire valid_18 = box_decoder_child_valid[6]; // childTargets.ts:43
-  wire [31:0] nextPrimitive_7 = valid_18 & fromPrimitive_14 ? nextPrimitive_6 + size_14 : nextPrimitive_6; // childTargets.ts:56
-  wire [31:0] nextBox_7 = valid_18 & isBox_14 ? nextBox_6 + size_14 : nextBox_6; // childTargets.ts:55
-  wire [3:0] type_15 = box_decoder_node_type[31:28]; // childTargets.ts:44
-  wire isBox_15 = type_15 == 4'd5; // childTargets.ts:46
-  wire [31:0] at_7 = isBox_15 ? nextBox_7 : nextPrimitive_7; // childTargets.ts:51
+  wire fromPrimitive_14 = isTriangle_6 | isInstance_eq_14; // childTargets.ts:49
+  wire [31:0] nextPrimitive_7 = valid_9 & fromPrimitive_14 ? nextPrimitive_6 + size_6 : nextPrimitive_6; // childTargets.ts:56
+  wire [31:0] nextBox_7 = valid_9 & isBox_6 ? nextBox_6 + size_6 : nextBox_6; // childTargets.ts:55
+  wire [31:0] at_7 = isBox_7 ? nextBox_7 : nextPrimitive_7; // childTargets.ts:51
   wire [5:0] box_tag_children_7_index = box_instance_d4 ? box_tag_children_0_index_mux_6 : |at_7[31:6] ? 6'd63 : at_7[5:0]; // bvh8IcCore.ts:683
-  wire isTriangle_15 = type_15 == 4'd0; // childTargets.ts:47
-  wire box_tag_children_7_primitive = isTriangle_15 & targetFault_not; // bvh8IcCore.ts:684
-  wire box_tag_children_7_instance = type_15 == 4'd6 & targetFault_not; // bvh8IcCore.ts:685
+  wire box_tag_children_7_primitive = isTriangle_7 & targetFault_not; // bvh8IcCore.ts:684
+  wire box_tag_children_7_instance = isInstance_eq_15 & targetFault_not; // bvh8IcCore.ts:685
   wire [2:0] box_tag_slot = box_slot_d4; // bvh8IcCore.ts:679
   wire [66:0] box_engine_tag = {box_tag_slot, box_tag_children_7_instance, box_tag_children_7_primitive, box_tag_children_7_index, box_tag_children_6_instance, box_tag_children_6_primitive, box_tag_children_6_index, box_tag_children_5_instance, box_tag_children_5_primitive, box_tag_children_5_index, box_tag_children_4_instance, box_tag_children_4_primitive, box_tag_children_4_index, box_tag_children_3_instance, box_tag_children_3_primitive, box_tag_children_3_index, box_tag_children_2_instance, box_tag_children_2_primitive, box_tag_children_2_index, box_tag_children_1_instance, box_tag_children_1_primitive, box_tag_children_1_index, box_tag_children_0_instance, box_tag_children_0_primitive, box_tag_children_0_index}; // bvh8IcCore.ts:687
   wire [31:0] box_engine_lower = valid_11 ? box_lower_d4 : 32'd0; // bvh8IcCore.ts:670
+  wire [3:0] type_8 = type_; // childTargets.ts:44
+  wire isTriangle_8 = isTriangle; // childTargets.ts:47
+  wire [3:0] type_9 = type_1; // childTargets.ts:44
+  wire isBox_9 = isBox_1; // childTargets.ts:46
+  wire valid_12 = valid_3; // childTargets.ts:43
+  wire [31:0] size_8 = size; // childTargets.ts:45
+  wire isTriangle_9 = isTriangle_1; // childTargets.ts:47
+  wire [3:0] type_10 = type_2; // childTargets.ts:44
+  wire isBox_10 = isBox_2; // childTargets.ts:46
+  wire valid_13 = valid_4; // childTargets.ts:43
+  wire [31:0] size_9 = size_1; // childTargets.ts:45
+  wire isTriangle_10 = isTriangle_2; // childTargets.ts:47
+  wire [3:0] type_11 = type_3; // childTargets.ts:44
+  wire isBox_11 = isBox_3; // childTargets.ts:46
+  wire valid_14 = valid_5; // childTargets.ts:43
+  wire [31:0] size_10 = size_2; // childTargets.ts:45
+  wire isTriangle_11 = isTriangle_3; // childTargets.ts:47
+  wire [3:0] type_12 = type_4; // childTargets.ts:44
+  wire isBox_12 = isBox_4; // childTargets.ts:46
+  wire valid_15 = valid_6; // childTargets.ts:43
+  wire [31:0] size_11 = size_3; // childTargets.ts:45
+  wire isTriangle_12 = isTriangle_4; // childTargets.ts:47
+  wire [3:0] type_13 = type_5; // childTargets.ts:44
+  wire isBox_13 = isBox_5; // childTargets.ts:46
+  wire valid_16 = valid_7; // childTargets.ts:43
+  wire [31:0] size_12 = size_4; // childTargets.ts:45
+  wire isTriangle_13 = isTriangle_5; // childTargets.ts:47
+  wire [3:0] type_14 = type_6; // childTargets.ts:44
+  wire isBox_14 = isBox_6; // childTargets.ts:46
+  wire valid_17 = valid_8; // childTargets.ts:43
+  wire [31:0] size_13 = size_5; // childTargets.ts:45
+  wire isTriangle_14 = isTriangle_6; // childTargets.ts:47
+  wire [3:0] type_15 = type_7; // childTargets.ts:44
+  wire isBox_15 = isBox_7; // childTargets.ts:46
+  wire valid_18 = valid_9; // childTargets.ts:43
+  wire [31:0] size_14 = size_6; // childTargets.ts:45
+  wire isTriangle_15 = isTriangle_7; // childTargets.ts:47
   wire settled_d1_slice = settle_slot_d17[2]; // bvh8IcCore.ts:330
   wire settled_d1_slice_1 = settle_slot_d17[1]; // bvh8IcCore.ts:330
   wire settled_d1_slice_2 = settle_slot_d17[0]; // bvh8IcCore.ts:330
@@ -2145,22 +2136,29 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] fcmp12_a_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_far : ray6_parked_far) : ray0_state_sel_slice_2 ? ray5_parked_far : ray4_parked_far; // bvh8IcCore.ts:330
   wire [31:0] fcmp12_a_mux_5 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray3_parked_far : ray2_parked_far) : ray0_state_sel_slice_2 ? ray1_parked_far : ray0_parked_far; // bvh8IcCore.ts:330
   wire [31:0] fcmp12_a = ray0_state_sel_slice ? fcmp12_a_mux_2 : fcmp12_a_mux_5; // bvh8IcCore.ts:816
-  wire [31:0] fcmp12_b = ray0_state_sel_slice ? fcmp11_b_mux_2 : fcmp11_b_mux_5; // bvh8IcCore.ts:816
-  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:849
-  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:841
-  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:842
-  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:843
-  wire [15:0] pair_queue_in_doubleSided = primitive_decoder_tri_double_sided; // bvh8IcCore.ts:844
-  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:845
-  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:846
-  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:847
-  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:848
-  wire [2790:0] pair_queue_enq_bits = {pair_queue_in_slot, pair_queue_in_pairCount, pair_queue_in_geometryIndex, pair_queue_in_primitiveIndex, pair_queue_in_doubleSided, pair_queue_in_active, pair_queue_in_vertexIndex, pair_queue_in_vertices}; // bvh8IcCore.ts:850
-  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:856
-  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:901
-  wire triangle_engine_origin_slice = ray0_queued_sel_slice_1[2]; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_slice_1 = ray0_queued_sel_slice_1[1]; // bvh8IcCore.ts:330
-  wire triangle_engine_origin_slice_2 = ray0_queued_sel_slice_1[0]; // bvh8IcCore.ts:330
+  wire [31:0] fcmp12_b = fcmp11_b; // bvh8IcCore.ts:816
+  wire pair_queue_enq_valid = enqueue; // bvh8IcCore.ts:847
+  wire [1535:0] pair_queue_in_vertices = primitive_decoder_vertices; // bvh8IcCore.ts:839
+  wire [1535:0] pair_queue_enq_bits_vertices = pair_queue_in_vertices; // bvh8IcCore.ts:848
+  wire [191:0] pair_queue_in_vertexIndex = primitive_decoder_tri_vertex_index; // bvh8IcCore.ts:840
+  wire [191:0] pair_queue_enq_bits_vertexIndex = pair_queue_in_vertexIndex; // bvh8IcCore.ts:848
+  wire [15:0] pair_queue_in_active = primitive_decoder_tri_active; // bvh8IcCore.ts:841
+  wire [15:0] pair_queue_enq_bits_active = pair_queue_in_active; // bvh8IcCore.ts:848
+  wire [15:0] pair_queue_in_doubleSided = primitive_decoder_tri_double_sided; // bvh8IcCore.ts:842
+  wire [15:0] pair_queue_enq_bits_doubleSided = pair_queue_in_doubleSided; // bvh8IcCore.ts:848
+  wire [511:0] pair_queue_in_primitiveIndex = primitive_decoder_primitive_index; // bvh8IcCore.ts:843
+  wire [511:0] pair_queue_enq_bits_primitiveIndex = pair_queue_in_primitiveIndex; // bvh8IcCore.ts:848
+  wire [511:0] pair_queue_in_geometryIndex = primitive_decoder_geometry_index; // bvh8IcCore.ts:844
+  wire [511:0] pair_queue_enq_bits_geometryIndex = pair_queue_in_geometryIndex; // bvh8IcCore.ts:848
+  wire [3:0] pair_queue_in_pairCount = primitive_decoder_pair_count; // bvh8IcCore.ts:845
+  wire [3:0] pair_queue_enq_bits_pairCount = pair_queue_in_pairCount; // bvh8IcCore.ts:848
+  wire [2:0] pair_queue_in_slot = primitive_slot_d3; // bvh8IcCore.ts:846
+  wire [2:0] pair_queue_enq_bits_slot = pair_queue_in_slot; // bvh8IcCore.ts:848
+  wire pair_queue_deq_ready = leave; // bvh8IcCore.ts:854
+  wire triangle_engine_in_valid = pair_queue_deq_valid; // bvh8IcCore.ts:899
+  wire triangle_engine_origin_slice = pair_queue_deq_bits_slot[2]; // bvh8IcCore.ts:330
+  wire triangle_engine_origin_slice_1 = pair_queue_deq_bits_slot[1]; // bvh8IcCore.ts:330
+  wire triangle_engine_origin_slice_2 = pair_queue_deq_bits_slot[0]; // bvh8IcCore.ts:330
   wire triangle_engine_origin_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_in_instance : ray6_in_instance) : triangle_engine_origin_slice_2 ? ray5_in_instance : ray4_in_instance; // bvh8IcCore.ts:330
   wire triangle_engine_origin_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_in_instance : ray2_in_instance) : triangle_engine_origin_slice_2 ? ray1_in_instance : ray0_in_instance; // bvh8IcCore.ts:330
   wire triangle_engine_origin_mux_6 = triangle_engine_origin_slice ? triangle_engine_origin_mux_2 : triangle_engine_origin_mux_5; // bvh8IcCore.ts:330
@@ -2170,448 +2168,436 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [95:0] triangle_engine_origin_mux_16 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_origin : ray6_origin) : triangle_engine_origin_slice_2 ? ray5_origin : ray4_origin; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_origin_mux_19 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_origin : ray2_origin) : triangle_engine_origin_slice_2 ? ray1_origin : ray0_origin; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_origin_mux_20 = triangle_engine_origin_slice ? triangle_engine_origin_mux_16 : triangle_engine_origin_mux_19; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:903
+  wire [95:0] triangle_engine_origin = triangle_engine_origin_mux_6 ? triangle_engine_origin_mux_13 : triangle_engine_origin_mux_20; // bvh8IcCore.ts:901
   wire [5:0] triangle_engine_axes_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_axes : ray6_obj_axes) : triangle_engine_origin_slice_2 ? ray5_obj_axes : ray4_obj_axes; // bvh8IcCore.ts:330
   wire [5:0] triangle_engine_axes_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_axes : ray2_obj_axes) : triangle_engine_origin_slice_2 ? ray1_obj_axes : ray0_obj_axes; // bvh8IcCore.ts:330
   wire [5:0] triangle_engine_axes_mux_6 = triangle_engine_origin_slice ? triangle_engine_axes_mux_2 : triangle_engine_axes_mux_5; // bvh8IcCore.ts:330
   wire [5:0] triangle_engine_axes_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_axes : ray6_axes) : triangle_engine_origin_slice_2 ? ray5_axes : ray4_axes; // bvh8IcCore.ts:330
   wire [5:0] triangle_engine_axes_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_axes : ray2_axes) : triangle_engine_origin_slice_2 ? ray1_axes : ray0_axes; // bvh8IcCore.ts:330
   wire [5:0] triangle_engine_axes_mux_13 = triangle_engine_origin_slice ? triangle_engine_axes_mux_9 : triangle_engine_axes_mux_12; // bvh8IcCore.ts:330
-  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:904
+  wire [5:0] triangle_engine_axes = triangle_engine_origin_mux_6 ? triangle_engine_axes_mux_6 : triangle_engine_axes_mux_13; // bvh8IcCore.ts:902
   wire [95:0] triangle_engine_shear_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_obj_shear : ray6_obj_shear) : triangle_engine_origin_slice_2 ? ray5_obj_shear : ray4_obj_shear; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_shear_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_obj_shear : ray2_obj_shear) : triangle_engine_origin_slice_2 ? ray1_obj_shear : ray0_obj_shear; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_shear_mux_6 = triangle_engine_origin_slice ? triangle_engine_shear_mux_2 : triangle_engine_shear_mux_5; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_shear_mux_9 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_shear : ray6_shear) : triangle_engine_origin_slice_2 ? ray5_shear : ray4_shear; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_shear_mux_12 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_shear : ray2_shear) : triangle_engine_origin_slice_2 ? ray1_shear : ray0_shear; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_shear_mux_13 = triangle_engine_origin_slice ? triangle_engine_shear_mux_9 : triangle_engine_shear_mux_12; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:905
-  wire [3:0] triangleSlot = {pair_index, 1'd1}; // bvh8IcCore.ts:889
-  wire triangle_engine_vertices_slice = triangleSlot[3]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_1 = triangleSlot[2]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_2 = triangleSlot[1]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_3 = triangleSlot[0]; // bvh8IcCore.ts:890
-  wire [191:0] triangle_engine_vertices_slice_4 = pair_queue_deq_bits[1727:1536]; // bvh8IcCore.ts:833
-  wire [11:0] triangle_engine_vertices_slice_5 = triangle_engine_vertices_slice_4[191:180]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_6 = triangle_engine_vertices_slice_4[179:168]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_5 : triangle_engine_vertices_slice_6; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_7 = triangle_engine_vertices_slice_4[167:156]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_8 = triangle_engine_vertices_slice_4[155:144]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_7 : triangle_engine_vertices_slice_8; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux : triangle_engine_vertices_mux_1; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_9 = triangle_engine_vertices_slice_4[143:132]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_10 = triangle_engine_vertices_slice_4[131:120]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_9 : triangle_engine_vertices_slice_10; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_11 = triangle_engine_vertices_slice_4[119:108]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_12 = triangle_engine_vertices_slice_4[107:96]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_11 : triangle_engine_vertices_slice_12; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_3 : triangle_engine_vertices_mux_4; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_2 : triangle_engine_vertices_mux_5; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_13 = triangle_engine_vertices_slice_4[95:84]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_14 = triangle_engine_vertices_slice_4[83:72]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_13 : triangle_engine_vertices_slice_14; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_15 = triangle_engine_vertices_slice_4[71:60]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_16 = triangle_engine_vertices_slice_4[59:48]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_15 : triangle_engine_vertices_slice_16; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_7 : triangle_engine_vertices_mux_8; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_17 = triangle_engine_vertices_slice_4[47:36]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_18 = triangle_engine_vertices_slice_4[35:24]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_17 : triangle_engine_vertices_slice_18; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_19 = triangle_engine_vertices_slice_4[23:12]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_slice_20 = triangle_engine_vertices_slice_4[11:0]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_19 : triangle_engine_vertices_slice_20; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_10 : triangle_engine_vertices_mux_11; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_9 : triangle_engine_vertices_mux_12; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_14 = triangle_engine_vertices_slice ? triangle_engine_vertices_mux_6 : triangle_engine_vertices_mux_13; // bvh8IcCore.ts:890
-  wire [3:0] vertices_slice = triangle_engine_vertices_mux_14[11:8]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_22 = vertices_slice[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_23 = vertices_slice[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_24 = vertices_slice[0]; // bvh8IcCore.ts:886
-  wire [1535:0] triangle_engine_vertices_slice_25 = pair_queue_deq_bits[1535:0]; // bvh8IcCore.ts:833
-  wire [95:0] triangle_engine_vertices_slice_26 = triangle_engine_vertices_slice_25[1535:1440]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_27 = triangle_engine_vertices_slice_25[1439:1344]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_15 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_28 = triangle_engine_vertices_slice_25[1343:1248]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_29 = triangle_engine_vertices_slice_25[1247:1152]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_16 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_17 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_mux_15 : triangle_engine_vertices_mux_16; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_30 = triangle_engine_vertices_slice_25[1151:1056]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_31 = triangle_engine_vertices_slice_25[1055:960]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_18 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_32 = triangle_engine_vertices_slice_25[959:864]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_33 = triangle_engine_vertices_slice_25[863:768]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_19 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_20 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_mux_18 : triangle_engine_vertices_mux_19; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_21 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_17 : triangle_engine_vertices_mux_20; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_34 = triangle_engine_vertices_slice_25[767:672]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_35 = triangle_engine_vertices_slice_25[671:576]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_22 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_36 = triangle_engine_vertices_slice_25[575:480]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_37 = triangle_engine_vertices_slice_25[479:384]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_23 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_24 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_mux_22 : triangle_engine_vertices_mux_23; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_38 = triangle_engine_vertices_slice_25[383:288]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_39 = triangle_engine_vertices_slice_25[287:192]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_25 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_40 = triangle_engine_vertices_slice_25[191:96]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_slice_41 = triangle_engine_vertices_slice_25[95:0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_26 = triangle_engine_vertices_slice_24 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_27 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_mux_25 : triangle_engine_vertices_mux_26; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_28 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_24 : triangle_engine_vertices_mux_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_29 = vertices_slice[3] ? triangle_engine_vertices_mux_21 : triangle_engine_vertices_mux_28; // bvh8IcCore.ts:886
-  wire [3:0] vertices_slice_1 = triangle_engine_vertices_mux_14[7:4]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_43 = vertices_slice_1[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_44 = vertices_slice_1[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_45 = vertices_slice_1[0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_30 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_31 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_32 = triangle_engine_vertices_slice_44 ? triangle_engine_vertices_mux_30 : triangle_engine_vertices_mux_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_33 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_34 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_35 = triangle_engine_vertices_slice_44 ? triangle_engine_vertices_mux_33 : triangle_engine_vertices_mux_34; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_36 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_mux_32 : triangle_engine_vertices_mux_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_37 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_38 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_39 = triangle_engine_vertices_slice_44 ? triangle_engine_vertices_mux_37 : triangle_engine_vertices_mux_38; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_40 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_41 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_42 = triangle_engine_vertices_slice_44 ? triangle_engine_vertices_mux_40 : triangle_engine_vertices_mux_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_43 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_mux_39 : triangle_engine_vertices_mux_42; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_44 = vertices_slice_1[3] ? triangle_engine_vertices_mux_36 : triangle_engine_vertices_mux_43; // bvh8IcCore.ts:886
-  wire [3:0] vertices_slice_2 = triangle_engine_vertices_mux_14[3:0]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_47 = vertices_slice_2[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_48 = vertices_slice_2[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_49 = vertices_slice_2[0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_45 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_46 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_47 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_45 : triangle_engine_vertices_mux_46; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_48 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_49 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_50 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_48 : triangle_engine_vertices_mux_49; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_51 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_mux_47 : triangle_engine_vertices_mux_50; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_52 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_53 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_54 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_52 : triangle_engine_vertices_mux_53; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_55 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_56 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_57 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_55 : triangle_engine_vertices_mux_56; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_58 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_mux_54 : triangle_engine_vertices_mux_57; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_59 = vertices_slice_2[3] ? triangle_engine_vertices_mux_51 : triangle_engine_vertices_mux_58; // bvh8IcCore.ts:886
-  wire [287:0] vertices = {triangle_engine_vertices_mux_29, triangle_engine_vertices_mux_44, triangle_engine_vertices_mux_59}; // bvh8IcCore.ts:893
-  wire [3:0] triangleSlot_1 = {pair_index, 1'd0}; // bvh8IcCore.ts:889
-  wire triangle_engine_vertices_slice_50 = triangleSlot_1[3]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_51 = triangleSlot_1[2]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_52 = triangleSlot_1[1]; // bvh8IcCore.ts:890
-  wire triangle_engine_vertices_slice_53 = triangleSlot_1[0]; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_60 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_5 : triangle_engine_vertices_slice_6; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_61 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_7 : triangle_engine_vertices_slice_8; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_62 = triangle_engine_vertices_slice_52 ? triangle_engine_vertices_mux_60 : triangle_engine_vertices_mux_61; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_63 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_9 : triangle_engine_vertices_slice_10; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_64 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_11 : triangle_engine_vertices_slice_12; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_65 = triangle_engine_vertices_slice_52 ? triangle_engine_vertices_mux_63 : triangle_engine_vertices_mux_64; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_66 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_mux_62 : triangle_engine_vertices_mux_65; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_67 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_13 : triangle_engine_vertices_slice_14; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_68 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_15 : triangle_engine_vertices_slice_16; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_69 = triangle_engine_vertices_slice_52 ? triangle_engine_vertices_mux_67 : triangle_engine_vertices_mux_68; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_70 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_17 : triangle_engine_vertices_slice_18; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_71 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_slice_19 : triangle_engine_vertices_slice_20; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_72 = triangle_engine_vertices_slice_52 ? triangle_engine_vertices_mux_70 : triangle_engine_vertices_mux_71; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_73 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_mux_69 : triangle_engine_vertices_mux_72; // bvh8IcCore.ts:890
-  wire [11:0] triangle_engine_vertices_mux_74 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_66 : triangle_engine_vertices_mux_73; // bvh8IcCore.ts:890
-  wire [3:0] vertices_slice_3 = triangle_engine_vertices_mux_74[11:8]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_55 = vertices_slice_3[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_56 = vertices_slice_3[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_57 = vertices_slice_3[0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_75 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_76 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_77 = triangle_engine_vertices_slice_56 ? triangle_engine_vertices_mux_75 : triangle_engine_vertices_mux_76; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_78 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_79 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_80 = triangle_engine_vertices_slice_56 ? triangle_engine_vertices_mux_78 : triangle_engine_vertices_mux_79; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_81 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_mux_77 : triangle_engine_vertices_mux_80; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_82 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_83 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_84 = triangle_engine_vertices_slice_56 ? triangle_engine_vertices_mux_82 : triangle_engine_vertices_mux_83; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_85 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_86 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_87 = triangle_engine_vertices_slice_56 ? triangle_engine_vertices_mux_85 : triangle_engine_vertices_mux_86; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_88 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_mux_84 : triangle_engine_vertices_mux_87; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_89 = vertices_slice_3[3] ? triangle_engine_vertices_mux_81 : triangle_engine_vertices_mux_88; // bvh8IcCore.ts:886
-  wire [3:0] vertices_slice_4 = triangle_engine_vertices_mux_74[7:4]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_59 = vertices_slice_4[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_60 = vertices_slice_4[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_61 = vertices_slice_4[0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_90 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_91 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_92 = triangle_engine_vertices_slice_60 ? triangle_engine_vertices_mux_90 : triangle_engine_vertices_mux_91; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_93 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_94 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_95 = triangle_engine_vertices_slice_60 ? triangle_engine_vertices_mux_93 : triangle_engine_vertices_mux_94; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_96 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_mux_92 : triangle_engine_vertices_mux_95; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_97 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_98 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_99 = triangle_engine_vertices_slice_60 ? triangle_engine_vertices_mux_97 : triangle_engine_vertices_mux_98; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_100 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_101 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_102 = triangle_engine_vertices_slice_60 ? triangle_engine_vertices_mux_100 : triangle_engine_vertices_mux_101; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_103 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_mux_99 : triangle_engine_vertices_mux_102; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_104 = vertices_slice_4[3] ? triangle_engine_vertices_mux_96 : triangle_engine_vertices_mux_103; // bvh8IcCore.ts:886
-  wire [3:0] vertices_slice_5 = triangle_engine_vertices_mux_74[3:0]; // bvh8IcCore.ts:893
-  wire triangle_engine_vertices_slice_63 = vertices_slice_5[2]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_64 = vertices_slice_5[1]; // bvh8IcCore.ts:886
-  wire triangle_engine_vertices_slice_65 = vertices_slice_5[0]; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_105 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_106 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_107 = triangle_engine_vertices_slice_64 ? triangle_engine_vertices_mux_105 : triangle_engine_vertices_mux_106; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_108 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_109 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_110 = triangle_engine_vertices_slice_64 ? triangle_engine_vertices_mux_108 : triangle_engine_vertices_mux_109; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_111 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_mux_107 : triangle_engine_vertices_mux_110; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_112 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_113 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_114 = triangle_engine_vertices_slice_64 ? triangle_engine_vertices_mux_112 : triangle_engine_vertices_mux_113; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_115 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_116 = triangle_engine_vertices_slice_65 ? triangle_engine_vertices_slice_40 : triangle_engine_vertices_slice_41; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_117 = triangle_engine_vertices_slice_64 ? triangle_engine_vertices_mux_115 : triangle_engine_vertices_mux_116; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_118 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_mux_114 : triangle_engine_vertices_mux_117; // bvh8IcCore.ts:886
-  wire [95:0] triangle_engine_vertices_mux_119 = vertices_slice_5[3] ? triangle_engine_vertices_mux_111 : triangle_engine_vertices_mux_118; // bvh8IcCore.ts:886
-  wire [287:0] vertices_1 = {triangle_engine_vertices_mux_89, triangle_engine_vertices_mux_104, triangle_engine_vertices_mux_119}; // bvh8IcCore.ts:893
-  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:906
-  wire [15:0] triangle_engine_active_slice = pair_queue_deq_bits[1743:1728]; // bvh8IcCore.ts:833
-  wire triangle_engine_active_slice_1 = triangle_engine_active_slice[15]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_2 = triangle_engine_active_slice[14]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_1 : triangle_engine_active_slice_2; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_3 = triangle_engine_active_slice[13]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_4 = triangle_engine_active_slice[12]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_3 : triangle_engine_active_slice_4; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux : triangle_engine_active_mux_1; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_5 = triangle_engine_active_slice[11]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_6 = triangle_engine_active_slice[10]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_5 : triangle_engine_active_slice_6; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_7 = triangle_engine_active_slice[9]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_8 = triangle_engine_active_slice[8]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_7 : triangle_engine_active_slice_8; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_3 : triangle_engine_active_mux_4; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_2 : triangle_engine_active_mux_5; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_9 = triangle_engine_active_slice[7]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_10 = triangle_engine_active_slice[6]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_9 : triangle_engine_active_slice_10; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_11 = triangle_engine_active_slice[5]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_12 = triangle_engine_active_slice[4]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_11 : triangle_engine_active_slice_12; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_7 : triangle_engine_active_mux_8; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_13 = triangle_engine_active_slice[3]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_14 = triangle_engine_active_slice[2]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_13 : triangle_engine_active_slice_14; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_15 = triangle_engine_active_slice[1]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_slice_16 = triangle_engine_active_slice[0]; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_15 : triangle_engine_active_slice_16; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_10 : triangle_engine_active_mux_11; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_9 : triangle_engine_active_mux_12; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_14 = triangle_engine_vertices_slice ? triangle_engine_active_mux_6 : triangle_engine_active_mux_13; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_15 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_1 : triangle_engine_active_slice_2; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_16 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_3 : triangle_engine_active_slice_4; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_17 = triangle_engine_vertices_slice_52 ? triangle_engine_active_mux_15 : triangle_engine_active_mux_16; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_18 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_5 : triangle_engine_active_slice_6; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_19 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_7 : triangle_engine_active_slice_8; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_20 = triangle_engine_vertices_slice_52 ? triangle_engine_active_mux_18 : triangle_engine_active_mux_19; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_21 = triangle_engine_vertices_slice_51 ? triangle_engine_active_mux_17 : triangle_engine_active_mux_20; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_22 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_9 : triangle_engine_active_slice_10; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_23 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_11 : triangle_engine_active_slice_12; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_24 = triangle_engine_vertices_slice_52 ? triangle_engine_active_mux_22 : triangle_engine_active_mux_23; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_25 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_13 : triangle_engine_active_slice_14; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_26 = triangle_engine_vertices_slice_53 ? triangle_engine_active_slice_15 : triangle_engine_active_slice_16; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_27 = triangle_engine_vertices_slice_52 ? triangle_engine_active_mux_25 : triangle_engine_active_mux_26; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_28 = triangle_engine_vertices_slice_51 ? triangle_engine_active_mux_24 : triangle_engine_active_mux_27; // bvh8IcCore.ts:890
-  wire triangle_engine_active_mux_29 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_21 : triangle_engine_active_mux_28; // bvh8IcCore.ts:890
-  wire [1:0] active = pair_queue_deq_valid ? {triangle_engine_active_mux_14, triangle_engine_active_mux_29} : 2'd0; // bvh8IcCore.ts:900
-  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:907
-  wire [511:0] triangle_engine_prim_index_slice = pair_queue_deq_bits[2271:1760]; // bvh8IcCore.ts:833
-  wire [31:0] triangle_engine_prim_index_slice_1 = triangle_engine_prim_index_slice[511:480]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_2 = triangle_engine_prim_index_slice[479:448]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_1 : triangle_engine_prim_index_slice_2; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_3 = triangle_engine_prim_index_slice[447:416]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_4 = triangle_engine_prim_index_slice[415:384]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_3 : triangle_engine_prim_index_slice_4; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux : triangle_engine_prim_index_mux_1; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_5 = triangle_engine_prim_index_slice[383:352]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_6 = triangle_engine_prim_index_slice[351:320]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_5 : triangle_engine_prim_index_slice_6; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_7 = triangle_engine_prim_index_slice[319:288]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_8 = triangle_engine_prim_index_slice[287:256]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_7 : triangle_engine_prim_index_slice_8; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_3 : triangle_engine_prim_index_mux_4; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_2 : triangle_engine_prim_index_mux_5; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_9 = triangle_engine_prim_index_slice[255:224]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_10 = triangle_engine_prim_index_slice[223:192]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_9 : triangle_engine_prim_index_slice_10; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_11 = triangle_engine_prim_index_slice[191:160]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_12 = triangle_engine_prim_index_slice[159:128]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_11 : triangle_engine_prim_index_slice_12; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_7 : triangle_engine_prim_index_mux_8; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_13 = triangle_engine_prim_index_slice[127:96]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_14 = triangle_engine_prim_index_slice[95:64]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_13 : triangle_engine_prim_index_slice_14; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_15 = triangle_engine_prim_index_slice[63:32]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_slice_16 = triangle_engine_prim_index_slice[31:0]; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_15 : triangle_engine_prim_index_slice_16; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_10 : triangle_engine_prim_index_mux_11; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_9 : triangle_engine_prim_index_mux_12; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_14 = triangle_engine_vertices_slice ? triangle_engine_prim_index_mux_6 : triangle_engine_prim_index_mux_13; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_15 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_1 : triangle_engine_prim_index_slice_2; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_16 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_3 : triangle_engine_prim_index_slice_4; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_17 = triangle_engine_vertices_slice_52 ? triangle_engine_prim_index_mux_15 : triangle_engine_prim_index_mux_16; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_18 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_5 : triangle_engine_prim_index_slice_6; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_19 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_7 : triangle_engine_prim_index_slice_8; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_20 = triangle_engine_vertices_slice_52 ? triangle_engine_prim_index_mux_18 : triangle_engine_prim_index_mux_19; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_21 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_mux_17 : triangle_engine_prim_index_mux_20; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_22 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_9 : triangle_engine_prim_index_slice_10; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_23 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_11 : triangle_engine_prim_index_slice_12; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_24 = triangle_engine_vertices_slice_52 ? triangle_engine_prim_index_mux_22 : triangle_engine_prim_index_mux_23; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_25 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_13 : triangle_engine_prim_index_slice_14; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_26 = triangle_engine_vertices_slice_53 ? triangle_engine_prim_index_slice_15 : triangle_engine_prim_index_slice_16; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_27 = triangle_engine_vertices_slice_52 ? triangle_engine_prim_index_mux_25 : triangle_engine_prim_index_mux_26; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_28 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_mux_24 : triangle_engine_prim_index_mux_27; // bvh8IcCore.ts:890
-  wire [31:0] triangle_engine_prim_index_mux_29 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_21 : triangle_engine_prim_index_mux_28; // bvh8IcCore.ts:890
-  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:908
-  wire [15:0] triangle_engine_one_sided_slice = pair_queue_deq_bits[1759:1744]; // bvh8IcCore.ts:833
-  wire triangle_engine_one_sided_slice_1 = triangle_engine_one_sided_slice[15]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_2 = triangle_engine_one_sided_slice[14]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_1 : triangle_engine_one_sided_slice_2; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_3 = triangle_engine_one_sided_slice[13]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_4 = triangle_engine_one_sided_slice[12]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_3 : triangle_engine_one_sided_slice_4; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux : triangle_engine_one_sided_mux_1; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_5 = triangle_engine_one_sided_slice[11]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_6 = triangle_engine_one_sided_slice[10]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_5 : triangle_engine_one_sided_slice_6; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_7 = triangle_engine_one_sided_slice[9]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_8 = triangle_engine_one_sided_slice[8]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_7 : triangle_engine_one_sided_slice_8; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_3 : triangle_engine_one_sided_mux_4; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_2 : triangle_engine_one_sided_mux_5; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_9 = triangle_engine_one_sided_slice[7]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_10 = triangle_engine_one_sided_slice[6]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_9 : triangle_engine_one_sided_slice_10; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_11 = triangle_engine_one_sided_slice[5]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_12 = triangle_engine_one_sided_slice[4]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_11 : triangle_engine_one_sided_slice_12; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_7 : triangle_engine_one_sided_mux_8; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_13 = triangle_engine_one_sided_slice[3]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_14 = triangle_engine_one_sided_slice[2]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_13 : triangle_engine_one_sided_slice_14; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_15 = triangle_engine_one_sided_slice[1]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_slice_16 = triangle_engine_one_sided_slice[0]; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_15 : triangle_engine_one_sided_slice_16; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_10 : triangle_engine_one_sided_mux_11; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_9 : triangle_engine_one_sided_mux_12; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_14 = triangle_engine_vertices_slice ? triangle_engine_one_sided_mux_6 : triangle_engine_one_sided_mux_13; // bvh8IcCore.ts:890
-  wire oneSided = ~triangle_engine_one_sided_mux_14; // bvh8IcCore.ts:895
-  wire triangle_engine_one_sided_mux_15 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_1 : triangle_engine_one_sided_slice_2; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_16 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_3 : triangle_engine_one_sided_slice_4; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_17 = triangle_engine_vertices_slice_52 ? triangle_engine_one_sided_mux_15 : triangle_engine_one_sided_mux_16; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_18 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_5 : triangle_engine_one_sided_slice_6; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_19 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_7 : triangle_engine_one_sided_slice_8; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_20 = triangle_engine_vertices_slice_52 ? triangle_engine_one_sided_mux_18 : triangle_engine_one_sided_mux_19; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_21 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_mux_17 : triangle_engine_one_sided_mux_20; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_22 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_9 : triangle_engine_one_sided_slice_10; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_23 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_11 : triangle_engine_one_sided_slice_12; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_24 = triangle_engine_vertices_slice_52 ? triangle_engine_one_sided_mux_22 : triangle_engine_one_sided_mux_23; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_25 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_13 : triangle_engine_one_sided_slice_14; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_26 = triangle_engine_vertices_slice_53 ? triangle_engine_one_sided_slice_15 : triangle_engine_one_sided_slice_16; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_27 = triangle_engine_vertices_slice_52 ? triangle_engine_one_sided_mux_25 : triangle_engine_one_sided_mux_26; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_28 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_mux_24 : triangle_engine_one_sided_mux_27; // bvh8IcCore.ts:890
-  wire triangle_engine_one_sided_mux_29 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_21 : triangle_engine_one_sided_mux_28; // bvh8IcCore.ts:890
-  wire oneSided_1 = ~triangle_engine_one_sided_mux_29; // bvh8IcCore.ts:895
-  wire [1:0] triangle_engine_one_sided = pair_queue_deq_valid ? {oneSided, oneSided_1} : 2'd0; // bvh8IcCore.ts:915
+  wire [95:0] triangle_engine_shear = triangle_engine_origin_mux_6 ? triangle_engine_shear_mux_6 : triangle_engine_shear_mux_13; // bvh8IcCore.ts:903
+  wire [3:0] triangleSlot = {pair_index, 1'd1}; // bvh8IcCore.ts:887
+  wire triangle_engine_vertices_slice = triangleSlot[3]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_1 = triangleSlot[2]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_2 = triangleSlot[1]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_3 = triangleSlot[0]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_4 = pair_queue_deq_bits_vertexIndex[191:180]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_5 = pair_queue_deq_bits_vertexIndex[179:168]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_4 : triangle_engine_vertices_slice_5; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_6 = pair_queue_deq_bits_vertexIndex[167:156]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_7 = pair_queue_deq_bits_vertexIndex[155:144]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_6 : triangle_engine_vertices_slice_7; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux : triangle_engine_vertices_mux_1; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_8 = pair_queue_deq_bits_vertexIndex[143:132]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_9 = pair_queue_deq_bits_vertexIndex[131:120]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_8 : triangle_engine_vertices_slice_9; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_10 = pair_queue_deq_bits_vertexIndex[119:108]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_11 = pair_queue_deq_bits_vertexIndex[107:96]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_10 : triangle_engine_vertices_slice_11; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_3 : triangle_engine_vertices_mux_4; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_2 : triangle_engine_vertices_mux_5; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_12 = pair_queue_deq_bits_vertexIndex[95:84]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_13 = pair_queue_deq_bits_vertexIndex[83:72]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_12 : triangle_engine_vertices_slice_13; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_14 = pair_queue_deq_bits_vertexIndex[71:60]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_15 = pair_queue_deq_bits_vertexIndex[59:48]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_14 : triangle_engine_vertices_slice_15; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_7 : triangle_engine_vertices_mux_8; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_16 = pair_queue_deq_bits_vertexIndex[47:36]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_17 = pair_queue_deq_bits_vertexIndex[35:24]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_16 : triangle_engine_vertices_slice_17; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_18 = pair_queue_deq_bits_vertexIndex[23:12]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_slice_19 = pair_queue_deq_bits_vertexIndex[11:0]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_vertices_slice_18 : triangle_engine_vertices_slice_19; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_vertices_mux_10 : triangle_engine_vertices_mux_11; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_vertices_mux_9 : triangle_engine_vertices_mux_12; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_14 = triangle_engine_vertices_slice ? triangle_engine_vertices_mux_6 : triangle_engine_vertices_mux_13; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_21 = triangle_engine_vertices_mux_14[10]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_22 = triangle_engine_vertices_mux_14[9]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_23 = triangle_engine_vertices_mux_14[8]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_24 = pair_queue_deq_bits_vertices[1535:1440]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_25 = pair_queue_deq_bits_vertices[1439:1344]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_15 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_26 = pair_queue_deq_bits_vertices[1343:1248]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_27 = pair_queue_deq_bits_vertices[1247:1152]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_16 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_17 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_15 : triangle_engine_vertices_mux_16; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_28 = pair_queue_deq_bits_vertices[1151:1056]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_29 = pair_queue_deq_bits_vertices[1055:960]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_18 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_30 = pair_queue_deq_bits_vertices[959:864]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_31 = pair_queue_deq_bits_vertices[863:768]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_19 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_20 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_18 : triangle_engine_vertices_mux_19; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_21 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_17 : triangle_engine_vertices_mux_20; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_32 = pair_queue_deq_bits_vertices[767:672]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_33 = pair_queue_deq_bits_vertices[671:576]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_22 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_34 = pair_queue_deq_bits_vertices[575:480]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_35 = pair_queue_deq_bits_vertices[479:384]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_23 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_24 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_22 : triangle_engine_vertices_mux_23; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_36 = pair_queue_deq_bits_vertices[383:288]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_37 = pair_queue_deq_bits_vertices[287:192]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_25 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_38 = pair_queue_deq_bits_vertices[191:96]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_slice_39 = pair_queue_deq_bits_vertices[95:0]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_26 = triangle_engine_vertices_slice_23 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_27 = triangle_engine_vertices_slice_22 ? triangle_engine_vertices_mux_25 : triangle_engine_vertices_mux_26; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_28 = triangle_engine_vertices_slice_21 ? triangle_engine_vertices_mux_24 : triangle_engine_vertices_mux_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_29 = triangle_engine_vertices_mux_14[11] ? triangle_engine_vertices_mux_21 : triangle_engine_vertices_mux_28; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_41 = triangle_engine_vertices_mux_14[6]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_42 = triangle_engine_vertices_mux_14[5]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_43 = triangle_engine_vertices_mux_14[4]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_30 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_31 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_32 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_30 : triangle_engine_vertices_mux_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_33 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_34 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_35 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_33 : triangle_engine_vertices_mux_34; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_36 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_32 : triangle_engine_vertices_mux_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_37 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_38 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_39 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_37 : triangle_engine_vertices_mux_38; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_40 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_41 = triangle_engine_vertices_slice_43 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_42 = triangle_engine_vertices_slice_42 ? triangle_engine_vertices_mux_40 : triangle_engine_vertices_mux_41; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_43 = triangle_engine_vertices_slice_41 ? triangle_engine_vertices_mux_39 : triangle_engine_vertices_mux_42; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_44 = triangle_engine_vertices_mux_14[7] ? triangle_engine_vertices_mux_36 : triangle_engine_vertices_mux_43; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_45 = triangle_engine_vertices_mux_14[2]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_46 = triangle_engine_vertices_mux_14[1]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_47 = triangle_engine_vertices_mux_14[0]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_45 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_46 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_47 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_45 : triangle_engine_vertices_mux_46; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_48 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_49 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_50 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_48 : triangle_engine_vertices_mux_49; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_51 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_47 : triangle_engine_vertices_mux_50; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_52 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_53 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_54 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_52 : triangle_engine_vertices_mux_53; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_55 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_56 = triangle_engine_vertices_slice_47 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_57 = triangle_engine_vertices_slice_46 ? triangle_engine_vertices_mux_55 : triangle_engine_vertices_mux_56; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_58 = triangle_engine_vertices_slice_45 ? triangle_engine_vertices_mux_54 : triangle_engine_vertices_mux_57; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_59 = triangle_engine_vertices_mux_14[3] ? triangle_engine_vertices_mux_51 : triangle_engine_vertices_mux_58; // bvh8IcCore.ts:884
+  wire [287:0] vertices = {triangle_engine_vertices_mux_29, triangle_engine_vertices_mux_44, triangle_engine_vertices_mux_59}; // bvh8IcCore.ts:891
+  wire [3:0] triangleSlot_1 = {pair_index, 1'd0}; // bvh8IcCore.ts:887
+  wire triangle_engine_vertices_slice_48 = triangleSlot_1[3]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_49 = triangleSlot_1[2]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_50 = triangleSlot_1[1]; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_51 = triangleSlot_1[0]; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_60 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_4 : triangle_engine_vertices_slice_5; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_61 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_6 : triangle_engine_vertices_slice_7; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_62 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_60 : triangle_engine_vertices_mux_61; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_63 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_8 : triangle_engine_vertices_slice_9; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_64 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_10 : triangle_engine_vertices_slice_11; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_65 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_63 : triangle_engine_vertices_mux_64; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_66 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_mux_62 : triangle_engine_vertices_mux_65; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_67 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_12 : triangle_engine_vertices_slice_13; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_68 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_14 : triangle_engine_vertices_slice_15; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_69 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_67 : triangle_engine_vertices_mux_68; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_70 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_16 : triangle_engine_vertices_slice_17; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_71 = triangle_engine_vertices_slice_51 ? triangle_engine_vertices_slice_18 : triangle_engine_vertices_slice_19; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_72 = triangle_engine_vertices_slice_50 ? triangle_engine_vertices_mux_70 : triangle_engine_vertices_mux_71; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_73 = triangle_engine_vertices_slice_49 ? triangle_engine_vertices_mux_69 : triangle_engine_vertices_mux_72; // bvh8IcCore.ts:888
+  wire [11:0] triangle_engine_vertices_mux_74 = triangle_engine_vertices_slice_48 ? triangle_engine_vertices_mux_66 : triangle_engine_vertices_mux_73; // bvh8IcCore.ts:888
+  wire triangle_engine_vertices_slice_53 = triangle_engine_vertices_mux_74[10]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_54 = triangle_engine_vertices_mux_74[9]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_55 = triangle_engine_vertices_mux_74[8]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_75 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_76 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_77 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_75 : triangle_engine_vertices_mux_76; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_78 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_79 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_80 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_78 : triangle_engine_vertices_mux_79; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_81 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_77 : triangle_engine_vertices_mux_80; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_82 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_83 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_84 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_82 : triangle_engine_vertices_mux_83; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_85 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_86 = triangle_engine_vertices_slice_55 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_87 = triangle_engine_vertices_slice_54 ? triangle_engine_vertices_mux_85 : triangle_engine_vertices_mux_86; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_88 = triangle_engine_vertices_slice_53 ? triangle_engine_vertices_mux_84 : triangle_engine_vertices_mux_87; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_89 = triangle_engine_vertices_mux_74[11] ? triangle_engine_vertices_mux_81 : triangle_engine_vertices_mux_88; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_57 = triangle_engine_vertices_mux_74[6]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_58 = triangle_engine_vertices_mux_74[5]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_59 = triangle_engine_vertices_mux_74[4]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_90 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_91 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_92 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_90 : triangle_engine_vertices_mux_91; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_93 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_94 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_95 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_93 : triangle_engine_vertices_mux_94; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_96 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_92 : triangle_engine_vertices_mux_95; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_97 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_98 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_99 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_97 : triangle_engine_vertices_mux_98; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_100 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_101 = triangle_engine_vertices_slice_59 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_102 = triangle_engine_vertices_slice_58 ? triangle_engine_vertices_mux_100 : triangle_engine_vertices_mux_101; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_103 = triangle_engine_vertices_slice_57 ? triangle_engine_vertices_mux_99 : triangle_engine_vertices_mux_102; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_104 = triangle_engine_vertices_mux_74[7] ? triangle_engine_vertices_mux_96 : triangle_engine_vertices_mux_103; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_61 = triangle_engine_vertices_mux_74[2]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_62 = triangle_engine_vertices_mux_74[1]; // bvh8IcCore.ts:884
+  wire triangle_engine_vertices_slice_63 = triangle_engine_vertices_mux_74[0]; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_105 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_24 : triangle_engine_vertices_slice_25; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_106 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_26 : triangle_engine_vertices_slice_27; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_107 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_105 : triangle_engine_vertices_mux_106; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_108 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_28 : triangle_engine_vertices_slice_29; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_109 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_30 : triangle_engine_vertices_slice_31; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_110 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_108 : triangle_engine_vertices_mux_109; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_111 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_107 : triangle_engine_vertices_mux_110; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_112 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_32 : triangle_engine_vertices_slice_33; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_113 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_34 : triangle_engine_vertices_slice_35; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_114 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_112 : triangle_engine_vertices_mux_113; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_115 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_36 : triangle_engine_vertices_slice_37; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_116 = triangle_engine_vertices_slice_63 ? triangle_engine_vertices_slice_38 : triangle_engine_vertices_slice_39; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_117 = triangle_engine_vertices_slice_62 ? triangle_engine_vertices_mux_115 : triangle_engine_vertices_mux_116; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_118 = triangle_engine_vertices_slice_61 ? triangle_engine_vertices_mux_114 : triangle_engine_vertices_mux_117; // bvh8IcCore.ts:884
+  wire [95:0] triangle_engine_vertices_mux_119 = triangle_engine_vertices_mux_74[3] ? triangle_engine_vertices_mux_111 : triangle_engine_vertices_mux_118; // bvh8IcCore.ts:884
+  wire [287:0] vertices_1 = {triangle_engine_vertices_mux_89, triangle_engine_vertices_mux_104, triangle_engine_vertices_mux_119}; // bvh8IcCore.ts:891
+  wire [575:0] triangle_engine_vertices = {vertices, vertices_1}; // bvh8IcCore.ts:904
+  wire triangle_engine_active_slice = pair_queue_deq_bits_active[15]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_1 = pair_queue_deq_bits_active[14]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice : triangle_engine_active_slice_1; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_2 = pair_queue_deq_bits_active[13]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_3 = pair_queue_deq_bits_active[12]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_2 : triangle_engine_active_slice_3; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux : triangle_engine_active_mux_1; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_4 = pair_queue_deq_bits_active[11]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_5 = pair_queue_deq_bits_active[10]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_4 : triangle_engine_active_slice_5; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_6 = pair_queue_deq_bits_active[9]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_7 = pair_queue_deq_bits_active[8]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_6 : triangle_engine_active_slice_7; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_3 : triangle_engine_active_mux_4; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_2 : triangle_engine_active_mux_5; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_8 = pair_queue_deq_bits_active[7]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_9 = pair_queue_deq_bits_active[6]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_8 : triangle_engine_active_slice_9; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_10 = pair_queue_deq_bits_active[5]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_11 = pair_queue_deq_bits_active[4]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_10 : triangle_engine_active_slice_11; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_7 : triangle_engine_active_mux_8; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_12 = pair_queue_deq_bits_active[3]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_13 = pair_queue_deq_bits_active[2]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_12 : triangle_engine_active_slice_13; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_14 = pair_queue_deq_bits_active[1]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_slice_15 = pair_queue_deq_bits_active[0]; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_active_slice_14 : triangle_engine_active_slice_15; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_active_mux_10 : triangle_engine_active_mux_11; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_active_mux_9 : triangle_engine_active_mux_12; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_14 = triangle_engine_vertices_slice ? triangle_engine_active_mux_6 : triangle_engine_active_mux_13; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice : triangle_engine_active_slice_1; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_2 : triangle_engine_active_slice_3; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_15 : triangle_engine_active_mux_16; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_4 : triangle_engine_active_slice_5; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_6 : triangle_engine_active_slice_7; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_18 : triangle_engine_active_mux_19; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_active_mux_17 : triangle_engine_active_mux_20; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_8 : triangle_engine_active_slice_9; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_10 : triangle_engine_active_slice_11; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_22 : triangle_engine_active_mux_23; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_12 : triangle_engine_active_slice_13; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_active_slice_14 : triangle_engine_active_slice_15; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_active_mux_25 : triangle_engine_active_mux_26; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_active_mux_24 : triangle_engine_active_mux_27; // bvh8IcCore.ts:888
+  wire triangle_engine_active_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_active_mux_21 : triangle_engine_active_mux_28; // bvh8IcCore.ts:888
+  wire [1:0] active = pair_queue_deq_valid ? {triangle_engine_active_mux_14, triangle_engine_active_mux_29} : 2'd0; // bvh8IcCore.ts:898
+  wire [1:0] triangle_engine_active = active; // bvh8IcCore.ts:905
+  wire [31:0] triangle_engine_prim_index_slice = pair_queue_deq_bits_primitiveIndex[511:480]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_1 = pair_queue_deq_bits_primitiveIndex[479:448]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice : triangle_engine_prim_index_slice_1; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_2 = pair_queue_deq_bits_primitiveIndex[447:416]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_3 = pair_queue_deq_bits_primitiveIndex[415:384]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_2 : triangle_engine_prim_index_slice_3; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux : triangle_engine_prim_index_mux_1; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_4 = pair_queue_deq_bits_primitiveIndex[383:352]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_5 = pair_queue_deq_bits_primitiveIndex[351:320]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_4 : triangle_engine_prim_index_slice_5; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_6 = pair_queue_deq_bits_primitiveIndex[319:288]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_7 = pair_queue_deq_bits_primitiveIndex[287:256]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_6 : triangle_engine_prim_index_slice_7; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_3 : triangle_engine_prim_index_mux_4; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_2 : triangle_engine_prim_index_mux_5; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_8 = pair_queue_deq_bits_primitiveIndex[255:224]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_9 = pair_queue_deq_bits_primitiveIndex[223:192]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_8 : triangle_engine_prim_index_slice_9; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_10 = pair_queue_deq_bits_primitiveIndex[191:160]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_11 = pair_queue_deq_bits_primitiveIndex[159:128]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_10 : triangle_engine_prim_index_slice_11; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_7 : triangle_engine_prim_index_mux_8; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_12 = pair_queue_deq_bits_primitiveIndex[127:96]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_13 = pair_queue_deq_bits_primitiveIndex[95:64]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_12 : triangle_engine_prim_index_slice_13; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_14 = pair_queue_deq_bits_primitiveIndex[63:32]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_slice_15 = pair_queue_deq_bits_primitiveIndex[31:0]; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_prim_index_slice_14 : triangle_engine_prim_index_slice_15; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_prim_index_mux_10 : triangle_engine_prim_index_mux_11; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_prim_index_mux_9 : triangle_engine_prim_index_mux_12; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_14 = triangle_engine_vertices_slice ? triangle_engine_prim_index_mux_6 : triangle_engine_prim_index_mux_13; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice : triangle_engine_prim_index_slice_1; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_2 : triangle_engine_prim_index_slice_3; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_15 : triangle_engine_prim_index_mux_16; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_4 : triangle_engine_prim_index_slice_5; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_6 : triangle_engine_prim_index_slice_7; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_18 : triangle_engine_prim_index_mux_19; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_prim_index_mux_17 : triangle_engine_prim_index_mux_20; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_8 : triangle_engine_prim_index_slice_9; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_10 : triangle_engine_prim_index_slice_11; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_22 : triangle_engine_prim_index_mux_23; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_12 : triangle_engine_prim_index_slice_13; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_prim_index_slice_14 : triangle_engine_prim_index_slice_15; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_prim_index_mux_25 : triangle_engine_prim_index_mux_26; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_prim_index_mux_24 : triangle_engine_prim_index_mux_27; // bvh8IcCore.ts:888
+  wire [31:0] triangle_engine_prim_index_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_prim_index_mux_21 : triangle_engine_prim_index_mux_28; // bvh8IcCore.ts:888
+  wire [63:0] triangle_engine_prim_index = {triangle_engine_prim_index_mux_14, triangle_engine_prim_index_mux_29}; // bvh8IcCore.ts:906
+  wire triangle_engine_one_sided_slice = pair_queue_deq_bits_doubleSided[15]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_1 = pair_queue_deq_bits_doubleSided[14]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice : triangle_engine_one_sided_slice_1; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_2 = pair_queue_deq_bits_doubleSided[13]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_3 = pair_queue_deq_bits_doubleSided[12]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_1 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_2 : triangle_engine_one_sided_slice_3; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_2 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux : triangle_engine_one_sided_mux_1; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_4 = pair_queue_deq_bits_doubleSided[11]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_5 = pair_queue_deq_bits_doubleSided[10]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_3 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_4 : triangle_engine_one_sided_slice_5; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_6 = pair_queue_deq_bits_doubleSided[9]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_7 = pair_queue_deq_bits_doubleSided[8]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_4 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_6 : triangle_engine_one_sided_slice_7; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_5 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_3 : triangle_engine_one_sided_mux_4; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_6 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_2 : triangle_engine_one_sided_mux_5; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_8 = pair_queue_deq_bits_doubleSided[7]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_9 = pair_queue_deq_bits_doubleSided[6]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_7 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_8 : triangle_engine_one_sided_slice_9; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_10 = pair_queue_deq_bits_doubleSided[5]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_11 = pair_queue_deq_bits_doubleSided[4]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_8 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_10 : triangle_engine_one_sided_slice_11; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_9 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_7 : triangle_engine_one_sided_mux_8; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_12 = pair_queue_deq_bits_doubleSided[3]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_13 = pair_queue_deq_bits_doubleSided[2]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_10 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_12 : triangle_engine_one_sided_slice_13; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_14 = pair_queue_deq_bits_doubleSided[1]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_slice_15 = pair_queue_deq_bits_doubleSided[0]; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_11 = triangle_engine_vertices_slice_3 ? triangle_engine_one_sided_slice_14 : triangle_engine_one_sided_slice_15; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_12 = triangle_engine_vertices_slice_2 ? triangle_engine_one_sided_mux_10 : triangle_engine_one_sided_mux_11; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_13 = triangle_engine_vertices_slice_1 ? triangle_engine_one_sided_mux_9 : triangle_engine_one_sided_mux_12; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_14 = triangle_engine_vertices_slice ? triangle_engine_one_sided_mux_6 : triangle_engine_one_sided_mux_13; // bvh8IcCore.ts:888
+  wire oneSided = ~triangle_engine_one_sided_mux_14; // bvh8IcCore.ts:893
+  wire triangle_engine_one_sided_mux_15 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice : triangle_engine_one_sided_slice_1; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_16 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_2 : triangle_engine_one_sided_slice_3; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_17 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_15 : triangle_engine_one_sided_mux_16; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_18 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_4 : triangle_engine_one_sided_slice_5; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_19 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_6 : triangle_engine_one_sided_slice_7; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_20 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_18 : triangle_engine_one_sided_mux_19; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_21 = triangle_engine_vertices_slice_49 ? triangle_engine_one_sided_mux_17 : triangle_engine_one_sided_mux_20; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_22 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_8 : triangle_engine_one_sided_slice_9; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_23 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_10 : triangle_engine_one_sided_slice_11; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_24 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_22 : triangle_engine_one_sided_mux_23; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_25 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_12 : triangle_engine_one_sided_slice_13; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_26 = triangle_engine_vertices_slice_51 ? triangle_engine_one_sided_slice_14 : triangle_engine_one_sided_slice_15; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_27 = triangle_engine_vertices_slice_50 ? triangle_engine_one_sided_mux_25 : triangle_engine_one_sided_mux_26; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_28 = triangle_engine_vertices_slice_49 ? triangle_engine_one_sided_mux_24 : triangle_engine_one_sided_mux_27; // bvh8IcCore.ts:888
+  wire triangle_engine_one_sided_mux_29 = triangle_engine_vertices_slice_48 ? triangle_engine_one_sided_mux_21 : triangle_engine_one_sided_mux_28; // bvh8IcCore.ts:888
+  wire oneSided_1 = ~triangle_engine_one_sided_mux_29; // bvh8IcCore.ts:893
+  wire [1:0] triangle_engine_one_sided = pair_queue_deq_valid ? {oneSided, oneSided_1} : 2'd0; // bvh8IcCore.ts:913
   wire [95:0] triangle_engine_query_mux_2 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray7_query : ray6_query) : triangle_engine_origin_slice_2 ? ray5_query : ray4_query; // bvh8IcCore.ts:330
   wire [95:0] triangle_engine_query_mux_5 = triangle_engine_origin_slice_1 ? (triangle_engine_origin_slice_2 ? ray3_query : ray2_query) : triangle_engine_origin_slice_2 ? ray1_query : ray0_query; // bvh8IcCore.ts:330
-  wire [95:0] triangle_engine_query = triangle_engine_origin_slice ? triangle_engine_query_mux_2 : triangle_engine_query_mux_5; // bvh8IcCore.ts:914
-  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:910
-  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:911
-  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:912
-  wire [511:0] pair_tag_geometry_0_slice = pair_queue_deq_bits[2783:2272]; // bvh8IcCore.ts:833
-  wire [31:0] pair_tag_geometry_0_slice_16 = pair_tag_geometry_0_slice[31:0]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_15 = pair_tag_geometry_0_slice[63:32]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_11 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_15 : pair_tag_geometry_0_slice_16; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_14 = pair_tag_geometry_0_slice[95:64]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_13 = pair_tag_geometry_0_slice[127:96]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_10 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_13 : pair_tag_geometry_0_slice_14; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_12 = triangle_engine_vertices_slice_52 ? pair_tag_geometry_0_mux_10 : pair_tag_geometry_0_mux_11; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_12 = pair_tag_geometry_0_slice[159:128]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_11 = pair_tag_geometry_0_slice[191:160]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_8 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_11 : pair_tag_geometry_0_slice_12; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_10 = pair_tag_geometry_0_slice[223:192]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_9 = pair_tag_geometry_0_slice[255:224]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_7 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_9 : pair_tag_geometry_0_slice_10; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_9 = triangle_engine_vertices_slice_52 ? pair_tag_geometry_0_mux_7 : pair_tag_geometry_0_mux_8; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_13 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_mux_9 : pair_tag_geometry_0_mux_12; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_8 = pair_tag_geometry_0_slice[287:256]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_7 = pair_tag_geometry_0_slice[319:288]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_4 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_7 : pair_tag_geometry_0_slice_8; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_6 = pair_tag_geometry_0_slice[351:320]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_5 = pair_tag_geometry_0_slice[383:352]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_3 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_5 : pair_tag_geometry_0_slice_6; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_5 = triangle_engine_vertices_slice_52 ? pair_tag_geometry_0_mux_3 : pair_tag_geometry_0_mux_4; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_4 = pair_tag_geometry_0_slice[415:384]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_3 = pair_tag_geometry_0_slice[447:416]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_1 = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_3 : pair_tag_geometry_0_slice_4; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_2 = pair_tag_geometry_0_slice[479:448]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_slice_1 = pair_tag_geometry_0_slice[511:480]; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux = triangle_engine_vertices_slice_53 ? pair_tag_geometry_0_slice_1 : pair_tag_geometry_0_slice_2; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_2 = triangle_engine_vertices_slice_52 ? pair_tag_geometry_0_mux : pair_tag_geometry_0_mux_1; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0_mux_6 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_mux_2 : pair_tag_geometry_0_mux_5; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_0 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:918
-  wire [31:0] pair_tag_geometry_1_mux_11 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_15 : pair_tag_geometry_0_slice_16; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_10 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_13 : pair_tag_geometry_0_slice_14; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_12 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_10 : pair_tag_geometry_1_mux_11; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_8 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_11 : pair_tag_geometry_0_slice_12; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_7 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_9 : pair_tag_geometry_0_slice_10; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_9 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_7 : pair_tag_geometry_1_mux_8; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_13 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_9 : pair_tag_geometry_1_mux_12; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_4 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_7 : pair_tag_geometry_0_slice_8; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_3 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_5 : pair_tag_geometry_0_slice_6; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_5 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_3 : pair_tag_geometry_1_mux_4; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_1 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_3 : pair_tag_geometry_0_slice_4; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_1 : pair_tag_geometry_0_slice_2; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_2 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux : pair_tag_geometry_1_mux_1; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1_mux_6 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_2 : pair_tag_geometry_1_mux_5; // bvh8IcCore.ts:890
-  wire [31:0] pair_tag_geometry_1 = triangle_engine_vertices_slice ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:919
-  wire [2:0] pair_tag_slot = ray0_queued_sel_slice_1; // bvh8IcCore.ts:917
-  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:920
-  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:921
-  wire fcmp13_in_valid = 1'd1; // bvh8IcCore.ts:930
-  wire [31:0] fcmp13_a = triangle_engine_best_t_out; // bvh8IcCore.ts:930
+  wire [95:0] triangle_engine_query = triangle_engine_origin_slice ? triangle_engine_query_mux_2 : triangle_engine_query_mux_5; // bvh8IcCore.ts:912
+  wire triangle_engine_best_valid = 1'd0; // bvh8IcCore.ts:908
+  wire [31:0] triangle_engine_best_t = 32'd0; // bvh8IcCore.ts:909
+  wire [31:0] triangle_engine_best_index = 32'd0; // bvh8IcCore.ts:910
+  wire [31:0] pair_tag_geometry_0_slice_15 = pair_queue_deq_bits_geometryIndex[31:0]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_14 = pair_queue_deq_bits_geometryIndex[63:32]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_11 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_14 : pair_tag_geometry_0_slice_15; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_13 = pair_queue_deq_bits_geometryIndex[95:64]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_12 = pair_queue_deq_bits_geometryIndex[127:96]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_10 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_12 : pair_tag_geometry_0_slice_13; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_12 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_10 : pair_tag_geometry_0_mux_11; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_11 = pair_queue_deq_bits_geometryIndex[159:128]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_10 = pair_queue_deq_bits_geometryIndex[191:160]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_8 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_10 : pair_tag_geometry_0_slice_11; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_9 = pair_queue_deq_bits_geometryIndex[223:192]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_8 = pair_queue_deq_bits_geometryIndex[255:224]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_7 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_8 : pair_tag_geometry_0_slice_9; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_9 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_7 : pair_tag_geometry_0_mux_8; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_13 = triangle_engine_vertices_slice_49 ? pair_tag_geometry_0_mux_9 : pair_tag_geometry_0_mux_12; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_7 = pair_queue_deq_bits_geometryIndex[287:256]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_6 = pair_queue_deq_bits_geometryIndex[319:288]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_4 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_6 : pair_tag_geometry_0_slice_7; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_5 = pair_queue_deq_bits_geometryIndex[351:320]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_4 = pair_queue_deq_bits_geometryIndex[383:352]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_3 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_4 : pair_tag_geometry_0_slice_5; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_5 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux_3 : pair_tag_geometry_0_mux_4; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_3 = pair_queue_deq_bits_geometryIndex[415:384]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_2 = pair_queue_deq_bits_geometryIndex[447:416]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_1 = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice_2 : pair_tag_geometry_0_slice_3; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice_1 = pair_queue_deq_bits_geometryIndex[479:448]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_slice = pair_queue_deq_bits_geometryIndex[511:480]; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux = triangle_engine_vertices_slice_51 ? pair_tag_geometry_0_slice : pair_tag_geometry_0_slice_1; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_2 = triangle_engine_vertices_slice_50 ? pair_tag_geometry_0_mux : pair_tag_geometry_0_mux_1; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0_mux_6 = triangle_engine_vertices_slice_49 ? pair_tag_geometry_0_mux_2 : pair_tag_geometry_0_mux_5; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_0 = triangle_engine_vertices_slice_48 ? pair_tag_geometry_0_mux_6 : pair_tag_geometry_0_mux_13; // bvh8IcCore.ts:916
+  wire [31:0] pair_tag_geometry_1_mux_11 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_14 : pair_tag_geometry_0_slice_15; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_10 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_12 : pair_tag_geometry_0_slice_13; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_12 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_10 : pair_tag_geometry_1_mux_11; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_8 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_10 : pair_tag_geometry_0_slice_11; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_7 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_8 : pair_tag_geometry_0_slice_9; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_9 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_7 : pair_tag_geometry_1_mux_8; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_13 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_9 : pair_tag_geometry_1_mux_12; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_4 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_6 : pair_tag_geometry_0_slice_7; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_3 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_4 : pair_tag_geometry_0_slice_5; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_5 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux_3 : pair_tag_geometry_1_mux_4; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_1 = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice_2 : pair_tag_geometry_0_slice_3; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux = triangle_engine_vertices_slice_3 ? pair_tag_geometry_0_slice : pair_tag_geometry_0_slice_1; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_2 = triangle_engine_vertices_slice_2 ? pair_tag_geometry_1_mux : pair_tag_geometry_1_mux_1; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1_mux_6 = triangle_engine_vertices_slice_1 ? pair_tag_geometry_1_mux_2 : pair_tag_geometry_1_mux_5; // bvh8IcCore.ts:888
+  wire [31:0] pair_tag_geometry_1 = triangle_engine_vertices_slice ? pair_tag_geometry_1_mux_6 : pair_tag_geometry_1_mux_13; // bvh8IcCore.ts:917
+  wire [2:0] pair_tag_slot = pair_queue_deq_bits_slot; // bvh8IcCore.ts:915
+  wire [1:0] pair_tag_tests = {1'd0, active[0]} + {1'd0, active[1]}; // bvh8IcCore.ts:918
+  wire [68:0] triangle_engine_tag = {pair_tag_tests, pair_tag_slot, pair_tag_geometry_1, pair_tag_geometry_0}; // bvh8IcCore.ts:919
+  wire fcmp13_in_valid = 1'd1; // bvh8IcCore.ts:928
+  wire [31:0] fcmp13_a = triangle_engine_best_t_out; // bvh8IcCore.ts:928
   wire [31:0] fcmp13_b_mux_2 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray7_best_t : ray6_best_t) : ray0_have_best_sel_slice_2 ? ray5_best_t : ray4_best_t; // bvh8IcCore.ts:330
   wire [31:0] fcmp13_b_mux_5 = ray0_have_best_sel_slice_1 ? (ray0_have_best_sel_slice_2 ? ray3_best_t : ray2_best_t) : ray0_have_best_sel_slice_2 ? ray1_best_t : ray0_best_t; // bvh8IcCore.ts:330
-  wire [31:0] fcmp13_b = ray0_have_best_sel_slice ? fcmp13_b_mux_2 : fcmp13_b_mux_5; // bvh8IcCore.ts:930
-  wire normal_slot_in_eq = ray7_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_1 = ray6_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_5 = normal_slot_in_eq_1 & ray6_have_best & ray6_object_normal & overlap_not_25; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_2 = ray5_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_8 = normal_slot_in_eq_2 & ray5_have_best & ray5_object_normal & overlap_not_21; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_3 = ray4_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_11 = normal_slot_in_eq_3 & ray4_have_best & ray4_object_normal & overlap_not_17; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_4 = ray3_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_14 = normal_slot_in_eq_4 & ray3_have_best & ray3_object_normal & overlap_not_13; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_5 = ray2_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_17 = normal_slot_in_eq_5 & ray2_have_best & ray2_object_normal & overlap_not_9; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_6 = ray1_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_20 = normal_slot_in_eq_6 & ray1_have_best & ray1_object_normal & overlap_not_5; // bvh8IcCore.ts:974
-  wire normal_slot_in_eq_7 = ray0_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:974
-  wire normal_slot_in_and_23 = normal_slot_in_eq_7 & ray0_have_best & ray0_object_normal & overlap_not_1; // bvh8IcCore.ts:974
-  wire [7:0] waiting = {normal_slot_in_eq & ray7_have_best & ray7_object_normal & overlap_not_29, normal_slot_in_and_5, normal_slot_in_and_8, normal_slot_in_and_11, normal_slot_in_and_14, normal_slot_in_and_17, normal_slot_in_and_20, normal_slot_in_and_23}; // bvh8IcCore.ts:974
-  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:976
+  wire [31:0] fcmp13_b = ray0_have_best_sel_slice ? fcmp13_b_mux_2 : fcmp13_b_mux_5; // bvh8IcCore.ts:928
+  wire normal_slot_in_eq = ray7_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_1 = ray6_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_5 = normal_slot_in_eq_1 & ray6_have_best & ray6_object_normal & overlap_not_25; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_2 = ray5_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_8 = normal_slot_in_eq_2 & ray5_have_best & ray5_object_normal & overlap_not_21; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_3 = ray4_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_11 = normal_slot_in_eq_3 & ray4_have_best & ray4_object_normal & overlap_not_17; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_4 = ray3_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_14 = normal_slot_in_eq_4 & ray3_have_best & ray3_object_normal & overlap_not_13; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_5 = ray2_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_17 = normal_slot_in_eq_5 & ray2_have_best & ray2_object_normal & overlap_not_9; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_6 = ray1_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_20 = normal_slot_in_eq_6 & ray1_have_best & ray1_object_normal & overlap_not_5; // bvh8IcCore.ts:972
+  wire normal_slot_in_eq_7 = ray0_state == BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:972
+  wire normal_slot_in_and_23 = normal_slot_in_eq_7 & ray0_have_best & ray0_object_normal & overlap_not_1; // bvh8IcCore.ts:972
+  wire [7:0] waiting = {normal_slot_in_eq & ray7_have_best & ray7_object_normal & overlap_not_29, normal_slot_in_and_5, normal_slot_in_and_8, normal_slot_in_and_11, normal_slot_in_and_14, normal_slot_in_and_17, normal_slot_in_and_20, normal_slot_in_and_23}; // bvh8IcCore.ts:972
+  wire [7:0] normal_slot_in = waiting; // bvh8IcCore.ts:974
   wire fmul14_in_valid = 1'd1; // instancePath.ts:117
   wire fmul14_a_slice = normal_slot_index[2]; // bvh8IcCore.ts:330
   wire fmul14_a_slice_1 = normal_slot_index[1]; // bvh8IcCore.ts:330
   wire fmul14_a_slice_2 = normal_slot_index[0]; // bvh8IcCore.ts:330
   wire [287:0] fmul14_a_mux_2 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray7_best_linear : ray6_best_linear) : fmul14_a_slice_2 ? ray5_best_linear : ray4_best_linear; // bvh8IcCore.ts:330
   wire [287:0] fmul14_a_mux_5 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray3_best_linear : ray2_best_linear) : fmul14_a_slice_2 ? ray1_best_linear : ray0_best_linear; // bvh8IcCore.ts:330
-  wire [287:0] linear_1 = normal_slot_valid ? (fmul14_a_slice ? fmul14_a_mux_2 : fmul14_a_mux_5) : 288'd0; // bvh8IcCore.ts:979
+  wire [287:0] linear_1 = normal_slot_valid ? (fmul14_a_slice ? fmul14_a_mux_2 : fmul14_a_mux_5) : 288'd0; // bvh8IcCore.ts:977
   wire [31:0] fmul14_a = linear_1[31:0]; // instancePath.ts:117
   wire [95:0] fmul14_b_mux_2 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray7_best_normal : ray6_best_normal) : fmul14_a_slice_2 ? ray5_best_normal : ray4_best_normal; // bvh8IcCore.ts:330
   wire [95:0] fmul14_b_mux_5 = fmul14_a_slice_1 ? (fmul14_a_slice_2 ? ray3_best_normal : ray2_best_normal) : fmul14_a_slice_2 ? ray1_best_normal : ray0_best_normal; // bvh8IcCore.ts:330
-  wire [95:0] normal_2 = normal_slot_valid ? (fmul14_a_slice ? fmul14_b_mux_2 : fmul14_b_mux_5) : 96'd0; // bvh8IcCore.ts:979
+  wire [95:0] normal_2 = normal_slot_valid ? (fmul14_a_slice ? fmul14_b_mux_2 : fmul14_b_mux_5) : 96'd0; // bvh8IcCore.ts:977
   wire [31:0] n = normal_2[31:0]; // instancePath.ts:115
   wire [31:0] fmul14_b = n; // instancePath.ts:117
   wire fmul15_in_valid = 1'd1; // instancePath.ts:117
@@ -2722,8 +2708,8 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   wire [31:0] done_parameters_d1_mux_24 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray7_best_u : ray6_best_u) : ox_d1_slice_2 ? ray5_best_u : ray4_best_u; // rayAnswer.ts:40
   wire [31:0] done_parameters_d1_mux_27 = ox_d1_slice_1 ? (ox_d1_slice_2 ? ray3_best_u : ray2_best_u) : ox_d1_slice_2 ? ray1_best_u : ray0_best_u; // rayAnswer.ts:40
   wire [127:0] f1Parameters = {done_parameters_d1_mux_14, ox_d1_slice ? done_parameters_d1_mux_17 : done_parameters_d1_mux_20, ox_d1_slice ? done_parameters_d1_mux_24 : done_parameters_d1_mux_27, fmul29_a_mux_13}; // rayAnswer.ts:64
-  wire [1:0] out_3 = triangle_engine_out_tag[68:67]; // bvh8IcCore.ts:923
-  wire [1:0] tests = triangle_engine_out_valid & better_not_2 ? out_3 : 2'd0; // bvh8IcCore.ts:943
+  wire [1:0] out_3 = triangle_engine_out_tag[68:67]; // bvh8IcCore.ts:921
+  wire [1:0] tests = triangle_engine_out_valid & better_not_2 ? out_3 : 2'd0; // bvh8IcCore.ts:941
   wire counted = valid_1 & ~box_instance_pass_d23; // bvh8IcCore.ts:786
   wire [3:0] boxTests = counted ? ray0_parked_tests_add_6 : 4'd0; // bvh8IcCore.ts:788
   wire [3:0] box_test_count_mux_2 = ray0_state_sel_slice_1 ? (ray0_state_sel_slice_2 ? ray7_parked_tests : ray6_parked_tests) : ray0_state_sel_slice_2 ? ray5_parked_tests : ray4_parked_tests; // bvh8IcCore.ts:330
@@ -3896,7 +3882,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       instance_ray_valid_d12 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d13 <= 1'd0; // instancePath.ts:98
       instance_ray_valid_d14 <= 1'd0; // instancePath.ts:98
-      pair_index <= 3'd0; // bvh8IcCore.ts:852
+      pair_index <= 3'd0; // bvh8IcCore.ts:850
       normal_valid_d1 <= 1'd0; // instancePath.ts:122
       normal_valid_d2 <= 1'd0; // instancePath.ts:122
       normal_valid_d3 <= 1'd0; // instancePath.ts:122
@@ -3917,113 +3903,109 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       done_d6 <= 1'd0; // rayAnswer.ts:52
       done_d7 <= 1'd0; // rayAnswer.ts:52
       done_d8 <= 1'd0; // rayAnswer.ts:52
-      ray_count <= 32'd0; // bvh8IcCore.ts:1205
-      triangle_tests <= 32'd0; // bvh8IcCore.ts:1205
-      node_test_count <= 32'd0; // bvh8IcCore.ts:1205
-      busy <= 32'd0; // bvh8IcCore.ts:1205
-      box_test_count <= 32'd0; // bvh8IcCore.ts:1205
-      primitive_node_count <= 32'd0; // bvh8IcCore.ts:1205
-      instance_node_count <= 32'd0; // bvh8IcCore.ts:1205
+      ray_count <= 32'd0; // bvh8IcCore.ts:1203
+      triangle_tests <= 32'd0; // bvh8IcCore.ts:1203
+      node_test_count <= 32'd0; // bvh8IcCore.ts:1203
+      busy <= 32'd0; // bvh8IcCore.ts:1203
+      box_test_count <= 32'd0; // bvh8IcCore.ts:1203
+      primitive_node_count <= 32'd0; // bvh8IcCore.ts:1203
+      instance_node_count <= 32'd0; // bvh8IcCore.ts:1203
     end else begin
-      if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray0_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray0_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray0_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray0_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray0_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray0_root_wait <= ray0_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray0_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray0_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray0_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray0_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray0_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray0_root_wait <= ray0_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray0_state_sel_and_24) begin // bvh8IcCore.ts:1065
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray0_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1050
-        ray0_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray0_state_sel_and_27 && ray0_state_sel_eq_32) begin // bvh8IcCore.ts:1044
-        ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray0_state_sel_and_24) begin // bvh8IcCore.ts:1063
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray0_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1048
+        ray0_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray0_state_sel_and_27 && ray0_state_sel_eq_32) begin // bvh8IcCore.ts:1042
+        ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1114
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1110
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray0_state_sel_and_19) begin // bvh8IcCore.ts:1106
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray0_state_sel_and_21) begin // bvh8IcCore.ts:1093
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray0_state_sel_and_22) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray0_state_sel_and_23 && masked) begin // bvh8IcCore.ts:1073
-        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1108
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray0_state_sel_and_19) begin // bvh8IcCore.ts:1104
+        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray0_state_sel_and_21) begin // bvh8IcCore.ts:1091
+        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray0_state_sel_and_22) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray0_state_sel_and_23 && masked) begin // bvh8IcCore.ts:1071
+        if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd0) begin // bvh8IcCore.ts:1189
-        ray0_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvh8IcCore.ts:1188
-        ray0_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray0_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd0) begin // bvh8IcCore.ts:1182
-        ray0_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_5) begin // bvh8IcCore.ts:1175
-        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray0_state_sel_eq_25 & ray0_state_sel_eq_26 & ray0_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray0_state_sel_and_15) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd0) begin // bvh8IcCore.ts:1187
+        ray0_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd0) begin // bvh8IcCore.ts:1186
+        ray0_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray0_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd0) begin // bvh8IcCore.ts:1180
+        ray0_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_5) begin // bvh8IcCore.ts:1173
+        ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray0_state_sel_eq_25 & ray0_state_sel_eq_26 & ray0_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray0_saved_sp == 7'd0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray0_state_sel_ne) ray0_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray0_saved_sp == 7'd0) ray0_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray0_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1050
-        ray0_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray0_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1017
-        ray0_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray0_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray0_state_sel_and_26) begin // bvh8IcCore.ts:1048
+        ray0_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray0_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
+        ray0_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray0_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray0_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_5) begin // bvh8IcCore.ts:1175
-        ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray0_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray0_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray0_state_sel_and_15) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray0_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1017
-          ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray0_state_sel_and_28) ray0_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray0_have_best_sel_and) ray0_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray0_state_sel_and_28) ray0_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_5) begin // bvh8IcCore.ts:1173
+        ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray0_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray0_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and) ray0_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray0_state_sel_and_28) ray0_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray0_state_sel_and_28) ray0_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray0_have_best_sel_and) ray0_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray0_state_sel_and_28) ray0_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd0) ray0_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray0_state_sel_and_15) ray0_queued <= 1'd1; // bvh8IcCore.ts:1142
+      if (leave & pair_queue_deq_bits_slot == 3'd0) ray0_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and) ray0_queued <= 1'd1; // bvh8IcCore.ts:1140
       ray0_pending <= ray0_pending + added - answered; // bvh8IcCore.ts:276
       ray1_pending <= ray1_pending + added_1 - answered_1; // bvh8IcCore.ts:276
       ray2_pending <= ray2_pending + added_2 - answered_2; // bvh8IcCore.ts:276
@@ -4086,1511 +4068,1483 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
       done_d6 <= done_d5; // rayAnswer.ts:52
       done_d7 <= done_d6; // rayAnswer.ts:52
       done_d8 <= done_d7; // rayAnswer.ts:52
-      ray_count <= ray_count + {31'd0, accept}; // bvh8IcCore.ts:1205
-      triangle_tests <= triangle_tests + {30'd0, tests}; // bvh8IcCore.ts:1205
-      node_test_count <= node_test_count + {30'd0, {1'd0, counted} + {1'd0, commit}}; // bvh8IcCore.ts:1205
-      busy <= busy + {31'd0, ~(&free_slot_in)}; // bvh8IcCore.ts:1205
-      box_test_count <= box_test_count + {27'd0, {1'd0, boxTests} + {1'd0, boxTests_1}}; // bvh8IcCore.ts:1205
-      primitive_node_count <= primitive_node_count + {31'd0, ray0_state_sel_and_14}; // bvh8IcCore.ts:1205
-      instance_node_count <= instance_node_count + {31'd0, s2Instance_and}; // bvh8IcCore.ts:1205
-      if (ray0_state_sel_eq_26) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray0_state_sel_and_18) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray0_state_sel_and_24) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray0_state_sel_and_28) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1125
-        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray0_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1114
-        ray0_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1017
-        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      ray_count <= ray_count + {31'd0, accept}; // bvh8IcCore.ts:1203
+      triangle_tests <= triangle_tests + {30'd0, tests}; // bvh8IcCore.ts:1203
+      node_test_count <= node_test_count + {30'd0, {1'd0, counted} + {1'd0, commit}}; // bvh8IcCore.ts:1203
+      busy <= busy + {31'd0, ~(&free_slot_in)}; // bvh8IcCore.ts:1203
+      box_test_count <= box_test_count + {27'd0, {1'd0, boxTests} + {1'd0, boxTests_1}}; // bvh8IcCore.ts:1203
+      primitive_node_count <= primitive_node_count + {31'd0, enqueue}; // bvh8IcCore.ts:1203
+      instance_node_count <= instance_node_count + {31'd0, s2Instance_and}; // bvh8IcCore.ts:1203
+      if (ray0_state_sel_eq_26) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray0_state_sel_and_18) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray0_state_sel_and_24) ray0_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray0_state_sel_and_28) ray0_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
+        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray0_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
+        ray0_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
+        ray0_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1110
-        ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1111
-        ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray0_state_sel_and_19) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray0_reads_sel_and) ray0_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray0_parked_tnear_sel_and) ray0_reads <= ray0_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray0_state_sel_and_26 && leave_1) ray0_reads <= ray0_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray0_state_sel_and_21) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray0_state_sel_and_24) ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1013
-        else if (ray0_state_sel_and_26 && ~(ray0_fresh | ray0_in_leaf | ray0_replay | ray0_inst_again)) ray0_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray0_state_sel_and_18) begin // bvh8IcCore.ts:1108
+        ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1109
+        ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray0_state_sel_and_19) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray0_reads_sel_and) ray0_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray0_parked_tnear_sel_and) ray0_reads <= ray0_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray0_state_sel_and_26 && leave_1) ray0_reads <= ray0_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray0_state_sel_and_21) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray0_state_sel_and_24) ray0_sp <= ray0_sp_add; // bvh8IcCore.ts:1011
+        else if (ray0_state_sel_and_26 && ~(ray0_fresh | ray0_in_leaf | ray0_replay | ray0_inst_again)) ray0_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1129
+      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray0_reads <= ray0_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray0_state_sel_and_17 && parkPush) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1128
+      if (ray0_state_sel_and_17 && parkPush) ray0_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray0_state_sel_and_16) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray0_sp <= ray0_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray0_obb_valid_sel_and) ray0_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray0_state_sel_and_28) ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray0_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray0_state_sel_and_26 && leave_1) begin // bvh8IcCore.ts:1050
-        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray0_obb_valid_sel_and) ray0_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray0_state_sel_and_28) ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray0_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray0_state_sel_and_26 && leave_1) begin // bvh8IcCore.ts:1048
+        ray0_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray0_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray0_state_sel_and_22 && instance_ray_traceable_d14) ray0_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray0_state_sel_and_2) ray0_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray0_have_best_sel_and) ray0_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray1_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray1_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray1_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray1_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray1_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray1_root_wait <= ray1_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray0_state_sel_and_22 && instance_ray_traceable_d14) ray0_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray0_state_sel_and_2) ray0_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray0_have_best_sel_and) ray0_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray1_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray1_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray1_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray1_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray1_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray1_root_wait <= ray1_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray1_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray1_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray1_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray1_state_sel_and_18 && ray1_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray1_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray1_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray1_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray1_state_sel_and_18 && ray1_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray1_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray1_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray1_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray1_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray1_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray1_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray1_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray1_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd1) begin // bvh8IcCore.ts:1189
-        ray1_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvh8IcCore.ts:1188
-        ray1_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray1_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd1) begin // bvh8IcCore.ts:1182
-        ray1_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_6) begin // bvh8IcCore.ts:1175
-        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray1_state_sel_eq_9 & ray1_state_sel_eq_10 & ray1_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray1_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_7) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd1) begin // bvh8IcCore.ts:1187
+        ray1_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd1) begin // bvh8IcCore.ts:1186
+        ray1_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray1_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd1) begin // bvh8IcCore.ts:1180
+        ray1_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_6) begin // bvh8IcCore.ts:1173
+        ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray1_state_sel_eq_9 & ray1_state_sel_eq_10 & ray1_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_1) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_7) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_1) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray1_saved_sp == 7'd0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray1_state_sel_ne) ray1_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray1_saved_sp == 7'd0) ray1_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray1_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray1_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray1_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray1_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray1_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray1_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray1_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray1_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray1_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray1_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray1_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_6) begin // bvh8IcCore.ts:1175
-        ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray1_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray1_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray1_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray1_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray1_state_sel_and_19) ray1_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray1_state_sel_and_19) ray1_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_6) begin // bvh8IcCore.ts:1173
+        ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray1_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray1_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_1) ray1_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray1_state_sel_and_19) ray1_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray1_state_sel_and_19) ray1_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray1_have_best_sel_and) ray1_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray1_state_sel_and_19) ray1_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd1) ray1_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray1_state_sel_and_6) ray1_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray1_state_sel_eq_10) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray1_state_sel_and_9) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray1_state_sel_and_15) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray1_state_sel_and_19) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray1_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray1_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd1) ray1_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_1) ray1_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray1_state_sel_eq_10) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray1_state_sel_and_9) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray1_state_sel_and_15) ray1_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray1_state_sel_and_19) ray1_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray1_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray1_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray1_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1111
-        ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray1_state_sel_and_10) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray1_reads_sel_and) ray1_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray1_parked_tnear_sel_and) ray1_reads <= ray1_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray1_state_sel_and_17 && leave_1) ray1_reads <= ray1_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray1_state_sel_and_12) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray1_state_sel_and_15) ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1013
-        else if (ray1_state_sel_and_17 && ~(ray1_fresh | ray1_in_leaf | ray1_replay | ray1_inst_again)) ray1_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray1_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1109
+        ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray1_state_sel_and_10) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray1_reads_sel_and) ray1_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray1_parked_tnear_sel_and) ray1_reads <= ray1_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray1_state_sel_and_17 && leave_1) ray1_reads <= ray1_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray1_state_sel_and_12) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray1_state_sel_and_15) ray1_sp <= ray1_sp_add; // bvh8IcCore.ts:1011
+        else if (ray1_state_sel_and_17 && ~(ray1_fresh | ray1_in_leaf | ray1_replay | ray1_inst_again)) ray1_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1129
+      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray1_reads <= ray1_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray1_state_sel_and_8 && parkPush) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1128
+      if (ray1_state_sel_and_8 && parkPush) ray1_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray1_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray1_sp <= ray1_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray1_obb_valid_sel_and) ray1_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray1_state_sel_and_19) ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray1_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray1_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray1_obb_valid_sel_and) ray1_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray1_state_sel_and_19) ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray1_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray1_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray1_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray1_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray1_state_sel_and_13 && instance_ray_traceable_d14) ray1_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray1_state_sel_and_2) ray1_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray1_have_best_sel_and) ray1_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray2_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray2_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray2_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray2_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray2_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray2_root_wait <= ray2_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray1_state_sel_and_13 && instance_ray_traceable_d14) ray1_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray1_state_sel_and_2) ray1_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray1_have_best_sel_and) ray1_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray2_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray2_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray2_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray2_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray2_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray2_root_wait <= ray2_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray2_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray2_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray2_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray2_state_sel_and_18 && ray2_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray2_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray2_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray2_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray2_state_sel_and_18 && ray2_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray2_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray2_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray2_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray2_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray2_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray2_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray2_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray2_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd2) begin // bvh8IcCore.ts:1189
-        ray2_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvh8IcCore.ts:1188
-        ray2_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray2_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd2) begin // bvh8IcCore.ts:1182
-        ray2_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_7) begin // bvh8IcCore.ts:1175
-        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray2_state_sel_eq_9 & ray2_state_sel_eq_10 & ray2_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray2_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_6) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd2) begin // bvh8IcCore.ts:1187
+        ray2_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd2) begin // bvh8IcCore.ts:1186
+        ray2_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray2_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd2) begin // bvh8IcCore.ts:1180
+        ray2_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_7) begin // bvh8IcCore.ts:1173
+        ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray2_state_sel_eq_9 & ray2_state_sel_eq_10 & ray2_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_2) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_6) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_2) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray2_saved_sp == 7'd0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray2_state_sel_ne) ray2_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray2_saved_sp == 7'd0) ray2_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray2_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray2_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray2_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray2_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray2_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray2_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray2_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray2_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray2_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray2_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray2_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_7) begin // bvh8IcCore.ts:1175
-        ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray2_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray2_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray2_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray2_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray2_state_sel_and_19) ray2_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray2_state_sel_and_19) ray2_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_7) begin // bvh8IcCore.ts:1173
+        ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray2_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray2_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_2) ray2_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray2_state_sel_and_19) ray2_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray2_state_sel_and_19) ray2_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray2_have_best_sel_and) ray2_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray2_state_sel_and_19) ray2_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd2) ray2_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray2_state_sel_and_6) ray2_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray2_state_sel_eq_10) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray2_state_sel_and_9) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray2_state_sel_and_15) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray2_state_sel_and_19) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray2_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray2_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd2) ray2_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_2) ray2_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray2_state_sel_eq_10) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray2_state_sel_and_9) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray2_state_sel_and_15) ray2_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray2_state_sel_and_19) ray2_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray2_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray2_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray2_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1111
-        ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray2_state_sel_and_10) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray2_reads_sel_and) ray2_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray2_parked_tnear_sel_and) ray2_reads <= ray2_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray2_state_sel_and_17 && leave_1) ray2_reads <= ray2_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray2_state_sel_and_12) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray2_state_sel_and_15) ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1013
-        else if (ray2_state_sel_and_17 && ~(ray2_fresh | ray2_in_leaf | ray2_replay | ray2_inst_again)) ray2_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray2_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1109
+        ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray2_state_sel_and_10) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray2_reads_sel_and) ray2_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray2_parked_tnear_sel_and) ray2_reads <= ray2_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray2_state_sel_and_17 && leave_1) ray2_reads <= ray2_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray2_state_sel_and_12) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray2_state_sel_and_15) ray2_sp <= ray2_sp_add; // bvh8IcCore.ts:1011
+        else if (ray2_state_sel_and_17 && ~(ray2_fresh | ray2_in_leaf | ray2_replay | ray2_inst_again)) ray2_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1129
+      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray2_reads <= ray2_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray2_state_sel_and_8 && parkPush) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1128
+      if (ray2_state_sel_and_8 && parkPush) ray2_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray2_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray2_sp <= ray2_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray2_obb_valid_sel_and) ray2_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray2_state_sel_and_19) ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray2_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray2_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray2_obb_valid_sel_and) ray2_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray2_state_sel_and_19) ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray2_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray2_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray2_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray2_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray2_state_sel_and_13 && instance_ray_traceable_d14) ray2_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray2_state_sel_and_2) ray2_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray2_have_best_sel_and) ray2_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray3_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray3_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray3_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray3_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray3_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray3_root_wait <= ray3_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray2_state_sel_and_13 && instance_ray_traceable_d14) ray2_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray2_state_sel_and_2) ray2_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray2_have_best_sel_and) ray2_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray3_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray3_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray3_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray3_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray3_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray3_root_wait <= ray3_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray3_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray3_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray3_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray3_state_sel_and_18 && ray3_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray3_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray3_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray3_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray3_state_sel_and_18 && ray3_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray3_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray3_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray3_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray3_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray3_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray3_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray3_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray3_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd3) begin // bvh8IcCore.ts:1189
-        ray3_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvh8IcCore.ts:1188
-        ray3_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray3_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd3) begin // bvh8IcCore.ts:1182
-        ray3_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_8) begin // bvh8IcCore.ts:1175
-        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray3_state_sel_eq_9 & ray3_state_sel_eq_10 & ray3_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray3_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_5) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd3) begin // bvh8IcCore.ts:1187
+        ray3_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd3) begin // bvh8IcCore.ts:1186
+        ray3_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray3_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd3) begin // bvh8IcCore.ts:1180
+        ray3_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_8) begin // bvh8IcCore.ts:1173
+        ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray3_state_sel_eq_9 & ray3_state_sel_eq_10 & ray3_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_3) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_5) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_3) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray3_saved_sp == 7'd0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray3_state_sel_ne) ray3_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray3_saved_sp == 7'd0) ray3_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray3_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray3_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray3_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray3_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray3_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray3_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray3_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray3_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray3_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray3_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray3_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_8) begin // bvh8IcCore.ts:1175
-        ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray3_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray3_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray3_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray3_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray3_state_sel_and_19) ray3_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray3_state_sel_and_19) ray3_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_8) begin // bvh8IcCore.ts:1173
+        ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray3_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray3_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_3) ray3_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray3_state_sel_and_19) ray3_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray3_state_sel_and_19) ray3_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray3_have_best_sel_and) ray3_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray3_state_sel_and_19) ray3_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd3) ray3_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray3_state_sel_and_6) ray3_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray3_state_sel_eq_10) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray3_state_sel_and_9) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray3_state_sel_and_15) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray3_state_sel_and_19) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray3_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray3_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd3) ray3_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_3) ray3_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray3_state_sel_eq_10) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray3_state_sel_and_9) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray3_state_sel_and_15) ray3_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray3_state_sel_and_19) ray3_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray3_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray3_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray3_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1111
-        ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray3_state_sel_and_10) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray3_reads_sel_and) ray3_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray3_parked_tnear_sel_and) ray3_reads <= ray3_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray3_state_sel_and_17 && leave_1) ray3_reads <= ray3_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray3_state_sel_and_12) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray3_state_sel_and_15) ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1013
-        else if (ray3_state_sel_and_17 && ~(ray3_fresh | ray3_in_leaf | ray3_replay | ray3_inst_again)) ray3_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray3_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1109
+        ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray3_state_sel_and_10) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray3_reads_sel_and) ray3_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray3_parked_tnear_sel_and) ray3_reads <= ray3_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray3_state_sel_and_17 && leave_1) ray3_reads <= ray3_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray3_state_sel_and_12) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray3_state_sel_and_15) ray3_sp <= ray3_sp_add; // bvh8IcCore.ts:1011
+        else if (ray3_state_sel_and_17 && ~(ray3_fresh | ray3_in_leaf | ray3_replay | ray3_inst_again)) ray3_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1129
+      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray3_reads <= ray3_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray3_state_sel_and_8 && parkPush) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1128
+      if (ray3_state_sel_and_8 && parkPush) ray3_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray3_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray3_sp <= ray3_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray3_obb_valid_sel_and) ray3_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray3_state_sel_and_19) ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray3_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray3_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray3_obb_valid_sel_and) ray3_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray3_state_sel_and_19) ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray3_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray3_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray3_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray3_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray3_state_sel_and_13 && instance_ray_traceable_d14) ray3_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray3_state_sel_and_2) ray3_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray3_have_best_sel_and) ray3_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray4_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray4_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray4_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray4_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray4_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray4_root_wait <= ray4_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray3_state_sel_and_13 && instance_ray_traceable_d14) ray3_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray3_state_sel_and_2) ray3_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray3_have_best_sel_and) ray3_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray4_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray4_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray4_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray4_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray4_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray4_root_wait <= ray4_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray4_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray4_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray4_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray4_state_sel_and_18 && ray4_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray4_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray4_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray4_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray4_state_sel_and_18 && ray4_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray4_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray4_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray4_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray4_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray4_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray4_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray4_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray4_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd4) begin // bvh8IcCore.ts:1189
-        ray4_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvh8IcCore.ts:1188
-        ray4_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray4_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd4) begin // bvh8IcCore.ts:1182
-        ray4_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_9) begin // bvh8IcCore.ts:1175
-        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray4_state_sel_eq_9 & ray4_state_sel_eq_10 & ray4_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray4_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_4) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd4) begin // bvh8IcCore.ts:1187
+        ray4_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd4) begin // bvh8IcCore.ts:1186
+        ray4_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray4_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd4) begin // bvh8IcCore.ts:1180
+        ray4_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_9) begin // bvh8IcCore.ts:1173
+        ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray4_state_sel_eq_9 & ray4_state_sel_eq_10 & ray4_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_4) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_4) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_4) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray4_saved_sp == 7'd0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray4_state_sel_ne) ray4_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray4_saved_sp == 7'd0) ray4_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray4_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray4_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray4_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray4_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray4_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray4_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray4_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray4_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray4_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray4_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray4_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_9) begin // bvh8IcCore.ts:1175
-        ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray4_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray4_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray4_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray4_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray4_state_sel_and_19) ray4_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray4_state_sel_and_19) ray4_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_9) begin // bvh8IcCore.ts:1173
+        ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray4_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray4_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_4) ray4_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray4_state_sel_and_19) ray4_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray4_state_sel_and_19) ray4_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray4_have_best_sel_and) ray4_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray4_state_sel_and_19) ray4_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd4) ray4_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray4_state_sel_and_6) ray4_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray4_state_sel_eq_10) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray4_state_sel_and_9) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray4_state_sel_and_15) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray4_state_sel_and_19) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray4_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray4_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd4) ray4_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_4) ray4_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray4_state_sel_eq_10) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray4_state_sel_and_9) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray4_state_sel_and_15) ray4_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray4_state_sel_and_19) ray4_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray4_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray4_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray4_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1111
-        ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray4_state_sel_and_10) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray4_reads_sel_and) ray4_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray4_parked_tnear_sel_and) ray4_reads <= ray4_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray4_state_sel_and_17 && leave_1) ray4_reads <= ray4_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray4_state_sel_and_12) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray4_state_sel_and_15) ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1013
-        else if (ray4_state_sel_and_17 && ~(ray4_fresh | ray4_in_leaf | ray4_replay | ray4_inst_again)) ray4_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray4_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1109
+        ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray4_state_sel_and_10) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray4_reads_sel_and) ray4_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray4_parked_tnear_sel_and) ray4_reads <= ray4_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray4_state_sel_and_17 && leave_1) ray4_reads <= ray4_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray4_state_sel_and_12) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray4_state_sel_and_15) ray4_sp <= ray4_sp_add; // bvh8IcCore.ts:1011
+        else if (ray4_state_sel_and_17 && ~(ray4_fresh | ray4_in_leaf | ray4_replay | ray4_inst_again)) ray4_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1129
+      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray4_reads <= ray4_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray4_state_sel_and_8 && parkPush) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1128
+      if (ray4_state_sel_and_8 && parkPush) ray4_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray4_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray4_sp <= ray4_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray4_obb_valid_sel_and) ray4_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray4_state_sel_and_19) ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray4_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray4_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray4_obb_valid_sel_and) ray4_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray4_state_sel_and_19) ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray4_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray4_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray4_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray4_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray4_state_sel_and_13 && instance_ray_traceable_d14) ray4_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray4_state_sel_and_2) ray4_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray4_have_best_sel_and) ray4_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray5_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray5_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray5_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray5_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray5_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray5_root_wait <= ray5_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray4_state_sel_and_13 && instance_ray_traceable_d14) ray4_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray4_state_sel_and_2) ray4_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray4_have_best_sel_and) ray4_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray5_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray5_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray5_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray5_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray5_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray5_root_wait <= ray5_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray5_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray5_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray5_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray5_state_sel_and_18 && ray5_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray5_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray5_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray5_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray5_state_sel_and_18 && ray5_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray5_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray5_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray5_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray5_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray5_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray5_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray5_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray5_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd5) begin // bvh8IcCore.ts:1189
-        ray5_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvh8IcCore.ts:1188
-        ray5_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray5_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd5) begin // bvh8IcCore.ts:1182
-        ray5_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_10) begin // bvh8IcCore.ts:1175
-        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray5_state_sel_eq_9 & ray5_state_sel_eq_10 & ray5_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray5_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_3) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd5) begin // bvh8IcCore.ts:1187
+        ray5_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd5) begin // bvh8IcCore.ts:1186
+        ray5_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray5_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd5) begin // bvh8IcCore.ts:1180
+        ray5_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_10) begin // bvh8IcCore.ts:1173
+        ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray5_state_sel_eq_9 & ray5_state_sel_eq_10 & ray5_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_5) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_3) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_5) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray5_saved_sp == 7'd0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray5_state_sel_ne) ray5_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray5_saved_sp == 7'd0) ray5_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray5_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray5_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray5_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray5_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray5_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray5_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray5_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray5_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray5_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray5_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray5_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_10) begin // bvh8IcCore.ts:1175
-        ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray5_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray5_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray5_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray5_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray5_state_sel_and_19) ray5_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray5_state_sel_and_19) ray5_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_10) begin // bvh8IcCore.ts:1173
+        ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray5_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray5_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_5) ray5_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray5_state_sel_and_19) ray5_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray5_state_sel_and_19) ray5_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray5_have_best_sel_and) ray5_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray5_state_sel_and_19) ray5_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd5) ray5_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray5_state_sel_and_6) ray5_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray5_state_sel_eq_10) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray5_state_sel_and_9) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray5_state_sel_and_15) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray5_state_sel_and_19) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray5_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray5_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd5) ray5_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_5) ray5_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray5_state_sel_eq_10) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray5_state_sel_and_9) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray5_state_sel_and_15) ray5_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray5_state_sel_and_19) ray5_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray5_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray5_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray5_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1111
-        ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray5_state_sel_and_10) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray5_reads_sel_and) ray5_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray5_parked_tnear_sel_and) ray5_reads <= ray5_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray5_state_sel_and_17 && leave_1) ray5_reads <= ray5_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray5_state_sel_and_12) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray5_state_sel_and_15) ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1013
-        else if (ray5_state_sel_and_17 && ~(ray5_fresh | ray5_in_leaf | ray5_replay | ray5_inst_again)) ray5_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray5_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1109
+        ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray5_state_sel_and_10) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray5_reads_sel_and) ray5_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray5_parked_tnear_sel_and) ray5_reads <= ray5_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray5_state_sel_and_17 && leave_1) ray5_reads <= ray5_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray5_state_sel_and_12) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray5_state_sel_and_15) ray5_sp <= ray5_sp_add; // bvh8IcCore.ts:1011
+        else if (ray5_state_sel_and_17 && ~(ray5_fresh | ray5_in_leaf | ray5_replay | ray5_inst_again)) ray5_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1129
+      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray5_reads <= ray5_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray5_state_sel_and_8 && parkPush) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1128
+      if (ray5_state_sel_and_8 && parkPush) ray5_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray5_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray5_sp <= ray5_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray5_obb_valid_sel_and) ray5_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray5_state_sel_and_19) ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray5_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray5_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray5_obb_valid_sel_and) ray5_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray5_state_sel_and_19) ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray5_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray5_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray5_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray5_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray5_state_sel_and_13 && instance_ray_traceable_d14) ray5_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray5_state_sel_and_2) ray5_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray5_have_best_sel_and) ray5_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray6_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray6_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray6_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray6_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray6_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray6_root_wait <= ray6_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray5_state_sel_and_13 && instance_ray_traceable_d14) ray5_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray5_state_sel_and_2) ray5_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray5_have_best_sel_and) ray5_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray6_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray6_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray6_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray6_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray6_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray6_root_wait <= ray6_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray6_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray6_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray6_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray6_state_sel_and_18 && ray6_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray6_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray6_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray6_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray6_state_sel_and_18 && ray6_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray6_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray6_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray6_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray6_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray6_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray6_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray6_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray6_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd6) begin // bvh8IcCore.ts:1189
-        ray6_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvh8IcCore.ts:1188
-        ray6_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray6_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd6) begin // bvh8IcCore.ts:1182
-        ray6_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_11) begin // bvh8IcCore.ts:1175
-        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray6_state_sel_eq_9 & ray6_state_sel_eq_10 & ray6_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray6_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_2) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd6) begin // bvh8IcCore.ts:1187
+        ray6_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd6) begin // bvh8IcCore.ts:1186
+        ray6_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray6_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd6) begin // bvh8IcCore.ts:1180
+        ray6_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_11) begin // bvh8IcCore.ts:1173
+        ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray6_state_sel_eq_9 & ray6_state_sel_eq_10 & ray6_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_6) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_2) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_6) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray6_saved_sp == 7'd0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray6_state_sel_ne) ray6_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray6_saved_sp == 7'd0) ray6_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray6_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray6_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray6_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray6_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray6_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray6_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray6_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray6_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray6_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray6_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray6_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_11) begin // bvh8IcCore.ts:1175
-        ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray6_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray6_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray6_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray6_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray6_state_sel_and_19) ray6_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray6_state_sel_and_19) ray6_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_11) begin // bvh8IcCore.ts:1173
+        ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray6_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray6_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_6) ray6_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray6_state_sel_and_19) ray6_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray6_state_sel_and_19) ray6_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray6_have_best_sel_and) ray6_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray6_state_sel_and_19) ray6_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd6) ray6_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray6_state_sel_and_6) ray6_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray6_state_sel_eq_10) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray6_state_sel_and_9) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray6_state_sel_and_15) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray6_state_sel_and_19) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray6_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray6_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd6) ray6_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_6) ray6_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray6_state_sel_eq_10) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray6_state_sel_and_9) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray6_state_sel_and_15) ray6_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray6_state_sel_and_19) ray6_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray6_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray6_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray6_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1111
-        ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray6_state_sel_and_10) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray6_reads_sel_and) ray6_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray6_parked_tnear_sel_and) ray6_reads <= ray6_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray6_state_sel_and_17 && leave_1) ray6_reads <= ray6_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray6_state_sel_and_12) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray6_state_sel_and_15) ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1013
-        else if (ray6_state_sel_and_17 && ~(ray6_fresh | ray6_in_leaf | ray6_replay | ray6_inst_again)) ray6_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray6_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1109
+        ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray6_state_sel_and_10) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray6_reads_sel_and) ray6_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray6_parked_tnear_sel_and) ray6_reads <= ray6_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray6_state_sel_and_17 && leave_1) ray6_reads <= ray6_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray6_state_sel_and_12) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray6_state_sel_and_15) ray6_sp <= ray6_sp_add; // bvh8IcCore.ts:1011
+        else if (ray6_state_sel_and_17 && ~(ray6_fresh | ray6_in_leaf | ray6_replay | ray6_inst_again)) ray6_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1129
+      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray6_reads <= ray6_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray6_state_sel_and_8 && parkPush) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1128
+      if (ray6_state_sel_and_8 && parkPush) ray6_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray6_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray6_sp <= ray6_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray6_obb_valid_sel_and) ray6_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray6_state_sel_and_19) ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray6_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray6_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray6_obb_valid_sel_and) ray6_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray6_state_sel_and_19) ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray6_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray6_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray6_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray6_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray6_state_sel_and_13 && instance_ray_traceable_d14) ray6_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray6_state_sel_and_2) ray6_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray6_have_best_sel_and) ray6_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        if (traced_and) ray7_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1018
-        else ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1018
-        ray7_root_wait <= 4'd8; // bvh8IcCore.ts:1157
-        ray7_reads <= 6'd0; // bvh8IcCore.ts:1027
-        ray7_sp <= 7'd0; // bvh8IcCore.ts:1028
-        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1034
-      end else if (ray7_root_wait != 4'd0) begin // bvh8IcCore.ts:1157
-        ray7_root_wait <= ray7_root_wait - 4'd1; // bvh8IcCore.ts:1157
+      if (ray6_state_sel_and_13 && instance_ray_traceable_d14) ray6_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray6_state_sel_and_2) ray6_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray6_have_best_sel_and) ray6_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        if (traced_and) ray7_state <= BVH8SLOTSTATE_INVERSE; // bvh8IcCore.ts:1016
+        else ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1016
+        ray7_root_wait <= 4'd8; // bvh8IcCore.ts:1155
+        ray7_reads <= 6'd0; // bvh8IcCore.ts:1025
+        ray7_sp <= 7'd0; // bvh8IcCore.ts:1026
+        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1032
+      end else if (ray7_root_wait != 4'd0) begin // bvh8IcCore.ts:1155
+        ray7_root_wait <= ray7_root_wait - 4'd1; // bvh8IcCore.ts:1155
       end
-      if (ray7_state_sel_and_15) begin // bvh8IcCore.ts:1065
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (skip & ray7_state_sel_eq_4) begin // bvh8IcCore.ts:1064
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray7_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1051
-      end else if (ray7_state_sel_and_18 && ray7_state_sel_eq_15) begin // bvh8IcCore.ts:1044
-        ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1048
+      if (ray7_state_sel_and_15) begin // bvh8IcCore.ts:1063
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (skip & ray7_state_sel_eq_4) begin // bvh8IcCore.ts:1062
+        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray7_state <= BVH8SLOTSTATE_WAIT; // bvh8IcCore.ts:1049
+      end else if (ray7_state_sel_and_18 && ray7_state_sel_eq_15) begin // bvh8IcCore.ts:1042
+        ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1046
       end
-      if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1121
-      end else if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1014
-      end else if (ray7_state_sel_and_10) begin // bvh8IcCore.ts:1106
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray7_state_sel_and_12) begin // bvh8IcCore.ts:1093
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (ray0_state_sel_eq_28) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray7_state_sel_and_13) begin // bvh8IcCore.ts:1082
-        if (instance_ray_traceable_d14) ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1090
-        else if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
-      end else if (ray7_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1073
-        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+      if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1119
+      end else if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1012
+      end else if (ray7_state_sel_and_10) begin // bvh8IcCore.ts:1104
+        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray7_state_sel_and_12) begin // bvh8IcCore.ts:1091
+        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (ray0_state_sel_eq_28) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray7_state_sel_and_13) begin // bvh8IcCore.ts:1080
+        if (instance_ray_traceable_d14) ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1088
+        else if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
+      end else if (ray7_state_sel_and_14 && masked) begin // bvh8IcCore.ts:1071
+        if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+        else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
       end
-      if (f1Valid & f1Slot == 3'd7) begin // bvh8IcCore.ts:1189
-        ray7_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1189
-      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvh8IcCore.ts:1188
-        ray7_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1188
-      end else if (ray7_state_sel_and_2) begin // bvh8IcCore.ts:1183
-        ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1186
-      end else if (normal_slot_valid & normal_slot_index == 3'd7) begin // bvh8IcCore.ts:1182
-        ray7_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1182
-      end else if (fault_12) begin // bvh8IcCore.ts:1175
-        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1180
-      end else if (ray7_state_sel_eq_9 & ray7_state_sel_eq_10 & ray7_state_sel_not) begin // bvh8IcCore.ts:1173
-        if (done_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1173
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1173
-      end else if (ray7_state_sel_and_6) begin // bvh8IcCore.ts:1141
-        if (primitive_decoder_range_stop) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1145
-        else if (anyHit_1) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1150
-        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1150
-      end else if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1125
+      if (f1Valid & f1Slot == 3'd7) begin // bvh8IcCore.ts:1187
+        ray7_state <= BVH8SLOTSTATE_FREE; // bvh8IcCore.ts:1187
+      end else if (finish_slot_valid & finish_slot_index == 3'd7) begin // bvh8IcCore.ts:1186
+        ray7_state <= BVH8SLOTSTATE_DRAIN; // bvh8IcCore.ts:1186
+      end else if (ray7_state_sel_and_2) begin // bvh8IcCore.ts:1181
+        ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1184
+      end else if (normal_slot_valid & normal_slot_index == 3'd7) begin // bvh8IcCore.ts:1180
+        ray7_state <= BVH8SLOTSTATE_NORMAL; // bvh8IcCore.ts:1180
+      end else if (fault_12) begin // bvh8IcCore.ts:1173
+        ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1178
+      end else if (ray7_state_sel_eq_9 & ray7_state_sel_eq_10 & ray7_state_sel_not) begin // bvh8IcCore.ts:1171
+        if (done_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1171
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1171
+      end else if (added_and_7) begin // bvh8IcCore.ts:1152
+        if (primitive_decoder_range_stop) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1143
+        else if (anyHit_1) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1148
+        else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1148
+      end else if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
         if (commit) begin // bvh8IcCore.ts:817
-          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (done_eq_7) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end else if (giveBack) begin // bvh8IcCore.ts:816
-          ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1136
+          ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1134
         end else if (skip_2) begin // bvh8IcCore.ts:813
-          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1008
-          else if (ray7_saved_sp == 7'd0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1009
-          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1010
+          if (ray7_state_sel_ne) ray7_state <= BVH8SLOTSTATE_PAIRS; // bvh8IcCore.ts:1006
+          else if (ray7_saved_sp == 7'd0) ray7_state <= BVH8SLOTSTATE_FINISH; // bvh8IcCore.ts:1007
+          else ray7_state <= BVH8SLOTSTATE_READY; // bvh8IcCore.ts:1008
         end
       end
-      if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1050
-        ray7_fresh <= 1'd0; // bvh8IcCore.ts:1052
-        ray7_replay <= 1'd0; // bvh8IcCore.ts:1053
-        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1054
-      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray7_fresh <= 1'd1; // bvh8IcCore.ts:1032
-        ray7_replay <= 1'd0; // bvh8IcCore.ts:1031
-        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1035
+      if (ray7_state_sel_and_17) begin // bvh8IcCore.ts:1048
+        ray7_fresh <= 1'd0; // bvh8IcCore.ts:1050
+        ray7_replay <= 1'd0; // bvh8IcCore.ts:1051
+        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1052
+      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray7_fresh <= 1'd1; // bvh8IcCore.ts:1030
+        ray7_replay <= 1'd0; // bvh8IcCore.ts:1029
+        ray7_inst_again <= 1'd0; // bvh8IcCore.ts:1033
       end
-      if (fault_12) begin // bvh8IcCore.ts:1175
-        ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1179
-        ray7_fault <= 1'd1; // bvh8IcCore.ts:1177
-        ray7_have_best <= 1'd0; // bvh8IcCore.ts:1178
-      end else begin // bvh8IcCore.ts:1175
-        if (ray7_state_sel_and_6) begin // bvh8IcCore.ts:1141
-          if (primitive_decoder_range_stop) ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1144
-          else ray7_in_leaf <= 1'd1; // bvh8IcCore.ts:1147
-        end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1017
-          ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1026
-        end
-        if (ray7_state_sel_and_19) ray7_fault <= 1'd0; // bvh8IcCore.ts:1025
-        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvh8IcCore.ts:1160
-        else if (ray7_state_sel_and_19) ray7_have_best <= 1'd0; // bvh8IcCore.ts:1024
+      if (fault_12) begin // bvh8IcCore.ts:1173
+        ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1177
+        ray7_fault <= 1'd1; // bvh8IcCore.ts:1175
+        ray7_have_best <= 1'd0; // bvh8IcCore.ts:1176
+      end else begin // bvh8IcCore.ts:1173
+        if (added_and_7) ray7_in_leaf <= ray7_in_leaf_p; // bvh8IcCore.ts:1139
+        else if (ray7_state_sel_and_19) ray7_in_leaf <= 1'd0; // bvh8IcCore.ts:1024
+        if (ray7_state_sel_and_19) ray7_fault <= 1'd0; // bvh8IcCore.ts:1023
+        if (ray7_have_best_sel_and) ray7_have_best <= 1'd1; // bvh8IcCore.ts:1158
+        else if (ray7_state_sel_and_19) ray7_have_best <= 1'd0; // bvh8IcCore.ts:1022
       end
-      if (leave & ray0_queued_sel_slice_1 == 3'd7) ray7_queued <= 1'd0; // bvh8IcCore.ts:1153
-      else if (ray7_state_sel_and_6) ray7_queued <= 1'd1; // bvh8IcCore.ts:1142
-      if (ray7_state_sel_eq_10) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1158
-      else if (ray7_state_sel_and_9) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray7_state_sel_and_15) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1015
-      else if (ray7_state_sel_and_19) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1029
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1126
-        if (giveBack) ray7_replay <= 1'd1; // bvh8IcCore.ts:1135
-      end else if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1114
-        ray7_unresolved <= 1'd1; // bvh8IcCore.ts:1115
-      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1017
-        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1030
+      if (leave & pair_queue_deq_bits_slot == 3'd7) ray7_queued <= 1'd0; // bvh8IcCore.ts:1151
+      else if (added_and_7) ray7_queued <= 1'd1; // bvh8IcCore.ts:1140
+      if (ray7_state_sel_eq_10) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1156
+      else if (ray7_state_sel_and_9) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray7_state_sel_and_15) ray7_no_overlap <= 1'd1; // bvh8IcCore.ts:1013
+      else if (ray7_state_sel_and_19) ray7_no_overlap <= 1'd0; // bvh8IcCore.ts:1027
+      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1124
+        if (giveBack) ray7_replay <= 1'd1; // bvh8IcCore.ts:1133
+      end else if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
+        ray7_unresolved <= 1'd1; // bvh8IcCore.ts:1113
+      end else if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
+        ray7_unresolved <= 1'd0; // bvh8IcCore.ts:1028
       end
-      if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1110
-        ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1111
-        ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1013
-      end else begin // bvh8IcCore.ts:1110
-        if (ray7_state_sel_and_10) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1107
-        else if (ray7_reads_sel_and) ray7_reads <= 6'd0; // bvh8IcCore.ts:1102
-        else if (ray7_parked_tnear_sel_and) ray7_reads <= ray7_reads + 6'd1; // bvh8IcCore.ts:1067
-        else if (ray7_state_sel_and_17 && leave_1) ray7_reads <= ray7_tlas_reads; // bvh8IcCore.ts:1061
-        if (ray7_state_sel_and_12) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1094
-        else if (ray7_state_sel_and_15) ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1013
-        else if (ray7_state_sel_and_17 && ~(ray7_fresh | ray7_in_leaf | ray7_replay | ray7_inst_again)) ray7_sp <= depth; // bvh8IcCore.ts:1055
+      if (ray7_state_sel_and_9) begin // bvh8IcCore.ts:1108
+        ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1109
+        ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1011
+      end else begin // bvh8IcCore.ts:1108
+        if (ray7_state_sel_and_10) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1105
+        else if (ray7_reads_sel_and) ray7_reads <= 6'd0; // bvh8IcCore.ts:1100
+        else if (ray7_parked_tnear_sel_and) ray7_reads <= ray7_reads + 6'd1; // bvh8IcCore.ts:1065
+        else if (ray7_state_sel_and_17 && leave_1) ray7_reads <= ray7_tlas_reads; // bvh8IcCore.ts:1059
+        if (ray7_state_sel_and_12) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1092
+        else if (ray7_state_sel_and_15) ray7_sp <= ray7_sp_add; // bvh8IcCore.ts:1011
+        else if (ray7_state_sel_and_17 && ~(ray7_fresh | ray7_in_leaf | ray7_replay | ray7_inst_again)) ray7_sp <= depth; // bvh8IcCore.ts:1053
       end
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1134
-        else if (skip_2) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1129
+      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1132
+        else if (skip_2) ray7_reads <= ray7_reads_sub; // bvh8IcCore.ts:1127
       end
-      if (ray7_state_sel_and_8 && parkPush) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1122
-      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1125
-        if (giveBack) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1133
-        else if (skip_2) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1128
+      if (ray7_state_sel_and_8 && parkPush) ray7_sp <= ray0_sp_slice; // bvh8IcCore.ts:1120
+      if (ray7_state_sel_and_7) begin // bvh8IcCore.ts:1123
+        if (giveBack) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1131
+        else if (skip_2) ray7_sp <= ray7_saved_sp; // bvh8IcCore.ts:1126
       end
-      if (ray7_obb_valid_sel_and) ray7_obb_valid <= 1'd1; // bvh8IcCore.ts:1039
-      else if (ray7_state_sel_and_19) ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1033
-      if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1098
-        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1103
-        ray7_in_instance <= 1'd1; // bvh8IcCore.ts:1099
-      end else if (ray7_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1050
-        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1060
-        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1059
+      if (ray7_obb_valid_sel_and) ray7_obb_valid <= 1'd1; // bvh8IcCore.ts:1037
+      else if (ray7_state_sel_and_19) ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1031
+      if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1096
+        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1101
+        ray7_in_instance <= 1'd1; // bvh8IcCore.ts:1097
+      end else if (ray7_state_sel_and_17 && leave_1) begin // bvh8IcCore.ts:1048
+        ray7_obb_valid <= 1'd0; // bvh8IcCore.ts:1058
+        ray7_in_instance <= 1'd0; // bvh8IcCore.ts:1057
       end
-      if (ray7_state_sel_and_13 && instance_ray_traceable_d14) ray7_inst_again <= 1'd1; // bvh8IcCore.ts:1089
-      if (ray7_state_sel_and_2) ray7_object_normal <= 1'd0; // bvh8IcCore.ts:1185
-      else if (ray7_have_best_sel_and) ray7_object_normal <= ray0_object_normal_slice; // bvh8IcCore.ts:1169
-      if (pair_queue_deq_valid) pair_index <= leave ? 3'd0 : pair_index + 3'd1; // bvh8IcCore.ts:857
+      if (ray7_state_sel_and_13 && instance_ray_traceable_d14) ray7_inst_again <= 1'd1; // bvh8IcCore.ts:1087
+      if (ray7_state_sel_and_2) ray7_object_normal <= 1'd0; // bvh8IcCore.ts:1183
+      else if (ray7_have_best_sel_and) ray7_object_normal <= ray0_have_best_sel_mux_20; // bvh8IcCore.ts:1167
+      if (pair_queue_deq_valid) pair_index <= leave ? 3'd0 : pair_index + 3'd1; // bvh8IcCore.ts:855
     end
   end
 
   always_ff @(posedge clk) begin
-    if (ray0_state_sel_and_15 && !primitive_decoder_range_stop) ray0_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1114
-      ray0_saved_sp <= ray0_sp; // bvh8IcCore.ts:1116
-      ray0_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray0_parked_far <= far; // bvh8IcCore.ts:1118
-      ray0_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray0_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray0_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray0_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray0_parked_tnear_sel_and) ray0_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray0_tlas_reads <= ray0_reads; // bvh8IcCore.ts:1101
-      ray0_mark <= ray0_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1017
-      ray0_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray0_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray0_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray0_query <= ray_query; // bvh8IcCore.ts:1023
-      ray0_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray0_state_sel_and_27) begin // bvh8IcCore.ts:1044
-      ray0_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray0_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray0_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray0_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray0_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray0_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray0_state_sel_and_22 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray0_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray0_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray0_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray0_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray0_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray0_state_sel_and_23) begin // bvh8IcCore.ts:1073
-      ray0_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray0_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray0_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray0_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray0_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray0_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray0_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray0_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray0_best_u <= u; // bvh8IcCore.ts:1165
-      ray0_best_v <= v; // bvh8IcCore.ts:1166
-      ray0_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray0_best_linear <= ray0_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray0_state_sel_and_2) ray0_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray0_have_best_sel_and) ray0_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray1_state_sel_and_6 && !primitive_decoder_range_stop) ray1_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray1_saved_sp <= ray1_sp; // bvh8IcCore.ts:1116
-      ray1_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray1_parked_far <= far; // bvh8IcCore.ts:1118
-      ray1_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray1_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray1_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray1_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray1_parked_tnear_sel_and) ray1_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray1_tlas_reads <= ray1_reads; // bvh8IcCore.ts:1101
-      ray1_mark <= ray1_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray1_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray1_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray1_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray1_query <= ray_query; // bvh8IcCore.ts:1023
-      ray1_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray1_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray1_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray1_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray1_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray1_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray1_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray1_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray1_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray1_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray1_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray1_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray1_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray1_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray1_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray1_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray1_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray1_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray1_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray1_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray1_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray1_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray1_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray1_best_u <= u; // bvh8IcCore.ts:1165
-      ray1_best_v <= v; // bvh8IcCore.ts:1166
-      ray1_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray1_best_linear <= ray1_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray1_state_sel_and_2) ray1_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray1_have_best_sel_and) ray1_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray2_state_sel_and_6 && !primitive_decoder_range_stop) ray2_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray2_saved_sp <= ray2_sp; // bvh8IcCore.ts:1116
-      ray2_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray2_parked_far <= far; // bvh8IcCore.ts:1118
-      ray2_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray2_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray2_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray2_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray2_parked_tnear_sel_and) ray2_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray2_tlas_reads <= ray2_reads; // bvh8IcCore.ts:1101
-      ray2_mark <= ray2_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray2_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray2_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray2_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray2_query <= ray_query; // bvh8IcCore.ts:1023
-      ray2_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray2_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray2_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray2_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray2_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray2_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray2_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray2_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray2_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray2_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray2_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray2_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray2_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray2_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray2_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray2_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray2_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray2_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray2_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray2_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray2_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray2_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray2_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray2_best_u <= u; // bvh8IcCore.ts:1165
-      ray2_best_v <= v; // bvh8IcCore.ts:1166
-      ray2_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray2_best_linear <= ray2_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray2_state_sel_and_2) ray2_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray2_have_best_sel_and) ray2_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray3_state_sel_and_6 && !primitive_decoder_range_stop) ray3_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray3_saved_sp <= ray3_sp; // bvh8IcCore.ts:1116
-      ray3_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray3_parked_far <= far; // bvh8IcCore.ts:1118
-      ray3_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray3_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray3_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray3_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray3_parked_tnear_sel_and) ray3_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray3_tlas_reads <= ray3_reads; // bvh8IcCore.ts:1101
-      ray3_mark <= ray3_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray3_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray3_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray3_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray3_query <= ray_query; // bvh8IcCore.ts:1023
-      ray3_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray3_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray3_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray3_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray3_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray3_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray3_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray3_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray3_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray3_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray3_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray3_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray3_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray3_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray3_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray3_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray3_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray3_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray3_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray3_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray3_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray3_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray3_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray3_best_u <= u; // bvh8IcCore.ts:1165
-      ray3_best_v <= v; // bvh8IcCore.ts:1166
-      ray3_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray3_best_linear <= ray3_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray3_state_sel_and_2) ray3_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray3_have_best_sel_and) ray3_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray4_state_sel_and_6 && !primitive_decoder_range_stop) ray4_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray4_saved_sp <= ray4_sp; // bvh8IcCore.ts:1116
-      ray4_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray4_parked_far <= far; // bvh8IcCore.ts:1118
-      ray4_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray4_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray4_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray4_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray4_parked_tnear_sel_and) ray4_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray4_tlas_reads <= ray4_reads; // bvh8IcCore.ts:1101
-      ray4_mark <= ray4_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray4_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray4_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray4_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray4_query <= ray_query; // bvh8IcCore.ts:1023
-      ray4_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray4_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray4_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray4_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray4_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray4_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray4_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray4_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray4_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray4_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray4_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray4_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray4_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray4_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray4_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray4_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray4_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray4_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray4_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray4_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray4_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray4_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray4_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray4_best_u <= u; // bvh8IcCore.ts:1165
-      ray4_best_v <= v; // bvh8IcCore.ts:1166
-      ray4_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray4_best_linear <= ray4_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray4_state_sel_and_2) ray4_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray4_have_best_sel_and) ray4_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray5_state_sel_and_6 && !primitive_decoder_range_stop) ray5_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray5_saved_sp <= ray5_sp; // bvh8IcCore.ts:1116
-      ray5_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray5_parked_far <= far; // bvh8IcCore.ts:1118
-      ray5_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray5_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray5_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray5_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray5_parked_tnear_sel_and) ray5_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray5_tlas_reads <= ray5_reads; // bvh8IcCore.ts:1101
-      ray5_mark <= ray5_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray5_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray5_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray5_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray5_query <= ray_query; // bvh8IcCore.ts:1023
-      ray5_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray5_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray5_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray5_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray5_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray5_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray5_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray5_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray5_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray5_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray5_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray5_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray5_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray5_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray5_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray5_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray5_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray5_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray5_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray5_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray5_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray5_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray5_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray5_best_u <= u; // bvh8IcCore.ts:1165
-      ray5_best_v <= v; // bvh8IcCore.ts:1166
-      ray5_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray5_best_linear <= ray5_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray5_state_sel_and_2) ray5_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray5_have_best_sel_and) ray5_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray6_state_sel_and_6 && !primitive_decoder_range_stop) ray6_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray6_saved_sp <= ray6_sp; // bvh8IcCore.ts:1116
-      ray6_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray6_parked_far <= far; // bvh8IcCore.ts:1118
-      ray6_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray6_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray6_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray6_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray6_parked_tnear_sel_and) ray6_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray6_tlas_reads <= ray6_reads; // bvh8IcCore.ts:1101
-      ray6_mark <= ray6_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray6_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray6_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray6_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray6_query <= ray_query; // bvh8IcCore.ts:1023
-      ray6_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray6_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray6_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray6_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray6_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray6_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray6_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray6_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray6_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray6_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray6_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray6_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray6_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray6_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray6_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray6_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray6_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray6_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray6_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray6_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray6_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray6_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray6_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray6_best_u <= u; // bvh8IcCore.ts:1165
-      ray6_best_v <= v; // bvh8IcCore.ts:1166
-      ray6_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray6_best_linear <= ray6_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray6_state_sel_and_2) ray6_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray6_have_best_sel_and) ray6_best_normal <= normal_1; // bvh8IcCore.ts:1164
-    if (ray7_state_sel_and_6 && !primitive_decoder_range_stop) ray7_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1148
-    if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1114
-      ray7_saved_sp <= ray7_sp; // bvh8IcCore.ts:1116
-      ray7_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1117
-      ray7_parked_far <= far; // bvh8IcCore.ts:1118
-      ray7_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1119
-      ray7_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1120
-    end else if (ray7_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1066
-      ray7_parked_tnear <= tnear_2; // bvh8IcCore.ts:1070
-    end
-    if (ray7_parked_tnear_sel_and) ray7_parked_index <= index_1; // bvh8IcCore.ts:1068
-    if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1098
-      ray7_tlas_reads <= ray7_reads; // bvh8IcCore.ts:1101
-      ray7_mark <= ray7_sp; // bvh8IcCore.ts:1100
-    end
-    if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1017
-      ray7_origin <= ray_origin; // bvh8IcCore.ts:1019
-      ray7_direction <= ray_direction; // bvh8IcCore.ts:1020
-      ray7_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1021
-      ray7_query <= ray_query; // bvh8IcCore.ts:1023
-      ray7_thread <= ray_thread; // bvh8IcCore.ts:1022
-    end
-    if (ray7_state_sel_and_18) begin // bvh8IcCore.ts:1044
-      ray7_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1045
-      ray7_shear <= ray0_shear_concat; // bvh8IcCore.ts:1046
-    end
-    if (ray7_obb_valid_sel_and) begin // bvh8IcCore.ts:1038
-      ray7_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1040
-      ray7_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1041
-      ray7_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1042
-    end
-    if (ray7_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1082
-      ray7_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1084
-      ray7_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1085
-      ray7_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1086
-      ray7_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1087
-      ray7_obj_shear <= shear; // bvh8IcCore.ts:1088
-    end
-    if (ray7_state_sel_and_14) begin // bvh8IcCore.ts:1073
-      ray7_inst_linear <= linear; // bvh8IcCore.ts:1074
-      ray7_inst_user <= userData; // bvh8IcCore.ts:1075
-      ray7_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1076
-      ray7_inst_root <= root; // bvh8IcCore.ts:1077
-    end
-    if (ray7_have_best_sel_and) begin // bvh8IcCore.ts:1159
-      ray7_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1161
-      ray7_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1162
-      ray7_best_shader <= shader; // bvh8IcCore.ts:1163
-      ray7_best_u <= u; // bvh8IcCore.ts:1165
-      ray7_best_v <= v; // bvh8IcCore.ts:1166
-      ray7_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1167
-      ray7_best_linear <= ray7_inst_linear; // bvh8IcCore.ts:1168
-    end
-    if (ray7_state_sel_and_2) ray7_best_normal <= normal; // bvh8IcCore.ts:1184
-    else if (ray7_have_best_sel_and) ray7_best_normal <= normal_1; // bvh8IcCore.ts:1164
+    if (added_and && !primitive_decoder_range_stop) ray0_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray0_state_sel_and_17) begin // bvh8IcCore.ts:1112
+      ray0_saved_sp <= ray0_sp; // bvh8IcCore.ts:1114
+      ray0_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray0_parked_far <= far; // bvh8IcCore.ts:1116
+      ray0_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray0_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray0_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray0_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray0_parked_tnear_sel_and) ray0_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray0_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray0_tlas_reads <= ray0_reads; // bvh8IcCore.ts:1099
+      ray0_mark <= ray0_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray0_state_sel_and_28) begin // bvh8IcCore.ts:1015
+      ray0_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray0_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray0_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray0_query <= ray_query; // bvh8IcCore.ts:1021
+      ray0_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray0_state_sel_and_27) begin // bvh8IcCore.ts:1042
+      ray0_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray0_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray0_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray0_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray0_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray0_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray0_state_sel_and_22 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray0_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray0_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray0_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray0_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray0_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray0_state_sel_and_23) begin // bvh8IcCore.ts:1071
+      ray0_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray0_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray0_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray0_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray0_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray0_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray0_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray0_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray0_best_u <= u; // bvh8IcCore.ts:1163
+      ray0_best_v <= v; // bvh8IcCore.ts:1164
+      ray0_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray0_best_linear <= ray0_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray0_state_sel_and_2) ray0_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray0_have_best_sel_and) ray0_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_1 && !primitive_decoder_range_stop) ray1_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray1_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray1_saved_sp <= ray1_sp; // bvh8IcCore.ts:1114
+      ray1_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray1_parked_far <= far; // bvh8IcCore.ts:1116
+      ray1_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray1_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray1_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray1_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray1_parked_tnear_sel_and) ray1_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray1_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray1_tlas_reads <= ray1_reads; // bvh8IcCore.ts:1099
+      ray1_mark <= ray1_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray1_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray1_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray1_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray1_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray1_query <= ray_query; // bvh8IcCore.ts:1021
+      ray1_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray1_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray1_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray1_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray1_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray1_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray1_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray1_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray1_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray1_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray1_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray1_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray1_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray1_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray1_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray1_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray1_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray1_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray1_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray1_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray1_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray1_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray1_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray1_best_u <= u; // bvh8IcCore.ts:1163
+      ray1_best_v <= v; // bvh8IcCore.ts:1164
+      ray1_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray1_best_linear <= ray1_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray1_state_sel_and_2) ray1_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray1_have_best_sel_and) ray1_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_2 && !primitive_decoder_range_stop) ray2_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray2_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray2_saved_sp <= ray2_sp; // bvh8IcCore.ts:1114
+      ray2_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray2_parked_far <= far; // bvh8IcCore.ts:1116
+      ray2_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray2_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray2_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray2_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray2_parked_tnear_sel_and) ray2_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray2_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray2_tlas_reads <= ray2_reads; // bvh8IcCore.ts:1099
+      ray2_mark <= ray2_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray2_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray2_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray2_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray2_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray2_query <= ray_query; // bvh8IcCore.ts:1021
+      ray2_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray2_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray2_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray2_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray2_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray2_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray2_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray2_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray2_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray2_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray2_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray2_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray2_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray2_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray2_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray2_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray2_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray2_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray2_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray2_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray2_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray2_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray2_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray2_best_u <= u; // bvh8IcCore.ts:1163
+      ray2_best_v <= v; // bvh8IcCore.ts:1164
+      ray2_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray2_best_linear <= ray2_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray2_state_sel_and_2) ray2_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray2_have_best_sel_and) ray2_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_3 && !primitive_decoder_range_stop) ray3_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray3_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray3_saved_sp <= ray3_sp; // bvh8IcCore.ts:1114
+      ray3_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray3_parked_far <= far; // bvh8IcCore.ts:1116
+      ray3_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray3_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray3_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray3_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray3_parked_tnear_sel_and) ray3_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray3_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray3_tlas_reads <= ray3_reads; // bvh8IcCore.ts:1099
+      ray3_mark <= ray3_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray3_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray3_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray3_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray3_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray3_query <= ray_query; // bvh8IcCore.ts:1021
+      ray3_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray3_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray3_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray3_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray3_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray3_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray3_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray3_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray3_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray3_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray3_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray3_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray3_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray3_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray3_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray3_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray3_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray3_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray3_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray3_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray3_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray3_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray3_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray3_best_u <= u; // bvh8IcCore.ts:1163
+      ray3_best_v <= v; // bvh8IcCore.ts:1164
+      ray3_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray3_best_linear <= ray3_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray3_state_sel_and_2) ray3_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray3_have_best_sel_and) ray3_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_4 && !primitive_decoder_range_stop) ray4_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray4_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray4_saved_sp <= ray4_sp; // bvh8IcCore.ts:1114
+      ray4_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray4_parked_far <= far; // bvh8IcCore.ts:1116
+      ray4_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray4_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray4_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray4_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray4_parked_tnear_sel_and) ray4_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray4_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray4_tlas_reads <= ray4_reads; // bvh8IcCore.ts:1099
+      ray4_mark <= ray4_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray4_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray4_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray4_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray4_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray4_query <= ray_query; // bvh8IcCore.ts:1021
+      ray4_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray4_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray4_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray4_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray4_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray4_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray4_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray4_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray4_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray4_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray4_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray4_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray4_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray4_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray4_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray4_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray4_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray4_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray4_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray4_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray4_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray4_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray4_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray4_best_u <= u; // bvh8IcCore.ts:1163
+      ray4_best_v <= v; // bvh8IcCore.ts:1164
+      ray4_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray4_best_linear <= ray4_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray4_state_sel_and_2) ray4_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray4_have_best_sel_and) ray4_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_5 && !primitive_decoder_range_stop) ray5_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray5_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray5_saved_sp <= ray5_sp; // bvh8IcCore.ts:1114
+      ray5_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray5_parked_far <= far; // bvh8IcCore.ts:1116
+      ray5_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray5_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray5_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray5_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray5_parked_tnear_sel_and) ray5_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray5_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray5_tlas_reads <= ray5_reads; // bvh8IcCore.ts:1099
+      ray5_mark <= ray5_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray5_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray5_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray5_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray5_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray5_query <= ray_query; // bvh8IcCore.ts:1021
+      ray5_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray5_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray5_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray5_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray5_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray5_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray5_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray5_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray5_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray5_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray5_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray5_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray5_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray5_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray5_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray5_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray5_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray5_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray5_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray5_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray5_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray5_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray5_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray5_best_u <= u; // bvh8IcCore.ts:1163
+      ray5_best_v <= v; // bvh8IcCore.ts:1164
+      ray5_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray5_best_linear <= ray5_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray5_state_sel_and_2) ray5_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray5_have_best_sel_and) ray5_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_6 && !primitive_decoder_range_stop) ray6_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray6_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray6_saved_sp <= ray6_sp; // bvh8IcCore.ts:1114
+      ray6_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray6_parked_far <= far; // bvh8IcCore.ts:1116
+      ray6_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray6_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray6_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray6_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray6_parked_tnear_sel_and) ray6_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray6_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray6_tlas_reads <= ray6_reads; // bvh8IcCore.ts:1099
+      ray6_mark <= ray6_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray6_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray6_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray6_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray6_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray6_query <= ray_query; // bvh8IcCore.ts:1021
+      ray6_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray6_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray6_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray6_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray6_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray6_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray6_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray6_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray6_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray6_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray6_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray6_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray6_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray6_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray6_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray6_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray6_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray6_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray6_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray6_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray6_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray6_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray6_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray6_best_u <= u; // bvh8IcCore.ts:1163
+      ray6_best_v <= v; // bvh8IcCore.ts:1164
+      ray6_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray6_best_linear <= ray6_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray6_state_sel_and_2) ray6_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray6_have_best_sel_and) ray6_best_normal <= normal_1; // bvh8IcCore.ts:1162
+    if (added_and_7 && !primitive_decoder_range_stop) ray7_leaf_next <= ray0_leaf_next_add; // bvh8IcCore.ts:1146
+    if (ray7_state_sel_and_8) begin // bvh8IcCore.ts:1112
+      ray7_saved_sp <= ray7_sp; // bvh8IcCore.ts:1114
+      ray7_parked_tnear <= box_entry_tnear_d23; // bvh8IcCore.ts:1115
+      ray7_parked_far <= far; // bvh8IcCore.ts:1116
+      ray7_parked_tests <= ray0_parked_tests_add_6; // bvh8IcCore.ts:1117
+      ray7_parked_fault <= box_fault_d23; // bvh8IcCore.ts:1118
+    end else if (ray7_parked_tnear_sel_and && instance_) begin // bvh8IcCore.ts:1064
+      ray7_parked_tnear <= tnear_2; // bvh8IcCore.ts:1068
+    end
+    if (ray7_parked_tnear_sel_and) ray7_parked_index <= index_1; // bvh8IcCore.ts:1066
+    if (ray7_reads_sel_and) begin // bvh8IcCore.ts:1096
+      ray7_tlas_reads <= ray7_reads; // bvh8IcCore.ts:1099
+      ray7_mark <= ray7_sp; // bvh8IcCore.ts:1098
+    end
+    if (ray7_state_sel_and_19) begin // bvh8IcCore.ts:1015
+      ray7_origin <= ray_origin; // bvh8IcCore.ts:1017
+      ray7_direction <= ray_direction; // bvh8IcCore.ts:1018
+      ray7_axes <= ray0_axes_mux_1; // bvh8IcCore.ts:1019
+      ray7_query <= ray_query; // bvh8IcCore.ts:1021
+      ray7_thread <= ray_thread; // bvh8IcCore.ts:1020
+    end
+    if (ray7_state_sel_and_18) begin // bvh8IcCore.ts:1042
+      ray7_inv_dir <= ray0_inv_dir_concat; // bvh8IcCore.ts:1043
+      ray7_shear <= ray0_shear_concat; // bvh8IcCore.ts:1044
+    end
+    if (ray7_obb_valid_sel_and) begin // bvh8IcCore.ts:1036
+      ray7_obb_index <= obb_back_matrix; // bvh8IcCore.ts:1038
+      ray7_obb_origin <= obb_back_origin; // bvh8IcCore.ts:1039
+      ray7_obb_inv_dir <= obb_back_inv; // bvh8IcCore.ts:1040
+    end
+    if (ray7_state_sel_and_13 && instance_ray_traceable_d14) begin // bvh8IcCore.ts:1080
+      ray7_obj_origin <= instance_ray_origin_d14; // bvh8IcCore.ts:1082
+      ray7_obj_dir <= instance_ray_dir_d14; // bvh8IcCore.ts:1083
+      ray7_obj_inv_dir <= instance_ray_inv_d14; // bvh8IcCore.ts:1084
+      ray7_obj_axes <= instance_ray_axes_d14; // bvh8IcCore.ts:1085
+      ray7_obj_shear <= shear; // bvh8IcCore.ts:1086
+    end
+    if (ray7_state_sel_and_14) begin // bvh8IcCore.ts:1071
+      ray7_inst_linear <= linear; // bvh8IcCore.ts:1072
+      ray7_inst_user <= userData; // bvh8IcCore.ts:1073
+      ray7_inst_shader <= ray0_inst_shader_slice; // bvh8IcCore.ts:1074
+      ray7_inst_root <= root; // bvh8IcCore.ts:1075
+    end
+    if (ray7_have_best_sel_and) begin // bvh8IcCore.ts:1157
+      ray7_best_t <= triangle_engine_best_t_out; // bvh8IcCore.ts:1159
+      ray7_best_index <= triangle_engine_best_index_out; // bvh8IcCore.ts:1160
+      ray7_best_shader <= shader; // bvh8IcCore.ts:1161
+      ray7_best_u <= u; // bvh8IcCore.ts:1163
+      ray7_best_v <= v; // bvh8IcCore.ts:1164
+      ray7_best_inst <= ray0_have_best_sel_concat; // bvh8IcCore.ts:1165
+      ray7_best_linear <= ray7_inst_linear; // bvh8IcCore.ts:1166
+    end
+    if (ray7_state_sel_and_2) ray7_best_normal <= normal; // bvh8IcCore.ts:1182
+    else if (ray7_have_best_sel_and) ray7_best_normal <= normal_1; // bvh8IcCore.ts:1162
     inverse_slot_d1 <= free_slot_index; // rayIntake.ts:53
     inverse_slot_d2 <= inverse_slot_d1; // rayIntake.ts:53
     inverse_slot_d3 <= inverse_slot_d2; // rayIntake.ts:53
@@ -5657,7 +5611,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     instance_ray_slot_d12 <= instance_ray_slot_d11; // instancePath.ts:96
     instance_ray_slot_d13 <= instance_ray_slot_d12; // instancePath.ts:96
     instance_ray_slot_d14 <= instance_ray_slot_d13; // instancePath.ts:96
-    instance_ray_traceable_d1 <= traceable_and_4 & ~traceable_and_6; // instancePath.ts:100
+    instance_ray_traceable_d1 <= traceable_and_7; // instancePath.ts:100
     instance_ray_traceable_d2 <= instance_ray_traceable_d1; // instancePath.ts:100
     instance_ray_traceable_d3 <= instance_ray_traceable_d2; // instancePath.ts:100
     instance_ray_traceable_d4 <= instance_ray_traceable_d3; // instancePath.ts:100
@@ -6445,21 +6399,35 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp12_unordered)
   );
 
-  Fifo_depth8_width2791 pair_queue ( // bvh8IcCore.ts:839
+  Fifo_depth8_payload_633b14d3 pair_queue ( // bvh8IcCore.ts:837
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(pair_queue_enq_valid),
     .enq_ready(pair_queue_enq_ready),
-    .enq_bits(pair_queue_enq_bits),
+    .enq_bits_vertices(pair_queue_enq_bits_vertices),
+    .enq_bits_vertexIndex(pair_queue_enq_bits_vertexIndex),
+    .enq_bits_active(pair_queue_enq_bits_active),
+    .enq_bits_doubleSided(pair_queue_enq_bits_doubleSided),
+    .enq_bits_primitiveIndex(pair_queue_enq_bits_primitiveIndex),
+    .enq_bits_geometryIndex(pair_queue_enq_bits_geometryIndex),
+    .enq_bits_pairCount(pair_queue_enq_bits_pairCount),
+    .enq_bits_slot(pair_queue_enq_bits_slot),
     .deq_valid(pair_queue_deq_valid),
     .deq_ready(pair_queue_deq_ready),
-    .deq_bits(pair_queue_deq_bits),
+    .deq_bits_vertices(pair_queue_deq_bits_vertices),
+    .deq_bits_vertexIndex(pair_queue_deq_bits_vertexIndex),
+    .deq_bits_active(pair_queue_deq_bits_active),
+    .deq_bits_doubleSided(pair_queue_deq_bits_doubleSided),
+    .deq_bits_primitiveIndex(pair_queue_deq_bits_primitiveIndex),
+    .deq_bits_geometryIndex(pair_queue_deq_bits_geometryIndex),
+    .deq_bits_pairCount(pair_queue_deq_bits_pairCount),
+    .deq_bits_slot(pair_queue_deq_bits_slot),
     .count(pair_queue_count),
     .full(pair_queue_full),
     .empty(pair_queue_empty)
   );
 
-  TrianglePair_fadd3_fdiv14_fmul5_tagBits69 triangle_engine ( // bvh8IcCore.ts:884
+  TrianglePair_fadd3_fdiv14_fmul5_tagBits69 triangle_engine ( // bvh8IcCore.ts:882
     .clk(clk),
     .rst_n(rst_n),
     .in_valid(triangle_engine_in_valid),
@@ -6489,7 +6457,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .terminate(triangle_engine_terminate)
   );
 
-  FCmp_stages0 fcmp13 ( // bvh8IcCore.ts:930
+  FCmp_stages0 fcmp13 ( // bvh8IcCore.ts:928
     .in_valid(fcmp13_in_valid),
     .a(fcmp13_a),
     .b(fcmp13_b),
@@ -6501,7 +6469,7 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
     .unordered(fcmp13_unordered)
   );
 
-  PriorityEncoder_n8 normal_slot ( // bvh8IcCore.ts:975
+  PriorityEncoder_n8 normal_slot ( // bvh8IcCore.ts:973
     .in(normal_slot_in),
     .index(normal_slot_index),
     .valid(normal_slot_valid)
@@ -6724,5 +6692,5 @@ module Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, inv_x_out_valid, inv_y_out_valid, inv_z_out_valid, shear_x_out_valid, shear_y_out_valid, shear_z_out_valid, pop_arbiter_in_0_ready, pop_arbiter_in_1_ready, pop_arbiter_in_2_ready, pop_arbiter_in_3_ready, pop_arbiter_in_4_ready, pop_arbiter_in_5_ready, pop_arbiter_in_6_ready, pop_arbiter_in_7_ready, pop_arbiter_out_bits, fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, box_decoder_parent_word, box_decoder_cull_flags, primitive_decoder_tri_opaque, fmax_box_lower_out_valid, obb_rotate_out_dir, obb_rotate_out_fault, instance_shear_x_out_valid, instance_shear_y_out_valid, instance_shear_z_out_valid, box_engine_hit_count, push_limit_out_valid, fmul1_out_valid, fcmp2_out_valid, fcmp2_lt, fcmp2_eq, fcmp2_gt, fcmp2_unordered, fcmp3_out_valid, fcmp3_lt, fcmp3_eq, fcmp3_gt, fcmp3_unordered, fcmp4_out_valid, fcmp4_lt, fcmp4_eq, fcmp4_gt, fcmp4_unordered, fcmp5_out_valid, fcmp5_lt, fcmp5_eq, fcmp5_gt, fcmp5_unordered, fcmp6_out_valid, fcmp6_lt, fcmp6_eq, fcmp6_gt, fcmp6_unordered, fcmp7_out_valid, fcmp7_lt, fcmp7_eq, fcmp7_gt, fcmp7_unordered, fcmp8_out_valid, fcmp8_lt, fcmp8_eq, fcmp8_gt, fcmp8_unordered, fcmp9_out_valid, fcmp9_lt, fcmp9_eq, fcmp9_gt, fcmp9_unordered, fcmp10_out_valid, fcmp10_lt, fcmp10_eq, fcmp10_gt, fcmp10_unordered, fcmp11_out_valid, fcmp11_lt, fcmp11_eq, fcmp11_gt, fcmp11_unordered, fcmp12_out_valid, fcmp12_lt, fcmp12_eq, fcmp12_gt, fcmp12_unordered, pair_queue_enq_ready, pair_queue_count, pair_queue_full, pair_queue_empty, triangle_engine_hit, triangle_engine_t, triangle_engine_best_from[0], triangle_engine_terminate, fcmp13_out_valid, fcmp13_lt, fcmp13_eq, fcmp13_gt, fcmp13_unordered, fmul14_out_valid, fmul15_out_valid, fadd16_out_valid, fmul17_out_valid, fadd18_out_valid, fmul19_out_valid, fmul20_out_valid, fadd21_out_valid, fmul22_out_valid, fadd23_out_valid, fmul24_out_valid, fmul25_out_valid, fadd26_out_valid, fmul27_out_valid, fadd28_out_valid, fmul29_out_valid, fadd30_out_valid, fmul31_out_valid, fadd32_out_valid, fmul33_out_valid, fadd34_out_valid, flags[31:1], ray0_state_sel_mux_27[63:32], flags_1[31:16], flags_1[7:0], rayValid_slice[31], rayValid_slice[22:0], rayValid_slice_2[31], rayValid_slice_2[22:0], rayValid_slice_4[31], rayValid_slice_4[22:0], flags_2[31:1], flags_3[31:1], flags_4[31:1], flags_5[31:1], flags_6[31:1], flags_7[31:1], flags_8[31:1], traceable_slice[31], traceable_slice[22:0], traceable_slice_2[31], traceable_slice_2[22:0], traceable_slice_4[31], traceable_slice_4[22:0], box_engine_child_valid_mux_6[63:0], flags_9[31:16], flags_9[7:0], push_limit_a_mux_6[95:64], push_limit_a_mux_6[31:0], depth_1[6], depth_1[2:0], k_sub[3], depth_2[6], depth_2[2:0], k_sub_1[3], depth_3[6], depth_3[2:0], k_sub_2[3], depth_4[6], depth_4[2:0], k_sub_3[3], depth_5[6], depth_5[2:0], k_sub_4[3], depth_6[6], depth_6[2:0], k_sub_5[3], depth_7[6], depth_7[2:0], k_sub_6[3], depth_8[6], depth_8[2:0], k_sub_7[3], 1'b0};
+  wire _unused_ok = &{1'b0, inv_x_out_valid, inv_y_out_valid, inv_z_out_valid, shear_x_out_valid, shear_y_out_valid, shear_z_out_valid, pop_arbiter_in_0_ready, pop_arbiter_in_1_ready, pop_arbiter_in_2_ready, pop_arbiter_in_3_ready, pop_arbiter_in_4_ready, pop_arbiter_in_5_ready, pop_arbiter_in_6_ready, pop_arbiter_in_7_ready, pop_arbiter_out_bits, fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, box_decoder_parent_word, box_decoder_cull_flags, primitive_decoder_tri_opaque, fmax_box_lower_out_valid, obb_rotate_out_dir, obb_rotate_out_fault, instance_shear_x_out_valid, instance_shear_y_out_valid, instance_shear_z_out_valid, box_engine_hit_count, push_limit_out_valid, fmul1_out_valid, fcmp2_out_valid, fcmp2_lt, fcmp2_eq, fcmp2_gt, fcmp2_unordered, fcmp3_out_valid, fcmp3_lt, fcmp3_eq, fcmp3_gt, fcmp3_unordered, fcmp4_out_valid, fcmp4_lt, fcmp4_eq, fcmp4_gt, fcmp4_unordered, fcmp5_out_valid, fcmp5_lt, fcmp5_eq, fcmp5_gt, fcmp5_unordered, fcmp6_out_valid, fcmp6_lt, fcmp6_eq, fcmp6_gt, fcmp6_unordered, fcmp7_out_valid, fcmp7_lt, fcmp7_eq, fcmp7_gt, fcmp7_unordered, fcmp8_out_valid, fcmp8_lt, fcmp8_eq, fcmp8_gt, fcmp8_unordered, fcmp9_out_valid, fcmp9_lt, fcmp9_eq, fcmp9_gt, fcmp9_unordered, fcmp10_out_valid, fcmp10_lt, fcmp10_eq, fcmp10_gt, fcmp10_unordered, fcmp11_out_valid, fcmp11_lt, fcmp11_eq, fcmp11_gt, fcmp11_unordered, fcmp12_out_valid, fcmp12_lt, fcmp12_eq, fcmp12_gt, fcmp12_unordered, pair_queue_enq_ready, pair_queue_count, pair_queue_full, pair_queue_empty, triangle_engine_hit, triangle_engine_t, triangle_engine_best_from[0], triangle_engine_terminate, fcmp13_out_valid, fcmp13_lt, fcmp13_eq, fcmp13_gt, fcmp13_unordered, fmul14_out_valid, fmul15_out_valid, fadd16_out_valid, fmul17_out_valid, fadd18_out_valid, fmul19_out_valid, fmul20_out_valid, fadd21_out_valid, fmul22_out_valid, fadd23_out_valid, fmul24_out_valid, fmul25_out_valid, fadd26_out_valid, fmul27_out_valid, fadd28_out_valid, fmul29_out_valid, fadd30_out_valid, fmul31_out_valid, fadd32_out_valid, fmul33_out_valid, fadd34_out_valid, flags[31:1], ray0_state_sel_mux_27[63:32], flags_1[31:16], flags_1[7:0], flags_2[31:1], flags_3[31:1], flags_4[31:1], flags_5[31:1], flags_6[31:1], flags_7[31:1], flags_8[31:1], box_engine_child_valid_mux_6[63:0], flags_9[31:16], flags_9[7:0], type_8, isTriangle_8, type_9, isBox_9, valid_12, size_8, isTriangle_9, type_10, isBox_10, valid_13, size_9, isTriangle_10, type_11, isBox_11, valid_14, size_10, isTriangle_11, type_12, isBox_12, valid_15, size_11, isTriangle_12, type_13, isBox_13, valid_16, size_12, isTriangle_13, type_14, isBox_14, valid_17, size_13, isTriangle_14, type_15, isBox_15, valid_18, size_14, isTriangle_15, push_limit_a_mux_6[95:64], push_limit_a_mux_6[31:0], depth_1[6], depth_1[2:0], k_sub[3], depth_2[6], depth_2[2:0], k_sub_1[3], depth_3[6], depth_3[2:0], k_sub_2[3], depth_4[6], depth_4[2:0], k_sub_3[3], depth_5[6], depth_5[2:0], k_sub_4[3], depth_6[6], depth_6[2:0], k_sub_5[3], depth_7[6], depth_7[2:0], k_sub_6[3], depth_8[6], depth_8[2:0], k_sub_7[3], 1'b0};
 endmodule

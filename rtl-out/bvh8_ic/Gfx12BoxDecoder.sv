@@ -813,7 +813,10 @@ module Gfx12BoxDecoder (
   assign cull_mask = cull_mask_d4; // gfx12BoxDecoder.ts:66
   assign boxes = {{c7_max_z, c7_max_y, c7_max_x, c7_min_z, c7_min_y, c7_min_x}, {c6_max_z, c6_max_y, c6_max_x, c6_min_z, c6_min_y, c6_min_x}, {c5_max_z, c5_max_y, c5_max_x, c5_min_z, c5_min_y, c5_min_x}, {c4_max_z, c4_max_y, c4_max_x, c4_min_z, c4_min_y, c4_min_x}, {c3_max_z, c3_max_y, c3_max_x, c3_min_z, c3_min_y, c3_min_x}, {c2_max_z, c2_max_y, c2_max_x, c2_min_z, c2_min_y, c2_min_x}, {c1_max_z, c1_max_y, c1_max_x, c1_min_z, c1_min_y, c1_min_x}, {c0_max_z, c0_max_y, c0_max_x, c0_min_z, c0_min_y, c0_min_x}}; // gfx12BoxDecoder.ts:81
   wire [3:0] error_d1_slice = node[223:220]; // gfx12BoxDecoder.ts:49
-  wire error_d1_or_1 = node[126:119] == 8'd255 | node[158:151] == 8'd255 | node[190:183] == 8'd255; // gfx12BoxDecoder.ts:55
+  wire [7:0] x_setup_mterm_slice = node[126:119]; // gfx12BoxDecoder.ts:71
+  wire [7:0] y_setup_mterm_slice = node[158:151]; // gfx12BoxDecoder.ts:71
+  wire [7:0] z_setup_mterm_slice = node[190:183]; // gfx12BoxDecoder.ts:71
+  wire error_d1_or_1 = x_setup_mterm_slice == 8'd255 | y_setup_mterm_slice == 8'd255 | z_setup_mterm_slice == 8'd255; // gfx12BoxDecoder.ts:55
   wire error_1 = 4'd7 < error_d1_slice | error_d1_or_1; // gfx12BoxDecoder.ts:56
   wire [3:0] valid_sub = 4'd7 - error_d1_slice; // gfx12BoxDecoder.ts:57
   wire [7:0] valid = error_1 ? 8'd0 : 8'd255 >> valid_sub[2:0]; // gfx12BoxDecoder.ts:57
@@ -821,13 +824,11 @@ module Gfx12BoxDecoder (
   wire [63:0] cull_mask_d1_concat = {node[991:984], node[895:888], node[799:792], node[703:696], node[607:600], node[511:504], node[415:408], node[319:312]}; // gfx12BoxDecoder.ts:66
   wire [31:0] node_type_d1_concat = {node[1019:1016], node[923:920], node[827:824], node[731:728], node[635:632], node[539:536], node[443:440], node[347:344]}; // gfx12BoxDecoder.ts:67
   wire [31:0] node_size_d1_concat = {node[1023:1020], node[927:924], node[831:828], node[735:732], node[639:636], node[543:540], node[447:444], node[351:348]}; // gfx12BoxDecoder.ts:68
-  wire [31:0] x_setup_neg_slice = node[127:96]; // gfx12BoxDecoder.ts:49
-  wire [7:0] x_setup_mterm_slice = x_setup_neg_slice[30:23]; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_mterm_zext = {2'd0, (x_setup_mterm_slice == 8'd0 ? 8'd1 : x_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_mterm_add_1 = {2'd0, node[199:192]} + 10'h16; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_mterm_sub_1 = x_setup_mterm_zext + 10'h12c - x_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule = 10'hfc <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] x_setup_mterm_concat = {x_setup_mterm_slice != 8'd0, x_setup_neg_slice[22:0]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] x_setup_mterm_concat = {x_setup_mterm_slice != 8'd0, node[118:96]}; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule_1 = 10'h13a <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire x_setup_mterm_ule_2 = 10'h12c <= x_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_mterm_sub_2 = x_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
@@ -837,13 +838,11 @@ module Gfx12BoxDecoder (
   wire [5:0] x_setup_qshift_mux_1 = x_setup_mterm_ule_1 | x_setup_mterm_ule_2 ? 6'd0 : x_setup_mterm_ule ? x_setup_qshift_sub[5:0] : 6'd49; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_base_mux_1 = x_setup_mterm_ule_2 ? x_setup_mterm_add_1 : x_setup_mterm_ule ? x_setup_mterm_zext : x_setup_mterm_add_1 - 10'h31; // gfx12BoxDecoder.ts:71
   wire [9:0] x_setup_base_mux_2 = x_setup_mterm_ule_1 ? x_setup_mterm_zext - 10'he : x_setup_base_mux_1; // gfx12BoxDecoder.ts:71
-  wire [31:0] y_setup_neg_slice = node[159:128]; // gfx12BoxDecoder.ts:49
-  wire [7:0] y_setup_mterm_slice = y_setup_neg_slice[30:23]; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_mterm_zext = {2'd0, (y_setup_mterm_slice == 8'd0 ? 8'd1 : y_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_mterm_add_1 = {2'd0, node[207:200]} + 10'h16; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_mterm_sub_1 = y_setup_mterm_zext + 10'h12c - y_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule = 10'hfc <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] y_setup_mterm_concat = {y_setup_mterm_slice != 8'd0, y_setup_neg_slice[22:0]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] y_setup_mterm_concat = {y_setup_mterm_slice != 8'd0, node[150:128]}; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule_1 = 10'h13a <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire y_setup_mterm_ule_2 = 10'h12c <= y_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_mterm_sub_2 = y_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
@@ -853,13 +852,11 @@ module Gfx12BoxDecoder (
   wire [5:0] y_setup_qshift_mux_1 = y_setup_mterm_ule_1 | y_setup_mterm_ule_2 ? 6'd0 : y_setup_mterm_ule ? y_setup_qshift_sub[5:0] : 6'd49; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_base_mux_1 = y_setup_mterm_ule_2 ? y_setup_mterm_add_1 : y_setup_mterm_ule ? y_setup_mterm_zext : y_setup_mterm_add_1 - 10'h31; // gfx12BoxDecoder.ts:71
   wire [9:0] y_setup_base_mux_2 = y_setup_mterm_ule_1 ? y_setup_mterm_zext - 10'he : y_setup_base_mux_1; // gfx12BoxDecoder.ts:71
-  wire [31:0] z_setup_neg_slice = node[191:160]; // gfx12BoxDecoder.ts:49
-  wire [7:0] z_setup_mterm_slice = z_setup_neg_slice[30:23]; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_mterm_zext = {2'd0, (z_setup_mterm_slice == 8'd0 ? 8'd1 : z_setup_mterm_slice) - 8'd1}; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_mterm_add_1 = {2'd0, node[215:208]} + 10'h16; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_mterm_sub_1 = z_setup_mterm_zext + 10'h12c - z_setup_mterm_add_1; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule = 10'hfc <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
-  wire [23:0] z_setup_mterm_concat = {z_setup_mterm_slice != 8'd0, z_setup_neg_slice[22:0]}; // gfx12BoxDecoder.ts:71
+  wire [23:0] z_setup_mterm_concat = {z_setup_mterm_slice != 8'd0, node[182:160]}; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule_1 = 10'h13a <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire z_setup_mterm_ule_2 = 10'h12c <= z_setup_mterm_sub_1; // gfx12BoxDecoder.ts:71
   wire [9:0] z_setup_mterm_sub_2 = z_setup_mterm_sub_1 - 10'h12c; // gfx12BoxDecoder.ts:71
@@ -885,12 +882,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_x_mant_mux_3 = c7_min_x_mant_eq_3 ? {c7_min_x_mant_mux_2[59:0], 4'd0} : c7_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c7_min_x_mant_eq_4 = c7_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_x_mant_mux_4 = c7_min_x_mant_eq_4 ? {c7_min_x_mant_mux_3[61:0], 2'd0} : c7_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c7_min_x_mant_eq_5 = c7_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_x_mant_eq_5 = ~c7_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_x_mant_mux_5 = c7_min_x_mant_eq_5 ? {c7_min_x_mant_mux_4[62:0], 1'd0} : c7_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_x_shift_or_1 = 7'd0 | (c7_min_x_mant_eq ? 7'd32 : 7'd0) | (c7_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_x_shift_or_3 = c7_min_x_shift_or_1 | (c7_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_x_shift_or_5 = c7_min_x_shift_or_3 | (c7_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_x_shift_sub = {1'd0, c7_min_x_base} + 10'h3f - {3'd0, c7_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_x_shift_or_2 = (c7_min_x_mant_eq ? 7'd32 : 7'd0) | (c7_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_x_shift_or_4 = c7_min_x_shift_or_2 | (c7_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_x_shift_sub = {1'd0, c7_min_x_base} + 10'h3f - {3'd0, c7_min_x_shift_or_4 | (c7_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_x_shift_sub_1 = c7_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_x_add_1 = {2'd0, {c7_min_x_shift, 23'd0}} + {10'd0, c7_min_x_mant} + {33'd0, c7_min_x_sticky & c7_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_x_mux_1 = 34'h7f800000 <= c7_min_x_add_1 ? (c7_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -911,12 +907,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_y_mant_mux_3 = c7_min_y_mant_eq_3 ? {c7_min_y_mant_mux_2[59:0], 4'd0} : c7_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c7_min_y_mant_eq_4 = c7_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_y_mant_mux_4 = c7_min_y_mant_eq_4 ? {c7_min_y_mant_mux_3[61:0], 2'd0} : c7_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c7_min_y_mant_eq_5 = c7_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_y_mant_eq_5 = ~c7_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_y_mant_mux_5 = c7_min_y_mant_eq_5 ? {c7_min_y_mant_mux_4[62:0], 1'd0} : c7_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_y_shift_or_1 = 7'd0 | (c7_min_y_mant_eq ? 7'd32 : 7'd0) | (c7_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_y_shift_or_3 = c7_min_y_shift_or_1 | (c7_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_y_shift_or_5 = c7_min_y_shift_or_3 | (c7_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_y_shift_sub = {1'd0, c7_min_y_base} + 10'h3f - {3'd0, c7_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_y_shift_or_2 = (c7_min_y_mant_eq ? 7'd32 : 7'd0) | (c7_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_y_shift_or_4 = c7_min_y_shift_or_2 | (c7_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_y_shift_sub = {1'd0, c7_min_y_base} + 10'h3f - {3'd0, c7_min_y_shift_or_4 | (c7_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_y_shift_sub_1 = c7_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_y_add_1 = {2'd0, {c7_min_y_shift, 23'd0}} + {10'd0, c7_min_y_mant} + {33'd0, c7_min_y_sticky & c7_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_y_mux_1 = 34'h7f800000 <= c7_min_y_add_1 ? (c7_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -937,12 +932,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_min_z_mant_mux_3 = c7_min_z_mant_eq_3 ? {c7_min_z_mant_mux_2[59:0], 4'd0} : c7_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c7_min_z_mant_eq_4 = c7_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_z_mant_mux_4 = c7_min_z_mant_eq_4 ? {c7_min_z_mant_mux_3[61:0], 2'd0} : c7_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c7_min_z_mant_eq_5 = c7_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c7_min_z_mant_eq_5 = ~c7_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c7_min_z_mant_mux_5 = c7_min_z_mant_eq_5 ? {c7_min_z_mant_mux_4[62:0], 1'd0} : c7_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_z_shift_or_1 = 7'd0 | (c7_min_z_mant_eq ? 7'd32 : 7'd0) | (c7_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_z_shift_or_3 = c7_min_z_shift_or_1 | (c7_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c7_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c7_min_z_shift_or_5 = c7_min_z_shift_or_3 | (c7_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c7_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c7_min_z_shift_sub = {1'd0, c7_min_z_base} + 10'h3f - {3'd0, c7_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_z_shift_or_2 = (c7_min_z_mant_eq ? 7'd32 : 7'd0) | (c7_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c7_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c7_min_z_shift_or_4 = c7_min_z_shift_or_2 | (c7_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c7_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c7_min_z_shift_sub = {1'd0, c7_min_z_base} + 10'h3f - {3'd0, c7_min_z_shift_or_4 | (c7_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c7_min_z_shift_sub_1 = c7_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c7_min_z_add_1 = {2'd0, {c7_min_z_shift, 23'd0}} + {10'd0, c7_min_z_mant} + {33'd0, c7_min_z_sticky & c7_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c7_min_z_mux_1 = 34'h7f800000 <= c7_min_z_add_1 ? (c7_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c7_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -961,12 +955,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_x_mant_mux_3 = c7_max_x_mant_eq_3 ? {c7_max_x_mant_mux_2[59:0], 4'd0} : c7_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c7_max_x_mant_eq_4 = c7_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_x_mant_mux_4 = c7_max_x_mant_eq_4 ? {c7_max_x_mant_mux_3[61:0], 2'd0} : c7_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c7_max_x_mant_eq_5 = c7_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c7_max_x_mant_eq_5 = ~c7_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_x_mant_mux_5 = c7_max_x_mant_eq_5 ? {c7_max_x_mant_mux_4[62:0], 1'd0} : c7_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_x_shift_or_1 = 7'd0 | (c7_max_x_mant_eq ? 7'd32 : 7'd0) | (c7_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_x_shift_or_3 = c7_max_x_shift_or_1 | (c7_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_x_shift_or_5 = c7_max_x_shift_or_3 | (c7_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_x_shift_sub = {1'd0, c7_max_x_base} + 10'h3f - {3'd0, c7_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_x_shift_or_2 = (c7_max_x_mant_eq ? 7'd32 : 7'd0) | (c7_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_x_shift_or_4 = c7_max_x_shift_or_2 | (c7_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_x_shift_sub = {1'd0, c7_max_x_base} + 10'h3f - {3'd0, c7_max_x_shift_or_4 | (c7_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_x_shift_sub_1 = c7_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c7_max_x_not = ~c7_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c7_max_x_add_1 = {2'd0, {c7_max_x_shift, 23'd0}} + {10'd0, c7_max_x_mant} + {33'd0, c7_max_x_sticky & c7_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -986,12 +979,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_y_mant_mux_3 = c7_max_y_mant_eq_3 ? {c7_max_y_mant_mux_2[59:0], 4'd0} : c7_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c7_max_y_mant_eq_4 = c7_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_y_mant_mux_4 = c7_max_y_mant_eq_4 ? {c7_max_y_mant_mux_3[61:0], 2'd0} : c7_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c7_max_y_mant_eq_5 = c7_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c7_max_y_mant_eq_5 = ~c7_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_y_mant_mux_5 = c7_max_y_mant_eq_5 ? {c7_max_y_mant_mux_4[62:0], 1'd0} : c7_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_y_shift_or_1 = 7'd0 | (c7_max_y_mant_eq ? 7'd32 : 7'd0) | (c7_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_y_shift_or_3 = c7_max_y_shift_or_1 | (c7_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_y_shift_or_5 = c7_max_y_shift_or_3 | (c7_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_y_shift_sub = {1'd0, c7_max_y_base} + 10'h3f - {3'd0, c7_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_y_shift_or_2 = (c7_max_y_mant_eq ? 7'd32 : 7'd0) | (c7_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_y_shift_or_4 = c7_max_y_shift_or_2 | (c7_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_y_shift_sub = {1'd0, c7_max_y_base} + 10'h3f - {3'd0, c7_max_y_shift_or_4 | (c7_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_y_shift_sub_1 = c7_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c7_max_y_not = ~c7_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c7_max_y_add_1 = {2'd0, {c7_max_y_shift, 23'd0}} + {10'd0, c7_max_y_mant} + {33'd0, c7_max_y_sticky & c7_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1011,12 +1003,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c7_max_z_mant_mux_3 = c7_max_z_mant_eq_3 ? {c7_max_z_mant_mux_2[59:0], 4'd0} : c7_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c7_max_z_mant_eq_4 = c7_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_z_mant_mux_4 = c7_max_z_mant_eq_4 ? {c7_max_z_mant_mux_3[61:0], 2'd0} : c7_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c7_max_z_mant_eq_5 = c7_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c7_max_z_mant_eq_5 = ~c7_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c7_max_z_mant_mux_5 = c7_max_z_mant_eq_5 ? {c7_max_z_mant_mux_4[62:0], 1'd0} : c7_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_z_shift_or_1 = 7'd0 | (c7_max_z_mant_eq ? 7'd32 : 7'd0) | (c7_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_z_shift_or_3 = c7_max_z_shift_or_1 | (c7_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c7_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c7_max_z_shift_or_5 = c7_max_z_shift_or_3 | (c7_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c7_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c7_max_z_shift_sub = {1'd0, c7_max_z_base} + 10'h3f - {3'd0, c7_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_z_shift_or_2 = (c7_max_z_mant_eq ? 7'd32 : 7'd0) | (c7_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c7_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c7_max_z_shift_or_4 = c7_max_z_shift_or_2 | (c7_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c7_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c7_max_z_shift_sub = {1'd0, c7_max_z_base} + 10'h3f - {3'd0, c7_max_z_shift_or_4 | (c7_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c7_max_z_shift_sub_1 = c7_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c7_max_z_not = ~c7_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c7_max_z_add_1 = {2'd0, {c7_max_z_shift, 23'd0}} + {10'd0, c7_max_z_mant} + {33'd0, c7_max_z_sticky & c7_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1036,12 +1027,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_x_mant_mux_3 = c6_min_x_mant_eq_3 ? {c6_min_x_mant_mux_2[59:0], 4'd0} : c6_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c6_min_x_mant_eq_4 = c6_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_x_mant_mux_4 = c6_min_x_mant_eq_4 ? {c6_min_x_mant_mux_3[61:0], 2'd0} : c6_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c6_min_x_mant_eq_5 = c6_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c6_min_x_mant_eq_5 = ~c6_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_x_mant_mux_5 = c6_min_x_mant_eq_5 ? {c6_min_x_mant_mux_4[62:0], 1'd0} : c6_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_x_shift_or_1 = 7'd0 | (c6_min_x_mant_eq ? 7'd32 : 7'd0) | (c6_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_x_shift_or_3 = c6_min_x_shift_or_1 | (c6_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_x_shift_or_5 = c6_min_x_shift_or_3 | (c6_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_x_shift_sub = {1'd0, c6_min_x_base} + 10'h3f - {3'd0, c6_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_x_shift_or_2 = (c6_min_x_mant_eq ? 7'd32 : 7'd0) | (c6_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_x_shift_or_4 = c6_min_x_shift_or_2 | (c6_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_x_shift_sub = {1'd0, c6_min_x_base} + 10'h3f - {3'd0, c6_min_x_shift_or_4 | (c6_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_x_shift_sub_1 = c6_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_x_add_1 = {2'd0, {c6_min_x_shift, 23'd0}} + {10'd0, c6_min_x_mant} + {33'd0, c6_min_x_sticky & c6_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_x_mux_1 = 34'h7f800000 <= c6_min_x_add_1 ? (c6_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1060,12 +1050,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_y_mant_mux_3 = c6_min_y_mant_eq_3 ? {c6_min_y_mant_mux_2[59:0], 4'd0} : c6_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c6_min_y_mant_eq_4 = c6_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_y_mant_mux_4 = c6_min_y_mant_eq_4 ? {c6_min_y_mant_mux_3[61:0], 2'd0} : c6_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c6_min_y_mant_eq_5 = c6_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c6_min_y_mant_eq_5 = ~c6_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_y_mant_mux_5 = c6_min_y_mant_eq_5 ? {c6_min_y_mant_mux_4[62:0], 1'd0} : c6_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_y_shift_or_1 = 7'd0 | (c6_min_y_mant_eq ? 7'd32 : 7'd0) | (c6_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_y_shift_or_3 = c6_min_y_shift_or_1 | (c6_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_y_shift_or_5 = c6_min_y_shift_or_3 | (c6_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_y_shift_sub = {1'd0, c6_min_y_base} + 10'h3f - {3'd0, c6_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_y_shift_or_2 = (c6_min_y_mant_eq ? 7'd32 : 7'd0) | (c6_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_y_shift_or_4 = c6_min_y_shift_or_2 | (c6_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_y_shift_sub = {1'd0, c6_min_y_base} + 10'h3f - {3'd0, c6_min_y_shift_or_4 | (c6_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_y_shift_sub_1 = c6_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_y_add_1 = {2'd0, {c6_min_y_shift, 23'd0}} + {10'd0, c6_min_y_mant} + {33'd0, c6_min_y_sticky & c6_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_y_mux_1 = 34'h7f800000 <= c6_min_y_add_1 ? (c6_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1084,12 +1073,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_min_z_mant_mux_3 = c6_min_z_mant_eq_3 ? {c6_min_z_mant_mux_2[59:0], 4'd0} : c6_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c6_min_z_mant_eq_4 = c6_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_z_mant_mux_4 = c6_min_z_mant_eq_4 ? {c6_min_z_mant_mux_3[61:0], 2'd0} : c6_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c6_min_z_mant_eq_5 = c6_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c6_min_z_mant_eq_5 = ~c6_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c6_min_z_mant_mux_5 = c6_min_z_mant_eq_5 ? {c6_min_z_mant_mux_4[62:0], 1'd0} : c6_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_z_shift_or_1 = 7'd0 | (c6_min_z_mant_eq ? 7'd32 : 7'd0) | (c6_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_z_shift_or_3 = c6_min_z_shift_or_1 | (c6_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c6_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c6_min_z_shift_or_5 = c6_min_z_shift_or_3 | (c6_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c6_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c6_min_z_shift_sub = {1'd0, c6_min_z_base} + 10'h3f - {3'd0, c6_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_z_shift_or_2 = (c6_min_z_mant_eq ? 7'd32 : 7'd0) | (c6_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c6_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c6_min_z_shift_or_4 = c6_min_z_shift_or_2 | (c6_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c6_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c6_min_z_shift_sub = {1'd0, c6_min_z_base} + 10'h3f - {3'd0, c6_min_z_shift_or_4 | (c6_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c6_min_z_shift_sub_1 = c6_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c6_min_z_add_1 = {2'd0, {c6_min_z_shift, 23'd0}} + {10'd0, c6_min_z_mant} + {33'd0, c6_min_z_sticky & c6_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c6_min_z_mux_1 = 34'h7f800000 <= c6_min_z_add_1 ? (c6_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c6_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1108,12 +1096,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_x_mant_mux_3 = c6_max_x_mant_eq_3 ? {c6_max_x_mant_mux_2[59:0], 4'd0} : c6_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c6_max_x_mant_eq_4 = c6_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_x_mant_mux_4 = c6_max_x_mant_eq_4 ? {c6_max_x_mant_mux_3[61:0], 2'd0} : c6_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c6_max_x_mant_eq_5 = c6_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c6_max_x_mant_eq_5 = ~c6_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_x_mant_mux_5 = c6_max_x_mant_eq_5 ? {c6_max_x_mant_mux_4[62:0], 1'd0} : c6_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_x_shift_or_1 = 7'd0 | (c6_max_x_mant_eq ? 7'd32 : 7'd0) | (c6_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_x_shift_or_3 = c6_max_x_shift_or_1 | (c6_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_x_shift_or_5 = c6_max_x_shift_or_3 | (c6_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_x_shift_sub = {1'd0, c6_max_x_base} + 10'h3f - {3'd0, c6_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_x_shift_or_2 = (c6_max_x_mant_eq ? 7'd32 : 7'd0) | (c6_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_x_shift_or_4 = c6_max_x_shift_or_2 | (c6_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_x_shift_sub = {1'd0, c6_max_x_base} + 10'h3f - {3'd0, c6_max_x_shift_or_4 | (c6_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_x_shift_sub_1 = c6_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c6_max_x_not = ~c6_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c6_max_x_add_1 = {2'd0, {c6_max_x_shift, 23'd0}} + {10'd0, c6_max_x_mant} + {33'd0, c6_max_x_sticky & c6_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1133,12 +1120,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_y_mant_mux_3 = c6_max_y_mant_eq_3 ? {c6_max_y_mant_mux_2[59:0], 4'd0} : c6_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c6_max_y_mant_eq_4 = c6_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_y_mant_mux_4 = c6_max_y_mant_eq_4 ? {c6_max_y_mant_mux_3[61:0], 2'd0} : c6_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c6_max_y_mant_eq_5 = c6_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c6_max_y_mant_eq_5 = ~c6_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_y_mant_mux_5 = c6_max_y_mant_eq_5 ? {c6_max_y_mant_mux_4[62:0], 1'd0} : c6_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_y_shift_or_1 = 7'd0 | (c6_max_y_mant_eq ? 7'd32 : 7'd0) | (c6_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_y_shift_or_3 = c6_max_y_shift_or_1 | (c6_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_y_shift_or_5 = c6_max_y_shift_or_3 | (c6_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_y_shift_sub = {1'd0, c6_max_y_base} + 10'h3f - {3'd0, c6_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_y_shift_or_2 = (c6_max_y_mant_eq ? 7'd32 : 7'd0) | (c6_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_y_shift_or_4 = c6_max_y_shift_or_2 | (c6_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_y_shift_sub = {1'd0, c6_max_y_base} + 10'h3f - {3'd0, c6_max_y_shift_or_4 | (c6_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_y_shift_sub_1 = c6_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c6_max_y_not = ~c6_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c6_max_y_add_1 = {2'd0, {c6_max_y_shift, 23'd0}} + {10'd0, c6_max_y_mant} + {33'd0, c6_max_y_sticky & c6_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1158,12 +1144,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c6_max_z_mant_mux_3 = c6_max_z_mant_eq_3 ? {c6_max_z_mant_mux_2[59:0], 4'd0} : c6_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c6_max_z_mant_eq_4 = c6_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_z_mant_mux_4 = c6_max_z_mant_eq_4 ? {c6_max_z_mant_mux_3[61:0], 2'd0} : c6_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c6_max_z_mant_eq_5 = c6_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c6_max_z_mant_eq_5 = ~c6_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c6_max_z_mant_mux_5 = c6_max_z_mant_eq_5 ? {c6_max_z_mant_mux_4[62:0], 1'd0} : c6_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_z_shift_or_1 = 7'd0 | (c6_max_z_mant_eq ? 7'd32 : 7'd0) | (c6_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_z_shift_or_3 = c6_max_z_shift_or_1 | (c6_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c6_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c6_max_z_shift_or_5 = c6_max_z_shift_or_3 | (c6_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c6_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c6_max_z_shift_sub = {1'd0, c6_max_z_base} + 10'h3f - {3'd0, c6_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_z_shift_or_2 = (c6_max_z_mant_eq ? 7'd32 : 7'd0) | (c6_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c6_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c6_max_z_shift_or_4 = c6_max_z_shift_or_2 | (c6_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c6_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c6_max_z_shift_sub = {1'd0, c6_max_z_base} + 10'h3f - {3'd0, c6_max_z_shift_or_4 | (c6_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c6_max_z_shift_sub_1 = c6_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c6_max_z_not = ~c6_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c6_max_z_add_1 = {2'd0, {c6_max_z_shift, 23'd0}} + {10'd0, c6_max_z_mant} + {33'd0, c6_max_z_sticky & c6_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1183,12 +1168,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_x_mant_mux_3 = c5_min_x_mant_eq_3 ? {c5_min_x_mant_mux_2[59:0], 4'd0} : c5_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c5_min_x_mant_eq_4 = c5_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_x_mant_mux_4 = c5_min_x_mant_eq_4 ? {c5_min_x_mant_mux_3[61:0], 2'd0} : c5_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c5_min_x_mant_eq_5 = c5_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c5_min_x_mant_eq_5 = ~c5_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_x_mant_mux_5 = c5_min_x_mant_eq_5 ? {c5_min_x_mant_mux_4[62:0], 1'd0} : c5_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_x_shift_or_1 = 7'd0 | (c5_min_x_mant_eq ? 7'd32 : 7'd0) | (c5_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_x_shift_or_3 = c5_min_x_shift_or_1 | (c5_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_x_shift_or_5 = c5_min_x_shift_or_3 | (c5_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_x_shift_sub = {1'd0, c5_min_x_base} + 10'h3f - {3'd0, c5_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_x_shift_or_2 = (c5_min_x_mant_eq ? 7'd32 : 7'd0) | (c5_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_x_shift_or_4 = c5_min_x_shift_or_2 | (c5_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_x_shift_sub = {1'd0, c5_min_x_base} + 10'h3f - {3'd0, c5_min_x_shift_or_4 | (c5_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_x_shift_sub_1 = c5_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_x_add_1 = {2'd0, {c5_min_x_shift, 23'd0}} + {10'd0, c5_min_x_mant} + {33'd0, c5_min_x_sticky & c5_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_x_mux_1 = 34'h7f800000 <= c5_min_x_add_1 ? (c5_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1207,12 +1191,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_y_mant_mux_3 = c5_min_y_mant_eq_3 ? {c5_min_y_mant_mux_2[59:0], 4'd0} : c5_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c5_min_y_mant_eq_4 = c5_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_y_mant_mux_4 = c5_min_y_mant_eq_4 ? {c5_min_y_mant_mux_3[61:0], 2'd0} : c5_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c5_min_y_mant_eq_5 = c5_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c5_min_y_mant_eq_5 = ~c5_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_y_mant_mux_5 = c5_min_y_mant_eq_5 ? {c5_min_y_mant_mux_4[62:0], 1'd0} : c5_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_y_shift_or_1 = 7'd0 | (c5_min_y_mant_eq ? 7'd32 : 7'd0) | (c5_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_y_shift_or_3 = c5_min_y_shift_or_1 | (c5_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_y_shift_or_5 = c5_min_y_shift_or_3 | (c5_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_y_shift_sub = {1'd0, c5_min_y_base} + 10'h3f - {3'd0, c5_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_y_shift_or_2 = (c5_min_y_mant_eq ? 7'd32 : 7'd0) | (c5_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_y_shift_or_4 = c5_min_y_shift_or_2 | (c5_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_y_shift_sub = {1'd0, c5_min_y_base} + 10'h3f - {3'd0, c5_min_y_shift_or_4 | (c5_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_y_shift_sub_1 = c5_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_y_add_1 = {2'd0, {c5_min_y_shift, 23'd0}} + {10'd0, c5_min_y_mant} + {33'd0, c5_min_y_sticky & c5_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_y_mux_1 = 34'h7f800000 <= c5_min_y_add_1 ? (c5_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1231,12 +1214,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_min_z_mant_mux_3 = c5_min_z_mant_eq_3 ? {c5_min_z_mant_mux_2[59:0], 4'd0} : c5_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c5_min_z_mant_eq_4 = c5_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_z_mant_mux_4 = c5_min_z_mant_eq_4 ? {c5_min_z_mant_mux_3[61:0], 2'd0} : c5_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c5_min_z_mant_eq_5 = c5_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c5_min_z_mant_eq_5 = ~c5_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c5_min_z_mant_mux_5 = c5_min_z_mant_eq_5 ? {c5_min_z_mant_mux_4[62:0], 1'd0} : c5_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_z_shift_or_1 = 7'd0 | (c5_min_z_mant_eq ? 7'd32 : 7'd0) | (c5_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_z_shift_or_3 = c5_min_z_shift_or_1 | (c5_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c5_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c5_min_z_shift_or_5 = c5_min_z_shift_or_3 | (c5_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c5_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c5_min_z_shift_sub = {1'd0, c5_min_z_base} + 10'h3f - {3'd0, c5_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_z_shift_or_2 = (c5_min_z_mant_eq ? 7'd32 : 7'd0) | (c5_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c5_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c5_min_z_shift_or_4 = c5_min_z_shift_or_2 | (c5_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c5_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c5_min_z_shift_sub = {1'd0, c5_min_z_base} + 10'h3f - {3'd0, c5_min_z_shift_or_4 | (c5_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c5_min_z_shift_sub_1 = c5_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c5_min_z_add_1 = {2'd0, {c5_min_z_shift, 23'd0}} + {10'd0, c5_min_z_mant} + {33'd0, c5_min_z_sticky & c5_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c5_min_z_mux_1 = 34'h7f800000 <= c5_min_z_add_1 ? (c5_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c5_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1255,12 +1237,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_x_mant_mux_3 = c5_max_x_mant_eq_3 ? {c5_max_x_mant_mux_2[59:0], 4'd0} : c5_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c5_max_x_mant_eq_4 = c5_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_x_mant_mux_4 = c5_max_x_mant_eq_4 ? {c5_max_x_mant_mux_3[61:0], 2'd0} : c5_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c5_max_x_mant_eq_5 = c5_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c5_max_x_mant_eq_5 = ~c5_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_x_mant_mux_5 = c5_max_x_mant_eq_5 ? {c5_max_x_mant_mux_4[62:0], 1'd0} : c5_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_x_shift_or_1 = 7'd0 | (c5_max_x_mant_eq ? 7'd32 : 7'd0) | (c5_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_x_shift_or_3 = c5_max_x_shift_or_1 | (c5_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_x_shift_or_5 = c5_max_x_shift_or_3 | (c5_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_x_shift_sub = {1'd0, c5_max_x_base} + 10'h3f - {3'd0, c5_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_x_shift_or_2 = (c5_max_x_mant_eq ? 7'd32 : 7'd0) | (c5_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_x_shift_or_4 = c5_max_x_shift_or_2 | (c5_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_x_shift_sub = {1'd0, c5_max_x_base} + 10'h3f - {3'd0, c5_max_x_shift_or_4 | (c5_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_x_shift_sub_1 = c5_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c5_max_x_not = ~c5_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c5_max_x_add_1 = {2'd0, {c5_max_x_shift, 23'd0}} + {10'd0, c5_max_x_mant} + {33'd0, c5_max_x_sticky & c5_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1280,12 +1261,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_y_mant_mux_3 = c5_max_y_mant_eq_3 ? {c5_max_y_mant_mux_2[59:0], 4'd0} : c5_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c5_max_y_mant_eq_4 = c5_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_y_mant_mux_4 = c5_max_y_mant_eq_4 ? {c5_max_y_mant_mux_3[61:0], 2'd0} : c5_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c5_max_y_mant_eq_5 = c5_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c5_max_y_mant_eq_5 = ~c5_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_y_mant_mux_5 = c5_max_y_mant_eq_5 ? {c5_max_y_mant_mux_4[62:0], 1'd0} : c5_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_y_shift_or_1 = 7'd0 | (c5_max_y_mant_eq ? 7'd32 : 7'd0) | (c5_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_y_shift_or_3 = c5_max_y_shift_or_1 | (c5_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_y_shift_or_5 = c5_max_y_shift_or_3 | (c5_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_y_shift_sub = {1'd0, c5_max_y_base} + 10'h3f - {3'd0, c5_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_y_shift_or_2 = (c5_max_y_mant_eq ? 7'd32 : 7'd0) | (c5_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_y_shift_or_4 = c5_max_y_shift_or_2 | (c5_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_y_shift_sub = {1'd0, c5_max_y_base} + 10'h3f - {3'd0, c5_max_y_shift_or_4 | (c5_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_y_shift_sub_1 = c5_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c5_max_y_not = ~c5_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c5_max_y_add_1 = {2'd0, {c5_max_y_shift, 23'd0}} + {10'd0, c5_max_y_mant} + {33'd0, c5_max_y_sticky & c5_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1305,12 +1285,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c5_max_z_mant_mux_3 = c5_max_z_mant_eq_3 ? {c5_max_z_mant_mux_2[59:0], 4'd0} : c5_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c5_max_z_mant_eq_4 = c5_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_z_mant_mux_4 = c5_max_z_mant_eq_4 ? {c5_max_z_mant_mux_3[61:0], 2'd0} : c5_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c5_max_z_mant_eq_5 = c5_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c5_max_z_mant_eq_5 = ~c5_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c5_max_z_mant_mux_5 = c5_max_z_mant_eq_5 ? {c5_max_z_mant_mux_4[62:0], 1'd0} : c5_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_z_shift_or_1 = 7'd0 | (c5_max_z_mant_eq ? 7'd32 : 7'd0) | (c5_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_z_shift_or_3 = c5_max_z_shift_or_1 | (c5_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c5_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c5_max_z_shift_or_5 = c5_max_z_shift_or_3 | (c5_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c5_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c5_max_z_shift_sub = {1'd0, c5_max_z_base} + 10'h3f - {3'd0, c5_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_z_shift_or_2 = (c5_max_z_mant_eq ? 7'd32 : 7'd0) | (c5_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c5_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c5_max_z_shift_or_4 = c5_max_z_shift_or_2 | (c5_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c5_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c5_max_z_shift_sub = {1'd0, c5_max_z_base} + 10'h3f - {3'd0, c5_max_z_shift_or_4 | (c5_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c5_max_z_shift_sub_1 = c5_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c5_max_z_not = ~c5_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c5_max_z_add_1 = {2'd0, {c5_max_z_shift, 23'd0}} + {10'd0, c5_max_z_mant} + {33'd0, c5_max_z_sticky & c5_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1330,12 +1309,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_x_mant_mux_3 = c4_min_x_mant_eq_3 ? {c4_min_x_mant_mux_2[59:0], 4'd0} : c4_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c4_min_x_mant_eq_4 = c4_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_x_mant_mux_4 = c4_min_x_mant_eq_4 ? {c4_min_x_mant_mux_3[61:0], 2'd0} : c4_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c4_min_x_mant_eq_5 = c4_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c4_min_x_mant_eq_5 = ~c4_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_x_mant_mux_5 = c4_min_x_mant_eq_5 ? {c4_min_x_mant_mux_4[62:0], 1'd0} : c4_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_x_shift_or_1 = 7'd0 | (c4_min_x_mant_eq ? 7'd32 : 7'd0) | (c4_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_x_shift_or_3 = c4_min_x_shift_or_1 | (c4_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_x_shift_or_5 = c4_min_x_shift_or_3 | (c4_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_x_shift_sub = {1'd0, c4_min_x_base} + 10'h3f - {3'd0, c4_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_x_shift_or_2 = (c4_min_x_mant_eq ? 7'd32 : 7'd0) | (c4_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_x_shift_or_4 = c4_min_x_shift_or_2 | (c4_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_x_shift_sub = {1'd0, c4_min_x_base} + 10'h3f - {3'd0, c4_min_x_shift_or_4 | (c4_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_x_shift_sub_1 = c4_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_x_add_1 = {2'd0, {c4_min_x_shift, 23'd0}} + {10'd0, c4_min_x_mant} + {33'd0, c4_min_x_sticky & c4_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_x_mux_1 = 34'h7f800000 <= c4_min_x_add_1 ? (c4_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1354,12 +1332,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_y_mant_mux_3 = c4_min_y_mant_eq_3 ? {c4_min_y_mant_mux_2[59:0], 4'd0} : c4_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c4_min_y_mant_eq_4 = c4_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_y_mant_mux_4 = c4_min_y_mant_eq_4 ? {c4_min_y_mant_mux_3[61:0], 2'd0} : c4_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c4_min_y_mant_eq_5 = c4_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c4_min_y_mant_eq_5 = ~c4_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_y_mant_mux_5 = c4_min_y_mant_eq_5 ? {c4_min_y_mant_mux_4[62:0], 1'd0} : c4_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_y_shift_or_1 = 7'd0 | (c4_min_y_mant_eq ? 7'd32 : 7'd0) | (c4_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_y_shift_or_3 = c4_min_y_shift_or_1 | (c4_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_y_shift_or_5 = c4_min_y_shift_or_3 | (c4_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_y_shift_sub = {1'd0, c4_min_y_base} + 10'h3f - {3'd0, c4_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_y_shift_or_2 = (c4_min_y_mant_eq ? 7'd32 : 7'd0) | (c4_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_y_shift_or_4 = c4_min_y_shift_or_2 | (c4_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_y_shift_sub = {1'd0, c4_min_y_base} + 10'h3f - {3'd0, c4_min_y_shift_or_4 | (c4_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_y_shift_sub_1 = c4_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_y_add_1 = {2'd0, {c4_min_y_shift, 23'd0}} + {10'd0, c4_min_y_mant} + {33'd0, c4_min_y_sticky & c4_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_y_mux_1 = 34'h7f800000 <= c4_min_y_add_1 ? (c4_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1378,12 +1355,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_min_z_mant_mux_3 = c4_min_z_mant_eq_3 ? {c4_min_z_mant_mux_2[59:0], 4'd0} : c4_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c4_min_z_mant_eq_4 = c4_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_z_mant_mux_4 = c4_min_z_mant_eq_4 ? {c4_min_z_mant_mux_3[61:0], 2'd0} : c4_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c4_min_z_mant_eq_5 = c4_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c4_min_z_mant_eq_5 = ~c4_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c4_min_z_mant_mux_5 = c4_min_z_mant_eq_5 ? {c4_min_z_mant_mux_4[62:0], 1'd0} : c4_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_z_shift_or_1 = 7'd0 | (c4_min_z_mant_eq ? 7'd32 : 7'd0) | (c4_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_z_shift_or_3 = c4_min_z_shift_or_1 | (c4_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c4_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c4_min_z_shift_or_5 = c4_min_z_shift_or_3 | (c4_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c4_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c4_min_z_shift_sub = {1'd0, c4_min_z_base} + 10'h3f - {3'd0, c4_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_z_shift_or_2 = (c4_min_z_mant_eq ? 7'd32 : 7'd0) | (c4_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c4_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c4_min_z_shift_or_4 = c4_min_z_shift_or_2 | (c4_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c4_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c4_min_z_shift_sub = {1'd0, c4_min_z_base} + 10'h3f - {3'd0, c4_min_z_shift_or_4 | (c4_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c4_min_z_shift_sub_1 = c4_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c4_min_z_add_1 = {2'd0, {c4_min_z_shift, 23'd0}} + {10'd0, c4_min_z_mant} + {33'd0, c4_min_z_sticky & c4_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c4_min_z_mux_1 = 34'h7f800000 <= c4_min_z_add_1 ? (c4_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c4_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1402,12 +1378,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_x_mant_mux_3 = c4_max_x_mant_eq_3 ? {c4_max_x_mant_mux_2[59:0], 4'd0} : c4_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c4_max_x_mant_eq_4 = c4_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_x_mant_mux_4 = c4_max_x_mant_eq_4 ? {c4_max_x_mant_mux_3[61:0], 2'd0} : c4_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c4_max_x_mant_eq_5 = c4_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c4_max_x_mant_eq_5 = ~c4_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_x_mant_mux_5 = c4_max_x_mant_eq_5 ? {c4_max_x_mant_mux_4[62:0], 1'd0} : c4_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_x_shift_or_1 = 7'd0 | (c4_max_x_mant_eq ? 7'd32 : 7'd0) | (c4_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_x_shift_or_3 = c4_max_x_shift_or_1 | (c4_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_x_shift_or_5 = c4_max_x_shift_or_3 | (c4_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_x_shift_sub = {1'd0, c4_max_x_base} + 10'h3f - {3'd0, c4_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_x_shift_or_2 = (c4_max_x_mant_eq ? 7'd32 : 7'd0) | (c4_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_x_shift_or_4 = c4_max_x_shift_or_2 | (c4_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_x_shift_sub = {1'd0, c4_max_x_base} + 10'h3f - {3'd0, c4_max_x_shift_or_4 | (c4_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_x_shift_sub_1 = c4_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c4_max_x_not = ~c4_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c4_max_x_add_1 = {2'd0, {c4_max_x_shift, 23'd0}} + {10'd0, c4_max_x_mant} + {33'd0, c4_max_x_sticky & c4_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1427,12 +1402,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_y_mant_mux_3 = c4_max_y_mant_eq_3 ? {c4_max_y_mant_mux_2[59:0], 4'd0} : c4_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c4_max_y_mant_eq_4 = c4_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_y_mant_mux_4 = c4_max_y_mant_eq_4 ? {c4_max_y_mant_mux_3[61:0], 2'd0} : c4_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c4_max_y_mant_eq_5 = c4_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c4_max_y_mant_eq_5 = ~c4_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_y_mant_mux_5 = c4_max_y_mant_eq_5 ? {c4_max_y_mant_mux_4[62:0], 1'd0} : c4_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_y_shift_or_1 = 7'd0 | (c4_max_y_mant_eq ? 7'd32 : 7'd0) | (c4_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_y_shift_or_3 = c4_max_y_shift_or_1 | (c4_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_y_shift_or_5 = c4_max_y_shift_or_3 | (c4_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_y_shift_sub = {1'd0, c4_max_y_base} + 10'h3f - {3'd0, c4_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_y_shift_or_2 = (c4_max_y_mant_eq ? 7'd32 : 7'd0) | (c4_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_y_shift_or_4 = c4_max_y_shift_or_2 | (c4_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_y_shift_sub = {1'd0, c4_max_y_base} + 10'h3f - {3'd0, c4_max_y_shift_or_4 | (c4_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_y_shift_sub_1 = c4_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c4_max_y_not = ~c4_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c4_max_y_add_1 = {2'd0, {c4_max_y_shift, 23'd0}} + {10'd0, c4_max_y_mant} + {33'd0, c4_max_y_sticky & c4_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1452,12 +1426,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c4_max_z_mant_mux_3 = c4_max_z_mant_eq_3 ? {c4_max_z_mant_mux_2[59:0], 4'd0} : c4_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c4_max_z_mant_eq_4 = c4_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_z_mant_mux_4 = c4_max_z_mant_eq_4 ? {c4_max_z_mant_mux_3[61:0], 2'd0} : c4_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c4_max_z_mant_eq_5 = c4_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c4_max_z_mant_eq_5 = ~c4_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c4_max_z_mant_mux_5 = c4_max_z_mant_eq_5 ? {c4_max_z_mant_mux_4[62:0], 1'd0} : c4_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_z_shift_or_1 = 7'd0 | (c4_max_z_mant_eq ? 7'd32 : 7'd0) | (c4_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_z_shift_or_3 = c4_max_z_shift_or_1 | (c4_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c4_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c4_max_z_shift_or_5 = c4_max_z_shift_or_3 | (c4_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c4_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c4_max_z_shift_sub = {1'd0, c4_max_z_base} + 10'h3f - {3'd0, c4_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_z_shift_or_2 = (c4_max_z_mant_eq ? 7'd32 : 7'd0) | (c4_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c4_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c4_max_z_shift_or_4 = c4_max_z_shift_or_2 | (c4_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c4_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c4_max_z_shift_sub = {1'd0, c4_max_z_base} + 10'h3f - {3'd0, c4_max_z_shift_or_4 | (c4_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c4_max_z_shift_sub_1 = c4_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c4_max_z_not = ~c4_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c4_max_z_add_1 = {2'd0, {c4_max_z_shift, 23'd0}} + {10'd0, c4_max_z_mant} + {33'd0, c4_max_z_sticky & c4_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1477,12 +1450,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_x_mant_mux_3 = c3_min_x_mant_eq_3 ? {c3_min_x_mant_mux_2[59:0], 4'd0} : c3_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c3_min_x_mant_eq_4 = c3_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_x_mant_mux_4 = c3_min_x_mant_eq_4 ? {c3_min_x_mant_mux_3[61:0], 2'd0} : c3_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c3_min_x_mant_eq_5 = c3_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c3_min_x_mant_eq_5 = ~c3_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_x_mant_mux_5 = c3_min_x_mant_eq_5 ? {c3_min_x_mant_mux_4[62:0], 1'd0} : c3_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_x_shift_or_1 = 7'd0 | (c3_min_x_mant_eq ? 7'd32 : 7'd0) | (c3_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_x_shift_or_3 = c3_min_x_shift_or_1 | (c3_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_x_shift_or_5 = c3_min_x_shift_or_3 | (c3_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_x_shift_sub = {1'd0, c3_min_x_base} + 10'h3f - {3'd0, c3_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_x_shift_or_2 = (c3_min_x_mant_eq ? 7'd32 : 7'd0) | (c3_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_x_shift_or_4 = c3_min_x_shift_or_2 | (c3_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_x_shift_sub = {1'd0, c3_min_x_base} + 10'h3f - {3'd0, c3_min_x_shift_or_4 | (c3_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_x_shift_sub_1 = c3_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_x_add_1 = {2'd0, {c3_min_x_shift, 23'd0}} + {10'd0, c3_min_x_mant} + {33'd0, c3_min_x_sticky & c3_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_x_mux_1 = 34'h7f800000 <= c3_min_x_add_1 ? (c3_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1501,12 +1473,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_y_mant_mux_3 = c3_min_y_mant_eq_3 ? {c3_min_y_mant_mux_2[59:0], 4'd0} : c3_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c3_min_y_mant_eq_4 = c3_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_y_mant_mux_4 = c3_min_y_mant_eq_4 ? {c3_min_y_mant_mux_3[61:0], 2'd0} : c3_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c3_min_y_mant_eq_5 = c3_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c3_min_y_mant_eq_5 = ~c3_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_y_mant_mux_5 = c3_min_y_mant_eq_5 ? {c3_min_y_mant_mux_4[62:0], 1'd0} : c3_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_y_shift_or_1 = 7'd0 | (c3_min_y_mant_eq ? 7'd32 : 7'd0) | (c3_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_y_shift_or_3 = c3_min_y_shift_or_1 | (c3_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_y_shift_or_5 = c3_min_y_shift_or_3 | (c3_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_y_shift_sub = {1'd0, c3_min_y_base} + 10'h3f - {3'd0, c3_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_y_shift_or_2 = (c3_min_y_mant_eq ? 7'd32 : 7'd0) | (c3_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_y_shift_or_4 = c3_min_y_shift_or_2 | (c3_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_y_shift_sub = {1'd0, c3_min_y_base} + 10'h3f - {3'd0, c3_min_y_shift_or_4 | (c3_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_y_shift_sub_1 = c3_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_y_add_1 = {2'd0, {c3_min_y_shift, 23'd0}} + {10'd0, c3_min_y_mant} + {33'd0, c3_min_y_sticky & c3_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_y_mux_1 = 34'h7f800000 <= c3_min_y_add_1 ? (c3_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1525,12 +1496,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_min_z_mant_mux_3 = c3_min_z_mant_eq_3 ? {c3_min_z_mant_mux_2[59:0], 4'd0} : c3_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c3_min_z_mant_eq_4 = c3_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_z_mant_mux_4 = c3_min_z_mant_eq_4 ? {c3_min_z_mant_mux_3[61:0], 2'd0} : c3_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c3_min_z_mant_eq_5 = c3_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c3_min_z_mant_eq_5 = ~c3_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c3_min_z_mant_mux_5 = c3_min_z_mant_eq_5 ? {c3_min_z_mant_mux_4[62:0], 1'd0} : c3_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_z_shift_or_1 = 7'd0 | (c3_min_z_mant_eq ? 7'd32 : 7'd0) | (c3_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_z_shift_or_3 = c3_min_z_shift_or_1 | (c3_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c3_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c3_min_z_shift_or_5 = c3_min_z_shift_or_3 | (c3_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c3_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c3_min_z_shift_sub = {1'd0, c3_min_z_base} + 10'h3f - {3'd0, c3_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_z_shift_or_2 = (c3_min_z_mant_eq ? 7'd32 : 7'd0) | (c3_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c3_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c3_min_z_shift_or_4 = c3_min_z_shift_or_2 | (c3_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c3_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c3_min_z_shift_sub = {1'd0, c3_min_z_base} + 10'h3f - {3'd0, c3_min_z_shift_or_4 | (c3_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c3_min_z_shift_sub_1 = c3_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c3_min_z_add_1 = {2'd0, {c3_min_z_shift, 23'd0}} + {10'd0, c3_min_z_mant} + {33'd0, c3_min_z_sticky & c3_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c3_min_z_mux_1 = 34'h7f800000 <= c3_min_z_add_1 ? (c3_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c3_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1549,12 +1519,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_x_mant_mux_3 = c3_max_x_mant_eq_3 ? {c3_max_x_mant_mux_2[59:0], 4'd0} : c3_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c3_max_x_mant_eq_4 = c3_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_x_mant_mux_4 = c3_max_x_mant_eq_4 ? {c3_max_x_mant_mux_3[61:0], 2'd0} : c3_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c3_max_x_mant_eq_5 = c3_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c3_max_x_mant_eq_5 = ~c3_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_x_mant_mux_5 = c3_max_x_mant_eq_5 ? {c3_max_x_mant_mux_4[62:0], 1'd0} : c3_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_x_shift_or_1 = 7'd0 | (c3_max_x_mant_eq ? 7'd32 : 7'd0) | (c3_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_x_shift_or_3 = c3_max_x_shift_or_1 | (c3_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_x_shift_or_5 = c3_max_x_shift_or_3 | (c3_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_x_shift_sub = {1'd0, c3_max_x_base} + 10'h3f - {3'd0, c3_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_x_shift_or_2 = (c3_max_x_mant_eq ? 7'd32 : 7'd0) | (c3_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_x_shift_or_4 = c3_max_x_shift_or_2 | (c3_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_x_shift_sub = {1'd0, c3_max_x_base} + 10'h3f - {3'd0, c3_max_x_shift_or_4 | (c3_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_x_shift_sub_1 = c3_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c3_max_x_not = ~c3_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c3_max_x_add_1 = {2'd0, {c3_max_x_shift, 23'd0}} + {10'd0, c3_max_x_mant} + {33'd0, c3_max_x_sticky & c3_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1574,12 +1543,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_y_mant_mux_3 = c3_max_y_mant_eq_3 ? {c3_max_y_mant_mux_2[59:0], 4'd0} : c3_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c3_max_y_mant_eq_4 = c3_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_y_mant_mux_4 = c3_max_y_mant_eq_4 ? {c3_max_y_mant_mux_3[61:0], 2'd0} : c3_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c3_max_y_mant_eq_5 = c3_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c3_max_y_mant_eq_5 = ~c3_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_y_mant_mux_5 = c3_max_y_mant_eq_5 ? {c3_max_y_mant_mux_4[62:0], 1'd0} : c3_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_y_shift_or_1 = 7'd0 | (c3_max_y_mant_eq ? 7'd32 : 7'd0) | (c3_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_y_shift_or_3 = c3_max_y_shift_or_1 | (c3_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_y_shift_or_5 = c3_max_y_shift_or_3 | (c3_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_y_shift_sub = {1'd0, c3_max_y_base} + 10'h3f - {3'd0, c3_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_y_shift_or_2 = (c3_max_y_mant_eq ? 7'd32 : 7'd0) | (c3_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_y_shift_or_4 = c3_max_y_shift_or_2 | (c3_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_y_shift_sub = {1'd0, c3_max_y_base} + 10'h3f - {3'd0, c3_max_y_shift_or_4 | (c3_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_y_shift_sub_1 = c3_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c3_max_y_not = ~c3_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c3_max_y_add_1 = {2'd0, {c3_max_y_shift, 23'd0}} + {10'd0, c3_max_y_mant} + {33'd0, c3_max_y_sticky & c3_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1599,12 +1567,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c3_max_z_mant_mux_3 = c3_max_z_mant_eq_3 ? {c3_max_z_mant_mux_2[59:0], 4'd0} : c3_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c3_max_z_mant_eq_4 = c3_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_z_mant_mux_4 = c3_max_z_mant_eq_4 ? {c3_max_z_mant_mux_3[61:0], 2'd0} : c3_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c3_max_z_mant_eq_5 = c3_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c3_max_z_mant_eq_5 = ~c3_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c3_max_z_mant_mux_5 = c3_max_z_mant_eq_5 ? {c3_max_z_mant_mux_4[62:0], 1'd0} : c3_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_z_shift_or_1 = 7'd0 | (c3_max_z_mant_eq ? 7'd32 : 7'd0) | (c3_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_z_shift_or_3 = c3_max_z_shift_or_1 | (c3_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c3_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c3_max_z_shift_or_5 = c3_max_z_shift_or_3 | (c3_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c3_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c3_max_z_shift_sub = {1'd0, c3_max_z_base} + 10'h3f - {3'd0, c3_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_z_shift_or_2 = (c3_max_z_mant_eq ? 7'd32 : 7'd0) | (c3_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c3_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c3_max_z_shift_or_4 = c3_max_z_shift_or_2 | (c3_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c3_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c3_max_z_shift_sub = {1'd0, c3_max_z_base} + 10'h3f - {3'd0, c3_max_z_shift_or_4 | (c3_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c3_max_z_shift_sub_1 = c3_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c3_max_z_not = ~c3_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c3_max_z_add_1 = {2'd0, {c3_max_z_shift, 23'd0}} + {10'd0, c3_max_z_mant} + {33'd0, c3_max_z_sticky & c3_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1624,12 +1591,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_x_mant_mux_3 = c2_min_x_mant_eq_3 ? {c2_min_x_mant_mux_2[59:0], 4'd0} : c2_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c2_min_x_mant_eq_4 = c2_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_x_mant_mux_4 = c2_min_x_mant_eq_4 ? {c2_min_x_mant_mux_3[61:0], 2'd0} : c2_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c2_min_x_mant_eq_5 = c2_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c2_min_x_mant_eq_5 = ~c2_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_x_mant_mux_5 = c2_min_x_mant_eq_5 ? {c2_min_x_mant_mux_4[62:0], 1'd0} : c2_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_x_shift_or_1 = 7'd0 | (c2_min_x_mant_eq ? 7'd32 : 7'd0) | (c2_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_x_shift_or_3 = c2_min_x_shift_or_1 | (c2_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_x_shift_or_5 = c2_min_x_shift_or_3 | (c2_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_x_shift_sub = {1'd0, c2_min_x_base} + 10'h3f - {3'd0, c2_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_x_shift_or_2 = (c2_min_x_mant_eq ? 7'd32 : 7'd0) | (c2_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_x_shift_or_4 = c2_min_x_shift_or_2 | (c2_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_x_shift_sub = {1'd0, c2_min_x_base} + 10'h3f - {3'd0, c2_min_x_shift_or_4 | (c2_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_x_shift_sub_1 = c2_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_x_add_1 = {2'd0, {c2_min_x_shift, 23'd0}} + {10'd0, c2_min_x_mant} + {33'd0, c2_min_x_sticky & c2_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_x_mux_1 = 34'h7f800000 <= c2_min_x_add_1 ? (c2_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1648,12 +1614,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_y_mant_mux_3 = c2_min_y_mant_eq_3 ? {c2_min_y_mant_mux_2[59:0], 4'd0} : c2_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c2_min_y_mant_eq_4 = c2_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_y_mant_mux_4 = c2_min_y_mant_eq_4 ? {c2_min_y_mant_mux_3[61:0], 2'd0} : c2_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c2_min_y_mant_eq_5 = c2_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c2_min_y_mant_eq_5 = ~c2_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_y_mant_mux_5 = c2_min_y_mant_eq_5 ? {c2_min_y_mant_mux_4[62:0], 1'd0} : c2_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_y_shift_or_1 = 7'd0 | (c2_min_y_mant_eq ? 7'd32 : 7'd0) | (c2_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_y_shift_or_3 = c2_min_y_shift_or_1 | (c2_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_y_shift_or_5 = c2_min_y_shift_or_3 | (c2_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_y_shift_sub = {1'd0, c2_min_y_base} + 10'h3f - {3'd0, c2_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_y_shift_or_2 = (c2_min_y_mant_eq ? 7'd32 : 7'd0) | (c2_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_y_shift_or_4 = c2_min_y_shift_or_2 | (c2_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_y_shift_sub = {1'd0, c2_min_y_base} + 10'h3f - {3'd0, c2_min_y_shift_or_4 | (c2_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_y_shift_sub_1 = c2_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_y_add_1 = {2'd0, {c2_min_y_shift, 23'd0}} + {10'd0, c2_min_y_mant} + {33'd0, c2_min_y_sticky & c2_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_y_mux_1 = 34'h7f800000 <= c2_min_y_add_1 ? (c2_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1672,12 +1637,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_min_z_mant_mux_3 = c2_min_z_mant_eq_3 ? {c2_min_z_mant_mux_2[59:0], 4'd0} : c2_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c2_min_z_mant_eq_4 = c2_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_z_mant_mux_4 = c2_min_z_mant_eq_4 ? {c2_min_z_mant_mux_3[61:0], 2'd0} : c2_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c2_min_z_mant_eq_5 = c2_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c2_min_z_mant_eq_5 = ~c2_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c2_min_z_mant_mux_5 = c2_min_z_mant_eq_5 ? {c2_min_z_mant_mux_4[62:0], 1'd0} : c2_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_z_shift_or_1 = 7'd0 | (c2_min_z_mant_eq ? 7'd32 : 7'd0) | (c2_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_z_shift_or_3 = c2_min_z_shift_or_1 | (c2_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c2_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c2_min_z_shift_or_5 = c2_min_z_shift_or_3 | (c2_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c2_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c2_min_z_shift_sub = {1'd0, c2_min_z_base} + 10'h3f - {3'd0, c2_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_z_shift_or_2 = (c2_min_z_mant_eq ? 7'd32 : 7'd0) | (c2_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c2_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c2_min_z_shift_or_4 = c2_min_z_shift_or_2 | (c2_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c2_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c2_min_z_shift_sub = {1'd0, c2_min_z_base} + 10'h3f - {3'd0, c2_min_z_shift_or_4 | (c2_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c2_min_z_shift_sub_1 = c2_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c2_min_z_add_1 = {2'd0, {c2_min_z_shift, 23'd0}} + {10'd0, c2_min_z_mant} + {33'd0, c2_min_z_sticky & c2_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c2_min_z_mux_1 = 34'h7f800000 <= c2_min_z_add_1 ? (c2_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c2_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1696,12 +1660,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_x_mant_mux_3 = c2_max_x_mant_eq_3 ? {c2_max_x_mant_mux_2[59:0], 4'd0} : c2_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c2_max_x_mant_eq_4 = c2_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_x_mant_mux_4 = c2_max_x_mant_eq_4 ? {c2_max_x_mant_mux_3[61:0], 2'd0} : c2_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c2_max_x_mant_eq_5 = c2_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c2_max_x_mant_eq_5 = ~c2_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_x_mant_mux_5 = c2_max_x_mant_eq_5 ? {c2_max_x_mant_mux_4[62:0], 1'd0} : c2_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_x_shift_or_1 = 7'd0 | (c2_max_x_mant_eq ? 7'd32 : 7'd0) | (c2_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_x_shift_or_3 = c2_max_x_shift_or_1 | (c2_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_x_shift_or_5 = c2_max_x_shift_or_3 | (c2_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_x_shift_sub = {1'd0, c2_max_x_base} + 10'h3f - {3'd0, c2_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_x_shift_or_2 = (c2_max_x_mant_eq ? 7'd32 : 7'd0) | (c2_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_x_shift_or_4 = c2_max_x_shift_or_2 | (c2_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_x_shift_sub = {1'd0, c2_max_x_base} + 10'h3f - {3'd0, c2_max_x_shift_or_4 | (c2_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_x_shift_sub_1 = c2_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c2_max_x_not = ~c2_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c2_max_x_add_1 = {2'd0, {c2_max_x_shift, 23'd0}} + {10'd0, c2_max_x_mant} + {33'd0, c2_max_x_sticky & c2_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1721,12 +1684,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_y_mant_mux_3 = c2_max_y_mant_eq_3 ? {c2_max_y_mant_mux_2[59:0], 4'd0} : c2_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c2_max_y_mant_eq_4 = c2_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_y_mant_mux_4 = c2_max_y_mant_eq_4 ? {c2_max_y_mant_mux_3[61:0], 2'd0} : c2_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c2_max_y_mant_eq_5 = c2_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c2_max_y_mant_eq_5 = ~c2_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_y_mant_mux_5 = c2_max_y_mant_eq_5 ? {c2_max_y_mant_mux_4[62:0], 1'd0} : c2_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_y_shift_or_1 = 7'd0 | (c2_max_y_mant_eq ? 7'd32 : 7'd0) | (c2_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_y_shift_or_3 = c2_max_y_shift_or_1 | (c2_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_y_shift_or_5 = c2_max_y_shift_or_3 | (c2_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_y_shift_sub = {1'd0, c2_max_y_base} + 10'h3f - {3'd0, c2_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_y_shift_or_2 = (c2_max_y_mant_eq ? 7'd32 : 7'd0) | (c2_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_y_shift_or_4 = c2_max_y_shift_or_2 | (c2_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_y_shift_sub = {1'd0, c2_max_y_base} + 10'h3f - {3'd0, c2_max_y_shift_or_4 | (c2_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_y_shift_sub_1 = c2_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c2_max_y_not = ~c2_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c2_max_y_add_1 = {2'd0, {c2_max_y_shift, 23'd0}} + {10'd0, c2_max_y_mant} + {33'd0, c2_max_y_sticky & c2_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1746,12 +1708,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c2_max_z_mant_mux_3 = c2_max_z_mant_eq_3 ? {c2_max_z_mant_mux_2[59:0], 4'd0} : c2_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c2_max_z_mant_eq_4 = c2_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_z_mant_mux_4 = c2_max_z_mant_eq_4 ? {c2_max_z_mant_mux_3[61:0], 2'd0} : c2_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c2_max_z_mant_eq_5 = c2_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c2_max_z_mant_eq_5 = ~c2_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c2_max_z_mant_mux_5 = c2_max_z_mant_eq_5 ? {c2_max_z_mant_mux_4[62:0], 1'd0} : c2_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_z_shift_or_1 = 7'd0 | (c2_max_z_mant_eq ? 7'd32 : 7'd0) | (c2_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_z_shift_or_3 = c2_max_z_shift_or_1 | (c2_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c2_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c2_max_z_shift_or_5 = c2_max_z_shift_or_3 | (c2_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c2_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c2_max_z_shift_sub = {1'd0, c2_max_z_base} + 10'h3f - {3'd0, c2_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_z_shift_or_2 = (c2_max_z_mant_eq ? 7'd32 : 7'd0) | (c2_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c2_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c2_max_z_shift_or_4 = c2_max_z_shift_or_2 | (c2_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c2_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c2_max_z_shift_sub = {1'd0, c2_max_z_base} + 10'h3f - {3'd0, c2_max_z_shift_or_4 | (c2_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c2_max_z_shift_sub_1 = c2_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c2_max_z_not = ~c2_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c2_max_z_add_1 = {2'd0, {c2_max_z_shift, 23'd0}} + {10'd0, c2_max_z_mant} + {33'd0, c2_max_z_sticky & c2_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1771,12 +1732,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_x_mant_mux_3 = c1_min_x_mant_eq_3 ? {c1_min_x_mant_mux_2[59:0], 4'd0} : c1_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c1_min_x_mant_eq_4 = c1_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_x_mant_mux_4 = c1_min_x_mant_eq_4 ? {c1_min_x_mant_mux_3[61:0], 2'd0} : c1_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c1_min_x_mant_eq_5 = c1_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c1_min_x_mant_eq_5 = ~c1_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_x_mant_mux_5 = c1_min_x_mant_eq_5 ? {c1_min_x_mant_mux_4[62:0], 1'd0} : c1_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_x_shift_or_1 = 7'd0 | (c1_min_x_mant_eq ? 7'd32 : 7'd0) | (c1_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_x_shift_or_3 = c1_min_x_shift_or_1 | (c1_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_x_shift_or_5 = c1_min_x_shift_or_3 | (c1_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_x_shift_sub = {1'd0, c1_min_x_base} + 10'h3f - {3'd0, c1_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_x_shift_or_2 = (c1_min_x_mant_eq ? 7'd32 : 7'd0) | (c1_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_x_shift_or_4 = c1_min_x_shift_or_2 | (c1_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_x_shift_sub = {1'd0, c1_min_x_base} + 10'h3f - {3'd0, c1_min_x_shift_or_4 | (c1_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_x_shift_sub_1 = c1_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_x_add_1 = {2'd0, {c1_min_x_shift, 23'd0}} + {10'd0, c1_min_x_mant} + {33'd0, c1_min_x_sticky & c1_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_x_mux_1 = 34'h7f800000 <= c1_min_x_add_1 ? (c1_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1795,12 +1755,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_y_mant_mux_3 = c1_min_y_mant_eq_3 ? {c1_min_y_mant_mux_2[59:0], 4'd0} : c1_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c1_min_y_mant_eq_4 = c1_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_y_mant_mux_4 = c1_min_y_mant_eq_4 ? {c1_min_y_mant_mux_3[61:0], 2'd0} : c1_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c1_min_y_mant_eq_5 = c1_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c1_min_y_mant_eq_5 = ~c1_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_y_mant_mux_5 = c1_min_y_mant_eq_5 ? {c1_min_y_mant_mux_4[62:0], 1'd0} : c1_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_y_shift_or_1 = 7'd0 | (c1_min_y_mant_eq ? 7'd32 : 7'd0) | (c1_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_y_shift_or_3 = c1_min_y_shift_or_1 | (c1_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_y_shift_or_5 = c1_min_y_shift_or_3 | (c1_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_y_shift_sub = {1'd0, c1_min_y_base} + 10'h3f - {3'd0, c1_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_y_shift_or_2 = (c1_min_y_mant_eq ? 7'd32 : 7'd0) | (c1_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_y_shift_or_4 = c1_min_y_shift_or_2 | (c1_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_y_shift_sub = {1'd0, c1_min_y_base} + 10'h3f - {3'd0, c1_min_y_shift_or_4 | (c1_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_y_shift_sub_1 = c1_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_y_add_1 = {2'd0, {c1_min_y_shift, 23'd0}} + {10'd0, c1_min_y_mant} + {33'd0, c1_min_y_sticky & c1_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_y_mux_1 = 34'h7f800000 <= c1_min_y_add_1 ? (c1_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1819,12 +1778,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_min_z_mant_mux_3 = c1_min_z_mant_eq_3 ? {c1_min_z_mant_mux_2[59:0], 4'd0} : c1_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c1_min_z_mant_eq_4 = c1_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_z_mant_mux_4 = c1_min_z_mant_eq_4 ? {c1_min_z_mant_mux_3[61:0], 2'd0} : c1_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c1_min_z_mant_eq_5 = c1_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c1_min_z_mant_eq_5 = ~c1_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c1_min_z_mant_mux_5 = c1_min_z_mant_eq_5 ? {c1_min_z_mant_mux_4[62:0], 1'd0} : c1_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_z_shift_or_1 = 7'd0 | (c1_min_z_mant_eq ? 7'd32 : 7'd0) | (c1_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_z_shift_or_3 = c1_min_z_shift_or_1 | (c1_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c1_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c1_min_z_shift_or_5 = c1_min_z_shift_or_3 | (c1_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c1_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c1_min_z_shift_sub = {1'd0, c1_min_z_base} + 10'h3f - {3'd0, c1_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_z_shift_or_2 = (c1_min_z_mant_eq ? 7'd32 : 7'd0) | (c1_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c1_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c1_min_z_shift_or_4 = c1_min_z_shift_or_2 | (c1_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c1_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c1_min_z_shift_sub = {1'd0, c1_min_z_base} + 10'h3f - {3'd0, c1_min_z_shift_or_4 | (c1_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c1_min_z_shift_sub_1 = c1_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c1_min_z_add_1 = {2'd0, {c1_min_z_shift, 23'd0}} + {10'd0, c1_min_z_mant} + {33'd0, c1_min_z_sticky & c1_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c1_min_z_mux_1 = 34'h7f800000 <= c1_min_z_add_1 ? (c1_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c1_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1843,12 +1801,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_x_mant_mux_3 = c1_max_x_mant_eq_3 ? {c1_max_x_mant_mux_2[59:0], 4'd0} : c1_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c1_max_x_mant_eq_4 = c1_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_x_mant_mux_4 = c1_max_x_mant_eq_4 ? {c1_max_x_mant_mux_3[61:0], 2'd0} : c1_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c1_max_x_mant_eq_5 = c1_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c1_max_x_mant_eq_5 = ~c1_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_x_mant_mux_5 = c1_max_x_mant_eq_5 ? {c1_max_x_mant_mux_4[62:0], 1'd0} : c1_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_x_shift_or_1 = 7'd0 | (c1_max_x_mant_eq ? 7'd32 : 7'd0) | (c1_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_x_shift_or_3 = c1_max_x_shift_or_1 | (c1_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_x_shift_or_5 = c1_max_x_shift_or_3 | (c1_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_x_shift_sub = {1'd0, c1_max_x_base} + 10'h3f - {3'd0, c1_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_x_shift_or_2 = (c1_max_x_mant_eq ? 7'd32 : 7'd0) | (c1_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_x_shift_or_4 = c1_max_x_shift_or_2 | (c1_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_x_shift_sub = {1'd0, c1_max_x_base} + 10'h3f - {3'd0, c1_max_x_shift_or_4 | (c1_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_x_shift_sub_1 = c1_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c1_max_x_not = ~c1_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c1_max_x_add_1 = {2'd0, {c1_max_x_shift, 23'd0}} + {10'd0, c1_max_x_mant} + {33'd0, c1_max_x_sticky & c1_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -1868,12 +1825,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_y_mant_mux_3 = c1_max_y_mant_eq_3 ? {c1_max_y_mant_mux_2[59:0], 4'd0} : c1_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c1_max_y_mant_eq_4 = c1_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_y_mant_mux_4 = c1_max_y_mant_eq_4 ? {c1_max_y_mant_mux_3[61:0], 2'd0} : c1_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c1_max_y_mant_eq_5 = c1_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c1_max_y_mant_eq_5 = ~c1_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_y_mant_mux_5 = c1_max_y_mant_eq_5 ? {c1_max_y_mant_mux_4[62:0], 1'd0} : c1_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_y_shift_or_1 = 7'd0 | (c1_max_y_mant_eq ? 7'd32 : 7'd0) | (c1_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_y_shift_or_3 = c1_max_y_shift_or_1 | (c1_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_y_shift_or_5 = c1_max_y_shift_or_3 | (c1_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_y_shift_sub = {1'd0, c1_max_y_base} + 10'h3f - {3'd0, c1_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_y_shift_or_2 = (c1_max_y_mant_eq ? 7'd32 : 7'd0) | (c1_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_y_shift_or_4 = c1_max_y_shift_or_2 | (c1_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_y_shift_sub = {1'd0, c1_max_y_base} + 10'h3f - {3'd0, c1_max_y_shift_or_4 | (c1_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_y_shift_sub_1 = c1_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c1_max_y_not = ~c1_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c1_max_y_add_1 = {2'd0, {c1_max_y_shift, 23'd0}} + {10'd0, c1_max_y_mant} + {33'd0, c1_max_y_sticky & c1_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -1893,12 +1849,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c1_max_z_mant_mux_3 = c1_max_z_mant_eq_3 ? {c1_max_z_mant_mux_2[59:0], 4'd0} : c1_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c1_max_z_mant_eq_4 = c1_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_z_mant_mux_4 = c1_max_z_mant_eq_4 ? {c1_max_z_mant_mux_3[61:0], 2'd0} : c1_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c1_max_z_mant_eq_5 = c1_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c1_max_z_mant_eq_5 = ~c1_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c1_max_z_mant_mux_5 = c1_max_z_mant_eq_5 ? {c1_max_z_mant_mux_4[62:0], 1'd0} : c1_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_z_shift_or_1 = 7'd0 | (c1_max_z_mant_eq ? 7'd32 : 7'd0) | (c1_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_z_shift_or_3 = c1_max_z_shift_or_1 | (c1_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c1_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c1_max_z_shift_or_5 = c1_max_z_shift_or_3 | (c1_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c1_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c1_max_z_shift_sub = {1'd0, c1_max_z_base} + 10'h3f - {3'd0, c1_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_z_shift_or_2 = (c1_max_z_mant_eq ? 7'd32 : 7'd0) | (c1_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c1_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c1_max_z_shift_or_4 = c1_max_z_shift_or_2 | (c1_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c1_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c1_max_z_shift_sub = {1'd0, c1_max_z_base} + 10'h3f - {3'd0, c1_max_z_shift_or_4 | (c1_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c1_max_z_shift_sub_1 = c1_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c1_max_z_not = ~c1_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c1_max_z_add_1 = {2'd0, {c1_max_z_shift, 23'd0}} + {10'd0, c1_max_z_mant} + {33'd0, c1_max_z_sticky & c1_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -1918,12 +1873,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_x_mant_mux_3 = c0_min_x_mant_eq_3 ? {c0_min_x_mant_mux_2[59:0], 4'd0} : c0_min_x_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c0_min_x_mant_eq_4 = c0_min_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_x_mant_mux_4 = c0_min_x_mant_eq_4 ? {c0_min_x_mant_mux_3[61:0], 2'd0} : c0_min_x_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c0_min_x_mant_eq_5 = c0_min_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c0_min_x_mant_eq_5 = ~c0_min_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_x_mant_mux_5 = c0_min_x_mant_eq_5 ? {c0_min_x_mant_mux_4[62:0], 1'd0} : c0_min_x_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_x_shift_or_1 = 7'd0 | (c0_min_x_mant_eq ? 7'd32 : 7'd0) | (c0_min_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_x_shift_or_3 = c0_min_x_shift_or_1 | (c0_min_x_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_x_shift_or_5 = c0_min_x_shift_or_3 | (c0_min_x_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_x_shift_sub = {1'd0, c0_min_x_base} + 10'h3f - {3'd0, c0_min_x_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_x_shift_or_2 = (c0_min_x_mant_eq ? 7'd32 : 7'd0) | (c0_min_x_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_x_shift_or_4 = c0_min_x_shift_or_2 | (c0_min_x_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_x_shift_sub = {1'd0, c0_min_x_base} + 10'h3f - {3'd0, c0_min_x_shift_or_4 | (c0_min_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_x_shift_sub_1 = c0_min_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_x_add_1 = {2'd0, {c0_min_x_shift, 23'd0}} + {10'd0, c0_min_x_mant} + {33'd0, c0_min_x_sticky & c0_min_x_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_x_mux_1 = 34'h7f800000 <= c0_min_x_add_1 ? (c0_min_x_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_x_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1942,12 +1896,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_y_mant_mux_3 = c0_min_y_mant_eq_3 ? {c0_min_y_mant_mux_2[59:0], 4'd0} : c0_min_y_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c0_min_y_mant_eq_4 = c0_min_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_y_mant_mux_4 = c0_min_y_mant_eq_4 ? {c0_min_y_mant_mux_3[61:0], 2'd0} : c0_min_y_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c0_min_y_mant_eq_5 = c0_min_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c0_min_y_mant_eq_5 = ~c0_min_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_y_mant_mux_5 = c0_min_y_mant_eq_5 ? {c0_min_y_mant_mux_4[62:0], 1'd0} : c0_min_y_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_y_shift_or_1 = 7'd0 | (c0_min_y_mant_eq ? 7'd32 : 7'd0) | (c0_min_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_y_shift_or_3 = c0_min_y_shift_or_1 | (c0_min_y_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_y_shift_or_5 = c0_min_y_shift_or_3 | (c0_min_y_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_y_shift_sub = {1'd0, c0_min_y_base} + 10'h3f - {3'd0, c0_min_y_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_y_shift_or_2 = (c0_min_y_mant_eq ? 7'd32 : 7'd0) | (c0_min_y_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_y_shift_or_4 = c0_min_y_shift_or_2 | (c0_min_y_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_y_shift_sub = {1'd0, c0_min_y_base} + 10'h3f - {3'd0, c0_min_y_shift_or_4 | (c0_min_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_y_shift_sub_1 = c0_min_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_y_add_1 = {2'd0, {c0_min_y_shift, 23'd0}} + {10'd0, c0_min_y_mant} + {33'd0, c0_min_y_sticky & c0_min_y_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_y_mux_1 = 34'h7f800000 <= c0_min_y_add_1 ? (c0_min_y_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_y_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1966,12 +1919,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_min_z_mant_mux_3 = c0_min_z_mant_eq_3 ? {c0_min_z_mant_mux_2[59:0], 4'd0} : c0_min_z_mant_mux_2; // gfx12BoxDecoder.ts:77
   wire c0_min_z_mant_eq_4 = c0_min_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_z_mant_mux_4 = c0_min_z_mant_eq_4 ? {c0_min_z_mant_mux_3[61:0], 2'd0} : c0_min_z_mant_mux_3; // gfx12BoxDecoder.ts:77
-  wire c0_min_z_mant_eq_5 = c0_min_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:77
+  wire c0_min_z_mant_eq_5 = ~c0_min_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:77
   wire [63:0] c0_min_z_mant_mux_5 = c0_min_z_mant_eq_5 ? {c0_min_z_mant_mux_4[62:0], 1'd0} : c0_min_z_mant_mux_4; // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_z_shift_or_1 = 7'd0 | (c0_min_z_mant_eq ? 7'd32 : 7'd0) | (c0_min_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_z_shift_or_3 = c0_min_z_shift_or_1 | (c0_min_z_mant_eq_2 ? 7'd8 : 7'd0) | (c0_min_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [6:0] c0_min_z_shift_or_5 = c0_min_z_shift_or_3 | (c0_min_z_mant_eq_4 ? 7'd2 : 7'd0) | (c0_min_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:77
-  wire [9:0] c0_min_z_shift_sub = {1'd0, c0_min_z_base} + 10'h3f - {3'd0, c0_min_z_shift_or_5}; // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_z_shift_or_2 = (c0_min_z_mant_eq ? 7'd32 : 7'd0) | (c0_min_z_mant_eq_1 ? 7'd16 : 7'd0) | (c0_min_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [6:0] c0_min_z_shift_or_4 = c0_min_z_shift_or_2 | (c0_min_z_mant_eq_3 ? 7'd4 : 7'd0) | (c0_min_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:77
+  wire [9:0] c0_min_z_shift_sub = {1'd0, c0_min_z_base} + 10'h3f - {3'd0, c0_min_z_shift_or_4 | (c0_min_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:77
   wire [9:0] c0_min_z_shift_sub_1 = c0_min_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:77
   wire [33:0] c0_min_z_add_1 = {2'd0, {c0_min_z_shift, 23'd0}} + {10'd0, c0_min_z_mant} + {33'd0, c0_min_z_sticky & c0_min_z_neg2}; // gfx12BoxDecoder.ts:77
   wire [30:0] c0_min_z_mux_1 = 34'h7f800000 <= c0_min_z_add_1 ? (c0_min_z_neg2 ? 31'h7f800000 : 31'h7f7fffff) : c0_min_z_add_1[30:0]; // gfx12BoxDecoder.ts:77
@@ -1990,12 +1942,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_x_mant_mux_3 = c0_max_x_mant_eq_3 ? {c0_max_x_mant_mux_2[59:0], 4'd0} : c0_max_x_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c0_max_x_mant_eq_4 = c0_max_x_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_x_mant_mux_4 = c0_max_x_mant_eq_4 ? {c0_max_x_mant_mux_3[61:0], 2'd0} : c0_max_x_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c0_max_x_mant_eq_5 = c0_max_x_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c0_max_x_mant_eq_5 = ~c0_max_x_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_x_mant_mux_5 = c0_max_x_mant_eq_5 ? {c0_max_x_mant_mux_4[62:0], 1'd0} : c0_max_x_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_x_shift_or_1 = 7'd0 | (c0_max_x_mant_eq ? 7'd32 : 7'd0) | (c0_max_x_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_x_shift_or_3 = c0_max_x_shift_or_1 | (c0_max_x_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_x_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_x_shift_or_5 = c0_max_x_shift_or_3 | (c0_max_x_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_x_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_x_shift_sub = {1'd0, c0_max_x_base} + 10'h3f - {3'd0, c0_max_x_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_x_shift_or_2 = (c0_max_x_mant_eq ? 7'd32 : 7'd0) | (c0_max_x_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_x_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_x_shift_or_4 = c0_max_x_shift_or_2 | (c0_max_x_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_x_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_x_shift_sub = {1'd0, c0_max_x_base} + 10'h3f - {3'd0, c0_max_x_shift_or_4 | (c0_max_x_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_x_shift_sub_1 = c0_max_x_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c0_max_x_not = ~c0_max_x_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c0_max_x_add_1 = {2'd0, {c0_max_x_shift, 23'd0}} + {10'd0, c0_max_x_mant} + {33'd0, c0_max_x_sticky & c0_max_x_not}; // gfx12BoxDecoder.ts:78
@@ -2015,12 +1966,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_y_mant_mux_3 = c0_max_y_mant_eq_3 ? {c0_max_y_mant_mux_2[59:0], 4'd0} : c0_max_y_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c0_max_y_mant_eq_4 = c0_max_y_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_y_mant_mux_4 = c0_max_y_mant_eq_4 ? {c0_max_y_mant_mux_3[61:0], 2'd0} : c0_max_y_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c0_max_y_mant_eq_5 = c0_max_y_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c0_max_y_mant_eq_5 = ~c0_max_y_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_y_mant_mux_5 = c0_max_y_mant_eq_5 ? {c0_max_y_mant_mux_4[62:0], 1'd0} : c0_max_y_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_y_shift_or_1 = 7'd0 | (c0_max_y_mant_eq ? 7'd32 : 7'd0) | (c0_max_y_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_y_shift_or_3 = c0_max_y_shift_or_1 | (c0_max_y_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_y_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_y_shift_or_5 = c0_max_y_shift_or_3 | (c0_max_y_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_y_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_y_shift_sub = {1'd0, c0_max_y_base} + 10'h3f - {3'd0, c0_max_y_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_y_shift_or_2 = (c0_max_y_mant_eq ? 7'd32 : 7'd0) | (c0_max_y_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_y_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_y_shift_or_4 = c0_max_y_shift_or_2 | (c0_max_y_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_y_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_y_shift_sub = {1'd0, c0_max_y_base} + 10'h3f - {3'd0, c0_max_y_shift_or_4 | (c0_max_y_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_y_shift_sub_1 = c0_max_y_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c0_max_y_not = ~c0_max_y_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c0_max_y_add_1 = {2'd0, {c0_max_y_shift, 23'd0}} + {10'd0, c0_max_y_mant} + {33'd0, c0_max_y_sticky & c0_max_y_not}; // gfx12BoxDecoder.ts:78
@@ -2040,12 +1990,11 @@ module Gfx12BoxDecoder (
   wire [63:0] c0_max_z_mant_mux_3 = c0_max_z_mant_eq_3 ? {c0_max_z_mant_mux_2[59:0], 4'd0} : c0_max_z_mant_mux_2; // gfx12BoxDecoder.ts:78
   wire c0_max_z_mant_eq_4 = c0_max_z_mant_mux_3[63:62] == 2'd0; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_z_mant_mux_4 = c0_max_z_mant_eq_4 ? {c0_max_z_mant_mux_3[61:0], 2'd0} : c0_max_z_mant_mux_3; // gfx12BoxDecoder.ts:78
-  wire c0_max_z_mant_eq_5 = c0_max_z_mant_mux_4[63] == 1'd0; // gfx12BoxDecoder.ts:78
+  wire c0_max_z_mant_eq_5 = ~c0_max_z_mant_mux_4[63]; // gfx12BoxDecoder.ts:78
   wire [63:0] c0_max_z_mant_mux_5 = c0_max_z_mant_eq_5 ? {c0_max_z_mant_mux_4[62:0], 1'd0} : c0_max_z_mant_mux_4; // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_z_shift_or_1 = 7'd0 | (c0_max_z_mant_eq ? 7'd32 : 7'd0) | (c0_max_z_mant_eq_1 ? 7'd16 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_z_shift_or_3 = c0_max_z_shift_or_1 | (c0_max_z_mant_eq_2 ? 7'd8 : 7'd0) | (c0_max_z_mant_eq_3 ? 7'd4 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [6:0] c0_max_z_shift_or_5 = c0_max_z_shift_or_3 | (c0_max_z_mant_eq_4 ? 7'd2 : 7'd0) | (c0_max_z_mant_eq_5 ? 7'd1 : 7'd0); // gfx12BoxDecoder.ts:78
-  wire [9:0] c0_max_z_shift_sub = {1'd0, c0_max_z_base} + 10'h3f - {3'd0, c0_max_z_shift_or_5}; // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_z_shift_or_2 = (c0_max_z_mant_eq ? 7'd32 : 7'd0) | (c0_max_z_mant_eq_1 ? 7'd16 : 7'd0) | (c0_max_z_mant_eq_2 ? 7'd8 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [6:0] c0_max_z_shift_or_4 = c0_max_z_shift_or_2 | (c0_max_z_mant_eq_3 ? 7'd4 : 7'd0) | (c0_max_z_mant_eq_4 ? 7'd2 : 7'd0); // gfx12BoxDecoder.ts:78
+  wire [9:0] c0_max_z_shift_sub = {1'd0, c0_max_z_base} + 10'h3f - {3'd0, c0_max_z_shift_or_4 | (c0_max_z_mant_eq_5 ? 7'd1 : 7'd0)}; // gfx12BoxDecoder.ts:78
   wire [9:0] c0_max_z_shift_sub_1 = c0_max_z_shift_sub - 10'h17; // gfx12BoxDecoder.ts:78
   wire c0_max_z_not = ~c0_max_z_neg2; // gfx12BoxDecoder.ts:78
   wire [33:0] c0_max_z_add_1 = {2'd0, {c0_max_z_shift, 23'd0}} + {10'd0, c0_max_z_mant} + {33'd0, c0_max_z_sticky & c0_max_z_not}; // gfx12BoxDecoder.ts:78
@@ -2880,24 +2829,24 @@ module Gfx12BoxDecoder (
     node_size_d2 <= node_size_d1; // gfx12BoxDecoder.ts:68
     node_size_d3 <= node_size_d2; // gfx12BoxDecoder.ts:68
     node_size_d4 <= node_size_d3; // gfx12BoxDecoder.ts:68
-    x_setup_neg <= x_setup_neg_slice[31]; // gfx12BoxDecoder.ts:71
+    x_setup_neg <= node[127]; // gfx12BoxDecoder.ts:71
     x_setup_mterm <= x_setup_mterm_mux_3; // gfx12BoxDecoder.ts:71
     x_setup_qshift <= x_setup_qshift_mux_1; // gfx12BoxDecoder.ts:71
     x_setup_qsticky <= x_setup_mterm_ule_1; // gfx12BoxDecoder.ts:71
     x_setup_base <= x_setup_base_mux_2[8:0]; // gfx12BoxDecoder.ts:71
-    x_setup_origin <= x_setup_neg_slice; // gfx12BoxDecoder.ts:71
-    y_setup_neg <= y_setup_neg_slice[31]; // gfx12BoxDecoder.ts:71
+    x_setup_origin <= node[127:96]; // gfx12BoxDecoder.ts:71
+    y_setup_neg <= node[159]; // gfx12BoxDecoder.ts:71
     y_setup_mterm <= y_setup_mterm_mux_3; // gfx12BoxDecoder.ts:71
     y_setup_qshift <= y_setup_qshift_mux_1; // gfx12BoxDecoder.ts:71
     y_setup_qsticky <= y_setup_mterm_ule_1; // gfx12BoxDecoder.ts:71
     y_setup_base <= y_setup_base_mux_2[8:0]; // gfx12BoxDecoder.ts:71
-    y_setup_origin <= y_setup_neg_slice; // gfx12BoxDecoder.ts:71
-    z_setup_neg <= z_setup_neg_slice[31]; // gfx12BoxDecoder.ts:71
+    y_setup_origin <= node[159:128]; // gfx12BoxDecoder.ts:71
+    z_setup_neg <= node[191]; // gfx12BoxDecoder.ts:71
     z_setup_mterm <= z_setup_mterm_mux_3; // gfx12BoxDecoder.ts:71
     z_setup_qshift <= z_setup_qshift_mux_1; // gfx12BoxDecoder.ts:71
     z_setup_qsticky <= z_setup_mterm_ule_1; // gfx12BoxDecoder.ts:71
     z_setup_base <= z_setup_base_mux_2[8:0]; // gfx12BoxDecoder.ts:71
-    z_setup_origin <= z_setup_neg_slice; // gfx12BoxDecoder.ts:71
+    z_setup_origin <= node[191:160]; // gfx12BoxDecoder.ts:71
     c7_x_qmin <= {1'd0, node[939:928]}; // gfx12BoxDecoder.ts:72
     c6_x_qmin <= {1'd0, node[843:832]}; // gfx12BoxDecoder.ts:72
     c5_x_qmin <= {1'd0, node[747:736]}; // gfx12BoxDecoder.ts:72

@@ -11,7 +11,7 @@ ObbRayRotate_fadd3_fdiv14_fmul5_tagBits48.sv
 RayTransform_fadd3_fdiv14_fmul5_tagBits3.sv
 FMin_stages0.sv
 RayBox8_fadd3_fmul5_tagBits67.sv
-Fifo_depth8_width2791.sv
+Fifo_depth8_payload_633b14d3.sv
 WatertightLane_fadd3_fdiv14_fmul5.sv
 TrianglePair_fadd3_fdiv14_fmul5_tagBits69.sv
 Bvh8IcCore_fadd3_fdiv14_fmul5_indexBits6_rays8.sv

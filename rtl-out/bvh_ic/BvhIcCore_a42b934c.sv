@@ -256,7 +256,9 @@ module BvhIcCore_a42b934c (
   logic [31:0] clamp_limit_result; // bvhIcCore.ts:255
   logic leaf_queue_enq_ready; // bvhIcCore.ts:263
   logic leaf_queue_deq_valid; // bvhIcCore.ts:263
-  logic [16:0] leaf_queue_deq_bits; // bvhIcCore.ts:263
+  logic [6:0] leaf_queue_deq_bits_count; // bvhIcCore.ts:263
+  logic [6:0] leaf_queue_deq_bits_first; // bvhIcCore.ts:263
+  logic [2:0] leaf_queue_deq_bits_slot; // bvhIcCore.ts:263
   logic [3:0] leaf_queue_count; // bvhIcCore.ts:263
   logic leaf_queue_full; // bvhIcCore.ts:263
   logic leaf_queue_empty; // bvhIcCore.ts:263
@@ -1118,8 +1120,7 @@ module BvhIcCore_a42b934c (
   assign range_req_index = s1Range ? s1Entry : 6'd0; // bvhIcCore.ts:237
   wire leaf_queue_deq_ready = ~walking; // bvhIcCore.ts:356
   wire reqActive = walking | leaf_queue_deq_valid & leaf_queue_deq_ready; // bvhIcCore.ts:361
-  wire [6:0] head = leaf_queue_deq_bits[6:0]; // bvhIcCore.ts:355
-  wire [6:0] reqLeft = walking ? walkLeft : head; // bvhIcCore.ts:360
+  wire [6:0] reqLeft = walking ? walkLeft : leaf_queue_deq_bits_count; // bvhIcCore.ts:360
   wire tri_req_valid_slice_1 = walkSlot[1]; // bvhIcCore.ts:164
   wire tri_req_valid_slice_2 = walkSlot[0]; // bvhIcCore.ts:164
   wire [31:0] flags = ray7_query[95:64]; // queryAccept.ts:8
@@ -1147,8 +1148,7 @@ module BvhIcCore_a42b934c (
   wire reqTest_not = ~cut; // bvhIcCore.ts:363
   wire reqTest = reqActive & reqLeft != 7'd0 & reqTest_not; // bvhIcCore.ts:363
   assign tri_req_valid = reqTest; // bvhIcCore.ts:371
-  wire [6:0] head_1 = leaf_queue_deq_bits[13:7]; // bvhIcCore.ts:355
-  wire [6:0] reqId = walking ? walkNext : head_1; // bvhIcCore.ts:359
+  wire [6:0] reqId = walking ? walkNext : leaf_queue_deq_bits_first; // bvhIcCore.ts:359
   assign tri_req_id = reqTest ? reqId : 7'd0; // bvhIcCore.ts:372
   wire s1Fault = s1Read & ~s1Loaded; // bvhIcCore.ts:231
   wire ray0_state_sel_eq_2 = s1Slot == 3'd0; // bvhIcCore.ts:511
@@ -1164,25 +1164,25 @@ module BvhIcCore_a42b934c (
   wire [95:0] ray0_state_sel_mux_6 = ray0_state_sel_slice ? ray0_state_sel_mux_2 : ray0_state_sel_mux_5; // bvhIcCore.ts:164
   wire [31:0] flags_8 = ray0_state_sel_mux_6[95:64]; // queryAccept.ts:8
   wire anyHit_8 = flags_8[0]; // queryAccept.ts:12
-  wire [31:0] flags_9 = ray7_query[95:64]; // queryAccept.ts:8
-  wire anyHit_9 = flags_9[0]; // queryAccept.ts:12
-  wire [31:0] flags_10 = ray6_query[95:64]; // queryAccept.ts:8
-  wire anyHit_10 = flags_10[0]; // queryAccept.ts:12
+  wire [31:0] flags_9 = flags; // queryAccept.ts:8
+  wire anyHit_9 = flags[0]; // queryAccept.ts:12
+  wire [31:0] flags_10 = flags_1; // queryAccept.ts:8
+  wire anyHit_10 = flags_1[0]; // queryAccept.ts:12
   wire ray0_state_sel_mux_7 = ray0_state_sel_slice_2 ? ray7_have_best & anyHit_9 : ray6_have_best & anyHit_10; // bvhIcCore.ts:164
-  wire [31:0] flags_11 = ray5_query[95:64]; // queryAccept.ts:8
-  wire anyHit_11 = flags_11[0]; // queryAccept.ts:12
-  wire [31:0] flags_12 = ray4_query[95:64]; // queryAccept.ts:8
-  wire anyHit_12 = flags_12[0]; // queryAccept.ts:12
+  wire [31:0] flags_11 = flags_2; // queryAccept.ts:8
+  wire anyHit_11 = flags_2[0]; // queryAccept.ts:12
+  wire [31:0] flags_12 = flags_3; // queryAccept.ts:8
+  wire anyHit_12 = flags_3[0]; // queryAccept.ts:12
   wire ray0_state_sel_mux_8 = ray0_state_sel_slice_2 ? ray5_have_best & anyHit_11 : ray4_have_best & anyHit_12; // bvhIcCore.ts:164
-  wire [31:0] flags_13 = ray3_query[95:64]; // queryAccept.ts:8
-  wire anyHit_13 = flags_13[0]; // queryAccept.ts:12
-  wire [31:0] flags_14 = ray2_query[95:64]; // queryAccept.ts:8
-  wire anyHit_14 = flags_14[0]; // queryAccept.ts:12
+  wire [31:0] flags_13 = flags_4; // queryAccept.ts:8
+  wire anyHit_13 = flags_4[0]; // queryAccept.ts:12
+  wire [31:0] flags_14 = flags_5; // queryAccept.ts:8
+  wire anyHit_14 = flags_5[0]; // queryAccept.ts:12
   wire ray0_state_sel_mux_10 = ray0_state_sel_slice_2 ? ray3_have_best & anyHit_13 : ray2_have_best & anyHit_14; // bvhIcCore.ts:164
-  wire [31:0] flags_15 = ray1_query[95:64]; // queryAccept.ts:8
-  wire anyHit_15 = flags_15[0]; // queryAccept.ts:12
-  wire [31:0] flags_16 = ray0_query[95:64]; // queryAccept.ts:8
-  wire anyHit_16 = flags_16[0]; // queryAccept.ts:12
+  wire [31:0] flags_15 = flags_6; // queryAccept.ts:8
+  wire anyHit_15 = flags_6[0]; // queryAccept.ts:12
+  wire [31:0] flags_16 = flags_7; // queryAccept.ts:8
+  wire anyHit_16 = flags_7[0]; // queryAccept.ts:12
   wire ray0_state_sel_mux_11 = ray0_state_sel_slice_2 ? ray1_have_best & anyHit_15 : ray0_have_best & anyHit_16; // bvhIcCore.ts:164
   wire ray0_state_sel_mux_13 = ray0_state_sel_slice ? (ray0_state_sel_slice_1 ? ray0_state_sel_mux_7 : ray0_state_sel_mux_8) : ray0_state_sel_slice_1 ? ray0_state_sel_mux_10 : ray0_state_sel_mux_11; // bvhIcCore.ts:164
   wire counted = decide_valid & ~ray0_state_sel_mux_13; // bvhIcCore.ts:444
@@ -1195,16 +1195,10 @@ module BvhIcCore_a42b934c (
   wire ray0_state_sel_and_16 = inverse_valid_d14 & inverse_slot_d14 == 3'd0; // bvhIcCore.ts:483
   wire accept = dispatch_ray_start & free_slot_valid; // rayIntake.ts:39
   wire ray0_state_sel_and_17 = accept & free_slot_index == 3'd0; // bvhIcCore.ts:471
-  wire [31:0] rayValid_slice = ray_origin[31:0]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_4 = ray_origin[95:64]; // rayIntake.ts:42
-  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_6 = ray_direction[31:0]; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_8 = ray_direction[63:32]; // rayIntake.ts:42
-  wire rayValid_and_3 = rayValid_and_1 & rayValid_slice_6[30:23] != 8'd255 & rayValid_slice_8[30:23] != 8'd255; // rayIntake.ts:42
-  wire [31:0] rayValid_slice_10 = ray_direction[95:64]; // rayIntake.ts:42
-  wire rayValid_and_6 = rayValid_slice_6[30:0] == 31'd0 & rayValid_slice_8[30:0] == 31'd0 & rayValid_slice_10[30:0] == 31'd0; // rayIntake.ts:42
-  wire rayValid = rayValid_and_3 & rayValid_slice_10[30:23] != 8'd255 & ~rayValid_and_6; // rayIntake.ts:42
+  wire rayValid_and_1 = ray_origin[30:23] != 8'd255 & ray_origin[62:55] != 8'd255 & ray_origin[94:87] != 8'd255; // rayIntake.ts:42
+  wire rayValid_and_3 = rayValid_and_1 & ray_direction[30:23] != 8'd255 & ray_direction[62:55] != 8'd255; // rayIntake.ts:42
+  wire rayValid_and_6 = ray_direction[30:0] == 31'd0 & ray_direction[62:32] == 31'd0 & ray_direction[94:64] == 31'd0; // rayIntake.ts:42
+  wire rayValid = rayValid_and_3 & ray_direction[94:87] != 8'd255 & ~rayValid_and_6; // rayIntake.ts:42
   wire ray0_sp_slice = pop_arbiter_chosen[2]; // bvhIcCore.ts:164
   wire ray0_sp_slice_1 = pop_arbiter_chosen[1]; // bvhIcCore.ts:164
   wire ray0_sp_slice_2 = pop_arbiter_chosen[0]; // bvhIcCore.ts:164
@@ -1289,13 +1283,13 @@ module BvhIcCore_a42b934c (
   wire divide = accept & rayValid; // rayIntake.ts:44
   wire inv_x_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_x_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_x_b = divide ? rayValid_slice_6 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_x_b = divide ? ray_direction[31:0] : 32'h3f800000; // rayIntake.ts:49
   wire inv_y_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_y_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_y_b = divide ? rayValid_slice_8 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_y_b = divide ? ray_direction[63:32] : 32'h3f800000; // rayIntake.ts:49
   wire inv_z_in_valid = divide; // rayIntake.ts:47
   wire [31:0] inv_z_a = 32'h3f800000; // rayIntake.ts:48
-  wire [31:0] inv_z_b = divide ? rayValid_slice_10 : 32'h3f800000; // rayIntake.ts:49
+  wire [31:0] inv_z_b = divide ? ray_direction[95:64] : 32'h3f800000; // rayIntake.ts:49
   wire pop_arbiter_in_0_valid = ray0_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:193
   wire pop_arbiter_in_0_bits = 1'd0; // bvhIcCore.ts:194
   wire pop_arbiter_in_1_valid = ray1_state == RAYSLOTSTATE_READY; // bvhIcCore.ts:193
@@ -1391,39 +1385,37 @@ module BvhIcCore_a42b934c (
   wire [31:0] clamp_limit_b = s2Best; // bvhIcCore.ts:258
   wire leaf_queue_enq_valid = s2Range & ~s2Fault; // bvhIcCore.ts:296
   wire [6:0] leaf_in_count = range_resp_count; // bvhIcCore.ts:300
+  wire [6:0] leaf_queue_enq_bits_count = leaf_in_count; // bvhIcCore.ts:301
   wire [6:0] leaf_in_first = range_resp_first; // bvhIcCore.ts:299
+  wire [6:0] leaf_queue_enq_bits_first = leaf_in_first; // bvhIcCore.ts:301
   wire [2:0] leaf_in_slot = s2Slot; // bvhIcCore.ts:298
-  wire [16:0] leaf_queue_enq_bits = {leaf_in_slot, leaf_in_first, leaf_in_count}; // bvhIcCore.ts:301
-  wire [2:0] head_2 = leaf_queue_deq_bits[16:14]; // bvhIcCore.ts:355
-  wire [2:0] reqSlot = walking ? walkSlot : head_2; // bvhIcCore.ts:358
+  wire [2:0] leaf_queue_enq_bits_slot = leaf_in_slot; // bvhIcCore.ts:301
+  wire [2:0] reqSlot = walking ? walkSlot : leaf_queue_deq_bits_slot; // bvhIcCore.ts:358
   wire reqLast = reqActive & (reqLeft <= 7'd1 | cut); // bvhIcCore.ts:364
   wire fsub1_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub1_a = tri_resp_v1[31:0]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice = tri_resp_v0[31:0]; // bvhIcCore.ts:413
-  wire [31:0] e1 = vertices_slice ^ 32'h80000000; // mollerTrumbore.ts:38
+  wire [31:0] e1 = tri_resp_v0[31:0] ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub1_b = e1; // mollerTrumbore.ts:38
   wire fsub2_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub2_a = tri_resp_v1[63:32]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice_1 = tri_resp_v0[63:32]; // bvhIcCore.ts:413
-  wire [31:0] e1_1 = vertices_slice_1 ^ 32'h80000000; // mollerTrumbore.ts:38
+  wire [31:0] e1_1 = tri_resp_v0[63:32] ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub2_b = e1_1; // mollerTrumbore.ts:38
   wire fsub3_in_valid = 1'd1; // mollerTrumbore.ts:38
   wire [31:0] fsub3_a = tri_resp_v1[95:64]; // mollerTrumbore.ts:38
-  wire [31:0] vertices_slice_2 = tri_resp_v0[95:64]; // bvhIcCore.ts:413
-  wire [31:0] e1_2 = vertices_slice_2 ^ 32'h80000000; // mollerTrumbore.ts:38
+  wire [31:0] e1_2 = tri_resp_v0[95:64] ^ 32'h80000000; // mollerTrumbore.ts:38
   wire [31:0] fsub3_b = e1_2; // mollerTrumbore.ts:38
   wire fsub4_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] fsub4_a = tri_resp_v2[31:0]; // mollerTrumbore.ts:39
-  wire [31:0] e2 = vertices_slice ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub4_b = e2; // mollerTrumbore.ts:39
+  wire [31:0] e2 = e1; // mollerTrumbore.ts:39
+  wire [31:0] fsub4_b = e1; // mollerTrumbore.ts:39
   wire fsub5_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] fsub5_a = tri_resp_v2[63:32]; // mollerTrumbore.ts:39
-  wire [31:0] e2_1 = vertices_slice_1 ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub5_b = e2_1; // mollerTrumbore.ts:39
+  wire [31:0] e2_1 = e1_1; // mollerTrumbore.ts:39
+  wire [31:0] fsub5_b = e1_1; // mollerTrumbore.ts:39
   wire fsub6_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] fsub6_a = tri_resp_v2[95:64]; // mollerTrumbore.ts:39
-  wire [31:0] e2_2 = vertices_slice_2 ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub6_b = e2_2; // mollerTrumbore.ts:39
+  wire [31:0] e2_2 = e1_2; // mollerTrumbore.ts:39
+  wire [31:0] fsub6_b = e1_2; // mollerTrumbore.ts:39
   wire fsub7_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire fsub7_a_slice_1 = resp_slot_d2[1]; // bvhIcCore.ts:164
   wire fsub7_a_slice_2 = resp_slot_d2[0]; // bvhIcCore.ts:164
@@ -1432,18 +1424,18 @@ module BvhIcCore_a42b934c (
   wire [95:0] fsub7_a_mux_6 = resp_slot_d2[2] ? fsub7_a_mux_2 : fsub7_a_mux_5; // bvhIcCore.ts:164
   wire [31:0] o = fsub7_a_mux_6[31:0]; // bvhIcCore.ts:411
   wire [31:0] fsub7_a = o; // mollerTrumbore.ts:40
-  wire [31:0] s = vertices_slice ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub7_b = s; // mollerTrumbore.ts:40
+  wire [31:0] s = e1; // mollerTrumbore.ts:40
+  wire [31:0] fsub7_b = e1; // mollerTrumbore.ts:40
   wire fsub8_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire [31:0] o_1 = fsub7_a_mux_6[63:32]; // bvhIcCore.ts:411
   wire [31:0] fsub8_a = o_1; // mollerTrumbore.ts:40
-  wire [31:0] s_1 = vertices_slice_1 ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub8_b = s_1; // mollerTrumbore.ts:40
+  wire [31:0] s_1 = e1_1; // mollerTrumbore.ts:40
+  wire [31:0] fsub8_b = e1_1; // mollerTrumbore.ts:40
   wire fsub9_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire [31:0] o_2 = fsub7_a_mux_6[95:64]; // bvhIcCore.ts:411
   wire [31:0] fsub9_a = o_2; // mollerTrumbore.ts:40
-  wire [31:0] s_2 = vertices_slice_2 ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub9_b = s_2; // mollerTrumbore.ts:40
+  wire [31:0] s_2 = e1_2; // mollerTrumbore.ts:40
+  wire [31:0] fsub9_b = e1_2; // mollerTrumbore.ts:40
   wire fmul10_in_valid = 1'd1; // mollerTrumbore.ts:42
   wire fmul10_a_slice_1 = test_slot_at3_d3[1]; // bvhIcCore.ts:164
   wire fmul10_a_slice_2 = test_slot_at3_d3[0]; // bvhIcCore.ts:164
@@ -4048,15 +4040,19 @@ module BvhIcCore_a42b934c (
     .result(clamp_limit_result)
   );
 
-  Fifo_depth8_width17 leaf_queue ( // bvhIcCore.ts:263
+  Fifo_depth8_payload_df560275 leaf_queue ( // bvhIcCore.ts:263
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(leaf_queue_enq_valid),
     .enq_ready(leaf_queue_enq_ready),
-    .enq_bits(leaf_queue_enq_bits),
+    .enq_bits_count(leaf_queue_enq_bits_count),
+    .enq_bits_first(leaf_queue_enq_bits_first),
+    .enq_bits_slot(leaf_queue_enq_bits_slot),
     .deq_valid(leaf_queue_deq_valid),
     .deq_ready(leaf_queue_deq_ready),
-    .deq_bits(leaf_queue_deq_bits),
+    .deq_bits_count(leaf_queue_deq_bits_count),
+    .deq_bits_first(leaf_queue_deq_bits_first),
+    .deq_bits_slot(leaf_queue_deq_bits_slot),
     .count(leaf_queue_count),
     .full(leaf_queue_full),
     .empty(leaf_queue_empty)
@@ -4871,5 +4867,5 @@ module BvhIcCore_a42b934c (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, inv_x_out_valid, inv_y_out_valid, inv_z_out_valid, pop_arbiter_in_0_ready, pop_arbiter_in_1_ready, pop_arbiter_in_2_ready, pop_arbiter_in_3_ready, pop_arbiter_in_4_ready, pop_arbiter_in_5_ready, pop_arbiter_in_6_ready, pop_arbiter_in_7_ready, pop_arbiter_out_bits, fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, ray_box_hit, clamp_lower_out_valid, clamp_limit_out_valid, leaf_queue_enq_ready, leaf_queue_count, leaf_queue_full, leaf_queue_empty, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fsub9_out_valid, fmul10_out_valid, fmul11_out_valid, fmul12_out_valid, fmul13_out_valid, fmul14_out_valid, fmul15_out_valid, fsub16_out_valid, fsub17_out_valid, fsub18_out_valid, fmul19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fmul23_out_valid, fmul24_out_valid, fsub25_out_valid, fsub26_out_valid, fsub27_out_valid, fmul28_out_valid, fmul29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fmul33_out_valid, fsub34_out_valid, fsub35_out_valid, fsub36_out_valid, fmul37_out_valid, fmul38_out_valid, fmul39_out_valid, fadd40_out_valid, fadd41_out_valid, fmul42_out_valid, fmul43_out_valid, fmul44_out_valid, fadd45_out_valid, fadd46_out_valid, fmul47_out_valid, fmul48_out_valid, fmul49_out_valid, fadd50_out_valid, fadd51_out_valid, fmul52_out_valid, fmul53_out_valid, fmul54_out_valid, fadd55_out_valid, fadd56_out_valid, fdiv57_out_valid, fmul58_out_valid, fmul59_out_valid, fmul60_out_valid, fadd61_out_valid, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fcmp67_out_valid, fcmp67_lt, fcmp67_eq, fcmp67_gt, fcmp67_unordered, fcmp68_out_valid, fcmp68_lt, fcmp68_eq, fcmp68_gt, fcmp68_unordered, fcmp69_out_valid, fcmp69_lt, fcmp69_eq, fcmp69_gt, fcmp69_unordered, fcmp70_out_valid, fcmp70_lt, fcmp70_eq, fcmp70_gt, fcmp70_unordered, fcmp71_out_valid, fcmp71_lt, fcmp71_eq, fcmp71_gt, fcmp71_unordered, fcmp72_out_valid, fcmp72_lt, fcmp72_eq, fcmp72_gt, fcmp72_unordered, fmul73_out_valid, fadd74_out_valid, fmul75_out_valid, fadd76_out_valid, fmul77_out_valid, fadd78_out_valid, flags[31:1], flags_1[31:1], flags_2[31:1], flags_3[31:1], flags_4[31:1], flags_5[31:1], flags_6[31:1], flags_7[31:1], ray0_state_sel_mux_6[63:0], flags_8[31:1], flags_9[31:1], flags_10[31:1], flags_11[31:1], flags_12[31:1], flags_13[31:1], flags_14[31:1], flags_15[31:1], flags_16[31:1], rayValid_slice[31], rayValid_slice[22:0], rayValid_slice_2[31], rayValid_slice_2[22:0], rayValid_slice_4[31], rayValid_slice_4[22:0], s2Tmin_mux_6[95:64], flags_17[31:16], flags_17[7:3], flags_17[0], depth_1[6], depth_1[1:0], k_sub_1[2], depth_2[6], depth_2[1:0], k_sub_2[2], depth_3[6], depth_3[1:0], k_sub_3[2], depth_4[6], depth_4[1:0], k_sub_4[2], 1'b0};
+  wire _unused_ok = &{1'b0, inv_x_out_valid, inv_y_out_valid, inv_z_out_valid, pop_arbiter_in_0_ready, pop_arbiter_in_1_ready, pop_arbiter_in_2_ready, pop_arbiter_in_3_ready, pop_arbiter_in_4_ready, pop_arbiter_in_5_ready, pop_arbiter_in_6_ready, pop_arbiter_in_7_ready, pop_arbiter_out_bits, fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, ray_box_hit, clamp_lower_out_valid, clamp_limit_out_valid, leaf_queue_enq_ready, leaf_queue_count, leaf_queue_full, leaf_queue_empty, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fsub9_out_valid, fmul10_out_valid, fmul11_out_valid, fmul12_out_valid, fmul13_out_valid, fmul14_out_valid, fmul15_out_valid, fsub16_out_valid, fsub17_out_valid, fsub18_out_valid, fmul19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fmul23_out_valid, fmul24_out_valid, fsub25_out_valid, fsub26_out_valid, fsub27_out_valid, fmul28_out_valid, fmul29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fmul33_out_valid, fsub34_out_valid, fsub35_out_valid, fsub36_out_valid, fmul37_out_valid, fmul38_out_valid, fmul39_out_valid, fadd40_out_valid, fadd41_out_valid, fmul42_out_valid, fmul43_out_valid, fmul44_out_valid, fadd45_out_valid, fadd46_out_valid, fmul47_out_valid, fmul48_out_valid, fmul49_out_valid, fadd50_out_valid, fadd51_out_valid, fmul52_out_valid, fmul53_out_valid, fmul54_out_valid, fadd55_out_valid, fadd56_out_valid, fdiv57_out_valid, fmul58_out_valid, fmul59_out_valid, fmul60_out_valid, fadd61_out_valid, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fcmp67_out_valid, fcmp67_lt, fcmp67_eq, fcmp67_gt, fcmp67_unordered, fcmp68_out_valid, fcmp68_lt, fcmp68_eq, fcmp68_gt, fcmp68_unordered, fcmp69_out_valid, fcmp69_lt, fcmp69_eq, fcmp69_gt, fcmp69_unordered, fcmp70_out_valid, fcmp70_lt, fcmp70_eq, fcmp70_gt, fcmp70_unordered, fcmp71_out_valid, fcmp71_lt, fcmp71_eq, fcmp71_gt, fcmp71_unordered, fcmp72_out_valid, fcmp72_lt, fcmp72_eq, fcmp72_gt, fcmp72_unordered, fmul73_out_valid, fadd74_out_valid, fmul75_out_valid, fadd76_out_valid, fmul77_out_valid, fadd78_out_valid, ray0_state_sel_mux_6[63:0], flags_8[31:1], flags_9, flags_10, flags_11, flags_12, flags_13, flags_14, flags_15, flags_16, s2Tmin_mux_6[95:64], e2, e2_1, e2_2, s, s_1, s_2, flags_17[31:16], flags_17[7:3], flags_17[0], depth_1[6], depth_1[1:0], k_sub_1[2], depth_2[6], depth_2[1:0], k_sub_2[2], depth_3[6], depth_3[1:0], k_sub_3[2], depth_4[6], depth_4[1:0], k_sub_4[2], 1'b0};
 endmodule

@@ -137,11 +137,11 @@ module BvhIcSystem_cefb1136 (
   wire staged_index2_sel_eq = wordNow == 5'd26; // bvhIcSystem.ts:161
   wire staged_index3_sel_eq = wordNow == 5'd27; // bvhIcSystem.ts:161
   wire staged_flags_sel_eq = wordNow == 5'd28; // bvhIcSystem.ts:165
-  wire [6:0] staged_first_slice = load_data[6:0]; // bvhIcSystem.ts:188
   wire error_sel_ult_1 = 32'h20 < load_data; // bvhIcSystem.ts:151
   wire error_sel_ne = load_data != 32'd0; // bvhIcSystem.ts:169
   wire error_sel_not_2 = load_data[31:6] != 26'd0; // bvhIcSystem.ts:163
   wire error_sel_ult_3 = 32'h40 < load_data; // bvhIcSystem.ts:178
+  wire [6:0] staged_range_count = load_data[6:0]; // bvhIcSystem.ts:125
   wire [31:0] staged_node_boxes_0_min_0 = staged_boxes[31:0]; // bvhIcSystem.ts:120
   wire [31:0] staged_node_boxes_0_min_1 = staged_boxes[63:32]; // bvhIcSystem.ts:120
   wire [31:0] staged_node_boxes_0_min_2 = staged_boxes[95:64]; // bvhIcSystem.ts:120
@@ -174,7 +174,6 @@ module BvhIcSystem_cefb1136 (
   wire [1:0] staged_node_childFlags_1 = staged_flags[3:2]; // bvhIcSystem.ts:122
   wire [1:0] staged_node_childFlags_2 = staged_flags[5:4]; // bvhIcSystem.ts:122
   wire [1:0] staged_node_childFlags_3 = staged_flags[7:6]; // bvhIcSystem.ts:122
-  wire [6:0] staged_range_count = load_data[6:0]; // bvhIcSystem.ts:125
   wire [6:0] staged_range_first = staged_first; // bvhIcSystem.ts:124
   wire [4:0] _slice = core_node_req_index[4:0]; // bvhIcSystem.ts:206
   wire [4:0] _slice_1 = record[4:0]; // bvhIcSystem.ts:171
@@ -243,7 +242,7 @@ module BvhIcSystem_cefb1136 (
             left <= load_data; // bvhIcSystem.ts:153
             word <= 5'd0; // bvhIcSystem.ts:155
             record <= 21'd0; // bvhIcSystem.ts:154
-            nodeCount <= error_sel_ult_1 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:152
+            nodeCount <= error_sel_ult_1 ? 7'd0 : staged_range_count; // bvhIcSystem.ts:152
           end
           LOAD_NODES: begin
             if (load_state_sel_eq_4) begin // bvhIcSystem.ts:170
@@ -259,7 +258,7 @@ module BvhIcSystem_cefb1136 (
             left <= load_data; // bvhIcSystem.ts:180
             word <= 5'd0; // bvhIcSystem.ts:182
             record <= 21'd0; // bvhIcSystem.ts:181
-            rangeCount <= error_sel_ult_3 ? 7'd0 : staged_first_slice; // bvhIcSystem.ts:179
+            rangeCount <= error_sel_ult_3 ? 7'd0 : staged_range_count; // bvhIcSystem.ts:179
           end
           LOAD_RANGES: begin
             if (wordNow == 5'd3) begin // bvhIcSystem.ts:190
@@ -327,7 +326,7 @@ module BvhIcSystem_cefb1136 (
           if (staged_index3_sel_eq) staged_index3 <= staged_index0_slice; // bvhIcSystem.ts:162
           if (staged_flags_sel_eq) staged_flags <= load_data[7:0]; // bvhIcSystem.ts:166
         end
-        LOAD_RANGES: if (wordNow == 5'd0) staged_first <= staged_first_slice; // bvhIcSystem.ts:188
+        LOAD_RANGES: if (wordNow == 5'd0) staged_first <= staged_range_count; // bvhIcSystem.ts:188
         default: ;
       endcase
     end

@@ -44,22 +44,22 @@ module RoundRobinArbiter_n8_width1 (
   wire in_0_ready_or_4 = in_0_valid | in_1_valid | in_2_valid | in_3_valid | in_4_valid | in_5_valid; // arbiter.ts:32
   wire in_0_ready_or_6 = in_0_ready_or_4 | in_6_valid | in_7_valid; // arbiter.ts:32
   wire in_0_ready_and = out_ready & in_0_ready_or_6; // arbiter.ts:35
-  wire [2:0] pick_mux_3 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : 3'd0; // arbiter.ts:26
-  wire [2:0] pick = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : pick_mux_3; // arbiter.ts:26
-  wire [2:0] pick_mux_10 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : 3'd1; // arbiter.ts:26
-  wire [2:0] pick_1 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : pick_mux_10; // arbiter.ts:26
-  wire [2:0] pick_mux_17 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : 3'd2; // arbiter.ts:26
-  wire [2:0] pick_2 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : pick_mux_17; // arbiter.ts:26
-  wire [2:0] pick_mux_24 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : 3'd3; // arbiter.ts:26
-  wire [2:0] pick_3 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : pick_mux_24; // arbiter.ts:26
-  wire [2:0] pick_mux_31 = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : 3'd4; // arbiter.ts:26
-  wire [2:0] pick_4 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : pick_mux_31; // arbiter.ts:26
-  wire [2:0] pick_mux_38 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : 3'd5; // arbiter.ts:26
-  wire [2:0] pick_5 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : pick_mux_38; // arbiter.ts:26
-  wire [2:0] pick_mux_45 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : 3'd6; // arbiter.ts:26
-  wire [2:0] pick_6 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : pick_mux_45; // arbiter.ts:26
-  wire [2:0] pick_mux_52 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : 3'd7; // arbiter.ts:26
-  wire [2:0] pick_7 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : pick_mux_52; // arbiter.ts:26
+  wire [2:0] pick_mux_4 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : 3'd0; // arbiter.ts:26
+  wire [2:0] pick = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : pick_mux_4; // arbiter.ts:26
+  wire [2:0] pick_mux_11 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : 3'd1; // arbiter.ts:26
+  wire [2:0] pick_1 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : pick_mux_11; // arbiter.ts:26
+  wire [2:0] pick_mux_18 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : 3'd2; // arbiter.ts:26
+  wire [2:0] pick_2 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : pick_mux_18; // arbiter.ts:26
+  wire [2:0] pick_mux_25 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : 3'd3; // arbiter.ts:26
+  wire [2:0] pick_3 = in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : pick_mux_25; // arbiter.ts:26
+  wire [2:0] pick_mux_32 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : 3'd4; // arbiter.ts:26
+  wire [2:0] pick_4 = in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : pick_mux_32; // arbiter.ts:26
+  wire [2:0] pick_mux_39 = in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : 3'd5; // arbiter.ts:26
+  wire [2:0] pick_5 = in_6_valid ? 3'd6 : in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : pick_mux_39; // arbiter.ts:26
+  wire [2:0] pick_mux_46 = in_2_valid ? 3'd2 : in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : 3'd6; // arbiter.ts:26
+  wire [2:0] pick_6 = in_7_valid ? 3'd7 : in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : pick_mux_46; // arbiter.ts:26
+  wire [2:0] pick_mux_53 = in_3_valid ? 3'd3 : in_4_valid ? 3'd4 : in_5_valid ? 3'd5 : in_6_valid ? 3'd6 : 3'd7; // arbiter.ts:26
+  wire [2:0] pick_7 = in_0_valid ? 3'd0 : in_1_valid ? 3'd1 : in_2_valid ? 3'd2 : pick_mux_53; // arbiter.ts:26
   wire [2:0] grant_mux_2 = last == 3'd4 ? pick_4 : last == 3'd5 ? pick_5 : last == 3'd6 ? pick_6 : pick_7; // arbiter.ts:31
   wire [2:0] grant_mux_5 = last == 3'd1 ? pick_1 : last == 3'd2 ? pick_2 : last == 3'd3 ? pick_3 : grant_mux_2; // arbiter.ts:31
   wire [2:0] grant = last == 3'd0 ? pick : grant_mux_5; // arbiter.ts:31
@@ -84,7 +84,7 @@ module RoundRobinArbiter_n8_width1 (
   assign out_bits = in_7_ready_eq ? in_7_bits : out_bits_mux_5; // arbiter.ts:34
   assign chosen = grant; // arbiter.ts:36
   wire last_sel_and = out_valid & out_ready; // arbiter.ts:37
-  wire [3:0] _add_3 = 4'd0 + {3'd0, in_0_ready} + {3'd0, in_1_ready} + {3'd0, in_2_ready} + {3'd0, in_3_ready}; // arbiter.ts:40
+  wire [3:0] _add_3 = {3'd0, in_0_ready} + {3'd0, in_1_ready} + {3'd0, in_2_ready} + {3'd0, in_3_ready}; // arbiter.ts:40
   wire [3:0] _add_7 = _add_3 + {3'd0, in_4_ready} + {3'd0, in_5_ready} + {3'd0, in_6_ready} + {3'd0, in_7_ready}; // arbiter.ts:40
   wire [3:0] between_zext = {1'd0, last}; // arbiter.ts:52
   wire [3:0] between = 4'd7 - between_zext; // arbiter.ts:52

@@ -7,7 +7,7 @@ FMul_stages5.sv
 FMax_stages0.sv
 FMin_stages0.sv
 RayBox4_fadd3_fmul5_tagBits31.sv
-Fifo_depth8_width17.sv
+Fifo_depth8_payload_df560275.sv
 BvhIcCore_a42b934c.sv
 TriangleMemory_triangles64_vertices128.sv
 BvhIcSystem_cefb1136.sv

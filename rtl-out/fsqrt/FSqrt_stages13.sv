@@ -118,51 +118,47 @@ module FSqrt_stages13 (
   wire [7:0] a_exp_eff = a_exp_is_zero ? 8'd1 : a_exp; // fsqrt.ts:60
   wire [22:0] a_frac = a[22:0]; // fsqrt.ts:60
   wire [23:0] a_sig = {~a_exp_is_zero, a_frac}; // fsqrt.ts:60
-  wire [31:0] aNorm_concat = {a_sig, 8'd255}; // fsqrt.ts:61
-  wire aNorm_not = ~aNorm_concat[31]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_0_zero = aNorm_not & ~aNorm_concat[30]; // fsqrt.ts:61
-  wire aNorm_not_2 = ~aNorm_concat[29]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_1_zero = aNorm_not_2 & ~aNorm_concat[28]; // fsqrt.ts:61
+  wire aNorm_not = ~a_sig[23]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_0_zero = aNorm_not & ~a_sig[22]; // fsqrt.ts:61
+  wire aNorm_not_2 = ~a_sig[21]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_1_zero = aNorm_not_2 & ~a_sig[20]; // fsqrt.ts:61
   wire a_sig_zeros_l2_0_zero = a_sig_zeros_l1_0_zero & a_sig_zeros_l1_1_zero; // fsqrt.ts:61
-  wire aNorm_not_4 = ~aNorm_concat[27]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_2_zero = aNorm_not_4 & ~aNorm_concat[26]; // fsqrt.ts:61
-  wire aNorm_not_6 = ~aNorm_concat[25]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_3_zero = aNorm_not_6 & ~aNorm_concat[24]; // fsqrt.ts:61
+  wire aNorm_not_4 = ~a_sig[19]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_2_zero = aNorm_not_4 & ~a_sig[18]; // fsqrt.ts:61
+  wire aNorm_not_6 = ~a_sig[17]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_3_zero = aNorm_not_6 & ~a_sig[16]; // fsqrt.ts:61
   wire a_sig_zeros_l2_1_zero = a_sig_zeros_l1_2_zero & a_sig_zeros_l1_3_zero; // fsqrt.ts:61
   wire a_sig_zeros_l3_0_zero = a_sig_zeros_l2_0_zero & a_sig_zeros_l2_1_zero; // fsqrt.ts:61
-  wire aNorm_not_8 = ~aNorm_concat[23]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_4_zero = aNorm_not_8 & ~aNorm_concat[22]; // fsqrt.ts:61
-  wire aNorm_not_10 = ~aNorm_concat[21]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_5_zero = aNorm_not_10 & ~aNorm_concat[20]; // fsqrt.ts:61
+  wire aNorm_not_8 = ~a_sig[15]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_4_zero = aNorm_not_8 & ~a_sig[14]; // fsqrt.ts:61
+  wire aNorm_not_10 = ~a_sig[13]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_5_zero = aNorm_not_10 & ~a_sig[12]; // fsqrt.ts:61
   wire a_sig_zeros_l2_2_zero = a_sig_zeros_l1_4_zero & a_sig_zeros_l1_5_zero; // fsqrt.ts:61
-  wire aNorm_not_12 = ~aNorm_concat[19]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_6_zero = aNorm_not_12 & ~aNorm_concat[18]; // fsqrt.ts:61
-  wire aNorm_not_14 = ~aNorm_concat[17]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_7_zero = aNorm_not_14 & ~aNorm_concat[16]; // fsqrt.ts:61
+  wire aNorm_not_12 = ~a_sig[11]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_6_zero = aNorm_not_12 & ~a_sig[10]; // fsqrt.ts:61
+  wire aNorm_not_14 = ~a_sig[9]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_7_zero = aNorm_not_14 & ~a_sig[8]; // fsqrt.ts:61
   wire a_sig_zeros_l2_3_zero = a_sig_zeros_l1_6_zero & a_sig_zeros_l1_7_zero; // fsqrt.ts:61
   wire a_sig_zeros_l3_1_zero = a_sig_zeros_l2_2_zero & a_sig_zeros_l2_3_zero; // fsqrt.ts:61
   wire a_sig_zeros_l4_0_zero = a_sig_zeros_l3_0_zero & a_sig_zeros_l3_1_zero; // fsqrt.ts:61
-  wire aNorm_not_16 = ~aNorm_concat[15]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_8_zero = aNorm_not_16 & ~aNorm_concat[14]; // fsqrt.ts:61
-  wire aNorm_not_18 = ~aNorm_concat[13]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_9_zero = aNorm_not_18 & ~aNorm_concat[12]; // fsqrt.ts:61
+  wire aNorm_not_16 = ~a_sig[7]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_8_zero = aNorm_not_16 & ~a_sig[6]; // fsqrt.ts:61
+  wire aNorm_not_18 = ~a_sig[5]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_9_zero = aNorm_not_18 & ~a_sig[4]; // fsqrt.ts:61
   wire a_sig_zeros_l2_4_zero = a_sig_zeros_l1_8_zero & a_sig_zeros_l1_9_zero; // fsqrt.ts:61
-  wire aNorm_not_20 = ~aNorm_concat[11]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_10_zero = aNorm_not_20 & ~aNorm_concat[10]; // fsqrt.ts:61
-  wire aNorm_not_22 = ~aNorm_concat[9]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_11_zero = aNorm_not_22 & ~aNorm_concat[8]; // fsqrt.ts:61
+  wire aNorm_not_20 = ~a_sig[3]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_10_zero = aNorm_not_20 & ~a_sig[2]; // fsqrt.ts:61
+  wire aNorm_not_22 = ~a_sig[1]; // fsqrt.ts:61
+  wire a_sig_zeros_l1_11_zero = aNorm_not_22 & ~a_sig[0]; // fsqrt.ts:61
   wire a_sig_zeros_l2_5_zero = a_sig_zeros_l1_10_zero & a_sig_zeros_l1_11_zero; // fsqrt.ts:61
   wire a_sig_zeros_l3_2_zero = a_sig_zeros_l2_4_zero & a_sig_zeros_l2_5_zero; // fsqrt.ts:61
-  wire aNorm_not_24 = ~aNorm_concat[7]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_12_zero = aNorm_not_24 & ~aNorm_concat[6]; // fsqrt.ts:61
-  wire aNorm_not_26 = ~aNorm_concat[5]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_13_zero = aNorm_not_26 & ~aNorm_concat[4]; // fsqrt.ts:61
-  wire a_sig_zeros_l2_6_zero = a_sig_zeros_l1_12_zero & a_sig_zeros_l1_13_zero; // fsqrt.ts:61
-  wire aNorm_not_28 = ~aNorm_concat[3]; // fsqrt.ts:61
-  wire a_sig_zeros_l1_14_zero = aNorm_not_28 & ~aNorm_concat[2]; // fsqrt.ts:61
-  wire [1:0] a_sig_zeros_l2_7_count = {a_sig_zeros_l1_14_zero, a_sig_zeros_l1_14_zero ? ~aNorm_concat[1] : aNorm_not_28}; // fsqrt.ts:61
-  wire [1:0] a_sig_zeros_l2_6_count = {a_sig_zeros_l1_12_zero, a_sig_zeros_l1_12_zero ? aNorm_not_26 : aNorm_not_24}; // fsqrt.ts:61
-  wire [2:0] a_sig_zeros_l3_3_count = {a_sig_zeros_l2_6_zero, a_sig_zeros_l2_6_zero ? a_sig_zeros_l2_7_count : a_sig_zeros_l2_6_count}; // fsqrt.ts:61
+  wire a_sig_zeros_l1_12_zero = 1'd0; // fsqrt.ts:61
+  wire a_sig_zeros_l1_13_zero = 1'd0; // fsqrt.ts:61
+  wire a_sig_zeros_l2_6_zero = 1'd0; // fsqrt.ts:61
+  wire a_sig_zeros_l1_14_zero = 1'd0; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_7_count = 2'd0; // fsqrt.ts:61
+  wire [1:0] a_sig_zeros_l2_6_count = 2'd0; // fsqrt.ts:61
+  wire [2:0] a_sig_zeros_l3_3_count = 3'd0; // fsqrt.ts:61
   wire [1:0] a_sig_zeros_l2_5_count = {a_sig_zeros_l1_10_zero, a_sig_zeros_l1_10_zero ? aNorm_not_22 : aNorm_not_20}; // fsqrt.ts:61
   wire [1:0] a_sig_zeros_l2_4_count = {a_sig_zeros_l1_8_zero, a_sig_zeros_l1_8_zero ? aNorm_not_18 : aNorm_not_16}; // fsqrt.ts:61
   wire [2:0] a_sig_zeros_l3_2_count = {a_sig_zeros_l2_4_zero, a_sig_zeros_l2_4_zero ? a_sig_zeros_l2_5_count : a_sig_zeros_l2_4_count}; // fsqrt.ts:61
@@ -180,8 +176,7 @@ module FSqrt_stages13 (
   wire [23:0] a_sig_norm = a_sig << a_sig_zeros; // fsqrt.ts:61
   wire [25:0] radicand = expIsOdd ? {a_sig_norm, 2'd0} : {1'd0, a_sig_norm, 1'd0}; // fsqrt.ts:64
   wire [9:0] resultExp_add = a_exp_norm + 10'h7f; // fsqrt.ts:66
-  wire [9:0] resultExp_zext = {1'd0, resultExp_add[9:1]}; // fsqrt.ts:66
-  wire [7:0] resultExp = resultExp_zext[7:0]; // fsqrt.ts:66
+  wire [7:0] resultExp = resultExp_add[8:1]; // fsqrt.ts:66
   wire a_sign = a[31]; // fsqrt.ts:60
   wire a_exp_is_max = a_exp == 8'd255; // fsqrt.ts:60
   wire a_frac_is_zero = a_frac == 23'd0; // fsqrt.ts:60
@@ -190,7 +185,7 @@ module FSqrt_stages13 (
   wire resultIsNaN = a_is_nan | a_sign & ~a_is_zero; // fsqrt.ts:71
   wire a_is_inf = a_exp_is_max & a_frac_is_zero; // fsqrt.ts:60
   wire [1:0] pair_slice = p1_radicand[25:24]; // fsqrt.ts:79
-  wire [2:0] difference = {1'd0, pair_slice} - {2'd0, 1'd1}; // fsqrt.ts:41
+  wire [2:0] difference = {1'd0, pair_slice} - 3'd1; // fsqrt.ts:41
   wire fits = ~difference[2]; // fsqrt.ts:42
   wire [1:0] nextRemainder = fits ? difference[1:0] : pair_slice; // fsqrt.ts:44
   wire [23:0] radicand_1 = p1_radicand[23:0]; // fsqrt.ts:80
@@ -312,14 +307,12 @@ module FSqrt_stages13 (
   wire [26:0] brought_concat_23 = {p12_remainder, 2'd0}; // fsqrt.ts:38
   wire [27:0] difference_24 = {1'd0, brought_concat_23} - {2'd0, {p12_root, 2'd1}}; // fsqrt.ts:41
   wire fits_24 = ~difference_24[27]; // fsqrt.ts:42
-  wire [24:0] nextRoot_concat_23 = {p12_root, fits_24}; // fsqrt.ts:45
-  wire [23:0] sig = nextRoot_concat_23[24:1]; // fsqrt.ts:87
-  wire roundBit = nextRoot_concat_23[0]; // fsqrt.ts:88
+  wire [23:0] sig = p12_root; // fsqrt.ts:87
+  wire roundBit = fits_24; // fsqrt.ts:88
   wire [25:0] nextRemainder_24 = fits_24 ? difference_24[25:0] : brought_concat_23[25:0]; // fsqrt.ts:44
   wire stickyBit = |nextRemainder_24; // fsqrt.ts:89
   wire [31:0] rounded_add_1 = {{1'd0, p12_resultExp - 8'd1} + {8'd0, sig[23]}, sig[22:0]} + {31'd0, roundBit & (stickyBit | sig[0])}; // fsqrt.ts:90
-  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // fsqrt.ts:90
-  wire [31:0] rounded = {p12_resultSign, rounded_mux}; // fsqrt.ts:90
+  wire [31:0] rounded = {p12_resultSign, 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]}; // fsqrt.ts:90
   wire [31:0] result_mux_1 = p12_resultIsInf ? {p12_resultSign, 31'h7f800000} : p12_resultIsZero ? {p12_resultSign, 31'd0} : rounded; // fsqrt.ts:91
   wire [31:0] result_1 = p12_resultIsNaN ? 32'h7fc00000 : result_mux_1; // fsqrt.ts:91
 
@@ -557,5 +550,5 @@ module FSqrt_stages13 (
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, aNorm_concat[0], resultExp_add[0], resultExp_zext[9:8], difference_1[3], difference_2[4], difference_3[5], difference_4[6], difference_5[7], difference_6[8], difference_7[9], difference_8[10], difference_9[11], difference_10[12], difference_11[13], difference_12[14], difference_13[15], difference_14[16], difference_15[17], difference_16[18], difference_17[19], difference_18[20], difference_19[21], difference_20[22], difference_21[23], difference_22[24], difference_23[25], difference_24[26], 1'b0};
+  wire _unused_ok = &{1'b0, a_sig_zeros_l1_12_zero, a_sig_zeros_l1_13_zero, a_sig_zeros_l2_6_zero, a_sig_zeros_l1_14_zero, a_sig_zeros_l2_7_count, a_sig_zeros_l2_6_count, resultExp_add[9], resultExp_add[0], difference_1[3], difference_2[4], difference_3[5], difference_4[6], difference_5[7], difference_6[8], difference_7[9], difference_8[10], difference_9[11], difference_10[12], difference_11[13], difference_12[14], difference_13[15], difference_14[16], difference_15[17], difference_16[18], difference_17[19], difference_18[20], difference_19[21], difference_20[22], difference_21[23], difference_22[24], difference_23[25], difference_24[26], 1'b0};
 endmodule

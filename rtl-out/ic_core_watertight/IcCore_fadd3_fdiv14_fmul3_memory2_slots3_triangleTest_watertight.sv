@@ -748,8 +748,8 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire mine = slot_at38_d38 == 2'd0; // icCore.ts:261
   wire slot0_have_best_sel_mux_3 = slot0_have_best_sel_slice ? slot2_have_best : slot0_have_best_sel_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire first = ~slot0_have_best_sel_mux_3; // icCore.ts:253
-  wire [31:0] flags_1 = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
-  wire anyHit = flags_1[0]; // queryAccept.ts:12
+  wire [31:0] flags_1 = flags; // queryAccept.ts:8
+  wire anyHit = flags[0]; // queryAccept.ts:12
   wire closer = first | ~anyHit & fcmp66_flags == 2'd3; // icCore.ts:254
   wire slot0_have_best_sel_and_5 = slot0_have_best_sel_and_3 & mine & closer; // icCore.ts:269
   wire slot1_busy_sel_and_1 = accept & nextSlot == 2'd1; // icCore.ts:262
@@ -781,17 +781,14 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] intake_fdiv_a = intake_step_d1 ? intake_fdiv_a_mux_1 : intake_step_d2 ? intake_fdiv_a_mux_3 : 32'h3f800000; // watertightTest.ts:153
   wire [1:0] intake_fdiv_b_slice = intake_axes[5:4]; // watertightTest.ts:91
   wire [31:0] intake_fdiv_b = intake_fdiv_b_slice == 2'd0 ? d_slice : intake_fdiv_b_slice == 2'd1 ? d_slice_1 : d_slice_2; // watertightTest.ts:154
-  wire [31:0] flags_2 = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
-  wire anyHit_1 = flags_2[0]; // queryAccept.ts:12
+  wire [31:0] flags_2 = flags; // queryAccept.ts:8
+  wire anyHit_1 = flags[0]; // queryAccept.ts:12
   wire any_hit_accepted = slot0_have_best_sel_and_3 & anyHit_1; // icCore.ts:126
   wire [1:0] any_hit_slot = slot_at38_d38; // icCore.ts:127
-  wire [31:0] rayValid_slice = intake_origin[31:0]; // icCore.ts:177
-  wire [31:0] rayValid_slice_2 = intake_origin[63:32]; // icCore.ts:177
-  wire [31:0] rayValid_slice_4 = intake_origin[95:64]; // icCore.ts:177
-  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // icCore.ts:177
-  wire rayValid_and_4 = rayValid_and_1 & d_slice[30:23] != 8'd255 & d_slice_1[30:23] != 8'd255 & d_slice_2[30:23] != 8'd255; // icCore.ts:177
-  wire rayValid_and_6 = d_slice[30:0] == 31'd0 & d_slice_1[30:0] == 31'd0 & d_slice_2[30:0] == 31'd0; // icCore.ts:177
-  wire rayValid = rayValid_and_4 & ~rayValid_and_6; // icCore.ts:177
+  wire rayValid_and_1 = intake_origin[30:23] != 8'd255 & intake_origin[62:55] != 8'd255 & intake_origin[94:87] != 8'd255; // icCore.ts:177
+  wire rayValid_and_3 = rayValid_and_1 & intake_direction[30:23] != 8'd255 & intake_direction[62:55] != 8'd255; // icCore.ts:177
+  wire rayValid_and_6 = intake_direction[30:0] == 31'd0 & intake_direction[62:32] == 31'd0 & intake_direction[94:64] == 31'd0; // icCore.ts:177
+  wire rayValid = rayValid_and_3 & intake_direction[94:87] != 8'd255 & ~rayValid_and_6; // icCore.ts:177
   wire ours = tri_resp_valid & sweeping & resp_slot_d2 == sweepSlot; // icCore.ts:183
   wire sweepEnd = ours & tri_resp_not_valid; // icCore.ts:185
   wire [95:0] shear = {intake_sz, intake_sy, intake_sx}; // watertightTest.ts:163
@@ -834,25 +831,25 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] v1_1 = tri_resp_v1[63:32]; // icCore.ts:227
   wire [31:0] v1_2 = tri_resp_v1[95:64]; // icCore.ts:227
   wire [31:0] fsub3_a = fsub0_a_eq ? v1 : fsub0_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub3_b = fsub0_b_mux_3 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub3_b = fsub0_b; // watertightTest.ts:233
   wire fsub4_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub4_a = fsub1_a_eq ? v1 : fsub1_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub4_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub4_b = fsub1_b; // watertightTest.ts:233
   wire fsub5_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub5_a = fsub2_a_eq ? v1 : fsub2_a_eq_1 ? v1_1 : v1_2; // watertightTest.ts:233
-  wire [31:0] fsub5_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub5_b = fsub2_b; // watertightTest.ts:233
   wire fsub6_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] v2 = tri_resp_v2[31:0]; // icCore.ts:228
   wire [31:0] v2_1 = tri_resp_v2[63:32]; // icCore.ts:228
   wire [31:0] v2_2 = tri_resp_v2[95:64]; // icCore.ts:228
   wire [31:0] fsub6_a = fsub0_a_eq ? v2 : fsub0_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub6_b = fsub0_b_mux_3 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub6_b = fsub0_b; // watertightTest.ts:233
   wire fsub7_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub7_a = fsub1_a_eq ? v2 : fsub1_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub7_b = fsub1_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub7_b = fsub1_b; // watertightTest.ts:233
   wire fsub8_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub8_a = fsub2_a_eq ? v2 : fsub2_a_eq_1 ? v2_1 : v2_2; // watertightTest.ts:233
-  wire [31:0] fsub8_b = fsub2_b_mux_1 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub8_b = fsub2_b; // watertightTest.ts:233
   wire fsub9_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub9_a = v1; // watertightTest.ts:233
   wire [31:0] fsub9_b = v0 ^ 32'h80000000; // watertightTest.ts:233
@@ -864,13 +861,13 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] fsub11_b = v0_2 ^ 32'h80000000; // watertightTest.ts:233
   wire fsub12_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub12_a = v2; // watertightTest.ts:233
-  wire [31:0] fsub12_b = v0 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub12_b = fsub9_b; // watertightTest.ts:233
   wire fsub13_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub13_a = v2_1; // watertightTest.ts:233
-  wire [31:0] fsub13_b = v0_1 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub13_b = fsub10_b; // watertightTest.ts:233
   wire fsub14_in_valid = 1'd1; // watertightTest.ts:233
   wire [31:0] fsub14_a = v2_2; // watertightTest.ts:233
-  wire [31:0] fsub14_b = v0_2 ^ 32'h80000000; // watertightTest.ts:233
+  wire [31:0] fsub14_b = fsub11_b; // watertightTest.ts:233
   wire fmul15_in_valid = 1'd1; // watertightTest.ts:246
   wire [95:0] shear_1 = slot_at3_d3[1] ? slot2_shear : slot_at3_d3[0] ? slot1_shear : slot0_shear; // watertightTest.ts:211
   wire [31:0] fmul15_a = shear_1[31:0]; // watertightTest.ts:246
@@ -1036,12 +1033,11 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] fcmp65_b = 32'd0; // queryAccept.ts:35
   wire fcmp66_in_valid = 1'd1; // icCore.ts:254
   wire [31:0] fcmp66_a = fdiv59_result; // icCore.ts:254
-  wire [31:0] fcmp66_b_mux = slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:119
-  wire [31:0] fcmp66_b = slot0_have_best_sel_slice ? slot2_best_t : fcmp66_b_mux; // icCore.ts:254
+  wire [31:0] fcmp66_b = slot0_have_best_sel_slice ? slot2_best_t : slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:254
   wire [95:0] ox_d1_mux_1 = slot0_have_best_sel_slice ? slot2_origin : slot0_have_best_sel_slice_1 ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] o = ox_d1_mux_1[31:0]; // icCore.ts:283
   wire fmul67_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul67_a = slot0_have_best_sel_slice ? slot2_best_t : fcmp66_b_mux; // icCore.ts:285
+  wire [31:0] fmul67_a = fcmp66_b; // icCore.ts:285
   wire [95:0] fmul67_b_mux_1 = slot0_have_best_sel_slice ? slot2_direction : slot0_have_best_sel_slice_1 ? slot1_direction : slot0_direction; // icCore.ts:119
   wire [31:0] d_3 = fmul67_b_mux_1[31:0]; // icCore.ts:283
   wire [31:0] fmul67_b = d_3; // icCore.ts:285
@@ -1050,7 +1046,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] fadd68_b = fmul67_result; // icCore.ts:285
   wire [31:0] o_1 = ox_d1_mux_1[63:32]; // icCore.ts:283
   wire fmul69_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul69_a = fmul67_a; // icCore.ts:285
+  wire [31:0] fmul69_a = fcmp66_b; // icCore.ts:285
   wire [31:0] d_4 = fmul67_b_mux_1[63:32]; // icCore.ts:283
   wire [31:0] fmul69_b = d_4; // icCore.ts:285
   wire fadd70_in_valid = 1'd1; // icCore.ts:285
@@ -1058,7 +1054,7 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   wire [31:0] fadd70_b = fmul69_result; // icCore.ts:285
   wire [31:0] o_2 = ox_d1_mux_1[95:64]; // icCore.ts:283
   wire fmul71_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul71_a = fmul67_a; // icCore.ts:285
+  wire [31:0] fmul71_a = fcmp66_b; // icCore.ts:285
   wire [31:0] d_5 = fmul67_b_mux_1[95:64]; // icCore.ts:283
   wire [31:0] fmul71_b = d_5; // icCore.ts:285
   wire fadd72_in_valid = 1'd1; // icCore.ts:285
@@ -3039,5 +3035,5 @@ module IcCore_fadd3_fdiv14_fmul3_memory2_slots3_triangleTest_watertight (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, intake_fdiv_out_valid, fsub0_out_valid, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fsub9_out_valid, fsub10_out_valid, fsub11_out_valid, fsub12_out_valid, fsub13_out_valid, fsub14_out_valid, fmul15_out_valid, fmul16_out_valid, fmul17_out_valid, fsub18_out_valid, fsub19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fsub23_out_valid, fsub24_out_valid, fmul25_out_valid, fmul26_out_valid, fmul27_out_valid, fsub28_out_valid, fsub29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fmul33_out_valid, fmul34_out_valid, fmul35_out_valid, fsub36_out_valid, fsub37_out_valid, fsub38_out_valid, fmul39_out_valid, fmul40_out_valid, fsub41_out_valid, fmul42_out_valid, fmul43_out_valid, fsub44_out_valid, fmul45_out_valid, fmul46_out_valid, fsub47_out_valid, fcmp48_out_valid, fcmp48_lt, fcmp48_eq, fcmp48_gt, fcmp48_unordered, fcmp49_out_valid, fcmp49_lt, fcmp49_eq, fcmp49_gt, fcmp49_unordered, fcmp50_out_valid, fcmp50_lt, fcmp50_eq, fcmp50_gt, fcmp50_unordered, fmul51_out_valid, fmul52_out_valid, fmul53_out_valid, fadd54_out_valid, fadd55_out_valid, fadd56_out_valid, fadd57_out_valid, fcmp58_out_valid, fcmp58_lt, fcmp58_eq, fcmp58_gt, fcmp58_unordered, fdiv59_out_valid, fdiv60_out_valid, fdiv61_out_valid, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fmul67_out_valid, fadd68_out_valid, fmul69_out_valid, fadd70_out_valid, fmul71_out_valid, fadd72_out_valid, flags[31:16], flags[7:3], flags[0], flags_1[31:1], flags_2[31:1], rayValid_slice[31], rayValid_slice[22:0], rayValid_slice_2[31], rayValid_slice_2[22:0], rayValid_slice_4[31], rayValid_slice_4[22:0], 1'b0};
+  wire _unused_ok = &{1'b0, intake_fdiv_out_valid, fsub0_out_valid, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fsub9_out_valid, fsub10_out_valid, fsub11_out_valid, fsub12_out_valid, fsub13_out_valid, fsub14_out_valid, fmul15_out_valid, fmul16_out_valid, fmul17_out_valid, fsub18_out_valid, fsub19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fsub23_out_valid, fsub24_out_valid, fmul25_out_valid, fmul26_out_valid, fmul27_out_valid, fsub28_out_valid, fsub29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fmul33_out_valid, fmul34_out_valid, fmul35_out_valid, fsub36_out_valid, fsub37_out_valid, fsub38_out_valid, fmul39_out_valid, fmul40_out_valid, fsub41_out_valid, fmul42_out_valid, fmul43_out_valid, fsub44_out_valid, fmul45_out_valid, fmul46_out_valid, fsub47_out_valid, fcmp48_out_valid, fcmp48_lt, fcmp48_eq, fcmp48_gt, fcmp48_unordered, fcmp49_out_valid, fcmp49_lt, fcmp49_eq, fcmp49_gt, fcmp49_unordered, fcmp50_out_valid, fcmp50_lt, fcmp50_eq, fcmp50_gt, fcmp50_unordered, fmul51_out_valid, fmul52_out_valid, fmul53_out_valid, fadd54_out_valid, fadd55_out_valid, fadd56_out_valid, fadd57_out_valid, fcmp58_out_valid, fcmp58_lt, fcmp58_eq, fcmp58_gt, fcmp58_unordered, fdiv59_out_valid, fdiv60_out_valid, fdiv61_out_valid, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fmul67_out_valid, fadd68_out_valid, fmul69_out_valid, fadd70_out_valid, fmul71_out_valid, fadd72_out_valid, flags_1, flags_2, 1'b0};
 endmodule

@@ -87,7 +87,7 @@ module TriangleMemory_triangles96_vertices96 (
   wire [6:0] stage1_v0 = entry[6:0]; // triangleMemory.ts:134
   wire [6:0] stage1_v1 = entry[13:7]; // triangleMemory.ts:134
   wire [6:0] stage1_v2 = entry[20:14]; // triangleMemory.ts:134
-  wire _guard_7 = accept & ~section_state_sel_not & loadError_sel_ult; // triangleMemory.ts:120
+  wire _guard_7 = accept & inVerticesNow & loadError_sel_ult; // triangleMemory.ts:120
 
 `ifndef SYNTHESIS
   initial begin

@@ -87,12 +87,10 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_0_data_read_mux_18 = port_0_data_read_slice_7 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_19 = port_0_data_read_slice_7 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_20 = port_0_data_read_add_2[1] ? port_0_data_read_mux_18 : port_0_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire [1:0] port_0_data_read_add_3 = 2'd0 + first_q0; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_9 = port_0_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_0_data_read_slice_9 = first_q0[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_21 = port_0_data_read_slice_9 ? port_0_data_read_mux_2 : port_0_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_22 = port_0_data_read_slice_9 ? port_0_data_read_mux_9 : port_0_data_read_mux_12; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_23 = port_0_data_read_add_3[1] ? port_0_data_read_mux_21 : port_0_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, port_0_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_0_data_read = {port_0_data_read_mux_14, port_0_data_read_mux_17, port_0_data_read_mux_20, first_q0[1] ? port_0_data_read_mux_21 : port_0_data_read_mux_22}; // unifiedMainMemory.ts:72
   assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -115,12 +113,10 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_1_data_read_mux_18 = port_1_data_read_slice_7 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_19 = port_1_data_read_slice_7 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_20 = port_1_data_read_add_2[1] ? port_1_data_read_mux_18 : port_1_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire [1:0] port_1_data_read_add_3 = 2'd0 + first_q1; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_9 = port_1_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_1_data_read_slice_9 = first_q1[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_21 = port_1_data_read_slice_9 ? port_1_data_read_mux_2 : port_1_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_22 = port_1_data_read_slice_9 ? port_1_data_read_mux_9 : port_1_data_read_mux_12; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_23 = port_1_data_read_add_3[1] ? port_1_data_read_mux_21 : port_1_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, port_1_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_1_data_read = {port_1_data_read_mux_14, port_1_data_read_mux_17, port_1_data_read_mux_20, first_q1[1] ? port_1_data_read_mux_21 : port_1_data_read_mux_22}; // unifiedMainMemory.ts:72
   assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -143,12 +139,10 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_2_data_read_mux_18 = port_2_data_read_slice_7 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_19 = port_2_data_read_slice_7 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_20 = port_2_data_read_add_2[1] ? port_2_data_read_mux_18 : port_2_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire [1:0] port_2_data_read_add_3 = 2'd0 + first_q2; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_9 = port_2_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_2_data_read_slice_9 = first_q2[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_21 = port_2_data_read_slice_9 ? port_2_data_read_mux_2 : port_2_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_22 = port_2_data_read_slice_9 ? port_2_data_read_mux_9 : port_2_data_read_mux_12; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_23 = port_2_data_read_add_3[1] ? port_2_data_read_mux_21 : port_2_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, port_2_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_2_data_read = {port_2_data_read_mux_14, port_2_data_read_mux_17, port_2_data_read_mux_20, first_q2[1] ? port_2_data_read_mux_21 : port_2_data_read_mux_22}; // unifiedMainMemory.ts:72
   assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -171,52 +165,53 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [31:0] port_3_data_read_mux_18 = port_3_data_read_slice_7 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_19 = port_3_data_read_slice_7 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_20 = port_3_data_read_add_2[1] ? port_3_data_read_mux_18 : port_3_data_read_mux_19; // unifiedMainMemory.ts:71
-  wire [1:0] port_3_data_read_add_3 = 2'd0 + first_q3; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_9 = port_3_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_3_data_read_slice_9 = first_q3[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_21 = port_3_data_read_slice_9 ? port_3_data_read_mux_2 : port_3_data_read_mux_5; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_22 = port_3_data_read_slice_9 ? port_3_data_read_mux_9 : port_3_data_read_mux_12; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_23 = port_3_data_read_add_3[1] ? port_3_data_read_mux_21 : port_3_data_read_mux_22; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, port_3_data_read_mux_23}; // unifiedMainMemory.ts:72
+  assign port_3_data_read = {port_3_data_read_mux_14, port_3_data_read_mux_17, port_3_data_read_mux_20, first_q3[1] ? port_3_data_read_mux_21 : port_3_data_read_mux_22}; // unifiedMainMemory.ts:72
   assign port_3_done = done3; // unifiedMainMemory.ts:74
   assign conflict = conflict_1; // unifiedMainMemory.ts:78
+  wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
   wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
   wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
   wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
   wire done3_or = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
   wire conflict_1_sel_and = done1_or & port_1_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or = 1'd0 | done0_or & port_0_thread == 2'd0; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_1 = done0_or & port_0_thread == 2'd0; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_2 = done2_or & port_2_thread == 2'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_1 = conflict_1_sel_or | conflict_1_sel_and; // unifiedMainMemory.ts:54
-  wire conflictNow_or_1 = 1'd0 | conflict_1_sel_and & conflict_1_sel_or | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_1 = conflict_1_sel_and_1 | conflict_1_sel_and; // unifiedMainMemory.ts:54
+  wire conflictNow_or_1 = conflict_1_sel_and & conflict_1_sel_and_1 | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_3 = done3_or & port_3_thread == 2'd0; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | conflict_1_sel_and_2; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_4 = done1_or & port_1_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_3 = 1'd0 | done0_or & port_0_thread == 2'd1; // unifiedMainMemory.ts:54
-  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_or_3; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_5 = done0_or & port_0_thread == 2'd1; // unifiedMainMemory.ts:50
+  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_and_5; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_6 = done2_or & port_2_thread == 2'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_4 = conflict_1_sel_or_3 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_4 = conflict_1_sel_and_5 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_7 = done3_or & port_3_thread == 2'd1; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | conflict_1_sel_and_6; // unifiedMainMemory.ts:54
   wire conflictNow_or_5 = conflictNow_or_3 | conflict_1_sel_and_6 & conflict_1_sel_or_4 | conflict_1_sel_and_7 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_8 = done1_or & port_1_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_6 = 1'd0 | done0_or & port_0_thread == 2'd2; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_9 = done0_or & port_0_thread == 2'd2; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_10 = done2_or & port_2_thread == 2'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_7 = conflict_1_sel_or_6 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
-  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_or_6 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_7 = conflict_1_sel_and_9 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
+  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_and_9 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_11 = done3_or & port_3_thread == 2'd2; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | conflict_1_sel_and_10; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_12 = done1_or & port_1_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_9 = 1'd0 | done0_or & port_0_thread == 2'd3; // unifiedMainMemory.ts:54
-  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_or_9; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_13 = done0_or & port_0_thread == 2'd3; // unifiedMainMemory.ts:50
+  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_and_13; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_14 = done2_or & port_2_thread == 2'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_10 = conflict_1_sel_or_9 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_10 = conflict_1_sel_and_13 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_15 = done3_or & port_3_thread == 2'd3; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | conflict_1_sel_and_14; // unifiedMainMemory.ts:54
   wire conflictNow = conflictNow_or_9 | conflict_1_sel_and_14 & conflict_1_sel_or_10 | conflict_1_sel_and_15 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
-  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_or & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_and_1 & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_2 = ~conflict_1_sel_or_2 & conflict_1_sel_and_3 ? 2'd3 : _mux_1; // unifiedMainMemory.ts:51
   wire _eq = _mux_2 == 2'd3; // unifiedMainMemory.ts:52
-  wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane = 2'd0 - first; // unifiedMainMemory.ts:39
   wire _eq_1 = lane == 2'd3; // unifiedMainMemory.ts:40
   wire [5:0] _add = port_3_addr + 6'd3; // unifiedMainMemory.ts:40
@@ -227,7 +222,6 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [5:0] _mux_5 = _eq_1 ? _add : _eq_2 ? _add_1 : _eq_3 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
   wire [3:0] row = _mux_5[5:2]; // unifiedMainMemory.ts:42
   wire _eq_4 = _mux_2 == 2'd2; // unifiedMainMemory.ts:52
-  wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_1 = 2'd0 - first_1; // unifiedMainMemory.ts:39
   wire _eq_5 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
   wire [5:0] _add_3 = port_2_addr + 6'd3; // unifiedMainMemory.ts:40
@@ -238,7 +232,6 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [5:0] _mux_8 = _eq_5 ? _add_3 : _eq_6 ? _add_4 : _eq_7 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
   wire [3:0] row_1 = _mux_8[5:2]; // unifiedMainMemory.ts:42
   wire _eq_8 = _mux_2 == 2'd1; // unifiedMainMemory.ts:52
-  wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_2 = 2'd0 - first_2; // unifiedMainMemory.ts:39
   wire _eq_9 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
   wire [5:0] _add_6 = port_1_addr + 6'd3; // unifiedMainMemory.ts:40
@@ -248,7 +241,6 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire [5:0] _add_8 = port_1_addr + 6'd1; // unifiedMainMemory.ts:40
   wire [5:0] _mux_11 = _eq_9 ? _add_6 : _eq_10 ? _add_7 : _eq_11 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
   wire [3:0] row_2 = _mux_11[5:2]; // unifiedMainMemory.ts:42
-  wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_3 = 2'd0 - first_3; // unifiedMainMemory.ts:39
   wire _eq_12 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
   wire [5:0] _add_9 = port_0_addr + 6'd3; // unifiedMainMemory.ts:40
@@ -383,7 +375,7 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire write_13 = port_2_write_en & (port_2_s_or_v | lane_13 == 2'd0); // unifiedMainMemory.ts:42
   wire write_14 = port_1_write_en & (port_1_s_or_v | lane_14 == 2'd0); // unifiedMainMemory.ts:42
   wire write_15 = port_0_write_en & (port_0_s_or_v | lane_15 == 2'd0); // unifiedMainMemory.ts:42
-  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_or_3 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_and_5 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_137 = ~conflict_1_sel_or_5 & conflict_1_sel_and_7 ? 2'd3 : _mux_136; // unifiedMainMemory.ts:51
   wire _eq_51 = _mux_137 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_52 = _mux_137 == 2'd2; // unifiedMainMemory.ts:52
@@ -396,7 +388,7 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire _and_12 = _or_1 & (_eq_51 ? write_8 : _eq_52 ? write_9 : _eq_53 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [3:0] _mux_167 = _eq_51 ? row_12 : _eq_52 ? row_13 : _eq_53 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_13 = _or_1 & (_eq_51 ? write_12 : _eq_52 ? write_13 : _eq_53 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_or_6 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_and_9 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_176 = ~conflict_1_sel_or_8 & conflict_1_sel_and_11 ? 2'd3 : _mux_175; // unifiedMainMemory.ts:51
   wire _eq_54 = _mux_176 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_55 = _mux_176 == 2'd2; // unifiedMainMemory.ts:52
@@ -409,7 +401,7 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
   wire _and_19 = _or_2 & (_eq_54 ? write_8 : _eq_55 ? write_9 : _eq_56 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [3:0] _mux_206 = _eq_54 ? row_12 : _eq_55 ? row_13 : _eq_56 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_20 = _or_2 & (_eq_54 ? write_12 : _eq_55 ? write_13 : _eq_56 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_or_9 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_and_13 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_215 = ~conflict_1_sel_or_11 & conflict_1_sel_and_15 ? 2'd3 : _mux_214; // unifiedMainMemory.ts:51
   wire _eq_57 = _mux_215 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_58 = _mux_215 == 2'd2; // unifiedMainMemory.ts:52
@@ -443,13 +435,13 @@ module UnifiedMainMemory_ports4_threadWords64_threads4 (
 
   always_ff @(posedge clk) begin
     thread_q0 <= port_0_thread; // unifiedMainMemory.ts:67
-    first_q0 <= port_0_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q0 <= first_3; // unifiedMainMemory.ts:68
     thread_q1 <= port_1_thread; // unifiedMainMemory.ts:67
-    first_q1 <= port_1_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q1 <= first_2; // unifiedMainMemory.ts:68
     thread_q2 <= port_2_thread; // unifiedMainMemory.ts:67
-    first_q2 <= port_2_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q2 <= first_1; // unifiedMainMemory.ts:68
     thread_q3 <= port_3_thread; // unifiedMainMemory.ts:67
-    first_q3 <= port_3_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q3 <= first; // unifiedMainMemory.ts:68
   end
 
   always_ff @(posedge clk) begin

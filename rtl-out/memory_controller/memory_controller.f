@@ -1,2 +1,2 @@
-Fifo_depth32_width38.sv
+Fifo_depth32_payload_4b5b0aed.sv
 MemoryController_contexts4_icCores2_rtCores2_triangleCountBits10.sv

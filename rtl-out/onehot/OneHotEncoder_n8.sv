@@ -3,9 +3,8 @@ module OneHotEncoder_n8 (
   input  logic [7:0] in,
   output logic [2:0] index
 );
-  wire [2:0] index_or_2 = 3'd0 | (in[1] ? 3'd1 : 3'd0) | (in[2] ? 3'd2 : 3'd0) | (in[3] ? 3'd3 : 3'd0); // encoders.ts:24
-  wire [2:0] index_or_5 = index_or_2 | (in[4] ? 3'd4 : 3'd0) | (in[5] ? 3'd5 : 3'd0) | (in[6] ? 3'd6 : 3'd0); // encoders.ts:24
-  wire [2:0] index_1 = index_or_5 | (in[7] ? 3'd7 : 3'd0); // encoders.ts:24
+  wire [2:0] index_or_3 = (in[1] ? 3'd1 : 3'd0) | (in[2] ? 3'd2 : 3'd0) | (in[3] ? 3'd3 : 3'd0) | (in[4] ? 3'd4 : 3'd0); // encoders.ts:24
+  wire [2:0] index_1 = index_or_3 | (in[5] ? 3'd5 : 3'd0) | (in[6] ? 3'd6 : 3'd0) | (in[7] ? 3'd7 : 3'd0); // encoders.ts:24
   assign index = index_1; // encoders.ts:25
 
 

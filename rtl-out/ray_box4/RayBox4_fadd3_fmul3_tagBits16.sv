@@ -336,7 +336,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c0_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_2 = boxes[127:96]; // rayBox4.ts:77
   wire [31:0] c0_x_fsub_max_a = boxes_2; // slabPipeline.ts:58
-  wire [31:0] c0_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c0_x_fsub_max_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c0_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_x_fmul_max_a = c0_x_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c0_x_fmul_max_b = inv; // slabPipeline.ts:59
@@ -360,7 +360,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c0_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_4 = boxes[159:128]; // rayBox4.ts:77
   wire [31:0] c0_y_fsub_max_a = boxes_4; // slabPipeline.ts:58
-  wire [31:0] c0_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c0_y_fsub_max_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c0_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_y_fmul_max_a = c0_y_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c0_y_fmul_max_b = inv_1; // slabPipeline.ts:59
@@ -384,7 +384,7 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c0_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_6 = boxes[191:160]; // rayBox4.ts:77
   wire [31:0] c0_z_fsub_max_a = boxes_6; // slabPipeline.ts:58
-  wire [31:0] c0_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c0_z_fsub_max_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c0_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c0_z_fmul_max_a = c0_z_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c0_z_fmul_max_b = inv_2; // slabPipeline.ts:59
@@ -417,14 +417,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c1_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_7 = boxes[223:192]; // rayBox4.ts:77
   wire [31:0] c1_x_fsub_min_a = boxes_7; // slabPipeline.ts:58
-  wire [31:0] c1_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_x_fsub_min_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c1_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_x_fmul_min_a = c1_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c1_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_8 = boxes[319:288]; // rayBox4.ts:77
   wire [31:0] c1_x_fsub_max_a = boxes_8; // slabPipeline.ts:58
-  wire [31:0] c1_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_x_fsub_max_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c1_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_x_fmul_max_a = c1_x_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c1_x_fmul_max_b = inv; // slabPipeline.ts:59
@@ -439,14 +439,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c1_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_9 = boxes[255:224]; // rayBox4.ts:77
   wire [31:0] c1_y_fsub_min_a = boxes_9; // slabPipeline.ts:58
-  wire [31:0] c1_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_y_fsub_min_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c1_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_y_fmul_min_a = c1_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c1_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_10 = boxes[351:320]; // rayBox4.ts:77
   wire [31:0] c1_y_fsub_max_a = boxes_10; // slabPipeline.ts:58
-  wire [31:0] c1_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_y_fsub_max_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c1_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_y_fmul_max_a = c1_y_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c1_y_fmul_max_b = inv_1; // slabPipeline.ts:59
@@ -461,14 +461,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c1_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_11 = boxes[287:256]; // rayBox4.ts:77
   wire [31:0] c1_z_fsub_min_a = boxes_11; // slabPipeline.ts:58
-  wire [31:0] c1_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_z_fsub_min_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c1_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_z_fmul_min_a = c1_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c1_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c1_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_12 = boxes[383:352]; // rayBox4.ts:77
   wire [31:0] c1_z_fsub_max_a = boxes_12; // slabPipeline.ts:58
-  wire [31:0] c1_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c1_z_fsub_max_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c1_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c1_z_fmul_max_a = c1_z_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c1_z_fmul_max_b = inv_2; // slabPipeline.ts:59
@@ -501,14 +501,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c2_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_13 = boxes[415:384]; // rayBox4.ts:77
   wire [31:0] c2_x_fsub_min_a = boxes_13; // slabPipeline.ts:58
-  wire [31:0] c2_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_x_fsub_min_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c2_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_x_fmul_min_a = c2_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c2_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_14 = boxes[511:480]; // rayBox4.ts:77
   wire [31:0] c2_x_fsub_max_a = boxes_14; // slabPipeline.ts:58
-  wire [31:0] c2_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_x_fsub_max_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c2_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_x_fmul_max_a = c2_x_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c2_x_fmul_max_b = inv; // slabPipeline.ts:59
@@ -523,14 +523,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c2_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_15 = boxes[447:416]; // rayBox4.ts:77
   wire [31:0] c2_y_fsub_min_a = boxes_15; // slabPipeline.ts:58
-  wire [31:0] c2_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_y_fsub_min_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c2_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_y_fmul_min_a = c2_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c2_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_16 = boxes[543:512]; // rayBox4.ts:77
   wire [31:0] c2_y_fsub_max_a = boxes_16; // slabPipeline.ts:58
-  wire [31:0] c2_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_y_fsub_max_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c2_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_y_fmul_max_a = c2_y_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c2_y_fmul_max_b = inv_1; // slabPipeline.ts:59
@@ -545,14 +545,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c2_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_17 = boxes[479:448]; // rayBox4.ts:77
   wire [31:0] c2_z_fsub_min_a = boxes_17; // slabPipeline.ts:58
-  wire [31:0] c2_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_z_fsub_min_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c2_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_z_fmul_min_a = c2_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c2_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c2_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_18 = boxes[575:544]; // rayBox4.ts:77
   wire [31:0] c2_z_fsub_max_a = boxes_18; // slabPipeline.ts:58
-  wire [31:0] c2_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c2_z_fsub_max_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c2_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c2_z_fmul_max_a = c2_z_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c2_z_fmul_max_b = inv_2; // slabPipeline.ts:59
@@ -585,14 +585,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c3_x_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_19 = boxes[607:576]; // rayBox4.ts:77
   wire [31:0] c3_x_fsub_min_a = boxes_19; // slabPipeline.ts:58
-  wire [31:0] c3_x_fsub_min_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_x_fsub_min_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c3_x_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_x_fmul_min_a = c3_x_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_x_fmul_min_b = inv; // slabPipeline.ts:59
   wire c3_x_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_20 = boxes[703:672]; // rayBox4.ts:77
   wire [31:0] c3_x_fsub_max_a = boxes_20; // slabPipeline.ts:58
-  wire [31:0] c3_x_fsub_max_b = origin_1 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_x_fsub_max_b = c0_x_fsub_min_b; // slabPipeline.ts:59
   wire c3_x_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_x_fmul_max_a = c3_x_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c3_x_fmul_max_b = inv; // slabPipeline.ts:59
@@ -607,14 +607,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c3_y_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_21 = boxes[639:608]; // rayBox4.ts:77
   wire [31:0] c3_y_fsub_min_a = boxes_21; // slabPipeline.ts:58
-  wire [31:0] c3_y_fsub_min_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_y_fsub_min_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c3_y_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_y_fmul_min_a = c3_y_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_y_fmul_min_b = inv_1; // slabPipeline.ts:59
   wire c3_y_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_22 = boxes[735:704]; // rayBox4.ts:77
   wire [31:0] c3_y_fsub_max_a = boxes_22; // slabPipeline.ts:58
-  wire [31:0] c3_y_fsub_max_b = origin_2 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_y_fsub_max_b = c0_y_fsub_min_b; // slabPipeline.ts:59
   wire c3_y_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_y_fmul_max_a = c3_y_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c3_y_fmul_max_b = inv_1; // slabPipeline.ts:59
@@ -629,14 +629,14 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire c3_z_fsub_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_23 = boxes[671:640]; // rayBox4.ts:77
   wire [31:0] c3_z_fsub_min_a = boxes_23; // slabPipeline.ts:58
-  wire [31:0] c3_z_fsub_min_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_z_fsub_min_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c3_z_fmul_min_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_z_fmul_min_a = c3_z_fsub_min_result; // slabPipeline.ts:58
   wire [31:0] c3_z_fmul_min_b = inv_2; // slabPipeline.ts:59
   wire c3_z_fsub_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] boxes_24 = boxes[767:736]; // rayBox4.ts:77
   wire [31:0] c3_z_fsub_max_a = boxes_24; // slabPipeline.ts:58
-  wire [31:0] c3_z_fsub_max_b = origin_3 ^ 32'h80000000; // slabPipeline.ts:59
+  wire [31:0] c3_z_fsub_max_b = c0_z_fsub_min_b; // slabPipeline.ts:59
   wire c3_z_fmul_max_in_valid = 1'd1; // slabPipeline.ts:57
   wire [31:0] c3_z_fmul_max_a = c3_z_fsub_max_result; // slabPipeline.ts:58
   wire [31:0] c3_z_fmul_max_b = inv_2; // slabPipeline.ts:59
@@ -694,35 +694,26 @@ module RayBox4_fadd3_fmul3_tagBits16 (
   wire [5:0] pair_order_concat = {c2_tnear_wait_d3 <= c3_tnear_wait_d3, c1_tnear_wait_d3 <= c3_tnear_wait_d3, c1_tnear_wait_d3 <= c2_tnear_wait_d3, c0_tnear_wait_d3 <= c3_tnear_wait_d3, c0_tnear_wait_d3 <= c2_tnear_wait_d3, c0_tnear_wait_d3 <= c1_tnear_wait_d3}; // rayBox4.ts:37
   wire order_out_slice = hit_mask[0]; // rayBox4.ts:49
   wire order_out_slice_1 = hit_mask[1]; // rayBox4.ts:49
-  wire order_out_slice_2 = pair_order[0]; // rayBox4.ts:52
   wire order_out_slice_3 = hit_mask[2]; // rayBox4.ts:49
-  wire order_out_slice_4 = pair_order[1]; // rayBox4.ts:52
-  wire [2:0] order_out_add_1 = 3'd0 + {2'd0, order_out_slice_1 & ~order_out_slice_2} + {2'd0, order_out_slice_3 & ~order_out_slice_4}; // rayBox4.ts:40
   wire order_out_slice_5 = hit_mask[3]; // rayBox4.ts:49
-  wire order_out_slice_6 = pair_order[2]; // rayBox4.ts:52
-  wire [2:0] order_out_add_5 = 3'd0 + {2'd0, order_out_slice} + {2'd0, order_out_slice_1} + {2'd0, order_out_slice_3}; // rayBox4.ts:40
+  wire [2:0] order_out_add_5 = {2'd0, order_out_slice} + {2'd0, order_out_slice_1} + {2'd0, order_out_slice_3}; // rayBox4.ts:40
   wire [2:0] order_out_add_6 = order_out_add_5 + {2'd0, order_out_slice_5}; // rayBox4.ts:40
-  wire [2:0] order_out_mux = order_out_slice ? order_out_add_1 + {2'd0, order_out_slice_5 & ~order_out_slice_6} : order_out_add_6 + 3'd0; // rayBox4.ts:59
   wire order_out_slice_7 = pair_order[3]; // rayBox4.ts:52
-  wire [2:0] order_out_add_9 = 3'd0 + {2'd0, order_out_slice & order_out_slice_2} + {2'd0, order_out_slice_3 & ~order_out_slice_7}; // rayBox4.ts:40
+  wire [2:0] order_out_add_9 = {2'd0, order_out_slice & pair_order[0]} + {2'd0, order_out_slice_3 & ~order_out_slice_7}; // rayBox4.ts:40
   wire order_out_slice_8 = pair_order[4]; // rayBox4.ts:52
-  wire [2:0] order_out_add_11 = 3'd0 + {2'd0, ~order_out_slice}; // rayBox4.ts:40
-  wire [2:0] order_out_mux_2 = order_out_slice_1 ? order_out_add_9 + {2'd0, order_out_slice_5 & ~order_out_slice_8} : order_out_add_6 + order_out_add_11; // rayBox4.ts:59
-  wire [1:0] order_out_or = (order_out_mux == 3'd3 ? 2'd0 : 2'd0) | (order_out_mux_2 == 3'd3 ? 2'd1 : 2'd0); // rayBox4.ts:61
-  wire [2:0] order_out_add_14 = 3'd0 + {2'd0, order_out_slice & order_out_slice_4} + {2'd0, order_out_slice_1 & order_out_slice_7}; // rayBox4.ts:40
+  wire [2:0] order_out_zext_10 = {2'd0, ~order_out_slice}; // rayBox4.ts:40
+  wire [2:0] order_out_mux_2 = order_out_slice_1 ? order_out_add_9 + {2'd0, order_out_slice_5 & ~order_out_slice_8} : order_out_add_6 + order_out_zext_10; // rayBox4.ts:59
+  wire [2:0] order_out_add_14 = {2'd0, order_out_slice & pair_order[1]} + {2'd0, order_out_slice_1 & order_out_slice_7}; // rayBox4.ts:40
   wire order_out_slice_9 = pair_order[5]; // rayBox4.ts:52
-  wire [2:0] order_out_add_16 = order_out_add_11 + {2'd0, ~order_out_slice_1}; // rayBox4.ts:40
+  wire [2:0] order_out_add_16 = order_out_zext_10 + {2'd0, ~order_out_slice_1}; // rayBox4.ts:40
   wire [2:0] order_out_mux_4 = order_out_slice_3 ? order_out_add_14 + {2'd0, order_out_slice_5 & ~order_out_slice_9} : order_out_add_6 + order_out_add_16; // rayBox4.ts:59
-  wire [2:0] order_out_add_19 = 3'd0 + {2'd0, order_out_slice & order_out_slice_6} + {2'd0, order_out_slice_1 & order_out_slice_8}; // rayBox4.ts:40
+  wire [1:0] order_out_or_1 = (order_out_mux_2 == 3'd3 ? 2'd1 : 2'd0) | (order_out_mux_4 == 3'd3 ? 2'd2 : 2'd0); // rayBox4.ts:61
+  wire [2:0] order_out_add_19 = {2'd0, order_out_slice & pair_order[2]} + {2'd0, order_out_slice_1 & order_out_slice_8}; // rayBox4.ts:40
   wire [2:0] order_out_mux_6 = order_out_slice_5 ? order_out_add_19 + {2'd0, order_out_slice_3 & order_out_slice_9} : order_out_add_6 + (order_out_add_16 + {2'd0, ~order_out_slice_3}); // rayBox4.ts:59
-  wire [1:0] order_out_or_2 = order_out_or | (order_out_mux_4 == 3'd3 ? 2'd2 : 2'd0) | (order_out_mux_6 == 3'd3 ? 2'd3 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_3 = (order_out_mux == 3'd2 ? 2'd0 : 2'd0) | (order_out_mux_2 == 3'd2 ? 2'd1 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_5 = order_out_or_3 | (order_out_mux_4 == 3'd2 ? 2'd2 : 2'd0) | (order_out_mux_6 == 3'd2 ? 2'd3 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_6 = (order_out_mux == 3'd1 ? 2'd0 : 2'd0) | (order_out_mux_2 == 3'd1 ? 2'd1 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_8 = order_out_or_6 | (order_out_mux_4 == 3'd1 ? 2'd2 : 2'd0) | (order_out_mux_6 == 3'd1 ? 2'd3 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_9 = (order_out_mux == 3'd0 ? 2'd0 : 2'd0) | (order_out_mux_2 == 3'd0 ? 2'd1 : 2'd0); // rayBox4.ts:61
-  wire [1:0] order_out_or_11 = order_out_or_9 | (order_out_mux_4 == 3'd0 ? 2'd2 : 2'd0) | (order_out_mux_6 == 3'd0 ? 2'd3 : 2'd0); // rayBox4.ts:61
-  wire [7:0] order_1 = {order_out_or_2, order_out_or_5, order_out_or_8, order_out_or_11}; // rayBox4.ts:62
+  wire [1:0] order_out_or_4 = (order_out_mux_2 == 3'd2 ? 2'd1 : 2'd0) | (order_out_mux_4 == 3'd2 ? 2'd2 : 2'd0); // rayBox4.ts:61
+  wire [1:0] order_out_or_7 = (order_out_mux_2 == 3'd1 ? 2'd1 : 2'd0) | (order_out_mux_4 == 3'd1 ? 2'd2 : 2'd0); // rayBox4.ts:61
+  wire [1:0] order_out_or_10 = (order_out_mux_2 == 3'd0 ? 2'd1 : 2'd0) | (order_out_mux_4 == 3'd0 ? 2'd2 : 2'd0); // rayBox4.ts:61
+  wire [7:0] order_1 = {order_out_or_1 | (order_out_mux_6 == 3'd3 ? 2'd3 : 2'd0), order_out_or_4 | (order_out_mux_6 == 3'd2 ? 2'd3 : 2'd0), order_out_or_7 | (order_out_mux_6 == 3'd1 ? 2'd3 : 2'd0), order_out_or_10 | (order_out_mux_6 == 3'd0 ? 2'd3 : 2'd0)}; // rayBox4.ts:62
 
 `ifndef SYNTHESIS
   initial begin

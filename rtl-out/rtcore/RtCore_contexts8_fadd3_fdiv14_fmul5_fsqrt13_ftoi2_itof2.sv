@@ -56,6 +56,13 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   input  logic [127:0] mem_resp_data
 );
   typedef enum logic [2:0] {
+    LAUNCH_IDLE = 3'd0,
+    LAUNCH_FIRST = 3'd1,
+    LAUNCH_SECOND = 3'd2,
+    LAUNCH_THIRD = 3'd3,
+    LAUNCH_WAITING = 3'd4
+  } launch_t;
+  typedef enum logic [2:0] {
     CONTEXTSTATE_FREE = 3'd0,
     CONTEXTSTATE_LAUNCHING = 3'd1,
     CONTEXTSTATE_READY = 3'd2,
@@ -63,17 +70,6 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     CONTEXTSTATE_HALTED = 3'd4,
     CONTEXTSTATE_TEXTURE = 3'd5
   } ContextState_t;
-  typedef enum logic [2:0] {
-    LAUNCH_IDLE = 3'd0,
-    LAUNCH_FIRST = 3'd1,
-    LAUNCH_SECOND = 3'd2,
-    LAUNCH_THIRD = 3'd3,
-    LAUNCH_WAITING = 3'd4
-  } launch_t;
-  typedef enum logic {
-    THREADEVENTKIND_TRACE = 1'd0,
-    THREADEVENTKIND_END = 1'd1
-  } ThreadEventKind_t;
   typedef enum logic [2:0] {
     MICROOP_INSTRUCTION = 3'd0,
     MICROOP_LAUNCHFIRST = 3'd1,
@@ -100,7 +96,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     HALTKIND_FAULT = 2'd3
   } HaltKind_t;
 
-  ContextState_t ctx0_state; // contexts.ts:38
+  logic [2:0] ctx0_state; // contexts.ts:38
   logic [4:0] ctx0_thread; // contexts.ts:39
   logic [31:0] ctx0_pc; // contexts.ts:40
   logic [31:0] ctx0_ir; // contexts.ts:41
@@ -114,7 +110,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx0_writes_vector; // contexts.ts:49
   logic ctx0_writes_flag; // contexts.ts:50
   logic [1:0] ctx0_end; // contexts.ts:51
-  ContextState_t ctx1_state; // contexts.ts:38
+  logic [2:0] ctx1_state; // contexts.ts:38
   logic [4:0] ctx1_thread; // contexts.ts:39
   logic [31:0] ctx1_pc; // contexts.ts:40
   logic [31:0] ctx1_ir; // contexts.ts:41
@@ -128,7 +124,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx1_writes_vector; // contexts.ts:49
   logic ctx1_writes_flag; // contexts.ts:50
   logic [1:0] ctx1_end; // contexts.ts:51
-  ContextState_t ctx2_state; // contexts.ts:38
+  logic [2:0] ctx2_state; // contexts.ts:38
   logic [4:0] ctx2_thread; // contexts.ts:39
   logic [31:0] ctx2_pc; // contexts.ts:40
   logic [31:0] ctx2_ir; // contexts.ts:41
@@ -142,7 +138,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx2_writes_vector; // contexts.ts:49
   logic ctx2_writes_flag; // contexts.ts:50
   logic [1:0] ctx2_end; // contexts.ts:51
-  ContextState_t ctx3_state; // contexts.ts:38
+  logic [2:0] ctx3_state; // contexts.ts:38
   logic [4:0] ctx3_thread; // contexts.ts:39
   logic [31:0] ctx3_pc; // contexts.ts:40
   logic [31:0] ctx3_ir; // contexts.ts:41
@@ -156,7 +152,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx3_writes_vector; // contexts.ts:49
   logic ctx3_writes_flag; // contexts.ts:50
   logic [1:0] ctx3_end; // contexts.ts:51
-  ContextState_t ctx4_state; // contexts.ts:38
+  logic [2:0] ctx4_state; // contexts.ts:38
   logic [4:0] ctx4_thread; // contexts.ts:39
   logic [31:0] ctx4_pc; // contexts.ts:40
   logic [31:0] ctx4_ir; // contexts.ts:41
@@ -170,7 +166,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx4_writes_vector; // contexts.ts:49
   logic ctx4_writes_flag; // contexts.ts:50
   logic [1:0] ctx4_end; // contexts.ts:51
-  ContextState_t ctx5_state; // contexts.ts:38
+  logic [2:0] ctx5_state; // contexts.ts:38
   logic [4:0] ctx5_thread; // contexts.ts:39
   logic [31:0] ctx5_pc; // contexts.ts:40
   logic [31:0] ctx5_ir; // contexts.ts:41
@@ -184,7 +180,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx5_writes_vector; // contexts.ts:49
   logic ctx5_writes_flag; // contexts.ts:50
   logic [1:0] ctx5_end; // contexts.ts:51
-  ContextState_t ctx6_state; // contexts.ts:38
+  logic [2:0] ctx6_state; // contexts.ts:38
   logic [4:0] ctx6_thread; // contexts.ts:39
   logic [31:0] ctx6_pc; // contexts.ts:40
   logic [31:0] ctx6_ir; // contexts.ts:41
@@ -198,7 +194,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic ctx6_writes_vector; // contexts.ts:49
   logic ctx6_writes_flag; // contexts.ts:50
   logic [1:0] ctx6_end; // contexts.ts:51
-  ContextState_t ctx7_state; // contexts.ts:38
+  logic [2:0] ctx7_state; // contexts.ts:38
   logic [4:0] ctx7_thread; // contexts.ts:39
   logic [31:0] ctx7_pc; // contexts.ts:40
   logic [31:0] ctx7_ir; // contexts.ts:41
@@ -460,17 +456,33 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   logic wb_fault; // rtCore.ts:304
   logic events_enq_ready; // rtCore.ts:398
   logic events_deq_valid; // rtCore.ts:398
-  logic [362:0] events_deq_bits; // rtCore.ts:398
+  logic [4:0] events_deq_bits_event_thread; // rtCore.ts:398
+  logic events_deq_bits_event_kind; // rtCore.ts:398
+  logic events_deq_bits_event_fault; // rtCore.ts:398
+  logic [31:0] events_deq_bits_event_pc; // rtCore.ts:398
+  logic [31:0] events_deq_bits_event_sp; // rtCore.ts:398
+  logic [95:0] events_deq_bits_event_origin; // rtCore.ts:398
+  logic [95:0] events_deq_bits_event_direction; // rtCore.ts:398
+  logic [95:0] events_deq_bits_event_query; // rtCore.ts:398
+  logic events_deq_bits_event_queried; // rtCore.ts:398
+  logic [2:0] events_deq_bits_context; // rtCore.ts:398
   logic [3:0] events_count; // rtCore.ts:398
   logic events_full; // rtCore.ts:398
   logic events_empty; // rtCore.ts:398
-  ThreadEventKind_t leavingEvent_event_kind; // rtCore.ts:399
+  logic [2:0] ctx0_state_p; // rtCore.ts:427
+  logic [2:0] ctx1_state_p; // rtCore.ts:427
+  logic [2:0] ctx2_state_p; // rtCore.ts:427
+  logic [2:0] ctx3_state_p; // rtCore.ts:427
+  logic [2:0] ctx4_state_p; // rtCore.ts:427
+  logic [2:0] ctx5_state_p; // rtCore.ts:427
+  logic [2:0] ctx6_state_p; // rtCore.ts:427
+  logic [2:0] ctx7_state_p; // rtCore.ts:427
 
   wire dispatch_launch_ready_eq = launch_state == LAUNCH_IDLE; // contexts.ts:87
   wire dispatch_launch_ready_eq_1 = ctx0_state == CONTEXTSTATE_FREE; // contexts.ts:86
   wire dispatch_launch_ready_eq_2 = ctx1_state == CONTEXTSTATE_FREE; // contexts.ts:86
   wire dispatch_launch_ready_eq_3 = ctx2_state == CONTEXTSTATE_FREE; // contexts.ts:86
-  wire free_or_2 = 1'd0 | dispatch_launch_ready_eq_1 | dispatch_launch_ready_eq_2 | dispatch_launch_ready_eq_3; // contexts.ts:86
+  wire free_or_2 = dispatch_launch_ready_eq_1 | dispatch_launch_ready_eq_2 | dispatch_launch_ready_eq_3; // contexts.ts:86
   wire dispatch_launch_ready_eq_4 = ctx3_state == CONTEXTSTATE_FREE; // contexts.ts:86
   wire dispatch_launch_ready_eq_5 = ctx4_state == CONTEXTSTATE_FREE; // contexts.ts:86
   wire dispatch_launch_ready_eq_6 = ctx5_state == CONTEXTSTATE_FREE; // contexts.ts:86
@@ -480,36 +492,23 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire free = free_or_5 | dispatch_launch_ready_eq_7 | dispatch_launch_ready_eq_8; // contexts.ts:86
   assign dispatch_launch_ready = dispatch_launch_ready_eq & free; // contexts.ts:87
   assign dispatch_event_valid = events_deq_valid; // rtCore.ts:414
-  wire [4:0] head = events_deq_bits[4:0]; // rtCore.ts:412
-  assign dispatch_event_bits_thread = head; // rtCore.ts:413
-  wire head_1 = events_deq_bits[5]; // rtCore.ts:412
-  assign dispatch_event_bits_kind = head_1; // rtCore.ts:413
-  wire head_2 = events_deq_bits[6]; // rtCore.ts:412
-  assign dispatch_event_bits_fault = head_2; // rtCore.ts:413
-  wire [31:0] head_3 = events_deq_bits[38:7]; // rtCore.ts:412
-  assign dispatch_event_bits_pc = head_3; // rtCore.ts:413
-  wire [31:0] head_4 = events_deq_bits[70:39]; // rtCore.ts:412
-  assign dispatch_event_bits_sp = head_4; // rtCore.ts:413
-  wire [95:0] head_5 = events_deq_bits[166:71]; // rtCore.ts:412
-  assign dispatch_event_bits_origin = head_5; // rtCore.ts:413
-  wire [95:0] head_6 = events_deq_bits[262:167]; // rtCore.ts:412
-  assign dispatch_event_bits_direction = head_6; // rtCore.ts:413
-  wire [95:0] head_7 = events_deq_bits[358:263]; // rtCore.ts:412
-  assign dispatch_event_bits_query = head_7; // rtCore.ts:413
-  wire head_8 = events_deq_bits[359]; // rtCore.ts:412
-  assign dispatch_event_bits_queried = head_8; // rtCore.ts:413
+  assign dispatch_event_bits_thread = events_deq_bits_event_thread; // rtCore.ts:413
+  assign dispatch_event_bits_kind = events_deq_bits_event_kind; // rtCore.ts:413
+  assign dispatch_event_bits_fault = events_deq_bits_event_fault; // rtCore.ts:413
+  assign dispatch_event_bits_pc = events_deq_bits_event_pc; // rtCore.ts:413
+  assign dispatch_event_bits_sp = events_deq_bits_event_sp; // rtCore.ts:413
+  assign dispatch_event_bits_origin = events_deq_bits_event_origin; // rtCore.ts:413
+  assign dispatch_event_bits_direction = events_deq_bits_event_direction; // rtCore.ts:413
+  assign dispatch_event_bits_query = events_deq_bits_event_query; // rtCore.ts:413
+  assign dispatch_event_bits_queried = events_deq_bits_event_queried; // rtCore.ts:413
   wire instruction_eq = wb_micro == MICROOP_INSTRUCTION; // rtCore.ts:143
   wire instruction = wb_valid & instruction_eq; // rtCore.ts:143
   wire dispatch_retire_valid_slice = wb_context[2]; // rtCore.ts:101
   wire dispatch_retire_valid_slice_1 = wb_context[1]; // rtCore.ts:101
   wire dispatch_retire_valid_slice_2 = wb_context[0]; // rtCore.ts:101
-  wire dispatch_retire_valid_mux = dispatch_retire_valid_slice_2 ? 1'd0 : 1'd0; // rtCore.ts:101
-  wire dispatch_retire_valid_mux_1 = dispatch_retire_valid_slice_1 ? dispatch_retire_valid_mux : dispatch_retire_valid_mux; // rtCore.ts:101
-  wire dispatch_retire_valid_mux_2 = dispatch_retire_valid_slice ? dispatch_retire_valid_mux_1 : dispatch_retire_valid_mux_1; // rtCore.ts:101
-  wire dispatch_retire_valid_not = ~dispatch_retire_valid_mux_2; // rtCore.ts:374
   wire texture_eq = wb_micro == MICROOP_TEXTURE; // rtCore.ts:144
   wire texture = wb_valid & texture_eq; // rtCore.ts:144
-  assign dispatch_retire_valid = instruction & dispatch_retire_valid_not | texture; // rtCore.ts:374
+  assign dispatch_retire_valid = instruction | texture; // rtCore.ts:374
   wire [4:0] dispatch_retire_thread_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_thread : ctx6_thread) : dispatch_retire_valid_slice_2 ? ctx5_thread : ctx4_thread; // rtCore.ts:101
   wire [4:0] dispatch_retire_thread_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_thread : ctx2_thread) : dispatch_retire_valid_slice_2 ? ctx1_thread : ctx0_thread; // rtCore.ts:101
   assign dispatch_retire_thread = dispatch_retire_valid_slice ? dispatch_retire_thread_mux_2 : dispatch_retire_thread_mux_5; // rtCore.ts:375
@@ -533,10 +532,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire dispatch_retire_vectorWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_vector : ctx6_writes_vector) : dispatch_retire_valid_slice_2 ? ctx5_writes_vector : ctx4_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_vector : ctx2_writes_vector) : dispatch_retire_valid_slice_2 ? ctx1_writes_vector : ctx0_writes_vector; // rtCore.ts:101
   wire dispatch_retire_vectorWrite_mux_6 = dispatch_retire_valid_slice ? dispatch_retire_vectorWrite_mux_2 : dispatch_retire_vectorWrite_mux_5; // rtCore.ts:101
-  wire [3:0] writesVector_slice = dispatch_retire_scalarReg[3:0]; // rtCore.ts:350
-  wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & writesVector_slice != 4'd0; // rtCore.ts:350
-  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:381
   assign dispatch_retire_vectorReg = dispatch_retire_scalarReg[3:0]; // rtCore.ts:382
+  wire writesVector = instruction & dispatch_retire_vectorWrite_mux_6 | texture & dispatch_retire_vectorReg != 4'd0; // rtCore.ts:350
+  assign dispatch_retire_vectorWrite = writesVector; // rtCore.ts:381
   assign dispatch_retire_vectorValue = wb_vector; // rtCore.ts:383
   wire dispatch_retire_flagWrite_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_writes_flag : ctx6_writes_flag) : dispatch_retire_valid_slice_2 ? ctx5_writes_flag : ctx4_writes_flag; // rtCore.ts:101
   wire dispatch_retire_flagWrite_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_writes_flag : ctx2_writes_flag) : dispatch_retire_valid_slice_2 ? ctx1_writes_flag : ctx0_writes_flag; // rtCore.ts:101
@@ -553,158 +551,160 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [2:0] dispatch_issued_mux_2 = launch_state == LAUNCH_FIRST ? 3'd1 : dispatch_issued_mux_1; // completionSchedule.ts:16
   wire [36:0] dispatch_issued_lshr = wb_booked >> 6'd3; // completionSchedule.ts:48
   wire issueMicro = dispatch_issued_mux_2 != 3'd0 & ~dispatch_issued_lshr[0]; // rtCore.ts:185
-  wire issueInstruction_or = issueMicro | 1'd0; // rtCore.ts:190
-  wire issueInstruction_not = ~issueInstruction_or; // rtCore.ts:190
+  wire here = wb_context == 3'd0; // rtCore.ts:422
   wire dispatch_issued_eq_1 = wb_micro == MICROOP_LAUNCHTHIRD; // contexts.ts:118
   wire dispatch_issued_eq_2 = wb_micro == MICROOP_LAUNCHSECOND; // contexts.ts:118
   wire dispatch_issued_or = dispatch_issued_eq_1 | dispatch_issued_eq_2 & ~launch_queried; // contexts.ts:118
   wire dispatch_issued_eq_3 = dispatch_retire_counted_mux_6 == 2'd0; // rtCore.ts:169
-  wire dispatch_issued_or_2 = dispatch_issued_or | texture_eq | instruction_eq & dispatch_issued_eq_3 & dispatch_retire_valid_not; // rtCore.ts:169
-  wire ready = ctx0_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd0 & dispatch_issued_or_2; // rtCore.ts:180
+  wire dispatch_issued_or_2 = dispatch_issued_or | texture_eq | instruction_eq & dispatch_issued_eq_3; // rtCore.ts:169
+  wire ready = ctx0_state == CONTEXTSTATE_READY | wb_valid & here & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_4 = ctx0_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_5 = ctx0_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_13 = ctx0_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_4 = ctx0_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_13 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_6 = ctx0_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx0_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_4; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_8 = ctx0_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx0_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_6; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_10 = ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx0_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_8; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_12 = dispatch_issued_eq_4 ? 6'd5 : dispatch_issued_eq_5 ? 6'd36 : dispatch_issued_mux_10; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_5 = ctx0_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx0_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_7 = ctx0_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx0_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_5; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_9 = ctx0_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx0_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_7; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_11 = dispatch_issued_eq_5 ? 6'd36 : ctx0_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_9; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_12 = dispatch_issued_eq_4 ? 6'd5 : dispatch_issued_mux_11; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_1 = wb_booked >> dispatch_issued_mux_12; // completionSchedule.ts:48
-  wire dispatch_issued_not_2 = ~dispatch_issued_lshr_1[0]; // completionSchedule.ts:48
+  wire dispatch_issued_slice_1 = dispatch_issued_lshr_1[0]; // completionSchedule.ts:48
+  wire late_and = dispatch_issued_slice_1 & (ctx0_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_4); // rtCore.ts:175
   wire [5:0] late_add = dispatch_issued_mux_12 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_2 = wb_booked >> late_add; // completionSchedule.ts:48
-  wire late = ~dispatch_issued_not_2 & (dispatch_issued_eq_13 | dispatch_issued_eq_4) & ~dispatch_issued_lshr_2[0]; // rtCore.ts:175
-  wire ok = dispatch_issued_not_2 | late; // rtCore.ts:176
+  wire late = late_and & ~dispatch_issued_lshr_2[0]; // rtCore.ts:175
+  wire ok = ~dispatch_issued_slice_1 | late; // rtCore.ts:176
   wire unitFree_not_1 = ~int_divider_busy; // rtCore.ts:181
   wire unitFree = ~dispatch_issued_eq_5 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_6 = ready & ok & unitFree; // rtCore.ts:182
-  wire ready_1 = ctx1_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd1 & dispatch_issued_or_2; // rtCore.ts:180
+  wire here_1 = wb_context == 3'd1; // rtCore.ts:422
+  wire ready_1 = ctx1_state == CONTEXTSTATE_READY | wb_valid & here_1 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_15 = ctx1_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_16 = ctx1_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_24 = ctx1_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_14 = ctx1_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_24 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_16 = ctx1_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx1_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_14; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_18 = ctx1_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx1_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_16; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_20 = ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx1_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_18; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_22 = dispatch_issued_eq_15 ? 6'd5 : dispatch_issued_eq_16 ? 6'd36 : dispatch_issued_mux_20; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_15 = ctx1_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx1_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_17 = ctx1_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx1_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_15; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_19 = ctx1_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx1_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_17; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_21 = dispatch_issued_eq_16 ? 6'd36 : ctx1_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_19; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_22 = dispatch_issued_eq_15 ? 6'd5 : dispatch_issued_mux_21; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_3 = wb_booked >> dispatch_issued_mux_22; // completionSchedule.ts:48
-  wire dispatch_issued_not_4 = ~dispatch_issued_lshr_3[0]; // completionSchedule.ts:48
+  wire dispatch_issued_slice_3 = dispatch_issued_lshr_3[0]; // completionSchedule.ts:48
+  wire late_and_1 = dispatch_issued_slice_3 & (ctx1_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_15); // rtCore.ts:175
   wire [5:0] late_add_1 = dispatch_issued_mux_22 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_4 = wb_booked >> late_add_1; // completionSchedule.ts:48
-  wire late_1 = ~dispatch_issued_not_4 & (dispatch_issued_eq_24 | dispatch_issued_eq_15) & ~dispatch_issued_lshr_4[0]; // rtCore.ts:175
-  wire ok_1 = dispatch_issued_not_4 | late_1; // rtCore.ts:176
+  wire late_1 = late_and_1 & ~dispatch_issued_lshr_4[0]; // rtCore.ts:175
+  wire ok_1 = ~dispatch_issued_slice_3 | late_1; // rtCore.ts:176
   wire unitFree_1 = ~dispatch_issued_eq_16 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_10 = ready_1 & ok_1 & unitFree_1; // rtCore.ts:182
-  wire ready_2 = ctx2_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd2 & dispatch_issued_or_2; // rtCore.ts:180
+  wire here_2 = wb_context == 3'd2; // rtCore.ts:422
+  wire ready_2 = ctx2_state == CONTEXTSTATE_READY | wb_valid & here_2 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_26 = ctx2_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_27 = ctx2_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_35 = ctx2_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_24 = ctx2_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_35 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_26 = ctx2_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx2_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_24; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_28 = ctx2_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx2_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_26; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_30 = ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx2_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_28; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_32 = dispatch_issued_eq_26 ? 6'd5 : dispatch_issued_eq_27 ? 6'd36 : dispatch_issued_mux_30; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_25 = ctx2_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx2_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_27 = ctx2_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx2_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_25; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_29 = ctx2_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx2_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_27; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_31 = dispatch_issued_eq_27 ? 6'd36 : ctx2_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_29; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_32 = dispatch_issued_eq_26 ? 6'd5 : dispatch_issued_mux_31; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_5 = wb_booked >> dispatch_issued_mux_32; // completionSchedule.ts:48
-  wire dispatch_issued_not_6 = ~dispatch_issued_lshr_5[0]; // completionSchedule.ts:48
+  wire dispatch_issued_slice_5 = dispatch_issued_lshr_5[0]; // completionSchedule.ts:48
+  wire late_and_2 = dispatch_issued_slice_5 & (ctx2_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_26); // rtCore.ts:175
   wire [5:0] late_add_2 = dispatch_issued_mux_32 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_6 = wb_booked >> late_add_2; // completionSchedule.ts:48
-  wire late_2 = ~dispatch_issued_not_6 & (dispatch_issued_eq_35 | dispatch_issued_eq_26) & ~dispatch_issued_lshr_6[0]; // rtCore.ts:175
-  wire ok_2 = dispatch_issued_not_6 | late_2; // rtCore.ts:176
+  wire late_2 = late_and_2 & ~dispatch_issued_lshr_6[0]; // rtCore.ts:175
+  wire ok_2 = ~dispatch_issued_slice_5 | late_2; // rtCore.ts:176
   wire unitFree_2 = ~dispatch_issued_eq_27 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_14 = ready_2 & ok_2 & unitFree_2; // rtCore.ts:182
-  wire pick_or_2 = 1'd0 | dispatch_issued_and_6 | dispatch_issued_and_10 | dispatch_issued_and_14; // rtCore.ts:189
-  wire ready_3 = ctx3_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd3 & dispatch_issued_or_2; // rtCore.ts:180
+  wire here_3 = wb_context == 3'd3; // rtCore.ts:422
+  wire ready_3 = ctx3_state == CONTEXTSTATE_READY | wb_valid & here_3 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_37 = ctx3_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_38 = ctx3_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_46 = ctx3_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_34 = ctx3_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_46 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_36 = ctx3_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx3_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_34; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_38 = ctx3_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx3_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_36; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_40 = ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx3_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_38; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_42 = dispatch_issued_eq_37 ? 6'd5 : dispatch_issued_eq_38 ? 6'd36 : dispatch_issued_mux_40; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_35 = ctx3_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx3_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_37 = ctx3_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx3_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_35; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_39 = ctx3_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx3_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_37; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_41 = dispatch_issued_eq_38 ? 6'd36 : ctx3_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_39; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_42 = dispatch_issued_eq_37 ? 6'd5 : dispatch_issued_mux_41; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_7 = wb_booked >> dispatch_issued_mux_42; // completionSchedule.ts:48
-  wire dispatch_issued_not_8 = ~dispatch_issued_lshr_7[0]; // completionSchedule.ts:48
+  wire dispatch_issued_slice_7 = dispatch_issued_lshr_7[0]; // completionSchedule.ts:48
+  wire late_and_3 = dispatch_issued_slice_7 & (ctx3_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_37); // rtCore.ts:175
   wire [5:0] late_add_3 = dispatch_issued_mux_42 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_8 = wb_booked >> late_add_3; // completionSchedule.ts:48
-  wire late_3 = ~dispatch_issued_not_8 & (dispatch_issued_eq_46 | dispatch_issued_eq_37) & ~dispatch_issued_lshr_8[0]; // rtCore.ts:175
-  wire ok_3 = dispatch_issued_not_8 | late_3; // rtCore.ts:176
+  wire late_3 = late_and_3 & ~dispatch_issued_lshr_8[0]; // rtCore.ts:175
+  wire ok_3 = ~dispatch_issued_slice_7 | late_3; // rtCore.ts:176
   wire unitFree_3 = ~dispatch_issued_eq_38 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_18 = ready_3 & ok_3 & unitFree_3; // rtCore.ts:182
-  wire ready_4 = ctx4_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd4 & dispatch_issued_or_2; // rtCore.ts:180
+  wire pick_or_3 = dispatch_issued_and_6 | dispatch_issued_and_10 | dispatch_issued_and_14 | dispatch_issued_and_18; // rtCore.ts:189
+  wire here_4 = wb_context == 3'd4; // rtCore.ts:422
+  wire ready_4 = ctx4_state == CONTEXTSTATE_READY | wb_valid & here_4 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_48 = ctx4_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_49 = ctx4_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_57 = ctx4_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_44 = ctx4_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_57 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_46 = ctx4_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx4_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_44; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_48 = ctx4_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx4_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_46; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_50 = ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx4_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_48; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_52 = dispatch_issued_eq_48 ? 6'd5 : dispatch_issued_eq_49 ? 6'd36 : dispatch_issued_mux_50; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_45 = ctx4_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx4_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_47 = ctx4_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx4_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_45; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_49 = ctx4_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx4_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_47; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_51 = dispatch_issued_eq_49 ? 6'd36 : ctx4_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_49; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_52 = dispatch_issued_eq_48 ? 6'd5 : dispatch_issued_mux_51; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_9 = wb_booked >> dispatch_issued_mux_52; // completionSchedule.ts:48
-  wire dispatch_issued_not_10 = ~dispatch_issued_lshr_9[0]; // completionSchedule.ts:48
-  wire late_and_4 = ~dispatch_issued_not_10 & (dispatch_issued_eq_57 | dispatch_issued_eq_48); // rtCore.ts:175
+  wire dispatch_issued_slice_9 = dispatch_issued_lshr_9[0]; // completionSchedule.ts:48
+  wire late_and_4 = dispatch_issued_slice_9 & (ctx4_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_48); // rtCore.ts:175
   wire [5:0] late_add_4 = dispatch_issued_mux_52 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_10 = wb_booked >> late_add_4; // completionSchedule.ts:48
   wire late_4 = late_and_4 & ~dispatch_issued_lshr_10[0]; // rtCore.ts:175
-  wire ok_4 = dispatch_issued_not_10 | late_4; // rtCore.ts:176
+  wire ok_4 = ~dispatch_issued_slice_9 | late_4; // rtCore.ts:176
   wire unitFree_4 = ~dispatch_issued_eq_49 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_22 = ready_4 & ok_4 & unitFree_4; // rtCore.ts:182
-  wire ready_5 = ctx5_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd5 & dispatch_issued_or_2; // rtCore.ts:180
+  wire here_5 = wb_context == 3'd5; // rtCore.ts:422
+  wire ready_5 = ctx5_state == CONTEXTSTATE_READY | wb_valid & here_5 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_59 = ctx5_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_60 = ctx5_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_68 = ctx5_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_54 = ctx5_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_68 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_56 = ctx5_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx5_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_54; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_58 = ctx5_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx5_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_56; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_60 = ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx5_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_58; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_62 = dispatch_issued_eq_59 ? 6'd5 : dispatch_issued_eq_60 ? 6'd36 : dispatch_issued_mux_60; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_55 = ctx5_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx5_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_57 = ctx5_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx5_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_55; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_59 = ctx5_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx5_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_57; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_61 = dispatch_issued_eq_60 ? 6'd36 : ctx5_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_59; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_62 = dispatch_issued_eq_59 ? 6'd5 : dispatch_issued_mux_61; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_11 = wb_booked >> dispatch_issued_mux_62; // completionSchedule.ts:48
-  wire dispatch_issued_not_12 = ~dispatch_issued_lshr_11[0]; // completionSchedule.ts:48
-  wire late_and_5 = ~dispatch_issued_not_12 & (dispatch_issued_eq_68 | dispatch_issued_eq_59); // rtCore.ts:175
+  wire dispatch_issued_slice_11 = dispatch_issued_lshr_11[0]; // completionSchedule.ts:48
+  wire late_and_5 = dispatch_issued_slice_11 & (ctx5_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_59); // rtCore.ts:175
   wire [5:0] late_add_5 = dispatch_issued_mux_62 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_12 = wb_booked >> late_add_5; // completionSchedule.ts:48
   wire late_5 = late_and_5 & ~dispatch_issued_lshr_12[0]; // rtCore.ts:175
-  wire ok_5 = dispatch_issued_not_12 | late_5; // rtCore.ts:176
+  wire ok_5 = ~dispatch_issued_slice_11 | late_5; // rtCore.ts:176
   wire unitFree_5 = ~dispatch_issued_eq_60 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_26 = ready_5 & ok_5 & unitFree_5; // rtCore.ts:182
-  wire pick_or_5 = pick_or_2 | dispatch_issued_and_18 | dispatch_issued_and_22 | dispatch_issued_and_26; // rtCore.ts:189
-  wire ready_6 = ctx6_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd6 & dispatch_issued_or_2; // rtCore.ts:180
+  wire here_6 = wb_context == 3'd6; // rtCore.ts:422
+  wire ready_6 = ctx6_state == CONTEXTSTATE_READY | wb_valid & here_6 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_70 = ctx6_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_71 = ctx6_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_79 = ctx6_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_64 = ctx6_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_79 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_66 = ctx6_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx6_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_64; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_68 = ctx6_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx6_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_66; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_70 = ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx6_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_68; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_72 = dispatch_issued_eq_70 ? 6'd5 : dispatch_issued_eq_71 ? 6'd36 : dispatch_issued_mux_70; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_65 = ctx6_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx6_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_67 = ctx6_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx6_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_65; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_69 = ctx6_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx6_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_67; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_71 = dispatch_issued_eq_71 ? 6'd36 : ctx6_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_69; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_72 = dispatch_issued_eq_70 ? 6'd5 : dispatch_issued_mux_71; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_13 = wb_booked >> dispatch_issued_mux_72; // completionSchedule.ts:48
-  wire dispatch_issued_not_14 = ~dispatch_issued_lshr_13[0]; // completionSchedule.ts:48
-  wire late_and_6 = ~dispatch_issued_not_14 & (dispatch_issued_eq_79 | dispatch_issued_eq_70); // rtCore.ts:175
+  wire dispatch_issued_slice_13 = dispatch_issued_lshr_13[0]; // completionSchedule.ts:48
+  wire late_and_6 = dispatch_issued_slice_13 & (ctx6_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_70); // rtCore.ts:175
   wire [5:0] late_add_6 = dispatch_issued_mux_72 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_14 = wb_booked >> late_add_6; // completionSchedule.ts:48
   wire late_6 = late_and_6 & ~dispatch_issued_lshr_14[0]; // rtCore.ts:175
-  wire ok_6 = dispatch_issued_not_14 | late_6; // rtCore.ts:176
+  wire ok_6 = ~dispatch_issued_slice_13 | late_6; // rtCore.ts:176
   wire unitFree_6 = ~dispatch_issued_eq_71 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_30 = ready_6 & ok_6 & unitFree_6; // rtCore.ts:182
-  wire ready_7 = ctx7_state == CONTEXTSTATE_READY | wb_valid & wb_context == 3'd7 & dispatch_issued_or_2; // rtCore.ts:180
+  wire pick_or_6 = pick_or_3 | dispatch_issued_and_22 | dispatch_issued_and_26 | dispatch_issued_and_30; // rtCore.ts:189
+  wire here_7 = wb_context == 3'd7; // rtCore.ts:422
+  wire ready_7 = ctx7_state == CONTEXTSTATE_READY | wb_valid & here_7 & dispatch_issued_or_2; // rtCore.ts:180
   wire dispatch_issued_eq_81 = ctx7_ir_unit == EXECUNIT_LOAD; // rtCore.ts:165
   wire dispatch_issued_eq_82 = ctx7_ir_unit == EXECUNIT_INTDIV; // rtCore.ts:165
-  wire dispatch_issued_eq_90 = ctx7_ir_unit == EXECUNIT_SIMPLE; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_74 = ctx7_ir_unit == EXECUNIT_FADD ? 6'd6 : dispatch_issued_eq_90 ? 6'd3 : 6'd3; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_76 = ctx7_ir_unit == EXECUNIT_FDIV ? 6'd17 : ctx7_ir_unit == EXECUNIT_FMUL ? 6'd8 : dispatch_issued_mux_74; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_78 = ctx7_ir_unit == EXECUNIT_ITOF ? 6'd5 : ctx7_ir_unit == EXECUNIT_FSQRT ? 6'd16 : dispatch_issued_mux_76; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_80 = ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : ctx7_ir_unit == EXECUNIT_FTOI ? 6'd5 : dispatch_issued_mux_78; // rtCore.ts:165
-  wire [5:0] dispatch_issued_mux_82 = dispatch_issued_eq_81 ? 6'd5 : dispatch_issued_eq_82 ? 6'd36 : dispatch_issued_mux_80; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_75 = ctx7_ir_unit == EXECUNIT_FMUL ? 6'd8 : ctx7_ir_unit == EXECUNIT_FADD ? 6'd6 : 6'd3; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_77 = ctx7_ir_unit == EXECUNIT_FSQRT ? 6'd16 : ctx7_ir_unit == EXECUNIT_FDIV ? 6'd17 : dispatch_issued_mux_75; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_79 = ctx7_ir_unit == EXECUNIT_FTOI ? 6'd5 : ctx7_ir_unit == EXECUNIT_ITOF ? 6'd5 : dispatch_issued_mux_77; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_81 = dispatch_issued_eq_82 ? 6'd36 : ctx7_ir_unit == EXECUNIT_REDUCE ? 6'd10 : dispatch_issued_mux_79; // rtCore.ts:165
+  wire [5:0] dispatch_issued_mux_82 = dispatch_issued_eq_81 ? 6'd5 : dispatch_issued_mux_81; // rtCore.ts:165
   wire [36:0] dispatch_issued_lshr_15 = wb_booked >> dispatch_issued_mux_82; // completionSchedule.ts:48
-  wire dispatch_issued_not_16 = ~dispatch_issued_lshr_15[0]; // completionSchedule.ts:48
-  wire late_and_7 = ~dispatch_issued_not_16 & (dispatch_issued_eq_90 | dispatch_issued_eq_81); // rtCore.ts:175
+  wire dispatch_issued_slice_15 = dispatch_issued_lshr_15[0]; // completionSchedule.ts:48
+  wire late_and_7 = dispatch_issued_slice_15 & (ctx7_ir_unit == EXECUNIT_SIMPLE | dispatch_issued_eq_81); // rtCore.ts:175
   wire [5:0] late_add_7 = dispatch_issued_mux_82 + 6'd1; // rtCore.ts:175
   wire [36:0] dispatch_issued_lshr_16 = wb_booked >> late_add_7; // completionSchedule.ts:48
   wire late_7 = late_and_7 & ~dispatch_issued_lshr_16[0]; // rtCore.ts:175
-  wire ok_7 = dispatch_issued_not_16 | late_7; // rtCore.ts:176
+  wire ok_7 = ~dispatch_issued_slice_15 | late_7; // rtCore.ts:176
   wire unitFree_7 = ~dispatch_issued_eq_82 | unitFree_not_1; // rtCore.ts:181
   wire dispatch_issued_and_34 = ready_7 & ok_7 & unitFree_7; // rtCore.ts:182
-  wire pick = pick_or_5 | dispatch_issued_and_30 | dispatch_issued_and_34; // rtCore.ts:189
-  wire issueInstruction = issueInstruction_not & pick; // rtCore.ts:190
+  wire pick = pick_or_6 | dispatch_issued_and_34; // rtCore.ts:189
+  wire issueInstruction = ~issueMicro & pick; // rtCore.ts:190
   assign dispatch_issued = issueInstruction; // rtCore.ts:55
   wire status_state_slice = status_context[2]; // rtCore.ts:101
   wire status_state_slice_1 = status_context[1]; // rtCore.ts:101
@@ -731,21 +731,20 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [1:0] imem_addr_mux_9 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx7_flag : ctx6_flag) : imem_addr_slice_2 ? ctx5_flag : ctx4_flag; // rtCore.ts:101
   wire [1:0] imem_addr_mux_12 = imem_addr_slice_1 ? (imem_addr_slice_2 ? ctx3_flag : ctx2_flag) : imem_addr_slice_2 ? ctx1_flag : ctx0_flag; // rtCore.ts:101
   wire [1:0] imem_addr_mux_13 = imem_addr_slice ? imem_addr_mux_9 : imem_addr_mux_12; // rtCore.ts:101
-  wire imem_addr_or = 1'd0 | imem_addr_mux_13 == 2'd0; // readStage.ts:90
+  wire imem_addr_eq_2 = imem_addr_mux_13 == 2'd0; // readStage.ts:90
   wire imem_addr_eq_3 = op == 6'd49; // decode.ts:37
   wire imem_addr_eq_4 = imem_addr_mux_13 == 2'd1; // readStage.ts:90
   wire imem_addr_eq_5 = imem_addr_mux_13 == 2'd2; // readStage.ts:90
   wire imem_addr_eq_6 = imem_addr_mux_13 == 2'd3; // readStage.ts:90
-  wire imem_addr_and_1 = imem_addr_eq_3 & (1'd0 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
+  wire imem_addr_or_5 = imem_addr_eq | imem_addr_eq_1 & imem_addr_eq_2 | imem_addr_eq_3 & (imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_7 = op == 6'd50; // decode.ts:37
-  wire imem_addr_or_7 = imem_addr_eq | imem_addr_eq_1 & imem_addr_or | imem_addr_and_1 | imem_addr_eq_7 & (1'd0 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_8 = op == 6'd51; // decode.ts:37
+  wire imem_addr_or_9 = imem_addr_or_5 | imem_addr_eq_7 & imem_addr_eq_6 | imem_addr_eq_8 & (imem_addr_eq_2 | imem_addr_eq_5); // readStage.ts:91
   wire imem_addr_eq_9 = op == 6'd52; // decode.ts:37
-  wire imem_addr_or_11 = imem_addr_or_7 | imem_addr_eq_8 & (imem_addr_or | imem_addr_eq_5) | imem_addr_eq_9 & (1'd0 | imem_addr_eq_5); // readStage.ts:91
   wire imem_addr_eq_10 = op == 6'd53; // decode.ts:37
+  wire imem_addr_or_13 = imem_addr_or_9 | imem_addr_eq_9 & imem_addr_eq_5 | imem_addr_eq_10 & (imem_addr_eq_2 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_11 = op == 6'd54; // decode.ts:37
-  wire imem_addr_and_6 = imem_addr_eq_11 & (imem_addr_or | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
-  wire imem_addr_or_17 = imem_addr_or_11 | imem_addr_eq_10 & (imem_addr_or | imem_addr_eq_6) | imem_addr_and_6; // readStage.ts:91
+  wire imem_addr_and_6 = imem_addr_eq_11 & (imem_addr_eq_2 | imem_addr_eq_4 | imem_addr_eq_5 | imem_addr_eq_6); // readStage.ts:91
   wire imem_addr_eq_12 = op == 6'd58; // decode.ts:37
   wire [4:0] fB = r_word[20:16]; // readStage.ts:64
   wire [4:0] s1 = imem_addr_eq_12 ? 5'd29 : fB; // readStage.ts:71
@@ -765,7 +764,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [15:0] imm16 = r_word[15:0]; // readStage.ts:66
   wire [31:0] imm = imem_addr_or_29 | imem_addr_eq_10 | imem_addr_eq_11 ? {{16{imm16[15]}}, imm16} : {16'd0, imm16}; // readStage.ts:77
   wire [31:0] target = imem_addr_eq ? s1_1 : pcPlus4 + imm; // readStage.ts:93
-  wire [31:0] nextPc = imem_addr_or_17 ? target : pcPlus4; // readStage.ts:103
+  wire [31:0] nextPc = imem_addr_or_13 | imem_addr_and_6 ? target : pcPlus4; // readStage.ts:103
   wire [31:0] fetchPc = fetchPc_eq ? (imem_addr_slice ? imem_addr_mux_2 : imem_addr_mux_5) : nextPc; // rtCore.ts:246
   assign imem_addr = fetchPc; // rtCore.ts:247
   assign cmem_addr = m1_const ? m1_addr[14:2] : 13'd0; // memoryStage.ts:55
@@ -775,46 +774,40 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   assign mem_write = m1_main & ~m1_load; // memoryStage.ts:52
   assign mem_vector = m1_main & m1_vector; // memoryStage.ts:53
   assign mem_data = m1_main ? (m1_load ? 128'd0 : m1_data) : 128'd0; // memoryStage.ts:54
-  wire [2:0] pick_mux_2 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : 3'd6; // rtCore.ts:189
-  wire [2:0] pick_mux_4 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_2; // rtCore.ts:189
-  wire [2:0] pick_mux_6 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_4; // rtCore.ts:189
-  wire [2:0] pick_mux_10 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : 3'd5; // rtCore.ts:189
-  wire [2:0] pick_mux_12 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_10; // rtCore.ts:189
-  wire [2:0] pick_mux_14 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_12; // rtCore.ts:189
-  wire [2:0] pick_mux_18 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : 3'd4; // rtCore.ts:189
-  wire [2:0] pick_mux_20 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_18; // rtCore.ts:189
-  wire [2:0] pick_mux_22 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_20; // rtCore.ts:189
-  wire [2:0] pick_mux_26 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : 3'd3; // rtCore.ts:189
-  wire [2:0] pick_mux_28 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_26; // rtCore.ts:189
-  wire [2:0] pick_mux_30 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_28; // rtCore.ts:189
-  wire [2:0] pick_mux_34 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : 3'd2; // rtCore.ts:189
-  wire [2:0] pick_mux_36 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_34; // rtCore.ts:189
-  wire [2:0] pick_mux_38 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_36; // rtCore.ts:189
-  wire [2:0] pick_mux_42 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : 3'd1; // rtCore.ts:189
-  wire [2:0] pick_mux_44 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_42; // rtCore.ts:189
-  wire [2:0] pick_mux_46 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_44; // rtCore.ts:189
-  wire [2:0] pick_mux_50 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : 3'd0; // rtCore.ts:189
-  wire [2:0] pick_mux_52 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_50; // rtCore.ts:189
-  wire [2:0] pick_mux_54 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_52; // rtCore.ts:189
-  wire [2:0] pick_mux_58 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : 3'd7; // rtCore.ts:189
-  wire [2:0] pick_mux_60 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_58; // rtCore.ts:189
-  wire [2:0] pick_mux_62 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_60; // rtCore.ts:189
-  wire [2:0] pick_mux_64 = issue_last == 3'd0 ? (dispatch_issued_and_10 ? 3'd1 : pick_mux_54) : dispatch_issued_and_6 ? 3'd0 : pick_mux_62; // rtCore.ts:189
-  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? (dispatch_issued_and_14 ? 3'd2 : pick_mux_46) : pick_mux_64; // rtCore.ts:189
-  wire [2:0] pick_mux_66 = issue_last == 3'd2 ? (dispatch_issued_and_18 ? 3'd3 : pick_mux_38) : pick_mux_65; // rtCore.ts:189
-  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? (dispatch_issued_and_22 ? 3'd4 : pick_mux_30) : pick_mux_66; // rtCore.ts:189
-  wire [2:0] pick_mux_68 = issue_last == 3'd4 ? (dispatch_issued_and_26 ? 3'd5 : pick_mux_22) : pick_mux_67; // rtCore.ts:189
-  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? (dispatch_issued_and_30 ? 3'd6 : pick_mux_14) : pick_mux_68; // rtCore.ts:189
-  wire [2:0] pick_1 = issue_last == 3'd6 ? (dispatch_issued_and_34 ? 3'd7 : pick_mux_6) : pick_mux_69; // rtCore.ts:189
+  wire [2:0] pick_mux_3 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : 3'd6; // rtCore.ts:189
+  wire [2:0] pick_mux_5 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_3; // rtCore.ts:189
+  wire [2:0] pick_mux_7 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_5; // rtCore.ts:189
+  wire [2:0] pick_mux_11 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : 3'd5; // rtCore.ts:189
+  wire [2:0] pick_mux_13 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_11; // rtCore.ts:189
+  wire [2:0] pick_mux_15 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_13; // rtCore.ts:189
+  wire [2:0] pick_mux_19 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : 3'd4; // rtCore.ts:189
+  wire [2:0] pick_mux_21 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : pick_mux_19; // rtCore.ts:189
+  wire [2:0] pick_mux_23 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_21; // rtCore.ts:189
+  wire [2:0] pick_mux_27 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : 3'd3; // rtCore.ts:189
+  wire [2:0] pick_mux_29 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : pick_mux_27; // rtCore.ts:189
+  wire [2:0] pick_mux_31 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_29; // rtCore.ts:189
+  wire [2:0] pick_mux_35 = dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : 3'd2; // rtCore.ts:189
+  wire [2:0] pick_mux_37 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : pick_mux_35; // rtCore.ts:189
+  wire [2:0] pick_mux_39 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_37; // rtCore.ts:189
+  wire [2:0] pick_mux_43 = dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : dispatch_issued_and_6 ? 3'd0 : 3'd1; // rtCore.ts:189
+  wire [2:0] pick_mux_45 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : pick_mux_43; // rtCore.ts:189
+  wire [2:0] pick_mux_47 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_45; // rtCore.ts:189
+  wire [2:0] pick_mux_51 = dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : dispatch_issued_and_34 ? 3'd7 : 3'd0; // rtCore.ts:189
+  wire [2:0] pick_mux_53 = dispatch_issued_and_18 ? 3'd3 : dispatch_issued_and_22 ? 3'd4 : pick_mux_51; // rtCore.ts:189
+  wire [2:0] pick_mux_55 = dispatch_issued_and_10 ? 3'd1 : dispatch_issued_and_14 ? 3'd2 : pick_mux_53; // rtCore.ts:189
+  wire [2:0] pick_mux_59 = dispatch_issued_and_22 ? 3'd4 : dispatch_issued_and_26 ? 3'd5 : dispatch_issued_and_30 ? 3'd6 : 3'd7; // rtCore.ts:189
+  wire [2:0] pick_mux_61 = dispatch_issued_and_14 ? 3'd2 : dispatch_issued_and_18 ? 3'd3 : pick_mux_59; // rtCore.ts:189
+  wire [2:0] pick_mux_63 = dispatch_issued_and_6 ? 3'd0 : dispatch_issued_and_10 ? 3'd1 : pick_mux_61; // rtCore.ts:189
+  wire [2:0] pick_mux_65 = issue_last == 3'd1 ? pick_mux_47 : issue_last == 3'd0 ? pick_mux_55 : pick_mux_63; // rtCore.ts:189
+  wire [2:0] pick_mux_67 = issue_last == 3'd3 ? pick_mux_31 : issue_last == 3'd2 ? pick_mux_39 : pick_mux_65; // rtCore.ts:189
+  wire [2:0] pick_mux_69 = issue_last == 3'd5 ? pick_mux_15 : issue_last == 3'd4 ? pick_mux_23 : pick_mux_67; // rtCore.ts:189
+  wire [2:0] pick_1 = issue_last == 3'd6 ? pick_mux_7 : pick_mux_69; // rtCore.ts:189
   wire ctx0_state_sel_and = issueInstruction & pick_1 == 3'd0; // rtCore.ts:437
   wire events_deq_ready = dispatch_event_ready; // rtCore.ts:415
   wire ctx0_state_sel_and_1 = events_deq_valid & events_deq_ready; // rtCore.ts:416
-  wire [2:0] head_9 = events_deq_bits[362:360]; // rtCore.ts:412
   wire ctx0_state_sel_and_3 = wb_valid & dispatch_issued_or; // rtCore.ts:434
-  wire here = wb_context == 3'd0; // rtCore.ts:422
   wire ctx0_state_sel_and_5 = texture & here; // rtCore.ts:430
   wire ctx0_state_sel_and_6 = instruction & here; // rtCore.ts:423
-  wire ctx0_state_sel_and_7 = dispatch_issued_eq_3 & dispatch_retire_valid_mux_2; // rtCore.ts:426
   wire ctx0_state_sel_and_8 = dispatch_launch_valid & dispatch_launch_ready; // contexts.ts:88
   wire [2:0] free_mux_1 = dispatch_launch_ready_eq_7 ? 3'd6 : dispatch_launch_ready_eq_8 ? 3'd7 : 3'd0; // contexts.ts:86
   wire [2:0] free_mux_3 = dispatch_launch_ready_eq_5 ? 3'd4 : dispatch_launch_ready_eq_6 ? 3'd5 : free_mux_1; // contexts.ts:86
@@ -873,7 +866,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire ctx0_ir_unit_or_5 = ctx0_ir_unit_or_3 | fetchedUnit_slice_1 == 6'd9 | fetchedUnit_slice_1 == 6'd10; // decode.ts:37
   wire ctx0_ir_unit_or_8 = fetchedUnit_slice_1 == 6'd16 | fetchedUnit_slice_1 == 6'd17 | fetchedUnit_slice_1 == 6'd18; // decode.ts:37
   wire floatOp = ctx0_ir_unit_or_5 | fetchedUnit_slice_1 == 6'd11 | (ctx0_ir_unit_or_8 | fetchedUnit_slice_1 == 6'd19); // decode.ts:96
-  wire [1:0] mul_slice = fetchedUnit_slice_1[1:0]; // decode.ts:51
+  wire [1:0] mul_slice = imem_data[27:26]; // decode.ts:51
   wire mul = mul_slice == 2'd2; // decode.ts:51
   wire div = mul_slice == 2'd3; // decode.ts:52
   wire [3:0] unit_mux = fetchedUnit_slice_1 == 6'd44 | fetchedUnit_slice_1 == 6'd47 ? 4'd9 : 4'd0; // decode.ts:109
@@ -897,42 +890,35 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire writesScalar_1 = writesScalar_and | imem_addr_eq_17; // decode.ts:59
   wire writesScalar_2 = live & writesScalar_1 & fA != 5'd0 & fA != 5'd31; // readStage.ts:106
   wire writesVector_1 = ctx0_pc_sel_or_6 | (ctx0_pc_sel_eq_30 | imem_addr_eq_18); // decode.ts:60
-  wire [3:0] writesVector_slice_1 = fA[3:0]; // readStage.ts:107
-  wire writesVector_ne_1 = writesVector_slice_1 != 4'd0; // readStage.ts:107
+  wire [3:0] v3 = fA[3:0]; // readStage.ts:75
+  wire writesVector_ne_1 = v3 != 4'd0; // readStage.ts:107
   wire writesVector_2 = live & writesVector_1 & writesVector_ne_1; // readStage.ts:107
   wire writesFlag_1 = live & ctx0_writes_scalar_or_25; // readStage.ts:108
   wire ctx1_state_sel_and = issueInstruction & pick_1 == 3'd1; // rtCore.ts:437
-  wire here_1 = wb_context == 3'd1; // rtCore.ts:422
   wire ctx1_state_sel_and_3 = texture & here_1; // rtCore.ts:430
   wire ctx1_state_sel_and_4 = instruction & here_1; // rtCore.ts:423
   wire ctx1_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd1; // contexts.ts:95
   wire ctx2_state_sel_and = issueInstruction & pick_1 == 3'd2; // rtCore.ts:437
-  wire here_2 = wb_context == 3'd2; // rtCore.ts:422
   wire ctx2_state_sel_and_3 = texture & here_2; // rtCore.ts:430
   wire ctx2_state_sel_and_4 = instruction & here_2; // rtCore.ts:423
   wire ctx2_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd2; // contexts.ts:95
   wire ctx3_state_sel_and = issueInstruction & pick_1 == 3'd3; // rtCore.ts:437
-  wire here_3 = wb_context == 3'd3; // rtCore.ts:422
   wire ctx3_state_sel_and_3 = texture & here_3; // rtCore.ts:430
   wire ctx3_state_sel_and_4 = instruction & here_3; // rtCore.ts:423
   wire ctx3_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd3; // contexts.ts:95
   wire ctx4_state_sel_and = issueInstruction & pick_1 == 3'd4; // rtCore.ts:437
-  wire here_4 = wb_context == 3'd4; // rtCore.ts:422
   wire ctx4_state_sel_and_3 = texture & here_4; // rtCore.ts:430
   wire ctx4_state_sel_and_4 = instruction & here_4; // rtCore.ts:423
   wire ctx4_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd4; // contexts.ts:95
   wire ctx5_state_sel_and = issueInstruction & pick_1 == 3'd5; // rtCore.ts:437
-  wire here_5 = wb_context == 3'd5; // rtCore.ts:422
   wire ctx5_state_sel_and_3 = texture & here_5; // rtCore.ts:430
   wire ctx5_state_sel_and_4 = instruction & here_5; // rtCore.ts:423
   wire ctx5_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd5; // contexts.ts:95
   wire ctx6_state_sel_and = issueInstruction & pick_1 == 3'd6; // rtCore.ts:437
-  wire here_6 = wb_context == 3'd6; // rtCore.ts:422
   wire ctx6_state_sel_and_3 = texture & here_6; // rtCore.ts:430
   wire ctx6_state_sel_and_4 = instruction & here_6; // rtCore.ts:423
   wire ctx6_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd6; // contexts.ts:95
   wire ctx7_state_sel_and = issueInstruction & pick_1 == 3'd7; // rtCore.ts:437
-  wire here_7 = wb_context == 3'd7; // rtCore.ts:422
   wire ctx7_state_sel_and_3 = texture & here_7; // rtCore.ts:430
   wire ctx7_state_sel_and_4 = instruction & here_7; // rtCore.ts:423
   wire ctx7_state_sel_and_5 = ctx0_state_sel_and_8 & free_1 == 3'd7; // contexts.ts:95
@@ -946,29 +932,26 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire wbScalarLaunch = wb_valid & (wbScalarLaunch_eq | dispatch_issued_eq_2); // rtCore.ts:357
   wire scalar_rf_write_en = writesScalar | wbScalarLaunch; // rtCore.ts:359
   wire [2:0] scalar_rf_write_at_context = wb_context; // rtCore.ts:360
-  wire [4:0] scalar_rf_write_at_reg = wbScalarLaunch ? (wbScalarLaunch_eq ? 5'd1 : dispatch_issued_eq_2 ? 5'd29 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:361
-  wire [31:0] scalar_rf_write_data_mux_1 = wbScalarLaunch_eq ? launch_pixel : dispatch_issued_eq_2 ? launch_sp : launch_sp; // rtCore.ts:356
-  wire [31:0] scalar_rf_write_data = wbScalarLaunch ? scalar_rf_write_data_mux_1 : wb_scalar; // rtCore.ts:362
+  wire [4:0] scalar_rf_write_at_reg = wbScalarLaunch ? (wbScalarLaunch_eq ? 5'd1 : 5'd29) : dispatch_retire_scalarReg; // rtCore.ts:361
+  wire [31:0] scalar_rf_write_data = wbScalarLaunch ? (wbScalarLaunch_eq ? launch_pixel : launch_sp) : wb_scalar; // rtCore.ts:362
   wire scalar_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
   wire [2:0] scalar_rf_clear_context = free_1; // rtCore.ts:116
   wire [2:0] vector_rf_read_0_context = r_context; // rtCore.ts:225
-  wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? writesVector_slice_1 : fB[3:0]; // readStage.ts:73
+  wire [3:0] v1 = imem_addr_eq_12 ? 4'd14 : ctx0_pc_sel_eq_30 | imem_addr_eq_20 ? v3 : fB[3:0]; // readStage.ts:73
   wire [3:0] vector_rf_read_0_reg = v1; // rtCore.ts:226
   wire [2:0] vector_rf_read_1_context = r_context; // rtCore.ts:225
   wire [3:0] v2 = imem_addr_eq_12 ? 4'd15 : fC[3:0]; // readStage.ts:74
   wire [3:0] vector_rf_read_1_reg = v2; // rtCore.ts:226
   wire [2:0] vector_rf_read_2_context = r_context; // rtCore.ts:225
-  wire [3:0] v3 = fA[3:0]; // readStage.ts:75
   wire [3:0] vector_rf_read_2_reg = v3; // rtCore.ts:226
   wire wbLaunch = wbScalarLaunch | wb_valid & dispatch_issued_eq_1; // rtCore.ts:358
   wire vector_rf_write_en = writesVector | wbLaunch; // rtCore.ts:363
   wire [2:0] vector_rf_write_at_context = wb_context; // rtCore.ts:364
-  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbScalarLaunch_eq ? 4'd14 : dispatch_issued_eq_2 ? 4'd15 : 4'd13) : writesVector_slice; // rtCore.ts:365
+  wire [3:0] vector_rf_write_at_reg = wbLaunch ? (wbScalarLaunch_eq ? 4'd14 : dispatch_issued_eq_2 ? 4'd15 : 4'd13) : dispatch_retire_vectorReg; // rtCore.ts:365
   wire [127:0] vector_rf_write_data_mux_1 = wbScalarLaunch_eq ? launch_hit : dispatch_issued_eq_2 ? launch_normal : launch_parameters; // rtCore.ts:356
   wire [127:0] vector_rf_write_data = wbLaunch ? vector_rf_write_data_mux_1 : wb_vector; // rtCore.ts:366
   wire vector_rf_clear_en = ctx0_state_sel_and_8; // rtCore.ts:115
   wire [2:0] vector_rf_clear_context = free_1; // rtCore.ts:116
-  wire wb_booked_or = issueInstruction_or | issueInstruction; // rtCore.ts:196
   wire issueLatency_slice = pick_1[2]; // rtCore.ts:193
   wire issueLatency_slice_1 = pick_1[1]; // rtCore.ts:193
   wire issueLatency_slice_2 = pick_1[0]; // rtCore.ts:193
@@ -982,48 +965,49 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [5:0] latency_6 = late_1 ? late_add_1 : dispatch_issued_mux_22; // rtCore.ts:176
   wire [5:0] latency_7 = late ? late_add : dispatch_issued_mux_12; // rtCore.ts:176
   wire [5:0] issueLatency_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? latency_4 : latency_5) : issueLatency_slice_2 ? latency_6 : latency_7; // rtCore.ts:193
-  wire [5:0] issueLatency = issueInstruction_or ? 6'd3 : issueLatency_slice ? issueLatency_mux_2 : issueLatency_mux_5; // rtCore.ts:193
-  wire [36:0] wb_booked_or_1 = {1'd0, wb_booked[36:1]} | (wb_booked_or ? 37'd1 << issueLatency - 6'd1 : 37'd0); // completionSchedule.ts:51
-  wire lands = wb_booked_or & issueLatency == 6'd2; // completionSchedule.ts:54
+  wire [5:0] issueLatency = issueMicro ? 6'd3 : issueLatency_slice ? issueLatency_mux_2 : issueLatency_mux_5; // rtCore.ts:193
+  wire rValid_or = issueMicro | issueInstruction; // rtCore.ts:218
+  wire [36:0] wb_booked_or_1 = {1'd0, wb_booked[36:1]} | (rValid_or ? 37'd1 << issueLatency - 6'd1 : 37'd0); // completionSchedule.ts:51
+  wire lands = rValid_or & issueLatency == 6'd2; // completionSchedule.ts:54
   wire [2:0] issueContext = issueMicro ? launch_context : pick_1; // rtCore.ts:191
-  wire [2:0] wb_slot1_micro_mux_1 = issueMicro ? dispatch_issued_mux_2 : 1'd0 ? 3'd4 : 3'd0; // completionSchedule.ts:16
+  wire [2:0] wb_slot1_micro_mux_1 = issueMicro ? dispatch_issued_mux_2 : 3'd0; // completionSchedule.ts:16
   wire issueLate_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_7 : late_6) : issueLatency_slice_2 ? late_5 : late_4; // rtCore.ts:194
   wire issueLate_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? late_3 : late_2) : issueLatency_slice_2 ? late_1 : late; // rtCore.ts:194
   wire issueLate = issueInstruction & (issueLatency_slice ? issueLate_mux_2 : issueLate_mux_5); // rtCore.ts:194
-  wire lands_1 = wb_booked_or & issueLatency == 6'd3; // completionSchedule.ts:54
-  wire lands_2 = wb_booked_or & issueLatency == 6'd4; // completionSchedule.ts:54
-  wire lands_3 = wb_booked_or & issueLatency == 6'd5; // completionSchedule.ts:54
-  wire lands_4 = wb_booked_or & issueLatency == 6'd6; // completionSchedule.ts:54
-  wire lands_5 = wb_booked_or & issueLatency == 6'd7; // completionSchedule.ts:54
-  wire lands_6 = wb_booked_or & issueLatency == 6'd8; // completionSchedule.ts:54
-  wire lands_7 = wb_booked_or & issueLatency == 6'd9; // completionSchedule.ts:54
-  wire lands_8 = wb_booked_or & issueLatency == 6'd10; // completionSchedule.ts:54
-  wire lands_9 = wb_booked_or & issueLatency == 6'd11; // completionSchedule.ts:54
-  wire lands_10 = wb_booked_or & issueLatency == 6'd12; // completionSchedule.ts:54
-  wire lands_11 = wb_booked_or & issueLatency == 6'd13; // completionSchedule.ts:54
-  wire lands_12 = wb_booked_or & issueLatency == 6'd14; // completionSchedule.ts:54
-  wire lands_13 = wb_booked_or & issueLatency == 6'd15; // completionSchedule.ts:54
-  wire lands_14 = wb_booked_or & issueLatency == 6'd16; // completionSchedule.ts:54
-  wire lands_15 = wb_booked_or & issueLatency == 6'd17; // completionSchedule.ts:54
-  wire lands_16 = wb_booked_or & issueLatency == 6'd18; // completionSchedule.ts:54
-  wire lands_17 = wb_booked_or & issueLatency == 6'd19; // completionSchedule.ts:54
-  wire lands_18 = wb_booked_or & issueLatency == 6'd20; // completionSchedule.ts:54
-  wire lands_19 = wb_booked_or & issueLatency == 6'd21; // completionSchedule.ts:54
-  wire lands_20 = wb_booked_or & issueLatency == 6'd22; // completionSchedule.ts:54
-  wire lands_21 = wb_booked_or & issueLatency == 6'd23; // completionSchedule.ts:54
-  wire lands_22 = wb_booked_or & issueLatency == 6'd24; // completionSchedule.ts:54
-  wire lands_23 = wb_booked_or & issueLatency == 6'd25; // completionSchedule.ts:54
-  wire lands_24 = wb_booked_or & issueLatency == 6'd26; // completionSchedule.ts:54
-  wire lands_25 = wb_booked_or & issueLatency == 6'd27; // completionSchedule.ts:54
-  wire lands_26 = wb_booked_or & issueLatency == 6'd28; // completionSchedule.ts:54
-  wire lands_27 = wb_booked_or & issueLatency == 6'd29; // completionSchedule.ts:54
-  wire lands_28 = wb_booked_or & issueLatency == 6'd30; // completionSchedule.ts:54
-  wire lands_29 = wb_booked_or & issueLatency == 6'd31; // completionSchedule.ts:54
-  wire lands_30 = wb_booked_or & issueLatency == 6'd32; // completionSchedule.ts:54
-  wire lands_31 = wb_booked_or & issueLatency == 6'd33; // completionSchedule.ts:54
-  wire lands_32 = wb_booked_or & issueLatency == 6'd34; // completionSchedule.ts:54
-  wire lands_33 = wb_booked_or & issueLatency == 6'd35; // completionSchedule.ts:54
-  wire lands_34 = wb_booked_or & issueLatency == 6'd36; // completionSchedule.ts:54
+  wire lands_1 = rValid_or & issueLatency == 6'd3; // completionSchedule.ts:54
+  wire lands_2 = rValid_or & issueLatency == 6'd4; // completionSchedule.ts:54
+  wire lands_3 = rValid_or & issueLatency == 6'd5; // completionSchedule.ts:54
+  wire lands_4 = rValid_or & issueLatency == 6'd6; // completionSchedule.ts:54
+  wire lands_5 = rValid_or & issueLatency == 6'd7; // completionSchedule.ts:54
+  wire lands_6 = rValid_or & issueLatency == 6'd8; // completionSchedule.ts:54
+  wire lands_7 = rValid_or & issueLatency == 6'd9; // completionSchedule.ts:54
+  wire lands_8 = rValid_or & issueLatency == 6'd10; // completionSchedule.ts:54
+  wire lands_9 = rValid_or & issueLatency == 6'd11; // completionSchedule.ts:54
+  wire lands_10 = rValid_or & issueLatency == 6'd12; // completionSchedule.ts:54
+  wire lands_11 = rValid_or & issueLatency == 6'd13; // completionSchedule.ts:54
+  wire lands_12 = rValid_or & issueLatency == 6'd14; // completionSchedule.ts:54
+  wire lands_13 = rValid_or & issueLatency == 6'd15; // completionSchedule.ts:54
+  wire lands_14 = rValid_or & issueLatency == 6'd16; // completionSchedule.ts:54
+  wire lands_15 = rValid_or & issueLatency == 6'd17; // completionSchedule.ts:54
+  wire lands_16 = rValid_or & issueLatency == 6'd18; // completionSchedule.ts:54
+  wire lands_17 = rValid_or & issueLatency == 6'd19; // completionSchedule.ts:54
+  wire lands_18 = rValid_or & issueLatency == 6'd20; // completionSchedule.ts:54
+  wire lands_19 = rValid_or & issueLatency == 6'd21; // completionSchedule.ts:54
+  wire lands_20 = rValid_or & issueLatency == 6'd22; // completionSchedule.ts:54
+  wire lands_21 = rValid_or & issueLatency == 6'd23; // completionSchedule.ts:54
+  wire lands_22 = rValid_or & issueLatency == 6'd24; // completionSchedule.ts:54
+  wire lands_23 = rValid_or & issueLatency == 6'd25; // completionSchedule.ts:54
+  wire lands_24 = rValid_or & issueLatency == 6'd26; // completionSchedule.ts:54
+  wire lands_25 = rValid_or & issueLatency == 6'd27; // completionSchedule.ts:54
+  wire lands_26 = rValid_or & issueLatency == 6'd28; // completionSchedule.ts:54
+  wire lands_27 = rValid_or & issueLatency == 6'd29; // completionSchedule.ts:54
+  wire lands_28 = rValid_or & issueLatency == 6'd30; // completionSchedule.ts:54
+  wire lands_29 = rValid_or & issueLatency == 6'd31; // completionSchedule.ts:54
+  wire lands_30 = rValid_or & issueLatency == 6'd32; // completionSchedule.ts:54
+  wire lands_31 = rValid_or & issueLatency == 6'd33; // completionSchedule.ts:54
+  wire lands_32 = rValid_or & issueLatency == 6'd34; // completionSchedule.ts:54
+  wire lands_33 = rValid_or & issueLatency == 6'd35; // completionSchedule.ts:54
+  wire lands_34 = rValid_or & issueLatency == 6'd36; // completionSchedule.ts:54
   wire valid = wb_booked[1]; // completionSchedule.ts:47
   wire [3:0] int_divider_busy_sel_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_ir_unit : ctx6_ir_unit) : issueLatency_slice_2 ? ctx5_ir_unit : ctx4_ir_unit; // rtCore.ts:101
   wire [3:0] int_divider_busy_sel_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_ir_unit : ctx2_ir_unit) : issueLatency_slice_2 ? ctx1_ir_unit : ctx0_ir_unit; // rtCore.ts:101
@@ -1031,7 +1015,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire [3:0] int_divider_busy_sel_mux_9 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_unit : ctx6_unit) : dispatch_retire_valid_slice_2 ? ctx5_unit : ctx4_unit; // rtCore.ts:101
   wire [3:0] int_divider_busy_sel_mux_12 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_unit : ctx2_unit) : dispatch_retire_valid_slice_2 ? ctx1_unit : ctx0_unit; // rtCore.ts:101
   wire [3:0] int_divider_busy_sel_mux_13 = dispatch_retire_valid_slice ? int_divider_busy_sel_mux_9 : int_divider_busy_sel_mux_12; // rtCore.ts:101
-  wire pick_2 = issueInstruction_not & pick; // rtCore.ts:189
+  wire pick_2 = issueInstruction; // rtCore.ts:189
   wire [31:0] r_word_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_ir : ctx6_ir) : issueLatency_slice_2 ? ctx5_ir : ctx4_ir; // rtCore.ts:101
   wire [31:0] r_word_mux_5 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx3_ir : ctx2_ir) : issueLatency_slice_2 ? ctx1_ir : ctx0_ir; // rtCore.ts:101
   wire [31:0] r_pc_mux_2 = issueLatency_slice_1 ? (issueLatency_slice_2 ? ctx7_pc : ctx6_pc) : issueLatency_slice_2 ? ctx5_pc : ctx4_pc; // rtCore.ts:101
@@ -1075,9 +1059,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire fmul0_in_valid = 1'd1; // execute.ts:160
   wire [31:0] fmul0_a = fmul0_a_1; // execute.ts:161
   wire [31:0] fmul0_b = fmul0_b_1; // execute.ts:162
-  wire live_1 = instructionInR & ctx0_pc_sel_not; // execute.ts:171
+  wire live_1 = live; // execute.ts:171
   wire floatOp_1 = ctx0_pc_sel_or_6 | fadd0_a_1_or_2; // execute.ts:156
-  wire multipliers_and = live_1 & floatOp_1; // execute.ts:175
+  wire multipliers_and = live & floatOp_1; // execute.ts:175
   wire mul_1 = sub_slice == 2'd2; // decode.ts:51
   wire multipliers_and_1 = multipliers_and & mul_1; // execute.ts:175
   wire fmul1_in_valid = 1'd1; // execute.ts:160
@@ -1178,18 +1162,50 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
   wire fault_2 = loadLate ? bad : wb_scalar_mux_6 == 4'd0 & fault; // rtCore.ts:471
   wire events_enq_valid = instruction & ~dispatch_issued_eq_3; // rtCore.ts:410
   wire [4:0] leavingEvent_event_thread = dispatch_retire_thread; // rtCore.ts:401
+  wire [4:0] events_enq_bits_event_thread = leavingEvent_event_thread; // rtCore.ts:411
+  wire leavingEvent_event_kind = dispatch_retire_counted_mux_6 != 2'd2; // rtCore.ts:399
+  wire events_enq_bits_event_kind = leavingEvent_event_kind; // rtCore.ts:411
   wire leavingEvent_event_fault_mux_5 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx3_faulted : ctx2_faulted) : dispatch_retire_valid_slice_2 ? ctx1_faulted : ctx0_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_2 = dispatch_retire_valid_slice_1 ? (dispatch_retire_valid_slice_2 ? ctx7_faulted : ctx6_faulted) : dispatch_retire_valid_slice_2 ? ctx5_faulted : ctx4_faulted; // rtCore.ts:101
   wire leavingEvent_event_fault_mux_6 = dispatch_retire_valid_slice ? leavingEvent_event_fault_mux_2 : leavingEvent_event_fault_mux_5; // rtCore.ts:101
   wire leavingEvent_event_fault = leavingEvent_event_fault_mux_6 | wb_fault | dispatch_retire_counted_eq; // rtCore.ts:403
+  wire events_enq_bits_event_fault = leavingEvent_event_fault; // rtCore.ts:411
   wire [31:0] leavingEvent_event_pc = dispatch_retire_pc + 32'd4; // rtCore.ts:404
+  wire [31:0] events_enq_bits_event_pc = leavingEvent_event_pc; // rtCore.ts:411
   wire [31:0] leavingEvent_event_sp = wb_scalar; // rtCore.ts:405
+  wire [31:0] events_enq_bits_event_sp = leavingEvent_event_sp; // rtCore.ts:411
   wire [95:0] leavingEvent_event_origin = wb_vector[95:0]; // rtCore.ts:406
+  wire [95:0] events_enq_bits_event_origin = leavingEvent_event_origin; // rtCore.ts:411
   wire [95:0] leavingEvent_event_direction = wb_direction; // rtCore.ts:407
+  wire [95:0] events_enq_bits_event_direction = leavingEvent_event_direction; // rtCore.ts:411
   wire [95:0] leavingEvent_event_query = wb_query; // rtCore.ts:408
+  wire [95:0] events_enq_bits_event_query = leavingEvent_event_query; // rtCore.ts:411
   wire leavingEvent_event_queried = wb_queried; // rtCore.ts:409
+  wire events_enq_bits_event_queried = leavingEvent_event_queried; // rtCore.ts:411
   wire [2:0] leavingEvent_context = wb_context; // rtCore.ts:400
-  wire [362:0] events_enq_bits = {leavingEvent_context, leavingEvent_event_queried, leavingEvent_event_query, leavingEvent_event_direction, leavingEvent_event_origin, leavingEvent_event_sp, leavingEvent_event_pc, leavingEvent_event_fault, leavingEvent_event_kind, leavingEvent_event_thread}; // rtCore.ts:411
+  wire [2:0] events_enq_bits_context = leavingEvent_context; // rtCore.ts:411
+
+  always_comb begin // rtCore.ts:427
+    if (dispatch_issued_eq_3) begin // rtCore.ts:169
+      ctx0_state_p = 3'd2; // rtCore.ts:427
+      ctx1_state_p = 3'd2; // rtCore.ts:427
+      ctx2_state_p = 3'd2; // rtCore.ts:427
+      ctx3_state_p = 3'd2; // rtCore.ts:427
+      ctx4_state_p = 3'd2; // rtCore.ts:427
+      ctx5_state_p = 3'd2; // rtCore.ts:427
+      ctx6_state_p = 3'd2; // rtCore.ts:427
+      ctx7_state_p = 3'd2; // rtCore.ts:427
+    end else begin // rtCore.ts:169
+      ctx0_state_p = 3'd4; // rtCore.ts:428
+      ctx1_state_p = 3'd4; // rtCore.ts:428
+      ctx2_state_p = 3'd4; // rtCore.ts:428
+      ctx3_state_p = 3'd4; // rtCore.ts:428
+      ctx4_state_p = 3'd4; // rtCore.ts:428
+      ctx5_state_p = 3'd4; // rtCore.ts:428
+      ctx6_state_p = 3'd4; // rtCore.ts:428
+      ctx7_state_p = 3'd4; // rtCore.ts:428
+    end
+  end
 
   always_comb begin // execute.ts:96
     case (ex_op) // execute.ts:99
@@ -1216,11 +1232,6 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       6'd60: vector = {96'd0, ex_s2}; // execute.ts:115
       default: vector = 128'd0; // execute.ts:112
     endcase
-  end
-
-  always_comb begin // rtCore.ts:399
-    if (dispatch_retire_counted_mux_6 == 2'd2) leavingEvent_event_kind = THREADEVENTKIND_TRACE; // rtCore.ts:402
-    else leavingEvent_event_kind = THREADEVENTKIND_END; // rtCore.ts:402
   end
 
 `ifndef SYNTHESIS
@@ -1811,16 +1822,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx0_issued_pc <= ctx0_pc; // rtCore.ts:202
         ctx0_unit <= ctx0_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd0) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd0) begin // rtCore.ts:435
         ctx0_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here) begin // rtCore.ts:434
         ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx0_state_sel_and_5) begin // rtCore.ts:430
         ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx0_state_sel_and_6) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx0_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx0_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx0_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx0_state <= ctx0_state_p; // rtCore.ts:423
       end else if (ctx0_state_sel_and) begin // rtCore.ts:437
         ctx0_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx0_state_sel_and_9) begin // contexts.ts:95
@@ -1851,16 +1860,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx1_issued_pc <= ctx1_pc; // rtCore.ts:202
         ctx1_unit <= ctx1_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd1) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd1) begin // rtCore.ts:435
         ctx1_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_1) begin // rtCore.ts:434
         ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx1_state_sel_and_3) begin // rtCore.ts:430
         ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx1_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx1_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx1_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx1_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx1_state <= ctx1_state_p; // rtCore.ts:423
       end else if (ctx1_state_sel_and) begin // rtCore.ts:437
         ctx1_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx1_state_sel_and_5) begin // contexts.ts:95
@@ -1891,16 +1898,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx2_issued_pc <= ctx2_pc; // rtCore.ts:202
         ctx2_unit <= ctx2_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd2) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd2) begin // rtCore.ts:435
         ctx2_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_2) begin // rtCore.ts:434
         ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx2_state_sel_and_3) begin // rtCore.ts:430
         ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx2_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx2_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx2_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx2_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx2_state <= ctx2_state_p; // rtCore.ts:423
       end else if (ctx2_state_sel_and) begin // rtCore.ts:437
         ctx2_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx2_state_sel_and_5) begin // contexts.ts:95
@@ -1931,16 +1936,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx3_issued_pc <= ctx3_pc; // rtCore.ts:202
         ctx3_unit <= ctx3_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd3) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd3) begin // rtCore.ts:435
         ctx3_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_3) begin // rtCore.ts:434
         ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx3_state_sel_and_3) begin // rtCore.ts:430
         ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx3_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx3_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx3_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx3_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx3_state <= ctx3_state_p; // rtCore.ts:423
       end else if (ctx3_state_sel_and) begin // rtCore.ts:437
         ctx3_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx3_state_sel_and_5) begin // contexts.ts:95
@@ -1971,16 +1974,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx4_issued_pc <= ctx4_pc; // rtCore.ts:202
         ctx4_unit <= ctx4_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd4) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd4) begin // rtCore.ts:435
         ctx4_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_4) begin // rtCore.ts:434
         ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx4_state_sel_and_3) begin // rtCore.ts:430
         ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx4_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx4_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx4_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx4_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx4_state <= ctx4_state_p; // rtCore.ts:423
       end else if (ctx4_state_sel_and) begin // rtCore.ts:437
         ctx4_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx4_state_sel_and_5) begin // contexts.ts:95
@@ -2011,16 +2012,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx5_issued_pc <= ctx5_pc; // rtCore.ts:202
         ctx5_unit <= ctx5_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd5) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd5) begin // rtCore.ts:435
         ctx5_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_5) begin // rtCore.ts:434
         ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx5_state_sel_and_3) begin // rtCore.ts:430
         ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx5_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx5_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx5_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx5_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx5_state <= ctx5_state_p; // rtCore.ts:423
       end else if (ctx5_state_sel_and) begin // rtCore.ts:437
         ctx5_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx5_state_sel_and_5) begin // contexts.ts:95
@@ -2051,16 +2050,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx6_issued_pc <= ctx6_pc; // rtCore.ts:202
         ctx6_unit <= ctx6_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd6) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd6) begin // rtCore.ts:435
         ctx6_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_6) begin // rtCore.ts:434
         ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx6_state_sel_and_3) begin // rtCore.ts:430
         ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx6_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx6_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx6_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx6_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx6_state <= ctx6_state_p; // rtCore.ts:423
       end else if (ctx6_state_sel_and) begin // rtCore.ts:437
         ctx6_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx6_state_sel_and_5) begin // contexts.ts:95
@@ -2091,16 +2088,14 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
         ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:437
         ctx7_issued_pc <= ctx7_pc; // rtCore.ts:202
         ctx7_unit <= ctx7_ir_unit; // rtCore.ts:203
-      end else if (ctx0_state_sel_and_1 & head_9 == 3'd7) begin // rtCore.ts:435
+      end else if (ctx0_state_sel_and_1 & events_deq_bits_context == 3'd7) begin // rtCore.ts:435
         ctx7_state <= CONTEXTSTATE_FREE; // rtCore.ts:435
       end else if (ctx0_state_sel_and_3 & here_7) begin // rtCore.ts:434
         ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:434
       end else if (ctx7_state_sel_and_3) begin // rtCore.ts:430
         ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:432
       end else if (ctx7_state_sel_and_4) begin // rtCore.ts:423
-        if (ctx0_state_sel_and_7) ctx7_state <= CONTEXTSTATE_TEXTURE; // rtCore.ts:426
-        else if (dispatch_issued_eq_3) ctx7_state <= CONTEXTSTATE_READY; // rtCore.ts:427
-        else ctx7_state <= CONTEXTSTATE_HALTED; // rtCore.ts:428
+        ctx7_state <= ctx7_state_p; // rtCore.ts:423
       end else if (ctx7_state_sel_and) begin // rtCore.ts:437
         ctx7_state <= CONTEXTSTATE_BUSY; // rtCore.ts:201
       end else if (ctx7_state_sel_and_5) begin // contexts.ts:95
@@ -2236,7 +2231,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       wb_valid <= valid; // rtCore.ts:136
       wb_context <= wb_slot1_context; // rtCore.ts:137
       wb_micro <= wb_slot1_micro; // rtCore.ts:138
-      r_valid <= issueMicro | issueInstruction; // rtCore.ts:218
+      r_valid <= rValid_or; // rtCore.ts:218
       r_context <= issueContext; // rtCore.ts:219
       r_micro <= wb_slot1_micro_mux_1; // rtCore.ts:220
       r_word <= issueLatency_slice ? r_word_mux_2 : r_word_mux_5; // rtCore.ts:221
@@ -2287,7 +2282,7 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
       end
       if (issueInstruction & int_divider_busy_sel_mux_6 == 4'd8) int_divider_busy <= 1'd1; // rtCore.ts:206
       else if (instruction & int_divider_busy_sel_mux_13 == 4'd8) int_divider_busy <= 1'd0; // rtCore.ts:206
-      if (pick_2) issue_last <= pick_1; // rtCore.ts:189
+      if (issueInstruction) issue_last <= pick_1; // rtCore.ts:189
       if (missed) mem_error_1 <= 1'd1; // memoryStage.ts:63
       if (valid) begin // completionSchedule.ts:47
         wb_scalar <= wb_slot1_late ? scalar_1 : wb_scalar_mux_15; // rtCore.ts:305
@@ -2347,9 +2342,9 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     fdiv2_b_1 <= dividers_and ? fadd2_b_1_mux : 32'd0; // execute.ts:135
     fdiv3_a_1 <= dividers_and ? fadd1_b_1_slice : 32'd0; // execute.ts:135
     fdiv3_b_1 <= dividers_and ? fadd3_b_1_mux : 32'd0; // execute.ts:135
-    fsqrt_a_1 <= live_1 & ctx0_pc_sel_eq_29 ? s1_1 : 32'd0; // execute.ts:135
-    itof_a_1 <= live_1 & ctx0_pc_sel_eq_25 ? s1_1 : 32'd0; // execute.ts:135
-    ftoi_a_1 <= live_1 & ctx0_pc_sel_eq_26 ? s1_1 : 32'd0; // execute.ts:135
+    fsqrt_a_1 <= live & ctx0_pc_sel_eq_29 ? s1_1 : 32'd0; // execute.ts:135
+    itof_a_1 <= live & ctx0_pc_sel_eq_25 ? s1_1 : 32'd0; // execute.ts:135
+    ftoi_a_1 <= live & ctx0_pc_sel_eq_26 ? s1_1 : 32'd0; // execute.ts:135
   end
 
   RegisterFile_contexts8_count32_readPorts2_width32 scalar_rf ( // rtCore.ts:88
@@ -2568,20 +2563,38 @@ module RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2 (
     .unordered(fcmp_unordered)
   );
 
-  Fifo_depth8_width363 events ( // rtCore.ts:398
+  Fifo_depth8_payload_10311256 events ( // rtCore.ts:398
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(events_enq_valid),
     .enq_ready(events_enq_ready),
-    .enq_bits(events_enq_bits),
+    .enq_bits_event_thread(events_enq_bits_event_thread),
+    .enq_bits_event_kind(events_enq_bits_event_kind),
+    .enq_bits_event_fault(events_enq_bits_event_fault),
+    .enq_bits_event_pc(events_enq_bits_event_pc),
+    .enq_bits_event_sp(events_enq_bits_event_sp),
+    .enq_bits_event_origin(events_enq_bits_event_origin),
+    .enq_bits_event_direction(events_enq_bits_event_direction),
+    .enq_bits_event_query(events_enq_bits_event_query),
+    .enq_bits_event_queried(events_enq_bits_event_queried),
+    .enq_bits_context(events_enq_bits_context),
     .deq_valid(events_deq_valid),
     .deq_ready(events_deq_ready),
-    .deq_bits(events_deq_bits),
+    .deq_bits_event_thread(events_deq_bits_event_thread),
+    .deq_bits_event_kind(events_deq_bits_event_kind),
+    .deq_bits_event_fault(events_deq_bits_event_fault),
+    .deq_bits_event_pc(events_deq_bits_event_pc),
+    .deq_bits_event_sp(events_deq_bits_event_sp),
+    .deq_bits_event_origin(events_deq_bits_event_origin),
+    .deq_bits_event_direction(events_deq_bits_event_direction),
+    .deq_bits_event_query(events_deq_bits_event_query),
+    .deq_bits_event_queried(events_deq_bits_event_queried),
+    .deq_bits_context(events_deq_bits_context),
     .count(events_count),
     .full(events_full),
     .empty(events_empty)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, vector_rf_rdata_2[127:96], launch_thread, launch_pc, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, dispatch_issued_lshr[36:1], dispatch_issued_lshr_1[36:1], dispatch_issued_lshr_2[36:1], dispatch_issued_lshr_3[36:1], dispatch_issued_lshr_4[36:1], dispatch_issued_lshr_5[36:1], dispatch_issued_lshr_6[36:1], dispatch_issued_lshr_7[36:1], dispatch_issued_lshr_8[36:1], dispatch_issued_lshr_9[36:1], dispatch_issued_lshr_10[36:1], dispatch_issued_lshr_11[36:1], dispatch_issued_lshr_12[36:1], dispatch_issued_lshr_13[36:1], dispatch_issued_lshr_14[36:1], dispatch_issued_lshr_15[36:1], dispatch_issued_lshr_16[36:1], own_concat[15:0], 1'b0};
+  wire _unused_ok = &{1'b0, vector_rf_rdata_2[127:96], launch_thread, launch_pc, fetch_pc[13:0], ex_v2[127:96], fadd0_out_valid, fadd1_out_valid, fadd2_out_valid, fadd3_out_valid, freduce_out_valid, fmul0_out_valid, fmul1_out_valid, fmul2_out_valid, fmul3_out_valid, fdiv0_out_valid, fdiv1_out_valid, fdiv2_out_valid, fdiv3_out_valid, fsqrt_out_valid, itof_out_valid, ftoi_out_valid, int_divider_done, fcmp_out_valid, fcmp_lt, fcmp_eq, fcmp_gt, fcmp_unordered, events_enq_ready, events_count, events_full, events_empty, dispatch_issued_lshr[36:1], dispatch_issued_lshr_1[36:1], dispatch_issued_lshr_2[36:1], dispatch_issued_lshr_3[36:1], dispatch_issued_lshr_4[36:1], dispatch_issued_lshr_5[36:1], dispatch_issued_lshr_6[36:1], dispatch_issued_lshr_7[36:1], dispatch_issued_lshr_8[36:1], dispatch_issued_lshr_9[36:1], dispatch_issued_lshr_10[36:1], dispatch_issued_lshr_11[36:1], dispatch_issued_lshr_12[36:1], dispatch_issued_lshr_13[36:1], dispatch_issued_lshr_14[36:1], dispatch_issued_lshr_15[36:1], dispatch_issued_lshr_16[36:1], pick_2, live_1, own_concat[15:0], 1'b0};
 endmodule

@@ -8,5 +8,5 @@ IToF_stages2.sv
 FToI_stages2.sv
 IntDivider.sv
 FCmp_stages0.sv
-Fifo_depth8_width363.sv
+Fifo_depth8_payload_10311256.sv
 RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv

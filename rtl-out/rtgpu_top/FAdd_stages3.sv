@@ -72,7 +72,7 @@ module FAdd_stages3 (
   wire smallAligned_slice_4 = alignShift[4]; // fadd.ts:52
   wire [23:0] smallSig = aIsBig ? b_sig : a_sig; // fadd.ts:39
   wire [26:0] smallAligned_concat = {smallSig, 3'd0}; // fadd.ts:52
-  wire [26:0] small_aligned_shift16 = smallAligned_slice_4 ? {16'd0, smallAligned_concat[26:16]} : smallAligned_concat; // fadd.ts:52
+  wire [26:0] small_aligned_shift16 = smallAligned_slice_4 ? {16'd0, smallSig[23:13]} : smallAligned_concat; // fadd.ts:52
   wire [26:0] small_aligned_shift8 = smallAligned_slice_3 ? {8'd0, small_aligned_shift16[26:8]} : small_aligned_shift16; // fadd.ts:52
   wire [26:0] small_aligned_shift4 = smallAligned_slice_2 ? {4'd0, small_aligned_shift8[26:4]} : small_aligned_shift8; // fadd.ts:52
   wire [26:0] small_aligned_shift2 = smallAligned_slice_1 ? {2'd0, small_aligned_shift4[26:2]} : small_aligned_shift4; // fadd.ts:52
@@ -85,55 +85,53 @@ module FAdd_stages3 (
   wire small_aligned_sticky4 = small_aligned_sticky8 | smallAligned_slice_2 & small_aligned_dropped4; // fadd.ts:52
   wire small_aligned_dropped2 = |small_aligned_shift4[1:0]; // fadd.ts:52
   wire small_aligned_sticky2 = small_aligned_sticky4 | smallAligned_slice_1 & small_aligned_dropped2; // fadd.ts:52
-  wire small_aligned_dropped1 = |small_aligned_shift2[0]; // fadd.ts:52
+  wire small_aligned_dropped1 = small_aligned_shift2[0]; // fadd.ts:52
   wire small_aligned_sticky1 = small_aligned_sticky2 | smallAligned_slice & small_aligned_dropped1; // fadd.ts:52
   wire [26:0] small_aligned = small_aligned_shift1 | {26'd0, small_aligned_sticky1}; // fadd.ts:52
   wire [27:0] bigExt = {1'd0, p1_bigSig, 3'd0}; // fadd.ts:56
   wire [27:0] smallInv = {1'd0, p1_smallAligned} ^ (p1_effectiveSub ? 28'hfffffff : 28'd0); // fadd.ts:57
   wire [27:0] sum = bigExt + smallInv + {27'd0, p1_effectiveSub}; // fadd.ts:58
-  wire [31:0] sumZeros_concat = {sum, 4'd15}; // fadd.ts:62
-  wire sumZeros_not = ~sumZeros_concat[31]; // fadd.ts:62
-  wire sum_zeros_l1_0_zero = sumZeros_not & ~sumZeros_concat[30]; // fadd.ts:62
-  wire sumZeros_not_2 = ~sumZeros_concat[29]; // fadd.ts:62
-  wire sum_zeros_l1_1_zero = sumZeros_not_2 & ~sumZeros_concat[28]; // fadd.ts:62
+  wire sumZeros_not = ~sum[27]; // fadd.ts:62
+  wire sum_zeros_l1_0_zero = sumZeros_not & ~sum[26]; // fadd.ts:62
+  wire sumZeros_not_2 = ~sum[25]; // fadd.ts:62
+  wire sum_zeros_l1_1_zero = sumZeros_not_2 & ~sum[24]; // fadd.ts:62
   wire sum_zeros_l2_0_zero = sum_zeros_l1_0_zero & sum_zeros_l1_1_zero; // fadd.ts:62
-  wire sumZeros_not_4 = ~sumZeros_concat[27]; // fadd.ts:62
-  wire sum_zeros_l1_2_zero = sumZeros_not_4 & ~sumZeros_concat[26]; // fadd.ts:62
-  wire sumZeros_not_6 = ~sumZeros_concat[25]; // fadd.ts:62
-  wire sum_zeros_l1_3_zero = sumZeros_not_6 & ~sumZeros_concat[24]; // fadd.ts:62
+  wire sumZeros_not_4 = ~sum[23]; // fadd.ts:62
+  wire sum_zeros_l1_2_zero = sumZeros_not_4 & ~sum[22]; // fadd.ts:62
+  wire sumZeros_not_6 = ~sum[21]; // fadd.ts:62
+  wire sum_zeros_l1_3_zero = sumZeros_not_6 & ~sum[20]; // fadd.ts:62
   wire sum_zeros_l2_1_zero = sum_zeros_l1_2_zero & sum_zeros_l1_3_zero; // fadd.ts:62
   wire sum_zeros_l3_0_zero = sum_zeros_l2_0_zero & sum_zeros_l2_1_zero; // fadd.ts:62
-  wire sumZeros_not_8 = ~sumZeros_concat[23]; // fadd.ts:62
-  wire sum_zeros_l1_4_zero = sumZeros_not_8 & ~sumZeros_concat[22]; // fadd.ts:62
-  wire sumZeros_not_10 = ~sumZeros_concat[21]; // fadd.ts:62
-  wire sum_zeros_l1_5_zero = sumZeros_not_10 & ~sumZeros_concat[20]; // fadd.ts:62
+  wire sumZeros_not_8 = ~sum[19]; // fadd.ts:62
+  wire sum_zeros_l1_4_zero = sumZeros_not_8 & ~sum[18]; // fadd.ts:62
+  wire sumZeros_not_10 = ~sum[17]; // fadd.ts:62
+  wire sum_zeros_l1_5_zero = sumZeros_not_10 & ~sum[16]; // fadd.ts:62
   wire sum_zeros_l2_2_zero = sum_zeros_l1_4_zero & sum_zeros_l1_5_zero; // fadd.ts:62
-  wire sumZeros_not_12 = ~sumZeros_concat[19]; // fadd.ts:62
-  wire sum_zeros_l1_6_zero = sumZeros_not_12 & ~sumZeros_concat[18]; // fadd.ts:62
-  wire sumZeros_not_14 = ~sumZeros_concat[17]; // fadd.ts:62
-  wire sum_zeros_l1_7_zero = sumZeros_not_14 & ~sumZeros_concat[16]; // fadd.ts:62
+  wire sumZeros_not_12 = ~sum[15]; // fadd.ts:62
+  wire sum_zeros_l1_6_zero = sumZeros_not_12 & ~sum[14]; // fadd.ts:62
+  wire sumZeros_not_14 = ~sum[13]; // fadd.ts:62
+  wire sum_zeros_l1_7_zero = sumZeros_not_14 & ~sum[12]; // fadd.ts:62
   wire sum_zeros_l2_3_zero = sum_zeros_l1_6_zero & sum_zeros_l1_7_zero; // fadd.ts:62
   wire sum_zeros_l3_1_zero = sum_zeros_l2_2_zero & sum_zeros_l2_3_zero; // fadd.ts:62
   wire sum_zeros_l4_0_zero = sum_zeros_l3_0_zero & sum_zeros_l3_1_zero; // fadd.ts:62
-  wire sumZeros_not_16 = ~sumZeros_concat[15]; // fadd.ts:62
-  wire sum_zeros_l1_8_zero = sumZeros_not_16 & ~sumZeros_concat[14]; // fadd.ts:62
-  wire sumZeros_not_18 = ~sumZeros_concat[13]; // fadd.ts:62
-  wire sum_zeros_l1_9_zero = sumZeros_not_18 & ~sumZeros_concat[12]; // fadd.ts:62
+  wire sumZeros_not_16 = ~sum[11]; // fadd.ts:62
+  wire sum_zeros_l1_8_zero = sumZeros_not_16 & ~sum[10]; // fadd.ts:62
+  wire sumZeros_not_18 = ~sum[9]; // fadd.ts:62
+  wire sum_zeros_l1_9_zero = sumZeros_not_18 & ~sum[8]; // fadd.ts:62
   wire sum_zeros_l2_4_zero = sum_zeros_l1_8_zero & sum_zeros_l1_9_zero; // fadd.ts:62
-  wire sumZeros_not_20 = ~sumZeros_concat[11]; // fadd.ts:62
-  wire sum_zeros_l1_10_zero = sumZeros_not_20 & ~sumZeros_concat[10]; // fadd.ts:62
-  wire sumZeros_not_22 = ~sumZeros_concat[9]; // fadd.ts:62
-  wire sum_zeros_l1_11_zero = sumZeros_not_22 & ~sumZeros_concat[8]; // fadd.ts:62
+  wire sumZeros_not_20 = ~sum[7]; // fadd.ts:62
+  wire sum_zeros_l1_10_zero = sumZeros_not_20 & ~sum[6]; // fadd.ts:62
+  wire sumZeros_not_22 = ~sum[5]; // fadd.ts:62
+  wire sum_zeros_l1_11_zero = sumZeros_not_22 & ~sum[4]; // fadd.ts:62
   wire sum_zeros_l2_5_zero = sum_zeros_l1_10_zero & sum_zeros_l1_11_zero; // fadd.ts:62
   wire sum_zeros_l3_2_zero = sum_zeros_l2_4_zero & sum_zeros_l2_5_zero; // fadd.ts:62
-  wire sumZeros_not_24 = ~sumZeros_concat[7]; // fadd.ts:62
-  wire sum_zeros_l1_12_zero = sumZeros_not_24 & ~sumZeros_concat[6]; // fadd.ts:62
-  wire sumZeros_not_26 = ~sumZeros_concat[5]; // fadd.ts:62
-  wire sum_zeros_l1_13_zero = sumZeros_not_26 & ~sumZeros_concat[4]; // fadd.ts:62
+  wire sumZeros_not_24 = ~sum[3]; // fadd.ts:62
+  wire sum_zeros_l1_12_zero = sumZeros_not_24 & ~sum[2]; // fadd.ts:62
+  wire sumZeros_not_26 = ~sum[1]; // fadd.ts:62
+  wire sum_zeros_l1_13_zero = sumZeros_not_26 & ~sum[0]; // fadd.ts:62
   wire sum_zeros_l2_6_zero = sum_zeros_l1_12_zero & sum_zeros_l1_13_zero; // fadd.ts:62
-  wire sumZeros_not_28 = ~sumZeros_concat[3]; // fadd.ts:62
-  wire sum_zeros_l1_14_zero = sumZeros_not_28 & ~sumZeros_concat[2]; // fadd.ts:62
-  wire [1:0] sum_zeros_l2_7_count = {sum_zeros_l1_14_zero, sum_zeros_l1_14_zero ? ~sumZeros_concat[1] : sumZeros_not_28}; // fadd.ts:62
+  wire sum_zeros_l1_14_zero = 1'd0; // fadd.ts:62
+  wire [1:0] sum_zeros_l2_7_count = 2'd0; // fadd.ts:62
   wire [1:0] sum_zeros_l2_6_count = {sum_zeros_l1_12_zero, sum_zeros_l1_12_zero ? sumZeros_not_26 : sumZeros_not_24}; // fadd.ts:62
   wire [2:0] sum_zeros_l3_3_count = {sum_zeros_l2_6_zero, sum_zeros_l2_6_zero ? sum_zeros_l2_7_count : sum_zeros_l2_6_count}; // fadd.ts:62
   wire [1:0] sum_zeros_l2_5_count = {sum_zeros_l1_10_zero, sum_zeros_l1_10_zero ? sumZeros_not_22 : sumZeros_not_20}; // fadd.ts:62
@@ -156,8 +154,7 @@ module FAdd_stages3 (
   wire roundBit = normalized[3]; // fadd.ts:75
   wire stickyBit = |normalized[2:0]; // fadd.ts:76
   wire [31:0] rounded_add_1 = {{1'd0, expBase} + {8'd0, sig[23]}, sig[22:0]} + {31'd0, roundBit & (stickyBit | sig[0])}; // fadd.ts:77
-  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // fadd.ts:77
-  wire [31:0] rounded = {p2_bigSign, rounded_mux}; // fadd.ts:77
+  wire [31:0] rounded = {p2_bigSign, 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]}; // fadd.ts:77
   wire [31:0] result_mux_1 = p2_resultIsInf ? {p2_infSign, 31'h7f800000} : p2_sumIsZero ? {p2_zeroSign, 31'd0} : rounded; // fadd.ts:78
   wire [31:0] result_1 = p2_resultIsNaN ? 32'h7fc00000 : result_mux_1; // fadd.ts:78
 
@@ -223,5 +220,5 @@ module FAdd_stages3 (
   end
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, sumZeros_concat[0], 1'b0};
+  wire _unused_ok = &{1'b0, sum_zeros_l1_14_zero, 1'b0};
 endmodule

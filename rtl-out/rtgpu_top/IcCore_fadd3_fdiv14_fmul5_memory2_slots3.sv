@@ -818,8 +818,8 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire mine = slot_at44_d44 == 2'd0; // icCore.ts:261
   wire slot0_have_best_sel_mux_3 = slot0_have_best_sel_slice ? slot2_have_best : slot0_have_best_sel_slice_1 ? slot1_have_best : slot0_have_best; // icCore.ts:119
   wire first = ~slot0_have_best_sel_mux_3; // icCore.ts:253
-  wire [31:0] flags_1 = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
-  wire anyHit = flags_1[0]; // queryAccept.ts:12
+  wire [31:0] flags_1 = flags; // queryAccept.ts:8
+  wire anyHit = flags[0]; // queryAccept.ts:12
   wire closer = first | ~anyHit & fcmp71_flags == 2'd3; // icCore.ts:254
   wire slot0_have_best_sel_and_5 = slot0_have_best_sel_and_3 & mine & closer; // icCore.ts:269
   wire slot1_busy_sel_and_1 = accept & nextSlot == 2'd1; // icCore.ts:262
@@ -829,20 +829,14 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire slot2_busy_sel_and_1 = accept & slot2_busy_sel_eq_1; // icCore.ts:262
   wire mine_2 = slot_at44_d44 == 2'd2; // icCore.ts:261
   wire slot2_have_best_sel_and_1 = slot0_have_best_sel_and_3 & mine_2 & closer; // icCore.ts:269
-  wire [31:0] flags_2 = slot0_have_best_sel_mux_1[95:64]; // queryAccept.ts:8
-  wire anyHit_1 = flags_2[0]; // queryAccept.ts:12
+  wire [31:0] flags_2 = flags; // queryAccept.ts:8
+  wire anyHit_1 = flags[0]; // queryAccept.ts:12
   wire any_hit_accepted = slot0_have_best_sel_and_3 & anyHit_1; // icCore.ts:126
   wire [1:0] any_hit_slot = slot_at44_d44; // icCore.ts:127
-  wire [31:0] rayValid_slice = ray_origin[31:0]; // icCore.ts:177
-  wire [31:0] rayValid_slice_2 = ray_origin[63:32]; // icCore.ts:177
-  wire [31:0] rayValid_slice_4 = ray_origin[95:64]; // icCore.ts:177
-  wire rayValid_and_1 = rayValid_slice[30:23] != 8'd255 & rayValid_slice_2[30:23] != 8'd255 & rayValid_slice_4[30:23] != 8'd255; // icCore.ts:177
-  wire [31:0] rayValid_slice_6 = ray_direction[31:0]; // icCore.ts:177
-  wire [31:0] rayValid_slice_8 = ray_direction[63:32]; // icCore.ts:177
-  wire rayValid_and_3 = rayValid_and_1 & rayValid_slice_6[30:23] != 8'd255 & rayValid_slice_8[30:23] != 8'd255; // icCore.ts:177
-  wire [31:0] rayValid_slice_10 = ray_direction[95:64]; // icCore.ts:177
-  wire rayValid_and_6 = rayValid_slice_6[30:0] == 31'd0 & rayValid_slice_8[30:0] == 31'd0 & rayValid_slice_10[30:0] == 31'd0; // icCore.ts:177
-  wire rayValid = rayValid_and_3 & rayValid_slice_10[30:23] != 8'd255 & ~rayValid_and_6; // icCore.ts:177
+  wire rayValid_and_1 = ray_origin[30:23] != 8'd255 & ray_origin[62:55] != 8'd255 & ray_origin[94:87] != 8'd255; // icCore.ts:177
+  wire rayValid_and_3 = rayValid_and_1 & ray_direction[30:23] != 8'd255 & ray_direction[62:55] != 8'd255; // icCore.ts:177
+  wire rayValid_and_6 = ray_direction[30:0] == 31'd0 & ray_direction[62:32] == 31'd0 & ray_direction[94:64] == 31'd0; // icCore.ts:177
+  wire rayValid = rayValid_and_3 & ray_direction[94:87] != 8'd255 & ~rayValid_and_6; // icCore.ts:177
   wire ours = tri_resp_valid & sweeping & resp_slot_d2 == sweepSlot; // icCore.ts:183
   wire sweepEnd = ours & tri_resp_not_valid; // icCore.ts:185
   wire endToken = sweepEnd | accept & ~rayValid; // icCore.ts:186
@@ -869,34 +863,34 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire fsub3_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] v2 = tri_resp_v2[31:0]; // icCore.ts:228
   wire [31:0] fsub3_a = v2; // mollerTrumbore.ts:39
-  wire [31:0] e2 = v0 ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub3_b = e2; // mollerTrumbore.ts:39
+  wire [31:0] e2 = e1; // mollerTrumbore.ts:39
+  wire [31:0] fsub3_b = e1; // mollerTrumbore.ts:39
   wire fsub4_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] v2_1 = tri_resp_v2[63:32]; // icCore.ts:228
   wire [31:0] fsub4_a = v2_1; // mollerTrumbore.ts:39
-  wire [31:0] e2_1 = v0_1 ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub4_b = e2_1; // mollerTrumbore.ts:39
+  wire [31:0] e2_1 = e1_1; // mollerTrumbore.ts:39
+  wire [31:0] fsub4_b = e1_1; // mollerTrumbore.ts:39
   wire fsub5_in_valid = 1'd1; // mollerTrumbore.ts:39
   wire [31:0] v2_2 = tri_resp_v2[95:64]; // icCore.ts:228
   wire [31:0] fsub5_a = v2_2; // mollerTrumbore.ts:39
-  wire [31:0] e2_2 = v0_2 ^ 32'h80000000; // mollerTrumbore.ts:39
-  wire [31:0] fsub5_b = e2_2; // mollerTrumbore.ts:39
+  wire [31:0] e2_2 = e1_2; // mollerTrumbore.ts:39
+  wire [31:0] fsub5_b = e1_2; // mollerTrumbore.ts:39
   wire fsub6_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire [95:0] fsub6_a_mux_1 = slotIn[1] ? slot2_origin : slotIn[0] ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] o = fsub6_a_mux_1[31:0]; // icCore.ts:231
   wire [31:0] fsub6_a = o; // mollerTrumbore.ts:40
-  wire [31:0] s = v0 ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub6_b = s; // mollerTrumbore.ts:40
+  wire [31:0] s = e1; // mollerTrumbore.ts:40
+  wire [31:0] fsub6_b = e1; // mollerTrumbore.ts:40
   wire fsub7_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire [31:0] o_1 = fsub6_a_mux_1[63:32]; // icCore.ts:231
   wire [31:0] fsub7_a = o_1; // mollerTrumbore.ts:40
-  wire [31:0] s_1 = v0_1 ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub7_b = s_1; // mollerTrumbore.ts:40
+  wire [31:0] s_1 = e1_1; // mollerTrumbore.ts:40
+  wire [31:0] fsub7_b = e1_1; // mollerTrumbore.ts:40
   wire fsub8_in_valid = 1'd1; // mollerTrumbore.ts:40
   wire [31:0] o_2 = fsub6_a_mux_1[95:64]; // icCore.ts:231
   wire [31:0] fsub8_a = o_2; // mollerTrumbore.ts:40
-  wire [31:0] s_2 = v0_2 ^ 32'h80000000; // mollerTrumbore.ts:40
-  wire [31:0] fsub8_b = s_2; // mollerTrumbore.ts:40
+  wire [31:0] s_2 = e1_2; // mollerTrumbore.ts:40
+  wire [31:0] fsub8_b = e1_2; // mollerTrumbore.ts:40
   wire fmul9_in_valid = 1'd1; // mollerTrumbore.ts:42
   wire [95:0] fmul9_a_mux_1 = slot_at3_d3[1] ? slot2_direction : slot_at3_d3[0] ? slot1_direction : slot0_direction; // icCore.ts:119
   wire [31:0] d = fmul9_a_mux_1[63:32]; // icCore.ts:231
@@ -1104,12 +1098,11 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire [31:0] fcmp70_b = 32'd0; // queryAccept.ts:35
   wire fcmp71_in_valid = 1'd1; // icCore.ts:254
   wire [31:0] fcmp71_a = t_d3; // icCore.ts:254
-  wire [31:0] fcmp71_b_mux = slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:119
-  wire [31:0] fcmp71_b = slot0_have_best_sel_slice ? slot2_best_t : fcmp71_b_mux; // icCore.ts:254
+  wire [31:0] fcmp71_b = slot0_have_best_sel_slice ? slot2_best_t : slot0_have_best_sel_slice_1 ? slot1_best_t : slot0_best_t; // icCore.ts:254
   wire [95:0] ox_d1_mux_1 = slot0_have_best_sel_slice ? slot2_origin : slot0_have_best_sel_slice_1 ? slot1_origin : slot0_origin; // icCore.ts:119
   wire [31:0] o_3 = ox_d1_mux_1[31:0]; // icCore.ts:283
   wire fmul72_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul72_a = slot0_have_best_sel_slice ? slot2_best_t : fcmp71_b_mux; // icCore.ts:285
+  wire [31:0] fmul72_a = fcmp71_b; // icCore.ts:285
   wire [95:0] fmul72_b_mux_1 = slot0_have_best_sel_slice ? slot2_direction : slot0_have_best_sel_slice_1 ? slot1_direction : slot0_direction; // icCore.ts:119
   wire [31:0] d_6 = fmul72_b_mux_1[31:0]; // icCore.ts:283
   wire [31:0] fmul72_b = d_6; // icCore.ts:285
@@ -1118,7 +1111,7 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire [31:0] fadd73_b = fmul72_result; // icCore.ts:285
   wire [31:0] o_4 = ox_d1_mux_1[63:32]; // icCore.ts:283
   wire fmul74_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul74_a = fmul72_a; // icCore.ts:285
+  wire [31:0] fmul74_a = fcmp71_b; // icCore.ts:285
   wire [31:0] d_7 = fmul72_b_mux_1[63:32]; // icCore.ts:283
   wire [31:0] fmul74_b = d_7; // icCore.ts:285
   wire fadd75_in_valid = 1'd1; // icCore.ts:285
@@ -1126,7 +1119,7 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   wire [31:0] fadd75_b = fmul74_result; // icCore.ts:285
   wire [31:0] o_5 = ox_d1_mux_1[95:64]; // icCore.ts:283
   wire fmul76_in_valid = 1'd1; // icCore.ts:285
-  wire [31:0] fmul76_a = fmul72_a; // icCore.ts:285
+  wire [31:0] fmul76_a = fcmp71_b; // icCore.ts:285
   wire [31:0] d_8 = fmul72_b_mux_1[95:64]; // icCore.ts:283
   wire [31:0] fmul76_b = d_8; // icCore.ts:285
   wire fadd77_in_valid = 1'd1; // icCore.ts:285
@@ -3244,5 +3237,5 @@ module IcCore_fadd3_fdiv14_fmul5_memory2_slots3 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, fsub0_out_valid, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fmul9_out_valid, fmul10_out_valid, fmul11_out_valid, fmul12_out_valid, fmul13_out_valid, fmul14_out_valid, fsub15_out_valid, fsub16_out_valid, fsub17_out_valid, fmul18_out_valid, fmul19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fmul23_out_valid, fsub24_out_valid, fsub25_out_valid, fsub26_out_valid, fmul27_out_valid, fmul28_out_valid, fmul29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fsub33_out_valid, fsub34_out_valid, fsub35_out_valid, fmul36_out_valid, fmul37_out_valid, fmul38_out_valid, fadd39_out_valid, fadd40_out_valid, fmul41_out_valid, fmul42_out_valid, fmul43_out_valid, fadd44_out_valid, fadd45_out_valid, fmul46_out_valid, fmul47_out_valid, fmul48_out_valid, fadd49_out_valid, fadd50_out_valid, fmul51_out_valid, fmul52_out_valid, fmul53_out_valid, fadd54_out_valid, fadd55_out_valid, fdiv56_out_valid, fmul57_out_valid, fmul58_out_valid, fmul59_out_valid, fadd60_out_valid, fcmp61_out_valid, fcmp61_lt, fcmp61_eq, fcmp61_gt, fcmp61_unordered, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fcmp67_out_valid, fcmp67_lt, fcmp67_eq, fcmp67_gt, fcmp67_unordered, fcmp68_out_valid, fcmp68_lt, fcmp68_eq, fcmp68_gt, fcmp68_unordered, fcmp69_out_valid, fcmp69_lt, fcmp69_eq, fcmp69_gt, fcmp69_unordered, fcmp70_out_valid, fcmp70_lt, fcmp70_eq, fcmp70_gt, fcmp70_unordered, fcmp71_out_valid, fcmp71_lt, fcmp71_eq, fcmp71_gt, fcmp71_unordered, fmul72_out_valid, fadd73_out_valid, fmul74_out_valid, fadd75_out_valid, fmul76_out_valid, fadd77_out_valid, flags[31:16], flags[7:3], flags[0], flags_1[31:1], flags_2[31:1], rayValid_slice[31], rayValid_slice[22:0], rayValid_slice_2[31], rayValid_slice_2[22:0], rayValid_slice_4[31], rayValid_slice_4[22:0], rayValid_slice_6[31], rayValid_slice_8[31], rayValid_slice_10[31], 1'b0};
+  wire _unused_ok = &{1'b0, fsub0_out_valid, fsub1_out_valid, fsub2_out_valid, fsub3_out_valid, fsub4_out_valid, fsub5_out_valid, fsub6_out_valid, fsub7_out_valid, fsub8_out_valid, fmul9_out_valid, fmul10_out_valid, fmul11_out_valid, fmul12_out_valid, fmul13_out_valid, fmul14_out_valid, fsub15_out_valid, fsub16_out_valid, fsub17_out_valid, fmul18_out_valid, fmul19_out_valid, fmul20_out_valid, fmul21_out_valid, fmul22_out_valid, fmul23_out_valid, fsub24_out_valid, fsub25_out_valid, fsub26_out_valid, fmul27_out_valid, fmul28_out_valid, fmul29_out_valid, fmul30_out_valid, fmul31_out_valid, fmul32_out_valid, fsub33_out_valid, fsub34_out_valid, fsub35_out_valid, fmul36_out_valid, fmul37_out_valid, fmul38_out_valid, fadd39_out_valid, fadd40_out_valid, fmul41_out_valid, fmul42_out_valid, fmul43_out_valid, fadd44_out_valid, fadd45_out_valid, fmul46_out_valid, fmul47_out_valid, fmul48_out_valid, fadd49_out_valid, fadd50_out_valid, fmul51_out_valid, fmul52_out_valid, fmul53_out_valid, fadd54_out_valid, fadd55_out_valid, fdiv56_out_valid, fmul57_out_valid, fmul58_out_valid, fmul59_out_valid, fadd60_out_valid, fcmp61_out_valid, fcmp61_lt, fcmp61_eq, fcmp61_gt, fcmp61_unordered, fcmp62_out_valid, fcmp62_lt, fcmp62_eq, fcmp62_gt, fcmp62_unordered, fcmp63_out_valid, fcmp63_lt, fcmp63_eq, fcmp63_gt, fcmp63_unordered, fcmp64_out_valid, fcmp64_lt, fcmp64_eq, fcmp64_gt, fcmp64_unordered, fcmp65_out_valid, fcmp65_lt, fcmp65_eq, fcmp65_gt, fcmp65_unordered, fcmp66_out_valid, fcmp66_lt, fcmp66_eq, fcmp66_gt, fcmp66_unordered, fcmp67_out_valid, fcmp67_lt, fcmp67_eq, fcmp67_gt, fcmp67_unordered, fcmp68_out_valid, fcmp68_lt, fcmp68_eq, fcmp68_gt, fcmp68_unordered, fcmp69_out_valid, fcmp69_lt, fcmp69_eq, fcmp69_gt, fcmp69_unordered, fcmp70_out_valid, fcmp70_lt, fcmp70_eq, fcmp70_gt, fcmp70_unordered, fcmp71_out_valid, fcmp71_lt, fcmp71_eq, fcmp71_gt, fcmp71_unordered, fmul72_out_valid, fadd73_out_valid, fmul74_out_valid, fadd75_out_valid, fmul76_out_valid, fadd77_out_valid, flags_1, flags_2, e2, e2_1, e2_2, s, s_1, s_2, 1'b0};
 endmodule

@@ -136,7 +136,9 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   logic [1:0] buffer_pos; // memoryController.ts:229
   logic ended_threads_enq_ready; // memoryController.ts:513
   logic ended_threads_deq_valid; // memoryController.ts:513
-  logic [37:0] ended_threads_deq_bits; // memoryController.ts:513
+  logic [4:0] ended_threads_deq_bits_thread; // memoryController.ts:513
+  logic [31:0] ended_threads_deq_bits_pixel; // memoryController.ts:513
+  logic ended_threads_deq_bits_fault; // memoryController.ts:513
   logic [5:0] ended_threads_count; // memoryController.ts:513
   logic ended_threads_full; // memoryController.ts:513
   logic ended_threads_empty; // memoryController.ts:513
@@ -168,12 +170,11 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire receiving = controller_state == CONTROLLER_RECEIVE; // memoryController.ts:285
   assign dma_rd_ready = receiving & beats_left != 32'd0 & buffer_words < 3'd2; // memoryController.ts:288
   wire writing = write_back_state == WRITE_BACK_WRITE; // memoryController.ts:597
-  wire reportWritten_eq = write_back_state == WRITE_BACK_REPORT; // memoryController.ts:603
   wire [63:0] reportsOn_concat = {report_addr_hi, report_addr_lo}; // memoryController.ts:463
   wire reportsOn = reportsOn_concat != 64'd0; // memoryController.ts:463
-  wire reportWritten = reportWritten_eq & reportsOn; // memoryController.ts:603
-  assign dma_wr_valid = writing | reportWritten; // memoryController.ts:468
   wire reporting = write_back_state == WRITE_BACK_REPORT; // memoryController.ts:467
+  wire reportWritten = reporting & reportsOn; // memoryController.ts:603
+  assign dma_wr_valid = writing | reportWritten; // memoryController.ts:468
   wire [63:0] dma_wr_addr_concat = {out_addr_hi, out_addr_lo}; // memoryController.ts:593
   assign dma_wr_addr = reporting ? reportsOn_concat + {28'd0, {patches_done, 4'd0}} : dma_wr_addr_concat + {28'd0, {wb_index, 4'd0}}; // memoryController.ts:469
   wire oldest = patches_done[0]; // memoryController.ts:550
@@ -189,7 +190,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire imem_load_start_slice = pendingLoads[0]; // memoryController.ts:243
   wire imem_load_start_slice_1 = pendingLoads[1]; // memoryController.ts:243
   wire imem_load_start_slice_2 = pendingLoads[2]; // memoryController.ts:243
-  wire nextLoad = 1'd0 | imem_load_start_slice | imem_load_start_slice_1 | imem_load_start_slice_2; // memoryController.ts:243
+  wire nextLoad = imem_load_start_slice | imem_load_start_slice_1 | imem_load_start_slice_2; // memoryController.ts:243
   wire beginLoad = beginLoad_eq & nextLoad; // memoryController.ts:251
   wire [1:0] nextLoad_1 = imem_load_start_slice ? 2'd0 : imem_load_start_slice_1 ? 2'd1 : imem_load_start_slice_2 ? 2'd2 : 2'd0; // memoryController.ts:243
   wire tooLong_eq = nextLoad_1 == 2'd2; // memoryController.ts:246
@@ -224,12 +225,12 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire startFrame_eq = error == 3'd0; // memoryController.ts:326
   wire [32:0] badFrame_zext = {1'd0, pixel_count}; // memoryController.ts:324
   wire [64:0] end_1 = {1'd0, dma_wr_addr_concat} + {28'd0, {badFrame_zext, 4'd0}}; // memoryController.ts:645
-  wire reportsOn_1 = reportsOn_concat != 64'd0; // memoryController.ts:322
+  wire reportsOn_1 = reportsOn; // memoryController.ts:322
   wire [32:0] patches_add = badFrame_zext + 33'h1f; // memoryController.ts:323
   wire [32:0] patches = {5'd0, patches_add[32:5]}; // memoryController.ts:323
   wire [64:0] end_2 = {1'd0, reportsOn_concat} + {28'd0, {patches, 4'd0}}; // memoryController.ts:645
-  wire badFrame_and = reportsOn_1 & (reportsOn_concat[3:0] != 4'd0 | end_2[64] & end_2[63:0] != 64'd0); // memoryController.ts:324
-  wire badFrame = dma_wr_addr_concat[3:0] != 4'd0 | end_1[64] & end_1[63:0] != 64'd0 | badFrame_and; // memoryController.ts:324
+  wire badFrame_and = reportsOn & (report_addr_lo[3:0] != 4'd0 | end_2[64] & end_2[63:0] != 64'd0); // memoryController.ts:324
+  wire badFrame = out_addr_lo[3:0] != 4'd0 | end_1[64] & end_1[63:0] != 64'd0 | badFrame_and; // memoryController.ts:324
   wire startFrame = frameDue & startFrame_eq & ~badFrame; // memoryController.ts:326
   assign frame_start = startFrame; // memoryController.ts:331
   assign frame_pixel_count = pixel_count; // memoryController.ts:332
@@ -258,9 +259,11 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire accept = dma_rd_ready & dma_rd_valid; // memoryController.ts:287
   wire ended_threads_enq_valid = arriving; // memoryController.ts:517
   wire [4:0] ended_thread_thread = thread_done_thread; // memoryController.ts:519
+  wire [4:0] ended_threads_enq_bits_thread = ended_thread_thread; // memoryController.ts:522
   wire [31:0] ended_thread_pixel = thread_done_pixel; // memoryController.ts:520
+  wire [31:0] ended_threads_enq_bits_pixel = ended_thread_pixel; // memoryController.ts:522
   wire ended_thread_fault = thread_done_fault; // memoryController.ts:521
-  wire [37:0] ended_threads_enq_bits = {ended_thread_fault, ended_thread_pixel, ended_thread_thread}; // memoryController.ts:522
+  wire ended_threads_enq_bits_fault = ended_thread_fault; // memoryController.ts:522
   wire ended_threads_deq_ready_eq = write_back_state == WRITE_BACK_IDLE; // memoryController.ts:564
   wire [31:0] ended_threads_deq_ready_mux = oldest ? report1_written : report0_written; // memoryController.ts:551
   wire [32:0] everyThread_sub = (33'd1 << threads) - 33'd1; // memoryController.ts:555
@@ -269,9 +272,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
   wire ended_threads_deq_ready = ended_threads_deq_ready_eq & ~complete; // memoryController.ts:564
   wire writtenBank = wb_index[5]; // memoryController.ts:611
   wire [31:0] bit_ = 32'd1 << wb_thread; // memoryController.ts:610
-  wire [4:0] head = ended_threads_deq_bits[4:0]; // memoryController.ts:524
-  wire [31:0] head_1 = ended_threads_deq_bits[36:5]; // memoryController.ts:524
-  wire head_2 = ended_threads_deq_bits[37]; // memoryController.ts:524
+  wire start_bank_not = ~start_bank; // memoryController.ts:623
   wire [31:0] rdData_zext = {19'd0, {context_status_3_thread, 5'd0, context_status_3_state}}; // memoryController.ts:412
   wire [31:0] rdData_zext_1 = {19'd0, {context_status_2_thread, 5'd0, context_status_2_state}}; // memoryController.ts:412
   wire [31:0] rdData_zext_2 = {19'd0, {context_status_1_thread, 5'd0, context_status_1_state}}; // memoryController.ts:412
@@ -474,7 +475,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
       if (patches_done_sel_and_1) begin // memoryController.ts:189
         if (startFrame_eq) error <= 3'd4; // memoryController.ts:180
       end else if (patches_done_sel_and) begin // memoryController.ts:171
-        pendingLoads <= {mmio_wr_data[2], mmio_wr_data[1], mmio_wr_data[0]}; // memoryController.ts:192
+        pendingLoads <= mmio_wr_data[2:0]; // memoryController.ts:192
         if (done_sel_slice) error <= 3'd0; // memoryController.ts:196
       end
       if (controller_state_sel_and_1) pendingLoads <= pendingLoads & ~(3'd1 << current); // memoryController.ts:230
@@ -509,34 +510,34 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
           buffer_pos <= 2'd0; // memoryController.ts:261
         end
       end
-      if (reported & oldest == 1'd0 | startFrame) begin // memoryController.ts:618
+      if (reported & ~oldest | startFrame) begin // memoryController.ts:618
         report0_written <= 32'd0; // memoryController.ts:619
         report0_faults <= 32'd0; // memoryController.ts:620
-      end else if (written & writtenBank == 1'd0) begin // memoryController.ts:614
+      end else if (written & ~writtenBank) begin // memoryController.ts:614
         report0_written <= report0_written | bit_; // memoryController.ts:615
         if (wb_fault) report0_faults <= report0_faults | bit_; // memoryController.ts:616
       end
-      if (frame_patch_start & start_bank == 1'd0) report0_cycles <= 32'd0; // memoryController.ts:613
+      if (frame_patch_start & start_bank_not) report0_cycles <= 32'd0; // memoryController.ts:613
       else report0_cycles <= report0_cycles + 32'd1; // memoryController.ts:613
-      if (reported & oldest == 1'd1 | startFrame) begin // memoryController.ts:618
+      if (reported & oldest | startFrame) begin // memoryController.ts:618
         report1_written <= 32'd0; // memoryController.ts:619
         report1_faults <= 32'd0; // memoryController.ts:620
-      end else if (written & writtenBank == 1'd1) begin // memoryController.ts:614
+      end else if (written & writtenBank) begin // memoryController.ts:614
         report1_written <= report1_written | bit_; // memoryController.ts:615
         if (wb_fault) report1_faults <= report1_faults | bit_; // memoryController.ts:616
       end
-      if (frame_patch_start & start_bank == 1'd1) report1_cycles <= 32'd0; // memoryController.ts:613
+      if (frame_patch_start & start_bank) report1_cycles <= 32'd0; // memoryController.ts:613
       else report1_cycles <= report1_cycles + 32'd1; // memoryController.ts:613
       if (startFrame) start_bank <= 1'd0; // memoryController.ts:623
-      else if (frame_patch_start) start_bank <= ~start_bank; // memoryController.ts:623
+      else if (frame_patch_start) start_bank <= start_bank_not; // memoryController.ts:623
       if (ended_threads_deq_ready_eq) begin // memoryController.ts:564
         if (complete) begin // memoryController.ts:556
           write_back_state <= WRITE_BACK_REPORT; // memoryController.ts:566
         end else if (ended_threads_deq_valid) begin // memoryController.ts:513
           write_back_state <= WRITE_BACK_READ; // memoryController.ts:570
-          wb_thread <= head; // memoryController.ts:567
-          wb_index <= head_1 - first_pixel; // memoryController.ts:568
-          wb_fault <= head_2; // memoryController.ts:569
+          wb_thread <= ended_threads_deq_bits_thread; // memoryController.ts:567
+          wb_index <= ended_threads_deq_bits_pixel - first_pixel; // memoryController.ts:568
+          wb_fault <= ended_threads_deq_bits_fault; // memoryController.ts:569
         end
       end else if (mem_read_en) begin // memoryController.ts:127
         if (mem_done) begin // memoryController.ts:127
@@ -545,7 +546,7 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
         end
       end else if (writing) begin // memoryController.ts:597
         if (dma_wr_ready) write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:479
-      end else if (reportWritten_eq && reported) begin // memoryController.ts:603
+      end else if (reporting && reported) begin // memoryController.ts:467
         write_back_state <= WRITE_BACK_IDLE; // memoryController.ts:480
       end
       if (busy) cycles <= cycles + 64'd1; // memoryController.ts:354
@@ -554,20 +555,24 @@ module MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10 (
     end
   end
 
-  Fifo_depth32_width38 ended_threads ( // memoryController.ts:513
+  Fifo_depth32_payload_4b5b0aed ended_threads ( // memoryController.ts:513
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ended_threads_enq_valid),
     .enq_ready(ended_threads_enq_ready),
-    .enq_bits(ended_threads_enq_bits),
+    .enq_bits_thread(ended_threads_enq_bits_thread),
+    .enq_bits_pixel(ended_threads_enq_bits_pixel),
+    .enq_bits_fault(ended_threads_enq_bits_fault),
     .deq_valid(ended_threads_deq_valid),
     .deq_ready(ended_threads_deq_ready),
-    .deq_bits(ended_threads_deq_bits),
+    .deq_bits_thread(ended_threads_deq_bits_thread),
+    .deq_bits_pixel(ended_threads_deq_bits_pixel),
+    .deq_bits_fault(ended_threads_deq_bits_fault),
     .count(ended_threads_count),
     .full(ended_threads_full),
     .empty(ended_threads_empty)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, ended_threads_count, ended_threads_full, ended_threads_empty, nextBeats_add[1:0], patches_add[4:0], contextIndex[11:3], everyThread_sub[32], 1'b0};
+  wire _unused_ok = &{1'b0, ended_threads_count, ended_threads_full, ended_threads_empty, nextBeats_add[1:0], reportsOn_1, patches_add[4:0], contextIndex[11:3], everyThread_sub[32], 1'b0};
 endmodule

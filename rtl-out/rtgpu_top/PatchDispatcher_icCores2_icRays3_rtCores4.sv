@@ -199,7 +199,7 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   output logic [31:0] traces,
   output logic answer_overflow
 );
-  logic [31:0] queried_pool; // patchDispatcher.ts:236
+  logic [31:0] queried_pool; // patchDispatcher.ts:235
   logic new_threads_enq_ready; // patchDispatcher.ts:85
   logic new_threads_deq_valid; // patchDispatcher.ts:85
   logic [4:0] new_threads_deq_bits; // patchDispatcher.ts:85
@@ -233,67 +233,70 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   logic [31:0] rdata_11; // patchDispatcher.ts:110
   logic [31:0] faulted; // patchDispatcher.ts:153
   logic [31:0] rdata_12; // patchDispatcher.ts:157
-  logic [31:0] core0_last_pc; // patchDispatcher.ts:245
-  logic [31:0] core0_busy_cycles; // patchDispatcher.ts:246
-  logic [31:0] core0_issue_cycles; // patchDispatcher.ts:247
-  logic [31:0] core1_last_pc; // patchDispatcher.ts:245
-  logic [31:0] core1_busy_cycles; // patchDispatcher.ts:246
-  logic [31:0] core1_issue_cycles; // patchDispatcher.ts:247
-  logic [31:0] core2_last_pc; // patchDispatcher.ts:245
-  logic [31:0] core2_busy_cycles; // patchDispatcher.ts:246
-  logic [31:0] core2_issue_cycles; // patchDispatcher.ts:247
-  logic [31:0] core3_last_pc; // patchDispatcher.ts:245
-  logic [31:0] core3_busy_cycles; // patchDispatcher.ts:246
-  logic [31:0] core3_issue_cycles; // patchDispatcher.ts:247
-  logic [31:0] instructions_1; // patchDispatcher.ts:258
+  logic [31:0] core0_last_pc; // patchDispatcher.ts:244
+  logic [31:0] core0_busy_cycles; // patchDispatcher.ts:245
+  logic [31:0] core0_issue_cycles; // patchDispatcher.ts:246
+  logic [31:0] core1_last_pc; // patchDispatcher.ts:244
+  logic [31:0] core1_busy_cycles; // patchDispatcher.ts:245
+  logic [31:0] core1_issue_cycles; // patchDispatcher.ts:246
+  logic [31:0] core2_last_pc; // patchDispatcher.ts:244
+  logic [31:0] core2_busy_cycles; // patchDispatcher.ts:245
+  logic [31:0] core2_issue_cycles; // patchDispatcher.ts:246
+  logic [31:0] core3_last_pc; // patchDispatcher.ts:244
+  logic [31:0] core3_busy_cycles; // patchDispatcher.ts:245
+  logic [31:0] core3_issue_cycles; // patchDispatcher.ts:246
+  logic [31:0] instructions_1; // patchDispatcher.ts:257
   logic [31:0] traces_1; // patchDispatcher.ts:75
   logic [1:0] ic0_rays; // patchDispatcher.ts:172
   logic [1:0] ic1_rays; // patchDispatcher.ts:172
   logic ic0_answers_enq_ready; // patchDispatcher.ts:173
   logic ic0_answers_deq_valid; // patchDispatcher.ts:173
-  logic [389:0] ic0_answers_deq_bits; // patchDispatcher.ts:173
+  logic [127:0] ic0_answers_deq_bits_info; // patchDispatcher.ts:173
+  logic [127:0] ic0_answers_deq_bits_normal; // patchDispatcher.ts:173
+  logic [127:0] ic0_answers_deq_bits_parameters; // patchDispatcher.ts:173
+  logic [4:0] ic0_answers_deq_bits_thread; // patchDispatcher.ts:173
+  logic ic0_answers_deq_bits_fault; // patchDispatcher.ts:173
   logic [1:0] ic0_answers_count; // patchDispatcher.ts:173
   logic ic0_answers_full; // patchDispatcher.ts:173
   logic ic0_answers_empty; // patchDispatcher.ts:173
   logic ic1_answers_enq_ready; // patchDispatcher.ts:173
   logic ic1_answers_deq_valid; // patchDispatcher.ts:173
-  logic [389:0] ic1_answers_deq_bits; // patchDispatcher.ts:173
+  logic [127:0] ic1_answers_deq_bits_info; // patchDispatcher.ts:173
+  logic [127:0] ic1_answers_deq_bits_normal; // patchDispatcher.ts:173
+  logic [127:0] ic1_answers_deq_bits_parameters; // patchDispatcher.ts:173
+  logic [4:0] ic1_answers_deq_bits_thread; // patchDispatcher.ts:173
+  logic ic1_answers_deq_bits_fault; // patchDispatcher.ts:173
   logic [1:0] ic1_answers_count; // patchDispatcher.ts:173
   logic ic1_answers_full; // patchDispatcher.ts:173
   logic ic1_answers_empty; // patchDispatcher.ts:173
   logic ic_taker_last; // patchDispatcher.ts:179
-  logic answerOverflow; // patchDispatcher.ts:212
+  logic answerOverflow; // patchDispatcher.ts:211
 
-  wire served = 1'd0 | cores_0_event_valid | cores_1_event_valid | cores_2_event_valid | cores_3_event_valid; // patchDispatcher.ts:135
-  wire [1:0] served_mux_2 = cores_2_event_valid ? 2'd2 : cores_1_event_valid ? 2'd1 : cores_0_event_valid ? 2'd0 : 2'd0; // patchDispatcher.ts:135
-  wire [1:0] served_1 = cores_3_event_valid ? 2'd3 : served_mux_2; // patchDispatcher.ts:135
-  wire thread_done_valid_eq = served_1 == 2'd3; // patchDispatcher.ts:136
-  wire thread_done_valid_eq_1 = served_1 == 2'd2; // patchDispatcher.ts:136
-  wire thread_done_valid_eq_2 = served_1 == 2'd1; // patchDispatcher.ts:136
-  wire thread_done_valid_mux = thread_done_valid_eq_2 ? cores_1_event_bits_kind : cores_0_event_bits_kind; // patchDispatcher.ts:136
-  wire thread_done_valid_mux_2 = thread_done_valid_eq ? cores_3_event_bits_kind : thread_done_valid_eq_1 ? cores_2_event_bits_kind : thread_done_valid_mux; // patchDispatcher.ts:136
-  wire isTrace = thread_done_valid_mux_2 == 1'd0; // patchDispatcher.ts:139
+  wire served = cores_0_event_valid | cores_1_event_valid | cores_2_event_valid | cores_3_event_valid; // patchDispatcher.ts:135
+  wire [1:0] served_1 = cores_3_event_valid ? 2'd3 : cores_2_event_valid ? 2'd2 : cores_1_event_valid ? 2'd1 : 2'd0; // patchDispatcher.ts:135
+  assign cores_1_event_ready = served_1 == 2'd1; // patchDispatcher.ts:137
+  assign cores_2_event_ready = served_1 == 2'd2; // patchDispatcher.ts:137
+  wire thread_done_valid_mux_1 = cores_2_event_ready ? cores_2_event_bits_kind : cores_1_event_ready ? cores_1_event_bits_kind : cores_0_event_bits_kind; // patchDispatcher.ts:136
+  assign cores_3_event_ready = served_1 == 2'd3; // patchDispatcher.ts:137
+  wire isTrace = ~(cores_3_event_ready ? cores_3_event_bits_kind : thread_done_valid_mux_1); // patchDispatcher.ts:139
   wire serveEnd = served & ~isTrace; // patchDispatcher.ts:141
   assign thread_done_valid = serveEnd; // patchDispatcher.ts:155
-  wire [4:0] thread_done_thread_mux = thread_done_valid_eq_2 ? cores_1_event_bits_thread : cores_0_event_bits_thread; // patchDispatcher.ts:136
-  wire [4:0] thread_done_thread_mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_thread : thread_done_thread_mux; // patchDispatcher.ts:136
-  assign thread_done_thread = thread_done_valid_eq ? cores_3_event_bits_thread : thread_done_thread_mux_1; // patchDispatcher.ts:156
+  wire [4:0] thread_done_thread_mux = cores_1_event_ready ? cores_1_event_bits_thread : cores_0_event_bits_thread; // patchDispatcher.ts:136
+  assign thread_done_thread = cores_3_event_ready ? cores_3_event_bits_thread : cores_2_event_ready ? cores_2_event_bits_thread : thread_done_thread_mux; // patchDispatcher.ts:156
   assign thread_done_pixel = rdata_12; // patchDispatcher.ts:157
-  wire thread_done_fault_mux = thread_done_valid_eq_2 ? cores_1_event_bits_fault : cores_0_event_bits_fault; // patchDispatcher.ts:136
-  wire thread_done_fault_mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_fault : thread_done_fault_mux; // patchDispatcher.ts:136
-  wire thread_done_fault_mux_2 = thread_done_valid_eq ? cores_3_event_bits_fault : thread_done_fault_mux_1; // patchDispatcher.ts:136
+  wire thread_done_fault_mux = cores_1_event_ready ? cores_1_event_bits_fault : cores_0_event_bits_fault; // patchDispatcher.ts:136
+  wire thread_done_fault_mux_2 = cores_3_event_ready ? cores_3_event_bits_fault : cores_2_event_ready ? cores_2_event_bits_fault : thread_done_fault_mux; // patchDispatcher.ts:136
   wire [31:0] servedFault_lshr = faulted >> thread_done_thread; // patchDispatcher.ts:154
   wire servedFault = thread_done_fault_mux_2 | servedFault_lshr[0]; // patchDispatcher.ts:154
   assign thread_done_fault = servedFault; // patchDispatcher.ts:158
   wire resumeReady = ~steer_ic2rt_empty; // patchDispatcher.ts:98
   wire haveThread = resumeReady | new_threads_deq_valid; // patchDispatcher.ts:100
-  wire [1:0] target_mux_2 = cores_0_launch_ready ? 2'd0 : cores_1_launch_ready ? 2'd1 : cores_2_launch_ready ? 2'd2 : 2'd2; // patchDispatcher.ts:102
-  wire [1:0] target_mux_6 = cores_3_launch_ready ? 2'd3 : cores_0_launch_ready ? 2'd0 : cores_1_launch_ready ? 2'd1 : 2'd1; // patchDispatcher.ts:102
-  wire [1:0] target_mux_10 = cores_2_launch_ready ? 2'd2 : cores_3_launch_ready ? 2'd3 : cores_0_launch_ready ? 2'd0 : 2'd0; // patchDispatcher.ts:102
-  wire [1:0] target_mux_14 = cores_1_launch_ready ? 2'd1 : cores_2_launch_ready ? 2'd2 : cores_3_launch_ready ? 2'd3 : 2'd3; // patchDispatcher.ts:102
-  wire [1:0] target_mux_16 = launch_core_last == 2'd0 ? (cores_1_launch_ready ? 2'd1 : target_mux_10) : cores_0_launch_ready ? 2'd0 : target_mux_14; // patchDispatcher.ts:102
-  wire [1:0] target_mux_17 = launch_core_last == 2'd1 ? (cores_2_launch_ready ? 2'd2 : target_mux_6) : target_mux_16; // patchDispatcher.ts:102
-  wire [1:0] target = launch_core_last == 2'd2 ? (cores_3_launch_ready ? 2'd3 : target_mux_2) : target_mux_17; // patchDispatcher.ts:102
+  wire [1:0] target_mux_3 = cores_3_launch_ready ? 2'd3 : cores_0_launch_ready ? 2'd0 : cores_1_launch_ready ? 2'd1 : 2'd2; // patchDispatcher.ts:102
+  wire [1:0] target_mux_7 = cores_2_launch_ready ? 2'd2 : cores_3_launch_ready ? 2'd3 : cores_0_launch_ready ? 2'd0 : 2'd1; // patchDispatcher.ts:102
+  wire [1:0] target_mux_11 = cores_1_launch_ready ? 2'd1 : cores_2_launch_ready ? 2'd2 : cores_3_launch_ready ? 2'd3 : 2'd0; // patchDispatcher.ts:102
+  wire [1:0] target_mux_15 = cores_0_launch_ready ? 2'd0 : cores_1_launch_ready ? 2'd1 : cores_2_launch_ready ? 2'd2 : 2'd3; // patchDispatcher.ts:102
+  wire [1:0] target_mux_17 = launch_core_last == 2'd1 ? target_mux_7 : launch_core_last == 2'd0 ? target_mux_11 : target_mux_15; // patchDispatcher.ts:102
+  wire [1:0] target = launch_core_last == 2'd2 ? target_mux_3 : target_mux_17; // patchDispatcher.ts:102
   assign cores_0_launch_valid = haveThread & target == 2'd0; // patchDispatcher.ts:106
   wire [4:0] launchThread = resumeReady ? ic2rt_threads_deq_bits : new_threads_deq_bits; // patchDispatcher.ts:99
   assign cores_0_launch_bits_thread = launchThread; // patchDispatcher.ts:107
@@ -305,87 +308,80 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign cores_0_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
   assign cores_0_launch_bits_parameters = resumeReady ? steer_shader_parameters_rt : 128'd0; // patchDispatcher.ts:113
   wire [31:0] cores_0_launch_bits_queried_lshr = queried_pool >> launchThread; // patchDispatcher.ts:115
-  wire cores_0_launch_bits_queried_slice = cores_0_launch_bits_queried_lshr[0]; // patchDispatcher.ts:115
-  assign cores_0_launch_bits_queried = resumeReady & cores_0_launch_bits_queried_slice; // patchDispatcher.ts:115
+  assign cores_0_launch_bits_queried = resumeReady & cores_0_launch_bits_queried_lshr[0]; // patchDispatcher.ts:115
   assign cores_0_event_ready = served_1 == 2'd0; // patchDispatcher.ts:137
   assign cores_1_launch_valid = haveThread & target == 2'd1; // patchDispatcher.ts:106
   assign cores_1_launch_bits_thread = launchThread; // patchDispatcher.ts:107
   assign cores_1_launch_bits_pc = resumeReady ? rdata_3 : 32'd0; // patchDispatcher.ts:108
   assign cores_1_launch_bits_pixel = rdata_4; // patchDispatcher.ts:109
   assign cores_1_launch_bits_sp = resumeReady ? rdata_5 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
-  assign cores_1_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
-  assign cores_1_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
-  assign cores_1_launch_bits_parameters = resumeReady ? steer_shader_parameters_rt : 128'd0; // patchDispatcher.ts:113
-  assign cores_1_launch_bits_queried = resumeReady & cores_0_launch_bits_queried_slice; // patchDispatcher.ts:115
-  assign cores_1_event_ready = served_1 == 2'd1; // patchDispatcher.ts:137
+  assign cores_1_launch_bits_hit = cores_0_launch_bits_hit; // patchDispatcher.ts:111
+  assign cores_1_launch_bits_normal = cores_0_launch_bits_normal; // patchDispatcher.ts:112
+  assign cores_1_launch_bits_parameters = cores_0_launch_bits_parameters; // patchDispatcher.ts:113
+  assign cores_1_launch_bits_queried = cores_0_launch_bits_queried; // patchDispatcher.ts:115
   assign cores_2_launch_valid = haveThread & target == 2'd2; // patchDispatcher.ts:106
   assign cores_2_launch_bits_thread = launchThread; // patchDispatcher.ts:107
   assign cores_2_launch_bits_pc = resumeReady ? rdata_6 : 32'd0; // patchDispatcher.ts:108
   assign cores_2_launch_bits_pixel = rdata_7; // patchDispatcher.ts:109
   assign cores_2_launch_bits_sp = resumeReady ? rdata_8 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
-  assign cores_2_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
-  assign cores_2_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
-  assign cores_2_launch_bits_parameters = resumeReady ? steer_shader_parameters_rt : 128'd0; // patchDispatcher.ts:113
-  assign cores_2_launch_bits_queried = resumeReady & cores_0_launch_bits_queried_slice; // patchDispatcher.ts:115
-  assign cores_2_event_ready = served_1 == 2'd2; // patchDispatcher.ts:137
+  assign cores_2_launch_bits_hit = cores_0_launch_bits_hit; // patchDispatcher.ts:111
+  assign cores_2_launch_bits_normal = cores_0_launch_bits_normal; // patchDispatcher.ts:112
+  assign cores_2_launch_bits_parameters = cores_0_launch_bits_parameters; // patchDispatcher.ts:113
+  assign cores_2_launch_bits_queried = cores_0_launch_bits_queried; // patchDispatcher.ts:115
   assign cores_3_launch_valid = haveThread & target == 2'd3; // patchDispatcher.ts:106
   assign cores_3_launch_bits_thread = launchThread; // patchDispatcher.ts:107
   assign cores_3_launch_bits_pc = resumeReady ? rdata_9 : 32'd0; // patchDispatcher.ts:108
   assign cores_3_launch_bits_pixel = rdata_10; // patchDispatcher.ts:109
   assign cores_3_launch_bits_sp = resumeReady ? rdata_11 : cores_0_launch_bits_sp_concat; // patchDispatcher.ts:110
-  assign cores_3_launch_bits_hit = resumeReady ? steer_shader_info_rt : 128'd0; // patchDispatcher.ts:111
-  assign cores_3_launch_bits_normal = resumeReady ? steer_shader_normal_rt : 128'd0; // patchDispatcher.ts:112
-  assign cores_3_launch_bits_parameters = resumeReady ? steer_shader_parameters_rt : 128'd0; // patchDispatcher.ts:113
-  assign cores_3_launch_bits_queried = resumeReady & cores_0_launch_bits_queried_slice; // patchDispatcher.ts:115
-  assign cores_3_event_ready = served_1 == 2'd3; // patchDispatcher.ts:137
+  assign cores_3_launch_bits_hit = cores_0_launch_bits_hit; // patchDispatcher.ts:111
+  assign cores_3_launch_bits_normal = cores_0_launch_bits_normal; // patchDispatcher.ts:112
+  assign cores_3_launch_bits_parameters = cores_0_launch_bits_parameters; // patchDispatcher.ts:113
+  assign cores_3_launch_bits_queried = cores_0_launch_bits_queried; // patchDispatcher.ts:115
   wire serveTrace = served & isTrace; // patchDispatcher.ts:140
   assign steer_q_en_rt2ic = serveTrace; // patchDispatcher.ts:142
   assign steer_core_id_rt2ic = serveTrace ? 4'd1 << served_1 : 4'd0; // patchDispatcher.ts:143
   wire steer_dequeue_ic_and = ic_0_ready & ic0_rays < 2'd3; // patchDispatcher.ts:177
   wire steer_dequeue_ic_and_1 = ic_1_ready & ic1_rays < 2'd3; // patchDispatcher.ts:177
-  wire taker = 1'd0 | steer_dequeue_ic_and | steer_dequeue_ic_and_1; // patchDispatcher.ts:179
+  wire taker = steer_dequeue_ic_and | steer_dequeue_ic_and_1; // patchDispatcher.ts:179
   wire rayWaiting = ~steer_rt2ic_empty; // patchDispatcher.ts:178
   wire assign_ = taker & rayWaiting; // patchDispatcher.ts:180
   assign steer_dequeue_ic = assign_; // patchDispatcher.ts:181
-  wire answered = 1'd0 | ic0_answers_deq_valid | ic1_answers_deq_valid; // patchDispatcher.ts:185
+  wire answered = ic0_answers_deq_valid | ic1_answers_deq_valid; // patchDispatcher.ts:185
   assign steer_q_en_ic2rt = answered; // patchDispatcher.ts:186
-  wire answered_1 = ic1_answers_deq_valid ? 1'd1 : ic0_answers_deq_valid ? 1'd0 : 1'd0; // patchDispatcher.ts:185
+  wire answered_1 = ic1_answers_deq_valid; // patchDispatcher.ts:185
   assign steer_core_id_ic2rt = answered ? 2'd1 << answered_1 : 2'd0; // patchDispatcher.ts:187
-  wire target_or_2 = 1'd0 | cores_0_launch_ready | cores_1_launch_ready | cores_2_launch_ready; // patchDispatcher.ts:102
-  wire target_1 = target_or_2 | cores_3_launch_ready; // patchDispatcher.ts:102
+  wire target_1 = cores_0_launch_ready | cores_1_launch_ready | cores_2_launch_ready | cores_3_launch_ready; // patchDispatcher.ts:102
   wire launched = haveThread & target_1; // patchDispatcher.ts:103
   assign steer_dequeue_rt = launched & resumeReady; // patchDispatcher.ts:117
-  wire taker_1 = ic_taker_last == 1'd0 ? (steer_dequeue_ic_and_1 ? 1'd1 : steer_dequeue_ic_and ? 1'd0 : 1'd0) : steer_dequeue_ic_and ? 1'd0 : steer_dequeue_ic_and_1 ? 1'd1 : 1'd1; // patchDispatcher.ts:179
-  wire ic_0_ray_start_eq = taker_1 == 1'd0; // patchDispatcher.ts:194
-  assign ic_0_ray_start = assign_ & ic_0_ray_start_eq; // patchDispatcher.ts:194
-  wire ic_1_ray_start_eq = taker_1 == 1'd1; // patchDispatcher.ts:194
-  assign ic_1_ray_start = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:194
+  wire taker_1 = ~ic_taker_last ? steer_dequeue_ic_and_1 : ~steer_dequeue_ic_and; // patchDispatcher.ts:179
+  assign ic_0_ray_start = assign_ & ~taker_1; // patchDispatcher.ts:194
+  assign ic_1_ray_start = assign_ & taker_1; // patchDispatcher.ts:194
   assign ray_thread = rt2ic_threads_deq_bits; // patchDispatcher.ts:183
-  assign answer_0_info = ic0_answers_deq_bits[127:0]; // patchDispatcher.ts:206
-  assign answer_0_normal = ic0_answers_deq_bits[255:128]; // patchDispatcher.ts:207
-  assign answer_0_parameters = ic0_answers_deq_bits[383:256]; // patchDispatcher.ts:208
-  assign answer_1_info = ic1_answers_deq_bits[127:0]; // patchDispatcher.ts:206
-  assign answer_1_normal = ic1_answers_deq_bits[255:128]; // patchDispatcher.ts:207
-  assign answer_1_parameters = ic1_answers_deq_bits[383:256]; // patchDispatcher.ts:208
-  assign core_counters_0_pc = core0_last_pc; // patchDispatcher.ts:254
-  assign core_counters_0_busy_cycles = core0_busy_cycles; // patchDispatcher.ts:255
-  assign core_counters_0_issue_cycles = core0_issue_cycles; // patchDispatcher.ts:256
-  assign core_counters_1_pc = core1_last_pc; // patchDispatcher.ts:254
-  assign core_counters_1_busy_cycles = core1_busy_cycles; // patchDispatcher.ts:255
-  assign core_counters_1_issue_cycles = core1_issue_cycles; // patchDispatcher.ts:256
-  assign core_counters_2_pc = core2_last_pc; // patchDispatcher.ts:254
-  assign core_counters_2_busy_cycles = core2_busy_cycles; // patchDispatcher.ts:255
-  assign core_counters_2_issue_cycles = core2_issue_cycles; // patchDispatcher.ts:256
-  assign core_counters_3_pc = core3_last_pc; // patchDispatcher.ts:254
-  assign core_counters_3_busy_cycles = core3_busy_cycles; // patchDispatcher.ts:255
-  assign core_counters_3_issue_cycles = core3_issue_cycles; // patchDispatcher.ts:256
-  assign instructions = instructions_1; // patchDispatcher.ts:260
+  assign answer_0_info = ic0_answers_deq_bits_info; // patchDispatcher.ts:205
+  assign answer_0_normal = ic0_answers_deq_bits_normal; // patchDispatcher.ts:206
+  assign answer_0_parameters = ic0_answers_deq_bits_parameters; // patchDispatcher.ts:207
+  assign answer_1_info = ic1_answers_deq_bits_info; // patchDispatcher.ts:205
+  assign answer_1_normal = ic1_answers_deq_bits_normal; // patchDispatcher.ts:206
+  assign answer_1_parameters = ic1_answers_deq_bits_parameters; // patchDispatcher.ts:207
+  assign core_counters_0_pc = core0_last_pc; // patchDispatcher.ts:253
+  assign core_counters_0_busy_cycles = core0_busy_cycles; // patchDispatcher.ts:254
+  assign core_counters_0_issue_cycles = core0_issue_cycles; // patchDispatcher.ts:255
+  assign core_counters_1_pc = core1_last_pc; // patchDispatcher.ts:253
+  assign core_counters_1_busy_cycles = core1_busy_cycles; // patchDispatcher.ts:254
+  assign core_counters_1_issue_cycles = core1_issue_cycles; // patchDispatcher.ts:255
+  assign core_counters_2_pc = core2_last_pc; // patchDispatcher.ts:253
+  assign core_counters_2_busy_cycles = core2_busy_cycles; // patchDispatcher.ts:254
+  assign core_counters_2_issue_cycles = core2_issue_cycles; // patchDispatcher.ts:255
+  assign core_counters_3_pc = core3_last_pc; // patchDispatcher.ts:253
+  assign core_counters_3_busy_cycles = core3_busy_cycles; // patchDispatcher.ts:254
+  assign core_counters_3_issue_cycles = core3_issue_cycles; // patchDispatcher.ts:255
+  assign instructions = instructions_1; // patchDispatcher.ts:259
   assign traces = traces_1; // patchDispatcher.ts:77
-  assign answer_overflow = answerOverflow; // patchDispatcher.ts:214
+  assign answer_overflow = answerOverflow; // patchDispatcher.ts:213
   wire [31:0] traceBit_shl = 32'd1 << thread_done_thread; // patchDispatcher.ts:148
   wire [31:0] traceBit = serveTrace ? traceBit_shl : 32'd0; // patchDispatcher.ts:148
-  wire queried_pool_mux = thread_done_valid_eq_2 ? cores_1_event_bits_queried : cores_0_event_bits_queried; // patchDispatcher.ts:136
-  wire queried_pool_mux_2 = thread_done_valid_eq ? cores_3_event_bits_queried : thread_done_valid_eq_1 ? cores_2_event_bits_queried : queried_pool_mux; // patchDispatcher.ts:136
+  wire queried_pool_mux = cores_1_event_ready ? cores_1_event_bits_queried : cores_0_event_bits_queried; // patchDispatcher.ts:136
+  wire queried_pool_mux_2 = cores_3_event_ready ? cores_3_event_bits_queried : cores_2_event_ready ? cores_2_event_bits_queried : queried_pool_mux; // patchDispatcher.ts:136
   wire new_threads_enq_valid = pixel_valid; // patchDispatcher.ts:91
   wire [4:0] new_threads_enq_bits = pixel_thread; // patchDispatcher.ts:92
   wire new_threads_deq_ready = launched & ~resumeReady; // patchDispatcher.ts:119
@@ -393,42 +389,38 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   wire [4:0] rt2ic_threads_enq_bits = thread_done_thread; // patchDispatcher.ts:151
   wire rt2ic_threads_deq_ready = assign_; // patchDispatcher.ts:182
   wire ic2rt_threads_enq_valid = answered; // patchDispatcher.ts:188
-  wire answeredThread_eq = answered_1 == 1'd1; // patchDispatcher.ts:189
-  wire [4:0] answeredThread = answeredThread_eq ? ic1_answers_deq_bits[388:384] : ic0_answers_deq_bits[388:384]; // patchDispatcher.ts:189
+  wire [4:0] answeredThread = answered_1 ? ic1_answers_deq_bits_thread : ic0_answers_deq_bits_thread; // patchDispatcher.ts:189
   wire [4:0] ic2rt_threads_enq_bits = answeredThread; // patchDispatcher.ts:190
-  wire ic2rt_threads_deq_ready = launched & resumeReady; // patchDispatcher.ts:118
-  wire target_2 = haveThread & target_1; // patchDispatcher.ts:102
-  wire [31:0] endBit = serveEnd ? traceBit_shl : 32'd0; // patchDispatcher.ts:220
-  wire [31:0] eventFaultBit = serveTrace & servedFault ? traceBit_shl : 32'd0; // patchDispatcher.ts:221
-  wire fault_mux = answeredThread_eq ? ic1_answers_deq_bits[389] : ic0_answers_deq_bits[389]; // patchDispatcher.ts:215
-  wire fault = answered & fault_mux; // patchDispatcher.ts:215
-  wire [31:0] faulted_or_1 = faulted & ~endBit | eventFaultBit | (fault ? 32'd1 << answeredThread : 32'd0); // patchDispatcher.ts:222
-  wire [2:0] retiredNow_add_1 = 3'd0 + {2'd0, cores_0_retire_valid & cores_0_retire_counted} + {2'd0, cores_1_retire_valid & cores_1_retire_counted}; // patchDispatcher.ts:252
-  wire [2:0] retiredNow = retiredNow_add_1 + {2'd0, cores_2_retire_valid & cores_2_retire_counted} + {2'd0, cores_3_retire_valid & cores_3_retire_counted}; // patchDispatcher.ts:252
-  wire arrives = assign_ & ic_0_ray_start_eq; // patchDispatcher.ts:209
-  wire leaves = answered & answered_1 == 1'd0; // patchDispatcher.ts:204
-  wire arrives_1 = assign_ & ic_1_ray_start_eq; // patchDispatcher.ts:209
-  wire leaves_1 = answered & answeredThread_eq; // patchDispatcher.ts:204
+  wire ic2rt_threads_deq_ready = steer_dequeue_rt; // patchDispatcher.ts:118
+  wire target_2 = launched; // patchDispatcher.ts:102
+  wire [31:0] endBit = serveEnd ? traceBit_shl : 32'd0; // patchDispatcher.ts:219
+  wire [31:0] eventFaultBit = serveTrace & servedFault ? traceBit_shl : 32'd0; // patchDispatcher.ts:220
+  wire fault = answered & (answered_1 ? ic1_answers_deq_bits_fault : ic0_answers_deq_bits_fault); // patchDispatcher.ts:214
+  wire [31:0] faulted_or_1 = faulted & ~endBit | eventFaultBit | (fault ? 32'd1 << answeredThread : 32'd0); // patchDispatcher.ts:221
+  wire [2:0] retiredNow_add_1 = {2'd0, cores_0_retire_valid & cores_0_retire_counted} + {2'd0, cores_1_retire_valid & cores_1_retire_counted}; // patchDispatcher.ts:251
+  wire [2:0] retiredNow = retiredNow_add_1 + {2'd0, cores_2_retire_valid & cores_2_retire_counted} + {2'd0, cores_3_retire_valid & cores_3_retire_counted}; // patchDispatcher.ts:251
+  wire arrives = ic_0_ray_start; // patchDispatcher.ts:208
+  wire leaves = answered & ~answered_1; // patchDispatcher.ts:203
+  wire arrives_1 = ic_1_ray_start; // patchDispatcher.ts:208
+  wire leaves_1 = answered & answered_1; // patchDispatcher.ts:203
   wire ic0_answers_enq_valid = ic_0_done; // patchDispatcher.ts:195
-  wire [127:0] ic0_answer_info = ic_0_hit_info; // patchDispatcher.ts:197
-  wire [127:0] ic0_answer_normal = ic_0_hit_normal; // patchDispatcher.ts:198
-  wire [127:0] ic0_answer_parameters = ic_0_hit_parameters; // patchDispatcher.ts:199
-  wire [4:0] ic0_answer_thread = ic_0_done_thread; // patchDispatcher.ts:200
-  wire ic0_answer_fault = ic_0_done_fault; // patchDispatcher.ts:201
-  wire [389:0] ic0_answers_enq_bits = {ic0_answer_fault, ic0_answer_thread, ic0_answer_parameters, ic0_answer_normal, ic0_answer_info}; // patchDispatcher.ts:202
-  wire ic0_answers_deq_ready = leaves; // patchDispatcher.ts:205
+  wire [127:0] ic0_answers_enq_bits_info = ic_0_hit_info; // patchDispatcher.ts:197
+  wire [127:0] ic0_answers_enq_bits_normal = ic_0_hit_normal; // patchDispatcher.ts:198
+  wire [127:0] ic0_answers_enq_bits_parameters = ic_0_hit_parameters; // patchDispatcher.ts:199
+  wire [4:0] ic0_answers_enq_bits_thread = ic_0_done_thread; // patchDispatcher.ts:200
+  wire ic0_answers_enq_bits_fault = ic_0_done_fault; // patchDispatcher.ts:201
+  wire ic0_answers_deq_ready = leaves; // patchDispatcher.ts:204
   wire ic1_answers_enq_valid = ic_1_done; // patchDispatcher.ts:195
-  wire [127:0] ic1_answer_info = ic_1_hit_info; // patchDispatcher.ts:197
-  wire [127:0] ic1_answer_normal = ic_1_hit_normal; // patchDispatcher.ts:198
-  wire [127:0] ic1_answer_parameters = ic_1_hit_parameters; // patchDispatcher.ts:199
-  wire [4:0] ic1_answer_thread = ic_1_done_thread; // patchDispatcher.ts:200
-  wire ic1_answer_fault = ic_1_done_fault; // patchDispatcher.ts:201
-  wire [389:0] ic1_answers_enq_bits = {ic1_answer_fault, ic1_answer_thread, ic1_answer_parameters, ic1_answer_normal, ic1_answer_info}; // patchDispatcher.ts:202
-  wire ic1_answers_deq_ready = leaves_1; // patchDispatcher.ts:205
+  wire [127:0] ic1_answers_enq_bits_info = ic_1_hit_info; // patchDispatcher.ts:197
+  wire [127:0] ic1_answers_enq_bits_normal = ic_1_hit_normal; // patchDispatcher.ts:198
+  wire [127:0] ic1_answers_enq_bits_parameters = ic_1_hit_parameters; // patchDispatcher.ts:199
+  wire [4:0] ic1_answers_enq_bits_thread = ic_1_done_thread; // patchDispatcher.ts:200
+  wire ic1_answers_enq_bits_fault = ic_1_done_fault; // patchDispatcher.ts:201
+  wire ic1_answers_deq_ready = leaves_1; // patchDispatcher.ts:204
   wire taker_2 = rayWaiting & taker; // patchDispatcher.ts:179
-  wire overflow = 1'd0 | ic_0_done & ~ic0_answers_enq_ready | ic_1_done & ~ic1_answers_enq_ready; // patchDispatcher.ts:203
-  wire [31:0] _mux_1 = thread_done_valid_eq_1 ? cores_2_event_bits_pc : thread_done_valid_eq_2 ? cores_1_event_bits_pc : cores_0_event_bits_pc; // patchDispatcher.ts:136
-  wire [31:0] _mux_4 = thread_done_valid_eq_1 ? cores_2_event_bits_sp : thread_done_valid_eq_2 ? cores_1_event_bits_sp : cores_0_event_bits_sp; // patchDispatcher.ts:136
+  wire overflow = ic_0_done & ~ic0_answers_enq_ready | ic_1_done & ~ic1_answers_enq_ready; // patchDispatcher.ts:202
+  wire [31:0] _mux_1 = cores_2_event_ready ? cores_2_event_bits_pc : cores_1_event_ready ? cores_1_event_bits_pc : cores_0_event_bits_pc; // patchDispatcher.ts:136
+  wire [31:0] _mux_4 = cores_2_event_ready ? cores_2_event_bits_sp : cores_1_event_ready ? cores_1_event_bits_sp : cores_0_event_bits_sp; // patchDispatcher.ts:136
 
 `ifndef SYNTHESIS
   initial begin
@@ -458,55 +450,55 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
 
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-      queried_pool <= 32'd0; // patchDispatcher.ts:236
+      queried_pool <= 32'd0; // patchDispatcher.ts:235
       launch_core_last <= 2'd3; // patchDispatcher.ts:102
       faulted <= 32'd0; // patchDispatcher.ts:153
-      core0_last_pc <= 32'd0; // patchDispatcher.ts:245
-      core0_busy_cycles <= 32'd0; // patchDispatcher.ts:246
-      core0_issue_cycles <= 32'd0; // patchDispatcher.ts:247
-      core1_last_pc <= 32'd0; // patchDispatcher.ts:245
-      core1_busy_cycles <= 32'd0; // patchDispatcher.ts:246
-      core1_issue_cycles <= 32'd0; // patchDispatcher.ts:247
-      core2_last_pc <= 32'd0; // patchDispatcher.ts:245
-      core2_busy_cycles <= 32'd0; // patchDispatcher.ts:246
-      core2_issue_cycles <= 32'd0; // patchDispatcher.ts:247
-      core3_last_pc <= 32'd0; // patchDispatcher.ts:245
-      core3_busy_cycles <= 32'd0; // patchDispatcher.ts:246
-      core3_issue_cycles <= 32'd0; // patchDispatcher.ts:247
-      instructions_1 <= 32'd0; // patchDispatcher.ts:258
+      core0_last_pc <= 32'd0; // patchDispatcher.ts:244
+      core0_busy_cycles <= 32'd0; // patchDispatcher.ts:245
+      core0_issue_cycles <= 32'd0; // patchDispatcher.ts:246
+      core1_last_pc <= 32'd0; // patchDispatcher.ts:244
+      core1_busy_cycles <= 32'd0; // patchDispatcher.ts:245
+      core1_issue_cycles <= 32'd0; // patchDispatcher.ts:246
+      core2_last_pc <= 32'd0; // patchDispatcher.ts:244
+      core2_busy_cycles <= 32'd0; // patchDispatcher.ts:245
+      core2_issue_cycles <= 32'd0; // patchDispatcher.ts:246
+      core3_last_pc <= 32'd0; // patchDispatcher.ts:244
+      core3_busy_cycles <= 32'd0; // patchDispatcher.ts:245
+      core3_issue_cycles <= 32'd0; // patchDispatcher.ts:246
+      instructions_1 <= 32'd0; // patchDispatcher.ts:257
       traces_1 <= 32'd0; // patchDispatcher.ts:75
       ic0_rays <= 2'd0; // patchDispatcher.ts:172
       ic1_rays <= 2'd0; // patchDispatcher.ts:172
       ic_taker_last <= 1'd1; // patchDispatcher.ts:179
-      answerOverflow <= 1'd0; // patchDispatcher.ts:212
+      answerOverflow <= 1'd0; // patchDispatcher.ts:211
     end else begin
-      queried_pool <= queried_pool & ~traceBit | (queried_pool_mux_2 ? traceBit : 32'd0); // patchDispatcher.ts:236
+      queried_pool <= queried_pool & ~traceBit | (queried_pool_mux_2 ? traceBit : 32'd0); // patchDispatcher.ts:235
       faulted <= faulted_or_1; // patchDispatcher.ts:153
-      instructions_1 <= instructions_1 + {29'd0, retiredNow}; // patchDispatcher.ts:258
-      if (target_2) launch_core_last <= target; // patchDispatcher.ts:102
-      if (cores_0_retire_valid) core0_last_pc <= cores_0_retire_pc; // patchDispatcher.ts:248
-      if (cores_0_busy) core0_busy_cycles <= core0_busy_cycles + 32'd1; // patchDispatcher.ts:249
-      if (cores_0_issued) core0_issue_cycles <= core0_issue_cycles + 32'd1; // patchDispatcher.ts:250
-      if (cores_1_retire_valid) core1_last_pc <= cores_1_retire_pc; // patchDispatcher.ts:248
-      if (cores_1_busy) core1_busy_cycles <= core1_busy_cycles + 32'd1; // patchDispatcher.ts:249
-      if (cores_1_issued) core1_issue_cycles <= core1_issue_cycles + 32'd1; // patchDispatcher.ts:250
-      if (cores_2_retire_valid) core2_last_pc <= cores_2_retire_pc; // patchDispatcher.ts:248
-      if (cores_2_busy) core2_busy_cycles <= core2_busy_cycles + 32'd1; // patchDispatcher.ts:249
-      if (cores_2_issued) core2_issue_cycles <= core2_issue_cycles + 32'd1; // patchDispatcher.ts:250
-      if (cores_3_retire_valid) core3_last_pc <= cores_3_retire_pc; // patchDispatcher.ts:248
-      if (cores_3_busy) core3_busy_cycles <= core3_busy_cycles + 32'd1; // patchDispatcher.ts:249
-      if (cores_3_issued) core3_issue_cycles <= core3_issue_cycles + 32'd1; // patchDispatcher.ts:250
+      instructions_1 <= instructions_1 + {29'd0, retiredNow}; // patchDispatcher.ts:257
+      if (launched) launch_core_last <= target; // patchDispatcher.ts:102
+      if (cores_0_retire_valid) core0_last_pc <= cores_0_retire_pc; // patchDispatcher.ts:247
+      if (cores_0_busy) core0_busy_cycles <= core0_busy_cycles + 32'd1; // patchDispatcher.ts:248
+      if (cores_0_issued) core0_issue_cycles <= core0_issue_cycles + 32'd1; // patchDispatcher.ts:249
+      if (cores_1_retire_valid) core1_last_pc <= cores_1_retire_pc; // patchDispatcher.ts:247
+      if (cores_1_busy) core1_busy_cycles <= core1_busy_cycles + 32'd1; // patchDispatcher.ts:248
+      if (cores_1_issued) core1_issue_cycles <= core1_issue_cycles + 32'd1; // patchDispatcher.ts:249
+      if (cores_2_retire_valid) core2_last_pc <= cores_2_retire_pc; // patchDispatcher.ts:247
+      if (cores_2_busy) core2_busy_cycles <= core2_busy_cycles + 32'd1; // patchDispatcher.ts:248
+      if (cores_2_issued) core2_issue_cycles <= core2_issue_cycles + 32'd1; // patchDispatcher.ts:249
+      if (cores_3_retire_valid) core3_last_pc <= cores_3_retire_pc; // patchDispatcher.ts:247
+      if (cores_3_busy) core3_busy_cycles <= core3_busy_cycles + 32'd1; // patchDispatcher.ts:248
+      if (cores_3_issued) core3_issue_cycles <= core3_issue_cycles + 32'd1; // patchDispatcher.ts:249
       if (serveTrace) traces_1 <= traces_1 + 32'd1; // patchDispatcher.ts:76
-      if (arrives & ~leaves) ic0_rays <= ic0_rays + 2'd1; // patchDispatcher.ts:210
-      else if (leaves & ~arrives) ic0_rays <= ic0_rays - 2'd1; // patchDispatcher.ts:210
-      if (arrives_1 & ~leaves_1) ic1_rays <= ic1_rays + 2'd1; // patchDispatcher.ts:210
-      else if (leaves_1 & ~arrives_1) ic1_rays <= ic1_rays - 2'd1; // patchDispatcher.ts:210
+      if (ic_0_ray_start & ~leaves) ic0_rays <= ic0_rays + 2'd1; // patchDispatcher.ts:209
+      else if (leaves & ~ic_0_ray_start) ic0_rays <= ic0_rays - 2'd1; // patchDispatcher.ts:209
+      if (ic_1_ray_start & ~leaves_1) ic1_rays <= ic1_rays + 2'd1; // patchDispatcher.ts:209
+      else if (leaves_1 & ~ic_1_ray_start) ic1_rays <= ic1_rays - 2'd1; // patchDispatcher.ts:209
       if (taker_2) ic_taker_last <= taker_1; // patchDispatcher.ts:179
-      if (overflow) answerOverflow <= 1'd1; // patchDispatcher.ts:213
+      if (overflow) answerOverflow <= 1'd1; // patchDispatcher.ts:212
     end
   end
 
-  logic [31:0] pixel_pool [0:31]; // patchDispatcher.ts:234
+  logic [31:0] pixel_pool [0:31]; // patchDispatcher.ts:233
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 32; i++) pixel_pool[i] = '0;
 `endif
@@ -519,24 +511,24 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
   assign rdata_10 = pixel_pool[launchThread];
   assign rdata_12 = pixel_pool[thread_done_thread];
 
-  logic [31:0] pc_pool [0:31]; // patchDispatcher.ts:236
+  logic [31:0] pc_pool [0:31]; // patchDispatcher.ts:235
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 32; i++) pc_pool[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (serveTrace) pc_pool[thread_done_thread] <= thread_done_valid_eq ? cores_3_event_bits_pc : _mux_1;
+    if (serveTrace) pc_pool[thread_done_thread] <= cores_3_event_ready ? cores_3_event_bits_pc : _mux_1;
   end
   assign rdata = pc_pool[launchThread];
   assign rdata_3 = pc_pool[launchThread];
   assign rdata_6 = pc_pool[launchThread];
   assign rdata_9 = pc_pool[launchThread];
 
-  logic [31:0] sp_pool [0:31]; // patchDispatcher.ts:236
+  logic [31:0] sp_pool [0:31]; // patchDispatcher.ts:235
 `ifndef SYNTHESIS
   initial for (int i = 0; i < 32; i++) sp_pool[i] = '0;
 `endif
   always_ff @(posedge clk) begin
-    if (serveTrace) sp_pool[thread_done_thread] <= thread_done_valid_eq ? cores_3_event_bits_sp : _mux_4;
+    if (serveTrace) sp_pool[thread_done_thread] <= cores_3_event_ready ? cores_3_event_bits_sp : _mux_4;
   end
   assign rdata_2 = sp_pool[launchThread];
   assign rdata_5 = sp_pool[launchThread];
@@ -585,34 +577,50 @@ module PatchDispatcher_icCores2_icRays3_rtCores4 (
     .empty(ic2rt_threads_empty)
   );
 
-  Fifo_depth3_width390 ic0_answers ( // patchDispatcher.ts:173
+  Fifo_depth3_payload_3b033ecd ic0_answers ( // patchDispatcher.ts:173
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ic0_answers_enq_valid),
     .enq_ready(ic0_answers_enq_ready),
-    .enq_bits(ic0_answers_enq_bits),
+    .enq_bits_info(ic0_answers_enq_bits_info),
+    .enq_bits_normal(ic0_answers_enq_bits_normal),
+    .enq_bits_parameters(ic0_answers_enq_bits_parameters),
+    .enq_bits_thread(ic0_answers_enq_bits_thread),
+    .enq_bits_fault(ic0_answers_enq_bits_fault),
     .deq_valid(ic0_answers_deq_valid),
     .deq_ready(ic0_answers_deq_ready),
-    .deq_bits(ic0_answers_deq_bits),
+    .deq_bits_info(ic0_answers_deq_bits_info),
+    .deq_bits_normal(ic0_answers_deq_bits_normal),
+    .deq_bits_parameters(ic0_answers_deq_bits_parameters),
+    .deq_bits_thread(ic0_answers_deq_bits_thread),
+    .deq_bits_fault(ic0_answers_deq_bits_fault),
     .count(ic0_answers_count),
     .full(ic0_answers_full),
     .empty(ic0_answers_empty)
   );
 
-  Fifo_depth3_width390 ic1_answers ( // patchDispatcher.ts:173
+  Fifo_depth3_payload_3b033ecd ic1_answers ( // patchDispatcher.ts:173
     .clk(clk),
     .rst_n(rst_n),
     .enq_valid(ic1_answers_enq_valid),
     .enq_ready(ic1_answers_enq_ready),
-    .enq_bits(ic1_answers_enq_bits),
+    .enq_bits_info(ic1_answers_enq_bits_info),
+    .enq_bits_normal(ic1_answers_enq_bits_normal),
+    .enq_bits_parameters(ic1_answers_enq_bits_parameters),
+    .enq_bits_thread(ic1_answers_enq_bits_thread),
+    .enq_bits_fault(ic1_answers_enq_bits_fault),
     .deq_valid(ic1_answers_deq_valid),
     .deq_ready(ic1_answers_deq_ready),
-    .deq_bits(ic1_answers_deq_bits),
+    .deq_bits_info(ic1_answers_deq_bits_info),
+    .deq_bits_normal(ic1_answers_deq_bits_normal),
+    .deq_bits_parameters(ic1_answers_deq_bits_parameters),
+    .deq_bits_thread(ic1_answers_deq_bits_thread),
+    .deq_bits_fault(ic1_answers_deq_bits_fault),
     .count(ic1_answers_count),
     .full(ic1_answers_full),
     .empty(ic1_answers_empty)
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, cores_0_event_bits_origin, cores_0_event_bits_direction, cores_0_event_bits_query, cores_0_retire_thread, cores_0_retire_scalarWrite, cores_0_retire_scalarReg, cores_0_retire_scalarValue, cores_0_retire_vectorWrite, cores_0_retire_vectorReg, cores_0_retire_vectorValue, cores_0_retire_flagWrite, cores_0_retire_flag, cores_1_event_bits_origin, cores_1_event_bits_direction, cores_1_event_bits_query, cores_1_retire_thread, cores_1_retire_scalarWrite, cores_1_retire_scalarReg, cores_1_retire_scalarValue, cores_1_retire_vectorWrite, cores_1_retire_vectorReg, cores_1_retire_vectorValue, cores_1_retire_flagWrite, cores_1_retire_flag, cores_2_event_bits_origin, cores_2_event_bits_direction, cores_2_event_bits_query, cores_2_retire_thread, cores_2_retire_scalarWrite, cores_2_retire_scalarReg, cores_2_retire_scalarValue, cores_2_retire_vectorWrite, cores_2_retire_vectorReg, cores_2_retire_vectorValue, cores_2_retire_flagWrite, cores_2_retire_flag, cores_3_event_bits_origin, cores_3_event_bits_direction, cores_3_event_bits_query, cores_3_retire_thread, cores_3_retire_scalarWrite, cores_3_retire_scalarReg, cores_3_retire_scalarValue, cores_3_retire_vectorWrite, cores_3_retire_vectorReg, cores_3_retire_vectorValue, cores_3_retire_flagWrite, cores_3_retire_flag, new_threads_enq_ready, new_threads_count, new_threads_full, new_threads_empty, rt2ic_threads_enq_ready, rt2ic_threads_deq_valid, rt2ic_threads_count, rt2ic_threads_full, rt2ic_threads_empty, ic2rt_threads_enq_ready, ic2rt_threads_deq_valid, ic2rt_threads_count, ic2rt_threads_full, ic2rt_threads_empty, ic0_answers_count, ic0_answers_full, ic0_answers_empty, ic1_answers_count, ic1_answers_full, ic1_answers_empty, servedFault_lshr[31:1], cores_0_launch_bits_queried_lshr[31:1], 1'b0};
+  wire _unused_ok = &{1'b0, cores_0_event_bits_origin, cores_0_event_bits_direction, cores_0_event_bits_query, cores_0_retire_thread, cores_0_retire_scalarWrite, cores_0_retire_scalarReg, cores_0_retire_scalarValue, cores_0_retire_vectorWrite, cores_0_retire_vectorReg, cores_0_retire_vectorValue, cores_0_retire_flagWrite, cores_0_retire_flag, cores_1_event_bits_origin, cores_1_event_bits_direction, cores_1_event_bits_query, cores_1_retire_thread, cores_1_retire_scalarWrite, cores_1_retire_scalarReg, cores_1_retire_scalarValue, cores_1_retire_vectorWrite, cores_1_retire_vectorReg, cores_1_retire_vectorValue, cores_1_retire_flagWrite, cores_1_retire_flag, cores_2_event_bits_origin, cores_2_event_bits_direction, cores_2_event_bits_query, cores_2_retire_thread, cores_2_retire_scalarWrite, cores_2_retire_scalarReg, cores_2_retire_scalarValue, cores_2_retire_vectorWrite, cores_2_retire_vectorReg, cores_2_retire_vectorValue, cores_2_retire_flagWrite, cores_2_retire_flag, cores_3_event_bits_origin, cores_3_event_bits_direction, cores_3_event_bits_query, cores_3_retire_thread, cores_3_retire_scalarWrite, cores_3_retire_scalarReg, cores_3_retire_scalarValue, cores_3_retire_vectorWrite, cores_3_retire_vectorReg, cores_3_retire_vectorValue, cores_3_retire_flagWrite, cores_3_retire_flag, new_threads_enq_ready, new_threads_count, new_threads_full, new_threads_empty, rt2ic_threads_enq_ready, rt2ic_threads_deq_valid, rt2ic_threads_count, rt2ic_threads_full, rt2ic_threads_empty, ic2rt_threads_enq_ready, ic2rt_threads_deq_valid, ic2rt_threads_count, ic2rt_threads_full, ic2rt_threads_empty, ic0_answers_count, ic0_answers_full, ic0_answers_empty, ic1_answers_count, ic1_answers_full, ic1_answers_empty, servedFault_lshr[31:1], cores_0_launch_bits_queried_lshr[31:1], target_2, arrives, arrives_1, 1'b0};
 endmodule

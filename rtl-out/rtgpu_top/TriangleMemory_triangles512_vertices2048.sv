@@ -87,7 +87,7 @@ module TriangleMemory_triangles512_vertices2048 (
   wire [10:0] stage1_v0 = entry[10:0]; // triangleMemory.ts:134
   wire [10:0] stage1_v1 = entry[21:11]; // triangleMemory.ts:134
   wire [10:0] stage1_v2 = entry[32:22]; // triangleMemory.ts:134
-  wire _guard_7 = accept & ~section_state_sel_not & loadError_sel_ult; // triangleMemory.ts:120
+  wire _guard_7 = accept & inVerticesNow & loadError_sel_ult; // triangleMemory.ts:120
 
 `ifndef SYNTHESIS
   initial begin

@@ -258,12 +258,10 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_0_data_read_mux_130 = port_0_data_read_slice_10 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_131 = port_0_data_read_slice_10 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_132 = port_0_data_read_add_2[1] ? port_0_data_read_mux_130 : port_0_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire [1:0] port_0_data_read_add_3 = 2'd0 + first_q0; // unifiedMainMemory.ts:71
-  wire port_0_data_read_slice_12 = port_0_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_0_data_read_slice_12 = first_q0[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_133 = port_0_data_read_slice_12 ? port_0_data_read_mux_30 : port_0_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_0_data_read_mux_134 = port_0_data_read_slice_12 ? port_0_data_read_mux_93 : port_0_data_read_mux_124; // unifiedMainMemory.ts:71
-  wire [31:0] port_0_data_read_mux_135 = port_0_data_read_add_3[1] ? port_0_data_read_mux_133 : port_0_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, port_0_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_0_data_read = {port_0_data_read_mux_126, port_0_data_read_mux_129, port_0_data_read_mux_132, first_q0[1] ? port_0_data_read_mux_133 : port_0_data_read_mux_134}; // unifiedMainMemory.ts:72
   assign port_0_done = done0; // unifiedMainMemory.ts:74
   wire [1:0] port_1_data_read_add = 2'd3 + first_q1; // unifiedMainMemory.ts:71
   wire port_1_data_read_slice_1 = port_1_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -345,12 +343,10 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_1_data_read_mux_130 = port_1_data_read_slice_10 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_131 = port_1_data_read_slice_10 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_132 = port_1_data_read_add_2[1] ? port_1_data_read_mux_130 : port_1_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire [1:0] port_1_data_read_add_3 = 2'd0 + first_q1; // unifiedMainMemory.ts:71
-  wire port_1_data_read_slice_12 = port_1_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_1_data_read_slice_12 = first_q1[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_133 = port_1_data_read_slice_12 ? port_1_data_read_mux_30 : port_1_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_1_data_read_mux_134 = port_1_data_read_slice_12 ? port_1_data_read_mux_93 : port_1_data_read_mux_124; // unifiedMainMemory.ts:71
-  wire [31:0] port_1_data_read_mux_135 = port_1_data_read_add_3[1] ? port_1_data_read_mux_133 : port_1_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, port_1_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_1_data_read = {port_1_data_read_mux_126, port_1_data_read_mux_129, port_1_data_read_mux_132, first_q1[1] ? port_1_data_read_mux_133 : port_1_data_read_mux_134}; // unifiedMainMemory.ts:72
   assign port_1_done = done1; // unifiedMainMemory.ts:74
   wire [1:0] port_2_data_read_add = 2'd3 + first_q2; // unifiedMainMemory.ts:71
   wire port_2_data_read_slice_1 = port_2_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -432,12 +428,10 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_2_data_read_mux_130 = port_2_data_read_slice_10 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_131 = port_2_data_read_slice_10 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_132 = port_2_data_read_add_2[1] ? port_2_data_read_mux_130 : port_2_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire [1:0] port_2_data_read_add_3 = 2'd0 + first_q2; // unifiedMainMemory.ts:71
-  wire port_2_data_read_slice_12 = port_2_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_2_data_read_slice_12 = first_q2[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_133 = port_2_data_read_slice_12 ? port_2_data_read_mux_30 : port_2_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_2_data_read_mux_134 = port_2_data_read_slice_12 ? port_2_data_read_mux_93 : port_2_data_read_mux_124; // unifiedMainMemory.ts:71
-  wire [31:0] port_2_data_read_mux_135 = port_2_data_read_add_3[1] ? port_2_data_read_mux_133 : port_2_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, port_2_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_2_data_read = {port_2_data_read_mux_126, port_2_data_read_mux_129, port_2_data_read_mux_132, first_q2[1] ? port_2_data_read_mux_133 : port_2_data_read_mux_134}; // unifiedMainMemory.ts:72
   assign port_2_done = done2; // unifiedMainMemory.ts:74
   wire [1:0] port_3_data_read_add = 2'd3 + first_q3; // unifiedMainMemory.ts:71
   wire port_3_data_read_slice_1 = port_3_data_read_add[0]; // unifiedMainMemory.ts:71
@@ -519,262 +513,263 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [31:0] port_3_data_read_mux_130 = port_3_data_read_slice_10 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_131 = port_3_data_read_slice_10 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_132 = port_3_data_read_add_2[1] ? port_3_data_read_mux_130 : port_3_data_read_mux_131; // unifiedMainMemory.ts:71
-  wire [1:0] port_3_data_read_add_3 = 2'd0 + first_q3; // unifiedMainMemory.ts:71
-  wire port_3_data_read_slice_12 = port_3_data_read_add_3[0]; // unifiedMainMemory.ts:71
+  wire port_3_data_read_slice_12 = first_q3[0]; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_133 = port_3_data_read_slice_12 ? port_3_data_read_mux_30 : port_3_data_read_mux_61; // unifiedMainMemory.ts:71
   wire [31:0] port_3_data_read_mux_134 = port_3_data_read_slice_12 ? port_3_data_read_mux_93 : port_3_data_read_mux_124; // unifiedMainMemory.ts:71
-  wire [31:0] port_3_data_read_mux_135 = port_3_data_read_add_3[1] ? port_3_data_read_mux_133 : port_3_data_read_mux_134; // unifiedMainMemory.ts:71
-  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, port_3_data_read_mux_135}; // unifiedMainMemory.ts:72
+  assign port_3_data_read = {port_3_data_read_mux_126, port_3_data_read_mux_129, port_3_data_read_mux_132, first_q3[1] ? port_3_data_read_mux_133 : port_3_data_read_mux_134}; // unifiedMainMemory.ts:72
   assign port_3_done = done3; // unifiedMainMemory.ts:74
   assign conflict = conflict_1; // unifiedMainMemory.ts:78
+  wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
   wire done0_or = port_0_read_en | port_0_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
   wire done1_or = port_1_read_en | port_1_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
   wire done2_or = port_2_read_en | port_2_write_en; // unifiedMainMemory.ts:32
+  wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
   wire done3_or = port_3_read_en | port_3_write_en; // unifiedMainMemory.ts:32
   wire conflict_1_sel_and = done1_or & port_1_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or = 1'd0 | done0_or & port_0_thread == 5'd0; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_1 = done0_or & port_0_thread == 5'd0; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_2 = done2_or & port_2_thread == 5'd0; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_1 = conflict_1_sel_or | conflict_1_sel_and; // unifiedMainMemory.ts:54
-  wire conflictNow_or_1 = 1'd0 | conflict_1_sel_and & conflict_1_sel_or | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_1 = conflict_1_sel_and_1 | conflict_1_sel_and; // unifiedMainMemory.ts:54
+  wire conflictNow_or_1 = conflict_1_sel_and & conflict_1_sel_and_1 | conflict_1_sel_and_2 & conflict_1_sel_or_1; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_3 = done3_or & port_3_thread == 5'd0; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_2 = conflict_1_sel_or_1 | conflict_1_sel_and_2; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_4 = done1_or & port_1_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_3 = 1'd0 | done0_or & port_0_thread == 5'd1; // unifiedMainMemory.ts:54
-  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_or_3; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_5 = done0_or & port_0_thread == 5'd1; // unifiedMainMemory.ts:50
+  wire conflictNow_or_3 = conflictNow_or_1 | conflict_1_sel_and_3 & conflict_1_sel_or_2 | conflict_1_sel_and_4 & conflict_1_sel_and_5; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_6 = done2_or & port_2_thread == 5'd1; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_4 = conflict_1_sel_or_3 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_4 = conflict_1_sel_and_5 | conflict_1_sel_and_4; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_7 = done3_or & port_3_thread == 5'd1; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_5 = conflict_1_sel_or_4 | conflict_1_sel_and_6; // unifiedMainMemory.ts:54
   wire conflictNow_or_5 = conflictNow_or_3 | conflict_1_sel_and_6 & conflict_1_sel_or_4 | conflict_1_sel_and_7 & conflict_1_sel_or_5; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_8 = done1_or & port_1_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_6 = 1'd0 | done0_or & port_0_thread == 5'd2; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_9 = done0_or & port_0_thread == 5'd2; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_10 = done2_or & port_2_thread == 5'd2; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_7 = conflict_1_sel_or_6 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
-  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_or_6 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_7 = conflict_1_sel_and_9 | conflict_1_sel_and_8; // unifiedMainMemory.ts:54
+  wire conflictNow_or_7 = conflictNow_or_5 | conflict_1_sel_and_8 & conflict_1_sel_and_9 | conflict_1_sel_and_10 & conflict_1_sel_or_7; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_11 = done3_or & port_3_thread == 5'd2; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_8 = conflict_1_sel_or_7 | conflict_1_sel_and_10; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_12 = done1_or & port_1_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_9 = 1'd0 | done0_or & port_0_thread == 5'd3; // unifiedMainMemory.ts:54
-  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_or_9; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_13 = done0_or & port_0_thread == 5'd3; // unifiedMainMemory.ts:50
+  wire conflictNow_or_9 = conflictNow_or_7 | conflict_1_sel_and_11 & conflict_1_sel_or_8 | conflict_1_sel_and_12 & conflict_1_sel_and_13; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_14 = done2_or & port_2_thread == 5'd3; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_10 = conflict_1_sel_or_9 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_10 = conflict_1_sel_and_13 | conflict_1_sel_and_12; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_15 = done3_or & port_3_thread == 5'd3; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_11 = conflict_1_sel_or_10 | conflict_1_sel_and_14; // unifiedMainMemory.ts:54
   wire conflictNow_or_11 = conflictNow_or_9 | conflict_1_sel_and_14 & conflict_1_sel_or_10 | conflict_1_sel_and_15 & conflict_1_sel_or_11; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_16 = done1_or & port_1_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_12 = 1'd0 | done0_or & port_0_thread == 5'd4; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_17 = done0_or & port_0_thread == 5'd4; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_18 = done2_or & port_2_thread == 5'd4; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_13 = conflict_1_sel_or_12 | conflict_1_sel_and_16; // unifiedMainMemory.ts:54
-  wire conflictNow_or_13 = conflictNow_or_11 | conflict_1_sel_and_16 & conflict_1_sel_or_12 | conflict_1_sel_and_18 & conflict_1_sel_or_13; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_13 = conflict_1_sel_and_17 | conflict_1_sel_and_16; // unifiedMainMemory.ts:54
+  wire conflictNow_or_13 = conflictNow_or_11 | conflict_1_sel_and_16 & conflict_1_sel_and_17 | conflict_1_sel_and_18 & conflict_1_sel_or_13; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_19 = done3_or & port_3_thread == 5'd4; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_14 = conflict_1_sel_or_13 | conflict_1_sel_and_18; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_20 = done1_or & port_1_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_15 = 1'd0 | done0_or & port_0_thread == 5'd5; // unifiedMainMemory.ts:54
-  wire conflictNow_or_15 = conflictNow_or_13 | conflict_1_sel_and_19 & conflict_1_sel_or_14 | conflict_1_sel_and_20 & conflict_1_sel_or_15; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_21 = done0_or & port_0_thread == 5'd5; // unifiedMainMemory.ts:50
+  wire conflictNow_or_15 = conflictNow_or_13 | conflict_1_sel_and_19 & conflict_1_sel_or_14 | conflict_1_sel_and_20 & conflict_1_sel_and_21; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_22 = done2_or & port_2_thread == 5'd5; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_16 = conflict_1_sel_or_15 | conflict_1_sel_and_20; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_16 = conflict_1_sel_and_21 | conflict_1_sel_and_20; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_23 = done3_or & port_3_thread == 5'd5; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_17 = conflict_1_sel_or_16 | conflict_1_sel_and_22; // unifiedMainMemory.ts:54
   wire conflictNow_or_17 = conflictNow_or_15 | conflict_1_sel_and_22 & conflict_1_sel_or_16 | conflict_1_sel_and_23 & conflict_1_sel_or_17; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_24 = done1_or & port_1_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_18 = 1'd0 | done0_or & port_0_thread == 5'd6; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_25 = done0_or & port_0_thread == 5'd6; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_26 = done2_or & port_2_thread == 5'd6; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_19 = conflict_1_sel_or_18 | conflict_1_sel_and_24; // unifiedMainMemory.ts:54
-  wire conflictNow_or_19 = conflictNow_or_17 | conflict_1_sel_and_24 & conflict_1_sel_or_18 | conflict_1_sel_and_26 & conflict_1_sel_or_19; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_19 = conflict_1_sel_and_25 | conflict_1_sel_and_24; // unifiedMainMemory.ts:54
+  wire conflictNow_or_19 = conflictNow_or_17 | conflict_1_sel_and_24 & conflict_1_sel_and_25 | conflict_1_sel_and_26 & conflict_1_sel_or_19; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_27 = done3_or & port_3_thread == 5'd6; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_20 = conflict_1_sel_or_19 | conflict_1_sel_and_26; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_28 = done1_or & port_1_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_21 = 1'd0 | done0_or & port_0_thread == 5'd7; // unifiedMainMemory.ts:54
-  wire conflictNow_or_21 = conflictNow_or_19 | conflict_1_sel_and_27 & conflict_1_sel_or_20 | conflict_1_sel_and_28 & conflict_1_sel_or_21; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_29 = done0_or & port_0_thread == 5'd7; // unifiedMainMemory.ts:50
+  wire conflictNow_or_21 = conflictNow_or_19 | conflict_1_sel_and_27 & conflict_1_sel_or_20 | conflict_1_sel_and_28 & conflict_1_sel_and_29; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_30 = done2_or & port_2_thread == 5'd7; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_22 = conflict_1_sel_or_21 | conflict_1_sel_and_28; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_22 = conflict_1_sel_and_29 | conflict_1_sel_and_28; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_31 = done3_or & port_3_thread == 5'd7; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_23 = conflict_1_sel_or_22 | conflict_1_sel_and_30; // unifiedMainMemory.ts:54
   wire conflictNow_or_23 = conflictNow_or_21 | conflict_1_sel_and_30 & conflict_1_sel_or_22 | conflict_1_sel_and_31 & conflict_1_sel_or_23; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_32 = done1_or & port_1_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_24 = 1'd0 | done0_or & port_0_thread == 5'd8; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_33 = done0_or & port_0_thread == 5'd8; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_34 = done2_or & port_2_thread == 5'd8; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_25 = conflict_1_sel_or_24 | conflict_1_sel_and_32; // unifiedMainMemory.ts:54
-  wire conflictNow_or_25 = conflictNow_or_23 | conflict_1_sel_and_32 & conflict_1_sel_or_24 | conflict_1_sel_and_34 & conflict_1_sel_or_25; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_25 = conflict_1_sel_and_33 | conflict_1_sel_and_32; // unifiedMainMemory.ts:54
+  wire conflictNow_or_25 = conflictNow_or_23 | conflict_1_sel_and_32 & conflict_1_sel_and_33 | conflict_1_sel_and_34 & conflict_1_sel_or_25; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_35 = done3_or & port_3_thread == 5'd8; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_26 = conflict_1_sel_or_25 | conflict_1_sel_and_34; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_36 = done1_or & port_1_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_27 = 1'd0 | done0_or & port_0_thread == 5'd9; // unifiedMainMemory.ts:54
-  wire conflictNow_or_27 = conflictNow_or_25 | conflict_1_sel_and_35 & conflict_1_sel_or_26 | conflict_1_sel_and_36 & conflict_1_sel_or_27; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_37 = done0_or & port_0_thread == 5'd9; // unifiedMainMemory.ts:50
+  wire conflictNow_or_27 = conflictNow_or_25 | conflict_1_sel_and_35 & conflict_1_sel_or_26 | conflict_1_sel_and_36 & conflict_1_sel_and_37; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_38 = done2_or & port_2_thread == 5'd9; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_28 = conflict_1_sel_or_27 | conflict_1_sel_and_36; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_28 = conflict_1_sel_and_37 | conflict_1_sel_and_36; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_39 = done3_or & port_3_thread == 5'd9; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_29 = conflict_1_sel_or_28 | conflict_1_sel_and_38; // unifiedMainMemory.ts:54
   wire conflictNow_or_29 = conflictNow_or_27 | conflict_1_sel_and_38 & conflict_1_sel_or_28 | conflict_1_sel_and_39 & conflict_1_sel_or_29; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_40 = done1_or & port_1_thread == 5'd10; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_30 = 1'd0 | done0_or & port_0_thread == 5'd10; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_41 = done0_or & port_0_thread == 5'd10; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_42 = done2_or & port_2_thread == 5'd10; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_31 = conflict_1_sel_or_30 | conflict_1_sel_and_40; // unifiedMainMemory.ts:54
-  wire conflictNow_or_31 = conflictNow_or_29 | conflict_1_sel_and_40 & conflict_1_sel_or_30 | conflict_1_sel_and_42 & conflict_1_sel_or_31; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_31 = conflict_1_sel_and_41 | conflict_1_sel_and_40; // unifiedMainMemory.ts:54
+  wire conflictNow_or_31 = conflictNow_or_29 | conflict_1_sel_and_40 & conflict_1_sel_and_41 | conflict_1_sel_and_42 & conflict_1_sel_or_31; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_43 = done3_or & port_3_thread == 5'd10; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_32 = conflict_1_sel_or_31 | conflict_1_sel_and_42; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_44 = done1_or & port_1_thread == 5'd11; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_33 = 1'd0 | done0_or & port_0_thread == 5'd11; // unifiedMainMemory.ts:54
-  wire conflictNow_or_33 = conflictNow_or_31 | conflict_1_sel_and_43 & conflict_1_sel_or_32 | conflict_1_sel_and_44 & conflict_1_sel_or_33; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_45 = done0_or & port_0_thread == 5'd11; // unifiedMainMemory.ts:50
+  wire conflictNow_or_33 = conflictNow_or_31 | conflict_1_sel_and_43 & conflict_1_sel_or_32 | conflict_1_sel_and_44 & conflict_1_sel_and_45; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_46 = done2_or & port_2_thread == 5'd11; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_34 = conflict_1_sel_or_33 | conflict_1_sel_and_44; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_34 = conflict_1_sel_and_45 | conflict_1_sel_and_44; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_47 = done3_or & port_3_thread == 5'd11; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_35 = conflict_1_sel_or_34 | conflict_1_sel_and_46; // unifiedMainMemory.ts:54
   wire conflictNow_or_35 = conflictNow_or_33 | conflict_1_sel_and_46 & conflict_1_sel_or_34 | conflict_1_sel_and_47 & conflict_1_sel_or_35; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_48 = done1_or & port_1_thread == 5'd12; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_36 = 1'd0 | done0_or & port_0_thread == 5'd12; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_49 = done0_or & port_0_thread == 5'd12; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_50 = done2_or & port_2_thread == 5'd12; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_37 = conflict_1_sel_or_36 | conflict_1_sel_and_48; // unifiedMainMemory.ts:54
-  wire conflictNow_or_37 = conflictNow_or_35 | conflict_1_sel_and_48 & conflict_1_sel_or_36 | conflict_1_sel_and_50 & conflict_1_sel_or_37; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_37 = conflict_1_sel_and_49 | conflict_1_sel_and_48; // unifiedMainMemory.ts:54
+  wire conflictNow_or_37 = conflictNow_or_35 | conflict_1_sel_and_48 & conflict_1_sel_and_49 | conflict_1_sel_and_50 & conflict_1_sel_or_37; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_51 = done3_or & port_3_thread == 5'd12; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_38 = conflict_1_sel_or_37 | conflict_1_sel_and_50; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_52 = done1_or & port_1_thread == 5'd13; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_39 = 1'd0 | done0_or & port_0_thread == 5'd13; // unifiedMainMemory.ts:54
-  wire conflictNow_or_39 = conflictNow_or_37 | conflict_1_sel_and_51 & conflict_1_sel_or_38 | conflict_1_sel_and_52 & conflict_1_sel_or_39; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_53 = done0_or & port_0_thread == 5'd13; // unifiedMainMemory.ts:50
+  wire conflictNow_or_39 = conflictNow_or_37 | conflict_1_sel_and_51 & conflict_1_sel_or_38 | conflict_1_sel_and_52 & conflict_1_sel_and_53; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_54 = done2_or & port_2_thread == 5'd13; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_40 = conflict_1_sel_or_39 | conflict_1_sel_and_52; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_40 = conflict_1_sel_and_53 | conflict_1_sel_and_52; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_55 = done3_or & port_3_thread == 5'd13; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_41 = conflict_1_sel_or_40 | conflict_1_sel_and_54; // unifiedMainMemory.ts:54
   wire conflictNow_or_41 = conflictNow_or_39 | conflict_1_sel_and_54 & conflict_1_sel_or_40 | conflict_1_sel_and_55 & conflict_1_sel_or_41; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_56 = done1_or & port_1_thread == 5'd14; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_42 = 1'd0 | done0_or & port_0_thread == 5'd14; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_57 = done0_or & port_0_thread == 5'd14; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_58 = done2_or & port_2_thread == 5'd14; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_43 = conflict_1_sel_or_42 | conflict_1_sel_and_56; // unifiedMainMemory.ts:54
-  wire conflictNow_or_43 = conflictNow_or_41 | conflict_1_sel_and_56 & conflict_1_sel_or_42 | conflict_1_sel_and_58 & conflict_1_sel_or_43; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_43 = conflict_1_sel_and_57 | conflict_1_sel_and_56; // unifiedMainMemory.ts:54
+  wire conflictNow_or_43 = conflictNow_or_41 | conflict_1_sel_and_56 & conflict_1_sel_and_57 | conflict_1_sel_and_58 & conflict_1_sel_or_43; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_59 = done3_or & port_3_thread == 5'd14; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_44 = conflict_1_sel_or_43 | conflict_1_sel_and_58; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_60 = done1_or & port_1_thread == 5'd15; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_45 = 1'd0 | done0_or & port_0_thread == 5'd15; // unifiedMainMemory.ts:54
-  wire conflictNow_or_45 = conflictNow_or_43 | conflict_1_sel_and_59 & conflict_1_sel_or_44 | conflict_1_sel_and_60 & conflict_1_sel_or_45; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_61 = done0_or & port_0_thread == 5'd15; // unifiedMainMemory.ts:50
+  wire conflictNow_or_45 = conflictNow_or_43 | conflict_1_sel_and_59 & conflict_1_sel_or_44 | conflict_1_sel_and_60 & conflict_1_sel_and_61; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_62 = done2_or & port_2_thread == 5'd15; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_46 = conflict_1_sel_or_45 | conflict_1_sel_and_60; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_46 = conflict_1_sel_and_61 | conflict_1_sel_and_60; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_63 = done3_or & port_3_thread == 5'd15; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_47 = conflict_1_sel_or_46 | conflict_1_sel_and_62; // unifiedMainMemory.ts:54
   wire conflictNow_or_47 = conflictNow_or_45 | conflict_1_sel_and_62 & conflict_1_sel_or_46 | conflict_1_sel_and_63 & conflict_1_sel_or_47; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_64 = done1_or & port_1_thread == 5'd16; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_48 = 1'd0 | done0_or & port_0_thread == 5'd16; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_65 = done0_or & port_0_thread == 5'd16; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_66 = done2_or & port_2_thread == 5'd16; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_49 = conflict_1_sel_or_48 | conflict_1_sel_and_64; // unifiedMainMemory.ts:54
-  wire conflictNow_or_49 = conflictNow_or_47 | conflict_1_sel_and_64 & conflict_1_sel_or_48 | conflict_1_sel_and_66 & conflict_1_sel_or_49; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_49 = conflict_1_sel_and_65 | conflict_1_sel_and_64; // unifiedMainMemory.ts:54
+  wire conflictNow_or_49 = conflictNow_or_47 | conflict_1_sel_and_64 & conflict_1_sel_and_65 | conflict_1_sel_and_66 & conflict_1_sel_or_49; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_67 = done3_or & port_3_thread == 5'd16; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_50 = conflict_1_sel_or_49 | conflict_1_sel_and_66; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_68 = done1_or & port_1_thread == 5'd17; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_51 = 1'd0 | done0_or & port_0_thread == 5'd17; // unifiedMainMemory.ts:54
-  wire conflictNow_or_51 = conflictNow_or_49 | conflict_1_sel_and_67 & conflict_1_sel_or_50 | conflict_1_sel_and_68 & conflict_1_sel_or_51; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_69 = done0_or & port_0_thread == 5'd17; // unifiedMainMemory.ts:50
+  wire conflictNow_or_51 = conflictNow_or_49 | conflict_1_sel_and_67 & conflict_1_sel_or_50 | conflict_1_sel_and_68 & conflict_1_sel_and_69; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_70 = done2_or & port_2_thread == 5'd17; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_52 = conflict_1_sel_or_51 | conflict_1_sel_and_68; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_52 = conflict_1_sel_and_69 | conflict_1_sel_and_68; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_71 = done3_or & port_3_thread == 5'd17; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_53 = conflict_1_sel_or_52 | conflict_1_sel_and_70; // unifiedMainMemory.ts:54
   wire conflictNow_or_53 = conflictNow_or_51 | conflict_1_sel_and_70 & conflict_1_sel_or_52 | conflict_1_sel_and_71 & conflict_1_sel_or_53; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_72 = done1_or & port_1_thread == 5'd18; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_54 = 1'd0 | done0_or & port_0_thread == 5'd18; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_73 = done0_or & port_0_thread == 5'd18; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_74 = done2_or & port_2_thread == 5'd18; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_55 = conflict_1_sel_or_54 | conflict_1_sel_and_72; // unifiedMainMemory.ts:54
-  wire conflictNow_or_55 = conflictNow_or_53 | conflict_1_sel_and_72 & conflict_1_sel_or_54 | conflict_1_sel_and_74 & conflict_1_sel_or_55; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_55 = conflict_1_sel_and_73 | conflict_1_sel_and_72; // unifiedMainMemory.ts:54
+  wire conflictNow_or_55 = conflictNow_or_53 | conflict_1_sel_and_72 & conflict_1_sel_and_73 | conflict_1_sel_and_74 & conflict_1_sel_or_55; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_75 = done3_or & port_3_thread == 5'd18; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_56 = conflict_1_sel_or_55 | conflict_1_sel_and_74; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_76 = done1_or & port_1_thread == 5'd19; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_57 = 1'd0 | done0_or & port_0_thread == 5'd19; // unifiedMainMemory.ts:54
-  wire conflictNow_or_57 = conflictNow_or_55 | conflict_1_sel_and_75 & conflict_1_sel_or_56 | conflict_1_sel_and_76 & conflict_1_sel_or_57; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_77 = done0_or & port_0_thread == 5'd19; // unifiedMainMemory.ts:50
+  wire conflictNow_or_57 = conflictNow_or_55 | conflict_1_sel_and_75 & conflict_1_sel_or_56 | conflict_1_sel_and_76 & conflict_1_sel_and_77; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_78 = done2_or & port_2_thread == 5'd19; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_58 = conflict_1_sel_or_57 | conflict_1_sel_and_76; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_58 = conflict_1_sel_and_77 | conflict_1_sel_and_76; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_79 = done3_or & port_3_thread == 5'd19; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_59 = conflict_1_sel_or_58 | conflict_1_sel_and_78; // unifiedMainMemory.ts:54
   wire conflictNow_or_59 = conflictNow_or_57 | conflict_1_sel_and_78 & conflict_1_sel_or_58 | conflict_1_sel_and_79 & conflict_1_sel_or_59; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_80 = done1_or & port_1_thread == 5'd20; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_60 = 1'd0 | done0_or & port_0_thread == 5'd20; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_81 = done0_or & port_0_thread == 5'd20; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_82 = done2_or & port_2_thread == 5'd20; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_61 = conflict_1_sel_or_60 | conflict_1_sel_and_80; // unifiedMainMemory.ts:54
-  wire conflictNow_or_61 = conflictNow_or_59 | conflict_1_sel_and_80 & conflict_1_sel_or_60 | conflict_1_sel_and_82 & conflict_1_sel_or_61; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_61 = conflict_1_sel_and_81 | conflict_1_sel_and_80; // unifiedMainMemory.ts:54
+  wire conflictNow_or_61 = conflictNow_or_59 | conflict_1_sel_and_80 & conflict_1_sel_and_81 | conflict_1_sel_and_82 & conflict_1_sel_or_61; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_83 = done3_or & port_3_thread == 5'd20; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_62 = conflict_1_sel_or_61 | conflict_1_sel_and_82; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_84 = done1_or & port_1_thread == 5'd21; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_63 = 1'd0 | done0_or & port_0_thread == 5'd21; // unifiedMainMemory.ts:54
-  wire conflictNow_or_63 = conflictNow_or_61 | conflict_1_sel_and_83 & conflict_1_sel_or_62 | conflict_1_sel_and_84 & conflict_1_sel_or_63; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_85 = done0_or & port_0_thread == 5'd21; // unifiedMainMemory.ts:50
+  wire conflictNow_or_63 = conflictNow_or_61 | conflict_1_sel_and_83 & conflict_1_sel_or_62 | conflict_1_sel_and_84 & conflict_1_sel_and_85; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_86 = done2_or & port_2_thread == 5'd21; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_64 = conflict_1_sel_or_63 | conflict_1_sel_and_84; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_64 = conflict_1_sel_and_85 | conflict_1_sel_and_84; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_87 = done3_or & port_3_thread == 5'd21; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_65 = conflict_1_sel_or_64 | conflict_1_sel_and_86; // unifiedMainMemory.ts:54
   wire conflictNow_or_65 = conflictNow_or_63 | conflict_1_sel_and_86 & conflict_1_sel_or_64 | conflict_1_sel_and_87 & conflict_1_sel_or_65; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_88 = done1_or & port_1_thread == 5'd22; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_66 = 1'd0 | done0_or & port_0_thread == 5'd22; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_89 = done0_or & port_0_thread == 5'd22; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_90 = done2_or & port_2_thread == 5'd22; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_67 = conflict_1_sel_or_66 | conflict_1_sel_and_88; // unifiedMainMemory.ts:54
-  wire conflictNow_or_67 = conflictNow_or_65 | conflict_1_sel_and_88 & conflict_1_sel_or_66 | conflict_1_sel_and_90 & conflict_1_sel_or_67; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_67 = conflict_1_sel_and_89 | conflict_1_sel_and_88; // unifiedMainMemory.ts:54
+  wire conflictNow_or_67 = conflictNow_or_65 | conflict_1_sel_and_88 & conflict_1_sel_and_89 | conflict_1_sel_and_90 & conflict_1_sel_or_67; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_91 = done3_or & port_3_thread == 5'd22; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_68 = conflict_1_sel_or_67 | conflict_1_sel_and_90; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_92 = done1_or & port_1_thread == 5'd23; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_69 = 1'd0 | done0_or & port_0_thread == 5'd23; // unifiedMainMemory.ts:54
-  wire conflictNow_or_69 = conflictNow_or_67 | conflict_1_sel_and_91 & conflict_1_sel_or_68 | conflict_1_sel_and_92 & conflict_1_sel_or_69; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_93 = done0_or & port_0_thread == 5'd23; // unifiedMainMemory.ts:50
+  wire conflictNow_or_69 = conflictNow_or_67 | conflict_1_sel_and_91 & conflict_1_sel_or_68 | conflict_1_sel_and_92 & conflict_1_sel_and_93; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_94 = done2_or & port_2_thread == 5'd23; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_70 = conflict_1_sel_or_69 | conflict_1_sel_and_92; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_70 = conflict_1_sel_and_93 | conflict_1_sel_and_92; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_95 = done3_or & port_3_thread == 5'd23; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_71 = conflict_1_sel_or_70 | conflict_1_sel_and_94; // unifiedMainMemory.ts:54
   wire conflictNow_or_71 = conflictNow_or_69 | conflict_1_sel_and_94 & conflict_1_sel_or_70 | conflict_1_sel_and_95 & conflict_1_sel_or_71; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_96 = done1_or & port_1_thread == 5'd24; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_72 = 1'd0 | done0_or & port_0_thread == 5'd24; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_97 = done0_or & port_0_thread == 5'd24; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_98 = done2_or & port_2_thread == 5'd24; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_73 = conflict_1_sel_or_72 | conflict_1_sel_and_96; // unifiedMainMemory.ts:54
-  wire conflictNow_or_73 = conflictNow_or_71 | conflict_1_sel_and_96 & conflict_1_sel_or_72 | conflict_1_sel_and_98 & conflict_1_sel_or_73; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_73 = conflict_1_sel_and_97 | conflict_1_sel_and_96; // unifiedMainMemory.ts:54
+  wire conflictNow_or_73 = conflictNow_or_71 | conflict_1_sel_and_96 & conflict_1_sel_and_97 | conflict_1_sel_and_98 & conflict_1_sel_or_73; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_99 = done3_or & port_3_thread == 5'd24; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_74 = conflict_1_sel_or_73 | conflict_1_sel_and_98; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_100 = done1_or & port_1_thread == 5'd25; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_75 = 1'd0 | done0_or & port_0_thread == 5'd25; // unifiedMainMemory.ts:54
-  wire conflictNow_or_75 = conflictNow_or_73 | conflict_1_sel_and_99 & conflict_1_sel_or_74 | conflict_1_sel_and_100 & conflict_1_sel_or_75; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_101 = done0_or & port_0_thread == 5'd25; // unifiedMainMemory.ts:50
+  wire conflictNow_or_75 = conflictNow_or_73 | conflict_1_sel_and_99 & conflict_1_sel_or_74 | conflict_1_sel_and_100 & conflict_1_sel_and_101; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_102 = done2_or & port_2_thread == 5'd25; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_76 = conflict_1_sel_or_75 | conflict_1_sel_and_100; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_76 = conflict_1_sel_and_101 | conflict_1_sel_and_100; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_103 = done3_or & port_3_thread == 5'd25; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_77 = conflict_1_sel_or_76 | conflict_1_sel_and_102; // unifiedMainMemory.ts:54
   wire conflictNow_or_77 = conflictNow_or_75 | conflict_1_sel_and_102 & conflict_1_sel_or_76 | conflict_1_sel_and_103 & conflict_1_sel_or_77; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_104 = done1_or & port_1_thread == 5'd26; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_78 = 1'd0 | done0_or & port_0_thread == 5'd26; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_105 = done0_or & port_0_thread == 5'd26; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_106 = done2_or & port_2_thread == 5'd26; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_79 = conflict_1_sel_or_78 | conflict_1_sel_and_104; // unifiedMainMemory.ts:54
-  wire conflictNow_or_79 = conflictNow_or_77 | conflict_1_sel_and_104 & conflict_1_sel_or_78 | conflict_1_sel_and_106 & conflict_1_sel_or_79; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_79 = conflict_1_sel_and_105 | conflict_1_sel_and_104; // unifiedMainMemory.ts:54
+  wire conflictNow_or_79 = conflictNow_or_77 | conflict_1_sel_and_104 & conflict_1_sel_and_105 | conflict_1_sel_and_106 & conflict_1_sel_or_79; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_107 = done3_or & port_3_thread == 5'd26; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_80 = conflict_1_sel_or_79 | conflict_1_sel_and_106; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_108 = done1_or & port_1_thread == 5'd27; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_81 = 1'd0 | done0_or & port_0_thread == 5'd27; // unifiedMainMemory.ts:54
-  wire conflictNow_or_81 = conflictNow_or_79 | conflict_1_sel_and_107 & conflict_1_sel_or_80 | conflict_1_sel_and_108 & conflict_1_sel_or_81; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_109 = done0_or & port_0_thread == 5'd27; // unifiedMainMemory.ts:50
+  wire conflictNow_or_81 = conflictNow_or_79 | conflict_1_sel_and_107 & conflict_1_sel_or_80 | conflict_1_sel_and_108 & conflict_1_sel_and_109; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_110 = done2_or & port_2_thread == 5'd27; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_82 = conflict_1_sel_or_81 | conflict_1_sel_and_108; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_82 = conflict_1_sel_and_109 | conflict_1_sel_and_108; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_111 = done3_or & port_3_thread == 5'd27; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_83 = conflict_1_sel_or_82 | conflict_1_sel_and_110; // unifiedMainMemory.ts:54
   wire conflictNow_or_83 = conflictNow_or_81 | conflict_1_sel_and_110 & conflict_1_sel_or_82 | conflict_1_sel_and_111 & conflict_1_sel_or_83; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_112 = done1_or & port_1_thread == 5'd28; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_84 = 1'd0 | done0_or & port_0_thread == 5'd28; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_113 = done0_or & port_0_thread == 5'd28; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_114 = done2_or & port_2_thread == 5'd28; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_85 = conflict_1_sel_or_84 | conflict_1_sel_and_112; // unifiedMainMemory.ts:54
-  wire conflictNow_or_85 = conflictNow_or_83 | conflict_1_sel_and_112 & conflict_1_sel_or_84 | conflict_1_sel_and_114 & conflict_1_sel_or_85; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_85 = conflict_1_sel_and_113 | conflict_1_sel_and_112; // unifiedMainMemory.ts:54
+  wire conflictNow_or_85 = conflictNow_or_83 | conflict_1_sel_and_112 & conflict_1_sel_and_113 | conflict_1_sel_and_114 & conflict_1_sel_or_85; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_115 = done3_or & port_3_thread == 5'd28; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_86 = conflict_1_sel_or_85 | conflict_1_sel_and_114; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_116 = done1_or & port_1_thread == 5'd29; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_87 = 1'd0 | done0_or & port_0_thread == 5'd29; // unifiedMainMemory.ts:54
-  wire conflictNow_or_87 = conflictNow_or_85 | conflict_1_sel_and_115 & conflict_1_sel_or_86 | conflict_1_sel_and_116 & conflict_1_sel_or_87; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_117 = done0_or & port_0_thread == 5'd29; // unifiedMainMemory.ts:50
+  wire conflictNow_or_87 = conflictNow_or_85 | conflict_1_sel_and_115 & conflict_1_sel_or_86 | conflict_1_sel_and_116 & conflict_1_sel_and_117; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_118 = done2_or & port_2_thread == 5'd29; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_88 = conflict_1_sel_or_87 | conflict_1_sel_and_116; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_88 = conflict_1_sel_and_117 | conflict_1_sel_and_116; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_119 = done3_or & port_3_thread == 5'd29; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_89 = conflict_1_sel_or_88 | conflict_1_sel_and_118; // unifiedMainMemory.ts:54
   wire conflictNow_or_89 = conflictNow_or_87 | conflict_1_sel_and_118 & conflict_1_sel_or_88 | conflict_1_sel_and_119 & conflict_1_sel_or_89; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_120 = done1_or & port_1_thread == 5'd30; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_90 = 1'd0 | done0_or & port_0_thread == 5'd30; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_121 = done0_or & port_0_thread == 5'd30; // unifiedMainMemory.ts:50
   wire conflict_1_sel_and_122 = done2_or & port_2_thread == 5'd30; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_91 = conflict_1_sel_or_90 | conflict_1_sel_and_120; // unifiedMainMemory.ts:54
-  wire conflictNow_or_91 = conflictNow_or_89 | conflict_1_sel_and_120 & conflict_1_sel_or_90 | conflict_1_sel_and_122 & conflict_1_sel_or_91; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_91 = conflict_1_sel_and_121 | conflict_1_sel_and_120; // unifiedMainMemory.ts:54
+  wire conflictNow_or_91 = conflictNow_or_89 | conflict_1_sel_and_120 & conflict_1_sel_and_121 | conflict_1_sel_and_122 & conflict_1_sel_or_91; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_123 = done3_or & port_3_thread == 5'd30; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_92 = conflict_1_sel_or_91 | conflict_1_sel_and_122; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_124 = done1_or & port_1_thread == 5'd31; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_93 = 1'd0 | done0_or & port_0_thread == 5'd31; // unifiedMainMemory.ts:54
-  wire conflictNow_or_93 = conflictNow_or_91 | conflict_1_sel_and_123 & conflict_1_sel_or_92 | conflict_1_sel_and_124 & conflict_1_sel_or_93; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_and_125 = done0_or & port_0_thread == 5'd31; // unifiedMainMemory.ts:50
+  wire conflictNow_or_93 = conflictNow_or_91 | conflict_1_sel_and_123 & conflict_1_sel_or_92 | conflict_1_sel_and_124 & conflict_1_sel_and_125; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_126 = done2_or & port_2_thread == 5'd31; // unifiedMainMemory.ts:50
-  wire conflict_1_sel_or_94 = conflict_1_sel_or_93 | conflict_1_sel_and_124; // unifiedMainMemory.ts:54
+  wire conflict_1_sel_or_94 = conflict_1_sel_and_125 | conflict_1_sel_and_124; // unifiedMainMemory.ts:54
   wire conflict_1_sel_and_127 = done3_or & port_3_thread == 5'd31; // unifiedMainMemory.ts:50
   wire conflict_1_sel_or_95 = conflict_1_sel_or_94 | conflict_1_sel_and_126; // unifiedMainMemory.ts:54
   wire conflictNow = conflictNow_or_93 | conflict_1_sel_and_126 & conflict_1_sel_or_94 | conflict_1_sel_and_127 & conflict_1_sel_or_95; // unifiedMainMemory.ts:54
-  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_or & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1 = ~conflict_1_sel_or_1 & conflict_1_sel_and_2 ? 2'd2 : ~conflict_1_sel_and_1 & conflict_1_sel_and ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_2 = ~conflict_1_sel_or_2 & conflict_1_sel_and_3 ? 2'd3 : _mux_1; // unifiedMainMemory.ts:51
   wire _eq = _mux_2 == 2'd3; // unifiedMainMemory.ts:52
-  wire [1:0] first = port_3_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane = 2'd0 - first; // unifiedMainMemory.ts:39
   wire _eq_1 = lane == 2'd3; // unifiedMainMemory.ts:40
   wire [13:0] _add = port_3_addr + 14'd3; // unifiedMainMemory.ts:40
@@ -785,7 +780,6 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [13:0] _mux_5 = _eq_1 ? _add : _eq_2 ? _add_1 : _eq_3 ? _add_2 : port_3_addr; // unifiedMainMemory.ts:40
   wire [11:0] row = _mux_5[13:2]; // unifiedMainMemory.ts:42
   wire _eq_4 = _mux_2 == 2'd2; // unifiedMainMemory.ts:52
-  wire [1:0] first_1 = port_2_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_1 = 2'd0 - first_1; // unifiedMainMemory.ts:39
   wire _eq_5 = lane_1 == 2'd3; // unifiedMainMemory.ts:40
   wire [13:0] _add_3 = port_2_addr + 14'd3; // unifiedMainMemory.ts:40
@@ -796,7 +790,6 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [13:0] _mux_8 = _eq_5 ? _add_3 : _eq_6 ? _add_4 : _eq_7 ? _add_5 : port_2_addr; // unifiedMainMemory.ts:40
   wire [11:0] row_1 = _mux_8[13:2]; // unifiedMainMemory.ts:42
   wire _eq_8 = _mux_2 == 2'd1; // unifiedMainMemory.ts:52
-  wire [1:0] first_2 = port_1_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_2 = 2'd0 - first_2; // unifiedMainMemory.ts:39
   wire _eq_9 = lane_2 == 2'd3; // unifiedMainMemory.ts:40
   wire [13:0] _add_6 = port_1_addr + 14'd3; // unifiedMainMemory.ts:40
@@ -806,7 +799,6 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire [13:0] _add_8 = port_1_addr + 14'd1; // unifiedMainMemory.ts:40
   wire [13:0] _mux_11 = _eq_9 ? _add_6 : _eq_10 ? _add_7 : _eq_11 ? _add_8 : port_1_addr; // unifiedMainMemory.ts:40
   wire [11:0] row_2 = _mux_11[13:2]; // unifiedMainMemory.ts:42
-  wire [1:0] first_3 = port_0_addr[1:0]; // unifiedMainMemory.ts:36
   wire [1:0] lane_3 = 2'd0 - first_3; // unifiedMainMemory.ts:39
   wire _eq_12 = lane_3 == 2'd3; // unifiedMainMemory.ts:40
   wire [13:0] _add_9 = port_0_addr + 14'd3; // unifiedMainMemory.ts:40
@@ -941,7 +933,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire write_13 = port_2_write_en & (port_2_s_or_v | lane_13 == 2'd0); // unifiedMainMemory.ts:42
   wire write_14 = port_1_write_en & (port_1_s_or_v | lane_14 == 2'd0); // unifiedMainMemory.ts:42
   wire write_15 = port_0_write_en & (port_0_s_or_v | lane_15 == 2'd0); // unifiedMainMemory.ts:42
-  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_or_3 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_136 = ~conflict_1_sel_or_4 & conflict_1_sel_and_6 ? 2'd2 : ~conflict_1_sel_and_5 & conflict_1_sel_and_4 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_137 = ~conflict_1_sel_or_5 & conflict_1_sel_and_7 ? 2'd3 : _mux_136; // unifiedMainMemory.ts:51
   wire _eq_51 = _mux_137 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_52 = _mux_137 == 2'd2; // unifiedMainMemory.ts:52
@@ -954,7 +946,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_12 = _or_1 & (_eq_51 ? write_8 : _eq_52 ? write_9 : _eq_53 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_167 = _eq_51 ? row_12 : _eq_52 ? row_13 : _eq_53 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_13 = _or_1 & (_eq_51 ? write_12 : _eq_52 ? write_13 : _eq_53 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_or_6 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_175 = ~conflict_1_sel_or_7 & conflict_1_sel_and_10 ? 2'd2 : ~conflict_1_sel_and_9 & conflict_1_sel_and_8 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_176 = ~conflict_1_sel_or_8 & conflict_1_sel_and_11 ? 2'd3 : _mux_175; // unifiedMainMemory.ts:51
   wire _eq_54 = _mux_176 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_55 = _mux_176 == 2'd2; // unifiedMainMemory.ts:52
@@ -967,7 +959,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_19 = _or_2 & (_eq_54 ? write_8 : _eq_55 ? write_9 : _eq_56 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_206 = _eq_54 ? row_12 : _eq_55 ? row_13 : _eq_56 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_20 = _or_2 & (_eq_54 ? write_12 : _eq_55 ? write_13 : _eq_56 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_or_9 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_214 = ~conflict_1_sel_or_10 & conflict_1_sel_and_14 ? 2'd2 : ~conflict_1_sel_and_13 & conflict_1_sel_and_12 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_215 = ~conflict_1_sel_or_11 & conflict_1_sel_and_15 ? 2'd3 : _mux_214; // unifiedMainMemory.ts:51
   wire _eq_57 = _mux_215 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_58 = _mux_215 == 2'd2; // unifiedMainMemory.ts:52
@@ -980,7 +972,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_26 = _or_3 & (_eq_57 ? write_8 : _eq_58 ? write_9 : _eq_59 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_245 = _eq_57 ? row_12 : _eq_58 ? row_13 : _eq_59 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_27 = _or_3 & (_eq_57 ? write_12 : _eq_58 ? write_13 : _eq_59 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_253 = ~conflict_1_sel_or_13 & conflict_1_sel_and_18 ? 2'd2 : ~conflict_1_sel_or_12 & conflict_1_sel_and_16 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_253 = ~conflict_1_sel_or_13 & conflict_1_sel_and_18 ? 2'd2 : ~conflict_1_sel_and_17 & conflict_1_sel_and_16 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_254 = ~conflict_1_sel_or_14 & conflict_1_sel_and_19 ? 2'd3 : _mux_253; // unifiedMainMemory.ts:51
   wire _eq_60 = _mux_254 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_61 = _mux_254 == 2'd2; // unifiedMainMemory.ts:52
@@ -993,7 +985,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_33 = _or_4 & (_eq_60 ? write_8 : _eq_61 ? write_9 : _eq_62 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_284 = _eq_60 ? row_12 : _eq_61 ? row_13 : _eq_62 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_34 = _or_4 & (_eq_60 ? write_12 : _eq_61 ? write_13 : _eq_62 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_292 = ~conflict_1_sel_or_16 & conflict_1_sel_and_22 ? 2'd2 : ~conflict_1_sel_or_15 & conflict_1_sel_and_20 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_292 = ~conflict_1_sel_or_16 & conflict_1_sel_and_22 ? 2'd2 : ~conflict_1_sel_and_21 & conflict_1_sel_and_20 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_293 = ~conflict_1_sel_or_17 & conflict_1_sel_and_23 ? 2'd3 : _mux_292; // unifiedMainMemory.ts:51
   wire _eq_63 = _mux_293 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_64 = _mux_293 == 2'd2; // unifiedMainMemory.ts:52
@@ -1006,7 +998,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_40 = _or_5 & (_eq_63 ? write_8 : _eq_64 ? write_9 : _eq_65 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_323 = _eq_63 ? row_12 : _eq_64 ? row_13 : _eq_65 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_41 = _or_5 & (_eq_63 ? write_12 : _eq_64 ? write_13 : _eq_65 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_331 = ~conflict_1_sel_or_19 & conflict_1_sel_and_26 ? 2'd2 : ~conflict_1_sel_or_18 & conflict_1_sel_and_24 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_331 = ~conflict_1_sel_or_19 & conflict_1_sel_and_26 ? 2'd2 : ~conflict_1_sel_and_25 & conflict_1_sel_and_24 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_332 = ~conflict_1_sel_or_20 & conflict_1_sel_and_27 ? 2'd3 : _mux_331; // unifiedMainMemory.ts:51
   wire _eq_66 = _mux_332 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_67 = _mux_332 == 2'd2; // unifiedMainMemory.ts:52
@@ -1019,7 +1011,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_47 = _or_6 & (_eq_66 ? write_8 : _eq_67 ? write_9 : _eq_68 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_362 = _eq_66 ? row_12 : _eq_67 ? row_13 : _eq_68 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_48 = _or_6 & (_eq_66 ? write_12 : _eq_67 ? write_13 : _eq_68 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_370 = ~conflict_1_sel_or_22 & conflict_1_sel_and_30 ? 2'd2 : ~conflict_1_sel_or_21 & conflict_1_sel_and_28 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_370 = ~conflict_1_sel_or_22 & conflict_1_sel_and_30 ? 2'd2 : ~conflict_1_sel_and_29 & conflict_1_sel_and_28 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_371 = ~conflict_1_sel_or_23 & conflict_1_sel_and_31 ? 2'd3 : _mux_370; // unifiedMainMemory.ts:51
   wire _eq_69 = _mux_371 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_70 = _mux_371 == 2'd2; // unifiedMainMemory.ts:52
@@ -1032,7 +1024,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_54 = _or_7 & (_eq_69 ? write_8 : _eq_70 ? write_9 : _eq_71 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_401 = _eq_69 ? row_12 : _eq_70 ? row_13 : _eq_71 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_55 = _or_7 & (_eq_69 ? write_12 : _eq_70 ? write_13 : _eq_71 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_409 = ~conflict_1_sel_or_25 & conflict_1_sel_and_34 ? 2'd2 : ~conflict_1_sel_or_24 & conflict_1_sel_and_32 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_409 = ~conflict_1_sel_or_25 & conflict_1_sel_and_34 ? 2'd2 : ~conflict_1_sel_and_33 & conflict_1_sel_and_32 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_410 = ~conflict_1_sel_or_26 & conflict_1_sel_and_35 ? 2'd3 : _mux_409; // unifiedMainMemory.ts:51
   wire _eq_72 = _mux_410 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_73 = _mux_410 == 2'd2; // unifiedMainMemory.ts:52
@@ -1045,7 +1037,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_61 = _or_8 & (_eq_72 ? write_8 : _eq_73 ? write_9 : _eq_74 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_440 = _eq_72 ? row_12 : _eq_73 ? row_13 : _eq_74 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_62 = _or_8 & (_eq_72 ? write_12 : _eq_73 ? write_13 : _eq_74 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_448 = ~conflict_1_sel_or_28 & conflict_1_sel_and_38 ? 2'd2 : ~conflict_1_sel_or_27 & conflict_1_sel_and_36 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_448 = ~conflict_1_sel_or_28 & conflict_1_sel_and_38 ? 2'd2 : ~conflict_1_sel_and_37 & conflict_1_sel_and_36 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_449 = ~conflict_1_sel_or_29 & conflict_1_sel_and_39 ? 2'd3 : _mux_448; // unifiedMainMemory.ts:51
   wire _eq_75 = _mux_449 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_76 = _mux_449 == 2'd2; // unifiedMainMemory.ts:52
@@ -1058,7 +1050,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_68 = _or_9 & (_eq_75 ? write_8 : _eq_76 ? write_9 : _eq_77 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_479 = _eq_75 ? row_12 : _eq_76 ? row_13 : _eq_77 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_69 = _or_9 & (_eq_75 ? write_12 : _eq_76 ? write_13 : _eq_77 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_487 = ~conflict_1_sel_or_31 & conflict_1_sel_and_42 ? 2'd2 : ~conflict_1_sel_or_30 & conflict_1_sel_and_40 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_487 = ~conflict_1_sel_or_31 & conflict_1_sel_and_42 ? 2'd2 : ~conflict_1_sel_and_41 & conflict_1_sel_and_40 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_488 = ~conflict_1_sel_or_32 & conflict_1_sel_and_43 ? 2'd3 : _mux_487; // unifiedMainMemory.ts:51
   wire _eq_78 = _mux_488 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_79 = _mux_488 == 2'd2; // unifiedMainMemory.ts:52
@@ -1072,7 +1064,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_75 = _or_10 & (_eq_78 ? write_8 : _eq_79 ? write_9 : _eq_80 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_518 = _eq_78 ? row_12 : _eq_79 ? row_13 : _eq_80 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_76 = _or_10 & (_eq_78 ? write_12 : _eq_79 ? write_13 : _eq_80 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_526 = ~conflict_1_sel_or_34 & conflict_1_sel_and_46 ? 2'd2 : ~conflict_1_sel_or_33 & conflict_1_sel_and_44 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_526 = ~conflict_1_sel_or_34 & conflict_1_sel_and_46 ? 2'd2 : ~conflict_1_sel_and_45 & conflict_1_sel_and_44 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_527 = ~conflict_1_sel_or_35 & conflict_1_sel_and_47 ? 2'd3 : _mux_526; // unifiedMainMemory.ts:51
   wire _eq_81 = _mux_527 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_82 = _mux_527 == 2'd2; // unifiedMainMemory.ts:52
@@ -1086,7 +1078,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_82 = _or_11 & (_eq_81 ? write_8 : _eq_82 ? write_9 : _eq_83 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_557 = _eq_81 ? row_12 : _eq_82 ? row_13 : _eq_83 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_83 = _or_11 & (_eq_81 ? write_12 : _eq_82 ? write_13 : _eq_83 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_565 = ~conflict_1_sel_or_37 & conflict_1_sel_and_50 ? 2'd2 : ~conflict_1_sel_or_36 & conflict_1_sel_and_48 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_565 = ~conflict_1_sel_or_37 & conflict_1_sel_and_50 ? 2'd2 : ~conflict_1_sel_and_49 & conflict_1_sel_and_48 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_566 = ~conflict_1_sel_or_38 & conflict_1_sel_and_51 ? 2'd3 : _mux_565; // unifiedMainMemory.ts:51
   wire _eq_84 = _mux_566 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_85 = _mux_566 == 2'd2; // unifiedMainMemory.ts:52
@@ -1100,7 +1092,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_89 = _or_12 & (_eq_84 ? write_8 : _eq_85 ? write_9 : _eq_86 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_596 = _eq_84 ? row_12 : _eq_85 ? row_13 : _eq_86 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_90 = _or_12 & (_eq_84 ? write_12 : _eq_85 ? write_13 : _eq_86 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_604 = ~conflict_1_sel_or_40 & conflict_1_sel_and_54 ? 2'd2 : ~conflict_1_sel_or_39 & conflict_1_sel_and_52 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_604 = ~conflict_1_sel_or_40 & conflict_1_sel_and_54 ? 2'd2 : ~conflict_1_sel_and_53 & conflict_1_sel_and_52 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_605 = ~conflict_1_sel_or_41 & conflict_1_sel_and_55 ? 2'd3 : _mux_604; // unifiedMainMemory.ts:51
   wire _eq_87 = _mux_605 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_88 = _mux_605 == 2'd2; // unifiedMainMemory.ts:52
@@ -1114,7 +1106,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_96 = _or_13 & (_eq_87 ? write_8 : _eq_88 ? write_9 : _eq_89 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_635 = _eq_87 ? row_12 : _eq_88 ? row_13 : _eq_89 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_97 = _or_13 & (_eq_87 ? write_12 : _eq_88 ? write_13 : _eq_89 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_643 = ~conflict_1_sel_or_43 & conflict_1_sel_and_58 ? 2'd2 : ~conflict_1_sel_or_42 & conflict_1_sel_and_56 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_643 = ~conflict_1_sel_or_43 & conflict_1_sel_and_58 ? 2'd2 : ~conflict_1_sel_and_57 & conflict_1_sel_and_56 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_644 = ~conflict_1_sel_or_44 & conflict_1_sel_and_59 ? 2'd3 : _mux_643; // unifiedMainMemory.ts:51
   wire _eq_90 = _mux_644 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_91 = _mux_644 == 2'd2; // unifiedMainMemory.ts:52
@@ -1128,7 +1120,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_103 = _or_14 & (_eq_90 ? write_8 : _eq_91 ? write_9 : _eq_92 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_674 = _eq_90 ? row_12 : _eq_91 ? row_13 : _eq_92 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_104 = _or_14 & (_eq_90 ? write_12 : _eq_91 ? write_13 : _eq_92 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_682 = ~conflict_1_sel_or_46 & conflict_1_sel_and_62 ? 2'd2 : ~conflict_1_sel_or_45 & conflict_1_sel_and_60 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_682 = ~conflict_1_sel_or_46 & conflict_1_sel_and_62 ? 2'd2 : ~conflict_1_sel_and_61 & conflict_1_sel_and_60 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_683 = ~conflict_1_sel_or_47 & conflict_1_sel_and_63 ? 2'd3 : _mux_682; // unifiedMainMemory.ts:51
   wire _eq_93 = _mux_683 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_94 = _mux_683 == 2'd2; // unifiedMainMemory.ts:52
@@ -1142,7 +1134,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_110 = _or_15 & (_eq_93 ? write_8 : _eq_94 ? write_9 : _eq_95 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_713 = _eq_93 ? row_12 : _eq_94 ? row_13 : _eq_95 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_111 = _or_15 & (_eq_93 ? write_12 : _eq_94 ? write_13 : _eq_95 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_721 = ~conflict_1_sel_or_49 & conflict_1_sel_and_66 ? 2'd2 : ~conflict_1_sel_or_48 & conflict_1_sel_and_64 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_721 = ~conflict_1_sel_or_49 & conflict_1_sel_and_66 ? 2'd2 : ~conflict_1_sel_and_65 & conflict_1_sel_and_64 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_722 = ~conflict_1_sel_or_50 & conflict_1_sel_and_67 ? 2'd3 : _mux_721; // unifiedMainMemory.ts:51
   wire _eq_96 = _mux_722 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_97 = _mux_722 == 2'd2; // unifiedMainMemory.ts:52
@@ -1156,7 +1148,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_117 = _or_16 & (_eq_96 ? write_8 : _eq_97 ? write_9 : _eq_98 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_752 = _eq_96 ? row_12 : _eq_97 ? row_13 : _eq_98 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_118 = _or_16 & (_eq_96 ? write_12 : _eq_97 ? write_13 : _eq_98 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_760 = ~conflict_1_sel_or_52 & conflict_1_sel_and_70 ? 2'd2 : ~conflict_1_sel_or_51 & conflict_1_sel_and_68 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_760 = ~conflict_1_sel_or_52 & conflict_1_sel_and_70 ? 2'd2 : ~conflict_1_sel_and_69 & conflict_1_sel_and_68 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_761 = ~conflict_1_sel_or_53 & conflict_1_sel_and_71 ? 2'd3 : _mux_760; // unifiedMainMemory.ts:51
   wire _eq_99 = _mux_761 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_100 = _mux_761 == 2'd2; // unifiedMainMemory.ts:52
@@ -1170,7 +1162,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_124 = _or_17 & (_eq_99 ? write_8 : _eq_100 ? write_9 : _eq_101 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_791 = _eq_99 ? row_12 : _eq_100 ? row_13 : _eq_101 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_125 = _or_17 & (_eq_99 ? write_12 : _eq_100 ? write_13 : _eq_101 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_799 = ~conflict_1_sel_or_55 & conflict_1_sel_and_74 ? 2'd2 : ~conflict_1_sel_or_54 & conflict_1_sel_and_72 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_799 = ~conflict_1_sel_or_55 & conflict_1_sel_and_74 ? 2'd2 : ~conflict_1_sel_and_73 & conflict_1_sel_and_72 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_800 = ~conflict_1_sel_or_56 & conflict_1_sel_and_75 ? 2'd3 : _mux_799; // unifiedMainMemory.ts:51
   wire _eq_102 = _mux_800 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_103 = _mux_800 == 2'd2; // unifiedMainMemory.ts:52
@@ -1184,7 +1176,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_131 = _or_18 & (_eq_102 ? write_8 : _eq_103 ? write_9 : _eq_104 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_830 = _eq_102 ? row_12 : _eq_103 ? row_13 : _eq_104 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_132 = _or_18 & (_eq_102 ? write_12 : _eq_103 ? write_13 : _eq_104 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_838 = ~conflict_1_sel_or_58 & conflict_1_sel_and_78 ? 2'd2 : ~conflict_1_sel_or_57 & conflict_1_sel_and_76 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_838 = ~conflict_1_sel_or_58 & conflict_1_sel_and_78 ? 2'd2 : ~conflict_1_sel_and_77 & conflict_1_sel_and_76 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_839 = ~conflict_1_sel_or_59 & conflict_1_sel_and_79 ? 2'd3 : _mux_838; // unifiedMainMemory.ts:51
   wire _eq_105 = _mux_839 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_106 = _mux_839 == 2'd2; // unifiedMainMemory.ts:52
@@ -1198,7 +1190,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_138 = _or_19 & (_eq_105 ? write_8 : _eq_106 ? write_9 : _eq_107 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_869 = _eq_105 ? row_12 : _eq_106 ? row_13 : _eq_107 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_139 = _or_19 & (_eq_105 ? write_12 : _eq_106 ? write_13 : _eq_107 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_877 = ~conflict_1_sel_or_61 & conflict_1_sel_and_82 ? 2'd2 : ~conflict_1_sel_or_60 & conflict_1_sel_and_80 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_877 = ~conflict_1_sel_or_61 & conflict_1_sel_and_82 ? 2'd2 : ~conflict_1_sel_and_81 & conflict_1_sel_and_80 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_878 = ~conflict_1_sel_or_62 & conflict_1_sel_and_83 ? 2'd3 : _mux_877; // unifiedMainMemory.ts:51
   wire _eq_108 = _mux_878 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_109 = _mux_878 == 2'd2; // unifiedMainMemory.ts:52
@@ -1212,7 +1204,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_145 = _or_20 & (_eq_108 ? write_8 : _eq_109 ? write_9 : _eq_110 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_908 = _eq_108 ? row_12 : _eq_109 ? row_13 : _eq_110 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_146 = _or_20 & (_eq_108 ? write_12 : _eq_109 ? write_13 : _eq_110 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_916 = ~conflict_1_sel_or_64 & conflict_1_sel_and_86 ? 2'd2 : ~conflict_1_sel_or_63 & conflict_1_sel_and_84 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_916 = ~conflict_1_sel_or_64 & conflict_1_sel_and_86 ? 2'd2 : ~conflict_1_sel_and_85 & conflict_1_sel_and_84 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_917 = ~conflict_1_sel_or_65 & conflict_1_sel_and_87 ? 2'd3 : _mux_916; // unifiedMainMemory.ts:51
   wire _eq_111 = _mux_917 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_112 = _mux_917 == 2'd2; // unifiedMainMemory.ts:52
@@ -1226,7 +1218,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_152 = _or_21 & (_eq_111 ? write_8 : _eq_112 ? write_9 : _eq_113 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_947 = _eq_111 ? row_12 : _eq_112 ? row_13 : _eq_113 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_153 = _or_21 & (_eq_111 ? write_12 : _eq_112 ? write_13 : _eq_113 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_955 = ~conflict_1_sel_or_67 & conflict_1_sel_and_90 ? 2'd2 : ~conflict_1_sel_or_66 & conflict_1_sel_and_88 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_955 = ~conflict_1_sel_or_67 & conflict_1_sel_and_90 ? 2'd2 : ~conflict_1_sel_and_89 & conflict_1_sel_and_88 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_956 = ~conflict_1_sel_or_68 & conflict_1_sel_and_91 ? 2'd3 : _mux_955; // unifiedMainMemory.ts:51
   wire _eq_114 = _mux_956 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_115 = _mux_956 == 2'd2; // unifiedMainMemory.ts:52
@@ -1240,7 +1232,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_159 = _or_22 & (_eq_114 ? write_8 : _eq_115 ? write_9 : _eq_116 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_986 = _eq_114 ? row_12 : _eq_115 ? row_13 : _eq_116 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_160 = _or_22 & (_eq_114 ? write_12 : _eq_115 ? write_13 : _eq_116 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_994 = ~conflict_1_sel_or_70 & conflict_1_sel_and_94 ? 2'd2 : ~conflict_1_sel_or_69 & conflict_1_sel_and_92 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_994 = ~conflict_1_sel_or_70 & conflict_1_sel_and_94 ? 2'd2 : ~conflict_1_sel_and_93 & conflict_1_sel_and_92 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_995 = ~conflict_1_sel_or_71 & conflict_1_sel_and_95 ? 2'd3 : _mux_994; // unifiedMainMemory.ts:51
   wire _eq_117 = _mux_995 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_118 = _mux_995 == 2'd2; // unifiedMainMemory.ts:52
@@ -1254,7 +1246,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_166 = _or_23 & (_eq_117 ? write_8 : _eq_118 ? write_9 : _eq_119 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1025 = _eq_117 ? row_12 : _eq_118 ? row_13 : _eq_119 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_167 = _or_23 & (_eq_117 ? write_12 : _eq_118 ? write_13 : _eq_119 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1033 = ~conflict_1_sel_or_73 & conflict_1_sel_and_98 ? 2'd2 : ~conflict_1_sel_or_72 & conflict_1_sel_and_96 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1033 = ~conflict_1_sel_or_73 & conflict_1_sel_and_98 ? 2'd2 : ~conflict_1_sel_and_97 & conflict_1_sel_and_96 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1034 = ~conflict_1_sel_or_74 & conflict_1_sel_and_99 ? 2'd3 : _mux_1033; // unifiedMainMemory.ts:51
   wire _eq_120 = _mux_1034 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_121 = _mux_1034 == 2'd2; // unifiedMainMemory.ts:52
@@ -1268,7 +1260,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_173 = _or_24 & (_eq_120 ? write_8 : _eq_121 ? write_9 : _eq_122 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1064 = _eq_120 ? row_12 : _eq_121 ? row_13 : _eq_122 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_174 = _or_24 & (_eq_120 ? write_12 : _eq_121 ? write_13 : _eq_122 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1072 = ~conflict_1_sel_or_76 & conflict_1_sel_and_102 ? 2'd2 : ~conflict_1_sel_or_75 & conflict_1_sel_and_100 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1072 = ~conflict_1_sel_or_76 & conflict_1_sel_and_102 ? 2'd2 : ~conflict_1_sel_and_101 & conflict_1_sel_and_100 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1073 = ~conflict_1_sel_or_77 & conflict_1_sel_and_103 ? 2'd3 : _mux_1072; // unifiedMainMemory.ts:51
   wire _eq_123 = _mux_1073 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_124 = _mux_1073 == 2'd2; // unifiedMainMemory.ts:52
@@ -1282,7 +1274,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_180 = _or_25 & (_eq_123 ? write_8 : _eq_124 ? write_9 : _eq_125 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1103 = _eq_123 ? row_12 : _eq_124 ? row_13 : _eq_125 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_181 = _or_25 & (_eq_123 ? write_12 : _eq_124 ? write_13 : _eq_125 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1111 = ~conflict_1_sel_or_79 & conflict_1_sel_and_106 ? 2'd2 : ~conflict_1_sel_or_78 & conflict_1_sel_and_104 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1111 = ~conflict_1_sel_or_79 & conflict_1_sel_and_106 ? 2'd2 : ~conflict_1_sel_and_105 & conflict_1_sel_and_104 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1112 = ~conflict_1_sel_or_80 & conflict_1_sel_and_107 ? 2'd3 : _mux_1111; // unifiedMainMemory.ts:51
   wire _eq_126 = _mux_1112 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_127 = _mux_1112 == 2'd2; // unifiedMainMemory.ts:52
@@ -1296,7 +1288,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_187 = _or_26 & (_eq_126 ? write_8 : _eq_127 ? write_9 : _eq_128 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1142 = _eq_126 ? row_12 : _eq_127 ? row_13 : _eq_128 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_188 = _or_26 & (_eq_126 ? write_12 : _eq_127 ? write_13 : _eq_128 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1150 = ~conflict_1_sel_or_82 & conflict_1_sel_and_110 ? 2'd2 : ~conflict_1_sel_or_81 & conflict_1_sel_and_108 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1150 = ~conflict_1_sel_or_82 & conflict_1_sel_and_110 ? 2'd2 : ~conflict_1_sel_and_109 & conflict_1_sel_and_108 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1151 = ~conflict_1_sel_or_83 & conflict_1_sel_and_111 ? 2'd3 : _mux_1150; // unifiedMainMemory.ts:51
   wire _eq_129 = _mux_1151 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_130 = _mux_1151 == 2'd2; // unifiedMainMemory.ts:52
@@ -1310,7 +1302,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_194 = _or_27 & (_eq_129 ? write_8 : _eq_130 ? write_9 : _eq_131 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1181 = _eq_129 ? row_12 : _eq_130 ? row_13 : _eq_131 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_195 = _or_27 & (_eq_129 ? write_12 : _eq_130 ? write_13 : _eq_131 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1189 = ~conflict_1_sel_or_85 & conflict_1_sel_and_114 ? 2'd2 : ~conflict_1_sel_or_84 & conflict_1_sel_and_112 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1189 = ~conflict_1_sel_or_85 & conflict_1_sel_and_114 ? 2'd2 : ~conflict_1_sel_and_113 & conflict_1_sel_and_112 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1190 = ~conflict_1_sel_or_86 & conflict_1_sel_and_115 ? 2'd3 : _mux_1189; // unifiedMainMemory.ts:51
   wire _eq_132 = _mux_1190 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_133 = _mux_1190 == 2'd2; // unifiedMainMemory.ts:52
@@ -1324,7 +1316,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_201 = _or_28 & (_eq_132 ? write_8 : _eq_133 ? write_9 : _eq_134 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1220 = _eq_132 ? row_12 : _eq_133 ? row_13 : _eq_134 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_202 = _or_28 & (_eq_132 ? write_12 : _eq_133 ? write_13 : _eq_134 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1228 = ~conflict_1_sel_or_88 & conflict_1_sel_and_118 ? 2'd2 : ~conflict_1_sel_or_87 & conflict_1_sel_and_116 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1228 = ~conflict_1_sel_or_88 & conflict_1_sel_and_118 ? 2'd2 : ~conflict_1_sel_and_117 & conflict_1_sel_and_116 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1229 = ~conflict_1_sel_or_89 & conflict_1_sel_and_119 ? 2'd3 : _mux_1228; // unifiedMainMemory.ts:51
   wire _eq_135 = _mux_1229 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_136 = _mux_1229 == 2'd2; // unifiedMainMemory.ts:52
@@ -1338,7 +1330,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_208 = _or_29 & (_eq_135 ? write_8 : _eq_136 ? write_9 : _eq_137 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1259 = _eq_135 ? row_12 : _eq_136 ? row_13 : _eq_137 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_209 = _or_29 & (_eq_135 ? write_12 : _eq_136 ? write_13 : _eq_137 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1267 = ~conflict_1_sel_or_91 & conflict_1_sel_and_122 ? 2'd2 : ~conflict_1_sel_or_90 & conflict_1_sel_and_120 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1267 = ~conflict_1_sel_or_91 & conflict_1_sel_and_122 ? 2'd2 : ~conflict_1_sel_and_121 & conflict_1_sel_and_120 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1268 = ~conflict_1_sel_or_92 & conflict_1_sel_and_123 ? 2'd3 : _mux_1267; // unifiedMainMemory.ts:51
   wire _eq_138 = _mux_1268 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_139 = _mux_1268 == 2'd2; // unifiedMainMemory.ts:52
@@ -1352,7 +1344,7 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
   wire _and_215 = _or_30 & (_eq_138 ? write_8 : _eq_139 ? write_9 : _eq_140 ? write_10 : write_11); // unifiedMainMemory.ts:59
   wire [11:0] _mux_1298 = _eq_138 ? row_12 : _eq_139 ? row_13 : _eq_140 ? row_14 : row_15; // unifiedMainMemory.ts:52
   wire _and_216 = _or_30 & (_eq_138 ? write_12 : _eq_139 ? write_13 : _eq_140 ? write_14 : write_15); // unifiedMainMemory.ts:59
-  wire [1:0] _mux_1306 = ~conflict_1_sel_or_94 & conflict_1_sel_and_126 ? 2'd2 : ~conflict_1_sel_or_93 & conflict_1_sel_and_124 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
+  wire [1:0] _mux_1306 = ~conflict_1_sel_or_94 & conflict_1_sel_and_126 ? 2'd2 : ~conflict_1_sel_and_125 & conflict_1_sel_and_124 ? 2'd1 : 2'd0; // unifiedMainMemory.ts:51
   wire [1:0] _mux_1307 = ~conflict_1_sel_or_95 & conflict_1_sel_and_127 ? 2'd3 : _mux_1306; // unifiedMainMemory.ts:51
   wire _eq_141 = _mux_1307 == 2'd3; // unifiedMainMemory.ts:52
   wire _eq_142 = _mux_1307 == 2'd2; // unifiedMainMemory.ts:52
@@ -1387,13 +1379,13 @@ module UnifiedMainMemory_ports4_threadWords16384_threads32 (
 
   always_ff @(posedge clk) begin
     thread_q0 <= port_0_thread; // unifiedMainMemory.ts:67
-    first_q0 <= port_0_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q0 <= first_3; // unifiedMainMemory.ts:68
     thread_q1 <= port_1_thread; // unifiedMainMemory.ts:67
-    first_q1 <= port_1_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q1 <= first_2; // unifiedMainMemory.ts:68
     thread_q2 <= port_2_thread; // unifiedMainMemory.ts:67
-    first_q2 <= port_2_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q2 <= first_1; // unifiedMainMemory.ts:68
     thread_q3 <= port_3_thread; // unifiedMainMemory.ts:67
-    first_q3 <= port_3_addr[1:0]; // unifiedMainMemory.ts:68
+    first_q3 <= first; // unifiedMainMemory.ts:68
   end
 
   always_ff @(posedge clk) begin

@@ -47,10 +47,8 @@ module SkidBuffer_width8 (
         if (skidValid) begin // skid.ts:13
           mainValid <= 1'd1; // skid.ts:23
           skidValid <= 1'd0; // skid.ts:24
-        end else if (enq_valid) begin // skid.ts:4
-          mainValid <= 1'd1; // skid.ts:28
-        end else begin // skid.ts:4
-          mainValid <= 1'd0; // skid.ts:30
+        end else begin // skid.ts:13
+          mainValid <= enq_valid; // skid.ts:13
         end
       end else if (skidValid_sel_and) begin // skid.ts:32
         skidValid <= 1'd1; // skid.ts:34

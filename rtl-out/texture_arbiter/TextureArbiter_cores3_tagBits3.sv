@@ -55,7 +55,11 @@ module TextureArbiter_cores3_tagBits3 (
   logic requests_in_1_ready; // textureArbiter.ts:29
   logic requests_in_2_ready; // textureArbiter.ts:29
   logic requests_out_valid; // textureArbiter.ts:29
-  logic [390:0] requests_out_bits; // textureArbiter.ts:29
+  logic [127:0] requests_out_bits_coords; // textureArbiter.ts:29
+  logic [127:0] requests_out_bits_derivatives; // textureArbiter.ts:29
+  logic [3:0] requests_out_bits_mask; // textureArbiter.ts:29
+  logic [127:0] requests_out_bits_dest; // textureArbiter.ts:29
+  logic [2:0] requests_out_bits_tag; // textureArbiter.ts:29
   logic [1:0] requests_chosen; // textureArbiter.ts:29
 
   assign cores_0_request_ready = requests_in_0_ready; // textureArbiter.ts:33
@@ -68,48 +72,71 @@ module TextureArbiter_cores3_tagBits3 (
   assign cores_1_response_valid = unit_response_valid & core == 2'd1; // textureArbiter.ts:45
   assign cores_1_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:46
   assign cores_1_response_bits_status = unit_response_bits_status; // textureArbiter.ts:47
-  assign cores_1_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:48
+  assign cores_1_response_bits_tag = cores_0_response_bits_tag; // textureArbiter.ts:48
   assign cores_2_request_ready = requests_in_2_ready; // textureArbiter.ts:33
   assign cores_2_response_valid = unit_response_valid & core == 2'd2; // textureArbiter.ts:45
   assign cores_2_response_bits_rgba = unit_response_bits_rgba; // textureArbiter.ts:46
   assign cores_2_response_bits_status = unit_response_bits_status; // textureArbiter.ts:47
-  assign cores_2_response_bits_tag = unit_response_bits_tag[2:0]; // textureArbiter.ts:48
+  assign cores_2_response_bits_tag = cores_0_response_bits_tag; // textureArbiter.ts:48
   assign unit_request_valid = requests_out_valid; // textureArbiter.ts:36
-  wire [127:0] chosen = requests_out_bits[127:0]; // textureArbiter.ts:35
-  assign unit_request_bits_coords = chosen; // textureArbiter.ts:38
-  wire [127:0] chosen_1 = requests_out_bits[255:128]; // textureArbiter.ts:35
-  assign unit_request_bits_derivatives = chosen_1; // textureArbiter.ts:38
-  wire [3:0] chosen_2 = requests_out_bits[259:256]; // textureArbiter.ts:35
-  assign unit_request_bits_mask = chosen_2; // textureArbiter.ts:38
-  wire [127:0] chosen_3 = requests_out_bits[387:260]; // textureArbiter.ts:35
-  assign unit_request_bits_dest = chosen_3; // textureArbiter.ts:38
-  wire [2:0] chosen_4 = requests_out_bits[390:388]; // textureArbiter.ts:35
-  assign unit_request_bits_tag = {requests_chosen, chosen_4}; // textureArbiter.ts:39
+  assign unit_request_bits_coords = requests_out_bits_coords; // textureArbiter.ts:38
+  assign unit_request_bits_derivatives = requests_out_bits_derivatives; // textureArbiter.ts:38
+  assign unit_request_bits_mask = requests_out_bits_mask; // textureArbiter.ts:38
+  assign unit_request_bits_dest = requests_out_bits_dest; // textureArbiter.ts:38
+  assign unit_request_bits_tag = {requests_chosen, requests_out_bits_tag}; // textureArbiter.ts:39
   assign unit_response_ready = core[1] ? cores_2_response_ready : core[0] ? cores_1_response_ready : cores_0_response_ready; // textureArbiter.ts:50
   wire requests_in_0_valid = cores_0_request_valid; // textureArbiter.ts:31
-  wire [390:0] requests_in_0_bits = {cores_0_request_bits_tag, cores_0_request_bits_dest, cores_0_request_bits_mask, cores_0_request_bits_derivatives, cores_0_request_bits_coords}; // textureArbiter.ts:32
+  wire [127:0] requests_in_0_bits_coords = cores_0_request_bits_coords; // textureArbiter.ts:32
+  wire [127:0] requests_in_0_bits_derivatives = cores_0_request_bits_derivatives; // textureArbiter.ts:32
+  wire [3:0] requests_in_0_bits_mask = cores_0_request_bits_mask; // textureArbiter.ts:32
+  wire [127:0] requests_in_0_bits_dest = cores_0_request_bits_dest; // textureArbiter.ts:32
+  wire [2:0] requests_in_0_bits_tag = cores_0_request_bits_tag; // textureArbiter.ts:32
   wire requests_in_1_valid = cores_1_request_valid; // textureArbiter.ts:31
-  wire [390:0] requests_in_1_bits = {cores_1_request_bits_tag, cores_1_request_bits_dest, cores_1_request_bits_mask, cores_1_request_bits_derivatives, cores_1_request_bits_coords}; // textureArbiter.ts:32
+  wire [127:0] requests_in_1_bits_coords = cores_1_request_bits_coords; // textureArbiter.ts:32
+  wire [127:0] requests_in_1_bits_derivatives = cores_1_request_bits_derivatives; // textureArbiter.ts:32
+  wire [3:0] requests_in_1_bits_mask = cores_1_request_bits_mask; // textureArbiter.ts:32
+  wire [127:0] requests_in_1_bits_dest = cores_1_request_bits_dest; // textureArbiter.ts:32
+  wire [2:0] requests_in_1_bits_tag = cores_1_request_bits_tag; // textureArbiter.ts:32
   wire requests_in_2_valid = cores_2_request_valid; // textureArbiter.ts:31
-  wire [390:0] requests_in_2_bits = {cores_2_request_bits_tag, cores_2_request_bits_dest, cores_2_request_bits_mask, cores_2_request_bits_derivatives, cores_2_request_bits_coords}; // textureArbiter.ts:32
+  wire [127:0] requests_in_2_bits_coords = cores_2_request_bits_coords; // textureArbiter.ts:32
+  wire [127:0] requests_in_2_bits_derivatives = cores_2_request_bits_derivatives; // textureArbiter.ts:32
+  wire [3:0] requests_in_2_bits_mask = cores_2_request_bits_mask; // textureArbiter.ts:32
+  wire [127:0] requests_in_2_bits_dest = cores_2_request_bits_dest; // textureArbiter.ts:32
+  wire [2:0] requests_in_2_bits_tag = cores_2_request_bits_tag; // textureArbiter.ts:32
   wire requests_out_ready = unit_request_ready; // textureArbiter.ts:40
 
 
-  RoundRobinArbiter_n3_width391 requests ( // textureArbiter.ts:29
+  RoundRobinArbiter_n3_payload_1d268069 requests ( // textureArbiter.ts:29
     .clk(clk),
     .rst_n(rst_n),
     .in_0_valid(requests_in_0_valid),
     .in_0_ready(requests_in_0_ready),
-    .in_0_bits(requests_in_0_bits),
+    .in_0_bits_coords(requests_in_0_bits_coords),
+    .in_0_bits_derivatives(requests_in_0_bits_derivatives),
+    .in_0_bits_mask(requests_in_0_bits_mask),
+    .in_0_bits_dest(requests_in_0_bits_dest),
+    .in_0_bits_tag(requests_in_0_bits_tag),
     .in_1_valid(requests_in_1_valid),
     .in_1_ready(requests_in_1_ready),
-    .in_1_bits(requests_in_1_bits),
+    .in_1_bits_coords(requests_in_1_bits_coords),
+    .in_1_bits_derivatives(requests_in_1_bits_derivatives),
+    .in_1_bits_mask(requests_in_1_bits_mask),
+    .in_1_bits_dest(requests_in_1_bits_dest),
+    .in_1_bits_tag(requests_in_1_bits_tag),
     .in_2_valid(requests_in_2_valid),
     .in_2_ready(requests_in_2_ready),
-    .in_2_bits(requests_in_2_bits),
+    .in_2_bits_coords(requests_in_2_bits_coords),
+    .in_2_bits_derivatives(requests_in_2_bits_derivatives),
+    .in_2_bits_mask(requests_in_2_bits_mask),
+    .in_2_bits_dest(requests_in_2_bits_dest),
+    .in_2_bits_tag(requests_in_2_bits_tag),
     .out_valid(requests_out_valid),
     .out_ready(requests_out_ready),
-    .out_bits(requests_out_bits),
+    .out_bits_coords(requests_out_bits_coords),
+    .out_bits_derivatives(requests_out_bits_derivatives),
+    .out_bits_mask(requests_out_bits_mask),
+    .out_bits_dest(requests_out_bits_dest),
+    .out_bits_tag(requests_out_bits_tag),
     .chosen(requests_chosen)
   );
 endmodule

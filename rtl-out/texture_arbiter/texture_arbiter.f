@@ -1,2 +1,2 @@
-RoundRobinArbiter_n3_width391.sv
+RoundRobinArbiter_n3_payload_1d268069.sv
 TextureArbiter_cores3_tagBits3.sv

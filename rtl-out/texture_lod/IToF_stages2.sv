@@ -92,10 +92,8 @@ module IToF_stages2 (
   wire isZero = magnitude_zeros[5]; // itof.ts:27
   wire [7:0] expBase = 8'd157 - {2'd0, p1_zeros}; // itof.ts:32
   wire [31:0] normalized = p1_magnitude << p1_zeros; // itof.ts:31
-  wire [23:0] rounded_slice = normalized[31:8]; // itof.ts:36
-  wire [31:0] rounded_add_1 = {{1'd0, expBase} + {8'd0, rounded_slice[23]}, rounded_slice[22:0]} + {31'd0, normalized[7] & (|normalized[6:0] | rounded_slice[0])}; // itof.ts:36
-  wire [30:0] rounded_mux = 1'd0 | 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]; // itof.ts:36
-  wire [31:0] rounded = {p1_sign, rounded_mux}; // itof.ts:36
+  wire [31:0] rounded_add_1 = {{1'd0, expBase} + {8'd0, normalized[31]}, normalized[30:8]} + {31'd0, normalized[7] & (|normalized[6:0] | normalized[8])}; // itof.ts:36
+  wire [31:0] rounded = {p1_sign, 32'h7f800000 <= rounded_add_1 ? 31'h7f800000 : rounded_add_1[30:0]}; // itof.ts:36
   wire [31:0] result_1 = p1_isZero ? 32'd0 : rounded; // itof.ts:37
 
 `ifndef SYNTHESIS

@@ -500,7 +500,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   wire log2_fraction_in_valid = 1'd1; // textureLod.ts:43
   wire [31:0] v_1 = {9'h7f, footprint2_r[22:0]}; // textureLod.ts:43
   wire [31:0] log2_fraction_a = v_1; // textureLod.ts:43
-  wire [31:0] frac = 32'h3f800000 ^ 32'h80000000; // textureLod.ts:43
+  wire [31:0] frac = 32'hbf800000; // textureLod.ts:43
   wire [31:0] log2_fraction_b = frac; // textureLod.ts:43
   wire log2_one_minus_in_valid = 1'd1; // textureLod.ts:44
   wire [31:0] log2_one_minus_a = 32'h3f800000; // textureLod.ts:44
@@ -570,7 +570,7 @@ module TextureLod_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] lod_round_up_b = 32'h4b000000; // textureLod.ts:110
   wire lod_round_down_in_valid = 1'd1; // textureLod.ts:110
   wire [31:0] lod_round_down_a = lod_round_up_result; // textureLod.ts:110
-  wire [31:0] rounded = 32'h4b000000 ^ 32'h80000000; // textureLod.ts:110
+  wire [31:0] rounded = 32'hcb000000; // textureLod.ts:110
   wire [31:0] lod_round_down_b = rounded; // textureLod.ts:110
   wire lod_ftoi_in_valid = 1'd1; // textureLod.ts:111
   wire [31:0] lod_ftoi_a = lod_round_down_result; // textureLod.ts:111

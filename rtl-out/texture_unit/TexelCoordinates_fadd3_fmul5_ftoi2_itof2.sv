@@ -510,7 +510,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] c = 31'h7f800000 < s[30:0] ? 32'd0 : s; // texelCoordinates.ts:65
   wire s_half_in_valid = 1'd1; // texelCoordinates.ts:67
   wire [31:0] s_half_a = s_scaled_result; // texelCoordinates.ts:67
-  wire [31:0] shifted = 32'h3f000000 ^ 32'h80000000; // texelCoordinates.ts:67
+  wire [31:0] shifted = 32'hbf000000; // texelCoordinates.ts:67
   wire [31:0] s_half_b = shifted; // texelCoordinates.ts:67
   wire s_clamp_lo_in_valid = 1'd1; // texelCoordinates.ts:70
   wire [31:0] s_clamp_lo_a = s_filter0_al3_d10 ? s_half_result : s_filter1_al4_d3; // texelCoordinates.ts:70
@@ -533,13 +533,11 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [23:0] s_index_slice = s_index_mux[31:8]; // texelCoordinates.ts:73
   wire [24:0] s_index_add = {{1{s_index_slice[23]}}, s_index_slice} + {{21{s_offset1_al12_d19[3]}}, s_offset1_al12_d19}; // texelCoordinates.ts:73
   wire mirror = s_mode_d20 == 2'd2; // texelCoordinates.ts:80
-  wire [15:0] divisor_zext = {1'd0, s_size_d20}; // texelCoordinates.ts:81
-  wire [15:0] divisor = mirror ? {divisor_zext[14:0], 1'd0} : divisor_zext; // texelCoordinates.ts:81
+  wire [15:0] divisor = mirror ? {s_size_d20, 1'd0} : {1'd0, s_size_d20}; // texelCoordinates.ts:81
   wire [16:0] r_zext = {1'd0, divisor}; // texelCoordinates.ts:89
-  wire [16:0] shifted_concat = {16'd0, 1'd0}; // texelCoordinates.ts:88
   wire negative = s_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude = negative ? 25'd0 - s_index : s_index; // texelCoordinates.ts:83
-  wire [16:0] shifted_1 = shifted_concat | {16'd0, magnitude[24]}; // texelCoordinates.ts:88
+  wire [16:0] shifted_1 = {16'd0, magnitude[24]}; // texelCoordinates.ts:88
   wire [16:0] r = r_zext <= shifted_1 ? shifted_1 - r_zext : shifted_1; // texelCoordinates.ts:89
   wire [16:0] r_zext_1 = {1'd0, s_wrap_mod12_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_2 = {s_wrap_mod12_r[15:0], 1'd0} | {16'd0, s_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88
@@ -623,7 +621,7 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [31:0] c_1 = 31'h7f800000 < t[30:0] ? 32'd0 : t; // texelCoordinates.ts:65
   wire t_half_in_valid = 1'd1; // texelCoordinates.ts:67
   wire [31:0] t_half_a = t_scaled_result; // texelCoordinates.ts:67
-  wire [31:0] shifted_26 = 32'h3f000000 ^ 32'h80000000; // texelCoordinates.ts:67
+  wire [31:0] shifted_26 = 32'hbf000000; // texelCoordinates.ts:67
   wire [31:0] t_half_b = shifted_26; // texelCoordinates.ts:67
   wire t_clamp_lo_in_valid = 1'd1; // texelCoordinates.ts:70
   wire [31:0] t_clamp_lo_a = t_filter0_al19_d10 ? t_half_result : t_filter1_al20_d3; // texelCoordinates.ts:70
@@ -646,12 +644,11 @@ module TexelCoordinates_fadd3_fmul5_ftoi2_itof2 (
   wire [23:0] t_index_slice = t_index_mux[31:8]; // texelCoordinates.ts:73
   wire [24:0] t_index_add = {{1{t_index_slice[23]}}, t_index_slice} + {{21{t_offset1_al28_d19[3]}}, t_offset1_al28_d19}; // texelCoordinates.ts:73
   wire mirror_1 = t_mode_d20 == 2'd2; // texelCoordinates.ts:80
-  wire [15:0] divisor_zext_1 = {1'd0, t_size_d20}; // texelCoordinates.ts:81
-  wire [15:0] divisor_1 = mirror_1 ? {divisor_zext_1[14:0], 1'd0} : divisor_zext_1; // texelCoordinates.ts:81
+  wire [15:0] divisor_1 = mirror_1 ? {t_size_d20, 1'd0} : {1'd0, t_size_d20}; // texelCoordinates.ts:81
   wire [16:0] r_zext_13 = {1'd0, divisor_1}; // texelCoordinates.ts:89
   wire negative_1 = t_index[24]; // texelCoordinates.ts:82
   wire [24:0] magnitude_1 = negative_1 ? 25'd0 - t_index : t_index; // texelCoordinates.ts:83
-  wire [16:0] shifted_27 = shifted_concat | {16'd0, magnitude_1[24]}; // texelCoordinates.ts:88
+  wire [16:0] shifted_27 = {16'd0, magnitude_1[24]}; // texelCoordinates.ts:88
   wire [16:0] r_25 = r_zext_13 <= shifted_27 ? shifted_27 - r_zext_13 : shifted_27; // texelCoordinates.ts:89
   wire [16:0] r_zext_14 = {1'd0, t_wrap_mod12_divisor}; // texelCoordinates.ts:89
   wire [16:0] shifted_28 = {t_wrap_mod12_r[15:0], 1'd0} | {16'd0, t_wrap_mod12_magnitude[23]}; // texelCoordinates.ts:88

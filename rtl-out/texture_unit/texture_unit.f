@@ -1,5 +1,5 @@
 TextureCache_lines4_ports2_tagBits20.sv
-Fifo_depth128_width140.sv
+Fifo_depth128_payload_c3e6e731.sv
 IToF_stages2.sv
 FMul_stages5.sv
 FAdd_stages3.sv
@@ -8,14 +8,14 @@ FMin_stages0.sv
 FToI_stages2.sv
 TextureLod_fadd3_fmul5_ftoi2_itof2.sv
 TexelCoordinates_fadd3_fmul5_ftoi2_itof2.sv
-Fifo_depth128_width198.sv
+Fifo_depth128_payload_96ac029d.sv
 Fifo_depth16_width5.sv
-Fifo_depth16_width110.sv
-TexelFetch_fcb493b1.sv
-Fifo_depth17_width1.sv
+Fifo_depth16_payload_32cbe970.sv
+TexelFetch_dae65776.sv
+Fifo_depth17_payload_ae797d64.sv
 BilinearBlend_fadd3_fmul5_ftoi2_itof2.sv
 LevelBlend_fadd3_fmul5_ftoi2_itof2.sv
-Fifo_depth45_width139.sv
+Fifo_depth45_payload_82e92404.sv
 TextureUnit_72efe051.sv
 TextureMemory_init_d4835ec1_readLatency4.sv
 TextureUnitSystem_init_d4835ec1_readLatency4_unit_72efe051.sv

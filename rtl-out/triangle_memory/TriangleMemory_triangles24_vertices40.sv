@@ -87,7 +87,7 @@ module TriangleMemory_triangles24_vertices40 (
   wire [5:0] stage1_v0 = entry[5:0]; // triangleMemory.ts:134
   wire [5:0] stage1_v1 = entry[11:6]; // triangleMemory.ts:134
   wire [5:0] stage1_v2 = entry[17:12]; // triangleMemory.ts:134
-  wire _guard_7 = accept & ~section_state_sel_not & loadError_sel_ult; // triangleMemory.ts:120
+  wire _guard_7 = accept & inVerticesNow & loadError_sel_ult; // triangleMemory.ts:120
 
 `ifndef SYNTHESIS
   initial begin

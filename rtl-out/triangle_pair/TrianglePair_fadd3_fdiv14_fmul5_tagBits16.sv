@@ -580,23 +580,23 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits16 (
   wire fcmp0_in_valid = 1'd1; // queryAccept.ts:32
   wire [31:0] fcmp0_a = lane0_t; // queryAccept.ts:32
   wire [95:0] fcmp0_b_concat = {16'd0, query_d45[74:67], 5'd0, query_d45[66:64], query_d45[63:0]}; // trianglePair.ts:91
-  wire [31:0] tmin = fcmp0_b_concat[31:0]; // queryAccept.ts:10
+  wire [31:0] tmin = query_d45[31:0]; // queryAccept.ts:10
   wire [31:0] fcmp0_b = tmin; // queryAccept.ts:32
   wire fcmp1_in_valid = 1'd1; // queryAccept.ts:33
   wire [31:0] fcmp1_a = lane0_t; // queryAccept.ts:33
-  wire [31:0] tmax = fcmp0_b_concat[63:32]; // queryAccept.ts:11
+  wire [31:0] tmax = query_d45[63:32]; // queryAccept.ts:11
   wire [31:0] fcmp1_b = tmax; // queryAccept.ts:33
   wire fcmp2_in_valid = 1'd1; // queryAccept.ts:35
   wire [31:0] fcmp2_a = lane0_det; // queryAccept.ts:35
   wire [31:0] fcmp2_b = 32'd0; // queryAccept.ts:35
   wire fcmp3_in_valid = 1'd1; // queryAccept.ts:32
   wire [31:0] fcmp3_a = lane1_t; // queryAccept.ts:32
-  wire [31:0] tmin_1 = fcmp0_b_concat[31:0]; // queryAccept.ts:10
-  wire [31:0] fcmp3_b = tmin_1; // queryAccept.ts:32
+  wire [31:0] tmin_1 = tmin; // queryAccept.ts:10
+  wire [31:0] fcmp3_b = tmin; // queryAccept.ts:32
   wire fcmp4_in_valid = 1'd1; // queryAccept.ts:33
   wire [31:0] fcmp4_a = lane1_t; // queryAccept.ts:33
-  wire [31:0] tmax_1 = fcmp0_b_concat[63:32]; // queryAccept.ts:11
-  wire [31:0] fcmp4_b = tmax_1; // queryAccept.ts:33
+  wire [31:0] tmax_1 = tmax; // queryAccept.ts:11
+  wire [31:0] fcmp4_b = tmax; // queryAccept.ts:33
   wire fcmp5_in_valid = 1'd1; // queryAccept.ts:35
   wire [31:0] fcmp5_a = lane1_det; // queryAccept.ts:35
   wire [31:0] fcmp5_b = 32'd0; // queryAccept.ts:35
@@ -615,14 +615,14 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits16 (
   wire cullBack = flags[1]; // queryAccept.ts:13
   wire cullFront = flags[2]; // queryAccept.ts:14
   wire culled = one_sided_d45[0] & (fcmp2_flags == 2'd3 & cullBack | fcmp2_flags == 2'd2 & cullFront); // queryAccept.ts:36
-  wire best_valid_q_and_4 = active_d45[0] & (lane0_hit & inInterval & (8'd255 & mask) != 8'd0 & ~culled); // trianglePair.ts:125
+  wire best_valid_q_and_4 = active_d45[0] & (lane0_hit & inInterval & mask != 8'd0 & ~culled); // trianglePair.ts:125
   wire inInterval_1 = (fcmp3_flags == 2'd2 | fcmp3_flags == 2'd0) & (fcmp4_flags == 2'd3 | fcmp4_flags == 2'd0); // queryAccept.ts:34
-  wire [31:0] flags_1 = fcmp0_b_concat[95:64]; // queryAccept.ts:8
-  wire [7:0] mask_1 = flags_1[15:8]; // queryAccept.ts:15
-  wire cullBack_1 = flags_1[1]; // queryAccept.ts:13
-  wire cullFront_1 = flags_1[2]; // queryAccept.ts:14
+  wire [31:0] flags_1 = flags; // queryAccept.ts:8
+  wire [7:0] mask_1 = flags[15:8]; // queryAccept.ts:15
+  wire cullBack_1 = flags[1]; // queryAccept.ts:13
+  wire cullFront_1 = flags[2]; // queryAccept.ts:14
   wire culled_1 = one_sided_d45[1] & (fcmp5_flags == 2'd3 & cullBack_1 | fcmp5_flags == 2'd2 & cullFront_1); // queryAccept.ts:36
-  wire best_valid_q_and_9 = active_d45[1] & (lane1_hit & inInterval_1 & (8'd255 & mask_1) != 8'd0 & ~culled_1); // trianglePair.ts:125
+  wire best_valid_q_and_9 = active_d45[1] & (lane1_hit & inInterval_1 & mask_1 != 8'd0 & ~culled_1); // trianglePair.ts:125
   wire newValid = best_valid_d45 | best_valid_q_and_4 | best_valid_q_and_9; // trianglePair.ts:136
   wire take0_not = ~best_valid_d45; // trianglePair.ts:133
   wire take0_or = take0_not | (fcmp6_flags == 2'd3 | fcmp6_flags == 2'd0 & index0_d45 < best_index_d45); // trianglePair.ts:133
@@ -630,8 +630,8 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits16 (
   wire beatsIncoming1 = take0_not | (fcmp7_flags == 2'd3 | fcmp7_flags == 2'd0 & index1_d45 < best_index_d45); // trianglePair.ts:134
   wire take1_mux = take0 ? fcmp8_flags == 2'd3 | fcmp8_flags == 2'd0 & index1_d45 < index0_d45 : beatsIncoming1; // trianglePair.ts:135
   wire take1 = best_valid_q_and_9 & take1_mux; // trianglePair.ts:135
-  wire [31:0] flags_2 = fcmp0_b_concat[95:64]; // queryAccept.ts:8
-  wire anyHit = flags_2[0]; // queryAccept.ts:12
+  wire [31:0] flags_2 = flags; // queryAccept.ts:8
+  wire anyHit = flags[0]; // queryAccept.ts:12
 
 `ifndef SYNTHESIS
   initial begin
@@ -1756,5 +1756,5 @@ module TrianglePair_fadd3_fdiv14_fmul5_tagBits16 (
   );
 
   // Bits no logic reads; collected so that lint reports only unintended leftovers.
-  wire _unused_ok = &{1'b0, query[95:80], query[71:67], fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, fcmp1_out_valid, fcmp1_lt, fcmp1_eq, fcmp1_gt, fcmp1_unordered, fcmp2_out_valid, fcmp2_lt, fcmp2_eq, fcmp2_gt, fcmp2_unordered, fcmp3_out_valid, fcmp3_lt, fcmp3_eq, fcmp3_gt, fcmp3_unordered, fcmp4_out_valid, fcmp4_lt, fcmp4_eq, fcmp4_gt, fcmp4_unordered, fcmp5_out_valid, fcmp5_lt, fcmp5_eq, fcmp5_gt, fcmp5_unordered, fcmp6_out_valid, fcmp6_lt, fcmp6_eq, fcmp6_gt, fcmp6_unordered, fcmp7_out_valid, fcmp7_lt, fcmp7_eq, fcmp7_gt, fcmp7_unordered, fcmp8_out_valid, fcmp8_lt, fcmp8_eq, fcmp8_gt, fcmp8_unordered, flags[31:16], flags[7:3], flags[0], flags_1[31:16], flags_1[7:3], flags_1[0], flags_2[31:1], 1'b0};
+  wire _unused_ok = &{1'b0, query[95:80], query[71:67], fcmp0_out_valid, fcmp0_lt, fcmp0_eq, fcmp0_gt, fcmp0_unordered, fcmp1_out_valid, fcmp1_lt, fcmp1_eq, fcmp1_gt, fcmp1_unordered, fcmp2_out_valid, fcmp2_lt, fcmp2_eq, fcmp2_gt, fcmp2_unordered, fcmp3_out_valid, fcmp3_lt, fcmp3_eq, fcmp3_gt, fcmp3_unordered, fcmp4_out_valid, fcmp4_lt, fcmp4_eq, fcmp4_gt, fcmp4_unordered, fcmp5_out_valid, fcmp5_lt, fcmp5_eq, fcmp5_gt, fcmp5_unordered, fcmp6_out_valid, fcmp6_lt, fcmp6_eq, fcmp6_gt, fcmp6_unordered, fcmp7_out_valid, fcmp7_lt, fcmp7_eq, fcmp7_gt, fcmp7_unordered, fcmp8_out_valid, fcmp8_lt, fcmp8_eq, fcmp8_gt, fcmp8_unordered, fcmp0_b_concat[63:0], tmin_1, tmax_1, flags_1, flags_2, 1'b0};
 endmodule

@@ -6,11 +6,11 @@ set out [file join $root build vivado]
 file mkdir $out
 
 foreach f {
-  rtgpu_top/Fifo_depth32_width38.sv
+  rtgpu_top/Fifo_depth32_payload_4b5b0aed.sv
   rtgpu_top/MemoryController_contexts8_icCores2_rtCores4_triangleCountBits10.sv
   rtgpu_top/CommandPatcher.sv
   rtgpu_top/Fifo_depth32_width5.sv
-  rtgpu_top/Fifo_depth3_width390.sv
+  rtgpu_top/Fifo_depth3_payload_3b033ecd.sv
   rtgpu_top/PatchDispatcher_icCores2_icRays3_rtCores4.sv
   rtgpu_top/IcQueue_depth32_sources4_width288.sv
   rtgpu_top/IcQueue_depth32_sources2_width384.sv
@@ -26,7 +26,7 @@ foreach f {
   rtgpu_top/FToI_stages2.sv
   rtgpu_top/IntDivider.sv
   rtgpu_top/FCmp_stages0.sv
-  rtgpu_top/Fifo_depth8_width363.sv
+  rtgpu_top/Fifo_depth8_payload_10311256.sv
   rtgpu_top/RtCore_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
   rtgpu_top/RtCoreTile_contexts8_fadd3_fdiv14_fmul5_fsqrt13_ftoi2_itof2.sv
   rtgpu_top/IcCore_fadd3_fdiv14_fmul5_memory2_slots3.sv
