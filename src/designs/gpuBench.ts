@@ -1,6 +1,6 @@
 // Whole-GPU figures for `rtgpu bench`: simulation speed of rtgpu_top on the TS simulator against Verilator and
 // Icarus (the same recorded run), the live back ends against their standalone harnesses, and a 64x48 frame.
-import { buildFrame } from '../host/frame.ts';
+import { SHADOW_RAY_QUERY, buildFrame } from '../host/frame.ts';
 import { defaultCamera } from '../host/camera.ts';
 import { defaultScene } from '../golden/defaultScene.ts';
 import { gpuParamsFor, runFrame, runGpu } from '../host/runtime/index.ts';
@@ -10,7 +10,7 @@ import { gpuDesign, gpuSimulator } from '../gpu/top/gpuDesign.ts';
 import { topModule } from '../hdl/index.ts';
 import { compileSimulator, prepareSimulator } from '../hdl/sim/index.ts';
 import { BY_MNEMONIC, fieldOf } from '../isa/instructions.ts';
-import { RAY_FLAG_ANY_HIT, SHADOW_CASTER_MASK, RAY_FLAG_CULL_BACK, RAY_MASK_SHIFT } from '../golden/rayQuery.ts';
+import { RAY_FLAG_ANY_HIT } from '../golden/rayQuery.ts';
 import type { Traversal } from '../golden/iss/sceneTracer.ts';
 import type { GpuJob } from '../host/runtime/index.ts';
 
@@ -122,9 +122,9 @@ export async function measureGpuFrame(): Promise<Record<string, number>> {
   };
 }
 
-/** The shadow query's words as lighting.s writes them with `s_write_high`/`s_write_low` into R4 (docs/rays.md). */
-const SHADOW_FLAGS = RAY_FLAG_ANY_HIT | RAY_FLAG_CULL_BACK | (SHADOW_CASTER_MASK << RAY_MASK_SHIFT);
-const JUST_BELOW_ONE = { high: 0x3f7f, low: 0xffff };
+/** SHADOW_RAY_QUERY's words as lighting.s writes them with `s_write_high`/`s_write_low` into R4 (flags below 0x10000). */
+const SHADOW_FLAGS = SHADOW_RAY_QUERY.flags;
+const SHADOW_TMAX = { high: SHADOW_RAY_QUERY.tmax >>> 16, low: SHADOW_RAY_QUERY.tmax & 0xffff };
 
 /** The job with the one instruction of `mnemonic` whose immediate is `from` changed to `to` (throws unless exactly one). */
 function patchImmediate(job: GpuJob, mnemonic: string, from: number, to: number): GpuJob {
@@ -141,7 +141,7 @@ export const withClosestHitShadows = (job: GpuJob): GpuJob => patchImmediate(job
 
 /** The shadow rays as the kernel traced them before ray queries: closest hit with tmax = +inf (the frame's pixels are then not the kernel's, its ray and test counts are). */
 export const withUnboundedShadows = (job: GpuJob): GpuJob =>
-  patchImmediate(patchImmediate(withClosestHitShadows(job), 's_write_high', JUST_BELOW_ONE.high, 0x7f80), 's_write_low', JUST_BELOW_ONE.low, 0x0000);
+  patchImmediate(patchImmediate(withClosestHitShadows(job), 's_write_high', SHADOW_TMAX.high, 0x7f80), 's_write_low', SHADOW_TMAX.low, 0x0000);
 
 /**
  * The 64x48 `shade` frame of the built-in scene with its any-hit shadow rays against the same frame with closest-hit

@@ -14,8 +14,9 @@ import { triangleCount } from '../../src/golden/scene.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { icBackToBackSlots, runRays } from '../../src/gpu/icCore/rayRunner.ts';
 import { runBackToBack, steadyCyclesPerRay, type PacedRun } from '../../src/gpu/icCore/backToBack.ts';
-import { closedMeshRay, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
-import { RAY_FLAG_ANY_HIT } from '../../src/golden/rayQuery.ts';
+import { closedMeshRay, queryWords, randomIcScene, randomRay, randomRayQuery, withRandomMasks, type Ray } from '../../src/gpu/icCore/rays.ts';
+import { DEFAULT_RAY_QUERY, RAY_FLAG_ANY_HIT } from '../../src/golden/rayQuery.ts';
+import { packWords } from '../../src/gpu/words.ts';
 import { TRIANGLE_MEMORY_LATENCY } from '../../src/gpu/memory/triangleMemory.ts';
 import { elaborate } from '../../src/hdl/index.ts';
 import { emitSystemVerilog } from '../../src/hdl/emit/index.ts';
@@ -107,7 +108,7 @@ describe('IC system (core + triangle memory)', () => {
 
   test('the golden model notices a wrong answer', () => {
     const model = icCoreCosimDesign.golden!();
-    const plainQuery = (0xff00n << 64n) | (0x7f800000n << 32n);
+    const plainQuery = packWords(queryWords(DEFAULT_RAY_QUERY));
     const ray = { rst_n: 1n, dispatch_ray_start: 1n, ray_origin: 0n, ray_direction: BigInt(bits(1)) << 64n, ray_thread: 5n, ray_query: plainQuery, load_start: 0n, load_valid: 0n, load_data: 0n };
     expect(model.check(0, ray, { dispatch_ready: 1n, dispatch_done: 0n })).toBeNull();
     const idle = { ...ray, dispatch_ray_start: 0n };

@@ -13,7 +13,8 @@ import { sceneToImage, triangleCount } from '../../src/golden/scene.ts';
 import { generateScene } from '../../src/isa/randomProgram.ts';
 import { createRng, seedFromEnv } from '../../src/util/seededRandom.ts';
 import { runRays } from '../../src/gpu/icCore/rayRunner.ts';
-import { closedMeshRay, randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
+import { closedMeshRay, queryWords, randomIcScene, randomRay } from '../../src/gpu/icCore/rays.ts';
+import { DEFAULT_RAY_QUERY } from '../../src/golden/rayQuery.ts';
 import { icCoreWatertightCosimDesign, icWatertightCosimParams } from '../../src/gpu/icCore/cosimDesign.ts';
 import { formatMismatch, runCosim } from '../../src/hdl/cosim/runCosim.ts';
 import { elaborate } from '../../src/hdl/index.ts';
@@ -112,7 +113,7 @@ describe('IC system with the watertight test', () => {
     const ray = rays.find((r) => castRay(scene, r.origin, r.direction).triangle < 0);
     expect(ray).toBeDefined();
     const model = icCoreWatertightCosimDesign.golden!();
-    const plainQuery = (0xff00n << 64n) | (0x7f800000n << 32n);
+    const plainQuery = packWords(queryWords(DEFAULT_RAY_QUERY));
     const base = { rst_n: 1n, dispatch_ray_start: 0n, ray_origin: 0n, ray_direction: 0n, ray_thread: 0n, ray_query: plainQuery, load_start: 0n, load_valid: 0n, load_data: 0n };
     const idle = { dispatch_ready: 1n, dispatch_done: 0n };
     expect(model.check(0, { ...base, load_start: 1n }, idle)).toBeNull();
