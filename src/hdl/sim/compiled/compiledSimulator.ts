@@ -87,7 +87,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   private readonly commit: (ev: number) => void;
   /** Every clock edge is followed by a comb (a reset computed by logic may assert in between): no fused loop. */
   private readonly combAfterEdges: boolean;
-  /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). The fused loop checks its own (propertyChecks in wasmCodegen.ts). */
+  /** The properties, with their edge's commit bit and the state words of their condition and enable (-1: none). The fused loop checks its own (propertyChecks in wasmRunLoop.ts). */
   private readonly checks: readonly { readonly prop: Property; readonly bit: number; readonly cond: number; readonly enable: number }[];
   /** Called before each clock edge with its commit mask, on the settled values (coverage: onEdge). */
   private readonly edgeObservers: ((ev: number) => void)[] = [];

@@ -26,39 +26,43 @@ export interface RunActivity {
   readonly inPlace?: { readonly sampled: readonly NetId[] };
 }
 
+/**
+ * The function being generated, shared by the generator's parts (wasmSteps.ts, wasmClockEdge.ts, wasmComb.ts,
+ * wasmRunLoop.ts): its code, its locals and the nets they hold, and how its stores mark dirty flags.
+ */
 export class WasmValues {
-  protected local = new Map<NetId, number>();
-  protected nextLocal = 0;
+  local = new Map<NetId, number>();
+  nextLocal = 0;
   /** Locals free for reuse, and those holding a net's value (the rest are a step's scratch). */
-  protected free: number[] = [];
-  protected owned = new Set<number>();
-  protected stepTemps: number[] | null = null;
+  free: number[] = [];
+  owned = new Set<number>();
+  stepTemps: number[] | null = null;
   /** Nets bound to locals inside the current `scope` (released when it ends). */
-  protected scopeBound: [NetId, number][] | null = null;
+  scopeBound: [NetId, number][] | null = null;
   /** Index of the i64 scratch local of the current function, and of the v128 one. */
-  protected i64 = 0;
-  protected v128 = 0;
-  protected c = new Code();
+  i64 = 0;
+  v128 = 0;
+  c = new Code();
   /** Inside the gated comb: a stored value read by a skippable region marks that region when it changes. */
-  protected marking = false;
+  marking = false;
   /** Regions evaluated without checking their dirty flag (busy nearly every cycle). */
-  protected readonly evaluateAlways: ReadonlySet<number>;
+  readonly evaluateAlways: ReadonlySet<number>;
   /** Commit groups updated without checking their dirty flag. */
-  protected readonly commitAlways: ReadonlySet<number>;
+  readonly commitAlways: ReadonlySet<number>;
   /** No dirty flags: every region evaluated, every register committed, nothing marked (see RunActivity). */
-  protected readonly ungated: boolean;
-  protected readonly counting: boolean;
+  readonly ungated: boolean;
+  readonly counting: boolean;
   /** Registers written during the comb, right after their next value (the fused loop only). */
-  protected readonly inPlace: InPlaceRegisters | undefined;
+  readonly inPlace: InPlaceRegisters | undefined;
   /** Root nets the fused loop reads after the comb (its outputs): stored even where a local would do. */
-  protected readonly sampled: ReadonlySet<NetId>;
+  readonly sampled: ReadonlySet<NetId>;
   /** Flags no one tests (of regions and groups without a guard): not set either. */
-  protected readonly untested: ReadonlySet<number>;
-  protected readonly readersCache = new Map<NetId, readonly number[] | undefined>();
+  readonly untested: ReadonlySet<number>;
+  readonly readersCache = new Map<NetId, readonly number[] | undefined>();
 
   constructor(
-    protected readonly L: Layout,
-    protected readonly W: WasmLayout,
+    readonly L: Layout,
+    readonly W: WasmLayout,
     activity: RunActivity = {},
   ) {
     this.evaluateAlways = activity.regions ?? new Set();
@@ -74,7 +78,7 @@ export class WasmValues {
   }
 
   /** The flags to set when this root net changes (none when ungated; not those no one tests). */
-  protected readersOf(r: NetId): readonly number[] | undefined {
+  readersOf(r: NetId): readonly number[] | undefined {
     if (this.ungated) return undefined;
     if (this.readersCache.has(r)) return this.readersCache.get(r);
     const all = this.W.readers.get(r);
@@ -84,32 +88,32 @@ export class WasmValues {
     return result;
   }
 
-  protected root(id: NetId): NetId {
+  root(id: NetId): NetId {
     return this.L.root[id]!;
   }
 
-  protected w(id: NetId): number {
+  w(id: NetId): number {
     return this.L.flat.nets[id]!.width;
   }
 
-  protected byte(id: NetId): number {
+  byte(id: NetId): number {
     return this.L.slots[this.root(id)]!.off * 4;
   }
 
-  protected temp(): number {
+  temp(): number {
     const v = this.free.pop() ?? this.nextLocal++;
     this.stepTemps?.push(v);
     return v;
   }
 
-  protected bind(r: NetId, v: number): void {
+  bind(r: NetId, v: number): void {
     this.local.set(r, v);
     this.owned.add(v);
     this.scopeBound?.push([r, v]);
   }
 
   /** Push an operand's value: a constant, a local computed earlier in this function, or a state load. */
-  protected push(id: NetId): void {
+  push(id: NetId): void {
     const r = this.root(id);
     if (this.w(r) > 32) throw new Error(`internal: wasm push of the ${this.w(r)}-bit net ${this.L.flat.nets[r]!.name}`);
     const k = this.L.consts.get(r);
@@ -126,12 +130,12 @@ export class WasmValues {
   // ---------------------------------------------------------------- nets wider than 32 bits
   // A wide net lives only in linear memory (its words at byte(id) + 4k, the top word masked to its
   // width); a cell producing one stores every word, and readers load the words they need.
-  protected words(id: NetId): number {
+  words(id: NetId): number {
     return Math.ceil(this.w(id) / 32);
   }
 
   /** Push word k of any net (zero past its width). */
-  protected pushWord(id: NetId, k: number): void {
+  pushWord(id: NetId, k: number): void {
     const r = this.root(id);
     const c = this.L.consts.get(r);
     if (c !== undefined) this.c.const(Number(BigInt.asIntN(32, c >> BigInt(32 * k))));
@@ -141,7 +145,7 @@ export class WasmValues {
   }
 
   /** Push bits [lo, lo + n) of any net as a zero-extended i32 (n <= 32). */
-  protected pushBits(id: NetId, lo: number, n: number): void {
+  pushBits(id: NetId, lo: number, n: number): void {
     const q = lo >> 5;
     const sh = lo & 31;
     this.pushWord(id, q);
@@ -156,7 +160,7 @@ export class WasmValues {
   }
 
   /** Store word k of a wide result: `value` pushes it; the top word is masked to the net's width. */
-  protected storeWord(out: NetId, k: number, value: () => void): void {
+  storeWord(out: NetId, k: number, value: () => void): void {
     const readers = this.markedReaders(out);
     if (!readers) this.c.const(0);
     value();
@@ -168,16 +172,16 @@ export class WasmValues {
     this.storeIfChanged(v, this.byte(out) + 4 * k, readers);
   }
 
-  protected maskTo(w: number): void {
+  maskTo(w: number): void {
     if (w < 32) this.c.const(maskOf(w)).emit(op.i32And);
   }
 
   /** Sign-extend the w-bit value on the stack to 32 bits. */
-  protected sext(w: number): void {
+  sext(w: number): void {
     if (w < 32) this.c.const(32 - w).emit(op.i32Shl).const(32 - w).emit(op.i32ShrS);
   }
 
-  protected begin(params = 0): void {
+  begin(params = 0): void {
     this.local = new Map();
     this.free = [];
     this.owned = new Set();
@@ -194,7 +198,7 @@ export class WasmValues {
    * and a large design has more of them than a function may have locals. Values are reloaded from
    * memory by later items, which is safe there (docs in commitBody).
    */
-  protected scope(body: () => void): void {
+  scope(body: () => void): void {
     const outerTemps = this.stepTemps;
     const outerBound = this.scopeBound;
     this.stepTemps = [];
@@ -210,24 +214,24 @@ export class WasmValues {
   }
 
   /** Release every local: later code reloads values from memory. */
-  protected forgetLocals(): void {
+  forgetLocals(): void {
     for (const v of this.owned) this.free.push(v);
     this.owned.clear();
     this.local.clear();
   }
 
   /** Set the dirty flags at these byte addresses. */
-  protected mark(flags: readonly number[] | undefined): void {
+  mark(flags: readonly number[] | undefined): void {
     for (const byte of flags ?? []) this.c.const(0).const(1).store(byte);
   }
 
   /** The regions to mark when `out` changes, in the gated comb (undefined: store it plainly). */
-  protected markedReaders(out: NetId): readonly number[] | undefined {
+  markedReaders(out: NetId): readonly number[] | undefined {
     return this.marking ? this.readersOf(this.root(out)) : undefined;
   }
 
   /** Store local `v` at `byte` if it differs from the value there, marking `readers`. */
-  protected storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
+  storeIfChanged(v: number, byte: number, readers: readonly number[]): void {
     const C = this.c;
     // Branch-free: new ^ old, nonzero when it changed, goes to the readers' flags (any nonzero flag is set).
     this.noteChange(() => C.get(v).loadAt(byte).emit(op.i32Xor), readers);
@@ -235,7 +239,7 @@ export class WasmValues {
   }
 
   /** Set the readers' flags when `changed` (which pushes a value, nonzero if the value changed) is nonzero. */
-  protected noteChange(changed: () => void, readers: readonly number[]): void {
+  noteChange(changed: () => void, readers: readonly number[]): void {
     const C = this.c;
     const v = this.temp();
     changed();
