@@ -1,7 +1,7 @@
 // Generates the simulator's JavaScript: one statement per combinational step, then the clock-edge commit.
 import type { Cell, ClockEdge, NetId } from '../../ir/netlist.ts';
 import { cellInputs } from '../../ir/netlist.ts';
-import { stepInputs, stepOutput, type Layout } from './layout.ts';
+import { stepInputs, stepOutput, unreachableCell, type Layout, type StepCell } from './layout.ts';
 import { clockEdgePlan, clockEdges, edgeBit, observableNets, registerByRegister, resetAssertedJs } from './stepPlan.ts';
 import { asyncResets } from './asyncResets.ts';
 import { topMask, wordsOf } from './wideOps.ts';
@@ -165,7 +165,7 @@ class Gen {
     const c = st.cell;
     const cm = ` // ${this.nm(c.out)}`;
     if (this.isWideCell(c) && this.w(c.out) > 32) return this.wideCell(c) + cm;
-    const expr = this.isWideCell(c) ? this.wideNarrowExpr(c) : c.op === 'shl' || c.op === 'lshr' || c.op === 'ashr' ? this.shiftExpr(c as { op: string; out: NetId; a: NetId; b: NetId }, this.w(c.out)) : this.narrow(c, this.w(c.out));
+    const expr = this.isWideCell(c) ? this.wideNarrowExpr(c) : this.narrow(c, this.w(c.out));
     this.locals.add(out);
     return `const v${out} = ${expr};${store ? ` s[${this.o(out)}] = v${out};` : ''}${cm}`;
   }
@@ -191,13 +191,10 @@ class Gen {
     return parts.join(' ');
   }
 
-  private narrow(c: Cell, w: number): string {
+  private narrow(c: StepCell, w: number): string {
     const M = mask(w);
     const wrap = (e: string) => (w === 32 ? `(${e}) | 0` : `(${e}) & ${M}`);
     switch (c.op) {
-      case 'const':
-      case 'buf':
-        throw new Error('internal: const/buf are not steps');
       case 'not':
         return w === 32 ? `~${this.r(c.a)}` : `~${this.r(c.a)} & ${M}`;
       case 'and':
@@ -255,12 +252,16 @@ class Gen {
         const k = 32 - this.w(c.a);
         return w === 32 ? `(${this.r(c.a)} << ${k}) >> ${k}` : `((${this.r(c.a)} << ${k}) >> ${k}) & ${M}`;
       }
+      case 'shl':
+      case 'lshr':
+      case 'ashr':
+        return this.shiftExpr(c, w);
       default:
-        throw new Error(`internal: no narrow form for ${c.op}`);
+        return unreachableCell(c);
     }
   }
 
-  private shiftExpr(c: { op: string; out: NetId; a: NetId; b: NetId }, w: number): string {
+  private shiftExpr(c: { readonly op: StepCell['op']; readonly a: NetId; readonly b: NetId }, w: number): string {
     const M = mask(w);
     const a = this.r(c.a);
     const sh = this.unsigned(c.b);
@@ -299,7 +300,7 @@ class Gen {
     }
   }
 
-  private wideCell(c: Cell): string {
+  private wideCell(c: StepCell): string {
     const out = c.out;
     const w = this.w(out);
     const o = this.o(out);
@@ -356,7 +357,7 @@ class Gen {
       case 'sext':
         return `W.sext(s, ${o}, ${n}, ${A}, ${this.w(c.a)}, ${tm});`;
       default:
-        throw new Error(`internal: no wide form for ${c.op}`);
+        return unreachableCell(c);
     }
   }
 

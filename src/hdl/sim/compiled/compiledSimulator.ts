@@ -9,12 +9,13 @@ import { asyncResets } from './asyncResets.ts';
 import { findLeadingZeroCounts } from './leadingZeros.ts';
 import { findShiftRightJams } from './shiftRightJam.ts';
 import { VcdWriter } from '../vcd.ts';
-import { generateWasm, generateWasmCombAll, generateWasmRun, type RunActivity } from './wasmCodegen.ts';
-import { wasmLayout, wasmObstacle, type WasmLayout } from './wasmLayout.ts';
+import { generateWasmRun, type RunActivity } from './wasmCodegen.ts';
+import type { WasmLayout } from './wasmLayout.ts';
+import { chooseBackend } from './backendChoice.ts';
 import type { ActivityRegion } from './activityRegions.ts';
 import { PROFILE_CYCLES, evaluatedShare, planActivity, type ActivityPlan } from './activityPlan.ts';
 import { WasmSizeError } from './wasmEncoding.ts';
-import { W, parity, wordsOf } from './wideOps.ts';
+import { wordsOf } from './wideOps.ts';
 import { clockEdges, edgeBit, observableNets } from './stepPlan.ts';
 import { SignalTable, checkStepCycles, holdReset, runUntil } from '../signals.ts';
 import { ClockDriver, type ClockLevels, type ClockTiming } from '../clockSchedule.ts';
@@ -103,7 +104,7 @@ class CompiledNetlistSimulator implements CompiledSimulator {
   /** The fused loop that evaluated last, or null (comb and commit called from here). */
   private evaluator: object | null = null;
   private readonly loops = new Map<string, (stim: Uint32Array, out: Uint32Array, cycles: number) => void>();
-  private wasm: { memory: WebAssembly.Memory; layout: WasmLayout } | undefined;
+  private readonly wasm: { readonly memory: WebAssembly.Memory; readonly layout: WasmLayout } | undefined;
   private readonly signals: SignalTable;
   private dirty = true;
   private vcd: VcdWriter | undefined;
@@ -125,38 +126,13 @@ class CompiledNetlistSimulator implements CompiledSimulator {
     const first = this.signals.clocks[0];
     this.single = { clock: first, rise: first === undefined ? 0 : this.edgeMask(first, 'rising'), fall: first === undefined ? 0 : this.edgeMask(first, 'falling') };
     this.driver = new ClockDriver(this, this.signals.clocks.length === 1 ? (n) => this.cycles(n) : undefined, this.signals.clockTimings);
-    let fns: { comb: () => void; combAll: () => void; commit: (ev: number) => void };
-    let obstacle = opts.backend === 'js' ? 'the JavaScript back end was asked for' : wasmObstacle(this.L);
-    const wl = obstacle === null ? wasmLayout(this.L) : undefined;
-    let bytes: Uint8Array<ArrayBuffer> | undefined;
-    try {
-      if (wl) bytes = generateWasm(this.L, wl);
-    } catch (e) {
-      if (!(e instanceof WasmSizeError)) throw e;
-      obstacle = e.message;
-    }
-    if (opts.backend === 'wasm' && obstacle !== null) throw new Error(`the WebAssembly back end cannot run ${flat.name}: ${obstacle}; use the default or { backend: 'js' }`);
-    if (wl && bytes) {
-      const memory = new WebAssembly.Memory({ initial: wl.pages });
-      this.s = new Int32Array(memory.buffer, 0, Math.max(1, this.L.stateWords));
-      this.t = new Int32Array(memory.buffer, wl.shadowByte, Math.max(1, this.L.stateWords));
-      this.mems = flat.memories.map((m, i) => new Int32Array(memory.buffer, wl.memoryBytes[i]!, m.depth * wordsOf(m.width)));
-      const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
-      const L = this.L;
-      let combAll: (() => void) | undefined;
-      fns = {
-        ...(instance.exports as unknown as Omit<typeof fns, 'combAll'>),
-        combAll: () => (combAll ??= (new WebAssembly.Instance(new WebAssembly.Module(generateWasmCombAll(L, wl)), { env: { memory } }).exports as { combAll: () => void }).combAll)(),
-      };
-      this.backend = 'wasm';
-      this.wasm = { memory, layout: wl };
-    } else {
-      this.s = new Int32Array(Math.max(1, this.L.stateWords));
-      this.t = new Int32Array(this.s.length);
-      this.mems = flat.memories.map((m) => new Int32Array(m.depth * wordsOf(m.width)));
-      fns = new Function('s', 't', 'm', 'W', 'parity', this.generatedSource)(this.s, this.t, this.mems, W, parity) as typeof fns;
-      this.backend = 'js';
-    }
+    const chosen = chooseBackend(this.L, opts.backend, () => this.generatedSource);
+    const fns = chosen.fns;
+    this.backend = chosen.backend;
+    this.s = chosen.s;
+    this.t = chosen.t;
+    this.mems = chosen.mems;
+    this.wasm = chosen.wasm;
     // After a fused loop, comb and commit called from here start with a full evaluation (handOver).
     this.comb = this.wasm ? () => (this.handOver(null), fns.comb()) : fns.comb;
     // The store-everything comb sets no dirty flags: the next clock edge and comb must treat everything as changed.

@@ -16,7 +16,18 @@ export interface Slot {
  * A combinational step: a cell, an asynchronous memory read, or a recognized leading-zero counter or
  * sticky right shift (in place of the cells that build it).
  */
-export type CombStep = { readonly kind: 'cell'; readonly cell: Cell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number } | LeadingZeroCount | ShiftRightJam;
+/**
+ * A cell that is a step: levelization (`order`) drops constants (their values live in `consts`) and copies
+ * (`buf`, which shares its operand's slot: `isCopy`), so no generator meets those two.
+ */
+export type StepCell = Cell & { readonly op: Exclude<Cell['op'], 'const' | 'buf'> };
+
+/** The default of a switch over a StepCell's op that has a case for each: a type error when one is missing. */
+export function unreachableCell(c: never): never {
+  throw new Error(`internal: no code for the step ${(c as Cell).op}`);
+}
+
+export type CombStep = { readonly kind: 'cell'; readonly cell: StepCell } | { readonly kind: 'aread'; readonly mem: number; readonly port: number } | LeadingZeroCount | ShiftRightJam;
 
 export interface Layout {
   readonly flat: ModuleIR;
@@ -126,6 +137,11 @@ function isCopy(flat: ModuleIR, c: Cell): boolean {
   return c.op === 'buf' || (c.op === 'zext' && flat.nets[c.out]!.width <= 32);
 }
 
+/** `c` as a step, or undefined for a constant or a copy (no step computes those). */
+function stepCell(flat: ModuleIR, c: Cell): StepCell | undefined {
+  return c.op === 'const' || isCopy(flat, c) ? undefined : (c as StepCell);
+}
+
 /** The instance a step belongs to: its output net's hierarchical name without the last component. */
 function instanceOf(flat: ModuleIR, out: NetId): string {
   const name = flat.nets[out]!.name;
@@ -139,8 +155,9 @@ function instanceOf(flat: ModuleIR, out: NetId): string {
  */
 function order(flat: ModuleIR, root: Int32Array, consts: ReadonlyMap<NetId, bigint>, special: ReadonlyMap<NetId, CombStep>): { steps: CombStep[]; liveSteps: number; runs: StepRun[] } {
   const steps: { step: CombStep; out: NetId; ins: NetId[] }[] = [];
-  for (const c of flat.cells) {
-    if (isCopy(flat, c) || c.op === 'const') continue;
+  for (const cell of flat.cells) {
+    const c = stepCell(flat, cell);
+    if (!c) continue;
     const sp = special.get(c.out);
     const ins = sp ? stepInputsOf(flat, sp) : cellInputs(c);
     steps.push({ step: sp ?? { kind: 'cell', cell: c }, out: root[c.out]!, ins: ins.map((i) => root[i]!) });

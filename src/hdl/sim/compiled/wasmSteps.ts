@@ -1,6 +1,6 @@
 // The WebAssembly generator's combinational steps: every cell (narrow inline, 33–64 bits as i64, 97–128 as v128, others word by word), leading-zero counts, sticky shifts and asynchronous memory reads.
 import type { Cell, NetId } from '../../ir/netlist.ts';
-import { stepOutput, type CombStep, type Layout } from './layout.ts';
+import { stepOutput, unreachableCell, type CombStep, type Layout, type StepCell } from './layout.ts';
 import type { LeadingZeroCount } from './leadingZeros.ts';
 import type { ShiftRightJam } from './shiftRightJam.ts';
 import { cell64, computesI64, load64, narrowFrom64, readsI64, store64, type Wide64Context } from './wasmWide64.ts';
@@ -227,15 +227,12 @@ export class WasmSteps {
     this.values.c.emit({ eq: op.i32Eq, ne: op.i32Ne, ult: op.i32LtU, ule: op.i32LeU }[kind]);
   }
 
-  private cell(c: Cell): void {
+  private cell(c: StepCell): void {
     const w = this.values.w(c.out);
     const C = this.values.c;
     if (readsV128(c, (id) => this.values.w(id))) return compare128(this.wide128, c);
     if (readsI64(c, (id) => this.values.w(id))) return narrowFrom64(this.wide64, c);
     switch (c.op) {
-      case 'const':
-      case 'buf':
-        throw new Error('internal: const/buf are not steps');
       // Wider operands of these narrow results: only their low word matters (arithmetic mod 2^w).
       // Every net holds its value masked to its width, so a bitwise result of operands no wider than
       // it needs no mask (and `not` is one xor with the width's mask).
@@ -363,6 +360,8 @@ export class WasmSteps {
         this.values.push(c.a);
         this.values.sext(this.values.w(c.a));
         return this.values.maskTo(w);
+      default:
+        return unreachableCell(c);
     }
   }
 }
