@@ -18,7 +18,8 @@ export {
   type Operand,
 } from './core/values.ts';
 export { VecValue, type ValueOf, type BundleValue, type HValue, leaves } from './core/aggregates.ts';
-export { defineModule, withGenericPorts, input, output, ModuleBuilder, type ModuleDef, type GenericModuleDef, type PortsOf, type PortsFor, type PortSpec, type PortOptions, type PortSpecs, type PortsValue, type InstanceHandle, type Params } from './core/module.ts';
+export { defineModule, withGenericPorts, ModuleBuilder, type ModuleDef, type GenericModuleDef, type PortsOf, type PortsFor, type InstanceHandle, type Params } from './core/module.ts';
+export { input, output, type PortSpec, type PortOptions, type PortSpecs, type PortsValue } from './core/ports.ts';
 export { defineBlackBox, type BlackBoxDef, type BlackBoxOptions } from './core/blackBox.ts';
 export { MemoryHandle, type MemoryOptions } from './core/memory.ts';
 export { fsm, Fsm, type FsmOptions } from './core/fsm.ts';

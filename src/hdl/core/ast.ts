@@ -100,3 +100,9 @@ export class Sig {
     return this.kind === 'output' || this.kind === 'wire' || this.kind === 'reg' || this.kind === 'childin';
   }
 }
+
+/** The signal a signal expression reads (a value the builder has just declared). */
+export function sigOf(e: Expr): Sig {
+  if (e.kind !== 'sig') throw new Error(`internal: expected a signal, got a ${e.kind} expression`);
+  return e.sig;
+}

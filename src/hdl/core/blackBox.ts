@@ -2,7 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import { hdlError } from '../ir/diagnostics.ts';
 import type { SourceLoc, VerilogParameterValue } from '../ir/netlist.ts';
-import type { ModuleBuilder, ModuleDef, Params, PortSpecs } from './module.ts';
+import { fragmentOf, type ModuleBuilder, type ModuleDef, type Params } from './module.ts';
+import type { PortSpecs } from './ports.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { checkOptions } from './options.ts';
 
@@ -65,7 +66,7 @@ export function defineBlackBox<P extends Params, S extends PortSpecs>(verilogNam
   const sources = opts.sources.map((s) => resolve(dirname(loc.file), s));
   const body = (m: ModuleBuilder) => {
     // The reset is a port of the black box; declaring it makes instances connect it, as for a module that uses it.
-    if (opts.reset !== undefined) m.useReset();
+    if (opts.reset !== undefined) fragmentOf(m).useReset();
   };
   return { name: verilogName, ports, body, loc, blackBox: { ...opts, verilogName, sources } };
 }

@@ -2,13 +2,13 @@
 import { readFileSync } from 'node:fs';
 import type { SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
-import type { ClockDomainRef, Expr, Sig } from './ast.ts';
+import { sigOf, type ClockDomainRef, type Expr, type Sig, type SigKind } from './ast.ts';
 import type { ClockDomain } from './clockDomain.ts';
-import { Sig as SigClass } from './ast.ts';
 import { callerLocation } from './sourceLocation.ts';
 import { UIntType, type GroundType } from './types.ts';
 import { Bits, literalExpr, wrap, type Literal } from './values.ts';
 import type { ValueOf } from './aggregates.ts';
+import { guardAnd, type WhenPath } from './whenPath.ts';
 
 export interface MemoryOptions {
   /** Initial contents from word 0: an array of words, or a `$readmemh`-style hex file. */
@@ -18,13 +18,15 @@ export interface MemoryOptions {
   domain?: ClockDomain;
 }
 
-/** What the memory asks of the module that owns it (the builder). */
+/** What the memory asks of the module that owns it (the builder and its fragment). */
 export interface MemoryOwner {
-  readonly moduleName: string;
-  currentGuard(): Expr | null;
+  /** The `when` path ports are made under: their enable. */
+  readonly when: WhenPath;
+  /** Where the memory records itself for lowering. */
+  readonly memories: MemoryRecord[];
+  /** A new signal of the module (a read port's data). */
+  leaf(kind: SigKind, t: GroundType, loc: SourceLoc): Bits;
   domainFor(given: ClockDomain | undefined, loc: SourceLoc): ClockDomainRef;
-  and(a: Expr, b: Expr): Expr;
-  readonly sigs: Sig[];
 }
 
 export interface ReadPortRecord {
@@ -46,24 +48,48 @@ export interface WritePortRecord {
   readonly domain: ClockDomainRef;
 }
 
-export class MemoryHandle<T extends GroundType = GroundType> {
-  readonly readPorts: ReadPortRecord[] = [];
-  readonly writePorts: WritePortRecord[] = [];
+/** A memory as lowering reads it: its words and the ports made on it, in order. */
+export interface MemoryRecord {
+  readonly type: GroundType;
+  readonly depth: number;
   readonly init: bigint[] | undefined;
   readonly name: string | undefined;
-  private readonly domain: ClockDomain | undefined;
+  readonly loc: SourceLoc;
+  readonly readPorts: ReadPortRecord[];
+  readonly writePorts: WritePortRecord[];
+}
 
-  constructor(
-    private readonly owner: MemoryOwner,
+// Made by the builder only (`m.memory`): set by the class itself.
+let newMemoryHandle: <T extends GroundType>(owner: MemoryOwner, type: T, depth: number, opts: MemoryOptions, loc: SourceLoc) => MemoryHandle<T>;
+
+/** A memory of `depth` words of `type` that records itself with `owner` (the module building it). */
+export function makeMemory<T extends GroundType>(owner: MemoryOwner, type: T, depth: number, opts: MemoryOptions, loc: SourceLoc): MemoryHandle<T> {
+  return newMemoryHandle(owner, type, depth, opts, loc);
+}
+
+/** A memory of the module: `m.memory(type, depth)`. Make its ports with `read`, `readAsync` and `write`. */
+export class MemoryHandle<T extends GroundType = GroundType> {
+  readonly #owner: MemoryOwner;
+  readonly #record: MemoryRecord;
+  readonly #domain: ClockDomain | undefined;
+
+  static {
+    newMemoryHandle = (owner, type, depth, opts, loc) => new MemoryHandle(owner, type, depth, opts, loc);
+  }
+
+  private constructor(
+    owner: MemoryOwner,
     readonly type: T,
     readonly depth: number,
     opts: MemoryOptions,
-    readonly loc: SourceLoc,
+    loc: SourceLoc,
   ) {
     if (!Number.isInteger(depth) || depth < 1 || depth > 1 << 24) throw hdlError('InvalidArgument', `memory depth must be an integer from 1 to 2^24, got ${depth}`, loc);
-    this.name = opts.name;
-    this.domain = opts.domain;
-    this.init = opts.init === undefined ? undefined : loadInit(opts.init, type.width, depth, loc);
+    this.#owner = owner;
+    this.#domain = opts.domain;
+    const init = opts.init === undefined ? undefined : loadInit(opts.init, type.width, depth, loc);
+    this.#record = { type, depth, init, name: opts.name, loc, readPorts: [], writePorts: [] };
+    owner.memories.push(this.#record);
   }
 
   /** The narrowest address width that reaches every word. */
@@ -76,12 +102,12 @@ export class MemoryHandle<T extends GroundType = GroundType> {
    * (read-first: a write on the same edge is not seen). Inside `when`, the port reads only under its condition.
    */
   read(addr: Bits | number, opts: { en?: Bits } = {}): ValueOf<T> {
-    return this.readPort('sync', addr, opts.en, callerLocation());
+    return this.#readPort('sync', addr, opts.en, callerLocation());
   }
 
   /** An asynchronous (combinational) read port, for small LUT memories and register files. */
   readAsync(addr: Bits | number): ValueOf<T> {
-    return this.readPort('async', addr, undefined, callerLocation());
+    return this.#readPort('async', addr, undefined, callerLocation());
   }
 
   /**
@@ -98,21 +124,19 @@ export class MemoryHandle<T extends GroundType = GroundType> {
       if (this.type.width % mw !== 0) throw hdlError('InvalidArgument', `mask width ${mw} does not divide the word width ${this.type.width}`, loc);
       maskGranularity = this.type.width / mw;
     }
-    this.writePorts.push({ addr: this.addrExpr(addr, loc), data: d.expr, en: this.owner.currentGuard(), mask: opts.mask?.expr, maskGranularity, loc, domain: this.owner.domainFor(this.domain, loc) });
+    this.#record.writePorts.push({ addr: this.#addrExpr(addr, loc), data: d.expr, en: this.#owner.when.guard(), mask: opts.mask?.expr, maskGranularity, loc, domain: this.#owner.domainFor(this.#domain, loc) });
   }
 
-  private readPort(kind: 'sync' | 'async', addr: Bits | number, en: Bits | undefined, loc: SourceLoc): ValueOf<T> {
+  #readPort(kind: 'sync' | 'async', addr: Bits | number, en: Bits | undefined, loc: SourceLoc): ValueOf<T> {
     if (en && en.width !== 1) throw hdlError('WidthMismatch', `read enable must be 1 bit, got ${en.width}`, loc);
-    const guard = kind === 'sync' ? this.owner.currentGuard() : null;
-    const enExpr = guard && en ? this.owner.and(guard, en.expr) : (guard ?? en?.expr ?? null);
-    const t = this.type;
-    const data = new SigClass('memread', t.width, this.owner as never, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
-    this.owner.sigs.push(data);
-    this.readPorts.push({ kind, addr: this.addrExpr(addr, loc), en: enExpr, data, loc, domain: this.owner.domainFor(this.domain, loc) });
-    return wrap({ kind: 'sig', width: t.width, sig: data, loc }, t) as ValueOf<T>;
+    const guard = kind === 'sync' ? this.#owner.when.guard() : null;
+    const enExpr = guard && en ? guardAnd(guard, en.expr) : (guard ?? en?.expr ?? null);
+    const data = this.#owner.leaf('memread', this.type, loc);
+    this.#record.readPorts.push({ kind, addr: this.#addrExpr(addr, loc), en: enExpr, data: sigOf(data.expr), loc, domain: this.#owner.domainFor(this.#domain, loc) });
+    return data as ValueOf<T>;
   }
 
-  private addrExpr(addr: Bits | number, loc: SourceLoc): Expr {
+  #addrExpr(addr: Bits | number, loc: SourceLoc): Expr {
     if (typeof addr === 'number') {
       if (!Number.isInteger(addr) || addr < 0 || addr >= this.depth) throw hdlError('ValueOutOfRange', `address ${addr} is outside a memory of ${this.depth} words`, loc);
       return literalExpr(addr, new UIntType(this.addrWidth), loc);

@@ -1,55 +1,21 @@
-// The module builder: ports, wires, registers, conditional assignment, memories and submodule instances.
-import type { ModuleIR, SourceLoc } from '../ir/netlist.ts';
+// The module builder: what a module body calls to declare ports, wires, registers, memories and instances, and to assign under `when`.
+import type { SourceLoc } from '../ir/netlist.ts';
 import { hdlError } from '../ir/diagnostics.ts';
-import type { Assignment, Expr, PathStep, Sig } from './ast.ts';
-import { Sig as SigClass } from './ast.ts';
+import { sigOf, type Expr, type Sig } from './ast.ts';
 import { buildValue, isHValue, leaves, typeOf, zipLeaves, type DecoupledValue, type HValue, type ValueOf } from './aggregates.ts';
-import { popContext, pushContext, type BuildContext } from './context.ts';
-import { MemoryHandle, type MemoryOptions } from './memory.ts';
+import { popContext, pushContext } from './context.ts';
+import { makeMemory, type MemoryHandle, type MemoryOptions, type MemoryOwner } from './memory.ts';
+import { ModuleFragment, type ElaboratedModule, type InstanceRecord } from './moduleFragment.ts';
 import { checkOptions } from './options.ts';
+import type { PortSpecs, PortsValue } from './ports.ts';
 import { atLocation, callerLocation } from './sourceLocation.ts';
-import { Bool as BoolT, DecoupledType, EnumType, checkHType, isGround, sameType, typeName, type GroundType, type HType } from './types.ts';
-import { Bits, Bool, EnumValue, literalExpr, wrap, type Literal } from './values.ts';
+import { Bool as BoolT, DecoupledType, EnumType, sameType, typeName, type GroundType, type HType } from './types.ts';
+import { Bits, Bool, literalExpr, wrap, type Literal } from './values.ts';
 import { ClockDomain, ClockSignal, ClockType, makeClockDomain, type ClockDomainSpec } from './clockDomain.ts';
 import { packBits } from './packing.ts';
 import { checkProperty, checkTemporal, implication, temporalDepth, type PropertyKind, type PropertyOptions, type PropertyRecord, type TemporalOptions } from './properties.ts';
-
-// ---------------------------------------------------------------- ports
-
-export interface PortSpec<T extends HType | ClockType = HType | ClockType> {
-  readonly dir: 'input' | 'output';
-  readonly type: T;
-  /** A `Decoupled`/`Irrevocable` port: check the valid/ready rules (default: an Irrevocable port's are; see `ModuleBuilder.checkHandshake`). */
-  readonly checkHandshake?: boolean;
-}
-
-/** Options of a port. */
-export interface PortOptions {
-  /** The valid/ready rules of a handshake port as properties: an `Irrevocable` port has them unless false, a `Decoupled` one when true. */
-  readonly checkHandshake?: boolean;
-}
-export type PortSpecs = Record<string, PortSpec>;
-export type PortsValue<S extends PortSpecs> = { readonly [K in keyof S]: S[K]['type'] extends ClockType ? ClockSignal : ValueOf<S[K]['type']> };
-
-/** A port driven from outside the module (flipped fields of a bundle point outward); `input(Clock)` is a clock input. */
-export function input<T extends HType | ClockType>(type: T, opts: PortOptions = {}): PortSpec<T> {
-  if (!(type instanceof ClockType)) checkHType(type, 'input()');
-  return { dir: 'input', type, ...portOptions(opts, type) };
-}
-/** A port driven by the module (flipped fields of a bundle point inward). */
-export function output<T extends HType | ClockType>(type: T, opts: PortOptions = {}): PortSpec<T> {
-  if ((type as unknown) instanceof ClockType) throw hdlError('ClockDomain', 'a module cannot output a clock: clocks enter through input(Clock) ports (derived and gated clocks are not supported)', callerLocation());
-  checkHType(type, 'output()');
-  return { dir: 'output', type, ...portOptions(opts, type) };
-}
-
-function portOptions(opts: PortOptions, type: unknown): Pick<PortSpec, 'checkHandshake'> {
-  const loc = callerLocation();
-  checkOptions('a port', opts, ['checkHandshake'], loc);
-  if (opts.checkHandshake === undefined) return {};
-  if (!(type instanceof DecoupledType)) throw hdlError('InvalidArgument', 'checkHandshake applies to Decoupled and Irrevocable ports only', loc);
-  return { checkHandshake: opts.checkHandshake };
-}
+import { SwitchChain, WhenChain } from './whenChain.ts';
+import { conditionExpr, guardAnd } from './whenPath.ts';
 
 // ---------------------------------------------------------------- module definitions
 
@@ -104,12 +70,6 @@ export function withGenericPorts<P extends Params, F extends PortsOf>(def: Modul
   return def as unknown as GenericModuleDef<P, F>;
 }
 
-/** What elaborating one parameterization produced; instances read the child's IR and port specs. */
-export interface ElaboratedModule {
-  readonly ir: ModuleIR;
-  readonly specs: PortSpecs;
-}
-
 /** Supplied by the elaboration session: elaborates (or fetches) a child module. */
 export interface ModuleElaborator {
   elaborateChild(def: ModuleDef<any, any>, params: unknown, loc: SourceLoc): ElaboratedModule;
@@ -152,106 +112,73 @@ export interface InstanceHandle<S extends PortSpecs> {
   readonly moduleName: string;
 }
 
-export interface InstanceRecord {
-  readonly nameHint: string | undefined;
-  readonly loc: SourceLoc;
-  readonly child: ElaboratedModule;
-  /** Child port name -> the parent-side signal for it. */
-  readonly ports: ReadonlyMap<string, Sig>;
-  /** Child clock input -> the parent-side clock signal for it (driven with `set`, else by `domain`'s clock). */
-  readonly clocks: ReadonlyMap<string, ClockSignal>;
-  /**
-   * The domain in effect at the instance: it clocks the child's clock inputs nobody drives, and resets an
-   * implicit `rst_n`. Undefined where none is (several clocks, no domain chosen): every clock input must then be driven.
-   */
-  readonly domain: ClockDomain | undefined;
-  name?: string;
+// Elaboration's handles on a builder, set by the class itself: users can neither make one nor reach its record.
+let newBuilder: (fragment: ModuleFragment, elaborator: ModuleElaborator) => ModuleBuilder;
+let finishBody: (m: ModuleBuilder, blackBox: boolean) => void;
+let fragmentOfBuilder: (m: ModuleBuilder) => ModuleFragment;
+
+/**
+ * Runs a module body with a new builder as the current context, then completes it (`blackBox`: its
+ * Verilog checks its own handshakes), and returns the record lowering reads.
+ */
+export function buildModule(moduleName: string, loc: SourceLoc, elaborator: ModuleElaborator, blackBox: boolean, body: (m: ModuleBuilder) => void): ModuleFragment {
+  const fragment = new ModuleFragment(moduleName, loc);
+  const m = newBuilder(fragment, elaborator);
+  pushContext(fragment);
+  try {
+    body(m);
+    finishBody(m, blackBox);
+  } finally {
+    popContext(fragment);
+  }
+  return fragment;
 }
 
-/** A when/elsewhen/otherwise chain: each branch runs under "all earlier conditions false, mine true". */
-class WhenChain {
-  constructor(
-    private readonly m: ModuleBuilder,
-    private readonly earlier: Expr[],
-  ) {}
-  /** Runs `body` when no earlier branch of this chain applied and `cond` holds. */
-  elsewhen(cond: Bits | boolean, body: () => void): WhenChain {
-    const c = this.m.condition(cond);
-    this.m.underPath([...this.earlier.map((e) => ({ cond: e, pos: false })), { cond: c, pos: true }], body);
-    this.earlier.push(c);
-    return this;
-  }
-  /** Runs `body` when no branch of this chain applied. */
-  otherwise(body: () => void): void {
-    this.m.underPath(this.earlier.map((e) => ({ cond: e, pos: false })), body);
-  }
-}
-
-class SwitchChain<V extends Bits> {
-  private readonly chain: WhenChain;
-  private started = false;
-  constructor(
-    private readonly m: ModuleBuilder,
-    private readonly subject: V,
-  ) {
-    this.chain = new WhenChain(m, []);
-  }
-  /** Runs `body` when the subject equals one of `values` (and no earlier `is` matched). */
-  is(values: V extends EnumValue<infer N> ? N | N[] | Literal | Literal[] : Literal | Literal[] | Bits, body: () => void): this {
-    const list = (Array.isArray(values) ? values : [values]) as (Literal | string | Bits)[];
-    let hit: Expr | null = null;
-    for (const v of list) {
-      const eq = this.subject.eq(v as never).expr;
-      hit = hit ? this.m.or(hit, eq) : eq;
-    }
-    this.chain.elsewhen(wrap(hit!, BoolT), body);
-    this.started = true;
-    return this;
-  }
-  /** Runs `body` when no `is` matched. */
-  default(body: () => void): void {
-    if (this.started) this.chain.otherwise(body);
-    else body();
-  }
+/** The record a builder fills (for core code that completes a module, such as a black box's reset port). */
+export function fragmentOf(m: ModuleBuilder): ModuleFragment {
+  return fragmentOfBuilder(m);
 }
 
 /**
- * The object a module body receives. Everything it records is lowered to the netlist after the body
- * returns. Fields below the public methods are read by the lowering pass only.
+ * The object a module body receives: what a user calls to declare and connect hardware. What it records
+ * is held apart, in the module's `ModuleFragment`, which elaboration lowers to the netlist after the body returns.
  */
-export class ModuleBuilder implements BuildContext {
-  readonly sigs: Sig[] = [];
-  readonly portSigs: { path: string; sig: Sig }[] = [];
-  readonly memories: MemoryHandle[] = [];
-  readonly instances: InstanceRecord[] = [];
-  /** Signals marked with unused(): no UnusedInput warning. */
-  readonly unusedSigs = new Set<Sig>();
-  /** Its Clock input ports, each with the number of data ports declared before it. */
-  readonly clockPorts: { readonly sig: ClockSignal; readonly portIndex: number }[] = [];
-  /** Clock inputs marked with unused(): no UnusedInput warning when nothing is clocked by them. */
-  readonly unusedClocks = new Set<string>();
-  /** Wires declared with `crossDomain`: reason. */
-  readonly falsePaths = new Map<Sig, string>();
-  /** Assertions, assumptions and cover points, in declaration order. */
-  readonly properties: PropertyRecord[] = [];
+export class ModuleBuilder {
+  readonly #f: ModuleFragment;
+  readonly #elaborator: ModuleElaborator;
+  /** What its memories ask of the module. */
+  readonly #memoryOwner: MemoryOwner;
   /** The registers `past` made, with how many edges back each one looks. */
-  private readonly pastDepth = new Map<Sig, number>();
+  readonly #pastDepth = new Map<Sig, number>();
   /** Per domain, `released` at the edges before (index i: i + 1 edges ago), built as properties need them. */
-  private readonly releasedHistory = new Map<ClockDomain, Bool[]>();
+  readonly #releasedHistory = new Map<ClockDomain, Bool[]>();
   /** Decoupled ports whose valid/ready rules are checked when the body is done. */
-  private readonly handshakePorts: { readonly name: string; readonly port: DecoupledValue<HType>; readonly loc: SourceLoc }[] = [];
-  resetSig: Sig | undefined;
-  private readonly domains: ClockDomain[] = [];
-  private defaultDomain: ClockDomain | undefined;
-  private implicitDomain: ClockDomain | undefined;
-  private path: PathStep[] = [];
-  private guardCache: Expr | null = null;
+  readonly #handshakePorts: { readonly name: string; readonly port: DecoupledValue<HType>; readonly loc: SourceLoc }[] = [];
+  readonly #domains: ClockDomain[] = [];
+  #defaultDomain: ClockDomain | undefined;
+  #implicitDomain: ClockDomain | undefined;
 
-  constructor(
-    readonly moduleName: string,
-    readonly loc: SourceLoc,
-    private readonly elaborator: ModuleElaborator,
-  ) {}
+  static {
+    newBuilder = (fragment, elaborator) => new ModuleBuilder(fragment, elaborator);
+    finishBody = (m, blackBox) => m.#finishBody(blackBox);
+    fragmentOfBuilder = (m) => m.#f;
+  }
+
+  private constructor(fragment: ModuleFragment, elaborator: ModuleElaborator) {
+    this.#f = fragment;
+    this.#elaborator = elaborator;
+    this.#memoryOwner = { when: fragment.when, memories: fragment.memories, leaf: (kind, t, loc) => fragment.leaf(kind, t, loc), domainFor: (given, loc) => this.#domainFor(given, loc) };
+  }
+
+  /** The SystemVerilog name of the module being built. */
+  get moduleName(): string {
+    return this.#f.moduleName;
+  }
+
+  /** Where the module is defined. */
+  get loc(): SourceLoc {
+    return this.#f.loc;
+  }
 
   // -------- declarations
 
@@ -259,8 +186,8 @@ export class ModuleBuilder implements BuildContext {
   wire<T extends HType>(type: T, opts: WireOptions<T> = {}): ValueOf<T> {
     const loc = callerLocation();
     checkOptions('wire()', opts, ['default', 'name'], loc);
-    return this.declare(type, 'wire', loc, opts.name, (sig, t) => {
-      if (opts.default !== undefined) sig.defaultValue = this.leafLiteral(opts.default, t, loc, sig);
+    return this.#declare(type, 'wire', loc, opts.name, (sig, t) => {
+      if (opts.default !== undefined) sig.defaultValue = this.#leafLiteral(opts.default, t, loc, sig);
     });
   }
 
@@ -268,14 +195,14 @@ export class ModuleBuilder implements BuildContext {
   reg<T extends HType>(type: T, opts: RegOptions<T> = {}): ValueOf<T> {
     const loc = callerLocation();
     checkOptions('reg()', opts, REG_OPTIONS, loc);
-    const domain = this.domainFor(opts.domain, loc);
-    if (opts.reset !== undefined) this.checkResettable(domain, opts.async, loc);
+    const domain = this.#domainFor(opts.domain, loc);
+    if (opts.reset !== undefined) this.#checkResettable(domain, opts.async, loc);
     if (opts.reset !== undefined && opts.init !== undefined) throw hdlError('InvalidArgument', 'a register has either a reset value or an init value, not both', loc);
     const enable = opts.enable?.expr;
     if (enable && enable.width !== 1) throw hdlError('WidthMismatch', `register enable must be 1 bit, got ${enable.width}`, loc);
-    return this.declare(type, 'reg', loc, opts.name, (sig, t) => {
-      const reset = opts.reset === undefined ? undefined : this.constOf(this.leafLiteral(opts.reset, t, loc, sig), loc);
-      const init = opts.init === undefined ? undefined : this.constOf(this.leafLiteral(opts.init, t, loc, sig), loc);
+    return this.#declare(type, 'reg', loc, opts.name, (sig, t) => {
+      const reset = opts.reset === undefined ? undefined : this.#constOf(this.#leafLiteral(opts.reset, t, loc, sig), loc);
+      const init = opts.init === undefined ? undefined : this.#constOf(this.#leafLiteral(opts.init, t, loc, sig), loc);
       sig.reg = { reset, async: domain.reset ? domain.reset.kind === 'async' : (opts.async ?? false), init, enable, domain, synchronizer: opts.synchronizer === true };
     });
   }
@@ -294,8 +221,8 @@ export class ModuleBuilder implements BuildContext {
     const declaresClocks = Object.values(specs).some((s) => s.type instanceof ClockType);
     for (const [name, spec] of Object.entries(specs)) {
       if (spec.type instanceof ClockType) {
-        const sig = new ClockSignal(this, 'port', name, loc);
-        this.clockPorts.push({ sig, portIndex: this.portSigs.length });
+        const sig = new ClockSignal(this.#f, 'port', name, loc);
+        this.#f.clockPorts.push({ sig, portIndex: this.#f.portSigs.length });
         out[name] = sig;
         continue;
       }
@@ -304,12 +231,9 @@ export class ModuleBuilder implements BuildContext {
       out[name] = buildValue(spec.type as HType, (t, path, flipped) => {
         const isOut = (spec.dir === 'output') !== flipped;
         const full = [name, ...path].join('_');
-        const sig = new SigClass(isOut ? 'output' : 'input', t.width, this, loc, full, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
-        this.sigs.push(sig);
-        this.portSigs.push({ path: full, sig });
-        return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
+        return this.#f.leaf(isOut ? 'output' : 'input', t, loc, full, (sig) => this.#f.portSigs.push({ path: full, sig }));
       });
-      if (spec.type instanceof DecoupledType && (spec.checkHandshake ?? spec.type.irrevocable)) this.handshakePorts.push({ name, port: out[name] as DecoupledValue<HType>, loc });
+      if (spec.type instanceof DecoupledType && (spec.checkHandshake ?? spec.type.irrevocable)) this.#handshakePorts.push({ name, port: out[name] as DecoupledValue<HType>, loc });
     }
     return out as PortsValue<S>;
   }
@@ -318,9 +242,8 @@ export class ModuleBuilder implements BuildContext {
   memory<T extends GroundType>(type: T, depth: number, opts: MemoryOptions = {}): MemoryHandle<T> {
     const loc = callerLocation();
     checkOptions('memory()', opts, ['init', 'name', 'domain'], loc);
-    if (opts.domain !== undefined) this.domainFor(opts.domain, loc);
-    const mem = new MemoryHandle(this, type, depth, opts, loc);
-    this.memories.push(mem);
+    if (opts.domain !== undefined) this.#domainFor(opts.domain, loc);
+    const mem = makeMemory(this.#memoryOwner, type, depth, opts, loc);
     return mem;
   }
 
@@ -330,16 +253,16 @@ export class ModuleBuilder implements BuildContext {
   instance(def: ModuleDef<Params, PortSpecs>, params: Params, opts: { name?: string; domain?: ClockDomain } = {}): InstanceHandle<PortSpecs> {
     const loc = callerLocation();
     checkOptions('instance()', opts, ['name', 'domain'], loc);
-    const child = this.elaborator.elaborateChild(def, params, loc);
+    const child = this.#elaborator.elaborateChild(def, params, loc);
     // A child on the implicit clock needs the domain now; one with Clock ports only for the inputs left undriven.
-    const domain = opts.domain !== undefined || (child.ir.clocked && child.ir.clocks === undefined) ? this.domainFor(opts.domain, loc) : this.domainIfAny();
+    const domain = opts.domain !== undefined || (child.ir.clocked && child.ir.clocks === undefined) ? this.#domainFor(opts.domain, loc) : this.#domainIfAny();
     const ports = new Map<string, Sig>();
     const clocks = new Map<string, ClockSignal>();
     const rec: InstanceRecord = { nameHint: opts.name, loc, child, ports, clocks, domain };
     const io: Record<string, unknown> = {};
     for (const [name, spec] of Object.entries(child.specs)) {
       if (spec.type instanceof ClockType) {
-        const sig = new ClockSignal(this, 'childin', name, loc);
+        const sig = new ClockSignal(this.#f, 'childin', name, loc);
         clocks.set(name, sig);
         io[name] = sig;
         continue;
@@ -347,15 +270,14 @@ export class ModuleBuilder implements BuildContext {
       io[name] = buildValue(spec.type as HType, (t, path, flipped) => {
         const isOut = (spec.dir === 'output') !== flipped;
         const port = [name, ...path].join('_');
-        const sig = new SigClass(isOut ? 'childout' : 'childin', t.width, this, loc, undefined, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
-        sig.instance = { name: () => rec.name ?? 'u', port };
-        this.sigs.push(sig);
-        ports.set(port, sig);
-        return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
+        return this.#f.leaf(isOut ? 'childout' : 'childin', t, loc, undefined, (sig) => {
+          sig.instance = { name: () => rec.name ?? 'u', port };
+          ports.set(port, sig);
+        });
       });
     }
-    if (domain) this.checkChildDomain(child, domain, loc);
-    this.instances.push(rec);
+    if (domain) this.#checkChildDomain(child, domain, loc);
+    this.#f.instances.push(rec);
     return { io: io as PortsValue<PortSpecs>, moduleName: child.ir.name };
   }
 
@@ -368,14 +290,14 @@ export class ModuleBuilder implements BuildContext {
     const loc = callerLocation();
     for (const v of values) {
       if (v instanceof ClockSignal) {
-        if (v.owner !== this || v.kind !== 'port') throw hdlError('InvalidArgument', `unused(): clock '${v.name}' is not a Clock input of ${this.moduleName}`, loc);
-        this.unusedClocks.add(v.name);
+        if (v.owner !== this.#f || v.kind !== 'port') throw hdlError('InvalidArgument', `unused(): clock '${v.name}' is not a Clock input of ${this.moduleName}`, loc);
+        this.#f.unusedClocks.add(v.name);
         continue;
       }
       for (const leaf of leaves(v)) {
         if (leaf.expr.kind !== 'sig') throw hdlError('InvalidArgument', 'unused() takes signals (ports, wires, registers, submodule outputs), not expressions: an expression no one reads builds nothing', loc);
-        if (leaf.expr.sig.owner !== this) throw hdlError('CrossModuleReference', 'unused() of a signal of another module', loc);
-        this.unusedSigs.add(leaf.expr.sig);
+        if (leaf.expr.sig.owner !== this.#f) throw hdlError('CrossModuleReference', 'unused() of a signal of another module', loc);
+        this.#f.unusedSigs.add(leaf.expr.sig);
       }
     }
   }
@@ -388,30 +310,30 @@ export class ModuleBuilder implements BuildContext {
    */
   clockDomain(spec: ClockDomainSpec): ClockDomain {
     const loc = callerLocation();
-    const d = makeClockDomain(this, spec, loc);
-    const twin = this.domains.find((x) => x.name === d.name);
+    const d = makeClockDomain(this.#f, spec, loc);
+    const twin = this.#domains.find((x) => x.name === d.name);
     if (twin) throw hdlError('ClockDomain', `module ${this.moduleName} already has a clock domain named '${d.name}'; give this one a name`, loc, [{ message: 'the other one', loc: twin.loc }]);
-    this.domains.push(d);
+    this.#domains.push(d);
     return d;
   }
 
   /** Registers, memory ports, state machines and instances declared in `body` belong to `domain`. */
   withDomain<R>(domain: ClockDomain, body: () => R): R {
     const loc = callerLocation();
-    this.checkOwnDomain(domain, loc);
-    const saved = this.defaultDomain;
-    this.defaultDomain = domain;
+    this.#checkOwnDomain(domain, loc);
+    const saved = this.#defaultDomain;
+    this.#defaultDomain = domain;
     try {
       return body();
     } finally {
-      this.defaultDomain = saved;
+      this.#defaultDomain = saved;
     }
   }
 
   /** From here to the end of the body (outside `withDomain`), everything clocked belongs to `domain`. */
   useDomain(domain: ClockDomain): void {
-    this.checkOwnDomain(domain, callerLocation());
-    this.defaultDomain = domain;
+    this.#checkOwnDomain(domain, callerLocation());
+    this.#defaultDomain = domain;
   }
 
   /**
@@ -419,13 +341,13 @@ export class ModuleBuilder implements BuildContext {
    * the rising edge of that clock without reset; in a module without Clock ports, the implicit `clk`/`rst_n`.
    */
   currentDomain(loc: SourceLoc = callerLocation()): ClockDomain {
-    if (this.defaultDomain) return this.defaultDomain;
-    if (this.clockPorts.length === 0) return (this.implicitDomain ??= new ClockDomain(this, 'clk', undefined, 'rising', undefined, this.loc));
-    if (this.clockPorts.length === 1) {
-      const clock = this.clockPorts[0]!.sig;
-      return (this.implicitDomain ??= new ClockDomain(this, clock.name, clock, 'rising', undefined, clock.loc));
+    if (this.#defaultDomain) return this.#defaultDomain;
+    if (this.#f.clockPorts.length === 0) return (this.#implicitDomain ??= new ClockDomain(this.#f, 'clk', undefined, 'rising', undefined, this.#f.loc));
+    if (this.#f.clockPorts.length === 1) {
+      const clock = this.#f.clockPorts[0]!.sig;
+      return (this.#implicitDomain ??= new ClockDomain(this.#f, clock.name, clock, 'rising', undefined, clock.loc));
     }
-    throw hdlError('ClockDomain', `module ${this.moduleName} has clocks ${this.clockPorts.map((c) => `'${c.sig.name}'`).join(', ')}: say which domain this belongs to (m.withDomain, m.useDomain, or { domain })`, loc);
+    throw hdlError('ClockDomain', `module ${this.moduleName} has clocks ${this.#f.clockPorts.map((c) => `'${c.sig.name}'`).join(', ')}: say which domain this belongs to (m.withDomain, m.useDomain, or { domain })`, loc);
   }
 
   /**
@@ -438,32 +360,32 @@ export class ModuleBuilder implements BuildContext {
     if (!(value instanceof Bits)) throw hdlError('InvalidArgument', 'crossDomain() takes a ground value (UInt, SInt, Bool or enum)', loc);
     if (typeof reason !== 'string' || reason.trim() === '') throw hdlError('InvalidArgument', 'crossDomain(value, reason): say why the crossing is safe', loc);
     const w = this.wire(value.type as GroundType, { name: undefined }) as unknown as Bits;
-    const sig = (w.expr as Extract<Expr, { kind: 'sig' }>).sig;
-    this.falsePaths.set(sig, reason);
+    const sig = sigOf(w.expr);
+    this.#f.falsePaths.set(sig, reason);
     w.set(value);
     return w as V['_self'];
   }
 
   /** The domain in effect, or undefined where there is none (several clocks and none chosen). */
-  private domainIfAny(): ClockDomain | undefined {
-    return this.defaultDomain || this.clockPorts.length < 2 ? this.currentDomain() : undefined;
+  #domainIfAny(): ClockDomain | undefined {
+    return this.#defaultDomain || this.#f.clockPorts.length < 2 ? this.currentDomain() : undefined;
   }
 
-  /** @internal The domain of a clocked declaration: `given`, else the one in effect. */
-  domainFor(given: ClockDomain | undefined, loc: SourceLoc): ClockDomain {
+  /** The domain of a clocked declaration: `given`, else the one in effect. */
+  #domainFor(given: ClockDomain | undefined, loc: SourceLoc): ClockDomain {
     if (given === undefined) return this.currentDomain(loc);
-    this.checkOwnDomain(given, loc);
+    this.#checkOwnDomain(given, loc);
     return given;
   }
 
-  private checkOwnDomain(d: ClockDomain, loc: SourceLoc): void {
+  #checkOwnDomain(d: ClockDomain, loc: SourceLoc): void {
     if (!(d instanceof ClockDomain)) throw hdlError('InvalidArgument', `expected a clock domain (from m.clockDomain), got ${String(d)}`, loc);
-    if (d.owner !== this) throw hdlError('ClockDomain', `clock domain '${d.name}' belongs to module ${d.owner.moduleName}, not ${this.moduleName}; pass clocks through Clock ports`, loc, [{ message: 'domain declared here', loc: d.loc }]);
+    if (d.owner !== this.#f) throw hdlError('ClockDomain', `clock domain '${d.name}' belongs to module ${d.owner.moduleName}, not ${this.moduleName}; pass clocks through Clock ports`, loc, [{ message: 'domain declared here', loc: d.loc }]);
   }
 
-  private checkResettable(domain: ClockDomain, async: boolean | undefined, loc: SourceLoc): void {
+  #checkResettable(domain: ClockDomain, async: boolean | undefined, loc: SourceLoc): void {
     if (domain.implicit) {
-      this.useReset();
+      this.#f.useReset();
       return;
     }
     if (!domain.reset) throw hdlError('ClockDomain', `this register has a reset value, but clock domain '${domain.name}' has no reset; give the domain one (m.clockDomain({ …, reset, resetKind, resetActive })) or use init instead`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
@@ -471,11 +393,11 @@ export class ModuleBuilder implements BuildContext {
   }
 
   /** A child with the implicit clock needs a rising edge; one with the implicit reset needs a reset. */
-  private checkChildDomain(child: ElaboratedModule, domain: ClockDomain, loc: SourceLoc): void {
+  #checkChildDomain(child: ElaboratedModule, domain: ClockDomain, loc: SourceLoc): void {
     const implicitClock = child.ir.clocked && child.ir.clocks === undefined;
     if (implicitClock && domain.edge === 'falling') throw hdlError('ClockDomain', `module ${child.ir.name} samples the rising edge of its implicit clock; instantiate it in a rising-edge domain, not '${domain.name}'`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
     if (!child.ir.ports.some((p) => child.ir.nets[p]!.name === 'rst_n' && child.ir.clocks === undefined)) return;
-    if (domain.implicit) this.useReset();
+    if (domain.implicit) this.#f.useReset();
     else if (!domain.reset) throw hdlError('ClockDomain', `module ${child.ir.name} has the implicit reset rst_n, but clock domain '${domain.name}' has no reset to drive it`, loc, [{ message: 'domain declared here', loc: domain.loc }]);
   }
 
@@ -483,14 +405,14 @@ export class ModuleBuilder implements BuildContext {
 
   /** Assignments inside `body` apply only while `cond` holds. */
   when(cond: Bits | boolean, body: () => void): WhenChain {
-    const c = this.condition(cond);
-    this.underPath([{ cond: c, pos: true }], body);
-    return new WhenChain(this, [c]);
+    const c = conditionExpr(cond);
+    this.#f.when.under([{ cond: c, pos: true }], body);
+    return new WhenChain(this.#f.when, [c]);
   }
 
   /** Compare a value against alternatives: `m.switch(op).is(0, …).is([1, 2], …).default(…)`. */
   switch<V extends Bits>(subject: V): SwitchChain<V> {
-    return new SwitchChain(this, subject);
+    return new SwitchChain(this.#f.when, subject);
   }
 
   /**
@@ -518,19 +440,19 @@ export class ModuleBuilder implements BuildContext {
    * edge where it does not, naming this line and `message`; `rtgpu prove` proves it.
    */
   assert(cond: Bits | boolean, message?: string, opts: PropertyOptions = {}): void {
-    this.property('assert', cond, message, opts, callerLocation());
+    this.#property('assert', cond, message, opts, callerLocation());
   }
 
   /** Like `assert`, for what the design relies on its environment for: the formal flow explores only inputs that keep it; a simulator stops when a testbench breaks it. */
   assume(cond: Bits | boolean, message?: string, opts: PropertyOptions = {}): void {
-    this.property('assume', cond, message, opts, callerLocation());
+    this.#property('assume', cond, message, opts, callerLocation());
   }
 
   /** A cover point: counted at every edge where `cond` holds (coverage reports name it); `rtgpu prove --mode cover` finds a trace to it. */
   cover(cond: Bits | boolean, name?: string, opts: Omit<PropertyOptions, 'name'> = {}): void {
     const loc = callerLocation();
     if (name !== undefined && (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))) throw hdlError('InvalidArgument', `m.cover(): the name must be an identifier, got ${JSON.stringify(name)}`, loc);
-    this.property('cover', cond, undefined, { ...opts, name }, loc);
+    this.#property('cover', cond, undefined, { ...opts, name }, loc);
   }
 
   /**
@@ -541,12 +463,12 @@ export class ModuleBuilder implements BuildContext {
    * 1, so there it always holds (`rtgpu prove` leaves it out).
    */
   assertKnown(value: HValue, message?: string, opts: PropertyOptions = {}): void {
-    this.knownProperty('assert', value, message, opts, callerLocation());
+    this.#knownProperty('assert', value, message, opts, callerLocation());
   }
 
   /** Like `assertKnown`, for a value the environment provides (an input): a simulator stops when a testbench drives X or Z where enabled. */
   assumeKnown(value: HValue, message?: string, opts: PropertyOptions = {}): void {
-    this.knownProperty('assume', value, message, opts, callerLocation());
+    this.#knownProperty('assume', value, message, opts, callerLocation());
   }
 
   /** The value `x` had `n` edges ago (n registers in the domain; 0 before the first edges). */
@@ -554,16 +476,16 @@ export class ModuleBuilder implements BuildContext {
     const loc = callerLocation();
     const v = checkTemporal('m.past()', x, loc, false);
     if (!Number.isSafeInteger(n) || n < 1) throw hdlError('InvalidArgument', `m.past(x, n): n must be an integer of at least 1, got ${String(n)}`, loc);
-    const domain = this.domainFor(opts.domain, loc);
+    const domain = this.#domainFor(opts.domain, loc);
     const given = v.expr.kind === 'sig' ? v.expr.sig.name : v.expr.kind === 'op' && !v.expr.generatedName ? v.expr.name : undefined;
     const base = given === undefined ? '' : `${given}_`;
     // The past is remembered at every edge, also where `past` is called inside a `when`.
-    const from = temporalDepth(v.expr, this.pastDepth);
-    return this.outsideWhen(() => {
+    const from = temporalDepth(v.expr, this.#pastDepth);
+    return this.#f.when.outside(() => {
       let out: Bits = v;
       for (let i = 1; i <= n; i++) {
         out = this.regNext(out, { domain, name: `${base}past${i}` }) as Bits;
-        this.pastDepth.set((out.expr as Extract<Expr, { kind: 'sig' }>).sig, from + i);
+        this.#pastDepth.set(sigOf(out.expr), from + i);
       }
       return out as V['_self'];
     });
@@ -632,193 +554,98 @@ export class ModuleBuilder implements BuildContext {
    * another requester's word while its output waits.)
    */
   checkHandshake<T extends HType>(port: DecoupledValue<T>, opts: { readonly role?: 'producer' | 'consumer'; readonly domain?: ClockDomain; readonly name?: string } = {}): void {
-    this.handshakeRules(port, opts, callerLocation());
+    this.#handshakeRules(port, opts, callerLocation());
   }
 
-  private handshakeRules<T extends HType>(port: DecoupledValue<T>, opts: { readonly role?: 'producer' | 'consumer'; readonly domain?: ClockDomain; readonly name?: string }, loc: SourceLoc): void {
+  #handshakeRules<T extends HType>(port: DecoupledValue<T>, opts: { readonly role?: 'producer' | 'consumer'; readonly domain?: ClockDomain; readonly name?: string }, loc: SourceLoc): void {
     const v = port as unknown as { valid?: unknown; ready?: unknown; bits?: unknown };
     if (!(v.valid instanceof Bits) || !(v.ready instanceof Bits)) throw hdlError('InvalidArgument', 'checkHandshake() takes a Decoupled value (valid, ready, bits)', loc);
     const validSig = v.valid.expr.kind === 'sig' ? v.valid.expr.sig : undefined;
     const role = opts.role ?? (validSig?.kind === 'output' || validSig?.kind === 'childin' ? 'producer' : 'consumer');
     const name = opts.name ?? (validSig?.name ?? 'port').replace(/_valid$/, '');
-    const domain = this.domainFor(opts.domain, loc);
+    const domain = this.#domainFor(opts.domain, loc);
     const valid = v.valid as Bool;
     const stalled = (valid.and((v.ready as Bool).not()) as Bool).named(`${name}_stalled`);
     const bits = packBits(v.bits as HValue);
     const kind = role === 'producer' ? 'assert' : 'assume';
     const who = role === 'producer' ? `${this.moduleName} drives` : `${this.moduleName} relies on`;
     const wasStalled = this.past(stalled, 1, { domain }) as Bool;
-    this.property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain }, loc);
-    this.property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain }, loc);
-    this.knownProperty(kind, bits, `${who} '${name}': bits have no X or Z bit while valid`, { name: `${name}_bits_known`, enable: valid, domain }, loc);
+    this.#property(kind, implication(wasStalled, valid), `${who} '${name}': valid stays 1 until the transfer (valid && !ready at the edge before)`, { name: `${name}_valid_held`, domain }, loc);
+    this.#property(kind, implication(wasStalled, this.stable(bits, { domain })), `${who} '${name}': bits stay unchanged while valid waits for ready`, { name: `${name}_bits_stable`, domain }, loc);
+    this.#knownProperty(kind, bits, `${who} '${name}': bits have no X or Z bit while valid`, { name: `${name}_bits_known`, enable: valid, domain }, loc);
   }
 
   /**
-   * @internal After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's
+   * After the body: the handshake rules of the Decoupled ports (a black box's are its Verilog's
    * business), then the reset history of temporal properties.
    */
-  finishBody(blackBox: boolean): void {
+  #finishBody(blackBox: boolean): void {
     if (blackBox) return;
     // With several clocks and no domain chosen for the body, the ports' domains are unknown: checkHandshake says them.
-    if (this.clockPorts.length < 2 || this.defaultDomain) {
+    if (this.#f.clockPorts.length < 2 || this.#defaultDomain) {
       // Built after the body, by nobody's line: located at the module's definition, named after the port.
-      for (const { name, port, loc } of this.handshakePorts) atLocation(loc, () => this.handshakeRules(port, { name }, loc));
+      for (const { name, port, loc } of this.#handshakePorts) atLocation(loc, () => this.#handshakeRules(port, { name }, loc));
     }
-    this.properties.forEach((p, i) => (this.properties[i] = atLocation(p.loc, () => this.acrossNoReset(p))));
+    this.#f.properties.forEach((p, i) => (this.#f.properties[i] = atLocation(p.loc, () => this.#acrossNoReset(p))));
   }
 
   /**
    * A property that looks k edges back is checked only when its domain's reset was released at those k
    * edges too (as SVA's `disable iff` cancels an attempt a reset interrupts): no look across a reset.
    */
-  private acrossNoReset(p: PropertyRecord): PropertyRecord {
-    const depth = Math.max(temporalDepth(p.cond, this.pastDepth), p.enable ? temporalDepth(p.enable, this.pastDepth) : 0);
-    const released = depth > 0 ? this.releasedValue(p.domain) : null;
+  #acrossNoReset(p: PropertyRecord): PropertyRecord {
+    const depth = Math.max(temporalDepth(p.cond, this.#pastDepth), p.enable ? temporalDepth(p.enable, this.#pastDepth) : 0);
+    const released = depth > 0 ? this.#releasedValue(p.domain) : null;
     if (!released) return p;
-    const history = this.releasedHistory.get(p.domain) ?? [];
+    const history = this.#releasedHistory.get(p.domain) ?? [];
     const base = p.domain.implicit ? 'rst_n' : `${p.domain.name}_released`;
     for (let i = history.length; i < depth; i++) {
       const before = i === 0 ? released : history[i - 1]!;
-      history.push(this.outsideWhen(() => this.regNext(before, { domain: p.domain, name: `${base}_past${i + 1}` })) as Bool);
+      history.push(this.#f.when.outside(() => this.regNext(before, { domain: p.domain, name: `${base}_past${i + 1}` })) as Bool);
     }
-    this.releasedHistory.set(p.domain, history);
+    this.#releasedHistory.set(p.domain, history);
     const held = history.slice(0, depth).reduce((a, b) => a.and(b) as Bool);
-    return { ...p, enable: p.enable ? this.and(p.enable, held.expr) : held.expr };
+    return { ...p, enable: p.enable ? guardAnd(p.enable, held.expr) : held.expr };
   }
 
   /** 1 while a domain's reset is released, or null when it has none (the implicit domain: `rst_n`, where the module has one). */
-  private releasedValue(domain: ClockDomain): Bool | null {
-    if (domain.implicit) return this.resetSig ? (wrap({ kind: 'sig', width: 1, sig: this.resetSig, loc: this.resetSig.loc }, BoolT) as Bool) : null;
+  #releasedValue(domain: ClockDomain): Bool | null {
+    if (domain.implicit) return this.#f.resetSig ? (wrap({ kind: 'sig', width: 1, sig: this.#f.resetSig, loc: this.#f.resetSig.loc }, BoolT) as Bool) : null;
     if (!domain.reset) return null;
     const asserted = wrap(domain.reset.expr, BoolT) as Bool;
     return domain.reset.activeHigh ? (asserted.not() as Bool) : asserted;
   }
 
-  private property(kind: PropertyKind, cond: Bits | boolean, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
+  #property(kind: PropertyKind, cond: Bits | boolean, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
     const checked = checkProperty(kind, cond, text, opts, loc);
-    const domain = this.domainFor(checked.opts.domain, loc);
-    const guard = this.currentGuard();
+    const domain = this.#domainFor(checked.opts.domain, loc);
+    const guard = this.#f.when.guard();
     const user = checked.opts.enable?.expr ?? null;
-    const enable = guard && user ? this.and(guard, user) : (guard ?? user);
+    const enable = guard && user ? guardAnd(guard, user) : (guard ?? user);
     const c = typeof checked.cond === 'boolean' ? literalExpr(checked.cond, BoolT, loc) : checked.cond;
-    this.properties.push({ kind, cond: c, enable, known: null, name: checked.opts.name, message: kind === 'cover' ? undefined : text, loc, domain });
+    this.#f.properties.push({ kind, cond: c, enable, known: null, name: checked.opts.name, message: kind === 'cover' ? undefined : text, loc, domain });
   }
 
-  private knownProperty(kind: 'assert' | 'assume', value: HValue, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
+  #knownProperty(kind: 'assert' | 'assume', value: HValue, text: string | undefined, opts: PropertyOptions, loc: SourceLoc): void {
     const what = `m.${kind}Known()`;
     if (!isHValue(value)) throw hdlError('InvalidArgument', `${what} takes a hardware value (a signal, Bundle or Vec), got ${typeof value === 'object' && value !== null ? (value as object).constructor?.name ?? 'an object' : typeof value}`, loc);
-    this.property(kind, true, text, opts, loc);
-    const i = this.properties.length - 1;
-    this.properties[i] = { ...this.properties[i]!, known: packBits(value).expr };
+    this.#property(kind, true, text, opts, loc);
+    const i = this.#f.properties.length - 1;
+    this.#f.properties[i] = { ...this.#f.properties[i]!, known: packBits(value).expr };
   }
 
-  // -------- BuildContext
-
-  assign(sig: Sig, value: Expr, loc: SourceLoc): void {
-    if (sig.owner !== this) {
-      throw hdlError('CrossModuleReference', `this signal belongs to module ${sig.owner.moduleName}, not ${this.moduleName}; pass values through ports`, loc);
-    }
-    sig.assignments.push({ value, path: [...this.path], loc } satisfies Assignment);
-  }
-
-  // -------- helpers used by chains, memories and lowering
-
-  /** @internal */
-  condition(cond: Bits | boolean): Expr {
-    const loc = callerLocation();
-    if (typeof cond === 'boolean') return literalExpr(cond, BoolT, loc);
-    if (cond.width !== 1) throw hdlError('WidthMismatch', `a condition must be 1 bit, got ${cond.width} bits (compare with .ne(0) or reduce with .orR())`, loc);
-    return cond.expr;
-  }
-
-  /** @internal */
-  under(cond: Expr, body: () => void): void {
-    this.underPath([{ cond, pos: true }], body);
-  }
-
-  /** Runs `body` as if outside every `when` (what it declares and assigns is unconditional). */
-  private outsideWhen<R>(body: () => R): R {
-    const saved = this.path;
-    this.path = [];
-    this.guardCache = null;
-    try {
-      return body();
-    } finally {
-      this.path = saved;
-      this.guardCache = null;
-    }
-  }
-
-  /** @internal */
-  underPath(steps: readonly PathStep[], body: () => void): void {
-    const saved = this.path;
-    this.path = [...saved, ...steps];
-    this.guardCache = null;
-    try {
-      body();
-    } finally {
-      this.path = saved;
-      this.guardCache = null;
-    }
-  }
-
-  /** The conjunction of the active path, or null outside any `when` (memory ports use it as enable). @internal */
-  currentGuard(): Expr | null {
-    if (this.path.length === 0) return null;
-    if (!this.guardCache) this.guardCache = this.path.map((s) => (s.pos ? s.cond : this.not(s.cond))).reduce((a, b) => this.and(a, b));
-    return this.guardCache;
-  }
-
-  /** @internal */
-  and(a: Expr, b: Expr): Expr {
-    return { kind: 'op', op: 'and', width: 1, args: [a, b], loc: b.loc, name: '_guard', generatedName: true };
-  }
-  /** @internal */
-  or(a: Expr, b: Expr): Expr {
-    return { kind: 'op', op: 'or', width: 1, args: [a, b], loc: b.loc, name: '_match', generatedName: true };
-  }
-  /** @internal */
-  not(a: Expr): Expr {
-    return { kind: 'op', op: 'not', width: 1, args: [a], loc: a.loc, name: '_else', generatedName: true };
-  }
-  /** @internal */
-  constTrue(): Expr {
-    return { kind: 'const', width: 1, value: 1n, loc: this.loc };
-  }
-
-  /** The implicit active-low reset input, created on first use. @internal */
-  useReset(): Sig {
-    if (!this.resetSig) {
-      this.resetSig = new SigClass('input', 1, this, this.loc, 'rst_n', false);
-      this.sigs.push(this.resetSig);
-    }
-    return this.resetSig;
-  }
-
-  /** Run the body of a module definition with this builder as the current context. @internal */
-  run(body: () => void): void {
-    pushContext(this);
-    try {
-      body();
-    } finally {
-      popContext(this);
-    }
-  }
-
-  private declare<T extends HType>(type: T, kind: 'wire' | 'reg', loc: SourceLoc, name: string | undefined, init: (sig: Sig, t: GroundType) => void): ValueOf<T> {
+  #declare<T extends HType>(type: T, kind: 'wire' | 'reg', loc: SourceLoc, name: string | undefined, init: (sig: Sig, t: GroundType) => void): ValueOf<T> {
     if (typeof type !== 'object' || type === null || !('kind' in type)) throw hdlError('InvalidArgument', 'not a hardware type', loc);
-    return buildValue(type, (t, path) => {
-      const leafName = name !== undefined ? [name, ...path].join('_') : undefined;
-      const sig = new SigClass(kind, t.width, this, loc, leafName, t.kind === 'sint', t.kind === 'enum' ? t.info : undefined);
-      if (path.length) sig.pathSuffix = path;
-      init(sig, t);
-      this.sigs.push(sig);
-      return wrap({ kind: 'sig', width: t.width, sig, loc }, t);
-    });
+    return buildValue(type, (t, path) =>
+      this.#f.leaf(kind, t, loc, name !== undefined ? [name, ...path].join('_') : undefined, (sig) => {
+        if (path.length) sig.pathSuffix = path;
+        init(sig, t);
+      }),
+    );
   }
 
   /** The literal (or value) for one leaf of a default/reset spec given for the whole aggregate. */
-  private leafLiteral(spec: unknown, t: GroundType, loc: SourceLoc, sig: Sig): Expr {
+  #leafLiteral(spec: unknown, t: GroundType, loc: SourceLoc, sig: Sig): Expr {
     const v = pickLeaf(spec, sig.pathSuffix);
     if (v instanceof Bits) {
       if (v.width > t.width) throw hdlError('WidthMismatch', `a ${v.width}-bit value cannot initialize a ${t.width}-bit signal`, loc);
@@ -827,7 +654,7 @@ export class ModuleBuilder implements BuildContext {
     return literalExpr(v as Literal | string, t, loc);
   }
 
-  private constOf(e: Expr, loc: SourceLoc): bigint {
+  #constOf(e: Expr, loc: SourceLoc): bigint {
     if (e.kind !== 'const') throw hdlError('InvalidArgument', 'reset and init values must be constants', loc);
     return e.value;
   }

@@ -4,7 +4,9 @@ import { HdlError, hdlError, type Diagnostic } from '../ir/diagnostics.ts';
 import { flattenDesign } from '../ir/flatten.ts';
 import { findCombinationalLoop } from '../ir/combinationalLoops.ts';
 import { findClockDomainCrossings } from '../ir/clockDomainCrossings.ts';
-import { ModuleBuilder, type ElaboratedModule, type ModuleDef, type ModuleElaborator, type Params, type PortSpecs } from '../core/module.ts';
+import { buildModule, type ModuleBuilder, type ModuleDef, type ModuleElaborator, type Params } from '../core/module.ts';
+import type { ElaboratedModule } from '../core/moduleFragment.ts';
+import type { PortSpecs } from '../core/ports.ts';
 import { ClockSignal } from '../core/clockDomain.ts';
 import { zipLeaves, type HValue } from '../core/aggregates.ts';
 import { atLocation } from '../core/sourceLocation.ts';
@@ -78,15 +80,13 @@ class Session implements ModuleElaborator {
     if (owner !== undefined && owner !== key) name = `${name}_${this.nameOwner.size}`;
     this.nameOwner.set(name, key);
 
-    const b = new ModuleBuilder(name, def.loc, this);
-    b.run(() => {
+    const blackBox = isBlackBox(def);
+    const fragment = buildModule(name, def.loc, this, blackBox, (b) => {
       const io = b.ports(def.ports(params as never), def.loc);
       def.body(b, io, params as never);
       for (const binding of this.bindings.filter((x) => x.module === def)) bindChecker(b, io as Record<string, unknown>, binding, params);
-      b.finishBody(isBlackBox(def));
     });
-    const blackBox = isBlackBox(def);
-    const { ir: lowered, diagnostics } = lowerModule(b, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false, blackBox);
+    const { ir: lowered, diagnostics } = lowerModule(fragment, name, p, (m) => this.order.find((x) => x.name === m)?.clocked ?? false, blackBox);
     const errors = diagnostics.filter((d) => d.severity === 'error');
     if (errors.length) throw new HdlError(errors);
     this.warnings.push(...diagnostics.filter((d) => d.severity === 'warning'));

@@ -3,7 +3,8 @@ import type { Cell, ClockEdge, Instance, Memory, ModuleIR, Net, NetId, NetKind, 
 import type { Diagnostic, DiagnosticCode } from '../ir/diagnostics.ts';
 import { cellFromOperands, cellInputs, edgeOf, moduleClocks, propertyNets } from '../ir/netlist.ts';
 import type { ClockDomainRef, Expr, PathStep, Sig } from '../core/ast.ts';
-import type { ModuleBuilder } from '../core/module.ts';
+import type { InstanceRecord, ModuleFragment } from '../core/moduleFragment.ts';
+import { guardAnd } from '../core/whenPath.ts';
 import { inferName } from '../core/naming.ts';
 import { NameTable } from './nameTable.ts';
 
@@ -18,7 +19,7 @@ export interface LoweringResult {
 }
 
 /** `external`: a black box, whose outputs are driven inside its Verilog and whose inputs it reads there. */
-export function lowerModule(b: ModuleBuilder, name: string, params: Record<string, unknown>, childClocked: (inst: string) => boolean, external = false): LoweringResult {
+export function lowerModule(b: ModuleFragment, name: string, params: Record<string, unknown>, childClocked: (inst: string) => boolean, external = false): LoweringResult {
   return new Lowering(b, name, params, childClocked, external).run();
 }
 
@@ -34,7 +35,7 @@ class Lowering {
   private readonly diagnostics: Diagnostic[] = [];
 
   constructor(
-    private readonly b: ModuleBuilder,
+    private readonly b: ModuleFragment,
     private readonly name: string,
     private readonly params: Record<string, unknown>,
     private readonly childClocked: (moduleName: string) => boolean,
@@ -271,7 +272,7 @@ class Lowering {
     return this.b.properties.map((p) => {
       const released = this.resetReleased(p.domain);
       const parts = [p.enable, released].filter((e): e is Expr => e !== null);
-      const enable = parts.length === 0 ? undefined : parts.length === 1 ? parts[0]! : this.b.and(parts[0]!, parts[1]!);
+      const enable = parts.length === 0 ? undefined : parts.length === 1 ? parts[0]! : guardAnd(parts[0]!, parts[1]!);
       const base = p.name ?? `${p.kind}_${p.loc.line}`;
       let name = base;
       for (let k = 2; taken.has(name); k++) name = `${base}_${k}`;
@@ -306,7 +307,7 @@ class Lowering {
   }
 
   /** Which of this module's clocks drives each clock input of the child (undefined: `clk` drives `clk`). */
-  private instanceClocks(inst: ModuleBuilder['instances'][number]): Record<string, string> | undefined {
+  private instanceClocks(inst: InstanceRecord): Record<string, string> | undefined {
     const child = inst.child.ir;
     if (!child.clocked) return undefined;
     if (child.clocks === undefined) return inst.domain!.clockName === 'clk' ? undefined : { clk: inst.domain!.clockName };
